@@ -1,0 +1,326 @@
+package thrift
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// Reader decodes compact-protocol values from a byte slice held in memory.
+// Binary values it returns alias that slice.
+type Reader struct {
+	buf   []byte
+	pos   int
+	depth int
+}
+
+// NewReader returns a Reader over buf.
+func NewReader(buf []byte) *Reader { return &Reader{buf: buf} }
+
+// Reset makes r read buf from its start.
+func (r *Reader) Reset(buf []byte) { r.buf, r.pos, r.depth = buf, 0, 0 }
+
+// Offset is the number of bytes consumed so far.
+func (r *Reader) Offset() int { return r.pos }
+
+// Remaining is the number of bytes not yet consumed.
+func (r *Reader) Remaining() int { return len(r.buf) - r.pos }
+
+// Bytes returns the input slice.
+func (r *Reader) Bytes() []byte { return r.buf }
+
+func (r *Reader) errorf(msg string) error { return &Error{Offset: r.pos, Msg: msg} }
+
+func (r *Reader) truncated() error { return &Error{Offset: r.pos, Msg: "truncated input"} }
+
+// Uvarint reads an unsigned LEB128 varint of at most 10 bytes.
+func (r *Reader) Uvarint() (uint64, error) {
+	var x uint64
+	var s uint
+	for i := 0; i < 10; i++ {
+		if r.pos >= len(r.buf) {
+			return 0, r.truncated()
+		}
+		b := r.buf[r.pos]
+		r.pos++
+		if b < 0x80 {
+			if i == 9 && b > 1 {
+				return 0, r.errorf("varint overflows 64 bits")
+			}
+			return x | uint64(b)<<s, nil
+		}
+		x |= uint64(b&0x7f) << s
+		s += 7
+	}
+	return 0, r.errorf("varint longer than 10 bytes")
+}
+
+// Varint reads a zigzag-encoded signed varint.
+func (r *Reader) Varint() (int64, error) {
+	u, err := r.Uvarint()
+	return int64(u>>1) ^ -int64(u&1), err
+}
+
+// I16 reads a zigzag varint and checks that it fits 16 bits.
+func (r *Reader) I16() (int16, error) {
+	v, err := r.Varint()
+	if err != nil {
+		return 0, err
+	}
+	if v < math.MinInt16 || v > math.MaxInt16 {
+		return 0, r.errorf("i16 out of range")
+	}
+	return int16(v), nil
+}
+
+// I32 reads a zigzag varint and checks that it fits 32 bits.
+func (r *Reader) I32() (int32, error) {
+	v, err := r.Varint()
+	if err != nil {
+		return 0, err
+	}
+	if v < math.MinInt32 || v > math.MaxInt32 {
+		return 0, r.errorf("i32 out of range")
+	}
+	return int32(v), nil
+}
+
+// I64 reads a zigzag varint.
+func (r *Reader) I64() (int64, error) { return r.Varint() }
+
+// Byte reads one raw byte (the compact protocol's i8).
+func (r *Reader) Byte() (int8, error) {
+	if r.pos >= len(r.buf) {
+		return 0, r.truncated()
+	}
+	b := r.buf[r.pos]
+	r.pos++
+	return int8(b), nil
+}
+
+// Double reads an 8-byte little-endian IEEE 754 value.
+func (r *Reader) Double() (float64, error) {
+	if len(r.buf)-r.pos < 8 {
+		return 0, r.truncated()
+	}
+	v := math.Float64frombits(binary.LittleEndian.Uint64(r.buf[r.pos:]))
+	r.pos += 8
+	return v, nil
+}
+
+// BoolElem reads a boolean stored as a collection element (one byte).
+func (r *Reader) BoolElem() (bool, error) {
+	b, err := r.Byte()
+	return b == 1, err
+}
+
+// Binary reads a length-prefixed byte string. The result aliases the input
+// and is never nil, so that a present-but-empty value stays distinguishable
+// from an absent one.
+func (r *Reader) Binary() ([]byte, error) {
+	n, err := r.Uvarint()
+	if err != nil {
+		return nil, err
+	}
+	if n > uint64(len(r.buf)-r.pos) {
+		return nil, r.errorf("binary length exceeds input")
+	}
+	b := r.buf[r.pos : r.pos+int(n) : r.pos+int(n)]
+	r.pos += int(n)
+	return b, nil
+}
+
+// String reads a length-prefixed byte string and copies it into a string.
+func (r *Reader) String() (string, error) {
+	b, err := r.Binary()
+	return string(b), err
+}
+
+// FieldHeader reads the next field header of the struct being decoded. last
+// holds the previous field id of that struct and is updated. A Stop type
+// ends the struct. For booleans the type carries the value.
+func (r *Reader) FieldHeader(last *int16) (Type, int16, error) {
+	if r.pos >= len(r.buf) {
+		return 0, 0, r.truncated()
+	}
+	b := r.buf[r.pos]
+	r.pos++
+	t := Type(b & 0x0f)
+	if t == Stop {
+		return Stop, 0, nil
+	}
+	if t > Struct {
+		r.pos--
+		return 0, 0, r.errorf("invalid field type " + t.String())
+	}
+	var id int16
+	if delta := int16(b >> 4); delta != 0 {
+		id = *last + delta
+	} else {
+		v, err := r.I16()
+		if err != nil {
+			return 0, 0, err
+		}
+		id = v
+	}
+	*last = id
+	return t, id, nil
+}
+
+// ListHeader reads the header of a list or set: the element type and count.
+// The count is checked against the bytes left: every element takes at
+// least one byte, so a hostile count cannot make callers over-allocate.
+func (r *Reader) ListHeader() (Type, int, error) {
+	if r.pos >= len(r.buf) {
+		return 0, 0, r.truncated()
+	}
+	b := r.buf[r.pos]
+	r.pos++
+	t := Type(b & 0x0f)
+	n := uint64(b >> 4)
+	if n == 15 {
+		var err error
+		if n, err = r.Uvarint(); err != nil {
+			return 0, 0, err
+		}
+	}
+	if t == BoolFalse {
+		// Some writers name booleans 2 in collection headers.
+		t = BoolTrue
+	}
+	if t == Stop || t > Struct {
+		return 0, 0, r.errorf("invalid list element type " + t.String())
+	}
+	if n > uint64(len(r.buf)-r.pos) {
+		return 0, 0, r.errorf("list size exceeds input")
+	}
+	return t, int(n), nil
+}
+
+// MapHeader reads the header of a map: key type, value type and count.
+func (r *Reader) MapHeader() (Type, Type, int, error) {
+	n, err := r.Uvarint()
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if n == 0 {
+		return 0, 0, 0, nil
+	}
+	if n > uint64(len(r.buf)-r.pos)/2 {
+		return 0, 0, 0, r.errorf("map size exceeds input")
+	}
+	if r.pos >= len(r.buf) {
+		return 0, 0, 0, r.truncated()
+	}
+	b := r.buf[r.pos]
+	r.pos++
+	k, v := Type(b>>4), Type(b&0x0f)
+	if k == BoolFalse {
+		k = BoolTrue
+	}
+	if v == BoolFalse {
+		v = BoolTrue
+	}
+	if k == Stop || k > Struct || v == Stop || v > Struct {
+		return 0, 0, 0, r.errorf("invalid map element types")
+	}
+	return k, v, int(n), nil
+}
+
+// Enter marks the start of a nested struct or collection, enforcing MaxDepth.
+func (r *Reader) Enter() error {
+	r.depth++
+	if r.depth > MaxDepth {
+		return r.errorf("nesting deeper than the limit")
+	}
+	return nil
+}
+
+// Leave marks the end of a nested struct or collection.
+func (r *Reader) Leave() { r.depth-- }
+
+// Skip consumes one value of type t without decoding it, so that fields a
+// newer writer added (of any type) do not stop older code.
+func (r *Reader) Skip(t Type) error {
+	switch t {
+	case BoolTrue, BoolFalse:
+		// As a field, the value is in the header and nothing follows.
+		return nil
+	case Byte:
+		_, err := r.Byte()
+		return err
+	case I16, I32, I64:
+		_, err := r.Uvarint()
+		return err
+	case Double:
+		if len(r.buf)-r.pos < 8 {
+			return r.truncated()
+		}
+		r.pos += 8
+		return nil
+	case Binary:
+		_, err := r.Binary()
+		return err
+	case List, Set:
+		if err := r.Enter(); err != nil {
+			return err
+		}
+		et, n, err := r.ListHeader()
+		if err != nil {
+			return err
+		}
+		for i := 0; i < n; i++ {
+			if err := r.skipElem(et); err != nil {
+				return err
+			}
+		}
+		r.Leave()
+		return nil
+	case Map:
+		if err := r.Enter(); err != nil {
+			return err
+		}
+		kt, vt, n, err := r.MapHeader()
+		if err != nil {
+			return err
+		}
+		for i := 0; i < n; i++ {
+			if err := r.skipElem(kt); err != nil {
+				return err
+			}
+			if err := r.skipElem(vt); err != nil {
+				return err
+			}
+		}
+		r.Leave()
+		return nil
+	case Struct:
+		if err := r.Enter(); err != nil {
+			return err
+		}
+		var last int16
+		for {
+			ft, _, err := r.FieldHeader(&last)
+			if err != nil {
+				return err
+			}
+			if ft == Stop {
+				break
+			}
+			if err := r.Skip(ft); err != nil {
+				return err
+			}
+		}
+		r.Leave()
+		return nil
+	}
+	return r.errorf("cannot skip type " + t.String())
+}
+
+// skipElem skips a collection element; booleans there take one byte.
+func (r *Reader) skipElem(t Type) error {
+	if t == BoolTrue || t == BoolFalse {
+		_, err := r.Byte()
+		return err
+	}
+	return r.Skip(t)
+}
