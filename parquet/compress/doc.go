@@ -1,0 +1,26 @@
+// Package compress holds the page compression codecs of the Parquet format:
+// UNCOMPRESSED, SNAPPY, GZIP, LZ4 (the deprecated Hadoop-framed codec),
+// LZ4_RAW, ZSTD and BROTLI. LZO is not built in; a program that needs it can
+// plug its own implementation in with Register.
+//
+// It sits between the page reader/writer and the compression libraries:
+// the column-chunk reader asks Lookup for the codec named in the column
+// metadata and decompresses each page body into a buffer it reuses; the
+// column writer asks NewEncoder for a codec at the configured level and
+// compresses each page body. The package is a leaf: it imports only the
+// standard library, parquet/format and the compression libraries
+// (klauspost/compress, pierrec/lz4, andybalholm/brotli).
+//
+// Every Codec is safe for concurrent use. Decoders and encoders keep their
+// heavy state in pools (or, for zstd, in one shared decoder and one shared
+// encoder per level whose DecodeAll/EncodeAll are concurrency-safe), so a
+// page costs no allocation beyond the output buffer when the caller reuses
+// it.
+//
+// Hostile input: Decode takes the uncompressed size the page header claims,
+// rejects claims above MaxDecodedSize (or the lower limit set with
+// WithMaxDecodedSize), rejects claims a codec could never produce from
+// len(src) bytes, grows its output only as the data really decompresses,
+// and fails when the result differs from the claim. Bad input gives an
+// error, never a panic.
+package compress

@@ -1,0 +1,105 @@
+package compress
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/klauspost/compress/gzip"
+)
+
+// gzipMaxRatio bounds deflate's expansion (258 bytes per 2 bits at best).
+const gzipMaxRatio = 1032
+
+const gzipDefaultLevel = 6
+
+// gzipReader pairs a reusable gzip.Reader with the bytes.Reader it reads
+// from; bytes.Reader is an io.ByteReader, so gzip adds no bufio layer.
+type gzipReader struct {
+	br bytes.Reader
+	zr gzip.Reader
+}
+
+var gzipReaders sync.Pool
+
+// gzipWriter pairs a reusable gzip.Writer with the appendWriter it writes
+// into.
+type gzipWriter struct {
+	aw appendWriter
+	zw *gzip.Writer
+}
+
+// gzipWriters holds one pool of writers per level 0..9.
+var gzipWriters [10]sync.Pool
+
+type gzipCodec struct{ level int }
+
+var gzipDefault = gzipCodec{level: gzipDefaultLevel}
+
+func newGzip(level int) (Codec, error) {
+	switch {
+	case level == DefaultLevel || level == gzip.DefaultCompression:
+		return gzipDefault, nil
+	case level < 0 || level > 9:
+		return nil, fmt.Errorf("compress: %v: level %d not in 0..9: %w", format.Gzip, level, ErrLevel)
+	}
+	return gzipCodec{level: level}, nil
+}
+
+func (gzipCodec) Codec() format.CompressionCodec { return format.Gzip }
+
+// Decode reads every gzip member in src, one after another, as RFC 1952
+// readers must: some writers emit several members per page.
+func (gzipCodec) Decode(dst, src []byte, size int) ([]byte, error) {
+	if err := checkClaim(format.Gzip, size, len(src), gzipMaxRatio); err != nil {
+		return dst[:0], err
+	}
+	if len(src) == 0 && size == 0 {
+		return dst[:0], nil
+	}
+	r, _ := gzipReaders.Get().(*gzipReader)
+	if r == nil {
+		r = new(gzipReader)
+	}
+	defer func() {
+		r.br.Reset(nil)
+		gzipReaders.Put(r)
+	}()
+	r.br.Reset(src)
+	if err := r.zr.Reset(&r.br); err != nil {
+		return dst[:0], corrupt(format.Gzip, err)
+	}
+	r.zr.Multistream(true)
+	out, err := readExactly(format.Gzip, &r.zr, dst, size, len(src))
+	if err != nil {
+		return dst[:0], err
+	}
+	return out, nil
+}
+
+func (c gzipCodec) Encode(dst, src []byte) ([]byte, error) {
+	pool := &gzipWriters[c.level]
+	w, _ := pool.Get().(*gzipWriter)
+	if w == nil {
+		w = new(gzipWriter)
+		var err error
+		if w.zw, err = gzip.NewWriterLevel(&w.aw, c.level); err != nil {
+			return dst[:0], fmt.Errorf("compress: %v: %w", format.Gzip, err)
+		}
+	} else {
+		w.zw.Reset(&w.aw)
+	}
+	w.aw.b = dst[:0]
+	_, err := w.zw.Write(src)
+	if err == nil {
+		err = w.zw.Close()
+	}
+	out := w.aw.b
+	w.aw.b = nil
+	pool.Put(w)
+	if err != nil {
+		return dst[:0], fmt.Errorf("compress: %v: %w", format.Gzip, err)
+	}
+	return out, nil
+}

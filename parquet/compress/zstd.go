@@ -1,0 +1,119 @@
+package compress
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/klauspost/compress/zstd"
+)
+
+// zstdMaxRatio bounds Zstandard's expansion: a 4-byte RLE block decodes to
+// at most 128 KiB.
+const zstdMaxRatio = 32768
+
+const zstdDefaultLevel = 3
+
+// zstdDecoder is shared by every goroutine: DecodeAll is safe for
+// concurrent use and keeps a pool of block decoders. DecodeAll stops at the
+// capacity of the buffer it is given, which is how Decode bounds memory.
+var zstdDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
+	return zstd.NewReader(nil,
+		zstd.WithDecoderConcurrency(0),
+		zstd.WithDecodeAllCapLimit(true),
+		zstd.WithDecoderMaxMemory(MaxDecodedSize),
+	)
+})
+
+// zstdEncoders holds one shared encoder per klauspost speed, built on
+// first use; EncodeAll is safe for concurrent use.
+var zstdEncoders [zstd.SpeedBestCompression + 1]struct {
+	once sync.Once
+	enc  *zstd.Encoder
+	err  error
+}
+
+func zstdEncoder(level zstd.EncoderLevel) (*zstd.Encoder, error) {
+	e := &zstdEncoders[level]
+	e.once.Do(func() {
+		e.enc, e.err = zstd.NewWriter(nil,
+			zstd.WithEncoderLevel(level),
+			// Like the reference library's default: no frame checksum.
+			zstd.WithEncoderCRC(false),
+			// An empty page still gets a frame other readers accept.
+			zstd.WithZeroFrames(true),
+		)
+	})
+	return e.enc, e.err
+}
+
+type zstdCodec struct{ level zstd.EncoderLevel }
+
+func newZstd(level int) (Codec, error) {
+	if level == DefaultLevel || level == 0 {
+		level = zstdDefaultLevel
+	}
+	if level < -(1<<17) || level > 22 {
+		return nil, fmt.Errorf("compress: %v: level %d not in -131072..22: %w", format.Zstd, level, ErrLevel)
+	}
+	return zstdCodec{level: zstd.EncoderLevelFromZstd(level)}, nil
+}
+
+func (zstdCodec) Codec() format.CompressionCodec { return format.Zstd }
+
+func (zstdCodec) Decode(dst, src []byte, size int) ([]byte, error) {
+	if err := checkClaim(format.Zstd, size, len(src), zstdMaxRatio); err != nil {
+		return dst[:0], err
+	}
+	if len(src) == 0 && size == 0 {
+		return dst[:0], nil
+	}
+	d, err := zstdDecoder()
+	if err != nil {
+		return dst[:0], fmt.Errorf("compress: %v: %w", format.Zstd, err)
+	}
+	var buf []byte
+	if cap(dst) >= size {
+		buf = dst[:0:size]
+	} else {
+		n := firstChunk(size, len(src))
+		var h zstd.Header
+		if h.Decode(src) == nil && h.HasFCS && h.FrameContentSize == uint64(size) {
+			n = size
+		}
+		buf = make([]byte, 0, n)
+	}
+	for {
+		out, err := d.DecodeAll(src, buf)
+		if errors.Is(err, zstd.ErrDecoderSizeExceeded) && cap(buf) < size {
+			// The frame did not say how large it is, or said more than we
+			// gave: grow only as far as the data has shown it needs.
+			n := min(4*cap(buf), size)
+			buf = make([]byte, 0, n)
+			continue
+		}
+		if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+			return dst[:0], fmt.Errorf("compress: %v: data decodes to more than the page header's %d bytes: %w", format.Zstd, size, ErrSizeMismatch)
+		}
+		if err != nil {
+			return dst[:0], corrupt(format.Zstd, err)
+		}
+		if len(out) != size {
+			return dst[:0], mismatch(format.Zstd, len(out), size)
+		}
+		return out, nil
+	}
+}
+
+func (c zstdCodec) Encode(dst, src []byte) ([]byte, error) {
+	level := c.level
+	if level == 0 {
+		level = zstd.SpeedDefault
+	}
+	enc, err := zstdEncoder(level)
+	if err != nil {
+		return dst[:0], fmt.Errorf("compress: %v: %w", format.Zstd, err)
+	}
+	return enc.EncodeAll(src, dst[:0]), nil
+}
