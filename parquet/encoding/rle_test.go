@@ -14,10 +14,10 @@ type rleAdapter struct {
 	bw int
 }
 
-func (a rleAdapter) Reset(src []byte, n int) error           { return a.d.Reset(src, a.bw, n) }
+func (a rleAdapter) Reset(src []byte, n int) error              { return a.d.Reset(src, a.bw, n) }
 func (a rleAdapter) Decode(dst []int32, n int) ([]int32, error) { return a.d.Decode(dst, n) }
-func (a rleAdapter) Skip(n int) error                         { return a.d.Skip(n) }
-func (a rleAdapter) Remaining() int                           { return a.d.Remaining() }
+func (a rleAdapter) Skip(n int) error                           { return a.d.Skip(n) }
+func (a rleAdapter) Remaining() int                             { return a.d.Remaining() }
 
 func TestRLEAllWidths(t *testing.T) {
 	rng := newRand(t)
