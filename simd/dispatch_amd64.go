@@ -2,24 +2,21 @@
 
 package simd
 
-var (
-	unpackInt32    = unpackInt32Generic
-	unpackInt64    = unpackInt64Generic
-	gatherUint32   = gatherUint32Generic
-	gatherUint64   = gatherUint64Generic
-	gatherUint128  = gatherUint128Generic
-	bssEncode4     = bssEncode4Generic
-	bssEncode8     = bssEncode8Generic
-	bssDecode4     = bssDecode4Generic
-	bssDecode8     = bssDecode8Generic
-	deltaInt32     = deltaInt32Generic
-	deltaInt64     = deltaInt64Generic
-	minmaxInt32    = minmaxInt32Generic
-	minmaxInt64    = minmaxInt64Generic
-	minmaxFloat32  = minmaxFloat32Generic
-	minmaxFloat64  = minmaxFloat64Generic
-	compareInt32   = compareInt32Generic
-	compareInt64   = compareInt64Generic
-	compareFloat32 = compareFloat32Generic
-	compareFloat64 = compareFloat64Generic
-)
+import "golang.org/x/sys/cpu"
+
+// The assembly sets. Each starts from the portable set and replaces the
+// kernels it has; the best one the CPU supports is chosen once, here.
+var avx2Kernels = func() kernels {
+	k := goKernels
+	k.name = "avx2"
+	k.unpackInt32 = unpackInt32AVX2
+	k.unpackInt64 = unpackInt64AVX2
+	return k
+}()
+
+func init() {
+	if cpu.X86.HasAVX2 {
+		variants = append(variants, &avx2Kernels)
+		impl = &avx2Kernels
+	}
+}

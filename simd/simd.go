@@ -1,11 +1,5 @@
 package simd
 
-// Implementation names the kernel set chosen at start-up: "avx512", "avx2"
-// or "purego".
-func Implementation() string { return implementation }
-
-var implementation = "purego"
-
 // CmpOp is a comparison operator for the Compare kernels.
 type CmpOp uint8
 
@@ -58,7 +52,7 @@ func UnpackInt32(dst []int32, src []byte, bitWidth uint) {
 	if len(dst) == 0 {
 		return
 	}
-	unpackInt32(dst, src, bitWidth)
+	impl.unpackInt32(dst, src, bitWidth)
 }
 
 // UnpackInt64 is UnpackInt32 for bit widths 0..64 into int64.
@@ -67,7 +61,7 @@ func UnpackInt64(dst []int64, src []byte, bitWidth uint) {
 	if len(dst) == 0 {
 		return
 	}
-	unpackInt64(dst, src, bitWidth)
+	impl.unpackInt64(dst, src, bitWidth)
 }
 
 // GatherUint32 sets dst[i] = dict[idx[i]] for each i, stopping at the
@@ -81,7 +75,7 @@ func GatherUint32(dst []uint32, dict []uint32, idx []int32) int {
 	if len(idx) == 0 {
 		return 0
 	}
-	return gatherUint32(dst[:len(idx)], dict, idx)
+	return impl.gatherUint32(dst[:len(idx)], dict, idx)
 }
 
 // GatherUint64 is GatherUint32 for 8-byte values.
@@ -92,7 +86,7 @@ func GatherUint64(dst []uint64, dict []uint64, idx []int32) int {
 	if len(idx) == 0 {
 		return 0
 	}
-	return gatherUint64(dst[:len(idx)], dict, idx)
+	return impl.gatherUint64(dst[:len(idx)], dict, idx)
 }
 
 // GatherUint128 is GatherUint32 for 16-byte values.
@@ -103,7 +97,7 @@ func GatherUint128(dst [][16]byte, dict [][16]byte, idx []int32) int {
 	if len(idx) == 0 {
 		return 0
 	}
-	return gatherUint128(dst[:len(idx)], dict, idx)
+	return impl.gatherUint128(dst[:len(idx)], dict, idx)
 }
 
 // ByteStreamSplitEncode4 scatters the n = len(src)/4 four-byte values of
@@ -116,7 +110,7 @@ func ByteStreamSplitEncode4(dst, src []byte) {
 	if len(src) == 0 {
 		return
 	}
-	bssEncode4(dst[:len(src)], src)
+	impl.bssEncode4(dst[:len(src)], src)
 }
 
 // ByteStreamSplitEncode8 is ByteStreamSplitEncode4 for 8-byte values.
@@ -127,7 +121,7 @@ func ByteStreamSplitEncode8(dst, src []byte) {
 	if len(src) == 0 {
 		return
 	}
-	bssEncode8(dst[:len(src)], src)
+	impl.bssEncode8(dst[:len(src)], src)
 }
 
 // ByteStreamSplitDecode4 gathers n = len(dst)/4 four-byte values from four
@@ -141,7 +135,7 @@ func ByteStreamSplitDecode4(dst, src []byte, stride int) {
 	if n == 0 {
 		return
 	}
-	bssDecode4(dst, src, stride)
+	impl.bssDecode4(dst, src, stride)
 }
 
 // ByteStreamSplitDecode8 is ByteStreamSplitDecode4 for 8-byte values; it
@@ -154,7 +148,7 @@ func ByteStreamSplitDecode8(dst, src []byte, stride int) {
 	if n == 0 {
 		return
 	}
-	bssDecode8(dst, src, stride)
+	impl.bssDecode8(dst, src, stride)
 }
 
 // DeltaPrefixSumInt32 turns the unpacked deltas of a DELTA_BINARY_PACKED
@@ -165,7 +159,7 @@ func DeltaPrefixSumInt32(v []int32, last, minDelta int32) int32 {
 	if len(v) == 0 {
 		return last
 	}
-	return deltaInt32(v, last, minDelta)
+	return impl.deltaInt32(v, last, minDelta)
 }
 
 // DeltaPrefixSumInt64 is DeltaPrefixSumInt32 in wrapping 64-bit arithmetic.
@@ -173,7 +167,7 @@ func DeltaPrefixSumInt64(v []int64, last, minDelta int64) int64 {
 	if len(v) == 0 {
 		return last
 	}
-	return deltaInt64(v, last, minDelta)
+	return impl.deltaInt64(v, last, minDelta)
 }
 
 // MinMaxInt32 returns the smallest and largest value of v; ok is false
@@ -182,7 +176,7 @@ func MinMaxInt32(v []int32) (min, max int32, ok bool) {
 	if len(v) == 0 {
 		return 0, 0, false
 	}
-	min, max = minmaxInt32(v)
+	min, max = impl.minmaxInt32(v)
 	return min, max, true
 }
 
@@ -191,7 +185,7 @@ func MinMaxInt64(v []int64) (min, max int64, ok bool) {
 	if len(v) == 0 {
 		return 0, 0, false
 	}
-	min, max = minmaxInt64(v)
+	min, max = impl.minmaxInt64(v)
 	return min, max, true
 }
 
@@ -203,7 +197,7 @@ func MinMaxFloat32(v []float32) (min, max float32, ok, hasNaN bool) {
 	if len(v) == 0 {
 		return 0, 0, false, false
 	}
-	return minmaxFloat32(v)
+	return impl.minmaxFloat32(v)
 }
 
 // MinMaxFloat64 is MinMaxFloat32 for float64.
@@ -211,7 +205,7 @@ func MinMaxFloat64(v []float64) (min, max float64, ok, hasNaN bool) {
 	if len(v) == 0 {
 		return 0, 0, false, false
 	}
-	return minmaxFloat64(v)
+	return impl.minmaxFloat64(v)
 }
 
 func checkCompare(n, words int, op CmpOp) {
@@ -231,7 +225,7 @@ func CompareInt32(dst []uint64, v []int32, op CmpOp, c int32) {
 	if len(v) == 0 {
 		return
 	}
-	compareInt32(dst, v, op, c)
+	impl.compareInt32(dst, v, op, c)
 }
 
 // CompareInt64 is CompareInt32 for int64.
@@ -240,7 +234,7 @@ func CompareInt64(dst []uint64, v []int64, op CmpOp, c int64) {
 	if len(v) == 0 {
 		return
 	}
-	compareInt64(dst, v, op, c)
+	impl.compareInt64(dst, v, op, c)
 }
 
 // CompareFloat32 is CompareInt32 for float32 with IEEE semantics: a NaN on
@@ -250,7 +244,7 @@ func CompareFloat32(dst []uint64, v []float32, op CmpOp, c float32) {
 	if len(v) == 0 {
 		return
 	}
-	compareFloat32(dst, v, op, c)
+	impl.compareFloat32(dst, v, op, c)
 }
 
 // CompareFloat64 is CompareFloat32 for float64.
@@ -259,5 +253,5 @@ func CompareFloat64(dst []uint64, v []float64, op CmpOp, c float64) {
 	if len(v) == 0 {
 		return
 	}
-	compareFloat64(dst, v, op, c)
+	impl.compareFloat64(dst, v, op, c)
 }
