@@ -35,6 +35,22 @@ func lz4Block(dst, src []byte) ([]byte, error) {
 	return dst[:start+n], nil
 }
 
+var errLZ4NotEmpty = errors.New("LZ4 block does not decode to zero bytes")
+
+// lz4Uncompress decodes one LZ4 block into dst, which it must fill. It never
+// hands pierrec/lz4 an empty dst: its amd64 decoder (v4.1.33) writes
+// through dst's pointer regardless and faults on a nil one. The only block
+// that decodes to nothing is a lone zero token.
+func lz4Uncompress(src, dst []byte) (int, error) {
+	if len(dst) == 0 {
+		if len(src) == 1 && src[0] == 0 {
+			return 0, nil
+		}
+		return 0, errLZ4NotEmpty
+	}
+	return lz4.UncompressBlock(src, dst)
+}
+
 // lz4RawCodec handles LZ4_RAW: one LZ4 block, no framing.
 type lz4RawCodec struct{}
 
@@ -48,7 +64,7 @@ func (lz4RawCodec) Decode(dst, src []byte, size int) ([]byte, error) {
 		return dst[:0], nil
 	}
 	out := sized(dst, size)
-	n, err := lz4.UncompressBlock(src, out)
+	n, err := lz4Uncompress(src, out)
 	if err != nil {
 		return dst[:0], corrupt(format.LZ4Raw, err)
 	}
@@ -93,7 +109,7 @@ func (lz4HadoopCodec) Decode(dst, src []byte, size int) ([]byte, error) {
 	if decodeHadoop(out, src) == nil {
 		return out, nil
 	}
-	if n, err := lz4.UncompressBlock(src, out); err == nil && n == size {
+	if n, err := lz4Uncompress(src, out); err == nil && n == size {
 		return out, nil
 	}
 	if len(src) >= 4 && binary.LittleEndian.Uint32(src) == 0x184D2204 {
@@ -113,7 +129,7 @@ func decodeHadoop(out, src []byte) error {
 		if uint64(csize) > uint64(len(src)) || uint64(usize) > uint64(len(out)-pos) {
 			return errNotHadoop
 		}
-		n, err := lz4.UncompressBlock(src[:csize], out[pos:pos+int(usize)])
+		n, err := lz4Uncompress(src[:csize], out[pos:pos+int(usize)])
 		if err != nil || n != int(usize) {
 			return errNotHadoop
 		}
