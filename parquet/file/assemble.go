@@ -1,0 +1,287 @@
+package file
+
+import (
+	"fmt"
+
+	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/parquet/vector"
+)
+
+// Assemble builds into out the vector of field f for the rows held in
+// leaves (indexed by leaf column), turning definition and repetition
+// levels into validity bitmaps, list offsets and child vectors. out is
+// reset first and reused; for flat required columns its value buffer is
+// swapped with the leaf's, so neither copies.
+func Assemble(f *schema.Field, leaves []*LeafData, out *vector.Vector) error {
+	a := assembler{leaves: leaves}
+	return a.field(f, 0, 0, out)
+}
+
+type assembler struct {
+	leaves []*LeafData
+}
+
+// levels returns the definition and repetition levels of the first leaf
+// under f (nil slices mean all zero) and the number of entries.
+func (a *assembler) levels(f *schema.Field) (def, rep []int16, n int, err error) {
+	l := f
+	for l.Kind != schema.Primitive {
+		if len(l.Children) == 0 {
+			return nil, nil, 0, fmt.Errorf("%w: group %q has no columns", ErrCorrupt, f.Name)
+		}
+		l = l.Children[0]
+	}
+	if l.Leaf < 0 || l.Leaf >= len(a.leaves) || a.leaves[l.Leaf] == nil {
+		return nil, nil, 0, fmt.Errorf("column %q was not read", l.Node.PathString())
+	}
+	d := a.leaves[l.Leaf]
+	return d.Def, d.Rep, d.Entries, nil
+}
+
+func at(levels []int16, i int) int16 {
+	if levels == nil {
+		return 0
+	}
+	return levels[i]
+}
+
+// field assembles f's slots: the entries whose repetition level is at most
+// r (a new value at f's nesting depth) and whose definition level reaches
+// dp (the enclosing list entry exists).
+func (a *assembler) field(f *schema.Field, r, dp int16, out *vector.Vector) error {
+	switch f.Kind {
+	case schema.Primitive:
+		return a.primitive(f, r, dp, out)
+	case schema.Struct:
+		return a.structField(f, r, dp, out)
+	default:
+		return a.listField(f, r, dp, out)
+	}
+}
+
+func (a *assembler) primitive(f *schema.Field, r, dp int16, out *vector.Vector) error {
+	d := a.leaves[f.Leaf]
+	maxDef := f.Node.MaxDef
+	out.Kind, out.Width = d.Values.Kind, d.Values.Width
+	if r == 0 && dp == 0 && len(d.Rep) == 0 {
+		return scatter(out, &d.Values, d.Def, nil, maxDef, 0, 0, d.Entries)
+	}
+	return scatter(out, &d.Values, d.Def, d.Rep, maxDef, r, dp, d.Entries)
+}
+
+// scatter places dense values into slots, leaving nulls where the
+// definition level stops short of maxDef.
+func scatter(out, vals *vector.Vector, def, rep []int16, maxDef, r, dp int16, n int) error {
+	out.Reset()
+	out.Kind, out.Width = vals.Kind, vals.Width
+	slots := 0
+	for i := 0; i < n; i++ {
+		if at(rep, i) <= r && at(def, i) >= dp {
+			slots++
+		}
+	}
+	if slots == vals.Len {
+		// No null slots: the dense values are the vector. Swap buffers
+		// instead of copying them.
+		*out, *vals = *vals, *out
+		out.Valid = nil
+		vals.Reset()
+		vals.Kind, vals.Width = out.Kind, out.Width
+		return nil
+	}
+	out.Len = slots
+	valid := out.Valid.Grow(slots)
+	out.Valid = valid
+	k, s := 0, 0
+	hasNull := false
+	switch vals.Kind {
+	case vector.Bool:
+		out.Bools = grow(out.Bools, slots)
+	case vector.Int32:
+		out.Int32s = grow(out.Int32s, slots)
+	case vector.Int64:
+		out.Int64s = grow(out.Int64s, slots)
+	case vector.Int96:
+		out.Int96s = grow(out.Int96s, slots)
+	case vector.Float32:
+		out.Float32s = grow(out.Float32s, slots)
+	case vector.Float64:
+		out.Float64s = grow(out.Float64s, slots)
+	case vector.FixedLenByteArray:
+		out.Data = grow(out.Data, slots*vals.Width)
+	case vector.ByteArray:
+		out.Offsets = append(out.Offsets[:0], 0)
+	}
+	for i := 0; i < n; i++ {
+		if at(rep, i) > r || at(def, i) < dp {
+			continue
+		}
+		if at(def, i) < maxDef {
+			hasNull = true
+			switch vals.Kind {
+			case vector.Bool:
+				out.Bools[s] = false
+			case vector.Int32:
+				out.Int32s[s] = 0
+			case vector.Int64:
+				out.Int64s[s] = 0
+			case vector.Int96:
+				out.Int96s[s] = [12]byte{}
+			case vector.Float32:
+				out.Float32s[s] = 0
+			case vector.Float64:
+				out.Float64s[s] = 0
+			case vector.FixedLenByteArray:
+				clear(out.Data[s*vals.Width : (s+1)*vals.Width])
+			case vector.ByteArray:
+				out.Offsets = append(out.Offsets, int32(len(out.Data)))
+			}
+			s++
+			continue
+		}
+		if k >= vals.Len {
+			return fmt.Errorf("%w: fewer values than non-null levels", ErrCorrupt)
+		}
+		valid.Set(s)
+		switch vals.Kind {
+		case vector.Bool:
+			out.Bools[s] = vals.Bools[k]
+		case vector.Int32:
+			out.Int32s[s] = vals.Int32s[k]
+		case vector.Int64:
+			out.Int64s[s] = vals.Int64s[k]
+		case vector.Int96:
+			out.Int96s[s] = vals.Int96s[k]
+		case vector.Float32:
+			out.Float32s[s] = vals.Float32s[k]
+		case vector.Float64:
+			out.Float64s[s] = vals.Float64s[k]
+		case vector.FixedLenByteArray:
+			w := vals.Width
+			copy(out.Data[s*w:(s+1)*w], vals.Data[k*w:(k+1)*w])
+		case vector.ByteArray:
+			out.Data = append(out.Data, vals.Data[vals.Offsets[k]:vals.Offsets[k+1]]...)
+			out.Offsets = append(out.Offsets, int32(len(out.Data)))
+		}
+		k++
+		s++
+	}
+	if k != vals.Len {
+		return fmt.Errorf("%w: %d values for %d non-null levels", ErrCorrupt, vals.Len, k)
+	}
+	if !hasNull {
+		out.Valid = nil
+	}
+	return nil
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n, n+n/4)
+}
+
+func (a *assembler) structField(f *schema.Field, r, dp int16, out *vector.Vector) error {
+	def, rep, n, err := a.levels(f)
+	if err != nil {
+		return err
+	}
+	out.Kind = vector.Struct
+	slots, valid := a.slotValidity(def, rep, n, r, dp, f.DefLevel, out.Valid)
+	out.Len, out.Valid = slots, valid
+	if err := a.children(f, r, dp, out); err != nil {
+		return err
+	}
+	for i, c := range out.Children {
+		if c.Len != slots {
+			return fmt.Errorf("%w: field %q has %d values, its struct %q has %d", ErrCorrupt, f.Children[i].Name, c.Len, f.Name, slots)
+		}
+	}
+	return nil
+}
+
+func (a *assembler) children(f *schema.Field, r, dp int16, out *vector.Vector) error {
+	for len(out.Children) < len(f.Children) {
+		out.Children = append(out.Children, &vector.Vector{})
+	}
+	out.Children = out.Children[:len(f.Children)]
+	for i, c := range f.Children {
+		if err := a.field(c, r, dp, out.Children[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// slotValidity counts f's slots and builds their validity bitmap (nil when
+// none is null).
+func (a *assembler) slotValidity(def, rep []int16, n int, r, dp, defLevel int16, buf vector.Bitmap) (int, vector.Bitmap) {
+	slots := 0
+	for i := 0; i < n; i++ {
+		if at(rep, i) <= r && at(def, i) >= dp {
+			slots++
+		}
+	}
+	valid := buf.Grow(slots)
+	s, hasNull := 0, false
+	for i := 0; i < n; i++ {
+		if at(rep, i) > r || at(def, i) < dp {
+			continue
+		}
+		if at(def, i) >= defLevel {
+			valid.Set(s)
+		} else {
+			hasNull = true
+		}
+		s++
+	}
+	if !hasNull {
+		return slots, nil
+	}
+	return slots, valid
+}
+
+func (a *assembler) listField(f *schema.Field, r, dp int16, out *vector.Vector) error {
+	def, rep, n, err := a.levels(f)
+	if err != nil {
+		return err
+	}
+	if f.Kind == schema.Map {
+		out.Kind = vector.Map
+	} else {
+		out.Kind = vector.List
+	}
+	slots, valid := a.slotValidity(def, rep, n, r, dp, f.DefLevel, out.Valid)
+	out.Len, out.Valid = slots, valid
+	offsets := append(out.Offsets[:0], 0)
+	entries := int32(0)
+	started := false
+	for i := 0; i < n; i++ {
+		d, l := at(def, i), at(rep, i)
+		if l <= r && d >= dp {
+			if started {
+				offsets = append(offsets, entries)
+			}
+			started = true
+			if d >= f.EntryDefLevel {
+				entries++
+			}
+		} else if l <= f.RepLevel && d >= f.EntryDefLevel && started {
+			entries++
+		}
+	}
+	if started {
+		offsets = append(offsets, entries)
+	}
+	out.Offsets = offsets
+	if err := a.children(f, f.RepLevel, f.EntryDefLevel, out); err != nil {
+		return err
+	}
+	for i, c := range out.Children {
+		if c.Len != int(entries) {
+			return fmt.Errorf("%w: %q has %d entries, its child %q has %d", ErrCorrupt, f.Name, entries, f.Children[i].Name, c.Len)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,100 @@
+package file
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/schema"
+)
+
+// Chunk is one column chunk: one leaf column of one row group.
+type Chunk struct {
+	File     *File
+	RowGroup int
+	Leaf     *schema.Node
+	Meta     *format.ColumnMetaData
+	CC       *format.ColumnChunk
+	// NumRows is the row count of the row group.
+	NumRows int64
+}
+
+// Chunk returns the column chunk of leaf column col in row group rg.
+func (f *File) Chunk(rg, col int) (*Chunk, error) {
+	if rg < 0 || rg >= len(f.Meta.RowGroups) {
+		return nil, f.errorf(-1, "", -1, "row group %d out of range [0, %d)", rg, len(f.Meta.RowGroups))
+	}
+	if col < 0 || col >= len(f.Schema.Leaves) {
+		return nil, f.errorf(rg, "", -1, "column %d out of range [0, %d)", col, len(f.Schema.Leaves))
+	}
+	g := &f.Meta.RowGroups[rg]
+	cc := &g.Columns[col]
+	leaf := f.Schema.Leaves[col]
+	if cc.CryptoMetadata != nil || cc.EncryptedColumnMetadata != nil || cc.MetaData == nil && f.Meta.EncryptionAlgorithm != nil {
+		return nil, f.wrap(rg, leaf.PathString(), -1, fmt.Errorf("%w (the column is encrypted)", ErrEncrypted))
+	}
+	if cc.FilePath.Set && cc.FilePath.Value != "" {
+		return nil, f.errorf(rg, leaf.PathString(), -1, "column data in another file (%q) is not supported", cc.FilePath.Value)
+	}
+	if cc.MetaData.Type != leaf.Physical {
+		return nil, f.errorf(rg, leaf.PathString(), -1, "%w: column chunk type %v differs from the schema's %v", ErrCorrupt, cc.MetaData.Type, leaf.Physical)
+	}
+	return &Chunk{File: f, RowGroup: rg, Leaf: leaf, Meta: cc.MetaData, CC: cc, NumRows: g.NumRows}, nil
+}
+
+// Path is the dotted column path.
+func (c *Chunk) Path() string { return c.Leaf.PathString() }
+
+func (c *Chunk) errorf(offset int64, format string, args ...any) error {
+	return c.File.errorf(c.RowGroup, c.Path(), offset, format, args...)
+}
+
+func (c *Chunk) wrap(offset int64, err error) error {
+	return c.File.wrap(c.RowGroup, c.Path(), offset, err)
+}
+
+// ByteRange is the span of the file holding the chunk's pages: from the
+// dictionary page (or the first data page) for total_compressed_size bytes.
+func (c *Chunk) ByteRange() (start, length int64, err error) {
+	md := c.Meta
+	start = md.DataPageOffset
+	// A dictionary_page_offset of 0 cannot be right (the file starts with
+	// PAR1); some writers put 0 there for "none", and readers ignore it.
+	if d, ok := md.DictionaryPageOffset.Get(); ok && d > 0 && d < start {
+		start = d
+	}
+	length = md.TotalCompressedSize
+	if start < 4 || length < 0 || start > c.File.size || length > c.File.size-start {
+		return 0, 0, c.errorf(start, "%w: column chunk [%d, +%d) lies outside the file of %d bytes", ErrCorrupt, start, length, c.File.size)
+	}
+	return start, length, nil
+}
+
+// readRange returns length bytes at off: a slice of the mapping when the
+// file is memory-mapped, else a fresh read.
+func (f *File) readRange(off, length int64) ([]byte, error) {
+	if f.mapped != nil {
+		return f.mapped[off : off+length : off+length], nil
+	}
+	buf := make([]byte, length)
+	n, err := f.r.ReadAt(buf, off)
+	if n == len(buf) {
+		return buf, nil
+	}
+	if err == nil || err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return nil, err
+}
+
+// ReadRange reads length bytes at off (used for page indexes and bloom filters).
+func (f *File) ReadRange(off, length int64) ([]byte, error) {
+	if off < 0 || length < 0 || off > f.size || length > f.size-off {
+		return nil, f.errorf(-1, "", off, "%w: range [%d, +%d) lies outside the file of %d bytes", ErrCorrupt, off, length, f.size)
+	}
+	b, err := f.readRange(off, length)
+	if err != nil {
+		return nil, f.wrap(-1, "", off, err)
+	}
+	return b, nil
+}

@@ -1,0 +1,333 @@
+package file
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/carquet-go/carquet/parquet/encoding"
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/vector"
+)
+
+// LeafData is what a ColumnReader produces for a run of rows: the levels
+// of every entry, and the non-null values packed densely.
+type LeafData struct {
+	// Def and Rep hold one level per entry; they stay empty when the
+	// column's maximum level is 0.
+	Def, Rep []int16
+	// Values holds the non-null values, Values.Len of them.
+	Values vector.Vector
+	// Rows and Entries count what was read.
+	Rows, Entries int
+}
+
+// Reset empties d for reuse.
+func (d *LeafData) Reset() {
+	d.Def, d.Rep = d.Def[:0], d.Rep[:0]
+	d.Values.Reset()
+	d.Rows, d.Entries = 0, 0
+}
+
+// ColumnReader reads the rows of one column chunk in order.
+type ColumnReader struct {
+	c              *Chunk
+	pages          *PageIterator
+	maxDef, maxRep int16
+	kind           vector.Kind
+	width          int
+
+	dict     *vector.Vector
+	decoders map[format.Encoding]valueDecoder
+	dictDec  *dictDecoder
+
+	// The current data page: its levels, decoded whole when it is loaded,
+	// and a decoder positioned at its next value.
+	page       *Page
+	def, rep   []int16
+	pos, count int
+	values     valueDecoder
+	// rowsLeft counts rows not yet returned from the chunk.
+	rowsLeft int64
+}
+
+// NewColumnReader returns a reader over the chunk's rows.
+func (c *Chunk) NewColumnReader() (*ColumnReader, error) {
+	pages, err := c.Pages()
+	if err != nil {
+		return nil, err
+	}
+	r := &ColumnReader{
+		c: c, pages: pages,
+		maxDef: c.Leaf.MaxDef, maxRep: c.Leaf.MaxRep,
+		kind: KindOf(c.Leaf.Physical), width: c.Leaf.TypeLength,
+		decoders: map[format.Encoding]valueDecoder{},
+		rowsLeft: c.NumRows,
+	}
+	return r, nil
+}
+
+// Chunk is the column chunk being read.
+func (r *ColumnReader) Chunk() *Chunk { return r.c }
+
+// RowsLeft is the number of rows not yet read or skipped.
+func (r *ColumnReader) RowsLeft() int64 { return r.rowsLeft }
+
+// NewLeafData returns an empty LeafData whose value vector has the
+// column's kind.
+func (r *ColumnReader) NewLeafData() *LeafData {
+	return &LeafData{Values: vector.Vector{Kind: r.kind, Width: r.width}}
+}
+
+// loadPage reads pages until a data page, loading any dictionary page on
+// the way. It returns io.EOF at the end of the chunk.
+func (r *ColumnReader) loadPage() error {
+	for {
+		if r.pages.Done() {
+			return io.EOF
+		}
+		p, err := r.pages.Next()
+		if err != nil {
+			return err
+		}
+		if p.Type == format.DictionaryPage {
+			if err := r.loadDictionary(p); err != nil {
+				return r.c.wrap(p.Offset, err)
+			}
+			continue
+		}
+		if err := r.startDataPage(p); err != nil {
+			return r.c.wrap(p.Offset, err)
+		}
+		if r.count == 0 {
+			continue
+		}
+		return nil
+	}
+}
+
+func (r *ColumnReader) loadDictionary(p *Page) error {
+	if r.dict != nil {
+		return fmt.Errorf("%w: a second dictionary page in the column chunk", ErrCorrupt)
+	}
+	enc := p.Encoding
+	if enc == format.PlainDictionary {
+		enc = format.Plain
+	}
+	if enc != format.Plain {
+		return fmt.Errorf("%w: dictionary page encoding %v", ErrCorrupt, p.Encoding)
+	}
+	d, err := newValueDecoder(r.c.Leaf.Physical, r.width, format.Plain)
+	if err != nil {
+		return err
+	}
+	if err := d.reset(p.Data, p.NumValues); err != nil {
+		return err
+	}
+	dict := &vector.Vector{Kind: r.kind, Width: r.width}
+	if err := d.read(dict, p.NumValues); err != nil {
+		return fmt.Errorf("dictionary page: %w", err)
+	}
+	r.dict = dict
+	return nil
+}
+
+func (r *ColumnReader) startDataPage(p *Page) error {
+	n := p.NumValues
+	data := p.Data
+	r.def, r.rep = r.def[:0], r.rep[:0]
+	var err error
+	if p.V2 {
+		if r.maxRep > 0 {
+			if r.rep, err = encoding.DecodeLevelsV2(r.rep, p.RepLevels, r.maxRep, n); err != nil {
+				return fmt.Errorf("repetition levels: %w", err)
+			}
+		}
+		if r.maxDef > 0 {
+			if r.def, err = encoding.DecodeLevelsV2(r.def, p.DefLevels, r.maxDef, n); err != nil {
+				return fmt.Errorf("definition levels: %w", err)
+			}
+		}
+	} else {
+		if r.maxRep > 0 {
+			var used int
+			if r.rep, used, err = encoding.DecodeLevelsV1(r.rep, p.RepLevelEncoding, data, r.maxRep, n); err != nil {
+				return fmt.Errorf("repetition levels: %w", err)
+			}
+			data = data[used:]
+		}
+		if r.maxDef > 0 {
+			var used int
+			if r.def, used, err = encoding.DecodeLevelsV1(r.def, p.DefLevelEncoding, data, r.maxDef, n); err != nil {
+				return fmt.Errorf("definition levels: %w", err)
+			}
+			data = data[used:]
+		}
+	}
+	if (r.maxRep > 0 && len(r.rep) != n) || (r.maxDef > 0 && len(r.def) != n) {
+		return fmt.Errorf("%w: the page's levels end before its %d values", ErrCorrupt, n)
+	}
+	nonNull := n
+	if r.maxDef > 0 {
+		nonNull = 0
+		for _, d := range r.def {
+			if d == r.maxDef {
+				nonNull++
+			} else if d > r.maxDef || d < 0 {
+				return fmt.Errorf("%w: definition level %d above the maximum %d", ErrCorrupt, d, r.maxDef)
+			}
+		}
+	}
+	if r.maxRep > 0 {
+		for _, l := range r.rep {
+			if l > r.maxRep || l < 0 {
+				return fmt.Errorf("%w: repetition level %d above the maximum %d", ErrCorrupt, l, r.maxRep)
+			}
+		}
+	}
+	vd, err := r.valueDecoderFor(p.Encoding)
+	if err != nil {
+		return err
+	}
+	if err := vd.reset(data, nonNull); err != nil {
+		return err
+	}
+	r.page, r.values, r.pos, r.count = p, vd, 0, n
+	return nil
+}
+
+func (r *ColumnReader) valueDecoderFor(enc format.Encoding) (valueDecoder, error) {
+	if enc == format.PlainDictionary || enc == format.RLEDictionary {
+		if r.dict == nil {
+			return nil, fmt.Errorf("%w: dictionary-encoded page without a dictionary page", ErrCorrupt)
+		}
+		if r.dictDec == nil {
+			r.dictDec = &dictDecoder{dict: r.dict}
+		}
+		return r.dictDec, nil
+	}
+	if d, ok := r.decoders[enc]; ok {
+		return d, nil
+	}
+	d, err := newValueDecoder(r.c.Leaf.Physical, r.width, enc)
+	if err != nil {
+		return nil, err
+	}
+	r.decoders[enc] = d
+	return d, nil
+}
+
+// nextSpan finds how many entries from the page position make up at most
+// maxRows rows (stopping before the entry that would start row maxRows+1),
+// and counts the rows started and the non-null values among them.
+func (r *ColumnReader) nextSpan(maxRows int) (entries, rows, nonNull int) {
+	end := r.count
+	if r.maxRep == 0 {
+		entries = min(maxRows, end-r.pos)
+		rows = entries
+	} else {
+		i := r.pos
+		for ; i < end; i++ {
+			if r.rep[i] == 0 {
+				if rows == maxRows {
+					break
+				}
+				rows++
+			}
+		}
+		entries = i - r.pos
+	}
+	if r.maxDef == 0 {
+		return entries, rows, entries
+	}
+	for _, d := range r.def[r.pos : r.pos+entries] {
+		if d == r.maxDef {
+			nonNull++
+		}
+	}
+	return entries, rows, nonNull
+}
+
+// ReadRows appends up to maxRows rows to out and returns how many it
+// appended; at the end of the chunk it returns 0 and io.EOF.
+func (r *ColumnReader) ReadRows(out *LeafData, maxRows int) (int, error) {
+	return r.advance(out, maxRows)
+}
+
+// SkipRows passes over n rows without materialising their values.
+func (r *ColumnReader) SkipRows(n int) error {
+	for n > 0 {
+		got, err := r.advance(nil, n)
+		if err != nil {
+			if err == io.EOF {
+				return r.c.errorf(-1, "%w: skipped past the end of the column chunk", ErrCorrupt)
+			}
+			return err
+		}
+		n -= got
+	}
+	return nil
+}
+
+// advance reads (out != nil) or skips (out == nil) up to maxRows rows.
+func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
+	rows := 0
+	for {
+		if r.page == nil || r.pos == r.count {
+			if rows == maxRows && r.maxRep == 0 {
+				break // flat rows never continue into the next page
+			}
+			r.page = nil
+			if err := r.loadPage(); err != nil {
+				if err == io.EOF {
+					break
+				}
+				return rows, err
+			}
+		}
+		if rows == maxRows && !r.continuesRow() {
+			break
+		}
+		entries, got, nonNull := r.nextSpan(maxRows - rows)
+		if entries == 0 {
+			break
+		}
+		if out != nil {
+			if r.maxDef > 0 {
+				out.Def = append(out.Def, r.def[r.pos:r.pos+entries]...)
+			}
+			if r.maxRep > 0 {
+				out.Rep = append(out.Rep, r.rep[r.pos:r.pos+entries]...)
+			}
+			if nonNull > 0 {
+				if err := r.values.read(&out.Values, nonNull); err != nil {
+					return rows, r.c.wrap(r.page.Offset, err)
+				}
+			}
+			out.Entries += entries
+			out.Rows += got
+		} else if nonNull > 0 {
+			if err := r.values.skip(nonNull); err != nil {
+				return rows, r.c.wrap(r.page.Offset, err)
+			}
+		}
+		r.pos += entries
+		rows += got
+	}
+	if rows == 0 && maxRows > 0 {
+		if r.rowsLeft > 0 {
+			return 0, r.c.errorf(-1, "%w: the column chunk ended %d rows short of its row group", ErrCorrupt, r.rowsLeft)
+		}
+		return 0, io.EOF
+	}
+	r.rowsLeft -= int64(rows)
+	if r.rowsLeft < 0 {
+		return rows, r.c.errorf(-1, "%w: the column chunk holds more rows than its row group", ErrCorrupt)
+	}
+	return rows, nil
+}
+
+// continuesRow reports whether the current page position continues the row
+// before it (a v1 page may start inside a row).
+func (r *ColumnReader) continuesRow() bool {
+	return r.page != nil && r.pos < r.count && r.maxRep > 0 && r.rep[r.pos] != 0
+}

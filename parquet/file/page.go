@@ -1,0 +1,222 @@
+package file
+
+import (
+	"errors"
+	"fmt"
+	"hash/crc32"
+
+	"github.com/carquet-go/carquet/parquet/compress"
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/thrift"
+)
+
+// Page is one decompressed page of a column chunk.
+type Page struct {
+	Header *format.PageHeader
+	Type   format.PageType
+	// Offset is the file offset of the page header.
+	Offset int64
+	// NumValues counts level entries (values including nulls) of a data
+	// page, or the entries of a dictionary page.
+	NumValues int
+	// NumNulls and NumRows are known for v2 data pages only (-1 otherwise).
+	NumNulls, NumRows int
+	Encoding          format.Encoding
+	// DefLevelEncoding and RepLevelEncoding are v1's level encodings.
+	DefLevelEncoding, RepLevelEncoding format.Encoding
+	// V2 is set for DATA_PAGE_V2, whose levels are RLE without a length
+	// prefix, in RepLevels and DefLevels; for v1 pages the levels are at
+	// the start of Data.
+	V2                  bool
+	RepLevels, DefLevels []byte
+	// Data holds the decompressed page body (v1: levels then values; v2:
+	// values only).
+	Data []byte
+}
+
+// PageIterator walks the pages of a column chunk.
+type PageIterator struct {
+	c      *Chunk
+	buf    []byte // the chunk's bytes
+	base   int64  // file offset of buf[0]
+	pos    int
+	codec  compress.Codec
+	values int64 // level entries seen in data pages
+	scratch []byte
+	hdr     format.PageHeader
+	r       thrift.Reader
+	verify  bool
+}
+
+// Pages returns an iterator over the chunk's pages.
+func (c *Chunk) Pages() (*PageIterator, error) {
+	start, length, err := c.ByteRange()
+	if err != nil {
+		return nil, err
+	}
+	buf, err := c.File.readRange(start, length)
+	if err != nil {
+		return nil, c.wrap(start, err)
+	}
+	codec, err := compress.Lookup(c.Meta.Codec)
+	if err != nil {
+		return nil, c.wrap(start, err)
+	}
+	return &PageIterator{c: c, buf: buf, base: start, codec: codec, verify: c.File.opts.VerifyChecksums}, nil
+}
+
+// SeekTo positions the iterator at a page header at file offset off (from
+// an offset index). Offsets outside the chunk are an error.
+func (it *PageIterator) SeekTo(off int64) error {
+	if off < it.base || off > it.base+int64(len(it.buf)) {
+		return it.c.errorf(off, "%w: page offset outside the column chunk", ErrCorrupt)
+	}
+	it.pos = int(off - it.base)
+	return nil
+}
+
+// Offset is the file offset of the next page header.
+func (it *PageIterator) Offset() int64 { return it.base + int64(it.pos) }
+
+// Done reports whether the chunk's pages are exhausted: all its values were
+// seen, or its bytes used up.
+func (it *PageIterator) Done() bool {
+	return it.pos >= len(it.buf) || it.values >= it.c.Meta.NumValues && it.c.Meta.NumValues > 0
+}
+
+// errCRC is wrapped when a page checksum does not match.
+var errCRC = errors.New("page CRC32 checksum mismatch")
+
+// Next reads the next page. The returned page's buffers are valid until
+// the next call. Index pages are skipped.
+func (it *PageIterator) Next() (*Page, error) {
+	for {
+		if it.pos >= len(it.buf) {
+			return nil, it.c.errorf(it.Offset(), "%w: column chunk ended before all %d values were read", ErrCorrupt, it.c.Meta.NumValues)
+		}
+		off := it.Offset()
+		it.hdr = format.PageHeader{}
+		it.r.Reset(it.buf[it.pos:])
+		if err := it.hdr.Decode(&it.r); err != nil {
+			return nil, it.c.errorf(off, "%w: page header: %w", ErrCorrupt, err)
+		}
+		h := &it.hdr
+		bodyStart := it.pos + it.r.Offset()
+		size := int(h.CompressedPageSize)
+		if h.CompressedPageSize < 0 || size > len(it.buf)-bodyStart {
+			return nil, it.c.errorf(off, "%w: page of %d bytes overruns the column chunk (%d bytes left)", ErrCorrupt, h.CompressedPageSize, len(it.buf)-bodyStart)
+		}
+		if h.UncompressedPageSize < 0 {
+			return nil, it.c.errorf(off, "%w: negative uncompressed page size", ErrCorrupt)
+		}
+		body := it.buf[bodyStart : bodyStart+size]
+		it.pos = bodyStart + size
+		if it.verify && h.CRC.Set {
+			if got := crc32.ChecksumIEEE(body); int32(got) != h.CRC.Value {
+				return nil, it.c.wrap(off, fmt.Errorf("%w (stored %08x, computed %08x)", errCRC, uint32(h.CRC.Value), got))
+			}
+		}
+		switch h.Type {
+		case format.IndexPage:
+			continue
+		case format.DictionaryPage:
+			return it.dictionaryPage(off, body)
+		case format.DataPage:
+			return it.dataPageV1(off, body)
+		case format.DataPageV2:
+			return it.dataPageV2(off, body)
+		default:
+			// Unknown page types from newer writers are skipped like index pages.
+			continue
+		}
+	}
+}
+
+func (it *PageIterator) decompress(off int64, body []byte, size int) ([]byte, error) {
+	if it.c.Meta.Codec == format.Uncompressed {
+		if len(body) != size {
+			return nil, it.c.errorf(off, "%w: uncompressed page holds %d bytes, its header says %d", ErrCorrupt, len(body), size)
+		}
+		return body, nil
+	}
+	if size == 0 && len(body) == 0 {
+		return body[:0], nil
+	}
+	out, err := it.codec.Decode(it.scratch[:0], body, size)
+	if err != nil {
+		return nil, it.c.wrap(off, err)
+	}
+	it.scratch = out
+	return out, nil
+}
+
+func (it *PageIterator) dictionaryPage(off int64, body []byte) (*Page, error) {
+	h := &it.hdr
+	dh := h.DictionaryPageHeader
+	if dh == nil {
+		return nil, it.c.errorf(off, "%w: dictionary page without a dictionary page header", ErrCorrupt)
+	}
+	if dh.NumValues < 0 {
+		return nil, it.c.errorf(off, "%w: dictionary page with %d values", ErrCorrupt, dh.NumValues)
+	}
+	data, err := it.decompress(off, body, int(h.UncompressedPageSize))
+	if err != nil {
+		return nil, err
+	}
+	return &Page{Header: h, Type: format.DictionaryPage, Offset: off, NumValues: int(dh.NumValues),
+		NumNulls: -1, NumRows: -1, Encoding: dh.Encoding, Data: data}, nil
+}
+
+func (it *PageIterator) dataPageV1(off int64, body []byte) (*Page, error) {
+	h := &it.hdr
+	dh := h.DataPageHeader
+	if dh == nil {
+		return nil, it.c.errorf(off, "%w: data page without a data page header", ErrCorrupt)
+	}
+	if dh.NumValues < 0 {
+		return nil, it.c.errorf(off, "%w: data page with %d values", ErrCorrupt, dh.NumValues)
+	}
+	data, err := it.decompress(off, body, int(h.UncompressedPageSize))
+	if err != nil {
+		return nil, err
+	}
+	it.values += int64(dh.NumValues)
+	return &Page{Header: h, Type: format.DataPage, Offset: off, NumValues: int(dh.NumValues), NumNulls: -1, NumRows: -1,
+		Encoding: dh.Encoding, DefLevelEncoding: dh.DefinitionLevelEncoding, RepLevelEncoding: dh.RepetitionLevelEncoding,
+		Data: data}, nil
+}
+
+func (it *PageIterator) dataPageV2(off int64, body []byte) (*Page, error) {
+	h := &it.hdr
+	dh := h.DataPageHeaderV2
+	if dh == nil {
+		return nil, it.c.errorf(off, "%w: v2 data page without its header", ErrCorrupt)
+	}
+	rl, dl := int(dh.RepetitionLevelsByteLength), int(dh.DefinitionLevelsByteLength)
+	if dh.NumValues < 0 || dh.NumNulls < 0 || dh.NumRows < 0 || dh.NumNulls > dh.NumValues || rl < 0 || dl < 0 || rl+dl > len(body) || rl+dl > int(h.UncompressedPageSize) {
+		return nil, it.c.errorf(off, "%w: inconsistent v2 data page header", ErrCorrupt)
+	}
+	values := body[rl+dl:]
+	size := int(h.UncompressedPageSize) - rl - dl
+	var data []byte
+	if dh.IsCompressed.Or(true) && it.c.Meta.Codec != format.Uncompressed {
+		if len(values) == 0 && size == 0 {
+			// An empty body is not a valid stream for some codecs
+			// (datapage_v2_empty_datapage.snappy.parquet): nothing to decompress.
+			data = values
+		} else {
+			var err error
+			if data, err = it.decompress(off, values, size); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		if len(values) != size {
+			return nil, it.c.errorf(off, "%w: uncompressed v2 page values hold %d bytes, the header says %d", ErrCorrupt, len(values), size)
+		}
+		data = values
+	}
+	it.values += int64(dh.NumValues)
+	return &Page{Header: h, Type: format.DataPageV2, Offset: off, NumValues: int(dh.NumValues), NumNulls: int(dh.NumNulls),
+		NumRows: int(dh.NumRows), Encoding: dh.Encoding, V2: true, RepLevels: body[:rl], DefLevels: body[rl : rl+dl], Data: data}, nil
+}

@@ -1,0 +1,232 @@
+package file
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/carquet-go/carquet/internal/testfiles"
+	"github.com/carquet-go/carquet/parquet/value"
+)
+
+// readAll reads every row of a file as Go values, one []any per row.
+func readAll(t testing.TB, f *File, batchSize int) [][]any {
+	t.Helper()
+	r, err := f.NewReader(ReaderOptions{BatchSize: batchSize})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]any
+	for {
+		b, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < b.NumRows; i++ {
+			row := make([]any, len(b.Columns))
+			for c, v := range b.Columns {
+				row[c] = value.Get(b.Fields[c], v, i)
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows
+}
+
+// parseCSV parses the *_expect.csv files, telling an empty unquoted field
+// (null, as *nil) from a quoted empty string.
+func parseCSV(t *testing.T, path string) [][]*string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]*string
+	for _, line := range strings.Split(strings.TrimRight(string(b), "\r\n"), "\n") {
+		line = strings.TrimRight(line, "\r")
+		var row []*string
+		for i := 0; i <= len(line); {
+			if i < len(line) && line[i] == '"' {
+				var sb strings.Builder
+				i++
+				for i < len(line) {
+					if line[i] == '"' {
+						if i+1 < len(line) && line[i+1] == '"' {
+							sb.WriteByte('"')
+							i += 2
+							continue
+						}
+						i++
+						break
+					}
+					sb.WriteByte(line[i])
+					i++
+				}
+				s := sb.String()
+				row = append(row, &s)
+				i++ // the comma
+				continue
+			}
+			j := strings.IndexByte(line[i:], ',')
+			if j < 0 {
+				j = len(line) - i
+			}
+			if j == 0 {
+				row = append(row, nil)
+			} else {
+				s := line[i : i+j]
+				row = append(row, &s)
+			}
+			i += j + 1
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func format1(v any) string {
+	switch x := v.(type) {
+	case []byte:
+		return string(x)
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+func TestExpectCSVFiles(t *testing.T) {
+	for _, csv := range testfiles.Glob(t, "data", "_expect.csv") {
+		name := strings.TrimSuffix(filepath.Base(csv), "_expect.csv") + ".parquet"
+		t.Run(name, func(t *testing.T) {
+			f, err := OpenFile(filepath.Join(filepath.Dir(csv), name), Options{VerifyChecksums: true}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			want := parseCSV(t, csv)
+			for _, bs := range []int{7, 8192} {
+				got := readAll(t, f, bs)
+				if len(got) != len(want)-1 {
+					t.Fatalf("%d rows, want %d", len(got), len(want)-1)
+				}
+				for i, row := range got {
+					exp := want[i+1]
+					if len(row) != len(exp) {
+						t.Fatalf("row %d: %d columns, want %d", i, len(row), len(exp))
+					}
+					for c, v := range row {
+						switch {
+						case exp[c] == nil && v != nil:
+							t.Fatalf("row %d col %d: %v, want null", i, c, v)
+						case exp[c] != nil && v == nil:
+							t.Fatalf("row %d col %d: null, want %q", i, c, *exp[c])
+						case exp[c] != nil && format1(v) != *exp[c]:
+							t.Fatalf("row %d col %d: %q, want %q", i, c, format1(v), *exp[c])
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestReadEveryConformanceFile reads every row of every readable file: the
+// values themselves are checked against DuckDB and arrow-go in sqltests;
+// here every page must decode and every column agree on its row count.
+func TestReadEveryConformanceFile(t *testing.T) {
+	// Files that other readers reject too.
+	malformed := map[string]string{
+		"nation.dict-malformed.parquet": "overruns the column chunk",
+	}
+	files := testfiles.Glob(t, "data", ".parquet")
+	files = append(files, testfiles.Glob(t, "shredded_variant", ".parquet")...)
+	for _, p := range files {
+		name := filepath.Base(p)
+		t.Run(name, func(t *testing.T) {
+			f, err := OpenFile(p, Options{VerifyChecksums: !strings.Contains(name, "corrupt")}, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if want, ok := malformed[name]; ok {
+				r, err := f.NewReader(ReaderOptions{})
+				for err == nil {
+					_, err = r.Next()
+				}
+				if err == io.EOF || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), name) {
+					t.Fatalf("want an error naming the file and %q, got %v", want, err)
+				}
+				return
+			}
+			if name == "large_string_map.brotli.parquet" {
+				return // TestLargeStringMap reads it, one row per batch
+			}
+			rows := readAll(t, f, 1000)
+			if int64(len(rows)) != f.NumRows() {
+				t.Fatalf("read %d rows, footer says %d", len(rows), f.NumRows())
+			}
+		})
+	}
+}
+
+func TestCorruptChecksums(t *testing.T) {
+	for _, name := range []string{"datapage_v1-corrupt-checksum.parquet", "rle-dict-uncompressed-corrupt-checksum.parquet"} {
+		f, err := OpenFile(testfiles.Path(t, "data/"+name), Options{VerifyChecksums: true}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := f.NewReader(ReaderOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for err == nil {
+			_, err = r.Next()
+		}
+		if !errors.Is(err, errCRC) || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: want a CRC error naming the file, got %v", name, err)
+		}
+		f.Close()
+	}
+}
+
+// TestLargeStringMap reads two rows that each hold a 1 GiB string key. One
+// row per batch keeps a batch's byte-array offsets within int32; a bigger
+// batch must fail cleanly rather than wrap around.
+func TestLargeStringMap(t *testing.T) {
+	f, err := OpenFile(testfiles.Path(t, "data/large_string_map.brotli.parquet"), Options{}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := f.NewReader(ReaderOptions{BatchSize: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := 0
+	for {
+		b, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := b.Columns[0]
+		key := m.Children[0]
+		if m.Len != 1 || key.Len != 1 || len(key.Bytes(0)) != 1<<30 || key.Bytes(0)[12345] != 'a' {
+			t.Fatalf("row %d: map of %d entries, key of %d bytes", rows, key.Len, len(key.Data))
+		}
+		if v := m.Children[1].Int32s[0]; v != 1 {
+			t.Fatalf("value = %d, want 1", v)
+		}
+		rows++
+	}
+	if rows != 2 {
+		t.Fatalf("%d rows, want 2", rows)
+	}
+}

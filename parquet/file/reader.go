@@ -1,0 +1,232 @@
+package file
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/parquet/vector"
+)
+
+// DefaultBatchSize is the number of rows per batch when none is given.
+const DefaultBatchSize = 8192
+
+// ReaderOptions choose what a Reader returns.
+type ReaderOptions struct {
+	// Columns are top-level field names, or dotted paths to fields nested
+	// in structs; nil means every top-level field.
+	Columns []string
+	// BatchSize is the maximum number of rows per batch.
+	BatchSize int
+	// RowGroups restricts reading to these row groups, in this order; nil
+	// means all of them.
+	RowGroups []int
+}
+
+// Batch is a set of rows in columnar form. Its vectors are reused: they are
+// valid until the next call to Next.
+type Batch struct {
+	Fields  []*schema.Field
+	Columns []*vector.Vector
+	NumRows int
+	// RowGroup is the row group the rows come from, and FirstRow the index
+	// of the first of them within it.
+	RowGroup int
+	FirstRow int64
+}
+
+// Reader streams batches of a projection of a file's columns, row group by
+// row group, in bounded memory.
+type Reader struct {
+	f         *File
+	fields    []*schema.Field
+	leaves    []int // leaf columns to read, ascending
+	batchSize int
+	rowGroups []int
+	next      int // index into rowGroups of the next row group to open
+	rg        int // current row group, -1 before the first
+	rowInRG   int64
+	readers   []*ColumnReader // by leaf column; nil when not projected
+	data      []*LeafData
+	batch     Batch
+}
+
+// ResolveColumns maps column names (top-level fields or dotted paths into
+// structs) to logical fields. nil means every top-level field.
+func (f *File) ResolveColumns(names []string) ([]*schema.Field, error) {
+	if names == nil {
+		fields, err := f.Schema.LogicalFields()
+		if err != nil {
+			return nil, f.wrap(-1, "", -1, err)
+		}
+		return fields, nil
+	}
+	out := make([]*schema.Field, 0, len(names))
+	for _, name := range names {
+		n := f.Schema.Lookup(strings.Split(name, ".")...)
+		if n == nil || n == f.Schema.Root {
+			return nil, f.errorf(-1, name, -1, "no such column")
+		}
+		for p := n.Parent; p != nil && p != f.Schema.Root; p = p.Parent {
+			if p.Repetition == format.Repeated || p.Kind == schema.List || p.Kind == schema.Map {
+				return nil, f.errorf(-1, name, -1, "a field inside a list or map cannot be read on its own; read %q", p.PathString())
+			}
+		}
+		field, err := schema.LogicalField(n)
+		if err != nil {
+			return nil, f.wrap(-1, name, -1, err)
+		}
+		field.Name = name
+		out = append(out, field)
+	}
+	return out, nil
+}
+
+// NewReader returns a Reader over the chosen columns and row groups.
+func (f *File) NewReader(opts ReaderOptions) (*Reader, error) {
+	fields, err := f.ResolveColumns(opts.Columns)
+	if err != nil {
+		return nil, err
+	}
+	r := &Reader{f: f, fields: fields, batchSize: opts.BatchSize, rg: -1}
+	if r.batchSize <= 0 {
+		r.batchSize = DefaultBatchSize
+	}
+	if opts.RowGroups != nil {
+		for _, g := range opts.RowGroups {
+			if g < 0 || g >= len(f.Meta.RowGroups) {
+				return nil, f.errorf(-1, "", -1, "row group %d out of range [0, %d)", g, len(f.Meta.RowGroups))
+			}
+		}
+		r.rowGroups = opts.RowGroups
+	} else {
+		r.rowGroups = make([]int, len(f.Meta.RowGroups))
+		for i := range r.rowGroups {
+			r.rowGroups[i] = i
+		}
+	}
+	seen := map[int]bool{}
+	for _, fl := range fields {
+		for _, leaf := range schema.LeavesUnder(nil, fl.Node) {
+			if !seen[leaf.Column] {
+				seen[leaf.Column] = true
+				r.leaves = append(r.leaves, leaf.Column)
+			}
+		}
+	}
+	r.readers = make([]*ColumnReader, len(f.Schema.Leaves))
+	r.data = make([]*LeafData, len(f.Schema.Leaves))
+	r.batch.Fields = fields
+	r.batch.Columns = make([]*vector.Vector, len(fields))
+	for i := range r.batch.Columns {
+		r.batch.Columns[i] = &vector.Vector{}
+	}
+	return r, nil
+}
+
+// Fields are the logical fields of the batches' columns.
+func (r *Reader) Fields() []*schema.Field { return r.fields }
+
+// SeekRowGroup makes the next batch start at the beginning of the i-th
+// row group of the reader's list.
+func (r *Reader) SeekRowGroup(i int) error {
+	if i < 0 || i > len(r.rowGroups) {
+		return r.f.errorf(-1, "", -1, "row group index %d out of range [0, %d]", i, len(r.rowGroups))
+	}
+	r.next = i
+	r.rg = -1
+	return nil
+}
+
+func (r *Reader) openRowGroup(rg int) error {
+	for _, col := range r.leaves {
+		c, err := r.f.Chunk(rg, col)
+		if err != nil {
+			return err
+		}
+		cr, err := c.NewColumnReader()
+		if err != nil {
+			return err
+		}
+		r.readers[col] = cr
+		if r.data[col] == nil {
+			r.data[col] = cr.NewLeafData()
+		}
+	}
+	r.rg = rg
+	r.rowInRG = 0
+	return nil
+}
+
+// Next returns the next batch, or io.EOF when every row was read.
+func (r *Reader) Next() (*Batch, error) {
+	for {
+		if r.rg < 0 || r.rowInRG >= r.f.Meta.RowGroups[r.rg].NumRows {
+			if r.next >= len(r.rowGroups) {
+				return nil, io.EOF
+			}
+			rg := r.rowGroups[r.next]
+			r.next++
+			if r.f.Meta.RowGroups[rg].NumRows == 0 {
+				continue // nothing to read; its chunks may not even have pages
+			}
+			if err := r.openRowGroup(rg); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		want := int(min(int64(r.batchSize), r.f.Meta.RowGroups[r.rg].NumRows-r.rowInRG))
+		if err := r.readRows(want); err != nil {
+			return nil, err
+		}
+		return &r.batch, nil
+	}
+}
+
+func (r *Reader) readRows(want int) error {
+	for _, col := range r.leaves {
+		d := r.data[col]
+		d.Reset()
+		got, err := r.readers[col].ReadRows(d, want)
+		if err != nil && err != io.EOF {
+			return err
+		}
+		if got != want {
+			return r.f.errorf(r.rg, r.f.Schema.Leaves[col].PathString(), -1, "%w: column has %d rows where %d were expected", ErrCorrupt, r.rowInRG+int64(got), r.rowInRG+int64(want))
+		}
+	}
+	for i, fl := range r.fields {
+		if err := Assemble(fl, r.data, r.batch.Columns[i]); err != nil {
+			return r.f.wrap(r.rg, fl.Node.PathString(), -1, err)
+		}
+		if r.batch.Columns[i].Len != want {
+			return r.f.errorf(r.rg, fl.Node.PathString(), -1, "%w: assembled %d rows, expected %d", ErrCorrupt, r.batch.Columns[i].Len, want)
+		}
+	}
+	r.batch.NumRows = want
+	r.batch.RowGroup = r.rg
+	r.batch.FirstRow = r.rowInRG
+	r.rowInRG += int64(want)
+	return nil
+}
+
+// SkipRows passes over n rows of the current row group without decoding
+// their values where the encodings allow it.
+func (r *Reader) SkipRows(n int64) error {
+	if r.rg < 0 {
+		return fmt.Errorf("SkipRows before the first batch")
+	}
+	left := r.f.Meta.RowGroups[r.rg].NumRows - r.rowInRG
+	if n > left {
+		n = left
+	}
+	for _, col := range r.leaves {
+		if err := r.readers[col].SkipRows(int(n)); err != nil {
+			return err
+		}
+	}
+	r.rowInRG += n
+	return nil
+}
