@@ -27,7 +27,7 @@ type Page struct {
 	// V2 is set for DATA_PAGE_V2, whose levels are RLE without a length
 	// prefix, in RepLevels and DefLevels; for v1 pages the levels are at
 	// the start of Data.
-	V2                  bool
+	V2                   bool
 	RepLevels, DefLevels []byte
 	// Data holds the decompressed page body (v1: levels then values; v2:
 	// values only).
@@ -36,12 +36,12 @@ type Page struct {
 
 // PageIterator walks the pages of a column chunk.
 type PageIterator struct {
-	c      *Chunk
-	buf    []byte // the chunk's bytes
-	base   int64  // file offset of buf[0]
-	pos    int
-	codec  compress.Codec
-	values int64 // level entries seen in data pages
+	c       *Chunk
+	buf     []byte // the chunk's bytes
+	base    int64  // file offset of buf[0]
+	pos     int
+	codec   compress.Codec
+	values  int64 // level entries seen in data pages
 	scratch []byte
 	hdr     format.PageHeader
 	r       thrift.Reader
