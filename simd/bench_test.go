@@ -51,3 +51,73 @@ func BenchmarkUnpackInt64(b *testing.B) {
 		})
 	}
 }
+
+func BenchmarkGather(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, dictLen := range []int{16, 1000, 100000} {
+		idx := make([]int32, benchN)
+		for i := range idx {
+			idx[i] = int32(r.IntN(dictLen))
+		}
+		d32, d64, d128 := make([]uint32, dictLen), make([]uint64, dictLen), make([][16]byte, dictLen)
+		o32, o64, o128 := make([]uint32, benchN), make([]uint64, benchN), make([][16]byte, benchN)
+		b.Run(fmt.Sprintf("4B/dict=%d", dictLen), func(b *testing.B) {
+			benchVariants(b, func(b *testing.B, k *kernels) {
+				b.SetBytes(4 * benchN)
+				for b.Loop() {
+					k.gatherUint32(o32, d32, idx)
+				}
+			})
+		})
+		b.Run(fmt.Sprintf("8B/dict=%d", dictLen), func(b *testing.B) {
+			benchVariants(b, func(b *testing.B, k *kernels) {
+				b.SetBytes(8 * benchN)
+				for b.Loop() {
+					k.gatherUint64(o64, d64, idx)
+				}
+			})
+		})
+		b.Run(fmt.Sprintf("16B/dict=%d", dictLen), func(b *testing.B) {
+			benchVariants(b, func(b *testing.B, k *kernels) {
+				b.SetBytes(16 * benchN)
+				for b.Loop() {
+					k.gatherUint128(o128, d128, idx)
+				}
+			})
+		})
+	}
+}
+
+func BenchmarkByteStreamSplit(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, w := range []int{4, 8} {
+		src := make([]byte, w*benchN)
+		randBytes(r, src)
+		enc := make([]byte, w*benchN)
+		dst := make([]byte, w*benchN)
+		b.Run(fmt.Sprintf("decode%d", w), func(b *testing.B) {
+			benchVariants(b, func(b *testing.B, k *kernels) {
+				b.SetBytes(int64(w * benchN))
+				for b.Loop() {
+					if w == 4 {
+						k.bssDecode4(dst, src, benchN)
+					} else {
+						k.bssDecode8(dst, src, benchN)
+					}
+				}
+			})
+		})
+		b.Run(fmt.Sprintf("encode%d", w), func(b *testing.B) {
+			benchVariants(b, func(b *testing.B, k *kernels) {
+				b.SetBytes(int64(w * benchN))
+				for b.Loop() {
+					if w == 4 {
+						k.bssEncode4(enc, src)
+					} else {
+						k.bssEncode8(enc, src)
+					}
+				}
+			})
+		})
+	}
+}

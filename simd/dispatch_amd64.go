@@ -11,12 +11,33 @@ var avx2Kernels = func() kernels {
 	k.name = "avx2"
 	k.unpackInt32 = unpackInt32AVX2
 	k.unpackInt64 = unpackInt64AVX2
+	k.gatherUint32 = gatherUint32AVX2
+	k.gatherUint64 = gatherUint64AVX2
+	k.gatherUint128 = gatherUint128AVX2
+	k.bssDecode4 = bssDecode4Asm
+	k.bssDecode8 = bssDecode8Asm
+	k.bssEncode4 = bssEncode4Asm
+	k.bssEncode8 = bssEncode8Asm
+	return k
+}()
+
+// avx512Kernels needs AVX-512 F, BW, VL and VBMI on top of AVX2.
+var avx512Kernels = func() kernels {
+	k := avx2Kernels
+	k.name = "avx512"
+	k.gatherUint32 = gatherUint32AVX512
+	k.gatherUint64 = gatherUint64Scalar
 	return k
 }()
 
 func init() {
-	if cpu.X86.HasAVX2 {
+	x := &cpu.X86
+	if x.HasAVX2 {
 		variants = append(variants, &avx2Kernels)
 		impl = &avx2Kernels
+	}
+	if x.HasAVX2 && x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512VBMI {
+		variants = append(variants, &avx512Kernels)
+		impl = &avx512Kernels
 	}
 }

@@ -384,4 +384,3 @@ func TestImplementation(t *testing.T) {
 		t.Errorf("chose %s, best available is %s", Implementation(), variants[len(variants)-1].name)
 	}
 }
-
