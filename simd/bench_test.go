@@ -121,3 +121,24 @@ func BenchmarkByteStreamSplit(b *testing.B) {
 		})
 	}
 }
+
+func BenchmarkDeltaPrefixSum(b *testing.B) {
+	v32 := make([]int32, benchN)
+	v64 := make([]int64, benchN)
+	b.Run("int32", func(b *testing.B) {
+		benchVariants(b, func(b *testing.B, k *kernels) {
+			b.SetBytes(4 * benchN)
+			for b.Loop() {
+				k.deltaInt32(v32, 1, 3)
+			}
+		})
+	})
+	b.Run("int64", func(b *testing.B) {
+		benchVariants(b, func(b *testing.B, k *kernels) {
+			b.SetBytes(8 * benchN)
+			for b.Loop() {
+				k.deltaInt64(v64, 1, 3)
+			}
+		})
+	})
+}

@@ -18,6 +18,8 @@ var avx2Kernels = func() kernels {
 	k.bssDecode8 = bssDecode8Asm
 	k.bssEncode4 = bssEncode4Asm
 	k.bssEncode8 = bssEncode8Asm
+	k.deltaInt32 = deltaInt32Asm
+	k.deltaInt64 = deltaInt64Asm
 	return k
 }()
 
