@@ -1,0 +1,397 @@
+package writer
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/parquet/vector"
+)
+
+// ErrClosed is returned by calls on a Writer after Close or Abort.
+var ErrClosed = errors.New("writer: closed")
+
+var magic = []byte("PAR1")
+
+// sliceRows is how many rows go to every column before the row group size
+// is checked again.
+const sliceRows = 16384
+
+// countingWriter buffers writes to the sink and counts the file offset.
+type countingWriter struct {
+	bw  *bufio.Writer
+	off int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.bw.Write(p)
+	c.off += int64(n)
+	return n, err
+}
+
+// Writer writes one Parquet file: rows go to column writers that cut,
+// encode and compress pages; full row groups are written out in schema
+// order; Close writes the bloom filters, the page indexes and the footer.
+//
+// A Writer is not safe for concurrent use. After an error from a write,
+// the Writer is unusable: Close returns the error (and a file sink is
+// removed).
+type Writer struct {
+	out      *countingWriter
+	finalize func(commit bool) error
+	sch      *schema.Schema
+	fields   []*schema.Field
+	paths    []leafPath
+	cfg      *config
+	cols     []*columnWriter
+	shred    shredder
+	leaves   []leafData
+	sorting  []format.SortingColumn
+
+	rowGroups []format.RowGroup
+	pending   []pendingChunk
+	rgRows    int64
+	numRows   int64
+	keyValues []format.KeyValue
+
+	err    error
+	closed bool
+}
+
+// pendingChunk keeps what a column chunk adds after the row groups.
+type pendingChunk struct {
+	rg, col int
+	res     chunkResult
+}
+
+// New returns a Writer of a file with schema sch to w. The bytes go to w
+// in order, through a buffer; nothing is written after Close.
+func New(w io.Writer, sch *schema.Schema, opts ...Option) (*Writer, error) {
+	wr, err := newWriter(w, sch, opts)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := wr.out.Write(magic); err != nil {
+		return nil, err
+	}
+	return wr, nil
+}
+
+func newWriter(w io.Writer, sch *schema.Schema, opts []Option) (*Writer, error) {
+	if sch == nil || sch.Root == nil {
+		return nil, fmt.Errorf("writer: no schema")
+	}
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(cfg)
+	}
+	if cfg.pageVersion != 1 && cfg.pageVersion != 2 {
+		return nil, fmt.Errorf("writer: data page version %d is not 1 or 2", cfg.pageVersion)
+	}
+	if cfg.rowGroupRows <= 0 || cfg.rowGroupBytes <= 0 {
+		return nil, fmt.Errorf("writer: row group limits must be positive")
+	}
+	if cfg.truncate < 0 {
+		return nil, fmt.Errorf("writer: negative statistics truncation length")
+	}
+	fields, err := sch.LogicalFields()
+	if err != nil {
+		return nil, fmt.Errorf("writer: %w", err)
+	}
+	paths, err := buildLeafPaths(fields, len(sch.Leaves))
+	if err != nil {
+		return nil, fmt.Errorf("writer: %w", err)
+	}
+	wr := &Writer{
+		out: &countingWriter{bw: bufio.NewWriterSize(w, 1<<16)},
+		sch: sch, fields: fields, paths: paths, cfg: cfg,
+		leaves: make([]leafData, len(sch.Leaves)),
+	}
+	for _, o := range cfg.overrides {
+		if !pathExists(sch, o.path) {
+			return nil, fmt.Errorf("writer: an option names column %q, which the schema does not have", o.path)
+		}
+	}
+	for _, leaf := range sch.Leaves {
+		cc, err := cfg.resolve(leaf)
+		if err != nil {
+			return nil, fmt.Errorf("writer: %w", err)
+		}
+		cw, err := newColumnWriter(leaf, cc, cfg)
+		if err != nil {
+			return nil, fmt.Errorf("writer: %w", err)
+		}
+		wr.cols = append(wr.cols, cw)
+	}
+	for _, s := range cfg.sorting {
+		n := sch.Column(s.Path)
+		if n == nil {
+			return nil, fmt.Errorf("writer: sorting column %q is not a column of the schema", s.Path)
+		}
+		wr.sorting = append(wr.sorting, format.SortingColumn{ColumnIdx: int32(n.Column), Descending: s.Descending, NullsFirst: s.NullsFirst})
+	}
+	wr.keyValues = append(wr.keyValues, cfg.keyValues...)
+	return wr, nil
+}
+
+func pathExists(s *schema.Schema, path string) bool {
+	for _, l := range s.Leaves {
+		p := l.PathString()
+		if p == path || len(p) > len(path) && p[:len(path)] == path && p[len(path)] == '.' {
+			return true
+		}
+	}
+	return false
+}
+
+// Schema is the schema of the file being written.
+func (w *Writer) Schema() *schema.Schema { return w.sch }
+
+// Fields are the logical fields that WriteBatch takes vectors for, one per
+// top-level field.
+func (w *Writer) Fields() []*schema.Field { return w.fields }
+
+// NumRows is the number of rows written so far.
+func (w *Writer) NumRows() int64 { return w.numRows + w.rgRows }
+
+// WriteBatch writes the rows of a columnar batch: one vector per top-level
+// field, in schema order, all of the same length, in the layout of
+// parquet/vector (as parquet/file's reader returns it). A batch that does
+// not fit the schema is an error and writes nothing.
+func (w *Writer) WriteBatch(cols []*vector.Vector) error {
+	if w.closed {
+		return ErrClosed
+	}
+	if w.err != nil {
+		return w.err
+	}
+	if len(cols) != len(w.fields) {
+		return fmt.Errorf("writer: %d vectors for %d top-level fields", len(cols), len(w.fields))
+	}
+	rows := -1
+	for i, v := range cols {
+		if v == nil {
+			return fmt.Errorf("writer: field %s: nil vector", w.fields[i].Name)
+		}
+		if rows >= 0 && v.Len != rows {
+			return fmt.Errorf("writer: field %s has %d rows, field %s has %d", w.fields[i].Name, v.Len, w.fields[0].Name, rows)
+		}
+		rows = v.Len
+	}
+	if rows <= 0 {
+		return nil
+	}
+	for i := range w.paths {
+		p := &w.paths[i]
+		if err := w.shred.shred(p, cols[p.top], rows, &w.leaves[i]); err != nil {
+			return fmt.Errorf("writer: %w", err)
+		}
+	}
+	done := 0
+	for done < rows {
+		n := int(min(int64(rows-done), w.cfg.rowGroupRows-w.rgRows, sliceRows))
+		for i, c := range w.cols {
+			if err := c.write(&w.leaves[i], n); err != nil {
+				w.err = fmt.Errorf("writer: %w", err)
+				return w.err
+			}
+		}
+		w.rgRows += int64(n)
+		done += n
+		if w.rgRows >= w.cfg.rowGroupRows || w.bufferedBytes() >= w.cfg.rowGroupBytes {
+			if err := w.flushRowGroup(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (w *Writer) bufferedBytes() int64 {
+	var n int64
+	for _, c := range w.cols {
+		n += c.bufferedBytes()
+	}
+	return n
+}
+
+// Flush ends the current row group, writing it out.
+func (w *Writer) Flush() error {
+	if w.closed {
+		return ErrClosed
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return w.flushRowGroup()
+}
+
+func (w *Writer) flushRowGroup() error {
+	if w.rgRows == 0 {
+		return nil
+	}
+	idx := len(w.rowGroups)
+	rg := format.RowGroup{NumRows: w.rgRows, FileOffset: format.Some(w.out.off)}
+	if idx <= 32767 {
+		rg.Ordinal = format.Some(int16(idx))
+	}
+	var compressed int64
+	for i, c := range w.cols {
+		res, err := c.finish(w.out, w.out.off)
+		if err != nil {
+			w.err = fmt.Errorf("writer: row group %d: %w", idx, err)
+			return w.err
+		}
+		rg.Columns = append(rg.Columns, res.cc)
+		rg.TotalByteSize += res.cc.MetaData.TotalUncompressedSize
+		compressed += res.cc.MetaData.TotalCompressedSize
+		if res.ci != nil || res.oi != nil || res.bloom != nil {
+			w.pending = append(w.pending, pendingChunk{rg: idx, col: i, res: res})
+		}
+	}
+	rg.TotalCompressedSize = format.Some(compressed)
+	rg.SortingColumns = w.sorting
+	w.rowGroups = append(w.rowGroups, rg)
+	w.numRows += w.rgRows
+	w.rgRows = 0
+	return nil
+}
+
+// SetKeyValue adds or replaces a footer key-value metadata entry.
+func (w *Writer) SetKeyValue(key, value string) {
+	for i := range w.keyValues {
+		if w.keyValues[i].Key == key {
+			w.keyValues[i].Value = format.Some(value)
+			return
+		}
+	}
+	w.keyValues = append(w.keyValues, format.KeyValue{Key: key, Value: format.Some(value)})
+}
+
+// Close writes the last row group, the bloom filters, the page indexes and
+// the footer, and finishes the sink (a file is synced and renamed into
+// place).
+func (w *Writer) Close() error {
+	if w.closed {
+		return ErrClosed
+	}
+	err := w.err
+	if err == nil {
+		err = w.flushRowGroup()
+	}
+	if err == nil {
+		err = w.writeTail()
+	}
+	if err == nil {
+		err = w.out.bw.Flush()
+	}
+	w.closed = true
+	if w.finalize != nil {
+		if ferr := w.finalize(err == nil); err == nil {
+			err = ferr
+		}
+	}
+	return err
+}
+
+// Abort discards the file: a file sink's temporary file is removed. The
+// bytes already given to an io.Writer stay there.
+func (w *Writer) Abort() error {
+	if w.closed {
+		return ErrClosed
+	}
+	w.closed = true
+	if w.finalize != nil {
+		return w.finalize(false)
+	}
+	return nil
+}
+
+// writeTail writes everything after the last row group.
+func (w *Writer) writeTail() error {
+	for _, p := range w.pending {
+		if p.res.bloom == nil {
+			continue
+		}
+		md := w.rowGroups[p.rg].Columns[p.col].MetaData
+		md.BloomFilterOffset = format.Some(w.out.off)
+		md.BloomFilterLength = format.Some(int32(len(p.res.bloom)))
+		if _, err := w.out.Write(p.res.bloom); err != nil {
+			return err
+		}
+	}
+	var buf []byte
+	for _, p := range w.pending {
+		if p.res.ci == nil {
+			continue
+		}
+		buf = format.Marshal(buf[:0], p.res.ci)
+		cc := &w.rowGroups[p.rg].Columns[p.col]
+		cc.ColumnIndexOffset = format.Some(w.out.off)
+		cc.ColumnIndexLength = format.Some(int32(len(buf)))
+		if _, err := w.out.Write(buf); err != nil {
+			return err
+		}
+	}
+	for _, p := range w.pending {
+		if p.res.oi == nil {
+			continue
+		}
+		buf = format.Marshal(buf[:0], p.res.oi)
+		cc := &w.rowGroups[p.rg].Columns[p.col]
+		cc.OffsetIndexOffset = format.Some(w.out.off)
+		cc.OffsetIndexLength = format.Some(int32(len(buf)))
+		if _, err := w.out.Write(buf); err != nil {
+			return err
+		}
+	}
+	w.pending = nil
+	meta, err := w.footer()
+	if err != nil {
+		return err
+	}
+	buf = format.Marshal(buf[:0], meta)
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(buf)))
+	buf = append(buf, magic...)
+	_, err = w.out.Write(buf)
+	return err
+}
+
+func (w *Writer) footer() (*format.FileMetaData, error) {
+	var total int64
+	for i := range w.rowGroups {
+		total += w.rowGroups[i].NumRows
+	}
+	meta := &format.FileMetaData{
+		Version:   2,
+		Schema:    w.sch.Elements,
+		NumRows:   total,
+		RowGroups: w.rowGroups,
+		CreatedBy: format.Some(w.cfg.createdBy),
+	}
+	kv := append([]format.KeyValue(nil), w.keyValues...)
+	if w.cfg.arrowSchema && !hasKey(kv, arrowSchemaKey) {
+		s, err := arrowSchemaValue(w.sch, w.fields)
+		if err == nil {
+			kv = append(kv, format.KeyValue{Key: arrowSchemaKey, Value: format.Some(s)})
+		}
+	}
+	meta.KeyValueMetadata = kv
+	for range w.sch.Leaves {
+		meta.ColumnOrders = append(meta.ColumnOrders, format.ColumnOrder{TypeOrder: &format.TypeDefinedOrder{}})
+	}
+	return meta, nil
+}
+
+func hasKey(kv []format.KeyValue, key string) bool {
+	for _, e := range kv {
+		if e.Key == key {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,106 @@
+package writer
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/carquet-go/carquet/parquet/compress"
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/parquet/vector"
+)
+
+func flatFields() []Field {
+	return []Field{
+		Bool("b"),
+		Bool("b_req").Required(),
+		Int32("i32"),
+		Int32("i32_req").Required(),
+		Int64("i64"),
+		Int96("i96"),
+		Float("f32"),
+		Double("f64"),
+		Binary("bin"),
+		String("str"),
+		FixedLen("fixed", 5),
+		Integer("u8", 8, false),
+		Integer("i16", 16, true),
+		Integer("u64", 64, false),
+		Date("date"),
+		Time("t_ms", Millis, true),
+		Time("t_us", Micros, false),
+		Time("t_ns", Nanos, true),
+		Timestamp("ts_ms", Millis, true),
+		Timestamp("ts_us", Micros, false),
+		Timestamp("ts_ns", Nanos, true),
+		Decimal("d32", 9, 2),
+		Decimal("d64", 18, 4),
+		Decimal("dflba", 30, 5),
+		DecimalAs("dbin", 40, 3, format.ByteArray, 0),
+		UUID("uuid"),
+		Float16("f16"),
+		Interval("iv"),
+		JSON("json"),
+		BSON("bson"),
+		Enum("enum"),
+		Geometry("geom", ""),
+		Geography("geog", "OGC:CRS84").EdgeAlgorithm(format.Vincenty),
+		Unknown("unknown"),
+	}
+}
+
+func writeBuffer(t testing.TB, sch *schema.Schema, cols []*vector.Vector, opts ...Option) *Buffer {
+	t.Helper()
+	var buf Buffer
+	w, err := New(&buf, sch, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteBatch(cols); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return &buf
+}
+
+func TestRoundTripFlat(t *testing.T) {
+	sch, err := NewSchema(flatFields()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields, err := sch.LogicalFields()
+	if err != nil {
+		t.Fatal(err)
+	}
+	codecs := []format.CompressionCodec{format.Uncompressed, format.Snappy, format.Gzip, format.Brotli, format.LZ4, format.Zstd, format.LZ4Raw}
+	for seed := range 14 {
+		g := &gen{rng: rand.New(rand.NewPCG(uint64(seed), 1)), nullFrac: 0.2, maxList: 3}
+		n := 1 + g.rng.IntN(500)
+		cols := make([]*vector.Vector, len(fields))
+		for i, f := range fields {
+			cols[i] = g.vector(f, n)
+		}
+		// UNKNOWN is always null.
+		last := len(fields) - 1
+		cols[last].Valid = vector.NewBitmap(n, false)
+		clear(cols[last].Int32s)
+		codec := codecs[seed%len(codecs)]
+		opts := []Option{WithCompression(codec), WithDictionary(seed%2 == 0), WithDataPageVersion(1 + seed%3%2),
+			WithDataPageSize(1 + g.rng.IntN(4096)), WithPageRowLimit(1 + g.rng.IntN(100)), WithRowGroupRows(int64(1 + g.rng.IntN(300))),
+			WithPageChecksum(true), WithPageStatistics(seed%4 == 1)}
+		if seed%3 == 0 {
+			opts = append(opts, WithBloomFilter(int64(g.rng.IntN(1000)), 0.05))
+		}
+		if codec == format.Zstd || codec == format.Gzip || codec == format.Brotli {
+			opts = append(opts, WithCompressionLevel(1+seed%5))
+		} else {
+			opts = append(opts, WithCompressionLevel(compress.DefaultLevel))
+		}
+		buf := writeBuffer(t, sch, cols, opts...)
+		f := openBuffer(t, buf)
+		compareRows(t, rowsOf(fields, cols), readRows(t, f, 1+g.rng.IntN(200)))
+		verifyMetadata(t, f)
+	}
+}
