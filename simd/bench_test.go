@@ -142,3 +142,87 @@ func BenchmarkDeltaPrefixSum(b *testing.B) {
 		})
 	})
 }
+
+func BenchmarkMinMax(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	i32, i64 := make([]int32, benchN), make([]int64, benchN)
+	f32, f64 := make([]float32, benchN), make([]float64, benchN)
+	for i := range i32 {
+		i32[i], i64[i], f32[i], f64[i] = int32(r.Uint32()), int64(r.Uint64()), r.Float32(), r.Float64()
+	}
+	b.Run("int32", func(b *testing.B) {
+		benchVariants(b, func(b *testing.B, k *kernels) {
+			b.SetBytes(4 * benchN)
+			for b.Loop() {
+				k.minmaxInt32(i32)
+			}
+		})
+	})
+	b.Run("int64", func(b *testing.B) {
+		benchVariants(b, func(b *testing.B, k *kernels) {
+			b.SetBytes(8 * benchN)
+			for b.Loop() {
+				k.minmaxInt64(i64)
+			}
+		})
+	})
+	b.Run("float32", func(b *testing.B) {
+		benchVariants(b, func(b *testing.B, k *kernels) {
+			b.SetBytes(4 * benchN)
+			for b.Loop() {
+				k.minmaxFloat32(f32)
+			}
+		})
+	})
+	b.Run("float64", func(b *testing.B) {
+		benchVariants(b, func(b *testing.B, k *kernels) {
+			b.SetBytes(8 * benchN)
+			for b.Loop() {
+				k.minmaxFloat64(f64)
+			}
+		})
+	})
+}
+
+// Compare benchmarks count the bytes of the compared column.
+func BenchmarkCompare(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	i32, i64 := make([]int32, benchN), make([]int64, benchN)
+	f32, f64 := make([]float32, benchN), make([]float64, benchN)
+	for i := range i32 {
+		i32[i], i64[i], f32[i], f64[i] = int32(r.IntN(100)), int64(r.IntN(100)), r.Float32(), r.Float64()
+	}
+	dst := make([]uint64, benchN/64)
+	b.Run("int32/lt", func(b *testing.B) {
+		benchVariants(b, func(b *testing.B, k *kernels) {
+			b.SetBytes(4 * benchN)
+			for b.Loop() {
+				k.compareInt32(dst, i32, Lt, 50)
+			}
+		})
+	})
+	b.Run("int64/ge", func(b *testing.B) {
+		benchVariants(b, func(b *testing.B, k *kernels) {
+			b.SetBytes(8 * benchN)
+			for b.Loop() {
+				k.compareInt64(dst, i64, Ge, 50)
+			}
+		})
+	})
+	b.Run("float32/gt", func(b *testing.B) {
+		benchVariants(b, func(b *testing.B, k *kernels) {
+			b.SetBytes(4 * benchN)
+			for b.Loop() {
+				k.compareFloat32(dst, f32, Gt, 0.5)
+			}
+		})
+	})
+	b.Run("float64/eq", func(b *testing.B) {
+		benchVariants(b, func(b *testing.B, k *kernels) {
+			b.SetBytes(8 * benchN)
+			for b.Loop() {
+				k.compareFloat64(dst, f64, Eq, 0.5)
+			}
+		})
+	})
+}

@@ -20,6 +20,14 @@ var avx2Kernels = func() kernels {
 	k.bssEncode8 = bssEncode8Asm
 	k.deltaInt32 = deltaInt32Asm
 	k.deltaInt64 = deltaInt64Asm
+	k.minmaxInt32 = minmaxInt32Asm
+	k.minmaxInt64 = minmaxInt64With(minmaxInt64AVX2)
+	k.minmaxFloat32 = minmaxFloat32Asm
+	k.minmaxFloat64 = minmaxFloat64Asm
+	k.compareInt32 = compareInt32Asm
+	k.compareInt64 = compareInt64Asm
+	k.compareFloat32 = compareFloat32Asm
+	k.compareFloat64 = compareFloat64Asm
 	return k
 }()
 
@@ -29,6 +37,11 @@ var avx512Kernels = func() kernels {
 	k.name = "avx512"
 	k.gatherUint32 = gatherUint32AVX512
 	k.gatherUint64 = gatherUint64Scalar
+	k.minmaxInt64 = minmaxInt64With(minmaxInt64AVX512)
+	k.compareInt32 = compareInt32AVX512
+	k.compareInt64 = compareInt64AVX512
+	k.compareFloat32 = compareFloat32AVX512
+	k.compareFloat64 = compareFloat64AVX512
 	return k
 }()
 
