@@ -23,10 +23,14 @@ type ReaderOptions struct {
 	// RowGroups restricts reading to these row groups, in this order; nil
 	// means all of them.
 	RowGroups []int
+	// Fresh makes every batch own new vectors (nothing is reused), so that
+	// batches stay valid after later calls to Next and can be handed to
+	// other goroutines.
+	Fresh bool
 }
 
-// Batch is a set of rows in columnar form. Its vectors are reused: they are
-// valid until the next call to Next.
+// Batch is a set of rows in columnar form. Unless ReaderOptions.Fresh is
+// set its vectors are reused: they are valid until the next call to Next.
 type Batch struct {
 	Fields  []*schema.Field
 	Columns []*vector.Vector
@@ -51,6 +55,7 @@ type Reader struct {
 	readers   []*ColumnReader // by leaf column; nil when not projected
 	data      []*LeafData
 	batch     Batch
+	fresh     bool
 }
 
 // ResolveColumns maps column names (top-level fields or dotted paths into
@@ -90,7 +95,7 @@ func (f *File) NewReader(opts ReaderOptions) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Reader{f: f, fields: fields, batchSize: opts.BatchSize, rg: -1}
+	r := &Reader{f: f, fields: fields, batchSize: opts.BatchSize, rg: -1, fresh: opts.Fresh}
 	if r.batchSize <= 0 {
 		r.batchSize = DefaultBatchSize
 	}
@@ -178,8 +183,18 @@ func (r *Reader) Next() (*Batch, error) {
 			continue
 		}
 		want := int(min(int64(r.batchSize), r.f.Meta.RowGroups[r.rg].NumRows-r.rowInRG))
+		if r.fresh {
+			r.batch.Columns = make([]*vector.Vector, len(r.fields))
+			for i := range r.batch.Columns {
+				r.batch.Columns[i] = &vector.Vector{}
+			}
+		}
 		if err := r.readRows(want); err != nil {
 			return nil, err
+		}
+		if r.fresh {
+			b := r.batch
+			return &b, nil
 		}
 		return &r.batch, nil
 	}

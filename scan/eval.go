@@ -1,0 +1,275 @@
+package scan
+
+import (
+	"bytes"
+	"math"
+	"time"
+
+	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/parquet/vector"
+)
+
+// evaluator computes a predicate over a batch with SQL's three-valued
+// logic: truth has bit i set where the predicate is true, known where it
+// is not NULL.
+type evaluator interface {
+	eval(cols []*vector.Vector, n int, truth, known vector.Bitmap)
+}
+
+// constEval is a predicate whose value is the same for every row (a term
+// on a partition column, or one decided by binding).
+type constEval struct{ value, null bool }
+
+func (c constEval) eval(_ []*vector.Vector, n int, truth, known vector.Bitmap) {
+	for i := 0; i < n; i++ {
+		if !c.null {
+			known.Set(i)
+			if c.value {
+				truth.Set(i)
+			}
+		}
+	}
+}
+
+// leafEval evaluates one comparison-like term on a primitive column.
+type leafEval struct {
+	col  int // index into the batch's vectors
+	ci   colInfo
+	pred Predicate
+	// bounds are the bound constants (one for Compare, several for In).
+	bounds []bound
+	// byValue is set when the constants could not be bound into the
+	// column's domain: values are compared as Go values instead.
+	byValue bool
+	field   *schema.Field
+}
+
+func setKnown(v *vector.Vector, n int, known vector.Bitmap) {
+	if v.Valid == nil {
+		for w := range known[:(n+63)/64] {
+			known[w] = ^uint64(0)
+		}
+		return
+	}
+	copy(known, v.Valid[:(n+63)/64])
+}
+
+func (e *leafEval) eval(cols []*vector.Vector, n int, truth, known vector.Bitmap) {
+	v := cols[e.col]
+	switch p := e.pred.(type) {
+	case IsNull:
+		for w := range known[:(n+63)/64] {
+			known[w] = ^uint64(0)
+		}
+		for i := 0; i < n; i++ {
+			if v.IsNull(i) != p.Not {
+				truth.Set(i)
+			}
+		}
+		return
+	}
+	setKnown(v, n, known)
+	for i := 0; i < n; i++ {
+		if v.IsNull(i) {
+			continue
+		}
+		if e.test(v, i) {
+			truth.Set(i)
+		}
+	}
+}
+
+// test evaluates the term on a non-null slot.
+func (e *leafEval) test(v *vector.Vector, i int) bool {
+	switch p := e.pred.(type) {
+	case Compare:
+		return holds(p.Op, e.compare(v, i, &e.bounds[0]))
+	case In:
+		for k := range e.bounds {
+			if e.compare(v, i, &e.bounds[k]) == 0 {
+				return !p.Not
+			}
+		}
+		return p.Not
+	case Prefix:
+		var b []byte
+		if v.Kind == vector.ByteArray || v.Kind == vector.FixedLenByteArray {
+			b = v.Bytes(i)
+		}
+		return bytes.HasPrefix(b, []byte(p.Prefix))
+	}
+	return false
+}
+
+// compare orders slot i against a bound constant.
+func (e *leafEval) compare(v *vector.Vector, i int, b *bound) int {
+	if e.byValue {
+		return compareValues(value.Primitive(e.ci.node, v, i), b)
+	}
+	switch v.Kind {
+	case vector.Int32:
+		if e.ci.dom == domUint {
+			return b.cmpUint(uint64(uint32(v.Int32s[i])))
+		}
+		return b.cmpInt(int64(v.Int32s[i]))
+	case vector.Int64:
+		if e.ci.dom == domUint {
+			return b.cmpUint(uint64(v.Int64s[i]))
+		}
+		return b.cmpInt(v.Int64s[i])
+	case vector.Float32:
+		return b.cmpFloat(float64(v.Float32s[i]))
+	case vector.Float64:
+		return b.cmpFloat(v.Float64s[i])
+	case vector.Bool:
+		x := int64(0)
+		if v.Bools[i] {
+			x = 1
+		}
+		return b.cmpInt(x)
+	case vector.ByteArray, vector.FixedLenByteArray:
+		return b.cmpBytes(v.Bytes(i))
+	}
+	return compareValues(value.Primitive(e.ci.node, v, i), b)
+}
+
+// compareValues is the slow path for columns without a comparison domain
+// (byte-array decimals, INT96, FLOAT16): the bound keeps the original
+// constant in origin.
+func compareValues(x any, b *bound) int {
+	c, _ := compareAny(x, b.origin)
+	return c
+}
+
+type andEval struct{ terms []evaluator }
+type orEval struct{ terms []evaluator }
+type notEval struct{ term evaluator }
+
+func (e andEval) eval(cols []*vector.Vector, n int, truth, known vector.Bitmap) {
+	words := (n + 63) / 64
+	t2, k2 := vector.NewBitmap(n, false), vector.NewBitmap(n, false)
+	e.terms[0].eval(cols, n, truth, known)
+	for _, term := range e.terms[1:] {
+		clear(t2)
+		clear(k2)
+		term.eval(cols, n, t2, k2)
+		for w := 0; w < words; w++ {
+			t1, k1 := truth[w], known[w]
+			// false AND x is false (known); true AND true is true.
+			f1, f2 := k1&^t1, k2[w]&^t2[w]
+			truth[w] = t1 & t2[w]
+			known[w] = (k1 & k2[w]) | f1 | f2
+		}
+	}
+}
+
+func (e orEval) eval(cols []*vector.Vector, n int, truth, known vector.Bitmap) {
+	words := (n + 63) / 64
+	t2, k2 := vector.NewBitmap(n, false), vector.NewBitmap(n, false)
+	e.terms[0].eval(cols, n, truth, known)
+	for _, term := range e.terms[1:] {
+		clear(t2)
+		clear(k2)
+		term.eval(cols, n, t2, k2)
+		for w := 0; w < words; w++ {
+			t1, k1 := truth[w], known[w]
+			truth[w] = t1 | t2[w]
+			known[w] = (k1 & k2[w]) | t1 | t2[w]
+		}
+	}
+}
+
+func (e notEval) eval(cols []*vector.Vector, n int, truth, known vector.Bitmap) {
+	e.term.eval(cols, n, truth, known)
+	for w := 0; w < (n+63)/64; w++ {
+		truth[w] = known[w] &^ truth[w]
+	}
+	if r := uint(n) & 63; r != 0 {
+		truth[n/64] &= 1<<r - 1
+	}
+}
+
+// compareAny orders two Go values of compatible kinds (ok false if not).
+func compareAny(a, b any) (int, bool) {
+	switch x := a.(type) {
+	case value.Decimal:
+		if r, ok := toRat(b); ok {
+			xr, _ := toRat(x)
+			return xr.Cmp(r), true
+		}
+	case float32:
+		if bf, ok := toFloat(b); ok {
+			return cmpF(float64(x), bf), true
+		}
+	case float64:
+		if bf, ok := toFloat(b); ok {
+			return cmpF(x, bf), true
+		}
+	case string:
+		if s, ok := b.(string); ok {
+			return cmpS(x, s), true
+		}
+	case time.Time:
+		if t, ok := b.(time.Time); ok {
+			return x.Compare(t), true
+		}
+		if s, ok := b.(string); ok {
+			if t, ok := parseTimeLiteral(s); ok {
+				return x.Compare(t), true
+			}
+		}
+	case []byte:
+		switch y := b.(type) {
+		case []byte:
+			return bytes.Compare(x, y), true
+		case string:
+			return bytes.Compare(x, []byte(y)), true
+		}
+	}
+	if ta, ok := a.(interface{ Compare(any) int }); ok {
+		return ta.Compare(b), true
+	}
+	return 0, false
+}
+
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case value.Decimal:
+		return x.Float64(), true
+	}
+	return 0, false
+}
+
+func cmpF(a, b float64) int {
+	an, bn := math.IsNaN(a), math.IsNaN(b)
+	switch {
+	case an && bn:
+		return 0
+	case an:
+		return 1
+	case bn:
+		return -1
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func cmpS(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,626 @@
+package scan
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/carquet-go/carquet/parquet/file"
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/parquet/vector"
+)
+
+// Request describes a scan.
+type Request struct {
+	// Columns are the table columns to return, in this order (top-level
+	// names, or dotted paths into structs). nil means every column.
+	Columns []string
+	// Filter keeps only the rows for which it is true; nil keeps all.
+	Filter Predicate
+	// BatchSize bounds the rows per batch (default file.DefaultBatchSize).
+	BatchSize int
+	// Threads is the number of row groups decoded at once (default
+	// GOMAXPROCS).
+	Threads int
+	// Unordered lets batches arrive in any order.
+	Unordered bool
+	// NoPruning reads every row group and page (for tests and EXPLAIN
+	// comparisons); results are the same.
+	NoPruning bool
+}
+
+// Batch is a set of rows of a scan. Its vectors belong to the caller.
+type Batch struct {
+	Columns []*vector.Vector
+	NumRows int
+}
+
+// Stats count what a scan considered, pruned and read.
+type Stats struct {
+	Files, FilesPruned                 int64
+	RowGroups, RowGroupsPrunedByStats  int64
+	RowGroupsPrunedByBloom             int64
+	Pages, PagesPruned                 int64
+	BytesRead, RowsDecoded, RowsOutput int64
+}
+
+func (s *Stats) String() string {
+	return fmt.Sprintf("files %d (pruned %d), row groups %d (pruned %d by statistics, %d by bloom filters), pages %d (pruned %d), rows decoded %d, rows returned %d",
+		s.Files, s.FilesPruned, s.RowGroups, s.RowGroupsPrunedByStats, s.RowGroupsPrunedByBloom, s.Pages, s.PagesPruned, s.RowsDecoded, s.RowsOutput)
+}
+
+// unit is one row group of one file to read.
+type unit struct {
+	file int
+	rg   int
+	out  chan result
+}
+
+type result struct {
+	batch *Batch
+	err   error
+}
+
+// Scanner streams the batches of a scan.
+type Scanner struct {
+	t       *Table
+	req     Request
+	cols    []*Column
+	filter  Predicate
+	parent  context.Context
+	ctx     context.Context
+	cancel  context.CancelFunc
+	units   chan *unit // in order, for the consumer
+	cur     *unit
+	stats   Stats
+	wg      sync.WaitGroup
+	errOnce sync.Once
+	err     error
+	done    bool
+	merged  chan result // unordered mode
+}
+
+// Scan starts a scan of the table.
+func (t *Table) Scan(ctx context.Context, req Request) (*Scanner, error) {
+	if req.Columns == nil {
+		for _, c := range t.Columns {
+			req.Columns = append(req.Columns, c.Name)
+		}
+	}
+	s := &Scanner{t: t, req: req, parent: ctx}
+	for _, name := range req.Columns {
+		c, err := t.resolve(name)
+		if err != nil {
+			return nil, err
+		}
+		s.cols = append(s.cols, c)
+	}
+	if req.Filter != nil {
+		for _, name := range Columns(nil, req.Filter) {
+			if _, err := t.resolve(name); err != nil {
+				return nil, err
+			}
+		}
+		s.filter = normalize(req.Filter)
+	}
+	if s.req.BatchSize <= 0 {
+		s.req.BatchSize = file.DefaultBatchSize
+	}
+	if s.req.Threads <= 0 {
+		s.req.Threads = runtime.GOMAXPROCS(0)
+	}
+	s.ctx, s.cancel = context.WithCancel(ctx)
+	s.start()
+	return s, nil
+}
+
+// resolve finds a table column, or a struct field below one by dotted path.
+func (t *Table) resolve(name string) (*Column, error) {
+	if c := t.Column(name); c != nil {
+		return c, nil
+	}
+	if top, _, ok := strings.Cut(name, "."); ok && t.Column(top) != nil && !t.Column(top).Partition {
+		return &Column{Name: name}, nil
+	}
+	return nil, fmt.Errorf("%s: no column %q", t.Name, name)
+}
+
+// Columns are the scan's output columns.
+func (s *Scanner) Columns() []*Column { return s.cols }
+
+// Stats returns the counters so far (complete once Next returned io.EOF).
+func (s *Scanner) Stats() Stats {
+	return Stats{
+		Files: atomic.LoadInt64(&s.stats.Files), FilesPruned: atomic.LoadInt64(&s.stats.FilesPruned),
+		RowGroups: atomic.LoadInt64(&s.stats.RowGroups), RowGroupsPrunedByStats: atomic.LoadInt64(&s.stats.RowGroupsPrunedByStats),
+		RowGroupsPrunedByBloom: atomic.LoadInt64(&s.stats.RowGroupsPrunedByBloom),
+		Pages: atomic.LoadInt64(&s.stats.Pages), PagesPruned: atomic.LoadInt64(&s.stats.PagesPruned),
+		BytesRead: atomic.LoadInt64(&s.stats.BytesRead), RowsDecoded: atomic.LoadInt64(&s.stats.RowsDecoded),
+		RowsOutput: atomic.LoadInt64(&s.stats.RowsOutput),
+	}
+}
+
+// Close stops the scan and waits for its workers.
+func (s *Scanner) Close() error {
+	s.cancel()
+	s.wg.Wait()
+	return nil
+}
+
+// start plans the units (pruning files and row groups) in a goroutine and
+// runs the workers.
+func (s *Scanner) start() {
+	threads := s.req.Threads
+	work := make(chan *unit, threads)
+	s.units = make(chan *unit, threads)
+	if s.req.Unordered {
+		s.merged = make(chan result, threads)
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer close(work)
+		defer close(s.units)
+		s.plan(work)
+	}()
+	var workers sync.WaitGroup
+	for i := 0; i < threads; i++ {
+		s.wg.Add(1)
+		workers.Add(1)
+		go func() {
+			defer s.wg.Done()
+			defer workers.Done()
+			for u := range work {
+				s.run(u)
+			}
+		}()
+	}
+	if s.req.Unordered {
+		go func() {
+			workers.Wait()
+			close(s.merged)
+		}()
+	}
+}
+
+// plan sends every row group that survives pruning to the workers (and,
+// in order, to the consumer).
+func (s *Scanner) plan(work chan<- *unit) {
+	for fi := range s.t.Files {
+		atomic.AddInt64(&s.stats.Files, 1)
+		f, err := s.t.File(fi)
+		if err != nil {
+			s.fail(err)
+			return
+		}
+		fb := s.bindFile(fi, f)
+		if s.filter != nil && !s.req.NoPruning && !s.fileMayMatch(fb) {
+			atomic.AddInt64(&s.stats.FilesPruned, 1)
+			continue
+		}
+		for rg := range f.Meta.RowGroups {
+			atomic.AddInt64(&s.stats.RowGroups, 1)
+			if f.Meta.RowGroups[rg].NumRows == 0 {
+				continue
+			}
+			if s.filter != nil && !s.req.NoPruning {
+				if !s.rowGroupMayMatch(fb, f, rg, s.filter) {
+					atomic.AddInt64(&s.stats.RowGroupsPrunedByStats, 1)
+					continue
+				}
+			}
+			var out chan result
+			if s.req.Unordered {
+				out = s.merged
+			} else {
+				out = make(chan result, 2)
+			}
+			u := &unit{file: fi, rg: rg, out: out}
+			if !s.req.Unordered {
+				select {
+				case s.units <- u:
+				case <-s.ctx.Done():
+					return
+				}
+			}
+			select {
+			case work <- u:
+			case <-s.ctx.Done():
+				return
+			}
+		}
+	}
+}
+
+func (s *Scanner) fail(err error) {
+	s.errOnce.Do(func() { s.err = err })
+	s.cancel()
+}
+
+// Next returns the next batch, or io.EOF at the end.
+func (s *Scanner) Next() (*Batch, error) {
+	if s.done {
+		return nil, io.EOF
+	}
+	if s.req.Unordered {
+		for {
+			select {
+			case r, ok := <-s.merged:
+				if !ok {
+					return nil, s.finish()
+				}
+				if r.err != nil {
+					s.fail(r.err)
+					return nil, r.err
+				}
+				if r.batch != nil {
+					return r.batch, nil
+				}
+			case <-s.ctx.Done():
+				return nil, s.finish()
+			}
+		}
+	}
+	for {
+		if s.cur == nil {
+			select {
+			case u, ok := <-s.units:
+				if !ok {
+					return nil, s.finish()
+				}
+				s.cur = u
+			case <-s.ctx.Done():
+				return nil, s.finish()
+			}
+		}
+		select {
+		case r, ok := <-s.cur.out:
+			if !ok {
+				s.cur = nil
+				continue
+			}
+			if r.err != nil {
+				s.fail(r.err)
+				return nil, r.err
+			}
+			return r.batch, nil
+		case <-s.ctx.Done():
+			return nil, s.finish()
+		}
+	}
+}
+
+func (s *Scanner) finish() error {
+	s.done = true
+	s.cancel()
+	s.wg.Wait()
+	if s.err != nil {
+		return s.err
+	}
+	if err := s.parent.Err(); err != nil {
+		return err
+	}
+	return io.EOF
+}
+
+// fileBinding resolves column names for one file.
+type fileBinding struct {
+	s        *Scanner
+	fileIdx  int
+	f        *file.File
+	part     map[string]any
+	fields   map[string]*schema.Field // file fields by table column name / path
+	needed   []string                 // file columns to read, in vector order
+	index    map[string]int
+	widen    map[string]bool // INT32 in this file, INT64 in the table
+	missing  map[string]bool
+	partCols map[string]bool
+}
+
+func (s *Scanner) bindFile(fi int, f *file.File) *fileBinding {
+	b := &fileBinding{s: s, fileIdx: fi, f: f, part: s.t.Files[fi].Partition, fields: map[string]*schema.Field{},
+		index: map[string]int{}, widen: map[string]bool{}, missing: map[string]bool{}, partCols: map[string]bool{}}
+	add := func(name string) {
+		if _, ok := b.index[name]; ok || b.missing[name] || b.partCols[name] {
+			return
+		}
+		c := s.t.Column(name)
+		if c != nil && c.Partition {
+			b.partCols[name] = true
+			return
+		}
+		fields, err := f.ResolveColumns([]string{name})
+		if err != nil {
+			b.missing[name] = true
+			return
+		}
+		fl := fields[0]
+		if c != nil && c.Field != nil && c.Field.Kind == schema.Primitive && fl.Kind == schema.Primitive &&
+			c.Field.Node.Physical == format.Int64 && fl.Node.Physical == format.Int32 {
+			b.widen[name] = true
+		}
+		b.fields[name] = fl
+		b.index[name] = len(b.needed)
+		b.needed = append(b.needed, name)
+	}
+	for _, c := range s.req.Columns {
+		add(c)
+	}
+	if s.filter != nil {
+		for _, c := range Columns(nil, s.filter) {
+			add(c)
+		}
+	}
+	return b
+}
+
+func (b *fileBinding) column(name string) (int, *schema.Field, any, bool) {
+	if b.partCols[name] {
+		return 0, nil, b.part[name], false
+	}
+	if b.missing[name] {
+		return 0, nil, nil, false
+	}
+	return b.index[name], b.fields[name], nil, true
+}
+
+// fileMayMatch decides from partition values alone whether a file can hold
+// matching rows.
+func (s *Scanner) fileMayMatch(b *fileBinding) bool {
+	return s.partitionMayMatch(b, s.filter)
+}
+
+func (s *Scanner) partitionMayMatch(b *fileBinding, p Predicate) bool {
+	switch x := p.(type) {
+	case And:
+		for _, t := range x.Terms {
+			if !s.partitionMayMatch(b, t) {
+				return false
+			}
+		}
+		return true
+	case Or:
+		for _, t := range x.Terms {
+			if s.partitionMayMatch(b, t) {
+				return true
+			}
+		}
+		return false
+	case Not:
+		return true
+	}
+	name := Columns(nil, p)[0]
+	if !b.partCols[name] && !b.missing[name] {
+		return true
+	}
+	var truth, known = vector.NewBitmap(1, false), vector.NewBitmap(1, false)
+	compile(p, b).eval(nil, 1, truth, known)
+	return truth.Get(0)
+}
+
+// rowGroupMayMatch decides from column chunk statistics whether a row
+// group can hold matching rows.
+func (s *Scanner) rowGroupMayMatch(b *fileBinding, f *file.File, rg int, p Predicate) bool {
+	switch x := p.(type) {
+	case And:
+		for _, t := range x.Terms {
+			if !s.rowGroupMayMatch(b, f, rg, t) {
+				return false
+			}
+		}
+		return true
+	case Or:
+		for _, t := range x.Terms {
+			if s.rowGroupMayMatch(b, f, rg, t) {
+				return true
+			}
+		}
+		return false
+	case Not:
+		return true
+	}
+	name := Columns(nil, p)[0]
+	_, fl, _, ok := b.column(name)
+	if !ok {
+		return s.partitionMayMatch(b, p)
+	}
+	if fl.Kind != schema.Primitive {
+		return true
+	}
+	leaf := compile(p, b).(*leafEval)
+	if leaf.byValue || leaf.ci.dom == domNone {
+		return true
+	}
+	cc := &f.Meta.RowGroups[rg].Columns[fl.Node.Column]
+	if cc.MetaData == nil {
+		return true
+	}
+	ci := describe(fl.Node)
+	cs := chunkStats(ci, cc.MetaData.Statistics, cc.MetaData.NumValues)
+	if fl.Node.MaxRep > 0 {
+		cs.values = -1 // levels, not rows: "all null" cannot be told
+	}
+	return mayMatch(ci, p, leaf.bounds, cs)
+}
+
+// run reads one row group, filters it and sends its batches.
+func (s *Scanner) run(u *unit) {
+	defer func() {
+		if !s.req.Unordered {
+			close(u.out)
+		}
+	}()
+	send := func(r result) bool {
+		select {
+		case u.out <- r:
+			return true
+		case <-s.ctx.Done():
+			return false
+		}
+	}
+	f, err := s.t.File(u.file)
+	if err != nil {
+		send(result{err: err})
+		return
+	}
+	b := s.bindFile(u.file, f)
+	r, err := f.NewReader(file.ReaderOptions{Columns: b.needed, BatchSize: s.req.BatchSize, RowGroups: []int{u.rg}, Fresh: true})
+	if err != nil {
+		send(result{err: err})
+		return
+	}
+	var eval evaluator
+	if s.filter != nil {
+		eval = compile(s.filter, b)
+	}
+	var idx []int32
+	for {
+		if s.ctx.Err() != nil {
+			return
+		}
+		fb, err := r.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			send(result{err: err})
+			return
+		}
+		atomic.AddInt64(&s.stats.RowsDecoded, int64(fb.NumRows))
+		n := fb.NumRows
+		cols := fb.Columns
+		if eval != nil {
+			truth, known := vector.NewBitmap(n, false), vector.NewBitmap(n, false)
+			eval.eval(cols, n, truth, known)
+			cnt := truth.Count(n)
+			if cnt == 0 {
+				continue
+			}
+			if cnt < n {
+				idx = truth.Indices(idx[:0], n)
+				taken := make([]*vector.Vector, len(cols))
+				for i, v := range cols {
+					taken[i] = &vector.Vector{}
+					vector.Take(taken[i], v, idx)
+				}
+				cols, n = taken, cnt
+			}
+		}
+		out := &Batch{Columns: make([]*vector.Vector, len(s.cols)), NumRows: n}
+		for i, c := range s.req.Columns {
+			out.Columns[i] = b.output(c, cols, n)
+		}
+		atomic.AddInt64(&s.stats.RowsOutput, int64(n))
+		if !send(result{batch: out}) {
+			return
+		}
+	}
+}
+
+// output returns the vector of table column c for a batch of n rows.
+func (b *fileBinding) output(c string, cols []*vector.Vector, n int) *vector.Vector {
+	if b.partCols[c] {
+		return constVector(b.s.t.Column(c), b.part[c], n)
+	}
+	if b.missing[c] {
+		col, _ := b.s.t.resolve(c)
+		return nullVector(col, n)
+	}
+	v := cols[b.index[c]]
+	if b.widen[c] {
+		w := &vector.Vector{Kind: vector.Int64, Len: v.Len, Valid: v.Valid, Int64s: make([]int64, v.Len)}
+		for i, x := range v.Int32s[:v.Len] {
+			w.Int64s[i] = int64(x)
+		}
+		return w
+	}
+	return v
+}
+
+// constVector is a partition column's vector: its value in every row.
+func constVector(c *Column, val any, n int) *vector.Vector {
+	var v *vector.Vector
+	if c.PartitionType == PartitionInt64 {
+		v = &vector.Vector{Kind: vector.Int64, Len: n, Int64s: make([]int64, n)}
+		if x, ok := val.(int64); ok {
+			for i := range v.Int64s {
+				v.Int64s[i] = x
+			}
+		}
+	} else {
+		v = &vector.Vector{Kind: vector.ByteArray, Len: n, Offsets: make([]int32, n+1)}
+		if x, ok := val.(string); ok {
+			for i := 0; i < n; i++ {
+				v.Data = append(v.Data, x...)
+				v.Offsets[i+1] = int32(len(v.Data))
+			}
+		}
+	}
+	if val == nil {
+		v.Valid = vector.NewBitmap(n, false)
+	}
+	return v
+}
+
+// nullVector is a column the file does not have: NULL in every row.
+func nullVector(c *Column, n int) *vector.Vector {
+	v := &vector.Vector{Len: n, Valid: vector.NewBitmap(n, false)}
+	if c == nil || c.Field == nil {
+		v.Kind = vector.Int64
+		v.Int64s = make([]int64, n)
+		return v
+	}
+	fillNull(v, c.Field, n)
+	return v
+}
+
+func fillNull(v *vector.Vector, f *schema.Field, n int) {
+	v.Len = n
+	v.Valid = vector.NewBitmap(n, false)
+	switch f.Kind {
+	case schema.Primitive:
+		v.Kind = file.KindOf(f.Node.Physical)
+		v.Width = f.Node.TypeLength
+		switch v.Kind {
+		case vector.Bool:
+			v.Bools = make([]bool, n)
+		case vector.Int32:
+			v.Int32s = make([]int32, n)
+		case vector.Int64:
+			v.Int64s = make([]int64, n)
+		case vector.Int96:
+			v.Int96s = make([][12]byte, n)
+		case vector.Float32:
+			v.Float32s = make([]float32, n)
+		case vector.Float64:
+			v.Float64s = make([]float64, n)
+		case vector.FixedLenByteArray:
+			v.Data = make([]byte, n*v.Width)
+		case vector.ByteArray:
+			v.Offsets = make([]int32, n+1)
+		}
+	case schema.Struct:
+		v.Kind = vector.Struct
+		for _, c := range f.Children {
+			cv := &vector.Vector{}
+			fillNull(cv, c, n)
+			v.Children = append(v.Children, cv)
+		}
+	default:
+		v.Kind = vector.List
+		if f.Kind == schema.Map {
+			v.Kind = vector.Map
+		}
+		v.Offsets = make([]int32, n+1)
+		for _, c := range f.Children {
+			cv := &vector.Vector{}
+			fillNull(cv, c, 0)
+			v.Children = append(v.Children, cv)
+		}
+	}
+}

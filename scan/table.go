@@ -1,0 +1,311 @@
+package scan
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/carquet-go/carquet/parquet/file"
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/schema"
+)
+
+// Options configure how a table's files are opened.
+type Options struct {
+	// Mmap maps files into memory instead of reading them.
+	Mmap bool
+	// VerifyChecksums checks page CRCs.
+	VerifyChecksums bool
+}
+
+// Column is a top-level column of a table.
+type Column struct {
+	Name string
+	// Field is the column's logical field (from the files' schema); nil for
+	// a hive partition column.
+	Field *schema.Field
+	// Partition marks a column whose values come from `key=value` folder
+	// names; PartitionType says how they are typed.
+	Partition     bool
+	PartitionType PartitionType
+}
+
+// PartitionType is the type inferred for a hive partition column: Int64
+// when every value parses as an integer, else String.
+type PartitionType uint8
+
+const (
+	PartitionString PartitionType = iota
+	PartitionInt64
+)
+
+// FileRef is one file of a table.
+type FileRef struct {
+	Path string
+	Size int64
+	// Partition holds the file's hive partition values by column name:
+	// int64 or string, per the column's PartitionType (nil for
+	// __HIVE_DEFAULT_PARTITION__).
+	Partition map[string]any
+}
+
+// Table is a set of Parquet files read as one table: a file, a folder
+// (recursively, with hive partitions), or a glob.
+type Table struct {
+	Name    string
+	Path    string
+	Files   []FileRef
+	Columns []Column
+	opts    Options
+
+	mu   sync.Mutex
+	open map[string]*file.File
+}
+
+// ErrNoFiles is returned for a folder or glob without Parquet files.
+var ErrNoFiles = errors.New("no Parquet files")
+
+// Open makes a table of the file, folder or glob at path.
+func Open(path string, opts Options) (*Table, error) {
+	paths, root, err := listFiles(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("%s: %w", path, ErrNoFiles)
+	}
+	t := &Table{Name: tableName(path), Path: path, opts: opts, open: map[string]*file.File{}}
+	partCols := map[string]bool{}
+	var partOrder []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		ref := FileRef{Path: p, Size: st.Size()}
+		if root != "" {
+			ref.Partition = map[string]any{}
+			rel, _ := filepath.Rel(root, filepath.Dir(p))
+			for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
+				if k, v, ok := strings.Cut(part, "="); ok && k != "" {
+					ref.Partition[k] = v
+					if !partCols[k] {
+						partCols[k] = true
+						partOrder = append(partOrder, k)
+					}
+				}
+			}
+		}
+		t.Files = append(t.Files, ref)
+	}
+	if err := t.buildColumns(partOrder); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func tableName(path string) string {
+	base := filepath.Base(strings.TrimRight(path, "/"))
+	return strings.TrimSuffix(base, ".parquet")
+}
+
+// listFiles returns the Parquet files a path names and, for a folder, the
+// folder (the root of hive partition names).
+func listFiles(path string) ([]string, string, error) {
+	if strings.ContainsAny(path, "*?[") {
+		m, err := filepath.Glob(path)
+		if err != nil {
+			return nil, "", fmt.Errorf("%s: %w", path, err)
+		}
+		var out []string
+		for _, p := range m {
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				out = append(out, p)
+			}
+		}
+		sort.Strings(out)
+		return out, "", nil
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, "", err
+	}
+	if !st.IsDir() {
+		return []string{path}, "", nil
+	}
+	var out []string
+	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != path && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(name, ".parquet") && !strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "_") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out, path, err
+}
+
+// File opens (once) and returns the i-th file.
+func (t *Table) File(i int) (*file.File, error) {
+	ref := t.Files[i]
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if f, ok := t.open[ref.Path]; ok {
+		return f, nil
+	}
+	f, err := file.OpenFile(ref.Path, file.Options{VerifyChecksums: t.opts.VerifyChecksums}, t.opts.Mmap)
+	if err != nil {
+		return nil, err
+	}
+	t.open[ref.Path] = f
+	return f, nil
+}
+
+// Close closes the table's open files.
+func (t *Table) Close() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var first error
+	for p, f := range t.open {
+		if err := f.Close(); err != nil && first == nil {
+			first = err
+		}
+		delete(t.open, p)
+	}
+	return first
+}
+
+// buildColumns derives the table's columns from the first file's schema
+// and checks that every other file agrees (missing columns are allowed and
+// read as NULL; a column of a different type is an error naming both files).
+func (t *Table) buildColumns(partOrder []string) error {
+	first, err := t.File(0)
+	if err != nil {
+		return err
+	}
+	fields, err := first.Schema.LogicalFields()
+	if err != nil {
+		return fmt.Errorf("%s: %w", first.Name(), err)
+	}
+	byName := map[string]int{}
+	for _, f := range fields {
+		byName[f.Name] = len(t.Columns)
+		t.Columns = append(t.Columns, Column{Name: f.Name, Field: f})
+	}
+	for i := 1; i < len(t.Files); i++ {
+		f, err := t.File(i)
+		if err != nil {
+			return err
+		}
+		other, err := f.Schema.LogicalFields()
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.Name(), err)
+		}
+		for _, of := range other {
+			j, ok := byName[of.Name]
+			if !ok {
+				byName[of.Name] = len(t.Columns)
+				t.Columns = append(t.Columns, Column{Name: of.Name, Field: of})
+				continue
+			}
+			if err := compatible(t.Columns[j].Field, of); err != nil {
+				return fmt.Errorf("column %q: %s and %s differ: %w", of.Name, first.Name(), f.Name(), err)
+			}
+		}
+	}
+	for _, k := range partOrder {
+		if _, dup := byName[k]; dup {
+			continue // a column in the files wins over a folder name
+		}
+		typ := PartitionInt64
+		for i := range t.Files {
+			v, ok := t.Files[i].Partition[k]
+			if !ok || v == "__HIVE_DEFAULT_PARTITION__" {
+				continue
+			}
+			if _, err := strconv.ParseInt(v.(string), 10, 64); err != nil {
+				typ = PartitionString
+			}
+		}
+		for i := range t.Files {
+			v, ok := t.Files[i].Partition[k]
+			switch {
+			case !ok || v == "__HIVE_DEFAULT_PARTITION__":
+				t.Files[i].Partition[k] = nil
+			case typ == PartitionInt64:
+				n, _ := strconv.ParseInt(v.(string), 10, 64)
+				t.Files[i].Partition[k] = n
+			}
+		}
+		t.Columns = append(t.Columns, Column{Name: k, Partition: true, PartitionType: typ})
+	}
+	return nil
+}
+
+// compatible checks that two files' versions of a column can be read as
+// one: same shape and physical type, or INT32 widening to INT64.
+func compatible(a, b *schema.Field) error {
+	if a.Kind != b.Kind {
+		return fmt.Errorf("%s vs %s", a.Kind, b.Kind)
+	}
+	if a.Kind == schema.Primitive {
+		pa, pb := a.Node.Physical, b.Node.Physical
+		if pa != pb && !(pa == format.Int64 && pb == format.Int32) && !(pa == format.Int32 && pb == format.Int64) {
+			return fmt.Errorf("%v vs %v", pa, pb)
+		}
+		return nil
+	}
+	if len(a.Children) != len(b.Children) {
+		return fmt.Errorf("%d vs %d fields", len(a.Children), len(b.Children))
+	}
+	for i := range a.Children {
+		if err := compatible(a.Children[i], b.Children[i]); err != nil {
+			return fmt.Errorf("%s: %w", a.Children[i].Name, err)
+		}
+	}
+	return nil
+}
+
+// Column returns the column with the given name (case-insensitively if no
+// exact match), or nil.
+func (t *Table) Column(name string) *Column {
+	for i := range t.Columns {
+		if t.Columns[i].Name == name {
+			return &t.Columns[i]
+		}
+	}
+	for i := range t.Columns {
+		if strings.EqualFold(t.Columns[i].Name, name) {
+			return &t.Columns[i]
+		}
+	}
+	return nil
+}
+
+// NumRows is the number of rows in all files, from their footers.
+func (t *Table) NumRows() (int64, error) {
+	var n int64
+	for i := range t.Files {
+		f, err := t.File(i)
+		if err != nil {
+			return 0, err
+		}
+		n += f.NumRows()
+	}
+	return n, nil
+}
