@@ -20,12 +20,12 @@ import (
 type domain uint8
 
 const (
-	domNone   domain = iota // not comparable here: no pruning, evaluated by value
-	domInt                  // int64 order (signed ints, dates, times, timestamps, int decimals)
-	domUint                 // uint64 order (unsigned ints)
-	domFloat                // float64 order, NaN aware
-	domBytes                // unsigned byte-wise order (strings, binary, UUID)
-	domBool                 // false < true
+	domNone  domain = iota // not comparable here: no pruning, evaluated by value
+	domInt                 // int64 order (signed ints, dates, times, timestamps, int decimals)
+	domUint                // uint64 order (unsigned ints)
+	domFloat               // float64 order, NaN aware
+	domBytes               // unsigned byte-wise order (strings, binary, UUID)
+	domBool                // false < true
 )
 
 // colInfo describes how to compare a primitive column.

@@ -139,7 +139,7 @@ func (s *Scanner) Stats() Stats {
 		Files: atomic.LoadInt64(&s.stats.Files), FilesPruned: atomic.LoadInt64(&s.stats.FilesPruned),
 		RowGroups: atomic.LoadInt64(&s.stats.RowGroups), RowGroupsPrunedByStats: atomic.LoadInt64(&s.stats.RowGroupsPrunedByStats),
 		RowGroupsPrunedByBloom: atomic.LoadInt64(&s.stats.RowGroupsPrunedByBloom),
-		Pages: atomic.LoadInt64(&s.stats.Pages), PagesPruned: atomic.LoadInt64(&s.stats.PagesPruned),
+		Pages:                  atomic.LoadInt64(&s.stats.Pages), PagesPruned: atomic.LoadInt64(&s.stats.PagesPruned),
 		BytesRead: atomic.LoadInt64(&s.stats.BytesRead), RowsDecoded: atomic.LoadInt64(&s.stats.RowsDecoded),
 		RowsOutput: atomic.LoadInt64(&s.stats.RowsOutput),
 	}
