@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/carquet-go/carquet/parquet/bloom"
 	"github.com/carquet-go/carquet/parquet/compress"
 	"github.com/carquet-go/carquet/parquet/encoding"
 	"github.com/carquet-go/carquet/parquet/format"
@@ -101,7 +102,7 @@ type columnWriter struct {
 	page  pageState
 	chunk chunkState
 	dict  dictState
-	bloom *bloomFilter
+	bloom *bloom.Filter
 
 	delta encoding.DeltaBinaryPackedEncoder
 	dlba  encoding.DeltaLengthByteArrayEncoder
@@ -130,7 +131,7 @@ func newColumnWriter(n *schema.Node, cfg columnConfig, wc *config) (*columnWrite
 		c.dict.fl = encoding.NewFixedLenDict(c.width)
 	}
 	if cfg.bloom && c.phys != format.Boolean {
-		c.bloom = newBloomFilter(bloomBytes(cfg.bloomNDV, cfg.bloomFPP))
+		c.bloom = newBloomFilter(cfg.bloomNDV, cfg.bloomFPP)
 	}
 	c.resetChunk()
 	return c, nil
@@ -162,7 +163,7 @@ func (c *columnWriter) resetChunk() {
 		c.dict.fl.Reset()
 	}
 	if c.bloom != nil {
-		c.bloom.reset()
+		c.bloom.Reset()
 	}
 	c.resetPage()
 }
@@ -393,13 +394,13 @@ func (c *columnWriter) appendPiece(d *leafData, e0, e1, v0, v1, rows int) error 
 			p.indices = c.dict.i32.Insert(p.indices, x)
 			if c.bloom != nil {
 				for _, y := range c.dict.i32.Values()[before:] {
-					c.bloom.insert(hashInt32(y))
+					c.bloom.Insert(bloom.HashInt32(y))
 				}
 			}
 		default:
 			if c.bloom != nil {
 				for _, y := range x {
-					c.bloom.insert(hashInt32(y))
+					c.bloom.Insert(bloom.HashInt32(y))
 				}
 			}
 			if p.mode == modePlain {
@@ -420,13 +421,13 @@ func (c *columnWriter) appendPiece(d *leafData, e0, e1, v0, v1, rows int) error 
 			p.indices = c.dict.i64.Insert(p.indices, x)
 			if c.bloom != nil {
 				for _, y := range c.dict.i64.Values()[before:] {
-					c.bloom.insert(hashInt64(y))
+					c.bloom.Insert(bloom.HashInt64(y))
 				}
 			}
 		default:
 			if c.bloom != nil {
 				for _, y := range x {
-					c.bloom.insert(hashInt64(y))
+					c.bloom.Insert(bloom.HashInt64(y))
 				}
 			}
 			if p.mode == modePlain {
@@ -444,13 +445,13 @@ func (c *columnWriter) appendPiece(d *leafData, e0, e1, v0, v1, rows int) error 
 			p.indices = c.dict.i96.Insert(p.indices, x)
 			if c.bloom != nil {
 				for _, y := range c.dict.i96.Values()[before:] {
-					c.bloom.insert(hashBytes(y[:]))
+					c.bloom.Insert(bloom.HashBytes(y[:]))
 				}
 			}
 		default:
 			if c.bloom != nil {
 				for i := range x {
-					c.bloom.insert(hashBytes(x[i][:]))
+					c.bloom.Insert(bloom.HashBytes(x[i][:]))
 				}
 			}
 			if p.mode == modePlain {
@@ -471,13 +472,13 @@ func (c *columnWriter) appendPiece(d *leafData, e0, e1, v0, v1, rows int) error 
 			p.indices = c.dict.f32.Insert(p.indices, x)
 			if c.bloom != nil {
 				for _, y := range c.dict.f32.Values()[before:] {
-					c.bloom.insert(hashFloat32(y))
+					c.bloom.Insert(bloom.HashFloat32(y))
 				}
 			}
 		default:
 			if c.bloom != nil {
 				for _, y := range x {
-					c.bloom.insert(hashFloat32(y))
+					c.bloom.Insert(bloom.HashFloat32(y))
 				}
 			}
 			if p.mode == modePlain {
@@ -498,13 +499,13 @@ func (c *columnWriter) appendPiece(d *leafData, e0, e1, v0, v1, rows int) error 
 			p.indices = c.dict.f64.Insert(p.indices, x)
 			if c.bloom != nil {
 				for _, y := range c.dict.f64.Values()[before:] {
-					c.bloom.insert(hashFloat64(y))
+					c.bloom.Insert(bloom.HashFloat64(y))
 				}
 			}
 		default:
 			if c.bloom != nil {
 				for _, y := range x {
-					c.bloom.insert(hashFloat64(y))
+					c.bloom.Insert(bloom.HashFloat64(y))
 				}
 			}
 			if p.mode == modePlain {
@@ -528,13 +529,13 @@ func (c *columnWriter) appendPiece(d *leafData, e0, e1, v0, v1, rows int) error 
 			if c.bloom != nil {
 				dd, do := c.dict.ba.Data(), c.dict.ba.Offsets()
 				for i := before; i < c.dict.ba.Len(); i++ {
-					c.bloom.insert(hashBytes(dd[do[i]:do[i+1]]))
+					c.bloom.Insert(bloom.HashBytes(dd[do[i]:do[i+1]]))
 				}
 			}
 		default:
 			if c.bloom != nil {
 				for i := range nv {
-					c.bloom.insert(hashBytes(data[offs[i]:offs[i+1]]))
+					c.bloom.Insert(bloom.HashBytes(data[offs[i]:offs[i+1]]))
 				}
 			}
 			if p.mode == modePlain {
@@ -561,13 +562,13 @@ func (c *columnWriter) appendPiece(d *leafData, e0, e1, v0, v1, rows int) error 
 			if c.bloom != nil {
 				vals := c.dict.fl.Values()
 				for i := before; i < c.dict.fl.Len(); i++ {
-					c.bloom.insert(hashBytes(vals[i*w : (i+1)*w]))
+					c.bloom.Insert(bloom.HashBytes(vals[i*w : (i+1)*w]))
 				}
 			}
 		default:
 			if c.bloom != nil {
 				for i := range nv {
-					c.bloom.insert(hashBytes(x[i*w : (i+1)*w]))
+					c.bloom.Insert(bloom.HashBytes(x[i*w : (i+1)*w]))
 				}
 			}
 			if p.mode == modePlain {
@@ -924,7 +925,7 @@ func (c *columnWriter) finish(out io.Writer, off int64) (chunkResult, error) {
 		}
 	}
 	if c.bloom != nil {
-		res.bloom = c.bloom.appendTo(nil)
+		res.bloom = appendBloom(nil, c.bloom)
 	}
 	c.resetChunk()
 	return res, nil

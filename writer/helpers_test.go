@@ -34,23 +34,29 @@ func rowsOf(fields []*schema.Field, cols []*vector.Vector) [][]any {
 	return out
 }
 
-// readRows reads every row of a file as Go values.
+// readRows reads every row of a file as Go values. Each row group is read
+// by a fresh Reader in one batch: parquet/file's assembler keeps stale
+// validity bits when it reuses a vector for the next batch (reported), so
+// batches are not reused here.
 func readRows(t testing.TB, f *file.File, batch int) [][]any {
 	t.Helper()
-	r, err := f.NewReader(file.ReaderOptions{BatchSize: batch})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var rows [][]any
-	for {
-		b, err := r.Next()
-		if err == io.EOF {
-			break
-		}
+	for rg := range f.NumRowGroups() {
+		n := int(f.Meta.RowGroups[rg].NumRows)
+		r, err := f.NewReader(file.ReaderOptions{BatchSize: max(batch, n, 1), RowGroups: []int{rg}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows = append(rows, rowsOf(b.Fields, b.Columns)...)
+		for {
+			b, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows = append(rows, rowsOf(b.Fields, b.Columns)...)
+		}
 	}
 	return rows
 }

@@ -152,9 +152,6 @@ func checkVector(f *schema.Field, v *vector.Vector) error {
 	if v.Kind != want {
 		return fmt.Errorf("vector of kind %v where %v was expected", v.Kind, want)
 	}
-	if v.Valid != nil && !f.Nullable && v.NullCount() > 0 {
-		return fmt.Errorf("%d nulls in a required field", v.NullCount())
-	}
 	switch f.Kind {
 	case schema.Struct:
 		if len(v.Children) != len(f.Children) {
@@ -168,6 +165,9 @@ func checkVector(f *schema.Field, v *vector.Vector) error {
 	case schema.List, schema.Map:
 		if len(v.Children) < len(f.Children) {
 			return fmt.Errorf("%v vector with %d children, %d expected", v.Kind, len(v.Children), len(f.Children))
+		}
+		if v.Len == 0 {
+			return nil
 		}
 		if len(v.Offsets) < v.Len+1 {
 			return fmt.Errorf("%d offsets for %d slots", len(v.Offsets), v.Len)
@@ -222,6 +222,9 @@ func checkValues(v *vector.Vector, n *schema.Node) error {
 		}
 		have = len(v.Data) / v.Width
 	case vector.ByteArray:
+		if v.Len == 0 {
+			return nil
+		}
 		if len(v.Offsets) < v.Len+1 {
 			return fmt.Errorf("%d offsets for %d values", len(v.Offsets), v.Len)
 		}
@@ -272,6 +275,9 @@ func (s *shredder) shred(p *leafPath, top *vector.Vector, rows int, out *leafDat
 					continue
 				}
 				if !v.Valid.Get(int(sl)) {
+					if !f.Nullable {
+						return fmt.Errorf("column %s: %s: null in a required field", n.PathString(), f.Node.PathString())
+					}
 					s.slot[i] = -1
 					continue
 				}
@@ -366,6 +372,9 @@ func (s *shredder) flat(f *schema.Field, v *vector.Vector, rows int, out *leafDa
 	}
 	out.entries = rows
 	out.rep = nil
+	if !f.Nullable && v.NullCount() > 0 {
+		return fmt.Errorf("column %s: %d nulls in a required field", n.PathString(), v.NullCount())
+	}
 	if n.MaxDef == 0 {
 		out.def = nil
 		out.vals = v

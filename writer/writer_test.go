@@ -104,3 +104,44 @@ func TestRoundTripFlat(t *testing.T) {
 		verifyMetadata(t, f)
 	}
 }
+
+func TestDictionaryFallback(t *testing.T) {
+	sch, err := NewSchema(Int64("many").Required(), String("few"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 10000
+	many := &vector.Vector{Kind: vector.Int64, Len: n, Int64s: make([]int64, n)}
+	few := &vector.Vector{Kind: vector.ByteArray, Len: n, Offsets: []int32{0}}
+	for i := range n {
+		many.Int64s[i] = int64(i * 7)
+		few.Data = append(few.Data, "abc"[i%3])
+		few.Offsets = append(few.Offsets, int32(len(few.Data)))
+	}
+	buf := writeBuffer(t, sch, []*vector.Vector{many, few}, WithDictionaryPageSizeLimit(1000))
+	f := openBuffer(t, buf)
+	fields, _ := sch.LogicalFields()
+	compareRows(t, rowsOf(fields, []*vector.Vector{many, few}), readRows(t, f, 0))
+	verifyMetadata(t, f)
+	md := f.Meta.RowGroups[0].Columns[0].MetaData
+	count := map[format.PageType]map[format.Encoding]int32{}
+	for _, es := range md.EncodingStats {
+		if count[es.PageType] == nil {
+			count[es.PageType] = map[format.Encoding]int32{}
+		}
+		count[es.PageType][es.Encoding] += es.Count
+	}
+	if count[format.DictionaryPage][format.Plain] != 1 || count[format.DataPage][format.RLEDictionary] < 1 || count[format.DataPage][format.Plain] < 1 {
+		t.Errorf("encoding stats of the fallen-back column: %+v", md.EncodingStats)
+	}
+	if md.Statistics.DistinctCount.Set {
+		t.Errorf("distinct_count %v after a fallback", md.Statistics.DistinctCount)
+	}
+	md = f.Meta.RowGroups[0].Columns[1].MetaData
+	if md.Statistics.DistinctCount.Value != 3 || len(md.EncodingStats) != 2 {
+		t.Errorf("dictionary column: distinct %v, encoding stats %+v", md.Statistics.DistinctCount, md.EncodingStats)
+	}
+	if string(md.Statistics.MinValue) != "a" || string(md.Statistics.MaxValue) != "c" {
+		t.Errorf("min/max %q %q", md.Statistics.MinValue, md.Statistics.MaxValue)
+	}
+}
