@@ -476,6 +476,9 @@ func (s *statsAcc) encode(t format.Type, order sortOrder, utf8Text bool, truncLe
 // truncateMin cuts v to at most n bytes: a prefix sorts at or before v.
 // UTF-8 text is cut at a character boundary.
 func truncateMin(v []byte, n int, text bool) []byte {
+	if len(v) <= n {
+		return v
+	}
 	if text && utf8.Valid(v) {
 		for n > 0 && !utf8.RuneStart(v[n]) {
 			n--
@@ -488,6 +491,9 @@ func truncateMin(v []byte, n int, text bool) []byte {
 // value starting with v's first n bytes (so after v), or ok false when no
 // such value exists (all 0xFF bytes).
 func truncateMax(v []byte, n int, text bool) ([]byte, bool) {
+	if len(v) <= n {
+		return nil, false
+	}
 	if text && utf8.Valid(v) {
 		cut := n
 		for cut > 0 && !utf8.RuneStart(v[cut]) {

@@ -492,3 +492,5 @@ func verifyPages(t testing.TB, where string, c *file.Chunk, o oracle, leaf *sche
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+func xxhashSum(b []byte) uint64 { return xxhash.Sum64(b) }
