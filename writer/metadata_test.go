@@ -25,8 +25,8 @@ func TestTruncate(t *testing.T) {
 		{"abcdef", 3, false, "abc", "abd", true},
 		{"ab\xff\xffz", 3, false, "ab\xff", "ac", true},
 		{"\xff\xff\xff\xff", 2, false, "\xff\xff", "", false},
-		{"héllo", 2, true, "h", "i", true},  // é is 2 bytes: cut before it
-		{"aéz", 3, true, "aé", "aê", true},   // whole characters kept, the last incremented
+		{"héllo", 2, true, "h", "i", true}, // é is 2 bytes: cut before it
+		{"aéz", 3, true, "aé", "aê", true}, // whole characters kept, the last incremented
 		{"a\U0010FFFFb", 5, true, "a\U0010FFFF", "b", true},
 		{"\ud7ffxyz", 3, true, "\ud7ff", "\ue000", true},
 	}
@@ -65,7 +65,7 @@ func TestStatisticsEdgeCases(t *testing.T) {
 		{Kind: vector.Int32, Len: 3, Int32s: []int32{1, -1, 7}},
 		{Kind: vector.Int64, Len: 3, Int64s: []int64{-5, 3, 0}},
 		{Kind: vector.FixedLenByteArray, Width: 9, Len: 3, Data: append(append(
-			bytes.Repeat([]byte{0xff}, 9), // -1
+			bytes.Repeat([]byte{0xff}, 9),  // -1
 			append(make([]byte, 8), 5)...), // 5
 			append([]byte{0x80}, make([]byte, 8)...)...)}, // most negative
 		{Kind: vector.ByteArray, Len: 3, Data: []byte{0x7f, 0xff, 0x01, 0x00}, Offsets: []int32{0, 1, 2, 4}}, // 127, -1, 256
