@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/carquet-go/carquet/parquet/bloom"
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
@@ -463,63 +464,148 @@ func (s *Scanner) run(u *unit) {
 			return false
 		}
 	}
+	if err := s.runUnit(u, send); err != nil {
+		send(result{err: err})
+	}
+}
+
+func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 	f, err := s.t.File(u.file)
 	if err != nil {
-		send(result{err: err})
-		return
+		return err
 	}
 	b := s.bindFile(u.file, f)
-	r, err := f.NewReader(file.ReaderOptions{Columns: b.needed, BatchSize: s.req.BatchSize, RowGroups: []int{u.rg}, Fresh: true})
-	if err != nil {
-		send(result{err: err})
-		return
-	}
 	var eval evaluator
+	var rowRanges ranges
 	if s.filter != nil {
 		eval = compile(s.filter, b)
+		if !s.req.NoPruning {
+			ok, err := s.bloomMayMatch(b, f, u.rg, s.filter, map[int]*bloom.Filter{})
+			if err != nil {
+				return err
+			}
+			if !ok {
+				atomic.AddInt64(&s.stats.RowGroupsPrunedByBloom, 1)
+				return nil
+			}
+			var pc pageCounter
+			if rowRanges, err = s.pageRanges(b, f, u.rg, s.filter, &pc); err != nil {
+				return err
+			}
+			atomic.AddInt64(&s.stats.Pages, pc.pages)
+			atomic.AddInt64(&s.stats.PagesPruned, pc.pruned)
+			if rowRanges != nil && len(rowRanges) == 0 {
+				return nil
+			}
+		}
+	}
+	var rangeMap map[int][]file.RowRange
+	if rowRanges != nil {
+		rangeMap = map[int][]file.RowRange{u.rg: rowRanges}
+	}
+	// Late materialization: the filter's columns are decoded first; the
+	// other columns only for batches where some row matched.
+	filterCols, restCols := b.split()
+	open := func(cols []string) (*file.Reader, error) {
+		if len(cols) == 0 {
+			return nil, nil
+		}
+		return f.NewReader(file.ReaderOptions{Columns: cols, BatchSize: s.req.BatchSize, RowGroups: []int{u.rg}, Fresh: true, Ranges: rangeMap})
+	}
+	fr, err := open(filterCols)
+	if err != nil {
+		return err
+	}
+	rr, err := open(restCols)
+	if err != nil {
+		return err
+	}
+	if fr == nil {
+		fr, rr = rr, nil
+		filterCols, restCols = restCols, nil
 	}
 	var idx []int32
+	cols := make([]*vector.Vector, len(b.needed))
 	for {
 		if s.ctx.Err() != nil {
-			return
+			return nil
 		}
-		fb, err := r.Next()
+		fb, err := fr.Next()
 		if err == io.EOF {
-			return
+			return nil
 		}
 		if err != nil {
-			send(result{err: err})
-			return
+			return err
 		}
-		atomic.AddInt64(&s.stats.RowsDecoded, int64(fb.NumRows))
 		n := fb.NumRows
-		cols := fb.Columns
+		atomic.AddInt64(&s.stats.RowsDecoded, int64(n))
+		for i, v := range fb.Columns {
+			cols[b.index[filterCols[i]]] = v
+		}
+		cnt := n
+		var truth vector.Bitmap
 		if eval != nil {
-			truth, known := vector.NewBitmap(n, false), vector.NewBitmap(n, false)
+			truth = vector.NewBitmap(n, false)
+			known := vector.NewBitmap(n, false)
 			eval.eval(cols, n, truth, known)
-			cnt := truth.Count(n)
+			cnt = truth.Count(n)
+		}
+		if rr != nil {
 			if cnt == 0 {
+				if _, err := rr.Skip(); err != nil {
+					return err
+				}
 				continue
 			}
-			if cnt < n {
-				idx = truth.Indices(idx[:0], n)
-				taken := make([]*vector.Vector, len(cols))
-				for i, v := range cols {
-					taken[i] = &vector.Vector{}
-					vector.Take(taken[i], v, idx)
-				}
-				cols, n = taken, cnt
+			rb, err := rr.Next()
+			if err != nil {
+				return err
 			}
+			for i, v := range rb.Columns {
+				cols[b.index[restCols[i]]] = v
+			}
+		}
+		if cnt == 0 {
+			continue
+		}
+		outCols := cols
+		if cnt < n {
+			idx = truth.Indices(idx[:0], n)
+			outCols = make([]*vector.Vector, len(cols))
+			for i, v := range cols {
+				outCols[i] = &vector.Vector{}
+				vector.Take(outCols[i], v, idx)
+			}
+			n = cnt
 		}
 		out := &Batch{Columns: make([]*vector.Vector, len(s.cols)), NumRows: n}
 		for i, c := range s.req.Columns {
-			out.Columns[i] = b.output(c, cols, n)
+			out.Columns[i] = b.output(c, outCols, n)
 		}
 		atomic.AddInt64(&s.stats.RowsOutput, int64(n))
 		if !send(result{batch: out}) {
-			return
+			return nil
 		}
 	}
+}
+
+// split divides the file columns to read into those the filter needs and
+// the rest.
+func (b *fileBinding) split() (filterCols, rest []string) {
+	inFilter := map[string]bool{}
+	if b.s.filter != nil {
+		for _, c := range Columns(nil, b.s.filter) {
+			inFilter[c] = true
+		}
+	}
+	for _, c := range b.needed {
+		if inFilter[c] {
+			filterCols = append(filterCols, c)
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	return filterCols, rest
 }
 
 // output returns the vector of table column c for a batch of n rows.

@@ -48,6 +48,8 @@ type ColumnReader struct {
 	values     valueDecoder
 	// rowsLeft counts rows not yet returned from the chunk.
 	rowsLeft int64
+	// oi, when set, lets SeekRow jump over whole pages.
+	oi *format.OffsetIndex
 }
 
 // NewColumnReader returns a reader over the chunk's rows.
@@ -330,4 +332,91 @@ func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 // before it (a v1 page may start inside a row).
 func (r *ColumnReader) continuesRow() bool {
 	return r.page != nil && r.pos < r.count && r.maxRep > 0 && r.rep[r.pos] != 0
+}
+
+// UseOffsetIndex gives the reader the chunk's offset index, so that
+// SeekRow can jump over pages without reading them.
+func (r *ColumnReader) UseOffsetIndex(oi *format.OffsetIndex) { r.oi = oi }
+
+// Row is the index within the row group of the next row to be read.
+func (r *ColumnReader) Row() int64 { return r.c.NumRows - r.rowsLeft }
+
+// SeekRow moves forward to row target of the row group. With an offset
+// index, pages before the one holding target are not read at all; the
+// rest of the way rows are skipped without materialising values.
+func (r *ColumnReader) SeekRow(target int64) error {
+	cur := r.Row()
+	if target < cur {
+		return r.c.errorf(-1, "cannot seek back from row %d to row %d", cur, target)
+	}
+	if target > r.c.NumRows {
+		target = r.c.NumRows
+	}
+	if r.oi != nil && target > cur {
+		locs := r.oi.PageLocations
+		p := -1
+		for i := len(locs) - 1; i >= 0; i-- {
+			if locs[i].FirstRowIndex <= target {
+				p = i
+				break
+			}
+		}
+		if p >= 0 && locs[p].FirstRowIndex > cur && locs[p].Offset >= r.pages.Offset() {
+			if err := r.ensureDictionary(); err != nil {
+				return err
+			}
+			if err := r.pages.SeekTo(locs[p].Offset); err != nil {
+				return err
+			}
+			r.page = nil
+			r.pos, r.count = 0, 0
+			r.rowsLeft = r.c.NumRows - locs[p].FirstRowIndex
+			cur = locs[p].FirstRowIndex
+		}
+	}
+	if target > cur {
+		return r.SkipRows(int(target - cur))
+	}
+	return nil
+}
+
+// ensureDictionary loads the chunk's dictionary page before a seek jumps
+// past it.
+func (r *ColumnReader) ensureDictionary() error {
+	if r.dict != nil || r.page != nil {
+		return nil
+	}
+	start, _, err := r.c.ByteRange()
+	if err != nil {
+		return err
+	}
+	if r.pages.Offset() != start {
+		return nil // pages were read already: any dictionary was loaded
+	}
+	if d, ok := r.c.Meta.DictionaryPageOffset.Get(); !ok || d <= 0 {
+		// No declared dictionary; a writer may still have put one first.
+		if !hasDictionaryEncoding(r.c.Meta) {
+			return nil
+		}
+	}
+	p, err := r.pages.Next()
+	if err != nil {
+		return err
+	}
+	if p.Type != format.DictionaryPage {
+		return r.pages.SeekTo(start)
+	}
+	if err := r.loadDictionary(p); err != nil {
+		return r.c.wrap(p.Offset, err)
+	}
+	return nil
+}
+
+func hasDictionaryEncoding(md *format.ColumnMetaData) bool {
+	for _, e := range md.Encodings {
+		if e == format.PlainDictionary || e == format.RLEDictionary {
+			return true
+		}
+	}
+	return false
 }

@@ -23,11 +23,19 @@ type ReaderOptions struct {
 	// RowGroups restricts reading to these row groups, in this order; nil
 	// means all of them.
 	RowGroups []int
+	// Ranges restricts reading, per row group, to sorted disjoint ranges of
+	// rows (from page-index pruning). Pages outside them are not read where
+	// the file has an offset index. Row groups absent from the map are read
+	// whole.
+	Ranges map[int][]RowRange
 	// Fresh makes every batch own new vectors (nothing is reused), so that
 	// batches stay valid after later calls to Next and can be handed to
 	// other goroutines.
 	Fresh bool
 }
+
+// RowRange is the rows [Start, End) of a row group.
+type RowRange struct{ Start, End int64 }
 
 // Batch is a set of rows in columnar form. Unless ReaderOptions.Fresh is
 // set its vectors are reused: they are valid until the next call to Next.
@@ -56,6 +64,8 @@ type Reader struct {
 	data      []*LeafData
 	batch     Batch
 	fresh     bool
+	ranges    map[int][]RowRange
+	rangeIdx  int
 }
 
 // ResolveColumns maps column names (top-level fields or dotted paths into
@@ -95,7 +105,7 @@ func (f *File) NewReader(opts ReaderOptions) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Reader{f: f, fields: fields, batchSize: opts.BatchSize, rg: -1, fresh: opts.Fresh}
+	r := &Reader{f: f, fields: fields, batchSize: opts.BatchSize, rg: -1, fresh: opts.Fresh, ranges: opts.Ranges}
 	if r.batchSize <= 0 {
 		r.batchSize = DefaultBatchSize
 	}
@@ -156,21 +166,70 @@ func (r *Reader) openRowGroup(rg int) error {
 			return err
 		}
 		r.readers[col] = cr
+		if _, ok := r.ranges[rg]; ok {
+			oi, err := c.OffsetIndex()
+			if err != nil {
+				return err
+			}
+			cr.UseOffsetIndex(oi)
+		}
 		if r.data[col] == nil {
 			r.data[col] = cr.NewLeafData()
 		}
 	}
 	r.rg = rg
 	r.rowInRG = 0
+	r.rangeIdx = 0
 	return nil
 }
 
 // Next returns the next batch, or io.EOF when every row was read.
 func (r *Reader) Next() (*Batch, error) {
+	want, err := r.nextSpan()
+	if err != nil {
+		return nil, err
+	}
+	if r.fresh {
+		r.batch.Columns = make([]*vector.Vector, len(r.fields))
+		for i := range r.batch.Columns {
+			r.batch.Columns[i] = &vector.Vector{}
+		}
+	}
+	if err := r.readRows(want); err != nil {
+		return nil, err
+	}
+	if r.fresh {
+		b := r.batch
+		return &b, nil
+	}
+	return &r.batch, nil
+}
+
+// Skip passes over the rows the next call to Next would have returned,
+// without materialising their values, and returns how many there were.
+// Two readers over the same row groups, ranges and batch size stay in step
+// whether each batch is read or skipped (late materialization uses this).
+func (r *Reader) Skip() (int, error) {
+	want, err := r.nextSpan()
+	if err != nil {
+		return 0, err
+	}
+	for _, col := range r.leaves {
+		if err := r.readers[col].SkipRows(want); err != nil {
+			return 0, err
+		}
+	}
+	r.rowInRG += int64(want)
+	return want, nil
+}
+
+// nextSpan opens row groups and moves to the next range as needed, and
+// returns the number of rows of the next batch.
+func (r *Reader) nextSpan() (int, error) {
 	for {
 		if r.rg < 0 || r.rowInRG >= r.f.Meta.RowGroups[r.rg].NumRows {
 			if r.next >= len(r.rowGroups) {
-				return nil, io.EOF
+				return 0, io.EOF
 			}
 			rg := r.rowGroups[r.next]
 			r.next++
@@ -178,25 +237,29 @@ func (r *Reader) Next() (*Batch, error) {
 				continue // nothing to read; its chunks may not even have pages
 			}
 			if err := r.openRowGroup(rg); err != nil {
-				return nil, err
+				return 0, err
 			}
 			continue
 		}
-		want := int(min(int64(r.batchSize), r.f.Meta.RowGroups[r.rg].NumRows-r.rowInRG))
-		if r.fresh {
-			r.batch.Columns = make([]*vector.Vector, len(r.fields))
-			for i := range r.batch.Columns {
-				r.batch.Columns[i] = &vector.Vector{}
+		limit := r.f.Meta.RowGroups[r.rg].NumRows
+		if ranges, ok := r.ranges[r.rg]; ok {
+			if r.rangeIdx >= len(ranges) {
+				r.rowInRG = limit // nothing more to read in this row group
+				continue
 			}
+			rng := ranges[r.rangeIdx]
+			if r.rowInRG >= rng.End {
+				r.rangeIdx++
+				continue
+			}
+			if r.rowInRG < rng.Start {
+				if err := r.seek(rng.Start); err != nil {
+					return 0, err
+				}
+			}
+			limit = min(rng.End, limit)
 		}
-		if err := r.readRows(want); err != nil {
-			return nil, err
-		}
-		if r.fresh {
-			b := r.batch
-			return &b, nil
-		}
-		return &r.batch, nil
+		return int(min(int64(r.batchSize), limit-r.rowInRG)), nil
 	}
 }
 
@@ -243,5 +306,16 @@ func (r *Reader) SkipRows(n int64) error {
 		}
 	}
 	r.rowInRG += n
+	return nil
+}
+
+// seek moves every column of the current row group forward to row.
+func (r *Reader) seek(row int64) error {
+	for _, col := range r.leaves {
+		if err := r.readers[col].SeekRow(row); err != nil {
+			return err
+		}
+	}
+	r.rowInRG = row
 	return nil
 }
