@@ -6,9 +6,9 @@
 // bloom filters; row groups; the footer; and crash-safe appends to an
 // existing file.
 //
-// It sits above parquet/format, parquet/schema, parquet/encoding and
-// parquet/compress (and simd, through them), beside parquet/file, which
-// reads what it writes; scan/ and sqlplan/ use it for INSERT and CREATE
+// It sits above parquet/format, parquet/schema, parquet/encoding,
+// parquet/compress and parquet/bloom (and simd, through them), and uses
+// parquet/file to read the footer of a file it appends to; scan/ and sqlplan/ use it for INSERT and CREATE
 // TABLE. It imports nothing above parquet/.
 //
 // # Writing
@@ -51,4 +51,45 @@
 // numeric columns. distinct_count is the dictionary size when the whole
 // chunk is dictionary-encoded (not for floats, whose dictionary keys are
 // bit patterns).
+//
+// # Appending
+//
+// Append adds row groups to an existing file without touching a byte of
+// it: the new row groups, their bloom filters
+// and page indexes, and a new footer (the old row groups' metadata plus
+// the new) go after the old end. A reader that opened the file before
+// keeps reading the old footer and the old row groups, which never move.
+// The steps:
+//
+//  1. Lock: open the file read-write and take flock(LOCK_EX) on it, so
+//     appenders in any process run one at a time.
+//  2. Recover: if a journal <file>.carquet-journal exists, an earlier
+//     append did not commit. If the journal matches the file (the CRC of
+//     the bytes before the old end it records), truncate the file back to
+//     that old length and sync it; then remove the journal and sync the
+//     directory.
+//  3. Journal: write the journal (magic, old length, CRC of the last bytes
+//     before the old end, its own CRC) to a temporary name, sync it, rename
+//     it into place and sync the directory. From here until step 6 the
+//     journal says "the committed file ends at the old length".
+//  4. Write the new row groups, bloom filters, page indexes and footer
+//     after the old end.
+//  5. Sync the file.
+//  6. Commit: remove the journal and sync the directory. Close returns
+//     only after this.
+//
+// A crash before step 6 completes leaves the journal, and the next append
+// (or Recover) rolls the file back to its old length: none of the rows. A
+// crash after it leaves the complete new file: all of the rows. Readers
+// that must not see an append in progress (or a crashed one before it is
+// recovered) open the file through OpenCommitted, which uses the old
+// length while a journal exists and never writes or locks: it reads the
+// journal, the file size, the journal again and the size again, and
+// trusts the size only when no journal was seen and the size held still
+// (an append that ran whole in between would have grown the file).
+//
+// The lock is flock(2) from golang.org/x/sys/unix, the one import from
+// outside parquet/ (appending is not available where flock is missing). A
+// file replaced by Create (a rename) while an appender holds the old one's
+// lock is not protected: the appender writes to the old inode.
 package writer

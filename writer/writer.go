@@ -52,6 +52,7 @@ type Writer struct {
 	leaves   []leafData
 	sorting  []format.SortingColumn
 
+	prev      *format.FileMetaData // the footer of the file appended to
 	rowGroups []format.RowGroup
 	pending   []pendingChunk
 	rgRows    int64
@@ -235,9 +236,13 @@ func (w *Writer) flushRowGroup() error {
 		return nil
 	}
 	idx := len(w.rowGroups)
+	ordinal := idx
+	if w.prev != nil {
+		ordinal += len(w.prev.RowGroups)
+	}
 	rg := format.RowGroup{NumRows: w.rgRows, FileOffset: format.Some(w.out.off)}
-	if idx <= 32767 {
-		rg.Ordinal = format.Some(int16(idx))
+	if ordinal <= 32767 {
+		rg.Ordinal = format.Some(int16(ordinal))
 	}
 	var compressed int64
 	for i, c := range w.cols {
@@ -362,18 +367,35 @@ func (w *Writer) writeTail() error {
 }
 
 func (w *Writer) footer() (*format.FileMetaData, error) {
+	var rgs []format.RowGroup
+	var kv []format.KeyValue
+	if w.prev != nil {
+		rgs = append(rgs, w.prev.RowGroups...)
+		kv = append(kv, w.prev.KeyValueMetadata...)
+	}
+	rgs = append(rgs, w.rowGroups...)
 	var total int64
-	for i := range w.rowGroups {
-		total += w.rowGroups[i].NumRows
+	for i := range rgs {
+		total += rgs[i].NumRows
 	}
 	meta := &format.FileMetaData{
 		Version:   2,
 		Schema:    w.sch.Elements,
 		NumRows:   total,
-		RowGroups: w.rowGroups,
+		RowGroups: rgs,
 		CreatedBy: format.Some(w.cfg.createdBy),
 	}
-	kv := append([]format.KeyValue(nil), w.keyValues...)
+	for _, e := range w.keyValues {
+		replaced := false
+		for i := range kv {
+			if kv[i].Key == e.Key {
+				kv[i], replaced = e, true
+			}
+		}
+		if !replaced {
+			kv = append(kv, e)
+		}
+	}
 	if w.cfg.arrowSchema && !hasKey(kv, arrowSchemaKey) {
 		s, err := arrowSchemaValue(w.sch, w.fields)
 		if err == nil {
@@ -381,6 +403,9 @@ func (w *Writer) footer() (*format.FileMetaData, error) {
 		}
 	}
 	meta.KeyValueMetadata = kv
+	// TYPE_ORDER for every column, also when appending to a file that
+	// declared IEEE_754_TOTAL_ORDER: its readers' compatibility rules (NaN
+	// bounds ignored, zeros of either sign) hold for the old statistics.
 	for range w.sch.Leaves {
 		meta.ColumnOrders = append(meta.ColumnOrders, format.ColumnOrder{TypeOrder: &format.TypeDefinedOrder{}})
 	}

@@ -1,0 +1,397 @@
+package writer
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/carquet-go/carquet/parquet/file"
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/schema"
+)
+
+// The append protocol is described in doc.go.
+
+// JournalSuffix is appended to a file's path to name its append journal.
+const JournalSuffix = ".carquet-journal"
+
+const (
+	journalMagic   = "CQJ1"
+	journalVersion = 1
+	journalSize    = 4 + 4 + 8 + 4 + 4 + 4
+	journalTail    = 64 << 10 // bytes before the old end covered by the CRC
+)
+
+// ErrSchemaMismatch is wrapped by Append errors when the schema given
+// differs from the file's.
+var ErrSchemaMismatch = errors.New("schema differs from the file's")
+
+// journal records the state before an append.
+type journal struct {
+	oldSize int64
+	tailLen uint32
+	tailCRC uint32
+}
+
+func (j journal) marshal() []byte {
+	b := make([]byte, 0, journalSize)
+	b = append(b, journalMagic...)
+	b = binary.LittleEndian.AppendUint32(b, journalVersion)
+	b = binary.LittleEndian.AppendUint64(b, uint64(j.oldSize))
+	b = binary.LittleEndian.AppendUint32(b, j.tailLen)
+	b = binary.LittleEndian.AppendUint32(b, j.tailCRC)
+	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+}
+
+func parseJournal(b []byte) (journal, error) {
+	if len(b) != journalSize || string(b[:4]) != journalMagic {
+		return journal{}, fmt.Errorf("not an append journal (%d bytes)", len(b))
+	}
+	if crc32.ChecksumIEEE(b[:journalSize-4]) != binary.LittleEndian.Uint32(b[journalSize-4:]) {
+		return journal{}, fmt.Errorf("append journal checksum mismatch")
+	}
+	if v := binary.LittleEndian.Uint32(b[4:]); v != journalVersion {
+		return journal{}, fmt.Errorf("append journal version %d is not supported", v)
+	}
+	j := journal{
+		oldSize: int64(binary.LittleEndian.Uint64(b[8:])),
+		tailLen: binary.LittleEndian.Uint32(b[16:]),
+		tailCRC: binary.LittleEndian.Uint32(b[20:]),
+	}
+	if j.oldSize < 0 || int64(j.tailLen) > j.oldSize {
+		return journal{}, fmt.Errorf("append journal with old length %d and tail %d", j.oldSize, j.tailLen)
+	}
+	return j, nil
+}
+
+// readJournal reads path's journal; ok is false when there is none.
+func readJournal(path string) (j journal, ok bool, err error) {
+	b, err := os.ReadFile(path + JournalSuffix)
+	if errors.Is(err, os.ErrNotExist) {
+		return journal{}, false, nil
+	}
+	if err != nil {
+		return journal{}, false, err
+	}
+	j, err = parseJournal(b)
+	if err != nil {
+		return journal{}, false, fmt.Errorf("%s: %w", path+JournalSuffix, err)
+	}
+	return j, true, nil
+}
+
+// tailCRC is the CRC of the up to journalTail bytes before size.
+func tailCRC(f io.ReaderAt, size int64) (uint32, uint32, error) {
+	n := min(size, journalTail)
+	b := make([]byte, n)
+	if _, err := f.ReadAt(b, size-n); err != nil && !(err == io.EOF && n == 0) {
+		return 0, 0, err
+	}
+	return uint32(n), crc32.ChecksumIEEE(b), nil
+}
+
+// matches reports whether the journal describes this file: the bytes
+// before its old end are still the ones recorded.
+func (j journal) matches(f io.ReaderAt, size int64) (bool, error) {
+	if size < j.oldSize {
+		return false, nil
+	}
+	b := make([]byte, j.tailLen)
+	if _, err := f.ReadAt(b, j.oldSize-int64(j.tailLen)); err != nil && !(err == io.EOF && j.tailLen == 0) {
+		return false, err
+	}
+	return crc32.ChecksumIEEE(b) == j.tailCRC, nil
+}
+
+func writeJournal(path string, j journal) error {
+	tmp := path + JournalSuffix + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(j.marshal()); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path+JournalSuffix); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+func removeJournal(path string) error {
+	if err := os.Remove(path + JournalSuffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// recoverLocked rolls back an append that did not commit. The caller holds
+// the file's exclusive lock. It reports whether bytes were cut off.
+func recoverLocked(path string, f *os.File) (bool, error) {
+	os.Remove(path + JournalSuffix + ".tmp") // a journal that was never put in place
+	j, ok, err := readJournal(path)
+	if err != nil || !ok {
+		return false, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	match, err := j.matches(f, st.Size())
+	if err != nil {
+		return false, err
+	}
+	cut := false
+	if match && st.Size() > j.oldSize {
+		if err := f.Truncate(j.oldSize); err != nil {
+			return false, err
+		}
+		if err := f.Sync(); err != nil {
+			return false, err
+		}
+		cut = true
+	}
+	// A journal that does not match belongs to a file since replaced: it
+	// has nothing to roll back.
+	return cut, removeJournal(path)
+}
+
+// Recover rolls back an append to the file at path that did not commit
+// (a crash, a kill), under the append lock. It reports whether bytes were
+// removed. Append does this by itself; readers need not (OpenCommitted
+// reads around an unrecovered append).
+func Recover(path string) (bool, error) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return false, fmt.Errorf("writer: %w", err)
+	}
+	defer f.Close()
+	if err := lockFile(f); err != nil {
+		return false, fmt.Errorf("writer: lock %s: %w", path, err)
+	}
+	defer unlockFile(f)
+	cut, err := recoverLocked(path, f)
+	if err != nil {
+		return false, fmt.Errorf("writer: recover %s: %w", path, err)
+	}
+	return cut, nil
+}
+
+// Append opens the Parquet file at path to add row groups to it. sch is
+// the schema of the rows to append: nil takes the file's; otherwise it
+// must match the file's column for column (an error wrapping
+// ErrSchemaMismatch names the first difference). Options apply to the new
+// row groups. Close commits the append (see the protocol above); Abort or
+// an error rolls it back. Appenders in other processes wait for the lock.
+func Append(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return nil, fmt.Errorf("writer: %w", err)
+	}
+	if err := lockFile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("writer: lock %s: %w", path, err)
+	}
+	release := func() {
+		unlockFile(f)
+		f.Close()
+	}
+	if _, err := recoverLocked(path, f); err != nil {
+		release()
+		return nil, fmt.Errorf("writer: recover %s: %w", path, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		release()
+		return nil, fmt.Errorf("writer: %w", err)
+	}
+	size := st.Size()
+	old, err := file.Open(f, size, file.Options{Name: path})
+	if err != nil {
+		release()
+		return nil, fmt.Errorf("writer: append to %s: %w", path, err)
+	}
+	if sch == nil {
+		sch = old.Schema
+	} else if err := sameSchema(old.Schema, sch); err != nil {
+		release()
+		return nil, fmt.Errorf("writer: append to %s: %w", path, err)
+	}
+	// Write with the file's own schema elements, so that the footer keeps
+	// them exactly.
+	w, err := newWriter(f, old.Schema, opts)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	tlen, tcrc, err := tailCRC(f, size)
+	if err != nil {
+		release()
+		return nil, fmt.Errorf("writer: %w", err)
+	}
+	if err := writeJournal(path, journal{oldSize: size, tailLen: tlen, tailCRC: tcrc}); err != nil {
+		release()
+		return nil, fmt.Errorf("writer: journal for %s: %w", path, err)
+	}
+	if _, err := f.Seek(size, io.SeekStart); err != nil {
+		removeJournal(path)
+		release()
+		return nil, fmt.Errorf("writer: %w", err)
+	}
+	w.out = &countingWriter{bw: bufio.NewWriterSize(f, 1<<16), off: size}
+	w.prev = old.Meta
+	w.finalize = func(commit bool) error {
+		defer release()
+		if commit {
+			if err := f.Sync(); err != nil {
+				commit = false
+				_ = err
+			} else if err := removeJournal(path); err != nil {
+				return fmt.Errorf("writer: commit append to %s: %w", path, err)
+			} else {
+				return nil
+			}
+		}
+		// Roll back: cut the file to its old end, then drop the journal.
+		if err := f.Truncate(size); err != nil {
+			return fmt.Errorf("writer: roll back append to %s: %w", path, err)
+		}
+		if err := f.Sync(); err != nil {
+			return fmt.Errorf("writer: roll back append to %s: %w", path, err)
+		}
+		if err := removeJournal(path); err != nil {
+			return fmt.Errorf("writer: roll back append to %s: %w", path, err)
+		}
+		if commit {
+			return fmt.Errorf("writer: sync %s failed; the append was rolled back", path)
+		}
+		return nil
+	}
+	return w, nil
+}
+
+// sameSchema checks that want describes the same columns as have.
+func sameSchema(have, want *schema.Schema) error {
+	if len(have.Leaves) != len(want.Leaves) {
+		return fmt.Errorf("%w: the file has %d columns, the rows have %d", ErrSchemaMismatch, len(have.Leaves), len(want.Leaves))
+	}
+	for i, h := range have.Leaves {
+		w := want.Leaves[i]
+		hp, wp := h.PathString(), w.PathString()
+		if hp != wp {
+			return fmt.Errorf("%w: column %d is %q in the file, %q in the rows", ErrSchemaMismatch, i, hp, wp)
+		}
+		if ht, wt := describeLeaf(h), describeLeaf(w); ht != wt {
+			return fmt.Errorf("%w: column %q is %s in the file, %s in the rows", ErrSchemaMismatch, hp, ht, wt)
+		}
+		for hn, wn := h, w; hn != nil && wn != nil; hn, wn = hn.Parent, wn.Parent {
+			if hn.Repetition != wn.Repetition || hn.Kind != wn.Kind {
+				return fmt.Errorf("%w: field %q is %s %s in the file, %s %s in the rows", ErrSchemaMismatch,
+					hn.PathString(), hn.Repetition, hn.Kind, wn.Repetition, wn.Kind)
+			}
+		}
+	}
+	return nil
+}
+
+func describeLeaf(n *schema.Node) string {
+	var b strings.Builder
+	b.WriteString(n.Physical.String())
+	if n.Physical == format.FixedLenByteArray {
+		fmt.Fprintf(&b, "(%d)", n.TypeLength)
+	}
+	if a := schema.AnnotationString(n); a != "" {
+		b.WriteString(" " + a)
+	}
+	return b.String()
+}
+
+// Snapshot is a file opened at its committed length.
+type Snapshot struct {
+	*file.File
+	osf *os.File
+}
+
+// Close closes the file.
+func (s *Snapshot) Close() error { return s.osf.Close() }
+
+// CommittedSize is the length of the file at path that holds its last
+// committed append: the old length while a journal exists (an append in
+// progress or one that crashed), the file's size otherwise. It never
+// writes and takes no lock.
+func CommittedSize(path string) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	return committedSize(path, f)
+}
+
+func committedSize(path string, f *os.File) (int64, error) {
+	for range 100 {
+		if j, ok, err := readJournal(path); err != nil {
+			return 0, err
+		} else if ok {
+			return j.oldSize, nil
+		}
+		st1, err := f.Stat()
+		if err != nil {
+			return 0, err
+		}
+		if j, ok, err := readJournal(path); err != nil {
+			return 0, err
+		} else if ok {
+			return j.oldSize, nil
+		}
+		st2, err := f.Stat()
+		if err != nil {
+			return 0, err
+		}
+		// No journal before or after the first look at the size: no append
+		// was writing then, unless one ran whole in between, which grew
+		// the file past it.
+		if st1.Size() == st2.Size() {
+			return st1.Size(), nil
+		}
+	}
+	return 0, fmt.Errorf("%s keeps changing size", path)
+}
+
+// OpenCommitted opens the file at path at its committed length (see
+// CommittedSize), so that an append in progress, or a crashed one not yet
+// recovered, is invisible.
+func OpenCommitted(path string, opts file.Options) (*Snapshot, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	size, err := committedSize(path, f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if opts.Name == "" {
+		opts.Name = path
+	}
+	pf, err := file.Open(f, size, opts)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &Snapshot{File: pf, osf: f}, nil
+}

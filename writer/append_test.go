@@ -1,0 +1,441 @@
+package writer
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/carquet-go/carquet/parquet/file"
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/parquet/vector"
+)
+
+func appendSchema(t testing.TB) *schema.Schema {
+	t.Helper()
+	sch, err := NewSchema(Int64("id").Required(), String("s"), List("l", Int32("e")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch
+}
+
+// appendBatch makes n rows whose ids run from first.
+func appendBatch(first int64, n int) []*vector.Vector {
+	id := &vector.Vector{Kind: vector.Int64, Len: n, Int64s: make([]int64, n)}
+	s := &vector.Vector{Kind: vector.ByteArray, Len: n, Offsets: []int32{0}}
+	el := &vector.Vector{Kind: vector.Int32}
+	l := &vector.Vector{Kind: vector.List, Len: n, Offsets: []int32{0}, Children: []*vector.Vector{el}}
+	for i := range n {
+		x := first + int64(i)
+		id.Int64s[i] = x
+		s.Data = strconv.AppendInt(s.Data, x, 10)
+		s.Offsets = append(s.Offsets, int32(len(s.Data)))
+		for k := range int(x % 3) {
+			el.Int32s = append(el.Int32s, int32(x)+int32(k))
+		}
+		el.Len = len(el.Int32s)
+		l.Offsets = append(l.Offsets, int32(el.Len))
+	}
+	return []*vector.Vector{id, s, l}
+}
+
+// ids reads the id column of a file.
+func ids(t testing.TB, f *file.File) []int64 {
+	t.Helper()
+	var out []int64
+	for _, row := range readRows(t, f, 0) {
+		out = append(out, row[0].(int64))
+	}
+	return out
+}
+
+func createWith(t testing.TB, path string, sch *schema.Schema, cols []*vector.Vector, opts ...Option) {
+	t.Helper()
+	w, err := Create(path, sch, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteBatch(cols); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAppend(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.parquet")
+	sch := appendSchema(t)
+	createWith(t, path, sch, appendBatch(0, 100), WithKeyValue("owner", "a"), WithRowGroupRows(60))
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A reader that opened the file before the append keeps its snapshot.
+	early, err := file.OpenFile(path, file.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer early.Close()
+
+	w, err := Append(path, nil, WithCompression(format.Zstd), WithKeyValue("owner", "b"), WithBloomFilter(100, 0.01), WithRowGroupRows(70))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteBatch(appendBatch(100, 150)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + JournalSuffix); !os.IsNotExist(err) {
+		t.Errorf("journal left after commit: %v", err)
+	}
+	after, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(after[:len(before)], before) {
+		t.Errorf("the append changed bytes of the old file")
+	}
+	if got := ids(t, early); len(got) != 100 {
+		t.Errorf("the early reader sees %d rows", len(got))
+	}
+	f, err := file.OpenFile(path, file.Options{VerifyChecksums: true}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got := ids(t, f)
+	if len(got) != 250 {
+		t.Fatalf("%d rows after the append", len(got))
+	}
+	for i, x := range got {
+		if x != int64(i) {
+			t.Fatalf("row %d has id %d", i, x)
+		}
+	}
+	compareRows(t, rowsOf(mustFields(t, sch), appendBatch(0, 250)), readRows(t, f, 0))
+	verifyMetadata(t, f)
+	if v, _ := f.KeyValue("owner"); v != "b" {
+		t.Errorf("owner = %q", v)
+	}
+	if n := len(f.Meta.RowGroups); n != 5 {
+		t.Errorf("%d row groups", n)
+	}
+	for i, rg := range f.Meta.RowGroups {
+		if rg.Ordinal.Value != int16(i) {
+			t.Errorf("row group %d has ordinal %d", i, rg.Ordinal.Value)
+		}
+	}
+	if f.Meta.RowGroups[4].Columns[0].MetaData.Codec != format.Zstd || f.Meta.RowGroups[0].Columns[0].MetaData.Codec != format.Uncompressed {
+		t.Errorf("codecs of old and new row groups")
+	}
+
+	// Abort leaves the file as it was.
+	w, err = Append(path, sch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteBatch(appendBatch(250, 10)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Abort(); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := os.ReadFile(path)
+	if !bytes.Equal(again, after) {
+		t.Errorf("Abort changed the file (%d bytes, was %d)", len(again), len(after))
+	}
+	if _, err := os.Stat(path + JournalSuffix); !os.IsNotExist(err) {
+		t.Errorf("journal left after Abort")
+	}
+}
+
+func mustFields(t testing.TB, s *schema.Schema) []*schema.Field {
+	t.Helper()
+	f, err := s.LogicalFields()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestAppendSchemaMismatch(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.parquet")
+	createWith(t, path, appendSchema(t), appendBatch(0, 5))
+	cases := []struct {
+		fields []Field
+		want   string
+	}{
+		{[]Field{Int32("id").Required(), String("s"), List("l", Int32("e"))}, `column "id" is INT64 in the file, INT32 in the rows`},
+		{[]Field{Int64("id").Required(), Binary("s"), List("l", Int32("e"))}, `column "s" is BYTE_ARRAY STRING in the file, BYTE_ARRAY in the rows`},
+		{[]Field{Int64("id"), String("s"), List("l", Int32("e"))}, `field "id" is required primitive in the file, optional primitive`},
+		{[]Field{Int64("id").Required(), String("s")}, "the file has 3 columns, the rows have 2"},
+		{[]Field{Int64("id").Required(), String("t"), List("l", Int32("e"))}, `column 1 is "s" in the file, "t" in the rows`},
+		{[]Field{Int64("id").Required(), String("s"), List("l", Int32("e").Required())}, `field "l.list.element" is optional primitive in the file, required primitive`},
+	}
+	for _, c := range cases {
+		sch, err := NewSchema(c.fields...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Append(path, sch)
+		if !errors.Is(err, ErrSchemaMismatch) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v, want one containing %q", err, c.want)
+		}
+	}
+	// The failed appends left nothing behind and the lock is free.
+	if _, err := os.Stat(path + JournalSuffix); !os.IsNotExist(err) {
+		t.Errorf("journal left by a refused append")
+	}
+	w, err := Append(path, appendSchema(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.WriteBatch(appendBatch(5, 5))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRecoverJournal simulates a crash after some appended bytes: the file
+// has a journal and a torn tail.
+func TestRecoverJournal(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.parquet")
+	createWith(t, path, appendSchema(t), appendBatch(0, 20))
+	orig, _ := os.ReadFile(path)
+	f, _ := os.Open(path)
+	n, crc, err := tailCRC(f, int64(len(orig)))
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writeJournal(path, journal{oldSize: int64(len(orig)), tailLen: n, tailCRC: crc}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(bytes.Clone(orig), "torn row group bytes"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Readers see the committed file without recovering.
+	snap, err := OpenCommitted(path, file.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(t, snap.File); len(got) != 20 {
+		t.Errorf("snapshot has %d rows", len(got))
+	}
+	snap.Close()
+	if _, err := file.OpenFile(path, file.Options{}, false); err == nil {
+		t.Errorf("the torn file opened without recovery")
+	}
+	cut, err := Recover(path)
+	if err != nil || !cut {
+		t.Fatalf("Recover: %v, %v", cut, err)
+	}
+	now, _ := os.ReadFile(path)
+	if !bytes.Equal(now, orig) {
+		t.Errorf("recovered file differs from the original")
+	}
+	// A journal of another file (its recorded tail differs) is dropped
+	// without touching the file.
+	if err := writeJournal(path, journal{oldSize: 10, tailLen: 10, tailCRC: 12345}); err != nil {
+		t.Fatal(err)
+	}
+	if cut, err := Recover(path); err != nil || cut {
+		t.Errorf("stale journal: %v %v", cut, err)
+	}
+	if _, err := os.Stat(path + JournalSuffix); !os.IsNotExist(err) {
+		t.Errorf("stale journal not removed")
+	}
+	now, _ = os.ReadFile(path)
+	if !bytes.Equal(now, orig) {
+		t.Errorf("a stale journal changed the file")
+	}
+}
+
+const childEnv = "CARQUET_APPEND_CHILD"
+
+// TestAppendChild is the child process of the crash and concurrency tests:
+// it appends batches of batchRows rows with ids first, first+1, ... to the
+// file named by the environment, one batch per append.
+func TestAppendChild(t *testing.T) {
+	spec := os.Getenv(childEnv)
+	if spec == "" {
+		t.Skip("runs as a child process only")
+	}
+	parts := strings.Split(spec, ",") // path,firstBatch,step,count,batchRows
+	path := parts[0]
+	first, _ := strconv.Atoi(parts[1])
+	step, _ := strconv.Atoi(parts[2])
+	count, _ := strconv.Atoi(parts[3])
+	rows, _ := strconv.Atoi(parts[4])
+	sch := appendSchema(t)
+	for k := range count {
+		b := first + k*step
+		w, err := Append(path, sch, WithRowGroupRows(int64(rows/3+1)), WithPageRowLimit(50), WithBloomFilter(1000, 0.01), WithCompression(format.Snappy))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.WriteBatch(appendBatch(int64(b*rows), rows)); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func startChild(t *testing.T, spec string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestAppendChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), childEnv+"="+spec)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd
+}
+
+// checkBatches checks that the ids are whole batches of batchRows rows,
+// each batch's rows together and in order; it returns the batch numbers.
+func checkBatches(t testing.TB, got []int64, batchRows int) []int {
+	t.Helper()
+	if len(got)%batchRows != 0 {
+		t.Fatalf("%d rows is not a whole number of %d-row batches", len(got), batchRows)
+	}
+	var batches []int
+	for i := 0; i < len(got); i += batchRows {
+		b := got[i] / int64(batchRows)
+		for j := range batchRows {
+			if got[i+j] != b*int64(batchRows)+int64(j) {
+				t.Fatalf("row %d: id %d breaks batch %d", i+j, got[i+j], b)
+			}
+		}
+		batches = append(batches, int(b))
+	}
+	return batches
+}
+
+// TestAppendCrash kills appending child processes at random moments and
+// checks that the file always opens with whole appends only.
+func TestAppendCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "crash.parquet")
+	const rows = 300
+	createWith(t, path, appendSchema(t), appendBatch(0, rows))
+	rng := rand.New(rand.NewPCG(1, 2))
+	next := 1 // next batch number to hand out
+	have := 1
+	kills, inFlight, torn := 0, 0, 0
+	for iter := range 16 {
+		cmd := startChild(t, fmt.Sprintf("%s,%d,1,%d,%d", path, next, 1000, rows))
+		time.Sleep(time.Duration(20+rng.IntN(120)) * time.Millisecond)
+		if err := cmd.Process.Signal(syscall.SIGKILL); err == nil {
+			kills++
+		}
+		cmd.Wait()
+
+		// Readers that do not recover see whole appends.
+		snap, err := OpenCommitted(path, file.Options{})
+		if err != nil {
+			t.Fatalf("iteration %d: %v", iter, err)
+		}
+		seen := checkBatches(t, ids(t, snap.File), rows)
+		snap.Close()
+
+		// After recovery the plain reader sees the same.
+		_, journaled, _ := readJournal(path)
+		if journaled {
+			inFlight++
+		}
+		cut, err := Recover(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cut {
+			torn++
+		}
+		f, err := file.OpenFile(path, file.Options{VerifyChecksums: true}, false)
+		if err != nil {
+			t.Fatalf("iteration %d: the recovered file does not open: %v", iter, err)
+		}
+		got := checkBatches(t, ids(t, f), rows)
+		verifyMetadata(t, f)
+		f.Close()
+		if len(got) != len(seen) || len(got) < have {
+			t.Fatalf("iteration %d: %d batches before recovery, %d after, %d earlier", iter, len(seen), len(got), have)
+		}
+		for i, b := range got {
+			if b != i {
+				t.Fatalf("iteration %d: batch %d at position %d", iter, b, i)
+			}
+		}
+		have = len(got)
+		next = have
+	}
+	t.Logf("%d kills (%d during an append, %d with bytes to cut off), %d batches survived", kills, inFlight, torn, have)
+	if have < 3 {
+		t.Errorf("only %d batches were ever committed: the children did not get far", have)
+	}
+}
+
+// TestAppendConcurrent runs appenders in three processes at once: the lock
+// serialises them and every append lands whole.
+func TestAppendConcurrent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "conc.parquet")
+	const rows, per, procs = 50, 6, 3
+	createWith(t, path, appendSchema(t), appendBatch(0, rows))
+	var cmds []*exec.Cmd
+	for p := range procs {
+		// Process p appends batches 1+p, 1+p+procs, ...
+		cmds = append(cmds, startChild(t, fmt.Sprintf("%s,%d,%d,%d,%d", path, 1+p, procs, per, rows)))
+	}
+	for _, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Fatalf("child: %v: %s", err, c.Stdout)
+		}
+	}
+	f, err := file.OpenFile(path, file.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got := checkBatches(t, ids(t, f), rows)
+	if len(got) != 1+procs*per {
+		t.Fatalf("%d batches, want %d", len(got), 1+procs*per)
+	}
+	seen := map[int]bool{}
+	for _, b := range got {
+		if seen[b] {
+			t.Fatalf("batch %d twice", b)
+		}
+		seen[b] = true
+	}
+	verifyMetadata(t, f)
+}

@@ -1,0 +1,14 @@
+//go:build !unix
+
+package writer
+
+import (
+	"errors"
+	"os"
+)
+
+func lockFile(f *os.File) error {
+	return errors.New("appending needs flock, which this platform lacks")
+}
+
+func unlockFile(f *os.File) error { return nil }
