@@ -291,3 +291,22 @@ func TestPruningNeverChangesResults(t *testing.T) {
 		t.Fatalf("some pruning mechanism never fired: %+v", fired)
 	}
 }
+
+func TestPagePruningReadsFewerBytes(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	dir := t.TempDir()
+	genTable(t, dir, rng, 1, 3000)
+	tbl, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Close()
+	p := And{[]Predicate{Compare{"id", Ge, int64(1000)}, Compare{"id", Lt, int64(1100)}}}
+	_, pruned := collect(t, tbl, Request{Columns: []string{"id", "s", "x"}, Filter: p})
+	_, full := collect(t, tbl, Request{Columns: []string{"id", "s", "x"}, Filter: p, NoPruning: true})
+	t.Logf("pruned: %s", pruned.String())
+	t.Logf("full:   %s", full.String())
+	if pruned.PagesPruned == 0 || pruned.BytesRead*2 > full.BytesRead || pruned.RowsDecoded*5 > full.RowsDecoded {
+		t.Fatalf("page pruning did not cut the reading: %d vs %d bytes, %d vs %d rows", pruned.BytesRead, full.BytesRead, pruned.RowsDecoded, full.RowsDecoded)
+	}
+}

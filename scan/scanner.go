@@ -43,16 +43,19 @@ type Batch struct {
 
 // Stats count what a scan considered, pruned and read.
 type Stats struct {
-	Files, FilesPruned                 int64
-	RowGroups, RowGroupsPrunedByStats  int64
-	RowGroupsPrunedByBloom             int64
-	Pages, PagesPruned                 int64
-	BytesRead, RowsDecoded, RowsOutput int64
+	Files, FilesPruned                int64
+	RowGroups, RowGroupsPrunedByStats int64
+	RowGroupsPrunedByBloom            int64
+	Pages, PagesPruned                int64
+	PagesRead                         int64
+	BytesRead, BytesDecompressed      int64
+	RowsDecoded, RowsOutput           int64
 }
 
 func (s *Stats) String() string {
-	return fmt.Sprintf("files %d (pruned %d), row groups %d (pruned %d by statistics, %d by bloom filters), pages %d (pruned %d), rows decoded %d, rows returned %d",
-		s.Files, s.FilesPruned, s.RowGroups, s.RowGroupsPrunedByStats, s.RowGroupsPrunedByBloom, s.Pages, s.PagesPruned, s.RowsDecoded, s.RowsOutput)
+	return fmt.Sprintf("files %d (pruned %d), row groups %d (pruned %d by statistics, %d by bloom filters), filter-column pages %d (pruned %d by page index), pages read %d, bytes read %d (decompressed %d), rows decoded %d, rows returned %d",
+		s.Files, s.FilesPruned, s.RowGroups, s.RowGroupsPrunedByStats, s.RowGroupsPrunedByBloom, s.Pages, s.PagesPruned,
+		s.PagesRead, s.BytesRead, s.BytesDecompressed, s.RowsDecoded, s.RowsOutput)
 }
 
 // unit is one row group of one file to read.
@@ -84,6 +87,7 @@ type Scanner struct {
 	err     error
 	done    bool
 	merged  chan result // unordered mode
+	io      file.ReadStats
 }
 
 // Scan starts a scan of the table.
@@ -141,8 +145,9 @@ func (s *Scanner) Stats() Stats {
 		RowGroups: atomic.LoadInt64(&s.stats.RowGroups), RowGroupsPrunedByStats: atomic.LoadInt64(&s.stats.RowGroupsPrunedByStats),
 		RowGroupsPrunedByBloom: atomic.LoadInt64(&s.stats.RowGroupsPrunedByBloom),
 		Pages:                  atomic.LoadInt64(&s.stats.Pages), PagesPruned: atomic.LoadInt64(&s.stats.PagesPruned),
-		BytesRead: atomic.LoadInt64(&s.stats.BytesRead), RowsDecoded: atomic.LoadInt64(&s.stats.RowsDecoded),
-		RowsOutput: atomic.LoadInt64(&s.stats.RowsOutput),
+		BytesRead: s.io.BytesRead.Load(), BytesDecompressed: s.io.BytesDecompressed.Load(), PagesRead: s.io.Pages.Load(),
+		RowsDecoded: atomic.LoadInt64(&s.stats.RowsDecoded),
+		RowsOutput:  atomic.LoadInt64(&s.stats.RowsOutput),
 	}
 }
 
@@ -510,7 +515,7 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 		if len(cols) == 0 {
 			return nil, nil
 		}
-		return f.NewReader(file.ReaderOptions{Columns: cols, BatchSize: s.req.BatchSize, RowGroups: []int{u.rg}, Fresh: true, Ranges: rangeMap})
+		return f.NewReader(file.ReaderOptions{Columns: cols, BatchSize: s.req.BatchSize, RowGroups: []int{u.rg}, Fresh: true, Ranges: rangeMap, Stats: &s.io})
 	}
 	fr, err := open(filterCols)
 	if err != nil {

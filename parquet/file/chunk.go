@@ -17,6 +17,8 @@ type Chunk struct {
 	CC       *format.ColumnChunk
 	// NumRows is the row count of the row group.
 	NumRows int64
+	// Stats, when set, counts the chunk's I/O.
+	Stats *ReadStats
 }
 
 // Chunk returns the column chunk of leaf column col in row group rg.

@@ -336,7 +336,10 @@ func (r *ColumnReader) continuesRow() bool {
 
 // UseOffsetIndex gives the reader the chunk's offset index, so that
 // SeekRow can jump over pages without reading them.
-func (r *ColumnReader) UseOffsetIndex(oi *format.OffsetIndex) { r.oi = oi }
+func (r *ColumnReader) UseOffsetIndex(oi *format.OffsetIndex) {
+	r.oi = oi
+	r.pages.ReadLazily(oi)
+}
 
 // Row is the index within the row group of the next row to be read.
 func (r *ColumnReader) Row() int64 { return r.c.NumRows - r.rowsLeft }

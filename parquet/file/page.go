@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"sort"
+	"sync/atomic"
 
 	"github.com/carquet-go/carquet/parquet/compress"
 	"github.com/carquet-go/carquet/parquet/format"
@@ -34,18 +36,33 @@ type Page struct {
 	Data []byte
 }
 
-// PageIterator walks the pages of a column chunk.
+// PageIterator walks the pages of a column chunk. By default it reads the
+// whole chunk with its first page; once given an offset index (ReadLazily)
+// it reads one page at a time, so that pages skipped by a seek are never
+// read from the file.
 type PageIterator struct {
-	c       *Chunk
-	buf     []byte // the chunk's bytes
-	base    int64  // file offset of buf[0]
+	c *Chunk
+	// start and end are the chunk's file offsets.
+	start, end int64
+	// buf holds file bytes [base, base+len(buf)): the whole chunk, or in
+	// lazy mode the current page; pos is the read position within it.
+	buf     []byte
+	base    int64
 	pos     int
+	loaded  bool
+	lazy    *format.OffsetIndex
 	codec   compress.Codec
 	values  int64 // level entries seen in data pages
 	scratch []byte
 	hdr     format.PageHeader
 	r       thrift.Reader
 	verify  bool
+	stats   *ReadStats
+}
+
+// ReadStats count the I/O of reads that share it (safe for concurrent use).
+type ReadStats struct {
+	BytesRead, BytesDecompressed, Pages atomic.Int64
 }
 
 // Pages returns an iterator over the chunk's pages.
@@ -54,21 +71,65 @@ func (c *Chunk) Pages() (*PageIterator, error) {
 	if err != nil {
 		return nil, err
 	}
-	buf, err := c.File.readRange(start, length)
-	if err != nil {
-		return nil, c.wrap(start, err)
-	}
 	codec, err := compress.Lookup(c.Meta.Codec)
 	if err != nil {
 		return nil, c.wrap(start, err)
 	}
-	return &PageIterator{c: c, buf: buf, base: start, codec: codec, verify: c.File.opts.VerifyChecksums}, nil
+	return &PageIterator{c: c, start: start, end: start + length, base: start, codec: codec,
+		verify: c.File.opts.VerifyChecksums, stats: c.Stats}, nil
+}
+
+// ReadLazily makes the iterator read one page at a time, using the offset
+// index for page sizes. Memory-mapped files are read whole regardless (it
+// costs nothing).
+func (it *PageIterator) ReadLazily(oi *format.OffsetIndex) {
+	if oi != nil && it.c.File.mapped == nil && !it.loaded {
+		it.lazy = oi
+	}
+}
+
+// load makes buf hold the page (lazy) or the chunk at the current offset.
+func (it *PageIterator) load() error {
+	off := it.Offset()
+	if it.loaded && off >= it.base && off < it.base+int64(len(it.buf)) {
+		return nil
+	}
+	length := it.end - it.start
+	if it.lazy != nil {
+		length = it.pageExtent(off)
+	} else {
+		off = it.start
+	}
+	buf, err := it.c.File.readRange(off, length)
+	if err != nil {
+		return it.c.wrap(off, err)
+	}
+	if it.stats != nil {
+		it.stats.BytesRead.Add(length)
+	}
+	it.pos = int(it.Offset() - off)
+	it.buf, it.base, it.loaded = buf, off, true
+	return nil
+}
+
+// pageExtent is the size of the page at off: from the offset index, or up
+// to the first data page for a dictionary page (which the index omits).
+func (it *PageIterator) pageExtent(off int64) int64 {
+	locs := it.lazy.PageLocations
+	i := sort.Search(len(locs), func(i int) bool { return locs[i].Offset >= off })
+	if i < len(locs) && locs[i].Offset == off {
+		return min(int64(locs[i].CompressedPageSize), it.end-off)
+	}
+	if i < len(locs) {
+		return locs[i].Offset - off // a dictionary page before the data pages
+	}
+	return it.end - off
 }
 
 // SeekTo positions the iterator at a page header at file offset off (from
 // an offset index). Offsets outside the chunk are an error.
 func (it *PageIterator) SeekTo(off int64) error {
-	if off < it.base || off > it.base+int64(len(it.buf)) {
+	if off < it.start || off > it.end {
 		return it.c.errorf(off, "%w: page offset outside the column chunk", ErrCorrupt)
 	}
 	it.pos = int(off - it.base)
@@ -81,7 +142,7 @@ func (it *PageIterator) Offset() int64 { return it.base + int64(it.pos) }
 // Done reports whether the chunk's pages are exhausted: all its values were
 // seen, or its bytes used up.
 func (it *PageIterator) Done() bool {
-	return it.pos >= len(it.buf) || it.values >= it.c.Meta.NumValues && it.c.Meta.NumValues > 0
+	return it.Offset() >= it.end || it.values >= it.c.Meta.NumValues && it.c.Meta.NumValues > 0
 }
 
 // errCRC is wrapped when a page checksum does not match.
@@ -91,8 +152,11 @@ var errCRC = errors.New("page CRC32 checksum mismatch")
 // the next call. Index pages are skipped.
 func (it *PageIterator) Next() (*Page, error) {
 	for {
-		if it.pos >= len(it.buf) {
+		if it.Offset() >= it.end {
 			return nil, it.c.errorf(it.Offset(), "%w: column chunk ended before all %d values were read", ErrCorrupt, it.c.Meta.NumValues)
+		}
+		if err := it.load(); err != nil {
+			return nil, err
 		}
 		off := it.Offset()
 		it.hdr = format.PageHeader{}
@@ -111,6 +175,10 @@ func (it *PageIterator) Next() (*Page, error) {
 		}
 		body := it.buf[bodyStart : bodyStart+size]
 		it.pos = bodyStart + size
+		if it.stats != nil {
+			it.stats.Pages.Add(1)
+			it.stats.BytesDecompressed.Add(int64(h.UncompressedPageSize))
+		}
 		if it.verify && h.CRC.Set {
 			if got := crc32.ChecksumIEEE(body); int32(got) != h.CRC.Value {
 				return nil, it.c.wrap(off, fmt.Errorf("%w (stored %08x, computed %08x)", errCRC, uint32(h.CRC.Value), got))

@@ -28,6 +28,8 @@ type ReaderOptions struct {
 	// the file has an offset index. Row groups absent from the map are read
 	// whole.
 	Ranges map[int][]RowRange
+	// Stats, when set, counts the bytes and pages read.
+	Stats *ReadStats
 	// Fresh makes every batch own new vectors (nothing is reused), so that
 	// batches stay valid after later calls to Next and can be handed to
 	// other goroutines.
@@ -66,6 +68,7 @@ type Reader struct {
 	fresh     bool
 	ranges    map[int][]RowRange
 	rangeIdx  int
+	stats     *ReadStats
 }
 
 // ResolveColumns maps column names (top-level fields or dotted paths into
@@ -105,7 +108,7 @@ func (f *File) NewReader(opts ReaderOptions) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Reader{f: f, fields: fields, batchSize: opts.BatchSize, rg: -1, fresh: opts.Fresh, ranges: opts.Ranges}
+	r := &Reader{f: f, fields: fields, batchSize: opts.BatchSize, rg: -1, fresh: opts.Fresh, ranges: opts.Ranges, stats: opts.Stats}
 	if r.batchSize <= 0 {
 		r.batchSize = DefaultBatchSize
 	}
@@ -161,6 +164,7 @@ func (r *Reader) openRowGroup(rg int) error {
 		if err != nil {
 			return err
 		}
+		c.Stats = r.stats
 		cr, err := c.NewColumnReader()
 		if err != nil {
 			return err
