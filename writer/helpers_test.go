@@ -272,6 +272,12 @@ func (g *gen) primitive(n *schema.Node, count int) *vector.Vector {
 		}
 	case format.Int32:
 		v.Int32s = make([]int32, count)
+		if lt != nil && lt.Time != nil { // milliseconds of a day
+			for i := range v.Int32s {
+				v.Int32s[i] = int32(r.IntN(86400000))
+			}
+			break
+		}
 		lo, span := int64(math.MinInt32), int64(1)<<32
 		if lt != nil && lt.Integer != nil && lt.Integer.BitWidth < 32 {
 			span = 1 << lt.Integer.BitWidth
@@ -291,6 +297,13 @@ func (g *gen) primitive(n *schema.Node, count int) *vector.Vector {
 		}
 	case format.Int64:
 		v.Int64s = make([]int64, count)
+		if lt != nil && lt.Time != nil { // micro- or nanoseconds of a day
+			day := 86400 * 1e9 / schema.UnitNanos(lt.Time.Unit)
+			for i := range v.Int64s {
+				v.Int64s[i] = r.Int64N(day)
+			}
+			break
+		}
 		small := r.IntN(2) == 0
 		for i := range v.Int64s {
 			if small {

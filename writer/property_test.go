@@ -196,3 +196,61 @@ func runRandomCase(t *testing.T, seed int, rng *rand.Rand, sch *schema.Schema) {
 		t.Fatalf("seed %d\n%s", seed, sch)
 	}
 }
+
+// TestRowsRoundTrip writes random nested data as rows of Go values (as
+// parquet/value's Get returns them) and reads it back.
+func TestRowsRoundTrip(t *testing.T) {
+	iters := 120
+	if testing.Short() {
+		iters = 20
+	}
+	for seed := range iters {
+		rng := rand.New(rand.NewPCG(uint64(seed), 11))
+		sg := &schemaGen{rng: rng}
+		var fields []Field
+		for range 1 + rng.IntN(4) {
+			fields = append(fields, sg.field(1+rng.IntN(3)))
+		}
+		sch, err := NewSchema(fields...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lf, _ := sch.LogicalFields()
+		g := &gen{rng: rng, nullFrac: 0.2, maxList: 3}
+		n := rng.IntN(300)
+		cols := make([]*vector.Vector, len(lf))
+		for i, f := range lf {
+			cols[i] = g.vector(f, n)
+		}
+		want := rowsOf(lf, cols)
+		var buf Buffer
+		w, err := New(&buf, sch, WithRowGroupRows(int64(1+rng.IntN(200))), WithPageRowLimit(1+rng.IntN(30)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for len(want) > 0 {
+			k := min(len(want), rng.IntN(50))
+			if err := w.WriteRows(want[:k]); err != nil {
+				t.Fatalf("seed %d: %v\n%s", seed, err, sch)
+			}
+			want = want[k:]
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		f := openBuffer(t, &buf)
+		got := readRows(t, f, 0)
+		want = rowsOf(lf, cols)
+		if len(got) != len(want) {
+			t.Fatalf("seed %d: %d rows read, %d written", seed, len(got), len(want))
+		}
+		for i := range want {
+			for c := range want[i] {
+				if !equalValue(want[i][c], got[i][c]) {
+					t.Fatalf("seed %d: row %d column %d: read %s, wrote %s\n%s", seed, i, c, show(got[i][c]), show(want[i][c]), sch)
+				}
+			}
+		}
+		verifyMetadata(t, f)
+	}
+}

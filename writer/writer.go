@@ -59,6 +59,9 @@ type Writer struct {
 	numRows   int64
 	keyValues []format.KeyValue
 
+	rowBuf      []*builder // WriteRows gathers rows here
+	pendingRows int
+
 	err    error
 	closed bool
 }
@@ -157,7 +160,7 @@ func (w *Writer) Schema() *schema.Schema { return w.sch }
 func (w *Writer) Fields() []*schema.Field { return w.fields }
 
 // NumRows is the number of rows written so far.
-func (w *Writer) NumRows() int64 { return w.numRows + w.rgRows }
+func (w *Writer) NumRows() int64 { return w.numRows + w.rgRows + int64(w.pendingRows) }
 
 // WriteBatch writes the rows of a columnar batch: one vector per top-level
 // field, in schema order, all of the same length, in the layout of
@@ -228,6 +231,9 @@ func (w *Writer) Flush() error {
 	if w.err != nil {
 		return w.err
 	}
+	if err := w.flushRows(); err != nil {
+		return err
+	}
 	return w.flushRowGroup()
 }
 
@@ -285,6 +291,9 @@ func (w *Writer) Close() error {
 		return ErrClosed
 	}
 	err := w.err
+	if err == nil {
+		err = w.flushRows()
+	}
 	if err == nil {
 		err = w.flushRowGroup()
 	}
