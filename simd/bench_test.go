@@ -7,14 +7,15 @@ import (
 )
 
 // Each benchmark runs every kernel set this CPU has as a sub-benchmark
-// (/purego, /avx2, /avx512), SetBytes counting the decoded (output)
+// (impl=purego, impl=avx2, impl=avx512: compare them with benchstat -col
+// /impl), SetBytes counting the decoded (output)
 // bytes, so results read as MB/s of output.
 
 const benchN = 4096
 
 func benchVariants(b *testing.B, fn func(b *testing.B, k *kernels)) {
 	for _, k := range variants {
-		b.Run(k.name, func(b *testing.B) { fn(b, k) })
+		b.Run("impl="+k.name, func(b *testing.B) { fn(b, k) })
 	}
 }
 

@@ -58,3 +58,26 @@ var (
 // Implementation names the kernel set chosen at start-up: "avx512", "avx2"
 // or "purego".
 func Implementation() string { return impl.name }
+
+// Implementations lists the kernel sets this CPU can run, portable first.
+func Implementations() []string {
+	names := make([]string, len(variants))
+	for i, k := range variants {
+		names[i] = k.name
+	}
+	return names
+}
+
+// SetImplementation switches every kernel to the named set (one of
+// Implementations) and returns the name of the previous one. It is meant
+// for tests and benchmarks that compare the sets inside one binary, and
+// must not be called while kernels run on other goroutines.
+func SetImplementation(name string) (previous string, ok bool) {
+	for _, k := range variants {
+		if k.name == name {
+			previous, impl = impl.name, k
+			return previous, true
+		}
+	}
+	return impl.name, false
+}

@@ -37,7 +37,7 @@ func TestUnpackInt32(t *testing.T) {
 			for _, n := range testLens {
 				for _, off := range []int{0, 1, 3} {
 					size := PackedLen(n, bw)
-					src := guarded(size + off)[off:]
+					src := guarded(t, size+off)[off:]
 					randBytes(r, src)
 					want := make([]int32, n+off)[off:]
 					got := make([]int32, n+off+1)[off : off+n]
@@ -61,7 +61,7 @@ func TestUnpackInt64(t *testing.T) {
 			for _, n := range testLens {
 				for _, off := range []int{0, 5} {
 					size := PackedLen(n, bw)
-					src := guarded(size + off)[off:]
+					src := guarded(t, size+off)[off:]
 					randBytes(r, src)
 					want := make([]int64, n)
 					got := make([]int64, n+off)[off:]
@@ -169,7 +169,7 @@ func TestByteStreamSplit(t *testing.T) {
 		for _, n := range testLens {
 			for _, w := range []int{4, 8} {
 				for _, off := range []int{0, 1} {
-					src := guarded(n*w + off)[off:]
+					src := guarded(t, n*w+off)[off:]
 					randBytes(r, src)
 					want, got := make([]byte, n*w), make([]byte, n*w+off)[off:]
 					if n > 0 {
@@ -188,7 +188,7 @@ func TestByteStreamSplit(t *testing.T) {
 					// (a stride above n) and from an offset.
 					for _, extra := range []int{0, 3} {
 						stride := n + extra
-						enc := guarded(w*stride + off)[off:]
+						enc := guarded(t, w*stride+off)[off:]
 						randBytes(r, enc)
 						want, got := make([]byte, n*w), make([]byte, n*w)
 						if n > 0 {
@@ -382,5 +382,22 @@ func TestImplementation(t *testing.T) {
 	}
 	if Implementation() != variants[len(variants)-1].name {
 		t.Errorf("chose %s, best available is %s", Implementation(), variants[len(variants)-1].name)
+	}
+}
+
+func TestSetImplementation(t *testing.T) {
+	names := Implementations()
+	if names[0] != "purego" {
+		t.Fatalf("Implementations() = %v", names)
+	}
+	for _, n := range names {
+		prev, ok := SetImplementation(n)
+		if !ok || Implementation() != n {
+			t.Fatalf("SetImplementation(%s)", n)
+		}
+		SetImplementation(prev)
+	}
+	if _, ok := SetImplementation("sse9"); ok {
+		t.Fatal("unknown set accepted")
 	}
 }

@@ -182,6 +182,7 @@ func (d *ALPFloat64Decoder) decodeVector(out []float64) error {
 	ints := castSlice[int64](out)
 	simd.UnpackInt64(ints, v.packed, v.bw)
 	pf, pe := alpPow10F64[v.f], alpNegPow10F64[v.e]
+	out = out[:len(ints)]
 	for i, x := range ints {
 		out[i] = float64(int64(uint64(x)+v.forVal)) * pf * pe
 	}
@@ -282,6 +283,7 @@ func (d *ALPFloat32Decoder) decodeVector(out []float32) error {
 	simd.UnpackInt32(ints, v.packed, v.bw)
 	pf, pe := alpPow10F32[v.f], alpNegPow10F32[v.e]
 	forVal := uint32(v.forVal)
+	out = out[:len(ints)]
 	for i, x := range ints {
 		out[i] = float32(int32(uint32(x)+forVal)) * pf * pe
 	}
