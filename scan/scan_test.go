@@ -61,3 +61,24 @@ func TestScanSmoke(t *testing.T) {
 	}
 	t.Logf("%v", st.String())
 }
+
+func TestSummarize(t *testing.T) {
+	tbl, err := Open(testfiles.Path(t, "data/alltypes_tiny_pages_plain.parquet"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Close()
+	all, _ := collect(t, tbl, Request{Columns: []string{"id", "int_col"}})
+	sum, ok, err := tbl.Summarize("id")
+	if err != nil || !ok {
+		t.Fatalf("summary: %v %v", ok, err)
+	}
+	var mn, mx int32 = 1 << 30, -1 << 30
+	for _, r := range all {
+		v := r[0].(int32)
+		mn, mx = min(mn, v), max(mx, v)
+	}
+	if sum.Rows != int64(len(all)) || sum.Nulls != 0 || !sum.MinMaxKnown || sum.Min != mn || sum.Max != mx {
+		t.Fatalf("summary %+v, want min %d max %d rows %d", sum, mn, mx, len(all))
+	}
+}
