@@ -101,6 +101,9 @@ func Get(f *schema.Field, v *vector.Vector, i int) any {
 	if v.IsNull(i) {
 		return nil
 	}
+	if IsVariant(f) {
+		return getVariant(f, v, i)
+	}
 	switch f.Kind {
 	case schema.Struct:
 		m := make(map[string]any, len(f.Children))
