@@ -1,0 +1,42 @@
+// Package driver is the database/sql driver for carquet, registered as
+// "carquet":
+//
+//	db, err := sql.Open("carquet", "data/?threads=4&mode=ro")
+//
+// or configured in code with OpenDB(Config{...}). It only translates:
+// parsing the DSN, arguments in, rows out. The SQL engine is package
+// sqlplan, which programs can use without database/sql.
+//
+// # DSN
+//
+// A path to a folder (every *.parquet file in it is a table named by its
+// base name; every sub-folder holding Parquet files is a table named by
+// the folder, read recursively with hive partitions) or to one Parquet
+// file, then options as a query string: threads (row groups decoded at
+// once), mode (ro refuses every write; rw, the default), compression of
+// written files (none, snappy, gzip, zstd, lz4_raw, brotli),
+// row_group_rows, verify_checksums, mmap. Unknown options are an error.
+//
+// # Values
+//
+// Rows hand out: int64 for every integer type (UBIGINT as uint64),
+// float64 (FLOAT too), bool, string (VARCHAR, JSON, UUID text), []byte,
+// time.Time in UTC (TIMESTAMP, DATE at midnight, TIME on 0001-01-01),
+// DECIMAL as exact text (scan it into Decimal or NullDecimal for an exact
+// number, or into float64), INTERVAL as text, and lists, structs and maps
+// as []any, map[string]any and Go maps — scan those into an *any, or into
+// a JSON for their JSON text (database/sql cannot scan a slice into a
+// *string). ColumnTypeScanType, DatabaseTypeName, Nullable and
+// PrecisionScale come from the Parquet schema.
+//
+// Arguments: every Go integer and float type (uint64 above MaxInt64
+// too), bool, string, []byte, time.Time, nil, Decimal, *big.Int, the
+// sql.Null* types and any driver.Valuer. Placeholders: ?, $1, and named
+// arguments (sql.Named("x", v) for :x, @x or $x... see sqlplan).
+//
+// # Transactions
+//
+// A transaction buffers its INSERTs and writes them at Commit, each
+// table's rows as one atomic append; Rollback discards them. Queries in
+// a transaction do not see its uncommitted rows.
+package driver

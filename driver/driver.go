@@ -1,0 +1,173 @@
+package driver
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/carquet-go/carquet/sqlplan"
+)
+
+func init() {
+	sql.Register("carquet", &Driver{})
+}
+
+// Driver is the database/sql driver registered as "carquet".
+type Driver struct{}
+
+// Open opens a connection (database/sql calls OpenConnector first, so this
+// is for callers that use the driver directly).
+func (d *Driver) Open(dsn string) (driver.Conn, error) {
+	c, err := d.OpenConnector(dsn)
+	if err != nil {
+		return nil, err
+	}
+	return c.Connect(context.Background())
+}
+
+// OpenConnector parses and checks the DSN once.
+func (d *Driver) OpenConnector(dsn string) (driver.Connector, error) {
+	cfg, err := ParseDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	return NewConnector(cfg)
+}
+
+// Config is the configuration a DSN spells out.
+type Config struct {
+	// Path is a folder of tables or one Parquet file.
+	Path string
+	// Threads bounds the row groups decoded at once (0: GOMAXPROCS).
+	Threads int
+	// ReadOnly refuses every write (mode=ro).
+	ReadOnly bool
+	// Compression of written files: none, snappy (default), gzip, zstd, lz4_raw, brotli.
+	Compression string
+	// RowGroupRows bounds the rows per written row group.
+	RowGroupRows int64
+	// VerifyChecksums checks page CRCs when reading.
+	VerifyChecksums bool
+	// Mmap maps files into memory instead of reading them.
+	Mmap bool
+	// Now, if set, is the clock of now() and current_date (for tests).
+	Now func() time.Time
+}
+
+// ParseDSN parses "path?option=value&...". Options: threads, mode (ro or
+// rw), compression, row_group_rows, verify_checksums, mmap. Unknown
+// options are an error.
+func ParseDSN(dsn string) (Config, error) {
+	var cfg Config
+	path, query, _ := strings.Cut(dsn, "?")
+	if path == "" {
+		return cfg, fmt.Errorf("carquet: the DSN names no path")
+	}
+	cfg.Path = path
+	vals, err := url.ParseQuery(query)
+	if err != nil {
+		return cfg, fmt.Errorf("carquet: DSN options: %w", err)
+	}
+	for k, vs := range vals {
+		v := vs[len(vs)-1]
+		boolOpt := func() (bool, error) {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return false, fmt.Errorf("carquet: DSN option %s=%q is not a boolean", k, v)
+			}
+			return b, nil
+		}
+		switch k {
+		case "threads":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return cfg, fmt.Errorf("carquet: DSN option threads=%q is not a count", v)
+			}
+			cfg.Threads = n
+		case "mode":
+			switch v {
+			case "ro":
+				cfg.ReadOnly = true
+			case "rw":
+			default:
+				return cfg, fmt.Errorf("carquet: DSN option mode=%q: want ro or rw", v)
+			}
+		case "compression":
+			switch strings.ToLower(v) {
+			case "none", "uncompressed", "snappy", "gzip", "zstd", "lz4_raw", "lz4", "brotli":
+				cfg.Compression = strings.ToLower(v)
+			default:
+				return cfg, fmt.Errorf("carquet: DSN option compression=%q: want none, snappy, gzip, zstd, lz4_raw or brotli", v)
+			}
+		case "row_group_rows":
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n <= 0 {
+				return cfg, fmt.Errorf("carquet: DSN option row_group_rows=%q is not a positive count", v)
+			}
+			cfg.RowGroupRows = n
+		case "verify_checksums":
+			if cfg.VerifyChecksums, err = boolOpt(); err != nil {
+				return cfg, err
+			}
+		case "mmap":
+			if cfg.Mmap, err = boolOpt(); err != nil {
+				return cfg, err
+			}
+		default:
+			return cfg, fmt.Errorf("carquet: unknown DSN option %q (known: threads, mode, compression, row_group_rows, verify_checksums, mmap)", k)
+		}
+	}
+	return cfg, nil
+}
+
+// Connector opens connections that share one engine.
+type Connector struct {
+	cfg    Config
+	engine *sqlplan.Engine
+	once   sync.Once
+}
+
+// NewConnector returns a Connector for a configuration.
+func NewConnector(cfg Config) (*Connector, error) {
+	e, err := sqlplan.Open(cfg.Path, sqlplan.Options{
+		Threads: cfg.Threads, ReadOnly: cfg.ReadOnly, Mmap: cfg.Mmap, VerifyChecksums: cfg.VerifyChecksums,
+		Compression: cfg.Compression, RowGroupRows: cfg.RowGroupRows, Now: cfg.Now,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Connector{cfg: cfg, engine: e}, nil
+}
+
+// OpenDB opens a *sql.DB configured in code.
+func OpenDB(cfg Config) (*sql.DB, error) {
+	c, err := NewConnector(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return sql.OpenDB(c), nil
+}
+
+// Connect returns a new connection.
+func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
+	return &Conn{engine: c.engine, readOnly: c.cfg.ReadOnly}, nil
+}
+
+// Driver returns the carquet driver.
+func (c *Connector) Driver() driver.Driver { return &Driver{} }
+
+// Engine is the engine behind the connector, for programs that want to
+// run SQL without database/sql.
+func (c *Connector) Engine() *sqlplan.Engine { return c.engine }
+
+// Close closes the engine's files (database/sql calls it from DB.Close).
+func (c *Connector) Close() error {
+	c.once.Do(func() { c.engine.Close() })
+	return nil
+}

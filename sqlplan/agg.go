@@ -1,0 +1,850 @@
+package sqlplan
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+// aggSpec is one aggregate of a GROUP BY.
+type aggSpec struct {
+	fn       string // count_star, count, sum, avg, min, max, any_value, string_agg, bool_and, bool_or, stddev_samp, ...
+	arg      expr
+	sep      string
+	distinct bool
+	t        Type
+	text     string
+}
+
+// bindAggregate binds an aggregate call above a GROUP BY.
+func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
+	text := sqlparser.String(n)
+	for i, a := range agg.aggs {
+		if a.text == text {
+			return &colExpr{s: agg.slots[len(agg.keys)+i], t: a.t}, nil
+		}
+	}
+	spec := &aggSpec{text: text}
+	var args []sqlparser.SelectExpr
+	switch x := n.(type) {
+	case *sqlparser.FuncExpr:
+		spec.fn = x.Name.Lowered()
+		spec.distinct = x.Distinct
+		args = x.Exprs
+	case *sqlparser.GroupConcatExpr:
+		spec.fn = "string_agg"
+		spec.distinct = x.Distinct != ""
+		spec.sep = ","
+		if x.Separator != "" {
+			spec.sep = x.Separator
+		}
+		if len(x.OrderBy) > 0 {
+			return nil, unsupported("ORDER BY inside GROUP_CONCAT")
+		}
+		args = x.Exprs
+	}
+	switch spec.fn {
+	case "mean":
+		spec.fn = "avg"
+	case "first", "arbitrary":
+		spec.fn = "any_value"
+	case "group_concat", "listagg":
+		spec.fn = "string_agg"
+	case "stddev":
+		spec.fn = "stddev_samp"
+	case "variance":
+		spec.fn = "var_samp"
+	case "countif":
+		spec.fn = "count_if"
+	case "every":
+		spec.fn = "bool_and"
+	case "list", "array_agg", "median", "product", "last":
+		return nil, unsupported("the aggregate function " + spec.fn)
+	}
+	var bound []expr
+	for _, a := range args {
+		switch ae := a.(type) {
+		case *sqlparser.StarExpr:
+			if spec.fn != "count" {
+				return nil, errorf("%s(*) is not allowed", spec.fn)
+			}
+		case *sqlparser.AliasedExpr:
+			if containsAggregate(ae.Expr) {
+				return nil, errorf("aggregate function calls cannot be nested: %s", text)
+			}
+			e, err := p.bindExpr(ae.Expr, agg.inScope, nil)
+			if err != nil {
+				return nil, err
+			}
+			bound = append(bound, e)
+		}
+	}
+	if spec.fn == "count" && len(bound) == 0 {
+		spec.fn = "count_star"
+		if spec.distinct {
+			return nil, errorf("COUNT(DISTINCT *) is not allowed")
+		}
+	} else if len(bound) == 0 {
+		return nil, errorf("%s needs an argument", spec.fn)
+	}
+	if spec.fn == "string_agg" && len(bound) == 2 {
+		k, ok := isConst(bound[1])
+		if !ok || k.t.op() != KString {
+			return nil, errorf("the separator of string_agg must be a constant string")
+		}
+		spec.sep = k.v.(string)
+		bound = bound[:1]
+	} else if spec.fn == "string_agg" && spec.sep == "" && len(bound) == 1 {
+		spec.sep = ","
+	}
+	if len(bound) > 1 {
+		return nil, errorf("%s takes one argument", spec.fn)
+	}
+	if len(bound) == 1 {
+		spec.arg = bound[0]
+	}
+	at := Type{}
+	if spec.arg != nil {
+		at = spec.arg.typ()
+	}
+	var err error
+	switch spec.fn {
+	case "count_star", "count":
+		spec.t = tInt
+	case "count_if":
+		if spec.arg, err = p.coerce(spec.arg, tBool); err != nil {
+			return nil, err
+		}
+		spec.t = tInt
+	case "sum":
+		switch {
+		case at.op() == KInt || at.Kind == KBool:
+			if at.Kind == KBool {
+				spec.arg, _ = p.cast(spec.arg, tInt)
+			}
+			spec.t = Type{Kind: KInt}
+		case at.op() == KUint:
+			spec.arg, _ = p.cast(spec.arg, tFloat)
+			spec.t = tFloat
+		case at.Kind == KDecimal && at.Prec <= 18:
+			spec.t = Type{Kind: KDecimal, Prec: 18, Scale: at.Scale}
+		case at.Kind == KDecimal || at.Kind == KFloat:
+			spec.arg, err = p.cast(spec.arg, tFloat)
+			spec.t = tFloat
+		case at.Kind == KNull:
+			spec.t = tInt
+		case at.op() == KString:
+			spec.arg, err = p.cast(spec.arg, tFloat)
+			spec.t = tFloat
+		default:
+			return nil, errorf("sum of %s is not defined", at.SQLName())
+		}
+	case "avg", "stddev_samp", "stddev_pop", "var_samp", "var_pop":
+		if !at.isNumeric() && at.Kind != KNull && at.op() != KString {
+			return nil, errorf("%s of %s is not defined", spec.fn, at.SQLName())
+		}
+		spec.arg, err = p.cast(spec.arg, tFloat)
+		spec.t = tFloat
+	case "min", "max", "any_value":
+		spec.t = withoutField(at)
+		if at.Kind == KNested {
+			spec.t = at
+		}
+		if at.Kind == KNull {
+			spec.t = tInt
+		}
+	case "string_agg":
+		spec.arg, err = p.cast(spec.arg, tString)
+		spec.t = tString
+	case "bool_and", "bool_or":
+		spec.arg, err = p.coerce(spec.arg, tBool)
+		spec.t = tBool
+	default:
+		return nil, unsupported("the aggregate function " + spec.fn)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if spec.distinct && spec.fn != "count" && spec.fn != "sum" && spec.fn != "avg" && spec.fn != "min" && spec.fn != "max" && spec.fn != "string_agg" {
+		return nil, unsupported(strings.ToUpper(spec.fn) + "(DISTINCT ...)")
+	}
+	agg.aggs = append(agg.aggs, spec)
+	s := &slot{}
+	agg.slots = append(agg.slots, s)
+	return &colExpr{s: s, t: spec.t}, nil
+}
+
+// accumulator keeps the state of one aggregate for every group.
+type accumulator interface {
+	update(gids []int32, ngroups int, c *Col)
+	result(ngroups int) *Col
+}
+
+func newAccumulator(a *aggSpec) accumulator {
+	if a.distinct {
+		return &distinctAcc{spec: a, inner: newAccumulator(&aggSpec{fn: a.fn, t: a.t, sep: a.sep, arg: a.arg})}
+	}
+	switch a.fn {
+	case "count_star":
+		return &countAcc{star: true}
+	case "count":
+		return &countAcc{}
+	case "count_if":
+		return &countAcc{ifTrue: true}
+	case "sum":
+		switch a.t.Kind {
+		case KFloat:
+			return &sumFloatAcc{}
+		case KDecimal:
+			return &sumIntAcc{t: a.t}
+		}
+		return &sumIntAcc{t: a.t}
+	case "avg", "stddev_samp", "stddev_pop", "var_samp", "var_pop":
+		return &momentAcc{fn: a.fn}
+	case "min", "max":
+		sign := 1
+		if a.fn == "min" {
+			sign = -1
+		}
+		if storage(a.t) == stInt {
+			return &extremeIntAcc{sign: sign, t: a.t}
+		}
+		if storage(a.t) == stFloat {
+			return &extremeFloatAcc{sign: sign}
+		}
+		return &extremeAcc{sign: sign, t: a.t}
+	case "any_value":
+		return &extremeAcc{t: a.t}
+	case "string_agg":
+		return &stringAggAcc{sep: a.sep}
+	case "bool_and", "bool_or":
+		return &boolAcc{and: a.fn == "bool_and"}
+	}
+	return &countAcc{}
+}
+
+func growTo[T any](s []T, n int) []T {
+	for len(s) < n {
+		var zero T
+		s = append(s, zero)
+	}
+	return s
+}
+
+type countAcc struct {
+	star, ifTrue bool
+	n            []int64
+}
+
+func (a *countAcc) update(gids []int32, ng int, c *Col) {
+	a.n = growTo(a.n, ng)
+	switch {
+	case a.star || c.Null == nil && !a.ifTrue:
+		for _, g := range gids {
+			a.n[g]++
+		}
+	case a.ifTrue:
+		for i, g := range gids {
+			if c.B[i] && !c.isNull(i) {
+				a.n[g]++
+			}
+		}
+	default:
+		for i, g := range gids {
+			if !c.Null[i] {
+				a.n[g]++
+			}
+		}
+	}
+}
+
+func (a *countAcc) result(ng int) *Col {
+	a.n = growTo(a.n, ng)
+	return &Col{T: tInt, Len: ng, I: a.n[:ng]}
+}
+
+type sumIntAcc struct {
+	t        Type
+	sum      []int64
+	seen     []bool
+	overflow bool
+}
+
+func (a *sumIntAcc) update(gids []int32, ng int, c *Col) {
+	a.sum = growTo(a.sum, ng)
+	a.seen = growTo(a.seen, ng)
+	x := c.I
+	for i, g := range gids {
+		if c.Null != nil && c.Null[i] {
+			continue
+		}
+		s := a.sum[g] + x[i]
+		if (s > a.sum[g]) != (x[i] > 0) {
+			a.overflow = true
+		}
+		a.sum[g] = s
+		a.seen[g] = true
+	}
+}
+
+func (a *sumIntAcc) result(ng int) *Col {
+	a.sum = growTo(a.sum, ng)
+	a.seen = growTo(a.seen, ng)
+	c := &Col{T: a.t, Len: ng, I: a.sum[:ng]}
+	for g := 0; g < ng; g++ {
+		if !a.seen[g] {
+			c.setNull(g)
+		}
+	}
+	return c
+}
+
+type sumFloatAcc struct {
+	sum  []float64
+	seen []bool
+}
+
+func (a *sumFloatAcc) update(gids []int32, ng int, c *Col) {
+	a.sum = growTo(a.sum, ng)
+	a.seen = growTo(a.seen, ng)
+	x := c.F
+	if c.Null == nil {
+		for i, g := range gids {
+			a.sum[g] += x[i]
+			a.seen[g] = true
+		}
+		return
+	}
+	for i, g := range gids {
+		if !c.Null[i] {
+			a.sum[g] += x[i]
+			a.seen[g] = true
+		}
+	}
+}
+
+func (a *sumFloatAcc) result(ng int) *Col {
+	a.sum = growTo(a.sum, ng)
+	a.seen = growTo(a.seen, ng)
+	c := &Col{T: tFloat, Len: ng, F: a.sum[:ng]}
+	for g := 0; g < ng; g++ {
+		if !a.seen[g] {
+			c.setNull(g)
+		}
+	}
+	return c
+}
+
+// momentAcc computes AVG, variances and standard deviations (Welford).
+type momentAcc struct {
+	fn   string
+	n    []int64
+	mean []float64
+	m2   []float64
+	sum  []float64
+}
+
+func (a *momentAcc) update(gids []int32, ng int, c *Col) {
+	a.n = growTo(a.n, ng)
+	a.sum = growTo(a.sum, ng)
+	x := c.F
+	if a.fn == "avg" {
+		for i, g := range gids {
+			if c.Null == nil || !c.Null[i] {
+				a.n[g]++
+				a.sum[g] += x[i]
+			}
+		}
+		return
+	}
+	a.mean = growTo(a.mean, ng)
+	a.m2 = growTo(a.m2, ng)
+	for i, g := range gids {
+		if c.Null != nil && c.Null[i] {
+			continue
+		}
+		a.n[g]++
+		d := x[i] - a.mean[g]
+		a.mean[g] += d / float64(a.n[g])
+		a.m2[g] += d * (x[i] - a.mean[g])
+	}
+}
+
+func (a *momentAcc) result(ng int) *Col {
+	a.n = growTo(a.n, ng)
+	a.sum = growTo(a.sum, ng)
+	a.mean = growTo(a.mean, ng)
+	a.m2 = growTo(a.m2, ng)
+	c := &Col{T: tFloat, Len: ng, F: make([]float64, ng)}
+	for g := 0; g < ng; g++ {
+		n := float64(a.n[g])
+		switch a.fn {
+		case "avg":
+			if a.n[g] == 0 {
+				c.setNull(g)
+			} else {
+				c.F[g] = a.sum[g] / n
+			}
+		case "var_pop", "stddev_pop":
+			if a.n[g] == 0 {
+				c.setNull(g)
+				continue
+			}
+			c.F[g] = a.m2[g] / n
+		default:
+			if a.n[g] < 2 {
+				c.setNull(g)
+				continue
+			}
+			c.F[g] = a.m2[g] / (n - 1)
+		}
+		if strings.HasPrefix(a.fn, "stddev") && !c.isNull(g) {
+			c.F[g] = math.Sqrt(c.F[g])
+		}
+	}
+	return c
+}
+
+type extremeIntAcc struct {
+	sign int
+	t    Type
+	v    []int64
+	seen []bool
+}
+
+func (a *extremeIntAcc) update(gids []int32, ng int, c *Col) {
+	a.v = growTo(a.v, ng)
+	a.seen = growTo(a.seen, ng)
+	x := c.I
+	uns := c.T.Kind == KUint
+	for i, g := range gids {
+		if c.Null != nil && c.Null[i] {
+			continue
+		}
+		if !a.seen[g] {
+			a.v[g], a.seen[g] = x[i], true
+			continue
+		}
+		var cmp int
+		if uns {
+			cmp = cmpOrdered(uint64(x[i]), uint64(a.v[g]))
+		} else {
+			cmp = cmpOrdered(x[i], a.v[g])
+		}
+		if cmp*a.sign > 0 {
+			a.v[g] = x[i]
+		}
+	}
+}
+
+func (a *extremeIntAcc) result(ng int) *Col {
+	a.v = growTo(a.v, ng)
+	a.seen = growTo(a.seen, ng)
+	c := &Col{T: a.t, Len: ng, I: a.v[:ng]}
+	for g := 0; g < ng; g++ {
+		if !a.seen[g] {
+			c.setNull(g)
+		}
+	}
+	return c
+}
+
+type extremeFloatAcc struct {
+	sign int
+	v    []float64
+	seen []bool
+}
+
+func (a *extremeFloatAcc) update(gids []int32, ng int, c *Col) {
+	a.v = growTo(a.v, ng)
+	a.seen = growTo(a.seen, ng)
+	for i, g := range gids {
+		if c.Null != nil && c.Null[i] {
+			continue
+		}
+		x := c.F[i]
+		if !a.seen[g] || cmpFloat(x, a.v[g])*a.sign > 0 {
+			a.v[g], a.seen[g] = x, true
+		}
+	}
+}
+
+func (a *extremeFloatAcc) result(ng int) *Col {
+	a.v = growTo(a.v, ng)
+	a.seen = growTo(a.seen, ng)
+	c := &Col{T: tFloat, Len: ng, F: a.v[:ng]}
+	for g := 0; g < ng; g++ {
+		if !a.seen[g] {
+			c.setNull(g)
+		}
+	}
+	return c
+}
+
+// extremeAcc is MIN/MAX on any type (and ANY_VALUE when sign is 0).
+type extremeAcc struct {
+	sign int
+	t    Type
+	v    []any
+}
+
+func (a *extremeAcc) update(gids []int32, ng int, c *Col) {
+	a.v = growTo(a.v, ng)
+	for i, g := range gids {
+		if c.isNull(i) {
+			continue
+		}
+		if a.v[g] == nil {
+			a.v[g] = c.get(i)
+			continue
+		}
+		if a.sign == 0 {
+			continue
+		}
+		if c.Off != nil {
+			cur := a.v[g]
+			var cb []byte
+			switch s := cur.(type) {
+			case string:
+				cb = []byte(s)
+			case []byte:
+				cb = s
+			}
+			if bytes.Compare(c.str(i), cb)*a.sign > 0 {
+				a.v[g] = c.get(i)
+			}
+			continue
+		}
+		if x := c.get(i); compareScalars(c.T, x, a.v[g])*a.sign > 0 {
+			a.v[g] = x
+		}
+	}
+}
+
+func (a *extremeAcc) result(ng int) *Col {
+	a.v = growTo(a.v, ng)
+	b := newBuilder(a.t, ng)
+	for _, v := range a.v[:ng] {
+		b.add(v)
+	}
+	return b.c
+}
+
+type stringAggAcc struct {
+	sep  string
+	v    []*strings.Builder
+	seen []bool
+}
+
+func (a *stringAggAcc) update(gids []int32, ng int, c *Col) {
+	a.v = growTo(a.v, ng)
+	for i, g := range gids {
+		if c.isNull(i) {
+			continue
+		}
+		if a.v[g] == nil {
+			a.v[g] = &strings.Builder{}
+		} else {
+			a.v[g].WriteString(a.sep)
+		}
+		a.v[g].Write(c.str(i))
+	}
+}
+
+func (a *stringAggAcc) result(ng int) *Col {
+	a.v = growTo(a.v, ng)
+	b := newBuilder(tString, ng)
+	for _, v := range a.v[:ng] {
+		if v == nil {
+			b.add(nil)
+		} else {
+			b.add(v.String())
+		}
+	}
+	return b.c
+}
+
+type boolAcc struct {
+	and  bool
+	v    []bool
+	seen []bool
+}
+
+func (a *boolAcc) update(gids []int32, ng int, c *Col) {
+	a.v = growTo(a.v, ng)
+	a.seen = growTo(a.seen, ng)
+	for i, g := range gids {
+		if c.isNull(i) {
+			continue
+		}
+		if !a.seen[g] {
+			a.v[g], a.seen[g] = c.B[i], true
+		} else if a.and {
+			a.v[g] = a.v[g] && c.B[i]
+		} else {
+			a.v[g] = a.v[g] || c.B[i]
+		}
+	}
+}
+
+func (a *boolAcc) result(ng int) *Col {
+	a.v = growTo(a.v, ng)
+	a.seen = growTo(a.seen, ng)
+	c := &Col{T: tBool, Len: ng, B: a.v[:ng]}
+	for g := 0; g < ng; g++ {
+		if !a.seen[g] {
+			c.setNull(g)
+		}
+	}
+	return c
+}
+
+// distinctAcc feeds each group's distinct values once to an inner
+// accumulator.
+type distinctAcc struct {
+	spec  *aggSpec
+	inner accumulator
+	seen  map[string]struct{}
+	buf   []byte
+}
+
+func (a *distinctAcc) update(gids []int32, ng int, c *Col) {
+	if a.seen == nil {
+		a.seen = map[string]struct{}{}
+	}
+	var keep []int32
+	var kg []int32
+	for i, g := range gids {
+		if c.isNull(i) {
+			continue
+		}
+		a.buf = a.buf[:0]
+		a.buf = append(a.buf, byte(g), byte(g>>8), byte(g>>16), byte(g>>24))
+		a.buf = appendKey(a.buf, c, i)
+		if _, ok := a.seen[string(a.buf)]; ok {
+			continue
+		}
+		a.seen[string(a.buf)] = struct{}{}
+		keep = append(keep, int32(i))
+		kg = append(kg, g)
+	}
+	a.inner.update(kg, ng, c.take(keep))
+}
+
+func (a *distinctAcc) result(ng int) *Col { return a.inner.result(ng) }
+
+// grouper assigns group ids to rows by their key values.
+type grouper struct {
+	keyTypes []Type
+	keys     []*colBuilder // the key values of each group, in id order
+	n        int
+	ints     map[int64]int32
+	strs     map[string]int32
+	nullID   int32
+	buf      []byte
+}
+
+func newGrouper(types []Type) *grouper {
+	g := &grouper{keyTypes: types, nullID: -1}
+	for _, t := range types {
+		g.keys = append(g.keys, newBuilder(t, 16))
+	}
+	switch {
+	case len(types) == 1 && storage(types[0]) == stInt:
+		g.ints = map[int64]int32{}
+	default:
+		g.strs = map[string]int32{}
+	}
+	return g
+}
+
+func (g *grouper) newGroup(cols []*Col, i int) int32 {
+	id := int32(g.n)
+	g.n++
+	for k, c := range cols {
+		g.keys[k].add(c.get(i))
+	}
+	return id
+}
+
+// assign fills gids with the group of every row.
+func (g *grouper) assign(cols []*Col, n int, gids []int32) {
+	if len(cols) == 0 {
+		if g.n == 0 {
+			g.n = 1
+		}
+		for i := range gids[:n] {
+			gids[i] = 0
+		}
+		return
+	}
+	if g.ints != nil {
+		c := cols[0]
+		x := c.I
+		for i := 0; i < n; i++ {
+			if c.Null != nil && c.Null[i] {
+				if g.nullID < 0 {
+					g.nullID = g.newGroup(cols, i)
+				}
+				gids[i] = g.nullID
+				continue
+			}
+			id, ok := g.ints[x[i]]
+			if !ok {
+				id = g.newGroup(cols, i)
+				g.ints[x[i]] = id
+			}
+			gids[i] = id
+		}
+		return
+	}
+	if len(cols) == 1 && cols[0].Off != nil {
+		c := cols[0]
+		for i := 0; i < n; i++ {
+			if c.Null != nil && c.Null[i] {
+				if g.nullID < 0 {
+					g.nullID = g.newGroup(cols, i)
+				}
+				gids[i] = g.nullID
+				continue
+			}
+			s := c.Data[c.Off[i]:c.Off[i+1]]
+			id, ok := g.strs[string(s)]
+			if !ok {
+				id = g.newGroup(cols, i)
+				g.strs[string(s)] = id
+			}
+			gids[i] = id
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		g.buf = g.buf[:0]
+		for _, c := range cols {
+			g.buf = appendKey(g.buf, c, i)
+		}
+		id, ok := g.strs[string(g.buf)]
+		if !ok {
+			id = g.newGroup(cols, i)
+			g.strs[string(g.buf)] = id
+		}
+		gids[i] = id
+	}
+}
+
+// aggNode is a hash aggregation: GROUP BY keys and aggregates.
+type aggNode struct {
+	in   node
+	keys []expr
+	aggs []*aggSpec
+	done bool
+}
+
+func (n *aggNode) next(ctx context.Context) (*Batch, error) {
+	if n.done {
+		return nil, io.EOF
+	}
+	n.done = true
+	types := make([]Type, len(n.keys))
+	for i, k := range n.keys {
+		types[i] = withoutField(k.typ())
+		if k.typ().Kind == KNested {
+			types[i] = k.typ()
+		}
+	}
+	g := newGrouper(types)
+	accs := make([]accumulator, len(n.aggs))
+	for i, a := range n.aggs {
+		accs[i] = newAccumulator(a)
+	}
+	var gids []int32
+	keyCols := make([]*Col, len(n.keys))
+	if len(n.keys) == 0 && allCountStar(n.aggs) {
+		// COUNT(*) only: count rows without touching them.
+		var total int64
+		for {
+			b, err := n.in.next(ctx)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return nil, err
+			}
+			total += int64(b.N)
+		}
+		out := &Batch{N: 1}
+		for range n.aggs {
+			out.Cols = append(out.Cols, &Col{T: tInt, Len: 1, I: []int64{total}})
+		}
+		return out, nil
+	}
+	for {
+		b, err := n.in.next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		for i, k := range n.keys {
+			if keyCols[i], err = k.eval(b); err != nil {
+				return nil, err
+			}
+		}
+		if cap(gids) < b.N {
+			gids = make([]int32, b.N)
+		}
+		gids = gids[:b.N]
+		g.assign(keyCols, b.N, gids)
+		for i, a := range n.aggs {
+			var c *Col
+			if a.arg != nil {
+				if c, err = a.arg.eval(b); err != nil {
+					return nil, err
+				}
+			}
+			accs[i].update(gids, g.n, c)
+		}
+	}
+	if len(n.keys) == 0 && g.n == 0 {
+		g.n = 1 // an aggregate without GROUP BY has one row
+	}
+	out := &Batch{N: g.n}
+	for i, kb := range g.keys {
+		c := kb.c
+		c.Len = g.n
+		if c.T.Kind == KNull {
+			c = nullCol(types[i], g.n)
+		}
+		out.Cols = append(out.Cols, c)
+	}
+	for i, a := range accs {
+		if s, ok := a.(*sumIntAcc); ok && s.overflow {
+			return nil, errorf("%s: integer overflow", n.aggs[i].text)
+		}
+		out.Cols = append(out.Cols, a.result(g.n))
+	}
+	if g.n == 0 {
+		return nil, io.EOF
+	}
+	return out, nil
+}
+
+func (n *aggNode) close() { n.in.close() }
+
+func (n *aggNode) explain(x *explainer, depth int) {
+	var aggs []string
+	for _, a := range n.aggs {
+		aggs = append(aggs, a.text)
+	}
+	if len(n.keys) > 0 {
+		x.line(depth, "HASH AGGREGATE group by: %s aggregates: %s", exprList(n.keys), strings.Join(aggs, ", "))
+	} else {
+		x.line(depth, "AGGREGATE %s", strings.Join(aggs, ", "))
+	}
+	n.in.explain(x, depth+1)
+}

@@ -1,0 +1,1389 @@
+package sqlplan
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/scan"
+	"github.com/xwb1989/sqlparser"
+)
+
+// scopeCol is a column a query can name.
+type scopeCol struct {
+	rel  *relation
+	name string // column name (a dotted path for struct fields)
+	t    Type
+	slot *slot
+	// local is the column's index within its relation's output.
+	local int
+	used  bool
+}
+
+// relation is one FROM item: a table scan or a derived table.
+type relation struct {
+	alias string
+	table *scan.Table
+	path  string
+	// cols are the columns a query may name (a table's top-level columns,
+	// plus struct fields as they get named).
+	cols []*scopeCol
+	// used lists, for a table, the scanned columns in output order.
+	used   []*scopeCol
+	offset int // position of the relation's first column in joined batches
+	sub    *selectPlan
+	// pushed are the conjuncts handed to the scan.
+	pushed []scan.Predicate
+	// residual conjuncts evaluated on the relation's own batches
+	// (they only name this relation's columns).
+	residual []expr
+}
+
+func (r *relation) width() int {
+	if r.sub != nil {
+		return len(r.cols)
+	}
+	return len(r.used)
+}
+
+// use marks a column read and returns its slot.
+func (r *relation) use(c *scopeCol) *slot {
+	if !c.used {
+		c.used = true
+		if r.sub == nil {
+			c.local = len(r.used)
+			r.used = append(r.used, c)
+		}
+	}
+	return c.slot
+}
+
+// scope is the set of relations an expression may name, with the scope
+// of an enclosing query for error messages about correlation.
+type scope struct {
+	rels  []*relation
+	outer *scope
+}
+
+func (s *scope) allNames() []string {
+	var out []string
+	for _, r := range s.rels {
+		for _, c := range r.cols {
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
+
+func (s *scope) relByName(name string) *relation {
+	for _, r := range s.rels {
+		if strings.EqualFold(r.alias, name) {
+			return r
+		}
+	}
+	return nil
+}
+
+func findCol(r *relation, name string) *scopeCol {
+	for _, c := range r.cols {
+		if c.name == name {
+			return c
+		}
+	}
+	for _, c := range r.cols {
+		if strings.EqualFold(c.name, name) {
+			return c
+		}
+	}
+	return nil
+}
+
+// nested finds (adding if needed) the struct field at path below a
+// top-level column of r.
+func nestedCol(r *relation, top *scopeCol, path []string) (*scopeCol, error) {
+	f := top.t.Field
+	name := top.name
+	for _, p := range path {
+		if f == nil || f.Kind != schema.Struct {
+			return nil, errorf("%s is not a struct: cannot access field %q", name, p)
+		}
+		var next *schema.Field
+		var names []string
+		for _, c := range f.Children {
+			names = append(names, c.Name)
+			if strings.EqualFold(c.Name, p) {
+				next = c
+			}
+		}
+		if next == nil {
+			e := errorf("struct %s has no field %q%s", name, p, suggest(p, names))
+			e.Err = ErrNoColumn
+			return nil, e
+		}
+		f = next
+		name += "." + next.Name
+	}
+	if r.sub != nil {
+		return nil, unsupported("struct field access on a derived table")
+	}
+	if c := findCol(r, name); c != nil {
+		return c, nil
+	}
+	c := &scopeCol{rel: r, name: name, t: typeOfField(f), slot: &slot{}}
+	r.cols = append(r.cols, c)
+	return c, nil
+}
+
+// resolve finds the column a ColName names.
+func (p *planner) resolve(sc *scope, n *sqlparser.ColName) (*scopeCol, error) {
+	var parts []string
+	if q := n.Qualifier.Qualifier.String(); q != "" {
+		parts = append(parts, q)
+	}
+	if q := n.Qualifier.Name.String(); q != "" {
+		parts = append(parts, q)
+	}
+	parts = append(parts, n.Name.String())
+	full := strings.Join(parts, ".")
+	// table.column[.field...]
+	if len(parts) >= 2 {
+		if r := sc.relByName(parts[0]); r != nil {
+			c := findCol(r, parts[1])
+			if c == nil {
+				e := errorf("table %q has no column %q%s", r.alias, parts[1], suggest(parts[1], colNames(r)))
+				e.Err = ErrNoColumn
+				return nil, p.src.locate(e, parts[1])
+			}
+			if len(parts) > 2 {
+				return nestedCol(r, c, parts[2:])
+			}
+			return c, nil
+		}
+	}
+	// column[.field...]
+	var found *scopeCol
+	for _, r := range sc.rels {
+		if c := findCol(r, parts[0]); c != nil {
+			if found != nil && found.rel != r {
+				return nil, p.src.locate(errorf("column %q is ambiguous (in %q and %q)", parts[0], found.rel.alias, r.alias), parts[0])
+			}
+			found = c
+		}
+	}
+	if found == nil {
+		if sc.outer != nil {
+			if _, err := p.resolve(sc.outer, n); err == nil {
+				return nil, p.src.locate(unsupported("correlated subqueries (column "+strconv.Quote(full)+" of the outer query)"), parts[0])
+			}
+		}
+		var e *Error
+		if len(parts) > 1 && len(sc.rels) > 0 {
+			e = errorf("no table or struct column named %q%s", parts[0], suggest(parts[0], append(sc.allNames(), relNames(sc)...)))
+		} else {
+			e = errorf("column %q does not exist%s", parts[0], suggest(parts[0], sc.allNames()))
+		}
+		e.Err = ErrNoColumn
+		return nil, p.src.locate(e, parts[0])
+	}
+	if len(parts) > 1 {
+		return nestedCol(found.rel, found, parts[1:])
+	}
+	return found, nil
+}
+
+func colNames(r *relation) []string {
+	var out []string
+	for _, c := range r.cols {
+		out = append(out, c.name)
+	}
+	return out
+}
+
+func relNames(sc *scope) []string {
+	var out []string
+	for _, r := range sc.rels {
+		out = append(out, r.alias)
+	}
+	return out
+}
+
+// aggCtx binds expressions above a GROUP BY: group keys and aggregates
+// become references to the aggregation's output.
+type aggCtx struct {
+	keys     []expr   // bound group keys (input scope)
+	keyTexts []string // their SQL text
+	keyCols  []*scopeCol
+	aggs     []*aggSpec
+	slots    []*slot // output slots: keys then aggregates
+	inScope  *scope
+}
+
+var aggNames = map[string]bool{
+	"count": true, "sum": true, "avg": true, "mean": true, "min": true, "max": true, "any_value": true, "first": true,
+	"string_agg": true, "group_concat": true, "listagg": true, "bool_and": true, "bool_or": true, "count_if": true,
+	"arbitrary": true, "stddev": true, "stddev_samp": true, "stddev_pop": true, "variance": true, "var_samp": true, "var_pop": true,
+	"list": true, "array_agg": true, "median": true, "product": true, "countif": true, "every": true, "last": true,
+}
+
+func isAggregate(n sqlparser.Expr) bool {
+	switch x := n.(type) {
+	case *sqlparser.FuncExpr:
+		return aggNames[x.Name.Lowered()] && x.Qualifier.IsEmpty()
+	case *sqlparser.GroupConcatExpr:
+		return true
+	}
+	return false
+}
+
+func containsAggregate(n sqlparser.SQLNode) bool {
+	found := false
+	sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
+		switch node.(type) {
+		case *sqlparser.Subquery:
+			return false, nil
+		}
+		if e, ok := node.(sqlparser.Expr); ok && isAggregate(e) {
+			found = true
+			return false, nil
+		}
+		return true, nil
+	}, n)
+	return found
+}
+
+// bindExpr binds an expression in a scope (and, above a GROUP BY, the
+// aggregation context).
+func (p *planner) bindExpr(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, error) {
+	e, err := p.bindExpr0(n, sc, agg)
+	if err != nil {
+		return nil, err
+	}
+	if !e.hasText() {
+		e.setNode(n)
+	}
+	return e, nil
+}
+
+func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, error) {
+	if agg != nil {
+		text := sqlparser.String(n)
+		for i, kt := range agg.keyTexts {
+			if kt == text {
+				return &colExpr{s: agg.slots[i], t: agg.keys[i].typ()}, nil
+			}
+		}
+		if isAggregate(n) {
+			return p.bindAggregate(n, agg)
+		}
+		if c, ok := n.(*sqlparser.ColName); ok {
+			// A key that is a column may be named differently (t.a vs a).
+			col, err := p.resolve(agg.inScope, c)
+			if err != nil {
+				return nil, err
+			}
+			for i, kc := range agg.keyCols {
+				if kc == col {
+					return &colExpr{s: agg.slots[i], t: agg.keys[i].typ()}, nil
+				}
+			}
+			return nil, p.src.locate(errorf("column %q must appear in the GROUP BY clause or be used in an aggregate function", sqlparser.String(c)), c.Name.String())
+		}
+	} else if isAggregate(n) {
+		return nil, p.src.locate(errorf("aggregate function %s is not allowed here", sqlparser.String(n)), funcName(n))
+	}
+	switch x := n.(type) {
+	case *sqlparser.ColName:
+		c, err := p.resolve(sc, x)
+		if err != nil {
+			return nil, err
+		}
+		return &colExpr{s: c.slot, t: c.t, col: c}, nil
+	case *sqlparser.SQLVal:
+		return p.bindLiteral(x)
+	case *sqlparser.NullVal:
+		return &constExpr{t: Type{Kind: KNull}}, nil
+	case sqlparser.BoolVal:
+		return &constExpr{t: Type{Kind: KBool}, v: bool(x)}, nil
+	case *sqlparser.ParenExpr:
+		return p.bindExpr(x.Expr, sc, agg)
+	case *sqlparser.AndExpr:
+		return p.bindLogic(true, []sqlparser.Expr{x.Left, x.Right}, sc, agg)
+	case *sqlparser.OrExpr:
+		return p.bindLogic(false, []sqlparser.Expr{x.Left, x.Right}, sc, agg)
+	case *sqlparser.NotExpr:
+		e, err := p.bindBool(x.Expr, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		return p.fold(&notExpr{e: e}, e)
+	case *sqlparser.ComparisonExpr:
+		return p.bindComparison(x, sc, agg)
+	case *sqlparser.RangeCond:
+		l, err := p.bindExpr(x.Left, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		from, err := p.bindExpr(x.From, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		to, err := p.bindExpr(x.To, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		if x.Operator == sqlparser.BetweenStr {
+			a, err := p.compare(opGe, l, from)
+			if err != nil {
+				return nil, err
+			}
+			b, err := p.compare(opLe, l, to)
+			if err != nil {
+				return nil, err
+			}
+			return &andExpr{terms: []expr{a, b}}, nil
+		}
+		a, err := p.compare(opLt, l, from)
+		if err != nil {
+			return nil, err
+		}
+		b, err := p.compare(opGt, l, to)
+		if err != nil {
+			return nil, err
+		}
+		return &orExpr{terms: []expr{a, b}}, nil
+	case *sqlparser.IsExpr:
+		e, err := p.bindExpr(x.Expr, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		switch x.Operator {
+		case sqlparser.IsNullStr:
+			return p.fold(&isNullExpr{e: e}, e)
+		case sqlparser.IsNotNullStr:
+			return p.fold(&isNullExpr{e: e, not: true}, e)
+		}
+		if e, err = p.coerce(e, Type{Kind: KBool}); err != nil {
+			return nil, err
+		}
+		switch x.Operator {
+		case sqlparser.IsTrueStr:
+			return p.fold(&isBoolExpr{e: e, want: true}, e)
+		case sqlparser.IsNotTrueStr:
+			return p.fold(&isBoolExpr{e: e, want: true, not: true}, e)
+		case sqlparser.IsFalseStr:
+			return p.fold(&isBoolExpr{e: e, want: false}, e)
+		default:
+			return p.fold(&isBoolExpr{e: e, want: false, not: true}, e)
+		}
+	case *sqlparser.BinaryExpr:
+		l, err := p.bindExpr(x.Left, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		r, err := p.bindExpr(x.Right, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		switch x.Operator {
+		case sqlparser.BitOrStr: // || is rewritten to |
+			return p.bindFunc("concat_op", []expr{l, r})
+		case sqlparser.PlusStr, sqlparser.MinusStr, sqlparser.MultStr, sqlparser.DivStr, sqlparser.ModStr, sqlparser.IntDivStr:
+			op := x.Operator[0]
+			if x.Operator == sqlparser.IntDivStr {
+				op = 'd'
+			}
+			return p.arith(op, l, r)
+		}
+		return nil, unsupported("the " + x.Operator + " operator")
+	case *sqlparser.UnaryExpr:
+		e, err := p.bindExpr(x.Expr, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		switch x.Operator {
+		case sqlparser.UMinusStr:
+			if k, ok := isConst(e); ok {
+				return negConst(k)
+			}
+			if !e.typ().isNumeric() && e.typ().Kind != KInterval {
+				return nil, errorf("cannot negate %s", e.typ().SQLName())
+			}
+			return &negExpr{e: e}, nil
+		case sqlparser.UPlusStr:
+			return e, nil
+		case sqlparser.BangStr:
+			e, err = p.coerce(e, Type{Kind: KBool})
+			if err != nil {
+				return nil, err
+			}
+			return p.fold(&notExpr{e: e}, e)
+		}
+		return nil, unsupported("the unary " + x.Operator + " operator")
+	case *sqlparser.FuncExpr:
+		if !x.Qualifier.IsEmpty() {
+			return nil, unsupported("qualified function names")
+		}
+		name := x.Name.Lowered()
+		if x.Distinct {
+			return nil, errorf("DISTINCT is only allowed in aggregate functions")
+		}
+		var args []expr
+		for _, se := range x.Exprs {
+			ae, ok := se.(*sqlparser.AliasedExpr)
+			if !ok {
+				if name == "count" {
+					continue
+				}
+				return nil, errorf("%s(*) is not a function call", name)
+			}
+			a, err := p.bindExpr(ae.Expr, sc, agg)
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, a)
+		}
+		e, err := p.bindFunc(name, args)
+		if err != nil {
+			return nil, p.src.locate(asError(err), x.Name.String())
+		}
+		return e, nil
+	case *sqlparser.CaseExpr:
+		return p.bindCase(x, sc, agg)
+	case *sqlparser.ConvertExpr:
+		e, err := p.bindExpr(x.Expr, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		t, err := convertType(x.Type)
+		if err != nil {
+			return nil, err
+		}
+		return p.cast(e, t)
+	case *sqlparser.SubstrExpr:
+		s, err := p.bindExpr(x.Name, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		args := []expr{s}
+		for _, a := range []sqlparser.Expr{x.From, x.To} {
+			if a == nil {
+				continue
+			}
+			b, err := p.bindExpr(a, sc, agg)
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, b)
+		}
+		return p.bindFunc("substring", args)
+	case *sqlparser.IntervalExpr:
+		return p.bindInterval(x, sc, agg)
+	case *sqlparser.Subquery:
+		return p.scalarSubquery(x, sc)
+	case *sqlparser.ExistsExpr:
+		rows, err := p.runSubquery(x.Subquery.Select, sc, 1)
+		if err != nil {
+			return nil, err
+		}
+		return &constExpr{t: Type{Kind: KBool}, v: rows.N > 0}, nil
+	case sqlparser.ValTuple:
+		if len(x) == 1 {
+			return p.bindExpr(x[0], sc, agg)
+		}
+		return nil, unsupported("row values (tuples)")
+	case *sqlparser.CollateExpr:
+		return nil, unsupported("COLLATE")
+	case *sqlparser.MatchExpr:
+		return nil, unsupported("MATCH ... AGAINST")
+	case *sqlparser.GroupConcatExpr:
+		return nil, errorf("aggregate function GROUP_CONCAT is not allowed here")
+	case *sqlparser.ValuesFuncExpr:
+		return nil, unsupported("VALUES()")
+	case *sqlparser.Default:
+		return nil, unsupported("DEFAULT")
+	}
+	return nil, unsupported(fmt.Sprintf("the expression %s", sqlparser.String(n)))
+}
+
+func funcName(n sqlparser.Expr) string {
+	if f, ok := n.(*sqlparser.FuncExpr); ok {
+		return f.Name.String()
+	}
+	return "group_concat"
+}
+
+func asError(err error) *Error {
+	if e, ok := err.(*Error); ok {
+		return e
+	}
+	return &Error{Msg: err.Error(), Offset: -1, Err: err}
+}
+
+// fold evaluates an expression whose inputs are all constants.
+func (p *planner) fold(e expr, inputs ...expr) (expr, error) {
+	for _, in := range inputs {
+		if _, ok := isConst(in); !ok {
+			return e, nil
+		}
+		if k, _ := isConst(in); k != nil {
+			if _, iv := k.v.(interval); iv {
+				return e, nil
+			}
+		}
+	}
+	c, err := e.eval(&Batch{N: 1})
+	if err != nil {
+		return nil, asError(err)
+	}
+	return &constExpr{t: e.typ(), v: c.get(0)}, nil
+}
+
+func negConst(k *constExpr) (expr, error) {
+	switch v := k.v.(type) {
+	case nil:
+		return k, nil
+	case int64:
+		return &constExpr{t: k.t, v: -v}, nil
+	case float64:
+		return &constExpr{t: k.t, v: -v}, nil
+	case value.Decimal:
+		return &constExpr{t: k.t, v: value.Decimal{Unscaled: new(big.Int).Neg(v.Unscaled), Scale: v.Scale}}, nil
+	case interval:
+		return &constExpr{t: k.t, v: interval{-v.months, -v.micros}}, nil
+	case uint64:
+		if v == 1<<63 {
+			return &constExpr{t: Type{Kind: KInt}, v: int64(math.MinInt64)}, nil
+		}
+	}
+	return nil, errorf("cannot negate %s", k.t.SQLName())
+}
+
+// bindLiteral types a literal like DuckDB: integers BIGINT (wider ones
+// DECIMAL or DOUBLE), decimals DECIMAL, exponents DOUBLE.
+func (p *planner) bindLiteral(x *sqlparser.SQLVal) (expr, error) {
+	s := string(x.Val)
+	switch x.Type {
+	case sqlparser.StrVal:
+		return &constExpr{t: Type{Kind: KString}, v: s}, nil
+	case sqlparser.IntVal:
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return &constExpr{t: Type{Kind: KInt}, v: n}, nil
+		}
+		if u, err := strconv.ParseUint(s, 10, 64); err == nil {
+			return &constExpr{t: Type{Kind: KUint}, v: u}, nil
+		}
+		f, _ := strconv.ParseFloat(s, 64)
+		return &constExpr{t: Type{Kind: KFloat}, v: f}, nil
+	case sqlparser.FloatVal:
+		if strings.ContainsAny(s, "eE") {
+			f, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				return nil, errorf("bad number %s", s)
+			}
+			return &constExpr{t: Type{Kind: KFloat}, v: f}, nil
+		}
+		intPart, frac, _ := strings.Cut(s, ".")
+		intPart = strings.TrimLeft(intPart, "0")
+		prec := len(intPart) + len(frac)
+		if prec > 38 {
+			f, _ := strconv.ParseFloat(s, 64)
+			return &constExpr{t: Type{Kind: KFloat}, v: f}, nil
+		}
+		if prec == 0 {
+			prec = 1
+		}
+		t := Type{Kind: KDecimal, Prec: max(prec, len(frac)+1), Scale: len(frac)}
+		u, _ := new(big.Int).SetString(intPart+frac, 10)
+		if u == nil {
+			u = new(big.Int)
+		}
+		d := value.Decimal{Unscaled: u, Scale: int32(len(frac))}
+		v, err := fitDecimal(d, t)
+		if err != nil {
+			return nil, asError(err)
+		}
+		return &constExpr{t: t, v: v}, nil
+	case sqlparser.HexVal:
+		b, err := hexBytes(s)
+		if err != nil {
+			return nil, errorf("bad hex literal X'%s'", s)
+		}
+		return &constExpr{t: Type{Kind: KBytes}, v: b}, nil
+	case sqlparser.HexNum:
+		n, err := strconv.ParseInt(s[2:], 16, 64)
+		if err != nil {
+			return nil, errorf("bad hex number %s", s)
+		}
+		return &constExpr{t: Type{Kind: KInt}, v: n}, nil
+	case sqlparser.ValArg:
+		return p.param(s)
+	}
+	return nil, unsupported("the literal " + s)
+}
+
+func hexBytes(s string) ([]byte, error) {
+	if len(s)%2 != 0 {
+		return nil, fmt.Errorf("odd length")
+	}
+	out := make([]byte, len(s)/2)
+	for i := range out {
+		v, err := strconv.ParseUint(s[2*i:2*i+2], 16, 8)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = byte(v)
+	}
+	return out, nil
+}
+
+// param binds a placeholder (:v1 for ? and $1, :name for named ones).
+func (p *planner) param(name string) (expr, error) {
+	name = strings.TrimPrefix(name, ":")
+	var a *Arg
+	if strings.HasPrefix(name, "v") {
+		if n, err := strconv.Atoi(name[1:]); err == nil {
+			for i := range p.args {
+				if p.args[i].Ordinal == n && p.args[i].Name == "" {
+					a = &p.args[i]
+				}
+			}
+			if a == nil && n >= 1 && n <= len(p.args) && p.args[n-1].Name == "" {
+				a = &p.args[n-1]
+			}
+			if a == nil {
+				return nil, errorf("no value for parameter $%d (%d given)", n, len(p.args))
+			}
+		}
+	}
+	if a == nil {
+		for i := range p.args {
+			if strings.EqualFold(p.args[i].Name, name) {
+				a = &p.args[i]
+			}
+		}
+		if a == nil {
+			return nil, errorf("no value for parameter :%s", name)
+		}
+	}
+	t, v, err := argScalar(a.Value)
+	if err != nil {
+		return nil, err
+	}
+	return &constExpr{t: t, v: v}, nil
+}
+
+func (p *planner) bindLogic(and bool, parts []sqlparser.Expr, sc *scope, agg *aggCtx) (expr, error) {
+	var terms []expr
+	for _, part := range parts {
+		e, err := p.bindBool(part, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		// Flatten nested ANDs / ORs.
+		switch x := e.(type) {
+		case *andExpr:
+			if and {
+				terms = append(terms, x.terms...)
+				continue
+			}
+		case *orExpr:
+			if !and {
+				terms = append(terms, x.terms...)
+				continue
+			}
+		}
+		terms = append(terms, e)
+	}
+	var e expr
+	if and {
+		e = &andExpr{terms: terms}
+	} else {
+		e = &orExpr{terms: terms}
+	}
+	return p.fold(e, terms...)
+}
+
+func (p *planner) bindBool(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, error) {
+	e, err := p.bindExpr(n, sc, agg)
+	if err != nil {
+		return nil, err
+	}
+	return p.coerce(e, Type{Kind: KBool})
+}
+
+func (p *planner) bindComparison(x *sqlparser.ComparisonExpr, sc *scope, agg *aggCtx) (expr, error) {
+	l, err := p.bindExpr(x.Left, sc, agg)
+	if err != nil {
+		return nil, err
+	}
+	switch x.Operator {
+	case sqlparser.InStr, sqlparser.NotInStr:
+		return p.bindIn(l, x.Right, x.Operator == sqlparser.NotInStr, sc, agg)
+	}
+	r, err := p.bindExpr(x.Right, sc, agg)
+	if err != nil {
+		return nil, err
+	}
+	switch x.Operator {
+	case sqlparser.LikeStr, sqlparser.NotLikeStr, sqlparser.RegexpStr, sqlparser.NotRegexpStr:
+		fold := x.Operator == sqlparser.RegexpStr || x.Operator == sqlparser.NotRegexpStr
+		not := x.Operator == sqlparser.NotLikeStr || x.Operator == sqlparser.NotRegexpStr
+		if l, err = p.coerce(l, Type{Kind: KString}); err != nil {
+			return nil, err
+		}
+		if r, err = p.coerce(r, Type{Kind: KString}); err != nil {
+			return nil, err
+		}
+		e := &likeExpr{e: l, pat: r, not: not, fold: fold}
+		if x.Escape != nil {
+			esc, err := p.bindExpr(x.Escape, sc, agg)
+			if err != nil {
+				return nil, err
+			}
+			k, ok := isConst(esc)
+			s, _ := k.v.(string)
+			if !ok || len(s) != 1 {
+				return nil, errorf("ESCAPE must be a single character")
+			}
+			e.esc = s[0]
+		}
+		if k, ok := isConst(r); ok {
+			if k.v == nil {
+				return &constExpr{t: Type{Kind: KBool}}, nil
+			}
+			e.m = compileLike(k.v.(string), e.esc, fold)
+		}
+		return p.fold(e, l, r)
+	case sqlparser.JSONExtractOp, sqlparser.JSONUnquoteExtractOp:
+		return nil, unsupported("the " + x.Operator + " operator")
+	}
+	ops := map[string]cmpOp{"=": opEq, "!=": opNe, "<>": opNe, "<": opLt, "<=": opLe, ">": opGt, ">=": opGe, "<=>": opNullSafeEq}
+	op, ok := ops[x.Operator]
+	if !ok {
+		return nil, unsupported("the " + x.Operator + " operator")
+	}
+	return p.compare(op, l, r)
+}
+
+// compare builds `l op r` after bringing both sides to one type, with
+// constants on the right where possible.
+func (p *planner) compare(op cmpOp, l, r expr) (expr, error) {
+	l, r, err := p.unify(l, r)
+	if err != nil {
+		return nil, err
+	}
+	if _, lc := isConst(l); lc {
+		if _, rc := isConst(r); !rc {
+			flip := map[cmpOp]cmpOp{opEq: opEq, opNe: opNe, opLt: opGt, opLe: opGe, opGt: opLt, opGe: opLe, opNullSafeEq: opNullSafeEq}
+			l, r, op = r, l, flip[op]
+		}
+	}
+	e := &cmpExpr{op: op, l: l, r: r}
+	e.setText(l.String() + " " + cmpNames[op] + " " + r.String())
+	return p.fold(e, l, r)
+}
+
+func (p *planner) bindIn(l expr, right sqlparser.Expr, not bool, sc *scope, agg *aggCtx) (expr, error) {
+	var items []expr
+	switch rt := right.(type) {
+	case sqlparser.ValTuple:
+		for _, it := range rt {
+			e, err := p.bindExpr(it, sc, agg)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, e)
+		}
+	case *sqlparser.Subquery:
+		b, err := p.runSubquery(rt.Select, sc, -1)
+		if err != nil {
+			return nil, err
+		}
+		if len(b.Cols) != 1 {
+			return nil, errorf("the subquery of IN returns %d columns, not 1", len(b.Cols))
+		}
+		c := b.Cols[0]
+		for i := 0; i < b.N; i++ {
+			items = append(items, &constExpr{t: c.T, v: c.get(i)})
+		}
+		if b.N == 0 {
+			// x IN (empty) is false, even for NULL x.
+			return &constExpr{t: Type{Kind: KBool}, v: not}, nil
+		}
+	case sqlparser.ListArg:
+		return nil, unsupported("list arguments")
+	default:
+		return nil, unsupported("IN with " + sqlparser.String(right))
+	}
+	allConst := true
+	for _, it := range items {
+		if _, ok := isConst(it); !ok {
+			allConst = false
+		}
+	}
+	if !allConst {
+		// x IN (a, b) with expressions: a disjunction of equalities.
+		var terms []expr
+		for _, it := range items {
+			c, err := p.compare(opEq, l, it)
+			if err != nil {
+				return nil, err
+			}
+			terms = append(terms, c)
+		}
+		var e expr = &orExpr{terms: terms}
+		if not {
+			e = &notExpr{e: e}
+		}
+		return e, nil
+	}
+	// Constants: cast them to the column's type.
+	target := l.typ()
+	for _, it := range items {
+		t := it.typ()
+		if t.Kind == KNull {
+			continue
+		}
+		u, err := unifyTypes(target, t)
+		if err != nil {
+			return nil, err
+		}
+		target = u
+	}
+	l, err := p.cast(l, target)
+	if err != nil {
+		return nil, err
+	}
+	e := &inExpr{e: l, not: not}
+	for _, it := range items {
+		k := it.(*constExpr)
+		if k.v == nil {
+			e.hasNull = true
+			continue
+		}
+		v, err := castScalar(k.v, k.t, target)
+		if err != nil {
+			return nil, asError(err)
+		}
+		e.vals = append(e.vals, v)
+	}
+	e.prepare()
+	return p.fold(e, l)
+}
+
+// unifyTypes returns the type two operands are compared or combined in.
+func unifyTypes(a, b Type) (Type, error) {
+	ak, bk := a.op(), b.op()
+	switch {
+	case ak == bk:
+		if ak == KDecimal {
+			scale := max(a.Scale, b.Scale)
+			prec := max(a.Prec-a.Scale, b.Prec-b.Scale) + scale
+			return Type{Kind: KDecimal, Prec: min(prec, 38), Scale: scale}, nil
+		}
+		if ak == KInt {
+			return Type{Kind: KInt}, nil
+		}
+		if ak == KFloat {
+			return Type{Kind: KFloat}, nil
+		}
+		if ak == KString {
+			return Type{Kind: KString}, nil
+		}
+		return a, nil
+	case ak == KNull:
+		return b, nil
+	case bk == KNull:
+		return a, nil
+	case a.isNumeric() && b.isNumeric():
+		switch {
+		case ak == KFloat || bk == KFloat:
+			return Type{Kind: KFloat}, nil
+		case ak == KDecimal || bk == KDecimal:
+			d, o := a, b
+			if bk == KDecimal {
+				d, o = b, a
+			}
+			digits := 19
+			if o.op() == KUint {
+				digits = 20
+			}
+			scale := d.Scale
+			prec := max(d.Prec-d.Scale, digits) + scale
+			if prec > 38 {
+				return Type{Kind: KFloat}, nil
+			}
+			return Type{Kind: KDecimal, Prec: prec, Scale: scale}, nil
+		default: // int with ubigint
+			return Type{Kind: KDecimal, Prec: 20, Scale: 0}, nil
+		}
+	case ak == KString && b.Kind != KNested:
+		return withoutField(b), nil
+	case bk == KString && a.Kind != KNested:
+		return withoutField(a), nil
+	case ak == KDate && bk == KTimestamp || ak == KTimestamp && bk == KDate:
+		return Type{Kind: KTimestamp}, nil
+	}
+	return Type{}, errorf("cannot compare %s with %s", a.SQLName(), b.SQLName())
+}
+
+func withoutField(t Type) Type { t.Field = nil; return t }
+
+// unify casts two operands to their common type.
+func (p *planner) unify(l, r expr) (expr, expr, error) {
+	lt, rt := l.typ(), r.typ()
+	if lt.op() == rt.op() && lt.op() != KDecimal {
+		return l, r, nil
+	}
+	if lt.op() == KDecimal && rt.op() == KDecimal && lt.Scale == rt.Scale && lt.Prec <= 18 == (rt.Prec <= 18) {
+		return l, r, nil
+	}
+	t, err := unifyTypes(lt, rt)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Compare a column with a constant in the column's own type when the
+	// constant converts exactly (keeps the typed fast path and pushdown).
+	if k, ok := isConst(r); ok && k.v != nil && lt.Kind != KNested {
+		if lt.op() == KInt && rt.Kind == KDecimal || lt.op() == KInt && rt.Kind == KFloat {
+			// 3 = 3.0 compares as integers; 3 = 3.5 must not.
+			if v, err := castScalar(k.v, rt, lt); err == nil {
+				if back, err := castScalar(v, lt, rt); err == nil && compareScalars(rt, back, k.v) == 0 {
+					return l, &constExpr{t: lt, v: v}, nil
+				}
+			}
+		} else if rt.op() == KString {
+			if _, lc := isConst(l); !lc {
+				c, err := p.cast(r, withoutField(lt))
+				return l, c, err
+			}
+		}
+	}
+	if k, ok := isConst(l); ok && k.v != nil && lt.op() == KString && rt.Kind != KNested {
+		c, err := p.cast(l, withoutField(rt))
+		return c, r, err
+	}
+	if l, err = p.cast(l, t); err != nil {
+		return nil, nil, err
+	}
+	if r, err = p.cast(r, t); err != nil {
+		return nil, nil, err
+	}
+	return l, r, nil
+}
+
+// coerce casts e to t implicitly.
+func (p *planner) coerce(e expr, t Type) (expr, error) {
+	et := e.typ()
+	if et.op() == t.op() || et.Kind == KNull {
+		if et.Kind == KNull {
+			return p.cast(e, t)
+		}
+		return e, nil
+	}
+	if t.Kind == KBool && et.op() != KString && et.op() != KInt {
+		return nil, errorf("%s is %s, not BOOLEAN", e.String(), et.SQLName())
+	}
+	return p.cast(e, t)
+}
+
+// cast converts e to t, folding constants.
+func (p *planner) cast(e expr, t Type) (expr, error) {
+	et := e.typ()
+	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.op() == KInt && t.Bits != 0 && t.Bits < 64) {
+		return e, nil
+	}
+	if et.Kind == KDecimal && t.Kind == KDecimal && et.Scale == t.Scale && et.Prec <= 18 == (t.Prec <= 18) && t.Prec >= et.Prec {
+		return e, nil
+	}
+	if k, ok := isConst(e); ok {
+		if iv, ok := k.v.(interval); ok {
+			if t.Kind == KString {
+				return &constExpr{t: t, v: formatInterval(iv.micros + iv.months*30*86400e6)}, nil
+			}
+			return e, nil
+		}
+		v, err := castScalar(k.v, k.t, t)
+		if err != nil {
+			return nil, asError(err)
+		}
+		return &constExpr{named: named{text: k.text}, t: t, v: v}, nil
+	}
+	c := &castExpr{e: e, to: t}
+	c.setText(fmt.Sprintf("CAST(%s AS %s)", e.String(), t.SQLName()))
+	return c, nil
+}
+
+// arith types and builds an arithmetic expression.
+func (p *planner) arith(op byte, l, r expr) (expr, error) {
+	lt, rt := l.typ(), r.typ()
+	if lt.Kind == KNull || rt.Kind == KNull {
+		t := lt
+		if lt.Kind == KNull {
+			t = rt
+		}
+		if t.Kind == KNull {
+			t = Type{Kind: KInt}
+		}
+		return &constExpr{t: t}, nil
+	}
+	// Strings in arithmetic are numbers (or dates) given as text.
+	if lt.op() == KString {
+		if _, ok := isConst(l); ok {
+			if rt.isNumeric() {
+				l, _ = p.cast(l, Type{Kind: KFloat})
+			}
+		}
+	}
+	if rt.op() == KString {
+		if _, ok := isConst(r); ok {
+			switch {
+			case rt.op() == KString && (lt.Kind == KTimestamp || lt.Kind == KDate):
+				var err error
+				if r, err = p.cast(r, Type{Kind: KInterval}); err != nil {
+					return nil, err
+				}
+			case lt.isNumeric():
+				r, _ = p.cast(r, Type{Kind: KFloat})
+			}
+		}
+	}
+	lt, rt = l.typ(), r.typ()
+	var t Type
+	lk, rk := lt.op(), rt.op()
+	switch {
+	case lk == KDate && (rk == KInt) && (op == '+' || op == '-'):
+		t = Type{Kind: KDate}
+	case lk == KInt && rk == KDate && op == '+':
+		t = Type{Kind: KDate}
+	case lk == KDate && rk == KDate && op == '-':
+		t = Type{Kind: KInt}
+	case (lk == KTimestamp || lk == KDate) && rk == KInterval && (op == '+' || op == '-'):
+		t = Type{Kind: KTimestamp}
+	case lk == KTime && rk == KInterval && (op == '+' || op == '-'):
+		t = Type{Kind: KTime}
+	case lk == KInterval && (rk == KTimestamp || rk == KDate) && op == '+':
+		l, r = r, l
+		t = Type{Kind: KTimestamp}
+	case lk == KTimestamp && rk == KTimestamp && op == '-':
+		t = Type{Kind: KInterval}
+	case lk == KInterval && rk == KInterval && (op == '+' || op == '-'):
+		t = Type{Kind: KInterval}
+	case lt.isNumeric() && rt.isNumeric():
+		switch {
+		case op == '/':
+			t = Type{Kind: KFloat}
+		case op == 'd':
+			if lk == KFloat || rk == KFloat || lk == KDecimal || rk == KDecimal {
+				return p.bindFunc("floor", []expr{mustArith(p, '/', l, r)})
+			}
+			t = Type{Kind: KInt}
+		case lk == KFloat || rk == KFloat:
+			t = Type{Kind: KFloat}
+		case lk == KDecimal || rk == KDecimal:
+			ls, rs := scaleOf(lt), scaleOf(rt)
+			lp, rp := precOf(lt), precOf(rt)
+			switch op {
+			case '*':
+				t = Type{Kind: KDecimal, Scale: ls + rs, Prec: min(38, lp+rp)}
+			default:
+				s := max(ls, rs)
+				t = Type{Kind: KDecimal, Scale: s, Prec: min(38, max(lp-ls, rp-rs)+s+1)}
+			}
+			if t.Prec <= 18 {
+				var err error
+				if l, err = p.cast(l, decType(lt)); err != nil {
+					return nil, err
+				}
+				if r, err = p.cast(r, decType(rt)); err != nil {
+					return nil, err
+				}
+			} else {
+				t.Prec = 38
+			}
+		case lk == KUint || rk == KUint:
+			t = Type{Kind: KFloat}
+		default:
+			t = Type{Kind: KInt}
+		}
+		if t.Kind == KFloat {
+			var err error
+			if l, err = p.cast(l, Type{Kind: KFloat}); err != nil {
+				return nil, err
+			}
+			if r, err = p.cast(r, Type{Kind: KFloat}); err != nil {
+				return nil, err
+			}
+		}
+	default:
+		return nil, errorf("cannot compute %s %c %s", lt.SQLName(), op, rt.SQLName())
+	}
+	e := &arithExpr{op: op, l: l, r: r, t: t}
+	opText := string(op)
+	if op == 'd' {
+		opText = "DIV"
+	}
+	e.setText(l.String() + " " + opText + " " + r.String())
+	return p.fold(e, l, r)
+}
+
+func mustArith(p *planner, op byte, l, r expr) expr {
+	e, err := p.arith(op, l, r)
+	if err != nil {
+		return &constExpr{t: Type{Kind: KFloat}}
+	}
+	return e
+}
+
+func precOf(t Type) int {
+	switch t.op() {
+	case KDecimal:
+		return t.Prec
+	case KInt:
+		return 19
+	}
+	return 20
+}
+
+// decType is the decimal type an integer or decimal operand computes in.
+func decType(t Type) Type {
+	if t.Kind == KDecimal {
+		return t
+	}
+	return Type{Kind: KDecimal, Prec: 18, Scale: 0}
+}
+
+func (p *planner) bindCase(x *sqlparser.CaseExpr, sc *scope, agg *aggCtx) (expr, error) {
+	var subject expr
+	if x.Expr != nil {
+		var err error
+		if subject, err = p.bindExpr(x.Expr, sc, agg); err != nil {
+			return nil, err
+		}
+	}
+	e := &caseExpr{}
+	var vals []expr
+	for _, w := range x.Whens {
+		var cond expr
+		var err error
+		if subject != nil {
+			v, err := p.bindExpr(w.Cond, sc, agg)
+			if err != nil {
+				return nil, err
+			}
+			if cond, err = p.compare(opEq, subject, v); err != nil {
+				return nil, err
+			}
+		} else if cond, err = p.bindBool(w.Cond, sc, agg); err != nil {
+			return nil, err
+		}
+		v, err := p.bindExpr(w.Val, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		e.conds = append(e.conds, cond)
+		vals = append(vals, v)
+	}
+	if x.Else != nil {
+		v, err := p.bindExpr(x.Else, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		vals = append(vals, v)
+	}
+	t, err := commonType(vals)
+	if err != nil {
+		return nil, err
+	}
+	for i := range vals {
+		if vals[i], err = p.cast(vals[i], t); err != nil {
+			return nil, err
+		}
+	}
+	e.t = t
+	e.vals = vals[:len(e.conds)]
+	if x.Else != nil {
+		e.els = vals[len(vals)-1]
+	}
+	return e, nil
+}
+
+// commonType is the type several values (CASE branches, COALESCE
+// arguments) are brought to.
+func commonType(vals []expr) (Type, error) {
+	t := Type{Kind: KNull}
+	for _, v := range vals {
+		vt := v.typ()
+		if t.Kind == KNull {
+			t = withoutField(vt)
+			if vt.Kind == KNested {
+				t = vt
+			}
+			continue
+		}
+		if vt.Kind == KNull {
+			continue
+		}
+		if vt.op() == KString && t.op() != KString {
+			if _, ok := isConst(v); ok {
+				continue
+			}
+			t = Type{Kind: KString}
+			continue
+		}
+		if t.op() == KString && vt.op() != KString {
+			t = Type{Kind: KString}
+			continue
+		}
+		u, err := unifyTypes(t, vt)
+		if err != nil {
+			return Type{}, err
+		}
+		t = u
+	}
+	if t.Kind == KNull {
+		t = Type{Kind: KInt}
+	}
+	return t, nil
+}
+
+func (p *planner) bindInterval(x *sqlparser.IntervalExpr, sc *scope, agg *aggCtx) (expr, error) {
+	e, err := p.bindExpr(x.Expr, sc, agg)
+	if err != nil {
+		return nil, err
+	}
+	k, ok := isConst(e)
+	if !ok {
+		return nil, unsupported("INTERVAL of a non-constant")
+	}
+	f, err := castScalar(k.v, k.t, Type{Kind: KFloat})
+	if err != nil {
+		return nil, asError(err)
+	}
+	n, _ := f.(float64)
+	iv, err := makeInterval(n, x.Unit)
+	if err != nil {
+		return nil, err
+	}
+	return &constExpr{t: Type{Kind: KInterval}, v: iv}, nil
+}
+
+func makeInterval(n float64, unit string) (interval, error) {
+	u := strings.TrimSuffix(strings.ToLower(unit), "s")
+	switch u {
+	case "microsecond", "us":
+		return interval{micros: int64(n)}, nil
+	case "millisecond", "ms":
+		return interval{micros: int64(n * 1e3)}, nil
+	case "second", "sec":
+		return interval{micros: int64(n * 1e6)}, nil
+	case "minute", "min":
+		return interval{micros: int64(n * 60e6)}, nil
+	case "hour", "h":
+		return interval{micros: int64(n * 3600e6)}, nil
+	case "day", "d":
+		return interval{micros: int64(n * 86400e6)}, nil
+	case "week":
+		return interval{micros: int64(n * 7 * 86400e6)}, nil
+	case "month":
+		return interval{months: int64(n)}, nil
+	case "quarter":
+		return interval{months: int64(n * 3)}, nil
+	case "year":
+		return interval{months: int64(n * 12)}, nil
+	}
+	return interval{}, errorf("unknown interval unit %q", unit)
+}
+
+// convertType decodes the type of a CAST as the rewrite layer spelled it.
+func convertType(ct *sqlparser.ConvertType) (Type, error) {
+	name := strings.ToLower(ct.Type)
+	var params []int
+	for _, v := range []*sqlparser.SQLVal{ct.Length, ct.Scale} {
+		if v != nil {
+			n, _ := strconv.Atoi(string(v.Val))
+			params = append(params, n)
+		}
+	}
+	if name == "char" && len(params) == 1 && params[0] >= castCodeBase && params[0] < castCodeBase+len(castTypes) {
+		return parseTypeName(castTypes[params[0]-castCodeBase], nil)
+	}
+	switch name {
+	case "char", "nchar":
+		return Type{Kind: KString}, nil
+	case "binary":
+		return Type{Kind: KBytes}, nil
+	case "datetime":
+		return Type{Kind: KTimestamp}, nil
+	case "unsigned":
+		return Type{Kind: KUint, Bits: 64}, nil
+	case "signed":
+		return Type{Kind: KInt, Bits: 64}, nil
+	}
+	t, err := parseTypeName(name, params)
+	if err != nil {
+		return Type{}, asError(err)
+	}
+	return t, nil
+}
+
+// argScalar converts an argument value into a typed scalar.
+func argScalar(v any) (Type, any, error) {
+	switch x := v.(type) {
+	case nil:
+		return Type{Kind: KNull}, nil, nil
+	case int64:
+		return Type{Kind: KInt}, x, nil
+	case int:
+		return Type{Kind: KInt}, int64(x), nil
+	case int32:
+		return Type{Kind: KInt}, int64(x), nil
+	case int16:
+		return Type{Kind: KInt}, int64(x), nil
+	case int8:
+		return Type{Kind: KInt}, int64(x), nil
+	case uint8:
+		return Type{Kind: KInt}, int64(x), nil
+	case uint16:
+		return Type{Kind: KInt}, int64(x), nil
+	case uint32:
+		return Type{Kind: KInt}, int64(x), nil
+	case uint:
+		return argScalar(uint64(x))
+	case uint64:
+		if x <= math.MaxInt64 {
+			return Type{Kind: KInt}, int64(x), nil
+		}
+		return Type{Kind: KUint, Bits: 64}, x, nil
+	case float64:
+		return Type{Kind: KFloat}, x, nil
+	case float32:
+		return Type{Kind: KFloat}, float64(x), nil
+	case bool:
+		return Type{Kind: KBool}, x, nil
+	case string:
+		return Type{Kind: KString}, x, nil
+	case []byte:
+		return Type{Kind: KBytes}, append([]byte(nil), x...), nil
+	case value.Decimal:
+		s := int(x.Scale)
+		if s < 0 {
+			s = 0
+		}
+		p := len(strings.TrimLeft(strings.ReplaceAll(strings.TrimPrefix(x.String(), "-"), ".", ""), "0"))
+		t := Type{Kind: KDecimal, Prec: min(38, max(p, s+1)), Scale: s}
+		out, err := fitDecimal(x, t)
+		if err != nil {
+			return Type{}, nil, asError(err)
+		}
+		return t, out, nil
+	}
+	if t, ok := v.(interface{ UnixMicro() int64 }); ok {
+		return Type{Kind: KTimestamp, TZ: true}, t.UnixMicro(), nil
+	}
+	return Type{}, nil, errorf("unsupported argument type %T", v)
+}

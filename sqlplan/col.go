@@ -1,0 +1,476 @@
+package sqlplan
+
+import (
+	"math"
+	"math/big"
+	"time"
+
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/parquet/vector"
+)
+
+// Col is one column of values in the engine: typed slices by Kind (see
+// Kind), Null[i] set for NULL rows (nil when there are none). Strings and
+// byte strings are one Data buffer plus Len+1 offsets, as in the scan's
+// vectors, whose buffers a Col shares where it can.
+type Col struct {
+	T    Type
+	Len  int
+	Null []bool
+	I    []int64
+	F    []float64
+	B    []bool
+	Data []byte
+	Off  []int32
+	A    []any
+}
+
+// Batch is a set of rows as columns.
+type Batch struct {
+	Cols []*Col
+	N    int
+}
+
+func (c *Col) isNull(i int) bool { return c.Null != nil && c.Null[i] }
+
+// str returns the bytes of a string slot (aliasing the buffer).
+func (c *Col) str(i int) []byte { return c.Data[c.Off[i]:c.Off[i+1]] }
+
+// newCol allocates a column of n rows of type t (zero values, no NULLs).
+func newCol(t Type, n int) *Col {
+	c := &Col{T: t, Len: n}
+	switch storage(t) {
+	case stInt:
+		c.I = make([]int64, n)
+	case stFloat:
+		c.F = make([]float64, n)
+	case stBool:
+		c.B = make([]bool, n)
+	case stBytes:
+		c.Off = make([]int32, n+1)
+	default:
+		c.A = make([]any, n)
+	}
+	return c
+}
+
+type storageKind uint8
+
+const (
+	stAny storageKind = iota
+	stInt
+	stFloat
+	stBool
+	stBytes
+)
+
+func storage(t Type) storageKind {
+	switch t.Kind {
+	case KInt, KUint, KDate, KTime, KTimestamp, KInterval:
+		return stInt
+	case KDecimal:
+		if t.Prec <= 18 {
+			return stInt
+		}
+		return stAny
+	case KFloat:
+		return stFloat
+	case KBool:
+		return stBool
+	case KString, KBytes, KUUID:
+		return stBytes
+	}
+	return stAny
+}
+
+// nullCol is a column of n NULLs.
+func nullCol(t Type, n int) *Col {
+	c := newCol(t, n)
+	c.Null = make([]bool, n)
+	for i := range c.Null {
+		c.Null[i] = true
+	}
+	return c
+}
+
+// setNull marks row i NULL, allocating the null slice on first use.
+func (c *Col) setNull(i int) {
+	if c.Null == nil {
+		c.Null = make([]bool, c.Len)
+	}
+	c.Null[i] = true
+}
+
+// take returns the rows of c at idx.
+func (c *Col) take(idx []int32) *Col {
+	out := &Col{T: c.T, Len: len(idx)}
+	if c.Null != nil {
+		out.Null = make([]bool, len(idx))
+		any := false
+		for k, i := range idx {
+			if c.Null[i] {
+				out.Null[k] = true
+				any = true
+			}
+		}
+		if !any {
+			out.Null = nil
+		}
+	}
+	switch {
+	case c.I != nil:
+		out.I = make([]int64, len(idx))
+		for k, i := range idx {
+			out.I[k] = c.I[i]
+		}
+	case c.F != nil:
+		out.F = make([]float64, len(idx))
+		for k, i := range idx {
+			out.F[k] = c.F[i]
+		}
+	case c.B != nil:
+		out.B = make([]bool, len(idx))
+		for k, i := range idx {
+			out.B[k] = c.B[i]
+		}
+	case c.Off != nil:
+		out.Off = make([]int32, len(idx)+1)
+		size := 0
+		for _, i := range idx {
+			size += int(c.Off[i+1] - c.Off[i])
+		}
+		out.Data = make([]byte, 0, size)
+		for k, i := range idx {
+			out.Data = append(out.Data, c.Data[c.Off[i]:c.Off[i+1]]...)
+			out.Off[k+1] = int32(len(out.Data))
+		}
+	default:
+		out.A = make([]any, len(idx))
+		for k, i := range idx {
+			if c.A != nil {
+				out.A[k] = c.A[i]
+			}
+		}
+	}
+	return out
+}
+
+// appendCol appends the rows of src to dst (same storage).
+func appendCol(dst, src *Col) {
+	if src.Len == 0 {
+		return
+	}
+	base := dst.Len
+	if src.Null != nil || dst.Null != nil {
+		if dst.Null == nil {
+			dst.Null = make([]bool, base, base+src.Len)
+		}
+		if src.Null != nil {
+			dst.Null = append(dst.Null, src.Null[:src.Len]...)
+		} else {
+			dst.Null = append(dst.Null, make([]bool, src.Len)...)
+		}
+	}
+	dst.Len += src.Len
+	switch storage(dst.T) {
+	case stInt:
+		dst.I = append(dst.I, src.I[:src.Len]...)
+	case stFloat:
+		dst.F = append(dst.F, src.F[:src.Len]...)
+	case stBool:
+		dst.B = append(dst.B, src.B[:src.Len]...)
+	case stBytes:
+		if len(dst.Off) == 0 {
+			dst.Off = append(dst.Off, 0)
+		}
+		shift := int32(len(dst.Data)) - src.Off[0]
+		for _, o := range src.Off[1 : src.Len+1] {
+			dst.Off = append(dst.Off, o+shift)
+		}
+		dst.Data = append(dst.Data, src.Data[src.Off[0]:src.Off[src.Len]]...)
+	default:
+		if src.A == nil {
+			dst.A = append(dst.A, make([]any, src.Len)...)
+		} else {
+			dst.A = append(dst.A, src.A[:src.Len]...)
+		}
+	}
+}
+
+// emptyLike returns an empty column of c's type for appending.
+func emptyCol(t Type) *Col {
+	c := &Col{T: t}
+	if storage(t) == stBytes {
+		c.Off = []int32{0}
+	}
+	return c
+}
+
+// fromVector converts a scan vector of a column of type t into a Col,
+// sharing buffers where the layouts agree.
+func fromVector(t Type, v *vector.Vector, n int) *Col {
+	c := &Col{T: t, Len: n}
+	if v.Valid != nil {
+		c.Null = make([]bool, n)
+		for i := 0; i < n; i++ {
+			c.Null[i] = !v.Valid.Get(i)
+		}
+	}
+	f := t.Field
+	if f == nil {
+		// A hive partition column: int64 or string.
+		if v.Kind == vector.Int64 {
+			c.I = v.Int64s[:n]
+		} else {
+			c.Data, c.Off = v.Data, v.Offsets[:n+1]
+		}
+		return c
+	}
+	if f.Kind != schema.Primitive {
+		c.A = make([]any, n)
+		for i := 0; i < n; i++ {
+			c.A[i] = value.Get(f, v, i)
+		}
+		return c
+	}
+	node := f.Node
+	lt := node.Logical
+	switch v.Kind {
+	case vector.Bool:
+		c.B = v.Bools[:n]
+	case vector.Int32:
+		c.I = make([]int64, n)
+		src := v.Int32s[:n]
+		if t.Kind == KUint {
+			for i, x := range src {
+				c.I[i] = int64(uint32(x))
+			}
+		} else {
+			for i, x := range src {
+				c.I[i] = int64(x)
+			}
+		}
+		if t.Kind == KTime {
+			mul := schema.UnitNanos(lt.Time.Unit) / 1000
+			for i := range c.I {
+				c.I[i] *= mul
+			}
+		}
+	case vector.Int64:
+		switch t.Kind {
+		case KTimestamp:
+			c.I = scaleUnits(v.Int64s[:n], schema.UnitNanos(lt.Timestamp.Unit))
+		case KTime:
+			c.I = scaleUnits(v.Int64s[:n], schema.UnitNanos(lt.Time.Unit))
+		default:
+			c.I = v.Int64s[:n]
+		}
+	case vector.Int96:
+		c.I = make([]int64, n)
+		for i := 0; i < n; i++ {
+			c.I[i] = value.Int96Time(v.Int96s[i]).UnixMicro()
+		}
+	case vector.Float32:
+		c.F = make([]float64, n)
+		for i, x := range v.Float32s[:n] {
+			c.F[i] = float64(x)
+		}
+	case vector.Float64:
+		c.F = v.Float64s[:n]
+	case vector.ByteArray, vector.FixedLenByteArray:
+		switch t.Kind {
+		case KDecimal:
+			if t.Prec <= 18 {
+				c.I = make([]int64, n)
+				for i := 0; i < n; i++ {
+					if !c.isNull(i) {
+						c.I[i] = value.DecimalFromBigEndian(v.Bytes(i), int32(t.Scale)).Unscaled.Int64()
+					}
+				}
+			} else {
+				c.A = make([]any, n)
+				for i := 0; i < n; i++ {
+					if !c.isNull(i) {
+						c.A[i] = value.DecimalFromBigEndian(v.Bytes(i), int32(t.Scale))
+					}
+				}
+			}
+		case KFloat: // FLOAT16
+			c.F = make([]float64, n)
+			for i := 0; i < n; i++ {
+				if !c.isNull(i) {
+					c.F[i] = float64(value.Float16(v.Bytes(i)))
+				}
+			}
+		case KUUID:
+			c.Off = make([]int32, n+1)
+			c.Data = make([]byte, 0, 36*n)
+			for i := 0; i < n; i++ {
+				if !c.isNull(i) {
+					c.Data = append(c.Data, value.UUIDString(v.Bytes(i))...)
+				}
+				c.Off[i+1] = int32(len(c.Data))
+			}
+		default:
+			if node.Converted.Set && node.Converted.Value == format.Interval {
+				c.Off = make([]int32, n+1)
+				for i := 0; i < n; i++ {
+					if !c.isNull(i) {
+						c.Data = append(c.Data, value.Primitive(node, v, i).(value.Interval).String()...)
+					}
+					c.Off[i+1] = int32(len(c.Data))
+				}
+			} else if v.Kind == vector.ByteArray {
+				c.Data, c.Off = v.Data, v.Offsets[:n+1]
+			} else {
+				c.Data = v.Data[:n*v.Width]
+				c.Off = make([]int32, n+1)
+				for i := 0; i <= n; i++ {
+					c.Off[i] = int32(i * v.Width)
+				}
+			}
+		}
+	}
+	return c
+}
+
+// scaleUnits converts counts of a time unit into microseconds.
+func scaleUnits(src []int64, unitNanos int64) []int64 {
+	switch unitNanos {
+	case 1e3:
+		return src
+	case 1e6:
+		out := make([]int64, len(src))
+		for i, x := range src {
+			out[i] = x * 1000
+		}
+		return out
+	default: // nanoseconds: floor to microseconds
+		out := make([]int64, len(src))
+		for i, x := range src {
+			q := x / 1000
+			if x%1000 < 0 {
+				q--
+			}
+			out[i] = q
+		}
+		return out
+	}
+}
+
+// Conversions between engine representations and Go values.
+
+func microsToTime(us int64) time.Time { return time.UnixMicro(us).UTC() }
+func daysToTime(d int64) time.Time    { return time.Unix(d*86400, 0).UTC() }
+func timeOfDay(us int64) time.Time {
+	return time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(us) * time.Microsecond)
+}
+
+func timeToDays(t time.Time) int64 {
+	u := t.UTC()
+	return time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.UTC).Unix() / 86400
+}
+
+func timeToTimeOfDay(t time.Time) int64 {
+	u := t.UTC()
+	return int64(u.Hour())*3600e6 + int64(u.Minute())*60e6 + int64(u.Second())*1e6 + int64(u.Nanosecond())/1000
+}
+
+var pow10 = func() []int64 {
+	p := make([]int64, 19)
+	p[0] = 1
+	for i := 1; i < 19; i++ {
+		p[i] = p[i-1] * 10
+	}
+	return p
+}()
+
+func decimalOf(unscaled int64, scale int) value.Decimal {
+	return value.DecimalFromInt64(unscaled, int32(scale))
+}
+
+// bigOf returns a decimal slot as value.Decimal.
+func (c *Col) decimal(i int) value.Decimal {
+	if c.A != nil {
+		return c.A[i].(value.Decimal)
+	}
+	return decimalOf(c.I[i], c.T.Scale)
+}
+
+// decFloat is the nearest float to unscaled × 10^-scale.
+func decFloat(unscaled int64, scale int) float64 {
+	if scale < len(pow10) {
+		return float64(unscaled) / float64(pow10[scale])
+	}
+	return float64(unscaled) / math.Pow10(scale)
+}
+
+// rescale changes a decimal's scale (rounding half away from zero when
+// reducing); ok false on overflow.
+func rescale(u int64, from, to int) (int64, bool) {
+	if to == from {
+		return u, true
+	}
+	if to > from {
+		d := to - from
+		if d >= len(pow10) {
+			return 0, u == 0
+		}
+		m := pow10[d]
+		r := u * m
+		if u != 0 && (r/m != u) {
+			return 0, false
+		}
+		return r, true
+	}
+	d := from - to
+	if d >= len(pow10) {
+		return 0, true
+	}
+	m := pow10[d]
+	q, rem := u/m, u%m
+	if rem*2 >= m {
+		q++
+	} else if rem*2 <= -m {
+		q--
+	}
+	return q, true
+}
+
+// decimalToInt64 converts a value.Decimal to unscaled at scale; ok false
+// if it does not fit.
+func decimalToInt64(d value.Decimal, scale int) (int64, bool) {
+	u := new(big.Int).Set(d.Unscaled)
+	diff := scale - int(d.Scale)
+	if diff > 0 {
+		u.Mul(u, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(diff)), nil))
+	} else if diff < 0 {
+		m := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-diff)), nil)
+		q, r := new(big.Int).QuoRem(u, m, new(big.Int))
+		r2 := new(big.Int).Mul(r, big.NewInt(2))
+		if r2.CmpAbs(m) >= 0 {
+			if u.Sign() < 0 {
+				q.Sub(q, big.NewInt(1))
+			} else {
+				q.Add(q, big.NewInt(1))
+			}
+		}
+		u = q
+	}
+	if !u.IsInt64() {
+		return 0, false
+	}
+	return u.Int64(), true
+}
+
+// IsNull reports whether row i is NULL.
+func (c *Col) IsNull(i int) bool { return c.isNull(i) }
+
+// Bytes returns the bytes of a string or binary row (aliasing the buffer).
+func (c *Col) Bytes(i int) []byte { return c.str(i) }
+
+// Value returns row i as a Go value: int64, uint64, float64, bool, string,
+// []byte, time.Time, exact decimal text, or nested Go values; nil for NULL.
+func (c *Col) Value(i int) any { return toGo(c.T, c.get(i)) }

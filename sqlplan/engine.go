@@ -1,0 +1,294 @@
+package sqlplan
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/carquet-go/carquet/scan"
+)
+
+// Options configure an Engine.
+type Options struct {
+	// Threads bounds the row groups decoded at once (0: GOMAXPROCS).
+	Threads int
+	// ReadOnly refuses every statement that writes.
+	ReadOnly bool
+	// Mmap and VerifyChecksums are passed to the scan.
+	Mmap            bool
+	VerifyChecksums bool
+	// Compression is the codec of files and row groups written
+	// (none, snappy, gzip, zstd, lz4_raw, brotli); "" means snappy.
+	Compression string
+	// RowGroupRows bounds the rows per row group written (0: the writer's default).
+	RowGroupRows int64
+	// Now returns the time now() and current_date see (time.Now if nil).
+	Now func() time.Time
+}
+
+// Engine runs SQL over the Parquet files below one root: a folder (every
+// *.parquet file is a table named by its base name, every sub-folder
+// holding Parquet files a table named by the folder) or one file. An
+// Engine is safe for concurrent use.
+type Engine struct {
+	root    string // folder holding the tables
+	single  string // the one file's table name when the root is a file
+	file    string
+	opts    Options
+	mu      sync.Mutex
+	tables  map[string]*tableEntry
+	byTable map[*scan.Table]*tableEntry
+	writeMu sync.Mutex
+}
+
+type tableEntry struct {
+	t     *scan.Table
+	stamp string
+	refs  int
+	stale bool
+}
+
+// Open returns an Engine over path.
+func Open(path string, opts Options) (*Engine, error) {
+	if opts.Threads <= 0 {
+		opts.Threads = runtime.GOMAXPROCS(0)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("carquet: %w", err)
+	}
+	e := &Engine{opts: opts, tables: map[string]*tableEntry{}, byTable: map[*scan.Table]*tableEntry{}}
+	if st.IsDir() {
+		e.root = path
+	} else {
+		e.root = filepath.Dir(path)
+		e.file = path
+		e.single = strings.TrimSuffix(filepath.Base(path), ".parquet")
+	}
+	return e, nil
+}
+
+// Close closes the files the engine holds open.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for k, te := range e.tables {
+		te.stale = true
+		if te.refs == 0 {
+			te.t.Close()
+			delete(e.byTable, te.t)
+		}
+		delete(e.tables, k)
+	}
+	return nil
+}
+
+// Root is the folder the engine's table names are relative to.
+func (e *Engine) Root() string { return e.root }
+
+func (e *Engine) now() time.Time {
+	if e.opts.Now != nil {
+		return e.opts.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+// isPathName reports whether a table name is a path, not a plain name.
+func isPathName(name string) bool {
+	return strings.ContainsAny(name, "/*?[\\") || strings.HasSuffix(name, ".parquet")
+}
+
+// tablePath resolves a table name to the path of its file or folder.
+// exists is false (with the path a new table would get) when no table
+// has that name.
+func (e *Engine) tablePath(name string) (string, bool) {
+	if isPathName(name) {
+		p := name
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(e.root, name)
+		}
+		if strings.ContainsAny(name, "*?[") {
+			m, _ := filepath.Glob(p)
+			return p, len(m) > 0
+		}
+		_, err := os.Stat(p)
+		return p, err == nil
+	}
+	if e.file != "" && strings.EqualFold(name, e.single) {
+		return e.file, true
+	}
+	f := filepath.Join(e.root, name+".parquet")
+	if _, err := os.Stat(f); err == nil {
+		return f, true
+	}
+	d := filepath.Join(e.root, name)
+	if st, err := os.Stat(d); err == nil && st.IsDir() {
+		return d, true
+	}
+	// Case-insensitive match.
+	for _, t := range e.TableNames() {
+		if strings.EqualFold(t, name) {
+			return e.tablePath(t)
+		}
+	}
+	return f, false
+}
+
+// TableNames lists the tables of the root, sorted.
+func (e *Engine) TableNames() []string {
+	if e.file != "" {
+		return []string{e.single}
+	}
+	ents, err := os.ReadDir(e.root)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, d := range ents {
+		name := d.Name()
+		if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+			continue
+		}
+		if d.IsDir() {
+			if hasParquet(filepath.Join(e.root, name)) {
+				out = append(out, name)
+			}
+		} else if strings.HasSuffix(name, ".parquet") {
+			out = append(out, strings.TrimSuffix(name, ".parquet"))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func hasParquet(dir string) bool {
+	found := false
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || found {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(d.Name(), ".parquet") && !strings.HasPrefix(d.Name(), ".") {
+			found = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
+}
+
+// stamp describes the files of a path so that a changed table is reopened.
+func stampOf(path string) string {
+	var b strings.Builder
+	add := func(p string, st os.FileInfo) {
+		fmt.Fprintf(&b, "%s:%d:%d;", p, st.Size(), st.ModTime().UnixNano())
+	}
+	if strings.ContainsAny(filepath.Base(path), "*?[") {
+		m, _ := filepath.Glob(path)
+		for _, p := range m {
+			if st, err := os.Stat(p); err == nil {
+				add(p, st)
+			}
+		}
+		return b.String()
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	if !st.IsDir() {
+		add(path, st)
+		return b.String()
+	}
+	filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".parquet") {
+			if st, err := d.Info(); err == nil {
+				add(p, st)
+			}
+		}
+		return nil
+	})
+	return b.String()
+}
+
+// acquire opens (or reuses) the table at path; release must follow.
+func (e *Engine) acquire(path string) (*scan.Table, error) {
+	stamp := stampOf(path)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if te, ok := e.tables[path]; ok {
+		if te.stamp == stamp {
+			te.refs++
+			return te.t, nil
+		}
+		te.stale = true
+		if te.refs == 0 {
+			te.t.Close()
+			delete(e.byTable, te.t)
+		}
+		delete(e.tables, path)
+	}
+	t, err := scan.Open(path, scan.Options{Mmap: e.opts.Mmap, VerifyChecksums: e.opts.VerifyChecksums})
+	if err != nil {
+		return nil, err
+	}
+	te := &tableEntry{t: t, stamp: stamp, refs: 1}
+	e.tables[path] = te
+	e.byTable[t] = te
+	return t, nil
+}
+
+func (e *Engine) release(t *scan.Table) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	te, ok := e.byTable[t]
+	if !ok {
+		return
+	}
+	te.refs--
+	if te.stale && te.refs == 0 {
+		t.Close()
+		delete(e.byTable, t)
+	}
+}
+
+// forget drops a cached table after a write.
+func (e *Engine) forget(path string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if te, ok := e.tables[path]; ok {
+		te.stale = true
+		if te.refs == 0 {
+			te.t.Close()
+			delete(e.byTable, te.t)
+		}
+		delete(e.tables, path)
+	}
+}
+
+// openTable resolves and opens a table by name, with a suggestion when
+// there is no such table.
+func (e *Engine) openTable(name string) (*scan.Table, string, error) {
+	path, ok := e.tablePath(name)
+	if !ok {
+		msg := fmt.Sprintf("table %q does not exist", name)
+		if !isPathName(name) {
+			msg += suggest(name, e.TableNames())
+		}
+		return nil, path, &Error{Msg: msg, Offset: -1, Err: ErrNoTable}
+	}
+	t, err := e.acquire(path)
+	if err != nil {
+		if errors.Is(err, scan.ErrNoFiles) {
+			return nil, path, &Error{Msg: fmt.Sprintf("table %q has no Parquet files", name), Offset: -1, Err: ErrNoTable}
+		}
+		return nil, path, err
+	}
+	return t, path, nil
+}

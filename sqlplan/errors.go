@@ -1,0 +1,107 @@
+package sqlplan
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Error is an error in a SQL statement. Line and Column (1-based) point
+// into the text the user wrote, after every rewrite has been undone; they
+// are 0 when the error has no position.
+type Error struct {
+	Msg          string
+	Line, Column int
+	// Offset is the byte offset in the statement text, -1 when unknown.
+	Offset int
+	Err    error
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d:%d: %s", e.Line, e.Column, e.Msg)
+	}
+	return e.Msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Sentinel errors for errors.Is.
+var (
+	// ErrUnsupported marks SQL the engine recognizes but does not run.
+	ErrUnsupported = errors.New("not supported")
+	// ErrReadOnly is returned for writes on a read-only engine.
+	ErrReadOnly = errors.New("the database is read-only (mode=ro)")
+	// ErrNoTable marks a reference to a table that does not exist.
+	ErrNoTable = errors.New("no such table")
+	// ErrNoColumn marks a reference to a column that does not exist.
+	ErrNoColumn = errors.New("no such column")
+)
+
+// lineCol converts a byte offset into a 1-based line and column.
+func lineCol(src string, off int) (int, int) {
+	if off < 0 {
+		return 0, 0
+	}
+	if off > len(src) {
+		off = len(src)
+	}
+	line := 1 + strings.Count(src[:off], "\n")
+	col := off - strings.LastIndexByte(src[:off], '\n')
+	return line, col
+}
+
+func errAt(src string, off int, format string, args ...any) *Error {
+	e := &Error{Msg: fmt.Sprintf(format, args...), Offset: off}
+	e.Line, e.Column = lineCol(src, off)
+	return e
+}
+
+// unsupported returns an error naming a feature that is not supported.
+func unsupported(feature string) *Error {
+	return &Error{Msg: feature + " is not supported", Offset: -1, Err: ErrUnsupported}
+}
+
+func errorf(format string, args ...any) *Error {
+	return &Error{Msg: fmt.Sprintf(format, args...), Offset: -1}
+}
+
+// suggest returns ` (did you mean "x"?)` for the candidate closest to name,
+// or "" when none is close.
+func suggest(name string, candidates []string) string {
+	best, bestD := "", 1<<30
+	ln := strings.ToLower(name)
+	sorted := append([]string(nil), candidates...)
+	sort.Strings(sorted)
+	for _, c := range sorted {
+		d := editDistance(ln, strings.ToLower(c))
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if best == "" || bestD > max(2, len(name)/3) {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,443 @@
+package sqlplan
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"sync"
+
+	"github.com/carquet-go/carquet/scan"
+)
+
+var regexpMu sync.Mutex
+
+func randFloat() float64 { return rand.Float64() }
+
+// node is an operator of an executable plan: it produces batches until
+// io.EOF.
+type node interface {
+	next(ctx context.Context) (*Batch, error)
+	close()
+	explain(x *explainer, depth int)
+}
+
+// scanNode reads a table through the scan.
+type scanNode struct {
+	rel     *relation
+	t       *scan.Table
+	req     scan.Request
+	types   []Type
+	s       *scan.Scanner
+	stats   scan.Stats
+	done    bool
+	started bool
+}
+
+func (n *scanNode) next(ctx context.Context) (*Batch, error) {
+	if n.done {
+		return nil, io.EOF
+	}
+	if !n.started {
+		n.started = true
+		s, err := n.t.Scan(ctx, n.req)
+		if err != nil {
+			return nil, err
+		}
+		n.s = s
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		b, err := n.s.Next()
+		if err == io.EOF {
+			n.finish()
+			return nil, io.EOF
+		}
+		if err != nil {
+			return nil, err
+		}
+		if b.NumRows == 0 {
+			continue
+		}
+		out := &Batch{N: b.NumRows, Cols: make([]*Col, len(b.Columns))}
+		for i, v := range b.Columns {
+			out.Cols[i] = fromVector(n.types[i], v, b.NumRows)
+		}
+		return out, nil
+	}
+}
+
+func (n *scanNode) finish() {
+	if n.s != nil && !n.done {
+		n.stats = n.s.Stats()
+		n.s.Close()
+	}
+	n.done = true
+}
+
+func (n *scanNode) close() { n.finish() }
+
+// constNode emits fixed batches (SELECT without FROM, COUNT(*) from
+// footers, results of sub-plans).
+type constNode struct {
+	batches []*Batch
+	what    string
+}
+
+func (n *constNode) next(ctx context.Context) (*Batch, error) {
+	if len(n.batches) == 0 {
+		return nil, io.EOF
+	}
+	b := n.batches[0]
+	n.batches = n.batches[1:]
+	return b, nil
+}
+func (n *constNode) close() {}
+
+type filterNode struct {
+	in   node
+	pred expr
+}
+
+func (n *filterNode) next(ctx context.Context) (*Batch, error) {
+	for {
+		b, err := n.in.next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		b, err = filterBatch(b, n.pred)
+		if err != nil {
+			return nil, err
+		}
+		if b.N > 0 {
+			return b, nil
+		}
+	}
+}
+
+func (n *filterNode) close() { n.in.close() }
+
+// filterBatch keeps the rows for which pred is true.
+func filterBatch(b *Batch, pred expr) (*Batch, error) {
+	c, err := pred.eval(b)
+	if err != nil {
+		return nil, err
+	}
+	idx := make([]int32, 0, b.N)
+	for i := 0; i < b.N; i++ {
+		if c.B[i] && !c.isNull(i) {
+			idx = append(idx, int32(i))
+		}
+	}
+	if len(idx) == b.N {
+		return b, nil
+	}
+	return takeBatch(b, idx), nil
+}
+
+func takeBatch(b *Batch, idx []int32) *Batch {
+	out := &Batch{N: len(idx), Cols: make([]*Col, len(b.Cols))}
+	for i, c := range b.Cols {
+		if c != nil {
+			out.Cols[i] = c.take(idx)
+		}
+	}
+	return out
+}
+
+type projectNode struct {
+	in    node
+	exprs []expr
+}
+
+func (n *projectNode) next(ctx context.Context) (*Batch, error) {
+	b, err := n.in.next(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return project(b, n.exprs)
+}
+
+func project(b *Batch, exprs []expr) (*Batch, error) {
+	out := &Batch{N: b.N, Cols: make([]*Col, len(exprs))}
+	for i, e := range exprs {
+		c, err := e.eval(b)
+		if err != nil {
+			return nil, err
+		}
+		if c.T.Kind == KNull {
+			c = nullCol(e.typ(), b.N)
+		}
+		out.Cols[i] = c
+	}
+	return out, nil
+}
+
+func (n *projectNode) close() { n.in.close() }
+
+type limitNode struct {
+	in            node
+	limit, offset int64 // limit < 0: none
+	seen          int64
+}
+
+func (n *limitNode) next(ctx context.Context) (*Batch, error) {
+	for {
+		if n.limit >= 0 && n.seen >= n.offset+n.limit {
+			return nil, io.EOF
+		}
+		b, err := n.in.next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		start, end := int64(0), int64(b.N)
+		if n.seen < n.offset {
+			start = min(n.offset-n.seen, int64(b.N))
+		}
+		if n.limit >= 0 {
+			end = min(end, n.offset+n.limit-n.seen)
+		}
+		n.seen += int64(b.N)
+		if start >= end {
+			continue
+		}
+		if start == 0 && end == int64(b.N) {
+			return b, nil
+		}
+		idx := make([]int32, 0, end-start)
+		for i := start; i < end; i++ {
+			idx = append(idx, int32(i))
+		}
+		return takeBatch(b, idx), nil
+	}
+}
+
+func (n *limitNode) close() { n.in.close() }
+
+// keepNode drops hidden trailing columns (ORDER BY keys not selected).
+type keepNode struct {
+	in node
+	n  int
+}
+
+func (n *keepNode) next(ctx context.Context) (*Batch, error) {
+	b, err := n.in.next(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &Batch{N: b.N, Cols: b.Cols[:n.n]}, nil
+}
+
+func (n *keepNode) close() { n.in.close() }
+
+// appendKey encodes slot i of c for hashing and equality: NULL, numbers,
+// and strings get distinct, unambiguous encodings.
+func appendKey(buf []byte, c *Col, i int) []byte {
+	if c.isNull(i) {
+		return append(buf, 0)
+	}
+	switch {
+	case c.I != nil:
+		buf = append(buf, 1)
+		return binary.LittleEndian.AppendUint64(buf, uint64(c.I[i]))
+	case c.F != nil:
+		f := c.F[i]
+		if f == 0 {
+			f = 0 // -0 == +0
+		}
+		bits := math.Float64bits(f)
+		if f != f {
+			bits = 0x7ff8000000000001
+		}
+		buf = append(buf, 2)
+		return binary.LittleEndian.AppendUint64(buf, bits)
+	case c.B != nil:
+		if c.B[i] {
+			return append(buf, 3, 1)
+		}
+		return append(buf, 3, 0)
+	case c.Off != nil:
+		s := c.str(i)
+		buf = append(buf, 4)
+		buf = binary.AppendUvarint(buf, uint64(len(s)))
+		return append(buf, s...)
+	}
+	buf = append(buf, 5)
+	s := formatScalar(c.T, c.A[i])
+	buf = binary.AppendUvarint(buf, uint64(len(s)))
+	return append(buf, s...)
+}
+
+// distinctNode drops repeated rows.
+type distinctNode struct {
+	in   node
+	seen map[string]struct{}
+	buf  []byte
+}
+
+func (n *distinctNode) next(ctx context.Context) (*Batch, error) {
+	if n.seen == nil {
+		n.seen = map[string]struct{}{}
+	}
+	for {
+		b, err := n.in.next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var idx []int32
+		for i := 0; i < b.N; i++ {
+			n.buf = n.buf[:0]
+			for _, c := range b.Cols {
+				n.buf = appendKey(n.buf, c, i)
+			}
+			if _, ok := n.seen[string(n.buf)]; ok {
+				continue
+			}
+			n.seen[string(n.buf)] = struct{}{}
+			idx = append(idx, int32(i))
+		}
+		if len(idx) == 0 {
+			continue
+		}
+		if len(idx) == b.N {
+			return b, nil
+		}
+		return takeBatch(b, idx), nil
+	}
+}
+
+func (n *distinctNode) close() { n.in.close() }
+
+// unionNode concatenates its inputs (UNION ALL); a distinctNode above
+// makes it UNION.
+type unionNode struct {
+	ins   []node
+	types []Type
+	cur   int
+}
+
+func (n *unionNode) next(ctx context.Context) (*Batch, error) {
+	for n.cur < len(n.ins) {
+		b, err := n.ins[n.cur].next(ctx)
+		if err == io.EOF {
+			n.cur++
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		for i, c := range b.Cols {
+			if c.T.Kind != n.types[i].Kind || c.T.Kind == KDecimal && c.T.Scale != n.types[i].Scale {
+				cc, err := castCol(c, n.types[i])
+				if err != nil {
+					return nil, err
+				}
+				b.Cols[i] = cc
+			}
+		}
+		return b, nil
+	}
+	return nil, io.EOF
+}
+
+func (n *unionNode) close() {
+	for _, in := range n.ins {
+		in.close()
+	}
+}
+
+// drain reads every batch of a node into one batch.
+func drain(ctx context.Context, n node, types []Type) (*Batch, error) {
+	out := &Batch{Cols: make([]*Col, len(types))}
+	for i, t := range types {
+		out.Cols[i] = emptyCol(t)
+	}
+	for {
+		b, err := n.next(ctx)
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		for i, c := range b.Cols {
+			if c.T.Kind != types[i].Kind && storage(c.T) != storage(types[i]) {
+				if c, err = castCol(c, types[i]); err != nil {
+					return nil, err
+				}
+			}
+			appendCol(out.Cols[i], c)
+		}
+		out.N += b.N
+	}
+}
+
+// explainer writes a plan as indented text.
+type explainer struct {
+	b       strings.Builder
+	analyze bool
+}
+
+func (x *explainer) line(depth int, format string, args ...any) {
+	x.b.WriteString(strings.Repeat("  ", depth))
+	fmt.Fprintf(&x.b, format, args...)
+	x.b.WriteByte('\n')
+}
+
+func exprList(es []expr) string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (n *scanNode) explain(x *explainer, depth int) {
+	cols := "(no columns)"
+	if len(n.req.Columns) > 0 {
+		cols = strings.Join(n.req.Columns, ", ")
+	}
+	x.line(depth, "SCAN %s [%s] columns: %s", n.rel.alias, n.rel.path, cols)
+	if n.req.Filter != nil {
+		x.line(depth+1, "pushed filter: %s", n.req.Filter)
+	}
+	if x.analyze {
+		s := n.stats
+		x.line(depth+1, "files %d (pruned %d), row groups %d (pruned %d by statistics, %d by bloom filters), pages %d (pruned %d), bytes read %d, rows decoded %d, rows returned %d",
+			s.Files, s.FilesPruned, s.RowGroups, s.RowGroupsPrunedByStats, s.RowGroupsPrunedByBloom, s.Pages, s.PagesPruned, s.BytesRead, s.RowsDecoded, s.RowsOutput)
+	}
+}
+
+func (n *constNode) explain(x *explainer, depth int) { x.line(depth, "%s", n.what) }
+func (n *filterNode) explain(x *explainer, depth int) {
+	x.line(depth, "FILTER (residual) %s", n.pred)
+	n.in.explain(x, depth+1)
+}
+func (n *projectNode) explain(x *explainer, depth int) {
+	x.line(depth, "PROJECT %s", exprList(n.exprs))
+	n.in.explain(x, depth+1)
+}
+func (n *limitNode) explain(x *explainer, depth int) {
+	if n.limit >= 0 {
+		x.line(depth, "LIMIT %d OFFSET %d", n.limit, n.offset)
+	} else {
+		x.line(depth, "OFFSET %d", n.offset)
+	}
+	n.in.explain(x, depth+1)
+}
+func (n *keepNode) explain(x *explainer, depth int) { n.in.explain(x, depth) }
+func (n *distinctNode) explain(x *explainer, depth int) {
+	x.line(depth, "DISTINCT")
+	n.in.explain(x, depth+1)
+}
+func (n *unionNode) explain(x *explainer, depth int) {
+	x.line(depth, "UNION ALL")
+	for _, in := range n.ins {
+		in.explain(x, depth+1)
+	}
+}

@@ -1,0 +1,1168 @@
+package sqlplan
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+// expr is a bound expression evaluated on whole batches.
+type expr interface {
+	typ() Type
+	eval(b *Batch) (*Col, error)
+	String() string
+	setText(string)
+	setNode(sqlparser.Expr)
+	hasText() bool
+}
+
+// named carries an expression's SQL text for EXPLAIN and error messages,
+// formatted from the parser's node only when asked for.
+type named struct {
+	text string
+	node sqlparser.Expr
+}
+
+func (n *named) String() string {
+	if n.text == "" && n.node != nil {
+		n.text = sqlparser.String(n.node)
+	}
+	return n.text
+}
+func (n *named) setText(s string)         { n.text = s }
+func (n *named) setNode(e sqlparser.Expr) { n.node = e }
+func (n *named) hasText() bool            { return n.text != "" || n.node != nil }
+func withText(e expr, s string) expr      { e.setText(s); return e }
+
+// slot is a column position in the batches an expression sees; it is
+// filled in once the plan knows which columns it reads.
+type slot struct{ idx int }
+
+type colExpr struct {
+	named
+	s   *slot
+	t   Type
+	col *scopeCol // the table column, nil for computed inputs
+}
+
+func (e *colExpr) typ() Type { return e.t }
+func (e *colExpr) eval(b *Batch) (*Col, error) {
+	return b.Cols[e.s.idx], nil
+}
+
+type constExpr struct {
+	named
+	t Type
+	v any
+}
+
+func (e *constExpr) typ() Type { return e.t }
+func (e *constExpr) eval(b *Batch) (*Col, error) {
+	if iv, ok := e.v.(interval); ok {
+		return constCol(e.t, iv.micros+iv.months*30*86400e6, b.N), nil
+	}
+	return constCol(e.t, e.v, b.N), nil
+}
+
+func isConst(e expr) (*constExpr, bool) { c, ok := e.(*constExpr); return c, ok }
+
+// mergeNulls returns the OR of the null slices of cols (nil if none).
+func mergeNulls(n int, cols ...*Col) []bool {
+	var out []bool
+	for _, c := range cols {
+		if c.Null == nil {
+			continue
+		}
+		if out == nil {
+			out = make([]bool, n)
+			copy(out, c.Null[:n])
+			continue
+		}
+		for i, x := range c.Null[:n] {
+			if x {
+				out[i] = true
+			}
+		}
+	}
+	return out
+}
+
+// cmpOp is a comparison operator.
+type cmpOp uint8
+
+const (
+	opEq cmpOp = iota
+	opNe
+	opLt
+	opLe
+	opGt
+	opGe
+	opNullSafeEq
+)
+
+var cmpNames = [...]string{"=", "<>", "<", "<=", ">", ">=", "<=>"}
+
+func holds(op cmpOp, c int) bool {
+	switch op {
+	case opEq, opNullSafeEq:
+		return c == 0
+	case opNe:
+		return c != 0
+	case opLt:
+		return c < 0
+	case opLe:
+		return c <= 0
+	case opGt:
+		return c > 0
+	}
+	return c >= 0
+}
+
+type cmpExpr struct {
+	named
+	op   cmpOp
+	l, r expr
+}
+
+func (e *cmpExpr) typ() Type { return Type{Kind: KBool} }
+
+func (e *cmpExpr) eval(b *Batch) (*Col, error) {
+	lc, err := e.l.eval(b)
+	if err != nil {
+		return nil, err
+	}
+	n := b.N
+	out := &Col{T: Type{Kind: KBool}, Len: n, B: make([]bool, n)}
+	if k, ok := isConst(e.r); ok && k.v != nil && e.op != opNullSafeEq {
+		out.Null = mergeNulls(n, lc)
+		cmpConst(e.op, lc, k.v, out.B)
+		return out, nil
+	}
+	rc, err := e.r.eval(b)
+	if err != nil {
+		return nil, err
+	}
+	if e.op == opNullSafeEq {
+		for i := 0; i < n; i++ {
+			ln, rn := lc.isNull(i), rc.isNull(i)
+			switch {
+			case ln || rn:
+				out.B[i] = ln && rn
+			default:
+				out.B[i] = compareAt(lc, i, rc, i) == 0
+			}
+		}
+		return out, nil
+	}
+	out.Null = mergeNulls(n, lc, rc)
+	switch {
+	case lc.I != nil && rc.I != nil && lc.T.Kind != KUint:
+		x, y := lc.I[:n], rc.I[:n]
+		for i := range x {
+			out.B[i] = holds(e.op, cmpOrdered(x[i], y[i]))
+		}
+	case lc.F != nil && rc.F != nil:
+		x, y := lc.F[:n], rc.F[:n]
+		for i := range x {
+			out.B[i] = holds(e.op, cmpFloat(x[i], y[i]))
+		}
+	case lc.Off != nil && rc.Off != nil:
+		for i := 0; i < n; i++ {
+			out.B[i] = holds(e.op, bytes.Compare(lc.str(i), rc.str(i)))
+		}
+	default:
+		for i := 0; i < n; i++ {
+			if !lc.isNull(i) && !rc.isNull(i) {
+				out.B[i] = holds(e.op, compareAt(lc, i, rc, i))
+			}
+		}
+	}
+	return out, nil
+}
+
+// compareAt orders two non-null slots of columns of the same type.
+func compareAt(a *Col, i int, b *Col, j int) int {
+	switch {
+	case a.I != nil && b.I != nil:
+		if a.T.Kind == KUint {
+			return cmpOrdered(uint64(a.I[i]), uint64(b.I[j]))
+		}
+		return cmpOrdered(a.I[i], b.I[j])
+	case a.F != nil && b.F != nil:
+		return cmpFloat(a.F[i], b.F[j])
+	case a.Off != nil && b.Off != nil:
+		return bytes.Compare(a.str(i), b.str(j))
+	case a.B != nil && b.B != nil:
+		return compareScalars(a.T, a.B[i], b.B[j])
+	}
+	return compareScalars(a.T, a.get(i), b.get(j))
+}
+
+// cmpConst compares every row of c with constant k (same type).
+func cmpConst(op cmpOp, c *Col, k any, out []bool) {
+	n := c.Len
+	switch {
+	case c.I != nil && c.T.Kind != KUint:
+		x := c.I[:n]
+		y := k.(int64)
+		switch op {
+		case opEq:
+			for i, v := range x {
+				out[i] = v == y
+			}
+		case opNe:
+			for i, v := range x {
+				out[i] = v != y
+			}
+		case opLt:
+			for i, v := range x {
+				out[i] = v < y
+			}
+		case opLe:
+			for i, v := range x {
+				out[i] = v <= y
+			}
+		case opGt:
+			for i, v := range x {
+				out[i] = v > y
+			}
+		case opGe:
+			for i, v := range x {
+				out[i] = v >= y
+			}
+		}
+	case c.F != nil:
+		x := c.F[:n]
+		y := k.(float64)
+		if y != y {
+			for i, v := range x {
+				out[i] = holds(op, cmpFloat(v, y))
+			}
+			return
+		}
+		switch op {
+		case opEq:
+			for i, v := range x {
+				out[i] = v == y
+			}
+		case opNe:
+			for i, v := range x {
+				out[i] = v != y
+			}
+		case opLt:
+			for i, v := range x {
+				out[i] = v < y
+			}
+		case opLe:
+			for i, v := range x {
+				out[i] = v <= y
+			}
+		case opGt:
+			for i, v := range x {
+				out[i] = v > y || v != v
+			}
+		case opGe:
+			for i, v := range x {
+				out[i] = v >= y || v != v
+			}
+		}
+	case c.Off != nil:
+		var y []byte
+		switch s := k.(type) {
+		case string:
+			y = []byte(s)
+		case []byte:
+			y = s
+		}
+		if op == opEq || op == opNe {
+			for i := 0; i < n; i++ {
+				out[i] = bytes.Equal(c.Data[c.Off[i]:c.Off[i+1]], y) == (op == opEq)
+			}
+			return
+		}
+		for i := 0; i < n; i++ {
+			out[i] = holds(op, bytes.Compare(c.Data[c.Off[i]:c.Off[i+1]], y))
+		}
+	default:
+		for i := 0; i < n; i++ {
+			if !c.isNull(i) {
+				out[i] = holds(op, compareScalars(c.T, c.get(i), k))
+			}
+		}
+	}
+}
+
+// Boolean connectives with SQL's three-valued logic.
+
+type andExpr struct {
+	named
+	terms []expr
+}
+
+func (e *andExpr) typ() Type { return Type{Kind: KBool} }
+func (e *andExpr) eval(b *Batch) (*Col, error) {
+	return evalLogic(b, e.terms, true)
+}
+
+type orExpr struct {
+	named
+	terms []expr
+}
+
+func (e *orExpr) typ() Type { return Type{Kind: KBool} }
+func (e *orExpr) eval(b *Batch) (*Col, error) {
+	return evalLogic(b, e.terms, false)
+}
+
+func evalLogic(b *Batch, terms []expr, and bool) (*Col, error) {
+	n := b.N
+	out := &Col{T: Type{Kind: KBool}, Len: n, B: make([]bool, n)}
+	// Start from the identity: TRUE for AND, FALSE for OR.
+	for i := range out.B {
+		out.B[i] = and
+	}
+	for _, t := range terms {
+		c, err := t.eval(b)
+		if err != nil {
+			return nil, err
+		}
+		for i := 0; i < n; i++ {
+			cn := c.isNull(i)
+			on := out.isNull(i)
+			cv := !cn && c.B[i]
+			if and {
+				switch {
+				case !cn && !cv, !on && !out.B[i]:
+					out.B[i] = false
+					if on {
+						out.Null[i] = false
+					}
+				case cn || on:
+					out.setNull(i)
+					out.B[i] = false
+				default:
+					out.B[i] = true
+				}
+			} else {
+				switch {
+				case cv, !on && out.B[i]:
+					out.B[i] = true
+					if on {
+						out.Null[i] = false
+					}
+				case cn || on:
+					out.setNull(i)
+					out.B[i] = false
+				default:
+					out.B[i] = false
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+type notExpr struct {
+	named
+	e expr
+}
+
+func (e *notExpr) typ() Type { return Type{Kind: KBool} }
+func (e *notExpr) eval(b *Batch) (*Col, error) {
+	c, err := e.e.eval(b)
+	if err != nil {
+		return nil, err
+	}
+	out := &Col{T: c.T, Len: b.N, B: make([]bool, b.N), Null: c.Null}
+	for i := 0; i < b.N; i++ {
+		out.B[i] = !c.B[i] && !c.isNull(i)
+	}
+	return out, nil
+}
+
+type isNullExpr struct {
+	named
+	e   expr
+	not bool
+}
+
+func (e *isNullExpr) typ() Type { return Type{Kind: KBool} }
+func (e *isNullExpr) eval(b *Batch) (*Col, error) {
+	c, err := e.e.eval(b)
+	if err != nil {
+		return nil, err
+	}
+	out := &Col{T: Type{Kind: KBool}, Len: b.N, B: make([]bool, b.N)}
+	for i := range out.B {
+		out.B[i] = c.isNull(i) != e.not
+	}
+	return out, nil
+}
+
+// isBoolExpr is IS [NOT] TRUE / FALSE: never NULL.
+type isBoolExpr struct {
+	named
+	e         expr
+	want, not bool
+}
+
+func (e *isBoolExpr) typ() Type { return Type{Kind: KBool} }
+func (e *isBoolExpr) eval(b *Batch) (*Col, error) {
+	c, err := e.e.eval(b)
+	if err != nil {
+		return nil, err
+	}
+	out := &Col{T: Type{Kind: KBool}, Len: b.N, B: make([]bool, b.N)}
+	for i := range out.B {
+		out.B[i] = (!c.isNull(i) && c.B[i] == e.want) != e.not
+	}
+	return out, nil
+}
+
+// inExpr is `e [NOT] IN (constants)`.
+type inExpr struct {
+	named
+	e       expr
+	vals    []any // scalars of e's type, no NULLs
+	hasNull bool
+	not     bool
+	ints    map[int64]struct{}
+	strs    map[string]struct{}
+}
+
+func (e *inExpr) typ() Type { return Type{Kind: KBool} }
+
+func (e *inExpr) prepare() {
+	switch storage(e.e.typ()) {
+	case stInt:
+		e.ints = make(map[int64]struct{}, len(e.vals))
+		for _, v := range e.vals {
+			switch x := v.(type) {
+			case int64:
+				e.ints[x] = struct{}{}
+			case uint64:
+				e.ints[int64(x)] = struct{}{}
+			}
+		}
+	case stBytes:
+		e.strs = make(map[string]struct{}, len(e.vals))
+		for _, v := range e.vals {
+			switch x := v.(type) {
+			case string:
+				e.strs[x] = struct{}{}
+			case []byte:
+				e.strs[string(x)] = struct{}{}
+			}
+		}
+	}
+}
+
+func (e *inExpr) eval(b *Batch) (*Col, error) {
+	c, err := e.e.eval(b)
+	if err != nil {
+		return nil, err
+	}
+	n := b.N
+	out := &Col{T: Type{Kind: KBool}, Len: n, B: make([]bool, n)}
+	if c.Null != nil {
+		out.Null = append([]bool(nil), c.Null[:n]...)
+	}
+	for i := 0; i < n; i++ {
+		if c.isNull(i) {
+			continue
+		}
+		var found bool
+		switch {
+		case e.ints != nil:
+			_, found = e.ints[c.I[i]]
+		case e.strs != nil:
+			_, found = e.strs[string(c.str(i))]
+		default:
+			x := c.get(i)
+			for _, v := range e.vals {
+				if compareScalars(c.T, x, v) == 0 {
+					found = true
+					break
+				}
+			}
+		}
+		switch {
+		case found:
+			out.B[i] = !e.not
+		case e.hasNull:
+			out.setNull(i)
+		default:
+			out.B[i] = e.not
+		}
+	}
+	return out, nil
+}
+
+// likeExpr is `e [NOT] LIKE pattern` (ILIKE when fold is set).
+type likeExpr struct {
+	named
+	e, pat expr
+	esc    byte
+	not    bool
+	fold   bool
+	m      *likeMatcher // for a constant pattern
+}
+
+func (e *likeExpr) typ() Type { return Type{Kind: KBool} }
+func (e *likeExpr) eval(b *Batch) (*Col, error) {
+	c, err := e.e.eval(b)
+	if err != nil {
+		return nil, err
+	}
+	n := b.N
+	var pc *Col
+	if e.m == nil {
+		if pc, err = e.pat.eval(b); err != nil {
+			return nil, err
+		}
+	}
+	out := &Col{T: Type{Kind: KBool}, Len: n, B: make([]bool, n)}
+	if pc != nil {
+		out.Null = mergeNulls(n, c, pc)
+	} else {
+		out.Null = mergeNulls(n, c)
+	}
+	for i := 0; i < n; i++ {
+		if out.isNull(i) {
+			continue
+		}
+		m := e.m
+		if m == nil {
+			m = compileLike(string(pc.str(i)), e.esc, e.fold)
+		}
+		s := c.str(i)
+		if e.fold {
+			s = bytes.ToLower(s)
+		}
+		out.B[i] = m.match(s) != e.not
+	}
+	return out, nil
+}
+
+// likeMatcher matches LIKE patterns, with fast paths for exact, prefix,
+// suffix and contains patterns.
+type likeMatcher struct {
+	kind  int // 0 general, 1 exact, 2 prefix, 3 suffix, 4 contains
+	lit   []byte
+	parts []likePart
+}
+
+type likePart struct {
+	lit     []byte // literal run (may contain single-char wildcards marked by any)
+	any     []bool // positions of '_' in lit
+	percent bool   // a '%' precedes this part
+}
+
+func compileLike(p string, esc byte, fold bool) *likeMatcher {
+	if fold {
+		p = strings.ToLower(p)
+	}
+	var parts []likePart
+	cur := likePart{}
+	special := false
+	for i := 0; i < len(p); i++ {
+		ch := p[i]
+		switch {
+		case esc != 0 && ch == esc && i+1 < len(p):
+			i++
+			cur.lit = append(cur.lit, p[i])
+			cur.any = append(cur.any, false)
+		case ch == '%':
+			special = true
+			parts = append(parts, cur)
+			cur = likePart{percent: true}
+		case ch == '_':
+			special = true
+			cur.lit = append(cur.lit, '_')
+			cur.any = append(cur.any, true)
+		default:
+			cur.lit = append(cur.lit, ch)
+			cur.any = append(cur.any, false)
+		}
+	}
+	parts = append(parts, cur)
+	m := &likeMatcher{parts: parts}
+	hasUnderscore := false
+	for _, pt := range parts {
+		for _, a := range pt.any {
+			hasUnderscore = hasUnderscore || a
+		}
+	}
+	switch {
+	case !special:
+		m.kind, m.lit = 1, parts[0].lit
+	case hasUnderscore:
+	case len(parts) == 2 && len(parts[1].lit) == 0:
+		m.kind, m.lit = 2, parts[0].lit
+	case len(parts) == 2 && len(parts[0].lit) == 0:
+		m.kind, m.lit = 3, parts[1].lit
+	case len(parts) == 3 && len(parts[0].lit) == 0 && len(parts[2].lit) == 0:
+		m.kind, m.lit = 4, parts[1].lit
+	}
+	return m
+}
+
+func (m *likeMatcher) match(s []byte) bool {
+	switch m.kind {
+	case 1:
+		return bytes.Equal(s, m.lit)
+	case 2:
+		return bytes.HasPrefix(s, m.lit)
+	case 3:
+		return bytes.HasSuffix(s, m.lit)
+	case 4:
+		return bytes.Contains(s, m.lit)
+	}
+	return likeGeneral(m.parts, s)
+}
+
+// matchPart matches one literal run (with '_' wildcards standing for one
+// character) at the start of s, returning the bytes consumed.
+func matchPart(pt likePart, s []byte) (int, bool) {
+	j := 0
+	for k := 0; k < len(pt.lit); k++ {
+		if j >= len(s) {
+			return 0, false
+		}
+		if pt.any[k] {
+			_, size := utf8.DecodeRune(s[j:])
+			j += size
+			continue
+		}
+		if s[j] != pt.lit[k] {
+			return 0, false
+		}
+		j++
+	}
+	return j, true
+}
+
+func likeGeneral(parts []likePart, s []byte) bool {
+	if len(parts) == 0 {
+		return len(s) == 0
+	}
+	pt := parts[0]
+	if !pt.percent {
+		n, ok := matchPart(pt, s)
+		if !ok {
+			return false
+		}
+		if len(parts) == 1 {
+			return n == len(s)
+		}
+		return likeGeneral(parts[1:], s[n:])
+	}
+	// After a '%': try every start position.
+	for start := 0; start <= len(s); {
+		n, ok := matchPart(pt, s[start:])
+		if ok {
+			rest := s[start+n:]
+			if len(parts) == 1 {
+				if len(rest) == 0 {
+					return true
+				}
+			} else if likeGeneral(parts[1:], rest) {
+				return true
+			}
+		}
+		if start == len(s) {
+			break
+		}
+		_, size := utf8.DecodeRune(s[start:])
+		start += size
+	}
+	return false
+}
+
+// caseExpr is a searched CASE (a simple CASE is bound as one).
+type caseExpr struct {
+	named
+	conds []expr
+	vals  []expr
+	els   expr
+	t     Type
+}
+
+func (e *caseExpr) typ() Type { return e.t }
+func (e *caseExpr) eval(b *Batch) (*Col, error) {
+	n := b.N
+	decided := make([]bool, n)
+	out := newBuilder(e.t, n)
+	results := make([]any, n)
+	for k, cond := range e.conds {
+		cc, err := cond.eval(b)
+		if err != nil {
+			return nil, err
+		}
+		var vc *Col
+		for i := 0; i < n; i++ {
+			if decided[i] || cc.isNull(i) || !cc.B[i] {
+				continue
+			}
+			if vc == nil {
+				if vc, err = e.vals[k].eval(b); err != nil {
+					return nil, err
+				}
+			}
+			decided[i] = true
+			results[i] = vc.get(i)
+		}
+	}
+	if e.els != nil {
+		ec, err := e.els.eval(b)
+		if err != nil {
+			return nil, err
+		}
+		for i := 0; i < n; i++ {
+			if !decided[i] {
+				results[i] = ec.get(i)
+			}
+		}
+	}
+	for _, r := range results {
+		out.add(r)
+	}
+	return out.c, nil
+}
+
+// castExpr converts values to another type.
+type castExpr struct {
+	named
+	e  expr
+	to Type
+}
+
+func (e *castExpr) typ() Type { return e.to }
+func (e *castExpr) eval(b *Batch) (*Col, error) {
+	c, err := e.e.eval(b)
+	if err != nil {
+		return nil, err
+	}
+	return castCol(c, e.to)
+}
+
+// castCol converts a column to type to.
+func castCol(c *Col, to Type) (*Col, error) {
+	from := c.T
+	n := c.Len
+	if from.Kind == to.Kind && from.Kind != KDecimal && !(to.op() == KInt && to.Bits != 0 && to.Bits < 64) {
+		out := *c
+		out.T = to
+		return &out, nil
+	}
+	if from.Kind == KNull {
+		return nullCol(to, n), nil
+	}
+	// Fast paths for the common numeric widenings.
+	if c.I != nil && from.op() == KInt && to.Kind == KFloat {
+		out := &Col{T: to, Len: n, Null: c.Null, F: make([]float64, n)}
+		for i, x := range c.I[:n] {
+			out.F[i] = float64(x)
+		}
+		return out, nil
+	}
+	if c.I != nil && from.Kind == KDecimal && to.Kind == KFloat {
+		out := &Col{T: to, Len: n, Null: c.Null, F: make([]float64, n)}
+		for i, x := range c.I[:n] {
+			out.F[i] = decFloat(x, from.Scale)
+		}
+		return out, nil
+	}
+	if c.I != nil && from.op() == KInt && to.Kind == KDecimal && to.Prec <= 18 && to.Prec-to.Scale >= 19 {
+		out := &Col{T: to, Len: n, Null: c.Null, I: make([]int64, n)}
+		m := pow10[to.Scale]
+		for i, x := range c.I[:n] {
+			out.I[i] = x * m
+		}
+		return out, nil
+	}
+	bld := newBuilder(to, n)
+	for i := 0; i < n; i++ {
+		v, err := castScalar(c.get(i), from, to)
+		if err != nil {
+			return nil, err
+		}
+		bld.add(v)
+	}
+	return bld.c, nil
+}
+
+// arithExpr is + - * / % on numbers, dates and times.
+type arithExpr struct {
+	named
+	op   byte // + - * / %
+	l, r expr
+	t    Type
+}
+
+func (e *arithExpr) typ() Type { return e.t }
+
+func (e *arithExpr) eval(b *Batch) (*Col, error) {
+	lc, err := e.l.eval(b)
+	if err != nil {
+		return nil, err
+	}
+	n := b.N
+	// Temporal arithmetic with a constant interval keeps calendar months.
+	if k, ok := isConst(e.r); ok {
+		if iv, ok := k.v.(interval); ok {
+			return addInterval(lc, iv, e.op == '-', e.t)
+		}
+	}
+	rc, err := e.r.eval(b)
+	if err != nil {
+		return nil, err
+	}
+	out := &Col{T: e.t, Len: n, Null: mergeNulls(n, lc, rc)}
+	lt, rt := e.l.typ(), e.r.typ()
+	switch {
+	case e.t.Kind == KFloat:
+		x, y := floats(lc), floats(rc)
+		out.F = make([]float64, n)
+		switch e.op {
+		case '+':
+			for i := range out.F {
+				out.F[i] = x[i] + y[i]
+			}
+		case '-':
+			for i := range out.F {
+				out.F[i] = x[i] - y[i]
+			}
+		case '*':
+			for i := range out.F {
+				out.F[i] = x[i] * y[i]
+			}
+		case '/':
+			for i := range out.F {
+				if y[i] == 0 {
+					out.setNull(i)
+					continue
+				}
+				out.F[i] = x[i] / y[i]
+			}
+		case '%':
+			for i := range out.F {
+				if y[i] == 0 {
+					out.setNull(i)
+					continue
+				}
+				out.F[i] = math.Mod(x[i], y[i])
+			}
+		}
+		return out, nil
+	case e.t.Kind == KDecimal && e.t.Prec <= 18:
+		x, y := lc.I, rc.I
+		ls, rs := scaleOf(lt), scaleOf(rt)
+		out.I = make([]int64, n)
+		switch e.op {
+		case '+', '-':
+			lm, rm := pow10[e.t.Scale-ls], pow10[e.t.Scale-rs]
+			for i := range out.I {
+				a, bb := x[i]*lm, y[i]*rm
+				if e.op == '+' {
+					out.I[i] = a + bb
+				} else {
+					out.I[i] = a - bb
+				}
+			}
+		case '*':
+			for i := range out.I {
+				out.I[i] = x[i] * y[i]
+			}
+		case '%':
+			lm, rm := pow10[e.t.Scale-ls], pow10[e.t.Scale-rs]
+			for i := range out.I {
+				d := y[i] * rm
+				if d == 0 {
+					out.setNull(i)
+					continue
+				}
+				out.I[i] = (x[i] * lm) % d
+			}
+		}
+		return out, nil
+	case e.t.Kind == KDecimal:
+		bld := newBuilder(e.t, n)
+		for i := 0; i < n; i++ {
+			if out.isNull(i) {
+				bld.add(nil)
+				continue
+			}
+			a, bb := decRat(decimalScalar(lt, lc.get(i))), decRat(decimalScalar(rt, rc.get(i)))
+			var r = a
+			switch e.op {
+			case '+':
+				r = a.Add(a, bb)
+			case '-':
+				r = a.Sub(a, bb)
+			case '*':
+				r = a.Mul(a, bb)
+			default:
+				return nil, errorf("operator %c on wide decimals is not supported", e.op)
+			}
+			v, err := fitDecimal(ratDecimal(r, e.t.Scale), e.t)
+			if err != nil {
+				return nil, err
+			}
+			bld.add(v)
+		}
+		return bld.c, nil
+	}
+	// Integer-like results.
+	x, y := lc.I, rc.I
+	out.I = make([]int64, n)
+	switch {
+	case lt.Kind == KDate && rt.Kind == KDate: // days between
+		for i := range out.I {
+			out.I[i] = x[i] - y[i]
+		}
+	case lt.Kind == KDate && e.t.Kind == KDate: // date ± days
+		for i := range out.I {
+			if e.op == '+' {
+				out.I[i] = x[i] + y[i]
+			} else {
+				out.I[i] = x[i] - y[i]
+			}
+		}
+	case rt.Kind == KDate && e.t.Kind == KDate: // days + date
+		for i := range out.I {
+			out.I[i] = x[i] + y[i]
+		}
+	case e.t.Kind == KTimestamp || e.t.Kind == KInterval || e.t.Kind == KTime:
+		// timestamp ± interval(µs), timestamp - timestamp, date ± interval.
+		xa := x
+		if lt.Kind == KDate {
+			xa = make([]int64, n)
+			for i := range xa {
+				xa[i] = x[i] * 86400e6
+			}
+		}
+		ya := y
+		if rt.Kind == KDate {
+			ya = make([]int64, n)
+			for i := range ya {
+				ya[i] = y[i] * 86400e6
+			}
+		}
+		for i := range out.I {
+			if e.op == '+' {
+				out.I[i] = xa[i] + ya[i]
+			} else {
+				out.I[i] = xa[i] - ya[i]
+			}
+			if e.t.Kind == KTime {
+				out.I[i] = ((out.I[i] % 86400e6) + 86400e6) % 86400e6
+			}
+		}
+	default:
+		switch e.op {
+		case '+':
+			for i := range out.I {
+				out.I[i] = x[i] + y[i]
+			}
+		case '-':
+			for i := range out.I {
+				out.I[i] = x[i] - y[i]
+			}
+		case '*':
+			for i := range out.I {
+				out.I[i] = x[i] * y[i]
+			}
+		case '/', '%', 'd':
+			for i := range out.I {
+				if y[i] == 0 {
+					out.setNull(i)
+					continue
+				}
+				if e.op == '%' {
+					out.I[i] = x[i] % y[i]
+				} else {
+					out.I[i] = x[i] / y[i]
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+func scaleOf(t Type) int {
+	if t.Kind == KDecimal {
+		return t.Scale
+	}
+	return 0
+}
+
+// floats returns a numeric column as float64s.
+func floats(c *Col) []float64 {
+	if c.F != nil {
+		return c.F
+	}
+	out := make([]float64, c.Len)
+	switch {
+	case c.T.Kind == KDecimal && c.I != nil:
+		for i, x := range c.I[:c.Len] {
+			out[i] = decFloat(x, c.T.Scale)
+		}
+	case c.T.Kind == KUint:
+		for i, x := range c.I[:c.Len] {
+			out[i] = float64(uint64(x))
+		}
+	case c.I != nil:
+		for i, x := range c.I[:c.Len] {
+			out[i] = float64(x)
+		}
+	case c.A != nil:
+		for i, v := range c.A[:c.Len] {
+			if v != nil {
+				f, _ := castScalar(v, c.T, Type{Kind: KFloat})
+				out[i], _ = f.(float64)
+			}
+		}
+	}
+	return out
+}
+
+// addInterval adds a constant interval to dates, timestamps or times.
+func addInterval(c *Col, iv interval, sub bool, t Type) (*Col, error) {
+	n := c.Len
+	out := &Col{T: t, Len: n, Null: c.Null, I: make([]int64, n)}
+	sign := int64(1)
+	if sub {
+		sign = -1
+	}
+	for i := 0; i < n; i++ {
+		if c.isNull(i) {
+			continue
+		}
+		var us int64
+		switch c.T.Kind {
+		case KDate:
+			us = c.I[i] * 86400e6
+		default:
+			us = c.I[i]
+		}
+		if iv.months != 0 && c.T.Kind != KTime {
+			tm := microsToTime(us).AddDate(0, int(sign*iv.months), 0)
+			us = tm.UnixMicro()
+		}
+		us += sign * iv.micros
+		if t.Kind == KTime {
+			us = ((us % 86400e6) + 86400e6) % 86400e6
+		}
+		if t.Kind == KDate {
+			us = us / 86400e6
+		}
+		out.I[i] = us
+	}
+	return out, nil
+}
+
+// negExpr is unary minus.
+type negExpr struct {
+	named
+	e expr
+}
+
+func (e *negExpr) typ() Type { return e.e.typ() }
+func (e *negExpr) eval(b *Batch) (*Col, error) {
+	c, err := e.e.eval(b)
+	if err != nil {
+		return nil, err
+	}
+	out := &Col{T: c.T, Len: c.Len, Null: c.Null}
+	switch {
+	case c.I != nil:
+		out.I = make([]int64, c.Len)
+		for i, x := range c.I[:c.Len] {
+			out.I[i] = -x
+		}
+	case c.F != nil:
+		out.F = make([]float64, c.Len)
+		for i, x := range c.F[:c.Len] {
+			out.F[i] = -x
+		}
+	default:
+		bld := newBuilder(c.T, c.Len)
+		for i := 0; i < c.Len; i++ {
+			v := c.get(i)
+			if d, ok := v.(interface{ Neg() any }); ok {
+				v = d.Neg()
+			}
+			bld.add(v)
+		}
+		return bld.c, nil
+	}
+	return out, nil
+}
+
+// funcExpr is a scalar function evaluated row by row on typed accessors;
+// the common functions have vectorized bodies in vec.
+type funcExpr struct {
+	named
+	name string
+	args []expr
+	t    Type
+	// row computes one row; args hold the evaluated argument columns.
+	row func(args []*Col, i int) (any, error)
+	// strict functions return NULL when any argument is NULL.
+	strict bool
+	vec    func(args []*Col, n int) (*Col, error)
+}
+
+func (e *funcExpr) typ() Type { return e.t }
+func (e *funcExpr) eval(b *Batch) (*Col, error) {
+	args := make([]*Col, len(e.args))
+	for i, a := range e.args {
+		c, err := a.eval(b)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = c
+	}
+	if e.vec != nil {
+		return e.vec(args, b.N)
+	}
+	bld := newBuilder(e.t, b.N)
+	for i := 0; i < b.N; i++ {
+		if e.strict {
+			null := false
+			for _, a := range args {
+				if a.isNull(i) {
+					null = true
+					break
+				}
+			}
+			if null {
+				bld.add(nil)
+				continue
+			}
+		}
+		v, err := e.row(args, i)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", e.name, err)
+		}
+		bld.add(v)
+	}
+	return bld.c, nil
+}
+
+// timeOf returns a date or timestamp slot as time.Time.
+func timeOf(c *Col, i int) time.Time {
+	switch c.T.Kind {
+	case KDate:
+		return daysToTime(c.I[i])
+	case KTime:
+		return timeOfDay(c.I[i])
+	}
+	return microsToTime(c.I[i])
+}

@@ -1,0 +1,1016 @@
+package sqlplan
+
+import (
+	"bytes"
+	"crypto/md5"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// fn describes a scalar function: how to type it and compute a row.
+type fn struct {
+	min, max int // argument counts (max -1: any)
+	// bind checks and casts the arguments and returns the result type.
+	bind func(p *planner, args []expr) ([]expr, Type, error)
+	row  func(args []*Col, i int) (any, error)
+	// nonStrict functions see NULL arguments (COALESCE and friends).
+	nonStrict bool
+	volatile  bool
+}
+
+var (
+	tString = Type{Kind: KString}
+	tInt    = Type{Kind: KInt}
+	tFloat  = Type{Kind: KFloat}
+	tBool   = Type{Kind: KBool}
+	tDate   = Type{Kind: KDate}
+	tTS     = Type{Kind: KTimestamp}
+)
+
+// sig casts the arguments to fixed types and returns a fixed type.
+func sig(result Type, args ...Type) func(p *planner, in []expr) ([]expr, Type, error) {
+	return func(p *planner, in []expr) ([]expr, Type, error) {
+		out := make([]expr, len(in))
+		for i, a := range in {
+			t := args[min(i, len(args)-1)]
+			c, err := p.coerceArg(a, t)
+			if err != nil {
+				return nil, Type{}, err
+			}
+			out[i] = c
+		}
+		return out, result, nil
+	}
+}
+
+// coerceArg casts a function argument: strings convert to what the
+// function needs, numbers widen.
+func (p *planner) coerceArg(a expr, t Type) (expr, error) {
+	at := a.typ()
+	if at.op() == t.op() && t.Kind != KDecimal {
+		return a, nil
+	}
+	if t.Kind == KTimestamp && at.Kind == KDate {
+		return p.cast(a, t)
+	}
+	return p.cast(a, t)
+}
+
+func str(c *Col, i int) string { return string(c.str(i)) }
+
+var funcs map[string]*fn
+
+func init() {
+	funcs = map[string]*fn{
+		"lower": {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) { return strings.ToLower(str(a[0], i)), nil }, false, false},
+		"upper": {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) { return strings.ToUpper(str(a[0], i)), nil }, false, false},
+		"length": {1, 1, sig(tInt, tString), func(a []*Col, i int) (any, error) {
+			return int64(utf8.RuneCount(a[0].str(i))), nil
+		}, false, false},
+		"octet_length": {1, 1, nil, func(a []*Col, i int) (any, error) { return int64(len(a[0].str(i))), nil }, false, false},
+		"reverse": {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) {
+			r := []rune(str(a[0], i))
+			for x, y := 0, len(r)-1; x < y; x, y = x+1, y-1 {
+				r[x], r[y] = r[y], r[x]
+			}
+			return string(r), nil
+		}, false, false},
+		"substring": {2, 3, sig(tString, tString, tInt, tInt), func(a []*Col, i int) (any, error) {
+			r := []rune(str(a[0], i))
+			start := a[1].I[i]
+			n := int64(len(r)) + 1
+			if len(a) > 2 {
+				n = a[2].I[i]
+				if n < 0 {
+					return nil, fmt.Errorf("negative length %d", n)
+				}
+			}
+			// SQL positions are 1-based; start <= 0 eats into the length.
+			if start < 1 {
+				n += start - 1
+				start = 1
+			}
+			if n <= 0 || start > int64(len(r)) {
+				return "", nil
+			}
+			end := min(start-1+n, int64(len(r)))
+			return string(r[start-1 : end]), nil
+		}, false, false},
+		"left": {2, 2, sig(tString, tString, tInt), func(a []*Col, i int) (any, error) {
+			r := []rune(str(a[0], i))
+			n := a[1].I[i]
+			if n < 0 {
+				n = max(0, int64(len(r))+n)
+			}
+			return string(r[:min(n, int64(len(r)))]), nil
+		}, false, false},
+		"right": {2, 2, sig(tString, tString, tInt), func(a []*Col, i int) (any, error) {
+			r := []rune(str(a[0], i))
+			n := a[1].I[i]
+			if n < 0 {
+				n = max(0, int64(len(r))+n)
+			}
+			n = min(n, int64(len(r)))
+			return string(r[int64(len(r))-n:]), nil
+		}, false, false},
+		"concat": {1, -1, func(p *planner, in []expr) ([]expr, Type, error) {
+			out := make([]expr, len(in))
+			for i, a := range in {
+				c, err := p.cast(a, tString)
+				if err != nil {
+					return nil, Type{}, err
+				}
+				out[i] = c
+			}
+			return out, tString, nil
+		}, func(a []*Col, i int) (any, error) {
+			var b strings.Builder
+			for _, c := range a {
+				if !c.isNull(i) {
+					b.Write(c.str(i))
+				}
+			}
+			return b.String(), nil
+		}, true, false},
+		"concat_op": {2, 2, func(p *planner, in []expr) ([]expr, Type, error) {
+			out := make([]expr, len(in))
+			for i, a := range in {
+				c, err := p.cast(a, tString)
+				if err != nil {
+					return nil, Type{}, err
+				}
+				out[i] = c
+			}
+			return out, tString, nil
+		}, func(a []*Col, i int) (any, error) { return str(a[0], i) + str(a[1], i), nil }, false, false},
+		"concat_ws": {2, -1, func(p *planner, in []expr) ([]expr, Type, error) {
+			out := make([]expr, len(in))
+			for i, a := range in {
+				c, err := p.cast(a, tString)
+				if err != nil {
+					return nil, Type{}, err
+				}
+				out[i] = c
+			}
+			return out, tString, nil
+		}, func(a []*Col, i int) (any, error) {
+			if a[0].isNull(i) {
+				return nil, nil
+			}
+			var parts []string
+			for _, c := range a[1:] {
+				if !c.isNull(i) {
+					parts = append(parts, str(c, i))
+				}
+			}
+			return strings.Join(parts, str(a[0], i)), nil
+		}, true, false},
+		"trim":  {1, 2, sig(tString, tString), trimFn(strings.Trim, strings.TrimSpace), false, false},
+		"ltrim": {1, 2, sig(tString, tString), trimFn(strings.TrimLeft, func(s string) string { return strings.TrimLeftFunc(s, unicode.IsSpace) }), false, false},
+		"rtrim": {1, 2, sig(tString, tString), trimFn(strings.TrimRight, func(s string) string { return strings.TrimRightFunc(s, unicode.IsSpace) }), false, false},
+		"replace": {3, 3, sig(tString, tString), func(a []*Col, i int) (any, error) {
+			return strings.ReplaceAll(str(a[0], i), str(a[1], i), str(a[2], i)), nil
+		}, false, false},
+		"starts_with": {2, 2, sig(tBool, tString), func(a []*Col, i int) (any, error) {
+			return bytes.HasPrefix(a[0].str(i), a[1].str(i)), nil
+		}, false, false},
+		"ends_with": {2, 2, sig(tBool, tString), func(a []*Col, i int) (any, error) {
+			return bytes.HasSuffix(a[0].str(i), a[1].str(i)), nil
+		}, false, false},
+		"contains": {2, 2, sig(tBool, tString), func(a []*Col, i int) (any, error) {
+			return bytes.Contains(a[0].str(i), a[1].str(i)), nil
+		}, false, false},
+		"strpos": {2, 2, sig(tInt, tString), func(a []*Col, i int) (any, error) {
+			s, sub := str(a[0], i), str(a[1], i)
+			k := strings.Index(s, sub)
+			if k < 0 {
+				return int64(0), nil
+			}
+			return int64(utf8.RuneCountInString(s[:k]) + 1), nil
+		}, false, false},
+		"lpad": {3, 3, sig(tString, tString, tInt, tString), padFn(true), false, false},
+		"rpad": {3, 3, sig(tString, tString, tInt, tString), padFn(false), false, false},
+		"repeat": {2, 2, sig(tString, tString, tInt), func(a []*Col, i int) (any, error) {
+			n := a[1].I[i]
+			if n <= 0 {
+				return "", nil
+			}
+			if n*int64(len(a[0].str(i))) > 1<<28 {
+				return nil, fmt.Errorf("result too large")
+			}
+			return strings.Repeat(str(a[0], i), int(n)), nil
+		}, false, false},
+		"split_part": {3, 3, sig(tString, tString, tString, tInt), func(a []*Col, i int) (any, error) {
+			parts := strings.Split(str(a[0], i), str(a[1], i))
+			k := a[2].I[i]
+			if k < 0 {
+				k = int64(len(parts)) + k + 1
+			}
+			if k < 1 || k > int64(len(parts)) {
+				return "", nil
+			}
+			return parts[k-1], nil
+		}, false, false},
+		"regexp_matches": {2, 2, sig(tBool, tString), func(a []*Col, i int) (any, error) {
+			re, err := cachedRegexp(str(a[1], i))
+			if err != nil {
+				return nil, err
+			}
+			return re.Match(a[0].str(i)), nil
+		}, false, false},
+		"regexp_replace": {3, 4, sig(tString, tString), func(a []*Col, i int) (any, error) {
+			re, err := cachedRegexp(str(a[1], i))
+			if err != nil {
+				return nil, err
+			}
+			repl := strings.ReplaceAll(str(a[2], i), `\`, `$`)
+			if len(a) > 3 && strings.Contains(str(a[3], i), "g") {
+				return re.ReplaceAllString(str(a[0], i), repl), nil
+			}
+			s := str(a[0], i)
+			loc := re.FindStringSubmatchIndex(s)
+			if loc == nil {
+				return s, nil
+			}
+			var dst []byte
+			dst = re.ExpandString(dst, repl, s, loc)
+			return s[:loc[0]] + string(dst) + s[loc[1]:], nil
+		}, false, false},
+		"regexp_extract": {2, 3, sig(tString, tString, tString, tInt), func(a []*Col, i int) (any, error) {
+			re, err := cachedRegexp(str(a[1], i))
+			if err != nil {
+				return nil, err
+			}
+			m := re.FindStringSubmatch(str(a[0], i))
+			g := int64(0)
+			if len(a) > 2 {
+				g = a[2].I[i]
+			}
+			if m == nil || g < 0 || g >= int64(len(m)) {
+				return "", nil
+			}
+			return m[g], nil
+		}, false, false},
+		"md5": {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) {
+			h := md5.Sum(a[0].str(i))
+			return hex.EncodeToString(h[:]), nil
+		}, false, false},
+		"ascii": {1, 1, sig(tInt, tString), func(a []*Col, i int) (any, error) {
+			r, _ := utf8.DecodeRune(a[0].str(i))
+			if r == utf8.RuneError {
+				return int64(0), nil
+			}
+			return int64(r), nil
+		}, false, false},
+		"chr": {1, 1, sig(tString, tInt), func(a []*Col, i int) (any, error) { return string(rune(a[0].I[i])), nil }, false, false},
+
+		// Math.
+		"abs": {1, 1, numericSame, func(a []*Col, i int) (any, error) {
+			switch {
+			case a[0].F != nil:
+				return math.Abs(a[0].F[i]), nil
+			}
+			x := a[0].I[i]
+			if x < 0 {
+				x = -x
+			}
+			return x, nil
+		}, false, false},
+		"sign": {1, 1, sig(tInt, tFloat), func(a []*Col, i int) (any, error) {
+			x := a[0].F[i]
+			switch {
+			case x > 0:
+				return int64(1), nil
+			case x < 0:
+				return int64(-1), nil
+			}
+			return int64(0), nil
+		}, false, false},
+		"round": {1, 2, bindRound, nil, false, false},
+		"floor": {1, 1, bindFloorCeil, func(a []*Col, i int) (any, error) { return roundCol(a[0], i, math.Floor) }, false, false},
+		"ceil":  {1, 1, bindFloorCeil, func(a []*Col, i int) (any, error) { return roundCol(a[0], i, math.Ceil) }, false, false},
+		"trunc": {1, 1, bindFloorCeil, func(a []*Col, i int) (any, error) { return roundCol(a[0], i, math.Trunc) }, false, false},
+		"sqrt": {1, 1, sig(tFloat, tFloat), func(a []*Col, i int) (any, error) {
+			x := a[0].F[i]
+			if x < 0 {
+				return nil, fmt.Errorf("cannot take the square root of a negative number")
+			}
+			return math.Sqrt(x), nil
+		}, false, false},
+		"cbrt":  {1, 1, sig(tFloat, tFloat), floatFn(math.Cbrt), false, false},
+		"exp":   {1, 1, sig(tFloat, tFloat), floatFn(math.Exp), false, false},
+		"ln":    {1, 1, sig(tFloat, tFloat), logFn(math.Log), false, false},
+		"log10": {1, 1, sig(tFloat, tFloat), logFn(math.Log10), false, false},
+		"log2":  {1, 1, sig(tFloat, tFloat), logFn(math.Log2), false, false},
+		"log": {1, 2, sig(tFloat, tFloat), func(a []*Col, i int) (any, error) {
+			if len(a) == 2 {
+				b, x := a[0].F[i], a[1].F[i]
+				if x <= 0 || b <= 0 {
+					return nil, fmt.Errorf("cannot take the logarithm of zero or a negative number")
+				}
+				return math.Log(x) / math.Log(b), nil
+			}
+			x := a[0].F[i]
+			if x <= 0 {
+				return nil, fmt.Errorf("cannot take the logarithm of zero or a negative number")
+			}
+			return math.Log10(x), nil
+		}, false, false},
+		"power":    {2, 2, sig(tFloat, tFloat), func(a []*Col, i int) (any, error) { return math.Pow(a[0].F[i], a[1].F[i]), nil }, false, false},
+		"mod":      {2, 2, bindMod, nil, false, false},
+		"pi":       {0, 0, sig(tFloat), func(a []*Col, i int) (any, error) { return math.Pi, nil }, false, false},
+		"sin":      {1, 1, sig(tFloat, tFloat), floatFn(math.Sin), false, false},
+		"cos":      {1, 1, sig(tFloat, tFloat), floatFn(math.Cos), false, false},
+		"tan":      {1, 1, sig(tFloat, tFloat), floatFn(math.Tan), false, false},
+		"atan":     {1, 1, sig(tFloat, tFloat), floatFn(math.Atan), false, false},
+		"isnan":    {1, 1, sig(tBool, tFloat), func(a []*Col, i int) (any, error) { return math.IsNaN(a[0].F[i]), nil }, false, false},
+		"isinf":    {1, 1, sig(tBool, tFloat), func(a []*Col, i int) (any, error) { return math.IsInf(a[0].F[i], 0), nil }, false, false},
+		"random":   {0, 0, sig(tFloat), func(a []*Col, i int) (any, error) { return randFloat(), nil }, false, true},
+		"greatest": {1, -1, bindCommon, func(a []*Col, i int) (any, error) { return extreme(a, i, 1), nil }, true, false},
+		"least":    {1, -1, bindCommon, func(a []*Col, i int) (any, error) { return extreme(a, i, -1), nil }, true, false},
+
+		// NULL handling.
+		"coalesce": {1, -1, bindCommon, func(a []*Col, i int) (any, error) {
+			for _, c := range a {
+				if !c.isNull(i) {
+					return c.get(i), nil
+				}
+			}
+			return nil, nil
+		}, true, false},
+		"nullif": {2, 2, bindCommon, func(a []*Col, i int) (any, error) {
+			if a[0].isNull(i) {
+				return nil, nil
+			}
+			if !a[1].isNull(i) && compareAt(a[0], i, a[1], i) == 0 {
+				return nil, nil
+			}
+			return a[0].get(i), nil
+		}, true, false},
+		"if": {3, 3, func(p *planner, in []expr) ([]expr, Type, error) {
+			c, err := p.coerce(in[0], tBool)
+			if err != nil {
+				return nil, Type{}, err
+			}
+			t, err := commonType(in[1:])
+			if err != nil {
+				return nil, Type{}, err
+			}
+			a, err := p.cast(in[1], t)
+			if err != nil {
+				return nil, Type{}, err
+			}
+			b, err := p.cast(in[2], t)
+			if err != nil {
+				return nil, Type{}, err
+			}
+			return []expr{c, a, b}, t, nil
+		}, func(a []*Col, i int) (any, error) {
+			if !a[0].isNull(i) && a[0].B[i] {
+				return a[1].get(i), nil
+			}
+			return a[2].get(i), nil
+		}, true, false},
+
+		// Dates and times.
+		"now":               {0, 0, nil, nil, false, true},
+		"current_timestamp": {0, 0, nil, nil, false, true},
+		"current_date":      {0, 0, nil, nil, false, true},
+		"today":             {0, 0, nil, nil, false, true},
+		"year":              datePartFn("year"),
+		"month":             datePartFn("month"),
+		"day":               datePartFn("day"),
+		"dayofmonth":        datePartFn("day"),
+		"hour":              datePartFn("hour"),
+		"minute":            datePartFn("minute"),
+		"second":            datePartFn("second"),
+		"dayofweek":         datePartFn("dow"),
+		"isodow":            datePartFn("isodow"),
+		"dayofyear":         datePartFn("doy"),
+		"quarter":           datePartFn("quarter"),
+		"week":              datePartFn("week"),
+		"weekofyear":        datePartFn("week"),
+		"epoch": {1, 1, sig(tFloat, tTS), func(a []*Col, i int) (any, error) {
+			return float64(a[0].I[i]) / 1e6, nil
+		}, false, false},
+		"epoch_ms": {1, 1, sig(tInt, tTS), func(a []*Col, i int) (any, error) {
+			return floorDiv(a[0].I[i], 1000), nil
+		}, false, false},
+		"date_part": {2, 2, bindDatePart, func(a []*Col, i int) (any, error) {
+			return datePart(strings.ToLower(str(a[0], i)), timeOf(a[1], i))
+		}, false, false},
+		"date_trunc": {2, 2, bindDateTrunc, func(a []*Col, i int) (any, error) {
+			t, err := dateTrunc(strings.ToLower(str(a[0], i)), timeOf(a[1], i))
+			if err != nil {
+				return nil, err
+			}
+			return t.UnixMicro(), nil
+		}, false, false},
+		"date_diff": {3, 3, sig(tInt, tString, tTS, tTS), func(a []*Col, i int) (any, error) {
+			return dateDiff(strings.ToLower(str(a[0], i)), a[1].I[i], a[2].I[i])
+		}, false, false},
+		"make_date": {3, 3, sig(tDate, tInt), func(a []*Col, i int) (any, error) {
+			t := time.Date(int(a[0].I[i]), time.Month(a[1].I[i]), int(a[2].I[i]), 0, 0, 0, 0, time.UTC)
+			return timeToDays(t), nil
+		}, false, false},
+		"make_timestamp": {6, 6, sig(tTS, tInt, tInt, tInt, tInt, tInt, tFloat), func(a []*Col, i int) (any, error) {
+			sec := a[5].F[i]
+			t := time.Date(int(a[0].I[i]), time.Month(a[1].I[i]), int(a[2].I[i]), int(a[3].I[i]), int(a[4].I[i]), 0, 0, time.UTC)
+			return t.UnixMicro() + int64(math.Round(sec*1e6)), nil
+		}, false, false},
+		"to_timestamp": {1, 1, sig(tTS, tFloat), func(a []*Col, i int) (any, error) {
+			return int64(math.Round(a[0].F[i] * 1e6)), nil
+		}, false, false},
+		"strftime": {2, 2, bindStrftime, func(a []*Col, i int) (any, error) {
+			return strftime(timeOf(a[0], i), str(a[1], i)), nil
+		}, false, false},
+		"last_day": {1, 1, sig(tDate, tDate), func(a []*Col, i int) (any, error) {
+			t := daysToTime(a[0].I[i])
+			return timeToDays(time.Date(t.Year(), t.Month()+1, 0, 0, 0, 0, 0, time.UTC)), nil
+		}, false, false},
+		"typeof": {1, 1, nil, nil, true, false},
+	}
+	alias := map[string]string{
+		"lcase": "lower", "ucase": "upper", "char_length": "length", "character_length": "length", "len": "length",
+		"substring_fn": "substring", "substr": "substring", "ceiling": "ceil", "pow": "power", "ifnull": "coalesce",
+		"nvl": "coalesce", "instr": "strpos", "position": "strpos", "datediff": "date_diff", "datepart": "date_part",
+		"datetrunc": "date_trunc", "prefix": "starts_with", "suffix": "ends_with", "truncate": "trunc", "iif": "if",
+		"strlen": "octet_length", "localtimestamp": "current_timestamp", "get_current_timestamp": "now",
+		"string_split_part": "split_part", "regexp_full_match": "regexp_matches",
+	}
+	for a, f := range alias {
+		funcs[a] = funcs[f]
+	}
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+func trimFn(cut func(string, string) string, space func(string) string) func(a []*Col, i int) (any, error) {
+	return func(a []*Col, i int) (any, error) {
+		if len(a) > 1 {
+			return cut(str(a[0], i), str(a[1], i)), nil
+		}
+		return space(str(a[0], i)), nil
+	}
+}
+
+func padFn(left bool) func(a []*Col, i int) (any, error) {
+	return func(a []*Col, i int) (any, error) {
+		r := []rune(str(a[0], i))
+		n := int(a[1].I[i])
+		pad := []rune(str(a[2], i))
+		if n < 0 {
+			n = 0
+		}
+		if len(r) >= n {
+			return string(r[:n]), nil
+		}
+		if len(pad) == 0 {
+			return string(r), nil
+		}
+		fill := make([]rune, 0, n-len(r))
+		for len(fill) < n-len(r) {
+			fill = append(fill, pad[len(fill)%len(pad)])
+		}
+		if left {
+			return string(fill) + string(r), nil
+		}
+		return string(r) + string(fill), nil
+	}
+}
+
+func floatFn(f func(float64) float64) func(a []*Col, i int) (any, error) {
+	return func(a []*Col, i int) (any, error) { return f(a[0].F[i]), nil }
+}
+
+func logFn(f func(float64) float64) func(a []*Col, i int) (any, error) {
+	return func(a []*Col, i int) (any, error) {
+		x := a[0].F[i]
+		if x <= 0 {
+			return nil, fmt.Errorf("cannot take the logarithm of zero or a negative number")
+		}
+		return f(x), nil
+	}
+}
+
+var regexpCache = struct {
+	m map[string]*regexp.Regexp
+}{m: map[string]*regexp.Regexp{}}
+
+func cachedRegexp(p string) (*regexp.Regexp, error) {
+	regexpMu.Lock()
+	defer regexpMu.Unlock()
+	if re, ok := regexpCache.m[p]; ok {
+		return re, nil
+	}
+	re, err := regexp.Compile(p)
+	if err != nil {
+		return nil, err
+	}
+	if len(regexpCache.m) > 256 {
+		regexpCache.m = map[string]*regexp.Regexp{}
+	}
+	regexpCache.m[p] = re
+	return re, nil
+}
+
+// numericSame keeps a numeric argument's type.
+func numericSame(p *planner, in []expr) ([]expr, Type, error) {
+	t := in[0].typ()
+	switch t.op() {
+	case KInt, KFloat:
+		return in, withoutField(Type{Kind: t.op()}), nil
+	case KDecimal:
+		if t.Prec <= 18 {
+			return in, withoutField(t), nil
+		}
+	case KNull:
+		return in, tInt, nil
+	}
+	c, err := p.cast(in[0], tFloat)
+	return []expr{c}, tFloat, err
+}
+
+func bindFloorCeil(p *planner, in []expr) ([]expr, Type, error) {
+	t := in[0].typ()
+	if t.op() == KInt {
+		return in, tInt, nil
+	}
+	if t.Kind == KDecimal && t.Prec <= 18 {
+		return in, Type{Kind: KDecimal, Prec: t.Prec, Scale: 0}, nil
+	}
+	c, err := p.cast(in[0], tFloat)
+	return []expr{c}, tFloat, err
+}
+
+func roundCol(c *Col, i int, f func(float64) float64) (any, error) {
+	switch {
+	case c.F != nil:
+		return f(c.F[i]), nil
+	case c.T.Kind == KDecimal:
+		m := pow10[c.T.Scale]
+		x := c.I[i]
+		return int64(f(float64(x) / float64(m))), nil
+	}
+	return c.I[i], nil
+}
+
+// bindRound: ROUND(x[, digits]) keeps decimals exact.
+func bindRound(p *planner, in []expr) ([]expr, Type, error) {
+	if len(in) == 2 {
+		var err error
+		if in[1], err = p.cast(in[1], tInt); err != nil {
+			return nil, Type{}, err
+		}
+	}
+	t := in[0].typ()
+	switch {
+	case t.op() == KInt:
+		return in, tInt, nil
+	case t.Kind == KDecimal && t.Prec <= 18:
+		digits := 0
+		if len(in) == 2 {
+			k, ok := isConst(in[1])
+			if !ok || k.v == nil {
+				c, err := p.cast(in[0], tFloat)
+				return []expr{c, in[1]}, tFloat, err
+			}
+			digits = int(k.v.(int64))
+		}
+		return in, Type{Kind: KDecimal, Prec: t.Prec, Scale: max(0, min(digits, t.Scale))}, nil
+	}
+	c, err := p.cast(in[0], tFloat)
+	if err != nil {
+		return nil, Type{}, err
+	}
+	in[0] = c
+	return in, tFloat, nil
+}
+
+func roundRow(t Type) func(a []*Col, i int) (any, error) {
+	return func(a []*Col, i int) (any, error) {
+		c := a[0]
+		digits := int64(0)
+		if len(a) > 1 {
+			digits = a[1].I[i]
+		}
+		switch t.Kind {
+		case KInt:
+			if digits >= 0 {
+				return c.I[i], nil
+			}
+			m := float64(pow10[min(-digits, 18)])
+			return int64(math.Round(float64(c.I[i])/m) * m), nil
+		case KDecimal:
+			v, _ := rescale(c.I[i], c.T.Scale, t.Scale)
+			return v, nil
+		}
+		x := c.F[i]
+		m := math.Pow(10, float64(digits))
+		r := math.Round(x*m) / m
+		if math.IsInf(r, 0) || math.IsNaN(r) {
+			return x, nil
+		}
+		return r, nil
+	}
+}
+
+func bindMod(p *planner, in []expr) ([]expr, Type, error) {
+	e, err := p.arith('%', in[0], in[1])
+	if err != nil {
+		return nil, Type{}, err
+	}
+	return []expr{e}, e.typ(), nil
+}
+
+// bindCommon brings every argument to one type.
+func bindCommon(p *planner, in []expr) ([]expr, Type, error) {
+	t, err := commonType(in)
+	if err != nil {
+		return nil, Type{}, err
+	}
+	out := make([]expr, len(in))
+	for i, a := range in {
+		if out[i], err = p.cast(a, t); err != nil {
+			return nil, Type{}, err
+		}
+	}
+	return out, t, nil
+}
+
+func extreme(a []*Col, i int, sign int) any {
+	best := -1
+	for k, c := range a {
+		if c.isNull(i) {
+			continue
+		}
+		if best < 0 || compareAt(c, i, a[best], i)*sign > 0 {
+			best = k
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	return a[best].get(i)
+}
+
+func datePartFn(part string) *fn {
+	return &fn{1, 1, func(p *planner, in []expr) ([]expr, Type, error) {
+		t := in[0].typ()
+		if t.Kind != KDate && t.Kind != KTime {
+			c, err := p.cast(in[0], tTS)
+			if err != nil {
+				return nil, Type{}, err
+			}
+			in = []expr{c}
+		}
+		return in, tInt, nil
+	}, func(a []*Col, i int) (any, error) {
+		return datePart(part, timeOf(a[0], i))
+	}, false, false}
+}
+
+func bindDatePart(p *planner, in []expr) ([]expr, Type, error) {
+	a, err := p.cast(in[0], tString)
+	if err != nil {
+		return nil, Type{}, err
+	}
+	b := in[1]
+	if t := b.typ(); t.Kind != KDate && t.Kind != KTime {
+		if b, err = p.cast(b, tTS); err != nil {
+			return nil, Type{}, err
+		}
+	}
+	rt := tInt
+	if k, ok := isConst(a); ok && k.v != nil && strings.ToLower(k.v.(string)) == "epoch" {
+		rt = tFloat
+	}
+	return []expr{a, b}, rt, nil
+}
+
+func datePart(part string, t time.Time) (any, error) {
+	switch part {
+	case "year", "years", "y", "yr":
+		return int64(t.Year()), nil
+	case "month", "months", "mon":
+		return int64(t.Month()), nil
+	case "day", "days", "d", "dayofmonth":
+		return int64(t.Day()), nil
+	case "hour", "hours", "h":
+		return int64(t.Hour()), nil
+	case "minute", "minutes", "m", "min":
+		return int64(t.Minute()), nil
+	case "second", "seconds", "s", "sec":
+		return int64(t.Second()), nil
+	case "millisecond", "milliseconds", "ms":
+		return int64(t.Second())*1000 + int64(t.Nanosecond()/1e6), nil
+	case "microsecond", "microseconds", "us":
+		return int64(t.Second())*1e6 + int64(t.Nanosecond()/1e3), nil
+	case "dow", "dayofweek", "weekday":
+		return int64(t.Weekday()), nil
+	case "isodow":
+		d := int64(t.Weekday())
+		if d == 0 {
+			d = 7
+		}
+		return d, nil
+	case "doy", "dayofyear":
+		return int64(t.YearDay()), nil
+	case "quarter":
+		return int64((t.Month()-1)/3 + 1), nil
+	case "week", "weeks", "w", "weekofyear":
+		_, w := t.ISOWeek()
+		return int64(w), nil
+	case "isoyear":
+		y, _ := t.ISOWeek()
+		return int64(y), nil
+	case "epoch":
+		return float64(t.UnixMicro()) / 1e6, nil
+	case "decade":
+		return int64(t.Year() / 10), nil
+	case "century":
+		return int64((t.Year()-1)/100 + 1), nil
+	}
+	return nil, fmt.Errorf("unknown date part %q", part)
+}
+
+func bindDateTrunc(p *planner, in []expr) ([]expr, Type, error) {
+	a, err := p.cast(in[0], tString)
+	if err != nil {
+		return nil, Type{}, err
+	}
+	b, err := p.cast(in[1], tTS)
+	if err != nil {
+		return nil, Type{}, err
+	}
+	rt := tTS
+	if in[1].typ().Kind == KDate {
+		// DuckDB: date_trunc on a DATE returns a TIMESTAMP except for
+		// parts of a day or more, which return DATE.
+		if k, ok := isConst(a); ok && k.v != nil {
+			switch strings.ToLower(k.v.(string)) {
+			case "year", "quarter", "month", "week", "day", "decade", "century", "millennium":
+				return []expr{a, b}, tDate, nil
+			}
+		}
+	}
+	return []expr{a, b}, rt, nil
+}
+
+func dateTrunc(part string, t time.Time) (time.Time, error) {
+	switch part {
+	case "millennium":
+		return time.Date((t.Year()-1)/1000*1000+1, 1, 1, 0, 0, 0, 0, time.UTC), nil
+	case "century":
+		return time.Date((t.Year()-1)/100*100+1, 1, 1, 0, 0, 0, 0, time.UTC), nil
+	case "decade":
+		return time.Date(t.Year()/10*10, 1, 1, 0, 0, 0, 0, time.UTC), nil
+	case "year", "years", "y":
+		return time.Date(t.Year(), 1, 1, 0, 0, 0, 0, time.UTC), nil
+	case "quarter":
+		return time.Date(t.Year(), (t.Month()-1)/3*3+1, 1, 0, 0, 0, 0, time.UTC), nil
+	case "month", "months", "mon":
+		return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC), nil
+	case "week", "weeks":
+		d := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+		wd := int(d.Weekday())
+		if wd == 0 {
+			wd = 7
+		}
+		return d.AddDate(0, 0, -(wd - 1)), nil
+	case "day", "days", "d":
+		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
+	case "hour", "hours", "h":
+		return t.Truncate(time.Hour), nil
+	case "minute", "minutes", "m", "min":
+		return t.Truncate(time.Minute), nil
+	case "second", "seconds", "s", "sec":
+		return t.Truncate(time.Second), nil
+	case "millisecond", "milliseconds", "ms":
+		return t.Truncate(time.Millisecond), nil
+	case "microsecond", "microseconds", "us":
+		return t.Truncate(time.Microsecond), nil
+	}
+	return time.Time{}, fmt.Errorf("unknown date part %q", part)
+}
+
+func dateDiff(part string, a, b int64) (any, error) {
+	ta, tb := microsToTime(a), microsToTime(b)
+	switch part {
+	case "year", "years":
+		return int64(tb.Year() - ta.Year()), nil
+	case "quarter":
+		return int64((tb.Year()*12+int(tb.Month())-1)/3 - (ta.Year()*12+int(ta.Month())-1)/3), nil
+	case "month", "months":
+		return int64((tb.Year()-ta.Year())*12 + int(tb.Month()) - int(ta.Month())), nil
+	case "week", "weeks":
+		return floorDiv(b/86400e6, 7) - floorDiv(a/86400e6, 7), nil
+	case "day", "days":
+		return floorDiv(b, 86400e6) - floorDiv(a, 86400e6), nil
+	case "hour", "hours":
+		return floorDiv(b, 3600e6) - floorDiv(a, 3600e6), nil
+	case "minute", "minutes":
+		return floorDiv(b, 60e6) - floorDiv(a, 60e6), nil
+	case "second", "seconds":
+		return floorDiv(b, 1e6) - floorDiv(a, 1e6), nil
+	case "millisecond", "milliseconds":
+		return floorDiv(b, 1e3) - floorDiv(a, 1e3), nil
+	case "microsecond", "microseconds":
+		return b - a, nil
+	}
+	return nil, fmt.Errorf("unknown date part %q", part)
+}
+
+func bindStrftime(p *planner, in []expr) ([]expr, Type, error) {
+	a := in[0]
+	if t := a.typ(); t.Kind != KDate {
+		var err error
+		if a, err = p.cast(a, tTS); err != nil {
+			return nil, Type{}, err
+		}
+	}
+	b, err := p.cast(in[1], tString)
+	if err != nil {
+		return nil, Type{}, err
+	}
+	return []expr{a, b}, tString, nil
+}
+
+// strftime formats with the C / DuckDB % directives.
+func strftime(t time.Time, f string) string {
+	var b strings.Builder
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' || i+1 >= len(f) {
+			b.WriteByte(f[i])
+			continue
+		}
+		i++
+		switch f[i] {
+		case 'Y':
+			fmt.Fprintf(&b, "%04d", t.Year())
+		case 'y':
+			fmt.Fprintf(&b, "%02d", t.Year()%100)
+		case 'm':
+			fmt.Fprintf(&b, "%02d", int(t.Month()))
+		case 'd':
+			fmt.Fprintf(&b, "%02d", t.Day())
+		case 'H':
+			fmt.Fprintf(&b, "%02d", t.Hour())
+		case 'M':
+			fmt.Fprintf(&b, "%02d", t.Minute())
+		case 'S':
+			fmt.Fprintf(&b, "%02d", t.Second())
+		case 'f':
+			fmt.Fprintf(&b, "%06d", t.Nanosecond()/1000)
+		case 'j':
+			fmt.Fprintf(&b, "%03d", t.YearDay())
+		case 'B':
+			b.WriteString(t.Month().String())
+		case 'b':
+			b.WriteString(t.Month().String()[:3])
+		case 'A':
+			b.WriteString(t.Weekday().String())
+		case 'a':
+			b.WriteString(t.Weekday().String()[:3])
+		case 'w':
+			fmt.Fprintf(&b, "%d", int(t.Weekday()))
+		case '%':
+			b.WriteByte('%')
+		default:
+			b.WriteByte('%')
+			b.WriteByte(f[i])
+		}
+	}
+	return b.String()
+}
+
+// bindFunc binds a scalar function call.
+func (p *planner) bindFunc(name string, args []expr) (expr, error) {
+	f, ok := funcs[name]
+	if !ok {
+		if aggNames[name] {
+			return nil, errorf("aggregate function %s is not allowed here", name)
+		}
+		names := make([]string, 0, len(funcs))
+		for k := range funcs {
+			if k != "concat_op" && k != "substring_fn" {
+				names = append(names, k)
+			}
+		}
+		sort.Strings(names)
+		e := errorf("function %s does not exist%s", name, suggest(name, names))
+		e.Err = ErrUnsupported
+		return nil, e
+	}
+	display := name
+	if name == "substring_fn" {
+		display = "substring"
+	}
+	if len(args) < f.min || f.max >= 0 && len(args) > f.max {
+		return nil, errorf("%s takes %s, not %d", display, argCount(f), len(args))
+	}
+	switch name {
+	case "now", "current_timestamp", "localtimestamp", "get_current_timestamp":
+		return &constExpr{t: Type{Kind: KTimestamp, TZ: true}, v: p.e.now().UnixMicro()}, nil
+	case "current_date", "today":
+		return &constExpr{t: tDate, v: timeToDays(p.e.now())}, nil
+	case "typeof":
+		return &constExpr{t: tString, v: args[0].typ().SQLName()}, nil
+	case "mod":
+		return p.arith('%', args[0], args[1])
+	case "octet_length":
+		if args[0].typ().op() != KBytes {
+			c, err := p.cast(args[0], tString)
+			if err != nil {
+				return nil, err
+			}
+			args[0] = c
+		}
+	}
+	var t Type
+	if f.bind != nil {
+		var err error
+		if args, t, err = f.bind(p, args); err != nil {
+			return nil, err
+		}
+	} else {
+		t = tInt
+	}
+	row := f.row
+	if name == "round" {
+		row = roundRow(t)
+	}
+	e := &funcExpr{name: display, args: args, t: t, row: row, strict: !f.nonStrict}
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = a.String()
+	}
+	e.setText(display + "(" + strings.Join(parts, ", ") + ")")
+	if name == "concat_op" {
+		e.setText(strings.Join(parts, " || "))
+	}
+	if name == "lower" || name == "upper" {
+		e.vec = vecCase(name == "upper")
+	}
+	if f.volatile {
+		return e, nil
+	}
+	return p.fold(e, args...)
+}
+
+func argCount(f *fn) string {
+	switch {
+	case f.max < 0:
+		return fmt.Sprintf("at least %d arguments", f.min)
+	case f.min == f.max:
+		return fmt.Sprintf("%d arguments", f.min)
+	}
+	return fmt.Sprintf("%d to %d arguments", f.min, f.max)
+}
+
+// vecCase lowers or uppercases a string column without a Go string per row.
+func vecCase(upper bool) func(args []*Col, n int) (*Col, error) {
+	return func(args []*Col, n int) (*Col, error) {
+		c := args[0]
+		out := &Col{T: tString, Len: n, Null: c.Null, Off: make([]int32, n+1), Data: make([]byte, 0, len(c.Data))}
+		for i := 0; i < n; i++ {
+			s := c.str(i)
+			ascii := true
+			for _, ch := range s {
+				if ch >= 0x80 {
+					ascii = false
+					break
+				}
+			}
+			if ascii {
+				for _, ch := range s {
+					if upper && ch >= 'a' && ch <= 'z' {
+						ch -= 32
+					} else if !upper && ch >= 'A' && ch <= 'Z' {
+						ch += 32
+					}
+					out.Data = append(out.Data, ch)
+				}
+			} else if upper {
+				out.Data = append(out.Data, bytes.ToUpper(s)...)
+			} else {
+				out.Data = append(out.Data, bytes.ToLower(s)...)
+			}
+			out.Off[i+1] = int32(len(out.Data))
+		}
+		return out, nil
+	}
+}

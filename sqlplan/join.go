@@ -1,0 +1,239 @@
+package sqlplan
+
+import (
+	"context"
+	"io"
+)
+
+// joinNode is a hash join (inner or left outer) of a left input with a
+// right relation, which it builds into a hash table; without equality keys
+// it is a nested-loop (cross) join. Batches are laid out with the left
+// columns first and the right relation's columns from offset leftWidth.
+type joinNode struct {
+	left, right node
+	leftWidth   int
+	rightTypes  []Type
+	lkeys       []expr // evaluated on left batches
+	rkeys       []expr // evaluated on right batches placed at leftWidth
+	cond        expr   // the rest of ON, evaluated on joined rows
+	leftOuter   bool
+
+	built bool
+	rall  *Batch
+	ints  map[int64][]int32
+	strs  map[string][]int32
+	buf   []byte
+}
+
+const maxCrossRows = 50_000_000
+
+func (n *joinNode) build(ctx context.Context) error {
+	all, err := drain(ctx, n.right, n.rightTypes)
+	if err != nil {
+		return err
+	}
+	n.rall = all
+	if len(n.rkeys) == 0 {
+		return nil
+	}
+	padded := &Batch{N: all.N, Cols: make([]*Col, n.leftWidth+len(all.Cols))}
+	copy(padded.Cols[n.leftWidth:], all.Cols)
+	keys := make([]*Col, len(n.rkeys))
+	for i, k := range n.rkeys {
+		if keys[i], err = k.eval(padded); err != nil {
+			return err
+		}
+	}
+	if len(keys) == 1 && keys[0].I != nil {
+		n.ints = make(map[int64][]int32)
+		c := keys[0]
+		for i := 0; i < all.N; i++ {
+			if !c.isNull(i) {
+				n.ints[c.I[i]] = append(n.ints[c.I[i]], int32(i))
+			}
+		}
+		return nil
+	}
+	n.strs = make(map[string][]int32)
+	for i := 0; i < all.N; i++ {
+		if key, ok := n.key(keys, i); ok {
+			n.strs[string(key)] = append(n.strs[string(key)], int32(i))
+		}
+	}
+	return nil
+}
+
+// key encodes row i's keys; ok is false when one is NULL (never equal).
+func (n *joinNode) key(keys []*Col, i int) ([]byte, bool) {
+	n.buf = n.buf[:0]
+	for _, c := range keys {
+		if c.isNull(i) {
+			return nil, false
+		}
+		n.buf = appendKey(n.buf, c, i)
+	}
+	return n.buf, true
+}
+
+func (n *joinNode) next(ctx context.Context) (*Batch, error) {
+	if !n.built {
+		n.built = true
+		if err := n.build(ctx); err != nil {
+			return nil, err
+		}
+	}
+	for {
+		b, err := n.left.next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out, err := n.probe(b)
+		if err != nil {
+			return nil, err
+		}
+		if out.N > 0 {
+			return out, nil
+		}
+	}
+}
+
+func (n *joinNode) probe(b *Batch) (*Batch, error) {
+	var li, ri []int32
+	if len(n.lkeys) == 0 {
+		if int64(b.N)*int64(n.rall.N) > maxCrossRows {
+			return nil, errorf("the cross join would produce more than %d rows per batch", maxCrossRows)
+		}
+		for i := 0; i < b.N; i++ {
+			for j := 0; j < n.rall.N; j++ {
+				li, ri = append(li, int32(i)), append(ri, int32(j))
+			}
+		}
+	} else {
+		keys := make([]*Col, len(n.lkeys))
+		for i, k := range n.lkeys {
+			c, err := k.eval(b)
+			if err != nil {
+				return nil, err
+			}
+			keys[i] = c
+		}
+		for i := 0; i < b.N; i++ {
+			var rows []int32
+			if n.ints != nil {
+				if !keys[0].isNull(i) {
+					rows = n.ints[keys[0].I[i]]
+				}
+			} else if key, ok := n.key(keys, i); ok {
+				rows = n.strs[string(key)]
+			}
+			for _, r := range rows {
+				li, ri = append(li, int32(i)), append(ri, r)
+			}
+		}
+	}
+	out := n.joined(b, li, ri)
+	if n.cond != nil {
+		c, err := n.cond.eval(out)
+		if err != nil {
+			return nil, err
+		}
+		var keep []int32
+		var kl, kr []int32
+		for k := range li {
+			if c.B[k] && !c.isNull(k) {
+				keep = append(keep, int32(k))
+				kl, kr = append(kl, li[k]), append(kr, ri[k])
+			}
+		}
+		if len(keep) != len(li) {
+			out = takeBatch(out, keep)
+			li, ri = kl, kr
+		}
+	}
+	if !n.leftOuter {
+		return out, nil
+	}
+	matched := make([]bool, b.N)
+	for _, l := range li {
+		matched[l] = true
+	}
+	var ul []int32
+	for i := 0; i < b.N; i++ {
+		if !matched[i] {
+			ul = append(ul, int32(i))
+		}
+	}
+	if len(ul) == 0 {
+		return out, nil
+	}
+	ur := make([]int32, len(ul))
+	for i := range ur {
+		ur[i] = -1
+	}
+	extra := n.joined(b, ul, ur)
+	for i := range out.Cols {
+		appendCol(out.Cols[i], extra.Cols[i])
+	}
+	out.N += extra.N
+	return out, nil
+}
+
+// joined builds the batch of row pairs (ri -1: no right row).
+func (n *joinNode) joined(b *Batch, li, ri []int32) *Batch {
+	out := &Batch{N: len(li), Cols: make([]*Col, n.leftWidth+len(n.rightTypes))}
+	for i := 0; i < n.leftWidth; i++ {
+		out.Cols[i] = b.Cols[i].take(li)
+	}
+	safe := make([]int32, len(ri))
+	anyMissing := false
+	for k, r := range ri {
+		if r < 0 {
+			anyMissing = true
+		} else {
+			safe[k] = r
+		}
+	}
+	for j, t := range n.rightTypes {
+		var c *Col
+		if n.rall.N == 0 {
+			c = nullCol(t, len(ri))
+		} else {
+			c = n.rall.Cols[j].take(safe)
+			if anyMissing {
+				for k, r := range ri {
+					if r < 0 {
+						c.setNull(k)
+					}
+				}
+			}
+		}
+		out.Cols[n.leftWidth+j] = c
+	}
+	return out
+}
+
+func (n *joinNode) close() {
+	n.left.close()
+	n.right.close()
+}
+
+func (n *joinNode) explain(x *explainer, depth int) {
+	kind := "INNER"
+	if n.leftOuter {
+		kind = "LEFT"
+	}
+	switch {
+	case len(n.lkeys) > 0:
+		x.line(depth, "HASH JOIN %s on %s = %s", kind, exprList(n.lkeys), exprList(n.rkeys))
+	default:
+		x.line(depth, "NESTED LOOP JOIN %s", kind)
+	}
+	if n.cond != nil {
+		x.line(depth+1, "join condition: %s", n.cond)
+	}
+	n.left.explain(x, depth+1)
+	x.line(depth+1, "build side:")
+	n.right.explain(x, depth+2)
+}
+
+var _ = io.EOF

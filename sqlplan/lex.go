@@ -1,0 +1,178 @@
+package sqlplan
+
+import (
+	"strings"
+)
+
+// tokKind classifies the tokens of the rewrite layer's lexer.
+type tokKind uint8
+
+const (
+	tkSpace   tokKind = iota
+	tkComment         // -- ... or /* ... */
+	tkIdent           // identifiers and keywords
+	tkQuoted          // `identifier`
+	tkDQuoted         // "identifier" (DuckDB/PostgreSQL) — a string in MySQL
+	tkString          // 'string'
+	tkNumber
+	tkParam // ?, $1, :name, @name
+	tkOp    // punctuation and operators
+)
+
+// token is one lexeme of the user's text with its byte offset.
+type token struct {
+	kind tokKind
+	text string // as written
+	pos  int    // byte offset in the original text
+}
+
+func (t token) is(word string) bool { return t.kind == tkIdent && strings.EqualFold(t.text, word) }
+
+// unquoted returns the identifier or string a quoted token stands for.
+func (t token) unquoted() string {
+	switch t.kind {
+	case tkQuoted:
+		return strings.ReplaceAll(t.text[1:len(t.text)-1], "``", "`")
+	case tkDQuoted:
+		return strings.ReplaceAll(t.text[1:len(t.text)-1], `""`, `"`)
+	case tkString:
+		return strings.ReplaceAll(t.text[1:len(t.text)-1], "''", "'")
+	}
+	return t.text
+}
+
+var multiOps = []string{"->>", "<=>", "::", "||", "<=", ">=", "<>", "!=", "->", "<<", ">>", "//", "**"}
+
+// lex splits SQL text into tokens. Unterminated quotes and comments are
+// errors at their start.
+func lex(src string) ([]token, error) {
+	var out []token
+	i := 0
+	for i < len(src) {
+		c := src[i]
+		start := i
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
+			for i < len(src) && strings.IndexByte(" \t\n\r\f", src[i]) >= 0 {
+				i++
+			}
+			out = append(out, token{tkSpace, src[start:i], start})
+		case c == '-' && strings.HasPrefix(src[i:], "--"):
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+			out = append(out, token{tkComment, src[start:i], start})
+		case c == '/' && strings.HasPrefix(src[i:], "/*"):
+			end := strings.Index(src[i+2:], "*/")
+			if end < 0 {
+				return nil, errAt(src, start, "unterminated comment")
+			}
+			i += end + 4
+			out = append(out, token{tkComment, src[start:i], start})
+		case c == '\'' || c == '"' || c == '`':
+			i++
+			for {
+				if i >= len(src) {
+					return nil, errAt(src, start, "unterminated quoted %s", map[byte]string{'\'': "string", '"': "identifier", '`': "identifier"}[c])
+				}
+				if src[i] == c {
+					if i+1 < len(src) && src[i+1] == c {
+						i += 2
+						continue
+					}
+					i++
+					break
+				}
+				i++
+			}
+			k := map[byte]tokKind{'\'': tkString, '"': tkDQuoted, '`': tkQuoted}[c]
+			out = append(out, token{k, src[start:i], start})
+		case isIdentStart(c):
+			for i < len(src) && isIdentPart(src[i]) {
+				i++
+			}
+			out = append(out, token{tkIdent, src[start:i], start})
+		case c >= '0' && c <= '9' || c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9':
+			for i < len(src) && (src[i] >= '0' && src[i] <= '9' || src[i] == '.') {
+				i++
+			}
+			if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+				j := i + 1
+				if j < len(src) && (src[j] == '+' || src[j] == '-') {
+					j++
+				}
+				if j < len(src) && src[j] >= '0' && src[j] <= '9' {
+					i = j
+					for i < len(src) && src[i] >= '0' && src[i] <= '9' {
+						i++
+					}
+				}
+			}
+			out = append(out, token{tkNumber, src[start:i], start})
+		case c == '?':
+			i++
+			out = append(out, token{tkParam, "?", start})
+		case (c == '$' || c == ':' || c == '@') && i+1 < len(src) && (isIdentPart(src[i+1])) && !(c == ':' && i+1 < len(src) && src[i+1] == ':'):
+			i++
+			for i < len(src) && isIdentPart(src[i]) {
+				i++
+			}
+			out = append(out, token{tkParam, src[start:i], start})
+		default:
+			op := string(c)
+			for _, m := range multiOps {
+				if strings.HasPrefix(src[i:], m) {
+					op = m
+					break
+				}
+			}
+			i += len(op)
+			out = append(out, token{tkOp, op, start})
+		}
+	}
+	return out, nil
+}
+
+func isIdentStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80
+}
+
+func isIdentPart(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
+
+// significant returns the tokens that are not spaces or comments.
+func significant(toks []token) []token {
+	out := make([]token, 0, len(toks))
+	for _, t := range toks {
+		if t.kind != tkSpace && t.kind != tkComment {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// splitStatements splits text at semicolons outside quotes and comments.
+// Empty statements are dropped.
+func splitStatements(src string) ([]string, []int, error) {
+	toks, err := lex(src)
+	if err != nil {
+		return nil, nil, err
+	}
+	var stmts []string
+	var starts []int
+	begin := 0
+	flush := func(end int) {
+		s := src[begin:end]
+		if ts, _ := lex(s); len(significant(ts)) > 0 {
+			stmts = append(stmts, s)
+			starts = append(starts, begin)
+		}
+	}
+	for _, t := range toks {
+		if t.kind == tkOp && t.text == ";" {
+			flush(t.pos)
+			begin = t.pos + 1
+		}
+	}
+	flush(len(src))
+	return stmts, starts, nil
+}

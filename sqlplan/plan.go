@@ -1,0 +1,595 @@
+package sqlplan
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/scan"
+	"github.com/xwb1989/sqlparser"
+)
+
+// Arg is a statement argument: positional (Ordinal from 1) or named.
+type Arg struct {
+	Name    string
+	Ordinal int
+	Value   any
+}
+
+// Column describes a result column.
+type Column struct {
+	Name string
+	Type Type
+	// Nullable is false only for columns known never to be NULL.
+	Nullable bool
+}
+
+// planner turns one statement into executable nodes.
+type planner struct {
+	e        *Engine
+	src      *source
+	args     []Arg
+	ctx      context.Context
+	acquired []*scan.Table
+	depth    int
+	scans    []*scanNode
+}
+
+func (p *planner) releaseAll() {
+	for _, t := range p.acquired {
+		p.e.release(t)
+	}
+	p.acquired = nil
+}
+
+// selectPlan is a planned query.
+type selectPlan struct {
+	root node
+	cols []Column
+}
+
+func (p *planner) planSelect(stmt sqlparser.SelectStatement, outer *scope) (*selectPlan, error) {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > 32 {
+		return nil, errorf("subqueries nested too deeply")
+	}
+	switch s := stmt.(type) {
+	case *sqlparser.Select:
+		return p.planCore(s, outer)
+	case *sqlparser.ParenSelect:
+		return p.planSelect(s.Select, outer)
+	case *sqlparser.Union:
+		return p.planUnion(s, outer)
+	}
+	return nil, unsupported(fmt.Sprintf("%T", stmt))
+}
+
+func (p *planner) planUnion(u *sqlparser.Union, outer *scope) (*selectPlan, error) {
+	// Flatten a chain of UNIONs; a UNION (distinct) anywhere removes
+	// duplicates of everything to its left, as the parser nests left.
+	var parts []sqlparser.SelectStatement
+	var kinds []string
+	var walk func(s sqlparser.SelectStatement)
+	walk = func(s sqlparser.SelectStatement) {
+		if x, ok := s.(*sqlparser.Union); ok && len(x.OrderBy) == 0 && x.Limit == nil {
+			walk(x.Left)
+			kinds = append(kinds, x.Type)
+			parts = append(parts, x.Right)
+			return
+		}
+		parts = append(parts, s)
+	}
+	walk(u.Left)
+	kinds = append(kinds, u.Type)
+	parts = append(parts, u.Right)
+	var plans []*selectPlan
+	for _, part := range parts {
+		sp, err := p.planSelect(part, outer)
+		if err != nil {
+			return nil, err
+		}
+		if len(plans) > 0 && len(sp.cols) != len(plans[0].cols) {
+			return nil, errorf("each UNION query must have the same number of columns (%d and %d)", len(plans[0].cols), len(sp.cols))
+		}
+		plans = append(plans, sp)
+	}
+	cols := append([]Column(nil), plans[0].cols...)
+	for _, sp := range plans[1:] {
+		for i, c := range sp.cols {
+			t, err := unifyTypes(cols[i].Type, c.Type)
+			if err != nil {
+				if cols[i].Type.op() == KString || c.Type.op() == KString {
+					t = tString
+				} else {
+					return nil, err
+				}
+			}
+			cols[i].Type = withoutField(t)
+			cols[i].Nullable = cols[i].Nullable || c.Nullable
+		}
+	}
+	types := make([]Type, len(cols))
+	for i, c := range cols {
+		types[i] = c.Type
+	}
+	// Union step by step so that UNION after UNION ALL dedups all rows so far.
+	var root node = plans[0].root
+	for i, sp := range plans[1:] {
+		root = &unionNode{ins: []node{root, sp.root}, types: types}
+		if kinds[i] != sqlparser.UnionAllStr {
+			root = &distinctNode{in: root}
+		}
+	}
+	sp := &selectPlan{root: root, cols: cols}
+	if len(u.OrderBy) > 0 {
+		var keys []sortKey
+		for _, o := range u.OrderBy {
+			idx, err := p.outputIndex(o.Expr, cols, nil)
+			if err != nil {
+				return nil, err
+			}
+			if idx < 0 {
+				return nil, errorf("ORDER BY of a UNION must name an output column: %s", sqlparser.String(o.Expr))
+			}
+			keys = append(keys, sortKey{col: idx, desc: o.Direction == sqlparser.DescScr, text: cols[idx].Name})
+		}
+		lim, _, err := p.limitValues(u.Limit)
+		if err != nil {
+			return nil, err
+		}
+		sp.root = &sortNode{in: sp.root, keys: keys, limit: lim, types: types}
+	}
+	if u.Limit != nil {
+		lim, off, err := p.limitValues(u.Limit)
+		if err != nil {
+			return nil, err
+		}
+		sp.root = &limitNode{in: sp.root, limit: lim - off, offset: off}
+		if lim < 0 {
+			sp.root.(*limitNode).limit = -1
+		}
+	}
+	return sp, nil
+}
+
+// outputIndex matches an ORDER BY item with an output column: by
+// position, or by name. -1 when it is neither.
+func (p *planner) outputIndex(e sqlparser.Expr, cols []Column, exprs []sqlparser.SelectExpr) (int, error) {
+	if v, ok := e.(*sqlparser.SQLVal); ok && v.Type == sqlparser.IntVal {
+		n, _ := strconv.Atoi(string(v.Val))
+		if n < 1 || n > len(cols) {
+			return -1, errorf("ORDER BY position %d is not in the select list (1..%d)", n, len(cols))
+		}
+		return n - 1, nil
+	}
+	if c, ok := e.(*sqlparser.ColName); ok && c.Qualifier.IsEmpty() {
+		name := c.Name.String()
+		found := -1
+		for i, col := range cols {
+			if col.Name == name || strings.EqualFold(col.Name, name) {
+				if exprs != nil {
+					// Only aliases (or plain columns) count as output names.
+					if ae, ok := exprs[i].(*sqlparser.AliasedExpr); ok && ae.As.IsEmpty() {
+						if _, isCol := ae.Expr.(*sqlparser.ColName); !isCol {
+							continue
+						}
+					}
+				}
+				if found < 0 {
+					found = i
+				}
+			}
+		}
+		return found, nil
+	}
+	return -1, nil
+}
+
+func (p *planner) limitValues(l *sqlparser.Limit) (int64, int64, error) {
+	if l == nil {
+		return -1, 0, nil
+	}
+	eval := func(e sqlparser.Expr) (int64, error) {
+		if e == nil {
+			return 0, nil
+		}
+		x, err := p.bindExpr(e, &scope{}, nil)
+		if err != nil {
+			return 0, err
+		}
+		k, ok := isConst(x)
+		if !ok || k.v == nil {
+			return 0, errorf("LIMIT and OFFSET must be constants")
+		}
+		v, err := castScalar(k.v, k.t, tInt)
+		if err != nil {
+			return 0, asError(err)
+		}
+		n := v.(int64)
+		if n < 0 {
+			return 0, errorf("LIMIT and OFFSET must not be negative")
+		}
+		return n, nil
+	}
+	off, err := eval(l.Offset)
+	if err != nil {
+		return 0, 0, err
+	}
+	if l.Rowcount == nil {
+		return -1, off, nil
+	}
+	n, err := eval(l.Rowcount)
+	if err != nil {
+		return 0, 0, err
+	}
+	return n + off, off, nil
+}
+
+// joinStep is one relation of a FROM clause and how it joins the ones
+// before it.
+type joinStep struct {
+	rel   *relation
+	left  bool // LEFT JOIN
+	on    sqlparser.Expr
+	using []string
+}
+
+func (p *planner) fromClause(from sqlparser.TableExprs, outer *scope) ([]joinStep, error) {
+	var steps []joinStep
+	for _, te := range from {
+		s, err := p.tableExpr(te, outer)
+		if err != nil {
+			return nil, err
+		}
+		steps = append(steps, s...)
+	}
+	return steps, nil
+}
+
+func (p *planner) tableExpr(te sqlparser.TableExpr, outer *scope) ([]joinStep, error) {
+	switch x := te.(type) {
+	case *sqlparser.AliasedTableExpr:
+		rel, err := p.relationOf(x, outer)
+		if err != nil {
+			return nil, err
+		}
+		if rel == nil {
+			return nil, nil // DUAL
+		}
+		return []joinStep{{rel: rel}}, nil
+	case *sqlparser.ParenTableExpr:
+		var steps []joinStep
+		for _, t := range x.Exprs {
+			s, err := p.tableExpr(t, outer)
+			if err != nil {
+				return nil, err
+			}
+			steps = append(steps, s...)
+		}
+		return steps, nil
+	case *sqlparser.JoinTableExpr:
+		left, err := p.tableExpr(x.LeftExpr, outer)
+		if err != nil {
+			return nil, err
+		}
+		right, err := p.tableExpr(x.RightExpr, outer)
+		if err != nil {
+			return nil, err
+		}
+		if len(right) != 1 {
+			return nil, unsupported("a parenthesized join on the right of a JOIN")
+		}
+		step := right[0]
+		switch x.Join {
+		case sqlparser.JoinStr, sqlparser.StraightJoinStr:
+		case sqlparser.LeftJoinStr:
+			step.left = true
+		case sqlparser.RightJoinStr:
+			if len(left) == 1 {
+				// a RIGHT JOIN b is b LEFT JOIN a.
+				l := left[0]
+				step.left = false
+				l.left = true
+				l.on, l.using = x.Condition.On, identNames(x.Condition.Using)
+				return []joinStep{step, l}, nil
+			}
+			return nil, unsupported("RIGHT JOIN after other joins (use LEFT JOIN)")
+		default:
+			return nil, unsupported(strings.ToUpper(x.Join))
+		}
+		step.on = x.Condition.On
+		step.using = identNames(x.Condition.Using)
+		return append(left, step), nil
+	}
+	return nil, unsupported(fmt.Sprintf("the FROM item %s", sqlparser.String(te)))
+}
+
+func identNames(cols sqlparser.Columns) []string {
+	var out []string
+	for _, c := range cols {
+		out = append(out, c.String())
+	}
+	return out
+}
+
+// relationOf opens a table or plans a derived table.
+func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*relation, error) {
+	alias := x.As.String()
+	switch t := x.Expr.(type) {
+	case sqlparser.TableName:
+		name := t.Name.String()
+		if q := t.Qualifier.String(); q != "" {
+			name = q + "." + name
+		}
+		if strings.EqualFold(name, "dual") && alias == "" {
+			return nil, nil
+		}
+		tbl, path, err := p.e.openTable(name)
+		if err != nil {
+			return nil, p.src.locate(asError(err), t.Name.String())
+		}
+		p.acquired = append(p.acquired, tbl)
+		if alias == "" {
+			alias = name
+			if isPathName(name) {
+				alias = tbl.Name
+			}
+		}
+		rel := &relation{alias: alias, table: tbl, path: path}
+		for _, c := range tbl.Columns {
+			var typ Type
+			if c.Partition {
+				typ = Type{Kind: KString}
+				if c.PartitionType == scan.PartitionInt64 {
+					typ = Type{Kind: KInt}
+				}
+			} else {
+				typ = typeOfField(c.Field)
+			}
+			rel.cols = append(rel.cols, &scopeCol{rel: rel, name: c.Name, t: typ, slot: &slot{}})
+		}
+		return rel, nil
+	case *sqlparser.Subquery:
+		if alias == "" {
+			alias = "subquery"
+		}
+		sp, err := p.planSelect(t.Select, nil)
+		if err != nil {
+			return nil, err
+		}
+		rel := &relation{alias: alias, sub: sp}
+		for i, c := range sp.cols {
+			rel.cols = append(rel.cols, &scopeCol{rel: rel, name: c.Name, t: c.Type, slot: &slot{}, local: i})
+		}
+		return rel, nil
+	}
+	return nil, unsupported("the table expression " + sqlparser.String(x))
+}
+
+// conjuncts splits an expression at its top-level ANDs.
+func conjuncts(e expr) []expr {
+	if a, ok := e.(*andExpr); ok {
+		var out []expr
+		for _, t := range a.terms {
+			out = append(out, conjuncts(t)...)
+		}
+		return out
+	}
+	if k, ok := isConst(e); ok && k.v == true {
+		return nil
+	}
+	return []expr{e}
+}
+
+// children lists an expression's inputs.
+func children(e expr) []expr {
+	switch x := e.(type) {
+	case *cmpExpr:
+		return []expr{x.l, x.r}
+	case *andExpr:
+		return x.terms
+	case *orExpr:
+		return x.terms
+	case *notExpr:
+		return []expr{x.e}
+	case *isNullExpr:
+		return []expr{x.e}
+	case *isBoolExpr:
+		return []expr{x.e}
+	case *inExpr:
+		return []expr{x.e}
+	case *likeExpr:
+		return []expr{x.e, x.pat}
+	case *caseExpr:
+		out := append(append([]expr(nil), x.conds...), x.vals...)
+		if x.els != nil {
+			out = append(out, x.els)
+		}
+		return out
+	case *castExpr:
+		return []expr{x.e}
+	case *arithExpr:
+		return []expr{x.l, x.r}
+	case *negExpr:
+		return []expr{x.e}
+	case *funcExpr:
+		return x.args
+	}
+	return nil
+}
+
+// columnsOf collects the table columns an expression reads.
+func columnsOf(e expr, out map[*scopeCol]bool) {
+	if c, ok := e.(*colExpr); ok && c.col != nil {
+		out[c.col] = true
+		return
+	}
+	for _, ch := range children(e) {
+		columnsOf(ch, out)
+	}
+}
+
+func relsOf(e expr) map[*relation]bool {
+	cols := map[*scopeCol]bool{}
+	columnsOf(e, cols)
+	out := map[*relation]bool{}
+	for c := range cols {
+		out[c.rel] = true
+	}
+	return out
+}
+
+// toPredicate converts a bound filter to a scan predicate when the scan
+// can evaluate it exactly.
+func toPredicate(e expr) (scan.Predicate, bool) {
+	switch x := e.(type) {
+	case *cmpExpr:
+		c, ok := pushableCol(x.l)
+		k, kok := isConst(x.r)
+		if !ok || !kok || k.v == nil || x.op == opNullSafeEq {
+			return nil, false
+		}
+		v, ok := scanValue(c.t, k.v)
+		if !ok {
+			return nil, false
+		}
+		ops := [...]scan.Op{scan.Eq, scan.Ne, scan.Lt, scan.Le, scan.Gt, scan.Ge}
+		return scan.Compare{Column: c.name, Op: ops[x.op], Value: v}, true
+	case *inExpr:
+		c, ok := pushableCol(x.e)
+		if !ok || x.hasNull {
+			return nil, false
+		}
+		var vals []any
+		for _, v := range x.vals {
+			sv, ok := scanValue(c.t, v)
+			if !ok {
+				return nil, false
+			}
+			vals = append(vals, sv)
+		}
+		return scan.In{Column: c.name, Values: vals, Not: x.not}, true
+	case *isNullExpr:
+		c, ok := pushableCol(x.e)
+		if !ok {
+			return nil, false
+		}
+		return scan.IsNull{Column: c.name, Not: x.not}, true
+	case *likeExpr:
+		c, ok := pushableCol(x.e)
+		if !ok || x.m == nil || x.fold || c.t.op() != KString {
+			return nil, false
+		}
+		var p scan.Predicate
+		switch x.m.kind {
+		case 1:
+			p = scan.Compare{Column: c.name, Op: scan.Eq, Value: string(x.m.lit)}
+		case 2:
+			p = scan.Prefix{Column: c.name, Prefix: string(x.m.lit)}
+		default:
+			return nil, false
+		}
+		if x.not {
+			p = scan.Not{Term: p}
+		}
+		return p, true
+	case *andExpr:
+		var terms []scan.Predicate
+		for _, t := range x.terms {
+			p, ok := toPredicate(t)
+			if !ok {
+				return nil, false
+			}
+			terms = append(terms, p)
+		}
+		return scan.And{Terms: terms}, true
+	case *orExpr:
+		var terms []scan.Predicate
+		for _, t := range x.terms {
+			p, ok := toPredicate(t)
+			if !ok {
+				return nil, false
+			}
+			terms = append(terms, p)
+		}
+		return scan.Or{Terms: terms}, true
+	case *notExpr:
+		p, ok := toPredicate(x.e)
+		if !ok {
+			return nil, false
+		}
+		return scan.Not{Term: p}, true
+	}
+	return nil, false
+}
+
+// pushableCol returns the table column an expression is, if it is one the
+// scan can filter on (a top-level primitive or partition column).
+func pushableCol(e expr) (*scopeCol, bool) {
+	c, ok := e.(*colExpr)
+	if !ok || c.col == nil || c.col.rel.table == nil || strings.Contains(c.col.name, ".") {
+		return nil, false
+	}
+	t := c.col.t
+	if t.Kind == KNested || t.Kind == KInterval {
+		return nil, false
+	}
+	if t.Field != nil && t.Field.Kind != schema.Primitive {
+		return nil, false
+	}
+	return c.col, true
+}
+
+// scanValue converts a scalar of a column's type to the Go constant the
+// scan compares with.
+func scanValue(t Type, v any) (any, bool) {
+	switch t.Kind {
+	case KInt:
+		x, ok := v.(int64)
+		return x, ok
+	case KUint:
+		switch x := v.(type) {
+		case uint64:
+			return x, true
+		case int64:
+			return x, true
+		}
+	case KFloat:
+		x, ok := v.(float64)
+		return x, ok
+	case KBool:
+		x, ok := v.(bool)
+		return x, ok
+	case KString, KUUID:
+		x, ok := v.(string)
+		return x, ok
+	case KBytes:
+		x, ok := v.([]byte)
+		return x, ok
+	case KDate:
+		return daysToTime(v.(int64)), true
+	case KTimestamp:
+		if t.Field != nil && t.Field.Node.Physical == format.Int96 { // compared by value only
+			return nil, false
+		}
+		return microsToTime(v.(int64)), true
+	case KTime:
+		return nil, false
+	case KDecimal:
+		if t.Field != nil && t.Field.Node.Physical != format.Int32 && t.Field.Node.Physical != format.Int64 {
+			return nil, false // byte-array decimals: no fast comparison in the scan
+		}
+		switch x := v.(type) {
+		case int64:
+			return value.DecimalFromInt64(x, int32(t.Scale)), true
+		case value.Decimal:
+			return x, true
+		}
+	}
+	return nil, false
+}

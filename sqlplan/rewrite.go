@@ -1,0 +1,421 @@
+package sqlplan
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// The rewrite layer turns the SQL users write (DuckDB / PostgreSQL
+// habits) into text github.com/xwb1989/sqlparser parses, keeping for every
+// output token the offset of the input token it came from, so that errors
+// point into the user's text.
+
+// otok is one token of the rewritten text.
+type otok struct {
+	text    string
+	orig    int // offset in the original text
+	origLen int
+}
+
+// source is a statement's original text and its rewritten form.
+type source struct {
+	orig string
+	text string
+	segs []otok // with orig; out offsets in outPos
+	outs []int  // output offset of each seg
+	toks []token
+}
+
+// origOffset maps an offset in the rewritten text to the original text.
+func (s *source) origOffset(p int) int {
+	if len(s.outs) == 0 {
+		return 0
+	}
+	k := 0
+	for k+1 < len(s.outs) && s.outs[k+1] <= p {
+		k++
+	}
+	d := p - s.outs[k]
+	if d > s.segs[k].origLen {
+		d = s.segs[k].origLen
+	}
+	if d < 0 {
+		d = 0
+	}
+	return s.segs[k].orig + d
+}
+
+// errAt returns an error at an original offset.
+func (s *source) errAt(off int, format string, args ...any) *Error {
+	return errAt(s.orig, off, format, args...)
+}
+
+// locate fills in the position of an error that names an identifier, by
+// the first occurrence of that identifier in the statement.
+func (s *source) locate(e *Error, ident string) *Error {
+	if e.Offset >= 0 || s == nil {
+		return e
+	}
+	last := ident
+	if i := strings.LastIndexByte(ident, '.'); i >= 0 {
+		last = ident[i+1:]
+	}
+	for _, t := range s.toks {
+		if (t.kind == tkIdent || t.kind == tkQuoted || t.kind == tkDQuoted || t.kind == tkString) && strings.EqualFold(t.unquoted(), last) {
+			e.Offset = t.pos
+			e.Line, e.Column = lineCol(s.orig, t.pos)
+			return e
+		}
+	}
+	return e
+}
+
+var syntaxPos = regexp.MustCompile(`^(.*) at position (\d+)(?: near '(.*)')?$`)
+
+// parseError converts a parser error into an Error at the user's position.
+func (s *source) parseError(err error) *Error {
+	m := syntaxPos.FindStringSubmatch(err.Error())
+	if m == nil {
+		return &Error{Msg: err.Error(), Offset: -1}
+	}
+	p, _ := strconv.Atoi(m[2])
+	p -= 1 + len(m[3])
+	if p < 0 {
+		p = 0
+	}
+	off := s.origOffset(p)
+	msg := m[1]
+	if m[3] != "" {
+		msg += fmt.Sprintf(" near %q", s.nearText(off, m[3]))
+	} else if off >= len(strings.TrimRight(s.orig, " \t\r\n;")) {
+		msg += " at the end of the statement"
+	}
+	return s.errAt(off, "%s", msg)
+}
+
+// nearText returns the original token at off (the parser names the
+// rewritten one).
+func (s *source) nearText(off int, fallback string) string {
+	for _, t := range s.toks {
+		if t.pos == off {
+			return t.text
+		}
+	}
+	return fallback
+}
+
+// rewriter builds the rewritten text.
+type rewriter struct {
+	src    string
+	toks   []token
+	out    []otok
+	params int // ? seen so far
+}
+
+func (r *rewriter) emit(text string, t token) {
+	r.out = append(r.out, otok{text: text, orig: t.pos, origLen: len(t.text)})
+}
+
+func (r *rewriter) source() *source {
+	s := &source{orig: r.src, toks: r.toks}
+	var b strings.Builder
+	for i, o := range r.out {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		s.outs = append(s.outs, b.Len())
+		s.segs = append(s.segs, o)
+		b.WriteString(o.text)
+	}
+	s.text = b.String()
+	return s
+}
+
+func backquote(name string) string { return "`" + strings.ReplaceAll(name, "`", "``") + "`" }
+
+// mysqlString writes a string literal the MySQL tokenizer reads back as
+// the same bytes (it treats backslashes as escapes; SQL does not).
+func mysqlString(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}
+
+var unsupportedWords = map[string]string{
+	"intersect": "INTERSECT", "except": "EXCEPT", "qualify": "QUALIFY", "pivot": "PIVOT", "unpivot": "UNPIVOT",
+	"rlike": "the RLIKE operator (use regexp_matches())", "regexp": "the REGEXP operator (use regexp_matches())",
+	"lateral": "LATERAL", "recursive": "WITH RECURSIVE", "window": "WINDOW clauses", "sample": "SAMPLE",
+	"asof": "ASOF joins", "positional": "POSITIONAL joins", "semi": "SEMI joins", "anti": "ANTI joins",
+}
+
+// rewriteTokens rewrites toks (significant tokens of src).
+func rewriteTokens(src string, toks []token) (*source, error) {
+	r := &rewriter{src: src, toks: toks}
+	type paren struct {
+		fn  string
+		out int // index in r.out of the '('
+	}
+	var parens []paren
+	at := func(i int) token {
+		if i >= 0 && i < len(toks) {
+			return toks[i]
+		}
+		return token{kind: tkSpace}
+	}
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		prev, next := at(i-1), at(i+1)
+		switch t.kind {
+		case tkDQuoted, tkQuoted:
+			r.emit(backquote(t.unquoted()), t)
+		case tkString:
+			if prev.is("from") || prev.is("join") {
+				r.emit(backquote(t.unquoted()), t)
+			} else {
+				r.emit(mysqlString(t.unquoted()), t)
+			}
+		case tkParam:
+			switch t.text[0] {
+			case '?':
+				r.params++
+				r.emit(":v"+strconv.Itoa(r.params), t)
+			case '$':
+				n, err := strconv.Atoi(t.text[1:])
+				switch {
+				case err != nil:
+					r.emit(":"+t.text[1:], t)
+				case n < 1:
+					return nil, errAt(src, t.pos, "bad parameter %s", t.text)
+				default:
+					r.emit(":v"+t.text[1:], t)
+				}
+			default:
+				r.emit(":"+t.text[1:], t)
+			}
+		case tkNumber:
+			r.emit(t.text, t)
+		case tkOp:
+			switch t.text {
+			case "::":
+				typ, n, err := readType(src, toks, i+1)
+				if err != nil {
+					return nil, err
+				}
+				start := operandStart(r.out)
+				if start < 0 {
+					return nil, errAt(src, t.pos, "nothing to cast before ::")
+				}
+				operand := append([]otok(nil), r.out[start:]...)
+				r.out = r.out[:start]
+				r.out = append(r.out, otok{text: "cast", orig: operand[0].orig, origLen: 0}, otok{text: "(", orig: operand[0].orig})
+				r.out = append(r.out, operand...)
+				r.out = append(r.out, otok{text: "as " + castSpelling(typ) + ")", orig: t.pos, origLen: len(t.text)})
+				i = n - 1
+			case "||":
+				r.emit("|", t)
+			case "(":
+				fn := ""
+				if prev.kind == tkIdent {
+					fn = strings.ToLower(prev.text)
+				}
+				parens = append(parens, paren{fn: fn, out: len(r.out)})
+				r.emit("(", t)
+			case ")":
+				if len(parens) > 0 {
+					parens = parens[:len(parens)-1]
+				}
+				r.emit(")", t)
+			case "//", "**":
+				return nil, &Error{Msg: "the " + t.text + " operator is not supported", Offset: t.pos, Err: ErrUnsupported}
+			default:
+				r.emit(t.text, t)
+			}
+		case tkIdent:
+			low := strings.ToLower(t.text)
+			if feat, ok := unsupportedWords[low]; ok && !(prev.kind == tkOp && prev.text == ".") && !(next.kind == tkOp && next.text == "(") {
+				e := errAt(src, t.pos, "%s is not supported", feat)
+				e.Err = ErrUnsupported
+				return nil, e
+			}
+			switch {
+			case (low == "date" || low == "timestamp" || low == "time" || low == "timestamptz" || low == "datetime") && next.kind == tkString:
+				typ, _ := parseTypeName(low, nil)
+				r.emit("cast", t)
+				r.emit("(", t)
+				r.emit(mysqlString(next.unquoted()), next)
+				r.emit("as "+castSpelling(typ)+")", next)
+				i++
+			case low == "interval" && next.kind == tkString:
+				num, unit, ok := strings.Cut(strings.TrimSpace(next.unquoted()), " ")
+				if !ok {
+					// INTERVAL '3' DAY
+					r.emit("interval", t)
+					r.emit(mysqlString(next.unquoted()), next)
+				} else {
+					r.emit("interval", t)
+					r.emit(mysqlString(num), next)
+					r.emit(strings.TrimSpace(unit), next)
+				}
+				i++
+			case low == "extract" && next.kind == tkOp && next.text == "(":
+				part, from := at(i+2), at(i+3)
+				if part.kind != tkIdent && part.kind != tkString || !from.is("from") {
+					return nil, errAt(src, t.pos, "EXTRACT needs (part FROM value)")
+				}
+				r.emit("date_part", t)
+				parens = append(parens, paren{fn: "date_part", out: len(r.out)})
+				r.emit("(", next)
+				r.emit(mysqlString(strings.ToLower(part.unquoted()))+",", part)
+				i += 3
+			case (low == "read_parquet" || low == "parquet_scan") && next.kind == tkOp && next.text == "(":
+				arg, close := at(i+2), at(i+3)
+				if arg.kind != tkString || close.kind != tkOp || close.text != ")" {
+					return nil, errAt(src, t.pos, "%s takes one quoted path", low)
+				}
+				r.emit(backquote(arg.unquoted()), t)
+				i += 3
+			case (low == "substring" || low == "substr") && next.kind == tkOp && next.text == "(":
+				r.emit("substring_fn", t)
+			case low == "as" && len(parens) > 0 && (parens[len(parens)-1].fn == "cast" || parens[len(parens)-1].fn == "try_cast" || parens[len(parens)-1].fn == "convert"):
+				typ, n, err := readType(src, toks, i+1)
+				if err != nil {
+					return nil, err
+				}
+				r.emit("as "+castSpelling(typ), t)
+				i = n - 1
+			case low == "try_cast" && next.kind == tkOp && next.text == "(":
+				return nil, &Error{Msg: "TRY_CAST is not supported (use CAST)", Offset: t.pos, Err: ErrUnsupported}
+			case low == "ilike":
+				r.emit("regexp", t)
+			case low == "over" && next.kind == tkOp && next.text == "(":
+				e := errAt(src, t.pos, "window functions (OVER) are not supported")
+				e.Err = ErrUnsupported
+				return nil, e
+			case low == "full" && (next.is("join") || next.is("outer")):
+				e := errAt(src, t.pos, "FULL OUTER JOIN is not supported")
+				e.Err = ErrUnsupported
+				return nil, e
+			case low == "nulls" && (next.is("first") || next.is("last")):
+				e := errAt(src, t.pos, "NULLS FIRST/LAST is not supported (NULLs sort last ascending, first descending)")
+				e.Err = ErrUnsupported
+				return nil, e
+			case low == "with" && i == 0:
+				e := errAt(src, t.pos, "WITH (common table expressions) is not supported")
+				e.Err = ErrUnsupported
+				return nil, e
+			case low == "is" && next.is("distinct") || low == "is" && next.is("not") && at(i+2).is("distinct"):
+				e := errAt(src, t.pos, "IS [NOT] DISTINCT FROM is not supported (use <=> for IS NOT DISTINCT FROM)")
+				e.Err = ErrUnsupported
+				return nil, e
+			default:
+				r.emit(t.text, t)
+			}
+		}
+	}
+	return r.source(), nil
+}
+
+// operandStart finds where the operand before a :: begins in out: a
+// parenthesized group with an optional function name before it, or one
+// (possibly dotted) name or literal.
+func operandStart(out []otok) int {
+	i := len(out) - 1
+	if i < 0 {
+		return -1
+	}
+	if out[i].text == ")" || strings.HasSuffix(out[i].text, ")") && strings.HasPrefix(out[i].text, "as ") {
+		depth := 0
+		for ; i >= 0; i-- {
+			switch {
+			case out[i].text == ")" || strings.HasPrefix(out[i].text, "as ") && strings.HasSuffix(out[i].text, ")"):
+				depth++
+			case out[i].text == "(":
+				depth--
+			}
+			if depth == 0 {
+				break
+			}
+		}
+		if i > 0 && isWord(out[i-1].text) {
+			i--
+		}
+		return i
+	}
+	for i > 1 && out[i-1].text == "." {
+		i -= 2
+	}
+	if i > 0 && (out[i-1].text == "-") && (i == 1 || !isWord(out[i-2].text) && out[i-2].text != ")") {
+		i--
+	}
+	return i
+}
+
+func isWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	return isIdentStart(s[0]) || s[0] == '`'
+}
+
+// readType reads a type name at toks[i:] (words, then optional
+// parameters in parentheses) and returns it and the index after it.
+func readType(src string, toks []token, i int) (Type, int, error) {
+	if i >= len(toks) || toks[i].kind != tkIdent {
+		pos := len(src)
+		if i < len(toks) {
+			pos = toks[i].pos
+		}
+		return Type{}, i, errAt(src, pos, "expected a type name")
+	}
+	start := toks[i]
+	name := toks[i].text
+	j := i + 1
+	// Multi-word names: extend while the longer name is a type.
+	for k := 1; k <= 3 && i+k < len(toks) && toks[i+k].kind == tkIdent; k++ {
+		cand := name
+		for m := 1; m <= k; m++ {
+			cand += " " + toks[i+m].text
+		}
+		if _, err := parseTypeName(cand, nil); err == nil {
+			name, j = cand, i+k+1
+		}
+	}
+	var params []int
+	if j < len(toks) && toks[j].kind == tkOp && toks[j].text == "(" {
+		j++
+		for j < len(toks) && !(toks[j].kind == tkOp && toks[j].text == ")") {
+			if toks[j].kind == tkNumber {
+				n, _ := strconv.Atoi(toks[j].text)
+				params = append(params, n)
+			} else if !(toks[j].kind == tkOp && toks[j].text == ",") {
+				return Type{}, j, errAt(src, toks[j].pos, "unexpected %q in type parameters", toks[j].text)
+			}
+			j++
+		}
+		j++
+	}
+	t, err := parseTypeName(name, params)
+	if err != nil {
+		e := errAt(src, start.pos, "%v", err)
+		if ue, ok := err.(*Error); ok {
+			e.Err = ue.Err
+		}
+		return Type{}, j, e
+	}
+	return t, j, nil
+}
+
+// castSpelling writes a type so that the parser's CAST accepts it.
+func castSpelling(t Type) string {
+	if t.Kind == KDecimal {
+		return fmt.Sprintf("decimal(%d, %d)", t.Prec, t.Scale)
+	}
+	name := t.SQLName()
+	for i, c := range castTypes {
+		if c == name {
+			return fmt.Sprintf("char(%d)", castCodeBase+i)
+		}
+	}
+	return "char"
+}

@@ -1,0 +1,667 @@
+package sqlplan
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/carquet-go/carquet/parquet/value"
+)
+
+// Scalars: one value in the engine's representation for its Type —
+// nil for NULL; int64 for KInt, KDate (days), KTime and KTimestamp
+// (microseconds), KInterval (microseconds) and KDecimal up to 18 digits
+// (unscaled); uint64 for KUint; float64; bool; string for KString and
+// KUUID; []byte for KBytes; value.Decimal for wide decimals; Go values
+// for KNested.
+
+// interval is an INTERVAL constant: calendar months plus microseconds.
+type interval struct {
+	months int64
+	micros int64
+}
+
+// get returns slot i of c as a scalar.
+func (c *Col) get(i int) any {
+	if c.isNull(i) {
+		return nil
+	}
+	switch {
+	case c.I != nil:
+		if c.T.Kind == KUint {
+			return uint64(c.I[i])
+		}
+		return c.I[i]
+	case c.F != nil:
+		return c.F[i]
+	case c.B != nil:
+		return c.B[i]
+	case c.Off != nil:
+		if c.T.Kind == KBytes {
+			return append([]byte(nil), c.str(i)...)
+		}
+		return string(c.str(i))
+	case c.A != nil:
+		return c.A[i]
+	}
+	return nil
+}
+
+// colBuilder appends scalars to a new column.
+type colBuilder struct{ c *Col }
+
+func newBuilder(t Type, capacity int) *colBuilder {
+	c := &Col{T: t}
+	switch storage(t) {
+	case stInt:
+		c.I = make([]int64, 0, capacity)
+	case stFloat:
+		c.F = make([]float64, 0, capacity)
+	case stBool:
+		c.B = make([]bool, 0, capacity)
+	case stBytes:
+		c.Off = make([]int32, 1, capacity+1)
+	default:
+		c.A = make([]any, 0, capacity)
+	}
+	return &colBuilder{c: c}
+}
+
+func (b *colBuilder) add(v any) {
+	c := b.c
+	if v == nil {
+		if c.Null == nil {
+			c.Null = make([]bool, c.Len, cap(c.I)+cap(c.F)+cap(c.B)+cap(c.A)+cap(c.Off)+1)
+		}
+		c.Null = append(c.Null, true)
+	} else if c.Null != nil {
+		c.Null = append(c.Null, false)
+	}
+	c.Len++
+	switch storage(c.T) {
+	case stInt:
+		var x int64
+		switch y := v.(type) {
+		case int64:
+			x = y
+		case uint64:
+			x = int64(y)
+		}
+		c.I = append(c.I, x)
+	case stFloat:
+		x, _ := v.(float64)
+		c.F = append(c.F, x)
+	case stBool:
+		x, _ := v.(bool)
+		c.B = append(c.B, x)
+	case stBytes:
+		switch y := v.(type) {
+		case string:
+			c.Data = append(c.Data, y...)
+		case []byte:
+			c.Data = append(c.Data, y...)
+		}
+		c.Off = append(c.Off, int32(len(c.Data)))
+	default:
+		c.A = append(c.A, v)
+	}
+}
+
+// constCol is a column of n copies of scalar v.
+func constCol(t Type, v any, n int) *Col {
+	if v == nil {
+		return nullCol(t, n)
+	}
+	c := &Col{T: t, Len: n}
+	switch storage(t) {
+	case stInt:
+		var x int64
+		switch y := v.(type) {
+		case int64:
+			x = y
+		case uint64:
+			x = int64(y)
+		}
+		c.I = make([]int64, n)
+		for i := range c.I {
+			c.I[i] = x
+		}
+	case stFloat:
+		c.F = make([]float64, n)
+		x := v.(float64)
+		for i := range c.F {
+			c.F[i] = x
+		}
+	case stBool:
+		c.B = make([]bool, n)
+		x := v.(bool)
+		for i := range c.B {
+			c.B[i] = x
+		}
+	case stBytes:
+		var s []byte
+		switch y := v.(type) {
+		case string:
+			s = []byte(y)
+		case []byte:
+			s = y
+		}
+		c.Off = make([]int32, n+1)
+		c.Data = make([]byte, 0, len(s)*n)
+		for i := 0; i < n; i++ {
+			c.Data = append(c.Data, s...)
+			c.Off[i+1] = int32(len(c.Data))
+		}
+	default:
+		c.A = make([]any, n)
+		for i := range c.A {
+			c.A[i] = v
+		}
+	}
+	return c
+}
+
+// toGo converts a scalar of type t to the Go value handed to programs:
+// int64, uint64, float64, bool, string, []byte, time.Time, exact decimal
+// text, nested Go values.
+func toGo(t Type, v any) any {
+	if v == nil {
+		return nil
+	}
+	switch t.Kind {
+	case KDate:
+		return daysToTime(v.(int64))
+	case KTime:
+		return timeOfDay(v.(int64))
+	case KTimestamp:
+		return microsToTime(v.(int64))
+	case KDecimal:
+		if d, ok := v.(value.Decimal); ok {
+			return d.String()
+		}
+		return decimalOf(v.(int64), t.Scale).String()
+	case KInterval:
+		return formatInterval(v.(int64))
+	}
+	return v
+}
+
+func formatInterval(us int64) string {
+	neg := us < 0
+	if neg {
+		us = -us
+	}
+	days := us / 86400e6
+	rest := us % 86400e6
+	s := ""
+	if days > 0 {
+		s = fmt.Sprintf("%d day", days)
+		if days > 1 {
+			s += "s"
+		}
+	}
+	if rest != 0 || days == 0 {
+		if s != "" {
+			s += " "
+		}
+		h, m := rest/3600e6, rest%3600e6/60e6
+		sec := rest % 60e6
+		s += fmt.Sprintf("%02d:%02d:%02d", h, m, sec/1e6)
+		if sec%1e6 != 0 {
+			s += strings.TrimRight(fmt.Sprintf(".%06d", sec%1e6), "0")
+		}
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+// formatScalar renders a scalar as text (CAST to VARCHAR, concat, JSON).
+func formatScalar(t Type, v any) string {
+	switch x := toGo(t, v).(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case []byte:
+		return string(x)
+	case int64:
+		if t.Kind == KBool {
+			return strconv.FormatBool(x != 0)
+		}
+		return strconv.FormatInt(x, 10)
+	case uint64:
+		return strconv.FormatUint(x, 10)
+	case float64:
+		return formatFloat(x)
+	case bool:
+		return strconv.FormatBool(x)
+	case time.Time:
+		switch t.Kind {
+		case KDate:
+			return x.Format("2006-01-02")
+		case KTime:
+			return x.Format("15:04:05.999999")
+		}
+		s := x.Format("2006-01-02 15:04:05.999999")
+		if t.TZ {
+			s += "+00"
+		}
+		return s
+	default:
+		b, err := json.Marshal(x)
+		if err != nil {
+			return fmt.Sprint(x)
+		}
+		return string(b)
+	}
+}
+
+// formatFloat writes a float the way DuckDB casts DOUBLE to VARCHAR.
+func formatFloat(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "nan"
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return strconv.FormatFloat(f, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// castScalar converts scalar v of type from into type to.
+func castScalar(v any, from, to Type) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	if from.Kind == to.Kind && from.Kind != KDecimal {
+		if to.Kind == KInt && to.Bits != 0 && to.Bits < 64 {
+			return checkIntRange(v.(int64), to)
+		}
+		return v, nil
+	}
+	bad := func() error {
+		return fmt.Errorf("cannot cast %s %s to %s", from.SQLName(), quoteText(formatScalar(from, v)), to.SQLName())
+	}
+	switch to.op() {
+	case KBool:
+		switch from.op() {
+		case KInt:
+			return v.(int64) != 0, nil
+		case KFloat:
+			return v.(float64) != 0, nil
+		case KString:
+			switch strings.ToLower(strings.TrimSpace(v.(string))) {
+			case "true", "t", "1", "yes", "y":
+				return true, nil
+			case "false", "f", "0", "no", "n":
+				return false, nil
+			}
+		}
+		return nil, bad()
+	case KInt:
+		var x int64
+		switch from.op() {
+		case KBool:
+			if v.(bool) {
+				x = 1
+			}
+		case KUint:
+			u := v.(uint64)
+			if u > math.MaxInt64 {
+				return nil, fmt.Errorf("%d is out of range for %s", u, to.SQLName())
+			}
+			x = int64(u)
+		case KFloat:
+			f := v.(float64)
+			r := math.RoundToEven(f)
+			if math.IsNaN(f) || r >= 9.223372036854775807e18 || r < -9.223372036854775808e18 {
+				return nil, fmt.Errorf("%v is out of range for %s", f, to.SQLName())
+			}
+			x = int64(r)
+		case KDecimal:
+			d := decimalScalar(from, v)
+			u, ok := decimalToInt64(d, 0)
+			if !ok {
+				return nil, fmt.Errorf("%s is out of range for %s", d, to.SQLName())
+			}
+			x = u
+		case KString:
+			s := strings.TrimSpace(v.(string))
+			n, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				f, ferr := strconv.ParseFloat(s, 64)
+				if ferr != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+					return nil, bad()
+				}
+				n = int64(math.RoundToEven(f))
+			}
+			x = n
+		case KDate, KTimestamp, KTime, KInterval:
+			return nil, bad()
+		default:
+			return nil, bad()
+		}
+		return checkIntRange(x, to)
+	case KUint:
+		switch from.op() {
+		case KInt:
+			if v.(int64) < 0 {
+				return nil, fmt.Errorf("%d is out of range for %s", v, to.SQLName())
+			}
+			return uint64(v.(int64)), nil
+		case KFloat:
+			f := v.(float64)
+			if f < 0 || f >= 1.8446744073709552e19 || math.IsNaN(f) {
+				return nil, fmt.Errorf("%v is out of range for %s", f, to.SQLName())
+			}
+			return uint64(math.RoundToEven(f)), nil
+		case KString:
+			u, err := strconv.ParseUint(strings.TrimSpace(v.(string)), 10, 64)
+			if err != nil {
+				return nil, bad()
+			}
+			return u, nil
+		case KDecimal:
+			d := decimalScalar(from, v)
+			r, _ := new(big.Float).SetRat(decRat(d)).Int(nil)
+			if r.Sign() < 0 || !r.IsUint64() {
+				return nil, bad()
+			}
+			return r.Uint64(), nil
+		}
+		return nil, bad()
+	case KFloat:
+		switch from.op() {
+		case KInt:
+			return float64(v.(int64)), nil
+		case KUint:
+			return float64(v.(uint64)), nil
+		case KBool:
+			if v.(bool) {
+				return 1.0, nil
+			}
+			return 0.0, nil
+		case KDecimal:
+			return decimalScalar(from, v).Float64(), nil
+		case KString:
+			s := strings.ToLower(strings.TrimSpace(v.(string)))
+			switch s {
+			case "nan":
+				return math.NaN(), nil
+			case "inf", "infinity", "+inf":
+				return math.Inf(1), nil
+			case "-inf", "-infinity":
+				return math.Inf(-1), nil
+			}
+			f, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				return nil, bad()
+			}
+			if to.Float32 {
+				f = float64(float32(f))
+			}
+			return f, nil
+		}
+		return nil, bad()
+	case KDecimal:
+		var d value.Decimal
+		switch from.op() {
+		case KInt:
+			d = value.DecimalFromInt64(v.(int64), 0)
+		case KUint:
+			d = value.Decimal{Unscaled: new(big.Int).SetUint64(v.(uint64))}
+		case KDecimal:
+			d = decimalScalar(from, v)
+		case KFloat:
+			f := v.(float64)
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				return nil, bad()
+			}
+			r := new(big.Rat).SetFloat64(f)
+			d = ratDecimal(r, to.Scale)
+		case KString:
+			r, ok := new(big.Rat).SetString(strings.TrimSpace(v.(string)))
+			if !ok {
+				return nil, bad()
+			}
+			d = ratDecimal(r, to.Scale)
+		case KBool:
+			d = value.DecimalFromInt64(0, 0)
+			if v.(bool) {
+				d = value.DecimalFromInt64(1, 0)
+			}
+		default:
+			return nil, bad()
+		}
+		return fitDecimal(d, to)
+	case KString:
+		if from.Kind == KBytes {
+			return string(v.([]byte)), nil
+		}
+		return formatScalar(from, v), nil
+	case KUUID:
+		if from.Kind == KString {
+			s := strings.ToLower(strings.TrimSpace(v.(string)))
+			h := strings.ReplaceAll(s, "-", "")
+			if b, err := hex.DecodeString(h); err == nil && len(b) == 16 {
+				return value.UUIDString(b), nil
+			}
+		}
+		return nil, bad()
+	case KBytes:
+		switch from.Kind {
+		case KString, KUUID:
+			return []byte(v.(string)), nil
+		}
+		return nil, bad()
+	case KDate:
+		switch from.Kind {
+		case KTimestamp:
+			us := v.(int64)
+			d := us / 86400e6
+			if us%86400e6 < 0 {
+				d--
+			}
+			return d, nil
+		case KString:
+			t, ok := parseTime(v.(string))
+			if !ok {
+				return nil, bad()
+			}
+			return timeToDays(t), nil
+		}
+		return nil, bad()
+	case KTimestamp:
+		switch from.Kind {
+		case KDate:
+			return v.(int64) * 86400e6, nil
+		case KString:
+			t, ok := parseTime(v.(string))
+			if !ok {
+				return nil, bad()
+			}
+			return t.UnixMicro(), nil
+		}
+		return nil, bad()
+	case KTime:
+		switch from.Kind {
+		case KTimestamp:
+			us := v.(int64) % 86400e6
+			if us < 0 {
+				us += 86400e6
+			}
+			return us, nil
+		case KString:
+			t, ok := parseTime(v.(string))
+			if !ok {
+				return nil, bad()
+			}
+			return timeToTimeOfDay(t), nil
+		}
+		return nil, bad()
+	case KNested:
+		return v, nil
+	}
+	return nil, bad()
+}
+
+func quoteText(s string) string { return "'" + s + "'" }
+
+func checkIntRange(x int64, t Type) (any, error) {
+	if t.Bits != 0 && t.Bits < 64 {
+		lim := int64(1) << (t.Bits - 1)
+		if t.Kind == KUint {
+			if x < 0 || x >= 2*lim {
+				return nil, fmt.Errorf("%d is out of range for %s", x, t.SQLName())
+			}
+		} else if x < -lim || x >= lim {
+			return nil, fmt.Errorf("%d is out of range for %s", x, t.SQLName())
+		}
+	}
+	return x, nil
+}
+
+// decimalScalar returns a decimal scalar as value.Decimal.
+func decimalScalar(t Type, v any) value.Decimal {
+	if d, ok := v.(value.Decimal); ok {
+		return d
+	}
+	return decimalOf(v.(int64), t.Scale)
+}
+
+func decRat(d value.Decimal) *big.Rat {
+	u := d.Unscaled
+	if u == nil {
+		u = new(big.Int)
+	}
+	if d.Scale >= 0 {
+		return new(big.Rat).SetFrac(u, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d.Scale)), nil))
+	}
+	return new(big.Rat).SetInt(new(big.Int).Mul(u, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-d.Scale)), nil)))
+}
+
+// ratDecimal rounds r half away from zero to scale digits.
+func ratDecimal(r *big.Rat, scale int) value.Decimal {
+	m := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil)
+	x := new(big.Rat).Mul(r, new(big.Rat).SetInt(m))
+	q, rem := new(big.Int).QuoRem(x.Num(), x.Denom(), new(big.Int))
+	if new(big.Int).Mul(rem, big.NewInt(2)).CmpAbs(x.Denom()) >= 0 {
+		if x.Sign() < 0 {
+			q.Sub(q, big.NewInt(1))
+		} else {
+			q.Add(q, big.NewInt(1))
+		}
+	}
+	return value.Decimal{Unscaled: q, Scale: int32(scale)}
+}
+
+// fitDecimal rescales d to t and checks its precision.
+func fitDecimal(d value.Decimal, t Type) (any, error) {
+	d = ratDecimal(decRat(d), t.Scale)
+	limit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(t.Prec)), nil)
+	if d.Unscaled.CmpAbs(limit) >= 0 {
+		return nil, fmt.Errorf("%s does not fit %s", d, t.SQLName())
+	}
+	if t.Prec <= 18 {
+		return d.Unscaled.Int64(), nil
+	}
+	return d, nil
+}
+
+var timeLayouts = []string{
+	"2006-01-02 15:04:05.999999999Z07:00", "2006-01-02T15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999Z07", "2006-01-02 15:04:05.999999999 Z07:00",
+	"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02",
+}
+
+// parseTime parses date, timestamp and time-of-day text (times of day
+// land on 0001-01-01).
+func parseTime(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	if strings.HasSuffix(s, " UTC") {
+		s = strings.TrimSuffix(s, " UTC")
+	}
+	for _, l := range timeLayouts {
+		if t, err := time.ParseInLocation(l, s, time.UTC); err == nil {
+			return t.UTC(), true
+		}
+	}
+	for _, l := range []string{"15:04:05.999999999", "15:04"} {
+		if t, err := time.ParseInLocation(l, s, time.UTC); err == nil {
+			return t.AddDate(1, 0, 0), true
+		}
+	}
+	return time.Time{}, false
+}
+
+// compareScalars orders two non-null scalars of the same type.
+func compareScalars(t Type, a, b any) int {
+	switch x := a.(type) {
+	case int64:
+		y := b.(int64)
+		return cmpOrdered(x, y)
+	case uint64:
+		return cmpOrdered(x, b.(uint64))
+	case float64:
+		return cmpFloat(x, b.(float64))
+	case bool:
+		y := b.(bool)
+		switch {
+		case x == y:
+			return 0
+		case !x:
+			return -1
+		}
+		return 1
+	case string:
+		return strings.Compare(x, b.(string))
+	case []byte:
+		return bytes.Compare(x, b.([]byte))
+	case value.Decimal:
+		return x.Cmp(b.(value.Decimal))
+	}
+	sa, sb := formatScalar(t, a), formatScalar(t, b)
+	return strings.Compare(sa, sb)
+}
+
+func cmpOrdered[T int64 | uint64 | int32](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// cmpFloat orders floats as DuckDB does: NaN equals NaN and is above all.
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	case a == b:
+		return 0
+	}
+	an, bn := a != a, b != b
+	switch {
+	case an && bn:
+		return 0
+	case an:
+		return 1
+	}
+	return -1
+}

@@ -1,0 +1,515 @@
+package sqlplan
+
+import (
+	"context"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/carquet-go/carquet/scan"
+	"github.com/xwb1989/sqlparser"
+)
+
+// planCore plans one SELECT (no UNION).
+func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, error) {
+	if sel.Lock != "" {
+		return nil, unsupported("SELECT ... FOR UPDATE / LOCK IN SHARE MODE")
+	}
+	steps, err := p.fromClause(sel.From, outer)
+	if err != nil {
+		return nil, err
+	}
+	sc := &scope{outer: outer}
+	for _, st := range steps {
+		if sc.relByName(st.rel.alias) != nil {
+			return nil, p.src.locate(errorf("table name %q is used twice in FROM (use an alias)", st.rel.alias), st.rel.alias)
+		}
+		sc.rels = append(sc.rels, st.rel)
+	}
+
+	// WHERE.
+	var where []expr
+	if sel.Where != nil {
+		if containsAggregate(sel.Where.Expr) {
+			return nil, errorf("aggregate functions are not allowed in WHERE (use HAVING)")
+		}
+		w, err := p.bindBool(sel.Where.Expr, sc, nil)
+		if err != nil {
+			return nil, err
+		}
+		where = conjuncts(w)
+	}
+
+	// Aggregation.
+	hasAgg := len(sel.GroupBy) > 0 || sel.Having != nil || containsAggregate(sel.SelectExprs) || containsAggregate(sel.OrderBy)
+	var agg *aggCtx
+	if hasAgg {
+		agg = &aggCtx{inScope: sc}
+		for _, g := range sel.GroupBy {
+			ge := p.groupTarget(g, sel.SelectExprs, sc)
+			if containsAggregate(ge) {
+				return nil, errorf("aggregate functions are not allowed in GROUP BY")
+			}
+			k, err := p.bindExpr(ge, sc, nil)
+			if err != nil {
+				return nil, err
+			}
+			agg.keys = append(agg.keys, k)
+			agg.keyTexts = append(agg.keyTexts, sqlparser.String(ge))
+			var kc *scopeCol
+			if c, ok := k.(*colExpr); ok {
+				kc = c.col
+			}
+			agg.keyCols = append(agg.keyCols, kc)
+			agg.slots = append(agg.slots, &slot{})
+		}
+	}
+
+	// Select list.
+	var outExprs []expr
+	var cols []Column
+	for _, se := range sel.SelectExprs {
+		switch x := se.(type) {
+		case *sqlparser.StarExpr:
+			if agg != nil {
+				return nil, errorf("SELECT * cannot be used with GROUP BY or aggregates")
+			}
+			rels := sc.rels
+			if q := x.TableName.Name.String(); q != "" {
+				r := sc.relByName(q)
+				if r == nil {
+					return nil, p.src.locate(errorf("no table %q in FROM%s", q, suggest(q, relNames(sc))), q)
+				}
+				rels = []*relation{r}
+			}
+			for _, r := range rels {
+				for _, c := range r.cols {
+					if strings.Contains(c.name, ".") && r.table != nil {
+						continue
+					}
+					e := &colExpr{s: c.slot, t: c.t, col: c}
+					e.setText(c.name)
+					outExprs = append(outExprs, e)
+					cols = append(cols, Column{Name: c.name, Type: c.t, Nullable: colNullable(c)})
+				}
+			}
+		case *sqlparser.AliasedExpr:
+			e, err := p.bindExpr(x.Expr, sc, agg)
+			if err != nil {
+				return nil, err
+			}
+			name := x.As.String()
+			if name == "" {
+				if c, ok := x.Expr.(*sqlparser.ColName); ok {
+					name = c.Name.String()
+				} else {
+					name = sqlparser.String(x.Expr)
+				}
+			}
+			nullable := true
+			if c, ok := e.(*colExpr); ok && c.col != nil {
+				nullable = colNullable(c.col)
+			}
+			if f, ok := x.Expr.(*sqlparser.FuncExpr); ok && f.Name.Lowered() == "count" {
+				nullable = false
+			}
+			cols = append(cols, Column{Name: name, Type: e.typ(), Nullable: nullable})
+			outExprs = append(outExprs, e)
+		default:
+			return nil, unsupported(sqlparser.String(se))
+		}
+	}
+	visible := len(outExprs)
+
+	var having expr
+	if sel.Having != nil {
+		if having, err = p.bindBool(sel.Having.Expr, sc, agg); err != nil {
+			return nil, err
+		}
+	}
+
+	// ORDER BY: output columns by position or alias, else hidden columns.
+	var keys []sortKey
+	for _, o := range sel.OrderBy {
+		idx, err := p.outputIndex(o.Expr, cols, sel.SelectExprs)
+		if err != nil {
+			return nil, err
+		}
+		if idx < 0 {
+			e, err := p.bindExpr(o.Expr, sc, agg)
+			if err != nil {
+				return nil, err
+			}
+			// Reuse a select item with the same text.
+			for i := 0; i < visible; i++ {
+				if outExprs[i].String() == e.String() {
+					idx = i
+				}
+			}
+			if idx < 0 {
+				if sel.Distinct != "" {
+					return nil, errorf("for SELECT DISTINCT, ORDER BY expressions must appear in the select list: %s", sqlparser.String(o.Expr))
+				}
+				outExprs = append(outExprs, e)
+				idx = len(outExprs) - 1
+			}
+		}
+		keys = append(keys, sortKey{col: idx, desc: o.Direction == sqlparser.DescScr, text: sqlparser.String(o.Expr)})
+	}
+	lim, off, err := p.limitValues(sel.Limit)
+	if err != nil {
+		return nil, err
+	}
+
+	// Joins: equality keys, conditions pushed to the right relation's scan,
+	// and the rest.
+	type joinPlan struct {
+		lkeys, rkeys []expr
+		cond         []expr
+	}
+	joins := make([]joinPlan, len(steps))
+	for i := 1; i < len(steps); i++ {
+		st := steps[i]
+		var on []expr
+		if st.on != nil {
+			sub := &scope{rels: sc.rels[:i+1], outer: outer}
+			b, err := p.bindBool(st.on, sub, nil)
+			if err != nil {
+				return nil, err
+			}
+			on = conjuncts(b)
+		}
+		for _, u := range st.using {
+			rc := findCol(st.rel, u)
+			var lc *scopeCol
+			for _, r := range sc.rels[:i] {
+				if c := findCol(r, u); c != nil {
+					lc = c
+					break
+				}
+			}
+			if rc == nil || lc == nil {
+				return nil, p.src.locate(errorf("column %q of USING is not in both sides of the join", u), u)
+			}
+			eq, err := p.compare(opEq, &colExpr{s: lc.slot, t: lc.t, col: lc}, &colExpr{s: rc.slot, t: rc.t, col: rc})
+			if err != nil {
+				return nil, err
+			}
+			on = append(on, eq)
+		}
+		for _, c := range on {
+			rs := relsOf(c)
+			if eq, ok := c.(*cmpExpr); ok && eq.op == opEq {
+				lr, rr := relsOf(eq.l), relsOf(eq.r)
+				onlyRight := func(m map[*relation]bool) bool { return len(m) == 1 && m[st.rel] }
+				onlyLeft := func(m map[*relation]bool) bool { return len(m) > 0 && !m[st.rel] }
+				switch {
+				case onlyLeft(lr) && onlyRight(rr):
+					joins[i].lkeys = append(joins[i].lkeys, eq.l)
+					joins[i].rkeys = append(joins[i].rkeys, eq.r)
+					continue
+				case onlyRight(lr) && onlyLeft(rr):
+					joins[i].lkeys = append(joins[i].lkeys, eq.r)
+					joins[i].rkeys = append(joins[i].rkeys, eq.l)
+					continue
+				}
+			}
+			if len(rs) == 1 && rs[st.rel] && st.rel.table != nil {
+				if pred, ok := toPredicate(c); ok {
+					st.rel.pushed = append(st.rel.pushed, pred)
+					continue
+				}
+			}
+			if len(rs) == 0 && !st.left {
+				where = append(where, c)
+				continue
+			}
+			joins[i].cond = append(joins[i].cond, c)
+		}
+	}
+
+	// WHERE pushdown: single-table conjuncts the scan evaluates exactly.
+	nullExtended := map[*relation]bool{}
+	for _, st := range steps {
+		if st.left {
+			nullExtended[st.rel] = true
+		}
+	}
+	var residual []expr
+	for _, c := range where {
+		rs := relsOf(c)
+		if len(rs) == 1 {
+			for r := range rs {
+				if r.table != nil && !nullExtended[r] {
+					if pred, ok := toPredicate(c); ok {
+						r.pushed = append(r.pushed, pred)
+						goto next
+					}
+				}
+			}
+		}
+		residual = append(residual, c)
+	next:
+	}
+
+	// Mark the columns read, then lay out the batches.
+	used := map[*scopeCol]bool{}
+	for _, c := range residual {
+		columnsOf(c, used)
+	}
+	for _, j := range joins {
+		for _, e := range j.lkeys {
+			columnsOf(e, used)
+		}
+		for _, e := range j.rkeys {
+			columnsOf(e, used)
+		}
+		for _, e := range j.cond {
+			columnsOf(e, used)
+		}
+	}
+	if agg != nil {
+		for _, k := range agg.keys {
+			columnsOf(k, used)
+		}
+		for _, a := range agg.aggs {
+			if a.arg != nil {
+				columnsOf(a.arg, used)
+			}
+		}
+	} else {
+		for _, e := range outExprs {
+			columnsOf(e, used)
+		}
+	}
+	offset := 0
+	for _, st := range steps {
+		r := st.rel
+		r.offset = offset
+		if r.sub != nil {
+			for k, c := range r.cols {
+				c.slot.idx = offset + k
+			}
+		} else {
+			for _, c := range r.cols {
+				if used[c] {
+					r.use(c)
+				}
+			}
+			for k, c := range r.used {
+				c.slot.idx = offset + k
+			}
+		}
+		offset += r.width()
+	}
+	if agg != nil {
+		for i, s := range agg.slots {
+			s.idx = i
+		}
+	}
+
+	// Build the operators.
+	var root node
+	if len(steps) == 0 {
+		root = &constNode{batches: []*Batch{{N: 1}}, what: "ONE ROW"}
+	}
+	for i, st := range steps {
+		var n node
+		r := st.rel
+		if r.sub != nil {
+			n = r.sub.root
+		} else {
+			n = p.scanOf(r, agg != nil && len(steps) == 1 && len(residual) == 0 && len(agg.keys) == 0 && allCountStar(agg.aggs))
+		}
+		if i == 0 {
+			root = n
+			continue
+		}
+		types := make([]Type, 0, r.width())
+		if r.sub != nil {
+			for _, c := range r.cols {
+				types = append(types, c.t)
+			}
+		} else {
+			for _, c := range r.used {
+				types = append(types, c.t)
+			}
+		}
+		jn := &joinNode{left: root, right: n, leftWidth: r.offset, rightTypes: types, leftOuter: st.left}
+		for k := range joins[i].lkeys {
+			l, rr, err := p.unify(joins[i].lkeys[k], joins[i].rkeys[k])
+			if err != nil {
+				return nil, err
+			}
+			jn.lkeys = append(jn.lkeys, l)
+			jn.rkeys = append(jn.rkeys, rr)
+		}
+		if len(joins[i].cond) > 0 {
+			jn.cond = andOf(joins[i].cond)
+		}
+		root = jn
+	}
+	if len(residual) > 0 {
+		root = &filterNode{in: root, pred: andOf(residual)}
+	}
+	if agg != nil {
+		root = &aggNode{in: root, keys: agg.keys, aggs: agg.aggs}
+		if having != nil {
+			root = &filterNode{in: root, pred: having}
+		}
+	}
+	root = &projectNode{in: root, exprs: outExprs}
+	if sel.Distinct != "" {
+		root = &distinctNode{in: root}
+	}
+	types := make([]Type, len(outExprs))
+	for i, e := range outExprs {
+		types[i] = e.typ()
+	}
+	if len(keys) > 0 {
+		root = &sortNode{in: root, keys: keys, limit: lim, types: types}
+	}
+	if lim >= 0 || off > 0 {
+		l := lim - off
+		if lim < 0 {
+			l = -1
+		}
+		root = &limitNode{in: root, limit: l, offset: off}
+	}
+	if visible < len(outExprs) {
+		root = &keepNode{in: root, n: visible}
+	}
+	return &selectPlan{root: root, cols: cols}, nil
+}
+
+func colNullable(c *scopeCol) bool {
+	if c.t.Field != nil {
+		return c.t.Field.Nullable || strings.Contains(c.name, ".")
+	}
+	return true
+}
+
+func allCountStar(aggs []*aggSpec) bool {
+	for _, a := range aggs {
+		if a.fn != "count_star" {
+			return false
+		}
+	}
+	return len(aggs) > 0
+}
+
+func andOf(es []expr) expr {
+	if len(es) == 1 {
+		return es[0]
+	}
+	e := &andExpr{terms: es}
+	e.setText(exprList(es))
+	return e
+}
+
+// groupTarget resolves GROUP BY 1 and GROUP BY alias to select items.
+func (p *planner) groupTarget(g sqlparser.Expr, items sqlparser.SelectExprs, sc *scope) sqlparser.Expr {
+	if v, ok := g.(*sqlparser.SQLVal); ok && v.Type == sqlparser.IntVal {
+		n, _ := strconv.Atoi(string(v.Val))
+		if n >= 1 && n <= len(items) {
+			if ae, ok := items[n-1].(*sqlparser.AliasedExpr); ok {
+				return ae.Expr
+			}
+		}
+		return g
+	}
+	if c, ok := g.(*sqlparser.ColName); ok && c.Qualifier.IsEmpty() {
+		if _, err := p.resolve(sc, c); err == nil {
+			return g
+		}
+		for _, it := range items {
+			if ae, ok := it.(*sqlparser.AliasedExpr); ok && ae.As.EqualString(c.Name.Lowered()) {
+				return ae.Expr
+			}
+		}
+	}
+	return g
+}
+
+// scanOf builds the scan of a table relation. countOnly asks for the
+// footer row count when nothing is filtered.
+func (p *planner) scanOf(r *relation, countOnly bool) node {
+	req := scan.Request{Columns: []string{}, Threads: p.e.opts.Threads}
+	types := make([]Type, 0, len(r.used))
+	for _, c := range r.used {
+		req.Columns = append(req.Columns, c.name)
+		types = append(types, c.t)
+	}
+	if len(r.pushed) == 1 {
+		req.Filter = r.pushed[0]
+	} else if len(r.pushed) > 1 {
+		req.Filter = scan.And{Terms: r.pushed}
+	}
+	if countOnly && req.Filter == nil && len(r.used) == 0 {
+		return &footerCountNode{rel: r}
+	}
+	n := &scanNode{rel: r, t: r.table, req: req, types: types}
+	p.scans = append(p.scans, n)
+	return n
+}
+
+// footerCountNode answers COUNT(*) from the files' footers: one batch of
+// NumRows rows and no columns, which the aggregation counts.
+type footerCountNode struct {
+	rel  *relation
+	done bool
+}
+
+func (n *footerCountNode) next(ctx context.Context) (*Batch, error) {
+	if n.done {
+		return nil, io.EOF
+	}
+	n.done = true
+	rows, err := n.rel.table.NumRows()
+	if err != nil {
+		return nil, err
+	}
+	return &Batch{N: int(rows)}, nil
+}
+
+func (n *footerCountNode) close() {}
+
+func (n *footerCountNode) explain(x *explainer, depth int) {
+	x.line(depth, "COUNT(*) FROM FOOTERS %s [%s]", n.rel.alias, n.rel.path)
+}
+
+// runSubquery plans and runs an uncorrelated subquery to completion.
+func (p *planner) runSubquery(stmt sqlparser.SelectStatement, outer *scope, limit int) (*Batch, error) {
+	sp, err := p.planSelect(stmt, outer)
+	if err != nil {
+		return nil, err
+	}
+	defer sp.root.close()
+	types := make([]Type, len(sp.cols))
+	for i, c := range sp.cols {
+		types[i] = c.Type
+	}
+	root := sp.root
+	if limit >= 0 {
+		root = &limitNode{in: root, limit: int64(limit)}
+	}
+	return drain(p.ctx, root, types)
+}
+
+func (p *planner) scalarSubquery(x *sqlparser.Subquery, sc *scope) (expr, error) {
+	b, err := p.runSubquery(x.Select, sc, 2)
+	if err != nil {
+		return nil, err
+	}
+	if len(b.Cols) != 1 {
+		return nil, errorf("a scalar subquery must return one column, not %d", len(b.Cols))
+	}
+	if b.N > 1 {
+		return nil, errorf("a scalar subquery returned more than one row")
+	}
+	t := b.Cols[0].T
+	if b.N == 0 {
+		return &constExpr{t: t}, nil
+	}
+	return &constExpr{t: t, v: b.Cols[0].get(0)}, nil
+}

@@ -1,0 +1,200 @@
+package sqlplan
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// sortKey orders by one column of the batches; NULLs sort last in both
+// directions, as in DuckDB.
+type sortKey struct {
+	col  int
+	desc bool
+	text string
+}
+
+// compareRows orders row i of a against row j of b by the keys.
+func compareRows(keys []sortKey, a []*Col, i int, b []*Col, j int) int {
+	for _, k := range keys {
+		ca, cb := a[k.col], b[k.col]
+		an, bn := ca.isNull(i), cb.isNull(j)
+		var c int
+		switch {
+		case an && bn:
+			continue
+		case an:
+			return 1
+		case bn:
+			return -1
+		default:
+			c = compareAt(ca, i, cb, j)
+		}
+		if c != 0 {
+			if k.desc {
+				return -c
+			}
+			return c
+		}
+	}
+	return 0
+}
+
+// sortNode sorts its input; with a limit it keeps only the top rows in a
+// heap instead of materializing everything.
+type sortNode struct {
+	in    node
+	keys  []sortKey
+	limit int64 // rows needed (limit+offset), -1 for all
+	types []Type
+	out   *Batch
+	pos   int
+}
+
+const outBatch = 4096
+
+func (n *sortNode) next(ctx context.Context) (*Batch, error) {
+	if n.out == nil {
+		var err error
+		if n.limit >= 0 && n.limit <= 100000 {
+			n.out, err = n.topN(ctx)
+		} else {
+			n.out, err = n.sortAll(ctx)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if n.pos >= n.out.N {
+		return nil, io.EOF
+	}
+	end := min(n.pos+outBatch, n.out.N)
+	idx := make([]int32, 0, end-n.pos)
+	for i := n.pos; i < end; i++ {
+		idx = append(idx, int32(i))
+	}
+	n.pos = end
+	if len(idx) == n.out.N {
+		return n.out, nil
+	}
+	return takeBatch(n.out, idx), nil
+}
+
+func (n *sortNode) sortAll(ctx context.Context) (*Batch, error) {
+	all, err := drain(ctx, n.in, n.types)
+	if err != nil {
+		return nil, err
+	}
+	idx := make([]int32, all.N)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortStableFunc(idx, func(a, b int32) int {
+		return compareRows(n.keys, all.Cols, int(a), all.Cols, int(b))
+	})
+	return takeBatch(all, idx), nil
+}
+
+// topHeap is a max-heap (by sort order) of row indices into kept.
+type topHeap struct {
+	keys []sortKey
+	kept []*Col
+	idx  []int32
+}
+
+func (h *topHeap) Len() int { return len(h.idx) }
+func (h *topHeap) Less(a, b int) bool {
+	return compareRows(h.keys, h.kept, int(h.idx[a]), h.kept, int(h.idx[b])) > 0
+}
+func (h *topHeap) Swap(a, b int) { h.idx[a], h.idx[b] = h.idx[b], h.idx[a] }
+func (h *topHeap) Push(x any)    { h.idx = append(h.idx, x.(int32)) }
+func (h *topHeap) Pop() any {
+	x := h.idx[len(h.idx)-1]
+	h.idx = h.idx[:len(h.idx)-1]
+	return x
+}
+
+func (n *sortNode) topN(ctx context.Context) (*Batch, error) {
+	k := int(n.limit)
+	h := &topHeap{keys: n.keys, kept: make([]*Col, len(n.types))}
+	for i, t := range n.types {
+		h.kept[i] = emptyCol(t)
+	}
+	keptN := 0
+	for {
+		b, err := n.in.next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if k == 0 {
+			continue
+		}
+		// Rows that beat the current worst (or fill the heap) are copied.
+		var cand []int32
+		for i := 0; i < b.N; i++ {
+			if h.Len()+len(cand) < k || compareRows(n.keys, b.Cols, i, h.kept, int(h.idx[0])) < 0 {
+				cand = append(cand, int32(i))
+			}
+		}
+		if len(cand) == 0 {
+			continue
+		}
+		sub := takeBatch(b, cand)
+		for c := range h.kept {
+			appendCol(h.kept[c], sub.Cols[c])
+		}
+		for i := 0; i < sub.N; i++ {
+			row := int32(keptN + i)
+			if h.Len() < k {
+				heap.Push(h, row)
+			} else if compareRows(n.keys, h.kept, int(row), h.kept, int(h.idx[0])) < 0 {
+				h.idx[0] = row
+				heap.Fix(h, 0)
+			}
+		}
+		keptN += sub.N
+		if keptN > 4*k+8192 {
+			// Compact: keep only the heap's rows.
+			kb := takeBatch(&Batch{Cols: h.kept, N: keptN}, h.idx)
+			h.kept = kb.Cols
+			for i := range h.idx {
+				h.idx[i] = int32(i)
+			}
+			heap.Init(h)
+			keptN = kb.N
+		}
+	}
+	rows := append([]int32(nil), h.idx...)
+	slices.SortStableFunc(rows, func(a, b int32) int {
+		if c := compareRows(n.keys, h.kept, int(a), h.kept, int(b)); c != 0 {
+			return c
+		}
+		return int(a - b)
+	})
+	return takeBatch(&Batch{Cols: h.kept, N: keptN}, rows), nil
+}
+
+func (n *sortNode) close() { n.in.close() }
+
+func (n *sortNode) explain(x *explainer, depth int) {
+	var parts []string
+	for _, k := range n.keys {
+		d := "ASC"
+		if k.desc {
+			d = "DESC"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s", k.text, d))
+	}
+	if n.limit >= 0 && n.limit <= 100000 {
+		x.line(depth, "TOP-N %d (heap) by %s", n.limit, strings.Join(parts, ", "))
+	} else {
+		x.line(depth, "SORT by %s", strings.Join(parts, ", "))
+	}
+	n.in.explain(x, depth+1)
+}

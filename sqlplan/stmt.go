@@ -1,0 +1,421 @@
+package sqlplan
+
+import (
+	"context"
+	"io"
+	"strings"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+type stmtKind uint8
+
+const (
+	kindSelect stmtKind = iota
+	kindExplain
+	kindDescribe
+	kindDescribeQuery
+	kindShowTables
+	kindInsert
+	kindCreate
+	kindCreateAs
+	kindDrop
+)
+
+// Stmt is a prepared statement: parsed once, planned at every execution
+// (arguments take part in constant folding and pushdown).
+type Stmt struct {
+	e       *Engine
+	kind    stmtKind
+	src     *source
+	ast     sqlparser.Statement
+	table   string // DESCRIBE, DROP, CREATE
+	analyze bool
+	inner   *Stmt // EXPLAIN's statement, CREATE TABLE AS's query
+	create  *createSpec
+	ifMod   bool // DROP IF EXISTS / CREATE IF NOT EXISTS
+}
+
+// Split splits SQL text into statements at semicolons outside quotes and
+// comments.
+func Split(text string) ([]string, error) {
+	stmts, _, err := splitStatements(text)
+	return stmts, err
+}
+
+// Prepare parses one statement.
+func (e *Engine) Prepare(text string) (*Stmt, error) {
+	stmts, _, err := splitStatements(text)
+	if err != nil {
+		return nil, err
+	}
+	if len(stmts) == 0 {
+		return nil, errorf("empty statement")
+	}
+	if len(stmts) > 1 {
+		return nil, errorf("%d statements given where one is expected (Exec runs several)", len(stmts))
+	}
+	all, err := lex(text)
+	if err != nil {
+		return nil, err
+	}
+	toks := significant(all)
+	if n := len(toks); n > 0 && toks[n-1].kind == tkOp && toks[n-1].text == ";" {
+		toks = toks[:n-1]
+	}
+	return e.prepareTokens(text, toks)
+}
+
+func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
+	s := &Stmt{e: e}
+	if len(toks) == 0 {
+		return nil, errorf("empty statement")
+	}
+	first := strings.ToLower(toks[0].text)
+	word := func(i int) string {
+		if i < len(toks) && toks[i].kind == tkIdent {
+			return strings.ToLower(toks[i].text)
+		}
+		return ""
+	}
+	at := func(i int) *Error {
+		pos := len(text)
+		if i < len(toks) {
+			pos = toks[i].pos
+		}
+		return errAt(text, pos, "")
+	}
+	bad := func(i int, format string, args ...any) error {
+		e := at(i)
+		msg := errorf(format, args...)
+		e.Msg = msg.Msg
+		return e
+	}
+	refuse := func(i int, feature string) error {
+		e := at(i)
+		e.Msg = feature + " is not supported"
+		e.Err = ErrUnsupported
+		return e
+	}
+	switch first {
+	case "explain":
+		s.kind = kindExplain
+		k := 1
+		if word(1) == "analyze" || word(1) == "analyse" {
+			s.analyze = true
+			k = 2
+		}
+		inner, err := e.prepareTokens(text, toks[k:])
+		if err != nil {
+			return nil, err
+		}
+		if inner.kind != kindSelect {
+			return nil, bad(k, "EXPLAIN takes a SELECT")
+		}
+		s.inner = inner
+		return s, nil
+	case "describe", "desc":
+		if word(1) == "select" || len(toks) > 1 && toks[1].text == "(" {
+			inner, err := e.prepareTokens(text, toks[1:])
+			if err != nil {
+				return nil, err
+			}
+			s.kind, s.inner = kindDescribeQuery, inner
+			return s, nil
+		}
+		if len(toks) != 2 {
+			return nil, bad(min(2, len(toks)), "DESCRIBE takes one table name")
+		}
+		s.kind, s.table = kindDescribe, tableToken(toks[1])
+		s.src = &source{orig: text, toks: toks}
+		return s, nil
+	case "show":
+		switch {
+		case word(1) == "tables" && len(toks) == 2:
+			s.kind = kindShowTables
+			return s, nil
+		case word(1) == "columns" && (word(2) == "from" || word(2) == "in") && len(toks) == 4:
+			s.kind, s.table = kindDescribe, tableToken(toks[3])
+			s.src = &source{orig: text, toks: toks}
+			return s, nil
+		}
+		return nil, refuse(0, "SHOW "+strings.ToUpper(word(1)))
+	case "create":
+		return e.prepareCreate(s, text, toks)
+	case "drop":
+		if word(1) != "table" {
+			return nil, refuse(0, "DROP "+strings.ToUpper(word(1)))
+		}
+		k := 2
+		if word(2) == "if" && word(3) == "exists" {
+			s.ifMod = true
+			k = 4
+		}
+		if len(toks) != k+1 {
+			return nil, bad(k, "DROP TABLE takes one table name")
+		}
+		s.kind, s.table = kindDrop, tableToken(toks[k])
+		s.src = &source{orig: text, toks: toks}
+		return s, nil
+	case "update", "delete", "alter", "merge", "replace", "truncate", "upsert":
+		return nil, refuse(0, strings.ToUpper(first))
+	case "begin", "start", "commit", "rollback", "end", "savepoint", "release", "abort":
+		return nil, refuse(0, strings.ToUpper(first)+" as a statement (use the driver's transactions: db.BeginTx, tx.Commit, tx.Rollback)")
+	case "set", "pragma", "use", "attach", "detach", "copy", "install", "load", "vacuum", "checkpoint", "analyze", "call", "export", "import", "grant", "revoke", "lock", "unlock", "prepare", "execute", "deallocate", "summarize", "pivot", "unpivot", "from":
+		return nil, refuse(0, strings.ToUpper(first))
+	case "values":
+		return nil, refuse(0, "a VALUES list as a query")
+	case "select", "(", "with", "insert":
+	default:
+		return nil, bad(0, "syntax error near %q", toks[0].text)
+	}
+	src, err := rewriteTokens(text, toks)
+	if err != nil {
+		return nil, err
+	}
+	s.src = src
+	ast, err := sqlparser.Parse(src.text)
+	if err != nil {
+		return nil, src.parseError(err)
+	}
+	s.ast = ast
+	switch a := ast.(type) {
+	case sqlparser.SelectStatement:
+		s.kind = kindSelect
+	case *sqlparser.Insert:
+		if a.Action != sqlparser.InsertStr {
+			return nil, refuse(0, "REPLACE")
+		}
+		if len(a.OnDup) > 0 {
+			return nil, refuse(0, "ON DUPLICATE KEY UPDATE")
+		}
+		if a.Ignore != "" {
+			return nil, refuse(0, "INSERT IGNORE")
+		}
+		s.kind = kindInsert
+	default:
+		return nil, bad(0, "unsupported statement")
+	}
+	return s, nil
+}
+
+// tableToken is the table a token names (a bare, quoted or string name).
+func tableToken(t token) string {
+	switch t.kind {
+	case tkQuoted, tkDQuoted, tkString:
+		return t.unquoted()
+	}
+	return t.text
+}
+
+// Returns reports whether the statement produces rows.
+func (s *Stmt) Returns() bool {
+	switch s.kind {
+	case kindSelect, kindExplain, kindDescribe, kindDescribeQuery, kindShowTables:
+		return true
+	}
+	return false
+}
+
+// Rows is a running query's result.
+type Rows struct {
+	cols   []Column
+	root   node
+	ctx    context.Context
+	p      *planner
+	first  *Batch
+	err    error
+	closed bool
+}
+
+// Columns describes the result columns.
+func (r *Rows) Columns() []Column { return r.cols }
+
+// Next returns the next batch of rows, or io.EOF.
+func (r *Rows) Next() (*Batch, error) {
+	if r.closed {
+		return nil, io.EOF
+	}
+	if r.first != nil {
+		b := r.first
+		r.first = nil
+		return b, nil
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	for {
+		b, err := r.root.next(r.ctx)
+		if err != nil {
+			r.err = err
+			if err != io.EOF {
+				if ce := r.ctx.Err(); ce != nil {
+					r.err = ce
+				}
+			}
+			return nil, r.err
+		}
+		if b.N > 0 {
+			return b, nil
+		}
+	}
+}
+
+// Close ends the query and releases its files.
+func (r *Rows) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	if r.root != nil {
+		r.root.close()
+	}
+	if r.p != nil {
+		r.p.releaseAll()
+	}
+	return nil
+}
+
+// Query runs a statement that returns rows. The first batch is fetched
+// before Query returns, so that errors show here.
+func (s *Stmt) Query(ctx context.Context, args []Arg) (*Rows, error) {
+	p := &planner{e: s.e, src: s.src, args: args, ctx: ctx}
+	rows, err := s.query(ctx, p)
+	if err != nil {
+		p.releaseAll()
+		return nil, err
+	}
+	b, err := rows.Next()
+	if err != nil && err != io.EOF {
+		rows.Close()
+		return nil, err
+	}
+	if err == nil {
+		rows.first = b
+	}
+	return rows, nil
+}
+
+func (s *Stmt) query(ctx context.Context, p *planner) (*Rows, error) {
+	switch s.kind {
+	case kindSelect:
+		sp, err := p.planSelect(s.ast.(sqlparser.SelectStatement), nil)
+		if err != nil {
+			return nil, err
+		}
+		return &Rows{cols: sp.cols, root: sp.root, ctx: ctx, p: p}, nil
+	case kindExplain:
+		return s.explain(ctx, p)
+	case kindDescribe:
+		return s.describe(p)
+	case kindDescribeQuery:
+		ip := &planner{e: s.e, src: s.inner.src, args: p.args, ctx: ctx}
+		sp, err := ip.planSelect(s.inner.ast.(sqlparser.SelectStatement), nil)
+		if err != nil {
+			ip.releaseAll()
+			return nil, err
+		}
+		sp.root.close()
+		ip.releaseAll()
+		return describeRows(ctx, sp.cols), nil
+	case kindShowTables:
+		b := newBuilder(tString, 8)
+		for _, t := range s.e.TableNames() {
+			b.add(t)
+		}
+		return constRows(ctx, []Column{{Name: "name", Type: tString}}, []*Col{b.c}), nil
+	}
+	return nil, errorf("the statement does not return rows (use Exec)")
+}
+
+func constRows(ctx context.Context, cols []Column, data []*Col) *Rows {
+	n := 0
+	if len(data) > 0 {
+		n = data[0].Len
+	}
+	return &Rows{cols: cols, root: &constNode{batches: []*Batch{{N: n, Cols: data}}}, ctx: ctx}
+}
+
+func (s *Stmt) describe(p *planner) (*Rows, error) {
+	t, _, err := s.e.openTable(s.table)
+	if err != nil {
+		return nil, s.src.locate(asError(err), s.table)
+	}
+	defer s.e.release(t)
+	var cols []Column
+	for _, c := range t.Columns {
+		typ := Type{Kind: KString}
+		if c.Field != nil {
+			typ = typeOfField(c.Field)
+		} else if c.PartitionType == 1 {
+			typ = tInt
+		}
+		nullable := c.Field == nil || c.Field.Nullable
+		cols = append(cols, Column{Name: c.Name, Type: typ, Nullable: nullable})
+	}
+	rows := describeRows(p.ctx, cols)
+	phys := newBuilder(tString, len(t.Columns))
+	for _, c := range t.Columns {
+		phys.add(physicalName(c.Field))
+	}
+	b := rows.root.(*constNode).batches[0]
+	b.Cols = append(b.Cols, phys.c)
+	rows.cols = append(rows.cols, Column{Name: "parquet_type", Type: tString})
+	return rows, nil
+}
+
+func describeRows(ctx context.Context, cols []Column) *Rows {
+	names, types, nulls := newBuilder(tString, len(cols)), newBuilder(tString, len(cols)), newBuilder(tString, len(cols))
+	for _, c := range cols {
+		names.add(c.Name)
+		types.add(c.Type.SQLName())
+		if c.Nullable {
+			nulls.add("YES")
+		} else {
+			nulls.add("NO")
+		}
+	}
+	return constRows(ctx, []Column{{Name: "column_name", Type: tString}, {Name: "column_type", Type: tString}, {Name: "null", Type: tString}},
+		[]*Col{names.c, types.c, nulls.c})
+}
+
+// explain plans the inner query and prints its plan; EXPLAIN ANALYZE runs
+// it first and adds what the scans read and pruned.
+func (s *Stmt) explain(ctx context.Context, p *planner) (*Rows, error) {
+	ip := &planner{e: s.e, src: s.inner.src, args: p.args, ctx: ctx}
+	defer ip.releaseAll()
+	sp, err := ip.planSelect(s.inner.ast.(sqlparser.SelectStatement), nil)
+	if err != nil {
+		return nil, err
+	}
+	x := &explainer{analyze: s.analyze}
+	var rowsOut int
+	if s.analyze {
+		for {
+			b, err := sp.root.next(ctx)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				sp.root.close()
+				return nil, err
+			}
+			rowsOut += b.N
+		}
+	}
+	sp.root.close()
+	sp.root.explain(x, 0)
+	if s.analyze {
+		x.line(0, "rows returned: %d", rowsOut)
+	}
+	b := newBuilder(tString, 16)
+	for _, l := range strings.Split(strings.TrimRight(x.b.String(), "\n"), "\n") {
+		b.add(l)
+	}
+	return constRows(ctx, []Column{{Name: "plan", Type: tString}}, []*Col{b.c}), nil
+}
+
+// Result is what a statement without rows did.
+type Result struct {
+	RowsAffected int64
+}

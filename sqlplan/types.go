@@ -1,0 +1,360 @@
+package sqlplan
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/schema"
+)
+
+// Kind is the SQL type family of a value. Each kind has one in-memory
+// representation in a Col (see Col).
+type Kind uint8
+
+const (
+	KNull      Kind = iota // the type of a bare NULL
+	KBool                  // Col.B
+	KInt                   // Col.I, signed integers of every width
+	KUint                  // Col.I holding uint64 bits (UBIGINT)
+	KFloat                 // Col.F (FLOAT is widened)
+	KDecimal               // Col.I unscaled when Prec <= 18, else Col.A of value.Decimal
+	KString                // Col.Data/Off
+	KBytes                 // Col.Data/Off
+	KDate                  // Col.I days since 1970-01-01
+	KTime                  // Col.I microseconds since midnight
+	KTimestamp             // Col.I microseconds since 1970-01-01 UTC
+	KUUID                  // Col.Data/Off holding the 36-character text form
+	KInterval              // Col.I microseconds (from INTERVAL literals and differences)
+	KNested                // Col.A: []any, map[string]any, map[any]any (lists, structs, maps)
+)
+
+var kindNames = [...]string{"NULL", "BOOLEAN", "BIGINT", "UBIGINT", "DOUBLE", "DECIMAL", "VARCHAR", "BLOB", "DATE", "TIME", "TIMESTAMP", "UUID", "INTERVAL", "NESTED"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Type is the type of a column or expression.
+type Type struct {
+	Kind Kind
+	// Prec and Scale of a DECIMAL.
+	Prec, Scale int
+	// Bits is the integer width (8..64) of a KInt/KUint from a schema or a
+	// CREATE TABLE; 0 means 64.
+	Bits int
+	// Float32 marks a FLOAT/REAL column (values are widened to float64).
+	Float32 bool
+	// TZ marks TIMESTAMP WITH TIME ZONE (adjusted to UTC).
+	TZ bool
+	// JSON marks a JSON string column.
+	JSON bool
+	// Field is the Parquet field of a column of a table (nil for computed
+	// values); nested types need it.
+	Field *schema.Field
+	// Elem is the element type of a LIST and Fields the fields of a STRUCT
+	// declared in CREATE TABLE.
+	Elem   *Type
+	Fields []NamedType
+	// MapOf marks a MAP(Key, Value) in CREATE TABLE (Fields[0], Fields[1]).
+	MapOf bool
+}
+
+// NamedType is a struct field in CREATE TABLE.
+type NamedType struct {
+	Name string
+	Type Type
+}
+
+// op is the kind that operators and functions see: UTINYINT..UINTEGER
+// values fit int64 exactly and compute as BIGINT.
+func (t Type) op() Kind {
+	if t.Kind == KUint && t.Bits != 0 && t.Bits < 64 {
+		return KInt
+	}
+	return t.Kind
+}
+
+func (t Type) isStringy() bool { return t.Kind == KString || t.Kind == KUUID || t.Kind == KBytes }
+func (t Type) isNumeric() bool {
+	return t.Kind == KInt || t.Kind == KUint || t.Kind == KFloat || t.Kind == KDecimal
+}
+func (t Type) isIntLike() bool {
+	switch t.Kind {
+	case KInt, KUint, KDate, KTime, KTimestamp, KInterval, KBool:
+		return true
+	case KDecimal:
+		return t.Prec <= 18
+	}
+	return false
+}
+
+// bigDecimal reports a decimal too wide for int64 unscaled values.
+func (t Type) bigDecimal() bool { return t.Kind == KDecimal && t.Prec > 18 }
+
+// SQLName is the type's name as DESCRIBE and DatabaseTypeName show it.
+func (t Type) SQLName() string {
+	switch t.Kind {
+	case KInt:
+		switch t.Bits {
+		case 8:
+			return "TINYINT"
+		case 16:
+			return "SMALLINT"
+		case 32:
+			return "INTEGER"
+		}
+		return "BIGINT"
+	case KUint:
+		switch t.Bits {
+		case 8:
+			return "UTINYINT"
+		case 16:
+			return "USMALLINT"
+		case 32:
+			return "UINTEGER"
+		}
+		return "UBIGINT"
+	case KFloat:
+		if t.Float32 {
+			return "FLOAT"
+		}
+		return "DOUBLE"
+	case KDecimal:
+		return fmt.Sprintf("DECIMAL(%d,%d)", t.Prec, t.Scale)
+	case KTimestamp:
+		if t.TZ {
+			return "TIMESTAMPTZ"
+		}
+		return "TIMESTAMP"
+	case KString:
+		if t.JSON {
+			return "JSON"
+		}
+		return "VARCHAR"
+	case KNested:
+		return nestedName(t)
+	}
+	return t.Kind.String()
+}
+
+func nestedName(t Type) string {
+	if t.Field != nil {
+		return fieldSQLName(t.Field)
+	}
+	switch {
+	case t.Elem != nil:
+		return t.Elem.SQLName() + "[]"
+	case t.MapOf:
+		return "MAP(" + t.Fields[0].Type.SQLName() + ", " + t.Fields[1].Type.SQLName() + ")"
+	case t.Fields != nil:
+		parts := make([]string, len(t.Fields))
+		for i, f := range t.Fields {
+			parts[i] = f.Name + " " + f.Type.SQLName()
+		}
+		return "STRUCT(" + strings.Join(parts, ", ") + ")"
+	}
+	return "NESTED"
+}
+
+func fieldSQLName(f *schema.Field) string {
+	switch f.Kind {
+	case schema.Struct:
+		parts := make([]string, len(f.Children))
+		for i, c := range f.Children {
+			parts[i] = c.Name + " " + fieldSQLName(c)
+		}
+		return "STRUCT(" + strings.Join(parts, ", ") + ")"
+	case schema.List:
+		return fieldSQLName(f.Children[0]) + "[]"
+	case schema.Map:
+		v := "NULL"
+		if len(f.Children) > 1 {
+			v = fieldSQLName(f.Children[1])
+		}
+		return "MAP(" + fieldSQLName(f.Children[0]) + ", " + v + ")"
+	}
+	return typeOfField(f).SQLName()
+}
+
+// typeOfField maps a Parquet field to its SQL type.
+func typeOfField(f *schema.Field) Type {
+	if f.Kind != schema.Primitive {
+		return Type{Kind: KNested, Field: f}
+	}
+	n := f.Node
+	lt := n.Logical
+	t := Type{Field: f}
+	switch n.Physical {
+	case format.Boolean:
+		t.Kind = KBool
+	case format.Int32, format.Int64:
+		t.Kind, t.Bits = KInt, 32
+		if n.Physical == format.Int64 {
+			t.Bits = 64
+		}
+		if lt != nil {
+			switch {
+			case lt.Integer != nil:
+				t.Bits = int(lt.Integer.BitWidth)
+				if !lt.Integer.IsSigned {
+					t.Kind = KUint
+				}
+			case lt.Date != nil:
+				t.Kind, t.Bits = KDate, 0
+			case lt.Time != nil:
+				t.Kind, t.Bits = KTime, 0
+			case lt.Timestamp != nil:
+				t.Kind, t.Bits, t.TZ = KTimestamp, 0, lt.Timestamp.IsAdjustedToUTC
+			case lt.Decimal != nil:
+				t.Kind, t.Bits, t.Prec, t.Scale = KDecimal, 0, int(lt.Decimal.Precision), int(lt.Decimal.Scale)
+			}
+		}
+	case format.Int96:
+		t.Kind = KTimestamp
+	case format.Float:
+		t.Kind, t.Float32 = KFloat, true
+	case format.Double:
+		t.Kind = KFloat
+	case format.ByteArray, format.FixedLenByteArray:
+		t.Kind = KBytes
+		if lt != nil {
+			switch {
+			case lt.String != nil, lt.Enum != nil:
+				t.Kind = KString
+			case lt.JSON != nil:
+				t.Kind, t.JSON = KString, true
+			case lt.Decimal != nil:
+				t.Kind, t.Prec, t.Scale = KDecimal, int(lt.Decimal.Precision), int(lt.Decimal.Scale)
+			case lt.UUID != nil:
+				t.Kind = KUUID
+			case lt.Float16 != nil:
+				t.Kind, t.Float32 = KFloat, true
+			}
+		}
+		if n.Converted.Set && n.Converted.Value == format.Interval {
+			t.Kind = KString
+		}
+	}
+	return t
+}
+
+// physicalName describes a field's Parquet type for DESCRIBE.
+func physicalName(f *schema.Field) string {
+	if f == nil {
+		return "partition"
+	}
+	if f.Kind != schema.Primitive {
+		return strings.ToUpper(f.Kind.String())
+	}
+	n := f.Node
+	s := n.Physical.String()
+	if n.Physical == format.FixedLenByteArray {
+		s += "(" + strconv.Itoa(n.TypeLength) + ")"
+	}
+	if lt := n.Logical; lt != nil {
+		switch {
+		case lt.String != nil:
+			s += " STRING"
+		case lt.Enum != nil:
+			s += " ENUM"
+		case lt.JSON != nil:
+			s += " JSON"
+		case lt.UUID != nil:
+			s += " UUID"
+		case lt.Date != nil:
+			s += " DATE"
+		case lt.Float16 != nil:
+			s += " FLOAT16"
+		case lt.Decimal != nil:
+			s += fmt.Sprintf(" DECIMAL(%d,%d)", lt.Decimal.Precision, lt.Decimal.Scale)
+		case lt.Integer != nil:
+			s += fmt.Sprintf(" INT(%d,%v)", lt.Integer.BitWidth, lt.Integer.IsSigned)
+		case lt.Time != nil:
+			s += fmt.Sprintf(" TIME(%s,%v)", schema.UnitName(lt.Time.Unit), lt.Time.IsAdjustedToUTC)
+		case lt.Timestamp != nil:
+			s += fmt.Sprintf(" TIMESTAMP(%s,%v)", schema.UnitName(lt.Timestamp.Unit), lt.Timestamp.IsAdjustedToUTC)
+		}
+	}
+	rep := "OPTIONAL"
+	if !f.Nullable {
+		rep = "REQUIRED"
+	}
+	return rep + " " + s
+}
+
+// parseTypeName parses a SQL type written in CREATE TABLE or CAST: the
+// words of its name and its parenthesized parameters.
+func parseTypeName(name string, params []int) (Type, error) {
+	n := strings.ToUpper(strings.Join(strings.Fields(name), " "))
+	switch n {
+	case "BOOLEAN", "BOOL", "LOGICAL":
+		return Type{Kind: KBool}, nil
+	case "TINYINT", "INT1":
+		return Type{Kind: KInt, Bits: 8}, nil
+	case "SMALLINT", "INT2", "SHORT":
+		return Type{Kind: KInt, Bits: 16}, nil
+	case "INTEGER", "INT", "INT4", "MEDIUMINT", "SIGNED":
+		return Type{Kind: KInt, Bits: 32}, nil
+	case "BIGINT", "INT8", "LONG", "SIGNED INTEGER":
+		return Type{Kind: KInt, Bits: 64}, nil
+	case "UTINYINT", "TINYINT UNSIGNED":
+		return Type{Kind: KUint, Bits: 8}, nil
+	case "USMALLINT", "SMALLINT UNSIGNED":
+		return Type{Kind: KUint, Bits: 16}, nil
+	case "UINTEGER", "INTEGER UNSIGNED", "INT UNSIGNED", "UNSIGNED":
+		return Type{Kind: KUint, Bits: 32}, nil
+	case "UBIGINT", "BIGINT UNSIGNED", "UNSIGNED INTEGER":
+		return Type{Kind: KUint, Bits: 64}, nil
+	case "FLOAT", "REAL", "FLOAT4":
+		if len(params) == 1 && params[0] > 24 {
+			return Type{Kind: KFloat}, nil
+		}
+		return Type{Kind: KFloat, Float32: true}, nil
+	case "DOUBLE", "FLOAT8", "DOUBLE PRECISION":
+		return Type{Kind: KFloat}, nil
+	case "DECIMAL", "NUMERIC", "DEC":
+		p, s := 18, 3
+		if len(params) >= 1 {
+			p, s = params[0], 0
+		}
+		if len(params) >= 2 {
+			s = params[1]
+		}
+		if p < 1 || p > 38 || s < 0 || s > p {
+			return Type{}, fmt.Errorf("DECIMAL(%d,%d): precision must be 1..38 and scale 0..precision", p, s)
+		}
+		return Type{Kind: KDecimal, Prec: p, Scale: s}, nil
+	case "VARCHAR", "TEXT", "STRING", "CHAR", "BPCHAR", "NVARCHAR", "NCHAR", "CHARACTER VARYING", "CHARACTER", "LONGTEXT", "MEDIUMTEXT", "TINYTEXT":
+		return Type{Kind: KString}, nil
+	case "BLOB", "BYTEA", "BINARY", "VARBINARY", "LONGBLOB", "BYTES":
+		return Type{Kind: KBytes}, nil
+	case "DATE":
+		return Type{Kind: KDate}, nil
+	case "TIME":
+		return Type{Kind: KTime}, nil
+	case "TIMESTAMP", "DATETIME", "TIMESTAMP WITHOUT TIME ZONE":
+		return Type{Kind: KTimestamp}, nil
+	case "TIMESTAMPTZ", "TIMESTAMP WITH TIME ZONE":
+		return Type{Kind: KTimestamp, TZ: true}, nil
+	case "UUID":
+		return Type{Kind: KUUID}, nil
+	case "JSON":
+		return Type{Kind: KString, JSON: true}, nil
+	case "HUGEINT", "INT128", "UHUGEINT":
+		return Type{}, unsupported("type " + n)
+	case "INTERVAL":
+		return Type{Kind: KInterval}, nil
+	}
+	return Type{}, fmt.Errorf("unknown type %s", name)
+}
+
+// castTypes are the types CAST and :: may name; the rewrite layer passes
+// them to the parser as CHAR(castCodeBase+i).
+var castTypes = []string{"BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER",
+	"UBIGINT", "FLOAT", "DOUBLE", "VARCHAR", "BLOB", "DATE", "TIME", "TIMESTAMP", "TIMESTAMPTZ", "UUID", "JSON", "INTERVAL"}
+
+const castCodeBase = 900000
+
+// Field returns the Parquet field of a table column's type (nil for
+// computed values).
+func (t Type) ParquetField() *schema.Field { return t.Field }

@@ -1,0 +1,1258 @@
+package sqlplan
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/parquet/vector"
+	"github.com/carquet-go/carquet/writer"
+	"github.com/xwb1989/sqlparser"
+)
+
+// createSpec is a parsed CREATE TABLE.
+type createSpec struct {
+	cols    []NamedType
+	notNull []bool
+	options map[string]string
+}
+
+var tableOptions = map[string]string{
+	"compression":    "codec of the file: none, snappy, gzip, zstd, lz4_raw, brotli",
+	"row_group_rows": "rows per row group",
+	"bloom_filter":   "columns with bloom filters, comma-separated",
+	"sorted_by":      "sorting columns recorded in the footer: 'col [DESC], ...'",
+	"dictionary":     "dictionary encoding on or off",
+	"page_rows":      "rows per data page at most",
+}
+
+// prepareCreate parses CREATE TABLE itself: the parser's grammar lacks
+// BOOLEAN, UUID, LIST and STRUCT types and CREATE TABLE AS.
+func (e *Engine) prepareCreate(s *Stmt, text string, toks []token) (*Stmt, error) {
+	i := 1
+	word := func(k int) string {
+		if k < len(toks) && toks[k].kind == tkIdent {
+			return strings.ToLower(toks[k].text)
+		}
+		return ""
+	}
+	op := func(k int, o string) bool { return k < len(toks) && toks[k].kind == tkOp && toks[k].text == o }
+	fail := func(k int, format string, args ...any) error {
+		pos := len(text)
+		if k < len(toks) {
+			pos = toks[k].pos
+		}
+		return errAt(text, pos, format, args...)
+	}
+	if word(i) == "or" && word(i+1) == "replace" {
+		return nil, &Error{Msg: "CREATE OR REPLACE is not supported", Offset: toks[i].pos, Err: ErrUnsupported}
+	}
+	if word(i) == "temp" || word(i) == "temporary" {
+		return nil, &Error{Msg: "temporary tables are not supported", Offset: toks[i].pos, Err: ErrUnsupported}
+	}
+	if word(i) != "table" {
+		e := fail(i, "CREATE %s is not supported", strings.ToUpper(word(i)))
+		e.(*Error).Err = ErrUnsupported
+		return nil, e
+	}
+	i++
+	if word(i) == "if" && word(i+1) == "not" && word(i+2) == "exists" {
+		s.ifMod = true
+		i += 3
+	}
+	if i >= len(toks) || toks[i].kind == tkOp {
+		return nil, fail(i, "expected a table name")
+	}
+	s.table = tableToken(toks[i])
+	s.src = &source{orig: text, toks: toks}
+	i++
+	spec := &createSpec{options: map[string]string{}}
+	s.create = spec
+	if op(i, "(") {
+		i++
+		for {
+			if i >= len(toks) || toks[i].kind != tkIdent && toks[i].kind != tkQuoted && toks[i].kind != tkDQuoted {
+				return nil, fail(i, "expected a column name")
+			}
+			name := tableToken(toks[i])
+			switch strings.ToLower(name) {
+			case "primary", "unique", "constraint", "foreign", "check", "index", "key":
+				if toks[i].kind == tkIdent {
+					return nil, &Error{Msg: "constraints (" + strings.ToUpper(name) + ") are not supported", Offset: toks[i].pos, Err: ErrUnsupported}
+				}
+			}
+			t, next, err := readNestedType(text, toks, i+1)
+			if err != nil {
+				return nil, err
+			}
+			i = next
+			notNull := false
+			for {
+				switch {
+				case word(i) == "not" && word(i+1) == "null":
+					notNull = true
+					i += 2
+					continue
+				case word(i) == "null":
+					i++
+					continue
+				case word(i) == "primary" || word(i) == "unique" || word(i) == "default" || word(i) == "references" || word(i) == "check" || word(i) == "generated":
+					return nil, &Error{Msg: strings.ToUpper(word(i)) + " in a column definition is not supported", Offset: toks[i].pos, Err: ErrUnsupported}
+				}
+				break
+			}
+			for _, c := range spec.cols {
+				if strings.EqualFold(c.Name, name) {
+					return nil, fail(i-1, "column %q is defined twice", name)
+				}
+			}
+			spec.cols = append(spec.cols, NamedType{Name: name, Type: t})
+			spec.notNull = append(spec.notNull, notNull)
+			if op(i, ",") {
+				i++
+				continue
+			}
+			if op(i, ")") {
+				i++
+				break
+			}
+			return nil, fail(i, "expected , or ) after column %q", name)
+		}
+	}
+	// Table options: WITH (k = v, ...) or k = v ...
+	if word(i) == "with" && op(i+1, "(") {
+		i += 2
+		for !op(i, ")") {
+			if i >= len(toks) {
+				return nil, fail(i, "unterminated WITH (...)")
+			}
+			k, next, err := readOption(text, toks, i, spec)
+			if err != nil {
+				return nil, err
+			}
+			_ = k
+			i = next
+			if op(i, ",") {
+				i++
+			}
+		}
+		i++
+	}
+	for i < len(toks) && word(i) != "as" {
+		next, err := func() (int, error) {
+			_, n, err := readOption(text, toks, i, spec)
+			return n, err
+		}()
+		if err != nil {
+			return nil, err
+		}
+		i = next
+		if op(i, ",") {
+			i++
+		}
+	}
+	if word(i) == "as" {
+		if len(spec.cols) > 0 {
+			return nil, fail(i, "CREATE TABLE AS takes no column list")
+		}
+		inner, err := e.prepareTokens(text, toks[i+1:])
+		if err != nil {
+			return nil, err
+		}
+		if inner.kind != kindSelect {
+			return nil, fail(i+1, "CREATE TABLE AS takes a SELECT")
+		}
+		s.kind, s.inner = kindCreateAs, inner
+		return s, nil
+	}
+	if len(spec.cols) == 0 {
+		return nil, fail(i, "CREATE TABLE needs a column list or AS SELECT")
+	}
+	s.kind = kindCreate
+	return s, nil
+}
+
+func readOption(text string, toks []token, i int, spec *createSpec) (string, int, error) {
+	if i >= len(toks) || toks[i].kind != tkIdent {
+		pos := len(text)
+		if i < len(toks) {
+			pos = toks[i].pos
+		}
+		return "", i, errAt(text, pos, "expected a table option")
+	}
+	k := strings.ToLower(toks[i].text)
+	if _, ok := tableOptions[k]; !ok {
+		names := make([]string, 0, len(tableOptions))
+		for n := range tableOptions {
+			names = append(names, n)
+		}
+		return "", i, errAt(text, toks[i].pos, "unknown table option %q%s", k, suggest(k, names))
+	}
+	i++
+	if i < len(toks) && toks[i].kind == tkOp && toks[i].text == "=" {
+		i++
+	}
+	if i >= len(toks) {
+		return "", i, errAt(text, len(text), "table option %s needs a value", k)
+	}
+	spec.options[k] = toks[i].unquoted()
+	return k, i + 1, nil
+}
+
+// readNestedType reads a column type, including T[], LIST<T>, STRUCT<...>
+// / STRUCT(...) and MAP<K, V> / MAP(K, V).
+func readNestedType(text string, toks []token, i int) (Type, int, error) {
+	if i < len(toks) && toks[i].kind == tkIdent {
+		w := strings.ToLower(toks[i].text)
+		open := func(k int) bool {
+			return k < len(toks) && toks[k].kind == tkOp && (toks[k].text == "<" || toks[k].text == "(")
+		}
+		closeAt := func(k int) bool {
+			return k < len(toks) && toks[k].kind == tkOp && (toks[k].text == ">" || toks[k].text == ")")
+		}
+		var t Type
+		var err error
+		j := i + 1
+		switch {
+		case (w == "list" || w == "array") && open(j):
+			var elem Type
+			elem, j, err = readNestedType(text, toks, j+1)
+			if err != nil {
+				return Type{}, j, err
+			}
+			if !closeAt(j) {
+				return Type{}, j, errAt(text, tokPos(text, toks, j), "expected > after the list element type")
+			}
+			t = Type{Kind: KNested, Elem: &elem}
+			j++
+		case (w == "struct" || w == "row") && open(j):
+			j++
+			t = Type{Kind: KNested, Fields: []NamedType{}}
+			for {
+				if j >= len(toks) {
+					return Type{}, j, errAt(text, len(text), "unterminated STRUCT")
+				}
+				name := tableToken(toks[j])
+				j++
+				if j < len(toks) && toks[j].kind == tkOp && toks[j].text == ":" {
+					j++
+				}
+				var ft Type
+				ft, j, err = readNestedType(text, toks, j)
+				if err != nil {
+					return Type{}, j, err
+				}
+				t.Fields = append(t.Fields, NamedType{Name: name, Type: ft})
+				if j < len(toks) && toks[j].kind == tkOp && toks[j].text == "," {
+					j++
+					continue
+				}
+				if closeAt(j) {
+					j++
+					break
+				}
+				return Type{}, j, errAt(text, tokPos(text, toks, j), "expected , or > in STRUCT")
+			}
+		case w == "map" && open(j):
+			var k, v Type
+			k, j, err = readNestedType(text, toks, j+1)
+			if err != nil {
+				return Type{}, j, err
+			}
+			if j >= len(toks) || toks[j].text != "," {
+				return Type{}, j, errAt(text, tokPos(text, toks, j), "expected , in MAP")
+			}
+			v, j, err = readNestedType(text, toks, j+1)
+			if err != nil {
+				return Type{}, j, err
+			}
+			if !closeAt(j) {
+				return Type{}, j, errAt(text, tokPos(text, toks, j), "expected > after MAP")
+			}
+			j++
+			t = Type{Kind: KNested, MapOf: true, Fields: []NamedType{{Name: "key", Type: k}, {Name: "value", Type: v}}}
+		default:
+			t, j, err = readType(text, toks, i)
+			if err != nil {
+				return Type{}, j, err
+			}
+		}
+		// T[] suffixes.
+		for j+1 < len(toks) && toks[j].kind == tkOp && toks[j].text == "[" && toks[j+1].text == "]" {
+			elem := t
+			t = Type{Kind: KNested, Elem: &elem}
+			j += 2
+		}
+		return t, j, nil
+	}
+	return Type{}, i, errAt(text, tokPos(text, toks, i), "expected a type")
+}
+
+func tokPos(text string, toks []token, i int) int {
+	if i < len(toks) {
+		return toks[i].pos
+	}
+	return len(text)
+}
+
+// fieldOf maps a SQL type to a writer field.
+func fieldOf(name string, t Type, notNull bool) (writer.Field, error) {
+	var f writer.Field
+	switch t.Kind {
+	case KBool:
+		f = writer.Bool(name)
+	case KInt:
+		if t.Bits == 0 || t.Bits == 64 {
+			f = writer.Int64(name)
+		} else {
+			f = writer.Integer(name, t.Bits, true)
+		}
+	case KUint:
+		bits := t.Bits
+		if bits == 0 {
+			bits = 64
+		}
+		f = writer.Integer(name, bits, false)
+	case KFloat:
+		if t.Float32 {
+			f = writer.Float(name)
+		} else {
+			f = writer.Double(name)
+		}
+	case KDecimal:
+		f = writer.Decimal(name, t.Prec, t.Scale)
+	case KString:
+		if t.JSON {
+			f = writer.JSON(name)
+		} else {
+			f = writer.String(name)
+		}
+	case KBytes:
+		f = writer.Binary(name)
+	case KDate:
+		f = writer.Date(name)
+	case KTime:
+		f = writer.Time(name, writer.Micros, true)
+	case KTimestamp:
+		f = writer.Timestamp(name, writer.Micros, t.TZ)
+	case KUUID:
+		f = writer.UUID(name)
+	case KNested:
+		if t.Field != nil {
+			return writerFieldOf(t.Field)
+		}
+		switch {
+		case t.Elem != nil:
+			el, err := fieldOf("element", *t.Elem, false)
+			if err != nil {
+				return f, err
+			}
+			f = writer.List(name, el)
+		case t.MapOf:
+			k, err := fieldOf("key", t.Fields[0].Type, true)
+			if err != nil {
+				return f, err
+			}
+			v, err := fieldOf("value", t.Fields[1].Type, false)
+			if err != nil {
+				return f, err
+			}
+			f = writer.Map(name, k, v)
+		default:
+			var kids []writer.Field
+			for _, c := range t.Fields {
+				k, err := fieldOf(c.Name, c.Type, false)
+				if err != nil {
+					return f, err
+				}
+				kids = append(kids, k)
+			}
+			f = writer.Group(name, kids...)
+		}
+	case KNull:
+		f = writer.Int32(name)
+	default:
+		return f, errorf("column %q: type %s cannot be stored", name, t.SQLName())
+	}
+	if notNull {
+		f = f.Required()
+	}
+	return f, nil
+}
+
+// writerFieldOf rebuilds a writer field from a schema field (CREATE TABLE
+// AS of nested columns).
+func writerFieldOf(sf *schema.Field) (writer.Field, error) {
+	var f writer.Field
+	switch sf.Kind {
+	case schema.Primitive:
+		n := sf.Node
+		f = writer.Leaf(sf.Name, n.Physical, n.TypeLength, n.Logical)
+	case schema.Struct:
+		var kids []writer.Field
+		for _, c := range sf.Children {
+			k, err := writerFieldOf(c)
+			if err != nil {
+				return f, err
+			}
+			kids = append(kids, k)
+		}
+		f = writer.Group(sf.Name, kids...)
+	case schema.List:
+		el, err := writerFieldOf(sf.Children[0])
+		if err != nil {
+			return f, err
+		}
+		f = writer.List(sf.Name, el)
+	case schema.Map:
+		k, err := writerFieldOf(sf.Children[0])
+		if err != nil {
+			return f, err
+		}
+		if len(sf.Children) > 1 {
+			v, err := writerFieldOf(sf.Children[1])
+			if err != nil {
+				return f, err
+			}
+			f = writer.Map(sf.Name, k.Required(), v)
+		} else {
+			f = writer.Map(sf.Name, k.Required())
+		}
+	}
+	if !sf.Nullable {
+		f = f.Required()
+	}
+	return f, nil
+}
+
+// writeOptions turns engine and table options into writer options.
+func (e *Engine) writeOptions(opts map[string]string) ([]writer.Option, error) {
+	codec := e.opts.Compression
+	if c, ok := opts["compression"]; ok {
+		codec = c
+	}
+	var out []writer.Option
+	switch strings.ToLower(codec) {
+	case "", "snappy":
+		out = append(out, writer.WithCompression(format.Snappy))
+	case "none", "uncompressed":
+		out = append(out, writer.WithCompression(format.Uncompressed))
+	case "gzip":
+		out = append(out, writer.WithCompression(format.Gzip))
+	case "zstd":
+		out = append(out, writer.WithCompression(format.Zstd))
+	case "lz4_raw", "lz4":
+		out = append(out, writer.WithCompression(format.LZ4Raw))
+	case "brotli":
+		out = append(out, writer.WithCompression(format.Brotli))
+	default:
+		return nil, errorf("unknown compression %q (none, snappy, gzip, zstd, lz4_raw, brotli)", codec)
+	}
+	rows := e.opts.RowGroupRows
+	if v, ok := opts["row_group_rows"]; ok {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			return nil, errorf("row_group_rows must be a positive count, not %q", v)
+		}
+		rows = n
+	}
+	if rows > 0 {
+		out = append(out, writer.WithRowGroupRows(rows))
+	}
+	if v, ok := opts["bloom_filter"]; ok {
+		for _, c := range strings.Split(v, ",") {
+			if c = strings.TrimSpace(c); c != "" {
+				out = append(out, writer.WithBloomFilterFor(c, 0, writer.DefaultBloomFPP))
+			}
+		}
+	}
+	if v, ok := opts["sorted_by"]; ok {
+		var cols []writer.SortingColumn
+		for _, c := range strings.Split(v, ",") {
+			f := strings.Fields(c)
+			if len(f) == 0 {
+				continue
+			}
+			sc := writer.SortingColumn{Path: f[0]}
+			if len(f) > 1 && strings.EqualFold(f[1], "desc") {
+				sc.Descending = true
+			}
+			cols = append(cols, sc)
+		}
+		out = append(out, writer.WithSortingColumns(cols...))
+	}
+	if v, ok := opts["dictionary"]; ok {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, errorf("dictionary must be true or false, not %q", v)
+		}
+		out = append(out, writer.WithDictionary(b))
+	}
+	if v, ok := opts["page_rows"]; ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return nil, errorf("page_rows must be a positive count, not %q", v)
+		}
+		out = append(out, writer.WithPageRowLimit(n))
+	}
+	return out, nil
+}
+
+// Tx collects the rows a transaction inserts until Commit.
+type Tx struct {
+	e        *Engine
+	readOnly bool
+	mu       sync.Mutex
+	pending  map[string]*pendingWrite
+	order    []string
+	done     bool
+}
+
+type pendingWrite struct {
+	sch    *schema.Schema
+	folder bool
+	cols   [][]*vector.Vector
+}
+
+// Begin starts a transaction.
+func (e *Engine) Begin(readOnly bool) *Tx {
+	return &Tx{e: e, readOnly: readOnly, pending: map[string]*pendingWrite{}}
+}
+
+// Commit writes the transaction's rows: one atomic append (or one new
+// file of a folder table) per table.
+func (t *Tx) Commit() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.done {
+		return errors.New("the transaction is already finished")
+	}
+	t.done = true
+	for _, path := range t.order {
+		pw := t.pending[path]
+		if err := t.e.writeRows(path, pw.sch, pw.folder, pw.cols); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Rollback discards the transaction's rows.
+func (t *Tx) Rollback() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.done = true
+	t.pending = nil
+	return nil
+}
+
+// Exec runs a statement that does not return rows; in a transaction
+// (tx non-nil) INSERTs wait for Commit.
+func (s *Stmt) Exec(ctx context.Context, args []Arg, tx *Tx) (Result, error) {
+	switch s.kind {
+	case kindInsert, kindCreate, kindCreateAs, kindDrop:
+		if s.e.opts.ReadOnly {
+			return Result{}, &Error{Msg: ErrReadOnly.Error() + ": " + s.verb() + " refused", Offset: -1, Err: ErrReadOnly}
+		}
+		if tx != nil && tx.readOnly {
+			return Result{}, errorf("%s in a read-only transaction", s.verb())
+		}
+	}
+	p := &planner{e: s.e, src: s.src, args: args, ctx: ctx}
+	defer p.releaseAll()
+	switch s.kind {
+	case kindInsert:
+		return s.insert(ctx, p, tx)
+	case kindCreate, kindCreateAs:
+		if tx != nil {
+			return Result{}, unsupported("CREATE TABLE inside a transaction")
+		}
+		return s.createTable(ctx, p)
+	case kindDrop:
+		if tx != nil {
+			return Result{}, unsupported("DROP TABLE inside a transaction")
+		}
+		return s.dropTable()
+	}
+	return Result{}, errorf("the statement returns rows (use Query)")
+}
+
+func (s *Stmt) verb() string {
+	switch s.kind {
+	case kindInsert:
+		return "INSERT"
+	case kindCreate, kindCreateAs:
+		return "CREATE TABLE"
+	case kindDrop:
+		return "DROP TABLE"
+	}
+	return "statement"
+}
+
+func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
+	ins := s.ast.(*sqlparser.Insert)
+	name := ins.Table.Name.String()
+	if q := ins.Table.Qualifier.String(); q != "" {
+		name = q + "." + name
+	}
+	t, path, err := s.e.openTable(name)
+	if err != nil {
+		return Result{}, s.src.locate(asError(err), ins.Table.Name.String())
+	}
+	p.acquired = append(p.acquired, t)
+	for _, c := range t.Columns {
+		if c.Partition {
+			return Result{}, unsupported("INSERT into a hive-partitioned table")
+		}
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return Result{}, err
+	}
+	folder := st.IsDir()
+	if strings.ContainsAny(name, "*?[") {
+		return Result{}, errorf("cannot INSERT into a glob")
+	}
+	f0, err := t.File(0)
+	if err != nil {
+		return Result{}, err
+	}
+	sch := f0.Schema
+	fields, err := sch.LogicalFields()
+	if err != nil {
+		return Result{}, err
+	}
+	// Target columns.
+	target := make([]int, 0, len(fields)) // field index of each given column
+	if len(ins.Columns) == 0 {
+		for i := range fields {
+			target = append(target, i)
+		}
+	} else {
+		seen := map[int]bool{}
+		for _, c := range ins.Columns {
+			k := -1
+			var names []string
+			for i, f := range fields {
+				names = append(names, f.Name)
+				if strings.EqualFold(f.Name, c.String()) {
+					k = i
+				}
+			}
+			if k < 0 {
+				e := errorf("table %q has no column %q%s", name, c.String(), suggest(c.String(), names))
+				e.Err = ErrNoColumn
+				return Result{}, s.src.locate(e, c.String())
+			}
+			if seen[k] {
+				return Result{}, s.src.locate(errorf("column %q is given twice", c.String()), c.String())
+			}
+			seen[k] = true
+			target = append(target, k)
+		}
+	}
+	types := make([]Type, len(fields))
+	for i, f := range fields {
+		types[i] = typeOfField(f)
+	}
+	// Source rows, cast to the target columns' types.
+	data := make([]*Col, len(fields))
+	var n int
+	switch rows := ins.Rows.(type) {
+	case sqlparser.Values:
+		n = len(rows)
+		builders := make([]*colBuilder, len(fields))
+		for _, k := range target {
+			builders[k] = newBuilder(types[k], n)
+		}
+		one := &Batch{N: 1}
+		for r, row := range rows {
+			if len(row) != len(target) {
+				return Result{}, errorf("row %d has %d values for %d columns", r+1, len(row), len(target))
+			}
+			for j, ve := range row {
+				k := target[j]
+				e, err := p.bindExpr(ve, &scope{}, nil)
+				if err != nil {
+					return Result{}, err
+				}
+				var v any
+				var vt Type
+				if kc, ok := isConst(e); ok {
+					v, vt = kc.v, kc.t
+				} else {
+					c, err := e.eval(one)
+					if err != nil {
+						return Result{}, err
+					}
+					v, vt = c.get(0), c.T
+				}
+				cv, err := castScalar(v, vt, types[k])
+				if err != nil {
+					return Result{}, errorf("row %d, column %q: %v", r+1, fields[k].Name, err)
+				}
+				builders[k].add(cv)
+			}
+		}
+		for _, k := range target {
+			data[k] = builders[k].c
+		}
+	case *sqlparser.Select, *sqlparser.Union, *sqlparser.ParenSelect:
+		sp, err := p.planSelect(rows.(sqlparser.SelectStatement), nil)
+		if err != nil {
+			return Result{}, err
+		}
+		if len(sp.cols) != len(target) {
+			sp.root.close()
+			return Result{}, errorf("the SELECT returns %d columns for %d target columns", len(sp.cols), len(target))
+		}
+		srcTypes := make([]Type, len(sp.cols))
+		for i, c := range sp.cols {
+			srcTypes[i] = c.Type
+		}
+		b, err := drain(ctx, sp.root, srcTypes)
+		sp.root.close()
+		if err != nil {
+			return Result{}, err
+		}
+		n = b.N
+		for j, k := range target {
+			c, err := castCol(b.Cols[j], types[k])
+			if err != nil {
+				return Result{}, errorf("column %q: %v", fields[k].Name, err)
+			}
+			data[k] = c
+		}
+	default:
+		return Result{}, unsupported("this INSERT form")
+	}
+	for k := range data {
+		if data[k] == nil {
+			data[k] = nullCol(types[k], n)
+		}
+		if !fields[k].Nullable && data[k].Null != nil {
+			for i := 0; i < n; i++ {
+				if data[k].Null[i] {
+					return Result{}, errorf("NULL in NOT NULL column %q (row %d)", fields[k].Name, i+1)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		return Result{}, nil
+	}
+	vecs := make([]*vector.Vector, len(fields))
+	for k, f := range fields {
+		v, err := toVector(data[k], f)
+		if err != nil {
+			return Result{}, errorf("column %q: %v", f.Name, err)
+		}
+		vecs[k] = v
+	}
+	if tx != nil {
+		tx.mu.Lock()
+		defer tx.mu.Unlock()
+		if tx.done {
+			return Result{}, errors.New("the transaction is already finished")
+		}
+		pw, ok := tx.pending[path]
+		if !ok {
+			pw = &pendingWrite{sch: sch, folder: folder}
+			tx.pending[path] = pw
+			tx.order = append(tx.order, path)
+		}
+		pw.cols = append(pw.cols, vecs)
+		return Result{RowsAffected: int64(n)}, nil
+	}
+	if err := s.e.writeRows(path, sch, folder, [][]*vector.Vector{vecs}); err != nil {
+		return Result{}, err
+	}
+	return Result{RowsAffected: int64(n)}, nil
+}
+
+var fileSeq struct {
+	sync.Mutex
+	n int
+}
+
+// writeRows appends batches to a table atomically: a single-file table
+// through the writer's crash-safe append, a folder table as a new file.
+func (e *Engine) writeRows(path string, sch *schema.Schema, folder bool, batches [][]*vector.Vector) error {
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	defer e.forget(path)
+	opts, err := e.writeOptions(nil)
+	if err != nil {
+		return err
+	}
+	var w *writer.Writer
+	if folder {
+		fileSeq.Lock()
+		fileSeq.n++
+		name := fmt.Sprintf("part-%d-%d-%d.parquet", time.Now().UnixNano(), os.Getpid(), fileSeq.n)
+		fileSeq.Unlock()
+		w, err = writer.Create(filepath.Join(path, name), sch, opts...)
+	} else {
+		w, err = writer.Append(path, sch, opts...)
+	}
+	if err != nil {
+		return err
+	}
+	for _, b := range batches {
+		if err := w.WriteBatch(b); err != nil {
+			w.Abort()
+			return err
+		}
+	}
+	return w.Close()
+}
+
+func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
+	if isPathName(s.table) && !strings.HasSuffix(s.table, ".parquet") {
+		return Result{}, errorf("cannot create table %q: name it plainly or as a .parquet file", s.table)
+	}
+	if s.e.file != "" && !isPathName(s.table) {
+		return Result{}, errorf("cannot create table %q: the database is the single file %s", s.table, s.e.file)
+	}
+	path, exists := s.e.tablePath(s.table)
+	if exists {
+		if s.ifMod {
+			return Result{}, nil
+		}
+		return Result{}, errorf("table %q already exists", s.table)
+	}
+	var fields []writer.Field
+	var data []*Col
+	n := 0
+	if s.kind == kindCreateAs {
+		ip := &planner{e: s.e, src: s.inner.src, args: p.args, ctx: ctx}
+		defer ip.releaseAll()
+		sp, err := ip.planSelect(s.inner.ast.(sqlparser.SelectStatement), nil)
+		if err != nil {
+			return Result{}, err
+		}
+		types := make([]Type, len(sp.cols))
+		seen := map[string]bool{}
+		for i, c := range sp.cols {
+			types[i] = c.Type
+			if c.Type.Kind == KNull {
+				types[i] = tInt
+			}
+			if seen[strings.ToLower(c.Name)] {
+				sp.root.close()
+				return Result{}, errorf("CREATE TABLE AS: column name %q is used twice (use aliases)", c.Name)
+			}
+			seen[strings.ToLower(c.Name)] = true
+			f, err := fieldOf(c.Name, types[i], false)
+			if err != nil {
+				sp.root.close()
+				return Result{}, err
+			}
+			fields = append(fields, f)
+		}
+		b, err := drain(ctx, sp.root, types)
+		sp.root.close()
+		if err != nil {
+			return Result{}, err
+		}
+		n = b.N
+		for i, c := range b.Cols {
+			if c.T.Kind == KNull {
+				c = nullCol(types[i], n)
+			}
+			data = append(data, c)
+		}
+	} else {
+		for i, c := range s.create.cols {
+			f, err := fieldOf(c.Name, c.Type, s.create.notNull[i])
+			if err != nil {
+				return Result{}, err
+			}
+			fields = append(fields, f)
+		}
+	}
+	sch, err := writer.NewSchema(fields...)
+	if err != nil {
+		return Result{}, err
+	}
+	var tableOpts map[string]string
+	if s.create != nil {
+		tableOpts = s.create.options
+	}
+	opts, err := s.e.writeOptions(tableOpts)
+	if err != nil {
+		return Result{}, err
+	}
+	s.e.writeMu.Lock()
+	defer s.e.writeMu.Unlock()
+	defer s.e.forget(path)
+	w, err := writer.Create(path, sch, opts...)
+	if err != nil {
+		return Result{}, err
+	}
+	if n > 0 {
+		lfields := w.Fields()
+		vecs := make([]*vector.Vector, len(lfields))
+		for k, f := range lfields {
+			if vecs[k], err = toVector(data[k], f); err != nil {
+				w.Abort()
+				return Result{}, errorf("column %q: %v", f.Name, err)
+			}
+		}
+		if err := w.WriteBatch(vecs); err != nil {
+			w.Abort()
+			return Result{}, err
+		}
+	}
+	if err := w.Close(); err != nil {
+		return Result{}, err
+	}
+	return Result{RowsAffected: int64(n)}, nil
+}
+
+func (s *Stmt) dropTable() (Result, error) {
+	path, exists := s.e.tablePath(s.table)
+	if !exists {
+		if s.ifMod {
+			return Result{}, nil
+		}
+		e := errorf("table %q does not exist%s", s.table, suggest(s.table, s.e.TableNames()))
+		e.Err = ErrNoTable
+		return Result{}, s.src.locate(e, s.table)
+	}
+	if strings.ContainsAny(s.table, "*?[") {
+		return Result{}, errorf("DROP TABLE does not take globs")
+	}
+	if s.e.file != "" && path == s.e.file {
+		return Result{}, errorf("cannot drop the database's own file")
+	}
+	s.e.writeMu.Lock()
+	defer s.e.writeMu.Unlock()
+	s.e.forget(path)
+	st, err := os.Stat(path)
+	if err != nil {
+		return Result{}, err
+	}
+	if st.IsDir() {
+		err = os.RemoveAll(path)
+	} else {
+		err = os.Remove(path)
+		os.Remove(path + writer.JournalSuffix)
+	}
+	return Result{}, err
+}
+
+// toVector converts a column of a field's SQL type into the physical
+// vector the writer takes.
+func toVector(c *Col, f *schema.Field) (*vector.Vector, error) {
+	n := c.Len
+	v := &vector.Vector{Len: n}
+	if c.Null != nil {
+		v.Valid = vector.NewBitmap(n, true)
+		for i, null := range c.Null[:n] {
+			if null {
+				v.Valid.Clear(i)
+			}
+		}
+	}
+	if f.Kind != schema.Primitive {
+		vals := make([]any, n)
+		for i := 0; i < n; i++ {
+			if !c.isNull(i) {
+				vals[i] = c.A[i]
+			}
+		}
+		return nestedVector(vals, f)
+	}
+	node := f.Node
+	t := typeOfField(f)
+	switch node.Physical {
+	case format.Boolean:
+		v.Kind = vector.Bool
+		v.Bools = make([]bool, n)
+		copy(v.Bools, c.B)
+	case format.Int32:
+		v.Kind = vector.Int32
+		v.Int32s = make([]int32, n)
+		for i := 0; i < n; i++ {
+			if c.I != nil {
+				v.Int32s[i] = int32(c.I[i])
+			}
+		}
+		if t.Kind == KTime && node.Logical.Time.Unit.Millis != nil {
+			for i := range v.Int32s {
+				v.Int32s[i] = int32(c.I[i] / 1000)
+			}
+		}
+	case format.Int64:
+		v.Kind = vector.Int64
+		v.Int64s = make([]int64, n)
+		copy(v.Int64s, c.I)
+		if lt := node.Logical; lt != nil {
+			var unit format.TimeUnit
+			switch {
+			case lt.Timestamp != nil:
+				unit = lt.Timestamp.Unit
+			case lt.Time != nil:
+				unit = lt.Time.Unit
+			}
+			switch {
+			case unit.Millis != nil:
+				for i := range v.Int64s {
+					v.Int64s[i] = floorDiv(v.Int64s[i], 1000)
+				}
+			case unit.Nanos != nil:
+				for i := range v.Int64s {
+					v.Int64s[i] *= 1000
+				}
+			}
+		}
+	case format.Int96:
+		v.Kind = vector.Int96
+		v.Int96s = make([][12]byte, n)
+		for i := 0; i < n; i++ {
+			us := c.I[i]
+			day := floorDiv(us, 86400e6)
+			nanos := (us - day*86400e6) * 1000
+			binary.LittleEndian.PutUint64(v.Int96s[i][:8], uint64(nanos))
+			binary.LittleEndian.PutUint32(v.Int96s[i][8:], uint32(day+2440588))
+		}
+	case format.Float:
+		v.Kind = vector.Float32
+		v.Float32s = make([]float32, n)
+		for i := 0; i < n; i++ {
+			v.Float32s[i] = float32(c.F[i])
+		}
+	case format.Double:
+		v.Kind = vector.Float64
+		v.Float64s = make([]float64, n)
+		copy(v.Float64s, c.F)
+	case format.ByteArray, format.FixedLenByteArray:
+		v.Kind = vector.ByteArray
+		width := node.TypeLength
+		if node.Physical == format.FixedLenByteArray {
+			v.Kind = vector.FixedLenByteArray
+			v.Width = width
+		} else {
+			v.Offsets = make([]int32, 1, n+1)
+		}
+		for i := 0; i < n; i++ {
+			var b []byte
+			if !c.isNull(i) {
+				switch t.Kind {
+				case KDecimal:
+					d := c.decimal(i)
+					w := width
+					if node.Physical == format.ByteArray {
+						w = (d.Unscaled.BitLen()+8)/8 + 1
+					}
+					b = bigEndian(d.Unscaled, w)
+				case KUUID:
+					h, err := hex.DecodeString(strings.ReplaceAll(string(c.str(i)), "-", ""))
+					if err != nil || len(h) != 16 {
+						return nil, fmt.Errorf("bad UUID %q", c.str(i))
+					}
+					b = h
+				case KFloat:
+					b = float16Bytes(float32(c.F[i]))
+				default:
+					b = c.str(i)
+				}
+			}
+			if v.Kind == vector.FixedLenByteArray {
+				if len(b) == 0 {
+					b = make([]byte, width)
+				}
+				if len(b) != width {
+					return nil, fmt.Errorf("value of %d bytes for FIXED_LEN_BYTE_ARRAY(%d)", len(b), width)
+				}
+				v.Data = append(v.Data, b...)
+			} else {
+				v.Data = append(v.Data, b...)
+				v.Offsets = append(v.Offsets, int32(len(v.Data)))
+			}
+		}
+	}
+	return v, nil
+}
+
+func bigEndian(u *big.Int, width int) []byte {
+	out := make([]byte, width)
+	x := new(big.Int).Set(u)
+	if x.Sign() < 0 {
+		x.Add(x, new(big.Int).Lsh(big.NewInt(1), uint(8*width)))
+	}
+	x.FillBytes(out)
+	return out
+}
+
+func float16Bytes(f float32) []byte {
+	bits := math.Float32bits(f)
+	sign := uint16(bits>>16) & 0x8000
+	exp := int((bits>>23)&0xff) - 127 + 15
+	frac := uint16(bits>>13) & 0x3ff
+	var h uint16
+	switch {
+	case f != f:
+		h = 0x7e00
+	case exp >= 31:
+		h = sign | 0x7c00
+	case exp <= 0:
+		h = sign
+	default:
+		h = sign | uint16(exp)<<10 | frac
+	}
+	return []byte{byte(h), byte(h >> 8)}
+}
+
+// nestedVector builds the vector of a nested field from Go values
+// ([]any for lists, map[string]any for structs, maps for maps).
+func nestedVector(vals []any, f *schema.Field) (*vector.Vector, error) {
+	n := len(vals)
+	v := &vector.Vector{Len: n}
+	anyNull := false
+	for _, x := range vals {
+		if x == nil {
+			anyNull = true
+		}
+	}
+	if anyNull {
+		v.Valid = vector.NewBitmap(n, true)
+		for i, x := range vals {
+			if x == nil {
+				v.Valid.Clear(i)
+			}
+		}
+	}
+	switch f.Kind {
+	case schema.Primitive:
+		t := typeOfField(f)
+		b := newBuilder(t, n)
+		for i, x := range vals {
+			sv, err := goScalar(x, t)
+			if err != nil {
+				return nil, fmt.Errorf("%s[%d]: %w", f.Name, i, err)
+			}
+			b.add(sv)
+		}
+		return toVector(b.c, f)
+	case schema.Struct:
+		v.Kind = vector.Struct
+		for _, child := range f.Children {
+			sub := make([]any, n)
+			for i, x := range vals {
+				if m, ok := x.(map[string]any); ok {
+					sub[i] = m[child.Name]
+				} else if x != nil {
+					return nil, fmt.Errorf("%s: %T is not a struct", f.Name, x)
+				}
+			}
+			cv, err := nestedVector(sub, child)
+			if err != nil {
+				return nil, err
+			}
+			v.Children = append(v.Children, cv)
+		}
+	case schema.List:
+		v.Kind = vector.List
+		v.Offsets = make([]int32, 1, n+1)
+		var elems []any
+		for _, x := range vals {
+			if x != nil {
+				l, ok := x.([]any)
+				if !ok {
+					return nil, fmt.Errorf("%s: %T is not a list", f.Name, x)
+				}
+				elems = append(elems, l...)
+			}
+			v.Offsets = append(v.Offsets, int32(len(elems)))
+		}
+		cv, err := nestedVector(elems, f.Children[0])
+		if err != nil {
+			return nil, err
+		}
+		v.Children = []*vector.Vector{cv}
+	case schema.Map:
+		v.Kind = vector.Map
+		v.Offsets = make([]int32, 1, n+1)
+		var keys, values []any
+		for _, x := range vals {
+			switch m := x.(type) {
+			case nil:
+			case map[string]any:
+				ks := make([]string, 0, len(m))
+				for k := range m {
+					ks = append(ks, k)
+				}
+				sort.Strings(ks)
+				for _, k := range ks {
+					keys, values = append(keys, k), append(values, m[k])
+				}
+			case map[any]any:
+				for k, val := range m {
+					keys, values = append(keys, k), append(values, val)
+				}
+			default:
+				return nil, fmt.Errorf("%s: %T is not a map", f.Name, x)
+			}
+			v.Offsets = append(v.Offsets, int32(len(keys)))
+		}
+		kv, err := nestedVector(keys, f.Children[0])
+		if err != nil {
+			return nil, err
+		}
+		v.Children = []*vector.Vector{kv}
+		if len(f.Children) > 1 {
+			vv, err := nestedVector(values, f.Children[1])
+			if err != nil {
+				return nil, err
+			}
+			v.Children = append(v.Children, vv)
+		}
+	}
+	return v, nil
+}
+
+// goScalar converts a Go value (as value.Get returns) to a scalar of t.
+func goScalar(x any, t Type) (any, error) {
+	if x == nil {
+		return nil, nil
+	}
+	var st Type
+	var sv any
+	switch y := x.(type) {
+	case time.Time:
+		st, sv = Type{Kind: KTimestamp}, y.UnixMicro()
+		switch t.Kind {
+		case KDate:
+			return timeToDays(y), nil
+		case KTime:
+			return timeToTimeOfDay(y), nil
+		}
+	case value.Decimal:
+		st, sv = Type{Kind: KDecimal, Prec: 38, Scale: int(y.Scale)}, y
+	case float32:
+		st, sv = tFloat, float64(y)
+	default:
+		var err error
+		st, sv, err = argScalar(x)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return castScalar(sv, st, t)
+}
