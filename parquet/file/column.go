@@ -3,6 +3,7 @@ package file
 import (
 	"fmt"
 	"io"
+	"unsafe"
 
 	"github.com/carquet-go/carquet/parquet/encoding"
 	"github.com/carquet-go/carquet/parquet/format"
@@ -50,6 +51,12 @@ type ColumnReader struct {
 	rowsLeft int64
 	// oi, when set, lets SeekRow jump over whole pages.
 	oi *format.OffsetIndex
+	// plain holds the current page's values when they are PLAIN,
+	// fixed-width, required and in a memory-mapped, uncompressed chunk:
+	// borrow then lends them out without copying. plainPos is the index of
+	// the next value.
+	plain    []byte
+	plainPos int
 }
 
 // NewColumnReader returns a reader over the chunk's rows.
@@ -193,6 +200,10 @@ func (r *ColumnReader) startDataPage(p *Page) error {
 	if err := vd.reset(data, nonNull); err != nil {
 		return err
 	}
+	r.plain, r.plainPos = nil, 0
+	if p.Encoding == format.Plain && r.c.File.mapped != nil && r.c.Meta.Codec == format.Uncompressed && r.maxDef == 0 && r.maxRep == 0 {
+		r.plain = data // values alias the mapped file: they can be lent out
+	}
 	r.page, r.values, r.pos, r.count = p, vd, 0, n
 	return nil
 }
@@ -300,7 +311,7 @@ func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 			if r.maxRep > 0 {
 				out.Rep = append(out.Rep, r.rep[r.pos:r.pos+entries]...)
 			}
-			if nonNull > 0 {
+			if nonNull > 0 && !r.borrow(&out.Values, nonNull) {
 				if err := r.values.read(&out.Values, nonNull); err != nil {
 					return rows, r.c.wrap(r.page.Offset, err)
 				}
@@ -422,4 +433,53 @@ func hasDictionaryEncoding(md *format.ColumnMetaData) bool {
 		}
 	}
 	return false
+}
+
+// borrow hands out n values as a slice over the memory-mapped file instead
+// of decoding them, when the page allows it (see plain) and out is empty,
+// so that the batch is exactly a window of the page.
+func (r *ColumnReader) borrow(out *vector.Vector, n int) bool {
+	if r.plain == nil || out.Len != 0 {
+		if r.plain != nil {
+			r.plainPos += n
+		}
+		return false
+	}
+	w := 0
+	switch r.kind {
+	case vector.Int32, vector.Float32:
+		w = 4
+	case vector.Int64, vector.Float64:
+		w = 8
+	default:
+		r.plainPos += n
+		return false
+	}
+	start, end := r.plainPos*w, (r.plainPos+n)*w
+	if end > len(r.plain) {
+		return false
+	}
+	b := r.plain[start:end:end]
+	if n == 0 || !unalignedOK && uintptr(unsafe.Pointer(&b[0]))%uintptr(w) != 0 {
+		r.plainPos += n
+		return false
+	}
+	if err := r.values.skip(n); err != nil {
+		return false
+	}
+	r.plainPos += n
+	ptr := unsafe.Pointer(&b[0])
+	switch r.kind {
+	case vector.Int32:
+		out.Int32s = unsafe.Slice((*int32)(ptr), n)
+	case vector.Float32:
+		out.Float32s = unsafe.Slice((*float32)(ptr), n)
+	case vector.Int64:
+		out.Int64s = unsafe.Slice((*int64)(ptr), n)
+	case vector.Float64:
+		out.Float64s = unsafe.Slice((*float64)(ptr), n)
+	}
+	out.Len = n
+	out.Borrowed = true
+	return true
 }

@@ -63,6 +63,10 @@ type Vector struct {
 	Offsets []int32
 	// Children: Struct fields; List: the element; Map: key and value.
 	Children []*Vector
+	// Borrowed marks value slices that alias memory the vector does not own
+	// (a memory-mapped file): they are read-only, and Reset drops them
+	// instead of reusing them.
+	Borrowed bool
 }
 
 // New returns an empty vector of kind k.
@@ -71,6 +75,10 @@ func New(k Kind) *Vector { return &Vector{Kind: k} }
 // Reset empties v for reuse, keeping the capacity of its buffers and the
 // shape of its children.
 func (v *Vector) Reset() {
+	if v.Borrowed {
+		v.Int32s, v.Int64s, v.Float32s, v.Float64s = nil, nil, nil, nil
+		v.Borrowed = false
+	}
 	v.Len = 0
 	v.Valid = v.Valid[:0]
 	v.Bools = v.Bools[:0]

@@ -1,0 +1,68 @@
+package file_test
+
+import (
+	"io"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/carquet-go/carquet/internal/events"
+	"github.com/carquet-go/carquet/parquet/file"
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/writer"
+)
+
+// TestZeroCopyMmap reads a required, uncompressed, PLAIN column through a
+// memory mapping: batches must borrow the mapped bytes and equal a normal read.
+func TestZeroCopyMmap(t *testing.T) {
+	sch, err := events.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "plain.parquet")
+	w, err := writer.Create(path, sch, writer.WithCompression(format.Uncompressed), writer.WithDictionary(false),
+		writer.WithEncoding(format.Plain), writer.WithDataPageSize(64<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteBatch(events.Generate(50_000, 3)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	read := func(mmap bool) (ts []int64, amounts []float64, borrowed int) {
+		f, err := file.OpenFile(path, file.Options{}, mmap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		r, err := f.NewReader(file.ReaderOptions{Columns: []string{"ts", "amount"}, BatchSize: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			b, err := r.Next()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.Columns[0].Borrowed {
+				borrowed++
+			}
+			ts = append(ts, b.Columns[0].Int64s[:b.NumRows]...)
+			amounts = append(amounts, b.Columns[1].Float64s[:b.NumRows]...)
+		}
+	}
+	ts1, a1, _ := read(false)
+	ts2, a2, borrowed := read(true)
+	if !reflect.DeepEqual(ts1, ts2) || !reflect.DeepEqual(a1, a2) || len(ts1) != 50_000 {
+		t.Fatal("mmap read differs from a normal read")
+	}
+	if borrowed == 0 {
+		t.Fatal("no batch was lent out of the mapping")
+	}
+	t.Logf("%d of %d batches zero-copy", borrowed, len(ts1)/1000)
+}
