@@ -1102,8 +1102,6 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 				if r, err = p.cast(r, decType(rt)); err != nil {
 					return nil, err
 				}
-			} else {
-				t.Prec = 38
 			}
 		case lk == KUint || rk == KUint:
 			t = Type{Kind: KFloat}
@@ -1144,6 +1142,14 @@ func precOf(t Type) int {
 	case KDecimal:
 		return t.Prec
 	case KInt:
+		switch t.Bits {
+		case 8:
+			return 3
+		case 16:
+			return 5
+		case 32:
+			return 10
+		}
 		return 19
 	}
 	return 20

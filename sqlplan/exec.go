@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -381,6 +382,15 @@ func drain(ctx context.Context, n node, types []Type) (*Batch, error) {
 type explainer struct {
 	b       strings.Builder
 	analyze bool
+	root    string
+}
+
+// rel shows a table path relative to the engine's root.
+func (x *explainer) rel(path string) string {
+	if r, err := filepath.Rel(x.root, path); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return path
 }
 
 func (x *explainer) line(depth int, format string, args ...any) {
@@ -402,7 +412,7 @@ func (n *scanNode) explain(x *explainer, depth int) {
 	if len(n.req.Columns) > 0 {
 		cols = strings.Join(n.req.Columns, ", ")
 	}
-	x.line(depth, "SCAN %s [%s] columns: %s", n.rel.alias, n.rel.path, cols)
+	x.line(depth, "SCAN %s [%s] columns: %s", n.rel.alias, x.rel(n.rel.path), cols)
 	if n.req.Filter != nil {
 		x.line(depth+1, "pushed filter: %s", n.req.Filter)
 	}

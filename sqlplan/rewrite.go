@@ -81,7 +81,18 @@ func (s *source) parseError(err error) *Error {
 		return &Error{Msg: err.Error(), Offset: -1}
 	}
 	p, _ := strconv.Atoi(m[2])
-	p -= 1 + len(m[3])
+	if m[3] != "" {
+		p -= 1 + len(m[3])
+	} else {
+		// The tokenizer stands one character past the offending token.
+		p -= 2
+		for p > 0 && p < len(s.text) && s.text[p] == ' ' {
+			p--
+		}
+		for p > 0 && p <= len(s.text) && s.text[p-1] != ' ' {
+			p--
+		}
+	}
 	if p < 0 {
 		p = 0
 	}
@@ -296,8 +307,10 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				e := errAt(src, t.pos, "FULL OUTER JOIN is not supported")
 				e.Err = ErrUnsupported
 				return nil, e
-			case low == "nulls" && (next.is("first") || next.is("last")):
-				e := errAt(src, t.pos, "NULLS FIRST/LAST is not supported (NULLs sort last ascending, first descending)")
+			case low == "nulls" && next.is("last"):
+				i++ // NULLs always sort last: the default
+			case low == "nulls" && next.is("first"):
+				e := errAt(src, t.pos, "NULLS FIRST is not supported (NULLs always sort last)")
 				e.Err = ErrUnsupported
 				return nil, e
 			case low == "with" && i == 0:

@@ -313,6 +313,8 @@ func castScalar(v any, from, to Type) (any, error) {
 	case KInt:
 		var x int64
 		switch from.op() {
+		case KInt:
+			x = v.(int64)
 		case KBool:
 			if v.(bool) {
 				x = 1

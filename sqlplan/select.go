@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/scan"
 	"github.com/xwb1989/sqlparser"
 )
@@ -445,8 +446,31 @@ func (p *planner) scanOf(r *relation, countOnly bool) node {
 	} else if len(r.pushed) > 1 {
 		req.Filter = scan.And{Terms: r.pushed}
 	}
-	if countOnly && req.Filter == nil && len(r.used) == 0 {
+	if req.Filter == nil && len(r.used) == 0 {
+		// Only the row count matters (COUNT(*), or a side of a cross join).
 		return &footerCountNode{rel: r}
+	}
+	// The scan needs one column of the files to count rows: a scan of
+	// partition columns only, or of a filter alone, reads the narrowest
+	// column besides (its values are ignored).
+	fileCols := false
+	for _, c := range r.used {
+		if c.t.Field != nil {
+			fileCols = true
+		}
+	}
+	if !fileCols {
+		var extra *scan.Column
+		for i := range r.table.Columns {
+			c := &r.table.Columns[i]
+			if c.Field != nil && c.Field.Kind == schema.Primitive && (extra == nil || c.Field.Node.Physical < extra.Field.Node.Physical) {
+				extra = c
+			}
+		}
+		if extra != nil {
+			req.Columns = append(req.Columns, extra.Name)
+			types = append(types, typeOfField(extra.Field))
+		}
 	}
 	n := &scanNode{rel: r, t: r.table, req: req, types: types}
 	p.scans = append(p.scans, n)
@@ -475,7 +499,7 @@ func (n *footerCountNode) next(ctx context.Context) (*Batch, error) {
 func (n *footerCountNode) close() {}
 
 func (n *footerCountNode) explain(x *explainer, depth int) {
-	x.line(depth, "COUNT(*) FROM FOOTERS %s [%s]", n.rel.alias, n.rel.path)
+	x.line(depth, "COUNT(*) FROM FOOTERS %s [%s]", n.rel.alias, x.rel(n.rel.path))
 }
 
 // runSubquery plans and runs an uncorrelated subquery to completion.

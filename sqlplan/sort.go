@@ -138,7 +138,7 @@ func (n *sortNode) topN(ctx context.Context) (*Batch, error) {
 		// Rows that beat the current worst (or fill the heap) are copied.
 		var cand []int32
 		for i := 0; i < b.N; i++ {
-			if h.Len()+len(cand) < k || compareRows(n.keys, b.Cols, i, h.kept, int(h.idx[0])) < 0 {
+			if h.Len() == 0 || h.Len()+len(cand) < k || compareRows(n.keys, b.Cols, i, h.kept, int(h.idx[0])) < 0 {
 				cand = append(cand, int32(i))
 			}
 		}

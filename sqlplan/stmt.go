@@ -2,7 +2,9 @@ package sqlplan
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
@@ -232,7 +234,8 @@ type Rows struct {
 func (r *Rows) Columns() []Column { return r.cols }
 
 // Next returns the next batch of rows, or io.EOF.
-func (r *Rows) Next() (*Batch, error) {
+func (r *Rows) Next() (b *Batch, err error) {
+	defer recoverInternal(&err)
 	if r.closed {
 		return nil, io.EOF
 	}
@@ -278,7 +281,8 @@ func (r *Rows) Close() error {
 
 // Query runs a statement that returns rows. The first batch is fetched
 // before Query returns, so that errors show here.
-func (s *Stmt) Query(ctx context.Context, args []Arg) (*Rows, error) {
+func (s *Stmt) Query(ctx context.Context, args []Arg) (_ *Rows, err error) {
+	defer recoverInternal(&err)
 	p := &planner{e: s.e, src: s.src, args: args, ctx: ctx}
 	rows, err := s.query(ctx, p)
 	if err != nil {
@@ -388,7 +392,7 @@ func (s *Stmt) explain(ctx context.Context, p *planner) (*Rows, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &explainer{analyze: s.analyze}
+	x := &explainer{analyze: s.analyze, root: s.e.root}
 	var rowsOut int
 	if s.analyze {
 		for {
@@ -418,4 +422,12 @@ func (s *Stmt) explain(ctx context.Context, p *planner) (*Rows, error) {
 // Result is what a statement without rows did.
 type Result struct {
 	RowsAffected int64
+}
+
+// recoverInternal turns a panic in the engine into an error, so that a
+// bug never takes down the program.
+func recoverInternal(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("carquet: internal error: %v\n%s", r, debug.Stack())
+	}
 }

@@ -243,8 +243,12 @@ func physicalName(f *schema.Field) string {
 	if f == nil {
 		return "partition"
 	}
+	rep := "OPTIONAL"
+	if !f.Nullable {
+		rep = "REQUIRED"
+	}
 	if f.Kind != schema.Primitive {
-		return strings.ToUpper(f.Kind.String())
+		return rep + " " + strings.ToUpper(f.Kind.String())
 	}
 	n := f.Node
 	s := n.Physical.String()
@@ -274,10 +278,6 @@ func physicalName(f *schema.Field) string {
 		case lt.Timestamp != nil:
 			s += fmt.Sprintf(" TIMESTAMP(%s,%v)", schema.UnitName(lt.Timestamp.Unit), lt.Timestamp.IsAdjustedToUTC)
 		}
-	}
-	rep := "OPTIONAL"
-	if !f.Nullable {
-		rep = "REQUIRED"
 	}
 	return rep + " " + s
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -525,7 +526,46 @@ type Tx struct {
 type pendingWrite struct {
 	sch    *schema.Schema
 	folder bool
+	opts   map[string]string
 	cols   [][]*vector.Vector
+}
+
+// optionsKey is the footer key-value entry that keeps a table's CREATE
+// TABLE options, so that INSERTs write row groups the same way.
+const optionsKey = "carquet.table_options"
+
+func encodeOptions(m map[string]string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		if b.Len() > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(url.QueryEscape(k) + "=" + url.QueryEscape(m[k]))
+	}
+	return b.String()
+}
+
+func decodeOptions(f interface{ KeyValue(string) (string, bool) }) map[string]string {
+	v, ok := f.KeyValue(optionsKey)
+	if !ok {
+		return nil
+	}
+	q, err := url.ParseQuery(v)
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for k, vs := range q {
+		if _, known := tableOptions[k]; known && len(vs) > 0 && k != "sorted_by" {
+			out[k] = vs[0]
+		}
+	}
+	return out
 }
 
 // Begin starts a transaction.
@@ -544,7 +584,7 @@ func (t *Tx) Commit() error {
 	t.done = true
 	for _, path := range t.order {
 		pw := t.pending[path]
-		if err := t.e.writeRows(path, pw.sch, pw.folder, pw.cols); err != nil {
+		if err := t.e.writeRows(path, pw.sch, pw.folder, pw.opts, pw.cols); err != nil {
 			return err
 		}
 	}
@@ -562,7 +602,8 @@ func (t *Tx) Rollback() error {
 
 // Exec runs a statement that does not return rows; in a transaction
 // (tx non-nil) INSERTs wait for Commit.
-func (s *Stmt) Exec(ctx context.Context, args []Arg, tx *Tx) (Result, error) {
+func (s *Stmt) Exec(ctx context.Context, args []Arg, tx *Tx) (_ Result, err error) {
+	defer recoverInternal(&err)
 	switch s.kind {
 	case kindInsert, kindCreate, kindCreateAs, kindDrop:
 		if s.e.opts.ReadOnly {
@@ -776,9 +817,11 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 			tx.order = append(tx.order, path)
 		}
 		pw.cols = append(pw.cols, vecs)
+		pw.opts = decodeOptions(f0)
 		return Result{RowsAffected: int64(n)}, nil
 	}
-	if err := s.e.writeRows(path, sch, folder, [][]*vector.Vector{vecs}); err != nil {
+	tableOpts := decodeOptions(f0)
+	if err := s.e.writeRows(path, sch, folder, tableOpts, [][]*vector.Vector{vecs}); err != nil {
 		return Result{}, err
 	}
 	return Result{RowsAffected: int64(n)}, nil
@@ -791,11 +834,11 @@ var fileSeq struct {
 
 // writeRows appends batches to a table atomically: a single-file table
 // through the writer's crash-safe append, a folder table as a new file.
-func (e *Engine) writeRows(path string, sch *schema.Schema, folder bool, batches [][]*vector.Vector) error {
+func (e *Engine) writeRows(path string, sch *schema.Schema, folder bool, tableOpts map[string]string, batches [][]*vector.Vector) error {
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	defer e.forget(path)
-	opts, err := e.writeOptions(nil)
+	opts, err := e.writeOptions(tableOpts)
 	if err != nil {
 		return err
 	}
@@ -897,9 +940,15 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if len(tableOpts) > 0 {
+		opts = append(opts, writer.WithKeyValue(optionsKey, encodeOptions(tableOpts)))
+	}
 	s.e.writeMu.Lock()
 	defer s.e.writeMu.Unlock()
 	defer s.e.forget(path)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return Result{}, err
+	}
 	w, err := writer.Create(path, sch, opts...)
 	if err != nil {
 		return Result{}, err
