@@ -192,7 +192,9 @@ func (f *File) readFooter() error {
 		return f.errorf(-1, "", 0, "%w: the file does not start with PAR1 (found %q)", ErrNotParquet, head)
 	}
 	meta := new(format.FileMetaData)
-	if _, err := format.Unmarshal(footer, meta); err != nil {
+	// The footer bytes stay with the File and are never written, so the
+	// metadata's strings may share them.
+	if _, err := format.UnmarshalAliased(footer, meta); err != nil {
 		return f.errorf(-1, "", start, "%w: footer: %w", ErrCorrupt, err)
 	}
 	f.footer = footer

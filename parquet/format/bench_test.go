@@ -54,7 +54,7 @@ func BenchmarkDecodeWideFooter(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					var fm FileMetaData
-					if _, err := Unmarshal(buf, &fm); err != nil {
+					if _, err := UnmarshalAliased(buf, &fm); err != nil {
 						b.Fatal(err)
 					}
 				}

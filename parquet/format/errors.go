@@ -43,6 +43,17 @@ func Unmarshal(buf []byte, v interface{ Decode(*thrift.Reader) error }) (int, er
 	return r.Offset(), err
 }
 
+// UnmarshalAliased is Unmarshal for footers: strings share buf's memory
+// instead of copying it (buf must never change while the result is in
+// use), and the many small per-column objects come from a few large blocks.
+func UnmarshalAliased(buf []byte, v interface{ Decode(*thrift.Reader) error }) (int, error) {
+	r := thrift.NewReader(buf)
+	r.AliasStrings = true
+	r.Arena = &arena{}
+	err := v.Decode(r)
+	return r.Offset(), err
+}
+
 // Marshal appends the encoding of v to dst.
 func Marshal(dst []byte, v interface{ Encode(*thrift.Writer) }) []byte {
 	w := thrift.NewWriter(dst)

@@ -2281,7 +2281,7 @@ func (s *DataPageHeader) Decode(r *thrift.Reader) error {
 			}
 		case 5:
 			if t == thrift.Struct {
-				v := new(Statistics)
+				v := newStatisticsIn(r)
 				if err := v.Decode(r); err != nil {
 					return wrap("DataPageHeader", "statistics", err)
 				}
@@ -2551,7 +2551,7 @@ func (s *DataPageHeaderV2) Decode(r *thrift.Reader) error {
 			}
 		case 8:
 			if t == thrift.Struct {
-				v := new(Statistics)
+				v := newStatisticsIn(r)
 				if err := v.Decode(r); err != nil {
 					return wrap("DataPageHeaderV2", "statistics", err)
 				}
@@ -3476,7 +3476,7 @@ func (s *ColumnMetaData) Decode(r *thrift.Reader) error {
 				if et != thrift.I32 && n > 0 {
 					return wrap("ColumnMetaData", "encodings", errElemType(r, et))
 				}
-				v := make([]Encoding, n)
+				v := makeEncodingListIn(r, n)
 				for i := range v {
 					x, err := r.I32()
 					if err != nil {
@@ -3500,7 +3500,7 @@ func (s *ColumnMetaData) Decode(r *thrift.Reader) error {
 				if et != thrift.Binary && n > 0 {
 					return wrap("ColumnMetaData", "path_in_schema", errElemType(r, et))
 				}
-				v := make([]string, n)
+				v := makeStringListIn(r, n)
 				for i := range v {
 					if v[i], err = r.String(); err != nil {
 						return wrap("ColumnMetaData", "path_in_schema", err)
@@ -3597,7 +3597,7 @@ func (s *ColumnMetaData) Decode(r *thrift.Reader) error {
 			}
 		case 12:
 			if t == thrift.Struct {
-				v := new(Statistics)
+				v := newStatisticsIn(r)
 				if err := v.Decode(r); err != nil {
 					return wrap("ColumnMetaData", "statistics", err)
 				}
@@ -3847,7 +3847,7 @@ func (s *EncryptionWithColumnKey) Decode(r *thrift.Reader) error {
 				if et != thrift.Binary && n > 0 {
 					return wrap("EncryptionWithColumnKey", "path_in_schema", errElemType(r, et))
 				}
-				v := make([]string, n)
+				v := makeStringListIn(r, n)
 				for i := range v {
 					if v[i], err = r.String(); err != nil {
 						return wrap("EncryptionWithColumnKey", "path_in_schema", err)
@@ -4026,7 +4026,7 @@ func (s *ColumnChunk) Decode(r *thrift.Reader) error {
 			}
 		case 3:
 			if t == thrift.Struct {
-				v := new(ColumnMetaData)
+				v := newColumnMetaDataIn(r)
 				if err := v.Decode(r); err != nil {
 					return wrap("ColumnChunk", "meta_data", err)
 				}

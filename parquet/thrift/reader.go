@@ -3,6 +3,7 @@ package thrift
 import (
 	"encoding/binary"
 	"math"
+	"unsafe"
 )
 
 // Reader decodes compact-protocol values from a byte slice held in memory.
@@ -11,6 +12,14 @@ type Reader struct {
 	buf   []byte
 	pos   int
 	depth int
+	// AliasStrings makes String return strings that share the input's
+	// memory instead of copying it. Only for inputs that are never
+	// modified afterwards (a file's footer, kept for the file's life).
+	AliasStrings bool
+	// Arena, when set, is an allocator the decoding code may use to carve
+	// many small objects out of a few large blocks (parquet/format uses it
+	// for wide footers).
+	Arena any
 }
 
 // NewReader returns a Reader over buf.
@@ -132,6 +141,12 @@ func (r *Reader) Binary() ([]byte, error) {
 // String reads a length-prefixed byte string and copies it into a string.
 func (r *Reader) String() (string, error) {
 	b, err := r.Binary()
+	if r.AliasStrings && err == nil {
+		if len(b) == 0 {
+			return "", nil
+		}
+		return unsafe.String(&b[0], len(b)), nil
+	}
 	return string(b), err
 }
 

@@ -316,6 +316,11 @@ var defs = []structDef{
 	}},
 }
 
+// arenaStructs and arenaLists are allocated from a decoding arena when the
+// reader has one (see arena.go): there is one of each per column chunk.
+var arenaStructs = map[string]bool{"ColumnMetaData": true, "Statistics": true}
+var arenaLists = map[string]bool{"Encoding": true, "string": true}
+
 var structNames = func() map[string]bool {
 	m := map[string]bool{}
 	for _, d := range defs {
@@ -467,7 +472,11 @@ func genFieldDecode(g *gen, d structDef, f field) {
 		g.p("\t\t\t\tet, n, err := r.ListHeader()")
 		g.p("\t\t\t\tif err != nil { %s }", errRet)
 		g.p("\t\t\t\tif et != %s && n > 0 { return wrap(%q, %q, errElemType(r, et)) }", s.wire, d.name, f.name)
-		g.p("\t\t\t\tv := make([]%s, n)", s.goType)
+		if arenaLists[e] {
+			g.p("\t\t\t\tv := make%sListIn(r, n)", strings.Title(e))
+		} else {
+			g.p("\t\t\t\tv := make([]%s, n)", s.goType)
+		}
 		g.p("\t\t\t\tfor i := range v {")
 		switch {
 		case e == "bool":
@@ -504,7 +513,11 @@ func genFieldDecode(g *gen, d structDef, f field) {
 		if f.req {
 			g.p("\t\t\t\tif err := s.%s.Decode(r); err != nil { %s }", f.goName, errRet)
 		} else {
-			g.p("\t\t\t\tv := new(%s)", s.goType)
+			if arenaStructs[f.typ] {
+				g.p("\t\t\t\tv := new%sIn(r)", s.goType)
+			} else {
+				g.p("\t\t\t\tv := new(%s)", s.goType)
+			}
 			g.p("\t\t\t\tif err := v.Decode(r); err != nil { %s }", errRet)
 			g.p("\t\t\t\ts.%s = v", f.goName)
 		}

@@ -1,0 +1,73 @@
+package format
+
+import "github.com/carquet-go/carquet/parquet/thrift"
+
+// arena carves the per-column-chunk objects of a footer out of large
+// blocks, so that decoding a footer of tens of thousands of columns makes a
+// few hundred allocations instead of tens of thousands.
+type arena struct {
+	cmd   []ColumnMetaData
+	stats []Statistics
+	encs  []Encoding
+	strs  []string
+}
+
+const arenaBlock = 1024
+
+func (a *arena) columnMetaData() *ColumnMetaData {
+	if len(a.cmd) == 0 {
+		a.cmd = make([]ColumnMetaData, arenaBlock)
+	}
+	v := &a.cmd[0]
+	a.cmd = a.cmd[1:]
+	return v
+}
+
+func (a *arena) statistics() *Statistics {
+	if len(a.stats) == 0 {
+		a.stats = make([]Statistics, arenaBlock)
+	}
+	v := &a.stats[0]
+	a.stats = a.stats[1:]
+	return v
+}
+
+func carve[T any](slab *[]T, n int) []T {
+	if n > arenaBlock/4 {
+		return make([]T, n)
+	}
+	if len(*slab) < n {
+		*slab = make([]T, arenaBlock)
+	}
+	v := (*slab)[:n:n]
+	*slab = (*slab)[n:]
+	return v
+}
+
+func newColumnMetaDataIn(r *thrift.Reader) *ColumnMetaData {
+	if a, ok := r.Arena.(*arena); ok {
+		return a.columnMetaData()
+	}
+	return new(ColumnMetaData)
+}
+
+func newStatisticsIn(r *thrift.Reader) *Statistics {
+	if a, ok := r.Arena.(*arena); ok {
+		return a.statistics()
+	}
+	return new(Statistics)
+}
+
+func makeEncodingListIn(r *thrift.Reader, n int) []Encoding {
+	if a, ok := r.Arena.(*arena); ok {
+		return carve(&a.encs, n)
+	}
+	return make([]Encoding, n)
+}
+
+func makeStringListIn(r *thrift.Reader, n int) []string {
+	if a, ok := r.Arena.(*arena); ok {
+		return carve(&a.strs, n)
+	}
+	return make([]string, n)
+}
