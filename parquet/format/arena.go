@@ -33,6 +33,9 @@ func (a *arena) statistics() *Statistics {
 }
 
 func carve[T any](slab *[]T, n int) []T {
+	if n == 0 {
+		return []T{} // present but empty: not nil
+	}
 	if n > arenaBlock/4 {
 		return make([]T, n)
 	}
