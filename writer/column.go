@@ -3,6 +3,7 @@ package writer
 import (
 	"fmt"
 	"hash/crc32"
+	"math/bits"
 	"io"
 	"slices"
 
@@ -44,7 +45,8 @@ type pageState struct {
 
 // chunkState is the column chunk of the current row group.
 type chunkState struct {
-	buf            []byte // data pages, headers and bodies
+	pages          [][]byte // data pages, header and body each
+	size           int64    // bytes in pages
 	locs           []format.PageLocation
 	unencodedPages []int64
 	// column index lists, one entry per page
@@ -110,6 +112,7 @@ type columnWriter struct {
 	alp   encoding.ALPEncoder
 
 	lvl, vals, body, comp, hdr []byte
+	seen                       []uint64 // dictionary entries a page uses
 }
 
 func newColumnWriter(n *schema.Node, cfg columnConfig, wc *config) (*columnWriter, error) {
@@ -139,7 +142,9 @@ func newColumnWriter(n *schema.Node, cfg columnConfig, wc *config) (*columnWrite
 
 func (c *columnWriter) resetChunk() {
 	ch := &c.chunk
-	ch.buf = ch.buf[:0]
+	clear(ch.pages)
+	ch.pages = ch.pages[:0]
+	ch.size = 0
 	ch.locs = ch.locs[:0]
 	ch.unencodedPages = ch.unencodedPages[:0]
 	ch.nullPages, ch.mins, ch.maxs = ch.nullPages[:0], ch.mins[:0], ch.maxs[:0]
@@ -153,6 +158,14 @@ func (c *columnWriter) resetChunk() {
 	ch.encStats = ch.encStats[:0]
 	ch.dictPages, ch.plainPages = 0, 0
 	c.dict.active = c.cfg.dictionary
+	c.resetDict()
+	if c.bloom != nil {
+		c.bloom.Reset()
+	}
+	c.resetPage()
+}
+
+func (c *columnWriter) resetDict() {
 	c.dict.i32.Reset()
 	c.dict.i64.Reset()
 	c.dict.i96.Reset()
@@ -162,10 +175,6 @@ func (c *columnWriter) resetChunk() {
 	if c.dict.fl != nil {
 		c.dict.fl.Reset()
 	}
-	if c.bloom != nil {
-		c.bloom.Reset()
-	}
-	c.resetPage()
 }
 
 func resetHist(h []int64, maxLevel int16) []int64 {
@@ -276,7 +285,7 @@ func (c *columnWriter) pageBytes() int {
 
 // bufferedBytes estimates what the column holds for the current row group.
 func (c *columnWriter) bufferedBytes() int64 {
-	n := int64(len(c.chunk.buf)) + int64(c.pageBytes())
+	n := c.chunk.size + int64(c.pageBytes())
 	if c.chunk.dictPages > 0 || c.page.mode == modeDict {
 		n += int64(c.dictPlainSize())
 	}
@@ -519,7 +528,7 @@ func (c *columnWriter) appendPiece(d *leafData, e0, e1, v0, v1, rows int) error 
 		offs := v.Offsets[v0 : v1+1]
 		data := v.Data
 		p.unencoded += int64(offs[nv] - offs[0])
-		if stats {
+		if stats && !(p.mode == modeDict && c.statsFromDict()) {
 			p.stats.updateByteArray(data, offs, c.order)
 		}
 		switch p.mode {
@@ -552,7 +561,7 @@ func (c *columnWriter) appendPiece(d *leafData, e0, e1, v0, v1, rows int) error 
 	case vector.FixedLenByteArray:
 		w := c.width
 		x := v.Data[v0*w : v1*w]
-		if stats {
+		if stats && !(p.mode == modeDict && c.statsFromDict()) {
 			p.stats.updateFixed(x, w, c.order)
 		}
 		switch p.mode {
@@ -654,26 +663,34 @@ func (c *columnWriter) compress(dst, src []byte) ([]byte, error) {
 	return out, nil
 }
 
+// encodeValues appends the page's encoded values to dst.
+func (c *columnWriter) encodeValues(dst []byte) ([]byte, format.Encoding) {
+	p := &c.page
+	switch {
+	case p.mode == modeDict && p.nonNull > 0:
+		return encoding.AppendDictIndices(dst, p.indices, c.dictLen()), format.RLEDictionary
+	case p.mode == modeDict || p.mode == modePlain:
+		return append(dst, p.plain...), format.Plain
+	}
+	return c.encodeBuffered(dst), c.cfg.encoding
+}
+
 // flushPage encodes, compresses and appends the current page to the chunk.
 func (c *columnWriter) flushPage() error {
 	p := &c.page
 	if p.entries == 0 {
 		return nil
 	}
-	var enc format.Encoding
-	values := c.vals[:0]
-	switch {
-	case p.mode == modeDict && p.nonNull > 0:
-		enc = format.RLEDictionary
-		values = encoding.AppendDictIndices(values, p.indices, c.dictLen())
-	case p.mode == modeDict || p.mode == modePlain:
-		enc = format.Plain
-		values = append(values, p.plain...)
-	default:
-		enc = c.cfg.encoding
-		values = c.encodeBuffered(values)
+	ch := &c.chunk
+	if p.mode == modeDict && len(ch.pages) == 0 && p.nonNull > 0 && !c.dictPays() {
+		// The first page shows the dictionary does not beat PLAIN (the
+		// values hardly repeat): write the page without it, and the rest
+		// of the chunk too.
+		c.undictPage()
 	}
-	c.vals = values
+	if p.mode == modeDict && c.statsFromDict() {
+		c.dictPageStats()
+	}
 
 	var st *format.Statistics
 	pageEnc, pageHasMinMax := p.stats.encode(c.phys, c.order, c.utf8, c.truncate)
@@ -682,20 +699,22 @@ func (c *columnWriter) flushPage() error {
 	}
 
 	h := format.PageHeader{}
+	var enc format.Encoding
 	var body []byte
 	if !c.v2 {
-		lv := c.lvl[:0]
-		lv = encoding.AppendLevelsV1(lv, p.rep, c.maxRep)
-		lv = encoding.AppendLevelsV1(lv, p.def, c.maxDef)
-		c.lvl = lv
-		raw := append(append(c.body[:0], lv...), values...)
+		raw := encoding.AppendLevelsV1(c.body[:0], p.rep, c.maxRep)
+		raw = encoding.AppendLevelsV1(raw, p.def, c.maxDef)
+		raw, enc = c.encodeValues(raw)
 		c.body = raw
-		comp, err := c.compress(c.comp, raw)
-		if err != nil {
-			return err
+		body = raw
+		if c.cfg.codec != format.Uncompressed {
+			comp, err := c.compress(c.comp, raw)
+			if err != nil {
+				return err
+			}
+			c.comp = comp
+			body = comp
 		}
-		c.comp = comp
-		body = comp
 		h.Type = format.DataPage
 		h.UncompressedPageSize = int32(len(raw))
 		h.DataPageHeader = &format.DataPageHeader{
@@ -704,18 +723,27 @@ func (c *columnWriter) flushPage() error {
 			Statistics: st,
 		}
 	} else {
-		lv := c.lvl[:0]
-		lv = encoding.AppendLevelsV2(lv, p.rep, c.maxRep)
+		lv := encoding.AppendLevelsV2(c.lvl[:0], p.rep, c.maxRep)
 		repLen := len(lv)
 		lv = encoding.AppendLevelsV2(lv, p.def, c.maxDef)
 		c.lvl = lv
-		comp, err := c.compress(c.comp, values)
-		if err != nil {
-			return err
+		var values []byte
+		if c.cfg.codec == format.Uncompressed {
+			// Levels and values side by side, encoded in place.
+			body, enc = c.encodeValues(append(c.body[:0], lv...))
+			c.body = body
+			values = body[len(lv):]
+		} else {
+			values, enc = c.encodeValues(c.vals[:0])
+			c.vals = values
+			comp, err := c.compress(c.comp, values)
+			if err != nil {
+				return err
+			}
+			c.comp = comp
+			body = append(append(c.body[:0], lv...), comp...)
+			c.body = body
 		}
-		c.comp = comp
-		body = append(append(c.body[:0], lv...), comp...)
-		c.body = body
 		h.Type = format.DataPageV2
 		h.UncompressedPageSize = int32(len(lv) + len(values))
 		h.DataPageHeaderV2 = &format.DataPageHeaderV2{
@@ -731,11 +759,13 @@ func (c *columnWriter) flushPage() error {
 	hdr := format.Marshal(c.hdr[:0], &h)
 	c.hdr = hdr
 
-	ch := &c.chunk
-	ch.locs = append(ch.locs, format.PageLocation{Offset: int64(len(ch.buf)), CompressedPageSize: int32(len(hdr) + len(body)), FirstRowIndex: ch.rows})
-	ch.buf = append(append(ch.buf, hdr...), body...)
+	page := make([]byte, 0, len(hdr)+len(body))
+	page = append(append(page, hdr...), body...)
+	ch.locs = append(ch.locs, format.PageLocation{Offset: ch.size, CompressedPageSize: int32(len(page)), FirstRowIndex: ch.rows})
+	ch.pages = append(ch.pages, page)
+	ch.size += int64(len(page))
 	ch.uncompressed += int64(len(hdr)) + int64(h.UncompressedPageSize)
-	ch.compressed += int64(len(hdr) + len(body))
+	ch.compressed += int64(len(page))
 	ch.numValues += int64(p.entries)
 	ch.rows += int64(p.rows)
 	ch.unencoded += p.unencoded
@@ -772,6 +802,108 @@ func (c *columnWriter) flushPage() error {
 	ch.stats.merge(&p.stats, c.kind == vector.ByteArray || c.kind == vector.FixedLenByteArray, c.order)
 	c.resetPage()
 	return nil
+}
+
+// dictPays reports whether the dictionary encoding of the current (first)
+// page, dictionary included, is smaller than its PLAIN encoding: the test
+// parquet-mr applies before keeping a dictionary.
+func (c *columnWriter) dictPays() bool {
+	p := &c.page
+	n := len(p.indices)
+	dictSize := n*encoding.DictIndexBitWidth(c.dictLen())/8 + c.dictPlainSize()
+	var plainSize int
+	switch c.kind {
+	case vector.ByteArray:
+		plainSize = int(p.unencoded) + 4*n
+	case vector.FixedLenByteArray:
+		plainSize = n * c.width
+	case vector.Int32, vector.Float32:
+		plainSize = 4 * n
+	case vector.Int96:
+		plainSize = 12 * n
+	default:
+		plainSize = 8 * n
+	}
+	return dictSize < plainSize
+}
+
+// undictPage turns the current page's dictionary indices back into raw
+// values, drops the dictionary, and turns it off for the rest of the chunk.
+func (c *columnWriter) undictPage() {
+	p := &c.page
+	p.vals.Reset()
+	p.vals.Kind, p.vals.Width = c.kind, c.width
+	v := &p.vals
+	switch c.kind {
+	case vector.Int32:
+		v.Int32s, _ = encoding.GatherInt32(v.Int32s, c.dict.i32.Values(), p.indices)
+	case vector.Int64:
+		v.Int64s, _ = encoding.GatherInt64(v.Int64s, c.dict.i64.Values(), p.indices)
+	case vector.Int96:
+		v.Int96s, _ = encoding.GatherInt96(v.Int96s, c.dict.i96.Values(), p.indices)
+	case vector.Float32:
+		v.Float32s, _ = encoding.GatherFloat32(v.Float32s, c.dict.f32.Values(), p.indices)
+	case vector.Float64:
+		v.Float64s, _ = encoding.GatherFloat64(v.Float64s, c.dict.f64.Values(), p.indices)
+	case vector.ByteArray:
+		v.Data, v.Offsets, _ = encoding.GatherByteArray(v.Data[:0], append(v.Offsets[:0], 0), c.dict.ba.Data(), c.dict.ba.Offsets(), p.indices)
+	case vector.FixedLenByteArray:
+		v.Data, _ = encoding.GatherFixedLen(v.Data, c.dict.fl.Values(), c.width, p.indices)
+	}
+	v.Len = len(p.indices)
+	if c.statsFromDict() {
+		c.dictPageStats()
+	}
+	p.mode = modeBuffered
+	p.indices = p.indices[:0]
+	c.dict.active = false
+	c.resetDict()
+}
+
+// statsFromDict says whether the min/max of dictionary-encoded pages come
+// from the dictionary entries they use (byte arrays, where comparing every
+// value costs most) rather than from every value. FLOAT16 counts NaNs per
+// value, so it is left out.
+func (c *columnWriter) statsFromDict() bool {
+	return (c.kind == vector.ByteArray || c.kind == vector.FixedLenByteArray) && c.withStats &&
+		c.order != orderNone && c.order != orderFloat16
+}
+
+// dictPageStats computes the min/max of a dictionary-encoded byte-array
+// page from the distinct entries it uses, one comparison per entry rather
+// than per value.
+func (c *columnWriter) dictPageStats() {
+	p := &c.page
+	if len(p.indices) == 0 {
+		return
+	}
+	n := c.dictLen()
+	seen := resize(c.seen, (n+63)/64)
+	clear(seen)
+	c.seen = seen
+	for _, i := range p.indices {
+		seen[i>>6] |= 1 << (uint(i) & 63)
+	}
+	var entry func(i int) []byte
+	if c.kind == vector.ByteArray {
+		data, offs := c.dict.ba.Data(), c.dict.ba.Offsets()
+		entry = func(i int) []byte { return data[offs[i]:offs[i+1]] }
+	} else {
+		vals, w := c.dict.fl.Values(), c.width
+		entry = func(i int) []byte { return vals[i*w : (i+1)*w] }
+	}
+	for wi, word := range seen {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			word &= word - 1
+			x := entry(wi*64 + b)
+			if c.kind == vector.ByteArray {
+				p.stats.updateByteArray(x, []int32{0, int32(len(x))}, c.order)
+			} else {
+				p.stats.updateFixed(x, c.width, c.order)
+			}
+		}
+	}
 }
 
 func addEncStat(s *[]format.PageEncodingStats, t format.PageType, e format.Encoding) {
@@ -857,8 +989,10 @@ func (c *columnWriter) finish(out io.Writer, off int64) (chunkResult, error) {
 		encs = append(encs, format.Plain)
 		md.EncodingStats = append(md.EncodingStats, format.PageEncodingStats{PageType: format.DictionaryPage, Encoding: format.Plain, Count: 1})
 	}
-	if _, err := out.Write(ch.buf); err != nil {
-		return chunkResult{}, err
+	for _, pg := range ch.pages {
+		if _, err := out.Write(pg); err != nil {
+			return chunkResult{}, err
+		}
 	}
 	md.DataPageOffset = off
 	if dictOff >= 0 {

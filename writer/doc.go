@@ -30,7 +30,10 @@
 //
 // Dictionary encoding (RLE_DICTIONARY data pages after a PLAIN dictionary
 // page) for every type but BOOLEAN, falling back to the column's value
-// encoding once the dictionary's PLAIN size passes 1 MiB. Value encoding
+// encoding once the dictionary's PLAIN size passes 1 MiB, or at once when
+// the first page shows that the dictionary and its indices are not smaller
+// than PLAIN (values that hardly repeat; that page is then written
+// without the dictionary, as parquet-mr does). Value encoding
 // PLAIN, RLE for BOOLEAN. Data page v1; pages of about 1 MiB of encoded
 // values and at most 20,000 rows, always cut at row boundaries. Row groups
 // of at most 1,048,576 rows or 128 MiB buffered. No compression. Column

@@ -114,7 +114,7 @@ func TestDictionaryFallback(t *testing.T) {
 	many := &vector.Vector{Kind: vector.Int64, Len: n, Int64s: make([]int64, n)}
 	few := &vector.Vector{Kind: vector.ByteArray, Len: n, Offsets: []int32{0}}
 	for i := range n {
-		many.Int64s[i] = int64(i * 7)
+		many.Int64s[i] = int64(i / 2 * 7) // each value twice: the dictionary pays at first
 		few.Data = append(few.Data, "abc"[i%3])
 		few.Offsets = append(few.Offsets, int32(len(few.Data)))
 	}
@@ -143,5 +143,21 @@ func TestDictionaryFallback(t *testing.T) {
 	}
 	if string(md.Statistics.MinValue) != "a" || string(md.Statistics.MaxValue) != "c" {
 		t.Errorf("min/max %q %q", md.Statistics.MinValue, md.Statistics.MaxValue)
+	}
+
+	// Values that never repeat: the first page shows the dictionary does
+	// not pay, and the chunk has none.
+	distinct := &vector.Vector{Kind: vector.ByteArray, Len: n, Offsets: []int32{0}}
+	for i := range n {
+		distinct.Data = append(distinct.Data, itoa(i*13)...)
+		distinct.Offsets = append(distinct.Offsets, int32(len(distinct.Data)))
+	}
+	buf = writeBuffer(t, sch, []*vector.Vector{many, distinct}, WithPageRowLimit(1000))
+	f = openBuffer(t, buf)
+	compareRows(t, rowsOf(fields, []*vector.Vector{many, distinct}), readRows(t, f, 0))
+	verifyMetadata(t, f)
+	md = f.Meta.RowGroups[0].Columns[1].MetaData
+	if md.DictionaryPageOffset.Set || len(md.EncodingStats) != 1 || md.EncodingStats[0].Encoding != format.Plain {
+		t.Errorf("distinct values: dictionary page %v, encoding stats %+v", md.DictionaryPageOffset, md.EncodingStats)
 	}
 }
