@@ -3,8 +3,8 @@ package writer
 import (
 	"fmt"
 	"hash/crc32"
-	"math/bits"
 	"io"
+	"math/bits"
 	"slices"
 
 	"github.com/carquet-go/carquet/parquet/bloom"
