@@ -77,7 +77,7 @@ func TestAppend(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "t.parquet")
 	sch := appendSchema(t)
-	createWith(t, path, sch, appendBatch(0, 100), WithKeyValue("owner", "a"), WithRowGroupRows(60))
+	createWith(t, path, sch, appendBatch(0, 100), WithKeyValue("owner", "a"), WithRowGroupRows(60), WithCreatedBy("parquet-mr version 1.7.0"))
 	before, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -131,6 +131,9 @@ func TestAppend(t *testing.T) {
 	verifyMetadata(t, f)
 	if v, _ := f.KeyValue("owner"); v != "b" {
 		t.Errorf("owner = %q", v)
+	}
+	if f.CreatedBy() != "parquet-mr version 1.7.0" {
+		t.Errorf("created_by %q: the old writer's name must stay", f.CreatedBy())
 	}
 	if n := len(f.Meta.RowGroups); n != 5 {
 		t.Errorf("%d row groups", n)

@@ -44,6 +44,7 @@ type config struct {
 	rowGroupRows   int64
 	keyValues      []format.KeyValue
 	createdBy      string
+	createdBySet   bool
 	sorting        []SortingColumn
 	arrowSchema    bool
 	pageChecksum   bool
@@ -315,8 +316,11 @@ func WithSortingColumns(cols ...SortingColumn) Option {
 	return func(c *config) { c.sorting = append([]SortingColumn(nil), cols...) }
 }
 
-// WithCreatedBy replaces the footer's created_by.
-func WithCreatedBy(s string) Option { return func(c *config) { c.createdBy = s } }
+// WithCreatedBy replaces the footer's created_by. When appending, the
+// file's own created_by is kept unless this is given.
+func WithCreatedBy(s string) Option {
+	return func(c *config) { c.createdBy, c.createdBySet = s, true }
+}
 
 // WithArrowSchema turns the ARROW:schema footer entry on (the default) or off.
 func WithArrowSchema(on bool) Option { return func(c *config) { c.arrowSchema = on } }

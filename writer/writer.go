@@ -394,6 +394,12 @@ func (w *Writer) footer() (*format.FileMetaData, error) {
 		RowGroups: rgs,
 		CreatedBy: format.Some(w.cfg.createdBy),
 	}
+	if w.prev != nil && w.prev.CreatedBy.Set && !w.cfg.createdBySet {
+		// Readers work around known bugs of the writer named here (old
+		// parquet-mr statistics, say): when appending, keep naming the
+		// writer of the old row groups, so that they stay distrusted.
+		meta.CreatedBy = w.prev.CreatedBy
+	}
 	for _, e := range w.keyValues {
 		replaced := false
 		for i := range kv {

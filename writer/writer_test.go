@@ -161,3 +161,57 @@ func TestDictionaryFallback(t *testing.T) {
 		t.Errorf("distinct values: dictionary page %v, encoding stats %+v", md.DictionaryPageOffset, md.EncodingStats)
 	}
 }
+
+func TestPerColumnOptions(t *testing.T) {
+	sch, err := NewSchema(Int64("a").Required(), Group("g", String("s"), Double("d")), List("l", Int32("e")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &gen{rng: rand.New(rand.NewPCG(5, 5)), nullFrac: 0.1, maxList: 3}
+	fields, _ := sch.LogicalFields()
+	cols := make([]*vector.Vector, len(fields))
+	for i, f := range fields {
+		cols[i] = g.vector(f, 500)
+	}
+	buf := writeBuffer(t, sch, cols,
+		WithCompression(format.Snappy),
+		WithCompressionFor("g", format.Zstd), WithCompressionLevelFor("g", 9), // a group: every leaf below
+		WithCompressionFor("g.d", format.Gzip), // a leaf, after the group
+		WithEncodingFor("a", format.DeltaBinaryPacked), WithDictionaryFor("a", false),
+		WithEncodingFor("l.list.element", format.ByteStreamSplit), WithDictionaryFor("l", false),
+		WithStatisticsFor("g.s", false), WithPageIndexFor("g.d", false), WithBloomFilterFor("a", 100, 0.01))
+	f := openBuffer(t, buf)
+	compareRows(t, rowsOf(fields, cols), readRows(t, f, 0))
+	verifyMetadata(t, f)
+	cc := f.Meta.RowGroups[0].Columns
+	codecs := []format.CompressionCodec{format.Snappy, format.Zstd, format.Gzip, format.Snappy}
+	for i, c := range codecs {
+		if cc[i].MetaData.Codec != c {
+			t.Errorf("column %v: codec %v, want %v", cc[i].MetaData.PathInSchema, cc[i].MetaData.Codec, c)
+		}
+	}
+	hasEnc := func(i int, e format.Encoding) bool {
+		for _, x := range cc[i].MetaData.Encodings {
+			if x == e {
+				return true
+			}
+		}
+		return false
+	}
+	if !hasEnc(0, format.DeltaBinaryPacked) || !hasEnc(3, format.ByteStreamSplit) || hasEnc(3, format.RLEDictionary) {
+		t.Errorf("encodings %v %v", cc[0].MetaData.Encodings, cc[3].MetaData.Encodings)
+	}
+	if cc[1].MetaData.Statistics != nil || cc[1].ColumnIndexOffset.Set {
+		t.Errorf("g.s has statistics or a column index")
+	}
+	if cc[2].OffsetIndexOffset.Set || !cc[0].MetaData.BloomFilterOffset.Set || cc[1].MetaData.BloomFilterOffset.Set {
+		t.Errorf("page index / bloom filter placement")
+	}
+	for _, bad := range []Option{WithCompressionFor("nope", format.Zstd), WithEncodingFor("a", format.DeltaByteArray),
+		WithEncodingFor("g.d", format.RLE), WithCompressionFor("a", format.LZO), WithDataPageVersion(3),
+		WithSortingColumns(SortingColumn{Path: "g"}), WithCompressionLevelFor("a", 99), WithBloomFilterFor("a", 10, 2)} {
+		if _, err := New(&Buffer{}, sch, WithCompression(format.Zstd), bad); err == nil {
+			t.Errorf("an invalid option was accepted")
+		}
+	}
+}
