@@ -11,8 +11,8 @@ var avx2Kernels = func() kernels {
 	k.name = "avx2"
 	k.unpackInt32 = unpackInt32AVX2
 	k.unpackInt64 = unpackInt64AVX2
-	k.gatherUint32 = gatherUint32AVX2
-	k.gatherUint64 = gatherUint64AVX2
+	k.gatherUint32 = gatherUint32Scalar
+	k.gatherUint64 = gatherUint64Scalar
 	k.gatherUint128 = gatherUint128AVX2
 	k.bssDecode4 = bssDecode4Asm
 	k.bssDecode8 = bssDecode8Asm
@@ -31,12 +31,14 @@ var avx2Kernels = func() kernels {
 	return k
 }()
 
-// avx512Kernels needs AVX-512 F, BW, VL and VBMI on top of AVX2.
+// avx512Kernels uses AVX-512 F, BW and VL. It also asks for VBMI, not
+// because a kernel needs it but to pick CPUs (Ice Lake, Zen 4 and later)
+// where 512-bit instructions do not lower the clock.
 var avx512Kernels = func() kernels {
 	k := avx2Kernels
 	k.name = "avx512"
 	k.gatherUint32 = gatherUint32AVX512
-	k.gatherUint64 = gatherUint64Scalar
+	k.gatherUint64 = gatherUint64AVX512
 	k.minmaxInt64 = minmaxInt64With(minmaxInt64AVX512)
 	k.compareInt32 = compareInt32AVX512
 	k.compareInt64 = compareInt64AVX512

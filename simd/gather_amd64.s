@@ -22,68 +22,7 @@
 	VPBROADCASTD X7, Y7 \
 	XORQ DX, DX
 
-// func gather32AVX2(dst *uint32, dict *uint32, dictLen int, idx *int32, n int) int
-TEXT ·gather32AVX2(SB), NOSPLIT, $0-48
-	SETUP
 
-g32_loop16:
-	CMPQ CX, $16
-	JB   g32_loop8
-	VMOVDQU (BX)(DX*4), Y0
-	VMOVDQU 32(BX)(DX*4), Y1
-	CHECK8(Y0, Y4, g32_done)
-	CHECK8(Y1, Y4, g32_done)
-	VPCMPEQD   Y2, Y2, Y2
-	VPCMPEQD   Y3, Y3, Y3
-	VPGATHERDD Y2, (SI)(Y0*4), Y5
-	VPGATHERDD Y3, (SI)(Y1*4), Y6
-	VMOVDQU    Y5, (DI)(DX*4)
-	VMOVDQU    Y6, 32(DI)(DX*4)
-	ADDQ       $16, DX
-	SUBQ       $16, CX
-	JMP        g32_loop16
-
-g32_loop8:
-	CMPQ CX, $8
-	JB   g32_done
-	VMOVDQU (BX)(DX*4), Y0
-	CHECK8(Y0, Y4, g32_done)
-	VPCMPEQD   Y2, Y2, Y2
-	VPGATHERDD Y2, (SI)(Y0*4), Y5
-	VMOVDQU    Y5, (DI)(DX*4)
-	ADDQ       $8, DX
-	SUBQ       $8, CX
-	JMP        g32_loop8
-
-g32_done:
-	MOVQ DX, ret+40(FP)
-	VZEROUPPER
-	RET
-
-// func gather64AVX2(dst *uint64, dict *uint64, dictLen int, idx *int32, n int) int
-TEXT ·gather64AVX2(SB), NOSPLIT, $0-48
-	SETUP
-
-g64_loop:
-	CMPQ CX, $8
-	JB   g64_done
-	VMOVDQU (BX)(DX*4), Y0
-	CHECK8(Y0, Y4, g64_done)
-	VEXTRACTI128 $1, Y0, X1
-	VPCMPEQD     Y2, Y2, Y2
-	VPCMPEQD     Y3, Y3, Y3
-	VPGATHERDQ   Y2, (SI)(X0*8), Y5
-	VPGATHERDQ   Y3, (SI)(X1*8), Y6
-	VMOVDQU      Y5, (DI)(DX*8)
-	VMOVDQU      Y6, 32(DI)(DX*8)
-	ADDQ         $8, DX
-	SUBQ         $8, CX
-	JMP          g64_loop
-
-g64_done:
-	MOVQ DX, ret+40(FP)
-	VZEROUPPER
-	RET
 
 #define COPY16(off) \
 	MOVL    off(BX)(DX*4), R9 \
@@ -136,72 +75,6 @@ g128_done:
 	VPBROADCASTD AX, Z7 \
 	XORQ DX, DX
 
-// func gather32AVX512(dst *uint32, dict *uint32, dictLen int, idx *int32, n int) int
-TEXT ·gather32AVX512(SB), NOSPLIT, $0-48
-	SETUP512
-
-g32z_loop32:
-	CMPQ CX, $32
-	JB   g32z_loop16
-	VMOVDQU32  (BX)(DX*4), Z0
-	VMOVDQU32  64(BX)(DX*4), Z3
-	VPCMPUD    $1, Z7, Z0, K1
-	VPCMPUD    $1, Z7, Z3, K2
-	KANDW      K1, K2, K3
-	KORTESTW   K3, K3
-	JNC        g32z_loop16
-	VPGATHERDD (SI)(Z0*4), K1, Z1
-	VPGATHERDD (SI)(Z3*4), K2, Z4
-	VMOVDQU32  Z1, (DI)(DX*4)
-	VMOVDQU32  Z4, 64(DI)(DX*4)
-	ADDQ       $32, DX
-	SUBQ       $32, CX
-	JMP        g32z_loop32
-
-g32z_loop16:
-	CMPQ CX, $16
-	JB   g32z_done
-	VMOVDQU32  (BX)(DX*4), Z0
-	VPCMPUD    $1, Z7, Z0, K1
-	KORTESTW   K1, K1
-	JNC        g32z_done
-	VPGATHERDD (SI)(Z0*4), K1, Z1
-	VMOVDQU32  Z1, (DI)(DX*4)
-	ADDQ       $16, DX
-	SUBQ       $16, CX
-	JMP        g32z_loop16
-
-g32z_done:
-	MOVQ DX, ret+40(FP)
-	VZEROUPPER
-	RET
-
-// func gather64AVX512(dst *uint64, dict *uint64, dictLen int, idx *int32, n int) int
-TEXT ·gather64AVX512(SB), NOSPLIT, $0-48
-	SETUP512
-
-g64z_loop:
-	CMPQ CX, $16
-	JB   g64z_done
-	VMOVDQU32     (BX)(DX*4), Z0
-	VPCMPUD       $1, Z7, Z0, K1
-	KORTESTW      K1, K1
-	JNC           g64z_done
-	VEXTRACTI32X8 $1, Z0, Y2
-	KSHIFTRW      $8, K1, K2
-	VPGATHERDQ    (SI)(Y0*8), K1, Z1
-	VPGATHERDQ    (SI)(Y2*8), K2, Z3
-	VMOVDQU64     Z1, (DI)(DX*8)
-	VMOVDQU64     Z3, 64(DI)(DX*8)
-	ADDQ          $16, DX
-	SUBQ          $16, CX
-	JMP           g64z_loop
-
-g64z_done:
-	MOVQ DX, ret+40(FP)
-	VZEROUPPER
-	RET
-
 #define COPY8(off) \
 	MOVL off(BX)(DX*4), R9 \
 	MOVQ (SI)(R9*8), R11 \
@@ -230,6 +103,90 @@ g64s_loop:
 	JMP  g64s_loop
 
 g64s_done:
+	MOVQ DX, ret+40(FP)
+	VZEROUPPER
+	RET
+
+#define COPY4(off) \
+	MOVL off(BX)(DX*4), R9 \
+	MOVL (SI)(R9*4), R11 \
+	MOVL R11, off(R10)
+
+// func gather32Scalar(dst *uint32, dict *uint32, dictLen int, idx *int32, n int) int
+TEXT ·gather32Scalar(SB), NOSPLIT, $0-48
+	SETUP
+
+g32s_loop:
+	CMPQ CX, $8
+	JB   g32s_done
+	VMOVDQU (BX)(DX*4), Y0
+	CHECK8(Y0, Y4, g32s_done)
+	LEAQ (DI)(DX*4), R10
+	COPY4(0)
+	COPY4(4)
+	COPY4(8)
+	COPY4(12)
+	COPY4(16)
+	COPY4(20)
+	COPY4(24)
+	COPY4(28)
+	ADDQ $8, DX
+	SUBQ $8, CX
+	JMP  g32s_loop
+
+g32s_done:
+	MOVQ DX, ret+40(FP)
+	VZEROUPPER
+	RET
+
+// func gather32Perm512(dst *uint32, tab *[32]uint32, dictLen int, idx *int32, n int) int
+TEXT ·gather32Perm512(SB), NOSPLIT, $0-48
+	SETUP512
+	VMOVDQU32 (SI), Z8
+	VMOVDQU32 64(SI), Z9
+
+gp32_loop:
+	CMPQ CX, $16
+	JB   gp32_done
+	VMOVDQU32 (BX)(DX*4), Z0
+	VPCMPUD   $1, Z7, Z0, K1
+	KORTESTW  K1, K1
+	JNC       gp32_done
+	VPERMI2D  Z9, Z8, Z0
+	VMOVDQU32 Z0, (DI)(DX*4)
+	ADDQ      $16, DX
+	SUBQ      $16, CX
+	JMP       gp32_loop
+
+gp32_done:
+	MOVQ DX, ret+40(FP)
+	VZEROUPPER
+	RET
+
+// func gather64Perm512(dst *uint64, tab *[16]uint64, dictLen int, idx *int32, n int) int
+TEXT ·gather64Perm512(SB), NOSPLIT, $0-48
+	SETUP512
+	VMOVDQU64 (SI), Z8
+	VMOVDQU64 64(SI), Z9
+
+gp64_loop:
+	CMPQ CX, $16
+	JB   gp64_done
+	VMOVDQU32 (BX)(DX*4), Z0
+	VPCMPUD   $1, Z7, Z0, K1
+	KORTESTW  K1, K1
+	JNC       gp64_done
+	VPMOVZXDQ (BX)(DX*4), Z1
+	VPMOVZXDQ 32(BX)(DX*4), Z2
+	VPERMI2Q  Z9, Z8, Z1
+	VPERMI2Q  Z9, Z8, Z2
+	VMOVDQU64 Z1, (DI)(DX*8)
+	VMOVDQU64 Z2, 64(DI)(DX*8)
+	ADDQ      $16, DX
+	SUBQ      $16, CX
+	JMP       gp64_loop
+
+gp64_done:
 	MOVQ DX, ret+40(FP)
 	VZEROUPPER
 	RET

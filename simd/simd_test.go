@@ -121,7 +121,7 @@ func randIdx(r *rand.Rand, n, dictLen int, bad bool) []int32 {
 func TestGather(t *testing.T) {
 	forVariants(t, func(t *testing.T, k *kernels) {
 		r := rng(t)
-		for _, dictLen := range []int{0, 1, 3, 100, 5000} {
+		for _, dictLen := range []int{0, 1, 3, 16, 17, 32, 33, 100, 5000} {
 			d32 := make([]uint32, dictLen)
 			d64 := make([]uint64, dictLen)
 			d128 := make([][16]byte, dictLen)
