@@ -18,8 +18,6 @@ import (
 //go:noescape
 func gather128AVX2(dst *[16]byte, dict *[16]byte, dictLen int, idx *int32, n int) int
 
-
-
 func gatherUint128AVX2(dst, dict [][16]byte, idx []int32) int {
 	if len(dict) == 0 || len(dict) > math.MaxInt32 || len(idx) < 8 {
 		return gatherUint128Generic(dst, dict, idx)
