@@ -68,7 +68,11 @@ func (t *Table) Summarize(name string) (sum Summary, ok bool, err error) {
 			if g.NumRows == 0 {
 				continue
 			}
-			md := g.Columns[fl.Node.Column].MetaData
+			cc, err := f.ColumnChunk(rg, fl.Node.Column)
+			if err != nil {
+				return sum, false, err
+			}
+			md := cc.MetaData
 			if md == nil || md.Statistics == nil || !md.Statistics.NullCount.Set {
 				return sum, false, nil
 			}

@@ -442,9 +442,9 @@ func (s *Scanner) rowGroupMayMatch(b *fileBinding, f *file.File, rg int, p Predi
 	if leaf.byValue || leaf.ci.dom == domNone {
 		return true
 	}
-	cc := &f.Meta.RowGroups[rg].Columns[fl.Node.Column]
-	if cc.MetaData == nil {
-		return true
+	cc, err := f.ColumnChunk(rg, fl.Node.Column)
+	if err != nil || cc.MetaData == nil {
+		return true // the read reports the error
 	}
 	ci := describe(fl.Node)
 	cs := chunkStats(ci, cc.MetaData.Statistics, cc.MetaData.NumValues)

@@ -168,7 +168,9 @@ func (t *Table) File(i int) (*file.File, error) {
 	if f, ok := t.open[ref.Path]; ok {
 		return f, nil
 	}
-	f, err := file.OpenFile(ref.Path, file.Options{VerifyChecksums: t.opts.VerifyChecksums}, t.opts.Mmap)
+	// Column chunk metadata is decoded lazily: a query over a wide table
+	// decodes only the chunks of the columns it reads.
+	f, err := file.OpenFile(ref.Path, file.Options{VerifyChecksums: t.opts.VerifyChecksums, LazyColumns: true}, t.opts.Mmap)
 	if err != nil {
 		return nil, err
 	}

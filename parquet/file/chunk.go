@@ -30,7 +30,10 @@ func (f *File) Chunk(rg, col int) (*Chunk, error) {
 		return nil, f.errorf(rg, "", -1, "column %d out of range [0, %d)", col, len(f.Schema.Leaves))
 	}
 	g := &f.Meta.RowGroups[rg]
-	cc := &g.Columns[col]
+	cc, err := f.ColumnChunk(rg, col)
+	if err != nil {
+		return nil, err
+	}
 	leaf := f.Schema.Leaves[col]
 	if cc.CryptoMetadata != nil || cc.EncryptedColumnMetadata != nil || cc.MetaData == nil && f.Meta.EncryptionAlgorithm != nil {
 		return nil, f.wrap(rg, leaf.PathString(), -1, fmt.Errorf("%w (the column is encrypted)", ErrEncrypted))

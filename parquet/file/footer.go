@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/parquet/thrift"
 )
 
 var (
@@ -31,6 +33,12 @@ type Options struct {
 	// TailRead is the size of the first read of the file's end; 0 means
 	// DefaultTailRead.
 	TailRead int
+	// LazyColumns leaves the column chunk metadata undecoded at open time:
+	// each is decoded when first asked for (File.ColumnChunk), in O(1)
+	// through the footer index when the file has one. For wide files of
+	// which a query reads a few columns. Meta.RowGroups[i].Columns is then
+	// nil: use ColumnChunk.
+	LazyColumns bool
 }
 
 // File is an open Parquet file.
@@ -48,6 +56,18 @@ type File struct {
 	Schema *schema.Schema
 	// footer is the raw Thrift bytes of Meta, which Meta's binary fields alias.
 	footer []byte
+	// With LazyColumns: the footer index (nil without one), and the column
+	// chunks decoded so far, per row group.
+	index *format.FooterIndex
+	lazy  []lazyRowGroup
+}
+
+type lazyRowGroup struct {
+	once sync.Once
+	cols []format.ColumnChunk
+	err  error
+	mu   sync.Mutex
+	one  map[int]*format.ColumnChunk
 }
 
 // Open reads the footer of the Parquet file held by r (size bytes long).
@@ -194,8 +214,22 @@ func (f *File) readFooter() error {
 	meta := new(format.FileMetaData)
 	// The footer bytes stay with the File and are never written, so the
 	// metadata's strings may share them.
-	if _, err := format.UnmarshalAliased(footer, meta); err != nil {
+	var err error
+	if f.opts.LazyColumns {
+		_, err = format.UnmarshalLazy(footer, meta)
+	} else {
+		_, err = format.UnmarshalAliased(footer, meta)
+	}
+	if err != nil {
 		return f.errorf(-1, "", start, "%w: footer: %w", ErrCorrupt, err)
+	}
+	if f.opts.LazyColumns {
+		f.lazy = make([]lazyRowGroup, len(meta.RowGroups))
+		if x, err := format.ParseFooterIndex(footer); err == nil {
+			if rgs, _ := x.Size(); rgs == len(meta.RowGroups) {
+				f.index = x
+			}
+		}
 	}
 	f.footer = footer
 	f.Meta = meta
@@ -216,6 +250,12 @@ func (f *File) checkRowGroups(footerStart int64) error {
 	leaves := len(f.Schema.Leaves)
 	for i := range f.Meta.RowGroups {
 		rg := &f.Meta.RowGroups[i]
+		if rg.Columns == nil && rg.ColumnsRaw != nil {
+			if rg.NumRows < 0 {
+				return f.errorf(i, "", -1, "%w: negative row count %d", ErrCorrupt, rg.NumRows)
+			}
+			continue // lazy: checked when decoded
+		}
 		if len(rg.Columns) != leaves {
 			return f.errorf(i, "", -1, "%w: row group has %d column chunks, the schema has %d columns", ErrCorrupt, len(rg.Columns), leaves)
 		}
@@ -223,21 +263,99 @@ func (f *File) checkRowGroups(footerStart int64) error {
 			return f.errorf(i, "", -1, "%w: negative row count %d", ErrCorrupt, rg.NumRows)
 		}
 		for c := range rg.Columns {
-			cc := &rg.Columns[c]
-			path := f.Schema.Leaves[c].PathString()
-			if cc.CryptoMetadata != nil || cc.EncryptedColumnMetadata != nil {
-				continue // reported when the column is read
-			}
-			md := cc.MetaData
-			if md == nil {
-				return f.errorf(i, path, -1, "%w: column chunk has no metadata", ErrCorrupt)
-			}
-			if md.TotalCompressedSize < 0 || md.DataPageOffset < 0 {
-				return f.errorf(i, path, -1, "%w: negative offset or size in column metadata", ErrCorrupt)
+			if err := f.checkColumnChunk(i, c, &rg.Columns[c]); err != nil {
+				return err
 			}
 		}
 	}
 	return nil
+}
+
+func (f *File) checkColumnChunk(rg, col int, cc *format.ColumnChunk) error {
+	if cc.CryptoMetadata != nil || cc.EncryptedColumnMetadata != nil {
+		return nil // reported when the column is read
+	}
+	path := f.Schema.Leaves[col].PathString()
+	md := cc.MetaData
+	if md == nil {
+		return f.errorf(rg, path, -1, "%w: column chunk has no metadata", ErrCorrupt)
+	}
+	if md.TotalCompressedSize < 0 || md.DataPageOffset < 0 {
+		return f.errorf(rg, path, -1, "%w: negative offset or size in column metadata", ErrCorrupt)
+	}
+	return nil
+}
+
+// ColumnChunk returns the metadata of leaf column col in row group rg,
+// decoding it first when the file was opened with LazyColumns. Safe for
+// concurrent use.
+func (f *File) ColumnChunk(rg, col int) (*format.ColumnChunk, error) {
+	if rg < 0 || rg >= len(f.Meta.RowGroups) {
+		return nil, f.errorf(-1, "", -1, "row group %d out of range [0, %d)", rg, len(f.Meta.RowGroups))
+	}
+	if col < 0 || col >= len(f.Schema.Leaves) {
+		return nil, f.errorf(rg, "", -1, "column %d out of range [0, %d)", col, len(f.Schema.Leaves))
+	}
+	g := &f.Meta.RowGroups[rg]
+	if g.Columns != nil || g.ColumnsRaw == nil {
+		if col >= len(g.Columns) {
+			return nil, f.errorf(rg, "", -1, "%w: row group has %d column chunks", ErrCorrupt, len(g.Columns))
+		}
+		return &g.Columns[col], nil
+	}
+	lz := &f.lazy[rg]
+	if f.index != nil {
+		lz.mu.Lock()
+		defer lz.mu.Unlock()
+		if cc, ok := lz.one[col]; ok {
+			return cc, nil
+		}
+		cc := new(format.ColumnChunk)
+		if err := f.index.ColumnChunk(rg, col, cc); err != nil {
+			return nil, f.errorf(rg, f.Schema.Leaves[col].PathString(), -1, "%w: %w", ErrCorrupt, err)
+		}
+		if err := f.checkColumnChunk(rg, col, cc); err != nil {
+			return nil, err
+		}
+		if lz.one == nil {
+			lz.one = map[int]*format.ColumnChunk{}
+		}
+		lz.one[col] = cc
+		return cc, nil
+	}
+	lz.once.Do(func() {
+		r := thrift.NewReader(g.ColumnsRaw)
+		r.AliasStrings = true
+		var tmp format.RowGroup
+		// The raw bytes are the list: its header, then the structs.
+		et, n, err := r.ListHeader()
+		if err == nil && et != thrift.Struct && n > 0 {
+			err = fmt.Errorf("column chunks: list of %v", et)
+		}
+		if err == nil && n != len(f.Schema.Leaves) {
+			err = fmt.Errorf("row group has %d column chunks, the schema has %d columns", n, len(f.Schema.Leaves))
+		}
+		if err == nil {
+			tmp.Columns = make([]format.ColumnChunk, n)
+			for i := range tmp.Columns {
+				if err = tmp.Columns[i].Decode(r); err != nil {
+					break
+				}
+			}
+		}
+		if err == nil {
+			for i := range tmp.Columns {
+				if err = f.checkColumnChunk(rg, i, &tmp.Columns[i]); err != nil {
+					break
+				}
+			}
+		}
+		lz.cols, lz.err = tmp.Columns, err
+	})
+	if lz.err != nil {
+		return nil, f.errorf(rg, "", -1, "%w: %w", ErrCorrupt, lz.err)
+	}
+	return &lz.cols[col], nil
 }
 
 type bytesReaderAt []byte

@@ -4150,7 +4150,10 @@ func (s *ColumnChunk) Encode(w *thrift.Writer) {
 
 // RowGroup is a horizontal slice of the table (parquet.thrift struct).
 type RowGroup struct {
-	Columns             []ColumnChunk   // 1: columns
+	Columns []ColumnChunk // 1: columns
+	// ColumnsRaw holds the undecoded bytes of columns (list header included) when
+	// it was decoded with SkipLazy; Columns is then nil.
+	ColumnsRaw          []byte
 	TotalByteSize       int64           // 2: total_byte_size
 	NumRows             int64           // 3: num_rows
 	SortingColumns      []SortingColumn // 4: sorting_columns
@@ -4177,6 +4180,14 @@ func (s *RowGroup) Decode(r *thrift.Reader) error {
 		}
 		switch id {
 		case 1:
+			if r.SkipLazy && (t == thrift.List || t == thrift.Set) {
+				start := r.Offset()
+				if err := r.Skip(t); err != nil {
+					return wrap("RowGroup", "columns", err)
+				}
+				s.ColumnsRaw = r.Bytes()[start:r.Offset():r.Offset()]
+				continue
+			}
 			if t == thrift.List || t == thrift.Set {
 				if err := r.Enter(); err != nil {
 					return wrap("RowGroup", "columns", err)
@@ -4284,7 +4295,10 @@ func (s *RowGroup) Decode(r *thrift.Reader) error {
 // Encode appends s to w.
 func (s *RowGroup) Encode(w *thrift.Writer) {
 	var last int16
-	{
+	if s.Columns == nil && s.ColumnsRaw != nil {
+		w.FieldHeader(thrift.List, 1, &last)
+		w.Raw(s.ColumnsRaw)
+	} else {
 		w.FieldHeader(thrift.List, 1, &last)
 		w.ListHeader(thrift.Struct, len(s.Columns))
 		for i := range s.Columns {

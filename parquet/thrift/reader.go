@@ -20,6 +20,9 @@ type Reader struct {
 	// many small objects out of a few large blocks (parquet/format uses it
 	// for wide footers).
 	Arena any
+	// SkipLazy makes decoders leave the fields they know as lazy (a row
+	// group's column chunks) undecoded, keeping their raw bytes.
+	SkipLazy bool
 }
 
 // NewReader returns a Reader over buf.

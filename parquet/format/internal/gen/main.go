@@ -316,6 +316,11 @@ var defs = []structDef{
 	}},
 }
 
+// lazyFields are list fields that a reader with SkipLazy set leaves
+// undecoded, keeping their raw bytes in <GoName>Raw (one column chunk list
+// per row group: a wide footer need not decode columns it never reads).
+var lazyFields = map[string]bool{"RowGroup.Columns": true}
+
 // arenaStructs and arenaLists are allocated from a decoding arena when the
 // reader has one (see arena.go): there is one of each per column chunk.
 var arenaStructs = map[string]bool{"ColumnMetaData": true, "Statistics": true}
@@ -391,7 +396,10 @@ func goFieldType(f field) string {
 	return "Opt[" + s.goType + "]"
 }
 
-type gen struct{ bytes.Buffer }
+type gen struct {
+	bytes.Buffer
+	cur string // the struct being generated
+}
 
 func (g *gen) p(format string, args ...any) { fmt.Fprintf(&g.Buffer, format+"\n", args...) }
 
@@ -429,6 +437,11 @@ func genType(g *gen, d structDef) {
 	g.p("type %s struct {", d.name)
 	for _, f := range d.fields {
 		g.p("\t%s %s // %d: %s", f.goName, goFieldType(f), f.id, f.name)
+		if lazyFields[d.name+"."+f.goName] {
+			g.p("\t// %sRaw holds the undecoded bytes of %s (list header included) when", f.goName, f.name)
+			g.p("\t// it was decoded with SkipLazy; %s is then nil.", f.goName)
+			g.p("\t%sRaw []byte", f.goName)
+		}
 	}
 	g.p("\t// Extension holds the bytes of field %d (BinaryProtocolExtensions.md), nil when absent.", 32767)
 	g.p("\tExtension []byte")
@@ -448,6 +461,14 @@ func genDecode(g *gen, d structDef) {
 	g.p("\t\tswitch id {")
 	for _, f := range d.fields {
 		g.p("\t\tcase %d:", f.id)
+		if lazyFields[d.name+"."+f.goName] {
+			g.p("\t\t\tif r.SkipLazy && (t == thrift.List || t == thrift.Set) {")
+			g.p("\t\t\t\tstart := r.Offset()")
+			g.p("\t\t\t\tif err := r.Skip(t); err != nil { return wrap(%q, %q, err) }", d.name, f.name)
+			g.p("\t\t\t\ts.%sRaw = r.Bytes()[start:r.Offset():r.Offset()]", f.goName)
+			g.p("\t\t\t\tcontinue")
+			g.p("\t\t\t}")
+		}
 		genFieldDecode(g, d, f)
 	}
 	g.p("\t\tcase thrift.ExtensionFieldID, thrift.ExtensionFieldIDAsRead:")
@@ -542,6 +563,7 @@ func genFieldDecode(g *gen, d structDef, f field) {
 }
 
 func genEncode(g *gen, d structDef) {
+	g.cur = d.name
 	g.p("")
 	g.p("// Encode appends s to w.")
 	g.p("func (s *%s) Encode(w *thrift.Writer) {", d.name)
@@ -562,6 +584,12 @@ func genFieldEncode(g *gen, f field) {
 	name := "s." + f.goName
 	if e, ok := elemOf(f.typ); ok {
 		s := scalarOf(e)
+		if lazyFields[g.cur+"."+f.goName] {
+			g.p("\tif %s == nil && %sRaw != nil {", name, name)
+			g.p("\t\tw.FieldHeader(thrift.List, %d, &last)", f.id)
+			g.p("\t\tw.Raw(%sRaw)", name)
+			g.p("\t} else")
+		}
 		if !f.req {
 			g.p("\tif %s != nil {", name)
 		} else {

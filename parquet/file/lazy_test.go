@@ -1,0 +1,79 @@
+package file
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/carquet-go/carquet/internal/testfiles"
+	"github.com/carquet-go/carquet/parquet/format"
+)
+
+// withFooterIndex rewrites a file's footer with carquet's footer index.
+func withFooterIndex(t *testing.T, data []byte) []byte {
+	n := int(binary.LittleEndian.Uint32(data[len(data)-8:]))
+	footer := data[len(data)-8-n : len(data)-8]
+	var fm format.FileMetaData
+	if _, err := format.Unmarshal(footer, &fm); err != nil {
+		t.Fatal(err)
+	}
+	if fm.Extension != nil {
+		return nil
+	}
+	indexed, err := format.AddFooterIndex(format.Marshal(nil, &fm))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := append([]byte(nil), data[:len(data)-8-n]...)
+	out = append(out, indexed...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(indexed)))
+	return append(out, "PAR1"...)
+}
+
+func TestLazyColumnsReadTheSame(t *testing.T) {
+	for _, name := range []string{"alltypes_plain.parquet", "nested_maps.snappy.parquet", "alltypes_tiny_pages.parquet",
+		"nullable.impala.parquet", "data_index_bloom_encoding_stats.parquet", "repeated_no_annotation.parquet"} {
+		data, err := os.ReadFile(filepath.Join(testfiles.Dir(t, "data"), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		eager, err := Open(bytes.NewReader(data), int64(len(data)), Options{Name: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := readAll(t, eager, 100)
+		for _, variant := range []struct {
+			label string
+			data  []byte
+		}{{"lazy", data}, {"lazy+index", withFooterIndex(t, data)}} {
+			if variant.data == nil {
+				continue
+			}
+			f, err := Open(bytes.NewReader(variant.data), int64(len(variant.data)), Options{Name: name, LazyColumns: true})
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, variant.label, err)
+			}
+			if variant.label == "lazy+index" && f.index == nil {
+				t.Fatalf("%s: footer index not found", name)
+			}
+			if f.Meta.RowGroups[0].Columns != nil {
+				t.Fatalf("%s %s: columns decoded eagerly", name, variant.label)
+			}
+			if got := readAll(t, f, 100); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s %s: lazy read differs", name, variant.label)
+			}
+			for c := range f.Schema.Leaves {
+				cc, err := f.ColumnChunk(0, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(*cc, eager.Meta.RowGroups[0].Columns[c]) {
+					t.Fatalf("%s %s: column chunk %d differs", name, variant.label, c)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,202 @@
+package format
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+
+	"github.com/carquet-go/carquet/parquet/thrift"
+)
+
+// The footer index is carquet's extension of FileMetaData (field 32767,
+// BinaryProtocolExtensions.md): the byte offset of every ColumnChunk within
+// the footer, so that a reader finds one column's metadata in O(1)
+// without decoding the others. Its bytes, placed at the very end of the
+// footer so that it can be found by reading backwards:
+//
+//	R×C × uint32 LE   offset of ColumnChunk (rg, col) from the footer start
+//	uint32 LE         R, the number of row groups
+//	uint32 LE         C, the number of columns
+//	uint32 LE         CRC-32 (IEEE) of the offsets
+//	16 bytes          footerIndexID
+//
+// followed by FileMetaData's stop byte. Readers that do not know it skip
+// it like any unknown binary field.
+var footerIndexID = [16]byte{0x63, 0x61, 0x72, 0x71, 0x75, 0x65, 0x74, 0x2d, 0x66, 0x69, 0x64, 0x78, 0x9d, 0x3a, 0x51, 0x01}
+
+// footerIndexTrailer is the size of the fixed part after the offsets.
+const footerIndexTrailer = 4 + 4 + 4 + 16
+
+// ErrNoFooterIndex is returned when a footer carries no footer index.
+var ErrNoFooterIndex = errors.New("footer has no column chunk index")
+
+// ColumnChunkOffsets scans an encoded FileMetaData and returns the offset of
+// every ColumnChunk struct, per row group, without decoding them.
+func ColumnChunkOffsets(footer []byte) ([][]uint32, error) {
+	r := thrift.NewReader(footer)
+	var out [][]uint32
+	var last int16
+	for {
+		t, id, err := r.FieldHeader(&last)
+		if err != nil {
+			return nil, err
+		}
+		if t == thrift.Stop {
+			return out, nil
+		}
+		if id != 4 || t != thrift.List {
+			if err := r.Skip(t); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		et, n, err := r.ListHeader()
+		if err != nil {
+			return nil, err
+		}
+		if et != thrift.Struct {
+			return nil, fmt.Errorf("row_groups: list of %v", et)
+		}
+		for g := 0; g < n; g++ {
+			offs, err := rowGroupChunkOffsets(r)
+			if err != nil {
+				return nil, fmt.Errorf("row group %d: %w", g, err)
+			}
+			out = append(out, offs)
+		}
+	}
+}
+
+func rowGroupChunkOffsets(r *thrift.Reader) ([]uint32, error) {
+	var offs []uint32
+	var last int16
+	for {
+		t, id, err := r.FieldHeader(&last)
+		if err != nil {
+			return nil, err
+		}
+		if t == thrift.Stop {
+			return offs, nil
+		}
+		if id != 1 || t != thrift.List {
+			if err := r.Skip(t); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		et, n, err := r.ListHeader()
+		if err != nil {
+			return nil, err
+		}
+		if et != thrift.Struct {
+			return nil, fmt.Errorf("columns: list of %v", et)
+		}
+		offs = make([]uint32, n)
+		for c := 0; c < n; c++ {
+			offs[c] = uint32(r.Offset())
+			if err := r.Skip(thrift.Struct); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+// AddFooterIndex returns footer — an encoded FileMetaData without an
+// extension — with the footer index appended as its extension field.
+func AddFooterIndex(footer []byte) ([]byte, error) {
+	if len(footer) == 0 || footer[len(footer)-1] != 0 {
+		return nil, errors.New("footer does not end with a stop byte")
+	}
+	offs, err := ColumnChunkOffsets(footer)
+	if err != nil {
+		return nil, err
+	}
+	cols := 0
+	if len(offs) > 0 {
+		cols = len(offs[0])
+	}
+	ext := make([]byte, 0, 4*len(offs)*cols+footerIndexTrailer)
+	for _, rg := range offs {
+		if len(rg) != cols {
+			return nil, errors.New("row groups with different column counts")
+		}
+		for _, o := range rg {
+			ext = binary.LittleEndian.AppendUint32(ext, o)
+		}
+	}
+	sum := crc32.ChecksumIEEE(ext)
+	ext = binary.LittleEndian.AppendUint32(ext, uint32(len(offs)))
+	ext = binary.LittleEndian.AppendUint32(ext, uint32(cols))
+	ext = binary.LittleEndian.AppendUint32(ext, sum)
+	ext = append(ext, footerIndexID[:]...)
+	w := thrift.NewWriter(append([]byte(nil), footer[:len(footer)-1]...))
+	w.ExtensionField(ext)
+	w.FieldStop()
+	return w.Bytes(), nil
+}
+
+// FooterIndex locates the ColumnChunks of an encoded footer.
+type FooterIndex struct {
+	footer     []byte
+	rowGroups  int
+	columns    int
+	offsetsBuf []byte
+}
+
+// ParseFooterIndex finds the footer index at the end of an encoded footer,
+// in O(1): it reads backwards from the end, checking the marker and CRC.
+func ParseFooterIndex(footer []byte) (*FooterIndex, error) {
+	n := len(footer)
+	if n < footerIndexTrailer+1 || footer[n-1] != 0 || !bytes.Equal(footer[n-17:n-1], footerIndexID[:]) {
+		return nil, ErrNoFooterIndex
+	}
+	t := footer[n-1-footerIndexTrailer : n-17]
+	rgs, cols, sum := binary.LittleEndian.Uint32(t), binary.LittleEndian.Uint32(t[4:]), binary.LittleEndian.Uint32(t[8:])
+	size := uint64(rgs) * uint64(cols) * 4
+	start := uint64(n - 1 - footerIndexTrailer)
+	if size > start {
+		return nil, fmt.Errorf("footer index claims %d×%d entries in a %d-byte footer", rgs, cols, n)
+	}
+	offs := footer[start-size : start]
+	if crc32.ChecksumIEEE(offs) != sum {
+		return nil, errors.New("footer index checksum mismatch")
+	}
+	return &FooterIndex{footer: footer, rowGroups: int(rgs), columns: int(cols), offsetsBuf: offs}, nil
+}
+
+// Size is the number of row groups and columns the index covers.
+func (x *FooterIndex) Size() (rowGroups, columns int) { return x.rowGroups, x.columns }
+
+// ColumnChunk decodes the ColumnChunk of (rg, col) into dst; its strings
+// and binaries alias the footer.
+func (x *FooterIndex) ColumnChunk(rg, col int, dst *ColumnChunk) error {
+	if rg < 0 || rg >= x.rowGroups || col < 0 || col >= x.columns {
+		return fmt.Errorf("column chunk (%d, %d) outside the footer index (%d×%d)", rg, col, x.rowGroups, x.columns)
+	}
+	off := binary.LittleEndian.Uint32(x.offsetsBuf[4*(rg*x.columns+col):])
+	if int(off) >= len(x.footer) {
+		return fmt.Errorf("footer index offset %d outside the footer", off)
+	}
+	r := thrift.NewReader(x.footer[off:])
+	r.AliasStrings = true
+	*dst = ColumnChunk{}
+	return dst.Decode(r)
+}
+
+// UnmarshalLazy decodes a footer leaving each row group's column chunks
+// undecoded (RowGroup.ColumnsRaw), aliasing buf like UnmarshalAliased.
+func UnmarshalLazy(buf []byte, fm *FileMetaData) (int, error) {
+	r := newLazyReader(buf)
+	err := fm.Decode(r)
+	return r.Offset(), err
+}
+
+func newLazyReader(buf []byte) *thrift.Reader {
+	r := thrift.NewReader(buf)
+	r.AliasStrings = true
+	r.Arena = &arena{}
+	r.SkipLazy = true
+	return r
+}
