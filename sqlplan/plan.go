@@ -172,7 +172,7 @@ func (p *planner) outputIndex(e sqlparser.Expr, cols []Column, exprs []sqlparser
 		found := -1
 		for i, col := range cols {
 			if col.Name == name || strings.EqualFold(col.Name, name) {
-				if exprs != nil {
+				if len(exprs) == len(cols) {
 					// Only aliases (or plain columns) count as output names.
 					if ae, ok := exprs[i].(*sqlparser.AliasedExpr); ok && ae.As.IsEmpty() {
 						if _, isCol := ae.Expr.(*sqlparser.ColName); !isCol {

@@ -520,6 +520,7 @@ type Tx struct {
 	mu       sync.Mutex
 	pending  map[string]*pendingWrite
 	order    []string
+	targets  map[string]*target
 	done     bool
 }
 
@@ -584,6 +585,17 @@ func (t *Tx) Commit() error {
 	t.done = true
 	for _, path := range t.order {
 		pw := t.pending[path]
+		if len(pw.cols) > 1 {
+			// One batch per table: the writer's per-call work is paid once.
+			merged := make([]*vector.Vector, len(pw.cols[0]))
+			for k := range merged {
+				merged[k] = &vector.Vector{}
+				for _, b := range pw.cols {
+					vector.AppendVector(merged[k], b[k])
+				}
+			}
+			pw.cols = [][]*vector.Vector{merged}
+		}
 		if err := t.e.writeRows(path, pw.sch, pw.folder, pw.opts, pw.cols); err != nil {
 			return err
 		}
@@ -598,6 +610,63 @@ func (t *Tx) Rollback() error {
 	t.done = true
 	t.pending = nil
 	return nil
+}
+
+// target is what an INSERT needs to know about its table.
+type target struct {
+	path   string
+	sch    *schema.Schema
+	fields []*schema.Field
+	folder bool
+	opts   map[string]string
+}
+
+// insertTarget resolves the table of an INSERT; a transaction keeps it
+// for its later INSERTs into the same table.
+func (e *Engine) insertTarget(name string, tx *Tx) (*target, error) {
+	if tx != nil {
+		tx.mu.Lock()
+		tg, ok := tx.targets[name]
+		tx.mu.Unlock()
+		if ok {
+			return tg, nil
+		}
+	}
+	if strings.ContainsAny(name, "*?[") {
+		return nil, errorf("cannot INSERT into a glob")
+	}
+	t, path, err := e.openTable(name)
+	if err != nil {
+		return nil, err
+	}
+	defer e.release(t)
+	for _, c := range t.Columns {
+		if c.Partition {
+			return nil, unsupported("INSERT into a hive-partitioned table")
+		}
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	f0, err := t.File(0)
+	if err != nil {
+		return nil, err
+	}
+	fields, err := f0.Schema.LogicalFields()
+	if err != nil {
+		return nil, err
+	}
+	tg := &target{path: path, sch: f0.Schema, fields: fields, folder: st.IsDir(), opts: decodeOptions(f0)}
+	if tx != nil {
+		tx.mu.Lock()
+		if tx.targets == nil {
+			tx.targets = map[string]*target{}
+		}
+		tx.targets[name] = tg
+		tx.mu.Unlock()
+	}
+	return tg, nil
 }
 
 // Exec runs a statement that does not return rows; in a transaction
@@ -650,33 +719,11 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	if q := ins.Table.Qualifier.String(); q != "" {
 		name = q + "." + name
 	}
-	t, path, err := s.e.openTable(name)
+	tgt, err := s.e.insertTarget(name, tx)
 	if err != nil {
 		return Result{}, s.src.locate(asError(err), ins.Table.Name.String())
 	}
-	p.acquired = append(p.acquired, t)
-	for _, c := range t.Columns {
-		if c.Partition {
-			return Result{}, unsupported("INSERT into a hive-partitioned table")
-		}
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return Result{}, err
-	}
-	folder := st.IsDir()
-	if strings.ContainsAny(name, "*?[") {
-		return Result{}, errorf("cannot INSERT into a glob")
-	}
-	f0, err := t.File(0)
-	if err != nil {
-		return Result{}, err
-	}
-	sch := f0.Schema
-	fields, err := sch.LogicalFields()
-	if err != nil {
-		return Result{}, err
-	}
+	path, sch, fields, folder := tgt.path, tgt.sch, tgt.fields, tgt.folder
 	// Target columns.
 	target := make([]int, 0, len(fields)) // field index of each given column
 	if len(ins.Columns) == 0 {
@@ -817,10 +864,10 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 			tx.order = append(tx.order, path)
 		}
 		pw.cols = append(pw.cols, vecs)
-		pw.opts = decodeOptions(f0)
+		pw.opts = tgt.opts
 		return Result{RowsAffected: int64(n)}, nil
 	}
-	tableOpts := decodeOptions(f0)
+	tableOpts := tgt.opts
 	if err := s.e.writeRows(path, sch, folder, tableOpts, [][]*vector.Vector{vecs}); err != nil {
 		return Result{}, err
 	}
