@@ -209,17 +209,27 @@ func (s *Scanner) plan(work chan<- *unit) {
 			atomic.AddInt64(&s.stats.FilesPruned, 1)
 			continue
 		}
+		// A file whose every row group its statistics rule out is pruned
+		// by its footer.
+		var keep []int
+		pruned := 0
 		for rg := range f.Meta.RowGroups {
-			atomic.AddInt64(&s.stats.RowGroups, 1)
 			if f.Meta.RowGroups[rg].NumRows == 0 {
 				continue
 			}
-			if s.filter != nil && !s.req.NoPruning {
-				if !s.rowGroupMayMatch(fb, f, rg, s.filter) {
-					atomic.AddInt64(&s.stats.RowGroupsPrunedByStats, 1)
-					continue
-				}
+			if s.filter != nil && !s.req.NoPruning && !s.rowGroupMayMatch(fb, f, rg, s.filter) {
+				pruned++
+				continue
 			}
+			keep = append(keep, rg)
+		}
+		atomic.AddInt64(&s.stats.RowGroups, int64(len(f.Meta.RowGroups)))
+		atomic.AddInt64(&s.stats.RowGroupsPrunedByStats, int64(pruned))
+		if len(keep) == 0 && pruned > 0 {
+			atomic.AddInt64(&s.stats.FilesPruned, 1)
+			continue
+		}
+		for _, rg := range keep {
 			var out chan result
 			if s.req.Unordered {
 				out = s.merged

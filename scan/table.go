@@ -228,6 +228,9 @@ func (t *Table) buildColumns(partOrder []string) error {
 			if err := compatible(t.Columns[j].Field, of); err != nil {
 				return fmt.Errorf("column %q: %s and %s differ: %w", of.Name, first.Name(), f.Name(), err)
 			}
+			if widens(t.Columns[j].Field, of) {
+				t.Columns[j].Field = of // the table reads INT32 files as INT64
+			}
 		}
 	}
 	for _, k := range partOrder {
@@ -281,6 +284,12 @@ func compatible(a, b *schema.Field) error {
 		}
 	}
 	return nil
+}
+
+// widens reports whether primitive field b is an INT64 version of INT32 a.
+func widens(a, b *schema.Field) bool {
+	return a.Kind == schema.Primitive && b.Kind == schema.Primitive &&
+		a.Node.Physical == format.Int32 && b.Node.Physical == format.Int64
 }
 
 // Column returns the column with the given name (case-insensitively if no
