@@ -41,12 +41,16 @@ type ColumnReader struct {
 	decoders map[format.Encoding]valueDecoder
 	dictDec  *dictDecoder
 
-	// The current data page: its levels, decoded whole when it is loaded,
-	// and a decoder positioned at its next value.
-	page       *Page
-	def, rep   []int16
-	pos, count int
-	values     valueDecoder
+	// The current data page: level decoders, a window of decoded levels
+	// [pos, count), the levels not yet decoded, and a decoder positioned at
+	// the next value.
+	page           *Page
+	defDec, repDec encoding.LevelDecoder
+	def, rep       []int16
+	pos, count     int
+	pageLeft       int
+	scratch        []int16
+	values         valueDecoder
 	// rowsLeft counts rows not yet returned from the chunk.
 	rowsLeft int64
 	// oi, when set, lets SeekRow jump over whole pages.
@@ -107,7 +111,7 @@ func (r *ColumnReader) loadPage() error {
 		if err := r.startDataPage(p); err != nil {
 			return r.c.wrap(p.Offset, err)
 		}
-		if r.count == 0 {
+		if r.pageLeft == 0 {
 			continue
 		}
 		return nil
@@ -140,58 +144,49 @@ func (r *ColumnReader) loadDictionary(p *Page) error {
 	return nil
 }
 
+// levelChunk is how many levels are decoded at a time: levels are decoded
+// as rows are read, never a whole page at once, so that a page claiming
+// billions of values in a few bytes of RLE costs no more memory than a
+// batch.
+const levelChunk = 4096
+
+// maxBatchEntries bounds the level entries of one batch: a row of nested
+// values larger than this is refused rather than materialised.
+const maxBatchEntries = 1 << 27
+
 func (r *ColumnReader) startDataPage(p *Page) error {
 	n := p.NumValues
 	data := p.Data
-	r.def, r.rep = r.def[:0], r.rep[:0]
+	nonNull := n
 	var err error
 	if p.V2 {
-		if r.maxRep > 0 {
-			if r.rep, err = encoding.DecodeLevelsV2(r.rep, p.RepLevels, r.maxRep, n); err != nil {
-				return fmt.Errorf("repetition levels: %w", err)
-			}
+		if err = r.repDec.ResetV2(p.RepLevels, r.maxRep, n); err != nil {
+			return fmt.Errorf("repetition levels: %w", err)
+		}
+		if err = r.defDec.ResetV2(p.DefLevels, r.maxDef, n); err != nil {
+			return fmt.Errorf("definition levels: %w", err)
 		}
 		if r.maxDef > 0 {
-			if r.def, err = encoding.DecodeLevelsV2(r.def, p.DefLevels, r.maxDef, n); err != nil {
-				return fmt.Errorf("definition levels: %w", err)
-			}
+			nonNull = n - p.NumNulls
 		}
 	} else {
-		if r.maxRep > 0 {
-			var used int
-			if r.rep, used, err = encoding.DecodeLevelsV1(r.rep, p.RepLevelEncoding, data, r.maxRep, n); err != nil {
-				return fmt.Errorf("repetition levels: %w", err)
-			}
-			data = data[used:]
+		used, err := r.repDec.ResetV1(p.RepLevelEncoding, data, r.maxRep, n)
+		if err != nil {
+			return fmt.Errorf("repetition levels: %w", err)
+		}
+		data = data[used:]
+		if used, err = r.defDec.ResetV1(p.DefLevelEncoding, data, r.maxDef, n); err != nil {
+			return fmt.Errorf("definition levels: %w", err)
 		}
 		if r.maxDef > 0 {
-			var used int
-			if r.def, used, err = encoding.DecodeLevelsV1(r.def, p.DefLevelEncoding, data, r.maxDef, n); err != nil {
+			// v1 headers do not say how many values are null: count them
+			// in a pass over the definition levels, in bounded chunks.
+			counter := r.defDec
+			if nonNull, err = r.countDefined(&counter, n); err != nil {
 				return fmt.Errorf("definition levels: %w", err)
 			}
-			data = data[used:]
 		}
-	}
-	if (r.maxRep > 0 && len(r.rep) != n) || (r.maxDef > 0 && len(r.def) != n) {
-		return fmt.Errorf("%w: the page's levels end before its %d values", ErrCorrupt, n)
-	}
-	nonNull := n
-	if r.maxDef > 0 {
-		nonNull = 0
-		for _, d := range r.def {
-			if d == r.maxDef {
-				nonNull++
-			} else if d > r.maxDef || d < 0 {
-				return fmt.Errorf("%w: definition level %d above the maximum %d", ErrCorrupt, d, r.maxDef)
-			}
-		}
-	}
-	if r.maxRep > 0 {
-		for _, l := range r.rep {
-			if l > r.maxRep || l < 0 {
-				return fmt.Errorf("%w: repetition level %d above the maximum %d", ErrCorrupt, l, r.maxRep)
-			}
-		}
+		data = data[used:]
 	}
 	vd, err := r.valueDecoderFor(p.Encoding)
 	if err != nil {
@@ -204,7 +199,56 @@ func (r *ColumnReader) startDataPage(p *Page) error {
 	if p.Encoding == format.Plain && r.c.File.mapped != nil && r.c.Meta.Codec == format.Uncompressed && r.maxDef == 0 && r.maxRep == 0 {
 		r.plain = data // values alias the mapped file: they can be lent out
 	}
-	r.page, r.values, r.pos, r.count = p, vd, 0, n
+	r.page, r.values = p, vd
+	r.pos, r.count, r.pageLeft = 0, 0, n
+	return nil
+}
+
+// countDefined counts the levels equal to the maximum definition level.
+func (r *ColumnReader) countDefined(d *encoding.LevelDecoder, n int) (int, error) {
+	count := 0
+	for n > 0 {
+		k := min(n, levelChunk)
+		var err error
+		r.scratch, err = d.Decode(r.scratch[:0], k)
+		if err != nil {
+			return 0, err
+		}
+		if len(r.scratch) != k {
+			return 0, fmt.Errorf("%w: the page's levels end before its values", ErrCorrupt)
+		}
+		for _, l := range r.scratch {
+			if l == r.maxDef {
+				count++
+			}
+		}
+		n -= k
+	}
+	return count, nil
+}
+
+// refill decodes the next chunk of the page's levels into the window.
+func (r *ColumnReader) refill() error {
+	k := min(r.pageLeft, levelChunk)
+	var err error
+	if r.maxRep > 0 {
+		if r.rep, err = r.repDec.Decode(r.rep[:0], k); err != nil {
+			return r.c.wrap(r.page.Offset, fmt.Errorf("repetition levels: %w", err))
+		}
+		if len(r.rep) != k {
+			return r.c.errorf(r.page.Offset, "%w: the page's repetition levels end early", ErrCorrupt)
+		}
+	}
+	if r.maxDef > 0 {
+		if r.def, err = r.defDec.Decode(r.def[:0], k); err != nil {
+			return r.c.wrap(r.page.Offset, fmt.Errorf("definition levels: %w", err))
+		}
+		if len(r.def) != k {
+			return r.c.errorf(r.page.Offset, "%w: the page's definition levels end early", ErrCorrupt)
+		}
+	}
+	r.pos, r.count = 0, k
+	r.pageLeft -= k
 	return nil
 }
 
@@ -285,7 +329,7 @@ func (r *ColumnReader) SkipRows(n int) error {
 func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 	rows := 0
 	for {
-		if r.page == nil || r.pos == r.count {
+		if r.page == nil || r.pos == r.count && r.pageLeft == 0 {
 			if rows == maxRows && r.maxRep == 0 {
 				break // flat rows never continue into the next page
 			}
@@ -294,6 +338,11 @@ func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 				if err == io.EOF {
 					break
 				}
+				return rows, err
+			}
+		}
+		if r.pos == r.count {
+			if err := r.refill(); err != nil {
 				return rows, err
 			}
 		}
@@ -318,6 +367,9 @@ func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 			}
 			out.Entries += entries
 			out.Rows += got
+			if out.Entries > maxBatchEntries {
+				return rows, r.c.errorf(r.page.Offset, "a batch of %d rows holds more than %d values; read with a smaller batch size", out.Rows, maxBatchEntries)
+			}
 		} else if nonNull > 0 {
 			if err := r.values.skip(nonNull); err != nil {
 				return rows, r.c.wrap(r.page.Offset, err)
@@ -383,7 +435,7 @@ func (r *ColumnReader) SeekRow(target int64) error {
 				return err
 			}
 			r.page = nil
-			r.pos, r.count = 0, 0
+			r.pos, r.count, r.pageLeft = 0, 0, 0
 			r.rowsLeft = r.c.NumRows - locs[p].FirstRowIndex
 			cur = locs[p].FirstRowIndex
 		}
