@@ -250,6 +250,10 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				return nil, e
 			}
 			switch {
+			case (low == "x" || low == "b") && next.kind == tkString && next.pos == t.pos+1:
+				// X'00ff' hex (and B'0101' bit) literals.
+				r.emit(t.text+next.text, t)
+				i++
 			case (low == "date" || low == "timestamp" || low == "time" || low == "timestamptz" || low == "datetime") && next.kind == tkString:
 				typ, _ := parseTypeName(low, nil)
 				r.emit("cast", t)

@@ -1,0 +1,44 @@
+// Package sqlplan is carquet's SQL engine: SQL text in, columnar batches
+// out. It sits between driver/ (which only translates for database/sql)
+// and scan/ and writer/ (which read and write Parquet), and programs can
+// use it directly:
+//
+//	e, _ := sqlplan.Open("data/", sqlplan.Options{})
+//	st, _ := e.Prepare("SELECT category, sum(amount) FROM sales WHERE ts >= ? GROUP BY 1")
+//	rows, _ := st.Query(ctx, []sqlplan.Arg{{Ordinal: 1, Value: t0}})
+//	for b, err := rows.Next(); err == nil; b, err = rows.Next() { ... b.Cols ... }
+//
+// # The flow
+//
+//  1. Rewrite (lex.go, rewrite.go): the SQL users write in DuckDB and
+//     PostgreSQL style becomes text that github.com/xwb1989/sqlparser (a
+//     MySQL grammar) parses: 'file.parquet' / "x" / read_parquet('...')
+//     table references become back-quoted names, DATE '...' and
+//     TIMESTAMP '...' literals and CAST(x AS BIGINT|DOUBLE|...) / x::type
+//     become casts it accepts, $1 and ? become :v1, || becomes the concat
+//     operator, EXTRACT(part FROM x) becomes date_part. Every output token
+//     remembers its input offset, so errors point at line:column of the
+//     user's text. DESCRIBE, EXPLAIN, SHOW, CREATE TABLE and DROP TABLE are
+//     parsed here; unsupported SQL (WITH, OVER, FULL JOIN, INTERSECT,
+//     UPDATE, DELETE, ...) is refused by name.
+//  2. Bind (bind.go, funcs.go, agg.go): names resolve against the tables'
+//     Parquet schemas (with "did you mean" suggestions), types are
+//     inferred and unified, constants and arguments are folded.
+//  3. Plan (plan.go, select.go): WHERE is split into conjuncts; those the
+//     scan can evaluate exactly (column op constant, IN lists, IS NULL,
+//     LIKE 'prefix%', AND/OR/NOT trees of those) become scan.Predicates
+//     for pruning and filtering, the rest a residual filter; only the
+//     columns an expression reads are scanned. COUNT(*) without a filter
+//     is answered from the footers.
+//  4. Execute (exec.go, agg.go, sort.go, join.go): operators pull
+//     columnar batches (Col: typed slices, no per-row boxing): filter,
+//     project, hash aggregation with typed keys, top-N heap for ORDER BY
+//     with LIMIT, hash joins (inner, left), DISTINCT, UNION.
+//  5. Write (write.go): INSERT checks every value against the schema
+//     (types, NOT NULL, decimal precision) before anything is written,
+//     then appends atomically through writer.Append (a folder table gets a
+//     new file); CREATE TABLE [AS] and DROP TABLE.
+//
+// Subqueries in IN, EXISTS and scalar positions run first, uncorrelated;
+// correlated subqueries are refused by name.
+package sqlplan
