@@ -1,7 +1,11 @@
+//go:build duckdb
+
 // Package sqltest holds the SQL conformance files (*.test). This test runs
 // them against DuckDB to check the expectations themselves; carquet runs
 // them from driver/sqllogic_test.go. The runner below is a copy of that
 // file's (generated from it: keep the two in sync).
+//
+// Run it from the sqltests module: go test -tags duckdb ./sql/
 package sqltest
 
 import (
