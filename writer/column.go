@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/bits"
 	"slices"
+	"sync"
 
 	"github.com/carquet-go/carquet/parquet/bloom"
 	"github.com/carquet-go/carquet/parquet/compress"
@@ -759,7 +760,7 @@ func (c *columnWriter) flushPage() error {
 	hdr := format.Marshal(c.hdr[:0], &h)
 	c.hdr = hdr
 
-	page := make([]byte, 0, len(hdr)+len(body))
+	page := getPageBuf(len(hdr) + len(body))
 	page = append(append(page, hdr...), body...)
 	ch.locs = append(ch.locs, format.PageLocation{Offset: ch.size, CompressedPageSize: int32(len(page)), FirstRowIndex: ch.rows})
 	ch.pages = append(ch.pages, page)
@@ -906,6 +907,32 @@ func (c *columnWriter) dictPageStats() {
 	}
 }
 
+// pagePool recycles the buffers that hold a row group's pages until it is
+// written out: fresh memory costs page faults on first touch, and
+// consecutive row groups (and writers) need buffers of the same sizes.
+var pagePool sync.Pool
+
+func getPageBuf(n int) []byte {
+	for range 2 {
+		p, ok := pagePool.Get().(*[]byte)
+		if !ok {
+			break
+		}
+		if cap(*p) >= n {
+			return (*p)[:0]
+		}
+		pagePool.Put(p)
+	}
+	return make([]byte, 0, n)
+}
+
+func putPageBuf(b []byte) {
+	if cap(b) < 1<<10 {
+		return
+	}
+	pagePool.Put(&b)
+}
+
 func addEncStat(s *[]format.PageEncodingStats, t format.PageType, e format.Encoding) {
 	for i := range *s {
 		if (*s)[i].PageType == t && (*s)[i].Encoding == e {
@@ -993,6 +1020,9 @@ func (c *columnWriter) finish(out io.Writer, off int64) (chunkResult, error) {
 		if _, err := out.Write(pg); err != nil {
 			return chunkResult{}, err
 		}
+	}
+	for _, pg := range ch.pages {
+		putPageBuf(pg)
 	}
 	md.DataPageOffset = off
 	if dictOff >= 0 {
