@@ -18,21 +18,26 @@ func unpackInt32Generic(dst []int32, src []byte, bitWidth uint) {
 	i, bit := 0, uint(0)
 	// While a whole 8-byte word is readable, one load covers any value of
 	// up to 32 bits at any bit offset (shift <= 7, 7+32 <= 64).
-	if len(src) >= 8 {
-		last := uint(len(src) - 8)
+	for ; i < len(dst); i++ {
+		b := bit >> 3
+		if b+8 > uint(len(src)) {
+			break
+		}
+		w := binary.LittleEndian.Uint64(src[b:])
+		dst[i] = int32(uint32((w >> (bit & 7)) & mask))
+		bit += bitWidth
+	}
+	if i < len(dst) {
+		// The last few values, from a zero-padded copy of the last bytes
+		// (fewer than 8 remain, so the bit offset stays below 64).
+		var pad [24]byte
+		copy(pad[:], src[bit>>3:])
+		bit &= 7
 		for ; i < len(dst); i++ {
-			b := bit >> 3
-			if b > last {
-				break
-			}
-			w := binary.LittleEndian.Uint64(src[b:])
+			w := binary.LittleEndian.Uint64(pad[(bit>>3)&15:])
 			dst[i] = int32(uint32((w >> (bit & 7)) & mask))
 			bit += bitWidth
 		}
-	}
-	for ; i < len(dst); i++ {
-		dst[i] = int32(uint32(readBits(src, bit, bitWidth)))
-		bit += bitWidth
 	}
 }
 
@@ -43,44 +48,35 @@ func unpackInt64Generic(dst []int64, src []byte, bitWidth uint) {
 	}
 	mask := ^uint64(0) >> (64 - bitWidth)
 	i, bit := 0, uint(0)
-	if len(src) >= 9 {
-		last := uint(len(src) - 9)
+	for ; i < len(dst); i++ {
+		b := bit >> 3
+		if b+9 > uint(len(src)) {
+			break
+		}
+		s := bit & 7
+		w := binary.LittleEndian.Uint64(src[b:]) >> s
+		if s+bitWidth > 64 {
+			w |= uint64(src[b+8]) << (64 - s)
+		}
+		dst[i] = int64(w & mask)
+		bit += bitWidth
+	}
+	if i < len(dst) {
+		// Fewer than 9 bytes remain, so the bit offset stays below 80;
+		// read them from a zero-padded copy.
+		var pad [40]byte
+		copy(pad[:], src[bit>>3:])
+		bit &= 7
 		for ; i < len(dst); i++ {
-			b := bit >> 3
-			if b > last {
-				break
-			}
-			s := bit & 7
-			w := binary.LittleEndian.Uint64(src[b:]) >> s
+			b, s := (bit>>3)&31, bit&7
+			w := binary.LittleEndian.Uint64(pad[b:]) >> s
 			if s+bitWidth > 64 {
-				w |= uint64(src[b+8]) << (64 - s)
+				w |= uint64(pad[b+8]) << (64 - s)
 			}
 			dst[i] = int64(w & mask)
 			bit += bitWidth
 		}
 	}
-	for ; i < len(dst); i++ {
-		dst[i] = int64(readBits(src, bit, bitWidth))
-		bit += bitWidth
-	}
-}
-
-// readBits reads width (<= 64) bits starting at bit offset bit, byte by
-// byte; it is the slow path for the last values of a buffer.
-func readBits(src []byte, bit, width uint) uint64 {
-	var v uint64
-	got := uint(0)
-	for got < width {
-		b := src[bit>>3] >> (bit & 7)
-		take := 8 - bit&7
-		if take > width-got {
-			take = width - got
-		}
-		v |= uint64(b&(1<<take-1)) << got
-		got += take
-		bit += take
-	}
-	return v
 }
 
 func gatherUint32Generic(dst []uint32, dict []uint32, idx []int32) int {

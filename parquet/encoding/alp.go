@@ -144,7 +144,7 @@ func (c *alpCore) parse(i int) (alpVector, error) {
 	if len(b) < need {
 		return v, corruptf(format.ALP, base, "vector %d needs %d bytes, %d left", i, need, len(b))
 	}
-	v.packed = b[hdr : hdr+packed]
+	v.packed = b[hdr:] // the kernels may read past the packed bytes
 	v.excPos = b[hdr+packed : hdr+packed+2*v.exc]
 	v.excVals = b[hdr+packed+2*v.exc : need]
 	v.base, v.excStart = base, base+hdr+packed

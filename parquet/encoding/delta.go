@@ -130,7 +130,9 @@ func (d *deltaCore) nextMiniblock() error {
 		take = avail
 	}
 	d.bw = bw
-	d.run.reset(d.src[d.pos:d.pos+take], bw)
+	// The run sees the rest of the page, not just its own bytes: the
+	// unpack kernels read whole 16-byte blocks past the bits they need.
+	d.run.reset(d.src[d.pos:], bw)
 	d.pos += take
 	d.miniLeft = d.perMini
 	return nil

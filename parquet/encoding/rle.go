@@ -92,7 +92,8 @@ func (d *RLEDecoder) nextRun() error {
 			size = avail
 			n = avail * 8 / int(d.bitWidth)
 		}
-		d.packed.reset(d.src[next:next+size], d.bitWidth)
+		// The run sees the rest of the data (see deltaCore.nextMiniblock).
+		d.packed.reset(d.src[next:], d.bitWidth)
 		d.pos = next + size
 		if n == 0 {
 			continue
