@@ -539,7 +539,16 @@ func (b *builder) intValue(x any, bits int) (int64, error) {
 	}
 	if bits == 32 {
 		unsigned := lt != nil && lt.Integer != nil && !lt.Integer.IsSigned
-		if unsigned && (v < 0 || v > math.MaxUint32) || !unsigned && (v < math.MinInt32 || v > math.MaxInt32) {
+		lo, hi := int64(math.MinInt32), int64(math.MaxInt32)
+		if lt != nil && lt.Integer != nil {
+			w := lt.Integer.BitWidth
+			if unsigned {
+				lo, hi = 0, 1<<w-1
+			} else {
+				lo, hi = -1<<(w-1), 1<<(w-1)-1
+			}
+		}
+		if v < lo || v > hi {
 			return 0, fmt.Errorf("column %s: %d does not fit %s", b.path(), v, describeLeaf(b.f.Node))
 		}
 		if unsigned {

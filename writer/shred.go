@@ -6,6 +6,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
+	"github.com/carquet-go/carquet/simd"
 )
 
 // leafData is one leaf column of a batch after shredding: a level per
@@ -245,6 +246,18 @@ func checkValues(v *vector.Vector, n *schema.Node) error {
 	}
 	if have < v.Len {
 		return fmt.Errorf("%d values for %d slots", have, v.Len)
+	}
+	if lt := n.Logical; v.Kind == vector.Int32 && lt != nil && lt.Integer != nil && lt.Integer.BitWidth < 32 && v.Len > 0 {
+		// Writers must not store values the annotation does not allow.
+		lo, hi, _ := simd.MinMaxInt32(v.Int32s[:v.Len])
+		bits := lt.Integer.BitWidth
+		minV, maxV := int32(0), int32(1)<<bits-1
+		if lt.Integer.IsSigned {
+			minV, maxV = -1<<(bits-1), 1<<(bits-1)-1
+		}
+		if lo < minV || hi > maxV {
+			return fmt.Errorf("values out of the range of %s: %d..%d", schema.LogicalString(lt), lo, hi)
+		}
 	}
 	return nil
 }

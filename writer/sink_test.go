@@ -3,9 +3,11 @@ package writer
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/carquet-go/carquet/parquet/file"
+	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
 )
 
@@ -94,6 +96,13 @@ func TestBadBatches(t *testing.T) {
 		{"short values", []*vector.Vector{{Kind: vector.Int64, Len: 2, Int64s: []int64{1}}, good}},
 		{"no children", []*vector.Vector{ids, {Kind: vector.List, Len: 2, Offsets: []int32{0, 1, 2}}}},
 	}
+	w8, err := New(&Buffer{}, mustSchema(t, Integer("b", 8, false)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w8.WriteBatch([]*vector.Vector{{Kind: vector.Int32, Len: 2, Int32s: []int32{255, 256}}}); err == nil || !strings.Contains(err.Error(), "out of the range of INTEGER(8,false)") {
+		t.Errorf("UINT_8 value 256: %v", err)
+	}
 	for _, c := range bad {
 		if err := w.WriteBatch(c.cols); err == nil {
 			t.Errorf("%s: no error", c.name)
@@ -107,4 +116,13 @@ func TestBadBatches(t *testing.T) {
 	}
 	f := openBuffer(t, &buf)
 	compareRows(t, [][]any{{int64(1), []any{int32(5)}}, {int64(2), []any{int32(6)}}}, readRows(t, f, 10))
+}
+
+func mustSchema(t testing.TB, fields ...Field) *schema.Schema {
+	t.Helper()
+	s, err := NewSchema(fields...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

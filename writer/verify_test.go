@@ -8,8 +8,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/cespare/xxhash/v2"
-
+	"github.com/carquet-go/carquet/parquet/bloom"
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
@@ -320,7 +319,7 @@ func verifyChunk(t testing.TB, f *file.File, rg, col int, leaf *schema.Node) {
 			t.Fatalf("%s: bloom header %+v with %d bytes of bitset", where, h, len(bits))
 		}
 		for j := 0; j < all.Values.Len; j++ {
-			if !bloomCheck(bits, xxhash.Sum64(valueBytes(&all.Values, j))) {
+			if !bloomCheck(bits, bloom.HashBytes(valueBytes(&all.Values, j))) {
 				t.Fatalf("%s: value %d not in the bloom filter", where, j)
 			}
 		}
@@ -493,4 +492,4 @@ func verifyPages(t testing.TB, where string, c *file.Chunk, o oracle, leaf *sche
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-func xxhashSum(b []byte) uint64 { return xxhash.Sum64(b) }
+func xxhashSum(b []byte) uint64 { return bloom.HashBytes(b) }
