@@ -1,0 +1,261 @@
+package sqlplan
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+func newEngine(t *testing.T) *Engine {
+	t.Helper()
+	e, err := Open(t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+func exec(t *testing.T, e *Engine, q string, args ...Arg) Result {
+	t.Helper()
+	s, err := e.Prepare(q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	r, err := s.Exec(context.Background(), args, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return r
+}
+
+// queryAll runs a query and returns its rows as Go values.
+func queryAll(t *testing.T, e *Engine, q string, args ...Arg) [][]any {
+	t.Helper()
+	s, err := e.Prepare(q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	rows, err := s.Query(context.Background(), args)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer rows.Close()
+	var out [][]any
+	for {
+		b, err := rows.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		for i := 0; i < b.N; i++ {
+			row := make([]any, len(b.Cols))
+			for c, col := range b.Cols {
+				row[c] = col.Value(i)
+			}
+			out = append(out, row)
+		}
+	}
+}
+
+func TestEngineWithoutDatabaseSQL(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE t (id BIGINT NOT NULL, g VARCHAR, x DOUBLE)")
+	r := exec(t, e, "INSERT INTO t VALUES (1, 'a', 1.5), (2, 'b', 2.5), (3, 'a', NULL)")
+	if r.RowsAffected != 3 {
+		t.Fatalf("RowsAffected %d", r.RowsAffected)
+	}
+	got := queryAll(t, e, "SELECT g, count(*), sum(x) FROM t WHERE id >= $1 GROUP BY g ORDER BY g", Arg{Ordinal: 1, Value: int64(1)})
+	if len(got) != 2 || got[0][0] != "a" || got[0][1] != int64(2) || got[0][2] != 1.5 || got[1][2] != 2.5 {
+		t.Fatalf("%v", got)
+	}
+}
+
+func TestRewritePositions(t *testing.T) {
+	cases := []struct {
+		in      string
+		wantSQL string
+	}{
+		{"SELECT * FROM 'a/b.parquet'", "SELECT * FROM `a/b.parquet`"},
+		{"SELECT * FROM read_parquet('x.parquet') WHERE a = $2", "SELECT * FROM `x.parquet` WHERE a = :v2"},
+		{`SELECT "my col" FROM t WHERE s = 'it''s'`, "SELECT `my col` FROM t WHERE s = 'it''s'"},
+		{`SELECT 'a\b'`, `SELECT 'a\\b'`},
+		{"SELECT a::BIGINT, (a + 1)::DOUBLE, f(x)::VARCHAR FROM t", "SELECT cast ( a as char(900004)) , cast ( ( a + 1 ) as char(900010)) , cast ( f ( x ) as char(900011)) FROM t"},
+		{"SELECT DATE '2024-01-01', TIMESTAMP '2024-01-01 00:00:00'", "SELECT cast ( '2024-01-01' as char(900013)) , cast ( '2024-01-01 00:00:00' as char(900015))"},
+		{"SELECT EXTRACT(year FROM ts) FROM t", "SELECT date_part ( 'year', ts ) FROM t"},
+		{"SELECT a || b FROM t WHERE c ILIKE 'x%'", "SELECT a | b FROM t WHERE c regexp 'x%'"},
+		{"SELECT ? + ?", "SELECT :v1 + :v2"},
+		{"SELECT x FROM t ORDER BY x NULLS LAST", "SELECT x FROM t ORDER BY x"},
+	}
+	for _, c := range cases {
+		toks, err := lex(c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := rewriteTokens(c.in, significant(toks))
+		if err != nil {
+			t.Fatalf("%s: %v", c.in, err)
+		}
+		if src.text != c.wantSQL {
+			t.Errorf("%s\n got %s\nwant %s", c.in, src.text, c.wantSQL)
+		}
+		if _, err := sqlparser.Parse(src.text); err != nil {
+			t.Errorf("%s: the parser refuses %s: %v", c.in, src.text, err)
+		}
+	}
+	// Offsets map back through rewrites.
+	in := "SELECT DATE '2024-01-01',\n  nope FROM t"
+	toks, _ := lex(in)
+	src, _ := rewriteTokens(in, significant(toks))
+	k := strings.Index(src.text, "nope")
+	if off := src.origOffset(k); in[off:off+4] != "nope" {
+		t.Errorf("offset %d maps to %q", k, in[off:])
+	}
+}
+
+func TestErrorPositions(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE t (alpha INTEGER, beta VARCHAR)")
+	cases := []struct {
+		q         string
+		line, col int
+		msg       string
+		is        error
+	}{
+		{"SELECT alpah FROM t", 1, 8, `column "alpah" does not exist (did you mean "alpha"?)`, ErrNoColumn},
+		{"SELECT alpha\nFROM tt", 2, 6, `table "tt" does not exist (did you mean "t"?)`, ErrNoTable},
+		{"SELECT DATE '2024-01-01', alpha::INTEGER,\n  gamma FROM t", 2, 3, `column "gamma" does not exist`, ErrNoColumn},
+		{"SELECT alpha FROM t WHERE", 1, 21, "syntax error", nil},
+		{"SELECT alpha FROM t\n WHERE alpha = )", 2, 16, "syntax error", nil},
+		{"SELECT row_number() OVER () FROM t", 1, 21, "window functions (OVER) are not supported", ErrUnsupported},
+		{"SELECT 'unterminated FROM t", 1, 8, "unterminated quoted string", nil},
+		{"SELECT lowerr(beta) FROM t", 1, 8, `function lowerr does not exist (did you mean "lower"?)`, ErrUnsupported},
+		{"SELECT t.gama FROM t", 1, 10, `table "t" has no column "gama"`, ErrNoColumn},
+	}
+	for _, c := range cases {
+		s, err := e.Prepare(c.q)
+		if err == nil {
+			var rows *Rows
+			rows, err = s.Query(context.Background(), nil)
+			if err == nil {
+				rows.Close()
+			}
+		}
+		var pe *Error
+		if !errors.As(err, &pe) {
+			t.Errorf("%q: %v", c.q, err)
+			continue
+		}
+		if pe.Line != c.line || pe.Column != c.col || !strings.Contains(pe.Msg, c.msg) || c.is != nil && !errors.Is(err, c.is) {
+			t.Errorf("%q: got %v (line %d col %d)", c.q, err, pe.Line, pe.Column)
+		}
+	}
+}
+
+// pushed returns the scan predicates and residual of a query's plan.
+func planOf(t *testing.T, e *Engine, q string) string {
+	t.Helper()
+	got := queryAll(t, e, "EXPLAIN "+q)
+	var b strings.Builder
+	for _, r := range got {
+		b.WriteString(r[0].(string) + "\n")
+	}
+	return b.String()
+}
+
+func TestPushdown(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE t (a BIGINT, s VARCHAR, d DATE, ts TIMESTAMP, f DOUBLE, m DECIMAL(8,2), b BOOLEAN)")
+	cases := []struct {
+		where, pushed, residual string
+	}{
+		{"a = 1", "a = 1", ""},
+		{"1 < a", "a > 1", ""},
+		{"a = 1 + 2", "a = 3", ""},
+		{"a BETWEEN 1 AND 5", "(a >= 1) AND (a <= 5)", ""},
+		{"a IN (1, 2)", "a IN (1, 2)", ""},
+		{"a NOT IN (1, 2)", "a NOT IN (1, 2)", ""},
+		{"s LIKE 'ab%'", "s LIKE 'ab%'", ""},
+		{"s NOT LIKE 'ab%'", "NOT (s LIKE 'ab%')", ""},
+		{"s LIKE '%ab'", "", "s like '%ab'"},
+		{"s IS NULL", "s IS NULL", ""},
+		{"a = 1 OR s = 'x'", "(a = 1) OR (s = 'x')", ""},
+		{"NOT (a > 3)", "NOT (a > 3)", ""},
+		{"d >= '2024-01-01'", "d >= 2024-01-01 00:00:00 +0000 UTC", ""},
+		{"ts < TIMESTAMP '2024-01-01 10:00:00'", "ts < 2024-01-01 10:00:00 +0000 UTC", ""},
+		{"m > 1.5", "m > 1.50", ""},
+		{"a + 1 > 3", "", "a + 1 > 3"},
+		{"a = 1 AND lower(s) = 'x'", "a = 1", "lower(s) = 'x'"},
+		{"f > 1", "f > 1", ""},
+	}
+	for _, c := range cases {
+		plan := planOf(t, e, "SELECT a FROM t WHERE "+c.where)
+		if c.pushed != "" && !strings.Contains(plan, "pushed filter: "+c.pushed+"\n") {
+			t.Errorf("%s: want pushed %q in\n%s", c.where, c.pushed, plan)
+		}
+		if c.pushed == "" && strings.Contains(plan, "pushed filter") {
+			t.Errorf("%s: nothing should be pushed:\n%s", c.where, plan)
+		}
+		if c.residual != "" && !strings.Contains(plan, "FILTER (residual) "+c.residual) {
+			t.Errorf("%s: want residual %q in\n%s", c.where, c.residual, plan)
+		}
+		if c.residual == "" && strings.Contains(plan, "residual") {
+			t.Errorf("%s: no residual expected:\n%s", c.where, plan)
+		}
+	}
+	// Only referenced columns are scanned; COUNT(*) reads footers.
+	if plan := planOf(t, e, "SELECT s FROM t WHERE a = 1"); !strings.Contains(plan, "columns: s\n") {
+		t.Errorf("projection:\n%s", plan)
+	}
+	if plan := planOf(t, e, "SELECT count(*) FROM t"); !strings.Contains(plan, "COUNT(*) FROM FOOTERS") {
+		t.Errorf("count:\n%s", plan)
+	}
+	// The right side of a LEFT JOIN is not filtered by WHERE below the join.
+	exec(t, e, "CREATE TABLE u (a BIGINT, v VARCHAR)")
+	plan := planOf(t, e, "SELECT t.a FROM t LEFT JOIN u ON t.a = u.a WHERE u.v = 'x' AND t.a = 2")
+	if !strings.Contains(plan, "FILTER (residual) u.v = 'x'") || !strings.Contains(plan, "pushed filter: a = 2") {
+		t.Errorf("left join pushdown:\n%s", plan)
+	}
+}
+
+func TestPushdownPrunes(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE p (id BIGINT) WITH (row_group_rows = 10)")
+	for i := 0; i < 5; i++ {
+		exec(t, e, "INSERT INTO p SELECT id FROM (SELECT 1 AS id) x")
+	}
+	exec(t, e, "CREATE TABLE q (id BIGINT) row_group_rows = 2")
+	exec(t, e, "INSERT INTO q VALUES (1), (2), (3), (4), (5), (6)")
+	got := queryAll(t, e, "EXPLAIN ANALYZE SELECT id FROM q WHERE id >= 5")
+	var plan strings.Builder
+	for _, r := range got {
+		plan.WriteString(r[0].(string) + "\n")
+	}
+	if !strings.Contains(plan.String(), "row groups 3 (pruned 2 by statistics") || !strings.Contains(plan.String(), "rows returned: 2") {
+		t.Errorf("EXPLAIN ANALYZE:\n%s", plan.String())
+	}
+}
+
+func TestPredicatesMatchResidual(t *testing.T) {
+	// Every pushable predicate gives the same rows pushed and not pushed.
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE r (a BIGINT, s VARCHAR, f DOUBLE, m DECIMAL(6,2)) row_group_rows = 3")
+	exec(t, e, "INSERT INTO r VALUES (1, 'ab', 1.5, 1.25), (2, NULL, NULL, NULL), (3, 'abc', -0.0, 0.5), (4, 'b', 'NaN', -3), (5, '', 2.0, 1.5), (NULL, 'x', 3.0, 2.5), (7, 'ab', 1.0, 7.75)")
+	wheres := []string{"a = 3", "a <> 3", "a > 2.5", "a IN (1, 7, 9)", "a NOT IN (1, 7)", "s LIKE 'ab%'", "s NOT LIKE 'ab%'",
+		"s IS NULL", "s IS NOT NULL", "f > 1", "f = 0", "f <= 'NaN'", "m >= 1.5", "m IN (0.5, 7.75)", "a > 2 OR s = 'ab'",
+		"NOT (a > 3 AND f < 3)", "s = ''", "s > 'ab'", "a BETWEEN 2 AND 5"}
+	for _, w := range wheres {
+		pushed := queryAll(t, e, "SELECT a, s FROM r WHERE "+w+" ORDER BY a, s")
+		// (w) AND true-ish expression the scan cannot take keeps it residual.
+		resid := queryAll(t, e, "SELECT a, s FROM r WHERE ("+w+") AND coalesce(length(s), 0) + 1 > 0 ORDER BY a, s")
+		if len(pushed) != len(resid) {
+			t.Errorf("%s: %d rows pushed, %d as residual", w, len(pushed), len(resid))
+		}
+	}
+}
