@@ -12,6 +12,7 @@ import (
 
 	"github.com/carquet-go/carquet/internal/testfiles"
 	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/value"
 )
 
 // Row counts stated by the conformance files' READMEs and .md notes.
@@ -140,6 +141,31 @@ func FuzzOpen(f *testing.F) {
 		_ = file.Schema.String()
 		if _, err := file.Schema.LogicalFields(); err != nil {
 			return
+		}
+		// Read what there is: errors are fine, panics and hangs are not.
+		r, err := file.NewReader(ReaderOptions{BatchSize: 64})
+		if err != nil {
+			return
+		}
+		for i := 0; i < 50; i++ {
+			b, err := r.Next()
+			if err != nil {
+				break
+			}
+			for c, v := range b.Columns {
+				for j := 0; j < b.NumRows; j++ {
+					_ = value.Get(b.Fields[c], v, j)
+				}
+			}
+		}
+		for rg := range file.Meta.RowGroups {
+			for col := range file.Schema.Leaves {
+				if c, err := file.Chunk(rg, col); err == nil {
+					c.ColumnIndex()
+					c.OffsetIndex()
+					c.BloomFilter()
+				}
+			}
 		}
 	})
 }

@@ -125,6 +125,9 @@ func (s *Schema) build(elems []format.SchemaElement, pos *int, parent *Node, dep
 		return nil, fmt.Errorf("%w: nesting deeper than %d", ErrInvalid, maxDepth)
 	}
 	i := *pos
+	if i >= len(elems) {
+		return nil, fmt.Errorf("%w: the schema ends inside group %q", ErrInvalid, parent.Name)
+	}
 	e := &elems[i]
 	*pos = i + 1
 	n := &Node{
