@@ -1,0 +1,119 @@
+// Package peers opens the peer libraries (DuckDB through duckdb-go,
+// arrow-go's pqarrow, parquet-go) that the interop, conformance and
+// benchmark packages compare carquet against, and turns what each returns
+// into the Go values of package canon.
+package peers
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/sqltests/internal/canon"
+)
+
+// OpenDuckDB opens an in-memory DuckDB database limited to the given
+// number of threads (0 keeps DuckDB's default). The pool holds one
+// connection so that SET statements apply to every query.
+func OpenDuckDB(threads int) (*sql.DB, error) {
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	if threads > 0 {
+		if _, err := db.Exec(fmt.Sprintf("SET threads=%d", threads)); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	return db, nil
+}
+
+// DuckDBVersion returns the library version DuckDB reports.
+func DuckDBVersion(db *sql.DB) string {
+	var v string
+	if err := db.QueryRowContext(context.Background(), "SELECT version()").Scan(&v); err != nil {
+		return "unknown"
+	}
+	return v
+}
+
+// ReadDuckDB runs query (whose only argument is path) and renders every
+// value. Column types decide two conversions: UUID bytes become the
+// canonical UUID string, and JSON values (which duckdb-go parses) are
+// rendered from their re-marshalled text.
+func ReadDuckDB(db *sql.DB, query string, args ...any) (*Table, error) {
+	rows, err := db.Query(query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cts, err := rows.ColumnTypes()
+	if err != nil {
+		return nil, err
+	}
+	t := &Table{}
+	for _, c := range cts {
+		t.Columns = append(t.Columns, c.Name())
+		t.Types = append(t.Types, c.DatabaseTypeName())
+	}
+	vals := make([]any, len(cts))
+	ptrs := make([]any, len(cts))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		row := make([]string, len(vals))
+		for i, v := range vals {
+			row[i] = canon.Value(DuckDBValue(t.Types[i], v))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t, rows.Err()
+}
+
+// DuckDBValue converts a value duckdb-go returned to canon's Go values.
+func DuckDBValue(typ string, v any) any {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case duckdb.Decimal:
+		return canon.Decimal{Unscaled: x.Value, Scale: int(x.Scale)}
+	case duckdb.Interval:
+		return canon.Interval{Months: int64(x.Months), Days: int64(x.Days), Micros: x.Micros}
+	case duckdb.OrderedMap:
+		keys, vals := x.Keys(), x.Values()
+		m := make(canon.Map, len(keys))
+		for i := range keys {
+			m[i] = canon.Entry{Key: DuckDBValue("", keys[i]), Value: DuckDBValue("", vals[i])}
+		}
+		return m
+	case duckdb.UUID:
+		return x.String()
+	case *duckdb.UUID:
+		return x.String()
+	case []byte:
+		if typ == "UUID" && len(x) == 16 {
+			return value.UUIDString(x)
+		}
+		return x
+	case []any:
+		for i := range x {
+			x[i] = DuckDBValue("", x[i])
+		}
+		return x
+	case map[string]any:
+		for k := range x {
+			x[k] = DuckDBValue("", x[k])
+		}
+		return x
+	}
+	return v
+}
