@@ -85,7 +85,20 @@ func converter(t sqlplan.Type) func(c *sqlplan.Col, i int) driver.Value {
 	case sqlplan.KFloat:
 		return func(c *sqlplan.Col, i int) driver.Value { return c.F[i] }
 	case sqlplan.KString, sqlplan.KUUID:
-		return func(c *sqlplan.Col, i int) driver.Value { return string(c.Bytes(i)) }
+		// Low-cardinality strings (categories, enums) are converted and
+		// boxed once; the cache stops growing after a few hundred values.
+		cache := make(map[string]driver.Value, 16)
+		return func(c *sqlplan.Col, i int) driver.Value {
+			b := c.Bytes(i)
+			if v, ok := cache[string(b)]; ok {
+				return v
+			}
+			var v driver.Value = string(b)
+			if len(cache) < 256 && len(b) <= 64 {
+				cache[string(b)] = v
+			}
+			return v
+		}
 	case sqlplan.KBytes:
 		return func(c *sqlplan.Col, i int) driver.Value { return append([]byte(nil), c.Bytes(i)...) }
 	case sqlplan.KTimestamp:

@@ -646,6 +646,13 @@ type grouper struct {
 	strs     map[string]int32
 	nullID   int32
 	buf      []byte
+	intCache []intCacheEntry
+}
+
+// intCacheEntry caches one key's group id (id+1; 0 is empty).
+type intCacheEntry struct {
+	key int64
+	id  int32
 }
 
 func newGrouper(types []Type) *grouper {
@@ -685,6 +692,11 @@ func (g *grouper) assign(cols []*Col, n int, gids []int32) {
 	if g.ints != nil {
 		c := cols[0]
 		x := c.I
+		// Direct-mapped cache in front of the map, as for strings.
+		if g.intCache == nil {
+			g.intCache = make([]intCacheEntry, 4096)
+		}
+		cache := g.intCache
 		for i := 0; i < n; i++ {
 			if c.Null != nil && c.Null[i] {
 				if g.nullID < 0 {
@@ -693,17 +705,31 @@ func (g *grouper) assign(cols []*Col, n int, gids []int32) {
 				gids[i] = g.nullID
 				continue
 			}
-			id, ok := g.ints[x[i]]
+			k := x[i]
+			e := &cache[uint64(k)*0x9e3779b97f4a7c15>>52]
+			if e.id > 0 && e.key == k {
+				gids[i] = e.id - 1
+				continue
+			}
+			id, ok := g.ints[k]
 			if !ok {
 				id = g.newGroup(cols, i)
-				g.ints[x[i]] = id
+				g.ints[k] = id
 			}
+			e.key, e.id = k, id+1
 			gids[i] = id
 		}
 		return
 	}
 	if len(cols) == 1 && cols[0].Off != nil {
 		c := cols[0]
+		// A direct-mapped cache in front of the map: low-cardinality keys
+		// (the common GROUP BY category) skip hashing the map's way.
+		var cache [256]struct {
+			key []byte
+			id  int32
+			ok  bool
+		}
 		for i := 0; i < n; i++ {
 			if c.Null != nil && c.Null[i] {
 				if g.nullID < 0 {
@@ -713,11 +739,21 @@ func (g *grouper) assign(cols []*Col, n int, gids []int32) {
 				continue
 			}
 			s := c.Data[c.Off[i]:c.Off[i+1]]
+			h := uint(len(s))
+			if len(s) > 0 {
+				h = h*31 + uint(s[0])*7 + uint(s[len(s)-1])*131 + uint(s[len(s)/2])*17
+			}
+			e := &cache[h&255]
+			if e.ok && string(e.key) == string(s) {
+				gids[i] = e.id
+				continue
+			}
 			id, ok := g.strs[string(s)]
 			if !ok {
 				id = g.newGroup(cols, i)
 				g.strs[string(s)] = id
 			}
+			e.key, e.id, e.ok = s, id, true
 			gids[i] = id
 		}
 		return

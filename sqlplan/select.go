@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"context"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -104,7 +105,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 				if c, ok := x.Expr.(*sqlparser.ColName); ok {
 					name = c.Name.String()
 				} else {
-					name = sqlparser.String(x.Expr)
+					name = castNames.ReplaceAllStringFunc(sqlparser.String(x.Expr), castName)
 				}
 			}
 			nullable := true
@@ -381,6 +382,21 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		root = &keepNode{in: root, n: visible}
 	}
 	return &selectPlan{root: root, cols: cols}, nil
+}
+
+// castNames finds the parser's spelling of the rewrite layer's casts,
+// convert(x, char(9000NN)), to name result columns as the user wrote them.
+var castNames = regexp.MustCompile(`convert\((.*?), (char\(9\d{5}\)|decimal\(\d+, \d+\)|[a-z]+)\)`)
+
+func castName(m string) string {
+	sub := castNames.FindStringSubmatch(m)
+	t := sub[2]
+	if strings.HasPrefix(t, "char(") {
+		if n, err := strconv.Atoi(t[5 : len(t)-1]); err == nil && n >= castCodeBase && n < castCodeBase+len(castTypes) {
+			t = castTypes[n-castCodeBase]
+		}
+	}
+	return "CAST(" + sub[1] + " AS " + strings.ToUpper(t) + ")"
 }
 
 func colNullable(c *scopeCol) bool {

@@ -259,3 +259,23 @@ func TestPredicatesMatchResidual(t *testing.T) {
 		}
 	}
 }
+
+func TestColumnNames(t *testing.T) {
+	e := newEngine(t)
+	s, err := e.Prepare("SELECT 1 AS one, CAST(2 AS BIGINT), '3'::DOUBLE, count(*) FROM (SELECT 1 AS x) t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.Query(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var names []string
+	for _, c := range rows.Columns() {
+		names = append(names, c.Name)
+	}
+	if got := strings.Join(names, "|"); got != "one|CAST(2 AS BIGINT)|CAST('3' AS DOUBLE)|count(*)" {
+		t.Errorf("names %s", got)
+	}
+}
