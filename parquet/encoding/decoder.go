@@ -62,9 +62,9 @@ type Int96Decoder interface {
 
 // ByteArrayDecoder decodes BYTE_ARRAY values Arrow-style: the bytes of each
 // value are appended to data and the end offset of each value to offsets.
-// If offsets is empty a leading 0 is appended first; otherwise its last
-// entry must equal len(data). Offsets are int32, so data cannot grow past
-// 2 GiB (an error says so).
+// If offsets is empty, the start offset len(data) (so 0 for empty data) is
+// appended first; otherwise its last entry must equal len(data). Offsets
+// are int32, so data cannot grow past 2 GiB (an error says so).
 type ByteArrayDecoder interface {
 	Reset(src []byte, numValues int) error
 	Decode(data []byte, offsets []int32, n int) ([]byte, []int32, error)
