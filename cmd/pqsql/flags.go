@@ -18,6 +18,8 @@ type cmdFlags struct {
 	*flag.FlagSet
 	e                     *env
 	usage, about, example string
+	// printHelpFn, when set, prints the help instead of printHelp.
+	printHelpFn func(w io.Writer)
 }
 
 // newFlags starts the flags of a command. usage is the synopsis after
@@ -52,6 +54,10 @@ func (c *cmdFlags) parse(args []string) ([]string, error) {
 	for {
 		if err := c.FlagSet.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				if c.printHelpFn != nil {
+					c.printHelpFn(c.e.stdout)
+					return nil, errHelp
+				}
 				c.printHelp(c.e.stdout)
 				return nil, errHelp
 			}

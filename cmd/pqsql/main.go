@@ -16,16 +16,33 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 
 	"golang.org/x/term"
 )
 
 func main() {
 	e := newEnv(os.Stdin, os.Stdout, os.Stderr)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, cancel := context.WithCancel(context.Background())
 	e.ctx = ctx
+	// Ctrl-C: the interactive shell cancels the running statement; other
+	// work is cancelled through e.ctx, and a second Ctrl-C exits at once.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt)
+	go func() {
+		for range sigs {
+			if h := e.onInterrupt.Load(); h != nil {
+				(*h)()
+				continue
+			}
+			if ctx.Err() != nil {
+				os.Exit(130)
+			}
+			cancel()
+		}
+	}()
 	code := run(e, os.Args[1:])
-	stop()
+	cancel()
 	os.Exit(code)
 }
 
@@ -41,8 +58,9 @@ type env struct {
 	// terminal width of stdout (0 when it is not one).
 	stdinTTY, stdoutTTY, stderrTTY bool
 	width                          int
-	// interrupts, when set, delivers Ctrl-C to the interactive shell.
-	interrupts chan os.Signal
+	// onInterrupt, when set, handles Ctrl-C instead of cancelling ctx
+	// (the interactive shell cancels the running statement only).
+	onInterrupt atomic.Pointer[func()]
 }
 
 func newEnv(stdin io.Reader, stdout, stderr io.Writer) *env {

@@ -160,9 +160,6 @@ func decodeJSON(t testing.TB, s string, v any) {
 func TestHelpEveryCommand(t *testing.T) {
 	out := ok(t, "--help")
 	for _, c := range commands() {
-		if c.name == "demo" {
-			continue // not written yet
-		}
 		if !strings.Contains(out, c.name) {
 			t.Errorf("usage lacks %s", c.name)
 		}
@@ -170,6 +167,12 @@ func TestHelpEveryCommand(t *testing.T) {
 		if !strings.HasPrefix(h, "usage: pqsql "+c.name) || !strings.Contains(h, "examples:") {
 			t.Errorf("%s --help:\n%s", c.name, h)
 		}
+	}
+	if h := ok(t, "--help-shell"); !strings.Contains(h, ".mode") || !strings.Contains(h, "-bail") {
+		t.Errorf("--help-shell:\n%s", h)
+	}
+	if h := ok(t, "-c", "x", "--help"); !strings.Contains(h, "dot-commands") {
+		t.Errorf("shell --help:\n%s", h)
 	}
 	r := pq(t, "", "head", "--bogus", "x")
 	if r.code != 2 || !strings.Contains(r.stderr, "bogus") {
