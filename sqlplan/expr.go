@@ -843,11 +843,8 @@ func (e *arithExpr) eval(b *Batch) (*Col, error) {
 				out.F[i] = x[i] * y[i]
 			}
 		case '/':
+			// IEEE division, as DuckDB: x/0 is ±Inf, 0/0 NaN.
 			for i := range out.F {
-				if y[i] == 0 {
-					out.setNull(i)
-					continue
-				}
 				out.F[i] = x[i] / y[i]
 			}
 		case '%':
@@ -965,18 +962,27 @@ func (e *arithExpr) eval(b *Batch) (*Col, error) {
 			}
 		}
 	default:
+		overflow := false
 		switch e.op {
 		case '+':
 			for i := range out.I {
-				out.I[i] = x[i] + y[i]
+				r := x[i] + y[i]
+				overflow = overflow || (r > x[i]) != (y[i] > 0)
+				out.I[i] = r
 			}
 		case '-':
 			for i := range out.I {
-				out.I[i] = x[i] - y[i]
+				r := x[i] - y[i]
+				overflow = overflow || (r < x[i]) != (y[i] > 0)
+				out.I[i] = r
 			}
 		case '*':
 			for i := range out.I {
-				out.I[i] = x[i] * y[i]
+				r := x[i] * y[i]
+				if x[i] != 0 && (r/x[i] != y[i] || x[i] == -1 && y[i] == math.MinInt64) {
+					overflow = true
+				}
+				out.I[i] = r
 			}
 		case '/', '%', 'd':
 			for i := range out.I {
@@ -988,6 +994,27 @@ func (e *arithExpr) eval(b *Batch) (*Col, error) {
 					out.I[i] = x[i] % y[i]
 				} else {
 					out.I[i] = x[i] / y[i]
+				}
+			}
+		}
+		if overflow {
+			// Only rows that are not NULL count.
+			for i := range out.I {
+				if out.isNull(i) {
+					continue
+				}
+				a, b := x[i], y[i]
+				var bad bool
+				switch e.op {
+				case '+':
+					bad = (a+b > a) != (b > 0)
+				case '-':
+					bad = (a-b < a) != (b > 0)
+				case '*':
+					bad = a != 0 && ((a*b)/a != b || a == -1 && b == math.MinInt64)
+				}
+				if bad {
+					return nil, errorf("integer overflow in %s", e.String())
 				}
 			}
 		}
@@ -1052,8 +1079,7 @@ func addInterval(c *Col, iv interval, sub bool, t Type) (*Col, error) {
 			us = c.I[i]
 		}
 		if iv.months != 0 && c.T.Kind != KTime {
-			tm := microsToTime(us).AddDate(0, int(sign*iv.months), 0)
-			us = tm.UnixMicro()
+			us = addMonths(microsToTime(us), sign*iv.months).UnixMicro()
 		}
 		us += sign * iv.micros
 		if t.Kind == KTime {
@@ -1165,4 +1191,21 @@ func timeOf(c *Col, i int) time.Time {
 		return timeOfDay(c.I[i])
 	}
 	return microsToTime(c.I[i])
+}
+
+// addMonths adds calendar months, clamping the day to the end of the
+// target month (Jan 31 + 1 month is Feb 29 in a leap year), as DuckDB.
+func addMonths(t time.Time, months int64) time.Time {
+	y, m, d := t.Date()
+	total := int64(y)*12 + int64(m-1) + months
+	ny, nm := int(total/12), time.Month(total%12+1)
+	if total < 0 && total%12 != 0 {
+		ny, nm = int(total/12)-1, time.Month(total%12+13)
+	}
+	last := time.Date(ny, nm+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	if d > last {
+		d = last
+	}
+	h, mi, sec := t.Clock()
+	return time.Date(ny, nm, d, h, mi, sec, t.Nanosecond(), time.UTC)
 }

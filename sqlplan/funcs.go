@@ -92,8 +92,15 @@ func init() {
 					return nil, fmt.Errorf("negative length %d", n)
 				}
 			}
-			// SQL positions are 1-based; start <= 0 eats into the length.
-			if start < 1 {
+			// SQL positions are 1-based; a negative start counts from the
+			// end; start 0 eats into the length.
+			if start < 0 {
+				start = int64(len(r)) + start + 1
+				if start < 1 {
+					n += start - 1
+					start = 1
+				}
+			} else if start < 1 {
 				n += start - 1
 				start = 1
 			}
@@ -756,18 +763,7 @@ func bindDateTrunc(p *planner, in []expr) ([]expr, Type, error) {
 	if err != nil {
 		return nil, Type{}, err
 	}
-	rt := tTS
-	if in[1].typ().Kind == KDate {
-		// DuckDB: date_trunc on a DATE returns a TIMESTAMP except for
-		// parts of a day or more, which return DATE.
-		if k, ok := isConst(a); ok && k.v != nil {
-			switch strings.ToLower(k.v.(string)) {
-			case "year", "quarter", "month", "week", "day", "decade", "century", "millennium":
-				return []expr{a, b}, tDate, nil
-			}
-		}
-	}
-	return []expr{a, b}, rt, nil
+	return []expr{a, b}, tTS, nil
 }
 
 func dateTrunc(part string, t time.Time) (time.Time, error) {

@@ -221,7 +221,7 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				r.out = r.out[:start]
 				r.out = append(r.out, otok{text: "cast", orig: operand[0].orig, origLen: 0}, otok{text: "(", orig: operand[0].orig})
 				r.out = append(r.out, operand...)
-				r.out = append(r.out, otok{text: "as " + castSpelling(typ) + ")", orig: t.pos, origLen: len(t.text)})
+				r.out = append(r.out, otok{text: "as " + castSpelling(typ), orig: t.pos, origLen: len(t.text)}, otok{text: ")", orig: t.pos})
 				i = n - 1
 			case "||":
 				r.emit("|", t)
@@ -259,7 +259,8 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				r.emit("cast", t)
 				r.emit("(", t)
 				r.emit(mysqlString(next.unquoted()), next)
-				r.emit("as "+castSpelling(typ)+")", next)
+				r.emit("as "+castSpelling(typ), next)
+				r.emit(")", next)
 				i++
 			case low == "interval" && next.kind == tkString:
 				num, unit, ok := strings.Cut(strings.TrimSpace(next.unquoted()), " ")
@@ -341,13 +342,13 @@ func operandStart(out []otok) int {
 	if i < 0 {
 		return -1
 	}
-	if out[i].text == ")" || strings.HasSuffix(out[i].text, ")") && strings.HasPrefix(out[i].text, "as ") {
+	if out[i].text == ")" {
 		depth := 0
 		for ; i >= 0; i-- {
-			switch {
-			case out[i].text == ")" || strings.HasPrefix(out[i].text, "as ") && strings.HasSuffix(out[i].text, ")"):
+			switch out[i].text {
+			case ")":
 				depth++
-			case out[i].text == "(":
+			case "(":
 				depth--
 			}
 			if depth == 0 {
