@@ -223,7 +223,7 @@ func (a *assembler) slotValidity(def, rep []int16, n int, r, dp, defLevel int16,
 			slots++
 		}
 	}
-	valid := buf.Grow(slots)
+	valid := buf[:0].Grow(slots) // all clear: bits are set per valid slot
 	s, hasNull := 0, false
 	for i := 0; i < n; i++ {
 		if at(rep, i) > r || at(def, i) < dp {

@@ -165,7 +165,9 @@ func (b Bitmap) Grow(n int) Bitmap {
 	if cap(b) >= words {
 		old := len(b)
 		b = b[:words]
-		clear(b[old:])
+		if old < words {
+			clear(b[old:])
+		}
 		return b
 	}
 	nb := make(Bitmap, words, words+words/2)
