@@ -45,7 +45,9 @@ type Engine struct {
 	mu      sync.Mutex
 	tables  map[string]*tableEntry
 	byTable map[*scan.Table]*tableEntry
-	writeMu sync.Mutex
+	// writeMu serializes this engine's writes; opening a table takes it
+	// for reading so that no footer is read while an append is half done.
+	writeMu sync.RWMutex
 }
 
 type tableEntry struct {
@@ -219,6 +221,8 @@ func stampOf(path string) string {
 
 // acquire opens (or reuses) the table at path; release must follow.
 func (e *Engine) acquire(path string) (*scan.Table, error) {
+	e.writeMu.RLock()
+	defer e.writeMu.RUnlock()
 	stamp := stampOf(path)
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -135,13 +135,22 @@ func (n *sortNode) topN(ctx context.Context) (*Batch, error) {
 		if k == 0 {
 			continue
 		}
-		// Rows that beat the current worst (or fill the heap) are copied.
-		var cand []int32
+		// The batch's own top k rows that beat the current worst are
+		// found with a heap over the batch, so at most k rows are copied.
+		local := &topHeap{keys: n.keys, kept: b.Cols}
 		for i := 0; i < b.N; i++ {
-			if h.Len() == 0 || h.Len()+len(cand) < k || compareRows(n.keys, b.Cols, i, h.kept, int(h.idx[0])) < 0 {
-				cand = append(cand, int32(i))
+			if h.Len() >= k && compareRows(n.keys, b.Cols, i, h.kept, int(h.idx[0])) >= 0 {
+				continue
+			}
+			if local.Len() < k {
+				heap.Push(local, int32(i))
+			} else if compareRows(n.keys, b.Cols, i, b.Cols, int(local.idx[0])) < 0 {
+				local.idx[0] = int32(i)
+				heap.Fix(local, 0)
 			}
 		}
+		cand := local.idx
+		slices.Sort(cand)
 		if len(cand) == 0 {
 			continue
 		}

@@ -279,3 +279,37 @@ func TestColumnNames(t *testing.T) {
 		t.Errorf("names %s", got)
 	}
 }
+
+func TestTopNMatchesSort(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE big AS SELECT 1 AS id")
+	for i := 0; i < 15; i++ {
+		exec(t, e, "INSERT INTO big SELECT id + (SELECT max(id) FROM big) FROM big")
+	}
+	for _, q := range []string{
+		"SELECT id, (id * 7919) % 1000 AS v FROM big ORDER BY v DESC, id LIMIT 7 OFFSET 3",
+		"SELECT id, (id * 7919) % 1000 AS v FROM big WHERE id % 3 = 0 ORDER BY v, id DESC LIMIT 20",
+		"SELECT id FROM big ORDER BY id DESC LIMIT 5",
+	} {
+		top := queryAll(t, e, q)
+		k := strings.LastIndex(q, " LIMIT")
+		all := queryAll(t, e, q[:k])
+		off := 0
+		if strings.Contains(q, "OFFSET 3") {
+			off = 3
+		}
+		want := all[off : off+len(top)]
+		for i := range top {
+			if top[i][0] != want[i][0] {
+				t.Fatalf("%s: row %d is %v, want %v", q, i, top[i], want[i])
+			}
+		}
+		if len(top) == 0 {
+			t.Fatalf("%s: no rows", q)
+		}
+	}
+	got := queryAll(t, e, "SELECT count(*), count(DISTINCT id), max(id) FROM big")
+	if got[0][0] != int64(32768) || got[0][1] != int64(32768) || got[0][2] != int64(32768) {
+		t.Fatalf("%v", got)
+	}
+}
