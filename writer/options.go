@@ -47,6 +47,7 @@ type config struct {
 	createdBySet   bool
 	sorting        []SortingColumn
 	arrowSchema    bool
+	footerIndex    bool
 	pageChecksum   bool
 	pageStatistics bool
 	truncate       int
@@ -88,6 +89,7 @@ func defaultConfig() *config {
 		rowGroupRows:  DefaultRowGroupRows,
 		createdBy:     CreatedBy,
 		arrowSchema:   true,
+		footerIndex:   true,
 		truncate:      DefaultStatisticsTruncate,
 	}
 }
@@ -321,6 +323,11 @@ func WithSortingColumns(cols ...SortingColumn) Option {
 func WithCreatedBy(s string) Option {
 	return func(c *config) { c.createdBy, c.createdBySet = s, true }
 }
+
+// WithFooterIndex adds (default) or leaves out carquet's footer index: the
+// offsets of every column chunk's metadata, so that readers can decode one
+// column's metadata without the others (parquet/format.FooterIndex).
+func WithFooterIndex(on bool) Option { return func(c *config) { c.footerIndex = on } }
 
 // WithArrowSchema turns the ARROW:schema footer entry on (the default) or off.
 func WithArrowSchema(on bool) Option { return func(c *config) { c.arrowSchema = on } }

@@ -369,6 +369,15 @@ func (w *Writer) writeTail() error {
 		return err
 	}
 	buf = format.Marshal(buf[:0], meta)
+	if w.cfg.footerIndex && meta.Extension == nil {
+		// The footer index lets readers find one column chunk's metadata
+		// in O(1) (parquet/format.FooterIndex); others skip it.
+		indexed, err := format.AddFooterIndex(buf)
+		if err != nil {
+			return err
+		}
+		buf = indexed
+	}
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(buf)))
 	buf = append(buf, magic...)
 	_, err = w.out.Write(buf)

@@ -41,6 +41,6 @@ func (snappyCodec) Encode(dst, src []byte) ([]byte, error) {
 	if uint64(len(src)) > 0xffffffff || s2.MaxEncodedLen(len(src)) < 0 {
 		return dst[:0], checkClaim(format.Snappy, len(src), 0, 0)
 	}
-	out := s2.EncodeSnappy(dst[:cap(dst)], src)
+	out := s2.EncodeSnappyBetter(dst[:cap(dst)], src)
 	return out, nil
 }

@@ -286,6 +286,10 @@ func (f *File) checkColumnChunk(rg, col int, cc *format.ColumnChunk) error {
 	return nil
 }
 
+// HasFooterIndex reports whether a lazily opened file found a footer
+// index, so that each column chunk's metadata is found in O(1).
+func (f *File) HasFooterIndex() bool { return f.index != nil }
+
 // ColumnChunk returns the metadata of leaf column col in row group rg,
 // decoding it first when the file was opened with LazyColumns. Safe for
 // concurrent use.

@@ -66,3 +66,37 @@ func TestZeroCopyMmap(t *testing.T) {
 	}
 	t.Logf("%d of %d batches zero-copy", borrowed, len(ts1)/1000)
 }
+
+// TestWriterFooterIndex checks that carquet's files carry the footer
+// index, that lazy opening uses it, and that it can be turned off.
+func TestWriterFooterIndex(t *testing.T) {
+	sch, err := events.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, on := range []bool{true, false} {
+		path := filepath.Join(t.TempDir(), "e.parquet")
+		w, err := writer.Create(path, sch, writer.WithFooterIndex(on), writer.WithRowGroupRows(300))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.WriteBatch(events.Generate(1000, 5)); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		f, err := file.OpenFile(path, file.Options{LazyColumns: true}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.HasFooterIndex() != on {
+			t.Fatalf("footer index on=%v: found %v", on, f.HasFooterIndex())
+		}
+		cc, err := f.ColumnChunk(2, 3)
+		if err != nil || cc.MetaData == nil || cc.MetaData.PathInSchema[0] != "amount" {
+			t.Fatalf("column chunk (2, 3): %+v %v", cc, err)
+		}
+		f.Close()
+	}
+}
