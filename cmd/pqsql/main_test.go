@@ -94,6 +94,7 @@ func fixtures(t testing.TB) string {
 }
 
 func TestMain(m *testing.M) {
+	beMain()
 	code := m.Run()
 	if fixturesDir != "" {
 		os.RemoveAll(fixturesDir)

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	_ "github.com/carquet-go/carquet/driver"
@@ -201,7 +202,12 @@ type shell struct {
 	cat      *catalog
 	depth    int // .read nesting
 	interact bool
+	// cur cancels the running statement (Ctrl-C in the interactive shell).
+	cur atomic.Pointer[context.CancelFunc]
 }
+
+// driverName is the database/sql driver the shell opens (tests wrap it).
+var driverName = "carquet"
 
 // errBail stops a script after a failure under -bail.
 var errBail = errors.New("stopped at the first error (-bail)")
@@ -237,7 +243,7 @@ func openShell(e *env, path string, o *shellOptions) (*shell, error) {
 }
 
 func (sh *shell) open(path string) error {
-	db, err := sql.Open("carquet", dsn(path, sh.o))
+	db, err := sql.Open(driverName, dsn(path, sh.o))
 	if err != nil {
 		return err
 	}
@@ -373,14 +379,9 @@ func returnsRows(st string) bool {
 // (in the interactive shell; scripts stop on the first interrupt).
 func (sh *shell) statementContext() (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(sh.e.ctx)
-	if sh.interact {
-		h := func() { cancel() }
-		sh.e.onInterrupt.Store(&h)
-	}
+	prev := sh.cur.Swap(&cancel)
 	return ctx, func() {
-		if sh.interact {
-			sh.e.onInterrupt.Store(nil)
-		}
+		sh.cur.Store(prev)
 		cancel()
 	}
 }
@@ -770,6 +771,15 @@ func (sh *shell) interactive() error {
 	}
 	fd := int(in.Fd())
 	sh.interact = true
+	// Ctrl-C cancels the running statement and nothing else (at the
+	// prompt the terminal is raw: the editor reads it as a key).
+	onInt := func() {
+		if c := sh.cur.Load(); c != nil {
+			(*c)()
+		}
+	}
+	sh.e.onInterrupt.Store(&onInt)
+	defer sh.e.onInterrupt.Store(nil)
 	sh.ed = lineedit.New(in, sh.e.stdout)
 	sh.ed.Width = func() int {
 		if f, ok := sh.e.stdout.(*os.File); ok {
