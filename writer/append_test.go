@@ -1,9 +1,11 @@
 package writer
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -291,6 +293,7 @@ func TestAppendChild(t *testing.T) {
 	count, _ := strconv.Atoi(parts[3])
 	rows, _ := strconv.Atoi(parts[4])
 	sch := appendSchema(t)
+	fmt.Println("appending") // the parent times its kill from this line
 	for k := range count {
 		b := first + k*step
 		w, err := Append(path, sch, WithRowGroupRows(int64(rows/3+1)), WithPageRowLimit(50), WithBloomFilter(1000, 0.01), WithCompression(format.Snappy))
@@ -316,6 +319,41 @@ func startChild(t *testing.T, spec string) *exec.Cmd {
 		t.Fatal(err)
 	}
 	return cmd
+}
+
+// startChildReady starts a child and returns a channel closed once the
+// child has started appending, so that kills land during appends however
+// slowly the machine starts processes, and one closed when it has exited.
+func startChildReady(t *testing.T, spec string) (*exec.Cmd, <-chan struct{}, <-chan struct{}) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestAppendChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), childEnv+"="+spec)
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, io.Discard
+	ready := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(pr)
+		signalled := false
+		for sc.Scan() {
+			if !signalled && strings.Contains(sc.Text(), "appending") {
+				close(ready)
+				signalled = true
+			}
+		}
+		if !signalled {
+			close(ready)
+		}
+	}()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		cmd.Wait()
+		pw.Close()
+		close(done)
+	}()
+	return cmd, ready, done
 }
 
 // checkBatches checks that the ids are whole batches of batchRows rows,
@@ -353,12 +391,17 @@ func TestAppendCrash(t *testing.T) {
 	have := 1
 	kills, inFlight, torn := 0, 0, 0
 	for iter := range 16 {
-		cmd := startChild(t, fmt.Sprintf("%s,%d,1,%d,%d", path, next, 1000, rows))
-		time.Sleep(time.Duration(20+rng.IntN(120)) * time.Millisecond)
+		cmd, ready, done := startChildReady(t, fmt.Sprintf("%s,%d,1,%d,%d", path, next, 1000, rows))
+		select {
+		case <-ready:
+		case <-time.After(60 * time.Second):
+			t.Fatal("the child did not start appending within a minute")
+		}
+		time.Sleep(time.Duration(rng.IntN(120)) * time.Millisecond)
 		if err := cmd.Process.Signal(syscall.SIGKILL); err == nil {
 			kills++
 		}
-		cmd.Wait()
+		<-done
 
 		// Readers that do not recover see whole appends.
 		snap, err := OpenCommitted(path, file.Options{})
