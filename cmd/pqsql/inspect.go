@@ -56,6 +56,27 @@ func schemaSource(path string) (f *file.File, parts []scan.Column, files int, cl
 	return f, parts, len(t.Files), func() { t.Close() }, nil
 }
 
+// expandFiles turns folder and glob arguments into the Parquet files they
+// hold (in scan's order); files stay as they are.
+func expandFiles(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if isFile(a) {
+			out = append(out, a)
+			continue
+		}
+		t, err := scan.Open(a, scan.Options{})
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range t.Files {
+			out = append(out, f.Path)
+		}
+		t.Close()
+	}
+	return out, nil
+}
+
 func partitionType(c scan.Column) string {
 	if c.PartitionType == scan.PartitionInt64 {
 		return "BIGINT"
@@ -328,8 +349,8 @@ func describeFile(f *file.File) fileInfo {
 }
 
 func runInfo(e *env, args []string) error {
-	fs := newFlags(e, "info", "info [--json] [--row-groups] FILE...",
-		"Describe Parquet files: size, created_by, key-value metadata, the columns\n(codec, encodings, sizes and compression ratio summed over the row groups)\nand, with --row-groups, every column chunk of every row group.",
+	fs := newFlags(e, "info", "info [--json] [--row-groups] PATH...",
+		"Describe Parquet files (a folder or glob: each of its files): size, created_by, key-value metadata, the columns\n(codec, encodings, sizes and compression ratio summed over the row groups)\nand, with --row-groups, every column chunk of every row group.",
 		`pqsql info data/events.parquet
 		 pqsql info --row-groups data/events.parquet
 		 pqsql info --json data/events.parquet | jq '.row_groups[0].columns[].codec'`)
@@ -342,8 +363,12 @@ func runInfo(e *env, args []string) error {
 	if err := fs.needArgs(pos, 1, -1); err != nil {
 		return err
 	}
+	files, err := expandFiles(pos)
+	if err != nil {
+		return err
+	}
 	var infos []fileInfo
-	for _, p := range pos {
+	for _, p := range files {
 		f, err := openFile(p)
 		if err != nil {
 			return err

@@ -112,6 +112,9 @@ func TestInfo(t *testing.T) {
 		t.Errorf("info --json: %+v", fi)
 	}
 	// Conformance files of several writers and codecs.
+	if out := ok(t, "info", filepath.Join(dir, "part")); strings.Count(out, "rows:        1000\n") != 2 {
+		t.Errorf("info of a folder:\n%s", out)
+	}
 	for _, name := range []string{"alltypes_plain.snappy.parquet", "datapage_v2.snappy.parquet", "lz4_raw_compressed.parquet", "nested_structs.rust.parquet"} {
 		if out := ok(t, "info", conformance(t, name)); !strings.Contains(out, "created_by:") {
 			t.Errorf("info %s:\n%s", name, out)
@@ -173,6 +176,9 @@ func TestHeadTailCat(t *testing.T) {
 	if out := ok(t, "count", "-p", "day = 2", filepath.Join(dir, "part")); out != "1000\n" {
 		t.Errorf("count by partition: %q", out)
 	}
+	if out := ok(t, "count", "-p", "amount > 3000", filepath.Join(dir, "part", "*", "*.parquet")); out != fmt.Sprintln(2*countAbove(all[1:1001], 3000)) {
+		t.Errorf("count of a glob: %q", out)
+	}
 	// Tail through scan (a filter): the last matching rows.
 	var want [][]string
 	for _, r := range all[1:] {
@@ -211,6 +217,16 @@ func TestHeadTailCat(t *testing.T) {
 	if !strings.Contains(out, "timestamp_col = 2009-03-01 00:00:00") {
 		t.Errorf("head --line:\n%s", out)
 	}
+}
+
+func countAbove(rows [][]string, x float64) int {
+	n := 0
+	for _, r := range rows {
+		if f, _ := strconv.ParseFloat(r[3], 64); f > x {
+			n++
+		}
+	}
+	return n
 }
 
 func TestCountAndFilter(t *testing.T) {
@@ -497,6 +513,32 @@ func TestValidate(t *testing.T) {
 	r = pq(t, "", "validate", flipped)
 	if r.code != 1 || !strings.Contains(r.stdout, "row group 1, column amount") || !strings.Contains(r.stdout, "checksum") {
 		t.Errorf("validate flipped byte: exit %d\n%s", r.code, r.stdout)
+	}
+	// Page indexes that belong elsewhere: the offset index of another
+	// column, the column index of another row group.
+	swapped := filepath.Join(t.TempDir(), "swapped.parquet")
+	rewriteFooter(t, ev, swapped, func(m *format.FileMetaData) {
+		a, b := &m.RowGroups[0].Columns[0], &m.RowGroups[0].Columns[3]
+		a.OffsetIndexOffset, b.OffsetIndexOffset = b.OffsetIndexOffset, a.OffsetIndexOffset
+		a.OffsetIndexLength, b.OffsetIndexLength = b.OffsetIndexLength, a.OffsetIndexLength
+		c, d := &m.RowGroups[1].Columns[0], &m.RowGroups[3].Columns[0]
+		c.ColumnIndexOffset, d.ColumnIndexOffset = d.ColumnIndexOffset, c.ColumnIndexOffset
+		c.ColumnIndexLength, d.ColumnIndexLength = d.ColumnIndexLength, c.ColumnIndexLength
+	})
+	r = pq(t, "", "validate", swapped)
+	for _, want := range []string{
+		"row group 0, column ts, page 0 (offset 4): error: offset index says the page is at offset",
+		"row group 0, column amount, page 0 (offset",
+		"row group 1, column ts, page 0 (offset",
+		"error: column index min 2024-",
+	} {
+		if r.code != 1 || !strings.Contains(r.stdout, want) {
+			t.Errorf("validate swapped page indexes lacks %q: exit %d\n%s", want, r.code, r.stdout)
+		}
+	}
+	// A folder: each of its files.
+	if out := ok(t, "validate", filepath.Join(dir, "part")); strings.Count(out, ": OK: ") != 2 {
+		t.Errorf("validate of a folder:\n%s", out)
 	}
 	// Not a Parquet file.
 	junk := filepath.Join(t.TempDir(), "junk.parquet")

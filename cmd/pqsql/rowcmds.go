@@ -237,6 +237,9 @@ func runSample(e *env, args []string) error {
 		seen++
 		if seen&1023 == 0 {
 			bar.Set(seen)
+			if err := e.ctx.Err(); err != nil {
+				return err
+			}
 		}
 	}
 	bar.Done()

@@ -45,6 +45,8 @@ type rowReader struct {
 	total int64
 	// shown is the number of columns returned (a scan may read one more).
 	shown int
+	// ctx stops long reads (Ctrl-C).
+	ctx context.Context
 }
 
 // withFileColumn works around scan's failure on a request of hive
@@ -57,10 +59,8 @@ func withFileColumn(t *scan.Table, cols []string) ([]string, int) {
 	var first string
 	for _, c := range t.Columns {
 		if !c.Partition {
-			if first == "" {
-				first = c.Name
-			}
-			continue
+			first = c.Name
+			break
 		}
 	}
 	if first == "" {
@@ -87,10 +87,17 @@ func isFile(path string) bool {
 }
 
 func openRows(ctx context.Context, path string, spec rowSpec) (*rowReader, error) {
+	var r *rowReader
+	var err error
 	if spec.filter == "" && isFile(path) {
-		return openFileRows(path, spec)
+		r, err = openFileRows(path, spec)
+	} else {
+		r, err = openScanRows(ctx, path, spec)
 	}
-	return openScanRows(ctx, path, spec)
+	if r != nil {
+		r.ctx = ctx
+	}
+	return r, err
 }
 
 func openFileRows(path string, spec rowSpec) (*rowReader, error) {
@@ -279,6 +286,10 @@ func copyRows(r *rowReader, w output.Writer, prog *progress.Bar) (int64, error) 
 		n++
 		if n&1023 == 0 {
 			prog.Set(r.read)
+			if err := r.ctx.Err(); err != nil {
+				w.End()
+				return n, err
+			}
 		}
 	}
 	return n, w.End()

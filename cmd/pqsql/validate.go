@@ -75,8 +75,9 @@ func (v *validator) errorOf(err error) {
 }
 
 func runValidate(e *env, args []string) error {
-	fs := newFlags(e, "validate", "validate [-q] [--json] FILE...",
-		`Read every page of every column chunk and check the file against itself:
+	fs := newFlags(e, "validate", "validate [-q] [--json] PATH...",
+		`Read every page of every column chunk of Parquet files (a folder or glob:
+each of its files) and check each file against itself:
   - page CRCs (where pages carry one) and that every page decodes;
   - levels: none above the column's maximum, v2 page headers' row and
     null counts, pages starting at row boundaries where a page index exists;
@@ -101,6 +102,10 @@ status is 0 when every file passes (warnings allowed), 1 otherwise.`,
 	if err := fs.needArgs(pos, 1, -1); err != nil {
 		return err
 	}
+	files, err := expandFiles(pos)
+	if err != nil {
+		return err
+	}
 	failed := false
 	var all []finding
 	type summary struct {
@@ -114,7 +119,7 @@ status is 0 when every file passes (warnings allowed), 1 otherwise.`,
 		Warnings  int    `json:"warnings"`
 	}
 	var sums []summary
-	for _, p := range pos {
+	for _, p := range files {
 		v := &validator{path: p}
 		v.run(e)
 		nerr, nwarn := 0, 0
