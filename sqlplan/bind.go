@@ -220,6 +220,7 @@ type aggCtx struct {
 	aggs     []*aggSpec
 	slots    []*slot // output slots: keys then aggregates
 	inScope  *scope
+	done     bool // answered without an aggregation operator
 }
 
 var aggNames = map[string]bool{

@@ -354,7 +354,14 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	if len(residual) > 0 {
 		root = &filterNode{in: root, pred: andOf(residual)}
 	}
-	if agg != nil {
+	if agg != nil && len(agg.keys) == 0 && len(steps) == 1 && len(residual) == 0 && !(len(agg.aggs) == 1 && agg.aggs[0].fn == "count_star") {
+		if b, what, ok := p.fromFooters(steps[0].rel, agg.aggs); ok {
+			root.close()
+			root = &constNode{batches: []*Batch{b}, what: what}
+			agg = &aggCtx{keys: nil, aggs: nil, slots: agg.slots, inScope: agg.inScope, done: true}
+		}
+	}
+	if agg != nil && !agg.done {
 		root = &aggNode{in: root, keys: agg.keys, aggs: agg.aggs}
 		if having != nil {
 			root = &filterNode{in: root, pred: having}
@@ -552,4 +559,65 @@ func (p *planner) scalarSubquery(x *sqlparser.Subquery, sc *scope) (expr, error)
 		return &constExpr{t: t}, nil
 	}
 	return &constExpr{t: t, v: b.Cols[0].get(0)}, nil
+}
+
+// fromFooters answers COUNT, MIN and MAX of plain columns without a
+// filter from the files' statistics, when they are exact.
+func (p *planner) fromFooters(r *relation, aggs []*aggSpec) (*Batch, string, bool) {
+	if r.table == nil || len(r.pushed) > 0 {
+		return nil, "", false
+	}
+	out := &Batch{N: 1}
+	var names []string
+	for _, a := range aggs {
+		if a.distinct {
+			return nil, "", false
+		}
+		var col *scopeCol
+		if a.arg != nil {
+			c, ok := a.arg.(*colExpr)
+			if !ok || c.col == nil || c.col.rel != r || strings.Contains(c.col.name, ".") || c.col.t.Kind == KNested {
+				return nil, "", false
+			}
+			col = c.col
+		}
+		var v any
+		switch a.fn {
+		case "count_star":
+			n, err := r.table.NumRows()
+			if err != nil {
+				return nil, "", false
+			}
+			v = n
+		case "count", "min", "max":
+			sum, ok, err := r.table.Summarize(col.name)
+			if err != nil || !ok {
+				return nil, "", false
+			}
+			switch a.fn {
+			case "count":
+				v = sum.Rows - sum.Nulls
+			case "min", "max":
+				if !sum.MinMaxKnown {
+					return nil, "", false
+				}
+				x := sum.Min
+				if a.fn == "max" {
+					x = sum.Max
+				}
+				sv, err := goScalar(x, a.t)
+				if err != nil {
+					return nil, "", false
+				}
+				v = sv
+			}
+		default:
+			return nil, "", false
+		}
+		b := newBuilder(a.t, 1)
+		b.add(v)
+		out.Cols = append(out.Cols, b.c)
+		names = append(names, a.text)
+	}
+	return out, "AGGREGATE FROM FOOTERS " + strings.Join(names, ", ") + " of " + r.alias, true
 }
