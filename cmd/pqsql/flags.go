@@ -32,12 +32,8 @@ func newFlags(e *env, name, usage, about, example string) *cmdFlags {
 
 func (c *cmdFlags) printHelp(w io.Writer) {
 	fmt.Fprintf(w, "usage: pqsql %s\n\n%s\n", c.usage, strings.TrimSpace(c.about))
-	var flags strings.Builder
-	c.FlagSet.SetOutput(&flags)
-	c.FlagSet.PrintDefaults()
-	c.FlagSet.SetOutput(io.Discard)
-	if flags.Len() > 0 {
-		fmt.Fprintf(w, "\nflags:\n%s", flags.String())
+	if flags := flagList(c.FlagSet); flags != "" {
+		fmt.Fprintf(w, "\nflags:\n%s", flags)
 	}
 	if c.example != "" {
 		fmt.Fprintf(w, "\nexamples:\n")
@@ -45,6 +41,51 @@ func (c *cmdFlags) printHelp(w io.Writer) {
 			fmt.Fprintf(w, "  %s\n", strings.TrimSpace(l))
 		}
 	}
+}
+
+// flagList formats a flag set's flags one per line, with aliases ("same
+// as -x") folded into the flag they name and the output-mode switches on
+// one line.
+func flagList(fs *flag.FlagSet) string {
+	aliases := map[string][]string{}
+	var modes []string
+	fs.VisitAll(func(f *flag.Flag) {
+		if target, ok := strings.CutPrefix(f.Usage, "same as -"); ok {
+			aliases[target] = append(aliases[target], f.Name)
+		}
+		if strings.HasPrefix(f.Usage, "output mode "+f.Name) {
+			modes = append(modes, "-"+f.Name)
+		}
+	})
+	var b strings.Builder
+	fs.VisitAll(func(f *flag.Flag) {
+		if strings.HasPrefix(f.Usage, "same as -") || strings.HasPrefix(f.Usage, "output mode "+f.Name) {
+			return
+		}
+		names := "-" + f.Name
+		for _, a := range aliases[f.Name] {
+			names += ", -" + a
+		}
+		arg, usage := flag.UnquoteUsage(f)
+		if arg == "value" {
+			arg = "X"
+		}
+		if arg != "" {
+			names += " " + arg
+		}
+		if f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" {
+			usage += " (default " + f.DefValue + ")"
+		}
+		if len(names) <= 20 {
+			fmt.Fprintf(&b, "  %-20s  %s\n", names, usage)
+		} else {
+			fmt.Fprintf(&b, "  %s\n  %-20s  %s\n", names, "", usage)
+		}
+		if f.Name == "mode" && len(modes) > 0 {
+			fmt.Fprintf(&b, "  %s\n  %-20s  %s\n", strings.Join(modes, " "), "", "the same as -mode NAME")
+		}
+	})
+	return b.String()
 }
 
 // parse parses flags wherever they appear among the arguments (flags

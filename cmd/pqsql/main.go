@@ -97,7 +97,7 @@ func commands() []command {
 	return []command{
 		{"demo", "[-c SQL]", "open the shell on a generated example dataset (events, users)", runDemo},
 		{"schema", "PATH", "print the schema (--json for a machine-readable form)", runSchema},
-		{"info", "FILE", "row groups, column chunks, encodings, codecs, sizes, metadata", runInfo},
+		{"info", "PATH...", "row groups, column chunks, encodings, codecs, sizes, metadata", runInfo},
 		{"columns", "PATH", "list the leaf columns with their types", runColumns},
 		{"count", "PATH", "count rows (optionally matching -p EXPR)", runCount},
 		{"head", "[-n N] PATH", "print the first rows", runHead},
@@ -105,7 +105,7 @@ func commands() []command {
 		{"cat", "PATH", "print rows: -c columns, --offset/--limit, -p filter", runCat},
 		{"sample", "[-n N] PATH", "print random rows (--seed for repeatable samples)", runSample},
 		{"stat", "FILE", "per-column statistics from the footer and page index", runStat},
-		{"validate", "FILE...", "read every page and check CRCs, levels, statistics and page indexes", runValidate},
+		{"validate", "PATH...", "read every page and check CRCs, levels, statistics and page indexes", runValidate},
 		{"export", "PATH", "write rows as CSV or JSON Lines", runExport},
 		{"import", "INPUT -o FILE", "convert CSV or JSON Lines to Parquet", runImport},
 		{"meta", "FILE", "print the raw footer (FileMetaData) as JSON", runMeta},

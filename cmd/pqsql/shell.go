@@ -58,10 +58,7 @@ func shellUsage(w io.Writer) {
 	fmt.Fprintf(w, "usage: pqsql [flags] [PATH] [SQL...]\n\n%s\n\nflags:\n", shellAbout)
 	fs := newFlags(&env{stdout: w}, "pqsql", "", "", "")
 	shellFlags(fs)
-	var b strings.Builder
-	fs.SetOutput(&b)
-	fs.PrintDefaults()
-	fmt.Fprint(w, b.String())
+	fmt.Fprint(w, flagList(fs.FlagSet))
 	fmt.Fprintf(w, "\ndot-commands (at the start of a line):\n%s\n", indent(dotHelp, "  "))
 	fmt.Fprint(w, `
 examples:
