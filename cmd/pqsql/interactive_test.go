@@ -63,6 +63,9 @@ func beMain() {
 	}
 	sql.Register("carquet-slow", slowDriver{})
 	driverName = "carquet-slow"
+	if d, err := time.ParseDuration(os.Getenv("PQSQL_TEST_PROGRESS_DELAY")); err == nil {
+		progressDelay = d
+	}
 	main()
 }
 
@@ -250,5 +253,32 @@ func TestInteractiveDemoBanner(t *testing.T) {
 	p.send(t, ".quit\r")
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("exit: %v", err)
+	}
+}
+
+// TestProgressOnTerminal runs export with stderr on a terminal (and a
+// progress delay of a millisecond instead of a second): the bar is drawn
+// on stderr and erased at the end, and stdout (a file) holds only data.
+func TestProgressOnTerminal(t *testing.T) {
+	ev := filepath.Join(fixtures(t), "events.parquet")
+	p := openPTY(t, 80, 24)
+	out, err := os.Create(filepath.Join(t.TempDir(), "out.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	cmd := exec.Command(os.Args[0], "export", "--format", "jsonl", ev)
+	cmd.Env = append(os.Environ(), "PQSQL_TEST_MAIN=1", "PQSQL_TEST_PROGRESS_DELAY=1ms", "TERM=xterm")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.slave, out, p.slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	p.expect(t, "exporting [")
+	p.expect(t, "rows/10000 rows")
+	p.expect(t, "\r\x1b[K")
+	b, _ := os.ReadFile(out.Name())
+	if strings.Count(string(b), "\n") != eventRows || strings.Contains(string(b), "exporting") {
+		t.Errorf("stdout: %d lines", strings.Count(string(b), "\n"))
 	}
 }

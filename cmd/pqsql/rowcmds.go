@@ -28,9 +28,12 @@ func splitColumns(s string) []string {
 	return out
 }
 
+// progressDelay is how long work runs before its progress bar shows.
+var progressDelay = progress.DefaultDelay
+
 // progressBar starts a progress bar on stderr when it is a terminal.
 func (e *env) progressBar(desc string, total int64, unit string) *progress.Bar {
-	return progress.Start(e.stderr, e.stderrTTY, desc, total, progress.Options{Unit: unit, Width: e.width})
+	return progress.Start(e.stderr, e.stderrTTY, desc, total, progress.Options{Unit: unit, Width: e.width, Delay: progressDelay})
 }
 
 // rowFlags are the flags of the commands that select rows.
