@@ -3,10 +3,14 @@ package scan
 import (
 	"context"
 	"io"
+	"path/filepath"
+	"reflect"
 	"testing"
 
+	"github.com/carquet-go/carquet/internal/events"
 	"github.com/carquet-go/carquet/internal/testfiles"
 	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/writer"
 )
 
 func collect(t *testing.T, tbl *Table, req Request) ([][]any, Stats) {
@@ -80,5 +84,55 @@ func TestSummarize(t *testing.T) {
 	}
 	if sum.Rows != int64(len(all)) || sum.Nulls != 0 || !sum.MinMaxKnown || sum.Min != mn || sum.Max != mx {
 		t.Fatalf("summary %+v, want min %d max %d rows %d", sum, mn, mx, len(all))
+	}
+}
+
+// TestSplitRowGroup reads one large row group with several workers: the
+// ordered output must equal a single worker's, with and without a filter.
+func TestSplitRowGroup(t *testing.T) {
+	sch, err := events.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "events.parquet")
+	w, err := writer.Create(path, sch, writer.WithRowGroupRows(1_000_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteBatch(events.Generate(300_000, 9)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Close()
+	read := func(req Request) []int64 {
+		s, err := tbl.Scan(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		var ts []int64
+		for {
+			b, err := s.Next()
+			if err == io.EOF {
+				return ts
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts = append(ts, b.Columns[0].Int64s[:b.NumRows]...)
+		}
+	}
+	for _, filter := range []Predicate{nil, Compare{"user_id", Lt, int64(50_000)}} {
+		one := read(Request{Columns: []string{"ts", "category"}, Filter: filter, Threads: 1})
+		many := read(Request{Columns: []string{"ts", "category"}, Filter: filter, Threads: 4})
+		if len(one) == 0 || !reflect.DeepEqual(one, many) {
+			t.Fatalf("filter %v: %d rows with one worker, %d with four (or different order)", filter, len(one), len(many))
+		}
 	}
 }

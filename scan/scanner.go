@@ -62,7 +62,11 @@ func (s *Stats) String() string {
 type unit struct {
 	file int
 	rg   int
-	out  chan result
+	// span, when set, restricts the unit to rows [from, to) of its row
+	// group: a large row group is split so that several workers decode it.
+	span     bool
+	from, to int64
+	out      chan result
 }
 
 type result struct {
@@ -230,27 +234,60 @@ func (s *Scanner) plan(work chan<- *unit) {
 			continue
 		}
 		for _, rg := range keep {
-			var out chan result
-			if s.req.Unordered {
-				out = s.merged
-			} else {
-				out = make(chan result, 2)
-			}
-			u := &unit{file: fi, rg: rg, out: out}
-			if !s.req.Unordered {
+			for _, u := range s.split(fb, f, fi, rg) {
+				if s.req.Unordered {
+					u.out = s.merged
+				} else {
+					u.out = make(chan result, 2)
+					select {
+					case s.units <- u:
+					case <-s.ctx.Done():
+						return
+					}
+				}
 				select {
-				case s.units <- u:
+				case work <- u:
 				case <-s.ctx.Done():
 					return
 				}
 			}
-			select {
-			case work <- u:
-			case <-s.ctx.Done():
-				return
+		}
+	}
+}
+
+// splitRows is the smallest share of a row group worth a worker of its own.
+const splitRows = 128 << 10
+
+// split cuts a large row group into row spans for several workers, when
+// there are workers to spare and every column to read has an offset index
+// (so that each worker seeks straight to its pages instead of decoding the
+// rows before them).
+func (s *Scanner) split(b *fileBinding, f *file.File, fi, rg int) []*unit {
+	n := f.Meta.RowGroups[rg].NumRows
+	parts := int64(min(s.req.Threads, 8))
+	if parts > n/splitRows {
+		parts = n / splitRows
+	}
+	if parts < 2 || !s.hasOffsetIndexes(b, f, rg) {
+		return []*unit{{file: fi, rg: rg}}
+	}
+	units := make([]*unit, 0, parts)
+	for i := int64(0); i < parts; i++ {
+		units = append(units, &unit{file: fi, rg: rg, span: true, from: n * i / parts, to: n * (i + 1) / parts})
+	}
+	return units
+}
+
+func (s *Scanner) hasOffsetIndexes(b *fileBinding, f *file.File, rg int) bool {
+	for _, name := range b.needed {
+		for _, leaf := range schema.LeavesUnder(nil, b.fields[name].Node) {
+			cc, err := f.ColumnChunk(rg, leaf.Column)
+			if err != nil || !cc.OffsetIndexOffset.Set {
+				return false
 			}
 		}
 	}
+	return len(b.needed) > 0
 }
 
 func (s *Scanner) fail(err error) {
@@ -499,19 +536,32 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 			if err != nil {
 				return err
 			}
+			// A split row group is counted once, by its first span.
+			counts := !u.span || u.from == 0
 			if !ok {
-				atomic.AddInt64(&s.stats.RowGroupsPrunedByBloom, 1)
+				if counts {
+					atomic.AddInt64(&s.stats.RowGroupsPrunedByBloom, 1)
+				}
 				return nil
 			}
 			var pc pageCounter
 			if rowRanges, err = s.pageRanges(b, f, u.rg, s.filter, &pc); err != nil {
 				return err
 			}
-			atomic.AddInt64(&s.stats.Pages, pc.pages)
-			atomic.AddInt64(&s.stats.PagesPruned, pc.pruned)
+			if counts {
+				atomic.AddInt64(&s.stats.Pages, pc.pages)
+				atomic.AddInt64(&s.stats.PagesPruned, pc.pruned)
+			}
 			if rowRanges != nil && len(rowRanges) == 0 {
 				return nil
 			}
+		}
+	}
+	if u.span {
+		all := f.Meta.RowGroups[u.rg].NumRows
+		rowRanges = intersect(rowRanges, ranges{{Start: u.from, End: u.to}}, all)
+		if len(rowRanges) == 0 {
+			return nil
 		}
 	}
 	var rangeMap map[int][]file.RowRange
