@@ -296,8 +296,8 @@ func (sh *shell) runLines(r io.Reader, source string) error {
 		if !sp.pending() && strings.HasPrefix(line, ".") {
 			sp.line++
 			if err := sh.dot(line); err != nil {
-				if errors.Is(err, errBail) {
-					return err
+				if errors.Is(err, errBail) || errors.Is(err, errFailed) {
+					return err // a .read script stopped, its error already shown
 				}
 				sh.errorf("%s:%d: %v", source, sp.line, err)
 				if sh.bail {
@@ -822,7 +822,7 @@ func (sh *shell) interactive() error {
 		}
 		if !sp.pending() && strings.HasPrefix(line, ".") {
 			hist.Add(line)
-			if err := sh.dot(line); err != nil {
+			if err := sh.dot(line); err != nil && !errors.Is(err, errFailed) && !errors.Is(err, errBail) {
 				sh.errorf("%v", err)
 			}
 			continue

@@ -63,6 +63,13 @@ func TestShellErrorsAndBail(t *testing.T) {
 	if r.code != 1 || r.stdout != "a\n1\n" || strings.Count(r.stderr, "Error:") != 1 {
 		t.Errorf("-bail: %+v", r)
 	}
+	// -bail stops a .read script and the script that read it.
+	sub := filepath.Join(t.TempDir(), "sub.sql")
+	os.WriteFile(sub, []byte(script), 0o644)
+	r = pq(t, ".read "+sub+"\nSELECT 4 AS c;\n", "-bail", dir)
+	if r.code != 1 || r.stdout != "a\n1\n" || !strings.Contains(r.stderr, "Error: sub.sql:2: ") || strings.Count(r.stderr, "Error:") != 1 {
+		t.Errorf(".read under -bail: %+v", r)
+	}
 	r = pq(t, "", dir, "SELECT nosuch FROM events")
 	if r.code != 1 || !strings.Contains(r.stderr, `nosuch`) || r.stdout != "" {
 		t.Errorf("bad column: %+v", r)
