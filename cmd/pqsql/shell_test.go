@@ -261,3 +261,38 @@ func TestDemo(t *testing.T) {
 		t.Errorf("demo --help:\n%s", out)
 	}
 }
+
+func TestCompletion(t *testing.T) {
+	e := newEnv(strings.NewReader(""), &strings.Builder{}, &strings.Builder{})
+	o := shellFlags(newFlags(e, "pqsql", "", "", ""))
+	sh, err := openShell(e, fixtures(t), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sh.close()
+	for line, want := range map[string]string{
+		"sel":                           "select",
+		"SEL":                           "SELECT",
+		".mo":                           ".mode",
+		".mode js":                      "json jsonl",
+		".schema ty":                    "types",
+		"SELECT * FROM ty":              "types",
+		"SELECT types.na":               "types.name",
+		"SELECT * FROM types WHERE pri": "price",
+		"SELECT categ":                  "category",
+		"SELECT x.user_":                "x.user_id",
+		"SELECT count(*) FROM e WHERE ": "",
+	} {
+		start, cands := sh.complete([]rune(line), len([]rune(line)))
+		got := strings.Join(cands, " ")
+		if want == "" {
+			if start != len([]rune(line)) {
+				t.Errorf("complete(%q): start %d", line, start)
+			}
+			continue
+		}
+		if got != want && !strings.HasPrefix(got, want+" ") {
+			t.Errorf("complete(%q) = %q (from %d), want %q", line, got, start, want)
+		}
+	}
+}
