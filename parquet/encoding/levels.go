@@ -214,3 +214,68 @@ func AppendBitPackedLevels(dst []byte, levels []int16, maxLevel int16) []byte {
 	}
 	return dst
 }
+
+// CountEqual reads the next n levels and counts those equal to level,
+// without materialising them where it can: an RLE run is counted in one
+// step, however long. (A v1 page's non-null count, which its header does
+// not give, is the count of maximum definition levels.)
+func (d *LevelDecoder) CountEqual(n int, level int16) (int, error) {
+	if n < 0 || n > d.left {
+		return 0, errSkip(format.RLE, n, d.left)
+	}
+	if d.maxLevel == 0 {
+		d.left -= n
+		if level == 0 {
+			return n, nil
+		}
+		return 0, nil
+	}
+	count := 0
+	if d.bitPacked {
+		for i := 0; i < n; i++ {
+			if int16(readMSB(d.src, d.bit, d.bw)) == level {
+				count++
+			}
+			d.bit += d.bw
+		}
+		d.left -= n
+		return count, nil
+	}
+	r := &d.rle
+	var buf [256]int32
+	for left := n; left > 0; {
+		if r.runLeft == 0 {
+			if err := r.nextRun(); err != nil {
+				return 0, err
+			}
+		}
+		k := min(r.runLeft, left)
+		if r.isRLE {
+			if r.rleValue > int32(d.maxLevel) {
+				return 0, corruptf(format.RLE, r.base+r.pos, "level %d above the maximum %d", r.rleValue, d.maxLevel)
+			}
+			if r.rleValue == int32(level) {
+				count += k
+			}
+		} else {
+			for done := 0; done < k; {
+				m := min(k-done, len(buf))
+				r.packed.readInt32(buf[:m])
+				for _, v := range buf[:m] {
+					if v > int32(d.maxLevel) {
+						return 0, corruptf(format.RLE, r.base+r.pos, "level %d above the maximum %d", v, d.maxLevel)
+					}
+					if v == int32(level) {
+						count++
+					}
+				}
+				done += m
+			}
+		}
+		r.runLeft -= k
+		r.left -= k
+		left -= k
+	}
+	d.left -= n
+	return count, nil
+}

@@ -49,7 +49,6 @@ type ColumnReader struct {
 	def, rep       []int16
 	pos, count     int
 	pageLeft       int
-	scratch        []int16
 	values         valueDecoder
 	// rowsLeft counts rows not yet returned from the chunk.
 	rowsLeft int64
@@ -182,7 +181,7 @@ func (r *ColumnReader) startDataPage(p *Page) error {
 			// v1 headers do not say how many values are null: count them
 			// in a pass over the definition levels, in bounded chunks.
 			counter := r.defDec
-			if nonNull, err = r.countDefined(&counter, n); err != nil {
+			if nonNull, err = counter.CountEqual(n, r.maxDef); err != nil {
 				return fmt.Errorf("definition levels: %w", err)
 			}
 		}
@@ -202,29 +201,6 @@ func (r *ColumnReader) startDataPage(p *Page) error {
 	r.page, r.values = p, vd
 	r.pos, r.count, r.pageLeft = 0, 0, n
 	return nil
-}
-
-// countDefined counts the levels equal to the maximum definition level.
-func (r *ColumnReader) countDefined(d *encoding.LevelDecoder, n int) (int, error) {
-	count := 0
-	for n > 0 {
-		k := min(n, levelChunk)
-		var err error
-		r.scratch, err = d.Decode(r.scratch[:0], k)
-		if err != nil {
-			return 0, err
-		}
-		if len(r.scratch) != k {
-			return 0, fmt.Errorf("%w: the page's levels end before its values", ErrCorrupt)
-		}
-		for _, l := range r.scratch {
-			if l == r.maxDef {
-				count++
-			}
-		}
-		n -= k
-	}
-	return count, nil
 }
 
 // refill decodes the next chunk of the page's levels into the window.
@@ -340,6 +316,27 @@ func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 				}
 				return rows, err
 			}
+		}
+		if r.pos == r.count && out == nil && r.maxRep == 0 && rows < maxRows {
+			// Skipping flat rows: count the non-null values of the levels
+			// skipped without materialising them (RLE runs in one step).
+			k := min(maxRows-rows, r.pageLeft)
+			nonNull := k
+			if r.maxDef > 0 {
+				var err error
+				if nonNull, err = r.defDec.CountEqual(k, r.maxDef); err != nil {
+					return rows, r.c.wrap(r.page.Offset, fmt.Errorf("definition levels: %w", err))
+				}
+			}
+			if nonNull > 0 {
+				r.plainPos += nonNull
+				if err := r.values.skip(nonNull); err != nil {
+					return rows, r.c.wrap(r.page.Offset, err)
+				}
+			}
+			r.pageLeft -= k
+			rows += k
+			continue
 		}
 		if r.pos == r.count {
 			if err := r.refill(); err != nil {
