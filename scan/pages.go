@@ -137,6 +137,9 @@ func (s *Scanner) pageRanges(b *fileBinding, f *file.File, rg int, p Predicate, 
 	if err != nil || oi == nil || len(oi.PageLocations) != len(ci.NullPages) {
 		return nil, err
 	}
+	if !columnIndexTrustworthy(ci) {
+		return nil, nil
+	}
 	info := describe(fl.Node)
 	out := ranges{}
 	locs := oi.PageLocations
@@ -162,6 +165,21 @@ func (s *Scanner) pageRanges(b *fileBinding, f *file.File, rg int, p Predicate, 
 		return nil, nil
 	}
 	return out, nil
+}
+
+// columnIndexTrustworthy rejects column indexes that some writers emit
+// without real statistics: parquet-mr with statistics off marks every page
+// null with a null count of -1. Negative counts, or a "null" page with a
+// known count of zero, mean the index cannot be used for pruning.
+func columnIndexTrustworthy(ci *format.ColumnIndex) bool {
+	for i, null := range ci.NullPages {
+		if ci.NullCounts != nil {
+			if ci.NullCounts[i] < 0 || null && ci.NullCounts[i] == 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // pageStats reads page i's entry of a column index.

@@ -3,6 +3,7 @@ package scan
 import (
 	"context"
 	"io"
+	"math/rand"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -134,5 +135,51 @@ func TestSplitRowGroup(t *testing.T) {
 		if len(one) == 0 || !reflect.DeepEqual(one, many) {
 			t.Fatalf("filter %v: %d rows with one worker, %d with four (or different order)", filter, len(one), len(many))
 		}
+	}
+}
+
+// TestUntrustworthyColumnIndex: parquet-mr with statistics off writes a
+// column index that marks every page null with null counts of -1; pruning
+// by it would drop every row.
+func TestUntrustworthyColumnIndex(t *testing.T) {
+	for _, name := range []string{"datapage_v1-uncompressed-checksum.parquet", "datapage_v1-snappy-compressed-checksum.parquet"} {
+		tbl, err := Open(testfiles.Path(t, "data/"+name), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, _ := collect(t, tbl, Request{Columns: []string{"a"}, Filter: Compare{"a", Gt, int64(-2147483648)}})
+		all, _ := collect(t, tbl, Request{Columns: []string{"a"}, Filter: Compare{"a", Gt, int64(-2147483648)}, NoPruning: true})
+		notNull, _ := collect(t, tbl, Request{Columns: []string{"a"}, Filter: IsNull{Column: "a", Not: true}})
+		if len(rows) != 5120 || len(all) != 5120 || len(notNull) != 5120 {
+			t.Fatalf("%s: %d rows with pruning, %d without, %d not null; want 5120", name, len(rows), len(all), len(notNull))
+		}
+		tbl.Close()
+	}
+}
+
+// TestOnlyPartitionColumns scans a hive table asking for partition
+// columns only: the rows come from the metadata.
+func TestOnlyPartitionColumns(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	dir := t.TempDir()
+	all := genTable(t, dir, rng, 6, 100)
+	tbl, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Close()
+	rows, _ := collect(t, tbl, Request{Columns: []string{"part"}})
+	if len(rows) != len(all) {
+		t.Fatalf("%d rows, want %d", len(rows), len(all))
+	}
+	rows, _ = collect(t, tbl, Request{Columns: []string{"part"}, Filter: Compare{"part", Eq, int64(1)}})
+	want := 0
+	for _, r := range all {
+		if r["part"] == int64(1) {
+			want++
+		}
+	}
+	if len(rows) != want {
+		t.Fatalf("part = 1: %d rows, want %d", len(rows), want)
 	}
 }

@@ -577,6 +577,9 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 		}
 		return f.NewReader(file.ReaderOptions{Columns: cols, BatchSize: s.req.BatchSize, RowGroups: []int{u.rg}, Fresh: true, Ranges: rangeMap, Stats: &s.io})
 	}
+	if len(b.needed) == 0 {
+		return s.constantRows(u, f, b, eval, rowRanges, send)
+	}
 	fr, err := open(filterCols)
 	if err != nil {
 		return err
@@ -652,6 +655,37 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 			return nil
 		}
 	}
+}
+
+// constantRows serves a unit whose output needs no file column (only
+// partition columns or columns the file lacks): the rows are counted from
+// the metadata and the values are constants.
+func (s *Scanner) constantRows(u *unit, f *file.File, b *fileBinding, eval evaluator, rowRanges ranges, send func(result) bool) error {
+	all := f.Meta.RowGroups[u.rg].NumRows
+	n := rowCount(rowRanges, all)
+	if u.span {
+		n = rowCount(intersect(rowRanges, ranges{{Start: u.from, End: u.to}}, all), all)
+	}
+	for n > 0 {
+		k := int(min(n, int64(s.req.BatchSize)))
+		n -= int64(k)
+		if eval != nil {
+			truth, known := vector.NewBitmap(k, false), vector.NewBitmap(k, false)
+			eval.eval(nil, k, truth, known)
+			if k = truth.Count(k); k == 0 {
+				continue
+			}
+		}
+		out := &Batch{Columns: make([]*vector.Vector, len(s.cols)), NumRows: k}
+		for i, c := range s.req.Columns {
+			out.Columns[i] = b.output(c, nil, k)
+		}
+		atomic.AddInt64(&s.stats.RowsOutput, int64(k))
+		if !send(result{batch: out}) {
+			return nil
+		}
+	}
+	return nil
 }
 
 // split divides the file columns to read into those the filter needs and
