@@ -322,10 +322,30 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				e := errAt(src, t.pos, "WITH (common table expressions) is not supported")
 				e.Err = ErrUnsupported
 				return nil, e
-			case low == "is" && next.is("distinct") || low == "is" && next.is("not") && at(i+2).is("distinct"):
-				e := errAt(src, t.pos, "IS [NOT] DISTINCT FROM is not supported (use <=> for IS NOT DISTINCT FROM)")
-				e.Err = ErrUnsupported
-				return nil, e
+			case low == "is" && next.is("not") && at(i+2).is("distinct") && at(i+3).is("from"):
+				// a IS NOT DISTINCT FROM b is MySQL's null-safe a <=> b.
+				r.emit("<=>", t)
+				i += 3
+			case low == "is" && next.is("distinct") && at(i+2).is("from"):
+				// a IS DISTINCT FROM b is NOT (a <=> b): NOT goes before the
+				// left operand, which must stand alone (a name, literal or
+				// parenthesized expression after a keyword, comma or paren).
+				start := operandStart(r.out)
+				okBefore := start == 0
+				if start > 0 {
+					switch strings.ToLower(r.out[start-1].text) {
+					case "(", ",", "select", "where", "and", "or", "on", "when", "then", "else", "having", "not":
+						okBefore = true
+					}
+				}
+				if start < 0 || !okBefore {
+					e := errAt(src, t.pos, "IS DISTINCT FROM needs a parenthesized left operand here")
+					e.Err = ErrUnsupported
+					return nil, e
+				}
+				r.out = append(r.out[:start], append([]otok{{text: "not", orig: r.out[start].orig}}, r.out[start:]...)...)
+				r.emit("<=>", t)
+				i += 2
 			default:
 				r.emit(t.text, t)
 			}
