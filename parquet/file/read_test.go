@@ -230,3 +230,24 @@ func TestLargeStringMap(t *testing.T) {
 		t.Fatalf("%d rows, want 2", rows)
 	}
 }
+
+// TestPlaintextFooterEncryptedColumns: the footer of this file is readable
+// but its columns are encrypted; reading them must say so, naming the file.
+func TestPlaintextFooterEncryptedColumns(t *testing.T) {
+	p := testfiles.Path(t, "data/encrypt_columns_plaintext_footer.parquet.encrypted")
+	f, err := OpenFile(p, Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := f.NewReader(ReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for err == nil {
+		_, err = r.Next()
+	}
+	if !errors.Is(err, ErrEncrypted) || !strings.Contains(err.Error(), filepath.Base(p)) {
+		t.Fatalf("want an encryption error naming the file, got %v", err)
+	}
+}
