@@ -696,43 +696,75 @@ type caseExpr struct {
 func (e *caseExpr) typ() Type { return e.t }
 func (e *caseExpr) eval(b *Batch) (*Col, error) {
 	n := b.N
+	// src[i] is the branch whose value row i takes (-1: NULL).
+	src := make([]int32, n)
+	for i := range src {
+		src[i] = -1
+	}
 	decided := make([]bool, n)
-	out := newBuilder(e.t, n)
-	results := make([]any, n)
+	vals := make([]*Col, len(e.vals)+1)
 	for k, cond := range e.conds {
 		cc, err := cond.eval(b)
 		if err != nil {
 			return nil, err
 		}
-		var vc *Col
 		for i := 0; i < n; i++ {
 			if decided[i] || cc.isNull(i) || !cc.B[i] {
 				continue
 			}
-			if vc == nil {
-				if vc, err = e.vals[k].eval(b); err != nil {
+			if vals[k] == nil {
+				if vals[k], err = e.vals[k].eval(b); err != nil {
 					return nil, err
 				}
 			}
 			decided[i] = true
-			results[i] = vc.get(i)
+			src[i] = int32(k)
 		}
 	}
 	if e.els != nil {
-		ec, err := e.els.eval(b)
-		if err != nil {
-			return nil, err
-		}
 		for i := 0; i < n; i++ {
 			if !decided[i] {
-				results[i] = ec.get(i)
+				if vals[len(e.vals)] == nil {
+					c, err := e.els.eval(b)
+					if err != nil {
+						return nil, err
+					}
+					vals[len(e.vals)] = c
+				}
+				src[i] = int32(len(e.vals))
 			}
 		}
 	}
-	for _, r := range results {
-		out.add(r)
+	out := newCol(e.t, n)
+	st := storage(e.t)
+	if st == stBytes {
+		out.Off = out.Off[:1]
 	}
-	return out.c, nil
+	for i := 0; i < n; i++ {
+		k := src[i]
+		if k < 0 || vals[k].isNull(i) || vals[k].T.Kind == KNull {
+			out.setNull(i)
+			if st == stBytes {
+				out.Off = append(out.Off, int32(len(out.Data)))
+			}
+			continue
+		}
+		c := vals[k]
+		switch st {
+		case stInt:
+			out.I[i] = c.I[i]
+		case stFloat:
+			out.F[i] = c.F[i]
+		case stBool:
+			out.B[i] = c.B[i]
+		case stBytes:
+			out.Data = append(out.Data, c.str(i)...)
+			out.Off = append(out.Off, int32(len(out.Data)))
+		default:
+			out.A[i] = c.get(i)
+		}
+	}
+	return out, nil
 }
 
 // castExpr converts values to another type.
