@@ -2,8 +2,11 @@ package peers
 
 import (
 	"context"
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -11,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	pqfile "github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	pqschema "github.com/apache/arrow-go/v18/parquet/schema"
 
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/sqltests/internal/canon"
@@ -18,7 +22,14 @@ import (
 
 // ReadArrow reads a whole file with arrow-go (pqarrow.ReadTable) and
 // renders every value.
-func ReadArrow(path string) (t *Table, err error) {
+func ReadArrow(path string) (t *Table, err error) { return ReadArrowWith(path, nil) }
+
+// ReadArrowWith is ReadArrow leaving out the top-level columns named in
+// exclude (their cells render as null), for cells where arrow-go cannot
+// decode one column. Flat columns that pqarrow hands back as plain binary
+// although the Parquet schema says ENUM, JSON or INTERVAL are interpreted
+// by that schema (arrow-go has no Arrow type it maps them to).
+func ReadArrowWith(path string, exclude map[string]string) (t *Table, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			t, err = nil, fmt.Errorf("arrow-go panicked: %v", r)
@@ -33,12 +44,86 @@ func ReadArrow(path string) (t *Table, err error) {
 	if err != nil {
 		return nil, err
 	}
-	tbl, err := fr.ReadTable(context.Background())
+	root := pf.MetaData().Schema.Root()
+	var cols, rgs []int
+	kept := map[string]bool{}
+	for i := 0; i < pf.MetaData().Schema.NumColumns(); i++ {
+		top := pf.MetaData().Schema.Column(i).ColumnPath()[0]
+		if exclude[top] == "" {
+			cols = append(cols, i)
+			kept[top] = true
+		}
+	}
+	for i := 0; i < pf.NumRowGroups(); i++ {
+		rgs = append(rgs, i)
+	}
+	tbl, err := fr.ReadRowGroups(context.Background(), cols, rgs)
 	if err != nil {
 		return nil, err
 	}
 	defer tbl.Release()
-	return ArrowTable(tbl)
+	t, err = ArrowTable(tbl)
+	if err != nil {
+		return nil, err
+	}
+	// Put the excluded columns back as nulls, in schema order.
+	out := &Table{Rows: make([][]string, len(t.Rows))}
+	src := 0
+	for i := 0; i < root.NumFields(); i++ {
+		f := root.Field(i)
+		name := f.Name()
+		if !kept[name] {
+			out.Columns = append(out.Columns, name)
+			out.Types = append(out.Types, "excluded")
+			for r := range out.Rows {
+				out.Rows[r] = append(out.Rows[r], "null")
+			}
+			continue
+		}
+		out.Columns = append(out.Columns, t.Columns[src])
+		out.Types = append(out.Types, t.Types[src])
+		conv := arrowLeafFix(f)
+		for r := range out.Rows {
+			cell := t.Rows[r][src]
+			if conv != nil && cell != "null" {
+				cell = conv(cell)
+			}
+			out.Rows[r] = append(out.Rows[r], cell)
+		}
+		src++
+	}
+	return out, nil
+}
+
+// arrowLeafFix returns a conversion of a rendered binary cell for a flat
+// ENUM, JSON or INTERVAL column, or nil.
+func arrowLeafFix(n pqschema.Node) func(string) string {
+	p, ok := n.(*pqschema.PrimitiveNode)
+	if !ok {
+		return nil
+	}
+	lt := p.LogicalType()
+	fromHex := func(cell string) ([]byte, bool) {
+		b, err := hex.DecodeString(strings.TrimPrefix(cell, "0x"))
+		return b, err == nil && strings.HasPrefix(cell, "0x")
+	}
+	switch {
+	case lt != nil && (lt.Equals(pqschema.EnumLogicalType{}) || lt.Equals(pqschema.JSONLogicalType{})):
+		return func(cell string) string {
+			if b, ok := fromHex(cell); ok {
+				return canon.Value(string(b))
+			}
+			return cell
+		}
+	case p.ConvertedType() == pqschema.ConvertedTypes.Interval:
+		return func(cell string) string {
+			if b, ok := fromHex(cell); ok && len(b) == 12 {
+				return canon.Value(value.Interval{Months: binary.LittleEndian.Uint32(b), Days: binary.LittleEndian.Uint32(b[4:]), Millis: binary.LittleEndian.Uint32(b[8:])})
+			}
+			return cell
+		}
+	}
+	return nil
 }
 
 // ArrowTable renders an arrow table.

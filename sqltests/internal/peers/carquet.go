@@ -73,6 +73,10 @@ func CarquetValue(f *schema.Field, v *vector.Vector, i int) (any, error) {
 	return reshape(f, value.Get(f, v, i))
 }
 
+// Reshape applies CarquetValue's reshaping to a Go value of field f, such
+// as a value written with writer.WriteRows.
+func Reshape(f *schema.Field, x any) (any, error) { return reshape(f, x) }
+
 func reshape(f *schema.Field, x any) (any, error) {
 	if x == nil {
 		return nil, nil

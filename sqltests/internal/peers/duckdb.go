@@ -7,7 +7,11 @@ package peers
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
 
@@ -79,8 +83,68 @@ func ReadDuckDB(db *sql.DB, query string, args ...any) (*Table, error) {
 	return t, rows.Err()
 }
 
+// ReadDuckDBFile reads a whole file with DuckDB: SELECT * FROM
+// read_parquet(?), with two adjustments that keep it a read of every
+// value. duckdb-go cannot scan TIME_NS (DuckDB's type for TIME(NANOS)), so
+// such columns are selected as text (CAST(c AS VARCHAR), which keeps every
+// digit) and parsed back. Columns named in exclude are selected as NULL,
+// for cells where DuckDB cannot decode one column (the caller skips them).
+func ReadDuckDBFile(db *sql.DB, path string, exclude map[string]string) (*Table, error) {
+	desc, err := ReadDuckDB(db, "SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet(?))", path)
+	if err != nil {
+		return nil, err
+	}
+	var sel []string
+	timeNS := map[int]bool{}
+	for i, row := range desc.Rows {
+		name, _ := strconv.Unquote(row[0])
+		typ, _ := strconv.Unquote(row[1])
+		q := `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+		switch {
+		case exclude[name] != "":
+			sel = append(sel, "NULL AS "+q)
+		case typ == "TIME_NS":
+			sel = append(sel, "CAST("+q+" AS VARCHAR) AS "+q)
+			timeNS[i] = true
+		default:
+			sel = append(sel, q)
+		}
+	}
+	if len(sel) == 0 {
+		return ReadDuckDB(db, "SELECT * FROM read_parquet(?)", path)
+	}
+	t, err := ReadDuckDB(db, "SELECT "+strings.Join(sel, ", ")+" FROM read_parquet(?)", path)
+	if err != nil {
+		return nil, err
+	}
+	for c := range timeNS {
+		t.Types[c] = "TIME_NS"
+		for _, row := range t.Rows {
+			if row[c] == "null" {
+				continue
+			}
+			s, _ := strconv.Unquote(row[c])
+			tm, err := time.Parse("15:04:05.999999999", s)
+			if err != nil {
+				return nil, fmt.Errorf("TIME_NS %q: %w", s, err)
+			}
+			row[c] = canon.Time(time.Date(1, 1, 1, tm.Hour(), tm.Minute(), tm.Second(), tm.Nanosecond(), time.UTC))
+		}
+	}
+	return t, nil
+}
+
 // DuckDBValue converts a value duckdb-go returned to canon's Go values.
 func DuckDBValue(typ string, v any) any {
+	if typ == "JSON" && v != nil {
+		// duckdb-go parses JSON values; write them back as compact text
+		// with sorted keys (the generated JSON is written that way too).
+		b, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Sprintf("<JSON %v>", err)
+		}
+		return string(b)
+	}
 	switch x := v.(type) {
 	case nil:
 		return nil
@@ -102,6 +166,11 @@ func DuckDBValue(typ string, v any) any {
 	case []byte:
 		if typ == "UUID" && len(x) == 16 {
 			return value.UUIDString(x)
+		}
+		return x
+	case string:
+		if typ == "JSON" {
+			return x
 		}
 		return x
 	case []any:
