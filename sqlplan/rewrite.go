@@ -318,10 +318,6 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				e := errAt(src, t.pos, "NULLS FIRST is not supported (NULLs always sort last)")
 				e.Err = ErrUnsupported
 				return nil, e
-			case low == "with" && i == 0:
-				e := errAt(src, t.pos, "WITH (common table expressions) is not supported")
-				e.Err = ErrUnsupported
-				return nil, e
 			case low == "is" && next.is("not") && at(i+2).is("distinct") && at(i+3).is("from"):
 				// a IS NOT DISTINCT FROM b is MySQL's null-safe a <=> b.
 				r.emit("<=>", t)

@@ -167,7 +167,13 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 		return nil, refuse(0, strings.ToUpper(first))
 	case "values":
 		return nil, refuse(0, "a VALUES list as a query")
-	case "select", "(", "with", "insert":
+	case "with":
+		expanded, err := expandCTEs(text, toks)
+		if err != nil {
+			return nil, err
+		}
+		return e.prepareTokens(text, expanded)
+	case "select", "(", "insert":
 	default:
 		return nil, bad(0, "syntax error near %q", toks[0].text)
 	}
@@ -430,4 +436,143 @@ func recoverInternal(err *error) {
 	if r := recover(); r != nil {
 		*err = fmt.Errorf("carquet: internal error: %v\n%s", r, debug.Stack())
 	}
+}
+
+// expandCTEs turns WITH a AS (q1), b AS (q2) SELECT ... into the SELECT
+// with each reference to a CTE after FROM or JOIN replaced by the CTE's
+// query as a derived table. Tokens keep their offsets, so errors still
+// point into the user's text. A CTE used twice runs twice.
+func expandCTEs(text string, toks []token) ([]token, error) {
+	fail := func(i int, format string, args ...any) error {
+		return errAt(text, tokPos(text, toks, i), format, args...)
+	}
+	i := 1
+	if i < len(toks) && toks[i].is("recursive") {
+		e := fail(i, "WITH RECURSIVE is not supported")
+		e.(*Error).Err = ErrUnsupported
+		return nil, e
+	}
+	type cte struct {
+		name string
+		body []token
+	}
+	var ctes []cte
+	for {
+		if i >= len(toks) || toks[i].kind != tkIdent && toks[i].kind != tkQuoted && toks[i].kind != tkDQuoted {
+			return nil, fail(i, "expected the name of a common table expression")
+		}
+		name := tableToken(toks[i])
+		i++
+		if i < len(toks) && toks[i].kind == tkOp && toks[i].text == "(" {
+			e := fail(i, "column lists of common table expressions are not supported (use aliases in the query)")
+			e.(*Error).Err = ErrUnsupported
+			return nil, e
+		}
+		if i >= len(toks) || !toks[i].is("as") {
+			return nil, fail(i, "expected AS after %s", name)
+		}
+		i++
+		if i < len(toks) && (toks[i].is("materialized") || toks[i].is("not")) {
+			for i < len(toks) && !(toks[i].kind == tkOp && toks[i].text == "(") {
+				i++
+			}
+		}
+		if i >= len(toks) || toks[i].kind != tkOp || toks[i].text != "(" {
+			return nil, fail(i, "expected ( after AS")
+		}
+		depth, start := 0, i
+		for ; i < len(toks); i++ {
+			if toks[i].kind == tkOp && toks[i].text == "(" {
+				depth++
+			} else if toks[i].kind == tkOp && toks[i].text == ")" {
+				depth--
+				if depth == 0 {
+					break
+				}
+			}
+		}
+		if i >= len(toks) {
+			return nil, fail(start, "unterminated common table expression %s", name)
+		}
+		body := substituteCTEs(toks[start+1:i], ctes2map(ctes, func(c cte) (string, []token) { return c.name, c.body }))
+		ctes = append(ctes, cte{name: name, body: body})
+		i++
+		if i < len(toks) && toks[i].kind == tkOp && toks[i].text == "," {
+			i++
+			continue
+		}
+		break
+	}
+	if i >= len(toks) {
+		return nil, fail(i, "expected a query after WITH")
+	}
+	return substituteCTEs(toks[i:], ctes2map(ctes, func(c cte) (string, []token) { return c.name, c.body })), nil
+}
+
+func ctes2map[T any](list []T, kv func(T) (string, []token)) map[string][]token {
+	m := make(map[string][]token, len(list))
+	for _, x := range list {
+		k, v := kv(x)
+		m[strings.ToLower(k)] = v
+	}
+	return m
+}
+
+// substituteCTEs replaces table references to CTEs (after FROM, JOIN or
+// a comma in a FROM list) with parenthesized queries.
+func substituteCTEs(toks []token, ctes map[string][]token) []token {
+	if len(ctes) == 0 {
+		return toks
+	}
+	var out []token
+	inFrom := false
+	depthAtFrom := -1
+	depth := 0
+	for i, t := range toks {
+		if t.kind == tkOp && t.text == "(" {
+			depth++
+		}
+		if t.kind == tkOp && t.text == ")" {
+			depth--
+			if depth < depthAtFrom {
+				inFrom = false
+			}
+		}
+		if t.is("from") || t.is("join") {
+			inFrom, depthAtFrom = true, depth
+		} else if t.kind == tkIdent && depth == depthAtFrom {
+			switch strings.ToLower(t.text) {
+			case "where", "group", "having", "order", "limit", "union", "on", "using", "select":
+				inFrom = false
+			}
+		}
+		body, isCTE := ctes[strings.ToLower(t.unquoted())]
+		if isCTE && (t.kind == tkIdent || t.kind == tkQuoted || t.kind == tkDQuoted) && i > 0 {
+			prev := toks[i-1]
+			afterFrom := prev.is("from") || prev.is("join") || inFrom && prev.kind == tkOp && prev.text == ","
+			nextIsDot := i+1 < len(toks) && toks[i+1].kind == tkOp && toks[i+1].text == "."
+			if afterFrom && !nextIsDot {
+				out = append(out, token{kind: tkOp, text: "(", pos: t.pos})
+				out = append(out, body...)
+				out = append(out, token{kind: tkOp, text: ")", pos: t.pos})
+				// Keep the CTE's name as the alias unless one follows.
+				hasAlias := i+1 < len(toks) && (toks[i+1].is("as") || toks[i+1].kind == tkIdent && !isClauseWord(toks[i+1].text))
+				if !hasAlias {
+					out = append(out, token{kind: tkIdent, text: "AS", pos: t.pos}, token{kind: tkQuoted, text: backquote(t.unquoted()), pos: t.pos})
+				}
+				continue
+			}
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func isClauseWord(w string) bool {
+	switch strings.ToLower(w) {
+	case "where", "group", "having", "order", "limit", "union", "on", "using", "join", "left", "right", "inner", "cross",
+		"natural", "straight_join", "full", "outer", "offset", "intersect", "except", "window", "qualify":
+		return true
+	}
+	return false
 }
