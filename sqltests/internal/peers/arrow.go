@@ -126,6 +126,26 @@ func arrowLeafFix(n pqschema.Node) func(string) string {
 	return nil
 }
 
+// ReadArrowTable reads a whole file into an arrow table (the caller
+// releases it).
+func ReadArrowTable(path string) (tbl arrow.Table, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			tbl, err = nil, fmt.Errorf("arrow-go panicked: %v", r)
+		}
+	}()
+	pf, err := pqfile.OpenParquetFile(path, false)
+	if err != nil {
+		return nil, err
+	}
+	defer pf.Close()
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 1 << 16}, memory.DefaultAllocator)
+	if err != nil {
+		return nil, err
+	}
+	return fr.ReadTable(context.Background())
+}
+
 // ArrowTable renders an arrow table.
 func ArrowTable(tbl arrow.Table) (*Table, error) {
 	t := &Table{Rows: make([][]string, tbl.NumRows())}
