@@ -209,7 +209,7 @@ func init() {
 			if n <= 0 {
 				return "", nil
 			}
-			if n*int64(len(a[0].str(i))) > 1<<28 {
+			if n > maxStringResult || n*int64(len(a[0].str(i))) > maxStringResult {
 				return nil, fmt.Errorf("result too large")
 			}
 			return strings.Repeat(str(a[0], i), int(n)), nil
@@ -477,6 +477,9 @@ func trimFn(cut func(string, string) string, space func(string) string) func(a [
 func padFn(left bool) func(a []*Col, i int) (any, error) {
 	return func(a []*Col, i int) (any, error) {
 		r := []rune(str(a[0], i))
+		if a[1].I[i] > maxStringResult {
+			return nil, fmt.Errorf("result too large")
+		}
 		n := int(a[1].I[i])
 		pad := []rune(str(a[2], i))
 		if n < 0 {
@@ -1010,3 +1013,6 @@ func vecCase(upper bool) func(args []*Col, n int) (*Col, error) {
 		return out, nil
 	}
 }
+
+// maxStringResult bounds what repeat, lpad and rpad build (64 MiB).
+const maxStringResult = 1 << 26

@@ -46,7 +46,8 @@ func Split(text string) ([]string, error) {
 }
 
 // Prepare parses one statement.
-func (e *Engine) Prepare(text string) (*Stmt, error) {
+func (e *Engine) Prepare(text string) (_ *Stmt, err error) {
+	defer recoverInternal(&err)
 	stmts, _, err := splitStatements(text)
 	if err != nil {
 		return nil, err
