@@ -1,0 +1,268 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// WriteJSON writes the report with every sample.
+func (r *Report) WriteJSON(path string) error {
+	b, err := json.MarshalIndent(r, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+func (r *Report) find(workload, codec, lib string) (Summary, bool) {
+	for _, s := range r.Summaries {
+		if s.Workload == workload && s.Codec == codec && s.Lib == lib {
+			return s, true
+		}
+	}
+	return Summary{}, false
+}
+
+// Workloads lists the workloads present, in a fixed order.
+func (r *Report) Workloads() []string {
+	seen := map[string]bool{}
+	for _, s := range r.Summaries {
+		seen[s.Workload] = true
+	}
+	var out []string
+	for _, w := range []string{"write", "read", "column", "count", "cross:carquet", "cross:arrow-go", "cross:parquet-go", "cross:duckdb"} {
+		if seen[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func (r *Report) codecs() []string {
+	seen := map[string]bool{}
+	for _, s := range r.Summaries {
+		seen[s.Codec] = true
+	}
+	var out []string
+	for _, c := range Codecs {
+		if seen[c] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Libs in report order.
+var Libs = []string{"carquet", "arrow-go", "parquet-go", "duckdb"}
+
+// Markdown renders the medians (ms, with min–max), the ratios of each
+// peer's median to carquet's (above 1: carquet is faster), the file sizes
+// and the peak memory.
+func (r *Report) Markdown() string {
+	var b strings.Builder
+	for _, w := range r.Workloads() {
+		title := w
+		if strings.HasPrefix(w, "cross:") {
+			title = "cross-read of " + strings.TrimPrefix(w, "cross:") + "'s file"
+		}
+		fmt.Fprintf(&b, "\n### %s\n\n", title)
+		b.WriteString("| codec |")
+		for _, l := range Libs {
+			fmt.Fprintf(&b, " %s ms (min–max) |", l)
+		}
+		for _, l := range Libs[1:] {
+			fmt.Fprintf(&b, " %s / carquet |", l)
+		}
+		b.WriteString("\n|---|")
+		for range Libs {
+			b.WriteString("---:|")
+		}
+		for range Libs[1:] {
+			b.WriteString("---:|")
+		}
+		b.WriteString("\n")
+		for _, c := range r.codecs() {
+			fmt.Fprintf(&b, "| %s |", c)
+			base, okBase := r.find(w, c, "carquet")
+			for _, l := range Libs {
+				s, ok := r.find(w, c, l)
+				if !ok {
+					b.WriteString(" – |")
+					continue
+				}
+				fmt.Fprintf(&b, " %.1f (%.1f–%.1f) |", s.Median*1e3, s.Min*1e3, s.Max*1e3)
+			}
+			for _, l := range Libs[1:] {
+				s, ok := r.find(w, c, l)
+				if !ok || !okBase || base.Median == 0 {
+					b.WriteString(" – |")
+					continue
+				}
+				fmt.Fprintf(&b, " %.2f |", s.Median/base.Median)
+			}
+			b.WriteString("\n")
+		}
+	}
+	if len(r.FileSizes) > 0 {
+		b.WriteString("\n### file size (bytes)\n\n| codec |")
+		for _, l := range Libs {
+			fmt.Fprintf(&b, " %s |", l)
+		}
+		b.WriteString(" carquet / arrow-go |\n|---|")
+		for range Libs {
+			b.WriteString("---:|")
+		}
+		b.WriteString("---:|\n")
+		for _, c := range r.codecs() {
+			fmt.Fprintf(&b, "| %s |", c)
+			for _, l := range Libs {
+				fmt.Fprintf(&b, " %d |", r.FileSizes[l+"/"+c])
+			}
+			if a := r.FileSizes["arrow-go/"+c]; a > 0 {
+				fmt.Fprintf(&b, " %.3f |", float64(r.FileSizes["carquet/"+c])/float64(a))
+			}
+			b.WriteString("\n")
+		}
+	}
+	if len(r.PeakRSS) > 0 {
+		b.WriteString("\n### peak memory of a full streaming read (zstd file, child process, VmHWM)\n\n| library | peak RSS MiB |\n|---|---:|\n")
+		keys := make([]string, 0, len(r.PeakRSS))
+		for k := range r.PeakRSS {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(&b, "| %s | %.1f |\n", k, float64(r.PeakRSS[k])/(1<<20))
+		}
+	}
+	return b.String()
+}
+
+var colors = map[string]string{"carquet": "#1f77b4", "arrow-go": "#ff7f0e", "parquet-go": "#2ca02c", "duckdb": "#d62728", "baseline": "#7f7f7f"}
+
+// BarChart draws grouped bars: one group per label, one bar per series,
+// with optional min–max whiskers. Values must be positive.
+func BarChart(title, unit string, labels, series []string, val func(label, s string) (v, lo, hi float64, ok bool)) string {
+	const w, h, left, bottom, top = 760, 360, 70, 60, 40
+	maxV := 0.0
+	for _, l := range labels {
+		for _, s := range series {
+			if v, _, hi, ok := val(l, s); ok {
+				maxV = math.Max(maxV, math.Max(v, hi))
+			}
+		}
+	}
+	if maxV == 0 {
+		maxV = 1
+	}
+	scale := niceCeil(maxV)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n", w, h, w, h)
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", w, h)
+	fmt.Fprintf(&b, `<text x="%d" y="22" font-size="15" font-weight="bold">%s</text>`+"\n", left, html.EscapeString(title))
+	plotW, plotH := float64(w-left-20), float64(h-top-bottom)
+	for i := 0; i <= 4; i++ {
+		y := float64(top) + plotH - plotH*float64(i)/4
+		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#ddd"/>`, left, w-20, y, y)
+		fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n", left-6, y+4, fmtNum(scale*float64(i)/4))
+	}
+	fmt.Fprintf(&b, `<text x="14" y="%.1f" transform="rotate(-90 14 %.1f)" text-anchor="middle">%s</text>`+"\n", float64(top)+plotH/2, float64(top)+plotH/2, html.EscapeString(unit))
+	groupW := plotW / float64(max(len(labels), 1))
+	barW := groupW * 0.8 / float64(max(len(series), 1))
+	for gi, l := range labels {
+		x0 := float64(left) + groupW*float64(gi) + groupW*0.1
+		for si, s := range series {
+			v, lo, hi, ok := val(l, s)
+			if !ok {
+				continue
+			}
+			x := x0 + barW*float64(si)
+			bh := plotH * v / scale
+			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s %s: %s %s</title></rect>`+"\n",
+				x, float64(top)+plotH-bh, barW*0.92, bh, colors[s], html.EscapeString(s), html.EscapeString(l), fmtNum(v), html.EscapeString(unit))
+			if hi > lo {
+				cx := x + barW*0.46
+				y1, y2 := float64(top)+plotH-plotH*lo/scale, float64(top)+plotH-plotH*hi/scale
+				fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="black"/>`+"\n", cx, cx, y1, y2)
+			}
+		}
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`+"\n", x0+groupW*0.4, h-bottom+18, html.EscapeString(l))
+	}
+	lx := float64(left)
+	for _, s := range series {
+		fmt.Fprintf(&b, `<rect x="%.1f" y="%d" width="12" height="12" fill="%s"/><text x="%.1f" y="%d">%s</text>`+"\n", lx, h-22, colors[s], lx+16, h-12, html.EscapeString(s))
+		lx += 110
+	}
+	b.WriteString("</svg>\n")
+	return b.String()
+}
+
+func niceCeil(v float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
+		if m*p >= v {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+func fmtNum(v float64) string {
+	switch {
+	case v >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case v >= 10:
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+// WriteCharts writes one SVG per workload (bars per codec and library,
+// milliseconds, min–max whiskers), one of file sizes and one of memory.
+func (r *Report) WriteCharts(dir string) ([]string, error) {
+	var files []string
+	for _, w := range r.Workloads() {
+		name := strings.ReplaceAll(w, ":", "-") + ".svg"
+		svg := BarChart(fmt.Sprintf("%s, %d rows: median ms (lower is better)", w, r.Rows), "ms", r.codecs(), Libs, func(c, l string) (float64, float64, float64, bool) {
+			s, ok := r.find(w, c, l)
+			return s.Median * 1e3, s.Min * 1e3, s.Max * 1e3, ok
+		})
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(svg), 0o644); err != nil {
+			return nil, err
+		}
+		files = append(files, name)
+	}
+	if len(r.FileSizes) > 0 {
+		svg := BarChart(fmt.Sprintf("file size, %d rows (MiB)", r.Rows), "MiB", r.codecs(), Libs, func(c, l string) (float64, float64, float64, bool) {
+			v, ok := r.FileSizes[l+"/"+c]
+			return float64(v) / (1 << 20), 0, 0, ok
+		})
+		if err := os.WriteFile(filepath.Join(dir, "file-size.svg"), []byte(svg), 0o644); err != nil {
+			return nil, err
+		}
+		files = append(files, "file-size.svg")
+	}
+	if len(r.PeakRSS) > 0 {
+		var keys []string
+		for _, l := range append(append([]string{}, Libs...), "baseline") {
+			if _, ok := r.PeakRSS[l]; ok {
+				keys = append(keys, l)
+			}
+		}
+		svg := BarChart(fmt.Sprintf("peak RSS of a full streaming read, zstd, %d rows (MiB)", r.Rows), "MiB", []string{"zstd"}, keys, func(_, l string) (float64, float64, float64, bool) {
+			v, ok := r.PeakRSS[l]
+			return float64(v) / (1 << 20), 0, 0, ok
+		})
+		if err := os.WriteFile(filepath.Join(dir, "memory.svg"), []byte(svg), 0o644); err != nil {
+			return nil, err
+		}
+		files = append(files, "memory.svg")
+	}
+	return files, nil
+}
