@@ -332,16 +332,7 @@ func (n *unionNode) next(ctx context.Context) (*Batch, error) {
 		if err != nil {
 			return nil, err
 		}
-		for i, c := range b.Cols {
-			if c.T.Kind != n.types[i].Kind || c.T.Kind == KDecimal && c.T.Scale != n.types[i].Scale {
-				cc, err := castCol(c, n.types[i])
-				if err != nil {
-					return nil, err
-				}
-				b.Cols[i] = cc
-			}
-		}
-		return b, nil
+		return castBatch(b, n.types)
 	}
 	return nil, io.EOF
 }
@@ -450,4 +441,119 @@ func (n *unionNode) explain(x *explainer, depth int) {
 	for _, in := range n.ins {
 		in.explain(x, depth+1)
 	}
+}
+
+// setOpNode is INTERSECT or EXCEPT, with ALL (multiset) or without
+// (distinct rows): the right input is read into a hash table of row keys
+// with counts, then the left rows stream through it.
+type setOpNode struct {
+	left, right node
+	op          string // intersect, except, intersect all, except all
+	types       []Type
+	counts      map[string]int
+	seen        map[string]bool
+	buf         []byte
+}
+
+func (n *setOpNode) next(ctx context.Context) (*Batch, error) {
+	if n.counts == nil {
+		n.counts = map[string]int{}
+		n.seen = map[string]bool{}
+		for {
+			b, err := n.right.next(ctx)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return nil, err
+			}
+			if b, err = castBatch(b, n.types); err != nil {
+				return nil, err
+			}
+			for i := 0; i < b.N; i++ {
+				n.buf = n.buf[:0]
+				for _, c := range b.Cols {
+					n.buf = appendKey(n.buf, c, i)
+				}
+				n.counts[string(n.buf)]++
+			}
+		}
+	}
+	all := strings.HasSuffix(n.op, " all")
+	intersect := strings.HasPrefix(n.op, "intersect")
+	for {
+		b, err := n.left.next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if b, err = castBatch(b, n.types); err != nil {
+			return nil, err
+		}
+		var idx []int32
+		for i := 0; i < b.N; i++ {
+			n.buf = n.buf[:0]
+			for _, c := range b.Cols {
+				n.buf = appendKey(n.buf, c, i)
+			}
+			k := string(n.buf)
+			c := n.counts[k]
+			keep := false
+			switch {
+			case all && intersect:
+				keep = c > 0
+				if keep {
+					n.counts[k] = c - 1
+				}
+			case all:
+				keep = c == 0
+				if !keep {
+					n.counts[k] = c - 1
+				}
+			case intersect:
+				keep = c > 0 && !n.seen[k]
+			default:
+				keep = c == 0 && !n.seen[k]
+			}
+			if keep {
+				if !all {
+					n.seen[k] = true
+				}
+				idx = append(idx, int32(i))
+			}
+		}
+		if len(idx) > 0 {
+			return takeBatch(b, idx), nil
+		}
+	}
+}
+
+// castBatch brings a batch's columns to the given types.
+func castBatch(b *Batch, types []Type) (*Batch, error) {
+	for i, c := range b.Cols {
+		if needsCast(c.T, types[i]) {
+			cc, err := castCol(c, types[i])
+			if err != nil {
+				return nil, err
+			}
+			b.Cols[i] = cc
+		}
+	}
+	return b, nil
+}
+
+// needsCast reports whether values of type a must be converted to be
+// stored and compared as type b.
+func needsCast(a, b Type) bool {
+	return a.Kind != b.Kind || storage(a) != storage(b) || a.Kind == KDecimal && a.Scale != b.Scale
+}
+
+func (n *setOpNode) close() {
+	n.left.close()
+	n.right.close()
+}
+
+func (n *setOpNode) explain(x *explainer, depth int) {
+	x.line(depth, "%s", strings.ToUpper(n.op))
+	n.left.explain(x, depth+1)
+	n.right.explain(x, depth+1)
 }

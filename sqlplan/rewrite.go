@@ -154,7 +154,7 @@ func mysqlString(s string) string {
 }
 
 var unsupportedWords = map[string]string{
-	"intersect": "INTERSECT", "except": "EXCEPT", "qualify": "QUALIFY", "pivot": "PIVOT", "unpivot": "UNPIVOT",
+	"intersect": "INTERSECT here (only between whole SELECTs)", "except": "EXCEPT here (only between whole SELECTs)", "qualify": "QUALIFY", "pivot": "PIVOT", "unpivot": "UNPIVOT",
 	"rlike": "the RLIKE operator (use regexp_matches())", "regexp": "the REGEXP operator (use regexp_matches())",
 	"lateral": "LATERAL", "recursive": "WITH RECURSIVE", "window": "WINDOW clauses", "sample": "SAMPLE",
 	"asof": "ASOF joins", "positional": "POSITIONAL joins", "semi": "SEMI joins", "anti": "ANTI joins",

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
@@ -22,6 +23,7 @@ const (
 	kindCreate
 	kindCreateAs
 	kindDrop
+	kindSetOp // SELECT ... INTERSECT|EXCEPT [ALL] SELECT ...
 )
 
 // Stmt is a prepared statement: parsed once, planned at every execution
@@ -36,6 +38,11 @@ type Stmt struct {
 	inner   *Stmt // EXPLAIN's statement, CREATE TABLE AS's query
 	create  *createSpec
 	ifMod   bool // DROP IF EXISTS / CREATE IF NOT EXISTS
+	// INTERSECT / EXCEPT: the parts, the operators between them, and the
+	// ORDER BY / LIMIT that follow the last part.
+	parts   []*Stmt
+	setOps  []string
+	trailer []token
 }
 
 // Split splits SQL text into statements at semicolons outside quotes and
@@ -112,7 +119,7 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		if inner.kind != kindSelect {
+		if inner.kind != kindSelect && inner.kind != kindSetOp {
 			return nil, bad(k, "EXPLAIN takes a SELECT")
 		}
 		s.inner = inner
@@ -174,7 +181,11 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 			return nil, err
 		}
 		return e.prepareTokens(text, expanded)
-	case "select", "(", "insert":
+	case "select", "(":
+		if st, ok, err := e.prepareSetOp(text, toks); ok || err != nil {
+			return st, err
+		}
+	case "insert":
 	default:
 		return nil, bad(0, "syntax error near %q", toks[0].text)
 	}
@@ -220,7 +231,7 @@ func tableToken(t token) string {
 // Returns reports whether the statement produces rows.
 func (s *Stmt) Returns() bool {
 	switch s.kind {
-	case kindSelect, kindExplain, kindDescribe, kindDescribeQuery, kindShowTables:
+	case kindSelect, kindExplain, kindDescribe, kindDescribeQuery, kindShowTables, kindSetOp:
 		return true
 	}
 	return false
@@ -309,8 +320,8 @@ func (s *Stmt) Query(ctx context.Context, args []Arg) (_ *Rows, err error) {
 
 func (s *Stmt) query(ctx context.Context, p *planner) (*Rows, error) {
 	switch s.kind {
-	case kindSelect:
-		sp, err := p.planSelect(s.ast.(sqlparser.SelectStatement), nil)
+	case kindSelect, kindSetOp:
+		sp, err := s.plan(p)
 		if err != nil {
 			return nil, err
 		}
@@ -321,7 +332,7 @@ func (s *Stmt) query(ctx context.Context, p *planner) (*Rows, error) {
 		return s.describe(p)
 	case kindDescribeQuery:
 		ip := &planner{e: s.e, src: s.inner.src, args: p.args, ctx: ctx}
-		sp, err := ip.planSelect(s.inner.ast.(sqlparser.SelectStatement), nil)
+		sp, err := s.inner.plan(ip)
 		if err != nil {
 			ip.releaseAll()
 			return nil, err
@@ -395,7 +406,7 @@ func describeRows(ctx context.Context, cols []Column) *Rows {
 func (s *Stmt) explain(ctx context.Context, p *planner) (*Rows, error) {
 	ip := &planner{e: s.e, src: s.inner.src, args: p.args, ctx: ctx}
 	defer ip.releaseAll()
-	sp, err := ip.planSelect(s.inner.ast.(sqlparser.SelectStatement), nil)
+	sp, err := s.inner.plan(ip)
 	if err != nil {
 		return nil, err
 	}
@@ -576,4 +587,205 @@ func isClauseWord(w string) bool {
 		return true
 	}
 	return false
+}
+
+// plan plans a query statement (a SELECT or a chain of INTERSECT/EXCEPT).
+func (s *Stmt) plan(p *planner) (*selectPlan, error) {
+	if s.kind != kindSetOp {
+		return p.planSelect(s.ast.(sqlparser.SelectStatement), nil)
+	}
+	var left *selectPlan
+	for i, part := range s.parts {
+		pp := &planner{e: p.e, src: part.src, args: p.args, ctx: p.ctx}
+		sp, err := part.plan(pp)
+		p.acquired = append(p.acquired, pp.acquired...)
+		if err != nil {
+			if left != nil {
+				left.root.close()
+			}
+			return nil, err
+		}
+		if i == 0 {
+			left = sp
+			continue
+		}
+		if len(sp.cols) != len(left.cols) {
+			sp.root.close()
+			left.root.close()
+			return nil, errorf("each %s query must have the same number of columns (%d and %d)", strings.ToUpper(s.setOps[i-1]), len(left.cols), len(sp.cols))
+		}
+		types := make([]Type, len(left.cols))
+		for k := range left.cols {
+			t, err := unifyTypes(left.cols[k].Type, sp.cols[k].Type)
+			if err != nil {
+				sp.root.close()
+				left.root.close()
+				return nil, err
+			}
+			types[k] = withoutField(t)
+			left.cols[k].Type = types[k]
+		}
+		left = &selectPlan{cols: left.cols, root: &setOpNode{left: left.root, right: sp.root, op: s.setOps[i-1], types: types}}
+	}
+	return s.applyTrailer(p, left)
+}
+
+// prepareSetOp splits a query at top-level INTERSECT and EXCEPT; ok is
+// false when there are none.
+func (e *Engine) prepareSetOp(text string, toks []token) (*Stmt, bool, error) {
+	var cuts []int
+	depth := 0
+	for i, t := range toks {
+		switch {
+		case t.kind == tkOp && t.text == "(":
+			depth++
+		case t.kind == tkOp && t.text == ")":
+			depth--
+		case depth == 0 && (t.is("intersect") || t.is("except")):
+			cuts = append(cuts, i)
+		}
+	}
+	if len(cuts) == 0 {
+		return nil, false, nil
+	}
+	s := &Stmt{e: e, kind: kindSetOp, src: &source{orig: text, toks: toks}}
+	start := 0
+	for _, c := range append(cuts, len(toks)) {
+		part := toks[start:c]
+		if c == len(toks) {
+			// ORDER BY / LIMIT after the last part apply to the whole.
+			depth = 0
+			for i, t := range part {
+				if t.kind == tkOp && t.text == "(" {
+					depth++
+				} else if t.kind == tkOp && t.text == ")" {
+					depth--
+				} else if depth == 0 && (t.is("order") || t.is("limit") || t.is("offset")) {
+					s.trailer = part[i:]
+					part = part[:i]
+					break
+				}
+			}
+		} else {
+			op := strings.ToLower(toks[c].text)
+			next := start
+			_ = next
+			if c+1 < len(toks) && toks[c+1].is("all") {
+				op += " all"
+			} else if c+1 < len(toks) && toks[c+1].is("distinct") {
+				op += ""
+			}
+			s.setOps = append(s.setOps, op)
+		}
+		for _, t := range part {
+			if t.is("union") {
+				err := errAt(text, t.pos, "UNION together with INTERSECT or EXCEPT is not supported (use a derived table)")
+				err.Err = ErrUnsupported
+				return nil, true, err
+			}
+		}
+		if len(part) == 0 {
+			return nil, true, errAt(text, tokPos(text, toks, c), "expected a SELECT")
+		}
+		ps, err := e.prepareTokens(text, part)
+		if err != nil {
+			return nil, true, err
+		}
+		if ps.kind != kindSelect {
+			return nil, true, errAt(text, part[0].pos, "INTERSECT and EXCEPT take SELECTs")
+		}
+		s.parts = append(s.parts, ps)
+		start = c + 1
+		if c < len(toks) && c+1 < len(toks) && (toks[c+1].is("all") || toks[c+1].is("distinct")) {
+			start++
+		}
+	}
+	return s, true, nil
+}
+
+// applyTrailer applies ORDER BY (output positions or names) and LIMIT /
+// OFFSET written after the last part of an INTERSECT or EXCEPT.
+func (s *Stmt) applyTrailer(p *planner, sp *selectPlan) (*selectPlan, error) {
+	toks := s.trailer
+	if len(toks) == 0 {
+		return sp, nil
+	}
+	i := 0
+	var keys []sortKey
+	lim, off := int64(-1), int64(0)
+	fail := func() (*selectPlan, error) {
+		sp.root.close()
+		return nil, errAt(s.src.orig, tokPos(s.src.orig, toks, i), "after INTERSECT or EXCEPT, ORDER BY takes output positions or names, LIMIT and OFFSET numbers")
+	}
+	if i < len(toks) && toks[i].is("order") {
+		i++
+		if i >= len(toks) || !toks[i].is("by") {
+			return fail()
+		}
+		i++
+		for {
+			if i >= len(toks) {
+				return fail()
+			}
+			idx := -1
+			switch toks[i].kind {
+			case tkNumber:
+				n, err := strconv.Atoi(toks[i].text)
+				if err != nil || n < 1 || n > len(sp.cols) {
+					return fail()
+				}
+				idx = n - 1
+			case tkIdent, tkQuoted, tkDQuoted:
+				for k, c := range sp.cols {
+					if strings.EqualFold(c.Name, toks[i].unquoted()) {
+						idx = k
+						break
+					}
+				}
+			}
+			if idx < 0 {
+				return fail()
+			}
+			i++
+			desc := false
+			if i < len(toks) && (toks[i].is("asc") || toks[i].is("desc")) {
+				desc = toks[i].is("desc")
+				i++
+			}
+			keys = append(keys, sortKey{col: idx, desc: desc, text: sp.cols[idx].Name})
+			if i < len(toks) && toks[i].kind == tkOp && toks[i].text == "," {
+				i++
+				continue
+			}
+			break
+		}
+	}
+	for i < len(toks) {
+		switch {
+		case toks[i].is("limit") && i+1 < len(toks) && toks[i+1].kind == tkNumber:
+			lim, _ = strconv.ParseInt(toks[i+1].text, 10, 64)
+			i += 2
+		case toks[i].is("offset") && i+1 < len(toks) && toks[i+1].kind == tkNumber:
+			off, _ = strconv.ParseInt(toks[i+1].text, 10, 64)
+			i += 2
+		default:
+			return fail()
+		}
+	}
+	types := make([]Type, len(sp.cols))
+	for k, c := range sp.cols {
+		types[k] = c.Type
+	}
+	root := sp.root
+	if len(keys) > 0 {
+		need := int64(-1)
+		if lim >= 0 {
+			need = lim + off
+		}
+		root = &sortNode{in: root, keys: keys, limit: need, types: types}
+	}
+	if lim >= 0 || off > 0 {
+		root = &limitNode{in: root, limit: lim, offset: off}
+	}
+	return &selectPlan{root: root, cols: sp.cols}, nil
 }

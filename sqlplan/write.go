@@ -174,7 +174,7 @@ func (e *Engine) prepareCreate(s *Stmt, text string, toks []token) (*Stmt, error
 		if err != nil {
 			return nil, err
 		}
-		if inner.kind != kindSelect {
+		if inner.kind != kindSelect && inner.kind != kindSetOp {
 			return nil, fail(i+1, "CREATE TABLE AS takes a SELECT")
 		}
 		s.kind, s.inner = kindCreateAs, inner
@@ -931,7 +931,7 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 	if s.kind == kindCreateAs {
 		ip := &planner{e: s.e, src: s.inner.src, args: p.args, ctx: ctx}
 		defer ip.releaseAll()
-		sp, err := ip.planSelect(s.inner.ast.(sqlparser.SelectStatement), nil)
+		sp, err := s.inner.plan(ip)
 		if err != nil {
 			return Result{}, err
 		}
