@@ -321,7 +321,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		if r.sub != nil {
 			n = r.sub.root
 		} else {
-			n = p.scanOf(r, agg != nil && len(steps) == 1 && len(residual) == 0 && len(agg.keys) == 0 && allCountStar(agg.aggs))
+			n = p.scanOf(r, agg != nil && len(steps) == 1 && orderFree(agg.aggs))
 		}
 		if i == 0 {
 			root = n
@@ -413,6 +413,19 @@ func colNullable(c *scopeCol) bool {
 	return true
 }
 
+// orderFree reports whether aggregates give the same result whatever the
+// order of their input rows, so that the scan may deliver batches as
+// they are decoded. (Float sums can differ in the last bits.)
+func orderFree(aggs []*aggSpec) bool {
+	for _, a := range aggs {
+		switch a.fn {
+		case "string_agg", "any_value":
+			return false
+		}
+	}
+	return true
+}
+
 func allCountStar(aggs []*aggSpec) bool {
 	for _, a := range aggs {
 		if a.fn != "count_star" {
@@ -457,8 +470,8 @@ func (p *planner) groupTarget(g sqlparser.Expr, items sqlparser.SelectExprs, sc 
 
 // scanOf builds the scan of a table relation. countOnly asks for the
 // footer row count when nothing is filtered.
-func (p *planner) scanOf(r *relation, countOnly bool) node {
-	req := scan.Request{Columns: []string{}, Threads: p.e.opts.Threads}
+func (p *planner) scanOf(r *relation, unordered bool) node {
+	req := scan.Request{Columns: []string{}, Threads: p.e.opts.Threads, Unordered: unordered}
 	types := make([]Type, 0, len(r.used))
 	for _, c := range r.used {
 		req.Columns = append(req.Columns, c.name)
