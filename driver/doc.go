@@ -31,12 +31,20 @@
 //
 // Arguments: every Go integer and float type (uint64 above MaxInt64
 // too), bool, string, []byte, time.Time, nil, Decimal, *big.Int, the
-// sql.Null* types and any driver.Valuer. Placeholders: ?, $1, and named
-// arguments (sql.Named("x", v) for :x, @x or $x... see sqlplan).
+// sql.Null* types and any driver.Valuer. Placeholders: ? (in order), $1
+// (by position, reusable), and :name, @name or $name for sql.Named("name", v).
 //
 // # Transactions
 //
 // A transaction buffers its INSERTs and writes them at Commit, each
-// table's rows as one atomic append; Rollback discards them. Queries in
-// a transaction do not see its uncommitted rows.
+// table's rows as one atomic append (atomic per table, not across
+// tables); Rollback discards them. Queries in a transaction do not see
+// its uncommitted rows. CREATE TABLE and DROP TABLE are refused inside a
+// transaction. Outside one, every INSERT is its own atomic append, and a
+// row that does not fit the schema fails the statement with nothing
+// written.
+//
+// # SQL
+//
+// See package sqlplan for the SQL accepted and refused.
 package driver

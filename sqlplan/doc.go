@@ -39,6 +39,25 @@
 //     then appends atomically through writer.Append (a folder table gets a
 //     new file); CREATE TABLE [AS] and DROP TABLE.
 //
-// Subqueries in IN, EXISTS and scalar positions run first, uncorrelated;
-// correlated subqueries are refused by name.
+// # SQL accepted
+//
+// SELECT [DISTINCT] with expressions, aliases, *, t.*, struct fields
+// (s.a.b); FROM tables, 'paths', `globs`, read_parquet('...'), derived
+// tables; [INNER|LEFT|RIGHT] JOIN ... ON / USING, comma joins; WHERE,
+// GROUP BY (names, positions, aliases, expressions), HAVING, ORDER BY
+// (NULLs last), LIMIT/OFFSET; UNION [ALL]; INTERSECT / EXCEPT [ALL]
+// between whole SELECTs; non-recursive WITH; IN (list|subquery), EXISTS,
+// scalar subqueries (uncorrelated); CASE, CAST / ::, IS [NOT] DISTINCT
+// FROM; aggregates count, count(DISTINCT), sum, avg, min, max,
+// string_agg/group_concat, bool_and/or, count_if, any_value, stddev/var;
+// the scalar functions of funcs.go. INSERT ... VALUES / SELECT, CREATE
+// TABLE [IF NOT EXISTS] (columns, options) / AS SELECT, DROP TABLE [IF
+// EXISTS], DESCRIBE, SHOW TABLES, SHOW COLUMNS, EXPLAIN [ANALYZE].
+//
+// Refused by name: UPDATE, DELETE, ALTER, MERGE, window functions (OVER),
+// WITH RECURSIVE, correlated subqueries, FULL OUTER JOIN, NATURAL joins,
+// INTERSECT/EXCEPT inside subqueries or mixed with UNION, NULLS FIRST,
+// TRY_CAST, REGEXP/RLIKE, JSON operators, QUALIFY, PIVOT, SET, PRAGMA,
+// COPY, transactions as statements (use the driver's), constraints.
+// Note: || is string concatenation, so the bitwise | is not available.
 package sqlplan
