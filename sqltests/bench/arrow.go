@@ -1,8 +1,8 @@
 package bench
 
 import (
-	"errors"
 	"context"
+	"errors"
 	"os"
 
 	"github.com/apache/arrow-go/v18/arrow"

@@ -39,6 +39,27 @@ func (r *Report) Workloads() []string {
 	for _, w := range []string{"write", "read", "column", "count", "cross:carquet", "cross:arrow-go", "cross:parquet-go", "cross:duckdb"} {
 		if seen[w] {
 			out = append(out, w)
+			delete(seen, w)
+		}
+	}
+	for _, s := range r.Summaries { // the rest (SQL, footers) in order of appearance
+		if seen[s.Workload] {
+			out = append(out, s.Workload)
+			delete(seen, s.Workload)
+		}
+	}
+	return out
+}
+
+// labels returns the codec (or thread, or width) labels of a workload in
+// order of appearance.
+func (r *Report) labels(workload string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range r.Summaries {
+		if s.Workload == workload && !seen[s.Codec] {
+			seen[s.Codec] = true
+			out = append(out, s.Codec)
 		}
 	}
 	return out
@@ -58,6 +79,20 @@ func (r *Report) codecs() []string {
 	return out
 }
 
+// libsOf returns the libraries measured on a workload, carquet first.
+func (r *Report) libsOf(workload string) []string {
+	var out []string
+	for _, l := range Libs {
+		for _, s := range r.Summaries {
+			if s.Workload == workload && s.Lib == l {
+				out = append(out, l)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // Libs in report order.
 var Libs = []string{"carquet", "arrow-go", "parquet-go", "duckdb"}
 
@@ -72,25 +107,26 @@ func (r *Report) Markdown() string {
 			title = "cross-read of " + strings.TrimPrefix(w, "cross:") + "'s file"
 		}
 		fmt.Fprintf(&b, "\n### %s\n\n", title)
+		libs := r.libsOf(w)
 		b.WriteString("| codec |")
-		for _, l := range Libs {
+		for _, l := range libs {
 			fmt.Fprintf(&b, " %s ms (min–max) |", l)
 		}
-		for _, l := range Libs[1:] {
+		for _, l := range libs[1:] {
 			fmt.Fprintf(&b, " %s / carquet |", l)
 		}
 		b.WriteString("\n|---|")
-		for range Libs {
+		for range libs {
 			b.WriteString("---:|")
 		}
-		for range Libs[1:] {
+		for range libs[1:] {
 			b.WriteString("---:|")
 		}
 		b.WriteString("\n")
-		for _, c := range r.codecs() {
+		for _, c := range r.labels(w) {
 			fmt.Fprintf(&b, "| %s |", c)
 			base, okBase := r.find(w, c, "carquet")
-			for _, l := range Libs {
+			for _, l := range libs {
 				s, ok := r.find(w, c, l)
 				if !ok {
 					b.WriteString(" – |")
@@ -98,7 +134,7 @@ func (r *Report) Markdown() string {
 				}
 				fmt.Fprintf(&b, " %.1f (%.1f–%.1f) |", s.Median*1e3, s.Min*1e3, s.Max*1e3)
 			}
-			for _, l := range Libs[1:] {
+			for _, l := range libs[1:] {
 				s, ok := r.find(w, c, l)
 				if !ok || !okBase || base.Median == 0 {
 					b.WriteString(" – |")
@@ -128,6 +164,12 @@ func (r *Report) Markdown() string {
 				fmt.Fprintf(&b, " %.3f |", float64(r.FileSizes["carquet/"+c])/float64(a))
 			}
 			b.WriteString("\n")
+		}
+	}
+	if len(r.Notes) > 0 {
+		b.WriteString("\n### notes\n\n")
+		for _, n := range r.Notes {
+			fmt.Fprintf(&b, "- %s\n", strings.ReplaceAll(n, "\n", " "))
 		}
 	}
 	if len(r.PeakRSS) > 0 {
@@ -229,7 +271,9 @@ func (r *Report) WriteCharts(dir string) ([]string, error) {
 	var files []string
 	for _, w := range r.Workloads() {
 		name := strings.ReplaceAll(w, ":", "-") + ".svg"
-		svg := BarChart(fmt.Sprintf("%s, %d rows: median ms (lower is better)", w, r.Rows), "ms", r.codecs(), Libs, func(c, l string) (float64, float64, float64, bool) {
+		name = strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(name, " ", "-"), "*", "star"), "?", "")
+		name = strings.ReplaceAll(strings.ReplaceAll(name, ">=", "ge"), "=", "eq")
+		svg := BarChart(fmt.Sprintf("%s, %d rows: median ms (lower is better)", w, r.Rows), "ms", r.labels(w), r.libsOf(w), func(c, l string) (float64, float64, float64, bool) {
 			s, ok := r.find(w, c, l)
 			return s.Median * 1e3, s.Min * 1e3, s.Max * 1e3, ok
 		})

@@ -29,7 +29,7 @@ func main() {
 	runs := flag.Int("runs", 5, "counted runs per cell (after one warm-up)")
 	out := flag.String("out", "", "folder for README tables, results.json and SVG charts (none: print only)")
 	dir := flag.String("dir", "", "folder for the Parquet files (default: a temporary folder)")
-	workloads := flag.String("workloads", "write,read,column,count,cross", "file workloads to run")
+	workloads := flag.String("workloads", "write,read,column,count,cross,sql", "workloads to run: write, read, column, count, cross (§1), sql (§2)")
 	codecs := flag.String("codecs", strings.Join(bench.Codecs, ","), "codecs")
 	mem := flag.Bool("mem", true, "measure peak memory in child processes")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of carquet running -profile")
@@ -90,9 +90,22 @@ func run(rows, runs int, out, dir, workloads, codecs string, mem bool, cpuprofil
 	if cpuprofile != "" {
 		return profileCarquet(s, cpuprofile, profile)
 	}
-	rep, err := s.Run()
-	if err != nil {
-		return err
+	fileWork := false
+	for _, w := range []string{"write", "read", "column", "count", "cross"} {
+		fileWork = fileWork || cfg.Workloads[w]
+	}
+	rep := s.Report()
+	if fileWork {
+		if rep, err = s.Run(); err != nil {
+			return err
+		}
+	} else {
+		mem = false
+	}
+	if cfg.Workloads["sql"] {
+		if err := s.RunSQL([]int{1, 2}); err != nil {
+			return err
+		}
 	}
 	rep.Machine = machine()
 	if mem {
