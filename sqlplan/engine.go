@@ -45,6 +45,7 @@ type Engine struct {
 	mu      sync.Mutex
 	tables  map[string]*tableEntry
 	byTable map[*scan.Table]*tableEntry
+	stmts   map[string]*Stmt // parsed statements by text
 	// writeMu serializes this engine's writes; opening a table takes it
 	// for reading so that no footer is read while an append is half done.
 	writeMu sync.RWMutex
@@ -66,7 +67,7 @@ func Open(path string, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("carquet: %w", err)
 	}
-	e := &Engine{opts: opts, tables: map[string]*tableEntry{}, byTable: map[*scan.Table]*tableEntry{}}
+	e := &Engine{opts: opts, tables: map[string]*tableEntry{}, byTable: map[*scan.Table]*tableEntry{}, stmts: map[string]*Stmt{}}
 	if st.IsDir() {
 		e.root = path
 	} else {

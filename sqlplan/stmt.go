@@ -55,6 +55,27 @@ func Split(text string) ([]string, error) {
 // Prepare parses one statement.
 func (e *Engine) Prepare(text string) (_ *Stmt, err error) {
 	defer recoverInternal(&err)
+	// Statements are immutable once prepared: repeated texts (database/sql
+	// without Prepare) reuse the parse.
+	e.mu.Lock()
+	if st, ok := e.stmts[text]; ok {
+		e.mu.Unlock()
+		return st, nil
+	}
+	e.mu.Unlock()
+	st, err := e.prepare(text)
+	if err == nil && len(text) < 1<<16 {
+		e.mu.Lock()
+		if len(e.stmts) >= 512 {
+			clear(e.stmts)
+		}
+		e.stmts[text] = st
+		e.mu.Unlock()
+	}
+	return st, err
+}
+
+func (e *Engine) prepare(text string) (*Stmt, error) {
 	stmts, _, err := splitStatements(text)
 	if err != nil {
 		return nil, err
