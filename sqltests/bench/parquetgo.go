@@ -50,7 +50,7 @@ func parquetGoCodec(c string) compress.Codec {
 	case "zstd":
 		return &pqzstd.Codec{Level: pqzstd.SpeedDefault} // klauspost's SpeedDefault is zstd level 3
 	case "gzip":
-		return &pqgzip.Codec{}
+		return &pqgzip.Codec{Level: pqgzip.DefaultCompression} // the zero Level is gzip.NoCompression
 	case "lz4_raw":
 		return &pqlz4.Codec{}
 	}

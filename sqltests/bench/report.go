@@ -81,13 +81,18 @@ func (r *Report) codecs() []string {
 
 // libsOf returns the libraries measured on a workload, carquet first.
 func (r *Report) libsOf(workload string) []string {
-	var out []string
-	for _, l := range Libs {
-		for _, s := range r.Summaries {
-			if s.Workload == workload && s.Lib == l {
-				out = append(out, l)
-				break
-			}
+	out := []string{}
+	seen := map[string]bool{}
+	for _, s := range r.Summaries {
+		if s.Workload == workload && !seen[s.Lib] {
+			seen[s.Lib] = true
+			out = append(out, s.Lib)
+		}
+	}
+	for i, l := range out {
+		if l == "carquet" {
+			copy(out[1:i+1], out[:i])
+			out[0] = "carquet"
 		}
 	}
 	return out
@@ -166,6 +171,17 @@ func (r *Report) Markdown() string {
 			b.WriteString("\n")
 		}
 	}
+	if len(r.FooterAllocs) > 0 {
+		b.WriteString("\n### bytes allocated per footer decode\n\n| decoder / columns / row groups | bytes |\n|---|---:|\n")
+		keys := make([]string, 0, len(r.FooterAllocs))
+		for k := range r.FooterAllocs {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(&b, "| %s | %d |\n", k, r.FooterAllocs[k])
+		}
+	}
 	if len(r.Notes) > 0 {
 		b.WriteString("\n### notes\n\n")
 		for _, n := range r.Notes {
@@ -187,6 +203,18 @@ func (r *Report) Markdown() string {
 }
 
 var colors = map[string]string{"carquet": "#1f77b4", "arrow-go": "#ff7f0e", "parquet-go": "#2ca02c", "duckdb": "#d62728", "baseline": "#7f7f7f"}
+
+func color(s string) string {
+	if c, ok := colors[s]; ok {
+		return c
+	}
+	extra := []string{"#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"}
+	h := 0
+	for _, c := range s {
+		h += int(c)
+	}
+	return extra[h%len(extra)]
+}
 
 // BarChart draws grouped bars: one group per label, one bar per series,
 // with optional min–max whiskers. Values must be positive.
@@ -227,7 +255,7 @@ func BarChart(title, unit string, labels, series []string, val func(label, s str
 			x := x0 + barW*float64(si)
 			bh := plotH * v / scale
 			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s %s: %s %s</title></rect>`+"\n",
-				x, float64(top)+plotH-bh, barW*0.92, bh, colors[s], html.EscapeString(s), html.EscapeString(l), fmtNum(v), html.EscapeString(unit))
+				x, float64(top)+plotH-bh, barW*0.92, bh, color(s), html.EscapeString(s), html.EscapeString(l), fmtNum(v), html.EscapeString(unit))
 			if hi > lo {
 				cx := x + barW*0.46
 				y1, y2 := float64(top)+plotH-plotH*lo/scale, float64(top)+plotH-plotH*hi/scale
@@ -238,8 +266,8 @@ func BarChart(title, unit string, labels, series []string, val func(label, s str
 	}
 	lx := float64(left)
 	for _, s := range series {
-		fmt.Fprintf(&b, `<rect x="%.1f" y="%d" width="12" height="12" fill="%s"/><text x="%.1f" y="%d">%s</text>`+"\n", lx, h-22, colors[s], lx+16, h-12, html.EscapeString(s))
-		lx += 110
+		fmt.Fprintf(&b, `<rect x="%.1f" y="%d" width="12" height="12" fill="%s"/><text x="%.1f" y="%d">%s</text>`+"\n", lx, h-22, color(s), lx+16, h-12, html.EscapeString(s))
+		lx += float64(30 + 7*len(s))
 	}
 	b.WriteString("</svg>\n")
 	return b.String()

@@ -51,16 +51,19 @@ type Config struct {
 
 // Report is everything a run measured.
 type Report struct {
-	Rows      int                  `json:"rows"`
-	Runs      int                  `json:"runs"`
-	Started   time.Time            `json:"started"`
-	Machine   map[string]string    `json:"machine"`
-	Samples   []Sample             `json:"samples"`
-	Summaries []Summary            `json:"summaries"`
-	FileSizes map[string]int64     `json:"file_sizes"` // "lib/codec"
-	PeakRSS   map[string]int64     `json:"peak_rss_bytes,omitempty"`
-	Notes     []string             `json:"notes"`
-	Extra     map[string][]Summary `json:"extra,omitempty"`
+	Rows      int               `json:"rows"`
+	Runs      int               `json:"runs"`
+	Started   time.Time         `json:"started"`
+	Machine   map[string]string `json:"machine"`
+	Samples   []Sample          `json:"samples"`
+	Summaries []Summary         `json:"summaries"`
+	FileSizes map[string]int64  `json:"file_sizes"` // "lib/codec"
+	PeakRSS   map[string]int64  `json:"peak_rss_bytes,omitempty"`
+	Notes     []string          `json:"notes"`
+	// FooterAllocs are bytes allocated per footer decode, by
+	// "decoder/label/workload"; FooterBytes the encoded footer sizes.
+	FooterAllocs map[string]int64 `json:"footer_allocs,omitempty"`
+	FooterBytes  map[string]int   `json:"footer_bytes,omitempty"`
 }
 
 // Suite holds the contenders over one generated table.

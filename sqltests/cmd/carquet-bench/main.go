@@ -24,12 +24,19 @@ import (
 	"github.com/carquet-go/carquet/sqltests/bench"
 )
 
+var (
+	footerScale = 1
+	resultName  = "results"
+)
+
 func main() {
 	rows := flag.Int("rows", 1_000_000, "rows of the events table")
 	runs := flag.Int("runs", 5, "counted runs per cell (after one warm-up)")
 	out := flag.String("out", "", "folder for README tables, results.json and SVG charts (none: print only)")
 	dir := flag.String("dir", "", "folder for the Parquet files (default: a temporary folder)")
-	workloads := flag.String("workloads", "write,read,column,count,cross,sql", "workloads to run: write, read, column, count, cross (§1), sql (§2)")
+	workloads := flag.String("workloads", "write,read,column,count,cross,sql,footer", "workloads to run: write, read, column, count, cross (§1), sql (§2), footer (§3)")
+	flag.StringVar(&resultName, "name", "results", "base name of the result files under -out (NAME.md, NAME.json)")
+	flag.IntVar(&footerScale, "footer-scale", 1, "divide the footer widths (100, 1K, 10K, 50K columns) by this")
 	codecs := flag.String("codecs", strings.Join(bench.Codecs, ","), "codecs")
 	mem := flag.Bool("mem", true, "measure peak memory in child processes")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of carquet running -profile")
@@ -102,6 +109,15 @@ func run(rows, runs int, out, dir, workloads, codecs string, mem bool, cpuprofil
 	} else {
 		mem = false
 	}
+	if cfg.Workloads["footer"] {
+		widths := []int{100, 1000, 10000, 50000}
+		for i := range widths {
+			widths[i] = max(1, widths[i]/footerScale)
+		}
+		if err := s.RunFooters(widths, []int{1, 2, 4}); err != nil {
+			return err
+		}
+	}
 	if cfg.Workloads["sql"] {
 		if err := s.RunSQL([]int{1, 2}); err != nil {
 			return err
@@ -145,7 +161,7 @@ func run(rows, runs int, out, dir, workloads, codecs string, mem bool, cpuprofil
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	if err := rep.WriteJSON(filepath.Join(out, "results.json")); err != nil {
+	if err := rep.WriteJSON(filepath.Join(out, resultName+".json")); err != nil {
 		return err
 	}
 	charts, err := rep.WriteCharts(out)
@@ -163,7 +179,7 @@ func run(rows, runs int, out, dir, workloads, codecs string, mem bool, cpuprofil
 	for _, c := range charts {
 		fmt.Fprintf(&b, "![%s](%s)\n\n", c, c)
 	}
-	return os.WriteFile(filepath.Join(out, "results.md"), []byte(b.String()), 0o644)
+	return os.WriteFile(filepath.Join(out, resultName+".md"), []byte(b.String()), 0o644)
 }
 
 func machine() map[string]string {
