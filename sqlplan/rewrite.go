@@ -293,6 +293,20 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				i += 3
 			case (low == "substring" || low == "substr") && next.kind == tkOp && next.text == "(":
 				r.emit("substring_fn", t)
+			case (low == "group" || low == "order") && next.is("by") && at(i+2).is("all"):
+				// GROUP BY ALL / ORDER BY ALL: a marker the planner expands.
+				r.emit(t.text, t)
+				r.emit("by", next)
+				r.emit("`"+byAllMarker+"`", at(i+2))
+				i += 2
+			case low == "exclude" && prev.kind == tkOp && prev.text == "*" && next.kind == tkOp && next.text == "(":
+				// SELECT * EXCLUDE (a, b): a marker call after the star.
+				r.emit(", "+excludeMarker, t)
+			case low == "filter" && prev.kind == tkOp && prev.text == ")" && next.kind == tkOp && next.text == "(" && at(i+2).is("where"):
+				// agg(x) FILTER (WHERE c) is agg(CASE WHEN c THEN x END).
+				if err := r.aggFilter(src, toks, &i); err != nil {
+					return nil, err
+				}
 			case low == "as" && len(parens) > 0 && (parens[len(parens)-1].fn == "cast" || parens[len(parens)-1].fn == "try_cast" || parens[len(parens)-1].fn == "convert"):
 				typ, n, err := readType(src, toks, i+1)
 				if err != nil {
@@ -452,4 +466,63 @@ func castSpelling(t Type) string {
 		}
 	}
 	return "char"
+}
+
+const (
+	byAllMarker   = "__carquet_by_all__"
+	excludeMarker = "__carquet_exclude__"
+)
+
+// aggFilter rewrites the aggregate call that ends r.out, followed by
+// FILTER (WHERE cond) at toks[*i], into agg(CASE WHEN cond THEN arg END);
+// count(*) becomes count(CASE WHEN cond THEN 1 END).
+func (r *rewriter) aggFilter(src string, toks []token, i *int) error {
+	t := toks[*i]
+	start := operandStart(r.out)
+	if start < 0 || start+2 >= len(r.out) || r.out[start+1].text != "(" {
+		return errAt(src, t.pos, "FILTER must follow an aggregate call")
+	}
+	// The condition: tokens after WHERE up to the matching ')'.
+	j := *i + 3
+	depth := 1
+	k := j
+	for ; k < len(toks); k++ {
+		if toks[k].kind == tkOp && toks[k].text == "(" {
+			depth++
+		} else if toks[k].kind == tkOp && toks[k].text == ")" {
+			depth--
+			if depth == 0 {
+				break
+			}
+		}
+	}
+	if k >= len(toks) {
+		return errAt(src, t.pos, "unterminated FILTER (WHERE ...)")
+	}
+	sub, err := rewriteTokens(src, toks[j:k])
+	if err != nil {
+		return err
+	}
+	call := r.out[start:]
+	args := call[2 : len(call)-1]
+	if len(args) == 0 {
+		return errAt(src, t.pos, "FILTER must follow an aggregate call with an argument")
+	}
+	distinct := []otok{}
+	if strings.EqualFold(args[0].text, "distinct") {
+		distinct, args = args[:1], args[1:]
+	}
+	if len(args) == 1 && args[0].text == "*" {
+		args = []otok{{text: "1", orig: args[0].orig, origLen: 1}}
+	}
+	rebuilt := append([]otok(nil), call[:2]...)
+	rebuilt = append(rebuilt, distinct...)
+	rebuilt = append(rebuilt, otok{text: "case when", orig: t.pos, origLen: len(t.text)})
+	rebuilt = append(rebuilt, sub.segs...)
+	rebuilt = append(rebuilt, otok{text: "then", orig: t.pos})
+	rebuilt = append(rebuilt, args...)
+	rebuilt = append(rebuilt, otok{text: "end", orig: t.pos}, call[len(call)-1])
+	r.out = append(r.out[:start], rebuilt...)
+	*i = k
+	return nil
 }

@@ -42,6 +42,19 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		where = conjuncts(w)
 	}
 
+	// GROUP BY ALL: every select item without an aggregate.
+	if len(sel.GroupBy) == 1 && isMarker(sel.GroupBy[0], byAllMarker) {
+		var keys sqlparser.GroupBy
+		for _, se := range sel.SelectExprs {
+			if ae, ok := se.(*sqlparser.AliasedExpr); ok && !containsAggregate(ae.Expr) {
+				keys = append(keys, ae.Expr)
+			}
+		}
+		sel.GroupBy = keys
+		if len(keys) == 0 {
+			sel.GroupBy = nil
+		}
+	}
 	// Aggregation.
 	hasAgg := len(sel.GroupBy) > 0 || sel.Having != nil || containsAggregate(sel.SelectExprs) || containsAggregate(sel.OrderBy)
 	var agg *aggCtx
@@ -70,7 +83,29 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	// Select list.
 	var outExprs []expr
 	var cols []Column
-	for _, se := range sel.SelectExprs {
+	for k, se := range sel.SelectExprs {
+		if ae, ok := se.(*sqlparser.AliasedExpr); ok {
+			if f, ok := ae.Expr.(*sqlparser.FuncExpr); ok && f.Name.Lowered() == excludeMarker {
+				continue // applied with the star before it
+			}
+		}
+		var exclude map[string]bool
+		if k+1 < len(sel.SelectExprs) {
+			if ae, ok := sel.SelectExprs[k+1].(*sqlparser.AliasedExpr); ok {
+				if f, ok := ae.Expr.(*sqlparser.FuncExpr); ok && f.Name.Lowered() == excludeMarker {
+					exclude = map[string]bool{}
+					for _, a := range f.Exprs {
+						if c, ok := a.(*sqlparser.AliasedExpr); ok {
+							if cn, ok := c.Expr.(*sqlparser.ColName); ok {
+								exclude[strings.ToLower(cn.Name.String())] = true
+								continue
+							}
+						}
+						return nil, errorf("EXCLUDE takes column names")
+					}
+				}
+			}
+		}
 		switch x := se.(type) {
 		case *sqlparser.StarExpr:
 			if agg != nil {
@@ -86,7 +121,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			}
 			for _, r := range rels {
 				for _, c := range r.cols {
-					if strings.Contains(c.name, ".") && r.table != nil {
+					if strings.Contains(c.name, ".") && r.table != nil || exclude[strings.ToLower(c.name)] {
 						continue
 					}
 					e := &colExpr{s: c.slot, t: c.t, col: c}
@@ -132,6 +167,12 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 
 	// ORDER BY: output columns by position or alias, else hidden columns.
 	var keys []sortKey
+	if len(sel.OrderBy) == 1 && isMarker(sel.OrderBy[0].Expr, byAllMarker) {
+		for i := 0; i < visible; i++ {
+			keys = append(keys, sortKey{col: i, desc: sel.OrderBy[0].Direction == sqlparser.DescScr, text: cols[i].Name})
+		}
+		sel.OrderBy = nil
+	}
 	for _, o := range sel.OrderBy {
 		idx, err := p.outputIndex(o.Expr, cols, sel.SelectExprs)
 		if err != nil {
@@ -633,4 +674,11 @@ func (p *planner) fromFooters(r *relation, aggs []*aggSpec) (*Batch, string, boo
 		names = append(names, a.text)
 	}
 	return out, "AGGREGATE FROM FOOTERS " + strings.Join(names, ", ") + " of " + r.alias, true
+}
+
+// isMarker reports whether an expression is the rewrite layer's marker
+// column (GROUP BY ALL, ORDER BY ALL).
+func isMarker(e sqlparser.Expr, marker string) bool {
+	c, ok := e.(*sqlparser.ColName)
+	return ok && c.Qualifier.IsEmpty() && c.Name.String() == marker
 }
