@@ -46,7 +46,8 @@
 // tables; [INNER|LEFT|RIGHT] JOIN ... ON / USING, comma joins; WHERE,
 // GROUP BY (names, positions, aliases, expressions), HAVING, ORDER BY
 // (NULLs last), LIMIT/OFFSET; UNION [ALL]; INTERSECT / EXCEPT [ALL]
-// between whole SELECTs; non-recursive WITH; IN (list|subquery), EXISTS,
+// between whole SELECTs; non-recursive WITH; GROUP BY ALL, ORDER BY ALL,
+// SELECT * EXCLUDE (...), agg(x) FILTER (WHERE ...); IN (list|subquery), EXISTS,
 // scalar subqueries (uncorrelated); CASE, CAST / ::, IS [NOT] DISTINCT
 // FROM; aggregates count, count(DISTINCT), sum, avg, min, max,
 // string_agg/group_concat, bool_and/or, count_if, any_value, stddev/var;
@@ -55,6 +56,7 @@
 // EXISTS], DESCRIBE, SHOW TABLES, SHOW COLUMNS, EXPLAIN [ANALYZE].
 //
 // Refused by name: UPDATE, DELETE, ALTER, MERGE, window functions (OVER),
+// CREATE OR REPLACE, temporary tables, CTE column lists,
 // WITH RECURSIVE, correlated subqueries, FULL OUTER JOIN, NATURAL joins,
 // INTERSECT/EXCEPT inside subqueries or mixed with UNION, NULLS FIRST,
 // TRY_CAST, REGEXP/RLIKE, JSON operators, QUALIFY, PIVOT, SET, PRAGMA,
