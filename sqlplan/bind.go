@@ -316,6 +316,25 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 	case *sqlparser.OrExpr:
 		return p.bindLogic(false, []sqlparser.Expr{x.Left, x.Right}, sc, agg)
 	case *sqlparser.NotExpr:
+		inner := x.Expr
+		for {
+			pe, ok := inner.(*sqlparser.ParenExpr)
+			if !ok {
+				break
+			}
+			inner = pe.Expr
+		}
+		if ex, ok := inner.(*sqlparser.ExistsExpr); ok {
+			if semi, ok := p.decorrelateExists(ex, sc); ok {
+				// NOT EXISTS is true for a NULL key: no row can match it.
+				in := semi.(*sqlparser.ComparisonExpr)
+				anti := &sqlparser.OrExpr{
+					Left:  &sqlparser.IsExpr{Operator: sqlparser.IsNullStr, Expr: in.Left},
+					Right: &sqlparser.NotExpr{Expr: in},
+				}
+				return p.bindExpr(anti, sc, agg)
+			}
+		}
 		e, err := p.bindBool(x.Expr, sc, agg)
 		if err != nil {
 			return nil, err
@@ -486,6 +505,9 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 	case *sqlparser.Subquery:
 		return p.scalarSubquery(x, sc)
 	case *sqlparser.ExistsExpr:
+		if semi, ok := p.decorrelateExists(x, sc); ok {
+			return p.bindExpr(semi, sc, agg)
+		}
 		rows, err := p.runSubquery(x.Subquery.Select, sc, 1)
 		if err != nil {
 			return nil, err
@@ -1393,4 +1415,95 @@ func argScalar(v any) (Type, any, error) {
 		return Type{Kind: KTimestamp, TZ: true}, t.UnixMicro(), nil
 	}
 	return Type{}, nil, errorf("unsupported argument type %T", v)
+}
+
+// decorrelateExists turns EXISTS (SELECT ... FROM s WHERE s.k = outer.k
+// AND <conditions on s>) into outer.k IN (SELECT s.k FROM s WHERE s.k IS
+// NOT NULL AND <conditions>), which runs once. Other correlated forms
+// stay refused.
+func (p *planner) decorrelateExists(x *sqlparser.ExistsExpr, sc *scope) (sqlparser.Expr, bool) {
+	sel, ok := x.Subquery.Select.(*sqlparser.Select)
+	if !ok || sel.Where == nil || len(sel.GroupBy) > 0 || sel.Having != nil || sel.Limit != nil || sel.Distinct != "" || len(sel.From) != 1 {
+		return nil, false
+	}
+	ate, ok := sel.From[0].(*sqlparser.AliasedTableExpr)
+	if !ok {
+		return nil, false
+	}
+	tn, ok := ate.Expr.(sqlparser.TableName)
+	if !ok {
+		return nil, false
+	}
+	inner := ate.As.String()
+	if inner == "" {
+		inner = tn.Name.String()
+	}
+	// isOuter: a column qualified by a relation of the enclosing query
+	// (and not by the subquery's own table).
+	isOuter := func(e sqlparser.Expr) bool {
+		c, ok := e.(*sqlparser.ColName)
+		if !ok || c.Qualifier.IsEmpty() || strings.EqualFold(c.Qualifier.Name.String(), inner) {
+			return false
+		}
+		return sc.relByName(c.Qualifier.Name.String()) != nil
+	}
+	mentionsOuter := func(e sqlparser.SQLNode) bool {
+		found := false
+		sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+			if c, ok := n.(*sqlparser.ColName); ok && isOuter(c) {
+				found = true
+			}
+			return !found, nil
+		}, e)
+		return found
+	}
+	var conj []sqlparser.Expr
+	var split func(e sqlparser.Expr)
+	split = func(e sqlparser.Expr) {
+		if a, ok := e.(*sqlparser.AndExpr); ok {
+			split(a.Left)
+			split(a.Right)
+			return
+		}
+		if pe, ok := e.(*sqlparser.ParenExpr); ok {
+			if _, isAnd := pe.Expr.(*sqlparser.AndExpr); isAnd {
+				split(pe.Expr)
+				return
+			}
+		}
+		conj = append(conj, e)
+	}
+	split(sel.Where.Expr)
+	var outerCol, innerExpr sqlparser.Expr
+	var rest []sqlparser.Expr
+	for _, c := range conj {
+		cmp, ok := c.(*sqlparser.ComparisonExpr)
+		if ok && cmp.Operator == sqlparser.EqualStr && outerCol == nil {
+			switch {
+			case isOuter(cmp.Left) && !mentionsOuter(cmp.Right):
+				outerCol, innerExpr = cmp.Left, cmp.Right
+				continue
+			case isOuter(cmp.Right) && !mentionsOuter(cmp.Left):
+				outerCol, innerExpr = cmp.Right, cmp.Left
+				continue
+			}
+		}
+		if mentionsOuter(c) {
+			return nil, false
+		}
+		rest = append(rest, c)
+	}
+	if outerCol == nil || mentionsOuter(sel.SelectExprs) {
+		return nil, false
+	}
+	where := sqlparser.Expr(&sqlparser.IsExpr{Operator: sqlparser.IsNotNullStr, Expr: innerExpr})
+	for _, r := range rest {
+		where = &sqlparser.AndExpr{Left: where, Right: r}
+	}
+	sub := &sqlparser.Select{
+		SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: innerExpr}},
+		From:        sel.From,
+		Where:       &sqlparser.Where{Type: sqlparser.WhereStr, Expr: where},
+	}
+	return &sqlparser.ComparisonExpr{Operator: sqlparser.InStr, Left: outerCol, Right: &sqlparser.Subquery{Select: sub}}, true
 }

@@ -48,7 +48,8 @@
 // (NULLs last), LIMIT/OFFSET; UNION [ALL]; INTERSECT / EXCEPT [ALL]
 // between whole SELECTs; non-recursive WITH; GROUP BY ALL, ORDER BY ALL,
 // SELECT * EXCLUDE (...), agg(x) FILTER (WHERE ...); IN (list|subquery), EXISTS,
-// scalar subqueries (uncorrelated); CASE, CAST / ::, IS [NOT] DISTINCT
+// scalar subqueries (uncorrelated; [NOT] EXISTS correlated on an
+// equality runs as a semi/anti join); CASE, CAST / ::, IS [NOT] DISTINCT
 // FROM; aggregates count, count(DISTINCT), sum, avg, min, max,
 // string_agg/group_concat, bool_and/or, count_if, any_value, stddev/var;
 // the scalar functions of funcs.go. INSERT ... VALUES / SELECT, CREATE
@@ -57,7 +58,7 @@
 //
 // Refused by name: UPDATE, DELETE, ALTER, MERGE, window functions (OVER),
 // CREATE OR REPLACE, temporary tables, CTE column lists,
-// WITH RECURSIVE, correlated subqueries, FULL OUTER JOIN, NATURAL joins,
+// WITH RECURSIVE, other correlated subqueries, FULL OUTER JOIN, NATURAL joins,
 // INTERSECT/EXCEPT inside subqueries or mixed with UNION, NULLS FIRST,
 // TRY_CAST, REGEXP/RLIKE, JSON operators, QUALIFY, PIVOT, SET, PRAGMA,
 // COPY, transactions as statements (use the driver's), constraints.
