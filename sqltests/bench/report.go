@@ -301,6 +301,7 @@ func (r *Report) WriteCharts(dir string) ([]string, error) {
 		name := strings.ReplaceAll(w, ":", "-") + ".svg"
 		name = strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(name, " ", "-"), "*", "star"), "?", "")
 		name = strings.ReplaceAll(strings.ReplaceAll(name, ">=", "ge"), "=", "eq")
+		name = strings.NewReplacer("(", "", ")", "", "--", "-").Replace(name)
 		svg := BarChart(fmt.Sprintf("%s, %d rows: median ms (lower is better)", w, r.Rows), "ms", r.labels(w), r.libsOf(w), func(c, l string) (float64, float64, float64, bool) {
 			s, ok := r.find(w, c, l)
 			return s.Median * 1e3, s.Min * 1e3, s.Max * 1e3, ok
