@@ -137,7 +137,7 @@ func (r *Report) Markdown() string {
 					b.WriteString(" – |")
 					continue
 				}
-				fmt.Fprintf(&b, " %.1f (%.1f–%.1f) |", s.Median*1e3, s.Min*1e3, s.Max*1e3)
+				fmt.Fprintf(&b, " %s (%s–%s) |", fmtMs(s.Median), fmtMs(s.Min), fmtMs(s.Max))
 			}
 			for _, l := range libs[1:] {
 				s, ok := r.find(w, c, l)
@@ -271,6 +271,19 @@ func BarChart(title, unit string, labels, series []string, val func(label, s str
 	}
 	b.WriteString("</svg>\n")
 	return b.String()
+}
+
+// fmtMs writes seconds as milliseconds with three significant digits
+// at least (footer decodes take microseconds).
+func fmtMs(sec float64) string {
+	ms := sec * 1e3
+	switch {
+	case ms >= 10:
+		return fmt.Sprintf("%.1f", ms)
+	case ms >= 0.1:
+		return fmt.Sprintf("%.2f", ms)
+	}
+	return fmt.Sprintf("%.4f", ms)
 }
 
 func niceCeil(v float64) float64 {

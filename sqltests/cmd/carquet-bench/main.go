@@ -11,6 +11,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -41,12 +42,27 @@ func main() {
 	mem := flag.Bool("mem", true, "measure peak memory in child processes")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of carquet running -profile")
 	profile := flag.String("profile", "read/zstd", "workload/codec that -cpuprofile profiles (write, read, column, count)")
+	render := flag.String("render", "", "render -out/NAME.md and the charts again from this results JSON, without measuring")
 	childRead := flag.String("child-read", "", "internal: read -child-file with this library and print VmHWM")
 	childFile := flag.String("child-file", "", "internal: file for -child-read")
 	flag.Parse()
 
 	if *childRead != "" {
 		os.Exit(child(*childRead, *childFile))
+	}
+	if *render != "" {
+		b, err := os.ReadFile(*render)
+		if err == nil {
+			var rep bench.Report
+			if err = json.Unmarshal(b, &rep); err == nil {
+				err = writeOutputs(&rep, *out)
+			}
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "carquet-bench:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if err := run(*rows, *runs, *out, *dir, *workloads, *codecs, *mem, *cpuprofile, *profile); err != nil {
 		fmt.Fprintln(os.Stderr, "carquet-bench:", err)
@@ -153,11 +169,15 @@ func run(rows, runs int, out, dir, workloads, codecs string, mem bool, cpuprofil
 			fmt.Fprintf(os.Stderr, "peak RSS %-10s %.1f MiB\n", lib, float64(peak)/(1<<20))
 		}
 	}
-	md := rep.Markdown()
-	fmt.Println(md)
+	fmt.Println(rep.Markdown())
 	if out == "" {
 		return nil
 	}
+	return writeOutputs(rep, out)
+}
+
+func writeOutputs(rep *bench.Report, out string) error {
+	md := rep.Markdown()
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
