@@ -448,6 +448,9 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 			return nil, unsupported("qualified function names")
 		}
 		name := x.Name.Lowered()
+		if name == windowMarker {
+			return p.bindWindow(x, sc, agg)
+		}
 		if x.Distinct {
 			return nil, errorf("DISTINCT is only allowed in aggregate functions")
 		}

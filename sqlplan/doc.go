@@ -47,7 +47,10 @@
 // GROUP BY (names, positions, aliases, expressions), HAVING, ORDER BY
 // (NULLs last), LIMIT/OFFSET; UNION [ALL]; INTERSECT / EXCEPT [ALL]
 // between whole SELECTs; non-recursive WITH; GROUP BY ALL, ORDER BY ALL,
-// SELECT * EXCLUDE (...), agg(x) FILTER (WHERE ...); IN (list|subquery), EXISTS,
+// SELECT * EXCLUDE (...), agg(x) FILTER (WHERE ...); window functions
+// (row_number, rank, dense_rank, percent_rank, cume_dist, ntile, lag,
+// lead, first_value, last_value, count, sum, avg, min, max) OVER
+// (PARTITION BY ... ORDER BY ...) with the default frame; IN (list|subquery), EXISTS,
 // scalar subqueries (uncorrelated; [NOT] EXISTS correlated on an
 // equality runs as a semi/anti join); CASE, CAST / ::, IS [NOT] DISTINCT
 // FROM; aggregates count, count(DISTINCT), sum, avg, min, max,
@@ -56,7 +59,7 @@
 // TABLE [IF NOT EXISTS] (columns, options) / AS SELECT, DROP TABLE [IF
 // EXISTS], DESCRIBE, SHOW TABLES, SHOW COLUMNS, EXPLAIN [ANALYZE].
 //
-// Refused by name: UPDATE, DELETE, ALTER, MERGE, window functions (OVER),
+// Refused by name: UPDATE, DELETE, ALTER, MERGE, window frames (ROWS/RANGE),
 // CREATE OR REPLACE, temporary tables, CTE column lists,
 // WITH RECURSIVE, other correlated subqueries, FULL OUTER JOIN, NATURAL joins,
 // INTERSECT/EXCEPT inside subqueries or mixed with UNION, NULLS FIRST,

@@ -37,6 +37,7 @@ type planner struct {
 	acquired []*scan.Table
 	depth    int
 	scans    []*scanNode
+	win      *winCtx // window functions of the SELECT being bound
 }
 
 func (p *planner) releaseAll() {

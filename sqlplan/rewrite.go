@@ -319,9 +319,9 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 			case low == "ilike":
 				r.emit("regexp", t)
 			case low == "over" && next.kind == tkOp && next.text == "(":
-				e := errAt(src, t.pos, "window functions (OVER) are not supported")
-				e.Err = ErrUnsupported
-				return nil, e
+				if err := r.window(src, toks, &i); err != nil {
+					return nil, err
+				}
 			case low == "full" && (next.is("join") || next.is("outer")):
 				e := errAt(src, t.pos, "FULL OUTER JOIN is not supported")
 				e.Err = ErrUnsupported
@@ -523,6 +523,135 @@ func (r *rewriter) aggFilter(src string, toks []token, i *int) error {
 	rebuilt = append(rebuilt, args...)
 	rebuilt = append(rebuilt, otok{text: "end", orig: t.pos}, call[len(call)-1])
 	r.out = append(r.out[:start], rebuilt...)
+	*i = k
+	return nil
+}
+
+const windowMarker = "__carquet_window__"
+
+// window rewrites fn(args) OVER (PARTITION BY p ORDER BY o [DESC]) at
+// toks[*i] into a call the parser accepts:
+// __carquet_window__('fn', args, '|p', p..., '|o', o, '|asc'|'|desc', ...).
+func (r *rewriter) window(src string, toks []token, i *int) error {
+	t := toks[*i]
+	unsupportedAt := func(pos int, format string, args ...any) error {
+		e := errAt(src, pos, format, args...)
+		e.Err = ErrUnsupported
+		return e
+	}
+	start := operandStart(r.out)
+	if start < 0 || start+2 >= len(r.out) || r.out[start+1].text != "(" || !isWord(r.out[start].text) {
+		return errAt(src, t.pos, "OVER must follow a function call")
+	}
+	call := r.out[start:]
+	name := strings.ToLower(call[0].text)
+	args := call[2 : len(call)-1]
+	// The window specification, up to the matching ')'.
+	j := *i + 2
+	depth := 1
+	k := j
+	for ; k < len(toks); k++ {
+		if toks[k].kind == tkOp && toks[k].text == "(" {
+			depth++
+		} else if toks[k].kind == tkOp && toks[k].text == ")" {
+			depth--
+			if depth == 0 {
+				break
+			}
+		}
+	}
+	if k >= len(toks) {
+		return errAt(src, t.pos, "unterminated OVER (...)")
+	}
+	spec := toks[j:k]
+	// splitList splits tokens at top-level commas.
+	splitList := func(ts []token) [][]token {
+		var out [][]token
+		d, from := 0, 0
+		for x, tk := range ts {
+			switch {
+			case tk.kind == tkOp && tk.text == "(":
+				d++
+			case tk.kind == tkOp && tk.text == ")":
+				d--
+			case d == 0 && tk.kind == tkOp && tk.text == ",":
+				out = append(out, ts[from:x])
+				from = x + 1
+			}
+		}
+		return append(out, ts[from:])
+	}
+	var part, order []token
+	x := 0
+	if x+1 < len(spec) && spec[x].is("partition") && spec[x+1].is("by") {
+		x += 2
+		from := x
+		for x < len(spec) && !(spec[x].is("order") && x+1 < len(spec) && spec[x+1].is("by")) && !spec[x].is("rows") && !spec[x].is("range") && !spec[x].is("groups") {
+			x++
+		}
+		part = spec[from:x]
+	}
+	if x+1 < len(spec) && spec[x].is("order") && spec[x+1].is("by") {
+		x += 2
+		from := x
+		for x < len(spec) && !spec[x].is("rows") && !spec[x].is("range") && !spec[x].is("groups") {
+			x++
+		}
+		order = spec[from:x]
+	}
+	if x < len(spec) {
+		return unsupportedAt(spec[x].pos, "window frames (%s ...) are not supported (the default frame is used)", strings.ToUpper(spec[x].text))
+	}
+	out := []otok{{text: windowMarker, orig: call[0].orig, origLen: call[0].origLen}, {text: "(", orig: t.pos}, {text: mysqlString(name), orig: call[0].orig}}
+	if len(args) > 0 {
+		out = append(out, otok{text: ",", orig: t.pos})
+		out = append(out, args...)
+	}
+	emitList := func(items [][]token, marker string, dirs bool) error {
+		out = append(out, otok{text: ",", orig: t.pos}, otok{text: mysqlString(marker), orig: t.pos})
+		for _, it := range items {
+			if len(it) == 0 {
+				return errAt(src, t.pos, "empty item in OVER (...)")
+			}
+			dir := "|asc"
+			if dirs {
+				if n := len(it); n > 1 && (it[n-1].is("asc") || it[n-1].is("desc")) {
+					if it[n-1].is("desc") {
+						dir = "|desc"
+					}
+					it = it[:n-1]
+				}
+				if n := len(it); n > 2 && it[n-2].is("nulls") {
+					if it[n-1].is("first") {
+						return unsupportedAt(it[n-2].pos, "NULLS FIRST is not supported (NULLs always sort last)")
+					}
+					it = it[:n-2]
+				}
+			}
+			sub, err := rewriteTokens(src, it)
+			if err != nil {
+				return err
+			}
+			out = append(out, otok{text: ",", orig: t.pos})
+			out = append(out, sub.segs...)
+			if dirs {
+				out = append(out, otok{text: ",", orig: t.pos}, otok{text: mysqlString(dir), orig: t.pos})
+			}
+		}
+		return nil
+	}
+	if len(part) > 0 {
+		if err := emitList(splitList(part), "|p", false); err != nil {
+			return err
+		}
+	}
+	if len(order) > 0 {
+		if err := emitList(splitList(order), "|o", true); err != nil {
+			return err
+		}
+	}
+	out = append(out, otok{text: ")", orig: toks[k].pos, origLen: 1})
+	r.out = append(r.out[:start], out...)
 	*i = k
 	return nil
 }

@@ -29,7 +29,10 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		sc.rels = append(sc.rels, st.rel)
 	}
 
-	// WHERE.
+	// WHERE (no window functions: p.win is nil until the select list).
+	savedOuterWin := p.win
+	p.win = nil
+	defer func() { p.win = savedOuterWin }()
 	var where []expr
 	if sel.Where != nil {
 		if containsAggregate(sel.Where.Expr) {
@@ -80,7 +83,11 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		}
 	}
 
-	// Select list.
+	// Select list (window functions allowed here and in ORDER BY).
+	savedWin := p.win
+	win := &winCtx{}
+	p.win = win
+	defer func() { p.win = savedWin }()
 	var outExprs []expr
 	var cols []Column
 	for k, se := range sel.SelectExprs {
@@ -160,9 +167,11 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 
 	var having expr
 	if sel.Having != nil {
+		p.win = nil
 		if having, err = p.bindBool(sel.Having.Expr, sc, agg); err != nil {
 			return nil, err
 		}
+		p.win = win
 	}
 
 	// ORDER BY: output columns by position or alias, else hidden columns.
@@ -324,6 +333,13 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		for _, e := range outExprs {
 			columnsOf(e, used)
 		}
+		for _, w := range win.specs {
+			for _, es := range [][]expr{w.args, w.part, w.order} {
+				for _, e := range es {
+					columnsOf(e, used)
+				}
+			}
+		}
 	}
 	offset := 0
 	for _, st := range steps {
@@ -407,6 +423,16 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		if having != nil {
 			root = &filterNode{in: root, pred: having}
 		}
+	}
+	if len(win.specs) > 0 {
+		base := offset
+		if agg != nil {
+			base = len(agg.slots)
+		}
+		for k, w := range win.specs {
+			w.slot.idx = base + k
+		}
+		root = &windowNode{in: root, specs: win.specs}
 	}
 	root = &projectNode{in: root, exprs: outExprs}
 	if sel.Distinct != "" {
