@@ -17,6 +17,10 @@ func FuzzQuery(f *testing.F) {
 		"SELECT extract(year FROM TIMESTAMP '2024-01-01 00:00:00'), substring(b, 2, 3), $1",
 		"INSERT INTO t VALUES (1, 'x')", "CREATE TABLE u (a INTEGER[], b STRUCT(x INT))", "DESCRIBE t", "EXPLAIN SELECT 1",
 		"SELECT 'unterminated", "SELECT ((((1))))", "SELECT a FROM t WHERE a IS DISTINCT FROM 2",
+		"SELECT a, rank() OVER (PARTITION BY b ORDER BY a DESC), lag(a) OVER (ORDER BY a) FROM t",
+		"SELECT b, count(*) FILTER (WHERE a > 1) FROM t GROUP BY ALL ORDER BY ALL",
+		"SELECT * EXCLUDE (b) FROM t INTERSECT SELECT 1 EXCEPT ALL SELECT 2 ORDER BY 1 LIMIT 1",
+		"SELECT a FROM t x WHERE NOT EXISTS (SELECT 1 FROM t y WHERE y.a = x.a AND y.b > 'a')",
 	} {
 		f.Add(s)
 	}
