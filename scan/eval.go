@@ -69,6 +69,9 @@ func (e *leafEval) eval(cols []*vector.Vector, n int, truth, known vector.Bitmap
 		}
 		return
 	}
+	if e.fastEval(v, n, truth, known) {
+		return
+	}
 	setKnown(v, n, known)
 	for i := 0; i < n; i++ {
 		if v.IsNull(i) {
