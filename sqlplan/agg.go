@@ -5,7 +5,10 @@ import (
 	"context"
 	"io"
 	"math"
+	"math/big"
 	"strings"
+
+	"github.com/carquet-go/carquet/parquet/value"
 
 	"github.com/xwb1989/sqlparser"
 )
@@ -130,9 +133,10 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		case at.op() == KUint:
 			spec.arg, _ = p.cast(spec.arg, tFloat)
 			spec.t = tFloat
-		case at.Kind == KDecimal && at.Prec <= 18:
-			spec.t = Type{Kind: KDecimal, Prec: 18, Scale: at.Scale}
-		case at.Kind == KDecimal || at.Kind == KFloat:
+		case at.Kind == KDecimal:
+			// Exact, as DuckDB: DECIMAL(38, s) whatever the input width.
+			spec.t = Type{Kind: KDecimal, Prec: 38, Scale: at.Scale}
+		case at.Kind == KFloat:
 			spec.arg, err = p.cast(spec.arg, tFloat)
 			spec.t = tFloat
 		case at.Kind == KNull:
@@ -200,7 +204,7 @@ func newAccumulator(a *aggSpec) accumulator {
 		case KFloat:
 			return &sumFloatAcc{}
 		case KDecimal:
-			return &sumIntAcc{t: a.t}
+			return &sumDecAcc{t: a.t}
 		}
 		return &sumIntAcc{t: a.t}
 	case "avg", "stddev_samp", "stddev_pop", "var_samp", "var_pop":
@@ -883,4 +887,72 @@ func (n *aggNode) explain(x *explainer, depth int) {
 		x.line(depth, "AGGREGATE %s", strings.Join(aggs, ", "))
 	}
 	n.in.explain(x, depth+1)
+}
+
+// sumDecAcc sums decimals exactly: int64 unscaled sums while they fit,
+// big integers for groups that overflow and for wide decimal inputs.
+type sumDecAcc struct {
+	t    Type
+	sum  []int64
+	big  []*big.Int
+	seen []bool
+}
+
+func (a *sumDecAcc) update(gids []int32, ng int, c *Col) {
+	a.sum = growTo(a.sum, ng)
+	a.big = growTo(a.big, ng)
+	a.seen = growTo(a.seen, ng)
+	for i, g := range gids {
+		if c.Null != nil && c.Null[i] {
+			continue
+		}
+		a.seen[g] = true
+		if c.I != nil {
+			x := c.I[i]
+			s := a.sum[g] + x
+			if (s > a.sum[g]) == (x > 0) || x == 0 {
+				a.sum[g] = s
+				continue
+			}
+			// Overflow: carry the int64 part into the big sum.
+			if a.big[g] == nil {
+				a.big[g] = new(big.Int)
+			}
+			a.big[g].Add(a.big[g], big.NewInt(a.sum[g]))
+			a.sum[g] = x
+			continue
+		}
+		d := c.A[i].(value.Decimal)
+		u, ok := decimalToInt64(d, a.t.Scale)
+		if ok {
+			s := a.sum[g] + u
+			if (s > a.sum[g]) == (u > 0) || u == 0 {
+				a.sum[g] = s
+				continue
+			}
+		}
+		if a.big[g] == nil {
+			a.big[g] = new(big.Int)
+		}
+		a.big[g].Add(a.big[g], ratDecimal(decRat(d), a.t.Scale).Unscaled)
+	}
+}
+
+func (a *sumDecAcc) result(ng int) *Col {
+	a.sum = growTo(a.sum, ng)
+	a.big = growTo(a.big, ng)
+	a.seen = growTo(a.seen, ng)
+	b := newBuilder(a.t, ng)
+	for g := 0; g < ng; g++ {
+		if !a.seen[g] {
+			b.add(nil)
+			continue
+		}
+		u := big.NewInt(a.sum[g])
+		if a.big[g] != nil {
+			u.Add(u, a.big[g])
+		}
+		b.add(value.Decimal{Unscaled: u, Scale: int32(a.t.Scale)})
+	}
+	return b.c
 }
