@@ -74,10 +74,13 @@ func (a *assembler) primitive(f *schema.Field, r, dp int16, out *vector.Vector) 
 func scatter(out, vals *vector.Vector, def, rep []int16, maxDef, r, dp int16, n int) error {
 	out.Reset()
 	out.Kind, out.Width = vals.Kind, vals.Width
-	slots := 0
-	for i := 0; i < n; i++ {
-		if at(rep, i) <= r && at(def, i) >= dp {
-			slots++
+	slots := n
+	if rep != nil || dp > 0 {
+		slots = 0
+		for i := 0; i < n; i++ {
+			if at(rep, i) <= r && at(def, i) >= dp {
+				slots++
+			}
 		}
 	}
 	if slots == vals.Len {
@@ -90,89 +93,80 @@ func scatter(out, vals *vector.Vector, def, rep []int16, maxDef, r, dp int16, n 
 		return nil
 	}
 	out.Len = slots
-	valid := out.Valid.Grow(slots)
-	out.Valid = valid
-	k, s := 0, 0
-	hasNull := false
-	switch vals.Kind {
-	case vector.Bool:
-		out.Bools = grow(out.Bools, slots)
-	case vector.Int32:
-		out.Int32s = grow(out.Int32s, slots)
-	case vector.Int64:
-		out.Int64s = grow(out.Int64s, slots)
-	case vector.Int96:
-		out.Int96s = grow(out.Int96s, slots)
-	case vector.Float32:
-		out.Float32s = grow(out.Float32s, slots)
-	case vector.Float64:
-		out.Float64s = grow(out.Float64s, slots)
-	case vector.FixedLenByteArray:
-		out.Data = grow(out.Data, slots*vals.Width)
-	case vector.ByteArray:
-		out.Offsets = append(out.Offsets[:0], 0)
-	}
+	out.Valid = out.Valid.Grow(slots)
+	// sel lists, for each slot, the index of its value or -1 for a null.
+	sel := make([]int32, 0, slots)
+	k := int32(0)
 	for i := 0; i < n; i++ {
-		if at(rep, i) > r || at(def, i) < dp {
+		if rep != nil && rep[i] > r || at(def, i) < dp {
 			continue
 		}
 		if at(def, i) < maxDef {
-			hasNull = true
-			switch vals.Kind {
-			case vector.Bool:
-				out.Bools[s] = false
-			case vector.Int32:
-				out.Int32s[s] = 0
-			case vector.Int64:
-				out.Int64s[s] = 0
-			case vector.Int96:
-				out.Int96s[s] = [12]byte{}
-			case vector.Float32:
-				out.Float32s[s] = 0
-			case vector.Float64:
-				out.Float64s[s] = 0
-			case vector.FixedLenByteArray:
-				clear(out.Data[s*vals.Width : (s+1)*vals.Width])
-			case vector.ByteArray:
-				out.Offsets = append(out.Offsets, int32(len(out.Data)))
-			}
-			s++
+			sel = append(sel, -1)
 			continue
 		}
-		if k >= vals.Len {
-			return fmt.Errorf("%w: fewer values than non-null levels", ErrCorrupt)
-		}
-		valid.Set(s)
-		switch vals.Kind {
-		case vector.Bool:
-			out.Bools[s] = vals.Bools[k]
-		case vector.Int32:
-			out.Int32s[s] = vals.Int32s[k]
-		case vector.Int64:
-			out.Int64s[s] = vals.Int64s[k]
-		case vector.Int96:
-			out.Int96s[s] = vals.Int96s[k]
-		case vector.Float32:
-			out.Float32s[s] = vals.Float32s[k]
-		case vector.Float64:
-			out.Float64s[s] = vals.Float64s[k]
-		case vector.FixedLenByteArray:
-			w := vals.Width
-			copy(out.Data[s*w:(s+1)*w], vals.Data[k*w:(k+1)*w])
-		case vector.ByteArray:
-			out.Data = append(out.Data, vals.Data[vals.Offsets[k]:vals.Offsets[k+1]]...)
-			out.Offsets = append(out.Offsets, int32(len(out.Data)))
-		}
+		out.Valid.Set(len(sel))
+		sel = append(sel, k)
 		k++
-		s++
 	}
-	if k != vals.Len {
+	if int(k) != vals.Len {
 		return fmt.Errorf("%w: %d values for %d non-null levels", ErrCorrupt, vals.Len, k)
 	}
-	if !hasNull {
-		out.Valid = nil
+	switch vals.Kind {
+	case vector.Bool:
+		out.Bools = spread(out.Bools, vals.Bools, sel)
+	case vector.Int32:
+		out.Int32s = spread(out.Int32s, vals.Int32s, sel)
+	case vector.Int64:
+		out.Int64s = spread(out.Int64s, vals.Int64s, sel)
+	case vector.Int96:
+		out.Int96s = spread(out.Int96s, vals.Int96s, sel)
+	case vector.Float32:
+		out.Float32s = spread(out.Float32s, vals.Float32s, sel)
+	case vector.Float64:
+		out.Float64s = spread(out.Float64s, vals.Float64s, sel)
+	case vector.FixedLenByteArray:
+		w := vals.Width
+		out.Data = grow(out.Data, slots*w)
+		for s, j := range sel {
+			if j < 0 {
+				clear(out.Data[s*w : (s+1)*w])
+			} else {
+				copy(out.Data[s*w:(s+1)*w], vals.Data[int(j)*w:(int(j)+1)*w])
+			}
+		}
+	case vector.ByteArray:
+		out.Offsets = grow(out.Offsets, slots+1)
+		out.Offsets[0] = 0
+		base := int32(0)
+		out.Data = out.Data[:0]
+		if vals.Len > 0 {
+			base = vals.Offsets[0]
+			out.Data = append(out.Data, vals.Data[base:vals.Offsets[vals.Len]]...)
+		}
+		end := int32(0)
+		for s, j := range sel {
+			if j >= 0 {
+				end = vals.Offsets[j+1] - base
+			}
+			out.Offsets[s+1] = end
+		}
 	}
 	return nil
+}
+
+// spread copies vals into the slots sel names, zero where sel is -1.
+func spread[T any](dst, vals []T, sel []int32) []T {
+	dst = grow(dst, len(sel))
+	var zero T
+	for s, j := range sel {
+		if j < 0 {
+			dst[s] = zero
+		} else {
+			dst[s] = vals[j]
+		}
+	}
+	return dst
 }
 
 func grow[T any](s []T, n int) []T {

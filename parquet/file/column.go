@@ -55,7 +55,8 @@ type ColumnReader struct {
 	// oi, when set, lets SeekRow jump over whole pages.
 	oi *format.OffsetIndex
 	// plain holds the current page's values when they are PLAIN,
-	// fixed-width, required and in a memory-mapped, uncompressed chunk:
+	// fixed-width, required and not compressed — a slice of the mapped file
+	// or of the buffer the chunk was read into, which nothing overwrites:
 	// borrow then lends them out without copying. plainPos is the index of
 	// the next value.
 	plain    []byte
@@ -195,8 +196,8 @@ func (r *ColumnReader) startDataPage(p *Page) error {
 		return err
 	}
 	r.plain, r.plainPos = nil, 0
-	if p.Encoding == format.Plain && r.c.File.mapped != nil && r.c.Meta.Codec == format.Uncompressed && r.maxDef == 0 && r.maxRep == 0 {
-		r.plain = data // values alias the mapped file: they can be lent out
+	if p.Encoding == format.Plain && p.InFile && r.maxDef == 0 && r.maxRep == 0 {
+		r.plain = data // values alias the file's bytes: they can be lent out
 	}
 	r.page, r.values = p, vd
 	r.pos, r.count, r.pageLeft = 0, 0, n
@@ -328,11 +329,8 @@ func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 					return rows, r.c.wrap(r.page.Offset, fmt.Errorf("definition levels: %w", err))
 				}
 			}
-			if nonNull > 0 {
-				r.plainPos += nonNull
-				if err := r.values.skip(nonNull); err != nil {
-					return rows, r.c.wrap(r.page.Offset, err)
-				}
+			if err := r.skipValues(nonNull); err != nil {
+				return rows, err
 			}
 			r.pageLeft -= k
 			rows += k
@@ -367,10 +365,8 @@ func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 			if out.Entries > maxBatchEntries {
 				return rows, r.c.errorf(r.page.Offset, "a batch of %d rows holds more than %d values; read with a smaller batch size", out.Rows, maxBatchEntries)
 			}
-		} else if nonNull > 0 {
-			if err := r.values.skip(nonNull); err != nil {
-				return rows, r.c.wrap(r.page.Offset, err)
-			}
+		} else if err := r.skipValues(nonNull); err != nil {
+			return rows, err
 		}
 		r.pos += entries
 		rows += got
@@ -386,6 +382,19 @@ func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 		return rows, r.c.errorf(-1, "%w: the column chunk holds more rows than its row group", ErrCorrupt)
 	}
 	return rows, nil
+}
+
+// skipValues passes over n values of the current page, keeping the
+// position that borrow lends values from in step.
+func (r *ColumnReader) skipValues(n int) error {
+	if n == 0 {
+		return nil
+	}
+	r.plainPos += n
+	if err := r.values.skip(n); err != nil {
+		return r.c.wrap(r.page.Offset, err)
+	}
+	return nil
 }
 
 // continuesRow reports whether the current page position continues the row
@@ -484,7 +493,7 @@ func hasDictionaryEncoding(md *format.ColumnMetaData) bool {
 	return false
 }
 
-// borrow hands out n values as a slice over the memory-mapped file instead
+// borrow hands out n values as a slice over the file's bytes instead
 // of decoding them, when the page allows it (see plain) and out is empty,
 // so that the batch is exactly a window of the page.
 func (r *ColumnReader) borrow(out *vector.Vector, n int) bool {

@@ -34,6 +34,10 @@ type Page struct {
 	// Data holds the decompressed page body (v1: levels then values; v2:
 	// values only).
 	Data []byte
+	// InFile says that Data is a slice of the file's bytes as read (the page
+	// is not compressed), not of a decompression buffer that the next page
+	// reuses: values in it may be lent out.
+	InFile bool
 }
 
 // PageIterator walks the pages of a column chunk. By default it reads the
@@ -251,7 +255,7 @@ func (it *PageIterator) dataPageV1(off int64, body []byte) (*Page, error) {
 	it.values += int64(dh.NumValues)
 	return &Page{Header: h, Type: format.DataPage, Offset: off, NumValues: int(dh.NumValues), NumNulls: -1, NumRows: -1,
 		Encoding: dh.Encoding, DefLevelEncoding: dh.DefinitionLevelEncoding, RepLevelEncoding: dh.RepetitionLevelEncoding,
-		Data: data}, nil
+		Data: data, InFile: it.c.Meta.Codec == format.Uncompressed}, nil
 }
 
 func (it *PageIterator) dataPageV2(off int64, body []byte) (*Page, error) {
@@ -267,7 +271,9 @@ func (it *PageIterator) dataPageV2(off int64, body []byte) (*Page, error) {
 	values := body[rl+dl:]
 	size := int(h.UncompressedPageSize) - rl - dl
 	var data []byte
+	inFile := true
 	if dh.IsCompressed.Or(true) && it.c.Meta.Codec != format.Uncompressed {
+		inFile = false
 		if len(values) == 0 && size == 0 {
 			// An empty body is not a valid stream for some codecs
 			// (datapage_v2_empty_datapage.snappy.parquet): nothing to decompress.
@@ -286,5 +292,6 @@ func (it *PageIterator) dataPageV2(off int64, body []byte) (*Page, error) {
 	}
 	it.values += int64(dh.NumValues)
 	return &Page{Header: h, Type: format.DataPageV2, Offset: off, NumValues: int(dh.NumValues), NumNulls: int(dh.NumNulls),
-		NumRows: int(dh.NumRows), Encoding: dh.Encoding, V2: true, RepLevels: body[:rl], DefLevels: body[rl : rl+dl], Data: data}, nil
+		NumRows: int(dh.NumRows), Encoding: dh.Encoding, V2: true, RepLevels: body[:rl], DefLevels: body[rl : rl+dl], Data: data,
+		InFile: inFile}, nil
 }
