@@ -3,6 +3,7 @@ package file
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
@@ -72,7 +73,33 @@ func (c *Chunk) ByteRange() (start, length int64, err error) {
 	if start < 4 || length < 0 || start > c.File.size || length > c.File.size-start {
 		return 0, 0, c.errorf(start, "%w: column chunk [%d, +%d) lies outside the file of %d bytes", ErrCorrupt, start, length, c.File.size)
 	}
+	if c.File.shortChunks {
+		// PARQUET-816: parquet-mr before 1.2.9 left the dictionary page
+		// header out of total_compressed_size. Read up to 100 bytes more,
+		// never into the footer, as other readers do.
+		length = min(length+100, c.File.footerStart-start)
+	}
 	return start, length, nil
+}
+
+// shortChunksWriter reports whether created_by names a writer whose
+// column chunk sizes may omit the dictionary page header (parquet-mr
+// before 1.2.9, or parquet-mr without a version).
+func shortChunksWriter(createdBy string) bool {
+	rest, ok := strings.CutPrefix(createdBy, "parquet-mr")
+	if !ok {
+		return false
+	}
+	v, ok := strings.CutPrefix(strings.TrimSpace(rest), "version ")
+	if !ok {
+		return true // no version: assume the old writer
+	}
+	v, _, _ = strings.Cut(v, " ")
+	var major, minor, patch int
+	if n, _ := fmt.Sscanf(v, "%d.%d.%d", &major, &minor, &patch); n < 2 {
+		return true
+	}
+	return major < 1 || major == 1 && (minor < 2 || minor == 2 && patch < 9)
 }
 
 // readRange returns length bytes at off: a slice of the mapping when the

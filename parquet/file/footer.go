@@ -56,6 +56,10 @@ type File struct {
 	Schema *schema.Schema
 	// footer is the raw Thrift bytes of Meta, which Meta's binary fields alias.
 	footer []byte
+	// footerStart is the file offset of the footer; shortChunks is set for
+	// writers whose chunk sizes may be too small (see ByteRange).
+	footerStart int64
+	shortChunks bool
 	// With LazyColumns: the footer index (nil without one), and the column
 	// chunks decoded so far, per row group.
 	index *format.FooterIndex
@@ -233,6 +237,8 @@ func (f *File) readFooter() error {
 	}
 	f.footer = footer
 	f.Meta = meta
+	f.footerStart = start
+	f.shortChunks = shortChunksWriter(meta.CreatedBy.Value)
 	// A plaintext footer with encrypted columns (EncryptionAlgorithm set)
 	// opens: its schema is readable, and reading an encrypted column
 	// reports it by name.

@@ -139,10 +139,10 @@ func TestExpectCSVFiles(t *testing.T) {
 // values themselves are checked against DuckDB and arrow-go in sqltests;
 // here every page must decode and every column agree on its row count.
 func TestReadEveryConformanceFile(t *testing.T) {
-	// Files that other readers reject too.
-	malformed := map[string]string{
-		"nation.dict-malformed.parquet": "overruns the column chunk",
-	}
+	// Files that other readers reject too (none at present: the chunk
+	// sizes of nation.dict-malformed.parquet, written by an old parquet-mr,
+	// are read with PARQUET-816's allowance).
+	malformed := map[string]string{}
 	files := testfiles.Glob(t, "data", ".parquet")
 	files = append(files, testfiles.Glob(t, "shredded_variant", ".parquet")...)
 	for _, p := range files {
@@ -249,5 +249,29 @@ func TestPlaintextFooterEncryptedColumns(t *testing.T) {
 	}
 	if !errors.Is(err, ErrEncrypted) || !strings.Contains(err.Error(), filepath.Base(p)) {
 		t.Fatalf("want an encryption error naming the file, got %v", err)
+	}
+}
+
+// TestParquet816 reads a file by an old parquet-mr whose column chunk
+// sizes leave out the dictionary page header: the first rows are the TPC-H
+// nation table's.
+func TestParquet816(t *testing.T) {
+	f, err := OpenFile(testfiles.Path(t, "data/nation.dict-malformed.parquet"), Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows := readAll(t, f, 100)
+	if len(rows) != 25 || format1(rows[0][1]) != "ALGERIA" || format1(rows[2][1]) != "BRAZIL" || rows[24][0] != int32(24) {
+		t.Fatalf("%d rows, first %v", len(rows), rows[0])
+	}
+	for _, c := range []struct {
+		createdBy string
+		short     bool
+	}{{"parquet-mr", true}, {"parquet-mr version 1.2.8", true}, {"parquet-mr version 1.2.9", false},
+		{"parquet-mr version 1.10.0 (build abc)", false}, {"parquet-cpp-arrow version 14.0.0", false}, {"", false}} {
+		if got := shortChunksWriter(c.createdBy); got != c.short {
+			t.Errorf("%q: %v, want %v", c.createdBy, got, c.short)
+		}
 	}
 }

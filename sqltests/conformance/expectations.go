@@ -37,18 +37,6 @@ var expectations = map[string]expectation{
 		carquet: "checksum mismatch", carquetReason: "page CRC32 does not match (the file's purpose)", noChecksums: true,
 	},
 
-	// Library bug: the column chunk "name" ends 15 bytes past
-	// total_compressed_size. The file was written by an old parquet-mr
-	// (created_by "parquet-mr", no version), whose total_compressed_size
-	// left out the dictionary page header (PARQUET-816 / IMPALA-694).
-	// arrow-go and Arrow C++ pad such chunks by up to 100 bytes for writers
-	// older than parquet-mr 1.2.9, and DuckDB reads the page past the end
-	// too; both return the same 25 rows.
-	"nation.dict-malformed.parquet": {
-		carquet:       "overruns the column chunk",
-		carquetReason: "BUG parquet/file/chunk.go (*Chunk).ByteRange: no PARQUET-816 padding for files by parquet-mr < 1.2.9; DuckDB 1.5 and arrow-go 18 read this file",
-	},
-
 	// Library limitation: two map keys of 1 GiB each. A batch's byte-array
 	// offsets are int32, so file.Reader fails on any batch holding both
 	// rows (the library's own TestLargeStringMap reads it one row per
