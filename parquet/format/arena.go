@@ -10,13 +10,21 @@ type arena struct {
 	stats []Statistics
 	encs  []Encoding
 	strs  []string
+	// block is the size of the next block: it starts small, so that small
+	// footers do not pay for large blocks, and doubles up to arenaBlock.
+	block int
 }
 
 const arenaBlock = 1024
 
+func (a *arena) nextBlock() int {
+	a.block = min(max(a.block*2, 16), arenaBlock)
+	return a.block
+}
+
 func (a *arena) columnMetaData() *ColumnMetaData {
 	if len(a.cmd) == 0 {
-		a.cmd = make([]ColumnMetaData, arenaBlock)
+		a.cmd = make([]ColumnMetaData, a.nextBlock())
 	}
 	v := &a.cmd[0]
 	a.cmd = a.cmd[1:]
@@ -25,14 +33,14 @@ func (a *arena) columnMetaData() *ColumnMetaData {
 
 func (a *arena) statistics() *Statistics {
 	if len(a.stats) == 0 {
-		a.stats = make([]Statistics, arenaBlock)
+		a.stats = make([]Statistics, a.nextBlock())
 	}
 	v := &a.stats[0]
 	a.stats = a.stats[1:]
 	return v
 }
 
-func carve[T any](slab *[]T, n int) []T {
+func carve[T any](a *arena, slab *[]T, n int) []T {
 	if n == 0 {
 		return []T{} // present but empty: not nil
 	}
@@ -40,7 +48,7 @@ func carve[T any](slab *[]T, n int) []T {
 		return make([]T, n)
 	}
 	if len(*slab) < n {
-		*slab = make([]T, arenaBlock)
+		*slab = make([]T, max(a.nextBlock(), n))
 	}
 	v := (*slab)[:n:n]
 	*slab = (*slab)[n:]
@@ -63,14 +71,14 @@ func newStatisticsIn(r *thrift.Reader) *Statistics {
 
 func makeEncodingListIn(r *thrift.Reader, n int) []Encoding {
 	if a, ok := r.Arena.(*arena); ok {
-		return carve(&a.encs, n)
+		return carve(a, &a.encs, n)
 	}
 	return make([]Encoding, n)
 }
 
 func makeStringListIn(r *thrift.Reader, n int) []string {
 	if a, ok := r.Arena.(*arena); ok {
-		return carve(&a.strs, n)
+		return carve(a, &a.strs, n)
 	}
 	return make([]string, n)
 }
