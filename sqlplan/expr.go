@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -1142,6 +1144,9 @@ func (e *negExpr) eval(b *Batch) (*Col, error) {
 	case c.I != nil:
 		out.I = make([]int64, c.Len)
 		for i, x := range c.I[:c.Len] {
+			if x == math.MinInt64 && !c.isNull(i) {
+				return nil, errorf("integer overflow in %s", e.String())
+			}
 			out.I[i] = -x
 		}
 	case c.F != nil:
@@ -1153,8 +1158,8 @@ func (e *negExpr) eval(b *Batch) (*Col, error) {
 		bld := newBuilder(c.T, c.Len)
 		for i := 0; i < c.Len; i++ {
 			v := c.get(i)
-			if d, ok := v.(interface{ Neg() any }); ok {
-				v = d.Neg()
+			if d, ok := v.(value.Decimal); ok {
+				v = value.Decimal{Unscaled: new(big.Int).Neg(d.Unscaled), Scale: d.Scale}
 			}
 			bld.add(v)
 		}

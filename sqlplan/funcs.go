@@ -6,12 +6,15 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"math/big"
 	"regexp"
 	"sort"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/carquet-go/carquet/parquet/value"
 )
 
 // fn describes a scalar function: how to type it and compute a row.
@@ -283,8 +286,14 @@ func init() {
 			switch {
 			case a[0].F != nil:
 				return math.Abs(a[0].F[i]), nil
+			case a[0].A != nil:
+				d := a[0].A[i].(value.Decimal)
+				return value.Decimal{Unscaled: new(big.Int).Abs(d.Unscaled), Scale: d.Scale}, nil
 			}
 			x := a[0].I[i]
+			if x == math.MinInt64 {
+				return nil, fmt.Errorf("overflow on abs(%d)", x)
+			}
 			if x < 0 {
 				x = -x
 			}
@@ -301,9 +310,9 @@ func init() {
 			return int64(0), nil
 		}, false, false},
 		"round": {1, 2, bindRound, nil, false, false},
-		"floor": {1, 1, bindFloorCeil, func(a []*Col, i int) (any, error) { return roundCol(a[0], i, math.Floor) }, false, false},
-		"ceil":  {1, 1, bindFloorCeil, func(a []*Col, i int) (any, error) { return roundCol(a[0], i, math.Ceil) }, false, false},
-		"trunc": {1, 1, bindFloorCeil, func(a []*Col, i int) (any, error) { return roundCol(a[0], i, math.Trunc) }, false, false},
+		"floor": {1, 1, bindFloorCeil, func(a []*Col, i int) (any, error) { return roundCol(a[0], i, 'f') }, false, false},
+		"ceil":  {1, 1, bindFloorCeil, func(a []*Col, i int) (any, error) { return roundCol(a[0], i, 'c') }, false, false},
+		"trunc": {1, 1, bindFloorCeil, func(a []*Col, i int) (any, error) { return roundCol(a[0], i, 't') }, false, false},
 		"sqrt": {1, 1, sig(tFloat, tFloat), func(a []*Col, i int) (any, error) {
 			x := a[0].F[i]
 			if x < 0 {
@@ -544,9 +553,7 @@ func numericSame(p *planner, in []expr) ([]expr, Type, error) {
 	case KInt, KFloat:
 		return in, withoutField(Type{Kind: t.op()}), nil
 	case KDecimal:
-		if t.Prec <= 18 {
-			return in, withoutField(t), nil
-		}
+		return in, withoutField(t), nil
 	case KNull:
 		return in, tInt, nil
 	}
@@ -559,21 +566,50 @@ func bindFloorCeil(p *planner, in []expr) ([]expr, Type, error) {
 	if t.op() == KInt {
 		return in, tInt, nil
 	}
-	if t.Kind == KDecimal && t.Prec <= 18 {
+	if t.Kind == KDecimal {
 		return in, Type{Kind: KDecimal, Prec: t.Prec, Scale: 0}, nil
 	}
 	c, err := p.cast(in[0], tFloat)
 	return []expr{c}, tFloat, err
 }
 
-func roundCol(c *Col, i int, f func(float64) float64) (any, error) {
+// roundCol is floor ('f'), ceil ('c') or trunc ('t') of a row, exact for
+// decimals.
+func roundCol(c *Col, i int, mode byte) (any, error) {
 	switch {
 	case c.F != nil:
-		return f(c.F[i]), nil
-	case c.T.Kind == KDecimal:
+		switch mode {
+		case 'f':
+			return math.Floor(c.F[i]), nil
+		case 'c':
+			return math.Ceil(c.F[i]), nil
+		}
+		return math.Trunc(c.F[i]), nil
+	case c.T.Kind == KDecimal && c.A == nil:
 		m := pow10[c.T.Scale]
 		x := c.I[i]
-		return int64(f(float64(x) / float64(m))), nil
+		switch mode {
+		case 'f':
+			return floorDiv(x, m), nil
+		case 'c':
+			return -floorDiv(-x, m), nil
+		}
+		return x / m, nil
+	case c.T.Kind == KDecimal:
+		r := decRat(c.A[i].(value.Decimal))
+		var q *big.Int
+		switch mode {
+		case 'f':
+			q = new(big.Int).Div(r.Num(), r.Denom()) // Euclidean: floor for a positive divisor
+		case 'c':
+			q = new(big.Int).Neg(new(big.Int).Div(new(big.Int).Neg(r.Num()), r.Denom()))
+		default:
+			q = new(big.Int).Quo(r.Num(), r.Denom())
+		}
+		if c.T.Prec <= 18 {
+			return q.Int64(), nil
+		}
+		return value.Decimal{Unscaled: q}, nil
 	}
 	return c.I[i], nil
 }
@@ -590,7 +626,7 @@ func bindRound(p *planner, in []expr) ([]expr, Type, error) {
 	switch {
 	case t.op() == KInt:
 		return in, tInt, nil
-	case t.Kind == KDecimal && t.Prec <= 18:
+	case t.Kind == KDecimal:
 		digits := 0
 		if len(in) == 2 {
 			k, ok := isConst(in[1])
@@ -625,8 +661,18 @@ func roundRow(t Type) func(a []*Col, i int) (any, error) {
 			m := float64(pow10[min(-digits, 18)])
 			return int64(math.Round(float64(c.I[i])/m) * m), nil
 		case KDecimal:
-			v, _ := rescale(c.I[i], c.T.Scale, t.Scale)
-			return v, nil
+			if c.A == nil {
+				v, _ := rescale(c.I[i], c.T.Scale, t.Scale)
+				if t.Prec > 18 {
+					return decimalOf(v, t.Scale), nil
+				}
+				return v, nil
+			}
+			d := ratDecimal(decRat(c.A[i].(value.Decimal)), t.Scale)
+			if t.Prec <= 18 {
+				return d.Unscaled.Int64(), nil
+			}
+			return d, nil
 		}
 		x := c.F[i]
 		m := math.Pow(10, float64(digits))
