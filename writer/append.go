@@ -2,10 +2,8 @@ package writer
 
 import (
 	"bufio"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,109 +11,26 @@ import (
 
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/journal"
 	"github.com/carquet-go/carquet/parquet/schema"
 )
 
 // The append protocol is described in doc.go.
 
 // JournalSuffix is appended to a file's path to name its append journal.
-const JournalSuffix = ".carquet-journal"
-
-const (
-	journalMagic   = "CQJ1"
-	journalVersion = 1
-	journalSize    = 4 + 4 + 8 + 4 + 4 + 4
-	journalTail    = 64 << 10 // bytes before the old end covered by the CRC
-)
+const JournalSuffix = journal.Suffix
 
 // ErrSchemaMismatch is wrapped by Append errors when the schema given
 // differs from the file's.
 var ErrSchemaMismatch = errors.New("schema differs from the file's")
 
-// journal records the state before an append.
-type journal struct {
-	oldSize int64
-	tailLen uint32
-	tailCRC uint32
-}
-
-func (j journal) marshal() []byte {
-	b := make([]byte, 0, journalSize)
-	b = append(b, journalMagic...)
-	b = binary.LittleEndian.AppendUint32(b, journalVersion)
-	b = binary.LittleEndian.AppendUint64(b, uint64(j.oldSize))
-	b = binary.LittleEndian.AppendUint32(b, j.tailLen)
-	b = binary.LittleEndian.AppendUint32(b, j.tailCRC)
-	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
-}
-
-func parseJournal(b []byte) (journal, error) {
-	if len(b) != journalSize || string(b[:4]) != journalMagic {
-		return journal{}, fmt.Errorf("not an append journal (%d bytes)", len(b))
-	}
-	if crc32.ChecksumIEEE(b[:journalSize-4]) != binary.LittleEndian.Uint32(b[journalSize-4:]) {
-		return journal{}, fmt.Errorf("append journal checksum mismatch")
-	}
-	if v := binary.LittleEndian.Uint32(b[4:]); v != journalVersion {
-		return journal{}, fmt.Errorf("append journal version %d is not supported", v)
-	}
-	j := journal{
-		oldSize: int64(binary.LittleEndian.Uint64(b[8:])),
-		tailLen: binary.LittleEndian.Uint32(b[16:]),
-		tailCRC: binary.LittleEndian.Uint32(b[20:]),
-	}
-	if j.oldSize < 0 || int64(j.tailLen) > j.oldSize {
-		return journal{}, fmt.Errorf("append journal with old length %d and tail %d", j.oldSize, j.tailLen)
-	}
-	return j, nil
-}
-
-// readJournal reads path's journal; ok is false when there is none.
-func readJournal(path string) (j journal, ok bool, err error) {
-	b, err := os.ReadFile(path + JournalSuffix)
-	if errors.Is(err, os.ErrNotExist) {
-		return journal{}, false, nil
-	}
-	if err != nil {
-		return journal{}, false, err
-	}
-	j, err = parseJournal(b)
-	if err != nil {
-		return journal{}, false, fmt.Errorf("%s: %w", path+JournalSuffix, err)
-	}
-	return j, true, nil
-}
-
-// tailCRC is the CRC of the up to journalTail bytes before size.
-func tailCRC(f io.ReaderAt, size int64) (uint32, uint32, error) {
-	n := min(size, journalTail)
-	b := make([]byte, n)
-	if _, err := f.ReadAt(b, size-n); err != nil && !(err == io.EOF && n == 0) {
-		return 0, 0, err
-	}
-	return uint32(n), crc32.ChecksumIEEE(b), nil
-}
-
-// matches reports whether the journal describes this file: the bytes
-// before its old end are still the ones recorded.
-func (j journal) matches(f io.ReaderAt, size int64) (bool, error) {
-	if size < j.oldSize {
-		return false, nil
-	}
-	b := make([]byte, j.tailLen)
-	if _, err := f.ReadAt(b, j.oldSize-int64(j.tailLen)); err != nil && !(err == io.EOF && j.tailLen == 0) {
-		return false, err
-	}
-	return crc32.ChecksumIEEE(b) == j.tailCRC, nil
-}
-
-func writeJournal(path string, j journal) error {
+func writeJournal(path string, j journal.Journal) error {
 	tmp := path + JournalSuffix + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(j.marshal()); err != nil {
+	if _, err := f.Write(j.Marshal()); err != nil {
 		f.Close()
 		return err
 	}
@@ -143,7 +58,7 @@ func removeJournal(path string) error {
 // the file's exclusive lock. It reports whether bytes were cut off.
 func recoverLocked(path string, f *os.File) (bool, error) {
 	os.Remove(path + JournalSuffix + ".tmp") // a journal that was never put in place
-	j, ok, err := readJournal(path)
+	j, ok, err := journal.Read(path)
 	if err != nil || !ok {
 		return false, err
 	}
@@ -151,13 +66,13 @@ func recoverLocked(path string, f *os.File) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	match, err := j.matches(f, st.Size())
+	match, err := j.Matches(f, st.Size())
 	if err != nil {
 		return false, err
 	}
 	cut := false
-	if match && st.Size() > j.oldSize {
-		if err := f.Truncate(j.oldSize); err != nil {
+	if match && st.Size() > j.OldSize {
+		if err := f.Truncate(j.OldSize); err != nil {
 			return false, err
 		}
 		if err := f.Sync(); err != nil {
@@ -238,12 +153,12 @@ func Append(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
 		release()
 		return nil, err
 	}
-	tlen, tcrc, err := tailCRC(f, size)
+	tlen, tcrc, err := journal.TailCRC(f, size)
 	if err != nil {
 		release()
 		return nil, fmt.Errorf("writer: %w", err)
 	}
-	if err := writeJournal(path, journal{oldSize: size, tailLen: tlen, tailCRC: tcrc}); err != nil {
+	if err := writeJournal(path, journal.Journal{OldSize: size, TailLen: tlen, TailCRC: tcrc}); err != nil {
 		release()
 		return nil, fmt.Errorf("writer: journal for %s: %w", path, err)
 	}
@@ -339,37 +254,7 @@ func CommittedSize(path string) (int64, error) {
 		return 0, err
 	}
 	defer f.Close()
-	return committedSize(path, f)
-}
-
-func committedSize(path string, f *os.File) (int64, error) {
-	for range 100 {
-		if j, ok, err := readJournal(path); err != nil {
-			return 0, err
-		} else if ok {
-			return j.oldSize, nil
-		}
-		st1, err := f.Stat()
-		if err != nil {
-			return 0, err
-		}
-		if j, ok, err := readJournal(path); err != nil {
-			return 0, err
-		} else if ok {
-			return j.oldSize, nil
-		}
-		st2, err := f.Stat()
-		if err != nil {
-			return 0, err
-		}
-		// No journal before or after the first look at the size: no append
-		// was writing then, unless one ran whole in between, which grew
-		// the file past it.
-		if st1.Size() == st2.Size() {
-			return st1.Size(), nil
-		}
-	}
-	return 0, fmt.Errorf("%s keeps changing size", path)
+	return journal.CommittedSize(path, f)
 }
 
 // OpenCommitted opens the file at path at its committed length (see
@@ -380,7 +265,7 @@ func OpenCommitted(path string, opts file.Options) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	size, err := committedSize(path, f)
+	size, err := journal.CommittedSize(path, f)
 	if err != nil {
 		f.Close()
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/journal"
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/thrift"
 )
@@ -90,19 +91,21 @@ func OpenFile(path string, opts Options, mmap bool) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := osf.Stat()
+	if opts.Name == "" {
+		opts.Name = path
+	}
+	// Open at the committed length: an append in progress (or one that
+	// crashed and was never recovered) is invisible (parquet/journal).
+	size, err := journal.CommittedSize(path, osf)
 	if err != nil {
 		osf.Close()
 		return nil, err
 	}
-	if opts.Name == "" {
-		opts.Name = path
-	}
 	var r io.ReaderAt = osf
 	var mapped []byte
 	var closer io.Closer = osf
-	if mmap && st.Size() > 0 {
-		if m, err := mmapFile(osf, st.Size()); err == nil {
+	if mmap && size > 0 {
+		if m, err := mmapFile(osf, size); err == nil {
 			mapped = m
 			r = bytesReaderAt(m)
 			closer = closerFunc(func() error {
@@ -114,7 +117,7 @@ func OpenFile(path string, opts Options, mmap bool) (*File, error) {
 			})
 		}
 	}
-	f, err := Open(r, st.Size(), opts)
+	f, err := Open(r, size, opts)
 	if err != nil {
 		closer.Close()
 		return nil, err

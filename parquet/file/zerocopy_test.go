@@ -2,6 +2,7 @@ package file_test
 
 import (
 	"io"
+	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/carquet-go/carquet/internal/events"
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/journal"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -99,4 +101,50 @@ func TestWriterFooterIndex(t *testing.T) {
 		}
 		f.Close()
 	}
+}
+
+// TestOpenAtCommittedLength: while an append's journal exists, OpenFile
+// sees the file as it was before the append, whatever was written since.
+func TestOpenAtCommittedLength(t *testing.T) {
+	sch, err := events.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "e.parquet")
+	w, err := writer.Create(path, sch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteBatch(events.Generate(500, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	osf, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := osf.Stat()
+	n, crc, err := journal.TailCRC(osf, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := journal.Journal{OldSize: st.Size(), TailLen: n, TailCRC: crc}
+	if err := os.WriteFile(path+journal.Suffix, j.Marshal(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// An append half written: row group bytes, no footer yet.
+	if _, err := osf.WriteAt([]byte("half an append, no footer"), st.Size()); err != nil {
+		t.Fatal(err)
+	}
+	osf.Close()
+	f, err := file.OpenFile(path, file.Options{}, false)
+	if err != nil {
+		t.Fatalf("open during an append: %v", err)
+	}
+	if f.NumRows() != 500 {
+		t.Fatalf("%d rows, want the 500 committed", f.NumRows())
+	}
+	f.Close()
 }
