@@ -164,7 +164,7 @@ func FormatCase(c Case) string {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "sql %s\n", c.SQL)
+	fmt.Fprintf(&b, "sql %s\n", strings.ReplaceAll(c.SQL, "\n", "\n  "))
 	return b.String()
 }
 
