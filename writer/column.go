@@ -673,7 +673,16 @@ func (c *columnWriter) encodeValues(dst []byte) ([]byte, format.Encoding) {
 	case p.mode == modeDict || p.mode == modePlain:
 		return append(dst, p.plain...), format.Plain
 	}
-	return c.encodeBuffered(dst), c.cfg.encoding
+	at := len(dst)
+	out := c.encodeBuffered(dst)
+	if c.cfg.encoding == format.RLE && c.kind == vector.Bool && !c.cfg.encSet {
+		// Booleans default to RLE, which wins on runs; on values without
+		// runs the bit-packed PLAIN form is smaller: keep the smaller.
+		if plain := (len(p.vals.Bools) + 7) / 8; len(out)-at > plain {
+			return encoding.AppendPlainBool(out[:at], p.vals.Bools), format.Plain
+		}
+	}
+	return out, c.cfg.encoding
 }
 
 // flushPage encodes, compresses and appends the current page to the chunk.

@@ -34,7 +34,8 @@
 // the first page shows that the dictionary and its indices are not smaller
 // than PLAIN (values that hardly repeat; that page is then written
 // without the dictionary, as parquet-mr does). Value encoding
-// PLAIN, RLE for BOOLEAN. Data page v1; pages of about 1 MiB of encoded
+// PLAIN; for BOOLEAN RLE, or PLAIN on pages where its bit-packing is
+// smaller (values without runs). Data page v1; pages of about 1 MiB of encoded
 // values and at most 20,000 rows, always cut at row boundaries. Row groups
 // of at most 1,048,576 rows or 128 MiB buffered. No compression. Column
 // statistics and the page index (ColumnIndex and OffsetIndex) on; page

@@ -30,7 +30,8 @@ type Codec interface {
 const MaxDecodedSize = math.MaxInt32
 
 // DefaultLevel asks NewEncoder for the codec's default level: zstd 3,
-// gzip 6, brotli 6.
+// gzip 7 (see gzipDefaultLevel), brotli 6, LZ4 0 (the fast compressor;
+// 1-9 select the high-compression one).
 const DefaultLevel = -1 << 31
 
 var (
@@ -75,9 +76,15 @@ var registry = struct {
 		format.Snappy:       func(int) (Codec, error) { return snappyCodec{}, nil },
 		format.Gzip:         newGzip,
 		format.Brotli:       newBrotli,
-		format.LZ4:          func(int) (Codec, error) { return lz4HadoopCodec{}, nil },
-		format.Zstd:         newZstd,
-		format.LZ4Raw:       func(int) (Codec, error) { return lz4RawCodec{}, nil },
+		format.LZ4: func(level int) (Codec, error) {
+			l, err := lz4Level(level)
+			return lz4HadoopCodec{level: l}, err
+		},
+		format.Zstd: newZstd,
+		format.LZ4Raw: func(level int) (Codec, error) {
+			l, err := lz4Level(level)
+			return lz4RawCodec{level: l}, err
+		},
 	},
 	decoders: map[format.CompressionCodec]Codec{},
 }

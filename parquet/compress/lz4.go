@@ -17,8 +17,23 @@ const lz4MaxRatio = 256
 
 var lz4Compressors = sync.Pool{New: func() any { return new(lz4.Compressor) }}
 
+// lz4Level maps a codec level to pierrec/lz4's: 0 (the default) is the
+// fast compressor; 1 to 9 the high-compression one at that depth, smaller
+// output for slower writes.
+func lz4Level(level int) (lz4.CompressionLevel, error) {
+	switch {
+	case level == DefaultLevel || level == 0:
+		return lz4.Fast, nil
+	case level >= 1 && level <= 9:
+		return lz4.Level1 << (level - 1), nil
+	}
+	return 0, fmt.Errorf("%w: LZ4 level %d (0 fast, 1-9 high compression)", ErrLevel, level)
+}
+
+var lz4HCCompressors = sync.Pool{New: func() any { return new(lz4.CompressorHC) }}
+
 // lz4Block appends the LZ4 block for src to dst.
-func lz4Block(dst, src []byte) ([]byte, error) {
+func lz4Block(dst, src []byte, level lz4.CompressionLevel) ([]byte, error) {
 	bound := lz4.CompressBlockBound(len(src))
 	start := len(dst)
 	if cap(dst)-start < bound {
@@ -26,9 +41,18 @@ func lz4Block(dst, src []byte) ([]byte, error) {
 		copy(grown, dst)
 		dst = grown
 	}
-	c := lz4Compressors.Get().(*lz4.Compressor)
-	n, err := c.CompressBlock(src, dst[start:start+bound])
-	lz4Compressors.Put(c)
+	var n int
+	var err error
+	if level == lz4.Fast {
+		c := lz4Compressors.Get().(*lz4.Compressor)
+		n, err = c.CompressBlock(src, dst[start:start+bound])
+		lz4Compressors.Put(c)
+	} else {
+		c := lz4HCCompressors.Get().(*lz4.CompressorHC)
+		c.Level = level
+		n, err = c.CompressBlock(src, dst[start:start+bound])
+		lz4HCCompressors.Put(c)
+	}
 	if err != nil {
 		return dst[:start], err
 	}
@@ -52,7 +76,7 @@ func lz4Uncompress(src, dst []byte) (int, error) {
 }
 
 // lz4RawCodec handles LZ4_RAW: one LZ4 block, no framing.
-type lz4RawCodec struct{}
+type lz4RawCodec struct{ level lz4.CompressionLevel }
 
 func (lz4RawCodec) Codec() format.CompressionCodec { return format.LZ4Raw }
 
@@ -74,8 +98,8 @@ func (lz4RawCodec) Decode(dst, src []byte, size int) ([]byte, error) {
 	return out, nil
 }
 
-func (lz4RawCodec) Encode(dst, src []byte) ([]byte, error) {
-	out, err := lz4Block(dst[:0], src)
+func (c lz4RawCodec) Encode(dst, src []byte) ([]byte, error) {
+	out, err := lz4Block(dst[:0], src, c.level)
 	if err != nil {
 		return dst[:0], fmt.Errorf("compress: %v: %w", format.LZ4Raw, err)
 	}
@@ -88,7 +112,7 @@ func (lz4RawCodec) Encode(dst, src []byte) ([]byte, error) {
 // LZ4 block. Old parquet-cpp wrote a bare LZ4 block instead, and some
 // writers the LZ4 frame format; Decode tries the three in that order, as
 // Arrow and parquet-mr do.
-type lz4HadoopCodec struct{}
+type lz4HadoopCodec struct{ level lz4.CompressionLevel }
 
 // hadoopFrameSize bounds the uncompressed bytes per Hadoop frame Encode
 // writes: Hadoop's decompressor works in 256 KiB buffers by default.
@@ -163,7 +187,7 @@ func decodeLZ4Frame(out, src []byte, size int) ([]byte, error) {
 
 // Encode writes Hadoop framing, which parquet-mr, Arrow and every other
 // reader of the LZ4 codec accept, cutting src into frames of at most 128 KiB.
-func (lz4HadoopCodec) Encode(dst, src []byte) ([]byte, error) {
+func (c lz4HadoopCodec) Encode(dst, src []byte) ([]byte, error) {
 	out := dst[:0]
 	for first := true; first || len(src) > 0; first = false {
 		chunk := src[:min(len(src), hadoopFrameSize)]
@@ -171,7 +195,7 @@ func (lz4HadoopCodec) Encode(dst, src []byte) ([]byte, error) {
 		hdr := len(out)
 		out = append(out, 0, 0, 0, 0, 0, 0, 0, 0)
 		var err error
-		if out, err = lz4Block(out, chunk); err != nil {
+		if out, err = lz4Block(out, chunk, c.level); err != nil {
 			return dst[:0], fmt.Errorf("compress: %v: %w", format.LZ4, err)
 		}
 		binary.BigEndian.PutUint32(out[hdr:], uint32(len(chunk)))
