@@ -120,9 +120,12 @@ type query struct {
 	sels    []*selectStmt
 	unions  []string // "UNION ALL" or "UNION", len(sels)-1
 	ordered bool
-	order   []orderKey
-	limit   int // -1 for none
-	offset  int // 0 for none
+	// byName writes ORDER BY keys as the select-list aliases (c0, c1,
+	// ...) instead of positions.
+	byName bool
+	order  []orderKey
+	limit  int // -1 for none
+	offset int // 0 for none
 }
 
 func (s *selectStmt) clone() *selectStmt {
@@ -272,7 +275,11 @@ func (q *query) SQL() string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "%d", k.pos+1)
+			if q.byName {
+				fmt.Fprintf(&b, "c%d", k.pos)
+			} else {
+				fmt.Fprintf(&b, "%d", k.pos+1)
+			}
 			if k.desc {
 				b.WriteString(" DESC")
 			}

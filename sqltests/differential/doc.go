@@ -44,22 +44,24 @@
 // Every statement is drawn from its own random stream (seed, number), so
 // one can be drawn again alone. The grammar:
 //
-//	statement  := select [UNION [ALL] select] [ORDER BY positions [LIMIT n [OFFSET m]]]
+//	statement  := select [UNION [ALL] select] [ORDER BY positions|aliases [LIMIT n [OFFSET m]]]
 //	select     := SELECT [DISTINCT] items FROM from [WHERE pred AND ...]
 //	              [GROUP BY keys [HAVING aggpred]]
 //	from       := t | t a JOIN/LEFT JOIN t b ON a.k = b.k [AND a.g = b.g] [AND pred on b]
 //	              [JOIN/LEFT JOIN t c ON ...] | (select) sqN
 //	pred       := (x op y) | (x IS [NOT] NULL) | (x [NOT] IN (list with NULLs))
-//	              | (x [NOT] BETWEEN a AND b) | (s [NOT] LIKE pattern [ESCAPE])
+//	              | (x [NOT] BETWEEN a|column AND b) | (s [NOT] LIKE pattern [ESCAPE])
 //	              | (p AND q) | (p OR q) | (NOT p) | (p IS [NOT] TRUE/FALSE)
 //	              | starts_with/contains/ends_with | bool column
 //	              | (x [NOT] IN (SELECT col FROM t WHERE ...)) | (x op (SELECT MIN/MAX/COUNT ...))
 //	              | ([NOT] EXISTS (SELECT ...))
-//	aggregates := COUNT(*), COUNT(x), COUNT(DISTINCT x), SUM, AVG, MIN, MAX,
-//	              and + - * over them and over GROUP BY keys
+//	aggregates := COUNT(*), COUNT(x), COUNT(DISTINCT x), SUM([DISTINCT] x),
+//	              AVG([DISTINCT] x), MIN, MAX, and + - * over them and over
+//	              GROUP BY keys
 //
-// Comparisons pair a type with itself, numbers of different types
-// (BIGINT, DOUBLE, DECIMAL) with each other, and dates with timestamps.
+// Comparisons and IN lists pair a type with itself, numbers of different
+// types (BIGINT, DOUBLE, DECIMAL) with each other, and dates with
+// timestamps.
 // Scalar expressions: + - * / % and unary minus, abs, sign, sqrt,
 // floor, ceil, round (0 and 1 digits), greatest, least, coalesce,
 // nullif, CASE (searched, simple, without ELSE), CAST to BIGINT, DOUBLE,

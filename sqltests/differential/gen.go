@@ -63,6 +63,7 @@ func (g *Generator) Query() *query {
 	}
 	if g.chance(0.45) {
 		q.ordered = true
+		q.byName = g.chance(0.3)
 		n := len(s.items)
 		for range 1 + g.intn(2) {
 			q.order = append(q.order, orderKey{pos: g.intn(n), desc: g.chance(0.4)})
@@ -286,14 +287,14 @@ func (g *Generator) aggCall(sc *scope, t Type) *node {
 		case 2:
 			n = mk(TInt, "COUNT(DISTINCT $)", arg(g.anyType(sc)))
 		case 3:
-			n = mk(TInt, "SUM($)", arg(TInt))
+			n = mk(TInt, pick(g.r, []string{"SUM($)", "SUM($)", "SUM(DISTINCT $)"}), arg(TInt))
 		default:
 			n = mk(TInt, pick(g.r, []string{"MIN($)", "MAX($)"}), arg(TInt))
 		}
 	case TFloat:
 		switch g.intn(4) {
 		case 0:
-			n = mk(TFloat, "AVG($)", arg(pick(g.r, []Type{TInt, TFloat, TDec})))
+			n = mk(TFloat, pick(g.r, []string{"AVG($)", "AVG($)", "AVG(DISTINCT $)"}), arg(pick(g.r, []Type{TInt, TFloat, TDec})))
 		case 1:
 			n = mk(TFloat, "SUM($)", arg(TFloat))
 		default:
@@ -713,9 +714,12 @@ func (g *Generator) predicate(sc *scope, depth int, sub bool) *node {
 			if i > 0 {
 				parts = append(parts, ", ")
 			}
-			if g.chance(0.1) {
+			switch {
+			case g.chance(0.1):
 				args = append(args, leaf(t, "NULL"))
-			} else {
+			case g.chance(0.15):
+				args = append(args, g.literal(g.comparable(t)))
+			default:
 				args = append(args, g.literal(t))
 			}
 		}
@@ -726,6 +730,9 @@ func (g *Generator) predicate(sc *scope, depth int, sub bool) *node {
 			t = TInt
 		}
 		lo, hi := g.literal(t), g.literal(t)
+		if g.chance(0.25) {
+			lo = g.column(sc, t)
+		}
 		return mk(TBool, "$"+pick(g.r, []string{" BETWEEN ", " NOT BETWEEN "})+"$ AND $", lhs(t), lo, hi)
 	case 7, 8:
 		pat := pick(g.r, []string{"a%", "ab%", "%b%", "%a", "a_", "_", "%", "", "b%", "%a%b%", "A%", "a\\_b"})
