@@ -637,7 +637,9 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 			continue
 		}
 		outCols := cols
-		if cnt < n {
+		if cnt < n && len(s.cols) == 0 {
+			n = cnt // only the count matters (COUNT(*)): nothing to gather
+		} else if cnt < n {
 			idx = truth.Indices(idx[:0], n)
 			outCols = make([]*vector.Vector, len(cols))
 			for i, v := range cols {

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/scan"
 	"github.com/xwb1989/sqlparser"
 )
@@ -553,27 +552,10 @@ func (p *planner) scanOf(r *relation, unordered bool) node {
 		// Only the row count matters (COUNT(*), or a side of a cross join).
 		return &footerCountNode{rel: r}
 	}
-	// The scan needs one column of the files to count rows: a scan of
-	// partition columns only, or of a filter alone, reads the narrowest
-	// column besides (its values are ignored).
-	fileCols := false
-	for _, c := range r.used {
-		if c.t.Field != nil {
-			fileCols = true
-		}
-	}
-	if !fileCols {
-		var extra *scan.Column
-		for i := range r.table.Columns {
-			c := &r.table.Columns[i]
-			if c.Field != nil && c.Field.Kind == schema.Primitive && (extra == nil || c.Field.Node.Physical < extra.Field.Node.Physical) {
-				extra = c
-			}
-		}
-		if extra != nil {
-			req.Columns = append(req.Columns, extra.Name)
-			types = append(types, typeOfField(extra.Field))
-		}
+	if req.Columns == nil {
+		// No column to return (COUNT(*) with a filter): the scan reads the
+		// filter's columns only. A nil list would mean every column.
+		req.Columns = []string{}
 	}
 	n := &scanNode{rel: r, t: r.table, req: req, types: types}
 	p.scans = append(p.scans, n)
