@@ -114,6 +114,9 @@ type columnWriter struct {
 
 	lvl, vals, body, comp, hdr []byte
 	seen                       []uint64 // dictionary entries a page uses
+	// boolPlain: a page of this chunk found PLAIN smaller than RLE for its
+	// booleans (values without runs); the rest of the chunk is PLAIN too.
+	boolPlain bool
 }
 
 func newColumnWriter(n *schema.Node, cfg columnConfig, wc *config) (*columnWriter, error) {
@@ -142,6 +145,7 @@ func newColumnWriter(n *schema.Node, cfg columnConfig, wc *config) (*columnWrite
 }
 
 func (c *columnWriter) resetChunk() {
+	c.boolPlain = false // each chunk tries RLE for its booleans again
 	ch := &c.chunk
 	clear(ch.pages)
 	ch.pages = ch.pages[:0]
@@ -673,12 +677,18 @@ func (c *columnWriter) encodeValues(dst []byte) ([]byte, format.Encoding) {
 	case p.mode == modeDict || p.mode == modePlain:
 		return append(dst, p.plain...), format.Plain
 	}
+	autoBool := c.cfg.encoding == format.RLE && c.kind == vector.Bool && !c.cfg.encSet
+	if autoBool && c.boolPlain {
+		return encoding.AppendPlainBool(dst, p.vals.Bools), format.Plain
+	}
 	at := len(dst)
 	out := c.encodeBuffered(dst)
-	if c.cfg.encoding == format.RLE && c.kind == vector.Bool && !c.cfg.encSet {
+	if autoBool {
 		// Booleans default to RLE, which wins on runs; on values without
-		// runs the bit-packed PLAIN form is smaller: keep the smaller.
+		// runs the bit-packed PLAIN form is smaller: keep the smaller, and
+		// go on with PLAIN once it has won.
 		if plain := (len(p.vals.Bools) + 7) / 8; len(out)-at > plain {
+			c.boolPlain = true
 			return encoding.AppendPlainBool(out[:at], p.vals.Bools), format.Plain
 		}
 	}
