@@ -91,7 +91,7 @@ type tableRef struct {
 }
 
 type join struct {
-	left bool
+	kind string // "JOIN", "LEFT JOIN", "RIGHT JOIN" or "CROSS JOIN" (no ON)
 	ref  tableRef
 	on   []*node
 }
@@ -117,8 +117,10 @@ type orderKey struct {
 // ORDER BY (made total: every select-list position not among the keys is
 // appended as a tie-breaker), LIMIT and OFFSET.
 type query struct {
-	sels    []*selectStmt
-	unions  []string // "UNION ALL" or "UNION", len(sels)-1
+	sels   []*selectStmt
+	unions []string // "UNION ALL", "UNION", "INTERSECT [ALL]", "EXCEPT [ALL]"; len(sels)-1
+	// with writes the first select's derived table as a WITH.
+	with    bool
 	ordered bool
 	// byName writes ORDER BY keys as the select-list aliases (c0, c1,
 	// ...) instead of positions.
@@ -137,7 +139,7 @@ func (s *selectStmt) clone() *selectStmt {
 	c.from = s.from.clone()
 	c.joins = make([]join, len(s.joins))
 	for i, j := range s.joins {
-		c.joins[i] = join{left: j.left, ref: j.ref.clone(), on: cloneNodes(j.on)}
+		c.joins[i] = join{kind: j.kind, ref: j.ref.clone(), on: cloneNodes(j.on)}
 	}
 	c.where = cloneNodes(s.where)
 	c.groupBy = cloneNodes(s.groupBy)
@@ -200,14 +202,12 @@ func (s *selectStmt) write(b *strings.Builder) {
 	b.WriteString(" FROM ")
 	s.from.write(b)
 	for _, j := range s.joins {
-		if j.left {
-			b.WriteString(" LEFT JOIN ")
-		} else {
-			b.WriteString(" JOIN ")
-		}
+		b.WriteString(" " + j.kind + " ")
 		j.ref.write(b)
-		b.WriteString(" ON ")
-		writeConj(b, j.on)
+		if len(j.on) > 0 {
+			b.WriteString(" ON ")
+			writeConj(b, j.on)
+		}
 	}
 	if len(s.where) > 0 {
 		b.WriteString(" WHERE ")
@@ -263,7 +263,18 @@ func (q *query) orderPositions() []orderKey {
 // SQL renders the statement.
 func (q *query) SQL() string {
 	var b strings.Builder
-	for i, s := range q.sels {
+	sels := q.sels
+	if q.with && sels[0].from.sub != nil {
+		// WITH sqN AS (...) SELECT ... FROM sqN: the first select's
+		// derived table as a common table expression.
+		first := *sels[0]
+		fmt.Fprintf(&b, "WITH %s AS (", first.from.alias)
+		first.from.sub.write(&b)
+		b.WriteString(") ")
+		first.from = tableRef{name: first.from.alias}
+		sels = append([]*selectStmt{&first}, sels[1:]...)
+	}
+	for i, s := range sels {
 		if i > 0 {
 			b.WriteString(" " + q.unions[i-1] + " ")
 		}

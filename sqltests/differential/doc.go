@@ -44,11 +44,16 @@
 // Every statement is drawn from its own random stream (seed, number), so
 // one can be drawn again alone. The grammar:
 //
-//	statement  := select [UNION [ALL] select] [ORDER BY positions|aliases [LIMIT n [OFFSET m]]]
+//	statement  := [WITH sqN AS (select)] select [setop select]
+//	              [ORDER BY positions|aliases [LIMIT n [OFFSET m]]]
+//	setop      := UNION [ALL] | INTERSECT [ALL] | EXCEPT [ALL]
 //	select     := SELECT [DISTINCT] items FROM from [WHERE pred AND ...]
 //	              [GROUP BY keys [HAVING aggpred]]
-//	from       := t | t a JOIN/LEFT JOIN t b ON a.k = b.k [AND a.g = b.g] [AND pred on b]
-//	              [JOIN/LEFT JOIN t c ON ...] | (select) sqN
+//	from       := t | t a [LEFT|RIGHT] JOIN t b ON a.k = b.k [AND a.g = b.g] [AND pred on b]
+//	              [[LEFT|RIGHT] JOIN t c ON ...] | t2/t3 a CROSS JOIN t2/t3 b | (select) sqN
+//	window     := RANK/DENSE_RANK/ROW_NUMBER/NTILE(3) | COUNT(*)/COUNT(x)/SUM/MIN/MAX/AVG
+//	              | LAG(x[, 2])/LEAD/FIRST_VALUE
+//	              OVER ([PARTITION BY col] [ORDER BY col [DESC][, id]])
 //	pred       := (x op y) | (x IS [NOT] NULL) | (x [NOT] IN (list with NULLs))
 //	              | (x [NOT] BETWEEN a|column AND b) | (s [NOT] LIKE pattern [ESCAPE])
 //	              | (p AND q) | (p OR q) | (NOT p) | (p IS [NOT] TRUE/FALSE)
@@ -70,8 +75,13 @@
 // 1, 2), left, right, replace, lpad, rpad, repeat, split_part, strpos;
 // year, month, day, hour, minute, dayofweek, dayofyear, quarter,
 // date_diff, date_trunc, last_day, make_date, make_timestamp, + INTERVAL.
-// Joins never take t1 twice nor three tables with t1, so that results
-// stay small (a result over 50,000 rows is skipped).
+// Joins never take t1 twice nor three tables with t1, and CROSS JOIN
+// only t2 and t3, so that results stay small (a result over 50,000 rows is
+// skipped). Window functions appear in selects over one table, where the
+// unique id ends every ORDER BY inside OVER that ties would make depend
+// on the engine (ROW_NUMBER, NTILE, LAG, LEAD, FIRST_VALUE); RANK,
+// DENSE_RANK and running aggregates (their default frame takes in the
+// peers of the row) order by a column alone.
 //
 // The common subset, where the dialects differ:
 //   - every predicate is parenthesized: carquet's MySQL grammar refuses
@@ -93,8 +103,9 @@
 //   - make_date and make_timestamp get CAST(... AS BIGINT) arguments:
 //     DuckDB has no overload for its HUGEINT (a SUM of BIGINT).
 //
-// Not generated (yet): RIGHT, FULL and CROSS joins, INTERSECT/EXCEPT,
-// WITH, window functions, correlated subqueries, string_agg and other
+// Not generated (yet): FULL joins (carquet refuses them by name),
+// recursive WITH, window frames other than the default, correlated
+// subqueries, string_agg and other
 // order-dependent aggregates, LIKE on non-ASCII patterns, regular
 // expressions, casts of doubles to VARCHAR (the engines print floats
 // differently), time zones other than UTC (DuckDB runs with

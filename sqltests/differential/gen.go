@@ -58,9 +58,11 @@ func (g *Generator) Query() *query {
 		s2 := g.selectLike(s, sc)
 		if s2 != nil {
 			q.sels = append(q.sels, s2)
-			q.unions = append(q.unions, pick(g.r, []string{"UNION ALL", "UNION ALL", "UNION"}))
+			q.unions = append(q.unions, pick(g.r, []string{"UNION ALL", "UNION ALL", "UNION ALL", "UNION", "UNION",
+				"INTERSECT", "INTERSECT ALL", "EXCEPT", "EXCEPT ALL"}))
 		}
 	}
+	q.with = s.from.sub != nil && g.chance(0.5)
 	if g.chance(0.45) {
 		q.ordered = true
 		q.byName = g.chance(0.3)
@@ -130,7 +132,14 @@ func (g *Generator) fromClause(s *selectStmt, depth int) *scope {
 		if t2 == g.tables[0] && (t == g.tables[0] || nJoins == 2) {
 			t2 = g.tables[1+g.intn(len(g.tables)-1)]
 		}
-		left := g.chance(0.4)
+		kind := pick(g.r, []string{"JOIN", "JOIN", "JOIN", "LEFT JOIN", "LEFT JOIN", "RIGHT JOIN"})
+		if nJoins == 1 && t != g.tables[0] && t2 != g.tables[0] && g.chance(0.15) {
+			// A cross product of two small tables.
+			s.joins = append(s.joins, join{kind: "CROSS JOIN", ref: tableRef{name: t2.Name, alias: aliases[j]}})
+			addTable(t2, aliases[j])
+			prev = append(prev, t2)
+			continue
+		}
 		// Join on the shared keys of a previous table: k always, g too
 		// when both have it.
 		other := g.intn(len(prev))
@@ -145,7 +154,7 @@ func (g *Generator) fromClause(s *selectStmt, depth int) *scope {
 				on[0] = mk(TBool, "$ = $", leaf(TInt, oa+"."+keyInt), leaf(TInt, aliases[j]+"."+keyInt))
 			}
 		}
-		js := join{left: left, ref: tableRef{name: t2.Name, alias: aliases[j]}, on: on}
+		js := join{kind: kind, ref: tableRef{name: t2.Name, alias: aliases[j]}, on: on}
 		// The ON of a join must only name tables already joined; a filter
 		// on the right table in the ON of a LEFT JOIN is a classic trap.
 		if g.chance(0.15) {
@@ -185,6 +194,9 @@ func (g *Generator) selectStmt(depth int, top bool) (*selectStmt, *scope) {
 	n := 1 + g.intn(4)
 	for range n {
 		s.items = append(s.items, g.expr(sc, g.itemType(), 2, depth > 1))
+	}
+	if s.from.name != "" && len(s.joins) == 0 && g.chance(0.2) {
+		s.items[g.intn(len(s.items))] = g.window(sc)
 	}
 	if g.chance(0.15) {
 		s.distinct = true
@@ -808,4 +820,72 @@ func (g *Generator) scalarSubquery(t Type) *node {
 	s.items[0] = mk(t, agg, s.items[0])
 	s.items[0].agg = true
 	return &node{typ: t, parts: []string{"(", ")"}, sub: s}
+}
+
+// window draws a window function over a single table, whose unique id
+// makes every ORDER BY inside OVER total where ties would make the result
+// depend on the engine (ROW_NUMBER, LAG, FIRST_VALUE, NTILE). RANK,
+// DENSE_RANK and running aggregates (whose default frame takes in the
+// peers of the current row) are deterministic with ties, so they order by
+// a column alone.
+func (g *Generator) window(sc *scope) *node {
+	var args []*node
+	over := "OVER ("
+	if g.chance(0.8) {
+		args = append(args, g.column(sc, pick(g.r, []Type{TInt, TStr, TBool, TDate})))
+		over += "PARTITION BY $ "
+	}
+	ordered := func(total bool) (string, []*node) {
+		o := g.column(sc, g.anyType(sc))
+		dir := pick(g.r, []string{"", "", " DESC"})
+		if total {
+			return over + "ORDER BY $" + dir + ", id)", append(append([]*node(nil), args...), o)
+		}
+		return over + "ORDER BY $" + dir + ")", append(append([]*node(nil), args...), o)
+	}
+	plain := over + ")"
+	var n *node
+	switch g.intn(9) {
+	case 0:
+		tmpl, a := ordered(false)
+		n = mk(TInt, pick(g.r, []string{"RANK() ", "DENSE_RANK() "})+tmpl, a...)
+	case 1:
+		tmpl, a := ordered(true)
+		n = mk(TInt, "ROW_NUMBER() "+tmpl, a...)
+	case 2:
+		n = mk(TInt, "COUNT(*) "+plain, args...)
+	case 3:
+		// Sums of small integers or of floats and decimals: the running
+		// sum of BIGINT extremes would only show SUM's known overflow.
+		x := pick(g.r, []Type{TInt, TFloat, TDec})
+		var arg *node
+		if x == TInt {
+			arg = leaf(TInt, pick(g.r, []string{"id", "k"}))
+		} else {
+			arg = g.column(sc, x)
+		}
+		if g.chance(0.5) {
+			tmpl, a := ordered(false)
+			n = mk(x, "SUM($) "+tmpl, append([]*node{arg}, a...)...)
+		} else {
+			n = mk(x, "SUM($) "+plain, append([]*node{arg}, args...)...)
+		}
+	case 4:
+		x := g.anyType(sc)
+		n = mk(x, pick(g.r, []string{"MIN($) ", "MAX($) "})+plain, append([]*node{g.column(sc, x)}, args...)...)
+	case 5:
+		x := g.anyType(sc)
+		tmpl, a := ordered(true)
+		n = mk(x, pick(g.r, []string{"LAG($) ", "LEAD($) ", "LAG($, 2) ", "FIRST_VALUE($) "})+tmpl, append([]*node{g.column(sc, x)}, a...)...)
+	case 6:
+		tmpl, a := ordered(true)
+		n = mk(TInt, "NTILE(3) "+tmpl, a...)
+	case 7:
+		tmpl, a := ordered(false)
+		n = mk(TInt, "COUNT($) "+tmpl, append([]*node{g.column(sc, g.anyType(sc))}, a...)...)
+	default:
+		x := pick(g.r, []Type{TFloat, TDec})
+		n = mk(TFloat, "AVG($) "+plain, append([]*node{g.column(sc, x)}, args...)...)
+	}
+	return pin(n)
 }

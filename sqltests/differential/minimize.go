@@ -71,10 +71,13 @@ func candidates(q *query) []*query {
 			})
 		}
 		for i := range q.unions {
-			if q.unions[i] == "UNION" {
+			if q.unions[i] != "UNION ALL" {
 				edit(func(c *query) bool { c.unions[i] = "UNION ALL"; return true })
 			}
 		}
+	}
+	if q.with {
+		edit(func(c *query) bool { c.with = false; return true })
 	}
 	if q.ordered {
 		edit(func(c *query) bool { c.ordered, c.order, c.limit, c.offset = false, nil, -1, 0; return true })
@@ -117,8 +120,8 @@ func candidates(q *query) []*query {
 			at(func(s *selectStmt) bool { s.groupBy = append(s.groupBy[:i:i], s.groupBy[i+1:]...); return true })
 		}
 		for j, jn := range s.joins {
-			if jn.left {
-				at(func(s *selectStmt) bool { s.joins[j].left = false; return true })
+			if jn.kind != "JOIN" && jn.kind != "CROSS JOIN" {
+				at(func(s *selectStmt) bool { s.joins[j].kind = "JOIN"; return true })
 			}
 			for i := 1; i < len(jn.on); i++ {
 				at(func(s *selectStmt) bool {
