@@ -146,7 +146,7 @@ func runSeed(t *testing.T, e *engines, n int, cases []Case) {
 			summary = append(summary, fmt.Sprintf("%s %d", o, counts[o]))
 		}
 	}
-	t.Logf("seed %d: %d statements in %v (DuckDB %v, carquet %v): %s (%d of the agreeing ones non-empty); known bugs %d",
+	t.Logf("seed %d: %d statements in %v (DuckDB %v, carquet %v): %s (%d of the agreeing ones non-empty); recorded cases %d",
 		e.seed, ran, time.Since(start).Round(time.Millisecond), e.duckTime.Round(time.Millisecond), e.carqTime.Round(time.Millisecond),
 		strings.Join(summary, ", "), nonEmpty, known)
 	for _, o := range []Outcome{Unsupported, DuckDBError, BothError, TooLarge} {

@@ -101,12 +101,11 @@ func (g *Generator) fromClause(s *selectStmt, depth int) *scope {
 	}
 	if depth > 1 && g.chance(0.08) {
 		// A derived table: its columns are c0, c1, ... of its select.
-		sub, subScope := g.selectStmt(depth-1, false)
+		sub, _ := g.selectStmt(depth-1, false)
 		g.aliases++
 		alias := fmt.Sprintf("sq%d", g.aliases)
 		s.from = tableRef{sub: sub, alias: alias}
 		for i, it := range sub.items {
-			_ = subScope
 			sc.cols = append(sc.cols, colRef{text: fmt.Sprintf("%s.c%d", alias, i), typ: it.typ})
 		}
 		return sc
@@ -133,6 +132,9 @@ func (g *Generator) fromClause(s *selectStmt, depth int) *scope {
 			t2 = g.tables[1+g.intn(len(g.tables)-1)]
 		}
 		kind := pick(g.r, []string{"JOIN", "JOIN", "JOIN", "LEFT JOIN", "LEFT JOIN", "RIGHT JOIN"})
+		if kind == "RIGHT JOIN" && j > 1 {
+			kind = "LEFT JOIN" // carquet refuses a RIGHT JOIN after another join, by name
+		}
 		if nJoins == 1 && t != g.tables[0] && t2 != g.tables[0] && g.chance(0.15) {
 			// A cross product of two small tables.
 			s.joins = append(s.joins, join{kind: "CROSS JOIN", ref: tableRef{name: t2.Name, alias: aliases[j]}})
