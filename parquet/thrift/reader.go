@@ -44,8 +44,18 @@ func (r *Reader) errorf(msg string) error { return &Error{Offset: r.pos, Msg: ms
 
 func (r *Reader) truncated() error { return &Error{Offset: r.pos, Msg: "truncated input"} }
 
-// Uvarint reads an unsigned LEB128 varint of at most 10 bytes.
+// Uvarint reads an unsigned LEB128 varint of at most 10 bytes. The
+// one-byte case, the most common by far in metadata, is inlined.
 func (r *Reader) Uvarint() (uint64, error) {
+	buf, p := r.buf, r.pos
+	if uint(p) < uint(len(buf)) && buf[p] < 0x80 {
+		r.pos = p + 1
+		return uint64(buf[p]), nil
+	}
+	return r.uvarintSlow()
+}
+
+func (r *Reader) uvarintSlow() (uint64, error) {
 	var x uint64
 	var s uint
 	for i := 0; i < 10; i++ {
@@ -86,18 +96,25 @@ func (r *Reader) I16() (int16, error) {
 
 // I32 reads a zigzag varint and checks that it fits 32 bits.
 func (r *Reader) I32() (int32, error) {
-	v, err := r.Varint()
+	u, err := r.Uvarint()
+	if err != nil || u > math.MaxUint32 {
+		return 0, r.i32Error(err)
+	}
+	return int32(u>>1) ^ -int32(u&1), nil
+}
+
+func (r *Reader) i32Error(err error) error {
 	if err != nil {
-		return 0, err
+		return err
 	}
-	if v < math.MinInt32 || v > math.MaxInt32 {
-		return 0, r.errorf("i32 out of range")
-	}
-	return int32(v), nil
+	return r.errorf("i32 out of range")
 }
 
 // I64 reads a zigzag varint.
-func (r *Reader) I64() (int64, error) { return r.Varint() }
+func (r *Reader) I64() (int64, error) {
+	u, err := r.Uvarint()
+	return int64(u>>1) ^ -int64(u&1), err
+}
 
 // Byte reads one raw byte (the compact protocol's i8).
 func (r *Reader) Byte() (int8, error) {
@@ -130,15 +147,19 @@ func (r *Reader) BoolElem() (bool, error) {
 // from an absent one.
 func (r *Reader) Binary() ([]byte, error) {
 	n, err := r.Uvarint()
-	if err != nil {
-		return nil, err
-	}
-	if n > uint64(len(r.buf)-r.pos) {
-		return nil, r.errorf("binary length exceeds input")
+	if err != nil || n > uint64(len(r.buf)-r.pos) {
+		return nil, r.binaryError(err)
 	}
 	b := r.buf[r.pos : r.pos+int(n) : r.pos+int(n)]
 	r.pos += int(n)
 	return b, nil
+}
+
+func (r *Reader) binaryError(err error) error {
+	if err != nil {
+		return err
+	}
+	return r.errorf("binary length exceeds input")
 }
 
 // String reads a length-prefixed byte string and copies it into a string.
@@ -157,6 +178,20 @@ func (r *Reader) String() (string, error) {
 // holds the previous field id of that struct and is updated. A Stop type
 // ends the struct. For booleans the type carries the value.
 func (r *Reader) FieldHeader(last *int16) (Type, int16, error) {
+	// Short form (an id delta of 1-15 and a valid type): inlined.
+	buf, p := r.buf, r.pos
+	if uint(p) < uint(len(buf)) {
+		b := buf[p]
+		if t := b & 0x0f; b >= 0x10 && t-1 < uint8(Struct) {
+			r.pos = p + 1
+			*last += int16(b >> 4)
+			return Type(t), *last, nil
+		}
+	}
+	return r.fieldHeaderSlow(last)
+}
+
+func (r *Reader) fieldHeaderSlow(last *int16) (Type, int16, error) {
 	if r.pos >= len(r.buf) {
 		return 0, 0, r.truncated()
 	}
