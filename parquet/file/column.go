@@ -403,6 +403,13 @@ func (r *ColumnReader) continuesRow() bool {
 	return r.page != nil && r.pos < r.count && r.maxRep > 0 && r.rep[r.pos] != 0
 }
 
+// Release returns the chunk's pooled buffers once the reader is done with
+// it; the reader must not be used afterwards.
+func (r *ColumnReader) Release() {
+	r.pages.Release()
+	r.page = nil
+}
+
 // UseOffsetIndex gives the reader the chunk's offset index, so that
 // SeekRow can jump over pages without reading them.
 func (r *ColumnReader) UseOffsetIndex(oi *format.OffsetIndex) {

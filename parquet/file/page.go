@@ -54,6 +54,7 @@ type PageIterator struct {
 	base    int64
 	pos     int
 	loaded  bool
+	pooled  bool // buf came from the chunk buffer pool
 	lazy    *format.OffsetIndex
 	codec   compress.Codec
 	values  int64 // level entries seen in data pages
@@ -104,16 +105,36 @@ func (it *PageIterator) load() error {
 	} else {
 		off = it.start
 	}
-	buf, err := it.c.File.readRange(off, length)
+	// A compressed chunk read whole is only decompressed from, never lent
+	// out: its buffer can come from a pool and go back when the chunk is
+	// done (Release), saving the allocation and its zeroing.
+	pooled := it.lazy == nil && it.c.Meta.Codec != format.Uncompressed && it.c.File.mapped == nil
+	var buf []byte
+	var err error
+	if pooled {
+		buf, err = it.c.File.readPooled(off, length)
+	} else {
+		buf, err = it.c.File.readRange(off, length)
+	}
 	if err != nil {
 		return it.c.wrap(off, err)
 	}
 	if it.stats != nil {
 		it.stats.BytesRead.Add(length)
 	}
+	it.Release()
 	it.pos = int(it.Offset() - off)
-	it.buf, it.base, it.loaded = buf, off, true
+	it.buf, it.base, it.loaded, it.pooled = buf, off, true, pooled
 	return nil
+}
+
+// Release gives a pooled chunk buffer back. The iterator must not be used
+// for pages of that buffer afterwards (Next loads again if needed).
+func (it *PageIterator) Release() {
+	if it.pooled {
+		putChunkBuffer(it.buf)
+		it.buf, it.pooled, it.loaded = nil, false, false
+	}
 }
 
 // pageExtent is the size of the page at off: from the offset index, or up

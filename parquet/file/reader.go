@@ -159,6 +159,7 @@ func (r *Reader) SeekRowGroup(i int) error {
 }
 
 func (r *Reader) openRowGroup(rg int) error {
+	r.releaseReaders()
 	for _, col := range r.leaves {
 		c, err := r.f.Chunk(rg, col)
 		if err != nil {
@@ -233,6 +234,7 @@ func (r *Reader) nextSpan() (int, error) {
 	for {
 		if r.rg < 0 || r.rowInRG >= r.f.Meta.RowGroups[r.rg].NumRows {
 			if r.next >= len(r.rowGroups) {
+				r.releaseReaders()
 				return 0, io.EOF
 			}
 			rg := r.rowGroups[r.next]
@@ -311,6 +313,16 @@ func (r *Reader) SkipRows(n int64) error {
 	}
 	r.rowInRG += n
 	return nil
+}
+
+// releaseReaders hands the finished row group's buffers back.
+func (r *Reader) releaseReaders() {
+	for _, col := range r.leaves {
+		if cr := r.readers[col]; cr != nil {
+			cr.Release()
+			r.readers[col] = nil
+		}
+	}
 }
 
 // seek moves every column of the current row group forward to row.
