@@ -419,9 +419,11 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	}
 	if agg != nil && !agg.done {
 		root = &aggNode{in: root, keys: agg.keys, aggs: agg.aggs}
-		if having != nil {
-			root = &filterNode{in: root, pred: having}
-		}
+	}
+	if agg != nil && having != nil {
+		// HAVING filters the aggregated row, whether it was computed or
+		// answered from the footers.
+		root = &filterNode{in: root, pred: having}
 	}
 	if len(win.specs) > 0 {
 		base := offset
