@@ -21,6 +21,9 @@ type aggSpec struct {
 	distinct bool
 	t        Type
 	text     string
+	// exactT is set for AVG of integers and decimals: the argument keeps
+	// this type and is summed exactly; only the quotient is a DOUBLE.
+	exactT *Type
 }
 
 // bindAggregate binds an aggregate call above a GROUP BY.
@@ -151,6 +154,17 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		if !at.isNumeric() && at.Kind != KNull && at.op() != KString {
 			return nil, errorf("%s of %s is not defined", spec.fn, at.SQLName())
 		}
+		if spec.fn == "avg" && (at.op() == KInt || at.Kind == KDecimal) {
+			// Exact sum, one division: a float running sum loses digits
+			// (and DuckDB's AVG of integers and decimals does not).
+			st := Type{Kind: KDecimal, Prec: 38}
+			if at.Kind == KDecimal {
+				st.Scale = at.Scale
+			}
+			spec.exactT = &st
+			spec.t = tFloat
+			break
+		}
 		spec.arg, err = p.cast(spec.arg, tFloat)
 		spec.t = tFloat
 	case "min", "max", "any_value":
@@ -190,7 +204,10 @@ type accumulator interface {
 
 func newAccumulator(a *aggSpec) accumulator {
 	if a.distinct {
-		return &distinctAcc{spec: a, inner: newAccumulator(&aggSpec{fn: a.fn, t: a.t, sep: a.sep, arg: a.arg})}
+		return &distinctAcc{spec: a, inner: newAccumulator(&aggSpec{fn: a.fn, t: a.t, sep: a.sep, arg: a.arg, exactT: a.exactT})}
+	}
+	if a.exactT != nil {
+		return &avgExactAcc{sum: sumDecAcc{t: *a.exactT}}
 	}
 	switch a.fn {
 	case "count_star":
@@ -863,7 +880,7 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 		out.Cols = append(out.Cols, c)
 	}
 	for i, a := range accs {
-		if s, ok := a.(*sumIntAcc); ok && s.overflow {
+		if overflowed(a) {
 			return nil, errorf("%s: integer overflow", n.aggs[i].text)
 		}
 		out.Cols = append(out.Cols, a.result(g.n))
@@ -955,4 +972,48 @@ func (a *sumDecAcc) result(ng int) *Col {
 		b.add(value.Decimal{Unscaled: u, Scale: int32(a.t.Scale)})
 	}
 	return b.c
+}
+
+// avgExactAcc is AVG of integers or decimals: an exact sum (carried into
+// big integers past int64) and a count, divided once at the end.
+type avgExactAcc struct {
+	sum sumDecAcc
+	n   []int64
+}
+
+func (a *avgExactAcc) update(gids []int32, ng int, c *Col) {
+	a.n = growTo(a.n, ng)
+	for i, g := range gids {
+		if c.Null == nil || !c.Null[i] {
+			a.n[g]++
+		}
+	}
+	a.sum.update(gids, ng, c)
+}
+
+func (a *avgExactAcc) result(ng int) *Col {
+	a.n = growTo(a.n, ng)
+	sums := a.sum.result(ng)
+	c := &Col{T: tFloat, Len: ng, F: make([]float64, ng)}
+	for g := 0; g < ng; g++ {
+		if a.n[g] == 0 || sums.isNull(g) {
+			c.setNull(g)
+			continue
+		}
+		d := sums.A[g].(value.Decimal)
+		q := new(big.Rat).Quo(decRat(d), new(big.Rat).SetInt64(a.n[g]))
+		c.F[g], _ = q.Float64()
+	}
+	return c
+}
+
+// overflowed reports an integer SUM that left int64, also under DISTINCT.
+func overflowed(a accumulator) bool {
+	switch x := a.(type) {
+	case *sumIntAcc:
+		return x.overflow
+	case *distinctAcc:
+		return overflowed(x.inner)
+	}
+	return false
 }
