@@ -698,43 +698,58 @@ type caseExpr struct {
 func (e *caseExpr) typ() Type { return e.t }
 func (e *caseExpr) eval(b *Batch) (*Col, error) {
 	n := b.N
-	// src[i] is the branch whose value row i takes (-1: NULL).
+	// src[i] is the branch whose value row i takes (-1: NULL), at[i] the
+	// row's position among that branch's rows.
 	src := make([]int32, n)
 	for i := range src {
 		src[i] = -1
 	}
-	decided := make([]bool, n)
-	vals := make([]*Col, len(e.vals)+1)
+	at := make([]int32, n)
+	rows := make([][]int32, len(e.vals)+1)
+	open := make([]int32, n) // rows no condition has taken yet
+	for i := range open {
+		open[i] = int32(i)
+	}
 	for k, cond := range e.conds {
-		cc, err := cond.eval(b)
+		if len(open) == 0 {
+			break
+		}
+		// A condition sees only the rows still open, a branch's value only
+		// the rows that take it: what SQL does not evaluate raises no error.
+		cc, err := evalOn(cond, b, open)
 		if err != nil {
 			return nil, err
 		}
-		for i := 0; i < n; i++ {
-			if decided[i] || cc.isNull(i) || !cc.B[i] {
+		still := open[:0:0]
+		for j, i := range open {
+			if cc.isNull(j) || !cc.B[j] {
+				still = append(still, i)
 				continue
 			}
-			if vals[k] == nil {
-				if vals[k], err = e.vals[k].eval(b); err != nil {
-					return nil, err
-				}
-			}
-			decided[i] = true
-			src[i] = int32(k)
+			src[i], at[i] = int32(k), int32(len(rows[k]))
+			rows[k] = append(rows[k], i)
 		}
+		open = still
 	}
 	if e.els != nil {
-		for i := 0; i < n; i++ {
-			if !decided[i] {
-				if vals[len(e.vals)] == nil {
-					c, err := e.els.eval(b)
-					if err != nil {
-						return nil, err
-					}
-					vals[len(e.vals)] = c
-				}
-				src[i] = int32(len(e.vals))
-			}
+		for _, i := range open {
+			k := len(e.vals)
+			src[i], at[i] = int32(k), int32(len(rows[k]))
+			rows[k] = append(rows[k], i)
+		}
+	}
+	vals := make([]*Col, len(e.vals)+1)
+	for k, idx := range rows {
+		if len(idx) == 0 {
+			continue
+		}
+		ve := e.els
+		if k < len(e.vals) {
+			ve = e.vals[k]
+		}
+		var err error
+		if vals[k], err = evalOn(ve, b, idx); err != nil {
+			return nil, err
 		}
 	}
 	out := newCol(e.t, n)
@@ -744,7 +759,8 @@ func (e *caseExpr) eval(b *Batch) (*Col, error) {
 	}
 	for i := 0; i < n; i++ {
 		k := src[i]
-		if k < 0 || vals[k].isNull(i) || vals[k].T.Kind == KNull {
+		j := int(at[i])
+		if k < 0 || vals[k].isNull(j) || vals[k].T.Kind == KNull {
 			out.setNull(i)
 			if st == stBytes {
 				out.Off = append(out.Off, int32(len(out.Data)))
@@ -754,19 +770,28 @@ func (e *caseExpr) eval(b *Batch) (*Col, error) {
 		c := vals[k]
 		switch st {
 		case stInt:
-			out.I[i] = c.I[i]
+			out.I[i] = c.I[j]
 		case stFloat:
-			out.F[i] = c.F[i]
+			out.F[i] = c.F[j]
 		case stBool:
-			out.B[i] = c.B[i]
+			out.B[i] = c.B[j]
 		case stBytes:
-			out.Data = append(out.Data, c.str(i)...)
+			out.Data = append(out.Data, c.str(j)...)
 			out.Off = append(out.Off, int32(len(out.Data)))
 		default:
-			out.A[i] = c.get(i)
+			out.A[i] = c.get(j)
 		}
 	}
 	return out, nil
+}
+
+// evalOn evaluates e on the rows idx of b (all of them without a copy
+// when idx is every row, in order).
+func evalOn(e expr, b *Batch, idx []int32) (*Col, error) {
+	if len(idx) == b.N {
+		return e.eval(b)
+	}
+	return e.eval(takeBatch(b, idx))
 }
 
 // castExpr converts values to another type.

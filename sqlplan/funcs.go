@@ -994,6 +994,22 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 	} else {
 		t = tInt
 	}
+	if name == "coalesce" && len(args) > 1 {
+		// COALESCE evaluates an argument only for the rows whose earlier
+		// arguments are all NULL (an argument not needed raises no error):
+		// CASE WHEN a IS NOT NULL THEN a WHEN b IS NOT NULL THEN b ELSE c END.
+		ce := &caseExpr{t: t, els: args[len(args)-1]}
+		for _, a := range args[:len(args)-1] {
+			ce.conds = append(ce.conds, &isNullExpr{e: a, not: true})
+			ce.vals = append(ce.vals, a)
+		}
+		parts := make([]string, len(args))
+		for i, a := range args {
+			parts[i] = a.String()
+		}
+		ce.setText(display + "(" + strings.Join(parts, ", ") + ")")
+		return ce, nil
+	}
 	row := f.row
 	if name == "round" {
 		row = roundRow(t)
