@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/carquet-go/carquet/internal/testfiles"
+	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/cespare/xxhash/v2"
 )
 
@@ -222,72 +224,16 @@ func TestHashes(t *testing.T) {
 	}
 }
 
-// skipThrift skips one compact-protocol value of type typ in b from pos and
-// returns the position after it. Test-only: just enough to step over a
-// BloomFilterHeader.
-func skipThrift(b []byte, pos int, typ byte, depth int) (int, error) {
-	bad := errors.New("bad thrift")
-	if depth > 16 {
-		return 0, bad
-	}
-	uvarint := func() (uint64, error) {
-		v, n := binary.Uvarint(b[pos:])
-		if n <= 0 {
-			return 0, bad
-		}
-		pos += n
-		return v, nil
-	}
-	switch typ {
-	case 1, 2:
-		return pos, nil
-	case 3:
-		return pos + 1, nil
-	case 4, 5, 6:
-		_, err := uvarint()
-		return pos, err
-	case 7:
-		return pos + 8, nil
-	case 8:
-		n, err := uvarint()
-		return pos + int(n), err
-	case 12:
-		for {
-			if pos >= len(b) {
-				return 0, bad
-			}
-			h := b[pos]
-			pos++
-			if h == 0 {
-				return pos, nil
-			}
-			if h>>4 == 0 {
-				if _, err := uvarint(); err != nil {
-					return 0, err
-				}
-			}
-			var err error
-			if pos, err = skipThrift(b, pos, h&15, depth+1); err != nil {
-				return 0, err
-			}
-		}
-	}
-	return 0, bad
-}
-
-// readBloom reads a BloomFilterHeader + bitset at b[pos:]: numBytes is
-// field 1 (i32); the other fields are skipped.
+// readBloom reads a BloomFilterHeader (parquet/format) and the bitset
+// after it at b[pos:].
 func readBloom(t *testing.T, b []byte, pos int) *Filter {
 	t.Helper()
-	if b[pos] != 0x15 {
-		t.Fatalf("header does not start with field 1 i32: %x", b[pos])
-	}
-	u, n := binary.Uvarint(b[pos+1:])
-	numBytes := int(int64(u>>1) ^ -int64(u&1))
-	end, err := skipThrift(b, pos, 12, 0)
-	if err != nil || n <= 0 {
+	var h format.BloomFilterHeader
+	n, err := format.Unmarshal(b[pos:], &h)
+	if err != nil {
 		t.Fatal(err)
 	}
+	end, numBytes := pos+n, int(h.NumBytes)
 	if end+numBytes > len(b) {
 		t.Fatalf("bitset of %d bytes runs past the data", numBytes)
 	}
@@ -300,25 +246,7 @@ func readBloom(t *testing.T, b []byte, pos int) *Filter {
 
 func testingRoot(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-	root := filepath.Join(dir, "..", "shared", "parquet-testing")
-	if _, err := os.Stat(root); err != nil {
-		t.Skipf("parquet-testing not available: %v", err)
-	}
-	return root
+	return testfiles.Dir(t, "")
 }
 
 // TestParquetMRBitset reads bloom_filter.xxhash.bin, which parquet-mr wrote
@@ -404,11 +332,12 @@ func testParquetFileBloom(t *testing.T, name string) {
 }
 
 func headerLen(t *testing.T, data []byte, off int) int {
-	end, err := skipThrift(data, off, 12, 0)
+	var h format.BloomFilterHeader
+	n, err := format.Unmarshal(data[off:], &h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return end - off
+	return n
 }
 
 // bloomFileValues are the 14 values of the data_index_bloom_* files (the
@@ -447,27 +376,21 @@ func gzipPageValues(t *testing.T, data []byte) []string {
 func footerBloomOffset(t *testing.T, data []byte) (int, int) {
 	t.Helper()
 	flen := int(binary.LittleEndian.Uint32(data[len(data)-8:]))
-	d := &tdecoder{b: data[len(data)-8-flen : len(data)-8]}
-	fmd, err := d.structure(0)
-	if err != nil {
+	var fmd format.FileMetaData
+	if _, err := format.Unmarshal(data[len(data)-8-flen:len(data)-8], &fmd); err != nil {
 		t.Fatal(err)
 	}
-	rgs, _ := fmd[4].([]any)
-	if len(rgs) == 0 {
-		t.Fatal("no row groups")
+	if len(fmd.RowGroups) == 0 || len(fmd.RowGroups[0].Columns) == 0 || fmd.RowGroups[0].Columns[0].MetaData == nil {
+		t.Fatal("no first column chunk")
 	}
-	cols, _ := rgs[0].(tstruct)[1].([]any)
-	if len(cols) == 0 {
-		t.Fatal("no columns")
-	}
-	md := cols[0].(tstruct).sub(3)
-	off, ok := md.int(14)
+	md := fmd.RowGroups[0].Columns[0].MetaData
+	off, ok := md.BloomFilterOffset.Get()
 	if !ok {
 		t.Fatal("no bloom_filter_offset")
 	}
-	length, ok := md.int(15)
-	if !ok {
-		length = -1
+	length := -1
+	if l, ok := md.BloomFilterLength.Get(); ok {
+		length = int(l)
 	}
-	return int(off), int(length)
+	return int(off), length
 }
