@@ -2,10 +2,11 @@ package bloom
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"math/bits"
+
+	"github.com/carquet-go/carquet/parquet/errs"
 )
 
 // BlockBytes is the size of one block: eight 32-bit words, 256 bits.
@@ -24,7 +25,8 @@ var salt = [8]uint32{0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d,
 
 // ErrInvalid is wrapped by FromBytes errors for bitsets that are not a
 // valid split-block Bloom filter.
-var ErrInvalid = errors.New("bloom: invalid bitset")
+// It is a kind of errs.ErrCorrupt.
+var ErrInvalid = errs.New("bloom: invalid bitset", errs.ErrCorrupt)
 
 // Filter is a split-block Bloom filter. The bitset is kept in its on-disk
 // form (little-endian 32-bit words), so Bytes and FromBytes copy nothing.

@@ -7,6 +7,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/carquet-go/carquet/parquet/errs"
 	"github.com/carquet-go/carquet/parquet/format"
 )
 
@@ -37,16 +38,18 @@ const DefaultLevel = -1 << 31
 var (
 	// ErrUnsupported is wrapped by errors for codecs this build cannot
 	// handle (LZO unless registered, unknown codec numbers).
-	ErrUnsupported = errors.New("compression codec is not supported")
+	// It is a kind of errs.ErrUnsupported.
+	ErrUnsupported = errs.New("compression codec is not supported", errs.ErrUnsupported)
 	// ErrCorrupt is wrapped by errors for compressed data that does not
-	// decode.
-	ErrCorrupt = errors.New("corrupt compressed data")
+	// decode. It, ErrSizeMismatch and ErrTooLarge are kinds of
+	// errs.ErrCorrupt.
+	ErrCorrupt = errs.New("corrupt compressed data", errs.ErrCorrupt)
 	// ErrSizeMismatch is wrapped by errors for data that decodes to a size
 	// other than the page header's uncompressed size.
-	ErrSizeMismatch = errors.New("decoded size differs from the uncompressed size")
+	ErrSizeMismatch = errs.New("decoded size differs from the uncompressed size", errs.ErrCorrupt)
 	// ErrTooLarge is wrapped by errors for uncompressed sizes above the
 	// limit or beyond what the compressed size can expand to.
-	ErrTooLarge = errors.New("uncompressed size out of bounds")
+	ErrTooLarge = errs.New("uncompressed size out of bounds", errs.ErrCorrupt)
 	// ErrLevel is wrapped by errors for compression levels out of range.
 	ErrLevel = errors.New("compression level out of range")
 )
@@ -59,8 +62,9 @@ func (e *UnsupportedError) Error() string {
 	return e.Codec.String() + " compression is not supported"
 }
 
-// Is makes errors.Is(err, ErrUnsupported) hold.
-func (e *UnsupportedError) Is(target error) bool { return target == ErrUnsupported }
+// Unwrap makes errors.Is(err, ErrUnsupported) and errors.Is(err,
+// errs.ErrUnsupported) hold.
+func (e *UnsupportedError) Unwrap() error { return ErrUnsupported }
 
 // Factory builds a Codec encoding at level, which is DefaultLevel or a
 // codec-specific number. Lookup calls it with DefaultLevel.
@@ -167,8 +171,8 @@ func (l limitedCodec) Encode(dst, src []byte) ([]byte, error) { return l.inner.E
 
 func (l limitedCodec) Decode(dst, src []byte, uncompressedSize int) ([]byte, error) {
 	if uncompressedSize > l.max {
-		return dst[:0], fmt.Errorf("compress: %v: uncompressed size %d above the limit %d: %w",
-			l.inner.Codec(), uncompressedSize, l.max, ErrTooLarge)
+		return dst[:0], fmt.Errorf("compress: %v: uncompressed size %d %w %d",
+			l.inner.Codec(), uncompressedSize, errs.ErrLimit, l.max)
 	}
 	return l.inner.Decode(dst, src, uncompressedSize)
 }

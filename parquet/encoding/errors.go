@@ -1,18 +1,19 @@
 package encoding
 
 import (
-	"errors"
 	"fmt"
 
+	"github.com/carquet-go/carquet/parquet/errs"
 	"github.com/carquet-go/carquet/parquet/format"
 )
 
 var (
 	// ErrCorrupt is wrapped by every error about malformed encoded data.
-	ErrCorrupt = errors.New("corrupt encoded data")
+	// It is a kind of errs.ErrCorrupt.
+	ErrCorrupt = errs.New("corrupt encoded data", errs.ErrCorrupt)
 	// ErrUnsupported is wrapped by errors about an encoding that does not
-	// apply to a physical type, or that this package does not know.
-	ErrUnsupported = errors.New("unsupported encoding")
+	// apply to a physical type, or that this package does not know. It is a kind of errs.ErrUnsupported.
+	ErrUnsupported = errs.New("unsupported encoding", errs.ErrUnsupported)
 )
 
 // Error reports a problem with encoded data: which encoding, at which byte

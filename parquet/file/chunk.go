@@ -41,7 +41,7 @@ func (f *File) Chunk(rg, col int) (*Chunk, error) {
 		return nil, f.wrap(rg, leaf.PathString(), -1, fmt.Errorf("%w (the column is encrypted)", ErrEncrypted))
 	}
 	if cc.FilePath.Set && cc.FilePath.Value != "" {
-		return nil, f.errorf(rg, leaf.PathString(), -1, "column data in another file (%q) is not supported", cc.FilePath.Value)
+		return nil, f.errorf(rg, leaf.PathString(), -1, "column data in another file (%q) is %w", cc.FilePath.Value, ErrUnsupported)
 	}
 	if cc.MetaData.Type != leaf.Physical {
 		return nil, f.errorf(rg, leaf.PathString(), -1, "%w: column chunk type %v differs from the schema's %v", ErrCorrupt, cc.MetaData.Type, leaf.Physical)

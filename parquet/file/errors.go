@@ -4,17 +4,35 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/carquet-go/carquet/parquet/errs"
 )
 
-// ErrEncrypted is returned for files that use Parquet Modular Encryption,
-// which this package does not decrypt.
-var ErrEncrypted = errors.New("encrypted file: Parquet modular encryption is not supported")
-
-// ErrNotParquet is returned when the magic bytes are missing.
-var ErrNotParquet = errors.New("not a Parquet file")
-
-// ErrCorrupt marks structurally invalid data.
-var ErrCorrupt = errors.New("corrupt Parquet data")
+// The kinds of error, for errors.Is. They are the values of parquet/errs,
+// re-exported here: every error this package returns wraps one of them
+// (through the more specific sentinels of parquet/encoding,
+// parquet/compress, parquet/thrift, ... where those found the problem) and
+// is an *Error naming the file and, where known, the row group, column
+// path and byte offset.
+var (
+	// ErrCorrupt marks structurally invalid data.
+	ErrCorrupt = errs.ErrCorrupt
+	// ErrChecksum marks a page whose CRC32 does not match (with
+	// Options.VerifyChecksums); it is also ErrCorrupt.
+	ErrChecksum = errs.ErrChecksum
+	// ErrUnsupported marks features this package does not implement: LZO
+	// compression, unknown encodings, column data in other files.
+	ErrUnsupported = errs.ErrUnsupported
+	// ErrEncrypted is returned for files that use Parquet Modular
+	// Encryption, which this package does not decrypt.
+	ErrEncrypted = errs.ErrEncrypted
+	// ErrNotParquet is returned when the magic bytes are missing.
+	ErrNotParquet = errs.ErrNotParquet
+	// ErrSchemaMismatch marks schemas that should agree and do not.
+	ErrSchemaMismatch = errs.ErrSchemaMismatch
+	// ErrLimit marks a size or count above one of Options' limits.
+	ErrLimit = errs.ErrLimit
+)
 
 // Error locates a failure: the file, and where known the row group, column
 // path and byte offset.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sync"
 
@@ -22,8 +23,54 @@ var (
 // hope that it holds the whole footer (it almost always does).
 const DefaultTailRead = 64 << 10
 
-// MaxFooterSize bounds the footer length a file may claim.
+// MaxFooterSize is the default bound on the footer length a file may
+// claim (Limits.MaxFooterSize).
 const MaxFooterSize = 1 << 30
+
+// Defaults of Limits. The page sizes default to the largest a page header
+// can state (an i32): valid files hold pages of more than 1 GiB
+// (parquet-testing's large_string_map.brotli.parquet), and a hostile claim
+// costs little anyway, because decompression buffers grow only as far as
+// the compressed data really expands. Set lower limits to bound the memory
+// one page may take.
+const (
+	DefaultMaxPageSize       = math.MaxInt32
+	DefaultMaxDictionarySize = math.MaxInt32
+	DefaultMaxColumns        = 1 << 20
+)
+
+// Limits bound what sizes and counts read from a file may make a reader
+// allocate or accept. Every size is also checked against the file's own
+// size (a page cannot be larger than the file holding it) before anything
+// is allocated; the limits add a bound of the caller's choosing on top, for
+// claims the file's size cannot refute (a compressed page claiming a huge
+// uncompressed size). A file over a limit gives an error that is
+// errors.Is(err, ErrLimit). Zero fields take the defaults.
+type Limits struct {
+	// MaxPageSize bounds the compressed and the uncompressed size of a
+	// data page (default DefaultMaxPageSize).
+	MaxPageSize int
+	// MaxDictionarySize bounds the compressed and the uncompressed size of
+	// a dictionary page (default DefaultMaxDictionarySize).
+	MaxDictionarySize int
+	// MaxFooterSize bounds the footer length (default MaxFooterSize).
+	MaxFooterSize int
+	// MaxColumns bounds the number of leaf columns of the schema (default
+	// DefaultMaxColumns).
+	MaxColumns int
+}
+
+func orDefault(v, def int) int {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+func (l Limits) pageSize() int       { return orDefault(l.MaxPageSize, DefaultMaxPageSize) }
+func (l Limits) dictionarySize() int { return orDefault(l.MaxDictionarySize, DefaultMaxDictionarySize) }
+func (l Limits) footerSize() int     { return orDefault(l.MaxFooterSize, MaxFooterSize) }
+func (l Limits) columns() int        { return orDefault(l.MaxColumns, DefaultMaxColumns) }
 
 // Options configure how a file is opened and read.
 type Options struct {
@@ -40,6 +87,9 @@ type Options struct {
 	// which a query reads a few columns. Meta.RowGroups[i].Columns is then
 	// nil: use ColumnChunk.
 	LazyColumns bool
+	// Limits bound what the file's sizes and counts may make the reader
+	// allocate.
+	Limits
 }
 
 // File is an open Parquet file.
@@ -197,8 +247,11 @@ func (f *File) readFooter() error {
 		return f.errorf(-1, "", f.size-4, "%w: the file does not end with PAR1 (found %q)", ErrNotParquet, end)
 	}
 	n := int64(binary.LittleEndian.Uint32(buf[len(buf)-8:]))
-	if n <= 0 || n > f.size-12 || n > MaxFooterSize {
+	if n <= 0 || n > f.size-12 {
 		return f.errorf(-1, "", f.size-8, "%w: footer length %d does not fit a file of %d bytes", ErrCorrupt, n, f.size)
+	}
+	if n > int64(f.opts.footerSize()) {
+		return f.errorf(-1, "", f.size-8, "footer length %d is %w (MaxFooterSize %d)", n, ErrLimit, f.opts.footerSize())
 	}
 	start := f.size - 8 - n
 	var footer []byte
@@ -247,7 +300,10 @@ func (f *File) readFooter() error {
 	// reports it by name.
 	sch, err := schema.FromElements(meta.Schema)
 	if err != nil {
-		return f.errorf(-1, "", start, "%w", err)
+		return f.errorf(-1, "", start, "%w: %w", ErrCorrupt, err)
+	}
+	if len(sch.Leaves) > f.opts.columns() {
+		return f.errorf(-1, "", start, "%d columns is %w (MaxColumns %d)", len(sch.Leaves), ErrLimit, f.opts.columns())
 	}
 	f.Schema = sch
 	return f.checkRowGroups(start)

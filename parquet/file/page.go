@@ -1,7 +1,6 @@
 package file
 
 import (
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"sort"
@@ -170,9 +169,6 @@ func (it *PageIterator) Done() bool {
 	return it.Offset() >= it.end || it.values >= it.c.Meta.NumValues && it.c.Meta.NumValues > 0
 }
 
-// errCRC is wrapped when a page checksum does not match.
-var errCRC = errors.New("page CRC32 checksum mismatch")
-
 // Next reads the next page. The returned page's buffers are valid until
 // the next call. Index pages are skipped.
 func (it *PageIterator) Next() (*Page, error) {
@@ -198,6 +194,9 @@ func (it *PageIterator) Next() (*Page, error) {
 		if h.UncompressedPageSize < 0 {
 			return nil, it.c.errorf(off, "%w: negative uncompressed page size", ErrCorrupt)
 		}
+		if err := it.checkLimits(off, h); err != nil {
+			return nil, err
+		}
 		body := it.buf[bodyStart : bodyStart+size]
 		it.pos = bodyStart + size
 		if it.stats != nil {
@@ -206,7 +205,7 @@ func (it *PageIterator) Next() (*Page, error) {
 		}
 		if it.verify && h.CRC.Set {
 			if got := crc32.ChecksumIEEE(body); int32(got) != h.CRC.Value {
-				return nil, it.c.wrap(off, fmt.Errorf("%w (stored %08x, computed %08x)", errCRC, uint32(h.CRC.Value), got))
+				return nil, it.c.wrap(off, fmt.Errorf("page CRC32 %w (stored %08x, computed %08x)", ErrChecksum, uint32(h.CRC.Value), got))
 			}
 		}
 		switch h.Type {
@@ -223,6 +222,19 @@ func (it *PageIterator) Next() (*Page, error) {
 			continue
 		}
 	}
+}
+
+// checkLimits refuses pages larger than the file's Options allow, before
+// anything is decompressed.
+func (it *PageIterator) checkLimits(off int64, h *format.PageHeader) error {
+	what, limit := "page", it.c.File.opts.pageSize()
+	if h.Type == format.DictionaryPage {
+		what, limit = "dictionary page", it.c.File.opts.dictionarySize()
+	}
+	if size := max(int64(h.CompressedPageSize), int64(h.UncompressedPageSize)); size > int64(limit) {
+		return it.c.errorf(off, "%s of %d bytes is %w (%d bytes)", what, size, ErrLimit, limit)
+	}
+	return nil
 }
 
 func (it *PageIterator) decompress(off int64, body []byte, size int) ([]byte, error) {

@@ -187,7 +187,7 @@ func TestCorruptChecksums(t *testing.T) {
 		for err == nil {
 			_, err = r.Next()
 		}
-		if !errors.Is(err, errCRC) || !strings.Contains(err.Error(), name) {
+		if !errors.Is(err, ErrChecksum) || !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s: want a CRC error naming the file, got %v", name, err)
 		}
 		f.Close()

@@ -1,8 +1,9 @@
 package thrift
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/carquet-go/carquet/parquet/errs"
 )
 
 // Type is a compact-protocol wire type, as found in field headers and
@@ -73,7 +74,8 @@ const ExtensionFieldIDAsRead = -16384
 const MaxDepth = 64
 
 // ErrTruncated reports input that ended inside a value.
-var ErrTruncated = errors.New("thrift: truncated input")
+// It is a kind of errs.ErrCorrupt.
+var ErrTruncated = errs.New("thrift: truncated input", errs.ErrCorrupt)
 
 // Error describes a decoding failure at a byte offset of the input.
 type Error struct {
@@ -82,3 +84,6 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("thrift: %s at byte %d", e.Msg, e.Offset) }
+
+// Unwrap makes every malformed-input error errors.Is(err, errs.ErrCorrupt).
+func (e *Error) Unwrap() error { return errs.ErrCorrupt }

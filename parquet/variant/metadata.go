@@ -1,13 +1,15 @@
 package variant
 
 import (
-	"errors"
 	"fmt"
 	"sort"
+
+	"github.com/carquet-go/carquet/parquet/errs"
 )
 
 // ErrInvalid is wrapped by every error about malformed Variant bytes.
-var ErrInvalid = errors.New("variant: invalid encoding")
+// It is a kind of errs.ErrCorrupt.
+var ErrInvalid = errs.New("variant: invalid encoding", errs.ErrCorrupt)
 
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)

@@ -1,17 +1,19 @@
 package variant
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/carquet-go/carquet/parquet/errs"
 )
 
 // ErrShredded is wrapped by Unshred's errors for shredded data that breaks
 // the rules of VariantShredding.md.
-var ErrShredded = errors.New("variant: invalid shredded variant")
+// It is a kind of errs.ErrCorrupt.
+var ErrShredded = errs.New("variant: invalid shredded variant", errs.ErrCorrupt)
 
 // Kind is the type of a shredded typed_value column, as the Parquet schema
 // declares it (VariantShredding.md, "Shredded Value Types"):

@@ -1,0 +1,194 @@
+package file
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"math"
+	"runtime"
+	"testing"
+
+	"github.com/carquet-go/carquet/parquet/compress"
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/thrift"
+)
+
+// onePageFile builds a file whose single required column (of type typ)
+// holds the given raw page header and body bytes, as one chunk of codec.
+func onePageFile(typ format.Type, codec format.CompressionCodec, numValues int64, header, body []byte) []byte {
+	file := []byte("PAR1")
+	off := int64(len(file))
+	file = append(file, header...)
+	file = append(file, body...)
+	size := int64(len(file)) - off
+	meta := format.FileMetaData{Version: 1, NumRows: numValues,
+		Schema: []format.SchemaElement{{Name: "schema", NumChildren: format.Some(int32(1))},
+			{Name: "x", Type: format.Some(typ), RepetitionType: format.Some(format.Required)}},
+		RowGroups: []format.RowGroup{{NumRows: numValues, TotalByteSize: size, Columns: []format.ColumnChunk{{FileOffset: off,
+			MetaData: &format.ColumnMetaData{Type: typ, Encodings: []format.Encoding{format.Plain},
+				PathInSchema: []string{"x"}, Codec: codec, NumValues: numValues, TotalUncompressedSize: size,
+				TotalCompressedSize: size, DataPageOffset: off}}}}}}
+	footer := format.Marshal(nil, &meta)
+	file = append(file, footer...)
+	file = binary.LittleEndian.AppendUint32(file, uint32(len(footer)))
+	return append(file, "PAR1"...)
+}
+
+// readBytes opens data and reads every batch, returning the first error.
+func readBytes(data []byte, opts Options) error {
+	f, err := Open(bytes.NewReader(data), int64(len(data)), opts)
+	if err != nil {
+		return err
+	}
+	r, err := f.NewReader(ReaderOptions{BatchSize: 1024})
+	if err != nil {
+		return err
+	}
+	for {
+		if _, err := r.Next(); err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// allocDuring returns the bytes allocated while fn runs.
+func allocDuring(fn func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	fn()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// zigzag32 is the compact protocol's varint of an i32 field value, here
+// allowed to be any uint64 so that out-of-range claims can be written.
+func zigzagVarint(v int64) []byte {
+	return binary.AppendUvarint(nil, uint64(v<<1)^uint64(v>>63))
+}
+
+// TestHugePageClaims gives pages whose headers claim gigabytes of
+// uncompressed data in a few bytes: each read must fail with ErrCorrupt (or
+// ErrLimit when a limit is set) without allocating anything near the claim.
+func TestHugePageClaims(t *testing.T) {
+	values := make([]byte, 40) // ten PLAIN INT32 values
+	for i := range 10 {
+		binary.LittleEndian.PutUint32(values[4*i:], uint32(i))
+	}
+	const bound = 32 << 20
+
+	// 4 GiB does not fit the header's i32: the Thrift decoder must refuse
+	// it rather than wrap it around to a small or negative size.
+	t.Run("4GiB", func(t *testing.T) {
+		const marker = 0x5a5a5a
+		hdr := format.Marshal(nil, &format.PageHeader{Type: format.DataPage, UncompressedPageSize: marker,
+			CompressedPageSize: int32(len(values)),
+			DataPageHeader:     &format.DataPageHeader{NumValues: 10, Encoding: format.Plain}})
+		hdr = bytes.Replace(hdr, zigzagVarint(marker), zigzagVarint(4<<30), 1)
+		data := onePageFile(format.Int32, format.Uncompressed, 10, hdr, values)
+		var err error
+		grew := allocDuring(func() { err = readBytes(data, Options{Name: "4gib.parquet"}) })
+		if !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("err = %v, want ErrCorrupt", err)
+		}
+		var te *thrift.Error
+		if !errors.As(err, &te) {
+			t.Errorf("err = %v, want the Thrift decoder's range error", err)
+		}
+		if grew > bound {
+			t.Errorf("allocated %d MiB", grew>>20)
+		}
+	})
+
+	for _, codec := range []format.CompressionCodec{format.Uncompressed, format.Snappy, format.Gzip,
+		format.Brotli, format.Zstd, format.LZ4Raw, format.LZ4} {
+		c, err := compress.Lookup(codec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := c.Encode(nil, values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v2 := range []bool{false, true} {
+			name := codec.String()
+			h := format.PageHeader{Type: format.DataPage, UncompressedPageSize: math.MaxInt32,
+				CompressedPageSize: int32(len(body))}
+			if v2 {
+				name += "/v2"
+				h.Type = format.DataPageV2
+				h.DataPageHeaderV2 = &format.DataPageHeaderV2{NumValues: 10, NumRows: 10, Encoding: format.Plain}
+			} else {
+				h.DataPageHeader = &format.DataPageHeader{NumValues: 10, Encoding: format.Plain}
+			}
+			t.Run(name, func(t *testing.T) {
+				data := onePageFile(format.Int32, codec, 10, format.Marshal(nil, &h), body)
+				var err error
+				grew := allocDuring(func() { err = readBytes(data, Options{Name: "huge.parquet"}) })
+				if !errors.Is(err, ErrCorrupt) {
+					t.Fatalf("err = %v, want ErrCorrupt", err)
+				}
+				if grew > bound {
+					t.Errorf("allocated %d MiB for a page claiming 2 GiB", grew>>20)
+				}
+				// With a limit the claim is refused before any decoding.
+				err = readBytes(data, Options{Name: "huge.parquet", Limits: Limits{MaxPageSize: 1 << 20}})
+				if !errors.Is(err, ErrLimit) || errors.Is(err, ErrCorrupt) {
+					t.Fatalf("with MaxPageSize: err = %v, want ErrLimit", err)
+				}
+				var fe *Error
+				if !errors.As(err, &fe) || fe.File != "huge.parquet" || fe.Column != "x" || fe.RowGroup != 0 || fe.Offset != 4 {
+					t.Errorf("error does not locate the page: %#v", fe)
+				}
+			})
+		}
+	}
+
+	// A dictionary page claiming 2^31-1 values in a few bytes.
+	t.Run("dictionary", func(t *testing.T) {
+		dict := binary.LittleEndian.AppendUint32(nil, 1)
+		dict = append(dict, 'a')
+		h := format.PageHeader{Type: format.DictionaryPage, UncompressedPageSize: int32(len(dict)),
+			CompressedPageSize:   int32(len(dict)),
+			DictionaryPageHeader: &format.DictionaryPageHeader{NumValues: math.MaxInt32, Encoding: format.Plain}}
+		data := onePageFile(format.ByteArray, format.Uncompressed, 10, format.Marshal(nil, &h), dict)
+		var err error
+		grew := allocDuring(func() { err = readBytes(data, Options{Name: "dict.parquet"}) })
+		if !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("err = %v, want ErrCorrupt", err)
+		}
+		if grew > bound {
+			t.Errorf("allocated %d MiB", grew>>20)
+		}
+		err = readBytes(data, Options{Name: "dict.parquet", Limits: Limits{MaxDictionarySize: 4}})
+		if !errors.Is(err, ErrLimit) {
+			t.Fatalf("with MaxDictionarySize: err = %v, want ErrLimit", err)
+		}
+	})
+}
+
+// TestLimitsAcceptValidFiles checks that limits above a file's real sizes
+// change nothing, and that the footer and column limits apply.
+func TestLimitsAcceptValidFiles(t *testing.T) {
+	values := make([]byte, 40)
+	h := format.PageHeader{Type: format.DataPage, UncompressedPageSize: 40, CompressedPageSize: 40,
+		DataPageHeader: &format.DataPageHeader{NumValues: 10, Encoding: format.Plain}}
+	data := onePageFile(format.Int32, format.Uncompressed, 10, format.Marshal(nil, &h), values)
+	if err := readBytes(data, Options{Limits: Limits{MaxPageSize: 40, MaxDictionarySize: 1, MaxColumns: 1, MaxFooterSize: 1 << 10}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := readBytes(data, Options{Limits: Limits{MaxPageSize: 39}}); !errors.Is(err, ErrLimit) {
+		t.Errorf("MaxPageSize 39: %v", err)
+	}
+	if err := readBytes(data, Options{Limits: Limits{MaxFooterSize: 16}}); !errors.Is(err, ErrLimit) {
+		t.Errorf("MaxFooterSize 16: %v", err)
+	}
+	two := hugeNullPage(4) // one column; ask for none
+	if err := readBytes(two, Options{Limits: Limits{MaxColumns: 1}}); err != nil {
+		t.Errorf("MaxColumns 1, one column: %v", err)
+	}
+}
