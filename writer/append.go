@@ -30,18 +30,22 @@ func writeJournal(path string, j journal.Journal) error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(j.Marshal()); err != nil {
+	if _, err := hooked(f).Write(j.Marshal()); err != nil {
 		f.Close()
+		os.Remove(tmp)
 		return err
 	}
 	if err := f.Sync(); err != nil {
 		f.Close()
+		os.Remove(tmp)
 		return err
 	}
 	if err := f.Close(); err != nil {
+		os.Remove(tmp)
 		return err
 	}
 	if err := os.Rename(tmp, path+JournalSuffix); err != nil {
+		os.Remove(tmp)
 		return err
 	}
 	return syncDir(filepath.Dir(path))
@@ -167,7 +171,7 @@ func Append(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
 		release()
 		return nil, fmt.Errorf("writer: %w", err)
 	}
-	w.out = &countingWriter{bw: bufio.NewWriterSize(f, 1<<16), off: size}
+	w.out = &countingWriter{bw: bufio.NewWriterSize(hooked(f), 1<<16), off: size}
 	w.prev = old.Meta
 	w.finalize = func(commit bool) error {
 		defer release()

@@ -24,7 +24,7 @@ func Create(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
 		return nil, fmt.Errorf("writer: %w", err)
 	}
 	tmp := f.Name()
-	w, err := New(f, sch, opts...)
+	w, err := New(hooked(f), sch, opts...)
 	if err != nil {
 		f.Close()
 		os.Remove(tmp)

@@ -298,15 +298,22 @@ func (w *Writer) Close() error {
 		err = w.flushRowGroup()
 	}
 	if err == nil {
-		err = w.writeTail()
+		if err = w.writeTail(); err != nil {
+			err = fmt.Errorf("writer: footer and page indexes: %w", err)
+		}
 	}
 	if err == nil {
-		err = w.out.bw.Flush()
+		if err = w.out.bw.Flush(); err != nil {
+			err = fmt.Errorf("writer: %w", err)
+		}
 	}
 	w.closed = true
 	if w.finalize != nil {
+		// A failed roll back is reported with the error that caused it.
 		if ferr := w.finalize(err == nil); err == nil {
 			err = ferr
+		} else if ferr != nil {
+			err = errors.Join(err, ferr)
 		}
 	}
 	return err
