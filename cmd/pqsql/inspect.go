@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/carquet-go/carquet/internal/cli/output"
+	"github.com/carquet-go/carquet/internal/statvalue"
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
@@ -226,7 +227,7 @@ func runColumns(e *env, args []string) error {
 		if a := schema.AnnotationString(n); a != "" {
 			logical = a
 		}
-		w.Row([]any{int64(n.Column), n.PathString(), phys, logical, leafSQLType(n), n.Repetition.String(), int64(n.MaxDef), int64(n.MaxRep)})
+		w.Row([]any{int64(n.Column), n.PathString(), phys, logical, statvalue.SQLType(n), n.Repetition.String(), int64(n.MaxDef), int64(n.MaxRep)})
 	}
 	for _, c := range parts {
 		w.Row([]any{nil, c.Name, nil, "hive partition", partitionType(c), "OPTIONAL", nil, nil})

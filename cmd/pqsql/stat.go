@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/carquet-go/carquet/internal/cli/output"
+	"github.com/carquet-go/carquet/internal/statvalue"
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
@@ -80,7 +81,7 @@ func statJSON(v any, typ string) any {
 func collectStats(f *file.File, leaves []*schema.Node) []*columnStat {
 	var out []*columnStat
 	for _, n := range leaves {
-		typ := leafSQLType(n)
+		typ := statvalue.SQLType(n)
 		cs := &columnStat{Path: n.PathString(), PhysicalType: n.Physical.String(), SQLType: typ}
 		var nulls, nans int64
 		nullsKnown, nansKnown := true, true
@@ -111,7 +112,7 @@ func collectStats(f *file.File, leaves []*schema.Node) []*columnStat {
 				st.NaNCount = optPtr(s.NanCount)
 				st.MinExact = optPtr(s.IsMinValueExact)
 				st.MaxExact = optPtr(s.IsMaxValueExact)
-				lo, hi, okLo, okHi, legacy := chunkBounds(n, s)
+				lo, hi, okLo, okHi, legacy := statvalue.ChunkBounds(n, s)
 				st.Legacy = legacy
 				if okLo {
 					st.minV, st.Min = lo, statJSON(lo, typ)
@@ -138,10 +139,10 @@ func collectStats(f *file.File, leaves []*schema.Node) []*columnStat {
 			if st.maxV == nil && !allNull {
 				haveMax = false
 			}
-			if st.minV != nil && (cs.minV == nil || less(st.minV, cs.minV)) {
+			if st.minV != nil && (cs.minV == nil || statvalue.Less(st.minV, cs.minV)) {
 				cs.minV = st.minV
 			}
-			if st.maxV != nil && (cs.maxV == nil || less(cs.maxV, st.maxV)) {
+			if st.maxV != nil && (cs.maxV == nil || statvalue.Less(cs.maxV, st.maxV)) {
 				cs.maxV = st.maxV
 			}
 			cs.RowGroups = append(cs.RowGroups, st)
@@ -167,11 +168,6 @@ func collectStats(f *file.File, leaves []*schema.Node) []*columnStat {
 		out = append(out, cs)
 	}
 	return out
-}
-
-func less(a, b any) bool {
-	c, ok := compareValues(a, b)
-	return ok && c < 0
 }
 
 func runStat(e *env, args []string) error {
