@@ -58,10 +58,14 @@ type Config struct {
 	Mmap bool
 	// Now, if set, is the clock of now() and current_date (for tests).
 	Now func() time.Time
+	// DeltaVersion reads Delta tables at that version (delta_version=N);
+	// nil reads the latest.
+	DeltaVersion *int64
 }
 
 // ParseDSN parses "path?option=value&...". Options: threads, mode (ro or
-// rw), compression, row_group_rows, verify_checksums, mmap. Unknown
+// rw), compression, row_group_rows, verify_checksums, mmap, delta_version
+// (the version Delta tables are read at). Unknown
 // options are an error.
 func ParseDSN(dsn string) (Config, error) {
 	var cfg Config
@@ -119,8 +123,14 @@ func ParseDSN(dsn string) (Config, error) {
 			if cfg.Mmap, err = boolOpt(); err != nil {
 				return cfg, err
 			}
+		case "delta_version":
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 0 {
+				return cfg, fmt.Errorf("carquet: DSN option delta_version=%q is not a version number", v)
+			}
+			cfg.DeltaVersion = &n
 		default:
-			return cfg, fmt.Errorf("carquet: unknown DSN option %q (known: threads, mode, compression, row_group_rows, verify_checksums, mmap)", k)
+			return cfg, fmt.Errorf("carquet: unknown DSN option %q (known: threads, mode, compression, row_group_rows, verify_checksums, mmap, delta_version)", k)
 		}
 	}
 	return cfg, nil
@@ -137,7 +147,7 @@ type Connector struct {
 func NewConnector(cfg Config) (*Connector, error) {
 	e, err := sqlplan.Open(cfg.Path, sqlplan.Options{
 		Threads: cfg.Threads, ReadOnly: cfg.ReadOnly, Mmap: cfg.Mmap, VerifyChecksums: cfg.VerifyChecksums,
-		Compression: cfg.Compression, RowGroupRows: cfg.RowGroupRows, Now: cfg.Now,
+		Compression: cfg.Compression, RowGroupRows: cfg.RowGroupRows, Now: cfg.Now, DeltaVersion: cfg.DeltaVersion,
 	})
 	if err != nil {
 		return nil, err

@@ -27,6 +27,11 @@ func (t *Table) Summarize(name string) (sum Summary, ok bool, err error) {
 	if col == nil {
 		return sum, false, errorf("%s: no column %q", t.Name, name)
 	}
+	if t.delta != nil {
+		// Footers count deleted rows and name physical columns: the scan
+		// answers instead.
+		return sum, false, nil
+	}
 	sum.MinMaxKnown = true
 	var minB, maxB *bound
 	var ci colInfo

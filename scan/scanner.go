@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/carquet-go/carquet/delta/dv"
 	"github.com/carquet-go/carquet/parquet/bloom"
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
@@ -176,6 +178,9 @@ func (s *Scanner) start() {
 		defer s.wg.Done()
 		defer close(work)
 		defer close(s.units)
+		// Deferred last, so that it runs first: the consumer must see the
+		// error before it sees the end of the units.
+		defer s.recoverInternal(nil)
 		s.plan(work)
 	}()
 	var workers sync.WaitGroup
@@ -203,6 +208,12 @@ func (s *Scanner) start() {
 func (s *Scanner) plan(work chan<- *unit) {
 	for fi := range s.t.Files {
 		atomic.AddInt64(&s.stats.Files, 1)
+		// A Delta file is pruned by its add action (partition values and
+		// statistics) before its footer is read.
+		if s.t.delta != nil && s.filter != nil && !s.req.NoPruning && !s.deltaFileMayMatch(fi, s.filter) {
+			atomic.AddInt64(&s.stats.FilesPruned, 1)
+			continue
+		}
 		f, err := s.t.File(fi)
 		if err != nil {
 			s.fail(err)
@@ -373,6 +384,9 @@ type fileBinding struct {
 	widen    map[string]bool // INT32 in this file, INT64 in the table
 	missing  map[string]bool
 	partCols map[string]bool
+	// phys maps a column to its path in the file where they differ
+	// (Delta column mapping).
+	phys map[string]string
 }
 
 func (s *Scanner) bindFile(fi int, f *file.File) *fileBinding {
@@ -387,10 +401,21 @@ func (s *Scanner) bindFile(fi int, f *file.File) *fileBinding {
 			b.partCols[name] = true
 			return
 		}
-		fields, err := f.ResolveColumns([]string{name})
+		path, ok := s.t.physicalPath(f, name)
+		if !ok {
+			b.missing[name] = true
+			return
+		}
+		fields, err := f.ResolveColumns([]string{path})
 		if err != nil {
 			b.missing[name] = true
 			return
+		}
+		if path != name {
+			if b.phys == nil {
+				b.phys = map[string]string{}
+			}
+			b.phys[name] = path
 		}
 		fl := fields[0]
 		if c != nil && c.Field != nil && c.Field.Kind == schema.Primitive && fl.Kind == schema.Primitive &&
@@ -516,8 +541,32 @@ func (s *Scanner) run(u *unit) {
 			return false
 		}
 	}
+	// Deferred after the close, so that it runs before it: the error is
+	// sent while the unit's channel is still open.
+	defer s.recoverInternal(send)
+	if testHookRunUnit != nil {
+		testHookRunUnit(u)
+	}
 	if err := s.runUnit(u, send); err != nil {
 		send(result{err: err})
+	}
+}
+
+// testHookRunUnit, set by tests, runs before each unit is read (to force a
+// panic in a worker).
+var testHookRunUnit func(*unit)
+
+// recoverInternal turns a panic in a scan goroutine (a bug, or a file
+// that gets past every check) into the scan's error, instead of a crash of
+// the whole program: a panic in a goroutine cannot be recovered by the
+// caller of Next. With send, the error also goes to the unit's consumer.
+func (s *Scanner) recoverInternal(send func(result) bool) {
+	if p := recover(); p != nil {
+		err := fmt.Errorf("carquet: internal error: %v\n%s", p, debug.Stack())
+		s.fail(err)
+		if send != nil {
+			send(result{err: err})
+		}
 	}
 }
 
@@ -575,10 +624,27 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 		if len(cols) == 0 {
 			return nil, nil
 		}
+		if b.phys != nil {
+			mapped := make([]string, len(cols))
+			for i, c := range cols {
+				if p, ok := b.phys[c]; ok {
+					c = p
+				}
+				mapped[i] = c
+			}
+			cols = mapped
+		}
 		return f.NewReader(file.ReaderOptions{Columns: cols, BatchSize: s.req.BatchSize, RowGroups: []int{u.rg}, Fresh: true, Ranges: rangeMap, Stats: &s.io})
 	}
+	// Rows a deletion vector removes are taken out of every batch; the
+	// vector is loaded when the scan first reaches the file.
+	del, err := s.t.deletions(u.file)
+	if err != nil {
+		return err
+	}
+	base := rowGroupStart(f, u.rg)
 	if len(b.needed) == 0 {
-		return s.constantRows(u, f, b, eval, rowRanges, send)
+		return s.constantRows(u, f, b, eval, rowRanges, del, base, send)
 	}
 	fr, err := open(filterCols)
 	if err != nil {
@@ -593,6 +659,7 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 		filterCols, restCols = restCols, nil
 	}
 	var idx []int32
+	var dels []uint64
 	cols := make([]*vector.Vector, len(b.needed))
 	for {
 		if s.ctx.Err() != nil {
@@ -617,6 +684,18 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 			known := vector.NewBitmap(n, false)
 			eval.eval(cols, n, truth, known)
 			cnt = truth.Count(n)
+		}
+		if del != nil {
+			lo := uint64(base + fb.FirstRow)
+			if dels = del.AppendRange(dels[:0], lo, lo+uint64(n)); len(dels) > 0 {
+				if truth == nil {
+					truth = vector.NewBitmap(n, true)
+				}
+				for _, r := range dels {
+					truth.Clear(int(r - lo))
+				}
+				cnt = truth.Count(n)
+			}
 		}
 		if rr != nil {
 			if cnt == 0 {
@@ -662,12 +741,12 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 // constantRows serves a unit whose output needs no file column (only
 // partition columns or columns the file lacks): the rows are counted from
 // the metadata and the values are constants.
-func (s *Scanner) constantRows(u *unit, f *file.File, b *fileBinding, eval evaluator, rowRanges ranges, send func(result) bool) error {
+func (s *Scanner) constantRows(u *unit, f *file.File, b *fileBinding, eval evaluator, rowRanges ranges, del *dv.Bitmap, base int64, send func(result) bool) error {
 	all := f.Meta.RowGroups[u.rg].NumRows
-	n := rowCount(rowRanges, all)
 	if u.span {
-		n = rowCount(intersect(rowRanges, ranges{{Start: u.from, End: u.to}}, all), all)
+		rowRanges = intersect(rowRanges, ranges{{Start: u.from, End: u.to}}, all)
 	}
+	n := rowCount(rowRanges, all) - deletedIn(del, base, rowRanges, all, nil)
 	for n > 0 {
 		k := int(min(n, int64(s.req.BatchSize)))
 		n -= int64(k)
@@ -712,6 +791,9 @@ func (b *fileBinding) split() (filterCols, rest []string) {
 // output returns the vector of table column c for a batch of n rows.
 func (b *fileBinding) output(c string, cols []*vector.Vector, n int) *vector.Vector {
 	if b.partCols[c] {
+		if col := b.s.t.Column(c); col.Field != nil {
+			return constFieldVector(col.Field, b.part[c], n)
+		}
 		return constVector(b.s.t.Column(c), b.part[c], n)
 	}
 	if b.missing[c] {

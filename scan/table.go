@@ -22,6 +22,12 @@ type Options struct {
 	Mmap bool
 	// VerifyChecksums checks page CRCs.
 	VerifyChecksums bool
+	// Limits bound what the files' sizes and counts may make the reader
+	// allocate (see file.Limits; zero fields take the defaults).
+	Limits file.Limits
+	// DeltaVersion, for a Delta table, reads the snapshot at that version
+	// instead of the latest.
+	DeltaVersion *int64
 }
 
 // Column is a top-level column of a table.
@@ -66,13 +72,24 @@ type Table struct {
 
 	mu   sync.Mutex
 	open map[string]*file.File
+
+	// delta is set for a Delta table (a folder with a _delta_log).
+	delta *deltaState
 }
 
 // ErrNoFiles is returned for a folder or glob without Parquet files.
 var ErrNoFiles = errors.New("no Parquet files")
 
-// Open makes a table of the file, folder or glob at path.
+// Open makes a table of the file, folder or glob at path. A folder with
+// a _delta_log is a Delta table: its files, schema and partition values
+// come from the log (see package delta).
 func Open(path string, opts Options) (*Table, error) {
+	if isDeltaRoot(path) {
+		return openDelta(path, opts)
+	}
+	if opts.DeltaVersion != nil {
+		return nil, fmt.Errorf("%s: a version applies to Delta tables only", path)
+	}
 	paths, root, err := listFiles(path)
 	if err != nil {
 		return nil, err
@@ -170,7 +187,7 @@ func (t *Table) File(i int) (*file.File, error) {
 	}
 	// Column chunk metadata is decoded lazily: a query over a wide table
 	// decodes only the chunks of the columns it reads.
-	f, err := file.OpenFile(ref.Path, file.Options{VerifyChecksums: t.opts.VerifyChecksums, LazyColumns: true}, t.opts.Mmap)
+	f, err := file.OpenFile(ref.Path, file.Options{VerifyChecksums: t.opts.VerifyChecksums, LazyColumns: true, Limits: t.opts.Limits}, t.opts.Mmap)
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +243,7 @@ func (t *Table) buildColumns(partOrder []string) error {
 				continue
 			}
 			if err := compatible(t.Columns[j].Field, of); err != nil {
-				return fmt.Errorf("column %q: %s and %s differ: %w", of.Name, first.Name(), f.Name(), err)
+				return fmt.Errorf("column %q: %s and %s differ (%w): %w", of.Name, first.Name(), f.Name(), file.ErrSchemaMismatch, err)
 			}
 			if widens(t.Columns[j].Field, of) {
 				t.Columns[j].Field = of // the table reads INT32 files as INT64
@@ -308,8 +325,12 @@ func (t *Table) Column(name string) *Column {
 	return nil
 }
 
-// NumRows is the number of rows in all files, from their footers.
+// NumRows is the number of rows in all files, from their footers (for a
+// Delta table, from the add actions' statistics, less deleted rows).
 func (t *Table) NumRows() (int64, error) {
+	if t.delta != nil {
+		return t.deltaNumRows()
+	}
 	var n int64
 	for i := range t.Files {
 		f, err := t.File(i)

@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/carquet-go/carquet/delta"
 	"github.com/carquet-go/carquet/scan"
 )
 
@@ -31,6 +33,9 @@ type Options struct {
 	RowGroupRows int64
 	// Now returns the time now() and current_date see (time.Now if nil).
 	Now func() time.Time
+	// DeltaVersion reads Delta tables at that version instead of the
+	// latest (a table name's @vN suffix still wins).
+	DeltaVersion *int64
 }
 
 // Engine runs SQL over the Parquet files below one root: a folder (every
@@ -68,8 +73,13 @@ func Open(path string, opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("carquet: %w", err)
 	}
 	e := &Engine{opts: opts, tables: map[string]*tableEntry{}, byTable: map[*scan.Table]*tableEntry{}, stmts: map[string]*Stmt{}}
-	if st.IsDir() {
+	if st.IsDir() && !delta.IsTable(path) {
 		e.root = path
+	} else if st.IsDir() {
+		// A Delta table is one table, named by its folder.
+		e.root = filepath.Dir(filepath.Clean(path))
+		e.file = path
+		e.single = filepath.Base(filepath.Clean(path))
 	} else {
 		e.root = filepath.Dir(path)
 		e.file = path
@@ -160,7 +170,7 @@ func (e *Engine) TableNames() []string {
 			continue
 		}
 		if d.IsDir() {
-			if hasParquet(filepath.Join(e.root, name)) {
+			if dir := filepath.Join(e.root, name); delta.IsTable(dir) || hasParquet(dir) {
 				out = append(out, name)
 			}
 		} else if strings.HasSuffix(name, ".parquet") {
@@ -209,6 +219,17 @@ func stampOf(path string) string {
 		add(path, st)
 		return b.String()
 	}
+	if delta.IsTable(path) {
+		// A Delta table changes by its log: new commits and checkpoints.
+		log := filepath.Join(path, delta.LogDir)
+		ents, _ := os.ReadDir(log)
+		for _, d := range ents {
+			if st, err := d.Info(); err == nil && !d.IsDir() {
+				add(filepath.Join(log, d.Name()), st)
+			}
+		}
+		return b.String()
+	}
 	filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".parquet") {
 			if st, err := d.Info(); err == nil {
@@ -220,14 +241,19 @@ func stampOf(path string) string {
 	return b.String()
 }
 
-// acquire opens (or reuses) the table at path; release must follow.
-func (e *Engine) acquire(path string) (*scan.Table, error) {
+// acquire opens (or reuses) the table at path (a Delta table at version,
+// the latest when nil); release must follow.
+func (e *Engine) acquire(path string, version *int64) (*scan.Table, error) {
 	e.writeMu.RLock()
 	defer e.writeMu.RUnlock()
 	stamp := stampOf(path)
+	key := path
+	if version != nil {
+		key = fmt.Sprintf("%s@v%d", path, *version)
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if te, ok := e.tables[path]; ok {
+	if te, ok := e.tables[key]; ok {
 		if te.stamp == stamp {
 			te.refs++
 			return te.t, nil
@@ -237,14 +263,14 @@ func (e *Engine) acquire(path string) (*scan.Table, error) {
 			te.t.Close()
 			delete(e.byTable, te.t)
 		}
-		delete(e.tables, path)
+		delete(e.tables, key)
 	}
-	t, err := scan.Open(path, scan.Options{Mmap: e.opts.Mmap, VerifyChecksums: e.opts.VerifyChecksums})
+	t, err := scan.Open(path, scan.Options{Mmap: e.opts.Mmap, VerifyChecksums: e.opts.VerifyChecksums, DeltaVersion: version})
 	if err != nil {
 		return nil, err
 	}
 	te := &tableEntry{t: t, stamp: stamp, refs: 1}
-	e.tables[path] = te
+	e.tables[key] = te
 	e.byTable[t] = te
 	return t, nil
 }
@@ -267,19 +293,50 @@ func (e *Engine) release(t *scan.Table) {
 func (e *Engine) forget(path string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if te, ok := e.tables[path]; ok {
+	for key, te := range e.tables {
+		if key != path && !strings.HasPrefix(key, path+"@v") {
+			continue
+		}
 		te.stale = true
 		if te.refs == 0 {
 			te.t.Close()
 			delete(e.byTable, te.t)
 		}
-		delete(e.tables, path)
+		delete(e.tables, key)
 	}
+}
+
+// splitVersion separates a Delta version suffix from a table name:
+// "events@v12" is version 12 of table events.
+func splitVersion(name string) (string, *int64, error) {
+	i := strings.LastIndex(name, "@v")
+	if i <= 0 {
+		return name, nil, nil
+	}
+	v, err := strconv.ParseInt(name[i+2:], 10, 64)
+	if err != nil || v < 0 {
+		if strings.Trim(name[i+2:], "0123456789") == "" && name[i+2:] != "" {
+			return "", nil, errorf("table %q: version %s is out of range", name, name[i+2:])
+		}
+		return name, nil, nil // not a version suffix: part of the name
+	}
+	return name[:i], &v, nil
 }
 
 // openTable resolves and opens a table by name, with a suggestion when
 // there is no such table.
 func (e *Engine) openTable(name string) (*scan.Table, string, error) {
+	base, version, err := splitVersion(name)
+	if err != nil {
+		return nil, "", err
+	}
+	if version != nil {
+		if _, ok := e.tablePath(name); ok {
+			version = nil // a table really named so
+		} else {
+			name = base
+		}
+	}
 	path, ok := e.tablePath(name)
 	if !ok {
 		msg := fmt.Sprintf("table %q does not exist", name)
@@ -288,7 +345,15 @@ func (e *Engine) openTable(name string) (*scan.Table, string, error) {
 		}
 		return nil, path, &Error{Msg: msg, Offset: -1, Err: ErrNoTable}
 	}
-	t, err := e.acquire(path)
+	if version == nil {
+		version = e.opts.DeltaVersion
+		if version != nil && !delta.IsTable(path) {
+			version = nil // the option applies to Delta tables only
+		}
+	} else if !delta.IsTable(path) {
+		return nil, path, errorf("table %q: a version (@v%d) applies to Delta tables only", name, *version)
+	}
+	t, err := e.acquire(path, version)
 	if err != nil {
 		if errors.Is(err, scan.ErrNoFiles) {
 			return nil, path, &Error{Msg: fmt.Sprintf("table %q has no Parquet files", name), Offset: -1, Err: ErrNoTable}

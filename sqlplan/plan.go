@@ -344,7 +344,7 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 		rel := &relation{alias: alias, table: tbl, path: path}
 		for _, c := range tbl.Columns {
 			var typ Type
-			if c.Partition {
+			if c.Partition && c.Field == nil {
 				typ = Type{Kind: KString}
 				if c.PartitionType == scan.PartitionInt64 {
 					typ = Type{Kind: KInt}

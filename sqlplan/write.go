@@ -640,6 +640,9 @@ func (e *Engine) insertTarget(name string, tx *Tx) (*target, error) {
 		return nil, err
 	}
 	defer e.release(t)
+	if t.Snapshot() != nil {
+		return nil, unsupported("writing Delta tables")
+	}
 	for _, c := range t.Columns {
 		if c.Partition {
 			return nil, unsupported("INSERT into a hive-partitioned table")

@@ -1,0 +1,420 @@
+package sqlplan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/carquet-go/carquet/delta/dv"
+	"github.com/carquet-go/carquet/internal/deltatest"
+	"github.com/carquet-go/carquet/writer"
+)
+
+// Delta tables built here follow the protocol with carquet's own writer;
+// every expected value is computed from the Go values written, not by
+// the reader under test.
+
+func deltaEngine(t *testing.T) (*Engine, string) {
+	t.Helper()
+	dir := t.TempDir()
+	e, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e, dir
+}
+
+var eventsSchema = deltatest.Struct(
+	deltatest.StructField("id", "long", false, nil),
+	deltatest.StructField("name", "string", true, nil),
+	deltatest.StructField("amount", "double", true, nil),
+	deltatest.StructField("region", "string", true, nil),
+	deltatest.StructField("yr", "integer", true, nil),
+)
+
+func eventCols() []deltatest.Column {
+	return []deltatest.Column{
+		{Field: writer.Int64("id").Required(), Name: "id"},
+		{Field: writer.String("name"), Name: "name"},
+		{Field: writer.Double("amount"), Name: "amount"},
+	}
+}
+
+// eventRows are ids lo..hi-1, name "n<id>", amount id/2 (NULL for
+// multiples of 7).
+func eventRows(lo, hi int64) [][]any {
+	var rows [][]any
+	for id := lo; id < hi; id++ {
+		var amount any = float64(id) / 2
+		if id%7 == 0 {
+			amount = nil
+		}
+		rows = append(rows, []any{id, fmt.Sprintf("n%d", id), amount})
+	}
+	return rows
+}
+
+// buildEvents writes versions 0..3 of a table partitioned by region and
+// yr: v0 adds eu [1,6) and us [6,11); v1 adds eu [11,16); v2 removes the
+// us file; v3 adds asia [16,21) in a folder whose name needs URL
+// encoding. It returns the ids live at each version.
+func buildEvents(t *testing.T, root string, checkpointAt2 string) (*deltatest.Table, map[int64][]int64) {
+	tb := deltatest.New(t, root)
+	part := func(region, yr string) map[string]*string {
+		return map[string]*string{"region": deltatest.Str(region), "yr": deltatest.Str(yr)}
+	}
+	f1 := tb.DataFile("region=eu/yr=2024/f1.parquet", eventCols(), eventRows(1, 6), part("eu", "2024"))
+	f2 := tb.DataFile("region=us/yr=2023/f2.parquet", eventCols(), eventRows(6, 11), part("us", "2023"))
+	tb.Commit(&deltatest.Protocol{MinReaderVersion: 1, MinWriterVersion: 2},
+		deltatest.NewMetaData(eventsSchema, []string{"region", "yr"}, nil), f1, f2)
+	f3 := tb.DataFile("region=eu/yr=2024/f3.parquet", eventCols(), eventRows(11, 16), part("eu", "2024"))
+	tb.Commit(f3)
+	tb.Commit(deltatest.RemoveOf(f2))
+	if checkpointAt2 != "" {
+		tb.Checkpoint(checkpointAt2, 3)
+	}
+	f4 := tb.DataFile("region=asia/yr=2025/a b:c.parquet", eventCols(), eventRows(16, 21), part("asia", "2025"))
+	tb.Commit(f4)
+	ids := func(ranges ...[2]int64) []int64 {
+		var out []int64
+		for _, r := range ranges {
+			for i := r[0]; i < r[1]; i++ {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	return tb, map[int64][]int64{
+		0: ids([2]int64{1, 11}),
+		1: ids([2]int64{1, 16}),
+		2: ids([2]int64{1, 6}, [2]int64{11, 16}),
+		3: ids([2]int64{1, 6}, [2]int64{11, 21}),
+	}
+}
+
+func expectedSums(ids []int64) (n, sumID int64, sumAmount float64, nonNull int64) {
+	for _, id := range ids {
+		n++
+		sumID += id
+		if id%7 != 0 {
+			sumAmount += float64(id) / 2
+			nonNull++
+		}
+	}
+	return
+}
+
+func checkVersion(t *testing.T, e *Engine, table string, ids []int64) {
+	t.Helper()
+	n, sumID, sumAmount, nonNull := expectedSums(ids)
+	q := fmt.Sprintf("SELECT COUNT(*), SUM(id), SUM(amount), COUNT(amount) FROM `%s`", table)
+	got := queryAll(t, e, q)
+	want := fmt.Sprintf("[[%d %d %g %d]]", n, sumID, sumAmount, nonNull)
+	if g := fmt.Sprint(got); g != want {
+		t.Fatalf("%s: got %s, want %s", q, g, want)
+	}
+}
+
+func TestDeltaLogReplayAndTimeTravel(t *testing.T) {
+	e, dir := deltaEngine(t)
+	_, byVersion := buildEvents(t, filepath.Join(dir, "events"), "")
+	checkVersion(t, e, "events", byVersion[3])
+	for v := int64(0); v <= 3; v++ {
+		checkVersion(t, e, fmt.Sprintf("events@v%d", v), byVersion[v])
+	}
+	if names := e.TableNames(); fmt.Sprint(names) != "[events]" {
+		t.Fatalf("tables %v", names)
+	}
+	// Partition columns are typed by the schema: yr is an integer.
+	got := queryAll(t, e, "SELECT region, yr, COUNT(*), MIN(id) FROM events GROUP BY region, yr ORDER BY region")
+	if g := fmt.Sprint(got); g != "[[asia 2025 5 16] [eu 2024 10 1]]" {
+		t.Fatalf("group by partitions: %s", g)
+	}
+	got = queryAll(t, e, "SELECT COUNT(*) FROM events WHERE yr >= 2025 OR region = 'eu' AND id > 12")
+	if g := fmt.Sprint(got); g != "[[8]]" { // 16..20 and 13..15
+		t.Fatalf("partition filter: %s", g)
+	}
+	got = queryAll(t, e, "SELECT name FROM `events@v0` WHERE region = 'us' AND id = 8")
+	if g := fmt.Sprint(got); g != "[[n8]]" {
+		t.Fatalf("time travel filter: %s", g)
+	}
+	if _, err := e.Prepare("SELECT * FROM `events@v9`"); err == nil {
+		s, _ := e.Prepare("SELECT * FROM `events@v9`")
+		if _, err := s.Query(context.Background(), nil); err == nil {
+			t.Fatal("version 9 does not exist, yet the query ran")
+		}
+	}
+	// DESCRIBE shows the schema's types.
+	got = queryAll(t, e, "DESCRIBE events")
+	if len(got) != 5 || fmt.Sprint(got[4][0:2]) != "[yr INTEGER]" {
+		t.Fatalf("describe: %v", got)
+	}
+}
+
+func TestDeltaCheckpoints(t *testing.T) {
+	for _, kind := range []string{deltatest.Classic, deltatest.MultiPart, deltatest.V2JSON, deltatest.V2Parquet} {
+		t.Run(kind, func(t *testing.T) {
+			e, dir := deltaEngine(t)
+			root := filepath.Join(dir, "events")
+			_, byVersion := buildEvents(t, root, kind)
+			checkVersion(t, e, "events", byVersion[3])
+			checkVersion(t, e, "events@v2", byVersion[2])
+			checkVersion(t, e, "events@v1", byVersion[1]) // older than the checkpoint: from commits
+			// Without the commits before it the checkpoint alone carries
+			// version 2; version 1 can no longer be built.
+			for v := 0; v <= 2; v++ {
+				if err := os.Remove(filepath.Join(root, "_delta_log", fmt.Sprintf("%020d.json", v))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			e2, err := Open(dir, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e2.Close()
+			checkVersion(t, e2, "events", byVersion[3])
+			checkVersion(t, e2, "events@v2", byVersion[2])
+			s, err := e2.Prepare("SELECT COUNT(*) FROM `events@v1`")
+			if err == nil {
+				_, err = s.Query(context.Background(), nil)
+			}
+			if err == nil || !strings.Contains(err.Error(), "commit 0 is missing") {
+				t.Fatalf("version 1 after its commits were deleted: %v", err)
+			}
+		})
+	}
+}
+
+func TestDeltaIncompleteMultiPartCheckpointIgnored(t *testing.T) {
+	e, dir := deltaEngine(t)
+	root := filepath.Join(dir, "events")
+	_, byVersion := buildEvents(t, root, deltatest.MultiPart)
+	// Part 2 of 3 is lost: the reader must fall back to the commits.
+	if err := os.Remove(filepath.Join(root, "_delta_log", fmt.Sprintf("%020d.checkpoint.%010d.%010d.parquet", 2, 2, 3))); err != nil {
+		t.Fatal(err)
+	}
+	checkVersion(t, e, "events", byVersion[3])
+}
+
+// dvTable writes two files of 100 rows (ids 0..199, row groups of 30
+// rows), then replaces them in version 1 with deletion vectors: inline on
+// the first file, on disk for the second.
+func dvTable(t *testing.T, root string) (deleted map[int64]bool) {
+	tb := deltatest.New(t, root)
+	cols := []deltatest.Column{{Field: writer.Int64("id").Required(), Name: "id"}, {Field: writer.String("s"), Name: "s"}}
+	rows := func(lo int64) [][]any {
+		var out [][]any
+		for i := lo; i < lo+100; i++ {
+			out = append(out, []any{i, fmt.Sprintf("s%03d", i)})
+		}
+		return out
+	}
+	f1 := tb.DataFile("part-1.parquet", cols, rows(0), nil, writer.WithRowGroupRows(30))
+	f2 := tb.DataFile("part-2.parquet", cols, rows(100), nil, writer.WithRowGroupRows(30))
+	schema := deltatest.Struct(deltatest.StructField("id", "long", false, nil), deltatest.StructField("s", "string", true, nil))
+	tb.Commit(&deltatest.Protocol{MinReaderVersion: 3, MinWriterVersion: 7, ReaderFeatures: []string{"deletionVectors"}, WriterFeatures: []string{"deletionVectors"}},
+		deltatest.NewMetaData(schema, nil, map[string]string{"delta.enableDeletionVectors": "true"}), f1, f2)
+	deleted = map[int64]bool{}
+	b1 := dv.New()
+	for _, r := range []uint64{0, 29, 30, 59, 99} { // row group edges
+		b1.Add(r)
+		deleted[int64(r)] = true
+	}
+	b2 := dv.New()
+	for _, r := range []uint64{5, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 60} {
+		b2.Add(r)
+		deleted[100+int64(r)] = true
+	}
+	d1, err := dv.Inline(b1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d2, err := dv.WriteFile(root, "", []*dv.Bitmap{b2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n1, n2 := *f1, *f2
+	n1.DeletionVector, n2.DeletionVector = &d1, &d2[0]
+	tb.Commit(deltatest.RemoveOf(f1), deltatest.RemoveOf(f2), &n1, &n2)
+	return deleted
+}
+
+func TestDeltaDeletionVectors(t *testing.T) {
+	e, dir := deltaEngine(t)
+	deleted := dvTable(t, filepath.Join(dir, "dvt"))
+	var live []int64
+	for i := int64(0); i < 200; i++ {
+		if !deleted[i] {
+			live = append(live, i)
+		}
+	}
+	var sum int64
+	for _, id := range live {
+		sum += id
+	}
+	got := queryAll(t, e, "SELECT COUNT(*), SUM(id), MIN(id), MAX(id) FROM dvt")
+	if g, w := fmt.Sprint(got), fmt.Sprintf("[[%d %d %d %d]]", len(live), sum, live[0], live[len(live)-1]); g != w {
+		t.Fatalf("got %s, want %s", g, w)
+	}
+	// COUNT(*) alone is answered from metadata: numRecords less deleted rows.
+	if g := fmt.Sprint(queryAll(t, e, "SELECT COUNT(*) FROM dvt")); g != fmt.Sprintf("[[%d]]", len(live)) {
+		t.Fatalf("count(*): %s", g)
+	}
+	// A filter composes with the deletions (rows around row group edges).
+	var want []string
+	for _, id := range live {
+		if id >= 25 && id < 65 || id >= 108 && id <= 120 {
+			want = append(want, fmt.Sprintf("s%03d", id))
+		}
+	}
+	got = queryAll(t, e, "SELECT s FROM dvt WHERE id >= 25 AND id < 65 OR id BETWEEN 108 AND 120 ORDER BY id")
+	var gs []string
+	for _, r := range got {
+		gs = append(gs, r[0].(string))
+	}
+	if fmt.Sprint(gs) != fmt.Sprint(want) {
+		t.Fatalf("filtered:\n got %v\nwant %v", gs, want)
+	}
+	// COUNT(*) with a filter on no returned column.
+	n := 0
+	for _, id := range live {
+		if id%3 == 0 {
+			n++
+		}
+	}
+	if g := fmt.Sprint(queryAll(t, e, "SELECT COUNT(*) FROM dvt WHERE id % 3 = 0")); g != fmt.Sprintf("[[%d]]", n) {
+		t.Fatalf("count where: %s, want %d", g, n)
+	}
+	groups := map[int64]int{}
+	for _, id := range live {
+		groups[id%4]++
+	}
+	got = queryAll(t, e, "SELECT id % 4 AS k, COUNT(*) FROM dvt GROUP BY k ORDER BY k")
+	if g, w := fmt.Sprint(got), fmt.Sprintf("[[0 %d] [1 %d] [2 %d] [3 %d]]", groups[0], groups[1], groups[2], groups[3]); g != w {
+		t.Fatalf("group by: %s, want %s", g, w)
+	}
+	if g := fmt.Sprint(queryAll(t, e, "SELECT id FROM dvt ORDER BY id LIMIT 1")); g != "[[1]]" {
+		t.Fatalf("first live row: %s", g)
+	}
+	if g := fmt.Sprint(queryAll(t, e, "SELECT id FROM dvt LIMIT 1")); g != "[[1]]" {
+		t.Fatalf("limit 1: %s", g)
+	}
+	// Version 0 predates the deletions.
+	if g := fmt.Sprint(queryAll(t, e, "SELECT COUNT(*), SUM(id) FROM `dvt@v0`")); g != "[[200 19900]]" {
+		t.Fatalf("v0: %s", g)
+	}
+}
+
+func TestDeltaColumnMapping(t *testing.T) {
+	for _, mode := range []string{"name", "id"} {
+		t.Run(mode, func(t *testing.T) {
+			e, dir := deltaEngine(t)
+			root := filepath.Join(dir, "cm")
+			tb := deltatest.New(t, root)
+			md := func(id int, phys string) map[string]any {
+				return map[string]any{"delta.columnMapping.id": id, "delta.columnMapping.physicalName": phys}
+			}
+			v0 := deltatest.Struct(
+				deltatest.StructField("id", "long", false, md(1, "col-1a")),
+				deltatest.StructField("name", "string", true, md(2, "col-2b")),
+				deltatest.StructField("p", "string", true, md(3, "col-3p")),
+			)
+			// In name mode files use the physical names; in id mode the
+			// files' names are unrelated and only the field ids match.
+			fname := func(phys, other string) string {
+				if mode == "id" {
+					return other
+				}
+				return phys
+			}
+			cols := []deltatest.Column{
+				{Field: writer.Int64(fname("col-1a", "whatever_a")).Required().ID(1), Name: "col-1a"},
+				{Field: writer.String(fname("col-2b", "id")).ID(2), Name: "col-2b"},
+			}
+			f1 := tb.DataFile("p=x/f1.parquet", cols, [][]any{{int64(1), "one"}, {int64(2), "two"}}, map[string]*string{"col-3p": deltatest.Str("x")})
+			conf := map[string]string{"delta.columnMapping.mode": mode, "delta.columnMapping.maxColumnId": "4"}
+			proto := &deltatest.Protocol{MinReaderVersion: 2, MinWriterVersion: 5}
+			tb.Commit(proto, deltatest.NewMetaData(v0, []string{"p"}, conf), f1)
+			// Version 1 renames name → label and adds score; the new file
+			// has the score column, the old one reads it as NULL.
+			v1 := deltatest.Struct(
+				deltatest.StructField("id", "long", false, md(1, "col-1a")),
+				deltatest.StructField("label", "string", true, md(2, "col-2b")),
+				deltatest.StructField("p", "string", true, md(3, "col-3p")),
+				deltatest.StructField("score", "double", true, md(4, "col-4s")),
+			)
+			cols2 := append(cols, deltatest.Column{Field: writer.Double(fname("col-4s", "score_file")).ID(4), Name: "col-4s"})
+			f2 := tb.DataFile("p=y/f2.parquet", cols2, [][]any{{int64(3), "three", 0.5}, {int64(4), nil, 1.5}}, map[string]*string{"col-3p": deltatest.Str("y")})
+			tb.Commit(deltatest.NewMetaData(v1, []string{"p"}, conf), f2)
+			got := queryAll(t, e, "SELECT id, label, p, score FROM cm ORDER BY id")
+			if g := fmt.Sprint(got); g != "[[1 one x <nil>] [2 two x <nil>] [3 three y 0.5] [4 <nil> y 1.5]]" {
+				t.Fatalf("got %s", g)
+			}
+			got = queryAll(t, e, "SELECT id FROM cm WHERE label = 'two' OR score > 1")
+			if g := fmt.Sprint(got); g != "[[2] [4]]" {
+				t.Fatalf("filter: %s", g)
+			}
+			got = queryAll(t, e, "SELECT name, p FROM `cm@v0` WHERE id = 2")
+			if g := fmt.Sprint(got); g != "[[two x]]" {
+				t.Fatalf("v0: %s", g)
+			}
+			// Statistics are keyed by physical names: id = 3 prunes f1.
+			got = queryAll(t, e, "SELECT label FROM cm WHERE id = 3")
+			if g := fmt.Sprint(got); g != "[[three]]" {
+				t.Fatalf("stats: %s", g)
+			}
+		})
+	}
+}
+
+func TestDeltaUnsupportedReaderFeature(t *testing.T) {
+	e, dir := deltaEngine(t)
+	tb := deltatest.New(t, filepath.Join(dir, "odd"))
+	f := tb.DataFile("f.parquet", []deltatest.Column{{Field: writer.Int64("id"), Name: "id"}}, [][]any{{int64(1)}}, nil)
+	tb.Commit(&deltatest.Protocol{MinReaderVersion: 3, MinWriterVersion: 7, ReaderFeatures: []string{"deletionVectors", "fancyNewThing"}},
+		deltatest.NewMetaData(deltatest.Struct(deltatest.StructField("id", "long", true, nil)), nil, nil), f)
+	s, err := e.Prepare("SELECT * FROM odd")
+	if err == nil {
+		_, err = s.Query(context.Background(), nil)
+	}
+	if err == nil || !strings.Contains(err.Error(), `"fancyNewThing"`) {
+		t.Fatalf("want a refusal naming the feature, got %v", err)
+	}
+}
+
+func TestDeltaInsertRefused(t *testing.T) {
+	e, dir := deltaEngine(t)
+	buildEvents(t, filepath.Join(dir, "events"), "")
+	s, err := e.Prepare("INSERT INTO events (id) VALUES (99)")
+	if err == nil {
+		_, err = s.Exec(context.Background(), nil, nil)
+	}
+	if err == nil || !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "writing Delta tables is not supported") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestDeltaEngineOnTableFolder(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "events")
+	_, byVersion := buildEvents(t, root, deltatest.Classic)
+	e, err := Open(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	checkVersion(t, e, "events", byVersion[3])
+	v := int64(1)
+	e1, err := Open(root, Options{DeltaVersion: &v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e1.Close()
+	checkVersion(t, e1, "events", byVersion[1])
+	checkVersion(t, e1, "events@v3", byVersion[3])
+}
