@@ -2,6 +2,7 @@ package dv
 
 import (
 	"math/bits"
+	"slices"
 	"sort"
 )
 
@@ -380,7 +381,10 @@ func (c *container) equal(o *container) bool {
 	if c.n != o.n {
 		return false
 	}
-	if c.k == kindBitmap || o.k == kindBitmap {
+	if c.k == kindRun && o.k == kindRun {
+		return slices.Equal(mergeRuns(c.runs), mergeRuns(o.runs))
+	}
+	if c.k == kindBitmap || o.k == kindBitmap || c.n > arrayMax {
 		return *c.toBitmap() == *o.toBitmap()
 	}
 	a, b := c.toArray(), o.toArray()

@@ -19,6 +19,11 @@ func FuzzUnmarshal(f *testing.F) {
 		if err != nil {
 			return
 		}
+		if b.Cardinality() > 1<<20 {
+			// Too many rows to list; still check the round trip below.
+			roundTrip(t, b)
+			return
+		}
 		rows := b.ToArray()
 		if uint64(len(rows)) != b.Cardinality() {
 			t.Fatalf("ToArray has %d rows, Cardinality %d", len(rows), b.Cardinality())
@@ -47,20 +52,24 @@ func FuzzUnmarshal(f *testing.F) {
 				t.Fatalf("AppendRange returned %d rows, want %d", len(got), n)
 			}
 		}
-		enc, err := b.MarshalBinary()
-		if err != nil {
-			t.Fatalf("re-marshal: %v", err)
-		}
-		b2, err := Unmarshal(enc)
-		if err != nil {
-			t.Fatalf("re-unmarshal: %v", err)
-		}
-		if !b2.Equal(b) {
-			t.Fatal("round trip changed the set")
-		}
-		enc2, _ := b2.MarshalBinary()
-		if !bytes.Equal(enc, enc2) {
-			t.Fatal("marshal is not deterministic")
-		}
+		roundTrip(t, b)
 	})
+}
+
+func roundTrip(t *testing.T, b *Bitmap) {
+	enc, err := b.MarshalBinary()
+	if err != nil {
+		t.Fatalf("re-marshal: %v", err)
+	}
+	b2, err := Unmarshal(enc)
+	if err != nil {
+		t.Fatalf("re-unmarshal: %v", err)
+	}
+	if !b2.Equal(b) {
+		t.Fatal("round trip changed the set")
+	}
+	enc2, _ := b2.MarshalBinary()
+	if !bytes.Equal(enc, enc2) {
+		t.Fatal("marshal is not deterministic")
+	}
 }
