@@ -112,7 +112,8 @@ func (c *Conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	return query1(ctx, s, args)
 }
 
-func query1(ctx context.Context, s *sqlplan.Stmt, args []driver.NamedValue) (driver.Rows, error) {
+func query1(ctx context.Context, s *sqlplan.Stmt, args []driver.NamedValue) (_ driver.Rows, err error) {
+	defer recoverInternal(&err)
 	if !s.Returns() {
 		return nil, errors.New("carquet: the statement returns no rows (use Exec)")
 	}
@@ -155,7 +156,8 @@ func (c *Conn) ExecContext(ctx context.Context, query string, args []driver.Name
 	return exec1(ctx, c, s, args)
 }
 
-func exec1(ctx context.Context, c *Conn, s *sqlplan.Stmt, args []driver.NamedValue) (driver.Result, error) {
+func exec1(ctx context.Context, c *Conn, s *sqlplan.Stmt, args []driver.NamedValue) (_ driver.Result, err error) {
+	defer recoverInternal(&err)
 	if s.Returns() {
 		// A query run through Exec: run it to the end and count its rows.
 		r, err := s.Query(ctx, convertArgs(args))

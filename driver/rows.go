@@ -46,7 +46,10 @@ func (r *Rows) Columns() []string {
 
 func (r *Rows) Close() error { return r.r.Close() }
 
-func (r *Rows) Next(dest []driver.Value) error {
+// Next converts the next row into dest. A panic while doing so (a bug)
+// is returned as an "internal error", never raised.
+func (r *Rows) Next(dest []driver.Value) (err error) {
+	defer recoverInternal(&err)
 	for r.batch == nil || r.pos >= r.batch.N {
 		b, err := r.r.Next()
 		if err != nil {

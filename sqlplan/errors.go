@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/carquet-go/carquet/parquet/errs"
 )
 
 // Error is an error in a SQL statement. Line and Column (1-based) point
@@ -29,14 +31,37 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Sentinel errors for errors.Is.
 var (
-	// ErrUnsupported marks SQL the engine recognizes but does not run.
-	ErrUnsupported = errors.New("not supported")
+	// ErrUnsupported marks SQL the engine recognizes but does not run,
+	// and features of files it cannot read (LZO compression, an unknown
+	// encoding): it is errs.ErrUnsupported.
+	ErrUnsupported = errs.ErrUnsupported
 	// ErrReadOnly is returned for writes on a read-only engine.
 	ErrReadOnly = errors.New("the database is read-only (mode=ro)")
 	// ErrNoTable marks a reference to a table that does not exist.
 	ErrNoTable = errors.New("no such table")
 	// ErrNoColumn marks a reference to a column that does not exist.
 	ErrNoColumn = errors.New("no such column")
+)
+
+// The kinds of error of reading and writing Parquet files (the values of
+// parquet/errs, re-exported), for errors.Is. Errors about a file are a
+// *file.Error naming the file and, where known, the row group, column path
+// and byte offset.
+var (
+	// ErrCorrupt marks a structurally invalid file, page or value.
+	ErrCorrupt = errs.ErrCorrupt
+	// ErrChecksum marks a page whose CRC32 does not match (with checksum
+	// verification on); it is also ErrCorrupt.
+	ErrChecksum = errs.ErrChecksum
+	// ErrEncrypted marks files using Parquet Modular Encryption.
+	ErrEncrypted = errs.ErrEncrypted
+	// ErrNotParquet marks files without the Parquet magic bytes.
+	ErrNotParquet = errs.ErrNotParquet
+	// ErrSchemaMismatch marks an INSERT whose rows do not fit the file's
+	// schema, or a table of files with incompatible columns.
+	ErrSchemaMismatch = errs.ErrSchemaMismatch
+	// ErrLimit marks a size in a file above the reader's limits.
+	ErrLimit = errs.ErrLimit
 )
 
 // lineCol converts a byte offset into a 1-based line and column.

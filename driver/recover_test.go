@@ -1,0 +1,102 @@
+package driver
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/carquet-go/carquet/internal/testfiles"
+	"github.com/carquet-go/carquet/sqlplan"
+)
+
+// TestRowsNextPanicIsAnError forces a panic while a row is handed out
+// (by swapping a column's converter for one that panics): Next must
+// return an "internal error" with the stack, and the program go on.
+func TestRowsNextPanicIsAnError(t *testing.T) {
+	db, _ := openTest(t, "")
+	mustExec(t, db, "CREATE TABLE t (a BIGINT)")
+	mustExec(t, db, "INSERT INTO t VALUES (1), (2)")
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	err = conn.Raw(func(dc any) error {
+		rows, err := dc.(*Conn).QueryContext(context.Background(), "SELECT a FROM t", nil)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		r := rows.(*Rows)
+		r.conv[0] = func(*sqlplan.Col, int) driver.Value { panic("boom in a converter") }
+		dest := make([]driver.Value, 1)
+		err = r.Next(dest)
+		if err == nil || !strings.Contains(err.Error(), "internal error: boom in a converter") || !strings.Contains(err.Error(), "recoverInternal") {
+			t.Errorf("Next: %v, want an internal error with the stack", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The database is still usable.
+	var n int64
+	if err := db.QueryRow("SELECT count(*) FROM t").Scan(&n); err != nil || n != 2 {
+		t.Fatalf("after the panic: %d, %v", n, err)
+	}
+}
+
+// TestErrorKindsReexported checks that the driver's error values are the
+// engine's and the file layer's, so that errors.Is works across layers.
+func TestErrorKindsReexported(t *testing.T) {
+	for _, tc := range []struct{ driver, sqlplan error }{
+		{ErrCorrupt, sqlplan.ErrCorrupt}, {ErrChecksum, sqlplan.ErrChecksum}, {ErrUnsupported, sqlplan.ErrUnsupported},
+		{ErrEncrypted, sqlplan.ErrEncrypted}, {ErrNotParquet, sqlplan.ErrNotParquet},
+		{ErrSchemaMismatch, sqlplan.ErrSchemaMismatch}, {ErrLimit, sqlplan.ErrLimit},
+	} {
+		if tc.driver != tc.sqlplan {
+			t.Errorf("%v differs from sqlplan's", tc.driver)
+		}
+	}
+	if !errors.Is(ErrChecksum, ErrCorrupt) {
+		t.Error("a checksum error is not ErrCorrupt")
+	}
+	db, _ := openTest(t, "")
+	if _, err := db.Exec("UPDATE t SET a = 1"); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("UPDATE: %v", err)
+	}
+}
+
+// TestFileErrorsThroughTheDriver reads a file whose page checksum is wrong
+// with verify_checksums=true: the query fails with ErrChecksum (and
+// ErrCorrupt), naming the file.
+func TestFileErrorsThroughTheDriver(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(testfiles.Path(t, "data/datapage_v1-corrupt-checksum.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bad.parquet"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("carquet", dir+"?verify_checksums=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query("SELECT * FROM bad")
+	if err == nil {
+		for rows.Next() {
+		}
+		err = rows.Err()
+		rows.Close()
+	}
+	if !errors.Is(err, ErrChecksum) || !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "bad.parquet") {
+		t.Fatalf("err = %v, want ErrChecksum naming the file", err)
+	}
+}
