@@ -20,13 +20,58 @@ type LeafData struct {
 	Values vector.Vector
 	// Rows and Entries count what was read.
 	Rows, Entries int
+	// owned keeps Values' own buffers while Values lends page bytes, so
+	// that the next batch that must copy reuses them instead of
+	// allocating again.
+	owned vector.Vector
 }
 
 // Reset empties d for reuse.
 func (d *LeafData) Reset() {
 	d.Def, d.Rep = d.Def[:0], d.Rep[:0]
+	borrowed := d.Values.Borrowed
 	d.Values.Reset()
+	if borrowed {
+		d.Values.Int32s, d.Values.Int64s = d.owned.Int32s[:0], d.owned.Int64s[:0]
+		d.Values.Float32s, d.Values.Float64s = d.owned.Float32s[:0], d.owned.Float64s[:0]
+	}
 	d.Rows, d.Entries = 0, 0
+}
+
+// unborrow copies lent values into d's own buffers, with room for more,
+// so that values of the next page can be appended to them.
+func (d *LeafData) unborrow(room int) {
+	v := &d.Values
+	if !v.Borrowed {
+		return
+	}
+	switch v.Kind {
+	case vector.Int32:
+		v.Int32s = ownCopy(d.owned.Int32s, v.Int32s, room)
+	case vector.Int64:
+		v.Int64s = ownCopy(d.owned.Int64s, v.Int64s, room)
+	case vector.Float32:
+		v.Float32s = ownCopy(d.owned.Float32s, v.Float32s, room)
+	case vector.Float64:
+		v.Float64s = ownCopy(d.owned.Float64s, v.Float64s, room)
+	}
+	v.Borrowed = false
+}
+
+func ownCopy[T any](own, lent []T, room int) []T {
+	if cap(own) < len(lent)+room {
+		own = make([]T, 0, len(lent)+room)
+	}
+	return append(own[:0], lent...)
+}
+
+// keepOwned remembers d's own value buffers before Values borrows page bytes.
+func (d *LeafData) keepOwned() {
+	if d.Values.Borrowed {
+		return
+	}
+	d.owned.Int32s, d.owned.Int64s = d.Values.Int32s, d.Values.Int64s
+	d.owned.Float32s, d.owned.Float64s = d.Values.Float32s, d.Values.Float64s
 }
 
 // ColumnReader reads the rows of one column chunk in order.
@@ -355,7 +400,19 @@ func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 			if r.maxRep > 0 {
 				out.Rep = append(out.Rep, r.rep[r.pos:r.pos+entries]...)
 			}
+			if nonNull > 0 && r.plain != nil && out.Values.Len == 0 {
+				out.keepOwned()
+			}
 			if nonNull > 0 && !r.borrow(&out.Values, nonNull) {
+				// Room for the rest of the batch at once: the rows asked
+				// for bound the values of flat columns, and growing span
+				// by span would copy them over and over.
+				room := nonNull
+				if r.maxRep == 0 {
+					room = int(min(int64(maxRows-rows), r.rowsLeft-int64(rows), 1<<20))
+				}
+				out.unborrow(room)
+				out.Values.Reserve(room)
 				if err := r.values.read(&out.Values, nonNull); err != nil {
 					return rows, r.c.wrap(r.page.Offset, err)
 				}

@@ -94,6 +94,34 @@ func (v *Vector) Reset() {
 	}
 }
 
+// Reserve makes room for n more fixed-width values without reallocating:
+// a reader that knows a batch's size calls it once instead of growing the
+// slice page span by page span (each growth copies what is there).
+func (v *Vector) Reserve(n int) {
+	if v.Borrowed || n <= 0 {
+		return
+	}
+	switch v.Kind {
+	case Int32:
+		v.Int32s = reserve(v.Int32s, n)
+	case Int64:
+		v.Int64s = reserve(v.Int64s, n)
+	case Float32:
+		v.Float32s = reserve(v.Float32s, n)
+	case Float64:
+		v.Float64s = reserve(v.Float64s, n)
+	}
+}
+
+func reserve[T any](s []T, n int) []T {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	ns := make([]T, len(s), len(s)+n)
+	copy(ns, s)
+	return ns
+}
+
 // IsNull reports whether slot i is null.
 func (v *Vector) IsNull(i int) bool { return v.Valid != nil && !v.Valid.Get(i) }
 
