@@ -74,7 +74,7 @@ func (b *Bitmap) search(hk uint64) (int, bool) {
 	return lo, lo < n && b.keys[lo] == hk
 }
 
-// Add inserts row into the set.
+// Add inserts row into the set. Adding rows in ascending order is fastest.
 func (b *Bitmap) Add(row uint64) {
 	hk, v := row>>16, uint16(row)
 	i, found := b.search(hk)

@@ -53,12 +53,9 @@ func checkAgainst(t *testing.T, name string, b *Bitmap, ref refSet, r *rand.Rand
 		windows = append(windows, [2]uint64{lo, lo + uint64(r.IntN(200000))})
 	}
 	for _, w := range windows {
-		var exp []uint64
-		for _, v := range want {
-			if v >= w[0] && v < w[1] {
-				exp = append(exp, v)
-			}
-		}
+		i, _ := slices.BinarySearch(want, w[0])
+		j, _ := slices.BinarySearch(want, w[1])
+		exp := want[i:max(i, j)]
 		got := b.AppendRange([]uint64{42}, w[0], w[1])
 		if got[0] != 42 || !slices.Equal(got[1:], exp) {
 			t.Fatalf("%s: AppendRange(%d, %d) = %d rows, want %d", name, w[0], w[1], len(got)-1, len(exp))

@@ -5,6 +5,24 @@
 // deletion_vector_<uuid>.bin files that hold one or more serialized vectors,
 // each framed by a big-endian size and a CRC-32 checksum.
 //
+// Format notes, from the Delta protocol's "Deletion Vectors" section and its
+// appendix "Deletion Vector Format":
+//
+//   - A serialized vector is the little-endian int32 magic 1681511377
+//     followed by the 64-bit Roaring "portable" format. The older "native"
+//     format (magic 1681511376) is rejected with an error saying so. Bucket
+//     keys must have their top bit clear, so rows are below 2^63.
+//   - A file is one version byte (1) and then, per vector, a big-endian
+//     int32 size, the serialized vector (size bytes, magic included) and a
+//     big-endian CRC-32 (IEEE) of those bytes. A descriptor's offset points
+//     at the size field, so the first vector is at offset 1; sizeInBytes is
+//     the size field's value.
+//   - Inline vectors are Z85 text of the serialized vector zero-padded to a
+//     multiple of 4 bytes; sizeInBytes is the unpadded length.
+//   - The protocol's own inline JSON example decodes to a big-endian magic
+//     and is not valid under the format the same document specifies; this
+//     package rejects it.
+//
 // The package uses only the standard library.
 package dv
 

@@ -41,6 +41,21 @@ func TestProtocolUUIDExample(t *testing.T) {
 	}
 }
 
+// A descriptor as written by Delta for a real table (no random prefix;
+// offset 1, the first vector after the version byte; 36 bytes for two rows).
+func TestRealTableDescriptor(t *testing.T) {
+	d := Descriptor{StorageType: "u", PathOrInlineDv: "vBn[lx{q8@P<9BNH/isA", Offset: ptr(1), SizeInBytes: 36, Cardinality: 2}
+	p, err := d.AbsolutePath("/t")
+	want := filepath.FromSlash("/t/deletion_vector_61d16c75-6994-46b7-a15b-8b538852e50e.bin")
+	if err != nil || p != want {
+		t.Fatalf("AbsolutePath = %q, %v; want %q", p, err, want)
+	}
+	// two rows in one array container serialize to exactly 36 bytes
+	if data, _ := Of(0, 9).MarshalBinary(); len(data) != 36 {
+		t.Fatalf("two rows: %d bytes, want 36", len(data))
+	}
+}
+
 // The protocol's inline example ("wi5b=000010000siXQKl0rr91000f55c8Xg0@@D72lkbi5=-{L")
 // decodes to a magic number written big-endian, not the little-endian
 // portable format the same document specifies (delta-io/delta PR 3063 says
