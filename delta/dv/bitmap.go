@@ -31,7 +31,7 @@ type container struct {
 	n    int           // cardinality, 1..65536
 	arr  []uint16      // kindArray: ascending values
 	bm   *[1024]uint64 // kindBitmap: bit v%64 of word v/64
-	runs []run         // kindRun: ascending, disjoint, non-adjacent not required
+	runs []run         // kindRun: ascending, disjoint (touching runs allowed)
 }
 
 // Bitmap is a set of uint64 row indexes, stored as Roaring containers keyed
