@@ -15,6 +15,7 @@ import (
 
 	"github.com/carquet-go/carquet/delta"
 	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/writer"
 )
 
 // Options configure an Engine.
@@ -197,16 +198,26 @@ func hasParquet(dir string) bool {
 }
 
 // stamp describes the files of a path so that a changed table is reopened.
+//
+// A file's append journal is part of its stamp: an append commits by
+// removing the journal, after its last byte is written, so the commit
+// itself changes neither the file's size nor its modification time.
 func stampOf(path string) string {
 	var b strings.Builder
 	add := func(p string, st os.FileInfo) {
 		fmt.Fprintf(&b, "%s:%d:%d;", p, st.Size(), st.ModTime().UnixNano())
 	}
+	addWithJournal := func(p string, st os.FileInfo) {
+		add(p, st)
+		if jst, err := os.Stat(p + writer.JournalSuffix); err == nil {
+			add(p+writer.JournalSuffix, jst)
+		}
+	}
 	if strings.ContainsAny(filepath.Base(path), "*?[") {
 		m, _ := filepath.Glob(path)
 		for _, p := range m {
 			if st, err := os.Stat(p); err == nil {
-				add(p, st)
+				addWithJournal(p, st)
 			}
 		}
 		return b.String()
@@ -216,7 +227,7 @@ func stampOf(path string) string {
 		return ""
 	}
 	if !st.IsDir() {
-		add(path, st)
+		addWithJournal(path, st)
 		return b.String()
 	}
 	if delta.IsTable(path) {
@@ -231,7 +242,7 @@ func stampOf(path string) string {
 		return b.String()
 	}
 	filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".parquet") {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".parquet") || strings.HasSuffix(p, ".parquet"+writer.JournalSuffix)) {
 			if st, err := d.Info(); err == nil {
 				add(p, st)
 			}

@@ -1,0 +1,283 @@
+package driver
+
+import (
+	"bufio"
+	"database/sql"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/carquet-go/carquet/internal/validate"
+	"github.com/carquet-go/carquet/writer"
+)
+
+// The crash and concurrency tests below run INSERTs in a child process:
+// this test binary again, running TestSQLWriterChild with sqlChildEnv set.
+const sqlChildEnv = "CARQUET_SQL_WRITER_CHILD"
+
+// stmtRows is how many rows INSERT statement number s writes: 1 to 97,
+// so that statements differ in size and some span row groups.
+func stmtRows(s int) int { return 1 + (s*37)%97 }
+
+// insertText is INSERT statement number s into table: rows (s, k, n, pad)
+// for k = 0..n-1, n = stmtRows(s).
+func insertText(table string, s int) string {
+	n := stmtRows(s)
+	var b strings.Builder
+	fmt.Fprintf(&b, "INSERT INTO %s (s, k, n, pad) VALUES ", table)
+	for k := range n {
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "(%d, %d, %d, '%s')", s, k, n, strings.Repeat(strconv.Itoa(s%10), 20+k%40))
+	}
+	return b.String()
+}
+
+// TestSQLWriterChild is the child process: through its own *sql.DB it runs
+// INSERT statements into tables, statement s into each table whose first
+// statement is at most s, s = 0, 1, ... (up to count statements per
+// table; count 0: until killed).
+func TestSQLWriterChild(t *testing.T) {
+	spec := os.Getenv(sqlChildEnv)
+	if spec == "" {
+		t.Skip("runs as a child process only")
+	}
+	parts := strings.Split(spec, ",") // dsn,count,table:first...
+	db, err := sql.Open("carquet", parts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	count, _ := strconv.Atoi(parts[1])
+	type target struct {
+		name  string
+		first int
+	}
+	var tables []target
+	lo := -1
+	for _, p := range parts[2:] {
+		name, f, _ := strings.Cut(p, ":")
+		first, _ := strconv.Atoi(f)
+		tables = append(tables, target{name, first})
+		if lo < 0 || first < lo {
+			lo = first
+		}
+	}
+	fmt.Println("inserting") // the parent times its kill from this line
+	for s := lo; ; s++ {
+		more := false
+		for _, tb := range tables {
+			if s < tb.first || (count > 0 && s >= tb.first+count) {
+				continue
+			}
+			more = true
+			if _, err := db.Exec(insertText(tb.name, s)); err != nil {
+				t.Fatalf("statement %d into %s: %v", s, tb.name, err)
+			}
+		}
+		if !more && s >= lo {
+			return
+		}
+	}
+}
+
+// sqlChild starts a writer child; ready is closed once it runs INSERTs,
+// done once it has exited (with its error, if any, and output in out).
+type sqlChild struct {
+	cmd         *exec.Cmd
+	ready, done chan struct{}
+	out         strings.Builder
+	err         error
+}
+
+func startSQLChild(t *testing.T, spec string) *sqlChild {
+	t.Helper()
+	c := &sqlChild{ready: make(chan struct{}), done: make(chan struct{})}
+	c.cmd = exec.Command(os.Args[0], "-test.run=^TestSQLWriterChild$", "-test.count=1", "-test.v")
+	c.cmd.Env = append(os.Environ(), sqlChildEnv+"="+spec)
+	pr, pw := io.Pipe()
+	c.cmd.Stdout, c.cmd.Stderr = pw, pw
+	scanned := make(chan struct{})
+	go func() {
+		defer close(scanned)
+		sc := bufio.NewScanner(pr)
+		signalled := false
+		for sc.Scan() {
+			c.out.WriteString(sc.Text() + "\n")
+			if !signalled && strings.Contains(sc.Text(), "inserting") {
+				close(c.ready)
+				signalled = true
+			}
+		}
+		if !signalled {
+			close(c.ready)
+		}
+	}()
+	if err := c.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		c.err = c.cmd.Wait()
+		pw.Close()
+		<-scanned
+		close(c.done)
+	}()
+	return c
+}
+
+// createCrashTables makes table t (one file, t.parquet) and table f (a
+// folder, f/, with one file) of the columns the INSERTs write, empty.
+func createCrashTables(t *testing.T, dir string) {
+	t.Helper()
+	db, err := sql.Open("carquet", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustExec(t, db, "CREATE TABLE t (s BIGINT, k BIGINT, n BIGINT, pad VARCHAR)")
+	mustExec(t, db, "CREATE TABLE f0 (s BIGINT, k BIGINT, n BIGINT, pad VARCHAR)")
+	if err := os.Mkdir(filepath.Join(dir, "f"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(dir, "f0.parquet"), filepath.Join(dir, "f", "f0.parquet")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// wholeStatements checks, through a fresh *sql.DB, that table holds
+// statements 0..k-1 exactly, each with all its rows, and returns k.
+func wholeStatements(t *testing.T, dir, table string) int {
+	t.Helper()
+	db, err := sql.Open("carquet", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query("SELECT s, COUNT(*), MIN(n), MAX(n), COUNT(DISTINCT k), MIN(k), MAX(k) FROM " + table + " GROUP BY s ORDER BY s")
+	if err != nil {
+		t.Fatalf("table %s does not open: %v", table, err)
+	}
+	defer rows.Close()
+	next := 0
+	for rows.Next() {
+		var s, cnt, minN, maxN, distinct, minK, maxK int64
+		if err := rows.Scan(&s, &cnt, &minN, &maxN, &distinct, &minK, &maxK); err != nil {
+			t.Fatal(err)
+		}
+		if s != int64(next) {
+			t.Fatalf("table %s: statement %d follows statement %d (a lost or extra statement)", table, s, next-1)
+		}
+		want := int64(stmtRows(int(s)))
+		if cnt != want || minN != want || maxN != want || distinct != want || minK != 0 || maxK != want-1 {
+			t.Fatalf("table %s: statement %d has %d rows (%d distinct k in [%d, %d], n in [%d, %d]), want all %d",
+				table, s, cnt, distinct, minK, maxK, minN, maxN, want)
+		}
+		next++
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatalf("table %s: %v", table, err)
+	}
+	return next
+}
+
+// validFiles runs the checks of pqsql validate on the table's files.
+func validFiles(t *testing.T, paths ...string) {
+	t.Helper()
+	for _, p := range paths {
+		rep := validate.File(p, validate.Options{})
+		for _, f := range rep.Findings {
+			if !f.Warning {
+				t.Errorf("validate: %s", f)
+			}
+		}
+		if !rep.OK() {
+			t.FailNow()
+		}
+	}
+}
+
+// tableFiles lists the Parquet files of the crash tables, and the
+// temporary files left in the folder.
+func tableFiles(t *testing.T, dir string) (files []string, temps int) {
+	t.Helper()
+	files = []string{filepath.Join(dir, "t.parquet")}
+	ents, err := os.ReadDir(filepath.Join(dir, "f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		switch {
+		case strings.HasPrefix(e.Name(), "."):
+			temps++
+		case strings.HasSuffix(e.Name(), ".parquet"):
+			files = append(files, filepath.Join(dir, "f", e.Name()))
+		default:
+			t.Errorf("unexpected file %s in the folder table", e.Name())
+		}
+	}
+	return files, temps
+}
+
+// TestInsertCrash SIGKILLs processes running multi-row INSERTs through
+// database/sql, into a one-file table and a folder table, at random
+// moments: after each kill both tables open, every file passes
+// validation, and each statement is there whole or not at all.
+func TestInsertCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	dir := t.TempDir()
+	createCrashTables(t, dir)
+	// Small row groups and pages: a statement writes several of each.
+	dsn := dir + "?row_group_rows=40"
+	rng := rand.New(rand.NewPCG(11, 5))
+	deadline := time.Now().Add(18 * time.Second)
+	kills, iters, maxTemps, torn := 0, 0, 0, 0
+	nt, nf := 0, 0
+	for iters < 150 && time.Now().Before(deadline) {
+		iters++
+		// Statement s goes to t, then to f: a kill between the two leaves
+		// t one ahead.
+		c := startSQLChild(t, fmt.Sprintf("%s,0,t:%d,f:%d", dsn, nt, nf))
+		select {
+		case <-c.ready:
+		case <-time.After(60 * time.Second):
+			t.Fatal("the child did not start within a minute")
+		}
+		time.Sleep(time.Duration(rng.IntN(60)) * time.Millisecond)
+		if err := c.cmd.Process.Signal(syscall.SIGKILL); err == nil {
+			kills++
+		}
+		<-c.done
+		if !strings.Contains(c.err.Error(), "killed") {
+			t.Fatalf("the child ended by itself (%v):\n%s", c.err, c.out.String())
+		}
+
+		if _, err := os.Stat(filepath.Join(dir, "t.parquet") + writer.JournalSuffix); err == nil {
+			torn++ // killed inside an append to t
+		}
+		gotT := wholeStatements(t, dir, "t")
+		gotF := wholeStatements(t, dir, "f")
+		if gotT < nt || gotF < nf {
+			t.Fatalf("statements lost: t had %d, now %d; f had %d, now %d", nt, gotT, nf, gotF)
+		}
+		files, temps := tableFiles(t, dir)
+		validFiles(t, files...)
+		maxTemps = max(maxTemps, temps)
+		nt, nf = gotT, gotF
+	}
+	t.Logf("%d kills in %d runs (%d inside an append to the file table); %d statements committed to the file table, %d to the folder table; up to %d temporary files left in the folder",
+		kills, iters, torn, nt, nf, maxTemps)
+	if nt < 5 || nf < 5 {
+		t.Errorf("only %d and %d statements committed: the children did not get far", nt, nf)
+	}
+}
