@@ -74,6 +74,11 @@ func (c *Chunk) ByteRange() (start, length int64, err error) {
 	if start < 4 || length < 0 || start > c.File.size || length > c.File.size-start {
 		return 0, 0, c.errorf(start, "%w: column chunk [%d, +%d) lies outside the file of %d bytes", ErrCorrupt, start, length, c.File.size)
 	}
+	if start+length > c.File.footerStart {
+		// Pages never share bytes with the footer: a chunk reaching into
+		// it belongs to a damaged file (cut short, with its footer kept).
+		return 0, 0, c.errorf(start, "%w: column chunk [%d, +%d) overlaps the footer at %d", ErrCorrupt, start, length, c.File.footerStart)
+	}
 	if c.File.shortChunks {
 		// PARQUET-816: parquet-mr before 1.2.9 left the dictionary page
 		// header out of total_compressed_size. Read up to 100 bytes more,

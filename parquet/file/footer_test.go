@@ -2,7 +2,6 @@ package file
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/carquet-go/carquet/internal/testfiles"
 	"github.com/carquet-go/carquet/parquet/format"
-	"github.com/carquet-go/carquet/parquet/value"
 )
 
 // Row counts stated by the conformance files' READMEs and .md notes.
@@ -128,44 +126,4 @@ func TestBadDataNeverPanics(t *testing.T) {
 			}
 		})
 	}
-}
-
-// FuzzOpen opens arbitrary bytes as a file: errors are fine, panics are not.
-func FuzzOpen(f *testing.F) {
-	f.Add([]byte("PAR1\x00\x00\x00\x00PAR1"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		file, err := Open(bytes.NewReader(b), int64(len(b)), Options{Name: "fuzz.parquet"})
-		if err != nil {
-			return
-		}
-		_ = file.Schema.String()
-		if _, err := file.Schema.LogicalFields(); err != nil {
-			return
-		}
-		// Read what there is: errors are fine, panics and hangs are not.
-		r, err := file.NewReader(ReaderOptions{BatchSize: 64})
-		if err != nil {
-			return
-		}
-		for i := 0; i < 50; i++ {
-			b, err := r.Next()
-			if err != nil {
-				break
-			}
-			for c, v := range b.Columns {
-				for j := 0; j < b.NumRows; j++ {
-					_ = value.Get(b.Fields[c], v, j)
-				}
-			}
-		}
-		for rg := range file.Meta.RowGroups {
-			for col := range file.Schema.Leaves {
-				if c, err := file.Chunk(rg, col); err == nil {
-					c.ColumnIndex()
-					c.OffsetIndex()
-					c.BloomFilter()
-				}
-			}
-		}
-	})
 }

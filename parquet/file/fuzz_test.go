@@ -1,0 +1,127 @@
+package file
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/carquet-go/carquet/internal/testfiles"
+	"github.com/carquet-go/carquet/parquet/value"
+)
+
+// fuzzLimits bound the memory one fuzzed file may take: pages of a few
+// bytes can claim sizes up to 2 GiB, which the reader may legitimately
+// try to honour without limits.
+var fuzzLimits = Limits{MaxPageSize: 16 << 20, MaxDictionarySize: 16 << 20}
+
+// fuzzRowBudget bounds the rows read from one fuzzed file, so that a page
+// of a few bytes claiming billions of null rows does not take minutes. It
+// is above the row count of every conformance file: those are read whole.
+const fuzzRowBudget = 1 << 17
+
+// fuzzTimeout is how long one input may take before it counts as a hang.
+const fuzzTimeout = 10 * time.Second
+
+// FuzzOpen reads arbitrary bytes as a Parquet file end to end: open it
+// (eagerly, then with lazy column metadata and checksums), read every
+// column of every row group through a Reader and every value out of the
+// batches, read the row groups again by page-index ranges, and load every
+// column and offset index and bloom filter. Errors are fine; panics, hangs
+// and allocations sized by a claim are not. It is seeded with every file of
+// the conformance suite (data/ and bad_data/).
+func FuzzOpen(f *testing.F) {
+	f.Add([]byte("PAR1\x00\x00\x00\x00PAR1"))
+	for _, sub := range []string{"data", "bad_data"} {
+		for _, p := range testfiles.Glob(f, sub, ".parquet", ".parquet.encrypted") {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		// A hang crashes the worker, so that the fuzzer keeps the input.
+		watchdog := time.AfterFunc(fuzzTimeout, func() { panic("FuzzOpen: one input took more than " + fuzzTimeout.String()) })
+		defer watchdog.Stop()
+		for _, lazy := range []bool{false, true} {
+			fuzzReadFile(t, b, Options{Name: "fuzz.parquet", LazyColumns: lazy, VerifyChecksums: lazy, Limits: fuzzLimits})
+		}
+	})
+}
+
+func fuzzReadFile(t *testing.T, b []byte, opts Options) {
+	file, err := Open(bytes.NewReader(b), int64(len(b)), opts)
+	if err != nil {
+		return
+	}
+	_ = file.Schema.String()
+	budget := fuzzRowBudget
+	if fields, err := file.Schema.LogicalFields(); err == nil && len(fields) > 0 {
+		budget = readEveryValue(t, file, ReaderOptions{BatchSize: 257}, budget)
+	}
+	for rg := range file.Meta.RowGroups {
+		ranged := false
+		for col := range file.Schema.Leaves {
+			c, err := file.Chunk(rg, col)
+			if err != nil {
+				continue
+			}
+			c.ColumnIndex()
+			if oi, err := c.OffsetIndex(); err == nil && oi != nil {
+				ranged = true
+			}
+			c.BloomFilter()
+			// Each column on its own, by the column reader.
+			if cr, err := c.NewColumnReader(); err == nil {
+				d := cr.NewLeafData()
+				for budget > 0 {
+					d.Reset()
+					n, err := cr.ReadRows(d, 1000)
+					budget -= n
+					if err != nil || n == 0 {
+						break
+					}
+				}
+				cr.Release()
+			}
+		}
+		// The middle third of the row group, through the offset indexes.
+		if n := file.Meta.RowGroups[rg].NumRows; ranged && budget > 0 && n > 0 {
+			if fields, err := file.Schema.LogicalFields(); err == nil && len(fields) > 0 {
+				budget = readEveryValue(t, file, ReaderOptions{BatchSize: 100, RowGroups: []int{rg},
+					Ranges: map[int][]RowRange{rg: {{Start: n / 3, End: max(n/3+1, 2*n/3)}}}}, budget)
+			}
+		}
+	}
+}
+
+// readEveryValue reads batches until the end, an error or the budget, and
+// gets every value out of them; it returns the budget left.
+func readEveryValue(t *testing.T, file *File, opts ReaderOptions, budget int) int {
+	r, err := file.NewReader(opts)
+	if err != nil {
+		return budget
+	}
+	for budget > 0 {
+		b, err := r.Next()
+		if err == io.EOF {
+			return budget
+		}
+		if err != nil {
+			return budget
+		}
+		budget -= b.NumRows
+		for c, v := range b.Columns {
+			if v.Len != b.NumRows {
+				t.Fatalf("column %d holds %d rows of a batch of %d", c, v.Len, b.NumRows)
+			}
+			for j := 0; j < b.NumRows; j++ {
+				_ = value.Get(b.Fields[c], v, j)
+			}
+		}
+	}
+	return budget
+}
