@@ -10,6 +10,10 @@ type arena struct {
 	stats []Statistics
 	encs  []Encoding
 	strs  []string
+	pes   []PageEncodingStats
+	// typeOrder is the one TypeDefinedOrder (an empty marker struct) that
+	// every ColumnOrder decoded with this arena points to.
+	typeOrder *TypeDefinedOrder
 	// block is the size of the next block: it starts small, so that small
 	// footers do not pay for large blocks, and doubles up to arenaBlock.
 	block int
@@ -81,4 +85,52 @@ func makeStringListIn(r *thrift.Reader, n int) []string {
 		return carve(a, &a.strs, n)
 	}
 	return make([]string, n)
+}
+
+// The methods below are for the decoding fast path (fastdecode.go); a nil
+// arena allocates each object on its own.
+
+func (a *arena) columnMetaDataOrNew() *ColumnMetaData {
+	if a == nil {
+		return new(ColumnMetaData)
+	}
+	return a.columnMetaData()
+}
+
+func (a *arena) statisticsOrNew() *Statistics {
+	if a == nil {
+		return new(Statistics)
+	}
+	return a.statistics()
+}
+
+func (a *arena) typeDefinedOrderOrNew() *TypeDefinedOrder {
+	if a == nil {
+		return new(TypeDefinedOrder)
+	}
+	if a.typeOrder == nil {
+		a.typeOrder = new(TypeDefinedOrder)
+	}
+	return a.typeOrder
+}
+
+func (a *arena) encodings(n int) []Encoding {
+	if a == nil {
+		return make([]Encoding, n)
+	}
+	return carve(a, &a.encs, n)
+}
+
+func (a *arena) strings(n int) []string {
+	if a == nil {
+		return make([]string, n)
+	}
+	return carve(a, &a.strs, n)
+}
+
+func (a *arena) pageEncodingStats(n int) []PageEncodingStats {
+	if a == nil {
+		return make([]PageEncodingStats, n)
+	}
+	return carve(a, &a.pes, n)
 }

@@ -143,10 +143,15 @@ type FooterIndex struct {
 	rowGroups  int
 	columns    int
 	offsetsBuf []byte
+	checksum   uint32
 }
 
 // ParseFooterIndex finds the footer index at the end of an encoded footer,
-// in O(1): it reads backwards from the end, checking the marker and CRC.
+// in O(1) whatever the footer's width: it reads backwards from the end,
+// checking the marker and that the offsets fit before it. It does not
+// checksum the offsets (that reads all of them: see Verify); each lookup
+// checks instead that the entry it uses points at a whole ColumnChunk
+// (see ColumnChunk).
 func ParseFooterIndex(footer []byte) (*FooterIndex, error) {
 	n := len(footer)
 	if n < footerIndexTrailer+1 || footer[n-1] != 0 || !bytes.Equal(footer[n-17:n-1], footerIndexID[:]) {
@@ -160,29 +165,94 @@ func ParseFooterIndex(footer []byte) (*FooterIndex, error) {
 		return nil, fmt.Errorf("footer index claims %d×%d entries in a %d-byte footer", rgs, cols, n)
 	}
 	offs := footer[start-size : start]
-	if crc32.ChecksumIEEE(offs) != sum {
-		return nil, errors.New("footer index checksum mismatch")
+	return &FooterIndex{footer: footer, rowGroups: int(rgs), columns: int(cols), offsetsBuf: offs, checksum: sum}, nil
+}
+
+// Verify checks the CRC-32 of all the offsets: O(row groups × columns),
+// for callers that want the whole index checked once.
+func (x *FooterIndex) Verify() error {
+	if crc32.ChecksumIEEE(x.offsetsBuf) != x.checksum {
+		return errors.New("footer index checksum mismatch")
 	}
-	return &FooterIndex{footer: footer, rowGroups: int(rgs), columns: int(cols), offsetsBuf: offs}, nil
+	return nil
 }
 
 // Size is the number of row groups and columns the index covers.
 func (x *FooterIndex) Size() (rowGroups, columns int) { return x.rowGroups, x.columns }
 
+func (x *FooterIndex) offset(rg, col int) int {
+	return int(binary.LittleEndian.Uint32(x.offsetsBuf[4*(rg*x.columns+col):]))
+}
+
 // ColumnChunk decodes the ColumnChunk of (rg, col) into dst; its strings
-// and binaries alias the footer.
+// and binaries alias the footer. It costs the same at any width, and it
+// checks the entry it uses against its neighbours, so that a damaged entry
+// gives an error rather than another column's metadata: the chunk lies
+// before the index; the previous chunk of the row group, skipped from its
+// own entry, ends exactly where this one starts (for the first column: the
+// bytes before it are the header of a list of as many structs as the index
+// has columns); and where a next column follows, this chunk ends exactly
+// where the index says that one starts.
 func (x *FooterIndex) ColumnChunk(rg, col int, dst *ColumnChunk) error {
 	if rg < 0 || rg >= x.rowGroups || col < 0 || col >= x.columns {
 		return fmt.Errorf("column chunk (%d, %d) outside the footer index (%d×%d)", rg, col, x.rowGroups, x.columns)
 	}
-	off := binary.LittleEndian.Uint32(x.offsetsBuf[4*(rg*x.columns+col):])
-	if int(off) >= len(x.footer) {
-		return fmt.Errorf("footer index offset %d outside the footer", off)
+	// The index's own field header precedes its bytes: chunks end before it.
+	limit := len(x.footer) - 1 - footerIndexTrailer - len(x.offsetsBuf)
+	off := x.offset(rg, col)
+	if off <= 0 || off >= limit || !x.startsChunk(rg, col, off, limit) {
+		return fmt.Errorf("footer index: offset %d of column chunk (%d, %d) does not start a column chunk", off, rg, col)
 	}
-	r := thrift.NewReader(x.footer[off:])
+	// One allocation for the reader and everything the chunk points to.
+	l := new(chunkLookup)
+	l.a = arena{cmd: l.cmd[:], stats: l.stats[:], encs: l.encs[:], strs: l.strs[:], pes: l.pes[:]}
+	r := &l.r
+	r.Reset(x.footer[off:limit])
 	r.AliasStrings = true
+	r.Arena = &l.a
 	*dst = ColumnChunk{}
-	return dst.Decode(r)
+	if err := dst.Decode(r); err != nil {
+		return fmt.Errorf("footer index: column chunk (%d, %d) at offset %d: %w", rg, col, off, err)
+	}
+	if col+1 < x.columns {
+		if next := x.offset(rg, col+1); off+r.Offset() != next {
+			return fmt.Errorf("footer index: column chunk (%d, %d) at offset %d ends at %d, the next starts at %d", rg, col, off, off+r.Offset(), next)
+		}
+	}
+	return nil
+}
+
+// chunkLookup holds what decoding one column chunk needs, in one block.
+type chunkLookup struct {
+	r     thrift.Reader
+	a     arena
+	cmd   [1]ColumnMetaData
+	stats [1]Statistics
+	encs  [4]Encoding
+	strs  [2]string
+	pes   [3]PageEncodingStats
+}
+
+// startsChunk checks that off, the entry of (rg, col), is where the
+// previous chunk ends or, for the first column, where the list begins.
+func (x *FooterIndex) startsChunk(rg, col, off, limit int) bool {
+	if col > 0 {
+		prev := x.offset(rg, col-1)
+		if prev <= 0 || prev >= off {
+			return false
+		}
+		r := thrift.NewReader(x.footer[prev:limit])
+		return r.Skip(thrift.Struct) == nil && prev+r.Offset() == off
+	}
+	// A compact-protocol list header: size and element type in one byte
+	// below 15 elements, else 0xfc and the size as a varint.
+	if x.columns < 15 {
+		return x.footer[off-1] == byte(x.columns<<4|int(thrift.Struct))
+	}
+	var h [binary.MaxVarintLen64 + 1]byte
+	h[0] = 0xf0 | byte(thrift.Struct)
+	n := 1 + binary.PutUvarint(h[1:], uint64(x.columns))
+	return off >= n && bytes.Equal(x.footer[off-n:off], h[:n])
 }
 
 // UnmarshalLazy decodes a footer leaving each row group's column chunks

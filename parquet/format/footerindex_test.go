@@ -1,6 +1,7 @@
 package format
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -39,11 +40,45 @@ func TestFooterIndex(t *testing.T) {
 	if _, err := ParseFooterIndex(plain); err != ErrNoFooterIndex {
 		t.Fatalf("plain footer: %v", err)
 	}
-	// A flipped bit in the offsets is caught by the checksum.
+	if err := x.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	// A flipped bit in the offsets (entry (2, 47)) is caught by the
+	// checksum, and by the lookup of that entry, which checks it against
+	// the next one.
 	bad := append([]byte(nil), indexed...)
 	bad[len(bad)-40] ^= 1
-	if _, err := ParseFooterIndex(bad); err == nil {
-		t.Fatal("corrupt index accepted")
+	xb, err := ParseFooterIndex(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if xb.Verify() == nil {
+		t.Fatal("corrupt index passes Verify")
+	}
+	var cc ColumnChunk
+	if err := xb.ColumnChunk(2, 47, &cc); err == nil {
+		t.Fatal("corrupt entry accepted")
+	}
+	if err := xb.ColumnChunk(2, 45, &cc); err != nil {
+		t.Fatalf("intact entry: %v", err)
+	}
+	// Every single-bit error in an entry that has a successor is caught.
+	for e := 0; e < 3*50; e++ {
+		if e%50 == 49 {
+			continue
+		}
+		for bit := 0; bit < 32; bit++ {
+			bad := append([]byte(nil), indexed...)
+			start := len(bad) - 1 - footerIndexTrailer - 4*150
+			bad[start+4*e+bit/8] ^= 1 << (bit % 8)
+			xb, err := ParseFooterIndex(bad)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := xb.ColumnChunk(e/50, e%50, &cc); err == nil {
+				t.Fatalf("entry %d bit %d: corrupt entry accepted", e, bit)
+			}
+		}
 	}
 	// Lazy decoding keeps each row group's column chunks as raw bytes.
 	var lazy FileMetaData
@@ -61,21 +96,25 @@ func TestFooterIndex(t *testing.T) {
 }
 
 // BenchmarkFooterIndexOneColumn measures finding and decoding one column
-// chunk of a 10,000-column footer through the index.
+// chunk through the index: the same at any width.
 func BenchmarkFooterIndexOneColumn(b *testing.B) {
-	indexed, err := AddFooterIndex(Marshal(nil, wideFooter(10000, 1)))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		x, err := ParseFooterIndex(indexed)
+	for _, n := range []int{100, 10000, 100000} {
+		indexed, err := AddFooterIndex(Marshal(nil, wideFooter(n, 1)))
 		if err != nil {
 			b.Fatal(err)
 		}
-		var cc ColumnChunk
-		if err := x.ColumnChunk(0, 7777, &cc); err != nil {
-			b.Fatal(err)
-		}
+		b.Run(fmt.Sprintf("cols=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				x, err := ParseFooterIndex(indexed)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var cc ColumnChunk
+				if err := x.ColumnChunk(0, n*7/10, &cc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

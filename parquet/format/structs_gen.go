@@ -2036,6 +2036,14 @@ type SchemaElement struct {
 
 // Decode reads a SchemaElement from r. Binary fields alias r's input.
 func (s *SchemaElement) Decode(r *thrift.Reader) error {
+	if s.decodeFast(r) {
+		return nil
+	}
+	return s.decodeGeneric(r)
+}
+
+// decodeGeneric is Decode without the fast path.
+func (s *SchemaElement) decodeGeneric(r *thrift.Reader) error {
 	if err := r.Enter(); err != nil {
 		return err
 	}
@@ -3993,6 +4001,14 @@ type ColumnChunk struct {
 
 // Decode reads a ColumnChunk from r. Binary fields alias r's input.
 func (s *ColumnChunk) Decode(r *thrift.Reader) error {
+	if s.decodeFast(r) {
+		return nil
+	}
+	return s.decodeGeneric(r)
+}
+
+// decodeGeneric is Decode without the fast path.
+func (s *ColumnChunk) decodeGeneric(r *thrift.Reader) error {
 	if err := r.Enter(); err != nil {
 		return err
 	}
@@ -4484,6 +4500,14 @@ type ColumnOrder struct {
 
 // Decode reads a ColumnOrder from r. Binary fields alias r's input.
 func (s *ColumnOrder) Decode(r *thrift.Reader) error {
+	if s.decodeFast(r) {
+		return nil
+	}
+	return s.decodeGeneric(r)
+}
+
+// decodeGeneric is Decode without the fast path.
+func (s *ColumnOrder) decodeGeneric(r *thrift.Reader) error {
 	if err := r.Enter(); err != nil {
 		return err
 	}

@@ -40,6 +40,14 @@ func (r *Reader) Remaining() int { return len(r.buf) - r.pos }
 // Bytes returns the input slice.
 func (r *Reader) Bytes() []byte { return r.buf }
 
+// Depth is the current nesting depth (see Enter).
+func (r *Reader) Depth() int { return r.depth }
+
+// SetPosition moves r to byte offset pos of its input at nesting depth
+// depth. It is for decoders that read Bytes() directly on a fast path and
+// hand back to r (pos and depth must come from Offset and Depth).
+func (r *Reader) SetPosition(pos, depth int) { r.pos, r.depth = pos, depth }
+
 func (r *Reader) errorf(msg string) error { return &Error{Offset: r.pos, Msg: msg} }
 
 func (r *Reader) truncated() error { return &Error{Offset: r.pos, Msg: "truncated input"} }
@@ -294,6 +302,20 @@ func (r *Reader) Leave() { r.depth-- }
 // Skip consumes one value of type t without decoding it, so that fields a
 // newer writer added (of any type) do not stop older code.
 func (r *Reader) Skip(t Type) error {
+	if t == Struct || t == List || t == Set {
+		// The common case without a call per value; anything unusual
+		// (a map, a long-form field header, malformed input) is left
+		// to the code below, from the start, for its exact error.
+		if p := skipFast(r.buf, r.pos, r.depth, t); p >= 0 {
+			r.pos = p
+			return nil
+		}
+	}
+	return r.skipSlow(t)
+}
+
+// skipSlow is Skip without the fast path: one call per value.
+func (r *Reader) skipSlow(t Type) error {
 	switch t {
 	case BoolTrue, BoolFalse:
 		// As a field, the value is in the header and nothing follows.
@@ -376,4 +398,120 @@ func (r *Reader) skipElem(t Type) error {
 		return err
 	}
 	return r.Skip(t)
+}
+
+// skipFast skips a value of type t (a struct, list or set) at buf[p],
+// entered at nesting depth depth, and returns the position after it, or
+// -1 where Skip's general code must decide.
+func skipFast(buf []byte, p, depth int, t Type) int {
+	if depth++; depth > MaxDepth {
+		return -1
+	}
+	if t != Struct {
+		if p >= len(buf) {
+			return -1
+		}
+		b := buf[p]
+		p++
+		et, n := Type(b&0x0f), int(b>>4)
+		if n == 15 {
+			u, q := UvarintAt(buf, p)
+			if q < 0 || u > uint64(len(buf)) {
+				return -1
+			}
+			n, p = int(u), q
+		}
+		if et == Stop || et > Struct || et == Map || n > len(buf)-p {
+			return -1
+		}
+		for i := 0; i < n && p >= 0; i++ {
+			switch et {
+			case BoolTrue, BoolFalse, Byte:
+				p++ // one byte each as elements
+			default:
+				p = skipValue(buf, p, depth, et)
+			}
+		}
+		if p > len(buf) {
+			return -1
+		}
+		return p
+	}
+	for {
+		if p >= len(buf) {
+			return -1
+		}
+		b := buf[p]
+		ft := Type(b & 0x0f)
+		if ft == Stop {
+			return p + 1
+		}
+		if b < 0x10 || ft > Struct {
+			return -1 // long-form header or invalid type
+		}
+		if p = skipValue(buf, p+1, depth, ft); p < 0 {
+			return -1
+		}
+	}
+}
+
+// skipValue skips one field value of type ft at buf[p] (booleans as
+// fields: nothing follows the header).
+func skipValue(buf []byte, p, depth int, ft Type) int {
+	switch ft {
+	case BoolTrue, BoolFalse:
+		return p
+	case Byte:
+		if p >= len(buf) {
+			return -1
+		}
+		return p + 1
+	case I16, I32, I64:
+		_, p = UvarintAt(buf, p)
+		return p
+	case Double:
+		if len(buf)-p < 8 {
+			return -1
+		}
+		return p + 8
+	case Binary:
+		n, q := UvarintAt(buf, p)
+		if q < 0 || n > uint64(len(buf)-q) {
+			return -1
+		}
+		return q + int(n)
+	case Struct, List, Set:
+		return skipFast(buf, p, depth, ft)
+	}
+	return -1
+}
+
+// UvarintAt reads an unsigned varint at buf[p] as Uvarint does, returning
+// it and the position after it, or -1 as the position where Uvarint would
+// fail (also for a negative p): for decoders that keep their own cursor.
+func UvarintAt(buf []byte, p int) (uint64, int) {
+	if p < 0 {
+		return 0, -1
+	}
+	if p < len(buf) && buf[p] < 0x80 {
+		return uint64(buf[p]), p + 1
+	}
+	var x uint64
+	var s uint
+	for i := 0; i < 10; i++ {
+		if p >= len(buf) {
+			return 0, -1
+		}
+		b := buf[p]
+		p++
+		if b < 0x80 {
+			if i == 9 && b > 1 {
+				return 0, -1
+			}
+			return x | uint64(b)<<s, p
+		}
+		x |= uint64(b&0x7f) << s
+		s += 7
+	}
+	return 0, -1
 }

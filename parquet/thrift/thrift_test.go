@@ -212,11 +212,24 @@ func FuzzSkip(f *testing.F) {
 	writeEveryType(w)
 	f.Add(w.Bytes())
 	f.Add([]byte{0x1c, 0x1c, 0x00})
+	f.Add([]byte{0x19, 0x3c, 0x15, 0x02, 0x00, 0x00, 0x16, 0x04, 0x00})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		r := NewReader(b)
-		_ = r.Skip(Struct)
-		if r.Offset() > len(b) {
-			t.Fatal("read past the input")
+		for _, typ := range []Type{Struct, List} {
+			r := NewReader(b)
+			err := r.Skip(typ)
+			if r.Offset() > len(b) {
+				t.Fatal("read past the input")
+			}
+			// The fast path agrees with the general code: it succeeds
+			// only where that does, at the same position.
+			slow := NewReader(b)
+			serr := slow.skipSlow(typ)
+			if (err == nil) != (serr == nil) || (err == nil && r.Offset() != slow.Offset()) {
+				t.Fatalf("skip %v: fast %v at %d, general %v at %d", typ, err, r.Offset(), serr, slow.Offset())
+			}
+			if err != nil && err.Error() != serr.Error() {
+				t.Fatalf("skip %v: errors differ: %v / %v", typ, err, serr)
+			}
 		}
 	})
 }

@@ -326,6 +326,12 @@ var lazyFields = map[string]bool{"RowGroup.Columns": true}
 var arenaStructs = map[string]bool{"ColumnMetaData": true, "Statistics": true}
 var arenaLists = map[string]bool{"Encoding": true, "string": true}
 
+// fastStructs have a hand-written decoding fast path (fastdecode.go), a
+// method decodeFast that handles the common, well-formed case and reports
+// false — leaving s and r as they were — for anything else, which the
+// generated decodeGeneric then handles. There is one of each per column.
+var fastStructs = map[string]bool{"ColumnChunk": true, "SchemaElement": true, "ColumnOrder": true}
+
 var structNames = func() map[string]bool {
 	m := map[string]bool{}
 	for _, d := range defs {
@@ -451,7 +457,17 @@ func genType(g *gen, d structDef) {
 func genDecode(g *gen, d structDef) {
 	g.p("")
 	g.p("// Decode reads a %s from r. Binary fields alias r's input.", d.name)
-	g.p("func (s *%s) Decode(r *thrift.Reader) error {", d.name)
+	if fastStructs[d.name] {
+		g.p("func (s *%s) Decode(r *thrift.Reader) error {", d.name)
+		g.p("\tif s.decodeFast(r) { return nil }")
+		g.p("\treturn s.decodeGeneric(r)")
+		g.p("}")
+		g.p("")
+		g.p("// decodeGeneric is Decode without the fast path.")
+		g.p("func (s *%s) decodeGeneric(r *thrift.Reader) error {", d.name)
+	} else {
+		g.p("func (s *%s) Decode(r *thrift.Reader) error {", d.name)
+	}
 	g.p("\tif err := r.Enter(); err != nil { return err }")
 	g.p("\tvar last int16")
 	g.p("\tfor {")

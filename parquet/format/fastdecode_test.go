@@ -1,0 +1,98 @@
+package format
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// decodeBoth decodes b as a footer with and without the decoding fast
+// path, in each of the three modes (copying, aliased, lazy), and fails the
+// test where results or errors differ.
+func decodeBoth(t *testing.T, b []byte) {
+	t.Helper()
+	modes := []struct {
+		name string
+		fn   func([]byte, *FileMetaData) (int, error)
+	}{
+		{"copying", func(b []byte, fm *FileMetaData) (int, error) { return Unmarshal(b, fm) }},
+		{"aliased", func(b []byte, fm *FileMetaData) (int, error) { return UnmarshalAliased(b, fm) }},
+		{"lazy", UnmarshalLazy},
+	}
+	for _, m := range modes {
+		var fast, slow FileMetaData
+		nf, errf := m.fn(b, &fast)
+		noFastPath = true
+		ns, errs := m.fn(b, &slow)
+		noFastPath = false
+		if (errf == nil) != (errs == nil) || (errf != nil && errf.Error() != errs.Error()) {
+			t.Fatalf("%s: fast path error %v, generated code %v", m.name, errf, errs)
+		}
+		if errf != nil {
+			continue
+		}
+		if nf != ns || !reflect.DeepEqual(&fast, &slow) {
+			t.Fatalf("%s: fast path and generated code decode differently", m.name)
+		}
+	}
+}
+
+func TestFastDecodeWideFooter(t *testing.T) {
+	for _, r := range []int{1, 3} {
+		fm := wideFooter(40, r)
+		fm.RowGroups[0].Columns[3].MetaData.KeyValueMetadata = []KeyValue{{Key: "k", Value: Some("v")}}
+		fm.RowGroups[0].Columns[4].MetaData.SizeStatistics = &SizeStatistics{UnencodedByteArrayDataBytes: Some(int64(9))}
+		fm.RowGroups[0].Columns[5].FilePath = Some("other.parquet")
+		fm.RowGroups[0].Columns[6].Extension = []byte("ext") // long-form header: generated code
+		fm.Schema[2].LogicalType = &LogicalType{String: &StringType{}}
+		fm.ColumnOrders = make([]ColumnOrder, 40)
+		for i := range fm.ColumnOrders {
+			fm.ColumnOrders[i].TypeOrder = &TypeDefinedOrder{}
+		}
+		fm.ColumnOrders[7] = ColumnOrder{IEEE754TotalOrder: &IEEE754TotalOrder{}}
+		b := Marshal(nil, fm)
+		decodeBoth(t, b)
+		var back FileMetaData
+		if _, err := UnmarshalAliased(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(&back, fm) {
+			t.Fatal("fast path does not decode what was encoded")
+		}
+		// Every truncation and every single-byte change decodes the same
+		// with and without the fast path.
+		for i := 0; i < len(b); i += 7 {
+			decodeBoth(t, b[:i])
+			c := append([]byte(nil), b...)
+			c[i] ^= 0x5a
+			decodeBoth(t, c)
+		}
+	}
+}
+
+// FuzzFastDecode checks the decoding fast path against the generated
+// code on arbitrary footers.
+func FuzzFastDecode(f *testing.F) {
+	f.Add(Marshal(nil, wideFooter(3, 2)))
+	// The seeds of FuzzFileMetaData, real footers among them.
+	files, _ := filepath.Glob("testdata/fuzz/FuzzFileMetaData/*")
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		lines := strings.Split(string(b), "\n")
+		if len(lines) < 2 || !strings.HasPrefix(lines[1], "[]byte(") {
+			continue
+		}
+		v, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(lines[1], "[]byte("), ")"))
+		if err != nil {
+			f.Fatal(name, err)
+		}
+		f.Add([]byte(v))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { decodeBoth(t, b) })
+}
