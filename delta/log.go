@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/carquet-go/carquet/delta/dv"
 	"github.com/carquet-go/carquet/parquet/file"
@@ -45,9 +46,27 @@ type AddFile struct {
 	// partition column name; nil for a null value.
 	PartitionValues map[string]*string
 	Size            int64
-	// Stats are the file's statistics, nil when the action has none.
-	Stats          *Stats
-	DeletionVector *dv.Descriptor
+	DeletionVector  *dv.Descriptor
+	// StatsJSON is the action's stats string, parsed on first use by Stats.
+	StatsJSON string
+
+	statsOnce sync.Once
+	stats     *Stats
+	statsErr  error
+}
+
+// Stats returns the file's parsed statistics, nil when the action has
+// none. It is safe for concurrent use.
+func (a *AddFile) Stats() (*Stats, error) {
+	a.statsOnce.Do(func() {
+		if a.StatsJSON != "" {
+			a.stats, a.statsErr = parseStats(a.StatsJSON)
+			if a.statsErr != nil {
+				a.statsErr = fmt.Errorf("delta: stats of %s: %w", a.URI, a.statsErr)
+			}
+		}
+	})
+	return a.stats, a.statsErr
 }
 
 // Stats are an add action's per-file statistics. Column values are keyed
@@ -305,12 +324,8 @@ func (r *replay) addFile(a *fileAction) (*AddFile, error) {
 		return nil, err
 	}
 	af := &AddFile{Path: p, URI: a.Path, PartitionValues: a.PartitionValues, Size: a.Size, DeletionVector: a.DeletionVector}
-	if a.Stats != nil && *a.Stats != "" {
-		st, err := parseStats(*a.Stats)
-		if err != nil {
-			return nil, fmt.Errorf("stats of %s: %w", a.Path, err)
-		}
-		af.Stats = st
+	if a.Stats != nil {
+		af.StatsJSON = *a.Stats
 	}
 	return af, nil
 }

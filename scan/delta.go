@@ -340,14 +340,58 @@ func deletedIn(del *dv.Bitmap, base int64, rr ranges, all int64, buf []uint64) i
 	return n
 }
 
+// maxCutRows is the most deleted rows of a row group cut out of its row
+// ranges; beyond it they are cleared from batch selections instead (many
+// small ranges would make many small batches).
+const maxCutRows = 64
+
+// cutDeleted removes the deleted rows of a row group (rows base..base+all
+// of its file) from its row ranges (nil: all rows) when they are few. cut
+// reports that it did (no rows are deleted from the result); otherwise rr
+// is returned as it was.
+func cutDeleted(rr ranges, del *dv.Bitmap, base, all int64) (ranges, bool) {
+	in := rr
+	if in == nil {
+		in = ranges{{Start: 0, End: all}}
+	}
+	var rows []uint64
+	for _, r := range in {
+		rows = del.AppendRange(rows, uint64(base+r.Start), uint64(base+r.End))
+		if len(rows) > maxCutRows {
+			return rr, false
+		}
+	}
+	if len(rows) == 0 {
+		return rr, true
+	}
+	rr = in
+	out := make(ranges, 0, len(rr)+len(rows))
+	k := 0
+	for _, r := range rr {
+		start := r.Start
+		for k < len(rows) && int64(rows[k])-base < r.End {
+			d := int64(rows[k]) - base
+			if d > start {
+				out = append(out, file.RowRange{Start: start, End: d})
+			}
+			start = d + 1
+			k++
+		}
+		if start < r.End {
+			out = append(out, file.RowRange{Start: start, End: r.End})
+		}
+	}
+	return out, true
+}
+
 // deltaNumRows counts a Delta table's live rows: each file's numRecords
 // (its footer when the stats lack it) minus its deletion vector's
 // cardinality.
 func (t *Table) deltaNumRows() (int64, error) {
 	var n int64
 	for i, a := range t.delta.adds {
-		if a.Stats != nil && a.Stats.NumRecords >= 0 {
-			n += a.Stats.NumRecords
+		if st, err := a.Stats(); err == nil && st != nil && st.NumRecords >= 0 {
+			n += st.NumRecords
 		} else {
 			f, err := t.File(i)
 			if err != nil {
@@ -459,9 +503,9 @@ func (s *Scanner) deltaFileMayMatch(fi int, p Predicate) bool {
 		constTerm(p, t.Files[fi].Partition[c.Name]).eval(nil, 1, truth, known)
 		return truth.Get(0)
 	}
-	st := t.delta.adds[fi].Stats
-	if st == nil {
-		return true
+	st, err := t.delta.adds[fi].Stats()
+	if err != nil || st == nil {
+		return true // no usable statistics: the file is read
 	}
 	fl := t.tableField(name)
 	if fl == nil || fl.Kind != schema.Primitive {

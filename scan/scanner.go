@@ -613,6 +613,24 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 			return nil
 		}
 	}
+	// Rows a deletion vector removes are taken out: a few by cutting them
+	// out of the row ranges (the reader skips them), more by clearing them
+	// from each batch's selection. The vector is loaded when the scan
+	// first reaches the file.
+	del, err := s.t.deletions(u.file)
+	if err != nil {
+		return err
+	}
+	base := rowGroupStart(f, u.rg)
+	if del != nil {
+		var cut bool
+		if rowRanges, cut = cutDeleted(rowRanges, del, base, f.Meta.RowGroups[u.rg].NumRows); cut {
+			del = nil
+			if rowRanges != nil && len(rowRanges) == 0 {
+				return nil
+			}
+		}
+	}
 	var rangeMap map[int][]file.RowRange
 	if rowRanges != nil {
 		rangeMap = map[int][]file.RowRange{u.rg: rowRanges}
@@ -636,13 +654,6 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 		}
 		return f.NewReader(file.ReaderOptions{Columns: cols, BatchSize: s.req.BatchSize, RowGroups: []int{u.rg}, Fresh: true, Ranges: rangeMap, Stats: &s.io})
 	}
-	// Rows a deletion vector removes are taken out of every batch; the
-	// vector is loaded when the scan first reaches the file.
-	del, err := s.t.deletions(u.file)
-	if err != nil {
-		return err
-	}
-	base := rowGroupStart(f, u.rg)
 	if len(b.needed) == 0 {
 		return s.constantRows(u, f, b, eval, rowRanges, del, base, send)
 	}

@@ -262,6 +262,27 @@ func RemoveOf(a *Add) *Remove {
 	return &Remove{Path: a.Path, DeletionTimestamp: 1700000000001, DataChange: true, DeletionVector: a.DeletionVector}
 }
 
+// DeleteRows commits deletion vectors: every add is removed and added
+// again with its bitmap as an on-disk deletion vector (one file holds
+// them all). It returns the new adds.
+func (t *Table) DeleteRows(adds []*Add, bitmaps []*dv.Bitmap) []*Add {
+	t.tb.Helper()
+	descs, err := dv.WriteFile(t.Root, "", bitmaps)
+	if err != nil {
+		t.tb.Fatal(err)
+	}
+	var acts []any
+	var out []*Add
+	for i, a := range adds {
+		na := *a
+		na.DeletionVector = &descs[i]
+		acts = append(acts, RemoveOf(a), &na)
+		out = append(out, &na)
+	}
+	t.Commit(acts...)
+	return out
+}
+
 // Live returns the adds live at the last commit, by path.
 func (t *Table) Live() []*Add {
 	out := make([]*Add, 0, len(t.live))
