@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/carquet-go/carquet/parquet/errs"
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/journal"
@@ -21,8 +22,8 @@ import (
 const JournalSuffix = journal.Suffix
 
 // ErrSchemaMismatch is wrapped by Append errors when the schema given
-// differs from the file's.
-var ErrSchemaMismatch = errors.New("schema differs from the file's")
+// differs from the file's. It is a kind of errs.ErrSchemaMismatch.
+var ErrSchemaMismatch = errs.New("schema differs from the file's", errs.ErrSchemaMismatch)
 
 func writeJournal(path string, j journal.Journal) error {
 	tmp := path + JournalSuffix + ".tmp"

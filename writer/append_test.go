@@ -203,7 +203,7 @@ func TestAppendSchemaMismatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = Append(path, sch)
-		if !errors.Is(err, ErrSchemaMismatch) || !strings.Contains(err.Error(), c.want) {
+		if !errors.Is(err, ErrSchemaMismatch) || !errors.Is(err, file.ErrSchemaMismatch) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want one containing %q", err, c.want)
 		}
 	}
