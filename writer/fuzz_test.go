@@ -51,15 +51,6 @@ func FuzzRoundTrip(f *testing.F) {
 		h := fnv.New64a()
 		h.Write(b)
 		rng := rand.New(&fuzzSource{b: b, rest: rand.NewPCG(h.Sum64(), 13)})
-		sg := &schemaGen{rng: rng}
-		var fields []Field
-		for range 1 + rng.IntN(4) {
-			fields = append(fields, sg.field(1+rng.IntN(4)))
-		}
-		sch, err := NewSchema(fields...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		runRandomCase(t, 0, rng, sch)
+		runRandomCase(t, 0, rng, randomSchema(t, rng, 4))
 	})
 }

@@ -114,17 +114,24 @@ func TestRoundTripRandom(t *testing.T) {
 	}
 	for seed := range iters {
 		rng := rand.New(rand.NewPCG(uint64(seed), 7))
-		sg := &schemaGen{rng: rng}
-		var fields []Field
-		for range 1 + rng.IntN(4) {
-			fields = append(fields, sg.field(1+rng.IntN(4)))
-		}
-		sch, err := NewSchema(fields...)
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
-		}
-		runRandomCase(t, seed, rng, sch)
+		runRandomCase(t, seed, rng, randomSchema(t, rng, 4))
 	}
+}
+
+// randomSchema makes a schema of one to four random fields nested up to
+// maxDepth deep.
+func randomSchema(t testing.TB, rng *rand.Rand, maxDepth int) *schema.Schema {
+	t.Helper()
+	sg := &schemaGen{rng: rng}
+	var fields []Field
+	for range 1 + rng.IntN(4) {
+		fields = append(fields, sg.field(1+rng.IntN(maxDepth)))
+	}
+	sch, err := NewSchema(fields...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch
 }
 
 func runRandomCase(t *testing.T, seed int, rng *rand.Rand, sch *schema.Schema) {
@@ -206,15 +213,7 @@ func TestRowsRoundTrip(t *testing.T) {
 	}
 	for seed := range iters {
 		rng := rand.New(rand.NewPCG(uint64(seed), 11))
-		sg := &schemaGen{rng: rng}
-		var fields []Field
-		for range 1 + rng.IntN(4) {
-			fields = append(fields, sg.field(1+rng.IntN(3)))
-		}
-		sch, err := NewSchema(fields...)
-		if err != nil {
-			t.Fatal(err)
-		}
+		sch := randomSchema(t, rng, 3)
 		lf, _ := sch.LogicalFields()
 		g := &gen{rng: rng, nullFrac: 0.2, maxList: 3}
 		n := rng.IntN(300)
