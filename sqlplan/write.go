@@ -894,6 +894,9 @@ func (e *Engine) writeRows(path string, sch *schema.Schema, folder bool, tableOp
 	}
 	var w *writer.Writer
 	if folder {
+		// Temporary files of writers killed before they finished are
+		// garbage: no reader looks at them.
+		writer.RemoveStaleTemps(path)
 		fileSeq.Lock()
 		fileSeq.n++
 		name := fmt.Sprintf("part-%d-%d-%d.parquet", time.Now().UnixNano(), os.Getpid(), fileSeq.n)

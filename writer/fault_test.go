@@ -251,3 +251,51 @@ func TestCreateDiskFull(t *testing.T) {
 	}
 	t.Logf("%d failed creates across a file of %d bytes", tries, total)
 }
+
+// TestRemoveStaleTemps: the temporary file of a writer that died is
+// removed, a live writer's is not, nor files that only look alike.
+func TestRemoveStaleTemps(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "live.parquet")
+	w, err := Create(path, appendSchema(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteBatch(appendBatch(0, 10)); err != nil {
+		t.Fatal(err)
+	}
+	// What a writer killed before Close leaves: its file, unlocked.
+	dead := filepath.Join(dir, ".dead.parquet.tmp-123456")
+	keep := []string{".notes", ".x.parquet.tmp-abc", "y.parquet.tmp-1", ".tmp-1"}
+	for _, name := range append(keep, filepath.Base(dead)) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := RemoveStaleTemps(dir)
+	if err != nil || n != 1 {
+		t.Fatalf("RemoveStaleTemps: %d, %v; want 1", n, err)
+	}
+	if _, err := os.Stat(dead); !os.IsNotExist(err) {
+		t.Errorf("the dead writer's file is still there: %v", err)
+	}
+	for _, name := range keep {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatalf("the live writer: %v", err)
+	}
+	f, err := file.OpenFile(path, file.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := ids(t, f); len(got) != 10 {
+		t.Errorf("%d rows", len(got))
+	}
+	if n, err := RemoveStaleTemps(dir); err != nil || n != 0 {
+		t.Errorf("second RemoveStaleTemps: %d, %v", n, err)
+	}
+}

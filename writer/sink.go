@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/carquet-go/carquet/parquet/schema"
 )
@@ -19,7 +20,7 @@ func Create(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	f, err := createLockedTemp(dir, base)
 	if err != nil {
 		return nil, fmt.Errorf("writer: %w", err)
 	}
@@ -32,26 +33,105 @@ func Create(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
 	}
 	w.finalize = func(commit bool) error {
 		if !commit {
-			f.Close()
 			os.Remove(tmp)
+			f.Close()
 			return nil
 		}
 		if err := f.Sync(); err != nil {
+			os.Remove(tmp)
 			f.Close()
-			os.Remove(tmp)
 			return fmt.Errorf("writer: %s: %w", path, err)
 		}
-		if err := f.Close(); err != nil {
-			os.Remove(tmp)
-			return fmt.Errorf("writer: %s: %w", path, err)
-		}
+		// Rename before closing, while the lock is held: RemoveStaleTemps
+		// leaves a locked temporary file alone.
 		if err := os.Rename(tmp, path); err != nil {
 			os.Remove(tmp)
+			f.Close()
 			return fmt.Errorf("writer: %w", err)
+		}
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("writer: %s: %w", path, err)
 		}
 		return syncDir(dir)
 	}
 	return w, nil
+}
+
+// createLockedTemp creates Create's temporary file for base in dir and
+// holds an exclusive lock on it until it is closed, so that
+// RemoveStaleTemps can tell it from one left behind by a dead process.
+// Where there is no flock the file is not locked (and RemoveStaleTemps
+// removes nothing).
+func createLockedTemp(dir, base string) (*os.File, error) {
+	for range 100 {
+		f, err := os.CreateTemp(dir, "."+base+tempMark+"*")
+		if err != nil {
+			return nil, err
+		}
+		if lockFile(f) != nil {
+			return f, nil
+		}
+		// RemoveStaleTemps may have removed the file between its creation
+		// and the lock: then make another.
+		st1, err1 := f.Stat()
+		st2, err2 := os.Stat(f.Name())
+		if err1 == nil && err2 == nil && os.SameFile(st1, st2) {
+			return f, nil
+		}
+		f.Close()
+	}
+	return nil, fmt.Errorf("cannot keep a temporary file in %s", dir)
+}
+
+// tempMark is what the names of Create's temporary files have between the
+// final name and a random number (and a leading dot).
+const tempMark = ".tmp-"
+
+// isTempName reports whether name is one of Create's temporary files.
+func isTempName(name string) bool {
+	i := strings.LastIndex(name, tempMark)
+	if !strings.HasPrefix(name, ".") || i < 1 {
+		return false
+	}
+	digits := name[i+len(tempMark):]
+	if digits == "" {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// RemoveStaleTemps removes from dir the temporary files of writers that
+// died (a crash, a kill) between Create and Close: files named as Create
+// names them that no live writer holds locked. It returns how many it
+// removed. Where there is no flock it removes nothing.
+func RemoveStaleTemps(dir string) (int, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, fmt.Errorf("writer: %w", err)
+	}
+	n := 0
+	for _, e := range ents {
+		if !e.Type().IsRegular() || !isTempName(e.Name()) {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		f, err := os.Open(p)
+		if err != nil {
+			continue // gone already
+		}
+		if ok, err := tryLockFile(f); err == nil && ok {
+			if os.Remove(p) == nil {
+				n++
+			}
+		}
+		f.Close()
+	}
+	return n, nil
 }
 
 // syncDir makes a rename or a file creation in dir durable.
