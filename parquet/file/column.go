@@ -195,10 +195,6 @@ func (r *ColumnReader) loadDictionary(p *Page) error {
 // batch.
 const levelChunk = 4096
 
-// maxBatchEntries bounds the level entries of one batch: a row of nested
-// values larger than this is refused rather than materialised.
-const maxBatchEntries = 1 << 27
-
 func (r *ColumnReader) startDataPage(p *Page) error {
 	n := p.NumValues
 	data := p.Data
@@ -419,8 +415,9 @@ func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 			}
 			out.Entries += entries
 			out.Rows += got
-			if out.Entries > maxBatchEntries {
-				return rows, r.c.errorf(r.page.Offset, "a batch of %d rows holds more than %d values; read with a smaller batch size", out.Rows, maxBatchEntries)
+			if limit := r.c.File.opts.batchValues(); out.Entries > limit {
+				return rows, r.c.errorf(r.page.Offset, "a batch of %d rows holds more than %d values: %w (MaxBatchValues); read with a smaller batch size",
+					out.Rows, limit, ErrLimit)
 			}
 		} else if err := r.skipValues(nonNull); err != nil {
 			return rows, err

@@ -37,6 +37,7 @@ const (
 	DefaultMaxPageSize       = math.MaxInt32
 	DefaultMaxDictionarySize = math.MaxInt32
 	DefaultMaxColumns        = 1 << 20
+	DefaultMaxBatchValues    = 1 << 27
 )
 
 // Limits bound what sizes and counts read from a file may make a reader
@@ -58,6 +59,12 @@ type Limits struct {
 	// MaxColumns bounds the number of leaf columns of the schema (default
 	// DefaultMaxColumns).
 	MaxColumns int
+	// MaxBatchValues bounds the values (level entries, nulls included) of
+	// one column in one batch (default DefaultMaxBatchValues). Batches are
+	// cut by rows, and a row of a nested column can hold any number of
+	// values — billions in a few bytes of RLE levels: this bounds the
+	// memory such a row takes to materialise.
+	MaxBatchValues int
 }
 
 func orDefault(v, def int) int {
@@ -71,6 +78,7 @@ func (l Limits) pageSize() int       { return orDefault(l.MaxPageSize, DefaultMa
 func (l Limits) dictionarySize() int { return orDefault(l.MaxDictionarySize, DefaultMaxDictionarySize) }
 func (l Limits) footerSize() int     { return orDefault(l.MaxFooterSize, MaxFooterSize) }
 func (l Limits) columns() int        { return orDefault(l.MaxColumns, DefaultMaxColumns) }
+func (l Limits) batchValues() int    { return orDefault(l.MaxBatchValues, DefaultMaxBatchValues) }
 
 // Options configure how a file is opened and read.
 type Options struct {

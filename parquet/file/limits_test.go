@@ -192,3 +192,80 @@ func TestLimitsAcceptValidFiles(t *testing.T) {
 		t.Errorf("MaxColumns 1, one column: %v", err)
 	}
 }
+
+// longListFile builds a file of one row: a repeated INT32 column holding n
+// copies of 7, dictionary-encoded, so that the whole row takes a few dozen
+// bytes whatever n is.
+func longListFile(n int64) []byte {
+	run := func(dst []byte, count int64, v byte) []byte {
+		return append(binary.AppendUvarint(dst, uint64(count)<<1), v)
+	}
+	withLen := func(dst, levels []byte) []byte {
+		return append(binary.LittleEndian.AppendUint32(dst, uint32(len(levels))), levels...)
+	}
+	body := withLen(nil, run(run(nil, 1, 0), n-1, 1)) // repetition: a new row, then n-1 continuations
+	body = withLen(body, run(nil, n, 1))              // definition: every value present
+	body = run(append(body, 1), n, 0)                 // dictionary indices, bit width 1: all 0
+	dict := binary.LittleEndian.AppendUint32(nil, 7)
+	file := []byte("PAR1")
+	dictOff := int64(len(file))
+	file = format.Marshal(file, &format.PageHeader{Type: format.DictionaryPage, UncompressedPageSize: int32(len(dict)),
+		CompressedPageSize: int32(len(dict)), DictionaryPageHeader: &format.DictionaryPageHeader{NumValues: 1, Encoding: format.Plain}})
+	file = append(file, dict...)
+	dataOff := int64(len(file))
+	file = format.Marshal(file, &format.PageHeader{Type: format.DataPage, UncompressedPageSize: int32(len(body)),
+		CompressedPageSize: int32(len(body)), DataPageHeader: &format.DataPageHeader{NumValues: int32(n),
+			Encoding: format.RLEDictionary, DefinitionLevelEncoding: format.RLE, RepetitionLevelEncoding: format.RLE}})
+	file = append(file, body...)
+	size := int64(len(file)) - dictOff
+	meta := format.FileMetaData{Version: 1, NumRows: 1,
+		Schema: []format.SchemaElement{{Name: "schema", NumChildren: format.Some(int32(1))},
+			{Name: "x", Type: format.Some(format.Int32), RepetitionType: format.Some(format.Repeated)}},
+		RowGroups: []format.RowGroup{{NumRows: 1, TotalByteSize: size, Columns: []format.ColumnChunk{{FileOffset: dictOff,
+			MetaData: &format.ColumnMetaData{Type: format.Int32, Encodings: []format.Encoding{format.RLE, format.Plain, format.RLEDictionary},
+				PathInSchema: []string{"x"}, Codec: format.Uncompressed, NumValues: n, TotalUncompressedSize: size,
+				TotalCompressedSize: size, DataPageOffset: dataOff, DictionaryPageOffset: format.Some(dictOff)}}}}}}
+	footer := format.Marshal(nil, &meta)
+	file = append(file, footer...)
+	file = binary.LittleEndian.AppendUint32(file, uint32(len(footer)))
+	return append(file, "PAR1"...)
+}
+
+// TestMaxBatchValues reads a row of 2^20 values stored in a few bytes:
+// with MaxBatchValues below that it fails with ErrLimit having allocated
+// about what the limit allows; without, the row reads whole and right.
+func TestMaxBatchValues(t *testing.T) {
+	const n = 1 << 20
+	data := longListFile(n)
+	var err error
+	grew := allocDuring(func() {
+		err = readBytes(data, Options{Name: "list.parquet", Limits: Limits{MaxBatchValues: 1 << 14}})
+	})
+	if !errors.Is(err, ErrLimit) || errors.Is(err, ErrCorrupt) {
+		t.Fatalf("err = %v, want ErrLimit", err)
+	}
+	if grew > 8<<20 {
+		t.Errorf("allocated %d MiB for a limit of 2^14 values", grew>>20)
+	}
+	f, err := Open(bytes.NewReader(data), int64(len(data)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := f.NewReader(ReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := r.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := b.Columns[0]
+	if b.NumRows != 1 || len(list.Offsets) != 2 || list.Offsets[1] != n {
+		t.Fatalf("%d rows, offsets %v", b.NumRows, list.Offsets)
+	}
+	for i, v := range list.Children[0].Int32s[:n] {
+		if v != 7 {
+			t.Fatalf("value %d is %d", i, v)
+		}
+	}
+}
