@@ -2,12 +2,16 @@ package sqlplan
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // FuzzQuery runs arbitrary SQL against a small table: every input gives
-// rows or an error, never a panic ("internal error") or a hang.
+// rows or an error, never a panic ("internal error") or a hang. Queries
+// are executed and up to 1000 batches read; each has a deadline, and one
+// that ignores it for long is reported as a hang.
 func FuzzQuery(f *testing.F) {
 	for _, s := range []string{
 		"SELECT * FROM t", "SELECT a, sum(b) FROM t GROUP BY a HAVING count(*) > 1 ORDER BY 2 DESC LIMIT 3",
@@ -41,6 +45,10 @@ func FuzzQuery(f *testing.F) {
 		if len(q) > 2000 {
 			return
 		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		watchdog := time.AfterFunc(30*time.Second, func() { panic(fmt.Sprintf("FuzzQuery: %q still running 25 s after its deadline", q)) })
+		defer watchdog.Stop()
 		s, err := e.Prepare(q)
 		check := func(err error) {
 			if err != nil && strings.Contains(err.Error(), "internal error") {
@@ -51,7 +59,7 @@ func FuzzQuery(f *testing.F) {
 		if err != nil || !s.Returns() {
 			return
 		}
-		rows, err := s.Query(context.Background(), []Arg{{Ordinal: 1, Value: int64(1)}})
+		rows, err := s.Query(ctx, []Arg{{Ordinal: 1, Value: int64(1)}})
 		check(err)
 		if err != nil {
 			return
