@@ -197,27 +197,64 @@ func GatherByteArray(data []byte, offsets []int32, dictData []byte, dictOffsets 
 	n := max(len(dictOffsets)-1, 0)
 	// Size the output once: one pass over the indices is cheap next to the
 	// copies, and it checks every index before anything is written.
-	good, total := len(indices), 0
+	good, total, longest := len(indices), 0, int32(0)
 	for i, x := range indices {
 		if uint(uint32(x)) >= uint(n) {
 			good = i
 			break
 		}
-		total += int(dictOffsets[x+1] - dictOffsets[x])
+		l := dictOffsets[x+1] - dictOffsets[x]
+		total += int(l)
+		longest = max(longest, l)
 	}
 	if len(data)+total > maxInt32 {
 		return data, offsets, &Error{Encoding: format.RLEDictionary, Offset: -1, Msg: "byte array data exceeds 2 GiB", Err: ErrCorrupt}
 	}
-	data = extend(data, total)[:len(data)]
 	at := len(offsets)
 	offsets = extend(offsets, good)
 	out := offsets[at:]
-	for i, x := range indices[:good] {
-		data = append(data, dictData[dictOffsets[x]:dictOffsets[x+1]]...)
-		out[i] = int32(len(data))
+	// The block copy needs 16 readable bytes past the dictionary's end:
+	// worth a padded copy of a small dictionary if it has no slack.
+	if longest <= shortValue && good > 0 && (cap(dictData)-len(dictData) >= shortValue || len(dictData) <= 4*good) {
+		data = gatherShort(data, out, dictData, dictOffsets, indices[:good], total)
+	} else {
+		data = extend(data, total)[:len(data)]
+		for i, x := range indices[:good] {
+			data = append(data, dictData[dictOffsets[x]:dictOffsets[x+1]]...)
+			out[i] = int32(len(data))
+		}
 	}
 	if good < len(indices) {
 		return data, offsets, badIndex(good, indices[good], n)
 	}
 	return data, offsets, nil
+}
+
+// shortValue is the longest dictionary value gatherShort copies with one
+// fixed-size move.
+const shortValue = 16
+
+// gatherShort appends the values of indices (each at most shortValue bytes
+// long, total bytes in all) to data and their end offsets to out. Each
+// value is copied as a whole 16-byte block — two register moves instead of
+// a memmove call per value — into a buffer with 16 bytes of slack; the
+// bytes past a value's end are overwritten by the next one and cut off at
+// the end. The blocks read up to 16 bytes past the dictionary's last
+// value: from the slice's spare capacity where it has some (readers leave
+// it there), else from a padded copy.
+func gatherShort(data []byte, out []int32, dictData []byte, dictOffsets []int32, indices []int32, total int) []byte {
+	src := dictData[:cap(dictData)]
+	if len(src)-len(dictData) < shortValue {
+		src = make([]byte, len(dictData)+shortValue)
+		copy(src, dictData)
+	}
+	pos := len(data)
+	buf := extend(data, total+shortValue)
+	for i, x := range indices {
+		start, end := dictOffsets[x], dictOffsets[x+1]
+		*(*[shortValue]byte)(buf[pos : pos+shortValue]) = *(*[shortValue]byte)(src[start : start+shortValue])
+		pos += int(end - start)
+		out[i] = int32(pos)
+	}
+	return buf[:pos]
 }

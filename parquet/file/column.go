@@ -3,6 +3,7 @@ package file
 import (
 	"fmt"
 	"io"
+	"slices"
 	"unsafe"
 
 	"github.com/carquet-go/carquet/parquet/encoding"
@@ -184,6 +185,11 @@ func (r *ColumnReader) loadDictionary(p *Page) error {
 	dict := &vector.Vector{Kind: r.kind, Width: r.width}
 	if err := d.read(dict, p.NumValues); err != nil {
 		return fmt.Errorf("dictionary page: %w", err)
+	}
+	if dict.Kind == vector.ByteArray {
+		// Slack past the last value lets the gather copy every short value
+		// as one 16-byte block (encoding.GatherByteArray reads up to cap).
+		dict.Data = slices.Grow(dict.Data, 16)
 	}
 	r.dict = dict
 	return nil
