@@ -2,6 +2,7 @@ package file
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -65,6 +66,12 @@ type Limits struct {
 	// values — billions in a few bytes of RLE levels: this bounds the
 	// memory such a row takes to materialise.
 	MaxBatchValues int
+	// MaxMetadataMemory bounds the memory the footer's lists may take
+	// decoded (row groups, column chunks, schema elements, ...). The
+	// default is 64 MiB plus 16 times the footer's length: far above what
+	// real footers take, far below the hundredfold a footer of empty
+	// structs would make the reader allocate.
+	MaxMetadataMemory int64
 }
 
 func orDefault(v, def int) int {
@@ -79,6 +86,13 @@ func (l Limits) dictionarySize() int { return orDefault(l.MaxDictionarySize, Def
 func (l Limits) footerSize() int     { return orDefault(l.MaxFooterSize, MaxFooterSize) }
 func (l Limits) columns() int        { return orDefault(l.MaxColumns, DefaultMaxColumns) }
 func (l Limits) batchValues() int    { return orDefault(l.MaxBatchValues, DefaultMaxBatchValues) }
+
+func (l Limits) metadataMemory(footerLen int) int64 {
+	if l.MaxMetadataMemory > 0 {
+		return l.MaxMetadataMemory
+	}
+	return 64<<20 + 16*int64(footerLen)
+}
 
 // Options configure how a file is opened and read.
 type Options struct {
@@ -282,11 +296,9 @@ func (f *File) readFooter() error {
 	meta := new(format.FileMetaData)
 	// The footer bytes stay with the File and are never written, so the
 	// metadata's strings may share them.
-	var err error
-	if f.opts.LazyColumns {
-		_, err = format.UnmarshalLazy(footer, meta)
-	} else {
-		_, err = format.UnmarshalAliased(footer, meta)
+	_, err := format.UnmarshalFooter(footer, meta, f.opts.LazyColumns, f.opts.metadataMemory(len(footer)))
+	if errors.Is(err, ErrLimit) {
+		return f.errorf(-1, "", start, "footer: %w", err)
 	}
 	if err != nil {
 		return f.errorf(-1, "", start, "%w: footer: %w", ErrCorrupt, err)
@@ -403,6 +415,7 @@ func (f *File) ColumnChunk(rg, col int) (*format.ColumnChunk, error) {
 	lz.once.Do(func() {
 		r := thrift.NewReader(g.ColumnsRaw)
 		r.AliasStrings = true
+		r.MaxAlloc = f.opts.metadataMemory(len(f.footer))
 		var tmp format.RowGroup
 		// The raw bytes are the list: its header, then the structs.
 		et, n, err := r.ListHeader()
@@ -429,6 +442,9 @@ func (f *File) ColumnChunk(rg, col int) (*format.ColumnChunk, error) {
 		}
 		lz.cols, lz.err = tmp.Columns, err
 	})
+	if errors.Is(lz.err, ErrLimit) {
+		return nil, f.errorf(rg, "", -1, "column chunks: %w", lz.err)
+	}
 	if lz.err != nil {
 		return nil, f.errorf(rg, "", -1, "%w: %w", ErrCorrupt, lz.err)
 	}

@@ -269,3 +269,44 @@ func TestMaxBatchValues(t *testing.T) {
 		}
 	}
 }
+
+// emptyStructsFooter builds a file whose footer holds a list of n empty
+// structs as FileMetaData field id: one byte each in the file, a whole Go
+// struct each decoded.
+func emptyStructsFooter(field byte, n int) []byte {
+	footer := []byte{field<<4 | byte(thrift.List), 0xf0 | byte(thrift.Struct)}
+	footer = binary.AppendUvarint(footer, uint64(n))
+	footer = append(footer, make([]byte, n+1)...) // n stops, then FileMetaData's
+	file := append([]byte("PAR1"), footer...)
+	file = binary.LittleEndian.AppendUint32(file, uint32(len(footer)))
+	return append(file, "PAR1"...)
+}
+
+// TestFooterOfEmptyStructs checks that footers whose lists would decode to
+// a hundred times their size fail with ErrLimit, having allocated little.
+func TestFooterOfEmptyStructs(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		field byte
+	}{{"schema", 2}, {"row groups", 4}, {"key-value metadata", 5}} {
+		for _, lazy := range []bool{false, true} {
+			data := emptyStructsFooter(tc.field, 1<<20)
+			var err error
+			grew := allocDuring(func() { _, err = Open(bytes.NewReader(data), int64(len(data)), Options{LazyColumns: lazy}) })
+			if !errors.Is(err, ErrLimit) || errors.Is(err, ErrCorrupt) {
+				t.Errorf("%s (lazy %v): err = %v, want ErrLimit", tc.name, lazy, err)
+			}
+			if grew > 16<<20 {
+				t.Errorf("%s (lazy %v): allocated %d MiB for a footer of 1 MiB", tc.name, lazy, grew>>20)
+			}
+		}
+	}
+	// A lower limit refuses a real footer; the default reads it.
+	data := hugeNullPage(4)
+	if _, err := Open(bytes.NewReader(data), int64(len(data)), Options{Limits: Limits{MaxMetadataMemory: 64}}); !errors.Is(err, ErrLimit) {
+		t.Errorf("MaxMetadataMemory 64: %v", err)
+	}
+	if _, err := Open(bytes.NewReader(data), int64(len(data)), Options{}); err != nil {
+		t.Error(err)
+	}
+}

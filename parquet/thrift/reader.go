@@ -2,8 +2,11 @@ package thrift
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"unsafe"
+
+	"github.com/carquet-go/carquet/parquet/errs"
 )
 
 // Reader decodes compact-protocol values from a byte slice held in memory.
@@ -23,13 +26,46 @@ type Reader struct {
 	// SkipLazy makes decoders leave the fields they know as lazy (a row
 	// group's column chunks) undecoded, keeping their raw bytes.
 	SkipLazy bool
+	// MaxAlloc, when positive, bounds the memory the input's lists may
+	// take once decoded. ListHeader charges each list its element count
+	// times an element size (StructSize for structs) and fails, before the
+	// caller allocates the list, when the total would pass MaxAlloc: a
+	// list of empty structs costs one byte each in the input and a whole
+	// Go struct each decoded.
+	MaxAlloc int64
+	// StructSize is what a struct element is charged (default 128).
+	StructSize int64
+	charged    int64
+}
+
+// ErrAllocLimit is wrapped by the error of a list that would take the
+// decoded input above Reader.MaxAlloc. It is a kind of errs.ErrLimit.
+var ErrAllocLimit = errs.New("thrift: decoded lists above the reader's memory limit", errs.ErrLimit)
+
+// charge counts n elements of type t against MaxAlloc.
+func (r *Reader) charge(t Type, n int) error {
+	size := int64(8)
+	switch t {
+	case Binary:
+		size = 24
+	case Struct:
+		size = r.StructSize
+		if size <= 0 {
+			size = 128
+		}
+	}
+	r.charged += int64(n) * size
+	if r.charged > r.MaxAlloc {
+		return fmt.Errorf("%w (%d bytes) at byte %d: a list of %d elements", ErrAllocLimit, r.MaxAlloc, r.pos, n)
+	}
+	return nil
 }
 
 // NewReader returns a Reader over buf.
 func NewReader(buf []byte) *Reader { return &Reader{buf: buf} }
 
 // Reset makes r read buf from its start.
-func (r *Reader) Reset(buf []byte) { r.buf, r.pos, r.depth = buf, 0, 0 }
+func (r *Reader) Reset(buf []byte) { r.buf, r.pos, r.depth, r.charged = buf, 0, 0, 0 }
 
 // Offset is the number of bytes consumed so far.
 func (r *Reader) Offset() int { return r.pos }
@@ -253,6 +289,11 @@ func (r *Reader) ListHeader() (Type, int, error) {
 	}
 	if n > uint64(len(r.buf)-r.pos) {
 		return 0, 0, r.errorf("list size exceeds input")
+	}
+	if r.MaxAlloc > 0 {
+		if err := r.charge(t, int(n)); err != nil {
+			return 0, 0, err
+		}
 	}
 	return t, int(n), nil
 }
