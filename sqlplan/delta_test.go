@@ -8,9 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/carquet-go/carquet/delta/dv"
 	"github.com/carquet-go/carquet/internal/deltatest"
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -131,18 +134,9 @@ func TestDeltaLogReplayAndTimeTravel(t *testing.T) {
 		t.Fatalf("tables %v", names)
 	}
 	// Partition columns are typed by the schema: yr is an integer.
-	got := queryAll(t, e, "SELECT region, yr, COUNT(*), MIN(id) FROM events GROUP BY region, yr ORDER BY region")
-	if g := fmt.Sprint(got); g != "[[asia 2025 5 16] [eu 2024 10 1]]" {
-		t.Fatalf("group by partitions: %s", g)
-	}
-	got = queryAll(t, e, "SELECT COUNT(*) FROM events WHERE yr >= 2025 OR region = 'eu' AND id > 12")
-	if g := fmt.Sprint(got); g != "[[8]]" { // 16..20 and 13..15
-		t.Fatalf("partition filter: %s", g)
-	}
-	got = queryAll(t, e, "SELECT name FROM `events@v0` WHERE region = 'us' AND id = 8")
-	if g := fmt.Sprint(got); g != "[[n8]]" {
-		t.Fatalf("time travel filter: %s", g)
-	}
+	expectRows(t, e, "SELECT region, yr, COUNT(*), MIN(id) FROM events GROUP BY region, yr ORDER BY region", "[[asia 2025 5 16] [eu 2024 10 1]]")
+	expectRows(t, e, "SELECT COUNT(*) FROM events WHERE yr >= 2025 OR region = 'eu' AND id > 12", "[[8]]") // 16..20 and 13..15
+	expectRows(t, e, "SELECT name FROM `events@v0` WHERE region = 'us' AND id = 8", "[[n8]]")
 	if _, err := e.Prepare("SELECT * FROM `events@v9`"); err == nil {
 		s, _ := e.Prepare("SELECT * FROM `events@v9`")
 		if _, err := s.Query(context.Background(), nil); err == nil {
@@ -150,7 +144,7 @@ func TestDeltaLogReplayAndTimeTravel(t *testing.T) {
 		}
 	}
 	// DESCRIBE shows the schema's types.
-	got = queryAll(t, e, "DESCRIBE events")
+	got := queryAll(t, e, "DESCRIBE events")
 	if len(got) != 5 || fmt.Sprint(got[4][0:2]) != "[yr INTEGER]" {
 		t.Fatalf("describe: %v", got)
 	}
@@ -310,15 +304,34 @@ func TestDeltaDeletionVectors(t *testing.T) {
 	}
 }
 
+// expectRows runs a query and compares its rows, printed, with want.
+func expectRows(t *testing.T, e *Engine, q, want string) {
+	t.Helper()
+	if g := fmt.Sprint(queryAll(t, e, q)); g != want {
+		t.Fatalf("%s:\n got %s\nwant %s", q, g, want)
+	}
+}
+
+// md is a field's column mapping metadata.
+func md(id int, phys string) map[string]any {
+	return map[string]any{"delta.columnMapping.id": id, "delta.columnMapping.physicalName": phys}
+}
+
+// mappedName is a column's name in a data file: its physical name in name
+// mode, an unrelated name in id mode (where only field ids match).
+func mappedName(mode, phys, other string) string {
+	if mode == "id" {
+		return other
+	}
+	return phys
+}
+
 func TestDeltaColumnMapping(t *testing.T) {
 	for _, mode := range []string{"name", "id"} {
 		t.Run(mode, func(t *testing.T) {
 			e, dir := deltaEngine(t)
 			root := filepath.Join(dir, "cm")
 			tb := deltatest.New(t, root)
-			md := func(id int, phys string) map[string]any {
-				return map[string]any{"delta.columnMapping.id": id, "delta.columnMapping.physicalName": phys}
-			}
 			v0 := deltatest.Struct(
 				deltatest.StructField("id", "long", false, md(1, "col-1a")),
 				deltatest.StructField("name", "string", true, md(2, "col-2b")),
@@ -326,12 +339,7 @@ func TestDeltaColumnMapping(t *testing.T) {
 			)
 			// In name mode files use the physical names; in id mode the
 			// files' names are unrelated and only the field ids match.
-			fname := func(phys, other string) string {
-				if mode == "id" {
-					return other
-				}
-				return phys
-			}
+			fname := func(phys, other string) string { return mappedName(mode, phys, other) }
 			cols := []deltatest.Column{
 				{Field: writer.Int64(fname("col-1a", "whatever_a")).Required().ID(1), Name: "col-1a"},
 				{Field: writer.String(fname("col-2b", "id")).ID(2), Name: "col-2b"},
@@ -351,23 +359,11 @@ func TestDeltaColumnMapping(t *testing.T) {
 			cols2 := append(cols, deltatest.Column{Field: writer.Double(fname("col-4s", "score_file")).ID(4), Name: "col-4s"})
 			f2 := tb.DataFile("p=y/f2.parquet", cols2, [][]any{{int64(3), "three", 0.5}, {int64(4), nil, 1.5}}, map[string]*string{"col-3p": deltatest.Str("y")})
 			tb.Commit(deltatest.NewMetaData(v1, []string{"p"}, conf), f2)
-			got := queryAll(t, e, "SELECT id, label, p, score FROM cm ORDER BY id")
-			if g := fmt.Sprint(got); g != "[[1 one x <nil>] [2 two x <nil>] [3 three y 0.5] [4 <nil> y 1.5]]" {
-				t.Fatalf("got %s", g)
-			}
-			got = queryAll(t, e, "SELECT id FROM cm WHERE label = 'two' OR score > 1")
-			if g := fmt.Sprint(got); g != "[[2] [4]]" {
-				t.Fatalf("filter: %s", g)
-			}
-			got = queryAll(t, e, "SELECT name, p FROM `cm@v0` WHERE id = 2")
-			if g := fmt.Sprint(got); g != "[[two x]]" {
-				t.Fatalf("v0: %s", g)
-			}
+			expectRows(t, e, "SELECT id, label, p, score FROM cm ORDER BY id", "[[1 one x <nil>] [2 two x <nil>] [3 three y 0.5] [4 <nil> y 1.5]]")
+			expectRows(t, e, "SELECT id FROM cm WHERE label = 'two' OR score > 1", "[[2] [4]]")
+			expectRows(t, e, "SELECT name, p FROM `cm@v0` WHERE id = 2", "[[two x]]")
 			// Statistics are keyed by physical names: id = 3 prunes f1.
-			got = queryAll(t, e, "SELECT label FROM cm WHERE id = 3")
-			if g := fmt.Sprint(got); g != "[[three]]" {
-				t.Fatalf("stats: %s", g)
-			}
+			expectRows(t, e, "SELECT label FROM cm WHERE id = 3", "[[three]]")
 		})
 	}
 }
@@ -417,4 +413,61 @@ func TestDeltaEngineOnTableFolder(t *testing.T) {
 	defer e1.Close()
 	checkVersion(t, e1, "events", byVersion[1])
 	checkVersion(t, e1, "events@v3", byVersion[3])
+}
+
+// Files from writers other than Spark's default store timestamps as INT96
+// and small decimals as fixed-length binary, not the INT64 and INT64
+// decimal the Delta schema maps to: the values still come out right.
+func TestDeltaOtherPhysicalTypes(t *testing.T) {
+	e, dir := deltaEngine(t)
+	tb := deltatest.New(t, filepath.Join(dir, "ty"))
+	t1 := time.Date(2024, 3, 1, 10, 30, 0, 123456000, time.UTC)
+	t2 := time.Date(1999, 12, 31, 23, 59, 59, 0, time.UTC)
+	cols := []deltatest.Column{
+		{Field: writer.Int64("id"), Name: "id"},
+		{Field: writer.Int96("ts"), Name: "ts"},
+		{Field: writer.DecimalAs("d", 10, 2, format.FixedLenByteArray, 5), Name: "d"},
+	}
+	f := tb.DataFile("f.parquet", cols, [][]any{
+		{int64(1), t1, value.DecimalFromInt64(12345, 2)},
+		{int64(2), t2, value.DecimalFromInt64(-50, 2)},
+		{int64(3), nil, nil},
+	}, nil)
+	f.Stats = "" // INT96 and binary decimals: no statistics written
+	schema := deltatest.Struct(deltatest.StructField("id", "long", true, nil), deltatest.StructField("ts", "timestamp", true, nil),
+		deltatest.StructField("d", "decimal(10,2)", true, nil))
+	tb.Commit(&deltatest.Protocol{MinReaderVersion: 1, MinWriterVersion: 2}, deltatest.NewMetaData(schema, nil, nil), f)
+	got := queryAll(t, e, "SELECT id, ts, CAST(d AS VARCHAR) FROM ty ORDER BY id")
+	want := fmt.Sprint([][]any{{int64(1), t1, "123.45"}, {int64(2), t2, "-0.50"}, {int64(3), nil, nil}})
+	if g := fmt.Sprint(got); g != want {
+		t.Fatalf("got  %s\nwant %s", g, want)
+	}
+	expectRows(t, e, "SELECT id FROM ty WHERE d > 0 AND ts > '2000-01-01'", "[[1]]")
+}
+
+// Column mapping reaches into structs: the fields of a struct column have
+// physical names (and ids) of their own.
+func TestDeltaColumnMappingNested(t *testing.T) {
+	for _, mode := range []string{"name", "id"} {
+		t.Run(mode, func(t *testing.T) {
+			e, dir := deltaEngine(t)
+			tb := deltatest.New(t, filepath.Join(dir, "nm"))
+			fname := func(phys, other string) string { return mappedName(mode, phys, other) }
+			info := deltatest.Struct(deltatest.StructField("a", "long", true, md(11, "col-ia")), deltatest.StructField("b", "string", true, md(12, "col-ib")))
+			schema := deltatest.Struct(deltatest.StructField("id", "long", true, md(1, "col-id")), deltatest.StructField("info", info, true, md(10, "col-info")))
+			cols := []deltatest.Column{
+				{Field: writer.Int64(fname("col-id", "c1")).ID(1), Name: "col-id"},
+				{Field: writer.Group(fname("col-info", "c2"), writer.Int64(fname("col-ia", "x")).ID(11), writer.String(fname("col-ib", "y")).ID(12)).ID(10), Name: "col-info"},
+			}
+			f := tb.DataFile("f.parquet", cols, [][]any{
+				{int64(1), map[string]any{fname("col-ia", "x"): int64(10), fname("col-ib", "y"): "p"}},
+				{int64(2), map[string]any{fname("col-ia", "x"): int64(20), fname("col-ib", "y"): "q"}},
+				{int64(3), nil},
+			}, nil)
+			tb.Commit(&deltatest.Protocol{MinReaderVersion: 2, MinWriterVersion: 5},
+				deltatest.NewMetaData(schema, nil, map[string]string{"delta.columnMapping.mode": mode}), f)
+			expectRows(t, e, "SELECT id, info FROM nm ORDER BY id", "[[1 map[a:10 b:p]] [2 map[a:20 b:q]] [3 <nil>]]")
+			expectRows(t, e, "SELECT id, info.b FROM nm WHERE info.a > 15", "[[2 q]]")
+		})
+	}
 }
