@@ -282,7 +282,7 @@ func (r *ColumnReader) valueDecoderFor(enc format.Encoding) (valueDecoder, error
 			return nil, fmt.Errorf("%w: dictionary-encoded page without a dictionary page", ErrCorrupt)
 		}
 		if r.dictDec == nil {
-			r.dictDec = &dictDecoder{dict: r.dict}
+			r.dictDec = &dictDecoder{dict: r.dict, maxBytes: r.c.File.opts.batchBytes(), longest: -1}
 		}
 		return r.dictDec, nil
 	}
@@ -417,6 +417,10 @@ func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 				out.Values.Reserve(room)
 				if err := r.values.read(&out.Values, nonNull); err != nil {
 					return rows, r.c.wrap(r.page.Offset, err)
+				}
+				if limit := r.c.File.opts.batchBytes(); int64(len(out.Values.Data)) > limit {
+					return rows, r.c.errorf(r.page.Offset, "a batch of %d rows holds more than %d bytes of values: %w (MaxBatchBytes); read with a smaller batch size",
+						out.Rows, limit, ErrLimit)
 				}
 			}
 			out.Entries += entries

@@ -39,6 +39,7 @@ const (
 	DefaultMaxDictionarySize = math.MaxInt32
 	DefaultMaxColumns        = 1 << 20
 	DefaultMaxBatchValues    = 1 << 27
+	DefaultMaxBatchBytes     = 2 << 30
 )
 
 // Limits bound what sizes and counts read from a file may make a reader
@@ -72,6 +73,11 @@ type Limits struct {
 	// real footers take, far below the hundredfold a footer of empty
 	// structs would make the reader allocate.
 	MaxMetadataMemory int64
+	// MaxBatchBytes bounds the bytes of BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY
+	// values of one column in one batch (default DefaultMaxBatchBytes).
+	// Dictionary encoding lets a few bits per row name an entry of
+	// megabytes: this bounds what such rows take to materialise.
+	MaxBatchBytes int64
 }
 
 func orDefault(v, def int) int {
@@ -86,6 +92,13 @@ func (l Limits) dictionarySize() int { return orDefault(l.MaxDictionarySize, Def
 func (l Limits) footerSize() int     { return orDefault(l.MaxFooterSize, MaxFooterSize) }
 func (l Limits) columns() int        { return orDefault(l.MaxColumns, DefaultMaxColumns) }
 func (l Limits) batchValues() int    { return orDefault(l.MaxBatchValues, DefaultMaxBatchValues) }
+
+func (l Limits) batchBytes() int64 {
+	if l.MaxBatchBytes > 0 {
+		return l.MaxBatchBytes
+	}
+	return DefaultMaxBatchBytes
+}
 
 func (l Limits) metadataMemory(footerLen int) int64 {
 	if l.MaxMetadataMemory > 0 {

@@ -310,3 +310,81 @@ func TestFooterOfEmptyStructs(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// dictBombFile builds a file of n rows of one required BYTE_ARRAY column,
+// each naming (in one RLE run of dictionary indices) the single dictionary
+// entry: strLen bytes of 'a', zstd-compressed to almost nothing.
+func dictBombFile(strLen, n int) []byte {
+	run := func(dst []byte, count int64, v byte) []byte {
+		return append(binary.AppendUvarint(dst, uint64(count)<<1), v)
+	}
+	body := run([]byte{1}, int64(n), 0)
+	dict := binary.LittleEndian.AppendUint32(nil, uint32(strLen))
+	dict = append(dict, bytes.Repeat([]byte{'a'}, strLen)...)
+	z, _ := compress.Lookup(format.Zstd)
+	zdict, _ := z.Encode(nil, dict)
+	zbody, _ := z.Encode(nil, body)
+	file := []byte("PAR1")
+	dictOff := int64(len(file))
+	file = format.Marshal(file, &format.PageHeader{Type: format.DictionaryPage, UncompressedPageSize: int32(len(dict)),
+		CompressedPageSize: int32(len(zdict)), DictionaryPageHeader: &format.DictionaryPageHeader{NumValues: 1, Encoding: format.Plain}})
+	file = append(file, zdict...)
+	dataOff := int64(len(file))
+	file = format.Marshal(file, &format.PageHeader{Type: format.DataPage, UncompressedPageSize: int32(len(body)),
+		CompressedPageSize: int32(len(zbody)), DataPageHeader: &format.DataPageHeader{NumValues: int32(n),
+			Encoding: format.RLEDictionary, DefinitionLevelEncoding: format.RLE, RepetitionLevelEncoding: format.RLE}})
+	file = append(file, zbody...)
+	size := int64(len(file)) - dictOff
+	meta := format.FileMetaData{Version: 1, NumRows: int64(n),
+		Schema: []format.SchemaElement{{Name: "schema", NumChildren: format.Some(int32(1))},
+			{Name: "x", Type: format.Some(format.ByteArray), RepetitionType: format.Some(format.Required)}},
+		RowGroups: []format.RowGroup{{NumRows: int64(n), TotalByteSize: size, Columns: []format.ColumnChunk{{FileOffset: dictOff,
+			MetaData: &format.ColumnMetaData{Type: format.ByteArray, Encodings: []format.Encoding{format.RLE, format.Plain, format.RLEDictionary},
+				PathInSchema: []string{"x"}, Codec: format.Zstd, NumValues: int64(n), TotalUncompressedSize: size,
+				TotalCompressedSize: size, DataPageOffset: dataOff, DictionaryPageOffset: format.Some(dictOff)}}}}}}
+	footer := format.Marshal(nil, &meta)
+	file = append(file, footer...)
+	file = binary.LittleEndian.AppendUint32(file, uint32(len(footer)))
+	return append(file, "PAR1"...)
+}
+
+// TestDictionaryBomb reads a file of a few hundred bytes whose 1000 rows
+// each name a 4 MiB dictionary entry: 4 GiB to materialise. It must fail
+// with ErrLimit before gathering, and read in batches small enough.
+func TestDictionaryBomb(t *testing.T) {
+	data := dictBombFile(4<<20, 1000)
+	if len(data) > 2000 {
+		t.Fatalf("the file takes %d bytes", len(data))
+	}
+	var err error
+	grew := allocDuring(func() { err = readBytes(data, Options{Name: "bomb.parquet"}) })
+	if !errors.Is(err, ErrLimit) || errors.Is(err, ErrCorrupt) {
+		t.Fatalf("err = %v, want ErrLimit", err)
+	}
+	if grew > 64<<20 {
+		t.Errorf("allocated %d MiB", grew>>20)
+	}
+	opts := Options{Limits: Limits{MaxBatchBytes: 8 << 20}}
+	f, err := Open(bytes.NewReader(data), int64(len(data)), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := f.NewReader(ReaderOptions{BatchSize: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Next(); !errors.Is(err, ErrLimit) {
+		t.Fatalf("3 rows of 4 MiB with MaxBatchBytes 8 MiB: %v", err)
+	}
+	r, err = f.NewReader(ReaderOptions{BatchSize: 2, RowGroups: []int{0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := r.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := b.Columns[0]; b.NumRows != 2 || len(v.Bytes(1)) != 4<<20 || v.Bytes(1)[12345] != 'a' {
+		t.Fatalf("%d rows", b.NumRows)
+	}
+}

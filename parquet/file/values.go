@@ -165,6 +165,45 @@ type dictDecoder struct {
 	dict    *vector.Vector
 	idx     encoding.DictIndexDecoder
 	indices []int32
+	// maxBytes bounds the value bytes of the vector read into (the
+	// batch); longest is the dictionary's longest value, -1 until known.
+	maxBytes int64
+	longest  int
+}
+
+// checkRoom refuses to gather n values into out when they could take its
+// value bytes above maxBytes: a few bits of RLE index per value can name a
+// dictionary entry of megabytes.
+func (d *dictDecoder) checkRoom(out *vector.Vector, n int) error {
+	dict := d.dict
+	if dict.Kind != vector.ByteArray && dict.Kind != vector.FixedLenByteArray || d.maxBytes <= 0 {
+		return nil
+	}
+	if d.longest < 0 {
+		d.longest = dict.Width
+		if dict.Kind == vector.ByteArray {
+			d.longest = 0
+			for i := 1; i < len(dict.Offsets); i++ {
+				d.longest = max(d.longest, int(dict.Offsets[i]-dict.Offsets[i-1]))
+			}
+		}
+	}
+	if int64(len(out.Data))+int64(n)*int64(d.longest) <= d.maxBytes {
+		return nil // the common case: no pass over the indices
+	}
+	total := int64(len(out.Data))
+	for _, i := range d.indices {
+		if i >= 0 && int(i)+1 < len(dict.Offsets) {
+			total += int64(dict.Offsets[i+1] - dict.Offsets[i])
+		} else if dict.Kind == vector.FixedLenByteArray {
+			total += int64(dict.Width)
+		}
+	}
+	if total > d.maxBytes {
+		return fmt.Errorf("%d dictionary values would take a batch to %d bytes: %w (MaxBatchBytes %d); read with a smaller batch size",
+			n, total, ErrLimit, d.maxBytes)
+	}
+	return nil
 }
 
 func (d *dictDecoder) reset(data []byte, n int) error { return d.idx.Reset(data, n) }
@@ -179,6 +218,9 @@ func (d *dictDecoder) read(out *vector.Vector, n int) error {
 	}
 	if len(d.indices) != n {
 		return fmt.Errorf("%w: page ended after %d of %d dictionary indices", ErrCorrupt, len(d.indices), n)
+	}
+	if err := d.checkRoom(out, n); err != nil {
+		return err
 	}
 	dict := d.dict
 	switch dict.Kind {
