@@ -14,25 +14,62 @@ import (
 	"github.com/carquet-go/carquet/parquet/thrift"
 )
 
-// onePageFile builds a file whose single required column (of type typ)
-// holds the given raw page header and body bytes, as one chunk of codec.
-func onePageFile(typ format.Type, codec format.CompressionCodec, numValues int64, header, body []byte) []byte {
+// column describes the one column of a test file, and its chunk.
+type column struct {
+	typ        format.Type
+	rep        format.FieldRepetitionType
+	codec      format.CompressionCodec
+	rows, vals int64
+}
+
+// columnFile builds a file of one row group of one column x, whose chunk
+// is the given pages: a dictionary page (nil for none) and a data page,
+// each a header and a body.
+func columnFile(c column, dictHdr, dictBody, hdr, body []byte) []byte {
 	file := []byte("PAR1")
-	off := int64(len(file))
-	file = append(file, header...)
-	file = append(file, body...)
-	size := int64(len(file)) - off
-	meta := format.FileMetaData{Version: 1, NumRows: numValues,
+	start := int64(len(file))
+	var dictOff format.Opt[int64]
+	if dictHdr != nil {
+		dictOff = format.Some(start)
+		file = append(append(file, dictHdr...), dictBody...)
+	}
+	dataOff := int64(len(file))
+	file = append(append(file, hdr...), body...)
+	size := int64(len(file)) - start
+	meta := format.FileMetaData{Version: 1, NumRows: c.rows,
 		Schema: []format.SchemaElement{{Name: "schema", NumChildren: format.Some(int32(1))},
-			{Name: "x", Type: format.Some(typ), RepetitionType: format.Some(format.Required)}},
-		RowGroups: []format.RowGroup{{NumRows: numValues, TotalByteSize: size, Columns: []format.ColumnChunk{{FileOffset: off,
-			MetaData: &format.ColumnMetaData{Type: typ, Encodings: []format.Encoding{format.Plain},
-				PathInSchema: []string{"x"}, Codec: codec, NumValues: numValues, TotalUncompressedSize: size,
-				TotalCompressedSize: size, DataPageOffset: off}}}}}}
+			{Name: "x", Type: format.Some(c.typ), RepetitionType: format.Some(c.rep)}},
+		RowGroups: []format.RowGroup{{NumRows: c.rows, TotalByteSize: size, Columns: []format.ColumnChunk{{FileOffset: start,
+			MetaData: &format.ColumnMetaData{Type: c.typ, Encodings: []format.Encoding{format.RLE, format.Plain, format.RLEDictionary},
+				PathInSchema: []string{"x"}, Codec: c.codec, NumValues: c.vals, TotalUncompressedSize: size,
+				TotalCompressedSize: size, DataPageOffset: dataOff, DictionaryPageOffset: dictOff}}}}}}
 	footer := format.Marshal(nil, &meta)
 	file = append(file, footer...)
 	file = binary.LittleEndian.AppendUint32(file, uint32(len(footer)))
 	return append(file, "PAR1"...)
+}
+
+// onePageFile builds a file whose single required column (of type typ)
+// holds the given raw page header and body bytes, as one chunk of codec.
+func onePageFile(typ format.Type, codec format.CompressionCodec, numValues int64, header, body []byte) []byte {
+	return columnFile(column{typ, format.Required, codec, numValues, numValues}, nil, nil, header, body)
+}
+
+// rleRun appends an RLE run of count copies of the one-byte value v.
+func rleRun(dst []byte, count int64, v byte) []byte {
+	return append(binary.AppendUvarint(dst, uint64(count)<<1), v)
+}
+
+// dictPages returns the headers of a dictionary page of one value (dict,
+// stored as zdict) and of a data page of n values naming it (body, stored
+// as zbody).
+func dictPages(dict, zdict, body, zbody []byte, n int64) (dictHdr, hdr []byte) {
+	dictHdr = format.Marshal(nil, &format.PageHeader{Type: format.DictionaryPage, UncompressedPageSize: int32(len(dict)),
+		CompressedPageSize: int32(len(zdict)), DictionaryPageHeader: &format.DictionaryPageHeader{NumValues: 1, Encoding: format.Plain}})
+	hdr = format.Marshal(nil, &format.PageHeader{Type: format.DataPage, UncompressedPageSize: int32(len(body)),
+		CompressedPageSize: int32(len(zbody)), DataPageHeader: &format.DataPageHeader{NumValues: int32(n),
+			Encoding: format.RLEDictionary, DefinitionLevelEncoding: format.RLE, RepetitionLevelEncoding: format.RLE}})
+	return dictHdr, hdr
 }
 
 // readBytes opens data and reads every batch, returning the first error.
@@ -197,38 +234,15 @@ func TestLimitsAcceptValidFiles(t *testing.T) {
 // copies of 7, dictionary-encoded, so that the whole row takes a few dozen
 // bytes whatever n is.
 func longListFile(n int64) []byte {
-	run := func(dst []byte, count int64, v byte) []byte {
-		return append(binary.AppendUvarint(dst, uint64(count)<<1), v)
-	}
 	withLen := func(dst, levels []byte) []byte {
 		return append(binary.LittleEndian.AppendUint32(dst, uint32(len(levels))), levels...)
 	}
-	body := withLen(nil, run(run(nil, 1, 0), n-1, 1)) // repetition: a new row, then n-1 continuations
-	body = withLen(body, run(nil, n, 1))              // definition: every value present
-	body = run(append(body, 1), n, 0)                 // dictionary indices, bit width 1: all 0
+	body := withLen(nil, rleRun(rleRun(nil, 1, 0), n-1, 1)) // repetition: a new row, then n-1 continuations
+	body = withLen(body, rleRun(nil, n, 1))                 // definition: every value present
+	body = rleRun(append(body, 1), n, 0)                    // dictionary indices, bit width 1: all 0
 	dict := binary.LittleEndian.AppendUint32(nil, 7)
-	file := []byte("PAR1")
-	dictOff := int64(len(file))
-	file = format.Marshal(file, &format.PageHeader{Type: format.DictionaryPage, UncompressedPageSize: int32(len(dict)),
-		CompressedPageSize: int32(len(dict)), DictionaryPageHeader: &format.DictionaryPageHeader{NumValues: 1, Encoding: format.Plain}})
-	file = append(file, dict...)
-	dataOff := int64(len(file))
-	file = format.Marshal(file, &format.PageHeader{Type: format.DataPage, UncompressedPageSize: int32(len(body)),
-		CompressedPageSize: int32(len(body)), DataPageHeader: &format.DataPageHeader{NumValues: int32(n),
-			Encoding: format.RLEDictionary, DefinitionLevelEncoding: format.RLE, RepetitionLevelEncoding: format.RLE}})
-	file = append(file, body...)
-	size := int64(len(file)) - dictOff
-	meta := format.FileMetaData{Version: 1, NumRows: 1,
-		Schema: []format.SchemaElement{{Name: "schema", NumChildren: format.Some(int32(1))},
-			{Name: "x", Type: format.Some(format.Int32), RepetitionType: format.Some(format.Repeated)}},
-		RowGroups: []format.RowGroup{{NumRows: 1, TotalByteSize: size, Columns: []format.ColumnChunk{{FileOffset: dictOff,
-			MetaData: &format.ColumnMetaData{Type: format.Int32, Encodings: []format.Encoding{format.RLE, format.Plain, format.RLEDictionary},
-				PathInSchema: []string{"x"}, Codec: format.Uncompressed, NumValues: n, TotalUncompressedSize: size,
-				TotalCompressedSize: size, DataPageOffset: dataOff, DictionaryPageOffset: format.Some(dictOff)}}}}}}
-	footer := format.Marshal(nil, &meta)
-	file = append(file, footer...)
-	file = binary.LittleEndian.AppendUint32(file, uint32(len(footer)))
-	return append(file, "PAR1"...)
+	dictHdr, hdr := dictPages(dict, dict, body, body, n)
+	return columnFile(column{format.Int32, format.Repeated, format.Uncompressed, 1, n}, dictHdr, dict, hdr, body)
 }
 
 // TestMaxBatchValues reads a row of 2^20 values stored in a few bytes:
@@ -315,37 +329,14 @@ func TestFooterOfEmptyStructs(t *testing.T) {
 // each naming (in one RLE run of dictionary indices) the single dictionary
 // entry: strLen bytes of 'a', zstd-compressed to almost nothing.
 func dictBombFile(strLen, n int) []byte {
-	run := func(dst []byte, count int64, v byte) []byte {
-		return append(binary.AppendUvarint(dst, uint64(count)<<1), v)
-	}
-	body := run([]byte{1}, int64(n), 0)
+	body := rleRun([]byte{1}, int64(n), 0)
 	dict := binary.LittleEndian.AppendUint32(nil, uint32(strLen))
 	dict = append(dict, bytes.Repeat([]byte{'a'}, strLen)...)
 	z, _ := compress.Lookup(format.Zstd)
 	zdict, _ := z.Encode(nil, dict)
 	zbody, _ := z.Encode(nil, body)
-	file := []byte("PAR1")
-	dictOff := int64(len(file))
-	file = format.Marshal(file, &format.PageHeader{Type: format.DictionaryPage, UncompressedPageSize: int32(len(dict)),
-		CompressedPageSize: int32(len(zdict)), DictionaryPageHeader: &format.DictionaryPageHeader{NumValues: 1, Encoding: format.Plain}})
-	file = append(file, zdict...)
-	dataOff := int64(len(file))
-	file = format.Marshal(file, &format.PageHeader{Type: format.DataPage, UncompressedPageSize: int32(len(body)),
-		CompressedPageSize: int32(len(zbody)), DataPageHeader: &format.DataPageHeader{NumValues: int32(n),
-			Encoding: format.RLEDictionary, DefinitionLevelEncoding: format.RLE, RepetitionLevelEncoding: format.RLE}})
-	file = append(file, zbody...)
-	size := int64(len(file)) - dictOff
-	meta := format.FileMetaData{Version: 1, NumRows: int64(n),
-		Schema: []format.SchemaElement{{Name: "schema", NumChildren: format.Some(int32(1))},
-			{Name: "x", Type: format.Some(format.ByteArray), RepetitionType: format.Some(format.Required)}},
-		RowGroups: []format.RowGroup{{NumRows: int64(n), TotalByteSize: size, Columns: []format.ColumnChunk{{FileOffset: dictOff,
-			MetaData: &format.ColumnMetaData{Type: format.ByteArray, Encodings: []format.Encoding{format.RLE, format.Plain, format.RLEDictionary},
-				PathInSchema: []string{"x"}, Codec: format.Zstd, NumValues: int64(n), TotalUncompressedSize: size,
-				TotalCompressedSize: size, DataPageOffset: dataOff, DictionaryPageOffset: format.Some(dictOff)}}}}}}
-	footer := format.Marshal(nil, &meta)
-	file = append(file, footer...)
-	file = binary.LittleEndian.AppendUint32(file, uint32(len(footer)))
-	return append(file, "PAR1"...)
+	dictHdr, hdr := dictPages(dict, zdict, body, zbody, int64(n))
+	return columnFile(column{format.ByteArray, format.Required, format.Zstd, int64(n), int64(n)}, dictHdr, zdict, hdr, zbody)
 }
 
 // TestDictionaryBomb reads a file of a few hundred bytes whose 1000 rows
