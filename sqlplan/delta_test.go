@@ -471,3 +471,23 @@ func TestDeltaColumnMappingNested(t *testing.T) {
 		})
 	}
 }
+
+// A Delta table whose files were all removed (or that never had any) is
+// still a table, with the schema's columns and no rows.
+func TestDeltaEmptyTable(t *testing.T) {
+	e, dir := deltaEngine(t)
+	tb := deltatest.New(t, filepath.Join(dir, "empty"))
+	schema := deltatest.Struct(deltatest.StructField("id", "long", true, nil), deltatest.StructField("d", "date", true, nil))
+	tb.Commit(&deltatest.Protocol{MinReaderVersion: 1, MinWriterVersion: 2}, deltatest.NewMetaData(schema, nil, nil))
+	f := tb.DataFile("f.parquet", []deltatest.Column{{Field: writer.Int64("id"), Name: "id"}, {Field: writer.Date("d"), Name: "d"}},
+		[][]any{{int64(1), time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC)}}, nil)
+	tb.Commit(f)
+	tb.Commit(deltatest.RemoveOf(f))
+	if names := fmt.Sprint(e.TableNames()); names != "[empty]" {
+		t.Fatalf("tables %s", names)
+	}
+	expectRows(t, e, "SELECT COUNT(*) FROM empty", "[[0]]")
+	expectRows(t, e, "SELECT id, d FROM empty WHERE id > 0", "[]")
+	expectRows(t, e, "SELECT COUNT(*) FROM `empty@v0`", "[[0]]")
+	expectRows(t, e, "SELECT id, CAST(d AS VARCHAR) FROM `empty@v1`", "[[1 2024-01-02]]")
+}
