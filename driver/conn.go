@@ -109,15 +109,15 @@ func (c *Conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	if err != nil {
 		return nil, err
 	}
-	return query1(ctx, s, args)
+	return query1(ctx, c, s, args)
 }
 
-func query1(ctx context.Context, s *sqlplan.Stmt, args []driver.NamedValue) (_ driver.Rows, err error) {
+func query1(ctx context.Context, c *Conn, s *sqlplan.Stmt, args []driver.NamedValue) (_ driver.Rows, err error) {
 	defer recoverInternal(&err)
 	if !s.Returns() {
 		return nil, errors.New("carquet: the statement returns no rows (use Exec)")
 	}
-	r, err := s.Query(ctx, convertArgs(args))
+	r, err := s.QueryTx(ctx, convertArgs(args), c.tx)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +160,7 @@ func exec1(ctx context.Context, c *Conn, s *sqlplan.Stmt, args []driver.NamedVal
 	defer recoverInternal(&err)
 	if s.Returns() {
 		// A query run through Exec: run it to the end and count its rows.
-		r, err := s.Query(ctx, convertArgs(args))
+		r, err := s.QueryTx(ctx, convertArgs(args), c.tx)
 		if err != nil {
 			return nil, err
 		}
@@ -266,7 +266,7 @@ func (s *Stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 }
 
 func (s *Stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
-	return query1(ctx, s.s, args)
+	return query1(ctx, s.conn, s.s, args)
 }
 
 func (s *Stmt) CheckNamedValue(nv *driver.NamedValue) error { return s.conn.CheckNamedValue(nv) }

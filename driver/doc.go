@@ -38,11 +38,23 @@
 //
 // A transaction buffers its INSERTs and writes them at Commit, each
 // table's rows as one atomic append (atomic per table, not across
-// tables); Rollback discards them. Queries in a transaction do not see
-// its uncommitted rows. CREATE TABLE and DROP TABLE are refused inside a
-// transaction. Outside one, every INSERT is its own atomic append, and a
-// row that does not fit the schema fails the statement with nothing
-// written.
+// tables); Rollback discards them. Queries in a transaction read a
+// snapshot (the default, snapshot and serializable isolation levels): each
+// table as the transaction's first query of it found it, whatever other
+// connections or processes commit meanwhile; they do not see the
+// transaction's own uncommitted rows. CREATE TABLE and DROP TABLE are
+// refused inside a transaction. Outside one, every INSERT is its own
+// atomic append, and a row that does not fit the schema fails the
+// statement with nothing written.
+//
+// # Concurrent readers and writers
+//
+// Any number of connections and processes may read while one writes (an
+// appender in another process waits for the file's lock). Every query
+// sees each table's appends whole or not at all, never one in progress
+// or one whose process crashed; the rows a connection sees of a table
+// never go back, and a query that starts after an INSERT returned (in any
+// process) sees its rows.
 //
 // # SQL
 //

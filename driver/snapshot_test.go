@@ -24,6 +24,17 @@ func committedPrefix(k int64) (rows, sumK int64) {
 	return rows, sumK
 }
 
+// openDSN opens a *sql.DB, closed when the test ends.
+func openDSN(t *testing.T, dsn string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("carquet", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
 // querier is a *sql.DB or a *sql.Conn.
 type querier interface {
 	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
@@ -89,11 +100,7 @@ func TestReadersWhileAnotherProcessInserts(t *testing.T) {
 	}
 	dir := t.TempDir()
 	createCrashTables(t, dir)
-	db, err := sql.Open("carquet", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDSN(t, dir)
 	const perTable = 40
 	child := startSQLChild(t, fmt.Sprintf("%s?row_group_rows=40,%d,t:0,f:0", dir, perTable))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -175,11 +182,7 @@ func TestReadersWhileAnotherProcessInserts(t *testing.T) {
 func TestReadBetweenSyncAndCommit(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "t.parquet")
-	db, err := sql.Open("carquet", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDSN(t, dir)
 	mustExec(t, db, "CREATE TABLE t (s BIGINT, k BIGINT, n BIGINT, pad VARCHAR)")
 	mustExec(t, db, insertText("t", 0))
 	f, err := os.Open(path)
@@ -193,11 +196,7 @@ func TestReadBetweenSyncAndCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Another process appends statement 1...
-	other, err := sql.Open("carquet", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other := openDSN(t, dir)
 	mustExec(t, other, insertText("t", 1))
 	// ... and has synced it, but not yet removed its journal.
 	j := journal.Journal{OldSize: st.Size(), TailLen: tlen, TailCRC: tcrc}
@@ -212,5 +211,62 @@ func TestReadBetweenSyncAndCommit(t *testing.T) {
 	}
 	if k, err := snapshotCheck(context.Background(), db, "t"); err != nil || k != 2 {
 		t.Fatalf("after the commit: %d statements, %v; want 2", k, err)
+	}
+}
+
+// TestTxSnapshot: a transaction (the driver accepts snapshot isolation)
+// reads every table as it was at the transaction's first read of it,
+// whatever other processes commit meanwhile; after it ends, reads see the
+// new rows.
+func TestTxSnapshot(t *testing.T) {
+	dir := t.TempDir()
+	createCrashTables(t, dir)
+	db := openDSN(t, dir)
+	other := openDSN(t, dir) // another process, as far as db can tell
+	ctx := context.Background()
+	for _, table := range []string{"t", "f"} {
+		mustExec(t, other, insertText(table, 0))
+	}
+	for _, opts := range []*sql.TxOptions{nil, {Isolation: sql.LevelSnapshot, ReadOnly: true}} {
+		tx, err := db.BeginTx(ctx, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]int64{}
+		for _, table := range []string{"t", "f"} {
+			k, err := snapshotCheck(ctx, tx, table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want[table] = k
+			mustExec(t, other, insertText(table, int(k)))
+		}
+		for _, table := range []string{"t", "f"} {
+			// Prepared statements of the transaction too.
+			stmt, err := tx.PrepareContext(ctx, "SELECT COUNT(DISTINCT s) FROM "+table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var n int64
+			if err := stmt.QueryRowContext(ctx).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			stmt.Close()
+			k, err := snapshotCheck(ctx, tx, table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k != want[table] || n != want[table] {
+				t.Errorf("table %s: the transaction saw %d statements, then %d and %d", table, want[table], k, n)
+			}
+		}
+		if err := tx.Rollback(); err != nil {
+			t.Fatal(err)
+		}
+		for _, table := range []string{"t", "f"} {
+			if k, err := snapshotCheck(ctx, db, table); err != nil || k != want[table]+1 {
+				t.Errorf("table %s after the transaction: %d statements, %v; want %d", table, k, err, want[table]+1)
+			}
+		}
 	}
 }

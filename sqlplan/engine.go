@@ -286,6 +286,15 @@ func (e *Engine) acquire(path string, version *int64) (*scan.Table, error) {
 	return t, nil
 }
 
+// retain takes another reference to a table acquire returned.
+func (e *Engine) retain(t *scan.Table) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if te, ok := e.byTable[t]; ok {
+		te.refs++
+	}
+}
+
 func (e *Engine) release(t *scan.Table) {
 	e.mu.Lock()
 	defer e.mu.Unlock()

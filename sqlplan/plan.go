@@ -35,6 +35,7 @@ type planner struct {
 	args     []Arg
 	ctx      context.Context
 	acquired []*scan.Table
+	tx       *Tx // the transaction whose snapshot the statement reads, if any
 	depth    int
 	scans    []*scanNode
 	win      *winCtx // window functions of the SELECT being bound
@@ -330,7 +331,11 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 		if strings.EqualFold(name, "dual") && alias == "" {
 			return nil, nil
 		}
-		tbl, path, err := p.e.openTable(name)
+		open := p.e.openTable
+		if p.tx != nil {
+			open = p.tx.openTable
+		}
+		tbl, path, err := open(name)
 		if err != nil {
 			return nil, p.src.locate(asError(err), t.Name.String())
 		}

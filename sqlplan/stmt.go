@@ -320,9 +320,15 @@ func (r *Rows) Close() error {
 
 // Query runs a statement that returns rows. The first batch is fetched
 // before Query returns, so that errors show here.
-func (s *Stmt) Query(ctx context.Context, args []Arg) (_ *Rows, err error) {
+func (s *Stmt) Query(ctx context.Context, args []Arg) (*Rows, error) {
+	return s.QueryTx(ctx, args, nil)
+}
+
+// QueryTx is Query in a transaction (nil: none): the statement reads each
+// table as the transaction first read it (see Tx).
+func (s *Stmt) QueryTx(ctx context.Context, args []Arg, tx *Tx) (_ *Rows, err error) {
 	defer recoverInternal(&err)
-	p := &planner{e: s.e, src: s.src, args: args, ctx: ctx}
+	p := &planner{e: s.e, src: s.src, args: args, ctx: ctx, tx: tx}
 	rows, err := s.query(ctx, p)
 	if err != nil {
 		p.releaseAll()
@@ -352,7 +358,7 @@ func (s *Stmt) query(ctx context.Context, p *planner) (*Rows, error) {
 	case kindDescribe:
 		return s.describe(p)
 	case kindDescribeQuery:
-		ip := &planner{e: s.e, src: s.inner.src, args: p.args, ctx: ctx}
+		ip := &planner{e: s.e, src: s.inner.src, args: p.args, ctx: ctx, tx: p.tx}
 		sp, err := s.inner.plan(ip)
 		if err != nil {
 			ip.releaseAll()
@@ -425,7 +431,7 @@ func describeRows(ctx context.Context, cols []Column) *Rows {
 // explain plans the inner query and prints its plan; EXPLAIN ANALYZE runs
 // it first and adds what the scans read and pruned.
 func (s *Stmt) explain(ctx context.Context, p *planner) (*Rows, error) {
-	ip := &planner{e: s.e, src: s.inner.src, args: p.args, ctx: ctx}
+	ip := &planner{e: s.e, src: s.inner.src, args: p.args, ctx: ctx, tx: p.tx}
 	defer ip.releaseAll()
 	sp, err := s.inner.plan(ip)
 	if err != nil {
@@ -617,7 +623,7 @@ func (s *Stmt) plan(p *planner) (*selectPlan, error) {
 	}
 	var left *selectPlan
 	for i, part := range s.parts {
-		pp := &planner{e: p.e, src: part.src, args: p.args, ctx: p.ctx}
+		pp := &planner{e: p.e, src: part.src, args: p.args, ctx: p.ctx, tx: p.tx}
 		sp, err := part.plan(pp)
 		p.acquired = append(p.acquired, pp.acquired...)
 		if err != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/parquet/vector"
+	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/writer"
 	"github.com/xwb1989/sqlparser"
 )
@@ -513,7 +514,11 @@ func (e *Engine) writeOptions(opts map[string]string) ([]writer.Option, error) {
 	return out, nil
 }
 
-// Tx collects the rows a transaction inserts until Commit.
+// Tx collects the rows a transaction inserts until Commit, and keeps the
+// snapshot its queries read: each table as the transaction's first query
+// of it found it, whatever is committed meanwhile (its own INSERTs
+// included: they are written at Commit). Commit and Rollback release the
+// snapshot.
 type Tx struct {
 	e        *Engine
 	readOnly bool
@@ -521,7 +526,39 @@ type Tx struct {
 	pending  map[string]*pendingWrite
 	order    []string
 	targets  map[string]*target
+	snap     map[string]*scan.Table // by table path
 	done     bool
+}
+
+// openTable opens a table in the transaction's snapshot; the caller
+// releases it (Engine.release) as it would one from Engine.openTable.
+func (t *Tx) openTable(name string) (*scan.Table, string, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if path, ok := t.e.tablePath(name); ok {
+		if tbl, ok := t.snap[path]; ok {
+			t.e.retain(tbl)
+			return tbl, path, nil
+		}
+	}
+	tbl, path, err := t.e.openTable(name)
+	if err != nil || t.done {
+		return tbl, path, err
+	}
+	if t.snap == nil {
+		t.snap = map[string]*scan.Table{}
+	}
+	t.e.retain(tbl) // the snapshot's reference
+	t.snap[path] = tbl
+	return tbl, path, nil
+}
+
+// releaseSnapshot drops the snapshot's tables; t.mu is held.
+func (t *Tx) releaseSnapshot() {
+	for _, tbl := range t.snap {
+		t.e.release(tbl)
+	}
+	t.snap = nil
 }
 
 type pendingWrite struct {
@@ -583,6 +620,7 @@ func (t *Tx) Commit() error {
 		return errors.New("the transaction is already finished")
 	}
 	t.done = true
+	defer t.releaseSnapshot()
 	for _, path := range t.order {
 		pw := t.pending[path]
 		if len(pw.cols) > 1 {
@@ -609,6 +647,7 @@ func (t *Tx) Rollback() error {
 	defer t.mu.Unlock()
 	t.done = true
 	t.pending = nil
+	t.releaseSnapshot()
 	return nil
 }
 
@@ -685,7 +724,7 @@ func (s *Stmt) Exec(ctx context.Context, args []Arg, tx *Tx) (_ Result, err erro
 			return Result{}, errorf("%s in a read-only transaction", s.verb())
 		}
 	}
-	p := &planner{e: s.e, src: s.src, args: args, ctx: ctx}
+	p := &planner{e: s.e, src: s.src, args: args, ctx: ctx, tx: tx}
 	defer p.releaseAll()
 	switch s.kind {
 	case kindInsert:
@@ -935,7 +974,7 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 	var data []*Col
 	n := 0
 	if s.kind == kindCreateAs {
-		ip := &planner{e: s.e, src: s.inner.src, args: p.args, ctx: ctx}
+		ip := &planner{e: s.e, src: s.inner.src, args: p.args, ctx: ctx, tx: p.tx}
 		defer ip.releaseAll()
 		sp, err := s.inner.plan(ip)
 		if err != nil {
