@@ -363,6 +363,9 @@ func (r *replay) snapshot(version int64) (*Snapshot, error) {
 	if err := r.protocol.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", r.root, err)
 	}
+	if p := r.metadata.Format.Provider; p != "" && !strings.EqualFold(p, "parquet") {
+		return nil, fmt.Errorf("delta: %s: data files in the %q format are not supported", r.root, p)
+	}
 	s := &Snapshot{Root: r.root, Version: version, Protocol: *r.protocol, Metadata: *r.metadata, ColumnMapping: "none"}
 	if m := r.metadata.Configuration["delta.columnMapping.mode"]; m != "" {
 		s.ColumnMapping = m
@@ -457,13 +460,12 @@ func (r *replay) checkpoint(dir string, cp checkpoint) error {
 	}
 	sidecars := r.sidecars
 	r.sidecars = nil
+	// Sidecar paths are relative to _delta_log/_sidecars, or absolute.
+	sr := &replay{root: filepath.Join(dir, "_sidecars")}
 	for _, sc := range sidecars {
-		p, err := url.PathUnescape(sc)
+		p, err := sr.resolve(sc)
 		if err != nil {
-			return fmt.Errorf("delta: sidecar %q: %w", sc, err)
-		}
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, "_sidecars", filepath.FromSlash(p))
+			return fmt.Errorf("delta: sidecar: %w", err)
 		}
 		if err := readParquetActions(p, r.apply); err != nil {
 			return err
@@ -513,19 +515,11 @@ func readParquetActions(path string, fn func(*action) error) error {
 				if v == nil {
 					continue
 				}
-				if m, ok := v.(map[string]any); ok {
-					delete(m, "stats_parsed")
-					delete(m, "partitionValues_parsed")
+				m, ok := v.(map[string]any)
+				if !ok {
+					continue
 				}
-				data, err := json.Marshal(map[string]any{cols[c]: jsonable(v)})
-				if err != nil {
-					return fmt.Errorf("delta: checkpoint %s row %d: %w", path, row+int64(i), err)
-				}
-				var a action
-				if err := json.Unmarshal(data, &a); err != nil {
-					return fmt.Errorf("delta: checkpoint %s row %d: %w", path, row+int64(i), err)
-				}
-				if err := fn(&a); err != nil {
+				if err := fn(actionOf(cols[c], m)); err != nil {
 					return fmt.Errorf("delta: checkpoint %s row %d: %w", path, row+int64(i), err)
 				}
 			}
@@ -534,28 +528,102 @@ func readParquetActions(path string, fn func(*action) error) error {
 	}
 }
 
-// jsonable turns byte slices (unannotated binary columns) into strings
-// so that they marshal as text, not base64.
-func jsonable(v any) any {
+// actionOf converts a checkpoint row's action column (a struct read as a
+// map) into the action it stands for.
+func actionOf(col string, m map[string]any) *action {
+	a := &action{}
+	switch col {
+	case "add", "remove":
+		fa := &fileAction{Path: str(m["path"]), Size: num(m["size"])}
+		if pv, ok := m["partitionValues"].(map[string]any); ok {
+			fa.PartitionValues = make(map[string]*string, len(pv))
+			for k, v := range pv {
+				if v == nil {
+					fa.PartitionValues[k] = nil
+				} else {
+					s := str(v)
+					fa.PartitionValues[k] = &s
+				}
+			}
+		}
+		if st, ok := m["stats"]; ok && st != nil {
+			s := str(st)
+			fa.Stats = &s
+		}
+		if d, ok := m["deletionVector"].(map[string]any); ok {
+			desc := &dv.Descriptor{StorageType: str(d["storageType"]), PathOrInlineDv: str(d["pathOrInlineDv"]),
+				SizeInBytes: int32(num(d["sizeInBytes"])), Cardinality: num(d["cardinality"])}
+			if off, ok := d["offset"]; ok && off != nil {
+				o := int32(num(off))
+				desc.Offset = &o
+			}
+			fa.DeletionVector = desc
+		}
+		if col == "add" {
+			a.Add = fa
+		} else {
+			a.Remove = fa
+		}
+	case "metaData":
+		md := &Metadata{ID: str(m["id"]), Name: str(m["name"]), Description: str(m["description"]), SchemaString: str(m["schemaString"])}
+		if f, ok := m["format"].(map[string]any); ok {
+			md.Format.Provider = str(f["provider"])
+		}
+		md.PartitionColumns = strs(m["partitionColumns"])
+		if conf, ok := m["configuration"].(map[string]any); ok {
+			md.Configuration = make(map[string]string, len(conf))
+			for k, v := range conf {
+				md.Configuration[k] = str(v)
+			}
+		}
+		a.MetaData = md
+	case "protocol":
+		a.Protocol = &Protocol{MinReaderVersion: int(num(m["minReaderVersion"])), MinWriterVersion: int(num(m["minWriterVersion"])),
+			ReaderFeatures: strs(m["readerFeatures"]), WriterFeatures: strs(m["writerFeatures"])}
+	case "sidecar":
+		a.Sidecar = &sidecar{Path: str(m["path"]), SizeInBytes: num(m["sizeInBytes"])}
+	case "checkpointMetadata":
+		a.CheckpointMetadata = &checkpointMetadata{Version: num(m["version"])}
+	}
+	return a
+}
+
+// str is a string or binary column's value as a string ("" for null).
+func str(v any) string {
 	switch x := v.(type) {
+	case string:
+		return x
 	case []byte:
 		return string(x)
-	case map[string]any:
-		for k, e := range x {
-			x[k] = jsonable(e)
-		}
-		return x
-	case map[any]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[fmt.Sprint(jsonable(k))] = jsonable(e)
-		}
-		return m
-	case []any:
-		for i, e := range x {
-			x[i] = jsonable(e)
-		}
-		return x
 	}
-	return v
+	return ""
+}
+
+// num is an integer column's value (0 for null).
+func num(v any) int64 {
+	switch x := v.(type) {
+	case int64:
+		return x
+	case int32:
+		return int64(x)
+	case int16:
+		return int64(x)
+	case int8:
+		return int64(x)
+	case int:
+		return int64(x)
+	}
+	return 0
+}
+
+func strs(v any) []string {
+	l, ok := v.([]any)
+	if !ok {
+		return nil
+	}
+	out := make([]string, len(l))
+	for i, x := range l {
+		out[i] = str(x)
+	}
+	return out
 }
