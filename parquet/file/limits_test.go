@@ -379,3 +379,29 @@ func TestDictionaryBomb(t *testing.T) {
 		t.Fatalf("%d rows", b.NumRows)
 	}
 }
+
+// TestColumnMetadataListsCharged checks that the lists inside column
+// metadata (decoded by parquet/format's fast path) count against
+// MaxMetadataMemory too, eagerly and lazily.
+func TestColumnMetadataListsCharged(t *testing.T) {
+	path := make([]string, 100_000) // empty names: one byte each
+	meta := format.FileMetaData{Version: 1, NumRows: 1,
+		Schema: []format.SchemaElement{{Name: "schema", NumChildren: format.Some(int32(1))},
+			{Name: "x", Type: format.Some(format.Int32), RepetitionType: format.Some(format.Required)}},
+		RowGroups: []format.RowGroup{{NumRows: 1, Columns: []format.ColumnChunk{{FileOffset: 4,
+			MetaData: &format.ColumnMetaData{Type: format.Int32, PathInSchema: path, DataPageOffset: 4}}}}}}
+	footer := format.Marshal(nil, &meta)
+	data := append([]byte("PAR1"), footer...)
+	data = binary.LittleEndian.AppendUint32(data, uint32(len(footer)))
+	data = append(data, "PAR1"...)
+	for _, lazy := range []bool{false, true} {
+		opts := Options{LazyColumns: lazy, Limits: Limits{MaxMetadataMemory: 1 << 20}}
+		f, err := Open(bytes.NewReader(data), int64(len(data)), opts)
+		if err == nil {
+			_, err = f.ColumnChunk(0, 0)
+		}
+		if !errors.Is(err, ErrLimit) {
+			t.Errorf("lazy %v: err = %v, want ErrLimit", lazy, err)
+		}
+	}
+}

@@ -115,8 +115,9 @@ func fnext(b []byte, p int, last int16, wire []thrift.Type) (id int16, t thrift.
 }
 
 // flist reads a list header of element type want; any other element
-// type fails.
-func flist(b []byte, p int, want thrift.Type) (int, int) {
+// type fails, and so does a list above r's memory limit (the generated
+// code then reports it).
+func flist(r *thrift.Reader, b []byte, p int, want thrift.Type) (int, int) {
 	if uint(p) >= uint(len(b)) {
 		return 0, -1
 	}
@@ -131,7 +132,7 @@ func flist(b []byte, p int, want thrift.Type) (int, int) {
 			return 0, -1
 		}
 	}
-	if n > uint64(len(b)-p) {
+	if n > uint64(len(b)-p) || r.MaxAlloc > 0 && r.Charge(want, int(n)) != nil {
 		return 0, -1
 	}
 	return int(n), p
@@ -236,7 +237,7 @@ func (s *ColumnMetaData) fast(r *thrift.Reader, a *arena, b []byte, p, d int) in
 			v, p = fi32(b, p)
 			s.Type = Type(v)
 		case 2:
-			n, p = flist(b, p, thrift.I32)
+			n, p = flist(r, b, p, thrift.I32)
 			if p < 0 {
 				return -1
 			}
@@ -248,7 +249,7 @@ func (s *ColumnMetaData) fast(r *thrift.Reader, a *arena, b []byte, p, d int) in
 			}
 			s.Encodings = v
 		case 3:
-			n, p = flist(b, p, thrift.Binary)
+			n, p = flist(r, b, p, thrift.Binary)
 			if p < 0 {
 				return -1
 			}
@@ -268,7 +269,7 @@ func (s *ColumnMetaData) fast(r *thrift.Reader, a *arena, b []byte, p, d int) in
 		case 7:
 			s.TotalCompressedSize, p = fi64(b, p)
 		case 8:
-			n, p = flist(b, p, thrift.Struct)
+			n, p = flist(r, b, p, thrift.Struct)
 			if p < 0 {
 				return -1
 			}
@@ -290,7 +291,7 @@ func (s *ColumnMetaData) fast(r *thrift.Reader, a *arena, b []byte, p, d int) in
 			p = v.fast(b, p)
 			s.Statistics = v
 		case 13:
-			n, p = flist(b, p, thrift.Struct)
+			n, p = flist(r, b, p, thrift.Struct)
 			if p < 0 {
 				return -1
 			}

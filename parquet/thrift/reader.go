@@ -42,8 +42,13 @@ type Reader struct {
 // decoded input above Reader.MaxAlloc. It is a kind of errs.ErrLimit.
 var ErrAllocLimit = errs.New("thrift: decoded lists above the reader's memory limit", errs.ErrLimit)
 
-// charge counts n elements of type t against MaxAlloc.
-func (r *Reader) charge(t Type, n int) error {
+// Charge counts a list of n elements of type t against MaxAlloc (for
+// decoders that read list headers themselves); without a limit it does
+// nothing.
+func (r *Reader) Charge(t Type, n int) error {
+	if r.MaxAlloc <= 0 {
+		return nil
+	}
 	size := int64(8)
 	switch t {
 	case Binary:
@@ -291,7 +296,7 @@ func (r *Reader) ListHeader() (Type, int, error) {
 		return 0, 0, r.errorf("list size exceeds input")
 	}
 	if r.MaxAlloc > 0 {
-		if err := r.charge(t, int(n)); err != nil {
+		if err := r.Charge(t, int(n)); err != nil {
 			return 0, 0, err
 		}
 	}
