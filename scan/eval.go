@@ -229,6 +229,16 @@ func compareAny(a, b any) (int, bool) {
 		case string:
 			return bytes.Compare(x, []byte(y)), true
 		}
+	case bool: // a typed (Delta) partition value
+		if y, ok := b.(bool); ok {
+			switch {
+			case x == y:
+				return 0, true
+			case y:
+				return -1, true
+			}
+			return 1, true
+		}
 	}
 	if ta, ok := a.(interface{ Compare(any) int }); ok {
 		return ta.Compare(b), true

@@ -442,6 +442,8 @@ func TestDeltaOtherPhysicalTypes(t *testing.T) {
 	if g := fmt.Sprint(got); g != want {
 		t.Fatalf("got  %s\nwant %s", g, want)
 	}
+	// Without numRecords in the add action, COUNT(*) reads the footer.
+	expectRows(t, e, "SELECT COUNT(*) FROM ty", "[[3]]")
 	expectRows(t, e, "SELECT id FROM ty WHERE d > 0 AND ts > '2000-01-01'", "[[1]]")
 }
 
@@ -490,4 +492,33 @@ func TestDeltaEmptyTable(t *testing.T) {
 	expectRows(t, e, "SELECT id, d FROM empty WHERE id > 0", "[]")
 	expectRows(t, e, "SELECT COUNT(*) FROM `empty@v0`", "[[0]]")
 	expectRows(t, e, "SELECT id, CAST(d AS VARCHAR) FROM `empty@v1`", "[[1 2024-01-02]]")
+}
+
+// Partition columns take their types from the schema: dates, booleans,
+// doubles, decimals and timestamps, and null values.
+func TestDeltaTypedPartitions(t *testing.T) {
+	e, dir := deltaEngine(t)
+	tb := deltatest.New(t, filepath.Join(dir, "tp"))
+	schema := deltatest.Struct(
+		deltatest.StructField("id", "long", true, nil), deltatest.StructField("d", "date", true, nil),
+		deltatest.StructField("b", "boolean", true, nil), deltatest.StructField("x", "double", true, nil),
+		deltatest.StructField("m", "decimal(5,2)", true, nil), deltatest.StructField("ts", "timestamp", true, nil))
+	cols := []deltatest.Column{{Field: writer.Int64("id"), Name: "id"}}
+	pv := func(d, b, x, m, ts *string) map[string]*string {
+		return map[string]*string{"d": d, "b": b, "x": x, "m": m, "ts": ts}
+	}
+	s := deltatest.Str
+	f1 := tb.DataFile("f1.parquet", cols, [][]any{{int64(1)}, {int64(2)}}, pv(s("2024-01-02"), s("true"), s("1.5"), s("12.30"), s("2024-01-02 03:04:05.123456")))
+	f2 := tb.DataFile("f2.parquet", cols, [][]any{{int64(3)}}, pv(nil, s("false"), s("-2"), s("-0.05"), s("1999-12-31T23:59:59Z")))
+	f3 := tb.DataFile("f3.parquet", cols, [][]any{{int64(4)}}, pv(s("2023-07-01"), nil, nil, nil, nil))
+	tb.Commit(&deltatest.Protocol{MinReaderVersion: 1, MinWriterVersion: 2},
+		deltatest.NewMetaData(schema, []string{"d", "b", "x", "m", "ts"}, nil), f1, f2, f3)
+	expectRows(t, e, "SELECT id, CAST(d AS VARCHAR), b, x, CAST(m AS VARCHAR), CAST(ts AS VARCHAR) FROM tp ORDER BY id",
+		"[[1 2024-01-02 true 1.5 12.30 2024-01-02 03:04:05.123456+00] [2 2024-01-02 true 1.5 12.30 2024-01-02 03:04:05.123456+00] "+
+			"[3 <nil> false -2 -0.05 1999-12-31 23:59:59+00] [4 2023-07-01 <nil> <nil> <nil> <nil>]]")
+	expectRows(t, e, "SELECT id FROM tp WHERE d IS NULL", "[[3]]")
+	expectRows(t, e, "SELECT id FROM tp WHERE d > DATE '2023-12-31' ORDER BY id", "[[1] [2]]")
+	expectRows(t, e, "SELECT id FROM tp WHERE b = false OR m > 12.29 ORDER BY id", "[[1] [2] [3]]")
+	expectRows(t, e, "SELECT id FROM tp WHERE x < 0 AND ts < TIMESTAMP '2000-01-01 00:00:00'", "[[3]]")
+	expectRows(t, e, "SELECT COUNT(*), MIN(d), COUNT(b) FROM tp", fmt.Sprint([][]any{{int64(4), time.Date(2023, 7, 1, 0, 0, 0, 0, time.UTC), int64(3)}}))
 }
