@@ -42,6 +42,11 @@ func insertText(table string, s int) string {
 	return b.String()
 }
 
+// inTx reports whether statement s is the second of a transaction of two:
+// the writer child runs statements 3 and 4, 8 and 9, ... in one
+// transaction, which must commit both or neither.
+func inTx(s int) bool { return s%5 == 4 }
+
 // TestSQLWriterChild is the child process: through its own *sql.DB it runs
 // INSERT statements into tables, statement s into each table whose first
 // statement is at most s, s = 0, 1, ... (up to count statements per
@@ -80,8 +85,28 @@ func TestSQLWriterChild(t *testing.T) {
 				continue
 			}
 			more = true
-			if _, err := db.Exec(insertText(tb.name, s)); err != nil {
-				t.Fatalf("statement %d into %s: %v", s, tb.name, err)
+			switch {
+			case inTx(s) && s > tb.first:
+				// Written with s-1 in one transaction.
+			case inTx(s+1) && (count == 0 || s+1 < tb.first+count):
+				// Statements s and s+1 in one transaction: one append
+				// (or one new file) at Commit.
+				tx, err := db.Begin()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, x := range []int{s, s + 1} {
+					if _, err := tx.Exec(insertText(tb.name, x)); err != nil {
+						t.Fatalf("statement %d into %s: %v", x, tb.name, err)
+					}
+				}
+				if err := tx.Commit(); err != nil {
+					t.Fatalf("statements %d and %d into %s: %v", s, s+1, tb.name, err)
+				}
+			default:
+				if _, err := db.Exec(insertText(tb.name, s)); err != nil {
+					t.Fatalf("statement %d into %s: %v", s, tb.name, err)
+				}
 			}
 		}
 		if !more && s >= lo {
@@ -230,7 +255,8 @@ func tableFiles(t *testing.T, dir string) (files []string, temps int) {
 // TestInsertCrash SIGKILLs processes running multi-row INSERTs through
 // database/sql, into a one-file table and a folder table, at random
 // moments: after each kill both tables open, every file passes
-// validation, and each statement is there whole or not at all.
+// validation, and each statement (each transaction of two) is there
+// whole or not at all.
 func TestInsertCrash(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns processes")
@@ -267,6 +293,9 @@ func TestInsertCrash(t *testing.T) {
 		}
 		gotT := wholeStatements(t, dir, "t")
 		gotF := wholeStatements(t, dir, "f")
+		if inTx(gotT) || inTx(gotF) {
+			t.Fatalf("a transaction committed half: the tables end at statements %d and %d", gotT-1, gotF-1)
+		}
 		if gotT < nt || gotF < nf {
 			t.Fatalf("statements lost: t had %d, now %d; f had %d, now %d", nt, gotT, nf, gotF)
 		}

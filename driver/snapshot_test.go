@@ -85,11 +85,13 @@ func snapshotCheck(ctx context.Context, q querier, table string) (int64, error) 
 }
 
 // TestReadersWhileAnotherProcessInserts has 8 goroutines query one
-// *sql.DB (half of them on a connection of their own) while another
-// process INSERTs into a one-file and a folder table. What the engine
-// guarantees, and the test checks:
+// *sql.DB (half of them on a connection of their own), and 2 more a
+// *sql.DB that maps the files, while another process INSERTs into a
+// one-file and a folder table. What the engine guarantees, and the test
+// checks:
 //   - every query sees each table as a whole prefix of the statements
-//     committed (never part of one: an append in progress is invisible);
+//     committed (never part of one, nor one statement of a transaction
+//     of two: an append in progress is invisible);
 //   - within a goroutine's sequence of queries (one connection, or the
 //     pool), what a table shows never goes back;
 //   - a query that starts after an INSERT returned in the other process
@@ -101,6 +103,8 @@ func TestReadersWhileAnotherProcessInserts(t *testing.T) {
 	dir := t.TempDir()
 	createCrashTables(t, dir)
 	db := openDSN(t, dir)
+	// Two more readers map the files instead.
+	mapped := openDSN(t, dir+"?mmap=true")
 	const perTable = 40
 	child := startSQLChild(t, fmt.Sprintf("%s?row_group_rows=40,%d,t:0,f:0", dir, perTable))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -108,13 +112,15 @@ func TestReadersWhileAnotherProcessInserts(t *testing.T) {
 
 	var wg sync.WaitGroup
 	errs := make(chan error, 16)
-	queries := make([]int, 8)
-	for g := range 8 {
+	queries := make([]int, 10)
+	for g := range 10 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var q querier = db
-			if g%2 == 1 {
+			if g >= 8 {
+				q = mapped
+			} else if g%2 == 1 {
 				conn, err := db.Conn(ctx)
 				if err != nil {
 					errs <- err
@@ -129,6 +135,9 @@ func TestReadersWhileAnotherProcessInserts(t *testing.T) {
 					k, err := snapshotCheck(ctx, q, table)
 					if err != nil {
 						return err
+					}
+					if inTx(int(k)) {
+						return fmt.Errorf("goroutine %d: table %s shows half a transaction (%d statements)", g, table, k)
 					}
 					if k < seen[table] {
 						return fmt.Errorf("goroutine %d: table %s went back from %d statements to %d", g, table, seen[table], k)
@@ -171,7 +180,7 @@ func TestReadersWhileAnotherProcessInserts(t *testing.T) {
 	for _, n := range queries {
 		total += n
 	}
-	t.Logf("%d table snapshots checked by 8 goroutines (3 queries each) while another process ran %d INSERTs", total, 2*perTable)
+	t.Logf("%d table snapshots checked by 8 goroutines on one *sql.DB and 2 on another with mmap (3 queries each) while another process ran %d INSERT statements", total, 2*perTable)
 }
 
 // TestReadBetweenSyncAndCommit reads a table at the one moment of an
