@@ -22,9 +22,12 @@
 //	_ = w.WriteBatch(columns) // []*vector.Vector, one per top-level field
 //	_ = w.Close()
 //
-// Sinks: Create writes a file under a temporary name and renames it into
-// place on Close; New writes to any io.Writer; Buffer is an in-memory sink
-// that parquet/file can open.
+// Sinks: Create writes a file under a temporary name (".NAME.tmp-N",
+// locked while its writer lives) and renames it into place on Close;
+// RemoveStaleTemps removes those left by writers that died. New writes to
+// any io.Writer; Buffer is an in-memory sink that parquet/file can open.
+// A write that fails (a full disk) leaves no file under the final name,
+// and an append that fails is rolled back to the old end of the file.
 //
 // # Defaults
 //
