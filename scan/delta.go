@@ -265,11 +265,23 @@ func (t *Table) physicalPath(f *file.File, name string) (string, bool) {
 		}
 		phys := df.PhysicalName
 		if byID && df.ID != 0 && node != nil {
+			// By field id; a file without any ids at this level (written
+			// before the table mapped columns) is matched by name.
 			var found *schema.Node
+			ids := false
 			for _, c := range node.Children {
+				ids = ids || c.FieldID.Set
 				if c.FieldID.Set && c.FieldID.Value == df.ID {
 					found = c
 					break
+				}
+			}
+			if found == nil && !ids {
+				for _, c := range node.Children {
+					if c.Name == phys {
+						found = c
+						break
+					}
 				}
 			}
 			if found == nil {

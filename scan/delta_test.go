@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -288,5 +290,79 @@ func TestDeltaManyDeletions(t *testing.T) {
 	}
 	if _, n, _ := drainScan(t, tbl, Request{Columns: []string{}}); n != 1000-len(deleted) {
 		t.Fatalf("count %d, want %d", n, 1000-len(deleted))
+	}
+}
+
+// Statistics of struct fields are nested maps in the add action.
+func TestDeltaPruneByNestedStats(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "ns")
+	tb := deltatest.New(t, root)
+	cols := []deltatest.Column{{Field: writer.Group("info", writer.Int64("a")), Name: "info"}}
+	f1 := tb.DataFile("f1.parquet", cols, [][]any{{map[string]any{"a": int64(5)}}, {map[string]any{"a": int64(9)}}}, nil)
+	f1.Stats = `{"numRecords":2,"minValues":{"info":{"a":5}},"maxValues":{"info":{"a":9}},"nullCount":{"info":{"a":0}}}`
+	f2 := tb.DataFile("f2.parquet", cols, [][]any{{map[string]any{"a": int64(50)}}, {map[string]any{"a": int64(60)}}}, nil)
+	f2.Stats = `{"numRecords":2,"minValues":{"info":{"a":50}},"maxValues":{"info":{"a":60}},"nullCount":{"info":{"a":0}}}`
+	info := deltatest.Struct(deltatest.StructField("a", "long", true, nil))
+	tb.Commit(&deltatest.Protocol{MinReaderVersion: 1, MinWriterVersion: 2},
+		deltatest.NewMetaData(deltatest.Struct(deltatest.StructField("info", info, true, nil)), nil, nil), f1, f2)
+	tbl, err := Open(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Close()
+	ids, st := scanIDs(t, tbl, Request{Columns: []string{"info.a"}, Filter: Compare{Column: "info.a", Op: Ge, Value: int64(55)}})
+	if fmt.Sprint(ids) != "[60]" || st.FilesPruned != 1 {
+		t.Fatalf("got %v, %d files pruned", ids, st.FilesPruned)
+	}
+}
+
+// A deletion vector that cannot be read fails the scan, naming the file.
+func TestDeltaMissingDeletionVector(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "gone")
+	dvFiles(t, root, 2)
+	m, err := filepath.Glob(filepath.Join(root, "deletion_vector_*.bin"))
+	if err != nil || len(m) != 1 {
+		t.Fatalf("deletion vector files: %v %v", m, err)
+	}
+	if err := os.Remove(m[0]); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := Open(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Close()
+	s, err := tbl.Scan(context.Background(), Request{Columns: []string{"id"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for {
+		_, err = s.Next()
+		if err != nil {
+			break
+		}
+	}
+	if err == io.EOF || !strings.Contains(err.Error(), "deletion vector of f000") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// In id mode a data file without field ids (written before the table
+// mapped its columns) is matched by physical name.
+func TestDeltaIDModeFileWithoutIDs(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "noid")
+	tb := deltatest.New(t, root)
+	f := tb.DataFile("f.parquet", []deltatest.Column{{Field: writer.Int64("id"), Name: "id"}}, [][]any{{int64(7)}}, nil)
+	md := map[string]any{"delta.columnMapping.id": 1, "delta.columnMapping.physicalName": "id"}
+	tb.Commit(&deltatest.Protocol{MinReaderVersion: 2, MinWriterVersion: 5},
+		deltatest.NewMetaData(deltatest.Struct(deltatest.StructField("key", "long", true, md)), nil, map[string]string{"delta.columnMapping.mode": "id"}), f)
+	tbl, err := Open(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Close()
+	if ids, _ := scanIDs(t, tbl, Request{Columns: []string{"key"}}); fmt.Sprint(ids) != "[7]" {
+		t.Fatalf("got %v", ids)
 	}
 }
