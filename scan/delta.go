@@ -571,6 +571,9 @@ func jsonBound(ci colInfo, v any, upper bool) (bound, bool) {
 		}
 	case string:
 		c = x
+		if ci.dom == domFloat || ci.dom == domInt && !ci.isDate && !ci.isStamp && !ci.isTime {
+			return bound{}, false // "NaN", "Infinity" or text where a number belongs
+		}
 		if ci.dom == domBytes && upper {
 			// No UTF-8 text holds 0xFF: above every string with this prefix.
 			return bound{b: append([]byte(x), 0xFF)}, true

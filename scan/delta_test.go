@@ -366,3 +366,24 @@ func TestDeltaIDModeFileWithoutIDs(t *testing.T) {
 		t.Fatalf("got %v", ids)
 	}
 }
+
+// Statistics given as text where a number belongs ("NaN") prune nothing.
+func TestDeltaTextStatsOfNumbers(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "nan")
+	tb := deltatest.New(t, root)
+	f := tb.DataFile("f.parquet", []deltatest.Column{{Field: writer.Double("x"), Name: "x"}, {Field: writer.Int64("n"), Name: "n"}},
+		[][]any{{1.5, int64(3)}}, nil)
+	f.Stats = `{"numRecords":1,"minValues":{"x":"NaN","n":"three"},"maxValues":{"x":"NaN","n":"three"},"nullCount":{"x":0,"n":0}}`
+	tb.Commit(&deltatest.Protocol{MinReaderVersion: 1, MinWriterVersion: 2}, deltatest.NewMetaData(deltatest.Struct(
+		deltatest.StructField("x", "double", true, nil), deltatest.StructField("n", "long", true, nil)), nil, nil), f)
+	tbl, err := Open(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Close()
+	for _, p := range []Predicate{Compare{Column: "x", Op: Eq, Value: 1.5}, Compare{Column: "n", Op: Lt, Value: int64(4)}} {
+		if ids, _ := scanIDs(t, tbl, Request{Columns: []string{"n"}, Filter: p}); fmt.Sprint(ids) != "[3]" {
+			t.Errorf("%v: got %v", p, ids)
+		}
+	}
+}
