@@ -26,8 +26,10 @@ import (
 )
 
 var (
-	footerScale = 1
-	resultName  = "results"
+	footerScale     = 1
+	resultName      = "results"
+	footerWidths    = "100,1000,10000,50000,100000"
+	footerRowGroups = "1,2,4"
 )
 
 func main() {
@@ -37,7 +39,9 @@ func main() {
 	dir := flag.String("dir", "", "folder for the Parquet files (default: a temporary folder)")
 	workloads := flag.String("workloads", "write,read,column,count,cross,sql,footer", "workloads to run: write, read, column, count, cross (§1), sql (§2), footer (§3)")
 	flag.StringVar(&resultName, "name", "results", "base name of the result files under -out (NAME.md, NAME.json)")
-	flag.IntVar(&footerScale, "footer-scale", 1, "divide the footer widths (100, 1K, 10K, 50K columns) by this")
+	flag.IntVar(&footerScale, "footer-scale", 1, "divide the footer widths by this")
+	flag.StringVar(&footerWidths, "footer-widths", footerWidths, "footer workload: numbers of columns")
+	flag.StringVar(&footerRowGroups, "footer-row-groups", footerRowGroups, "footer workload: numbers of row groups")
 	codecs := flag.String("codecs", strings.Join(bench.Codecs, ","), "codecs")
 	mem := flag.Bool("mem", true, "measure peak memory in child processes")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of carquet running -profile")
@@ -126,11 +130,18 @@ func run(rows, runs int, out, dir, workloads, codecs string, mem bool, cpuprofil
 		mem = false
 	}
 	if cfg.Workloads["footer"] {
-		widths := []int{100, 1000, 10000, 50000}
+		widths, err := intList(footerWidths)
+		if err != nil {
+			return fmt.Errorf("-footer-widths: %w", err)
+		}
 		for i := range widths {
 			widths[i] = max(1, widths[i]/footerScale)
 		}
-		if err := s.RunFooters(widths, []int{1, 2, 4}); err != nil {
+		rowGroups, err := intList(footerRowGroups)
+		if err != nil {
+			return fmt.Errorf("-footer-row-groups: %w", err)
+		}
+		if err := s.RunFooters(widths, rowGroups); err != nil {
 			return err
 		}
 	}
@@ -256,4 +267,17 @@ func profileCarquet(s *bench.Suite, path, which string) error {
 		}
 	}
 	return nil
+}
+
+// intList parses a comma-separated list of positive integers.
+func intList(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("%q is not a positive integer", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
