@@ -586,6 +586,11 @@ func (n *footerCountNode) next(ctx context.Context) (*Batch, error) {
 func (n *footerCountNode) close() {}
 
 func (n *footerCountNode) explain(x *explainer, depth int) {
+	if snap := n.rel.table.Snapshot(); snap != nil {
+		// numRecords of the add actions, less rows deletion vectors remove.
+		x.line(depth, "COUNT(*) FROM DELTA LOG (version %d) %s [%s]", snap.Version, n.rel.alias, x.rel(n.rel.path))
+		return
+	}
 	x.line(depth, "COUNT(*) FROM FOOTERS %s [%s]", n.rel.alias, x.rel(n.rel.path))
 }
 
