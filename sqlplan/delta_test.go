@@ -198,8 +198,8 @@ func TestDeltaIncompleteMultiPartCheckpointIgnored(t *testing.T) {
 // dvTable writes two files of 100 rows (ids 0..199, row groups of 30
 // rows), then replaces them in version 1 with deletion vectors: inline on
 // the first file, on disk for the second.
-func dvTable(t *testing.T, root string) (deleted map[int64]bool) {
-	tb := deltatest.New(t, root)
+func dvTable(t *testing.T, root string) (tb *deltatest.Table, deleted map[int64]bool, first *deltatest.Add) {
+	tb = deltatest.New(t, root)
 	cols := []deltatest.Column{{Field: writer.Int64("id").Required(), Name: "id"}, {Field: writer.String("s"), Name: "s"}}
 	rows := func(lo int64) [][]any {
 		var out [][]any
@@ -235,12 +235,12 @@ func dvTable(t *testing.T, root string) (deleted map[int64]bool) {
 	n1, n2 := *f1, *f2
 	n1.DeletionVector, n2.DeletionVector = &d1, &d2[0]
 	tb.Commit(deltatest.RemoveOf(f1), deltatest.RemoveOf(f2), &n1, &n2)
-	return deleted
+	return tb, deleted, &n1
 }
 
 func TestDeltaDeletionVectors(t *testing.T) {
 	e, dir := deltaEngine(t)
-	deleted := dvTable(t, filepath.Join(dir, "dvt"))
+	_, deleted, _ := dvTable(t, filepath.Join(dir, "dvt"))
 	var live []int64
 	for i := int64(0); i < 200; i++ {
 		if !deleted[i] {
@@ -524,4 +524,49 @@ func TestDeltaTypedPartitions(t *testing.T) {
 	expectRows(t, e, "SELECT id FROM tp WHERE b = false OR m > 12.29 ORDER BY id", "[[1] [2] [3]]")
 	expectRows(t, e, "SELECT id FROM tp WHERE x < 0 AND ts < TIMESTAMP '2000-01-01 00:00:00'", "[[3]]")
 	expectRows(t, e, "SELECT COUNT(*), MIN(d), COUNT(b) FROM tp", fmt.Sprint([][]any{{int64(4), time.Date(2023, 7, 1, 0, 0, 0, 0, time.UTC), int64(3)}}))
+}
+
+// Deletion vectors survive checkpoints (the add rows' deletionVector
+// structs), and a later commit replacing a file's deletion vector removes
+// the checkpoint's add by path and vector id.
+func TestDeltaDeletionVectorsThroughCheckpoints(t *testing.T) {
+	for _, kind := range []string{deltatest.Classic, deltatest.V2Parquet} {
+		t.Run(kind, func(t *testing.T) {
+			e, dir := deltaEngine(t)
+			root := filepath.Join(dir, "dvc")
+			tb, deleted, first := dvTable(t, root)
+			tb.Checkpoint(kind, 2)
+			bm := dv.New()
+			for r := range deleted {
+				if r < 100 {
+					bm.Add(uint64(r))
+				}
+			}
+			bm.Add(1)
+			bm.Add(2)
+			d, err := dv.Inline(bm)
+			if err != nil {
+				t.Fatal(err)
+			}
+			next := *first
+			next.DeletionVector = &d
+			tb.Commit(deltatest.RemoveOf(first), &next)
+			deleted[1], deleted[2] = true, true
+			for v := 0; v <= 1; v++ {
+				if err := os.Remove(filepath.Join(root, "_delta_log", fmt.Sprintf("%020d.json", v))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var n, sum int64
+			for i := int64(0); i < 200; i++ {
+				if !deleted[i] {
+					n++
+					sum += i
+				}
+			}
+			expectRows(t, e, "SELECT COUNT(*), SUM(id) FROM dvc", fmt.Sprintf("[[%d %d]]", n, sum))
+			expectRows(t, e, "SELECT COUNT(*) FROM dvc WHERE id < 5", "[[2]]") // 3 and 4
+			expectRows(t, e, "SELECT COUNT(*) FROM `dvc@v1`", fmt.Sprintf("[[%d]]", n+2))
+		})
+	}
 }
