@@ -61,11 +61,16 @@ type Config struct {
 	// DeltaVersion reads Delta tables at that version (delta_version=N);
 	// nil reads the latest.
 	DeltaVersion *int64
+	// Limits bound what sizes in the files may make the reader allocate
+	// (max_page_size=, max_dictionary_size=, max_batch_bytes=; zero fields
+	// take the defaults). A file over a limit gives ErrLimit.
+	Limits sqlplan.Limits
 }
 
 // ParseDSN parses "path?option=value&...". Options: threads, mode (ro or
 // rw), compression, row_group_rows, verify_checksums, mmap, delta_version
-// (the version Delta tables are read at). Unknown
+// (the version Delta tables are read at), max_page_size,
+// max_dictionary_size, max_batch_bytes (bytes; see Config.Limits). Unknown
 // options are an error.
 func ParseDSN(dsn string) (Config, error) {
 	var cfg Config
@@ -129,8 +134,21 @@ func ParseDSN(dsn string) (Config, error) {
 				return cfg, fmt.Errorf("carquet: DSN option delta_version=%q is not a version number", v)
 			}
 			cfg.DeltaVersion = &n
+		case "max_page_size", "max_dictionary_size", "max_batch_bytes":
+			n, err := strconv.ParseInt(v, 10, 32)
+			if err != nil || n <= 0 {
+				return cfg, fmt.Errorf("carquet: DSN option %s=%q is not a positive size in bytes (below 2 GiB)", k, v)
+			}
+			switch k {
+			case "max_page_size":
+				cfg.Limits.MaxPageSize = int(n)
+			case "max_dictionary_size":
+				cfg.Limits.MaxDictionarySize = int(n)
+			default:
+				cfg.Limits.MaxBatchBytes = n
+			}
 		default:
-			return cfg, fmt.Errorf("carquet: unknown DSN option %q (known: threads, mode, compression, row_group_rows, verify_checksums, mmap, delta_version)", k)
+			return cfg, fmt.Errorf("carquet: unknown DSN option %q (known: threads, mode, compression, row_group_rows, verify_checksums, mmap, delta_version, max_page_size, max_dictionary_size, max_batch_bytes)", k)
 		}
 	}
 	return cfg, nil
@@ -148,6 +166,7 @@ func NewConnector(cfg Config) (*Connector, error) {
 	e, err := sqlplan.Open(cfg.Path, sqlplan.Options{
 		Threads: cfg.Threads, ReadOnly: cfg.ReadOnly, Mmap: cfg.Mmap, VerifyChecksums: cfg.VerifyChecksums,
 		Compression: cfg.Compression, RowGroupRows: cfg.RowGroupRows, Now: cfg.Now, DeltaVersion: cfg.DeltaVersion,
+		Limits: cfg.Limits,
 	})
 	if err != nil {
 		return nil, err

@@ -100,3 +100,33 @@ func TestFileErrorsThroughTheDriver(t *testing.T) {
 		t.Fatalf("err = %v, want ErrChecksum naming the file", err)
 	}
 }
+
+// TestLimitsDSN sets reader limits in the DSN: a page above max_page_size
+// fails the query with ErrLimit naming the file.
+func TestLimitsDSN(t *testing.T) {
+	cfg, err := ParseDSN("/x?max_page_size=100&max_dictionary_size=200&max_batch_bytes=300")
+	if err != nil || cfg.Limits.MaxPageSize != 100 || cfg.Limits.MaxDictionarySize != 200 || cfg.Limits.MaxBatchBytes != 300 {
+		t.Fatalf("%+v, %v", cfg.Limits, err)
+	}
+	for _, bad := range []string{"/x?max_page_size=0", "/x?max_batch_bytes=-1", "/x?max_dictionary_size=4294967296"} {
+		if _, err := ParseDSN(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+	db, dir := openTest(t, "")
+	mustExec(t, db, "CREATE TABLE t (s VARCHAR)")
+	mustExec(t, db, "INSERT INTO t VALUES ('"+strings.Repeat("x", 1000)+"')")
+	limited, err := sql.Open("carquet", dir+"?max_page_size=100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer limited.Close()
+	var s string
+	err = limited.QueryRow("SELECT s FROM t").Scan(&s)
+	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "t.parquet") {
+		t.Fatalf("err = %v, want ErrLimit naming the file", err)
+	}
+	if err := db.QueryRow("SELECT s FROM t").Scan(&s); err != nil || len(s) != 1000 {
+		t.Fatalf("without limits: %d bytes, %v", len(s), err)
+	}
+}

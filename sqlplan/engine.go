@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/carquet-go/carquet/delta"
+	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/writer"
 )
@@ -37,7 +38,13 @@ type Options struct {
 	// DeltaVersion reads Delta tables at that version instead of the
 	// latest (a table name's @vN suffix still wins).
 	DeltaVersion *int64
+	// Limits bound what the files' sizes and counts may make the reader
+	// allocate (zero fields take the defaults).
+	Limits Limits
 }
+
+// Limits are parquet/file's reader limits (see file.Limits).
+type Limits = file.Limits
 
 // Engine runs SQL over the Parquet files below one root: a folder (every
 // *.parquet file is a table named by its base name, every sub-folder
@@ -276,7 +283,7 @@ func (e *Engine) acquire(path string, version *int64) (*scan.Table, error) {
 		}
 		delete(e.tables, key)
 	}
-	t, err := scan.Open(path, scan.Options{Mmap: e.opts.Mmap, VerifyChecksums: e.opts.VerifyChecksums, DeltaVersion: version})
+	t, err := scan.Open(path, scan.Options{Mmap: e.opts.Mmap, VerifyChecksums: e.opts.VerifyChecksums, DeltaVersion: version, Limits: e.opts.Limits})
 	if err != nil {
 		return nil, err
 	}
