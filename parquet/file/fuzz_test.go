@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"runtime"
 	"testing"
 	"time"
 
@@ -14,7 +15,12 @@ import (
 // fuzzLimits bound the memory one fuzzed file may take: pages of a few
 // bytes can claim sizes up to 2 GiB, which the reader may legitimately
 // try to honour without limits.
-var fuzzLimits = Limits{MaxPageSize: 16 << 20, MaxDictionarySize: 16 << 20}
+var fuzzLimits = Limits{MaxPageSize: 16 << 20, MaxDictionarySize: 16 << 20, MaxBatchBytes: 64 << 20, MaxBatchValues: 1 << 20}
+
+// fuzzAllocBound is the most one input may allocate in all (the sum of
+// every allocation, not the peak): far above what the limits let any one
+// page or batch take, far below what an allocation sized by a claim takes.
+const fuzzAllocBound = 1 << 30
 
 // fuzzRowBudget bounds the rows read from one fuzzed file, so that a page
 // of a few bytes claiming billions of null rows does not take minutes. It
@@ -46,8 +52,14 @@ func FuzzOpen(f *testing.F) {
 		// A hang crashes the worker, so that the fuzzer keeps the input.
 		watchdog := time.AfterFunc(fuzzTimeout, func() { panic("FuzzOpen: one input took more than " + fuzzTimeout.String()) })
 		defer watchdog.Stop()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
 		for _, lazy := range []bool{false, true} {
 			fuzzReadFile(t, b, Options{Name: "fuzz.parquet", LazyColumns: lazy, VerifyChecksums: lazy, Limits: fuzzLimits})
+		}
+		runtime.ReadMemStats(&after)
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > fuzzAllocBound {
+			t.Fatalf("reading a file of %d bytes allocated %d MiB", len(b), grew>>20)
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"reflect"
 	"time"
 
 	"github.com/carquet-go/carquet/parquet/format"
@@ -126,6 +127,12 @@ func Get(f *schema.Field, v *vector.Vector, i int) any {
 			k := Get(f.Children[0], v.Children[0], j)
 			if b, ok := k.([]byte); ok {
 				k = string(b)
+			} else if k != nil && !reflect.ValueOf(k).Comparable() {
+				// Parquet map keys are primitive, but a file may declare
+				// any type: a key that cannot be a Go map key (a list, a
+				// struct) is keyed by its printed form instead of
+				// panicking (found by FuzzOpen).
+				k = fmt.Sprint(k)
 			}
 			if _, ok := k.(string); !ok {
 				strKeys = false
