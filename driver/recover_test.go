@@ -130,3 +130,61 @@ func TestLimitsDSN(t *testing.T) {
 		t.Fatalf("without limits: %d bytes, %v", len(s), err)
 	}
 }
+
+// TestConformanceFilesThroughSQL queries every conformance file, good and
+// bad, through database/sql (with reader limits, as a server taking
+// untrusted files would set them): each gives rows or an error, never an
+// internal error (a recovered panic).
+func TestConformanceFilesThroughSQL(t *testing.T) {
+	var files []string
+	for _, sub := range []string{"data", "bad_data"} {
+		files = append(files, testfiles.Glob(t, sub, ".parquet")...)
+	}
+	read, failed := 0, 0
+	for _, p := range files {
+		dir := t.TempDir()
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "f.parquet"), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		db, err := sql.Open("carquet", dir+"?max_page_size=16777216&max_dictionary_size=16777216&max_batch_bytes=67108864")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{"SELECT * FROM f", "SELECT count(*) FROM f"} {
+			rows, err := db.Query(q)
+			if err == nil {
+				cols, _ := rows.Columns()
+				dest := make([]any, len(cols))
+				for i := range dest {
+					dest[i] = new(any)
+				}
+				for rows.Next() {
+					if err = rows.Scan(dest...); err != nil {
+						break
+					}
+				}
+				if err == nil {
+					err = rows.Err()
+				}
+				rows.Close()
+			}
+			if err != nil && strings.Contains(err.Error(), "internal error") {
+				t.Errorf("%s: %s: %v", filepath.Base(p), q, err)
+			}
+			if err != nil {
+				failed++
+			} else {
+				read++
+			}
+		}
+		db.Close()
+	}
+	t.Logf("%d files: %d queries answered, %d failed with an error", len(files), read, failed)
+	if read < len(files) {
+		t.Errorf("only %d of %d queries answered: the good files should read", read, 2*len(files))
+	}
+}
