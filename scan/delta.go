@@ -402,18 +402,23 @@ func cutDeleted(rr ranges, del *dv.Bitmap, base, all int64) (ranges, bool) {
 func (t *Table) deltaNumRows() (int64, error) {
 	var n int64
 	for i, a := range t.delta.adds {
+		var rows int64
 		if st, err := a.Stats(); err == nil && st != nil && st.NumRecords >= 0 {
-			n += st.NumRecords
+			rows = st.NumRecords
 		} else {
 			f, err := t.File(i)
 			if err != nil {
 				return 0, err
 			}
-			n += f.NumRows()
+			rows = f.NumRows()
 		}
-		if a.DeletionVector != nil {
-			n -= a.DeletionVector.Cardinality
+		if d := a.DeletionVector; d != nil {
+			if d.Cardinality < 0 || d.Cardinality > rows {
+				return 0, fmt.Errorf("%s: file %s: the deletion vector removes %d of %d rows", t.Path, a.URI, d.Cardinality, rows)
+			}
+			rows -= d.Cardinality
 		}
+		n += rows
 	}
 	return n, nil
 }

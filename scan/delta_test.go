@@ -387,3 +387,27 @@ func TestDeltaTextStatsOfNumbers(t *testing.T) {
 		}
 	}
 }
+
+// A deletion vector claiming more rows than its file holds is an error,
+// not a negative count.
+func TestDeltaDeletionVectorCardinalityChecked(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "card")
+	tb := deltatest.New(t, root)
+	f := tb.DataFile("f.parquet", []deltatest.Column{{Field: writer.Int64("id"), Name: "id"}}, [][]any{{int64(1)}, {int64(2)}}, nil)
+	d, err := dv.Inline(dv.Of(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Cardinality = 5
+	f.DeletionVector = &d
+	tb.Commit(&deltatest.Protocol{MinReaderVersion: 3, MinWriterVersion: 7, ReaderFeatures: []string{"deletionVectors"}},
+		deltatest.NewMetaData(deltatest.Struct(deltatest.StructField("id", "long", true, nil)), nil, nil), f)
+	tbl, err := Open(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Close()
+	if n, err := tbl.NumRows(); err == nil || !strings.Contains(err.Error(), "removes 5 of 2 rows") {
+		t.Fatalf("NumRows %d, %v", n, err)
+	}
+}
