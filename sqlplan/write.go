@@ -949,8 +949,10 @@ func (e *Engine) writeRows(path string, sch *schema.Schema, folder bool, tableOp
 	}
 	for _, b := range batches {
 		if err := w.WriteBatch(b); err != nil {
-			w.Abort()
-			return err
+			if aerr := w.Abort(); aerr != nil {
+				return errors.Join(err, aerr)
+			}
+			return fmt.Errorf("%w (nothing was written to %s)", err, path)
 		}
 	}
 	return w.Close()

@@ -174,6 +174,7 @@ func Append(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
 	}
 	w.out = &countingWriter{bw: bufio.NewWriterSize(hooked(f), 1<<16), off: size}
 	w.prev = old.Meta
+	w.undone = "the append was rolled back: " + path + " is as it was"
 	w.finalize = func(commit bool) error {
 		defer release()
 		if commit {

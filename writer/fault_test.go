@@ -112,12 +112,13 @@ func limits(total int64) []int64 {
 }
 
 // faultAppend appends 3 batches to path (several row groups, bloom
-// filters, page indexes) and returns Close's or the first error.
-func faultAppend(t *testing.T, path string, abort bool) error {
+// filters, page indexes) and returns the first error, and whether it came
+// from Close.
+func faultAppend(t *testing.T, path string, abort bool) (closed bool, err error) {
 	w, err := Append(path, appendSchema(t), WithRowGroupRows(70), WithPageRowLimit(20),
 		WithBloomFilter(500, 0.01), WithCompression(format.Snappy))
 	if err != nil {
-		return err
+		return false, err
 	}
 	for k := range 3 {
 		if err := w.WriteBatch(appendBatch(int64(100+k*60), 60)); err != nil {
@@ -125,16 +126,18 @@ func faultAppend(t *testing.T, path string, abort bool) error {
 				if aerr := w.Abort(); aerr != nil {
 					t.Errorf("Abort after a failed write: %v", aerr)
 				}
-				return err
+				return false, err
 			}
-			return w.Close()
+			return true, w.Close()
 		}
 	}
-	return w.Close()
+	return true, w.Close()
 }
 
-// checkDiskFull checks an error of a write that ran out of room.
-func checkDiskFull(t *testing.T, err error, n int64, path string) {
+// checkDiskFull checks an error of a write that ran out of room: it says
+// so and where, and when Close returned it, that the append was rolled
+// back.
+func checkDiskFull(t *testing.T, err error, closed bool, n int64, path string) {
 	t.Helper()
 	if err == nil {
 		t.Fatalf("limit %d: no error", n)
@@ -143,8 +146,9 @@ func checkDiskFull(t *testing.T, err error, n int64, path string) {
 		t.Fatalf("limit %d: error %v does not wrap ENOSPC", n, err)
 	}
 	msg := err.Error()
-	if !strings.Contains(msg, "no space left on device") || !strings.Contains(msg, filepath.Base(path)) {
-		t.Fatalf("limit %d: error %q does not say the disk is full and where", n, msg)
+	if !strings.Contains(msg, "no space left on device") || !strings.Contains(msg, filepath.Base(path)) ||
+		(closed && !strings.Contains(msg, "the append was rolled back")) {
+		t.Fatalf("limit %d: error %q does not say the disk is full, where, and what became of the append", n, msg)
 	}
 }
 
@@ -160,7 +164,7 @@ func TestAppendDiskFull(t *testing.T) {
 	// How many bytes the whole append writes (journal included).
 	d := &fullDisk{left: -1}
 	withFullDisk(t, d)
-	if err := faultAppend(t, path, false); err != nil {
+	if _, err := faultAppend(t, path, false); err != nil {
 		t.Fatal(err)
 	}
 	total := d.written
@@ -171,14 +175,14 @@ func TestAppendDiskFull(t *testing.T) {
 	for i, n := range limits(total) {
 		d := &fullDisk{left: n}
 		withFullDisk(t, d)
-		err := faultAppend(t, path, i%2 == 0)
+		closed, err := faultAppend(t, path, i%2 == 0)
 		sinkHook = nil
-		checkDiskFull(t, err, n, path)
+		checkDiskFull(t, err, closed, n, path)
 		sameDir(t, "after a failed append", before, dirState(t, dir))
 		tries++
 	}
 	// The lock is free and the file takes the append once there is room.
-	if err := faultAppend(t, path, false); err != nil {
+	if _, err := faultAppend(t, path, false); err != nil {
 		t.Fatalf("append with room: %v", err)
 	}
 	f, err := file.OpenFile(path, file.Options{VerifyChecksums: true}, false)
@@ -201,26 +205,26 @@ func TestCreateDiskFull(t *testing.T) {
 	path := filepath.Join(dir, "new.parquet")
 	other := filepath.Join(dir, "old.parquet")
 	createWith(t, other, appendSchema(t), appendBatch(0, 10))
-	create := func(path string, abort bool) error {
+	create := func(path string, abort bool) (closed bool, err error) {
 		w, err := Create(path, appendSchema(t), WithRowGroupRows(70), WithPageRowLimit(20), WithBloomFilter(500, 0.01))
 		if err != nil {
-			return err
+			return false, err
 		}
 		for k := range 3 {
 			if err := w.WriteBatch(appendBatch(int64(k*60), 60)); err != nil {
 				if abort {
 					w.Abort()
-					return err
+					return false, err
 				}
-				return w.Close()
+				return true, w.Close()
 			}
 		}
-		return w.Close()
+		return true, w.Close()
 	}
 	before := dirState(t, dir)
 	d := &fullDisk{left: -1}
 	withFullDisk(t, d)
-	if err := create(path, false); err != nil {
+	if _, err := create(path, false); err != nil {
 		t.Fatal(err)
 	}
 	total := d.written
@@ -231,19 +235,20 @@ func TestCreateDiskFull(t *testing.T) {
 	for i, n := range limits(total) {
 		for _, p := range []string{path, other} {
 			withFullDisk(t, &fullDisk{left: n})
-			err := create(p, i%2 == 1)
+			closed, err := create(p, i%2 == 1)
 			sinkHook = nil
 			if err == nil {
 				t.Fatalf("limit %d of %d: no error", n, total)
 			}
-			if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "no space left on device") {
+			if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "no space left on device") ||
+				(closed && !strings.Contains(err.Error(), "nothing was written to "+p)) {
 				t.Fatalf("limit %d: error %v", n, err)
 			}
 			sameDir(t, "after a failed create", before, dirState(t, dir))
 			tries++
 		}
 	}
-	if err := create(path, false); err != nil {
+	if _, err := create(path, false); err != nil {
 		t.Fatalf("create with room: %v", err)
 	}
 	if b, err := os.ReadFile(path); err != nil || !bytes.HasSuffix(b, []byte("PAR1")) {

@@ -31,6 +31,7 @@ func Create(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
 		os.Remove(tmp)
 		return nil, err
 	}
+	w.undone = "nothing was written to " + path
 	w.finalize = func(commit bool) error {
 		if !commit {
 			os.Remove(tmp)

@@ -43,6 +43,7 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 type Writer struct {
 	out      *countingWriter
 	finalize func(commit bool) error
+	undone   string // what a failed Close says the roll back left
 	sch      *schema.Schema
 	fields   []*schema.Field
 	paths    []leafPath
@@ -314,6 +315,8 @@ func (w *Writer) Close() error {
 			err = ferr
 		} else if ferr != nil {
 			err = errors.Join(err, ferr)
+		} else if w.undone != "" {
+			err = fmt.Errorf("%w (%s)", err, w.undone)
 		}
 	}
 	return err
