@@ -13,6 +13,7 @@ import (
 	"github.com/carquet-go/carquet/delta"
 	"github.com/carquet-go/carquet/delta/dv"
 	"github.com/carquet-go/carquet/parquet/file"
+	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/parquet/vector"
@@ -298,6 +299,90 @@ func (t *Table) physicalPath(f *file.File, name string) (string, bool) {
 		}
 	}
 	return strings.Join(out, "."), true
+}
+
+// conform brings a file's vector of a nested column to the shape of the
+// table's field: struct fields are matched by physical name (by field id
+// in id mode), fields the file lacks read as NULL, fields the table no
+// longer has are dropped, INT32 leaves widen to INT64. Child vectors are
+// reused, not copied.
+func (t *Table) conform(tf *schema.Field, dt *delta.Type, ff *schema.Field, v *vector.Vector) *vector.Vector {
+	switch tf.Kind {
+	case schema.Primitive:
+		if ff.Kind == schema.Primitive && tf.Node.Physical == format.Int64 && ff.Node.Physical == format.Int32 {
+			w := &vector.Vector{Kind: vector.Int64, Len: v.Len, Valid: v.Valid, Int64s: make([]int64, v.Len)}
+			for i, x := range v.Int32s[:v.Len] {
+				w.Int64s[i] = int64(x)
+			}
+			return w
+		}
+		return v
+	case schema.Struct:
+		if ff.Kind != schema.Struct || dt.Name != "struct" {
+			return v
+		}
+		out := *v
+		out.Children = make([]*vector.Vector, len(tf.Children))
+		for i, tc := range tf.Children {
+			df := dt.Fields[i]
+			j := t.matchChild(df, ff)
+			if j < 0 {
+				out.Children[i] = &vector.Vector{}
+				fillNull(out.Children[i], tc, v.Len)
+				continue
+			}
+			out.Children[i] = t.conform(tc, df.Type, ff.Children[j], v.Children[j])
+		}
+		return &out
+	case schema.List:
+		if ff.Kind != schema.List || dt.Name != "array" {
+			return v
+		}
+		out := *v
+		out.Children = []*vector.Vector{t.conform(tf.Children[0], dt.Element, ff.Children[0], v.Children[0])}
+		return &out
+	case schema.Map:
+		if ff.Kind != schema.Map || dt.Name != "map" || len(tf.Children) != len(ff.Children) {
+			return v
+		}
+		out := *v
+		out.Children = []*vector.Vector{t.conform(tf.Children[0], dt.Key, ff.Children[0], v.Children[0])}
+		if len(tf.Children) > 1 {
+			out.Children = append(out.Children, t.conform(tf.Children[1], dt.Value, ff.Children[1], v.Children[1]))
+		}
+		return &out
+	}
+	return v
+}
+
+// matchChild finds the file's struct field holding Delta field df: by
+// field id in id mode (when the file has ids), else by physical name.
+func (t *Table) matchChild(df *delta.Field, ff *schema.Field) int {
+	if t.delta.snap.ColumnMapping == "id" && df.ID != 0 {
+		ids := false
+		for j, c := range ff.Children {
+			if id := c.Node.FieldID; id.Set {
+				ids = true
+				if id.Value == df.ID {
+					return j
+				}
+			}
+		}
+		if ids {
+			return -1
+		}
+	}
+	for j, c := range ff.Children {
+		if c.Name == df.PhysicalName {
+			return j
+		}
+	}
+	for j, c := range ff.Children {
+		if strings.EqualFold(c.Name, df.PhysicalName) {
+			return j
+		}
+	}
+	return -1
 }
 
 // deletions returns the deletion vector of file fi (nil when the file has

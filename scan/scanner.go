@@ -387,6 +387,9 @@ type fileBinding struct {
 	// phys maps a column to its path in the file where they differ
 	// (Delta column mapping).
 	phys map[string]string
+	// conform marks nested Delta columns, whose vectors are brought to the
+	// table's shape (struct fields added or dropped since the file).
+	conform map[string]bool
 }
 
 func (s *Scanner) bindFile(fi int, f *file.File) *fileBinding {
@@ -421,6 +424,12 @@ func (s *Scanner) bindFile(fi int, f *file.File) *fileBinding {
 		if c != nil && c.Field != nil && c.Field.Kind == schema.Primitive && fl.Kind == schema.Primitive &&
 			c.Field.Node.Physical == format.Int64 && fl.Node.Physical == format.Int32 {
 			b.widen[name] = true
+		}
+		if s.t.delta != nil && c != nil && c.Field != nil && c.Field.Kind != schema.Primitive {
+			if b.conform == nil {
+				b.conform = map[string]bool{}
+			}
+			b.conform[name] = true
 		}
 		b.fields[name] = fl
 		b.index[name] = len(b.needed)
@@ -812,6 +821,10 @@ func (b *fileBinding) output(c string, cols []*vector.Vector, n int) *vector.Vec
 		return nullVector(col, n)
 	}
 	v := cols[b.index[c]]
+	if b.conform[c] {
+		col := b.s.t.Column(c)
+		return b.s.t.conform(col.Field, b.s.t.delta.snap.Field(col.Name).Type, b.fields[c], v)
+	}
 	if b.widen[c] {
 		w := &vector.Vector{Kind: vector.Int64, Len: v.Len, Valid: v.Valid, Int64s: make([]int64, v.Len)}
 		for i, x := range v.Int32s[:v.Len] {

@@ -570,3 +570,33 @@ func TestDeltaDeletionVectorsThroughCheckpoints(t *testing.T) {
 		})
 	}
 }
+
+// Schema evolution inside structs: a field added to a struct (and to the
+// struct elements of a list) reads as NULL in older files; a file whose
+// struct fields come in another order is matched by name.
+func TestDeltaNestedSchemaEvolution(t *testing.T) {
+	e, dir := deltaEngine(t)
+	tb := deltatest.New(t, filepath.Join(dir, "ev"))
+	elem := func(fields ...map[string]any) map[string]any {
+		return map[string]any{"type": "array", "elementType": deltatest.Struct(fields...), "containsNull": true}
+	}
+	v0 := deltatest.Struct(deltatest.StructField("id", "long", true, nil),
+		deltatest.StructField("info", deltatest.Struct(deltatest.StructField("a", "long", true, nil)), true, nil),
+		deltatest.StructField("l", elem(deltatest.StructField("x", "long", true, nil)), true, nil))
+	cols0 := []deltatest.Column{{Field: writer.Int64("id"), Name: "id"},
+		{Field: writer.Group("info", writer.Int32("a")), Name: "info"},
+		{Field: writer.List("l", writer.Group("element", writer.Int64("x"))), Name: "l"}}
+	f1 := tb.DataFile("f1.parquet", cols0, [][]any{{int64(1), map[string]any{"a": int32(10)}, []any{map[string]any{"x": int64(5)}}}}, nil)
+	tb.Commit(&deltatest.Protocol{MinReaderVersion: 1, MinWriterVersion: 2}, deltatest.NewMetaData(v0, nil, nil), f1)
+	v1 := deltatest.Struct(deltatest.StructField("id", "long", true, nil),
+		deltatest.StructField("info", deltatest.Struct(deltatest.StructField("a", "long", true, nil), deltatest.StructField("b", "string", true, nil)), true, nil),
+		deltatest.StructField("l", elem(deltatest.StructField("x", "long", true, nil), deltatest.StructField("y", "long", true, nil)), true, nil))
+	cols1 := []deltatest.Column{{Field: writer.Int64("id"), Name: "id"},
+		{Field: writer.Group("info", writer.String("b"), writer.Int64("a")), Name: "info"},
+		{Field: writer.List("l", writer.Group("element", writer.Int64("x"), writer.Int64("y"))), Name: "l"}}
+	f2 := tb.DataFile("f2.parquet", cols1, [][]any{{int64(2), map[string]any{"a": int64(20), "b": "q"}, []any{map[string]any{"x": int64(6), "y": int64(7)}}}}, nil)
+	tb.Commit(deltatest.NewMetaData(v1, nil, nil), f2)
+	expectRows(t, e, "SELECT id, info, l FROM ev ORDER BY id",
+		"[[1 map[a:10 b:<nil>] [map[x:5 y:<nil>]]] [2 map[a:20 b:q] [map[x:6 y:7]]]]")
+	expectRows(t, e, "SELECT id, l FROM `ev@v0`", "[[1 [map[x:5]]]]")
+}
