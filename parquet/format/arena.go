@@ -14,6 +14,10 @@ type arena struct {
 	// typeOrder is the one TypeDefinedOrder (an empty marker struct) that
 	// every ColumnOrder decoded with this arena points to.
 	typeOrder *TypeDefinedOrder
+	// index, for lazy decoding, is the footer's index if it has a valid
+	// one, and lazyRowGroup the row group whose column list comes next.
+	index        *FooterIndex
+	lazyRowGroup int
 	// block is the size of the next block: it starts small, so that small
 	// footers do not pay for large blocks, and doubles up to arenaBlock.
 	block int

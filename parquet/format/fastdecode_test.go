@@ -70,6 +70,21 @@ func TestFastDecodeWideFooter(t *testing.T) {
 			c[i] ^= 0x5a
 			decodeBoth(t, c)
 		}
+		// With the footer index, lazy decoding jumps over the column
+		// chunks; single-bit errors in the index (three bits of each byte)
+		// decode as the walk over them does.
+		ib, err := AddFooterIndex(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		decodeBoth(t, ib)
+		for i := len(b) + 4; i < len(ib); i++ {
+			for bit := 0; bit < 8; bit += 3 {
+				c := append([]byte(nil), ib...)
+				c[i] ^= 1 << bit
+				decodeBoth(t, c)
+			}
+		}
 	}
 }
 
@@ -77,6 +92,9 @@ func TestFastDecodeWideFooter(t *testing.T) {
 // code on arbitrary footers.
 func FuzzFastDecode(f *testing.F) {
 	f.Add(Marshal(nil, wideFooter(3, 2)))
+	if ib, err := AddFooterIndex(Marshal(nil, wideFooter(20, 3))); err == nil {
+		f.Add(ib)
+	}
 	// The seeds of FuzzFileMetaData, real footers among them.
 	files, _ := filepath.Glob("testdata/fuzz/FuzzFileMetaData/*")
 	for _, name := range files {

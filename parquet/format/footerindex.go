@@ -257,10 +257,73 @@ func (x *FooterIndex) startsChunk(rg, col, off, limit int) bool {
 
 // UnmarshalLazy decodes a footer leaving each row group's column chunks
 // undecoded (RowGroup.ColumnsRaw), aliasing buf like UnmarshalAliased.
+// Where buf (the whole footer) carries a footer index, it jumps over each
+// row group's column chunks instead of walking them (see skipLazy).
 func UnmarshalLazy(buf []byte, fm *FileMetaData) (int, error) {
 	r := newLazyReader(buf)
+	if x, err := ParseFooterIndex(buf); err == nil {
+		r.Arena.(*arena).index = x
+	}
 	err := fm.Decode(r)
 	return r.Offset(), err
+}
+
+// skipLazy skips a row group's list of column chunks (field 1, of type t)
+// for lazy decoding. With the footer index, it checks that the list
+// header is the one of the index's number of columns and ends where the
+// index puts the row group's first chunk, and that the last chunk's entry
+// is where the one before it ends, then skips only the last chunk: O(1)
+// instead of a walk over every chunk. Anything that does not hold falls
+// back to walking the list.
+func skipLazy(r *thrift.Reader, t thrift.Type) error {
+	a, _ := r.Arena.(*arena)
+	if a == nil || a.index == nil || t != thrift.List || noFastPath {
+		return r.Skip(t)
+	}
+	rg := a.lazyRowGroup
+	a.lazyRowGroup++
+	if end := a.index.columnsEnd(rg, r.Bytes(), r.Offset()); end > 0 {
+		r.SetPosition(end, r.Depth())
+		return nil
+	}
+	return r.Skip(t)
+}
+
+// columnsEnd returns where the column chunk list of row group rg, whose
+// header is at b[start], ends according to the index, or -1 where the
+// index does not describe b or fails the checks.
+func (x *FooterIndex) columnsEnd(rg int, b []byte, start int) int {
+	if rg >= x.rowGroups || x.columns == 0 || len(b) != len(x.footer) || len(b) == 0 || &b[0] != &x.footer[0] {
+		return -1
+	}
+	limit := len(x.footer) - 1 - footerIndexTrailer - len(x.offsetsBuf)
+	first, last := x.offset(rg, 0), x.offset(rg, x.columns-1)
+	// The first entry must follow the list header at start, the last one
+	// the end of the chunk before it (skipped from its own entry): a
+	// damaged entry of either fails, and the others are not used.
+	if first <= start || last < first || last >= limit || first-start != listHeaderLen(x.columns) ||
+		!x.startsChunk(rg, 0, first, limit) || !x.startsChunk(rg, x.columns-1, last, limit) {
+		return -1
+	}
+	r := thrift.NewReader(b[last:limit])
+	if r.Skip(thrift.Struct) != nil {
+		return -1
+	}
+	end := last + r.Offset()
+	if rg+1 < x.rowGroups && x.offset(rg+1, 0) <= end {
+		return -1
+	}
+	return end
+}
+
+// listHeaderLen is the size of the compact-protocol header of a list of n
+// elements.
+func listHeaderLen(n int) int {
+	if n < 15 {
+		return 1
+	}
+	var h [binary.MaxVarintLen64]byte
+	return 1 + binary.PutUvarint(h[:], uint64(n))
 }
 
 func newLazyReader(buf []byte) *thrift.Reader {

@@ -4198,7 +4198,7 @@ func (s *RowGroup) Decode(r *thrift.Reader) error {
 		case 1:
 			if r.SkipLazy && (t == thrift.List || t == thrift.Set) {
 				start := r.Offset()
-				if err := r.Skip(t); err != nil {
+				if err := skipLazy(r, t); err != nil {
 					return wrap("RowGroup", "columns", err)
 				}
 				s.ColumnsRaw = r.Bytes()[start:r.Offset():r.Offset()]

@@ -319,6 +319,8 @@ var defs = []structDef{
 // lazyFields are list fields that a reader with SkipLazy set leaves
 // undecoded, keeping their raw bytes in <GoName>Raw (one column chunk list
 // per row group: a wide footer need not decode columns it never reads).
+// They are skipped with skipLazy (footerindex.go), which jumps over them
+// where the footer index says where they end.
 var lazyFields = map[string]bool{"RowGroup.Columns": true}
 
 // arenaStructs and arenaLists are allocated from a decoding arena when the
@@ -480,7 +482,7 @@ func genDecode(g *gen, d structDef) {
 		if lazyFields[d.name+"."+f.goName] {
 			g.p("\t\t\tif r.SkipLazy && (t == thrift.List || t == thrift.Set) {")
 			g.p("\t\t\t\tstart := r.Offset()")
-			g.p("\t\t\t\tif err := r.Skip(t); err != nil { return wrap(%q, %q, err) }", d.name, f.name)
+			g.p("\t\t\t\tif err := skipLazy(r, t); err != nil { return wrap(%q, %q, err) }", d.name, f.name)
 			g.p("\t\t\t\ts.%sRaw = r.Bytes()[start:r.Offset():r.Offset()]", f.goName)
 			g.p("\t\t\t\tcontinue")
 			g.p("\t\t\t}")
