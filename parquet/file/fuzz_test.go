@@ -18,9 +18,10 @@ import (
 var fuzzLimits = Limits{MaxPageSize: 16 << 20, MaxDictionarySize: 16 << 20, MaxBatchBytes: 64 << 20, MaxBatchValues: 1 << 20}
 
 // fuzzAllocBound is the most one input may allocate in all (the sum of
-// every allocation, not the peak): far above what the limits let any one
-// page or batch take, far below what an allocation sized by a claim takes.
-const fuzzAllocBound = 1 << 30
+// every allocation, not the peak): above what the limits let a page or a
+// batch take and what any conformance file needs, far below what an
+// allocation sized by a claim takes.
+const fuzzAllocBound = 256 << 20
 
 // fuzzRowBudget bounds the rows read from one fuzzed file, so that a page
 // of a few bytes claiming billions of null rows does not take minutes. It
