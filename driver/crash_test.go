@@ -315,3 +315,31 @@ func TestInsertCrash(t *testing.T) {
 		t.Errorf("only %d and %d statements committed: the children did not get far", nt, nf)
 	}
 }
+
+// TestStaleTempsRemoved: what an INSERT into a folder table or a CREATE
+// TABLE killed before it finished leaves (an unlocked temporary file) is
+// removed by the next one; other files stay.
+func TestStaleTempsRemoved(t *testing.T) {
+	dir := t.TempDir()
+	createCrashTables(t, dir)
+	for _, d := range []string{dir, filepath.Join(dir, "f")} {
+		for _, name := range []string{".killed.parquet.tmp-42", ".keep.parquet.tmp-x", ".keep"} {
+			if err := os.WriteFile(filepath.Join(d, name), []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	db := openDSN(t, dir)
+	mustExec(t, db, "CREATE TABLE u (a BIGINT)")
+	mustExec(t, db, insertText("f", 0))
+	for _, d := range []string{dir, filepath.Join(dir, "f")} {
+		if _, err := os.Stat(filepath.Join(d, ".killed.parquet.tmp-42")); !os.IsNotExist(err) {
+			t.Errorf("%s: the stale temporary file is still there: %v", d, err)
+		}
+		for _, name := range []string{".keep.parquet.tmp-x", ".keep"} {
+			if _, err := os.Stat(filepath.Join(d, name)); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
+	}
+}

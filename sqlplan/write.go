@@ -1043,6 +1043,8 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return Result{}, err
 	}
+	// What CREATE TABLEs killed before they finished left is garbage.
+	writer.RemoveStaleTemps(filepath.Dir(path))
 	w, err := writer.Create(path, sch, opts...)
 	if err != nil {
 		return Result{}, err

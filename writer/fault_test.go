@@ -271,7 +271,7 @@ func TestRemoveStaleTemps(t *testing.T) {
 	}
 	// What a writer killed before Close leaves: its file, unlocked.
 	dead := filepath.Join(dir, ".dead.parquet.tmp-123456")
-	keep := []string{".notes", ".x.parquet.tmp-abc", "y.parquet.tmp-1", ".tmp-1"}
+	keep := []string{".notes", ".x.parquet.tmp-abc", "y.parquet.tmp-1", ".tmp-1", ".notes.txt.tmp-123"}
 	for _, name := range append(keep, filepath.Base(dead)) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644); err != nil {
 			t.Fatal(err)

@@ -88,10 +88,11 @@ func createLockedTemp(dir, base string) (*os.File, error) {
 // final name and a random number (and a leading dot).
 const tempMark = ".tmp-"
 
-// isTempName reports whether name is one of Create's temporary files.
+// isTempName reports whether name is one of Create's temporary files for
+// a .parquet file.
 func isTempName(name string) bool {
 	i := strings.LastIndex(name, tempMark)
-	if !strings.HasPrefix(name, ".") || i < 1 {
+	if !strings.HasPrefix(name, ".") || i < 1 || !strings.HasSuffix(name[:i], ".parquet") {
 		return false
 	}
 	digits := name[i+len(tempMark):]
@@ -108,7 +109,8 @@ func isTempName(name string) bool {
 
 // RemoveStaleTemps removes from dir the temporary files of writers that
 // died (a crash, a kill) between Create and Close: files named as Create
-// names them that no live writer holds locked. It returns how many it
+// names them for a .parquet file (".NAME.parquet.tmp-DIGITS") that no
+// live writer holds locked. It returns how many it
 // removed. Where there is no flock it removes nothing.
 func RemoveStaleTemps(dir string) (int, error) {
 	ents, err := os.ReadDir(dir)
