@@ -301,6 +301,34 @@ func (t *Table) physicalPath(f *file.File, name string) (string, bool) {
 	return strings.Join(out, "."), true
 }
 
+// deltaCompatible checks that a data file's column can be read as the
+// type the Delta schema gives it: the same shape, and the same physical
+// type or one the readers convert (INT32 widened to INT64, INT96
+// timestamps, decimals in any of their physical forms).
+func deltaCompatible(tf, ff *schema.Field) error {
+	if tf.Kind != ff.Kind {
+		return fmt.Errorf("the file holds a %s where the Delta schema has a %s", ff.Kind, tf.Kind)
+	}
+	if tf.Kind != schema.Primitive {
+		return nil // fields are matched by name when read (conform)
+	}
+	tp, fp := tf.Node.Physical, ff.Node.Physical
+	tl, fl := tf.Node.Logical, ff.Node.Logical
+	switch {
+	case tp == fp:
+	case tp == format.Int64 && fp == format.Int32:
+	case tp == format.Int64 && fp == format.Int96 && tl != nil && tl.Timestamp != nil:
+	case tl != nil && tl.Decimal != nil && (fl != nil && fl.Decimal != nil || ff.Node.Converted.Set && ff.Node.Converted.Value == format.Decimal):
+	default:
+		want := fmt.Sprint(tp)
+		if a := schema.AnnotationString(tf.Node); a != "" {
+			want += " " + a
+		}
+		return fmt.Errorf("the file stores %v where the Delta schema says %s", fp, want)
+	}
+	return nil
+}
+
 // conform brings a file's vector of a nested column to the shape of the
 // table's field: struct fields are matched by physical name (by field id
 // in id mode), fields the file lacks read as NULL, fields the table no

@@ -411,3 +411,27 @@ func TestDeltaDeletionVectorCardinalityChecked(t *testing.T) {
 		t.Fatalf("NumRows %d, %v", n, err)
 	}
 }
+
+// A data file whose column has another type than the Delta schema says is
+// an error naming the column and the file.
+func TestDeltaFileTypeMismatch(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "mm")
+	tb := deltatest.New(t, root)
+	f := tb.DataFile("f.parquet", []deltatest.Column{{Field: writer.String("n"), Name: "n"}}, [][]any{{"x"}}, nil)
+	tb.Commit(&deltatest.Protocol{MinReaderVersion: 1, MinWriterVersion: 2},
+		deltatest.NewMetaData(deltatest.Struct(deltatest.StructField("n", "long", true, nil)), nil, nil), f)
+	tbl, err := Open(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Close()
+	s, err := tbl.Scan(context.Background(), Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, err = s.Next()
+	if err == nil || !strings.Contains(err.Error(), `column "n"`) || !strings.Contains(err.Error(), "f.parquet") || !strings.Contains(err.Error(), "BYTE_ARRAY where the Delta schema says INT64") {
+		t.Fatalf("got %v", err)
+	}
+}

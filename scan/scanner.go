@@ -220,6 +220,10 @@ func (s *Scanner) plan(work chan<- *unit) {
 			return
 		}
 		fb := s.bindFile(fi, f)
+		if fb.err != nil {
+			s.fail(fb.err)
+			return
+		}
 		if s.filter != nil && !s.req.NoPruning && !s.fileMayMatch(fb) {
 			atomic.AddInt64(&s.stats.FilesPruned, 1)
 			continue
@@ -390,6 +394,8 @@ type fileBinding struct {
 	// conform marks nested Delta columns, whose vectors are brought to the
 	// table's shape (struct fields added or dropped since the file).
 	conform map[string]bool
+	// err is a file column the table cannot read as its type.
+	err error
 }
 
 func (s *Scanner) bindFile(fi int, f *file.File) *fileBinding {
@@ -424,6 +430,11 @@ func (s *Scanner) bindFile(fi int, f *file.File) *fileBinding {
 		if c != nil && c.Field != nil && c.Field.Kind == schema.Primitive && fl.Kind == schema.Primitive &&
 			c.Field.Node.Physical == format.Int64 && fl.Node.Physical == format.Int32 {
 			b.widen[name] = true
+		}
+		if s.t.delta != nil && c != nil && c.Field != nil && b.err == nil {
+			if err := deltaCompatible(c.Field, fl); err != nil {
+				b.err = fmt.Errorf("%s: column %q: %s: %w", s.t.Path, name, f.Name(), err)
+			}
 		}
 		if s.t.delta != nil && c != nil && c.Field != nil && c.Field.Kind != schema.Primitive {
 			if b.conform == nil {
@@ -585,6 +596,9 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 		return err
 	}
 	b := s.bindFile(u.file, f)
+	if b.err != nil {
+		return b.err
+	}
 	var eval evaluator
 	var rowRanges ranges
 	if s.filter != nil {
