@@ -680,6 +680,11 @@ func jsonBound(ci colInfo, v any, upper bool) (bound, bool) {
 	switch x := v.(type) {
 	case json.Number:
 		c = string(x)
+		if ci.dom == domInt && ci.scale <= 0 && !ci.isDate && !ci.isStamp && !ci.isTime {
+			if n, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+				return bound{i: n}, true // the common case, without big.Rat
+			}
+		}
 		if ci.dom == domFloat {
 			f, err := strconv.ParseFloat(string(x), 64)
 			if err != nil {
