@@ -309,6 +309,15 @@ func TestInsertCrash(t *testing.T) {
 		}
 		nt, nf = gotT, gotF
 	}
+	// Recovering the last kill's append (the next INSERT would) changes
+	// nothing a reader sees.
+	if _, err := writer.Recover(filepath.Join(dir, "t.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	if k := wholeStatements(t, dir, "t"); k != nt {
+		t.Fatalf("after Recover: %d statements, before %d", k, nt)
+	}
+	validFiles(t, filepath.Join(dir, "t.parquet"))
 	t.Logf("%d kills in %d runs (%d inside an append to the file table); %d statements committed to the file table, %d to the folder table; up to %d temporary file left in the folder at a time",
 		kills, iters, torn, nt, nf, maxTemps)
 	if nt < 5 || nf < 5 {
