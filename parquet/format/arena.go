@@ -6,11 +6,11 @@ import "github.com/carquet-go/carquet/parquet/thrift"
 // blocks, so that decoding a footer of tens of thousands of columns makes a
 // few hundred allocations instead of tens of thousands.
 type arena struct {
-	cmd   []ColumnMetaData
-	stats []Statistics
-	encs  []Encoding
-	strs  []string
-	pes   []PageEncodingStats
+	cmd   slab[ColumnMetaData]
+	stats slab[Statistics]
+	encs  slab[Encoding]
+	strs  slab[string]
+	pes   slab[PageEncodingStats]
 	// typeOrder is the one TypeDefinedOrder (an empty marker struct) that
 	// every ColumnOrder decoded with this arena points to.
 	typeOrder *TypeDefinedOrder
@@ -18,94 +18,71 @@ type arena struct {
 	// one, and lazyRowGroup the row group whose column list comes next.
 	index        *FooterIndex
 	lazyRowGroup int
-	// block is the size of the next block: it starts small, so that small
-	// footers do not pay for large blocks, and doubles up to arenaBlock.
-	block int
 }
 
+// arenaBlock is the largest block, in objects.
 const arenaBlock = 1024
 
-func (a *arena) nextBlock() int {
-	a.block = min(max(a.block*2, 16), arenaBlock)
-	return a.block
+// slab is the free part of the current block of one type of object, and
+// the size of the next block: blocks start small, so that small footers do
+// not pay for large blocks, and double up to arenaBlock.
+type slab[T any] struct {
+	free []T
+	next int
 }
 
-func (a *arena) columnMetaData() *ColumnMetaData {
-	if len(a.cmd) == 0 {
-		a.cmd = make([]ColumnMetaData, a.nextBlock())
-	}
-	v := &a.cmd[0]
-	a.cmd = a.cmd[1:]
-	return v
-}
-
-func (a *arena) statistics() *Statistics {
-	if len(a.stats) == 0 {
-		a.stats = make([]Statistics, a.nextBlock())
-	}
-	v := &a.stats[0]
-	a.stats = a.stats[1:]
-	return v
-}
-
-func carve[T any](a *arena, slab *[]T, n int) []T {
+// take returns n zero objects (a non-nil empty slice for n = 0).
+func (s *slab[T]) take(n int) []T {
 	if n == 0 {
 		return []T{} // present but empty: not nil
 	}
 	if n > arenaBlock/4 {
 		return make([]T, n)
 	}
-	if len(*slab) < n {
-		*slab = make([]T, max(a.nextBlock(), n))
+	if len(s.free) < n {
+		s.next = min(max(s.next*2, 16), arenaBlock)
+		s.free = make([]T, max(s.next, n))
 	}
-	v := (*slab)[:n:n]
-	*slab = (*slab)[n:]
+	v := s.free[:n:n]
+	s.free = s.free[n:]
 	return v
 }
 
 func newColumnMetaDataIn(r *thrift.Reader) *ColumnMetaData {
-	if a, ok := r.Arena.(*arena); ok {
-		return a.columnMetaData()
-	}
-	return new(ColumnMetaData)
+	a, _ := r.Arena.(*arena)
+	return a.columnMetaDataOrNew()
 }
 
 func newStatisticsIn(r *thrift.Reader) *Statistics {
-	if a, ok := r.Arena.(*arena); ok {
-		return a.statistics()
-	}
-	return new(Statistics)
+	a, _ := r.Arena.(*arena)
+	return a.statisticsOrNew()
 }
 
 func makeEncodingListIn(r *thrift.Reader, n int) []Encoding {
-	if a, ok := r.Arena.(*arena); ok {
-		return carve(a, &a.encs, n)
-	}
-	return make([]Encoding, n)
+	a, _ := r.Arena.(*arena)
+	return a.encodings(n)
 }
 
 func makeStringListIn(r *thrift.Reader, n int) []string {
-	if a, ok := r.Arena.(*arena); ok {
-		return carve(a, &a.strs, n)
-	}
-	return make([]string, n)
+	a, _ := r.Arena.(*arena)
+	return a.strings(n)
 }
 
-// The methods below are for the decoding fast path (fastdecode.go); a nil
-// arena allocates each object on its own.
+// The methods below also serve the decoding fast path (fastdecode.go); a
+// nil arena allocates each object on its own.
 
 func (a *arena) columnMetaDataOrNew() *ColumnMetaData {
 	if a == nil {
 		return new(ColumnMetaData)
 	}
-	return a.columnMetaData()
+	return &a.cmd.take(1)[0]
 }
 
 func (a *arena) statisticsOrNew() *Statistics {
 	if a == nil {
 		return new(Statistics)
 	}
-	return a.statistics()
+	return &a.stats.take(1)[0]
 }
 
 func (a *arena) typeDefinedOrderOrNew() *TypeDefinedOrder {
@@ -122,19 +99,19 @@ func (a *arena) encodings(n int) []Encoding {
 	if a == nil {
 		return make([]Encoding, n)
 	}
-	return carve(a, &a.encs, n)
+	return a.encs.take(n)
 }
 
 func (a *arena) strings(n int) []string {
 	if a == nil {
 		return make([]string, n)
 	}
-	return carve(a, &a.strs, n)
+	return a.strs.take(n)
 }
 
 func (a *arena) pageEncodingStats(n int) []PageEncodingStats {
 	if a == nil {
 		return make([]PageEncodingStats, n)
 	}
-	return carve(a, &a.pes, n)
+	return a.pes.take(n)
 }

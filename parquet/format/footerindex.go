@@ -205,7 +205,7 @@ func (x *FooterIndex) ColumnChunk(rg, col int, dst *ColumnChunk) error {
 	}
 	// One allocation for the reader and everything the chunk points to.
 	l := new(chunkLookup)
-	l.a = arena{cmd: l.cmd[:], stats: l.stats[:], encs: l.encs[:], strs: l.strs[:], pes: l.pes[:]}
+	l.a.cmd.free, l.a.stats.free, l.a.encs.free, l.a.strs.free, l.a.pes.free = l.cmd[:], l.stats[:], l.encs[:], l.strs[:], l.pes[:]
 	r := &l.r
 	r.Reset(x.footer[off:limit])
 	r.AliasStrings = true
