@@ -1061,7 +1061,12 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 	if lt.op() == KString {
 		if _, ok := isConst(l); ok {
 			if rt.isNumeric() {
-				l, _ = p.cast(l, Type{Kind: KFloat})
+				// Text that is not a number is an error ('' + 1 dereferenced
+				// the nil the failed cast returned — found by FuzzQuery).
+				var err error
+				if l, err = p.cast(l, Type{Kind: KFloat}); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
@@ -1074,7 +1079,10 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 					return nil, err
 				}
 			case lt.isNumeric():
-				r, _ = p.cast(r, Type{Kind: KFloat})
+				var err error
+				if r, err = p.cast(r, Type{Kind: KFloat}); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
