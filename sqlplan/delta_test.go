@@ -600,3 +600,18 @@ func TestDeltaNestedSchemaEvolution(t *testing.T) {
 		"[[1 map[a:10 b:<nil>] [map[x:5 y:<nil>]]] [2 map[a:20 b:q] [map[x:6 y:7]]]]")
 	expectRows(t, e, "SELECT id, l FROM `ev@v0`", "[[1 [map[x:5]]]]")
 }
+
+func TestDeltaDropRefused(t *testing.T) {
+	e, dir := deltaEngine(t)
+	buildEvents(t, filepath.Join(dir, "events"), "")
+	s, err := e.Prepare("DROP TABLE events")
+	if err == nil {
+		_, err = s.Exec(context.Background(), nil, nil)
+	}
+	if err == nil || !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "Delta table") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "events", "_delta_log")); err != nil {
+		t.Fatalf("the table's log is gone: %v", err)
+	}
+}

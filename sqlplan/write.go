@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/carquet-go/carquet/delta"
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/value"
@@ -1084,6 +1085,11 @@ func (s *Stmt) dropTable() (Result, error) {
 	}
 	if s.e.file != "" && path == s.e.file {
 		return Result{}, errorf("cannot drop the database's own file")
+	}
+	if delta.IsTable(path) {
+		// Delta tables are read-only here: removing the folder would
+		// delete its log and history, not drop a table version.
+		return Result{}, unsupported("DROP TABLE of a Delta table")
 	}
 	s.e.writeMu.Lock()
 	defer s.e.writeMu.Unlock()
