@@ -62,7 +62,8 @@ type Config struct {
 	// nil reads the latest.
 	DeltaVersion *int64
 	// Limits bound what sizes in the files may make the reader allocate
-	// (max_page_size=, max_dictionary_size=, max_batch_bytes=; zero fields
+	// (max_page_size=, max_dictionary_size=, max_batch_bytes=,
+	// max_scan_memory=; zero fields
 	// take the defaults). A file over a limit gives ErrLimit.
 	Limits sqlplan.Limits
 }
@@ -70,7 +71,8 @@ type Config struct {
 // ParseDSN parses "path?option=value&...". Options: threads, mode (ro or
 // rw), compression, row_group_rows, verify_checksums, mmap, delta_version
 // (the version Delta tables are read at), max_page_size,
-// max_dictionary_size, max_batch_bytes (bytes; see Config.Limits). Unknown
+// max_dictionary_size, max_batch_bytes, max_scan_memory (bytes; see
+// Config.Limits). Unknown
 // options are an error.
 func ParseDSN(dsn string) (Config, error) {
 	var cfg Config
@@ -134,6 +136,12 @@ func ParseDSN(dsn string) (Config, error) {
 				return cfg, fmt.Errorf("carquet: DSN option delta_version=%q is not a version number", v)
 			}
 			cfg.DeltaVersion = &n
+		case "max_scan_memory":
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n <= 0 {
+				return cfg, fmt.Errorf("carquet: DSN option max_scan_memory=%q is not a positive size in bytes", v)
+			}
+			cfg.Limits.MaxScanMemory = n
 		case "max_page_size", "max_dictionary_size", "max_batch_bytes":
 			n, err := strconv.ParseInt(v, 10, 32)
 			if err != nil || n <= 0 {
@@ -148,7 +156,7 @@ func ParseDSN(dsn string) (Config, error) {
 				cfg.Limits.MaxBatchBytes = n
 			}
 		default:
-			return cfg, fmt.Errorf("carquet: unknown DSN option %q (known: threads, mode, compression, row_group_rows, verify_checksums, mmap, delta_version, max_page_size, max_dictionary_size, max_batch_bytes)", k)
+			return cfg, fmt.Errorf("carquet: unknown DSN option %q (known: threads, mode, compression, row_group_rows, verify_checksums, mmap, delta_version, max_page_size, max_dictionary_size, max_batch_bytes, max_scan_memory)", k)
 		}
 	}
 	return cfg, nil

@@ -129,6 +129,28 @@ func TestLimitsDSN(t *testing.T) {
 	if err := db.QueryRow("SELECT s FROM t").Scan(&s); err != nil || len(s) != 1000 {
 		t.Fatalf("without limits: %d bytes, %v", len(s), err)
 	}
+
+	// max_scan_memory: a row group needing more than the scan may hold.
+	if cfg, err := ParseDSN("/x?max_scan_memory=8589934592"); err != nil || cfg.Limits.MaxScanMemory != 8<<30 {
+		t.Fatalf("%+v, %v", cfg.Limits, err)
+	}
+	small, err := sql.Open("carquet", dir+"?max_scan_memory=100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer small.Close()
+	err = small.QueryRow("SELECT s FROM t").Scan(&s)
+	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "MaxScanMemory") {
+		t.Fatalf("err = %v, want ErrLimit naming the scan memory limit", err)
+	}
+	roomy, err := sql.Open("carquet", dir+"?max_scan_memory=1000000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer roomy.Close()
+	if err := roomy.QueryRow("SELECT s FROM t").Scan(&s); err != nil || len(s) != 1000 {
+		t.Fatalf("under a scan limit it fits: %d bytes, %v", len(s), err)
+	}
 }
 
 // TestConformanceFilesThroughSQL queries every conformance file, good and

@@ -69,6 +69,8 @@ type unit struct {
 	span     bool
 	from, to int64
 	out      chan result
+	// mem is what the unit took from the scan's memory budget.
+	mem int64
 }
 
 type result struct {
@@ -94,6 +96,7 @@ type Scanner struct {
 	done    bool
 	merged  chan result // unordered mode
 	io      file.ReadStats
+	mem     *memoryBudget // nil without Limits.MaxScanMemory
 }
 
 // Scan starts a scan of the table.
@@ -126,6 +129,7 @@ func (t *Table) Scan(ctx context.Context, req Request) (*Scanner, error) {
 		s.req.Threads = runtime.GOMAXPROCS(0)
 	}
 	s.ctx, s.cancel = context.WithCancel(ctx)
+	s.mem = newMemoryBudget(t.opts.Limits.MaxScanMemory)
 	s.start()
 	return s, nil
 }
@@ -250,6 +254,12 @@ func (s *Scanner) plan(work chan<- *unit) {
 		}
 		for _, rg := range keep {
 			for _, u := range s.split(fb, f, fi, rg) {
+				if err := s.reserve(fb, f, u); err != nil {
+					if s.ctx.Err() == nil {
+						s.fail(err)
+					}
+					return
+				}
 				if s.req.Unordered {
 					u.out = s.merged
 				} else {
@@ -551,6 +561,9 @@ func (s *Scanner) run(u *unit) {
 	defer func() {
 		if !s.req.Unordered {
 			close(u.out)
+		}
+		if u.mem > 0 {
+			s.mem.release(u.mem)
 		}
 	}()
 	send := func(r result) bool {

@@ -78,6 +78,13 @@ type Limits struct {
 	// Dictionary encoding lets a few bits per row name an entry of
 	// megabytes: this bounds what such rows take to materialise.
 	MaxBatchBytes int64
+	// MaxScanMemory bounds the memory one scan of a table (package scan)
+	// holds for the row groups it decodes at once: their column chunks as
+	// read and their batches' share of the decoded size. Row groups wait
+	// for earlier ones to finish rather than go over it; one row group
+	// that alone needs more fails the scan with ErrLimit. Zero means no
+	// bound beyond the other limits.
+	MaxScanMemory int64
 }
 
 func orDefault(v, def int) int {

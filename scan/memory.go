@@ -1,0 +1,105 @@
+package scan
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/carquet-go/carquet/parquet/file"
+	"github.com/carquet-go/carquet/parquet/schema"
+)
+
+// memoryBudget bounds the bytes the row groups a scan decodes at once may
+// hold (file.Limits.MaxScanMemory). Units take their share in scan order,
+// in the planner, so that a later unit never holds memory an earlier one
+// waits for while the consumer waits for that earlier one.
+type memoryBudget struct {
+	limit int64
+	mu    sync.Mutex
+	used  int64
+	peak  int64         // the most held at once (for tests)
+	freed chan struct{} // closed and replaced at each release
+}
+
+func newMemoryBudget(limit int64) *memoryBudget {
+	if limit <= 0 {
+		return nil
+	}
+	return &memoryBudget{limit: limit, freed: make(chan struct{})}
+}
+
+// acquire waits until n bytes fit under the limit (or nothing else is
+// held, so that the scan always progresses) or ctx ends.
+func (m *memoryBudget) acquire(ctx context.Context, n int64) error {
+	for {
+		m.mu.Lock()
+		if m.used == 0 || m.used+n <= m.limit {
+			m.used += n
+			m.peak = max(m.peak, m.used)
+			m.mu.Unlock()
+			return nil
+		}
+		freed := m.freed
+		m.mu.Unlock()
+		select {
+		case <-freed:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+func (m *memoryBudget) release(n int64) {
+	m.mu.Lock()
+	m.used -= n
+	close(m.freed)
+	m.freed = make(chan struct{})
+	m.mu.Unlock()
+}
+
+// unitMemory estimates what decoding a unit holds: the column chunks it
+// reads as they sit in memory (compressed), plus the decoded size of the
+// batches it may have in flight (the one being built and the two its
+// channel buffers), from the chunks' uncompressed sizes. A split unit
+// reads its share of the pages.
+func (s *Scanner) unitMemory(b *fileBinding, f *file.File, u *unit) int64 {
+	rows := f.Meta.RowGroups[u.rg].NumRows
+	if rows <= 0 {
+		return 0
+	}
+	var chunks, decoded float64
+	for _, name := range b.needed {
+		for _, leaf := range schema.LeavesUnder(nil, b.fields[name].Node) {
+			cc, err := f.ColumnChunk(u.rg, leaf.Column)
+			if err != nil || cc.MetaData == nil {
+				continue
+			}
+			chunks += float64(max(cc.MetaData.TotalCompressedSize, 0))
+			decoded += float64(max(cc.MetaData.TotalUncompressedSize, 0))
+		}
+	}
+	share := 1.0
+	if u.span {
+		share = float64(u.to-u.from) / float64(rows)
+	}
+	inFlight := min(1, 3*float64(s.req.BatchSize)/float64(rows))
+	return int64(share*chunks + inFlight*decoded)
+}
+
+// reserve takes a unit's memory from the budget before the unit is handed
+// to a worker; run gives it back.
+func (s *Scanner) reserve(b *fileBinding, f *file.File, u *unit) error {
+	if s.mem == nil {
+		return nil
+	}
+	n := s.unitMemory(b, f, u)
+	if n > s.mem.limit {
+		return fmt.Errorf("%s: row group %d: %w: decoding its %d columns takes about %d bytes, over the scan's memory limit of %d (Limits.MaxScanMemory): read fewer columns or raise the limit",
+			s.t.Files[u.file].Path, u.rg, file.ErrLimit, len(b.needed), n, s.mem.limit)
+	}
+	if err := s.mem.acquire(s.ctx, n); err != nil {
+		return err
+	}
+	u.mem = n
+	return nil
+}
