@@ -3,32 +3,16 @@ package scan
 import (
 	"context"
 	"io"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/carquet-go/carquet/internal/events"
-	"github.com/carquet-go/carquet/writer"
 )
 
 // BenchmarkFilteredCount counts the events (1M rows) with ts >= a cutoff
 // that keeps about 5% of them: BENCHMARKS.md's filtered count.
 func BenchmarkFilteredCount(b *testing.B) {
-	sch, err := events.Schema()
-	if err != nil {
-		b.Fatal(err)
-	}
-	path := filepath.Join(b.TempDir(), "events.parquet")
-	w, err := writer.Create(path, sch, writer.WithRowGroupRows(1_000_000))
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := w.WriteBatch(events.Generate(1_000_000, 1)); err != nil {
-		b.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		b.Fatal(err)
-	}
+	path := writeEvents(b, 1_000_000, 1_000_000, 1)
 	cutoff := time.UnixMicro(events.Start + int64(events.SpanDays)*86400e6*95/100).UTC()
 	for _, threads := range []int{1, 2} {
 		b.Run(map[int]string{1: "threads=1", 2: "threads=2"}[threads], func(b *testing.B) {

@@ -4,15 +4,12 @@ import (
 	"context"
 	"errors"
 	"io"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/carquet-go/carquet/internal/events"
 	"github.com/carquet-go/carquet/parquet/file"
-	"github.com/carquet-go/carquet/writer"
 )
 
 // TestScanMemoryLimit: under Limits.MaxScanMemory a scan decodes fewer row
@@ -20,21 +17,7 @@ import (
 // same rows in the same order, and a row group that alone needs more than
 // the limit fails the scan with ErrLimit naming the file and row group.
 func TestScanMemoryLimit(t *testing.T) {
-	sch, err := events.Schema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "events.parquet")
-	w, err := writer.Create(path, sch, writer.WithRowGroupRows(20_000))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.WriteBatch(events.Generate(200_000, 5)); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writeEvents(t, 200_000, 20_000, 5)
 	read := func(limits file.Limits, req Request) ([]int64, *Scanner, error) {
 		tbl, err := Open(path, Options{Limits: limits})
 		if err != nil {

@@ -91,21 +91,7 @@ func TestSummarize(t *testing.T) {
 // TestSplitRowGroup reads one large row group with several workers: the
 // ordered output must equal a single worker's, with and without a filter.
 func TestSplitRowGroup(t *testing.T) {
-	sch, err := events.Schema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "events.parquet")
-	w, err := writer.Create(path, sch, writer.WithRowGroupRows(1_000_000))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.WriteBatch(events.Generate(300_000, 9)); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writeEvents(t, 300_000, 1_000_000, 9)
 	tbl, err := Open(path, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -182,4 +168,26 @@ func TestOnlyPartitionColumns(t *testing.T) {
 	if len(rows) != want {
 		t.Fatalf("part = 1: %d rows, want %d", len(rows), want)
 	}
+}
+
+// writeEvents writes n rows of the events table (internal/events, seeded)
+// in row groups of rgRows to a new file and returns its path.
+func writeEvents(tb testing.TB, n, rgRows int, seed uint64) string {
+	tb.Helper()
+	sch, err := events.Schema()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	path := filepath.Join(tb.TempDir(), "events.parquet")
+	w, err := writer.Create(path, sch, writer.WithRowGroupRows(int64(rgRows)))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.WriteBatch(events.Generate(n, seed)); err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return path
 }
