@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"math/big"
 	"path/filepath"
 	"reflect"
@@ -318,6 +319,49 @@ func TestTransactions(t *testing.T) {
 	ro.Rollback()
 	if _, err := db.BeginTx(context.Background(), &sql.TxOptions{Isolation: sql.LevelReadUncommitted}); err == nil {
 		t.Error("READ UNCOMMITTED accepted")
+	}
+}
+
+// TestTransactionKeepsNulls: the rows of several INSERTs of one
+// transaction are merged into one batch before they are written; NULLs of
+// a later statement must stay NULL after rows without any (the merged
+// validity once kept the set bits of the first batch's bitmap word).
+func TestTransactionKeepsNulls(t *testing.T) {
+	db, _ := openTest(t, "")
+	mustExec(t, db, "CREATE TABLE t (id INTEGER NOT NULL, s VARCHAR, x DOUBLE)")
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stmts := []string{
+		"INSERT INTO t VALUES (1, 'a', 1.5)",
+		"INSERT INTO t VALUES (2, NULL, NULL), (3, 'c', NULL)",
+		"INSERT INTO t VALUES (4, NULL, 4.5)",
+	}
+	for _, q := range stmts {
+		if _, err := tx.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.Query("SELECT id, s IS NULL, x IS NULL FROM t ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var id int64
+		var sNull, xNull bool
+		if err := rows.Scan(&id, &sNull, &xNull); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%d:%v:%v", id, sNull, xNull))
+	}
+	if want := "1:false:false 2:true:true 3:false:true 4:true:false"; strings.Join(got, " ") != want {
+		t.Fatalf("NULL flags %v, want %s", got, want)
 	}
 }
 

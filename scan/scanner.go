@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,6 +36,11 @@ type Request struct {
 	// NoPruning reads every row group and page (for tests and EXPLAIN
 	// comparisons); results are the same.
 	NoPruning bool
+	// Codes names returned columns that may come back as coded vectors
+	// (vector.Vector.Dict and Codes) where their pages are dictionary
+	// encoded, for a consumer that groups or compares them by code. A
+	// column the filter reads comes back plain.
+	Codes []string
 }
 
 // Batch is a set of rows of a scan. Its vectors belong to the caller.
@@ -674,30 +680,32 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 	// Late materialization: the filter's columns are decoded first; the
 	// other columns only for batches where some row matched.
 	filterCols, restCols := b.split()
-	open := func(cols []string) (*file.Reader, error) {
+	open := func(cols []string, codes bool) (*file.Reader, error) {
 		if len(cols) == 0 {
 			return nil, nil
 		}
-		if b.phys != nil {
-			mapped := make([]string, len(cols))
-			for i, c := range cols {
-				if p, ok := b.phys[c]; ok {
-					c = p
+		var coded []string
+		if codes {
+			for _, c := range cols {
+				if slices.Contains(s.req.Codes, c) && !b.conform[c] {
+					coded = append(coded, b.physical(c))
 				}
-				mapped[i] = c
 			}
-			cols = mapped
 		}
-		return f.NewReader(file.ReaderOptions{Columns: cols, BatchSize: s.req.BatchSize, RowGroups: []int{u.rg}, Fresh: true, Ranges: rangeMap, Stats: &s.io})
+		mapped := make([]string, len(cols))
+		for i, c := range cols {
+			mapped[i] = b.physical(c)
+		}
+		return f.NewReader(file.ReaderOptions{Columns: mapped, Codes: coded, BatchSize: s.req.BatchSize, RowGroups: []int{u.rg}, Fresh: true, Ranges: rangeMap, Stats: &s.io})
 	}
 	if len(b.needed) == 0 {
 		return s.constantRows(u, f, b, eval, rowRanges, del, base, send)
 	}
-	fr, err := open(filterCols)
+	fr, err := open(filterCols, false)
 	if err != nil {
 		return err
 	}
-	rr, err := open(restCols)
+	rr, err := open(restCols, true)
 	if err != nil {
 		return err
 	}
@@ -833,6 +841,15 @@ func (b *fileBinding) split() (filterCols, rest []string) {
 		}
 	}
 	return filterCols, rest
+}
+
+// physical is the name of table column c in the file (Delta column
+// mapping renames them).
+func (b *fileBinding) physical(c string) string {
+	if p, ok := b.phys[c]; ok {
+		return p
+	}
+	return c
 }
 
 // output returns the vector of table column c for a batch of n rows.

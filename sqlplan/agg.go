@@ -6,9 +6,11 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/scan"
 
 	"github.com/xwb1989/sqlparser"
 )
@@ -668,6 +670,9 @@ type grouper struct {
 	nullID   int32
 	buf      []byte
 	intCache []intCacheEntry
+	// codeIDs maps the codes of a dictionary (a coded key column's Dict)
+	// to group ids, -1 until seen.
+	codeIDs map[*Col][]int32
 }
 
 // intCacheEntry caches one key's group id (id+1; 0 is empty).
@@ -701,6 +706,13 @@ func (g *grouper) newGroup(cols []*Col, i int) int32 {
 
 // assign fills gids with the group of every row.
 func (g *grouper) assign(cols []*Col, n int, gids []int32) {
+	if len(cols) == 1 && cols[0].Dict != nil && g.strs != nil && storage(cols[0].Dict.T) == stBytes {
+		g.assignCodes(cols[0], n, gids)
+		return
+	}
+	for k, c := range cols {
+		cols[k] = c.decoded()
+	}
 	if len(cols) == 0 {
 		if g.n == 0 {
 			g.n = 1
@@ -790,6 +802,73 @@ func (g *grouper) assign(cols []*Col, n int, gids []int32) {
 			g.strs[string(g.buf)] = id
 		}
 		gids[i] = id
+	}
+}
+
+// assignCodes groups by a coded string column: each dictionary entry is
+// looked up once, then rows map code to group through a slice.
+func (g *grouper) assignCodes(c *Col, n int, gids []int32) {
+	ids, ok := g.codeIDs[c.Dict]
+	if !ok {
+		if g.codeIDs == nil || len(g.codeIDs) >= 16 {
+			g.codeIDs = map[*Col][]int32{}
+		}
+		ids = make([]int32, c.Dict.Len)
+		for i := range ids {
+			ids[i] = -1
+		}
+		g.codeIDs[c.Dict] = ids
+	}
+	dict := []*Col{c.Dict}
+	for i, code := range c.Codes[:n] {
+		if c.Null != nil && c.Null[i] {
+			if g.nullID < 0 {
+				g.nullID = g.newGroup([]*Col{c}, i)
+			}
+			gids[i] = g.nullID
+			continue
+		}
+		id := ids[code]
+		if id < 0 {
+			s := c.Dict.str(int(code))
+			if id, ok = g.strs[string(s)]; !ok {
+				id = g.newGroup(dict, int(code))
+				g.strs[string(s)] = id
+			}
+			ids[code] = id
+		}
+		gids[i] = id
+	}
+}
+
+// useCodes asks the scan below an aggregation for its GROUP BY key as
+// dictionary codes, when the key is one string column that the
+// aggregates do not read: grouping then looks each dictionary entry up
+// once instead of copying and hashing every row's bytes.
+func useCodes(sn *scanNode, keys []expr, aggs []*aggSpec) {
+	if len(keys) != 1 {
+		return
+	}
+	k, ok := keys[0].(*colExpr)
+	if !ok || k.col == nil || storage(k.t) != stBytes {
+		return
+	}
+	if sn.req.Filter != nil && slices.Contains(scan.Columns(nil, sn.req.Filter), k.col.name) {
+		return // the scan reads filter columns as values
+	}
+	for _, a := range aggs {
+		if a.arg != nil {
+			read := map[*scopeCol]bool{}
+			columnsOf(a.arg, read)
+			if read[k.col] {
+				return
+			}
+		}
+	}
+	for i, c := range sn.rel.used {
+		if c == k.col && k.s.idx == i {
+			sn.req.Codes = append(sn.req.Codes, sn.req.Columns[i])
+		}
 	}
 }
 

@@ -25,6 +25,13 @@ type Col struct {
 	Data []byte
 	Off  []int32
 	A    []any
+	// Dict, when set, makes a coded column: row i is Dict's value
+	// Codes[i] and the slices above are empty. Only the scan node makes
+	// them, for the one GROUP BY key of an aggregation right above it that
+	// reads the column for nothing else (see useCodes); the grouper reads
+	// them by code, and get and decoded work on them.
+	Dict  *Col
+	Codes []int32
 }
 
 // Batch is a set of rows as columns.
@@ -211,12 +218,10 @@ func emptyCol(t Type) *Col {
 // fromVector converts a scan vector of a column of type t into a Col,
 // sharing buffers where the layouts agree.
 func fromVector(t Type, v *vector.Vector, n int) *Col {
-	c := &Col{T: t, Len: n}
-	if v.Valid != nil {
-		c.Null = make([]bool, n)
-		for i := 0; i < n; i++ {
-			c.Null[i] = !v.Valid.Get(i)
-		}
+	c := &Col{T: t, Len: n, Null: nullsOf(v, n)}
+	if v.Dict != nil {
+		// Not asked for codes: the values.
+		v.Decode()
 	}
 	f := t.Field
 	if f == nil {
@@ -334,6 +339,31 @@ func fromVector(t Type, v *vector.Vector, n int) *Col {
 		}
 	}
 	return c
+}
+
+// nullsOf returns the NULL flags of v's first n slots, nil without nulls.
+func nullsOf(v *vector.Vector, n int) []bool {
+	if v.Valid == nil {
+		return nil
+	}
+	null := make([]bool, n)
+	for i := range null {
+		null[i] = !v.Valid.Get(i)
+	}
+	return null
+}
+
+// decoded returns c with its values in place of codes (c itself when it
+// is not coded).
+func (c *Col) decoded() *Col {
+	if c.Dict == nil {
+		return c
+	}
+	b := newBuilder(c.T, c.Len)
+	for i := 0; i < c.Len; i++ {
+		b.add(c.get(i))
+	}
+	return b.c
 }
 
 // scaleUnits converts counts of a time unit into microseconds.

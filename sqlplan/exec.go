@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"github.com/carquet-go/carquet/parquet/vector"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -36,6 +37,10 @@ type scanNode struct {
 	stats   scan.Stats
 	done    bool
 	started bool
+	// dicts holds the Col of each dictionary the scan's coded vectors
+	// pointed at lately, so that a row group's batches share one (the
+	// grouper keys its code-to-group maps by it).
+	dicts map[*vector.Vector]*Col
 }
 
 func (n *scanNode) next(ctx context.Context) (*Batch, error) {
@@ -67,10 +72,28 @@ func (n *scanNode) next(ctx context.Context) (*Batch, error) {
 		}
 		out := &Batch{N: b.NumRows, Cols: make([]*Col, len(b.Columns))}
 		for i, v := range b.Columns {
+			if v.Dict != nil {
+				out.Cols[i] = n.codedCol(n.types[i], v, b.NumRows)
+				continue
+			}
 			out.Cols[i] = fromVector(n.types[i], v, b.NumRows)
 		}
 		return out, nil
 	}
+}
+
+// codedCol converts a coded vector (the scan was asked for codes) into a
+// coded Col whose dictionary is converted once per dictionary.
+func (n *scanNode) codedCol(t Type, v *vector.Vector, rows int) *Col {
+	d, ok := n.dicts[v.Dict]
+	if !ok {
+		if n.dicts == nil || len(n.dicts) >= 64 {
+			n.dicts = map[*vector.Vector]*Col{}
+		}
+		d = fromVector(t, v.Dict, v.Dict.Len)
+		n.dicts[v.Dict] = d
+	}
+	return &Col{T: t, Len: rows, Null: nullsOf(v, rows), Dict: d, Codes: v.Codes[:rows]}
 }
 
 func (n *scanNode) finish() {
@@ -406,6 +429,9 @@ func (n *scanNode) explain(x *explainer, depth int) {
 	x.line(depth, "SCAN %s [%s] columns: %s", n.rel.alias, x.rel(n.rel.path), cols)
 	if n.req.Filter != nil {
 		x.line(depth+1, "pushed filter: %s", n.req.Filter)
+	}
+	if len(n.req.Codes) > 0 {
+		x.line(depth+1, "dictionary codes: %s", strings.Join(n.req.Codes, ", "))
 	}
 	if x.analyze {
 		s := n.stats

@@ -33,6 +33,8 @@ func (c *Col) get(i int) any {
 		return nil
 	}
 	switch {
+	case c.Dict != nil:
+		return c.Dict.get(int(c.Codes[i]))
 	case c.I != nil:
 		if c.T.Kind == KUint {
 			return uint64(c.I[i])

@@ -418,6 +418,9 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		}
 	}
 	if agg != nil && !agg.done {
+		if sn, ok := root.(*scanNode); ok {
+			useCodes(sn, agg.keys, agg.aggs)
+		}
 		root = &aggNode{in: root, keys: agg.keys, aggs: agg.aggs}
 	}
 	if agg != nil && having != nil {

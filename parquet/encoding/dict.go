@@ -55,6 +55,27 @@ func badIndex(pos int, idx int32, n int) error {
 		Err: ErrCorrupt}
 }
 
+// CheckIndices returns an error naming the first of indices that is out of
+// range for a dictionary of entries values, for callers that keep indices
+// as codes instead of gathering the values they name.
+func CheckIndices(indices []int32, entries int) error {
+	// A branch-free pass for the common case, then the search for the
+	// culprit.
+	var hi uint32
+	for _, x := range indices {
+		hi = max(hi, uint32(x))
+	}
+	if uint(hi) < uint(entries) {
+		return nil
+	}
+	for i, x := range indices {
+		if uint(uint32(x)) >= uint(entries) {
+			return badIndex(i, x, entries)
+		}
+	}
+	return nil
+}
+
 // gatherFixed appends dict[indices[i]] to dst for every i, using the simd
 // kernels for 4-, 8- and 16-byte values.
 func gatherFixed[T any](dst []T, dict []T, indices []int32) ([]T, error) {

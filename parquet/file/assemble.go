@@ -112,6 +112,10 @@ func scatter(out, vals *vector.Vector, def, rep []int16, maxDef, r, dp int16, n 
 	if int(k) != vals.Len {
 		return fmt.Errorf("%w: %d values for %d non-null levels", ErrCorrupt, vals.Len, k)
 	}
+	if vals.Dict != nil {
+		out.Dict, out.Codes = vals.Dict, spread(out.Codes, vals.Codes, sel)
+		return nil
+	}
 	switch vals.Kind {
 	case vector.Bool:
 		out.Bools = spread(out.Bools, vals.Bools, sel)

@@ -107,6 +107,9 @@ type ColumnReader struct {
 	// the next value.
 	plain    []byte
 	plainPos int
+	// codes makes dictionary-encoded pages of a BYTE_ARRAY column come
+	// back as codes (vector.Vector.Dict) instead of gathered values.
+	codes bool
 }
 
 // NewColumnReader returns a reader over the chunk's rows.
@@ -415,7 +418,7 @@ func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 				}
 				out.unborrow(room)
 				out.Values.Reserve(room)
-				if err := r.values.read(&out.Values, nonNull); err != nil {
+				if err := r.readValues(&out.Values, nonNull); err != nil {
 					return rows, r.c.wrap(r.page.Offset, err)
 				}
 				if limit := r.c.File.opts.batchBytes(); int64(len(out.Values.Data)) > limit {
@@ -446,6 +449,21 @@ func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 		return rows, r.c.errorf(-1, "%w: the column chunk holds more rows than its row group", ErrCorrupt)
 	}
 	return rows, nil
+}
+
+// readValues appends the next n values of the page to out: as codes when
+// the reader returns codes, the page is dictionary-encoded and out holds
+// no plain values yet; otherwise as values (decoding any codes out holds
+// first, so that a batch that spans a dictionary page and a plain page of
+// a writer's fallback is plain throughout).
+func (r *ColumnReader) readValues(out *vector.Vector, n int) error {
+	if r.codes {
+		if d, ok := r.values.(*dictDecoder); ok && r.kind == vector.ByteArray && (out.Len == 0 || out.Dict != nil) {
+			return d.readCodes(out, n)
+		}
+		out.Decode()
+	}
+	return r.values.read(out, n)
 }
 
 // skipValues passes over n values of the current page, keeping the

@@ -73,7 +73,14 @@ func fuzzReadFile(t *testing.T, b []byte, opts Options) {
 	_ = file.Schema.String()
 	budget := fuzzRowBudget
 	if fields, err := file.Schema.LogicalFields(); err == nil && len(fields) > 0 {
-		budget = readEveryValue(t, file, ReaderOptions{BatchSize: 257}, budget)
+		ro := ReaderOptions{BatchSize: 257}
+		if opts.LazyColumns {
+			// The second pass takes string columns as dictionary codes.
+			for _, fl := range fields {
+				ro.Codes = append(ro.Codes, fl.Name)
+			}
+		}
+		budget = readEveryValue(t, file, ro, budget)
 	}
 	for rg := range file.Meta.RowGroups {
 		ranged := false

@@ -30,6 +30,12 @@ type ReaderOptions struct {
 	Ranges map[int][]RowRange
 	// Stats, when set, counts the bytes and pages read.
 	Stats *ReadStats
+	// Codes names columns (among Columns; top-level BYTE_ARRAY ones, others
+	// are ignored) whose dictionary-encoded values come back as codes into
+	// the column chunk's dictionary (vector.Vector.Dict and Codes) instead
+	// of copied bytes. A batch that also holds values of plain pages (a
+	// writer's dictionary fallback) comes back plain.
+	Codes []string
 	// Fresh makes every batch own new vectors (nothing is reused), so that
 	// batches stay valid after later calls to Next and can be handed to
 	// other goroutines.
@@ -63,6 +69,7 @@ type Reader struct {
 	rg        int // current row group, -1 before the first
 	rowInRG   int64
 	readers   []*ColumnReader // by leaf column; nil when not projected
+	codes     map[int]bool    // leaf columns read as codes
 	data      []*LeafData
 	batch     Batch
 	fresh     bool
@@ -134,6 +141,16 @@ func (f *File) NewReader(opts ReaderOptions) (*Reader, error) {
 			}
 		}
 	}
+	for _, name := range opts.Codes {
+		for _, fl := range fields {
+			if fl.Name == name && fl.Kind == schema.Primitive && fl.Node.Physical == format.ByteArray && fl.Node.MaxRep == 0 {
+				if r.codes == nil {
+					r.codes = map[int]bool{}
+				}
+				r.codes[fl.Node.Column] = true
+			}
+		}
+	}
 	r.readers = make([]*ColumnReader, len(f.Schema.Leaves))
 	r.data = make([]*LeafData, len(f.Schema.Leaves))
 	r.batch.Fields = fields
@@ -171,6 +188,7 @@ func (r *Reader) openRowGroup(rg int) error {
 			return err
 		}
 		r.readers[col] = cr
+		cr.codes = r.codes[col]
 		if _, ok := r.ranges[rg]; ok {
 			oi, err := c.OffsetIndex()
 			if err != nil {

@@ -210,6 +210,25 @@ func (d *dictDecoder) reset(data []byte, n int) error { return d.idx.Reset(data,
 
 func (d *dictDecoder) skip(n int) error { return d.idx.Skip(n) }
 
+// readCodes appends n dictionary indices to out.Codes, checked against the
+// dictionary's size, and makes out a coded vector of d's dictionary.
+func (d *dictDecoder) readCodes(out *vector.Vector, n int) error {
+	at := len(out.Codes)
+	codes, err := d.idx.Decode(out.Codes, n)
+	if err != nil {
+		return err
+	}
+	if len(codes)-at != n {
+		return fmt.Errorf("%w: page ended after %d of %d dictionary indices", ErrCorrupt, len(codes)-at, n)
+	}
+	if err := encoding.CheckIndices(codes[at:], d.dict.Len); err != nil {
+		return err
+	}
+	out.Codes, out.Dict = codes, d.dict
+	out.Len += n
+	return nil
+}
+
 func (d *dictDecoder) read(out *vector.Vector, n int) error {
 	var err error
 	d.indices, err = d.idx.Decode(d.indices[:0], n)

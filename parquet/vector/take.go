@@ -24,6 +24,11 @@ func Take(dst, src *Vector, idx []int32) {
 	} else {
 		dst.Valid = nil
 	}
+	if src.Dict != nil {
+		dst.Dict = src.Dict
+		dst.Codes = takeFixed(dst.Codes, src.Codes, idx)
+		return
+	}
 	switch src.Kind {
 	case Bool:
 		dst.Bools = takeFixed(dst.Bools, src.Bools, idx)
@@ -113,18 +118,23 @@ func AppendVector(dst, src *Vector) {
 	if dst.Len == 0 && dst.Kind == Invalid {
 		dst.Kind, dst.Width = src.Kind, src.Width
 	}
-	base := dst.Len
-	if src.Valid != nil || dst.Valid != nil {
-		if dst.Valid == nil {
-			dst.Valid = NewBitmap(base, true)
+	if src.Dict != nil {
+		if dst.Len == 0 && dst.Dict == nil && len(dst.Data) == 0 {
+			// Both coded from the same dictionary: codes stay codes.
+			dst.Dict = src.Dict
 		}
-		dst.Valid = dst.Valid.Grow(base + src.Len)
-		for i := 0; i < src.Len; i++ {
-			if src.Valid == nil || src.Valid.Get(i) {
-				dst.Valid.Set(base + i)
-			}
+		if dst.Dict == src.Dict {
+			appendValidity(dst, src)
+			dst.Codes = append(dst.Codes[:dst.Len], src.Codes[:src.Len]...)
+			dst.Len += src.Len
+			return
 		}
+		plain := *src // Decode gives plain new buffers; src is untouched
+		plain.Decode()
+		src = &plain
 	}
+	dst.Decode()
+	appendValidity(dst, src)
 	dst.Len += src.Len
 	switch src.Kind {
 	case Bool:
@@ -168,6 +178,27 @@ func AppendVector(dst, src *Vector) {
 		for c, child := range src.Children {
 			sub := Slice(child, int(s0), int(src.Offsets[src.Len]))
 			AppendVector(dst.Children[c], sub)
+		}
+	}
+}
+
+// appendValidity appends src's validity bits after dst's first dst.Len.
+func appendValidity(dst, src *Vector) {
+	base := dst.Len
+	if src.Valid == nil && dst.Valid == nil {
+		return
+	}
+	if dst.Valid == nil {
+		dst.Valid = NewBitmap(base, true)
+	}
+	// Every bit is written: the words NewBitmap filled hold set bits past
+	// base, which would make src's nulls valid.
+	dst.Valid = dst.Valid.Grow(base + src.Len)
+	for i := 0; i < src.Len; i++ {
+		if src.Valid == nil || src.Valid.Get(i) {
+			dst.Valid.Set(base + i)
+		} else {
+			dst.Valid.Clear(base + i)
 		}
 	}
 }

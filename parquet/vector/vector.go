@@ -67,6 +67,15 @@ type Vector struct {
 	// (a memory-mapped file): they are read-only, and Reset drops them
 	// instead of reusing them.
 	Borrowed bool
+
+	// Dict, when set, makes this a coded ByteArray vector: slot i holds
+	// Dict's value Codes[i] (null slots hold code 0, which means nothing),
+	// and Data and Offsets are empty. Only a reader asked for codes
+	// (file.ReaderOptions.Codes) returns this form, for dictionary-encoded
+	// pages: consumers that group or compare by value then work on small
+	// integers instead of copied bytes. Dict is shared and read-only.
+	Dict  *Vector
+	Codes []int32
 }
 
 // New returns an empty vector of kind k.
@@ -89,6 +98,7 @@ func (v *Vector) Reset() {
 	v.Float64s = v.Float64s[:0]
 	v.Data = v.Data[:0]
 	v.Offsets = v.Offsets[:0]
+	v.Dict, v.Codes = nil, v.Codes[:0]
 	for _, c := range v.Children {
 		c.Reset()
 	}
@@ -139,10 +149,43 @@ func (v *Vector) NullCount() int {
 // Bytes returns the value of a ByteArray or FixedLenByteArray slot. The
 // result aliases the vector's buffer.
 func (v *Vector) Bytes(i int) []byte {
+	if v.Dict != nil {
+		return v.Dict.Bytes(int(v.Codes[i]))
+	}
 	if v.Kind == FixedLenByteArray {
 		return v.Data[i*v.Width : (i+1)*v.Width]
 	}
 	return v.Data[v.Offsets[i]:v.Offsets[i+1]]
+}
+
+// Decode turns a coded vector (see Dict) into plain values in place; other
+// vectors are left as they are.
+func (v *Vector) Decode() {
+	if v.Dict == nil {
+		return
+	}
+	d, codes := v.Dict, v.Codes[:v.Len]
+	// A reused vector's emptied bitmap (dense values) means no nulls.
+	valid := v.Valid
+	if len(valid) == 0 {
+		valid = nil
+	}
+	null := func(i int) bool { return valid != nil && !valid.Get(i) }
+	size := 0
+	for i, c := range codes {
+		if !null(i) {
+			size += int(d.Offsets[c+1] - d.Offsets[c])
+		}
+	}
+	data := make([]byte, 0, size)
+	offsets := make([]int32, v.Len+1)
+	for i, c := range codes {
+		if !null(i) {
+			data = append(data, d.Data[d.Offsets[c]:d.Offsets[c+1]]...)
+		}
+		offsets[i+1] = int32(len(data))
+	}
+	v.Data, v.Offsets, v.Dict, v.Codes = data, offsets, nil, nil
 }
 
 // ListRange returns the child range [start, end) of a List or Map slot.
