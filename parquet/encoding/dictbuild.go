@@ -2,6 +2,7 @@ package encoding
 
 import (
 	"bytes"
+	"encoding/binary"
 	"hash/maphash"
 	"unsafe"
 )
@@ -131,6 +132,30 @@ type bytesDict struct {
 	shift   uint
 	seed    maphash.Seed
 	seeded  bool
+	// recent caches entries (index+1, 0 when empty) by a cheap key of a
+	// value's length and end bytes: a low-cardinality column finds most
+	// values there without hashing them whole and probing the table.
+	recent [256]int32
+	// hits and misses of recent; when misses dominate (a column of many
+	// distinct values) the cache is only overhead and is turned off until
+	// the next reset.
+	hits, misses int
+	noRecent     bool
+}
+
+// recentKey is the slot of v in bytesDict.recent.
+func recentKey(v []byte) uint8 {
+	n := len(v)
+	var x uint64
+	switch {
+	case n >= 8:
+		x = binary.LittleEndian.Uint64(v) ^ binary.LittleEndian.Uint64(v[n-8:])<<1
+	case n >= 4:
+		x = uint64(binary.LittleEndian.Uint32(v)) | uint64(binary.LittleEndian.Uint32(v[n-4:]))<<32
+	case n > 0:
+		x = uint64(v[0]) | uint64(v[n/2])<<8 | uint64(v[n-1])<<16
+	}
+	return uint8((x ^ uint64(n)) * fibMul >> 56)
 }
 
 func (d *bytesDict) grow() {
@@ -148,6 +173,24 @@ func (d *bytesDict) grow() {
 }
 
 func (d *bytesDict) insert(v []byte) int32 {
+	if d.noRecent {
+		return d.lookup(v)
+	}
+	k := recentKey(v)
+	if e := d.recent[k]; e != 0 && string(d.data[d.offsets[e-1]:d.offsets[e]]) == string(v) {
+		d.hits++
+		return e - 1
+	}
+	if d.misses++; d.misses >= 4096 && d.misses > d.hits {
+		d.noRecent = true
+	}
+	i := d.lookup(v)
+	d.recent[k] = i + 1
+	return i
+}
+
+// lookup finds or adds v through the hash table.
+func (d *bytesDict) lookup(v []byte) int32 {
 	if !d.seeded {
 		d.seed, d.seeded = maphash.MakeSeed(), true
 	}
@@ -179,6 +222,8 @@ func (d *bytesDict) insert(v []byte) int32 {
 func (d *bytesDict) reset() {
 	d.data, d.offsets, d.hashes = d.data[:0], d.offsets[:0], d.hashes[:0]
 	clear(d.table)
+	clear(d.recent[:])
+	d.hits, d.misses, d.noRecent = 0, 0, false
 }
 
 // ByteArrayDict builds a BYTE_ARRAY dictionary.

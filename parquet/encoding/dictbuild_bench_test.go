@@ -6,9 +6,10 @@ import (
 )
 
 // BenchmarkByteArrayDictInsert builds the dictionary of a column of short
-// strings: 10 distinct values (the events table's category) and 10,000.
+// strings: 10 distinct values (the events table's category), 10,000, and
+// (almost) all distinct.
 func BenchmarkByteArrayDictInsert(b *testing.B) {
-	for _, distinct := range []int{10, 10_000} {
+	for _, distinct := range []int{10, 10_000, 1 << 20} {
 		const n = 1 << 16
 		var data []byte
 		offsets := []int32{0}
