@@ -77,3 +77,18 @@ func gatherUint32Scalar(dst, dict []uint32, idx []int32) int {
 	n := gather32Scalar(unsafe.SliceData(dst), unsafe.SliceData(dict), len(dict), unsafe.SliceData(idx), len(idx))
 	return n + gatherUint32Generic(dst[n:], dict, idx[n:])
 }
+
+//go:noescape
+func gather32PermAVX2(dst *uint32, tab *[32]uint32, dictLen int, idx *int32, n int) int
+
+// gatherUint32AVX2 looks dictionaries of up to 32 entries up in registers
+// (VPERMD and blends); larger ones go through the scalar kernel.
+func gatherUint32AVX2(dst, dict []uint32, idx []int32) int {
+	if len(dict) == 0 || len(dict) > 32 || len(idx) < 8 {
+		return gatherUint32Scalar(dst, dict, idx)
+	}
+	var tab [32]uint32
+	copy(tab[:], dict)
+	n := gather32PermAVX2(unsafe.SliceData(dst), &tab, len(dict), unsafe.SliceData(idx), len(idx))
+	return n + gatherUint32Generic(dst[n:], dict, idx[n:])
+}

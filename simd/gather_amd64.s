@@ -196,3 +196,38 @@ gp64_done:
 	VZEROUPPER
 	RET
 
+
+// func gather32PermAVX2(dst *uint32, tab *[32]uint32, dictLen int, idx *int32, n int) int
+// looks 8 values up at a time in a dictionary of up to 32 entries held in
+// four registers: VPERMD picks from each 8-entry quarter by the index's
+// low 3 bits, and blends on bits 3 and 4 choose the quarter.
+TEXT ·gather32PermAVX2(SB), NOSPLIT, $0-48
+	SETUP
+	VMOVDQU (SI), Y8
+	VMOVDQU 32(SI), Y9
+	VMOVDQU 64(SI), Y10
+	VMOVDQU 96(SI), Y11
+
+gpa_loop:
+	CMPQ CX, $8
+	JB   gpa_done
+	VMOVDQU (BX)(DX*4), Y0
+	CHECK8(Y0, Y4, gpa_done)
+	VPERMD    Y8, Y0, Y1
+	VPERMD    Y9, Y0, Y2
+	VPSLLD    $28, Y0, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VPERMD    Y10, Y0, Y2
+	VPERMD    Y11, Y0, Y5
+	VBLENDVPS Y3, Y5, Y2, Y2
+	VPSLLD    $27, Y0, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VMOVDQU   Y1, (DI)(DX*4)
+	ADDQ      $8, DX
+	SUBQ      $8, CX
+	JMP       gpa_loop
+
+gpa_done:
+	MOVQ DX, ret+40(FP)
+	VZEROUPPER
+	RET
