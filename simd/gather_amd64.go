@@ -36,12 +36,20 @@ func gather64Perm512(dst *uint64, tab *[16]uint64, dictLen int, idx *int32, n in
 // registers and looks values up with VPERMI2D, no memory gather at all;
 // larger ones go through the scalar kernel, which beats VPGATHERDD here.
 func gatherUint32AVX512(dst, dict []uint32, idx []int32) int {
-	if len(dict) == 0 || len(dict) > 32 || len(idx) < 16 {
+	return gatherUint32InRegisters(dst, dict, idx, 16, gather32Perm512)
+}
+
+// gatherUint32InRegisters runs kernel, which holds a dictionary of up to
+// 32 entries in registers and takes indices step at a time, when the
+// dictionary fits and there is at least a step of indices; otherwise the
+// scalar kernel.
+func gatherUint32InRegisters(dst, dict []uint32, idx []int32, step int, kernel func(dst *uint32, tab *[32]uint32, dictLen int, idx *int32, n int) int) int {
+	if len(dict) == 0 || len(dict) > 32 || len(idx) < step {
 		return gatherUint32Scalar(dst, dict, idx)
 	}
 	var tab [32]uint32
 	copy(tab[:], dict)
-	n := gather32Perm512(unsafe.SliceData(dst), &tab, len(dict), unsafe.SliceData(idx), len(idx))
+	n := kernel(unsafe.SliceData(dst), &tab, len(dict), unsafe.SliceData(idx), len(idx))
 	return n + gatherUint32Generic(dst[n:], dict, idx[n:])
 }
 
@@ -84,11 +92,5 @@ func gather32PermAVX2(dst *uint32, tab *[32]uint32, dictLen int, idx *int32, n i
 // gatherUint32AVX2 looks dictionaries of up to 32 entries up in registers
 // (VPERMD and blends); larger ones go through the scalar kernel.
 func gatherUint32AVX2(dst, dict []uint32, idx []int32) int {
-	if len(dict) == 0 || len(dict) > 32 || len(idx) < 8 {
-		return gatherUint32Scalar(dst, dict, idx)
-	}
-	var tab [32]uint32
-	copy(tab[:], dict)
-	n := gather32PermAVX2(unsafe.SliceData(dst), &tab, len(dict), unsafe.SliceData(idx), len(idx))
-	return n + gatherUint32Generic(dst[n:], dict, idx[n:])
+	return gatherUint32InRegisters(dst, dict, idx, 8, gather32PermAVX2)
 }
