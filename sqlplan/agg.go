@@ -985,18 +985,58 @@ func (n *aggNode) explain(x *explainer, depth int) {
 	n.in.explain(x, depth+1)
 }
 
-// sumDecAcc sums decimals exactly: int64 unscaled sums while they fit,
-// big integers for groups that overflow and for wide decimal inputs.
+// decSum is an exact running sum of decimals at one scale: an int64 of
+// unscaled units while it fits, carried into a big integer past that.
+type decSum struct {
+	small int64
+	big   *big.Int
+}
+
+// addUnscaled adds x units of the sum's scale.
+func (s *decSum) addUnscaled(x int64) {
+	t := s.small + x
+	if (t > s.small) == (x > 0) || x == 0 {
+		s.small = t
+		return
+	}
+	s.carry(big.NewInt(s.small))
+	s.small = x
+}
+
+// addDecimal adds d, rescaled to scale.
+func (s *decSum) addDecimal(d value.Decimal, scale int) {
+	if u, ok := decimalToInt64(d, scale); ok {
+		s.addUnscaled(u)
+		return
+	}
+	s.carry(ratDecimal(decRat(d), scale).Unscaled)
+}
+
+func (s *decSum) carry(u *big.Int) {
+	if s.big == nil {
+		s.big = new(big.Int)
+	}
+	s.big.Add(s.big, u)
+}
+
+// value is the sum as a decimal of the given scale.
+func (s *decSum) value(scale int) value.Decimal {
+	u := big.NewInt(s.small)
+	if s.big != nil {
+		u.Add(u, s.big)
+	}
+	return value.Decimal{Unscaled: u, Scale: int32(scale)}
+}
+
+// sumDecAcc sums decimals exactly, per group (see decSum).
 type sumDecAcc struct {
 	t    Type
-	sum  []int64
-	big  []*big.Int
+	sum  []decSum
 	seen []bool
 }
 
 func (a *sumDecAcc) update(gids []int32, ng int, c *Col) {
 	a.sum = growTo(a.sum, ng)
-	a.big = growTo(a.big, ng)
 	a.seen = growTo(a.seen, ng)
 	for i, g := range gids {
 		if c.Null != nil && c.Null[i] {
@@ -1004,39 +1044,15 @@ func (a *sumDecAcc) update(gids []int32, ng int, c *Col) {
 		}
 		a.seen[g] = true
 		if c.I != nil {
-			x := c.I[i]
-			s := a.sum[g] + x
-			if (s > a.sum[g]) == (x > 0) || x == 0 {
-				a.sum[g] = s
-				continue
-			}
-			// Overflow: carry the int64 part into the big sum.
-			if a.big[g] == nil {
-				a.big[g] = new(big.Int)
-			}
-			a.big[g].Add(a.big[g], big.NewInt(a.sum[g]))
-			a.sum[g] = x
-			continue
+			a.sum[g].addUnscaled(c.I[i])
+		} else {
+			a.sum[g].addDecimal(c.A[i].(value.Decimal), a.t.Scale)
 		}
-		d := c.A[i].(value.Decimal)
-		u, ok := decimalToInt64(d, a.t.Scale)
-		if ok {
-			s := a.sum[g] + u
-			if (s > a.sum[g]) == (u > 0) || u == 0 {
-				a.sum[g] = s
-				continue
-			}
-		}
-		if a.big[g] == nil {
-			a.big[g] = new(big.Int)
-		}
-		a.big[g].Add(a.big[g], ratDecimal(decRat(d), a.t.Scale).Unscaled)
 	}
 }
 
 func (a *sumDecAcc) result(ng int) *Col {
 	a.sum = growTo(a.sum, ng)
-	a.big = growTo(a.big, ng)
 	a.seen = growTo(a.seen, ng)
 	b := newBuilder(a.t, ng)
 	for g := 0; g < ng; g++ {
@@ -1044,11 +1060,7 @@ func (a *sumDecAcc) result(ng int) *Col {
 			b.add(nil)
 			continue
 		}
-		u := big.NewInt(a.sum[g])
-		if a.big[g] != nil {
-			u.Add(u, a.big[g])
-		}
-		b.add(value.Decimal{Unscaled: u, Scale: int32(a.t.Scale)})
+		b.add(a.sum[g].value(a.t.Scale))
 	}
 	return b.c
 }

@@ -353,3 +353,30 @@ func fmtAny(v any) string {
 	}
 	return fmt.Sprint(v)
 }
+
+// TestWindowSumExact: SUM over a window adds decimals exactly into
+// DECIMAL(38, s), as the aggregate does, and a BIGINT sum that leaves
+// int64 is an error, not a wrapped number.
+func TestWindowSumExact(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE w (p INTEGER, m DECIMAL(10,2), x DECIMAL(30,6), i BIGINT)")
+	exec(t, e, "INSERT INTO w VALUES (1, 0.10, 123456789012345678901234.000001, 9223372036854775807), (1, 0.20, 0.000002, 1), (2, 0.30, NULL, 5), (2, NULL, -1.5, 6)")
+	got := queryAll(t, e, "SELECT p, SUM(m) OVER (PARTITION BY p), SUM(x) OVER (PARTITION BY p), SUM(m + 0) OVER () FROM w ORDER BY p, m")
+	want := "1|0.30|123456789012345678901234.000003|0.60|" + "1|0.30|123456789012345678901234.000003|0.60|" +
+		"2|0.30|-1.500000|0.60|" + "2|0.30|-1.500000|0.60|"
+	if fmtRows(got) != want {
+		t.Fatalf("window sums:\n%s\nwant\n%s", fmtRows(got), want)
+	}
+	s, err := e.Prepare("SELECT SUM(i) OVER (PARTITION BY p) FROM w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.Query(context.Background(), nil)
+	if err == nil {
+		_, err = rows.Next()
+		rows.Close()
+	}
+	if err == nil || !strings.Contains(err.Error(), "integer overflow") {
+		t.Fatalf("BIGINT window sum past int64: %v, want an integer overflow error", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -135,8 +136,9 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 		switch {
 		case at.op() == KInt:
 			spec.t = tInt
-		case at.Kind == KDecimal && at.Prec <= 18:
-			spec.t = Type{Kind: KDecimal, Prec: 18, Scale: at.Scale}
+		case at.Kind == KDecimal:
+			// Exact, as the aggregate and DuckDB: DECIMAL(38, s).
+			spec.t = Type{Kind: KDecimal, Prec: 38, Scale: at.Scale}
 		default:
 			c, err := p.cast(spec.args[0], tFloat)
 			if err != nil {
@@ -295,7 +297,9 @@ func computeWindow(all *Batch, w *winSpec) (*Col, error) {
 		for e < nrows && compareRows(partKeys, keyCols, int(idx[s]), keyCols, int(idx[e])) == 0 {
 			e++
 		}
-		windowPartition(w, idx[s:e], keyCols, allKeys, ac, res, len(oc) > 0)
+		if err := windowPartition(w, idx[s:e], keyCols, allKeys, ac, res, len(oc) > 0); err != nil {
+			return nil, err
+		}
 		s = e
 	}
 	b := newBuilder(w.t, nrows)
@@ -306,7 +310,7 @@ func computeWindow(all *Batch, w *winSpec) (*Col, error) {
 }
 
 // windowPartition fills res for the rows of one partition, in window order.
-func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey, ac []*Col, res []any, ordered bool) {
+func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey, ac []*Col, res []any, ordered bool) error {
 	n := len(rows)
 	// peerEnd[k] is one past the last row of k's peer group (rows equal in
 	// the ORDER BY); without ORDER BY the whole partition is one group.
@@ -398,6 +402,7 @@ func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey
 		var cnt int64
 		var sumI int64
 		var sumF float64
+		var sumD decSum
 		var ext any
 		done := 0
 		for k := range rows {
@@ -413,7 +418,17 @@ func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey
 				cnt++
 				switch x := v.(type) {
 				case int64:
-					sumI += x
+					if w.t.Kind == KDecimal {
+						sumD.addUnscaled(x) // a DECIMAL(p <= 18) in units of its scale
+						break
+					}
+					t := sumI + x
+					if w.fn == "sum" && (t > sumI) != (x > 0) && x != 0 {
+						return errorf("%s: integer overflow", w.text)
+					}
+					sumI = t
+				case value.Decimal:
+					sumD.addDecimal(x, w.t.Scale)
 				case float64:
 					sumF += x
 				}
@@ -431,9 +446,12 @@ func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey
 				v = cnt
 			case "sum":
 				if cnt > 0 {
-					if w.t.Kind == KFloat {
+					switch w.t.Kind {
+					case KFloat:
 						v = sumF
-					} else {
+					case KDecimal:
+						v = sumD.value(w.t.Scale)
+					default:
 						v = sumI
 					}
 				}
@@ -447,4 +465,5 @@ func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey
 			res[rows[k]] = v
 		}
 	}
+	return nil
 }
