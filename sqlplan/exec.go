@@ -212,7 +212,9 @@ type limitNode struct {
 
 func (n *limitNode) next(ctx context.Context) (*Batch, error) {
 	for {
-		if n.limit >= 0 && n.seen >= n.offset+n.limit {
+		// LIMIT 0 reads nothing: its input is not even evaluated (so its
+		// errors are not raised), as in DuckDB.
+		if n.limit == 0 || n.limit > 0 && n.seen >= n.offset+n.limit {
 			return nil, io.EOF
 		}
 		b, err := n.in.next(ctx)
@@ -479,10 +481,20 @@ type setOpNode struct {
 	counts      map[string]int
 	seen        map[string]bool
 	buf         []byte
+	first       *Batch // the left input's first batch, read before the right
 }
 
 func (n *setOpNode) next(ctx context.Context) (*Batch, error) {
 	if n.counts == nil {
+		// An empty left side is the answer: the right side is not read
+		// (nor its errors raised), as in DuckDB.
+		for n.first == nil || n.first.N == 0 {
+			b, err := n.left.next(ctx)
+			if err != nil {
+				return nil, err
+			}
+			n.first = b
+		}
 		n.counts = map[string]int{}
 		n.seen = map[string]bool{}
 		for {
@@ -508,8 +520,10 @@ func (n *setOpNode) next(ctx context.Context) (*Batch, error) {
 	all := strings.HasSuffix(n.op, " all")
 	intersect := strings.HasPrefix(n.op, "intersect")
 	for {
-		b, err := n.left.next(ctx)
-		if err != nil {
+		b, err := n.first, error(nil)
+		if n.first != nil {
+			n.first = nil
+		} else if b, err = n.left.next(ctx); err != nil {
 			return nil, err
 		}
 		if b, err = castBatch(b, n.types); err != nil {

@@ -380,3 +380,36 @@ func TestWindowSumExact(t *testing.T) {
 		t.Fatalf("BIGINT window sum past int64: %v, want an integer overflow error", err)
 	}
 }
+
+// TestNothingToCompute: LIMIT 0 and an EXCEPT or INTERSECT whose left side
+// is empty answer without evaluating their inputs, so an error those would
+// raise (an overflow here) is not raised, as in DuckDB.
+func TestNothingToCompute(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE n (id BIGINT)")
+	exec(t, e, "INSERT INTO n VALUES (1), (2)")
+	for _, q := range []string{
+		"SELECT 9223372036854775807 + id FROM n LIMIT 0",
+		"SELECT 9223372036854775807 + id AS x FROM n ORDER BY x LIMIT 0 OFFSET 1",
+		"SELECT id FROM n WHERE id > 5 EXCEPT SELECT 9223372036854775807 + id FROM n",
+		"SELECT id FROM n WHERE id > 5 INTERSECT ALL SELECT 9223372036854775807 + id FROM n",
+	} {
+		if got := queryAll(t, e, q); len(got) != 0 {
+			t.Errorf("%s: %v, want no rows", q, got)
+		}
+	}
+	// With rows on the left, the right side is evaluated and its error
+	// reported.
+	s, err := e.Prepare("SELECT id FROM n EXCEPT SELECT 9223372036854775807 + id FROM n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.Query(context.Background(), nil)
+	if err == nil {
+		_, err = rows.Next()
+		rows.Close()
+	}
+	if err == nil || !strings.Contains(err.Error(), "overflow") {
+		t.Fatalf("EXCEPT with rows on both sides: %v, want the overflow", err)
+	}
+}
