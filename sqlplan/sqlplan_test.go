@@ -367,15 +367,7 @@ func TestWindowSumExact(t *testing.T) {
 	if fmtRows(got) != want {
 		t.Fatalf("window sums:\n%s\nwant\n%s", fmtRows(got), want)
 	}
-	s, err := e.Prepare("SELECT SUM(i) OVER (PARTITION BY p) FROM w")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := s.Query(context.Background(), nil)
-	if err == nil {
-		_, err = rows.Next()
-		rows.Close()
-	}
+	err := queryErr(t, e, "SELECT SUM(i) OVER (PARTITION BY p) FROM w")
 	if err == nil || !strings.Contains(err.Error(), "integer overflow") {
 		t.Fatalf("BIGINT window sum past int64: %v, want an integer overflow error", err)
 	}
@@ -400,16 +392,24 @@ func TestNothingToCompute(t *testing.T) {
 	}
 	// With rows on the left, the right side is evaluated and its error
 	// reported.
-	s, err := e.Prepare("SELECT id FROM n EXCEPT SELECT 9223372036854775807 + id FROM n")
+	err := queryErr(t, e, "SELECT id FROM n EXCEPT SELECT 9223372036854775807 + id FROM n")
+	if err == nil || !strings.Contains(err.Error(), "overflow") {
+		t.Fatalf("EXCEPT with rows on both sides: %v, want the overflow", err)
+	}
+}
+
+// queryErr runs q to its first batch and returns the error it raises.
+func queryErr(t *testing.T, e *Engine, q string) error {
+	t.Helper()
+	s, err := e.Prepare(q)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rows, err := s.Query(context.Background(), nil)
-	if err == nil {
-		_, err = rows.Next()
-		rows.Close()
+	if err != nil {
+		return err
 	}
-	if err == nil || !strings.Contains(err.Error(), "overflow") {
-		t.Fatalf("EXCEPT with rows on both sides: %v, want the overflow", err)
-	}
+	defer rows.Close()
+	_, err = rows.Next()
+	return err
 }
