@@ -481,20 +481,38 @@ type setOpNode struct {
 	counts      map[string]int
 	seen        map[string]bool
 	buf         []byte
-	first       *Batch // the left input's first batch, read before the right
+}
+
+// provablyEmpty reports whether a plan yields no rows whatever the data:
+// a WHERE that is never true (see neverTrue) under row-wise operators.
+func provablyEmpty(n node) bool {
+	switch x := n.(type) {
+	case *constNode:
+		return len(x.batches) == 0
+	case *projectNode:
+		return provablyEmpty(x.in)
+	case *filterNode:
+		return provablyEmpty(x.in)
+	case *keepNode:
+		return provablyEmpty(x.in)
+	case *distinctNode:
+		return provablyEmpty(x.in)
+	case *sortNode:
+		return provablyEmpty(x.in)
+	case *limitNode:
+		return x.limit == 0 || provablyEmpty(x.in)
+	}
+	return false
 }
 
 func (n *setOpNode) next(ctx context.Context) (*Batch, error) {
+	if n.counts == nil && provablyEmpty(n.left) {
+		// The answer is empty without the right side, which is not read
+		// (nor its errors raised), as DuckDB's optimizer does; a left side
+		// that is only empty at run time does not spare the right one.
+		return nil, io.EOF
+	}
 	if n.counts == nil {
-		// An empty left side is the answer: the right side is not read
-		// (nor its errors raised), as in DuckDB.
-		for n.first == nil || n.first.N == 0 {
-			b, err := n.left.next(ctx)
-			if err != nil {
-				return nil, err
-			}
-			n.first = b
-		}
 		n.counts = map[string]int{}
 		n.seen = map[string]bool{}
 		for {
@@ -520,10 +538,8 @@ func (n *setOpNode) next(ctx context.Context) (*Batch, error) {
 	all := strings.HasSuffix(n.op, " all")
 	intersect := strings.HasPrefix(n.op, "intersect")
 	for {
-		b, err := n.first, error(nil)
-		if n.first != nil {
-			n.first = nil
-		} else if b, err = n.left.next(ctx); err != nil {
+		b, err := n.left.next(ctx)
+		if err != nil {
 			return nil, err
 		}
 		if b, err = castBatch(b, n.types); err != nil {

@@ -407,7 +407,11 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		}
 		root = jn
 	}
-	if len(residual) > 0 {
+	if neverTrue(residual) {
+		// No row can pass: nothing below is read (nor its errors raised).
+		root.close()
+		root = &constNode{what: "NO ROWS (WHERE is never true)"}
+	} else if len(residual) > 0 {
 		root = &filterNode{in: root, pred: andOf(residual)}
 	}
 	if agg != nil && len(agg.keys) == 0 && len(steps) == 1 && len(residual) == 0 && !(len(agg.aggs) == 1 && agg.aggs[0].fn == "count_star") {
@@ -565,6 +569,16 @@ func (p *planner) scanOf(r *relation, unordered bool) node {
 	n := &scanNode{rel: r, t: r.table, req: req, types: types}
 	p.scans = append(p.scans, n)
 	return n
+}
+
+// neverTrue reports whether a conjunct is a constant FALSE or NULL.
+func neverTrue(conjuncts []expr) bool {
+	for _, c := range conjuncts {
+		if k, ok := isConst(c); ok && (k.v == nil || k.v == false) {
+			return true
+		}
+	}
+	return false
 }
 
 // footerCountNode answers COUNT(*) from the files' footers: one batch of
