@@ -67,6 +67,51 @@ func (r *relation) use(c *scopeCol) *slot {
 type scope struct {
 	rels  []*relation
 	outer *scope
+	// JOIN ... USING: a USING column is one column. merged names, per
+	// relation, the columns USING merged into a column of an earlier
+	// relation (an unqualified name resolves to that one); SELECT * hides
+	// the columns in hidden and shows, at the place of a key in shown, the
+	// column it maps to (the preserved side's, under a RIGHT JOIN). from
+	// lists the relations in FROM order for SELECT * (a RIGHT JOIN is
+	// planned with its sides swapped).
+	merged map[*relation]map[string]bool
+	hidden map[*scopeCol]bool
+	shown  map[*scopeCol]*scopeCol
+	from   []*relation
+}
+
+// newScope is the scope of a FROM clause's join steps.
+func newScope(steps []joinStep, outer *scope) *scope {
+	sc := &scope{outer: outer, merged: map[*relation]map[string]bool{}, hidden: map[*scopeCol]bool{}, shown: map[*scopeCol]*scopeCol{}}
+	for i, st := range steps {
+		sc.rels = append(sc.rels, st.rel)
+		sc.from = append(sc.from, st.rel)
+		if st.swapped && i > 0 {
+			sc.from[i-1], sc.from[i] = sc.from[i], sc.from[i-1]
+		}
+		for _, u := range st.using {
+			own := findCol(st.rel, u)
+			var partner *scopeCol
+			for _, r := range sc.rels[:i] {
+				if partner = findCol(r, u); partner != nil {
+					break
+				}
+			}
+			if own == nil || partner == nil {
+				continue // the join reports it
+			}
+			if sc.merged[st.rel] == nil {
+				sc.merged[st.rel] = map[string]bool{}
+			}
+			sc.merged[st.rel][strings.ToLower(u)] = true
+			if st.swapped {
+				sc.shown[own], sc.hidden[partner] = partner, true
+			} else {
+				sc.hidden[own] = true
+			}
+		}
+	}
+	return sc
 }
 
 func (s *scope) allNames() []string {
@@ -169,6 +214,9 @@ func (p *planner) resolve(sc *scope, n *sqlparser.ColName) (*scopeCol, error) {
 	for _, r := range sc.rels {
 		if c := findCol(r, parts[0]); c != nil {
 			if found != nil && found.rel != r {
+				if sc.merged[r][strings.ToLower(parts[0])] {
+					continue // a USING column: the earlier (preserved) side's
+				}
 				return nil, p.src.locate(errorf("column %q is ambiguous (in %q and %q)", parts[0], found.rel.alias, r.alias), parts[0])
 			}
 			found = c

@@ -239,6 +239,9 @@ type joinStep struct {
 	left  bool // LEFT JOIN
 	on    sqlparser.Expr
 	using []string
+	// swapped marks the left table of a RIGHT JOIN, planned after the
+	// right one (a RIGHT JOIN b is b LEFT JOIN a).
+	swapped bool
 }
 
 func (p *planner) fromClause(from sqlparser.TableExprs, outer *scope) ([]joinStep, error) {
@@ -296,7 +299,7 @@ func (p *planner) tableExpr(te sqlparser.TableExpr, outer *scope) ([]joinStep, e
 				// a RIGHT JOIN b is b LEFT JOIN a.
 				l := left[0]
 				step.left = false
-				l.left = true
+				l.left, l.swapped = true, true
 				l.on, l.using = x.Condition.On, identNames(x.Condition.Using)
 				return []joinStep{step, l}, nil
 			}

@@ -20,13 +20,14 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	if err != nil {
 		return nil, err
 	}
-	sc := &scope{outer: outer}
-	for _, st := range steps {
-		if sc.relByName(st.rel.alias) != nil {
-			return nil, p.src.locate(errorf("table name %q is used twice in FROM (use an alias)", st.rel.alias), st.rel.alias)
+	for i, st := range steps {
+		for _, prev := range steps[:i] {
+			if strings.EqualFold(prev.rel.alias, st.rel.alias) {
+				return nil, p.src.locate(errorf("table name %q is used twice in FROM (use an alias)", st.rel.alias), st.rel.alias)
+			}
 		}
-		sc.rels = append(sc.rels, st.rel)
 	}
+	sc := newScope(steps, outer)
 
 	// WHERE (no window functions: p.win is nil until the select list).
 	savedOuterWin := p.win
@@ -117,23 +118,31 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			if agg != nil {
 				return nil, errorf("SELECT * cannot be used with GROUP BY or aggregates")
 			}
-			rels := sc.rels
+			rels := sc.from
+			qualified := false
 			if q := x.TableName.Name.String(); q != "" {
 				r := sc.relByName(q)
 				if r == nil {
 					return nil, p.src.locate(errorf("no table %q in FROM%s", q, suggest(q, relNames(sc))), q)
 				}
-				rels = []*relation{r}
+				rels, qualified = []*relation{r}, true
 			}
 			for _, r := range rels {
 				for _, c := range r.cols {
 					if strings.Contains(c.name, ".") && r.table != nil || exclude[strings.ToLower(c.name)] {
 						continue
 					}
+					name := c.name
+					if !qualified && sc.hidden[c] {
+						continue // a USING column, shown once
+					}
+					if s, ok := sc.shown[c]; ok && !qualified {
+						c = s
+					}
 					e := &colExpr{s: c.slot, t: c.t, col: c}
-					e.setText(c.name)
+					e.setText(name)
 					outExprs = append(outExprs, e)
-					cols = append(cols, Column{Name: c.name, Type: c.t, Nullable: colNullable(c)})
+					cols = append(cols, Column{Name: name, Type: c.t, Nullable: colNullable(c)})
 				}
 			}
 		case *sqlparser.AliasedExpr:
