@@ -17,8 +17,12 @@ import (
 
 // aggSpec is one aggregate of a GROUP BY.
 type aggSpec struct {
-	fn       string // count_star, count, sum, avg, min, max, any_value, string_agg, bool_and, bool_or, stddev_samp, ...
-	arg      expr
+	fn  string // count_star, count, sum, avg, min, max, any_value, string_agg, bool_and, bool_or, stddev_samp, ...
+	arg expr
+	// arg2 is the second argument of arg_max/arg_min (the value ordered by).
+	arg2 expr
+	// q is the fraction of quantile_cont/quantile_disc (median: 0.5).
+	q        float64
 	sep      string
 	distinct bool
 	t        Type
@@ -55,6 +59,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		}
 		args = x.Exprs
 	}
+	median := false
 	switch spec.fn {
 	case "mean":
 		spec.fn = "avg"
@@ -70,7 +75,17 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		spec.fn = "count_if"
 	case "every":
 		spec.fn = "bool_and"
-	case "list", "array_agg", "median", "product", "last":
+	case "approx_count_distinct":
+		spec.fn, spec.distinct = "count", true // exact is a fine approximation
+	case "median":
+		spec.fn, spec.q, median = "quantile_cont", 0.5, true
+	case "quantile":
+		spec.fn = "quantile_disc"
+	case "max_by", "argmax":
+		spec.fn = "arg_max"
+	case "min_by", "argmin":
+		spec.fn = "arg_min"
+	case "list", "array_agg", "product", "last":
 		return nil, unsupported("the aggregate function " + spec.fn)
 	}
 	var bound []expr
@@ -108,6 +123,24 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		bound = bound[:1]
 	} else if spec.fn == "string_agg" && spec.sep == "" && len(bound) == 1 {
 		spec.sep = ","
+	}
+	if spec.fn == "quantile_cont" || spec.fn == "quantile_disc" {
+		switch {
+		case len(bound) == 2:
+			q, ok := quantileFraction(bound[1])
+			if !ok {
+				return nil, errorf("the fraction of %s must be a constant between 0 and 1", spec.fn)
+			}
+			spec.q, bound = q, bound[:1]
+		case len(bound) != 1 || !median:
+			return nil, errorf("%s takes a value and a fraction", spec.fn)
+		}
+	}
+	if spec.fn == "arg_max" || spec.fn == "arg_min" {
+		if len(bound) != 2 {
+			return nil, errorf("%s takes two arguments: the value returned and the value ordered by", spec.fn)
+		}
+		spec.arg2, bound = bound[1], bound[:1]
 	}
 	if len(bound) > 1 {
 		return nil, errorf("%s takes one argument", spec.fn)
@@ -180,6 +213,20 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 	case "string_agg":
 		spec.arg, err = p.cast(spec.arg, tString)
 		spec.t = tString
+	case "quantile_cont":
+		if !at.isNumeric() && at.Kind != KNull {
+			return nil, errorf("%s of %s is not defined", spec.fn, at.SQLName())
+		}
+		spec.arg, err = p.cast(spec.arg, tFloat)
+		spec.t = tFloat
+	case "quantile_disc", "mode", "arg_max", "arg_min":
+		if at.Kind == KNested || spec.arg2 != nil && spec.arg2.typ().Kind == KNested {
+			return nil, errorf("%s of a nested value is not supported", spec.fn)
+		}
+		spec.t = withoutField(at)
+		if at.Kind == KNull {
+			spec.t = tInt
+		}
 	case "bool_and", "bool_or":
 		spec.arg, err = p.coerce(spec.arg, tBool)
 		spec.t = tBool
@@ -246,8 +293,173 @@ func newAccumulator(a *aggSpec) accumulator {
 		return &stringAggAcc{sep: a.sep}
 	case "bool_and", "bool_or":
 		return &boolAcc{and: a.fn == "bool_and"}
+	case "quantile_cont", "quantile_disc":
+		return &quantileAcc{t: a.t, q: a.q, cont: a.fn == "quantile_cont"}
+	case "mode":
+		return &modeAcc{t: a.t}
+	case "arg_max", "arg_min":
+		sign := 1
+		if a.fn == "arg_min" {
+			sign = -1
+		}
+		return &argAcc{t: a.t, kt: a.arg2.typ(), sign: sign}
 	}
 	return &countAcc{}
+}
+
+// quantileFraction is the constant fraction of a quantile, in [0, 1].
+func quantileFraction(e expr) (float64, bool) {
+	k, ok := isConst(e)
+	if !ok {
+		return 0, false
+	}
+	var q float64
+	switch v := k.v.(type) {
+	case float64:
+		q = v
+	case int64:
+		q = float64(v)
+		if k.t.Kind == KDecimal {
+			q = decFloat(v, k.t.Scale) // a short decimal's unscaled value
+		}
+	case value.Decimal:
+		q, _ = decRat(v).Float64()
+	default:
+		return 0, false
+	}
+	return q, q >= 0 && q <= 1
+}
+
+// quantileAcc collects each group's non-NULL values and picks the
+// quantile at the end: quantile_cont interpolates between the two values
+// around position (n-1)*q, quantile_disc takes the ceil(n*q)-th value.
+type quantileAcc struct {
+	t    Type
+	q    float64
+	cont bool
+	vals [][]any
+}
+
+func (a *quantileAcc) update(gids []int32, ng int, c *Col) {
+	a.vals = growTo(a.vals, ng)
+	for i, g := range gids {
+		if !c.isNull(i) {
+			a.vals[g] = append(a.vals[g], c.get(i))
+		}
+	}
+}
+
+func (a *quantileAcc) result(ng int) *Col {
+	a.vals = growTo(a.vals, ng)
+	b := newBuilder(a.t, ng)
+	for _, vs := range a.vals[:ng] {
+		if len(vs) == 0 {
+			b.add(nil)
+			continue
+		}
+		slices.SortFunc(vs, func(x, y any) int { return compareScalars(a.t, x, y) })
+		if !a.cont {
+			// DuckDB's discrete quantile: the ceil(n*q)-th value.
+			b.add(vs[max(1, int(math.Ceil(float64(len(vs))*a.q)))-1])
+			continue
+		}
+		pos := float64(len(vs)-1) * a.q
+		lo := int(math.Floor(pos))
+		hi := min(lo+1, len(vs)-1)
+		x, y := vs[lo].(float64), vs[hi].(float64)
+		b.add(x + (pos-float64(lo))*(y-x))
+	}
+	return b.c
+}
+
+// modeAcc counts each group's values; the most frequent wins, the first
+// seen among equally frequent ones.
+type modeAcc struct {
+	t      Type
+	counts []map[string]*modeEntry
+	buf    []byte
+}
+
+type modeEntry struct {
+	v     any
+	n     int
+	first int
+}
+
+func (a *modeAcc) update(gids []int32, ng int, c *Col) {
+	a.counts = growTo(a.counts, ng)
+	for i, g := range gids {
+		if c.isNull(i) {
+			continue
+		}
+		if a.counts[g] == nil {
+			a.counts[g] = map[string]*modeEntry{}
+		}
+		a.buf = appendKey(a.buf[:0], c, i)
+		e := a.counts[g][string(a.buf)]
+		if e == nil {
+			e = &modeEntry{v: c.get(i), first: len(a.counts[g])}
+			a.counts[g][string(a.buf)] = e
+		}
+		e.n++
+	}
+}
+
+func (a *modeAcc) result(ng int) *Col {
+	a.counts = growTo(a.counts, ng)
+	b := newBuilder(a.t, ng)
+	for _, m := range a.counts[:ng] {
+		var best *modeEntry
+		for _, e := range m {
+			if best == nil || e.n > best.n || e.n == best.n && e.first < best.first {
+				best = e
+			}
+		}
+		if best == nil {
+			b.add(nil)
+		} else {
+			b.add(best.v)
+		}
+	}
+	return b.c
+}
+
+// argAcc is arg_max/arg_min: per group, the first argument of the row
+// whose second argument is the largest (smallest); rows where either is
+// NULL do not count, and the first of equal ones wins.
+type argAcc struct {
+	t, kt Type
+	sign  int
+	best  []any
+	res   []any
+	seen  []bool
+}
+
+func (a *argAcc) update(gids []int32, ng int, c *Col) {
+	panic("argAcc: update2 takes both arguments")
+}
+
+func (a *argAcc) update2(gids []int32, ng int, c, k *Col) {
+	a.best, a.res, a.seen = growTo(a.best, ng), growTo(a.res, ng), growTo(a.seen, ng)
+	for i, g := range gids {
+		if k.isNull(i) || c.isNull(i) {
+			continue // as DuckDB's arg_max: rows with either NULL do not count
+		}
+		kv := k.get(i)
+		if a.seen[g] && a.sign*compareScalars(a.kt, kv, a.best[g]) <= 0 {
+			continue
+		}
+		a.best[g], a.res[g], a.seen[g] = kv, c.get(i), true
+	}
+}
+
+func (a *argAcc) result(ng int) *Col {
+	a.res = growTo(a.res, ng)
+	b := newBuilder(a.t, ng)
+	for _, v := range a.res[:ng] {
+		b.add(v)
+	}
+	return b.c
 }
 
 func growTo[T any](s []T, n int) []T {
@@ -857,12 +1069,14 @@ func useCodes(sn *scanNode, keys []expr, aggs []*aggSpec) {
 		return // the scan reads filter columns as values
 	}
 	for _, a := range aggs {
-		if a.arg != nil {
-			read := map[*scopeCol]bool{}
-			columnsOf(a.arg, read)
-			if read[k.col] {
-				return
+		read := map[*scopeCol]bool{}
+		for _, e := range []expr{a.arg, a.arg2} {
+			if e != nil {
+				columnsOf(e, read)
 			}
+		}
+		if read[k.col] {
+			return
 		}
 	}
 	for i, c := range sn.rel.used {
@@ -942,6 +1156,14 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 				if c, err = a.arg.eval(b); err != nil {
 					return nil, err
 				}
+			}
+			if a.arg2 != nil {
+				k, err := a.arg2.eval(b)
+				if err != nil {
+					return nil, err
+				}
+				accs[i].(*argAcc).update2(gids, g.n, c, k)
+				continue
 			}
 			accs[i].update(gids, g.n, c)
 		}

@@ -276,6 +276,8 @@ var aggNames = map[string]bool{
 	"string_agg": true, "group_concat": true, "listagg": true, "bool_and": true, "bool_or": true, "count_if": true,
 	"arbitrary": true, "stddev": true, "stddev_samp": true, "stddev_pop": true, "variance": true, "var_samp": true, "var_pop": true,
 	"list": true, "array_agg": true, "median": true, "product": true, "countif": true, "every": true, "last": true,
+	"quantile_cont": true, "quantile_disc": true, "quantile": true, "mode": true, "approx_count_distinct": true,
+	"arg_max": true, "arg_min": true, "max_by": true, "min_by": true, "argmax": true, "argmin": true,
 }
 
 func isAggregate(n sqlparser.Expr) bool {

@@ -336,6 +336,9 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			if a.arg != nil {
 				columnsOf(a.arg, used)
 			}
+			if a.arg2 != nil {
+				columnsOf(a.arg2, used)
+			}
 		}
 	} else {
 		for _, e := range outExprs {
@@ -503,7 +506,7 @@ func colNullable(c *scopeCol) bool {
 func orderFree(aggs []*aggSpec) bool {
 	for _, a := range aggs {
 		switch a.fn {
-		case "string_agg", "any_value":
+		case "string_agg", "any_value", "mode", "arg_max", "arg_min":
 			return false
 		}
 	}
