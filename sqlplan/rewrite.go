@@ -166,7 +166,11 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 	type paren struct {
 		fn  string
 		out int // index in r.out of the '('
+		// derived marks a subquery in FROM or JOIN, which SQL users may
+		// leave without an alias (the parser needs one).
+		derived bool
 	}
+	unnamed := 0
 	var parens []paren
 	at := func(i int) token {
 		if i >= 0 && i < len(toks) {
@@ -230,13 +234,25 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				if prev.kind == tkIdent {
 					fn = strings.ToLower(prev.text)
 				}
-				parens = append(parens, paren{fn: fn, out: len(r.out)})
+				derived := (prev.is("from") || prev.is("join")) && (next.is("select") || next.is("with"))
+				parens = append(parens, paren{fn: fn, out: len(r.out), derived: derived})
 				r.emit("(", t)
 			case ")":
+				derived := false
 				if len(parens) > 0 {
+					derived = parens[len(parens)-1].derived
 					parens = parens[:len(parens)-1]
 				}
 				r.emit(")", t)
+				if derived && !aliasFollows(next) {
+					// DuckDB's name for a subquery without an alias.
+					unnamed++
+					name := "unnamed_subquery"
+					if unnamed > 1 {
+						name += strconv.Itoa(unnamed)
+					}
+					r.emit("as "+name, t)
+				}
 			case "//", "**":
 				return nil, &Error{Msg: "the " + t.text + " operator is not supported", Offset: t.pos, Err: ErrUnsupported}
 			default:
@@ -397,6 +413,23 @@ func operandStart(out []otok) int {
 		i--
 	}
 	return i
+}
+
+// aliasFollows reports whether the token after a FROM item names its
+// alias (AS, or a word that is not a clause keyword).
+func aliasFollows(t token) bool {
+	if t.kind == tkQuoted || t.kind == tkDQuoted {
+		return true
+	}
+	if t.kind != tkIdent {
+		return false
+	}
+	switch strings.ToLower(t.text) {
+	case "where", "group", "order", "limit", "offset", "join", "inner", "left", "right", "cross", "natural",
+		"full", "union", "except", "intersect", "having", "window", "qualify", "on", "using", "straight_join":
+		return false
+	}
+	return true
 }
 
 func isWord(s string) bool {
