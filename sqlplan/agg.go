@@ -517,10 +517,8 @@ func (a *sumIntAcc) update(gids []int32, ng int, c *Col) {
 		if c.Null != nil && c.Null[i] {
 			continue
 		}
-		s := a.sum[g] + x[i]
-		if (s > a.sum[g]) != (x[i] > 0) {
-			a.overflow = true
-		}
+		s, o := addInt64(a.sum[g], x[i])
+		a.overflow = a.overflow || o
 		a.sum[g] = s
 		a.seen[g] = true
 	}
@@ -1216,8 +1214,7 @@ type decSum struct {
 
 // addUnscaled adds x units of the sum's scale.
 func (s *decSum) addUnscaled(x int64) {
-	t := s.small + x
-	if (t > s.small) == (x > 0) || x == 0 {
+	if t, o := addInt64(s.small, x); !o {
 		s.small = t
 		return
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"github.com/carquet-go/carquet/parquet/vector"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/scan"
 )
 

@@ -1025,8 +1025,8 @@ func (e *arithExpr) eval(b *Batch) (*Col, error) {
 		switch e.op {
 		case '+':
 			for i := range out.I {
-				r := x[i] + y[i]
-				overflow = overflow || (r > x[i]) != (y[i] > 0)
+				r, o := addInt64(x[i], y[i])
+				overflow = overflow || o
 				out.I[i] = r
 			}
 		case '-':
@@ -1270,4 +1270,10 @@ func addMonths(t time.Time, months int64) time.Time {
 	}
 	h, mi, sec := t.Clock()
 	return time.Date(ny, nm, d, h, mi, sec, t.Nanosecond(), time.UTC)
+}
+
+// addInt64 returns a+b and whether the sum left int64 (wrapped around).
+func addInt64(a, b int64) (int64, bool) {
+	s := a + b
+	return s, (s > a) != (b > 0)
 }

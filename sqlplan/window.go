@@ -422,8 +422,8 @@ func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey
 						sumD.addUnscaled(x) // a DECIMAL(p <= 18) in units of its scale
 						break
 					}
-					t := sumI + x
-					if w.fn == "sum" && (t > sumI) != (x > 0) && x != 0 {
+					t, o := addInt64(sumI, x)
+					if o && w.fn == "sum" {
 						return errorf("%s: integer overflow", w.text)
 					}
 					sumI = t
