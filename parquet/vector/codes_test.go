@@ -36,11 +36,6 @@ func coded(dict *Vector, codes ...int32) *Vector {
 	return v
 }
 
-func plainOf(words ...string) *Vector {
-	v := dictOf(words...)
-	return v
-}
-
 // show renders every slot, "-" for null.
 func show(v *Vector) string {
 	s := ""
@@ -74,8 +69,8 @@ func TestCodedVectors(t *testing.T) {
 		{"same dictionary", func() *Vector { return coded(d1, 0, 1) }, func() *Vector { return coded(d1, 2, -1) }, "a,bb,ccc,-,", true},
 		{"into empty", func() *Vector { return &Vector{} }, func() *Vector { return coded(d1, 1, -1) }, "bb,-,", true},
 		{"other dictionary", func() *Vector { return coded(d1, 0, -1) }, func() *Vector { return coded(d2, 1, 0) }, "a,-,yy,x,", false},
-		{"coded into plain", func() *Vector { return plainOf("p", "q") }, func() *Vector { return coded(d2, 1) }, "p,q,yy,", false},
-		{"plain into coded", func() *Vector { return coded(d1, 2) }, func() *Vector { return plainOf("p", "") }, "ccc,p,,", false},
+		{"coded into plain", func() *Vector { return dictOf("p", "q") }, func() *Vector { return coded(d2, 1) }, "p,q,yy,", false},
+		{"plain into coded", func() *Vector { return coded(d1, 2) }, func() *Vector { return dictOf("p", "") }, "ccc,p,,", false},
 	}
 	for _, c := range cases {
 		dst, src := c.dst(), c.src()
