@@ -117,6 +117,12 @@ type columnWriter struct {
 	// boolPlain: a page of this chunk found PLAIN smaller than RLE for its
 	// booleans (values without runs); the rest of the chunk is PLAIN too.
 	boolPlain bool
+	// autoDelta: the column is INT32 or INT64, compressed, with no value
+	// encoding chosen by the user, so pages that are not dictionary-encoded
+	// try DELTA_BINARY_PACKED and keep it where it is much smaller than
+	// PLAIN (sorted timestamps, ids in a narrow range). deltaLost: a page
+	// of this chunk found it was not; the rest of the chunk is PLAIN.
+	autoDelta, deltaLost bool
 }
 
 func newColumnWriter(n *schema.Node, cfg columnConfig, wc *config) (*columnWriter, error) {
@@ -131,6 +137,9 @@ func newColumnWriter(n *schema.Node, cfg columnConfig, wc *config) (*columnWrite
 		v2: wc.pageVersion == 2, checksum: wc.pageChecksum, pageStats: wc.pageStatistics,
 		truncate: wc.truncate, withStats: cfg.statistics,
 	}
+	// Uncompressed columns keep PLAIN: whoever turns compression off wants
+	// the cheapest pages to read, which PLAIN fixed-width values are.
+	c.autoDelta = !cfg.encSet && cfg.codec != format.Uncompressed && (c.kind == vector.Int32 || c.kind == vector.Int64)
 	if lt := n.Logical; lt != nil && (lt.String != nil || lt.Enum != nil || lt.JSON != nil) {
 		c.utf8 = true
 	}
@@ -146,6 +155,7 @@ func newColumnWriter(n *schema.Node, cfg columnConfig, wc *config) (*columnWrite
 
 func (c *columnWriter) resetChunk() {
 	c.boolPlain = false // each chunk tries RLE for its booleans again
+	c.deltaLost = false // and DELTA for its integers
 	ch := &c.chunk
 	clear(ch.pages)
 	ch.pages = ch.pages[:0]
@@ -357,7 +367,7 @@ func (c *columnWriter) appendPiece(d *leafData, e0, e1, v0, v1, rows int) error 
 		switch {
 		case c.dict.active:
 			p.mode = modeDict
-		case c.cfg.encoding == format.Plain && c.kind != vector.Bool:
+		case c.cfg.encoding == format.Plain && c.kind != vector.Bool && !(c.autoDelta && !c.deltaLost):
 			p.mode = modePlain
 		default:
 			p.mode = modeBuffered
@@ -682,6 +692,9 @@ func (c *columnWriter) encodeValues(dst []byte) ([]byte, format.Encoding) {
 		return encoding.AppendPlainBool(dst, p.vals.Bools), format.Plain
 	}
 	at := len(dst)
+	if c.autoDelta && !c.deltaLost {
+		return c.encodeAutoDelta(dst)
+	}
 	out := c.encodeBuffered(dst)
 	if autoBool {
 		// Booleans default to RLE, which wins on runs; on values without
@@ -693,6 +706,30 @@ func (c *columnWriter) encodeValues(dst []byte) ([]byte, format.Encoding) {
 		}
 	}
 	return out, c.cfg.encoding
+}
+
+// encodeAutoDelta appends the page's integers as DELTA_BINARY_PACKED if
+// that takes at most 3/4 of their PLAIN size, else as PLAIN (and PLAIN for
+// the rest of the chunk: values that did not delta-encode well once rarely
+// do on the next page, and trying costs more than copying).
+func (c *columnWriter) encodeAutoDelta(dst []byte) ([]byte, format.Encoding) {
+	v := &c.page.vals
+	at := len(dst)
+	var out []byte
+	var plain int
+	if c.kind == vector.Int32 {
+		out, plain = c.delta.AppendInt32(dst, v.Int32s), 4*len(v.Int32s)
+	} else {
+		out, plain = c.delta.AppendInt64(dst, v.Int64s), 8*len(v.Int64s)
+	}
+	if 4*(len(out)-at) <= 3*plain {
+		return out, format.DeltaBinaryPacked
+	}
+	c.deltaLost = true
+	if c.kind == vector.Int32 {
+		return encoding.AppendPlainInt32(out[:at], v.Int32s), format.Plain
+	}
+	return encoding.AppendPlainInt64(out[:at], v.Int64s), format.Plain
 }
 
 // flushPage encodes, compresses and appends the current page to the chunk.

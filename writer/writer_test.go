@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/carquet-go/carquet/parquet/compress"
+	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
@@ -159,6 +160,67 @@ func TestDictionaryFallback(t *testing.T) {
 	md = f.Meta.RowGroups[0].Columns[1].MetaData
 	if md.DictionaryPageOffset.Set || len(md.EncodingStats) != 1 || md.EncodingStats[0].Encoding != format.Plain {
 		t.Errorf("distinct values: dictionary page %v, encoding stats %+v", md.DictionaryPageOffset, md.EncodingStats)
+	}
+}
+
+// TestAutoDelta: compressed INT32/INT64 pages that are not
+// dictionary-encoded take DELTA_BINARY_PACKED where it is much smaller than
+// PLAIN (sorted timestamps, ids in a narrow range), and PLAIN otherwise:
+// for values spread over the whole range, without a codec, and when the
+// user chose the encoding.
+func TestAutoDelta(t *testing.T) {
+	sch, err := NewSchema(Int64("ts").Required(), Int32("id"), Int64("hash").Required())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 50000
+	rng := rand.New(rand.NewPCG(7, 7))
+	ts := &vector.Vector{Kind: vector.Int64, Len: n, Int64s: make([]int64, n)}
+	id := &vector.Vector{Kind: vector.Int32, Len: n, Int32s: make([]int32, n), Valid: vector.NewBitmap(n, false)}
+	hash := &vector.Vector{Kind: vector.Int64, Len: n, Int64s: make([]int64, n)}
+	for i := range n {
+		ts.Int64s[i] = 1_700_000_000_000_000 + int64(i)*7_000_000 + rng.Int64N(7_000_000)
+		if i%10 != 0 { // every tenth id is NULL
+			id.Int32s[i] = rng.Int32N(500_000)
+			id.Valid.Set(i)
+		}
+		hash.Int64s[i] = int64(rng.Uint64())
+	}
+	cols := []*vector.Vector{ts, id, hash}
+	fields, _ := sch.LogicalFields()
+	encodings := func(f *file.File, col int) map[format.Encoding]bool {
+		m := map[format.Encoding]bool{}
+		for _, rg := range f.Meta.RowGroups {
+			for _, es := range rg.Columns[col].MetaData.EncodingStats {
+				if es.PageType == format.DataPage || es.PageType == format.DataPageV2 {
+					m[es.Encoding] = true
+				}
+			}
+		}
+		return m
+	}
+	for _, version := range []int{1, 2} {
+		buf := writeBuffer(t, sch, cols, WithCompression(format.Snappy), WithPageRowLimit(5000), WithDataPageVersion(version))
+		f := openBuffer(t, buf)
+		compareRows(t, rowsOf(fields, cols), readRows(t, f, 0))
+		verifyMetadata(t, f)
+		for col, want := range []format.Encoding{format.DeltaBinaryPacked, format.DeltaBinaryPacked, format.Plain} {
+			if got := encodings(f, col); len(got) != 1 || !got[want] {
+				t.Errorf("v%d, column %d: data page encodings %v, want only %v", version, col, got, want)
+			}
+		}
+	}
+	for name, opts := range map[string][]Option{
+		"uncompressed": nil,
+		"chosen PLAIN": {WithCompression(format.Zstd), WithEncoding(format.Plain)},
+	} {
+		f := openBuffer(t, writeBuffer(t, sch, cols, opts...))
+		compareRows(t, rowsOf(fields, cols), readRows(t, f, 0))
+		for col := range cols {
+			if got := encodings(f, col); len(got) != 1 || !got[format.Plain] {
+				t.Errorf("%s, column %d: data page encodings %v, want only PLAIN", name, col, got)
+			}
+		}
 	}
 }
 

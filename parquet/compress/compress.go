@@ -31,7 +31,7 @@ type Codec interface {
 const MaxDecodedSize = math.MaxInt32
 
 // DefaultLevel asks NewEncoder for the codec's default level: zstd 3,
-// gzip 7 (see gzipDefaultLevel), brotli 6, LZ4 0 (the fast compressor;
+// gzip 5 (see gzipDefaultLevel), brotli 6, LZ4 0 (the fast compressor;
 // 1-9 select the high-compression one).
 const DefaultLevel = -1 << 31
 

@@ -41,6 +41,9 @@ func (snappyCodec) Encode(dst, src []byte) ([]byte, error) {
 	if uint64(len(src)) > 0xffffffff || s2.MaxEncodedLen(len(src)) < 0 {
 		return dst[:0], checkClaim(format.Snappy, len(src), 0, 0)
 	}
-	out := s2.EncodeSnappyBetter(dst[:cap(dst)], src)
+	// The standard matcher, as Snappy's own library uses: s2's "better"
+	// one saves about 1% on the benchmark's events table (whose integers
+	// the writer delta-encodes) and takes 1.8x as long.
+	out := s2.EncodeSnappy(dst[:cap(dst)], src)
 	return out, nil
 }

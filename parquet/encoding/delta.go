@@ -383,10 +383,9 @@ func (e *DeltaBinaryPackedEncoder) AppendInt32(dst []byte, src []int32) []byte {
 		n := len(blk) - 1
 		minD := int32(blk[1] - blk[0])
 		for j := 1; j < len(blk); j++ {
-			minD = min(minD, blk[j]-blk[j-1])
-		}
-		for j := 1; j < len(blk); j++ {
-			deltas[j-1] = uint32(blk[j]-blk[j-1]) - uint32(minD)
+			d := blk[j] - blk[j-1]
+			deltas[j-1] = uint32(d)
+			minD = min(minD, d)
 		}
 		clear(deltas[n:])
 		dst = appendUvarint(dst, zigzag(int64(minD)))
@@ -396,7 +395,10 @@ func (e *DeltaBinaryPackedEncoder) AppendInt32(dst []byte, src []int32) []byte {
 		}
 		for m := 0; m*per < n; m++ {
 			var or uint32
-			for _, v := range deltas[m*per : (m+1)*per] {
+			mini := deltas[m*per : (m+1)*per]
+			for k, v := range mini[:min(len(mini), n-m*per)] {
+				v -= uint32(minD)
+				mini[k] = v
 				or |= v
 			}
 			bw := uint(bits.Len32(or))
@@ -428,10 +430,9 @@ func (e *DeltaBinaryPackedEncoder) AppendInt64(dst []byte, src []int64) []byte {
 		n := len(blk) - 1
 		minD := int64(uint64(blk[1]) - uint64(blk[0]))
 		for j := 1; j < len(blk); j++ {
-			minD = min(minD, int64(uint64(blk[j])-uint64(blk[j-1])))
-		}
-		for j := 1; j < len(blk); j++ {
-			deltas[j-1] = uint64(blk[j]) - uint64(blk[j-1]) - uint64(minD)
+			d := uint64(blk[j]) - uint64(blk[j-1])
+			deltas[j-1] = d
+			minD = min(minD, int64(d))
 		}
 		clear(deltas[n:])
 		dst = appendUvarint(dst, zigzag(minD))
@@ -441,7 +442,10 @@ func (e *DeltaBinaryPackedEncoder) AppendInt64(dst []byte, src []int64) []byte {
 		}
 		for m := 0; m*per < n; m++ {
 			var or uint64
-			for _, v := range deltas[m*per : (m+1)*per] {
+			mini := deltas[m*per : (m+1)*per]
+			for k, v := range mini[:min(len(mini), n-m*per)] {
+				v -= uint64(minD)
+				mini[k] = v
 				or |= v
 			}
 			bw := uint(bits.Len64(or))

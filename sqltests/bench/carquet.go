@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"time"
 
 	"github.com/carquet-go/carquet/parquet/file"
@@ -83,15 +84,29 @@ func (c *carquetLib) Write(codec, path string) error {
 	if codec == "zstd" {
 		opts = append(opts, writer.WithCompressionLevel(3))
 	}
-	w, err := writer.Create(path, c.sch, opts...)
+	// Like the peers, write straight to an os.File and leave flushing to
+	// the disk to the kernel: writer.Create would also fsync the file and
+	// its folder (it replaces path atomically and durably), which costs
+	// more than encoding the table and which none of the peers does.
+	f, err := os.Create(path)
 	if err != nil {
+		return err
+	}
+	w, err := writer.New(f, c.sch, opts...)
+	if err != nil {
+		f.Close()
 		return err
 	}
 	if err := w.WriteBatch(c.cols); err != nil {
 		w.Abort()
+		f.Close()
 		return err
 	}
-	return w.Close()
+	if err := w.Close(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func (c *carquetLib) read(path string, cols []string) (Result, error) {
