@@ -38,7 +38,10 @@
 // than PLAIN (values that hardly repeat; that page is then written
 // without the dictionary, as parquet-mr does). Value encoding
 // PLAIN; for BOOLEAN RLE, or PLAIN on pages where its bit-packing is
-// smaller (values without runs). Data page v1; pages of about 1 MiB of encoded
+// smaller (values without runs); for compressed INT32 and INT64 columns
+// DELTA_BINARY_PACKED on pages where it takes at most 3/4 of PLAIN's bytes
+// (sorted timestamps, ids in a narrow range: smaller files that read
+// faster), else PLAIN for the rest of the chunk. Data page v1; pages of about 1 MiB of encoded
 // values and at most 20,000 rows, always cut at row boundaries. Row groups
 // of at most 1,048,576 rows or 128 MiB buffered. No compression. Column
 // statistics and the page index (ColumnIndex and OffsetIndex) on; page

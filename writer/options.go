@@ -190,8 +190,11 @@ func WithCompressionLevelFor(path string, level int) Option {
 
 // WithEncoding sets the value encoding of every column, used for pages that
 // are not dictionary-encoded (when the dictionary is off or after it fell
-// back). RLE_DICTIONARY turns the dictionary on. Default: PLAIN, and RLE
-// for BOOLEAN. Columns whose type the encoding cannot encode are an error.
+// back). RLE_DICTIONARY turns the dictionary on. Default: PLAIN, RLE for
+// BOOLEAN, and for compressed INT32/INT64 columns DELTA_BINARY_PACKED
+// where it is much smaller (see the package documentation); setting any
+// encoding, PLAIN included, turns that choice off. Columns whose type the
+// encoding cannot encode are an error.
 func WithEncoding(e format.Encoding) Option {
 	return func(c *config) { c.col.encoding, c.col.encSet = e, true }
 }
