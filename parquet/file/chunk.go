@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
@@ -115,47 +114,22 @@ func (f *File) readRange(off, length int64) ([]byte, error) {
 		return f.mapped[off : off+length : off+length], nil
 	}
 	buf := make([]byte, length)
-	n, err := f.r.ReadAt(buf, off)
+	if err := readFull(f.r, buf, off); err != nil {
+		return nil, err
+	}
+	return buf, nil
+}
+
+// readFull fills buf from r at off; a short read is io.ErrUnexpectedEOF.
+func readFull(r io.ReaderAt, buf []byte, off int64) error {
+	n, err := r.ReadAt(buf, off)
 	if n == len(buf) {
-		return buf, nil
+		return nil
 	}
 	if err == nil || err == io.EOF {
 		err = io.ErrUnexpectedEOF
 	}
-	return nil, err
-}
-
-// chunkBuffers pools the buffers compressed chunks are read into.
-var chunkBuffers sync.Pool
-
-// readPooled reads length bytes at off into a pooled buffer (not zeroed
-// first: the read fills it).
-func (f *File) readPooled(off, length int64) ([]byte, error) {
-	var buf []byte
-	if p, ok := chunkBuffers.Get().(*[]byte); ok && int64(cap(*p)) >= length {
-		buf = (*p)[:length]
-	} else {
-		if ok {
-			chunkBuffers.Put(p)
-		}
-		buf = make([]byte, length)
-	}
-	n, err := f.r.ReadAt(buf, off)
-	if n == len(buf) {
-		return buf, nil
-	}
-	putChunkBuffer(buf)
-	if err == nil || err == io.EOF {
-		err = io.ErrUnexpectedEOF
-	}
-	return nil, err
-}
-
-func putChunkBuffer(b []byte) {
-	if cap(b) > 0 {
-		b = b[:0]
-		chunkBuffers.Put(&b)
-	}
+	return err
 }
 
 // ReadRange reads length bytes at off (used for page indexes and bloom filters).

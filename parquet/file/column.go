@@ -102,7 +102,7 @@ type ColumnReader struct {
 	oi *format.OffsetIndex
 	// plain holds the current page's values when they are PLAIN,
 	// fixed-width, required and not compressed — a slice of the mapped file
-	// or of the buffer the chunk was read into, which nothing overwrites:
+	// or of a page read on its own (Page.InFile), which nothing overwrites:
 	// borrow then lends them out without copying. plainPos is the index of
 	// the next value.
 	plain    []byte

@@ -34,8 +34,9 @@ type Page struct {
 	// values only).
 	Data []byte
 	// InFile says that Data is a slice of the file's bytes as read (the page
-	// is not compressed), not of a decompression buffer that the next page
-	// reuses: values in it may be lent out.
+	// is not compressed) that nothing overwrites — the mapping, or a page
+	// read on its own — not of a decompression or pooled chunk buffer that
+	// later pages reuse: values in it may be lent out.
 	InFile bool
 }
 
@@ -53,7 +54,7 @@ type PageIterator struct {
 	base    int64
 	pos     int
 	loaded  bool
-	pooled  bool // buf came from the chunk buffer pool
+	pooled  bool // buf is a window buffer (getWindow), reused and given back
 	lazy    *format.OffsetIndex
 	codec   compress.Codec
 	values  int64 // level entries seen in data pages
@@ -92,46 +93,118 @@ func (it *PageIterator) ReadLazily(oi *format.OffsetIndex) {
 	}
 }
 
-// load makes buf hold the page (lazy) or the chunk at the current offset.
+// windowSize is how much of a column chunk the iterator reads at a time
+// (unless a page needs more): small enough to stay in cache while its
+// pages are decoded, and to come from a few reused buffers (windowCache)
+// rather than a fresh allocation whose every 4 KiB page faults on first
+// touch — which cost more than the decoding when whole chunks of several
+// MiB were read at once.
+var windowSize int64 = 1 << 20 // a variable for tests
+
+// windowCache keeps a few idle window buffers. Unlike a sync.Pool it is not
+// emptied by garbage collections, which in a process that allocates (any
+// reader of batches) come between two scans.
+var windowCache = make(chan []byte, 4)
+
+// getWindow returns a buffer of n bytes, from windowCache when n fits a
+// window. Smaller reads (small chunks) that find none get a buffer of their
+// size: only full windows are worth keeping.
+func getWindow(n int64) []byte {
+	if n <= windowSize {
+		select {
+		case b := <-windowCache:
+			if int64(cap(b)) >= n {
+				return b[:n]
+			}
+		default:
+		}
+	}
+	return make([]byte, n)
+}
+
+// putWindow keeps b for reuse if it is a window buffer and there is room.
+func putWindow(b []byte) {
+	if int64(cap(b)) == windowSize {
+		select {
+		case windowCache <- b[:0]:
+		default:
+		}
+	}
+}
+
+// load makes buf hold the bytes at the current offset: the page (lazy), the
+// chunk (mapped), or a window of the chunk.
 func (it *PageIterator) load() error {
 	off := it.Offset()
 	if it.loaded && off >= it.base && off < it.base+int64(len(it.buf)) {
 		return nil
 	}
-	length := it.end - it.start
-	if it.lazy != nil {
+	return it.loadAt(off, 0)
+}
+
+// windowed reports whether buf is a window that ends before the chunk does
+// (a page that does not fit in it is read again, whole).
+func (it *PageIterator) windowed() bool {
+	return it.pooled && it.base+int64(len(it.buf)) < it.end
+}
+
+// loadAt reads the bytes at off into buf: the page there (lazy), the whole
+// chunk (mapped: it costs nothing), or a window of at least need bytes.
+// Windows go into a reused buffer, so their pages are never lent out (InFile
+// is false); a mapping, or a page read lazily into a buffer of its own,
+// lends its values.
+func (it *PageIterator) loadAt(off, need int64) error {
+	var length int64
+	window := it.lazy == nil && it.c.File.mapped == nil
+	switch {
+	case it.c.File.mapped != nil:
+		off, length = it.start, it.end-it.start
+	case it.lazy != nil:
 		length = it.pageExtent(off)
-	} else {
-		off = it.start
+	default:
+		length = min(it.end-off, max(windowSize, need))
 	}
-	// A compressed chunk read whole is only decompressed from, never lent
-	// out: its buffer can come from a pool and go back when the chunk is
-	// done (Release), saving the allocation and its zeroing.
-	pooled := it.lazy == nil && it.c.Meta.Codec != format.Uncompressed && it.c.File.mapped == nil
 	var buf []byte
 	var err error
-	if pooled {
-		buf, err = it.c.File.readPooled(off, length)
-	} else {
+	reuse := window && it.pooled && int64(cap(it.buf)) >= length
+	switch {
+	case reuse:
+		buf = it.buf[:length]
+		err = readFull(it.c.File.r, buf, off)
+	case window:
+		buf = getWindow(length)
+		if err = readFull(it.c.File.r, buf, off); err != nil {
+			putWindow(buf)
+		}
+	default:
 		buf, err = it.c.File.readRange(off, length)
 	}
 	if err != nil {
+		if reuse {
+			it.Release() // its bytes were overwritten
+		}
 		return it.c.wrap(off, err)
 	}
 	if it.stats != nil {
-		it.stats.BytesRead.Add(length)
+		fresh := length
+		if it.loaded && off >= it.base && off < it.base+int64(len(it.buf)) {
+			fresh -= it.base + int64(len(it.buf)) - off // read again: counted once
+		}
+		it.stats.BytesRead.Add(fresh)
 	}
-	it.Release()
+	if !reuse {
+		it.Release()
+	}
 	it.pos = int(it.Offset() - off)
-	it.buf, it.base, it.loaded, it.pooled = buf, off, true, pooled
+	it.buf, it.base, it.loaded, it.pooled = buf, off, true, window
 	return nil
 }
 
-// Release gives a pooled chunk buffer back. The iterator must not be used
-// for pages of that buffer afterwards (Next loads again if needed).
+// Release gives a window buffer back. The iterator must not be used for
+// pages of that buffer afterwards (Next loads again if needed).
 func (it *PageIterator) Release() {
 	if it.pooled {
-		putChunkBuffer(it.buf)
+		putWindow(it.buf)
 		it.buf, it.pooled, it.loaded = nil, false, false
 	}
 }
@@ -186,19 +259,35 @@ func (it *PageIterator) Next() (*Page, error) {
 		it.hdr = format.PageHeader{}
 		it.r.Reset(it.buf[it.pos:])
 		if err := it.hdr.Decode(&it.r); err != nil {
+			if it.windowed() {
+				// The window may have cut the header: read again from it,
+				// twice as much, until the window reaches the chunk's end.
+				if err := it.loadAt(off, 2*int64(len(it.buf)-it.pos)); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			return nil, it.c.errorf(off, "%w: page header: %w", ErrCorrupt, err)
 		}
 		h := &it.hdr
 		bodyStart := it.pos + it.r.Offset()
 		size := int(h.CompressedPageSize)
-		if h.CompressedPageSize < 0 || size > len(it.buf)-bodyStart {
-			return nil, it.c.errorf(off, "%w: page of %d bytes overruns the column chunk (%d bytes left)", ErrCorrupt, h.CompressedPageSize, len(it.buf)-bodyStart)
-		}
 		if h.UncompressedPageSize < 0 {
 			return nil, it.c.errorf(off, "%w: negative uncompressed page size", ErrCorrupt)
 		}
 		if err := it.checkLimits(off, h); err != nil {
 			return nil, err
+		}
+		if h.CompressedPageSize >= 0 && size > len(it.buf)-bodyStart && it.windowed() {
+			// The page goes past the window: read it again, whole (at
+			// most to the chunk's end; a size beyond it fails below).
+			if err := it.loadAt(off, int64(bodyStart-it.pos)+int64(size)); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if h.CompressedPageSize < 0 || size > len(it.buf)-bodyStart {
+			return nil, it.c.errorf(off, "%w: page of %d bytes overruns the column chunk (%d bytes left)", ErrCorrupt, h.CompressedPageSize, len(it.buf)-bodyStart)
 		}
 		body := it.buf[bodyStart : bodyStart+size]
 		it.pos = bodyStart + size
@@ -291,7 +380,7 @@ func (it *PageIterator) dataPageV1(off int64, body []byte) (*Page, error) {
 	it.values += int64(dh.NumValues)
 	return &Page{Header: h, Type: format.DataPage, Offset: off, NumValues: int(dh.NumValues), NumNulls: -1, NumRows: -1,
 		Encoding: dh.Encoding, DefLevelEncoding: dh.DefinitionLevelEncoding, RepLevelEncoding: dh.RepetitionLevelEncoding,
-		Data: data, InFile: it.c.Meta.Codec == format.Uncompressed}, nil
+		Data: data, InFile: it.c.Meta.Codec == format.Uncompressed && !it.pooled}, nil
 }
 
 func (it *PageIterator) dataPageV2(off int64, body []byte) (*Page, error) {
@@ -329,5 +418,5 @@ func (it *PageIterator) dataPageV2(off int64, body []byte) (*Page, error) {
 	it.values += int64(dh.NumValues)
 	return &Page{Header: h, Type: format.DataPageV2, Offset: off, NumValues: int(dh.NumValues), NumNulls: int(dh.NumNulls),
 		NumRows: int(dh.NumRows), Encoding: dh.Encoding, V2: true, RepLevels: body[:rl], DefLevels: body[rl : rl+dl], Data: data,
-		InFile: inFile}, nil
+		InFile: inFile && !it.pooled}, nil
 }

@@ -1,0 +1,9 @@
+package file
+
+// SetWindowSize changes how much of a chunk the page iterator reads at a
+// time, for tests of pages that straddle windows; it returns the undo.
+func SetWindowSize(n int64) (restore func()) {
+	old := windowSize
+	windowSize = n
+	return func() { windowSize = old }
+}
