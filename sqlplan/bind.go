@@ -501,6 +501,12 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		if name == windowMarker {
 			return p.bindWindow(x, sc, agg)
 		}
+		if _, known := funcs[name]; !known {
+			// An unknown function is the error, not its arguments (which,
+			// above a GROUP BY, would be reported as ungrouped columns).
+			_, err := p.bindFunc(name, nil)
+			return nil, p.src.locate(asError(err), x.Name.String())
+		}
 		if x.Distinct {
 			return nil, errorf("DISTINCT is only allowed in aggregate functions")
 		}

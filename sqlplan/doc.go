@@ -50,7 +50,10 @@
 // SELECT * EXCLUDE (...), agg(x) FILTER (WHERE ...); window functions
 // (row_number, rank, dense_rank, percent_rank, cume_dist, ntile, lag,
 // lead, first_value, last_value, count, sum, avg, min, max) OVER
-// (PARTITION BY ... ORDER BY ...) with the default frame; IN (list|subquery), EXISTS,
+// (PARTITION BY ... ORDER BY ... [frame]), the frame ROWS BETWEEN any of
+// UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW, n FOLLOWING, UNBOUNDED
+// FOLLOWING (or ROWS start), or RANGE with UNBOUNDED and CURRENT ROW
+// bounds (peers); IN (list|subquery), EXISTS,
 // scalar subqueries (uncorrelated; [NOT] EXISTS correlated on an
 // equality runs as a semi/anti join); CASE, CAST / ::, IS [NOT] DISTINCT
 // FROM; aggregates count, count(DISTINCT), sum, avg, min, max,
@@ -59,7 +62,8 @@
 // TABLE [IF NOT EXISTS] (columns, options) / AS SELECT, DROP TABLE [IF
 // EXISTS], DESCRIBE, SHOW TABLES, SHOW COLUMNS, EXPLAIN [ANALYZE].
 //
-// Refused by name: UPDATE, DELETE, ALTER, MERGE, window frames (ROWS/RANGE),
+// Refused by name: UPDATE, DELETE, ALTER, MERGE, GROUPS frames, RANGE
+// frames with value offsets, frame EXCLUDE,
 // CREATE OR REPLACE, temporary tables, CTE column lists,
 // WITH RECURSIVE, other correlated subqueries, FULL OUTER JOIN, NATURAL joins,
 // INTERSECT/EXCEPT inside subqueries or mixed with UNION, NULLS FIRST,

@@ -632,8 +632,12 @@ func (r *rewriter) window(src string, toks []token, i *int) error {
 		}
 		order = spec[from:x]
 	}
+	var frame string
 	if x < len(spec) {
-		return unsupportedAt(spec[x].pos, "window frames (%s ...) are not supported (the default frame is used)", strings.ToUpper(spec[x].text))
+		var err error
+		if frame, err = windowFrame(src, spec[x:]); err != nil {
+			return err
+		}
 	}
 	out := []otok{{text: windowMarker, orig: call[0].orig, origLen: call[0].origLen}, {text: "(", orig: t.pos}, {text: mysqlString(name), orig: call[0].orig}}
 	if len(args) > 0 {
@@ -683,8 +687,215 @@ func (r *rewriter) window(src string, toks []token, i *int) error {
 			return err
 		}
 	}
+	if frame != "" {
+		out = append(out, otok{text: ",", orig: t.pos}, otok{text: mysqlString(frame), orig: t.pos})
+	}
 	out = append(out, otok{text: ")", orig: toks[k].pos, origLen: 1})
 	r.out = append(r.out[:start], out...)
 	*i = k
 	return nil
+}
+
+// windowFrame reads a frame clause — ROWS or RANGE, BETWEEN bound AND bound
+// or a single start bound (ending at CURRENT ROW) — and encodes it for
+// bindWindow as "|f:rows:START:END" or "|f:range:START:END". A bound is u
+// (UNBOUNDED), c (CURRENT ROW) or a signed row offset (n PRECEDING is -n, n
+// FOLLOWING is n). RANGE takes only UNBOUNDED and CURRENT ROW bounds (value
+// offsets are refused), and GROUPS and EXCLUDE are refused by name.
+func windowFrame(src string, ts []token) (string, error) {
+	unsupportedAt := func(pos int, format string, args ...any) error {
+		e := errAt(src, pos, format, args...)
+		e.Err = ErrUnsupported
+		return e
+	}
+	mode := strings.ToLower(ts[0].text)
+	if mode == "groups" {
+		return "", unsupportedAt(ts[0].pos, "GROUPS window frames are not supported (ROWS and RANGE are)")
+	}
+	x := 1
+	// bound reads one frame bound at ts[x]; which is "start" or "end".
+	bound := func(which string) (string, error) {
+		if x >= len(ts) {
+			return "", errAt(src, ts[len(ts)-1].pos, "incomplete window frame")
+		}
+		t := ts[x]
+		switch {
+		case t.is("unbounded") && x+1 < len(ts) && (ts[x+1].is("preceding") || ts[x+1].is("following")):
+			x += 2
+			if ts[x-1].is("preceding") != (which == "start") {
+				return "", errAt(src, t.pos, "a window frame cannot %s at UNBOUNDED %s", which, strings.ToUpper(ts[x-1].text))
+			}
+			return "u", nil
+		case t.is("current") && x+1 < len(ts) && ts[x+1].is("row"):
+			x += 2
+			return "c", nil
+		case t.kind == tkNumber && x+1 < len(ts) && (ts[x+1].is("preceding") || ts[x+1].is("following")):
+			n, err := strconv.ParseInt(t.text, 10, 64)
+			if err != nil || n < 0 {
+				return "", errAt(src, t.pos, "a window frame offset must be a non-negative integer, not %s", t.text)
+			}
+			if mode == "range" {
+				return "", unsupportedAt(t.pos, "RANGE frames with value offsets are not supported (use ROWS, or UNBOUNDED / CURRENT ROW)")
+			}
+			x += 2
+			if ts[x-1].is("preceding") {
+				n = -n
+			}
+			return strconv.FormatInt(n, 10), nil
+		}
+		return "", errAt(src, t.pos, "bad window frame bound near %q", t.text)
+	}
+	var start, end string
+	var err error
+	if x < len(ts) && ts[x].is("between") {
+		x++
+		if start, err = bound("start"); err != nil {
+			return "", err
+		}
+		if x >= len(ts) || !ts[x].is("and") {
+			return "", errAt(src, ts[min(x, len(ts)-1)].pos, "expected AND in the window frame")
+		}
+		x++
+		if end, err = bound("end"); err != nil {
+			return "", err
+		}
+	} else {
+		if start, err = bound("start"); err != nil {
+			return "", err
+		}
+		end = "c"
+	}
+	// As the SQL standard (and DuckDB): a frame may not end before the
+	// kind of row it starts at.
+	following := func(b string) bool { return b != "u" && b != "c" && !strings.HasPrefix(b, "-") }
+	preceding := func(b string) bool { return strings.HasPrefix(b, "-") }
+	switch {
+	case start == "c" && preceding(end):
+		return "", errAt(src, ts[0].pos, "a window frame starting from current row cannot have preceding rows")
+	case following(start) && (preceding(end) || end == "c"):
+		return "", errAt(src, ts[0].pos, "a window frame starting from following rows cannot end at the current row or preceding rows")
+	}
+	if x < len(ts) {
+		if ts[x].is("exclude") {
+			return "", unsupportedAt(ts[x].pos, "EXCLUDE in window frames is not supported")
+		}
+		return "", errAt(src, ts[x].pos, "unexpected %q after the window frame", ts[x].text)
+	}
+	return "|f:" + mode + ":" + start + ":" + end, nil
+}
+
+// unmarkWindows turns the window calls that window() rewrote back into SQL
+// in formatted text (column names): __carquet_window__('sum', x, '|p', a,
+// '|o', b, '|desc', '|f:rows:-1:c') reads sum(x) OVER (PARTITION BY a ORDER
+// BY b DESC ROWS BETWEEN 1 PRECEDING AND CURRENT ROW).
+func unmarkWindows(s string) string {
+	for {
+		i := strings.Index(s, windowMarker+"(")
+		if i < 0 {
+			return s
+		}
+		args, end := splitCallArgs(s, i+len(windowMarker)+1)
+		if end < 0 || len(args) == 0 {
+			return s
+		}
+		s = s[:i] + windowCallText(args) + s[end:]
+	}
+}
+
+// splitCallArgs splits the arguments of a call whose '(' ends before s[from]
+// at top-level commas, and returns them with the index after the ')'
+// (-1 if there is none).
+func splitCallArgs(s string, from int) ([]string, int) {
+	var args []string
+	depth, start := 0, from
+	for j := from; j < len(s); j++ {
+		switch c := s[j]; c {
+		case '\'', '"', '`':
+			for j++; j < len(s) && s[j] != c; j++ {
+				if s[j] == '\\' {
+					j++
+				}
+			}
+		case '(':
+			depth++
+		case ')':
+			if depth == 0 {
+				return append(args, strings.TrimSpace(s[start:j])), j + 1
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				args = append(args, strings.TrimSpace(s[start:j]))
+				start = j + 1
+			}
+		}
+	}
+	return nil, -1
+}
+
+// windowCallText renders the marker call's arguments as fn(args) OVER (...).
+func windowCallText(args []string) string {
+	unq := func(a string) string { return strings.Trim(a, "'") }
+	var fnArgs, part, order []string
+	var frame string
+	mode := 'a'
+	for _, a := range args[1:] {
+		switch m := unq(a); {
+		case m == "|p":
+			mode = 'p'
+		case m == "|o":
+			mode = 'o'
+		case m == "|asc":
+		case m == "|desc":
+			if len(order) > 0 {
+				order[len(order)-1] += " DESC"
+			}
+		case strings.HasPrefix(m, "|f:"):
+			frame = frameText(m)
+		default:
+			switch a = unmarkWindows(a); mode {
+			case 'a':
+				fnArgs = append(fnArgs, a)
+			case 'p':
+				part = append(part, a)
+			default:
+				order = append(order, a)
+			}
+		}
+	}
+	var over []string
+	if len(part) > 0 {
+		over = append(over, "PARTITION BY "+strings.Join(part, ", "))
+	}
+	if len(order) > 0 {
+		over = append(over, "ORDER BY "+strings.Join(order, ", "))
+	}
+	if frame != "" {
+		over = append(over, frame)
+	}
+	return unq(args[0]) + "(" + strings.Join(fnArgs, ", ") + ") OVER (" + strings.Join(over, " ") + ")"
+}
+
+// frameText renders windowFrame's "|f:MODE:START:END" as SQL.
+func frameText(m string) string {
+	parts := strings.Split(m, ":")
+	if len(parts) != 4 {
+		return ""
+	}
+	bound := func(b string, start bool) string {
+		switch b {
+		case "u":
+			if start {
+				return "UNBOUNDED PRECEDING"
+			}
+			return "UNBOUNDED FOLLOWING"
+		case "c":
+			return "CURRENT ROW"
+		}
+		if strings.HasPrefix(b, "-") {
+			return b[1:] + " PRECEDING"
+		}
+		return b + " FOLLOWING"
+	}
+	return strings.ToUpper(parts[1]) + " BETWEEN " + bound(parts[2], true) + " AND " + bound(parts[3], false)
 }

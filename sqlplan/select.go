@@ -155,7 +155,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 				if c, ok := x.Expr.(*sqlparser.ColName); ok {
 					name = c.Name.String()
 				} else {
-					name = castNames.ReplaceAllStringFunc(sqlparser.String(x.Expr), castName)
+					name = unmarkWindows(castNames.ReplaceAllStringFunc(sqlparser.String(x.Expr), castName))
 				}
 			}
 			nullable := true

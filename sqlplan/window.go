@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/carquet-go/carquet/parquet/value"
@@ -28,6 +29,45 @@ type winSpec struct {
 	t     Type
 	slot  *slot
 	text  string
+	// frame is the frame clause, nil for the default frame (the partition
+	// up to the current row's last peer with ORDER BY, all of it without).
+	frame *winFrame
+}
+
+// winFrame is a ROWS or RANGE frame. A bound is unbounded ('u'), the
+// current row ('c': for RANGE, the edge of its peer group) or, for ROWS
+// only, the row off positions away ('o'; negative is PRECEDING).
+type winFrame struct {
+	rows       bool
+	start, end frameBound
+}
+
+type frameBound struct {
+	kind byte
+	off  int64
+}
+
+// parseFrame decodes the "|f:MODE:START:END" marker of rewrite's
+// windowFrame.
+func parseFrame(m string) (*winFrame, error) {
+	parts := strings.Split(m, ":")
+	if len(parts) != 4 || parts[0] != "|f" {
+		return nil, errorf("bad window frame")
+	}
+	f := &winFrame{rows: parts[1] == "rows"}
+	for i, b := range []*frameBound{&f.start, &f.end} {
+		switch t := parts[2+i]; t {
+		case "u", "c":
+			b.kind = t[0]
+		default:
+			n, err := strconv.ParseInt(t, 10, 64)
+			if err != nil {
+				return nil, errorf("bad window frame")
+			}
+			b.kind, b.off = 'o', n
+		}
+	}
+	return f, nil
 }
 
 var windowFns = map[string]bool{
@@ -48,7 +88,7 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 	if !ok {
 		return nil, errorf("bad window call")
 	}
-	spec := &winSpec{fn: strings.ToLower(string(lit.Val)), text: sqlparser.String(x)}
+	spec := &winSpec{fn: strings.ToLower(string(lit.Val)), text: unmarkWindows(sqlparser.String(x))}
 	if spec.fn == "mean" {
 		spec.fn = "avg"
 	}
@@ -74,6 +114,14 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 						spec.desc[len(spec.desc)-1] = string(v.Val) == "|desc"
 						continue
 					}
+				}
+				if strings.HasPrefix(string(v.Val), "|f:") {
+					f, err := parseFrame(string(v.Val))
+					if err != nil {
+						return nil, err
+					}
+					spec.frame = f
+					continue
 				}
 			}
 			e, err := p.bindExpr(it.Expr, sc, agg)
@@ -390,79 +438,193 @@ func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey
 				res[rows[k]] = ac[2].get(int(rows[k]))
 			}
 		}
-	case "first_value":
+	case "first_value", "last_value":
 		for k := range rows {
-			res[rows[k]] = arg(0)
+			fs, fe := frameOf(w.frame, k, n, peerStart, peerEnd)
+			switch {
+			case fs >= fe:
+				res[rows[k]] = nil
+			case w.fn == "first_value":
+				res[rows[k]] = arg(fs)
+			default:
+				res[rows[k]] = arg(fe - 1)
+			}
 		}
-	case "last_value":
-		for k := range rows {
-			res[rows[k]] = arg(peerEnd[k] - 1)
+	default: // count, sum, avg, min, max over each row's frame
+		return frameAggregate(w, rows, ac, res, peerStart, peerEnd)
+	}
+	return nil
+}
+
+// frameOf returns the frame [start, end) of the row at position k of a
+// partition of n rows: the default frame (up to k's last peer), or f's
+// bounds clipped to the partition (empty when start >= end).
+func frameOf(f *winFrame, k, n int, peerStart, peerEnd []int) (int, int) {
+	if f == nil {
+		return 0, peerEnd[k]
+	}
+	pos := func(b frameBound, isEnd bool) int {
+		switch b.kind {
+		case 'u':
+			if isEnd {
+				return n
+			}
+			return 0
+		case 'c':
+			switch {
+			case !f.rows && isEnd:
+				return peerEnd[k]
+			case !f.rows:
+				return peerStart[k]
+			case isEnd:
+				return k + 1
+			}
+			return k
 		}
-	default: // count, sum, avg, min, max over the frame start..peerEnd
-		var cnt int64
-		var sumI int64
-		var sumF float64
-		var sumD decSum
-		var ext any
+		p := int64(k) + b.off
+		if isEnd {
+			p++
+		}
+		return int(max(0, min(p, int64(n))))
+	}
+	return pos(f.start, false), pos(f.end, true)
+}
+
+// winAcc accumulates count, sum, avg, min or max over a frame's values.
+type winAcc struct {
+	w    *winSpec
+	t    Type // the argument's type (min and max compare by it)
+	cnt  int64
+	sumI int64
+	sumF float64
+	sumD decSum
+	ext  any
+}
+
+func (a *winAcc) reset() { *a = winAcc{w: a.w, t: a.t} }
+
+// add takes one value of the frame (nil for a NULL, or any row for count(*)).
+func (a *winAcc) add(v any) error {
+	w := a.w
+	if w.star {
+		a.cnt++
+		return nil
+	}
+	if v == nil {
+		return nil
+	}
+	a.cnt++
+	switch x := v.(type) {
+	case int64:
+		if w.t.Kind == KDecimal {
+			a.sumD.addUnscaled(x) // a DECIMAL(p <= 18) in units of its scale
+			break
+		}
+		t, o := addInt64(a.sumI, x)
+		if o && w.fn == "sum" {
+			return errorf("%s: integer overflow", w.text)
+		}
+		a.sumI = t
+	case value.Decimal:
+		a.sumD.addDecimal(x, w.t.Scale)
+	case float64:
+		a.sumF += x
+	}
+	if w.fn == "min" || w.fn == "max" {
+		if a.ext == nil {
+			a.ext = v
+		} else if c := compareScalars(a.t, v, a.ext); w.fn == "min" && c < 0 || w.fn == "max" && c > 0 {
+			a.ext = v
+		}
+	}
+	return nil
+}
+
+// value is the aggregate of the values added (NULL for none, but 0 for count).
+func (a *winAcc) value() any {
+	w := a.w
+	switch w.fn {
+	case "count":
+		return a.cnt
+	case "sum":
+		if a.cnt == 0 {
+			return nil
+		}
+		switch w.t.Kind {
+		case KFloat:
+			return a.sumF
+		case KDecimal:
+			return a.sumD.value(w.t.Scale)
+		}
+		return a.sumI
+	case "avg":
+		if a.cnt == 0 {
+			return nil
+		}
+		return a.sumF / float64(a.cnt)
+	}
+	return a.ext
+}
+
+// frameAggregate fills res with an aggregate over each row's frame. Frames
+// that start at the partition's first row grow as k does: one running
+// accumulation, front to back; frames that end at its last row, likewise
+// back to front; other frames (a sliding window of rows) are aggregated
+// row by row, which costs the frame's width per row.
+func frameAggregate(w *winSpec, rows []int32, ac []*Col, res []any, peerStart, peerEnd []int) error {
+	n := len(rows)
+	acc := &winAcc{w: w}
+	if len(ac) > 0 {
+		acc.t = ac[0].T
+	}
+	arg := func(k int) any {
+		if len(ac) == 0 {
+			return nil
+		}
+		return ac[0].get(int(rows[k]))
+	}
+	f := w.frame
+	switch {
+	case f == nil || f.start.kind == 'u':
 		done := 0
 		for k := range rows {
-			for ; done < peerEnd[k]; done++ {
-				if w.star {
-					cnt++
-					continue
-				}
-				v := arg(done)
-				if v == nil {
-					continue
-				}
-				cnt++
-				switch x := v.(type) {
-				case int64:
-					if w.t.Kind == KDecimal {
-						sumD.addUnscaled(x) // a DECIMAL(p <= 18) in units of its scale
-						break
-					}
-					t, o := addInt64(sumI, x)
-					if o && w.fn == "sum" {
-						return errorf("%s: integer overflow", w.text)
-					}
-					sumI = t
-				case value.Decimal:
-					sumD.addDecimal(x, w.t.Scale)
-				case float64:
-					sumF += x
-				}
-				if w.fn == "min" || w.fn == "max" {
-					if ext == nil {
-						ext = v
-					} else if c := compareScalars(ac[0].T, v, ext); w.fn == "min" && c < 0 || w.fn == "max" && c > 0 {
-						ext = v
-					}
+			fs, fe := frameOf(f, k, n, peerStart, peerEnd)
+			for ; done < fe; done++ {
+				if err := acc.add(arg(done)); err != nil {
+					return err
 				}
 			}
-			var v any
-			switch w.fn {
-			case "count":
-				v = cnt
-			case "sum":
-				if cnt > 0 {
-					switch w.t.Kind {
-					case KFloat:
-						v = sumF
-					case KDecimal:
-						v = sumD.value(w.t.Scale)
-					default:
-						v = sumI
-					}
-				}
-			case "avg":
-				if cnt > 0 {
-					v = sumF / float64(cnt)
-				}
-			default:
-				v = ext
+			if fs >= fe {
+				res[rows[k]] = (&winAcc{w: w}).value()
+				continue
 			}
-			res[rows[k]] = v
+			res[rows[k]] = acc.value()
+		}
+	case f.end.kind == 'u':
+		done := n // rows [done, n) are in acc
+		for k := n - 1; k >= 0; k-- {
+			fs, fe := frameOf(f, k, n, peerStart, peerEnd)
+			for ; done > fs; done-- {
+				if err := acc.add(arg(done - 1)); err != nil {
+					return err
+				}
+			}
+			if fs >= fe {
+				res[rows[k]] = (&winAcc{w: w}).value()
+				continue
+			}
+			res[rows[k]] = acc.value()
+		}
+	default:
+		for k := range rows {
+			fs, fe := frameOf(f, k, n, peerStart, peerEnd)
+			acc.reset()
+			for j := fs; j < fe; j++ {
+				if err := acc.add(arg(j)); err != nil {
+					return err
+				}
+			}
+			res[rows[k]] = acc.value()
 		}
 	}
 	return nil

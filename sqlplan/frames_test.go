@@ -1,0 +1,112 @@
+package sqlplan
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestWindowFrames checks every frame shape — running from the start,
+// running to the end, sliding — of count, sum, min, max, first_value and
+// last_value against a direct computation over each row's frame, on
+// partitions with NULLs.
+func TestWindowFrames(t *testing.T) {
+	e := newEngine(t)
+	rng := rand.New(rand.NewPCG(9, 9))
+	const n = 60
+	var vals strings.Builder
+	type row struct {
+		g int64
+		v *int64
+	}
+	rows := make([]row, n) // in id order
+	for i := range n {
+		g := rng.Int64N(3)
+		var v *int64
+		if rng.IntN(5) > 0 {
+			x := rng.Int64N(100) - 50
+			v = &x
+		}
+		rows[i] = row{g, v}
+		if i > 0 {
+			vals.WriteString(", ")
+		}
+		if v == nil {
+			fmt.Fprintf(&vals, "(%d, %d, NULL)", i, g)
+		} else {
+			fmt.Fprintf(&vals, "(%d, %d, %d)", i, g, *v)
+		}
+	}
+	exec(t, e, "CREATE TABLE fr (id INTEGER, g INTEGER, v BIGINT)")
+	exec(t, e, "INSERT INTO fr VALUES "+vals.String())
+	bounds := []struct {
+		sql string
+		off int // offset from the row; start: -1<<20 unbounded; end: 1<<20
+	}{
+		{"UNBOUNDED PRECEDING", -1 << 20}, {"3 PRECEDING", -3}, {"1 PRECEDING", -1}, {"CURRENT ROW", 0},
+		{"1 FOLLOWING", 1}, {"4 FOLLOWING", 4}, {"UNBOUNDED FOLLOWING", 1 << 20},
+	}
+	for _, s := range bounds[:len(bounds)-1] {
+		for _, en := range bounds[1:] {
+			if s.off > 0 && en.off <= 0 || s.off == 0 && en.off < 0 {
+				continue // refused by the standard
+			}
+			frame := "ROWS BETWEEN " + s.sql + " AND " + en.sql
+			q := "SELECT id, count(v) OVER w, sum(v) OVER w, min(v) OVER w, max(v) OVER w, first_value(v) OVER w, last_value(v) OVER w FROM fr ORDER BY id"
+			q = strings.ReplaceAll(q, "OVER w", "OVER (PARTITION BY g ORDER BY id "+frame+")")
+			got := queryAll(t, e, q)
+			for i := range n {
+				// The partition of row i, in id order, and i's place in it.
+				var part []int
+				k := 0
+				for j := range n {
+					if rows[j].g == rows[i].g {
+						if j == i {
+							k = len(part)
+						}
+						part = append(part, j)
+					}
+				}
+				lo := max(0, min(len(part), k+s.off))
+				hi := max(0, min(len(part), k+en.off+1))
+				var cnt, sum int64
+				var mn, mx, first, last any
+				for p := lo; p < hi; p++ {
+					v := rows[part[p]].v
+					if p == lo {
+						first = nil
+						if v != nil {
+							first = *v
+						}
+					}
+					if p == hi-1 {
+						last = nil
+						if v != nil {
+							last = *v
+						}
+					}
+					if v == nil {
+						continue
+					}
+					cnt++
+					sum += *v
+					if mn == nil || *v < mn.(int64) {
+						mn = *v
+					}
+					if mx == nil || *v > mx.(int64) {
+						mx = *v
+					}
+				}
+				var sumV any
+				if cnt > 0 {
+					sumV = sum
+				}
+				want := []any{int64(i), cnt, sumV, mn, mx, first, last}
+				if fmt.Sprint(got[i]) != fmt.Sprint(want) {
+					t.Fatalf("%s, row %d: got %v, want %v", frame, i, got[i], want)
+				}
+			}
+		}
+	}
+}
