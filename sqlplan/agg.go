@@ -142,11 +142,43 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		}
 		spec.arg2, bound = bound[1], bound[:1]
 	}
+	if pairStats[spec.fn] {
+		if len(bound) != 2 {
+			return nil, errorf("%s takes two arguments (y, x)", spec.fn)
+		}
+		for _, b := range bound {
+			if t := b.typ(); !t.isNumeric() && t.Kind != KNull {
+				return nil, errorf("%s of %s is not defined", spec.fn, t.SQLName())
+			}
+		}
+		y, err := p.cast(bound[0], tFloat)
+		if err != nil {
+			return nil, err
+		}
+		x, err := p.cast(bound[1], tFloat)
+		if err != nil {
+			return nil, err
+		}
+		spec.arg, spec.arg2, bound = y, x, nil
+	}
 	if len(bound) > 1 {
 		return nil, errorf("%s takes one argument", spec.fn)
 	}
 	if len(bound) == 1 {
 		spec.arg = bound[0]
+	}
+	if pairStats[spec.fn] {
+		spec.t = tFloat
+		if spec.fn == "regr_count" {
+			spec.t = tInt
+		}
+		if spec.distinct {
+			return nil, unsupported(strings.ToUpper(spec.fn) + "(DISTINCT ...)")
+		}
+		agg.aggs = append(agg.aggs, spec)
+		s := &slot{}
+		agg.slots = append(agg.slots, s)
+		return &colExpr{s: s, t: spec.t}, nil
 	}
 	at := Type{}
 	if spec.arg != nil {
@@ -230,6 +262,14 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 	case "bool_and", "bool_or":
 		spec.arg, err = p.coerce(spec.arg, tBool)
 		spec.t = tBool
+	case "bit_and", "bit_or", "bit_xor":
+		if at.op() != KInt && at.Kind != KNull {
+			return nil, errorf("%s of %s is not defined", spec.fn, at.SQLName())
+		}
+		spec.t = at
+		if at.Kind == KNull {
+			spec.t = tInt
+		}
 	default:
 		return nil, unsupported("the aggregate function " + spec.fn)
 	}
@@ -303,6 +343,11 @@ func newAccumulator(a *aggSpec) accumulator {
 			sign = -1
 		}
 		return &argAcc{t: a.t, kt: a.arg2.typ(), sign: sign}
+	case "bit_and", "bit_or", "bit_xor":
+		return &bitAcc{fn: a.fn, t: a.t}
+	}
+	if pairStats[a.fn] {
+		return &pairAcc{fn: a.fn}
 	}
 	return &countAcc{}
 }
@@ -1160,7 +1205,7 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 				if err != nil {
 					return nil, err
 				}
-				accs[i].(*argAcc).update2(gids, g.n, c, k)
+				accs[i].(pairAccumulator).update2(gids, g.n, c, k)
 				continue
 			}
 			accs[i].update(gids, g.n, c)
@@ -1326,4 +1371,142 @@ func overflowed(a accumulator) bool {
 		return overflowed(x.inner)
 	}
 	return false
+}
+
+// pairAccumulator is an accumulator of two arguments (arg, arg2).
+type pairAccumulator interface {
+	accumulator
+	update2(gids []int32, ng int, c, k *Col)
+}
+
+// pairStats are the aggregates of (y, x) pairs that pairAcc computes.
+var pairStats = map[string]bool{
+	"corr": true, "covar_pop": true, "covar_samp": true, "regr_slope": true, "regr_intercept": true, "regr_r2": true,
+	"regr_count": true, "regr_avgx": true, "regr_avgy": true, "regr_sxx": true, "regr_syy": true, "regr_sxy": true,
+}
+
+// pairAcc keeps, per group, the count, means and co-moments of the (y, x)
+// pairs where neither is NULL (Welford's updates, stable for large means).
+type pairAcc struct {
+	fn                    string
+	n                     []int64
+	mx, my, sxx, syy, sxy []float64
+}
+
+func (a *pairAcc) update(gids []int32, ng int, c *Col) {
+	panic("pairAcc: update2 takes both arguments")
+}
+
+func (a *pairAcc) grow(ng int) {
+	a.n = growTo(a.n, ng)
+	a.mx, a.my = growTo(a.mx, ng), growTo(a.my, ng)
+	a.sxx, a.syy, a.sxy = growTo(a.sxx, ng), growTo(a.syy, ng), growTo(a.sxy, ng)
+}
+
+func (a *pairAcc) update2(gids []int32, ng int, yc, xc *Col) {
+	a.grow(ng)
+	for i, g := range gids {
+		if yc.isNull(i) || xc.isNull(i) {
+			continue
+		}
+		x, y := xc.F[i], yc.F[i]
+		a.n[g]++
+		n := float64(a.n[g])
+		dx, dy := x-a.mx[g], y-a.my[g]
+		a.mx[g] += dx / n
+		a.my[g] += dy / n
+		a.sxx[g] += dx * (x - a.mx[g])
+		a.syy[g] += dy * (y - a.my[g])
+		a.sxy[g] += dx * (y - a.my[g])
+	}
+}
+
+func (a *pairAcc) result(ng int) *Col {
+	a.grow(ng)
+	if a.fn == "regr_count" {
+		return &Col{T: tInt, Len: ng, I: append([]int64(nil), a.n[:ng]...)}
+	}
+	c := &Col{T: tFloat, Len: ng, F: make([]float64, ng)}
+	for g := 0; g < ng; g++ {
+		n := float64(a.n[g])
+		sxx, syy, sxy := a.sxx[g], a.syy[g], a.sxy[g]
+		v, ok := 0.0, a.n[g] > 0
+		switch a.fn {
+		case "covar_pop":
+			v = sxy / n
+		case "covar_samp":
+			v, ok = sxy/(n-1), a.n[g] > 1
+		case "corr": // NaN without variance, as DuckDB
+			v = sxy / math.Sqrt(sxx*syy)
+		case "regr_slope": // NaN without variance of x, as DuckDB
+			v = sxy / sxx
+		case "regr_intercept":
+			v, ok = a.my[g]-sxy/sxx*a.mx[g], ok && sxx != 0
+		case "regr_r2":
+			switch {
+			case !ok || sxx == 0:
+				ok = false
+			case syy == 0:
+				v = 1
+			default:
+				v = sxy * sxy / (sxx * syy)
+			}
+		case "regr_avgx":
+			v = a.mx[g]
+		case "regr_avgy":
+			v = a.my[g]
+		case "regr_sxx":
+			v = sxx
+		case "regr_syy":
+			v = syy
+		case "regr_sxy":
+			v = sxy
+		}
+		if ok {
+			c.F[g] = v
+		} else {
+			c.setNull(g)
+		}
+	}
+	return c
+}
+
+// bitAcc is bit_and, bit_or or bit_xor of integers.
+type bitAcc struct {
+	fn   string
+	t    Type
+	v    []int64
+	seen []bool
+}
+
+func (a *bitAcc) update(gids []int32, ng int, c *Col) {
+	a.v, a.seen = growTo(a.v, ng), growTo(a.seen, ng)
+	for i, g := range gids {
+		if c.isNull(i) {
+			continue
+		}
+		x := c.I[i]
+		switch {
+		case !a.seen[g]:
+			a.v[g] = x
+		case a.fn == "bit_and":
+			a.v[g] &= x
+		case a.fn == "bit_or":
+			a.v[g] |= x
+		default:
+			a.v[g] ^= x
+		}
+		a.seen[g] = true
+	}
+}
+
+func (a *bitAcc) result(ng int) *Col {
+	a.v, a.seen = growTo(a.v, ng), growTo(a.seen, ng)
+	c := &Col{T: a.t, Len: ng, I: append([]int64(nil), a.v[:ng]...)}
+	for g := 0; g < ng; g++ {
+		if !a.seen[g] {
+			c.setNull(g)
+		}
+	}
+	return c
 }

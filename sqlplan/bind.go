@@ -278,6 +278,9 @@ var aggNames = map[string]bool{
 	"list": true, "array_agg": true, "median": true, "product": true, "countif": true, "every": true, "last": true,
 	"quantile_cont": true, "quantile_disc": true, "quantile": true, "mode": true, "approx_count_distinct": true,
 	"arg_max": true, "arg_min": true, "max_by": true, "min_by": true, "argmax": true, "argmin": true,
+	"corr": true, "covar_pop": true, "covar_samp": true, "regr_slope": true, "regr_intercept": true,
+	"regr_r2": true, "regr_count": true, "regr_avgx": true, "regr_avgy": true, "regr_sxx": true, "regr_syy": true, "regr_sxy": true,
+	"bit_and": true, "bit_or": true, "bit_xor": true,
 }
 
 func isAggregate(n sqlparser.Expr) bool {
@@ -500,6 +503,9 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		name := x.Name.Lowered()
 		if name == windowMarker {
 			return p.bindWindow(x, sc, agg)
+		}
+		if name == tryMarker {
+			return p.bindTryCast(x, sc, agg)
 		}
 		if _, known := funcs[name]; !known {
 			// An unknown function is the error, not its arguments (which,
@@ -1098,6 +1104,41 @@ func (p *planner) cast(e expr, t Type) (expr, error) {
 	c := &castExpr{e: e, to: t}
 	c.setText(fmt.Sprintf("CAST(%s AS %s)", e.String(), t.SQLName()))
 	return c, nil
+}
+
+// bindTryCast binds TRY_CAST(x AS t) (rewritten as tryMarker(CAST(x AS
+// t))): a CAST whose values that do not convert are NULL instead of an
+// error.
+func (p *planner) bindTryCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (expr, error) {
+	var conv *sqlparser.ConvertExpr
+	if len(x.Exprs) == 1 {
+		if ae, ok := x.Exprs[0].(*sqlparser.AliasedExpr); ok {
+			conv, _ = ae.Expr.(*sqlparser.ConvertExpr)
+		}
+	}
+	if conv == nil {
+		return nil, errorf("bad TRY_CAST")
+	}
+	e, err := p.bindExpr(conv.Expr, sc, agg)
+	if err != nil {
+		return nil, err
+	}
+	t, err := convertType(conv.Type)
+	if err != nil {
+		return nil, err
+	}
+	c, err := p.cast(e, t)
+	if err == nil {
+		if ce, ok := c.(*castExpr); ok {
+			ce.try = true
+			ce.setText("TRY_" + ce.String())
+		}
+		return c, nil
+	}
+	if _, ok := isConst(e); ok {
+		return &constExpr{t: t}, nil // a constant that does not convert
+	}
+	return nil, err
 }
 
 // arith types and builds an arithmetic expression.

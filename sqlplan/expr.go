@@ -797,8 +797,9 @@ func evalOn(e expr, b *Batch, idx []int32) (*Col, error) {
 // castExpr converts values to another type.
 type castExpr struct {
 	named
-	e  expr
-	to Type
+	e   expr
+	to  Type
+	try bool // TRY_CAST: values that do not convert are NULL
 }
 
 func (e *castExpr) typ() Type { return e.to }
@@ -807,11 +808,15 @@ func (e *castExpr) eval(b *Batch) (*Col, error) {
 	if err != nil {
 		return nil, err
 	}
-	return castCol(c, e.to)
+	return castColTry(c, e.to, e.try)
 }
 
 // castCol converts a column to type to.
-func castCol(c *Col, to Type) (*Col, error) {
+func castCol(c *Col, to Type) (*Col, error) { return castColTry(c, to, false) }
+
+// castColTry converts a column to type to; with try, a value that does
+// not convert is NULL rather than an error.
+func castColTry(c *Col, to Type, try bool) (*Col, error) {
 	from := c.T
 	n := c.Len
 	if from.Kind == to.Kind && from.Kind != KDecimal && !(to.op() == KInt && to.Bits != 0 && to.Bits < 64) {
@@ -849,7 +854,10 @@ func castCol(c *Col, to Type) (*Col, error) {
 	for i := 0; i < n; i++ {
 		v, err := castScalar(c.get(i), from, to)
 		if err != nil {
-			return nil, err
+			if !try {
+				return nil, err
+			}
+			v = nil
 		}
 		bld.add(v)
 	}

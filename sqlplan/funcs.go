@@ -451,7 +451,9 @@ func init() {
 			t := daysToTime(a[0].I[i])
 			return timeToDays(time.Date(t.Year(), t.Month()+1, 0, 0, 0, 0, 0, time.UTC)), nil
 		}, false, false},
-		"typeof": {1, 1, nil, nil, true, false},
+		"dayname":   timeNameFn(func(t time.Time) string { return t.Weekday().String() }),
+		"monthname": timeNameFn(func(t time.Time) string { return t.Month().String() }),
+		"typeof":    {1, 1, nil, nil, true, false},
 	}
 	alias := map[string]string{
 		"lcase": "lower", "ucase": "upper", "char_length": "length", "character_length": "length", "len": "length",
@@ -736,6 +738,23 @@ func datePartFn(part string) *fn {
 		return in, tInt, nil
 	}, func(a []*Col, i int) (any, error) {
 		return datePart(part, timeOf(a[0], i))
+	}, false, false}
+}
+
+// timeNameFn is a function of a date or timestamp returning a name (the
+// English day or month name, as DuckDB's dayname and monthname).
+func timeNameFn(name func(time.Time) string) *fn {
+	return &fn{1, 1, func(p *planner, in []expr) ([]expr, Type, error) {
+		if t := in[0].typ(); t.Kind != KDate {
+			c, err := p.cast(in[0], tTS)
+			if err != nil {
+				return nil, Type{}, err
+			}
+			in = []expr{c}
+		}
+		return in, tString, nil
+	}, func(a []*Col, i int) (any, error) {
+		return name(timeOf(a[0], i)), nil
 	}, false, false}
 }
 

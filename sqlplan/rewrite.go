@@ -238,12 +238,15 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				parens = append(parens, paren{fn: fn, out: len(r.out), derived: derived})
 				r.emit("(", t)
 			case ")":
-				derived := false
+				derived, try := false, false
 				if len(parens) > 0 {
-					derived = parens[len(parens)-1].derived
+					derived, try = parens[len(parens)-1].derived, parens[len(parens)-1].fn == "try_cast"
 					parens = parens[:len(parens)-1]
 				}
 				r.emit(")", t)
+				if try {
+					r.emit(")", t)
+				}
 				if derived && !aliasFollows(next) {
 					// DuckDB's name for a subquery without an alias.
 					unnamed++
@@ -331,7 +334,13 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				r.emit("as "+castSpelling(typ), t)
 				i = n - 1
 			case low == "try_cast" && next.kind == tkOp && next.text == "(":
-				return nil, &Error{Msg: "TRY_CAST is not supported (use CAST)", Offset: t.pos, Err: ErrUnsupported}
+				// TRY_CAST(x AS t) is __carquet_try__(cast(x AS t)): the ')'
+				// of its parenthesis closes both.
+				r.emit(tryMarker+"(cast", t)
+			case low == "within" && next.is("group") && prev.kind == tkOp && prev.text == ")":
+				if err := r.withinGroup(src, toks, &i); err != nil {
+					return nil, err
+				}
 			case low == "ilike":
 				r.emit("regexp", t)
 			case low == "over" && next.kind == tkOp && next.text == "(":
@@ -562,6 +571,9 @@ func (r *rewriter) aggFilter(src string, toks []token, i *int) error {
 
 const windowMarker = "__carquet_window__"
 
+// tryMarker wraps the CAST that TRY_CAST is rewritten to.
+const tryMarker = "__carquet_try__"
+
 // window rewrites fn(args) OVER (PARTITION BY p ORDER BY o [DESC]) at
 // toks[*i] into a call the parser accepts:
 // __carquet_window__('fn', args, '|p', p..., '|o', o, '|asc'|'|desc', ...).
@@ -696,6 +708,68 @@ func (r *rewriter) window(src string, toks []token, i *int) error {
 	return nil
 }
 
+// withinGroup rewrites the ordered-set aggregates percentile_cont(f),
+// percentile_disc(f) and mode() followed by WITHIN GROUP (ORDER BY x) at
+// toks[*i] into quantile_cont(x, f), quantile_disc(x, f) and mode(x).
+func (r *rewriter) withinGroup(src string, toks []token, i *int) error {
+	t := toks[*i]
+	start := operandStart(r.out)
+	if start < 0 || start+2 >= len(r.out) || r.out[start+1].text != "(" || !isWord(r.out[start].text) {
+		return errAt(src, t.pos, "WITHIN GROUP must follow an aggregate call")
+	}
+	call := r.out[start:]
+	name := strings.ToLower(call[0].text)
+	args := append([]otok(nil), call[2:len(call)-1]...)
+	fn := map[string]string{"percentile_cont": "quantile_cont", "percentile_disc": "quantile_disc", "mode": "mode"}[name]
+	if fn == "" {
+		e := errAt(src, t.pos, "WITHIN GROUP is not supported for %s (only percentile_cont, percentile_disc and mode)", name)
+		e.Err = ErrUnsupported
+		return e
+	}
+	j := *i + 2
+	if j+2 >= len(toks) || !(toks[j].kind == tkOp && toks[j].text == "(") || !toks[j+1].is("order") || !toks[j+2].is("by") {
+		return errAt(src, t.pos, "expected WITHIN GROUP (ORDER BY ...)")
+	}
+	depth, k := 1, j+1
+	for ; k < len(toks); k++ {
+		if toks[k].kind == tkOp && toks[k].text == "(" {
+			depth++
+		} else if toks[k].kind == tkOp && toks[k].text == ")" {
+			if depth--; depth == 0 {
+				break
+			}
+		}
+	}
+	if k >= len(toks) {
+		return errAt(src, t.pos, "unterminated WITHIN GROUP (...)")
+	}
+	order := toks[j+3 : k]
+	if n := len(order); n > 0 && order[n-1].is("asc") {
+		order = order[:n-1]
+	} else if n > 0 && order[n-1].is("desc") {
+		e := errAt(src, order[n-1].pos, "WITHIN GROUP (ORDER BY ... DESC) is not supported")
+		e.Err = ErrUnsupported
+		return e
+	}
+	if len(order) == 0 {
+		return errAt(src, t.pos, "expected WITHIN GROUP (ORDER BY ...)")
+	}
+	sub, err := rewriteTokens(src, order)
+	if err != nil {
+		return err
+	}
+	out := []otok{{text: fn, orig: call[0].orig, origLen: call[0].origLen}, {text: "(", orig: t.pos}}
+	out = append(out, sub.segs...)
+	if len(args) > 0 {
+		out = append(out, otok{text: ",", orig: t.pos})
+		out = append(out, args...)
+	}
+	out = append(out, otok{text: ")", orig: toks[k].pos, origLen: 1})
+	r.out = append(r.out[:start], out...)
+	*i = k
+	return nil
+}
+
 // windowFrame reads a frame clause — ROWS or RANGE, BETWEEN bound AND bound
 // or a single start bound (ending at CURRENT ROW) — and encodes it for
 // bindWindow as "|f:rows:START:END" or "|f:range:START:END". A bound is u
@@ -784,12 +858,20 @@ func windowFrame(src string, ts []token) (string, error) {
 	return "|f:" + mode + ":" + start + ":" + end, nil
 }
 
-// unmarkWindows turns the window calls that window() rewrote back into SQL
-// in formatted text (column names): __carquet_window__('sum', x, '|p', a,
+// unmarkWindows turns the window calls that window() rewrote, and the
+// TRY_CAST calls, back into SQL in formatted text (column names): __carquet_window__('sum', x, '|p', a,
 // '|o', b, '|desc', '|f:rows:-1:c') reads sum(x) OVER (PARTITION BY a ORDER
 // BY b DESC ROWS BETWEEN 1 PRECEDING AND CURRENT ROW).
 func unmarkWindows(s string) string {
 	for {
+		if i := strings.Index(s, tryMarker+"("); i >= 0 {
+			args, end := splitCallArgs(s, i+len(tryMarker)+1)
+			if end < 0 || len(args) != 1 {
+				return s
+			}
+			s = s[:i] + "TRY_" + args[0] + s[end:]
+			continue
+		}
 		i := strings.Index(s, windowMarker+"(")
 		if i < 0 {
 			return s
