@@ -725,37 +725,31 @@ func extreme(a []*Col, i int, sign int) any {
 	return a[best].get(i)
 }
 
-func datePartFn(part string) *fn {
+// timeFn is a function of one date, time or timestamp (other arguments
+// are cast to TIMESTAMP) returning type rt.
+func timeFn(rt Type, f func(time.Time) (any, error)) *fn {
 	return &fn{1, 1, func(p *planner, in []expr) ([]expr, Type, error) {
-		t := in[0].typ()
-		if t.Kind != KDate && t.Kind != KTime {
+		if t := in[0].typ(); t.Kind != KDate && t.Kind != KTime {
 			c, err := p.cast(in[0], tTS)
 			if err != nil {
 				return nil, Type{}, err
 			}
 			in = []expr{c}
 		}
-		return in, tInt, nil
+		return in, rt, nil
 	}, func(a []*Col, i int) (any, error) {
-		return datePart(part, timeOf(a[0], i))
+		return f(timeOf(a[0], i))
 	}, false, false}
+}
+
+func datePartFn(part string) *fn {
+	return timeFn(tInt, func(t time.Time) (any, error) { return datePart(part, t) })
 }
 
 // timeNameFn is a function of a date or timestamp returning a name (the
 // English day or month name, as DuckDB's dayname and monthname).
 func timeNameFn(name func(time.Time) string) *fn {
-	return &fn{1, 1, func(p *planner, in []expr) ([]expr, Type, error) {
-		if t := in[0].typ(); t.Kind != KDate {
-			c, err := p.cast(in[0], tTS)
-			if err != nil {
-				return nil, Type{}, err
-			}
-			in = []expr{c}
-		}
-		return in, tString, nil
-	}, func(a []*Col, i int) (any, error) {
-		return name(timeOf(a[0], i)), nil
-	}, false, false}
+	return timeFn(tString, func(t time.Time) (any, error) { return name(t), nil })
 }
 
 func bindDatePart(p *planner, in []expr) ([]expr, Type, error) {
