@@ -56,7 +56,7 @@
 // bounds (peers); IN (list|subquery), EXISTS,
 // scalar subqueries (uncorrelated; [NOT] EXISTS correlated on an
 // equality runs as a semi/anti join); CASE, CAST / ::, IS [NOT] DISTINCT
-// FROM, TRY_CAST; aggregates count, count(DISTINCT), sum, avg, min, max,
+// FROM, TRY_CAST; QUALIFY (after HAVING, naming select items or not); aggregates count, count(DISTINCT), sum, avg, min, max,
 // string_agg/group_concat, bool_and/or, count_if, any_value, stddev/var;
 // the scalar functions of funcs.go. INSERT ... VALUES / SELECT, CREATE
 // TABLE [IF NOT EXISTS] (columns, options) / AS SELECT, DROP TABLE [IF
@@ -67,7 +67,7 @@
 // CREATE OR REPLACE, temporary tables, CTE column lists,
 // WITH RECURSIVE, other correlated subqueries, FULL OUTER JOIN, NATURAL joins,
 // INTERSECT/EXCEPT inside subqueries or mixed with UNION, NULLS FIRST,
-// REGEXP/RLIKE, JSON operators, QUALIFY, PIVOT, SET, PRAGMA,
+// REGEXP/RLIKE, JSON operators, PIVOT, SET, PRAGMA,
 // COPY, transactions as statements (use the driver's), constraints.
 // Note: || is string concatenation, so the bitwise | is not available.
 package sqlplan

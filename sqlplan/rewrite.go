@@ -154,7 +154,7 @@ func mysqlString(s string) string {
 }
 
 var unsupportedWords = map[string]string{
-	"intersect": "INTERSECT here (only between whole SELECTs)", "except": "EXCEPT here (only between whole SELECTs)", "qualify": "QUALIFY", "pivot": "PIVOT", "unpivot": "UNPIVOT",
+	"intersect": "INTERSECT here (only between whole SELECTs)", "except": "EXCEPT here (only between whole SELECTs)", "pivot": "PIVOT", "unpivot": "UNPIVOT",
 	"rlike": "the RLIKE operator (use regexp_matches())", "regexp": "the REGEXP operator (use regexp_matches())",
 	"lateral": "LATERAL", "recursive": "WITH RECURSIVE", "window": "WINDOW clauses", "sample": "SAMPLE",
 	"asof": "ASOF joins", "positional": "POSITIONAL joins", "semi": "SEMI joins", "anti": "ANTI joins",
@@ -172,6 +172,18 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 	}
 	unnamed := 0
 	var parens []paren
+	// QUALIFY cond becomes HAVING qualifyMarker(cond), or, after a HAVING
+	// of the same SELECT, (h) AND qualifyMarker(cond): havingAt is where
+	// the last HAVING at each parenthesis depth was emitted, qualifyOpen
+	// the depth of a qualifyMarker call not yet closed (-1: none).
+	havingAt := map[int]int{}
+	qualifyOpen := -1
+	closeQualify := func(t token) {
+		if qualifyOpen >= 0 && len(parens) == qualifyOpen {
+			r.emit(")", t)
+			qualifyOpen = -1
+		}
+	}
 	at := func(i int) token {
 		if i >= 0 && i < len(toks) {
 			return toks[i]
@@ -181,6 +193,10 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		prev, next := at(i-1), at(i+1)
+		if qualifyOpen >= 0 && len(parens) == qualifyOpen && (t.kind == tkOp && (t.text == ")" || t.text == ";") ||
+			t.kind == tkIdent && (t.is("order") || t.is("limit") || t.is("offset") || t.is("union") || t.is("except") || t.is("intersect") || t.is("window"))) {
+			closeQualify(t)
+		}
 		switch t.kind {
 		case tkDQuoted, tkQuoted:
 			r.emit(backquote(t.unquoted()), t)
@@ -341,6 +357,24 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				if err := r.withinGroup(src, toks, &i); err != nil {
 					return nil, err
 				}
+			case low == "select":
+				delete(havingAt, len(parens))
+				r.emit(t.text, t)
+			case low == "having":
+				havingAt[len(parens)] = len(r.out)
+				r.emit(t.text, t)
+			case low == "qualify":
+				if qualifyOpen >= 0 {
+					return nil, errAt(src, t.pos, "QUALIFY appears twice")
+				}
+				if h, ok := havingAt[len(parens)]; ok {
+					// HAVING h QUALIFY q: HAVING (h) AND qualifyMarker(q).
+					r.out = append(r.out[:h+1], append([]otok{{text: "(", orig: t.pos}}, r.out[h+1:]...)...)
+					r.emit(") and "+qualifyMarker+"(", t)
+				} else {
+					r.emit("having "+qualifyMarker+"(", t)
+				}
+				qualifyOpen = len(parens)
 			case low == "ilike":
 				r.emit("regexp", t)
 			case low == "over" && next.kind == tkOp && next.text == "(":
@@ -385,6 +419,9 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				r.emit(t.text, t)
 			}
 		}
+	}
+	if qualifyOpen >= 0 {
+		r.emit(")", token{pos: len(src)})
 	}
 	return r.source(), nil
 }
@@ -570,6 +607,10 @@ func (r *rewriter) aggFilter(src string, toks []token, i *int) error {
 }
 
 const windowMarker = "__carquet_window__"
+
+// qualifyMarker wraps the QUALIFY condition, carried in the HAVING clause
+// (the parser knows no QUALIFY) and taken out of it by the planner.
+const qualifyMarker = "__carquet_qualify__"
 
 // tryMarker wraps the CAST that TRY_CAST is rewritten to.
 const tryMarker = "__carquet_try__"

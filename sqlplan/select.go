@@ -58,8 +58,19 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			sel.GroupBy = nil
 		}
 	}
+	// QUALIFY rides in HAVING (see rewrite): take it out.
+	var qualify sqlparser.Expr
+	if sel.Having != nil {
+		var rest sqlparser.Expr
+		rest, qualify = splitQualify(sel.Having.Expr)
+		if rest == nil {
+			sel.Having = nil
+		} else {
+			sel.Having.Expr = rest
+		}
+	}
 	// Aggregation.
-	hasAgg := len(sel.GroupBy) > 0 || sel.Having != nil || containsAggregate(sel.SelectExprs) || containsAggregate(sel.OrderBy)
+	hasAgg := len(sel.GroupBy) > 0 || sel.Having != nil || containsAggregate(sel.SelectExprs) || containsAggregate(sel.OrderBy) || qualify != nil && containsAggregate(qualify)
 	var agg *aggCtx
 	if hasAgg {
 		agg = &aggCtx{inScope: sc}
@@ -180,6 +191,12 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			return nil, err
 		}
 		p.win = win
+	}
+	var qual expr
+	if qualify != nil {
+		if qual, err = p.bindBool(p.qualifyAliases(qualify, sel.SelectExprs, sc), sc, agg); err != nil {
+			return nil, err
+		}
 	}
 
 	// ORDER BY: output columns by position or alias, else hidden columns.
@@ -454,6 +471,9 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		}
 		root = &windowNode{in: root, specs: win.specs}
 	}
+	if qual != nil {
+		root = &filterNode{in: root, pred: qual}
+	}
 	root = &projectNode{in: root, exprs: outExprs}
 	if sel.Distinct != "" {
 		root = &distinctNode{in: root}
@@ -725,4 +745,59 @@ func (p *planner) fromFooters(r *relation, aggs []*aggSpec) (*Batch, string, boo
 func isMarker(e sqlparser.Expr, marker string) bool {
 	c, ok := e.(*sqlparser.ColName)
 	return ok && c.Qualifier.IsEmpty() && c.Name.String() == marker
+}
+
+// splitQualify takes the QUALIFY condition (qualifyMarker(q)) out of a
+// HAVING expression: HAVING qualifyMarker(q), or (h) AND qualifyMarker(q).
+func splitQualify(e sqlparser.Expr) (rest, qualify sqlparser.Expr) {
+	marker := func(e sqlparser.Expr) sqlparser.Expr {
+		if f, ok := e.(*sqlparser.FuncExpr); ok && f.Name.Lowered() == qualifyMarker && len(f.Exprs) == 1 {
+			if ae, ok := f.Exprs[0].(*sqlparser.AliasedExpr); ok {
+				return ae.Expr
+			}
+		}
+		return nil
+	}
+	if q := marker(e); q != nil {
+		return nil, q
+	}
+	if a, ok := e.(*sqlparser.AndExpr); ok {
+		if q := marker(a.Right); q != nil {
+			return a.Left, q
+		}
+	}
+	return e, nil
+}
+
+// qualifyAliases replaces, in a QUALIFY condition, the names of select
+// items (AS aliases) that are not columns of the FROM clause by the items'
+// expressions, so that QUALIFY rn = 1 filters on the item named rn.
+func (p *planner) qualifyAliases(q sqlparser.Expr, items sqlparser.SelectExprs, sc *scope) sqlparser.Expr {
+	aliases := map[string]sqlparser.Expr{}
+	for _, it := range items {
+		if ae, ok := it.(*sqlparser.AliasedExpr); ok && !ae.As.IsEmpty() {
+			aliases[ae.As.Lowered()] = ae.Expr
+		}
+	}
+	if len(aliases) == 0 {
+		return q
+	}
+	var names []*sqlparser.ColName
+	sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch x := n.(type) {
+		case *sqlparser.Subquery:
+			return false, nil
+		case *sqlparser.ColName:
+			if x.Qualifier.IsEmpty() && aliases[x.Name.Lowered()] != nil {
+				if _, err := p.resolve(sc, x); err != nil {
+					names = append(names, x)
+				}
+			}
+		}
+		return true, nil
+	}, q)
+	for _, c := range names {
+		q = sqlparser.ReplaceExpr(q, c, &sqlparser.ParenExpr{Expr: aliases[c.Name.Lowered()]})
+	}
+	return q
 }
