@@ -249,7 +249,10 @@ func stampOf(path string) string {
 		return b.String()
 	}
 	filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".parquet") || strings.HasSuffix(p, ".parquet"+writer.JournalSuffix)) {
+		if err != nil {
+			return err // the table's listing fails there too: walk no further
+		}
+		if !d.IsDir() && (strings.HasSuffix(p, ".parquet") || strings.HasSuffix(p, ".parquet"+writer.JournalSuffix)) {
 			if st, err := d.Info(); err == nil {
 				add(p, st)
 			}
