@@ -85,7 +85,9 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		spec.fn = "arg_max"
 	case "min_by", "argmin":
 		spec.fn = "arg_min"
-	case "list", "array_agg", "product", "last":
+	case "array_agg":
+		spec.fn = "list"
+	case "product", "last":
 		return nil, unsupported("the aggregate function " + spec.fn)
 	}
 	var bound []expr
@@ -262,6 +264,15 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 	case "bool_and", "bool_or":
 		spec.arg, err = p.coerce(spec.arg, tBool)
 		spec.t = tBool
+	case "list":
+		elem := withoutField(at)
+		if at.Kind == KNested {
+			elem = at
+		}
+		if at.Kind == KNull {
+			elem = tInt
+		}
+		spec.t = Type{Kind: KNested, Elem: &elem}
 	case "bit_and", "bit_or", "bit_xor":
 		if at.op() != KInt && at.Kind != KNull {
 			return nil, errorf("%s of %s is not defined", spec.fn, at.SQLName())
@@ -276,7 +287,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if spec.distinct && spec.fn != "count" && spec.fn != "sum" && spec.fn != "avg" && spec.fn != "min" && spec.fn != "max" && spec.fn != "string_agg" {
+	if spec.distinct && spec.fn != "count" && spec.fn != "sum" && spec.fn != "avg" && spec.fn != "min" && spec.fn != "max" && spec.fn != "string_agg" && spec.fn != "list" {
 		return nil, unsupported(strings.ToUpper(spec.fn) + "(DISTINCT ...)")
 	}
 	agg.aggs = append(agg.aggs, spec)
@@ -345,6 +356,8 @@ func newAccumulator(a *aggSpec) accumulator {
 		return &argAcc{t: a.t, kt: a.arg2.typ(), sign: sign}
 	case "bit_and", "bit_or", "bit_xor":
 		return &bitAcc{fn: a.fn, t: a.t}
+	case "list":
+		return &listAcc{t: a.t}
 	}
 	if pairStats[a.fn] {
 		return &pairAcc{fn: a.fn}
@@ -1509,4 +1522,35 @@ func (a *bitAcc) result(ng int) *Col {
 		}
 	}
 	return c
+}
+
+// listAcc is list (array_agg): every value of the group, NULLs included, in
+// input order; NULL for a group without rows.
+type listAcc struct {
+	t    Type
+	vals [][]any
+	seen []bool
+}
+
+func (a *listAcc) update(gids []int32, ng int, c *Col) {
+	a.vals, a.seen = growTo(a.vals, ng), growTo(a.seen, ng)
+	for i, g := range gids {
+		// Elements as nested values read from files hold them (time.Time
+		// for dates and times, strings for decimals).
+		a.vals[g] = append(a.vals[g], toGo(*a.t.Elem, c.get(i)))
+		a.seen[g] = true
+	}
+}
+
+func (a *listAcc) result(ng int) *Col {
+	a.vals, a.seen = growTo(a.vals, ng), growTo(a.seen, ng)
+	b := newBuilder(a.t, ng)
+	for g := 0; g < ng; g++ {
+		if !a.seen[g] {
+			b.add(nil)
+			continue
+		}
+		b.add(a.vals[g])
+	}
+	return b.c
 }

@@ -57,7 +57,9 @@
 // scalar subqueries (uncorrelated; [NOT] EXISTS correlated on an
 // equality runs as a semi/anti join); CASE, CAST / ::, IS [NOT] DISTINCT
 // FROM, TRY_CAST; QUALIFY (after HAVING, naming select items or not); aggregates count, count(DISTINCT), sum, avg, min, max,
-// string_agg/group_concat, bool_and/or, count_if, any_value, stddev/var;
+// string_agg/group_concat, list/array_agg, bool_and/or, count_if, any_value,
+// stddev/var, corr/covar/regr_*, bit_and/or/xor, median/quantiles, mode,
+// arg_max/arg_min;
 // the scalar functions of funcs.go. INSERT ... VALUES / SELECT, CREATE
 // TABLE [IF NOT EXISTS] (columns, options) / AS SELECT, DROP TABLE [IF
 // EXISTS], DESCRIBE, SHOW TABLES, SHOW COLUMNS, EXPLAIN [ANALYZE].
