@@ -41,7 +41,7 @@
 //
 // # SQL accepted
 //
-// SELECT [DISTINCT] with expressions, aliases, *, t.*, struct fields
+// SELECT [DISTINCT | DISTINCT ON (keys)] with expressions, aliases, *, t.*, struct fields
 // (s.a.b); FROM tables, 'paths', `globs`, read_parquet('...'), derived
 // tables; [INNER|LEFT|RIGHT] JOIN ... ON / USING, comma joins; WHERE,
 // GROUP BY (names, positions, aliases, expressions), HAVING, ORDER BY

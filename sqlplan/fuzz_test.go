@@ -28,7 +28,8 @@ func FuzzQuery(f *testing.F) {
 		"SELECT a FROM t x WHERE NOT EXISTS (SELECT 1 FROM t y WHERE y.a = x.a AND y.b > 'a')",
 		"SELECT a, sum(a) OVER (ORDER BY a ROWS BETWEEN 1 PRECEDING AND UNBOUNDED FOLLOWING) FROM t QUALIFY a > 1",
 		"SELECT b, count(*) c FROM t GROUP BY b HAVING c > 0 QUALIFY rank() OVER (ORDER BY c) = 1",
-		"SELECT TRY_CAST(b AS INTEGER), percentile_cont(0.5) WITHIN GROUP (ORDER BY a), corr(a, a) FROM t",
+		"SELECT TRY_CAST(b AS INTEGER), percentile_cont(0.5) WITHIN GROUP (ORDER BY a), corr(a, a), list(b) FROM t",
+		"SELECT DISTINCT ON (b) b, a FROM t ORDER BY b, a DESC LIMIT 2",
 	} {
 		f.Add(s)
 	}

@@ -178,6 +178,17 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 	// the depth of a qualifyMarker call not yet closed (-1: none).
 	havingAt := map[int]int{}
 	qualifyOpen := -1
+	// DISTINCT ON (keys) becomes QUALIFY row_number() OVER (PARTITION BY
+	// keys ORDER BY the query's ORDER BY) = 1, whose tokens are put in
+	// before the clause that ends the SELECT (distinctOn: its keys and
+	// depth; nil when none is pending).
+	type distinctOnState struct {
+		depth int
+		keys  []token
+		pos   int
+	}
+	var distinctOn *distinctOnState
+	qualifies := map[int]bool{} // depths whose SELECT has a QUALIFY
 	closeQualify := func(t token) {
 		if qualifyOpen >= 0 && len(parens) == qualifyOpen {
 			r.emit(")", t)
@@ -190,8 +201,36 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 		}
 		return token{kind: tkSpace}
 	}
-	for i := 0; i < len(toks); i++ {
+	for i := 0; ; i++ {
+		if i >= len(toks) {
+			if distinctOn == nil {
+				break
+			}
+			synth, err := distinctOnTokens(src, distinctOn.keys, distinctOn.pos, nil)
+			if err != nil {
+				return nil, err
+			}
+			toks = append(toks, synth...)
+			distinctOn = nil
+		}
 		t := toks[i]
+		if distinctOn != nil && len(parens) == distinctOn.depth && (t.kind == tkOp && (t.text == ")" || t.text == ";") ||
+			t.kind == tkIdent && (t.is("order") || t.is("limit") || t.is("offset") || t.is("union") || t.is("except") || t.is("intersect") || t.is("window"))) {
+			if qualifies[distinctOn.depth] {
+				return nil, unsupportedErr(src, distinctOn.pos, "DISTINCT ON together with QUALIFY")
+			}
+			var order []token
+			if t.is("order") && at(i+1).is("by") {
+				order = orderByTokens(toks[i+2:])
+			}
+			synth, err := distinctOnTokens(src, distinctOn.keys, distinctOn.pos, order)
+			if err != nil {
+				return nil, err
+			}
+			toks = append(toks[:i:i], append(synth, toks[i:]...)...)
+			distinctOn = nil
+			t = toks[i]
+		}
 		prev, next := at(i-1), at(i+1)
 		if qualifyOpen >= 0 && len(parens) == qualifyOpen && (t.kind == tkOp && (t.text == ")" || t.text == ";") ||
 			t.kind == tkIdent && (t.is("order") || t.is("limit") || t.is("offset") || t.is("union") || t.is("except") || t.is("intersect") || t.is("window"))) {
@@ -359,7 +398,25 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				}
 			case low == "select":
 				delete(havingAt, len(parens))
+				delete(qualifies, len(parens))
 				r.emit(t.text, t)
+			case low == "distinct" && next.is("on") && at(i+2).kind == tkOp && at(i+2).text == "(":
+				if distinctOn != nil {
+					return nil, unsupportedErr(src, t.pos, "DISTINCT ON in a subquery of a DISTINCT ON query")
+				}
+				depth, k := 1, i+3
+				for ; k < len(toks) && depth > 0; k++ {
+					if toks[k].kind == tkOp && toks[k].text == "(" {
+						depth++
+					} else if toks[k].kind == tkOp && toks[k].text == ")" {
+						depth--
+					}
+				}
+				if depth != 0 || k-1 <= i+3 {
+					return nil, errAt(src, t.pos, "expected DISTINCT ON (expressions)")
+				}
+				distinctOn = &distinctOnState{depth: len(parens), keys: toks[i+3 : k-1], pos: t.pos}
+				i = k - 1
 			case low == "having":
 				havingAt[len(parens)] = len(r.out)
 				r.emit(t.text, t)
@@ -375,6 +432,7 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 					r.emit("having "+qualifyMarker+"(", t)
 				}
 				qualifyOpen = len(parens)
+				qualifies[len(parens)] = true
 			case low == "ilike":
 				r.emit("regexp", t)
 			case low == "over" && next.kind == tkOp && next.text == "(":
@@ -747,6 +805,56 @@ func (r *rewriter) window(src string, toks []token, i *int) error {
 	r.out = append(r.out[:start], out...)
 	*i = k
 	return nil
+}
+
+// unsupportedErr is an ErrUnsupported error at pos naming what is not
+// supported.
+func unsupportedErr(src string, pos int, what string) error {
+	e := errAt(src, pos, "%s is not supported", what)
+	e.Err = ErrUnsupported
+	return e
+}
+
+// orderByTokens returns the items of an ORDER BY whose first item starts
+// ts: up to LIMIT, OFFSET, a set operation, ';' or the ')' that closes the
+// enclosing parenthesis.
+func orderByTokens(ts []token) []token {
+	depth := 0
+	for k, t := range ts {
+		switch {
+		case t.kind == tkOp && t.text == "(":
+			depth++
+		case t.kind == tkOp && t.text == ")":
+			if depth == 0 {
+				return ts[:k]
+			}
+			depth--
+		case depth == 0 && (t.kind == tkOp && t.text == ";" || t.is("limit") || t.is("offset") || t.is("union") || t.is("except") || t.is("intersect")):
+			return ts[:k]
+		}
+	}
+	return ts
+}
+
+// distinctOnTokens builds QUALIFY row_number() OVER (PARTITION BY keys
+// [ORDER BY order]) = 1, the filter DISTINCT ON (keys) stands for: the
+// first row of each key in the query's order. ORDER BY positions are
+// refused: inside OVER they would be constants.
+func distinctOnTokens(src string, keys []token, pos int, order []token) ([]token, error) {
+	for k, t := range order {
+		if t.kind == tkNumber && (k == 0 || order[k-1].kind == tkOp && order[k-1].text == ",") {
+			return nil, unsupportedErr(src, t.pos, "DISTINCT ON with ORDER BY positions")
+		}
+	}
+	id := func(s string) token { return token{kind: tkIdent, text: s, pos: pos} }
+	op := func(s string) token { return token{kind: tkOp, text: s, pos: pos} }
+	out := []token{id("qualify"), id("row_number"), op("("), op(")"), id("over"), op("("), id("partition"), id("by")}
+	out = append(out, keys...)
+	if len(order) > 0 {
+		out = append(out, id("order"), id("by"))
+		out = append(out, order...)
+	}
+	return append(out, op(")"), op("="), token{kind: tkNumber, text: "1", pos: pos}), nil
 }
 
 // withinGroup rewrites the ordered-set aggregates percentile_cont(f),
