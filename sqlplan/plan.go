@@ -39,6 +39,9 @@ type planner struct {
 	depth    int
 	scans    []*scanNode
 	win      *winCtx // window functions of the SELECT being bound
+	// fromRefs are the column names the SELECT whose FROM is being
+	// planned refers to (nil: unknown), for pruneDerived.
+	fromRefs *colRefs
 }
 
 func (p *planner) releaseAll() {
@@ -367,6 +370,7 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 		if alias == "" {
 			alias = "subquery"
 		}
+		pruneDerived(t.Select, p.fromRefs)
 		sp, err := p.planSelect(t.Select, nil)
 		if err != nil {
 			return nil, err
@@ -601,4 +605,105 @@ func scanValue(t Type, v any) (any, bool) {
 		}
 	}
 	return nil, false
+}
+
+// colRefs are the column names a SELECT refers to (its expressions, their
+// subqueries and its join conditions, not its derived tables' bodies), and
+// whether its select list has a *.
+type colRefs struct {
+	names map[string]bool
+	star  bool
+}
+
+func refsOf(sel *sqlparser.Select) *colRefs {
+	r := &colRefs{names: map[string]bool{}}
+	visit := func(n sqlparser.SQLNode) (bool, error) {
+		switch x := n.(type) {
+		case *sqlparser.ColName:
+			r.names[x.Name.Lowered()] = true
+		case sqlparser.JoinCondition:
+			for _, c := range x.Using {
+				r.names[c.Lowered()] = true
+			}
+		case *sqlparser.AliasedTableExpr:
+			return false, nil // a table or a derived table: its own names
+		}
+		return true, nil
+	}
+	for _, se := range sel.SelectExprs {
+		if _, ok := se.(*sqlparser.StarExpr); ok {
+			r.star = true
+		}
+	}
+	sqlparser.Walk(visit, sel.SelectExprs, sel.From, sel.Where, sel.GroupBy, sel.Having, sel.OrderBy)
+	return r
+}
+
+// pruneDerived drops from a derived table's select list the items its
+// outer query never names (refs), so that they are neither computed nor
+// able to fail, as in DuckDB. It leaves alone the cases where the items
+// matter beyond their values: a * anywhere outside, DISTINCT, set
+// operations, GROUP BY by position or ALL, HAVING, ORDER BY by position,
+// and select items that are not plain expressions; items named by the
+// derived table's own ORDER BY are kept, and so is the first item if no
+// other is (the rows must still be there).
+func pruneDerived(stmt sqlparser.SelectStatement, refs *colRefs) {
+	sel, ok := stmt.(*sqlparser.Select)
+	if !ok || refs == nil || refs.star || sel.Distinct != "" || sel.Having != nil {
+		return
+	}
+	for _, g := range sel.GroupBy {
+		if _, num := g.(*sqlparser.SQLVal); num || isMarker(g, byAllMarker) {
+			return
+		}
+	}
+	keep := map[string]bool{}
+	for n := range refs.names {
+		keep[n] = true
+	}
+	for _, o := range sel.OrderBy {
+		if _, num := o.Expr.(*sqlparser.SQLVal); num {
+			return
+		}
+	}
+	// Items the derived table's own GROUP BY and ORDER BY name by alias.
+	sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if c, ok := n.(*sqlparser.ColName); ok {
+			keep[c.Name.Lowered()] = true
+		}
+		return true, nil
+	}, sel.GroupBy, sel.OrderBy)
+	var kept sqlparser.SelectExprs
+	for _, se := range sel.SelectExprs {
+		ae, ok := se.(*sqlparser.AliasedExpr)
+		if !ok {
+			return // a * inside: its columns are not named here
+		}
+		if f, ok := ae.Expr.(*sqlparser.FuncExpr); ok && f.Name.Lowered() == excludeMarker {
+			return
+		}
+		name := ae.As.Lowered()
+		if name == "" {
+			if c, ok := ae.Expr.(*sqlparser.ColName); ok {
+				name = c.Name.Lowered()
+			} else {
+				name = strings.ToLower(unmarkWindows(castNames.ReplaceAllStringFunc(sqlparser.String(ae.Expr), castName)))
+			}
+		}
+		if keep[name] {
+			kept = append(kept, se)
+		}
+	}
+	if len(kept) == len(sel.SelectExprs) {
+		return
+	}
+	if len(kept) == 0 {
+		kept = sel.SelectExprs[:1]
+	}
+	if len(sel.GroupBy) == 0 && containsAggregate(sel.SelectExprs) && !containsAggregate(kept) {
+		// Still one row: an aggregate that cannot fail keeps it one.
+		kept = append(kept, &sqlparser.AliasedExpr{As: sqlparser.NewColIdent("__carquet_rows__"),
+			Expr: &sqlparser.FuncExpr{Name: sqlparser.NewColIdent("count"), Exprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}}})
+	}
+	sel.SelectExprs = kept
 }

@@ -16,7 +16,10 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	if sel.Lock != "" {
 		return nil, unsupported("SELECT ... FOR UPDATE / LOCK IN SHARE MODE")
 	}
+	savedRefs := p.fromRefs
+	p.fromRefs = refsOf(sel)
 	steps, err := p.fromClause(sel.From, outer)
+	p.fromRefs = savedRefs
 	if err != nil {
 		return nil, err
 	}
