@@ -42,7 +42,8 @@
 // # SQL accepted
 //
 // SELECT [DISTINCT | DISTINCT ON (keys)] with expressions, aliases, *, t.*, struct fields
-// (s.a.b); FROM tables, 'paths', `globs`, read_parquet('...'), derived
+// (s.a.b); FROM tables, 'paths', `globs`, read_parquet('...'), range(...)
+// and generate_series(...) of integer constants, derived
 // tables; [INNER|LEFT|RIGHT] JOIN ... ON / USING, comma joins; WHERE,
 // GROUP BY (names, positions, aliases, expressions), HAVING, ORDER BY
 // (NULLs last), LIMIT/OFFSET; UNION [ALL]; INTERSECT / EXCEPT [ALL]

@@ -30,6 +30,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT b, count(*) c FROM t GROUP BY b HAVING c > 0 QUALIFY rank() OVER (ORDER BY c) = 1",
 		"SELECT TRY_CAST(b AS INTEGER), percentile_cont(0.5) WITHIN GROUP (ORDER BY a), corr(a, a), list(b) FROM t",
 		"SELECT DISTINCT ON (b) b, a FROM t ORDER BY b, a DESC LIMIT 2",
+		"SELECT r.range, a FROM range(-2, 9, 3) r JOIN generate_series(1, 3) g ON r.range = g.generate_series LEFT JOIN t ON t.a = g.generate_series",
 	} {
 		f.Add(s)
 	}

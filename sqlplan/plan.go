@@ -337,6 +337,9 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 		if strings.EqualFold(name, "dual") && alias == "" {
 			return nil, nil
 		}
+		if strings.HasPrefix(name, seriesMarker+":") {
+			return seriesRelation(name, alias)
+		}
 		open := p.e.openTable
 		if p.tx != nil {
 			open = p.tx.openTable

@@ -396,6 +396,19 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				if err := r.withinGroup(src, toks, &i); err != nil {
 					return nil, err
 				}
+			case (low == "range" || low == "generate_series") && (prev.is("from") || prev.is("join")) && next.kind == tkOp && next.text == "(":
+				// A table function: the parser knows none, so it becomes a
+				// table name that relationOf plans (series.go).
+				k := closingParen(toks, i+1)
+				if k < 0 {
+					return nil, errAt(src, t.pos, "unterminated %s(...)", low)
+				}
+				name, err := seriesTableName(src, low, t.pos, toks[i+2:k])
+				if err != nil {
+					return nil, err
+				}
+				r.emit(backquote(name), t)
+				i = k
 			case low == "select":
 				delete(havingAt, len(parens))
 				delete(qualifies, len(parens))
@@ -404,19 +417,12 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				if distinctOn != nil {
 					return nil, unsupportedErr(src, t.pos, "DISTINCT ON in a subquery of a DISTINCT ON query")
 				}
-				depth, k := 1, i+3
-				for ; k < len(toks) && depth > 0; k++ {
-					if toks[k].kind == tkOp && toks[k].text == "(" {
-						depth++
-					} else if toks[k].kind == tkOp && toks[k].text == ")" {
-						depth--
-					}
-				}
-				if depth != 0 || k-1 <= i+3 {
+				k := closingParen(toks, i+2)
+				if k <= i+3 {
 					return nil, errAt(src, t.pos, "expected DISTINCT ON (expressions)")
 				}
-				distinctOn = &distinctOnState{depth: len(parens), keys: toks[i+3 : k-1], pos: t.pos}
-				i = k - 1
+				distinctOn = &distinctOnState{depth: len(parens), keys: toks[i+3 : k], pos: t.pos}
+				i = k
 			case low == "having":
 				havingAt[len(parens)] = len(r.out)
 				r.emit(t.text, t)
@@ -805,6 +811,22 @@ func (r *rewriter) window(src string, toks []token, i *int) error {
 	r.out = append(r.out[:start], out...)
 	*i = k
 	return nil
+}
+
+// closingParen returns the index of the ')' that closes the '(' at
+// toks[open], or -1.
+func closingParen(toks []token, open int) int {
+	depth := 0
+	for k := open; k < len(toks); k++ {
+		if toks[k].kind == tkOp && toks[k].text == "(" {
+			depth++
+		} else if toks[k].kind == tkOp && toks[k].text == ")" {
+			if depth--; depth == 0 {
+				return k
+			}
+		}
+	}
+	return -1
 }
 
 // unsupportedErr is an ErrUnsupported error at pos naming what is not
