@@ -539,11 +539,7 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 	case *sqlparser.CaseExpr:
 		return p.bindCase(x, sc, agg)
 	case *sqlparser.ConvertExpr:
-		e, err := p.bindExpr(x.Expr, sc, agg)
-		if err != nil {
-			return nil, err
-		}
-		t, err := convertType(x.Type)
+		e, t, err := p.bindConvert(x, sc, agg)
 		if err != nil {
 			return nil, err
 		}
@@ -1108,6 +1104,16 @@ func (p *planner) cast(e expr, t Type) (expr, error) {
 	return c, nil
 }
 
+// bindConvert binds the operand and the target type of CAST(x AS t).
+func (p *planner) bindConvert(x *sqlparser.ConvertExpr, sc *scope, agg *aggCtx) (expr, Type, error) {
+	e, err := p.bindExpr(x.Expr, sc, agg)
+	if err != nil {
+		return nil, Type{}, err
+	}
+	t, err := convertType(x.Type)
+	return e, t, err
+}
+
 // bindTryCast binds TRY_CAST(x AS t) (rewritten as tryMarker(CAST(x AS
 // t))): a CAST whose values that do not convert are NULL instead of an
 // error.
@@ -1121,11 +1127,7 @@ func (p *planner) bindTryCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (ex
 	if conv == nil {
 		return nil, errorf("bad TRY_CAST")
 	}
-	e, err := p.bindExpr(conv.Expr, sc, agg)
-	if err != nil {
-		return nil, err
-	}
-	t, err := convertType(conv.Type)
+	e, t, err := p.bindConvert(conv, sc, agg)
 	if err != nil {
 		return nil, err
 	}

@@ -685,15 +685,7 @@ func pruneDerived(stmt sqlparser.SelectStatement, refs *colRefs) {
 		if f, ok := ae.Expr.(*sqlparser.FuncExpr); ok && f.Name.Lowered() == excludeMarker {
 			return
 		}
-		name := ae.As.Lowered()
-		if name == "" {
-			if c, ok := ae.Expr.(*sqlparser.ColName); ok {
-				name = c.Name.Lowered()
-			} else {
-				name = strings.ToLower(unmarkWindows(castNames.ReplaceAllStringFunc(sqlparser.String(ae.Expr), castName)))
-			}
-		}
-		if keep[name] {
+		if keep[strings.ToLower(itemName(ae))] {
 			kept = append(kept, se)
 		}
 	}

@@ -627,19 +627,8 @@ func (r *rewriter) aggFilter(src string, toks []token, i *int) error {
 	}
 	// The condition: tokens after WHERE up to the matching ')'.
 	j := *i + 3
-	depth := 1
-	k := j
-	for ; k < len(toks); k++ {
-		if toks[k].kind == tkOp && toks[k].text == "(" {
-			depth++
-		} else if toks[k].kind == tkOp && toks[k].text == ")" {
-			depth--
-			if depth == 0 {
-				break
-			}
-		}
-	}
-	if k >= len(toks) {
+	k := closingParen(toks, *i+1)
+	if k < 0 {
 		return errAt(src, t.pos, "unterminated FILTER (WHERE ...)")
 	}
 	sub, err := rewriteTokens(src, toks[j:k])
@@ -698,19 +687,8 @@ func (r *rewriter) window(src string, toks []token, i *int) error {
 	args := call[2 : len(call)-1]
 	// The window specification, up to the matching ')'.
 	j := *i + 2
-	depth := 1
-	k := j
-	for ; k < len(toks); k++ {
-		if toks[k].kind == tkOp && toks[k].text == "(" {
-			depth++
-		} else if toks[k].kind == tkOp && toks[k].text == ")" {
-			depth--
-			if depth == 0 {
-				break
-			}
-		}
-	}
-	if k >= len(toks) {
+	k := closingParen(toks, *i+1)
+	if k < 0 {
 		return errAt(src, t.pos, "unterminated OVER (...)")
 	}
 	spec := toks[j:k]
@@ -901,17 +879,8 @@ func (r *rewriter) withinGroup(src string, toks []token, i *int) error {
 	if j+2 >= len(toks) || !(toks[j].kind == tkOp && toks[j].text == "(") || !toks[j+1].is("order") || !toks[j+2].is("by") {
 		return errAt(src, t.pos, "expected WITHIN GROUP (ORDER BY ...)")
 	}
-	depth, k := 1, j+1
-	for ; k < len(toks); k++ {
-		if toks[k].kind == tkOp && toks[k].text == "(" {
-			depth++
-		} else if toks[k].kind == tkOp && toks[k].text == ")" {
-			if depth--; depth == 0 {
-				break
-			}
-		}
-	}
-	if k >= len(toks) {
+	k := closingParen(toks, j)
+	if k < 0 {
 		return errAt(src, t.pos, "unterminated WITHIN GROUP (...)")
 	}
 	order := toks[j+3 : k]
@@ -1029,11 +998,11 @@ func windowFrame(src string, ts []token) (string, error) {
 	return "|f:" + mode + ":" + start + ":" + end, nil
 }
 
-// unmarkWindows turns the window calls that window() rewrote, and the
+// unmarkRewrites turns the window calls that window() rewrote, and the
 // TRY_CAST calls, back into SQL in formatted text (column names): __carquet_window__('sum', x, '|p', a,
 // '|o', b, '|desc', '|f:rows:-1:c') reads sum(x) OVER (PARTITION BY a ORDER
 // BY b DESC ROWS BETWEEN 1 PRECEDING AND CURRENT ROW).
-func unmarkWindows(s string) string {
+func unmarkRewrites(s string) string {
 	for {
 		if i := strings.Index(s, tryMarker+"("); i >= 0 {
 			args, end := splitCallArgs(s, i+len(tryMarker)+1)
@@ -1106,7 +1075,7 @@ func windowCallText(args []string) string {
 		case strings.HasPrefix(m, "|f:"):
 			frame = frameText(m)
 		default:
-			switch a = unmarkWindows(a); mode {
+			switch a = unmarkRewrites(a); mode {
 			case 'a':
 				fnArgs = append(fnArgs, a)
 			case 'p':

@@ -164,14 +164,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			if err != nil {
 				return nil, err
 			}
-			name := x.As.String()
-			if name == "" {
-				if c, ok := x.Expr.(*sqlparser.ColName); ok {
-					name = c.Name.String()
-				} else {
-					name = unmarkWindows(castNames.ReplaceAllStringFunc(sqlparser.String(x.Expr), castName))
-				}
-			}
+			name := itemName(x)
 			nullable := true
 			if c, ok := e.(*colExpr); ok && c.col != nil {
 				nullable = colNullable(c.col)
@@ -803,4 +796,16 @@ func (p *planner) qualifyAliases(q sqlparser.Expr, items sqlparser.SelectExprs, 
 		q = sqlparser.ReplaceExpr(q, c, &sqlparser.ParenExpr{Expr: aliases[c.Name.Lowered()]})
 	}
 	return q
+}
+
+// itemName is the name of a select item's output column: its alias, the
+// column it names, or its SQL text (as written, rewrites undone).
+func itemName(x *sqlparser.AliasedExpr) string {
+	if name := x.As.String(); name != "" {
+		return name
+	}
+	if c, ok := x.Expr.(*sqlparser.ColName); ok {
+		return c.Name.String()
+	}
+	return unmarkRewrites(castNames.ReplaceAllStringFunc(sqlparser.String(x.Expr), castName))
 }

@@ -519,18 +519,8 @@ func expandCTEs(text string, toks []token) ([]token, error) {
 		if i >= len(toks) || toks[i].kind != tkOp || toks[i].text != "(" {
 			return nil, fail(i, "expected ( after AS")
 		}
-		depth, start := 0, i
-		for ; i < len(toks); i++ {
-			if toks[i].kind == tkOp && toks[i].text == "(" {
-				depth++
-			} else if toks[i].kind == tkOp && toks[i].text == ")" {
-				depth--
-				if depth == 0 {
-					break
-				}
-			}
-		}
-		if i >= len(toks) {
+		start := i
+		if i = closingParen(toks, start); i < 0 {
 			return nil, fail(start, "unterminated common table expression %s", name)
 		}
 		body := substituteCTEs(toks[start+1:i], ctes2map(ctes, func(c cte) (string, []token) { return c.name, c.body }))

@@ -88,7 +88,7 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 	if !ok {
 		return nil, errorf("bad window call")
 	}
-	spec := &winSpec{fn: strings.ToLower(string(lit.Val)), text: unmarkWindows(sqlparser.String(x))}
+	spec := &winSpec{fn: strings.ToLower(string(lit.Val)), text: unmarkRewrites(sqlparser.String(x))}
 	if spec.fn == "mean" {
 		spec.fn = "avg"
 	}
@@ -584,6 +584,7 @@ func frameAggregate(w *winSpec, rows []int32, ac []*Col, res []any, peerStart, p
 		return ac[0].get(int(rows[k]))
 	}
 	f := w.frame
+	empty := (&winAcc{w: w}).value() // over an empty frame: 0 for count, else NULL
 	switch {
 	case f == nil || f.start.kind == 'u':
 		done := 0
@@ -595,7 +596,7 @@ func frameAggregate(w *winSpec, rows []int32, ac []*Col, res []any, peerStart, p
 				}
 			}
 			if fs >= fe {
-				res[rows[k]] = (&winAcc{w: w}).value()
+				res[rows[k]] = empty
 				continue
 			}
 			res[rows[k]] = acc.value()
@@ -610,7 +611,7 @@ func frameAggregate(w *winSpec, rows []int32, ac []*Col, res []any, peerStart, p
 				}
 			}
 			if fs >= fe {
-				res[rows[k]] = (&winAcc{w: w}).value()
+				res[rows[k]] = empty
 				continue
 			}
 			res[rows[k]] = acc.value()
