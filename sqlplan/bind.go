@@ -22,6 +22,11 @@ type scopeCol struct {
 	// local is the column's index within its relation's output.
 	local int
 	used  bool
+	// corr, for a column of an enclosing query that a correlated subquery
+	// names, is the subquery's frame (the column binds to a constant) and
+	// corrIdx the column's place in it.
+	corr    *corrFrame
+	corrIdx int
 }
 
 // relation is one FROM item: a table scan or a derived table.
@@ -78,6 +83,10 @@ type scope struct {
 	hidden map[*scopeCol]bool
 	shown  map[*scopeCol]*scopeCol
 	from   []*relation
+	// corr makes this a correlation scope (no relations of its own): the
+	// names that reach it from a correlated subquery are resolved in outer
+	// and captured in corr.
+	corr *corrFrame
 }
 
 // newScope is the scope of a FROM clause's join steps.
@@ -223,9 +232,24 @@ func (p *planner) resolve(sc *scope, n *sqlparser.ColName) (*scopeCol, error) {
 		}
 	}
 	if found == nil {
+		if sc.corr != nil {
+			c, err := p.resolve(sc.outer, n)
+			if err != nil {
+				return nil, err
+			}
+			return sc.corr.capture(c, n)
+		}
 		if sc.outer != nil {
-			if _, err := p.resolve(sc.outer, n); err == nil {
-				return nil, p.src.locate(unsupported("correlated subqueries (column "+strconv.Quote(full)+" of the outer query)"), parts[0])
+			c, err := p.resolve(sc.outer, n)
+			switch {
+			case err == nil && c.corr != nil:
+				return c, nil // captured further out: a constant here too
+			case err == nil:
+				e := errorf("column %s of the outer query is named in a subquery where it cannot be bound", strconv.Quote(full))
+				e.Err = errCorrelated
+				return nil, p.src.locate(e, parts[0])
+			case isCorrelated(err):
+				return nil, err
 			}
 		}
 		var e *Error
@@ -339,6 +363,9 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 			if err != nil {
 				return nil, err
 			}
+			if col.corr != nil {
+				return col.corr.constant(col), nil
+			}
 			for i, kc := range agg.keyCols {
 				if kc == col {
 					return &colExpr{s: agg.slots[i], t: agg.keys[i].typ()}, nil
@@ -354,6 +381,9 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		c, err := p.resolve(sc, x)
 		if err != nil {
 			return nil, err
+		}
+		if c.corr != nil {
+			return c.corr.constant(c), nil
 		}
 		return &colExpr{s: c.slot, t: c.t, col: c}, nil
 	case *sqlparser.SQLVal:
@@ -564,12 +594,19 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 	case *sqlparser.IntervalExpr:
 		return p.bindInterval(x, sc, agg)
 	case *sqlparser.Subquery:
-		return p.scalarSubquery(x, sc)
+		e, err := p.scalarSubquery(x, sc)
+		if isCorrelated(err) {
+			return p.bindCorrelated(corrScalar, x, nil, false, sc, agg)
+		}
+		return e, err
 	case *sqlparser.ExistsExpr:
 		if semi, ok := p.decorrelateExists(x, sc); ok {
 			return p.bindExpr(semi, sc, agg)
 		}
 		rows, err := p.runSubquery(x.Subquery.Select, sc, 1)
+		if isCorrelated(err) {
+			return p.bindCorrelated(corrExists, x, nil, false, sc, agg)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -808,7 +845,12 @@ func (p *planner) bindComparison(x *sqlparser.ComparisonExpr, sc *scope, agg *ag
 	}
 	switch x.Operator {
 	case sqlparser.InStr, sqlparser.NotInStr:
-		return p.bindIn(l, x.Right, x.Operator == sqlparser.NotInStr, sc, agg)
+		not := x.Operator == sqlparser.NotInStr
+		e, err := p.bindIn(l, x.Right, not, sc, agg)
+		if sub, ok := x.Right.(*sqlparser.Subquery); ok && isCorrelated(err) {
+			return p.bindCorrelated(corrIn, sub, x.Left, not, sc, agg)
+		}
+		return e, err
 	}
 	r, err := p.bindExpr(x.Right, sc, agg)
 	if err != nil {

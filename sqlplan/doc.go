@@ -55,8 +55,9 @@
 // UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW, n FOLLOWING, UNBOUNDED
 // FOLLOWING (or ROWS start), or RANGE with UNBOUNDED and CURRENT ROW
 // bounds (peers); IN (list|subquery), EXISTS,
-// scalar subqueries (uncorrelated; [NOT] EXISTS correlated on an
-// equality runs as a semi/anti join); CASE, CAST / ::, IS [NOT] DISTINCT
+// scalar subqueries, correlated or not (correlated ones run once per
+// distinct outer value, memoized: correlated.go; [NOT] EXISTS correlated
+// on an equality runs as a semi/anti join); CASE, CAST / ::, IS [NOT] DISTINCT
 // FROM, TRY_CAST; QUALIFY (after HAVING, naming select items or not); aggregates count, count(DISTINCT), sum, avg, min, max,
 // string_agg/group_concat, list/array_agg, bool_and/or, count_if, any_value,
 // stddev/var, corr/covar/regr_*, bit_and/or/xor, median/quantiles, mode,
@@ -68,7 +69,7 @@
 // Refused by name: UPDATE, DELETE, ALTER, MERGE, GROUPS frames, RANGE
 // frames with value offsets, frame EXCLUDE,
 // CREATE OR REPLACE, temporary tables, CTE column lists,
-// WITH RECURSIVE, other correlated subqueries, FULL OUTER JOIN, NATURAL joins,
+// WITH RECURSIVE, FULL OUTER JOIN, NATURAL joins,
 // INTERSECT/EXCEPT inside subqueries or mixed with UNION, NULLS FIRST,
 // REGEXP/RLIKE, JSON operators, PIVOT, SET, PRAGMA,
 // COPY, transactions as statements (use the driver's), constraints.

@@ -374,7 +374,9 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 			alias = "subquery"
 		}
 		pruneDerived(t.Select, p.fromRefs)
-		sp, err := p.planSelect(t.Select, nil)
+		// A derived table does not see the other FROM items, but inside a
+		// subquery it sees the enclosing queries (a correlation).
+		sp, err := p.planSelect(t.Select, outer)
 		if err != nil {
 			return nil, err
 		}
@@ -435,6 +437,11 @@ func children(e expr) []expr {
 		return []expr{x.e}
 	case *funcExpr:
 		return x.args
+	case *corrExpr:
+		if x.left != nil {
+			return append([]expr{x.left}, x.outer...)
+		}
+		return x.outer
 	}
 	return nil
 }

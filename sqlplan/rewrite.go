@@ -232,6 +232,9 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 			t = toks[i]
 		}
 		prev, next := at(i-1), at(i+1)
+		// afterFrom: the token follows the FROM of a table list or a JOIN
+		// (not the FROM of IS [NOT] DISTINCT FROM).
+		afterFrom := prev.is("from") && !at(i-2).is("distinct") || prev.is("join")
 		if qualifyOpen >= 0 && len(parens) == qualifyOpen && (t.kind == tkOp && (t.text == ")" || t.text == ";") ||
 			t.kind == tkIdent && (t.is("order") || t.is("limit") || t.is("offset") || t.is("union") || t.is("except") || t.is("intersect") || t.is("window"))) {
 			closeQualify(t)
@@ -240,7 +243,7 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 		case tkDQuoted, tkQuoted:
 			r.emit(backquote(t.unquoted()), t)
 		case tkString:
-			if prev.is("from") || prev.is("join") {
+			if afterFrom {
 				r.emit(backquote(t.unquoted()), t)
 			} else {
 				r.emit(mysqlString(t.unquoted()), t)
@@ -289,7 +292,7 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				if prev.kind == tkIdent {
 					fn = strings.ToLower(prev.text)
 				}
-				derived := (prev.is("from") || prev.is("join")) && (next.is("select") || next.is("with"))
+				derived := afterFrom && (next.is("select") || next.is("with"))
 				parens = append(parens, paren{fn: fn, out: len(r.out), derived: derived})
 				r.emit("(", t)
 			case ")":
@@ -396,7 +399,17 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				if err := r.withinGroup(src, toks, &i); err != nil {
 					return nil, err
 				}
-			case (low == "range" || low == "generate_series") && (prev.is("from") || prev.is("join")) && next.kind == tkOp && next.text == "(":
+			case low == "position" && next.kind == tkOp && next.text == "(" && positionIn(toks, i+1) > 0:
+				// position(x IN y) is strpos(y, x): the tokens are reordered
+				// and rewritten from the function name on.
+				k, in := closingParen(toks, i+1), positionIn(toks, i+1)
+				name := token{kind: tkIdent, text: "strpos", pos: t.pos}
+				comma := token{kind: tkOp, text: ",", pos: toks[in].pos}
+				call := append([]token{name, toks[i+1]}, toks[in+1:k]...)
+				call = append(append(append(call, comma), toks[i+2:in]...), toks[k])
+				toks = append(toks[:i:i], append(call, toks[k+1:]...)...)
+				i--
+			case (low == "range" || low == "generate_series") && afterFrom && next.kind == tkOp && next.text == "(":
 				// A table function: the parser knows none, so it becomes a
 				// table name that relationOf plans (series.go).
 				k := closingParen(toks, i+1)
@@ -802,6 +815,24 @@ func closingParen(toks []token, open int) int {
 			if depth--; depth == 0 {
 				return k
 			}
+		}
+	}
+	return -1
+}
+
+// positionIn returns the index of the IN at the top level of the
+// parenthesis opening at toks[open] (position(x IN y)), or -1.
+func positionIn(toks []token, open int) int {
+	k := closingParen(toks, open)
+	depth := 0
+	for j := open + 1; j < k; j++ {
+		switch {
+		case toks[j].kind == tkOp && toks[j].text == "(":
+			depth++
+		case toks[j].kind == tkOp && toks[j].text == ")":
+			depth--
+		case depth == 0 && toks[j].is("in"):
+			return j
 		}
 	}
 	return -1

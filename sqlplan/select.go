@@ -183,7 +183,9 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	var having expr
 	if sel.Having != nil {
 		p.win = nil
-		if having, err = p.bindBool(sel.Having.Expr, sc, agg); err != nil {
+		// Select-item aliases that name no column stand for their items
+		// (as in QUALIFY).
+		if having, err = p.bindBool(p.qualifyAliases(sel.Having.Expr, sel.SelectExprs, sc), sc, agg); err != nil {
 			return nil, err
 		}
 		p.win = win

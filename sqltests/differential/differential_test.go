@@ -15,6 +15,7 @@ var (
 	flagN        = flag.Int("n", 0, "statements per seed (0: the default)")
 	flagQuery    = flag.Int("query", -1, "run only statement number i of the seed")
 	flagSQL      = flag.String("sql", "", "run this statement over the tables of -seed instead of random ones")
+	flagSQLFile  = flag.String("sqlfile", "", "run the statements of this file (each ending in a ';' at the end of a line) over the tables of -seed instead of random ones")
 	flagKeep     = flag.Bool("keep", false, "keep the data files even when the test passes")
 	flagMinimize = flag.Int("minimize", 300, "statements tried when minimizing a failure (0: do not minimize)")
 	flagShow     = flag.Bool("show", false, "log every statement and both results")
@@ -68,6 +69,10 @@ func TestDifferential(t *testing.T) {
 				if c.outcome.failing() {
 					t.Error(c.detail)
 				}
+				return
+			}
+			if *flagSQLFile != "" {
+				runFile(t, e, *flagSQLFile)
 				return
 			}
 			runSeed(t, e, n, cases)
@@ -239,4 +244,30 @@ func TestRegressionsFileParses(t *testing.T) {
 		}
 		names[c.Name] = true
 	}
+}
+
+// runFile compares the statements of a file (each ending in a ';' at the
+// end of a line) and reports every one on which the engines differ.
+func runFile(t *testing.T, e *engines, path string) {
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := 0
+	for _, stmt := range strings.Split(string(text), ";\n") {
+		stmt = strings.TrimSpace(stmt)
+		if stmt == "" || strings.HasPrefix(stmt, "--") && !strings.Contains(stmt, "\n") {
+			continue
+		}
+		c := e.compare(stmt, HasTopLevelOrderBy(stmt))
+		if c.outcome == Same {
+			same++
+			if *flagShow {
+				t.Logf("same: %s\n  %s", stmt, c.carq.Format(5))
+			}
+			continue
+		}
+		t.Logf("%s: %s\n  DuckDB:  %s\n  carquet: %s", c.outcome, stmt, c.duck.Format(5), c.carq.Format(5))
+	}
+	t.Logf("%d statements the same", same)
 }

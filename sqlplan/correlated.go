@@ -1,0 +1,250 @@
+package sqlplan
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+// Correlated subqueries: a scalar subquery, EXISTS or IN (subquery) that
+// names columns of the query around it. The subquery is planned and run
+// once per distinct combination of the outer values it names (and
+// memoized), with those values bound as constants, so that every form is
+// exact (any correlation predicate, aggregates, LIMIT, nested levels) and
+// each run is pruned like an uncorrelated query with constants. The
+// common EXISTS on one equality is decorrelated into a semi-join instead
+// (decorrelateExists).
+//
+// How the binder sees the outer values: the subquery is planned under a
+// correlation scope, a scope without relations whose outer is the query's
+// scope and which holds a corrFrame. A name the subquery cannot resolve
+// itself reaches the correlation scope, resolves in the outer query, and
+// is captured: it binds as a constant of the outer column's type, NULL
+// while probing (planning once to learn the result type and the outer
+// columns), the current outer row's value while running.
+
+// errCorrelated marks a name of an enclosing query met where no
+// correlation scope can capture it; the binder of the subquery expression
+// catches it and plans the subquery as correlated.
+var errCorrelated = fmt.Errorf("correlated subquery: %w", ErrUnsupported)
+
+// corrFrame holds the outer columns a correlated subquery names and, while
+// it runs, their values for one outer row.
+type corrFrame struct {
+	refs  []*scopeCol
+	names []*sqlparser.ColName // how each ref was first named (bound again in the outer scope)
+	vals  []any                // nil while probing: every ref is NULL
+	fixed bool                 // refs are known: capturing another is a bug
+}
+
+// capture returns the stand-in column of outer column c.
+func (f *corrFrame) capture(c *scopeCol, n *sqlparser.ColName) (*scopeCol, error) {
+	for i, r := range f.refs {
+		if r == c {
+			return &scopeCol{name: c.name, t: c.t, corr: f, corrIdx: i}, nil
+		}
+	}
+	if f.fixed {
+		return nil, errorf("internal error: correlated column %q was not seen while planning", c.name)
+	}
+	f.refs = append(f.refs, c)
+	f.names = append(f.names, n)
+	return &scopeCol{name: c.name, t: c.t, corr: f, corrIdx: len(f.refs) - 1}, nil
+}
+
+// constant is what a captured column binds to.
+func (f *corrFrame) constant(c *scopeCol) expr {
+	var v any
+	if c.corrIdx < len(f.vals) {
+		v = f.vals[c.corrIdx]
+	}
+	k := &constExpr{t: c.t, v: v}
+	k.setText(c.name)
+	return k
+}
+
+// corrKind is the form of a correlated subquery expression.
+type corrKind uint8
+
+const (
+	corrScalar corrKind = iota
+	corrExists
+	corrIn
+)
+
+// corrExpr is a correlated subquery expression, evaluated per batch: the
+// rows are grouped by their outer values, and each group's result comes
+// from the memo or from running the subquery with those values.
+type corrExpr struct {
+	named
+	p     *planner
+	sc    *scope // the scope the subquery is nested in
+	kind  corrKind
+	node  sqlparser.Expr // the Subquery or ExistsExpr; for IN, the right side
+	not   bool           // NOT IN
+	refs  []*scopeCol    // the outer columns the subquery names
+	outer []expr         // those columns bound in the outer query
+	left  expr           // IN: the left operand (in the outer query)
+	t     Type
+
+	mu   sync.Mutex
+	memo map[string]expr // by the outer values: the subquery's result (for IN, a test of slot 0)
+}
+
+func (e *corrExpr) typ() Type { return e.t }
+
+// bindCorrelated binds n, an expression holding a subquery, as a
+// correlated subquery after binding it plainly failed on a name of this
+// scope. A name of a scope further out is left to that scope's binder
+// (errCorrelated again).
+func (p *planner) bindCorrelated(kind corrKind, n sqlparser.Expr, left sqlparser.Expr, not bool, sc *scope, agg *aggCtx) (expr, error) {
+	e := &corrExpr{p: p, sc: sc, kind: kind, node: n, not: not, t: Type{Kind: KBool}, memo: map[string]expr{}}
+	if left != nil {
+		l, err := p.bindExpr(left, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		e.left = l
+	}
+	// Probe: plan once with the outer values NULL, for the result type
+	// and the outer columns named.
+	frame := &corrFrame{}
+	var stmt sqlparser.SelectStatement
+	switch x := n.(type) {
+	case *sqlparser.Subquery:
+		stmt = x.Select
+	case *sqlparser.ExistsExpr:
+		stmt = x.Subquery.Select
+	}
+	sp, err := p.planSelect(stmt, &scope{outer: sc, corr: frame})
+	if err != nil {
+		return nil, err
+	}
+	sp.root.close()
+	switch kind {
+	case corrScalar:
+		if len(sp.cols) != 1 {
+			return nil, errorf("a scalar subquery must return one column, not %d", len(sp.cols))
+		}
+		e.t = sp.cols[0].Type
+	case corrIn:
+		if len(sp.cols) != 1 {
+			return nil, errorf("the subquery of IN returns %d columns, not 1", len(sp.cols))
+		}
+	}
+	frame.fixed = true
+	e.refs = frame.refs
+	for _, name := range frame.names {
+		o, err := p.bindExpr(name, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		e.outer = append(e.outer, o)
+	}
+	e.setNode(n)
+	return e, nil
+}
+
+// isCorrelated reports an error that bindCorrelated can resolve.
+func isCorrelated(err error) bool { return errors.Is(err, errCorrelated) }
+
+func (e *corrExpr) eval(b *Batch) (*Col, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	outer := make([]*Col, len(e.outer))
+	for i, o := range e.outer {
+		c, err := o.eval(b)
+		if err != nil {
+			return nil, err
+		}
+		outer[i] = c
+	}
+	var left *Col
+	if e.left != nil {
+		c, err := e.left.eval(b)
+		if err != nil {
+			return nil, err
+		}
+		left = c
+	}
+	// Group the rows by their outer values, in order of first appearance.
+	var keys []string
+	groups := map[string][]int32{}
+	var buf []byte
+	for i := 0; i < b.N; i++ {
+		buf = buf[:0]
+		for _, c := range outer {
+			v := c.get(i)
+			buf = fmt.Appendf(buf, "%T\x00%v\x01", v, v)
+		}
+		k := string(buf)
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], int32(i))
+	}
+	results := make([]any, b.N)
+	for _, k := range keys {
+		rows := groups[k]
+		test, ok := e.memo[k]
+		if !ok {
+			vals := make([]any, len(outer))
+			for j, c := range outer {
+				vals[j] = c.get(int(rows[0]))
+			}
+			var err error
+			if test, err = e.instantiate(vals); err != nil {
+				return nil, err
+			}
+			e.memo[k] = test
+		}
+		in := &Batch{N: len(rows)}
+		if left != nil {
+			in.Cols = []*Col{left.take(rows)}
+		}
+		res, err := test.eval(in)
+		if err != nil {
+			return nil, err
+		}
+		for j, r := range rows {
+			v := res.get(j)
+			if v != nil && (res.T.Kind != e.t.Kind || res.T.Scale != e.t.Scale) {
+				if v, err = castScalar(v, res.T, e.t); err != nil {
+					return nil, asError(err)
+				}
+			}
+			results[r] = v
+		}
+	}
+	out := newBuilder(e.t, b.N)
+	for _, v := range results {
+		out.add(v)
+	}
+	return out.c, nil
+}
+
+// instantiate plans and runs the subquery for one set of outer values: a
+// constant, or for IN a test of the value in slot 0 of its input.
+//
+// It plans with a planner of its own: the statement's planner has finished,
+// and other correlated subqueries of the statement may run at the same
+// time. The tables it opens are released once the subquery has run.
+func (e *corrExpr) instantiate(vals []any) (expr, error) {
+	p := &planner{e: e.p.e, src: e.p.src, args: e.p.args, ctx: e.p.ctx, tx: e.p.tx}
+	defer p.releaseAll()
+	sc := &scope{outer: e.sc, corr: &corrFrame{refs: e.refs, vals: vals, fixed: true}}
+	switch e.kind {
+	case corrIn:
+		return p.bindIn(&colExpr{s: &slot{}, t: e.left.typ()}, e.node, e.not, sc, nil)
+	case corrExists:
+		x := e.node.(*sqlparser.ExistsExpr)
+		rows, err := p.runSubquery(x.Subquery.Select, sc, 1)
+		if err != nil {
+			return nil, err
+		}
+		return &constExpr{t: Type{Kind: KBool}, v: rows.N > 0}, nil
+	}
+	return p.scalarSubquery(e.node.(*sqlparser.Subquery), sc)
+}
