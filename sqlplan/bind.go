@@ -46,6 +46,22 @@ type relation struct {
 	// residual conjuncts evaluated on the relation's own batches
 	// (they only name this relation's columns).
 	residual []expr
+	// nullExtended: the relation is on a side of an outer join that may
+	// be filled with NULLs, so none of its columns is NOT NULL.
+	nullExtended bool
+}
+
+// outputTypes are the types of the relation's columns in joined batches.
+func (r *relation) outputTypes() []Type {
+	cols := r.used
+	if r.sub != nil {
+		cols = r.cols
+	}
+	types := make([]Type, len(cols))
+	for i, c := range cols {
+		types[i] = c.t
+	}
+	return types
 }
 
 func (r *relation) width() int {
@@ -95,6 +111,14 @@ func newScope(steps []joinStep, outer *scope) *scope {
 	for i, st := range steps {
 		sc.rels = append(sc.rels, st.rel)
 		sc.from = append(sc.from, st.rel)
+		if st.left {
+			st.rel.nullExtended = true
+		}
+		if st.full {
+			for _, r := range sc.rels {
+				r.nullExtended = true
+			}
+		}
 		if st.swapped && i > 0 {
 			sc.from[i-1], sc.from[i] = sc.from[i], sc.from[i-1]
 		}

@@ -33,7 +33,7 @@
 //  4. Execute (exec.go, agg.go, sort.go, join.go): operators pull
 //     columnar batches (Col: typed slices, no per-row boxing): filter,
 //     project, hash aggregation with typed keys, top-N heap for ORDER BY
-//     with LIMIT, hash joins (inner, left), DISTINCT, UNION.
+//     with LIMIT, hash joins (inner, left, full), DISTINCT, UNION.
 //  5. Write (write.go): INSERT checks every value against the schema
 //     (types, NOT NULL, decimal precision) before anything is written,
 //     then appends atomically through writer.Append (a folder table gets a
@@ -44,7 +44,8 @@
 // SELECT [DISTINCT | DISTINCT ON (keys)] with expressions, aliases, *, t.*, struct fields
 // (s.a.b); FROM tables, 'paths', `globs`, read_parquet('...'), range(...)
 // and generate_series(...) of integer constants, derived
-// tables; [INNER|LEFT|RIGHT] JOIN ... ON / USING, comma joins; WHERE,
+// tables; [INNER|LEFT|RIGHT] JOIN ... ON / USING, FULL [OUTER] JOIN ... ON,
+// comma joins; WHERE,
 // GROUP BY (names, positions, aliases, expressions), HAVING, ORDER BY
 // (NULLs last), LIMIT/OFFSET; UNION [ALL]; INTERSECT / EXCEPT [ALL]
 // between whole SELECTs; non-recursive WITH; GROUP BY ALL, ORDER BY ALL,
@@ -69,7 +70,7 @@
 // Refused by name: UPDATE, DELETE, ALTER, MERGE, GROUPS frames, RANGE
 // frames with value offsets, frame EXCLUDE,
 // CREATE OR REPLACE, temporary tables, CTE column lists,
-// WITH RECURSIVE, FULL OUTER JOIN, NATURAL joins,
+// WITH RECURSIVE, FULL JOIN ... USING, NATURAL joins,
 // INTERSECT/EXCEPT inside subqueries or mixed with UNION, NULLS FIRST,
 // REGEXP/RLIKE, JSON operators, PIVOT, SET, PRAGMA,
 // COPY, transactions as statements (use the driver's), constraints.

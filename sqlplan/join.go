@@ -5,10 +5,13 @@ import (
 	"io"
 )
 
-// joinNode is a hash join (inner or left outer) of a left input with a
-// right relation, which it builds into a hash table; without equality keys
-// it is a nested-loop (cross) join. Batches are laid out with the left
-// columns first and the right relation's columns from offset leftWidth.
+// joinNode is a hash join (inner, left outer or full outer) of a left
+// input with a right relation, which it builds into a hash table; without
+// equality keys it is a nested-loop (cross) join. Batches are laid out
+// with the left columns first and the right relation's columns from
+// offset leftWidth. A full outer join remembers the right rows that
+// matched and, after the left input, adds the others with NULL left
+// columns (of leftTypes).
 type joinNode struct {
 	left, right node
 	leftWidth   int
@@ -17,6 +20,11 @@ type joinNode struct {
 	rkeys       []expr // evaluated on right batches placed at leftWidth
 	cond        expr   // the rest of ON, evaluated on joined rows
 	leftOuter   bool
+	fullOuter   bool
+	leftTypes   []Type // full outer join: the left columns' types
+
+	rmatched  []bool // full outer join: right rows that found a partner
+	rightDone bool   // full outer join: the unmatched right rows were sent
 
 	built bool
 	rall  *Batch
@@ -84,6 +92,12 @@ func (n *joinNode) next(ctx context.Context) (*Batch, error) {
 	}
 	for {
 		b, err := n.left.next(ctx)
+		if err == io.EOF && n.fullOuter && !n.rightDone {
+			n.rightDone = true
+			if out := n.unmatchedRight(); out.N > 0 {
+				return out, nil
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -150,6 +164,14 @@ func (n *joinNode) probe(b *Batch) (*Batch, error) {
 			li, ri = kl, kr
 		}
 	}
+	if n.fullOuter {
+		if n.rmatched == nil {
+			n.rmatched = make([]bool, n.rall.N)
+		}
+		for _, r := range ri {
+			n.rmatched[r] = true
+		}
+	}
 	if !n.leftOuter {
 		return out, nil
 	}
@@ -176,6 +198,25 @@ func (n *joinNode) probe(b *Batch) (*Batch, error) {
 	}
 	out.N += extra.N
 	return out, nil
+}
+
+// unmatchedRight is the batch of the right rows no left row matched, with
+// NULL left columns.
+func (n *joinNode) unmatchedRight() *Batch {
+	var ri []int32
+	for r := 0; r < n.rall.N; r++ {
+		if n.rmatched == nil || !n.rmatched[r] {
+			ri = append(ri, int32(r))
+		}
+	}
+	out := &Batch{N: len(ri), Cols: make([]*Col, n.leftWidth+len(n.rightTypes))}
+	for i, t := range n.leftTypes {
+		out.Cols[i] = nullCol(t, len(ri))
+	}
+	for j := range n.rightTypes {
+		out.Cols[n.leftWidth+j] = n.rall.Cols[j].take(ri)
+	}
+	return out
 }
 
 // joined builds the batch of row pairs (ri -1: no right row).
@@ -219,7 +260,10 @@ func (n *joinNode) close() {
 
 func (n *joinNode) explain(x *explainer, depth int) {
 	kind := "INNER"
-	if n.leftOuter {
+	switch {
+	case n.fullOuter:
+		kind = "FULL"
+	case n.leftOuter:
 		kind = "LEFT"
 	}
 	switch {

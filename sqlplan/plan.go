@@ -239,7 +239,8 @@ func (p *planner) limitValues(l *sqlparser.Limit) (int64, int64, error) {
 // before it.
 type joinStep struct {
 	rel   *relation
-	left  bool // LEFT JOIN
+	left  bool // LEFT JOIN (or FULL)
+	full  bool // FULL OUTER JOIN: the relations before it are null-extended too
 	on    sqlparser.Expr
 	using []string
 	// swapped marks the left table of a RIGHT JOIN, planned after the
@@ -294,7 +295,9 @@ func (p *planner) tableExpr(te sqlparser.TableExpr, outer *scope) ([]joinStep, e
 		}
 		step := right[0]
 		switch x.Join {
-		case sqlparser.JoinStr, sqlparser.StraightJoinStr:
+		case sqlparser.JoinStr:
+		case sqlparser.StraightJoinStr: // FULL [OUTER] JOIN (see rewrite)
+			step.left, step.full = true, true
 		case sqlparser.LeftJoinStr:
 			step.left = true
 		case sqlparser.RightJoinStr:

@@ -458,10 +458,20 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				if err := r.window(src, toks, &i); err != nil {
 					return nil, err
 				}
-			case low == "full" && (next.is("join") || next.is("outer")):
-				e := errAt(src, t.pos, "FULL OUTER JOIN is not supported")
-				e.Err = ErrUnsupported
-				return nil, e
+			case low == "full" && (next.is("join") || next.is("outer") && at(i+2).is("join")):
+				// FULL [OUTER] JOIN ... ON becomes the parser's STRAIGHT_JOIN
+				// (which takes ON but not USING), read back as a full outer
+				// join by tableExpr; STRAIGHT_JOIN itself is refused below.
+				if next.is("outer") {
+					i++
+				}
+				i++
+				if fullJoinUsing(toks, i+1) {
+					return nil, unsupportedErr(src, t.pos, "FULL JOIN ... USING (write the condition with ON)")
+				}
+				r.emit("straight_join", t)
+			case low == "straight_join":
+				return nil, unsupportedErr(src, t.pos, "STRAIGHT_JOIN")
 			case low == "nulls" && next.is("last"):
 				i++ // NULLs always sort last: the default
 			case low == "nulls" && next.is("first"):
@@ -818,6 +828,27 @@ func closingParen(toks []token, open int) int {
 		}
 	}
 	return -1
+}
+
+// fullJoinUsing reports whether the join whose right side starts at
+// toks[from] takes USING: the first ON or USING at its parenthesis depth.
+func fullJoinUsing(toks []token, from int) bool {
+	depth := 0
+	for j := from; j < len(toks); j++ {
+		switch {
+		case toks[j].kind == tkOp && toks[j].text == "(":
+			depth++
+		case toks[j].kind == tkOp && toks[j].text == ")":
+			if depth--; depth < 0 {
+				return false
+			}
+		case depth == 0 && toks[j].is("on"):
+			return false
+		case depth == 0 && toks[j].is("using"):
+			return true
+		}
+	}
+	return false
 }
 
 // positionIn returns the index of the IN at the top level of the

@@ -289,7 +289,9 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 					continue
 				}
 			}
-			if len(rs) == 1 && rs[st.rel] && st.rel.table != nil {
+			// A condition on the right side alone filters it before the
+			// join, but not under FULL JOIN, which keeps every right row.
+			if len(rs) == 1 && rs[st.rel] && st.rel.table != nil && !st.full {
 				if pred, ok := toPredicate(c); ok {
 					st.rel.pushed = append(st.rel.pushed, pred)
 					continue
@@ -304,18 +306,12 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	}
 
 	// WHERE pushdown: single-table conjuncts the scan evaluates exactly.
-	nullExtended := map[*relation]bool{}
-	for _, st := range steps {
-		if st.left {
-			nullExtended[st.rel] = true
-		}
-	}
 	var residual []expr
 	for _, c := range where {
 		rs := relsOf(c)
 		if len(rs) == 1 {
 			for r := range rs {
-				if r.table != nil && !nullExtended[r] {
+				if r.table != nil && !r.nullExtended {
 					if pred, ok := toPredicate(c); ok {
 						r.pushed = append(r.pushed, pred)
 						goto next
@@ -410,17 +406,14 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			root = n
 			continue
 		}
-		types := make([]Type, 0, r.width())
-		if r.sub != nil {
-			for _, c := range r.cols {
-				types = append(types, c.t)
-			}
-		} else {
-			for _, c := range r.used {
-				types = append(types, c.t)
+		types := r.outputTypes()
+		jn := &joinNode{left: root, right: n, leftWidth: r.offset, rightTypes: types, leftOuter: st.left}
+		if st.full {
+			jn.fullOuter = true
+			for _, prev := range steps[:i] {
+				jn.leftTypes = append(jn.leftTypes, prev.rel.outputTypes()...)
 			}
 		}
-		jn := &joinNode{left: root, right: n, leftWidth: r.offset, rightTypes: types, leftOuter: st.left}
 		for k := range joins[i].lkeys {
 			l, rr, err := p.unify(joins[i].lkeys[k], joins[i].rkeys[k])
 			if err != nil {
@@ -512,6 +505,9 @@ func castName(m string) string {
 }
 
 func colNullable(c *scopeCol) bool {
+	if c.rel != nil && c.rel.nullExtended {
+		return true
+	}
 	if c.t.Field != nil {
 		return c.t.Field.Nullable || strings.Contains(c.name, ".")
 	}
