@@ -19,8 +19,8 @@
 //     operator, EXTRACT(part FROM x) becomes date_part. Every output token
 //     remembers its input offset, so errors point at line:column of the
 //     user's text. DESCRIBE, EXPLAIN, SHOW, CREATE TABLE and DROP TABLE are
-//     parsed here; unsupported SQL (WITH, OVER, FULL JOIN, INTERSECT,
-//     UPDATE, DELETE, ...) is refused by name.
+//     parsed here; unsupported SQL (UPDATE, DELETE, WITH RECURSIVE, ...)
+//     is refused by name.
 //  2. Bind (bind.go, funcs.go, agg.go): names resolve against the tables'
 //     Parquet schemas (with "did you mean" suggestions), types are
 //     inferred and unified, constants and arguments are folded.
@@ -47,7 +47,7 @@
 // tables; [INNER|LEFT|RIGHT] JOIN ... ON / USING, FULL [OUTER] JOIN ... ON,
 // comma joins; WHERE,
 // GROUP BY (names, positions, aliases, expressions), HAVING, ORDER BY
-// (NULLs last), LIMIT/OFFSET; UNION [ALL]; INTERSECT / EXCEPT [ALL]
+// (NULLs last unless NULLS FIRST), LIMIT/OFFSET; UNION [ALL]; INTERSECT / EXCEPT [ALL]
 // between whole SELECTs; non-recursive WITH; GROUP BY ALL, ORDER BY ALL,
 // SELECT * EXCLUDE (...), agg(x) FILTER (WHERE ...); window functions
 // (row_number, rank, dense_rank, percent_rank, cume_dist, ntile, lag,
@@ -71,7 +71,7 @@
 // frames with value offsets, frame EXCLUDE,
 // CREATE OR REPLACE, temporary tables, CTE column lists,
 // WITH RECURSIVE, FULL JOIN ... USING, NATURAL joins,
-// INTERSECT/EXCEPT inside subqueries or mixed with UNION, NULLS FIRST,
+// INTERSECT/EXCEPT inside subqueries or mixed with UNION,
 // REGEXP/RLIKE, JSON operators, PIVOT, SET, PRAGMA,
 // COPY, transactions as statements (use the driver's), constraints.
 // Note: || is string concatenation, so the bitwise | is not available.

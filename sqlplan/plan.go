@@ -134,14 +134,15 @@ func (p *planner) planUnion(u *sqlparser.Union, outer *scope) (*selectPlan, erro
 	if len(u.OrderBy) > 0 {
 		var keys []sortKey
 		for _, o := range u.OrderBy {
-			idx, err := p.outputIndex(o.Expr, cols, nil)
+			item, nullsFirst := orderItem(o)
+			idx, err := p.outputIndex(item, cols, nil)
 			if err != nil {
 				return nil, err
 			}
 			if idx < 0 {
-				return nil, errorf("ORDER BY of a UNION must name an output column: %s", sqlparser.String(o.Expr))
+				return nil, errorf("ORDER BY of a UNION must name an output column: %s", sqlparser.String(item))
 			}
-			keys = append(keys, sortKey{col: idx, desc: o.Direction == sqlparser.DescScr, text: cols[idx].Name})
+			keys = append(keys, sortKey{col: idx, desc: o.Direction == sqlparser.DescScr, nullsFirst: nullsFirst, text: cols[idx].Name})
 		}
 		lim, _, err := p.limitValues(u.Limit)
 		if err != nil {
@@ -391,6 +392,8 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 	}
 	return nil, unsupported("the table expression " + sqlparser.String(x))
 }
+
+func isSQLVal(e sqlparser.Expr) bool { _, ok := e.(*sqlparser.SQLVal); return ok }
 
 // conjuncts splits an expression at its top-level ANDs.
 func conjuncts(e expr) []expr {
@@ -675,7 +678,7 @@ func pruneDerived(stmt sqlparser.SelectStatement, refs *colRefs) {
 		keep[n] = true
 	}
 	for _, o := range sel.OrderBy {
-		if _, num := o.Expr.(*sqlparser.SQLVal); num {
+		if item, _ := orderItem(o); isSQLVal(item) {
 			return
 		}
 	}

@@ -473,11 +473,21 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 			case low == "straight_join":
 				return nil, unsupportedErr(src, t.pos, "STRAIGHT_JOIN")
 			case low == "nulls" && next.is("last"):
-				i++ // NULLs always sort last: the default
+				i++ // NULLs sort last by default
 			case low == "nulls" && next.is("first"):
-				e := errAt(src, t.pos, "NULLS FIRST is not supported (NULLs always sort last)")
-				e.Err = ErrUnsupported
-				return nil, e
+				// x [ASC|DESC] NULLS FIRST: nullsFirstMarker(x) [ASC|DESC].
+				start, end := orderItemStart(r.out), len(r.out)
+				if end > 0 && (strings.EqualFold(r.out[end-1].text, "asc") || strings.EqualFold(r.out[end-1].text, "desc")) {
+					end--
+				}
+				if start < 0 || start >= end {
+					return nil, errAt(src, t.pos, "NULLS FIRST must follow an ORDER BY item")
+				}
+				open := otok{text: nullsFirstMarker + "(", orig: r.out[start].orig}
+				shut := otok{text: ")", orig: r.out[end-1].orig}
+				rest := append([]otok{shut}, r.out[end:]...)
+				r.out = append(append(append(r.out[:start:start], open), r.out[start:end]...), rest...)
+				i++
 			case low == "is" && next.is("not") && at(i+2).is("distinct") && at(i+3).is("from"):
 				// a IS NOT DISTINCT FROM b is MySQL's null-safe a <=> b.
 				r.emit("<=>", t)
@@ -693,14 +703,10 @@ const tryMarker = "__carquet_try__"
 
 // window rewrites fn(args) OVER (PARTITION BY p ORDER BY o [DESC]) at
 // toks[*i] into a call the parser accepts:
-// __carquet_window__('fn', args, '|p', p..., '|o', o, '|asc'|'|desc', ...).
+// __carquet_window__('fn', args, '|p', p..., '|o', o, '|asc'|'|desc', ...)
+// (with 'nf' after asc or desc for NULLS FIRST).
 func (r *rewriter) window(src string, toks []token, i *int) error {
 	t := toks[*i]
-	unsupportedAt := func(pos int, format string, args ...any) error {
-		e := errAt(src, pos, format, args...)
-		e.Err = ErrUnsupported
-		return e
-	}
 	start := operandStart(r.out)
 	if start < 0 || start+2 >= len(r.out) || r.out[start+1].text != "(" || !isWord(r.out[start].text) {
 		return errAt(src, t.pos, "OVER must follow a function call")
@@ -768,20 +774,22 @@ func (r *rewriter) window(src string, toks []token, i *int) error {
 			if len(it) == 0 {
 				return errAt(src, t.pos, "empty item in OVER (...)")
 			}
-			dir := "|asc"
+			// The direction: |asc or |desc, with "nf" for NULLS FIRST.
+			dir, nulls := "|asc", ""
 			if dirs {
+				if n := len(it); n > 2 && it[n-2].is("nulls") && (it[n-1].is("first") || it[n-1].is("last")) {
+					if it[n-1].is("first") {
+						nulls = "nf"
+					}
+					it = it[:n-2]
+				}
 				if n := len(it); n > 1 && (it[n-1].is("asc") || it[n-1].is("desc")) {
 					if it[n-1].is("desc") {
 						dir = "|desc"
 					}
 					it = it[:n-1]
 				}
-				if n := len(it); n > 2 && it[n-2].is("nulls") {
-					if it[n-1].is("first") {
-						return unsupportedAt(it[n-2].pos, "NULLS FIRST is not supported (NULLs always sort last)")
-					}
-					it = it[:n-2]
-				}
+				dir += nulls
 			}
 			sub, err := rewriteTokens(src, it)
 			if err != nil {
@@ -825,6 +833,29 @@ func closingParen(toks []token, open int) int {
 			if depth--; depth == 0 {
 				return k
 			}
+		}
+	}
+	return -1
+}
+
+// nullsFirstMarker wraps an ORDER BY item written with NULLS FIRST.
+const nullsFirstMarker = "__carquet_nulls_first__"
+
+// orderItemStart finds where the last ORDER BY item of out begins: after
+// the BY or comma before it at its parenthesis depth (-1: none).
+func orderItemStart(out []otok) int {
+	depth := 0
+	for j := len(out) - 1; j >= 0; j-- {
+		switch t := strings.ToLower(out[j].text); {
+		case t == ")":
+			depth++
+		case strings.HasSuffix(t, "("):
+			if depth == 0 {
+				return -1
+			}
+			depth--
+		case depth == 0 && (t == "," || t == "by"):
+			return j + 1
 		}
 	}
 	return -1
@@ -1129,10 +1160,12 @@ func windowCallText(args []string) string {
 			mode = 'p'
 		case m == "|o":
 			mode = 'o'
-		case m == "|asc":
-		case m == "|desc":
-			if len(order) > 0 {
+		case m == "|asc" || m == "|desc" || m == "|ascnf" || m == "|descnf":
+			if len(order) > 0 && strings.HasPrefix(m, "|desc") {
 				order[len(order)-1] += " DESC"
+			}
+			if len(order) > 0 && strings.HasSuffix(m, "nf") {
+				order[len(order)-1] += " NULLS FIRST"
 			}
 		case strings.HasPrefix(m, "|f:"):
 			frame = frameText(m)

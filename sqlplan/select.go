@@ -199,19 +199,21 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 
 	// ORDER BY: output columns by position or alias, else hidden columns.
 	var keys []sortKey
-	if len(sel.OrderBy) == 1 && isMarker(sel.OrderBy[0].Expr, byAllMarker) {
+	if len(sel.OrderBy) == 1 && isMarker(firstOf(orderItem(sel.OrderBy[0])), byAllMarker) {
+		_, nullsFirst := orderItem(sel.OrderBy[0])
 		for i := 0; i < visible; i++ {
-			keys = append(keys, sortKey{col: i, desc: sel.OrderBy[0].Direction == sqlparser.DescScr, text: cols[i].Name})
+			keys = append(keys, sortKey{col: i, desc: sel.OrderBy[0].Direction == sqlparser.DescScr, nullsFirst: nullsFirst, text: cols[i].Name})
 		}
 		sel.OrderBy = nil
 	}
 	for _, o := range sel.OrderBy {
-		idx, err := p.outputIndex(o.Expr, cols, sel.SelectExprs)
+		item, nullsFirst := orderItem(o)
+		idx, err := p.outputIndex(item, cols, sel.SelectExprs)
 		if err != nil {
 			return nil, err
 		}
 		if idx < 0 {
-			e, err := p.bindExpr(o.Expr, sc, agg)
+			e, err := p.bindExpr(item, sc, agg)
 			if err != nil {
 				return nil, err
 			}
@@ -223,13 +225,13 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			}
 			if idx < 0 {
 				if sel.Distinct != "" {
-					return nil, errorf("for SELECT DISTINCT, ORDER BY expressions must appear in the select list: %s", sqlparser.String(o.Expr))
+					return nil, errorf("for SELECT DISTINCT, ORDER BY expressions must appear in the select list: %s", sqlparser.String(item))
 				}
 				outExprs = append(outExprs, e)
 				idx = len(outExprs) - 1
 			}
 		}
-		keys = append(keys, sortKey{col: idx, desc: o.Direction == sqlparser.DescScr, text: sqlparser.String(o.Expr)})
+		keys = append(keys, sortKey{col: idx, desc: o.Direction == sqlparser.DescScr, nullsFirst: nullsFirst, text: sqlparser.String(item)})
 	}
 	lim, off, err := p.limitValues(sel.Limit)
 	if err != nil {

@@ -7,15 +7,31 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/xwb1989/sqlparser"
 )
 
 // sortKey orders by one column of the batches; NULLs sort last in both
-// directions, as in DuckDB.
+// directions (as in DuckDB) unless NULLS FIRST is asked.
 type sortKey struct {
-	col  int
-	desc bool
-	text string
+	col        int
+	desc       bool
+	nullsFirst bool // NULLs sort last unless asked
+	text       string
 }
+
+// orderItem splits an ORDER BY item into its expression and whether it
+// sorts NULLs first (the rewrite wraps it in nullsFirstMarker).
+func orderItem(o *sqlparser.Order) (sqlparser.Expr, bool) {
+	if f, ok := o.Expr.(*sqlparser.FuncExpr); ok && f.Name.Lowered() == nullsFirstMarker && len(f.Exprs) == 1 {
+		if ae, ok := f.Exprs[0].(*sqlparser.AliasedExpr); ok {
+			return ae.Expr, true
+		}
+	}
+	return o.Expr, false
+}
+
+func firstOf(e sqlparser.Expr, _ bool) sqlparser.Expr { return e }
 
 // compareRows orders row i of a against row j of b by the keys.
 func compareRows(keys []sortKey, a []*Col, i int, b []*Col, j int) int {
@@ -27,8 +43,14 @@ func compareRows(keys []sortKey, a []*Col, i int, b []*Col, j int) int {
 		case an && bn:
 			continue
 		case an:
+			if k.nullsFirst {
+				return -1
+			}
 			return 1
 		case bn:
+			if k.nullsFirst {
+				return 1
+			}
 			return -1
 		default:
 			c = compareAt(ca, i, cb, j)
@@ -197,6 +219,9 @@ func (n *sortNode) explain(x *explainer, depth int) {
 		d := "ASC"
 		if k.desc {
 			d = "DESC"
+		}
+		if k.nullsFirst {
+			d += " NULLS FIRST"
 		}
 		parts = append(parts, fmt.Sprintf("%s %s", k.text, d))
 	}

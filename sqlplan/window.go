@@ -26,9 +26,11 @@ type winSpec struct {
 	part  []expr
 	order []expr
 	desc  []bool
-	t     Type
-	slot  *slot
-	text  string
+	// nullsFirst per ORDER BY item (NULLS FIRST).
+	nullsFirst []bool
+	t          Type
+	slot       *slot
+	text       string
 	// frame is the frame clause, nil for the default frame (the partition
 	// up to the current row's last peer with ORDER BY, all of it without).
 	frame *winFrame
@@ -109,9 +111,11 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 				case "|o":
 					mode = 'o'
 					continue
-				case "|asc", "|desc":
+				case "|asc", "|desc", "|ascnf", "|descnf":
 					if mode == 'o' && len(spec.desc) > 0 {
-						spec.desc[len(spec.desc)-1] = string(v.Val) == "|desc"
+						dir := string(v.Val)
+						spec.desc[len(spec.desc)-1] = strings.HasPrefix(dir, "|desc")
+						spec.nullsFirst[len(spec.nullsFirst)-1] = strings.HasSuffix(dir, "nf")
 						continue
 					}
 				}
@@ -136,6 +140,7 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 			default:
 				spec.order = append(spec.order, e)
 				spec.desc = append(spec.desc, false)
+				spec.nullsFirst = append(spec.nullsFirst, false)
 			}
 		}
 	}
@@ -330,7 +335,7 @@ func computeWindow(all *Batch, w *winSpec) (*Col, error) {
 	}
 	allKeys = append(allKeys, partKeys...)
 	for j := range oc {
-		allKeys = append(allKeys, sortKey{col: len(pc) + j, desc: w.desc[j]})
+		allKeys = append(allKeys, sortKey{col: len(pc) + j, desc: w.desc[j], nullsFirst: w.nullsFirst[j]})
 	}
 	idx := make([]int32, nrows)
 	for i := range idx {
