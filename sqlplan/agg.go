@@ -30,6 +30,10 @@ type aggSpec struct {
 	// exactT is set for AVG of integers and decimals: the argument keeps
 	// this type and is summed exactly; only the quotient is a DOUBLE.
 	exactT *Type
+	// order is agg(x ORDER BY ...): the keys (evaluated on the input) and
+	// their directions; set only where the order changes the result.
+	order     []expr
+	orderKeys []sortKey
 }
 
 // bindAggregate binds an aggregate call above a GROUP BY.
@@ -90,6 +94,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 	case "product", "last":
 		return nil, unsupported("the aggregate function " + spec.fn)
 	}
+	args, orderArgs := splitAggOrder(args)
 	var bound []expr
 	for _, a := range args {
 		switch ae := a.(type) {
@@ -107,6 +112,9 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 			}
 			bound = append(bound, e)
 		}
+	}
+	if err := p.bindAggOrder(spec, orderArgs, agg); err != nil {
+		return nil, err
 	}
 	if spec.fn == "count" && len(bound) == 0 {
 		spec.fn = "count_star"
@@ -303,6 +311,11 @@ type accumulator interface {
 }
 
 func newAccumulator(a *aggSpec) accumulator {
+	if a.order != nil {
+		inner := *a
+		inner.order, inner.orderKeys = nil, nil
+		return &orderedAcc{keys: a.orderKeys, inner: newAccumulator(&inner)}
+	}
 	if a.distinct {
 		return &distinctAcc{spec: a, inner: newAccumulator(&aggSpec{fn: a.fn, t: a.t, sep: a.sep, arg: a.arg, exactT: a.exactT})}
 	}
@@ -1126,7 +1139,7 @@ func useCodes(sn *scanNode, keys []expr, aggs []*aggSpec) {
 	}
 	for _, a := range aggs {
 		read := map[*scopeCol]bool{}
-		for _, e := range []expr{a.arg, a.arg2} {
+		for _, e := range append([]expr{a.arg, a.arg2}, a.order...) {
 			if e != nil {
 				columnsOf(e, read)
 			}
@@ -1213,12 +1226,20 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 					return nil, err
 				}
 			}
+			var c2 *Col
 			if a.arg2 != nil {
-				k, err := a.arg2.eval(b)
-				if err != nil {
+				if c2, err = a.arg2.eval(b); err != nil {
 					return nil, err
 				}
-				accs[i].(pairAccumulator).update2(gids, g.n, c, k)
+			}
+			if o, ok := accs[i].(*orderedAcc); ok {
+				if err := o.add(b, a.order, gids, c, c2); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if c2 != nil {
+				accs[i].(pairAccumulator).update2(gids, g.n, c, c2)
 				continue
 			}
 			accs[i].update(gids, g.n, c)

@@ -558,6 +558,9 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		if name == windowMarker {
 			return p.bindWindow(x, sc, agg)
 		}
+		if _, order := splitAggOrder(x.Exprs); order != nil {
+			return nil, p.src.locate(errorf("ORDER BY applies to aggregate functions, not to %s", name), x.Name.String())
+		}
 		if name == tryMarker {
 			return p.bindTryCast(x, sc, agg)
 		}

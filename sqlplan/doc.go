@@ -49,7 +49,8 @@
 // GROUP BY (names, positions, aliases, expressions), HAVING, ORDER BY
 // (NULLs last unless NULLS FIRST), LIMIT/OFFSET; UNION [ALL]; INTERSECT / EXCEPT [ALL]
 // between whole SELECTs; non-recursive WITH; GROUP BY ALL, ORDER BY ALL,
-// SELECT * EXCLUDE (...), agg(x) FILTER (WHERE ...); window functions
+// SELECT * EXCLUDE (...), agg(x) FILTER (WHERE ...), agg(x ORDER BY ...)
+// (aggorder.go); window functions
 // (row_number, rank, dense_rank, percent_rank, cume_dist, ntile, lag,
 // lead, first_value, last_value, count, sum, avg, min, max) OVER
 // (PARTITION BY ... ORDER BY ... [frame]), the frame ROWS BETWEEN any of
@@ -72,7 +73,8 @@
 // CREATE OR REPLACE, temporary tables, CTE column lists,
 // WITH RECURSIVE, FULL JOIN ... USING, NATURAL joins,
 // INTERSECT/EXCEPT inside subqueries or mixed with UNION,
-// REGEXP/RLIKE, JSON operators, PIVOT, SET, PRAGMA,
+// ORDER BY inside window aggregates, REGEXP/RLIKE, JSON operators, PIVOT,
+// SET, PRAGMA,
 // COPY, transactions as statements (use the driver's), constraints.
 // Note: || is string concatenation, so the bitwise | is not available.
 package sqlplan

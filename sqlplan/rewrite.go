@@ -169,6 +169,8 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 		// derived marks a subquery in FROM or JOIN, which SQL users may
 		// leave without an alias (the parser needs one).
 		derived bool
+		// query marks a parenthesis that holds a query (SELECT or WITH).
+		query bool
 	}
 	unnamed := 0
 	var parens []paren
@@ -293,7 +295,7 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 					fn = strings.ToLower(prev.text)
 				}
 				derived := afterFrom && (next.is("select") || next.is("with"))
-				parens = append(parens, paren{fn: fn, out: len(r.out), derived: derived})
+				parens = append(parens, paren{fn: fn, out: len(r.out), derived: derived, query: next.is("select") || next.is("with")})
 				r.emit("(", t)
 			case ")":
 				derived, try := false, false
@@ -399,6 +401,29 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				if err := r.withinGroup(src, toks, &i); err != nil {
 					return nil, err
 				}
+			case low == "order" && next.is("by") && len(parens) > 0 && parens[len(parens)-1].fn != "" && !parens[len(parens)-1].query:
+				// agg(x ORDER BY k): the keys become trailing arguments
+				// after aggOrderMarker (bindAggregate reads them back).
+				k := i + 2
+				for depth := 0; k < len(toks); k++ {
+					if toks[k].kind == tkOp && toks[k].text == "(" {
+						depth++
+					} else if toks[k].kind == tkOp && toks[k].text == ")" {
+						if depth == 0 {
+							break
+						}
+						depth--
+					}
+				}
+				if k >= len(toks) || k == i+2 {
+					return nil, errAt(src, t.pos, "ORDER BY inside a function call needs its keys and a closing parenthesis")
+				}
+				items, err := listTokens(src, splitList(toks[i+2:k]), aggOrderMarker, true, t.pos)
+				if err != nil {
+					return nil, err
+				}
+				r.out = append(r.out, items...)
+				i = k - 1
 			case low == "position" && next.kind == tkOp && next.text == "(" && positionIn(toks, i+1) > 0:
 				// position(x IN y) is strpos(y, x): the tokens are reordered
 				// and rewritten from the function name on.
@@ -721,23 +746,6 @@ func (r *rewriter) window(src string, toks []token, i *int) error {
 		return errAt(src, t.pos, "unterminated OVER (...)")
 	}
 	spec := toks[j:k]
-	// splitList splits tokens at top-level commas.
-	splitList := func(ts []token) [][]token {
-		var out [][]token
-		d, from := 0, 0
-		for x, tk := range ts {
-			switch {
-			case tk.kind == tkOp && tk.text == "(":
-				d++
-			case tk.kind == tkOp && tk.text == ")":
-				d--
-			case d == 0 && tk.kind == tkOp && tk.text == ",":
-				out = append(out, ts[from:x])
-				from = x + 1
-			}
-		}
-		return append(out, ts[from:])
-	}
 	var part, order []token
 	x := 0
 	if x+1 < len(spec) && spec[x].is("partition") && spec[x+1].is("by") {
@@ -768,50 +776,19 @@ func (r *rewriter) window(src string, toks []token, i *int) error {
 		out = append(out, otok{text: ",", orig: t.pos})
 		out = append(out, args...)
 	}
-	emitList := func(items [][]token, marker string, dirs bool) error {
-		out = append(out, otok{text: ",", orig: t.pos}, otok{text: mysqlString(marker), orig: t.pos})
-		for _, it := range items {
-			if len(it) == 0 {
-				return errAt(src, t.pos, "empty item in OVER (...)")
-			}
-			// The direction: |asc or |desc, with "nf" for NULLS FIRST.
-			dir, nulls := "|asc", ""
-			if dirs {
-				if n := len(it); n > 2 && it[n-2].is("nulls") && (it[n-1].is("first") || it[n-1].is("last")) {
-					if it[n-1].is("first") {
-						nulls = "nf"
-					}
-					it = it[:n-2]
-				}
-				if n := len(it); n > 1 && (it[n-1].is("asc") || it[n-1].is("desc")) {
-					if it[n-1].is("desc") {
-						dir = "|desc"
-					}
-					it = it[:n-1]
-				}
-				dir += nulls
-			}
-			sub, err := rewriteTokens(src, it)
-			if err != nil {
-				return err
-			}
-			out = append(out, otok{text: ",", orig: t.pos})
-			out = append(out, sub.segs...)
-			if dirs {
-				out = append(out, otok{text: ",", orig: t.pos}, otok{text: mysqlString(dir), orig: t.pos})
-			}
-		}
-		return nil
-	}
 	if len(part) > 0 {
-		if err := emitList(splitList(part), "|p", false); err != nil {
+		items, err := listTokens(src, splitList(part), "|p", false, t.pos)
+		if err != nil {
 			return err
 		}
+		out = append(out, items...)
 	}
 	if len(order) > 0 {
-		if err := emitList(splitList(order), "|o", true); err != nil {
+		items, err := listTokens(src, splitList(order), "|o", true, t.pos)
+		if err != nil {
 			return err
 		}
+		out = append(out, items...)
 	}
 	if frame != "" {
 		out = append(out, otok{text: ",", orig: t.pos}, otok{text: mysqlString(frame), orig: t.pos})
@@ -821,6 +798,102 @@ func (r *rewriter) window(src string, toks []token, i *int) error {
 	*i = k
 	return nil
 }
+
+// splitList splits tokens at top-level commas.
+func splitList(ts []token) [][]token {
+	var out [][]token
+	d, from := 0, 0
+	for x, tk := range ts {
+		switch {
+		case tk.kind == tkOp && tk.text == "(":
+			d++
+		case tk.kind == tkOp && tk.text == ")":
+			d--
+		case d == 0 && tk.kind == tkOp && tk.text == ",":
+			out = append(out, ts[from:x])
+			from = x + 1
+		}
+	}
+	return append(out, ts[from:])
+}
+
+// listTokens rewrites the items of a PARTITION BY or ORDER BY list into
+// arguments of a marker call: , 'marker', item, ... and, for ORDER BY
+// (dirs), each item followed by its direction: '|asc' or '|desc', with
+// "nf" appended for NULLS FIRST.
+func listTokens(src string, items [][]token, marker string, dirs bool, pos int) ([]otok, error) {
+	out := []otok{{text: ",", orig: pos}, {text: mysqlString(marker), orig: pos}}
+	for _, it := range items {
+		if len(it) == 0 {
+			return nil, errAt(src, pos, "empty item in a PARTITION BY or ORDER BY list")
+		}
+		dir, nulls := "|asc", ""
+		if dirs {
+			if n := len(it); n > 2 && it[n-2].is("nulls") && (it[n-1].is("first") || it[n-1].is("last")) {
+				if it[n-1].is("first") {
+					nulls = "nf"
+				}
+				it = it[:n-2]
+			}
+			if n := len(it); n > 1 && (it[n-1].is("asc") || it[n-1].is("desc")) {
+				if it[n-1].is("desc") {
+					dir = "|desc"
+				}
+				it = it[:n-1]
+			}
+			dir += nulls
+		}
+		sub, err := rewriteTokens(src, it)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, otok{text: ",", orig: pos})
+		out = append(out, sub.segs...)
+		if dirs {
+			out = append(out, otok{text: ",", orig: pos}, otok{text: mysqlString(dir), orig: pos})
+		}
+	}
+	return out, nil
+}
+
+// unmarkAggOrder writes agg(x, '__carquet_order__', k, '|desc') back as
+// agg(x ORDER BY k DESC).
+func unmarkAggOrder(s string) string {
+	m := ", " + mysqlString(aggOrderMarker)
+	for {
+		i := strings.Index(s, m)
+		if i < 0 {
+			return s
+		}
+		// The keys run to the ')' closing the call.
+		parts, end := splitCallArgs(s, i+len(m)+1)
+		if end < 0 {
+			return s
+		}
+		var items []string
+		for _, part := range parts {
+			switch strings.Trim(part, "'") {
+			case "|asc":
+			case "|desc":
+				items[len(items)-1] += " DESC"
+			case "|ascnf":
+				items[len(items)-1] += " NULLS FIRST"
+			case "|descnf":
+				items[len(items)-1] += " DESC NULLS FIRST"
+			default:
+				items = append(items, part)
+			}
+		}
+		if len(items) == 0 {
+			return s
+		}
+		s = s[:i] + " ORDER BY " + strings.Join(items, ", ") + s[end-1:]
+	}
+}
+
+// aggOrderMarker starts the ORDER BY items of an aggregate call:
+// agg(x ORDER BY k DESC) is agg(x, '__carquet_order__', k, '|desc').
+const aggOrderMarker = "__carquet_order__"
 
 // closingParen returns the index of the ')' that closes the '(' at
 // toks[open], or -1.
@@ -1096,6 +1169,7 @@ func windowFrame(src string, ts []token) (string, error) {
 // '|o', b, '|desc', '|f:rows:-1:c') reads sum(x) OVER (PARTITION BY a ORDER
 // BY b DESC ROWS BETWEEN 1 PRECEDING AND CURRENT ROW).
 func unmarkRewrites(s string) string {
+	s = unmarkAggOrder(s)
 	for {
 		if i := strings.Index(s, tryMarker+"("); i >= 0 {
 			args, end := splitCallArgs(s, i+len(tryMarker)+1)

@@ -352,6 +352,9 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			if a.arg2 != nil {
 				columnsOf(a.arg2, used)
 			}
+			for _, o := range a.order {
+				columnsOf(o, used)
+			}
 		}
 	} else {
 		for _, e := range outExprs {

@@ -292,6 +292,22 @@ func TestColumnNames(t *testing.T) {
 	if got := strings.Join(names, "|"); got != "one|CAST(2 AS BIGINT)|CAST('3' AS DOUBLE)|count(*)" {
 		t.Errorf("names %s", got)
 	}
+	s, err = e.Prepare("SELECT string_agg(x, ',' ORDER BY x DESC, coalesce(x, 'a') NULLS FIRST), list(x ORDER BY x) FROM (SELECT 'b' AS x) t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows2, err := s.Query(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows2.Close()
+	names = names[:0]
+	for _, c := range rows2.Columns() {
+		names = append(names, c.Name)
+	}
+	if got := strings.Join(names, "|"); got != "string_agg(x, ',' ORDER BY x DESC, coalesce(x, 'a') NULLS FIRST)|list(x ORDER BY x)" {
+		t.Errorf("names %s", got)
+	}
 }
 
 func TestTopNMatchesSort(t *testing.T) {
