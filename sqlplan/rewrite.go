@@ -156,12 +156,16 @@ func mysqlString(s string) string {
 var unsupportedWords = map[string]string{
 	"intersect": "INTERSECT here (only between whole SELECTs)", "except": "EXCEPT here (only between whole SELECTs)", "pivot": "PIVOT", "unpivot": "UNPIVOT",
 	"rlike": "the RLIKE operator (use regexp_matches())", "regexp": "the REGEXP operator (use regexp_matches())",
-	"lateral": "LATERAL", "recursive": "WITH RECURSIVE", "window": "WINDOW clauses", "sample": "SAMPLE",
+	"lateral": "LATERAL", "recursive": "WITH RECURSIVE", "window": "WINDOW here (WINDOW name AS (...) after HAVING)", "sample": "SAMPLE",
 	"asof": "ASOF joins", "positional": "POSITIONAL joins", "semi": "SEMI joins", "anti": "ANTI joins",
 }
 
 // rewriteTokens rewrites toks (significant tokens of src).
 func rewriteTokens(src string, toks []token) (*source, error) {
+	toks, err := inlineWindows(src, toks)
+	if err != nil {
+		return nil, err
+	}
 	r := &rewriter{src: src, toks: toks}
 	type paren struct {
 		fn  string
@@ -797,6 +801,86 @@ func (r *rewriter) window(src string, toks []token, i *int) error {
 	r.out = append(r.out[:start], out...)
 	*i = k
 	return nil
+}
+
+// inlineWindows takes out the WINDOW clauses (WINDOW w AS (spec), ...)
+// and writes each OVER w as OVER (spec), and OVER (w more) as OVER (spec
+// more). The names are the statement's: a name defined twice must be
+// defined the same way.
+func inlineWindows(src string, toks []token) ([]token, error) {
+	defs := map[string][]token{}
+	var out []token
+	for i := 0; i < len(toks); i++ {
+		if !toks[i].is("window") || i+3 >= len(toks) || toks[i+1].kind != tkIdent || !toks[i+2].is("as") {
+			out = append(out, toks[i])
+			continue
+		}
+		j := i + 1
+		for {
+			if j+2 >= len(toks) || toks[j].kind != tkIdent || !toks[j+1].is("as") || toks[j+2].kind != tkOp || toks[j+2].text != "(" {
+				return nil, errAt(src, toks[j-1].pos, "WINDOW takes name AS (PARTITION BY ... ORDER BY ...)")
+			}
+			k := closingParen(toks, j+2)
+			if k < 0 {
+				return nil, errAt(src, toks[j+2].pos, "unterminated WINDOW definition")
+			}
+			name := strings.ToLower(toks[j].text)
+			def := toks[j+3 : k]
+			if old, ok := defs[name]; ok && !sameTokens(old, def) {
+				return nil, errAt(src, toks[j].pos, "window %q is defined twice", toks[j].text)
+			}
+			defs[name] = def
+			j = k + 1
+			if j+1 < len(toks) && toks[j].kind == tkOp && toks[j].text == "," && toks[j+1].kind == tkIdent && j+2 < len(toks) && toks[j+2].is("as") {
+				j++
+				continue
+			}
+			break
+		}
+		i = j - 1
+	}
+	if len(defs) == 0 {
+		return toks, nil
+	}
+	var res []token
+	for i := 0; i < len(out); i++ {
+		t := out[i]
+		res = append(res, t)
+		if !t.is("over") || i+1 >= len(out) {
+			continue
+		}
+		switch next := out[i+1]; {
+		case next.kind == tkIdent:
+			def, ok := defs[strings.ToLower(next.text)]
+			if !ok {
+				return nil, errAt(src, next.pos, "window %q is not defined", next.text)
+			}
+			res = append(res, token{kind: tkOp, text: "(", pos: next.pos})
+			res = append(res, def...)
+			res = append(res, token{kind: tkOp, text: ")", pos: next.pos})
+			i++
+		case next.kind == tkOp && next.text == "(" && i+2 < len(out) && out[i+2].kind == tkIdent:
+			// OVER (w ORDER BY ...): the named window, then the rest.
+			if def, ok := defs[strings.ToLower(out[i+2].text)]; ok {
+				res = append(res, next)
+				res = append(res, def...)
+				i += 2
+			}
+		}
+	}
+	return res, nil
+}
+
+func sameTokens(a, b []token) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].kind != b[i].kind || !strings.EqualFold(a[i].text, b[i].text) {
+			return false
+		}
+	}
+	return true
 }
 
 // splitList splits tokens at top-level commas.
