@@ -34,6 +34,8 @@ type aggSpec struct {
 	// their directions; set only where the order changes the result.
 	order     []expr
 	orderKeys []sortKey
+	// grouping lists the keys of GROUPING(...) (by index).
+	grouping []int
 }
 
 // bindAggregate binds an aggregate call above a GROUP BY.
@@ -49,6 +51,15 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 	switch x := n.(type) {
 	case *sqlparser.FuncExpr:
 		spec.fn = x.Name.Lowered()
+		if spec.fn == "grouping" || spec.fn == "grouping_id" {
+			if err := p.bindGrouping(x, spec, agg); err != nil {
+				return nil, err
+			}
+			agg.aggs = append(agg.aggs, spec)
+			s := &slot{}
+			agg.slots = append(agg.slots, s)
+			return &colExpr{s: s, t: spec.t}, nil
+		}
 		spec.distinct = x.Distinct
 		args = x.Exprs
 	case *sqlparser.GroupConcatExpr:
@@ -1160,7 +1171,17 @@ type aggNode struct {
 	in   node
 	keys []expr
 	aggs []*aggSpec
+	// sets are the grouping sets (key indices) of GROUPING SETS, ROLLUP
+	// and CUBE; nil for a plain GROUP BY (one set of every key).
+	sets [][]int
 	done bool
+}
+
+// groupingState aggregates the rows of one grouping set.
+type groupingState struct {
+	set  []int // the keys grouped by
+	g    *grouper
+	accs []accumulator
 }
 
 func (n *aggNode) next(ctx context.Context) (*Batch, error) {
@@ -1175,13 +1196,6 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 			types[i] = k.typ()
 		}
 	}
-	g := newGrouper(types)
-	accs := make([]accumulator, len(n.aggs))
-	for i, a := range n.aggs {
-		accs[i] = newAccumulator(a)
-	}
-	var gids []int32
-	keyCols := make([]*Col, len(n.keys))
 	if len(n.keys) == 0 && allCountStar(n.aggs) {
 		// COUNT(*) only: count rows without touching them.
 		var total int64
@@ -1201,6 +1215,34 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 		}
 		return out, nil
 	}
+	sets := n.sets
+	if sets == nil {
+		all := make([]int, len(n.keys))
+		for i := range all {
+			all[i] = i
+		}
+		sets = [][]int{all}
+	}
+	states := make([]*groupingState, len(sets))
+	for s, set := range sets {
+		st := &groupingState{set: set, accs: make([]accumulator, len(n.aggs))}
+		setTypes := make([]Type, len(set))
+		for i, k := range set {
+			setTypes[i] = types[k]
+		}
+		st.g = newGrouper(setTypes)
+		for i, a := range n.aggs {
+			if a.fn == "grouping" {
+				st.accs[i] = &groupingAcc{v: groupingValue(a.grouping, set)}
+				continue
+			}
+			st.accs[i] = newAccumulator(a)
+		}
+		states[s] = st
+	}
+	var gids []int32
+	keyCols := make([]*Col, len(n.keys))
+	var setCols []*Col
 	for {
 		b, err := n.in.next(ctx)
 		if err == io.EOF {
@@ -1214,57 +1256,92 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 				return nil, err
 			}
 		}
+		args := make([]*Col, len(n.aggs))
+		args2 := make([]*Col, len(n.aggs))
+		for i, a := range n.aggs {
+			if a.arg != nil {
+				if args[i], err = a.arg.eval(b); err != nil {
+					return nil, err
+				}
+			}
+			if a.arg2 != nil {
+				if args2[i], err = a.arg2.eval(b); err != nil {
+					return nil, err
+				}
+			}
+		}
 		if cap(gids) < b.N {
 			gids = make([]int32, b.N)
 		}
 		gids = gids[:b.N]
-		g.assign(keyCols, b.N, gids)
-		for i, a := range n.aggs {
-			var c *Col
-			if a.arg != nil {
-				if c, err = a.arg.eval(b); err != nil {
-					return nil, err
+		for _, st := range states {
+			setCols = setCols[:0]
+			for _, k := range st.set {
+				setCols = append(setCols, keyCols[k])
+			}
+			st.g.assign(setCols, b.N, gids)
+			for i, a := range n.aggs {
+				if o, ok := st.accs[i].(*orderedAcc); ok {
+					if err := o.add(b, a.order, gids, args[i], args2[i]); err != nil {
+						return nil, err
+					}
+					continue
 				}
-			}
-			var c2 *Col
-			if a.arg2 != nil {
-				if c2, err = a.arg2.eval(b); err != nil {
-					return nil, err
+				if args2[i] != nil {
+					st.accs[i].(pairAccumulator).update2(gids, st.g.n, args[i], args2[i])
+					continue
 				}
+				st.accs[i].update(gids, st.g.n, args[i])
 			}
-			if o, ok := accs[i].(*orderedAcc); ok {
-				if err := o.add(b, a.order, gids, c, c2); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			if c2 != nil {
-				accs[i].(pairAccumulator).update2(gids, g.n, c, c2)
-				continue
-			}
-			accs[i].update(gids, g.n, c)
 		}
 	}
-	if len(n.keys) == 0 && g.n == 0 {
-		g.n = 1 // an aggregate without GROUP BY has one row
+	var out *Batch
+	for _, st := range states {
+		b, err := n.setResult(st, types)
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			out = b
+			continue
+		}
+		for i := range out.Cols {
+			appendCol(out.Cols[i], b.Cols[i])
+		}
+		out.N += b.N
 	}
-	out := &Batch{N: g.n}
-	for i, kb := range g.keys {
-		c := kb.c
-		c.Len = g.n
-		if c.T.Kind == KNull {
-			c = nullCol(types[i], g.n)
+	if out.N == 0 {
+		return nil, io.EOF
+	}
+	return out, nil
+}
+
+// setResult is the output of one grouping set: the keys (NULL where the
+// set does not group by them) and the aggregates.
+func (n *aggNode) setResult(st *groupingState, types []Type) (*Batch, error) {
+	ng := st.g.n
+	if len(st.set) == 0 && ng == 0 {
+		ng = 1 // an aggregate without GROUP BY (or the empty set) has one row
+	}
+	out := &Batch{N: ng}
+	for i, t := range types {
+		c := nullCol(t, ng)
+		for j, k := range st.set {
+			if k == i {
+				c = st.g.keys[j].c
+				c.Len = ng
+				if c.T.Kind == KNull {
+					c = nullCol(t, ng)
+				}
+			}
 		}
 		out.Cols = append(out.Cols, c)
 	}
-	for i, a := range accs {
+	for i, a := range st.accs {
 		if overflowed(a) {
 			return nil, errorf("%s: integer overflow", n.aggs[i].text)
 		}
-		out.Cols = append(out.Cols, a.result(g.n))
-	}
-	if g.n == 0 {
-		return nil, io.EOF
+		out.Cols = append(out.Cols, a.result(ng))
 	}
 	return out, nil
 }
@@ -1276,9 +1353,12 @@ func (n *aggNode) explain(x *explainer, depth int) {
 	for _, a := range n.aggs {
 		aggs = append(aggs, a.text)
 	}
-	if len(n.keys) > 0 {
+	switch {
+	case n.sets != nil:
+		x.line(depth, "HASH AGGREGATE group by: %s in %d grouping sets aggregates: %s", exprList(n.keys), len(n.sets), strings.Join(aggs, ", "))
+	case len(n.keys) > 0:
 		x.line(depth, "HASH AGGREGATE group by: %s aggregates: %s", exprList(n.keys), strings.Join(aggs, ", "))
-	} else {
+	default:
 		x.line(depth, "AGGREGATE %s", strings.Join(aggs, ", "))
 	}
 	n.in.explain(x, depth+1)

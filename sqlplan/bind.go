@@ -316,11 +316,13 @@ type aggCtx struct {
 	aggs     []*aggSpec
 	slots    []*slot // output slots: keys then aggregates
 	inScope  *scope
-	done     bool // answered without an aggregation operator
+	done     bool    // answered without an aggregation operator
+	sets     [][]int // grouping sets (GROUPING SETS, ROLLUP, CUBE), nil for one
 }
 
 var aggNames = map[string]bool{
 	"count": true, "sum": true, "avg": true, "mean": true, "min": true, "max": true, "any_value": true, "first": true,
+	"grouping": true, "grouping_id": true,
 	"string_agg": true, "group_concat": true, "listagg": true, "bool_and": true, "bool_or": true, "count_if": true,
 	"arbitrary": true, "stddev": true, "stddev_samp": true, "stddev_pop": true, "variance": true, "var_samp": true, "var_pop": true,
 	"list": true, "array_agg": true, "median": true, "product": true, "countif": true, "every": true, "last": true,

@@ -46,7 +46,8 @@
 // and generate_series(...) of integer constants, derived
 // tables; [INNER|LEFT|RIGHT] JOIN ... ON / USING, FULL [OUTER] JOIN ... ON,
 // comma joins; WHERE,
-// GROUP BY (names, positions, aliases, expressions), HAVING, ORDER BY
+// GROUP BY (names, positions, aliases, expressions; GROUPING SETS, ROLLUP,
+// CUBE and GROUPING(): grouping.go), HAVING, ORDER BY
 // (NULLs last unless NULLS FIRST), LIMIT/OFFSET; UNION [ALL]; INTERSECT / EXCEPT [ALL]
 // between whole SELECTs; non-recursive WITH; GROUP BY ALL, ORDER BY ALL,
 // SELECT * EXCLUDE (...), agg(x) FILTER (WHERE ...), agg(x ORDER BY ...)

@@ -428,6 +428,29 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				}
 				r.out = append(r.out, items...)
 				i = k - 1
+			case low == "grouping" && next.is("sets") && at(i+2).kind == tkOp && at(i+2).text == "(":
+				// GROUPING SETS ((a, b), a, ()): groupingSetsMarker(
+				// groupingSetMarker(a, b), a, groupingSetMarker()), which the
+				// parser takes as calls (it has no empty tuple).
+				k := closingParen(toks, i+2)
+				if k < 0 {
+					return nil, errAt(src, t.pos, "unterminated GROUPING SETS (...)")
+				}
+				spliced := []token{{kind: tkIdent, text: groupingSetsMarker, pos: t.pos}}
+				depth := 0
+				for _, tk := range toks[i+2 : k+1] {
+					if tk.kind == tkOp && tk.text == "(" {
+						if depth == 1 {
+							spliced = append(spliced, token{kind: tkIdent, text: groupingSetMarker, pos: tk.pos})
+						}
+						depth++
+					} else if tk.kind == tkOp && tk.text == ")" {
+						depth--
+					}
+					spliced = append(spliced, tk)
+				}
+				toks = append(toks[:i:i], append(spliced, toks[k+1:]...)...)
+				i--
 			case low == "position" && next.kind == tkOp && next.text == "(" && positionIn(toks, i+1) > 0:
 				// position(x IN y) is strpos(y, x): the tokens are reordered
 				// and rewritten from the function name on.
@@ -974,6 +997,13 @@ func unmarkAggOrder(s string) string {
 		s = s[:i] + " ORDER BY " + strings.Join(items, ", ") + s[end-1:]
 	}
 }
+
+// groupingSetsMarker and groupingSetMarker stand for GROUPING SETS (...)
+// and one parenthesized set in it (grouping.go).
+const (
+	groupingSetsMarker = "__carquet_grouping_sets__"
+	groupingSetMarker  = "__carquet_set__"
+)
 
 // aggOrderMarker starts the ORDER BY items of an aggregate call:
 // agg(x ORDER BY k DESC) is agg(x, '__carquet_order__', k, '|desc').

@@ -61,6 +61,10 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			sel.GroupBy = nil
 		}
 	}
+	sets, err := expandGroupingSets(sel)
+	if err != nil {
+		return nil, err
+	}
 	// QUALIFY rides in HAVING (see rewrite): take it out.
 	var qualify sqlparser.Expr
 	if sel.Having != nil {
@@ -76,7 +80,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	hasAgg := len(sel.GroupBy) > 0 || sel.Having != nil || containsAggregate(sel.SelectExprs) || containsAggregate(sel.OrderBy) || qualify != nil && containsAggregate(qualify)
 	var agg *aggCtx
 	if hasAgg {
-		agg = &aggCtx{inScope: sc}
+		agg = &aggCtx{inScope: sc, sets: sets}
 		for _, g := range sel.GroupBy {
 			ge := p.groupTarget(g, sel.SelectExprs, sc)
 			if containsAggregate(ge) {
@@ -450,7 +454,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		if sn, ok := root.(*scanNode); ok {
 			useCodes(sn, agg.keys, agg.aggs)
 		}
-		root = &aggNode{in: root, keys: agg.keys, aggs: agg.aggs}
+		root = &aggNode{in: root, keys: agg.keys, aggs: agg.aggs, sets: agg.sets}
 	}
 	if agg != nil && having != nil {
 		// HAVING filters the aggregated row, whether it was computed or
