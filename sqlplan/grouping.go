@@ -202,7 +202,7 @@ func (p *planner) bindGrouping(x *sqlparser.FuncExpr, spec *aggSpec, agg *aggCtx
 type groupingAcc struct{ v int64 }
 
 func (a *groupingAcc) update(gids []int32, ng int, c *Col) {}
-func (a *groupingAcc) result(ng int) *Col          { return constCol(tInt, a.v, ng) }
+func (a *groupingAcc) result(ng int) *Col                  { return constCol(tInt, a.v, ng) }
 
 // groupingValue is GROUPING(keys...) for the rows of a grouping set: a bit
 // per key, the first leftmost, 1 where the set does not group by it.
