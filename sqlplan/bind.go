@@ -520,6 +520,10 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		switch x.Operator {
 		case sqlparser.BitOrStr: // || is rewritten to |
 			return p.bindFunc("concat_op", []expr{l, r})
+		case sqlparser.BitXorStr: // ^ and ** are powers
+			return p.bindFunc("power", []expr{l, r})
+		case sqlparser.BitAndStr, sqlparser.ShiftLeftStr, sqlparser.ShiftRightStr:
+			return p.bindFunc(map[string]string{sqlparser.BitAndStr: "bit_and_op", sqlparser.ShiftLeftStr: "shift_left", sqlparser.ShiftRightStr: "shift_right"}[x.Operator], []expr{l, r})
 		case sqlparser.PlusStr, sqlparser.MinusStr, sqlparser.MultStr, sqlparser.DivStr, sqlparser.ModStr, sqlparser.IntDivStr:
 			op := x.Operator[0]
 			if x.Operator == sqlparser.IntDivStr {
@@ -1284,8 +1288,10 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		case op == '/':
 			t = Type{Kind: KFloat}
 		case op == 'd':
-			if lk == KFloat || rk == KFloat || lk == KDecimal || rk == KDecimal {
-				return p.bindFunc("floor", []expr{mustArith(p, '/', l, r)})
+			// x // y (DIV): integer division, truncating; on other
+			// numbers DuckDB's // divides (7.5 // 2 is 3.75).
+			if lk == KFloat || rk == KFloat || lk == KDecimal || rk == KDecimal || lk == KUint || rk == KUint {
+				return p.arith('/', l, r)
 			}
 			t = Type{Kind: KInt}
 		case lk == KFloat || rk == KFloat:
@@ -1329,7 +1335,7 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 	e := &arithExpr{op: op, l: l, r: r, t: t}
 	opText := string(op)
 	if op == 'd' {
-		opText = "DIV"
+		opText = "//"
 	}
 	e.setText(l.String() + " " + opText + " " + r.String())
 	return p.fold(e, l, r)

@@ -416,9 +416,6 @@ func init() {
 		"epoch": {1, 1, sig(tFloat, tTS), func(a []*Col, i int) (any, error) {
 			return float64(a[0].I[i]) / 1e6, nil
 		}, false, false},
-		"epoch_ms": {1, 1, sig(tInt, tTS), func(a []*Col, i int) (any, error) {
-			return floorDiv(a[0].I[i], 1000), nil
-		}, false, false},
 		"date_part": {2, 2, bindDatePart, func(a []*Col, i int) (any, error) {
 			return datePart(strings.ToLower(str(a[0], i)), timeOf(a[1], i))
 		}, false, false},
@@ -665,12 +662,21 @@ func roundRow(t Type) func(a []*Col, i int) (any, error) {
 		case KDecimal:
 			if c.A == nil {
 				v, _ := rescale(c.I[i], c.T.Scale, t.Scale)
+				if digits < 0 {
+					v = roundToPow10(v, -digits)
+				}
 				if t.Prec > 18 {
 					return decimalOf(v, t.Scale), nil
 				}
 				return v, nil
 			}
 			d := ratDecimal(decRat(c.A[i].(value.Decimal)), t.Scale)
+			if digits < 0 {
+				// round(x, -n) of a wide decimal: to a multiple of 10^n.
+				m := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(min(-digits, 40)), nil))
+				q := ratDecimal(new(big.Rat).Quo(decRat(d), m), 0)
+				d = ratDecimal(new(big.Rat).Mul(decRat(q), m), t.Scale)
+			}
 			if t.Prec <= 18 {
 				return d.Unscaled.Int64(), nil
 			}
@@ -684,6 +690,26 @@ func roundRow(t Type) func(a []*Col, i int) (any, error) {
 		}
 		return r, nil
 	}
+}
+
+// roundToPow10 rounds v half away from zero to a multiple of 10^n.
+func roundToPow10(v, n int64) int64 {
+	if n > 18 {
+		return 0
+	}
+	m := pow10[n]
+	q, r := v/m, v%m
+	if r < 0 {
+		r = -r
+	}
+	if r*2 >= m {
+		if v < 0 {
+			q--
+		} else {
+			q++
+		}
+	}
+	return q * m
 }
 
 func bindMod(p *planner, in []expr) ([]expr, Type, error) {
@@ -1026,6 +1052,13 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 	row := f.row
 	if name == "round" {
 		row = roundRow(t)
+	}
+	if pick, ok := rowByTypes[name]; ok {
+		types := make([]Type, len(args))
+		for i, a := range args {
+			types[i] = a.typ()
+		}
+		row = pick(types)
 	}
 	e := &funcExpr{name: display, args: args, t: t, row: row, strict: !f.nonStrict}
 	parts := make([]string, len(args))

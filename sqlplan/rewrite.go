@@ -320,8 +320,10 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 					}
 					r.emit("as "+name, t)
 				}
-			case "//", "**":
-				return nil, &Error{Msg: "the " + t.text + " operator is not supported", Offset: t.pos, Err: ErrUnsupported}
+			case "//":
+				r.emit("div", t) // integer division (bind.go)
+			case "**":
+				r.emit("^", t) // power (the parser's ^ is bound as power)
 			default:
 				r.emit(t.text, t)
 			}
