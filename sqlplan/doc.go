@@ -19,7 +19,7 @@
 //     operator, EXTRACT(part FROM x) becomes date_part. Every output token
 //     remembers its input offset, so errors point at line:column of the
 //     user's text. DESCRIBE, EXPLAIN, SHOW, CREATE TABLE and DROP TABLE are
-//     parsed here; unsupported SQL (UPDATE, DELETE, WITH RECURSIVE, ...)
+//     parsed here; unsupported SQL (UPDATE, DELETE, MERGE, ...)
 //     is refused by name.
 //  2. Bind (bind.go, funcs.go, agg.go): names resolve against the tables'
 //     Parquet schemas (with "did you mean" suggestions), types are
@@ -49,7 +49,8 @@
 // GROUP BY (names, positions, aliases, expressions; GROUPING SETS, ROLLUP,
 // CUBE and GROUPING(): grouping.go), HAVING, ORDER BY
 // (NULLs last unless NULLS FIRST), LIMIT/OFFSET; UNION [ALL]; INTERSECT / EXCEPT [ALL]
-// between whole SELECTs; non-recursive WITH; GROUP BY ALL, ORDER BY ALL,
+// between whole SELECTs; WITH (column lists; RECURSIVE: recursive.go);
+// VALUES lists as queries; derived-table column lists (t(a, b)); GROUP BY ALL, ORDER BY ALL,
 // SELECT * EXCLUDE (...), agg(x) FILTER (WHERE ...), agg(x ORDER BY ...)
 // (aggorder.go); window functions
 // (row_number, rank, dense_rank, percent_rank, cume_dist, ntile, lag,
@@ -73,8 +74,7 @@
 //
 // Refused by name: UPDATE, DELETE, ALTER, MERGE, GROUPS frames, RANGE
 // frames with value offsets, frame EXCLUDE,
-// CREATE OR REPLACE, temporary tables, CTE column lists,
-// WITH RECURSIVE, FULL JOIN ... USING, NATURAL joins,
+// CREATE OR REPLACE, temporary tables, FULL JOIN ... USING, NATURAL joins,
 // INTERSECT/EXCEPT inside subqueries or mixed with UNION,
 // ORDER BY inside window aggregates, REGEXP/RLIKE, JSON operators, PIVOT,
 // SET, PRAGMA,

@@ -31,6 +31,12 @@ func FuzzQuery(f *testing.F) {
 		"SELECT TRY_CAST(b AS INTEGER), percentile_cont(0.5) WITHIN GROUP (ORDER BY a), corr(a, a), list(b) FROM t",
 		"SELECT DISTINCT ON (b) b, a FROM t ORDER BY b, a DESC LIMIT 2",
 		"SELECT r.range, a FROM range(-2, 9, 3) r JOIN generate_series(1, 3) g ON r.range = g.generate_series LEFT JOIN t ON t.a = g.generate_series",
+		"SELECT a, (SELECT count(*) FROM t y WHERE y.a < t.a) FROM t WHERE b IN (SELECT b FROM t z WHERE z.a = t.a)",
+		"SELECT x.a, y.b FROM t x FULL OUTER JOIN t y ON x.a = y.a ORDER BY 1 NULLS FIRST, 2 DESC NULLS LAST",
+		"SELECT b, string_agg(b, ',' ORDER BY a DESC), grouping(b) FROM t GROUP BY ROLLUP (b), CUBE (a)",
+		"SELECT a, sum(a) OVER w FROM t WINDOW w AS (PARTITION BY b ORDER BY a) GROUP BY GROUPING SETS ((a), ())",
+		"WITH RECURSIVE r(n) AS (VALUES (1) UNION ALL SELECT n + 1 FROM r WHERE n < 4) SELECT * FROM r, (VALUES (1, 'a')) v(x, y)",
+		"SELECT printf('%5.2f %s', a, b), format('{:>4}', a), 7 // 2, 2 ** 3, strptime('2024', '%Y'), position('x' IN b) FROM t",
 	} {
 		f.Add(s)
 	}

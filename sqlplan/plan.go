@@ -42,6 +42,10 @@ type planner struct {
 	// fromRefs are the column names the SELECT whose FROM is being
 	// planned refers to (nil: unknown), for pruneDerived.
 	fromRefs *colRefs
+	// Recursive CTEs: results computed, work tables of the rounds being
+	// computed, and those being computed (recursive.go).
+	recDone, recWork map[int]*recTable
+	recActive        map[int]bool
 }
 
 func (p *planner) releaseAll() {
@@ -344,6 +348,9 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 		if strings.HasPrefix(name, seriesMarker+":") {
 			return seriesRelation(name, alias)
 		}
+		if strings.HasPrefix(name, recMarker+":") || strings.HasPrefix(name, workMarker+":") {
+			return p.markerRelation(name, alias)
+		}
 		open := p.e.openTable
 		if p.tx != nil {
 			open = p.tx.openTable
@@ -383,6 +390,17 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 		sp, err := p.planSelect(t.Select, outer)
 		if err != nil {
 			return nil, err
+		}
+		if names, ok := strings.CutPrefix(alias, colsMarker+"\x1f"); ok {
+			// A CTE's column list renames its columns.
+			list := strings.Split(names, "\x1f")
+			if len(list) > len(sp.cols) {
+				return nil, errorf("the column list names %d columns, the query returns %d", len(list), len(sp.cols))
+			}
+			for i, n := range list {
+				sp.cols[i].Name = n
+			}
+			alias = "subquery"
 		}
 		rel := &relation{alias: alias, sub: sp}
 		for i, c := range sp.cols {

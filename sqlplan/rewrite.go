@@ -26,6 +26,8 @@ type source struct {
 	segs []otok // with orig; out offsets in outPos
 	outs []int  // output offset of each seg
 	toks []token
+	// recs are the recursive CTEs of the statement (recursive.go).
+	recs []*recCTE
 }
 
 // origOffset maps an offset in the rewritten text to the original text.
@@ -166,6 +168,9 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 	if err != nil {
 		return nil, err
 	}
+	if toks, err = valuesToSelect(src, toks); err != nil {
+		return nil, err
+	}
 	r := &rewriter{src: src, toks: toks}
 	type paren struct {
 		fn  string
@@ -303,13 +308,21 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				r.emit("(", t)
 			case ")":
 				derived, try := false, false
+				openAt := 0
 				if len(parens) > 0 {
 					derived, try = parens[len(parens)-1].derived, parens[len(parens)-1].fn == "try_cast"
+					openAt = parens[len(parens)-1].out
 					parens = parens[:len(parens)-1]
 				}
 				r.emit(")", t)
 				if try {
 					r.emit(")", t)
+				}
+				if derived {
+					if k, ok := r.derivedColumnList(toks, i, openAt); ok {
+						i = k
+						continue
+					}
 				}
 				if derived && !aliasFollows(next) {
 					// DuckDB's name for a subquery without an alias.
@@ -826,6 +839,91 @@ func (r *rewriter) window(src string, toks []token, i *int) error {
 	r.out = append(r.out[:start], out...)
 	*i = k
 	return nil
+}
+
+// derivedColumnList handles a derived table with a column list, (q) [AS]
+// t (a, b): toks[i] is the ')' just emitted, the '(' at r.out[openAt].
+// The query becomes (SELECT * FROM (q) AS renaming alias) AS t (see
+// colsMarker); it returns the index of the list's ')'.
+func (r *rewriter) derivedColumnList(toks []token, i, openAt int) (int, bool) {
+	j := i + 1
+	if j < len(toks) && toks[j].is("as") {
+		j++
+	}
+	if j+1 >= len(toks) || toks[j].kind != tkIdent && toks[j].kind != tkQuoted && toks[j].kind != tkDQuoted || isClauseWord(toks[j].text) || toks[j+1].kind != tkOp || toks[j+1].text != "(" {
+		return 0, false
+	}
+	k := closingParen(toks, j+1)
+	if k < 0 {
+		return 0, false
+	}
+	var cols []string
+	for x := j + 2; x < k; x += 2 {
+		t := toks[x]
+		if t.kind != tkIdent && t.kind != tkQuoted && t.kind != tkDQuoted || x+1 < k && !(toks[x+1].kind == tkOp && toks[x+1].text == ",") {
+			return 0, false
+		}
+		cols = append(cols, tableToken(t))
+	}
+	if len(cols) == 0 {
+		return 0, false
+	}
+	open := r.out[openAt]
+	head := []otok{{text: "(", orig: open.orig}, {text: "select", orig: open.orig}, {text: "*", orig: open.orig}, {text: "from", orig: open.orig}}
+	r.out = append(r.out[:openAt], append(head, r.out[openAt:]...)...)
+	alias := colsMarker + "\x1f" + strings.Join(cols, "\x1f")
+	r.emit("as "+backquote(alias)+" )", toks[i])
+	r.emit("as "+backquote(tableToken(toks[j])), toks[j])
+	return k, true
+}
+
+// valuesToSelect writes a VALUES list used as a query — at the start, in
+// parentheses or after a set operator — as SELECTs joined by UNION ALL,
+// with DuckDB's column names col0, col1, ...
+func valuesToSelect(src string, toks []token) ([]token, error) {
+	var out []token
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		query := i == 0 || toks[i-1].kind == tkOp && toks[i-1].text == "(" || toks[i-1].is("union") || toks[i-1].is("all")
+		if !t.is("values") || !query || i+1 >= len(toks) || toks[i+1].kind != tkOp || toks[i+1].text != "(" {
+			out = append(out, t)
+			continue
+		}
+		j := i + 1
+		first := true
+		for {
+			k := closingParen(toks, j)
+			if k < 0 {
+				return nil, errAt(src, toks[j].pos, "unterminated row of VALUES")
+			}
+			items := splitList(toks[j+1 : k])
+			if !first {
+				out = append(out, token{kind: tkIdent, text: "union", pos: toks[j].pos}, token{kind: tkIdent, text: "all", pos: toks[j].pos})
+			}
+			out = append(out, token{kind: tkIdent, text: "select", pos: toks[j].pos})
+			for c, it := range items {
+				if len(it) == 0 {
+					return nil, errAt(src, toks[j].pos, "empty value in a row of VALUES")
+				}
+				if c > 0 {
+					out = append(out, token{kind: tkOp, text: ",", pos: it[0].pos})
+				}
+				out = append(out, it...)
+				if first {
+					out = append(out, token{kind: tkIdent, text: "as", pos: it[0].pos}, token{kind: tkIdent, text: "col" + strconv.Itoa(c), pos: it[0].pos})
+				}
+			}
+			first = false
+			j = k + 1
+			if j+1 < len(toks) && toks[j].kind == tkOp && toks[j].text == "," && toks[j+1].kind == tkOp && toks[j+1].text == "(" {
+				j++
+				continue
+			}
+			break
+		}
+		i = j - 1
+	}
+	return out, nil
 }
 
 // inlineWindows takes out the WINDOW clauses (WINDOW w AS (spec), ...)

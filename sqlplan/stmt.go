@@ -195,13 +195,27 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 	case "set", "pragma", "use", "attach", "detach", "copy", "install", "load", "vacuum", "checkpoint", "analyze", "call", "export", "import", "grant", "revoke", "lock", "unlock", "prepare", "execute", "deallocate", "summarize", "pivot", "unpivot", "from":
 		return nil, refuse(0, strings.ToUpper(first))
 	case "values":
-		return nil, refuse(0, "a VALUES list as a query")
-	case "with":
-		expanded, err := expandCTEs(text, toks)
+		sel, err := valuesToSelect(text, toks)
 		if err != nil {
 			return nil, err
 		}
-		return e.prepareTokens(text, expanded)
+		if sel[0].is("values") {
+			return nil, bad(1, "VALUES takes rows in parentheses: VALUES (1, 'a'), (2, 'b')")
+		}
+		return e.prepareTokens(text, sel)
+	case "with":
+		expanded, recs, err := expandCTEs(text, toks)
+		if err != nil {
+			return nil, err
+		}
+		st, err := e.prepareTokens(text, expanded)
+		if err != nil {
+			return nil, err
+		}
+		if len(recs) > 0 {
+			st.setRecursive(recs)
+		}
+		return st, nil
 	case "select", "(":
 		if st, ok, err := e.prepareSetOp(text, toks); ok || err != nil {
 			return st, err
@@ -480,35 +494,50 @@ func recoverInternal(err *error) {
 // expandCTEs turns WITH a AS (q1), b AS (q2) SELECT ... into the SELECT
 // with each reference to a CTE after FROM or JOIN replaced by the CTE's
 // query as a derived table. Tokens keep their offsets, so errors still
-// point into the user's text. A CTE used twice runs twice.
-func expandCTEs(text string, toks []token) ([]token, error) {
+// point into the user's text. A CTE used twice runs twice. A column list,
+// a (x, y) AS (q), renames q's columns (colsMarker). Under WITH RECURSIVE,
+// a CTE whose query names itself is returned apart and referred to by a
+// marker table (recursive.go).
+func expandCTEs(text string, toks []token) ([]token, []*recCTE, error) {
 	fail := func(i int, format string, args ...any) error {
 		return errAt(text, tokPos(text, toks, i), format, args...)
 	}
 	i := 1
+	recursive := false
 	if i < len(toks) && toks[i].is("recursive") {
-		e := fail(i, "WITH RECURSIVE is not supported")
-		e.(*Error).Err = ErrUnsupported
-		return nil, e
+		recursive = true
+		i++
 	}
-	type cte struct {
-		name string
-		body []token
-	}
-	var ctes []cte
+	ctes := map[string][]token{}
+	var recs []*recCTE
 	for {
 		if i >= len(toks) || toks[i].kind != tkIdent && toks[i].kind != tkQuoted && toks[i].kind != tkDQuoted {
-			return nil, fail(i, "expected the name of a common table expression")
+			return nil, nil, fail(i, "expected the name of a common table expression")
 		}
 		name := tableToken(toks[i])
+		namePos := toks[i].pos
 		i++
+		var cols []string
 		if i < len(toks) && toks[i].kind == tkOp && toks[i].text == "(" {
-			e := fail(i, "column lists of common table expressions are not supported (use aliases in the query)")
-			e.(*Error).Err = ErrUnsupported
-			return nil, e
+			k := closingParen(toks, i)
+			if k < 0 {
+				return nil, nil, fail(i, "unterminated column list of %s", name)
+			}
+			for j := i + 1; j < k; j++ {
+				t := toks[j]
+				if t.kind != tkIdent && t.kind != tkQuoted && t.kind != tkDQuoted {
+					return nil, nil, fail(j, "expected a column name in the column list of %s", name)
+				}
+				cols = append(cols, tableToken(t))
+				if j+1 < k && !(toks[j+1].kind == tkOp && toks[j+1].text == ",") {
+					return nil, nil, fail(j+1, "expected a comma in the column list of %s", name)
+				}
+				j++
+			}
+			i = k + 1
 		}
 		if i >= len(toks) || !toks[i].is("as") {
-			return nil, fail(i, "expected AS after %s", name)
+			return nil, nil, fail(i, "expected AS after %s", name)
 		}
 		i++
 		if i < len(toks) && (toks[i].is("materialized") || toks[i].is("not")) {
@@ -517,14 +546,27 @@ func expandCTEs(text string, toks []token) ([]token, error) {
 			}
 		}
 		if i >= len(toks) || toks[i].kind != tkOp || toks[i].text != "(" {
-			return nil, fail(i, "expected ( after AS")
+			return nil, nil, fail(i, "expected ( after AS")
 		}
 		start := i
 		if i = closingParen(toks, start); i < 0 {
-			return nil, fail(start, "unterminated common table expression %s", name)
+			return nil, nil, fail(start, "unterminated common table expression %s", name)
 		}
-		body := substituteCTEs(toks[start+1:i], ctes2map(ctes, func(c cte) (string, []token) { return c.name, c.body }))
-		ctes = append(ctes, cte{name: name, body: body})
+		raw := toks[start+1 : i]
+		if recursive && namesTable(raw, name) {
+			rc, err := newRecCTE(text, name, cols, substituteCTEs(raw, ctes), len(recs), namePos)
+			if err != nil {
+				return nil, nil, err
+			}
+			recs = append(recs, rc)
+			ctes[strings.ToLower(name)] = []token{{kind: tkQuoted, text: backquote(rc.marker()), pos: namePos}}
+		} else {
+			body := substituteCTEs(raw, ctes)
+			if cols != nil {
+				body = renameColumns(body, cols, namePos)
+			}
+			ctes[strings.ToLower(name)] = parenthesized(body, namePos)
+		}
 		i++
 		if i < len(toks) && toks[i].kind == tkOp && toks[i].text == "," {
 			i++
@@ -533,22 +575,46 @@ func expandCTEs(text string, toks []token) ([]token, error) {
 		break
 	}
 	if i >= len(toks) {
-		return nil, fail(i, "expected a query after WITH")
+		return nil, nil, fail(i, "expected a query after WITH")
 	}
-	return substituteCTEs(toks[i:], ctes2map(ctes, func(c cte) (string, []token) { return c.name, c.body })), nil
+	return substituteCTEs(toks[i:], ctes), recs, nil
 }
 
-func ctes2map[T any](list []T, kv func(T) (string, []token)) map[string][]token {
-	m := make(map[string][]token, len(list))
-	for _, x := range list {
-		k, v := kv(x)
-		m[strings.ToLower(k)] = v
+func parenthesized(body []token, pos int) []token {
+	out := []token{{kind: tkOp, text: "(", pos: pos}}
+	out = append(out, body...)
+	return append(out, token{kind: tkOp, text: ")", pos: pos})
+}
+
+// colsMarker starts the alias of a derived table whose columns are
+// renamed: colsMarker, then each new name after a \x1f.
+const colsMarker = "__carquet_cols__"
+
+// renameColumns wraps a CTE's query as SELECT * FROM (q) AS renaming
+// alias, which relationOf reads back.
+func renameColumns(body []token, cols []string, pos int) []token {
+	alias := colsMarker + "\x1f" + strings.Join(cols, "\x1f")
+	out := []token{{kind: tkIdent, text: "SELECT", pos: pos}, {kind: tkOp, text: "*", pos: pos}, {kind: tkIdent, text: "FROM", pos: pos}}
+	out = append(out, parenthesized(body, pos)...)
+	return append(out, token{kind: tkIdent, text: "AS", pos: pos}, token{kind: tkQuoted, text: backquote(alias), pos: pos})
+}
+
+// namesTable reports whether toks name the table name after FROM, JOIN
+// or a comma of a FROM list.
+func namesTable(toks []token, name string) bool {
+	probe := map[string][]token{strings.ToLower(name): {{kind: tkIdent, text: "__probe__"}}}
+	out := substituteCTEs(toks, probe)
+	for _, t := range out {
+		if t.kind == tkIdent && t.text == "__probe__" {
+			return true
+		}
 	}
-	return m
+	return false
 }
 
 // substituteCTEs replaces table references to CTEs (after FROM, JOIN or
-// a comma in a FROM list) with parenthesized queries.
+// a comma in a FROM list) with their replacements (a parenthesized query
+// or a marker table name).
 func substituteCTEs(toks []token, ctes map[string][]token) []token {
 	if len(ctes) == 0 {
 		return toks
@@ -581,9 +647,7 @@ func substituteCTEs(toks []token, ctes map[string][]token) []token {
 			afterFrom := prev.is("from") || prev.is("join") || inFrom && prev.kind == tkOp && prev.text == ","
 			nextIsDot := i+1 < len(toks) && toks[i+1].kind == tkOp && toks[i+1].text == "."
 			if afterFrom && !nextIsDot {
-				out = append(out, token{kind: tkOp, text: "(", pos: t.pos})
 				out = append(out, body...)
-				out = append(out, token{kind: tkOp, text: ")", pos: t.pos})
 				// Keep the CTE's name as the alias unless one follows.
 				hasAlias := i+1 < len(toks) && (toks[i+1].is("as") || toks[i+1].kind == tkIdent && !isClauseWord(toks[i+1].text))
 				if !hasAlias {
