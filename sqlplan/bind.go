@@ -570,7 +570,7 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		if name == tryMarker {
 			return p.bindTryCast(x, sc, agg)
 		}
-		if _, known := funcs[name]; !known {
+		if _, known := funcs[name]; !known && !nestedNames[name] {
 			// An unknown function is the error, not its arguments (which,
 			// above a GROUP BY, would be reported as ungrouped columns).
 			_, err := p.bindFunc(name, nil)

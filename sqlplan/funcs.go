@@ -983,6 +983,9 @@ func strftime(t time.Time, f string) string {
 
 // bindFunc binds a scalar function call.
 func (p *planner) bindFunc(name string, args []expr) (expr, error) {
+	if e, ok, err := p.bindNested(name, args); ok {
+		return e, err
+	}
 	f, ok := funcs[name]
 	if !ok {
 		if aggNames[name] {

@@ -461,6 +461,8 @@ func children(e expr) []expr {
 		return []expr{x.e}
 	case *funcExpr:
 		return x.args
+	case *unnestItem:
+		return []expr{x.list}
 	case *corrExpr:
 		if x.left != nil {
 			return append([]expr{x.left}, x.outer...)

@@ -183,6 +183,7 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 	}
 	unnamed := 0
 	var parens []paren
+	var brackets []int // open [ ... ] (index or list literal)
 	// QUALIFY cond becomes HAVING qualifyMarker(cond), or, after a HAVING
 	// of the same SELECT, (h) AND qualifyMarker(cond): havingAt is where
 	// the last HAVING at each parenthesis depth was emitted, qualifyOpen
@@ -333,6 +334,43 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 					}
 					r.emit("as "+name, t)
 				}
+			case "{":
+				// A struct literal {'a': 1, 'b': x} is structMarker('a', 1,
+				// 'b', x): the tokens are reordered and rewritten.
+				call, k, err := structLiteral(src, toks, i)
+				if err != nil {
+					return nil, err
+				}
+				toks = append(toks[:i:i], append(call, toks[k+1:]...)...)
+				i--
+			case "[":
+				// x[i] is indexMarker(x, i); [a, b] (no operand before) is
+				// list_value(a, b). brackets remembers which, for the ']'.
+				start := operandStart(r.out)
+				operand := len(r.out) > 0 && start >= 0
+				if operand {
+					switch last := r.out[len(r.out)-1].text; {
+					case last == ")" || last == "]" || strings.HasPrefix(last, "'") || strings.HasPrefix(last, "`"):
+					case isWord(last) && !isOperatorWord(last):
+					default:
+						operand = false
+					}
+				}
+				if operand {
+					head := []otok{{text: indexMarker, orig: r.out[start].orig}, {text: "(", orig: r.out[start].orig}}
+					r.out = append(r.out[:start], append(head, r.out[start:]...)...)
+					r.emit(",", t)
+				} else {
+					r.emit("list_value", t)
+					r.emit("(", t)
+				}
+				brackets = append(brackets, len(parens))
+			case "]":
+				if len(brackets) == 0 {
+					return nil, errAt(src, t.pos, "unmatched ]")
+				}
+				brackets = brackets[:len(brackets)-1]
+				r.emit(")", t)
 			case "//":
 				r.emit("div", t) // integer division (bind.go)
 			case "**":
@@ -875,6 +913,73 @@ func (r *rewriter) derivedColumnList(toks []token, i, openAt int) (int, bool) {
 	r.emit("as "+backquote(alias)+" )", toks[i])
 	r.emit("as "+backquote(tableToken(toks[j])), toks[j])
 	return k, true
+}
+
+// structMarker is what the rewrite makes of a struct literal.
+const structMarker = "__carquet_struct__"
+
+// structLiteral reads the struct literal whose '{' is toks[i] and returns
+// the tokens of structMarker('name', value, ...) and the index of its '}'.
+func structLiteral(src string, toks []token, i int) ([]token, int, error) {
+	depth, k := 0, i
+	for ; k < len(toks); k++ {
+		switch {
+		case toks[k].kind == tkOp && (toks[k].text == "{" || toks[k].text == "(" || toks[k].text == "["):
+			depth++
+		case toks[k].kind == tkOp && (toks[k].text == "}" || toks[k].text == ")" || toks[k].text == "]"):
+			depth--
+		}
+		if depth == 0 {
+			break
+		}
+	}
+	if k >= len(toks) || toks[k].text != "}" {
+		return nil, 0, errAt(src, toks[i].pos, "unterminated struct literal {...}")
+	}
+	pos := toks[i].pos
+	call := []token{{kind: tkIdent, text: structMarker, pos: pos}, {kind: tkOp, text: "(", pos: pos}}
+	if k == i+1 {
+		return nil, 0, errAt(src, pos, "a struct literal needs at least one field")
+	}
+	for n, entry := range splitList(toks[i+1 : k]) {
+		if len(entry) < 2 || entry[0].kind != tkString && entry[0].kind != tkIdent && entry[0].kind != tkDQuoted {
+			return nil, 0, errAt(src, pos, "a struct literal takes 'name': value entries")
+		}
+		name := entry[0]
+		var value []token
+		switch sep := entry[1]; {
+		case sep.kind == tkOp && sep.text == ":":
+			value = entry[2:]
+		case sep.kind == tkParam && strings.HasPrefix(sep.text, ":"):
+			// 'a':1 lexes as the parameter :1
+			kind := tkIdent
+			if c := sep.text[1]; c >= '0' && c <= '9' {
+				kind = tkNumber
+			}
+			value = append([]token{{kind: kind, text: sep.text[1:], pos: sep.pos + 1}}, entry[2:]...)
+		default:
+			return nil, 0, errAt(src, name.pos, "a struct literal takes 'name': value entries")
+		}
+		if len(value) == 0 {
+			return nil, 0, errAt(src, name.pos, "the field %s of a struct literal has no value", name.text)
+		}
+		if n > 0 {
+			call = append(call, token{kind: tkOp, text: ",", pos: name.pos})
+		}
+		call = append(call, token{kind: tkString, text: "'" + strings.ReplaceAll(tableToken(name), "'", "''") + "'", pos: name.pos}, token{kind: tkOp, text: ",", pos: name.pos})
+		call = append(call, value...)
+	}
+	return append(call, token{kind: tkOp, text: ")", pos: toks[k].pos}), k, nil
+}
+
+// isOperatorWord reports the keywords after which [ starts a list literal
+// (not an index).
+func isOperatorWord(w string) bool {
+	switch strings.ToLower(w) {
+	case "select", "and", "or", "not", "in", "is", "then", "else", "when", "case", "like", "ilike", "between", "by", "on", "where", "having", "distinct", "as", "from", "values", "all", "any", "some", "exists", "array", "interval", "div", "mod", "xor", "regexp", "set", "limit", "offset", "qualify":
+		return true
+	}
+	return false
 }
 
 // valuesToSelect writes a VALUES list used as a query — at the start, in

@@ -108,6 +108,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	defer func() { p.win = savedWin }()
 	var outExprs []expr
 	var cols []Column
+	var unnests []int // select items that are unnest(list)
 	for k, se := range sel.SelectExprs {
 		if ae, ok := se.(*sqlparser.AliasedExpr); ok {
 			if f, ok := ae.Expr.(*sqlparser.FuncExpr); ok && f.Name.Lowered() == excludeMarker {
@@ -164,8 +165,17 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 				}
 			}
 		case *sqlparser.AliasedExpr:
-			e, err := p.bindExpr(x.Expr, sc, agg)
-			if err != nil {
+			var e expr
+			var err error
+			if f, ok := isUnnest(x.Expr); ok {
+				if agg != nil {
+					return nil, unsupported("unnest with GROUP BY or aggregates (unnest in a subquery first)")
+				}
+				if e, err = p.bindUnnest(f, sc); err != nil {
+					return nil, err
+				}
+				unnests = append(unnests, len(outExprs))
+			} else if e, err = p.bindExpr(x.Expr, sc, agg); err != nil {
 				return nil, err
 			}
 			name := itemName(x)
@@ -475,6 +485,13 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		root = &filterNode{in: root, pred: qual}
 	}
 	root = &projectNode{in: root, exprs: outExprs}
+	if len(unnests) > 0 {
+		un := &unnestNode{in: root, cols: unnests}
+		for _, c := range unnests {
+			un.elems = append(un.elems, outExprs[c].typ())
+		}
+		root = un
+	}
 	if sel.Distinct != "" {
 		root = &distinctNode{in: root}
 	}

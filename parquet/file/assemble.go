@@ -17,8 +17,17 @@ func Assemble(f *schema.Field, leaves []*LeafData, out *vector.Vector) error {
 	return a.field(f, 0, 0, out)
 }
 
+// assembleKeeping is Assemble leaving the values of the leaves in keep
+// in place (copied, not moved into out), for leaves that another field
+// of the same batch assembles too (a struct and one of its fields).
+func assembleKeeping(f *schema.Field, leaves []*LeafData, out *vector.Vector, keep map[int]bool) error {
+	a := assembler{leaves: leaves, keep: keep}
+	return a.field(f, 0, 0, out)
+}
+
 type assembler struct {
 	leaves []*LeafData
+	keep   map[int]bool
 }
 
 // levels returns the definition and repetition levels of the first leaf
@@ -63,15 +72,16 @@ func (a *assembler) primitive(f *schema.Field, r, dp int16, out *vector.Vector) 
 	d := a.leaves[f.Leaf]
 	maxDef := f.Node.MaxDef
 	out.Kind, out.Width = d.Values.Kind, d.Values.Width
+	keep := a.keep[f.Leaf]
 	if r == 0 && dp == 0 && len(d.Rep) == 0 {
-		return scatter(out, &d.Values, d.Def, nil, maxDef, 0, 0, d.Entries)
+		return scatter(out, &d.Values, d.Def, nil, maxDef, 0, 0, d.Entries, keep)
 	}
-	return scatter(out, &d.Values, d.Def, d.Rep, maxDef, r, dp, d.Entries)
+	return scatter(out, &d.Values, d.Def, d.Rep, maxDef, r, dp, d.Entries, keep)
 }
 
 // scatter places dense values into slots, leaving nulls where the
 // definition level stops short of maxDef.
-func scatter(out, vals *vector.Vector, def, rep []int16, maxDef, r, dp int16, n int) error {
+func scatter(out, vals *vector.Vector, def, rep []int16, maxDef, r, dp int16, n int, keep bool) error {
 	out.Reset()
 	out.Kind, out.Width = vals.Kind, vals.Width
 	slots := n
@@ -83,7 +93,7 @@ func scatter(out, vals *vector.Vector, def, rep []int16, maxDef, r, dp int16, n 
 			}
 		}
 	}
-	if slots == vals.Len {
+	if slots == vals.Len && !keep {
 		// No null slots: the dense values are the vector. Swap buffers
 		// instead of copying them.
 		*out, *vals = *vals, *out

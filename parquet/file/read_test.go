@@ -275,3 +275,72 @@ func TestParquet816(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedLeaves reads a struct and fields under it (and a column
+// named twice) in one reader: every field gets the leaf's values (the
+// assembler used to move them into the first field that took them).
+func TestSharedLeaves(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		cols []string
+	}{
+		{"nested_structs.rust.parquet", []string{"roll_num.min", "roll_num", "roll_num.max"}},
+		{"nullable.impala.parquet", []string{"int_array", "id", "int_array", "nested_struct", "nested_struct.A", "nested_struct.b"}},
+	} {
+		f, err := OpenFile(testfiles.Path(t, "data/"+c.file), Options{}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Each column alone is the reference.
+		alone := map[string][]string{}
+		for _, col := range c.cols {
+			alone[col] = readColumn(t, f, []string{col}, 0)
+		}
+		r, err := f.NewReader(ReaderOptions{Columns: c.cols})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([][]string, len(c.cols))
+		for {
+			b, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s %v: %v", c.file, c.cols, err)
+			}
+			for k := range c.cols {
+				for i := 0; i < b.NumRows; i++ {
+					got[k] = append(got[k], fmt.Sprint(value.Get(b.Fields[k], b.Columns[k], i)))
+				}
+			}
+		}
+		for k, col := range c.cols {
+			if fmt.Sprint(got[k]) != fmt.Sprint(alone[col]) {
+				t.Errorf("%s: %s read with %v = %v, alone %v", c.file, col, c.cols, got[k], alone[col])
+			}
+		}
+		f.Close()
+	}
+}
+
+// readColumn reads column k of the columns cols as printed values.
+func readColumn(t *testing.T, f *File, cols []string, k int) []string {
+	r, err := f.NewReader(ReaderOptions{Columns: cols})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for {
+		b, err := r.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < b.NumRows; i++ {
+			out = append(out, fmt.Sprint(value.Get(b.Fields[k], b.Columns[k], i)))
+		}
+	}
+}

@@ -70,6 +70,7 @@ type Reader struct {
 	rowInRG   int64
 	readers   []*ColumnReader // by leaf column; nil when not projected
 	codes     map[int]bool    // leaf columns read as codes
+	shared    map[int]bool    // leaf columns more than one field assembles
 	data      []*LeafData
 	batch     Batch
 	fresh     bool
@@ -138,6 +139,14 @@ func (f *File) NewReader(opts ReaderOptions) (*Reader, error) {
 			if !seen[leaf.Column] {
 				seen[leaf.Column] = true
 				r.leaves = append(r.leaves, leaf.Column)
+			} else {
+				// Two fields share the leaf (a struct and its field, or a
+				// column asked twice): assembling one must not take its
+				// values from the other.
+				if r.shared == nil {
+					r.shared = map[int]bool{}
+				}
+				r.shared[leaf.Column] = true
 			}
 		}
 	}
@@ -300,7 +309,7 @@ func (r *Reader) readRows(want int) error {
 		}
 	}
 	for i, fl := range r.fields {
-		if err := Assemble(fl, r.data, r.batch.Columns[i]); err != nil {
+		if err := assembleKeeping(fl, r.data, r.batch.Columns[i], r.shared); err != nil {
 			return r.f.wrap(r.rg, fl.Node.PathString(), -1, err)
 		}
 		if r.batch.Columns[i].Len != want {

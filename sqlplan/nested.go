@@ -1,0 +1,579 @@
+package sqlplan
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/xwb1989/sqlparser"
+)
+
+// Lists, maps and structs in expressions: x[i] (lists, 1-based, negative
+// from the end), m[key], s['field'], list literals [a, b] (list_value),
+// len / array_length / cardinality, list_contains, map_keys, map_values,
+// and unnest(list) as a select item (one output row per element; several
+// unnests in one SELECT are zipped, the shorter padded with NULLs).
+//
+// Nested values are Go values (col.A): []any for lists, map[string]any
+// for structs and string-keyed maps, map[any]any for other maps, with the
+// leaves as the Parquet reader gives them (value.Get) or as toGo renders
+// scalars; fromGo turns a leaf back into the engine's scalar of its type.
+
+// indexMarker is what the rewrite makes of x[i].
+const indexMarker = "__carquet_index__"
+
+// listElem is the element type of a list type.
+func listElem(t Type) (Type, bool) {
+	if t.Kind != KNested {
+		return Type{}, false
+	}
+	if f := t.Field; f != nil {
+		if f.Kind == schema.List && len(f.Children) == 1 {
+			return typeOfField(f.Children[0]), true
+		}
+		return Type{}, false
+	}
+	if t.Elem != nil {
+		return *t.Elem, true
+	}
+	return Type{}, false
+}
+
+// mapKV is the key and value types of a map type.
+func mapKV(t Type) (Type, Type, bool) {
+	if t.Kind != KNested {
+		return Type{}, Type{}, false
+	}
+	if f := t.Field; f != nil {
+		if f.Kind != schema.Map || len(f.Children) == 0 {
+			return Type{}, Type{}, false
+		}
+		v := Type{Kind: KNull}
+		if len(f.Children) > 1 {
+			v = typeOfField(f.Children[1])
+		}
+		return typeOfField(f.Children[0]), v, true
+	}
+	if t.MapOf && len(t.Fields) == 2 {
+		return t.Fields[0].Type, t.Fields[1].Type, true
+	}
+	return Type{}, Type{}, false
+}
+
+// structField is the type of a struct type's field (by name, any case)
+// and its exact name.
+func structField(t Type, name string) (Type, string, bool) {
+	if t.Kind != KNested {
+		return Type{}, "", false
+	}
+	if f := t.Field; f != nil {
+		if f.Kind != schema.Struct {
+			return Type{}, "", false
+		}
+		for _, c := range f.Children {
+			if strings.EqualFold(c.Name, name) {
+				return typeOfField(c), c.Name, true
+			}
+		}
+		return Type{}, "", false
+	}
+	if t.MapOf || t.Elem != nil {
+		return Type{}, "", false
+	}
+	for _, f := range t.Fields {
+		if strings.EqualFold(f.Name, name) {
+			return f.Type, f.Name, true
+		}
+	}
+	return Type{}, "", false
+}
+
+// plainType is t without its Parquet field, except for nested types,
+// which need it to know their elements.
+func plainType(t Type) Type {
+	if t.Kind == KNested {
+		return t
+	}
+	return withoutField(t)
+}
+
+// fromGo converts a leaf of a nested value to the scalar of type t.
+func fromGo(t Type, v any) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	bad := func() (any, error) { return nil, errorf("cannot read %T as %s", v, t.SQLName()) }
+	switch t.Kind {
+	case KNested:
+		return v, nil
+	case KInt, KUint:
+		switch x := v.(type) {
+		case int8:
+			return int64(x), nil
+		case int16:
+			return int64(x), nil
+		case int32:
+			return int64(x), nil
+		case int64:
+			return x, nil
+		case uint8:
+			return int64(x), nil
+		case uint16:
+			return int64(x), nil
+		case uint32:
+			return int64(x), nil
+		case uint64:
+			if t.Kind == KUint {
+				return x, nil
+			}
+			return int64(x), nil
+		}
+		return bad()
+	case KFloat:
+		switch x := v.(type) {
+		case float32:
+			return float64(x), nil
+		case float64:
+			return x, nil
+		}
+		return bad()
+	case KBool:
+		if x, ok := v.(bool); ok {
+			return x, nil
+		}
+		return bad()
+	case KString, KUUID, KInterval:
+		switch x := v.(type) {
+		case string:
+			return x, nil
+		case []byte:
+			return string(x), nil
+		case [16]byte:
+			return fmt.Sprintf("%x-%x-%x-%x-%x", x[:4], x[4:6], x[6:8], x[8:10], x[10:]), nil
+		}
+		return fmt.Sprint(v), nil
+	case KBytes:
+		switch x := v.(type) {
+		case []byte:
+			return x, nil
+		case string:
+			return []byte(x), nil
+		}
+		return bad()
+	case KDate, KTimestamp, KTime:
+		x, ok := v.(time.Time)
+		if !ok {
+			return bad()
+		}
+		switch t.Kind {
+		case KDate:
+			return timeToDays(x), nil
+		case KTime:
+			return timeToTimeOfDay(x), nil
+		}
+		return x.UnixMicro(), nil
+	case KDecimal:
+		var d value.Decimal
+		switch x := v.(type) {
+		case value.Decimal:
+			d = x
+		case string:
+			r, ok := new(big.Rat).SetString(x)
+			if !ok {
+				return bad()
+			}
+			d = ratDecimal(r, t.Scale)
+		default:
+			return bad()
+		}
+		d = ratDecimal(decRat(d), t.Scale)
+		if t.Prec <= 18 {
+			return d.Unscaled.Int64(), nil
+		}
+		return d, nil
+	}
+	return bad()
+}
+
+// nestedNames are the functions bindNested knows.
+var nestedNames = map[string]bool{
+	indexMarker: true, "list_extract": true, "array_extract": true, "element_at": true, "list_element": true,
+	"len": true, "length": true, "array_length": true, "cardinality": true, "list_length": true,
+	"list_contains": true, "array_contains": true, "list_has": true, "array_has": true,
+	"map_keys": true, "map_values": true, "list_value": true, "list_pack": true,
+	structMarker: true, "struct_pack": true,
+}
+
+// bindNested binds the nested-value functions; ok is false for a call
+// that is not one of them (or whose arguments are not nested).
+func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
+	switch name {
+	case indexMarker, "list_extract", "array_extract", "element_at", "list_element":
+		if len(args) != 2 || args[0].typ().Kind != KNested {
+			if len(args) == 2 && args[0].typ().Kind == KNull {
+				return &constExpr{t: Type{Kind: KNull}}, true, nil
+			}
+			if len(args) == 2 {
+				return nil, true, errorf("cannot index %s with [ ]", args[0].typ().SQLName())
+			}
+			return nil, true, errorf("%s takes two arguments", name)
+		}
+		e, err := p.bindIndex(args[0], args[1])
+		return e, true, err
+	case "len", "length", "array_length", "cardinality", "list_length":
+		if len(args) != 1 || args[0].typ().Kind != KNested {
+			if name == "len" || name == "length" {
+				return nil, false, nil // of a string (funcs.go)
+			}
+			if len(args) == 1 {
+				return nil, true, errorf("%s needs a list or a map, not %s", name, args[0].typ().SQLName())
+			}
+			return nil, true, errorf("%s takes one argument", name)
+		}
+		return nestedFunc(name+"("+args[0].String()+")", tInt, args, func(v []any) (any, error) {
+			switch x := v[0].(type) {
+			case []any:
+				return int64(len(x)), nil
+			case map[string]any:
+				return int64(len(x)), nil
+			case map[any]any:
+				return int64(len(x)), nil
+			}
+			return nil, errorf("%s of %T", name, v[0])
+		}), true, nil
+	case "list_contains", "array_contains", "list_has", "array_has":
+		if len(args) != 2 {
+			return nil, true, errorf("%s takes two arguments", name)
+		}
+		et, ok := listElem(args[0].typ())
+		if !ok {
+			return nil, true, errorf("%s needs a list, not %s", name, args[0].typ().SQLName())
+		}
+		needle, err := p.cast(args[1], plainType(et))
+		if err != nil {
+			return nil, true, err
+		}
+		return nestedFunc(name+"("+args[0].String()+", "+args[1].String()+")", tBool, []expr{args[0], needle}, func(v []any) (any, error) {
+			for _, el := range v[0].([]any) {
+				s, err := fromGo(et, el)
+				if err != nil {
+					return nil, err
+				}
+				if s != nil && compareScalars(plainType(et), s, v[1]) == 0 {
+					return true, nil
+				}
+			}
+			return false, nil
+		}), true, nil
+	case "map_keys", "map_values":
+		if len(args) != 1 {
+			return nil, true, errorf("%s takes one argument", name)
+		}
+		kt, vt, ok := mapKV(args[0].typ())
+		if !ok {
+			return nil, true, errorf("%s needs a map, not %s", name, args[0].typ().SQLName())
+		}
+		et := kt
+		if name == "map_values" {
+			et = vt
+		}
+		et = plainType(et)
+		return nestedFunc(name+"("+args[0].String()+")", Type{Kind: KNested, Elem: &et}, args, func(v []any) (any, error) {
+			var out []any
+			each := func(k, x any) {
+				if name == "map_keys" {
+					out = append(out, k)
+				} else {
+					out = append(out, x)
+				}
+			}
+			switch m := v[0].(type) {
+			case map[string]any:
+				for _, k := range sortedKeys(m) {
+					each(k, m[k])
+				}
+			case map[any]any:
+				for k, x := range m {
+					each(k, x)
+				}
+			}
+			if out == nil {
+				out = []any{}
+			}
+			return out, nil
+		}), true, nil
+	case structMarker, "struct_pack":
+		if name == "struct_pack" {
+			return nil, true, unsupported("struct_pack (write {'name': value})")
+		}
+		if len(args)%2 != 0 || len(args) == 0 {
+			return nil, true, errorf("malformed struct literal")
+		}
+		var fields []NamedType
+		var vals []expr
+		var texts []string
+		for k := 0; k < len(args); k += 2 {
+			c, ok := isConst(args[k])
+			fname, isStr := c.v.(string)
+			if !ok || !isStr {
+				return nil, true, errorf("malformed struct literal")
+			}
+			ft := plainType(args[k+1].typ())
+			if ft.Kind == KNull {
+				ft = tInt
+			}
+			fields = append(fields, NamedType{Name: fname, Type: ft})
+			v, err := p.cast(args[k+1], ft)
+			if err != nil {
+				return nil, true, err
+			}
+			vals = append(vals, v)
+			texts = append(texts, "'"+fname+"': "+args[k+1].String())
+		}
+		e := nestedFunc("{"+strings.Join(texts, ", ")+"}", Type{Kind: KNested, Fields: fields}, vals, func(v []any) (any, error) {
+			m := make(map[string]any, len(v))
+			for i, x := range v {
+				m[fields[i].Name] = toGo(fields[i].Type, x)
+			}
+			return m, nil
+		})
+		e.strict = false
+		return e, true, nil
+	case "list_value", "list_pack":
+		var et Type
+		if len(args) > 0 {
+			var err error
+			if et, err = commonType(args); err != nil {
+				return nil, true, err
+			}
+		} else {
+			et = tInt
+		}
+		if et.Kind == KNull {
+			et = tInt
+		}
+		et = plainType(et)
+		cast := make([]expr, len(args))
+		texts := make([]string, len(args))
+		for i, a := range args {
+			c, err := p.cast(a, et)
+			if err != nil {
+				return nil, true, err
+			}
+			cast[i], texts[i] = c, a.String()
+		}
+		e := nestedFunc("["+strings.Join(texts, ", ")+"]", Type{Kind: KNested, Elem: &et}, cast, func(v []any) (any, error) {
+			out := make([]any, len(v))
+			for i, x := range v {
+				out[i] = toGo(et, x)
+			}
+			return out, nil
+		})
+		e.strict = false
+		return e, true, nil
+	}
+	return nil, false, nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// nestedFunc is a function of nested values computed row by row from the
+// arguments' scalars.
+func nestedFunc(text string, t Type, args []expr, f func(v []any) (any, error)) *funcExpr {
+	e := &funcExpr{name: text, args: args, t: t, strict: true, row: func(a []*Col, i int) (any, error) {
+		v := make([]any, len(a))
+		for k, c := range a {
+			v[k] = c.get(i)
+		}
+		return f(v)
+	}}
+	e.setText(text)
+	return e
+}
+
+// bindIndex binds x[i]: a list element, a map value or a struct field.
+func (p *planner) bindIndex(x, i expr) (expr, error) {
+	xt := x.typ()
+	text := x.String() + "[" + i.String() + "]"
+	if et, ok := listElem(xt); ok {
+		idx, err := p.cast(i, tInt)
+		if err != nil {
+			return nil, err
+		}
+		return nestedFunc(text, plainType(et), []expr{x, idx}, func(v []any) (any, error) {
+			l := v[0].([]any)
+			n := v[1].(int64)
+			if n < 0 {
+				n += int64(len(l)) + 1
+			}
+			if n < 1 || n > int64(len(l)) {
+				return nil, nil
+			}
+			return fromGo(et, l[n-1])
+		}), nil
+	}
+	if kt, vt, ok := mapKV(xt); ok {
+		key, err := p.cast(i, plainType(kt))
+		if err != nil {
+			return nil, err
+		}
+		return nestedFunc(text, plainType(vt), []expr{x, key}, func(v []any) (any, error) {
+			switch m := v[0].(type) {
+			case map[string]any:
+				k, ok := v[1].(string)
+				if !ok {
+					return nil, nil
+				}
+				return fromGo(vt, m[k])
+			case map[any]any:
+				for mk, mv := range m {
+					s, err := fromGo(kt, mk)
+					if err != nil {
+						return nil, err
+					}
+					if s != nil && compareScalars(plainType(kt), s, v[1]) == 0 {
+						return fromGo(vt, mv)
+					}
+				}
+			}
+			return nil, nil
+		}), nil
+	}
+	if k, ok := isConst(i); ok && xt.Kind == KNested {
+		name, isStr := k.v.(string)
+		if !isStr {
+			return nil, errorf("a struct field is named by a string: %s", text)
+		}
+		ft, exact, ok := structField(xt, name)
+		if !ok {
+			return nil, errorf("%s has no field %q", xt.SQLName(), name)
+		}
+		return nestedFunc(text, plainType(ft), []expr{x}, func(v []any) (any, error) {
+			m, ok := v[0].(map[string]any)
+			if !ok {
+				return nil, nil
+			}
+			return fromGo(ft, m[exact])
+		}), nil
+	}
+	return nil, errorf("cannot index %s with %s", xt.SQLName(), i.typ().SQLName())
+}
+
+// unnestItem is unnest(list) as a select item: its value is the list, its
+// type the element type; unnestNode expands the rows.
+type unnestItem struct {
+	named
+	list expr
+	elem Type
+}
+
+func (e *unnestItem) typ() Type                   { return e.elem }
+func (e *unnestItem) eval(b *Batch) (*Col, error) { return e.list.eval(b) }
+
+// bindUnnest binds unnest(x) as a select item.
+func (p *planner) bindUnnest(f *sqlparser.FuncExpr, sc *scope) (expr, error) {
+	if len(f.Exprs) != 1 {
+		return nil, errorf("unnest takes one list")
+	}
+	ae, ok := f.Exprs[0].(*sqlparser.AliasedExpr)
+	if !ok {
+		return nil, errorf("unnest takes one list")
+	}
+	l, err := p.bindExpr(ae.Expr, sc, nil)
+	if err != nil {
+		return nil, err
+	}
+	et, ok := listElem(l.typ())
+	if !ok {
+		if l.typ().Kind == KNull {
+			et = tInt
+		} else {
+			return nil, errorf("unnest needs a list, not %s", l.typ().SQLName())
+		}
+	}
+	e := &unnestItem{list: l, elem: plainType(et)}
+	if et.Kind == KNested {
+		e.elem = et
+	}
+	e.setText("unnest(" + l.String() + ")")
+	return e, nil
+}
+
+// isUnnest reports a select item unnest(...).
+func isUnnest(e sqlparser.Expr) (*sqlparser.FuncExpr, bool) {
+	f, ok := e.(*sqlparser.FuncExpr)
+	return f, ok && f.Qualifier.IsEmpty() && f.Name.Lowered() == "unnest"
+}
+
+// unnestNode expands each row into one row per element of its unnested
+// columns (the longest list; the others padded with NULLs); a row whose
+// lists are all NULL or empty gives no row.
+type unnestNode struct {
+	in    node
+	cols  []int  // the unnested columns
+	elems []Type // their element types
+}
+
+func (n *unnestNode) next(ctx context.Context) (*Batch, error) {
+	for {
+		b, err := n.in.next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var rows []int32
+		var pos []int
+		for i := 0; i < b.N; i++ {
+			longest := 0
+			for _, c := range n.cols {
+				if l, ok := b.Cols[c].get(i).([]any); ok {
+					longest = max(longest, len(l))
+				}
+			}
+			for k := 0; k < longest; k++ {
+				rows = append(rows, int32(i))
+				pos = append(pos, k)
+			}
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		out := &Batch{N: len(rows), Cols: make([]*Col, len(b.Cols))}
+		for c := range b.Cols {
+			out.Cols[c] = b.Cols[c].take(rows)
+		}
+		for k, c := range n.cols {
+			bl := newBuilder(n.elems[k], len(rows))
+			src := b.Cols[c]
+			for r, row := range rows {
+				var v any
+				if l, ok := src.get(int(row)).([]any); ok && pos[r] < len(l) {
+					if v, err = fromGo(n.elems[k], l[pos[r]]); err != nil {
+						return nil, err
+					}
+				}
+				bl.add(v)
+			}
+			out.Cols[c] = bl.c
+		}
+		return out, nil
+	}
+}
+
+func (n *unnestNode) close() { n.in.close() }
+
+func (n *unnestNode) explain(x *explainer, depth int) {
+	x.line(depth, "UNNEST columns %v", n.cols)
+	n.in.explain(x, depth+1)
+}
