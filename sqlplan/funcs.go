@@ -430,7 +430,11 @@ func init() {
 			return dateDiff(strings.ToLower(str(a[0], i)), a[1].I[i], a[2].I[i])
 		}, false, false},
 		"make_date": {3, 3, sig(tDate, tInt), func(a []*Col, i int) (any, error) {
-			t := time.Date(int(a[0].I[i]), time.Month(a[1].I[i]), int(a[2].I[i]), 0, 0, 0, 0, time.UTC)
+			y, m, d := a[0].I[i], a[1].I[i], a[2].I[i]
+			t := time.Date(int(y), time.Month(m), int(d), 0, 0, 0, 0, time.UTC)
+			if int64(t.Year()) != y || int64(t.Month()) != m || int64(t.Day()) != d {
+				return nil, fmt.Errorf("make_date(%d, %d, %d) is not a date", y, m, d)
+			}
 			return timeToDays(t), nil
 		}, false, false},
 		"make_timestamp": {6, 6, sig(tTS, tInt, tInt, tInt, tInt, tInt, tFloat), func(a []*Col, i int) (any, error) {
@@ -971,6 +975,43 @@ func strftime(t time.Time, f string) string {
 			b.WriteString(t.Weekday().String()[:3])
 		case 'w':
 			fmt.Fprintf(&b, "%d", int(t.Weekday()))
+		case 'u':
+			fmt.Fprintf(&b, "%d", (int(t.Weekday())+6)%7+1)
+		case 'U':
+			// weeks starting on Sunday; days before the first Sunday are week 0
+			fmt.Fprintf(&b, "%02d", (t.YearDay()+6-int(t.Weekday()))/7)
+		case 'W':
+			fmt.Fprintf(&b, "%02d", (t.YearDay()+6-(int(t.Weekday())+6)%7)/7)
+		case 'V':
+			_, w := t.ISOWeek()
+			fmt.Fprintf(&b, "%02d", w)
+		case 'G':
+			y, _ := t.ISOWeek()
+			fmt.Fprintf(&b, "%04d", y)
+		case 'e':
+			fmt.Fprintf(&b, "%2d", t.Day())
+		case 'I':
+			h := t.Hour() % 12
+			if h == 0 {
+				h = 12
+			}
+			fmt.Fprintf(&b, "%02d", h)
+		case 'p':
+			if t.Hour() < 12 {
+				b.WriteString("AM")
+			} else {
+				b.WriteString("PM")
+			}
+		case 'F':
+			fmt.Fprintf(&b, "%04d-%02d-%02d", t.Year(), int(t.Month()), t.Day())
+		case 'T':
+			fmt.Fprintf(&b, "%02d:%02d:%02d", t.Hour(), t.Minute(), t.Second())
+		case 'Z', 'z':
+			if f[i] == 'z' {
+				b.WriteString("+00")
+			} else {
+				b.WriteString("UTC")
+			}
 		case '%':
 			b.WriteByte('%')
 		default:
