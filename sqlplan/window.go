@@ -74,7 +74,7 @@ func parseFrame(m string) (*winFrame, error) {
 
 var windowFns = map[string]bool{
 	"row_number": true, "rank": true, "dense_rank": true, "percent_rank": true, "cume_dist": true, "ntile": true,
-	"lag": true, "lead": true, "first_value": true, "last_value": true,
+	"lag": true, "lead": true, "first_value": true, "last_value": true, "nth_value": true,
 	"count": true, "sum": true, "avg": true, "mean": true, "min": true, "max": true,
 }
 
@@ -200,11 +200,19 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 			spec.args[0] = c
 			spec.t = tFloat
 		}
-	case "min", "max", "first_value", "last_value", "lag", "lead":
+	case "min", "max", "first_value", "last_value", "lag", "lead", "nth_value":
 		if err := need(1); err != nil {
 			return nil, err
 		}
 		spec.t = withoutField(at)
+		if spec.fn == "nth_value" {
+			if len(spec.args) != 2 {
+				return nil, errorf("nth_value takes a value and a position")
+			}
+			if k, ok := isConst(spec.args[1]); !ok || k.t.op() != KInt || k.v == nil || k.v.(int64) < 1 {
+				return nil, errorf("the position of nth_value must be a constant integer from 1")
+			}
+		}
 		if spec.fn == "lag" || spec.fn == "lead" {
 			if len(spec.args) > 1 {
 				if k, ok := isConst(spec.args[1]); !ok || k.t.op() != KInt {
@@ -443,7 +451,7 @@ func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey
 				res[rows[k]] = ac[2].get(int(rows[k]))
 			}
 		}
-	case "first_value", "last_value":
+	case "first_value", "last_value", "nth_value":
 		for k := range rows {
 			fs, fe := frameOf(w.frame, k, n, peerStart, peerEnd)
 			switch {
@@ -451,6 +459,13 @@ func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey
 				res[rows[k]] = nil
 			case w.fn == "first_value":
 				res[rows[k]] = arg(fs)
+			case w.fn == "nth_value":
+				// the nth row of the frame, NULL when the frame is shorter
+				if nth := int64(fs) + w.args[1].(*constExpr).v.(int64) - 1; nth < int64(fe) {
+					res[rows[k]] = arg(int(nth))
+				} else {
+					res[rows[k]] = nil
+				}
 			default:
 				res[rows[k]] = arg(fe - 1)
 			}
