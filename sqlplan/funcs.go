@@ -228,15 +228,22 @@ func init() {
 			}
 			return parts[k-1], nil
 		}, false, false},
-		"regexp_matches": {2, 2, sig(tBool, tString), func(a []*Col, i int) (any, error) {
-			re, err := cachedRegexp(str(a[1], i))
+		"regexp_matches": {2, 3, sig(tBool, tString), func(a []*Col, i int) (any, error) {
+			re, err := regexpOf(a, 1, 2, i, false)
+			if err != nil {
+				return nil, err
+			}
+			return re.Match(a[0].str(i)), nil
+		}, false, false},
+		"regexp_full_match": {2, 3, sig(tBool, tString), func(a []*Col, i int) (any, error) {
+			re, err := regexpOf(a, 1, 2, i, true)
 			if err != nil {
 				return nil, err
 			}
 			return re.Match(a[0].str(i)), nil
 		}, false, false},
 		"regexp_replace": {3, 4, sig(tString, tString), func(a []*Col, i int) (any, error) {
-			re, err := cachedRegexp(str(a[1], i))
+			re, err := regexpOf(a, 1, 3, i, false)
 			if err != nil {
 				return nil, err
 			}
@@ -462,11 +469,46 @@ func init() {
 		"nvl": "coalesce", "instr": "strpos", "position": "strpos", "datediff": "date_diff", "datepart": "date_part",
 		"datetrunc": "date_trunc", "prefix": "starts_with", "suffix": "ends_with", "truncate": "trunc", "iif": "if",
 		"strlen": "octet_length", "localtimestamp": "current_timestamp", "get_current_timestamp": "now",
-		"string_split_part": "split_part", "regexp_full_match": "regexp_matches",
+		"string_split_part": "split_part",
 	}
 	for a, f := range alias {
 		funcs[a] = funcs[f]
 	}
+}
+
+// regexpOf compiles the pattern in argument p with DuckDB's options in
+// argument o (if given): i case-insensitive, c case-sensitive, l literal,
+// m/n/p newline-sensitive, s dot matches newline; g (global) is read by
+// regexp_replace. full anchors the pattern at both ends.
+func regexpOf(a []*Col, p, o, i int, full bool) (*regexp.Regexp, error) {
+	pat := str(a[p], i)
+	flags := ""
+	if len(a) > o {
+		for _, c := range str(a[o], i) {
+			switch c {
+			case 'i':
+				flags = strings.ReplaceAll(flags, "i", "") + "i"
+			case 'c':
+				flags = strings.ReplaceAll(flags, "i", "")
+			case 'l':
+				pat = regexp.QuoteMeta(pat)
+			case 'm', 'n', 'p':
+				flags += "m"
+			case 's':
+				flags += "s"
+			case 'g':
+			default:
+				return nil, fmt.Errorf("unknown regular expression option %q", c)
+			}
+		}
+	}
+	if full {
+		pat = "^(?:" + pat + ")$"
+	}
+	if flags != "" {
+		pat = "(?" + flags + ")" + pat
+	}
+	return cachedRegexp(pat)
 }
 
 func floorDiv(a, b int64) int64 {

@@ -427,7 +427,7 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				}
 				r.emit(backquote(arg.unquoted()), t)
 				i += 3
-			case (low == "substring" || low == "substr") && next.kind == tkOp && next.text == "(":
+			case (low == "substring" || low == "substr") && next.kind == tkOp && next.text == "(" && topLevelWord(toks, i+1, "from") < 0:
 				r.emit("substring_fn", t)
 			case (low == "group" || low == "order") && next.is("by") && at(i+2).is("all"):
 				// GROUP BY ALL / ORDER BY ALL: a marker the planner expands.
@@ -503,6 +503,39 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 					spliced = append(spliced, tk)
 				}
 				toks = append(toks[:i:i], append(spliced, toks[k+1:]...)...)
+				i--
+			case low == "trim" && next.kind == tkOp && next.text == "(" && topLevelWord(toks, i+1, "from") > 0:
+				// trim([BOTH|LEADING|TRAILING] [chars] FROM s) is trim, ltrim
+				// or rtrim(s[, chars]).
+				k, from := closingParen(toks, i+1), topLevelWord(toks, i+1, "from")
+				spec := toks[i+2 : from]
+				fn := "trim"
+				if len(spec) > 0 && (spec[0].is("both") || spec[0].is("leading") || spec[0].is("trailing")) {
+					fn = map[string]string{"both": "trim", "leading": "ltrim", "trailing": "rtrim"}[strings.ToLower(spec[0].text)]
+					spec = spec[1:]
+				}
+				call := []token{{kind: tkIdent, text: fn, pos: t.pos}, toks[i+1]}
+				call = append(call, toks[from+1:k]...)
+				if len(spec) > 0 {
+					call = append(append(call, token{kind: tkOp, text: ",", pos: toks[from].pos}), spec...)
+				}
+				call = append(call, toks[k])
+				toks = append(toks[:i:i], append(call, toks[k+1:]...)...)
+				i--
+			case (low == "substring" || low == "substr") && next.kind == tkOp && next.text == "(" && topLevelWord(toks, i+1, "from") > 0:
+				// substring(s FROM a [FOR b]) is substring(s, a[, b]).
+				k, from := closingParen(toks, i+1), topLevelWord(toks, i+1, "from")
+				call := append([]token{t, toks[i+1]}, toks[i+2:from]...)
+				call = append(call, token{kind: tkOp, text: ",", pos: toks[from].pos})
+				rest := toks[from+1 : k]
+				for j, tk := range rest {
+					if tk.is("for") {
+						rest = append(append(append([]token(nil), rest[:j]...), token{kind: tkOp, text: ",", pos: tk.pos}), rest[j+1:]...)
+						break
+					}
+				}
+				call = append(append(call, rest...), toks[k])
+				toks = append(toks[:i:i], append(call, toks[k+1:]...)...)
 				i--
 			case low == "position" && next.kind == tkOp && next.text == "(" && positionIn(toks, i+1) > 0:
 				// position(x IN y) is strpos(y, x): the tokens are reordered
@@ -1274,9 +1307,9 @@ func fullJoinUsing(toks []token, from int) bool {
 	return false
 }
 
-// positionIn returns the index of the IN at the top level of the
-// parenthesis opening at toks[open] (position(x IN y)), or -1.
-func positionIn(toks []token, open int) int {
+// topLevelWord returns the index of the keyword word at the top level of
+// the parenthesis opening at toks[open], or -1.
+func topLevelWord(toks []token, open int, word string) int {
 	k := closingParen(toks, open)
 	depth := 0
 	for j := open + 1; j < k; j++ {
@@ -1285,12 +1318,16 @@ func positionIn(toks []token, open int) int {
 			depth++
 		case toks[j].kind == tkOp && toks[j].text == ")":
 			depth--
-		case depth == 0 && toks[j].is("in"):
+		case depth == 0 && toks[j].is(word):
 			return j
 		}
 	}
 	return -1
 }
+
+// positionIn returns the index of the IN at the top level of the
+// parenthesis opening at toks[open] (position(x IN y)), or -1.
+func positionIn(toks []token, open int) int { return topLevelWord(toks, open, "in") }
 
 // unsupportedErr is an ErrUnsupported error at pos naming what is not
 // supported.
