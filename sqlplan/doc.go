@@ -49,7 +49,8 @@
 // GROUP BY (names, positions, aliases, expressions; GROUPING SETS, ROLLUP,
 // CUBE and GROUPING(): grouping.go), HAVING, ORDER BY
 // (NULLs last unless NULLS FIRST), LIMIT/OFFSET; UNION [ALL]; INTERSECT / EXCEPT [ALL]
-// between whole SELECTs; WITH (column lists; RECURSIVE: recursive.go);
+// (between whole SELECTs, or in parentheses: subqueries, derived tables,
+// CTEs); WITH (column lists; RECURSIVE: recursive.go);
 // VALUES lists as queries; derived-table column lists (t(a, b)); GROUP BY ALL, ORDER BY ALL,
 // SELECT * EXCLUDE (...), agg(x) FILTER (WHERE ...), agg(x ORDER BY ...)
 // (aggorder.go); window functions
@@ -77,7 +78,7 @@
 // Refused by name: UPDATE, DELETE, ALTER, MERGE, GROUPS frames, RANGE
 // frames with value offsets, frame EXCLUDE,
 // CREATE OR REPLACE, temporary tables, FULL JOIN ... USING, NATURAL joins,
-// INTERSECT/EXCEPT inside subqueries or mixed with UNION,
+// INTERSECT/EXCEPT mixed with UNION in one query (parenthesize one),
 // ORDER BY inside window aggregates, REGEXP/RLIKE, JSON operators, PIVOT,
 // SET, PRAGMA,
 // COPY, transactions as statements (use the driver's), constraints.

@@ -351,6 +351,9 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 		if strings.HasPrefix(name, recMarker+":") || strings.HasPrefix(name, workMarker+":") {
 			return p.markerRelation(name, alias)
 		}
+		if strings.HasPrefix(name, setOpMarker+":") {
+			return p.setOpRelation(name, alias)
+		}
 		open := p.e.openTable
 		if p.tx != nil {
 			open = p.tx.openTable

@@ -28,6 +28,9 @@ type source struct {
 	toks []token
 	// recs are the recursive CTEs of the statement (recursive.go).
 	recs []*recCTE
+	// setOps are the queries with INTERSECT or EXCEPT inside parentheses,
+	// by the number of their marker table (extractSetOps).
+	setOps [][]token
 }
 
 // origOffset maps an offset in the rewritten text to the original text.
@@ -125,6 +128,7 @@ type rewriter struct {
 	toks   []token
 	out    []otok
 	params int // ? seen so far
+	setOps [][]token
 }
 
 func (r *rewriter) emit(text string, t token) {
@@ -132,7 +136,7 @@ func (r *rewriter) emit(text string, t token) {
 }
 
 func (r *rewriter) source() *source {
-	s := &source{orig: r.src, toks: r.toks}
+	s := &source{orig: r.src, toks: r.toks, setOps: r.setOps}
 	var b strings.Builder
 	for i, o := range r.out {
 		if i > 0 {
@@ -171,7 +175,8 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 	if toks, err = valuesToSelect(src, toks); err != nil {
 		return nil, err
 	}
-	r := &rewriter{src: src, toks: toks}
+	toks, setOps := extractSetOps(toks)
+	r := &rewriter{src: src, toks: toks, setOps: setOps}
 	type paren struct {
 		fn  string
 		out int // index in r.out of the '('
@@ -1003,6 +1008,45 @@ func structLiteral(src string, toks []token, i int) ([]token, int, error) {
 		call = append(call, value...)
 	}
 	return append(call, token{kind: tkOp, text: ")", pos: toks[k].pos}), k, nil
+}
+
+// setOpMarker names a parenthesized query with INTERSECT or EXCEPT.
+const setOpMarker = "__carquet_setop__"
+
+// extractSetOps takes out the parenthesized queries that hold INTERSECT or
+// EXCEPT at their top level (the parser knows neither) and puts SELECT *
+// FROM setOpMarker:N in their place; relationOf prepares and plans them
+// as statements of their own.
+func extractSetOps(toks []token) ([]token, [][]token) {
+	var defs [][]token
+	var out []token
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		out = append(out, t)
+		if t.kind != tkOp || t.text != "(" || i+1 >= len(toks) || !(toks[i+1].is("select") || toks[i+1].is("with") || toks[i+1].kind == tkOp && toks[i+1].text == "(") {
+			continue
+		}
+		k := closingParen(toks, i)
+		if k < 0 || topLevelWord(toks, i, "intersect") < 0 && topLevelWord(toks, i, "except") < 0 {
+			continue
+		}
+		pos := toks[i+1].pos
+		whole := i == 0 && k == len(toks)-1 // the statement is the parenthesized query
+		if whole {
+			out = out[:0]
+		}
+		out = append(out, token{kind: tkIdent, text: "select", pos: pos}, token{kind: tkOp, text: "*", pos: pos}, token{kind: tkIdent, text: "from", pos: pos},
+			token{kind: tkQuoted, text: backquote(setOpMarker + ":" + strconv.Itoa(len(defs))), pos: pos})
+		defs = append(defs, toks[i+1:k])
+		i = k - 1
+		if whole {
+			i = k
+		}
+	}
+	if defs == nil {
+		return toks, nil
+	}
+	return out, defs
 }
 
 // isOperatorWord reports the keywords after which [ starts a list literal
