@@ -436,6 +436,10 @@ func init() {
 		"date_diff": {3, 3, sig(tInt, tString, tTS, tTS), func(a []*Col, i int) (any, error) {
 			return dateDiff(strings.ToLower(str(a[0], i)), a[1].I[i], a[2].I[i])
 		}, false, false},
+		"date_sub": {3, 3, sig(tInt, tString, tTS, tTS), func(a []*Col, i int) (any, error) {
+			return dateSub(strings.ToLower(str(a[0], i)), a[1].I[i], a[2].I[i])
+		}, false, false},
+		"date_add": {2, 2, nil, nil, false, false},
 		"make_date": {3, 3, sig(tDate, tInt), func(a []*Col, i int) (any, error) {
 			y, m, d := a[0].I[i], a[1].I[i], a[2].I[i]
 			t := time.Date(int(y), time.Month(m), int(d), 0, 0, 0, 0, time.UTC)
@@ -947,7 +951,8 @@ func dateDiff(part string, a, b int64) (any, error) {
 	case "month", "months":
 		return int64((tb.Year()-ta.Year())*12 + int(tb.Month()) - int(ta.Month())), nil
 	case "week", "weeks":
-		return floorDiv(b/86400e6, 7) - floorDiv(a/86400e6, 7), nil
+		// whole weeks between the days (DuckDB's, not week boundaries)
+		return (floorDiv(b, 86400e6) - floorDiv(a, 86400e6)) / 7, nil
 	case "day", "days":
 		return floorDiv(b, 86400e6) - floorDiv(a, 86400e6), nil
 	case "hour", "hours":
@@ -962,6 +967,38 @@ func dateDiff(part string, a, b int64) (any, error) {
 		return b - a, nil
 	}
 	return nil, fmt.Errorf("unknown date part %q", part)
+}
+
+// dateSub is date_sub(part, a, b): the number of whole parts from a to b
+// (negative when b is before a). A month is whole when b reaches a's day
+// of the month, or the last day of its month if shorter.
+func dateSub(part string, a, b int64) (any, error) {
+	sign := int64(1)
+	if b < a {
+		a, b, sign = b, a, -1
+	}
+	units := map[string]int64{"day": 86400e6, "days": 86400e6, "week": 7 * 86400e6, "weeks": 7 * 86400e6,
+		"hour": 3600e6, "hours": 3600e6, "minute": 60e6, "minutes": 60e6, "second": 1e6, "seconds": 1e6,
+		"millisecond": 1e3, "milliseconds": 1e3, "microsecond": 1, "microseconds": 1}
+	if u, ok := units[part]; ok {
+		return sign * ((b - a) / u), nil
+	}
+	perMonths := map[string]int64{"month": 1, "months": 1, "quarter": 3, "quarters": 3, "year": 12, "years": 12,
+		"decade": 120, "decades": 120, "century": 1200, "centuries": 1200, "millennium": 12000}
+	per, ok := perMonths[part]
+	if !ok {
+		return nil, fmt.Errorf("unknown date part %q", part)
+	}
+	ta, tb := microsToTime(a), microsToTime(b)
+	months := int64((tb.Year()-ta.Year())*12 + int(tb.Month()) - int(ta.Month()))
+	lastDay := time.Date(tb.Year(), tb.Month()+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	dayA := min(ta.Day(), lastDay)
+	todA := a - timeToDays(ta)*86400e6
+	todB := b - timeToDays(tb)*86400e6
+	if tb.Day() < dayA || tb.Day() == dayA && todB < todA {
+		months--
+	}
+	return sign * (months / per), nil
 }
 
 func bindStrftime(p *planner, in []expr) ([]expr, Type, error) {
@@ -1101,6 +1138,8 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		return &constExpr{t: tString, v: args[0].typ().SQLName()}, nil
 	case "mod":
 		return p.arith('%', args[0], args[1])
+	case "date_add":
+		return p.arith('+', args[0], args[1])
 	case "octet_length":
 		if args[0].typ().op() != KBytes {
 			c, err := p.cast(args[0], tString)
