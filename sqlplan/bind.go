@@ -27,6 +27,9 @@ type scopeCol struct {
 	// corrIdx the column's place in it.
 	corr    *corrFrame
 	corrIdx int
+	// coalesce, under FULL JOIN ... USING, is the other side's column of a
+	// USING column: named without a table, the column is COALESCE of both.
+	coalesce *scopeCol
 }
 
 // relation is one FROM item: a table scan or a derived table.
@@ -137,10 +140,14 @@ func newScope(steps []joinStep, outer *scope) *scope {
 				sc.merged[st.rel] = map[string]bool{}
 			}
 			sc.merged[st.rel][strings.ToLower(u)] = true
-			if st.swapped {
+			switch {
+			case st.swapped:
 				sc.shown[own], sc.hidden[partner] = partner, true
-			} else {
+			default:
 				sc.hidden[own] = true
+			}
+			if st.full {
+				partner.coalesce = own
 			}
 		}
 	}
@@ -178,6 +185,16 @@ func findCol(r *relation, name string) *scopeCol {
 		}
 	}
 	return nil
+}
+
+// usingCoalesce is a USING column of a FULL JOIN named without a table:
+// COALESCE of both sides' columns (named name).
+func (p *planner) usingCoalesce(c *scopeCol, name string) (expr, error) {
+	e, err := p.bindFunc("coalesce", []expr{&colExpr{s: c.slot, t: c.t, col: c}, &colExpr{s: c.coalesce.slot, t: c.coalesce.t, col: c.coalesce}})
+	if err != nil {
+		return nil, err
+	}
+	return withText(e, name), nil
 }
 
 // nested finds (adding if needed) the struct field at path below a
@@ -410,6 +427,9 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		}
 		if c.corr != nil {
 			return c.corr.constant(c), nil
+		}
+		if c.coalesce != nil && x.Qualifier.IsEmpty() {
+			return p.usingCoalesce(c, c.name)
 		}
 		return &colExpr{s: c.slot, t: c.t, col: c}, nil
 	case *sqlparser.SQLVal:

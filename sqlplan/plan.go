@@ -320,6 +320,18 @@ func (p *planner) tableExpr(te sqlparser.TableExpr, outer *scope) ([]joinStep, e
 		}
 		step.on = x.Condition.On
 		step.using = identNames(x.Condition.Using)
+		if f, ok := step.on.(*sqlparser.FuncExpr); ok && f.Name.Lowered() == usingMarker {
+			// FULL JOIN ... USING (see rewrite)
+			step.on, step.using = nil, nil
+			for _, a := range f.Exprs {
+				ae, ok := a.(*sqlparser.AliasedExpr)
+				c, isCol := ae.Expr.(*sqlparser.ColName)
+				if !ok || !isCol || !c.Qualifier.IsEmpty() {
+					return nil, errorf("USING takes column names")
+				}
+				step.using = append(step.using, c.Name.String())
+			}
+		}
 		return append(left, step), nil
 	}
 	return nil, unsupported(fmt.Sprintf("the FROM item %s", sqlparser.String(te)))

@@ -609,8 +609,12 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 					i++
 				}
 				i++
-				if fullJoinUsing(toks, i+1) {
-					return nil, unsupportedErr(src, t.pos, "FULL JOIN ... USING (write the condition with ON)")
+				if u := fullJoinUsing(toks, i+1); u > 0 {
+					// USING (cols) becomes ON usingMarker(cols), which the
+					// parser takes after STRAIGHT_JOIN.
+					marker := token{kind: tkIdent, text: usingMarker, pos: toks[u].pos}
+					on := token{kind: tkIdent, text: "on", pos: toks[u].pos}
+					toks = append(toks[:u:u], append([]token{on, marker}, toks[u+1:]...)...)
 				}
 				r.emit("straight_join", t)
 			case low == "straight_join":
@@ -1330,9 +1334,13 @@ func orderItemStart(out []otok) int {
 	return -1
 }
 
-// fullJoinUsing reports whether the join whose right side starts at
-// toks[from] takes USING: the first ON or USING at its parenthesis depth.
-func fullJoinUsing(toks []token, from int) bool {
+// usingMarker carries the columns of FULL JOIN ... USING (cols) in ON.
+const usingMarker = "__carquet_using__"
+
+// fullJoinUsing returns the index of the USING of the join whose right
+// side starts at toks[from] (the first ON or USING at its parenthesis
+// depth), or -1 when it takes ON.
+func fullJoinUsing(toks []token, from int) int {
 	depth := 0
 	for j := from; j < len(toks); j++ {
 		switch {
@@ -1340,15 +1348,15 @@ func fullJoinUsing(toks []token, from int) bool {
 			depth++
 		case toks[j].kind == tkOp && toks[j].text == ")":
 			if depth--; depth < 0 {
-				return false
+				return -1
 			}
 		case depth == 0 && toks[j].is("on"):
-			return false
+			return -1
 		case depth == 0 && toks[j].is("using"):
-			return true
+			return j
 		}
 	}
-	return false
+	return -1
 }
 
 // topLevelWord returns the index of the keyword word at the top level of

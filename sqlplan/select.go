@@ -158,8 +158,14 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 					if s, ok := sc.shown[c]; ok && !qualified {
 						c = s
 					}
-					e := &colExpr{s: c.slot, t: c.t, col: c}
+					var e expr = &colExpr{s: c.slot, t: c.t, col: c}
 					e.setText(name)
+					if c.coalesce != nil && !qualified {
+						var err error
+						if e, err = p.usingCoalesce(c, name); err != nil {
+							return nil, err
+						}
+					}
 					outExprs = append(outExprs, e)
 					cols = append(cols, Column{Name: name, Type: c.t, Nullable: colNullable(c)})
 				}
