@@ -905,6 +905,9 @@ func (p *planner) bindComparison(x *sqlparser.ComparisonExpr, sc *scope, agg *ag
 		}
 		return e, err
 	}
+	if f, ok := x.Right.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == anyMarker || f.Name.Lowered() == allMarker) {
+		return p.bindQuantified(x, l, f, sc, agg)
+	}
 	r, err := p.bindExpr(x.Right, sc, agg)
 	if err != nil {
 		return nil, err

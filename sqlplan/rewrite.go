@@ -542,6 +542,22 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				call = append(append(call, rest...), toks[k])
 				toks = append(toks[:i:i], append(call, toks[k+1:]...)...)
 				i--
+			case (low == "any" || low == "some" || low == "all") && next.kind == tkOp && next.text == "(" && prev.kind == tkOp && isComparisonOp(prev.text):
+				// x op ANY|SOME|ALL (subquery) is x op quantMarker((subquery)),
+				// bound by bindQuantified.
+				k := closingParen(toks, i+1)
+				if k < 0 {
+					return nil, errAt(src, t.pos, "unterminated %s (...)", strings.ToUpper(low))
+				}
+				name := anyMarker
+				if low == "all" {
+					name = allMarker
+				}
+				call := []token{{kind: tkIdent, text: name, pos: t.pos}, {kind: tkOp, text: "(", pos: t.pos}}
+				call = append(call, toks[i+1:k+1]...)
+				call = append(call, token{kind: tkOp, text: ")", pos: toks[k].pos})
+				toks = append(toks[:i:i], append(call, toks[k+1:]...)...)
+				i--
 			case low == "position" && next.kind == tkOp && next.text == "(" && positionIn(toks, i+1) > 0:
 				// position(x IN y) is strpos(y, x): the tokens are reordered
 				// and rewritten from the function name on.
@@ -1051,6 +1067,20 @@ func extractSetOps(toks []token) ([]token, [][]token) {
 		return toks, nil
 	}
 	return out, defs
+}
+
+// anyMarker and allMarker wrap the subquery of x op ANY|SOME|ALL (q).
+const (
+	anyMarker = "__carquet_any__"
+	allMarker = "__carquet_all__"
+)
+
+func isComparisonOp(s string) bool {
+	switch s {
+	case "=", "<>", "!=", "<", "<=", ">", ">=":
+		return true
+	}
+	return false
 }
 
 // isOperatorWord reports the keywords after which [ starts a list literal

@@ -1,0 +1,108 @@
+package sqlplan
+
+import (
+	"github.com/xwb1989/sqlparser"
+)
+
+// x op ANY|SOME|ALL (subquery). = ANY is IN and <> ALL is NOT IN (both
+// also correlated); the others compare x with the subquery's smallest or
+// largest value, which gives the same three-valued result: x > ANY (s) is
+// x > min(s), and, when s holds a NULL, that OR NULL (true stays true,
+// false becomes unknown); x > ALL (s) is x > max(s), AND NULL when s holds
+// a NULL; over an empty s, ANY is false and ALL true. = ALL is x = min =
+// max, <> ANY its negation.
+
+func (p *planner) bindQuantified(x *sqlparser.ComparisonExpr, l expr, f *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (expr, error) {
+	all := f.Name.Lowered() == allMarker
+	var sub *sqlparser.Subquery
+	if len(f.Exprs) == 1 {
+		if ae, ok := f.Exprs[0].(*sqlparser.AliasedExpr); ok {
+			sub, _ = ae.Expr.(*sqlparser.Subquery)
+		}
+	}
+	if sub == nil {
+		return nil, errorf("ANY, SOME and ALL take a subquery")
+	}
+	op := x.Operator
+	if op == "!=" {
+		op = "<>"
+	}
+	switch {
+	case op == "=" && !all:
+		return p.bindComparison(&sqlparser.ComparisonExpr{Operator: sqlparser.InStr, Left: x.Left, Right: sub}, sc, agg)
+	case op == "<>" && all:
+		return p.bindComparison(&sqlparser.ComparisonExpr{Operator: sqlparser.NotInStr, Left: x.Left, Right: sub}, sc, agg)
+	}
+	b, err := p.runSubquery(sub.Select, sc, -1)
+	if isCorrelated(err) {
+		return nil, unsupported("a correlated subquery under " + op + " ANY/ALL (write EXISTS)")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(b.Cols) != 1 {
+		return nil, errorf("the subquery of ANY/ALL returns %d columns, not 1", len(b.Cols))
+	}
+	if b.N == 0 {
+		return &constExpr{t: tBool, v: all}, nil
+	}
+	c := b.Cols[0]
+	var lo, hi any
+	hasNull := false
+	for i := 0; i < b.N; i++ {
+		v := c.get(i)
+		if v == nil {
+			hasNull = true
+			continue
+		}
+		if lo == nil || compareScalars(c.T, v, lo) < 0 {
+			lo = v
+		}
+		if hi == nil || compareScalars(c.T, v, hi) > 0 {
+			hi = v
+		}
+	}
+	unknown := &constExpr{t: tBool}
+	if lo == nil { // only NULLs
+		return unknown, nil
+	}
+	cmp := func(o cmpOp, v any) (expr, error) { return p.compare(o, l, &constExpr{t: c.T, v: v}) }
+	var e expr
+	switch op {
+	case "=", "<>": // = ALL, <> ANY
+		eq, err := cmp(opEq, lo)
+		if err != nil {
+			return nil, err
+		}
+		if compareScalars(c.T, lo, hi) != 0 {
+			// x cannot equal two values: false, or NULL for a NULL x.
+			if eq, err = p.compare(opNe, l, l); err != nil {
+				return nil, err
+			}
+		}
+		e = eq
+		if op == "<>" {
+			e = &notExpr{e: e}
+		}
+		all = op == "="
+	default:
+		ops := map[string]cmpOp{"<": opLt, "<=": opLe, ">": opGt, ">=": opGe}
+		o := ops[op]
+		// ANY: the easiest value to beat; ALL: the hardest.
+		v := lo
+		if (o == opLt || o == opLe) != all {
+			v = hi
+		}
+		if e, err = cmp(o, v); err != nil {
+			return nil, err
+		}
+	}
+	if hasNull {
+		if all {
+			e = &andExpr{terms: []expr{e, unknown}}
+		} else {
+			e = &orExpr{terms: []expr{e, unknown}}
+		}
+	}
+	return e, nil
+}
