@@ -892,6 +892,9 @@ func (p *planner) bindBool(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, erro
 }
 
 func (p *planner) bindComparison(x *sqlparser.ComparisonExpr, sc *scope, agg *aggCtx) (expr, error) {
+	if t, ok := x.Left.(sqlparser.ValTuple); ok && len(t) > 1 {
+		return p.bindRowComparison(x, t, sc, agg)
+	}
 	l, err := p.bindExpr(x.Left, sc, agg)
 	if err != nil {
 		return nil, err

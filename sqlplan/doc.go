@@ -61,6 +61,8 @@
 // FOLLOWING (or ROWS start), or RANGE with UNBOUNDED and CURRENT ROW
 // bounds (peers), named windows (WINDOW w AS (...), OVER w, OVER (w frame));
 // IN (list|subquery), EXISTS, op ANY|SOME|ALL (subquery) (quantified.go),
+// row values (a, b) = / <> / IN (...) (rowvalues.go; SQL's NULL rules, not
+// DuckDB's STRUCT comparison),
 // scalar subqueries, correlated or not (correlated ones run once per
 // distinct outer value, memoized: correlated.go; [NOT] EXISTS correlated
 // on an equality runs as a semi/anti join); CASE, CAST / ::, IS [NOT] DISTINCT

@@ -1,0 +1,128 @@
+package sqlplan
+
+import (
+	"github.com/xwb1989/sqlparser"
+)
+
+// Row values: (a, b) = (x, y) and <> compare field by field (AND of the
+// equalities, with SQL's NULL semantics); (a, b) [NOT] IN ((x, y), ...)
+// and (a, b) [NOT] IN (subquery) are the OR of such equalities, over the
+// subquery's rows (run once; correlated ones are refused).
+
+// maxRowValueSet bounds the rows of an IN list of row values.
+const maxRowValueSet = 10_000
+
+func (p *planner) bindRowComparison(x *sqlparser.ComparisonExpr, left sqlparser.ValTuple, sc *scope, agg *aggCtx) (expr, error) {
+	ls := make([]expr, len(left))
+	for i, e := range left {
+		b, err := p.bindExpr(e, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		ls[i] = b
+	}
+	// rowEq is (ls) = (rs), field by field.
+	rowEq := func(rs []expr) (expr, error) {
+		if len(rs) != len(ls) {
+			return nil, errorf("row values of %d and %d fields cannot be compared", len(ls), len(rs))
+		}
+		terms := make([]expr, len(ls))
+		for i := range ls {
+			c, err := p.compare(opEq, ls[i], rs[i])
+			if err != nil {
+				return nil, err
+			}
+			terms[i] = c
+		}
+		return &andExpr{terms: terms}, nil
+	}
+	bindRow := func(e sqlparser.Expr) ([]expr, error) {
+		t, ok := e.(sqlparser.ValTuple)
+		if !ok {
+			if pe, isParen := e.(*sqlparser.ParenExpr); isParen {
+				return bindRowOf(p, []sqlparser.Expr{pe.Expr}, sc, agg)
+			}
+			return bindRowOf(p, []sqlparser.Expr{e}, sc, agg)
+		}
+		return bindRowOf(p, t, sc, agg)
+	}
+	switch x.Operator {
+	case sqlparser.EqualStr, sqlparser.NotEqualStr, "<>":
+		rs, err := bindRow(x.Right)
+		if err != nil {
+			return nil, err
+		}
+		e, err := rowEq(rs)
+		if err != nil {
+			return nil, err
+		}
+		if x.Operator != sqlparser.EqualStr {
+			return &notExpr{e: e}, nil
+		}
+		return e, nil
+	case sqlparser.InStr, sqlparser.NotInStr:
+		var rows [][]expr
+		switch r := x.Right.(type) {
+		case sqlparser.ValTuple:
+			for _, item := range r {
+				rs, err := bindRow(item)
+				if err != nil {
+					return nil, err
+				}
+				rows = append(rows, rs)
+			}
+		case *sqlparser.Subquery:
+			b, err := p.runSubquery(r.Select, sc, maxRowValueSet+1)
+			if isCorrelated(err) {
+				return nil, unsupported("a correlated subquery of row values (write EXISTS)")
+			}
+			if err != nil {
+				return nil, err
+			}
+			if len(b.Cols) != len(ls) {
+				return nil, errorf("the subquery of IN returns %d columns, the row value has %d", len(b.Cols), len(ls))
+			}
+			if b.N > maxRowValueSet {
+				return nil, unsupported("IN with a subquery of more than 10000 row values (write EXISTS)")
+			}
+			for i := 0; i < b.N; i++ {
+				rs := make([]expr, len(b.Cols))
+				for k, c := range b.Cols {
+					rs[k] = &constExpr{t: c.T, v: c.get(i)}
+				}
+				rows = append(rows, rs)
+			}
+		default:
+			return nil, unsupported("IN with " + sqlparser.String(x.Right))
+		}
+		if len(rows) == 0 {
+			return &constExpr{t: tBool, v: x.Operator == sqlparser.NotInStr}, nil
+		}
+		var terms []expr
+		for _, rs := range rows {
+			e, err := rowEq(rs)
+			if err != nil {
+				return nil, err
+			}
+			terms = append(terms, e)
+		}
+		var e expr = &orExpr{terms: terms}
+		if x.Operator == sqlparser.NotInStr {
+			e = &notExpr{e: e}
+		}
+		return e, nil
+	}
+	return nil, unsupported("the " + x.Operator + " comparison of row values")
+}
+
+func bindRowOf(p *planner, es []sqlparser.Expr, sc *scope, agg *aggCtx) ([]expr, error) {
+	out := make([]expr, len(es))
+	for i, e := range es {
+		b, err := p.bindExpr(e, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = b
+	}
+	return out, nil
+}
