@@ -71,7 +71,9 @@
 // stddev/var, corr/covar/regr_*, bit_and/or/xor, median/quantiles, mode,
 // arg_max/arg_min;
 // lists, maps and structs in expressions (nested.go: x[i], m[k], s['f'],
-// [a, b], {'f': v}, len, list_contains, map_keys/values, unnest);
+// [a, b], {'f': v}, len, list_contains, list_sort/distinct/reverse/slice/
+// concat/position/append/sum/min/max/avg, flatten, string_split,
+// array_to_string, map_keys/values, unnest);
 // the scalar functions of funcs.go and funcs_more.go; // (integer
 // division), ** and ^ (power), &, << and >>. INSERT ... VALUES / SELECT, CREATE
 // TABLE [IF NOT EXISTS] (columns, options) / AS SELECT, DROP TABLE [IF

@@ -207,6 +207,15 @@ var nestedNames = map[string]bool{
 	"list_contains": true, "array_contains": true, "list_has": true, "array_has": true,
 	"map_keys": true, "map_values": true, "list_value": true, "list_pack": true,
 	structMarker: true, "struct_pack": true,
+	"string_split": true, "str_split": true, "string_to_array": true, "split": true,
+	"array_to_string": true, "array_join": true, "list_string_agg": true,
+	"list_sort": true, "array_sort": true, "list_reverse_sort": true, "array_reverse_sort": true,
+	"list_distinct": true, "array_distinct": true, "list_reverse": true, "array_reverse": true,
+	"list_sum": true, "list_min": true, "list_max": true, "list_avg": true,
+	"flatten": true, "list_slice": true, "array_slice": true,
+	"list_concat": true, "array_concat": true, "list_cat": true, "array_cat": true,
+	"list_position": true, "array_position": true, "list_indexof": true, "array_indexof": true,
+	"list_append": true, "array_append": true, "array_push_back": true, "list_prepend": true, "array_prepend": true, "array_push_front": true,
 }
 
 // bindNested binds the nested-value functions; ok is false for a call
@@ -344,6 +353,335 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		})
 		e.strict = false
 		return e, true, nil
+	case "string_split", "str_split", "string_to_array", "split":
+		if len(args) != 2 {
+			return nil, true, errorf("%s takes a string and a separator", name)
+		}
+		cast, err := castAll(p, args, tString)
+		if err != nil {
+			return nil, true, err
+		}
+		return nestedFunc(name+"("+args[0].String()+", "+args[1].String()+")", Type{Kind: KNested, Elem: &tString}, cast, func(v []any) (any, error) {
+			s, sep := v[0].(string), v[1].(string)
+			var parts []string
+			if sep == "" {
+				for _, r := range s {
+					parts = append(parts, string(r))
+				}
+			} else {
+				parts = strings.Split(s, sep)
+			}
+			out := make([]any, len(parts))
+			for i, x := range parts {
+				out[i] = x
+			}
+			return out, nil
+		}), true, nil
+	case "array_to_string", "array_join", "list_string_agg":
+		if len(args) < 1 || len(args) > 2 {
+			return nil, true, errorf("%s takes a list and a separator", name)
+		}
+		et, ok := listElem(args[0].typ())
+		if !ok {
+			return nil, true, errorf("%s needs a list, not %s", name, args[0].typ().SQLName())
+		}
+		in := []expr{args[0]}
+		if len(args) == 2 {
+			sep, err := p.cast(args[1], tString)
+			if err != nil {
+				return nil, true, err
+			}
+			in = append(in, sep)
+		}
+		return nestedFunc(name+"(...)", tString, in, func(v []any) (any, error) {
+			sep := ","
+			if len(v) > 1 {
+				sep = v[1].(string)
+			}
+			var parts []string
+			for _, el := range v[0].([]any) {
+				s, err := fromGo(et, el)
+				if err != nil {
+					return nil, err
+				}
+				if s == nil {
+					continue
+				}
+				parts = append(parts, formatScalar(plainType(et), s))
+			}
+			return strings.Join(parts, sep), nil
+		}), true, nil
+	case "list_sort", "array_sort", "list_reverse_sort", "array_reverse_sort", "list_distinct", "array_distinct", "list_reverse", "array_reverse":
+		if len(args) < 1 || len(args) > 3 {
+			return nil, true, errorf("%s takes a list", name)
+		}
+		et, ok := listElem(args[0].typ())
+		if !ok {
+			return nil, true, errorf("%s needs a list, not %s", name, args[0].typ().SQLName())
+		}
+		desc := strings.Contains(name, "reverse_sort")
+		if len(args) > 1 {
+			k, ok := isConst(args[1])
+			s, isStr := k.v.(string)
+			if !ok || !isStr {
+				return nil, true, errorf("the order of %s must be 'ASC' or 'DESC'", name)
+			}
+			desc = strings.EqualFold(s, "desc")
+		}
+		pt := plainType(et)
+		return nestedFunc(name+"("+args[0].String()+")", args[0].typ(), args[:1], func(v []any) (any, error) {
+			l := v[0].([]any)
+			vals, err := scalarsOf(et, l)
+			if err != nil {
+				return nil, err
+			}
+			idx := make([]int, len(l))
+			for i := range idx {
+				idx[i] = i
+			}
+			switch {
+			case strings.Contains(name, "sort"):
+				sort.SliceStable(idx, func(a, b int) bool {
+					x, y := vals[idx[a]], vals[idx[b]]
+					switch {
+					case x == nil || y == nil:
+						return y == nil && x != nil // NULLs last
+					case desc:
+						return compareScalars(pt, x, y) > 0
+					}
+					return compareScalars(pt, x, y) < 0
+				})
+			case strings.Contains(name, "distinct"):
+				var keep []int
+				for _, i := range idx {
+					if vals[i] == nil {
+						continue // list_distinct drops NULLs
+					}
+					dup := false
+					for _, j := range keep {
+						dup = dup || compareScalars(pt, vals[i], vals[j]) == 0
+					}
+					if !dup {
+						keep = append(keep, i)
+					}
+				}
+				idx = keep
+			default: // reverse
+				for a, b := 0, len(idx)-1; a < b; a, b = a+1, b-1 {
+					idx[a], idx[b] = idx[b], idx[a]
+				}
+			}
+			out := make([]any, len(idx))
+			for k, i := range idx {
+				out[k] = l[i]
+			}
+			return out, nil
+		}), true, nil
+	case "list_sum", "list_min", "list_max", "list_avg":
+		if len(args) != 1 {
+			return nil, true, errorf("%s takes a list", name)
+		}
+		et, ok := listElem(args[0].typ())
+		if !ok {
+			return nil, true, errorf("%s needs a list, not %s", name, args[0].typ().SQLName())
+		}
+		pt := plainType(et)
+		rt := pt
+		switch {
+		case name == "list_avg":
+			rt = tFloat
+		case name == "list_sum" && pt.Kind == KDecimal:
+			rt = Type{Kind: KDecimal, Prec: 38, Scale: pt.Scale}
+		case name == "list_sum" && pt.op() == KInt:
+			rt = tInt
+		case name == "list_sum" && pt.Kind != KFloat:
+			return nil, true, errorf("%s of %s is not defined", name, pt.SQLName())
+		}
+		return nestedFunc(name+"("+args[0].String()+")", rt, args, func(v []any) (any, error) {
+			vals, err := scalarsOf(et, v[0].([]any))
+			if err != nil {
+				return nil, err
+			}
+			var acc any
+			var n int64
+			var sumF float64
+			var sumI int64
+			var sumD decSum
+			for _, x := range vals {
+				if x == nil {
+					continue
+				}
+				n++
+				switch name {
+				case "list_min", "list_max":
+					if acc == nil || (compareScalars(pt, x, acc) < 0) == (name == "list_min") && compareScalars(pt, x, acc) != 0 {
+						acc = x
+					}
+				default:
+					switch pt.Kind {
+					case KDecimal:
+						if d, ok := x.(value.Decimal); ok {
+							sumD.addDecimal(d, pt.Scale)
+						} else {
+							sumD.addUnscaled(x.(int64))
+						}
+					case KFloat:
+						sumF += x.(float64)
+					default:
+						s, overflow := addInt64(sumI, x.(int64))
+						if overflow {
+							return nil, errorf("%s: integer overflow", name)
+						}
+						sumI = s
+						sumF += float64(x.(int64))
+					}
+				}
+			}
+			if n == 0 {
+				return nil, nil
+			}
+			switch name {
+			case "list_min", "list_max":
+				return acc, nil
+			case "list_avg":
+				if pt.Kind == KDecimal {
+					f, _ := decRat(sumD.value(pt.Scale)).Float64()
+					return f / float64(n), nil
+				}
+				return sumF / float64(n), nil
+			}
+			switch pt.Kind {
+			case KDecimal:
+				return sumD.value(pt.Scale), nil
+			case KFloat:
+				return sumF, nil
+			}
+			return sumI, nil
+		}), true, nil
+	case "flatten":
+		if len(args) != 1 {
+			return nil, true, errorf("flatten takes a list of lists")
+		}
+		et, ok := listElem(args[0].typ())
+		if _, inner := listElem(et); !ok || !inner {
+			return nil, true, errorf("flatten needs a list of lists, not %s", args[0].typ().SQLName())
+		}
+		return nestedFunc("flatten("+args[0].String()+")", et, args, func(v []any) (any, error) {
+			out := []any{}
+			for _, x := range v[0].([]any) {
+				if l, ok := x.([]any); ok {
+					out = append(out, l...)
+				}
+			}
+			return out, nil
+		}), true, nil
+	case "list_slice", "array_slice":
+		if len(args) != 3 {
+			return nil, true, errorf("%s takes a list, a start and an end", name)
+		}
+		if _, ok := listElem(args[0].typ()); !ok {
+			return nil, true, errorf("%s needs a list, not %s", name, args[0].typ().SQLName())
+		}
+		bounds, err := castAll(p, args[1:], tInt)
+		if err != nil {
+			return nil, true, err
+		}
+		e := nestedFunc(name+"(...)", args[0].typ(), append([]expr{args[0]}, bounds...), func(v []any) (any, error) {
+			l, ok := v[0].([]any)
+			if !ok {
+				return nil, nil
+			}
+			n := int64(len(l))
+			pos := func(x any, def int64) int64 {
+				i, ok := x.(int64)
+				if !ok {
+					return def
+				}
+				if i < 0 {
+					i += n + 1
+				}
+				return max(min(i, n), 0)
+			}
+			from, to := pos(v[1], 1), pos(v[2], n)
+			from = max(from, 1)
+			if from > to {
+				return []any{}, nil
+			}
+			return append([]any{}, l[from-1:to]...), nil
+		})
+		e.strict = false
+		return e, true, nil
+	case "list_concat", "array_concat", "list_cat", "array_cat":
+		if len(args) != 2 {
+			return nil, true, errorf("%s takes two lists", name)
+		}
+		if _, ok := listElem(args[0].typ()); !ok {
+			return nil, true, errorf("%s needs lists, not %s", name, args[0].typ().SQLName())
+		}
+		e := nestedFunc(name+"(...)", args[0].typ(), args, func(v []any) (any, error) {
+			a, _ := v[0].([]any)
+			b, _ := v[1].([]any)
+			if v[0] == nil && v[1] == nil {
+				return nil, nil
+			}
+			return append(append([]any{}, a...), b...), nil
+		})
+		e.strict = false
+		return e, true, nil
+	case "list_position", "array_position", "list_indexof", "array_indexof":
+		if len(args) != 2 {
+			return nil, true, errorf("%s takes a list and a value", name)
+		}
+		et, ok := listElem(args[0].typ())
+		if !ok {
+			return nil, true, errorf("%s needs a list, not %s", name, args[0].typ().SQLName())
+		}
+		needle, err := p.cast(args[1], plainType(et))
+		if err != nil {
+			return nil, true, err
+		}
+		return nestedFunc(name+"(...)", tInt, []expr{args[0], needle}, func(v []any) (any, error) {
+			for i, el := range v[0].([]any) {
+				s, err := fromGo(et, el)
+				if err != nil {
+					return nil, err
+				}
+				if s != nil && compareScalars(plainType(et), s, v[1]) == 0 {
+					return int64(i + 1), nil
+				}
+			}
+			return nil, nil
+		}), true, nil
+	case "list_append", "array_append", "array_push_back", "list_prepend", "array_prepend", "array_push_front":
+		if len(args) != 2 {
+			return nil, true, errorf("%s takes a list and a value", name)
+		}
+		li, vi := 0, 1
+		if name == "list_prepend" || name == "array_prepend" {
+			li, vi = 1, 0 // list_prepend(value, list)
+		}
+		et, ok := listElem(args[li].typ())
+		if !ok {
+			return nil, true, errorf("%s needs a list, not %s", name, args[li].typ().SQLName())
+		}
+		val, err := p.cast(args[vi], plainType(et))
+		if err != nil {
+			return nil, true, err
+		}
+		front := strings.Contains(name, "prepend") || strings.Contains(name, "front")
+		e := nestedFunc(name+"(...)", args[li].typ(), []expr{args[li], val}, func(v []any) (any, error) {
+			l, ok := v[0].([]any)
+			if !ok {
+				return nil, nil
+			}
+			x := toGo(plainType(et), v[1])
+			if front {
+				return append([]any{x}, l...), nil
+			}
+			return append(append([]any{}, l...), x), nil
+		})
+		e.strict = false
+		return e, true, nil
 	case "list_value", "list_pack":
 		var et Type
 		if len(args) > 0 {
@@ -378,6 +716,32 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		return e, true, nil
 	}
 	return nil, false, nil
+}
+
+// castAll casts every argument to t.
+func castAll(p *planner, args []expr, t Type) ([]expr, error) {
+	out := make([]expr, len(args))
+	for i, a := range args {
+		c, err := p.cast(a, t)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// scalarsOf converts a list's elements to scalars of the element type.
+func scalarsOf(et Type, l []any) ([]any, error) {
+	out := make([]any, len(l))
+	for i, x := range l {
+		s, err := fromGo(et, x)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = s
+	}
+	return out, nil
 }
 
 func sortedKeys(m map[string]any) []string {
