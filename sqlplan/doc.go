@@ -44,7 +44,7 @@
 // SELECT [DISTINCT | DISTINCT ON (keys)] with expressions, aliases, *, t.*, struct fields
 // (s.a.b); FROM tables, 'paths', `globs`, read_parquet('...'), range(...)
 // and generate_series(...) of integer constants, derived
-// tables; [INNER|LEFT|RIGHT|FULL [OUTER]] JOIN ... ON / USING,
+// tables; [NATURAL] [INNER|LEFT|RIGHT|FULL [OUTER]] JOIN ... ON / USING,
 // comma joins; WHERE,
 // GROUP BY (names, positions, aliases, expressions; GROUPING SETS, ROLLUP,
 // CUBE and GROUPING(): grouping.go), HAVING, ORDER BY
@@ -81,7 +81,7 @@
 //
 // Refused by name: UPDATE, DELETE, ALTER, MERGE, GROUPS frames, RANGE
 // frames with value offsets, frame EXCLUDE,
-// CREATE OR REPLACE, temporary tables, NATURAL joins,
+// CREATE OR REPLACE, temporary tables,
 // INTERSECT/EXCEPT mixed with UNION in one query (parenthesize one),
 // ORDER BY inside window aggregates, REGEXP/RLIKE, JSON operators, PIVOT,
 // SET, PRAGMA,

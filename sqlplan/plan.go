@@ -299,6 +299,18 @@ func (p *planner) tableExpr(te sqlparser.TableExpr, outer *scope) ([]joinStep, e
 			return nil, unsupported("a parenthesized join on the right of a JOIN")
 		}
 		step := right[0]
+		// NATURAL joins are joins USING the columns both sides have.
+		if base, ok := map[string]string{sqlparser.NaturalJoinStr: sqlparser.JoinStr, sqlparser.NaturalLeftJoinStr: sqlparser.LeftJoinStr,
+			sqlparser.NaturalRightJoinStr: sqlparser.RightJoinStr}[x.Join]; ok {
+			x.Join = base
+			x.Condition = sqlparser.JoinCondition{}
+			for _, lc := range naturalColumns(left, step.rel) {
+				x.Condition.Using = append(x.Condition.Using, sqlparser.NewColIdent(lc))
+			}
+			if len(x.Condition.Using) == 0 {
+				return nil, errorf("no columns to join on in NATURAL JOIN %s (use CROSS JOIN for a cross product)", step.rel.alias)
+			}
+		}
 		switch x.Join {
 		case sqlparser.JoinStr:
 		case sqlparser.StraightJoinStr: // FULL [OUTER] JOIN (see rewrite)
@@ -335,6 +347,27 @@ func (p *planner) tableExpr(te sqlparser.TableExpr, outer *scope) ([]joinStep, e
 		return append(left, step), nil
 	}
 	return nil, unsupported(fmt.Sprintf("the FROM item %s", sqlparser.String(te)))
+}
+
+// naturalColumns lists the top-level columns of right that a relation of
+// left also has (any case), in right's order.
+func naturalColumns(left []joinStep, right *relation) []string {
+	var out []string
+	for _, rc := range right.cols {
+		if strings.Contains(rc.name, ".") && right.table != nil {
+			continue
+		}
+		found := false
+		for _, st := range left {
+			for _, lc := range st.rel.cols {
+				found = found || strings.EqualFold(lc.name, rc.name) && !(strings.Contains(lc.name, ".") && st.rel.table != nil)
+			}
+		}
+		if found {
+			out = append(out, rc.name)
+		}
+	}
+	return out
 }
 
 func identNames(cols sqlparser.Columns) []string {
@@ -675,6 +708,11 @@ func refsOf(sel *sqlparser.Select) *colRefs {
 		case sqlparser.JoinCondition:
 			for _, c := range x.Using {
 				r.names[c.Lowered()] = true
+			}
+		case *sqlparser.JoinTableExpr:
+			switch x.Join {
+			case sqlparser.NaturalJoinStr, sqlparser.NaturalLeftJoinStr, sqlparser.NaturalRightJoinStr:
+				r.star = true // the columns it joins on depend on every name
 			}
 		case *sqlparser.AliasedTableExpr:
 			return false, nil // a table or a derived table: its own names
