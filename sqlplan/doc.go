@@ -77,7 +77,9 @@
 // the scalar functions of funcs.go and funcs_more.go; // (integer
 // division), ** and ^ (power), &, << and >>. INSERT ... VALUES / SELECT, CREATE
 // TABLE [IF NOT EXISTS] (columns, options) / AS SELECT, DROP TABLE [IF
-// EXISTS], DESCRIBE, SHOW TABLES, SHOW COLUMNS, EXPLAIN [ANALYZE].
+// EXISTS], CREATE [OR REPLACE] VIEW / DROP VIEW (views.go: kept by the
+// engine, not in the folder), DESCRIBE, SHOW TABLES, SHOW COLUMNS,
+// EXPLAIN [ANALYZE].
 //
 // Refused by name: UPDATE, DELETE, ALTER, MERGE, GROUPS frames, RANGE
 // frames with value offsets, frame EXCLUDE,

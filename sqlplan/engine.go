@@ -59,6 +59,9 @@ type Engine struct {
 	tables  map[string]*tableEntry
 	byTable map[*scan.Table]*tableEntry
 	stmts   map[string]*Stmt // parsed statements by text
+	// views are the views CREATE VIEW made, by lower-case name: their
+	// queries' tokens (they live as long as the engine).
+	views map[string]*view
 	// writeMu serializes this engine's writes; opening a table takes it
 	// for reading so that no footer is read while an append is half done.
 	writeMu sync.RWMutex

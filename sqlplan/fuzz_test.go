@@ -38,6 +38,8 @@ func FuzzQuery(f *testing.F) {
 		"WITH RECURSIVE r(n) AS (VALUES (1) UNION ALL SELECT n + 1 FROM r WHERE n < 4) SELECT * FROM r, (VALUES (1, 'a')) v(x, y)",
 		"SELECT printf('%5.2f %s', a, b), format('{:>4}', a), 7 // 2, 2 ** 3, strptime('2024', '%Y'), position('x' IN b) FROM t",
 		"SELECT [a, 2][1], len([b]), unnest([a, a + 1]) AS u, {'k': b}['k'], list_contains([1], a) FROM t ORDER BY u",
+		"CREATE OR REPLACE VIEW w AS SELECT a, b FROM t NATURAL JOIN t u", "DROP VIEW IF EXISTS w",
+		"SELECT a FROM t x FULL JOIN t y USING (a, b) WHERE (a, b) IN ((1, 'x')) AND a > ALL (SELECT 0) AND list_sum([a]) > 0",
 		"SELECT trim(BOTH 'x' FROM b), substring(b FROM 1 FOR 1) FROM (SELECT b FROM t EXCEPT SELECT 'x' INTERSECT SELECT b FROM t) s WHERE a IN ((SELECT 1 EXCEPT SELECT 2))",
 	} {
 		f.Add(s)

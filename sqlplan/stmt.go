@@ -23,7 +23,9 @@ const (
 	kindCreate
 	kindCreateAs
 	kindDrop
-	kindSetOp // SELECT ... INTERSECT|EXCEPT [ALL] SELECT ...
+	kindCreateView // CREATE [OR REPLACE] VIEW
+	kindDropView   // DROP VIEW [IF EXISTS]
+	kindSetOp      // SELECT ... INTERSECT|EXCEPT [ALL] SELECT ...
 )
 
 // Stmt is a prepared statement: parsed once, planned at every execution
@@ -38,6 +40,9 @@ type Stmt struct {
 	inner   *Stmt // EXPLAIN's statement, CREATE TABLE AS's query
 	create  *createSpec
 	ifMod   bool // DROP IF EXISTS / CREATE IF NOT EXISTS
+	// view is CREATE VIEW's definition (replace: OR REPLACE).
+	view    *view
+	replace bool
 	// INTERSECT / EXCEPT: the parts, the operators between them, and the
 	// ORDER BY / LIMIT that follow the last part.
 	parts   []*Stmt
@@ -94,7 +99,7 @@ func (e *Engine) prepare(text string) (*Stmt, error) {
 	if n := len(toks); n > 0 && toks[n-1].kind == tkOp && toks[n-1].text == ";" {
 		toks = toks[:n-1]
 	}
-	return e.prepareTokens(text, toks)
+	return e.prepareTokens(text, e.substituteViews(toks))
 }
 
 func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
@@ -172,8 +177,14 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 		}
 		return nil, refuse(0, "SHOW "+strings.ToUpper(word(1)))
 	case "create":
+		if st, ok, err := e.prepareView(s, text, toks); ok {
+			return st, err
+		}
 		return e.prepareCreate(s, text, toks)
 	case "drop":
+		if word(1) == "view" {
+			return e.prepareDropView(s, text, toks)
+		}
 		if word(1) != "table" {
 			return nil, refuse(0, "DROP "+strings.ToUpper(word(1)))
 		}

@@ -740,6 +740,8 @@ func (s *Stmt) Exec(ctx context.Context, args []Arg, tx *Tx) (_ Result, err erro
 			return Result{}, unsupported("DROP TABLE inside a transaction")
 		}
 		return s.dropTable()
+	case kindCreateView, kindDropView:
+		return s.e.execView(s)
 	}
 	return Result{}, errorf("the statement returns rows (use Query)")
 }

@@ -1,0 +1,126 @@
+package sqlplan
+
+import (
+	"strings"
+)
+
+// Views: CREATE [OR REPLACE] VIEW name AS query and DROP VIEW [IF EXISTS]
+// name. A view is its query's tokens, kept by the engine (not written to
+// the folder: it lasts as long as the sql.DB), and every statement
+// prepared after it has its references to the view (after FROM, JOIN or
+// a comma of a FROM list) replaced by the query as a derived table, like a
+// CTE; views in the query were replaced when it was created.
+
+type view struct {
+	name string
+	toks []token
+}
+
+// prepareView prepares CREATE [OR REPLACE] VIEW; ok is false for another
+// CREATE.
+func (e *Engine) prepareView(s *Stmt, text string, toks []token) (*Stmt, bool, error) {
+	i := 1
+	if i+1 < len(toks) && toks[i].is("or") && toks[i+1].is("replace") {
+		s.replace = true
+		i += 2
+	}
+	if i >= len(toks) || !toks[i].is("view") {
+		return nil, false, nil
+	}
+	i++
+	if i+1 < len(toks) && toks[i].is("if") && toks[i+1].is("not") {
+		if i+2 >= len(toks) || !toks[i+2].is("exists") {
+			return nil, true, errAt(text, toks[i].pos, "expected IF NOT EXISTS")
+		}
+		s.ifMod = true
+		i += 3
+	}
+	if i >= len(toks) || toks[i].kind != tkIdent && toks[i].kind != tkQuoted && toks[i].kind != tkDQuoted {
+		return nil, true, errAt(text, tokPos(text, toks, i), "expected the name of the view")
+	}
+	name := tableToken(toks[i])
+	i++
+	if i < len(toks) && toks[i].kind == tkOp && toks[i].text == "(" {
+		e := errAt(text, toks[i].pos, "column lists of views are not supported (use aliases in the query)")
+		e.Err = ErrUnsupported
+		return nil, true, e
+	}
+	if i >= len(toks) || !toks[i].is("as") || i+1 >= len(toks) {
+		return nil, true, errAt(text, tokPos(text, toks, i), "expected AS and a query after the view's name")
+	}
+	body := toks[i+1:]
+	// The query must be one: prepare it now, as DuckDB checks it.
+	q, err := e.prepareTokens(text, body)
+	if err != nil {
+		return nil, true, err
+	}
+	if q.kind != kindSelect && q.kind != kindSetOp {
+		return nil, true, errAt(text, body[0].pos, "a view is a query")
+	}
+	s.kind, s.table = kindCreateView, name
+	s.view = &view{name: name, toks: body}
+	return s, true, nil
+}
+
+// prepareDropView prepares DROP VIEW [IF EXISTS] name.
+func (e *Engine) prepareDropView(s *Stmt, text string, toks []token) (*Stmt, error) {
+	k := 2
+	if k+1 < len(toks) && toks[k].is("if") && toks[k+1].is("exists") {
+		s.ifMod = true
+		k += 2
+	}
+	if len(toks) != k+1 {
+		return nil, errAt(text, tokPos(text, toks, min(k, len(toks))), "DROP VIEW takes one view name")
+	}
+	s.kind, s.table = kindDropView, tableToken(toks[k])
+	return s, nil
+}
+
+// execView runs CREATE VIEW and DROP VIEW. Prepared statements are
+// forgotten: those naming the view must be prepared again.
+func (e *Engine) execView(s *Stmt) (Result, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	key := strings.ToLower(s.table)
+	_, exists := e.views[key]
+	switch s.kind {
+	case kindCreateView:
+		if exists && !s.replace {
+			if s.ifMod {
+				return Result{}, nil
+			}
+			return Result{}, errorf("view %q already exists (use CREATE OR REPLACE VIEW)", s.table)
+		}
+		if e.views == nil {
+			e.views = map[string]*view{}
+		}
+		e.views[key] = s.view
+	case kindDropView:
+		if !exists {
+			if s.ifMod {
+				return Result{}, nil
+			}
+			err := errorf("view %q does not exist", s.table)
+			err.Err = ErrNoTable
+			return Result{}, err
+		}
+		delete(e.views, key)
+	}
+	clear(e.stmts)
+	return Result{}, nil
+}
+
+// substituteViews replaces the references to views in a statement's
+// tokens.
+func (e *Engine) substituteViews(toks []token) []token {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.views) == 0 {
+		return toks
+	}
+	m := make(map[string][]token, len(e.views))
+	for k, v := range e.views {
+		m[k] = parenthesized(v.toks, v.toks[0].pos)
+	}
+	return substituteCTEs(toks, m)
+}
