@@ -175,6 +175,7 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 	if toks, err = valuesToSelect(src, toks); err != nil {
 		return nil, err
 	}
+	toks = normalizeLimits(toks)
 	toks, setOps := extractSetOps(toks)
 	r := &rewriter{src: src, toks: toks, setOps: setOps}
 	type paren struct {
@@ -443,6 +444,20 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 			case low == "exclude" && prev.kind == tkOp && prev.text == "*" && next.kind == tkOp && next.text == "(":
 				// SELECT * EXCLUDE (a, b): a marker call after the star.
 				r.emit(", "+excludeMarker, t)
+			case low == "filter" && prev.kind == tkOp && prev.text == ")" && next.kind == tkOp && next.text == "(" && !at(i+2).is("where"):
+				// FILTER (c) is FILTER (WHERE c), as DuckDB allows.
+				where := token{kind: tkIdent, text: "where", pos: next.pos}
+				toks = append(toks[:i+2:i+2], append([]token{where}, toks[i+2:]...)...)
+				i--
+			case low == "is" && (next.is("unknown") || next.is("not") && at(i+2).is("unknown")):
+				// IS [NOT] UNKNOWN is IS [NOT] NULL (of a boolean).
+				if next.is("not") {
+					r.emit("is not null", t)
+					i += 2
+				} else {
+					r.emit("is null", t)
+					i++
+				}
 			case low == "filter" && prev.kind == tkOp && prev.text == ")" && next.kind == tkOp && next.text == "(" && at(i+2).is("where"):
 				// agg(x) FILTER (WHERE c) is agg(CASE WHEN c THEN x END).
 				if err := r.aggFilter(src, toks, &i); err != nil {
@@ -1028,6 +1043,116 @@ func structLiteral(src string, toks []token, i int) ([]token, int, error) {
 		call = append(call, value...)
 	}
 	return append(call, token{kind: tkOp, text: ")", pos: toks[k].pos}), k, nil
+}
+
+// normalizeLimits writes the SQL-standard and PostgreSQL forms of LIMIT
+// as the parser's LIMIT n OFFSET m: OFFSET m [ROW|ROWS] without LIMIT,
+// FETCH FIRST|NEXT [n] ROW|ROWS ONLY, LIMIT ALL, in any order.
+func normalizeLimits(toks []token) []token {
+	var out []token
+	depth := 0
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.kind == tkOp && t.text == "(":
+			depth++
+		case t.kind == tkOp && t.text == ")":
+			depth--
+		}
+		if !(t.is("offset") || t.is("fetch") || t.is("limit")) {
+			out = append(out, t)
+			continue
+		}
+		// The clause runs to the ')' closing this level, or the end.
+		end := i
+		for d := 0; end < len(toks); end++ {
+			if toks[end].kind == tkOp && toks[end].text == "(" {
+				d++
+			} else if toks[end].kind == tkOp && toks[end].text == ")" {
+				if d == 0 {
+					break
+				}
+				d--
+			} else if d == 0 && toks[end].kind == tkOp && toks[end].text == ";" {
+				break
+			}
+		}
+		limit, offset, ok := limitClause(toks[i:end])
+		if !ok {
+			out = append(out, t)
+			continue
+		}
+		pos := t.pos
+		if limit == nil {
+			limit = []token{{kind: tkNumber, text: "9223372036854775807", pos: pos}}
+		}
+		out = append(out, token{kind: tkIdent, text: "limit", pos: pos})
+		out = append(out, limit...)
+		if offset != nil {
+			out = append(out, token{kind: tkIdent, text: "offset", pos: pos})
+			out = append(out, offset...)
+		}
+		i = end - 1
+	}
+	return out
+}
+
+// limitClause reads LIMIT / OFFSET / FETCH clauses (ts is all of them);
+// ok is false for anything else.
+func limitClause(ts []token) (limit, offset []token, ok bool) {
+	stop := func(t token) bool {
+		return t.is("offset") || t.is("fetch") || t.is("limit") || t.is("row") || t.is("rows") || t.is("only")
+	}
+	value := func(j int) ([]token, int) {
+		k, d := j, 0
+		for ; k < len(ts); k++ {
+			if ts[k].kind == tkOp && ts[k].text == "(" {
+				d++
+			} else if ts[k].kind == tkOp && ts[k].text == ")" {
+				d--
+			} else if d == 0 && stop(ts[k]) {
+				break
+			}
+		}
+		for _, t := range ts[j:k] {
+			if t.is("from") || t.is("where") || t.is("select") || t.is("group") || t.is("having") || t.is("order") || t.is("union") || t.is("join") || t.is("on") || t.is("as") {
+				return nil, k // not a LIMIT clause (a column named offset, ...)
+			}
+		}
+		return ts[j:k], k
+	}
+	for j := 0; j < len(ts); {
+		switch {
+		case ts[j].is("limit") && j+1 < len(ts) && ts[j+1].is("all"):
+			j += 2
+		case ts[j].is("limit"):
+			limit, j = value(j + 1)
+			if len(limit) == 0 {
+				return nil, nil, false
+			}
+		case ts[j].is("offset"):
+			offset, j = value(j + 1)
+			if len(offset) == 0 {
+				return nil, nil, false
+			}
+			if j < len(ts) && (ts[j].is("row") || ts[j].is("rows")) {
+				j++
+			}
+		case ts[j].is("fetch") && j+1 < len(ts) && (ts[j+1].is("first") || ts[j+1].is("next")):
+			var n []token
+			n, j = value(j + 2)
+			if len(n) == 0 {
+				n = []token{{kind: tkNumber, text: "1", pos: ts[j-1].pos}}
+			}
+			if j+1 >= len(ts) || !(ts[j].is("row") || ts[j].is("rows")) || !ts[j+1].is("only") {
+				return nil, nil, false
+			}
+			limit, j = n, j+2
+		default:
+			return nil, nil, false
+		}
+	}
+	return limit, offset, true
 }
 
 // setOpMarker names a parenthesized query with INTERSECT or EXCEPT.
