@@ -69,6 +69,58 @@ func lex(src string) ([]token, error) {
 			}
 			i += end + 4
 			out = append(out, token{tkComment, src[start:i], start})
+		case c == '$' && strings.HasPrefix(src[i:], "$$"):
+			// $$dollar-quoted$$ text (PostgreSQL, DuckDB)
+			end := strings.Index(src[i+2:], "$$")
+			if end < 0 {
+				return nil, errAt(src, start, "unterminated $$ string")
+			}
+			body := src[i+2 : i+2+end]
+			i += end + 4
+			out = append(out, token{tkString, "'" + strings.ReplaceAll(body, "'", "''") + "'", start})
+		case (c == 'e' || c == 'E') && i+1 < len(src) && src[i+1] == '\'' && (i == 0 || !isIdentPart(src[i-1])):
+			// E'...' with backslash escapes
+			var b strings.Builder
+			i += 2
+			for {
+				if i >= len(src) {
+					return nil, errAt(src, start, "unterminated quoted string")
+				}
+				ch := src[i]
+				if ch == '\'' {
+					if i+1 < len(src) && src[i+1] == '\'' {
+						b.WriteByte('\'')
+						i += 2
+						continue
+					}
+					i++
+					break
+				}
+				if ch == '\\' && i+1 < len(src) {
+					i++
+					switch src[i] {
+					case 'n':
+						b.WriteByte('\n')
+					case 't':
+						b.WriteByte('\t')
+					case 'r':
+						b.WriteByte('\r')
+					case 'b':
+						b.WriteByte('\b')
+					case 'f':
+						b.WriteByte('\f')
+					case '0':
+						b.WriteByte(0)
+					default:
+						b.WriteByte(src[i])
+					}
+					i++
+					continue
+				}
+				b.WriteByte(ch)
+				i++
+			}
+			out = append(out, token{tkString, "'" + strings.ReplaceAll(b.String(), "'", "''") + "'", start})
 		case c == '\'' || c == '"' || c == '`':
 			i++
 			for {
