@@ -299,36 +299,3 @@ func newRows(b *Batch, seen map[string]bool) *Batch {
 	}
 	return takeBatch(b, keep)
 }
-
-// setOpRelation plans a parenthesized query with INTERSECT or EXCEPT
-// (extractSetOps) as a statement of its own.
-func (p *planner) setOpRelation(name, alias string) (*relation, error) {
-	_, num, _ := strings.Cut(name, ":")
-	idx, err := strconv.Atoi(num)
-	if err != nil || p.src == nil || idx < 0 || idx >= len(p.src.setOps) {
-		return nil, errorf("internal error: unknown table %s", name)
-	}
-	st, err := p.e.prepareTokens(p.src.orig, p.src.setOps[idx])
-	if err != nil {
-		return nil, err
-	}
-	if st.kind != kindSelect && st.kind != kindSetOp {
-		return nil, errorf("a subquery must be a query")
-	}
-	st.setRecursive(p.src.recs)
-	// Its own planner: its markers are numbered in its own source.
-	pp := &planner{e: p.e, src: st.src, args: p.args, ctx: p.ctx, tx: p.tx}
-	sp, err := st.plan(pp)
-	p.acquired = append(p.acquired, pp.acquired...)
-	if err != nil {
-		return nil, err
-	}
-	if alias == "" {
-		alias = "subquery"
-	}
-	rel := &relation{alias: alias, sub: sp}
-	for i, c := range sp.cols {
-		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: c.Name, t: c.Type, slot: &slot{}, local: i})
-	}
-	return rel, nil
-}
