@@ -91,6 +91,9 @@ type corrExpr struct {
 
 	mu   sync.Mutex
 	memo map[string]expr // by the outer values: the subquery's result (for IN, a test of slot 0)
+	// grouped, when set, answers every outer value from one grouped run
+	// of the subquery instead of a run per value.
+	grouped *groupedCorr
 }
 
 func (e *corrExpr) typ() Type { return e.t }
@@ -136,6 +139,9 @@ func (p *planner) bindCorrelated(kind corrKind, n sqlparser.Expr, left sqlparser
 	}
 	frame.fixed = true
 	e.refs = frame.refs
+	if kind == corrScalar && len(frame.refs) == 1 && !noGroupedCorrelation {
+		e.grouped = groupedCorrelation(n.(*sqlparser.Subquery), frame.names[0], frame.refs[0].t, e.t)
+	}
 	for _, name := range frame.names {
 		o, err := p.bindExpr(name, sc, agg)
 		if err != nil {
@@ -195,8 +201,20 @@ func (e *corrExpr) eval(b *Batch) (*Col, error) {
 				vals[j] = c.get(int(rows[0]))
 			}
 			var err error
-			if test, err = e.instantiate(vals); err != nil {
-				return nil, err
+			if e.grouped != nil {
+				var v any
+				v, err = e.grouped.value(e, vals[0])
+				if errors.Is(err, errGroupedFallback) {
+					e.grouped = nil // keys of types that do not unify: run per value
+				} else if err != nil {
+					return nil, err
+				}
+				test = &constExpr{t: e.t, v: v}
+			}
+			if e.grouped == nil {
+				if test, err = e.instantiate(vals); err != nil {
+					return nil, err
+				}
 			}
 			e.memo[k] = test
 		}
@@ -247,4 +265,179 @@ func (e *corrExpr) instantiate(vals []any) (expr, error) {
 		return &constExpr{t: Type{Kind: KBool}, v: rows.N > 0}, nil
 	}
 	return p.scalarSubquery(e.node.(*sqlparser.Subquery), sc)
+}
+
+// noGroupedCorrelation turns the grouped form off (tests compare the two).
+var noGroupedCorrelation bool
+
+// errGroupedFallback: the grouped form cannot key the outer values; the
+// subquery runs per value instead.
+var errGroupedFallback = errors.New("grouped correlation does not apply")
+
+// groupedCorr runs a correlated aggregate once for every outer value:
+// (SELECT agg FROM s WHERE s.k = outer.c AND rest) is, for each value of
+// outer.c, the row of SELECT k, agg FROM s WHERE rest GROUP BY k with
+// that key, or the aggregate over no rows (count 0, others NULL) when
+// there is none or the outer value is NULL.
+type groupedCorr struct {
+	grouped, empty *sqlparser.Select
+	outerT         Type
+	resT           Type
+
+	built bool
+	keyT  Type
+	m     map[string]any
+	none  any
+}
+
+// groupedCorrelation returns the grouped form of a scalar subquery that is
+// an aggregate without GROUP BY whose only correlation is one equality
+// inner = outer (outer named once, as name), or nil.
+func groupedCorrelation(sub *sqlparser.Subquery, name *sqlparser.ColName, outerT, resT Type) *groupedCorr {
+	sel, ok := sub.Select.(*sqlparser.Select)
+	if !ok || sel.Where == nil || len(sel.GroupBy) > 0 || sel.Having != nil || sel.Limit != nil || sel.Distinct != "" ||
+		len(sel.SelectExprs) != 1 || sel.Lock != "" {
+		return nil
+	}
+	item, ok := sel.SelectExprs[0].(*sqlparser.AliasedExpr)
+	if !ok || !containsAggregate(item.Expr) || containsSubquery(item.Expr) {
+		return nil
+	}
+	outerText := sqlparser.String(name)
+	mentions := func(n sqlparser.SQLNode) int {
+		k := 0
+		sqlparser.Walk(func(x sqlparser.SQLNode) (bool, error) {
+			if c, ok := x.(*sqlparser.ColName); ok && sqlparser.String(c) == outerText {
+				k++
+			}
+			return true, nil
+		}, n)
+		return k
+	}
+	if mentions(sel) != 1 || mentions(sel.From) > 0 || mentions(sel.SelectExprs) > 0 {
+		return nil
+	}
+	var inner sqlparser.Expr
+	var rest []sqlparser.Expr
+	for _, c := range splitAnd(sel.Where.Expr) {
+		cmp, ok := c.(*sqlparser.ComparisonExpr)
+		if ok && cmp.Operator == sqlparser.EqualStr && inner == nil {
+			switch {
+			case sqlparser.String(cmp.Right) == outerText && mentions(cmp.Left) == 0:
+				inner = cmp.Left
+				continue
+			case sqlparser.String(cmp.Left) == outerText && mentions(cmp.Right) == 0:
+				inner = cmp.Right
+				continue
+			}
+		}
+		rest = append(rest, c)
+	}
+	if inner == nil || containsAggregate(inner) || containsSubquery(inner) {
+		return nil
+	}
+	var where *sqlparser.Where
+	if len(rest) > 0 {
+		w := rest[0]
+		for _, r := range rest[1:] {
+			w = &sqlparser.AndExpr{Left: w, Right: r}
+		}
+		where = &sqlparser.Where{Type: sqlparser.WhereStr, Expr: w}
+	}
+	grouped := &sqlparser.Select{
+		SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: inner}, &sqlparser.AliasedExpr{Expr: item.Expr}},
+		From:        sel.From,
+		Where:       where,
+		GroupBy:     sqlparser.GroupBy{inner},
+	}
+	empty := &sqlparser.Select{
+		SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: item.Expr}},
+		From:        sel.From,
+		Where:       &sqlparser.Where{Type: sqlparser.WhereStr, Expr: sqlparser.BoolVal(false)},
+	}
+	return &groupedCorr{grouped: grouped, empty: empty, outerT: outerT, resT: resT}
+}
+
+func splitAnd(e sqlparser.Expr) []sqlparser.Expr {
+	switch x := e.(type) {
+	case *sqlparser.AndExpr:
+		return append(splitAnd(x.Left), splitAnd(x.Right)...)
+	case *sqlparser.ParenExpr:
+		if _, ok := x.Expr.(*sqlparser.AndExpr); ok {
+			return splitAnd(x.Expr)
+		}
+	}
+	return []sqlparser.Expr{e}
+}
+
+func containsSubquery(n sqlparser.SQLNode) bool {
+	found := false
+	sqlparser.Walk(func(x sqlparser.SQLNode) (bool, error) {
+		if _, ok := x.(*sqlparser.Subquery); ok {
+			found = true
+		}
+		return !found, nil
+	}, n)
+	return found
+}
+
+// value is the subquery's result for the outer value v (built on first
+// use, with a planner of its own).
+func (g *groupedCorr) value(e *corrExpr, v any) (any, error) {
+	if !g.built {
+		p := &planner{e: e.p.e, src: e.p.src, args: e.p.args, ctx: e.p.ctx, tx: e.p.tx}
+		defer p.releaseAll()
+		b, err := p.runSubquery(g.grouped, e.sc, -1)
+		if err != nil {
+			return nil, err
+		}
+		nb, err := p.runSubquery(g.empty, e.sc, -1)
+		if err != nil {
+			return nil, err
+		}
+		if nb.N == 1 {
+			g.none = nb.Cols[0].get(0)
+		}
+		if g.keyT, err = unifyTypes(withoutField(b.Cols[0].T), withoutField(g.outerT)); err != nil {
+			return nil, errGroupedFallback
+		}
+		g.m = make(map[string]any, b.N)
+		for i := 0; i < b.N; i++ {
+			k := b.Cols[0].get(i)
+			if k == nil {
+				continue // never equal to an outer value
+			}
+			key, err := g.key(k, b.Cols[0].T)
+			if err != nil {
+				return nil, err
+			}
+			res := b.Cols[1].get(i)
+			if res != nil && (b.Cols[1].T.Kind != g.resT.Kind || b.Cols[1].T.Scale != g.resT.Scale) {
+				if res, err = castScalar(res, b.Cols[1].T, g.resT); err != nil {
+					return nil, asError(err)
+				}
+			}
+			g.m[key] = res
+		}
+		g.built = true
+	}
+	if v == nil {
+		return g.none, nil
+	}
+	key, err := g.key(v, g.outerT)
+	if err != nil {
+		return nil, err
+	}
+	if r, ok := g.m[key]; ok {
+		return r, nil
+	}
+	return g.none, nil
+}
+
+func (g *groupedCorr) key(v any, t Type) (string, error) {
+	c, err := castScalar(v, withoutField(t), g.keyT)
+	if err != nil {
+		return "", asError(err)
+	}
+	return fmt.Sprintf("%T\x00%v", c, c), nil
 }

@@ -104,3 +104,45 @@ func rowStrings(rows [][]any) []string {
 	}
 	return out
 }
+
+// TestGroupedCorrelation: the grouped form of a correlated aggregate (one
+// run for every outer value) gives what running it per value gives, with
+// NULL keys on both sides, keys of another width, empty groups, count and
+// expressions of aggregates.
+func TestGroupedCorrelation(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE o (id BIGINT NOT NULL, k INTEGER, s VARCHAR)")
+	exec(t, e, "CREATE TABLE i (k BIGINT, v DOUBLE, s VARCHAR)")
+	var ov, iv []string
+	for n := 0; n < 300; n++ {
+		k := fmt.Sprint(n % 17)
+		if n%11 == 0 {
+			k = "NULL"
+		}
+		ov = append(ov, fmt.Sprintf("(%d, %s, 's%d')", n, k, n%5))
+		ik := fmt.Sprint((n * 7) % 23)
+		if n%13 == 0 {
+			ik = "NULL"
+		}
+		iv = append(iv, fmt.Sprintf("(%s, %d.5, 's%d')", ik, n%9, n%3))
+	}
+	exec(t, e, "INSERT INTO o VALUES "+strings.Join(ov, ", "))
+	exec(t, e, "INSERT INTO i VALUES "+strings.Join(iv, ", "))
+	queries := []string{
+		"SELECT id, (SELECT count(*) FROM i WHERE i.k = o.k) FROM o ORDER BY id",
+		"SELECT id, (SELECT sum(v) + count(*) FROM i WHERE o.k = i.k AND i.s <> 's1') FROM o ORDER BY id",
+		"SELECT id, (SELECT max(s) FROM i WHERE i.s = o.s) FROM o ORDER BY id",
+		"SELECT id FROM o WHERE k > (SELECT avg(v) FROM i WHERE i.k = o.k + 1) ORDER BY id",
+	}
+	for _, q := range queries {
+		grouped := strings.Join(rowStrings(queryAll(t, e, q)), ";")
+		noGroupedCorrelation = true
+		clear(e.stmts) // prepared again without the grouped form
+		perValue := strings.Join(rowStrings(queryAll(t, e, q)), ";")
+		noGroupedCorrelation = false
+		clear(e.stmts)
+		if grouped != perValue {
+			t.Errorf("%s:\ngrouped   %s\nper value %s", q, grouped, perValue)
+		}
+	}
+}
