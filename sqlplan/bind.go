@@ -1289,6 +1289,23 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		}
 	}
 	lt, rt = l.typ(), r.typ()
+	if op == '*' && (lt.Kind == KInterval) != (rt.Kind == KInterval) {
+		// n * INTERVAL of constants: each part times n.
+		iv, n := l, r
+		if rt.Kind == KInterval {
+			iv, n = r, l
+		}
+		ik, ok1 := isConst(iv)
+		nk, ok2 := isConst(n)
+		if ok1 && ok2 && nk.t.op() == KInt {
+			x, isIv := ik.v.(interval)
+			m, isInt := nk.v.(int64)
+			if isIv && isInt {
+				return &constExpr{t: Type{Kind: KInterval}, v: interval{months: x.months * m, micros: x.micros * m}}, nil
+			}
+		}
+		return nil, unsupported("multiplying an INTERVAL by a non-constant")
+	}
 	var t Type
 	lk, rk := lt.op(), rt.op()
 	switch {
@@ -1514,6 +1531,49 @@ func (p *planner) bindInterval(x *sqlparser.IntervalExpr, sc *scope, agg *aggCtx
 		return nil, err
 	}
 	return &constExpr{t: Type{Kind: KInterval}, v: iv}, nil
+}
+
+// parseIntervalText reads an interval written as parts: "1 year 2 months
+// 3 days", "-2 hours", "1 day 04:05:06.5", "04:05".
+func parseIntervalText(s string) (interval, error) {
+	var iv interval
+	f := strings.Fields(strings.ToLower(s))
+	for i := 0; i < len(f); i++ {
+		if strings.Contains(f[i], ":") {
+			t := f[i]
+			neg := strings.HasPrefix(t, "-")
+			t = strings.TrimPrefix(strings.TrimPrefix(t, "-"), "+")
+			parts := strings.Split(t, ":")
+			if len(parts) < 2 || len(parts) > 3 {
+				return interval{}, errorf("invalid interval %q", s)
+			}
+			var us float64
+			for k, mult := range []float64{3600e6, 60e6, 1e6}[:len(parts)] {
+				x, err := strconv.ParseFloat(parts[k], 64)
+				if err != nil {
+					return interval{}, errorf("invalid interval %q", s)
+				}
+				us += x * mult
+			}
+			if neg {
+				us = -us
+			}
+			iv.micros += int64(math.Round(us))
+			continue
+		}
+		n, err := strconv.ParseFloat(f[i], 64)
+		if err != nil || i+1 >= len(f) {
+			return interval{}, errorf("invalid interval %q", s)
+		}
+		i++
+		part, err := makeInterval(n, f[i])
+		if err != nil {
+			return interval{}, err
+		}
+		iv.months += part.months
+		iv.micros += part.micros
+	}
+	return iv, nil
 }
 
 func makeInterval(n float64, unit string) (interval, error) {

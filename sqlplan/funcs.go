@@ -439,7 +439,8 @@ func init() {
 		"date_sub": {3, 3, sig(tInt, tString, tTS, tTS), func(a []*Col, i int) (any, error) {
 			return dateSub(strings.ToLower(str(a[0], i)), a[1].I[i], a[2].I[i])
 		}, false, false},
-		"date_add": {2, 2, nil, nil, false, false},
+		"date_add":     {2, 2, nil, nil, false, false},
+		intervalMarker: {1, 1, nil, nil, false, false},
 		"make_date": {3, 3, sig(tDate, tInt), func(a []*Col, i int) (any, error) {
 			y, m, d := a[0].I[i], a[1].I[i], a[2].I[i]
 			t := time.Date(int(y), time.Month(m), int(d), 0, 0, 0, 0, time.UTC)
@@ -1140,6 +1141,17 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		return p.arith('%', args[0], args[1])
 	case "date_add":
 		return p.arith('+', args[0], args[1])
+	case intervalMarker:
+		k, ok := isConst(args[0])
+		s, isStr := k.v.(string)
+		if !ok || !isStr {
+			return nil, errorf("malformed INTERVAL literal")
+		}
+		iv, err := parseIntervalText(s)
+		if err != nil {
+			return nil, err
+		}
+		return &constExpr{t: Type{Kind: KInterval}, v: iv}, nil
 	case "octet_length":
 		if args[0].typ().op() != KBytes {
 			c, err := p.cast(args[0], tString)

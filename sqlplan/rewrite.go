@@ -404,6 +404,13 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				r.emit("as "+castSpelling(typ), next)
 				r.emit(")", next)
 				i++
+			case low == "interval" && next.kind == tkString && len(strings.Fields(next.unquoted())) > 2 || low == "interval" && next.kind == tkString && strings.Contains(next.unquoted(), ":"):
+				// INTERVAL '1 month 2 days 03:00:00': intervalMarker('...').
+				r.emit(intervalMarker, t)
+				r.emit("(", t)
+				r.emit(mysqlString(next.unquoted()), next)
+				r.emit(")", next)
+				i++
 			case low == "interval" && next.kind == tkString:
 				num, unit, ok := strings.Cut(strings.TrimSpace(next.unquoted()), " ")
 				if !ok {
@@ -1154,6 +1161,10 @@ func limitClause(ts []token) (limit, offset []token, ok bool) {
 	}
 	return limit, offset, true
 }
+
+// intervalMarker is what the rewrite makes of an INTERVAL literal with
+// several parts.
+const intervalMarker = "__carquet_interval__"
 
 // setOpMarker names a parenthesized query with INTERSECT or EXCEPT.
 const setOpMarker = "__carquet_setop__"
