@@ -1304,7 +1304,10 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 				return &constExpr{t: Type{Kind: KInterval}, v: interval{months: x.months * m, micros: x.micros * m}}, nil
 			}
 		}
-		return nil, unsupported("multiplying an INTERVAL by a non-constant")
+		if x, isIv := ik.v.(interval); ok1 && isIv && n.typ().isNumeric() {
+			return p.scaledInterval(n, x, n.String()+" * "+iv.String())
+		}
+		return nil, unsupported("multiplying an INTERVAL that is not a constant")
 	}
 	var t Type
 	lk, rk := lt.op(), rt.op()
@@ -1519,7 +1522,11 @@ func (p *planner) bindInterval(x *sqlparser.IntervalExpr, sc *scope, agg *aggCtx
 	}
 	k, ok := isConst(e)
 	if !ok {
-		return nil, unsupported("INTERVAL of a non-constant")
+		unit, err := makeInterval(1, x.Unit)
+		if err != nil {
+			return nil, err
+		}
+		return p.scaledInterval(e, unit, "INTERVAL ("+e.String()+") "+strings.ToUpper(x.Unit))
 	}
 	f, err := castScalar(k.v, k.t, Type{Kind: KFloat})
 	if err != nil {
@@ -1531,6 +1538,29 @@ func (p *planner) bindInterval(x *sqlparser.IntervalExpr, sc *scope, agg *aggCtx
 		return nil, err
 	}
 	return &constExpr{t: Type{Kind: KInterval}, v: iv}, nil
+}
+
+// scaledInterval is n times the interval unit, n an expression: exact for
+// units of fixed length (days and shorter); months vary in length, so a
+// non-constant number of them is refused.
+func (p *planner) scaledInterval(n expr, unit interval, text string) (expr, error) {
+	if unit.months != 0 {
+		return nil, unsupported("a non-constant number of months or years in an INTERVAL")
+	}
+	f, err := p.cast(n, tFloat)
+	if err != nil {
+		return nil, err
+	}
+	us := float64(unit.micros)
+	e := &funcExpr{name: "interval", args: []expr{f}, t: Type{Kind: KInterval}, strict: true, row: func(a []*Col, i int) (any, error) {
+		v := a[0].F[i] * us
+		if math.IsNaN(v) || v > math.MaxInt64 || v < math.MinInt64 {
+			return nil, errorf("the interval is out of range")
+		}
+		return int64(math.Round(v)), nil
+	}}
+	e.setText(text)
+	return e, nil
 }
 
 // parseIntervalText reads an interval written as parts: "1 year 2 months
