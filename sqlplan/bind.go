@@ -1762,23 +1762,7 @@ func (p *planner) decorrelateExists(x *sqlparser.ExistsExpr, sc *scope) (sqlpars
 		}, e)
 		return found
 	}
-	var conj []sqlparser.Expr
-	var split func(e sqlparser.Expr)
-	split = func(e sqlparser.Expr) {
-		if a, ok := e.(*sqlparser.AndExpr); ok {
-			split(a.Left)
-			split(a.Right)
-			return
-		}
-		if pe, ok := e.(*sqlparser.ParenExpr); ok {
-			if _, isAnd := pe.Expr.(*sqlparser.AndExpr); isAnd {
-				split(pe.Expr)
-				return
-			}
-		}
-		conj = append(conj, e)
-	}
-	split(sel.Where.Expr)
+	conj := splitAnd(sel.Where.Expr)
 	var outerCol, innerExpr sqlparser.Expr
 	var rest []sqlparser.Expr
 	for _, c := range conj {

@@ -228,20 +228,8 @@ func init() {
 			}
 			return parts[k-1], nil
 		}, false, false},
-		"regexp_matches": {2, 3, sig(tBool, tString), func(a []*Col, i int) (any, error) {
-			re, err := regexpOf(a, 1, 2, i, false)
-			if err != nil {
-				return nil, err
-			}
-			return re.Match(a[0].str(i)), nil
-		}, false, false},
-		"regexp_full_match": {2, 3, sig(tBool, tString), func(a []*Col, i int) (any, error) {
-			re, err := regexpOf(a, 1, 2, i, true)
-			if err != nil {
-				return nil, err
-			}
-			return re.Match(a[0].str(i)), nil
-		}, false, false},
+		"regexp_matches":    {2, 3, sig(tBool, tString), regexpMatch(false), false, false},
+		"regexp_full_match": {2, 3, sig(tBool, tString), regexpMatch(true), false, false},
 		"regexp_replace": {3, 4, sig(tString, tString), func(a []*Col, i int) (any, error) {
 			re, err := regexpOf(a, 1, 3, i, false)
 			if err != nil {
@@ -478,6 +466,17 @@ func init() {
 	}
 	for a, f := range alias {
 		funcs[a] = funcs[f]
+	}
+}
+
+// regexpMatch is regexp_matches (full: regexp_full_match).
+func regexpMatch(full bool) func(a []*Col, i int) (any, error) {
+	return func(a []*Col, i int) (any, error) {
+		re, err := regexpOf(a, 1, 2, i, full)
+		if err != nil {
+			return nil, err
+		}
+		return re.Match(a[0].str(i)), nil
 	}
 }
 

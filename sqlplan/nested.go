@@ -256,28 +256,13 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 			return nil, errorf("%s of %T", name, v[0])
 		}), true, nil
 	case "list_contains", "array_contains", "list_has", "array_has":
-		if len(args) != 2 {
-			return nil, true, errorf("%s takes two arguments", name)
-		}
-		et, ok := listElem(args[0].typ())
-		if !ok {
-			return nil, true, errorf("%s needs a list, not %s", name, args[0].typ().SQLName())
-		}
-		needle, err := p.cast(args[1], plainType(et))
+		l, needle, et, err := p.listAndValue(name, args)
 		if err != nil {
 			return nil, true, err
 		}
-		return nestedFunc(name+"("+args[0].String()+", "+args[1].String()+")", tBool, []expr{args[0], needle}, func(v []any) (any, error) {
-			for _, el := range v[0].([]any) {
-				s, err := fromGo(et, el)
-				if err != nil {
-					return nil, err
-				}
-				if s != nil && compareScalars(plainType(et), s, v[1]) == 0 {
-					return true, nil
-				}
-			}
-			return false, nil
+		return nestedFunc(name+"("+args[0].String()+", "+args[1].String()+")", tBool, []expr{l, needle}, func(v []any) (any, error) {
+			at, err := listIndex(et, v[0].([]any), v[1])
+			return at >= 0, err
 		}), true, nil
 	case "map_keys", "map_values":
 		if len(args) != 1 {
@@ -629,28 +614,16 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		e.strict = false
 		return e, true, nil
 	case "list_position", "array_position", "list_indexof", "array_indexof":
-		if len(args) != 2 {
-			return nil, true, errorf("%s takes a list and a value", name)
-		}
-		et, ok := listElem(args[0].typ())
-		if !ok {
-			return nil, true, errorf("%s needs a list, not %s", name, args[0].typ().SQLName())
-		}
-		needle, err := p.cast(args[1], plainType(et))
+		l, needle, et, err := p.listAndValue(name, args)
 		if err != nil {
 			return nil, true, err
 		}
-		return nestedFunc(name+"(...)", tInt, []expr{args[0], needle}, func(v []any) (any, error) {
-			for i, el := range v[0].([]any) {
-				s, err := fromGo(et, el)
-				if err != nil {
-					return nil, err
-				}
-				if s != nil && compareScalars(plainType(et), s, v[1]) == 0 {
-					return int64(i + 1), nil
-				}
+		return nestedFunc(name+"(...)", tInt, []expr{l, needle}, func(v []any) (any, error) {
+			at, err := listIndex(et, v[0].([]any), v[1])
+			if at < 0 || err != nil {
+				return nil, err
 			}
-			return nil, nil
+			return int64(at + 1), nil
 		}), true, nil
 	case "list_append", "array_append", "array_push_back", "list_prepend", "array_prepend", "array_push_front":
 		if len(args) != 2 {
@@ -716,6 +689,37 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		return e, true, nil
 	}
 	return nil, false, nil
+}
+
+// listAndValue binds f(list, value) (list_contains, list_position): the
+// list, the value cast to its element type, and that type.
+func (p *planner) listAndValue(name string, args []expr) (expr, expr, Type, error) {
+	if len(args) != 2 {
+		return nil, nil, Type{}, errorf("%s takes a list and a value", name)
+	}
+	et, ok := listElem(args[0].typ())
+	if !ok {
+		return nil, nil, Type{}, errorf("%s needs a list, not %s", name, args[0].typ().SQLName())
+	}
+	v, err := p.cast(args[1], plainType(et))
+	if err != nil {
+		return nil, nil, Type{}, err
+	}
+	return args[0], v, et, nil
+}
+
+// listIndex is the index of the first element of l equal to v, or -1.
+func listIndex(et Type, l []any, v any) (int, error) {
+	for i, el := range l {
+		s, err := fromGo(et, el)
+		if err != nil {
+			return -1, err
+		}
+		if s != nil && compareScalars(plainType(et), s, v) == 0 {
+			return i, nil
+		}
+	}
+	return -1, nil
 }
 
 // castAll casts every argument to t.

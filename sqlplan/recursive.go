@@ -282,11 +282,6 @@ func newRows(b *Batch, seen map[string]bool) *Batch {
 	for r := 0; r < b.N; r++ {
 		key = key[:0]
 		for _, c := range b.Cols {
-			if c.isNull(r) {
-				key = append(key, 0)
-				continue
-			}
-			key = append(key, 1)
 			key = appendKey(key, c, r)
 		}
 		if !seen[string(key)] {

@@ -488,18 +488,8 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 			case low == "order" && next.is("by") && len(parens) > 0 && parens[len(parens)-1].fn != "" && !parens[len(parens)-1].query:
 				// agg(x ORDER BY k): the keys become trailing arguments
 				// after aggOrderMarker (bindAggregate reads them back).
-				k := i + 2
-				for depth := 0; k < len(toks); k++ {
-					if toks[k].kind == tkOp && toks[k].text == "(" {
-						depth++
-					} else if toks[k].kind == tkOp && toks[k].text == ")" {
-						if depth == 0 {
-							break
-						}
-						depth--
-					}
-				}
-				if k >= len(toks) || k == i+2 {
+				k := levelEnd(toks, i+2)
+				if k >= len(toks) || toks[k].text != ")" || k == i+2 {
 					return nil, errAt(src, t.pos, "ORDER BY inside a function call needs its keys and a closing parenthesis")
 				}
 				items, err := listTokens(src, splitList(toks[i+2:k]), aggOrderMarker, true, t.pos)
@@ -1052,6 +1042,26 @@ func structLiteral(src string, toks []token, i int) ([]token, int, error) {
 	return append(call, token{kind: tkOp, text: ")", pos: toks[k].pos}), k, nil
 }
 
+// levelEnd returns the index of the ')' that closes the level toks[from]
+// is at, or of a ';' at that level, or len(toks).
+func levelEnd(toks []token, from int) int {
+	k, d := from, 0
+	for ; k < len(toks); k++ {
+		switch {
+		case toks[k].kind == tkOp && toks[k].text == "(":
+			d++
+		case toks[k].kind == tkOp && toks[k].text == ")":
+			if d == 0 {
+				return k
+			}
+			d--
+		case d == 0 && toks[k].kind == tkOp && toks[k].text == ";":
+			return k
+		}
+	}
+	return k
+}
+
 // normalizeLimits writes the SQL-standard and PostgreSQL forms of LIMIT
 // as the parser's LIMIT n OFFSET m: OFFSET m [ROW|ROWS] without LIMIT,
 // FETCH FIRST|NEXT [n] ROW|ROWS ONLY, LIMIT ALL, in any order.
@@ -1071,19 +1081,7 @@ func normalizeLimits(toks []token) []token {
 			continue
 		}
 		// The clause runs to the ')' closing this level, or the end.
-		end := i
-		for d := 0; end < len(toks); end++ {
-			if toks[end].kind == tkOp && toks[end].text == "(" {
-				d++
-			} else if toks[end].kind == tkOp && toks[end].text == ")" {
-				if d == 0 {
-					break
-				}
-				d--
-			} else if d == 0 && toks[end].kind == tkOp && toks[end].text == ";" {
-				break
-			}
-		}
+		end := levelEnd(toks, i)
 		limit, offset, ok := limitClause(toks[i:end])
 		if !ok {
 			out = append(out, t)

@@ -13,13 +13,9 @@ import (
 const maxRowValueSet = 10_000
 
 func (p *planner) bindRowComparison(x *sqlparser.ComparisonExpr, left sqlparser.ValTuple, sc *scope, agg *aggCtx) (expr, error) {
-	ls := make([]expr, len(left))
-	for i, e := range left {
-		b, err := p.bindExpr(e, sc, agg)
-		if err != nil {
-			return nil, err
-		}
-		ls[i] = b
+	ls, err := bindRowOf(p, left, sc, agg)
+	if err != nil {
+		return nil, err
 	}
 	// rowEq is (ls) = (rs), field by field.
 	rowEq := func(rs []expr) (expr, error) {
