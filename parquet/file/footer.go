@@ -123,11 +123,13 @@ type Options struct {
 	// TailRead is the size of the first read of the file's end; 0 means
 	// DefaultTailRead.
 	TailRead int
-	// LazyColumns leaves the column chunk metadata undecoded at open time:
-	// each is decoded when first asked for (File.ColumnChunk), in O(1)
-	// through the footer index when the file has one. For wide files of
-	// which a query reads a few columns. Meta.RowGroups[i].Columns is then
-	// nil: use ColumnChunk.
+	// LazyColumns builds each column chunk's metadata structs only when it
+	// is first asked for (File.ColumnChunk): from the footer in O(1)
+	// through the footer index when the file has one; else from compact
+	// records into which the whole footer is decoded at open (a third of
+	// the memory of the structs, not scanned by the garbage collector;
+	// see docs/footer-index.md). For wide files of which a query reads a
+	// few columns. Meta.RowGroups[i].Columns is then nil: use ColumnChunk.
 	LazyColumns bool
 	// Limits bound what the file's sizes and counts may make the reader
 	// allocate.
@@ -153,10 +155,12 @@ type File struct {
 	// writers whose chunk sizes may be too small (see ByteRange).
 	footerStart int64
 	shortChunks bool
-	// With LazyColumns: the footer index (nil without one), and the column
-	// chunks decoded so far, per row group.
-	index *format.FooterIndex
-	lazy  []lazyRowGroup
+	// With LazyColumns: the footer index (nil without one), or else each
+	// row group's column chunks in compact records; and the column chunks
+	// built so far, per row group.
+	index  *format.FooterIndex
+	chunks []*format.Chunks
+	lazy   []lazyRowGroup
 }
 
 type lazyRowGroup struct {
@@ -315,8 +319,20 @@ func (f *File) readFooter() error {
 	}
 	meta := new(format.FileMetaData)
 	// The footer bytes stay with the File and are never written, so the
-	// metadata's strings may share them.
-	_, err := format.UnmarshalFooter(footer, meta, f.opts.LazyColumns, f.opts.metadataMemory(len(footer)))
+	// metadata's strings may share them. With LazyColumns, a footer index
+	// leaves the column chunks undecoded until asked for, one by one;
+	// without one they are decoded in full, into compact records from
+	// which each ColumnChunk is built when asked for.
+	var index *format.FooterIndex
+	if f.opts.LazyColumns {
+		index, _ = format.ParseFooterIndex(footer)
+	}
+	var err error
+	if f.opts.LazyColumns && index == nil {
+		f.chunks, _, err = format.UnmarshalCompact(footer, meta, f.opts.metadataMemory(len(footer)))
+	} else {
+		_, err = format.UnmarshalFooter(footer, meta, f.opts.LazyColumns, f.opts.metadataMemory(len(footer)))
+	}
 	if errors.Is(err, ErrLimit) {
 		return f.errorf(-1, "", start, "footer: %w", err)
 	}
@@ -325,9 +341,9 @@ func (f *File) readFooter() error {
 	}
 	if f.opts.LazyColumns {
 		f.lazy = make([]lazyRowGroup, len(meta.RowGroups))
-		if x, err := format.ParseFooterIndex(footer); err == nil {
-			if rgs, _ := x.Size(); rgs == len(meta.RowGroups) {
-				f.index = x
+		if index != nil {
+			if rgs, _ := index.Size(); rgs == len(meta.RowGroups) {
+				f.index = index
 			}
 		}
 	}
@@ -359,7 +375,10 @@ func (f *File) checkRowGroups(footerStart int64) error {
 			if rg.NumRows < 0 {
 				return f.errorf(i, "", -1, "%w: negative row count %d", ErrCorrupt, rg.NumRows)
 			}
-			continue // lazy: checked when decoded
+			if c := f.compact(i); c != nil && c.Len() != leaves {
+				return f.errorf(i, "", -1, "%w: row group has %d column chunks, the schema has %d columns", ErrCorrupt, c.Len(), leaves)
+			}
+			continue // lazy: each chunk checked when built
 		}
 		if len(rg.Columns) != leaves {
 			return f.errorf(i, "", -1, "%w: row group has %d column chunks, the schema has %d columns", ErrCorrupt, len(rg.Columns), leaves)
@@ -413,24 +432,19 @@ func (f *File) ColumnChunk(rg, col int) (*format.ColumnChunk, error) {
 		return &g.Columns[col], nil
 	}
 	lz := &f.lazy[rg]
+	if c := f.compact(rg); c != nil {
+		return lz.build(col, func(cc *format.ColumnChunk) error {
+			c.ColumnChunk(col, cc)
+			return f.checkColumnChunk(rg, col, cc)
+		})
+	}
 	if f.index != nil {
-		lz.mu.Lock()
-		defer lz.mu.Unlock()
-		if cc, ok := lz.one[col]; ok {
-			return cc, nil
-		}
-		cc := new(format.ColumnChunk)
-		if err := f.index.ColumnChunk(rg, col, cc); err != nil {
-			return nil, f.errorf(rg, f.Schema.Leaves[col].PathString(), -1, "%w: %w", ErrCorrupt, err)
-		}
-		if err := f.checkColumnChunk(rg, col, cc); err != nil {
-			return nil, err
-		}
-		if lz.one == nil {
-			lz.one = map[int]*format.ColumnChunk{}
-		}
-		lz.one[col] = cc
-		return cc, nil
+		return lz.build(col, func(cc *format.ColumnChunk) error {
+			if err := f.index.ColumnChunk(rg, col, cc); err != nil {
+				return f.errorf(rg, f.Schema.Leaves[col].PathString(), -1, "%w: %w", ErrCorrupt, err)
+			}
+			return f.checkColumnChunk(rg, col, cc)
+		})
 	}
 	lz.once.Do(func() {
 		r := thrift.NewReader(g.ColumnsRaw)
@@ -469,6 +483,34 @@ func (f *File) ColumnChunk(rg, col int) (*format.ColumnChunk, error) {
 		return nil, f.errorf(rg, "", -1, "%w: %w", ErrCorrupt, lz.err)
 	}
 	return &lz.cols[col], nil
+}
+
+// compact returns the compact records of row group rg's column chunks,
+// nil where the file has none.
+func (f *File) compact(rg int) *format.Chunks {
+	if rg < len(f.chunks) {
+		return f.chunks[rg]
+	}
+	return nil
+}
+
+// build returns column chunk col of the row group, built by fill the
+// first time it is asked for.
+func (lz *lazyRowGroup) build(col int, fill func(*format.ColumnChunk) error) (*format.ColumnChunk, error) {
+	lz.mu.Lock()
+	defer lz.mu.Unlock()
+	if cc, ok := lz.one[col]; ok {
+		return cc, nil
+	}
+	cc := new(format.ColumnChunk)
+	if err := fill(cc); err != nil {
+		return nil, err
+	}
+	if lz.one == nil {
+		lz.one = map[int]*format.ColumnChunk{}
+	}
+	lz.one[col] = cc
+	return cc, nil
 }
 
 type bytesReaderAt []byte

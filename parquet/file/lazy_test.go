@@ -77,3 +77,59 @@ func TestLazyColumnsReadTheSame(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactColumnsEveryFile opens every conformance file both ways —
+// column chunks decoded into structs, and (LazyColumns without a footer
+// index) into compact records — and checks that every column chunk built
+// from a record is the one decoded into a struct, and that a file one way
+// refuses is refused the other way too (at open or at its column chunk).
+func TestCompactColumnsEveryFile(t *testing.T) {
+	var names []string
+	for _, sub := range []string{"data", "bad_data", "shredded_variant"} {
+		m, _ := filepath.Glob(filepath.Join(testfiles.Dir(t, sub), "*.parquet"))
+		names = append(names, m...)
+	}
+	compacted := 0
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eager, eagerErr := Open(bytes.NewReader(data), int64(len(data)), Options{Name: name})
+		f, err := Open(bytes.NewReader(data), int64(len(data)), Options{Name: name, LazyColumns: true})
+		if err != nil {
+			if eagerErr == nil {
+				t.Fatalf("%s: compact open fails (%v), eager open does not", name, err)
+			}
+			continue
+		}
+		if f.index == nil && len(f.Meta.RowGroups) > 0 && len(f.chunks) == 0 {
+			t.Fatalf("%s: no compact records", name)
+		}
+		if len(f.chunks) > 0 {
+			compacted++
+		}
+		failed := false
+		for rg := range f.Meta.RowGroups {
+			for c := range f.Schema.Leaves {
+				cc, err := f.ColumnChunk(rg, c)
+				if err != nil {
+					if eagerErr == nil {
+						t.Fatalf("%s (%d, %d): %v", name, rg, c, err)
+					}
+					failed = true
+					continue
+				}
+				if eagerErr == nil && !reflect.DeepEqual(*cc, eager.Meta.RowGroups[rg].Columns[c]) {
+					t.Fatalf("%s: column chunk (%d, %d) differs:\n%+v\n%+v", name, rg, c, *cc, eager.Meta.RowGroups[rg].Columns[c])
+				}
+			}
+		}
+		if eagerErr != nil && !failed {
+			t.Fatalf("%s: eager open fails (%v), compact open and every column chunk do not", name, eagerErr)
+		}
+	}
+	if compacted < 80 {
+		t.Fatalf("only %d of %d files had compact records", compacted, len(names))
+	}
+}

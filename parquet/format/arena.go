@@ -18,6 +18,10 @@ type arena struct {
 	// one, and lazyRowGroup the row group whose column list comes next.
 	index        *FooterIndex
 	lazyRowGroup int
+	// compact, for UnmarshalCompact, decodes each row group's column list
+	// into chunks instead of skipping it.
+	compact bool
+	chunks  []*Chunks
 }
 
 // arenaBlock is the largest block, in objects.

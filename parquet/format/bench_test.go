@@ -41,7 +41,8 @@ func wideFooter(n, r int) *FileMetaData {
 }
 
 // BenchmarkDecodeWideFooter decodes footers of N columns × R row groups
-// from bytes in memory (BENCHMARKS.md §3).
+// from bytes in memory (BENCHMARKS.md §3), the column chunks into structs
+// (UnmarshalAliased) and into compact records (UnmarshalCompact).
 func BenchmarkDecodeWideFooter(b *testing.B) {
 	for _, n := range []int{100, 1000, 10000, 50000} {
 		for _, r := range []int{1, 2, 4} {
@@ -49,16 +50,24 @@ func BenchmarkDecodeWideFooter(b *testing.B) {
 				continue
 			}
 			buf := Marshal(nil, wideFooter(n, r))
-			b.Run(fmt.Sprintf("cols=%d/rowgroups=%d", n, r), func(b *testing.B) {
-				b.SetBytes(int64(len(buf)))
-				b.ReportAllocs()
-				for b.Loop() {
-					var fm FileMetaData
-					if _, err := UnmarshalAliased(buf, &fm); err != nil {
-						b.Fatal(err)
+			for _, mode := range []struct {
+				name   string
+				decode func([]byte, *FileMetaData) error
+			}{
+				{"structs", func(b []byte, fm *FileMetaData) error { _, err := UnmarshalAliased(b, fm); return err }},
+				{"compact", func(b []byte, fm *FileMetaData) error { _, _, err := UnmarshalCompact(b, fm, 0); return err }},
+			} {
+				b.Run(fmt.Sprintf("cols=%d/rowgroups=%d/%s", n, r, mode.name), func(b *testing.B) {
+					b.SetBytes(int64(len(buf)))
+					b.ReportAllocs()
+					for b.Loop() {
+						var fm FileMetaData
+						if err := mode.decode(buf, &fm); err != nil {
+							b.Fatal(err)
+						}
 					}
-				}
-			})
+				})
+			}
 		}
 	}
 }

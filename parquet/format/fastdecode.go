@@ -404,25 +404,42 @@ func (s *SchemaElement) decodeFast(r *thrift.Reader) bool {
 }
 
 func (s *SchemaElement) fast(r *thrift.Reader, b []byte, p, d int) int {
+	// Headers and varints are read inline: a footer holds a schema element
+	// per column, and their fields are the most numerous after the column
+	// chunks'.
 	var last int16
 	for {
-		id, _, q := fnext(b, p, last, schemaElementWire[:])
-		if id == 0 {
+		t, id, q := fieldHeader(b, p, last)
+		if q < 0 || t == thrift.Stop {
 			return q
+		}
+		if uint16(id) >= uint16(len(schemaElementWire)) || schemaElementWire[id] != t {
+			return -1
 		}
 		p, last = q, id
 		switch id {
 		case 4:
 			s.Name, p = fstr(b, p, r.AliasStrings)
+			if p < 0 {
+				return -1
+			}
 			continue
 		case 10:
 			v := new(LogicalType)
-			p = viaReader(r, p, d, v)
+			if p = viaReader(r, p, d, v); p < 0 {
+				return -1
+			}
 			s.LogicalType = v
 			continue
 		}
-		var v int32
-		v, p = fi32(b, p)
+		u, q := u1(b, p)
+		if q < 0 {
+			if u, q = thrift.UvarintAt(b, p); q < 0 || u > math.MaxUint32 {
+				return -1
+			}
+		}
+		p = q
+		v := int32(zigzag(u))
 		switch id {
 		case 1:
 			s.Type = Some(Type(v))
@@ -442,9 +459,6 @@ func (s *SchemaElement) fast(r *thrift.Reader, b []byte, p, d int) int {
 			s.FieldID = Some(v)
 		case 11:
 			s.VectorLength = Some(v)
-		}
-		if p < 0 {
-			return -1
 		}
 	}
 }

@@ -277,6 +277,13 @@ func UnmarshalLazy(buf []byte, fm *FileMetaData) (int, error) {
 // back to walking the list.
 func skipLazy(r *thrift.Reader, t thrift.Type) error {
 	a, _ := r.Arena.(*arena)
+	if a != nil && a.compact {
+		c, err := decodeChunkList(r, t)
+		if c != nil {
+			a.chunks = append(a.chunks, c)
+		}
+		return err
+	}
 	if a == nil || a.index == nil || t != thrift.List || noFastPath {
 		return r.Skip(t)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"unsafe"
 
 	"github.com/carquet-go/carquet/parquet/errs"
@@ -66,6 +67,19 @@ func (r *Reader) Charge(t Type, n int) error {
 	return nil
 }
 
+// ChargeBytes counts n bytes of decoded memory against MaxAlloc, for
+// decoders whose decoded form is not one of Charge's element sizes.
+func (r *Reader) ChargeBytes(n int64) error {
+	if r.MaxAlloc <= 0 {
+		return nil
+	}
+	r.charged += n
+	if r.charged > r.MaxAlloc {
+		return fmt.Errorf("%w (%d bytes) at byte %d: %d bytes", ErrAllocLimit, r.MaxAlloc, r.pos, n)
+	}
+	return nil
+}
+
 // NewReader returns a Reader over buf.
 func NewReader(buf []byte) *Reader { return &Reader{buf: buf} }
 
@@ -105,6 +119,11 @@ func (r *Reader) Uvarint() (uint64, error) {
 }
 
 func (r *Reader) uvarintSlow() (uint64, error) {
+	if x, q := UvarintAt(r.buf, r.pos); q >= 0 {
+		r.pos = q
+		return x, nil
+	}
+	// Malformed: the loop below finds the error and where it is.
 	var x uint64
 	var s uint
 	for i := 0; i < 10; i++ {
@@ -541,6 +560,18 @@ func UvarintAt(buf []byte, p int) (uint64, int) {
 	}
 	if p < len(buf) && buf[p] < 0x80 {
 		return uint64(buf[p]), p + 1
+	}
+	if p <= len(buf)-8 {
+		// A varint of up to 8 bytes from one load, without a loop: the
+		// lowest byte with its top bit clear ends it (offsets and sizes
+		// in footers take 2 to 5 bytes).
+		w := binary.LittleEndian.Uint64(buf[p:])
+		if stop := ^w & 0x8080808080808080; stop != 0 {
+			w &= stop ^ (stop - 1) // the bytes up to the last one
+			x := w&0x7f | w>>1&(0x7f<<7) | w>>2&(0x7f<<14) | w>>3&(0x7f<<21) |
+				w>>4&(0x7f<<28) | w>>5&(0x7f<<35) | w>>6&(0x7f<<42) | w>>7&(0x7f<<49)
+			return x, p + bits.TrailingZeros64(stop)/8 + 1
+		}
 	}
 	var x uint64
 	var s uint

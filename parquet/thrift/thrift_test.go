@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -232,4 +233,51 @@ func FuzzSkip(f *testing.F) {
 			}
 		}
 	})
+}
+
+// uvarintRef reads a varint byte by byte, as the compact protocol defines
+// it: at most 10 bytes, the tenth at most 1.
+func uvarintRef(buf []byte, p int) (uint64, int) {
+	var x uint64
+	for i := 0; i < 10 && p < len(buf); i++ {
+		b := buf[p]
+		p++
+		if b < 0x80 {
+			if i == 9 && b > 1 {
+				return 0, -1
+			}
+			return x | uint64(b)<<(7*i), p
+		}
+		x |= uint64(b&0x7f) << (7 * i)
+	}
+	return 0, -1
+}
+
+// TestUvarintAtEveryLength checks UvarintAt (whose varints of up to 8
+// bytes are read with one load) against the byte-by-byte reading, for
+// varints of every length at every distance from the end of the input,
+// truncated ones among them.
+func TestUvarintAtEveryLength(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for iter := 0; iter < 20000; iter++ {
+		n := 1 + rng.IntN(11)
+		v := make([]byte, n)
+		for i := range v {
+			v[i] = byte(rng.Uint32()) | 0x80
+		}
+		if rng.IntN(8) != 0 {
+			v[n-1] &= 0x7f // ends (else runs on, or is cut by the end)
+		}
+		pad := rng.IntN(10)
+		buf := append(make([]byte, pad), v...)
+		buf = append(buf, make([]byte, rng.IntN(10))...)
+		if rng.IntN(4) == 0 {
+			buf = buf[:pad+rng.IntN(n+1)] // truncated
+		}
+		gx, gp := UvarintAt(buf, pad)
+		wx, wp := uvarintRef(buf, pad)
+		if gx != wx || gp != wp {
+			t.Fatalf("% x at %d: got (%d, %d), want (%d, %d)", buf, pad, gx, gp, wx, wp)
+		}
+	}
 }

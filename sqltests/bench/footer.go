@@ -63,7 +63,12 @@ type footerDecoder struct {
 
 func footerDecoders(cols int) []footerDecoder {
 	return []footerDecoder{
-		{"carquet", func(b []byte) error { // what file.Open does: aliased, arena-allocated
+		{"carquet", func(b []byte) error { // every field decoded, column chunks into compact records: what file.Open does with LazyColumns (the SQL driver) on a footer without index
+			var fm format.FileMetaData
+			_, _, err := format.UnmarshalCompact(b, &fm, 0)
+			return err
+		}},
+		{"carquet (structs)", func(b []byte) error { // column chunks into ColumnChunk structs (aliased, arena-allocated): what file.Open does by default
 			var fm format.FileMetaData
 			_, err := format.UnmarshalAliased(b, &fm)
 			return err
