@@ -336,9 +336,11 @@ func (p *planner) tableExpr(te sqlparser.TableExpr, outer *scope) ([]joinStep, e
 			// FULL JOIN ... USING (see rewrite)
 			step.on, step.using = nil, nil
 			for _, a := range f.Exprs {
-				ae, ok := a.(*sqlparser.AliasedExpr)
-				c, isCol := ae.Expr.(*sqlparser.ColName)
-				if !ok || !isCol || !c.Qualifier.IsEmpty() {
+				var c *sqlparser.ColName
+				if ae, ok := a.(*sqlparser.AliasedExpr); ok {
+					c, _ = ae.Expr.(*sqlparser.ColName)
+				}
+				if c == nil || !c.Qualifier.IsEmpty() {
 					return nil, errorf("USING takes column names")
 				}
 				step.using = append(step.using, c.Name.String())
@@ -801,7 +803,7 @@ func pruneDerived(stmt sqlparser.SelectStatement, refs *colRefs) {
 		if !ok {
 			return // a * inside: its columns are not named here
 		}
-		if f, ok := ae.Expr.(*sqlparser.FuncExpr); ok && f.Name.Lowered() == excludeMarker {
+		if starMarker(ae) != nil {
 			return
 		}
 		if keep[strings.ToLower(itemName(ae))] {

@@ -188,6 +188,7 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 		query bool
 	}
 	unnamed := 0
+	excludeEnd := -1 // the ")" of the last SELECT * EXCLUDE (...)
 	var parens []paren
 	var brackets []int // open [ ... ] (index or list literal)
 	// QUALIFY cond becomes HAVING qualifyMarker(cond), or, after a HAVING
@@ -451,6 +452,24 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 			case low == "exclude" && prev.kind == tkOp && prev.text == "*" && next.kind == tkOp && next.text == "(":
 				// SELECT * EXCLUDE (a, b): a marker call after the star.
 				r.emit(", "+excludeMarker, t)
+				excludeEnd = levelEnd(toks, i+2)
+			case low == "replace" && (prev.kind == tkOp && prev.text == "*" || i-1 == excludeEnd) && next.kind == tkOp && next.text == "(":
+				// SELECT * [EXCLUDE (...)] REPLACE (e AS c, ...): a marker
+				// call after the star, its arguments e, c, ... (each AS of
+				// the list made a comma).
+				toks = append([]token(nil), toks...)
+				end, d := levelEnd(toks, i+2), 0
+				for j := i + 2; j < end; j++ {
+					switch {
+					case toks[j].kind == tkOp && toks[j].text == "(":
+						d++
+					case toks[j].kind == tkOp && toks[j].text == ")":
+						d--
+					case d == 0 && toks[j].is("as"):
+						toks[j] = token{kind: tkOp, text: ",", pos: toks[j].pos}
+					}
+				}
+				r.emit(", "+replaceMarker, t)
 			case low == "filter" && prev.kind == tkOp && prev.text == ")" && next.kind == tkOp && next.text == "(" && !at(i+2).is("where"):
 				// FILTER (c) is FILTER (WHERE c), as DuckDB allows.
 				where := token{kind: tkIdent, text: "where", pos: next.pos}
@@ -822,6 +841,7 @@ func castSpelling(t Type) string {
 const (
 	byAllMarker   = "__carquet_by_all__"
 	excludeMarker = "__carquet_exclude__"
+	replaceMarker = "__carquet_replace__"
 )
 
 // aggFilter rewrites the aggregate call that ends r.out, followed by

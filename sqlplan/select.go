@@ -110,26 +110,26 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	var cols []Column
 	var unnests []int // select items that are unnest(list)
 	for k, se := range sel.SelectExprs {
-		if ae, ok := se.(*sqlparser.AliasedExpr); ok {
-			if f, ok := ae.Expr.(*sqlparser.FuncExpr); ok && f.Name.Lowered() == excludeMarker {
-				continue // applied with the star before it
-			}
+		if starMarker(se) != nil {
+			continue // applied with the star before it
 		}
+		// SELECT * EXCLUDE (names) / REPLACE (e AS name, ...).
 		var exclude map[string]bool
-		if k+1 < len(sel.SelectExprs) {
-			if ae, ok := sel.SelectExprs[k+1].(*sqlparser.AliasedExpr); ok {
-				if f, ok := ae.Expr.(*sqlparser.FuncExpr); ok && f.Name.Lowered() == excludeMarker {
-					exclude = map[string]bool{}
-					for _, a := range f.Exprs {
-						if c, ok := a.(*sqlparser.AliasedExpr); ok {
-							if cn, ok := c.Expr.(*sqlparser.ColName); ok {
-								exclude[strings.ToLower(cn.Name.String())] = true
-								continue
-							}
-						}
-						return nil, errorf("EXCLUDE takes column names")
-					}
-				}
+		var replace map[string]sqlparser.Expr
+		for j := k + 1; j < len(sel.SelectExprs) && j <= k+2; j++ {
+			f := starMarker(sel.SelectExprs[j])
+			if f == nil {
+				break
+			}
+			ex, re, err := starChanges(f)
+			if err != nil {
+				return nil, err
+			}
+			if ex != nil {
+				exclude = ex
+			}
+			if re != nil {
+				replace = re
 			}
 		}
 		switch x := se.(type) {
@@ -157,6 +157,15 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 					}
 					if s, ok := sc.shown[c]; ok && !qualified {
 						c = s
+					}
+					if re, ok := replace[strings.ToLower(name)]; ok {
+						e, err := p.bindExpr(re, sc, agg)
+						if err != nil {
+							return nil, err
+						}
+						outExprs = append(outExprs, e)
+						cols = append(cols, Column{Name: name, Type: e.typ(), Nullable: true})
+						continue
 					}
 					var e expr = &colExpr{s: c.slot, t: c.t, col: c}
 					e.setText(name)
@@ -838,4 +847,53 @@ func itemName(x *sqlparser.AliasedExpr) string {
 		return c.Name.String()
 	}
 	return unmarkRewrites(castNames.ReplaceAllStringFunc(sqlparser.String(x.Expr), castName))
+}
+
+// starMarker returns the marker call that follows a star for EXCLUDE or
+// REPLACE (rewrite.go), nil for any other select item.
+func starMarker(se sqlparser.SelectExpr) *sqlparser.FuncExpr {
+	if ae, ok := se.(*sqlparser.AliasedExpr); ok {
+		if f, ok := ae.Expr.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == excludeMarker || f.Name.Lowered() == replaceMarker) {
+			return f
+		}
+	}
+	return nil
+}
+
+// starChanges reads a star's marker: the names EXCLUDE leaves out, or the
+// expressions REPLACE puts in the place of columns, by lower-case name
+// (its arguments are expression, name pairs).
+func starChanges(f *sqlparser.FuncExpr) (exclude map[string]bool, replace map[string]sqlparser.Expr, err error) {
+	name := func(a sqlparser.SelectExpr) (string, bool) {
+		if c, ok := a.(*sqlparser.AliasedExpr); ok {
+			if cn, ok := c.Expr.(*sqlparser.ColName); ok && cn.Qualifier.IsEmpty() {
+				return strings.ToLower(cn.Name.String()), true
+			}
+		}
+		return "", false
+	}
+	if f.Name.Lowered() == excludeMarker {
+		exclude = map[string]bool{}
+		for _, a := range f.Exprs {
+			n, ok := name(a)
+			if !ok {
+				return nil, nil, errorf("EXCLUDE takes column names")
+			}
+			exclude[n] = true
+		}
+		return exclude, nil, nil
+	}
+	if len(f.Exprs)%2 != 0 {
+		return nil, nil, errorf("REPLACE takes expression AS column pairs")
+	}
+	replace = map[string]sqlparser.Expr{}
+	for i := 0; i < len(f.Exprs); i += 2 {
+		e, ok := f.Exprs[i].(*sqlparser.AliasedExpr)
+		n, okName := name(f.Exprs[i+1])
+		if !ok || !okName {
+			return nil, nil, errorf("REPLACE takes expression AS column pairs")
+		}
+		replace[n] = e.Expr
+	}
+	return nil, replace, nil
 }
