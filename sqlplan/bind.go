@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/value"
@@ -894,6 +896,9 @@ func (p *planner) bindBool(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, erro
 func (p *planner) bindComparison(x *sqlparser.ComparisonExpr, sc *scope, agg *aggCtx) (expr, error) {
 	if t, ok := x.Left.(sqlparser.ValTuple); ok && len(t) > 1 {
 		return p.bindRowComparison(x, t, sc, agg)
+	}
+	if f, ok := x.Right.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == globMarker || f.Name.Lowered() == similarMarker) {
+		return p.bindPatternMatch(x, f, sc, agg)
 	}
 	l, err := p.bindExpr(x.Left, sc, agg)
 	if err != nil {
@@ -1795,4 +1800,71 @@ func (p *planner) decorrelateExists(x *sqlparser.ExistsExpr, sc *scope) (sqlpars
 		Where:       &sqlparser.Where{Type: sqlparser.WhereStr, Expr: where},
 	}
 	return &sqlparser.ComparisonExpr{Operator: sqlparser.InStr, Left: outerCol, Right: &sqlparser.Subquery{Select: sub}}, true
+}
+
+// bindPatternMatch binds x [NOT] GLOB p and x [NOT] SIMILAR TO p, which
+// the rewrite made x [NOT] LIKE marker(p): regexp_full_match(x, p), the
+// GLOB pattern first made a regular expression (by the function of the
+// marker's name, folded for a constant).
+func (p *planner) bindPatternMatch(x *sqlparser.ComparisonExpr, f *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (expr, error) {
+	if len(f.Exprs) != 1 || x.Escape != nil {
+		return nil, errorf("GLOB and SIMILAR TO take one pattern")
+	}
+	ae, ok := f.Exprs[0].(*sqlparser.AliasedExpr)
+	if !ok {
+		return nil, errorf("GLOB and SIMILAR TO take one pattern")
+	}
+	pat := ae.Expr
+	if f.Name.Lowered() == globMarker {
+		pat = f // the marker is also the function from GLOB pattern to regular expression
+	}
+	var e sqlparser.Expr = &sqlparser.FuncExpr{Name: sqlparser.NewColIdent("regexp_full_match"),
+		Exprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: x.Left}, &sqlparser.AliasedExpr{Expr: pat}}}
+	if x.Operator == sqlparser.NotLikeStr {
+		e = &sqlparser.NotExpr{Expr: e}
+	}
+	return p.bindExpr(e, sc, agg)
+}
+
+// globRegexp returns the regular expression of a GLOB pattern: * any
+// characters, ? one, [abc] [a-z] [!abc] a class, anything else itself.
+func globRegexp(g string) string {
+	var b strings.Builder
+	b.WriteString("(?s)")
+	for i := 0; i < len(g); {
+		switch c := g[i]; c {
+		case '*':
+			b.WriteString(".*")
+		case '?':
+			b.WriteString(".")
+		case '[':
+			end := strings.IndexByte(g[i+1:], ']')
+			if end == 0 && i+2 < len(g) { // []...] : ] first is a member
+				if e := strings.IndexByte(g[i+2:], ']'); e >= 0 {
+					end = e + 1
+				}
+			}
+			if end < 0 {
+				b.WriteString(`\[`)
+				break
+			}
+			class := g[i+1 : i+1+end]
+			b.WriteByte('[')
+			if strings.HasPrefix(class, "!") {
+				b.WriteByte('^')
+				class = class[1:]
+			}
+			b.WriteString(strings.ReplaceAll(strings.ReplaceAll(class, `\`, `\\`), "[", `\[`))
+			b.WriteByte(']')
+			i += end + 2
+			continue
+		default:
+			r, n := utf8.DecodeRuneInString(g[i:])
+			b.WriteString(regexp.QuoteMeta(string(r)))
+			i += n
+			continue
+		}
+		i++
+	}
+	return b.String()
 }

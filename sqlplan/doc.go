@@ -61,6 +61,8 @@
 // UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW, n FOLLOWING, UNBOUNDED
 // FOLLOWING (or ROWS start), or RANGE with UNBOUNDED and CURRENT ROW
 // bounds (peers), named windows (WINDOW w AS (...), OVER w, OVER (w frame));
+// [NOT] LIKE / ILIKE [ESCAPE], [NOT] GLOB (* ? [a-z] [!a]), [NOT] SIMILAR
+// TO (a regular expression matching the whole string, as in DuckDB);
 // IN (list|subquery), EXISTS, op ANY|SOME|ALL (subquery) (quantified.go),
 // row values (a, b) = / <> / IN (...) (rowvalues.go; SQL's NULL rules, not
 // DuckDB's STRUCT comparison),

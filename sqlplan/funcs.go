@@ -230,6 +230,9 @@ func init() {
 		}, false, false},
 		"regexp_matches":    {2, 3, sig(tBool, tString), regexpMatch(false), false, false},
 		"regexp_full_match": {2, 3, sig(tBool, tString), regexpMatch(true), false, false},
+		globMarker: {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) {
+			return globRegexp(str(a[0], i)), nil // x GLOB p: bindPatternMatch
+		}, false, false},
 		"regexp_replace": {3, 4, sig(tString, tString), func(a []*Col, i int) (any, error) {
 			re, err := regexpOf(a, 1, 3, i, false)
 			if err != nil {

@@ -644,6 +644,21 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				qualifies[len(parens)] = true
 			case low == "ilike":
 				r.emit("regexp", t)
+			case (low == "glob" || low == "similar" && next.is("to")) && endsOperand(prev):
+				// x GLOB p, x SIMILAR TO p: x LIKE marker(p) (bindPatternMatch).
+				op := i + 1
+				marker := globMarker
+				if low == "similar" {
+					op, marker = i+2, similarMarker
+				}
+				end := operandEnd(toks, op)
+				if end <= op {
+					return nil, errAt(src, t.pos, "%s needs a pattern", strings.ToUpper(low))
+				}
+				call := []token{{kind: tkIdent, text: "like", pos: t.pos}, {kind: tkIdent, text: marker, pos: t.pos}, {kind: tkOp, text: "(", pos: t.pos}}
+				call = append(append(call, toks[op:end]...), token{kind: tkOp, text: ")", pos: toks[end-1].pos})
+				toks = append(toks[:i:i], append(call, toks[end:]...)...)
+				i--
 			case low == "over" && next.kind == tkOp && next.text == "(":
 				if err := r.window(src, toks, &i); err != nil {
 					return nil, err
@@ -842,6 +857,8 @@ const (
 	byAllMarker   = "__carquet_by_all__"
 	excludeMarker = "__carquet_exclude__"
 	replaceMarker = "__carquet_replace__"
+	globMarker    = "__carquet_glob__"
+	similarMarker = "__carquet_similar__"
 )
 
 // aggFilter rewrites the aggregate call that ends r.out, followed by
@@ -1064,6 +1081,51 @@ func structLiteral(src string, toks []token, i int) ([]token, int, error) {
 
 // levelEnd returns the index of the ')' that closes the level toks[from]
 // is at, or of a ';' at that level, or len(toks).
+// endsOperand reports whether t can end the left operand of a binary
+// operator written as a word (or be the NOT of NOT GLOB): a name that is
+// not a keyword, a literal, a parameter, a closing parenthesis.
+func endsOperand(t token) bool {
+	switch t.kind {
+	case tkIdent:
+		return t.is("not") || !isOperatorWord(t.text)
+	case tkString, tkNumber, tkParam, tkQuoted, tkDQuoted:
+		return true
+	case tkOp:
+		return t.text == ")" || t.text == "]"
+	}
+	return false
+}
+
+// operandEnd returns where the operand that starts at toks[i] ends: a
+// parenthesized expression, a function call, a (qualified) name, a
+// literal or a parameter, with a sign before it.
+func operandEnd(toks []token, i int) int {
+	for i < len(toks) && toks[i].kind == tkOp && (toks[i].text == "-" || toks[i].text == "+") {
+		i++
+	}
+	if i >= len(toks) {
+		return i
+	}
+	switch t := toks[i]; {
+	case t.kind == tkOp && t.text == "(":
+		return levelEnd(toks, i+1) + 1
+	case t.kind == tkOp:
+		return i
+	}
+	i++
+	for i < len(toks) {
+		switch {
+		case toks[i].kind == tkOp && toks[i].text == "(":
+			i = levelEnd(toks, i+1) + 1
+		case toks[i].kind == tkOp && toks[i].text == "." && i+1 < len(toks) && toks[i+1].kind != tkOp:
+			i += 2
+		default:
+			return min(i, len(toks))
+		}
+	}
+	return min(i, len(toks))
+}
+
 func levelEnd(toks []token, from int) int {
 	k, d := from, 0
 	for ; k < len(toks); k++ {
