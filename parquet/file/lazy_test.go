@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/carquet-go/carquet/internal/testfiles"
@@ -131,5 +132,56 @@ func TestCompactColumnsEveryFile(t *testing.T) {
 	}
 	if compacted < 80 {
 		t.Fatalf("only %d of %d files had compact records", compacted, len(names))
+	}
+}
+
+// TestLazyColumnChunkConcurrent asks for every column chunk of a file
+// opened with LazyColumns from several goroutines at once (run under
+// -race): each gets the same chunk, built once, equal to the eager one.
+func TestLazyColumnChunkConcurrent(t *testing.T) {
+	name := filepath.Join(testfiles.Dir(t, "data"), "alltypes_tiny_pages.parquet")
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eager, err := Open(bytes.NewReader(data), int64(len(data)), Options{Name: name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, variant := range [][]byte{data, withFooterIndex(t, data)} {
+		f, err := Open(bytes.NewReader(variant), int64(len(variant)), Options{Name: name, LazyColumns: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols := len(f.Schema.Leaves)
+		got := make([][]*format.ColumnChunk, 4)
+		var wg sync.WaitGroup
+		for g := range got {
+			got[g] = make([]*format.ColumnChunk, cols)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for k := range cols {
+					c := (k*7 + g*3) % cols
+					cc, err := f.ColumnChunk(0, c)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					got[g][c] = cc
+				}
+			}()
+		}
+		wg.Wait()
+		for c := range cols {
+			for g := range got {
+				if got[g][c] != got[0][c] {
+					t.Fatalf("column %d built more than once", c)
+				}
+			}
+			if !reflect.DeepEqual(*got[0][c], eager.Meta.RowGroups[0].Columns[c]) {
+				t.Fatalf("column %d differs from the eager decode", c)
+			}
+		}
 	}
 }
