@@ -19,11 +19,12 @@ import (
 //
 // The records take the common case: the fields that parquet.thrift gives
 // ColumnChunk, ColumnMetaData, Statistics, SizeStatistics and
-// PageEncodingStats, in short-form headers, with their wire types. A column chunk with anything
-// else (key-value metadata, geospatial statistics, encryption, an
-// extension or unknown field, a malformed value) is decoded by the
-// generated code instead and kept as a ColumnChunk, so that results and
-// errors are exactly those of UnmarshalAliased.
+// PageEncodingStats, in short-form headers, with their wire types. A
+// column chunk with anything else (key-value metadata, geospatial
+// statistics, encryption, an extension or unknown field, a malformed
+// value) is decoded by the generated code instead and kept as a
+// ColumnChunk, so that results and errors are exactly those of
+// UnmarshalAliased.
 
 // span locates bytes of the footer; n is their length plus one, 0 for an
 // absent field (a nil slice).
