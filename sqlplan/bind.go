@@ -1186,7 +1186,7 @@ func (p *planner) coerce(e expr, t Type) (expr, error) {
 // cast converts e to t, folding constants.
 func (p *planner) cast(e expr, t Type) (expr, error) {
 	et := e.typ()
-	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.op() == KInt && t.Bits != 0 && t.Bits < 64) {
+	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.op() == KInt && t.Bits != 0 && t.Bits < 64) && sameNested(et, t) {
 		return e, nil
 	}
 	if et.Kind == KDecimal && t.Kind == KDecimal && et.Scale == t.Scale && et.Prec <= 18 == (t.Prec <= 18) && t.Prec >= et.Prec {
@@ -1236,6 +1236,15 @@ func (p *planner) bindTryCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (ex
 	e, t, err := p.bindConvert(conv, sc, agg)
 	if err != nil {
 		return nil, err
+	}
+	if k, ok := isConst(e); ok {
+		if _, isList := listElem(t); isList {
+			v, err := castScalarTry(k.v, k.t, t, true)
+			if err != nil {
+				v = nil
+			}
+			return &constExpr{t: t, v: v}, nil
+		}
 	}
 	c, err := p.cast(e, t)
 	if err == nil {
@@ -1648,8 +1657,10 @@ func convertType(ct *sqlparser.ConvertType) (Type, error) {
 			params = append(params, n)
 		}
 	}
-	if name == "char" && len(params) == 1 && params[0] >= castCodeBase && params[0] < castCodeBase+len(castTypes) {
-		return parseTypeName(castTypes[params[0]-castCodeBase], nil)
+	if name == "char" && len(params) == 1 {
+		if t, ok := castCodeType(params[0]); ok {
+			return t, nil
+		}
 	}
 	switch name {
 	case "char", "nchar":

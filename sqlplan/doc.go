@@ -69,7 +69,8 @@
 // scalar subqueries, correlated or not (correlated ones run once per
 // distinct outer value, memoized: correlated.go; [NOT] EXISTS correlated
 // on an equality runs as a semi/anti join); CASE, CAST / ::, IS [NOT] DISTINCT
-// FROM, TRY_CAST; QUALIFY (after HAVING, naming select items or not); aggregates count, count(DISTINCT), sum, avg, min, max,
+// FROM, TRY_CAST (also to lists: CAST(x AS INTEGER[]), x::VARCHAR[][], from
+// lists or their text form '[1, 2]', element by element); QUALIFY (after HAVING, naming select items or not); aggregates count, count(DISTINCT), sum, avg, min, max,
 // string_agg/group_concat, list/array_agg, bool_and/or, count_if, any_value,
 // stddev/var, corr/covar/regr_*, bit_and/or/xor, median/quantiles, mode,
 // arg_max/arg_min;

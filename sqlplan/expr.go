@@ -819,7 +819,7 @@ func castCol(c *Col, to Type) (*Col, error) { return castColTry(c, to, false) }
 func castColTry(c *Col, to Type, try bool) (*Col, error) {
 	from := c.T
 	n := c.Len
-	if from.Kind == to.Kind && from.Kind != KDecimal && !(to.op() == KInt && to.Bits != 0 && to.Bits < 64) {
+	if from.Kind == to.Kind && from.Kind != KDecimal && !(to.op() == KInt && to.Bits != 0 && to.Bits < 64) && sameNested(from, to) {
 		out := *c
 		out.T = to
 		return &out, nil
@@ -852,7 +852,7 @@ func castColTry(c *Col, to Type, try bool) (*Col, error) {
 	}
 	bld := newBuilder(to, n)
 	for i := 0; i < n; i++ {
-		v, err := castScalar(c.get(i), from, to)
+		v, err := castScalarTry(c.get(i), from, to, try)
 		if err != nil {
 			if !try {
 				return nil, err

@@ -945,3 +945,104 @@ func (n *unnestNode) explain(x *explainer, depth int) {
 	x.line(depth, "UNNEST columns %v", n.cols)
 	n.in.explain(x, depth+1)
 }
+
+// sameNested reports whether two types are not two different nested types
+// (a cast between them changes nothing).
+func sameNested(a, b Type) bool {
+	return a.Kind != KNested || b.Kind != KNested || a.SQLName() == b.SQLName()
+}
+
+// castList casts v, of type from (a list, or a string in the list's text
+// form such as [1, 2, NULL]), to the list type to, element by element;
+// with try, an element that does not convert is NULL.
+func castList(v any, from, to Type, try bool) (any, error) {
+	te, _ := listElem(to)
+	var xs []any
+	fe, isList := listElem(from)
+	switch {
+	case isList:
+		var ok bool
+		if xs, ok = v.([]any); !ok {
+			return nil, errorf("cannot cast %T to %s", v, to.SQLName())
+		}
+	case from.isStringy():
+		s, _ := v.(string)
+		parts, err := splitListText(s)
+		if err != nil {
+			return nil, errorf("cannot cast %s to %s: %v", quoteText(s), to.SQLName(), err)
+		}
+		xs, fe = parts, Type{Kind: KString}
+	default:
+		return nil, errorf("cannot cast %s to %s", from.SQLName(), to.SQLName())
+	}
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		if x == nil {
+			continue
+		}
+		s, err := fromGo(plainType(fe), x)
+		if err != nil {
+			return nil, err
+		}
+		y, err := castScalarTry(s, plainType(fe), te, try)
+		if err != nil {
+			if try {
+				continue // NULL
+			}
+			return nil, err
+		}
+		out[i] = toGo(te, y)
+	}
+	return out, nil
+}
+
+// splitListText splits the text form of a list, [a, 'b', [c, d], NULL],
+// into its elements' texts (quotes removed; nil for NULL).
+func splitListText(s string) ([]any, error) {
+	s = strings.TrimSpace(s)
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
+		return nil, errorf("not a list")
+	}
+	inner := strings.TrimSpace(s[1 : len(s)-1])
+	if inner == "" {
+		return []any{}, nil
+	}
+	var out []any
+	depth, start := 0, 0
+	var quote byte
+	add := func(e string) {
+		e = strings.TrimSpace(e)
+		switch {
+		case strings.EqualFold(e, "null"):
+			out = append(out, nil)
+		case len(e) >= 2 && (e[0] == '\'' || e[0] == '"') && e[len(e)-1] == e[0]:
+			q := string(e[0])
+			out = append(out, strings.ReplaceAll(e[1:len(e)-1], q+q, q))
+		default:
+			out = append(out, e)
+		}
+	}
+	for i := 0; i < len(inner); i++ {
+		c := inner[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '[' || c == '{' || c == '(':
+			depth++
+		case c == ']' || c == '}' || c == ')':
+			depth--
+		case c == ',' && depth == 0:
+			add(inner[start:i])
+			start = i + 1
+		}
+	}
+	if quote != 0 || depth != 0 {
+		return nil, errorf("unbalanced brackets or quotes")
+	}
+	add(inner[start:])
+	return out, nil
+}

@@ -836,6 +836,15 @@ func readType(src string, toks []token, i int) (Type, int, error) {
 		}
 		return Type{}, j, e
 	}
+	// T[] (and T[][], ...): a list type.
+	for depth := 1; j+1 < len(toks) && toks[j].kind == tkOp && toks[j].text == "[" && toks[j+1].kind == tkOp && toks[j+1].text == "]"; depth++ {
+		if depth > maxCastListDepth || t.Kind == KDecimal || t.Kind == KNested && t.Elem == nil {
+			return Type{}, j, unsupportedErr(src, start.pos, "casts to lists of "+t.SQLName())
+		}
+		elem := t
+		t = Type{Kind: KNested, Elem: &elem}
+		j += 2
+	}
 	return t, j, nil
 }
 
@@ -844,10 +853,14 @@ func castSpelling(t Type) string {
 	if t.Kind == KDecimal {
 		return fmt.Sprintf("decimal(%d, %d)", t.Prec, t.Scale)
 	}
+	depth := 0 // lists: the code of the element's type plus castListStep per level
+	for t.Elem != nil {
+		t, depth = *t.Elem, depth+1
+	}
 	name := t.SQLName()
 	for i, c := range castTypes {
 		if c == name {
-			return fmt.Sprintf("char(%d)", castCodeBase+i)
+			return fmt.Sprintf("char(%d)", castCodeBase+depth*castListStep+i)
 		}
 	}
 	return "char"
@@ -1108,7 +1121,7 @@ func operandEnd(toks []token, i int) int {
 	}
 	switch t := toks[i]; {
 	case t.kind == tkOp && t.text == "(":
-		return levelEnd(toks, i+1) + 1
+		return min(levelEnd(toks, i+1)+1, len(toks))
 	case t.kind == tkOp:
 		return i
 	}

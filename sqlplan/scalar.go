@@ -283,9 +283,17 @@ func formatFloat(f float64) string {
 }
 
 // castScalar converts scalar v of type from into type to.
-func castScalar(v any, from, to Type) (any, error) {
+func castScalar(v any, from, to Type) (any, error) { return castScalarTry(v, from, to, false) }
+
+// castScalarTry is castScalar; with try, the elements of a list that do
+// not convert are NULL (as DuckDB's TRY_CAST), and so is a scalar (by the
+// caller: it gets the error).
+func castScalarTry(v any, from, to Type, try bool) (any, error) {
 	if v == nil {
 		return nil, nil
+	}
+	if _, ok := listElem(to); ok && !(from.Kind == KNested && sameNested(from, to)) {
+		return castList(v, from, to, try)
 	}
 	if from.Kind == to.Kind && from.Kind != KDecimal {
 		if to.Kind == KInt && to.Bits != 0 && to.Bits < 64 {

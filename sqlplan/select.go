@@ -538,8 +538,10 @@ func castName(m string) string {
 	sub := castNames.FindStringSubmatch(m)
 	t := sub[2]
 	if strings.HasPrefix(t, "char(") {
-		if n, err := strconv.Atoi(t[5 : len(t)-1]); err == nil && n >= castCodeBase && n < castCodeBase+len(castTypes) {
-			t = castTypes[n-castCodeBase]
+		if n, err := strconv.Atoi(t[5 : len(t)-1]); err == nil {
+			if ct, ok := castCodeType(n); ok {
+				t = ct.SQLName()
+			}
 		}
 	}
 	return "CAST(" + sub[1] + " AS " + strings.ToUpper(t) + ")"

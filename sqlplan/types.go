@@ -355,6 +355,32 @@ var castTypes = []string{"BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", 
 
 const castCodeBase = 900000
 
+// A cast to a list of a castTypes type (readType: T[], T[][], ...) is
+// CHAR(castCodeBase + depth*castListStep + i).
+const (
+	castListStep     = 1000
+	maxCastListDepth = 3
+)
+
+// castCodeType returns the type of a CAST code, false for a code that is
+// not one.
+func castCodeType(n int) (Type, bool) {
+	n -= castCodeBase
+	depth, i := n/castListStep, n%castListStep
+	if n < 0 || depth > maxCastListDepth || i >= len(castTypes) {
+		return Type{}, false
+	}
+	t, err := parseTypeName(castTypes[i], nil)
+	if err != nil {
+		return Type{}, false
+	}
+	for range depth {
+		elem := t
+		t = Type{Kind: KNested, Elem: &elem}
+	}
+	return t, true
+}
+
 // Field returns the Parquet field of a table column's type (nil for
 // computed values).
 func (t Type) ParquetField() *schema.Field { return t.Field }
