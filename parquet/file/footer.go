@@ -107,7 +107,10 @@ func (l Limits) batchBytes() int64 {
 	return DefaultMaxBatchBytes
 }
 
-func (l Limits) metadataMemory(footerLen int) int64 {
+// MetadataMemory is the bound on the decoded metadata of a footer of
+// footerLen bytes: MaxMetadataMemory, or by default 64 MiB plus 16 times
+// the footer's size.
+func (l Limits) MetadataMemory(footerLen int) int64 {
 	if l.MaxMetadataMemory > 0 {
 		return l.MaxMetadataMemory
 	}
@@ -329,9 +332,9 @@ func (f *File) readFooter() error {
 	}
 	var err error
 	if f.opts.LazyColumns && index == nil {
-		f.chunks, _, err = format.UnmarshalCompact(footer, meta, f.opts.metadataMemory(len(footer)))
+		f.chunks, _, err = format.UnmarshalCompact(footer, meta, f.opts.MetadataMemory(len(footer)))
 	} else {
-		_, err = format.UnmarshalFooter(footer, meta, f.opts.LazyColumns, f.opts.metadataMemory(len(footer)))
+		_, err = format.UnmarshalFooter(footer, meta, f.opts.LazyColumns, f.opts.MetadataMemory(len(footer)))
 	}
 	if errors.Is(err, ErrLimit) {
 		return f.errorf(-1, "", start, "footer: %w", err)
@@ -449,7 +452,7 @@ func (f *File) ColumnChunk(rg, col int) (*format.ColumnChunk, error) {
 	lz.once.Do(func() {
 		r := thrift.NewReader(g.ColumnsRaw)
 		r.AliasStrings = true
-		r.MaxAlloc = f.opts.metadataMemory(len(f.footer))
+		r.MaxAlloc = f.opts.MetadataMemory(len(f.footer))
 		var tmp format.RowGroup
 		// The raw bytes are the list: its header, then the structs.
 		et, n, err := r.ListHeader()

@@ -216,10 +216,9 @@ func decodeChunkList(r *thrift.Reader, t thrift.Type) (*Chunks, error) {
 
 // The kinds of list a record holds, for decodeList.
 const (
-	kEncs  = iota // list<Encoding>
-	kPaths        // list<string>
-	kPES          // list<PageEncodingStats>
-	kHist         // list<i64>
+	kEncs = iota // list<Encoding>
+	kPES         // list<PageEncodingStats>
+	kHist        // list<i64> (level histograms)
 )
 
 // Each struct a record holds has a decoder of its own, in which each
@@ -291,9 +290,9 @@ func zigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 // returns the position after it, or -1 for what the generated code must
 // decode.
 func (c *Chunks) decodeChunkRec(r *thrift.Reader, b []byte, p int, rec *chunkRecord) int {
-	p, last := c.chunkFields(r, b, p, rec)
-	if p < 0 {
-		return -1
+	p, last, done := c.chunkFields(r, b, p, rec)
+	if p < 0 || done {
+		return p
 	}
 	for {
 		t, id, q := fieldHeader(b, p, last)
@@ -344,9 +343,9 @@ func (c *Chunks) decodeChunkRec(r *thrift.Reader, b []byte, p int, rec *chunkRec
 
 // decodeMetaRec decodes a ColumnMetaData at b[p] into m (zero).
 func (c *Chunks) decodeMetaRec(r *thrift.Reader, b []byte, p int, m *metaRecord) int {
-	p, last := c.metaFields(r, b, p, m)
-	if p < 0 {
-		return -1
+	p, last, done := c.metaFields(r, b, p, m)
+	if p < 0 || done {
+		return p
 	}
 	for {
 		t, id, q := fieldHeader(b, p, last)
@@ -403,7 +402,7 @@ func (c *Chunks) decodeMetaRec(r *thrift.Reader, b []byte, p int, m *metaRecord)
 			p = c.decodeList(r, b, p, kEncs, &m.encodings)
 		case isList(t) && last == 3:
 			m.has |= mdPathInSchema
-			p = c.decodeList(r, b, p, kPaths, &m.pathInSchema)
+			p = c.decodePaths(r, b, p, &m.pathInSchema)
 		case isList(t) && last == 13:
 			m.has |= mdEncodingStats
 			p = c.decodeList(r, b, p, kPES, &m.encodingStats)
@@ -427,9 +426,9 @@ func isList(t thrift.Type) bool { return t == thrift.List || t == thrift.Set }
 
 // decodeStatsRec decodes a Statistics at b[p] into s (zero).
 func decodeStatsRec(b []byte, p int, s *statsRecord) int {
-	p, last := statsFields(b, p, s)
-	if p < 0 {
-		return -1
+	p, last, done := statsFields(b, p, s)
+	if p < 0 || done {
+		return p
 	}
 	for {
 		t, id, q := fieldHeader(b, p, last)
@@ -558,10 +557,6 @@ func (c *Chunks) decodeList(r *thrift.Reader, b []byte, p int, kind int, l *list
 	// Consecutive chunks mostly have the same encodings and encoding
 	// stats: where the bytes at p are those of the previous list of this
 	// kind, they decode to the same elements, which are shared.
-	// Paths differ from chunk to chunk: not compared.
-	if kind == kPaths {
-		return c.decodeListElems(r, b, p, kind, l)
-	}
 	prev := &c.prev[kind]
 	if n := prev.to - prev.from; n > 0 && n <= len(b)-p && sameBytes(b, p, prev.from, n) {
 		*l = prev.l
@@ -585,17 +580,50 @@ func sameBytes(b []byte, p, q, n int) bool {
 	return string(b[p:p+n]) == string(b[q:q+n])
 }
 
+// listHeader reads the header of a list of want elements at b[p]: a short
+// list's one-byte header inline, the others through flist; the memory
+// limit is charged.
+func listHeader(r *thrift.Reader, b []byte, p int, want thrift.Type) (n, q int) {
+	if uint(p) < uint(len(b)) && b[p] < 0xf0 && thrift.Type(b[p]&0x0f) == want {
+		n = int(b[p] >> 4)
+		if r.MaxAlloc > 0 && r.Charge(want, n) != nil {
+			return 0, -1
+		}
+		return n, p + 1
+	}
+	return flist(r, b, p, want)
+}
+
+// decodePaths decodes a path_in_schema list at b[p] into c.paths (each
+// chunk has one of its own: not shared as decodeList shares).
+func (c *Chunks) decodePaths(r *thrift.Reader, b []byte, p int, l *list) int {
+	n, p := listHeader(r, b, p, thrift.Binary)
+	if p < 0 {
+		return -1
+	}
+	*l = list{uint32(len(c.paths)), uint32(n)}
+	for range n {
+		u, q := u1(b, p)
+		if q < 0 {
+			if u, q = thrift.UvarintAt(b, p); q < 0 {
+				return -1
+			}
+		}
+		if u > uint64(len(b)-q) {
+			return -1
+		}
+		c.paths = append(c.paths, span{uint32(q), uint32(u) + 1})
+		p = q + int(u)
+	}
+	return p
+}
+
 // decodeListElems decodes a list of the given kind at b[p] into its side
 // array.
 func (c *Chunks) decodeListElems(r *thrift.Reader, b []byte, p int, kind int, l *list) int {
-	want := [...]thrift.Type{kEncs: thrift.I32, kPaths: thrift.Binary, kPES: thrift.Struct, kHist: thrift.I64}[kind]
-	var n int
-	// A short list's one-byte header inline; the others, and the memory
-	// limit's charge, through flist.
-	if uint(p) < uint(len(b)) && b[p] < 0xf0 && thrift.Type(b[p]&0x0f) == want && r.MaxAlloc <= 0 {
-		n = int(b[p] >> 4)
-		p++
-	} else if n, p = flist(r, b, p, want); p < 0 {
+	want := [...]thrift.Type{kEncs: thrift.I32, kPES: thrift.Struct, kHist: thrift.I64}[kind]
+	n, p := listHeader(r, b, p, want)
+	if p < 0 {
 		return -1
 	}
 	switch kind {
@@ -605,15 +633,6 @@ func (c *Chunks) decodeListElems(r *thrift.Reader, b []byte, p int, kind int, l 
 			var v int32
 			v, p = fi32(b, p)
 			c.encs = append(c.encs, Encoding(v))
-		}
-	case kPaths:
-		*l = list{uint32(len(c.paths)), uint32(n)}
-		for range n {
-			var v []byte
-			if v, p = fbin(b, p); p < 0 {
-				return -1
-			}
-			c.paths = append(c.paths, span{uint32(p - len(v)), uint32(len(v)) + 1})
 		}
 	case kHist:
 		*l = list{uint32(len(c.hist)), uint32(n)}

@@ -9,16 +9,19 @@ import (
 )
 
 // chunkFields reads the fields of the ColumnChunk at b[p] in id order while they
-// come, and returns the position after them and the last field's id;
-// p is -1 for a malformed value.
-func (c *Chunks) chunkFields(r *thrift.Reader, b []byte, p int, rec *chunkRecord) (int, int16) {
-	var last int16
+// come, and returns the position after them and the last field's id,
+// and with done set the position after the struct's stop byte; p is -1
+// for a malformed value.
+func (c *Chunks) chunkFields(r *thrift.Reader, b []byte, p0 int, rec *chunkRecord) (p int, last int16, done bool) {
+	p = p0
 	var u uint64
 	var q int
 	if at(b, p, last, 2, thrift.I64) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 {
+					return -1, last, false
+				}
 			}
 		}
 		rec.fileOffset = zigzag(u)
@@ -26,15 +29,17 @@ func (c *Chunks) chunkFields(r *thrift.Reader, b []byte, p int, rec *chunkRecord
 	}
 	if at(b, p, last, 3, thrift.Struct) {
 		if p = c.decodeMetaRec(r, b, p+1, &rec.meta); p < 0 {
-			return -1, last
+			return -1, last, false
 		}
 		last = 3
 		rec.has |= ccMetaData
 	}
 	if at(b, p, last, 4, thrift.I64) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 {
+					return -1, last, false
+				}
 			}
 		}
 		rec.offsetIndexOffset = zigzag(u)
@@ -43,8 +48,10 @@ func (c *Chunks) chunkFields(r *thrift.Reader, b []byte, p int, rec *chunkRecord
 	}
 	if at(b, p, last, 5, thrift.I32) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 || u > math.MaxUint32 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 || u > math.MaxUint32 {
+					return -1, last, false
+				}
 			}
 		}
 		rec.offsetIndexLength = int32(zigzag(u))
@@ -53,8 +60,10 @@ func (c *Chunks) chunkFields(r *thrift.Reader, b []byte, p int, rec *chunkRecord
 	}
 	if at(b, p, last, 6, thrift.I64) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 {
+					return -1, last, false
+				}
 			}
 		}
 		rec.columnIndexOffset = zigzag(u)
@@ -63,28 +72,36 @@ func (c *Chunks) chunkFields(r *thrift.Reader, b []byte, p int, rec *chunkRecord
 	}
 	if at(b, p, last, 7, thrift.I32) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 || u > math.MaxUint32 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 || u > math.MaxUint32 {
+					return -1, last, false
+				}
 			}
 		}
 		rec.columnIndexLength = int32(zigzag(u))
 		p, last = q, 7
 		rec.has |= ccColumnIndexLength
 	}
-	return p, last
+	if uint(p) < uint(len(b)) && b[p]&0x0f == byte(thrift.Stop) {
+		return p + 1, last, true
+	}
+	return p, last, false
 }
 
 // metaFields reads the fields of the ColumnMetaData at b[p] in id order while they
-// come, and returns the position after them and the last field's id;
-// p is -1 for a malformed value.
-func (c *Chunks) metaFields(r *thrift.Reader, b []byte, p int, m *metaRecord) (int, int16) {
-	var last int16
+// come, and returns the position after them and the last field's id,
+// and with done set the position after the struct's stop byte; p is -1
+// for a malformed value.
+func (c *Chunks) metaFields(r *thrift.Reader, b []byte, p0 int, m *metaRecord) (p int, last int16, done bool) {
+	p = p0
 	var u uint64
 	var q int
 	if at(b, p, last, 1, thrift.I32) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 || u > math.MaxUint32 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 || u > math.MaxUint32 {
+					return -1, last, false
+				}
 			}
 		}
 		m.typ = int32(zigzag(u))
@@ -92,22 +109,24 @@ func (c *Chunks) metaFields(r *thrift.Reader, b []byte, p int, m *metaRecord) (i
 	}
 	if at(b, p, last, 2, thrift.List) {
 		if p = c.decodeList(r, b, p+1, kEncs, &m.encodings); p < 0 {
-			return -1, last
+			return -1, last, false
 		}
 		last = 2
 		m.has |= mdEncodings
 	}
 	if at(b, p, last, 3, thrift.List) {
-		if p = c.decodeList(r, b, p+1, kPaths, &m.pathInSchema); p < 0 {
-			return -1, last
+		if p = c.decodePaths(r, b, p+1, &m.pathInSchema); p < 0 {
+			return -1, last, false
 		}
 		last = 3
 		m.has |= mdPathInSchema
 	}
 	if at(b, p, last, 4, thrift.I32) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 || u > math.MaxUint32 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 || u > math.MaxUint32 {
+					return -1, last, false
+				}
 			}
 		}
 		m.codec = int32(zigzag(u))
@@ -115,8 +134,10 @@ func (c *Chunks) metaFields(r *thrift.Reader, b []byte, p int, m *metaRecord) (i
 	}
 	if at(b, p, last, 5, thrift.I64) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 {
+					return -1, last, false
+				}
 			}
 		}
 		m.numValues = zigzag(u)
@@ -124,8 +145,10 @@ func (c *Chunks) metaFields(r *thrift.Reader, b []byte, p int, m *metaRecord) (i
 	}
 	if at(b, p, last, 6, thrift.I64) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 {
+					return -1, last, false
+				}
 			}
 		}
 		m.totalUncompressedSize = zigzag(u)
@@ -133,8 +156,10 @@ func (c *Chunks) metaFields(r *thrift.Reader, b []byte, p int, m *metaRecord) (i
 	}
 	if at(b, p, last, 7, thrift.I64) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 {
+					return -1, last, false
+				}
 			}
 		}
 		m.totalCompressedSize = zigzag(u)
@@ -142,8 +167,10 @@ func (c *Chunks) metaFields(r *thrift.Reader, b []byte, p int, m *metaRecord) (i
 	}
 	if at(b, p, last, 9, thrift.I64) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 {
+					return -1, last, false
+				}
 			}
 		}
 		m.dataPageOffset = zigzag(u)
@@ -151,8 +178,10 @@ func (c *Chunks) metaFields(r *thrift.Reader, b []byte, p int, m *metaRecord) (i
 	}
 	if at(b, p, last, 10, thrift.I64) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 {
+					return -1, last, false
+				}
 			}
 		}
 		m.indexPageOffset = zigzag(u)
@@ -161,8 +190,10 @@ func (c *Chunks) metaFields(r *thrift.Reader, b []byte, p int, m *metaRecord) (i
 	}
 	if at(b, p, last, 11, thrift.I64) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 {
+					return -1, last, false
+				}
 			}
 		}
 		m.dictionaryPageOffset = zigzag(u)
@@ -171,22 +202,24 @@ func (c *Chunks) metaFields(r *thrift.Reader, b []byte, p int, m *metaRecord) (i
 	}
 	if at(b, p, last, 12, thrift.Struct) {
 		if p = decodeStatsRec(b, p+1, &m.stats); p < 0 {
-			return -1, last
+			return -1, last, false
 		}
 		last = 12
 		m.has |= mdStatistics
 	}
 	if at(b, p, last, 13, thrift.List) {
 		if p = c.decodeList(r, b, p+1, kPES, &m.encodingStats); p < 0 {
-			return -1, last
+			return -1, last, false
 		}
 		last = 13
 		m.has |= mdEncodingStats
 	}
 	if at(b, p, last, 14, thrift.I64) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 {
+					return -1, last, false
+				}
 			}
 		}
 		m.bloomFilterOffset = zigzag(u)
@@ -195,52 +228,64 @@ func (c *Chunks) metaFields(r *thrift.Reader, b []byte, p int, m *metaRecord) (i
 	}
 	if at(b, p, last, 15, thrift.I32) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 || u > math.MaxUint32 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 || u > math.MaxUint32 {
+					return -1, last, false
+				}
 			}
 		}
 		m.bloomFilterLength = int32(zigzag(u))
 		p, last = q, 15
 		m.has |= mdBloomFilterLength
 	}
-	return p, last
+	if uint(p) < uint(len(b)) && b[p]&0x0f == byte(thrift.Stop) {
+		return p + 1, last, true
+	}
+	return p, last, false
 }
 
 // statsFields reads the fields of the Statistics at b[p] in id order while they
-// come, and returns the position after them and the last field's id;
-// p is -1 for a malformed value.
-func statsFields(b []byte, p int, s *statsRecord) (int, int16) {
-	var last int16
+// come, and returns the position after them and the last field's id,
+// and with done set the position after the struct's stop byte; p is -1
+// for a malformed value.
+func statsFields(b []byte, p0 int, s *statsRecord) (p int, last int16, done bool) {
+	p = p0
 	var u uint64
 	var q int
 	if at(b, p, last, 1, thrift.Binary) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 {
+					return -1, last, false
+				}
 			}
 		}
 		if u > uint64(len(b)-q) {
-			return -1, last
+			return -1, last, false
 		}
 		s.max = span{uint32(q), uint32(u) + 1}
 		p, last = q+int(u), 1
 	}
 	if at(b, p, last, 2, thrift.Binary) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 {
+					return -1, last, false
+				}
 			}
 		}
 		if u > uint64(len(b)-q) {
-			return -1, last
+			return -1, last, false
 		}
 		s.min = span{uint32(q), uint32(u) + 1}
 		p, last = q+int(u), 2
 	}
 	if at(b, p, last, 3, thrift.I64) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 {
+					return -1, last, false
+				}
 			}
 		}
 		s.nullCount = zigzag(u)
@@ -249,8 +294,10 @@ func statsFields(b []byte, p int, s *statsRecord) (int, int16) {
 	}
 	if at(b, p, last, 4, thrift.I64) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 {
+					return -1, last, false
+				}
 			}
 		}
 		s.distinctCount = zigzag(u)
@@ -259,24 +306,28 @@ func statsFields(b []byte, p int, s *statsRecord) (int, int16) {
 	}
 	if at(b, p, last, 5, thrift.Binary) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 {
+					return -1, last, false
+				}
 			}
 		}
 		if u > uint64(len(b)-q) {
-			return -1, last
+			return -1, last, false
 		}
 		s.maxValue = span{uint32(q), uint32(u) + 1}
 		p, last = q+int(u), 5
 	}
 	if at(b, p, last, 6, thrift.Binary) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 {
+					return -1, last, false
+				}
 			}
 		}
 		if u > uint64(len(b)-q) {
-			return -1, last
+			return -1, last, false
 		}
 		s.minValue = span{uint32(q), uint32(u) + 1}
 		p, last = q+int(u), 6
@@ -297,13 +348,18 @@ func statsFields(b []byte, p int, s *statsRecord) (int, int16) {
 	}
 	if at(b, p, last, 9, thrift.I64) {
 		if u, q = u1(b, p+1); q < 0 {
-			if u, q = thrift.UvarintAt(b, p+1); q < 0 {
-				return -1, last
+			if u, q = thrift.Uvarint4At(b, p+1); q < 0 {
+				if u, q = thrift.UvarintAt(b, p+1); q < 0 {
+					return -1, last, false
+				}
 			}
 		}
 		s.nanCount = zigzag(u)
 		p, last = q, 9
 		s.has |= stNanCount
 	}
-	return p, last
+	if uint(p) < uint(len(b)) && b[p]&0x0f == byte(thrift.Stop) {
+		return p + 1, last, true
+	}
+	return p, last, false
 }

@@ -551,6 +551,27 @@ func skipValue(buf []byte, p, depth int, ft Type) int {
 	return -1
 }
 
+// Uvarint4At reads a varint of up to 4 bytes at buf[p] (p >= 0) with one
+// load and no loop: the lowest byte with its top bit clear ends it
+// (offsets and sizes in footers take 2 to 4 bytes below 128 MiB). q is -1
+// where fewer than 4 bytes follow p or the varint is longer: UvarintAt
+// reads those. Small enough for the compiler to inline.
+func Uvarint4At(buf []byte, p int) (x uint64, q int) {
+	if p > len(buf)-4 {
+		return 0, -1
+	}
+	w := binary.LittleEndian.Uint32(buf[p:])
+	stop := ^w & 0x80808080
+	if stop == 0 {
+		return 0, -1
+	}
+	w &= stop ^ (stop - 1) // the bytes up to the last one
+	// Squeeze the 7-bit groups together: pairs, then both.
+	w = w&0x007f007f | w>>1&0x3f803f80
+	w = w&0x00003fff | w>>2&0x0fffc000
+	return uint64(w), p + bits.TrailingZeros32(stop)/8 + 1
+}
+
 // UvarintAt reads an unsigned varint at buf[p] as Uvarint does, returning
 // it and the position after it, or -1 as the position where Uvarint would
 // fail (also for a negative p): for decoders that keep their own cursor.
@@ -561,17 +582,8 @@ func UvarintAt(buf []byte, p int) (uint64, int) {
 	if p < len(buf) && buf[p] < 0x80 {
 		return uint64(buf[p]), p + 1
 	}
-	if p <= len(buf)-8 {
-		// A varint of up to 8 bytes from one load, without a loop: the
-		// lowest byte with its top bit clear ends it (offsets and sizes
-		// in footers take 2 to 5 bytes).
-		w := binary.LittleEndian.Uint64(buf[p:])
-		if stop := ^w & 0x8080808080808080; stop != 0 {
-			w &= stop ^ (stop - 1) // the bytes up to the last one
-			x := w&0x7f | w>>1&(0x7f<<7) | w>>2&(0x7f<<14) | w>>3&(0x7f<<21) |
-				w>>4&(0x7f<<28) | w>>5&(0x7f<<35) | w>>6&(0x7f<<42) | w>>7&(0x7f<<49)
-			return x, p + bits.TrailingZeros64(stop)/8 + 1
-		}
+	if x, q := Uvarint4At(buf, p); q >= 0 {
+		return x, q
 	}
 	var x uint64
 	var s uint

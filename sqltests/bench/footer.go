@@ -12,6 +12,7 @@ import (
 	pqthrift "github.com/parquet-go/parquet-go/encoding/thrift"
 	pqformat "github.com/parquet-go/parquet-go/format"
 
+	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/writer"
@@ -63,14 +64,14 @@ type footerDecoder struct {
 
 func footerDecoders(cols int) []footerDecoder {
 	return []footerDecoder{
-		{"carquet", func(b []byte) error { // every field decoded, column chunks into compact records: what file.Open does with LazyColumns (the SQL driver) on a footer without index
+		{"carquet", func(b []byte) error { // every field decoded, column chunks into compact records: what file.Open does with LazyColumns (the SQL driver) on a footer without index, with its memory limit
 			var fm format.FileMetaData
-			_, _, err := format.UnmarshalCompact(b, &fm, 0)
+			_, _, err := format.UnmarshalCompact(b, &fm, openLimit(b))
 			return err
 		}},
 		{"carquet (structs)", func(b []byte) error { // column chunks into ColumnChunk structs (aliased, arena-allocated): what file.Open does by default
 			var fm format.FileMetaData
-			_, err := format.UnmarshalAliased(b, &fm)
+			_, err := format.UnmarshalFooter(b, &fm, false, openLimit(b))
 			return err
 		}},
 		{"carquet (copying)", func(b []byte) error {
@@ -101,6 +102,10 @@ func footerDecoders(cols int) []footerDecoder {
 		}},
 	}
 }
+
+// openLimit is the bound file.Open puts on the decoded metadata of a
+// footer by default.
+func openLimit(footer []byte) int64 { return file.Limits{}.MetadataMemory(len(footer)) }
 
 // perOp runs fn until at least 20 ms have passed and returns seconds per call.
 func perOp(fn func() error) (float64, error) {

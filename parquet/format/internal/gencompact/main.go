@@ -32,7 +32,7 @@ type reader struct {
 }
 
 var readers = []reader{
-	{"chunkFields", "ColumnChunk", "(c *Chunks) ", "r *thrift.Reader, b []byte, p int, rec *chunkRecord", "rec", []field{
+	{"chunkFields", "ColumnChunk", "(c *Chunks) ", "r *thrift.Reader, b []byte, p0 int, rec *chunkRecord", "rec", []field{
 		{2, "I64", "i64", "rec.fileOffset", ""},
 		{3, "Struct", "call", "p = c.decodeMetaRec(r, b, p+1, &rec.meta)", "ccMetaData"},
 		{4, "I64", "i64", "rec.offsetIndexOffset", "ccOffsetIndexOffset"},
@@ -40,10 +40,10 @@ var readers = []reader{
 		{6, "I64", "i64", "rec.columnIndexOffset", "ccColumnIndexOffset"},
 		{7, "I32", "i32", "rec.columnIndexLength", "ccColumnIndexLength"},
 	}},
-	{"metaFields", "ColumnMetaData", "(c *Chunks) ", "r *thrift.Reader, b []byte, p int, m *metaRecord", "m", []field{
+	{"metaFields", "ColumnMetaData", "(c *Chunks) ", "r *thrift.Reader, b []byte, p0 int, m *metaRecord", "m", []field{
 		{1, "I32", "i32", "m.typ", ""},
 		{2, "List", "call", "p = c.decodeList(r, b, p+1, kEncs, &m.encodings)", "mdEncodings"},
-		{3, "List", "call", "p = c.decodeList(r, b, p+1, kPaths, &m.pathInSchema)", "mdPathInSchema"},
+		{3, "List", "call", "p = c.decodePaths(r, b, p+1, &m.pathInSchema)", "mdPathInSchema"},
 		{4, "I32", "i32", "m.codec", ""},
 		{5, "I64", "i64", "m.numValues", ""},
 		{6, "I64", "i64", "m.totalUncompressedSize", ""},
@@ -56,7 +56,7 @@ var readers = []reader{
 		{14, "I64", "i64", "m.bloomFilterOffset", "mdBloomFilterOffset"},
 		{15, "I32", "i32", "m.bloomFilterLength", "mdBloomFilterLength"},
 	}},
-	{"statsFields", "Statistics", "", "b []byte, p int, s *statsRecord", "s", []field{
+	{"statsFields", "Statistics", "", "b []byte, p0 int, s *statsRecord", "s", []field{
 		{1, "Binary", "span", "s.max", ""},
 		{2, "Binary", "span", "s.min", ""},
 		{3, "I64", "i64", "s.nullCount", "stNullCount"},
@@ -84,16 +84,20 @@ func main() {
 	for _, r := range readers {
 		p("")
 		p("// %s reads the fields of the %s at b[p] in id order while they", r.name, r.doc)
-		p("// come, and returns the position after them and the last field's id;")
-		p("// p is -1 for a malformed value.")
-		p("func %s%s(%s) (int, int16) {", r.recv, r.name, r.params)
-		p("\tvar last int16")
+		p("// come, and returns the position after them and the last field's id,")
+		p("// and with done set the position after the struct's stop byte; p is -1")
+		p("// for a malformed value.")
+		p("func %s%s(%s) (p int, last int16, done bool) {", r.recv, r.name, r.params)
+		p("\tp = p0")
 		p("\tvar u uint64")
 		p("\tvar q int")
 		for _, f := range r.fields {
 			readField(p, r.rec, f)
 		}
-		p("\treturn p, last")
+		p("\tif uint(p) < uint(len(b)) && b[p]&0x0f == byte(thrift.Stop) {")
+		p("\t\treturn p + 1, last, true")
+		p("\t}")
+		p("\treturn p, last, false")
 		p("}")
 	}
 	src, err := format.Source(b.Bytes())
@@ -110,14 +114,17 @@ func main() {
 
 // readField writes the reading of one field.
 func readField(p func(string, ...any), rec string, f field) {
+	// Varints of one byte, then of up to four, inline; longer ones by call.
 	varint := func(i32 bool) {
 		p("if u, q = u1(b, p+1); q < 0 {")
+		p("if u, q = thrift.Uvarint4At(b, p+1); q < 0 {")
 		if i32 {
 			p("if u, q = thrift.UvarintAt(b, p+1); q < 0 || u > math.MaxUint32 {")
 		} else {
 			p("if u, q = thrift.UvarintAt(b, p+1); q < 0 {")
 		}
-		p("return -1, last")
+		p("return -1, last, false")
+		p("}")
 		p("}")
 		p("}")
 	}
@@ -144,14 +151,14 @@ func readField(p func(string, ...any), rec string, f field) {
 		p("if at(b, p, last, %d, thrift.%s) {", f.id, f.wire)
 		varint(false)
 		p("if u > uint64(len(b)-q) {")
-		p("return -1, last")
+		p("return -1, last, false")
 		p("}")
 		p("%s = span{uint32(q), uint32(u) + 1}", f.dst)
 		p("p, last = q+int(u), %d", f.id)
 	case "call":
 		p("if at(b, p, last, %d, thrift.%s) {", f.id, f.wire)
 		p("if %s; p < 0 {", f.dst)
-		p("return -1, last")
+		p("return -1, last, false")
 		p("}")
 		p("last = %d", f.id)
 	}
