@@ -531,6 +531,9 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 			return p.fold(&isBoolExpr{e: e, want: false, not: true}, e)
 		}
 	case *sqlparser.BinaryExpr:
+		if opChainOperator[x.Operator] != "" {
+			return p.bindOpChain(x, sc, agg)
+		}
 		l, err := p.bindExpr(x.Left, sc, agg)
 		if err != nil {
 			return nil, err
@@ -540,12 +543,8 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 			return nil, err
 		}
 		switch x.Operator {
-		case sqlparser.BitOrStr: // || is rewritten to |
-			return p.bindFunc("concat_op", []expr{l, r})
 		case sqlparser.BitXorStr: // ^ and ** are powers
 			return p.bindFunc("power", []expr{l, r})
-		case sqlparser.BitAndStr, sqlparser.ShiftLeftStr, sqlparser.ShiftRightStr:
-			return p.bindFunc(map[string]string{sqlparser.BitAndStr: "bit_and_op", sqlparser.ShiftLeftStr: "shift_left", sqlparser.ShiftRightStr: "shift_right"}[x.Operator], []expr{l, r})
 		case sqlparser.PlusStr, sqlparser.MinusStr, sqlparser.MultStr, sqlparser.DivStr, sqlparser.ModStr, sqlparser.IntDivStr:
 			op := x.Operator[0]
 			if x.Operator == sqlparser.IntDivStr {
@@ -570,6 +569,8 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 			return &negExpr{e: e}, nil
 		case sqlparser.UPlusStr:
 			return e, nil
+		case sqlparser.TildaStr:
+			return p.bindFunc("bit_not", []expr{e})
 		case sqlparser.BangStr:
 			e, err = p.coerce(e, Type{Kind: KBool})
 			if err != nil {
@@ -1878,4 +1879,77 @@ func globRegexp(g string) string {
 		i++
 	}
 	return b.String()
+}
+
+// opChainOperator maps the operators that DuckDB, like PostgreSQL, gives
+// one precedence, below + and *, applied left to right (||, |, &, << and
+// >>), to the functions that apply them. The parser gives them MySQL's
+// precedences instead; bindOpChain applies them in DuckDB's order. Bitwise
+// OR is found by bitOrOperand.
+var opChainOperator = map[string]string{
+	sqlparser.BitOrStr:      "concat_op",
+	sqlparser.BitAndStr:     "bit_and_op",
+	sqlparser.ShiftLeftStr:  "shift_left",
+	sqlparser.ShiftRightStr: "shift_right",
+}
+
+// bindOpChain binds a chain of opChainOperator operators, as parsed from
+// left to right, folding it from the left.
+func (p *planner) bindOpChain(x *sqlparser.BinaryExpr, sc *scope, agg *aggCtx) (expr, error) {
+	var operands []sqlparser.Expr
+	var ops []string
+	var flatten func(e sqlparser.Expr)
+	flatten = func(e sqlparser.Expr) {
+		if b, ok := e.(*sqlparser.BinaryExpr); ok && opChainOperator[b.Operator] != "" {
+			flatten(b.Left)
+			ops = append(ops, b.Operator)
+			flatten(b.Right)
+			return
+		}
+		operands = append(operands, e)
+	}
+	flatten(x)
+	acc, err := p.bindExpr(operands[0], sc, agg)
+	if err != nil {
+		return nil, err
+	}
+	for i, op := range ops {
+		fn, operand := opChainOperator[op], operands[i+1]
+		if op == sqlparser.BitOrStr {
+			var bitOr bool
+			if operand, bitOr = bitOrOperand(operand); bitOr {
+				fn = "bit_or_op"
+			}
+		}
+		r, err := p.bindExpr(operand, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		if acc, err = p.bindFunc(fn, []expr{acc, r}); err != nil {
+			return nil, err
+		}
+	}
+	return acc, nil
+}
+
+// bitOrOperand tells a bitwise OR from a concatenation, which the parser
+// reads as the same | operator: the rewrite marks the right operand of a
+// single | by putting BINARY before its first term. Operators that bind
+// tighter than | leave that term at the end of the left spine of the
+// right operand; bitOrOperand returns the operand without the marker, and
+// whether it was there.
+func bitOrOperand(e sqlparser.Expr) (sqlparser.Expr, bool) {
+	switch x := e.(type) {
+	case *sqlparser.UnaryExpr:
+		if x.Operator == sqlparser.BinaryStr {
+			return x.Expr, true
+		}
+	case *sqlparser.BinaryExpr:
+		if l, ok := bitOrOperand(x.Left); ok {
+			c := *x
+			c.Left = l
+			return &c, true
+		}
+	}
+	return e, false
 }

@@ -77,6 +77,8 @@ func init() {
 		}, false, false},
 		"xor":         {2, 2, sig(tInt, tInt), func(a []*Col, i int) (any, error) { return a[0].I[i] ^ a[1].I[i], nil }, false, false},
 		"bit_and_op":  {2, 2, sig(tInt, tInt), func(a []*Col, i int) (any, error) { return a[0].I[i] & a[1].I[i], nil }, false, false},
+		"bit_or_op":   {2, 2, sig(tInt, tInt), func(a []*Col, i int) (any, error) { return a[0].I[i] | a[1].I[i], nil }, false, false},
+		"bit_not":     {1, 1, sig(tInt, tInt), func(a []*Col, i int) (any, error) { return ^a[0].I[i], nil }, false, false},
 		"shift_left":  {2, 2, sig(tInt, tInt), shiftFn(true), false, false},
 		"shift_right": {2, 2, sig(tInt, tInt), shiftFn(false), false, false},
 		"bit_length": {1, 1, sig(tInt, tString), func(a []*Col, i int) (any, error) {

@@ -306,6 +306,12 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				i = n - 1
 			case "||":
 				r.emit("|", t)
+			case "|":
+				// The parser has one token for | and ||, and || is
+				// concatenation: a bitwise OR marks its right operand's
+				// first term with BINARY (see bitOrOperand).
+				r.emit("|", t)
+				r.out = append(r.out, otok{text: "binary", orig: t.pos + 1})
 			case "(":
 				fn := ""
 				if prev.kind == tkIdent {
@@ -1837,6 +1843,7 @@ func windowFrame(src string, ts []token) (string, error) {
 // BY b DESC ROWS BETWEEN 1 PRECEDING AND CURRENT ROW).
 func unmarkRewrites(s string) string {
 	s = unmarkAggOrder(s)
+	s = unmarkBitOr(s)
 	for {
 		if i := strings.Index(s, tryMarker+"("); i >= 0 {
 			args, end := splitCallArgs(s, i+len(tryMarker)+1)
@@ -1856,6 +1863,38 @@ func unmarkRewrites(s string) string {
 		}
 		s = s[:i] + windowCallText(args) + s[end:]
 	}
+}
+
+// unmarkBitOr removes the BINARY that the rewrite puts after a bitwise |
+// (see bitOrOperand), outside quotes.
+func unmarkBitOr(s string) string {
+	const mark = "| binary "
+	if !strings.Contains(s, mark) {
+		return s
+	}
+	var b strings.Builder
+	for j := 0; j < len(s); j++ {
+		switch c := s[j]; c {
+		case '\'', '"', '`':
+			k := j + 1
+			for ; k < len(s) && s[k] != c; k++ {
+				if s[k] == '\\' {
+					k++
+				}
+			}
+			k = min(k, len(s)-1)
+			b.WriteString(s[j : k+1])
+			j = k
+		default:
+			if strings.HasPrefix(s[j:], mark) {
+				b.WriteString("| ")
+				j += len(mark) - 1
+				continue
+			}
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // splitCallArgs splits the arguments of a call whose '(' ends before s[from]
