@@ -120,7 +120,7 @@ func newScope(steps []joinStep, outer *scope) *scope {
 			st.rel.nullExtended = true
 		}
 		if st.full {
-			for _, r := range sc.rels {
+			for _, r := range sc.rels[:i] {
 				r.nullExtended = true
 			}
 		}

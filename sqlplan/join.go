@@ -5,12 +5,12 @@ import (
 	"io"
 )
 
-// joinNode is a hash join (inner, left outer or full outer) of a left
+// joinNode is a hash join (inner, left, right or full outer) of a left
 // input with a right relation, which it builds into a hash table; without
 // equality keys it is a nested-loop (cross) join. Batches are laid out
 // with the left columns first and the right relation's columns from
-// offset leftWidth. A full outer join remembers the right rows that
-// matched and, after the left input, adds the others with NULL left
+// offset leftWidth. A right or full outer join remembers the right rows
+// that matched and, after the left input, adds the others with NULL left
 // columns (of leftTypes).
 type joinNode struct {
 	left, right node
@@ -19,12 +19,12 @@ type joinNode struct {
 	lkeys       []expr // evaluated on left batches
 	rkeys       []expr // evaluated on right batches placed at leftWidth
 	cond        expr   // the rest of ON, evaluated on joined rows
-	leftOuter   bool
-	fullOuter   bool
-	leftTypes   []Type // full outer join: the left columns' types
+	leftOuter   bool   // keeps the left rows without a partner
+	rightOuter  bool   // keeps the right rows without a partner
+	leftTypes   []Type // right outer join: the left columns' types
 
-	rmatched  []bool // full outer join: right rows that found a partner
-	rightDone bool   // full outer join: the unmatched right rows were sent
+	rmatched  []bool // right outer join: right rows that found a partner
+	rightDone bool   // right outer join: the unmatched right rows were sent
 
 	built bool
 	rall  *Batch
@@ -92,7 +92,7 @@ func (n *joinNode) next(ctx context.Context) (*Batch, error) {
 	}
 	for {
 		b, err := n.left.next(ctx)
-		if err == io.EOF && n.fullOuter && !n.rightDone {
+		if err == io.EOF && n.rightOuter && !n.rightDone {
 			n.rightDone = true
 			if out := n.unmatchedRight(); out.N > 0 {
 				return out, nil
@@ -164,7 +164,7 @@ func (n *joinNode) probe(b *Batch) (*Batch, error) {
 			li, ri = kl, kr
 		}
 	}
-	if n.fullOuter {
+	if n.rightOuter {
 		if n.rmatched == nil {
 			n.rmatched = make([]bool, n.rall.N)
 		}
@@ -261,8 +261,10 @@ func (n *joinNode) close() {
 func (n *joinNode) explain(x *explainer, depth int) {
 	kind := "INNER"
 	switch {
-	case n.fullOuter:
+	case n.rightOuter && n.leftOuter:
 		kind = "FULL"
+	case n.rightOuter:
+		kind = "RIGHT"
 	case n.leftOuter:
 		kind = "LEFT"
 	}

@@ -243,9 +243,12 @@ func (p *planner) limitValues(l *sqlparser.Limit) (int64, int64, error) {
 // joinStep is one relation of a FROM clause and how it joins the ones
 // before it.
 type joinStep struct {
-	rel   *relation
-	left  bool // LEFT JOIN (or FULL)
-	full  bool // FULL OUTER JOIN: the relations before it are null-extended too
+	rel  *relation
+	left bool // LEFT JOIN (or FULL): keeps the rows before it that found no partner
+	// full: FULL OUTER JOIN, or a RIGHT JOIN after other joins (full
+	// without left): keeps the rows of rel that found no partner, and the
+	// relations before it are null-extended.
+	full  bool
 	on    sqlparser.Expr
 	using []string
 	// swapped marks the left table of a RIGHT JOIN, planned after the
@@ -326,7 +329,7 @@ func (p *planner) tableExpr(te sqlparser.TableExpr, outer *scope) ([]joinStep, e
 				l.on, l.using = x.Condition.On, identNames(x.Condition.Using)
 				return []joinStep{step, l}, nil
 			}
-			return nil, unsupported("RIGHT JOIN after other joins (use LEFT JOIN)")
+			step.full = true
 		default:
 			return nil, unsupported(strings.ToUpper(x.Join))
 		}

@@ -328,7 +328,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 					continue
 				}
 			}
-			if len(rs) == 0 && !st.left {
+			if len(rs) == 0 && !st.left && !st.full {
 				where = append(where, c)
 				continue
 			}
@@ -443,7 +443,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		types := r.outputTypes()
 		jn := &joinNode{left: root, right: n, leftWidth: r.offset, rightTypes: types, leftOuter: st.left}
 		if st.full {
-			jn.fullOuter = true
+			jn.rightOuter = true
 			for _, prev := range steps[:i] {
 				jn.leftTypes = append(jn.leftTypes, prev.rel.outputTypes()...)
 			}

@@ -49,7 +49,7 @@
 //	setop      := UNION [ALL] | INTERSECT [ALL] | EXCEPT [ALL]
 //	select     := SELECT [DISTINCT] items FROM from [WHERE pred AND ...]
 //	              [GROUP BY keys [HAVING aggpred]]
-//	from       := t | t a [LEFT|RIGHT] JOIN t b ON a.k = b.k [AND a.g = b.g] [AND pred on b]
+//	from       := t | t a [LEFT|RIGHT|FULL] JOIN t b ON a.k = b.k [AND a.g = b.g] [AND pred on b]
 //	              [[LEFT|RIGHT] JOIN t c ON ...] | t2/t3 a CROSS JOIN t2/t3 b | (select) sqN
 //	window     := RANK/DENSE_RANK/ROW_NUMBER/NTILE(3) | COUNT(*)/COUNT(x)/SUM/MIN/MAX/AVG
 //	              | LAG(x[, 2])/LEAD/FIRST_VALUE
@@ -104,8 +104,7 @@
 //   - make_date and make_timestamp get CAST(... AS BIGINT) arguments:
 //     DuckDB has no overload for its HUGEINT (a SUM of BIGINT).
 //
-// Not generated (yet): FULL joins (carquet refuses them by name), a
-// RIGHT JOIN after another join (the same), recursive WITH, window frames
+// Not generated (yet): recursive WITH, window frames
 // other than the default, window SUMs of BIGINT columns other than id and
 // k (they would only repeat SUM's known overflow), correlated
 // subqueries, string_agg and other order-dependent aggregates, LIKE on

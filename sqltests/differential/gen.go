@@ -131,10 +131,7 @@ func (g *Generator) fromClause(s *selectStmt, depth int) *scope {
 		if t2 == g.tables[0] && (t == g.tables[0] || nJoins == 2) {
 			t2 = g.tables[1+g.intn(len(g.tables)-1)]
 		}
-		kind := pick(g.r, []string{"JOIN", "JOIN", "JOIN", "LEFT JOIN", "LEFT JOIN", "RIGHT JOIN"})
-		if kind == "RIGHT JOIN" && j > 1 {
-			kind = "LEFT JOIN" // carquet refuses a RIGHT JOIN after another join, by name
-		}
+		kind := pick(g.r, []string{"JOIN", "JOIN", "JOIN", "LEFT JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN"})
 		if nJoins == 1 && t != g.tables[0] && t2 != g.tables[0] && g.chance(0.15) {
 			// A cross product of two small tables.
 			s.joins = append(s.joins, join{kind: "CROSS JOIN", ref: tableRef{name: t2.Name, alias: aliases[j]}})
