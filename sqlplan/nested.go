@@ -564,16 +564,26 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if len(args) != 3 {
 			return nil, true, errorf("%s takes a list, a start and an end", name)
 		}
-		if _, ok := listElem(args[0].typ()); !ok {
-			return nil, true, errorf("%s needs a list, not %s", name, args[0].typ().SQLName())
+		_, isList := listElem(args[0].typ())
+		isString := args[0].typ().Kind == KString
+		if !isList && !isString {
+			return nil, true, errorf("%s needs a list or a string, not %s", name, args[0].typ().SQLName())
 		}
 		bounds, err := castAll(p, args[1:], tInt)
 		if err != nil {
 			return nil, true, err
 		}
 		e := nestedFunc(name+"(...)", args[0].typ(), append([]expr{args[0]}, bounds...), func(v []any) (any, error) {
-			l, ok := v[0].([]any)
-			if !ok {
+			var l []any
+			switch x := v[0].(type) {
+			case []any:
+				l = x
+			case string:
+				// A string slices by characters.
+				for _, r := range x {
+					l = append(l, string(r))
+				}
+			default:
 				return nil, nil
 			}
 			n := int64(len(l))
@@ -589,6 +599,13 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 			}
 			from, to := pos(v[1], 1), pos(v[2], n)
 			from = max(from, 1)
+			if isString {
+				var b strings.Builder
+				for _, c := range l[min(from-1, to):to] {
+					b.WriteString(c.(string))
+				}
+				return b.String(), nil
+			}
 			if from > to {
 				return []any{}, nil
 			}

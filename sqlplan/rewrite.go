@@ -190,7 +190,24 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 	unnamed := 0
 	excludeEnd := -1 // the ")" of the last SELECT * EXCLUDE (...)
 	var parens []paren
-	var brackets []int // open [ ... ] (index or list literal)
+	// brackets are the open [ ... ]: the parenthesis depth each was opened
+	// at and, for an index x[i], where its indexMarker call starts in
+	// r.out (-1 for a list literal); slice: x[a:b] seen ':'.
+	type bracket struct {
+		depth, head int
+		slice       bool
+	}
+	var brackets []bracket
+	inIndex := func() *bracket {
+		if len(brackets) == 0 {
+			return nil
+		}
+		b := &brackets[len(brackets)-1]
+		if b.head < 0 || b.depth != len(parens) {
+			return nil
+		}
+		return b
+	}
 	// QUALIFY cond becomes HAVING qualifyMarker(cond), or, after a HAVING
 	// of the same SELECT, (h) AND qualifyMarker(cond): havingAt is where
 	// the last HAVING at each parenthesis depth was emitted, qualifyOpen
@@ -268,6 +285,16 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				r.emit(mysqlString(t.unquoted()), t)
 			}
 		case tkParam:
+			if t.text[0] == ':' && inIndex() != nil {
+				// x[a:b]: the lexer read :b as a named parameter.
+				rest := token{kind: tkIdent, text: t.text[1:], pos: t.pos + 1}
+				if c := rest.text[0]; c >= '0' && c <= '9' {
+					rest.kind = tkNumber
+				}
+				toks = append(toks[:i:i], append([]token{{kind: tkOp, text: ":", pos: t.pos}, rest}, toks[i+1:]...)...)
+				i--
+				continue
+			}
 			switch t.text[0] {
 			case '?':
 				r.params++
@@ -373,14 +400,31 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 					head := []otok{{text: indexMarker, orig: r.out[start].orig}, {text: "(", orig: r.out[start].orig}}
 					r.out = append(r.out[:start], append(head, r.out[start:]...)...)
 					r.emit(",", t)
+					brackets = append(brackets, bracket{depth: len(parens), head: start})
 				} else {
 					r.emit("list_value", t)
 					r.emit("(", t)
+					brackets = append(brackets, bracket{depth: len(parens), head: -1})
 				}
-				brackets = append(brackets, len(parens))
+			case ":":
+				// x[a:b] is list_slice(x, a, b), a bound left out the
+				// first or the last element.
+				b := inIndex()
+				if b == nil || b.slice || r.out[b.head].text != indexMarker {
+					return nil, errAt(src, t.pos, "unexpected :")
+				}
+				b.slice = true
+				r.out[b.head].text = "list_slice"
+				if r.out[len(r.out)-1].text == "," {
+					r.emit("1", t)
+				}
+				r.emit(",", t)
 			case "]":
 				if len(brackets) == 0 {
 					return nil, errAt(src, t.pos, "unmatched ]")
+				}
+				if b := brackets[len(brackets)-1]; b.slice && r.out[len(r.out)-1].text == "," {
+					r.emit("-1", t)
 				}
 				brackets = brackets[:len(brackets)-1]
 				r.emit(")", t)
@@ -605,12 +649,18 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				call = append(append(append(call, comma), toks[i+2:in]...), toks[k])
 				toks = append(toks[:i:i], append(call, toks[k+1:]...)...)
 				i--
-			case (low == "range" || low == "generate_series") && afterFrom && next.kind == tkOp && next.text == "(":
+			case (low == "range" || low == "generate_series" || low == "unnest") && afterFrom && next.kind == tkOp && next.text == "(":
 				// A table function: the parser knows none, so it becomes a
-				// table name that relationOf plans (series.go).
+				// table name that relationOf plans (series.go), or a
+				// derived table when it renames its column or unnests.
 				k := closingParen(toks, i+1)
 				if k < 0 {
 					return nil, errAt(src, t.pos, "unterminated %s(...)", low)
+				}
+				if derived, end, ok := tableFunctionQuery(toks, i, k); ok {
+					toks = append(toks[:i:i], append(derived, toks[end+1:]...)...)
+					i--
+					continue
 				}
 				name, err := seriesTableName(src, low, t.pos, toks[i+2:k])
 				if err != nil {
@@ -1003,6 +1053,48 @@ func (r *rewriter) window(src string, toks []token, i *int) error {
 	r.out = append(r.out[:start], out...)
 	*i = k
 	return nil
+}
+
+// tableFunctionQuery rewrites the table function call toks[i..k] (its
+// name, then its parenthesized arguments), with the alias and column list
+// that may follow, into a derived table: FROM unnest(l) [AS] t(c) reads
+// FROM (SELECT unnest(l) AS c) AS t (the names default to unnest, as in
+// DuckDB), and FROM range(n) [AS] t(c) reads FROM (SELECT range AS c FROM
+// range(n)) AS t. It returns the new tokens and the index of the last token
+// they replace; false leaves a range or generate_series without a column
+// list alone.
+func tableFunctionQuery(toks []token, i, k int) ([]token, int, bool) {
+	fn := toks[i]
+	word := func(text string) token { return token{kind: tkIdent, text: text, pos: fn.pos} }
+	op := func(text string) token { return token{kind: tkOp, text: text, pos: fn.pos} }
+	alias, col := word(strings.ToLower(fn.text)), word(strings.ToLower(fn.text))
+	end := k // the last token the rewrite replaces
+	j := k + 1
+	if j < len(toks) && toks[j].is("as") {
+		j++
+	}
+	named := func(t token) bool {
+		return t.kind == tkQuoted || t.kind == tkDQuoted || t.kind == tkIdent && aliasFollows(t) && !isClauseWord(t.text)
+	}
+	hasList := false
+	if j < len(toks) && named(toks[j]) {
+		alias, end = toks[j], j
+		if j+3 < len(toks) && toks[j+1].kind == tkOp && toks[j+1].text == "(" && named(toks[j+2]) && toks[j+3].kind == tkOp && toks[j+3].text == ")" {
+			col, end, hasList = toks[j+2], j+3, true
+		}
+	}
+	if !fn.is("unnest") && !hasList {
+		return nil, 0, false
+	}
+	out := []token{op("("), word("select")}
+	if fn.is("unnest") {
+		out = append(out, toks[i:k+1]...)
+		out = append(out, word("as"), col)
+	} else {
+		out = append(out, word(strings.ToLower(fn.text)), word("as"), col, word("from"))
+		out = append(out, toks[i:k+1]...)
+	}
+	return append(out, op(")"), word("as"), alias), end, true
 }
 
 // derivedColumnList handles a derived table with a column list, (q) [AS]
@@ -1843,7 +1935,7 @@ func windowFrame(src string, ts []token) (string, error) {
 // BY b DESC ROWS BETWEEN 1 PRECEDING AND CURRENT ROW).
 func unmarkRewrites(s string) string {
 	s = unmarkAggOrder(s)
-	s = unmarkBitOr(s)
+	s = unmarkOperators(s)
 	for {
 		if i := strings.Index(s, tryMarker+"("); i >= 0 {
 			args, end := splitCallArgs(s, i+len(tryMarker)+1)
@@ -1865,11 +1957,12 @@ func unmarkRewrites(s string) string {
 	}
 }
 
-// unmarkBitOr removes the BINARY that the rewrite puts after a bitwise |
-// (see bitOrOperand), outside quotes.
-func unmarkBitOr(s string) string {
-	const mark = "| binary "
-	if !strings.Contains(s, mark) {
+// unmarkOperators turns the operators that the rewrite carries in other
+// forms back into their text, outside quotes: the BINARY after a bitwise |
+// (see bitOrOperand), REGEXP for ILIKE, and LIKE marker(p) for GLOB p and
+// SIMILAR TO p.
+func unmarkOperators(s string) string {
+	if !strings.Contains(s, "| binary ") && !strings.Contains(s, " regexp ") && !strings.Contains(s, "like __carquet_") {
 		return s
 	}
 	var b strings.Builder
@@ -1885,13 +1978,30 @@ func unmarkBitOr(s string) string {
 			k = min(k, len(s)-1)
 			b.WriteString(s[j : k+1])
 			j = k
-		default:
-			if strings.HasPrefix(s[j:], mark) {
-				b.WriteString("| ")
-				j += len(mark) - 1
+			continue
+		}
+		rest := s[j:]
+		switch {
+		case strings.HasPrefix(rest, "| binary "):
+			b.WriteString("| ")
+			j += len("| binary ") - 1
+		case strings.HasPrefix(rest, " regexp "):
+			b.WriteString(" ILIKE ")
+			j += len(" regexp ") - 1
+		case strings.HasPrefix(rest, "like "+globMarker+"(") || strings.HasPrefix(rest, "like "+similarMarker+"("):
+			op, open := "GLOB ", len("like "+globMarker+"(")
+			if strings.HasPrefix(rest, "like "+similarMarker) {
+				op, open = "SIMILAR TO ", len("like "+similarMarker+"(")
+			}
+			args, end := splitCallArgs(s, j+open)
+			if end < 0 || len(args) != 1 {
+				b.WriteByte(s[j])
 				continue
 			}
-			b.WriteByte(c)
+			b.WriteString(op + args[0])
+			j = end - 1
+		default:
+			b.WriteByte(s[j])
 		}
 	}
 	return b.String()

@@ -547,8 +547,11 @@ func checkIntRange(x int64, t Type) (any, error) {
 
 // decimalScalar returns a decimal scalar as value.Decimal.
 func decimalScalar(t Type, v any) value.Decimal {
-	if d, ok := v.(value.Decimal); ok {
-		return d
+	switch x := v.(type) {
+	case value.Decimal:
+		return x
+	case uint64: // a UBIGINT (an integer literal beyond BIGINT) with a DECIMAL
+		return value.Decimal{Unscaled: new(big.Int).SetUint64(x), Scale: int32(t.Scale)}
 	}
 	return decimalOf(v.(int64), t.Scale)
 }
