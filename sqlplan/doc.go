@@ -79,18 +79,18 @@
 // concat/position/append/sum/min/max/avg, flatten, string_split,
 // array_to_string, map_keys/values, unnest);
 // the scalar functions of funcs.go and funcs_more.go; // (integer
-// division), ** and ^ (power), &, << and >>. INSERT ... VALUES / SELECT, CREATE
+// division), ** and ^ (power), |, &, ~, << and >> (||, |, &, << and >> at
+// one precedence, left to right, as DuckDB). INSERT ... VALUES / SELECT, CREATE
 // TABLE [IF NOT EXISTS] (columns, options) / AS SELECT, DROP TABLE [IF
 // EXISTS], CREATE [OR REPLACE] VIEW / DROP VIEW (views.go: kept by the
 // engine, not in the folder), DESCRIBE, SHOW TABLES, SHOW COLUMNS,
 // EXPLAIN [ANALYZE].
 //
-// Refused by name: UPDATE, DELETE, ALTER, MERGE, GROUPS frames, RANGE
-// frames with value offsets, frame EXCLUDE,
+// Refused by name: UPDATE, DELETE, ALTER, MERGE, GROUPS frames, frame
+// EXCLUDE,
 // CREATE OR REPLACE, temporary tables,
 // INTERSECT/EXCEPT mixed with UNION in one query (parenthesize one),
 // ORDER BY inside window aggregates, REGEXP/RLIKE, JSON operators, PIVOT,
 // SET, PRAGMA,
 // COPY, transactions as statements (use the driver's), constraints.
-// Note: || is string concatenation, so the bitwise | is not available.
 package sqlplan

@@ -110,3 +110,106 @@ func TestWindowFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowRangeFrames checks RANGE frames with value offsets — PRECEDING
+// and FOLLOWING on either side, with UNBOUNDED and CURRENT ROW, ascending
+// and descending — by count(*) and sum over each row's frame, found by
+// comparing the partition's values, on partitions with ties and NULLs
+// (which sort last, and whose rows frame their NULL peers).
+func TestWindowRangeFrames(t *testing.T) {
+	e := newEngine(t)
+	rng := rand.New(rand.NewPCG(3, 7))
+	const n = 80
+	var vals strings.Builder
+	type row struct {
+		g int64
+		v *int64
+	}
+	rows := make([]row, n)
+	for i := range n {
+		g := rng.Int64N(3)
+		var v *int64
+		if rng.IntN(6) > 0 {
+			x := rng.Int64N(30) - 10
+			v = &x
+		}
+		rows[i] = row{g, v}
+		if i > 0 {
+			vals.WriteString(", ")
+		}
+		if v == nil {
+			fmt.Fprintf(&vals, "(%d, %d, NULL)", i, g)
+		} else {
+			fmt.Fprintf(&vals, "(%d, %d, %d)", i, g, *v)
+		}
+	}
+	exec(t, e, "CREATE TABLE rf (id INTEGER, g INTEGER, v BIGINT)")
+	exec(t, e, "INSERT INTO rf VALUES "+vals.String())
+	const unb = 1 << 20
+	bounds := []struct {
+		sql string
+		off int64 // the offset along the window order; ±unb: UNBOUNDED
+	}{
+		{"UNBOUNDED PRECEDING", -unb}, {"5 PRECEDING", -5}, {"0 PRECEDING", 0}, {"CURRENT ROW", 0},
+		{"2 FOLLOWING", 2}, {"7 FOLLOWING", 7}, {"UNBOUNDED FOLLOWING", unb},
+	}
+	for _, desc := range []bool{false, true} {
+		dir := ""
+		if desc {
+			dir = " DESC"
+		}
+		// along is a value's place in the window order.
+		along := func(v int64) int64 {
+			if desc {
+				return -v
+			}
+			return v
+		}
+		for _, s := range bounds[:len(bounds)-1] {
+			for _, en := range bounds[1:] {
+				if s.off > 0 && (en.off <= 0 || en.sql == "CURRENT ROW") || s.sql == "CURRENT ROW" && strings.HasSuffix(en.sql, "PRECEDING") {
+					continue // refused by the standard
+				}
+				frame := "RANGE BETWEEN " + s.sql + " AND " + en.sql
+				over := "(PARTITION BY g ORDER BY v" + dir + " " + frame + ")"
+				got := queryAll(t, e, "SELECT id, count(*) OVER "+over+", sum(v) OVER "+over+" FROM rf ORDER BY id")
+				for i := range n {
+					var cnt, sum, nonNull int64
+					for j := range n {
+						if rows[j].g != rows[i].g {
+							continue
+						}
+						vi, vj := rows[i].v, rows[j].v
+						var in bool
+						switch {
+						case vi == nil && vj == nil:
+							in = true // the NULL peers
+						case vi == nil:
+							in = s.off == -unb // values come first
+						case vj == nil:
+							in = en.off == unb // NULLs come last
+						default:
+							d := along(*vj) - along(*vi)
+							in = (s.off == -unb || d >= s.off) && (en.off == unb || d <= en.off)
+						}
+						if in {
+							cnt++
+							if vj != nil {
+								sum += *vj
+								nonNull++
+							}
+						}
+					}
+					var sumV any
+					if nonNull > 0 {
+						sumV = sum
+					}
+					want := []any{int64(i), cnt, sumV}
+					if fmt.Sprint(got[i]) != fmt.Sprint(want) {
+						t.Fatalf("ORDER BY v%s %s, row %d: got %v, want %v", dir, frame, i, got[i], want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -30,6 +30,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT b GLOB '[!a-c]*?', b NOT SIMILAR TO 'x|y' FROM t WHERE b GLOB (b) OR glob",
 		"SELECT x.a, z.b FROM t x JOIN t y ON x.a = y.a RIGHT JOIN t z USING (b) LEFT JOIN t w ON w.a = z.a RIGHT JOIN t v ON true",
 		"SELECT [a, 2][:1], b[2:], b[:a], [[a]][1][1:1], u.x FROM t, unnest([a, 3]) u(x) JOIN range(2) r(i) ON r.i = u.x WHERE b GLOB 'x' OR b ILIKE 'y'",
+		"SELECT sum(a) OVER (PARTITION BY b ORDER BY a DESC RANGE BETWEEN 2.5 PRECEDING AND (1 + 1) FOLLOWING), count(*) OVER (ORDER BY DATE '2024-01-01' + a::INT RANGE INTERVAL 3 DAY PRECEDING) FROM t",
 		"SELECT 8 | a & 3 << 1, ~a, a | -(b || '1')::INT, 'x' || b | 1 FROM t WHERE a | 1 = 3",
 		"SELECT CAST('[1, [2]]' AS INTEGER[][]), TRY_CAST([b] AS DATE[]), [a]::DOUBLE[][] FROM t",
 		"SELECT a FROM t x WHERE NOT EXISTS (SELECT 1 FROM t y WHERE y.a = x.a AND y.b > 'a')",

@@ -1021,9 +1021,10 @@ func (r *rewriter) window(src string, toks []token, i *int) error {
 		order = spec[from:x]
 	}
 	var frame string
+	var offsets [][]token
 	if x < len(spec) {
 		var err error
-		if frame, err = windowFrame(src, spec[x:]); err != nil {
+		if frame, offsets, err = windowFrame(src, spec[x:]); err != nil {
 			return err
 		}
 	}
@@ -1048,6 +1049,15 @@ func (r *rewriter) window(src string, toks []token, i *int) error {
 	}
 	if frame != "" {
 		out = append(out, otok{text: ",", orig: t.pos}, otok{text: mysqlString(frame), orig: t.pos})
+	}
+	for _, off := range offsets {
+		// A RANGE offset follows the frame, after '|fo'.
+		sub, err := rewriteTokens(src, off)
+		if err != nil {
+			return err
+		}
+		out = append(out, otok{text: ",", orig: t.pos}, otok{text: mysqlString("|fo"), orig: t.pos}, otok{text: ",", orig: t.pos})
+		out = append(out, sub.segs...)
 	}
 	out = append(out, otok{text: ")", orig: toks[k].pos, origLen: 1})
 	r.out = append(r.out[:start], out...)
@@ -1845,9 +1855,11 @@ func (r *rewriter) withinGroup(src string, toks []token, i *int) error {
 // or a single start bound (ending at CURRENT ROW) — and encodes it for
 // bindWindow as "|f:rows:START:END" or "|f:range:START:END". A bound is u
 // (UNBOUNDED), c (CURRENT ROW) or a signed row offset (n PRECEDING is -n, n
-// FOLLOWING is n). RANGE takes only UNBOUNDED and CURRENT ROW bounds (value
-// offsets are refused), and GROUPS and EXCLUDE are refused by name.
-func windowFrame(src string, ts []token) (string, error) {
+// FOLLOWING is n); a RANGE bound with a value offset (a number, an
+// INTERVAL, any constant expression) is v- (PRECEDING) or v+ (FOLLOWING),
+// its expression returned in offsets. GROUPS and EXCLUDE are refused by
+// name.
+func windowFrame(src string, ts []token) (frame string, offsets [][]token, err error) {
 	unsupportedAt := func(pos int, format string, args ...any) error {
 		e := errAt(src, pos, format, args...)
 		e.Err = ErrUnsupported
@@ -1855,7 +1867,7 @@ func windowFrame(src string, ts []token) (string, error) {
 	}
 	mode := strings.ToLower(ts[0].text)
 	if mode == "groups" {
-		return "", unsupportedAt(ts[0].pos, "GROUPS window frames are not supported (ROWS and RANGE are)")
+		return "", nil, unsupportedAt(ts[0].pos, "GROUPS window frames are not supported (ROWS and RANGE are)")
 	}
 	x := 1
 	// bound reads one frame bound at ts[x]; which is "start" or "end".
@@ -1874,13 +1886,31 @@ func windowFrame(src string, ts []token) (string, error) {
 		case t.is("current") && x+1 < len(ts) && ts[x+1].is("row"):
 			x += 2
 			return "c", nil
+		case mode == "range":
+			// A value offset: the expression up to PRECEDING or FOLLOWING.
+			end, depth := x, 0
+			for ; end < len(ts); end++ {
+				if ts[end].kind == tkOp && ts[end].text == "(" {
+					depth++
+				} else if ts[end].kind == tkOp && ts[end].text == ")" {
+					depth--
+				} else if depth == 0 && (ts[end].is("preceding") || ts[end].is("following")) {
+					break
+				}
+			}
+			if end == x || end >= len(ts) {
+				break
+			}
+			offsets = append(offsets, ts[x:end])
+			x = end + 1
+			if ts[end].is("preceding") {
+				return "v-", nil
+			}
+			return "v+", nil
 		case t.kind == tkNumber && x+1 < len(ts) && (ts[x+1].is("preceding") || ts[x+1].is("following")):
 			n, err := strconv.ParseInt(t.text, 10, 64)
 			if err != nil || n < 0 {
 				return "", errAt(src, t.pos, "a window frame offset must be a non-negative integer, not %s", t.text)
-			}
-			if mode == "range" {
-				return "", unsupportedAt(t.pos, "RANGE frames with value offsets are not supported (use ROWS, or UNBOUNDED / CURRENT ROW)")
 			}
 			x += 2
 			if ts[x-1].is("preceding") {
@@ -1891,42 +1921,41 @@ func windowFrame(src string, ts []token) (string, error) {
 		return "", errAt(src, t.pos, "bad window frame bound near %q", t.text)
 	}
 	var start, end string
-	var err error
 	if x < len(ts) && ts[x].is("between") {
 		x++
 		if start, err = bound("start"); err != nil {
-			return "", err
+			return "", nil, err
 		}
 		if x >= len(ts) || !ts[x].is("and") {
-			return "", errAt(src, ts[min(x, len(ts)-1)].pos, "expected AND in the window frame")
+			return "", nil, errAt(src, ts[min(x, len(ts)-1)].pos, "expected AND in the window frame")
 		}
 		x++
 		if end, err = bound("end"); err != nil {
-			return "", err
+			return "", nil, err
 		}
 	} else {
 		if start, err = bound("start"); err != nil {
-			return "", err
+			return "", nil, err
 		}
 		end = "c"
 	}
 	// As the SQL standard (and DuckDB): a frame may not end before the
 	// kind of row it starts at.
-	following := func(b string) bool { return b != "u" && b != "c" && !strings.HasPrefix(b, "-") }
-	preceding := func(b string) bool { return strings.HasPrefix(b, "-") }
+	following := func(b string) bool { return b != "u" && b != "c" && !strings.HasPrefix(b, "-") && b != "v-" }
+	preceding := func(b string) bool { return strings.HasPrefix(b, "-") || b == "v-" }
 	switch {
 	case start == "c" && preceding(end):
-		return "", errAt(src, ts[0].pos, "a window frame starting from current row cannot have preceding rows")
+		return "", nil, errAt(src, ts[0].pos, "a window frame starting from current row cannot have preceding rows")
 	case following(start) && (preceding(end) || end == "c"):
-		return "", errAt(src, ts[0].pos, "a window frame starting from following rows cannot end at the current row or preceding rows")
+		return "", nil, errAt(src, ts[0].pos, "a window frame starting from following rows cannot end at the current row or preceding rows")
 	}
 	if x < len(ts) {
 		if ts[x].is("exclude") {
-			return "", unsupportedAt(ts[x].pos, "EXCLUDE in window frames is not supported")
+			return "", nil, unsupportedAt(ts[x].pos, "EXCLUDE in window frames is not supported")
 		}
-		return "", errAt(src, ts[x].pos, "unexpected %q after the window frame", ts[x].text)
+		return "", nil, errAt(src, ts[x].pos, "unexpected %q after the window frame", ts[x].text)
 	}
-	return "|f:" + mode + ":" + start + ":" + end, nil
+	return "|f:" + mode + ":" + start + ":" + end, offsets, nil
 }
 
 // unmarkRewrites turns the window calls that window() rewrote, and the
@@ -2041,7 +2070,7 @@ func splitCallArgs(s string, from int) ([]string, int) {
 // windowCallText renders the marker call's arguments as fn(args) OVER (...).
 func windowCallText(args []string) string {
 	unq := func(a string) string { return strings.Trim(a, "'") }
-	var fnArgs, part, order []string
+	var fnArgs, part, order, offsets []string
 	var frame string
 	mode := 'a'
 	for _, a := range args[1:] {
@@ -2050,6 +2079,8 @@ func windowCallText(args []string) string {
 			mode = 'p'
 		case m == "|o":
 			mode = 'o'
+		case m == "|fo":
+			mode = 'f'
 		case m == "|asc" || m == "|desc" || m == "|ascnf" || m == "|descnf":
 			if len(order) > 0 && strings.HasPrefix(m, "|desc") {
 				order[len(order)-1] += " DESC"
@@ -2065,9 +2096,20 @@ func windowCallText(args []string) string {
 				fnArgs = append(fnArgs, a)
 			case 'p':
 				part = append(part, a)
+			case 'f':
+				offsets = append(offsets, a)
 			default:
 				order = append(order, a)
 			}
+		}
+	}
+	if frame != "" {
+		for _, off := range offsets {
+			i := strings.IndexByte(frame, 0)
+			if i < 0 {
+				break
+			}
+			frame = frame[:i] + off + frame[i+1:]
 		}
 	}
 	var over []string
@@ -2098,6 +2140,10 @@ func frameText(m string) string {
 			return "UNBOUNDED FOLLOWING"
 		case "c":
 			return "CURRENT ROW"
+		case "v-":
+			return "\x00 PRECEDING" // the offset, filled in by windowCallText
+		case "v+":
+			return "\x00 FOLLOWING"
 		}
 		if strings.HasPrefix(b, "-") {
 			return b[1:] + " PRECEDING"

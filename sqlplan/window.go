@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -34,11 +35,19 @@ type winSpec struct {
 	// frame is the frame clause, nil for the default frame (the partition
 	// up to the current row's last peer with ORDER BY, all of it without).
 	frame *winFrame
+	// offsets are a RANGE frame's value offsets, in the order of its 'v'
+	// bounds. rangeKey[b] and rangeBound[b] are, for bound b (0 start, 1
+	// end) of kind 'v', the ORDER BY key and the key moved by the offset,
+	// both of one type: the frame of a row runs over the rows whose key is
+	// between its bounds' values.
+	offsets              []expr
+	rangeKey, rangeBound [2]expr
 }
 
 // winFrame is a ROWS or RANGE frame. A bound is unbounded ('u'), the
-// current row ('c': for RANGE, the edge of its peer group) or, for ROWS
-// only, the row off positions away ('o'; negative is PRECEDING).
+// current row ('c': for RANGE, the edge of its peer group), for ROWS the
+// row off positions away ('o'; negative is PRECEDING), for RANGE a value
+// offset ('v'; off is -1 for PRECEDING, 1 for FOLLOWING).
 type winFrame struct {
 	rows       bool
 	start, end frameBound
@@ -61,6 +70,11 @@ func parseFrame(m string) (*winFrame, error) {
 		switch t := parts[2+i]; t {
 		case "u", "c":
 			b.kind = t[0]
+		case "v-", "v+":
+			b.kind, b.off = 'v', 1
+			if t == "v-" {
+				b.off = -1
+			}
 		default:
 			n, err := strconv.ParseInt(t, 10, 64)
 			if err != nil {
@@ -111,6 +125,9 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 				case "|o":
 					mode = 'o'
 					continue
+				case "|fo":
+					mode = 'f'
+					continue
 				case "|asc", "|desc", "|ascnf", "|descnf":
 					if mode == 'o' && len(spec.desc) > 0 {
 						dir := string(v.Val)
@@ -135,6 +152,8 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 			switch mode {
 			case 'a':
 				spec.args = append(spec.args, e)
+			case 'f':
+				spec.offsets = append(spec.offsets, e)
 			case 'p':
 				spec.part = append(spec.part, e)
 			default:
@@ -143,6 +162,9 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 				spec.nullsFirst = append(spec.nullsFirst, false)
 			}
 		}
+	}
+	if err := p.bindRangeOffsets(spec); err != nil {
+		return nil, err
 	}
 	var at Type
 	if len(spec.args) > 0 {
@@ -233,6 +255,53 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 	e := &colExpr{s: spec.slot, t: spec.t}
 	e.setText(spec.fn + "(...) OVER (...)")
 	return e, nil
+}
+
+// bindRangeOffsets checks a RANGE frame's value offsets (constant, not
+// NULL, not negative, one ORDER BY key) and binds, for each bound with an
+// offset, the key and the key moved by the offset (back for PRECEDING,
+// forward for FOLLOWING, the other way under DESC) in one type.
+func (p *planner) bindRangeOffsets(spec *winSpec) error {
+	f := spec.frame
+	if f == nil || f.rows || (f.start.kind != 'v' && f.end.kind != 'v') {
+		return nil
+	}
+	if len(spec.order) != 1 {
+		return errorf("a RANGE frame with an offset needs exactly one ORDER BY expression")
+	}
+	key := spec.order[0]
+	k := 0
+	for b, bound := range []frameBound{f.start, f.end} {
+		if bound.kind != 'v' {
+			continue
+		}
+		if k >= len(spec.offsets) {
+			return errorf("bad window frame")
+		}
+		off := spec.offsets[k]
+		k++
+		c, ok := isConst(off)
+		if !ok || c.v == nil {
+			return errorf("a RANGE frame offset must be a constant, not NULL")
+		}
+		if neg, err := p.compare(opLt, off, &constExpr{t: tInt, v: int64(0)}); err == nil {
+			if v, err := neg.eval(&Batch{N: 1}); err == nil && !v.isNull(0) && v.B[0] {
+				return errorf("a RANGE frame offset cannot be negative")
+			}
+		}
+		op := byte('+')
+		if (bound.off < 0) != spec.desc[0] {
+			op = '-'
+		}
+		moved, err := p.arith(op, key, off)
+		if err != nil {
+			return errorf("RANGE frame offset %s does not apply to ORDER BY %s: %v", off.typ().SQLName(), key.typ().SQLName(), err)
+		}
+		if spec.rangeKey[b], spec.rangeBound[b], err = p.unify(key, moved); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // windowNode computes window functions over its whole input and appends
@@ -336,6 +405,16 @@ func computeWindow(all *Batch, w *winSpec) (*Col, error) {
 	if err != nil {
 		return nil, err
 	}
+	var rc [2][2]*Col // a RANGE offset bound's key and moved key columns
+	for b := range rc {
+		if w.rangeKey[b] != nil {
+			cols, err := evalAll([]expr{w.rangeKey[b], w.rangeBound[b]})
+			if err != nil {
+				return nil, err
+			}
+			rc[b] = [2]*Col{cols[0], cols[1]}
+		}
+	}
 	keyCols := append(append([]*Col(nil), pc...), oc...)
 	var partKeys, allKeys []sortKey
 	for i := range pc {
@@ -358,7 +437,7 @@ func computeWindow(all *Batch, w *winSpec) (*Col, error) {
 		for e < nrows && compareRows(partKeys, keyCols, int(idx[s]), keyCols, int(idx[e])) == 0 {
 			e++
 		}
-		if err := windowPartition(w, idx[s:e], keyCols, allKeys, ac, res, len(oc) > 0); err != nil {
+		if err := windowPartition(w, idx[s:e], keyCols, allKeys, ac, rc, res, len(oc) > 0); err != nil {
 			return nil, err
 		}
 		s = e
@@ -371,7 +450,7 @@ func computeWindow(all *Batch, w *winSpec) (*Col, error) {
 }
 
 // windowPartition fills res for the rows of one partition, in window order.
-func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey, ac []*Col, res []any, ordered bool) error {
+func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey, ac []*Col, rc [2][2]*Col, res []any, ordered bool) error {
 	n := len(rows)
 	// peerEnd[k] is one past the last row of k's peer group (rows equal in
 	// the ORDER BY); without ORDER BY the whole partition is one group.
@@ -390,6 +469,10 @@ func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey
 			peerStart[k], peerEnd[k] = s, e
 		}
 		s = e
+	}
+	pe := &peerGroups{start: peerStart, end: peerEnd}
+	if w.frame != nil && (w.frame.start.kind == 'v' || w.frame.end.kind == 'v') {
+		pe.valueFrames(w, rows, rc)
 	}
 	arg := func(k int) any {
 		if len(ac) == 0 {
@@ -453,7 +536,7 @@ func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey
 		}
 	case "first_value", "last_value", "nth_value":
 		for k := range rows {
-			fs, fe := frameOf(w.frame, k, n, peerStart, peerEnd)
+			fs, fe := frameOf(w.frame, k, n, pe)
 			switch {
 			case fs >= fe:
 				res[rows[k]] = nil
@@ -471,15 +554,69 @@ func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey
 			}
 		}
 	default: // count, sum, avg, min, max over each row's frame
-		return frameAggregate(w, rows, ac, res, peerStart, peerEnd)
+		return frameAggregate(w, rows, ac, res, pe)
 	}
 	return nil
+}
+
+// peerGroups are, for each row of a partition in window order, its peer
+// group [start[k], end[k]) and, for a RANGE frame with value offsets, the
+// positions its 'v' bounds reach: valueStart[k], valueEnd[k].
+type peerGroups struct {
+	start, end           []int
+	valueStart, valueEnd []int
+}
+
+// valueFrames fills valueStart and valueEnd: for a start bound, the first
+// row whose key is not before the row's moved key (rc[0]); for an end
+// bound, one past the last row whose key is not after it (rc[1]). Rows with
+// a NULL key, which sort together at one end, frame their own peer group
+// (NULL moved by an offset is NULL); the others never reach them.
+func (pe *peerGroups) valueFrames(w *winSpec, rows []int32, rc [2][2]*Col) {
+	n := len(rows)
+	pe.valueStart, pe.valueEnd = make([]int, n), make([]int, n)
+	sign := 1 // rows are in ascending key order
+	if w.desc[0] {
+		sign = -1
+	}
+	one := []sortKey{{col: 0}}
+	for b, out := range [][]int{pe.valueStart, pe.valueEnd} {
+		key, moved := rc[b][0], rc[b][1]
+		if key == nil {
+			continue
+		}
+		lo, hi := 0, n // the rows with a key
+		for lo < hi && key.isNull(int(rows[lo])) {
+			lo++
+		}
+		for hi > lo && key.isNull(int(rows[hi-1])) {
+			hi--
+		}
+		kc, mc := []*Col{key}, []*Col{moved}
+		for k := range rows {
+			r := int(rows[k])
+			if key.isNull(r) || moved.isNull(r) {
+				out[k] = pe.start[k]
+				if b == 1 {
+					out[k] = pe.end[k]
+				}
+				continue
+			}
+			// The first row (of [lo, hi)) past the moved key: for a
+			// start bound, at or past it; for an end bound, strictly.
+			out[k] = lo + sort.Search(hi-lo, func(j int) bool {
+				c := sign * compareRows(one, kc, int(rows[lo+j]), mc, r)
+				return c > 0 || b == 0 && c == 0
+			})
+		}
+	}
 }
 
 // frameOf returns the frame [start, end) of the row at position k of a
 // partition of n rows: the default frame (up to k's last peer), or f's
 // bounds clipped to the partition (empty when start >= end).
-func frameOf(f *winFrame, k, n int, peerStart, peerEnd []int) (int, int) {
+func frameOf(f *winFrame, k, n int, pe *peerGroups) (int, int) {
+	peerStart, peerEnd := pe.start, pe.end
 	if f == nil {
 		return 0, peerEnd[k]
 	}
@@ -490,6 +627,11 @@ func frameOf(f *winFrame, k, n int, peerStart, peerEnd []int) (int, int) {
 				return n
 			}
 			return 0
+		case 'v':
+			if isEnd {
+				return pe.valueEnd[k]
+			}
+			return pe.valueStart[k]
 		case 'c':
 			switch {
 			case !f.rows && isEnd:
@@ -591,7 +733,7 @@ func (a *winAcc) value() any {
 // accumulation, front to back; frames that end at its last row, likewise
 // back to front; other frames (a sliding window of rows) are aggregated
 // row by row, which costs the frame's width per row.
-func frameAggregate(w *winSpec, rows []int32, ac []*Col, res []any, peerStart, peerEnd []int) error {
+func frameAggregate(w *winSpec, rows []int32, ac []*Col, res []any, pe *peerGroups) error {
 	n := len(rows)
 	acc := &winAcc{w: w}
 	if len(ac) > 0 {
@@ -609,7 +751,7 @@ func frameAggregate(w *winSpec, rows []int32, ac []*Col, res []any, peerStart, p
 	case f == nil || f.start.kind == 'u':
 		done := 0
 		for k := range rows {
-			fs, fe := frameOf(f, k, n, peerStart, peerEnd)
+			fs, fe := frameOf(f, k, n, pe)
 			for ; done < fe; done++ {
 				if err := acc.add(arg(done)); err != nil {
 					return err
@@ -624,7 +766,7 @@ func frameAggregate(w *winSpec, rows []int32, ac []*Col, res []any, peerStart, p
 	case f.end.kind == 'u':
 		done := n // rows [done, n) are in acc
 		for k := n - 1; k >= 0; k-- {
-			fs, fe := frameOf(f, k, n, peerStart, peerEnd)
+			fs, fe := frameOf(f, k, n, pe)
 			for ; done > fs; done-- {
 				if err := acc.add(arg(done - 1)); err != nil {
 					return err
@@ -638,7 +780,7 @@ func frameAggregate(w *winSpec, rows []int32, ac []*Col, res []any, peerStart, p
 		}
 	default:
 		for k := range rows {
-			fs, fe := frameOf(f, k, n, peerStart, peerEnd)
+			fs, fe := frameOf(f, k, n, pe)
 			acc.reset()
 			for j := fs; j < fe; j++ {
 				if err := acc.add(arg(j)); err != nil {
