@@ -43,8 +43,9 @@
 //
 // SELECT [DISTINCT | DISTINCT ON (keys)] with expressions, aliases, *, t.*, struct fields
 // (s.a.b); FROM tables, 'paths', `globs`, read_parquet('...'), range(...)
-// and generate_series(...) of integer constants, derived
-// tables; [NATURAL] [INNER|LEFT|RIGHT|FULL [OUTER]] JOIN ... ON / USING,
+// and generate_series(...) of integer constants (renamed by t(c)),
+// unnest(list) [t(c)], derived tables; [NATURAL] [INNER|LEFT|RIGHT|FULL
+// [OUTER]] JOIN ... ON / USING (RIGHT and FULL after other joins too),
 // comma joins; WHERE,
 // GROUP BY (names, positions, aliases, expressions; GROUPING SETS, ROLLUP,
 // CUBE and GROUPING(): grouping.go), HAVING, ORDER BY
@@ -59,8 +60,9 @@
 // lead, first_value, last_value, nth_value, count, sum, avg, min, max) OVER
 // (PARTITION BY ... ORDER BY ... [frame]), the frame ROWS BETWEEN any of
 // UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW, n FOLLOWING, UNBOUNDED
-// FOLLOWING (or ROWS start), or RANGE with UNBOUNDED and CURRENT ROW
-// bounds (peers), named windows (WINDOW w AS (...), OVER w, OVER (w frame));
+// FOLLOWING (or ROWS start), or RANGE with the same bounds, n being a
+// value offset from the single ORDER BY key (a number, a decimal, an
+// INTERVAL; CURRENT ROW the peers), named windows (WINDOW w AS (...), OVER w, OVER (w frame));
 // [NOT] LIKE / ILIKE [ESCAPE], [NOT] GLOB (* ? [a-z] [!a]), [NOT] SIMILAR
 // TO (a regular expression matching the whole string, as in DuckDB);
 // IN (list|subquery), EXISTS, op ANY|SOME|ALL (subquery) (quantified.go),
@@ -74,7 +76,8 @@
 // string_agg/group_concat, list/array_agg, bool_and/or, count_if, any_value,
 // stddev/var, corr/covar/regr_*, bit_and/or/xor, median/quantiles, mode,
 // arg_max/arg_min;
-// lists, maps and structs in expressions (nested.go: x[i], m[k], s['f'],
+// lists, maps and structs in expressions (nested.go: x[i], x[a:b] slices
+// of lists and strings, m[k], s['f'],
 // [a, b], {'f': v}, len, list_contains, list_sort/distinct/reverse/slice/
 // concat/position/append/sum/min/max/avg, flatten, string_split,
 // array_to_string, map_keys/values, unnest);
