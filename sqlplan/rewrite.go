@@ -1987,11 +1987,11 @@ func unmarkRewrites(s string) string {
 }
 
 // unmarkOperators turns the operators that the rewrite carries in other
-// forms back into their text, outside quotes: the BINARY after a bitwise |
-// (see bitOrOperand), REGEXP for ILIKE, and LIKE marker(p) for GLOB p and
-// SIMILAR TO p.
+// forms back into their text, outside quotes: | for ||, and | without the
+// BINARY after it for a bitwise | (see bitOrOperand), REGEXP for ILIKE, LIKE marker(p) for GLOB p and
+// SIMILAR TO p, and substring_fn for substring.
 func unmarkOperators(s string) string {
-	if !strings.Contains(s, "| binary ") && !strings.Contains(s, " regexp ") && !strings.Contains(s, "like __carquet_") {
+	if !strings.Contains(s, "| ") && !strings.Contains(s, " regexp ") && !strings.Contains(s, "like __carquet_") && !strings.Contains(s, "substring_fn(") {
 		return s
 	}
 	var b strings.Builder
@@ -2014,6 +2014,12 @@ func unmarkOperators(s string) string {
 		case strings.HasPrefix(rest, "| binary "):
 			b.WriteString("| ")
 			j += len("| binary ") - 1
+		case strings.HasPrefix(rest, "| "): // || is the parser's |
+			b.WriteString("|| ")
+			j++
+		case strings.HasPrefix(rest, "substring_fn(") && (j == 0 || !isIdentByte(s[j-1])):
+			b.WriteString("substring(")
+			j += len("substring_fn(") - 1
 		case strings.HasPrefix(rest, " regexp "):
 			b.WriteString(" ILIKE ")
 			j += len(" regexp ") - 1

@@ -530,21 +530,41 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	return &selectPlan{root: root, cols: cols}, nil
 }
 
-// castNames finds the parser's spelling of the rewrite layer's casts,
-// convert(x, char(9000NN)), to name result columns as the user wrote them.
-var castNames = regexp.MustCompile(`convert\((.*?), (char\(9\d{5}\)|decimal\(\d+, \d+\)|[a-z]+)\)`)
+// castTypeName matches the parser's spelling of a cast's type in the
+// rewrite layer's casts, convert(x, char(9000NN)) and the like.
+var castTypeName = regexp.MustCompile(`^(char\(9\d{5}\)|decimal\(\d+, \d+\)|[a-z]+)$`)
 
-func castName(m string) string {
-	sub := castNames.FindStringSubmatch(m)
-	t := sub[2]
-	if strings.HasPrefix(t, "char(") {
-		if n, err := strconv.Atoi(t[5 : len(t)-1]); err == nil {
-			if ct, ok := castCodeType(n); ok {
-				t = ct.SQLName()
+// unmarkCasts names the rewrite layer's casts as the user wrote them:
+// convert(x, char(9000NN)) reads CAST(x AS TYPE), nested ones too.
+func unmarkCasts(s string) string {
+	const open = "convert("
+	for from := 0; ; {
+		i := strings.Index(s[from:], open)
+		if i < 0 {
+			return s
+		}
+		i += from
+		args, end := splitCallArgs(s, i+len(open))
+		if end < 0 || len(args) != 2 || !castTypeName.MatchString(args[1]) || i > 0 && isIdentByte(s[i-1]) {
+			from = i + len(open)
+			continue
+		}
+		t := args[1]
+		if strings.HasPrefix(t, "char(") {
+			if n, err := strconv.Atoi(t[5 : len(t)-1]); err == nil {
+				if ct, ok := castCodeType(n); ok {
+					t = ct.SQLName()
+				}
 			}
 		}
+		repl := "CAST(" + unmarkCasts(args[0]) + " AS " + strings.ToUpper(t) + ")"
+		s = s[:i] + repl + s[end:]
+		from = i + len(repl)
 	}
-	return "CAST(" + sub[1] + " AS " + strings.ToUpper(t) + ")"
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 func colNullable(c *scopeCol) bool {
@@ -848,7 +868,7 @@ func itemName(x *sqlparser.AliasedExpr) string {
 	if c, ok := x.Expr.(*sqlparser.ColName); ok {
 		return c.Name.String()
 	}
-	return unmarkRewrites(castNames.ReplaceAllStringFunc(sqlparser.String(x.Expr), castName))
+	return unmarkRewrites(unmarkCasts(sqlparser.String(x.Expr)))
 }
 
 // starMarker returns the marker call that follows a star for EXCLUDE or

@@ -40,15 +40,26 @@ func (e *Engine) prepareView(s *Stmt, text string, toks []token) (*Stmt, bool, e
 	}
 	name := tableToken(toks[i])
 	i++
+	var cols []token // the view's column list, with its parentheses
 	if i < len(toks) && toks[i].kind == tkOp && toks[i].text == "(" {
-		e := errAt(text, toks[i].pos, "column lists of views are not supported (use aliases in the query)")
-		e.Err = ErrUnsupported
-		return nil, true, e
+		k := closingParen(toks, i)
+		if k < 0 || k == i+1 {
+			return nil, true, errAt(text, toks[i].pos, "expected the view's column names")
+		}
+		cols = toks[i : k+1]
+		i = k + 1
 	}
 	if i >= len(toks) || !toks[i].is("as") || i+1 >= len(toks) {
 		return nil, true, errAt(text, tokPos(text, toks, i), "expected AS and a query after the view's name")
 	}
 	body := toks[i+1:]
+	if cols != nil {
+		// CREATE VIEW v (a, b) AS q is the view SELECT * FROM (q) AS v (a, b).
+		at := body[0].pos
+		head := []token{{kind: tkIdent, text: "select", pos: at}, {kind: tkOp, text: "*", pos: at}, {kind: tkIdent, text: "from", pos: at}, {kind: tkOp, text: "(", pos: at}}
+		tail := []token{{kind: tkOp, text: ")", pos: at}, {kind: tkIdent, text: "as", pos: at}, {kind: tkIdent, text: "v", pos: at}}
+		body = append(append(append(head, body...), tail...), cols...)
+	}
 	// The query must be one: prepare it now, as DuckDB checks it.
 	q, err := e.prepareTokens(text, body)
 	if err != nil {
