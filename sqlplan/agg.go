@@ -80,6 +80,12 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		spec.fn = "avg"
 	case "first", "arbitrary":
 		spec.fn = "any_value"
+	case "fsum", "sumkahan", "kahan_sum":
+		spec.fn = "sum"
+	case "favg":
+		spec.fn = "avg"
+	case "geometric_mean":
+		spec.fn = "geomean"
 	case "group_concat", "listagg":
 		spec.fn = "string_agg"
 	case "stddev":
@@ -102,8 +108,6 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		spec.fn = "arg_min"
 	case "array_agg":
 		spec.fn = "list"
-	case "product", "last":
-		return nil, unsupported("the aggregate function " + spec.fn)
 	}
 	args, orderArgs := splitAggOrder(args)
 	var bound []expr
@@ -283,6 +287,25 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 	case "bool_and", "bool_or":
 		spec.arg, err = p.coerce(spec.arg, tBool)
 		spec.t = tBool
+	case "product", "skewness", "kurtosis", "kurtosis_pop", "geomean":
+		if !at.isNumeric() && at.Kind != KNull {
+			return nil, errorf("%s of %s is not defined", spec.fn, at.SQLName())
+		}
+		spec.arg, err = p.cast(spec.arg, tFloat)
+		spec.t = tFloat
+	case "last":
+		spec.t = withoutField(at)
+		if at.Kind == KNested {
+			spec.t = at
+		}
+		if at.Kind == KNull {
+			spec.t = tInt
+		}
+	case "entropy":
+		if at.Kind == KNested {
+			return nil, errorf("entropy of a nested value is not supported")
+		}
+		spec.t = tFloat
 	case "list":
 		elem := withoutField(at)
 		if at.Kind == KNested {
@@ -368,6 +391,12 @@ func newAccumulator(a *aggSpec) accumulator {
 		return &stringAggAcc{sep: a.sep}
 	case "bool_and", "bool_or":
 		return &boolAcc{and: a.fn == "bool_and"}
+	case "product", "skewness", "kurtosis", "kurtosis_pop", "geomean":
+		return &shapeAcc{fn: a.fn}
+	case "last":
+		return &lastAcc{t: a.t}
+	case "entropy":
+		return &entropyAcc{t: a.t}
 	case "quantile_cont", "quantile_disc":
 		return &quantileAcc{t: a.t, q: a.q, cont: a.fn == "quantile_cont"}
 	case "mode":
@@ -1338,8 +1367,8 @@ func (n *aggNode) setResult(st *groupingState, types []Type) (*Batch, error) {
 		out.Cols = append(out.Cols, c)
 	}
 	for i, a := range st.accs {
-		if overflowed(a) {
-			return nil, errorf("%s: integer overflow", n.aggs[i].text)
+		if err := accError(a); err != nil {
+			return nil, errorf("%s: %s", n.aggs[i].text, err)
 		}
 		out.Cols = append(out.Cols, a.result(ng))
 	}
@@ -1476,15 +1505,23 @@ func (a *avgExactAcc) result(ng int) *Col {
 	return c
 }
 
-// overflowed reports an integer SUM that left int64, also under DISTINCT.
-func overflowed(a accumulator) bool {
+// accError is the error an accumulator met in its values, also under
+// DISTINCT: an integer SUM that left int64, the logarithm of a value of
+// geomean that is not positive.
+func accError(a accumulator) error {
 	switch x := a.(type) {
 	case *sumIntAcc:
-		return x.overflow
+		if x.overflow {
+			return errorf("integer overflow")
+		}
+	case *shapeAcc:
+		return x.err
 	case *distinctAcc:
-		return overflowed(x.inner)
+		return accError(x.inner)
+	case *orderedAcc:
+		return accError(x.inner)
 	}
-	return false
+	return nil
 }
 
 // pairAccumulator is an accumulator of two arguments (arg, arg2).
@@ -1654,4 +1691,163 @@ func (a *listAcc) result(ng int) *Col {
 		b.add(a.vals[g])
 	}
 	return b.c
+}
+
+// shapeAcc computes the float aggregates of per-group sums: product,
+// geomean (the exponential of the mean logarithm), and from the sums of
+// x, x², x³ and x⁴ the sample skewness and the excess kurtosis, sample
+// (bias-corrected, kurtosis) or population (kurtosis_pop), as DuckDB
+// defines them; a group too small has none (NULL), nor has the kurtosis
+// of equal values.
+type shapeAcc struct {
+	fn  string
+	n   []int64
+	sum [4][]float64
+	err error
+}
+
+func (a *shapeAcc) update(gids []int32, ng int, c *Col) {
+	a.n = growTo(a.n, ng)
+	for k := range a.sum {
+		a.sum[k] = growTo(a.sum[k], ng)
+	}
+	for i, g := range gids {
+		if c.Null != nil && c.Null[i] {
+			continue
+		}
+		x := c.F[i]
+		switch a.fn {
+		case "product":
+			if a.n[g] == 0 {
+				a.sum[0][g] = 1
+			}
+			a.sum[0][g] *= x
+		case "geomean":
+			if x <= 0 && a.err == nil {
+				a.err = errorf("cannot take the logarithm of %g", x)
+			}
+			a.sum[0][g] += math.Log(x)
+		default:
+			x2 := x * x
+			a.sum[0][g] += x
+			a.sum[1][g] += x2
+			a.sum[2][g] += x2 * x
+			a.sum[3][g] += x2 * x2
+		}
+		a.n[g]++
+	}
+}
+
+func (a *shapeAcc) result(ng int) *Col {
+	a.n = growTo(a.n, ng)
+	for k := range a.sum {
+		a.sum[k] = growTo(a.sum[k], ng)
+	}
+	c := &Col{T: tFloat, Len: ng, F: make([]float64, ng)}
+	for g := 0; g < ng; g++ {
+		v, ok := a.value(g)
+		if !ok {
+			c.setNull(g)
+			continue
+		}
+		c.F[g] = v
+	}
+	return c
+}
+
+func (a *shapeAcc) value(g int) (float64, bool) {
+	n := float64(a.n[g])
+	switch a.fn {
+	case "product":
+		return a.sum[0][g], a.n[g] > 0
+	case "geomean":
+		return math.Exp(a.sum[0][g] / n), a.n[g] > 0
+	}
+	// Central moments from the power sums.
+	mean := a.sum[0][g] / n
+	m2 := a.sum[1][g]/n - mean*mean
+	m3 := a.sum[2][g]/n - 3*mean*a.sum[1][g]/n + 2*mean*mean*mean
+	m4 := a.sum[3][g]/n - 4*mean*a.sum[2][g]/n + 6*mean*mean*a.sum[1][g]/n - 3*mean*mean*mean*mean
+	switch a.fn {
+	case "skewness":
+		if a.n[g] < 3 {
+			return 0, false
+		}
+		// Equal values give 0/0: NaN, as in DuckDB (kurtosis is NULL).
+		return math.Sqrt(n*(n-1)) / (n - 2) * m3 / math.Pow(m2, 1.5), true
+	case "kurtosis":
+		if a.n[g] < 4 || m2 <= 0 {
+			return 0, false
+		}
+		return (n - 1) * ((n+1)*m4/(m2*m2) - 3*(n-1)) / ((n - 2) * (n - 3)), true
+	default: // kurtosis_pop
+		if a.n[g] < 1 || m2 <= 0 {
+			return 0, false
+		}
+		return m4/(m2*m2) - 3, true
+	}
+}
+
+// lastAcc keeps each group's last value in input order, NULL included
+// (first's counterpart; order-dependent without ORDER BY).
+type lastAcc struct {
+	t    Type
+	vals []any
+}
+
+func (a *lastAcc) update(gids []int32, ng int, c *Col) {
+	a.vals = growTo(a.vals, ng)
+	for i, g := range gids {
+		a.vals[g] = c.get(i)
+	}
+}
+
+func (a *lastAcc) result(ng int) *Col {
+	a.vals = growTo(a.vals, ng)
+	b := newBuilder(a.t, ng)
+	for _, v := range a.vals[:ng] {
+		b.add(v)
+	}
+	return b.c
+}
+
+// entropyAcc is the Shannon entropy, in bits, of each group's distribution
+// of non-NULL values.
+type entropyAcc struct {
+	t      Type
+	counts []map[string]int64
+	n      []int64
+	buf    []byte
+}
+
+func (a *entropyAcc) update(gids []int32, ng int, c *Col) {
+	a.counts = growTo(a.counts, ng)
+	a.n = growTo(a.n, ng)
+	for i, g := range gids {
+		if c.isNull(i) {
+			continue
+		}
+		if a.counts[g] == nil {
+			a.counts[g] = map[string]int64{}
+		}
+		a.buf = appendKey(a.buf[:0], c, i)
+		a.counts[g][string(a.buf)]++
+		a.n[g]++
+	}
+}
+
+func (a *entropyAcc) result(ng int) *Col {
+	a.counts = growTo(a.counts, ng)
+	a.n = growTo(a.n, ng)
+	c := &Col{T: tFloat, Len: ng, F: make([]float64, ng)}
+	for g := 0; g < ng; g++ {
+		n := float64(a.n[g])
+		h := 0.0
+		for _, k := range a.counts[g] {
+			p := float64(k) / n
+			h -= p * math.Log2(p)
+		}
+		c.F[g] = h
+	}
+	return c
 }

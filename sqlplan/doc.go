@@ -75,7 +75,8 @@
 // lists or their text form '[1, 2]', element by element); QUALIFY (after HAVING, naming select items or not); aggregates count, count(DISTINCT), sum, avg, min, max,
 // string_agg/group_concat, list/array_agg, bool_and/or, count_if, any_value,
 // stddev/var, corr/covar/regr_*, bit_and/or/xor, median/quantiles, mode,
-// arg_max/arg_min;
+// arg_max/arg_min, first/last, product, geomean, skewness, kurtosis[_pop],
+// entropy, fsum/favg;
 // lists, maps and structs in expressions (nested.go: x[i], x[a:b] slices
 // of lists and strings, m[k], s['f'],
 // [a, b], {'f': v}, len, list_contains, list_sort/distinct/reverse/slice/

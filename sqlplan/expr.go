@@ -971,8 +971,18 @@ func (e *arithExpr) eval(b *Batch) (*Col, error) {
 				r = a.Sub(a, bb)
 			case '*':
 				r = a.Mul(a, bb)
+			case '%':
+				// The remainder of the quotient truncated toward zero (the
+				// sign of a), NULL for a zero divisor, as DuckDB.
+				if bb.Sign() == 0 {
+					bld.add(nil)
+					continue
+				}
+				q := new(big.Rat).Quo(a, bb)
+				t := new(big.Int).Quo(q.Num(), q.Denom())
+				r = a.Sub(a, bb.Mul(bb, new(big.Rat).SetInt(t)))
 			default:
-				return nil, errorf("operator %c on wide decimals is not supported", e.op)
+				return nil, errorf("operator %c on decimals is not supported", e.op)
 			}
 			v, err := fitDecimal(ratDecimal(r, e.t.Scale), e.t)
 			if err != nil {
