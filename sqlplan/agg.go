@@ -871,8 +871,13 @@ func (a *extremeAcc) update(gids []int32, ng int, c *Col) {
 
 func (a *extremeAcc) result(ng int) *Col {
 	a.v = growTo(a.v, ng)
-	b := newBuilder(a.t, ng)
-	for _, v := range a.v[:ng] {
+	return valuesCol(a.t, a.v[:ng])
+}
+
+// valuesCol is the column of type t holding vals.
+func valuesCol(t Type, vals []any) *Col {
+	b := newBuilder(t, len(vals))
+	for _, v := range vals {
 		b.add(v)
 	}
 	return b.c
@@ -1804,11 +1809,7 @@ func (a *lastAcc) update(gids []int32, ng int, c *Col) {
 
 func (a *lastAcc) result(ng int) *Col {
 	a.vals = growTo(a.vals, ng)
-	b := newBuilder(a.t, ng)
-	for _, v := range a.vals[:ng] {
-		b.add(v)
-	}
-	return b.c
+	return valuesCol(a.t, a.vals[:ng])
 }
 
 // entropyAcc is the Shannon entropy, in bits, of each group's distribution
