@@ -44,7 +44,8 @@
 // SELECT [DISTINCT | DISTINCT ON (keys)] with expressions, aliases, *, t.*, struct fields
 // (s.a.b); FROM tables, 'paths', `globs`, read_parquet('...'), range(...)
 // and generate_series(...) of integer constants (renamed by t(c)),
-// unnest(list) [t(c)], derived tables; [NATURAL] [INNER|LEFT|RIGHT|FULL
+// unnest(list) [t(c)], range / generate_series of other arguments
+// (timestamps by an INTERVAL; through the list functions), derived tables; [NATURAL] [INNER|LEFT|RIGHT|FULL
 // [OUTER]] JOIN ... ON / USING (RIGHT and FULL after other joins too),
 // comma joins; WHERE,
 // GROUP BY (names, positions, aliases, expressions; GROUPING SETS, ROLLUP,
@@ -80,7 +81,8 @@
 // lists, maps and structs in expressions (nested.go: x[i], x[a:b] slices
 // of lists and strings, m[k], s['f'],
 // [a, b], {'f': v}, len, list_contains, list_sort/distinct/reverse/slice/
-// concat/position/append/sum/min/max/avg, flatten, string_split,
+// concat/position/append/sum/min/max/avg, flatten, string_split, range,
+// generate_series,
 // array_to_string, map_keys/values, unnest);
 // the scalar functions of funcs.go and funcs_more.go; // (integer
 // division), ** and ^ (power), |, &, ~, << and >> (||, |, &, << and >> at

@@ -216,12 +216,19 @@ var nestedNames = map[string]bool{
 	"list_concat": true, "array_concat": true, "list_cat": true, "array_cat": true,
 	"list_position": true, "array_position": true, "list_indexof": true, "array_indexof": true,
 	"list_append": true, "array_append": true, "array_push_back": true, "list_prepend": true, "array_prepend": true, "array_push_front": true,
+	"range": true, "generate_series": true,
 }
+
+// maxSeries bounds the lists of range and generate_series.
+const maxSeries = 10_000_000
 
 // bindNested binds the nested-value functions; ok is false for a call
 // that is not one of them (or whose arguments are not nested).
 func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 	switch name {
+	case "range", "generate_series":
+		e, err := p.bindSeries(name, args)
+		return e, true, err
 	case indexMarker, "list_extract", "array_extract", "element_at", "list_element":
 		if len(args) != 2 || args[0].typ().Kind != KNested {
 			if len(args) == 2 && args[0].typ().Kind == KNull {
@@ -1062,4 +1069,87 @@ func splitListText(s string) ([]any, error) {
 	}
 	add(inner[start:])
 	return out, nil
+}
+
+// bindSeries binds the list functions range(stop), range(start, stop[,
+// step]) (stop excluded) and generate_series (stop included), of integers,
+// or of timestamps from DATE or TIMESTAMP bounds and a constant INTERVAL
+// step.
+func (p *planner) bindSeries(name string, args []expr) (expr, error) {
+	if len(args) < 1 || len(args) > 3 {
+		return nil, errorf("%s takes 1 to 3 arguments", name)
+	}
+	incl := name == "generate_series"
+	if k := args[0].typ().Kind; k == KDate || k == KTimestamp {
+		if len(args) != 3 {
+			return nil, errorf("%s of dates or timestamps takes a start, a stop and an interval", name)
+		}
+		c, ok := isConst(args[2])
+		var step interval
+		switch v := c.v.(type) {
+		case interval:
+			step = v
+		case int64:
+			step = interval{micros: v}
+		default:
+			ok = false
+		}
+		if !ok || c.t.Kind != KInterval {
+			return nil, errorf("the step of %s must be a constant INTERVAL", name)
+		}
+		if step.months == 0 && step.micros == 0 || step.months < 0 && step.micros > 0 || step.months > 0 && step.micros < 0 {
+			return nil, errorf("the step of %s must be an interval that is not 0 nor of mixed signs", name)
+		}
+		bounds, err := castAll(p, args[:2], tTS)
+		if err != nil {
+			return nil, err
+		}
+		elem := tTS
+		return nestedFunc(name+"(...)", Type{Kind: KNested, Elem: &elem}, bounds, func(v []any) (any, error) {
+			cur, stop := v[0].(int64), v[1].(int64)
+			up := step.months > 0 || step.micros > 0
+			var out []any
+			for up && (cur < stop || incl && cur == stop) || !up && (cur > stop || incl && cur == stop) {
+				if len(out) == maxSeries {
+					return nil, errorf("%s would make more than %d values", name, maxSeries)
+				}
+				out = append(out, toGo(tTS, cur))
+				if step.months != 0 {
+					cur = addMonths(microsToTime(cur), step.months).UnixMicro()
+				}
+				cur += step.micros
+			}
+			return append([]any{}, out...), nil // [] rather than nil when empty
+		}), nil
+	}
+	ints, err := castAll(p, args, tInt)
+	if err != nil {
+		return nil, err
+	}
+	elem := tInt
+	return nestedFunc(name+"(...)", Type{Kind: KNested, Elem: &elem}, ints, func(v []any) (any, error) {
+		start, stop, step := int64(0), v[0].(int64), int64(1)
+		if len(v) > 1 {
+			start, stop = v[0].(int64), v[1].(int64)
+		}
+		if len(v) > 2 {
+			step = v[2].(int64)
+		}
+		if step == 0 {
+			return nil, errorf("the step of %s cannot be 0", name)
+		}
+		out := []any{}
+		for x := start; step > 0 && (x < stop || incl && x == stop) || step < 0 && (x > stop || incl && x == stop); {
+			if len(out) == maxSeries {
+				return nil, errorf("%s would make more than %d values", name, maxSeries)
+			}
+			out = append(out, x)
+			next, overflow := addInt64(x, step)
+			if overflow {
+				break
+			}
+			x = next
+		}
+		return out, nil
+	}), nil
 }

@@ -657,7 +657,8 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				if k < 0 {
 					return nil, errAt(src, t.pos, "unterminated %s(...)", low)
 				}
-				if derived, end, ok := tableFunctionQuery(toks, i, k); ok {
+				_, seriesErr := seriesTableName(src, low, t.pos, toks[i+2:k])
+				if derived, end, ok := tableFunctionQuery(toks, i, k, seriesErr != nil); ok {
 					toks = append(toks[:i:i], append(derived, toks[end+1:]...)...)
 					i--
 					continue
@@ -1070,10 +1071,13 @@ func (r *rewriter) window(src string, toks []token, i *int) error {
 // that may follow, into a derived table: FROM unnest(l) [AS] t(c) reads
 // FROM (SELECT unnest(l) AS c) AS t (the names default to unnest, as in
 // DuckDB), and FROM range(n) [AS] t(c) reads FROM (SELECT range AS c FROM
-// range(n)) AS t. It returns the new tokens and the index of the last token
-// they replace; false leaves a range or generate_series without a column
-// list alone.
-func tableFunctionQuery(toks []token, i, k int) ([]token, int, bool) {
+// range(n)) AS t; with unnestList, range and generate_series of other
+// than integer constants (timestamps, expressions) read FROM (SELECT
+// unnest(range(...)) AS c) AS t, through the list functions. It returns
+// the new tokens and the index of the last token they replace; false
+// leaves a range or generate_series of constants without a column list
+// alone.
+func tableFunctionQuery(toks []token, i, k int, unnestList bool) ([]token, int, bool) {
 	fn := toks[i]
 	word := func(text string) token { return token{kind: tkIdent, text: text, pos: fn.pos} }
 	op := func(text string) token { return token{kind: tkOp, text: text, pos: fn.pos} }
@@ -1093,14 +1097,19 @@ func tableFunctionQuery(toks []token, i, k int) ([]token, int, bool) {
 			col, end, hasList = toks[j+2], j+3, true
 		}
 	}
-	if !fn.is("unnest") && !hasList {
+	if !fn.is("unnest") && !hasList && !unnestList {
 		return nil, 0, false
 	}
 	out := []token{op("("), word("select")}
-	if fn.is("unnest") {
+	switch {
+	case fn.is("unnest"):
 		out = append(out, toks[i:k+1]...)
 		out = append(out, word("as"), col)
-	} else {
+	case unnestList:
+		out = append(out, word("unnest"), op("("))
+		out = append(out, toks[i:k+1]...)
+		out = append(out, op(")"), word("as"), col)
+	default:
 		out = append(out, word(strings.ToLower(fn.text)), word("as"), col, word("from"))
 		out = append(out, toks[i:k+1]...)
 	}
