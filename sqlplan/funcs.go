@@ -431,6 +431,7 @@ func init() {
 			return dateSub(strings.ToLower(str(a[0], i)), a[1].I[i], a[2].I[i])
 		}, false, false},
 		"date_add":     {2, 2, nil, nil, false, false},
+		"time_bucket":  {2, 3, bindTimeBucket, timeBucket, false, false},
 		intervalMarker: {1, 1, nil, nil, false, false},
 		"make_date": {3, 3, sig(tDate, tInt), func(a []*Col, i int) (any, error) {
 			y, m, d := a[0].I[i], a[1].I[i], a[2].I[i]
@@ -1263,3 +1264,115 @@ func vecCase(upper bool) func(args []*Col, n int) (*Col, error) {
 
 // maxStringResult bounds what repeat, lpad and rpad build (64 MiB).
 const maxStringResult = 1 << 26
+
+// bindTimeBucket binds time_bucket(width, t [, offset | origin]): the
+// constant INTERVAL width (months, or days and smaller, not both) and
+// offset, and the origin, become integer constant arguments of timeBucket:
+// width months, width micros, t (as a TIMESTAMP), origin micros, offset
+// months, offset micros, and whether t is a DATE (then so is the result).
+func bindTimeBucket(p *planner, in []expr) ([]expr, Type, error) {
+	width, ok := constInterval(in[0])
+	switch {
+	case !ok:
+		return nil, Type{}, errorf("the bucket width of time_bucket must be a constant INTERVAL")
+	case width.months != 0 && width.micros != 0:
+		return nil, Type{}, errorf("the bucket width of time_bucket cannot mix months with days or times")
+	case width.months < 0 || width.micros < 0 || width.months == 0 && width.micros == 0:
+		return nil, Type{}, errorf("the bucket width of time_bucket must be positive")
+	}
+	rt := tTS
+	if in[1].typ().Kind == KDate {
+		rt = tDate
+	} else if k := in[1].typ().Kind; k != KTimestamp && k != KNull {
+		return nil, Type{}, errorf("time_bucket takes a DATE or a TIMESTAMP, not %s", in[1].typ().SQLName())
+	}
+	t, err := p.cast(in[1], tTS)
+	if err != nil {
+		return nil, Type{}, err
+	}
+	// DuckDB's default origins: 2000-01-03 (a Monday) for widths of days
+	// and less, 2000-01-01 for months.
+	origin := time.Date(2000, 1, 3, 0, 0, 0, 0, time.UTC).UnixMicro()
+	if width.months != 0 {
+		origin = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
+	}
+	var offset interval
+	if len(in) == 3 {
+		if iv, ok := constInterval(in[2]); ok {
+			offset = iv
+		} else {
+			o, err := p.cast(in[2], tTS)
+			if err != nil {
+				return nil, Type{}, err
+			}
+			c, ok := isConst(o)
+			if !ok || c.v == nil {
+				return nil, Type{}, errorf("the origin of time_bucket must be a constant")
+			}
+			origin = c.v.(int64)
+		}
+	}
+	isDate := int64(0)
+	if rt.Kind == KDate {
+		isDate = 1
+	}
+	ints := func(vs ...int64) []expr {
+		out := make([]expr, len(vs))
+		for i, v := range vs {
+			out[i] = &constExpr{t: tInt, v: v}
+		}
+		return out
+	}
+	args := append(ints(width.months, width.micros), t)
+	return append(args, ints(origin, offset.months, offset.micros, isDate)...), rt, nil
+}
+
+// constInterval is the value of a constant INTERVAL expression.
+func constInterval(e expr) (interval, bool) {
+	c, ok := isConst(e)
+	if !ok || c.t.Kind != KInterval {
+		return interval{}, false
+	}
+	switch v := c.v.(type) {
+	case interval:
+		return v, true
+	case int64:
+		return interval{micros: v}, true
+	}
+	return interval{}, false
+}
+
+// timeBucket is the start of the bucket of width that holds t, buckets
+// being laid from origin, after shifting t back by the offset (and the
+// start forward by it).
+func timeBucket(a []*Col, i int) (any, error) {
+	wm, wus, t := a[0].I[i], a[1].I[i], a[2].I[i]
+	origin, om, ous, isDate := a[3].I[i], a[4].I[i], a[5].I[i], a[6].I[i] == 1
+	shift := func(us, months, micros, sign int64) int64 {
+		if months != 0 {
+			us = addMonths(microsToTime(us), sign*months).UnixMicro()
+		}
+		return us + sign*micros
+	}
+	t = shift(t, om, ous, -1)
+	var start int64
+	if wm != 0 {
+		// Month buckets start on the first of a month: the origin's
+		// day and time do not count, as in DuckDB.
+		tt, ot := microsToTime(t), microsToTime(origin)
+		ot = time.Date(ot.Year(), ot.Month(), 1, 0, 0, 0, 0, time.UTC)
+		months := int64(tt.Year()-ot.Year())*12 + int64(tt.Month()-ot.Month())
+		k := floorDiv(months, wm) * wm
+		start = addMonths(ot, k).UnixMicro()
+		if start > t {
+			start = addMonths(ot, k-wm).UnixMicro()
+		}
+	} else {
+		start = origin + floorDiv(t-origin, wus)*wus
+	}
+	start = shift(start, om, ous, 1)
+	if isDate {
+		return floorDiv(start, 86400e6), nil
+	}
+	return start, nil
+}
