@@ -595,6 +595,16 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		if name == tryMarker {
 			return p.bindTryCast(x, sc, agg)
 		}
+		if lambdaFuncs[name] {
+			e, err := p.bindLambdaCall(name, x, sc, agg)
+			if err != nil {
+				return nil, p.src.locate(asError(err), x.Name.String())
+			}
+			return e, nil
+		}
+		if name == lambdaMarker {
+			return nil, errorf("a lambda (x -> ...) is only allowed as an argument of list_transform, list_filter or list_reduce")
+		}
 		if _, known := funcs[name]; !known && !nestedNames[name] {
 			// An unknown function is the error, not its arguments (which,
 			// above a GROUP BY, would be reported as ungrouped columns).

@@ -82,7 +82,9 @@
 // of lists and strings, m[k], s['f'],
 // [a, b], {'f': v}, len, list_contains, list_sort/distinct/reverse/slice/
 // concat/position/append/sum/min/max/avg, flatten, string_split, range,
-// generate_series,
+// generate_series, lambdas (lambda.go: list_transform, list_filter and
+// list_reduce of x -> body, (a, b) -> body or lambda x: body, whose body
+// reads only its parameters),
 // array_to_string, map_keys/values, unnest);
 // the scalar functions of funcs.go and funcs_more.go; // (integer
 // division), ** and ^ (power), |, &, ~, << and >> (||, |, &, << and >> at

@@ -549,6 +549,8 @@ func children(e expr) []expr {
 		return x.args
 	case *unnestItem:
 		return []expr{x.list}
+	case *lambdaExpr:
+		return []expr{x.list} // the body reads the lambda's parameters only
 	case *corrExpr:
 		if x.left != nil {
 			return append([]expr{x.left}, x.outer...)

@@ -699,6 +699,8 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				}
 				qualifyOpen = len(parens)
 				qualifies[len(parens)] = true
+			case lambdaFuncs[low] && next.kind == tkOp && next.text == "(" && rewriteLambdas(&toks, i+1):
+				i-- // the call again, its lambdas now marker calls
 			case low == "ilike":
 				r.emit("regexp", t)
 			case (low == "glob" || low == "similar" && next.is("to")) && endsOperand(prev):
@@ -1975,6 +1977,22 @@ func unmarkRewrites(s string) string {
 	s = unmarkAggOrder(s)
 	s = unmarkOperators(s)
 	for {
+		if i := strings.Index(s, lambdaMarker+"("); i >= 0 {
+			args, end := splitCallArgs(s, i+len(lambdaMarker)+1)
+			if end < 0 || len(args) < 2 {
+				return s
+			}
+			params := make([]string, len(args)-1)
+			for k, a := range args[:len(args)-1] {
+				params[k] = strings.Trim(a, "'")
+			}
+			head := params[0]
+			if len(params) > 1 {
+				head = "(" + strings.Join(params, ", ") + ")"
+			}
+			s = s[:i] + head + " -> " + args[len(args)-1] + s[end:]
+			continue
+		}
 		if i := strings.Index(s, tryMarker+"("); i >= 0 {
 			args, end := splitCallArgs(s, i+len(tryMarker)+1)
 			if end < 0 || len(args) != 1 {
@@ -2166,4 +2184,128 @@ func frameText(m string) string {
 		return b + " FOLLOWING"
 	}
 	return strings.ToUpper(parts[1]) + " BETWEEN " + bound(parts[2], true) + " AND " + bound(parts[3], false)
+}
+
+// lambdaMarker is what the rewrite makes of a lambda: x -> body, (x, y) ->
+// body and lambda x, y: body read lambdaMarker('x', ['y',] body).
+const lambdaMarker = "__carquet_lambda__"
+
+// lambdaFuncs are the functions that take a lambda (bindLambdaCall).
+var lambdaFuncs = map[string]bool{
+	"list_transform": true, "array_transform": true, "apply": true, "list_apply": true, "array_apply": true,
+	"list_filter": true, "array_filter": true, "filter": true,
+	"list_reduce": true, "array_reduce": true, "reduce": true,
+}
+
+// rewriteLambdas turns the lambdas among the arguments of the call whose
+// '(' is (*toks)[open] into lambdaMarker calls; false when there is none.
+func rewriteLambdas(toks *[]token, open int) bool {
+	ts := *toks
+	end := closingParen(ts, open)
+	if end < 0 {
+		return false
+	}
+	var out []token
+	changed := false
+	for n, arg := range splitArgs(ts[open+1 : end]) {
+		if len(arg) == 0 {
+			return false // f(a,,b): the parser reports it
+		}
+		if n > 0 {
+			out = append(out, token{kind: tkOp, text: ",", pos: arg[0].pos})
+		}
+		params, body, ok := lambdaParts(arg)
+		if !ok {
+			out = append(out, arg...)
+			continue
+		}
+		changed = true
+		at := arg[0].pos
+		out = append(out, token{kind: tkIdent, text: lambdaMarker, pos: at}, token{kind: tkOp, text: "(", pos: at})
+		for _, p := range params {
+			out = append(out, token{kind: tkString, text: "'" + strings.ReplaceAll(p, "'", "''") + "'", pos: at}, token{kind: tkOp, text: ",", pos: at})
+		}
+		out = append(append(out, body...), token{kind: tkOp, text: ")", pos: at})
+	}
+	if !changed {
+		return false
+	}
+	*toks = append(append(append([]token{}, ts[:open+1]...), out...), ts[end:]...)
+	return true
+}
+
+// lambdaParts splits a lambda argument into its parameter names and its
+// body: x -> body, (x, y) -> body, or lambda x, y: body.
+func lambdaParts(arg []token) ([]string, []token, bool) {
+	names := func(ts []token) ([]string, bool) {
+		var out []string
+		for x, t := range ts {
+			switch {
+			case x%2 == 0 && (t.kind == tkIdent || t.kind == tkDQuoted):
+				out = append(out, t.unquoted())
+			case x%2 == 1 && t.kind == tkOp && t.text == ",":
+			default:
+				return nil, false
+			}
+		}
+		return out, len(out) > 0 && len(ts)%2 == 1
+	}
+	if len(arg) > 2 && arg[0].is("lambda") {
+		for x := 1; x < len(arg); x++ {
+			t := arg[x]
+			var body []token
+			switch {
+			case t.kind == tkOp && t.text == ":":
+				body = arg[x+1:]
+			case t.kind == tkParam && strings.HasPrefix(t.text, ":"): // x:body lexed as a parameter
+				body = append([]token{{kind: tkIdent, text: t.text[1:], pos: t.pos + 1}}, arg[x+1:]...)
+				if c := t.text[1]; c >= '0' && c <= '9' {
+					body[0].kind = tkNumber
+				}
+			default:
+				continue
+			}
+			ps, ok := names(arg[1:x])
+			return ps, body, ok && len(body) > 0
+		}
+		return nil, nil, false
+	}
+	depth := 0
+	for x, t := range arg {
+		if t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{") {
+			depth++
+		} else if t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}") {
+			depth--
+		} else if depth == 0 && t.kind == tkOp && t.text == "->" {
+			head := arg[:x]
+			if len(head) > 2 && head[0].kind == tkOp && head[0].text == "(" && head[len(head)-1].kind == tkOp && head[len(head)-1].text == ")" {
+				head = head[1 : len(head)-1]
+			}
+			ps, ok := names(head)
+			return ps, arg[x+1:], ok && x+1 < len(arg)
+		}
+	}
+	return nil, nil, false
+}
+
+// splitArgs splits a call's argument tokens at the commas outside any
+// parentheses, brackets or braces.
+func splitArgs(ts []token) [][]token {
+	var out [][]token
+	depth, from := 0, 0
+	for x, t := range ts {
+		switch {
+		case t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{"):
+			depth++
+		case t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}"):
+			depth--
+		case depth == 0 && t.kind == tkOp && t.text == ",":
+			out = append(out, ts[from:x])
+			from = x + 1
+		}
+	}
+	if from < len(ts) {
+		out = append(out, ts[from:])
+	}
+	return out
 }
