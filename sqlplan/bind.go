@@ -595,6 +595,9 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		if name == tryMarker {
 			return p.bindTryCast(x, sc, agg)
 		}
+		if name == "columns" {
+			return nil, p.src.locate(errorf("COLUMNS(...) is only allowed in the select list"), x.Name.String())
+		}
 		if lambdaFuncs[name] {
 			e, err := p.bindLambdaCall(name, x, sc, agg)
 			if err != nil {

@@ -55,7 +55,8 @@
 // (between whole SELECTs, or in parentheses: subqueries, derived tables,
 // CTEs); WITH (column lists; RECURSIVE: recursive.go);
 // VALUES lists as queries; derived-table column lists (t(a, b)); GROUP BY ALL, ORDER BY ALL,
-// SELECT * EXCLUDE (...) / REPLACE (e AS c, ...), agg(x) FILTER (WHERE ...), agg(x ORDER BY ...)
+// SELECT * EXCLUDE (...) / REPLACE (e AS c, ...), COLUMNS(* | 'regex' | c ->
+// cond) in select items (columns.go), agg(x) FILTER (WHERE ...), agg(x ORDER BY ...)
 // (aggorder.go); window functions
 // (row_number, rank, dense_rank, percent_rank, cume_dist, ntile, lag,
 // lead, first_value, last_value, nth_value, count, sum, avg, min, max) OVER

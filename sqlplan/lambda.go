@@ -51,38 +51,13 @@ func (p *planner) bindLambdaCall(name string, x *sqlparser.FuncExpr, sc *scope, 
 	if !ok {
 		return nil, errorf("%s needs a list, not %s", name, lt.SQLName())
 	}
-	var params []string
-	for _, a := range lam.Exprs[:len(lam.Exprs)-1] {
-		v, ok := a.(*sqlparser.AliasedExpr).Expr.(*sqlparser.SQLVal)
-		if !ok {
-			return nil, errorf("bad lambda")
-		}
-		params = append(params, string(v.Val))
-	}
 	kind := lambdaKind(name)
 	want := 1
 	if kind == 'r' {
 		want = 2
 	}
-	if len(params) != want {
-		return nil, errorf("the lambda of %s takes %d parameter(s), not %d", name, want, len(params))
-	}
-	bodyAE, ok := lam.Exprs[len(lam.Exprs)-1].(*sqlparser.AliasedExpr)
-	if !ok {
-		return nil, errorf("bad lambda")
-	}
-	// The parameters are the columns of a relation of their own, at slots
-	// 0 (and 1) of the batches the body is evaluated on.
-	rel := &relation{alias: lambdaMarker}
-	for i, name := range params {
-		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: name, t: elem, slot: &slot{idx: i}, local: i})
-	}
-	lsc := &scope{rels: []*relation{rel}, from: []*relation{rel}, merged: map[*relation]map[string]bool{}, hidden: map[*scopeCol]bool{}, shown: map[*scopeCol]*scopeCol{}}
-	body, err := p.bindExpr(bodyAE.Expr, lsc, nil)
+	body, params, err := p.bindLambdaBody(name, lam, want, elem)
 	if err != nil {
-		if e, ok := err.(*Error); ok && errors.Is(e.Err, ErrNoColumn) {
-			e.Msg += " (a lambda's body here reads only its parameters: " + strings.Join(params, ", ") + ")"
-		}
 		return nil, err
 	}
 	e := &lambdaExpr{kind: kind, list: list, elem: elem, body: body}
@@ -110,6 +85,45 @@ func (p *planner) bindLambdaCall(name string, x *sqlparser.FuncExpr, sc *scope, 
 	}
 	e.setText(name + "(" + list.String() + ", " + strings.Join(params, ", ") + " -> " + body.String() + ")")
 	return e, nil
+}
+
+// bindLambdaBody binds the body of the lambda lam, which must have want
+// parameters, each of type t. The parameters are the columns of a relation
+// of their own, at slots 0 (and 1) of the batches the body is evaluated
+// on.
+func (p *planner) bindLambdaBody(name string, lam *sqlparser.FuncExpr, want int, t Type) (expr, []string, error) {
+	var params []string
+	for _, a := range lam.Exprs[:len(lam.Exprs)-1] {
+		ae, ok := a.(*sqlparser.AliasedExpr)
+		if !ok {
+			return nil, nil, errorf("bad lambda")
+		}
+		v, ok := ae.Expr.(*sqlparser.SQLVal)
+		if !ok {
+			return nil, nil, errorf("bad lambda")
+		}
+		params = append(params, string(v.Val))
+	}
+	if len(params) != want {
+		return nil, nil, errorf("the lambda of %s takes %d parameter(s), not %d", name, want, len(params))
+	}
+	bodyAE, ok := lam.Exprs[len(lam.Exprs)-1].(*sqlparser.AliasedExpr)
+	if !ok {
+		return nil, nil, errorf("bad lambda")
+	}
+	rel := &relation{alias: lambdaMarker}
+	for i, name := range params {
+		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: name, t: t, slot: &slot{idx: i}, local: i})
+	}
+	lsc := &scope{rels: []*relation{rel}, from: []*relation{rel}, merged: map[*relation]map[string]bool{}, hidden: map[*scopeCol]bool{}, shown: map[*scopeCol]*scopeCol{}}
+	body, err := p.bindExpr(bodyAE.Expr, lsc, nil)
+	if err != nil {
+		if e, ok := err.(*Error); ok && errors.Is(e.Err, ErrNoColumn) {
+			e.Msg += " (a lambda's body here reads only its parameters: " + strings.Join(params, ", ") + ")"
+		}
+		return nil, nil, err
+	}
+	return body, params, nil
 }
 
 // lambdaExpr applies a lambda to the elements of a list: transform ('t')

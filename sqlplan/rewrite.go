@@ -2195,6 +2195,7 @@ var lambdaFuncs = map[string]bool{
 	"list_transform": true, "array_transform": true, "apply": true, "list_apply": true, "array_apply": true,
 	"list_filter": true, "array_filter": true, "filter": true,
 	"list_reduce": true, "array_reduce": true, "reduce": true,
+	"columns": true, // COLUMNS(c -> ...) (columns.go)
 }
 
 // rewriteLambdas turns the lambdas among the arguments of the call whose

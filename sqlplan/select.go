@@ -31,6 +31,9 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		}
 	}
 	sc := newScope(steps, outer)
+	if err := p.expandColumns(sel, sc); err != nil {
+		return nil, err
+	}
 
 	// WHERE (no window functions: p.win is nil until the select list).
 	savedOuterWin := p.win
