@@ -41,7 +41,8 @@
 //
 // # SQL accepted
 //
-// SELECT [DISTINCT | DISTINCT ON (keys)] with expressions, aliases, *, t.*, struct fields
+// FROM-first statements (FROM t [SELECT ...] [WHERE ...] ..., at the top
+// level); SELECT [DISTINCT | DISTINCT ON (keys)] with expressions, aliases, *, t.*, struct fields
 // (s.a.b); FROM tables, 'paths', `globs`, read_parquet('...'), range(...)
 // and generate_series(...) of integer constants (renamed by t(c)),
 // unnest(list) [t(c)], range / generate_series of other arguments

@@ -203,8 +203,10 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 		return nil, refuse(0, strings.ToUpper(first))
 	case "begin", "start", "commit", "rollback", "end", "savepoint", "release", "abort":
 		return nil, refuse(0, strings.ToUpper(first)+" as a statement (use the driver's transactions: db.BeginTx, tx.Commit, tx.Rollback)")
-	case "set", "pragma", "use", "attach", "detach", "copy", "install", "load", "vacuum", "checkpoint", "analyze", "call", "export", "import", "grant", "revoke", "lock", "unlock", "prepare", "execute", "deallocate", "summarize", "pivot", "unpivot", "from":
+	case "set", "pragma", "use", "attach", "detach", "copy", "install", "load", "vacuum", "checkpoint", "analyze", "call", "export", "import", "grant", "revoke", "lock", "unlock", "prepare", "execute", "deallocate", "summarize", "pivot", "unpivot":
 		return nil, refuse(0, strings.ToUpper(first))
+	case "from":
+		return e.prepareTokens(text, fromFirst(toks))
 	case "values":
 		sel, err := valuesToSelect(text, toks)
 		if err != nil {
@@ -880,4 +882,37 @@ func (s *Stmt) applyTrailer(p *planner, sp *selectPlan) (*selectPlan, error) {
 		root = &limitNode{in: root, limit: lim, offset: off}
 	}
 	return &selectPlan{root: root, cols: sp.cols}, nil
+}
+
+// afterSelectList are the words that end a select list.
+var afterSelectList = map[string]bool{"where": true, "group": true, "having": true, "order": true, "limit": true, "offset": true,
+	"window": true, "qualify": true, "union": true, "intersect": true, "except": true, "fetch": true}
+
+// fromFirst reorders DuckDB's FROM-first query, FROM t [SELECT items]
+// [WHERE ...] ..., into SELECT items FROM t [WHERE ...] ... (SELECT * when
+// it has no SELECT).
+func fromFirst(toks []token) []token {
+	depth, sel, end := 0, -1, len(toks)
+	for x, t := range toks {
+		switch {
+		case t.kind == tkOp && t.text == "(":
+			depth++
+		case t.kind == tkOp && t.text == ")":
+			depth--
+		case depth != 0 || t.kind != tkIdent:
+		case sel < 0 && t.is("select"):
+			sel = x
+		case sel >= 0 && end == len(toks) && afterSelectList[strings.ToLower(t.text)]:
+			end = x
+		case sel < 0 && (t.is("union") || t.is("intersect") || t.is("except")):
+			// FROM t UNION ...: each side would need its own SELECT.
+			return append([]token{{kind: tkIdent, text: "select", pos: toks[0].pos}, {kind: tkOp, text: "*", pos: toks[0].pos}}, toks...)
+		}
+	}
+	if sel < 0 {
+		return append([]token{{kind: tkIdent, text: "select", pos: toks[0].pos}, {kind: tkOp, text: "*", pos: toks[0].pos}}, toks...)
+	}
+	out := append([]token{}, toks[sel:end]...)
+	out = append(out, toks[:sel]...)
+	return append(out, toks[end:]...)
 }
