@@ -203,8 +203,12 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 		return nil, refuse(0, strings.ToUpper(first))
 	case "begin", "start", "commit", "rollback", "end", "savepoint", "release", "abort":
 		return nil, refuse(0, strings.ToUpper(first)+" as a statement (use the driver's transactions: db.BeginTx, tx.Commit, tx.Rollback)")
-	case "set", "pragma", "use", "attach", "detach", "copy", "install", "load", "vacuum", "checkpoint", "analyze", "call", "export", "import", "grant", "revoke", "lock", "unlock", "prepare", "execute", "deallocate", "summarize", "pivot", "unpivot":
+	case "set", "pragma", "use", "attach", "detach", "copy", "install", "load", "vacuum", "checkpoint", "analyze", "call", "export", "import", "grant", "revoke", "lock", "unlock", "prepare", "execute", "deallocate", "summarize":
 		return nil, refuse(0, strings.ToUpper(first))
+	case "pivot":
+		return e.preparePivot(text, toks)
+	case "unpivot":
+		return e.prepareUnpivot(text, toks)
 	case "from":
 		return e.prepareTokens(text, fromFirst(toks))
 	case "values":

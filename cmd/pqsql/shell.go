@@ -366,7 +366,7 @@ func firstWord(st string) string {
 // returnsRows reports statements run with Query (the rest with Exec).
 func returnsRows(st string) bool {
 	switch firstWord(st) {
-	case "SELECT", "WITH", "EXPLAIN", "DESCRIBE", "DESC", "SHOW", "VALUES", "FROM", "TABLE", "PRAGMA", "SUMMARIZE":
+	case "SELECT", "WITH", "EXPLAIN", "DESCRIBE", "DESC", "SHOW", "VALUES", "FROM", "TABLE", "PRAGMA", "SUMMARIZE", "PIVOT", "UNPIVOT":
 		return true
 	}
 	return strings.HasPrefix(strings.TrimSpace(st), "(")

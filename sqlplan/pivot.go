@@ -1,0 +1,283 @@
+package sqlplan
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+)
+
+// DuckDB's PIVOT and UNPIVOT statements, planned as the queries they stand
+// for:
+//
+//	PIVOT t ON k [IN (v, ...)] [USING agg(x) [AS a], ...] [GROUP BY g, ...] [ORDER BY ...] [LIMIT ...]
+//
+// is SELECT g, ..., agg(x) FILTER (WHERE k IS NOT DISTINCT FROM v) AS "v", ...
+// FROM t GROUP BY g, ...: one column per value of k (those of the IN list,
+// else the distinct values k takes in t, in order, which a query finds
+// when the statement is prepared), per aggregate (count(*) by default;
+// named v_a when there are several or they have aliases), grouped by the
+// GROUP BY columns or else by every column of t that neither k nor the
+// aggregates name.
+//
+//	UNPIVOT t ON c1, c2, ... [INTO NAME n VALUE v] [ORDER BY ...] [LIMIT ...]
+//
+// is SELECT others, 'c1' AS n, c1 AS v FROM t WHERE c1 IS NOT NULL UNION
+// ALL ... (names default to name and value).
+
+// pivotClauses splits toks (after PIVOT or UNPIVOT) at the top-level
+// words of words, returning each clause's tokens by its word ("" for the
+// tokens before the first) and the index of the first token of the tail
+// (ORDER BY or LIMIT).
+func pivotClauses(toks []token, words ...string) (map[string][]token, int) {
+	out := map[string][]token{}
+	cur, from, depth := "", 0, 0
+	tail := len(toks)
+	for x, t := range toks {
+		switch {
+		case t.kind == tkOp && t.text == "(":
+			depth++
+		case t.kind == tkOp && t.text == ")":
+			depth--
+		case depth != 0 || t.kind != tkIdent:
+		case t.is("order") || t.is("limit"):
+			if tail == len(toks) {
+				out[cur] = toks[from:x]
+				cur, from, tail = "\x00", x, x
+			}
+		default:
+			for _, w := range words {
+				if t.is(w) && tail == len(toks) {
+					out[cur] = toks[from:x]
+					cur, from = w, x+1
+				}
+			}
+		}
+	}
+	if tail == len(toks) {
+		out[cur] = toks[from:]
+	}
+	return out, tail
+}
+
+// tokText is the SQL text of toks: their texts as written, spaced (not a
+// slice of text: a view's tokens, substituted for its name, come from
+// another statement).
+func tokText(_ string, toks []token) string {
+	parts := make([]string, len(toks))
+	for i, t := range toks {
+		parts[i] = t.text
+	}
+	return strings.Join(parts, " ")
+}
+
+// queryAll runs a query of the engine and returns its columns and rows as
+// scalars.
+func (e *Engine) queryAll(text string) ([]Column, [][]any, error) {
+	st, err := e.Prepare(text)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, err := st.Query(context.Background(), nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var out [][]any
+	for {
+		b, err := rows.Next()
+		if errors.Is(err, io.EOF) {
+			return rows.Columns(), out, nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		for i := 0; i < b.N; i++ {
+			row := make([]any, len(b.Cols))
+			for j, c := range b.Cols {
+				row[j] = c.get(i)
+			}
+			out = append(out, row)
+		}
+	}
+}
+
+// quoteIdent is name as a double-quoted identifier.
+func quoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
+
+// quoteString is s as a string literal.
+func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// namesIn reports the identifiers among toks, lower-cased.
+func namesIn(toks []token) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range toks {
+		if t.kind == tkIdent || t.kind == tkDQuoted || t.kind == tkQuoted {
+			out[strings.ToLower(t.unquoted())] = true
+		}
+	}
+	return out
+}
+
+// preparePivot prepares PIVOT (toks[0]) as its query.
+func (e *Engine) preparePivot(text string, toks []token) (*Stmt, error) {
+	cl, tail := pivotClauses(toks[1:], "on", "using", "group")
+	tail++
+	table, on := cl[""], cl["on"]
+	if len(table) == 0 || len(on) == 0 {
+		return nil, errAt(text, toks[0].pos, "PIVOT takes a table and ON")
+	}
+	from := tokText(text, table)
+	// ON k IN (v, ...): the values given.
+	var in []token
+	for x, t := range on {
+		if t.is("in") && x+1 < len(on) && on[x+1].kind == tkOp && on[x+1].text == "(" {
+			in, on = on[x+1:], on[:x]
+			break
+		}
+	}
+	key := tokText(text, on)
+	type value struct{ lit, name string }
+	var values []value
+	if in != nil {
+		end := closingParen(in, 0)
+		if end != len(in)-1 {
+			return nil, errAt(text, in[0].pos, "expected IN (values) after PIVOT ... ON")
+		}
+		for _, v := range splitArgs(in[1:end]) {
+			if len(v) == 0 {
+				return nil, errAt(text, in[0].pos, "empty value in PIVOT ... IN")
+			}
+			name := tokText(text, v)
+			if len(v) == 1 && v[0].kind == tkString {
+				name = v[0].unquoted()
+			}
+			values = append(values, value{lit: tokText(text, v), name: name})
+		}
+	} else {
+		cols, rows, err := e.queryAll("SELECT DISTINCT CAST(" + key + " AS VARCHAR), " + key + " FROM " + from + " WHERE (" + key + ") IS NOT NULL ORDER BY 2")
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			s, _ := r[0].(string)
+			values = append(values, value{lit: "CAST(" + quoteString(s) + " AS " + cols[1].Type.SQLName() + ")", name: s})
+		}
+		if len(values) == 0 {
+			return nil, errAt(text, toks[0].pos, "PIVOT: %s has no values in %s", key, from)
+		}
+	}
+	// USING agg [AS a], ...: count(*) by default.
+	type aggregate struct{ call, alias string }
+	aggs := []aggregate{{call: "count(*)"}}
+	if using, ok := cl["using"]; ok {
+		if len(using) == 0 {
+			return nil, errAt(text, toks[0].pos, "expected aggregates after PIVOT ... USING")
+		}
+		aggs = nil
+		for _, a := range splitArgs(using) {
+			if len(a) == 0 {
+				return nil, errAt(text, toks[0].pos, "empty aggregate in PIVOT ... USING")
+			}
+			alias := ""
+			if n := len(a); n > 2 && a[n-2].is("as") {
+				alias, a = a[n-1].unquoted(), a[:n-2]
+			}
+			aggs = append(aggs, aggregate{call: tokText(text, a), alias: alias})
+		}
+	}
+	// GROUP BY g, ...: else every column neither ON nor USING names.
+	var groups []string
+	if g, ok := cl["group"]; ok {
+		if len(g) < 2 || !g[0].is("by") {
+			return nil, errAt(text, toks[0].pos, "expected GROUP BY and columns in PIVOT")
+		}
+		for _, c := range splitArgs(g[1:]) {
+			groups = append(groups, tokText(text, c))
+		}
+	} else {
+		cols, _, err := e.queryAll("SELECT * FROM " + from + " LIMIT 0")
+		if err != nil {
+			return nil, err
+		}
+		used := namesIn(on)
+		for n := range namesIn(cl["using"]) {
+			used[n] = true
+		}
+		for _, c := range cols {
+			if !used[strings.ToLower(c.Name)] {
+				groups = append(groups, quoteIdent(c.Name))
+			}
+		}
+	}
+	var items []string
+	items = append(items, groups...)
+	for _, v := range values {
+		for _, a := range aggs {
+			name := v.name
+			if len(aggs) > 1 || a.alias != "" {
+				suffix := a.alias
+				if suffix == "" {
+					suffix = a.call
+				}
+				name += "_" + suffix
+			}
+			items = append(items, a.call+" FILTER (WHERE ("+key+") IS NOT DISTINCT FROM "+v.lit+") AS "+quoteIdent(name))
+		}
+	}
+	q := "SELECT " + strings.Join(items, ", ") + " FROM " + from
+	if len(groups) > 0 {
+		q += " GROUP BY " + strings.Join(groups, ", ")
+	}
+	if tail < len(toks) {
+		q += " " + tokText(text, toks[tail:])
+	}
+	return e.Prepare(q)
+}
+
+// prepareUnpivot prepares UNPIVOT (toks[0]) as its query.
+func (e *Engine) prepareUnpivot(text string, toks []token) (*Stmt, error) {
+	cl, tail := pivotClauses(toks[1:], "on", "into")
+	tail++
+	table, on := cl[""], cl["on"]
+	if len(table) == 0 || len(on) == 0 {
+		return nil, errAt(text, toks[0].pos, "UNPIVOT takes a table and ON columns")
+	}
+	from := tokText(text, table)
+	nameCol, valueCol := "name", "value"
+	if into, ok := cl["into"]; ok {
+		if len(into) != 4 || !into[0].is("name") || !into[2].is("value") {
+			return nil, errAt(text, toks[0].pos, "expected INTO NAME n VALUE v")
+		}
+		nameCol, valueCol = into[1].unquoted(), into[3].unquoted()
+	}
+	var unpivoted []string
+	skip := map[string]bool{}
+	for _, c := range splitArgs(on) {
+		if len(c) != 1 || c[0].kind != tkIdent && c[0].kind != tkDQuoted && c[0].kind != tkQuoted {
+			return nil, errAt(text, on[0].pos, "UNPIVOT ... ON takes column names")
+		}
+		unpivoted = append(unpivoted, c[0].unquoted())
+		skip[strings.ToLower(c[0].unquoted())] = true
+	}
+	cols, _, err := e.queryAll("SELECT * FROM " + from + " LIMIT 0")
+	if err != nil {
+		return nil, err
+	}
+	var others []string
+	for _, c := range cols {
+		if !skip[strings.ToLower(c.Name)] {
+			others = append(others, quoteIdent(c.Name))
+		}
+	}
+	var parts []string
+	for _, c := range unpivoted {
+		items := append(append([]string{}, others...), quoteString(c)+" AS "+quoteIdent(nameCol), quoteIdent(c)+" AS "+quoteIdent(valueCol))
+		parts = append(parts, "SELECT "+strings.Join(items, ", ")+" FROM "+from+" WHERE "+quoteIdent(c)+" IS NOT NULL")
+	}
+	q := "SELECT * FROM (" + strings.Join(parts, " UNION ALL ") + ") AS unpivoted"
+	if tail < len(toks) {
+		q += " " + tokText(text, toks[tail:])
+	}
+	return e.Prepare(q)
+}
