@@ -31,29 +31,22 @@ import (
 // (ORDER BY or LIMIT).
 func pivotClauses(toks []token, words ...string) (map[string][]token, int) {
 	out := map[string][]token{}
-	cur, from, depth := "", 0, 0
+	cur, from := "", 0
 	tail := len(toks)
-	for x, t := range toks {
-		switch {
-		case t.kind == tkOp && t.text == "(":
-			depth++
-		case t.kind == tkOp && t.text == ")":
-			depth--
-		case depth != 0 || t.kind != tkIdent:
-		case t.is("order") || t.is("limit"):
-			if tail == len(toks) {
+	eachTopLevelWord(toks, func(x int, t token) bool {
+		if t.is("order") || t.is("limit") {
+			out[cur] = toks[from:x]
+			tail = x
+			return false
+		}
+		for _, w := range words {
+			if t.is(w) {
 				out[cur] = toks[from:x]
-				cur, from, tail = "\x00", x, x
-			}
-		default:
-			for _, w := range words {
-				if t.is(w) && tail == len(toks) {
-					out[cur] = toks[from:x]
-					cur, from = w, x+1
-				}
+				cur, from = w, x+1
 			}
 		}
-	}
+		return true
+	})
 	if tail == len(toks) {
 		out[cur] = toks[from:]
 	}

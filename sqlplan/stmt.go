@@ -896,27 +896,41 @@ var afterSelectList = map[string]bool{"where": true, "group": true, "having": tr
 // [WHERE ...] ..., into SELECT items FROM t [WHERE ...] ... (SELECT * when
 // it has no SELECT).
 func fromFirst(toks []token) []token {
-	depth, sel, end := 0, -1, len(toks)
+	sel, end, setOp := -1, len(toks), false
+	eachTopLevelWord(toks, func(x int, t token) bool {
+		switch {
+		case sel < 0 && t.is("select"):
+			sel = x
+		case sel >= 0 && end == len(toks) && afterSelectList[strings.ToLower(t.text)]:
+			end = x
+		case sel < 0 && (t.is("union") || t.is("intersect") || t.is("except")):
+			setOp = true // FROM t UNION ...: each side would need its own SELECT
+			return false
+		}
+		return true
+	})
+	if sel < 0 || setOp {
+		return append([]token{{kind: tkIdent, text: "select", pos: toks[0].pos}, {kind: tkOp, text: "*", pos: toks[0].pos}}, toks...)
+	}
+	out := append([]token{}, toks[sel:end]...)
+	out = append(out, toks[:sel]...)
+	return append(out, toks[end:]...)
+}
+
+// eachTopLevelWord calls f with each identifier of toks outside
+// parentheses, and its index, until f returns false.
+func eachTopLevelWord(toks []token, f func(x int, t token) bool) {
+	depth := 0
 	for x, t := range toks {
 		switch {
 		case t.kind == tkOp && t.text == "(":
 			depth++
 		case t.kind == tkOp && t.text == ")":
 			depth--
-		case depth != 0 || t.kind != tkIdent:
-		case sel < 0 && t.is("select"):
-			sel = x
-		case sel >= 0 && end == len(toks) && afterSelectList[strings.ToLower(t.text)]:
-			end = x
-		case sel < 0 && (t.is("union") || t.is("intersect") || t.is("except")):
-			// FROM t UNION ...: each side would need its own SELECT.
-			return append([]token{{kind: tkIdent, text: "select", pos: toks[0].pos}, {kind: tkOp, text: "*", pos: toks[0].pos}}, toks...)
+		case depth == 0 && t.kind == tkIdent:
+			if !f(x, t) {
+				return
+			}
 		}
 	}
-	if sel < 0 {
-		return append([]token{{kind: tkIdent, text: "select", pos: toks[0].pos}, {kind: tkOp, text: "*", pos: toks[0].pos}}, toks...)
-	}
-	out := append([]token{}, toks[sel:end]...)
-	out = append(out, toks[:sel]...)
-	return append(out, toks[end:]...)
 }
