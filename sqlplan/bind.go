@@ -967,7 +967,7 @@ func (p *planner) bindComparison(x *sqlparser.ComparisonExpr, sc *scope, agg *ag
 		}
 		return p.fold(e, l, r)
 	case sqlparser.JSONExtractOp, sqlparser.JSONUnquoteExtractOp:
-		return nil, unsupported("the " + x.Operator + " operator")
+		return nil, unsupported("the " + x.Operator + " operator") // the rewrite makes calls of them
 	}
 	ops := map[string]cmpOp{"=": opEq, "!=": opNe, "<>": opNe, "<": opLt, "<=": opLe, ">": opGt, ">=": opGe, "<=>": opNullSafeEq}
 	op, ok := ops[x.Operator]

@@ -42,7 +42,9 @@
 // # SQL accepted
 //
 // FROM-first statements (FROM t [SELECT ...] [WHERE ...] ..., at the top
-// level); PIVOT and UNPIVOT statements (pivot.go); SELECT [DISTINCT | DISTINCT ON (keys)] with expressions, aliases, *, t.*, struct fields
+// level); PIVOT and UNPIVOT statements (pivot.go); JSON text (json.go:
+// json_extract[_string], -> and ->>, json_array_length, json_valid,
+// json_type); SELECT [DISTINCT | DISTINCT ON (keys)] with expressions, aliases, *, t.*, struct fields
 // (s.a.b); FROM tables, 'paths', `globs`, read_parquet('...'), range(...)
 // and generate_series(...) of integer constants (renamed by t(c)),
 // unnest(list) [t(c)], range / generate_series of other arguments
@@ -100,8 +102,7 @@
 // EXCLUDE,
 // CREATE OR REPLACE, temporary tables,
 // INTERSECT/EXCEPT mixed with UNION in one query (parenthesize one),
-// ORDER BY inside window aggregates, REGEXP/RLIKE, JSON operators, PIVOT
-// inside a query,
+// ORDER BY inside window aggregates, REGEXP/RLIKE, PIVOT inside a query,
 // SET, PRAGMA,
 // COPY, transactions as statements (use the driver's), constraints.
 package sqlplan

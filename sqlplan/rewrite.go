@@ -331,6 +331,24 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				r.out = append(r.out, operand...)
 				r.out = append(r.out, otok{text: "as " + castSpelling(typ), orig: t.pos, origLen: len(t.text)}, otok{text: ")", orig: t.pos})
 				i = n - 1
+			case "->", "->>":
+				// JSON: l -> p is json_extract(l, p), l ->> p
+				// json_extract_string(l, p) (lambdas were rewritten with
+				// their calls).
+				start := operandStart(r.out)
+				end := operandEnd(toks, i+1)
+				if start < 0 || end <= i+1 {
+					return nil, errAt(src, t.pos, "%s needs a value on each side", t.text)
+				}
+				fn := "json_extract"
+				if t.text == "->>" {
+					fn = "json_extract_string"
+				}
+				head := []otok{{text: fn, orig: r.out[start].orig}, {text: "(", orig: r.out[start].orig}}
+				r.out = append(r.out[:start], append(head, r.out[start:]...)...)
+				r.emit(",", t)
+				closer := token{kind: tkOp, text: ")", pos: toks[end-1].pos}
+				toks = append(toks[:end:end], append([]token{closer}, toks[end:]...)...)
 			case "||":
 				r.emit("|", t)
 			case "|":
