@@ -411,6 +411,14 @@ func init() {
 		"quarter":           datePartFn("quarter"),
 		"week":              datePartFn("week"),
 		"weekofyear":        datePartFn("week"),
+		"millisecond":       datePartFn("millisecond"),
+		"microsecond":       datePartFn("microsecond"),
+		"weekday":           datePartFn("dow"),
+		"isoyear":           datePartFn("isoyear"),
+		"decade":            datePartFn("decade"),
+		"century":           datePartFn("century"),
+		"millennium":        datePartFn("millennium"),
+		"era":               datePartFn("era"),
 		"epoch": {1, 1, sig(tFloat, tTS), func(a []*Col, i int) (any, error) {
 			return float64(a[0].I[i]) / 1e6, nil
 		}, false, false},
@@ -892,6 +900,13 @@ func datePart(part string, t time.Time) (any, error) {
 		return int64(t.Year() / 10), nil
 	case "century":
 		return int64((t.Year()-1)/100 + 1), nil
+	case "millennium":
+		return int64((t.Year()-1)/1000 + 1), nil
+	case "era":
+		if t.Year() > 0 {
+			return int64(1), nil
+		}
+		return int64(0), nil
 	}
 	return nil, fmt.Errorf("unknown date part %q", part)
 }

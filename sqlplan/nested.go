@@ -217,6 +217,9 @@ var nestedNames = map[string]bool{
 	"list_position": true, "array_position": true, "list_indexof": true, "array_indexof": true,
 	"list_append": true, "array_append": true, "array_push_back": true, "list_prepend": true, "array_prepend": true, "array_push_front": true,
 	"range": true, "generate_series": true,
+	"list_has_any": true, "array_has_any": true, "list_has_all": true, "array_has_all": true,
+	"list_intersect": true, "array_intersect": true, "list_unique": true, "array_unique": true,
+	"list_count": true, "list_any_value": true,
 }
 
 // maxSeries bounds the lists of range and generate_series.
@@ -620,6 +623,93 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		})
 		e.strict = false
 		return e, true, nil
+	case "list_has_any", "array_has_any", "list_has_all", "array_has_all", "list_intersect", "array_intersect":
+		if len(args) != 2 {
+			return nil, true, errorf("%s takes two lists", name)
+		}
+		if _, ok := listElem(args[0].typ()); !ok {
+			return nil, true, errorf("%s needs lists, not %s", name, args[0].typ().SQLName())
+		}
+		other, err := p.cast(args[1], args[0].typ())
+		if err != nil {
+			return nil, true, err
+		}
+		t := tBool
+		if strings.HasSuffix(name, "intersect") {
+			t = args[0].typ()
+		}
+		return nestedFunc(name+"(...)", t, []expr{args[0], other}, func(v []any) (any, error) {
+			a, b := v[0].([]any), v[1].([]any)
+			inB := map[string]bool{}
+			for _, x := range b {
+				if x != nil {
+					inB[elemKey(x)] = true
+				}
+			}
+			switch {
+			case strings.HasSuffix(name, "has_any"):
+				for _, x := range a {
+					if x != nil && inB[elemKey(x)] {
+						return true, nil
+					}
+				}
+				return false, nil
+			case strings.HasSuffix(name, "has_all"):
+				inA := map[string]bool{}
+				for _, x := range a {
+					if x != nil {
+						inA[elemKey(x)] = true
+					}
+				}
+				for k := range inB {
+					if !inA[k] {
+						return false, nil
+					}
+				}
+				return true, nil
+			}
+			// The distinct elements of a that b has, in a's order.
+			out, seen := []any{}, map[string]bool{}
+			for _, x := range a {
+				if k := elemKey(x); x != nil && inB[k] && !seen[k] {
+					seen[k] = true
+					out = append(out, x)
+				}
+			}
+			return out, nil
+		}), true, nil
+	case "list_unique", "array_unique", "list_count", "list_any_value":
+		if len(args) != 1 {
+			return nil, true, errorf("%s takes a list", name)
+		}
+		et, ok := listElem(args[0].typ())
+		if !ok {
+			return nil, true, errorf("%s needs a list, not %s", name, args[0].typ().SQLName())
+		}
+		t := tInt
+		if name == "list_any_value" {
+			t = et
+		}
+		return nestedFunc(name+"(...)", t, args, func(v []any) (any, error) {
+			seen := map[string]bool{}
+			n := int64(0)
+			for _, x := range v[0].([]any) {
+				if x == nil {
+					continue
+				}
+				if name == "list_any_value" {
+					return fromGo(et, x) // the first element that is not NULL
+				}
+				if k := elemKey(x); name == "list_count" || !seen[k] {
+					seen[k] = true
+					n++
+				}
+			}
+			if name == "list_any_value" {
+				return nil, nil
+			}
+			return n, nil
+		}), true, nil
 	case "list_concat", "array_concat", "list_cat", "array_cat":
 		if len(args) != 2 {
 			return nil, true, errorf("%s takes two lists", name)
@@ -1153,3 +1243,7 @@ func (p *planner) bindSeries(name string, args []expr) (expr, error) {
 		return out, nil
 	}), nil
 }
+
+// elemKey identifies a list element (a Go value of a list) for set
+// operations on lists.
+func elemKey(x any) string { return fmt.Sprintf("%T:%v", x, x) }
