@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"bytes"
 	"crypto/md5"
+	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
 	"math"
@@ -266,6 +267,16 @@ func init() {
 			}
 			return m[g], nil
 		}, false, false},
+		"sha1": {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) {
+			h := sha1.Sum(a[0].str(i))
+			return hex.EncodeToString(h[:]), nil
+		}, false, false},
+		"to_days":         intervalFn(86400e6),
+		"to_hours":        intervalFn(3600e6),
+		"to_minutes":      intervalFn(60e6),
+		"to_seconds":      intervalFn(1e6),
+		"to_milliseconds": intervalFn(1e3),
+		"to_microseconds": intervalFn(1),
 		"md5": {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) {
 			h := md5.Sum(a[0].str(i))
 			return hex.EncodeToString(h[:]), nil
@@ -1390,4 +1401,16 @@ func timeBucket(a []*Col, i int) (any, error) {
 		return floorDiv(start, 86400e6), nil
 	}
 	return start, nil
+}
+
+// intervalFn makes to_days and friends: n units of unit microseconds as
+// an INTERVAL.
+func intervalFn(unit int64) *fn {
+	return &fn{1, 1, sig(Type{Kind: KInterval}, tInt), func(a []*Col, i int) (any, error) {
+		n := a[0].I[i]
+		if n > math.MaxInt64/unit || n < math.MinInt64/unit {
+			return nil, errorf("interval out of range")
+		}
+		return n * unit, nil
+	}, false, false}
 }

@@ -220,6 +220,7 @@ var nestedNames = map[string]bool{
 	"list_has_any": true, "array_has_any": true, "list_has_all": true, "array_has_all": true,
 	"list_intersect": true, "array_intersect": true, "list_unique": true, "array_unique": true,
 	"list_count": true, "list_any_value": true,
+	"regexp_extract_all": true, "regexp_split_to_array": true, "string_split_regex": true, "str_split_regex": true,
 }
 
 // maxSeries bounds the lists of range and generate_series.
@@ -369,6 +370,47 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 			out := make([]any, len(parts))
 			for i, x := range parts {
 				out[i] = x
+			}
+			return out, nil
+		}), true, nil
+	case "regexp_extract_all", "regexp_split_to_array", "string_split_regex", "str_split_regex":
+		if len(args) < 2 || len(args) > 3 || len(args) == 3 && name != "regexp_extract_all" {
+			return nil, true, errorf("%s takes a string and a regular expression", name)
+		}
+		cast, err := castAll(p, args[:2], tString)
+		if err != nil {
+			return nil, true, err
+		}
+		if len(args) == 3 {
+			g, err := p.cast(args[2], tInt)
+			if err != nil {
+				return nil, true, err
+			}
+			cast = append(cast, g)
+		}
+		split := name != "regexp_extract_all"
+		return nestedFunc(name+"(...)", Type{Kind: KNested, Elem: &tString}, cast, func(v []any) (any, error) {
+			re, err := cachedRegexp(v[1].(string))
+			if err != nil {
+				return nil, err
+			}
+			s := v[0].(string)
+			out := []any{}
+			if split {
+				for _, part := range re.Split(s, -1) {
+					out = append(out, part)
+				}
+				return out, nil
+			}
+			g := int64(0)
+			if len(v) > 2 {
+				g = v[2].(int64)
+			}
+			for _, m := range re.FindAllStringSubmatch(s, -1) {
+				if g < 0 || g >= int64(len(m)) {
+					return nil, errorf("regexp_extract_all: no group %d", g)
+				}
+				out = append(out, m[g])
 			}
 			return out, nil
 		}), true, nil
