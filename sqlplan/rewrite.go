@@ -1995,7 +1995,16 @@ func unmarkRewrites(s string) string {
 	s = unmarkAggOrder(s)
 	s = unmarkOperators(s)
 	for {
-		if i := strings.Index(s, lambdaMarker+"("); i >= 0 {
+		if i := callOutsideQuotes(s, indexMarker); i >= 0 {
+			// x[i]
+			args, end := splitCallArgs(s, i+len(indexMarker)+1)
+			if end < 0 || len(args) != 2 {
+				return s
+			}
+			s = s[:i] + args[0] + "[" + args[1] + "]" + s[end:]
+			continue
+		}
+		if i := callOutsideQuotes(s, lambdaMarker); i >= 0 {
 			args, end := splitCallArgs(s, i+len(lambdaMarker)+1)
 			if end < 0 || len(args) < 2 {
 				return s
@@ -2011,7 +2020,7 @@ func unmarkRewrites(s string) string {
 			s = s[:i] + head + " -> " + args[len(args)-1] + s[end:]
 			continue
 		}
-		if i := strings.Index(s, tryMarker+"("); i >= 0 {
+		if i := callOutsideQuotes(s, tryMarker); i >= 0 {
 			args, end := splitCallArgs(s, i+len(tryMarker)+1)
 			if end < 0 || len(args) != 1 {
 				return s
@@ -2019,9 +2028,9 @@ func unmarkRewrites(s string) string {
 			s = s[:i] + "TRY_" + args[0] + s[end:]
 			continue
 		}
-		i := strings.Index(s, windowMarker+"(")
+		i := callOutsideQuotes(s, windowMarker)
 		if i < 0 {
-			return s
+			break
 		}
 		args, end := splitCallArgs(s, i+len(windowMarker)+1)
 		if end < 0 || len(args) == 0 {
@@ -2029,6 +2038,39 @@ func unmarkRewrites(s string) string {
 		}
 		s = s[:i] + windowCallText(args) + s[end:]
 	}
+	// [a, b] as written, last: splitCallArgs splits at commas in brackets.
+	for {
+		i := callOutsideQuotes(s, "list_value")
+		if i < 0 {
+			return s
+		}
+		args, end := splitCallArgs(s, i+len("list_value("))
+		if end < 0 {
+			return s
+		}
+		s = s[:i] + "[" + strings.Join(args, ", ") + "]" + s[end:]
+	}
+}
+
+// callOutsideQuotes is the index of the first call name( in s outside
+// quotes and not inside a longer name, -1 if none.
+func callOutsideQuotes(s, name string) int {
+	call := name + "("
+	for j := 0; j < len(s); j++ {
+		switch c := s[j]; c {
+		case '\'', '"', '`':
+			for j++; j < len(s) && s[j] != c; j++ {
+				if s[j] == '\\' {
+					j++
+				}
+			}
+		default:
+			if strings.HasPrefix(s[j:], call) && (j == 0 || !isIdentByte(s[j-1])) {
+				return j
+			}
+		}
+	}
+	return -1
 }
 
 // unmarkOperators turns the operators that the rewrite carries in other
