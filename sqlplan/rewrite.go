@@ -419,6 +419,9 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 					r.out = append(r.out[:start], append(head, r.out[start:]...)...)
 					r.emit(",", t)
 					brackets = append(brackets, bracket{depth: len(parens), head: start})
+				} else if comp, end, ok := listComprehension(toks, i); ok {
+					toks = append(toks[:i:i], append(comp, toks[end+1:]...)...)
+					i--
 				} else {
 					r.emit("list_value", t)
 					r.emit("(", t)
@@ -2369,4 +2372,51 @@ func splitArgs(ts []token) [][]token {
 		out = append(out, ts[from:])
 	}
 	return out
+}
+
+// listComprehension rewrites the list comprehension whose '[' is toks[i],
+// [e FOR x IN l [IF c]], into list_transform(list_filter(l, x -> c), x ->
+// e) (without IF, list_transform(l, x -> e)), returning the tokens and the
+// index of its ']'; false for a plain list literal.
+func listComprehension(toks []token, i int) ([]token, int, bool) {
+	depth, forAt, inAt, ifAt, end := 0, -1, -1, -1, -1
+	for x := i + 1; x < len(toks) && end < 0; x++ {
+		t := toks[x]
+		switch {
+		case t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{"):
+			depth++
+		case t.kind == tkOp && (t.text == ")" || t.text == "}"):
+			depth--
+		case t.kind == tkOp && t.text == "]":
+			if depth == 0 {
+				end = x
+			}
+			depth--
+		case depth != 0:
+		case t.is("for") && forAt < 0:
+			forAt = x
+		case t.is("in") && forAt >= 0 && inAt < 0:
+			inAt = x
+		case t.is("if") && inAt >= 0 && ifAt < 0:
+			ifAt = x
+		}
+	}
+	if end < 0 || forAt < 0 || inAt != forAt+2 || forAt == i+1 || toks[forAt+1].kind != tkIdent {
+		return nil, 0, false
+	}
+	at := toks[i].pos
+	word := func(s string) token { return token{kind: tkIdent, text: s, pos: at} }
+	op := func(s string) token { return token{kind: tkOp, text: s, pos: at} }
+	v := toks[forAt+1]
+	elem, list := toks[i+1:forAt], toks[inAt+1:end]
+	if ifAt >= 0 {
+		list = append(append(append([]token{word("list_filter"), op("(")}, toks[inAt+1:ifAt]...), op(","), v, op("->")), toks[ifAt+1:end]...)
+		list = append(list, op(")"))
+	}
+	if len(list) == 0 || len(elem) == 0 {
+		return nil, 0, false
+	}
+	out := append([]token{word("list_transform"), op("(")}, list...)
+	out = append(append(append(out, op(","), v, op("->")), elem...), op(")"))
+	return out, end, true
 }
