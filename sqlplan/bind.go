@@ -93,6 +93,9 @@ func (r *relation) use(c *scopeCol) *slot {
 type scope struct {
 	rels  []*relation
 	outer *scope
+	// lambda marks a lambda body's scope: names that are not its
+	// parameters are the enclosing query's columns (lambda.go).
+	lambda bool
 	// JOIN ... USING: a USING column is one column. merged names, per
 	// relation, the columns USING merged into a column of an earlier
 	// relation (an unqualified name resolves to that one); SELECT * hides
@@ -275,6 +278,9 @@ func (p *planner) resolve(sc *scope, n *sqlparser.ColName) (*scopeCol, error) {
 		}
 	}
 	if found == nil {
+		if sc.lambda && sc.outer != nil {
+			return p.resolve(sc.outer, n)
+		}
 		if sc.corr != nil {
 			c, err := p.resolve(sc.outer, n)
 			if err != nil {
@@ -405,6 +411,9 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 			return p.bindAggregate(n, agg)
 		}
 		if c, ok := n.(*sqlparser.ColName); ok {
+			if param := lambdaParam(sc, c); param != nil {
+				return &colExpr{s: param.slot, t: param.t, col: param}, nil
+			}
 			// A key that is a column may be named differently (t.a vs a).
 			col, err := p.resolve(agg.inScope, c)
 			if err != nil {

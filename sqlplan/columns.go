@@ -104,7 +104,7 @@ func (p *planner) columnsMatching(call *sqlparser.FuncExpr, sc *scope) ([]string
 			if x.Name.Lowered() != lambdaMarker {
 				return nil, errorf("COLUMNS takes *, a regular expression or a lambda")
 			}
-			body, _, err := p.bindLambdaBody("COLUMNS", x, 1, tString)
+			body, _, _, err := p.bindLambdaBody("COLUMNS", x, 1, tString, nil, nil)
 			if err != nil {
 				return nil, err
 			}

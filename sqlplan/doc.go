@@ -88,7 +88,7 @@
 // concat/position/append/sum/min/max/avg, flatten, string_split, range,
 // generate_series, lambdas (lambda.go: list_transform, list_filter and
 // list_reduce of x -> body, (a, b) -> body or lambda x: body, whose body
-// reads only its parameters), list comprehensions [e FOR x IN l IF c],
+// may read the query's columns), list comprehensions [e FOR x IN l IF c],
 // array_to_string, map_keys/values, unnest);
 // the scalar functions of funcs.go and funcs_more.go; // (integer
 // division), ** and ^ (power), |, &, ~, << and >> (||, |, &, << and >> at

@@ -1,7 +1,6 @@
 package sqlplan
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
@@ -10,9 +9,10 @@ import (
 // Lambdas: list_transform(l, x -> body), list_filter(l, x -> cond) and
 // list_reduce(l, (acc, x) -> body), with their array_ and short names. The
 // rewrite turns a lambda into lambdaMarker('x', body); the body is bound in
-// a scope of its own, where only the parameters are columns (it may not
-// name the query's columns), and evaluated over every element of the
-// batch's lists at once.
+// a scope of its own parameters, which sees the query's columns too, and
+// is evaluated over every element of the batch's lists at once, on a batch
+// of the query's columns repeated for each element of their row, the
+// parameters after them.
 
 // lambdaKind is what a lambda function does with its lambda's results.
 func lambdaKind(name string) byte {
@@ -56,11 +56,12 @@ func (p *planner) bindLambdaCall(name string, x *sqlparser.FuncExpr, sc *scope, 
 	if kind == 'r' {
 		want = 2
 	}
-	body, params, err := p.bindLambdaBody(name, lam, want, elem)
+	body, params, slots, err := p.bindLambdaBody(name, lam, want, elem, sc, agg)
 	if err != nil {
 		return nil, err
 	}
-	e := &lambdaExpr{kind: kind, list: list, elem: elem, body: body}
+	e := &lambdaExpr{kind: kind, list: list, elem: elem, body: body, params: params, paramSlots: slots}
+	e.outer = outerRefs(body, slots)
 	switch kind {
 	case 'f':
 		if e.body, err = p.coerce(body, tBool); err != nil {
@@ -91,39 +92,66 @@ func (p *planner) bindLambdaCall(name string, x *sqlparser.FuncExpr, sc *scope, 
 // parameters, each of type t. The parameters are the columns of a relation
 // of their own, at slots 0 (and 1) of the batches the body is evaluated
 // on.
-func (p *planner) bindLambdaBody(name string, lam *sqlparser.FuncExpr, want int, t Type) (expr, []string, error) {
+func (p *planner) bindLambdaBody(name string, lam *sqlparser.FuncExpr, want int, t Type, outer *scope, agg *aggCtx) (expr, []string, []*slot, error) {
 	var params []string
 	for _, a := range lam.Exprs[:len(lam.Exprs)-1] {
 		ae, ok := a.(*sqlparser.AliasedExpr)
 		if !ok {
-			return nil, nil, errorf("bad lambda")
+			return nil, nil, nil, errorf("bad lambda")
 		}
 		v, ok := ae.Expr.(*sqlparser.SQLVal)
 		if !ok {
-			return nil, nil, errorf("bad lambda")
+			return nil, nil, nil, errorf("bad lambda")
 		}
 		params = append(params, string(v.Val))
 	}
 	if len(params) != want {
-		return nil, nil, errorf("the lambda of %s takes %d parameter(s), not %d", name, want, len(params))
+		return nil, nil, nil, errorf("the lambda of %s takes %d parameter(s), not %d", name, want, len(params))
 	}
 	bodyAE, ok := lam.Exprs[len(lam.Exprs)-1].(*sqlparser.AliasedExpr)
 	if !ok {
-		return nil, nil, errorf("bad lambda")
+		return nil, nil, nil, errorf("bad lambda")
 	}
 	rel := &relation{alias: lambdaMarker}
 	for i, name := range params {
 		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: name, t: t, slot: &slot{idx: i}, local: i})
 	}
-	lsc := &scope{rels: []*relation{rel}, from: []*relation{rel}, merged: map[*relation]map[string]bool{}, hidden: map[*scopeCol]bool{}, shown: map[*scopeCol]*scopeCol{}}
-	body, err := p.bindExpr(bodyAE.Expr, lsc, nil)
+	lsc := &scope{rels: []*relation{rel}, from: []*relation{rel}, outer: outer, lambda: true,
+		merged: map[*relation]map[string]bool{}, hidden: map[*scopeCol]bool{}, shown: map[*scopeCol]*scopeCol{}}
+	// Under GROUP BY the body reads the group keys and aggregates, as the
+	// select item it is in (bindExpr0 finds the parameters first).
+	body, err := p.bindExpr(bodyAE.Expr, lsc, agg)
 	if err != nil {
-		if e, ok := err.(*Error); ok && errors.Is(e.Err, ErrNoColumn) {
-			e.Msg += " (a lambda's body here reads only its parameters: " + strings.Join(params, ", ") + ")"
-		}
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return body, params, nil
+	slots := make([]*slot, len(rel.cols))
+	for i, c := range rel.cols {
+		slots[i] = c.slot
+	}
+	return body, params, slots, nil
+}
+
+// outerRefs lists the query's columns that a bound lambda body reads
+// (every column it names but the parameters, at params).
+func outerRefs(body expr, params []*slot) []expr {
+	isParam := map[*slot]bool{}
+	for _, s := range params {
+		isParam[s] = true
+	}
+	var out []expr
+	seen := map[*slot]bool{}
+	var walk func(e expr)
+	walk = func(e expr) {
+		if c, ok := e.(*colExpr); ok && !isParam[c.s] && !seen[c.s] {
+			seen[c.s] = true
+			out = append(out, c)
+		}
+		for _, ch := range children(e) {
+			walk(ch)
+		}
+	}
+	walk(body)
+	return out
 }
 
 // lambdaExpr applies a lambda to the elements of a list: transform ('t')
@@ -131,11 +159,17 @@ func (p *planner) bindLambdaBody(name string, lam *sqlparser.FuncExpr, want int,
 // them from the first (an empty list is an error, as in DuckDB).
 type lambdaExpr struct {
 	named
-	kind byte
-	list expr
-	elem Type
-	body expr
-	t    Type
+	kind   byte
+	list   expr
+	elem   Type
+	body   expr
+	t      Type
+	params []string
+	// paramSlots are the body's parameter slots, placed after the
+	// query's columns when the body is evaluated; outer are the query's
+	// columns the body reads.
+	paramSlots []*slot
+	outer      []expr
 }
 
 func (e *lambdaExpr) typ() Type { return e.t }
@@ -151,6 +185,11 @@ func (e *lambdaExpr) eval(b *Batch) (*Col, error) {
 			lists[i] = v.([]any)
 		}
 	}
+	// The parameters come after the batch's columns.
+	width := len(b.Cols)
+	for i, s := range e.paramSlots {
+		s.idx = width + i
+	}
 	out := newBuilder(e.t, b.N)
 	if e.kind == 'r' {
 		for i, l := range lists {
@@ -158,7 +197,7 @@ func (e *lambdaExpr) eval(b *Batch) (*Col, error) {
 				out.add(nil)
 				continue
 			}
-			v, err := e.reduce(l)
+			v, err := e.reduce(b, i, l)
 			if err != nil {
 				return nil, err
 			}
@@ -166,20 +205,23 @@ func (e *lambdaExpr) eval(b *Batch) (*Col, error) {
 		}
 		return out.c, nil
 	}
-	// Every element of every list in one batch, the body evaluated once.
+	// Every element of every list in one batch, the body evaluated once,
+	// each element with the query's columns of its row.
 	elems := newBuilder(e.elem, b.N)
-	total := 0
-	for _, l := range lists {
+	var rowOf []int32
+	for i, l := range lists {
 		for _, x := range l {
 			v, err := fromGo(e.elem, x)
 			if err != nil {
 				return nil, err
 			}
 			elems.add(v)
-			total++
+			rowOf = append(rowOf, int32(i))
 		}
 	}
-	res, err := e.body.eval(&Batch{N: total, Cols: []*Col{elems.c}})
+	eb := e.elementBatch(b, rowOf)
+	eb.Cols[width] = elems.c
+	res, err := e.body.eval(eb)
 	if err != nil {
 		return nil, err
 	}
@@ -211,8 +253,21 @@ func (e *lambdaExpr) eval(b *Batch) (*Col, error) {
 	return out.c, nil
 }
 
-// reduce folds one list with the body (acc at slot 0, the element at 1).
-func (e *lambdaExpr) reduce(l []any) (any, error) {
+// elementBatch is a batch of len(rowOf) rows holding the query's columns
+// the body reads, of row rowOf[k] for row k, and room for the parameters.
+func (e *lambdaExpr) elementBatch(b *Batch, rowOf []int32) *Batch {
+	eb := &Batch{N: len(rowOf), Cols: make([]*Col, len(b.Cols)+len(e.paramSlots))}
+	for _, o := range e.outer {
+		if idx := o.(*colExpr).s.idx; idx < len(b.Cols) && b.Cols[idx] != nil && eb.Cols[idx] == nil {
+			eb.Cols[idx] = b.Cols[idx].take(rowOf)
+		}
+	}
+	return eb
+}
+
+// reduce folds the list l of row i of b with the body (the accumulator
+// and the element are its parameters).
+func (e *lambdaExpr) reduce(b *Batch, i int, l []any) (any, error) {
 	if len(l) == 0 {
 		return nil, errorf("list_reduce of an empty list") // as DuckDB
 	}
@@ -228,11 +283,29 @@ func (e *lambdaExpr) reduce(l []any) (any, error) {
 		a, c := newBuilder(e.elem, 1), newBuilder(e.elem, 1)
 		a.add(acc)
 		c.add(v)
-		r, err := e.body.eval(&Batch{N: 1, Cols: []*Col{a.c, c.c}})
+		eb := e.elementBatch(b, []int32{int32(i)})
+		eb.Cols[len(b.Cols)], eb.Cols[len(b.Cols)+1] = a.c, c.c
+		r, err := e.body.eval(eb)
 		if err != nil {
 			return nil, err
 		}
 		acc = r.get(0)
 	}
 	return acc, nil
+}
+
+// lambdaParam is the lambda parameter that c names in the lambda body
+// scope sc, nil if sc is not one or c names something else.
+func lambdaParam(sc *scope, c *sqlparser.ColName) *scopeCol {
+	for ; sc != nil && sc.lambda; sc = sc.outer {
+		if !c.Qualifier.IsEmpty() {
+			return nil
+		}
+		for _, col := range sc.rels[0].cols {
+			if strings.EqualFold(col.name, c.Name.String()) {
+				return col
+			}
+		}
+	}
+	return nil
 }

@@ -550,7 +550,7 @@ func children(e expr) []expr {
 	case *unnestItem:
 		return []expr{x.list}
 	case *lambdaExpr:
-		return []expr{x.list} // the body reads the lambda's parameters only
+		return append([]expr{x.list}, x.outer...) // and the body's parameters
 	case *corrExpr:
 		if x.left != nil {
 			return append([]expr{x.left}, x.outer...)
