@@ -1343,8 +1343,10 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 				return &constExpr{t: Type{Kind: KInterval}, v: interval{months: x.months * m, micros: x.micros * m}}, nil
 			}
 		}
-		if x, isIv := ik.v.(interval); ok1 && isIv && n.typ().isNumeric() {
-			return p.scaledInterval(n, x, n.String()+" * "+iv.String())
+		if ok1 {
+			if x, isIv := ik.v.(interval); isIv && n.typ().isNumeric() {
+				return p.scaledInterval(n, x, n.String()+" * "+iv.String())
+			}
 		}
 		return nil, unsupported("multiplying an INTERVAL that is not a constant")
 	}

@@ -69,7 +69,8 @@
 // value offset from the single ORDER BY key (a number, a decimal, an
 // INTERVAL; CURRENT ROW the peers), named windows (WINDOW w AS (...), OVER w, OVER (w frame));
 // [NOT] LIKE / ILIKE [ESCAPE], [NOT] GLOB (* ? [a-z] [!a]), [NOT] SIMILAR
-// TO (a regular expression matching the whole string, as in DuckDB);
+// TO and ~ / !~ (a regular expression matching the whole string, as in
+// DuckDB), ^@ (starts_with);
 // IN (list|subquery), EXISTS, op ANY|SOME|ALL (subquery) (quantified.go),
 // row values (a, b) = / <> / IN (...) (rowvalues.go; SQL's NULL rules, not
 // DuckDB's STRUCT comparison),

@@ -449,6 +449,43 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				}
 				brackets = brackets[:len(brackets)-1]
 				r.emit(")", t)
+			case "~", "!", "^":
+				// x ~ p and x !~ p (regular expression matching the whole
+				// string, as SIMILAR TO: x [NOT] LIKE marker(p)), x ^@ p
+				// (starts_with(x, p)); a unary ~ or ! stays.
+				neg, starts := t.text == "!" && next.kind == tkOp && next.text == "~", t.text == "^" && next.kind == tkOp && next.text == "@"
+				if !endsOperand(prev) || t.text == "!" && !neg || t.text == "^" && !starts {
+					r.emit(t.text, t)
+					break
+				}
+				op := i + 1
+				if neg || starts {
+					op = i + 2
+				}
+				end := operandEnd(toks, op)
+				if end <= op {
+					return nil, errAt(src, t.pos, "%s needs a value on its right", t.text)
+				}
+				var call []token
+				if starts {
+					start := operandStart(r.out)
+					if start < 0 {
+						return nil, errAt(src, t.pos, "^@ needs a value on its left")
+					}
+					head := []otok{{text: "starts_with", orig: r.out[start].orig}, {text: "(", orig: r.out[start].orig}}
+					r.out = append(r.out[:start], append(head, r.out[start:]...)...)
+					r.emit(",", t)
+					call = append(call, toks[op:end]...)
+				} else {
+					if neg {
+						call = append(call, token{kind: tkIdent, text: "not", pos: t.pos})
+					}
+					call = append(call, token{kind: tkIdent, text: "like", pos: t.pos}, token{kind: tkIdent, text: similarMarker, pos: t.pos}, token{kind: tkOp, text: "(", pos: t.pos})
+					call = append(call, toks[op:end]...)
+				}
+				call = append(call, token{kind: tkOp, text: ")", pos: toks[end-1].pos})
+				toks = append(toks[:i:i], append(call, toks[end:]...)...)
+				i-- // the call (or, for ^@, the right operand and its ')') comes next
 			case "//":
 				r.emit("div", t) // integer division (bind.go)
 			case "**":
