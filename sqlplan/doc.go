@@ -42,7 +42,7 @@
 // # SQL accepted
 //
 // FROM-first statements (FROM t [SELECT ...] [WHERE ...] ..., at the top
-// level); PIVOT and UNPIVOT statements (pivot.go); JSON text (json.go:
+// level); PIVOT and UNPIVOT, as statements or in parentheses (pivot.go); JSON text (json.go:
 // json_extract[_string], -> and ->>, json_array_length, json_valid,
 // json_type); SELECT [DISTINCT | DISTINCT ON (keys)] with expressions, aliases, *, t.*, struct fields
 // (s.a.b); FROM tables, 'paths', `globs`, read_parquet('...'), range(...)
@@ -103,7 +103,8 @@
 // EXCLUDE,
 // CREATE OR REPLACE, temporary tables,
 // INTERSECT/EXCEPT mixed with UNION in one query (parenthesize one),
-// ORDER BY inside window aggregates, REGEXP/RLIKE, PIVOT inside a query,
+// ORDER BY inside window aggregates, REGEXP/RLIKE, PIVOT after a table
+// (the SQL standard's form),
 // SET, PRAGMA,
 // COPY, transactions as statements (use the driver's), constraints.
 package sqlplan

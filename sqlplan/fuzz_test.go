@@ -46,6 +46,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT [x + a FOR x IN [1, a] IF x > 0], [[y FOR y IN l] FOR l IN [[b]]], [FOR x IN [1]], [x FOR x IN] FROM t",
 		"SELECT list_transform([a], x -> x + a), list_reduce([a, 1], (p, q) -> p * q + a), list_transform([[a]], l -> list_filter(l, y -> y > len(l) + a)) FROM t GROUP BY a",
 		"SELECT b ~ 'a.*', b !~ '[', b ^@ 'x', ~a, !a, a ~, ^@ b FROM t WHERE b ~ b",
+		"SELECT * FROM (PIVOT t ON b USING count(*)) x, (UNPIVOT (SELECT a, a + 1 AS c FROM t) ON a, c) y WHERE (PIVOT t ON a) IS NULL",
 		"SELECT 8 | a & 3 << 1, ~a, a | -(b || '1')::INT, 'x' || b | 1 FROM t WHERE a | 1 = 3",
 		"SELECT CAST('[1, [2]]' AS INTEGER[][]), TRY_CAST([b] AS DATE[]), [a]::DOUBLE[][] FROM t",
 		"SELECT a FROM t x WHERE NOT EXISTS (SELECT 1 FROM t y WHERE y.a = x.a AND y.b > 'a')",

@@ -112,13 +112,48 @@ func namesIn(toks []token) map[string]bool {
 	return out
 }
 
-// preparePivot prepares PIVOT (toks[0]) as its query.
-func (e *Engine) preparePivot(text string, toks []token) (*Stmt, error) {
+// expandPivots replaces each parenthesized PIVOT or UNPIVOT in toks — a
+// derived table, a CTE, a subquery — by its query. The new tokens take the
+// position of the '(' (errors in them point there).
+func (e *Engine) expandPivots(text string, toks []token) ([]token, error) {
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i].kind != tkOp || toks[i].text != "(" || !(toks[i+1].is("pivot") || toks[i+1].is("unpivot")) {
+			continue
+		}
+		k := closingParen(toks, i)
+		if k < 0 {
+			return nil, errAt(text, toks[i].pos, "unclosed (")
+		}
+		var q string
+		var err error
+		if toks[i+1].is("pivot") {
+			q, err = e.pivotQuery(text, toks[i+1:k])
+		} else {
+			q, err = e.unpivotQuery(text, toks[i+1:k])
+		}
+		if err != nil {
+			return nil, err
+		}
+		all, err := lex(q)
+		if err != nil {
+			return nil, err
+		}
+		inner := significant(all)
+		for x := range inner {
+			inner[x].pos = toks[i].pos
+		}
+		toks = append(toks[:i+1:i+1], append(inner, toks[k:]...)...)
+	}
+	return toks, nil
+}
+
+// pivotQuery is the query of PIVOT (toks[0]).
+func (e *Engine) pivotQuery(text string, toks []token) (string, error) {
 	cl, tail := pivotClauses(toks[1:], "on", "using", "group")
 	tail++
 	table, on := cl[""], cl["on"]
 	if len(table) == 0 || len(on) == 0 {
-		return nil, errAt(text, toks[0].pos, "PIVOT takes a table and ON")
+		return "", errAt(text, toks[0].pos, "PIVOT takes a table and ON")
 	}
 	from := tokText(text, table)
 	// ON k IN (v, ...): the values given.
@@ -135,11 +170,11 @@ func (e *Engine) preparePivot(text string, toks []token) (*Stmt, error) {
 	if in != nil {
 		end := closingParen(in, 0)
 		if end != len(in)-1 {
-			return nil, errAt(text, in[0].pos, "expected IN (values) after PIVOT ... ON")
+			return "", errAt(text, in[0].pos, "expected IN (values) after PIVOT ... ON")
 		}
 		for _, v := range splitArgs(in[1:end]) {
 			if len(v) == 0 {
-				return nil, errAt(text, in[0].pos, "empty value in PIVOT ... IN")
+				return "", errAt(text, in[0].pos, "empty value in PIVOT ... IN")
 			}
 			name := tokText(text, v)
 			if len(v) == 1 && v[0].kind == tkString {
@@ -150,14 +185,14 @@ func (e *Engine) preparePivot(text string, toks []token) (*Stmt, error) {
 	} else {
 		cols, rows, err := e.queryAll("SELECT DISTINCT CAST(" + key + " AS VARCHAR), " + key + " FROM " + from + " WHERE (" + key + ") IS NOT NULL ORDER BY 2")
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		for _, r := range rows {
 			s, _ := r[0].(string)
 			values = append(values, value{lit: "CAST(" + quoteString(s) + " AS " + cols[1].Type.SQLName() + ")", name: s})
 		}
 		if len(values) == 0 {
-			return nil, errAt(text, toks[0].pos, "PIVOT: %s has no values in %s", key, from)
+			return "", errAt(text, toks[0].pos, "PIVOT: %s has no values in %s", key, from)
 		}
 	}
 	// USING agg [AS a], ...: count(*) by default.
@@ -165,12 +200,12 @@ func (e *Engine) preparePivot(text string, toks []token) (*Stmt, error) {
 	aggs := []aggregate{{call: "count(*)"}}
 	if using, ok := cl["using"]; ok {
 		if len(using) == 0 {
-			return nil, errAt(text, toks[0].pos, "expected aggregates after PIVOT ... USING")
+			return "", errAt(text, toks[0].pos, "expected aggregates after PIVOT ... USING")
 		}
 		aggs = nil
 		for _, a := range splitArgs(using) {
 			if len(a) == 0 {
-				return nil, errAt(text, toks[0].pos, "empty aggregate in PIVOT ... USING")
+				return "", errAt(text, toks[0].pos, "empty aggregate in PIVOT ... USING")
 			}
 			alias := ""
 			if n := len(a); n > 2 && a[n-2].is("as") {
@@ -183,7 +218,7 @@ func (e *Engine) preparePivot(text string, toks []token) (*Stmt, error) {
 	var groups []string
 	if g, ok := cl["group"]; ok {
 		if len(g) < 2 || !g[0].is("by") {
-			return nil, errAt(text, toks[0].pos, "expected GROUP BY and columns in PIVOT")
+			return "", errAt(text, toks[0].pos, "expected GROUP BY and columns in PIVOT")
 		}
 		for _, c := range splitArgs(g[1:]) {
 			groups = append(groups, tokText(text, c))
@@ -191,7 +226,7 @@ func (e *Engine) preparePivot(text string, toks []token) (*Stmt, error) {
 	} else {
 		cols, _, err := e.queryAll("SELECT * FROM " + from + " LIMIT 0")
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		used := namesIn(on)
 		for n := range namesIn(cl["using"]) {
@@ -225,22 +260,22 @@ func (e *Engine) preparePivot(text string, toks []token) (*Stmt, error) {
 	if tail < len(toks) {
 		q += " " + tokText(text, toks[tail:])
 	}
-	return e.Prepare(q)
+	return q, nil
 }
 
-// prepareUnpivot prepares UNPIVOT (toks[0]) as its query.
-func (e *Engine) prepareUnpivot(text string, toks []token) (*Stmt, error) {
+// unpivotQuery is the query of UNPIVOT (toks[0]).
+func (e *Engine) unpivotQuery(text string, toks []token) (string, error) {
 	cl, tail := pivotClauses(toks[1:], "on", "into")
 	tail++
 	table, on := cl[""], cl["on"]
 	if len(table) == 0 || len(on) == 0 {
-		return nil, errAt(text, toks[0].pos, "UNPIVOT takes a table and ON columns")
+		return "", errAt(text, toks[0].pos, "UNPIVOT takes a table and ON columns")
 	}
 	from := tokText(text, table)
 	nameCol, valueCol := "name", "value"
 	if into, ok := cl["into"]; ok {
 		if len(into) != 4 || !into[0].is("name") || !into[2].is("value") {
-			return nil, errAt(text, toks[0].pos, "expected INTO NAME n VALUE v")
+			return "", errAt(text, toks[0].pos, "expected INTO NAME n VALUE v")
 		}
 		nameCol, valueCol = into[1].unquoted(), into[3].unquoted()
 	}
@@ -248,14 +283,14 @@ func (e *Engine) prepareUnpivot(text string, toks []token) (*Stmt, error) {
 	skip := map[string]bool{}
 	for _, c := range splitArgs(on) {
 		if len(c) != 1 || c[0].kind != tkIdent && c[0].kind != tkDQuoted && c[0].kind != tkQuoted {
-			return nil, errAt(text, on[0].pos, "UNPIVOT ... ON takes column names")
+			return "", errAt(text, on[0].pos, "UNPIVOT ... ON takes column names")
 		}
 		unpivoted = append(unpivoted, c[0].unquoted())
 		skip[strings.ToLower(c[0].unquoted())] = true
 	}
 	cols, _, err := e.queryAll("SELECT * FROM " + from + " LIMIT 0")
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	var others []string
 	for _, c := range cols {
@@ -272,5 +307,5 @@ func (e *Engine) prepareUnpivot(text string, toks []token) (*Stmt, error) {
 	if tail < len(toks) {
 		q += " " + tokText(text, toks[tail:])
 	}
-	return e.Prepare(q)
+	return q, nil
 }

@@ -160,7 +160,7 @@ func mysqlString(s string) string {
 }
 
 var unsupportedWords = map[string]string{
-	"intersect": "INTERSECT here (only between whole SELECTs)", "except": "EXCEPT here (only between whole SELECTs)", "pivot": "PIVOT inside a query (as a statement it is)", "unpivot": "UNPIVOT inside a query (as a statement it is)",
+	"intersect": "INTERSECT here (only between whole SELECTs)", "except": "EXCEPT here (only between whole SELECTs)", "pivot": "PIVOT here (as a statement or in parentheses it is)", "unpivot": "UNPIVOT here (as a statement or in parentheses it is)",
 	"rlike": "the RLIKE operator (use regexp_matches())", "regexp": "the REGEXP operator (use regexp_matches())",
 	"lateral": "LATERAL", "recursive": "WITH RECURSIVE", "window": "WINDOW here (WINDOW name AS (...) after HAVING)", "sample": "SAMPLE",
 	"asof": "ASOF joins", "positional": "POSITIONAL joins", "semi": "SEMI joins", "anti": "ANTI joins",

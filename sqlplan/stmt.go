@@ -107,6 +107,10 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 	if len(toks) == 0 {
 		return nil, errorf("empty statement")
 	}
+	toks, err := e.expandPivots(text, toks)
+	if err != nil {
+		return nil, err
+	}
 	first := strings.ToLower(toks[0].text)
 	word := func(i int) string {
 		if i < len(toks) && toks[i].kind == tkIdent {
@@ -205,10 +209,16 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 		return nil, refuse(0, strings.ToUpper(first)+" as a statement (use the driver's transactions: db.BeginTx, tx.Commit, tx.Rollback)")
 	case "set", "pragma", "use", "attach", "detach", "copy", "install", "load", "vacuum", "checkpoint", "analyze", "call", "export", "import", "grant", "revoke", "lock", "unlock", "prepare", "execute", "deallocate", "summarize":
 		return nil, refuse(0, strings.ToUpper(first))
-	case "pivot":
-		return e.preparePivot(text, toks)
-	case "unpivot":
-		return e.prepareUnpivot(text, toks)
+	case "pivot", "unpivot":
+		query := e.pivotQuery
+		if first == "unpivot" {
+			query = e.unpivotQuery
+		}
+		q, err := query(text, toks)
+		if err != nil {
+			return nil, err
+		}
+		return e.Prepare(q)
 	case "from":
 		return e.prepareTokens(text, fromFirst(toks))
 	case "values":
