@@ -172,7 +172,7 @@ func (e *Engine) pivotQuery(text string, toks []token) (string, error) {
 		if end != len(in)-1 {
 			return "", errAt(text, in[0].pos, "expected IN (values) after PIVOT ... ON")
 		}
-		for _, v := range splitArgs(in[1:end]) {
+		for _, v := range splitList(in[1:end]) {
 			if len(v) == 0 {
 				return "", errAt(text, in[0].pos, "empty value in PIVOT ... IN")
 			}
@@ -203,7 +203,7 @@ func (e *Engine) pivotQuery(text string, toks []token) (string, error) {
 			return "", errAt(text, toks[0].pos, "expected aggregates after PIVOT ... USING")
 		}
 		aggs = nil
-		for _, a := range splitArgs(using) {
+		for _, a := range splitList(using) {
 			if len(a) == 0 {
 				return "", errAt(text, toks[0].pos, "empty aggregate in PIVOT ... USING")
 			}
@@ -220,7 +220,7 @@ func (e *Engine) pivotQuery(text string, toks []token) (string, error) {
 		if len(g) < 2 || !g[0].is("by") {
 			return "", errAt(text, toks[0].pos, "expected GROUP BY and columns in PIVOT")
 		}
-		for _, c := range splitArgs(g[1:]) {
+		for _, c := range splitList(g[1:]) {
 			groups = append(groups, tokText(text, c))
 		}
 	} else {
@@ -281,7 +281,7 @@ func (e *Engine) unpivotQuery(text string, toks []token) (string, error) {
 	}
 	var unpivoted []string
 	skip := map[string]bool{}
-	for _, c := range splitArgs(on) {
+	for _, c := range splitList(on) {
 		if len(c) != 1 || c[0].kind != tkIdent && c[0].kind != tkDQuoted && c[0].kind != tkQuoted {
 			return "", errAt(text, on[0].pos, "UNPIVOT ... ON takes column names")
 		}

@@ -1628,17 +1628,19 @@ func sameTokens(a, b []token) bool {
 	return true
 }
 
-// splitList splits tokens at top-level commas.
+// splitList splits a list of tokens (call arguments, PARTITION BY and
+// ORDER BY items) at the commas outside parentheses, brackets and braces;
+// the last item is there even when empty.
 func splitList(ts []token) [][]token {
 	var out [][]token
-	d, from := 0, 0
-	for x, tk := range ts {
+	depth, from := 0, 0
+	for x, t := range ts {
 		switch {
-		case tk.kind == tkOp && tk.text == "(":
-			d++
-		case tk.kind == tkOp && tk.text == ")":
-			d--
-		case d == 0 && tk.kind == tkOp && tk.text == ",":
+		case t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{"):
+			depth++
+		case t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}"):
+			depth--
+		case depth == 0 && t.kind == tkOp && t.text == ",":
 			out = append(out, ts[from:x])
 			from = x + 1
 		}
@@ -1799,18 +1801,18 @@ func fullJoinUsing(toks []token, from int) int {
 // the parenthesis opening at toks[open], or -1.
 func topLevelWord(toks []token, open int, word string) int {
 	k := closingParen(toks, open)
-	depth := 0
-	for j := open + 1; j < k; j++ {
-		switch {
-		case toks[j].kind == tkOp && toks[j].text == "(":
-			depth++
-		case toks[j].kind == tkOp && toks[j].text == ")":
-			depth--
-		case depth == 0 && toks[j].is(word):
-			return j
-		}
+	if k < 0 {
+		return -1
 	}
-	return -1
+	at := -1
+	eachTopLevelWord(toks[open+1:k], func(x int, t token) bool {
+		if t.is(word) {
+			at = open + 1 + x
+			return false
+		}
+		return true
+	})
+	return at
 }
 
 // positionIn returns the index of the IN at the top level of the
@@ -2308,7 +2310,7 @@ func rewriteLambdas(toks *[]token, open int) bool {
 	}
 	var out []token
 	changed := false
-	for n, arg := range splitArgs(ts[open+1 : end]) {
+	for n, arg := range splitList(ts[open+1 : end]) {
 		if len(arg) == 0 {
 			return false // f(a,,b): the parser reports it
 		}
@@ -2387,28 +2389,6 @@ func lambdaParts(arg []token) ([]string, []token, bool) {
 		}
 	}
 	return nil, nil, false
-}
-
-// splitArgs splits a call's argument tokens at the commas outside any
-// parentheses, brackets or braces.
-func splitArgs(ts []token) [][]token {
-	var out [][]token
-	depth, from := 0, 0
-	for x, t := range ts {
-		switch {
-		case t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{"):
-			depth++
-		case t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}"):
-			depth--
-		case depth == 0 && t.kind == tkOp && t.text == ",":
-			out = append(out, ts[from:x])
-			from = x + 1
-		}
-	}
-	if from < len(ts) {
-		out = append(out, ts[from:])
-	}
-	return out
 }
 
 // listComprehension rewrites the list comprehension whose '[' is toks[i],

@@ -742,17 +742,12 @@ func (s *Stmt) plan(p *planner) (*selectPlan, error) {
 // false when there are none.
 func (e *Engine) prepareSetOp(text string, toks []token) (*Stmt, bool, error) {
 	var cuts []int
-	depth := 0
-	for i, t := range toks {
-		switch {
-		case t.kind == tkOp && t.text == "(":
-			depth++
-		case t.kind == tkOp && t.text == ")":
-			depth--
-		case depth == 0 && (t.is("intersect") || t.is("except")):
+	eachTopLevelWord(toks, func(i int, t token) bool {
+		if t.is("intersect") || t.is("except") {
 			cuts = append(cuts, i)
 		}
-	}
+		return true
+	})
 	if len(cuts) == 0 {
 		return nil, false, nil
 	}
@@ -762,18 +757,14 @@ func (e *Engine) prepareSetOp(text string, toks []token) (*Stmt, bool, error) {
 		part := toks[start:c]
 		if c == len(toks) {
 			// ORDER BY / LIMIT after the last part apply to the whole.
-			depth = 0
-			for i, t := range part {
-				if t.kind == tkOp && t.text == "(" {
-					depth++
-				} else if t.kind == tkOp && t.text == ")" {
-					depth--
-				} else if depth == 0 && (t.is("order") || t.is("limit") || t.is("offset")) {
+			eachTopLevelWord(part, func(i int, t token) bool {
+				if t.is("order") || t.is("limit") || t.is("offset") {
 					s.trailer = part[i:]
 					part = part[:i]
-					break
+					return false
 				}
-			}
+				return true
+			})
 		} else {
 			op := strings.ToLower(toks[c].text)
 			next := start
