@@ -13,33 +13,8 @@ import (
 // partitions with NULLs.
 func TestWindowFrames(t *testing.T) {
 	e := newEngine(t)
-	rng := rand.New(rand.NewPCG(9, 9))
 	const n = 60
-	var vals strings.Builder
-	type row struct {
-		g int64
-		v *int64
-	}
-	rows := make([]row, n) // in id order
-	for i := range n {
-		g := rng.Int64N(3)
-		var v *int64
-		if rng.IntN(5) > 0 {
-			x := rng.Int64N(100) - 50
-			v = &x
-		}
-		rows[i] = row{g, v}
-		if i > 0 {
-			vals.WriteString(", ")
-		}
-		if v == nil {
-			fmt.Fprintf(&vals, "(%d, %d, NULL)", i, g)
-		} else {
-			fmt.Fprintf(&vals, "(%d, %d, %d)", i, g, *v)
-		}
-	}
-	exec(t, e, "CREATE TABLE fr (id INTEGER, g INTEGER, v BIGINT)")
-	exec(t, e, "INSERT INTO fr VALUES "+vals.String())
+	rows := frameRows(t, e, "fr", rand.New(rand.NewPCG(9, 9)), n, 5, 100, -50)
 	bounds := []struct {
 		sql string
 		off int // offset from the row; start: -1<<20 unbounded; end: 1<<20
@@ -118,33 +93,8 @@ func TestWindowFrames(t *testing.T) {
 // (which sort last, and whose rows frame their NULL peers).
 func TestWindowRangeFrames(t *testing.T) {
 	e := newEngine(t)
-	rng := rand.New(rand.NewPCG(3, 7))
 	const n = 80
-	var vals strings.Builder
-	type row struct {
-		g int64
-		v *int64
-	}
-	rows := make([]row, n)
-	for i := range n {
-		g := rng.Int64N(3)
-		var v *int64
-		if rng.IntN(6) > 0 {
-			x := rng.Int64N(30) - 10
-			v = &x
-		}
-		rows[i] = row{g, v}
-		if i > 0 {
-			vals.WriteString(", ")
-		}
-		if v == nil {
-			fmt.Fprintf(&vals, "(%d, %d, NULL)", i, g)
-		} else {
-			fmt.Fprintf(&vals, "(%d, %d, %d)", i, g, *v)
-		}
-	}
-	exec(t, e, "CREATE TABLE rf (id INTEGER, g INTEGER, v BIGINT)")
-	exec(t, e, "INSERT INTO rf VALUES "+vals.String())
+	rows := frameRows(t, e, "rf", rand.New(rand.NewPCG(3, 7)), n, 6, 30, -10)
 	const unb = 1 << 20
 	bounds := []struct {
 		sql string
@@ -212,4 +162,38 @@ func TestWindowRangeFrames(t *testing.T) {
 			}
 		}
 	}
+}
+
+// frameRow is a row of a frame test's table: its partition g and its
+// value v (nil for NULL); its id is its index.
+type frameRow struct {
+	g int64
+	v *int64
+}
+
+// frameRows creates table (id INTEGER, g INTEGER, v BIGINT) with n rows:
+// g in [0, 3), v NULL one time in nullOneIn, else in [low, low+span).
+func frameRows(t *testing.T, e *Engine, table string, rng *rand.Rand, n, nullOneIn int, span, low int64) []frameRow {
+	var vals strings.Builder
+	rows := make([]frameRow, n)
+	for i := range n {
+		g := rng.Int64N(3)
+		var v *int64
+		if rng.IntN(nullOneIn) > 0 {
+			x := rng.Int64N(span) + low
+			v = &x
+		}
+		rows[i] = frameRow{g, v}
+		if i > 0 {
+			vals.WriteString(", ")
+		}
+		if v == nil {
+			fmt.Fprintf(&vals, "(%d, %d, NULL)", i, g)
+		} else {
+			fmt.Fprintf(&vals, "(%d, %d, %d)", i, g, *v)
+		}
+	}
+	exec(t, e, "CREATE TABLE "+table+" (id INTEGER, g INTEGER, v BIGINT)")
+	exec(t, e, "INSERT INTO "+table+" VALUES "+vals.String())
+	return rows
 }
