@@ -41,9 +41,13 @@ func (snappyCodec) Encode(dst, src []byte) ([]byte, error) {
 	if uint64(len(src)) > 0xffffffff || s2.MaxEncodedLen(len(src)) < 0 {
 		return dst[:0], checkClaim(format.Snappy, len(src), 0, 0)
 	}
-	// The standard matcher, as Snappy's own library uses: s2's "better"
-	// one saves about 1% on the benchmark's events table (whose integers
-	// the writer delta-encodes) and takes 1.8x as long.
-	out := s2.EncodeSnappy(dst[:cap(dst)], src)
+	// s2's "better" matcher (longer matches, found with a second hash
+	// table) rather than the standard one Snappy's own library uses: on the
+	// benchmark's events table it makes writing 1.25x slower but the file
+	// 1.3% smaller, and the output decodes faster, having fewer, longer
+	// copies — the 1M-double amount column reads back in 6.2 ms instead of
+	// 8.7 ms (160 KB pages), the whole table 8% faster. Reads outnumber
+	// writes.
+	out := s2.EncodeSnappyBetter(dst[:cap(dst)], src)
 	return out, nil
 }
