@@ -238,6 +238,19 @@ func TestSizeLimits(t *testing.T) {
 			t.Errorf("%v: error %q does not name the codec", c, err)
 		}
 	}
+	// A claim short of the data is refused, whatever spare capacity the
+	// buffer has (zstd decodes with 32 bytes of slack past the claim).
+	for _, c := range allCodecs {
+		codec, _ := Lookup(c)
+		enc, _ := codec.Encode(nil, in)
+		for _, short := range []int{1, 31, 32, 33, 100} {
+			for _, dst := range [][]byte{nil, make([]byte, 0, 2*len(in))} {
+				if out, err := codec.Decode(dst, enc, len(in)-short); err == nil {
+					t.Errorf("%v: data of %d bytes decoded under a claim of %d (cap(dst) %d): %d bytes, no error", c, len(in), len(in)-short, cap(dst), len(out))
+				}
+			}
+		}
+	}
 	// A claim a codec cannot reach from the input is refused up front.
 	for _, c := range []format.CompressionCodec{format.Snappy, format.LZ4, format.LZ4Raw, format.Gzip, format.Zstd} {
 		codec, _ := Lookup(c)

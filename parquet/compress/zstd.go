@@ -15,6 +15,13 @@ const zstdMaxRatio = 32768
 
 const zstdDefaultLevel = 3
 
+// zstdSlack is spare capacity given to the decoder past the page's size:
+// with less than 32 bytes of it, klauspost's decoder copies the last block
+// of every frame with its slower bounds-exact routine (a 160 KB page: a
+// fifth of its bytes). Output beyond the page's size is still refused
+// (len(out) != size).
+const zstdSlack = 32
+
 // zstdDecoder is shared by every goroutine: DecodeAll is safe for
 // concurrent use and keeps a pool of block decoders. DecodeAll stops at the
 // capacity of the buffer it is given, which is how Decode bounds memory.
@@ -79,22 +86,22 @@ func (zstdCodec) Decode(dst, src []byte, size int) ([]byte, error) {
 		return dst[:0], fmt.Errorf("compress: %v: %w", format.Zstd, err)
 	}
 	var buf []byte
-	if cap(dst) >= size {
-		buf = dst[:0:size]
+	if cap(dst) >= size+zstdSlack {
+		buf = dst[: 0 : size+zstdSlack]
 	} else {
 		n := firstChunk(size, len(src))
 		var h zstd.Header
 		if h.Decode(src) == nil && h.HasFCS && h.FrameContentSize == uint64(size) {
 			n = size
 		}
-		buf = make([]byte, 0, n)
+		buf = make([]byte, 0, n+zstdSlack)
 	}
 	for {
 		out, err := d.DecodeAll(src, buf)
-		if errors.Is(err, zstd.ErrDecoderSizeExceeded) && cap(buf) < size {
+		if errors.Is(err, zstd.ErrDecoderSizeExceeded) && cap(buf) < size+zstdSlack {
 			// The frame did not say how large it is, or said more than we
 			// gave: grow only as far as the data has shown it needs.
-			n := min(4*cap(buf), size)
+			n := min(4*cap(buf), size+zstdSlack)
 			buf = make([]byte, 0, n)
 			continue
 		}

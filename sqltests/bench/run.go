@@ -128,11 +128,14 @@ func timeIt(f func() error) (float64, error) {
 	return time.Since(t0).Seconds(), err
 }
 
-// interleave runs every contender once per round (A B C D A B C D ...),
-// one warm-up round then Runs counted rounds.
+// interleave runs every contender once per round, one warm-up round then
+// Runs counted rounds, starting each round one contender further along
+// (A B C D, B C D A, ...): what runs just before a contender (DuckDB's
+// threads winding down, a peer's garbage) then weighs on each alike.
 func (s *Suite) interleave(workload, codec string, fns map[string]func() error, order []string) error {
 	for run := 0; run <= s.Cfg.Runs; run++ {
-		for _, lib := range order {
+		for i := range order {
+			lib := order[(run+i)%len(order)]
 			sec, err := timeIt(fns[lib])
 			if err != nil {
 				return fmt.Errorf("%s %s %s: %w", workload, codec, lib, err)
