@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -155,6 +156,15 @@ func newScope(steps []joinStep, outer *scope) *scope {
 				partner.coalesce = own
 			}
 		}
+	}
+	if !slices.IsSortedFunc(steps, func(a, b joinStep) int { return a.item - b.item }) {
+		// FROM items planned out of order (fromClause): SELECT * lists
+		// them as written.
+		item := map[*relation]int{}
+		for _, st := range steps {
+			item[st.rel] = st.item
+		}
+		slices.SortStableFunc(sc.from, func(a, b *relation) int { return item[a] - item[b] })
 	}
 	return sc
 }

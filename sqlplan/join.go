@@ -31,9 +31,17 @@ type joinNode struct {
 	ints  map[int64][]int32
 	strs  map[string][]int32
 	buf   []byte
+
+	// pending is a left batch a nested-loop join probes in slices,
+	// from row pendingAt on.
+	pending   *Batch
+	pendingAt int
 }
 
-const maxCrossRows = 50_000_000
+// crossChunk bounds the row pairs a nested-loop join builds at a time: a
+// left batch whose cross product with the right side is larger is probed
+// a slice of its rows at a time.
+const crossChunk = 1 << 20
 
 func (n *joinNode) build(ctx context.Context) error {
 	all, err := drain(ctx, n.right, n.rightTypes)
@@ -91,7 +99,10 @@ func (n *joinNode) next(ctx context.Context) (*Batch, error) {
 		}
 	}
 	for {
-		b, err := n.left.next(ctx)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		b, err := n.nextLeft(ctx)
 		if err == io.EOF && n.rightOuter && !n.rightDone {
 			n.rightDone = true
 			if out := n.unmatchedRight(); out.N > 0 {
@@ -111,12 +122,33 @@ func (n *joinNode) next(ctx context.Context) (*Batch, error) {
 	}
 }
 
+// nextLeft returns the next left rows to probe: the next left batch, or
+// for a nested-loop join whose pairs would exceed crossChunk, the next
+// slice of it.
+func (n *joinNode) nextLeft(ctx context.Context) (*Batch, error) {
+	if n.pending == nil {
+		b, err := n.left.next(ctx)
+		if err != nil || len(n.lkeys) > 0 || int64(b.N)*int64(n.rall.N) <= crossChunk {
+			return b, err
+		}
+		n.pending, n.pendingAt = b, 0
+	}
+	end := min(n.pending.N, n.pendingAt+max(1, crossChunk/max(n.rall.N, 1)))
+	rows := make([]int32, 0, end-n.pendingAt)
+	for i := n.pendingAt; i < end; i++ {
+		rows = append(rows, int32(i))
+	}
+	part := takeBatch(n.pending, rows)
+	if n.pendingAt = end; end == n.pending.N {
+		n.pending = nil
+	}
+	return part, nil
+}
+
 func (n *joinNode) probe(b *Batch) (*Batch, error) {
 	var li, ri []int32
 	if len(n.lkeys) == 0 {
-		if int64(b.N)*int64(n.rall.N) > maxCrossRows {
-			return nil, errorf("the cross join would produce more than %d rows per batch", maxCrossRows)
-		}
+		li, ri = make([]int32, 0, b.N*n.rall.N), make([]int32, 0, b.N*n.rall.N)
 		for i := 0; i < b.N; i++ {
 			for j := 0; j < n.rall.N; j++ {
 				li, ri = append(li, int32(i)), append(ri, int32(j))
@@ -283,3 +315,65 @@ func (n *joinNode) explain(x *explainer, depth int) {
 }
 
 var _ = io.EOF
+
+// joinKeys are what a join step matches on: equalities between the
+// relations before it (lkeys) and its own (rkeys), and other conditions.
+type joinKeys struct {
+	lkeys, rkeys []expr
+	cond         []expr
+}
+
+// whereJoinKeys moves the WHERE equalities between an inner-joined
+// relation and the relations before it into that relation's join keys, so
+// that FROM a, b WHERE a.k = b.k is a hash join rather than a filtered
+// cross product. It returns the conjuncts left for WHERE. An equality is
+// left where it is when its relation's step is an outer join, or when a
+// FULL or RIGHT join comes after it: that join's null-extended rows must
+// still meet the WHERE.
+func whereJoinKeys(steps []joinStep, where []expr, joins []joinKeys) []expr {
+	if len(steps) < 2 {
+		return where
+	}
+	index := map[*relation]int{}
+	lastFull := -1
+	for i, st := range steps {
+		index[st.rel] = i
+		if st.full {
+			lastFull = i
+		}
+	}
+	// span gives the lowest and highest step an expression reads, ok false
+	// when it reads none or a relation not of this FROM (an outer query's).
+	span := func(e expr) (lo, hi int, ok bool) {
+		lo, hi = len(steps), -1
+		for r := range relsOf(e) {
+			i, found := index[r]
+			if !found {
+				return 0, 0, false
+			}
+			lo, hi = min(lo, i), max(hi, i)
+		}
+		return lo, hi, hi >= 0
+	}
+	var rest []expr
+	for _, c := range where {
+		if eq, ok := c.(*cmpExpr); ok && eq.op == opEq {
+			llo, lhi, lok := span(eq.l)
+			rlo, rhi, rok := span(eq.r)
+			if lok && rok {
+				l, r := eq.l, eq.r
+				if lhi > rhi {
+					l, r, llo, lhi, rlo, rhi = r, l, rlo, rhi, llo, lhi
+				}
+				// r reads step rhi alone, l only steps before it.
+				if i := rhi; rlo == i && lhi < i && i > lastFull && !steps[i].left && !steps[i].full {
+					joins[i].lkeys = append(joins[i].lkeys, l)
+					joins[i].rkeys = append(joins[i].rkeys, r)
+					continue
+				}
+			}
+		}
+		rest = append(rest, c)
+	}
+	return rest
+}

@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -30,5 +31,43 @@ func TestOuterJoinNullable(t *testing.T) {
 		if cols[0].Nullable != want[0] || cols[1].Nullable != want[1] {
 			t.Errorf("%s: nullable %v %v, want %v", q, cols[0].Nullable, cols[1].Nullable, want)
 		}
+	}
+}
+
+// TestLargeCrossJoin: a nested-loop join whose left batches times the
+// right side exceed crossChunk pairs is probed in slices (it was refused),
+// and a FROM list's WHERE equality is a hash join; both counted against a
+// direct computation.
+func TestLargeCrossJoin(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE a AS SELECT range AS x, range % 7 AS k FROM range(3000)")
+	exec(t, e, "CREATE TABLE b AS SELECT range * 2 AS y, range % 5 AS k FROM range(1500)")
+	less, same := int64(0), int64(0)
+	for x := int64(0); x < 3000; x++ {
+		for r := int64(0); r < 1500; r++ {
+			if x < 2*r {
+				less++
+			}
+			if x%7 == r%5 {
+				same++
+			}
+		}
+	}
+	if 3000*1500 <= crossChunk {
+		t.Fatalf("the tables are too small to test slicing (%d pairs, crossChunk %d)", 3000*1500, crossChunk)
+	}
+	for q, want := range map[string]int64{
+		"SELECT count(*) FROM a, b WHERE a.x < b.y":           less,
+		"SELECT count(*) FROM a CROSS JOIN b WHERE a.x < b.y": less,
+		"SELECT count(*) FROM a LEFT JOIN b ON a.x < b.y":     less + 2, // x = 2998 and 2999 find no larger y (at most 2998)
+		"SELECT count(*) FROM a, b WHERE a.k = b.k":           same,
+	} {
+		got := queryAll(t, e, q)
+		if len(got) != 1 || got[0][0] != want {
+			t.Errorf("%s: %v, want %d", q, got, want)
+		}
+	}
+	if plan := planOf(t, e, "SELECT count(*) FROM a, b WHERE a.k = b.k"); !strings.Contains(plan, "HASH JOIN") {
+		t.Errorf("FROM a, b WHERE a.k = b.k is not a hash join:\n%s", plan)
 	}
 }

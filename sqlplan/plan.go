@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -254,14 +255,33 @@ type joinStep struct {
 	// swapped marks the left table of a RIGHT JOIN, planned after the
 	// right one (a RIGHT JOIN b is b LEFT JOIN a).
 	swapped bool
+	// item is the position in the FROM list of the item the relation
+	// belongs to, which SELECT * follows when the items are planned in
+	// another order (see fromClause).
+	item int
 }
 
 func (p *planner) fromClause(from sqlparser.TableExprs, outer *scope) ([]joinStep, error) {
 	var steps []joinStep
-	for _, te := range from {
+	for k, te := range from {
 		s, err := p.tableExpr(te, outer)
 		if err != nil {
 			return nil, err
+		}
+		for i := range s {
+			s[i].item = k
+		}
+		if k > 0 && slices.ContainsFunc(s, func(st joinStep) bool { return st.full }) {
+			// A comma binds looser than JOIN: a, b FULL JOIN c is a times
+			// (b FULL JOIN c), whose unmatched rows of c meet every row of
+			// a. Planned in a line, the FULL JOIN would null-extend a too;
+			// so the item goes first and the items before it are cross
+			// joined to it (the same rows, in another order).
+			if slices.ContainsFunc(steps, func(st joinStep) bool { return st.full || len(st.using) > 0 }) {
+				return nil, unsupported("a FULL or RIGHT JOIN in a FROM list after an item holding a FULL JOIN or a JOIN ... USING (write the items as derived tables)")
+			}
+			steps = append(s, steps...)
+			continue
 		}
 		steps = append(steps, s...)
 	}

@@ -272,11 +272,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 
 	// Joins: equality keys, conditions pushed to the right relation's scan,
 	// and the rest.
-	type joinPlan struct {
-		lkeys, rkeys []expr
-		cond         []expr
-	}
-	joins := make([]joinPlan, len(steps))
+	joins := make([]joinKeys, len(steps))
 	for i := 1; i < len(steps); i++ {
 		st := steps[i]
 		var on []expr
@@ -338,6 +334,8 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			joins[i].cond = append(joins[i].cond, c)
 		}
 	}
+
+	where = whereJoinKeys(steps, where, joins)
 
 	// WHERE pushdown: single-table conjuncts the scan evaluates exactly.
 	var residual []expr
