@@ -38,6 +38,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT list_transform([a, 2], x -> x * 2), list_filter([b], lambda s: s LIKE 'a%'), list_reduce([a, a], (p, q) -> p + q), apply([[a]], l -> len(l)) FROM t WHERE len(filter([a], x -> x > 0)) > 0",
 		"SELECT COLUMNS('a|b'), min(COLUMNS(*)) , COLUMNS(c -> c = 'a') + 1 FROM t GROUP BY a, b",
 		"SELECT * FROM t x, t y FULL JOIN t z ON y.a = z.a, t w WHERE x.a = y.a AND w.b = x.b AND x.a < z.a",
+		"SELECT a * 2 AS d, d + 1 AS e, e || b, (SELECT d) FROM t WHERE e > 1 AND d IN (SELECT a FROM t)",
 		"FROM t SELECT a, left(b, 1) WHERE a > 1 ORDER BY 1", "FROM (FROM t) x WHERE a IN (FROM t SELECT a)",
 		"PIVOT t ON b USING sum(a) AS s, count(*) GROUP BY a % 2 ORDER BY 1 LIMIT 3", "PIVOT (SELECT a, b FROM t) ON a IN (1, 2)",
 		"UNPIVOT (SELECT a, a * 2 AS b2 FROM t) ON a, b2 INTO NAME n VALUE v ORDER BY n",

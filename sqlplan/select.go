@@ -39,6 +39,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	savedOuterWin := p.win
 	p.win = nil
 	defer func() { p.win = savedOuterWin }()
+	p.lateralAliases(sel, sc)
 	var where []expr
 	if sel.Where != nil {
 		if containsAggregate(sel.Where.Expr) {
@@ -837,14 +838,25 @@ func (p *planner) qualifyAliases(q sqlparser.Expr, items sqlparser.SelectExprs, 
 			aliases[ae.As.Lowered()] = ae.Expr
 		}
 	}
-	if len(aliases) == 0 {
-		return q
+	q, _ = p.replaceAliases(q, aliases, sc)
+	return q
+}
+
+// replaceAliases replaces the unqualified names in e that are keys of
+// aliases and not columns in scope by their expressions (in parentheses).
+// Subqueries and lambda bodies keep their names. It changes e in place
+// (and returns it, or what replaced it), and says whether it did.
+func (p *planner) replaceAliases(e sqlparser.Expr, aliases map[string]sqlparser.Expr, sc *scope) (sqlparser.Expr, bool) {
+	if len(aliases) == 0 || e == nil {
+		return e, false
 	}
 	var names []*sqlparser.ColName
 	sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		switch x := n.(type) {
 		case *sqlparser.Subquery:
 			return false, nil
+		case *sqlparser.FuncExpr:
+			return x.Name.Lowered() != lambdaMarker, nil
 		case *sqlparser.ColName:
 			if x.Qualifier.IsEmpty() && aliases[x.Name.Lowered()] != nil {
 				if _, err := p.resolve(sc, x); err != nil {
@@ -853,11 +865,35 @@ func (p *planner) qualifyAliases(q sqlparser.Expr, items sqlparser.SelectExprs, 
 			}
 		}
 		return true, nil
-	}, q)
+	}, e)
 	for _, c := range names {
-		q = sqlparser.ReplaceExpr(q, c, &sqlparser.ParenExpr{Expr: aliases[c.Name.Lowered()]})
+		e = sqlparser.ReplaceExpr(e, c, &sqlparser.ParenExpr{Expr: aliases[c.Name.Lowered()]})
 	}
-	return q
+	return e, len(names) > 0
+}
+
+// lateralAliases lets a select item use the aliases of the items before
+// it, and WHERE those of every item, where the names are not columns (as
+// DuckDB does): SELECT amount * 2 AS d, d + 1 ... WHERE d > 10. An item
+// changed keeps its output name.
+func (p *planner) lateralAliases(sel *sqlparser.Select, sc *scope) {
+	aliases := map[string]sqlparser.Expr{}
+	for _, it := range sel.SelectExprs {
+		ae, ok := it.(*sqlparser.AliasedExpr)
+		if !ok {
+			continue
+		}
+		name := itemName(ae)
+		if e, changed := p.replaceAliases(ae.Expr, aliases, sc); changed {
+			ae.Expr, ae.As = e, sqlparser.NewColIdent(name)
+		}
+		if !ae.As.IsEmpty() {
+			aliases[ae.As.Lowered()] = ae.Expr
+		}
+	}
+	if sel.Where != nil {
+		sel.Where.Expr, _ = p.replaceAliases(sel.Where.Expr, aliases, sc)
+	}
 }
 
 // itemName is the name of a select item's output column: its alias, the
