@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/carquet-go/carquet/parquet/value"
@@ -21,8 +22,10 @@ type aggSpec struct {
 	arg expr
 	// arg2 is the second argument of arg_max/arg_min (the value ordered by).
 	arg2 expr
-	// q is the fraction of quantile_cont/quantile_disc (median: 0.5).
+	// q is the fraction of quantile_cont/quantile_disc (median: 0.5); qs
+	// the fractions when given as a list (the result is then a list).
 	q        float64
+	qs       []float64
 	sep      string
 	distinct bool
 	t        Type
@@ -152,9 +155,13 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 	if spec.fn == "quantile_cont" || spec.fn == "quantile_disc" {
 		switch {
 		case len(bound) == 2:
+			if qs, ok := quantileFractions(bound[1]); ok {
+				spec.qs, bound = qs, bound[:1]
+				break
+			}
 			q, ok := quantileFraction(bound[1])
 			if !ok {
-				return nil, errorf("the fraction of %s must be a constant between 0 and 1", spec.fn)
+				return nil, errorf("the fraction of %s must be a constant between 0 and 1, or a list of them", spec.fn)
 			}
 			spec.q, bound = q, bound[:1]
 		case len(bound) != 1 || !median:
@@ -276,6 +283,9 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		}
 		spec.arg, err = p.cast(spec.arg, tFloat)
 		spec.t = tFloat
+		if spec.qs != nil {
+			spec.t = Type{Kind: KNested, Elem: &tFloat}
+		}
 	case "quantile_disc", "mode", "arg_max", "arg_min":
 		if at.Kind == KNested || spec.arg2 != nil && spec.arg2.typ().Kind == KNested {
 			return nil, errorf("%s of a nested value is not supported", spec.fn)
@@ -283,6 +293,10 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		spec.t = withoutField(at)
 		if at.Kind == KNull {
 			spec.t = tInt
+		}
+		if spec.qs != nil {
+			elem := spec.t
+			spec.t = Type{Kind: KNested, Elem: &elem}
 		}
 	case "bool_and", "bool_or":
 		spec.arg, err = p.coerce(spec.arg, tBool)
@@ -398,6 +412,9 @@ func newAccumulator(a *aggSpec) accumulator {
 	case "entropy":
 		return &entropyAcc{t: a.t}
 	case "quantile_cont", "quantile_disc":
+		if a.qs != nil {
+			return &quantileAcc{t: *a.t.Elem, qs: a.qs, cont: a.fn == "quantile_cont"}
+		}
 		return &quantileAcc{t: a.t, q: a.q, cont: a.fn == "quantile_cont"}
 	case "mode":
 		return &modeAcc{t: a.t}
@@ -441,12 +458,65 @@ func quantileFraction(e expr) (float64, bool) {
 	return q, q >= 0 && q <= 1
 }
 
+// quantileFractions is a constant list of fractions in [0, 1].
+func quantileFractions(e expr) ([]float64, bool) {
+	t := e.typ()
+	if t.Kind != KNested || t.Elem == nil || !constantTree(e) {
+		return nil, false
+	}
+	c, err := e.eval(&Batch{N: 1})
+	if err != nil || c.isNull(0) {
+		return nil, false
+	}
+	k := &constExpr{t: t, v: c.get(0)}
+	vs, ok := k.v.([]any)
+	if !ok || len(vs) == 0 {
+		return nil, false
+	}
+	qs := make([]float64, len(vs))
+	for i, v := range vs {
+		if s, isText := v.(string); isText {
+			// Nested values keep decimals as their text.
+			f, err := strconv.ParseFloat(s, 64)
+			if err != nil || f < 0 || f > 1 {
+				return nil, false
+			}
+			qs[i] = f
+			continue
+		}
+		q, ok := quantileFraction(&constExpr{v: v, t: *k.t.Elem})
+		if !ok {
+			return nil, false
+		}
+		qs[i] = q
+	}
+	return qs, true
+}
+
+// constantTree reports whether every leaf of e is a constant.
+func constantTree(e expr) bool {
+	ch := children(e)
+	if len(ch) == 0 {
+		_, ok := isConst(e)
+		return ok
+	}
+	for _, c := range ch {
+		if !constantTree(c) {
+			return false
+		}
+	}
+	return true
+}
+
 // quantileAcc collects each group's non-NULL values and picks the
 // quantile at the end: quantile_cont interpolates between the two values
 // around position (n-1)*q, quantile_disc takes the ceil(n*q)-th value.
+// With a list of fractions (qs) each group's result is the list of its
+// quantiles.
 type quantileAcc struct {
 	t    Type
 	q    float64
+	qs   []float64
 	cont bool
 	vals [][]any
 }
@@ -462,25 +532,41 @@ func (a *quantileAcc) update(gids []int32, ng int, c *Col) {
 
 func (a *quantileAcc) result(ng int) *Col {
 	a.vals = growTo(a.vals, ng)
-	b := newBuilder(a.t, ng)
+	t := a.t
+	if a.qs != nil {
+		t = Type{Kind: KNested, Elem: &a.t}
+	}
+	b := newBuilder(t, ng)
 	for _, vs := range a.vals[:ng] {
 		if len(vs) == 0 {
 			b.add(nil)
 			continue
 		}
 		slices.SortFunc(vs, func(x, y any) int { return compareScalars(a.t, x, y) })
-		if !a.cont {
-			// DuckDB's discrete quantile: the ceil(n*q)-th value.
-			b.add(vs[max(1, int(math.Ceil(float64(len(vs))*a.q)))-1])
+		if a.qs == nil {
+			b.add(a.pick(vs, a.q))
 			continue
 		}
-		pos := float64(len(vs)-1) * a.q
-		lo := int(math.Floor(pos))
-		hi := min(lo+1, len(vs)-1)
-		x, y := vs[lo].(float64), vs[hi].(float64)
-		b.add(x + (pos-float64(lo))*(y-x))
+		list := make([]any, len(a.qs))
+		for i, q := range a.qs {
+			list[i] = a.pick(vs, q)
+		}
+		b.add(list)
 	}
 	return b.c
+}
+
+// pick is the quantile q of the sorted values vs.
+func (a *quantileAcc) pick(vs []any, q float64) any {
+	if !a.cont {
+		// DuckDB's discrete quantile: the ceil(n*q)-th value.
+		return vs[max(1, int(math.Ceil(float64(len(vs))*q)))-1]
+	}
+	pos := float64(len(vs)-1) * q
+	lo := int(math.Floor(pos))
+	hi := min(lo+1, len(vs)-1)
+	x, y := vs[lo].(float64), vs[hi].(float64)
+	return x + (pos-float64(lo))*(y-x)
 }
 
 // modeAcc counts each group's values; the most frequent wins, the first

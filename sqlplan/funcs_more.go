@@ -10,6 +10,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -118,7 +119,14 @@ func init() {
 		"printf":   {1, -1, bindFormat, func(a []*Col, i int) (any, error) { return printfRow(a, i) }, false, false},
 		"format":   {1, -1, bindFormat, func(a []*Col, i int) (any, error) { return formatRow(a, i) }, false, false},
 		"strptime": {2, 2, sig(tTS, tString), func(a []*Col, i int) (any, error) { return strptime(str(a[0], i), str(a[1], i)) }, false, false},
+		"try_strptime": {2, 2, sig(tTS, tString), func(a []*Col, i int) (any, error) {
+			if v, err := strptime(str(a[0], i), str(a[1], i)); err == nil {
+				return v, nil
+			}
+			return nil, nil // NULL where strptime fails
+		}, false, false},
 		"epoch_ms": {1, 1, bindEpochIn, nil, false, false},
+		"timezone": {2, 2, bindTimezone, nil, false, false},
 		"epoch_us": {1, 1, sig(tInt, tTS), func(a []*Col, i int) (any, error) { return a[0].I[i], nil }, false, false},
 		"epoch_ns": {1, 1, sig(tInt, tTS), func(a []*Col, i int) (any, error) {
 			us := a[0].I[i]
@@ -134,6 +142,7 @@ func init() {
 	rowByTypes["hex"] = hexRow
 	rowByTypes["to_hex"] = hexRow
 	rowByTypes["epoch_ms"] = epochRow(1000)
+	rowByTypes["timezone"] = timezoneRow
 	funcs["to_hex"] = funcs["hex"]
 	funcs["base64"] = funcs["to_base64"]
 	funcs["gen_random_uuid"] = funcs["uuid"]
@@ -624,4 +633,65 @@ func strptime(s, f string) (any, error) {
 		return nil, fmt.Errorf("strptime: %q is not a valid date", s)
 	}
 	return t.UnixMicro() - int64(offset)*1e6, nil
+}
+
+// bindTimezone binds timezone(zone, t), which is t AT TIME ZONE zone: a
+// TIMESTAMP (or DATE) read as the wall time in zone becomes the instant,
+// a TIMESTAMPTZ (an instant) becomes its wall time in zone.
+func bindTimezone(p *planner, in []expr) ([]expr, Type, error) {
+	zone, err := p.cast(in[0], tString)
+	if err != nil {
+		return nil, Type{}, err
+	}
+	if t := in[1].typ(); t.Kind == KTimestamp && t.TZ {
+		return []expr{zone, in[1]}, tTS, nil
+	}
+	ts, err := p.cast(in[1], tTS)
+	return []expr{zone, ts}, Type{Kind: KTimestamp, TZ: true}, err
+}
+
+func timezoneRow(types []Type) func(a []*Col, i int) (any, error) {
+	toWall := types[1].TZ
+	return func(a []*Col, i int) (any, error) {
+		loc, err := zoneNamed(str(a[0], i))
+		if err != nil {
+			return nil, err
+		}
+		t := time.UnixMicro(a[1].I[i]).UTC()
+		if toWall {
+			w := t.In(loc)
+			return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), time.UTC).UnixMicro(), nil
+		}
+		return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc).UnixMicro(), nil
+	}
+}
+
+// zones caches the time zones looked up by name.
+var zones sync.Map
+
+// zoneNamed is the IANA time zone of that name (or UTC / an offset such
+// as +02:00).
+func zoneNamed(name string) (*time.Location, error) {
+	if l, ok := zones.Load(name); ok {
+		return l.(*time.Location), nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		var h, m int
+		sign := 1
+		rest := name
+		if strings.HasPrefix(rest, "-") {
+			sign, rest = -1, rest[1:]
+		} else {
+			rest = strings.TrimPrefix(rest, "+")
+		}
+		if n, _ := fmt.Sscanf(rest, "%d:%d", &h, &m); n >= 1 && h <= 23 && m >= 0 && m < 60 && h >= 0 {
+			loc, err = time.FixedZone(name, sign*(h*3600+m*60)), nil
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("unknown time zone %q", name)
+	}
+	zones.Store(name, loc)
+	return loc, nil
 }

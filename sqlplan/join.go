@@ -40,8 +40,12 @@ type joinNode struct {
 
 // crossChunk bounds the row pairs a nested-loop join builds at a time: a
 // left batch whose cross product with the right side is larger is probed
-// a slice of its rows at a time.
-const crossChunk = 1 << 20
+// a slice of its rows at a time. A right side of more than maxCrossRight
+// rows is refused (one left row would pair with all of them at once).
+const (
+	crossChunk    = 1 << 20
+	maxCrossRight = 8 << 20
+)
 
 func (n *joinNode) build(ctx context.Context) error {
 	all, err := drain(ctx, n.right, n.rightTypes)
@@ -126,6 +130,9 @@ func (n *joinNode) next(ctx context.Context) (*Batch, error) {
 // for a nested-loop join whose pairs would exceed crossChunk, the next
 // slice of it.
 func (n *joinNode) nextLeft(ctx context.Context) (*Batch, error) {
+	if len(n.lkeys) == 0 && n.rall.N > maxCrossRight {
+		return nil, errorf("the nested-loop join's right side has %d rows, more than %d (give the join an equality condition, or put the larger input on the left)", n.rall.N, maxCrossRight)
+	}
 	if n.pending == nil {
 		b, err := n.left.next(ctx)
 		if err != nil || len(n.lkeys) > 0 || int64(b.N)*int64(n.rall.N) <= crossChunk {

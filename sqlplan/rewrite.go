@@ -501,6 +501,20 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				return nil, e
 			}
 			switch {
+			case low == "at" && next.is("time") && at(i+2).is("zone"):
+				// x AT TIME ZONE z is timezone(z, x).
+				start := operandStart(r.out)
+				zone := at(i + 3)
+				if start < 0 || zone.kind != tkString {
+					return nil, errAt(src, t.pos, "AT TIME ZONE takes a value before it and a zone name (a string constant) after it")
+				}
+				operand := append([]otok(nil), r.out[start:]...)
+				r.out = append(r.out[:start], otok{text: "timezone", orig: operand[0].orig}, otok{text: "(", orig: operand[0].orig})
+				r.emit(mysqlString(zone.unquoted()), zone)
+				r.emit(",", t)
+				r.out = append(r.out, operand...)
+				r.emit(")", zone)
+				i += 3
 			case (low == "x" || low == "b") && next.kind == tkString && next.pos == t.pos+1:
 				// X'00ff' hex (and B'0101' bit) literals.
 				r.emit(t.text+next.text, t)
