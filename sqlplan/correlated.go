@@ -250,7 +250,7 @@ func (e *corrExpr) eval(b *Batch) (*Col, error) {
 // and other correlated subqueries of the statement may run at the same
 // time. The tables it opens are released once the subquery has run.
 func (e *corrExpr) instantiate(vals []any) (expr, error) {
-	p := &planner{e: e.p.e, src: e.p.src, args: e.p.args, ctx: e.p.ctx, tx: e.p.tx}
+	p := e.p.child(e.p.src)
 	defer p.releaseAll()
 	sc := &scope{outer: e.sc, corr: &corrFrame{refs: e.refs, vals: vals, fixed: true}}
 	switch e.kind {
@@ -385,7 +385,7 @@ func containsSubquery(n sqlparser.SQLNode) bool {
 // use, with a planner of its own).
 func (g *groupedCorr) value(e *corrExpr, v any) (any, error) {
 	if !g.built {
-		p := &planner{e: e.p.e, src: e.p.src, args: e.p.args, ctx: e.p.ctx, tx: e.p.tx}
+		p := e.p.child(e.p.src)
 		defer p.releaseAll()
 		b, err := p.runSubquery(g.grouped, e.sc, -1)
 		if err != nil {

@@ -100,9 +100,11 @@
 // TABLE [IF NOT EXISTS] (columns, options) / AS SELECT, DROP TABLE [IF
 // EXISTS], CREATE [OR REPLACE] VIEW / DROP VIEW (views.go: kept by the
 // engine, not in the folder), DESCRIBE, SHOW TABLES, SHOW COLUMNS,
-// EXPLAIN [ANALYZE].
+// EXPLAIN [ANALYZE]. UPDATE t SET ... [WHERE ...] and DELETE FROM t
+// [WHERE ...] of a single-file table, outside transactions (dml.go: the
+// file is written again, under its append lock, and replaces the old one).
 //
-// Refused by name: UPDATE, DELETE, ALTER, MERGE, GROUPS frames, frame
+// Refused by name: ALTER, MERGE, GROUPS frames, frame
 // EXCLUDE,
 // CREATE OR REPLACE, temporary tables,
 // INTERSECT/EXCEPT mixed with UNION in one query (parenthesize one),

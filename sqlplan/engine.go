@@ -267,9 +267,11 @@ func stampOf(path string) string {
 
 // acquire opens (or reuses) the table at path (a Delta table at version,
 // the latest when nil); release must follow.
-func (e *Engine) acquire(path string, version *int64) (*scan.Table, error) {
-	e.writeMu.RLock()
-	defer e.writeMu.RUnlock()
+func (e *Engine) acquire(path string, version *int64, writeHeld bool) (*scan.Table, error) {
+	if !writeHeld {
+		e.writeMu.RLock()
+		defer e.writeMu.RUnlock()
+	}
 	stamp := stampOf(path)
 	key := path
 	if version != nil {
@@ -359,6 +361,15 @@ func splitVersion(name string) (string, *int64, error) {
 // openTable resolves and opens a table by name, with a suggestion when
 // there is no such table.
 func (e *Engine) openTable(name string) (*scan.Table, string, error) {
+	return e.openTableHeld(name, false)
+}
+
+// openTableWriteHeld is openTable for a caller that holds the write lock.
+func (e *Engine) openTableWriteHeld(name string) (*scan.Table, string, error) {
+	return e.openTableHeld(name, true)
+}
+
+func (e *Engine) openTableHeld(name string, writeHeld bool) (*scan.Table, string, error) {
 	base, version, err := splitVersion(name)
 	if err != nil {
 		return nil, "", err
@@ -386,7 +397,7 @@ func (e *Engine) openTable(name string) (*scan.Table, string, error) {
 	} else if !delta.IsTable(path) {
 		return nil, path, errorf("table %q: a version (@v%d) applies to Delta tables only", name, *version)
 	}
-	t, err := e.acquire(path, version)
+	t, err := e.acquire(path, version, writeHeld)
 	if err != nil {
 		if errors.Is(err, scan.ErrNoFiles) {
 			return nil, path, &Error{Msg: fmt.Sprintf("table %q has no Parquet files", name), Offset: -1, Err: ErrNoTable}

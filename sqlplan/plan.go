@@ -37,9 +37,13 @@ type planner struct {
 	ctx      context.Context
 	acquired []*scan.Table
 	tx       *Tx // the transaction whose snapshot the statement reads, if any
-	depth    int
-	scans    []*scanNode
-	win      *winCtx // window functions of the SELECT being bound
+	// writeHeld says the statement holds the engine's write lock (a
+	// DELETE or UPDATE reading the table it rewrites): tables are opened
+	// without taking it again.
+	writeHeld bool
+	depth     int
+	scans     []*scanNode
+	win       *winCtx // window functions of the SELECT being bound
 	// fromRefs are the column names the SELECT whose FROM is being
 	// planned refers to (nil: unknown), for pruneDerived.
 	fromRefs *colRefs
@@ -47,6 +51,13 @@ type planner struct {
 	// computed, and those being computed (recursive.go).
 	recDone, recWork map[int]*recTable
 	recActive        map[int]bool
+}
+
+// child is a planner for a part of the statement with a source of its
+// own (a subquery, a CTE, a set operation's part): the same engine,
+// arguments, context, transaction and locks.
+func (p *planner) child(src *source) *planner {
+	return &planner{e: p.e, src: src, args: p.args, ctx: p.ctx, tx: p.tx, writeHeld: p.writeHeld}
 }
 
 func (p *planner) releaseAll() {
@@ -60,6 +71,17 @@ func (p *planner) releaseAll() {
 type selectPlan struct {
 	root node
 	cols []Column
+}
+
+// drainAll runs the plan to the end into one batch of its columns' types,
+// and closes it.
+func (sp *selectPlan) drainAll(ctx context.Context) (*Batch, error) {
+	defer sp.root.close()
+	types := make([]Type, len(sp.cols))
+	for i, c := range sp.cols {
+		types[i] = c.Type
+	}
+	return drain(ctx, sp.root, types)
 }
 
 func (p *planner) planSelect(stmt sqlparser.SelectStatement, outer *scope) (*selectPlan, error) {
@@ -425,8 +447,11 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 			return p.setOpRelation(name, alias)
 		}
 		open := p.e.openTable
-		if p.tx != nil {
+		switch {
+		case p.tx != nil:
 			open = p.tx.openTable
+		case p.writeHeld:
+			open = p.e.openTableWriteHeld
 		}
 		tbl, path, err := open(name)
 		if err != nil {
@@ -503,7 +528,7 @@ func (p *planner) setOpRelation(name, alias string) (*relation, error) {
 	}
 	st.setRecursive(p.src.recs)
 	// Its own planner: its markers are numbered in its own source.
-	pp := &planner{e: p.e, src: st.src, args: p.args, ctx: p.ctx, tx: p.tx}
+	pp := p.child(st.src)
 	sp, err := st.plan(pp)
 	p.acquired = append(p.acquired, pp.acquired...)
 	if err != nil {

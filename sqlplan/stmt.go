@@ -26,6 +26,8 @@ const (
 	kindCreateView // CREATE [OR REPLACE] VIEW
 	kindDropView   // DROP VIEW [IF EXISTS]
 	kindSetOp      // SELECT ... INTERSECT|EXCEPT [ALL] SELECT ...
+	kindDelete
+	kindUpdate
 )
 
 // Stmt is a prepared statement: parsed once, planned at every execution
@@ -203,7 +205,8 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 		s.kind, s.table = kindDrop, tableToken(toks[k])
 		s.src = &source{orig: text, toks: toks}
 		return s, nil
-	case "update", "delete", "alter", "merge", "replace", "truncate", "upsert":
+	case "update", "delete":
+	case "alter", "merge", "replace", "truncate", "upsert":
 		return nil, refuse(0, strings.ToUpper(first))
 	case "begin", "start", "commit", "rollback", "end", "savepoint", "release", "abort":
 		return nil, refuse(0, strings.ToUpper(first)+" as a statement (use the driver's transactions: db.BeginTx, tx.Commit, tx.Rollback)")
@@ -275,6 +278,10 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 			return nil, refuse(0, "INSERT IGNORE")
 		}
 		s.kind = kindInsert
+	case *sqlparser.Delete:
+		s.kind = kindDelete
+	case *sqlparser.Update:
+		s.kind = kindUpdate
 	default:
 		return nil, bad(0, "unsupported statement")
 	}
@@ -399,7 +406,7 @@ func (s *Stmt) query(ctx context.Context, p *planner) (*Rows, error) {
 	case kindDescribe:
 		return s.describe(p)
 	case kindDescribeQuery:
-		ip := &planner{e: s.e, src: s.inner.src, args: p.args, ctx: ctx, tx: p.tx}
+		ip := p.child(s.inner.src)
 		sp, err := s.inner.plan(ip)
 		if err != nil {
 			ip.releaseAll()
@@ -472,7 +479,7 @@ func describeRows(ctx context.Context, cols []Column) *Rows {
 // explain plans the inner query and prints its plan; EXPLAIN ANALYZE runs
 // it first and adds what the scans read and pruned.
 func (s *Stmt) explain(ctx context.Context, p *planner) (*Rows, error) {
-	ip := &planner{e: s.e, src: s.inner.src, args: p.args, ctx: ctx, tx: p.tx}
+	ip := p.child(s.inner.src)
 	defer ip.releaseAll()
 	sp, err := s.inner.plan(ip)
 	if err != nil {
@@ -704,7 +711,7 @@ func (s *Stmt) plan(p *planner) (*selectPlan, error) {
 	}
 	var left *selectPlan
 	for i, part := range s.parts {
-		pp := &planner{e: p.e, src: part.src, args: p.args, ctx: p.ctx, tx: p.tx}
+		pp := p.child(part.src)
 		sp, err := part.plan(pp)
 		p.acquired = append(p.acquired, pp.acquired...)
 		if err != nil {

@@ -659,6 +659,8 @@ type target struct {
 	fields []*schema.Field
 	folder bool
 	opts   map[string]string
+	// kv is the footer's other key-value metadata, which a rewrite keeps.
+	kv []format.KeyValue
 }
 
 // insertTarget resolves the table of an INSERT; a transaction keeps it
@@ -701,6 +703,11 @@ func (e *Engine) insertTarget(name string, tx *Tx) (*target, error) {
 		return nil, err
 	}
 	tg := &target{path: path, sch: f0.Schema, fields: fields, folder: st.IsDir(), opts: decodeOptions(f0)}
+	for _, kv := range f0.Meta.KeyValueMetadata {
+		if kv.Key != optionsKey {
+			tg.kv = append(tg.kv, kv)
+		}
+	}
 	if tx != nil {
 		tx.mu.Lock()
 		if tx.targets == nil {
@@ -717,7 +724,7 @@ func (e *Engine) insertTarget(name string, tx *Tx) (*target, error) {
 func (s *Stmt) Exec(ctx context.Context, args []Arg, tx *Tx) (_ Result, err error) {
 	defer recoverInternal(&err)
 	switch s.kind {
-	case kindInsert, kindCreate, kindCreateAs, kindDrop:
+	case kindInsert, kindCreate, kindCreateAs, kindDrop, kindDelete, kindUpdate:
 		if s.e.opts.ReadOnly {
 			return Result{}, &Error{Msg: ErrReadOnly.Error() + ": " + s.verb() + " refused", Offset: -1, Err: ErrReadOnly}
 		}
@@ -740,6 +747,14 @@ func (s *Stmt) Exec(ctx context.Context, args []Arg, tx *Tx) (_ Result, err erro
 			return Result{}, unsupported("DROP TABLE inside a transaction")
 		}
 		return s.dropTable()
+	case kindDelete, kindUpdate:
+		if tx != nil {
+			return Result{}, unsupported(s.verb() + " inside a transaction")
+		}
+		if s.kind == kindDelete {
+			return s.deleteRows(ctx, p)
+		}
+		return s.updateRows(ctx, p)
 	case kindCreateView, kindDropView:
 		return s.e.execView(s)
 	}
@@ -754,6 +769,10 @@ func (s *Stmt) verb() string {
 		return "CREATE TABLE"
 	case kindDrop:
 		return "DROP TABLE"
+	case kindDelete:
+		return "DELETE"
+	case kindUpdate:
+		return "UPDATE"
 	}
 	return "statement"
 }
@@ -853,12 +872,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 			sp.root.close()
 			return Result{}, errorf("the SELECT returns %d columns for %d target columns", len(sp.cols), len(target))
 		}
-		srcTypes := make([]Type, len(sp.cols))
-		for i, c := range sp.cols {
-			srcTypes[i] = c.Type
-		}
-		b, err := drain(ctx, sp.root, srcTypes)
-		sp.root.close()
+		b, err := sp.drainAll(ctx)
 		if err != nil {
 			return Result{}, err
 		}
@@ -979,7 +993,7 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 	var data []*Col
 	n := 0
 	if s.kind == kindCreateAs {
-		ip := &planner{e: s.e, src: s.inner.src, args: p.args, ctx: ctx, tx: p.tx}
+		ip := p.child(s.inner.src)
 		defer ip.releaseAll()
 		sp, err := s.inner.plan(ip)
 		if err != nil {

@@ -95,14 +95,11 @@ func recoverLocked(path string, f *os.File) (bool, error) {
 // removed. Append does this by itself; readers need not (OpenCommitted
 // reads around an unrecovered append).
 func Recover(path string) (bool, error) {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, err := openLocked(path)
 	if err != nil {
-		return false, fmt.Errorf("writer: %w", err)
+		return false, err
 	}
 	defer f.Close()
-	if err := lockFile(f); err != nil {
-		return false, fmt.Errorf("writer: lock %s: %w", path, err)
-	}
 	defer unlockFile(f)
 	cut, err := recoverLocked(path, f)
 	if err != nil {
@@ -118,13 +115,9 @@ func Recover(path string) (bool, error) {
 // row groups. Close commits the append (see the protocol above); Abort or
 // an error rolls it back. Appenders in other processes wait for the lock.
 func Append(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, err := openLocked(path)
 	if err != nil {
-		return nil, fmt.Errorf("writer: %w", err)
-	}
-	if err := lockFile(f); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("writer: lock %s: %w", path, err)
+		return nil, err
 	}
 	release := func() {
 		unlockFile(f)
@@ -285,4 +278,60 @@ func OpenCommitted(path string, opts file.Options) (*Snapshot, error) {
 		return nil, err
 	}
 	return &Snapshot{File: pf, osf: f}, nil
+}
+
+// openLocked opens the file at path for writing and takes its exclusive
+// lock. A Rewrite may replace the file while this waits for the lock: the
+// lock is then the old file's, and it starts again on the new one.
+func openLocked(path string) (*os.File, error) {
+	for range 100 {
+		f, err := os.OpenFile(path, os.O_RDWR, 0)
+		if err != nil {
+			return nil, fmt.Errorf("writer: %w", err)
+		}
+		if err := lockFile(f); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("writer: lock %s: %w", path, err)
+		}
+		held, err1 := f.Stat()
+		now, err2 := os.Stat(path)
+		if err1 == nil && err2 == nil && os.SameFile(held, now) {
+			return f, nil
+		}
+		unlockFile(f)
+		f.Close()
+		if err2 != nil {
+			return nil, fmt.Errorf("writer: %w", err2)
+		}
+	}
+	return nil, fmt.Errorf("writer: %s keeps being replaced", path)
+}
+
+// Rewrite replaces the file at path by the one fill writes (with schema
+// sch and opts), holding the file's append lock from before fill runs
+// until the new file is in place: fill, which reads the old file, sees
+// every append that committed before it, and appends that wait for the
+// lock go to the new file. An interrupted append is rolled back first.
+// When fill or the write fails the old file is left as it was.
+func Rewrite(path string, sch *schema.Schema, fill func(w *Writer) error, opts ...Option) error {
+	f, err := openLocked(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	defer unlockFile(f)
+	if _, err := recoverLocked(path, f); err != nil {
+		return fmt.Errorf("writer: recover %s: %w", path, err)
+	}
+	w, err := Create(path, sch, opts...)
+	if err != nil {
+		return err
+	}
+	if err := fill(w); err != nil {
+		if aerr := w.Abort(); aerr != nil {
+			return errors.Join(err, aerr)
+		}
+		return err
+	}
+	return w.Close()
 }

@@ -492,3 +492,64 @@ func TestAppendConcurrent(t *testing.T) {
 	}
 	verifyMetadata(t, f)
 }
+
+// TestRewriteUnderLock: Rewrite replaces a file's rows; an append that
+// waited for the lock during the rewrite lands in the new file (not the
+// replaced one), and a failing fill leaves the old file as it was.
+func TestRewriteUnderLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.parquet")
+	sch := appendSchema(t)
+	createWith(t, path, sch, appendBatch(0, 10))
+	read := func() []int64 {
+		f, err := file.OpenFile(path, file.Options{}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		return ids(t, f)
+	}
+
+	appended := make(chan error)
+	err := Rewrite(path, sch, func(w *Writer) error {
+		go func() {
+			a, err := Append(path, nil)
+			if err == nil {
+				if err = a.WriteBatch(appendBatch(500, 2)); err == nil {
+					err = a.Close()
+				}
+			}
+			appended <- err
+		}()
+		select {
+		case err := <-appended:
+			return fmt.Errorf("the append did not wait for the rewrite's lock (err %v)", err)
+		case <-time.After(200 * time.Millisecond):
+		}
+		return w.WriteBatch(appendBatch(100, 3))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-appended; err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(read()); got != "[100 101 102 500 501]" {
+		t.Fatalf("after the rewrite and the waiting append: ids %s", got)
+	}
+
+	boom := errors.New("boom")
+	if err := Rewrite(path, sch, func(w *Writer) error {
+		if err := w.WriteBatch(appendBatch(7, 1)); err != nil {
+			return err
+		}
+		return boom
+	}); !errors.Is(err, boom) {
+		t.Fatalf("failing fill: err %v", err)
+	}
+	if got := fmt.Sprint(read()); got != "[100 101 102 500 501]" {
+		t.Fatalf("after a failed rewrite: ids %s", got)
+	}
+	if _, err := os.Stat(path + JournalSuffix); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("journal left behind: %v", err)
+	}
+}

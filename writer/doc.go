@@ -99,7 +99,9 @@
 // (an append that ran whole in between would have grown the file).
 //
 // The lock is flock(2) from golang.org/x/sys/unix, the one import from
-// outside parquet/ (appending is not available where flock is missing). A
-// file replaced by Create (a rename) while an appender holds the old one's
-// lock is not protected: the appender writes to the old inode.
+// outside parquet/ (appending is not available where flock is missing).
+// Rewrite replaces a file under its lock: appenders that waited for the
+// lock find the path now names another file and start again on it. A file
+// replaced by a plain Create (a rename) while an appender holds the old
+// one's lock is not protected: the appender writes to the old inode.
 package writer

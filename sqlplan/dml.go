@@ -1,0 +1,235 @@
+package sqlplan
+
+import (
+	"context"
+	"strings"
+
+	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/parquet/vector"
+	"github.com/carquet-go/carquet/writer"
+	"github.com/xwb1989/sqlparser"
+)
+
+// DELETE and UPDATE write the table's file again: its rows are read
+// through a SELECT, changed, and written to a new file that replaces the
+// old one in a single writer.Rewrite, under the file's append lock, so
+// that a crash or an error leaves the old file whole and no append is
+// lost. The table is read into memory whole, as CREATE TABLE AS does.
+
+// dmlTarget resolves the table of a DELETE or UPDATE: one single-file
+// table, written by anyone, whose columns the rewrite keeps.
+func (s *Stmt) dmlTarget(verb string, tables sqlparser.TableExprs) (*target, *sqlparser.AliasedTableExpr, error) {
+	if len(tables) != 1 {
+		return nil, nil, unsupported(verb + " of more than one table")
+	}
+	te, ok := tables[0].(*sqlparser.AliasedTableExpr)
+	if !ok {
+		return nil, nil, unsupported(verb + " of a join")
+	}
+	tn, ok := te.Expr.(sqlparser.TableName)
+	if !ok {
+		return nil, nil, unsupported(verb + " of a subquery")
+	}
+	name := tn.Name.String()
+	if q := tn.Qualifier.String(); q != "" {
+		name = q + "." + name
+	}
+	tgt, err := s.e.insertTarget(name, nil)
+	if err != nil {
+		return nil, nil, s.src.locate(asError(err), tn.Name.String())
+	}
+	if tgt.folder {
+		return nil, nil, unsupported(verb + " of a table that is a folder of files")
+	}
+	return tgt, te, nil
+}
+
+// deleteRows runs DELETE FROM t [WHERE c].
+func (s *Stmt) deleteRows(ctx context.Context, p *planner) (Result, error) {
+	del := s.ast.(*sqlparser.Delete)
+	if len(del.Targets) > 0 || len(del.OrderBy) > 0 || del.Limit != nil || len(del.Partitions) > 0 {
+		return Result{}, unsupported("this DELETE form (DELETE FROM t [WHERE ...] is)")
+	}
+	tgt, te, err := s.dmlTarget("DELETE", del.TableExprs)
+	if err != nil {
+		return Result{}, err
+	}
+	items := sqlparser.SelectExprs{&sqlparser.StarExpr{}}
+	var deleted int64
+	err = s.rewriteTable(ctx, p, tgt, te, items, del.Where, func(b *Batch, hit []bool) ([]*Col, error) {
+		var keep []int32
+		for i, h := range hit {
+			if h {
+				deleted++
+			} else {
+				keep = append(keep, int32(i))
+			}
+		}
+		return takeBatch(b, keep).Cols[:len(tgt.fields)], nil
+	})
+	return Result{RowsAffected: deleted}, err
+}
+
+// updateRows runs UPDATE t SET col = expr, ... [WHERE c]. The new values
+// are cast to the columns' types as INSERT casts them.
+func (s *Stmt) updateRows(ctx context.Context, p *planner) (Result, error) {
+	up := s.ast.(*sqlparser.Update)
+	if len(up.OrderBy) > 0 || up.Limit != nil {
+		return Result{}, unsupported("UPDATE with ORDER BY or LIMIT")
+	}
+	tgt, te, err := s.dmlTarget("UPDATE", up.TableExprs)
+	if err != nil {
+		return Result{}, err
+	}
+	// The SELECT reads every column, then the new values.
+	items := sqlparser.SelectExprs{&sqlparser.StarExpr{}}
+	set := map[int]int{} // field index -> item index of its new value
+	for _, ue := range up.Exprs {
+		k := fieldIndex(tgt.fields, ue.Name.Name.String())
+		if k < 0 {
+			e := errorf("table %q has no column %q%s", s.tableName(te), ue.Name.Name.String(), suggest(ue.Name.Name.String(), fieldNames(tgt.fields)))
+			e.Err = ErrNoColumn
+			return Result{}, s.src.locate(e, ue.Name.Name.String())
+		}
+		if _, twice := set[k]; twice {
+			return Result{}, errorf("column %q is set twice", tgt.fields[k].Name)
+		}
+		if q := ue.Name.Qualifier.Name.String(); q != "" && !strings.EqualFold(q, s.tableName(te)) {
+			return Result{}, errorf("SET %s: %q is not the table updated", sqlparser.String(ue.Name), q)
+		}
+		set[k] = len(tgt.fields) + len(set)
+		items = append(items, &sqlparser.AliasedExpr{Expr: ue.Expr})
+	}
+	var updated int64
+	err = s.rewriteTable(ctx, p, tgt, te, items, up.Where, func(b *Batch, hit []bool) ([]*Col, error) {
+		cols := append([]*Col(nil), b.Cols[:len(tgt.fields)]...)
+		for _, h := range hit {
+			if h {
+				updated++
+			}
+		}
+		for k, j := range set {
+			t := typeOfField(tgt.fields[k])
+			nv, err := castCol(b.Cols[j], t)
+			if err != nil {
+				return nil, errorf("column %q: %v", tgt.fields[k].Name, err)
+			}
+			old, err := castCol(cols[k], t)
+			if err != nil {
+				return nil, err
+			}
+			out := newBuilder(t, b.N)
+			for i, h := range hit {
+				if h {
+					out.add(nv.get(i))
+				} else {
+					out.add(old.get(i))
+				}
+			}
+			cols[k] = out.c
+		}
+		return cols, nil
+	})
+	return Result{RowsAffected: updated}, err
+}
+
+func (s *Stmt) tableName(te *sqlparser.AliasedTableExpr) string {
+	if !te.As.IsEmpty() {
+		return te.As.String()
+	}
+	return te.Expr.(sqlparser.TableName).Name.String()
+}
+
+func fieldIndex(fields []*schema.Field, name string) int {
+	for i, f := range fields {
+		if strings.EqualFold(f.Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+func fieldNames(fields []*schema.Field) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// rewriteTable reads SELECT items, (where) IS TRUE FROM te under the
+// table file's lock, lets change turn the rows (and which of them where
+// holds for) into the table's new columns, and writes them as the file's
+// new contents, with the table's schema, options and key-value metadata.
+func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sqlparser.AliasedTableExpr, items sqlparser.SelectExprs,
+	where *sqlparser.Where, change func(b *Batch, hit []bool) ([]*Col, error)) error {
+	var cond sqlparser.Expr = sqlparser.BoolVal(true)
+	if where != nil {
+		if containsAggregate(where.Expr) {
+			return errorf("aggregate functions are not allowed in WHERE")
+		}
+		cond = &sqlparser.IsExpr{Operator: sqlparser.IsTrueStr, Expr: where.Expr}
+	}
+	sel := &sqlparser.Select{SelectExprs: append(items, &sqlparser.AliasedExpr{Expr: cond}), From: sqlparser.TableExprs{te}}
+	opts, err := s.e.writeOptions(tgt.opts)
+	if err != nil {
+		return err
+	}
+	if len(tgt.opts) > 0 {
+		opts = append(opts, writer.WithKeyValue(optionsKey, encodeOptions(tgt.opts)))
+	}
+	for _, kv := range tgt.kv {
+		opts = append(opts, writer.WithKeyValue(kv.Key, kv.Value.Value))
+	}
+	s.e.writeMu.Lock()
+	defer s.e.writeMu.Unlock()
+	defer s.e.forget(tgt.path)
+	return writer.Rewrite(tgt.path, tgt.sch, func(w *writer.Writer) error {
+		s.e.forget(tgt.path) // read what is committed now that the locks are held
+		rp := p.child(p.src)
+		rp.writeHeld = true
+		defer rp.releaseAll()
+		sp, err := rp.planSelect(sel, nil)
+		if err != nil {
+			return err
+		}
+		b, err := sp.drainAll(ctx)
+		if err != nil {
+			return err
+		}
+		if len(b.Cols) != len(tgt.fields)+len(items) {
+			return errorf("%d columns read for the table's %d", len(b.Cols)-len(items), len(tgt.fields))
+		}
+		flag := b.Cols[len(b.Cols)-1]
+		hit := make([]bool, b.N)
+		for i := range hit {
+			hit[i] = flag.B[i] && !flag.isNull(i)
+		}
+		cols, err := change(b, hit)
+		if err != nil {
+			return err
+		}
+		n := cols[0].Len
+		if n == 0 {
+			return nil
+		}
+		vecs := make([]*vector.Vector, len(tgt.fields))
+		for k, f := range tgt.fields {
+			c, err := castCol(cols[k], typeOfField(f))
+			if err != nil {
+				return errorf("column %q: %v", f.Name, err)
+			}
+			if !f.Nullable && c.Null != nil {
+				for i := 0; i < n; i++ {
+					if c.Null[i] {
+						return errorf("NULL in NOT NULL column %q (row %d)", f.Name, i+1)
+					}
+				}
+			}
+			if vecs[k], err = toVector(c, f); err != nil {
+				return errorf("column %q: %v", f.Name, err)
+			}
+		}
+		return w.WriteBatch(vecs)
+	}, opts...)
+}
