@@ -83,3 +83,29 @@ func TestUpdateDelete(t *testing.T) {
 		t.Errorf("after concurrent INSERTs and UPDATEs: %v", got)
 	}
 }
+
+// TestCopyTo: COPY writes the query's rows with the options asked for,
+// and replaces the file when it exists; CREATE OR REPLACE TABLE too.
+func TestCopyTo(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "COPY (SELECT range AS x FROM range(10)) TO 'c.parquet' (FORMAT PARQUET, COMPRESSION snappy, ROW_GROUP_SIZE 3)")
+	path, _ := e.tablePath("c.parquet")
+	f, err := file.OpenFile(path, file.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, c := len(f.Meta.RowGroups), f.Meta.RowGroups[0].Columns[0].MetaData.Codec.String(); n != 4 || c != "SNAPPY" {
+		t.Errorf("COPY ... (COMPRESSION snappy, ROW_GROUP_SIZE 3) of 10 rows: %d row groups, %s", n, c)
+	}
+	f.Close()
+	if r := exec(t, e, "COPY (SELECT 'a' AS s) TO 'c.parquet'"); r.RowsAffected != 1 {
+		t.Errorf("COPY: %d rows affected, want 1", r.RowsAffected)
+	}
+	if got := queryAll(t, e, "SELECT * FROM c"); fmt.Sprint(got) != "[[a]]" {
+		t.Errorf("after COPY over the file: %v", got)
+	}
+	exec(t, e, "CREATE OR REPLACE TABLE c AS SELECT s || s AS s2 FROM c")
+	if got := queryAll(t, e, "SELECT * FROM c"); fmt.Sprint(got) != "[[aa]]" {
+		t.Errorf("after CREATE OR REPLACE TABLE: %v", got)
+	}
+}

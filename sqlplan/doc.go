@@ -97,7 +97,9 @@
 // the scalar functions of funcs.go and funcs_more.go; // (integer
 // division), ** and ^ (power), |, &, ~, << and >> (||, |, &, << and >> at
 // one precedence, left to right, as DuckDB). INSERT ... VALUES / SELECT, CREATE
-// TABLE [IF NOT EXISTS] (columns, options) / AS SELECT, DROP TABLE [IF
+// [OR REPLACE] TABLE [IF NOT EXISTS] (columns, options) / AS SELECT,
+// COPY (query) | table TO 'file.parquet' [(FORMAT PARQUET, COMPRESSION c,
+// ROW_GROUP_SIZE n, table options)], DROP TABLE [IF
 // EXISTS], CREATE [OR REPLACE] VIEW / DROP VIEW (views.go: kept by the
 // engine, not in the folder), DESCRIBE, SHOW TABLES, SHOW COLUMNS,
 // EXPLAIN [ANALYZE]. UPDATE t SET ... [WHERE ...] and DELETE FROM t
@@ -106,10 +108,11 @@
 //
 // Refused by name: ALTER, MERGE, GROUPS frames, frame
 // EXCLUDE,
-// CREATE OR REPLACE, temporary tables,
+// temporary tables,
 // INTERSECT/EXCEPT mixed with UNION in one query (parenthesize one),
 // ORDER BY inside window aggregates, REGEXP/RLIKE, PIVOT after a table
 // (the SQL standard's form),
 // SET, PRAGMA,
-// COPY, transactions as statements (use the driver's), constraints.
+// COPY to other formats or FROM files, transactions as statements (use
+// the driver's), constraints.
 package sqlplan

@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"fmt"
+	"github.com/xwb1989/sqlparser"
 	"regexp"
 	"strconv"
 	"strings"
@@ -31,6 +32,9 @@ type source struct {
 	// setOps are the queries with INTERSECT or EXCEPT inside parentheses,
 	// by the number of their marker table (extractSetOps).
 	setOps [][]token
+	// aliased are the SELECTs whose alias references lateralAliases has
+	// replaced: a statement planned again must not replace them twice.
+	aliased map[*sqlparser.Select]bool
 }
 
 // origOffset maps an offset in the rewritten text to the original text.

@@ -866,10 +866,33 @@ func (p *planner) replaceAliases(e sqlparser.Expr, aliases map[string]sqlparser.
 		}
 		return true, nil
 	}, e)
+	changed := false
 	for _, c := range names {
-		e = sqlparser.ReplaceExpr(e, c, &sqlparser.ParenExpr{Expr: aliases[c.Name.Lowered()]})
+		// A copy: trees that share a node would make cycles when replaced
+		// into again.
+		if sub, ok := cloneExpr(aliases[c.Name.Lowered()]); ok {
+			e, changed = sqlparser.ReplaceExpr(e, c, &sqlparser.ParenExpr{Expr: sub}), true
+		}
 	}
-	return e, len(names) > 0
+	return e, changed
+}
+
+// cloneExpr copies an expression (by printing and parsing it: sqlparser
+// has no deep copy).
+func cloneExpr(e sqlparser.Expr) (sqlparser.Expr, bool) {
+	st, err := sqlparser.Parse("select " + sqlparser.String(e))
+	if err != nil {
+		return nil, false
+	}
+	sel, ok := st.(*sqlparser.Select)
+	if !ok || len(sel.SelectExprs) != 1 {
+		return nil, false
+	}
+	ae, ok := sel.SelectExprs[0].(*sqlparser.AliasedExpr)
+	if !ok {
+		return nil, false
+	}
+	return ae.Expr, true
 }
 
 // lateralAliases lets a select item use the aliases of the items before
@@ -877,6 +900,15 @@ func (p *planner) replaceAliases(e sqlparser.Expr, aliases map[string]sqlparser.
 // DuckDB does): SELECT amount * 2 AS d, d + 1 ... WHERE d > 10. An item
 // changed keeps its output name.
 func (p *planner) lateralAliases(sel *sqlparser.Select, sc *scope) {
+	if p.src != nil {
+		if p.src.aliased[sel] {
+			return
+		}
+		if p.src.aliased == nil {
+			p.src.aliased = map[*sqlparser.Select]bool{}
+		}
+		p.src.aliased[sel] = true
+	}
 	aliases := map[string]sqlparser.Expr{}
 	for _, it := range sel.SelectExprs {
 		ae, ok := it.(*sqlparser.AliasedExpr)

@@ -28,6 +28,7 @@ const (
 	kindSetOp      // SELECT ... INTERSECT|EXCEPT [ALL] SELECT ...
 	kindDelete
 	kindUpdate
+	kindCopy // COPY (query) TO 'file.parquet': CREATE OR REPLACE TABLE AS
 )
 
 // Stmt is a prepared statement: parsed once, planned at every execution
@@ -210,7 +211,9 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 		return nil, refuse(0, strings.ToUpper(first))
 	case "begin", "start", "commit", "rollback", "end", "savepoint", "release", "abort":
 		return nil, refuse(0, strings.ToUpper(first)+" as a statement (use the driver's transactions: db.BeginTx, tx.Commit, tx.Rollback)")
-	case "set", "pragma", "use", "attach", "detach", "copy", "install", "load", "vacuum", "checkpoint", "analyze", "call", "export", "import", "grant", "revoke", "lock", "unlock", "prepare", "execute", "deallocate", "summarize":
+	case "copy":
+		return e.prepareCopy(s, text, toks)
+	case "set", "pragma", "use", "attach", "detach", "install", "load", "vacuum", "checkpoint", "analyze", "call", "export", "import", "grant", "revoke", "lock", "unlock", "prepare", "execute", "deallocate", "summarize":
 		return nil, refuse(0, strings.ToUpper(first))
 	case "pivot", "unpivot":
 		query := e.pivotQuery

@@ -62,7 +62,8 @@ func (e *Engine) prepareCreate(s *Stmt, text string, toks []token) (*Stmt, error
 		return errAt(text, pos, format, args...)
 	}
 	if word(i) == "or" && word(i+1) == "replace" {
-		return nil, &Error{Msg: "CREATE OR REPLACE is not supported", Offset: toks[i].pos, Err: ErrUnsupported}
+		s.replace = true
+		i += 2
 	}
 	if word(i) == "temp" || word(i) == "temporary" {
 		return nil, &Error{Msg: "temporary tables are not supported", Offset: toks[i].pos, Err: ErrUnsupported}
@@ -74,6 +75,9 @@ func (e *Engine) prepareCreate(s *Stmt, text string, toks []token) (*Stmt, error
 	}
 	i++
 	if word(i) == "if" && word(i+1) == "not" && word(i+2) == "exists" {
+		if s.replace {
+			return nil, fail(i, "CREATE OR REPLACE TABLE takes no IF NOT EXISTS")
+		}
 		s.ifMod = true
 		i += 3
 	}
@@ -186,6 +190,103 @@ func (e *Engine) prepareCreate(s *Stmt, text string, toks []token) (*Stmt, error
 		return nil, fail(i, "CREATE TABLE needs a column list or AS SELECT")
 	}
 	s.kind = kindCreate
+	return s, nil
+}
+
+// prepareCopy parses COPY (query) TO 'file.parquet' [(options)] and COPY
+// table TO ...: the query's rows written to a Parquet file, which they
+// replace if it exists (as CREATE OR REPLACE TABLE 'file.parquet' AS
+// query). Options, in parentheses or after WITH, as DuckDB spells them:
+// FORMAT PARQUET, COMPRESSION (or CODEC) name, ROW_GROUP_SIZE rows, and
+// the table options of CREATE TABLE (row_group_rows, dictionary, ...).
+func (e *Engine) prepareCopy(s *Stmt, text string, toks []token) (*Stmt, error) {
+	fail := func(k int, format string, args ...any) error {
+		pos := len(text)
+		if k < len(toks) {
+			pos = toks[k].pos
+		}
+		return errAt(text, pos, format, args...)
+	}
+	i := 1
+	var query []token
+	switch {
+	case i < len(toks) && toks[i].kind == tkOp && toks[i].text == "(":
+		end := closingParen(toks, i)
+		if end < 0 {
+			return nil, fail(i, "unmatched ( after COPY")
+		}
+		query, i = toks[i+1:end], end+1
+	case i < len(toks) && toks[i].kind != tkOp:
+		name := toks[i]
+		query = []token{{kind: tkIdent, text: "SELECT", pos: name.pos}, {kind: tkOp, text: "*", pos: name.pos}, {kind: tkIdent, text: "FROM", pos: name.pos}, name}
+		i++
+	default:
+		return nil, fail(i, "COPY takes a table or a (query), then TO 'file.parquet'")
+	}
+	if i < len(toks) && toks[i].is("from") {
+		return nil, &Error{Msg: "COPY ... FROM is not supported (INSERT INTO t SELECT * FROM 'file' reads files)", Offset: toks[i].pos, Err: ErrUnsupported}
+	}
+	if i >= len(toks) || !toks[i].is("to") || i+1 >= len(toks) || toks[i+1].kind != tkString {
+		return nil, fail(i, "expected TO 'file.parquet'")
+	}
+	s.table = toks[i+1].unquoted()
+	if !strings.HasSuffix(strings.ToLower(s.table), ".parquet") {
+		return nil, fail(i+1, "COPY writes Parquet files: name the file .parquet")
+	}
+	i += 2
+	if i < len(toks) && toks[i].is("with") {
+		i++
+	}
+	spec := &createSpec{options: map[string]string{}}
+	if i < len(toks) && toks[i].kind == tkOp && toks[i].text == "(" {
+		end := closingParen(toks, i)
+		if end < 0 {
+			return nil, fail(i, "unmatched ( in the COPY options")
+		}
+		for _, item := range splitList(toks[i+1 : end]) {
+			if len(item) > 0 && item[len(item)-1].kind == tkOp && item[len(item)-1].text == "=" {
+				return nil, fail(i, "a COPY option without a value")
+			}
+			if len(item) == 3 && item[1].kind == tkOp && item[1].text == "=" {
+				item = []token{item[0], item[2]}
+			}
+			if len(item) != 2 {
+				return nil, fail(i, "COPY options are written NAME value, ...")
+			}
+			key, val := strings.ToLower(item[0].text), item[1].unquoted()
+			if item[1].kind == tkIdent || item[1].kind == tkNumber {
+				val = item[1].text
+			}
+			switch key {
+			case "format":
+				if !strings.EqualFold(val, "parquet") {
+					return nil, &Error{Msg: "COPY to " + strings.ToUpper(val) + " is not supported (pqsql export writes CSV and JSON Lines)", Offset: item[1].pos, Err: ErrUnsupported}
+				}
+				continue
+			case "codec":
+				key = "compression"
+			case "row_group_size":
+				key = "row_group_rows"
+			}
+			if _, ok := tableOptions[key]; !ok {
+				return nil, fail(i, "unknown COPY option %q", item[0].text)
+			}
+			spec.options[key] = strings.ToLower(val)
+		}
+		i = end + 1
+	}
+	if i < len(toks) && !(toks[i].kind == tkOp && toks[i].text == ";") {
+		return nil, fail(i, "unexpected %q after the COPY options", toks[i].text)
+	}
+	inner, err := e.prepareTokens(text, query)
+	if err != nil {
+		return nil, err
+	}
+	if inner.kind != kindSelect && inner.kind != kindSetOp {
+		return nil, fail(1, "COPY takes a table or a (SELECT ...)")
+	}
+	s.kind, s.inner, s.create, s.replace = kindCopy, inner, spec, true
+	s.src = &source{orig: text, toks: toks}
 	return s, nil
 }
 
@@ -724,7 +825,7 @@ func (e *Engine) insertTarget(name string, tx *Tx) (*target, error) {
 func (s *Stmt) Exec(ctx context.Context, args []Arg, tx *Tx) (_ Result, err error) {
 	defer recoverInternal(&err)
 	switch s.kind {
-	case kindInsert, kindCreate, kindCreateAs, kindDrop, kindDelete, kindUpdate:
+	case kindInsert, kindCreate, kindCreateAs, kindDrop, kindDelete, kindUpdate, kindCopy:
 		if s.e.opts.ReadOnly {
 			return Result{}, &Error{Msg: ErrReadOnly.Error() + ": " + s.verb() + " refused", Offset: -1, Err: ErrReadOnly}
 		}
@@ -737,9 +838,9 @@ func (s *Stmt) Exec(ctx context.Context, args []Arg, tx *Tx) (_ Result, err erro
 	switch s.kind {
 	case kindInsert:
 		return s.insert(ctx, p, tx)
-	case kindCreate, kindCreateAs:
+	case kindCreate, kindCreateAs, kindCopy:
 		if tx != nil {
-			return Result{}, unsupported("CREATE TABLE inside a transaction")
+			return Result{}, unsupported(s.verb() + " inside a transaction")
 		}
 		return s.createTable(ctx, p)
 	case kindDrop:
@@ -769,6 +870,8 @@ func (s *Stmt) verb() string {
 		return "CREATE TABLE"
 	case kindDrop:
 		return "DROP TABLE"
+	case kindCopy:
+		return "COPY"
 	case kindDelete:
 		return "DELETE"
 	case kindUpdate:
@@ -984,15 +1087,20 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 	}
 	path, exists := s.e.tablePath(s.table)
 	if exists {
-		if s.ifMod {
+		switch {
+		case s.ifMod:
 			return Result{}, nil
+		case !s.replace:
+			return Result{}, errorf("table %q already exists (use CREATE OR REPLACE TABLE)", s.table)
 		}
-		return Result{}, errorf("table %q already exists", s.table)
+		if err := s.e.replaceable(s.table, path); err != nil {
+			return Result{}, err
+		}
 	}
 	var fields []writer.Field
 	var data []*Col
 	n := 0
-	if s.kind == kindCreateAs {
+	if s.kind == kindCreateAs || s.kind == kindCopy {
 		ip := p.child(s.inner.src)
 		defer ip.releaseAll()
 		sp, err := s.inner.plan(ip)
@@ -1054,9 +1162,27 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 	if len(tableOpts) > 0 {
 		opts = append(opts, writer.WithKeyValue(optionsKey, encodeOptions(tableOpts)))
 	}
+	fill := func(w *writer.Writer) error {
+		if n == 0 {
+			return nil
+		}
+		lfields := w.Fields()
+		vecs := make([]*vector.Vector, len(lfields))
+		for k, f := range lfields {
+			var err error
+			if vecs[k], err = toVector(data[k], f); err != nil {
+				return errorf("column %q: %v", f.Name, err)
+			}
+		}
+		return w.WriteBatch(vecs)
+	}
 	s.e.writeMu.Lock()
 	defer s.e.writeMu.Unlock()
 	defer s.e.forget(path)
+	if exists {
+		// OR REPLACE: in place of the old file, under its append lock.
+		return Result{RowsAffected: int64(n)}, writer.Rewrite(path, sch, fill, opts...)
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return Result{}, err
 	}
@@ -1066,24 +1192,33 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if n > 0 {
-		lfields := w.Fields()
-		vecs := make([]*vector.Vector, len(lfields))
-		for k, f := range lfields {
-			if vecs[k], err = toVector(data[k], f); err != nil {
-				w.Abort()
-				return Result{}, errorf("column %q: %v", f.Name, err)
-			}
-		}
-		if err := w.WriteBatch(vecs); err != nil {
-			w.Abort()
-			return Result{}, err
-		}
+	if err := fill(w); err != nil {
+		w.Abort()
+		return Result{}, err
 	}
 	if err := w.Close(); err != nil {
 		return Result{}, err
 	}
 	return Result{RowsAffected: int64(n)}, nil
+}
+
+// replaceable checks that CREATE OR REPLACE (or COPY) may replace the
+// table at path: one Parquet file, not a folder of them, a Delta table or
+// the database's own file.
+func (e *Engine) replaceable(name, path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	switch {
+	case strings.ContainsAny(name, "*?["):
+		return errorf("cannot replace %q: a glob", name)
+	case st.IsDir():
+		return unsupported(fmt.Sprintf("replacing %q, a folder of files", name))
+	case e.file != "" && path == e.file:
+		return errorf("cannot replace the database's own file")
+	}
+	return nil
 }
 
 func (s *Stmt) dropTable() (Result, error) {
