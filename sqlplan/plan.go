@@ -446,14 +446,10 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 		if strings.HasPrefix(name, setOpMarker+":") {
 			return p.setOpRelation(name, alias)
 		}
-		open := p.e.openTable
-		switch {
-		case p.tx != nil:
-			open = p.tx.openTable
-		case p.writeHeld:
-			open = p.e.openTableWriteHeld
+		if rel, ok := p.catalogRelation(name, alias); ok {
+			return rel, nil
 		}
-		tbl, path, err := open(name)
+		tbl, path, err := p.openTable(name)
 		if err != nil {
 			return nil, p.src.locate(asError(err), t.Name.String())
 		}
