@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -69,5 +70,37 @@ func TestLargeCrossJoin(t *testing.T) {
 	}
 	if plan := planOf(t, e, "SELECT count(*) FROM a, b WHERE a.k = b.k"); !strings.Contains(plan, "HASH JOIN") {
 		t.Errorf("FROM a, b WHERE a.k = b.k is not a hash join:\n%s", plan)
+	}
+}
+
+// TestLateralAliasesReplanned: a statement whose select items use earlier
+// aliases gives the same rows each time it runs (it is planned at every
+// execution, and the alias replacement must not apply twice).
+func TestLateralAliasesReplanned(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE a AS SELECT range AS x FROM range(3)")
+	s, err := e.Prepare("SELECT x * 2 AS d, d + 1 AS e, e * d AS f FROM a WHERE f > 0 ORDER BY x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for run := 0; run < 3; run++ {
+		rows, err := s.Query(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []any
+		for {
+			b, err := rows.Next()
+			if err != nil {
+				break
+			}
+			for i := 0; i < b.N; i++ {
+				got = append(got, []any{b.Cols[0].get(i), b.Cols[1].get(i), b.Cols[2].get(i)})
+			}
+		}
+		rows.Close()
+		if fmt.Sprint(got) != "[[2 3 6] [4 5 20]]" {
+			t.Fatalf("run %d: %v", run, got)
+		}
 	}
 }

@@ -489,6 +489,7 @@ func (r *ColumnReader) continuesRow() bool {
 // it; the reader must not be used afterwards.
 func (r *ColumnReader) Release() {
 	r.pages.Release()
+	r.pages.releaseScratch()
 	r.page = nil
 }
 
