@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -74,8 +75,9 @@ func TestLargeCrossJoin(t *testing.T) {
 }
 
 // TestLateralAliasesReplanned: a statement whose select items use earlier
-// aliases gives the same rows each time it runs (it is planned at every
-// execution, and the alias replacement must not apply twice).
+// aliases gives the same rows each time it runs, also from several
+// goroutines at once (it is planned at every execution; the alias
+// replacement works on a copy of the statement's tree).
 func TestLateralAliasesReplanned(t *testing.T) {
 	e := newEngine(t)
 	exec(t, e, "CREATE TABLE a AS SELECT range AS x FROM range(3)")
@@ -83,24 +85,41 @@ func TestLateralAliasesReplanned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for run := 0; run < 3; run++ {
-		rows, err := s.Query(context.Background(), nil)
+	var wg sync.WaitGroup
+	for g := 0; g < 3; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for run := 0; run < 3; run++ {
+				if err := checkAliasRows(s); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// checkAliasRows runs the statement of TestLateralAliasesReplanned once.
+func checkAliasRows(s *Stmt) error {
+	rows, err := s.Query(context.Background(), nil)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var got []any
+	for {
+		b, err := rows.Next()
 		if err != nil {
-			t.Fatal(err)
+			break
 		}
-		var got []any
-		for {
-			b, err := rows.Next()
-			if err != nil {
-				break
-			}
-			for i := 0; i < b.N; i++ {
-				got = append(got, []any{b.Cols[0].get(i), b.Cols[1].get(i), b.Cols[2].get(i)})
-			}
-		}
-		rows.Close()
-		if fmt.Sprint(got) != "[[2 3 6] [4 5 20]]" {
-			t.Fatalf("run %d: %v", run, got)
+		for i := 0; i < b.N; i++ {
+			got = append(got, []any{b.Cols[0].get(i), b.Cols[1].get(i), b.Cols[2].get(i)})
 		}
 	}
+	if fmt.Sprint(got) != "[[2 3 6] [4 5 20]]" {
+		return fmt.Errorf("rows %v", got)
+	}
+	return nil
 }

@@ -2,7 +2,6 @@ package sqlplan
 
 import (
 	"fmt"
-	"github.com/xwb1989/sqlparser"
 	"regexp"
 	"strconv"
 	"strings"
@@ -32,9 +31,6 @@ type source struct {
 	// setOps are the queries with INTERSECT or EXCEPT inside parentheses,
 	// by the number of their marker table (extractSetOps).
 	setOps [][]token
-	// aliased are the SELECTs whose alias references lateralAliases has
-	// replaced: a statement planned again must not replace them twice.
-	aliased map[*sqlparser.Select]bool
 }
 
 // origOffset maps an offset in the rewritten text to the original text.
@@ -163,6 +159,10 @@ func mysqlString(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
+// clauseAfterFrom are the words that end a FROM list.
+var clauseAfterFrom = map[string]bool{"where": true, "group": true, "having": true, "order": true, "limit": true, "offset": true,
+	"window": true, "qualify": true, "union": true, "except": true, "intersect": true, "select": true, "fetch": true}
+
 var unsupportedWords = map[string]string{
 	"intersect": "INTERSECT here (only between whole SELECTs)", "except": "EXCEPT here (only between whole SELECTs)", "pivot": "PIVOT here (as a statement or in parentheses it is)", "unpivot": "UNPIVOT here (as a statement or in parentheses it is)",
 	"rlike": "the RLIKE operator (use regexp_matches())", "regexp": "the REGEXP operator (use regexp_matches())",
@@ -241,6 +241,7 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 		}
 		return token{kind: tkSpace}
 	}
+	inFrom := map[int]bool{}
 	for i := 0; ; i++ {
 		if i >= len(toks) {
 			if distinctOn == nil {
@@ -272,9 +273,16 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 			t = toks[i]
 		}
 		prev, next := at(i-1), at(i+1)
-		// afterFrom: the token follows the FROM of a table list or a JOIN
-		// (not the FROM of IS [NOT] DISTINCT FROM).
-		afterFrom := prev.is("from") && !at(i-2).is("distinct") || prev.is("join")
+		// afterFrom: the token follows the FROM of a table list, a comma
+		// of that list, or a JOIN (not the FROM of IS [NOT] DISTINCT FROM).
+		// inFrom marks the parenthesis depths whose FROM list is open.
+		fromWord := prev.is("from") && !at(i-2).is("distinct")
+		if fromWord {
+			inFrom[len(parens)] = true
+		} else if t.kind == tkIdent && clauseAfterFrom[strings.ToLower(t.text)] {
+			delete(inFrom, len(parens))
+		}
+		afterFrom := fromWord || prev.is("join") || prev.kind == tkOp && prev.text == "," && inFrom[len(parens)]
 		if qualifyOpen >= 0 && len(parens) == qualifyOpen && (t.kind == tkOp && (t.text == ")" || t.text == ";") ||
 			t.kind == tkIdent && (t.is("order") || t.is("limit") || t.is("offset") || t.is("union") || t.is("except") || t.is("intersect") || t.is("window"))) {
 			closeQualify(t)
@@ -372,6 +380,7 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 			case ")":
 				derived, try := false, false
 				openAt := 0
+				delete(inFrom, len(parens))
 				if len(parens) > 0 {
 					derived, try = parens[len(parens)-1].derived, parens[len(parens)-1].fn == "try_cast"
 					openAt = parens[len(parens)-1].out

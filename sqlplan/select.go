@@ -39,7 +39,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	savedOuterWin := p.win
 	p.win = nil
 	defer func() { p.win = savedOuterWin }()
-	p.lateralAliases(sel, sc)
+	sel = p.lateralAliases(sel, sc)
 	var where []expr
 	if sel.Where != nil {
 		if containsAggregate(sel.Where.Expr) {
@@ -847,8 +847,22 @@ func (p *planner) qualifyAliases(q sqlparser.Expr, items sqlparser.SelectExprs, 
 // Subqueries and lambda bodies keep their names. It changes e in place
 // (and returns it, or what replaced it), and says whether it did.
 func (p *planner) replaceAliases(e sqlparser.Expr, aliases map[string]sqlparser.Expr, sc *scope) (sqlparser.Expr, bool) {
+	names := p.aliasRefs(e, aliases, sc)
+	changed := false
+	for _, c := range names {
+		// A copy: trees that share a node would make cycles when replaced
+		// into again.
+		if sub, ok := cloneExpr(aliases[c.Name.Lowered()]); ok {
+			e, changed = sqlparser.ReplaceExpr(e, c, &sqlparser.ParenExpr{Expr: sub}), true
+		}
+	}
+	return e, changed
+}
+
+// aliasRefs lists the names in e that replaceAliases replaces.
+func (p *planner) aliasRefs(e sqlparser.Expr, aliases map[string]sqlparser.Expr, sc *scope) []*sqlparser.ColName {
 	if len(aliases) == 0 || e == nil {
-		return e, false
+		return nil
 	}
 	var names []*sqlparser.ColName
 	sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
@@ -866,15 +880,7 @@ func (p *planner) replaceAliases(e sqlparser.Expr, aliases map[string]sqlparser.
 		}
 		return true, nil
 	}, e)
-	changed := false
-	for _, c := range names {
-		// A copy: trees that share a node would make cycles when replaced
-		// into again.
-		if sub, ok := cloneExpr(aliases[c.Name.Lowered()]); ok {
-			e, changed = sqlparser.ReplaceExpr(e, c, &sqlparser.ParenExpr{Expr: sub}), true
-		}
-	}
-	return e, changed
+	return names
 }
 
 // cloneExpr copies an expression (by printing and parsing it: sqlparser
@@ -898,17 +904,19 @@ func cloneExpr(e sqlparser.Expr) (sqlparser.Expr, bool) {
 // lateralAliases lets a select item use the aliases of the items before
 // it, and WHERE those of every item, where the names are not columns (as
 // DuckDB does): SELECT amount * 2 AS d, d + 1 ... WHERE d > 10. An item
-// changed keeps its output name.
-func (p *planner) lateralAliases(sel *sqlparser.Select, sc *scope) {
-	if p.src != nil {
-		if p.src.aliased[sel] {
-			return
-		}
-		if p.src.aliased == nil {
-			p.src.aliased = map[*sqlparser.Select]bool{}
-		}
-		p.src.aliased[sel] = true
+// changed keeps its output name. The statement's own tree is shared by
+// every execution (and goroutine) and is never changed: a SELECT that
+// uses such names is replaced by a copy.
+func (p *planner) lateralAliases(sel *sqlparser.Select, sc *scope) *sqlparser.Select {
+	if !p.usesLateralAliases(sel, sc) {
+		return sel
 	}
+	st, err := sqlparser.Parse(sqlparser.String(sel))
+	c, ok := st.(*sqlparser.Select)
+	if err != nil || !ok {
+		return sel
+	}
+	sel = c
 	aliases := map[string]sqlparser.Expr{}
 	for _, it := range sel.SelectExprs {
 		ae, ok := it.(*sqlparser.AliasedExpr)
@@ -926,6 +934,26 @@ func (p *planner) lateralAliases(sel *sqlparser.Select, sc *scope) {
 	if sel.Where != nil {
 		sel.Where.Expr, _ = p.replaceAliases(sel.Where.Expr, aliases, sc)
 	}
+	return sel
+}
+
+// usesLateralAliases reports, without changing anything, whether
+// lateralAliases has names to replace in sel.
+func (p *planner) usesLateralAliases(sel *sqlparser.Select, sc *scope) bool {
+	aliases := map[string]sqlparser.Expr{}
+	for _, it := range sel.SelectExprs {
+		ae, ok := it.(*sqlparser.AliasedExpr)
+		if !ok {
+			continue
+		}
+		if len(p.aliasRefs(ae.Expr, aliases, sc)) > 0 {
+			return true
+		}
+		if !ae.As.IsEmpty() {
+			aliases[ae.As.Lowered()] = ae.Expr
+		}
+	}
+	return sel.Where != nil && len(p.aliasRefs(sel.Where.Expr, aliases, sc)) > 0
 }
 
 // itemName is the name of a select item's output column: its alias, the
