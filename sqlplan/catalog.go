@@ -8,7 +8,7 @@ import (
 )
 
 // The catalog views information_schema.tables and information_schema.columns
-// list the folder's tables (and the engine's views) as other databases do,
+// list the folder's tables and the engine's views as other databases do,
 // in catalog "carquet" and schema "main".
 
 // openTable opens a table for the statement: in its transaction's snapshot
@@ -86,6 +86,15 @@ func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
 			}
 			p.e.release(t)
 		}
+		for _, name := range p.e.viewNames() {
+			for i, c := range p.viewColumns(name) {
+				row(name)
+				column.add(c.Name)
+				pos.add(int64(i + 1))
+				dtype.add(c.Type.SQLName())
+				nullable.add("YES")
+			}
+		}
 	}
 	b := &Batch{N: n}
 	for _, d := range data {
@@ -108,4 +117,28 @@ func (e *Engine) viewNames() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// tableExists reports whether name is a table of the folder (SHOW name
+// describes it; other SHOW words are settings, which are refused).
+func (e *Engine) tableExists(name string) bool {
+	_, ok := e.tablePath(name)
+	return ok
+}
+
+// viewColumns are the output columns of a view (none if it does not plan:
+// a table it reads was dropped).
+func (p *planner) viewColumns(name string) []Column {
+	st, err := p.e.Prepare("SELECT * FROM " + backquote(name))
+	if err != nil {
+		return nil
+	}
+	vp := p.child(st.src)
+	defer vp.releaseAll()
+	sp, err := st.plan(vp)
+	if err != nil {
+		return nil
+	}
+	sp.root.close()
+	return sp.cols
 }

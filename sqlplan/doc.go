@@ -101,9 +101,8 @@
 // COPY (query) | table TO 'file.parquet' [(FORMAT PARQUET, COMPRESSION c,
 // ROW_GROUP_SIZE n, table options)], DROP TABLE [IF
 // EXISTS], CREATE [OR REPLACE] VIEW / DROP VIEW (views.go: kept by the
-// engine, not in the folder), DESCRIBE, SHOW TABLES, SHOW COLUMNS,
-// information_schema.tables and information_schema.columns (catalog.go;
-// the columns of tables, not of views),
+// engine, not in the folder), DESCRIBE, SHOW t, SHOW TABLES, SHOW COLUMNS,
+// information_schema.tables and information_schema.columns (catalog.go),
 // EXPLAIN [ANALYZE]. UPDATE t SET ... [WHERE ...] and DELETE FROM t
 // [WHERE ...] of a single-file table, outside transactions (dml.go: the
 // file is written again, under its append lock, and replaces the old one).

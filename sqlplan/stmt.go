@@ -181,6 +181,11 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 			s.kind, s.table = kindDescribe, tableToken(toks[3])
 			s.src = &source{orig: text, toks: toks}
 			return s, nil
+		case len(toks) == 2 && (toks[1].kind != tkIdent || e.tableExists(tableToken(toks[1]))):
+			// SHOW t is DESCRIBE t, as in DuckDB.
+			s.kind, s.table = kindDescribe, tableToken(toks[1])
+			s.src = &source{orig: text, toks: toks}
+			return s, nil
 		}
 		return nil, refuse(0, "SHOW "+strings.ToUpper(word(1)))
 	case "create":
