@@ -37,7 +37,9 @@ run SQL:
 
 A failing statement prints "Error: ..." on stderr and makes the exit status 1
 (-bail stops at the first). Output: a box table on a terminal, CSV when piped,
-or the mode chosen by a flag or .mode.`
+or the mode chosen by a flag or .mode. BEGIN, COMMIT and ROLLBACK run a
+transaction (its INSERTs are written at COMMIT, all or none; one left open
+at exit is rolled back).`
 
 const dotHelp = `.tables [PATTERN]        list tables (LIKE pattern)
 .schema [TABLE]          show tables' columns as CREATE TABLE statements
@@ -183,6 +185,9 @@ type shell struct {
 	o        *shellOptions
 	db       *sql.DB
 	conn     *sql.Conn
+	// tx is the transaction BEGIN opened (COMMIT or ROLLBACK ends it);
+	// statements run in it meanwhile.
+	tx *sql.Tx
 	mode     output.Mode
 	out      io.Writer
 	outFile  *os.File
@@ -249,6 +254,7 @@ func (sh *shell) open(path string) error {
 		db.Close()
 		return fmt.Errorf("opening %s: %w", path, err)
 	}
+	sh.endTx(false)
 	if sh.conn != nil {
 		sh.conn.Close()
 		sh.db.Close()
@@ -258,6 +264,7 @@ func (sh *shell) open(path string) error {
 }
 
 func (sh *shell) close() {
+	sh.endTx(false)
 	if sh.outFile != nil {
 		sh.outFile.Close()
 	}
@@ -383,12 +390,71 @@ func (sh *shell) statementContext() (context.Context, context.CancelFunc) {
 	}
 }
 
+// sqlRunner is what statements run on: the connection, or the open
+// transaction.
+type sqlRunner interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+func (sh *shell) runner() sqlRunner {
+	if sh.tx != nil {
+		return sh.tx
+	}
+	return sh.conn
+}
+
+// txStatement runs BEGIN [TRANSACTION], COMMIT / END and ROLLBACK / ABORT
+// through the driver's transactions (INSERTs in one are written at
+// COMMIT, all or none); ok is false for other statements.
+func (sh *shell) txStatement(st string) (ok bool, err error) {
+	words := strings.Fields(strings.ToUpper(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(st), ";"))))
+	if len(words) == 0 || len(words) > 2 || len(words) == 2 && words[1] != "TRANSACTION" && words[1] != "WORK" {
+		return false, nil
+	}
+	switch words[0] {
+	case "BEGIN", "START":
+		if words[0] == "START" && len(words) != 2 {
+			return false, nil
+		}
+		if sh.tx != nil {
+			return true, errors.New("a transaction is already open (COMMIT or ROLLBACK it first)")
+		}
+		// The shell's context, not the statement's: the transaction
+		// outlives this statement.
+		sh.tx, err = sh.conn.BeginTx(sh.e.ctx, nil)
+		return true, err
+	case "COMMIT", "END", "ROLLBACK", "ABORT":
+		if sh.tx == nil {
+			return true, errors.New("no transaction is open")
+		}
+		return true, sh.endTx(words[0] == "COMMIT" || words[0] == "END")
+	}
+	return false, nil
+}
+
+// endTx commits or rolls back the open transaction, if any.
+func (sh *shell) endTx(commit bool) error {
+	if sh.tx == nil {
+		return nil
+	}
+	tx := sh.tx
+	sh.tx, sh.cat = nil, nil
+	if commit {
+		return tx.Commit()
+	}
+	return tx.Rollback()
+}
+
 func (sh *shell) exec(st string) error {
+	if ok, err := sh.txStatement(st); ok {
+		return err
+	}
 	ctx, cancel := sh.statementContext()
 	defer cancel()
 	start := time.Now()
 	if !returnsRows(st) {
-		res, err := sh.conn.ExecContext(ctx, st)
+		res, err := sh.runner().ExecContext(ctx, st)
 		if err != nil {
 			return err
 		}
@@ -406,7 +472,7 @@ func (sh *shell) exec(st string) error {
 			return err
 		}
 	}
-	rows, err := sh.conn.QueryContext(ctx, st)
+	rows, err := sh.runner().QueryContext(ctx, st)
 	if err != nil {
 		return err
 	}
@@ -481,7 +547,7 @@ func (sh *shell) printRows(rows *sql.Rows) (int64, error) {
 
 // printPlan prints EXPLAIN's plan of a query, one line per plan line.
 func (sh *shell) printPlan(ctx context.Context, st string) error {
-	rows, err := sh.conn.QueryContext(ctx, "EXPLAIN "+st)
+	rows, err := sh.runner().QueryContext(ctx, "EXPLAIN "+st)
 	if err != nil {
 		return fmt.Errorf("EXPLAIN: %w", err)
 	}
@@ -682,7 +748,7 @@ func quoteIdent(s string) string {
 func (sh *shell) queryStrings(q string) ([]string, error) {
 	ctx, cancel := sh.statementContext()
 	defer cancel()
-	rows, err := sh.conn.QueryContext(ctx, q)
+	rows, err := sh.runner().QueryContext(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -715,7 +781,7 @@ type columnInfo struct {
 func (sh *shell) describe(table string) ([]columnInfo, error) {
 	ctx, cancel := sh.statementContext()
 	defer cancel()
-	rows, err := sh.conn.QueryContext(ctx, "DESCRIBE "+quoteIdent(table))
+	rows, err := sh.runner().QueryContext(ctx, "DESCRIBE "+quoteIdent(table))
 	if err != nil {
 		return nil, err
 	}

@@ -194,6 +194,30 @@ func TestShellReadonlyAndInsert(t *testing.T) {
 	}
 }
 
+// TestShellTransactions: BEGIN ... ROLLBACK writes nothing, BEGIN ...
+// COMMIT writes all, a transaction left open at the end is rolled back,
+// and the transaction statements out of place are errors.
+func TestShellTransactions(t *testing.T) {
+	dir := t.TempDir()
+	ok(t, dir, "CREATE TABLE t (a INTEGER)")
+	script := "BEGIN; INSERT INTO t VALUES (1); INSERT INTO t VALUES (2); ROLLBACK; SELECT count(*) AS n FROM t;\n" +
+		"BEGIN TRANSACTION; INSERT INTO t VALUES (3);\n.tables\nCOMMIT; SELECT sum(a) AS s FROM t; START TRANSACTION; INSERT INTO t VALUES (4);\n"
+	if r := pq(t, script, dir); r.code != 0 || r.stdout != "n\n0\nt\ns\n3\n" {
+		t.Errorf("transactions: %+v", r)
+	}
+	if out := ok(t, dir, "SELECT count(*) AS n FROM t"); out != "n\n1\n" {
+		t.Errorf("after a transaction left open: %q", out)
+	}
+	r := pq(t, "", dir, "COMMIT")
+	if r.code != 1 || !strings.Contains(r.stderr, "no transaction is open") {
+		t.Errorf("COMMIT without BEGIN: %+v", r)
+	}
+	r = pq(t, "", dir, "BEGIN; BEGIN")
+	if r.code != 1 || !strings.Contains(r.stderr, "already open") {
+		t.Errorf("BEGIN twice: %+v", r)
+	}
+}
+
 func TestSplitStatements(t *testing.T) {
 	got := splitStatements("SELECT 'a;b' AS x; SELECT \"c;\" -- d;e\n; /* ; */ SELECT `e;f`;;\nSELECT 'it''s;'")
 	want := []string{"SELECT 'a;b' AS x", "SELECT \"c;\"", "SELECT `e;f`", "SELECT 'it''s;'"}
