@@ -180,14 +180,14 @@ func (sh *shell) run(sqlText, banner string) error {
 
 // shell runs SQL statements and dot-commands against one connection.
 type shell struct {
-	e        *env
-	path     string
-	o        *shellOptions
-	db       *sql.DB
-	conn     *sql.Conn
+	e    *env
+	path string
+	o    *shellOptions
+	db   *sql.DB
+	conn *sql.Conn
 	// tx is the transaction BEGIN opened (COMMIT or ROLLBACK ends it);
 	// statements run in it meanwhile.
-	tx *sql.Tx
+	tx       *sql.Tx
 	mode     output.Mode
 	out      io.Writer
 	outFile  *os.File
