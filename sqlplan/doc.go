@@ -50,7 +50,8 @@
 // unnest(list) [t(c)], range / generate_series of other arguments
 // (timestamps by an INTERVAL; through the list functions), derived tables; [NATURAL] [INNER|LEFT|RIGHT|FULL
 // [OUTER]] JOIN ... ON / USING (RIGHT and FULL after other joins too),
-// x AT TIME ZONE 'zone' (timezone(zone, x)); quantile_cont /
+// USING SAMPLE / TABLESAMPLE n% | n ROWS (sample.go); x AT TIME ZONE
+// 'zone' (timezone(zone, x)); quantile_cont /
 // quantile_disc of a list of fractions; comma joins (their WHERE equalities are hash-join keys; a comma binds
 // looser than JOIN); select items that use the aliases of items before
 // them, and WHERE using select aliases that name no column; WHERE,

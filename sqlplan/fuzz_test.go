@@ -44,6 +44,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT c.*, t.table_type FROM information_schema.columns c JOIN information_schema.tables t USING (table_name) WHERE c.ordinal_position > 1",
 		"SELECT x, extract(year FROM DATE '2024-01-01'), 'a' FROM range(2) r(x), t, 'b.parquet', unnest([1]) u(y) WHERE x IN (1, 2)",
 		"SHOW t", "SHOW x", "SHOW 'f.parquet'",
+		"SELECT * FROM t TABLESAMPLE 10% JOIN t u ON t.a = u.a USING SAMPLE reservoir(3 ROWS)", "SELECT a FROM t x WHERE a > 1 USING SAMPLE bernoulli(50 PERCENT)",
 		"FROM t SELECT a, left(b, 1) WHERE a > 1 ORDER BY 1", "FROM (FROM t) x WHERE a IN (FROM t SELECT a)",
 		"PIVOT t ON b USING sum(a) AS s, count(*) GROUP BY a % 2 ORDER BY 1 LIMIT 3", "PIVOT (SELECT a, b FROM t) ON a IN (1, 2)",
 		"UNPIVOT (SELECT a, a * 2 AS b2 FROM t) ON a, b2 INTO NAME n VALUE v ORDER BY n",

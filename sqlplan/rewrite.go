@@ -166,7 +166,7 @@ var clauseAfterFrom = map[string]bool{"where": true, "group": true, "having": tr
 var unsupportedWords = map[string]string{
 	"intersect": "INTERSECT here (only between whole SELECTs)", "except": "EXCEPT here (only between whole SELECTs)", "pivot": "PIVOT here (as a statement or in parentheses it is)", "unpivot": "UNPIVOT here (as a statement or in parentheses it is)",
 	"rlike": "the RLIKE operator (use regexp_matches())", "regexp": "the REGEXP operator (use regexp_matches())",
-	"lateral": "LATERAL", "recursive": "WITH RECURSIVE", "window": "WINDOW here (WINDOW name AS (...) after HAVING)", "sample": "SAMPLE",
+	"lateral": "LATERAL", "recursive": "WITH RECURSIVE", "window": "WINDOW here (WINDOW name AS (...) after HAVING)",
 	"asof": "ASOF joins", "positional": "POSITIONAL joins", "semi": "SEMI joins", "anti": "ANTI joins",
 }
 

@@ -114,6 +114,9 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
+	if toks, err = sampleTokens(text, toks); err != nil {
+		return nil, err
+	}
 	first := strings.ToLower(toks[0].text)
 	word := func(i int) string {
 		if i < len(toks) && toks[i].kind == tkIdent {
