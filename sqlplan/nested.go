@@ -28,6 +28,16 @@ import (
 const indexMarker = "__carquet_index__"
 
 // listElem is the element type of a list type.
+// listArgElem is the element type of argument a of function name, or the
+// error that a is not a list.
+func listArgElem(name string, a expr) (Type, error) {
+	et, ok := listElem(a.typ())
+	if !ok {
+		return Type{}, errorf("%s needs a list, not %s", name, a.typ().SQLName())
+	}
+	return et, nil
+}
+
 func listElem(t Type) (Type, bool) {
 	if t.Kind != KNested {
 		return Type{}, false
@@ -418,9 +428,9 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if len(args) < 1 || len(args) > 2 {
 			return nil, true, errorf("%s takes a list and a separator", name)
 		}
-		et, ok := listElem(args[0].typ())
-		if !ok {
-			return nil, true, errorf("%s needs a list, not %s", name, args[0].typ().SQLName())
+		et, err := listArgElem(name, args[0])
+		if err != nil {
+			return nil, true, err
 		}
 		in := []expr{args[0]}
 		if len(args) == 2 {
@@ -452,9 +462,9 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if len(args) < 1 || len(args) > 3 {
 			return nil, true, errorf("%s takes a list", name)
 		}
-		et, ok := listElem(args[0].typ())
-		if !ok {
-			return nil, true, errorf("%s needs a list, not %s", name, args[0].typ().SQLName())
+		et, err := listArgElem(name, args[0])
+		if err != nil {
+			return nil, true, err
 		}
 		desc := strings.Contains(name, "reverse_sort")
 		if len(args) > 1 {
@@ -518,9 +528,9 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if len(args) != 1 {
 			return nil, true, errorf("%s takes a list", name)
 		}
-		et, ok := listElem(args[0].typ())
-		if !ok {
-			return nil, true, errorf("%s needs a list, not %s", name, args[0].typ().SQLName())
+		et, err := listArgElem(name, args[0])
+		if err != nil {
+			return nil, true, err
 		}
 		pt := plainType(et)
 		rt := pt
@@ -724,9 +734,9 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if len(args) != 1 {
 			return nil, true, errorf("%s takes a list", name)
 		}
-		et, ok := listElem(args[0].typ())
-		if !ok {
-			return nil, true, errorf("%s needs a list, not %s", name, args[0].typ().SQLName())
+		et, err := listArgElem(name, args[0])
+		if err != nil {
+			return nil, true, err
 		}
 		t := tInt
 		if name == "list_any_value" {
@@ -789,9 +799,9 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if name == "list_prepend" || name == "array_prepend" {
 			li, vi = 1, 0 // list_prepend(value, list)
 		}
-		et, ok := listElem(args[li].typ())
-		if !ok {
-			return nil, true, errorf("%s needs a list, not %s", name, args[li].typ().SQLName())
+		et, err := listArgElem(name, args[li])
+		if err != nil {
+			return nil, true, err
 		}
 		val, err := p.cast(args[vi], plainType(et))
 		if err != nil {
@@ -853,9 +863,9 @@ func (p *planner) listAndValue(name string, args []expr) (expr, expr, Type, erro
 	if len(args) != 2 {
 		return nil, nil, Type{}, errorf("%s takes a list and a value", name)
 	}
-	et, ok := listElem(args[0].typ())
-	if !ok {
-		return nil, nil, Type{}, errorf("%s needs a list, not %s", name, args[0].typ().SQLName())
+	et, err := listArgElem(name, args[0])
+	if err != nil {
+		return nil, nil, Type{}, err
 	}
 	v, err := p.cast(args[1], plainType(et))
 	if err != nil {
