@@ -38,7 +38,7 @@ func BenchmarkUnpackInt32(b *testing.B) {
 
 func BenchmarkUnpackInt64(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, bw := range []uint{1, 7, 16, 33, 52, 60} {
+	for _, bw := range []uint{1, 7, 16, 33, 52, 57, 60, 63, 64} {
 		src := make([]byte, PackedLen(benchN, bw))
 		randBytes(r, src)
 		dst := make([]int64, benchN)

@@ -16,6 +16,13 @@ import "unsafe"
 // Pair layout (int32 widths 26..32, int64 widths 1..56): each 128-bit half
 // holds two 64-bit lanes for values 2p and 2p+1, read from 16 bytes at byte
 // 2p*w/8; values up to 57 bits fit in 8 bytes after a shift of at most 7.
+//
+// Wide layout (int64 widths 57..63): a value may straddle nine bytes, so
+// each lane is built from the two 64-bit words it overlaps, relative to the
+// group start: (word[q] >> s) | (word[q+1] << (64-s)), where a shift of 64
+// gives 0. For these widths the words of values 0..3 are always
+// q = 0, 0, 1, 2 and those of values 4..7 are q = 3, 4, 5, 6, so only the
+// shift counts depend on the width. Width 64 is a copy.
 
 type unpackNarrowTab struct {
 	shuf  [32]byte  // 0
@@ -36,14 +43,22 @@ type unpackPairTab struct {
 	off6   int64     // 152
 }
 
+type unpackWideTab struct {
+	right [8]uint64 // 0: s for values 0..7
+	left  [8]uint64 // 64: 64-s
+	mask  uint64    // 128
+}
+
 const (
 	maxNarrow32 = 25
 	maxPair64   = 56
+	maxWide64   = 63
 )
 
 var (
 	narrowTabs [maxNarrow32 + 1]unpackNarrowTab
 	pairTabs   [maxPair64 + 1]unpackPairTab
+	wideTabs   [maxWide64 + 1]unpackWideTab
 )
 
 func init() {
@@ -82,6 +97,14 @@ func init() {
 			shift[2*lane+v%2] = uint64(rel % 8)
 		}
 	}
+	for w := maxPair64 + 1; w <= maxWide64; w++ {
+		t := &wideTabs[w]
+		t.mask = ^uint64(0) >> (64 - w)
+		for v := 0; v < 8; v++ {
+			s := uint64(v*w) % 64
+			t.right[v], t.left[v] = s, 64-s
+		}
+	}
 }
 
 //go:noescape
@@ -92,6 +115,9 @@ func unpack32PairAVX2(dst *int32, src *byte, groups, bw int, tab *unpackPairTab)
 
 //go:noescape
 func unpack64PairAVX2(dst *int64, src *byte, groups, bw int, tab *unpackPairTab)
+
+//go:noescape
+func unpack64WideAVX2(dst *int64, src *byte, groups, bw int, tab *unpackWideTab)
 
 // safeGroups is how many groups of 8 the assembly may unpack: group g reads
 // bytes [g*bw, g*bw+read) and must stay inside src.
@@ -130,14 +156,27 @@ func unpackInt32AVX2(dst []int32, src []byte, bitWidth uint) {
 
 func unpackInt64AVX2(dst []int64, src []byte, bitWidth uint) {
 	bw := int(bitWidth)
-	if bw == 0 || bw > maxPair64 || len(dst) < 8 {
+	if bw == 0 || bw > 64 || len(dst) < 8 {
 		unpackInt64Generic(dst, src, bitWidth)
 		return
 	}
-	t := &pairTabs[bw]
-	g := safeGroups(len(dst), len(src), bw, int(t.off6)+16)
-	if g > 0 {
-		unpack64PairAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), g, bw, t)
+	var g int
+	switch {
+	case bw == 64:
+		// Little-endian 64-bit values are their own packing.
+		g = min(len(dst), len(src)/8) / 8
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(dst))), 64*g), src)
+	case bw > maxPair64:
+		g = safeGroups(len(dst), len(src), bw, 64)
+		if g > 0 {
+			unpack64WideAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), g, bw, &wideTabs[bw])
+		}
+	default:
+		t := &pairTabs[bw]
+		g = safeGroups(len(dst), len(src), bw, int(t.off6)+16)
+		if g > 0 {
+			unpack64PairAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), g, bw, t)
+		}
 	}
 	if 8*g < len(dst) {
 		unpackInt64Generic(dst[8*g:], src[g*bw:], bitWidth)
