@@ -11,7 +11,9 @@ import (
 // dictionary size with vector compares, then the values are copied with
 // unrolled scalar loads and stores, which on the CPUs measured beat
 // VPGATHERDD/VPGATHERDQ; with AVX-512, dictionaries small enough to sit in
-// two registers are looked up with VPERMI2D/VPERMI2Q instead. The assembly
+// two registers are looked up with VPERMI2D/VPERMI2Q instead, and with
+// AVX2 up to 32 four-byte or 16 eight-byte entries with VPERMD and
+// blends. The assembly
 // stops before the first group holding a bad index; the portable version
 // then finds the exact position.
 
@@ -93,4 +95,22 @@ func gather32PermAVX2(dst *uint32, tab *[32]uint32, dictLen int, idx *int32, n i
 // (VPERMD and blends); larger ones go through the scalar kernel.
 func gatherUint32AVX2(dst, dict []uint32, idx []int32) int {
 	return gatherUint32InRegisters(dst, dict, idx, 8, gather32PermAVX2)
+}
+
+//go:noescape
+func gather64PermAVX2(dst *uint64, tab *[32]uint32, dictLen int, idx *int32, n int) int
+
+// gatherUint64AVX2 looks dictionaries of up to 16 eight-byte entries up in
+// registers, as a table of their low halves and one of their high halves;
+// larger ones go through the scalar kernel.
+func gatherUint64AVX2(dst, dict []uint64, idx []int32) int {
+	if len(dict) == 0 || len(dict) > 16 || len(idx) < 8 {
+		return gatherUint64Scalar(dst, dict, idx)
+	}
+	var tab [32]uint32
+	for i, v := range dict {
+		tab[i], tab[16+i] = uint32(v), uint32(v>>32)
+	}
+	n := gather64PermAVX2(unsafe.SliceData(dst), &tab, len(dict), unsafe.SliceData(idx), len(idx))
+	return n + gatherUint64Generic(dst[n:], dict, idx[n:])
 }

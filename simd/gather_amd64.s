@@ -231,3 +231,43 @@ gpa_done:
 	MOVQ DX, ret+40(FP)
 	VZEROUPPER
 	RET
+
+// func gather64PermAVX2(dst *uint64, tab *[32]uint32, dictLen int, idx *int32, n int) int
+// looks 8 values up at a time in a dictionary of up to 16 eight-byte
+// entries, split into the low halves (Y8, Y9) and high halves (Y10, Y11)
+// of the entries: VPERMD picks from each 8-entry register by the index's
+// low 3 bits and a blend on bit 3 chooses the register; the halves are
+// then interleaved into 8-byte values.
+TEXT ·gather64PermAVX2(SB), NOSPLIT, $0-48
+	SETUP
+	VMOVDQU (SI), Y8
+	VMOVDQU 32(SI), Y9
+	VMOVDQU 64(SI), Y10
+	VMOVDQU 96(SI), Y11
+
+gpa64_loop:
+	CMPQ CX, $8
+	JB   gpa64_done
+	VMOVDQU (BX)(DX*4), Y0
+	CHECK8(Y0, Y4, gpa64_done)
+	VPSLLD      $28, Y0, Y3
+	VPERMD      Y8, Y0, Y1
+	VPERMD      Y9, Y0, Y2
+	VBLENDVPS   Y3, Y2, Y1, Y1 // low halves
+	VPERMD      Y10, Y0, Y2
+	VPERMD      Y11, Y0, Y5
+	VBLENDVPS   Y3, Y5, Y2, Y2 // high halves
+	VPUNPCKLDQ  Y2, Y1, Y5     // values 0, 1 | 4, 5
+	VPUNPCKHDQ  Y2, Y1, Y6     // values 2, 3 | 6, 7
+	VPERM2I128  $0x20, Y6, Y5, Y1
+	VPERM2I128  $0x31, Y6, Y5, Y2
+	VMOVDQU     Y1, (DI)(DX*8)
+	VMOVDQU     Y2, 32(DI)(DX*8)
+	ADDQ        $8, DX
+	SUBQ        $8, CX
+	JMP         gpa64_loop
+
+gpa64_done:
+	MOVQ DX, ret+40(FP)
+	VZEROUPPER
+	RET
