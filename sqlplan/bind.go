@@ -1961,6 +1961,12 @@ func (p *planner) bindOpChain(x *sqlparser.BinaryExpr, sc *scope, agg *aggCtx) (
 		if err != nil {
 			return nil, err
 		}
+		if fn == "concat_op" && isListConcat(acc, r) {
+			if acc, err = p.bindListConcatOp(acc, r); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if acc, err = p.bindFunc(fn, []expr{acc, r}); err != nil {
 			return nil, err
 		}

@@ -74,6 +74,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT DATE '2024-01-31' + INTERVAL '1 year -2 days 03:04:05.5' + 2 * INTERVAL 1 MONTH, $$x$$ || E'\\t' FROM t OFFSET 1 ROWS FETCH FIRST 1 ROW ONLY",
 		"SELECT a FROM t x FULL JOIN t y USING (a, b) WHERE (a, b) IN ((1, 'x')) AND a > ALL (SELECT 0) AND list_sum([a]) > 0",
 		"SELECT trim(BOTH 'x' FROM b), substring(b FROM 1 FOR 1) FROM (SELECT b FROM t EXCEPT SELECT 'x' INTERSECT SELECT b FROM t) s WHERE a IN ((SELECT 1 EXCEPT SELECT 2))",
+		"SELECT MAP {b: a, 'k': 2}['k'], map([a], [b]), map_extract(MAP {1: b}, a), a = ANY([1, a]), [a] || [2] || NULL, to_json({'x': [b]})::VARCHAR, struct_extract({'q': a}, 'q') FROM t",
 	} {
 		f.Add(s)
 	}

@@ -212,7 +212,7 @@ func fromGo(t Type, v any) (any, error) {
 
 // nestedNames are the functions bindNested knows.
 var nestedNames = map[string]bool{
-	indexMarker: true, "list_extract": true, "array_extract": true, "element_at": true, "list_element": true,
+	indexMarker: true, "list_extract": true, "struct_extract": true, "to_json": true, mapMarker: true, "map": true, "map_extract": true, "array_extract": true, "element_at": true, "list_element": true,
 	"len": true, "length": true, "array_length": true, "cardinality": true, "list_length": true,
 	"list_contains": true, "array_contains": true, "list_has": true, "array_has": true,
 	"map_keys": true, "map_values": true, "list_value": true, "list_pack": true,
@@ -243,6 +243,39 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 	case "range", "generate_series":
 		e, err := p.bindSeries(name, args)
 		return e, true, err
+	case mapMarker:
+		if len(args)%2 != 0 {
+			return nil, true, errorf("malformed map literal")
+		}
+		var keys, vals []expr
+		for k := 0; k < len(args); k += 2 {
+			keys, vals = append(keys, args[k]), append(vals, args[k+1])
+		}
+		e, err := p.bindMapLiteral(keys, vals)
+		return e, true, err
+	case "map":
+		e, err := p.bindMapFunc(args)
+		return e, true, err
+	case "to_json":
+		if len(args) != 1 {
+			return nil, true, errorf("to_json takes one argument")
+		}
+		t := args[0].typ()
+		return nestedFunc("to_json("+args[0].String()+")", Type{Kind: KString, JSON: true}, args, func(v []any) (any, error) {
+			if t.Kind == KNested {
+				return nestedText(t, v[0], true)
+			}
+			return scalarJSON(t, v[0]), nil
+		}), true, nil
+	case "struct_extract":
+		if len(args) != 2 {
+			return nil, true, errorf("struct_extract takes a struct and a field name")
+		}
+		if _, ok := structFields(args[0].typ()); !ok && args[0].typ().Kind != KNull {
+			return nil, true, errorf("struct_extract needs a struct, not %s", args[0].typ().SQLName())
+		}
+		e, err := p.bindIndex(args[0], args[1])
+		return e, true, err
 	case indexMarker, "list_extract", "array_extract", "element_at", "list_element":
 		if len(args) != 2 || args[0].typ().Kind != KNested {
 			if len(args) == 2 && args[0].typ().Kind == KNull {
@@ -253,8 +286,13 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 			}
 			return nil, true, errorf("%s takes two arguments", name)
 		}
+		if _, _, isMap := mapKV(args[0].typ()); isMap && name == "element_at" {
+			return p.bindMapExtract(args)
+		}
 		e, err := p.bindIndex(args[0], args[1])
 		return e, true, err
+	case "map_extract":
+		return p.bindMapExtract(args)
 	case "len", "length", "array_length", "cardinality", "list_length":
 		if len(args) != 1 || args[0].typ().Kind != KNested {
 			if name == "len" || name == "length" {
@@ -313,8 +351,12 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 					each(k, m[k])
 				}
 			case map[any]any:
-				for k, x := range m {
-					each(k, x)
+				keys, err := sortedAnyKeys(kt, m)
+				if err != nil {
+					return nil, err
+				}
+				for _, k := range keys {
+					each(k, m[k])
 				}
 			}
 			if out == nil {
@@ -923,6 +965,34 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
+// sortedAnyKeys returns the keys of a map with keys of type kt in their
+// order (Go maps keep none, so this one makes map functions and text
+// deterministic).
+func sortedAnyKeys(kt Type, m map[any]any) ([]any, error) {
+	type keyed struct{ go_, v any }
+	ks := make([]keyed, 0, len(m))
+	for k := range m {
+		v, err := fromGo(kt, k)
+		if err != nil {
+			return nil, err
+		}
+		ks = append(ks, keyed{k, v})
+	}
+	pt := plainType(kt)
+	sort.Slice(ks, func(i, j int) bool {
+		a, b := ks[i].v, ks[j].v
+		if a == nil || b == nil {
+			return a != nil
+		}
+		return compareScalars(pt, a, b) < 0
+	})
+	out := make([]any, len(ks))
+	for i, k := range ks {
+		out[i] = k.go_
+	}
+	return out, nil
+}
+
 // nestedFunc is a function of nested values computed row by row from the
 // arguments' scalars.
 func nestedFunc(text string, t Type, args []expr, f func(v []any) (any, error)) *funcExpr {
@@ -964,25 +1034,8 @@ func (p *planner) bindIndex(x, i expr) (expr, error) {
 			return nil, err
 		}
 		return nestedFunc(text, plainType(vt), []expr{x, key}, func(v []any) (any, error) {
-			switch m := v[0].(type) {
-			case map[string]any:
-				k, ok := v[1].(string)
-				if !ok {
-					return nil, nil
-				}
-				return fromGo(vt, m[k])
-			case map[any]any:
-				for mk, mv := range m {
-					s, err := fromGo(kt, mk)
-					if err != nil {
-						return nil, err
-					}
-					if s != nil && compareScalars(plainType(kt), s, v[1]) == 0 {
-						return fromGo(vt, mv)
-					}
-				}
-			}
-			return nil, nil
+			got, _, err := mapLookup(kt, vt, v[0], v[1])
+			return got, err
 		}), nil
 	}
 	if k, ok := isConst(i); ok && xt.Kind == KNested {
@@ -1299,3 +1352,204 @@ func (p *planner) bindSeries(name string, args []expr) (expr, error) {
 // elemKey identifies a list element (a Go value of a list) for set
 // operations on lists.
 func elemKey(x any) string { return fmt.Sprintf("%T:%v", x, x) }
+
+// isListConcat tells whether a || b joins lists: one side is a list and
+// the other a list or NULL.
+func isListConcat(a, b expr) bool {
+	_, la := listElem(a.typ())
+	_, lb := listElem(b.typ())
+	return (la || a.typ().Kind == KNull) && (lb || b.typ().Kind == KNull) && (la || lb)
+}
+
+// bindListConcatOp binds list || list: list_concat, but NULL when either
+// side is (as DuckDB's operator, unlike the function).
+func (p *planner) bindListConcatOp(a, b expr) (expr, error) {
+	if a.typ().Kind == KNull {
+		a, b = b, a
+	}
+	e, _, err := p.bindNested("list_concat", []expr{a, b})
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := e.(*funcExpr); ok {
+		f.strict = true
+		f.setText(a.String() + " || " + b.String())
+	}
+	return e, nil
+}
+
+// bindMapLiteral binds MAP {k: v, ...}: the keys share one type, the
+// values another; a NULL or repeated key is an error (as in DuckDB).
+func (p *planner) bindMapLiteral(keys, vals []expr) (expr, error) {
+	kt, err := mapPartType(keys)
+	if err != nil {
+		return nil, err
+	}
+	vt, err := mapPartType(vals)
+	if err != nil {
+		return nil, err
+	}
+	if keys, err = castAll(p, keys, kt); err != nil {
+		return nil, err
+	}
+	if vals, err = castAll(p, vals, vt); err != nil {
+		return nil, err
+	}
+	texts := make([]string, len(keys))
+	for i := range keys {
+		texts[i] = keys[i].String() + ": " + vals[i].String()
+	}
+	n := len(keys)
+	e := nestedFunc("MAP {"+strings.Join(texts, ", ")+"}", mapType(kt, vt), append(keys, vals...), func(v []any) (any, error) {
+		return buildMap(kt, vt, v[:n], v[n:])
+	})
+	e.strict = false
+	return e, nil
+}
+
+// bindMapFunc binds map() (an empty map) and map(keys, values), which
+// pairs two lists of the same length.
+func (p *planner) bindMapFunc(args []expr) (expr, error) {
+	if len(args) == 0 {
+		return p.bindMapLiteral(nil, nil)
+	}
+	if len(args) != 2 {
+		return nil, errorf("map takes a list of keys and a list of values")
+	}
+	kt, err := listArgElem("map", args[0])
+	if err != nil {
+		return nil, err
+	}
+	vt, err := listArgElem("map", args[1])
+	if err != nil {
+		return nil, err
+	}
+	kt, vt = plainType(kt), plainType(vt)
+	return nestedFunc("map("+args[0].String()+", "+args[1].String()+")", mapType(kt, vt), args, func(v []any) (any, error) {
+		ks, _ := v[0].([]any)
+		vs, _ := v[1].([]any)
+		if len(ks) != len(vs) {
+			return nil, errorf("map: %d keys and %d values", len(ks), len(vs))
+		}
+		kv, vv := make([]any, len(ks)), make([]any, len(vs))
+		for i := range ks {
+			var err error
+			if kv[i], err = fromGo(kt, ks[i]); err != nil {
+				return nil, err
+			}
+			if vv[i], err = fromGo(vt, vs[i]); err != nil {
+				return nil, err
+			}
+		}
+		return buildMap(kt, vt, kv, vv)
+	}), nil
+}
+
+func mapType(kt, vt Type) Type {
+	return Type{Kind: KNested, MapOf: true, Fields: []NamedType{{Name: "key", Type: kt}, {Name: "value", Type: vt}}}
+}
+
+// mapPartType is the common type of a map literal's keys or values
+// (VARCHAR when there are none or all are NULL).
+func mapPartType(es []expr) (Type, error) {
+	t, err := commonType(es)
+	if err != nil {
+		return Type{}, err
+	}
+	if t.Kind == KNull {
+		t = tString
+	}
+	return plainType(t), nil
+}
+
+// buildMap makes the Go value of a map from engine scalars: string keys
+// make a map[string]any, others a map[any]any.
+func buildMap(kt, vt Type, keys, vals []any) (any, error) {
+	seen := make(map[string]bool, len(keys))
+	var strMap map[string]any
+	var anyMap map[any]any
+	if kt.op() == KString {
+		strMap = make(map[string]any, len(keys))
+	} else {
+		anyMap = make(map[any]any, len(keys))
+	}
+	for i, k := range keys {
+		if k == nil {
+			return nil, errorf("map keys cannot be NULL")
+		}
+		ks := formatScalar(kt, k)
+		if seen[ks] {
+			return nil, errorf("map keys must be unique: %s appears twice", ks)
+		}
+		seen[ks] = true
+		if strMap != nil {
+			strMap[ks] = toGo(vt, vals[i])
+		} else {
+			anyMap[toGo(kt, k)] = toGo(vt, vals[i])
+		}
+	}
+	if strMap != nil {
+		return strMap, nil
+	}
+	return anyMap, nil
+}
+
+// mapLookup returns the value (a scalar of type vt) under key in Go map
+// m, and whether key is there.
+func mapLookup(kt, vt Type, m, key any) (any, bool, error) {
+	switch m := m.(type) {
+	case map[string]any:
+		k, ok := key.(string)
+		if !ok {
+			return nil, false, nil
+		}
+		x, found := m[k]
+		if !found {
+			return nil, false, nil
+		}
+		v, err := fromGo(vt, x)
+		return v, true, err
+	case map[any]any:
+		for mk, mv := range m {
+			s, err := fromGo(kt, mk)
+			if err != nil {
+				return nil, false, err
+			}
+			if s != nil && compareScalars(plainType(kt), s, key) == 0 {
+				v, err := fromGo(vt, mv)
+				return v, true, err
+			}
+		}
+	}
+	return nil, false, nil
+}
+
+// bindMapExtract binds map_extract(m, key) (and element_at on a map): the
+// value under key as a one-element list, an empty list when key is not
+// there.
+func (p *planner) bindMapExtract(args []expr) (expr, bool, error) {
+	if len(args) != 2 {
+		return nil, true, errorf("map_extract takes a map and a key")
+	}
+	kt, vt, ok := mapKV(args[0].typ())
+	if !ok {
+		return nil, true, errorf("map_extract needs a map, not %s", args[0].typ().SQLName())
+	}
+	key, err := p.cast(args[1], plainType(kt))
+	if err != nil {
+		return nil, true, err
+	}
+	et := plainType(vt)
+	e := nestedFunc("map_extract("+args[0].String()+", "+args[1].String()+")", Type{Kind: KNested, Elem: &et}, []expr{args[0], key}, func(x []any) (any, error) {
+		if x[0] == nil {
+			return nil, nil
+		}
+		v, found, err := mapLookup(kt, vt, x[0], x[1])
+		if err != nil || !found {
+			return []any{}, err
+		}
+		return []any{toGo(et, v)}, nil
+	})
+	e.strict = false
+	return e, true, nil
+}

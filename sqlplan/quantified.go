@@ -4,7 +4,11 @@ import (
 	"github.com/xwb1989/sqlparser"
 )
 
-// x op ANY|SOME|ALL (subquery). = ANY is IN and <> ALL is NOT IN (both
+// x op ANY|SOME|ALL (subquery), or (list): the list form is the subquery
+// form over the list's elements (SELECT unnest(list)), so a NULL or empty
+// list makes ANY false and ALL true.
+//
+// For a subquery: = ANY is IN and <> ALL is NOT IN (both
 // also correlated); the others compare x with the subquery's smallest or
 // largest value, which gives the same three-valued result: x > ANY (s) is
 // x > min(s), and, when s holds a NULL, that OR NULL (true stays true,
@@ -20,12 +24,15 @@ func (p *planner) bindQuantified(x *sqlparser.ComparisonExpr, l expr, f *sqlpars
 			sub, _ = ae.Expr.(*sqlparser.Subquery)
 		}
 	}
-	if sub == nil {
-		return nil, errorf("ANY, SOME and ALL take a subquery")
-	}
 	op := x.Operator
 	if op == "!=" {
 		op = "<>"
+	}
+	if sub == nil {
+		if len(f.Exprs) != 1 {
+			return nil, errorf("ANY, SOME and ALL take a subquery or a list")
+		}
+		return p.bindQuantifiedList(op, all, l, f.Exprs[0], sc, agg)
 	}
 	switch {
 	case op == "=" && !all:
@@ -104,5 +111,69 @@ func (p *planner) bindQuantified(x *sqlparser.ComparisonExpr, l expr, f *sqlpars
 			e = &orExpr{terms: []expr{e, unknown}}
 		}
 	}
+	return e, nil
+}
+
+// bindQuantifiedList binds x op ANY|ALL (list), three-valued per element:
+// ANY is true when some comparison is, else NULL when some is NULL, else
+// false; ALL is false when some comparison is, else NULL when some is
+// NULL, else true.
+func (p *planner) bindQuantifiedList(op string, all bool, l expr, arg sqlparser.SelectExpr, sc *scope, agg *aggCtx) (expr, error) {
+	ae, ok := arg.(*sqlparser.AliasedExpr)
+	if !ok {
+		return nil, errorf("ANY, SOME and ALL take a subquery or a list")
+	}
+	list, err := p.bindExpr(ae.Expr, sc, agg)
+	if err != nil {
+		return nil, err
+	}
+	et, err := listArgElem(op+" ANY/ALL", list)
+	if err != nil {
+		return nil, err
+	}
+	ct, err := unifyTypes(l.typ(), plainType(et))
+	if err != nil {
+		return nil, err
+	}
+	x, err := p.cast(l, ct)
+	if err != nil {
+		return nil, err
+	}
+	o, known := map[string]cmpOp{"=": opEq, "<>": opNe, "<": opLt, "<=": opLe, ">": opGt, ">=": opGe}[op]
+	if !known {
+		return nil, errorf("ANY and ALL do not take the operator %s", op)
+	}
+	word := "ANY"
+	if all {
+		word = "ALL"
+	}
+	e := nestedFunc(x.String()+" "+op+" "+word+"("+list.String()+")", tBool, []expr{x, list}, func(v []any) (any, error) {
+		elems, _ := v[1].([]any)
+		sawNull := false
+		for _, el := range elems {
+			s, err := fromGo(et, el)
+			if err != nil {
+				return nil, err
+			}
+			if s != nil {
+				s, err = castScalar(s, plainType(et), ct)
+				if err != nil {
+					return nil, err
+				}
+			}
+			if s == nil || v[0] == nil {
+				sawNull = true
+				continue
+			}
+			if h := holds(o, compareScalars(ct, v[0], s)); h != all {
+				return h, nil
+			}
+		}
+		if sawNull {
+			return nil, nil
+		}
+		return all, nil
+	})
+	e.strict = false
 	return e, nil
 }

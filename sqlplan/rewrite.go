@@ -407,8 +407,13 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				}
 			case "{":
 				// A struct literal {'a': 1, 'b': x} is structMarker('a', 1,
-				// 'b', x): the tokens are reordered and rewritten.
-				call, k, err := structLiteral(src, toks, i)
+				// 'b', x): the tokens are reordered and rewritten; a map
+				// literal MAP {k: v, ...} is mapMarker(k, v, ...).
+				literal := structLiteral
+				if n := len(r.out); n > 0 && strings.EqualFold(r.out[n-1].text, "map") {
+					r.out, literal = r.out[:n-1], mapLiteral
+				}
+				call, k, err := literal(src, toks, i)
 				if err != nil {
 					return nil, err
 				}
@@ -1245,19 +1250,8 @@ const structMarker = "__carquet_struct__"
 // structLiteral reads the struct literal whose '{' is toks[i] and returns
 // the tokens of structMarker('name', value, ...) and the index of its '}'.
 func structLiteral(src string, toks []token, i int) ([]token, int, error) {
-	depth, k := 0, i
-	for ; k < len(toks); k++ {
-		switch {
-		case toks[k].kind == tkOp && (toks[k].text == "{" || toks[k].text == "(" || toks[k].text == "["):
-			depth++
-		case toks[k].kind == tkOp && (toks[k].text == "}" || toks[k].text == ")" || toks[k].text == "]"):
-			depth--
-		}
-		if depth == 0 {
-			break
-		}
-	}
-	if k >= len(toks) || toks[k].text != "}" {
+	k := closingBrace(toks, i)
+	if k < 0 {
 		return nil, 0, errAt(src, toks[i].pos, "unterminated struct literal {...}")
 	}
 	pos := toks[i].pos
@@ -1266,27 +1260,15 @@ func structLiteral(src string, toks []token, i int) ([]token, int, error) {
 		return nil, 0, errAt(src, pos, "a struct literal needs at least one field")
 	}
 	for n, entry := range splitList(toks[i+1 : k]) {
-		if len(entry) < 2 || entry[0].kind != tkString && entry[0].kind != tkIdent && entry[0].kind != tkDQuoted {
-			return nil, 0, errAt(src, pos, "a struct literal takes 'name': value entries")
-		}
-		name := entry[0]
-		var value []token
-		switch sep := entry[1]; {
-		case sep.kind == tkOp && sep.text == ":":
-			value = entry[2:]
-		case sep.kind == tkParam && strings.HasPrefix(sep.text, ":"):
-			// 'a':1 lexes as the parameter :1
-			kind := tkIdent
-			if c := sep.text[1]; c >= '0' && c <= '9' {
-				kind = tkNumber
+		key, value, ok := splitMapEntry(entry)
+		if !ok || len(key) != 1 || key[0].kind != tkString && key[0].kind != tkIdent && key[0].kind != tkDQuoted {
+			at := pos
+			if len(entry) > 0 {
+				at = entry[0].pos
 			}
-			value = append([]token{{kind: kind, text: sep.text[1:], pos: sep.pos + 1}}, entry[2:]...)
-		default:
-			return nil, 0, errAt(src, name.pos, "a struct literal takes 'name': value entries")
+			return nil, 0, errAt(src, at, "a struct literal takes 'name': value entries")
 		}
-		if len(value) == 0 {
-			return nil, 0, errAt(src, name.pos, "the field %s of a struct literal has no value", name.text)
-		}
+		name := key[0]
 		if n > 0 {
 			call = append(call, token{kind: tkOp, text: ",", pos: name.pos})
 		}
@@ -1294,6 +1276,84 @@ func structLiteral(src string, toks []token, i int) ([]token, int, error) {
 		call = append(call, value...)
 	}
 	return append(call, token{kind: tkOp, text: ")", pos: toks[k].pos}), k, nil
+}
+
+// mapMarker is what the rewrite makes of a map literal.
+const mapMarker = "__carquet_map__"
+
+// mapLiteral reads the map literal MAP {key: value, ...} whose '{' is
+// toks[i] and returns the tokens of mapMarker(key, value, ...) and the
+// index of its '}'.
+func mapLiteral(src string, toks []token, i int) ([]token, int, error) {
+	k := closingBrace(toks, i)
+	if k < 0 {
+		return nil, 0, errAt(src, toks[i].pos, "unterminated map literal MAP {...}")
+	}
+	pos := toks[i].pos
+	call := []token{{kind: tkIdent, text: mapMarker, pos: pos}, {kind: tkOp, text: "(", pos: pos}}
+	if k == i+1 {
+		return append(call, token{kind: tkOp, text: ")", pos: toks[k].pos}), k, nil
+	}
+	for n, entry := range splitList(toks[i+1 : k]) {
+		key, value, ok := splitMapEntry(entry)
+		if !ok {
+			at := pos
+			if len(entry) > 0 {
+				at = entry[0].pos
+			}
+			return nil, 0, errAt(src, at, "a map literal takes key: value entries")
+		}
+		if n > 0 {
+			call = append(call, token{kind: tkOp, text: ",", pos: key[0].pos})
+		}
+		call = append(append(call, key...), token{kind: tkOp, text: ",", pos: key[0].pos})
+		call = append(call, value...)
+	}
+	return append(call, token{kind: tkOp, text: ")", pos: toks[k].pos}), k, nil
+}
+
+// closingBrace is the index of the '}' that closes the '{' at toks[i], or
+// -1.
+func closingBrace(toks []token, i int) int {
+	depth := 0
+	for k := i; k < len(toks); k++ {
+		switch {
+		case toks[k].kind == tkOp && (toks[k].text == "{" || toks[k].text == "(" || toks[k].text == "["):
+			depth++
+		case toks[k].kind == tkOp && (toks[k].text == "}" || toks[k].text == ")" || toks[k].text == "]"):
+			depth--
+		}
+		if depth == 0 {
+			if toks[k].text != "}" {
+				return -1
+			}
+			return k
+		}
+	}
+	return -1
+}
+
+// splitMapEntry splits key: value at its first ':' outside brackets (a
+// ':1' after the key lexes as a parameter and is taken apart).
+func splitMapEntry(entry []token) (key, value []token, ok bool) {
+	depth := 0
+	for x, t := range entry {
+		switch {
+		case t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{"):
+			depth++
+		case t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}"):
+			depth--
+		case depth == 0 && x > 0 && t.kind == tkOp && t.text == ":":
+			return entry[:x], entry[x+1:], x+1 < len(entry)
+		case depth == 0 && x > 0 && t.kind == tkParam && strings.HasPrefix(t.text, ":"):
+			kind := tkIdent
+			if c := t.text[1]; c >= '0' && c <= '9' {
+				kind = tkNumber
+			}
+			return entry[:x], append([]token{{kind: kind, text: t.text[1:], pos: t.pos + 1}}, entry[x+1:]...), true
+		}
+	}
+	return nil, nil, false
 }
 
 // levelEnd returns the index of the ')' that closes the level toks[from]

@@ -462,6 +462,9 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 		if from.Kind == KBytes {
 			return string(v.([]byte)), nil
 		}
+		if from.Kind == KNested {
+			return nestedText(from, v, false)
+		}
 		return formatScalar(from, v), nil
 	case KUUID:
 		if from.Kind == KString {

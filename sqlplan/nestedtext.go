@@ -1,0 +1,178 @@
+package sqlplan
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+
+	"github.com/carquet-go/carquet/parquet/schema"
+)
+
+// Nested values as text: CAST(x AS VARCHAR) writes them as DuckDB does
+// ([1, 2], {'a': x, 'b': NULL}, {k=v}, strings bare), to_json as JSON
+// (struct fields in their declared order, numbers and booleans bare,
+// other leaves as JSON strings of their text).
+
+// structFields lists the fields of struct type t in order; ok is false
+// for other types.
+func structFields(t Type) ([]NamedType, bool) {
+	if t.Kind != KNested || t.MapOf || t.Elem != nil {
+		return nil, false
+	}
+	if f := t.Field; f != nil {
+		if f.Kind != schema.Struct {
+			return nil, false
+		}
+		out := make([]NamedType, len(f.Children))
+		for i, c := range f.Children {
+			out[i] = NamedType{Name: c.Name, Type: typeOfField(c)}
+		}
+		return out, true
+	}
+	return t.Fields, t.Fields != nil
+}
+
+// nestedText renders v, of type t, as CAST to VARCHAR (asJSON false) or
+// to_json (asJSON true) do.
+func nestedText(t Type, v any, asJSON bool) (string, error) {
+	var b strings.Builder
+	err := writeNestedText(&b, t, v, asJSON)
+	return b.String(), err
+}
+
+func writeNestedText(b *strings.Builder, t Type, v any, asJSON bool) error {
+	if v == nil {
+		if asJSON {
+			b.WriteString("null")
+		} else {
+			b.WriteString("NULL")
+		}
+		return nil
+	}
+	if et, ok := listElem(t); ok {
+		l, _ := v.([]any)
+		b.WriteByte('[')
+		for i, el := range l {
+			if i > 0 {
+				b.WriteString(listSep(asJSON))
+			}
+			if err := writeNestedText(b, et, el, asJSON); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+		return nil
+	}
+	if kt, vt, ok := mapKV(t); ok {
+		return writeMapText(b, kt, vt, v, asJSON)
+	}
+	if fields, ok := structFields(t); ok {
+		m, _ := v.(map[string]any)
+		entries := make([]textEntry, len(fields))
+		for i, f := range fields {
+			entries[i] = textEntry{f.Name, f.Type, m[f.Name]}
+		}
+		return writeEntriesText(b, entries, asJSON, func(name string) string { return "'" + name + "': " })
+	}
+	s, err := fromGo(t, v)
+	if err != nil {
+		return err
+	}
+	b.WriteString(leafText(t, s, asJSON))
+	return nil
+}
+
+// scalarJSON is to_json of a scalar of type t.
+func scalarJSON(t Type, v any) string {
+	if v == nil {
+		return "null"
+	}
+	return leafText(t, v, true)
+}
+
+// leafText is the text of scalar v of type t in a nested value's text.
+func leafText(t Type, v any, asJSON bool) string {
+	text := formatScalar(plainType(t), v)
+	var b strings.Builder
+	switch {
+	case !asJSON:
+		b.WriteString(text)
+	case t.Kind == KBool || t.isNumeric() && !isNonFinite(v):
+		b.WriteString(text)
+	case t.JSON:
+		b.WriteString(text)
+	default:
+		writeJSONString(&b, text)
+	}
+	return b.String()
+}
+
+func writeMapText(b *strings.Builder, kt, vt Type, v any, asJSON bool) error {
+	var entries []textEntry
+	switch m := v.(type) {
+	case map[string]any:
+		for _, k := range sortedKeys(m) {
+			entries = append(entries, textEntry{k, vt, m[k]})
+		}
+	case map[any]any:
+		keys, err := sortedAnyKeys(kt, m)
+		if err != nil {
+			return err
+		}
+		for _, k := range keys {
+			ks, err := nestedText(kt, k, false)
+			if err != nil {
+				return err
+			}
+			entries = append(entries, textEntry{ks, vt, m[k]})
+		}
+	}
+	return writeEntriesText(b, entries, asJSON, func(key string) string { return key + "=" })
+}
+
+// textEntry is a struct field or a map entry: its name or key's text, and
+// its value with the value's type.
+type textEntry struct {
+	key string
+	t   Type
+	v   any
+}
+
+// writeEntriesText writes {entries}: "key":value in JSON, else as label
+// writes the key (struct 'name': value, map key=value).
+func writeEntriesText(b *strings.Builder, entries []textEntry, asJSON bool, label func(string) string) error {
+	b.WriteByte('{')
+	for i, e := range entries {
+		if i > 0 {
+			b.WriteString(listSep(asJSON))
+		}
+		if asJSON {
+			writeJSONString(b, e.key)
+			b.WriteByte(':')
+		} else {
+			b.WriteString(label(e.key))
+		}
+		if err := writeNestedText(b, e.t, e.v, asJSON); err != nil {
+			return err
+		}
+	}
+	b.WriteByte('}')
+	return nil
+}
+
+func listSep(asJSON bool) string {
+	if asJSON {
+		return ","
+	}
+	return ", "
+}
+
+func writeJSONString(b *strings.Builder, s string) {
+	q, _ := json.Marshal(s)
+	b.Write(q)
+}
+
+func isNonFinite(v any) bool {
+	f, ok := v.(float64)
+	return ok && (math.IsNaN(f) || math.IsInf(f, 0))
+}
