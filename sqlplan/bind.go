@@ -47,6 +47,9 @@ type relation struct {
 	used   []*scopeCol
 	offset int // position of the relation's first column in joined batches
 	sub    *selectPlan
+	// lateral: a derived table that names the FROM items before it, run
+	// per row of those (lateral.go).
+	lateral *lateralSpec
 	// pushed are the conjuncts handed to the scan.
 	pushed []scan.Predicate
 	// residual conjuncts evaluated on the relation's own batches
@@ -60,7 +63,7 @@ type relation struct {
 // outputTypes are the types of the relation's columns in joined batches.
 func (r *relation) outputTypes() []Type {
 	cols := r.used
-	if r.sub != nil {
+	if r.derived() {
 		cols = r.cols
 	}
 	types := make([]Type, len(cols))
@@ -71,17 +74,21 @@ func (r *relation) outputTypes() []Type {
 }
 
 func (r *relation) width() int {
-	if r.sub != nil {
+	if r.derived() {
 		return len(r.cols)
 	}
 	return len(r.used)
 }
 
+// derived tells a derived table (its columns are its query's, all in the
+// batches) from a table (only the columns read are).
+func (r *relation) derived() bool { return r.sub != nil || r.lateral != nil }
+
 // use marks a column read and returns its slot.
 func (r *relation) use(c *scopeCol) *slot {
 	if !c.used {
 		c.used = true
-		if r.sub == nil {
+		if !r.derived() {
 			c.local = len(r.used)
 			r.used = append(r.used, c)
 		}
@@ -237,7 +244,7 @@ func nestedCol(r *relation, top *scopeCol, path []string) (*scopeCol, error) {
 		f = next
 		name += "." + next.Name
 	}
-	if r.sub != nil {
+	if r.derived() {
 		return nil, unsupported("struct field access on a derived table")
 	}
 	if c := findCol(r, name); c != nil {

@@ -75,7 +75,10 @@
 // [NOT] LIKE / ILIKE [ESCAPE], [NOT] GLOB (* ? [a-z] [!a]), [NOT] SIMILAR
 // TO and ~ / !~ (a regular expression matching the whole string, as in
 // DuckDB), ^@ (starts_with);
-// IN (list|subquery), EXISTS, op ANY|SOME|ALL (subquery) (quantified.go),
+// IN (list|subquery), EXISTS, op ANY|SOME|ALL (subquery or list)
+// (quantified.go), lateral derived tables and table functions in FROM
+// that name the items before them, with or without LATERAL, inner or LEFT
+// (lateral.go: FROM t, unnest(t.l) u(x));
 // row values (a, b) = / <> / IN (...) (rowvalues.go; SQL's NULL rules, not
 // DuckDB's STRUCT comparison),
 // scalar subqueries, correlated or not (correlated ones run once per
@@ -89,7 +92,9 @@
 // entropy, fsum/favg;
 // lists, maps and structs in expressions (nested.go: x[i], x[a:b] slices
 // of lists and strings, m[k], s['f'],
-// [a, b], {'f': v}, len, list_contains, list_sort/distinct/reverse/slice/
+// [a, b], list || list, {'f': v}, MAP {k: v}, map(keys, values),
+// map_extract, struct_extract, to_json, CAST to VARCHAR in DuckDB's text
+// (nestedtext.go), len, list_contains, list_sort/distinct/reverse/slice/
 // concat/position/append/sum/min/max/avg, flatten, string_split, range,
 // generate_series, lambdas (lambda.go: list_transform, list_filter and
 // list_reduce of x -> body, (a, b) -> body or lambda x: body, whose body

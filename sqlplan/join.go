@@ -153,7 +153,16 @@ func (n *joinNode) nextLeft(ctx context.Context) (*Batch, error) {
 }
 
 func (n *joinNode) probe(b *Batch) (*Batch, error) {
-	var li, ri []int32
+	li, ri, err := n.pairs(b)
+	if err != nil {
+		return nil, err
+	}
+	return n.finish(b, li, ri)
+}
+
+// pairs lists the (left row, right row) pairs whose keys match, or all of
+// them without keys.
+func (n *joinNode) pairs(b *Batch) (li, ri []int32, err error) {
 	if len(n.lkeys) == 0 {
 		li, ri = make([]int32, 0, b.N*n.rall.N), make([]int32, 0, b.N*n.rall.N)
 		for i := 0; i < b.N; i++ {
@@ -166,7 +175,7 @@ func (n *joinNode) probe(b *Batch) (*Batch, error) {
 		for i, k := range n.lkeys {
 			c, err := k.eval(b)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			keys[i] = c
 		}
@@ -184,6 +193,12 @@ func (n *joinNode) probe(b *Batch) (*Batch, error) {
 			}
 		}
 	}
+	return li, ri, nil
+}
+
+// finish builds the joined batch of the pairs, keeps those that meet the
+// condition, and adds the unmatched rows of an outer join.
+func (n *joinNode) finish(b *Batch, li, ri []int32) (*Batch, error) {
 	out := n.joined(b, li, ri)
 	if n.cond != nil {
 		c, err := n.cond.eval(out)
@@ -373,7 +388,7 @@ func whereJoinKeys(steps []joinStep, where []expr, joins []joinKeys) []expr {
 					l, r, llo, lhi, rlo, rhi = r, l, rlo, rhi, llo, lhi
 				}
 				// r reads step rhi alone, l only steps before it.
-				if i := rhi; rlo == i && lhi < i && i > lastFull && !steps[i].left && !steps[i].full {
+				if i := rhi; rlo == i && lhi < i && i > lastFull && !steps[i].left && !steps[i].full && steps[i].rel.lateral == nil {
 					joins[i].lkeys = append(joins[i].lkeys, l)
 					joins[i].rkeys = append(joins[i].rkeys, r)
 					continue

@@ -123,3 +123,42 @@ func checkAliasRows(s *Stmt) error {
 	}
 	return nil
 }
+
+// A lateral subquery runs per distinct outer values across several left
+// batches (the table spans row groups), keeps the left rows of a LEFT
+// JOIN without partners, and is refused where it cannot be lateral.
+func TestLateral(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE big AS SELECT range AS id, CASE WHEN range % 10 = 0 THEN [] ELSE [range, range % 3] END AS l FROM range(20000)")
+	var n, sum, nulls int64
+	for id := int64(0); id < 20000; id++ {
+		if id%10 == 0 {
+			nulls++
+			continue
+		}
+		n += 2
+		sum += id + id%3
+	}
+	for q, want := range map[string][]any{
+		"SELECT count(*), sum(x) FROM big, unnest(big.l) AS u(x)":                        {n, sum},
+		"SELECT count(*), sum(x) FROM big, LATERAL (SELECT unnest(big.l) AS x) u":        {n, sum},
+		"SELECT count(*), count(x) FROM big LEFT JOIN LATERAL unnest(l) AS u(x) ON true": {n + nulls, n},
+	} {
+		got := queryAll(t, e, q)
+		if len(got) != 1 || got[0][0] != want[0] || got[0][1] != want[1] {
+			t.Errorf("%s: %v, want %v", q, got, want)
+		}
+	}
+	if plan := planOf(t, e, "SELECT id, x FROM big, unnest(l) AS u(x)"); !strings.Contains(plan, "LATERAL JOIN INNER") {
+		t.Errorf("no lateral join in the plan:\n%s", plan)
+	}
+	for q, msg := range map[string]string{
+		"SELECT * FROM big b FULL JOIN LATERAL (SELECT b.id AS z) s ON true": "RIGHT or FULL JOIN",
+		"SELECT * FROM big, (SELECT nosuch) s":                               `"nosuch" does not exist`,
+		"SELECT * FROM (SELECT b.id) s, big b":                               `"b" does not exist`,
+	} {
+		if err := queryErr(t, e, q); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%s: error %v, want one saying %q", q, err, msg)
+		}
+	}
+}

@@ -286,7 +286,7 @@ type joinStep struct {
 func (p *planner) fromClause(from sqlparser.TableExprs, outer *scope) ([]joinStep, error) {
 	var steps []joinStep
 	for k, te := range from {
-		s, err := p.tableExpr(te, outer)
+		s, err := p.tableExpr(te, outer, steps)
 		if err != nil {
 			return nil, err
 		}
@@ -310,10 +310,17 @@ func (p *planner) fromClause(from sqlparser.TableExprs, outer *scope) ([]joinSte
 	return steps, nil
 }
 
-func (p *planner) tableExpr(te sqlparser.TableExpr, outer *scope) ([]joinStep, error) {
+// tableExpr plans a FROM item; before are the steps of the items before
+// it, which a derived table may name (a lateral one).
+func (p *planner) tableExpr(te sqlparser.TableExpr, outer *scope, before []joinStep) ([]joinStep, error) {
 	switch x := te.(type) {
 	case *sqlparser.AliasedTableExpr:
 		rel, err := p.relationOf(x, outer)
+		if sub, ok := x.Expr.(*sqlparser.Subquery); ok && err != nil && len(before) > 0 {
+			if lat, latErr := p.lateralRelation(sub, x.As.String(), before, outer); latErr == nil {
+				rel, err = lat, nil
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -324,7 +331,7 @@ func (p *planner) tableExpr(te sqlparser.TableExpr, outer *scope) ([]joinStep, e
 	case *sqlparser.ParenTableExpr:
 		var steps []joinStep
 		for _, t := range x.Exprs {
-			s, err := p.tableExpr(t, outer)
+			s, err := p.tableExpr(t, outer, append(before[:len(before):len(before)], steps...))
 			if err != nil {
 				return nil, err
 			}
@@ -332,11 +339,11 @@ func (p *planner) tableExpr(te sqlparser.TableExpr, outer *scope) ([]joinStep, e
 		}
 		return steps, nil
 	case *sqlparser.JoinTableExpr:
-		left, err := p.tableExpr(x.LeftExpr, outer)
+		left, err := p.tableExpr(x.LeftExpr, outer, before)
 		if err != nil {
 			return nil, err
 		}
-		right, err := p.tableExpr(x.RightExpr, outer)
+		right, err := p.tableExpr(x.RightExpr, outer, append(before[:len(before):len(before)], left...))
 		if err != nil {
 			return nil, err
 		}
@@ -485,24 +492,30 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 		if err != nil {
 			return nil, err
 		}
-		if names, ok := strings.CutPrefix(alias, colsMarker+"\x1f"); ok {
-			// A CTE's column list renames its columns.
-			list := strings.Split(names, "\x1f")
-			if len(list) > len(sp.cols) {
-				return nil, errorf("the column list names %d columns, the query returns %d", len(list), len(sp.cols))
-			}
-			for i, n := range list {
-				sp.cols[i].Name = n
-			}
-			alias = "subquery"
-		}
-		rel := &relation{alias: alias, sub: sp}
-		for i, c := range sp.cols {
-			rel.cols = append(rel.cols, &scopeCol{rel: rel, name: c.Name, t: c.Type, slot: &slot{}, local: i})
-		}
-		return rel, nil
+		return derivedRelation(alias, sp.cols, &relation{sub: sp})
 	}
 	return nil, unsupported("the table expression " + sqlparser.String(x))
+}
+
+// derivedRelation completes rel, a derived table of columns cols, under
+// alias; an alias carrying a column list (a CTE's, or t(a, b)) renames the
+// columns.
+func derivedRelation(alias string, cols []Column, rel *relation) (*relation, error) {
+	if names, ok := strings.CutPrefix(alias, colsMarker+"\x1f"); ok {
+		list := strings.Split(names, "\x1f")
+		if len(list) > len(cols) {
+			return nil, errorf("the column list names %d columns, the query returns %d", len(list), len(cols))
+		}
+		for i, n := range list {
+			cols[i].Name = n
+		}
+		alias = "subquery"
+	}
+	rel.alias = alias
+	for i, c := range cols {
+		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: c.Name, t: c.Type, slot: &slot{}, local: i})
+	}
+	return rel, nil
 }
 
 func isSQLVal(e sqlparser.Expr) bool { _, ok := e.(*sqlparser.SQLVal); return ok }
@@ -533,11 +546,7 @@ func (p *planner) setOpRelation(name, alias string) (*relation, error) {
 	if alias == "" {
 		alias = "subquery"
 	}
-	rel := &relation{alias: alias, sub: sp}
-	for i, c := range sp.cols {
-		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: c.Name, t: c.Type, slot: &slot{}, local: i})
-	}
-	return rel, nil
+	return derivedRelation(alias, sp.cols, &relation{sub: sp})
 }
 
 // conjuncts splits an expression at its top-level ANDs.

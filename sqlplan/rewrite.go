@@ -152,6 +152,23 @@ func (r *rewriter) source() *source {
 
 func backquote(name string) string { return "`" + strings.ReplaceAll(name, "`", "``") + "`" }
 
+// dropLateral removes the word LATERAL after a comma or JOIN: a derived
+// table or table function that names the FROM items before it is lateral
+// anyway (lateral.go).
+func dropLateral(toks []token) []token {
+	out := toks[:0:0]
+	for i, t := range toks {
+		if t.is("lateral") && i > 0 && i+1 < len(toks) {
+			prev, next := toks[i-1], toks[i+1]
+			if (prev.kind == tkOp && prev.text == "," || prev.is("join")) && (next.kind == tkOp && next.text == "(" || next.kind == tkIdent) {
+				continue
+			}
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
 // mysqlString writes a string literal the MySQL tokenizer reads back as
 // the same bytes (it treats backslashes as escapes; SQL does not).
 func mysqlString(s string) string {
@@ -166,7 +183,7 @@ var clauseAfterFrom = map[string]bool{"where": true, "group": true, "having": tr
 var unsupportedWords = map[string]string{
 	"intersect": "INTERSECT here (only between whole SELECTs)", "except": "EXCEPT here (only between whole SELECTs)", "pivot": "PIVOT here (as a statement or in parentheses it is)", "unpivot": "UNPIVOT here (as a statement or in parentheses it is)",
 	"rlike": "the RLIKE operator (use regexp_matches())", "regexp": "the REGEXP operator (use regexp_matches())",
-	"lateral": "LATERAL", "recursive": "WITH RECURSIVE", "window": "WINDOW here (WINDOW name AS (...) after HAVING)",
+	"recursive": "WITH RECURSIVE", "window": "WINDOW here (WINDOW name AS (...) after HAVING)",
 	"asof": "ASOF joins", "positional": "POSITIONAL joins", "semi": "SEMI joins", "anti": "ANTI joins",
 }
 
@@ -180,6 +197,7 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 		return nil, err
 	}
 	toks = normalizeLimits(toks)
+	toks = dropLateral(toks)
 	toks, setOps := extractSetOps(toks)
 	r := &rewriter{src: src, toks: toks, setOps: setOps}
 	type paren struct {

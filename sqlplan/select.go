@@ -305,7 +305,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		}
 		for _, c := range on {
 			rs := relsOf(c)
-			if eq, ok := c.(*cmpExpr); ok && eq.op == opEq {
+			if eq, ok := c.(*cmpExpr); ok && eq.op == opEq && st.rel.lateral == nil {
 				lr, rr := relsOf(eq.l), relsOf(eq.r)
 				onlyRight := func(m map[*relation]bool) bool { return len(m) == 1 && m[st.rel] }
 				onlyLeft := func(m map[*relation]bool) bool { return len(m) > 0 && !m[st.rel] }
@@ -361,6 +361,13 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	for _, c := range residual {
 		columnsOf(c, used)
 	}
+	for _, st := range steps {
+		if l := st.rel.lateral; l != nil {
+			for _, e := range l.outer {
+				columnsOf(e, used)
+			}
+		}
+	}
 	for _, j := range joins {
 		for _, e := range j.lkeys {
 			columnsOf(e, used)
@@ -403,7 +410,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	for _, st := range steps {
 		r := st.rel
 		r.offset = offset
-		if r.sub != nil {
+		if r.derived() {
 			for k, c := range r.cols {
 				c.slot.idx = offset + k
 			}
@@ -433,9 +440,14 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	for i, st := range steps {
 		var n node
 		r := st.rel
-		if r.sub != nil {
+		switch {
+		case r.lateral != nil:
+			if st.full || i == 0 {
+				return nil, unsupported("a lateral subquery under RIGHT or FULL JOIN")
+			}
+		case r.sub != nil:
 			n = r.sub.root
-		} else {
+		default:
 			n = p.scanOf(r, agg != nil && len(steps) == 1 && orderFree(agg.aggs))
 		}
 		if i == 0 {
@@ -444,6 +456,13 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		}
 		types := r.outputTypes()
 		jn := &joinNode{left: root, right: n, leftWidth: r.offset, rightTypes: types, leftOuter: st.left}
+		if r.lateral != nil {
+			if len(joins[i].cond) > 0 {
+				jn.cond = andOf(joins[i].cond)
+			}
+			root = &lateralNode{p: p, spec: r.lateral, join: jn}
+			continue
+		}
 		if st.full {
 			jn.rightOuter = true
 			for _, prev := range steps[:i] {
