@@ -24,8 +24,11 @@ type aggSpec struct {
 	arg2 expr
 	// q is the fraction of quantile_cont/quantile_disc (median: 0.5); qs
 	// the fractions when given as a list (the result is then a list).
-	q        float64
-	qs       []float64
+	q  float64
+	qs []float64
+	// qdesc: the quantile is taken in descending order (WITHIN GROUP
+	// (ORDER BY x DESC)).
+	qdesc    bool
 	sep      string
 	distinct bool
 	t        Type
@@ -153,6 +156,11 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		spec.sep = ","
 	}
 	if spec.fn == "quantile_cont" || spec.fn == "quantile_disc" {
+		if n := len(bound); n == 3 {
+			if k, ok := isConst(bound[2]); ok && k.v == descMarker {
+				spec.qdesc, bound = true, bound[:2]
+			}
+		}
 		switch {
 		case len(bound) == 2:
 			if qs, ok := quantileFractions(bound[1]); ok {
@@ -278,13 +286,24 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		spec.arg, err = p.cast(spec.arg, tString)
 		spec.t = tString
 	case "quantile_cont":
-		if !at.isNumeric() && at.Kind != KNull {
+		// As DuckDB: DECIMAL stays DECIMAL, DATE and TIMESTAMP give a
+		// TIMESTAMP (interpolated in integers, truncated), other numbers
+		// a DOUBLE.
+		switch {
+		case at.Kind == KDecimal:
+			spec.t = withoutField(at)
+		case at.Kind == KDate || at.Kind == KTimestamp:
+			spec.t = Type{Kind: KTimestamp, TZ: at.TZ}
+			spec.arg, err = p.cast(spec.arg, spec.t)
+		case at.isNumeric() || at.Kind == KNull:
+			spec.t = tFloat
+			spec.arg, err = p.cast(spec.arg, tFloat)
+		default:
 			return nil, errorf("%s of %s is not defined", spec.fn, at.SQLName())
 		}
-		spec.arg, err = p.cast(spec.arg, tFloat)
-		spec.t = tFloat
 		if spec.qs != nil {
-			spec.t = Type{Kind: KNested, Elem: &tFloat}
+			elem := spec.t
+			spec.t = Type{Kind: KNested, Elem: &elem}
 		}
 	case "quantile_disc", "mode", "arg_max", "arg_min":
 		if at.Kind == KNested || spec.arg2 != nil && spec.arg2.typ().Kind == KNested {
@@ -413,9 +432,9 @@ func newAccumulator(a *aggSpec) accumulator {
 		return &entropyAcc{t: a.t}
 	case "quantile_cont", "quantile_disc":
 		if a.qs != nil {
-			return &quantileAcc{t: *a.t.Elem, qs: a.qs, cont: a.fn == "quantile_cont"}
+			return &quantileAcc{t: *a.t.Elem, qs: a.qs, cont: a.fn == "quantile_cont", desc: a.qdesc}
 		}
-		return &quantileAcc{t: a.t, q: a.q, cont: a.fn == "quantile_cont"}
+		return &quantileAcc{t: a.t, q: a.q, cont: a.fn == "quantile_cont", desc: a.qdesc}
 	case "mode":
 		return &modeAcc{t: a.t}
 	case "arg_max", "arg_min":
@@ -518,6 +537,7 @@ type quantileAcc struct {
 	q    float64
 	qs   []float64
 	cont bool
+	desc bool // the values are ranked in descending order
 	vals [][]any
 }
 
@@ -542,14 +562,19 @@ func (a *quantileAcc) result(ng int) *Col {
 			b.add(nil)
 			continue
 		}
-		slices.SortFunc(vs, func(x, y any) int { return compareScalars(a.t, x, y) })
+		slices.SortFunc(vs, func(x, y any) int {
+			if a.desc {
+				x, y = y, x
+			}
+			return compareScalars(a.t, x, y)
+		})
 		if a.qs == nil {
 			b.add(a.pick(vs, a.q))
 			continue
 		}
 		list := make([]any, len(a.qs))
 		for i, q := range a.qs {
-			list[i] = a.pick(vs, q)
+			list[i] = toGo(a.t, a.pick(vs, q))
 		}
 		b.add(list)
 	}
@@ -565,8 +590,17 @@ func (a *quantileAcc) pick(vs []any, q float64) any {
 	pos := float64(len(vs)-1) * q
 	lo := int(math.Floor(pos))
 	hi := min(lo+1, len(vs)-1)
+	frac := pos - float64(lo)
+	switch x := vs[lo].(type) {
+	case int64: // a DECIMAL's unscaled value, or microseconds
+		return x + int64(float64(vs[hi].(int64)-x)*frac)
+	case value.Decimal:
+		d := new(big.Int).Sub(vs[hi].(value.Decimal).Unscaled, x.Unscaled)
+		step, _ := new(big.Float).Mul(new(big.Float).SetInt(d), big.NewFloat(frac)).Int(nil) // truncated
+		return value.Decimal{Unscaled: step.Add(step, x.Unscaled), Scale: x.Scale}
+	}
 	x, y := vs[lo].(float64), vs[hi].(float64)
-	return x + (pos-float64(lo))*(y-x)
+	return x + frac*(y-x)
 }
 
 // modeAcc counts each group's values; the most frequent wins, the first

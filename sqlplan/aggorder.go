@@ -16,7 +16,7 @@ import (
 
 // orderSensitive names the aggregates whose result depends on the order
 // of their input.
-var orderSensitive = map[string]bool{"string_agg": true, "list": true, "any_value": true, "arg_max": true, "arg_min": true, "mode": true}
+var orderSensitive = map[string]bool{"string_agg": true, "list": true, "any_value": true, "arg_max": true, "arg_min": true, "mode": true, "last": true}
 
 // splitAggOrder splits an aggregate's arguments at aggOrderMarker.
 func splitAggOrder(args []sqlparser.SelectExpr) (plain, order []sqlparser.SelectExpr) {

@@ -426,6 +426,7 @@ func init() {
 		"microsecond":       datePartFn("microsecond"),
 		"weekday":           datePartFn("dow"),
 		"isoyear":           datePartFn("isoyear"),
+		"yearweek":          datePartFn("yearweek"),
 		"decade":            datePartFn("decade"),
 		"century":           datePartFn("century"),
 		"millennium":        datePartFn("millennium"),
@@ -905,6 +906,9 @@ func datePart(part string, t time.Time) (any, error) {
 	case "isoyear":
 		y, _ := t.ISOWeek()
 		return int64(y), nil
+	case "yearweek":
+		y, w := t.ISOWeek()
+		return int64(y)*100 + int64(w), nil
 	case "epoch":
 		return float64(t.UnixMicro()) / 1e6, nil
 	case "decade":

@@ -1296,6 +1296,10 @@ func structLiteral(src string, toks []token, i int) ([]token, int, error) {
 	return append(call, token{kind: tkOp, text: ")", pos: toks[k].pos}), k, nil
 }
 
+// descMarker, as the last argument of quantile_cont or quantile_disc,
+// ranks the values in descending order (WITHIN GROUP (ORDER BY x DESC)).
+const descMarker = "__carquet_desc__"
+
 // mapMarker is what the rewrite makes of a map literal.
 const mapMarker = "__carquet_map__"
 
@@ -2001,12 +2005,11 @@ func (r *rewriter) withinGroup(src string, toks []token, i *int) error {
 		return errAt(src, t.pos, "unterminated WITHIN GROUP (...)")
 	}
 	order := toks[j+3 : k]
+	desc := false
 	if n := len(order); n > 0 && order[n-1].is("asc") {
 		order = order[:n-1]
 	} else if n > 0 && order[n-1].is("desc") {
-		e := errAt(src, order[n-1].pos, "WITHIN GROUP (ORDER BY ... DESC) is not supported")
-		e.Err = ErrUnsupported
-		return e
+		order, desc = order[:n-1], fn != "mode"
 	}
 	if len(order) == 0 {
 		return errAt(src, t.pos, "expected WITHIN GROUP (ORDER BY ...)")
@@ -2020,6 +2023,10 @@ func (r *rewriter) withinGroup(src string, toks []token, i *int) error {
 	if len(args) > 0 {
 		out = append(out, otok{text: ",", orig: t.pos})
 		out = append(out, args...)
+	}
+	if desc {
+		// quantile_cont(x, q, descMarker): ranked in descending order.
+		out = append(out, otok{text: ",", orig: t.pos}, otok{text: mysqlString(descMarker), orig: t.pos})
 	}
 	out = append(out, otok{text: ")", orig: toks[k].pos, origLen: 1})
 	r.out = append(r.out[:start], out...)
