@@ -1086,6 +1086,10 @@ func (r *rewriter) aggFilter(src string, toks []token, i *int) error {
 
 const windowMarker = "__carquet_window__"
 
+// distinctSuffix marks, on the name in a windowMarker call, an
+// aggregate of DISTINCT values.
+const distinctSuffix = "|distinct"
+
 // qualifyMarker wraps the QUALIFY condition, carried in the HAVING clause
 // (the parser knows no QUALIFY) and taken out of it by the planner.
 const qualifyMarker = "__carquet_qualify__"
@@ -1106,6 +1110,10 @@ func (r *rewriter) window(src string, toks []token, i *int) error {
 	call := r.out[start:]
 	name := strings.ToLower(call[0].text)
 	args := call[2 : len(call)-1]
+	if len(args) > 0 && strings.EqualFold(args[0].text, "distinct") {
+		// agg(DISTINCT x) OVER (...): the name carries it (bindWindow).
+		name, args = name+distinctSuffix, args[1:]
+	}
 	// The window specification, up to the matching ')'.
 	j := *i + 2
 	k := closingParen(toks, *i+1)

@@ -42,6 +42,10 @@ type winSpec struct {
 	// between its bounds' values.
 	offsets              []expr
 	rangeKey, rangeBound [2]expr
+	// agg is set for the other aggregates (median, string_agg, stddev,
+	// ...): each row's frame is aggregated with the GROUP BY
+	// accumulator; args are then its argument and second argument.
+	agg *aggSpec
 }
 
 // winFrame is a ROWS or RANGE frame. A bound is unbounded ('u'), the
@@ -108,9 +112,18 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 	if spec.fn == "mean" {
 		spec.fn = "avg"
 	}
-	if !windowFns[spec.fn] {
+	fn, distinct := strings.CutSuffix(spec.fn, distinctSuffix)
+	spec.fn = fn
+	// Aggregates without a kernel here, and any of DISTINCT values, run
+	// the GROUP BY accumulators over each frame.
+	generic := (!windowFns[spec.fn] || distinct) && aggNames[spec.fn] && spec.fn != "grouping" && spec.fn != "grouping_id"
+	if !windowFns[spec.fn] && !generic {
 		return nil, unsupported("the window function " + spec.fn)
 	}
+	if generic && agg != nil {
+		return nil, unsupported("the window function " + spec.fn + " in a query with GROUP BY or aggregates")
+	}
+	var rawArgs sqlparser.SelectExprs
 	mode := 'a'
 	for _, it := range x.Exprs[1:] {
 		switch it := it.(type) {
@@ -152,6 +165,7 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 			switch mode {
 			case 'a':
 				spec.args = append(spec.args, e)
+				rawArgs = append(rawArgs, it)
 			case 'f':
 				spec.offsets = append(spec.offsets, e)
 			case 'p':
@@ -165,6 +179,13 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 	}
 	if err := p.bindRangeOffsets(spec); err != nil {
 		return nil, err
+	}
+	if generic {
+		if err := p.bindWindowAggregate(spec, rawArgs, distinct, sc); err != nil {
+			return nil, err
+		}
+	} else if distinct {
+		return nil, unsupported("DISTINCT in the window function " + spec.fn)
 	}
 	var at Type
 	if len(spec.args) > 0 {
@@ -554,7 +575,64 @@ func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey
 			}
 		}
 	default: // count, sum, avg, min, max over each row's frame
+		if w.agg != nil {
+			return genericFrameAggregate(w, rows, ac, res, pe)
+		}
 		return frameAggregate(w, rows, ac, res, pe)
+	}
+	return nil
+}
+
+// bindWindowAggregate binds an aggregate that has no window kernel of its
+// own, as the aggregate over one group would be: spec.agg, its type, and
+// its argument and second argument as the window's arguments.
+func (p *planner) bindWindowAggregate(spec *winSpec, args sqlparser.SelectExprs, distinct bool, sc *scope) error {
+	call := &sqlparser.FuncExpr{Name: sqlparser.NewColIdent(spec.fn), Exprs: args, Distinct: distinct}
+	one := &aggCtx{inScope: sc}
+	if _, err := p.bindAggregate(call, one); err != nil {
+		return err
+	}
+	if len(one.aggs) != 1 {
+		return errorf("internal error: %s OVER (...) bound %d aggregates", spec.fn, len(one.aggs))
+	}
+	a := one.aggs[0]
+	if a.order != nil {
+		return unsupported("ORDER BY inside the window function " + spec.fn)
+	}
+	spec.agg, spec.t, spec.args = a, a.t, nil
+	for _, e := range []expr{a.arg, a.arg2} {
+		if e != nil {
+			spec.args = append(spec.args, e)
+		}
+	}
+	return nil
+}
+
+// genericFrameAggregate fills res with w.agg over each row's frame, with a
+// fresh accumulator per frame (a frame equal to the previous row's, as
+// for every row of a partition without ORDER BY, is not aggregated
+// again): it costs the frame's width per distinct frame.
+func genericFrameAggregate(w *winSpec, rows []int32, ac []*Col, res []any, pe *peerGroups) error {
+	prevS, prevE := -1, -1
+	var prev any
+	for k := range rows {
+		fs, fe := frameOf(w.frame, k, len(rows), pe)
+		fe = max(fs, fe)
+		if fs != prevS || fe != prevE {
+			sel := rows[fs:fe]
+			acc := newAccumulator(w.agg)
+			gids := make([]int32, len(sel))
+			switch {
+			case len(ac) == 2:
+				acc.(pairAccumulator).update2(gids, 1, ac[0].take(sel), ac[1].take(sel))
+			case len(ac) == 1:
+				acc.update(gids, 1, ac[0].take(sel))
+			default:
+				acc.update(gids, 1, nil)
+			}
+			prev, prevS, prevE = acc.result(1).get(0), fs, fe
+		}
+		res[rows[k]] = prev
 	}
 	return nil
 }
