@@ -68,7 +68,8 @@
 // (row_number, rank, dense_rank, percent_rank, cume_dist, ntile, lag,
 // lead, first_value, last_value, nth_value, count, sum, avg, min, max, and
 // every other aggregate, DISTINCT too, through the GROUP BY accumulators
-// per frame) OVER
+// per frame; IGNORE NULLS in first_value, last_value, nth_value, lag
+// and lead) OVER
 // (PARTITION BY ... ORDER BY ... [frame]), the frame ROWS BETWEEN any of
 // UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW, n FOLLOWING, UNBOUNDED
 // FOLLOWING (or ROWS start), or RANGE with the same bounds, n being a

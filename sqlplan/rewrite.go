@@ -1090,6 +1090,10 @@ const windowMarker = "__carquet_window__"
 // aggregate of DISTINCT values.
 const distinctSuffix = "|distinct"
 
+// ignoreNullsSuffix marks, on the name in a windowMarker call, IGNORE
+// NULLS.
+const ignoreNullsSuffix = "|ignorenulls"
+
 // qualifyMarker wraps the QUALIFY condition, carried in the HAVING clause
 // (the parser knows no QUALIFY) and taken out of it by the planner.
 const qualifyMarker = "__carquet_qualify__"
@@ -1113,6 +1117,16 @@ func (r *rewriter) window(src string, toks []token, i *int) error {
 	if len(args) > 0 && strings.EqualFold(args[0].text, "distinct") {
 		// agg(DISTINCT x) OVER (...): the name carries it (bindWindow).
 		name, args = name+distinctSuffix, args[1:]
+	}
+	if n := len(args); n >= 2 && strings.EqualFold(args[n-1].text, "nulls") {
+		// f(x IGNORE NULLS) OVER (...) likewise; RESPECT NULLS is the
+		// default.
+		switch {
+		case strings.EqualFold(args[n-2].text, "ignore"):
+			name, args = name+ignoreNullsSuffix, args[:n-2]
+		case strings.EqualFold(args[n-2].text, "respect"):
+			args = args[:n-2]
+		}
 	}
 	// The window specification, up to the matching ')'.
 	j := *i + 2

@@ -46,6 +46,9 @@ type winSpec struct {
 	// ...): each row's frame is aggregated with the GROUP BY
 	// accumulator; args are then its argument and second argument.
 	agg *aggSpec
+	// ignoreNulls: first_value, last_value, nth_value, lag and lead skip
+	// NULL values (IGNORE NULLS).
+	ignoreNulls bool
 }
 
 // winFrame is a ROWS or RANGE frame. A bound is unbounded ('u'), the
@@ -112,8 +115,16 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 	if spec.fn == "mean" {
 		spec.fn = "avg"
 	}
-	fn, distinct := strings.CutSuffix(spec.fn, distinctSuffix)
-	spec.fn = fn
+	fn, ignoreNulls := strings.CutSuffix(spec.fn, ignoreNullsSuffix)
+	fn, distinct := strings.CutSuffix(fn, distinctSuffix)
+	spec.fn, spec.ignoreNulls = fn, ignoreNulls
+	switch spec.fn {
+	case "first_value", "last_value", "nth_value", "lag", "lead":
+	default:
+		if ignoreNulls {
+			return nil, errorf("IGNORE NULLS is for first_value, last_value, nth_value, lag and lead, not %s", spec.fn)
+		}
+	}
 	// Aggregates without a kernel here, and any of DISTINCT values, run
 	// the GROUP BY accumulators over each frame.
 	generic := (!windowFns[spec.fn] || distinct) && aggNames[spec.fn] && spec.fn != "grouping" && spec.fn != "grouping_id"
@@ -548,6 +559,9 @@ func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey
 		}
 		for k := range rows {
 			j := int64(k) + off
+			if w.ignoreNulls {
+				j = stepOverNulls(k, off, n, arg)
+			}
 			switch {
 			case j >= 0 && j < int64(n):
 				res[rows[k]] = arg(int(j))
@@ -558,6 +572,10 @@ func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey
 	case "first_value", "last_value", "nth_value":
 		for k := range rows {
 			fs, fe := frameOf(w.frame, k, n, pe)
+			if w.ignoreNulls {
+				res[rows[k]] = nonNullInFrame(w, fs, fe, arg)
+				continue
+			}
 			switch {
 			case fs >= fe:
 				res[rows[k]] = nil
@@ -579,6 +597,51 @@ func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey
 			return genericFrameAggregate(w, rows, ac, res, pe)
 		}
 		return frameAggregate(w, rows, ac, res, pe)
+	}
+	return nil
+}
+
+// stepOverNulls is the position off non-NULL values away from k (lag and
+// lead IGNORE NULLS), or -1.
+func stepOverNulls(k int, off int64, n int, arg func(int) any) int64 {
+	if off == 0 {
+		return int64(k)
+	}
+	dir := int64(1)
+	if off < 0 {
+		dir, off = -1, -off
+	}
+	for j := int64(k) + dir; j >= 0 && j < int64(n); j += dir {
+		if arg(int(j)) != nil {
+			if off--; off == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// nonNullInFrame is first_value, last_value or nth_value over the
+// non-NULL values of the frame [fs, fe).
+func nonNullInFrame(w *winSpec, fs, fe int, arg func(int) any) any {
+	nth := int64(1)
+	if w.fn == "nth_value" {
+		nth = w.args[1].(*constExpr).v.(int64)
+	}
+	if w.fn == "last_value" {
+		for j := fe - 1; j >= fs; j-- {
+			if v := arg(j); v != nil {
+				return v
+			}
+		}
+		return nil
+	}
+	for j := fs; j < fe; j++ {
+		if v := arg(j); v != nil {
+			if nth--; nth == 0 {
+				return v
+			}
+		}
 	}
 	return nil
 }
