@@ -96,7 +96,8 @@
 // lists, maps and structs in expressions (nested.go: x[i], x[a:b] slices
 // of lists and strings, m[k], s['f'],
 // [a, b], list || list, {'f': v}, MAP {k: v}, map(keys, values),
-// map_extract, struct_extract, to_json, CAST to VARCHAR in DuckDB's text
+// map_extract, struct_extract, to_json, list_aggregate(l, 'any
+// aggregate', ...), CAST to VARCHAR in DuckDB's text
 // (nestedtext.go), len, list_contains, list_sort/distinct/reverse/slice/
 // concat/position/append/sum/min/max/avg, flatten, string_split, range,
 // generate_series, lambdas (lambda.go: list_transform, list_filter and

@@ -222,6 +222,7 @@ var nestedNames = map[string]bool{
 	"list_sort": true, "array_sort": true, "list_reverse_sort": true, "array_reverse_sort": true,
 	"list_distinct": true, "array_distinct": true, "list_reverse": true, "array_reverse": true,
 	"list_sum": true, "list_min": true, "list_max": true, "list_avg": true,
+	"list_aggregate": true, "array_aggregate": true, "list_aggr": true, "aggregate": true,
 	"flatten": true, "list_slice": true, "array_slice": true,
 	"list_concat": true, "array_concat": true, "list_cat": true, "array_cat": true,
 	"list_position": true, "array_position": true, "list_indexof": true, "array_indexof": true,
@@ -566,6 +567,9 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 			}
 			return out, nil
 		}), true, nil
+	case "list_aggregate", "array_aggregate", "list_aggr", "aggregate":
+		e, err := p.bindListAggregate(name, args)
+		return e, true, err
 	case "list_sum", "list_min", "list_max", "list_avg":
 		if len(args) != 1 {
 			return nil, true, errorf("%s takes a list", name)
@@ -1552,4 +1556,81 @@ func (p *planner) bindMapExtract(args []expr) (expr, bool, error) {
 	})
 	e.strict = false
 	return e, true, nil
+}
+
+// bindListAggregate binds list_aggregate(list, 'name', extra...): the
+// aggregate name over the list's elements, as over the rows of a group
+// (the GROUP BY accumulators, one list at a time); the extra arguments
+// are constants (string_agg's separator, a quantile's fraction).
+func (p *planner) bindListAggregate(name string, args []expr) (expr, error) {
+	if len(args) < 2 {
+		return nil, errorf("%s takes a list and the name of an aggregate", name)
+	}
+	et, err := listArgElem(name, args[0])
+	if err != nil {
+		return nil, err
+	}
+	k, ok := isConst(args[1])
+	fn, isStr := k.v.(string)
+	if !ok || !isStr {
+		return nil, errorf("%s: the aggregate is named by a constant string", name)
+	}
+	fn = strings.ToLower(fn)
+	if !aggNames[fn] || fn == "grouping" || fn == "grouping_id" {
+		return nil, errorf("%s: %q is not an aggregate", name, fn)
+	}
+	// The elements are column x of a one-column relation.
+	rel := &relation{alias: "list"}
+	elem := &scopeCol{rel: rel, name: "x", t: plainType(et), slot: &slot{}}
+	rel.cols = []*scopeCol{elem} // slot 0: the batch of the elements
+	call := &sqlparser.FuncExpr{Name: sqlparser.NewColIdent(fn), Exprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: &sqlparser.ColName{Name: sqlparser.NewColIdent("x")}}}}
+	for _, a := range args[2:] {
+		c, ok := isConst(a)
+		if !ok {
+			return nil, errorf("%s: the arguments after the aggregate's name must be constants", name)
+		}
+		call.Exprs = append(call.Exprs, &sqlparser.AliasedExpr{Expr: sqlLiteral(c)})
+	}
+	one := &aggCtx{inScope: &scope{rels: []*relation{rel}}}
+	if _, err := p.bindAggregate(call, one); err != nil {
+		return nil, err
+	}
+	spec := one.aggs[0]
+	if spec.arg2 != nil || spec.order != nil {
+		return nil, unsupported(name + " of " + fn)
+	}
+	e := nestedFunc(name+"("+args[0].String()+", '"+fn+"')", spec.t, args[:1], func(v []any) (any, error) {
+		vals, err := scalarsOf(et, v[0].([]any))
+		if err != nil {
+			return nil, err
+		}
+		b := newBuilder(elem.t, len(vals))
+		for _, x := range vals {
+			b.add(x)
+		}
+		batch := &Batch{N: len(vals), Cols: []*Col{b.c}}
+		acc := newAccumulator(spec)
+		var in *Col
+		if spec.arg != nil {
+			if in, err = spec.arg.eval(batch); err != nil {
+				return nil, err
+			}
+		}
+		acc.update(make([]int32, len(vals)), 1, in)
+		return acc.result(1).get(0), nil
+	})
+	return e, nil
+}
+
+// sqlLiteral writes constant c back as a literal for the parser's tree.
+func sqlLiteral(c *constExpr) sqlparser.Expr {
+	switch {
+	case c.v == nil:
+		return &sqlparser.NullVal{}
+	case c.t.op() == KInt:
+		return sqlparser.NewIntVal([]byte(formatScalar(c.t, c.v)))
+	case c.t.isNumeric():
+		return sqlparser.NewFloatVal([]byte(formatScalar(c.t, c.v)))
+	}
+	return sqlparser.NewStrVal([]byte(formatScalar(c.t, c.v)))
 }

@@ -671,27 +671,47 @@ func (p *planner) bindWindowAggregate(spec *winSpec, args sqlparser.SelectExprs,
 	return nil
 }
 
-// genericFrameAggregate fills res with w.agg over each row's frame, with a
-// fresh accumulator per frame (a frame equal to the previous row's, as
-// for every row of a partition without ORDER BY, is not aggregated
-// again): it costs the frame's width per distinct frame.
+// genericFrameAggregate fills res with w.agg over each row's frame. A
+// frame equal to the previous row's (every row of a partition without
+// ORDER BY, peers under RANGE) is not aggregated again; frames that start
+// at the partition's first row grow one accumulator, whose result is read
+// as the frame ends move on (the accumulators' results do not consume
+// their state); other frames get a fresh accumulator each, which costs the
+// frame's width per distinct frame.
 func genericFrameAggregate(w *winSpec, rows []int32, ac []*Col, res []any, pe *peerGroups) error {
+	feed := func(acc accumulator, sel []int32) {
+		gids := make([]int32, len(sel))
+		switch {
+		case len(ac) == 2:
+			acc.(pairAccumulator).update2(gids, 1, ac[0].take(sel), ac[1].take(sel))
+		case len(ac) == 1:
+			acc.update(gids, 1, ac[0].take(sel))
+		default:
+			acc.update(gids, 1, nil)
+		}
+	}
+	running := w.frame == nil || w.frame.start.kind == 'u'
+	var acc accumulator
+	fed := 0 // running: rows [0, fed) are in acc
 	prevS, prevE := -1, -1
 	var prev any
 	for k := range rows {
 		fs, fe := frameOf(w.frame, k, len(rows), pe)
 		fe = max(fs, fe)
 		if fs != prevS || fe != prevE {
-			sel := rows[fs:fe]
-			acc := newAccumulator(w.agg)
-			gids := make([]int32, len(sel))
 			switch {
-			case len(ac) == 2:
-				acc.(pairAccumulator).update2(gids, 1, ac[0].take(sel), ac[1].take(sel))
-			case len(ac) == 1:
-				acc.update(gids, 1, ac[0].take(sel))
+			case running && fe >= fed:
+				if acc == nil {
+					acc = newAccumulator(w.agg)
+				}
+				feed(acc, rows[fed:fe])
+				fed = fe
 			default:
-				acc.update(gids, 1, nil)
+				acc, fed = newAccumulator(w.agg), 0
+				feed(acc, rows[fs:fe])
+				if running {
+					fed = fe
+				}
 			}
 			prev, prevS, prevE = acc.result(1).get(0), fs, fe
 		}
