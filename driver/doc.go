@@ -41,8 +41,10 @@
 // tables); Rollback discards them. Queries in a transaction read a
 // snapshot (the default, snapshot and serializable isolation levels): each
 // table as the transaction's first query of it found it, whatever other
-// connections or processes commit meanwhile; they do not see the
-// transaction's own uncommitted rows. CREATE TABLE and DROP TABLE are
+// connections or processes commit meanwhile, plus the rows the
+// transaction itself has inserted (kept in a temporary Parquet file
+// while it runs, so its queries read them with the same pruning).
+// CREATE TABLE and DROP TABLE are
 // refused inside a transaction. Outside one, every INSERT is its own
 // atomic append, and a row that does not fit the schema fails the
 // statement with nothing written.

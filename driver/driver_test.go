@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -320,6 +321,76 @@ func TestTransactions(t *testing.T) {
 	if _, err := db.BeginTx(context.Background(), &sql.TxOptions{Isolation: sql.LevelReadUncommitted}); err == nil {
 		t.Error("READ UNCOMMITTED accepted")
 	}
+}
+
+// TestTransactionReadsOwnWrites: a transaction's queries see the rows it
+// has inserted (through filters, aggregates and joins, after each new
+// INSERT), others do not until Commit; Rollback drops them, and the
+// temporary files that held them are gone either way.
+func TestTransactionReadsOwnWrites(t *testing.T) {
+	db, _ := openTest(t, "")
+	mustExec(t, db, "CREATE TABLE t (id INTEGER NOT NULL, s VARCHAR)")
+	mustExec(t, db, "INSERT INTO t VALUES (1, 'a'), (2, 'b')")
+	temps := func() []string {
+		m, _ := filepath.Glob(filepath.Join(os.TempDir(), "carquet-tx-*.parquet"))
+		return m
+	}
+	before := len(temps())
+	query := func(q queryer, sqlText string) string {
+		t.Helper()
+		var s string
+		if err := q.QueryRow(sqlText).Scan(&s); err != nil {
+			t.Fatalf("%s: %v", sqlText, err)
+		}
+		return s
+	}
+	for _, commit := range []bool{false, true} {
+		tx, err := db.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		const q = "SELECT count(*) || ':' || coalesce(string_agg(s, ',' ORDER BY id), '') FROM t WHERE id > 1"
+		if got := query(tx, q); got != "1:b" {
+			t.Fatalf("before the INSERT: %s", got)
+		}
+		if _, err := tx.Exec("INSERT INTO t VALUES (3, 'c'), (0, 'z')"); err != nil {
+			t.Fatal(err)
+		}
+		if got := query(tx, q); got != "2:b,c" {
+			t.Fatalf("after one INSERT: %s", got)
+		}
+		if _, err := tx.Exec("INSERT INTO t SELECT id + 10, s FROM t WHERE id >= 2"); err != nil {
+			t.Fatal(err)
+		}
+		if got := query(tx, q); got != "4:b,c,b,c" {
+			t.Fatalf("after INSERT ... SELECT of its own rows: %s", got)
+		}
+		if got := query(tx, "SELECT count(*)::VARCHAR FROM t a JOIN t b ON a.id = b.id"); got != "6" {
+			t.Fatalf("self-join: %s", got)
+		}
+		if got := query(db, "SELECT count(*)::VARCHAR FROM t"); got != "2" {
+			t.Fatalf("outside the transaction: %s rows", got)
+		}
+		if commit {
+			err = tx.Commit()
+		} else {
+			err = tx.Rollback()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[bool]string{false: "2", true: "6"}[commit]
+		if got := query(db, "SELECT count(*)::VARCHAR FROM t"); got != want {
+			t.Fatalf("after commit=%v: %s rows, want %s", commit, got, want)
+		}
+		if n := len(temps()); n != before {
+			t.Fatalf("%d temporary files left", n-before)
+		}
+	}
+}
+
+type queryer interface {
+	QueryRow(string, ...any) *sql.Row
 }
 
 // TestTransactionKeepsNulls: the rows of several INSERTs of one

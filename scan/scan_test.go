@@ -191,3 +191,37 @@ func writeEvents(tb testing.TB, n, rgRows int, seed uint64) string {
 	}
 	return path
 }
+
+// WithFile reads the base table's files through it and the added file
+// after them; the base is unaffected, and partitioned tables are refused.
+func TestWithFile(t *testing.T) {
+	base, err := Open(writeEvents(t, 300, 100, 1), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer base.Close()
+	u, err := base.WithFile(writeEvents(t, 50, 100, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := collect(t, u, Request{Columns: []string{"user_id"}})
+	if len(rows) != 350 {
+		t.Fatalf("%d rows, want 350", len(rows))
+	}
+	if err := u.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if rows, _ := collect(t, base, Request{Columns: []string{"user_id"}}); len(rows) != 300 {
+		t.Fatalf("the base table after closing the new one: %d rows", len(rows))
+	}
+	dir := t.TempDir()
+	genTable(t, dir, rand.New(rand.NewSource(3)), 2, 10)
+	parted, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer parted.Close()
+	if _, err := parted.WithFile(filepath.Join(dir, "x.parquet")); err == nil {
+		t.Fatal("a table with partition columns took another file")
+	}
+}

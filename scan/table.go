@@ -75,6 +75,10 @@ type Table struct {
 
 	// delta is set for a Delta table (a folder with a _delta_log).
 	delta *deltaState
+
+	// base, for a table made by WithFile, is the table whose files come
+	// first: they are read through it (its open files, its snapshot).
+	base *Table
 }
 
 // ErrNoFiles is returned for a folder or glob without Parquet files.
@@ -179,6 +183,9 @@ func listFiles(path string) ([]string, string, error) {
 
 // File opens (once) and returns the i-th file.
 func (t *Table) File(i int) (*file.File, error) {
+	if t.base != nil && i < len(t.base.Files) {
+		return t.base.File(i)
+	}
 	ref := t.Files[i]
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -193,6 +200,30 @@ func (t *Table) File(i int) (*file.File, error) {
 	}
 	t.open[ref.Path] = f
 	return f, nil
+}
+
+// WithFile returns the table of t's files followed by the Parquet file at
+// path, whose columns must agree with t's (as a folder's files do): a
+// transaction's view of a table with the rows it has not committed yet.
+// t's files are read through t; closing the new table closes only the
+// file it added. Tables with hive partition columns or a Delta log are
+// refused.
+func (t *Table) WithFile(path string) (*Table, error) {
+	if t.delta != nil {
+		return nil, fmt.Errorf("%s: a Delta table cannot take another file", t.Path)
+	}
+	for _, c := range t.Columns {
+		if c.Partition {
+			return nil, fmt.Errorf("%s: a table with partition columns cannot take another file", t.Path)
+		}
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	u := &Table{Name: t.Name, Path: t.Path, Columns: t.Columns, opts: t.opts, open: map[string]*file.File{}, base: t}
+	u.Files = append(append([]FileRef(nil), t.Files...), FileRef{Path: path, Size: st.Size()})
+	return u, nil
 }
 
 // Close closes the table's open files.

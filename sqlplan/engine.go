@@ -310,6 +310,15 @@ func (e *Engine) retain(t *scan.Table) {
 	}
 }
 
+// adopt counts a table the engine did not open (a transaction's view of
+// its pending rows) with one reference, its owner's: it is closed when
+// the last reference is released.
+func (e *Engine) adopt(t *scan.Table) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.byTable[t] = &tableEntry{t: t, refs: 1, stale: true}
+}
+
 func (e *Engine) release(t *scan.Table) {
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -618,9 +618,9 @@ func (e *Engine) writeOptions(opts map[string]string) ([]writer.Option, error) {
 
 // Tx collects the rows a transaction inserts until Commit, and keeps the
 // snapshot its queries read: each table as the transaction's first query
-// of it found it, whatever is committed meanwhile (its own INSERTs
-// included: they are written at Commit). Commit and Rollback release the
-// snapshot.
+// of it found it, whatever is committed meanwhile, plus the rows the
+// transaction itself has inserted (overlayOf). Commit and Rollback
+// release the snapshot.
 type Tx struct {
 	e        *Engine
 	readOnly bool
@@ -629,7 +629,19 @@ type Tx struct {
 	order    []string
 	targets  map[string]*target
 	snap     map[string]*scan.Table // by table path
+	// overlays are, by table path, the snapshot with the transaction's
+	// pending rows (see overlayOf).
+	overlays map[string]*overlay
 	done     bool
+}
+
+// overlay is a table as the transaction sees it: its snapshot followed by
+// a temporary file of the rows the transaction inserted into it.
+type overlay struct {
+	table   *scan.Table
+	tmp     string
+	base    *scan.Table
+	batches int // the pending batches the file holds
 }
 
 // openTable opens a table in the transaction's snapshot; the caller
@@ -639,6 +651,9 @@ func (t *Tx) openTable(name string) (*scan.Table, string, error) {
 	defer t.mu.Unlock()
 	if path, ok := t.e.tablePath(name); ok {
 		if tbl, ok := t.snap[path]; ok {
+			if ov, err := t.overlayOf(path, tbl); ov != nil || err != nil {
+				return ov, path, err
+			}
 			t.e.retain(tbl)
 			return tbl, path, nil
 		}
@@ -652,11 +667,91 @@ func (t *Tx) openTable(name string) (*scan.Table, string, error) {
 	}
 	t.e.retain(tbl) // the snapshot's reference
 	t.snap[path] = tbl
+	if ov, err := t.overlayOf(path, tbl); ov != nil || err != nil {
+		t.e.release(tbl) // the caller reads ov instead
+		return ov, path, err
+	}
 	return tbl, path, nil
 }
 
-// releaseSnapshot drops the snapshot's tables; t.mu is held.
+// overlayOf returns, retained for the caller, the table at path with the
+// rows the transaction has inserted into it and not committed (its
+// queries read their own writes), or nil when it has none. The rows are
+// written to a temporary Parquet file, again when more are inserted; the
+// snapshot's files are read as the snapshot reads them. t.mu is held.
+func (t *Tx) overlayOf(path string, base *scan.Table) (*scan.Table, error) {
+	pw := t.pending[path]
+	if pw == nil || len(pw.cols) == 0 {
+		return nil, nil
+	}
+	if ov := t.overlays[path]; ov != nil {
+		if ov.base == base && ov.batches == len(pw.cols) {
+			t.e.retain(ov.table)
+			return ov.table, nil
+		}
+		t.dropOverlay(path)
+	}
+	f, err := os.CreateTemp("", "carquet-tx-*.parquet")
+	if err != nil {
+		return nil, err
+	}
+	tmp := f.Name()
+	f.Close()
+	table, err := t.writeOverlay(tmp, pw, base)
+	if err != nil {
+		os.Remove(tmp)
+		return nil, err
+	}
+	t.e.adopt(table) // the transaction's reference
+	if t.overlays == nil {
+		t.overlays = map[string]*overlay{}
+	}
+	t.overlays[path] = &overlay{table: table, tmp: tmp, base: base, batches: len(pw.cols)}
+	t.e.retain(table)
+	return table, nil
+}
+
+// writeOverlay writes the pending rows pw to the file tmp and returns
+// base followed by it.
+func (t *Tx) writeOverlay(tmp string, pw *pendingWrite, base *scan.Table) (*scan.Table, error) {
+	opts, err := t.e.writeOptions(pw.opts)
+	if err != nil {
+		return nil, err
+	}
+	w, err := writer.Create(tmp, pw.sch, opts...)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range pw.cols {
+		if err := w.WriteBatch(b); err != nil {
+			return nil, errors.Join(err, w.Abort())
+		}
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return base.WithFile(tmp)
+}
+
+// dropOverlay releases the transaction's view of the table at path and
+// removes its file (queries still reading it keep their open file).
+// t.mu is held.
+func (t *Tx) dropOverlay(path string) {
+	ov := t.overlays[path]
+	if ov == nil {
+		return
+	}
+	delete(t.overlays, path)
+	os.Remove(ov.tmp)
+	t.e.release(ov.table)
+}
+
+// releaseSnapshot drops the snapshot's tables and the views of the
+// pending rows; t.mu is held.
 func (t *Tx) releaseSnapshot() {
+	for path := range t.overlays {
+		t.dropOverlay(path)
+	}
 	for _, tbl := range t.snap {
 		t.e.release(tbl)
 	}
