@@ -213,9 +213,10 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 		if n == 0 {
 			return nil
 		}
-		vecs := make([]*vector.Vector, len(tgt.fields))
+		types := make([]Type, len(tgt.fields))
 		for k, f := range tgt.fields {
-			c, err := castCol(cols[k], typeOfField(f))
+			types[k] = typeOfField(f)
+			c, err := castCol(cols[k], types[k])
 			if err != nil {
 				return errorf("column %q: %v", f.Name, err)
 			}
@@ -226,7 +227,23 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 					}
 				}
 			}
-			if vecs[k], err = toVector(c, f); err != nil {
+			cols[k] = c
+		}
+		// The table's new contents meet its constraints as a whole.
+		con := constraintsOf(tgt.opts)
+		if err := rp.checkRows(con, tgt.fields, types, cols, n); err != nil {
+			return err
+		}
+		if _, err := rp.checkKeys(ctx, con, "", tgt.fields, cols, n, false); err != nil {
+			return err
+		}
+		if err := rp.checkForeign(ctx, con, tgt.fields, cols, n); err != nil {
+			return err
+		}
+		vecs := make([]*vector.Vector, len(tgt.fields))
+		for k, f := range tgt.fields {
+			var err error
+			if vecs[k], err = toVector(cols[k], f); err != nil {
 				return errorf("column %q: %v", f.Name, err)
 			}
 		}

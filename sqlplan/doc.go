@@ -35,9 +35,11 @@
 //     project, hash aggregation with typed keys, top-N heap for ORDER BY
 //     with LIMIT, hash joins (inner, left, full), DISTINCT, UNION.
 //  5. Write (write.go): INSERT checks every value against the schema
-//     (types, NOT NULL, decimal precision) before anything is written,
-//     then appends atomically through writer.Append (a folder table gets a
-//     new file); CREATE TABLE [AS] and DROP TABLE.
+//     (types, NOT NULL, decimal precision) and the table's constraints
+//     (constraints.go: PRIMARY KEY, UNIQUE, CHECK, DEFAULT, FOREIGN KEY;
+//     INSERT OR IGNORE / ON CONFLICT DO NOTHING) before anything is
+//     written, then appends atomically through writer.Append (a folder
+//     table gets a new file); CREATE TABLE [AS] and DROP TABLE.
 //
 // # SQL accepted
 //

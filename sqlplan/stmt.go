@@ -51,6 +51,9 @@ type Stmt struct {
 	parts   []*Stmt
 	setOps  []string
 	trailer []token
+	// ignoreConflicts: INSERT OR IGNORE / ON CONFLICT DO NOTHING skip the
+	// rows whose key is taken (constraints.go).
+	ignoreConflicts bool
 }
 
 // Split splits SQL text into statements at semicolons outside quotes and
@@ -262,6 +265,9 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 			return st, err
 		}
 	case "insert":
+		if toks, err = conflictClause(text, toks, s); err != nil {
+			return nil, err
+		}
 	default:
 		return nil, bad(0, "syntax error near %q", toks[0].text)
 	}
@@ -952,4 +958,41 @@ func eachTopLevelWord(toks []token, f func(x int, t token) bool) {
 			}
 		}
 	}
+}
+
+// conflictClause takes INSERT OR IGNORE and ON CONFLICT [(cols)] DO
+// NOTHING out of an INSERT's tokens (s.ignoreConflicts); INSERT OR
+// REPLACE and ON CONFLICT DO UPDATE are refused.
+func conflictClause(text string, toks []token, s *Stmt) ([]token, error) {
+	refuse := func(t token, what string) error {
+		e := errAt(text, t.pos, "%s is not supported", what)
+		e.Err = ErrUnsupported
+		return e
+	}
+	if len(toks) > 2 && toks[1].is("or") {
+		switch {
+		case toks[2].is("ignore"):
+			s.ignoreConflicts = true
+			toks = append(toks[:1:1], toks[3:]...)
+		case toks[2].is("replace"):
+			return nil, refuse(toks[1], "INSERT OR REPLACE")
+		}
+	}
+	for i := 1; i+1 < len(toks); i++ {
+		if !toks[i].is("on") || !toks[i+1].is("conflict") {
+			continue
+		}
+		j := i + 2
+		if j < len(toks) && toks[j].kind == tkOp && toks[j].text == "(" {
+			if k := closingParen(toks, j); k > 0 {
+				j = k + 1
+			}
+		}
+		if j+1 < len(toks) && toks[j].is("do") && toks[j+1].is("nothing") && j+2 == len(toks) {
+			s.ignoreConflicts = true
+			return toks[:i], nil
+		}
+		return nil, refuse(toks[i], "ON CONFLICT other than DO NOTHING")
+	}
+	return toks, nil
 }

@@ -32,6 +32,13 @@ type createSpec struct {
 	cols    []NamedType
 	notNull []bool
 	options map[string]string
+	// The constraints (constraints.go), kept in options for the table's
+	// later INSERTs and UPDATEs.
+	primary  []string
+	unique   [][]string
+	defaults map[string]string // column -> expression text
+	checks   []string          // expression texts
+	foreign  []foreignKey
 }
 
 var tableOptions = map[string]string{
@@ -96,39 +103,20 @@ func (e *Engine) prepareCreate(s *Stmt, text string, toks []token) (*Stmt, error
 				return nil, fail(i, "expected a column name")
 			}
 			name := tableToken(toks[i])
-			switch strings.ToLower(name) {
-			case "primary", "unique", "constraint", "foreign", "check", "index", "key":
-				if toks[i].kind == tkIdent {
-					return nil, &Error{Msg: "constraints (" + strings.ToUpper(name) + ") are not supported", Offset: toks[i].pos, Err: ErrUnsupported}
+			after := "a table constraint"
+			if toks[i].kind == tkIdent && tableConstraintWords[strings.ToLower(name)] {
+				next, err := readTableConstraint(text, toks, i, spec)
+				if err != nil {
+					return nil, err
 				}
-			}
-			t, next, err := readNestedType(text, toks, i+1)
-			if err != nil {
-				return nil, err
-			}
-			i = next
-			notNull := false
-			for {
-				switch {
-				case word(i) == "not" && word(i+1) == "null":
-					notNull = true
-					i += 2
-					continue
-				case word(i) == "null":
-					i++
-					continue
-				case word(i) == "primary" || word(i) == "unique" || word(i) == "default" || word(i) == "references" || word(i) == "check" || word(i) == "generated":
-					return nil, &Error{Msg: strings.ToUpper(word(i)) + " in a column definition is not supported", Offset: toks[i].pos, Err: ErrUnsupported}
+				i = next
+			} else {
+				next, err := readColumnDef(text, toks, i, name, spec)
+				if err != nil {
+					return nil, err
 				}
-				break
+				i, after = next, fmt.Sprintf("column %q", name)
 			}
-			for _, c := range spec.cols {
-				if strings.EqualFold(c.Name, name) {
-					return nil, fail(i-1, "column %q is defined twice", name)
-				}
-			}
-			spec.cols = append(spec.cols, NamedType{Name: name, Type: t})
-			spec.notNull = append(spec.notNull, notNull)
 			if op(i, ",") {
 				i++
 				continue
@@ -137,7 +125,7 @@ func (e *Engine) prepareCreate(s *Stmt, text string, toks []token) (*Stmt, error
 				i++
 				break
 			}
-			return nil, fail(i, "expected , or ) after column %q", name)
+			return nil, fail(i, "expected , or ) after %s", after)
 		}
 	}
 	// Table options: WITH (k = v, ...) or k = v ...
@@ -189,8 +177,52 @@ func (e *Engine) prepareCreate(s *Stmt, text string, toks []token) (*Stmt, error
 	if len(spec.cols) == 0 {
 		return nil, fail(i, "CREATE TABLE needs a column list or AS SELECT")
 	}
+	if err := spec.settleConstraints(); err != nil {
+		return nil, err
+	}
 	s.kind = kindCreate
 	return s, nil
+}
+
+// readColumnDef reads the column definition of column name (its type at
+// toks[i+1], then NULL, NOT NULL and constraints) into spec and returns
+// where it ends.
+func readColumnDef(text string, toks []token, i int, name string, spec *createSpec) (int, error) {
+	t, i, err := readNestedType(text, toks, i+1)
+	if err != nil {
+		return i, err
+	}
+	notNull := false
+	for i < len(toks) && toks[i].kind == tkIdent {
+		switch w := strings.ToLower(toks[i].text); {
+		case w == "not" && i+1 < len(toks) && toks[i+1].is("null"):
+			notNull = true
+			i += 2
+			continue
+		case w == "null":
+			i++
+			continue
+		case w == "generated":
+			return i, &Error{Msg: "GENERATED in a column definition is not supported", Offset: toks[i].pos, Err: ErrUnsupported}
+		case columnConstraintWords[w]:
+			next, pk, err := readColumnConstraint(text, toks, i, name, spec)
+			if err != nil {
+				return i, err
+			}
+			notNull = notNull || pk
+			i = next
+			continue
+		}
+		break
+	}
+	for _, c := range spec.cols {
+		if strings.EqualFold(c.Name, name) {
+			return i, errAt(text, tokPos(text, toks, i-1), "column %q is defined twice", name)
+		}
+	}
+	spec.cols = append(spec.cols, NamedType{Name: name, Type: t})
+	spec.notNull = append(spec.notNull, notNull)
+	return i, nil
 }
 
 // prepareCopy parses COPY (query) TO 'file.parquet' [(options)] and COPY
@@ -796,7 +828,7 @@ func decodeOptions(f interface{ KeyValue(string) (string, bool) }) map[string]st
 	}
 	out := map[string]string{}
 	for k, vs := range q {
-		if _, known := tableOptions[k]; known && len(vs) > 0 && k != "sorted_by" {
+		if _, known := tableOptions[k]; (known || isConstraintKey(k)) && len(vs) > 0 && k != "sorted_by" {
 			out[k] = vs[0]
 		}
 	}
@@ -1085,6 +1117,10 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	default:
 		return Result{}, unsupported("this INSERT form")
 	}
+	con := constraintsOf(tgt.opts)
+	if err := p.fillDefaults(con, fields, types, data, n); err != nil {
+		return Result{}, err
+	}
 	for k := range data {
 		if data[k] == nil {
 			data[k] = nullCol(types[k], n)
@@ -1096,6 +1132,22 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 				}
 			}
 		}
+	}
+	if err := p.checkRows(con, fields, types, data, n); err != nil {
+		return Result{}, err
+	}
+	keep, err := p.checkKeys(ctx, con, name, fields, data, n, s.ignoreConflicts)
+	if err != nil {
+		return Result{}, err
+	}
+	if keep != nil {
+		for k := range data {
+			data[k] = data[k].take(keep)
+		}
+		n = len(keep)
+	}
+	if err := p.checkForeign(ctx, con, fields, data, n); err != nil {
+		return Result{}, err
 	}
 	if n == 0 {
 		return Result{}, nil

@@ -1,0 +1,634 @@
+package sqlplan
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/xwb1989/sqlparser"
+)
+
+// Table constraints, as CREATE TABLE declares them and DuckDB enforces
+// them: PRIMARY KEY (its columns are NOT NULL and no two rows share a
+// key), UNIQUE (likewise, rows with a NULL in the key aside), CHECK (expr)
+// (no row makes it false) and DEFAULT expr (the value of a column an
+// INSERT leaves out). They are kept with the table's options in the
+// file's footer (keys primary_key, unique, default.<column>,
+// check.<n>), so that every later INSERT and UPDATE checks them; an
+// INSERT reads the key columns of the table to check its keys. FOREIGN
+// KEY and REFERENCES are accepted and not enforced. INSERT OR IGNORE and
+// INSERT ... ON CONFLICT DO NOTHING skip the rows whose key is taken.
+
+var tableConstraintWords = map[string]bool{"primary": true, "unique": true, "constraint": true, "foreign": true, "check": true}
+
+var columnConstraintWords = map[string]bool{"primary": true, "unique": true, "default": true, "references": true, "check": true, "constraint": true}
+
+// isConstraintKey tells the option keys that hold constraints.
+func isConstraintKey(k string) bool {
+	return k == "primary_key" || k == "unique" || strings.HasPrefix(k, "default.") || strings.HasPrefix(k, "check.") || strings.HasPrefix(k, "foreign.")
+}
+
+// parenTokens returns the tokens inside the parentheses opening at
+// toks[i] and the index after the closing one.
+func parenTokens(text string, toks []token, i int) ([]token, int, error) {
+	if i >= len(toks) || toks[i].kind != tkOp || toks[i].text != "(" {
+		return nil, i, errAt(text, tokPos(text, toks, i), "expected (")
+	}
+	k := closingParen(toks, i)
+	if k < 0 {
+		return nil, i, errAt(text, toks[i].pos, "unterminated (")
+	}
+	return toks[i+1 : k], k + 1, nil
+}
+
+// sourceText is the SQL text the tokens toks[a:b] were read from.
+func sourceText(text string, toks []token, a, b int) string {
+	if a >= b {
+		return ""
+	}
+	end := len(text)
+	if b < len(toks) {
+		end = toks[b].pos
+	}
+	return strings.TrimSpace(text[toks[a].pos:end])
+}
+
+// columnList reads (a, b, ...) at toks[i].
+func columnList(text string, toks []token, i int) ([]string, int, error) {
+	in, next, err := parenTokens(text, toks, i)
+	if err != nil {
+		return nil, i, err
+	}
+	var cols []string
+	for _, item := range splitList(in) {
+		if len(item) != 1 || item[0].kind == tkOp || item[0].kind == tkNumber || item[0].kind == tkString {
+			return nil, i, errAt(text, toks[i].pos, "expected a list of column names")
+		}
+		cols = append(cols, tableToken(item[0]))
+	}
+	if len(cols) == 0 {
+		return nil, i, errAt(text, toks[i].pos, "expected a list of column names")
+	}
+	return cols, next, nil
+}
+
+// foreignKey is a FOREIGN KEY: its columns, the table they reference and
+// the columns there (none: that table's primary key).
+type foreignKey struct {
+	cols    []string
+	table   string
+	refCols []string
+}
+
+// readReferences reads REFERENCES table [(cols)] [ON DELETE|UPDATE
+// action ...] from toks[i] (at REFERENCES) into fk.
+func readReferences(text string, toks []token, i int, fk *foreignKey) (int, error) {
+	i++
+	if i >= len(toks) || toks[i].kind == tkOp {
+		return i, errAt(text, tokPos(text, toks, i), "REFERENCES needs a table")
+	}
+	fk.table = tableToken(toks[i])
+	i++
+	if i < len(toks) && toks[i].kind == tkOp && toks[i].text == "(" {
+		cols, next, err := columnList(text, toks, i)
+		if err != nil {
+			return i, err
+		}
+		fk.refCols, i = cols, next
+	}
+	for i+1 < len(toks) && toks[i].is("on") && (toks[i+1].is("delete") || toks[i+1].is("update")) {
+		e := errAt(text, toks[i].pos, "ON %s actions of a foreign key are not supported", strings.ToUpper(toks[i+1].text))
+		e.Err = ErrUnsupported
+		return i, e
+	}
+	return i, nil
+}
+
+// readColumnConstraint reads one constraint of column col at toks[i];
+// pk reports PRIMARY KEY (the column is then NOT NULL).
+func readColumnConstraint(text string, toks []token, i int, col string, spec *createSpec) (next int, pk bool, err error) {
+	switch {
+	case toks[i].is("constraint"):
+		if i+1 >= len(toks) || toks[i+1].kind == tkOp {
+			return i, false, errAt(text, toks[i].pos, "CONSTRAINT needs a name")
+		}
+		return i + 2, false, nil
+	case toks[i].is("primary"):
+		if i+1 >= len(toks) || !toks[i+1].is("key") {
+			return i, false, errAt(text, toks[i].pos, "expected PRIMARY KEY")
+		}
+		if spec.primary != nil {
+			return i, false, errAt(text, toks[i].pos, "a table has one PRIMARY KEY")
+		}
+		spec.primary = []string{col}
+		return i + 2, true, nil
+	case toks[i].is("unique"):
+		spec.unique = append(spec.unique, []string{col})
+		return i + 1, false, nil
+	case toks[i].is("references"):
+		fk := foreignKey{cols: []string{col}}
+		next, err := readReferences(text, toks, i, &fk)
+		spec.foreign = append(spec.foreign, fk)
+		return next, false, err
+	case toks[i].is("check"):
+		in, next, err := parenTokens(text, toks, i+1)
+		if err != nil {
+			return i, false, err
+		}
+		if len(in) == 0 {
+			return i, false, errAt(text, toks[i].pos, "CHECK needs a condition")
+		}
+		spec.checks = append(spec.checks, sourceText(text, toks, i+2, next-1))
+		return next, false, nil
+	case toks[i].is("default"):
+		// The expression runs to a ',' or ')' at its level, or to the
+		// next constraint.
+		start, depth, k := i+1, 0, i+1
+		for ; k < len(toks); k++ {
+			t := toks[k]
+			if t.kind == tkOp && (t.text == "(" || t.text == "[") {
+				depth++
+			} else if t.kind == tkOp && (t.text == ")" || t.text == "]") {
+				if depth == 0 {
+					break
+				}
+				depth--
+			} else if depth == 0 && (t.kind == tkOp && t.text == "," || k > start && t.kind == tkIdent &&
+				(columnConstraintWords[strings.ToLower(t.text)] || t.is("not") && k+1 < len(toks) && toks[k+1].is("null"))) {
+				break
+			}
+		}
+		if k == start {
+			return i, false, errAt(text, toks[i].pos, "DEFAULT needs a value")
+		}
+		if spec.defaults == nil {
+			spec.defaults = map[string]string{}
+		}
+		spec.defaults[col] = sourceText(text, toks, start, k)
+		return k, false, nil
+	}
+	return i, false, errAt(text, toks[i].pos, "unexpected %s", toks[i].text)
+}
+
+// readTableConstraint reads a table constraint at toks[i] (PRIMARY KEY
+// (...), UNIQUE (...), CHECK (...), FOREIGN KEY (...) REFERENCES ...,
+// each after an optional CONSTRAINT name).
+func readTableConstraint(text string, toks []token, i int, spec *createSpec) (int, error) {
+	if toks[i].is("constraint") {
+		if i+2 >= len(toks) || toks[i+1].kind == tkOp {
+			return i, errAt(text, toks[i].pos, "CONSTRAINT needs a name and a constraint")
+		}
+		i += 2
+	}
+	switch {
+	case toks[i].is("primary") && i+1 < len(toks) && toks[i+1].is("key"):
+		if spec.primary != nil {
+			return i, errAt(text, toks[i].pos, "a table has one PRIMARY KEY")
+		}
+		cols, next, err := columnList(text, toks, i+2)
+		if err != nil {
+			return i, err
+		}
+		spec.primary = cols
+		return next, nil
+	case toks[i].is("unique"):
+		cols, next, err := columnList(text, toks, i+1)
+		if err != nil {
+			return i, err
+		}
+		spec.unique = append(spec.unique, cols)
+		return next, nil
+	case toks[i].is("check"):
+		next, _, err := readColumnConstraint(text, toks, i, "", spec)
+		return next, err
+	case toks[i].is("foreign") && i+1 < len(toks) && toks[i+1].is("key"):
+		cols, next, err := columnList(text, toks, i+2)
+		if err != nil {
+			return i, err
+		}
+		if next >= len(toks) || !toks[next].is("references") {
+			return i, errAt(text, tokPos(text, toks, next), "expected REFERENCES")
+		}
+		fk := foreignKey{cols: cols}
+		next, err = readReferences(text, toks, next, &fk)
+		spec.foreign = append(spec.foreign, fk)
+		return next, err
+	}
+	return i, errAt(text, toks[i].pos, "expected PRIMARY KEY, UNIQUE, CHECK or FOREIGN KEY")
+}
+
+// settleConstraints checks the columns the constraints name, makes the
+// primary key's columns NOT NULL and records the constraints in the
+// table's options.
+func (spec *createSpec) settleConstraints() error {
+	canonical := func(name string) (string, int, error) {
+		for i, c := range spec.cols {
+			if strings.EqualFold(c.Name, name) {
+				return c.Name, i, nil
+			}
+		}
+		return "", -1, errorf("the constraint names column %q, which the table does not have", name)
+	}
+	keyText := func(cols []string) (string, error) {
+		seen := map[string]bool{}
+		for i, c := range cols {
+			name, _, err := canonical(c)
+			if err != nil {
+				return "", err
+			}
+			if seen[name] {
+				return "", errorf("column %q is twice in a key", name)
+			}
+			seen[name], cols[i] = true, name
+		}
+		return strings.Join(cols, ","), nil
+	}
+	if spec.primary != nil {
+		text, err := keyText(spec.primary)
+		if err != nil {
+			return err
+		}
+		for _, c := range spec.primary {
+			_, i, _ := canonical(c)
+			spec.notNull[i] = true
+		}
+		spec.options["primary_key"] = text
+	}
+	var uniques []string
+	for _, u := range spec.unique {
+		text, err := keyText(u)
+		if err != nil {
+			return err
+		}
+		uniques = append(uniques, text)
+	}
+	if len(uniques) > 0 {
+		spec.options["unique"] = strings.Join(uniques, ";")
+	}
+	for col, expr := range spec.defaults {
+		spec.options["default."+col] = expr
+	}
+	for i, c := range spec.checks {
+		spec.options["check."+strconv.Itoa(i+1)] = c
+	}
+	for i, fk := range spec.foreign {
+		cols, err := keyText(fk.cols)
+		if err != nil {
+			return err
+		}
+		if len(fk.refCols) > 0 && len(fk.refCols) != len(fk.cols) {
+			return errorf("the foreign key (%s) has %d columns and references %d", cols, len(fk.cols), len(fk.refCols))
+		}
+		spec.options["foreign."+strconv.Itoa(i+1)] = cols + ">" + fk.table + ">" + strings.Join(fk.refCols, ",")
+	}
+	return nil
+}
+
+// constraints are a table's constraints, read back from its options.
+type constraints struct {
+	primary  []string
+	unique   [][]string
+	defaults map[string]string
+	checks   []string
+	foreign  []foreignKey
+}
+
+func constraintsOf(opts map[string]string) *constraints {
+	c := &constraints{defaults: map[string]string{}}
+	if v := opts["primary_key"]; v != "" {
+		c.primary = strings.Split(v, ",")
+	}
+	if v := opts["unique"]; v != "" {
+		for _, u := range strings.Split(v, ";") {
+			c.unique = append(c.unique, strings.Split(u, ","))
+		}
+	}
+	var checkKeys, foreignKeys []string
+	for k, v := range opts {
+		if col, ok := strings.CutPrefix(k, "default."); ok {
+			c.defaults[col] = v
+		}
+		if strings.HasPrefix(k, "check.") {
+			checkKeys = append(checkKeys, k)
+		}
+		if strings.HasPrefix(k, "foreign.") {
+			foreignKeys = append(foreignKeys, k)
+		}
+	}
+	sort.Strings(checkKeys)
+	for _, k := range checkKeys {
+		c.checks = append(c.checks, opts[k])
+	}
+	sort.Strings(foreignKeys)
+	for _, k := range foreignKeys {
+		parts := strings.Split(opts[k], ">")
+		if len(parts) != 3 {
+			continue
+		}
+		fk := foreignKey{cols: strings.Split(parts[0], ","), table: parts[1]}
+		if parts[2] != "" {
+			fk.refCols = strings.Split(parts[2], ",")
+		}
+		c.foreign = append(c.foreign, fk)
+	}
+	return c
+}
+
+// exprOf parses the expression text of a constraint, to be bound by a
+// planner of the returned source.
+func (e *Engine) exprOf(text string) (sqlparser.Expr, *source, error) {
+	st, err := e.prepare("SELECT " + text)
+	if err != nil {
+		return nil, nil, errorf("the constraint expression %q: %v", text, err)
+	}
+	sel, ok := st.ast.(*sqlparser.Select)
+	if !ok || len(sel.SelectExprs) != 1 {
+		return nil, nil, errorf("the constraint expression %q is not one expression", text)
+	}
+	ae, ok := sel.SelectExprs[0].(*sqlparser.AliasedExpr)
+	if !ok {
+		return nil, nil, errorf("the constraint expression %q is not one expression", text)
+	}
+	return ae.Expr, st.src, nil
+}
+
+// rowsScope is a scope whose one relation is the rows being written: the
+// table's columns, column k in slot k of their batch.
+func rowsScope(fields []*schema.Field, types []Type) *scope {
+	rel := &relation{alias: "new"}
+	for k, f := range fields {
+		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: f.Name, t: types[k], slot: &slot{idx: k}})
+	}
+	return &scope{rels: []*relation{rel}}
+}
+
+// fillDefaults sets the columns an INSERT leaves out (data[k] nil) that
+// have a DEFAULT to its value.
+func (p *planner) fillDefaults(con *constraints, fields []*schema.Field, types []Type, data []*Col, n int) error {
+	for k, f := range fields {
+		text, ok := con.defaults[f.Name]
+		if !ok || data[k] != nil {
+			continue
+		}
+		e, src, err := p.e.exprOf(text)
+		if err != nil {
+			return err
+		}
+		cp := p.child(src)
+		bound, err := cp.bindExpr(e, &scope{}, nil)
+		cp.releaseAll()
+		if err != nil {
+			return errorf("DEFAULT of column %q: %v", f.Name, err)
+		}
+		c, err := bound.eval(&Batch{N: 1})
+		if err != nil {
+			return errorf("DEFAULT of column %q: %v", f.Name, err)
+		}
+		v := c.get(0)
+		if v != nil {
+			if v, err = castScalar(v, c.T, types[k]); err != nil {
+				return errorf("DEFAULT of column %q: %v", f.Name, err)
+			}
+		}
+		data[k] = constCol(types[k], v, n)
+	}
+	return nil
+}
+
+// checkRows enforces the CHECK constraints on the rows data.
+func (p *planner) checkRows(con *constraints, fields []*schema.Field, types []Type, data []*Col, n int) error {
+	if len(con.checks) == 0 || n == 0 {
+		return nil
+	}
+	sc := rowsScope(fields, types)
+	b := &Batch{N: n, Cols: data}
+	for _, text := range con.checks {
+		e, src, err := p.e.exprOf(text)
+		if err != nil {
+			return err
+		}
+		cp := p.child(src)
+		bound, err := cp.bindBool(e, sc, nil)
+		cp.releaseAll()
+		if err != nil {
+			return errorf("CHECK (%s): %v", text, err)
+		}
+		c, err := bound.eval(b)
+		if err != nil {
+			return errorf("CHECK (%s): %v", text, err)
+		}
+		for i := 0; i < n; i++ {
+			if !c.isNull(i) && !c.B[i] {
+				return errorf("CHECK constraint failed: %s (row %d)", text, i+1)
+			}
+		}
+	}
+	return nil
+}
+
+// checkKeys enforces PRIMARY KEY and UNIQUE on the rows data, against
+// the rows table already holds when table is not "" (read through the
+// planner: in a transaction, its own rows too). With ignore, the rows
+// whose key is taken are left out instead: keep lists the rows kept (nil
+// when all are).
+func (p *planner) checkKeys(ctx context.Context, con *constraints, table string, fields []*schema.Field, data []*Col, n int, ignore bool) (keep []int32, err error) {
+	type key struct {
+		cols    []int
+		primary bool
+	}
+	var keys []key
+	index := func(names []string) ([]int, error) {
+		var out []int
+		for _, name := range names {
+			k := -1
+			for i, f := range fields {
+				if f.Name == name {
+					k = i
+				}
+			}
+			if k < 0 {
+				return nil, errorf("the key column %q is not in the table", name)
+			}
+			out = append(out, k)
+		}
+		return out, nil
+	}
+	if con.primary != nil {
+		cols, err := index(con.primary)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, key{cols, true})
+	}
+	for _, u := range con.unique {
+		cols, err := index(u)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, key{cols, false})
+	}
+	if len(keys) == 0 || n == 0 {
+		return nil, nil
+	}
+	dropped := make([]bool, n)
+	var buf []byte
+	encode := func(cols []*Col, i int) (string, bool) {
+		buf = buf[:0]
+		for _, c := range cols {
+			if c.isNull(i) {
+				return "", false
+			}
+			buf = appendKey(buf, c, i)
+		}
+		return string(buf), true
+	}
+	for _, k := range keys {
+		taken := map[string]bool{}
+		if table != "" {
+			names := make([]string, len(k.cols))
+			for j, c := range k.cols {
+				names[j] = fields[c].Name
+			}
+			old, err := p.keyColumns(ctx, table, names)
+			if err != nil {
+				return nil, err
+			}
+			for i := 0; i < old.N; i++ {
+				if s, ok := encode(old.Cols, i); ok {
+					taken[s] = true
+				}
+			}
+		}
+		cols := make([]*Col, len(k.cols))
+		for j, c := range k.cols {
+			cols[j] = data[c]
+		}
+		for i := 0; i < n; i++ {
+			if dropped[i] {
+				continue
+			}
+			s, ok := encode(cols, i)
+			if !ok {
+				continue
+			}
+			if !taken[s] {
+				taken[s] = true
+				continue
+			}
+			if ignore {
+				dropped[i] = true
+				continue
+			}
+			kind := "unique"
+			if k.primary {
+				kind = "primary key"
+			}
+			return nil, errorf("duplicate key %q violates %s constraint (row %d)", keyText(fields, k.cols, cols, i), kind, i+1)
+		}
+	}
+	for i, d := range dropped {
+		if !d {
+			keep = append(keep, int32(i))
+		}
+	}
+	if len(keep) == n {
+		return nil, nil
+	}
+	if keep == nil {
+		keep = []int32{}
+	}
+	return keep, nil
+}
+
+// keyText writes a key as DuckDB's message does: "a: 1, b: x".
+func keyText(fields []*schema.Field, idx []int, cols []*Col, i int) string {
+	parts := make([]string, len(idx))
+	for j, k := range idx {
+		parts[j] = fields[k].Name + ": " + formatScalar(cols[j].T, cols[j].get(i))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// keyColumns reads the columns named cols of table.
+func (p *planner) keyColumns(ctx context.Context, table string, cols []string) (*Batch, error) {
+	sel := &sqlparser.Select{From: sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(table)}}}}
+	for _, name := range cols {
+		sel.SelectExprs = append(sel.SelectExprs, &sqlparser.AliasedExpr{Expr: &sqlparser.ColName{Name: sqlparser.NewColIdent(name)}})
+	}
+	cp := p.child(p.src)
+	defer cp.releaseAll()
+	sp, err := cp.planSelect(sel, nil)
+	if err != nil {
+		return nil, fmt.Errorf("reading the table's keys: %w", err)
+	}
+	return sp.drainAll(ctx)
+}
+
+// checkForeign enforces the FOREIGN KEYs on the rows data: each key
+// without NULLs must be a key of the table it references (read through
+// the planner). Deleting or changing the referenced rows is not checked.
+func (p *planner) checkForeign(ctx context.Context, con *constraints, fields []*schema.Field, data []*Col, n int) error {
+	for _, fk := range con.foreign {
+		cols := make([]*Col, len(fk.cols))
+		for j, name := range fk.cols {
+			for k, f := range fields {
+				if f.Name == name {
+					cols[j] = data[k]
+				}
+			}
+			if cols[j] == nil {
+				return errorf("the foreign key column %q is not in the table", name)
+			}
+		}
+		refCols := fk.refCols
+		if len(refCols) == 0 {
+			ref, err := p.e.insertTarget(fk.table, nil)
+			if err != nil {
+				return errorf("the table %q the foreign key references: %v", fk.table, err)
+			}
+			refCols = constraintsOf(ref.opts).primary
+			if len(refCols) != len(fk.cols) {
+				return errorf("the table %q the foreign key references has no primary key of %d columns", fk.table, len(fk.cols))
+			}
+		}
+		ref, err := p.keyColumns(ctx, fk.table, refCols)
+		if err != nil {
+			return err
+		}
+		var buf []byte
+		encode := func(cs []*Col, i int) (string, bool) {
+			buf = buf[:0]
+			for j, c := range cs {
+				if c.isNull(i) {
+					return "", false
+				}
+				v, err := castScalar(c.get(i), c.T, cols[j].T)
+				if err != nil {
+					return "", false
+				}
+				buf = fmt.Appendf(buf, "%v\x00", v)
+			}
+			return string(buf), true
+		}
+		present := map[string]bool{}
+		for i := 0; i < ref.N; i++ {
+			if s, ok := encode(ref.Cols, i); ok {
+				present[s] = true
+			}
+		}
+		for i := 0; i < n; i++ {
+			if s, ok := encode(cols, i); ok && !present[s] {
+				// Named as DuckDB names it: by the referenced columns.
+				parts := make([]string, len(cols))
+				for j, c := range cols {
+					parts[j] = refCols[j] + ": " + formatScalar(c.T, c.get(i))
+				}
+				return errorf("violates foreign key constraint because key %q does not exist in the referenced table %s (row %d)", strings.Join(parts, ", "), fk.table, i+1)
+			}
+		}
+	}
+	return nil
+}
