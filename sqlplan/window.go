@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"context"
 	"io"
+	"math/big"
 	"slices"
 	"sort"
 	"strconv"
@@ -230,11 +231,15 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 			if err := need(1); err != nil {
 				return nil, err
 			}
-			c, err := p.cast(spec.args[0], tFloat)
-			if err != nil {
-				return nil, err
+			// Integers and decimals are summed exactly (as the
+			// aggregate): only the quotient is a DOUBLE.
+			if at.op() != KInt && at.Kind != KDecimal {
+				c, err := p.cast(spec.args[0], tFloat)
+				if err != nil {
+					return nil, err
+				}
+				spec.args[0] = c
 			}
-			spec.args[0] = c
 		}
 	case "sum":
 		if err := need(1); err != nil {
@@ -839,8 +844,10 @@ func (a *winAcc) add(v any) error {
 	a.cnt++
 	switch x := v.(type) {
 	case int64:
-		if w.t.Kind == KDecimal {
-			a.sumD.addUnscaled(x) // a DECIMAL(p <= 18) in units of its scale
+		if w.t.Kind == KDecimal || w.fn == "avg" {
+			// a DECIMAL(p <= 18) in units of its scale, or an integer
+			// averaged exactly
+			a.sumD.addUnscaled(x)
 			break
 		}
 		t, o := addInt64(a.sumI, x)
@@ -849,7 +856,7 @@ func (a *winAcc) add(v any) error {
 		}
 		a.sumI = t
 	case value.Decimal:
-		a.sumD.addDecimal(x, w.t.Scale)
+		a.sumD.addDecimal(x, a.t.Scale)
 	case float64:
 		a.sumF += x
 	}
@@ -883,6 +890,11 @@ func (a *winAcc) value() any {
 	case "avg":
 		if a.cnt == 0 {
 			return nil
+		}
+		if a.t.op() == KInt || a.t.Kind == KDecimal {
+			q := new(big.Rat).Quo(decRat(a.sumD.value(a.t.Scale)), new(big.Rat).SetInt64(a.cnt))
+			f, _ := q.Float64()
+			return f
 		}
 		return a.sumF / float64(a.cnt)
 	}
