@@ -19,8 +19,7 @@
 //     operator, EXTRACT(part FROM x) becomes date_part. Every output token
 //     remembers its input offset, so errors point at line:column of the
 //     user's text. DESCRIBE, EXPLAIN, SHOW, CREATE TABLE and DROP TABLE are
-//     parsed here; unsupported SQL (UPDATE, DELETE, MERGE, ...)
-//     is refused by name.
+//     parsed here; unsupported SQL (MERGE, ...) is refused by name.
 //  2. Bind (bind.go, funcs.go, agg.go): names resolve against the tables'
 //     Parquet schemas (with "did you mean" suggestions), types are
 //     inferred and unified, constants and arguments are folded.
@@ -115,9 +114,11 @@
 // EXISTS], CREATE [OR REPLACE] VIEW / DROP VIEW (views.go: kept by the
 // engine, not in the folder), DESCRIBE, SHOW t, SHOW TABLES, SHOW COLUMNS,
 // information_schema.tables and information_schema.columns (catalog.go),
-// EXPLAIN [ANALYZE]. UPDATE t SET ... [WHERE ...] and DELETE FROM t
-// [WHERE ...] of a single-file table, outside transactions (dml.go: the
-// file is written again, under its append lock, and replaces the old one).
+// EXPLAIN [ANALYZE]. UPDATE t SET ... [FROM ...] [WHERE ...], DELETE FROM
+// t [WHERE ...] and TRUNCATE t of a single-file table, outside
+// transactions (dml.go: the file is written again, under its append lock,
+// and replaces the old one; UPDATE ... FROM becomes correlated subqueries,
+// updateFrom).
 //
 // Refused by name: ALTER, MERGE, GROUPS frames, frame
 // EXCLUDE,

@@ -217,8 +217,23 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 		s.kind, s.table = kindDrop, tableToken(toks[k])
 		s.src = &source{orig: text, toks: toks}
 		return s, nil
-	case "update", "delete":
-	case "alter", "merge", "replace", "truncate", "upsert":
+	case "update":
+		if rewritten, ok := updateFrom(toks); ok {
+			return e.prepareTokens(text, rewritten)
+		}
+	case "delete":
+	case "truncate":
+		// TRUNCATE [TABLE] t is DELETE FROM t.
+		k := 1
+		if word(1) == "table" {
+			k = 2
+		}
+		if len(toks) != k+1 {
+			return nil, bad(k, "TRUNCATE takes one table name")
+		}
+		del := []token{{kind: tkIdent, text: "delete", pos: toks[0].pos}, {kind: tkIdent, text: "from", pos: toks[0].pos}, toks[k]}
+		return e.prepareTokens(text, del)
+	case "alter", "merge", "replace", "upsert":
 		return nil, refuse(0, strings.ToUpper(first))
 	case "begin", "start", "commit", "rollback", "end", "savepoint", "release", "abort":
 		return nil, refuse(0, strings.ToUpper(first)+" as a statement (use the driver's transactions: db.BeginTx, tx.Commit, tx.Rollback)")
@@ -995,4 +1010,69 @@ func conflictClause(text string, toks []token, s *Stmt) ([]token, error) {
 		return nil, refuse(toks[i], "ON CONFLICT other than DO NOTHING")
 	}
 	return toks, nil
+}
+
+// updateFrom rewrites UPDATE t SET c = e, ... FROM items [WHERE cond],
+// which the parser does not know, into correlated subqueries:
+// UPDATE t SET c = (SELECT e FROM items [WHERE cond] LIMIT 1), ...
+// WHERE EXISTS (SELECT 1 FROM items [WHERE cond]): a row of t is updated
+// when the FROM items hold a row that meets cond with it, from one such
+// row (any, when there are several, as in DuckDB).
+func updateFrom(toks []token) ([]token, bool) {
+	set, from, where := -1, -1, -1
+	depth := 0
+	for i, t := range toks {
+		switch {
+		case t.kind == tkOp && (t.text == "(" || t.text == "["):
+			depth++
+		case t.kind == tkOp && (t.text == ")" || t.text == "]"):
+			depth--
+		case depth == 0 && t.is("set") && set < 0:
+			set = i
+		case depth == 0 && t.is("from") && set >= 0 && from < 0:
+			from = i
+		case depth == 0 && t.is("where") && from >= 0 && where < 0:
+			where = i
+		}
+	}
+	if set < 0 || from < 0 {
+		return nil, false
+	}
+	items, cond := toks[from+1:], []token(nil)
+	if where > 0 {
+		items, cond = toks[from+1:where], toks[where+1:]
+	}
+	pos := toks[from].pos
+	word := func(w string) token { return token{kind: tkIdent, text: w, pos: pos} }
+	op := func(o string) token { return token{kind: tkOp, text: o, pos: pos} }
+	subquery := func(what []token, limit bool) []token {
+		q := append([]token{op("("), word("select")}, what...)
+		q = append(append(q, word("from")), items...)
+		if cond != nil {
+			q = append(append(q, word("where")), cond...)
+		}
+		if limit {
+			q = append(q, word("limit"), token{kind: tkNumber, text: "1", pos: pos})
+		}
+		return append(q, op(")"))
+	}
+	out := append([]token(nil), toks[:set+1]...)
+	for n, item := range splitList(toks[set+1 : from]) {
+		eq := -1
+		for j, t := range item {
+			if t.kind == tkOp && t.text == "=" {
+				eq = j
+				break
+			}
+		}
+		if eq < 0 {
+			return nil, false // left for the parser to report
+		}
+		if n > 0 {
+			out = append(out, op(","))
+		}
+		out = append(append(out, item[:eq+1]...), subquery(item[eq+1:], true)...)
+	}
+	out = append(out, word("where"), word("exists"))
+	return append(out, subquery([]token{{kind: tkNumber, text: "1", pos: pos}}, false)...), true
 }
