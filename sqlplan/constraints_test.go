@@ -6,6 +6,17 @@ import (
 	"testing"
 )
 
+// execErr runs a statement that returns no rows, in tx when not nil, and
+// returns its error.
+func execErr(e *Engine, q string, tx *Tx) error {
+	s, err := e.Prepare(q)
+	if err != nil {
+		return err
+	}
+	_, err = s.Exec(context.Background(), nil, tx)
+	return err
+}
+
 // The constraints live in the table's footer: a new engine over the same
 // folder enforces them, after appends and rewrites too, and inside a
 // transaction the keys of its own pending rows count.
@@ -18,14 +29,6 @@ func TestConstraintsPersist(t *testing.T) {
 		}
 		t.Cleanup(func() { e.Close() })
 		return e
-	}
-	execErr := func(e *Engine, q string, tx *Tx) error {
-		s, err := e.Prepare(q)
-		if err != nil {
-			return err
-		}
-		_, err = s.Exec(context.Background(), nil, tx)
-		return err
 	}
 	e := open()
 	exec(t, e, "CREATE TABLE p (id BIGINT PRIMARY KEY, v VARCHAR DEFAULT 'd' CHECK (length(v) < 5))")
@@ -63,5 +66,57 @@ func TestConstraintsPersist(t *testing.T) {
 	}
 	if got := queryAll(t, e, "SELECT string_agg(id || v, ',' ORDER BY id) FROM p"); got[0][0] != "1d,2e,3a,4d" {
 		t.Fatalf("rows after the transaction %v", got)
+	}
+}
+
+// ALTER TABLE keeps the constraints in step with the columns, refuses
+// what would break one, and leaves the table as it was when it fails.
+func TestAlterTable(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE a (id INTEGER PRIMARY KEY, v VARCHAR CHECK (v <> 'bad'), n INTEGER UNIQUE)")
+	exec(t, e, "INSERT INTO a VALUES (1, 'x', 10), (2, 'y', NULL)")
+	for q, want := range map[string]string{
+		"ALTER TABLE a DROP COLUMN id":                   "cannot be dropped",
+		"ALTER TABLE a DROP COLUMN v":                    "cannot be dropped",
+		"ALTER TABLE a RENAME COLUMN v TO w":             "cannot be renamed",
+		"ALTER TABLE a ADD COLUMN z INTEGER NOT NULL":    "NOT NULL",
+		"ALTER TABLE a ALTER COLUMN v TYPE INTEGER":      "cannot cast",
+		"ALTER TABLE a ALTER COLUMN id DROP NOT NULL":    "primary key",
+		"ALTER TABLE a ADD COLUMN v INTEGER":             "already exists",
+		"ALTER TABLE a RENAME COLUMN nope TO other":      "no column",
+		"ALTER TABLE nosuch ADD COLUMN c INTEGER":        "does not exist",
+		"ALTER TABLE a ALTER COLUMN n SET DATA TYPE INT": "", // fine
+	} {
+		err := execErr(e, q, nil)
+		if want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", q, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one saying %q", q, err, want)
+		}
+	}
+	if got := queryAll(t, e, "SELECT string_agg(id || v || coalesce(n, 0), ',' ORDER BY id) FROM a"); got[0][0] != "1x10,2y0" {
+		t.Fatalf("the table after failed ALTERs: %v", got)
+	}
+	exec(t, e, "ALTER TABLE a RENAME COLUMN n TO m")
+	exec(t, e, "ALTER TABLE a RENAME COLUMN id TO key")
+	for q, want := range map[string]string{
+		"INSERT INTO a VALUES (3, 'z', 10)":   `duplicate key "m: 10"`,
+		"INSERT INTO a VALUES (1, 'z', 11)":   `duplicate key "key: 1"`,
+		"INSERT INTO a VALUES (3, 'bad', 11)": "CHECK constraint failed",
+	} {
+		if err := execErr(e, q, nil); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one saying %q", q, err, want)
+		}
+	}
+	exec(t, e, "ALTER TABLE a RENAME TO b")
+	if got := queryAll(t, e, "SELECT count(*) FROM b"); got[0][0] != int64(2) {
+		t.Fatalf("after RENAME TO: %v", got)
+	}
+	if err := queryErr(t, e, "SELECT * FROM a"); err == nil {
+		t.Fatal("the old name still names a table")
 	}
 }

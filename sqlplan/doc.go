@@ -118,9 +118,10 @@
 // t [WHERE ...] and TRUNCATE t of a single-file table, outside
 // transactions (dml.go: the file is written again, under its append lock,
 // and replaces the old one; UPDATE ... FROM becomes correlated subqueries,
-// updateFrom).
+// updateFrom); ALTER TABLE ADD / DROP / RENAME COLUMN, ALTER COLUMN TYPE
+// [USING] / SET|DROP DEFAULT / SET|DROP NOT NULL, RENAME TO (alter.go).
 //
-// Refused by name: ALTER, MERGE, GROUPS frames, frame
+// Refused by name: MERGE, GROUPS frames, frame
 // EXCLUDE,
 // temporary tables,
 // INTERSECT/EXCEPT mixed with UNION in one query (parenthesize one),

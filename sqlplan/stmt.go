@@ -29,6 +29,7 @@ const (
 	kindDelete
 	kindUpdate
 	kindCopy // COPY (query) TO 'file.parquet': CREATE OR REPLACE TABLE AS
+	kindAlter
 )
 
 // Stmt is a prepared statement: parsed once, planned at every execution
@@ -51,6 +52,7 @@ type Stmt struct {
 	parts   []*Stmt
 	setOps  []string
 	trailer []token
+	alter   *alterSpec
 	// ignoreConflicts: INSERT OR IGNORE / ON CONFLICT DO NOTHING skip the
 	// rows whose key is taken (constraints.go).
 	ignoreConflicts bool
@@ -233,7 +235,9 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 		}
 		del := []token{{kind: tkIdent, text: "delete", pos: toks[0].pos}, {kind: tkIdent, text: "from", pos: toks[0].pos}, toks[k]}
 		return e.prepareTokens(text, del)
-	case "alter", "merge", "replace", "upsert":
+	case "alter":
+		return e.prepareAlter(s, text, toks)
+	case "merge", "replace", "upsert":
 		return nil, refuse(0, strings.ToUpper(first))
 	case "begin", "start", "commit", "rollback", "end", "savepoint", "release", "abort":
 		return nil, refuse(0, strings.ToUpper(first)+" as a statement (use the driver's transactions: db.BeginTx, tx.Commit, tx.Rollback)")

@@ -952,7 +952,7 @@ func (e *Engine) insertTarget(name string, tx *Tx) (*target, error) {
 func (s *Stmt) Exec(ctx context.Context, args []Arg, tx *Tx) (_ Result, err error) {
 	defer recoverInternal(&err)
 	switch s.kind {
-	case kindInsert, kindCreate, kindCreateAs, kindDrop, kindDelete, kindUpdate, kindCopy:
+	case kindInsert, kindCreate, kindCreateAs, kindDrop, kindDelete, kindUpdate, kindCopy, kindAlter:
 		if s.e.opts.ReadOnly {
 			return Result{}, &Error{Msg: ErrReadOnly.Error() + ": " + s.verb() + " refused", Offset: -1, Err: ErrReadOnly}
 		}
@@ -983,6 +983,11 @@ func (s *Stmt) Exec(ctx context.Context, args []Arg, tx *Tx) (_ Result, err erro
 			return s.deleteRows(ctx, p)
 		}
 		return s.updateRows(ctx, p)
+	case kindAlter:
+		if tx != nil {
+			return Result{}, unsupported("ALTER TABLE inside a transaction")
+		}
+		return s.alterTable(ctx, p)
 	case kindCreateView, kindDropView:
 		return s.e.execView(s)
 	}
@@ -1003,6 +1008,8 @@ func (s *Stmt) verb() string {
 		return "DELETE"
 	case kindUpdate:
 		return "UPDATE"
+	case kindAlter:
+		return "ALTER TABLE"
 	}
 	return "statement"
 }

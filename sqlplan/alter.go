@@ -1,0 +1,455 @@
+package sqlplan
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/carquet-go/carquet/parquet/vector"
+	"github.com/carquet-go/carquet/writer"
+)
+
+// ALTER TABLE t ADD [COLUMN] [IF NOT EXISTS] c type [DEFAULT e] [NOT
+// NULL], DROP [COLUMN] [IF EXISTS] c, RENAME [COLUMN] c TO d, RENAME TO u,
+// ALTER [COLUMN] c [SET DATA] TYPE type [USING e], ALTER [COLUMN] c
+// SET DEFAULT e | DROP DEFAULT | SET NOT NULL | DROP NOT NULL, on a
+// single-file table outside transactions. RENAME TO renames the file;
+// the others write the table again (as UPDATE does, dml.go) with the new
+// schema, its rows read through a SELECT of the new columns, and keep its
+// options and constraints (renamed with the column; a column a key or a
+// CHECK names cannot be dropped, nor one a CHECK names renamed).
+
+// alterSpec is a parsed ALTER TABLE.
+type alterSpec struct {
+	action      string // add, drop, rename, rename_table, type, set_default, drop_default, set_not_null, drop_not_null
+	tableText   string // the table as written, for the SELECT that reads it
+	col, to     string
+	typ         Type
+	notNull     bool
+	expr        string // DEFAULT or USING expression text
+	ifExists    bool   // ALTER TABLE IF EXISTS
+	ifColExists bool   // ADD ... IF NOT EXISTS / DROP ... IF EXISTS
+}
+
+func (e *Engine) prepareAlter(s *Stmt, text string, toks []token) (*Stmt, error) {
+	word := func(k int) string {
+		if k < len(toks) && toks[k].kind == tkIdent {
+			return strings.ToLower(toks[k].text)
+		}
+		return ""
+	}
+	fail := func(k int, format string, args ...any) error {
+		return errAt(text, tokPos(text, toks, k), format, args...)
+	}
+	name := func(k int) (string, error) {
+		if k >= len(toks) || toks[k].kind == tkOp || toks[k].kind == tkNumber {
+			return "", fail(k, "expected a name")
+		}
+		return tableToken(toks[k]), nil
+	}
+	if word(1) != "table" {
+		err := fail(1, "ALTER %s is not supported", strings.ToUpper(word(1)))
+		err.(*Error).Err = ErrUnsupported
+		return nil, err
+	}
+	a := &alterSpec{}
+	i := 2
+	if word(i) == "if" && word(i+1) == "exists" {
+		a.ifExists, i = true, i+2
+	}
+	table, err := name(i)
+	if err != nil {
+		return nil, err
+	}
+	s.table, a.tableText = table, toks[i].text
+	i++
+	verb := word(i)
+	i++
+	switch verb {
+	case "add":
+		if word(i) == "column" {
+			i++
+		}
+		if word(i) == "if" && word(i+1) == "not" && word(i+2) == "exists" {
+			a.ifColExists, i = true, i+3
+		}
+		if word(i) == "constraint" || word(i) == "primary" || word(i) == "unique" || word(i) == "foreign" || word(i) == "check" {
+			err := fail(i, "ALTER TABLE ADD of a constraint is not supported")
+			err.(*Error).Err = ErrUnsupported
+			return nil, err
+		}
+		if a.col, err = name(i); err != nil {
+			return nil, err
+		}
+		spec := &createSpec{options: map[string]string{}}
+		next, err := readColumnDef(text, toks, i, a.col, spec)
+		if err != nil {
+			return nil, err
+		}
+		if spec.primary != nil || spec.unique != nil || spec.checks != nil || spec.foreign != nil {
+			err := fail(i, "a column added by ALTER TABLE takes no key, CHECK or REFERENCES")
+			err.(*Error).Err = ErrUnsupported
+			return nil, err
+		}
+		a.action, a.typ, a.notNull, a.expr, i = "add", spec.cols[0].Type, spec.notNull[0], spec.defaults[a.col], next
+	case "drop":
+		if word(i) == "column" {
+			i++
+		}
+		if word(i) == "if" && word(i+1) == "exists" {
+			a.ifColExists, i = true, i+2
+		}
+		if a.col, err = name(i); err != nil {
+			return nil, err
+		}
+		a.action, i = "drop", i+1
+		if word(i) == "cascade" || word(i) == "restrict" {
+			i++
+		}
+	case "rename":
+		if word(i) == "to" {
+			if a.to, err = name(i + 1); err != nil {
+				return nil, err
+			}
+			a.action, i = "rename_table", i+2
+			break
+		}
+		if word(i) == "column" {
+			i++
+		}
+		if a.col, err = name(i); err != nil {
+			return nil, err
+		}
+		if word(i+1) != "to" {
+			return nil, fail(i+1, "expected RENAME [COLUMN] c TO d")
+		}
+		if a.to, err = name(i + 2); err != nil {
+			return nil, err
+		}
+		a.action, i = "rename", i+3
+	case "alter":
+		if word(i) == "column" {
+			i++
+		}
+		if a.col, err = name(i); err != nil {
+			return nil, err
+		}
+		i++
+		switch {
+		case word(i) == "set" && word(i+1) == "data" && word(i+2) == "type", word(i) == "type":
+			if word(i) == "set" {
+				i += 2
+			}
+			t, next, err := readNestedType(text, toks, i+1)
+			if err != nil {
+				return nil, err
+			}
+			a.action, a.typ, i = "type", t, next
+			if word(i) == "using" {
+				a.expr, i = sourceText(text, toks, i+1, len(toks)), len(toks)
+			}
+		case word(i) == "set" && word(i+1) == "default":
+			if i+2 >= len(toks) {
+				return nil, fail(i+2, "SET DEFAULT needs a value")
+			}
+			a.action, a.expr, i = "set_default", sourceText(text, toks, i+2, len(toks)), len(toks)
+		case word(i) == "drop" && word(i+1) == "default":
+			a.action, i = "drop_default", i+2
+		case word(i) == "set" && word(i+1) == "not" && word(i+2) == "null":
+			a.action, i = "set_not_null", i+3
+		case word(i) == "drop" && word(i+1) == "not" && word(i+2) == "null":
+			a.action, i = "drop_not_null", i+3
+		default:
+			return nil, fail(i, "expected TYPE, SET DEFAULT, DROP DEFAULT, SET NOT NULL or DROP NOT NULL")
+		}
+	default:
+		err := fail(i-1, "ALTER TABLE %s is not supported (ADD, DROP, RENAME and ALTER COLUMN are)", strings.ToUpper(verb))
+		err.(*Error).Err = ErrUnsupported
+		return nil, err
+	}
+	if i < len(toks) {
+		return nil, fail(i, "unexpected %s", toks[i].text)
+	}
+	s.kind, s.alter, s.src = kindAlter, a, &source{orig: text, toks: toks}
+	return s, nil
+}
+
+// alterTable runs an ALTER TABLE.
+func (s *Stmt) alterTable(ctx context.Context, p *planner) (Result, error) {
+	a := s.alter
+	if _, ok := s.e.tablePath(s.table); !ok && a.ifExists {
+		return Result{}, nil
+	}
+	tgt, err := s.e.insertTarget(s.table, nil)
+	if err != nil {
+		return Result{}, err
+	}
+	if tgt.folder {
+		return Result{}, unsupported("ALTER TABLE of a table that is a folder of files")
+	}
+	if a.action == "rename_table" {
+		return Result{}, s.renameTable(tgt.path, a.to)
+	}
+	k := fieldIndex(tgt.fields, a.col)
+	switch {
+	case a.action == "add" && k >= 0:
+		if a.ifColExists {
+			return Result{}, nil
+		}
+		return Result{}, errorf("column %q already exists", tgt.fields[k].Name)
+	case a.action != "add" && k < 0:
+		if a.action == "drop" && a.ifColExists {
+			return Result{}, nil
+		}
+		e := errorf("table %q has no column %q%s", s.table, a.col, suggest(a.col, fieldNames(tgt.fields)))
+		e.Err = ErrNoColumn
+		return Result{}, e
+	case a.action == "rename" && fieldIndex(tgt.fields, a.to) >= 0 && !strings.EqualFold(a.to, a.col):
+		return Result{}, errorf("column %q already exists", a.to)
+	}
+	if k >= 0 {
+		a.col = tgt.fields[k].Name
+	}
+	opts, err := alteredOptions(tgt.opts, a)
+	if err != nil {
+		return Result{}, err
+	}
+	// The new columns, and the SELECT items that compute them.
+	var fields []writer.Field
+	var items []string
+	for i, f := range tgt.fields {
+		item := quoteIdent(f.Name)
+		wf := *f
+		if i == k {
+			switch a.action {
+			case "drop":
+				continue
+			case "rename":
+				wf.Name = a.to
+			case "set_not_null":
+				wf.Nullable = false
+			case "drop_not_null":
+				if inKey(constraintsOf(tgt.opts).primary, f.Name) {
+					return Result{}, errorf("column %q is part of the primary key: it stays NOT NULL", f.Name)
+				}
+				wf.Nullable = true
+			case "type":
+				nf, err := fieldOf(f.Name, a.typ, !f.Nullable)
+				if err != nil {
+					return Result{}, err
+				}
+				fields = append(fields, nf)
+				src := item
+				if a.expr != "" {
+					src = "(" + a.expr + ")"
+				}
+				items = append(items, "CAST("+src+" AS "+a.typ.SQLName()+")")
+				continue
+			}
+		}
+		w, err := writerFieldOf(&wf)
+		if err != nil {
+			return Result{}, err
+		}
+		fields, items = append(fields, w), append(items, item)
+	}
+	if a.action == "add" {
+		nf, err := fieldOf(a.col, a.typ, a.notNull)
+		if err != nil {
+			return Result{}, err
+		}
+		value := "NULL"
+		if a.expr != "" {
+			value = "(" + a.expr + ")"
+		}
+		fields, items = append(fields, nf), append(items, "CAST("+value+" AS "+a.typ.SQLName()+")")
+	}
+	sch, err := writer.NewSchema(fields...)
+	if err != nil {
+		return Result{}, err
+	}
+	query := "SELECT " + strings.Join(items, ", ") + " FROM " + a.tableText
+	wopts, err := s.e.writeOptions(opts)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(opts) > 0 {
+		wopts = append(wopts, writer.WithKeyValue(optionsKey, encodeOptions(opts)))
+	}
+	for _, kv := range tgt.kv {
+		wopts = append(wopts, writer.WithKeyValue(kv.Key, kv.Value.Value))
+	}
+	st, err := s.e.prepare(query)
+	if err != nil {
+		return Result{}, err
+	}
+	s.e.writeMu.Lock()
+	defer s.e.writeMu.Unlock()
+	defer s.e.forget(tgt.path)
+	return Result{}, writer.Rewrite(tgt.path, sch, func(w *writer.Writer) error {
+		s.e.forget(tgt.path) // read what is committed now that the locks are held
+		rp := p.child(st.src)
+		rp.writeHeld = true
+		defer rp.releaseAll()
+		sp, err := st.plan(rp)
+		if err != nil {
+			return err
+		}
+		b, err := sp.drainAll(ctx)
+		if err != nil {
+			return err
+		}
+		if b.N == 0 {
+			return nil
+		}
+		lfields := w.Fields()
+		types := make([]Type, len(lfields))
+		cols := make([]*Col, len(lfields))
+		for j, f := range lfields {
+			types[j] = typeOfField(f)
+			if cols[j], err = castCol(b.Cols[j], types[j]); err != nil {
+				return errorf("column %q: %v", f.Name, err)
+			}
+			if !f.Nullable && cols[j].Null != nil {
+				for i := 0; i < b.N; i++ {
+					if cols[j].Null[i] {
+						return errorf("column %q would hold a NULL (row %d) and is NOT NULL", f.Name, i+1)
+					}
+				}
+			}
+		}
+		con := constraintsOf(opts)
+		if err := rp.checkRows(con, lfields, types, cols, b.N); err != nil {
+			return err
+		}
+		if _, err := rp.checkKeys(ctx, con, "", lfields, cols, b.N, false); err != nil {
+			return err
+		}
+		vecs := make([]*vector.Vector, len(lfields))
+		for j, f := range lfields {
+			if vecs[j], err = toVector(cols[j], f); err != nil {
+				return errorf("column %q: %v", f.Name, err)
+			}
+		}
+		return w.WriteBatch(vecs)
+	}, wopts...)
+}
+
+// alteredOptions returns the table's options after a: the constraints
+// follow a renamed column; a dropped one may not be in any.
+func alteredOptions(old map[string]string, a *alterSpec) (map[string]string, error) {
+	opts := map[string]string{}
+	for k, v := range old {
+		opts[k] = v
+	}
+	con := constraintsOf(old)
+	named := func() bool {
+		if inKey(con.primary, a.col) {
+			return true
+		}
+		for _, u := range con.unique {
+			if inKey(u, a.col) {
+				return true
+			}
+		}
+		for _, fk := range con.foreign {
+			if inKey(fk.cols, a.col) {
+				return true
+			}
+		}
+		return false
+	}
+	checkNames := func() bool {
+		re := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(a.col) + `\b`)
+		for _, c := range con.checks {
+			if re.MatchString(c) {
+				return true
+			}
+		}
+		return false
+	}
+	switch a.action {
+	case "add", "set_default":
+		if a.expr != "" {
+			opts["default."+a.col] = a.expr
+		}
+	case "drop_default":
+		delete(opts, "default."+a.col)
+	case "drop":
+		if named() || checkNames() {
+			return nil, errorf("column %q is named by a key or CHECK constraint: it cannot be dropped", a.col)
+		}
+		delete(opts, "default."+a.col)
+	case "rename":
+		if checkNames() {
+			return nil, errorf("column %q is named by a CHECK constraint: it cannot be renamed", a.col)
+		}
+		rename := func(list string, sep string) string {
+			parts := strings.Split(list, sep)
+			for i, p := range parts {
+				if p == a.col {
+					parts[i] = a.to
+				}
+			}
+			return strings.Join(parts, sep)
+		}
+		if v, ok := opts["primary_key"]; ok {
+			opts["primary_key"] = rename(v, ",")
+		}
+		if v, ok := opts["unique"]; ok {
+			groups := strings.Split(v, ";")
+			for i, g := range groups {
+				groups[i] = rename(g, ",")
+			}
+			opts["unique"] = strings.Join(groups, ";")
+		}
+		for key, v := range opts {
+			if strings.HasPrefix(key, "foreign.") {
+				parts := strings.SplitN(v, ">", 2)
+				opts[key] = rename(parts[0], ",") + ">" + parts[1]
+			}
+		}
+		if v, ok := opts["default."+a.col]; ok {
+			delete(opts, "default."+a.col)
+			opts["default."+a.to] = v
+		}
+	}
+	return opts, nil
+}
+
+func inKey(cols []string, name string) bool {
+	for _, c := range cols {
+		if c == name {
+			return true
+		}
+	}
+	return false
+}
+
+// renameTable renames the table file at path to the table name to, in
+// the same folder.
+func (s *Stmt) renameTable(path, to string) error {
+	if s.e.file != "" {
+		return errorf("cannot rename a table: the database is the single file %s", s.e.file)
+	}
+	if isPathName(to) || strings.ContainsAny(to, `/\`) {
+		return errorf("ALTER TABLE RENAME TO takes a plain table name, not %q", to)
+	}
+	if _, exists := s.e.tablePath(to); exists {
+		return errorf("table %q already exists", to)
+	}
+	dest := filepath.Join(filepath.Dir(path), to+".parquet")
+	if _, err := os.Stat(dest); err == nil {
+		return errorf("table %q already exists", to)
+	}
+	s.e.writeMu.Lock()
+	defer s.e.writeMu.Unlock()
+	defer s.e.forget(path)
+	if err := os.Rename(path, dest); err != nil {
+		return fmt.Errorf("renaming %s: %w", path, err)
+	}
+	return nil
+}
