@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 )
@@ -118,5 +119,36 @@ func TestAlterTable(t *testing.T) {
 	}
 	if err := queryErr(t, e, "SELECT * FROM a"); err == nil {
 		t.Fatal("the old name still names a table")
+	}
+}
+
+// Temporary tables go away with the engine, and hide a table of the root
+// of the same name while they exist.
+func TestTempTables(t *testing.T) {
+	dir := t.TempDir()
+	e, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec(t, e, "CREATE TABLE x AS SELECT 1 AS v")
+	exec(t, e, "CREATE TEMP TABLE x AS SELECT 2 AS v")
+	if got := queryAll(t, e, "SELECT v FROM x"); got[0][0] != int64(2) {
+		t.Fatalf("the temporary table does not hide the other: %v", got)
+	}
+	temp := e.temp
+	if temp == "" || strings.HasPrefix(temp, dir) {
+		t.Fatalf("temporary folder %q", temp)
+	}
+	e.Close()
+	if _, err := os.Stat(temp); !os.IsNotExist(err) {
+		t.Fatalf("the temporary folder is still there: %v", err)
+	}
+	e2, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e2.Close()
+	if got := queryAll(t, e2, "SELECT v FROM x"); got[0][0] != int64(1) {
+		t.Fatalf("after Close: %v", got)
 	}
 }

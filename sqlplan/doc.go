@@ -123,11 +123,12 @@
 //
 // Refused by name: MERGE, GROUPS frames, frame
 // EXCLUDE,
-// temporary tables,
 // INTERSECT/EXCEPT mixed with UNION in one query (parenthesize one),
 // ORDER BY inside window aggregates, REGEXP/RLIKE, PIVOT after a table
 // (the SQL standard's form),
 // SET, PRAGMA,
 // COPY to other formats or FROM files, transactions as statements (use
-// the driver's), constraints.
+// the driver's), ON DELETE/UPDATE actions of foreign keys, INSERT OR
+// REPLACE and ON CONFLICT DO UPDATE. CREATE TEMP TABLE makes a table that
+// lives as long as the engine (in a temporary folder).
 package sqlplan

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -65,6 +66,10 @@ type Engine struct {
 	// writeMu serializes this engine's writes; opening a table takes it
 	// for reading so that no footer is read while an append is half done.
 	writeMu sync.RWMutex
+	// temp is the folder of the temporary tables (CREATE TEMP TABLE),
+	// made with the first one and removed by Close; their names come
+	// before the root's.
+	temp string
 }
 
 type tableEntry struct {
@@ -111,7 +116,46 @@ func (e *Engine) Close() error {
 		}
 		delete(e.tables, k)
 	}
+	if e.temp != "" {
+		os.RemoveAll(e.temp)
+		e.temp = ""
+	}
 	return nil
+}
+
+// tempDir returns the folder of the temporary tables, made if need be.
+func (e *Engine) tempDir() (string, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.temp == "" {
+		d, err := os.MkdirTemp("", "carquet-temp-*")
+		if err != nil {
+			return "", err
+		}
+		e.temp = d
+	}
+	return e.temp, nil
+}
+
+// tempTable returns the file of temporary table name (any case), if
+// there is one.
+func (e *Engine) tempTable(name string) (string, bool) {
+	e.mu.Lock()
+	dir := e.temp
+	e.mu.Unlock()
+	if dir == "" {
+		return "", false
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return "", false
+	}
+	for _, d := range ents {
+		if t, ok := strings.CutSuffix(d.Name(), ".parquet"); ok && !d.IsDir() && strings.EqualFold(t, name) {
+			return filepath.Join(dir, d.Name()), true
+		}
+	}
+	return "", false
 }
 
 // Root is the folder the engine's table names are relative to.
@@ -145,6 +189,9 @@ func (e *Engine) tablePath(name string) (string, bool) {
 		_, err := os.Stat(p)
 		return p, err == nil
 	}
+	if p, ok := e.tempTable(name); ok {
+		return p, true
+	}
 	if e.file != "" && strings.EqualFold(name, e.single) {
 		return e.file, true
 	}
@@ -165,16 +212,30 @@ func (e *Engine) tablePath(name string) (string, bool) {
 	return f, false
 }
 
-// TableNames lists the tables of the root, sorted.
+// TableNames lists the tables of the root and the temporary tables,
+// sorted.
 func (e *Engine) TableNames() []string {
+	var out []string
+	e.mu.Lock()
+	dir := e.temp
+	e.mu.Unlock()
+	if dir != "" {
+		ents, _ := os.ReadDir(dir)
+		for _, d := range ents {
+			if t, ok := strings.CutSuffix(d.Name(), ".parquet"); ok && !d.IsDir() && !strings.HasPrefix(t, ".") {
+				out = append(out, t)
+			}
+		}
+	}
 	if e.file != "" {
-		return []string{e.single}
+		out = append(out, e.single)
+		sort.Strings(out)
+		return slices.Compact(out)
 	}
 	ents, err := os.ReadDir(e.root)
 	if err != nil {
-		return nil
+		return out
 	}
-	var out []string
 	for _, d := range ents {
 		name := d.Name()
 		if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
@@ -189,7 +250,7 @@ func (e *Engine) TableNames() []string {
 		}
 	}
 	sort.Strings(out)
-	return out
+	return slices.Compact(out)
 }
 
 func hasParquet(dir string) bool {

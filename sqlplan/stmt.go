@@ -53,6 +53,7 @@ type Stmt struct {
 	setOps  []string
 	trailer []token
 	alter   *alterSpec
+	temp    bool // CREATE TEMP TABLE
 	// ignoreConflicts: INSERT OR IGNORE / ON CONFLICT DO NOTHING skip the
 	// rows whose key is taken (constraints.go).
 	ignoreConflicts bool

@@ -73,7 +73,8 @@ func (e *Engine) prepareCreate(s *Stmt, text string, toks []token) (*Stmt, error
 		i += 2
 	}
 	if word(i) == "temp" || word(i) == "temporary" {
-		return nil, &Error{Msg: "temporary tables are not supported", Offset: toks[i].pos, Err: ErrUnsupported}
+		s.temp = true
+		i++
 	}
 	if word(i) != "table" {
 		e := fail(i, "CREATE %s is not supported", strings.ToUpper(word(i)))
@@ -1236,10 +1237,25 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 	if isPathName(s.table) && !strings.HasSuffix(s.table, ".parquet") {
 		return Result{}, errorf("cannot create table %q: name it plainly or as a .parquet file", s.table)
 	}
-	if s.e.file != "" && !isPathName(s.table) {
+	if s.temp && isPathName(s.table) {
+		return Result{}, errorf("a temporary table is named plainly, not %q", s.table)
+	}
+	if s.e.file != "" && !isPathName(s.table) && !s.temp {
 		return Result{}, errorf("cannot create table %q: the database is the single file %s", s.table, s.e.file)
 	}
 	path, exists := s.e.tablePath(s.table)
+	if s.temp {
+		// A temporary table lives in the engine's temporary folder; it
+		// hides a table of the root of the same name while it exists.
+		dir, err := s.e.tempDir()
+		if err != nil {
+			return Result{}, err
+		}
+		path, exists = s.e.tempTable(s.table)
+		if !exists {
+			path = filepath.Join(dir, s.table+".parquet")
+		}
+	}
 	if exists {
 		switch {
 		case s.ifMod:
