@@ -369,33 +369,45 @@ func rowsScope(fields []*schema.Field, types []Type) *scope {
 // have a DEFAULT to its value.
 func (p *planner) fillDefaults(con *constraints, fields []*schema.Field, types []Type, data []*Col, n int) error {
 	for k, f := range fields {
-		text, ok := con.defaults[f.Name]
-		if !ok || data[k] != nil {
+		if _, ok := con.defaults[f.Name]; !ok || data[k] != nil {
 			continue
 		}
-		e, src, err := p.e.exprOf(text)
+		v, err := p.defaultValue(con, f, types[k])
 		if err != nil {
 			return err
-		}
-		cp := p.child(src)
-		bound, err := cp.bindExpr(e, &scope{}, nil)
-		cp.releaseAll()
-		if err != nil {
-			return errorf("DEFAULT of column %q: %v", f.Name, err)
-		}
-		c, err := bound.eval(&Batch{N: 1})
-		if err != nil {
-			return errorf("DEFAULT of column %q: %v", f.Name, err)
-		}
-		v := c.get(0)
-		if v != nil {
-			if v, err = castScalar(v, c.T, types[k]); err != nil {
-				return errorf("DEFAULT of column %q: %v", f.Name, err)
-			}
 		}
 		data[k] = constCol(types[k], v, n)
 	}
 	return nil
+}
+
+// defaultValue is the DEFAULT of column f, of type t (NULL without one).
+func (p *planner) defaultValue(con *constraints, f *schema.Field, t Type) (any, error) {
+	text, ok := con.defaults[f.Name]
+	if !ok {
+		return nil, nil
+	}
+	e, src, err := p.e.exprOf(text)
+	if err != nil {
+		return nil, err
+	}
+	cp := p.child(src)
+	bound, err := cp.bindExpr(e, &scope{}, nil)
+	cp.releaseAll()
+	if err != nil {
+		return nil, errorf("DEFAULT of column %q: %v", f.Name, err)
+	}
+	c, err := bound.eval(&Batch{N: 1})
+	if err != nil {
+		return nil, errorf("DEFAULT of column %q: %v", f.Name, err)
+	}
+	v := c.get(0)
+	if v != nil {
+		if v, err = castScalar(v, c.T, t); err != nil {
+			return nil, errorf("DEFAULT of column %q: %v", f.Name, err)
+		}
+	}
+	return v, nil
 }
 
 // checkRows enforces the CHECK constraints on the rows data.

@@ -130,5 +130,6 @@
 // COPY to other formats or FROM files, transactions as statements (use
 // the driver's), ON DELETE/UPDATE actions of foreign keys, INSERT OR
 // REPLACE and ON CONFLICT DO UPDATE. CREATE TEMP TABLE makes a table that
-// lives as long as the engine (in a temporary folder).
+// lives as long as the engine (in a temporary folder); so do sequences
+// (sequence.go: CREATE/DROP SEQUENCE, nextval, currval).
 package sqlplan

@@ -66,6 +66,8 @@ type Engine struct {
 	// writeMu serializes this engine's writes; opening a table takes it
 	// for reading so that no footer is read while an append is half done.
 	writeMu sync.RWMutex
+	// seqs are the sequences (sequence.go), by lower-case name.
+	seqs map[string]*sequence
 	// temp is the folder of the temporary tables (CREATE TEMP TABLE),
 	// made with the first one and removed by Close; their names come
 	// before the root's.

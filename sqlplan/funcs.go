@@ -1140,6 +1140,9 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 	if e, ok, err := p.bindNested(name, args); ok {
 		return e, err
 	}
+	if name == "nextval" || name == "currval" {
+		return p.bindSequenceCall(name, args)
+	}
 	f, ok := funcs[name]
 	if !ok {
 		if aggNames[name] {

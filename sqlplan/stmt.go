@@ -30,6 +30,7 @@ const (
 	kindUpdate
 	kindCopy // COPY (query) TO 'file.parquet': CREATE OR REPLACE TABLE AS
 	kindAlter
+	kindSequence // CREATE / DROP SEQUENCE
 )
 
 // Stmt is a prepared statement: parsed once, planned at every execution
@@ -54,6 +55,12 @@ type Stmt struct {
 	trailer []token
 	alter   *alterSpec
 	temp    bool // CREATE TEMP TABLE
+	// CREATE / DROP SEQUENCE
+	seqName string
+	seq     *sequence
+	seqDrop bool
+	// defaultValues: INSERT INTO t DEFAULT VALUES.
+	defaultValues bool
 	// ignoreConflicts: INSERT OR IGNORE / ON CONFLICT DO NOTHING skip the
 	// rows whose key is taken (constraints.go).
 	ignoreConflicts bool
@@ -198,11 +205,17 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 		}
 		return nil, refuse(0, "SHOW "+strings.ToUpper(word(1)))
 	case "create":
+		if word(1) == "sequence" || word(1) == "or" && word(2) == "replace" && word(3) == "sequence" {
+			return e.prepareSequence(s, text, toks, true)
+		}
 		if st, ok, err := e.prepareView(s, text, toks); ok {
 			return st, err
 		}
 		return e.prepareCreate(s, text, toks)
 	case "drop":
+		if word(1) == "sequence" {
+			return e.prepareSequence(s, text, toks, false)
+		}
 		if word(1) == "view" {
 			return e.prepareDropView(s, text, toks)
 		}
@@ -981,8 +994,9 @@ func eachTopLevelWord(toks []token, f func(x int, t token) bool) {
 }
 
 // conflictClause takes INSERT OR IGNORE and ON CONFLICT [(cols)] DO
-// NOTHING out of an INSERT's tokens (s.ignoreConflicts); INSERT OR
-// REPLACE and ON CONFLICT DO UPDATE are refused.
+// NOTHING out of an INSERT's tokens (s.ignoreConflicts), and turns
+// DEFAULT VALUES into a VALUES row the parser reads (s.defaultValues);
+// INSERT OR REPLACE and ON CONFLICT DO UPDATE are refused.
 func conflictClause(text string, toks []token, s *Stmt) ([]token, error) {
 	refuse := func(t token, what string) error {
 		e := errAt(text, t.pos, "%s is not supported", what)
@@ -997,6 +1011,13 @@ func conflictClause(text string, toks []token, s *Stmt) ([]token, error) {
 		case toks[2].is("replace"):
 			return nil, refuse(toks[1], "INSERT OR REPLACE")
 		}
+	}
+	if n := len(toks); n >= 4 && toks[n-2].is("default") && toks[n-1].is("values") {
+		// INSERT INTO t DEFAULT VALUES: one row of DEFAULTs (insert).
+		s.defaultValues = true
+		pos := toks[n-2].pos
+		return append(toks[:n-2:n-2], token{kind: tkIdent, text: "values", pos: pos}, token{kind: tkOp, text: "(", pos: pos},
+			token{kind: tkIdent, text: "default", pos: pos}, token{kind: tkOp, text: ")", pos: pos}), nil
 	}
 	for i := 1; i+1 < len(toks); i++ {
 		if !toks[i].is("on") || !toks[i+1].is("conflict") {

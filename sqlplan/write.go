@@ -984,6 +984,8 @@ func (s *Stmt) Exec(ctx context.Context, args []Arg, tx *Tx) (_ Result, err erro
 			return s.deleteRows(ctx, p)
 		}
 		return s.updateRows(ctx, p)
+	case kindSequence:
+		return s.e.execSequence(s)
 	case kindAlter:
 		if tx != nil {
 			return Result{}, unsupported("ALTER TABLE inside a transaction")
@@ -1060,10 +1062,15 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 		types[i] = typeOfField(f)
 	}
 	// Source rows, cast to the target columns' types.
+	con := constraintsOf(tgt.opts)
 	data := make([]*Col, len(fields))
 	var n int
 	switch rows := ins.Rows.(type) {
 	case sqlparser.Values:
+		if s.defaultValues {
+			n = 1 // every column its DEFAULT (fillDefaults) or NULL
+			break
+		}
 		n = len(rows)
 		builders := make([]*colBuilder, len(fields))
 		for _, k := range target {
@@ -1076,6 +1083,14 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 			}
 			for j, ve := range row {
 				k := target[j]
+				if _, isDefault := ve.(*sqlparser.Default); isDefault {
+					v, err := p.defaultValue(con, fields[k], types[k])
+					if err != nil {
+						return Result{}, err
+					}
+					builders[k].add(v)
+					continue
+				}
 				e, err := p.bindExpr(ve, &scope{}, nil)
 				if err != nil {
 					return Result{}, err
@@ -1125,7 +1140,6 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	default:
 		return Result{}, unsupported("this INSERT form")
 	}
-	con := constraintsOf(tgt.opts)
 	if err := p.fillDefaults(con, fields, types, data, n); err != nil {
 		return Result{}, err
 	}

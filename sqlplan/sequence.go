@@ -1,0 +1,167 @@
+package sqlplan
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Sequences: CREATE [OR REPLACE] SEQUENCE [IF NOT EXISTS] s [START [WITH]
+// n] [INCREMENT [BY] n], DROP SEQUENCE [IF EXISTS] s, and nextval('s')
+// (the next number, each call and row its own) and currval('s') (the last
+// nextval gave). Like views, they live as long as the engine.
+
+type sequence struct {
+	next, inc int64
+	cur       *int64
+}
+
+func (e *Engine) prepareSequence(s *Stmt, text string, toks []token, create bool) (*Stmt, error) {
+	word := func(k int) string {
+		if k < len(toks) && toks[k].kind == tkIdent {
+			return strings.ToLower(toks[k].text)
+		}
+		return ""
+	}
+	fail := func(k int, format string, args ...any) error {
+		return errAt(text, tokPos(text, toks, k), format, args...)
+	}
+	i, replace, ifMod := 1, false, false
+	if create && word(1) == "or" && word(2) == "replace" {
+		replace, i = true, 3
+	}
+	if word(i) != "sequence" {
+		return nil, fail(i, "expected SEQUENCE")
+	}
+	i++
+	switch {
+	case create && word(i) == "if" && word(i+1) == "not" && word(i+2) == "exists":
+		ifMod, i = true, i+3
+	case !create && word(i) == "if" && word(i+1) == "exists":
+		ifMod, i = true, i+2
+	}
+	if i >= len(toks) || toks[i].kind == tkOp {
+		return nil, fail(i, "expected a sequence name")
+	}
+	name := strings.ToLower(tableToken(toks[i]))
+	i++
+	seq := &sequence{next: 1, inc: 1}
+	// number reads [filler] [-]n after the option word at toks[k] and
+	// returns n and the index after it.
+	number := func(k int, filler string) (int64, int, error) {
+		k++
+		if word(k) == filler {
+			k++
+		}
+		sign := int64(1)
+		if k < len(toks) && toks[k].kind == tkOp && toks[k].text == "-" {
+			sign, k = -1, k+1
+		}
+		if k >= len(toks) || toks[k].kind != tkNumber {
+			return 0, k, fail(k, "expected a number")
+		}
+		n, err := strconv.ParseInt(toks[k].text, 10, 64)
+		if err != nil {
+			return 0, k, fail(k, "expected an integer")
+		}
+		return sign * n, k + 1, nil
+	}
+	startSet := false
+	for create && i < len(toks) {
+		switch word(i) {
+		case "start":
+			n, next, err := number(i, "with")
+			if err != nil {
+				return nil, err
+			}
+			seq.next, startSet, i = n, true, next
+		case "increment":
+			n, next, err := number(i, "by")
+			if err != nil {
+				return nil, err
+			}
+			if n == 0 {
+				return nil, fail(i+1, "a sequence's increment cannot be 0")
+			}
+			seq.inc, i = n, next
+		default:
+			err := fail(i, "CREATE SEQUENCE takes START and INCREMENT, not %s", toks[i].text)
+			err.(*Error).Err = ErrUnsupported
+			return nil, err
+		}
+	}
+	if !startSet && seq.inc < 0 {
+		seq.next = -1
+	}
+	if !create && i < len(toks) {
+		return nil, fail(i, "unexpected %s", toks[i].text)
+	}
+	s.kind = kindSequence
+	s.seqName, s.seq, s.replace, s.ifMod, s.seqDrop = name, seq, replace, ifMod, !create
+	return s, nil
+}
+
+func (e *Engine) execSequence(s *Stmt) (Result, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	_, exists := e.seqs[s.seqName]
+	switch {
+	case s.seqDrop && !exists:
+		if s.ifMod {
+			return Result{}, nil
+		}
+		return Result{}, errorf("sequence %q does not exist", s.seqName)
+	case s.seqDrop:
+		delete(e.seqs, s.seqName)
+		return Result{}, nil
+	case exists && s.ifMod:
+		return Result{}, nil
+	case exists && !s.replace:
+		return Result{}, errorf("sequence %q already exists", s.seqName)
+	}
+	if e.seqs == nil {
+		e.seqs = map[string]*sequence{}
+	}
+	seq := *s.seq
+	e.seqs[s.seqName] = &seq
+	return Result{}, nil
+}
+
+// bindSequenceCall binds nextval(name) and currval(name).
+func (p *planner) bindSequenceCall(name string, args []expr) (expr, error) {
+	if len(args) != 1 {
+		return nil, errorf("%s takes the name of a sequence", name)
+	}
+	k, ok := isConst(args[0])
+	seqName, isStr := k.v.(string)
+	if !ok || !isStr {
+		return nil, errorf("%s takes the name of a sequence as a string", name)
+	}
+	seqName = strings.ToLower(seqName)
+	e := p.e
+	e.mu.Lock()
+	seq := e.seqs[seqName]
+	e.mu.Unlock()
+	if seq == nil {
+		return nil, errorf("sequence %q does not exist", seqName)
+	}
+	f := &funcExpr{name: name, args: nil, t: tInt, row: func(_ []*Col, _ int) (any, error) {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if name == "currval" {
+			if seq.cur == nil {
+				return nil, errorf("currval of sequence %q: nextval has not been called", seqName)
+			}
+			return *seq.cur, nil
+		}
+		v := seq.next
+		seq.cur = &v
+		next, overflow := addInt64(seq.next, seq.inc)
+		if overflow {
+			return nil, errorf("sequence %q is exhausted", seqName)
+		}
+		seq.next = next
+		return v, nil
+	}}
+	f.setText(name + "('" + seqName + "')")
+	return f, nil
+}
