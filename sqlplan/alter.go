@@ -35,15 +35,8 @@ type alterSpec struct {
 }
 
 func (e *Engine) prepareAlter(s *Stmt, text string, toks []token) (*Stmt, error) {
-	word := func(k int) string {
-		if k < len(toks) && toks[k].kind == tkIdent {
-			return strings.ToLower(toks[k].text)
-		}
-		return ""
-	}
-	fail := func(k int, format string, args ...any) error {
-		return errAt(text, tokPos(text, toks, k), format, args...)
-	}
+	r := stmtTokens{text, toks}
+	word, fail := r.word, r.fail
 	name := func(k int) (string, error) {
 		if k >= len(toks) || toks[k].kind == tkOp || toks[k].kind == tkNumber {
 			return "", fail(k, "expected a name")

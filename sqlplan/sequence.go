@@ -16,15 +16,8 @@ type sequence struct {
 }
 
 func (e *Engine) prepareSequence(s *Stmt, text string, toks []token, create bool) (*Stmt, error) {
-	word := func(k int) string {
-		if k < len(toks) && toks[k].kind == tkIdent {
-			return strings.ToLower(toks[k].text)
-		}
-		return ""
-	}
-	fail := func(k int, format string, args ...any) error {
-		return errAt(text, tokPos(text, toks, k), format, args...)
-	}
+	r := stmtTokens{text, toks}
+	word, fail := r.word, r.fail
 	i, replace, ifMod := 1, false, false
 	if create && word(1) == "or" && word(2) == "replace" {
 		replace, i = true, 3

@@ -1102,3 +1102,23 @@ func updateFrom(toks []token) ([]token, bool) {
 	out = append(out, word("where"), word("exists"))
 	return append(out, subquery([]token{{kind: tkNumber, text: "1", pos: pos}}, false)...), true
 }
+
+// stmtTokens reads the tokens of a statement that is parsed here rather
+// than by the parser (ALTER TABLE, sequences).
+type stmtTokens struct {
+	text string
+	toks []token
+}
+
+// word is the lower-case identifier at toks[k], "" for anything else.
+func (r stmtTokens) word(k int) string {
+	if k < len(r.toks) && r.toks[k].kind == tkIdent {
+		return strings.ToLower(r.toks[k].text)
+	}
+	return ""
+}
+
+// fail is an error at toks[k] (the end of the text past the last).
+func (r stmtTokens) fail(k int, format string, args ...any) error {
+	return errAt(r.text, tokPos(r.text, r.toks, k), format, args...)
+}
