@@ -53,6 +53,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		}
 	}
 	spec := &aggSpec{text: text}
+	avgInterval := false // AVG of an INTERVAL: its result turns back into one
 	var args []sqlparser.SelectExpr
 	switch x := n.(type) {
 	case *sqlparser.FuncExpr:
@@ -258,6 +259,10 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 			return nil, errorf("sum of %s is not defined", at.SQLName())
 		}
 	case "avg", "stddev_samp", "stddev_pop", "var_samp", "var_pop":
+		if spec.fn == "avg" && at.Kind == KInterval {
+			// The mean of the microseconds, back as an INTERVAL (below).
+			spec.arg, at, avgInterval = asBigint(spec.arg), tInt, true
+		}
 		if !at.isNumeric() && at.Kind != KNull && at.op() != KString {
 			return nil, errorf("%s of %s is not defined", spec.fn, at.SQLName())
 		}
@@ -368,7 +373,30 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 	agg.aggs = append(agg.aggs, spec)
 	s := &slot{}
 	agg.slots = append(agg.slots, s)
+	if avgInterval {
+		return microsInterval(&colExpr{s: s, t: spec.t}, text), nil
+	}
 	return &colExpr{s: s, t: spec.t}, nil
+}
+
+// asBigint reads an INTERVAL expression as its microseconds, a BIGINT.
+func asBigint(e expr) expr {
+	f := &funcExpr{name: "micros", args: []expr{e}, t: tInt, vec: func(a []*Col, n int) (*Col, error) {
+		c := *a[0]
+		c.T = tInt
+		return &c, nil
+	}}
+	f.setText(e.String())
+	return f
+}
+
+// microsInterval turns a DOUBLE of microseconds into an INTERVAL.
+func microsInterval(e expr, text string) expr {
+	f := &funcExpr{name: "interval", args: []expr{e}, t: Type{Kind: KInterval}, strict: true, row: func(a []*Col, i int) (any, error) {
+		return int64(math.Round(a[0].F[i])), nil
+	}}
+	f.setText(text)
+	return f
 }
 
 // accumulator keeps the state of one aggregate for every group.

@@ -1010,6 +1010,7 @@ func (p *planner) compare(op cmpOp, l, r expr) (expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	l, r = flatInterval(l), flatInterval(r)
 	if _, lc := isConst(l); lc {
 		if _, rc := isConst(r); !rc {
 			flip := map[cmpOp]cmpOp{opEq: opEq, opNe: opNe, opLt: opGt, opLe: opGe, opGt: opLt, opGe: opLe, opNullSafeEq: opNullSafeEq}
@@ -1365,7 +1366,25 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 				return p.scaledInterval(n, x, n.String()+" * "+iv.String())
 			}
 		}
-		return nil, unsupported("multiplying an INTERVAL that is not a constant")
+		if n.typ().isNumeric() {
+			return scaleIntervalCol(iv, n, false), nil
+		}
+		return nil, errorf("cannot compute %s * %s", lt.SQLName(), rt.SQLName())
+	}
+	if op == '/' && lt.Kind == KInterval && rt.isNumeric() {
+		return scaleIntervalCol(l, r, true), nil
+	}
+	if lt.Kind == KInterval && rt.Kind == KInterval && (op == '+' || op == '-') {
+		lv, lIv := constInterval(l)
+		rv, rIv := constInterval(r)
+		if lIv && rIv {
+			// Constants keep their months (for date arithmetic).
+			if op == '-' {
+				rv = interval{-rv.months, -rv.micros}
+			}
+			return &constExpr{t: lt, v: interval{lv.months + rv.months, lv.micros + rv.micros}}, nil
+		}
+		l, r = flatInterval(l), flatInterval(r)
 	}
 	var t Type
 	lk, rk := lt.op(), rt.op()

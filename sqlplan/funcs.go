@@ -1143,6 +1143,9 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 	if name == "nextval" || name == "currval" {
 		return p.bindSequenceCall(name, args)
 	}
+	if e, ok, err := bindIntervalPart(name, args); ok {
+		return e, err
+	}
 	f, ok := funcs[name]
 	if !ok {
 		if aggNames[name] {
@@ -1420,4 +1423,65 @@ func intervalFn(unit int64) *fn {
 		}
 		return n * unit, nil
 	}, false, false}
+}
+
+// bindIntervalPart binds epoch(interval) and date_part(part, interval) (so
+// EXTRACT): of an interval column's microseconds, days are whole 24 hours
+// and months none (see interval); ok is false for other calls.
+func bindIntervalPart(name string, args []expr) (expr, bool, error) {
+	var part, iv expr
+	switch {
+	case name == "epoch" && len(args) == 1 && args[0].typ().Kind == KInterval:
+		iv = args[0]
+	case name == "date_part" && len(args) == 2 && args[1].typ().Kind == KInterval:
+		part, iv = args[0], args[1]
+	default:
+		return nil, false, nil
+	}
+	what := "epoch"
+	if part != nil {
+		k, ok := isConst(part)
+		s, isStr := k.v.(string)
+		if !ok || !isStr {
+			return nil, true, errorf("the part of date_part of an INTERVAL must be a constant")
+		}
+		what = strings.ToLower(s)
+	}
+	t := tInt
+	if what == "epoch" {
+		t = tFloat
+	}
+	iv = flatInterval(iv)
+	e := &funcExpr{name: name, args: []expr{iv}, t: t, strict: true, row: func(a []*Col, i int) (any, error) {
+		return intervalPart(what, a[0].get(i).(int64))
+	}}
+	text := "epoch(" + iv.String() + ")"
+	if part != nil {
+		text = "date_part(" + part.String() + ", " + iv.String() + ")"
+	}
+	e.setText(text)
+	return e, true, nil
+}
+
+func intervalPart(part string, us int64) (any, error) {
+	days, rest := us/86400e6, us%86400e6
+	switch part {
+	case "epoch":
+		return float64(us) / 1e6, nil
+	case "day", "days", "d":
+		return days, nil
+	case "hour", "hours", "h":
+		return rest / 3600e6, nil
+	case "minute", "minutes", "m", "min":
+		return rest % 3600e6 / 60e6, nil
+	case "second", "seconds", "s", "sec":
+		return rest % 60e6 / 1e6, nil
+	case "millisecond", "milliseconds", "ms":
+		return rest % 60e6 / 1e3, nil
+	case "microsecond", "microseconds", "us":
+		return rest % 60e6, nil
+	case "month", "months", "year", "years", "quarter", "decade", "century", "millennium":
+		return int64(0), nil
+	}
+	return nil, errorf("date_part %q of an INTERVAL is not supported", part)
 }

@@ -920,8 +920,8 @@ func operandStart(out []otok) int {
 				break
 			}
 		}
-		if i > 0 && isWord(out[i-1].text) {
-			i--
+		if i > 0 && isWord(out[i-1].text) && !isOperatorWord(out[i-1].text) {
+			i-- // a function call, not SELECT (x) or AND (x)
 		}
 		return i
 	}

@@ -22,9 +22,57 @@ import (
 // for KNested.
 
 // interval is an INTERVAL constant: calendar months plus microseconds.
+// Columns of intervals hold microseconds only: a constant becomes one as
+// flat does, counting a month as 30 days (as DuckDB compares intervals).
 type interval struct {
 	months int64
 	micros int64
+}
+
+func (iv interval) flat() int64 { return iv.months*30*86400e6 + iv.micros }
+
+// flatInterval is e, or for a constant interval the constant of its
+// microseconds (flat), as interval columns hold them.
+func flatInterval(e expr) expr {
+	if k, ok := isConst(e); ok {
+		if iv, isIv := k.v.(interval); isIv {
+			c := &constExpr{t: k.t, v: iv.flat()}
+			c.setText(k.String())
+			return c
+		}
+	}
+	return e
+}
+
+// scaleIntervalCol is interval iv times (or, div, divided by) the number
+// n, in microseconds, rounded.
+func scaleIntervalCol(iv, n expr, div bool) expr {
+	iv = flatInterval(iv)
+	op := " * "
+	if div {
+		op = " / "
+	}
+	e := &funcExpr{name: "interval" + op, args: []expr{iv, n}, t: Type{Kind: KInterval}, strict: true, row: func(a []*Col, i int) (any, error) {
+		f, err := castScalar(a[1].get(i), a[1].T, tFloat)
+		if err != nil {
+			return nil, err
+		}
+		x := float64(a[0].get(i).(int64))
+		if div {
+			if f.(float64) == 0 {
+				return nil, errorf("division by zero")
+			}
+			x /= f.(float64)
+		} else {
+			x *= f.(float64)
+		}
+		if math.IsNaN(x) || x >= math.MaxInt64 || x <= math.MinInt64 {
+			return nil, errorf("the interval is out of range")
+		}
+		return int64(math.Round(x)), nil
+	}}
+	e.setText(iv.String() + op + n.String())
+	return e
 }
 
 // get returns slot i of c as a scalar.
@@ -94,6 +142,8 @@ func (b *colBuilder) add(v any) {
 			x = y
 		case uint64:
 			x = int64(y)
+		case interval:
+			x = y.flat()
 		}
 		c.I = append(c.I, x)
 	case stFloat:
@@ -129,6 +179,8 @@ func constCol(t Type, v any, n int) *Col {
 			x = y
 		case uint64:
 			x = int64(y)
+		case interval:
+			x = y.flat()
 		}
 		c.I = make([]int64, n)
 		for i := range c.I {
