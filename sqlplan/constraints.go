@@ -19,8 +19,10 @@ import (
 // file's footer (keys primary_key, unique, default.<column>,
 // check.<n>), so that every later INSERT and UPDATE checks them; an
 // INSERT reads the key columns of the table to check its keys. FOREIGN
-// KEY and REFERENCES are accepted and not enforced. INSERT OR IGNORE and
-// INSERT ... ON CONFLICT DO NOTHING skip the rows whose key is taken.
+// KEY and REFERENCES are checked on the referencing side (INSERT, UPDATE),
+// not when the referenced rows change. INSERT OR IGNORE and INSERT ... ON
+// CONFLICT DO NOTHING skip the rows whose key is taken; INSERT OR REPLACE
+// replaces them (one key constraint only, as DuckDB), rewriting the file.
 
 var tableConstraintWords = map[string]bool{"primary": true, "unique": true, "constraint": true, "foreign": true, "check": true}
 
@@ -643,4 +645,83 @@ func (p *planner) checkForeign(ctx context.Context, con *constraints, fields []*
 		}
 	}
 	return nil
+}
+
+// replaceRows runs INSERT OR REPLACE of the rows data into the table of
+// tgt: the table's rows whose key (primary or unique, without NULLs) one
+// of the new rows has are dropped, and the new rows added, in one rewrite
+// of the file (as DELETE, dml.go), which checks the constraints on the
+// result.
+func (s *Stmt) replaceRows(ctx context.Context, p *planner, tgt *target, name string, con *constraints, data []*Col, n int) (Result, error) {
+	if tgt.folder {
+		return Result{}, unsupported("INSERT OR REPLACE into a table that is a folder of files")
+	}
+	var groups [][]int
+	for _, names := range append([][]string{con.primary}, con.unique...) {
+		if names == nil {
+			continue
+		}
+		var idx []int
+		for _, nm := range names {
+			idx = append(idx, fieldIndex(tgt.fields, nm))
+		}
+		groups = append(groups, idx)
+	}
+	if len(groups) > 1 {
+		// Which key a row replaces by would be ambiguous (as DuckDB says).
+		return Result{}, errorf("INSERT OR REPLACE into a table with multiple UNIQUE/PRIMARY KEY constraints: the conflict target is ambiguous")
+	}
+	var buf []byte
+	key := func(cols []*Col, idx []int, i int) (string, bool) {
+		buf = buf[:0]
+		for _, k := range idx {
+			if k < 0 || cols[k].isNull(i) {
+				return "", false
+			}
+			buf = appendKey(buf, cols[k], i)
+		}
+		return string(buf), true
+	}
+	taken := make([]map[string]bool, len(groups))
+	for g, idx := range groups {
+		taken[g] = map[string]bool{}
+		for i := 0; i < n; i++ {
+			if k, ok := key(data, idx, i); ok {
+				taken[g][k] = true
+			}
+		}
+	}
+	te := &sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(name)}}
+	err := s.rewriteTable(ctx, p, tgt, te, sqlparser.SelectExprs{&sqlparser.StarExpr{}}, nil, func(b *Batch, _ []bool) ([]*Col, error) {
+		old := make([]*Col, len(tgt.fields))
+		for k, f := range tgt.fields {
+			c, err := castCol(b.Cols[k], typeOfField(f))
+			if err != nil {
+				return nil, err
+			}
+			old[k] = c
+		}
+		var keep []int32
+		for i := 0; i < b.N; i++ {
+			replaced := false
+			for g, idx := range groups {
+				if k, ok := key(old, idx, i); ok && taken[g][k] {
+					replaced = true
+				}
+			}
+			if !replaced {
+				keep = append(keep, int32(i))
+			}
+		}
+		out := make([]*Col, len(tgt.fields))
+		for k := range tgt.fields {
+			out[k] = old[k].take(keep)
+			appendCol(out[k], data[k])
+		}
+		return out, nil
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{RowsAffected: int64(n)}, nil
 }

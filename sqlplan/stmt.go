@@ -64,6 +64,9 @@ type Stmt struct {
 	// ignoreConflicts: INSERT OR IGNORE / ON CONFLICT DO NOTHING skip the
 	// rows whose key is taken (constraints.go).
 	ignoreConflicts bool
+	// replaceConflicts: INSERT OR REPLACE replaces the rows whose key the
+	// new rows take (constraints.go, replaceRows).
+	replaceConflicts bool
 }
 
 // Split splits SQL text into statements at semicolons outside quotes and
@@ -994,9 +997,10 @@ func eachTopLevelWord(toks []token, f func(x int, t token) bool) {
 }
 
 // conflictClause takes INSERT OR IGNORE and ON CONFLICT [(cols)] DO
-// NOTHING out of an INSERT's tokens (s.ignoreConflicts), and turns
+// NOTHING (s.ignoreConflicts) and INSERT OR REPLACE (s.replaceConflicts)
+// out of an INSERT's tokens, and turns
 // DEFAULT VALUES into a VALUES row the parser reads (s.defaultValues);
-// INSERT OR REPLACE and ON CONFLICT DO UPDATE are refused.
+// ON CONFLICT DO UPDATE is refused.
 func conflictClause(text string, toks []token, s *Stmt) ([]token, error) {
 	refuse := func(t token, what string) error {
 		e := errAt(text, t.pos, "%s is not supported", what)
@@ -1009,7 +1013,8 @@ func conflictClause(text string, toks []token, s *Stmt) ([]token, error) {
 			s.ignoreConflicts = true
 			toks = append(toks[:1:1], toks[3:]...)
 		case toks[2].is("replace"):
-			return nil, refuse(toks[1], "INSERT OR REPLACE")
+			s.replaceConflicts = true
+			toks = append(toks[:1:1], toks[3:]...)
 		}
 	}
 	if n := len(toks); n >= 4 && toks[n-2].is("default") && toks[n-1].is("values") {

@@ -1158,6 +1158,12 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	if err := p.checkRows(con, fields, types, data, n); err != nil {
 		return Result{}, err
 	}
+	if s.replaceConflicts && (con.primary != nil || con.unique != nil) {
+		if tx != nil {
+			return Result{}, unsupported("INSERT OR REPLACE inside a transaction")
+		}
+		return s.replaceRows(ctx, p, tgt, name, con, data, n)
+	}
 	keep, err := p.checkKeys(ctx, con, name, fields, data, n, s.ignoreConflicts)
 	if err != nil {
 		return Result{}, err
