@@ -22,7 +22,9 @@ import (
 // KEY and REFERENCES are checked on the referencing side (INSERT, UPDATE),
 // not when the referenced rows change. INSERT OR IGNORE and INSERT ... ON
 // CONFLICT DO NOTHING skip the rows whose key is taken; INSERT OR REPLACE
-// replaces them (one key constraint only, as DuckDB), rewriting the file.
+// replaces them and ON CONFLICT [(key)] DO UPDATE SET ... [WHERE ...]
+// updates them (one key constraint, or the one named), rewriting the
+// file (conflictRewrite).
 
 var tableConstraintWords = map[string]bool{"primary": true, "unique": true, "constraint": true, "foreign": true, "check": true}
 
@@ -647,32 +649,126 @@ func (p *planner) checkForeign(ctx context.Context, con *constraints, fields []*
 	return nil
 }
 
-// replaceRows runs INSERT OR REPLACE of the rows data into the table of
-// tgt: the table's rows whose key (primary or unique, without NULLs) one
-// of the new rows has are dropped, and the new rows added, in one rewrite
-// of the file (as DELETE, dml.go), which checks the constraints on the
-// result.
-func (s *Stmt) replaceRows(ctx context.Context, p *planner, tgt *target, name string, con *constraints, data []*Col, n int) (Result, error) {
-	if tgt.folder {
-		return Result{}, unsupported("INSERT OR REPLACE into a table that is a folder of files")
+// upsertSpec is ON CONFLICT [(cols)] DO UPDATE SET c = e, ... [WHERE
+// cond]: the expressions' texts, excluded.x written as the column
+// __excluded_x of the rows being merged.
+type upsertSpec struct {
+	target []string // the conflict target's columns, nil when not given
+	cols   []string
+	exprs  []string
+	where  string
+}
+
+const excludedPrefix = "__excluded_"
+
+// readUpsert reads the conflict target at toks[at] (after ON CONFLICT) and
+// the SET list from toks[set] to the end.
+func readUpsert(text string, toks []token, at, set int) (*upsertSpec, error) {
+	up := &upsertSpec{}
+	if toks[at].kind == tkOp && toks[at].text == "(" {
+		cols, _, err := columnList(text, toks, at)
+		if err != nil {
+			return nil, err
+		}
+		up.target = cols
 	}
-	var groups [][]int
-	for _, names := range append([][]string{con.primary}, con.unique...) {
-		if names == nil {
+	// excluded.x is the column __excluded_x.
+	var body []token
+	for k := set; k < len(toks); k++ {
+		if toks[k].is("excluded") && k+2 < len(toks) && toks[k+1].kind == tkOp && toks[k+1].text == "." {
+			body = append(body, token{kind: tkDQuoted, text: `"` + excludedPrefix + tableToken(toks[k+2]) + `"`, pos: toks[k].pos})
+			k += 2
 			continue
 		}
-		var idx []int
-		for _, nm := range names {
-			idx = append(idx, fieldIndex(tgt.fields, nm))
-		}
-		groups = append(groups, idx)
+		body = append(body, toks[k])
 	}
-	if len(groups) > 1 {
-		// Which key a row replaces by would be ambiguous (as DuckDB says).
-		return Result{}, errorf("INSERT OR REPLACE into a table with multiple UNIQUE/PRIMARY KEY constraints: the conflict target is ambiguous")
+	end := len(body)
+	for k, t := range body {
+		if t.is("where") && parenDepth(body[:k]) == 0 {
+			up.where, end = tokensText(body[k+1:]), k
+			break
+		}
+	}
+	for _, item := range splitList(body[:end]) {
+		if len(item) < 3 || item[1].kind != tkOp || item[1].text != "=" {
+			return nil, errAt(text, toks[set].pos, "DO UPDATE SET takes column = value items")
+		}
+		up.cols = append(up.cols, tableToken(item[0]))
+		up.exprs = append(up.exprs, tokensText(item[2:]))
+	}
+	if len(up.cols) == 0 {
+		return nil, errAt(text, toks[set].pos, "DO UPDATE SET takes column = value items")
+	}
+	return up, nil
+}
+
+// parenDepth is the parenthesis depth after toks.
+func parenDepth(toks []token) int {
+	d := 0
+	for _, t := range toks {
+		if t.kind == tkOp && (t.text == "(" || t.text == "[") {
+			d++
+		} else if t.kind == tkOp && (t.text == ")" || t.text == "]") {
+			d--
+		}
+	}
+	return d
+}
+
+// tokensText writes tokens back as SQL text, a space between them.
+func tokensText(toks []token) string {
+	parts := make([]string, len(toks))
+	for i, t := range toks {
+		parts[i] = t.text
+	}
+	return strings.Join(parts, " ")
+}
+
+// conflictRewrite runs INSERT OR REPLACE and INSERT ... ON CONFLICT DO
+// UPDATE of the rows data into the table of tgt, in one rewrite of its
+// file (as DELETE, dml.go), which checks the constraints on the result: a
+// table row whose key (of the conflict target, or the table's one key
+// constraint) a new row has is replaced by it (OR REPLACE) or updated by
+// up's SET list (DO UPDATE, where its WHERE holds); the other new rows
+// are added.
+func (s *Stmt) conflictRewrite(ctx context.Context, p *planner, tgt *target, name string, con *constraints, data []*Col, n int, up *upsertSpec) (Result, error) {
+	if tgt.folder {
+		return Result{}, unsupported("INSERT OR REPLACE or ON CONFLICT DO UPDATE into a table that is a folder of files")
+	}
+	var groups [][]string
+	for _, g := range append([][]string{con.primary}, con.unique...) {
+		if g != nil {
+			groups = append(groups, g)
+		}
+	}
+	if up != nil && up.target != nil {
+		var match []string
+		for _, g := range groups {
+			if len(g) == len(up.target) {
+				same := true
+				for i := range g {
+					same = same && strings.EqualFold(g[i], up.target[i])
+				}
+				if same {
+					match = g
+				}
+			}
+		}
+		if match == nil {
+			return Result{}, errorf("the ON CONFLICT target (%s) is not a PRIMARY KEY or UNIQUE constraint", strings.Join(up.target, ", "))
+		}
+		groups = [][]string{match}
+	}
+	if len(groups) != 1 {
+		// Which key a row conflicts by would be ambiguous (as DuckDB says).
+		return Result{}, errorf("the table has several UNIQUE/PRIMARY KEY constraints: name the conflict target, ON CONFLICT (columns)")
+	}
+	var idx []int
+	for _, nm := range groups[0] {
+		idx = append(idx, fieldIndex(tgt.fields, nm))
 	}
 	var buf []byte
-	key := func(cols []*Col, idx []int, i int) (string, bool) {
+	key := func(cols []*Col, i int) (string, bool) {
 		buf = buf[:0]
 		for _, k := range idx {
 			if k < 0 || cols[k].isNull(i) {
@@ -682,13 +778,13 @@ func (s *Stmt) replaceRows(ctx context.Context, p *planner, tgt *target, name st
 		}
 		return string(buf), true
 	}
-	taken := make([]map[string]bool, len(groups))
-	for g, idx := range groups {
-		taken[g] = map[string]bool{}
-		for i := 0; i < n; i++ {
-			if k, ok := key(data, idx, i); ok {
-				taken[g][k] = true
+	incoming := map[string]int32{}
+	for i := 0; i < n; i++ {
+		if k, ok := key(data, i); ok {
+			if _, twice := incoming[k]; twice {
+				return Result{}, errorf("duplicate key %q in the rows inserted", keyText(tgt.fields, idx, data, i))
 			}
+			incoming[k] = int32(i)
 		}
 	}
 	te := &sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(name)}}
@@ -701,22 +797,40 @@ func (s *Stmt) replaceRows(ctx context.Context, p *planner, tgt *target, name st
 			}
 			old[k] = c
 		}
-		var keep []int32
+		var keep, hitOld, hitNew []int32
+		used := make([]bool, n)
 		for i := 0; i < b.N; i++ {
-			replaced := false
-			for g, idx := range groups {
-				if k, ok := key(old, idx, i); ok && taken[g][k] {
-					replaced = true
+			if k, ok := key(old, i); ok {
+				if j, found := incoming[k]; found {
+					used[j] = true
+					if up != nil {
+						hitOld, hitNew = append(hitOld, int32(i)), append(hitNew, j)
+					}
+					continue
 				}
 			}
-			if !replaced {
-				keep = append(keep, int32(i))
+			keep = append(keep, int32(i))
+		}
+		var rest []int32 // the new rows added as they are
+		for j := 0; j < n; j++ {
+			if up == nil || !used[j] {
+				rest = append(rest, int32(j))
+			}
+		}
+		var updated []*Col
+		if len(hitOld) > 0 {
+			var err error
+			if updated, err = p.upsertRows(up, tgt.fields, old, hitOld, data, hitNew, name); err != nil {
+				return nil, err
 			}
 		}
 		out := make([]*Col, len(tgt.fields))
 		for k := range tgt.fields {
 			out[k] = old[k].take(keep)
-			appendCol(out[k], data[k])
+			if updated != nil {
+				appendCol(out[k], updated[k])
+			}
+			appendCol(out[k], data[k].take(rest))
 		}
 		return out, nil
 	})
@@ -724,4 +838,77 @@ func (s *Stmt) replaceRows(ctx context.Context, p *planner, tgt *target, name st
 		return Result{}, err
 	}
 	return Result{RowsAffected: int64(n)}, nil
+}
+
+// upsertRows computes the table rows oldRows of old updated by up's SET
+// list, the rows newRows of data being their excluded rows.
+func (p *planner) upsertRows(up *upsertSpec, fields []*schema.Field, old []*Col, oldRows []int32, data []*Col, newRows []int32, table string) ([]*Col, error) {
+	m := len(fields)
+	rel := &relation{alias: table}
+	batch := &Batch{N: len(oldRows)}
+	for k, f := range fields {
+		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: f.Name, t: old[k].T, slot: &slot{idx: k}})
+		batch.Cols = append(batch.Cols, old[k].take(oldRows))
+	}
+	for k, f := range fields {
+		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: excludedPrefix + f.Name, t: data[k].T, slot: &slot{idx: m + k}})
+		batch.Cols = append(batch.Cols, data[k].take(newRows))
+	}
+	sc := &scope{rels: []*relation{rel}}
+	eval := func(text string, asBool bool) (*Col, error) {
+		e, src, err := p.e.exprOf(text)
+		if err != nil {
+			return nil, err
+		}
+		cp := p.child(src)
+		defer cp.releaseAll()
+		var bound expr
+		if asBool {
+			bound, err = cp.bindBool(e, sc, nil)
+		} else {
+			bound, err = cp.bindExpr(e, sc, nil)
+		}
+		if err != nil {
+			return nil, errorf("ON CONFLICT DO UPDATE: %v", err)
+		}
+		return bound.eval(batch)
+	}
+	out := make([]*Col, m)
+	copy(out, batch.Cols[:m])
+	apply := make([]bool, batch.N)
+	for i := range apply {
+		apply[i] = true
+	}
+	if up.where != "" {
+		c, err := eval(up.where, true)
+		if err != nil {
+			return nil, err
+		}
+		for i := range apply {
+			apply[i] = !c.isNull(i) && c.B[i]
+		}
+	}
+	for j, col := range up.cols {
+		k := fieldIndex(fields, col)
+		if k < 0 {
+			return nil, errorf("ON CONFLICT DO UPDATE SET: table %q has no column %q", table, col)
+		}
+		nv, err := eval(up.exprs[j], false)
+		if err != nil {
+			return nil, err
+		}
+		if nv, err = castCol(nv, out[k].T); err != nil {
+			return nil, errorf("ON CONFLICT DO UPDATE SET %s: %v", col, err)
+		}
+		b := newBuilder(out[k].T, batch.N)
+		for i := 0; i < batch.N; i++ {
+			if apply[i] {
+				b.add(nv.get(i))
+			} else {
+				b.add(out[k].get(i))
+			}
+		}
+		out[k] = b.c
+	}
+	return out, nil
 }

@@ -36,7 +36,8 @@
 //  5. Write (write.go): INSERT checks every value against the schema
 //     (types, NOT NULL, decimal precision) and the table's constraints
 //     (constraints.go: PRIMARY KEY, UNIQUE, CHECK, DEFAULT, FOREIGN KEY;
-//     INSERT OR IGNORE / ON CONFLICT DO NOTHING, INSERT OR REPLACE) before anything is
+//     INSERT OR IGNORE / ON CONFLICT DO NOTHING, INSERT OR REPLACE, ON
+//     CONFLICT DO UPDATE) before anything is
 //     written, then appends atomically through writer.Append (a folder
 //     table gets a new file); CREATE TABLE [AS] and DROP TABLE.
 //
@@ -128,8 +129,7 @@
 // (the SQL standard's form),
 // SET, PRAGMA,
 // COPY to other formats or FROM files, transactions as statements (use
-// the driver's), ON DELETE/UPDATE actions of foreign keys, ON CONFLICT DO
-// UPDATE. CREATE TEMP TABLE makes a table that
+// the driver's), ON DELETE/UPDATE actions of foreign keys. CREATE TEMP TABLE makes a table that
 // lives as long as the engine (in a temporary folder); so do sequences
 // (sequence.go: CREATE/DROP SEQUENCE, nextval, currval).
 package sqlplan

@@ -77,7 +77,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT MAP {b: a, 'k': 2}['k'], map([a], [b]), map_extract(MAP {1: b}, a), a = ANY([1, a]), [a] || [2] || NULL, to_json({'x': [b]})::VARCHAR, struct_extract({'q': a}, 'q') FROM t",
 		"CREATE TABLE c (k INTEGER PRIMARY KEY, v VARCHAR DEFAULT 'x' CHECK (v <> 'y') UNIQUE, FOREIGN KEY (k) REFERENCES t (a))", "INSERT OR IGNORE INTO c (k) VALUES (1), (1) ON CONFLICT DO NOTHING",
 		"SELECT (a)::VARCHAR, avg(INTERVAL 1 HOUR * a), max(to_days(a)) > INTERVAL 1 MONTH, epoch(to_hours(a) / 2), date_part('minute', to_minutes(a) - INTERVAL 1 DAY) FROM t",
-		"CREATE TABLE pk1 (k INTEGER PRIMARY KEY, v VARCHAR)", "INSERT OR REPLACE INTO pk1 VALUES (1, 'a'), (2, 'b')", "INSERT OR REPLACE INTO pk1 SELECT a, b FROM t",
+		"CREATE TABLE pk1 (k INTEGER PRIMARY KEY, v VARCHAR)", "INSERT OR REPLACE INTO pk1 VALUES (1, 'a'), (2, 'b')", "INSERT OR REPLACE INTO pk1 SELECT a, b FROM t", "INSERT INTO pk1 VALUES (1, 'z') ON CONFLICT (k) DO UPDATE SET v = excluded.v || pk1.v WHERE pk1.k > 0",
 		"CREATE SEQUENCE s1 START 3 INCREMENT BY -1", "SELECT nextval('s1'), currval('s1') FROM t", "INSERT INTO t DEFAULT VALUES", "INSERT INTO t VALUES (DEFAULT, 'x')", "DROP SEQUENCE IF EXISTS s1",
 		"ALTER TABLE t ADD COLUMN IF NOT EXISTS z INTEGER DEFAULT 3", "ALTER TABLE t ALTER COLUMN z SET DATA TYPE VARCHAR USING z || 'x'", "ALTER TABLE t RENAME z TO y", "ALTER TABLE t DROP COLUMN IF EXISTS y",
 		"UPDATE t SET b = u.b || 'x' FROM (SELECT a, b FROM t) u WHERE u.a = t.a AND u.a > 1", "TRUNCATE TABLE t",

@@ -67,6 +67,8 @@ type Stmt struct {
 	// replaceConflicts: INSERT OR REPLACE replaces the rows whose key the
 	// new rows take (constraints.go, replaceRows).
 	replaceConflicts bool
+	// upsert: ON CONFLICT [(cols)] DO UPDATE SET ... [WHERE ...].
+	upsert *upsertSpec
 }
 
 // Split splits SQL text into statements at semicolons outside quotes and
@@ -1038,7 +1040,15 @@ func conflictClause(text string, toks []token, s *Stmt) ([]token, error) {
 			s.ignoreConflicts = true
 			return toks[:i], nil
 		}
-		return nil, refuse(toks[i], "ON CONFLICT other than DO NOTHING")
+		if j+2 < len(toks) && toks[j].is("do") && toks[j+1].is("update") && toks[j+2].is("set") {
+			up, err := readUpsert(text, toks, i+2, j+3)
+			if err != nil {
+				return nil, err
+			}
+			s.upsert = up
+			return toks[:i], nil
+		}
+		return nil, refuse(toks[i], "this ON CONFLICT form (DO NOTHING and DO UPDATE SET are)")
 	}
 	return toks, nil
 }

@@ -1158,11 +1158,14 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	if err := p.checkRows(con, fields, types, data, n); err != nil {
 		return Result{}, err
 	}
-	if s.replaceConflicts && (con.primary != nil || con.unique != nil) {
+	if (s.replaceConflicts || s.upsert != nil) && (con.primary != nil || con.unique != nil) {
 		if tx != nil {
-			return Result{}, unsupported("INSERT OR REPLACE inside a transaction")
+			return Result{}, unsupported("INSERT OR REPLACE and ON CONFLICT DO UPDATE inside a transaction")
 		}
-		return s.replaceRows(ctx, p, tgt, name, con, data, n)
+		return s.conflictRewrite(ctx, p, tgt, name, con, data, n, s.upsert)
+	}
+	if s.upsert != nil {
+		return Result{}, errorf("ON CONFLICT DO UPDATE: table %q has no PRIMARY KEY or UNIQUE constraint", name)
 	}
 	keep, err := p.checkKeys(ctx, con, name, fields, data, n, s.ignoreConflicts)
 	if err != nil {
