@@ -203,6 +203,7 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 	if len(spec.args) > 0 {
 		at = spec.args[0].typ()
 	}
+	avgInterval := false
 	need := func(n int) error {
 		if len(spec.args) < n {
 			return errorf("%s needs %d argument(s)", spec.fn, n)
@@ -232,7 +233,11 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 				return nil, err
 			}
 			// Integers and decimals are summed exactly (as the
-			// aggregate): only the quotient is a DOUBLE.
+			// aggregate): only the quotient is a DOUBLE. An INTERVAL
+			// is averaged as its microseconds and turned back (below).
+			if at.Kind == KInterval {
+				spec.args[0], at, avgInterval = asBigint(spec.args[0]), tInt, true
+			}
 			if at.op() != KInt && at.Kind != KDecimal {
 				c, err := p.cast(spec.args[0], tFloat)
 				if err != nil {
@@ -291,6 +296,9 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 	p.win.specs = append(p.win.specs, spec)
 	e := &colExpr{s: spec.slot, t: spec.t}
 	e.setText(spec.fn + "(...) OVER (...)")
+	if avgInterval {
+		return microsInterval(e, spec.text), nil
+	}
 	return e, nil
 }
 
