@@ -691,13 +691,13 @@ func readUpsert(text string, toks []token, at, set int) (*upsertSpec, error) {
 	}
 	for _, item := range splitList(body[:end]) {
 		if len(item) < 3 || item[1].kind != tkOp || item[1].text != "=" {
-			return nil, errAt(text, toks[set].pos, "DO UPDATE SET takes column = value items")
+			return nil, errAt(text, tokPos(text, toks, set), "DO UPDATE SET takes column = value items")
 		}
 		up.cols = append(up.cols, tableToken(item[0]))
 		up.exprs = append(up.exprs, tokensText(item[2:]))
 	}
 	if len(up.cols) == 0 {
-		return nil, errAt(text, toks[set].pos, "DO UPDATE SET takes column = value items")
+		return nil, errAt(text, tokPos(text, toks, set), "DO UPDATE SET takes column = value items")
 	}
 	return up, nil
 }

@@ -81,7 +81,8 @@
 // TO and ~ / !~ (a regular expression matching the whole string, as in
 // DuckDB), ^@ (starts_with);
 // IN (list|subquery), EXISTS, op ANY|SOME|ALL (subquery or list)
-// (quantified.go), lateral derived tables and table functions in FROM
+// (quantified.go), SEMI JOIN and ANTI JOIN ... ON at the top level of a
+// query ([NOT] EXISTS, semiJoins), lateral derived tables and table functions in FROM
 // that name the items before them, with or without LATERAL, inner or LEFT
 // (lateral.go: FROM t, unnest(t.l) u(x));
 // row values (a, b) = / <> / IN (...) (rowvalues.go; SQL's NULL rules, not

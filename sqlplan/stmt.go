@@ -69,6 +69,8 @@ type Stmt struct {
 	replaceConflicts bool
 	// upsert: ON CONFLICT [(cols)] DO UPDATE SET ... [WHERE ...].
 	upsert *upsertSpec
+	// byName: INSERT INTO t BY NAME SELECT ...
+	byName bool
 }
 
 // Split splits SQL text into statements at semicolons outside quotes and
@@ -135,6 +137,7 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 	if toks, err = sampleTokens(text, toks); err != nil {
 		return nil, err
 	}
+	toks = semiJoins(toks)
 	first := strings.ToLower(toks[0].text)
 	word := func(i int) string {
 		if i < len(toks) && toks[i].kind == tkIdent {
@@ -1019,6 +1022,15 @@ func conflictClause(text string, toks []token, s *Stmt) ([]token, error) {
 			toks = append(toks[:1:1], toks[3:]...)
 		}
 	}
+	// INSERT INTO t BY NAME SELECT ...: the SELECT's column names say which
+	// columns (insert).
+	for i := 2; i+2 < len(toks); i++ {
+		if toks[i].is("by") && toks[i+1].is("name") && (toks[i+2].is("select") || toks[i+2].is("from") || toks[i+2].is("with") || toks[i+2].kind == tkOp && toks[i+2].text == "(") {
+			s.byName = true
+			toks = append(toks[:i:i], toks[i+2:]...)
+			break
+		}
+	}
 	if n := len(toks); n >= 4 && toks[n-2].is("default") && toks[n-1].is("values") {
 		// INSERT INTO t DEFAULT VALUES: one row of DEFAULTs (insert).
 		s.defaultValues = true
@@ -1136,4 +1148,101 @@ func (r stmtTokens) word(k int) string {
 // fail is an error at toks[k] (the end of the text past the last).
 func (r stmtTokens) fail(k int, format string, args ...any) error {
 	return errAt(r.text, tokPos(r.text, r.toks, k), format, args...)
+}
+
+// semiJoins rewrites, in the top level of a query, a SEMI JOIN or ANTI
+// JOIN r ON cond (DuckDB's) into [NOT] EXISTS (SELECT 1 FROM r WHERE
+// cond) added to the WHERE clause: the rows of the left side that have a
+// partner (none). Other forms are left for the rewrite to refuse.
+func semiJoins(toks []token) []token {
+	clause := map[string]bool{"where": true, "group": true, "having": true, "qualify": true, "window": true, "order": true,
+		"limit": true, "offset": true, "union": true, "except": true, "intersect": true, "join": true, "left": true,
+		"right": true, "inner": true, "full": true, "cross": true, "natural": true, "semi": true, "anti": true, "asof": true, "positional": true}
+	for {
+		depth, at := 0, -1
+		for i, t := range toks {
+			switch {
+			case t.kind == tkOp && t.text == "(":
+				depth++
+			case t.kind == tkOp && t.text == ")":
+				depth--
+			case depth == 0 && (t.is("semi") || t.is("anti")) && i+1 < len(toks) && toks[i+1].is("join"):
+				at = i
+			}
+			if at >= 0 {
+				break
+			}
+		}
+		if at < 0 {
+			return toks
+		}
+		// The right item runs to ON; the condition to the next clause.
+		on, depth := -1, 0
+		for i := at + 2; i < len(toks); i++ {
+			if toks[i].kind == tkOp && toks[i].text == "(" {
+				depth++
+			} else if toks[i].kind == tkOp && toks[i].text == ")" {
+				depth--
+			} else if depth == 0 && toks[i].is("on") {
+				on = i
+				break
+			} else if depth == 0 && clause[strings.ToLower(toks[i].text)] && toks[i].kind == tkIdent {
+				break
+			}
+		}
+		if on < 0 {
+			return toks
+		}
+		end := len(toks)
+		depth = 0
+		for i := on + 1; i < len(toks); i++ {
+			if toks[i].kind == tkOp && toks[i].text == "(" {
+				depth++
+			} else if toks[i].kind == tkOp && toks[i].text == ")" {
+				if depth == 0 {
+					end = i
+					break
+				}
+				depth--
+			} else if depth == 0 && (toks[i].kind == tkIdent && clause[strings.ToLower(toks[i].text)] || toks[i].kind == tkOp && toks[i].text == ";") {
+				end = i
+				break
+			}
+		}
+		pos := toks[at].pos
+		id := func(w string) token { return token{kind: tkIdent, text: w, pos: pos} }
+		op := func(o string) token { return token{kind: tkOp, text: o, pos: pos} }
+		test := []token{}
+		if toks[at].is("anti") {
+			test = append(test, id("not"))
+		}
+		test = append(test, id("exists"), op("("), id("select"), token{kind: tkNumber, text: "1", pos: pos}, id("from"))
+		test = append(test, toks[at+2:on]...)
+		test = append(append(test, id("where"), op("(")), toks[on+1:end]...)
+		test = append(test, op(")"), op(")"))
+		rest := toks[end:]
+		out := append([]token(nil), toks[:at]...)
+		if len(rest) > 0 && rest[0].is("where") {
+			// WHERE (existing) AND [NOT] EXISTS (...), up to the next clause.
+			k, depth := 1, 0
+			for ; k < len(rest); k++ {
+				if rest[k].kind == tkOp && rest[k].text == "(" {
+					depth++
+				} else if rest[k].kind == tkOp && rest[k].text == ")" {
+					if depth == 0 {
+						break
+					}
+					depth--
+				} else if depth == 0 && rest[k].kind == tkIdent && clause[strings.ToLower(rest[k].text)] {
+					break
+				}
+			}
+			out = append(out, id("where"), op("("))
+			out = append(out, rest[1:k]...)
+			out = append(append(append(out, op(")"), id("and")), test...), rest[k:]...)
+		} else {
+			out = append(append(append(out, id("where")), test...), rest...)
+		}
+		toks = out
+	}
 }

@@ -1121,6 +1121,30 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
+		if s.byName {
+			// The SELECT's columns go to the table's columns of their names.
+			if len(ins.Columns) > 0 {
+				sp.root.close()
+				return Result{}, errorf("INSERT BY NAME takes no column list")
+			}
+			target = target[:0]
+			seen := map[int]bool{}
+			for _, c := range sp.cols {
+				k := fieldIndex(fields, c.Name)
+				if k < 0 {
+					sp.root.close()
+					e := errorf("table %q has no column %q%s", name, c.Name, suggest(c.Name, fieldNames(fields)))
+					e.Err = ErrNoColumn
+					return Result{}, e
+				}
+				if seen[k] {
+					sp.root.close()
+					return Result{}, errorf("column %q is given twice", c.Name)
+				}
+				seen[k] = true
+				target = append(target, k)
+			}
+		}
 		if len(sp.cols) != len(target) {
 			sp.root.close()
 			return Result{}, errorf("the SELECT returns %d columns for %d target columns", len(sp.cols), len(target))
