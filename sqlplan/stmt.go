@@ -1193,22 +1193,7 @@ func semiJoins(toks []token) []token {
 		if on < 0 {
 			return toks
 		}
-		end := len(toks)
-		depth = 0
-		for i := on + 1; i < len(toks); i++ {
-			if toks[i].kind == tkOp && toks[i].text == "(" {
-				depth++
-			} else if toks[i].kind == tkOp && toks[i].text == ")" {
-				if depth == 0 {
-					end = i
-					break
-				}
-				depth--
-			} else if depth == 0 && (toks[i].kind == tkIdent && clause[strings.ToLower(toks[i].text)] || toks[i].kind == tkOp && toks[i].text == ";") {
-				end = i
-				break
-			}
-		}
+		end := clauseEnd(toks, on+1, clause)
 		pos := toks[at].pos
 		id := func(w string) token { return token{kind: tkIdent, text: w, pos: pos} }
 		op := func(o string) token { return token{kind: tkOp, text: o, pos: pos} }
@@ -1224,19 +1209,7 @@ func semiJoins(toks []token) []token {
 		out := append([]token(nil), toks[:at]...)
 		if len(rest) > 0 && rest[0].is("where") {
 			// WHERE (existing) AND [NOT] EXISTS (...), up to the next clause.
-			k, depth := 1, 0
-			for ; k < len(rest); k++ {
-				if rest[k].kind == tkOp && rest[k].text == "(" {
-					depth++
-				} else if rest[k].kind == tkOp && rest[k].text == ")" {
-					if depth == 0 {
-						break
-					}
-					depth--
-				} else if depth == 0 && rest[k].kind == tkIdent && clause[strings.ToLower(rest[k].text)] {
-					break
-				}
-			}
+			k := clauseEnd(rest, 1, clause)
 			out = append(out, id("where"), op("("))
 			out = append(out, rest[1:k]...)
 			out = append(append(append(out, op(")"), id("and")), test...), rest[k:]...)
@@ -1245,4 +1218,25 @@ func semiJoins(toks []token) []token {
 		}
 		toks = out
 	}
+}
+
+// clauseEnd is the index, from toks[from] on, of the first word of
+// clause, ';' or unmatched ')' outside parentheses, or len(toks).
+func clauseEnd(toks []token, from int, clause map[string]bool) int {
+	depth := 0
+	for i := from; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.kind == tkOp && t.text == "(":
+			depth++
+		case t.kind == tkOp && t.text == ")":
+			if depth == 0 {
+				return i
+			}
+			depth--
+		case depth == 0 && (t.kind == tkIdent && clause[strings.ToLower(t.text)] || t.kind == tkOp && t.text == ";"):
+			return i
+		}
+	}
+	return len(toks)
 }
