@@ -60,7 +60,7 @@
 // GROUP BY (names, positions, aliases, expressions; GROUPING SETS, ROLLUP,
 // CUBE and GROUPING(): grouping.go), HAVING, ORDER BY
 // (NULLs last unless NULLS FIRST), LIMIT/OFFSET (also LIMIT ALL, OFFSET
-// alone, FETCH FIRST|NEXT n ROWS ONLY); UNION [ALL]; INTERSECT / EXCEPT [ALL]
+// alone, FETCH FIRST|NEXT n ROWS ONLY); UNION [ALL] [BY NAME]; INTERSECT / EXCEPT [ALL]
 // (between whole SELECTs, or in parentheses: subqueries, derived tables,
 // CTEs); WITH (column lists; RECURSIVE: recursive.go);
 // VALUES lists as queries; derived-table column lists (t(a, b)); GROUP BY ALL, ORDER BY ALL,

@@ -101,6 +101,64 @@ func (p *planner) planSelect(stmt sqlparser.SelectStatement, outer *scope) (*sel
 	return nil, unsupported(fmt.Sprintf("%T", stmt))
 }
 
+// byNameMarker is the first select item the rewrite gives the query after
+// UNION [ALL] BY NAME (unionByName).
+const byNameMarker = "__carquet_byname__"
+
+// alignByName lines up the parts of a UNION of which all but the first
+// come BY NAME (their first column is byNameMarker): the columns are the
+// first part's, then the names the later parts add (any case), each part
+// giving NULL for the names it lacks.
+func alignByName(plans []*selectPlan) error {
+	byName := false
+	for i, sp := range plans[1:] {
+		marked := len(sp.cols) > 0 && sp.cols[0].Name == byNameMarker
+		if i > 0 && marked != byName {
+			return unsupported("UNION BY NAME mixed with UNION by position in one chain")
+		}
+		byName = marked
+	}
+	if !byName {
+		return nil
+	}
+	var names []string
+	index := map[string]int{}
+	for i, sp := range plans {
+		cols := sp.cols
+		if i > 0 {
+			cols = cols[1:]
+		}
+		for _, c := range cols {
+			k := strings.ToLower(c.Name)
+			if _, ok := index[k]; !ok {
+				index[k] = len(names)
+				names = append(names, c.Name)
+			}
+		}
+	}
+	for i, sp := range plans {
+		from := 0
+		if i > 0 {
+			from = 1
+		}
+		exprs := make([]expr, len(names))
+		cols := make([]Column, len(names))
+		for j, name := range names {
+			exprs[j] = &constExpr{t: Type{Kind: KNull}}
+			cols[j] = Column{Name: name, Type: Type{Kind: KNull}, Nullable: true}
+		}
+		for j := from; j < len(sp.cols); j++ {
+			c := sp.cols[j]
+			at := index[strings.ToLower(c.Name)]
+			exprs[at] = &colExpr{s: &slot{idx: j}, t: c.Type}
+			cols[at] = c
+			cols[at].Name = names[at]
+		}
+		plans[i] = &selectPlan{root: &projectNode{in: sp.root, exprs: exprs}, cols: cols}
+	}
+	return nil
+}
+
 func (p *planner) planUnion(u *sqlparser.Union, outer *scope) (*selectPlan, error) {
 	// Flatten a chain of UNIONs; a UNION (distinct) anywhere removes
 	// duplicates of everything to its left, as the parser nests left.
@@ -125,10 +183,15 @@ func (p *planner) planUnion(u *sqlparser.Union, outer *scope) (*selectPlan, erro
 		if err != nil {
 			return nil, err
 		}
-		if len(plans) > 0 && len(sp.cols) != len(plans[0].cols) {
+		plans = append(plans, sp)
+	}
+	if err := alignByName(plans); err != nil {
+		return nil, err
+	}
+	for _, sp := range plans[1:] {
+		if len(sp.cols) != len(plans[0].cols) {
 			return nil, errorf("each UNION query must have the same number of columns (%d and %d)", len(plans[0].cols), len(sp.cols))
 		}
-		plans = append(plans, sp)
 	}
 	cols := append([]Column(nil), plans[0].cols...)
 	for _, sp := range plans[1:] {

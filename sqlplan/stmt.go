@@ -138,6 +138,7 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 		return nil, err
 	}
 	toks = semiJoins(toks)
+	toks = unionByName(toks)
 	first := strings.ToLower(toks[0].text)
 	word := func(i int) string {
 		if i < len(toks) && toks[i].kind == tkIdent {
@@ -1239,4 +1240,32 @@ func clauseEnd(toks []token, from int, clause map[string]bool) int {
 		}
 	}
 	return len(toks)
+}
+
+// unionByName rewrites UNION [ALL] BY NAME SELECT ... into UNION [ALL]
+// SELECT 'x' AS byNameMarker, ..., which alignByName recognizes when it
+// plans the union.
+func unionByName(toks []token) []token {
+	for i := 0; i+3 < len(toks); i++ {
+		if !toks[i].is("union") {
+			continue
+		}
+		j := i + 1
+		if toks[j].is("all") || toks[j].is("distinct") {
+			j++
+		}
+		if j+2 >= len(toks) || !toks[j].is("by") || !toks[j+1].is("name") || !toks[j+2].is("select") {
+			continue
+		}
+		k := j + 3
+		if k < len(toks) && toks[k].is("distinct") {
+			k++
+		}
+		pos := toks[j].pos
+		marker := []token{{kind: tkString, text: "'x'", pos: pos}, {kind: tkIdent, text: "as", pos: pos}, {kind: tkIdent, text: byNameMarker, pos: pos}, {kind: tkOp, text: ",", pos: pos}}
+		out := append(append([]token(nil), toks[:j]...), toks[j+2:k]...)
+		out = append(append(out, marker...), toks[k:]...)
+		toks = out
+	}
+	return toks
 }
