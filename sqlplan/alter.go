@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/carquet-go/carquet/parquet/vector"
@@ -225,7 +226,7 @@ func (s *Stmt) alterTable(ctx context.Context, p *planner) (Result, error) {
 			case "set_not_null":
 				wf.Nullable = false
 			case "drop_not_null":
-				if inKey(constraintsOf(tgt.opts).primary, f.Name) {
+				if slices.Contains(constraintsOf(tgt.opts).primary, f.Name) {
 					return Result{}, errorf("column %q is part of the primary key: it stays NOT NULL", f.Name)
 				}
 				wf.Nullable = true
@@ -340,16 +341,16 @@ func alteredOptions(old map[string]string, a *alterSpec) (map[string]string, err
 	}
 	con := constraintsOf(old)
 	named := func() bool {
-		if inKey(con.primary, a.col) {
+		if slices.Contains(con.primary, a.col) {
 			return true
 		}
 		for _, u := range con.unique {
-			if inKey(u, a.col) {
+			if slices.Contains(u, a.col) {
 				return true
 			}
 		}
 		for _, fk := range con.foreign {
-			if inKey(fk.cols, a.col) {
+			if slices.Contains(fk.cols, a.col) {
 				return true
 			}
 		}
@@ -411,15 +412,6 @@ func alteredOptions(old map[string]string, a *alterSpec) (map[string]string, err
 		}
 	}
 	return opts, nil
-}
-
-func inKey(cols []string, name string) bool {
-	for _, c := range cols {
-		if c == name {
-			return true
-		}
-	}
-	return false
 }
 
 // renameTable renames the table file at path to the table name to, in

@@ -359,6 +359,27 @@ func (e *Engine) exprOf(text string) (sqlparser.Expr, *source, error) {
 	return ae.Expr, st.src, nil
 }
 
+// bindStored binds a constraint's stored expression text in sc (as a
+// condition with asBool); a binding error is reported under label.
+func (p *planner) bindStored(text string, sc *scope, asBool bool, label string) (expr, error) {
+	e, src, err := p.e.exprOf(text)
+	if err != nil {
+		return nil, err
+	}
+	cp := p.child(src)
+	defer cp.releaseAll()
+	var bound expr
+	if asBool {
+		bound, err = cp.bindBool(e, sc, nil)
+	} else {
+		bound, err = cp.bindExpr(e, sc, nil)
+	}
+	if err != nil {
+		return nil, errorf("%s: %v", label, err)
+	}
+	return bound, nil
+}
+
 // rowsScope is a scope whose one relation is the rows being written: the
 // table's columns, column k in slot k of their batch.
 func rowsScope(fields []*schema.Field, types []Type) *scope {
@@ -391,15 +412,9 @@ func (p *planner) defaultValue(con *constraints, f *schema.Field, t Type) (any, 
 	if !ok {
 		return nil, nil
 	}
-	e, src, err := p.e.exprOf(text)
+	bound, err := p.bindStored(text, &scope{}, false, fmt.Sprintf("DEFAULT of column %q", f.Name))
 	if err != nil {
 		return nil, err
-	}
-	cp := p.child(src)
-	bound, err := cp.bindExpr(e, &scope{}, nil)
-	cp.releaseAll()
-	if err != nil {
-		return nil, errorf("DEFAULT of column %q: %v", f.Name, err)
 	}
 	c, err := bound.eval(&Batch{N: 1})
 	if err != nil {
@@ -422,15 +437,9 @@ func (p *planner) checkRows(con *constraints, fields []*schema.Field, types []Ty
 	sc := rowsScope(fields, types)
 	b := &Batch{N: n, Cols: data}
 	for _, text := range con.checks {
-		e, src, err := p.e.exprOf(text)
+		bound, err := p.bindStored(text, sc, true, "CHECK ("+text+")")
 		if err != nil {
 			return err
-		}
-		cp := p.child(src)
-		bound, err := cp.bindBool(e, sc, nil)
-		cp.releaseAll()
-		if err != nil {
-			return errorf("CHECK (%s): %v", text, err)
 		}
 		c, err := bound.eval(b)
 		if err != nil {
@@ -856,20 +865,9 @@ func (p *planner) upsertRows(up *upsertSpec, fields []*schema.Field, old []*Col,
 	}
 	sc := &scope{rels: []*relation{rel}}
 	eval := func(text string, asBool bool) (*Col, error) {
-		e, src, err := p.e.exprOf(text)
+		bound, err := p.bindStored(text, sc, asBool, "ON CONFLICT DO UPDATE")
 		if err != nil {
 			return nil, err
-		}
-		cp := p.child(src)
-		defer cp.releaseAll()
-		var bound expr
-		if asBool {
-			bound, err = cp.bindBool(e, sc, nil)
-		} else {
-			bound, err = cp.bindExpr(e, sc, nil)
-		}
-		if err != nil {
-			return nil, errorf("ON CONFLICT DO UPDATE: %v", err)
 		}
 		return bound.eval(batch)
 	}

@@ -153,6 +153,11 @@ func (p *planner) bindCorrelated(kind corrKind, n sqlparser.Expr, left sqlparser
 	return e, nil
 }
 
+// appendOuterKey appends to a key of outer values the value v, told
+// apart by its Go type (a correlated subquery or a lateral join runs once
+// per distinct key).
+func appendOuterKey(buf []byte, v any) []byte { return fmt.Appendf(buf, "%T\x00%v\x01", v, v) }
+
 // isCorrelated reports an error that bindCorrelated can resolve.
 func isCorrelated(err error) bool { return errors.Is(err, errCorrelated) }
 
@@ -182,8 +187,7 @@ func (e *corrExpr) eval(b *Batch) (*Col, error) {
 	for i := 0; i < b.N; i++ {
 		buf = buf[:0]
 		for _, c := range outer {
-			v := c.get(i)
-			buf = fmt.Appendf(buf, "%T\x00%v\x01", v, v)
+			buf = appendOuterKey(buf, c.get(i))
 		}
 		k := string(buf)
 		if _, ok := groups[k]; !ok {

@@ -2,7 +2,6 @@ package sqlplan
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/xwb1989/sqlparser"
 )
@@ -115,7 +114,7 @@ func (n *lateralNode) pairs(b *Batch) (li, ri []int32, err error) {
 		buf = buf[:0]
 		for j, c := range outer {
 			vals[j] = c.get(i)
-			buf = fmt.Appendf(buf, "%T\x00%v\x01", vals[j], vals[j])
+			buf = appendOuterKey(buf, vals[j])
 		}
 		sp, ok := runs[string(buf)]
 		if !ok {
