@@ -336,7 +336,6 @@ func (n *joinNode) explain(x *explainer, depth int) {
 	n.right.explain(x, depth+2)
 }
 
-
 // joinKeys are what a join step matches on: equalities between the
 // relations before it (lkeys) and its own (rkeys), and other conditions.
 type joinKeys struct {
