@@ -15,7 +15,20 @@
 // file, then options as a query string: threads (row groups decoded at
 // once), mode (ro refuses every write; rw, the default), compression of
 // written files (none, snappy, gzip, zstd, lz4_raw, brotli),
-// row_group_rows, verify_checksums, mmap. Unknown options are an error.
+// row_group_rows, verify_checksums, mmap, external_access. Unknown options
+// are an error.
+//
+// # The folder is the database
+//
+// Every path a statement names — a quoted file or folder, a glob,
+// read_parquet('...'), a COPY target, the table of CREATE, DROP, INSERT,
+// DELETE, UPDATE, TRUNCATE or ALTER — resolves below the DSN's folder
+// (the file's folder for a one-file DSN), after cleaning and resolving
+// symbolic links, or the statement fails before any I/O. So do the files
+// a folder table, a glob or a Delta log lists. external_access=read lets
+// statements read files elsewhere; writing or deleting outside the folder
+// is always refused. DROP TABLE removes only a Parquet file or a folder
+// that holds Parquet files and nothing else.
 //
 // # Values
 //

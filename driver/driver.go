@@ -61,6 +61,9 @@ type Config struct {
 	// DeltaVersion reads Delta tables at that version (delta_version=N);
 	// nil reads the latest.
 	DeltaVersion *int64
+	// ExternalRead lets statements read files outside the DSN's folder
+	// (external_access=read); writes and deletions stay inside it.
+	ExternalRead bool
 	// Limits bound what sizes in the files may make the reader allocate
 	// (max_page_size=, max_dictionary_size=, max_batch_bytes=,
 	// max_scan_memory=; zero fields
@@ -69,7 +72,9 @@ type Config struct {
 }
 
 // ParseDSN parses "path?option=value&...". Options: threads, mode (ro or
-// rw), compression, row_group_rows, verify_checksums, mmap, delta_version
+// rw), compression, row_group_rows, verify_checksums, mmap,
+// external_access (none, the default: statements read and write only
+// below the path's folder; read: they may read files elsewhere), delta_version
 // (the version Delta tables are read at), max_page_size,
 // max_dictionary_size, max_batch_bytes, max_scan_memory (bytes; see
 // Config.Limits). Unknown
@@ -126,6 +131,15 @@ func ParseDSN(dsn string) (Config, error) {
 			if cfg.VerifyChecksums, err = boolOpt(); err != nil {
 				return cfg, err
 			}
+		case "external_access":
+			switch v {
+			case "none":
+				cfg.ExternalRead = false
+			case "read":
+				cfg.ExternalRead = true
+			default:
+				return cfg, fmt.Errorf("carquet: DSN option external_access=%q: want none or read", v)
+			}
 		case "mmap":
 			if cfg.Mmap, err = boolOpt(); err != nil {
 				return cfg, err
@@ -156,7 +170,7 @@ func ParseDSN(dsn string) (Config, error) {
 				cfg.Limits.MaxBatchBytes = n
 			}
 		default:
-			return cfg, fmt.Errorf("carquet: unknown DSN option %q (known: threads, mode, compression, row_group_rows, verify_checksums, mmap, delta_version, max_page_size, max_dictionary_size, max_batch_bytes, max_scan_memory)", k)
+			return cfg, fmt.Errorf("carquet: unknown DSN option %q (known: threads, mode, compression, row_group_rows, verify_checksums, mmap, external_access, delta_version, max_page_size, max_dictionary_size, max_batch_bytes, max_scan_memory)", k)
 		}
 	}
 	return cfg, nil
@@ -174,7 +188,7 @@ func NewConnector(cfg Config) (*Connector, error) {
 	e, err := sqlplan.Open(cfg.Path, sqlplan.Options{
 		Threads: cfg.Threads, ReadOnly: cfg.ReadOnly, Mmap: cfg.Mmap, VerifyChecksums: cfg.VerifyChecksums,
 		Compression: cfg.Compression, RowGroupRows: cfg.RowGroupRows, Now: cfg.Now, DeltaVersion: cfg.DeltaVersion,
-		Limits: cfg.Limits,
+		Limits: cfg.Limits, ExternalRead: cfg.ExternalRead,
 	})
 	if err != nil {
 		return nil, err

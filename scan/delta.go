@@ -85,6 +85,18 @@ func openDelta(path string, opts Options) (*Table, error) {
 		t.Columns = append(t.Columns, c)
 	}
 	for _, a := range snap.Files {
+		if err := opts.Root.Check(a.Path, false); err != nil {
+			return nil, fmt.Errorf("%s: file %s: %w", path, a.URI, err)
+		}
+		if d := a.DeletionVector; d != nil && d.StorageType != dv.StorageInline {
+			p, err := d.AbsolutePath(snap.Root)
+			if err != nil {
+				return nil, fmt.Errorf("%s: deletion vector of %s: %w", path, a.URI, err)
+			}
+			if err := opts.Root.Check(p, false); err != nil {
+				return nil, fmt.Errorf("%s: deletion vector of %s: %w", path, a.URI, err)
+			}
+		}
 		ref := FileRef{Path: a.Path, Size: a.Size}
 		for i := range t.Columns {
 			c := &t.Columns[i]

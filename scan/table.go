@@ -28,6 +28,10 @@ type Options struct {
 	// DeltaVersion, for a Delta table, reads the snapshot at that version
 	// instead of the latest.
 	DeltaVersion *int64
+	// Root, when set, confines every file the table reads (the files a
+	// folder or glob lists, a Delta table's data files and deletion
+	// vectors) to its folder.
+	Root *Root
 }
 
 // Column is a top-level column of a table.
@@ -100,6 +104,11 @@ func Open(path string, opts Options) (*Table, error) {
 	}
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("%s: %w", path, ErrNoFiles)
+	}
+	for _, p := range paths {
+		if err := opts.Root.Check(p, false); err != nil {
+			return nil, err
+		}
 	}
 	t := &Table{Name: tableName(path), Path: path, opts: opts, open: map[string]*file.File{}}
 	partCols := map[string]bool{}

@@ -2,7 +2,9 @@ package sqlplan
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -174,7 +176,9 @@ func (e *Engine) prepareAlter(s *Stmt, text string, toks []token) (*Stmt, error)
 // alterTable runs an ALTER TABLE.
 func (s *Stmt) alterTable(ctx context.Context, p *planner) (Result, error) {
 	a := s.alter
-	if _, ok := s.e.tablePath(s.table); !ok && a.ifExists {
+	if _, ok, err := s.e.tablePath(s.table); err != nil {
+		return Result{}, err
+	} else if !ok && a.ifExists {
 		return Result{}, nil
 	}
 	tgt, err := s.e.insertTarget(s.table, nil)
@@ -423,17 +427,31 @@ func (s *Stmt) renameTable(path, to string) error {
 	if isPathName(to) || strings.ContainsAny(to, `/\`) {
 		return errorf("ALTER TABLE RENAME TO takes a plain table name, not %q", to)
 	}
-	if _, exists := s.e.tablePath(to); exists {
-		return errorf("table %q already exists", to)
-	}
 	dest := filepath.Join(filepath.Dir(path), to+".parquet")
-	if _, err := os.Stat(dest); err == nil {
-		return errorf("table %q already exists", to)
+	if err := s.e.writable(path); err != nil {
+		return err
+	}
+	if err := s.e.writable(dest); err != nil {
+		return err
 	}
 	s.e.writeMu.Lock()
 	defer s.e.writeMu.Unlock()
 	defer s.e.forget(path)
-	if err := os.Rename(path, dest); err != nil {
+	if _, exists, err := s.e.tablePath(to); err != nil {
+		return err
+	} else if exists {
+		return errorf("table %q already exists", to)
+	}
+	// A link, then the old name removed: unlike a rename, the link fails
+	// when a table of the new name appeared meanwhile (another process).
+	if err := os.Link(path, dest); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return errorf("table %q already exists", to)
+		}
+		return fmt.Errorf("renaming %s: %w", path, err)
+	}
+	if err := os.Remove(path); err != nil {
+		os.Remove(dest)
 		return fmt.Errorf("renaming %s: %w", path, err)
 	}
 	return nil

@@ -122,8 +122,8 @@ func (e *Engine) viewNames() []string {
 // tableExists reports whether name is a table of the folder (SHOW name
 // describes it; other SHOW words are settings, which are refused).
 func (e *Engine) tableExists(name string) bool {
-	_, ok := e.tablePath(name)
-	return ok
+	_, ok, err := e.tablePath(name)
+	return ok && err == nil
 }
 
 // viewColumns are the output columns of a view (none if it does not plan:

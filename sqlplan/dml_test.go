@@ -17,7 +17,7 @@ func TestUpdateDelete(t *testing.T) {
 	e := newEngine(t)
 	exec(t, e, "CREATE TABLE t (id BIGINT NOT NULL, v VARCHAR) WITH (compression = 'gzip')")
 	exec(t, e, "INSERT INTO t SELECT range, 'v' || range FROM range(100)")
-	path, _ := e.tablePath("t")
+	path, _, _ := e.tablePath("t")
 
 	// A foreign key-value pair, as another writer leaves one.
 	w, err := writer.Append(path, nil, writer.WithKeyValue("other.tool", "kept"))
@@ -89,7 +89,7 @@ func TestUpdateDelete(t *testing.T) {
 func TestCopyTo(t *testing.T) {
 	e := newEngine(t)
 	exec(t, e, "COPY (SELECT range AS x FROM range(10)) TO 'c.parquet' (FORMAT PARQUET, COMPRESSION snappy, ROW_GROUP_SIZE 3)")
-	path, _ := e.tablePath("c.parquet")
+	path, _, _ := e.tablePath("c.parquet")
 	f, err := file.OpenFile(path, file.Options{}, false)
 	if err != nil {
 		t.Fatal(err)

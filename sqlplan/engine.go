@@ -42,6 +42,9 @@ type Options struct {
 	// Limits bound what the files' sizes and counts may make the reader
 	// allocate (zero fields take the defaults).
 	Limits Limits
+	// ExternalRead lets statements read files outside the root (paths and
+	// globs that resolve elsewhere); writes and deletions stay confined.
+	ExternalRead bool
 }
 
 // Limits are parquet/file's reader limits (see file.Limits).
@@ -52,7 +55,10 @@ type Limits = file.Limits
 // holding Parquet files a table named by the folder) or one file. An
 // Engine is safe for concurrent use.
 type Engine struct {
-	root    string // folder holding the tables
+	root string // folder holding the tables
+	// confine is root as a scan.Root: every path a statement names
+	// resolves inside it (tablePath) or the statement is refused.
+	confine *scan.Root
 	single  string // the one file's table name when the root is a file
 	file    string
 	opts    Options
@@ -103,6 +109,9 @@ func Open(path string, opts Options) (*Engine, error) {
 		e.file = path
 		e.single = strings.TrimSuffix(filepath.Base(path), ".parquet")
 	}
+	if e.confine, err = scan.NewRoot(e.root, opts.ExternalRead); err != nil {
+		return nil, fmt.Errorf("carquet: %w", err)
+	}
 	return e, nil
 }
 
@@ -132,6 +141,10 @@ func (e *Engine) tempDir() (string, error) {
 	if e.temp == "" {
 		d, err := os.MkdirTemp("", "carquet-temp-*")
 		if err != nil {
+			return "", err
+		}
+		if err := e.confine.Allow(d); err != nil {
+			os.RemoveAll(d)
 			return "", err
 		}
 		e.temp = d
@@ -177,33 +190,42 @@ func isPathName(name string) bool {
 
 // tablePath resolves a table name to the path of its file or folder.
 // exists is false (with the path a new table would get) when no table
-// has that name.
-func (e *Engine) tablePath(name string) (string, bool) {
+// has that name. It is the one place where names become paths: a name
+// that is a path (quoted, a glob, a .parquet file) must resolve inside
+// the root, or the statement is refused before any I/O (reads outside
+// only with Options.ExternalRead).
+func (e *Engine) tablePath(name string) (string, bool, error) {
+	if strings.IndexByte(name, 0) >= 0 {
+		return "", false, errorf("table name %q holds a NUL byte", name)
+	}
 	if isPathName(name) {
-		p := name
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(e.root, name)
+		p, err := e.confine.Join(name, false)
+		if err != nil {
+			return "", false, &Error{Msg: err.Error(), Offset: -1, Err: err}
 		}
 		if strings.ContainsAny(name, "*?[") {
 			m, _ := filepath.Glob(p)
-			return p, len(m) > 0
+			return p, len(m) > 0, nil
 		}
-		_, err := os.Stat(p)
-		return p, err == nil
+		_, err = os.Stat(p)
+		return p, err == nil, nil
+	}
+	if name == "." || name == ".." || strings.ContainsAny(name, `/\`) {
+		return "", false, errorf("%q is not a table name", name)
 	}
 	if p, ok := e.tempTable(name); ok {
-		return p, true
+		return p, true, nil
 	}
 	if e.file != "" && strings.EqualFold(name, e.single) {
-		return e.file, true
+		return e.file, true, nil
 	}
 	f := filepath.Join(e.root, name+".parquet")
 	if _, err := os.Stat(f); err == nil {
-		return f, true
+		return f, true, e.confine.Check(f, false)
 	}
 	d := filepath.Join(e.root, name)
 	if st, err := os.Stat(d); err == nil && st.IsDir() {
-		return d, true
+		return d, true, e.confine.Check(d, false)
 	}
 	// Case-insensitive match.
 	for _, t := range e.TableNames() {
@@ -211,7 +233,17 @@ func (e *Engine) tablePath(name string) (string, bool) {
 			return e.tablePath(t)
 		}
 	}
-	return f, false
+	return f, false, e.confine.Check(f, false)
+}
+
+// writable refuses a write to a path outside the root: reads may reach
+// out (Options.ExternalRead), writes and deletions never do. Every
+// statement that writes or removes a table's files checks its path here.
+func (e *Engine) writable(path string) error {
+	if err := e.confine.Check(path, true); err != nil {
+		return &Error{Msg: err.Error(), Offset: -1, Err: err}
+	}
+	return nil
 }
 
 // TableNames lists the tables of the root and the temporary tables,
@@ -354,7 +386,7 @@ func (e *Engine) acquire(path string, version *int64, writeHeld bool) (*scan.Tab
 		}
 		delete(e.tables, key)
 	}
-	t, err := scan.Open(path, scan.Options{Mmap: e.opts.Mmap, VerifyChecksums: e.opts.VerifyChecksums, DeltaVersion: version, Limits: e.opts.Limits})
+	t, err := scan.Open(path, scan.Options{Mmap: e.opts.Mmap, VerifyChecksums: e.opts.VerifyChecksums, DeltaVersion: version, Limits: e.opts.Limits, Root: e.confine})
 	if err != nil {
 		return nil, err
 	}
@@ -447,13 +479,16 @@ func (e *Engine) openTableHeld(name string, writeHeld bool) (*scan.Table, string
 		return nil, "", err
 	}
 	if version != nil {
-		if _, ok := e.tablePath(name); ok {
+		if _, ok, _ := e.tablePath(name); ok {
 			version = nil // a table really named so
 		} else {
 			name = base
 		}
 	}
-	path, ok := e.tablePath(name)
+	path, ok, err := e.tablePath(name)
+	if err != nil {
+		return nil, "", err
+	}
 	if !ok {
 		msg := fmt.Sprintf("table %q does not exist", name)
 		if !isPathName(name) {

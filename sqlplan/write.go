@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"math"
 	"math/big"
 	"net/url"
@@ -682,7 +684,7 @@ type overlay struct {
 func (t *Tx) openTable(name string) (*scan.Table, string, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if path, ok := t.e.tablePath(name); ok {
+	if path, ok, _ := t.e.tablePath(name); ok {
 		if tbl, ok := t.snap[path]; ok {
 			if ov, err := t.overlayOf(path, tbl); ov != nil || err != nil {
 				return ov, path, err
@@ -911,6 +913,10 @@ func (e *Engine) insertTarget(name string, tx *Tx) (*target, error) {
 		return nil, err
 	}
 	defer e.release(t)
+	// INSERT, DELETE, UPDATE and ALTER write the table through this target.
+	if err := e.writable(path); err != nil {
+		return nil, err
+	}
 	if t.Snapshot() != nil {
 		return nil, unsupported("writing Delta tables")
 	}
@@ -1290,7 +1296,10 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 	if s.e.file != "" && !isPathName(s.table) && !s.temp {
 		return Result{}, errorf("cannot create table %q: the database is the single file %s", s.table, s.e.file)
 	}
-	path, exists := s.e.tablePath(s.table)
+	path, exists, err := s.e.tablePath(s.table)
+	if err != nil {
+		return Result{}, err
+	}
 	if s.temp {
 		// A temporary table lives in the engine's temporary folder; it
 		// hides a table of the root of the same name while it exists.
@@ -1302,15 +1311,13 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 		if !exists {
 			path = filepath.Join(dir, s.table+".parquet")
 		}
+	} else if err := s.e.writable(path); err != nil {
+		return Result{}, err
 	}
+	// A first look, to fail before running a query; the decision is taken
+	// again under the lock, below.
 	if exists {
-		switch {
-		case s.ifMod:
-			return Result{}, nil
-		case !s.replace:
-			return Result{}, errorf("table %q already exists (use CREATE OR REPLACE TABLE)", s.table)
-		}
-		if err := s.e.replaceable(s.table, path); err != nil {
+		if done, err := s.existing(path); done || err != nil {
 			return Result{}, err
 		}
 	}
@@ -1396,16 +1403,35 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 	s.e.writeMu.Lock()
 	defer s.e.writeMu.Unlock()
 	defer s.e.forget(path)
-	if exists {
+	// Whether the table exists is decided under the lock: another
+	// statement (of this engine or another process) may have created or
+	// dropped it since the first look.
+	if !s.temp {
+		if path, exists, err = s.e.tablePath(s.table); err != nil {
+			return Result{}, err
+		}
+		defer s.e.forget(path)
+	} else {
+		_, exists = s.e.tempTable(s.table)
+	}
+	replace := func() (Result, error) {
+		if done, err := s.existing(path); done || err != nil {
+			return Result{}, err
+		}
 		// OR REPLACE: in place of the old file, under its append lock.
 		return Result{RowsAffected: int64(n)}, writer.Rewrite(path, sch, fill, opts...)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if exists {
+		return replace()
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		return Result{}, err
 	}
 	// What CREATE TABLEs killed before they finished left is garbage.
 	writer.RemoveStaleTemps(filepath.Dir(path))
-	w, err := writer.Create(path, sch, opts...)
+	// CreateNew never replaces a file: when another process created the
+	// table meanwhile, its table (and the rows it took) stays.
+	w, err := writer.CreateNew(path, sch, opts...)
 	if err != nil {
 		return Result{}, err
 	}
@@ -1414,9 +1440,25 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 		return Result{}, err
 	}
 	if err := w.Close(); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return replace()
+		}
 		return Result{}, err
 	}
 	return Result{RowsAffected: int64(n)}, nil
+}
+
+// existing decides what CREATE does about a table that exists at path:
+// nothing with IF NOT EXISTS (done), an error without OR REPLACE, or an
+// error when OR REPLACE may not replace it.
+func (s *Stmt) existing(path string) (done bool, err error) {
+	switch {
+	case s.ifMod:
+		return true, nil
+	case !s.replace:
+		return true, errorf("table %q already exists (use CREATE OR REPLACE TABLE)", s.table)
+	}
+	return false, s.e.replaceable(s.table, path)
 }
 
 // replaceable checks that CREATE OR REPLACE (or COPY) may replace the
@@ -1439,7 +1481,16 @@ func (e *Engine) replaceable(name, path string) error {
 }
 
 func (s *Stmt) dropTable() (Result, error) {
-	path, exists := s.e.tablePath(s.table)
+	if strings.ContainsAny(s.table, "*?[") {
+		return Result{}, errorf("DROP TABLE does not take globs")
+	}
+	s.e.writeMu.Lock()
+	defer s.e.writeMu.Unlock()
+	// Decided under the lock: whether the table exists, and what it is.
+	path, exists, err := s.e.tablePath(s.table)
+	if err != nil {
+		return Result{}, err
+	}
 	if !exists {
 		if s.ifMod {
 			return Result{}, nil
@@ -1448,31 +1499,102 @@ func (s *Stmt) dropTable() (Result, error) {
 		e.Err = ErrNoTable
 		return Result{}, s.src.locate(e, s.table)
 	}
-	if strings.ContainsAny(s.table, "*?[") {
-		return Result{}, errorf("DROP TABLE does not take globs")
-	}
 	if s.e.file != "" && path == s.e.file {
 		return Result{}, errorf("cannot drop the database's own file")
+	}
+	if err := s.e.writable(path); err != nil {
+		return Result{}, err
 	}
 	if delta.IsTable(path) {
 		// Delta tables are read-only here: removing the folder would
 		// delete its log and history, not drop a table version.
 		return Result{}, unsupported("DROP TABLE of a Delta table")
 	}
-	s.e.writeMu.Lock()
-	defer s.e.writeMu.Unlock()
-	s.e.forget(path)
-	st, err := os.Stat(path)
+	defer s.e.forget(path)
+	st, err := os.Lstat(path)
 	if err != nil {
 		return Result{}, err
 	}
-	if st.IsDir() {
-		err = os.RemoveAll(path)
-	} else {
-		err = os.Remove(path)
-		os.Remove(path + writer.JournalSuffix)
+	switch {
+	case st.IsDir():
+		if err := tableFolder(path, s.e.root); err != nil {
+			return Result{}, errorf("DROP TABLE %s: %v: nothing was removed", s.table, err)
+		}
+		return Result{}, os.RemoveAll(path)
+	case !st.Mode().IsRegular():
+		return Result{}, errorf("DROP TABLE %s: %s is not a regular file: nothing was removed", s.table, path)
 	}
-	return Result{}, err
+	// Under the file's append lock, so that an append in progress (in
+	// this or another process) finishes first, and one that waits fails
+	// instead of writing to a removed file.
+	return Result{}, writer.Remove(path)
+}
+
+// tableFolder checks that dir is a folder table: not the database's
+// root, holding Parquet files (and what writers leave beside them) in
+// folders of any depth, and nothing else — no other files, no links.
+func tableFolder(dir, root string) error {
+	if same, _ := sameDir(dir, root); same {
+		return errors.New("the database folder itself is not a table")
+	}
+	found := false
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		switch {
+		case d.IsDir():
+			return nil
+		case !d.Type().IsRegular():
+			return fmt.Errorf("%s is not a regular file", p)
+		case strings.HasSuffix(name, ".parquet"):
+			found = true
+			if ok, err := isParquetFile(p); err != nil {
+				return err
+			} else if !ok {
+				return fmt.Errorf("%s is not a Parquet file", p)
+			}
+			return nil
+		case strings.HasSuffix(name, writer.JournalSuffix) || writer.IsTempName(name) || name == "_SUCCESS" || strings.HasSuffix(name, ".crc"):
+			return nil // what writers leave beside their files
+		}
+		return fmt.Errorf("%s is not a Parquet file", p)
+	})
+	if err != nil {
+		return err
+	}
+	if !found {
+		return fmt.Errorf("%s holds no Parquet file", dir)
+	}
+	return nil
+}
+
+// isParquetFile reports whether the file at p starts with a Parquet magic.
+func isParquetFile(p string) (bool, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	var head [4]byte
+	if _, err := io.ReadFull(f, head[:]); err != nil {
+		return false, nil
+	}
+	return string(head[:]) == "PAR1" || string(head[:]) == "PARE", nil
+}
+
+// sameDir reports whether two paths name one folder.
+func sameDir(a, b string) (bool, error) {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false, err
+	}
+	sb, err := os.Stat(b)
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(sa, sb), nil
 }
 
 // toVector converts a column of a field's SQL type into the physical

@@ -284,8 +284,12 @@ func OpenCommitted(path string, opts file.Options) (*Snapshot, error) {
 // lock. A Rewrite may replace the file while this waits for the lock: the
 // lock is then the old file's, and it starts again on the new one.
 func openLocked(path string) (*os.File, error) {
+	return openLockedFlag(path, os.O_RDWR)
+}
+
+func openLockedFlag(path string, flag int) (*os.File, error) {
 	for range 100 {
-		f, err := os.OpenFile(path, os.O_RDWR, 0)
+		f, err := os.OpenFile(path, flag, 0)
 		if err != nil {
 			return nil, fmt.Errorf("writer: %w", err)
 		}
@@ -307,6 +311,24 @@ func openLocked(path string) (*os.File, error) {
 	return nil, fmt.Errorf("writer: %s keeps being replaced", path)
 }
 
+// Remove deletes the file at path (and an interrupted append's journal)
+// under the file's append lock: an append in progress, in this process or
+// another, finishes first, and one waiting for the lock then fails (the
+// file is gone) instead of writing to a removed file.
+func Remove(path string) error {
+	f, err := openLockedFlag(path, os.O_RDONLY)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	defer unlockFile(f)
+	if err := os.Remove(path); err != nil {
+		return fmt.Errorf("writer: %w", err)
+	}
+	os.Remove(path + JournalSuffix)
+	return syncDir(filepath.Dir(path))
+}
+
 // Rewrite replaces the file at path by the one fill writes (with schema
 // sch and opts), holding the file's append lock from before fill runs
 // until the new file is in place: fill, which reads the old file, sees
@@ -323,7 +345,12 @@ func Rewrite(path string, sch *schema.Schema, fill func(w *Writer) error, opts .
 	if _, err := recoverLocked(path, f); err != nil {
 		return fmt.Errorf("writer: recover %s: %w", path, err)
 	}
-	w, err := Create(path, sch, opts...)
+	// The new file keeps the old one's mode.
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("writer: %w", err)
+	}
+	w, err := create(path, sch, placement{replace: true, keep: st.Mode().Perm()}, opts)
 	if err != nil {
 		return err
 	}

@@ -1,10 +1,14 @@
 package writer
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/carquet-go/carquet/parquet/schema"
@@ -14,8 +18,32 @@ import (
 // a temporary name in the same directory; Close syncs it, renames it into
 // place (replacing any file there) and syncs the directory, so path holds
 // either its old content or the complete new file. Abort, or an error,
-// removes the temporary file.
+// removes the temporary file. The file's mode is 0666 less the umask, as
+// other tools create files.
 func Create(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
+	return create(path, sch, placement{replace: true}, opts)
+}
+
+// CreateNew is Create for a file that must not exist: Close puts the file
+// in place only if no file has the name by then (a hard link, which fails
+// when the name is taken, where Create renames over it), and otherwise
+// fails with an error that is fs.ErrExist, leaving the other file alone.
+// Two writers racing to create one file: exactly one wins.
+func CreateNew(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
+	return create(path, sch, placement{}, opts)
+}
+
+// placement says how create puts its file in place: replacing a file of
+// the name or failing, and with the mode keep (exactly) when it is set,
+// else 0666 less the umask.
+type placement struct {
+	replace bool
+	keep    os.FileMode
+}
+
+// create writes path through a locked temporary file, put in place as pl
+// says.
+func create(path string, sch *schema.Schema, pl placement, opts []Option) (*Writer, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -25,6 +53,13 @@ func Create(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
 		return nil, fmt.Errorf("writer: %w", err)
 	}
 	tmp := f.Name()
+	if pl.keep != 0 {
+		if err := f.Chmod(pl.keep); err != nil {
+			f.Close()
+			os.Remove(tmp)
+			return nil, fmt.Errorf("writer: %w", err)
+		}
+	}
 	w, err := New(hooked(f), sch, opts...)
 	if err != nil {
 		f.Close()
@@ -43,12 +78,12 @@ func Create(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
 			f.Close()
 			return fmt.Errorf("writer: %s: %w", path, err)
 		}
-		// Rename before closing, while the lock is held: RemoveStaleTemps
-		// leaves a locked temporary file alone.
-		if err := os.Rename(tmp, path); err != nil {
+		// Put the file in place before closing, while the lock is held:
+		// RemoveStaleTemps leaves a locked temporary file alone.
+		if err := place(tmp, path, pl.replace); err != nil {
 			os.Remove(tmp)
 			f.Close()
-			return fmt.Errorf("writer: %w", err)
+			return err
 		}
 		if err := f.Close(); err != nil {
 			return fmt.Errorf("writer: %s: %w", path, err)
@@ -58,14 +93,33 @@ func Create(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
 	return w, nil
 }
 
-// createLockedTemp creates Create's temporary file for base in dir and
-// holds an exclusive lock on it until it is closed, so that
-// RemoveStaleTemps can tell it from one left behind by a dead process.
-// Where there is no flock the file is not locked (and RemoveStaleTemps
-// removes nothing).
+// place gives the finished temporary file tmp the name path: by rename
+// (replacing what is there) or by a hard link that fails when the name is
+// taken, then dropping the temporary name.
+func place(tmp, path string, replace bool) error {
+	if replace {
+		if err := os.Rename(tmp, path); err != nil {
+			return fmt.Errorf("writer: %w", err)
+		}
+		return nil
+	}
+	if err := os.Link(tmp, path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("writer: %s: %w", path, fs.ErrExist)
+		}
+		return fmt.Errorf("writer: %w", err)
+	}
+	return os.Remove(tmp)
+}
+
+// createLockedTemp creates Create's temporary file for base in dir, of
+// mode 0666 less the umask, and holds an exclusive lock on it until it is
+// closed, so that RemoveStaleTemps can tell it from one left behind by a
+// dead process. Where there is no flock the file is not locked (and
+// RemoveStaleTemps removes nothing).
 func createLockedTemp(dir, base string) (*os.File, error) {
 	for range 100 {
-		f, err := os.CreateTemp(dir, "."+base+tempMark+"*")
+		f, err := createTemp(dir, "."+base+tempMark)
 		if err != nil {
 			return nil, err
 		}
@@ -84,13 +138,27 @@ func createLockedTemp(dir, base string) (*os.File, error) {
 	return nil, fmt.Errorf("cannot keep a temporary file in %s", dir)
 }
 
+// createTemp creates a new file in dir named prefix plus random digits,
+// of mode 0666 less the umask (os.CreateTemp always makes 0600).
+func createTemp(dir, prefix string) (*os.File, error) {
+	for range 10000 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, fmt.Errorf("no free temporary name in %s", dir)
+}
+
 // tempMark is what the names of Create's temporary files have between the
 // final name and a random number (and a leading dot).
 const tempMark = ".tmp-"
 
-// isTempName reports whether name is one of Create's temporary files for
+// IsTempName reports whether name is one of Create's temporary files for
 // a .parquet file.
-func isTempName(name string) bool {
+func IsTempName(name string) bool {
 	i := strings.LastIndex(name, tempMark)
 	if !strings.HasPrefix(name, ".") || i < 1 || !strings.HasSuffix(name[:i], ".parquet") {
 		return false
@@ -119,7 +187,7 @@ func RemoveStaleTemps(dir string) (int, error) {
 	}
 	n := 0
 	for _, e := range ents {
-		if !e.Type().IsRegular() || !isTempName(e.Name()) {
+		if !e.Type().IsRegular() || !IsTempName(e.Name()) {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())

@@ -274,7 +274,7 @@ func (f *File) CreatedBy() string { return f.Meta.CreatedBy.Value }
 
 func (f *File) readFooter() error {
 	if f.size < 12 {
-		return f.errorf(-1, "", -1, "%w: %d bytes is too short for a Parquet file", ErrNotParquet, f.size)
+		return f.errorf(-1, "", -1, "%w: too short for a Parquet file", ErrNotParquet)
 	}
 	tail := int64(f.opts.TailRead)
 	if tail <= 0 {
@@ -293,7 +293,7 @@ func (f *File) readFooter() error {
 	case string(magicEncrypted):
 		return f.wrap(-1, "", f.size-4, fmt.Errorf("%w (footer magic PARE)", ErrEncrypted))
 	default:
-		return f.errorf(-1, "", f.size-4, "%w: the file does not end with PAR1 (found %q)", ErrNotParquet, end)
+		return f.errorf(-1, "", -1, "%w: the file does not end with PAR1", ErrNotParquet)
 	}
 	n := int64(binary.LittleEndian.Uint32(buf[len(buf)-8:]))
 	if n <= 0 || n > f.size-12 {
@@ -318,7 +318,7 @@ func (f *File) readFooter() error {
 		return f.wrap(-1, "", 0, err)
 	}
 	if string(head) != string(magic) {
-		return f.errorf(-1, "", 0, "%w: the file does not start with PAR1 (found %q)", ErrNotParquet, head)
+		return f.errorf(-1, "", 0, "%w: the file does not start with PAR1", ErrNotParquet)
 	}
 	meta := new(format.FileMetaData)
 	// The footer bytes stay with the File and are never written, so the
