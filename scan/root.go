@@ -114,10 +114,10 @@ func (r *Root) check(abs string, write bool, shown string) error {
 		}
 	}
 	r.mu.RUnlock()
-	if write {
+	if write || r.ExternalRead {
 		return fmt.Errorf("path %q is %w %s: writing there is refused", shown, ErrOutsideRoot, r.dir)
 	}
-	return fmt.Errorf("path %q is %w %s (the DSN option external_access=read allows reading outside it)", shown, ErrOutsideRoot, r.dir)
+	return fmt.Errorf("path %q is %w %s (reading there takes the DSN option external_access=read; writing there is refused)", shown, ErrOutsideRoot, r.dir)
 }
 
 // within reports whether p is dir or below it (both clean and absolute).

@@ -229,7 +229,7 @@ func (e *Engine) tablePath(name string) (string, bool, error) {
 	}
 	// Case-insensitive match.
 	for _, t := range e.TableNames() {
-		if strings.EqualFold(t, name) {
+		if t != name && strings.EqualFold(t, name) {
 			return e.tablePath(t)
 		}
 	}

@@ -1524,6 +1524,11 @@ func (s *Stmt) dropTable() (Result, error) {
 	case !st.Mode().IsRegular():
 		return Result{}, errorf("DROP TABLE %s: %s is not a regular file: nothing was removed", s.table, path)
 	}
+	if ok, err := isParquetFile(path); err != nil {
+		return Result{}, err
+	} else if !ok {
+		return Result{}, errorf("DROP TABLE %s: %s is not a Parquet file: nothing was removed", s.table, path)
+	}
 	// Under the file's append lock, so that an append in progress (in
 	// this or another process) finishes first, and one that waits fails
 	// instead of writing to a removed file.

@@ -1,5 +1,6 @@
-// Package testfiles locates the shared conformance files
-// (../shared/parquet-testing relative to the repository root) for tests.
+// Package testfiles locates the conformance files for tests: the pinned
+// copy in testdata/parquet-testing of the repository, or, where the
+// repository lacks it, ../shared/parquet-testing beside the repository.
 package testfiles
 
 import (
@@ -30,12 +31,24 @@ func Root(t testing.TB) string {
 	}
 }
 
-// Dir returns ../shared/parquet-testing/<sub> relative to the repository
-// root. The conformance files are part of the test environment (CI has
-// them), so their absence fails the test rather than skipping it.
+// conformanceRoot is the folder of the conformance files: the pinned
+// copy in the repository, else the shared one beside it.
+func conformanceRoot(t testing.TB) string {
+	t.Helper()
+	root := Root(t)
+	pinned := filepath.Join(root, "testdata", "parquet-testing")
+	if _, err := os.Stat(pinned); err == nil {
+		return pinned
+	}
+	return filepath.Join(root, "..", "shared", "parquet-testing")
+}
+
+// Dir returns the conformance folder <sub> (e.g. "data"). The files are
+// part of the test environment, so their absence fails the test rather
+// than skipping it.
 func Dir(t testing.TB, sub string) string {
 	t.Helper()
-	d := filepath.Join(Root(t), "..", "shared", "parquet-testing", sub)
+	d := filepath.Join(conformanceRoot(t), sub)
 	if _, err := os.Stat(d); err != nil {
 		t.Fatalf("conformance files missing: %v", err)
 	}
@@ -45,14 +58,14 @@ func Dir(t testing.TB, sub string) string {
 // Path returns the path of one conformance file, e.g. Path(t, "data/alltypes_plain.parquet").
 func Path(t testing.TB, rel string) string {
 	t.Helper()
-	p := filepath.Join(Root(t), "..", "shared", "parquet-testing", rel)
+	p := filepath.Join(conformanceRoot(t), rel)
 	if _, err := os.Stat(p); err != nil {
 		t.Fatalf("conformance file missing: %v", err)
 	}
 	return p
 }
 
-// Glob lists the files under ../shared/parquet-testing/<sub> (recursively)
+// Glob lists the files under the conformance folder <sub> (recursively)
 // whose names end with one of the suffixes, sorted.
 func Glob(t testing.TB, sub string, suffixes ...string) []string {
 	t.Helper()

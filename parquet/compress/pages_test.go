@@ -10,8 +10,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/format"
 )
 
-// testingRoot is ../shared/parquet-testing relative to the repository
-// root (the conformance files are part of the test environment).
+// testingRoot is the folder of the conformance files (testfiles.Dir).
 func testingRoot(t testing.TB) string {
 	t.Helper()
 	return testfiles.Dir(t, "")

@@ -9,29 +9,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/carquet-go/carquet/internal/testfiles"
 )
 
+// testingRoot is the folder of the conformance files (testfiles.Dir):
+// they are part of the test environment, so their absence fails the test.
 func testingRoot(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-	root := filepath.Join(dir, "..", "shared", "parquet-testing")
-	if _, err := os.Stat(root); err != nil {
-		t.Skipf("parquet-testing not available: %v", err)
-	}
-	return root
+	return testfiles.Dir(t, "")
 }
 
 // splitVariant splits a *.variant.bin file: metadata then value.

@@ -1,6 +1,7 @@
-// Package testdata locates the shared conformance files
-// (../shared/parquet-testing beside the repository root) for the tests of
-// the sqltests module.
+// Package testdata locates the conformance files for the tests of the
+// sqltests module: the pinned copy in the repository's
+// testdata/parquet-testing, else ../shared/parquet-testing beside the
+// repository.
 package testdata
 
 import (
@@ -30,12 +31,18 @@ func Root(t testing.TB) string {
 	}
 }
 
-// Dir returns ../shared/parquet-testing/<sub> relative to the repository
-// root. The files are part of the test environment (CI has them), so their
-// absence fails the test.
+// Dir returns the conformance folder <sub> (e.g. "data"): in the pinned
+// copy of the repository, or where it lacks one in the shared folder
+// beside it. The files are part of the test environment, so their absence
+// fails the test.
 func Dir(t testing.TB, sub string) string {
 	t.Helper()
-	d := filepath.Join(Root(t), "..", "shared", "parquet-testing", sub)
+	root := Root(t)
+	base := filepath.Join(root, "testdata", "parquet-testing")
+	if _, err := os.Stat(base); err != nil {
+		base = filepath.Join(root, "..", "shared", "parquet-testing")
+	}
+	d := filepath.Join(base, sub)
 	if _, err := os.Stat(d); err != nil {
 		t.Fatalf("conformance files missing: %v", err)
 	}
