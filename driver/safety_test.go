@@ -64,7 +64,7 @@ func safetyLayout(t *testing.T) (parent, db string) {
 	write(filepath.Join(out, "docs", "b.parquet"), pq)
 	// Links from the database out.
 	links := map[string]string{
-		"outlink.parquet":   filepath.Join(out, "victim.parquet"),
+		"outlink.parquet":  filepath.Join(out, "victim.parquet"),
 		"linkdir":          out,
 		"dangling.parquet": filepath.Join(out, "new.parquet"),
 		"secretlink":       filepath.Join(out, "secret.txt"),
@@ -185,7 +185,7 @@ func hostileStatements(parent string) (writes, reads []string) {
 		"DROP TABLE linkdir",
 		"DROP TABLE 'linkdir/victim.parquet'",
 		"DROP TABLE secretlink",
-		"DROP TABLE mixed",          // a folder holding a text file
+		"DROP TABLE mixed",           // a folder holding a text file
 		"DROP TABLE IF EXISTS mixed", // the same
 		"DROP TABLE 'notes.parquet'", // not a Parquet file
 		"DROP TABLE hive",            // a folder holding a link out
