@@ -17,6 +17,13 @@
 // written files (none, snappy, gzip, zstd, lz4_raw, brotli),
 // row_group_rows, verify_checksums, mmap. Unknown options are an error.
 //
+// Pages are verified when read: the CRC32 of every page that carries one
+// (carquet writes one into every page) and each data page header against
+// the column chunk's offset index. A damaged page gives ErrChecksum or
+// ErrCorrupt naming the file, row group, column and page offset, never
+// wrong values. verify_checksums=false (Config.SkipChecksums) skips those
+// checks for speed.
+//
 // # Values
 //
 // Rows hand out: int64 for every integer type (UBIGINT as uint64),

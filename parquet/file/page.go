@@ -82,7 +82,7 @@ func (c *Chunk) Pages() (*PageIterator, error) {
 		return nil, c.wrap(start, err)
 	}
 	return &PageIterator{c: c, start: start, end: start + length, base: start, codec: codec,
-		verify: c.File.opts.VerifyChecksums, stats: c.Stats}, nil
+		verify: !c.File.opts.SkipChecksums, stats: c.Stats}, nil
 }
 
 // ReadLazily makes the iterator read one page at a time, using the offset
