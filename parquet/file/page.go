@@ -90,6 +90,14 @@ func (c *Chunk) Pages() (*PageIterator, error) {
 		verify: !c.File.opts.SkipChecksums, stats: c.Stats}, nil
 }
 
+// SkipIndexCheck turns off the cross-check of page headers against the
+// offset index (see crossCheck), for tools that compare the two
+// themselves and report each difference (pqsql validate). CRCs are still
+// checked unless the file's Options skip them.
+func (it *PageIterator) SkipIndexCheck() {
+	it.check, it.checkLoaded = nil, true
+}
+
 // ReadLazily makes the iterator read one page at a time, using the offset
 // index for page sizes. Memory-mapped files are read whole regardless (it
 // costs nothing).
@@ -97,7 +105,7 @@ func (it *PageIterator) ReadLazily(oi *format.OffsetIndex) {
 	if oi != nil && it.c.File.mapped == nil && !it.loaded {
 		it.lazy = oi
 	}
-	if oi != nil {
+	if oi != nil && it.check == nil && !it.checkLoaded {
 		it.check, it.checkLoaded = oi, true
 	}
 }
