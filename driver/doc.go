@@ -30,6 +30,13 @@
 // is always refused. DROP TABLE removes only a Parquet file or a folder
 // that holds Parquet files and nothing else.
 //
+// Pages are verified when read: the CRC32 of every page that carries one
+// (carquet writes one into every page) and each data page header against
+// the column chunk's offset index. A damaged page gives ErrChecksum or
+// ErrCorrupt naming the file, row group, column and page offset, never
+// wrong values. verify_checksums=false (Config.SkipChecksums) skips those
+// checks for speed.
+//
 // # Values
 //
 // Rows hand out: int64 for every integer type (UBIGINT as uint64),

@@ -52,8 +52,9 @@ type Config struct {
 	Compression string
 	// RowGroupRows bounds the rows per written row group.
 	RowGroupRows int64
-	// VerifyChecksums checks page CRCs when reading.
-	VerifyChecksums bool
+	// SkipChecksums turns off the page checks done by default when
+	// reading (CRC32, offset index cross-check): verify_checksums=false.
+	SkipChecksums bool
 	// Mmap maps files into memory instead of reading them.
 	Mmap bool
 	// Now, if set, is the clock of now() and current_date (for tests).
@@ -72,7 +73,8 @@ type Config struct {
 }
 
 // ParseDSN parses "path?option=value&...". Options: threads, mode (ro or
-// rw), compression, row_group_rows, verify_checksums, mmap,
+// rw), compression, row_group_rows, verify_checksums (true by default;
+// false skips the page CRC32 and offset index checks), mmap,
 // external_access (none, the default: statements read and write only
 // below the path's folder; read: they may read files elsewhere), delta_version
 // (the version Delta tables are read at), max_page_size,
@@ -128,9 +130,11 @@ func ParseDSN(dsn string) (Config, error) {
 			}
 			cfg.RowGroupRows = n
 		case "verify_checksums":
-			if cfg.VerifyChecksums, err = boolOpt(); err != nil {
+			verify, err := boolOpt()
+			if err != nil {
 				return cfg, err
 			}
+			cfg.SkipChecksums = !verify
 		case "external_access":
 			switch v {
 			case "none":
@@ -186,7 +190,7 @@ type Connector struct {
 // NewConnector returns a Connector for a configuration.
 func NewConnector(cfg Config) (*Connector, error) {
 	e, err := sqlplan.Open(cfg.Path, sqlplan.Options{
-		Threads: cfg.Threads, ReadOnly: cfg.ReadOnly, Mmap: cfg.Mmap, VerifyChecksums: cfg.VerifyChecksums,
+		Threads: cfg.Threads, ReadOnly: cfg.ReadOnly, Mmap: cfg.Mmap, SkipChecksums: cfg.SkipChecksums,
 		Compression: cfg.Compression, RowGroupRows: cfg.RowGroupRows, Now: cfg.Now, DeltaVersion: cfg.DeltaVersion,
 		Limits: cfg.Limits, ExternalRead: cfg.ExternalRead,
 	})

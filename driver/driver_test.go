@@ -45,9 +45,16 @@ func TestDSN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Config{Path: "/data", Threads: 4, ReadOnly: true, Compression: "zstd", RowGroupRows: 1000000, VerifyChecksums: true, Mmap: true}
+	want := Config{Path: "/data", Threads: 4, ReadOnly: true, Compression: "zstd", RowGroupRows: 1000000, Mmap: true}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Fatalf("got %+v", cfg)
+	}
+	// Verification is the default; verify_checksums=false skips it.
+	if cfg, err := ParseDSN("/data"); err != nil || cfg.SkipChecksums {
+		t.Fatalf("default: %+v, %v", cfg, err)
+	}
+	if cfg, err := ParseDSN("/data?verify_checksums=false"); err != nil || !cfg.SkipChecksums {
+		t.Fatalf("verify_checksums=false: %+v, %v", cfg, err)
 	}
 	for _, bad := range []string{"", "/x?nope=1", "/x?threads=a", "/x?mode=rx", "/x?compression=lzo", "/x?row_group_rows=0", "/x?mmap=maybe"} {
 		if _, err := ParseDSN(bad); err == nil {

@@ -16,8 +16,8 @@ import (
 var (
 	// ErrCorrupt marks a structurally invalid file, page or value.
 	ErrCorrupt = sqlplan.ErrCorrupt
-	// ErrChecksum marks a page whose CRC32 does not match (with
-	// verify_checksums=true); it is also ErrCorrupt.
+	// ErrChecksum marks a page whose CRC32 does not match (checked unless
+	// verify_checksums=false); it is also ErrCorrupt.
 	ErrChecksum = sqlplan.ErrChecksum
 	// ErrUnsupported marks SQL or file features carquet does not
 	// implement (LZO compression, an unknown encoding, UPDATE).

@@ -73,7 +73,7 @@ func TestErrorKindsReexported(t *testing.T) {
 }
 
 // TestFileErrorsThroughTheDriver reads a file whose page checksum is wrong
-// with verify_checksums=true: the query fails with ErrChecksum (and
+// with the default DSN (checksums verified): the query fails with ErrChecksum (and
 // ErrCorrupt), naming the file.
 func TestFileErrorsThroughTheDriver(t *testing.T) {
 	dir := t.TempDir()
@@ -84,7 +84,7 @@ func TestFileErrorsThroughTheDriver(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "bad.parquet"), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	db, err := sql.Open("carquet", dir+"?verify_checksums=true")
+	db, err := sql.Open("carquet", dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,8 +20,9 @@ import (
 type Options struct {
 	// Mmap maps files into memory instead of reading them.
 	Mmap bool
-	// VerifyChecksums checks page CRCs.
-	VerifyChecksums bool
+	// SkipChecksums turns off the page checks (CRC32, offset index) done
+	// by default (see file.Options.SkipChecksums).
+	SkipChecksums bool
 	// Limits bound what the files' sizes and counts may make the reader
 	// allocate (see file.Limits; zero fields take the defaults).
 	Limits file.Limits
@@ -203,7 +204,7 @@ func (t *Table) File(i int) (*file.File, error) {
 	}
 	// Column chunk metadata is decoded lazily: a query over a wide table
 	// decodes only the chunks of the columns it reads.
-	f, err := file.OpenFile(ref.Path, file.Options{VerifyChecksums: t.opts.VerifyChecksums, LazyColumns: true, Limits: t.opts.Limits}, t.opts.Mmap)
+	f, err := file.OpenFile(ref.Path, file.Options{SkipChecksums: t.opts.SkipChecksums, LazyColumns: true, Limits: t.opts.Limits}, t.opts.Mmap)
 	if err != nil {
 		return nil, err
 	}

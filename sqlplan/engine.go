@@ -26,9 +26,10 @@ type Options struct {
 	Threads int
 	// ReadOnly refuses every statement that writes.
 	ReadOnly bool
-	// Mmap and VerifyChecksums are passed to the scan.
-	Mmap            bool
-	VerifyChecksums bool
+	// Mmap and SkipChecksums are passed to the scan: pages are checked
+	// (CRC32, offset index) unless SkipChecksums is set.
+	Mmap          bool
+	SkipChecksums bool
 	// Compression is the codec of files and row groups written
 	// (none, snappy, gzip, zstd, lz4_raw, brotli); "" means snappy.
 	Compression string
@@ -386,7 +387,7 @@ func (e *Engine) acquire(path string, version *int64, writeHeld bool) (*scan.Tab
 		}
 		delete(e.tables, key)
 	}
-	t, err := scan.Open(path, scan.Options{Mmap: e.opts.Mmap, VerifyChecksums: e.opts.VerifyChecksums, DeltaVersion: version, Limits: e.opts.Limits, Root: e.confine})
+	t, err := scan.Open(path, scan.Options{Mmap: e.opts.Mmap, SkipChecksums: e.opts.SkipChecksums, DeltaVersion: version, Limits: e.opts.Limits, Root: e.confine})
 	if err != nil {
 		return nil, err
 	}

@@ -50,8 +50,8 @@ var (
 var (
 	// ErrCorrupt marks a structurally invalid file, page or value.
 	ErrCorrupt = errs.ErrCorrupt
-	// ErrChecksum marks a page whose CRC32 does not match (with checksum
-	// verification on); it is also ErrCorrupt.
+	// ErrChecksum marks a page whose CRC32 does not match (checked unless
+	// Options.SkipChecksums); it is also ErrCorrupt.
 	ErrChecksum = errs.ErrChecksum
 	// ErrEncrypted marks files using Parquet Modular Encryption.
 	ErrEncrypted = errs.ErrEncrypted

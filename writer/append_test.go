@@ -116,7 +116,7 @@ func TestAppend(t *testing.T) {
 	if got := ids(t, early); len(got) != 100 {
 		t.Errorf("the early reader sees %d rows", len(got))
 	}
-	f, err := file.OpenFile(path, file.Options{VerifyChecksums: true}, true)
+	f, err := file.OpenFile(path, file.Options{}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -430,7 +430,7 @@ func TestAppendCrash(t *testing.T) {
 		if cut {
 			torn++
 		}
-		f, err := file.OpenFile(path, file.Options{VerifyChecksums: true}, false)
+		f, err := file.OpenFile(path, file.Options{}, false)
 		if err != nil {
 			t.Fatalf("iteration %d: the recovered file does not open: %v", iter, err)
 		}

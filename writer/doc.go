@@ -46,8 +46,9 @@
 // of at most 1,048,576 rows or 128 MiB buffered. No compression. Column
 // statistics and the page index (ColumnIndex and OffsetIndex) on; page
 // header statistics off; BYTE_ARRAY bounds truncated to 64 bytes. Bloom
-// filters and page CRCs on request. Every option has a per-column form
-// taking a dotted path (a leaf, or a group for every leaf below it).
+// filters on request. A CRC32 in every page header (data pages v1 and v2,
+// dictionary pages; WithPageChecksum(false) leaves it out). Every option
+// has a per-column form taking a dotted path (a leaf, or a group for every leaf below it).
 //
 // # Statistics
 //

@@ -63,7 +63,7 @@ func readRows(t testing.TB, f *file.File, batch int) [][]any {
 
 func openBuffer(t testing.TB, b *Buffer) *file.File {
 	t.Helper()
-	f, err := file.Open(b, b.Size(), file.Options{Name: "buffer", VerifyChecksums: true})
+	f, err := file.Open(b, b.Size(), file.Options{Name: "buffer"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -90,6 +90,7 @@ func defaultConfig() *config {
 		createdBy:     CreatedBy,
 		arrowSchema:   true,
 		footerIndex:   true,
+		pageChecksum:  true,
 		truncate:      DefaultStatisticsTruncate,
 	}
 }
@@ -300,7 +301,9 @@ func WithoutBloomFilterFor(path string) Option {
 	return func(c *config) { c.forColumn(path, func(cc *columnConfig) { cc.bloom = false }) }
 }
 
-// WithPageChecksum writes the CRC32 of every page (off by default).
+// WithPageChecksum sets whether every page header carries the CRC32 of the
+// page's bytes after the header (as stored: compressed; for v2 data pages
+// the levels too). On by default; WithPageChecksum(false) leaves it out.
 func WithPageChecksum(on bool) Option { return func(c *config) { c.pageChecksum = on } }
 
 // WithKeyValue adds a footer key-value metadata entry.

@@ -117,7 +117,7 @@ func readWhole(data []byte, verify bool) readOutcome {
 	h := fnv.New64a()
 	err := func() error {
 		f, err := file.Open(bytes.NewReader(data), int64(len(data)),
-			file.Options{Name: "corrupt.parquet", VerifyChecksums: verify, Limits: corruptLimits})
+			file.Options{Name: "corrupt.parquet", SkipChecksums: !verify, Limits: corruptLimits})
 		if err != nil {
 			return err
 		}

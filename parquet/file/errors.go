@@ -17,8 +17,8 @@ import (
 var (
 	// ErrCorrupt marks structurally invalid data.
 	ErrCorrupt = errs.ErrCorrupt
-	// ErrChecksum marks a page whose CRC32 does not match (with
-	// Options.VerifyChecksums); it is also ErrCorrupt.
+	// ErrChecksum marks a page whose CRC32 does not match (checked unless
+	// Options.SkipChecksums); it is also ErrCorrupt.
 	ErrChecksum = errs.ErrChecksum
 	// ErrUnsupported marks features this package does not implement: LZO
 	// compression, unknown encodings, column data in other files.

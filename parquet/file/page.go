@@ -64,6 +64,11 @@ type PageIterator struct {
 	r       thrift.Reader
 	verify  bool
 	stats   *ReadStats
+	// check is the offset index data page headers are checked against
+	// (with verify), loaded at the first page when checkLoaded is unset;
+	// nil when the chunk has none.
+	check       *format.OffsetIndex
+	checkLoaded bool
 }
 
 // ReadStats count the I/O of reads that share it (safe for concurrent use).
@@ -82,7 +87,15 @@ func (c *Chunk) Pages() (*PageIterator, error) {
 		return nil, c.wrap(start, err)
 	}
 	return &PageIterator{c: c, start: start, end: start + length, base: start, codec: codec,
-		verify: c.File.opts.VerifyChecksums, stats: c.Stats}, nil
+		verify: !c.File.opts.SkipChecksums, stats: c.Stats}, nil
+}
+
+// SkipIndexCheck turns off the cross-check of page headers against the
+// offset index (see crossCheck), for tools that compare the two
+// themselves and report each difference (pqsql validate). CRCs are still
+// checked unless the file's Options skip them.
+func (it *PageIterator) SkipIndexCheck() {
+	it.check, it.checkLoaded = nil, true
 }
 
 // ReadLazily makes the iterator read one page at a time, using the offset
@@ -91,6 +104,9 @@ func (c *Chunk) Pages() (*PageIterator, error) {
 func (it *PageIterator) ReadLazily(oi *format.OffsetIndex) {
 	if oi != nil && it.c.File.mapped == nil && !it.loaded {
 		it.lazy = oi
+	}
+	if oi != nil && it.check == nil && !it.checkLoaded {
+		it.check, it.checkLoaded = oi, true
 	}
 }
 
@@ -370,6 +386,11 @@ func (it *PageIterator) Next() (*Page, error) {
 				return nil, it.c.wrap(off, fmt.Errorf("page CRC32 %w (stored %08x, computed %08x)", ErrChecksum, uint32(h.CRC.Value), got))
 			}
 		}
+		if it.verify {
+			if err := it.crossCheck(off, int64(it.pos)-(off-it.base), h); err != nil {
+				return nil, err
+			}
+		}
 		switch h.Type {
 		case format.IndexPage:
 			continue
@@ -384,6 +405,75 @@ func (it *PageIterator) Next() (*Page, error) {
 			continue
 		}
 	}
+}
+
+// crossCheck compares the header of the page at off (length bytes with
+// its header) with what the chunk's offset index says of it, and checks
+// that its encodings are valid enum values and that the column chunk's
+// dictionary page is one: the CRC covers the page body,
+// not its header, and a damaged header that still decodes must not pass
+// for another page. The offset index lists every data page of the chunk
+// (with its size and first row) and no other page.
+func (it *PageIterator) crossCheck(off, length int64, h *format.PageHeader) error {
+	var encs [3]format.Encoding
+	switch {
+	case h.DataPageHeader != nil:
+		encs = [3]format.Encoding{h.DataPageHeader.Encoding, h.DataPageHeader.DefinitionLevelEncoding, h.DataPageHeader.RepetitionLevelEncoding}
+	case h.DataPageHeaderV2 != nil:
+		encs[0] = h.DataPageHeaderV2.Encoding
+	case h.DictionaryPageHeader != nil:
+		encs[0] = h.DictionaryPageHeader.Encoding
+	}
+	for _, e := range encs {
+		if e < 0 {
+			return it.c.errorf(off, "%w: page header names encoding %d", ErrCorrupt, int32(e))
+		}
+	}
+	if d, ok := it.c.Meta.DictionaryPageOffset.Get(); ok && d == off && d < it.c.Meta.DataPageOffset && h.Type != format.DictionaryPage {
+		return it.c.errorf(off, "%w: a page of type %v where the column chunk metadata puts its dictionary page", ErrCorrupt, h.Type)
+	}
+	if !it.checkLoaded {
+		it.checkLoaded = true
+		oi, err := it.c.OffsetIndex()
+		if err != nil {
+			return err
+		}
+		it.check = oi
+	}
+	if it.check == nil {
+		return nil
+	}
+	locs := it.check.PageLocations
+	i := sort.Search(len(locs), func(i int) bool { return locs[i].Offset >= off })
+	listed := i < len(locs) && locs[i].Offset == off
+	data := h.Type == format.DataPage || h.Type == format.DataPageV2
+	switch {
+	case !listed && data:
+		return it.c.errorf(off, "%w: a data page the column chunk's offset index does not list", ErrCorrupt)
+	case !listed:
+		return nil
+	case !data:
+		return it.c.errorf(off, "%w: a page of type %v where the offset index lists a data page", ErrCorrupt, h.Type)
+	case int64(locs[i].CompressedPageSize) != length:
+		return it.c.errorf(off, "%w: page of %d bytes with its header, the offset index says %d", ErrCorrupt, length, locs[i].CompressedPageSize)
+	}
+	rows := it.c.NumRows - locs[i].FirstRowIndex
+	if i+1 < len(locs) {
+		rows = locs[i+1].FirstRowIndex - locs[i].FirstRowIndex
+	}
+	var values, pageRows int64 = -1, -1
+	if dh := h.DataPageHeaderV2; dh != nil {
+		values, pageRows = int64(dh.NumValues), int64(dh.NumRows)
+	} else if dh := h.DataPageHeader; dh != nil {
+		values = int64(dh.NumValues)
+	}
+	if it.c.Leaf.MaxRep == 0 && pageRows < 0 {
+		pageRows = values // one value (or null) per row
+	}
+	if pageRows >= 0 && pageRows != rows || values >= 0 && values < rows {
+		return it.c.errorf(off, "%w: page header says %d values in %d rows, the offset index %d rows", ErrCorrupt, values, pageRows, rows)
+	}
+	return nil
 }
 
 // checkLimits refuses pages larger than the file's Options allow, before

@@ -103,7 +103,7 @@ func TestExpectCSVFiles(t *testing.T) {
 	for _, csv := range testfiles.Glob(t, "data", "_expect.csv") {
 		name := strings.TrimSuffix(filepath.Base(csv), "_expect.csv") + ".parquet"
 		t.Run(name, func(t *testing.T) {
-			f, err := OpenFile(filepath.Join(filepath.Dir(csv), name), Options{VerifyChecksums: true}, false)
+			f, err := OpenFile(filepath.Join(filepath.Dir(csv), name), Options{}, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,7 +148,7 @@ func TestReadEveryConformanceFile(t *testing.T) {
 	for _, p := range files {
 		name := filepath.Base(p)
 		t.Run(name, func(t *testing.T) {
-			f, err := OpenFile(p, Options{VerifyChecksums: !strings.Contains(name, "corrupt")}, true)
+			f, err := OpenFile(p, Options{SkipChecksums: strings.Contains(name, "corrupt")}, true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -176,7 +176,7 @@ func TestReadEveryConformanceFile(t *testing.T) {
 
 func TestCorruptChecksums(t *testing.T) {
 	for _, name := range []string{"datapage_v1-corrupt-checksum.parquet", "rle-dict-uncompressed-corrupt-checksum.parquet"} {
-		f, err := OpenFile(testfiles.Path(t, "data/"+name), Options{VerifyChecksums: true}, false)
+		f, err := OpenFile(testfiles.Path(t, "data/"+name), Options{}, false)
 		if err != nil {
 			t.Fatal(err)
 		}

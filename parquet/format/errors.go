@@ -31,6 +31,12 @@ func wrap(structName, fieldName string, err error) error {
 	return &DecodeError{Path: here, Err: err}
 }
 
+// errField reports a field of a strict struct (page headers) given twice,
+// with the wrong wire type, or missing.
+func errField(r *thrift.Reader, what string) error {
+	return &thrift.Error{Offset: r.Offset(), Msg: "field " + what}
+}
+
 func errElemType(r *thrift.Reader, t thrift.Type) error {
 	return &thrift.Error{Offset: r.Offset(), Msg: fmt.Sprintf("unexpected list element type %s", t)}
 }

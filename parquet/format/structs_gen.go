@@ -2242,6 +2242,7 @@ func (s *DataPageHeader) Decode(r *thrift.Reader) error {
 		return err
 	}
 	var last int16
+	var seen uint32
 	for {
 		t, id, err := r.FieldHeader(&last)
 		if err != nil {
@@ -2252,50 +2253,75 @@ func (s *DataPageHeader) Decode(r *thrift.Reader) error {
 		}
 		switch id {
 		case 1:
+			if seen&(1<<1) != 0 {
+				return wrap("DataPageHeader", "num_values", errField(r, "given twice"))
+			}
 			if t == thrift.I32 {
 				v, err := r.I32()
 				if err != nil {
 					return wrap("DataPageHeader", "num_values", err)
 				}
 				s.NumValues = v
+				seen |= 1 << 1
 				continue
 			}
+			return wrap("DataPageHeader", "num_values", errField(r, "of wire type "+t.String()))
 		case 2:
+			if seen&(1<<2) != 0 {
+				return wrap("DataPageHeader", "encoding", errField(r, "given twice"))
+			}
 			if t == thrift.I32 {
 				v, err := r.I32()
 				if err != nil {
 					return wrap("DataPageHeader", "encoding", err)
 				}
 				s.Encoding = Encoding(v)
+				seen |= 1 << 2
 				continue
 			}
+			return wrap("DataPageHeader", "encoding", errField(r, "of wire type "+t.String()))
 		case 3:
+			if seen&(1<<3) != 0 {
+				return wrap("DataPageHeader", "definition_level_encoding", errField(r, "given twice"))
+			}
 			if t == thrift.I32 {
 				v, err := r.I32()
 				if err != nil {
 					return wrap("DataPageHeader", "definition_level_encoding", err)
 				}
 				s.DefinitionLevelEncoding = Encoding(v)
+				seen |= 1 << 3
 				continue
 			}
+			return wrap("DataPageHeader", "definition_level_encoding", errField(r, "of wire type "+t.String()))
 		case 4:
+			if seen&(1<<4) != 0 {
+				return wrap("DataPageHeader", "repetition_level_encoding", errField(r, "given twice"))
+			}
 			if t == thrift.I32 {
 				v, err := r.I32()
 				if err != nil {
 					return wrap("DataPageHeader", "repetition_level_encoding", err)
 				}
 				s.RepetitionLevelEncoding = Encoding(v)
+				seen |= 1 << 4
 				continue
 			}
+			return wrap("DataPageHeader", "repetition_level_encoding", errField(r, "of wire type "+t.String()))
 		case 5:
+			if seen&(1<<5) != 0 {
+				return wrap("DataPageHeader", "statistics", errField(r, "given twice"))
+			}
 			if t == thrift.Struct {
 				v := newStatisticsIn(r)
 				if err := v.Decode(r); err != nil {
 					return wrap("DataPageHeader", "statistics", err)
 				}
 				s.Statistics = v
+				seen |= 1 << 5
 				continue
 			}
+			return wrap("DataPageHeader", "statistics", errField(r, "of wire type "+t.String()))
 		case thrift.ExtensionFieldID, thrift.ExtensionFieldIDAsRead:
 			if t == thrift.Binary {
 				if s.Extension, err = r.Binary(); err != nil {
@@ -2307,6 +2333,18 @@ func (s *DataPageHeader) Decode(r *thrift.Reader) error {
 		if err := r.Skip(t); err != nil {
 			return wrap("DataPageHeader", "", err)
 		}
+	}
+	if seen&(1<<1) == 0 {
+		return wrap("DataPageHeader", "num_values", errField(r, "missing"))
+	}
+	if seen&(1<<2) == 0 {
+		return wrap("DataPageHeader", "encoding", errField(r, "missing"))
+	}
+	if seen&(1<<3) == 0 {
+		return wrap("DataPageHeader", "definition_level_encoding", errField(r, "missing"))
+	}
+	if seen&(1<<4) == 0 {
+		return wrap("DataPageHeader", "repetition_level_encoding", errField(r, "missing"))
 	}
 	r.Leave()
 	return nil
@@ -2401,6 +2439,7 @@ func (s *DictionaryPageHeader) Decode(r *thrift.Reader) error {
 		return err
 	}
 	var last int16
+	var seen uint32
 	for {
 		t, id, err := r.FieldHeader(&last)
 		if err != nil {
@@ -2411,28 +2450,43 @@ func (s *DictionaryPageHeader) Decode(r *thrift.Reader) error {
 		}
 		switch id {
 		case 1:
+			if seen&(1<<1) != 0 {
+				return wrap("DictionaryPageHeader", "num_values", errField(r, "given twice"))
+			}
 			if t == thrift.I32 {
 				v, err := r.I32()
 				if err != nil {
 					return wrap("DictionaryPageHeader", "num_values", err)
 				}
 				s.NumValues = v
+				seen |= 1 << 1
 				continue
 			}
+			return wrap("DictionaryPageHeader", "num_values", errField(r, "of wire type "+t.String()))
 		case 2:
+			if seen&(1<<2) != 0 {
+				return wrap("DictionaryPageHeader", "encoding", errField(r, "given twice"))
+			}
 			if t == thrift.I32 {
 				v, err := r.I32()
 				if err != nil {
 					return wrap("DictionaryPageHeader", "encoding", err)
 				}
 				s.Encoding = Encoding(v)
+				seen |= 1 << 2
 				continue
 			}
+			return wrap("DictionaryPageHeader", "encoding", errField(r, "of wire type "+t.String()))
 		case 3:
+			if seen&(1<<3) != 0 {
+				return wrap("DictionaryPageHeader", "is_sorted", errField(r, "given twice"))
+			}
 			if t == thrift.BoolTrue || t == thrift.BoolFalse {
 				s.IsSorted = Some(t == thrift.BoolTrue)
+				seen |= 1 << 3
 				continue
 			}
+			return wrap("DictionaryPageHeader", "is_sorted", errField(r, "of wire type "+t.String()))
 		case thrift.ExtensionFieldID, thrift.ExtensionFieldIDAsRead:
 			if t == thrift.Binary {
 				if s.Extension, err = r.Binary(); err != nil {
@@ -2444,6 +2498,12 @@ func (s *DictionaryPageHeader) Decode(r *thrift.Reader) error {
 		if err := r.Skip(t); err != nil {
 			return wrap("DictionaryPageHeader", "", err)
 		}
+	}
+	if seen&(1<<1) == 0 {
+		return wrap("DictionaryPageHeader", "num_values", errField(r, "missing"))
+	}
+	if seen&(1<<2) == 0 {
+		return wrap("DictionaryPageHeader", "encoding", errField(r, "missing"))
 	}
 	r.Leave()
 	return nil
@@ -2489,6 +2549,7 @@ func (s *DataPageHeaderV2) Decode(r *thrift.Reader) error {
 		return err
 	}
 	var last int16
+	var seen uint32
 	for {
 		t, id, err := r.FieldHeader(&last)
 		if err != nil {
@@ -2499,73 +2560,113 @@ func (s *DataPageHeaderV2) Decode(r *thrift.Reader) error {
 		}
 		switch id {
 		case 1:
+			if seen&(1<<1) != 0 {
+				return wrap("DataPageHeaderV2", "num_values", errField(r, "given twice"))
+			}
 			if t == thrift.I32 {
 				v, err := r.I32()
 				if err != nil {
 					return wrap("DataPageHeaderV2", "num_values", err)
 				}
 				s.NumValues = v
+				seen |= 1 << 1
 				continue
 			}
+			return wrap("DataPageHeaderV2", "num_values", errField(r, "of wire type "+t.String()))
 		case 2:
+			if seen&(1<<2) != 0 {
+				return wrap("DataPageHeaderV2", "num_nulls", errField(r, "given twice"))
+			}
 			if t == thrift.I32 {
 				v, err := r.I32()
 				if err != nil {
 					return wrap("DataPageHeaderV2", "num_nulls", err)
 				}
 				s.NumNulls = v
+				seen |= 1 << 2
 				continue
 			}
+			return wrap("DataPageHeaderV2", "num_nulls", errField(r, "of wire type "+t.String()))
 		case 3:
+			if seen&(1<<3) != 0 {
+				return wrap("DataPageHeaderV2", "num_rows", errField(r, "given twice"))
+			}
 			if t == thrift.I32 {
 				v, err := r.I32()
 				if err != nil {
 					return wrap("DataPageHeaderV2", "num_rows", err)
 				}
 				s.NumRows = v
+				seen |= 1 << 3
 				continue
 			}
+			return wrap("DataPageHeaderV2", "num_rows", errField(r, "of wire type "+t.String()))
 		case 4:
+			if seen&(1<<4) != 0 {
+				return wrap("DataPageHeaderV2", "encoding", errField(r, "given twice"))
+			}
 			if t == thrift.I32 {
 				v, err := r.I32()
 				if err != nil {
 					return wrap("DataPageHeaderV2", "encoding", err)
 				}
 				s.Encoding = Encoding(v)
+				seen |= 1 << 4
 				continue
 			}
+			return wrap("DataPageHeaderV2", "encoding", errField(r, "of wire type "+t.String()))
 		case 5:
+			if seen&(1<<5) != 0 {
+				return wrap("DataPageHeaderV2", "definition_levels_byte_length", errField(r, "given twice"))
+			}
 			if t == thrift.I32 {
 				v, err := r.I32()
 				if err != nil {
 					return wrap("DataPageHeaderV2", "definition_levels_byte_length", err)
 				}
 				s.DefinitionLevelsByteLength = v
+				seen |= 1 << 5
 				continue
 			}
+			return wrap("DataPageHeaderV2", "definition_levels_byte_length", errField(r, "of wire type "+t.String()))
 		case 6:
+			if seen&(1<<6) != 0 {
+				return wrap("DataPageHeaderV2", "repetition_levels_byte_length", errField(r, "given twice"))
+			}
 			if t == thrift.I32 {
 				v, err := r.I32()
 				if err != nil {
 					return wrap("DataPageHeaderV2", "repetition_levels_byte_length", err)
 				}
 				s.RepetitionLevelsByteLength = v
+				seen |= 1 << 6
 				continue
 			}
+			return wrap("DataPageHeaderV2", "repetition_levels_byte_length", errField(r, "of wire type "+t.String()))
 		case 7:
+			if seen&(1<<7) != 0 {
+				return wrap("DataPageHeaderV2", "is_compressed", errField(r, "given twice"))
+			}
 			if t == thrift.BoolTrue || t == thrift.BoolFalse {
 				s.IsCompressed = Some(t == thrift.BoolTrue)
+				seen |= 1 << 7
 				continue
 			}
+			return wrap("DataPageHeaderV2", "is_compressed", errField(r, "of wire type "+t.String()))
 		case 8:
+			if seen&(1<<8) != 0 {
+				return wrap("DataPageHeaderV2", "statistics", errField(r, "given twice"))
+			}
 			if t == thrift.Struct {
 				v := newStatisticsIn(r)
 				if err := v.Decode(r); err != nil {
 					return wrap("DataPageHeaderV2", "statistics", err)
 				}
 				s.Statistics = v
+				seen |= 1 << 8
 				continue
 			}
+			return wrap("DataPageHeaderV2", "statistics", errField(r, "of wire type "+t.String()))
 		case thrift.ExtensionFieldID, thrift.ExtensionFieldIDAsRead:
 			if t == thrift.Binary {
 				if s.Extension, err = r.Binary(); err != nil {
@@ -2577,6 +2678,24 @@ func (s *DataPageHeaderV2) Decode(r *thrift.Reader) error {
 		if err := r.Skip(t); err != nil {
 			return wrap("DataPageHeaderV2", "", err)
 		}
+	}
+	if seen&(1<<1) == 0 {
+		return wrap("DataPageHeaderV2", "num_values", errField(r, "missing"))
+	}
+	if seen&(1<<2) == 0 {
+		return wrap("DataPageHeaderV2", "num_nulls", errField(r, "missing"))
+	}
+	if seen&(1<<3) == 0 {
+		return wrap("DataPageHeaderV2", "num_rows", errField(r, "missing"))
+	}
+	if seen&(1<<4) == 0 {
+		return wrap("DataPageHeaderV2", "encoding", errField(r, "missing"))
+	}
+	if seen&(1<<5) == 0 {
+		return wrap("DataPageHeaderV2", "definition_levels_byte_length", errField(r, "missing"))
+	}
+	if seen&(1<<6) == 0 {
+		return wrap("DataPageHeaderV2", "repetition_levels_byte_length", errField(r, "missing"))
 	}
 	r.Leave()
 	return nil
@@ -3047,6 +3166,7 @@ func (s *PageHeader) Decode(r *thrift.Reader) error {
 		return err
 	}
 	var last int16
+	var seen uint32
 	for {
 		t, id, err := r.FieldHeader(&last)
 		if err != nil {
@@ -3057,77 +3177,117 @@ func (s *PageHeader) Decode(r *thrift.Reader) error {
 		}
 		switch id {
 		case 1:
+			if seen&(1<<1) != 0 {
+				return wrap("PageHeader", "type", errField(r, "given twice"))
+			}
 			if t == thrift.I32 {
 				v, err := r.I32()
 				if err != nil {
 					return wrap("PageHeader", "type", err)
 				}
 				s.Type = PageType(v)
+				seen |= 1 << 1
 				continue
 			}
+			return wrap("PageHeader", "type", errField(r, "of wire type "+t.String()))
 		case 2:
+			if seen&(1<<2) != 0 {
+				return wrap("PageHeader", "uncompressed_page_size", errField(r, "given twice"))
+			}
 			if t == thrift.I32 {
 				v, err := r.I32()
 				if err != nil {
 					return wrap("PageHeader", "uncompressed_page_size", err)
 				}
 				s.UncompressedPageSize = v
+				seen |= 1 << 2
 				continue
 			}
+			return wrap("PageHeader", "uncompressed_page_size", errField(r, "of wire type "+t.String()))
 		case 3:
+			if seen&(1<<3) != 0 {
+				return wrap("PageHeader", "compressed_page_size", errField(r, "given twice"))
+			}
 			if t == thrift.I32 {
 				v, err := r.I32()
 				if err != nil {
 					return wrap("PageHeader", "compressed_page_size", err)
 				}
 				s.CompressedPageSize = v
+				seen |= 1 << 3
 				continue
 			}
+			return wrap("PageHeader", "compressed_page_size", errField(r, "of wire type "+t.String()))
 		case 4:
+			if seen&(1<<4) != 0 {
+				return wrap("PageHeader", "crc", errField(r, "given twice"))
+			}
 			if t == thrift.I32 {
 				v, err := r.I32()
 				if err != nil {
 					return wrap("PageHeader", "crc", err)
 				}
 				s.CRC = Some(v)
+				seen |= 1 << 4
 				continue
 			}
+			return wrap("PageHeader", "crc", errField(r, "of wire type "+t.String()))
 		case 5:
+			if seen&(1<<5) != 0 {
+				return wrap("PageHeader", "data_page_header", errField(r, "given twice"))
+			}
 			if t == thrift.Struct {
 				v := new(DataPageHeader)
 				if err := v.Decode(r); err != nil {
 					return wrap("PageHeader", "data_page_header", err)
 				}
 				s.DataPageHeader = v
+				seen |= 1 << 5
 				continue
 			}
+			return wrap("PageHeader", "data_page_header", errField(r, "of wire type "+t.String()))
 		case 6:
+			if seen&(1<<6) != 0 {
+				return wrap("PageHeader", "index_page_header", errField(r, "given twice"))
+			}
 			if t == thrift.Struct {
 				v := new(IndexPageHeader)
 				if err := v.Decode(r); err != nil {
 					return wrap("PageHeader", "index_page_header", err)
 				}
 				s.IndexPageHeader = v
+				seen |= 1 << 6
 				continue
 			}
+			return wrap("PageHeader", "index_page_header", errField(r, "of wire type "+t.String()))
 		case 7:
+			if seen&(1<<7) != 0 {
+				return wrap("PageHeader", "dictionary_page_header", errField(r, "given twice"))
+			}
 			if t == thrift.Struct {
 				v := new(DictionaryPageHeader)
 				if err := v.Decode(r); err != nil {
 					return wrap("PageHeader", "dictionary_page_header", err)
 				}
 				s.DictionaryPageHeader = v
+				seen |= 1 << 7
 				continue
 			}
+			return wrap("PageHeader", "dictionary_page_header", errField(r, "of wire type "+t.String()))
 		case 8:
+			if seen&(1<<8) != 0 {
+				return wrap("PageHeader", "data_page_header_v2", errField(r, "given twice"))
+			}
 			if t == thrift.Struct {
 				v := new(DataPageHeaderV2)
 				if err := v.Decode(r); err != nil {
 					return wrap("PageHeader", "data_page_header_v2", err)
 				}
 				s.DataPageHeaderV2 = v
+				seen |= 1 << 8
 				continue
 			}
+			return wrap("PageHeader", "data_page_header_v2", errField(r, "of wire type "+t.String()))
 		case thrift.ExtensionFieldID, thrift.ExtensionFieldIDAsRead:
 			if t == thrift.Binary {
 				if s.Extension, err = r.Binary(); err != nil {
@@ -3139,6 +3299,15 @@ func (s *PageHeader) Decode(r *thrift.Reader) error {
 		if err := r.Skip(t); err != nil {
 			return wrap("PageHeader", "", err)
 		}
+	}
+	if seen&(1<<1) == 0 {
+		return wrap("PageHeader", "type", errField(r, "missing"))
+	}
+	if seen&(1<<2) == 0 {
+		return wrap("PageHeader", "uncompressed_page_size", errField(r, "missing"))
+	}
+	if seen&(1<<3) == 0 {
+		return wrap("PageHeader", "compressed_page_size", errField(r, "missing"))
 	}
 	r.Leave()
 	return nil

@@ -29,7 +29,7 @@ func ReadCarquet(path string) (*Table, error) { return ReadCarquetWith(path, tru
 // ReadCarquetWith is ReadCarquet with a choice of page checksum
 // verification and batch size.
 func ReadCarquetWith(path string, verifyChecksums bool, batchSize int) (*Table, error) {
-	f, err := file.OpenFile(path, file.Options{VerifyChecksums: verifyChecksums}, false)
+	f, err := file.OpenFile(path, file.Options{SkipChecksums: !verifyChecksums}, false)
 	if err != nil {
 		return nil, err
 	}

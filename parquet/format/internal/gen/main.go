@@ -334,6 +334,14 @@ var arenaLists = map[string]bool{"Encoding": true, "string": true}
 // generated decodeGeneric then handles. There is one of each per column.
 var fastStructs = map[string]bool{"ColumnChunk": true, "SchemaElement": true, "ColumnOrder": true}
 
+// strictStructs are decoded strictly: a known field with another wire type,
+// a field given twice or a required field missing is an error (errField)
+// instead of being skipped or left at its zero value. Page headers are not
+// covered by their page's CRC: a damaged byte there must not decode to
+// another header that still reads, with defaults standing in for the
+// fields it lost.
+var strictStructs = map[string]bool{"PageHeader": true, "DataPageHeader": true, "DataPageHeaderV2": true, "DictionaryPageHeader": true}
+
 var structNames = func() map[string]bool {
 	m := map[string]bool{}
 	for _, d := range defs {
@@ -406,10 +414,19 @@ func goFieldType(f field) string {
 
 type gen struct {
 	bytes.Buffer
-	cur string // the struct being generated
+	cur  string // the struct being generated
+	mark string // a line each decoded field of a strict struct runs (see strictStructs)
 }
 
 func (g *gen) p(format string, args ...any) { fmt.Fprintf(&g.Buffer, format+"\n", args...) }
+
+// cont ends the decoding of a field, marking it seen in strict structs.
+func (g *gen) cont() {
+	if g.mark != "" {
+		g.p("%s", g.mark)
+	}
+	g.p("\t\t\t\tcontinue")
+}
 
 func main() {
 	var g gen
@@ -472,6 +489,10 @@ func genDecode(g *gen, d structDef) {
 	}
 	g.p("\tif err := r.Enter(); err != nil { return err }")
 	g.p("\tvar last int16")
+	strict := strictStructs[d.name]
+	if strict {
+		g.p("\tvar seen uint32")
+	}
 	g.p("\tfor {")
 	g.p("\t\tt, id, err := r.FieldHeader(&last)")
 	g.p("\t\tif err != nil { return wrap(%q, \"\", err) }", d.name)
@@ -487,7 +508,15 @@ func genDecode(g *gen, d structDef) {
 			g.p("\t\t\t\tcontinue")
 			g.p("\t\t\t}")
 		}
+		if strict {
+			g.p("\t\t\tif seen&(1<<%d) != 0 { return wrap(%q, %q, errField(r, \"given twice\")) }", f.id, d.name, f.name)
+			g.mark = fmt.Sprintf("\t\t\t\tseen |= 1 << %d", f.id)
+		}
 		genFieldDecode(g, d, f)
+		g.mark = ""
+		if strict {
+			g.p("\t\t\treturn wrap(%q, %q, errField(r, \"of wire type \"+t.String()))", d.name, f.name)
+		}
 	}
 	g.p("\t\tcase thrift.ExtensionFieldID, thrift.ExtensionFieldIDAsRead:")
 	g.p("\t\t\tif t == thrift.Binary {")
@@ -497,6 +526,13 @@ func genDecode(g *gen, d structDef) {
 	g.p("\t\t}")
 	g.p("\t\tif err := r.Skip(t); err != nil { return wrap(%q, \"\", err) }", d.name)
 	g.p("\t}")
+	if strict {
+		for _, f := range d.fields {
+			if f.req {
+				g.p("\tif seen&(1<<%d) == 0 { return wrap(%q, %q, errField(r, \"missing\")) }", f.id, d.name, f.name)
+			}
+		}
+	}
 	g.p("\tr.Leave()")
 	g.p("\treturn nil")
 	g.p("}")
@@ -532,7 +568,7 @@ func genFieldDecode(g *gen, d structDef, f field) {
 		g.p("\t\t\t\t}")
 		g.p("\t\t\t\tr.Leave()")
 		g.p("\t\t\t\ts.%s = v", f.goName)
-		g.p("\t\t\t\tcontinue")
+		g.cont()
 		g.p("\t\t\t}")
 		return
 	}
@@ -545,7 +581,7 @@ func genFieldDecode(g *gen, d structDef, f field) {
 		} else {
 			g.p("\t\t\t\ts.%s = Some(t == thrift.BoolTrue)", f.goName)
 		}
-		g.p("\t\t\t\tcontinue")
+		g.cont()
 		g.p("\t\t\t}")
 	case structNames[f.typ]:
 		g.p("\t\t\tif t == thrift.Struct {")
@@ -560,7 +596,7 @@ func genFieldDecode(g *gen, d structDef, f field) {
 			g.p("\t\t\t\tif err := v.Decode(r); err != nil { %s }", errRet)
 			g.p("\t\t\t\ts.%s = v", f.goName)
 		}
-		g.p("\t\t\t\tcontinue")
+		g.cont()
 		g.p("\t\t\t}")
 	default:
 		g.p("\t\t\tif t == %s {", s.wire)
@@ -575,7 +611,7 @@ func genFieldDecode(g *gen, d structDef, f field) {
 		} else {
 			g.p("\t\t\t\ts.%s = Some(%s)", f.goName, val)
 		}
-		g.p("\t\t\t\tcontinue")
+		g.cont()
 		g.p("\t\t\t}")
 	}
 }
