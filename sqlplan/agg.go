@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/sqlplan/num"
 	"github.com/carquet-go/carquet/scan"
 
 	"github.com/xwb1989/sqlparser"
@@ -1546,20 +1547,26 @@ func (n *aggNode) explain(x *explainer, depth int) {
 	n.in.explain(x, depth+1)
 }
 
-// decSum is an exact running sum of decimals at one scale: an int64 of
-// unscaled units while it fits, carried into a big integer past that.
+// decSum is an exact running sum of decimals at one scale: a 128-bit
+// integer of unscaled units while it fits, carried into a big integer
+// past that.
 type decSum struct {
-	small int64
+	small num.Int128
 	big   *big.Int
 }
 
 // addUnscaled adds x units of the sum's scale.
 func (s *decSum) addUnscaled(x int64) {
-	if t, o := addInt64(s.small, x); !o {
+	s.addHuge(num.FromInt64(x))
+}
+
+// addHuge adds x units of the sum's scale.
+func (s *decSum) addHuge(x num.Int128) {
+	if t, ok := s.small.Add(x); ok {
 		s.small = t
 		return
 	}
-	s.carry(big.NewInt(s.small))
+	s.carry(s.small.Big())
 	s.small = x
 }
 
@@ -1581,7 +1588,7 @@ func (s *decSum) carry(u *big.Int) {
 
 // value is the sum as a decimal of the given scale.
 func (s *decSum) value(scale int) value.Decimal {
-	u := big.NewInt(s.small)
+	u := s.small.Big()
 	if s.big != nil {
 		u.Add(u, s.big)
 	}
@@ -1603,10 +1610,13 @@ func (a *sumDecAcc) update(gids []int32, ng int, c *Col) {
 			continue
 		}
 		a.seen[g] = true
-		if c.I != nil {
+		switch {
+		case c.I != nil:
 			a.sum[g].addUnscaled(c.I[i])
-		} else {
-			a.sum[g].addDecimal(c.A[i].(value.Decimal), a.t.Scale)
+		case c.H != nil && c.T.Scale == a.t.Scale:
+			a.sum[g].addHuge(c.H[i])
+		default:
+			a.sum[g].addDecimal(c.decimal(i), a.t.Scale)
 		}
 	}
 }
@@ -1651,7 +1661,7 @@ func (a *avgExactAcc) result(ng int) *Col {
 			c.setNull(g)
 			continue
 		}
-		d := sums.A[g].(value.Decimal)
+		d := sums.decimal(g)
 		q := new(big.Rat).Quo(decRat(d), new(big.Rat).SetInt64(a.n[g]))
 		c.F[g], _ = q.Float64()
 	}

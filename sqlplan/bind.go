@@ -1421,10 +1421,17 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 			t = Type{Kind: KFloat}
 		case lk == KDecimal || rk == KDecimal:
 			ls, rs := scaleOf(lt), scaleOf(rt)
-			lp, rp := precOf(lt), precOf(rt)
+			lp, rp := operandPrec(l, lt), operandPrec(r, rt)
 			switch op {
 			case '*':
-				t = Type{Kind: KDecimal, Scale: ls + rs, Prec: min(38, lp+rp)}
+				// DuckDB's rule: two operands of at most 18 digits multiply
+				// in 64 bits as DECIMAL(18, s1+s2), an overflow being an
+				// error; wider ones as DECIMAL(min(38, p1+p2), s1+s2).
+				prec := lp + rp
+				if prec > 18 && lp <= 18 && rp <= 18 && ls+rs < 18 {
+					prec = 18
+				}
+				t = Type{Kind: KDecimal, Scale: ls + rs, Prec: min(38, prec)}
 			default:
 				s := max(ls, rs)
 				t = Type{Kind: KDecimal, Scale: s, Prec: min(38, max(lp-ls, rp-rs)+s+1)}
@@ -1488,6 +1495,22 @@ func precOf(t Type) int {
 		return 19
 	}
 	return 20
+}
+
+// operandPrec is the precision an operand of decimal arithmetic counts
+// with: an integer constant's digits (as DuckDB types an integer literal
+// by its value), else its type's.
+func operandPrec(e expr, t Type) int {
+	if k, ok := isConst(e); ok && t.op() == KInt {
+		if v, ok := k.v.(int64); ok {
+			digits := 1
+			for a := v; a >= 10 || a <= -10; a /= 10 {
+				digits++
+			}
+			return digits
+		}
+	}
+	return precOf(t)
 }
 
 // decType is the decimal type an integer or decimal operand computes in.

@@ -9,6 +9,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/parquet/vector"
+	"github.com/carquet-go/carquet/sqlplan/num"
 )
 
 // Col is one column of values in the engine: typed slices by Kind (see
@@ -24,7 +25,9 @@ type Col struct {
 	B    []bool
 	Data []byte
 	Off  []int32
-	A    []any
+	// H holds DECIMAL(p, s) with 18 < p <= 38: unscaled 128-bit values.
+	H []num.Int128
+	A []any
 	// Dict, when set, makes a coded column: row i is Dict's value
 	// Codes[i] and the slices above are empty. Only the scan node makes
 	// them, for the one GROUP BY key of an aggregation right above it that
@@ -57,6 +60,8 @@ func newCol(t Type, n int) *Col {
 		c.B = make([]bool, n)
 	case stBytes:
 		c.Off = make([]int32, n+1)
+	case stHuge:
+		c.H = make([]num.Int128, n)
 	default:
 		c.A = make([]any, n)
 	}
@@ -71,6 +76,7 @@ const (
 	stFloat
 	stBool
 	stBytes
+	stHuge // num.Int128: DECIMAL(19..38)
 )
 
 func storage(t Type) storageKind {
@@ -78,8 +84,11 @@ func storage(t Type) storageKind {
 	case KInt, KUint, KDate, KTime, KTimestamp, KInterval:
 		return stInt
 	case KDecimal:
-		if t.Prec <= 18 {
+		switch {
+		case t.Prec <= 18:
 			return stInt
+		case t.Prec <= 38:
+			return stHuge
 		}
 		return stAny
 	case KFloat:
@@ -142,6 +151,11 @@ func (c *Col) take(idx []int32) *Col {
 		for k, i := range idx {
 			out.B[k] = c.B[i]
 		}
+	case c.H != nil:
+		out.H = make([]num.Int128, len(idx))
+		for k, i := range idx {
+			out.H[k] = c.H[i]
+		}
 	case c.Off != nil:
 		out.Off = make([]int32, len(idx)+1)
 		size := 0
@@ -197,6 +211,8 @@ func appendCol(dst, src *Col) {
 			dst.Off = append(dst.Off, o+shift)
 		}
 		dst.Data = append(dst.Data, src.Data[src.Off[0]:src.Off[src.Len]]...)
+	case stHuge:
+		dst.H = append(dst.H, src.H[:src.Len]...)
 	default:
 		if src.A == nil {
 			dst.A = append(dst.A, make([]any, src.Len)...)
@@ -292,6 +308,13 @@ func fromVector(t Type, v *vector.Vector, n int) *Col {
 				for i := 0; i < n; i++ {
 					if !c.isNull(i) {
 						c.I[i] = value.DecimalFromBigEndian(v.Bytes(i), int32(t.Scale)).Unscaled.Int64()
+					}
+				}
+			} else if t.Prec <= 38 {
+				c.H = make([]num.Int128, n)
+				for i := 0; i < n; i++ {
+					if !c.isNull(i) {
+						c.H[i], _ = num.FromBigEndian(v.Bytes(i)) // 38 digits fit 16 bytes
 					}
 				}
 			} else {
@@ -423,6 +446,9 @@ func decimalOf(unscaled int64, scale int) value.Decimal {
 
 // bigOf returns a decimal slot as value.Decimal.
 func (c *Col) decimal(i int) value.Decimal {
+	if c.H != nil {
+		return value.Decimal{Unscaled: c.H[i].Big(), Scale: int32(c.T.Scale)}
+	}
 	if c.A != nil {
 		return c.A[i].(value.Decimal)
 	}

@@ -293,6 +293,11 @@ func appendKey(buf []byte, c *Col, i int) []byte {
 		buf = binary.AppendUvarint(buf, uint64(len(s)))
 		return append(buf, s...)
 	}
+	if c.H != nil {
+		buf = append(buf, 6)
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(c.H[i].Hi))
+		return binary.LittleEndian.AppendUint64(buf, c.H[i].Lo)
+	}
 	buf = append(buf, 5)
 	s := formatScalar(c.T, c.A[i])
 	buf = binary.AppendUvarint(buf, uint64(len(s)))

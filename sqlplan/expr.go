@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/big"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/sqlplan/num"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -778,6 +780,8 @@ func (e *caseExpr) eval(b *Batch) (*Col, error) {
 		case stBytes:
 			out.Data = append(out.Data, c.str(j)...)
 			out.Off = append(out.Off, int32(len(out.Data)))
+		case stHuge:
+			out.H[i] = c.H[j]
 		default:
 			out.A[i] = c.get(j)
 		}
@@ -835,6 +839,9 @@ func castColTry(c *Col, to Type, try bool) (*Col, error) {
 		}
 		return out, nil
 	}
+	if h, ok, err := castHuge(c, from, to); ok || err != nil {
+		return h, err
+	}
 	if c.I != nil && from.Kind == KDecimal && to.Kind == KFloat {
 		out := &Col{T: to, Len: n, Null: c.Null, F: make([]float64, n)}
 		for i, x := range c.I[:n] {
@@ -862,6 +869,148 @@ func castColTry(c *Col, to Type, try bool) (*Col, error) {
 		bld.add(v)
 	}
 	return bld.c, nil
+}
+
+// castHuge casts between integers, decimals of every width and floats
+// where one side is a 128-bit decimal, in fixed-width arithmetic; ok is
+// false when it does not apply.
+func castHuge(c *Col, from, to Type) (*Col, bool, error) {
+	if !exactInts(c) || (storage(from) != stHuge && storage(to) != stHuge) || (from.Kind != KDecimal && from.op() != KInt) {
+		return nil, false, nil
+	}
+	n := c.Len
+	fs := scaleOf(from)
+	switch {
+	case to.Kind == KFloat:
+		out := &Col{T: to, Len: n, Null: c.Null, F: make([]float64, n)}
+		for i := 0; i < n; i++ {
+			out.F[i] = huge(c, i).Float64Scaled(fs)
+		}
+		return out, true, nil
+	case to.Kind != KDecimal && to.op() != KInt:
+		return nil, false, nil
+	case to.op() == KInt && to.Bits != 0 && to.Bits < 64:
+		return nil, false, nil // narrow integers: their range checks
+	}
+	ts := scaleOf(to)
+	prec := to.Prec
+	if to.Kind != KDecimal {
+		prec = 19 // BIGINT: fits int64 (checked below)
+	}
+	out := &Col{T: to, Len: n, Null: c.Null}
+	st := storage(to)
+	if st == stHuge {
+		out.H = make([]num.Int128, n)
+	} else {
+		out.I = make([]int64, n)
+	}
+	for i := 0; i < n; i++ {
+		if c.isNull(i) {
+			continue
+		}
+		x := huge(c, i)
+		r, ok := x, true
+		switch {
+		case ts > fs:
+			r, ok = x.MulPow10(ts - fs)
+		case ts < fs && to.Kind == KDecimal:
+			r = x.DivPow10Round(fs - ts)
+		case ts < fs:
+			// To an integer: DuckDB rounds half away from zero too.
+			r = x.DivPow10Round(fs - ts)
+		}
+		if ok && st != stHuge && !r.IsInt64() {
+			ok = false
+		}
+		if !ok || (to.Kind == KDecimal && !r.FitsDigits(prec)) {
+			return nil, true, errorf("%s is out of range for %s", string(x.AppendDecimal(nil, fs)), to.SQLName())
+		}
+		if st == stHuge {
+			out.H[i] = r
+		} else {
+			out.I[i] = r.Int64()
+		}
+	}
+	return out, true, nil
+}
+
+// mulDecimal18 multiplies two unscaled decimals into a DECIMAL of at most
+// 18 digits; ok is false when the product has more.
+func mulDecimal18(x, y int64) (int64, bool) {
+	neg := (x < 0) != (y < 0)
+	ux, uy := uint64(x), uint64(y)
+	if x < 0 {
+		ux = -ux
+	}
+	if y < 0 {
+		uy = -uy
+	}
+	hi, lo := bits.Mul64(ux, uy)
+	if hi != 0 || lo >= 1e18 {
+		return 0, false
+	}
+	if neg {
+		return -int64(lo), true
+	}
+	return int64(lo), true
+}
+
+// exactInts reports whether c holds integers or decimals as fixed-width
+// integers (int64 or 128-bit), not coded and not as Go values.
+func exactInts(c *Col) bool {
+	return c.Dict == nil && (c.I != nil || c.H != nil) && c.T.Kind != KUint
+}
+
+// huge returns row i of an exactInts column as a 128-bit integer.
+func huge(c *Col, i int) num.Int128 {
+	if c.H != nil {
+		return c.H[i]
+	}
+	return num.FromInt64(c.I[i])
+}
+
+// hugeArith computes x op y (+, - or *) of two columns of unscaled
+// integers (scales ls and rs) into the unscaled values of t, a DECIMAL of
+// 19 to 38 digits, in 128-bit integers: + and - at t's scale, * at
+// ls+rs, then rounded to t's scale. A result beyond t's precision is an
+// error, as in DuckDB; NULL rows (null) are skipped.
+func hugeArith(op byte, lc, rc *Col, ls, rs int, t Type, null []bool) ([]num.Int128, error) {
+	n := lc.Len
+	out := make([]num.Int128, n)
+	lm, rm := t.Scale-ls, t.Scale-rs
+	for i := 0; i < n; i++ {
+		if null != nil && null[i] {
+			continue
+		}
+		x, y := huge(lc, i), huge(rc, i)
+		var r num.Int128
+		ok := true
+		switch op {
+		case '+', '-':
+			var ok1, ok2 bool
+			x, ok1 = x.MulPow10(lm)
+			y, ok2 = y.MulPow10(rm)
+			if op == '+' {
+				r, ok = x.Add(y)
+			} else {
+				r, ok = x.Sub(y)
+			}
+			ok = ok && ok1 && ok2
+		case '*':
+			r, ok = x.Mul(y)
+			if d := t.Scale - (ls + rs); ok && d > 0 {
+				r, ok = r.MulPow10(d)
+			} else if d < 0 {
+				r = r.DivPow10Round(-d)
+			}
+		}
+		if !ok || !r.FitsDigits(t.Prec) {
+			return nil, errorf("overflow in %s %c %s: the result does not fit %s",
+				string(huge(lc, i).AppendDecimal(nil, ls)), op, string(huge(rc, i).AppendDecimal(nil, rs)), t.SQLName())
+		}
+		out[i] = r
+	}
+	return out, nil
 }
 
 // arithExpr is + - * / % on numbers, dates and times.
@@ -941,7 +1090,12 @@ func (e *arithExpr) eval(b *Batch) (*Col, error) {
 			}
 		case '*':
 			for i := range out.I {
-				out.I[i] = x[i] * y[i]
+				r, ok := mulDecimal18(x[i], y[i])
+				if !ok && !out.isNull(i) {
+					return nil, errorf("overflow in %s * %s: the result does not fit %s",
+						string(num.FromInt64(x[i]).AppendDecimal(nil, ls)), string(num.FromInt64(y[i]).AppendDecimal(nil, rs)), e.t.SQLName())
+				}
+				out.I[i] = r
 			}
 		case '%':
 			lm, rm := pow10[e.t.Scale-ls], pow10[e.t.Scale-rs]
@@ -954,6 +1108,13 @@ func (e *arithExpr) eval(b *Batch) (*Col, error) {
 				out.I[i] = (x[i] * lm) % d
 			}
 		}
+		return out, nil
+	case e.t.Kind == KDecimal && e.op != '%' && storage(e.t) == stHuge && exactInts(lc) && exactInts(rc):
+		h, err := hugeArith(e.op, lc, rc, scaleOf(lt), scaleOf(rt), e.t, out.Null)
+		if err != nil {
+			return nil, err
+		}
+		out.H = h
 		return out, nil
 	case e.t.Kind == KDecimal:
 		bld := newBuilder(e.t, n)
@@ -1124,6 +1285,10 @@ func floats(c *Col) []float64 {
 	case c.I != nil:
 		for i, x := range c.I[:c.Len] {
 			out[i] = float64(x)
+		}
+	case c.H != nil:
+		for i, x := range c.H[:c.Len] {
+			out[i] = x.Float64Scaled(c.T.Scale)
 		}
 	case c.A != nil:
 		for i, v := range c.A[:c.Len] {

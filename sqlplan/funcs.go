@@ -295,6 +295,11 @@ func init() {
 			switch {
 			case a[0].F != nil:
 				return math.Abs(a[0].F[i]), nil
+			case a[0].H != nil:
+				if x := a[0].H[i]; x.Sign() < 0 {
+					return x.Neg(), nil
+				}
+				return a[0].H[i], nil
 			case a[0].A != nil:
 				d := a[0].A[i].(value.Decimal)
 				return value.Decimal{Unscaled: new(big.Int).Abs(d.Unscaled), Scale: d.Scale}, nil
@@ -658,7 +663,7 @@ func roundCol(c *Col, i int, mode byte) (any, error) {
 			return math.Ceil(c.F[i]), nil
 		}
 		return math.Trunc(c.F[i]), nil
-	case c.T.Kind == KDecimal && c.A == nil:
+	case c.T.Kind == KDecimal && c.I != nil:
 		m := pow10[c.T.Scale]
 		x := c.I[i]
 		switch mode {
@@ -669,7 +674,7 @@ func roundCol(c *Col, i int, mode byte) (any, error) {
 		}
 		return x / m, nil
 	case c.T.Kind == KDecimal:
-		r := decRat(c.A[i].(value.Decimal))
+		r := decRat(c.decimal(i))
 		var q *big.Int
 		switch mode {
 		case 'f':
@@ -734,7 +739,7 @@ func roundRow(t Type) func(a []*Col, i int) (any, error) {
 			m := float64(pow10[min(-digits, 18)])
 			return int64(math.Round(float64(c.I[i])/m) * m), nil
 		case KDecimal:
-			if c.A == nil {
+			if c.I != nil {
 				v, _ := rescale(c.I[i], c.T.Scale, t.Scale)
 				if digits < 0 {
 					v = roundToPow10(v, -digits)
@@ -744,7 +749,7 @@ func roundRow(t Type) func(a []*Col, i int) (any, error) {
 				}
 				return v, nil
 			}
-			d := ratDecimal(decRat(c.A[i].(value.Decimal)), t.Scale)
+			d := ratDecimal(decRat(c.decimal(i)), t.Scale)
 			if digits < 0 {
 				// round(x, -n) of a wide decimal: to a multiple of 10^n.
 				m := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(min(-digits, 40)), nil))

@@ -928,10 +928,24 @@ func operandStart(out []otok) int {
 	for i > 1 && out[i-1].text == "." {
 		i -= 2
 	}
-	if i > 0 && (out[i-1].text == "-") && (i == 1 || !isWord(out[i-2].text) && out[i-2].text != ")") {
+	if i > 0 && (out[i-1].text == "-") && (i == 1 || unaryBefore(out[i-2].text)) {
 		i--
 	}
 	return i
+}
+
+// unaryBefore reports whether a minus after token s is a sign (s ends no
+// operand: an operator or an open parenthesis), not a subtraction (after
+// a name, a number, a string or a closing parenthesis).
+func unaryBefore(s string) bool {
+	if s == "" || isWord(s) || s == ")" {
+		return false
+	}
+	switch c := s[0]; {
+	case c >= '0' && c <= '9', c == '.' && len(s) > 1, c == '\'', c == '"', c == ':':
+		return false // a number, a string, a quoted name, a parameter
+	}
+	return true
 }
 
 // aliasFollows reports whether the token after a FROM item names its

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/sqlplan/num"
 )
 
 // Scalars: one value in the engine's representation for its Type —
@@ -97,6 +98,8 @@ func (c *Col) get(i int) any {
 			return append([]byte(nil), c.str(i)...)
 		}
 		return string(c.str(i))
+	case c.H != nil:
+		return value.Decimal{Unscaled: c.H[i].Big(), Scale: int32(c.T.Scale)}
 	case c.A != nil:
 		return c.A[i]
 	}
@@ -117,6 +120,8 @@ func newBuilder(t Type, capacity int) *colBuilder {
 		c.B = make([]bool, 0, capacity)
 	case stBytes:
 		c.Off = make([]int32, 1, capacity+1)
+	case stHuge:
+		c.H = make([]num.Int128, 0, capacity)
 	default:
 		c.A = make([]any, 0, capacity)
 	}
@@ -127,7 +132,7 @@ func (b *colBuilder) add(v any) {
 	c := b.c
 	if v == nil {
 		if c.Null == nil {
-			c.Null = make([]bool, c.Len, cap(c.I)+cap(c.F)+cap(c.B)+cap(c.A)+cap(c.Off)+1)
+			c.Null = make([]bool, c.Len, cap(c.I)+cap(c.F)+cap(c.B)+cap(c.A)+cap(c.H)+cap(c.Off)+1)
 		}
 		c.Null = append(c.Null, true)
 	} else if c.Null != nil {
@@ -160,9 +165,43 @@ func (b *colBuilder) add(v any) {
 			c.Data = append(c.Data, y...)
 		}
 		c.Off = append(c.Off, int32(len(c.Data)))
+	case stHuge:
+		c.H = append(c.H, hugeScalar(v, c.T.Scale))
 	default:
 		c.A = append(c.A, v)
 	}
+}
+
+// hugeScalar is a decimal scalar as the unscaled 128-bit value at scale
+// (zero for nil). The scalar's type is a DECIMAL of at most 38 digits, so
+// it fits.
+func hugeScalar(v any, scale int) num.Int128 {
+	var x num.Int128
+	switch y := v.(type) {
+	case nil:
+		return x
+	case num.Int128:
+		return y
+	case int64:
+		x = num.FromInt64(y)
+		m, _ := x.MulPow10(scale)
+		return m
+	case uint64:
+		x = num.FromUint64(y)
+		m, _ := x.MulPow10(scale)
+		return m
+	case value.Decimal:
+		u := y.Unscaled
+		if u == nil {
+			return x
+		}
+		d := value.Decimal{Unscaled: u, Scale: y.Scale}
+		if int(y.Scale) != scale {
+			d = ratDecimal(decRat(y), scale)
+		}
+		x, _ = num.FromBig(d.Unscaled)
+	}
+	return x
 }
 
 // constCol is a column of n copies of scalar v.
@@ -211,6 +250,12 @@ func constCol(t Type, v any, n int) *Col {
 		for i := 0; i < n; i++ {
 			c.Data = append(c.Data, s...)
 			c.Off[i+1] = int32(len(c.Data))
+		}
+	case stHuge:
+		c.H = make([]num.Int128, n)
+		x := hugeScalar(v, t.Scale)
+		for i := range c.H {
+			c.H[i] = x
 		}
 	default:
 		c.A = make([]any, n)
