@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/parquet/value"
-	"github.com/carquet-go/carquet/sqlplan/num"
 	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/num"
 
 	"github.com/xwb1989/sqlparser"
 )
