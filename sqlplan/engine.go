@@ -42,6 +42,9 @@ type Options struct {
 	// Limits bound what the files' sizes and counts may make the reader
 	// allocate (zero fields take the defaults).
 	Limits Limits
+	// SQL bounds the statements Prepare accepts (zero fields take the
+	// defaults).
+	SQL SQLLimits
 }
 
 // Limits are parquet/file's reader limits (see file.Limits).

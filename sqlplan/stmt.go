@@ -81,8 +81,18 @@ func Split(text string) ([]string, error) {
 }
 
 // Prepare parses one statement.
-func (e *Engine) Prepare(text string) (_ *Stmt, err error) {
+func (e *Engine) Prepare(text string) (*Stmt, error) {
+	return e.PrepareContext(context.Background(), text)
+}
+
+// PrepareContext parses one statement; the parse stops with ctx's error
+// once ctx is done. The statement's length and nesting are checked
+// against the engine's SQLLimits first, in one linear pass.
+func (e *Engine) PrepareContext(ctx context.Context, text string) (_ *Stmt, err error) {
 	defer recoverInternal(&err)
+	if err := checkLimits(text, e.opts.SQL); err != nil {
+		return nil, err
+	}
 	// Statements are immutable once prepared: repeated texts (database/sql
 	// without Prepare) reuse the parse.
 	e.mu.Lock()
