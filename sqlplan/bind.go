@@ -444,6 +444,11 @@ func (p *planner) bindExpr(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, erro
 }
 
 func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, error) {
+	if p.binds++; p.binds&1023 == 0 {
+		if err := p.ctxErr(); err != nil {
+			return nil, err
+		}
+	}
 	if agg != nil && agg.mayBeKey(n) {
 		text := sqlparser.String(n)
 		for i, kt := range agg.keyTexts {

@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -174,4 +175,64 @@ func TestLimitSQLLimitsOption(t *testing.T) {
 	wantLimitError(t, err, "deeper than 3 levels")
 	_, err = e.Prepare("SELECT 1" + strings.Repeat(" + 1", 10))
 	wantLimitError(t, err, "deeper than 10 levels")
+}
+
+// TestDeadline: a statement slow to run, and one slow to plan, stop with
+// the context's error soon after the deadline.
+func TestDeadline(t *testing.T) {
+	e := newEngine(t)
+	for _, q := range []string{
+		"SELECT count(*) FROM range(100000) a(x), range(100000) b(y) WHERE x + y < 0",
+		"SELECT sum(x) FROM range(1000000000) r(x)",
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		start := time.Now()
+		st, err := e.PrepareContext(ctx, q)
+		if err == nil {
+			_, err = drainCtx(ctx, st)
+		}
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("%s: got %v, want context.DeadlineExceeded", q, err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s: returned %v after the start", q, d)
+		}
+	}
+	// A done context stops Prepare itself, for a statement not yet seen.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := e.PrepareContext(ctx, "SELECT 42 AS never_prepared"); !errors.Is(err, context.Canceled) {
+		t.Errorf("Prepare with a cancelled context: %v", err)
+	}
+	// Planning a large statement checks the context as it binds.
+	q := "SELECT " + strings.Repeat("x + 1, ", 50_000) + "1 FROM range(3) r(x)"
+	st, err := e.Prepare(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	cancel()
+	if _, err := st.Query(ctx, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("Query with a cancelled context: %v", err)
+	}
+}
+
+func drainCtx(ctx context.Context, st *Stmt) (int, error) {
+	rows, err := st.Query(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	n := 0
+	for {
+		b, err := rows.Next()
+		if err != nil {
+			if err == io.EOF {
+				return n, nil
+			}
+			return n, err
+		}
+		n += b.N
+	}
 }
