@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/carquet-go/carquet/parquet/value"
@@ -44,7 +45,7 @@ func (c *Conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 	if c.closed {
 		return nil, driver.ErrBadConn
 	}
-	s, err := c.engine.Prepare(query)
+	s, err := c.engine.PrepareContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +106,7 @@ func (c *Conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	if c.closed {
 		return nil, driver.ErrBadConn
 	}
-	s, err := c.engine.Prepare(query)
+	s, err := c.engine.PrepareContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}
@@ -130,9 +131,12 @@ func (c *Conn) ExecContext(ctx context.Context, query string, args []driver.Name
 	if c.closed {
 		return nil, driver.ErrBadConn
 	}
-	parts, err := sqlplan.Split(query)
-	if err != nil {
-		return nil, err
+	var parts []string
+	if strings.IndexByte(query, ';') >= 0 {
+		var err error
+		if parts, err = sqlplan.Split(query); err != nil {
+			return nil, err
+		}
 	}
 	if len(parts) > 1 {
 		if len(args) > 0 {
@@ -149,7 +153,7 @@ func (c *Conn) ExecContext(ctx context.Context, query string, args []driver.Name
 		}
 		return result(total), nil
 	}
-	s, err := c.engine.Prepare(query)
+	s, err := c.engine.PrepareContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}

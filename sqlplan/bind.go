@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -362,6 +363,32 @@ type aggCtx struct {
 	sets     [][]int // grouping sets (GROUPING SETS, ROLLUP, CUBE), nil for one
 }
 
+// mayBeKey reports whether n may be one of the group keys. Every
+// expression node formats to at least one byte, so a node with more
+// nodes below it than the longest key has bytes is none of them: the
+// check costs at most that many steps, where formatting n (at every
+// level of a chain of operators) would cost its whole size.
+func (a *aggCtx) mayBeKey(n sqlparser.Expr) bool {
+	longest := 0
+	for _, kt := range a.keyTexts {
+		longest = max(longest, len(kt))
+	}
+	if longest == 0 {
+		return false
+	}
+	nodes := 0
+	tooBig := errors.New("too big")
+	err := sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
+		if _, ok := node.(sqlparser.Expr); ok {
+			if nodes++; nodes > longest {
+				return false, tooBig
+			}
+		}
+		return true, nil
+	}, n)
+	return err == nil
+}
+
 var aggNames = map[string]bool{
 	"count": true, "sum": true, "avg": true, "mean": true, "min": true, "max": true, "any_value": true, "first": true,
 	"grouping": true, "grouping_id": true,
@@ -417,13 +444,20 @@ func (p *planner) bindExpr(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, erro
 }
 
 func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, error) {
-	if agg != nil {
+	if p.binds++; p.binds&1023 == 0 {
+		if err := p.ctxErr(); err != nil {
+			return nil, err
+		}
+	}
+	if agg != nil && agg.mayBeKey(n) {
 		text := sqlparser.String(n)
 		for i, kt := range agg.keyTexts {
 			if kt == text {
 				return &colExpr{s: agg.slots[i], t: agg.keys[i].typ()}, nil
 			}
 		}
+	}
+	if agg != nil {
 		if isAggregate(n) {
 			return p.bindAggregate(n, agg)
 		}
@@ -1018,7 +1052,7 @@ func (p *planner) compare(op cmpOp, l, r expr) (expr, error) {
 		}
 	}
 	e := &cmpExpr{op: op, l: l, r: r}
-	e.setText(l.String() + " " + cmpNames[op] + " " + r.String())
+	e.setParts(l, " "+cmpNames[op]+" ", r)
 	return p.fold(e, l, r)
 }
 
@@ -1246,10 +1280,10 @@ func (p *planner) cast(e expr, t Type) (expr, error) {
 		if err != nil {
 			return nil, asError(err)
 		}
-		return &constExpr{named: named{text: k.text}, t: t, v: v}, nil
+		return &constExpr{named: named{text: k.text, node: k.node, parts: k.parts}, t: t, v: v}, nil
 	}
 	c := &castExpr{e: e, to: t}
-	c.setText(fmt.Sprintf("CAST(%s AS %s)", e.String(), t.SQLName()))
+	c.setParts("CAST(", e, " AS "+t.SQLName()+")")
 	return c, nil
 }
 
@@ -1467,7 +1501,7 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 	if op == 'd' {
 		opText = "//"
 	}
-	e.setText(l.String() + " " + opText + " " + r.String())
+	e.setParts(l, " "+opText+" ", r)
 	return p.fold(e, l, r)
 }
 

@@ -46,6 +46,9 @@ type Options struct {
 	// ExternalRead lets statements read files outside the root (paths and
 	// globs that resolve elsewhere); writes and deletions stay confined.
 	ExternalRead bool
+	// SQL bounds the statements Prepare accepts (zero fields take the
+	// defaults).
+	SQL SQLLimits
 }
 
 // Limits are parquet/file's reader limits (see file.Limits).

@@ -20,27 +20,61 @@ type expr interface {
 	typ() Type
 	eval(b *Batch) (*Col, error)
 	String() string
+	writeText(*strings.Builder)
 	setText(string)
 	setNode(sqlparser.Expr)
 	hasText() bool
 }
 
 // named carries an expression's SQL text for EXPLAIN and error messages,
-// formatted from the parser's node only when asked for.
+// formatted from the parser's node, or joined from parts (strings and
+// operands), only when asked for. Operators keep their operands' texts
+// as parts rather than copying them, so that binding a chain of n
+// operators takes O(n), not O(n²).
 type named struct {
-	text string
-	node sqlparser.Expr
+	text  string
+	node  sqlparser.Expr
+	parts []any // string or expr
 }
 
 func (n *named) String() string {
-	if n.text == "" && n.node != nil {
-		n.text = sqlparser.String(n.node)
+	if n.text == "" {
+		if n.node != nil {
+			n.text = sqlparser.String(n.node)
+		} else if n.parts != nil {
+			var b strings.Builder
+			n.writeParts(&b)
+			n.text = b.String()
+		}
 	}
 	return n.text
 }
-func (n *named) setText(s string)         { n.text = s }
+
+// writeText appends the text to b without keeping the texts of the
+// operands it joins.
+func (n *named) writeText(b *strings.Builder) {
+	if n.text != "" || n.parts == nil {
+		b.WriteString(n.String())
+		return
+	}
+	n.writeParts(b)
+}
+
+func (n *named) writeParts(b *strings.Builder) {
+	for _, p := range n.parts {
+		switch p := p.(type) {
+		case string:
+			b.WriteString(p)
+		case expr:
+			p.writeText(b)
+		}
+	}
+}
+
+func (n *named) setText(s string)         { n.text, n.parts = s, nil }
+func (n *named) setParts(parts ...any)    { n.text, n.parts = "", parts }
 func (n *named) setNode(e sqlparser.Expr) { n.node = e }
-func (n *named) hasText() bool            { return n.text != "" || n.node != nil }
+func (n *named) hasText() bool            { return n.text != "" || n.node != nil || n.parts != nil }
 func withText(e expr, s string) expr      { e.setText(s); return e }
 
 // slot is a column position in the batches an expression sees; it is

@@ -211,18 +211,19 @@ func splitStatements(src string) ([]string, []int, error) {
 	}
 	var stmts []string
 	var starts []int
-	begin := 0
+	begin, seen := 0, false // seen: a significant token since begin
 	flush := func(end int) {
-		s := src[begin:end]
-		if ts, _ := lex(s); len(significant(ts)) > 0 {
-			stmts = append(stmts, s)
+		if seen {
+			stmts = append(stmts, src[begin:end])
 			starts = append(starts, begin)
 		}
 	}
 	for _, t := range toks {
 		if t.kind == tkOp && t.text == ";" {
 			flush(t.pos)
-			begin = t.pos + 1
+			begin, seen = t.pos+1, false
+		} else if t.kind != tkSpace && t.kind != tkComment {
+			seen = true
 		}
 	}
 	flush(len(src))

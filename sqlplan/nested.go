@@ -1377,7 +1377,7 @@ func (p *planner) bindListConcatOp(a, b expr) (expr, error) {
 	}
 	if f, ok := e.(*funcExpr); ok {
 		f.strict = true
-		f.setText(a.String() + " || " + b.String())
+		f.setParts(a, " || ", b)
 	}
 	return e, nil
 }

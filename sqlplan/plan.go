@@ -51,6 +51,18 @@ type planner struct {
 	// computed, and those being computed (recursive.go).
 	recDone, recWork map[int]*recTable
 	recActive        map[int]bool
+	// binds counts the expressions bound, to check ctx every so many.
+	binds int
+}
+
+// ctxErr is the error of the statement's context once it is done: the
+// planner checks it between query blocks and every 1024 expressions
+// bound, so that a deadline stops the planning of a large statement.
+func (p *planner) ctxErr() error {
+	if p.ctx == nil {
+		return nil
+	}
+	return p.ctx.Err()
 }
 
 // child is a planner for a part of the statement with a source of its
@@ -89,6 +101,9 @@ func (p *planner) planSelect(stmt sqlparser.SelectStatement, outer *scope) (*sel
 	defer func() { p.depth-- }()
 	if p.depth > 32 {
 		return nil, errorf("subqueries nested too deeply")
+	}
+	if err := p.ctxErr(); err != nil {
+		return nil, err
 	}
 	switch s := stmt.(type) {
 	case *sqlparser.Select:
@@ -591,7 +606,7 @@ func (p *planner) setOpRelation(name, alias string) (*relation, error) {
 	if err != nil || p.src == nil || idx < 0 || idx >= len(p.src.setOps) {
 		return nil, errorf("internal error: unknown table %s", name)
 	}
-	st, err := p.e.prepareTokens(p.src.orig, p.src.setOps[idx])
+	st, err := p.e.prepareTokens(p.ctx, p.src.orig, p.src.setOps[idx])
 	if err != nil {
 		return nil, err
 	}

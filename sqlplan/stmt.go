@@ -81,8 +81,18 @@ func Split(text string) ([]string, error) {
 }
 
 // Prepare parses one statement.
-func (e *Engine) Prepare(text string) (_ *Stmt, err error) {
+func (e *Engine) Prepare(text string) (*Stmt, error) {
+	return e.PrepareContext(context.Background(), text)
+}
+
+// PrepareContext parses one statement; the parse stops with ctx's error
+// once ctx is done. The statement's length and nesting are checked
+// against the engine's SQLLimits first, in one linear pass.
+func (e *Engine) PrepareContext(ctx context.Context, text string) (_ *Stmt, err error) {
 	defer recoverInternal(&err)
+	if err := checkLimits(text, e.opts.SQL); err != nil {
+		return nil, err
+	}
 	// Statements are immutable once prepared: repeated texts (database/sql
 	// without Prepare) reuse the parse.
 	e.mu.Lock()
@@ -91,7 +101,10 @@ func (e *Engine) Prepare(text string) (_ *Stmt, err error) {
 		return st, nil
 	}
 	e.mu.Unlock()
-	st, err := e.prepare(text)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	st, err := e.prepareContext(ctx, text)
 	if err == nil && len(text) < 1<<16 {
 		e.mu.Lock()
 		if len(e.stmts) >= 512 {
@@ -104,6 +117,13 @@ func (e *Engine) Prepare(text string) (_ *Stmt, err error) {
 }
 
 func (e *Engine) prepare(text string) (*Stmt, error) {
+	return e.prepareContext(context.Background(), text)
+}
+
+// prepareContext checks ctx between the stages of the parse: each is
+// linear, or bounded by the SQLLimits checkLimits enforced, so a done
+// context stops the work within one stage.
+func (e *Engine) prepareContext(ctx context.Context, text string) (*Stmt, error) {
 	stmts, _, err := splitStatements(text)
 	if err != nil {
 		return nil, err
@@ -114,6 +134,9 @@ func (e *Engine) prepare(text string) (*Stmt, error) {
 	if len(stmts) > 1 {
 		return nil, errorf("%d statements given where one is expected (Exec runs several)", len(stmts))
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	all, err := lex(text)
 	if err != nil {
 		return nil, err
@@ -122,10 +145,14 @@ func (e *Engine) prepare(text string) (*Stmt, error) {
 	if n := len(toks); n > 0 && toks[n-1].kind == tkOp && toks[n-1].text == ";" {
 		toks = toks[:n-1]
 	}
-	return e.prepareTokens(text, e.substituteViews(toks))
+	toks = e.substituteViews(toks)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return e.prepareTokens(ctx, text, toks)
 }
 
-func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
+func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (*Stmt, error) {
 	s := &Stmt{e: e}
 	if len(toks) == 0 {
 		return nil, errorf("empty statement")
@@ -173,7 +200,7 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 			s.analyze = true
 			k = 2
 		}
-		inner, err := e.prepareTokens(text, toks[k:])
+		inner, err := e.prepareTokens(ctx, text, toks[k:])
 		if err != nil {
 			return nil, err
 		}
@@ -184,7 +211,7 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 		return s, nil
 	case "describe", "desc":
 		if word(1) == "select" || len(toks) > 1 && toks[1].text == "(" {
-			inner, err := e.prepareTokens(text, toks[1:])
+			inner, err := e.prepareTokens(ctx, text, toks[1:])
 			if err != nil {
 				return nil, err
 			}
@@ -217,10 +244,10 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 		if word(1) == "sequence" || word(1) == "or" && word(2) == "replace" && word(3) == "sequence" {
 			return e.prepareSequence(s, text, toks, true)
 		}
-		if st, ok, err := e.prepareView(s, text, toks); ok {
+		if st, ok, err := e.prepareView(ctx, s, text, toks); ok {
 			return st, err
 		}
-		return e.prepareCreate(s, text, toks)
+		return e.prepareCreate(ctx, s, text, toks)
 	case "drop":
 		if word(1) == "sequence" {
 			return e.prepareSequence(s, text, toks, false)
@@ -244,7 +271,7 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 		return s, nil
 	case "update":
 		if rewritten, ok := updateFrom(toks); ok {
-			return e.prepareTokens(text, rewritten)
+			return e.prepareTokens(ctx, text, rewritten)
 		}
 	case "delete":
 	case "truncate":
@@ -257,7 +284,7 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 			return nil, bad(k, "TRUNCATE takes one table name")
 		}
 		del := []token{{kind: tkIdent, text: "delete", pos: toks[0].pos}, {kind: tkIdent, text: "from", pos: toks[0].pos}, toks[k]}
-		return e.prepareTokens(text, del)
+		return e.prepareTokens(ctx, text, del)
 	case "alter":
 		return e.prepareAlter(s, text, toks)
 	case "merge", "replace", "upsert":
@@ -265,7 +292,7 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 	case "begin", "start", "commit", "rollback", "end", "savepoint", "release", "abort":
 		return nil, refuse(0, strings.ToUpper(first)+" as a statement (use the driver's transactions: db.BeginTx, tx.Commit, tx.Rollback)")
 	case "copy":
-		return e.prepareCopy(s, text, toks)
+		return e.prepareCopy(ctx, s, text, toks)
 	case "set", "pragma", "use", "attach", "detach", "install", "load", "vacuum", "checkpoint", "analyze", "call", "export", "import", "grant", "revoke", "lock", "unlock", "prepare", "execute", "deallocate", "summarize":
 		return nil, refuse(0, strings.ToUpper(first))
 	case "pivot", "unpivot":
@@ -277,9 +304,9 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		return e.Prepare(q)
+		return e.PrepareContext(ctx, q)
 	case "from":
-		return e.prepareTokens(text, fromFirst(toks))
+		return e.prepareTokens(ctx, text, fromFirst(toks))
 	case "values":
 		sel, err := valuesToSelect(text, toks)
 		if err != nil {
@@ -288,13 +315,13 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 		if sel[0].is("values") {
 			return nil, bad(1, "VALUES takes rows in parentheses: VALUES (1, 'a'), (2, 'b')")
 		}
-		return e.prepareTokens(text, sel)
+		return e.prepareTokens(ctx, text, sel)
 	case "with":
 		expanded, recs, err := expandCTEs(text, toks)
 		if err != nil {
 			return nil, err
 		}
-		st, err := e.prepareTokens(text, expanded)
+		st, err := e.prepareTokens(ctx, text, expanded)
 		if err != nil {
 			return nil, err
 		}
@@ -303,7 +330,7 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 		}
 		return st, nil
 	case "select", "(":
-		if st, ok, err := e.prepareSetOp(text, toks); ok || err != nil {
+		if st, ok, err := e.prepareSetOp(ctx, text, toks); ok || err != nil {
 			return st, err
 		}
 	case "insert":
@@ -313,8 +340,14 @@ func (e *Engine) prepareTokens(text string, toks []token) (*Stmt, error) {
 	default:
 		return nil, bad(0, "syntax error near %q", toks[0].text)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	src, err := rewriteTokens(text, toks)
 	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	s.src = src
@@ -806,7 +839,7 @@ func (s *Stmt) plan(p *planner) (*selectPlan, error) {
 
 // prepareSetOp splits a query at top-level INTERSECT and EXCEPT; ok is
 // false when there are none.
-func (e *Engine) prepareSetOp(text string, toks []token) (*Stmt, bool, error) {
+func (e *Engine) prepareSetOp(ctx context.Context, text string, toks []token) (*Stmt, bool, error) {
 	var cuts []int
 	eachTopLevelWord(toks, func(i int, t token) bool {
 		if t.is("intersect") || t.is("except") {
@@ -852,7 +885,7 @@ func (e *Engine) prepareSetOp(text string, toks []token) (*Stmt, bool, error) {
 		if len(part) == 0 {
 			return nil, true, errAt(text, tokPos(text, toks, c), "expected a SELECT")
 		}
-		ps, err := e.prepareTokens(text, part)
+		ps, err := e.prepareTokens(ctx, text, part)
 		if err != nil {
 			return nil, true, err
 		}

@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"context"
 	"strings"
 )
 
@@ -18,7 +19,7 @@ type view struct {
 
 // prepareView prepares CREATE [OR REPLACE] VIEW; ok is false for another
 // CREATE.
-func (e *Engine) prepareView(s *Stmt, text string, toks []token) (*Stmt, bool, error) {
+func (e *Engine) prepareView(ctx context.Context, s *Stmt, text string, toks []token) (*Stmt, bool, error) {
 	i := 1
 	if i+1 < len(toks) && toks[i].is("or") && toks[i+1].is("replace") {
 		s.replace = true
@@ -61,7 +62,7 @@ func (e *Engine) prepareView(s *Stmt, text string, toks []token) (*Stmt, bool, e
 		body = append(append(append(head, body...), tail...), cols...)
 	}
 	// The query must be one: prepare it now, as DuckDB checks it.
-	q, err := e.prepareTokens(text, body)
+	q, err := e.prepareTokens(ctx, text, body)
 	if err != nil {
 		return nil, true, err
 	}

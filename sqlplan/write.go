@@ -54,7 +54,7 @@ var tableOptions = map[string]string{
 
 // prepareCreate parses CREATE TABLE itself: the parser's grammar lacks
 // BOOLEAN, UUID, LIST and STRUCT types and CREATE TABLE AS.
-func (e *Engine) prepareCreate(s *Stmt, text string, toks []token) (*Stmt, error) {
+func (e *Engine) prepareCreate(ctx context.Context, s *Stmt, text string, toks []token) (*Stmt, error) {
 	i := 1
 	word := func(k int) string {
 		if k < len(toks) && toks[k].kind == tkIdent {
@@ -167,7 +167,7 @@ func (e *Engine) prepareCreate(s *Stmt, text string, toks []token) (*Stmt, error
 		if len(spec.cols) > 0 {
 			return nil, fail(i, "CREATE TABLE AS takes no column list")
 		}
-		inner, err := e.prepareTokens(text, toks[i+1:])
+		inner, err := e.prepareTokens(ctx, text, toks[i+1:])
 		if err != nil {
 			return nil, err
 		}
@@ -234,7 +234,7 @@ func readColumnDef(text string, toks []token, i int, name string, spec *createSp
 // query). Options, in parentheses or after WITH, as DuckDB spells them:
 // FORMAT PARQUET, COMPRESSION (or CODEC) name, ROW_GROUP_SIZE rows, and
 // the table options of CREATE TABLE (row_group_rows, dictionary, ...).
-func (e *Engine) prepareCopy(s *Stmt, text string, toks []token) (*Stmt, error) {
+func (e *Engine) prepareCopy(ctx context.Context, s *Stmt, text string, toks []token) (*Stmt, error) {
 	fail := func(k int, format string, args ...any) error {
 		pos := len(text)
 		if k < len(toks) {
@@ -313,7 +313,7 @@ func (e *Engine) prepareCopy(s *Stmt, text string, toks []token) (*Stmt, error) 
 	if i < len(toks) && !(toks[i].kind == tkOp && toks[i].text == ";") {
 		return nil, fail(i, "unexpected %q after the COPY options", toks[i].text)
 	}
-	inner, err := e.prepareTokens(text, query)
+	inner, err := e.prepareTokens(ctx, text, query)
 	if err != nil {
 		return nil, err
 	}
