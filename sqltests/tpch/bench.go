@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -21,7 +21,7 @@ import (
 // reply per line from its stdout:
 //
 //	q N     run query N, reading every row   ->  ok NANOSECONDS ROWS | timeout | err "MESSAGE"
-//	rss     peak RSS so far (getrusage)      ->  rss BYTES
+//	rss     peak RSS so far (VmHWM)          ->  rss BYTES
 //
 // The parent alternates the engines' runs of each query, so both see the
 // same machine load.
@@ -81,14 +81,27 @@ func Serve(engine, dir string, threads int, timeout time.Duration, in io.Reader,
 	return sc.Err()
 }
 
-// PeakRSS is this process's peak resident set (getrusage ru_maxrss, which
-// Linux counts in KiB).
-func PeakRSS() (int64, error) {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+// PeakRSS is this process's peak resident set: VmHWM of
+// /proc/self/status. Not getrusage's ru_maxrss: Go starts a child with
+// vfork semantics, and Linux carries the parent's high-water mark into a
+// child's ru_maxrss at exec, so a child would report the parent's peak.
+func PeakRSS() (int64, error) { return vmHWM("/proc/self/status") }
+
+func vmHWM(path string) (int64, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
 		return 0, err
 	}
-	return ru.Maxrss << 10, nil
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("%s: VmHWM %q: %w", path, v, err)
+			}
+			return kb << 10, nil
+		}
+	}
+	return 0, fmt.Errorf("%s: no VmHWM", path)
 }
 
 // child is one engine's process, as seen by the parent.
@@ -153,11 +166,11 @@ func (c *child) kill() {
 	if c.cmd == nil {
 		return
 	}
+	if rss, err := vmHWM(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid)); err == nil {
+		c.peak = max(c.peak, rss)
+	}
 	c.cmd.Process.Kill()
 	c.cmd.Wait()
-	if st, ok := c.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		c.peak = max(c.peak, st.Maxrss<<10)
-	}
 	c.cmd = nil
 }
 
@@ -385,7 +398,7 @@ func (r *BenchResult) Markdown() string {
 		fmt.Fprintf(&b, "; %d queries with an error are left out", failed)
 	}
 	b.WriteString(".\n\n")
-	fmt.Fprintf(&b, "Peak RSS (getrusage maxrss of each engine's own process, over all its queries): carquet %.1f MiB, DuckDB %.1f MiB.\n",
+	fmt.Fprintf(&b, "Peak RSS (VmHWM of each engine's own process, over all its queries): carquet %.1f MiB, DuckDB %.1f MiB.\n",
 		float64(r.PeakRSS["carquet"])/(1<<20), float64(r.PeakRSS["duckdb"])/(1<<20))
 	if len(notes) > 0 {
 		b.WriteString("\nErrors:\n\n" + strings.Join(notes, "\n") + "\n")
