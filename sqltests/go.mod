@@ -10,6 +10,7 @@ require (
 	github.com/carquet-go/carquet v0.0.0
 	github.com/duckdb/duckdb-go/v2 v2.10506.0
 	github.com/parquet-go/parquet-go v0.32.1
+	github.com/pingcap/go-tpc v1.0.7
 )
 
 require (

@@ -5,6 +5,11 @@
 //
 //	carquet-bench [-rows 1000000] [-runs 5] [-out docs/bench] [-workloads write,read,column,count,cross] [-codecs none,snappy,zstd,gzip,lz4_raw] [-mem] [-cpuprofile f -profile read/zstd]
 //
+// The subcommand tpch compares carquet with DuckDB on the 22 TPC-H
+// queries (see tpch.go and package sqltests/tpch):
+//
+//	carquet-bench tpch [-sf 1] [-threads 2] [-runs 3] [-queries 1,3,5] [-timeout 10m] [-writer carquet|duckdb|both] [-out file.md]
+//
 // Peak memory runs each contender's full streaming read of the zstd file
 // in a child process (this program re-executed with -child-read) and
 // reads VmHWM from /proc/self/status.
@@ -33,6 +38,13 @@ var (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "tpch" {
+		if err := tpchMain(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "carquet-bench tpch:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	rows := flag.Int("rows", 1_000_000, "rows of the events table")
 	runs := flag.Int("runs", 5, "counted runs per cell (after one warm-up)")
 	out := flag.String("out", "", "folder for README tables, results.json and SVG charts (none: print only)")
