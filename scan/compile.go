@@ -51,6 +51,7 @@ func compile(p Predicate, b binding) evaluator {
 	case In:
 		consts = x.Values
 	}
+	e.bounds = make([]bound, 0, len(consts))
 	for _, c := range consts {
 		bd, ok := bindConst(e.ci, c)
 		if !ok {
@@ -63,6 +64,9 @@ func compile(p Predicate, b binding) evaluator {
 		for i := range e.bounds {
 			e.bounds[i] = bound{origin: e.bounds[i].origin}
 		}
+	}
+	if _, ok := p.(In); ok {
+		e.buildInSet()
 	}
 	return e
 }

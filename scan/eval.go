@@ -43,6 +43,55 @@ type leafEval struct {
 	// column's domain: values are compared as Go values instead.
 	byValue bool
 	field   *schema.Field
+	// inInts and inBytes hold the values of a long IN list (inSetMin or
+	// more) of an integer or byte-string column, so that a row is one
+	// lookup, not a comparison with every value.
+	inInts  map[int64]struct{}
+	inBytes map[string]struct{}
+}
+
+// inSetMin is the length from which an IN list is looked up in a set.
+const inSetMin = 16
+
+// buildInSet fills inInts or inBytes from the bounds of an IN list, when
+// the column's domain allows it and the list is long.
+func (e *leafEval) buildInSet() {
+	if e.byValue || len(e.bounds) < inSetMin {
+		return
+	}
+	switch e.ci.dom {
+	case domInt:
+		e.inInts = make(map[int64]struct{}, len(e.bounds))
+		for _, b := range e.bounds {
+			if b.frac == 0 && !b.never && !b.low && !b.high {
+				e.inInts[b.i] = struct{}{}
+			}
+		}
+	case domBytes:
+		e.inBytes = make(map[string]struct{}, len(e.bounds))
+		for _, b := range e.bounds {
+			if !b.never {
+				e.inBytes[string(b.b)] = struct{}{}
+			}
+		}
+	}
+}
+
+// inSet looks slot i up in the IN list's set; ok is false when the list
+// has none for the slot's kind.
+func (e *leafEval) inSet(v *vector.Vector, i int) (found, ok bool) {
+	switch {
+	case e.inInts != nil && v.Kind == vector.Int64:
+		_, found = e.inInts[v.Int64s[i]]
+		return found, true
+	case e.inInts != nil && v.Kind == vector.Int32:
+		_, found = e.inInts[int64(v.Int32s[i])]
+		return found, true
+	case e.inBytes != nil && (v.Kind == vector.ByteArray || v.Kind == vector.FixedLenByteArray):
+		_, found = e.inBytes[string(v.Bytes(i))]
+		return found, true
+	}
+	return false, false
 }
 
 func setKnown(v *vector.Vector, n int, known vector.Bitmap) {
@@ -89,6 +138,9 @@ func (e *leafEval) test(v *vector.Vector, i int) bool {
 	case Compare:
 		return holds(p.Op, e.compare(v, i, &e.bounds[0]))
 	case In:
+		if found, ok := e.inSet(v, i); ok {
+			return found != p.Not
+		}
 		for k := range e.bounds {
 			if e.compare(v, i, &e.bounds[k]) == 0 {
 				return !p.Not

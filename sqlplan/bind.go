@@ -1858,6 +1858,41 @@ func argScalar(v any) (Type, any, error) {
 	return Type{}, nil, errorf("unsupported argument type %T", v)
 }
 
+// tableColumns returns the lower-case column names of a table of the
+// catalog; known is false when tn names none (a marker, a missing table).
+func (p *planner) tableColumns(tn sqlparser.TableName) (cols map[string]bool, known bool) {
+	name := tn.Name.String()
+	if q := tn.Qualifier.String(); q != "" {
+		name = q + "." + name
+	}
+	if strings.Contains(name, ":") {
+		return nil, false // the rewrite's markers
+	}
+	t, _, err := p.openTable(name)
+	if err != nil {
+		return nil, false
+	}
+	defer p.e.release(t)
+	cols = map[string]bool{}
+	for _, c := range t.Columns {
+		cols[strings.ToLower(c.Name)] = true
+	}
+	return cols, true
+}
+
+// scopeHasColumn reports whether a plain name resolves to a column of a
+// relation of sc or of a scope around it.
+func scopeHasColumn(sc *scope, name string) bool {
+	for s := sc; s != nil; s = s.outer {
+		for _, r := range s.rels {
+			if findCol(r, name) != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // decorrelateExists turns EXISTS (SELECT ... FROM s WHERE s.k = outer.k
 // AND <conditions on s>) into outer.k IN (SELECT s.k FROM s WHERE s.k IS
 // NOT NULL AND <conditions>), which runs once. Other correlated forms
@@ -1879,11 +1914,21 @@ func (p *planner) decorrelateExists(x *sqlparser.ExistsExpr, sc *scope) (sqlpars
 	if inner == "" {
 		inner = tn.Name.String()
 	}
+	innerCols, known := p.tableColumns(tn)
 	// isOuter: a column qualified by a relation of the enclosing query
-	// (and not by the subquery's own table).
+	// (and not by the subquery's own table), or named plainly when the
+	// subquery's table has no column of the name and the enclosing query
+	// has one.
 	isOuter := func(e sqlparser.Expr) bool {
 		c, ok := e.(*sqlparser.ColName)
-		if !ok || c.Qualifier.IsEmpty() || strings.EqualFold(c.Qualifier.Name.String(), inner) {
+		if !ok {
+			return false
+		}
+		if c.Qualifier.IsEmpty() {
+			name := c.Name.Lowered()
+			return known && !innerCols[name] && scopeHasColumn(sc, name)
+		}
+		if strings.EqualFold(c.Qualifier.Name.String(), inner) {
 			return false
 		}
 		return sc.relByName(c.Qualifier.Name.String()) != nil

@@ -45,7 +45,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		if containsAggregate(sel.Where.Expr) {
 			return nil, errorf("aggregate functions are not allowed in WHERE (use HAVING)")
 		}
-		w, err := p.bindBool(sel.Where.Expr, sc, nil)
+		w, err := p.bindBool(factorDisjunctions(sel.Where.Expr), sc, nil)
 		if err != nil {
 			return nil, err
 		}
