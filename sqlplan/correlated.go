@@ -92,8 +92,10 @@ type corrExpr struct {
 	mu   sync.Mutex
 	memo map[string]expr // by the outer values: the subquery's result (for IN, a test of slot 0)
 	// grouped, when set, answers every outer value from one grouped run
-	// of the subquery instead of a run per value.
+	// of the subquery instead of a run per value; existsG does so for an
+	// EXISTS (existsgroup.go).
 	grouped *groupedCorr
+	existsG *groupedExists
 }
 
 func (e *corrExpr) typ() Type { return e.t }
@@ -141,6 +143,13 @@ func (p *planner) bindCorrelated(kind corrKind, n sqlparser.Expr, left sqlparser
 	e.refs = frame.refs
 	if kind == corrScalar && len(frame.refs) == 1 && !noGroupedCorrelation {
 		e.grouped = groupedCorrelation(n.(*sqlparser.Subquery), frame.names[0], frame.refs[0].t, e.t)
+	}
+	if kind == corrExists && !noGroupedCorrelation {
+		ts := make([]Type, len(frame.refs))
+		for i, r := range frame.refs {
+			ts[i] = r.t
+		}
+		e.existsG = groupedExistsOf(n.(*sqlparser.ExistsExpr), frame.names, ts)
 	}
 	for _, name := range frame.names {
 		o, err := p.bindExpr(name, sc, agg)
@@ -205,6 +214,16 @@ func (e *corrExpr) eval(b *Batch) (*Col, error) {
 				vals[j] = c.get(int(rows[0]))
 			}
 			var err error
+			if e.existsG != nil {
+				found, err := e.existsG.exists(e, vals)
+				if errors.Is(err, errGroupedFallback) {
+					e.existsG = nil // keys of types that do not unify: run per value
+				} else if err != nil {
+					return nil, err
+				} else {
+					test = &constExpr{t: e.t, v: found}
+				}
+			}
 			if e.grouped != nil {
 				var v any
 				v, err = e.grouped.value(e, vals[0])
@@ -215,7 +234,7 @@ func (e *corrExpr) eval(b *Batch) (*Col, error) {
 				}
 				test = &constExpr{t: e.t, v: v}
 			}
-			if e.grouped == nil {
+			if e.grouped == nil && test == nil {
 				if test, err = e.instantiate(vals); err != nil {
 					return nil, err
 				}

@@ -1,0 +1,252 @@
+package sqlplan
+
+import (
+	"github.com/xwb1989/sqlparser"
+)
+
+// groupedExists answers a correlated EXISTS whose correlation is one
+// equality inner = outer.k plus comparisons of inner expressions with
+// outer columns (TPC-H Q21: l2.l_orderkey = l1.l_orderkey AND
+// l2.l_suppkey <> l1.l_suppkey) from one run of the subquery instead of a
+// run per outer row: SELECT inner, r1, r2, ... FROM s WHERE <the
+// conjuncts without outer columns>, its rows bucketed by inner; an outer
+// row's answer is whether a row of its bucket meets every comparison.
+// That is a hash semi-join with a residual condition.
+type groupedExists struct {
+	sel     *sqlparser.Select
+	keyRef  int // the outer reference the key equals (index in refs)
+	keyT    Type
+	resid   []existsResidual
+	outerTs []Type
+
+	built  bool
+	rows   *Batch
+	ints   map[int64][]int32
+	strs   map[string][]int32
+	useInt bool
+}
+
+// existsResidual is inner op outer: column 1+i of the built rows against
+// outer reference ref.
+type existsResidual struct {
+	op  cmpOp
+	ref int
+	t   Type // the type both sides compare in
+}
+
+var sqlCmpOps = map[string]cmpOp{
+	sqlparser.EqualStr: opEq, sqlparser.NotEqualStr: opNe, "<>": opNe, sqlparser.LessThanStr: opLt,
+	sqlparser.LessEqualStr: opLe, sqlparser.GreaterThanStr: opGt, sqlparser.GreaterEqualStr: opGe,
+}
+
+// flipCmp is op with its operands exchanged (a < b is b > a).
+func flipCmp(op cmpOp) cmpOp {
+	switch op {
+	case opLt:
+		return opGt
+	case opLe:
+		return opGe
+	case opGt:
+		return opLt
+	case opGe:
+		return opLe
+	}
+	return op
+}
+
+// groupedExistsOf returns the grouped form of a correlated EXISTS, or nil
+// when its shape is not the one above. names are the outer references as
+// the subquery names them (frame.names), ts their types.
+func groupedExistsOf(x *sqlparser.ExistsExpr, names []*sqlparser.ColName, ts []Type) *groupedExists {
+	sel, ok := x.Subquery.Select.(*sqlparser.Select)
+	if !ok || sel.Where == nil || len(sel.GroupBy) > 0 || sel.Having != nil || sel.Limit != nil || sel.Lock != "" ||
+		containsAggregate(sel.SelectExprs) {
+		return nil
+	}
+	texts := make([]string, len(names))
+	for i, n := range names {
+		texts[i] = sqlparser.String(n)
+	}
+	refOf := func(e sqlparser.Expr) int {
+		if c, ok := e.(*sqlparser.ColName); ok {
+			s := sqlparser.String(c)
+			for i, t := range texts {
+				if t == s {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	mentions := func(n sqlparser.SQLNode) bool {
+		found := false
+		sqlparser.Walk(func(y sqlparser.SQLNode) (bool, error) {
+			if c, ok := y.(*sqlparser.ColName); ok && refOf(c) >= 0 {
+				found = true
+			}
+			return !found, nil
+		}, n)
+		return found
+	}
+	if mentions(sel.From) {
+		return nil
+	}
+	g := &groupedExists{keyRef: -1, outerTs: ts}
+	var keyExpr sqlparser.Expr
+	var residExprs []sqlparser.Expr
+	var inner []sqlparser.Expr
+	for _, c := range splitAnd(sel.Where.Expr) {
+		if !mentions(c) {
+			inner = append(inner, c)
+			continue
+		}
+		cmp, ok := c.(*sqlparser.ComparisonExpr)
+		if !ok || cmp.Escape != nil {
+			return nil
+		}
+		op, ok := sqlCmpOps[cmp.Operator]
+		if !ok || containsSubquery(cmp) {
+			return nil
+		}
+		var in sqlparser.Expr
+		ref := -1
+		switch {
+		case refOf(cmp.Right) >= 0 && !mentions(cmp.Left):
+			in, ref = cmp.Left, refOf(cmp.Right)
+		case refOf(cmp.Left) >= 0 && !mentions(cmp.Right):
+			in, ref, op = cmp.Right, refOf(cmp.Left), flipCmp(op)
+		default:
+			return nil
+		}
+		if op == opEq && keyExpr == nil {
+			keyExpr, g.keyRef = in, ref
+			continue
+		}
+		residExprs = append(residExprs, in)
+		g.resid = append(g.resid, existsResidual{op: op, ref: ref})
+	}
+	if keyExpr == nil {
+		return nil
+	}
+	items := sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: keyExpr}}
+	for _, r := range residExprs {
+		items = append(items, &sqlparser.AliasedExpr{Expr: r})
+	}
+	g.sel = &sqlparser.Select{SelectExprs: items, From: sel.From, Distinct: ""}
+	if len(inner) > 0 {
+		g.sel.Where = &sqlparser.Where{Type: sqlparser.WhereStr, Expr: astAnd(inner)}
+	}
+	if len(g.resid) == 0 {
+		// Only the key: the distinct keys are enough.
+		g.sel.Distinct = sqlparser.DistinctStr
+	}
+	return g
+}
+
+// build runs the subquery once and buckets its rows by key.
+func (g *groupedExists) build(e *corrExpr) error {
+	p := e.p.child(e.p.src)
+	defer p.releaseAll()
+	b, err := p.runSubquery(g.sel, e.sc, -1)
+	if err != nil {
+		return err
+	}
+	if g.keyT, err = unifyTypes(withoutField(b.Cols[0].T), withoutField(g.outerTs[g.keyRef])); err != nil {
+		return errGroupedFallback
+	}
+	key := b.Cols[0]
+	if needsCast(key.T, g.keyT) {
+		if key, err = castCol(key, g.keyT); err != nil {
+			return errGroupedFallback
+		}
+	}
+	key = key.decoded()
+	for i := range g.resid {
+		r := &g.resid[i]
+		if r.t, err = unifyTypes(withoutField(b.Cols[1+i].T), withoutField(g.outerTs[r.ref])); err != nil {
+			return errGroupedFallback
+		}
+		c := b.Cols[1+i]
+		if needsCast(c.T, r.t) {
+			if b.Cols[1+i], err = castCol(c, r.t); err != nil {
+				return errGroupedFallback
+			}
+		}
+		b.Cols[1+i] = b.Cols[1+i].decoded()
+	}
+	g.rows = b
+	g.useInt = storage(g.keyT) == stInt && key.I != nil
+	if g.useInt {
+		g.ints = make(map[int64][]int32)
+	} else {
+		g.strs = make(map[string][]int32)
+	}
+	var buf []byte
+	for i := 0; i < b.N; i++ {
+		if key.isNull(i) {
+			continue // equal to no outer value
+		}
+		if g.useInt {
+			g.ints[key.I[i]] = append(g.ints[key.I[i]], int32(i))
+			continue
+		}
+		buf = appendKey(buf[:0], key, i)
+		g.strs[string(buf)] = append(g.strs[string(buf)], int32(i))
+	}
+	g.built = true
+	return nil
+}
+
+// exists answers the EXISTS for one outer row's reference values.
+func (g *groupedExists) exists(e *corrExpr, vals []any) (bool, error) {
+	if !g.built {
+		if err := g.build(e); err != nil {
+			return false, err
+		}
+	}
+	kv := vals[g.keyRef]
+	if kv == nil {
+		return false, nil
+	}
+	kv, err := castScalar(kv, withoutField(g.outerTs[g.keyRef]), g.keyT)
+	if err != nil {
+		return false, asError(err)
+	}
+	var bucket []int32
+	if g.useInt {
+		x, _ := kv.(int64)
+		if u, ok := kv.(uint64); ok {
+			x = int64(u)
+		}
+		bucket = g.ints[x]
+	} else {
+		one := newBuilder(g.keyT, 1)
+		one.add(kv)
+		bucket = g.strs[string(appendKey(nil, one.c, 0))]
+	}
+	if len(bucket) == 0 {
+		return false, nil
+	}
+	ovs := make([]any, len(g.resid))
+	for i, r := range g.resid {
+		v := vals[r.ref]
+		if v == nil {
+			return false, nil // a comparison with NULL holds for no row
+		}
+		if ovs[i], err = castScalar(v, withoutField(g.outerTs[r.ref]), r.t); err != nil {
+			return false, asError(err)
+		}
+	}
+rows:
+	for _, row := range bucket {
+		for i, r := range g.resid {
+			c := g.rows.Cols[1+i]
+			iv := c.get(int(row))
+			if iv == nil || !holds(r.op, compareScalars(r.t, iv, ovs[i])) {
+				continue rows
+			}
+		}
+		return true, nil
+	}
+	return false, nil
+}
