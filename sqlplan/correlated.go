@@ -141,8 +141,12 @@ func (p *planner) bindCorrelated(kind corrKind, n sqlparser.Expr, left sqlparser
 	}
 	frame.fixed = true
 	e.refs = frame.refs
-	if kind == corrScalar && len(frame.refs) == 1 && !noGroupedCorrelation {
-		e.grouped = groupedCorrelation(n.(*sqlparser.Subquery), frame.names[0], frame.refs[0].t, e.t)
+	if kind == corrScalar && len(frame.refs) >= 1 && !noGroupedCorrelation {
+		ts := make([]Type, len(frame.refs))
+		for i, r := range frame.refs {
+			ts[i] = r.t
+		}
+		e.grouped = groupedCorrelation(n.(*sqlparser.Subquery), frame.names, ts, e.t)
 	}
 	if kind == corrExists && !noGroupedCorrelation {
 		ts := make([]Type, len(frame.refs))
@@ -226,7 +230,7 @@ func (e *corrExpr) eval(b *Batch) (*Col, error) {
 			}
 			if e.grouped != nil {
 				var v any
-				v, err = e.grouped.value(e, vals[0])
+				v, err = e.grouped.value(e, vals)
 				if errors.Is(err, errGroupedFallback) {
 					e.grouped = nil // keys of types that do not unify: run per value
 				} else if err != nil {
@@ -301,22 +305,24 @@ var errGroupedFallback = errors.New("grouped correlation does not apply")
 // (SELECT agg FROM s WHERE s.k = outer.c AND rest) is, for each value of
 // outer.c, the row of SELECT k, agg FROM s WHERE rest GROUP BY k with
 // that key, or the aggregate over no rows (count 0, others NULL) when
-// there is none or the outer value is NULL.
+// there is none or the outer value is NULL. Several equalities
+// (s.k1 = outer.c1 AND s.k2 = outer.c2, TPC-H Q20) group by every key.
 type groupedCorr struct {
 	grouped, empty *sqlparser.Select
-	outerT         Type
+	outerTs        []Type
 	resT           Type
 
 	built bool
-	keyT  Type
+	keyTs []Type
 	m     map[string]any
 	none  any
 }
 
 // groupedCorrelation returns the grouped form of a scalar subquery that is
-// an aggregate without GROUP BY whose only correlation is one equality
-// inner = outer (outer named once, as name), or nil.
-func groupedCorrelation(sub *sqlparser.Subquery, name *sqlparser.ColName, outerT, resT Type) *groupedCorr {
+// an aggregate without GROUP BY whose only correlations are equalities
+// inner = outer, one for each outer reference (named once each, as
+// names), or nil.
+func groupedCorrelation(sub *sqlparser.Subquery, names []*sqlparser.ColName, outerTs []Type, resT Type) *groupedCorr {
 	sel, ok := sub.Select.(*sqlparser.Select)
 	if !ok || sel.Where == nil || len(sel.GroupBy) > 0 || sel.Having != nil || sel.Limit != nil || sel.Distinct != "" ||
 		len(sel.SelectExprs) != 1 || sel.Lock != "" {
@@ -326,37 +332,66 @@ func groupedCorrelation(sub *sqlparser.Subquery, name *sqlparser.ColName, outerT
 	if !ok || !containsAggregate(item.Expr) || containsSubquery(item.Expr) {
 		return nil
 	}
-	outerText := sqlparser.String(name)
-	mentions := func(n sqlparser.SQLNode) int {
+	texts := make([]string, len(names))
+	for i, n := range names {
+		texts[i] = sqlparser.String(n)
+	}
+	// mentions counts the outer references in n (of reference ref, or of
+	// any when ref < 0).
+	mentions := func(n sqlparser.SQLNode, ref int) int {
 		k := 0
 		sqlparser.Walk(func(x sqlparser.SQLNode) (bool, error) {
-			if c, ok := x.(*sqlparser.ColName); ok && sqlparser.String(c) == outerText {
-				k++
+			if c, ok := x.(*sqlparser.ColName); ok {
+				s := sqlparser.String(c)
+				for i, t := range texts {
+					if t == s && (ref < 0 || ref == i) {
+						k++
+					}
+				}
 			}
 			return true, nil
 		}, n)
 		return k
 	}
-	if mentions(sel) != 1 || mentions(sel.From) > 0 || mentions(sel.SelectExprs) > 0 {
+	for i := range texts {
+		if mentions(sel, i) != 1 {
+			return nil
+		}
+	}
+	if mentions(sel.From, -1) > 0 || mentions(sel.SelectExprs, -1) > 0 {
 		return nil
 	}
-	var inner sqlparser.Expr
+	refOf := func(e sqlparser.Expr) int {
+		s := sqlparser.String(e)
+		for i, t := range texts {
+			if t == s {
+				return i
+			}
+		}
+		return -1
+	}
+	inners := make([]sqlparser.Expr, len(texts))
 	var rest []sqlparser.Expr
 	for _, c := range splitAnd(sel.Where.Expr) {
 		cmp, ok := c.(*sqlparser.ComparisonExpr)
-		if ok && cmp.Operator == sqlparser.EqualStr && inner == nil {
-			switch {
-			case sqlparser.String(cmp.Right) == outerText && mentions(cmp.Left) == 0:
-				inner = cmp.Left
+		if ok && cmp.Operator == sqlparser.EqualStr {
+			if r := refOf(cmp.Right); r >= 0 && inners[r] == nil && mentions(cmp.Left, -1) == 0 {
+				inners[r] = cmp.Left
 				continue
-			case sqlparser.String(cmp.Left) == outerText && mentions(cmp.Right) == 0:
-				inner = cmp.Right
+			}
+			if r := refOf(cmp.Left); r >= 0 && inners[r] == nil && mentions(cmp.Right, -1) == 0 {
+				inners[r] = cmp.Right
 				continue
 			}
 		}
 		rest = append(rest, c)
 	}
-	if inner == nil || containsAggregate(inner) || containsSubquery(inner) {
+	for _, inner := range inners {
+		if inner == nil || containsAggregate(inner) || containsSubquery(inner) {
+			return nil
+		}
+	}
+	if mentions(astAnd(append([]sqlparser.Expr{sqlparser.BoolVal(true)}, rest...)), -1) > 0 {
 		return nil
 	}
 	var where *sqlparser.Where
@@ -367,18 +402,24 @@ func groupedCorrelation(sub *sqlparser.Subquery, name *sqlparser.ColName, outerT
 		}
 		where = &sqlparser.Where{Type: sqlparser.WhereStr, Expr: w}
 	}
+	var items sqlparser.SelectExprs
+	var groupBy sqlparser.GroupBy
+	for _, inner := range inners {
+		items = append(items, &sqlparser.AliasedExpr{Expr: inner})
+		groupBy = append(groupBy, inner)
+	}
 	grouped := &sqlparser.Select{
-		SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: inner}, &sqlparser.AliasedExpr{Expr: item.Expr}},
+		SelectExprs: append(items, &sqlparser.AliasedExpr{Expr: item.Expr}),
 		From:        sel.From,
 		Where:       where,
-		GroupBy:     sqlparser.GroupBy{inner},
+		GroupBy:     groupBy,
 	}
 	empty := &sqlparser.Select{
 		SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: item.Expr}},
 		From:        sel.From,
 		Where:       &sqlparser.Where{Type: sqlparser.WhereStr, Expr: sqlparser.BoolVal(false)},
 	}
-	return &groupedCorr{grouped: grouped, empty: empty, outerT: outerT, resT: resT}
+	return &groupedCorr{grouped: grouped, empty: empty, outerTs: outerTs, resT: resT}
 }
 
 func splitAnd(e sqlparser.Expr) []sqlparser.Expr {
@@ -404,9 +445,10 @@ func containsSubquery(n sqlparser.SQLNode) bool {
 	return found
 }
 
-// value is the subquery's result for the outer value v (built on first
-// use, with a planner of its own).
-func (g *groupedCorr) value(e *corrExpr, v any) (any, error) {
+// value is the subquery's result for the outer values vals (built on
+// first use, with a planner of its own).
+func (g *groupedCorr) value(e *corrExpr, vals []any) (any, error) {
+	nk := len(g.outerTs)
 	if !g.built {
 		p := e.p.child(e.p.src)
 		defer p.releaseAll()
@@ -421,46 +463,57 @@ func (g *groupedCorr) value(e *corrExpr, v any) (any, error) {
 		if nb.N == 1 {
 			g.none = nb.Cols[0].get(0)
 		}
-		if g.keyT, err = unifyTypes(withoutField(b.Cols[0].T), withoutField(g.outerT)); err != nil {
-			return nil, errGroupedFallback
+		g.keyTs = make([]Type, nk)
+		for k := range nk {
+			if g.keyTs[k], err = unifyTypes(withoutField(b.Cols[k].T), withoutField(g.outerTs[k])); err != nil {
+				return nil, errGroupedFallback
+			}
 		}
 		g.m = make(map[string]any, b.N)
+		res := b.Cols[nk]
+	rows:
 		for i := 0; i < b.N; i++ {
-			k := b.Cols[0].get(i)
-			if k == nil {
-				continue // never equal to an outer value
+			var key []byte
+			for k := range nk {
+				v := b.Cols[k].get(i)
+				if v == nil {
+					continue rows // never equal to an outer value
+				}
+				if key, err = g.appendKey(key, k, v, b.Cols[k].T); err != nil {
+					return nil, err
+				}
 			}
-			key, err := g.key(k, b.Cols[0].T)
-			if err != nil {
-				return nil, err
-			}
-			res := b.Cols[1].get(i)
-			if res != nil && (b.Cols[1].T.Kind != g.resT.Kind || b.Cols[1].T.Scale != g.resT.Scale) {
-				if res, err = castScalar(res, b.Cols[1].T, g.resT); err != nil {
+			r := res.get(i)
+			if r != nil && (res.T.Kind != g.resT.Kind || res.T.Scale != g.resT.Scale) {
+				if r, err = castScalar(r, res.T, g.resT); err != nil {
 					return nil, asError(err)
 				}
 			}
-			g.m[key] = res
+			g.m[string(key)] = r
 		}
 		g.built = true
 	}
-	if v == nil {
-		return g.none, nil
+	var key []byte
+	for k, v := range vals {
+		if v == nil {
+			return g.none, nil
+		}
+		var err error
+		if key, err = g.appendKey(key, k, v, g.outerTs[k]); err != nil {
+			return nil, err
+		}
 	}
-	key, err := g.key(v, g.outerT)
-	if err != nil {
-		return nil, err
-	}
-	if r, ok := g.m[key]; ok {
+	if r, ok := g.m[string(key)]; ok {
 		return r, nil
 	}
 	return g.none, nil
 }
 
-func (g *groupedCorr) key(v any, t Type) (string, error) {
-	c, err := castScalar(v, withoutField(t), g.keyT)
+// appendKey appends key k's value v (of type t) in the keys' common type.
+func (g *groupedCorr) appendKey(buf []byte, k int, v any, t Type) ([]byte, error) {
+	c, err := castScalar(v, withoutField(t), g.keyTs[k])
 	if err != nil {
-		return "", asError(err)
+		return nil, asError(err)
 	}
-	return fmt.Sprintf("%T\x00%v", c, c), nil
+	return appendOuterKey(buf, c), nil
 }
