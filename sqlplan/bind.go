@@ -1075,8 +1075,17 @@ func (p *planner) bindIn(l expr, right sqlparser.Expr, not bool, sc *scope, agg 
 		if len(b.Cols) != 1 {
 			return nil, errorf("the subquery of IN returns %d columns, not 1", len(b.Cols))
 		}
+		// Each distinct value once: the test (and a scan's IN list) is
+		// as long as the subquery's distinct values, not its rows.
 		c := b.Cols[0]
+		seen := make(map[string]struct{}, b.N)
+		var key []byte
 		for i := 0; i < b.N; i++ {
+			key = appendKey(key[:0], c, i)
+			if _, dup := seen[string(key)]; dup {
+				continue
+			}
+			seen[string(key)] = struct{}{}
 			items = append(items, &constExpr{t: c.T, v: c.get(i)})
 		}
 		if b.N == 0 {

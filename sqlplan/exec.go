@@ -146,6 +146,45 @@ func (n *filterNode) next(ctx context.Context) (*Batch, error) {
 
 func (n *filterNode) close() { n.in.close() }
 
+// relFilterNode filters one FROM relation before it is joined, by
+// conjuncts that name its columns alone. Its batches hold the relation's
+// columns only, while the conjuncts read the slots of the joined batch,
+// where the relation starts at offset: they see the batch shifted so.
+type relFilterNode struct {
+	in     node
+	pred   expr
+	offset int
+}
+
+func (n *relFilterNode) next(ctx context.Context) (*Batch, error) {
+	for {
+		b, err := n.in.next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if n.offset > 0 {
+			shifted := &Batch{N: b.N, Cols: make([]*Col, n.offset, n.offset+len(b.Cols))}
+			shifted.Cols = append(shifted.Cols, b.Cols...)
+			if b, err = filterBatch(shifted, n.pred); err != nil {
+				return nil, err
+			}
+			b.Cols = b.Cols[n.offset:]
+		} else if b, err = filterBatch(b, n.pred); err != nil {
+			return nil, err
+		}
+		if b.N > 0 {
+			return b, nil
+		}
+	}
+}
+
+func (n *relFilterNode) close() { n.in.close() }
+
+func (n *relFilterNode) explain(x *explainer, depth int) {
+	x.line(depth, "FILTER %s", n.pred)
+	n.in.explain(x, depth+1)
+}
+
 // filterBatch keeps the rows for which pred is true.
 func filterBatch(b *Batch, pred expr) (*Batch, error) {
 	c, err := pred.eval(b)

@@ -271,6 +271,8 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		return nil, err
 	}
 
+	steps = p.orderJoins(steps, where)
+
 	// Joins: equality keys, conditions pushed to the right relation's scan,
 	// and the rest.
 	joins := make([]joinKeys, len(steps))
@@ -338,7 +340,10 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 
 	where = whereJoinKeys(steps, where, joins)
 
-	// WHERE pushdown: single-table conjuncts the scan evaluates exactly.
+	// WHERE pushdown: single-table conjuncts the scan evaluates exactly;
+	// the other single-relation conjuncts filter the relation before it is
+	// joined (not a relation NULLs may fill, whose rows the WHERE sees
+	// only after the join).
 	var residual []expr
 	for _, c := range where {
 		rs := relsOf(c)
@@ -350,6 +355,10 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 						goto next
 					}
 				}
+				if len(steps) > 1 && !r.nullExtended && r.lateral == nil && ownRelation(steps, r) && !runsSubquery(c) {
+					r.residual = append(r.residual, c)
+					goto next
+				}
 			}
 		}
 		residual = append(residual, c)
@@ -360,6 +369,11 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	used := map[*scopeCol]bool{}
 	for _, c := range residual {
 		columnsOf(c, used)
+	}
+	for _, st := range steps {
+		for _, c := range st.rel.residual {
+			columnsOf(c, used)
+		}
 	}
 	for _, st := range steps {
 		if l := st.rel.lateral; l != nil {
@@ -449,6 +463,9 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			n = r.sub.root
 		default:
 			n = p.scanOf(r, agg != nil && len(steps) == 1 && orderFree(agg.aggs))
+		}
+		if len(r.residual) > 0 {
+			n = &relFilterNode{in: n, pred: andOf(r.residual), offset: r.offset}
 		}
 		if i == 0 {
 			root = n
@@ -1034,4 +1051,30 @@ func starChanges(f *sqlparser.FuncExpr) (exclude map[string]bool, replace map[st
 		replace[n] = e.Expr
 	}
 	return nil, replace, nil
+}
+
+// ownRelation reports whether r is one of the FROM's steps (not a
+// relation of an enclosing query).
+func ownRelation(steps []joinStep, r *relation) bool {
+	for _, st := range steps {
+		if st.rel == r {
+			return true
+		}
+	}
+	return false
+}
+
+// runsSubquery reports whether e holds a correlated subquery: a test that
+// costs a lookup or a run per row, better made on the rows that are left
+// after the joins' filters than before them.
+func runsSubquery(e expr) bool {
+	if _, ok := e.(*corrExpr); ok {
+		return true
+	}
+	for _, ch := range children(e) {
+		if runsSubquery(ch) {
+			return true
+		}
+	}
+	return false
 }
