@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"math/bits"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -971,22 +970,11 @@ func castHuge(c *Col, from, to Type) (*Col, bool, error) {
 // mulDecimal18 multiplies two unscaled decimals into a DECIMAL of at most
 // 18 digits; ok is false when the product has more.
 func mulDecimal18(x, y int64) (int64, bool) {
-	neg := (x < 0) != (y < 0)
-	ux, uy := uint64(x), uint64(y)
-	if x < 0 {
-		ux = -ux
-	}
-	if y < 0 {
-		uy = -uy
-	}
-	hi, lo := bits.Mul64(ux, uy)
-	if hi != 0 || lo >= 1e18 {
+	r := num.Mul64(x, y)
+	if !r.FitsDigits(18) {
 		return 0, false
 	}
-	if neg {
-		return -int64(lo), true
-	}
-	return int64(lo), true
+	return r.Int64(), true
 }
 
 // exactInts reports whether c holds integers or decimals as fixed-width
