@@ -36,7 +36,14 @@ func (r *Report) Workloads() []string {
 		seen[s.Workload] = true
 	}
 	var out []string
-	for _, w := range []string{"write", "read", "column", "count", "cross:carquet", "cross:arrow-go", "cross:parquet-go", "cross:duckdb"} {
+	var order []string
+	for _, k := range []string{"write", "read", "column", "count", "cross"} {
+		order = append(order, k)
+		for _, l := range Libs {
+			order = append(order, k+":"+l)
+		}
+	}
+	for _, w := range order {
 		if seen[w] {
 			out = append(out, w)
 			delete(seen, w)
@@ -101,21 +108,87 @@ func (r *Report) libsOf(workload string) []string {
 // Libs in report order.
 var Libs = []string{"carquet", "arrow-go", "parquet-go", "duckdb"}
 
+// APIs names each contender's API per workload kind ("kind/lib"): the
+// short name goes in the table header, the rest (after " — ") under it.
+func APIs() map[string]string {
+	arrowRead := ArrowAPI()
+	return map[string]string{
+		"write/carquet":     "writer.New + WriteBatch — on an os.File, no fsync",
+		"write/arrow-go":    "pqarrow.WriteTable — from an arrow.Table",
+		"write/parquet-go":  "GenericWriter[pgEvent] — batches of 8192 row structs",
+		"write/duckdb":      "COPY TO — from a native DuckDB table",
+		"read/carquet":      "file.Reader — category as dictionary codes (ReaderOptions.Codes), default batch size, no mmap",
+		"read/arrow-go":     arrowRead + " — every column of every row group, batches of 8192",
+		"read/parquet-go":   "Pages + Page.Data — ColumnChunk.Pages, ReadPage, typed slices of each decoded page (dictionary pages: indexes looked up)",
+		"read/duckdb":       "SQL aggregate — " + DuckDBReadQuery,
+		"column/carquet":    "file.Reader — Columns: [amount]",
+		"column/arrow-go":   arrowRead + " — column amount only",
+		"column/parquet-go": "Pages + Page.Data — amount's column chunks only",
+		"column/duckdb":     "SQL aggregate — SELECT count(amount), sum(amount) FROM read_parquet(?)",
+		"count/carquet":     "scan.Table.Scan — Compare{ts >= cutoff}: row-group statistics, page index, late materialization",
+		"count/arrow-go":    "stats + pqarrow ReadRowGroups — row groups ruled out by ts statistics, then all of ts (pqarrow has no page-level pushdown)",
+		"count/parquet-go":  "column index + Pages — seek to the first ts page whose max reaches the cutoff, decode the rest",
+		"count/duckdb":      "SQL — SELECT count(*) FROM read_parquet(?) WHERE ts >= ?",
+	}
+}
+
+// kindOf is the workload kind (write, read, column, count) of a workload
+// name such as read:duckdb.
+func kindOf(w string) string {
+	k, _, _ := strings.Cut(w, ":")
+	if k == "cross" {
+		return "read"
+	}
+	return k
+}
+
+func (r *Report) api(w, lib string) (short, long string) {
+	a, ok := r.APIs[kindOf(w)+"/"+lib]
+	if !ok {
+		return "", ""
+	}
+	short, long, _ = strings.Cut(a, " — ")
+	return short, long
+}
+
+func titleOf(w string) string {
+	k, writer, ok := strings.Cut(w, ":")
+	if !ok {
+		return w
+	}
+	switch k {
+	case "read", "cross":
+		return "full read of " + writer + "'s file"
+	case "column":
+		return "one column (amount) of " + writer + "'s file"
+	case "count":
+		return "filtered count (ts >= cutoff, ~5%) of " + writer + "'s file"
+	}
+	return w
+}
+
 // Markdown renders the medians (ms, with min–max), the ratios of each
 // peer's median to carquet's (above 1: carquet is faster), the file sizes
 // and the peak memory.
 func (r *Report) Markdown() string {
 	var b strings.Builder
 	for _, w := range r.Workloads() {
-		title := w
-		if strings.HasPrefix(w, "cross:") {
-			title = "cross-read of " + strings.TrimPrefix(w, "cross:") + "'s file"
-		}
-		fmt.Fprintf(&b, "\n### %s\n\n", title)
+		fmt.Fprintf(&b, "\n### %s\n\n", titleOf(w))
 		libs := r.libsOf(w)
+		if _, writer, ok := strings.Cut(w, ":"); ok && r.Threads > 0 {
+			fmt.Fprintf(&b, "Every contender reads the same file, written by %s, per codec; %d thread each.\n\n", writer, r.Threads)
+		} else if w == "write" && r.Threads > 0 {
+			fmt.Fprintf(&b, "Each contender writes its own file from its in-memory form; %d thread each.\n\n", r.Threads)
+		}
+		var notes []string
 		b.WriteString("| codec |")
 		for _, l := range libs {
-			fmt.Fprintf(&b, " %s ms (min–max) |", l)
+			if short, long := r.api(w, l); short != "" {
+				fmt.Fprintf(&b, " %s: %s, ms (min–max) |", l, short)
+				notes = append(notes, fmt.Sprintf("- %s: %s — %s", l, short, long))
+			} else {
+				fmt.Fprintf(&b, " %s ms (min–max) |", l)
+			}
 		}
 		for _, l := range libs[1:] {
 			fmt.Fprintf(&b, " %s / carquet |", l)
@@ -141,13 +214,30 @@ func (r *Report) Markdown() string {
 			}
 			for _, l := range libs[1:] {
 				s, ok := r.find(w, c, l)
+				if _, differs := r.NotSame[kindOf(w)+"/"+l]; differs {
+					b.WriteString(" not the same work |")
+					continue
+				}
 				if !ok || !okBase || base.Median == 0 {
 					b.WriteString(" – |")
 					continue
 				}
-				fmt.Fprintf(&b, " %.2f |", s.Median/base.Median)
+				ratio := s.Median / base.Median
+				if ratio < 1 {
+					fmt.Fprintf(&b, " %.2f (carquet behind) |", ratio)
+				} else {
+					fmt.Fprintf(&b, " %.2f |", ratio)
+				}
 			}
 			b.WriteString("\n")
+		}
+		if len(notes) > 0 {
+			b.WriteString("\n" + strings.Join(notes, "\n") + "\n")
+		}
+		for _, l := range libs {
+			if why, differs := r.NotSame[kindOf(w)+"/"+l]; differs {
+				fmt.Fprintf(&b, "- no ratio for %s: %s\n", l, why)
+			}
 		}
 	}
 	if len(r.FileSizes) > 0 {

@@ -3,7 +3,7 @@
 // one run, interleaved, and writes a markdown table of medians and ratios,
 // a JSON file of every run and SVG charts.
 //
-//	carquet-bench [-rows 1000000] [-runs 5] [-out docs/bench] [-workloads write,read,column,count,cross] [-codecs none,snappy,zstd,gzip,lz4_raw] [-mem] [-cpuprofile f -profile read/zstd]
+//	carquet-bench [-rows 1000000] [-runs 5] [-out docs/bench] [-workloads write,read,column,count,cross] [-read-files carquet,duckdb] [-codecs none,snappy,zstd,gzip,lz4_raw] [-mem] [-cpuprofile f -profile read/zstd]
 //
 // The subcommand tpch compares carquet with DuckDB on the 22 TPC-H
 // queries (see tpch.go and package sqltests/tpch):
@@ -49,7 +49,8 @@ func main() {
 	runs := flag.Int("runs", 5, "counted runs per cell (after one warm-up)")
 	out := flag.String("out", "", "folder for README tables, results.json and SVG charts (none: print only)")
 	dir := flag.String("dir", "", "folder for the Parquet files (default: a temporary folder)")
-	workloads := flag.String("workloads", "write,read,column,count,cross,sql,footer", "workloads to run: write, read, column, count, cross (§1), sql (§2), footer (§3)")
+	workloads := flag.String("workloads", "write,read,column,count,cross,sql,footer", "workloads to run: write, read, column, count, cross (§1: read, column and count run every contender on each -read-files writer's file; cross adds the full read of the other writers' files), sql (§2), footer (§3)")
+	readFiles := flag.String("read-files", "carquet,duckdb", "writers whose files every contender reads in the read, column and count workloads")
 	flag.StringVar(&resultName, "name", "results", "base name of the result files under -out (NAME.md, NAME.json)")
 	flag.IntVar(&footerScale, "footer-scale", 1, "divide the footer widths by this")
 	flag.StringVar(&footerWidths, "footer-widths", footerWidths, "footer workload: numbers of columns")
@@ -80,7 +81,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(*rows, *runs, *out, *dir, *workloads, *codecs, *mem, *cpuprofile, *profile); err != nil {
+	if err := run(*rows, *runs, *out, *dir, *workloads, *codecs, *readFiles, *mem, *cpuprofile, *profile); err != nil {
 		fmt.Fprintln(os.Stderr, "carquet-bench:", err)
 		os.Exit(1)
 	}
@@ -107,7 +108,7 @@ func child(lib, path string) int {
 	return 0
 }
 
-func run(rows, runs int, out, dir, workloads, codecs string, mem bool, cpuprofile, profile string) error {
+func run(rows, runs int, out, dir, workloads, codecs, readFiles string, mem bool, cpuprofile, profile string) error {
 	if dir == "" {
 		d, err := os.MkdirTemp("", "carquet-bench-")
 		if err != nil {
@@ -117,7 +118,8 @@ func run(rows, runs int, out, dir, workloads, codecs string, mem bool, cpuprofil
 		dir = d
 	}
 	cfg := bench.Config{Rows: rows, Runs: runs, Dir: dir, Codecs: strings.Split(codecs, ","), Workloads: map[string]bool{},
-		Log: func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }}
+		ReadFiles: strings.Split(readFiles, ","),
+		Log:       func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }}
 	for _, w := range strings.Split(workloads, ",") {
 		cfg.Workloads[w] = true
 	}
