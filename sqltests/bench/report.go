@@ -151,6 +151,66 @@ func (r *Report) api(w, lib string) (short, long string) {
 	return short, long
 }
 
+// summaryTable writes, per file workload, each peer's median over
+// carquet's as the geometric mean over the codecs (above 1: carquet is
+// faster), and how many codecs carquet is behind on.
+func (r *Report) summaryTable(b *strings.Builder) {
+	var ws []string
+	for _, w := range r.Workloads() {
+		if k := kindOf(w); k == "write" || k == "read" || k == "column" || k == "count" {
+			ws = append(ws, w)
+		}
+	}
+	if len(ws) == 0 {
+		return
+	}
+	b.WriteString("\n### summary: peer / carquet, geometric mean over the codecs (carquet behind on how many codecs)\n\n| workload |")
+	peers := []string{}
+	for _, l := range Libs[1:] {
+		peers = append(peers, l)
+		fmt.Fprintf(b, " %s / carquet |", l)
+	}
+	b.WriteString("\n|---|")
+	for range peers {
+		b.WriteString("---:|")
+	}
+	b.WriteString("\n")
+	for _, w := range ws {
+		fmt.Fprintf(b, "| %s |", titleOf(w))
+		for _, l := range peers {
+			if _, differs := r.NotSame[kindOf(w)+"/"+l]; differs {
+				b.WriteString(" not the same work |")
+				continue
+			}
+			sum, n, behind := 0.0, 0, 0
+			for _, c := range r.labels(w) {
+				base, ok1 := r.find(w, c, "carquet")
+				s, ok2 := r.find(w, c, l)
+				if !ok1 || !ok2 || base.Median == 0 || s.Median == 0 {
+					continue
+				}
+				ratio := s.Median / base.Median
+				sum += math.Log(ratio)
+				n++
+				if ratio < 1 {
+					behind++
+				}
+			}
+			if n == 0 {
+				b.WriteString(" – |")
+				continue
+			}
+			g := math.Exp(sum / float64(n))
+			mark := ""
+			if g < 1 {
+				mark = ", carquet behind"
+			}
+			fmt.Fprintf(b, " %.2f (%d/%d%s) |", g, behind, n, mark)
+		}
+		b.WriteString("\n")
+	}
+}
+
 func titleOf(w string) string {
 	k, writer, ok := strings.Cut(w, ":")
 	if !ok {
@@ -172,13 +232,22 @@ func titleOf(w string) string {
 // and the peak memory.
 func (r *Report) Markdown() string {
 	var b strings.Builder
+	r.summaryTable(&b)
 	for _, w := range r.Workloads() {
 		fmt.Fprintf(&b, "\n### %s\n\n", titleOf(w))
 		libs := r.libsOf(w)
+		threads := ""
+		if r.Threads > 0 {
+			threads = fmt.Sprintf("; %d thread each (DuckDB SET threads=%d", r.Threads, r.Threads)
+			if r.GoMaxProcs > 0 {
+				threads += fmt.Sprintf(", the Go contenders one goroutine at GOMAXPROCS=%d", r.GoMaxProcs)
+			}
+			threads += ")"
+		}
 		if _, writer, ok := strings.Cut(w, ":"); ok && r.Threads > 0 {
-			fmt.Fprintf(&b, "Every contender reads the same file, written by %s, per codec; %d thread each.\n\n", writer, r.Threads)
+			fmt.Fprintf(&b, "Every contender reads the same file, written by %s, per codec%s.\n\n", writer, threads)
 		} else if w == "write" && r.Threads > 0 {
-			fmt.Fprintf(&b, "Each contender writes its own file from its in-memory form; %d thread each.\n\n", r.Threads)
+			fmt.Fprintf(&b, "Each contender writes its own file from its in-memory form%s.\n\n", threads)
 		}
 		var notes []string
 		b.WriteString("| codec |")
@@ -279,7 +348,7 @@ func (r *Report) Markdown() string {
 		}
 	}
 	if len(r.PeakRSS) > 0 {
-		b.WriteString("\n### peak memory of a full streaming read (zstd file, child process, VmHWM)\n\n| library | peak RSS MiB |\n|---|---:|\n")
+		b.WriteString("\n### peak memory of a full read (carquet's zstd file, read by every contender; child process, VmHWM)\n\n| library | peak RSS MiB |\n|---|---:|\n")
 		keys := make([]string, 0, len(r.PeakRSS))
 		for k := range r.PeakRSS {
 			keys = append(keys, k)

@@ -50,7 +50,11 @@ type Config struct {
 	// read, column and count workloads; nil is carquet and duckdb. The
 	// cross workload adds the full read of every other writer's file.
 	ReadFiles []string
-	Log       func(format string, args ...any)
+	// Procs, when above 0, is GOMAXPROCS during the file workloads: 1
+	// gives every Go contender one core, garbage collector included, as
+	// DuckDB has at SET threads=1.
+	Procs int
+	Log   func(format string, args ...any)
 }
 
 // Report is everything a run measured.
@@ -71,8 +75,9 @@ type Report struct {
 	// APIs names each contender's API per workload kind, by
 	// "kind/lib" (kind: write, read, column, count); Threads is every
 	// contender's thread count in the file workloads.
-	APIs    map[string]string `json:"apis,omitempty"`
-	Threads int               `json:"threads,omitempty"`
+	APIs       map[string]string `json:"apis,omitempty"`
+	Threads    int               `json:"threads,omitempty"`
+	GoMaxProcs int               `json:"gomaxprocs,omitempty"`
 	// NotSame marks "workload/lib" cells that do not do the same work as
 	// carquet's, with the reason: the report gives no ratio for them.
 	NotSame map[string]string `json:"not_same,omitempty"`
@@ -224,6 +229,10 @@ func (s *Suite) check(what string, r Result, full bool) error {
 
 // Run runs the file workloads of §1.
 func (s *Suite) Run() (*Report, error) {
+	if s.Cfg.Procs > 0 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(s.Cfg.Procs))
+	}
+	s.rep.GoMaxProcs = runtime.GOMAXPROCS(0)
 	order := s.names()
 	cutoff := s.Ev.Cutoff()
 	wantCount := int64(0)
