@@ -205,10 +205,22 @@ func (r *Report) summaryTable(b *strings.Builder) {
 			if g < 1 {
 				mark = ", carquet behind"
 			}
-			fmt.Fprintf(b, " %.2f (%d/%d%s) |", g, behind, n, mark)
+			gs := fmt.Sprintf("%.2f", g)
+			if g < 1 {
+				gs = fmtBelow1(g)
+			}
+			fmt.Fprintf(b, " %s (%d/%d%s) |", gs, behind, n, mark)
 		}
 		b.WriteString("\n")
 	}
+}
+
+// fmtBelow1 formats a ratio below 1 so that it never reads 1.00.
+func fmtBelow1(x float64) string {
+	if fmt.Sprintf("%.2f", x) == "1.00" {
+		return fmt.Sprintf("%.3f", x)
+	}
+	return fmt.Sprintf("%.2f", x)
 }
 
 func titleOf(w string) string {
@@ -293,7 +305,7 @@ func (r *Report) Markdown() string {
 				}
 				ratio := s.Median / base.Median
 				if ratio < 1 {
-					fmt.Fprintf(&b, " %.2f (carquet behind) |", ratio)
+					fmt.Fprintf(&b, " %s (carquet behind) |", fmtBelow1(ratio))
 				} else {
 					fmt.Fprintf(&b, " %.2f |", ratio)
 				}
@@ -474,7 +486,7 @@ func (r *Report) WriteCharts(dir string) ([]string, error) {
 		name = strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(name, " ", "-"), "*", "star"), "?", "")
 		name = strings.ReplaceAll(strings.ReplaceAll(name, ">=", "ge"), "=", "eq")
 		name = strings.NewReplacer("(", "", ")", "", "--", "-").Replace(name)
-		svg := BarChart(fmt.Sprintf("%s, %d rows: median ms (lower is better)", w, r.Rows), "ms", r.labels(w), r.libsOf(w), func(c, l string) (float64, float64, float64, bool) {
+		svg := BarChart(fmt.Sprintf("%s, %d rows: median ms (lower is better)", titleOf(w), r.Rows), "ms", r.labels(w), r.libsOf(w), func(c, l string) (float64, float64, float64, bool) {
 			s, ok := r.find(w, c, l)
 			return s.Median * 1e3, s.Min * 1e3, s.Max * 1e3, ok
 		})
