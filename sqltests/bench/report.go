@@ -217,10 +217,12 @@ func (r *Report) summaryTable(b *strings.Builder) {
 
 // fmtBelow1 formats a ratio below 1 so that it never reads 1.00.
 func fmtBelow1(x float64) string {
-	if fmt.Sprintf("%.2f", x) == "1.00" {
-		return fmt.Sprintf("%.3f", x)
+	for prec := 2; prec < 5; prec++ {
+		if s := fmt.Sprintf("%.*f", prec, x); !strings.HasPrefix(s, "1.") {
+			return s
+		}
 	}
-	return fmt.Sprintf("%.2f", x)
+	return "0.9999"
 }
 
 func titleOf(w string) string {
