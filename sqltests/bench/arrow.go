@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -89,7 +90,8 @@ func openArrow(path string) (*pqfile.Reader, *pqarrow.FileReader, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 64 << 10}, memory.DefaultAllocator)
+	// Parallel false (the default): one goroutine, like every contender.
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 64 << 10, Parallel: false}, memory.DefaultAllocator)
 	if err != nil {
 		pf.Close()
 		return nil, nil, err
@@ -97,7 +99,38 @@ func openArrow(path string) (*pqfile.Reader, *pqarrow.FileReader, error) {
 	return pf, fr, nil
 }
 
-func (a *arrowLib) read(path string, cols []int) (Result, error) {
+// ArrowLowLevel selects arrow-go's read path for the full and one-column
+// reads: true is the low-level parquet/file column readers (typed
+// ColumnChunkReader.ReadBatch), false is pqarrow.FileReader.ReadRowGroups
+// into an arrow.Table. Both were measured (TestArrowPaths,
+// BenchmarkArrowPaths); the suite uses the faster.
+var ArrowLowLevel = true
+
+// ArrowAPI names the path ArrowLowLevel selects, for the report.
+func ArrowAPI() string {
+	if ArrowLowLevel {
+		return "parquet/file ColumnChunkReader.ReadBatch"
+	}
+	return "pqarrow FileReader.ReadRowGroups"
+}
+
+func (a *arrowLib) Read(path string) (Result, error) {
+	if ArrowLowLevel {
+		return arrowReadLow(path, false)
+	}
+	return arrowReadTable(path, false)
+}
+
+func (a *arrowLib) Column(path string) (Result, error) {
+	if ArrowLowLevel {
+		return arrowReadLow(path, true)
+	}
+	return arrowReadTable(path, true)
+}
+
+// arrowReadTable reads every column (or amount only) of every row group
+// into an arrow.Table with pqarrow and computes the Result from it.
+func arrowReadTable(path string, amountOnly bool) (Result, error) {
 	pf, fr, err := openArrow(path)
 	if err != nil {
 		return Result{}, err
@@ -107,6 +140,10 @@ func (a *arrowLib) read(path string, cols []int) (Result, error) {
 	for i := range rgs {
 		rgs[i] = i
 	}
+	cols := []int{0, 1, 2, 3, 4}
+	if amountOnly {
+		cols = []int{3}
+	}
 	tbl, err := fr.ReadRowGroups(context.Background(), cols, rgs)
 	if err != nil {
 		return Result{}, err
@@ -114,21 +151,121 @@ func (a *arrowLib) read(path string, cols []int) (Result, error) {
 	defer tbl.Release()
 	res := Result{Rows: tbl.NumRows()}
 	for i := 0; i < int(tbl.NumCols()); i++ {
-		if tbl.Column(i).Name() != "amount" {
-			continue
-		}
 		for _, ch := range tbl.Column(i).Data().Chunks() {
-			for _, v := range ch.(*array.Float64).Float64Values() {
-				res.AmountSum += v
+			switch tbl.Column(i).Name() {
+			case "ts":
+				for _, v := range ch.(*array.Timestamp).TimestampValues() {
+					res.TSSum += int64(v)
+				}
+			case "user_id":
+				for _, v := range ch.(*array.Int32).Int32Values() {
+					res.UserSum += int64(v)
+				}
+			case "category":
+				off := ch.(*array.String).ValueOffsets()
+				for j := 0; j+1 < len(off); j++ {
+					res.CatBytes += int64(off[j+1] - off[j])
+				}
+			case "amount":
+				for _, v := range ch.(*array.Float64).Float64Values() {
+					res.AmountSum += v
+				}
+			case "flag":
+				bl := ch.(*array.Boolean)
+				for j := 0; j < bl.Len(); j++ {
+					if bl.Value(j) {
+						res.Flags++
+					}
+				}
 			}
 		}
 	}
 	return res, nil
 }
 
-func (a *arrowLib) Read(path string) (Result, error) { return a.read(path, []int{0, 1, 2, 3, 4}) }
+const arrowBatch = 8192
 
-func (a *arrowLib) Column(path string) (Result, error) { return a.read(path, []int{3}) }
+// arrowReadLow reads every column (or amount only) of every row group with
+// the typed column chunk readers of parquet/file, batches of 8192 values:
+// no arrow arrays are built; ByteArray values point into the page or the
+// dictionary.
+func arrowReadLow(path string, amountOnly bool) (Result, error) {
+	pf, err := pqfile.OpenParquetFile(path, false)
+	if err != nil {
+		return Result{}, err
+	}
+	defer pf.Close()
+	sc := pf.MetaData().Schema
+	cols := []string{"ts", "user_id", "category", "amount", "flag"}
+	if amountOnly {
+		cols = []string{"amount"}
+	}
+	var res Result
+	i64 := make([]int64, arrowBatch)
+	i32 := make([]int32, arrowBatch)
+	f64 := make([]float64, arrowBatch)
+	bools := make([]bool, arrowBatch)
+	bas := make([]parquet.ByteArray, arrowBatch)
+	for g := 0; g < pf.NumRowGroups(); g++ {
+		rg := pf.RowGroup(g)
+		for _, name := range cols {
+			ci := sc.ColumnIndexByName(name)
+			if ci < 0 {
+				return res, fmt.Errorf("no column %q", name)
+			}
+			cr, err := rg.Column(ci)
+			if err != nil {
+				return res, err
+			}
+			for cr.HasNext() {
+				var n int
+				switch r := cr.(type) {
+				case *pqfile.Int64ColumnChunkReader:
+					_, n, err = r.ReadBatch(arrowBatch, i64, nil, nil)
+					for _, v := range i64[:n] {
+						res.TSSum += v
+					}
+				case *pqfile.Int32ColumnChunkReader:
+					_, n, err = r.ReadBatch(arrowBatch, i32, nil, nil)
+					for _, v := range i32[:n] {
+						res.UserSum += int64(v)
+					}
+				case *pqfile.ByteArrayColumnChunkReader:
+					_, n, err = r.ReadBatch(arrowBatch, bas, nil, nil)
+					for _, v := range bas[:n] {
+						res.CatBytes += int64(len(v))
+					}
+				case *pqfile.Float64ColumnChunkReader:
+					_, n, err = r.ReadBatch(arrowBatch, f64, nil, nil)
+					for _, v := range f64[:n] {
+						res.AmountSum += v
+					}
+					res.Rows += int64(n)
+				case *pqfile.BooleanColumnChunkReader:
+					_, n, err = r.ReadBatch(arrowBatch, bools, nil, nil)
+					for _, v := range bools[:n] {
+						if v {
+							res.Flags++
+						}
+					}
+				default:
+					return res, fmt.Errorf("column %q: unexpected reader %T", name, cr)
+				}
+				if err != nil {
+					return res, err
+				}
+				if n == 0 {
+					break
+				}
+			}
+			if err := cr.Err(); err != nil {
+				return res, err
+			}
+			cr.Close()
+		}
+	}
+	return res, nil
+}
 
 // Count reads the ts column of the row groups whose statistics allow a
 // match (pqarrow has no predicate pushdown) and counts.

@@ -21,11 +21,13 @@ func TestSuiteSmall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := len(rep.Summaries), 2*(4+4)*4; got != want {
+	// per codec: write, read of 4 files (carquet's and duckdb's, then
+	// cross: the two others), column and count of 2 files; 4 contenders
+	if got, want := len(rep.Summaries), 2*(1+4+2+2)*4; got != want {
 		t.Errorf("%d summaries, want %d", got, want)
 	}
 	md := rep.Markdown()
-	for _, w := range []string{"### write", "### count", "cross-read of duckdb's file", "### file size"} {
+	for _, w := range []string{"### write", "### filtered count (ts >= cutoff, ~5%) of carquet's file", "### full read of duckdb's file", "### full read of parquet-go's file", "### file size", "not the same work"} {
 		if !strings.Contains(md, w) {
 			t.Errorf("markdown lacks %q", w)
 		}
@@ -68,5 +70,75 @@ func TestGenerate(t *testing.T) {
 		if ev.UserID[i] < 1 || ev.UserID[i] > 499997 || ev.Amount[i] < 0.09 || ev.Amount[i] > 3714.81 {
 			t.Fatalf("row %d out of range: %d %v", i, ev.UserID[i], ev.Amount[i])
 		}
+	}
+}
+
+// TestArrowPaths checks that arrow-go's two read paths (pqarrow tables
+// and the low-level column readers) compute the same results.
+func TestArrowPaths(t *testing.T) {
+	ev := Generate(20000)
+	dir := t.TempDir()
+	c, err := NewCarquet(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "c.parquet")
+	if err := c.Write("zstd", path); err != nil {
+		t.Fatal(err)
+	}
+	want := ev.Want()
+	for _, amountOnly := range []bool{false, true} {
+		a, err := arrowReadTable(path, amountOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := arrowReadLow(path, amountOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Rows != want.Rows || b.Rows != want.Rows || !close(a.AmountSum, want.AmountSum) || !close(b.AmountSum, want.AmountSum) {
+			t.Errorf("amountOnly %v: %+v, %+v, want %+v", amountOnly, a, b, want)
+		}
+		if !amountOnly && (a != b || a.TSSum != want.TSSum || a.CatBytes != want.CatBytes || a.Flags != want.Flags || a.UserSum != want.UserSum) {
+			t.Errorf("full: pqarrow %+v, low-level %+v, want %+v", a, b, want)
+		}
+	}
+}
+
+// BenchmarkArrowPaths measures arrow-go's two read paths on one file
+// (ARROW_BENCH_FILE, or a zstd file of 1M rows written by carquet), to
+// pick the faster for the suite (ArrowLowLevel).
+func BenchmarkArrowPaths(b *testing.B) {
+	path := os.Getenv("ARROW_BENCH_FILE")
+	if path == "" {
+		ev := Generate(1_000_000)
+		c, err := NewCarquet(ev)
+		if err != nil {
+			b.Fatal(err)
+		}
+		path = filepath.Join(b.TempDir(), "c.parquet")
+		if err := c.Write("zstd", path); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, amountOnly := range []bool{false, true} {
+		name := "full"
+		if amountOnly {
+			name = "amount"
+		}
+		b.Run(name+"/pqarrow", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := arrowReadTable(path, amountOnly); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/low-level", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := arrowReadLow(path, amountOnly); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -75,6 +75,20 @@ func (e *Events) AmountSum() float64 {
 	return s
 }
 
+// Want is what a full read of the events must return.
+func (e *Events) Want() Result {
+	r := Result{Rows: int64(e.N), AmountSum: e.AmountSum()}
+	for i := 0; i < e.N; i++ {
+		r.TSSum += e.TS[i]
+		r.UserSum += int64(e.UserID[i])
+		r.CatBytes += int64(len(Categories[e.Category[i]]))
+		if e.Flag[i] {
+			r.Flags++
+		}
+	}
+	return r
+}
+
 // close reports whether two float sums agree up to summation order.
 func close(a, b float64) bool {
 	return math.Abs(a-b) <= 1e-6*math.Max(1, math.Abs(a))

@@ -3,6 +3,7 @@ package bench
 import (
 	"errors"
 	"io"
+	mathbits "math/bits"
 	"os"
 
 	pq "github.com/parquet-go/parquet-go"
@@ -11,6 +12,7 @@ import (
 	pqlz4 "github.com/parquet-go/parquet-go/compress/lz4"
 	pqsnappy "github.com/parquet-go/parquet-go/compress/snappy"
 	pqzstd "github.com/parquet-go/parquet-go/compress/zstd"
+	"github.com/parquet-go/parquet-go/encoding"
 )
 
 // pgEvent is parquet-go's row type for the events. Only category is
@@ -94,31 +96,143 @@ func openParquetGo(path string) (*os.File, *pq.File, error) {
 	return f, pf, nil
 }
 
-// Read decodes every row into a reused []pgEvent of 8192 rows through
-// GenericReader, parquet-go's typed read path.
+// eachPage calls fn on every page of column ci of every row group, in
+// order: parquet-go's page API (File.RowGroups, ColumnChunk.Pages,
+// Pages.ReadPage); fn reads the decoded values through Page.Data, typed
+// slices of the page's buffers, with no copy and no Value boxing.
+func eachPage(pf *pq.File, ci int, fn func(pq.Page)) error {
+	for _, rg := range pf.RowGroups() {
+		pages := rg.ColumnChunks()[ci].Pages()
+		for {
+			page, err := pages.ReadPage()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				pages.Close()
+				return err
+			}
+			fn(page)
+			pq.Release(page)
+		}
+		if err := pages.Close(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pgValues gives a page's values of one physical type as a slice: the
+// page's own decoded buffer (Page.Data), or for a dictionary-encoded page
+// its indexes looked up in the dictionary's values (a writer may encode
+// the first pages of a numeric column with a dictionary, then fall back).
+type pgValues[T any] struct {
+	get  func(*encoding.Values) []T
+	dict pq.Dictionary
+	vals []T
+	buf  []T
+}
+
+// data is pg.Data() (its methods take a pointer).
+func data(pg pq.Page) *encoding.Values {
+	v := pg.Data()
+	return &v
+}
+
+func (c *pgValues[T]) of(pg pq.Page) []T {
+	d := pg.Dictionary()
+	if d == nil {
+		return c.get(data(pg))
+	}
+	if d != c.dict {
+		c.dict, c.vals = d, c.get(data(d.Page()))
+	}
+	c.buf = c.buf[:0]
+	for _, k := range data(pg).Int32() {
+		c.buf = append(c.buf, c.vals[k])
+	}
+	return c.buf
+}
+
+// Read decodes every column chunk page by page (eachPage), column after
+// column; category's dictionary-encoded pages give their dictionary
+// indexes, looked up in the byte lengths of the dictionary's values.
 func (p *parquetGoLib) Read(path string) (Result, error) {
 	f, pf, err := openParquetGo(path)
 	if err != nil {
 		return Result{}, err
 	}
 	defer f.Close()
-	r := pq.NewGenericReader[pgEvent](pf)
-	defer r.Close()
-	buf := make([]pgEvent, 8192)
 	var res Result
-	for {
-		n, err := r.Read(buf)
-		for _, e := range buf[:n] {
-			res.AmountSum += e.Amount
+	ts := pgValues[int64]{get: (*encoding.Values).Int64}
+	if err := eachPage(pf, columnIndex(pf, "ts"), func(pg pq.Page) {
+		for _, v := range ts.of(pg) {
+			res.TSSum += v
 		}
-		res.Rows += int64(n)
-		if errors.Is(err, io.EOF) {
-			return res, nil
-		}
-		if err != nil {
-			return res, err
-		}
+	}); err != nil {
+		return res, err
 	}
+	users := pgValues[int32]{get: (*encoding.Values).Int32}
+	if err := eachPage(pf, columnIndex(pf, "user_id"), func(pg pq.Page) {
+		for _, v := range users.of(pg) {
+			res.UserSum += int64(v)
+		}
+	}); err != nil {
+		return res, err
+	}
+	var dict pq.Dictionary
+	var dictLens []int64
+	if err := eachPage(pf, columnIndex(pf, "category"), func(pg pq.Page) {
+		if d := pg.Dictionary(); d != nil {
+			if d != dict {
+				dict = d
+				_, off := data(d.Page()).ByteArray()
+				dictLens = dictLens[:0]
+				for i := 0; i+1 < len(off); i++ {
+					dictLens = append(dictLens, int64(off[i+1]-off[i]))
+				}
+			}
+			for _, k := range data(pg).Int32() {
+				res.CatBytes += dictLens[k]
+			}
+			return
+		}
+		_, off := data(pg).ByteArray()
+		for i := 0; i+1 < len(off); i++ {
+			res.CatBytes += int64(off[i+1] - off[i])
+		}
+	}); err != nil {
+		return res, err
+	}
+	amounts := pgValues[float64]{get: (*encoding.Values).Double}
+	if err := eachPage(pf, columnIndex(pf, "amount"), func(pg pq.Page) {
+		vs := amounts.of(pg)
+		for _, v := range vs {
+			res.AmountSum += v
+		}
+		res.Rows += int64(len(vs))
+	}); err != nil {
+		return res, err
+	}
+	err = eachPage(pf, columnIndex(pf, "flag"), func(pg pq.Page) {
+		if d := pg.Dictionary(); d != nil { // no writer here does this
+			for _, k := range data(pg).Int32() {
+				if d.Index(k).Boolean() {
+					res.Flags++
+				}
+			}
+			return
+		}
+		bits := data(pg).Boolean() // bit-packed, LSB first
+		n := int(pg.NumValues())
+		for _, b := range bits[:n/8] {
+			res.Flags += int64(mathbits.OnesCount8(b))
+		}
+		if r := n % 8; r != 0 {
+			res.Flags += int64(mathbits.OnesCount8(bits[n/8] & (1<<r - 1)))
+		}
+	})
+	return res, err
 }
 
 func columnIndex(pf *pq.File, name string) int {
@@ -130,47 +244,23 @@ func columnIndex(pf *pq.File, name string) int {
 	return -1
 }
 
-// Column decodes the amount column page by page with DoubleReader.
+// Column decodes the amount column page by page (eachPage, Page.Data).
 func (p *parquetGoLib) Column(path string) (Result, error) {
 	f, pf, err := openParquetGo(path)
 	if err != nil {
 		return Result{}, err
 	}
 	defer f.Close()
-	ci := columnIndex(pf, "amount")
-	buf := make([]float64, 8192)
 	var res Result
-	for _, rg := range pf.RowGroups() {
-		pages := rg.ColumnChunks()[ci].Pages()
-		for {
-			page, err := pages.ReadPage()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				pages.Close()
-				return res, err
-			}
-			vr := page.Values().(pq.DoubleReader)
-			for {
-				n, err := vr.ReadDoubles(buf)
-				for _, v := range buf[:n] {
-					res.AmountSum += v
-				}
-				res.Rows += int64(n)
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				if err != nil {
-					pages.Close()
-					return res, err
-				}
-			}
-			pq.Release(page)
+	amounts := pgValues[float64]{get: (*encoding.Values).Double}
+	err = eachPage(pf, columnIndex(pf, "amount"), func(pg pq.Page) {
+		vs := amounts.of(pg)
+		for _, v := range vs {
+			res.AmountSum += v
 		}
-		pages.Close()
-	}
-	return res, nil
+		res.Rows += int64(len(vs))
+	})
+	return res, err
 }
 
 // Count skips, per row group, the pages of ts whose column-index maximum
@@ -183,7 +273,7 @@ func (p *parquetGoLib) Count(path string, cutoff int64) (int64, error) {
 	}
 	defer f.Close()
 	ci := columnIndex(pf, "ts")
-	buf := make([]int64, 8192)
+	ts := pgValues[int64]{get: (*encoding.Values).Int64}
 	var n int64
 	for _, rg := range pf.RowGroups() {
 		cc := rg.ColumnChunks()[ci]
@@ -216,20 +306,9 @@ func (p *parquetGoLib) Count(path string, cutoff int64) (int64, error) {
 				pages.Close()
 				return n, err
 			}
-			vr := page.Values().(pq.Int64Reader)
-			for {
-				k, err := vr.ReadInt64s(buf)
-				for _, v := range buf[:k] {
-					if v >= cutoff {
-						n++
-					}
-				}
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				if err != nil {
-					pages.Close()
-					return n, err
+			for _, v := range ts.of(page) {
+				if v >= cutoff {
+					n++
 				}
 			}
 			pq.Release(page)

@@ -36,7 +36,14 @@ func (r *Report) Workloads() []string {
 		seen[s.Workload] = true
 	}
 	var out []string
-	for _, w := range []string{"write", "read", "column", "count", "cross:carquet", "cross:arrow-go", "cross:parquet-go", "cross:duckdb"} {
+	var order []string
+	for _, k := range []string{"write", "read", "column", "count", "cross"} {
+		order = append(order, k)
+		for _, l := range Libs {
+			order = append(order, k+":"+l)
+		}
+	}
+	for _, w := range order {
 		if seen[w] {
 			out = append(out, w)
 			delete(seen, w)
@@ -101,21 +108,170 @@ func (r *Report) libsOf(workload string) []string {
 // Libs in report order.
 var Libs = []string{"carquet", "arrow-go", "parquet-go", "duckdb"}
 
+// APIs names each contender's API per workload kind ("kind/lib"): the
+// short name goes in the table header, the rest (after " — ") under it.
+func APIs() map[string]string {
+	arrowRead := ArrowAPI()
+	return map[string]string{
+		"write/carquet":     "writer.New + WriteBatch — on an os.File, no fsync",
+		"write/arrow-go":    "pqarrow.WriteTable — from an arrow.Table",
+		"write/parquet-go":  "GenericWriter[pgEvent] — batches of 8192 row structs",
+		"write/duckdb":      "COPY TO — from a native DuckDB table",
+		"read/carquet":      "file.Reader — category as dictionary codes (ReaderOptions.Codes), default batch size, no mmap",
+		"read/arrow-go":     arrowRead + " — every column of every row group, batches of 8192",
+		"read/parquet-go":   "Pages + Page.Data — ColumnChunk.Pages, ReadPage, typed slices of each decoded page (dictionary pages: indexes looked up)",
+		"read/duckdb":       "SQL aggregate — " + DuckDBReadQuery,
+		"column/carquet":    "file.Reader — Columns: [amount]",
+		"column/arrow-go":   arrowRead + " — column amount only",
+		"column/parquet-go": "Pages + Page.Data — amount's column chunks only",
+		"column/duckdb":     "SQL aggregate — SELECT count(amount), sum(amount) FROM read_parquet(?)",
+		"count/carquet":     "scan.Table.Scan — Compare{ts >= cutoff}: row-group statistics, page index, late materialization",
+		"count/arrow-go":    "stats + pqarrow ReadRowGroups — row groups ruled out by ts statistics, then all of ts (pqarrow has no page-level pushdown)",
+		"count/parquet-go":  "column index + Pages — seek to the first ts page whose max reaches the cutoff, decode the rest",
+		"count/duckdb":      "SQL — SELECT count(*) FROM read_parquet(?) WHERE ts >= ?",
+	}
+}
+
+// kindOf is the workload kind (write, read, column, count) of a workload
+// name such as read:duckdb.
+func kindOf(w string) string {
+	k, _, _ := strings.Cut(w, ":")
+	if k == "cross" {
+		return "read"
+	}
+	return k
+}
+
+func (r *Report) api(w, lib string) (short, long string) {
+	a, ok := r.APIs[kindOf(w)+"/"+lib]
+	if !ok {
+		return "", ""
+	}
+	short, long, _ = strings.Cut(a, " — ")
+	return short, long
+}
+
+// summaryTable writes, per file workload, each peer's median over
+// carquet's as the geometric mean over the codecs (above 1: carquet is
+// faster), and how many codecs carquet is behind on.
+func (r *Report) summaryTable(b *strings.Builder) {
+	var ws []string
+	for _, w := range r.Workloads() {
+		if k := kindOf(w); k == "write" || k == "read" || k == "column" || k == "count" {
+			ws = append(ws, w)
+		}
+	}
+	if len(ws) == 0 {
+		return
+	}
+	b.WriteString("\n### summary: peer / carquet, geometric mean over the codecs (carquet behind on how many codecs)\n\n| workload |")
+	peers := []string{}
+	for _, l := range Libs[1:] {
+		peers = append(peers, l)
+		fmt.Fprintf(b, " %s / carquet |", l)
+	}
+	b.WriteString("\n|---|")
+	for range peers {
+		b.WriteString("---:|")
+	}
+	b.WriteString("\n")
+	for _, w := range ws {
+		fmt.Fprintf(b, "| %s |", titleOf(w))
+		for _, l := range peers {
+			if _, differs := r.NotSame[kindOf(w)+"/"+l]; differs {
+				b.WriteString(" not the same work |")
+				continue
+			}
+			sum, n, behind := 0.0, 0, 0
+			for _, c := range r.labels(w) {
+				base, ok1 := r.find(w, c, "carquet")
+				s, ok2 := r.find(w, c, l)
+				if !ok1 || !ok2 || base.Median == 0 || s.Median == 0 {
+					continue
+				}
+				ratio := s.Median / base.Median
+				sum += math.Log(ratio)
+				n++
+				if ratio < 1 {
+					behind++
+				}
+			}
+			if n == 0 {
+				b.WriteString(" – |")
+				continue
+			}
+			g := math.Exp(sum / float64(n))
+			mark := ""
+			if g < 1 {
+				mark = ", carquet behind"
+			}
+			gs := fmt.Sprintf("%.2f", g)
+			if g < 1 {
+				gs = fmtBelow1(g)
+			}
+			fmt.Fprintf(b, " %s (%d/%d%s) |", gs, behind, n, mark)
+		}
+		b.WriteString("\n")
+	}
+}
+
+// fmtBelow1 formats a ratio below 1 so that it never reads 1.00.
+func fmtBelow1(x float64) string {
+	for prec := 2; prec < 5; prec++ {
+		if s := fmt.Sprintf("%.*f", prec, x); !strings.HasPrefix(s, "1.") {
+			return s
+		}
+	}
+	return "0.9999"
+}
+
+func titleOf(w string) string {
+	k, writer, ok := strings.Cut(w, ":")
+	if !ok {
+		return w
+	}
+	switch k {
+	case "read", "cross":
+		return "full read of " + writer + "'s file"
+	case "column":
+		return "one column (amount) of " + writer + "'s file"
+	case "count":
+		return "filtered count (ts >= cutoff, ~5%) of " + writer + "'s file"
+	}
+	return w
+}
+
 // Markdown renders the medians (ms, with min–max), the ratios of each
 // peer's median to carquet's (above 1: carquet is faster), the file sizes
 // and the peak memory.
 func (r *Report) Markdown() string {
 	var b strings.Builder
+	r.summaryTable(&b)
 	for _, w := range r.Workloads() {
-		title := w
-		if strings.HasPrefix(w, "cross:") {
-			title = "cross-read of " + strings.TrimPrefix(w, "cross:") + "'s file"
-		}
-		fmt.Fprintf(&b, "\n### %s\n\n", title)
+		fmt.Fprintf(&b, "\n### %s\n\n", titleOf(w))
 		libs := r.libsOf(w)
+		threads := ""
+		if r.Threads > 0 {
+			threads = fmt.Sprintf("; %d thread each (DuckDB SET threads=%d", r.Threads, r.Threads)
+			if r.GoMaxProcs > 0 {
+				threads += fmt.Sprintf(", the Go contenders one goroutine at GOMAXPROCS=%d", r.GoMaxProcs)
+			}
+			threads += ")"
+		}
+		if _, writer, ok := strings.Cut(w, ":"); ok && r.Threads > 0 {
+			fmt.Fprintf(&b, "Every contender reads the same file, written by %s, per codec%s.\n\n", writer, threads)
+		} else if w == "write" && r.Threads > 0 {
+			fmt.Fprintf(&b, "Each contender writes its own file from its in-memory form%s.\n\n", threads)
+		}
+		var notes []string
 		b.WriteString("| codec |")
 		for _, l := range libs {
-			fmt.Fprintf(&b, " %s ms (min–max) |", l)
+			if short, long := r.api(w, l); short != "" {
+				fmt.Fprintf(&b, " %s: %s, ms (min–max) |", l, short)
+				notes = append(notes, fmt.Sprintf("- %s: %s — %s", l, short, long))
+			} else {
+				fmt.Fprintf(&b, " %s ms (min–max) |", l)
+			}
 		}
 		for _, l := range libs[1:] {
 			fmt.Fprintf(&b, " %s / carquet |", l)
@@ -141,13 +297,30 @@ func (r *Report) Markdown() string {
 			}
 			for _, l := range libs[1:] {
 				s, ok := r.find(w, c, l)
+				if _, differs := r.NotSame[kindOf(w)+"/"+l]; differs {
+					b.WriteString(" not the same work |")
+					continue
+				}
 				if !ok || !okBase || base.Median == 0 {
 					b.WriteString(" – |")
 					continue
 				}
-				fmt.Fprintf(&b, " %.2f |", s.Median/base.Median)
+				ratio := s.Median / base.Median
+				if ratio < 1 {
+					fmt.Fprintf(&b, " %s (carquet behind) |", fmtBelow1(ratio))
+				} else {
+					fmt.Fprintf(&b, " %.2f |", ratio)
+				}
 			}
 			b.WriteString("\n")
+		}
+		if len(notes) > 0 {
+			b.WriteString("\n" + strings.Join(notes, "\n") + "\n")
+		}
+		for _, l := range libs {
+			if why, differs := r.NotSame[kindOf(w)+"/"+l]; differs {
+				fmt.Fprintf(&b, "- no ratio for %s: %s\n", l, why)
+			}
 		}
 	}
 	if len(r.FileSizes) > 0 {
@@ -189,7 +362,7 @@ func (r *Report) Markdown() string {
 		}
 	}
 	if len(r.PeakRSS) > 0 {
-		b.WriteString("\n### peak memory of a full streaming read (zstd file, child process, VmHWM)\n\n| library | peak RSS MiB |\n|---|---:|\n")
+		b.WriteString("\n### peak memory of a full read (carquet's zstd file, read by every contender; child process, VmHWM)\n\n| library | peak RSS MiB |\n|---|---:|\n")
 		keys := make([]string, 0, len(r.PeakRSS))
 		for k := range r.PeakRSS {
 			keys = append(keys, k)
@@ -315,7 +488,7 @@ func (r *Report) WriteCharts(dir string) ([]string, error) {
 		name = strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(name, " ", "-"), "*", "star"), "?", "")
 		name = strings.ReplaceAll(strings.ReplaceAll(name, ">=", "ge"), "=", "eq")
 		name = strings.NewReplacer("(", "", ")", "", "--", "-").Replace(name)
-		svg := BarChart(fmt.Sprintf("%s, %d rows: median ms (lower is better)", w, r.Rows), "ms", r.labels(w), r.libsOf(w), func(c, l string) (float64, float64, float64, bool) {
+		svg := BarChart(fmt.Sprintf("%s, %d rows: median ms (lower is better)", titleOf(w), r.Rows), "ms", r.labels(w), r.libsOf(w), func(c, l string) (float64, float64, float64, bool) {
 			s, ok := r.find(w, c, l)
 			return s.Median * 1e3, s.Min * 1e3, s.Max * 1e3, ok
 		})

@@ -20,7 +20,7 @@ var Codecs = []string{"none", "snappy", "zstd", "gzip", "lz4_raw"}
 
 // Sample is one timed run.
 type Sample struct {
-	Workload string  `json:"workload"` // write, read, column, count, cross:<writer>
+	Workload string  `json:"workload"` // write, read:<writer>, column:<writer>, count:<writer>
 	Codec    string  `json:"codec"`
 	Lib      string  `json:"lib"`
 	Run      int     `json:"run"` // 0 is the warm-up, not counted
@@ -46,7 +46,15 @@ type Config struct {
 	// Workloads to run (write, read, column, count, cross); nil is all.
 	Workloads map[string]bool
 	Codecs    []string
-	Log       func(format string, args ...any)
+	// ReadFiles are the writers whose file every contender reads in the
+	// read, column and count workloads; nil is carquet and duckdb. The
+	// cross workload adds the full read of every other writer's file.
+	ReadFiles []string
+	// Procs, when above 0, is GOMAXPROCS during the file workloads: 1
+	// gives every Go contender one core, garbage collector included, as
+	// DuckDB has at SET threads=1.
+	Procs int
+	Log   func(format string, args ...any)
 }
 
 // Report is everything a run measured.
@@ -64,6 +72,15 @@ type Report struct {
 	// "decoder/label/workload"; FooterBytes the encoded footer sizes.
 	FooterAllocs map[string]int64 `json:"footer_allocs,omitempty"`
 	FooterBytes  map[string]int   `json:"footer_bytes,omitempty"`
+	// APIs names each contender's API per workload kind, by
+	// "kind/lib" (kind: write, read, column, count); Threads is every
+	// contender's thread count in the file workloads.
+	APIs       map[string]string `json:"apis,omitempty"`
+	Threads    int               `json:"threads,omitempty"`
+	GoMaxProcs int               `json:"gomaxprocs,omitempty"`
+	// NotSame marks "workload/lib" cells that do not do the same work as
+	// carquet's, with the reason: the report gives no ratio for them.
+	NotSame map[string]string `json:"not_same,omitempty"`
 }
 
 // Suite holds the contenders over one generated table.
@@ -72,6 +89,8 @@ type Suite struct {
 	Ev   *Events
 	Libs []Lib
 	rep  *Report
+
+	wantRes *Result
 }
 
 // NewSuite generates the table and prepares every library's in-memory form.
@@ -104,7 +123,13 @@ func NewSuite(cfg Config) (*Suite, error) {
 		return nil, err
 	}
 	s := &Suite{Cfg: cfg, Ev: ev, Libs: []Lib{c, a, p, d}}
-	s.rep = &Report{Rows: cfg.Rows, Runs: cfg.Runs, Started: time.Now().UTC(), FileSizes: map[string]int64{}}
+	if cfg.ReadFiles == nil {
+		s.Cfg.ReadFiles = []string{"carquet", "duckdb"}
+	}
+	s.rep = &Report{Rows: cfg.Rows, Runs: cfg.Runs, Started: time.Now().UTC(), FileSizes: map[string]int64{},
+		APIs: APIs(), Threads: 1, NotSame: map[string]string{
+			"write/parquet-go": "parquet-go writes a dictionary on category only (it cannot fall back from a dictionary that grows too large), the others try one on every column",
+		}}
 	return s, nil
 }
 
@@ -181,19 +206,33 @@ func (s *Suite) names() []string {
 	return out
 }
 
-// check compares a read's result with the generated table.
-func (s *Suite) check(what string, r Result, wantSum bool) error {
-	if r.Rows != int64(s.Ev.N) {
-		return fmt.Errorf("%s: %d rows, want %d", what, r.Rows, s.Ev.N)
+// check compares a read's result with the generated table: rows and
+// sum(amount), and for a full read every other figure.
+func (s *Suite) check(what string, r Result, full bool) error {
+	if s.wantRes == nil {
+		x := s.Ev.Want()
+		s.wantRes = &x
 	}
-	if wantSum && !close(r.AmountSum, s.Ev.AmountSum()) {
-		return fmt.Errorf("%s: sum(amount) %v, want %v", what, r.AmountSum, s.Ev.AmountSum())
+	want := *s.wantRes
+	if r.Rows != want.Rows {
+		return fmt.Errorf("%s: %d rows, want %d", what, r.Rows, want.Rows)
+	}
+	if !close(r.AmountSum, want.AmountSum) {
+		return fmt.Errorf("%s: sum(amount) %v, want %v", what, r.AmountSum, want.AmountSum)
+	}
+	if full && (r.TSSum != want.TSSum || r.UserSum != want.UserSum || r.CatBytes != want.CatBytes || r.Flags != want.Flags) {
+		return fmt.Errorf("%s: sums (ts %d, user_id %d, category bytes %d, flags %d), want (%d, %d, %d, %d)", what,
+			r.TSSum, r.UserSum, r.CatBytes, r.Flags, want.TSSum, want.UserSum, want.CatBytes, want.Flags)
 	}
 	return nil
 }
 
 // Run runs the file workloads of §1.
 func (s *Suite) Run() (*Report, error) {
+	if s.Cfg.Procs > 0 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(s.Cfg.Procs))
+	}
+	s.rep.GoMaxProcs = runtime.GOMAXPROCS(0)
 	order := s.names()
 	cutoff := s.Ev.Cutoff()
 	wantCount := int64(0)
@@ -238,59 +277,71 @@ func (s *Suite) Run() (*Report, error) {
 				}
 			}
 		}
+		// every contender reads the same files: each writer's file in
+		// ReadFiles (and with cross, every writer's) is read by all
+		files := append([]string{}, s.Cfg.ReadFiles...)
+		inFiles := map[string]bool{}
+		for _, f := range files {
+			inFiles[f] = true
+		}
 		type wl struct {
-			name string
-			fn   func(l Lib) func() error
+			name  string
+			files []string
+			fn    func(l Lib, path string) func() error
+		}
+		var readFiles []string
+		if s.want("read") {
+			readFiles = append(readFiles, files...)
+		}
+		if s.want("cross") {
+			for _, w := range order {
+				if !inFiles[w] {
+					readFiles = append(readFiles, w)
+				}
+			}
+		}
+		var colFiles, countFiles []string
+		if s.want("column") {
+			colFiles = files
+		}
+		if s.want("count") {
+			countFiles = files
 		}
 		for _, w := range []wl{
-			{"read", func(l Lib) func() error {
+			{"read", readFiles, func(l Lib, path string) func() error {
 				return func() error {
-					r, err := l.Read(s.path(l.Name(), codec))
+					r, err := l.Read(path)
 					if err == nil {
-						err = s.check(l.Name()+" read", r, true)
+						err = s.check(l.Name()+" read "+path, r, true)
 					}
 					return err
 				}
 			}},
-			{"column", func(l Lib) func() error {
+			{"column", colFiles, func(l Lib, path string) func() error {
 				return func() error {
-					r, err := l.Column(s.path(l.Name(), codec))
+					r, err := l.Column(path)
 					if err == nil {
-						err = s.check(l.Name()+" column", r, true)
+						err = s.check(l.Name()+" column "+path, r, false)
 					}
 					return err
 				}
 			}},
-			{"count", func(l Lib) func() error {
+			{"count", countFiles, func(l Lib, path string) func() error {
 				return func() error {
-					n, err := l.Count(s.path(l.Name(), codec), cutoff)
+					n, err := l.Count(path, cutoff)
 					if err == nil && n != wantCount {
-						err = fmt.Errorf("%s count: %d, want %d", l.Name(), n, wantCount)
+						err = fmt.Errorf("%s count %s: %d, want %d", l.Name(), path, n, wantCount)
 					}
 					return err
 				}
 			}},
 		} {
-			if !s.want(w.name) {
-				continue
-			}
-			fns := map[string]func() error{}
-			for _, l := range s.Libs {
-				fns[l.Name()] = w.fn(l)
-			}
-			if err := s.interleave(w.name, codec, fns, order); err != nil {
-				return nil, err
-			}
-		}
-		// cross-read: each library reads each other library's file
-		if s.want("cross") {
-			for _, writer := range s.Libs {
+			for _, writer := range w.files {
 				fns := map[string]func() error{}
 				for _, l := range s.Libs {
-					p := s.path(writer.Name(), codec)
-					fns[l.Name()] = func() error { _, err := l.Read(p); return err }
+					fns[l.Name()] = w.fn(l, s.path(writer, codec))
 				}
-				if err := s.interleave("cross:"+writer.Name(), codec, fns, order); err != nil {
+				if err := s.interleave(w.name+":"+writer, codec, fns, order); err != nil {
 					return nil, err
 				}
 			}
