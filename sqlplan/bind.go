@@ -509,25 +509,6 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 	case *sqlparser.OrExpr:
 		return p.bindLogic(false, []sqlparser.Expr{x.Left, x.Right}, sc, agg)
 	case *sqlparser.NotExpr:
-		inner := x.Expr
-		for {
-			pe, ok := inner.(*sqlparser.ParenExpr)
-			if !ok {
-				break
-			}
-			inner = pe.Expr
-		}
-		if ex, ok := inner.(*sqlparser.ExistsExpr); ok {
-			if semi, ok := p.decorrelateExists(ex, sc); ok {
-				// NOT EXISTS is true for a NULL key: no row can match it.
-				in := semi.(*sqlparser.ComparisonExpr)
-				anti := &sqlparser.OrExpr{
-					Left:  &sqlparser.IsExpr{Operator: sqlparser.IsNullStr, Expr: in.Left},
-					Right: &sqlparser.NotExpr{Expr: in},
-				}
-				return p.bindExpr(anti, sc, agg)
-			}
-		}
 		e, err := p.bindBool(x.Expr, sc, agg)
 		if err != nil {
 			return nil, err
@@ -731,9 +712,6 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		}
 		return e, err
 	case *sqlparser.ExistsExpr:
-		if semi, ok := p.decorrelateExists(x, sc); ok {
-			return p.bindExpr(semi, sc, agg)
-		}
 		rows, err := p.runSubquery(x.Subquery.Select, sc, 1)
 		if isCorrelated(err) {
 			return p.bindCorrelated(corrExists, x, nil, false, sc, agg)
@@ -1865,126 +1843,6 @@ func argScalar(v any) (Type, any, error) {
 		return Type{Kind: KTimestamp, TZ: true}, t.UnixMicro(), nil
 	}
 	return Type{}, nil, errorf("unsupported argument type %T", v)
-}
-
-// tableColumns returns the lower-case column names of a table of the
-// catalog; known is false when tn names none (a marker, a missing table).
-func (p *planner) tableColumns(tn sqlparser.TableName) (cols map[string]bool, known bool) {
-	name := tn.Name.String()
-	if q := tn.Qualifier.String(); q != "" {
-		name = q + "." + name
-	}
-	if strings.Contains(name, ":") {
-		return nil, false // the rewrite's markers
-	}
-	t, _, err := p.openTable(name)
-	if err != nil {
-		return nil, false
-	}
-	defer p.e.release(t)
-	cols = map[string]bool{}
-	for _, c := range t.Columns {
-		cols[strings.ToLower(c.Name)] = true
-	}
-	return cols, true
-}
-
-// scopeHasColumn reports whether a plain name resolves to a column of a
-// relation of sc or of a scope around it.
-func scopeHasColumn(sc *scope, name string) bool {
-	for s := sc; s != nil; s = s.outer {
-		for _, r := range s.rels {
-			if findCol(r, name) != nil {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// decorrelateExists turns EXISTS (SELECT ... FROM s WHERE s.k = outer.k
-// AND <conditions on s>) into outer.k IN (SELECT s.k FROM s WHERE s.k IS
-// NOT NULL AND <conditions>), which runs once. Other correlated forms
-// stay refused.
-func (p *planner) decorrelateExists(x *sqlparser.ExistsExpr, sc *scope) (sqlparser.Expr, bool) {
-	sel, ok := x.Subquery.Select.(*sqlparser.Select)
-	if !ok || sel.Where == nil || len(sel.GroupBy) > 0 || sel.Having != nil || sel.Limit != nil || sel.Distinct != "" || len(sel.From) != 1 {
-		return nil, false
-	}
-	ate, ok := sel.From[0].(*sqlparser.AliasedTableExpr)
-	if !ok {
-		return nil, false
-	}
-	tn, ok := ate.Expr.(sqlparser.TableName)
-	if !ok {
-		return nil, false
-	}
-	inner := ate.As.String()
-	if inner == "" {
-		inner = tn.Name.String()
-	}
-	innerCols, known := p.tableColumns(tn)
-	// isOuter: a column qualified by a relation of the enclosing query
-	// (and not by the subquery's own table), or named plainly when the
-	// subquery's table has no column of the name and the enclosing query
-	// has one.
-	isOuter := func(e sqlparser.Expr) bool {
-		c, ok := e.(*sqlparser.ColName)
-		if !ok {
-			return false
-		}
-		if c.Qualifier.IsEmpty() {
-			name := c.Name.Lowered()
-			return known && !innerCols[name] && scopeHasColumn(sc, name)
-		}
-		if strings.EqualFold(c.Qualifier.Name.String(), inner) {
-			return false
-		}
-		return sc.relByName(c.Qualifier.Name.String()) != nil
-	}
-	mentionsOuter := func(e sqlparser.SQLNode) bool {
-		found := false
-		sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-			if c, ok := n.(*sqlparser.ColName); ok && isOuter(c) {
-				found = true
-			}
-			return !found, nil
-		}, e)
-		return found
-	}
-	conj := splitAnd(sel.Where.Expr)
-	var outerCol, innerExpr sqlparser.Expr
-	var rest []sqlparser.Expr
-	for _, c := range conj {
-		cmp, ok := c.(*sqlparser.ComparisonExpr)
-		if ok && cmp.Operator == sqlparser.EqualStr && outerCol == nil {
-			switch {
-			case isOuter(cmp.Left) && !mentionsOuter(cmp.Right):
-				outerCol, innerExpr = cmp.Left, cmp.Right
-				continue
-			case isOuter(cmp.Right) && !mentionsOuter(cmp.Left):
-				outerCol, innerExpr = cmp.Right, cmp.Left
-				continue
-			}
-		}
-		if mentionsOuter(c) {
-			return nil, false
-		}
-		rest = append(rest, c)
-	}
-	if outerCol == nil || mentionsOuter(sel.SelectExprs) {
-		return nil, false
-	}
-	where := sqlparser.Expr(&sqlparser.IsExpr{Operator: sqlparser.IsNotNullStr, Expr: innerExpr})
-	for _, r := range rest {
-		where = &sqlparser.AndExpr{Left: where, Right: r}
-	}
-	sub := &sqlparser.Select{
-		SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: innerExpr}},
-		From:        sel.From,
-		Where:       &sqlparser.Where{Type: sqlparser.WhereStr, Expr: where},
-	}
-	return &sqlparser.ComparisonExpr{Operator: sqlparser.InStr, Left: outerCol, Right: &sqlparser.Subquery{Select: sub}}, true
 }
 
 // bindPatternMatch binds x [NOT] GLOB p and x [NOT] SIMILAR TO p, which

@@ -14,8 +14,9 @@ import (
 // memoized), with those values bound as constants, so that every form is
 // exact (any correlation predicate, aggregates, LIMIT, nested levels) and
 // each run is pruned like an uncorrelated query with constants. The
-// common EXISTS on one equality is decorrelated into a semi-join instead
-// (decorrelateExists).
+// common forms run once instead: an aggregate correlated by equalities is
+// grouped by their keys (groupedCorr), an EXISTS correlated by one
+// equality (plus comparisons) is a hash semi-join (groupedExists).
 //
 // How the binder sees the outer values: the subquery is planned under a
 // correlation scope, a scope without relations whose outer is the query's
@@ -184,6 +185,13 @@ func (e *corrExpr) eval(b *Batch) (*Col, error) {
 			return nil, err
 		}
 		outer[i] = c
+	}
+	if e.existsG != nil {
+		out, err := e.existsG.evalRows(e, outer, b.N)
+		if !errors.Is(err, errGroupedFallback) {
+			return out, err
+		}
+		e.existsG = nil // keys of types that do not unify: run per value
 	}
 	var left *Col
 	if e.left != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/num"
 )
 
 var regexpMu sync.Mutex
@@ -412,16 +413,15 @@ func (n *unionNode) close() {
 	}
 }
 
-// drain reads every batch of a node into one batch.
+// drain reads every batch of a node into one batch, each column's
+// storage allocated once at its final size.
 func drain(ctx context.Context, n node, types []Type) (*Batch, error) {
-	out := &Batch{Cols: make([]*Col, len(types))}
-	for i, t := range types {
-		out.Cols[i] = emptyCol(t)
-	}
+	parts := make([][]*Col, len(types))
+	total := 0
 	for {
 		b, err := n.next(ctx)
 		if err == io.EOF {
-			return out, nil
+			break
 		}
 		if err != nil {
 			return nil, err
@@ -432,10 +432,50 @@ func drain(ctx context.Context, n node, types []Type) (*Batch, error) {
 					return nil, err
 				}
 			}
-			appendCol(out.Cols[i], c)
+			parts[i] = append(parts[i], c)
 		}
-		out.N += b.N
+		total += b.N
 	}
+	out := &Batch{N: total, Cols: make([]*Col, len(types))}
+	for i, t := range types {
+		out.Cols[i] = concatCols(t, parts[i], total)
+	}
+	return out, nil
+}
+
+// concatCols appends cols (of type t's storage, total rows) into one
+// column allocated at its final size.
+func concatCols(t Type, cols []*Col, total int) *Col {
+	dst := emptyCol(t)
+	data, nulls := 0, false
+	for _, c := range cols {
+		if c.Off != nil && c.Len > 0 {
+			data += int(c.Off[c.Len] - c.Off[0])
+		}
+		nulls = nulls || c.Null != nil
+	}
+	if nulls {
+		dst.Null = make([]bool, 0, total)
+	}
+	switch storage(t) {
+	case stInt:
+		dst.I = make([]int64, 0, total)
+	case stFloat:
+		dst.F = make([]float64, 0, total)
+	case stBool:
+		dst.B = make([]bool, 0, total)
+	case stBytes:
+		dst.Off = make([]int32, 1, total+1)
+		dst.Data = make([]byte, 0, data)
+	case stHuge:
+		dst.H = make([]num.Int128, 0, total)
+	default:
+		dst.A = make([]any, 0, total)
+	}
+	for _, c := range cols {
+		appendCol(dst, c.decoded())
+	}
+	return dst
 }
 
 // explainer writes a plan as indented text.

@@ -250,3 +250,39 @@ rows:
 	}
 	return false, nil
 }
+
+// evalRows answers the EXISTS for every row of a batch from the outer
+// references' columns, without the per-value memo of other correlated
+// subqueries: one bucket lookup per row (an integer key straight from the
+// column when it is one).
+func (g *groupedExists) evalRows(e *corrExpr, outer []*Col, n int) (*Col, error) {
+	if !g.built {
+		if err := g.build(e); err != nil {
+			return nil, err
+		}
+	}
+	out := &Col{T: Type{Kind: KBool}, Len: n, B: make([]bool, n)}
+	kc := outer[g.keyRef].decoded()
+	direct := g.useInt && len(g.resid) == 0 && kc.I != nil && kc.T.Kind != KUint &&
+		(kc.T.Kind == g.keyT.Kind || kc.T.op() == KInt && g.keyT.op() == KInt) && kc.T.Kind != KDecimal
+	if direct {
+		for i := 0; i < n; i++ {
+			if !kc.isNull(i) {
+				_, out.B[i] = g.ints[kc.I[i]]
+			}
+		}
+		return out, nil
+	}
+	vals := make([]any, len(outer))
+	for i := 0; i < n; i++ {
+		for j, c := range outer {
+			vals[j] = c.get(i)
+		}
+		found, err := g.exists(e, vals)
+		if err != nil {
+			return nil, err
+		}
+		out.B[i] = found
+	}
+	return out, nil
+}
