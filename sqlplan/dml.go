@@ -46,7 +46,7 @@ func (s *Stmt) dmlTarget(verb string, tables sqlparser.TableExprs) (*target, *sq
 
 // deleteRows runs DELETE FROM t [WHERE c].
 func (s *Stmt) deleteRows(ctx context.Context, p *planner) (Result, error) {
-	del := s.ast.(*sqlparser.Delete)
+	del := cloneAST(s.ast.(*sqlparser.Delete))
 	if len(del.Targets) > 0 || len(del.OrderBy) > 0 || del.Limit != nil || len(del.Partitions) > 0 {
 		return Result{}, unsupported("this DELETE form (DELETE FROM t [WHERE ...] is)")
 	}
@@ -73,7 +73,7 @@ func (s *Stmt) deleteRows(ctx context.Context, p *planner) (Result, error) {
 // updateRows runs UPDATE t SET col = expr, ... [WHERE c]. The new values
 // are cast to the columns' types as INSERT casts them.
 func (s *Stmt) updateRows(ctx context.Context, p *planner) (Result, error) {
-	up := s.ast.(*sqlparser.Update)
+	up := cloneAST(s.ast.(*sqlparser.Update))
 	if len(up.OrderBy) > 0 || up.Limit != nil {
 		return Result{}, unsupported("UPDATE with ORDER BY or LIMIT")
 	}

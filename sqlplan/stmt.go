@@ -799,7 +799,7 @@ func isClauseWord(w string) bool {
 // plan plans a query statement (a SELECT or a chain of INTERSECT/EXCEPT).
 func (s *Stmt) plan(p *planner) (*selectPlan, error) {
 	if s.kind != kindSetOp {
-		return p.planSelect(s.ast.(sqlparser.SelectStatement), nil)
+		return p.planSelect(cloneAST(s.ast.(sqlparser.SelectStatement)), nil)
 	}
 	var left *selectPlan
 	for i, part := range s.parts {

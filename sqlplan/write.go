@@ -1025,6 +1025,13 @@ func (s *Stmt) verb() string {
 
 func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	ins := s.ast.(*sqlparser.Insert)
+	if sel, ok := ins.Rows.(sqlparser.SelectStatement); ok {
+		// INSERT ... SELECT plans its query: plan a copy (see cloneAST);
+		// VALUES rows are only read.
+		c := *ins
+		c.Rows = cloneAST(sel)
+		ins = &c
+	}
 	name := ins.Table.Name.String()
 	if q := ins.Table.Qualifier.String(); q != "" {
 		name = q + "." + name
