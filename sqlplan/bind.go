@@ -872,11 +872,14 @@ func hexBytes(s string) ([]byte, error) {
 	return out, nil
 }
 
-// param binds a placeholder (:v1 for ? and $1, :name for named ones).
+// param binds a placeholder (:v1 for ? and $1, :n_name for named ones).
 func (p *planner) param(name string) (expr, error) {
 	name = strings.TrimPrefix(name, ":")
 	var a *Arg
-	if strings.HasPrefix(name, "v") {
+	named, isNamed := strings.CutPrefix(name, "n_")
+	if isNamed {
+		name = named
+	} else if strings.HasPrefix(name, "v") {
 		if n, err := strconv.Atoi(name[1:]); err == nil {
 			for i := range p.args {
 				if p.args[i].Ordinal == n && p.args[i].Name == "" {

@@ -32,3 +32,12 @@ func TestPreparedStatementsRerun(t *testing.T) {
 		}
 	}
 }
+
+// A named parameter called v1 is not the first positional one.
+func TestNamedAndPositionalParametersApart(t *testing.T) {
+	e := newEngine(t)
+	got := queryAll(t, e, "SELECT ?, :v1, $1", Arg{Ordinal: 1, Value: int64(7)}, Arg{Name: "v1", Value: int64(9)})
+	if fmt.Sprint(got) != "[[7 9 7]]" {
+		t.Fatalf("got %v, want [[7 9 7]]", got)
+	}
+}

@@ -333,14 +333,16 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				n, err := strconv.Atoi(t.text[1:])
 				switch {
 				case err != nil:
-					r.emit(":"+t.text[1:], t)
+					r.emit(":n_"+t.text[1:], t)
 				case n < 1:
 					return nil, errAt(src, t.pos, "bad parameter %s", t.text)
 				default:
 					r.emit(":v"+t.text[1:], t)
 				}
 			default:
-				r.emit(":"+t.text[1:], t)
+				// Named parameters get a prefix of their own, so that a
+				// name like v1 never meets the positional :v1.
+				r.emit(":n_"+t.text[1:], t)
 			}
 		case tkNumber:
 			r.emit(t.text, t)
