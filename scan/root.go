@@ -56,9 +56,6 @@ func NewRoot(dir string, externalRead bool) (*Root, error) {
 	return &Root{dir: abs, real: real, ExternalRead: externalRead}, nil
 }
 
-// Dir is the folder, absolute.
-func (r *Root) Dir() string { return r.dir }
-
 // Join resolves a name a statement gives (relative to the folder, or
 // absolute) to a path, refusing it when it lies outside the folder (for a
 // read, unless ExternalRead). A glob is checked by the folders before its

@@ -1010,8 +1010,7 @@ func (p *planner) bindComparison(x *sqlparser.ComparisonExpr, sc *scope, agg *ag
 	case sqlparser.JSONExtractOp, sqlparser.JSONUnquoteExtractOp:
 		return nil, unsupported("the " + x.Operator + " operator") // the rewrite makes calls of them
 	}
-	ops := map[string]cmpOp{"=": opEq, "!=": opNe, "<>": opNe, "<": opLt, "<=": opLe, ">": opGt, ">=": opGe, "<=>": opNullSafeEq}
-	op, ok := ops[x.Operator]
+	op, ok := cmpOps[x.Operator]
 	if !ok {
 		return nil, unsupported("the " + x.Operator + " operator")
 	}
@@ -1028,8 +1027,7 @@ func (p *planner) compare(op cmpOp, l, r expr) (expr, error) {
 	l, r = flatInterval(l), flatInterval(r)
 	if _, lc := isConst(l); lc {
 		if _, rc := isConst(r); !rc {
-			flip := map[cmpOp]cmpOp{opEq: opEq, opNe: opNe, opLt: opGt, opLe: opGe, opGt: opLt, opGe: opLe, opNullSafeEq: opNullSafeEq}
-			l, r, op = r, l, flip[op]
+			l, r, op = r, l, flipCmp(op)
 		}
 	}
 	e := &cmpExpr{op: op, l: l, r: r}

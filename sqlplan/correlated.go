@@ -142,19 +142,17 @@ func (p *planner) bindCorrelated(kind corrKind, n sqlparser.Expr, left sqlparser
 	}
 	frame.fixed = true
 	e.refs = frame.refs
-	if kind == corrScalar && len(frame.refs) >= 1 && !noGroupedCorrelation {
+	if !noGroupedCorrelation && len(frame.refs) > 0 {
 		ts := make([]Type, len(frame.refs))
 		for i, r := range frame.refs {
 			ts[i] = r.t
 		}
-		e.grouped = groupedCorrelation(n.(*sqlparser.Subquery), frame.names, ts, e.t)
-	}
-	if kind == corrExists && !noGroupedCorrelation {
-		ts := make([]Type, len(frame.refs))
-		for i, r := range frame.refs {
-			ts[i] = r.t
+		switch kind {
+		case corrScalar:
+			e.grouped = groupedCorrelation(n.(*sqlparser.Subquery), frame.names, ts, e.t)
+		case corrExists:
+			e.existsG = groupedExistsOf(n.(*sqlparser.ExistsExpr), frame.names, ts)
 		}
-		e.existsG = groupedExistsOf(n.(*sqlparser.ExistsExpr), frame.names, ts)
 	}
 	for _, name := range frame.names {
 		o, err := p.bindExpr(name, sc, agg)
@@ -226,16 +224,6 @@ func (e *corrExpr) eval(b *Batch) (*Col, error) {
 				vals[j] = c.get(int(rows[0]))
 			}
 			var err error
-			if e.existsG != nil {
-				found, err := e.existsG.exists(e, vals)
-				if errors.Is(err, errGroupedFallback) {
-					e.existsG = nil // keys of types that do not unify: run per value
-				} else if err != nil {
-					return nil, err
-				} else {
-					test = &constExpr{t: e.t, v: found}
-				}
-			}
 			if e.grouped != nil {
 				var v any
 				v, err = e.grouped.value(e, vals)
@@ -246,7 +234,7 @@ func (e *corrExpr) eval(b *Batch) (*Col, error) {
 				}
 				test = &constExpr{t: e.t, v: v}
 			}
-			if e.grouped == nil && test == nil {
+			if e.grouped == nil {
 				if test, err = e.instantiate(vals); err != nil {
 					return nil, err
 				}
@@ -340,54 +328,25 @@ func groupedCorrelation(sub *sqlparser.Subquery, names []*sqlparser.ColName, out
 	if !ok || !containsAggregate(item.Expr) || containsSubquery(item.Expr) {
 		return nil
 	}
-	texts := make([]string, len(names))
-	for i, n := range names {
-		texts[i] = sqlparser.String(n)
-	}
-	// mentions counts the outer references in n (of reference ref, or of
-	// any when ref < 0).
-	mentions := func(n sqlparser.SQLNode, ref int) int {
-		k := 0
-		sqlparser.Walk(func(x sqlparser.SQLNode) (bool, error) {
-			if c, ok := x.(*sqlparser.ColName); ok {
-				s := sqlparser.String(c)
-				for i, t := range texts {
-					if t == s && (ref < 0 || ref == i) {
-						k++
-					}
-				}
-			}
-			return true, nil
-		}, n)
-		return k
-	}
-	for i := range texts {
-		if mentions(sel, i) != 1 {
+	refs := outerNamesOf(names)
+	for i := range refs {
+		if refs.count(sel, i) != 1 {
 			return nil
 		}
 	}
-	if mentions(sel.From, -1) > 0 || mentions(sel.SelectExprs, -1) > 0 {
+	if refs.count(sel.From, -1) > 0 || refs.count(sel.SelectExprs, -1) > 0 {
 		return nil
 	}
-	refOf := func(e sqlparser.Expr) int {
-		s := sqlparser.String(e)
-		for i, t := range texts {
-			if t == s {
-				return i
-			}
-		}
-		return -1
-	}
-	inners := make([]sqlparser.Expr, len(texts))
+	inners := make([]sqlparser.Expr, len(refs))
 	var rest []sqlparser.Expr
 	for _, c := range splitAnd(sel.Where.Expr) {
 		cmp, ok := c.(*sqlparser.ComparisonExpr)
 		if ok && cmp.Operator == sqlparser.EqualStr {
-			if r := refOf(cmp.Right); r >= 0 && inners[r] == nil && mentions(cmp.Left, -1) == 0 {
+			if r := refs.ref(cmp.Right); r >= 0 && inners[r] == nil && refs.count(cmp.Left, -1) == 0 {
 				inners[r] = cmp.Left
 				continue
 			}
-			if r := refOf(cmp.Left); r >= 0 && inners[r] == nil && mentions(cmp.Right, -1) == 0 {
+			if r := refs.ref(cmp.Left); r >= 0 && inners[r] == nil && refs.count(cmp.Right, -1) == 0 {
 				inners[r] = cmp.Right
 				continue
 			}
@@ -398,9 +357,6 @@ func groupedCorrelation(sub *sqlparser.Subquery, names []*sqlparser.ColName, out
 		if inner == nil || containsAggregate(inner) || containsSubquery(inner) {
 			return nil
 		}
-	}
-	if mentions(astAnd(append([]sqlparser.Expr{sqlparser.BoolVal(true)}, rest...)), -1) > 0 {
-		return nil
 	}
 	var where *sqlparser.Where
 	if len(rest) > 0 {
@@ -428,6 +384,45 @@ func groupedCorrelation(sub *sqlparser.Subquery, names []*sqlparser.ColName, out
 		Where:       &sqlparser.Where{Type: sqlparser.WhereStr, Expr: sqlparser.BoolVal(false)},
 	}
 	return &groupedCorr{grouped: grouped, empty: empty, outerTs: outerTs, resT: resT}
+}
+
+// outerNames are a correlated subquery's outer references as it spells
+// them (frame.names, as text), to find them in its tree.
+type outerNames []string
+
+func outerNamesOf(names []*sqlparser.ColName) outerNames {
+	out := make(outerNames, len(names))
+	for i, n := range names {
+		out[i] = sqlparser.String(n)
+	}
+	return out
+}
+
+// ref is the index of the reference e is, or -1.
+func (o outerNames) ref(e sqlparser.Expr) int {
+	if c, ok := e.(*sqlparser.ColName); ok {
+		s := sqlparser.String(c)
+		for i, t := range o {
+			if t == s {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// count counts the mentions in n of reference ref (of any when ref < 0).
+func (o outerNames) count(n sqlparser.SQLNode, ref int) int {
+	k := 0
+	sqlparser.Walk(func(x sqlparser.SQLNode) (bool, error) {
+		if c, ok := x.(*sqlparser.ColName); ok {
+			if r := o.ref(c); r >= 0 && (ref < 0 || r == ref) {
+				k++
+			}
+		}
+		return true, nil
+	}, n)
+	return k
 }
 
 func splitAnd(e sqlparser.Expr) []sqlparser.Expr {

@@ -34,26 +34,6 @@ type existsResidual struct {
 	t   Type // the type both sides compare in
 }
 
-var sqlCmpOps = map[string]cmpOp{
-	sqlparser.EqualStr: opEq, sqlparser.NotEqualStr: opNe, "<>": opNe, sqlparser.LessThanStr: opLt,
-	sqlparser.LessEqualStr: opLe, sqlparser.GreaterThanStr: opGt, sqlparser.GreaterEqualStr: opGe,
-}
-
-// flipCmp is op with its operands exchanged (a < b is b > a).
-func flipCmp(op cmpOp) cmpOp {
-	switch op {
-	case opLt:
-		return opGt
-	case opLe:
-		return opGe
-	case opGt:
-		return opLt
-	case opGe:
-		return opLe
-	}
-	return op
-}
-
 // groupedExistsOf returns the grouped form of a correlated EXISTS, or nil
 // when its shape is not the one above. names are the outer references as
 // the subquery names them (frame.names), ts their types.
@@ -63,31 +43,8 @@ func groupedExistsOf(x *sqlparser.ExistsExpr, names []*sqlparser.ColName, ts []T
 		containsAggregate(sel.SelectExprs) {
 		return nil
 	}
-	texts := make([]string, len(names))
-	for i, n := range names {
-		texts[i] = sqlparser.String(n)
-	}
-	refOf := func(e sqlparser.Expr) int {
-		if c, ok := e.(*sqlparser.ColName); ok {
-			s := sqlparser.String(c)
-			for i, t := range texts {
-				if t == s {
-					return i
-				}
-			}
-		}
-		return -1
-	}
-	mentions := func(n sqlparser.SQLNode) bool {
-		found := false
-		sqlparser.Walk(func(y sqlparser.SQLNode) (bool, error) {
-			if c, ok := y.(*sqlparser.ColName); ok && refOf(c) >= 0 {
-				found = true
-			}
-			return !found, nil
-		}, n)
-		return found
-	}
+	refs := outerNamesOf(names)
+	mentions := func(n sqlparser.SQLNode) bool { return refs.count(n, -1) > 0 }
 	if mentions(sel.From) {
 		return nil
 	}
@@ -104,17 +61,17 @@ func groupedExistsOf(x *sqlparser.ExistsExpr, names []*sqlparser.ColName, ts []T
 		if !ok || cmp.Escape != nil {
 			return nil
 		}
-		op, ok := sqlCmpOps[cmp.Operator]
-		if !ok || containsSubquery(cmp) {
+		op, ok := cmpOps[cmp.Operator]
+		if !ok || op == opNullSafeEq || containsSubquery(cmp) {
 			return nil
 		}
 		var in sqlparser.Expr
 		ref := -1
 		switch {
-		case refOf(cmp.Right) >= 0 && !mentions(cmp.Left):
-			in, ref = cmp.Left, refOf(cmp.Right)
-		case refOf(cmp.Left) >= 0 && !mentions(cmp.Right):
-			in, ref, op = cmp.Right, refOf(cmp.Left), flipCmp(op)
+		case refs.ref(cmp.Right) >= 0 && !mentions(cmp.Left):
+			in, ref = cmp.Left, refs.ref(cmp.Right)
+		case refs.ref(cmp.Left) >= 0 && !mentions(cmp.Right):
+			in, ref, op = cmp.Right, refs.ref(cmp.Left), flipCmp(op)
 		default:
 			return nil
 		}

@@ -144,6 +144,24 @@ const (
 
 var cmpNames = [...]string{"=", "<>", "<", "<=", ">", ">=", "<=>"}
 
+// cmpOps are the comparison operators by the parser's spelling.
+var cmpOps = map[string]cmpOp{"=": opEq, "!=": opNe, "<>": opNe, "<": opLt, "<=": opLe, ">": opGt, ">=": opGe, "<=>": opNullSafeEq}
+
+// flipCmp is op with its operands exchanged (a < b is b > a).
+func flipCmp(op cmpOp) cmpOp {
+	switch op {
+	case opLt:
+		return opGt
+	case opLe:
+		return opGe
+	case opGt:
+		return opLt
+	case opGe:
+		return opLe
+	}
+	return op
+}
+
 func holds(op cmpOp, c int) bool {
 	switch op {
 	case opEq, opNullSafeEq:

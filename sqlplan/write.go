@@ -1409,7 +1409,6 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 	}
 	s.e.writeMu.Lock()
 	defer s.e.writeMu.Unlock()
-	defer s.e.forget(path)
 	// Whether the table exists is decided under the lock: another
 	// statement (of this engine or another process) may have created or
 	// dropped it since the first look.
@@ -1417,10 +1416,10 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 		if path, exists, err = s.e.tablePath(s.table); err != nil {
 			return Result{}, err
 		}
-		defer s.e.forget(path)
 	} else {
 		_, exists = s.e.tempTable(s.table)
 	}
+	defer s.e.forget(path)
 	replace := func() (Result, error) {
 		if done, err := s.existing(path); done || err != nil {
 			return Result{}, err
@@ -1546,7 +1545,7 @@ func (s *Stmt) dropTable() (Result, error) {
 // root, holding Parquet files (and what writers leave beside them) in
 // folders of any depth, and nothing else — no other files, no links.
 func tableFolder(dir, root string) error {
-	if same, _ := sameDir(dir, root); same {
+	if sameDir(dir, root) {
 		return errors.New("the database folder itself is not a table")
 	}
 	found := false
@@ -1597,16 +1596,10 @@ func isParquetFile(p string) (bool, error) {
 }
 
 // sameDir reports whether two paths name one folder.
-func sameDir(a, b string) (bool, error) {
-	sa, err := os.Stat(a)
-	if err != nil {
-		return false, err
-	}
-	sb, err := os.Stat(b)
-	if err != nil {
-		return false, err
-	}
-	return os.SameFile(sa, sb), nil
+func sameDir(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
 // toVector converts a column of a field's SQL type into the physical
