@@ -105,6 +105,9 @@ func converter(t sqlplan.Type) func(c *sqlplan.Col, i int) driver.Value {
 	case sqlplan.KBytes:
 		return func(c *sqlplan.Col, i int) driver.Value { return append([]byte(nil), c.Bytes(i)...) }
 	case sqlplan.KTimestamp:
+		if t.Nanos {
+			return func(c *sqlplan.Col, i int) driver.Value { return time.Unix(0, c.I[i]).UTC() }
+		}
 		return func(c *sqlplan.Col, i int) driver.Value { return time.UnixMicro(c.I[i]).UTC() }
 	case sqlplan.KDate:
 		return func(c *sqlplan.Col, i int) driver.Value { return time.Unix(c.I[i]*86400, 0).UTC() }

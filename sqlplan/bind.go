@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/carquet-go/carquet/parquet/schema"
@@ -1151,6 +1152,11 @@ func unifyTypes(a, b Type) (Type, error) {
 		if ak == KString {
 			return Type{Kind: KString}, nil
 		}
+		if a.Nanos != b.Nanos {
+			// TIMESTAMP_NS with TIMESTAMP (TIME_NS with TIME): compared
+			// exactly, in nanoseconds.
+			a.Nanos = true
+		}
 		return a, nil
 	case ak == KNull:
 		return b, nil
@@ -1193,7 +1199,7 @@ func withoutField(t Type) Type { t.Field = nil; return t }
 // unify casts two operands to their common type.
 func (p *planner) unify(l, r expr) (expr, expr, error) {
 	lt, rt := l.typ(), r.typ()
-	if lt.op() == rt.op() && lt.op() != KDecimal {
+	if lt.op() == rt.op() && lt.op() != KDecimal && lt.Nanos == rt.Nanos {
 		return l, r, nil
 	}
 	if lt.op() == KDecimal && rt.op() == KDecimal && lt.Scale == rt.Scale && lt.Prec <= 18 == (rt.Prec <= 18) {
@@ -1251,7 +1257,7 @@ func (p *planner) coerce(e expr, t Type) (expr, error) {
 // cast converts e to t, folding constants.
 func (p *planner) cast(e expr, t Type) (expr, error) {
 	et := e.typ()
-	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.op() == KInt && t.Bits != 0 && t.Bits < 64) && sameNested(et, t) {
+	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.op() == KInt && t.Bits != 0 && t.Bits < 64) && sameNested(et, t) && et.Nanos == t.Nanos {
 		return e, nil
 	}
 	if et.Kind == KDecimal && t.Kind == KDecimal && et.Scale == t.Scale && et.Prec <= 18 == (t.Prec <= 18) && t.Prec >= et.Prec {
@@ -1327,6 +1333,13 @@ func (p *planner) bindTryCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (ex
 
 // arith types and builds an arithmetic expression.
 func (p *planner) arith(op byte, l, r expr) (expr, error) {
+	var err error
+	if l, err = p.micros(l); err != nil {
+		return nil, err
+	}
+	if r, err = p.micros(r); err != nil {
+		return nil, err
+	}
 	lt, rt := l.typ(), r.typ()
 	if lt.Kind == KNull || rt.Kind == KNull {
 		t := lt
@@ -1839,6 +1852,12 @@ func argScalar(v any) (Type, any, error) {
 			return Type{}, nil, asError(err)
 		}
 		return t, out, nil
+	}
+	if t, ok := v.(time.Time); ok && t.Nanosecond()%1000 != 0 {
+		// Nanosecond digits: kept, so a TIMESTAMP_NS compares exactly.
+		if ns, err := timeToNanos(t, func() error { return nil }); err == nil && ns != nil {
+			return Type{Kind: KTimestamp, TZ: true, Nanos: true}, ns, nil
+		}
 	}
 	if t, ok := v.(interface{ UnixMicro() int64 }); ok {
 		return Type{Kind: KTimestamp, TZ: true}, t.UnixMicro(), nil

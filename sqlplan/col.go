@@ -282,9 +282,9 @@ func fromVector(t Type, v *vector.Vector, n int) *Col {
 	case vector.Int64:
 		switch t.Kind {
 		case KTimestamp:
-			c.I = scaleUnits(v.Int64s[:n], schema.UnitNanos(lt.Timestamp.Unit))
+			c.I = scaleUnits(v.Int64s[:n], schema.UnitNanos(lt.Timestamp.Unit), t.Nanos)
 		case KTime:
-			c.I = scaleUnits(v.Int64s[:n], schema.UnitNanos(lt.Time.Unit))
+			c.I = scaleUnits(v.Int64s[:n], schema.UnitNanos(lt.Time.Unit), t.Nanos)
 		default:
 			c.I = v.Int64s[:n]
 		}
@@ -389,8 +389,19 @@ func (c *Col) decoded() *Col {
 	return b.c
 }
 
-// scaleUnits converts counts of a time unit into microseconds.
-func scaleUnits(src []int64, unitNanos int64) []int64 {
+// scaleUnits converts counts of a time unit into microseconds, or into
+// nanoseconds for a TIMESTAMP_NS/TIME_NS column (nanos).
+func scaleUnits(src []int64, unitNanos int64, nanos bool) []int64 {
+	if nanos {
+		if unitNanos == 1 {
+			return src
+		}
+		out := make([]int64, len(src))
+		for i, x := range src {
+			out[i] = x * unitNanos
+		}
+		return out
+	}
 	switch unitNanos {
 	case 1e3:
 		return src
@@ -403,11 +414,7 @@ func scaleUnits(src []int64, unitNanos int64) []int64 {
 	default: // nanoseconds: floor to microseconds
 		out := make([]int64, len(src))
 		for i, x := range src {
-			q := x / 1000
-			if x%1000 < 0 {
-				q--
-			}
-			out[i] = q
+			out[i] = floorDiv(x, 1000)
 		}
 		return out
 	}
@@ -416,7 +423,23 @@ func scaleUnits(src []int64, unitNanos int64) []int64 {
 // Conversions between engine representations and Go values.
 
 func microsToTime(us int64) time.Time { return time.UnixMicro(us).UTC() }
-func daysToTime(d int64) time.Time    { return time.Unix(d*86400, 0).UTC() }
+
+// stampToTime is the instant of a TIMESTAMP value of type t.
+func stampToTime(t Type, v int64) time.Time {
+	if t.Nanos {
+		return time.Unix(0, v).UTC()
+	}
+	return microsToTime(v)
+}
+
+// timeValue is the time of day of a TIME value of type t.
+func timeValue(t Type, v int64) time.Time {
+	if t.Nanos {
+		return time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(v))
+	}
+	return timeOfDay(v)
+}
+func daysToTime(d int64) time.Time { return time.Unix(d*86400, 0).UTC() }
 func timeOfDay(us int64) time.Time {
 	return time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(us) * time.Microsecond)
 }
@@ -426,9 +449,11 @@ func timeToDays(t time.Time) int64 {
 	return time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.UTC).Unix() / 86400
 }
 
-func timeToTimeOfDay(t time.Time) int64 {
-	u := t.UTC()
-	return int64(u.Hour())*3600e6 + int64(u.Minute())*60e6 + int64(u.Second())*1e6 + int64(u.Nanosecond())/1000
+func timeToTimeOfDay(t time.Time) int64 { return nanosOfDay(t.UTC()) / 1000 }
+
+// nanosOfDay is t's wall clock time of day in nanoseconds.
+func nanosOfDay(t time.Time) int64 {
+	return int64(t.Hour())*int64(time.Hour) + int64(t.Minute())*int64(time.Minute) + int64(t.Second())*int64(time.Second) + int64(t.Nanosecond())
 }
 
 var pow10 = func() []int64 {

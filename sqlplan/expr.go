@@ -874,10 +874,19 @@ func castCol(c *Col, to Type) (*Col, error) { return castColTry(c, to, false) }
 func castColTry(c *Col, to Type, try bool) (*Col, error) {
 	from := c.T
 	n := c.Len
-	if from.Kind == to.Kind && from.Kind != KDecimal && !(to.op() == KInt && to.Bits != 0 && to.Bits < 64) && sameNested(from, to) {
+	if from.Kind == to.Kind && from.Kind != KDecimal && !(to.op() == KInt && to.Bits != 0 && to.Bits < 64) && sameNested(from, to) && from.Nanos == to.Nanos {
 		out := *c
 		out.T = to
 		return &out, nil
+	}
+	if from.Kind == to.Kind && from.Nanos && !to.Nanos && c.I != nil {
+		// TIMESTAMP_NS/TIME_NS down to microseconds: truncated toward
+		// zero, as DuckDB's cast.
+		out := &Col{T: to, Len: n, Null: c.Null, I: make([]int64, n)}
+		for i, x := range c.I[:n] {
+			out.I[i] = x / 1000
+		}
+		return out, nil
 	}
 	if from.Kind == KNull {
 		return nullCol(to, n), nil
@@ -1473,9 +1482,9 @@ func timeOf(c *Col, i int) time.Time {
 	case KDate:
 		return daysToTime(c.I[i])
 	case KTime:
-		return timeOfDay(c.I[i])
+		return timeValue(c.T, c.I[i])
 	}
-	return microsToTime(c.I[i])
+	return stampToTime(c.T, c.I[i])
 }
 
 // addMonths adds calendar months, clamping the day to the end of the

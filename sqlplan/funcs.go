@@ -1044,7 +1044,7 @@ func bindStrftime(p *planner, in []expr) ([]expr, Type, error) {
 	a := in[0]
 	if t := a.typ(); t.Kind != KDate {
 		var err error
-		if a, err = p.cast(a, tTS); err != nil {
+		if a, err = p.cast(a, Type{Kind: KTimestamp, Nanos: t.Nanos}); err != nil {
 			return nil, Type{}, err
 		}
 	}
@@ -1081,6 +1081,8 @@ func strftime(t time.Time, f string) string {
 			fmt.Fprintf(&b, "%02d", t.Second())
 		case 'f':
 			fmt.Fprintf(&b, "%06d", t.Nanosecond()/1000)
+		case 'n':
+			fmt.Fprintf(&b, "%09d", t.Nanosecond())
 		case 'j':
 			fmt.Fprintf(&b, "%03d", t.YearDay())
 		case 'B':
@@ -1205,6 +1207,14 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 			args[0] = c
 		}
 	}
+	if !keepsNanos[name] {
+		for i, a := range args {
+			var err error
+			if args[i], err = p.micros(a); err != nil {
+				return nil, err
+			}
+		}
+	}
 	var t Type
 	if f.bind != nil {
 		var err error
@@ -1257,6 +1267,24 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		return e, nil
 	}
 	return p.fold(e, args...)
+}
+
+// keepsNanos are the functions that take TIMESTAMP_NS and TIME_NS values
+// at full precision; every other function sees them in microseconds, as
+// DuckDB's do (its date_trunc and arithmetic return TIMESTAMP).
+var keepsNanos = map[string]bool{
+	"coalesce": true, "nullif": true, "greatest": true, "least": true,
+	"strftime": true, "epoch_ns": true,
+}
+
+// micros is e in microseconds when it is a TIMESTAMP_NS or TIME_NS (the
+// value floored), else e.
+func (p *planner) micros(e expr) (expr, error) {
+	t := e.typ()
+	if !t.Nanos {
+		return e, nil
+	}
+	return p.cast(e, Type{Kind: t.Kind, TZ: t.TZ})
 }
 
 func argCount(f *fn) string {

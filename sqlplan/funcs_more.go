@@ -128,7 +128,10 @@ func init() {
 		"epoch_ms": {1, 1, bindEpochIn, nil, false, false},
 		"timezone": {2, 2, bindTimezone, nil, false, false},
 		"epoch_us": {1, 1, sig(tInt, tTS), func(a []*Col, i int) (any, error) { return a[0].I[i], nil }, false, false},
-		"epoch_ns": {1, 1, sig(tInt, tTS), func(a []*Col, i int) (any, error) {
+		"epoch_ns": {1, 1, bindEpochNs, func(a []*Col, i int) (any, error) {
+			if a[0].T.Nanos {
+				return a[0].I[i], nil
+			}
 			us := a[0].I[i]
 			if us > math.MaxInt64/1000 || us < math.MinInt64/1000 {
 				return nil, fmt.Errorf("the timestamp is out of the range of epoch_ns")
@@ -694,4 +697,13 @@ func zoneNamed(name string) (*time.Location, error) {
 	}
 	zones.Store(name, loc)
 	return loc, nil
+}
+
+// bindEpochNs takes a TIMESTAMP_NS as it is (its value is the answer) and
+// any other time as a TIMESTAMP.
+func bindEpochNs(p *planner, in []expr) ([]expr, Type, error) {
+	if t := in[0].typ(); t.Kind == KTimestamp && t.Nanos {
+		return in, tInt, nil
+	}
+	return sig(tInt, tTS)(p, in)
 }

@@ -184,7 +184,10 @@ func fromGo(t Type, v any) (any, error) {
 		case KDate:
 			return timeToDays(x), nil
 		case KTime:
-			return timeToTimeOfDay(x), nil
+			return convertTimeUnit(nanosOfDay(x.UTC()), Type{Kind: KTime, Nanos: true}, t)
+		}
+		if t.Nanos {
+			return timeToNanos(x, func() error { return fmt.Errorf("%v is out of range for TIMESTAMP_NS", x) })
 		}
 		return x.UnixMicro(), nil
 	case KDecimal:

@@ -842,7 +842,7 @@ func scanValue(t Type, v any) (any, bool) {
 		if t.Field != nil && t.Field.Node.Physical == format.Int96 { // compared by value only
 			return nil, false
 		}
-		return microsToTime(v.(int64)), true
+		return stampToTime(t, v.(int64)), true
 	case KTime:
 		return nil, false
 	case KDecimal:

@@ -277,9 +277,9 @@ func toGo(t Type, v any) any {
 	case KDate:
 		return daysToTime(v.(int64))
 	case KTime:
-		return timeOfDay(v.(int64))
+		return timeValue(t, v.(int64))
 	case KTimestamp:
-		return microsToTime(v.(int64))
+		return stampToTime(t, v.(int64))
 	case KDecimal:
 		if d, ok := v.(value.Decimal); ok {
 			return d.String()
@@ -347,9 +347,16 @@ func formatScalar(t Type, v any) string {
 		case KDate:
 			return x.Format("2006-01-02")
 		case KTime:
+			if t.Nanos {
+				return x.Format("15:04:05.999999999")
+			}
 			return x.Format("15:04:05.999999")
 		}
-		s := x.Format("2006-01-02 15:04:05.999999")
+		layout := "2006-01-02 15:04:05.999999"
+		if t.Nanos {
+			layout = "2006-01-02 15:04:05.999999999"
+		}
+		s := x.Format(layout)
 		if t.TZ {
 			s += "+00"
 		}
@@ -392,9 +399,17 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 	if _, ok := listElem(to); ok && !(from.Kind == KNested && sameNested(from, to)) {
 		return castList(v, from, to, try)
 	}
+	if from.Nanos && !to.Nanos && to.Kind != KString {
+		// To anything but text, a TIMESTAMP_NS/TIME_NS is first its
+		// microseconds (truncated, as DuckDB's casts).
+		v, from.Nanos = v.(int64)/1000, false
+	}
 	if from.Kind == to.Kind && from.Kind != KDecimal {
 		if to.Kind == KInt && to.Bits != 0 && to.Bits < 64 {
 			return checkIntRange(v.(int64), to)
+		}
+		if from.Nanos != to.Nanos && (to.Kind == KTimestamp || to.Kind == KTime) {
+			return convertTimeUnit(v.(int64), from, to)
 		}
 		return v, nil
 	}
@@ -581,12 +596,7 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 	case KDate:
 		switch from.Kind {
 		case KTimestamp:
-			us := v.(int64)
-			d := us / 86400e6
-			if us%86400e6 < 0 {
-				d--
-			}
-			return d, nil
+			return floorDiv(v.(int64), unitsPerDay(from)), nil
 		case KString:
 			t, ok := parseTime(v.(string))
 			if !ok {
@@ -598,11 +608,18 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 	case KTimestamp:
 		switch from.Kind {
 		case KDate:
-			return v.(int64) * 86400e6, nil
+			d := v.(int64)
+			if to.Nanos && (d > maxNanoDay || d < -maxNanoDay) {
+				return nil, bad()
+			}
+			return d * unitsPerDay(to), nil
 		case KString:
 			t, ok := parseTime(v.(string))
 			if !ok {
 				return nil, bad()
+			}
+			if to.Nanos {
+				return timeToNanos(t, bad)
 			}
 			return t.UnixMicro(), nil
 		}
@@ -610,17 +627,19 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 	case KTime:
 		switch from.Kind {
 		case KTimestamp:
-			us := v.(int64) % 86400e6
-			if us < 0 {
-				us += 86400e6
+			day := unitsPerDay(from)
+			x := v.(int64) % day
+			if x < 0 {
+				x += day
 			}
-			return us, nil
+			return convertTimeUnit(x, Type{Kind: KTime, Nanos: from.Nanos}, to)
 		case KString:
 			t, ok := parseTime(v.(string))
 			if !ok {
 				return nil, bad()
 			}
-			return timeToTimeOfDay(t), nil
+			ns := nanosOfDay(t)
+			return convertTimeUnit(ns, Type{Kind: KTime, Nanos: true}, to)
 		}
 		return nil, bad()
 	case KNested:
@@ -630,6 +649,46 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 }
 
 func quoteText(s string) string { return "'" + s + "'" }
+
+// maxNanoDay bounds the days whose midnight fits TIMESTAMP_NS (int64
+// nanoseconds reach 2262-04-11).
+const maxNanoDay = math.MaxInt64 / int64(86400e9)
+
+// unitsPerDay is the count of a TIMESTAMP/TIME value's units in a day.
+func unitsPerDay(t Type) int64 {
+	if t.Nanos {
+		return 86400e9
+	}
+	return 86400e6
+}
+
+// convertTimeUnit converts a TIMESTAMP or TIME value between microseconds
+// and nanoseconds: down it truncates toward zero (as DuckDB's cast does),
+// up it is exact or out of range.
+func convertTimeUnit(x int64, from, to Type) (any, error) {
+	switch {
+	case from.Nanos == to.Nanos:
+		return x, nil
+	case from.Nanos:
+		return x / 1000, nil
+	}
+	if x > math.MaxInt64/1000 || x < math.MinInt64/1000 {
+		return nil, fmt.Errorf("%s is out of range for %s", formatScalar(from, x), to.SQLName())
+	}
+	return x * 1000, nil
+}
+
+// timeToNanos is t as nanoseconds since the epoch, or bad's error when t is
+// outside TIMESTAMP_NS's range.
+func timeToNanos(t time.Time, bad func() error) (any, error) {
+	if t.Year() < 1678 || t.Year() > 2261 {
+		if ns := t.UnixNano(); time.Unix(0, ns).Equal(t) {
+			return ns, nil
+		}
+		return nil, bad()
+	}
+	return t.UnixNano(), nil
+}
 
 func checkIntRange(x int64, t Type) (any, error) {
 	if t.Bits != 0 && t.Bits < 64 {

@@ -46,6 +46,11 @@ type Type struct {
 	Float32 bool
 	// TZ marks TIMESTAMP WITH TIME ZONE (adjusted to UTC).
 	TZ bool
+	// Nanos marks a TIMESTAMP_NS or TIME_NS: Col.I counts nanoseconds
+	// instead of microseconds. Operators that compute on times see the
+	// microsecond value (as DuckDB's do); comparisons, sorting, grouping,
+	// min/max, casts and output keep every digit.
+	Nanos bool
 	// JSON marks a JSON string column.
 	JSON bool
 	// Field is the Parquet field of a column of a table (nil for computed
@@ -122,10 +127,18 @@ func (t Type) SQLName() string {
 	case KDecimal:
 		return fmt.Sprintf("DECIMAL(%d,%d)", t.Prec, t.Scale)
 	case KTimestamp:
-		if t.TZ {
+		switch {
+		case t.TZ:
 			return "TIMESTAMPTZ"
+		case t.Nanos:
+			return "TIMESTAMP_NS"
 		}
 		return "TIMESTAMP"
+	case KTime:
+		if t.Nanos {
+			return "TIME_NS"
+		}
+		return "TIME"
 	case KString:
 		if t.JSON {
 			return "JSON"
@@ -202,9 +215,10 @@ func typeOfField(f *schema.Field) Type {
 			case lt.Date != nil:
 				t.Kind, t.Bits = KDate, 0
 			case lt.Time != nil:
-				t.Kind, t.Bits = KTime, 0
+				t.Kind, t.Bits, t.Nanos = KTime, 0, lt.Time.Unit.Nanos != nil
 			case lt.Timestamp != nil:
 				t.Kind, t.Bits, t.TZ = KTimestamp, 0, lt.Timestamp.IsAdjustedToUTC
+				t.Nanos = lt.Timestamp.Unit.Nanos != nil
 			case lt.Decimal != nil:
 				t.Kind, t.Bits, t.Prec, t.Scale = KDecimal, 0, int(lt.Decimal.Precision), int(lt.Decimal.Scale)
 			}
@@ -336,6 +350,10 @@ func parseTypeName(name string, params []int) (Type, error) {
 		return Type{Kind: KTimestamp}, nil
 	case "TIMESTAMPTZ", "TIMESTAMP WITH TIME ZONE":
 		return Type{Kind: KTimestamp, TZ: true}, nil
+	case "TIMESTAMP_NS":
+		return Type{Kind: KTimestamp, Nanos: true}, nil
+	case "TIME_NS":
+		return Type{Kind: KTime, Nanos: true}, nil
 	case "UUID":
 		return Type{Kind: KUUID}, nil
 	case "JSON":
@@ -351,7 +369,8 @@ func parseTypeName(name string, params []int) (Type, error) {
 // castTypes are the types CAST and :: may name; the rewrite layer passes
 // them to the parser as CHAR(castCodeBase+i).
 var castTypes = []string{"BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER",
-	"UBIGINT", "FLOAT", "DOUBLE", "VARCHAR", "BLOB", "DATE", "TIME", "TIMESTAMP", "TIMESTAMPTZ", "UUID", "JSON", "INTERVAL"}
+	"UBIGINT", "FLOAT", "DOUBLE", "VARCHAR", "BLOB", "DATE", "TIME", "TIMESTAMP", "TIMESTAMPTZ", "UUID", "JSON", "INTERVAL",
+	"TIMESTAMP_NS", "TIME_NS"}
 
 const castCodeBase = 900000
 

@@ -485,9 +485,9 @@ func fieldOf(name string, t Type, notNull bool) (writer.Field, error) {
 	case KDate:
 		f = writer.Date(name)
 	case KTime:
-		f = writer.Time(name, writer.Micros, true)
+		f = writer.Time(name, timeUnitOf(t), true)
 	case KTimestamp:
-		f = writer.Timestamp(name, writer.Micros, t.TZ)
+		f = writer.Timestamp(name, timeUnitOf(t), t.TZ)
 	case KUUID:
 		f = writer.UUID(name)
 	case KNested:
@@ -1602,6 +1602,28 @@ func sameDir(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
+// rescaleUnits converts times counted in units of have nanoseconds into
+// units of want nanoseconds in place: to a coarser unit by flooring, to a
+// finer one exactly or with an out-of-range error.
+func rescaleUnits(xs []int64, have, want int64) error {
+	switch {
+	case have == want:
+	case have < want:
+		for i, x := range xs {
+			xs[i] = floorDiv(x, want/have)
+		}
+	default:
+		m := have / want
+		for i, x := range xs {
+			if x > math.MaxInt64/m || x < math.MinInt64/m {
+				return fmt.Errorf("time value %d is out of range for the file's unit", x)
+			}
+			xs[i] = x * m
+		}
+	}
+	return nil
+}
+
 // toVector converts a column of a field's SQL type into the physical
 // vector the writer takes.
 func toVector(c *Col, f *schema.Field) (*vector.Vector, error) {
@@ -1648,23 +1670,19 @@ func toVector(c *Col, f *schema.Field) (*vector.Vector, error) {
 		v.Kind = vector.Int64
 		v.Int64s = make([]int64, n)
 		copy(v.Int64s, c.I)
-		if lt := node.Logical; lt != nil {
-			var unit format.TimeUnit
-			switch {
-			case lt.Timestamp != nil:
+		if lt := node.Logical; lt != nil && (lt.Timestamp != nil || lt.Time != nil) && (c.T.Kind == KTimestamp || c.T.Kind == KTime) {
+			unit := format.TimeUnit{}
+			if lt.Timestamp != nil {
 				unit = lt.Timestamp.Unit
-			case lt.Time != nil:
+			} else {
 				unit = lt.Time.Unit
 			}
-			switch {
-			case unit.Millis != nil:
-				for i := range v.Int64s {
-					v.Int64s[i] = floorDiv(v.Int64s[i], 1000)
-				}
-			case unit.Nanos != nil:
-				for i := range v.Int64s {
-					v.Int64s[i] *= 1000
-				}
+			have := int64(1000) // the column's values: microseconds or nanoseconds
+			if c.T.Nanos {
+				have = 1
+			}
+			if err := rescaleUnits(v.Int64s, have, schema.UnitNanos(unit)); err != nil {
+				return nil, fmt.Errorf("column %s: %w", f.Name, err)
 			}
 		}
 	case format.Int96:
@@ -1883,11 +1901,14 @@ func goScalar(x any, t Type) (any, error) {
 	switch y := x.(type) {
 	case time.Time:
 		st, sv = Type{Kind: KTimestamp}, y.UnixMicro()
+		if t.Nanos && t.Kind == KTimestamp {
+			return timeToNanos(y, func() error { return fmt.Errorf("%v is out of range for TIMESTAMP_NS", y) })
+		}
 		switch t.Kind {
 		case KDate:
 			return timeToDays(y), nil
 		case KTime:
-			return timeToTimeOfDay(y), nil
+			return convertTimeUnit(nanosOfDay(y.UTC()), Type{Kind: KTime, Nanos: true}, t)
 		}
 	case value.Decimal:
 		st, sv = Type{Kind: KDecimal, Prec: 38, Scale: int(y.Scale)}, y
@@ -1901,4 +1922,13 @@ func goScalar(x any, t Type) (any, error) {
 		}
 	}
 	return castScalar(sv, st, t)
+}
+
+// timeUnitOf is the Parquet unit a TIME or TIMESTAMP column of type t is
+// written in.
+func timeUnitOf(t Type) writer.TimeUnit {
+	if t.Nanos {
+		return writer.Nanos
+	}
+	return writer.Micros
 }

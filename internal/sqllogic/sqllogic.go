@@ -144,9 +144,9 @@ func formatValue(v any, typ byte, typeName string) string {
 		case strings.HasPrefix(typeName, "DATE"):
 			return x.UTC().Format("2006-01-02")
 		case strings.HasPrefix(typeName, "TIME") && !strings.HasPrefix(typeName, "TIMESTAMP"):
-			return x.UTC().Format("15:04:05.999999")
+			return x.UTC().Format("15:04:05.999999999")
 		}
-		return x.UTC().Format("2006-01-02 15:04:05.999999")
+		return x.UTC().Format("2006-01-02 15:04:05.999999999")
 	case float32:
 		return formatValue(float64(x), typ, typeName)
 	case float64:

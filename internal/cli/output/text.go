@@ -128,7 +128,7 @@ func Time(t time.Time, typ string, machine bool) string {
 	switch typeKind(typ) {
 	case "DATE":
 		return t.Format(DateLayout)
-	case "TIME", "TIMETZ":
+	case "TIME", "TIMETZ", "TIME_NS":
 		return t.Format(TimeLayout)
 	}
 	if typ == "" && t.Year() == 1 && t.YearDay() == 1 {
