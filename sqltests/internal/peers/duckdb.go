@@ -46,56 +46,34 @@ func DuckDBVersion(db *sql.DB) string {
 	return v
 }
 
-// ReadDuckDB runs query (whose only argument is path) and renders every
-// value. Column types decide two conversions: UUID bytes become the
+// ReadDuckDB runs query with args on DuckDB and renders every value.
+// Column types decide two conversions: UUID bytes become the
 // canonical UUID string, and JSON values (which duckdb-go parses) are
 // rendered from their re-marshalled text.
 func ReadDuckDB(db *sql.DB, query string, args ...any) (*Table, error) {
-	rows, err := db.Query(query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cts, err := rows.ColumnTypes()
-	if err != nil {
-		return nil, err
-	}
-	t := &Table{}
-	for _, c := range cts {
-		t.Columns = append(t.Columns, c.Name())
-		t.Types = append(t.Types, c.DatabaseTypeName())
-	}
-	vals := make([]any, len(cts))
-	ptrs := make([]any, len(cts))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		row := make([]string, len(vals))
-		for i, v := range vals {
-			row[i] = canon.Value(DuckDBValue(t.Types[i], v))
-		}
-		t.Rows = append(t.Rows, row)
-	}
-	return t, rows.Err()
+	return ReadSQL(db, DuckDBValue, query, args...)
 }
 
 // ReadDuckDBFile reads a whole file with DuckDB: SELECT * FROM
 // read_parquet(?), with two adjustments that keep it a read of every
-// value. duckdb-go cannot scan TIME_NS (DuckDB's type for TIME(NANOS)), so
-// such columns are selected as text (CAST(c AS VARCHAR), which keeps every
-// digit) and parsed back. Columns named in exclude are selected as NULL,
-// for cells where DuckDB cannot decode one column (the caller skips them).
+// value. duckdb-go cannot scan TIME_NS (DuckDB's type for TIME(NANOS)) and
+// scans TIME 24:00:00 as 00:00:00, so such columns are selected as text
+// (CAST(c AS VARCHAR), which keeps every digit) and parsed back. Columns
+// named in exclude are selected as NULL, for cells where DuckDB cannot
+// decode one column (the caller skips them).
 func ReadDuckDBFile(db *sql.DB, path string, exclude map[string]string) (*Table, error) {
-	desc, err := ReadDuckDB(db, "SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet(?))", path)
+	return ReadDuckDBFrom(db, "read_parquet(?)", exclude, path)
+}
+
+// ReadDuckDBFrom is ReadDuckDBFile for any relation: SELECT * FROM from
+// (a table name, or a table function whose arguments are args).
+func ReadDuckDBFrom(db *sql.DB, from string, exclude map[string]string, args ...any) (*Table, error) {
+	desc, err := ReadDuckDB(db, "SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM "+from+")", args...)
 	if err != nil {
 		return nil, err
 	}
 	var sel []string
-	timeNS := map[int]bool{}
+	asText := map[int]string{}
 	for i, row := range desc.Rows {
 		name, _ := strconv.Unquote(row[0])
 		typ, _ := strconv.Unquote(row[1])
@@ -103,40 +81,65 @@ func ReadDuckDBFile(db *sql.DB, path string, exclude map[string]string) (*Table,
 		switch {
 		case exclude[name] != "":
 			sel = append(sel, "NULL AS "+q)
-		case typ == "TIME_NS":
+		case typ == "TIME_NS" || typ == "TIME":
 			sel = append(sel, "CAST("+q+" AS VARCHAR) AS "+q)
-			timeNS[i] = true
+			asText[i] = typ
 		default:
 			sel = append(sel, q)
 		}
 	}
 	if len(sel) == 0 {
-		return ReadDuckDB(db, "SELECT * FROM read_parquet(?)", path)
+		return ReadDuckDB(db, "SELECT * FROM "+from, args...)
 	}
-	t, err := ReadDuckDB(db, "SELECT "+strings.Join(sel, ", ")+" FROM read_parquet(?)", path)
+	t, err := ReadDuckDB(db, "SELECT "+strings.Join(sel, ", ")+" FROM "+from, args...)
 	if err != nil {
 		return nil, err
 	}
-	for c := range timeNS {
-		t.Types[c] = "TIME_NS"
+	for c, typ := range asText {
+		t.Types[c] = typ
 		for _, row := range t.Rows {
 			if row[c] == "null" {
 				continue
 			}
 			s, _ := strconv.Unquote(row[c])
-			tm, err := time.Parse("15:04:05.999999999", s)
+			tm, err := parseTimeOfDay(s)
 			if err != nil {
-				return nil, fmt.Errorf("TIME_NS %q: %w", s, err)
+				return nil, fmt.Errorf("%s %q: %w", typ, s, err)
 			}
-			row[c] = canon.Time(time.Date(1, 1, 1, tm.Hour(), tm.Minute(), tm.Second(), tm.Nanosecond(), time.UTC))
+			row[c] = canon.Time(tm)
 		}
 	}
 	return t, nil
 }
 
-// DuckDBValue converts a value duckdb-go returned to canon's Go values.
-func DuckDBValue(typ string, v any) any {
-	if typ == "JSON" && v != nil {
+// parseTimeOfDay reads DuckDB's text of a TIME or TIME_NS,
+// "HH:MM:SS[.fffffffff]", as a time on 0001-01-01 (24:00:00 is the next
+// day's midnight; time.Parse refuses hour 24).
+func parseTimeOfDay(s string) (time.Time, error) {
+	hms, frac, _ := strings.Cut(s, ".")
+	var h, m, sec int
+	if n, err := fmt.Sscanf(hms, "%d:%d:%d", &h, &m, &sec); err != nil || n != 3 {
+		return time.Time{}, fmt.Errorf("not a time of day")
+	}
+	ns := 0
+	if frac != "" {
+		v, err := strconv.Atoi((frac + "000000000")[:9])
+		if err != nil || len(frac) > 9 {
+			return time.Time{}, fmt.Errorf("not a time of day")
+		}
+		ns = v
+	}
+	return time.Date(1, 1, 1, h, m, sec, ns, time.UTC), nil
+}
+
+// DuckDBValue converts a value duckdb-go returned to canon's Go values;
+// typ is the column's DatabaseTypeName, which says what the values nested
+// in lists, structs and maps are (duckdb-go hands a nested UUID out as
+// its 16 bytes).
+func DuckDBValue(typ string, v any) any { return duckDBValue(ParseSQLType(typ), v) }
+
+func duckDBValue(t *SQLType, v any) any {
+	if t.Name == "JSON" && v != nil {
 		// duckdb-go parses JSON values; write them back as compact text
 		// with sorted keys (the generated JSON is written that way too).
 		b, err := json.Marshal(v)
@@ -156,7 +159,7 @@ func DuckDBValue(typ string, v any) any {
 		keys, vals := x.Keys(), x.Values()
 		m := make(canon.Map, len(keys))
 		for i := range keys {
-			m[i] = canon.Entry{Key: DuckDBValue("", keys[i]), Value: DuckDBValue("", vals[i])}
+			m[i] = canon.Entry{Key: duckDBValue(t.mapKey(), keys[i]), Value: duckDBValue(t.mapValue(), vals[i])}
 		}
 		return m
 	case duckdb.UUID:
@@ -164,23 +167,18 @@ func DuckDBValue(typ string, v any) any {
 	case *duckdb.UUID:
 		return x.String()
 	case []byte:
-		if typ == "UUID" && len(x) == 16 {
+		if t.Name == "UUID" && len(x) == 16 {
 			return value.UUIDString(x)
-		}
-		return x
-	case string:
-		if typ == "JSON" {
-			return x
 		}
 		return x
 	case []any:
 		for i := range x {
-			x[i] = DuckDBValue("", x[i])
+			x[i] = duckDBValue(t.elem(), x[i])
 		}
 		return x
 	case map[string]any:
 		for k := range x {
-			x[k] = DuckDBValue("", x[k])
+			x[k] = duckDBValue(t.field(k), x[k])
 		}
 		return x
 	}
