@@ -485,7 +485,7 @@ func fieldOf(name string, t Type, notNull bool) (writer.Field, error) {
 	case KDate:
 		f = writer.Date(name)
 	case KTime:
-		f = writer.Time(name, timeUnitOf(t), true)
+		f = writer.Time(name, timeUnitOf(t), false) // TIME, not TIMETZ
 	case KTimestamp:
 		f = writer.Timestamp(name, timeUnitOf(t), t.TZ)
 	case KUUID:
