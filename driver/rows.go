@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/big"
 	"reflect"
 	"time"
 
@@ -111,6 +112,12 @@ func converter(t sqlplan.Type) func(c *sqlplan.Col, i int) driver.Value {
 		return func(c *sqlplan.Col, i int) driver.Value { return time.UnixMicro(c.I[i]).UTC() }
 	case sqlplan.KDate:
 		return func(c *sqlplan.Col, i int) driver.Value { return time.Unix(c.I[i]*86400, 0).UTC() }
+	case sqlplan.KDecimal:
+		if t.Huge {
+			// HUGEINT as a *big.Int, as duckdb-go gives it; Scan converts
+			// it to int64, float64 or a string as asked.
+			return func(c *sqlplan.Col, i int) driver.Value { return c.BigInt(i) }
+		}
 	}
 	return func(c *sqlplan.Col, i int) driver.Value { return c.Value(i) }
 }
@@ -124,6 +131,7 @@ var (
 	tBytes   = reflect.TypeOf([]byte(nil))
 	tTime    = reflect.TypeOf(time.Time{})
 	tAny     = reflect.TypeOf((*any)(nil)).Elem()
+	tBigInt  = reflect.TypeOf((*big.Int)(nil))
 	tList    = reflect.TypeOf([]any(nil))
 	tStruct  = reflect.TypeOf(map[string]any(nil))
 )
@@ -143,7 +151,12 @@ func (r *Rows) ColumnTypeScanType(index int) reflect.Type {
 		return tUint64
 	case sqlplan.KFloat:
 		return tFloat64
-	case sqlplan.KString, sqlplan.KUUID, sqlplan.KDecimal, sqlplan.KInterval:
+	case sqlplan.KDecimal:
+		if t.Huge {
+			return tBigInt
+		}
+		return tString
+	case sqlplan.KString, sqlplan.KUUID, sqlplan.KInterval:
 		return tString
 	case sqlplan.KBytes:
 		return tBytes
@@ -175,7 +188,7 @@ func (r *Rows) ColumnTypeNullable(index int) (bool, bool) {
 // ColumnTypePrecisionScale reports a DECIMAL's precision and scale.
 func (r *Rows) ColumnTypePrecisionScale(index int) (int64, int64, bool) {
 	t := r.cols[index].Type
-	if t.Kind == sqlplan.KDecimal {
+	if t.Kind == sqlplan.KDecimal && !t.Huge {
 		return int64(t.Prec), int64(t.Scale), true
 	}
 	return 0, 0, false

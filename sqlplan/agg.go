@@ -238,13 +238,15 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 	case "sum":
 		switch {
 		case at.op() == KInt || at.Kind == KBool:
+			// HUGEINT, as DuckDB: a sum of integers never overflows
+			// below 38 digits.
 			if at.Kind == KBool {
 				spec.arg, _ = p.cast(spec.arg, tInt)
 			}
-			spec.t = Type{Kind: KInt}
+			spec.t = tHuge
 		case at.op() == KUint:
-			spec.arg, _ = p.cast(spec.arg, tFloat)
-			spec.t = tFloat
+			spec.arg, err = p.cast(spec.arg, Type{Kind: KDecimal, Prec: 20})
+			spec.t = tHuge
 		case at.Kind == KDecimal:
 			// Exact, as DuckDB: DECIMAL(38, s) whatever the input width.
 			spec.t = Type{Kind: KDecimal, Prec: 38, Scale: at.Scale}
@@ -1624,6 +1626,24 @@ func (a *sumDecAcc) update(gids []int32, ng int, c *Col) {
 func (a *sumDecAcc) result(ng int) *Col {
 	a.sum = growTo(a.sum, ng)
 	a.seen = growTo(a.seen, ng)
+	if storage(a.t) == stHuge {
+		// The common case: every sum fits 128 bits, no big integers.
+		c := &Col{T: a.t, Len: ng, H: make([]num.Int128, ng)}
+		fits := true
+		for g := 0; g < ng && fits; g++ {
+			switch {
+			case !a.seen[g]:
+				c.setNull(g)
+			case a.sum[g].big != nil || !a.sum[g].small.FitsDigits(a.t.Prec):
+				fits = false
+			default:
+				c.H[g] = a.sum[g].small
+			}
+		}
+		if fits {
+			return c
+		}
+	}
 	b := newBuilder(a.t, ng)
 	for g := 0; g < ng; g++ {
 		if !a.seen[g] {

@@ -796,7 +796,8 @@ func negConst(k *constExpr) (expr, error) {
 }
 
 // bindLiteral types a literal like DuckDB: integers BIGINT (wider ones
-// DECIMAL or DOUBLE), decimals DECIMAL, exponents DOUBLE.
+// HUGEINT up to 38 digits, then DOUBLE), decimals DECIMAL, exponents
+// DOUBLE.
 func (p *planner) bindLiteral(x *sqlparser.SQLVal) (expr, error) {
 	s := string(x.Val)
 	switch x.Type {
@@ -806,8 +807,10 @@ func (p *planner) bindLiteral(x *sqlparser.SQLVal) (expr, error) {
 		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return &constExpr{t: Type{Kind: KInt}, v: n}, nil
 		}
-		if u, err := strconv.ParseUint(s, 10, 64); err == nil {
-			return &constExpr{t: Type{Kind: KUint}, v: u}, nil
+		if digits := strings.TrimLeft(s, "0"); len(digits) <= 38 {
+			if u, ok := new(big.Int).SetString(digits, 10); ok {
+				return &constExpr{t: tHuge, v: value.Decimal{Unscaled: u}}, nil
+			}
 		}
 		f, _ := strconv.ParseFloat(s, 64)
 		return &constExpr{t: Type{Kind: KFloat}, v: f}, nil
@@ -1137,6 +1140,8 @@ func (p *planner) bindIn(l expr, right sqlparser.Expr, not bool, sc *scope, agg 
 func unifyTypes(a, b Type) (Type, error) {
 	ak, bk := a.op(), b.op()
 	switch {
+	case hugeint(a, b):
+		return tHuge, nil
 	case ak == bk:
 		if ak == KDecimal {
 			scale := max(a.Scale, b.Scale)
@@ -1471,6 +1476,9 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 				s := max(ls, rs)
 				t = Type{Kind: KDecimal, Scale: s, Prec: min(38, max(lp-ls, rp-rs)+s+1)}
 			}
+			if hugeint(lt, rt) {
+				t = tHuge // HUGEINT with integers stays HUGEINT
+			}
 			if t.Prec <= 18 {
 				var err error
 				if l, err = p.cast(l, decType(lt)); err != nil {
@@ -1504,6 +1512,13 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 	}
 	e.setParts(l, " "+opText+" ", r)
 	return p.fold(e, l, r)
+}
+
+// hugeint reports operands of which one is a HUGEINT and the other a
+// HUGEINT or an integer: DuckDB computes them as HUGEINT.
+func hugeint(a, b Type) bool {
+	intLike := func(t Type) bool { return t.Huge || t.op() == KInt }
+	return (a.Huge || b.Huge) && intLike(a) && intLike(b)
 }
 
 func mustArith(p *planner, op byte, l, r expr) expr {

@@ -549,6 +549,10 @@ func decimalToInt64(d value.Decimal, scale int) (int64, bool) {
 // IsNull reports whether row i is NULL.
 func (c *Col) IsNull(i int) bool { return c.isNull(i) }
 
+// BigInt returns row i of a HUGEINT (or any DECIMAL's unscaled value) as
+// a new big integer.
+func (c *Col) BigInt(i int) *big.Int { return c.decimal(i).Unscaled }
+
 // Bytes returns the bytes of a string or binary row (aliasing the buffer).
 func (c *Col) Bytes(i int) []byte { return c.str(i) }
 

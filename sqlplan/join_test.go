@@ -145,7 +145,7 @@ func TestLateral(t *testing.T) {
 		"SELECT count(*), count(x) FROM big LEFT JOIN LATERAL unnest(l) AS u(x) ON true": {n + nulls, n},
 	} {
 		got := queryAll(t, e, q)
-		if len(got) != 1 || got[0][0] != want[0] || got[0][1] != want[1] {
+		if len(got) != 1 || fmt.Sprint(got[0][0]) != fmt.Sprint(want[0]) || fmt.Sprint(got[0][1]) != fmt.Sprint(want[1]) {
 			t.Errorf("%s: %v, want %v", q, got, want)
 		}
 	}

@@ -1033,7 +1033,7 @@ func readType(src string, toks []token, i int) (Type, int, error) {
 
 // castSpelling writes a type so that the parser's CAST accepts it.
 func castSpelling(t Type) string {
-	if t.Kind == KDecimal {
+	if t.Kind == KDecimal && !t.Huge {
 		return fmt.Sprintf("decimal(%d, %d)", t.Prec, t.Scale)
 	}
 	depth := 0 // lists: the code of the element's type plus castListStep per level

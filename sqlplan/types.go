@@ -46,6 +46,10 @@ type Type struct {
 	Float32 bool
 	// TZ marks TIMESTAMP WITH TIME ZONE (adjusted to UTC).
 	TZ bool
+	// Huge marks a HUGEINT: a DECIMAL(38,0) that carries DuckDB's name
+	// for its 128-bit integer (SUM of integers, integer literals past
+	// BIGINT); its values are those of the decimal.
+	Huge bool
 	// Nanos marks a TIMESTAMP_NS or TIME_NS: Col.I counts nanoseconds
 	// instead of microseconds. Operators that compute on times see the
 	// microsecond value (as DuckDB's do); comparisons, sorting, grouping,
@@ -125,6 +129,9 @@ func (t Type) SQLName() string {
 		}
 		return "DOUBLE"
 	case KDecimal:
+		if t.Huge {
+			return "HUGEINT"
+		}
 		return fmt.Sprintf("DECIMAL(%d,%d)", t.Prec, t.Scale)
 	case KTimestamp:
 		switch {
@@ -358,7 +365,9 @@ func parseTypeName(name string, params []int) (Type, error) {
 		return Type{Kind: KUUID}, nil
 	case "JSON":
 		return Type{Kind: KString, JSON: true}, nil
-	case "HUGEINT", "INT128", "UHUGEINT":
+	case "HUGEINT", "INT128":
+		return tHuge, nil
+	case "UHUGEINT":
 		return Type{}, unsupported("type " + n)
 	case "INTERVAL":
 		return Type{Kind: KInterval}, nil
@@ -370,7 +379,10 @@ func parseTypeName(name string, params []int) (Type, error) {
 // them to the parser as CHAR(castCodeBase+i).
 var castTypes = []string{"BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER",
 	"UBIGINT", "FLOAT", "DOUBLE", "VARCHAR", "BLOB", "DATE", "TIME", "TIMESTAMP", "TIMESTAMPTZ", "UUID", "JSON", "INTERVAL",
-	"TIMESTAMP_NS", "TIME_NS"}
+	"TIMESTAMP_NS", "TIME_NS", "HUGEINT"}
+
+// tHuge is HUGEINT (see Type.Huge).
+var tHuge = Type{Kind: KDecimal, Prec: 38, Huge: true}
 
 const castCodeBase = 900000
 

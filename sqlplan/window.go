@@ -252,7 +252,7 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 		}
 		switch {
 		case at.op() == KInt:
-			spec.t = tInt
+			spec.t = tHuge // as the aggregate and DuckDB
 		case at.Kind == KDecimal:
 			// Exact, as the aggregate and DuckDB: DECIMAL(38, s).
 			spec.t = Type{Kind: KDecimal, Prec: 38, Scale: at.Scale}
