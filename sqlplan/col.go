@@ -291,7 +291,7 @@ func fromVector(t Type, v *vector.Vector, n int) *Col {
 	case vector.Int96:
 		c.I = make([]int64, n)
 		for i := 0; i < n; i++ {
-			c.I[i] = value.Int96Time(v.Int96s[i]).UnixMicro()
+			c.I[i] = value.Int96Micros(v.Int96s[i])
 		}
 	case vector.Float32:
 		c.F = make([]float64, n)

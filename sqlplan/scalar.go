@@ -343,20 +343,22 @@ func formatScalar(t Type, v any) string {
 	case bool:
 		return strconv.FormatBool(x)
 	case time.Time:
-		switch t.Kind {
-		case KDate:
-			return x.Format("2006-01-02")
-		case KTime:
-			if t.Nanos {
-				return x.Format("15:04:05.999999999")
-			}
-			return x.Format("15:04:05.999999")
-		}
-		layout := "2006-01-02 15:04:05.999999"
+		frac := ".999999"
 		if t.Nanos {
-			layout = "2006-01-02 15:04:05.999999999"
+			frac = ".999999999"
 		}
-		s := x.Format(layout)
+		if t.Kind == KTime {
+			return x.Format("15:04:05" + frac)
+		}
+		s := x.Format("2006-01-02")
+		if y, m, d := x.Date(); y <= 0 {
+			// DuckDB counts the years before 1 back from 1 BC.
+			s = fmt.Sprintf("%04d-%02d-%02d (BC)", 1-y, m, d)
+		}
+		if t.Kind == KDate {
+			return s
+		}
+		s += x.Format(" 15:04:05" + frac)
 		if t.TZ {
 			s += "+00"
 		}

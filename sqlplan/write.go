@@ -2,7 +2,6 @@ package sqlplan
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -1689,11 +1688,7 @@ func toVector(c *Col, f *schema.Field) (*vector.Vector, error) {
 		v.Kind = vector.Int96
 		v.Int96s = make([][12]byte, n)
 		for i := 0; i < n; i++ {
-			us := c.I[i]
-			day := floorDiv(us, 86400e6)
-			nanos := (us - day*86400e6) * 1000
-			binary.LittleEndian.PutUint64(v.Int96s[i][:8], uint64(nanos))
-			binary.LittleEndian.PutUint32(v.Int96s[i][8:], uint32(day+2440588))
+			v.Int96s[i] = value.Int96Of(time.UnixMicro(c.I[i]))
 		}
 	case format.Float:
 		v.Kind = vector.Float32

@@ -423,7 +423,7 @@ func (b *builder) addPrimitive(x any) error {
 	case vector.Int96:
 		switch v := x.(type) {
 		case time.Time:
-			b.v.Int96s = append(b.v.Int96s, int96Of(v))
+			b.v.Int96s = append(b.v.Int96s, value.Int96Of(v))
 		case [12]byte:
 			b.v.Int96s = append(b.v.Int96s, v)
 		default:
@@ -578,16 +578,6 @@ func timestampOf(t time.Time, unitNs int64) (int64, error) {
 		return t.UnixMicro(), nil
 	}
 	return t.UnixMilli(), nil
-}
-
-func int96Of(t time.Time) [12]byte {
-	secs := t.Unix()
-	day := floorDiv(secs, 86400)
-	nanos := (secs-day*86400)*1e9 + int64(t.Nanosecond())
-	var b [12]byte
-	binary.LittleEndian.PutUint64(b[:8], uint64(nanos))
-	binary.LittleEndian.PutUint32(b[8:], uint32(int32(day+2440588)))
-	return b
 }
 
 // unscaled returns d's unscaled value at the column's scale, refusing to

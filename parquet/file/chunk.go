@@ -90,7 +90,11 @@ func (c *Chunk) ByteRange() (start, length int64, err error) {
 // shortChunksWriter reports whether created_by names a writer whose
 // column chunk sizes may omit the dictionary page header (parquet-mr
 // before 1.2.9, or parquet-mr without a version).
-func shortChunksWriter(createdBy string) bool {
+func shortChunksWriter(createdBy string) bool { return parquetMRBefore(createdBy, 1, 2, 9) }
+
+// parquetMRBefore reports whether created_by names parquet-mr (now
+// parquet-java) older than major.minor.patch, or without a version.
+func parquetMRBefore(createdBy string, major, minor, patch int) bool {
 	rest, ok := strings.CutPrefix(createdBy, "parquet-mr")
 	if !ok {
 		return false
@@ -100,11 +104,11 @@ func shortChunksWriter(createdBy string) bool {
 		return true // no version: assume the old writer
 	}
 	v, _, _ = strings.Cut(v, " ")
-	var major, minor, patch int
-	if n, _ := fmt.Sscanf(v, "%d.%d.%d", &major, &minor, &patch); n < 2 {
+	var ma, mi, pa int
+	if n, _ := fmt.Sscanf(v, "%d.%d.%d", &ma, &mi, &pa); n < 2 {
 		return true
 	}
-	return major < 1 || major == 1 && (minor < 2 || minor == 2 && patch < 9)
+	return ma < major || ma == major && (mi < minor || mi == minor && pa < patch)
 }
 
 // readRange returns length bytes at off: a slice of the mapping when the

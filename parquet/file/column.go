@@ -216,9 +216,6 @@ func (r *ColumnReader) startDataPage(p *Page) error {
 		if err = r.defDec.ResetV2(p.DefLevels, r.maxDef, n); err != nil {
 			return fmt.Errorf("definition levels: %w", err)
 		}
-		if r.maxDef > 0 {
-			nonNull = n - p.NumNulls
-		}
 	} else {
 		used, err := r.repDec.ResetV1(p.RepLevelEncoding, data, r.maxRep, n)
 		if err != nil {
@@ -228,15 +225,21 @@ func (r *ColumnReader) startDataPage(p *Page) error {
 		if used, err = r.defDec.ResetV1(p.DefLevelEncoding, data, r.maxDef, n); err != nil {
 			return fmt.Errorf("definition levels: %w", err)
 		}
-		if r.maxDef > 0 {
-			// v1 headers do not say how many values are null: count them
-			// in a pass over the definition levels, in bounded chunks.
-			counter := r.defDec
-			if nonNull, err = counter.CountEqual(n, r.maxDef); err != nil {
-				return fmt.Errorf("definition levels: %w", err)
-			}
-		}
 		data = data[used:]
+	}
+	if r.maxDef > 0 {
+		// Count the values in a pass over the definition levels, in
+		// bounded chunks: v1 headers do not say how many are null, and
+		// the num_nulls of v2 headers is not always right (checkNulls).
+		counter := r.defDec
+		if nonNull, err = counter.CountEqual(n, r.maxDef); err != nil {
+			return fmt.Errorf("definition levels: %w", err)
+		}
+	}
+	if p.V2 {
+		if err := r.checkNulls(p.NumNulls, n-nonNull); err != nil {
+			return err
+		}
 	}
 	vd, err := r.valueDecoderFor(p.Encoding)
 	if err != nil {
@@ -251,6 +254,24 @@ func (r *ColumnReader) startDataPage(p *Page) error {
 	}
 	r.page, r.values = p, vd
 	r.pos, r.count, r.pageLeft = 0, 0, n
+	return nil
+}
+
+// checkNulls compares the num_nulls of a v2 page header with the nulls
+// its definition levels hold, which are what the reader decodes (as
+// other readers do). A difference is corruption (the CRC does not cover
+// the header), except for two writers' known mistakes: Arrow C++ leaves
+// out of the count the null and empty lists above a leaf (so a repeated
+// column's header may say fewer), and parquet-java before 1.18 writes -1
+// for a column without statistics.
+func (r *ColumnReader) checkNulls(header, levels int) error {
+	switch {
+	case header == levels:
+	case r.maxRep > 0 && header >= 0 && header < levels:
+	case header == -1 && r.c.File.nullsUnknown:
+	default:
+		return fmt.Errorf("%w: the v2 page header says %d nulls, its definition levels hold %d", ErrCorrupt, header, levels)
+	}
 	return nil
 }
 

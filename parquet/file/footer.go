@@ -161,9 +161,12 @@ type File struct {
 	// footer is the raw Thrift bytes of Meta, which Meta's binary fields alias.
 	footer []byte
 	// footerStart is the file offset of the footer; shortChunks is set for
-	// writers whose chunk sizes may be too small (see ByteRange).
-	footerStart int64
-	shortChunks bool
+	// writers whose chunk sizes may be too small (see ByteRange);
+	// nullsUnknown for writers whose v2 page headers may say -1 nulls (see
+	// ColumnReader.checkNulls).
+	footerStart  int64
+	shortChunks  bool
+	nullsUnknown bool
 	// With LazyColumns: the footer index (nil without one), or else each
 	// row group's column chunks in compact records; and the column chunks
 	// built so far, per row group.
@@ -360,6 +363,7 @@ func (f *File) readFooter() error {
 	f.Meta = meta
 	f.footerStart = start
 	f.shortChunks = shortChunksWriter(meta.CreatedBy.Value)
+	f.nullsUnknown = parquetMRBefore(meta.CreatedBy.Value, 1, 18, 0)
 	// A plaintext footer with encrypted columns (EncryptionAlgorithm set)
 	// opens: its schema is readable, and reading an encrypted column
 	// reports it by name.

@@ -21,7 +21,9 @@ type Page struct {
 	// NumValues counts level entries (values including nulls) of a data
 	// page, or the entries of a dictionary page.
 	NumValues int
-	// NumNulls and NumRows are known for v2 data pages only (-1 otherwise).
+	// NumNulls and NumRows are what a v2 data page header says (-1 for
+	// other pages); NumNulls as written, which may be wrong (see
+	// ColumnReader.checkNulls).
 	NumNulls, NumRows int
 	Encoding          format.Encoding
 	// DefLevelEncoding and RepLevelEncoding are v1's level encodings.
@@ -556,7 +558,9 @@ func (it *PageIterator) dataPageV2(off int64, body []byte) (*Page, error) {
 		return nil, it.c.errorf(off, "%w: v2 data page without its header", ErrCorrupt)
 	}
 	rl, dl := int(dh.RepetitionLevelsByteLength), int(dh.DefinitionLevelsByteLength)
-	if dh.NumValues < 0 || dh.NumNulls < 0 || dh.NumRows < 0 || dh.NumNulls > dh.NumValues || rl < 0 || dl < 0 || rl+dl > len(body) || rl+dl > int(h.UncompressedPageSize) {
+	// num_nulls is checked against the definition levels when the page is
+	// read (ColumnReader.checkNulls).
+	if dh.NumValues < 0 || dh.NumRows < 0 || rl < 0 || dl < 0 || rl+dl > len(body) || rl+dl > int(h.UncompressedPageSize) {
 		return nil, it.c.errorf(off, "%w: inconsistent v2 data page header", ErrCorrupt)
 	}
 	values := body[rl+dl:]

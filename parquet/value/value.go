@@ -23,18 +23,6 @@ func (iv Interval) String() string {
 	return fmt.Sprintf("%d months %d days %d ms", iv.Months, iv.Days, iv.Millis)
 }
 
-// julianUnixEpoch is the Julian day number of 1970-01-01.
-const julianUnixEpoch = 2440588
-
-// Int96Time decodes a legacy INT96 timestamp: 8 little-endian bytes of
-// nanoseconds within the day, then 4 of the Julian day.
-func Int96Time(b [12]byte) time.Time {
-	nanos := int64(binary.LittleEndian.Uint64(b[:8]))
-	day := int64(int32(binary.LittleEndian.Uint32(b[8:])))
-	secs := (day - julianUnixEpoch) * 86400
-	return time.Unix(secs, 0).Add(time.Duration(nanos)).UTC()
-}
-
 // Float16 converts IEEE 754 half-precision bits (little-endian bytes) to float32.
 func Float16(b []byte) float32 {
 	h := uint16(b[0]) | uint16(b[1])<<8
