@@ -449,10 +449,15 @@ func timeToDays(t time.Time) int64 {
 	return time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.UTC).Unix() / 86400
 }
 
-func timeToTimeOfDay(t time.Time) int64 { return nanosOfDay(t.UTC()) / 1000 }
+// clockEnd is the time.Time of TIME 24:00:00 (timeOfDay's, value.TimeOfDay's).
+var clockEnd = time.Date(1, 1, 2, 0, 0, 0, 0, time.UTC)
 
-// nanosOfDay is t's wall clock time of day in nanoseconds.
+// nanosOfDay is t's wall clock time of day in nanoseconds; clockEnd is
+// 24:00:00.
 func nanosOfDay(t time.Time) int64 {
+	if t.Equal(clockEnd) {
+		return 86400e9
+	}
 	return int64(t.Hour())*int64(time.Hour) + int64(t.Minute())*int64(time.Minute) + int64(t.Second())*int64(time.Second) + int64(t.Nanosecond())
 }
 

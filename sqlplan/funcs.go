@@ -54,6 +54,19 @@ func sig(result Type, args ...Type) func(p *planner, in []expr) ([]expr, Type, e
 	}
 }
 
+// textOrBlob binds a function of one VARCHAR that reads a BLOB's bytes
+// as they are (DuckDB's BLOB forms of md5, sha1, sha256); other types
+// cast to VARCHAR.
+func textOrBlob(result Type) func(p *planner, in []expr) ([]expr, Type, error) {
+	text := sig(result, tString)
+	return func(p *planner, in []expr) ([]expr, Type, error) {
+		if len(in) == 1 && in[0].typ().Kind == KBytes {
+			return in, result, nil
+		}
+		return text(p, in)
+	}
+}
+
 // coerceArg casts a function argument: strings convert to what the
 // function needs, numbers widen.
 func (p *planner) coerceArg(a expr, t Type) (expr, error) {
@@ -267,7 +280,7 @@ func init() {
 			}
 			return m[g], nil
 		}, false, false},
-		"sha1": {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) {
+		"sha1": {1, 1, textOrBlob(tString), func(a []*Col, i int) (any, error) {
 			h := sha1.Sum(a[0].str(i))
 			return hex.EncodeToString(h[:]), nil
 		}, false, false},
@@ -277,7 +290,7 @@ func init() {
 		"to_seconds":      intervalFn(1e6),
 		"to_milliseconds": intervalFn(1e3),
 		"to_microseconds": intervalFn(1),
-		"md5": {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) {
+		"md5": {1, 1, textOrBlob(tString), func(a []*Col, i int) (any, error) {
 			h := md5.Sum(a[0].str(i))
 			return hex.EncodeToString(h[:]), nil
 		}, false, false},
@@ -440,7 +453,7 @@ func init() {
 			return float64(a[0].I[i]) / 1e6, nil
 		}, false, false},
 		"date_part": {2, 2, bindDatePart, func(a []*Col, i int) (any, error) {
-			return datePart(strings.ToLower(str(a[0], i)), timeOf(a[1], i))
+			return partOf(strings.ToLower(str(a[0], i)), a[1], i)
 		}, false, false},
 		"date_trunc": {2, 2, bindDateTrunc, func(a []*Col, i int) (any, error) {
 			t, err := dateTrunc(strings.ToLower(str(a[0], i)), timeOf(a[1], i))
@@ -848,7 +861,21 @@ func timeFn(rt Type, f func(time.Time) (any, error)) *fn {
 }
 
 func datePartFn(part string) *fn {
-	return timeFn(tInt, func(t time.Time) (any, error) { return datePart(part, t) })
+	f := *timeFn(tInt, nil)
+	f.row = func(a []*Col, i int) (any, error) { return partOf(part, a[0], i) }
+	return &f
+}
+
+// partOf is date_part of slot i of c. The hour of TIME 24:00:00 is 24 (as
+// DuckDB's), where its time.Time would read midnight.
+func partOf(part string, c *Col, i int) (any, error) {
+	switch part {
+	case "hour", "hours", "h":
+		if c.T.Kind == KTime {
+			return c.I[i] / (unitsPerDay(c.T) / 24), nil
+		}
+	}
+	return datePart(part, timeOf(c, i))
 }
 
 // timeNameFn is a function of a date or timestamp returning a name (the
@@ -1065,10 +1092,15 @@ func strftime(t time.Time, f string) string {
 		}
 		i++
 		switch f[i] {
-		case 'Y':
-			fmt.Fprintf(&b, "%04d", t.Year())
+		case 'Y': // years before 1 BC unpadded, as DuckDB's
+			if y := t.Year(); y < 0 {
+				fmt.Fprintf(&b, "%d", y)
+			} else {
+				fmt.Fprintf(&b, "%04d", y)
+			}
 		case 'y':
-			fmt.Fprintf(&b, "%02d", t.Year()%100)
+			y := t.Year() % 100
+			fmt.Fprintf(&b, "%02d", max(y, -y))
 		case 'm':
 			fmt.Fprintf(&b, "%02d", int(t.Month()))
 		case 'd':

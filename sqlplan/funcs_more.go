@@ -99,7 +99,7 @@ func init() {
 		"levenshtein": {2, 2, sig(tInt, tString), func(a []*Col, i int) (any, error) {
 			return int64(levenshtein([]rune(str(a[0], i)), []rune(str(a[1], i)))), nil
 		}, false, false},
-		"sha256": {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) {
+		"sha256": {1, 1, textOrBlob(tString), func(a []*Col, i int) (any, error) {
 			h := sha256.Sum256(a[0].str(i))
 			return hex.EncodeToString(h[:]), nil
 		}, false, false},
@@ -243,7 +243,7 @@ func levenshtein(a, b []rune) int {
 // bindHex: hex of an integer (its two's complement, as DuckDB) or of the
 // bytes of a string or blob, upper case (hexRow picks the row function).
 func bindHex(p *planner, in []expr) ([]expr, Type, error) {
-	if in[0].typ().op() == KInt {
+	if k := in[0].typ().op(); k == KInt || k == KBytes {
 		return in, tString, nil
 	}
 	c, err := p.cast(in[0], tString)

@@ -324,13 +324,19 @@ func formatInterval(us int64) string {
 
 // formatScalar renders a scalar as text (CAST to VARCHAR, concat, JSON).
 func formatScalar(t Type, v any) string {
+	switch t.Kind {
+	case KDate, KTime, KTimestamp:
+		if x, ok := v.(int64); ok {
+			return formatTemporal(t, x)
+		}
+	}
 	switch x := toGo(t, v).(type) {
 	case nil:
 		return ""
 	case string:
 		return x
 	case []byte:
-		return string(x)
+		return blobText(x)
 	case int64:
 		if t.Kind == KBool {
 			return strconv.FormatBool(x != 0)
@@ -342,27 +348,6 @@ func formatScalar(t Type, v any) string {
 		return formatFloat(x)
 	case bool:
 		return strconv.FormatBool(x)
-	case time.Time:
-		frac := ".999999"
-		if t.Nanos {
-			frac = ".999999999"
-		}
-		if t.Kind == KTime {
-			return x.Format("15:04:05" + frac)
-		}
-		s := x.Format("2006-01-02")
-		if y, m, d := x.Date(); y <= 0 {
-			// DuckDB counts the years before 1 back from 1 BC.
-			s = fmt.Sprintf("%04d-%02d-%02d (BC)", 1-y, m, d)
-		}
-		if t.Kind == KDate {
-			return s
-		}
-		s += x.Format(" 15:04:05" + frac)
-		if t.TZ {
-			s += "+00"
-		}
-		return s
 	default:
 		b, err := json.Marshal(x)
 		if err != nil {
@@ -573,9 +558,6 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 		}
 		return fitDecimal(d, to)
 	case KString:
-		if from.Kind == KBytes {
-			return string(v.([]byte)), nil
-		}
 		if from.Kind == KNested {
 			return nestedText(from, v, false)
 		}
@@ -592,7 +574,7 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 	case KBytes:
 		switch from.Kind {
 		case KString, KUUID:
-			return []byte(v.(string)), nil
+			return blobFromText(v.(string))
 		}
 		return nil, bad()
 	case KDate:
@@ -600,30 +582,19 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 		case KTimestamp:
 			return floorDiv(v.(int64), unitsPerDay(from)), nil
 		case KString:
-			t, ok := parseTime(v.(string))
-			if !ok {
-				return nil, bad()
-			}
-			return timeToDays(t), nil
+			return parseDateText(v.(string))
 		}
 		return nil, bad()
 	case KTimestamp:
 		switch from.Kind {
 		case KDate:
-			d := v.(int64)
-			if to.Nanos && (d > maxNanoDay || d < -maxNanoDay) {
-				return nil, bad()
+			d, per := v.(int64), unitsPerDay(to)
+			if d > math.MaxInt64/per || d < math.MinInt64/per {
+				return nil, fmt.Errorf("Type DATE with value %s can't be cast to the destination type %s", formatScalar(from, v), to.SQLName())
 			}
-			return d * unitsPerDay(to), nil
+			return d * per, nil
 		case KString:
-			t, ok := parseTime(v.(string))
-			if !ok {
-				return nil, bad()
-			}
-			if to.Nanos {
-				return timeToNanos(t, bad)
-			}
-			return t.UnixMicro(), nil
+			return parseTimestampText(v.(string), to)
 		}
 		return nil, bad()
 	case KTime:
@@ -636,12 +607,7 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 			}
 			return convertTimeUnit(x, Type{Kind: KTime, Nanos: from.Nanos}, to)
 		case KString:
-			t, ok := parseTime(v.(string))
-			if !ok {
-				return nil, bad()
-			}
-			ns := nanosOfDay(t)
-			return convertTimeUnit(ns, Type{Kind: KTime, Nanos: true}, to)
+			return parseTimeText(v.(string), to.Nanos)
 		}
 		return nil, bad()
 	case KNested:
@@ -651,10 +617,6 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 }
 
 func quoteText(s string) string { return "'" + s + "'" }
-
-// maxNanoDay bounds the days whose midnight fits TIMESTAMP_NS (int64
-// nanoseconds reach 2262-04-11).
-const maxNanoDay = math.MaxInt64 / int64(86400e9)
 
 // unitsPerDay is the count of a TIMESTAMP/TIME value's units in a day.
 func unitsPerDay(t Type) int64 {
@@ -754,32 +716,6 @@ func fitDecimal(d value.Decimal, t Type) (any, error) {
 		return d.Unscaled.Int64(), nil
 	}
 	return d, nil
-}
-
-var timeLayouts = []string{
-	"2006-01-02 15:04:05.999999999Z07:00", "2006-01-02T15:04:05.999999999Z07:00",
-	"2006-01-02 15:04:05.999999999Z07", "2006-01-02 15:04:05.999999999 Z07:00",
-	"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02",
-}
-
-// parseTime parses date, timestamp and time-of-day text (times of day
-// land on 0001-01-01).
-func parseTime(s string) (time.Time, bool) {
-	s = strings.TrimSpace(s)
-	if strings.HasSuffix(s, " UTC") {
-		s = strings.TrimSuffix(s, " UTC")
-	}
-	for _, l := range timeLayouts {
-		if t, err := time.ParseInLocation(l, s, time.UTC); err == nil {
-			return t.UTC(), true
-		}
-	}
-	for _, l := range []string{"15:04:05.999999999", "15:04"} {
-		if t, err := time.ParseInLocation(l, s, time.UTC); err == nil {
-			return t.AddDate(1, 0, 0), true
-		}
-	}
-	return time.Time{}, false
 }
 
 // compareScalars orders two non-null scalars of the same type.

@@ -127,8 +127,11 @@ func Float(f float64, bits int) string {
 func Time(t time.Time, typ string, machine bool) string {
 	switch typeKind(typ) {
 	case "DATE":
-		return t.Format(DateLayout)
+		return withEra(t, DateLayout)
 	case "TIME", "TIMETZ", "TIME_NS":
+		if t.Equal(clockEnd) {
+			return "24:00:00"
+		}
 		return t.Format(TimeLayout)
 	}
 	if typ == "" && t.Year() == 1 && t.YearDay() == 1 {
@@ -137,7 +140,22 @@ func Time(t time.Time, typ string, machine bool) string {
 	if machine {
 		return t.Format(MachineTimestamp)
 	}
-	return t.Format(TableTimestamp)
+	return withEra(t, TableTimestamp)
+}
+
+// clockEnd is how a TIME of 24:00:00 arrives: midnight after 0001-01-01.
+var clockEnd = time.Date(1, 1, 2, 0, 0, 0, 0, time.UTC)
+
+// withEra formats t by layout (a date first), writing a year before 1 as
+// DuckDB does: the year BC, four digits at least, and " (BC)" after the
+// date (year 0 is 0001-01-01 (BC)).
+func withEra(t time.Time, layout string) string {
+	s := t.Format(layout)
+	if t.Year() > 0 {
+		return s
+	}
+	date := strings.IndexByte(s[1:], '-') + 1 + len("-01-02")
+	return fmt.Sprintf("%04d%s (BC)%s", 1-t.Year(), s[date-len("-01-02"):date], s[date:])
 }
 
 // Bytes shows binary values: as text when they are valid UTF-8 without

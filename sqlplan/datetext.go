@@ -1,0 +1,468 @@
+package sqlplan
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// The text of DATE, TIME and TIMESTAMP values in DuckDB's forms: the
+// parsers behind casts from VARCHAR and the formatters behind casts to it.
+// Dates are proleptic Gregorian day numbers; years may have more than four
+// digits, and years before 1 read and print as "YYYY-MM-DD (BC)" (year 0
+// is 1 BC).
+
+const (
+	// minDateDays and maxDateDays are DuckDB's first and last DATE,
+	// 5877642-06-25 (BC) and 5881580-07-10 (its int32 days, short of the
+	// infinities).
+	minDateDays  = -(math.MaxInt32 - 1)
+	maxDateDays  = math.MaxInt32 - 1
+	microsPerDay = int64(86400e6)
+)
+
+// textFault says why a date/time text did not parse.
+type textFault uint8
+
+const (
+	textOK       textFault = iota
+	textFormat             // not the form
+	textRange              // the form, with a field or the value out of range
+	textZone               // a time zone other than UTC
+	textInfinite           // "infinity": DuckDB's infinite dates and timestamps
+)
+
+func isSpaceByte(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
+func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
+
+func skipSpaces(s string, i int) int {
+	for i < len(s) && isSpaceByte(s[i]) {
+		i++
+	}
+	return i
+}
+
+// oneOrTwoDigits reads a number of one or two digits at s[i:].
+func oneOrTwoDigits(s string, i int) (int64, int, bool) {
+	if i >= len(s) || !isDigitByte(s[i]) {
+		return 0, i, false
+	}
+	v := int64(s[i] - '0')
+	i++
+	if i < len(s) && isDigitByte(s[i]) {
+		v = v*10 + int64(s[i]-'0')
+		i++
+	}
+	return v, i, true
+}
+
+// daysFromCivil is the day number (0 = 1970-01-01) of a proleptic
+// Gregorian date; year 0 is 1 BC.
+func daysFromCivil(y, m, d int64) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := floorDiv(y, 400)
+	yoe := y - era*400
+	doy := (153*((m+9)%12)+2)/5 + d - 1
+	return era*146097 + yoe*365 + yoe/4 - yoe/100 + doy - 719468
+}
+
+// civilFromDays is the proleptic Gregorian date of a day number.
+func civilFromDays(days int64) (y, m, d int64) {
+	z := days + 719468
+	era := floorDiv(z, 146097)
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	d = doy - (153*mp+2)/5 + 1
+	m = mp + 3
+	if m > 12 {
+		m -= 12
+	}
+	y = yoe + era*400
+	if m <= 2 {
+		y++
+	}
+	return y, m, d
+}
+
+func monthDays(y, m int64) int64 {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// scanDate reads DuckDB's date text at the start of s, as its cast does:
+// spaces, [-]YEAR SEP M[M] SEP D[D] with SEP one of "-", "/", "\" or a
+// space, an optional " (BC)", and no digit right after; or "epoch". It
+// returns the day number and where the date ends.
+func scanDate(s string) (int64, int, textFault) {
+	n := len(s)
+	i := skipSpaces(s, 0)
+	neg := i < n && s[i] == '-'
+	if neg {
+		i++
+	}
+	if i >= n {
+		return 0, 0, textFormat
+	}
+	if !isDigitByte(s[i]) {
+		rest := s[i:]
+		for _, w := range [...]string{"infinity", "epoch"} {
+			if len(rest) >= len(w) && strings.EqualFold(rest[:len(w)], w) && skipSpaces(s, i+len(w)) == n {
+				if w == "epoch" {
+					return 0, n, textOK
+				}
+				return 0, 0, textInfinite
+			}
+		}
+		return 0, 0, textFormat
+	}
+	var year int64
+	for ; i < n && isDigitByte(s[i]); i++ {
+		if year >= 1e8 {
+			return 0, 0, textRange
+		}
+		year = year*10 + int64(s[i]-'0')
+	}
+	if neg {
+		year = -year
+	}
+	if i >= n {
+		return 0, 0, textFormat
+	}
+	sep := s[i]
+	if sep != '-' && sep != '/' && sep != '\\' && sep != ' ' {
+		return 0, 0, textFormat
+	}
+	month, i, ok := oneOrTwoDigits(s, i+1)
+	if !ok || i >= n || s[i] != sep {
+		return 0, 0, textFormat
+	}
+	day, i, ok := oneOrTwoDigits(s, i+1)
+	if !ok {
+		return 0, 0, textFormat
+	}
+	if n-i >= 5 && isSpaceByte(s[i]) && s[i+1] == '(' && s[i+2]|0x20 == 'b' && s[i+3]|0x20 == 'c' && s[i+4] == ')' {
+		if neg || year == 0 {
+			return 0, 0, textFormat
+		}
+		year = 1 - year
+		i += 5
+	}
+	if i < n && isDigitByte(s[i]) {
+		return 0, 0, textFormat
+	}
+	if month < 1 || month > 12 || day < 1 || day > monthDays(year, month) {
+		return 0, 0, textRange
+	}
+	days := daysFromCivil(year, month, day)
+	if days < minDateDays || days > maxDateDays {
+		return 0, 0, textRange
+	}
+	return days, i, textOK
+}
+
+// scanClock reads DuckDB's time-of-day text at s[i:] (after spaces):
+// H:M[:[S[.fraction]]] with up to nine hour digits (as an interval's) and
+// one or two minute and second digits; what follows is the caller's. It
+// returns the microseconds, the nanoseconds below them (with nanos; the
+// fraction's later digits are dropped), and where the time ends.
+func scanClock(s string, i int, nanos bool) (us, ns int64, end int, ok bool) {
+	n := len(s)
+	i = skipSpaces(s, i)
+	if i >= n || !isDigitByte(s[i]) {
+		return 0, 0, 0, false
+	}
+	var hour int64
+	for digits := 0; i < n && isDigitByte(s[i]); i++ {
+		if digits == 9 {
+			return 0, 0, 0, false
+		}
+		digits++
+		hour = hour*10 + int64(s[i]-'0')
+	}
+	if i >= n || s[i] != ':' {
+		return 0, 0, 0, false
+	}
+	minute, i, ok := oneOrTwoDigits(s, i+1)
+	if !ok || minute >= 60 {
+		return 0, 0, 0, false
+	}
+	var sec, frac int64
+	if i < n {
+		if s[i] != ':' {
+			return 0, 0, 0, false
+		}
+		if i++; i < n {
+			if sec, i, ok = oneOrTwoDigits(s, i); !ok || sec >= 60 {
+				return 0, 0, 0, false
+			}
+			if i < n && s[i] == '.' {
+				mult := int64(1e5)
+				if nanos {
+					mult = 1e8
+				}
+				for i++; i < n && isDigitByte(s[i]); i++ {
+					frac += int64(s[i]-'0') * mult
+					mult /= 10
+				}
+			}
+		}
+	}
+	if nanos {
+		frac, ns = frac/1000, frac%1000
+	}
+	return ((hour*60+minute)*60+sec)*1e6 + frac, ns, i, true
+}
+
+// scanOffset reads a UTC offset at s[i:]: ±HH, then MM or :MM, then (after
+// :MM) :SS. It returns the offset in seconds and where it ends (an
+// incomplete minute or second part is left unread).
+func scanOffset(s string, i int) (int64, int, bool) {
+	n := len(s)
+	two := func(j int) (int64, bool) {
+		if j+2 > n || !isDigitByte(s[j]) || !isDigitByte(s[j+1]) {
+			return 0, false
+		}
+		return int64(s[j]-'0')*10 + int64(s[j+1]-'0'), true
+	}
+	if i+3 > n || (s[i] != '+' && s[i] != '-') {
+		return 0, i, false
+	}
+	hh, ok := two(i + 1)
+	if !ok {
+		return 0, i, false
+	}
+	off, j := hh*3600, i+3
+	colon := j < n && s[j] == ':'
+	if colon {
+		j++
+	}
+	if mm, ok := two(j); ok {
+		off += mm * 60
+		j += 2
+		if ss, ok := two(j + 1); colon && ok && s[j] == ':' {
+			off += ss
+			j += 3
+		}
+	}
+	if s[i] == '-' {
+		off = -off
+	}
+	return off, j, true
+}
+
+// isZoneByte reports a byte of a time zone name.
+func isZoneByte(c byte) bool {
+	return isDigitByte(c) || c|0x20 >= 'a' && c|0x20 <= 'z' || c == '_' || c == '/' || c == '+' || c == '-' || c == ':'
+}
+
+// scanTimestamp reads DuckDB's timestamp text: a date, optionally a
+// space or "T" and a time of day (at most 24:00:00), then "Z", a UTC
+// offset, or a space and a zone name (only UTC is known), and spaces. It
+// returns the microseconds since the epoch (the wall clock: the offset is
+// not applied), the nanoseconds below them (with nanos), and the offset
+// in seconds.
+func scanTimestamp(s string, nanos bool) (us, ns, offset int64, f textFault) {
+	days, i, f := scanDate(s)
+	if f != textOK {
+		return 0, 0, 0, f
+	}
+	var tod int64
+	if n := len(s); i < n {
+		if s[i] == ' ' || s[i] == 'T' {
+			i++
+		}
+		var ok bool
+		if tod, ns, i, ok = scanClock(s, i, nanos); !ok {
+			return 0, 0, 0, textFormat
+		}
+		if tod > microsPerDay {
+			return 0, 0, 0, textRange
+		}
+		zone := ""
+		if i < n {
+			if s[i] == 'Z' {
+				i++
+			} else if off, j, ok := scanOffset(s, i); ok {
+				offset, i = off, j
+			} else {
+				if s[i] != ' ' {
+					return 0, 0, 0, textFormat
+				}
+				j := i + 1
+				for i = j; i < n && isZoneByte(s[i]); i++ {
+				}
+				zone = s[j:i]
+			}
+			if skipSpaces(s, i) < n {
+				return 0, 0, 0, textFormat
+			}
+		}
+		if zone != "" && !strings.EqualFold(zone, "UTC") {
+			return 0, 0, 0, textZone
+		}
+	}
+	if days > math.MaxInt64/microsPerDay || days < math.MinInt64/microsPerDay {
+		return 0, 0, 0, textRange
+	}
+	us = days*microsPerDay + tod
+	if us < days*microsPerDay || us == math.MaxInt64 {
+		return 0, 0, 0, textRange
+	}
+	return us, ns, offset, textOK
+}
+
+// The casts from text, with DuckDB's errors.
+
+// textError is DuckDB's error for text s that is not a value of type to:
+// field names the type in the message, form its text.
+func textError(f textFault, s, field string, to Type, form string) error {
+	switch f {
+	case textRange:
+		return fmt.Errorf("%s field value out of range: \"%s\"", field, s)
+	case textZone:
+		return fmt.Errorf("%s field value \"%s\" has a timestamp that is not UTC", field, s)
+	case textInfinite:
+		return fmt.Errorf("cannot cast VARCHAR %s to %s: infinite dates and timestamps are not supported", quoteText(s), to.SQLName())
+	}
+	return fmt.Errorf("invalid %s field format: \"%s\", expected format is (%s)", field, s, form)
+}
+
+// parseDateText is VARCHAR to DATE.
+func parseDateText(s string) (int64, error) {
+	days, _, f := scanDate(s)
+	if f != textOK {
+		return 0, textError(f, s, "date", tDate, "YYYY-MM-DD")
+	}
+	return days, nil
+}
+
+// parseTimestampText is VARCHAR to TIMESTAMP, TIMESTAMPTZ or
+// TIMESTAMP_NS. As DuckDB's, TIMESTAMP keeps the wall clock of a text
+// with a UTC offset, the other two apply the offset.
+func parseTimestampText(s string, to Type) (int64, error) {
+	us, ns, off, f := scanTimestamp(s, to.Nanos)
+	if f == textOK && (to.TZ || to.Nanos) && off != 0 {
+		if d := off * 1e6; (d > 0 && us < math.MinInt64+d) || (d < 0 && us > math.MaxInt64+d) {
+			f = textRange
+		} else {
+			us -= d
+		}
+	}
+	if to.Nanos {
+		if f == textOK && us <= math.MaxInt64/1000 && us >= math.MinInt64/1000 {
+			if v := us*1000 + ns; v >= us*1000 && v != math.MaxInt64 {
+				return v, nil
+			}
+		}
+		if f != textInfinite {
+			return 0, fmt.Errorf("Could not convert string %s to TIMESTAMP_NS", quoteText(s))
+		}
+	} else if f == textOK {
+		return us, nil
+	}
+	return 0, textError(f, s, "timestamp", to, "YYYY-MM-DD HH:MM:SS[.US][±HH[:MM[:SS]]| ZONE]")
+}
+
+// parseTimeText is VARCHAR to TIME or TIME_NS: a time of day up to
+// 24:00:00 (kept apart from 00:00:00, as DuckDB does) with anything after
+// it ignored, or else a timestamp's time of day.
+func parseTimeText(s string, nanos bool) (int64, error) {
+	us, ns, _, ok := scanClock(s, 0, nanos)
+	if ok && us > microsPerDay {
+		ok = false
+	} else if !ok {
+		ts, tns, _, f := scanTimestamp(s, nanos)
+		us, ns, ok = ts-floorDiv(ts, microsPerDay)*microsPerDay, tns, f == textOK
+	}
+	switch {
+	case !ok:
+		return 0, fmt.Errorf("time field value out of range: \"%s\", expected format is ([YYYY-MM-DD ]HH:MM:SS[.MS])", s)
+	case nanos:
+		return us*1000 + ns, nil
+	}
+	return us, nil
+}
+
+// The text of values.
+
+func appendTwoDigits(b []byte, v int64) []byte { return append(b, byte('0'+v/10), byte('0'+v%10)) }
+
+// appendDate writes a day number as DuckDB does: YYYY-MM-DD with at least
+// four year digits, years before 1 as "YYYY-MM-DD (BC)".
+func appendDate(b []byte, days int64) []byte {
+	y, m, d := civilFromDays(days)
+	bc := y <= 0
+	if bc {
+		y = 1 - y
+	}
+	for p := int64(1000); p > y; p /= 10 {
+		b = append(b, '0')
+	}
+	b = strconv.AppendInt(b, y, 10)
+	b = appendTwoDigits(append(b, '-'), m)
+	b = appendTwoDigits(append(b, '-'), d)
+	if bc {
+		b = append(b, " (BC)"...)
+	}
+	return b
+}
+
+// appendClock writes a time of day in microseconds (in nanoseconds with
+// nanos) as HH:MM:SS[.fraction], the fraction without trailing zeros;
+// 24:00:00 stays 24:00:00.
+func appendClock(b []byte, v int64, nanos bool) []byte {
+	unit := int64(1e6)
+	if nanos {
+		unit = 1e9
+	}
+	sec, frac := v/unit, v%unit
+	b = appendTwoDigits(b, sec/3600)
+	b = appendTwoDigits(append(b, ':'), sec/60%60)
+	b = appendTwoDigits(append(b, ':'), sec%60)
+	if frac != 0 {
+		b = append(b, '.')
+		for p := unit / 10; frac != 0; p /= 10 {
+			b = append(b, byte('0'+frac/p))
+			frac %= p
+		}
+	}
+	return b
+}
+
+// appendTimestamp writes a TIMESTAMP of type t as DuckDB does: the date,
+// a space and the time of day, and "+00" for TIMESTAMPTZ.
+func appendTimestamp(b []byte, t Type, v int64) []byte {
+	day := unitsPerDay(t)
+	days := floorDiv(v, day)
+	b = appendDate(b, days)
+	b = appendClock(append(b, ' '), v-days*day, t.Nanos)
+	if t.TZ {
+		b = append(b, "+00"...)
+	}
+	return b
+}
+
+// formatTemporal is the text of a DATE, TIME or TIMESTAMP value.
+func formatTemporal(t Type, v int64) string {
+	var buf [48]byte
+	switch t.Kind {
+	case KDate:
+		return string(appendDate(buf[:0], v))
+	case KTime:
+		return string(appendClock(buf[:0], v, t.Nanos))
+	}
+	return string(appendTimestamp(buf[:0], t, v))
+}
