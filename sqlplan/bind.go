@@ -807,8 +807,8 @@ func (p *planner) bindLiteral(x *sqlparser.SQLVal) (expr, error) {
 		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return &constExpr{t: Type{Kind: KInt}, v: n}, nil
 		}
-		if digits := strings.TrimLeft(s, "0"); len(digits) <= 38 {
-			if u, ok := new(big.Int).SetString(digits, 10); ok {
+		if digits := strings.TrimLeft(strings.TrimPrefix(s, "-"), "0"); len(digits) <= 38 {
+			if u, ok := new(big.Int).SetString(s, 10); ok {
 				return &constExpr{t: tHuge, v: value.Decimal{Unscaled: u}}, nil
 			}
 		}

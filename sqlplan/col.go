@@ -251,8 +251,12 @@ func fromVector(t Type, v *vector.Vector, n int) *Col {
 	}
 	if f.Kind != schema.Primitive {
 		c.A = make([]any, n)
+		int96 := hasInt96Leaf(f.Node)
 		for i := 0; i < n; i++ {
 			c.A[i] = value.Get(f, v, i)
+			if int96 {
+				c.A[i] = microsInside(c.A[i])
+			}
 		}
 		return c
 	}
@@ -564,3 +568,35 @@ func (c *Col) Bytes(i int) []byte { return c.str(i) }
 // Value returns row i as a Go value: int64, uint64, float64, bool, string,
 // []byte, time.Time, exact decimal text, or nested Go values; nil for NULL.
 func (c *Col) Value(i int) any { return toGo(c.T, c.get(i)) }
+
+// hasInt96Leaf reports an INT96 column below n: its SQL type is TIMESTAMP
+// (microseconds, as DuckDB reads it), also inside lists and structs.
+func hasInt96Leaf(n *schema.Node) bool {
+	for _, l := range schema.LeavesUnder(nil, n) {
+		if l.Physical == format.Int96 {
+			return true
+		}
+	}
+	return false
+}
+
+// microsInside truncates the times inside a nested value to microseconds.
+func microsInside(v any) any {
+	switch x := v.(type) {
+	case time.Time:
+		return x.Truncate(time.Microsecond)
+	case []any:
+		for i, e := range x {
+			x[i] = microsInside(e)
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = microsInside(e)
+		}
+	case map[any]any:
+		for k, e := range x {
+			x[k] = microsInside(e)
+		}
+	}
+	return v
+}
