@@ -1262,7 +1262,7 @@ func (p *planner) coerce(e expr, t Type) (expr, error) {
 // cast converts e to t, folding constants.
 func (p *planner) cast(e expr, t Type) (expr, error) {
 	et := e.typ()
-	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.op() == KInt && t.Bits != 0 && t.Bits < 64) && sameNested(et, t) && et.Nanos == t.Nanos {
+	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.op() == KInt && t.Bits != 0 && t.Bits < 64) && sameNested(et, t) && sameUnit(et, t) {
 		return e, nil
 	}
 	if et.Kind == KDecimal && t.Kind == KDecimal && et.Scale == t.Scale && et.Prec <= 18 == (t.Prec <= 18) && t.Prec >= et.Prec {

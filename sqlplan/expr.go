@@ -874,7 +874,7 @@ func castCol(c *Col, to Type) (*Col, error) { return castColTry(c, to, false) }
 func castColTry(c *Col, to Type, try bool) (*Col, error) {
 	from := c.T
 	n := c.Len
-	if from.Kind == to.Kind && from.Kind != KDecimal && !(to.op() == KInt && to.Bits != 0 && to.Bits < 64) && sameNested(from, to) && from.Nanos == to.Nanos {
+	if from.Kind == to.Kind && from.Kind != KDecimal && !(to.op() == KInt && to.Bits != 0 && to.Bits < 64) && sameNested(from, to) && sameUnit(from, to) {
 		out := *c
 		out.T = to
 		return &out, nil

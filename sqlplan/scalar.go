@@ -386,6 +386,15 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 	if _, ok := listElem(to); ok && !(from.Kind == KNested && sameNested(from, to)) {
 		return castList(v, from, to, try)
 	}
+	if to.Kind == KTimestamp && to.Coarse > 0 && from.Coarse != to.Coarse {
+		fine := to
+		fine.Coarse = 0
+		r, err := castScalarTry(v, from, fine, try)
+		if r == nil || err != nil {
+			return r, err
+		}
+		return roundToUnit(r.(int64), to.Coarse), nil
+	}
 	if from.Nanos && !to.Nanos && to.Kind != KString {
 		// To anything but text, a TIMESTAMP_NS/TIME_NS is first its
 		// microseconds (truncated, as DuckDB's casts).

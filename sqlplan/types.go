@@ -46,6 +46,11 @@ type Type struct {
 	Float32 bool
 	// TZ marks TIMESTAMP WITH TIME ZONE (adjusted to UTC).
 	TZ bool
+	// Coarse is 1000 for TIMESTAMP_MS and 1e6 for TIMESTAMP_S: a
+	// TIMESTAMP (microseconds) whose values a cast rounds to that many
+	// microseconds, written in milliseconds (microseconds for seconds, as
+	// DuckDB); 0 otherwise.
+	Coarse int64
 	// Huge marks a HUGEINT: a DECIMAL(38,0) that carries DuckDB's name
 	// for its 128-bit integer (SUM of integers, integer literals past
 	// BIGINT); its values are those of the decimal.
@@ -139,6 +144,10 @@ func (t Type) SQLName() string {
 			return "TIMESTAMPTZ"
 		case t.Nanos:
 			return "TIMESTAMP_NS"
+		case t.Coarse == 1000:
+			return "TIMESTAMP_MS"
+		case t.Coarse == 1e6:
+			return "TIMESTAMP_S"
 		}
 		return "TIMESTAMP"
 	case KTime:
@@ -361,6 +370,10 @@ func parseTypeName(name string, params []int) (Type, error) {
 		return Type{Kind: KTimestamp, Nanos: true}, nil
 	case "TIME_NS":
 		return Type{Kind: KTime, Nanos: true}, nil
+	case "TIMESTAMP_MS":
+		return Type{Kind: KTimestamp, Coarse: 1000}, nil
+	case "TIMESTAMP_S":
+		return Type{Kind: KTimestamp, Coarse: 1e6}, nil
 	case "UUID":
 		return Type{Kind: KUUID}, nil
 	case "JSON":
@@ -379,7 +392,7 @@ func parseTypeName(name string, params []int) (Type, error) {
 // them to the parser as CHAR(castCodeBase+i).
 var castTypes = []string{"BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER",
 	"UBIGINT", "FLOAT", "DOUBLE", "VARCHAR", "BLOB", "DATE", "TIME", "TIMESTAMP", "TIMESTAMPTZ", "UUID", "JSON", "INTERVAL",
-	"TIMESTAMP_NS", "TIME_NS", "HUGEINT"}
+	"TIMESTAMP_NS", "TIME_NS", "HUGEINT", "TIMESTAMP_MS", "TIMESTAMP_S"}
 
 // tHuge is HUGEINT (see Type.Huge).
 var tHuge = Type{Kind: KDecimal, Prec: 38, Huge: true}
@@ -415,3 +428,22 @@ func castCodeType(n int) (Type, bool) {
 // Field returns the Parquet field of a table column's type (nil for
 // computed values).
 func (t Type) ParquetField() *schema.Field { return t.Field }
+
+// sameUnit reports whether a value of type from needs no conversion to be
+// one of type to as far as time units go.
+func sameUnit(from, to Type) bool {
+	return from.Nanos == to.Nanos && (to.Coarse == 0 || from.Coarse == to.Coarse)
+}
+
+// roundToUnit rounds microseconds to a multiple of unit (half away from
+// zero, as DuckDB's casts to TIMESTAMP_MS and TIMESTAMP_S).
+func roundToUnit(us, unit int64) int64 {
+	q, r := us/unit, us%unit
+	switch {
+	case 2*r >= unit:
+		q++
+	case -2*r >= unit:
+		q--
+	}
+	return q * unit
+}

@@ -1602,11 +1602,18 @@ func sameDir(a, b string) bool {
 }
 
 // rescaleUnits converts times counted in units of have nanoseconds into
-// units of want nanoseconds in place: to a coarser unit by flooring, to a
-// finer one exactly or with an out-of-range error.
+// units of want nanoseconds in place: to milliseconds by rounding, to
+// another coarser unit by flooring, to a finer one exactly or with an
+// out-of-range error.
 func rescaleUnits(xs []int64, have, want int64) error {
 	switch {
 	case have == want:
+	case have < want && want == 1e6:
+		// Into milliseconds (a TIMESTAMP_MS column): rounded, as DuckDB's
+		// cast to TIMESTAMP_MS.
+		for i, x := range xs {
+			xs[i] = roundToUnit(x, want/have) / (want / have)
+		}
 	case have < want:
 		for i, x := range xs {
 			xs[i] = floorDiv(x, want/have)
@@ -1922,8 +1929,11 @@ func goScalar(x any, t Type) (any, error) {
 // timeUnitOf is the Parquet unit a TIME or TIMESTAMP column of type t is
 // written in.
 func timeUnitOf(t Type) writer.TimeUnit {
-	if t.Nanos {
+	switch {
+	case t.Nanos:
 		return writer.Nanos
+	case t.Coarse == 1000:
+		return writer.Millis
 	}
 	return writer.Micros
 }
