@@ -795,8 +795,8 @@ func negConst(k *constExpr) (expr, error) {
 	return nil, errorf("cannot negate %s", k.t.SQLName())
 }
 
-// bindLiteral types a literal like DuckDB: integers BIGINT (wider ones
-// HUGEINT up to 38 digits, then DOUBLE), decimals DECIMAL, exponents
+// bindLiteral types a literal like DuckDB: integers INTEGER or BIGINT
+// (wider ones HUGEINT up to 38 digits, then DOUBLE), decimals DECIMAL, exponents
 // DOUBLE.
 func (p *planner) bindLiteral(x *sqlparser.SQLVal) (expr, error) {
 	s := string(x.Val)
@@ -805,6 +805,9 @@ func (p *planner) bindLiteral(x *sqlparser.SQLVal) (expr, error) {
 		return &constExpr{t: Type{Kind: KString}, v: s}, nil
 	case sqlparser.IntVal:
 		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			if n >= math.MinInt32 && n <= math.MaxInt32 {
+				return &constExpr{t: Type{Kind: KInt, Bits: 32}, v: n}, nil
+			}
 			return &constExpr{t: Type{Kind: KInt}, v: n}, nil
 		}
 		if digits := strings.TrimLeft(strings.TrimPrefix(s, "-"), "0"); len(digits) <= 38 {
@@ -1149,7 +1152,7 @@ func unifyTypes(a, b Type) (Type, error) {
 			return Type{Kind: KDecimal, Prec: min(prec, 38), Scale: scale}, nil
 		}
 		if ak == KInt {
-			return Type{Kind: KInt}, nil
+			return Type{Kind: KInt, Bits: intWidth(a, b)}, nil
 		}
 		if ak == KFloat {
 			return Type{Kind: KFloat}, nil
@@ -1262,7 +1265,8 @@ func (p *planner) coerce(e expr, t Type) (expr, error) {
 // cast converts e to t, folding constants.
 func (p *planner) cast(e expr, t Type) (expr, error) {
 	et := e.typ()
-	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.op() == KInt && t.Bits != 0 && t.Bits < 64) && sameNested(et, t) && sameUnit(et, t) {
+	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.op() == KInt && t.Bits != 0 && t.Bits < 64) && sameNested(et, t) && sameUnit(et, t) &&
+		!(t.Kind == KInt && et.Bits != 0 && et.Bits < 64) {
 		return e, nil
 	}
 	if et.Kind == KDecimal && t.Kind == KDecimal && et.Scale == t.Scale && et.Prec <= 18 == (t.Prec <= 18) && t.Prec >= et.Prec {
@@ -1456,7 +1460,7 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 			if lk == KFloat || rk == KFloat || lk == KDecimal || rk == KDecimal || lk == KUint || rk == KUint {
 				return p.arith('/', l, r)
 			}
-			t = Type{Kind: KInt}
+			t = Type{Kind: KInt, Bits: literalWidth(l, r)}
 		case lk == KFloat || rk == KFloat:
 			t = Type{Kind: KFloat}
 		case lk == KDecimal || rk == KDecimal:
@@ -1491,7 +1495,7 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		case lk == KUint || rk == KUint:
 			t = Type{Kind: KFloat}
 		default:
-			t = Type{Kind: KInt}
+			t = Type{Kind: KInt, Bits: literalWidth(l, r)}
 		}
 		if t.Kind == KFloat {
 			var err error
@@ -1506,12 +1510,58 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		return nil, errorf("cannot compute %s %c %s", lt.SQLName(), op, rt.SQLName())
 	}
 	e := &arithExpr{op: op, l: l, r: r, t: t}
-	opText := string(op)
-	if op == 'd' {
-		opText = "//"
-	}
-	e.setParts(l, " "+opText+" ", r)
+	e.setParts(l, " "+opSymbol(op)+" ", r)
 	return p.fold(e, l, r)
+}
+
+// intWidth is the width in bits of integer arithmetic on a and b (0 for
+// 64): the wider operand's, as DuckDB (INTEGER + INTEGER is an INTEGER
+// that overflows past 2^31); unsigned narrow integers count as 64.
+func intWidth(a, b Type) int {
+	w := func(t Type) int {
+		if t.Kind != KInt || t.Bits == 0 {
+			return 64
+		}
+		return t.Bits
+	}
+	if bits := max(w(a), w(b)); bits < 64 {
+		return bits
+	}
+	return 0
+}
+
+// literalWidth is intWidth of l and r, where an integer literal takes the
+// other operand's narrower width when it fits it (DuckDB lets a literal
+// cast implicitly: SMALLINT * 2 is a SMALLINT, TINYINT + 1000 an INTEGER).
+func literalWidth(l, r expr) int {
+	lt, rt := l.typ(), r.typ()
+	lv, lLit := intLiteral(l)
+	rv, rLit := intLiteral(r)
+	fits := func(v int64, t Type) bool {
+		if t.Kind != KInt || t.Bits == 0 || t.Bits >= 32 {
+			return false
+		}
+		lim := int64(1) << (t.Bits - 1)
+		return v >= -lim && v < lim
+	}
+	switch {
+	case lLit && !rLit && fits(lv, rt):
+		lt = rt
+	case rLit && !lLit && fits(rv, lt):
+		rt = lt
+	}
+	return intWidth(lt, rt)
+}
+
+// intLiteral reports an integer literal as written (not a CAST) and its
+// value.
+func intLiteral(e expr) (int64, bool) {
+	k, ok := isConst(e)
+	if !ok || k.t.Kind != KInt || k.t.Bits != 0 && k.t.Bits < 32 {
+		return 0, false // a CAST to a narrow type is no literal
+	}
+	v, ok := k.v.(int64)
+	return v, ok && e.String() == strconv.FormatInt(v, 10)
 }
 
 // hugeint reports operands of which one is a HUGEINT and the other a

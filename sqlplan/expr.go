@@ -1284,6 +1284,11 @@ func (e *arithExpr) eval(b *Batch) (*Col, error) {
 				}
 			}
 		}
+		if bits := e.t.Bits; bits != 0 && bits < 64 && e.t.Kind == KInt {
+			if err := e.checkWidth(out, x, y, bits); err != nil {
+				return nil, err
+			}
+		}
 		if overflow {
 			// Only rows that are not NULL count.
 			for i := range out.I {
@@ -1301,12 +1306,37 @@ func (e *arithExpr) eval(b *Batch) (*Col, error) {
 					bad = a != 0 && ((a*b)/a != b || a == -1 && b == math.MinInt64)
 				}
 				if bad {
-					return nil, errorf("integer overflow in %s", e.String())
+					return nil, e.overflowError(64, a, b)
 				}
 			}
 		}
 	}
 	return out, nil
+}
+
+// checkWidth reports a result of narrow integer arithmetic outside its
+// width (DuckDB's overflow error: INTEGER + INTEGER stays an INTEGER).
+func (e *arithExpr) checkWidth(out *Col, x, y []int64, bits int) error {
+	lo, hi := int64(-1)<<(bits-1), int64(1)<<(bits-1)-1
+	for i, r := range out.I {
+		if (r < lo || r > hi) && !out.isNull(i) {
+			return e.overflowError(bits, x[i], y[i])
+		}
+	}
+	return nil
+}
+
+// overflowError is DuckDB's error for an integer result outside its type.
+func (e *arithExpr) overflowError(bits int, a, b int64) error {
+	what := map[byte]string{'+': "addition", '-': "subtraction", '*': "multiplication", '/': "division", 'd': "division", '%': "modulo"}[e.op]
+	return errorf("Overflow in %s of INT%d (%d %s %d)!", what, bits, a, opSymbol(e.op), b)
+}
+
+func opSymbol(op byte) string {
+	if op == 'd' {
+		return "//"
+	}
+	return string(op)
 }
 
 func scaleOf(t Type) int {
