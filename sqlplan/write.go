@@ -489,6 +489,8 @@ func fieldOf(name string, t Type, notNull bool) (writer.Field, error) {
 		f = writer.Timestamp(name, timeUnitOf(t), t.TZ)
 	case KUUID:
 		f = writer.UUID(name)
+	case KInterval:
+		f = writer.Interval(name)
 	case KNested:
 		if t.Field != nil {
 			return writerFieldOf(t.Field)
@@ -1728,6 +1730,8 @@ func toVector(c *Col, f *schema.Field) (*vector.Vector, error) {
 					b = h
 				case KFloat:
 					b = float16Bytes(float32(c.F[i]))
+				case KInterval:
+					b = intervalBytes(c.A[i].(interval))
 				default:
 					b = c.str(i)
 				}
