@@ -156,8 +156,8 @@ func parquetInterval(v value.Interval) interval {
 }
 
 // intervalBytes is the 12 bytes of the Parquet INTERVAL of iv: little-
-// endian months, days and milliseconds (microseconds truncated), each
-// kept to its low 32 bits, as DuckDB writes them.
+// endian months, days and milliseconds (microseconds truncated), as
+// DuckDB writes them; the writer refuses negative parts, as DuckDB.
 func intervalBytes(iv interval) []byte {
 	b := make([]byte, 12)
 	binary.LittleEndian.PutUint32(b, uint32(iv.months))

@@ -1731,7 +1731,11 @@ func toVector(c *Col, f *schema.Field) (*vector.Vector, error) {
 				case KFloat:
 					b = float16Bytes(float32(c.F[i]))
 				case KInterval:
-					b = intervalBytes(c.A[i].(interval))
+					iv := c.A[i].(interval)
+					if iv.months < 0 || iv.days < 0 || iv.micros < 0 {
+						return nil, errors.New("Parquet files do not support negative intervals")
+					}
+					b = intervalBytes(iv)
 				default:
 					b = c.str(i)
 				}
