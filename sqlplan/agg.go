@@ -382,21 +382,21 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 	return &colExpr{s: s, t: spec.t}, nil
 }
 
-// asBigint reads an INTERVAL expression as its microseconds, a BIGINT.
+// asBigint reads an INTERVAL expression as its microseconds, a BIGINT (a
+// month counting 30 days, see interval.flatMicros).
 func asBigint(e expr) expr {
-	f := &funcExpr{name: "micros", args: []expr{e}, t: tInt, vec: func(a []*Col, n int) (*Col, error) {
-		c := *a[0]
-		c.T = tInt
-		return &c, nil
+	f := &funcExpr{name: "micros", args: []expr{e}, t: tInt, strict: true, row: func(a []*Col, i int) (any, error) {
+		return a[0].get(i).(interval).flatMicros(), nil
 	}}
 	f.setText(e.String())
 	return f
 }
 
-// microsInterval turns a DOUBLE of microseconds into an INTERVAL.
+// microsInterval turns a DOUBLE of microseconds into an INTERVAL of days
+// and microseconds.
 func microsInterval(e expr, text string) expr {
 	f := &funcExpr{name: "interval", args: []expr{e}, t: Type{Kind: KInterval}, strict: true, row: func(a []*Col, i int) (any, error) {
-		return int64(math.Round(a[0].F[i])), nil
+		return splitMicros(int64(math.Round(a[0].F[i]))), nil
 	}}
 	f.setText(text)
 	return f

@@ -786,7 +786,7 @@ func negConst(k *constExpr) (expr, error) {
 	case value.Decimal:
 		return &constExpr{t: k.t, v: value.Decimal{Unscaled: new(big.Int).Neg(v.Unscaled), Scale: v.Scale}}, nil
 	case interval:
-		return &constExpr{t: k.t, v: interval{-v.months, -v.micros}}, nil
+		return &constExpr{t: k.t, v: v.neg()}, nil
 	case uint64:
 		if v == 1<<63 {
 			return &constExpr{t: Type{Kind: KInt}, v: int64(math.MinInt64)}, nil
@@ -1031,7 +1031,6 @@ func (p *planner) compare(op cmpOp, l, r expr) (expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, r = flatInterval(l), flatInterval(r)
 	if _, lc := isConst(l); lc {
 		if _, rc := isConst(r); !rc {
 			l, r, op = r, l, flipCmp(op)
@@ -1273,12 +1272,6 @@ func (p *planner) cast(e expr, t Type) (expr, error) {
 		return e, nil
 	}
 	if k, ok := isConst(e); ok {
-		if iv, ok := k.v.(interval); ok {
-			if t.Kind == KString {
-				return &constExpr{t: t, v: formatInterval(iv.micros + iv.months*30*86400e6)}, nil
-			}
-			return e, nil
-		}
 		v, err := castScalar(k.v, k.t, t)
 		if err != nil {
 			return nil, asError(err)
@@ -1402,7 +1395,7 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 			x, isIv := ik.v.(interval)
 			m, isInt := nk.v.(int64)
 			if isIv && isInt {
-				return &constExpr{t: Type{Kind: KInterval}, v: interval{months: x.months * m, micros: x.micros * m}}, nil
+				return &constExpr{t: Type{Kind: KInterval}, v: x.mulInt(m)}, nil
 			}
 		}
 		if ok1 {
@@ -1424,11 +1417,10 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		if lIv && rIv {
 			// Constants keep their months (for date arithmetic).
 			if op == '-' {
-				rv = interval{-rv.months, -rv.micros}
+				rv = rv.neg()
 			}
-			return &constExpr{t: lt, v: interval{lv.months + rv.months, lv.micros + rv.micros}}, nil
+			return &constExpr{t: lt, v: lv.add(rv)}, nil
 		}
-		l, r = flatInterval(l), flatInterval(r)
 	}
 	var t Type
 	lk, rk := lt.op(), rt.op()
@@ -1740,24 +1732,19 @@ func (p *planner) bindInterval(x *sqlparser.IntervalExpr, sc *scope, agg *aggCtx
 	return &constExpr{t: Type{Kind: KInterval}, v: iv}, nil
 }
 
-// scaledInterval is n times the interval unit, n an expression: exact for
-// units of fixed length (days and shorter); months vary in length, so a
-// non-constant number of them is refused.
+// scaledInterval is n times the interval unit, n an expression, as
+// interval.scale (a fraction of a month carries into days).
 func (p *planner) scaledInterval(n expr, unit interval, text string) (expr, error) {
-	if unit.months != 0 {
-		return nil, unsupported("a non-constant number of months or years in an INTERVAL")
-	}
 	f, err := p.cast(n, tFloat)
 	if err != nil {
 		return nil, err
 	}
-	us := float64(unit.micros)
 	e := &funcExpr{name: "interval", args: []expr{f}, t: Type{Kind: KInterval}, strict: true, row: func(a []*Col, i int) (any, error) {
-		v := a[0].F[i] * us
-		if math.IsNaN(v) || v > math.MaxInt64 || v < math.MinInt64 {
+		iv, ok := unit.scale(a[0].F[i])
+		if !ok {
 			return nil, errorf("the interval is out of range")
 		}
-		return int64(math.Round(v)), nil
+		return iv, nil
 	}}
 	e.setText(text)
 	return e, nil
@@ -1800,8 +1787,17 @@ func parseIntervalText(s string) (interval, error) {
 		if err != nil {
 			return interval{}, err
 		}
-		iv.months += part.months
-		iv.micros += part.micros
+		iv = iv.add(part)
+	}
+	return iv, nil
+}
+
+// fractional is n times a unit of days or months; a fraction carries
+// into the smaller parts (1.5 months is 1 month 15 days).
+func fractional(unit interval, n float64) (interval, error) {
+	iv, ok := unit.scale(n)
+	if !ok {
+		return interval{}, errorf("the interval is out of range")
 	}
 	return iv, nil
 }
@@ -1820,15 +1816,15 @@ func makeInterval(n float64, unit string) (interval, error) {
 	case "hour", "h":
 		return interval{micros: int64(n * 3600e6)}, nil
 	case "day", "d":
-		return interval{micros: int64(n * 86400e6)}, nil
+		return fractional(interval{days: 1}, n)
 	case "week":
-		return interval{micros: int64(n * 7 * 86400e6)}, nil
+		return fractional(interval{days: 7}, n)
 	case "month":
-		return interval{months: int64(n)}, nil
+		return fractional(interval{months: 1}, n)
 	case "quarter":
-		return interval{months: int64(n * 3)}, nil
+		return fractional(interval{months: 3}, n)
 	case "year":
-		return interval{months: int64(n * 12)}, nil
+		return fractional(interval{months: 12}, n)
 	}
 	return interval{}, errorf("unknown interval unit %q", unit)
 }

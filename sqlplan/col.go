@@ -81,7 +81,7 @@ const (
 
 func storage(t Type) storageKind {
 	switch t.Kind {
-	case KInt, KUint, KDate, KTime, KTimestamp, KInterval:
+	case KInt, KUint, KDate, KTime, KTimestamp:
 		return stInt
 	case KDecimal:
 		switch {
@@ -346,13 +346,12 @@ func fromVector(t Type, v *vector.Vector, n int) *Col {
 				c.Off[i+1] = int32(len(c.Data))
 			}
 		default:
-			if node.Converted.Set && node.Converted.Value == format.Interval {
-				c.Off = make([]int32, n+1)
+			if t.Kind == KInterval {
+				c.A = make([]any, n)
 				for i := 0; i < n; i++ {
 					if !c.isNull(i) {
-						c.Data = append(c.Data, value.Primitive(node, v, i).(value.Interval).String()...)
+						c.A[i] = parquetInterval(value.Primitive(node, v, i).(value.Interval))
 					}
-					c.Off[i+1] = int32(len(c.Data))
 				}
 			} else if v.Kind == vector.ByteArray {
 				c.Data, c.Off = v.Data, v.Offsets[:n+1]

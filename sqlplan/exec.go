@@ -338,6 +338,9 @@ func appendKey(buf []byte, c *Col, i int) []byte {
 		buf = binary.LittleEndian.AppendUint64(buf, uint64(c.H[i].Hi))
 		return binary.LittleEndian.AppendUint64(buf, c.H[i].Lo)
 	}
+	if iv, ok := c.A[i].(interval); ok {
+		return appendIntervalKey(buf, iv)
+	}
 	buf = append(buf, 5)
 	s := formatScalar(c.T, c.A[i])
 	buf = binary.AppendUvarint(buf, uint64(len(s)))

@@ -100,9 +100,6 @@ type constExpr struct {
 
 func (e *constExpr) typ() Type { return e.t }
 func (e *constExpr) eval(b *Batch) (*Col, error) {
-	if iv, ok := e.v.(interval); ok {
-		return constCol(e.t, iv.micros+iv.months*30*86400e6, b.N), nil
-	}
 	return constCol(e.t, e.v, b.N), nil
 }
 
@@ -1079,7 +1076,7 @@ func (e *arithExpr) eval(b *Batch) (*Col, error) {
 	}
 	n := b.N
 	// Temporal arithmetic with a constant interval keeps calendar months.
-	if k, ok := isConst(e.r); ok {
+	if k, ok := isConst(e.r); ok && e.t.Kind != KInterval {
 		if iv, ok := k.v.(interval); ok {
 			return addInterval(lc, iv, e.op == '-', e.t)
 		}
@@ -1202,6 +1199,9 @@ func (e *arithExpr) eval(b *Batch) (*Col, error) {
 		}
 		return bld.c, nil
 	}
+	if lt.Kind == KInterval || rt.Kind == KInterval {
+		return intervalArith(e, lc, rc, out)
+	}
 	// Integer-like results.
 	x, y := lc.I, rc.I
 	out.I = make([]int64, n)
@@ -1222,31 +1222,10 @@ func (e *arithExpr) eval(b *Batch) (*Col, error) {
 		for i := range out.I {
 			out.I[i] = x[i] + y[i]
 		}
-	case e.t.Kind == KTimestamp || e.t.Kind == KInterval || e.t.Kind == KTime:
-		// timestamp ± interval(µs), timestamp - timestamp, date ± interval.
-		xa := x
-		if lt.Kind == KDate {
-			xa = make([]int64, n)
-			for i := range xa {
-				xa[i] = x[i] * 86400e6
-			}
-		}
-		ya := y
-		if rt.Kind == KDate {
-			ya = make([]int64, n)
-			for i := range ya {
-				ya[i] = y[i] * 86400e6
-			}
-		}
-		for i := range out.I {
-			if e.op == '+' {
-				out.I[i] = xa[i] + ya[i]
-			} else {
-				out.I[i] = xa[i] - ya[i]
-			}
-			if e.t.Kind == KTime {
-				out.I[i] = ((out.I[i] % 86400e6) + 86400e6) % 86400e6
-			}
+	case e.t.Kind == KInterval: // timestamp - timestamp
+		out.A, out.I = make([]any, n), nil
+		for i := range out.A {
+			out.A[i] = splitMicros(x[i] - y[i])
 		}
 	default:
 		overflow := false
@@ -1384,32 +1363,60 @@ func floats(c *Col) []float64 {
 func addInterval(c *Col, iv interval, sub bool, t Type) (*Col, error) {
 	n := c.Len
 	out := &Col{T: t, Len: n, Null: c.Null, I: make([]int64, n)}
+	for i := 0; i < n; i++ {
+		if !c.isNull(i) {
+			out.I[i] = addIntervalAt(c.T.Kind, c.I[i], iv, sub, t.Kind)
+		}
+	}
+	return out, nil
+}
+
+// addIntervalAt is x (a date, timestamp or time of kind from) plus iv
+// (minus, with sub), of kind to. A time adds only the microseconds, and
+// wraps around midnight.
+func addIntervalAt(from Kind, x int64, iv interval, sub bool, to Kind) int64 {
 	sign := int64(1)
 	if sub {
 		sign = -1
 	}
-	for i := 0; i < n; i++ {
-		if c.isNull(i) {
-			continue
+	if to == KTime {
+		us := x + sign*iv.micros
+		return ((us % microsPerDay) + microsPerDay) % microsPerDay
+	}
+	if from == KDate {
+		x *= microsPerDay
+	}
+	us := iv.addTo(x, sign)
+	if to == KDate {
+		us /= microsPerDay
+	}
+	return us
+}
+
+// intervalArith computes e on interval columns: date, timestamp or time
+// plus or minus an interval, and intervals plus or minus each other. out
+// has the result's type and NULLs.
+func intervalArith(e *arithExpr, lc, rc *Col, out *Col) (*Col, error) {
+	n := out.Len
+	if e.t.Kind == KInterval {
+		out.A = make([]any, n)
+		for i := range out.A {
+			if out.isNull(i) {
+				continue
+			}
+			l, r := lc.get(i).(interval), rc.get(i).(interval)
+			if e.op == '-' {
+				r = r.neg()
+			}
+			out.A[i] = l.add(r)
 		}
-		var us int64
-		switch c.T.Kind {
-		case KDate:
-			us = c.I[i] * 86400e6
-		default:
-			us = c.I[i]
+		return out, nil
+	}
+	out.I = make([]int64, n)
+	for i := range out.I {
+		if !out.isNull(i) {
+			out.I[i] = addIntervalAt(lc.T.Kind, lc.I[i], rc.get(i).(interval), e.op == '-', e.t.Kind)
 		}
-		if iv.months != 0 && c.T.Kind != KTime {
-			us = addMonths(microsToTime(us), sign*iv.months).UnixMicro()
-		}
-		us += sign * iv.micros
-		if t.Kind == KTime {
-			us = ((us % 86400e6) + 86400e6) % 86400e6
-		}
-		if t.Kind == KDate {
-			us = us / 86400e6
-		}
-		out.I[i] = us
 	}
 	return out, nil
 }
@@ -1445,8 +1452,11 @@ func (e *negExpr) eval(b *Batch) (*Col, error) {
 		bld := newBuilder(c.T, c.Len)
 		for i := 0; i < c.Len; i++ {
 			v := c.get(i)
-			if d, ok := v.(value.Decimal); ok {
+			switch d := v.(type) {
+			case value.Decimal:
 				v = value.Decimal{Unscaled: new(big.Int).Neg(d.Unscaled), Scale: d.Scale}
+			case interval:
+				v = d.neg()
 			}
 			bld.add(v)
 		}

@@ -1373,6 +1373,8 @@ const maxStringResult = 1 << 26
 // months, offset micros, and whether t is a DATE (then so is the result).
 func bindTimeBucket(p *planner, in []expr) ([]expr, Type, error) {
 	width, ok := constInterval(in[0])
+	// Days are fixed widths here (buckets of timestamps without zones).
+	width = interval{months: width.months, micros: width.days*microsPerDay + width.micros}
 	switch {
 	case !ok:
 		return nil, Type{}, errorf("the bucket width of time_bucket must be a constant INTERVAL")
@@ -1425,7 +1427,7 @@ func bindTimeBucket(p *planner, in []expr) ([]expr, Type, error) {
 		return out
 	}
 	args := append(ints(width.months, width.micros), t)
-	return append(args, ints(origin, offset.months, offset.micros, isDate)...), rt, nil
+	return append(args, ints(origin, offset.months, offset.days*microsPerDay+offset.micros, isDate)...), rt, nil
 }
 
 // constInterval is the value of a constant INTERVAL expression.
@@ -1437,8 +1439,6 @@ func constInterval(e expr) (interval, bool) {
 	switch v := c.v.(type) {
 	case interval:
 		return v, true
-	case int64:
-		return interval{micros: v}, true
 	}
 	return interval{}, false
 }
@@ -1486,13 +1486,16 @@ func intervalFn(unit int64) *fn {
 		if n > math.MaxInt64/unit || n < math.MinInt64/unit {
 			return nil, errorf("interval out of range")
 		}
-		return n * unit, nil
+		if unit == microsPerDay {
+			return interval{days: n}, nil
+		}
+		return interval{micros: n * unit}, nil
 	}, false, false}
 }
 
 // bindIntervalPart binds epoch(interval) and date_part(part, interval) (so
-// EXTRACT): of an interval column's microseconds, days are whole 24 hours
-// and months none (see interval); ok is false for other calls.
+// EXTRACT) from the interval's own months, days and microseconds, as
+// DuckDB (epoch counts a month as 30 days); ok is false for other calls.
 func bindIntervalPart(name string, args []expr) (expr, bool, error) {
 	var part, iv expr
 	switch {
@@ -1516,9 +1519,8 @@ func bindIntervalPart(name string, args []expr) (expr, bool, error) {
 	if what == "epoch" {
 		t = tFloat
 	}
-	iv = flatInterval(iv)
 	e := &funcExpr{name: name, args: []expr{iv}, t: t, strict: true, row: func(a []*Col, i int) (any, error) {
-		return intervalPart(what, a[0].get(i).(int64))
+		return intervalPart(what, a[0].get(i).(interval))
 	}}
 	text := "epoch(" + iv.String() + ")"
 	if part != nil {
@@ -1528,25 +1530,35 @@ func bindIntervalPart(name string, args []expr) (expr, bool, error) {
 	return e, true, nil
 }
 
-func intervalPart(part string, us int64) (any, error) {
-	days, rest := us/86400e6, us%86400e6
+func intervalPart(part string, iv interval) (any, error) {
+	us := iv.micros
 	switch part {
 	case "epoch":
-		return float64(us) / 1e6, nil
+		return float64(iv.flatMicros()) / 1e6, nil
+	case "year", "years", "y":
+		return iv.months / 12, nil
+	case "month", "months", "mon":
+		return iv.months % 12, nil
+	case "quarter", "quarters":
+		return iv.months%12/3 + 1, nil
+	case "decade", "decades":
+		return iv.months / 120, nil
+	case "century", "centuries":
+		return iv.months / 1200, nil
+	case "millennium", "millennia":
+		return iv.months / 12000, nil
 	case "day", "days", "d":
-		return days, nil
+		return iv.days, nil
 	case "hour", "hours", "h":
-		return rest / 3600e6, nil
+		return us / 3600e6, nil
 	case "minute", "minutes", "m", "min":
-		return rest % 3600e6 / 60e6, nil
+		return us % 3600e6 / 60e6, nil
 	case "second", "seconds", "s", "sec":
-		return rest % 60e6 / 1e6, nil
+		return us % 60e6 / 1e6, nil
 	case "millisecond", "milliseconds", "ms":
-		return rest % 60e6 / 1e3, nil
+		return us % 60e6 / 1e3, nil
 	case "microsecond", "microseconds", "us":
-		return rest % 60e6, nil
-	case "month", "months", "year", "years", "quarter", "decade", "century", "millennium":
-		return int64(0), nil
+		return us % 60e6, nil
 	}
 	return nil, errorf("date_part %q of an INTERVAL is not supported", part)
 }

@@ -157,7 +157,21 @@ func fromGo(t Type, v any) (any, error) {
 			return x, nil
 		}
 		return bad()
-	case KString, KUUID, KInterval:
+	case KInterval:
+		switch x := v.(type) {
+		case interval:
+			return x, nil
+		case value.Interval:
+			return parquetInterval(x), nil
+		case string:
+			iv, err := parseIntervalText(x)
+			if err != nil {
+				return bad()
+			}
+			return iv, nil
+		}
+		return bad()
+	case KString, KUUID:
 		switch x := v.(type) {
 		case string:
 			return x, nil
@@ -1290,9 +1304,8 @@ func (p *planner) bindSeries(name string, args []expr) (expr, error) {
 		var step interval
 		switch v := c.v.(type) {
 		case interval:
-			step = v
-		case int64:
-			step = interval{micros: v}
+			// Days step as 24 hours here (timestamps without zones).
+			step = interval{months: v.months, micros: v.days*microsPerDay + v.micros}
 		default:
 			ok = false
 		}

@@ -17,38 +17,14 @@ import (
 
 // Scalars: one value in the engine's representation for its Type —
 // nil for NULL; int64 for KInt, KDate (days), KTime and KTimestamp
-// (microseconds), KInterval (microseconds) and KDecimal up to 18 digits
+// (microseconds), interval for KInterval, and KDecimal up to 18 digits
 // (unscaled); uint64 for KUint; float64; bool; string for KString and
 // KUUID; []byte for KBytes; value.Decimal for wide decimals; Go values
 // for KNested.
 
-// interval is an INTERVAL constant: calendar months plus microseconds.
-// Columns of intervals hold microseconds only: a constant becomes one as
-// flat does, counting a month as 30 days (as DuckDB compares intervals).
-type interval struct {
-	months int64
-	micros int64
-}
-
-func (iv interval) flat() int64 { return iv.months*30*86400e6 + iv.micros }
-
-// flatInterval is e, or for a constant interval the constant of its
-// microseconds (flat), as interval columns hold them.
-func flatInterval(e expr) expr {
-	if k, ok := isConst(e); ok {
-		if iv, isIv := k.v.(interval); isIv {
-			c := &constExpr{t: k.t, v: iv.flat()}
-			c.setText(k.String())
-			return c
-		}
-	}
-	return e
-}
-
 // scaleIntervalCol is interval iv times (or, div, divided by) the number
-// n, in microseconds, rounded.
+// n, as interval.scale does.
 func scaleIntervalCol(iv, n expr, div bool) expr {
-	iv = flatInterval(iv)
 	op := " * "
 	if div {
 		op = " / "
@@ -58,19 +34,21 @@ func scaleIntervalCol(iv, n expr, div bool) expr {
 		if err != nil {
 			return nil, err
 		}
-		x := float64(a[0].get(i).(int64))
+		x := f.(float64)
+		if a[1].T.op() == KInt && !div {
+			return a[0].get(i).(interval).mulInt(a[1].get(i).(int64)), nil
+		}
 		if div {
-			if f.(float64) == 0 {
+			if x == 0 {
 				return nil, errorf("division by zero")
 			}
-			x /= f.(float64)
-		} else {
-			x *= f.(float64)
+			x = 1 / x
 		}
-		if math.IsNaN(x) || x >= math.MaxInt64 || x <= math.MinInt64 {
+		r, ok := a[0].get(i).(interval).scale(x)
+		if !ok {
 			return nil, errorf("the interval is out of range")
 		}
-		return int64(math.Round(x)), nil
+		return r, nil
 	}}
 	e.setText(iv.String() + op + n.String())
 	return e
@@ -147,8 +125,6 @@ func (b *colBuilder) add(v any) {
 			x = y
 		case uint64:
 			x = int64(y)
-		case interval:
-			x = y.flat()
 		}
 		c.I = append(c.I, x)
 	case stFloat:
@@ -218,8 +194,6 @@ func constCol(t Type, v any, n int) *Col {
 			x = y
 		case uint64:
 			x = int64(y)
-		case interval:
-			x = y.flat()
 		}
 		c.I = make([]int64, n)
 		for i := range c.I {
@@ -286,40 +260,9 @@ func toGo(t Type, v any) any {
 		}
 		return decimalOf(v.(int64), t.Scale).String()
 	case KInterval:
-		return formatInterval(v.(int64))
+		return formatInterval(v.(interval))
 	}
 	return v
-}
-
-func formatInterval(us int64) string {
-	neg := us < 0
-	if neg {
-		us = -us
-	}
-	days := us / 86400e6
-	rest := us % 86400e6
-	s := ""
-	if days > 0 {
-		s = fmt.Sprintf("%d day", days)
-		if days > 1 {
-			s += "s"
-		}
-	}
-	if rest != 0 || days == 0 {
-		if s != "" {
-			s += " "
-		}
-		h, m := rest/3600e6, rest%3600e6/60e6
-		sec := rest % 60e6
-		s += fmt.Sprintf("%02d:%02d:%02d", h, m, sec/1e6)
-		if sec%1e6 != 0 {
-			s += strings.TrimRight(fmt.Sprintf(".%06d", sec%1e6), "0")
-		}
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
 }
 
 // formatScalar renders a scalar as text (CAST to VARCHAR, concat, JSON).
@@ -619,6 +562,15 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 			return parseTimeText(v.(string), to.Nanos)
 		}
 		return nil, bad()
+	case KInterval:
+		if from.op() == KString {
+			iv, err := parseIntervalText(v.(string))
+			if err != nil {
+				return nil, bad()
+			}
+			return iv, nil
+		}
+		return nil, bad()
 	case KNested:
 		return v, nil
 	}
@@ -752,6 +704,8 @@ func compareScalars(t Type, a, b any) int {
 		return bytes.Compare(x, b.([]byte))
 	case value.Decimal:
 		return x.Cmp(b.(value.Decimal))
+	case interval:
+		return compareIntervals(x, b.(interval))
 	}
 	sa, sb := formatScalar(t, a), formatScalar(t, b)
 	return strings.Compare(sa, sb)

@@ -26,7 +26,7 @@ const (
 	KTime                  // Col.I microseconds since midnight
 	KTimestamp             // Col.I microseconds since 1970-01-01 UTC
 	KUUID                  // Col.Data/Off holding the 36-character text form
-	KInterval              // Col.I microseconds (from INTERVAL literals and differences)
+	KInterval              // Col.A of interval: months, days, microseconds (see interval)
 	KNested                // Col.A: []any, map[string]any, map[any]any (lists, structs, maps)
 )
 
@@ -94,7 +94,7 @@ func (t Type) isNumeric() bool {
 }
 func (t Type) isIntLike() bool {
 	switch t.Kind {
-	case KInt, KUint, KDate, KTime, KTimestamp, KInterval, KBool:
+	case KInt, KUint, KDate, KTime, KTimestamp, KBool:
 		return true
 	case KDecimal:
 		return t.Prec <= 18
@@ -262,7 +262,7 @@ func typeOfField(f *schema.Field) Type {
 			}
 		}
 		if n.Converted.Set && n.Converted.Value == format.Interval {
-			t.Kind = KString
+			t.Kind = KInterval
 		}
 	}
 	return t

@@ -489,6 +489,8 @@ func fieldOf(name string, t Type, notNull bool) (writer.Field, error) {
 		f = writer.Timestamp(name, timeUnitOf(t), t.TZ)
 	case KUUID:
 		f = writer.UUID(name)
+	case KInterval:
+		f = writer.Interval(name)
 	case KNested:
 		if t.Field != nil {
 			return writerFieldOf(t.Field)
@@ -1735,6 +1737,12 @@ func toVector(c *Col, f *schema.Field) (*vector.Vector, error) {
 					b = h
 				case KFloat:
 					b = float16Bytes(float32(c.F[i]))
+				case KInterval:
+					iv := c.A[i].(interval)
+					if iv.months < 0 || iv.days < 0 || iv.micros < 0 {
+						return nil, errors.New("Parquet files do not support negative intervals")
+					}
+					b = intervalBytes(iv)
 				default:
 					b = c.str(i)
 				}

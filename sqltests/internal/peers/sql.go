@@ -60,8 +60,8 @@ var decimalType = regexp.MustCompile(`^DECIMAL\((\d+),(\d+)\)$`)
 // values, using the column's DatabaseTypeName where the driver's Go value
 // alone loses the type: FLOAT comes as a float64 (converted back to
 // float32, which is exact), DECIMAL as exact text (read at the column's
-// scale), INTERVAL as text ("2 days 01:00:00.5", read as days and
-// microseconds), and a MAP as a Go map (which would otherwise render as a
+// scale), INTERVAL as DuckDB's text ("1 year 2 months 3 days
+// 04:05:06.789", read as months, days and microseconds), and a MAP as a Go map (which would otherwise render as a
 // struct).
 func CarquetSQLValue(typ string, v any) any { return carquetSQLValue(ParseSQLType(typ), v) }
 
@@ -130,23 +130,24 @@ func carquetSQLValue(t *SQLType, v any) any {
 	return v
 }
 
-var carquetInterval = regexp.MustCompile(`^(-)?(?:(\d+) days?)? ?(?:(\d+):(\d\d):(\d\d)(?:\.(\d{1,6}))?)?$`)
+var carquetInterval = regexp.MustCompile(`^(?:(-?\d+) years? ?)?(?:(-?\d+) months? ?)?(?:(-?\d+) days? ?)?(?:(-)?(\d+):(\d\d):(\d\d)(?:\.(\d{1,6}))?)?$`)
 
-// parseCarquetInterval reads the text carquet's driver gives an INTERVAL
-// (an optional "-", "N day[s]", then "HH:MM:SS[.ffffff]").
+// parseCarquetInterval reads the text carquet's driver gives an INTERVAL,
+// DuckDB's CAST to VARCHAR: "1 year 2 months 3 days 04:05:06.789",
+// "-1 day -01:00:00", "00:00:00" (each part optional, each signed).
 func parseCarquetInterval(s string) (canon.Interval, bool) {
 	m := carquetInterval.FindStringSubmatch(s)
-	if m == nil || s == "" || s == "-" {
+	if m == nil || s == "" {
 		return canon.Interval{}, false
 	}
 	num := func(x string) int64 {
 		n, _ := strconv.ParseInt(x, 10, 64)
 		return n
 	}
-	frac := m[6] + strings.Repeat("0", 6-len(m[6]))
-	iv := canon.Interval{Days: num(m[2]), Micros: ((num(m[3])*60+num(m[4]))*60+num(m[5]))*1e6 + num(frac)}
-	if m[1] != "" {
-		iv.Days, iv.Micros = -iv.Days, -iv.Micros
+	frac := m[8] + strings.Repeat("0", 6-len(m[8]))
+	iv := canon.Interval{Months: num(m[1])*12 + num(m[2]), Days: num(m[3]), Micros: ((num(m[5])*60+num(m[6]))*60+num(m[7]))*1e6 + num(frac)}
+	if m[4] != "" {
+		iv.Micros = -iv.Micros
 	}
 	return iv, true
 }
