@@ -1916,7 +1916,7 @@ func argScalar(v any) (Type, any, error) {
 	}
 	if t, ok := v.(time.Time); ok && t.Nanosecond()%1000 != 0 {
 		// Nanosecond digits: kept, so a TIMESTAMP_NS compares exactly.
-		if ns, err := timeToNanos(t, func() error { return nil }); err == nil && ns != nil {
+		if ns, err := timeToNanos(t); err == nil {
 			return Type{Kind: KTimestamp, TZ: true, Nanos: true}, ns, nil
 		}
 	}

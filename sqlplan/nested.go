@@ -201,7 +201,7 @@ func fromGo(t Type, v any) (any, error) {
 			return convertTimeUnit(nanosOfDay(x.UTC()), Type{Kind: KTime, Nanos: true}, t)
 		}
 		if t.Nanos {
-			return timeToNanos(x, func() error { return fmt.Errorf("%v is out of range for TIMESTAMP_NS", x) })
+			return timeToNanos(x)
 		}
 		return x.UnixMicro(), nil
 	case KDecimal:

@@ -603,16 +603,14 @@ func convertTimeUnit(x int64, from, to Type) (any, error) {
 	return x * 1000, nil
 }
 
-// timeToNanos is t as nanoseconds since the epoch, or bad's error when t is
+// timeToNanos is t as nanoseconds since the epoch, or an error when t is
 // outside TIMESTAMP_NS's range.
-func timeToNanos(t time.Time, bad func() error) (any, error) {
-	if t.Year() < 1678 || t.Year() > 2261 {
-		if ns := t.UnixNano(); time.Unix(0, ns).Equal(t) {
-			return ns, nil
-		}
-		return nil, bad()
+func timeToNanos(t time.Time) (int64, error) {
+	ns := t.UnixNano()
+	if (t.Year() < 1678 || t.Year() > 2261) && !time.Unix(0, ns).Equal(t) {
+		return 0, fmt.Errorf("%v is out of range for TIMESTAMP_NS", t)
 	}
-	return t.UnixNano(), nil
+	return ns, nil
 }
 
 func checkIntRange(x int64, t Type) (any, error) {

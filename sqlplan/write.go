@@ -1912,7 +1912,7 @@ func goScalar(x any, t Type) (any, error) {
 	case time.Time:
 		st, sv = Type{Kind: KTimestamp}, y.UnixMicro()
 		if t.Nanos && t.Kind == KTimestamp {
-			return timeToNanos(y, func() error { return fmt.Errorf("%v is out of range for TIMESTAMP_NS", y) })
+			return timeToNanos(y)
 		}
 		switch t.Kind {
 		case KDate:
