@@ -760,11 +760,6 @@ func (p *planner) fold(e expr, inputs ...expr) (expr, error) {
 		if _, ok := isConst(in); !ok {
 			return e, nil
 		}
-		if k, _ := isConst(in); k != nil {
-			if _, iv := k.v.(interval); iv {
-				return e, nil
-			}
-		}
 	}
 	c, err := e.eval(&Batch{N: 1})
 	if err != nil {
@@ -1027,6 +1022,18 @@ func (p *planner) bindComparison(x *sqlparser.ComparisonExpr, sc *scope, agg *ag
 // compare builds `l op r` after bringing both sides to one type, with
 // constants on the right where possible.
 func (p *planner) compare(op cmpOp, l, r expr) (expr, error) {
+	if _, lc := isConst(l); lc {
+		if _, rc := isConst(r); !rc {
+			l, r, op = r, l, flipCmp(op)
+		}
+	}
+	if k, ok := isConst(r); ok {
+		if _, lc := isConst(l); !lc {
+			if op2, k2, ok := constInColumnType(op, l.typ(), k); ok {
+				op, r = op2, k2
+			}
+		}
+	}
 	l, r, err := p.unify(l, r)
 	if err != nil {
 		return nil, err

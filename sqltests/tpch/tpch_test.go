@@ -2,6 +2,7 @@ package tpch
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"strconv"
@@ -18,7 +19,7 @@ var (
 	dsErr  error
 )
 
-func testSF(t *testing.T) float64 {
+func testSF(t testing.TB) float64 {
 	if s := os.Getenv("CARQUET_TPCH_SF"); s != "" {
 		sf, err := strconv.ParseFloat(s, 64)
 		if err != nil {
@@ -29,7 +30,7 @@ func testSF(t *testing.T) float64 {
 	return 0.01
 }
 
-func dataset(t *testing.T) Dataset {
+func dataset(t testing.TB) Dataset {
 	t.Helper()
 	dsOnce.Do(func() {
 		root, err := CacheRoot()
@@ -97,16 +98,7 @@ func TestQueries(t *testing.T) {
 	}
 	for _, w := range Writers {
 		t.Run(w+"-files", func(t *testing.T) {
-			carq, err := OpenCarquet(d.Path(w), 2)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer carq.Close()
-			duck, err := OpenDuckDB(d.Path(w), 2)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer duck.Close()
+			carq, duck := openBoth(t, d.Path(w))
 			for _, q := range qs {
 				t.Run(q.Name, func(t *testing.T) {
 					want, err := Run(context.Background(), duck, q.SQL)
@@ -131,4 +123,21 @@ func TestQueries(t *testing.T) {
 			}
 		})
 	}
+}
+
+// openBoth opens carquet and DuckDB over dir at two threads each, closed
+// when t ends.
+func openBoth(t testing.TB, dir string) (carq, duck *sql.DB) {
+	t.Helper()
+	carq, err := OpenCarquet(dir, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { carq.Close() })
+	duck, err = OpenDuckDB(dir, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { duck.Close() })
+	return carq, duck
 }
