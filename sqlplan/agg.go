@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -1360,6 +1361,81 @@ type aggNode struct {
 	// and CUBE; nil for a plain GROUP BY (one set of every key).
 	sets [][]int
 	done bool
+	// evaluated: the input's batches are inputs(b) already (a pipeline
+	// computed them).
+	evaluated bool
+}
+
+// copiesValues reports whether an accumulator keeps nothing of the
+// columns it is given (their numbers are added or compared into its own
+// state), so that a scratch column can be released after update.
+func copiesValues(a accumulator) bool {
+	switch a.(type) {
+	case *countAcc, *sumIntAcc, *sumFloatAcc, *momentAcc, *extremeIntAcc, *extremeFloatAcc, *sumDecAcc, *avgExactAcc:
+		return true
+	}
+	return false
+}
+
+// inputs evaluates the keys and the aggregates' arguments on b: a batch
+// of the keys, then the first and the second arguments (nil where an
+// aggregate has none).
+func (n *aggNode) inputs(b *Batch) (*Batch, error) {
+	nk, na := len(n.keys), len(n.aggs)
+	out := &Batch{N: b.N, Cols: make([]*Col, nk+2*na)}
+	var err error
+	for i, k := range n.keys {
+		if out.Cols[i], err = k.eval(b); err != nil {
+			return nil, err
+		}
+	}
+	for i, a := range n.aggs {
+		if a.arg != nil {
+			if out.Cols[nk+i], err = a.arg.eval(b); err != nil {
+				return nil, err
+			}
+		}
+		if a.arg2 != nil {
+			if out.Cols[nk+na+i], err = a.arg2.eval(b); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// parallelInputs makes n's input a pipeline that also evaluates n's keys
+// and arguments, when n's input is a scan with filters and every
+// expression can run concurrently; it reports whether it did.
+func (n *aggNode) parallelInputs(workers int) bool {
+	if n.evaluated {
+		return false
+	}
+	// Plain columns need no evaluation: over a bare scan there would be
+	// nothing to run in parallel.
+	_, computes := n.in.(*scanNode)
+	computes = !computes
+	for _, k := range n.keys {
+		if !concurrentSafe(k) {
+			return false
+		}
+		computes = computes || !isColumn(k)
+	}
+	for _, a := range n.aggs {
+		if a.order != nil || a.arg != nil && !concurrentSafe(a.arg) || a.arg2 != nil && !concurrentSafe(a.arg2) {
+			return false
+		}
+		computes = computes || a.arg != nil && !isColumn(a.arg) || a.arg2 != nil && !isColumn(a.arg2)
+	}
+	if !computes {
+		return false
+	}
+	p := parallel(n.in, workers, n.inputs)
+	if p == nil {
+		return false
+	}
+	n.in, n.evaluated = p, true
+	return true
 }
 
 // groupingState aggregates the rows of one grouping set.
@@ -1436,25 +1512,15 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 		if err != nil {
 			return nil, err
 		}
-		for i, k := range n.keys {
-			if keyCols[i], err = k.eval(b); err != nil {
+		in := b // ordered aggregates read the input batch itself
+		if !n.evaluated {
+			if in, err = n.inputs(b); err != nil {
 				return nil, err
 			}
 		}
-		args := make([]*Col, len(n.aggs))
-		args2 := make([]*Col, len(n.aggs))
-		for i, a := range n.aggs {
-			if a.arg != nil {
-				if args[i], err = a.arg.eval(b); err != nil {
-					return nil, err
-				}
-			}
-			if a.arg2 != nil {
-				if args2[i], err = a.arg2.eval(b); err != nil {
-					return nil, err
-				}
-			}
-		}
+		nk, na := len(n.keys), len(n.aggs)
+		copy(keyCols, in.Cols[:nk])
+		args, args2 := in.Cols[nk:nk+na], in.Cols[nk+na:]
 		if cap(gids) < b.N {
 			gids = make([]int32, b.N)
 		}
@@ -1477,6 +1543,14 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 					continue
 				}
 				st.accs[i].update(gids, st.g.n, args[i])
+			}
+		}
+		// Arithmetic results that only these aggregates read go back to
+		// the pool (a column read by two grouping sets is released after
+		// both).
+		for i, a := range args {
+			if a != nil && a.scratch && copiesValues(states[0].accs[i]) && (args2[i] == nil || args2[i] != a) {
+				release(a)
 			}
 		}
 	}
@@ -1602,11 +1676,17 @@ type sumDecAcc struct {
 	t    Type
 	sum  []decSum
 	seen []bool
+	// batch holds one batch's sums per group (updateInts).
+	batch []num.Int128
 }
 
 func (a *sumDecAcc) update(gids []int32, ng int, c *Col) {
 	a.sum = growTo(a.sum, ng)
 	a.seen = growTo(a.seen, ng)
+	if c.I != nil && c.Dict == nil && ng <= 4096 {
+		a.updateInts(gids, ng, c)
+		return
+	}
 	for i, g := range gids {
 		if c.Null != nil && c.Null[i] {
 			continue
@@ -1619,6 +1699,35 @@ func (a *sumDecAcc) update(gids []int32, ng int, c *Col) {
 			a.sum[g].addHuge(c.H[i])
 		default:
 			a.sum[g].addDecimal(c.decimal(i), a.t.Scale)
+		}
+	}
+}
+
+// updateInts adds a batch of int64 unscaled values: first into 128-bit
+// sums of this batch alone, which cannot overflow (a batch has far fewer
+// than 2^64 rows), then each group's into its checked total.
+func (a *sumDecAcc) updateInts(gids []int32, ng int, c *Col) {
+	if cap(a.batch) < ng {
+		a.batch = make([]num.Int128, ng)
+	}
+	sums := a.batch[:ng]
+	clear(sums)
+	x := c.I[:len(gids)]
+	seen := a.seen[:ng]
+	for i, g := range gids {
+		if c.Null != nil && c.Null[i] {
+			continue
+		}
+		v := x[i]
+		s := &sums[g]
+		lo, carry := bits.Add64(s.Lo, uint64(v), 0)
+		s.Hi += v>>63 + int64(carry)
+		s.Lo = lo
+		seen[g] = true
+	}
+	for g := range sums {
+		if sums[g] != (num.Int128{}) {
+			a.sum[g].addHuge(sums[g])
 		}
 	}
 }

@@ -35,6 +35,9 @@ type Col struct {
 	// them by code, and get and decoded work on them.
 	Dict  *Col
 	Codes []int32
+	// scratch: I or F is a pooled vector (scratch.go) that the
+	// consumer of this column gives back.
+	scratch bool
 }
 
 // Batch is a set of rows as columns.

@@ -163,20 +163,28 @@ func (n *relFilterNode) next(ctx context.Context) (*Batch, error) {
 		if err != nil {
 			return nil, err
 		}
-		if n.offset > 0 {
-			shifted := &Batch{N: b.N, Cols: make([]*Col, n.offset, n.offset+len(b.Cols))}
-			shifted.Cols = append(shifted.Cols, b.Cols...)
-			if b, err = filterBatch(shifted, n.pred); err != nil {
-				return nil, err
-			}
-			b.Cols = b.Cols[n.offset:]
-		} else if b, err = filterBatch(b, n.pred); err != nil {
+		if b, err = n.filter(b); err != nil {
 			return nil, err
 		}
 		if b.N > 0 {
 			return b, nil
 		}
 	}
+}
+
+// filter keeps the rows of one of the relation's batches that pass.
+func (n *relFilterNode) filter(b *Batch) (*Batch, error) {
+	if n.offset == 0 {
+		return filterBatch(b, n.pred)
+	}
+	shifted := &Batch{N: b.N, Cols: make([]*Col, n.offset, n.offset+len(b.Cols))}
+	shifted.Cols = append(shifted.Cols, b.Cols...)
+	b, err := filterBatch(shifted, n.pred)
+	if err != nil {
+		return nil, err
+	}
+	b.Cols = b.Cols[n.offset:]
+	return b, nil
 }
 
 func (n *relFilterNode) close() { n.in.close() }

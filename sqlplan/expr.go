@@ -900,10 +900,12 @@ func castColTry(c *Col, to Type, try bool) (*Col, error) {
 		return h, err
 	}
 	if c.I != nil && from.Kind == KDecimal && to.Kind == KFloat {
-		out := &Col{T: to, Len: n, Null: c.Null, F: make([]float64, n)}
+		out := &Col{T: to, Len: n, Null: c.Null}
+		out.F, out.scratch = scratchFloats(n)
 		for i, x := range c.I[:n] {
 			out.F[i] = decFloat(x, from.Scale)
 		}
+		release(c)
 		return out, nil
 	}
 	if c.I != nil && from.op() == KInt && to.Kind == KDecimal && to.Prec <= 18 && to.Prec-to.Scale >= 19 {
@@ -1070,7 +1072,7 @@ type arithExpr struct {
 func (e *arithExpr) typ() Type { return e.t }
 
 func (e *arithExpr) eval(b *Batch) (*Col, error) {
-	lc, err := e.l.eval(b)
+	lc, err := e.operand(e.l, b)
 	if err != nil {
 		return nil, err
 	}
@@ -1081,13 +1083,58 @@ func (e *arithExpr) eval(b *Batch) (*Col, error) {
 			return addInterval(lc, iv, e.op == '-', e.t)
 		}
 	}
-	rc, err := e.r.eval(b)
+	rc, err := e.operand(e.r, b)
 	if err != nil {
 		return nil, err
 	}
+	out, err := e.compute(lc, rc, n)
+	if err != nil {
+		return nil, err
+	}
+	release(lc)
+	release(rc)
+	return out, nil
+}
+
+// vectorKernel reports whether e runs on one of the kernels of
+// arithkernels.go, which take a constant operand as a one-row column.
+func (e *arithExpr) vectorKernel() bool {
+	switch e.t.Kind {
+	case KFloat:
+		return e.op != '%'
+	case KDecimal:
+		return e.t.Prec <= 18 && (e.op == '+' || e.op == '-' || e.op == '*')
+	}
+	return false
+}
+
+// operand evaluates one side of e: a constant that a kernel broadcasts as
+// a one-row column, anything else as a column of the batch's rows.
+func (e *arithExpr) operand(side expr, b *Batch) (*Col, error) {
+	if k, ok := isConst(side); ok && b.N > 1 && e.vectorKernel() {
+		switch v := k.v.(type) {
+		case float64:
+			if e.t.Kind == KFloat {
+				return &Col{T: k.t, Len: 1, F: []float64{v}}, nil
+			}
+		case int64:
+			if e.t.Kind == KDecimal && k.t.Kind == KDecimal {
+				return &Col{T: k.t, Len: 1, I: []int64{v}}, nil
+			}
+		}
+	}
+	return side.eval(b)
+}
+
+// compute is l op r on evaluated operands.
+func (e *arithExpr) compute(lc, rc *Col, n int) (*Col, error) {
 	out := &Col{T: e.t, Len: n, Null: mergeNulls(n, lc, rc)}
 	lt, rt := e.l.typ(), e.r.typ()
 	switch {
+	case e.t.Kind == KFloat && e.op != '%':
+		out.F, out.scratch = scratchFloats(n)
+		floatArith(e.op, out.F, lc, rc)
+		return out, nil
 	case e.t.Kind == KFloat:
 		x, y := floats(lc), floats(rc)
 		out.F = make([]float64, n)
@@ -1119,30 +1166,24 @@ func (e *arithExpr) eval(b *Batch) (*Col, error) {
 			}
 		}
 		return out, nil
+	case e.t.Kind == KDecimal && e.t.Prec <= 18 && (e.op == '+' || e.op == '-' || e.op == '*'):
+		ls, rs := scaleOf(lt), scaleOf(rt)
+		out.I, out.scratch = scratchInts(n)
+		if e.op == '*' {
+			if i, ok := mulDecimals18(out.I, lc, rc, out.Null); !ok {
+				x, y := intAt(lc, i), intAt(rc, i)
+				return nil, errorf("overflow in %s * %s: the result does not fit %s",
+					string(num.FromInt64(x).AppendDecimal(nil, ls)), string(num.FromInt64(y).AppendDecimal(nil, rs)), e.t.SQLName())
+			}
+			return out, nil
+		}
+		addScaled(out.I, lc, rc, pow10[e.t.Scale-ls], pow10[e.t.Scale-rs], e.op == '-')
+		return out, nil
 	case e.t.Kind == KDecimal && e.t.Prec <= 18:
 		x, y := lc.I, rc.I
 		ls, rs := scaleOf(lt), scaleOf(rt)
 		out.I = make([]int64, n)
 		switch e.op {
-		case '+', '-':
-			lm, rm := pow10[e.t.Scale-ls], pow10[e.t.Scale-rs]
-			for i := range out.I {
-				a, bb := x[i]*lm, y[i]*rm
-				if e.op == '+' {
-					out.I[i] = a + bb
-				} else {
-					out.I[i] = a - bb
-				}
-			}
-		case '*':
-			for i := range out.I {
-				r, ok := mulDecimal18(x[i], y[i])
-				if !ok && !out.isNull(i) {
-					return nil, errorf("overflow in %s * %s: the result does not fit %s",
-						string(num.FromInt64(x[i]).AppendDecimal(nil, ls)), string(num.FromInt64(y[i]).AppendDecimal(nil, rs)), e.t.SQLName())
-				}
-				out.I[i] = r
-			}
 		case '%':
 			lm, rm := pow10[e.t.Scale-ls], pow10[e.t.Scale-rs]
 			for i := range out.I {

@@ -517,7 +517,9 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		if sn, ok := root.(*scanNode); ok {
 			useCodes(sn, agg.keys, agg.aggs)
 		}
-		root = &aggNode{in: root, keys: agg.keys, aggs: agg.aggs, sets: agg.sets}
+		an := &aggNode{in: root, keys: agg.keys, aggs: agg.aggs, sets: agg.sets}
+		an.parallelInputs(p.e.opts.Threads)
+		root = an
 	}
 	if agg != nil && having != nil {
 		// HAVING filters the aggregated row, whether it was computed or
