@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"io"
 	"math"
 	"math/big"
@@ -1148,6 +1149,8 @@ type grouper struct {
 	nullID   int32
 	buf      []byte
 	intCache []intCacheEntry
+	// multi groups by up to four integer-like keys (multiKey).
+	multi map[multiKey]int32
 	// codeIDs maps the codes of a dictionary (a coded key column's Dict)
 	// to group ids, -1 until seen.
 	codeIDs map[*Col][]int32
@@ -1167,6 +1170,8 @@ func newGrouper(types []Type) *grouper {
 	switch {
 	case len(types) == 1 && storage(types[0]) == stInt:
 		g.ints = map[int64]int32{}
+	case len(types) >= 2 && len(types) <= len(multiKey{}.v) && allIntStorage(types):
+		g.multi = map[multiKey]int32{}
 	default:
 		g.strs = map[string]int32{}
 	}
@@ -1177,7 +1182,7 @@ func (g *grouper) newGroup(cols []*Col, i int) int32 {
 	id := int32(g.n)
 	g.n++
 	for k, c := range cols {
-		g.keys[k].add(c.get(i))
+		g.keys[k].addRow(c, i)
 	}
 	return id
 }
@@ -1269,6 +1274,23 @@ func (g *grouper) assign(cols []*Col, n int, gids []int32) {
 		}
 		return
 	}
+	if g.multi != nil && exactIntCols(cols) {
+		g.assignMulti(cols, n, gids)
+		return
+	}
+	if g.multi != nil {
+		// A key column came without its int64s: regroup the groups so far
+		// under the general byte keys.
+		g.strs = map[string]int32{}
+		for k, id := range g.multi {
+			g.buf = g.buf[:0]
+			for j := range g.keys {
+				g.buf = appendMultiPart(g.buf, k, j)
+			}
+			g.strs[string(g.buf)] = id
+		}
+		g.multi = nil
+	}
 	for i := 0; i < n; i++ {
 		g.buf = g.buf[:0]
 		for _, c := range cols {
@@ -1281,6 +1303,64 @@ func (g *grouper) assign(cols []*Col, n int, gids []int32) {
 		}
 		gids[i] = id
 	}
+}
+
+// multiKey is the key of a group of up to four integer-like keys (dates,
+// timestamps, decimals of at most 18 digits): their int64s, and a bit
+// per NULL key.
+type multiKey struct {
+	v     [4]int64
+	nulls uint8
+}
+
+func allIntStorage(types []Type) bool {
+	for _, t := range types {
+		if storage(t) != stInt {
+			return false
+		}
+	}
+	return true
+}
+
+// exactIntCols reports whether every column holds its values as int64s.
+func exactIntCols(cols []*Col) bool {
+	for _, c := range cols {
+		if c.I == nil || c.Dict != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// assignMulti groups rows by multiKeys.
+func (g *grouper) assignMulti(cols []*Col, n int, gids []int32) {
+	var k multiKey
+	for i := 0; i < n; i++ {
+		k.nulls = 0
+		for j, c := range cols {
+			if c.Null != nil && c.Null[i] {
+				k.nulls |= 1 << j
+				k.v[j] = 0
+				continue
+			}
+			k.v[j] = c.I[i]
+		}
+		id, ok := g.multi[k]
+		if !ok {
+			id = g.newGroup(cols, i)
+			g.multi[k] = id
+		}
+		gids[i] = id
+	}
+}
+
+// appendMultiPart appends key j of k as appendKey encodes an int64 key.
+func appendMultiPart(buf []byte, k multiKey, j int) []byte {
+	if k.nulls&(1<<j) != 0 {
+		return append(buf, 0)
+	}
+	buf = append(buf, 1)
+	return binary.LittleEndian.AppendUint64(buf, uint64(k.v[j]))
 }
 
 // assignCodes groups by a coded string column: each dictionary entry is

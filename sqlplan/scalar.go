@@ -106,6 +106,32 @@ func newBuilder(t Type, capacity int) *colBuilder {
 	return &colBuilder{c: c}
 }
 
+// addRow appends row i of src, a column of the builder's storage,
+// without boxing the common kinds in an any.
+func (b *colBuilder) addRow(src *Col, i int) {
+	c := b.c
+	if src.isNull(i) || src.Dict != nil {
+		b.add(src.get(i))
+		return
+	}
+	switch st := storage(c.T); {
+	case st == stInt && src.I != nil:
+		c.I = append(c.I, src.I[i])
+	case st == stFloat && src.F != nil:
+		c.F = append(c.F, src.F[i])
+	case st == stBytes && src.Off != nil:
+		c.Data = append(c.Data, src.str(i)...)
+		c.Off = append(c.Off, int32(len(c.Data)))
+	default:
+		b.add(src.get(i))
+		return
+	}
+	if c.Null != nil {
+		c.Null = append(c.Null, false)
+	}
+	c.Len++
+}
+
 func (b *colBuilder) add(v any) {
 	c := b.c
 	if v == nil {
