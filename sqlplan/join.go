@@ -28,8 +28,8 @@ type joinNode struct {
 
 	built bool
 	rall  *Batch
-	ints  map[int64][]int32
-	strs  map[string][]int32
+	table *rowTable // the right rows by key
+	intKey bool     // table keys one integer column
 	buf   []byte
 
 	// pending is a left batch a nested-loop join probes in slices,
@@ -64,22 +64,11 @@ func (n *joinNode) build(ctx context.Context) error {
 			return err
 		}
 	}
-	if len(keys) == 1 && keys[0].I != nil {
-		n.ints = make(map[int64][]int32)
-		c := keys[0]
-		for i := 0; i < all.N; i++ {
-			if !c.isNull(i) {
-				n.ints[c.I[i]] = append(n.ints[c.I[i]], int32(i))
-			}
-		}
+	if len(keys) == 1 && keys[0].I != nil && keys[0].Dict == nil {
+		n.table, n.intKey = buildInts(keys[0], all.N), true
 		return nil
 	}
-	n.strs = make(map[string][]int32)
-	for i := 0; i < all.N; i++ {
-		if key, ok := n.key(keys, i); ok {
-			n.strs[string(key)] = append(n.strs[string(key)], int32(i))
-		}
-	}
+	n.table = buildKeys(all.N, func(i int) ([]byte, bool) { return n.key(keys, i) })
 	return nil
 }
 
@@ -179,17 +168,21 @@ func (n *joinNode) pairs(b *Batch) (li, ri []int32, err error) {
 			}
 			keys[i] = c
 		}
-		for i := 0; i < b.N; i++ {
-			var rows []int32
-			if n.ints != nil {
-				if !keys[0].isNull(i) {
-					rows = n.ints[keys[0].I[i]]
-				}
-			} else if key, ok := n.key(keys, i); ok {
-				rows = n.strs[string(key)]
+		if n.intKey {
+			k := keys[0].decoded()
+			if len(k.I) < b.N { // no int64s: only NULLs, which match nothing
+				return li, ri, nil
 			}
-			for _, r := range rows {
-				li, ri = append(li, int32(i)), append(ri, r)
+			for i, x := range k.I[:b.N] {
+				if k.Null == nil || !k.Null[i] {
+					li, ri = n.table.appendIntMatches(li, ri, i, x)
+				}
+			}
+			return li, ri, nil
+		}
+		for i := 0; i < b.N; i++ {
+			if key, ok := n.key(keys, i); ok {
+				li, ri = n.table.appendKeyMatches(li, ri, i, key)
 			}
 		}
 	}

@@ -1,0 +1,107 @@
+package sqlplan
+
+import (
+	"hash/maphash"
+	"math/bits"
+)
+
+// rowTable is the hash table of a hash join's build side: for each key,
+// the build rows that have it, in row order. It is a bucket array of
+// chain heads plus one "next" link per row, so that building allocates
+// three slices whatever the number of keys (a map of row slices allocates
+// per key and rehashes as it grows), and probing walks a chain without
+// hashing strings twice.
+type rowTable struct {
+	mask  uint64
+	heads []int32 // bucket -> first row + 1 (0: empty)
+	next  []int32 // row -> next row + 1 in its bucket
+
+	// One integer key (ints), or keys encoded as bytes (data/off).
+	ints   []int64
+	data   []byte
+	off    []int32
+	hashes []uint64
+	seed   maphash.Seed
+	// null marks rows with a NULL key (never equal to anything).
+	null []bool
+}
+
+// hashInt mixes an integer key into a bucket hash.
+func hashInt(k int64) uint64 {
+	h := uint64(k) * 0x9e3779b97f4a7c15
+	return h ^ h>>29
+}
+
+// newRowTable sizes a table for n rows.
+func newRowTable(n int) *rowTable {
+	size := uint64(1) << bits.Len64(uint64(max(n, 1))*2-1)
+	return &rowTable{mask: size - 1, heads: make([]int32, size), next: make([]int32, n), null: make([]bool, n)}
+}
+
+// buildInts indexes the rows of one integer key column.
+func buildInts(c *Col, n int) *rowTable {
+	t := newRowTable(n)
+	t.ints = c.I[:n]
+	// Insert from the last row so that each chain lists rows in order.
+	for i := n - 1; i >= 0; i-- {
+		if c.Null != nil && c.Null[i] {
+			t.null[i] = true
+			continue
+		}
+		h := hashInt(t.ints[i]) & t.mask
+		t.next[i] = t.heads[h]
+		t.heads[h] = int32(i + 1)
+	}
+	return t
+}
+
+// buildKeys indexes rows by their encoded keys (key returns row i's
+// bytes, ok false for a NULL key).
+func buildKeys(n int, key func(i int) ([]byte, bool)) *rowTable {
+	t := newRowTable(n)
+	t.seed = maphash.MakeSeed()
+	t.off = make([]int32, n+1)
+	t.hashes = make([]uint64, n)
+	for i := 0; i < n; i++ {
+		k, ok := key(i)
+		if !ok {
+			t.null[i] = true
+		} else {
+			t.data = append(t.data, k...)
+			t.hashes[i] = maphash.Bytes(t.seed, k)
+		}
+		t.off[i+1] = int32(len(t.data))
+	}
+	for i := n - 1; i >= 0; i-- {
+		if t.null[i] {
+			continue
+		}
+		h := t.hashes[i] & t.mask
+		t.next[i] = t.heads[h]
+		t.heads[h] = int32(i + 1)
+	}
+	return t
+}
+
+// appendIntMatches appends to li and ri the pairs (i, build row) of probe
+// row i with integer key k.
+func (t *rowTable) appendIntMatches(li, ri []int32, i int, k int64) ([]int32, []int32) {
+	for r := t.heads[hashInt(k)&t.mask]; r != 0; r = t.next[r-1] {
+		if t.ints[r-1] == k {
+			li, ri = append(li, int32(i)), append(ri, r-1)
+		}
+	}
+	return li, ri
+}
+
+// appendKeyMatches is appendIntMatches for an encoded key.
+func (t *rowTable) appendKeyMatches(li, ri []int32, i int, k []byte) ([]int32, []int32) {
+	h := maphash.Bytes(t.seed, k)
+	for r := t.heads[h&t.mask]; r != 0; r = t.next[r-1] {
+		j := r - 1
+		if t.hashes[j] == h && string(t.data[t.off[j]:t.off[j+1]]) == string(k) {
+			li, ri = append(li, int32(i)), append(ri, j)
+		}
+	}
+	return li, ri
+}
