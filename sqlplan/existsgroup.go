@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"cmp"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -21,9 +22,8 @@ type groupedExists struct {
 
 	built  bool
 	rows   *Batch
-	ints   map[int64][]int32
-	strs   map[string][]int32
-	useInt bool
+	table  *rowTable // the rows by key
+	useInt bool      // table keys int64s (else encoded keys)
 }
 
 // existsResidual is inner op outer: column 1+i of the built rows against
@@ -134,21 +134,15 @@ func (g *groupedExists) build(e *corrExpr) error {
 	g.rows = b
 	g.useInt = storage(g.keyT) == stInt && key.I != nil
 	if g.useInt {
-		g.ints = make(map[int64][]int32)
+		g.table = buildInts(key, b.N)
 	} else {
-		g.strs = make(map[string][]int32)
-	}
-	var buf []byte
-	for i := 0; i < b.N; i++ {
-		if key.isNull(i) {
-			continue // equal to no outer value
-		}
-		if g.useInt {
-			g.ints[key.I[i]] = append(g.ints[key.I[i]], int32(i))
-			continue
-		}
-		buf = appendKey(buf[:0], key, i)
-		g.strs[string(buf)] = append(g.strs[string(buf)], int32(i))
+		var buf []byte
+		keys := []*Col{key}
+		g.table = buildKeys(b.N, func(i int) ([]byte, bool) {
+			var ok bool
+			buf, ok = joinKey(buf, keys, i)
+			return buf, ok
+		})
 	}
 	g.built = true
 	return nil
@@ -175,11 +169,11 @@ func (g *groupedExists) exists(e *corrExpr, vals []any) (bool, error) {
 		if u, ok := kv.(uint64); ok {
 			x = int64(u)
 		}
-		bucket = g.ints[x]
+		_, bucket = g.table.appendIntMatches(nil, nil, 0, x)
 	} else {
 		one := newBuilder(g.keyT, 1)
 		one.add(kv)
-		bucket = g.strs[string(appendKey(nil, one.c, 0))]
+		_, bucket = g.table.appendKeyMatches(nil, nil, 0, appendKey(nil, one.c, 0))
 	}
 	if len(bucket) == 0 {
 		return false, nil
@@ -225,9 +219,13 @@ func (g *groupedExists) evalRows(e *corrExpr, outer []*Col, n int) (*Col, error)
 	if direct {
 		for i := 0; i < n; i++ {
 			if !kc.isNull(i) {
-				_, out.B[i] = g.ints[kc.I[i]]
+				out.B[i] = g.table.hasInt(kc.I[i])
 			}
 		}
+		return out, nil
+	}
+	if g.intResiduals(kc, outer) {
+		g.existsInts(kc, outer, out.B)
 		return out, nil
 	}
 	vals := make([]any, len(outer))
@@ -242,4 +240,58 @@ func (g *groupedExists) evalRows(e *corrExpr, outer []*Col, n int) (*Col, error)
 		out.B[i] = found
 	}
 	return out, nil
+}
+
+// intResiduals reports whether the key and every residual comparison
+// can be answered on the int64s of the columns as they are: the same
+// types on both sides, no casts.
+func (g *groupedExists) intResiduals(kc *Col, outer []*Col) bool {
+	same := func(c *Col, t Type) bool {
+		return c.I != nil && c.Dict == nil && storage(t) == stInt && c.T.Kind == t.Kind && c.T.Kind != KUint &&
+			c.T.Scale == t.Scale && c.T.Nanos == t.Nanos && c.T.Coarse == t.Coarse
+	}
+	if !g.useInt || !same(kc, g.keyT) {
+		return false
+	}
+	for i, r := range g.resid {
+		if !same(g.rows.Cols[1+i], r.t) || !same(outer[r.ref].decoded(), r.t) {
+			return false
+		}
+	}
+	return true
+}
+
+// existsInts answers the EXISTS of each row from int64 keys and
+// residuals (intResiduals): a row exists when a built row has its key and
+// meets every residual comparison.
+func (g *groupedExists) existsInts(kc *Col, outer []*Col, out []bool) {
+	ocols := make([]*Col, len(g.resid))
+	for i, r := range g.resid {
+		ocols[i] = outer[r.ref].decoded()
+	}
+	t := g.table
+	for i := range out {
+		if kc.isNull(i) {
+			continue
+		}
+		k := kc.I[i]
+	rows:
+		for r := t.heads[hashInt(k)&t.mask]; r != 0; r = t.next[r-1] {
+			j := r - 1
+			if t.ints[j] != k {
+				continue
+			}
+			for q, res := range g.resid {
+				in, oc := g.rows.Cols[1+q], ocols[q]
+				if in.isNull(int(j)) || oc.isNull(i) {
+					continue rows // a comparison with NULL holds for no row
+				}
+				if !holds(res.op, cmp.Compare(in.I[j], oc.I[i])) {
+					continue rows
+				}
+			}
+			out[i] = true
+			break
+		}
+	}
 }

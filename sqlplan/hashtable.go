@@ -105,3 +105,13 @@ func (t *rowTable) appendKeyMatches(li, ri []int32, i int, k []byte) ([]int32, [
 	}
 	return li, ri
 }
+
+// hasInt reports whether a row has integer key k.
+func (t *rowTable) hasInt(k int64) bool {
+	for r := t.heads[hashInt(k)&t.mask]; r != 0; r = t.next[r-1] {
+		if t.ints[r-1] == k {
+			return true
+		}
+	}
+	return false
+}

@@ -26,11 +26,11 @@ type joinNode struct {
 	rmatched  []bool // right outer join: right rows that found a partner
 	rightDone bool   // right outer join: the unmatched right rows were sent
 
-	built bool
-	rall  *Batch
-	table *rowTable // the right rows by key
-	intKey bool     // table keys one integer column
-	buf   []byte
+	built    bool
+	buildErr error
+	rall     *Batch
+	table    *rowTable // the right rows by key
+	intKey   bool      // table keys one integer column
 
 	// pending is a left batch a nested-loop join probes in slices,
 	// from row pendingAt on.
@@ -68,28 +68,55 @@ func (n *joinNode) build(ctx context.Context) error {
 		n.table, n.intKey = buildInts(keys[0], all.N), true
 		return nil
 	}
-	n.table = buildKeys(all.N, func(i int) ([]byte, bool) { return n.key(keys, i) })
+	var buf []byte
+	n.table = buildKeys(all.N, func(i int) ([]byte, bool) {
+		var ok bool
+		buf, ok = joinKey(buf, keys, i)
+		return buf, ok
+	})
 	return nil
 }
 
-// key encodes row i's keys; ok is false when one is NULL (never equal).
-func (n *joinNode) key(keys []*Col, i int) ([]byte, bool) {
-	n.buf = n.buf[:0]
+// joinKey encodes row i's keys after buf[:0]; ok is false when one is
+// NULL (never equal).
+func joinKey(buf []byte, keys []*Col, i int) ([]byte, bool) {
+	buf = buf[:0]
 	for _, c := range keys {
 		if c.isNull(i) {
-			return nil, false
+			return buf, false
 		}
-		n.buf = appendKey(n.buf, c, i)
+		buf = appendKey(buf, c, i)
 	}
-	return n.buf, true
+	return buf, true
+}
+
+// prepare builds the hash table of the right side, once.
+func (n *joinNode) prepare(ctx context.Context) error {
+	if !n.built {
+		n.built = true
+		n.buildErr = n.build(ctx)
+	}
+	return n.buildErr
+}
+
+// probeConcurrently reports whether probe may run on several left batches
+// at once: an equality join whose right side's unmatched rows need no
+// bookkeeping, with expressions that can.
+func (n *joinNode) probeConcurrently() bool {
+	if len(n.lkeys) == 0 || n.rightOuter || n.cond != nil && !concurrentSafe(n.cond) {
+		return false
+	}
+	for _, k := range n.lkeys {
+		if !concurrentSafe(k) {
+			return false
+		}
+	}
+	return true
 }
 
 func (n *joinNode) next(ctx context.Context) (*Batch, error) {
-	if !n.built {
-		n.built = true
-		if err := n.build(ctx); err != nil {
-			return nil, err
-		}
+	if err := n.prepare(ctx); err != nil {
+		return nil, err
 	}
 	for {
 		if err := ctx.Err(); err != nil {
@@ -180,9 +207,11 @@ func (n *joinNode) pairs(b *Batch) (li, ri []int32, err error) {
 			}
 			return li, ri, nil
 		}
+		var buf []byte
 		for i := 0; i < b.N; i++ {
-			if key, ok := n.key(keys, i); ok {
-				li, ri = n.table.appendKeyMatches(li, ri, i, key)
+			var ok bool
+			if buf, ok = joinKey(buf, keys, i); ok {
+				li, ri = n.table.appendKeyMatches(li, ri, i, buf)
 			}
 		}
 	}

@@ -23,6 +23,7 @@ type pipeStep func(*Batch) (*Batch, error)
 type pipeNode struct {
 	in      node
 	steps   []pipeStep
+	prep    []func(context.Context) error // run once before the workers start
 	workers int
 	// shown is the serial chain the pipeline replaces, for EXPLAIN.
 	shown node
@@ -107,6 +108,12 @@ func (n *pipeNode) next(ctx context.Context) (*Batch, error) {
 		return nil, n.failed
 	}
 	if !n.started {
+		for _, p := range n.prep {
+			if err := p(ctx); err != nil {
+				n.failed = err
+				return nil, err
+			}
+		}
 		n.start(ctx)
 	}
 	for {
@@ -152,7 +159,7 @@ func (n *pipeNode) close() {
 		}()
 		n.wg.Wait()
 	}
-	n.in.close()
+	n.shown.close() // the chain the pipeline runs, down to in
 }
 
 func (n *pipeNode) explain(x *explainer, depth int) {
@@ -160,29 +167,51 @@ func (n *pipeNode) explain(x *explainer, depth int) {
 	n.shown.explain(x, depth+1)
 }
 
-// pipeline returns n as a scan and the steps of the filters above it,
-// when n is such a chain and its expressions can be evaluated
-// concurrently.
-func pipeline(n node) (*scanNode, []pipeStep, bool) {
+// pipeline returns n as a scan and the per-batch steps above it, with
+// what must run before the first step (building the hash tables of the
+// joins probed), when n is a chain of filters and equality joins over a
+// scan whose expressions can be evaluated concurrently.
+func pipeline(n node) (src *scanNode, steps []pipeStep, prep []func(context.Context) error, ok bool) {
 	switch x := n.(type) {
 	case *scanNode:
-		return x, nil, true
+		return x, nil, nil, true
 	case *filterNode:
-		src, steps, ok := pipeline(x.in)
+		src, steps, prep, ok := pipeline(x.in)
 		if !ok || !concurrentSafe(x.pred) {
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
 		pred := x.pred
-		return src, append(steps, func(b *Batch) (*Batch, error) { return filterBatch(b, pred) }), true
+		return src, append(steps, func(b *Batch) (*Batch, error) { return filterBatch(b, pred) }), prep, true
 	case *relFilterNode:
-		src, steps, ok := pipeline(x.in)
+		src, steps, prep, ok := pipeline(x.in)
 		if !ok || !concurrentSafe(x.pred) {
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
 		rf := &relFilterNode{pred: x.pred, offset: x.offset}
-		return src, append(steps, rf.filter), true
+		return src, append(steps, rf.filter), prep, true
+	case *projectNode:
+		for _, e := range x.exprs {
+			if !concurrentSafe(e) {
+				return nil, nil, nil, false
+			}
+		}
+		src, steps, prep, ok := pipeline(x.in)
+		if !ok {
+			return nil, nil, nil, false
+		}
+		exprs := x.exprs
+		return src, append(steps, func(b *Batch) (*Batch, error) { return project(b, exprs) }), prep, true
+	case *joinNode:
+		if !x.probeConcurrently() {
+			return nil, nil, nil, false
+		}
+		src, steps, prep, ok := pipeline(x.left)
+		if !ok {
+			return nil, nil, nil, false
+		}
+		return src, append(steps, x.probe), append(prep, x.prepare), true
 	}
-	return nil, nil, false
+	return nil, nil, nil, false
 }
 
 // parallel returns n run as a pipeline on workers goroutines with extra
@@ -191,7 +220,7 @@ func parallel(n node, workers int, extra pipeStep) *pipeNode {
 	if workers < 2 {
 		return nil
 	}
-	src, steps, ok := pipeline(n)
+	src, steps, prep, ok := pipeline(n)
 	if !ok {
 		return nil
 	}
@@ -201,7 +230,7 @@ func parallel(n node, workers int, extra pipeStep) *pipeNode {
 	if len(steps) == 0 {
 		return nil
 	}
-	return &pipeNode{in: src, steps: steps, workers: workers, shown: n}
+	return &pipeNode{in: src, steps: steps, prep: prep, workers: workers, shown: n}
 }
 
 // concurrentSafe reports whether e may be evaluated on several batches at
