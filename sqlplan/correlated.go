@@ -191,6 +191,14 @@ func (e *corrExpr) eval(b *Batch) (*Col, error) {
 		}
 		e.existsG = nil // keys of types that do not unify: run per value
 	}
+	if e.grouped != nil && e.left == nil && e.kind == corrScalar {
+		out, ok, err := e.grouped.evalBatch(e, outer, b.N)
+		if errors.Is(err, errGroupedFallback) {
+			e.grouped = nil
+		} else if err != nil || ok {
+			return out, err
+		}
+	}
 	var left *Col
 	if e.left != nil {
 		c, err := e.left.eval(b)
@@ -309,9 +317,13 @@ type groupedCorr struct {
 	resT           Type
 
 	built bool
+	res   *Batch // the grouped rows: keys, then the result
 	keyTs []Type
-	m     map[string]any
+	m     map[string]any // results by encoded keys (index)
 	none  any
+	// table and resCol answer a batch of keys at a time (evalBatch).
+	table  *rowTable
+	resCol *Col
 }
 
 // groupedCorrelation returns the grouped form of a scalar subquery that is
@@ -451,50 +463,11 @@ func containsSubquery(n sqlparser.SQLNode) bool {
 // value is the subquery's result for the outer values vals (built on
 // first use, with a planner of its own).
 func (g *groupedCorr) value(e *corrExpr, vals []any) (any, error) {
-	nk := len(g.outerTs)
-	if !g.built {
-		p := e.p.child(e.p.src)
-		defer p.releaseAll()
-		b, err := p.runSubquery(g.grouped, e.sc, -1)
-		if err != nil {
-			return nil, err
-		}
-		nb, err := p.runSubquery(g.empty, e.sc, -1)
-		if err != nil {
-			return nil, err
-		}
-		if nb.N == 1 {
-			g.none = nb.Cols[0].get(0)
-		}
-		g.keyTs = make([]Type, nk)
-		for k := range nk {
-			if g.keyTs[k], err = unifyTypes(withoutField(b.Cols[k].T), withoutField(g.outerTs[k])); err != nil {
-				return nil, errGroupedFallback
-			}
-		}
-		g.m = make(map[string]any, b.N)
-		res := b.Cols[nk]
-	rows:
-		for i := 0; i < b.N; i++ {
-			var key []byte
-			for k := range nk {
-				v := b.Cols[k].get(i)
-				if v == nil {
-					continue rows // never equal to an outer value
-				}
-				if key, err = g.appendKey(key, k, v, b.Cols[k].T); err != nil {
-					return nil, err
-				}
-			}
-			r := res.get(i)
-			if r != nil && (res.T.Kind != g.resT.Kind || res.T.Scale != g.resT.Scale) {
-				if r, err = castScalar(r, res.T, g.resT); err != nil {
-					return nil, asError(err)
-				}
-			}
-			g.m[string(key)] = r
-		}
-		g.built = true
+	if err := g.build(e); err != nil {
+		return nil, err
+	}
+	if err := g.index(); err != nil {
+		return nil, err
 	}
 	var key []byte
 	for k, v := range vals {
@@ -510,6 +483,202 @@ func (g *groupedCorr) value(e *corrExpr, vals []any) (any, error) {
 		return r, nil
 	}
 	return g.none, nil
+}
+
+// build runs the grouped subquery and the one over no rows, once.
+func (g *groupedCorr) build(e *corrExpr) error {
+	if g.built {
+		return nil
+	}
+	nk := len(g.outerTs)
+	p := e.p.child(e.p.src)
+	defer p.releaseAll()
+	b, err := p.runSubquery(g.grouped, e.sc, -1)
+	if err != nil {
+		return err
+	}
+	nb, err := p.runSubquery(g.empty, e.sc, -1)
+	if err != nil {
+		return err
+	}
+	if nb.N == 1 {
+		g.none = nb.Cols[0].get(0)
+	}
+	g.keyTs = make([]Type, nk)
+	for k := range nk {
+		if g.keyTs[k], err = unifyTypes(withoutField(b.Cols[k].T), withoutField(g.outerTs[k])); err != nil {
+			return errGroupedFallback
+		}
+	}
+	g.res = b
+	g.built = true
+	return nil
+}
+
+// index keys the built rows' results by their encoded keys, once.
+func (g *groupedCorr) index() error {
+	if g.m != nil {
+		return nil
+	}
+	b, nk := g.res, len(g.outerTs)
+	g.m = make(map[string]any, b.N)
+	res := b.Cols[nk]
+rows:
+	for i := 0; i < b.N; i++ {
+		var key []byte
+		for k := range nk {
+			v := b.Cols[k].get(i)
+			if v == nil {
+				continue rows // never equal to an outer value
+			}
+			var err error
+			if key, err = g.appendKey(key, k, v, b.Cols[k].T); err != nil {
+				return err
+			}
+		}
+		r := res.get(i)
+		if r != nil && (res.T.Kind != g.resT.Kind || res.T.Scale != g.resT.Scale) {
+			var err error
+			if r, err = castScalar(r, res.T, g.resT); err != nil {
+				return asError(err)
+			}
+		}
+		g.m[string(key)] = r
+	}
+	return nil
+}
+
+// evalBatch answers the subquery for every row of a batch whose outer
+// references are columns of the inner keys' types (integer-like or
+// strings): a lookup in a hash table of the built keys, the results taken
+// as a column. ok is false when the shape is another.
+func (g *groupedCorr) evalBatch(e *corrExpr, outer []*Col, n int) (*Col, bool, error) {
+	if err := g.build(e); err != nil {
+		return nil, true, err
+	}
+	nk := len(g.outerTs)
+	if g.table == nil {
+		keys := make([]*Col, nk)
+		for k := range keys {
+			keys[k] = g.res.Cols[k].decoded()
+			if !hashableAs(keys[k], g.keyTs[k]) {
+				return nil, false, nil
+			}
+		}
+		res := g.res.Cols[nk]
+		if res.T.Kind != g.resT.Kind || res.T.Scale != g.resT.Scale || res.T.Prec != g.resT.Prec {
+			c, err := castCol(res, g.resT)
+			if err != nil {
+				return nil, false, nil
+			}
+			res = c
+		}
+		g.resCol = res.decoded()
+		if nk == 1 && storage(g.keyTs[0]) == stInt {
+			g.table = buildInts(keys[0], g.res.N)
+		} else {
+			var buf []byte
+			g.table = buildKeys(g.res.N, func(i int) ([]byte, bool) {
+				var ok bool
+				buf, ok = joinKey(buf, keys, i)
+				return buf, ok
+			})
+		}
+	}
+	cols := make([]*Col, nk)
+	for k, c := range outer {
+		if cols[k] = c.decoded(); !hashableAs(cols[k], g.keyTs[k]) {
+			return nil, false, nil
+		}
+	}
+	var noneI int64
+	switch v := g.none.(type) {
+	case nil:
+	case int64:
+		if storage(g.resT) != stInt {
+			return nil, false, nil
+		}
+		noneI = v
+	default:
+		return nil, false, nil
+	}
+	idx := g.lookup(cols, n)
+	if g.res.N == 0 {
+		if g.none != nil {
+			return constCol(g.resT, g.none, n), true, nil
+		}
+		return nullCol(g.resT, n), true, nil
+	}
+	missing := false
+	safe := make([]int32, n)
+	for i, j := range idx {
+		missing = missing || j < 0
+		safe[i] = max(j, 0)
+	}
+	out := g.resCol.take(safe)
+	for i, j := range idx {
+		switch {
+		case j >= 0:
+		case g.none == nil:
+			out.setNull(i)
+		default:
+			out.I[i] = noneI
+			if out.Null != nil {
+				out.Null[i] = false
+			}
+		}
+	}
+	return out, true, nil
+}
+
+// lookup returns, for each of n outer rows, the built row with its keys,
+// or -1.
+func (g *groupedCorr) lookup(cols []*Col, n int) []int32 {
+	idx := make([]int32, n)
+	t := g.table
+	var buf []byte
+	for i := range idx {
+		idx[i] = -1
+		if t.ints != nil {
+			if cols[0].isNull(i) {
+				continue
+			}
+			k := cols[0].I[i]
+			for r := t.heads[hashInt(k)&t.mask]; r != 0; r = t.next[r-1] {
+				if t.ints[r-1] == k {
+					idx[i] = r - 1
+					break
+				}
+			}
+			continue
+		}
+		var ok bool
+		if buf, ok = joinKey(buf, cols, i); ok {
+			if _, rows := t.appendKeyMatches(nil, nil, i, buf); len(rows) > 0 {
+				idx[i] = rows[0]
+			}
+		}
+	}
+	return idx
+}
+
+// hashableAs reports whether c's values, as stored, are those of type t
+// (so that equal keys have equal int64s or bytes): the same kind and
+// unit, integer-like or strings.
+func hashableAs(c *Col, t Type) bool {
+	switch storage(t) {
+	case stInt:
+		if c.I == nil {
+			return false
+		}
+	case stBytes:
+		if c.Off == nil {
+			return false
+		}
+	default:
+		return false
+	}
+	return c.T.Kind == t.Kind && c.T.Scale == t.Scale && c.T.Nanos == t.Nanos && c.T.Coarse == t.Coarse
 }
 
 // appendKey appends key k's value v (of type t) in the keys' common type.
