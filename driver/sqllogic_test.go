@@ -18,7 +18,7 @@ func TestSQLLogic(t *testing.T) {
 		t.Fatal(err)
 	}
 	sqllogic.RunFiles(t, files, "carquet", func(t *testing.T) *sql.DB {
-		db, err := OpenDB(Config{Path: t.TempDir(), Now: func() time.Time { return sqllogic.Now }})
+		db, err := OpenDB(Config{Path: t.TempDir(), Threads: 2, Now: func() time.Time { return sqllogic.Now }})
 		if err != nil {
 			t.Fatal(err)
 		}

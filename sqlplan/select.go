@@ -466,6 +466,9 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		}
 		if len(r.residual) > 0 {
 			n = &relFilterNode{in: n, pred: andOf(r.residual), offset: r.offset}
+			if pn := parallel(n, p.e.opts.Threads, nil); pn != nil && i > 0 {
+				n = pn // a join's build side, filtered on every thread
+			}
 		}
 		if i == 0 {
 			root = n
@@ -511,6 +514,11 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			root.close()
 			root = &constNode{batches: []*Batch{b}, what: what}
 			agg = &aggCtx{keys: nil, aggs: nil, slots: agg.slots, inScope: agg.inScope, done: true}
+		}
+	}
+	if agg == nil {
+		if pn := parallel(root, p.e.opts.Threads, nil); pn != nil {
+			root = pn // filters and joins on every thread, in order
 		}
 	}
 	if agg != nil && !agg.done {
