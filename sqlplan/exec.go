@@ -417,30 +417,39 @@ func appendKey(buf []byte, c *Col, i int) []byte {
 // distinctNode drops repeated rows.
 type distinctNode struct {
 	in   node
-	seen map[string]struct{}
-	buf  []byte
+	g    *grouper // the rows seen, as groups (aggregation's hash tables)
+	gids []int32
+	cols []*Col
 }
 
 func (n *distinctNode) next(ctx context.Context) (*Batch, error) {
-	if n.seen == nil {
-		n.seen = map[string]struct{}{}
-	}
 	for {
 		b, err := n.in.next(ctx)
 		if err != nil {
 			return nil, err
 		}
+		if n.g == nil {
+			types := make([]Type, len(b.Cols))
+			for i, c := range b.Cols {
+				types[i] = c.T
+			}
+			n.g = newGrouper(types)
+		}
+		if cap(n.gids) < b.N {
+			n.gids = make([]int32, b.N)
+		}
+		gids := n.gids[:b.N]
+		n.cols = append(n.cols[:0], b.Cols...)
+		first := int32(n.g.n)
+		n.g.assign(n.cols, b.N, gids)
+		// New groups get the next ids in row order: a row is new when it
+		// has the next one.
 		var idx []int32
-		for i := 0; i < b.N; i++ {
-			n.buf = n.buf[:0]
-			for _, c := range b.Cols {
-				n.buf = appendKey(n.buf, c, i)
+		for i, g := range gids {
+			if g == first {
+				idx = append(idx, int32(i))
+				first++
 			}
-			if _, ok := n.seen[string(n.buf)]; ok {
-				continue
-			}
-			n.seen[string(n.buf)] = struct{}{}
-			idx = append(idx, int32(i))
 		}
 		if len(idx) == 0 {
 			continue
