@@ -726,12 +726,21 @@ func (a *argAcc) result(ng int) *Col {
 	return b.c
 }
 
+// growTo extends s with zero values to length n, doubling its capacity
+// when it must grow (group counts rise a batch at a time).
 func growTo[T any](s []T, n int) []T {
-	for len(s) < n {
-		var zero T
-		s = append(s, zero)
+	if len(s) >= n {
+		return s
 	}
-	return s
+	if cap(s) >= n {
+		old := len(s)
+		s = s[:n]
+		clear(s[old:])
+		return s
+	}
+	ns := make([]T, n, max(n, 2*cap(s)))
+	copy(ns, s)
+	return ns
 }
 
 type countAcc struct {

@@ -340,6 +340,11 @@ func cmpConst(op cmpOp, c *Col, k any, out []bool) {
 		for i := 0; i < n; i++ {
 			out[i] = holds(op, bytes.Compare(c.Data[c.Off[i]:c.Off[i+1]], y))
 		}
+	case c.H != nil && c.Dict == nil && hugeConst(k, c.T.Scale):
+		y := hugeScalar(k, c.T.Scale)
+		for i, v := range c.H[:n] {
+			out[i] = holds(op, v.Cmp(y))
+		}
 	default:
 		for i := 0; i < n; i++ {
 			if !c.isNull(i) {
@@ -347,6 +352,14 @@ func cmpConst(op cmpOp, c *Col, k any, out []bool) {
 			}
 		}
 	}
+}
+
+// hugeConst reports whether k is a decimal of the given scale that a
+// 128-bit integer holds (a DECIMAL(p > 18) constant compared with a
+// column of its type).
+func hugeConst(k any, scale int) bool {
+	d, ok := k.(value.Decimal)
+	return ok && d.Unscaled != nil && int(d.Scale) == scale && d.Unscaled.BitLen() < 127
 }
 
 // Boolean connectives with SQL's three-valued logic.
