@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"context"
 	"io"
+	"sync"
 )
 
 // joinNode is a hash join (inner, left, right or full outer) of a left
@@ -28,6 +29,8 @@ type joinNode struct {
 
 	built    bool
 	buildErr error
+	condOnce sync.Once
+	condCols []bool // the columns cond reads (condSlots; nil: all)
 	rall     *Batch
 	table    *rowTable // the right rows by key
 	intKey   bool      // table keys one integer column
@@ -221,25 +224,23 @@ func (n *joinNode) pairs(b *Batch) (li, ri []int32, err error) {
 // finish builds the joined batch of the pairs, keeps those that meet the
 // condition, and adds the unmatched rows of an outer join.
 func (n *joinNode) finish(b *Batch, li, ri []int32) (*Batch, error) {
-	out := n.joined(b, li, ri)
 	if n.cond != nil {
-		c, err := n.cond.eval(out)
+		// The condition sees the pairs' columns it reads; the joined
+		// batch is built for the pairs that meet it.
+		c, err := n.cond.eval(n.joinedSlots(b, li, ri, n.condSlots()))
 		if err != nil {
 			return nil, err
 		}
-		var keep []int32
-		var kl, kr []int32
-		for k := range li {
-			if c.B[k] && !c.isNull(k) {
-				keep = append(keep, int32(k))
-				kl, kr = append(kl, li[k]), append(kr, ri[k])
+		k := 0
+		for j := range li {
+			if c.B[j] && !c.isNull(j) {
+				li[k], ri[k] = li[j], ri[j]
+				k++
 			}
 		}
-		if len(keep) != len(li) {
-			out = takeBatch(out, keep)
-			li, ri = kl, kr
-		}
+		li, ri = li[:k], ri[:k]
 	}
+	out := n.joined(b, li, ri)
 	if n.rightOuter {
 		if n.rmatched == nil {
 			n.rmatched = make([]bool, n.rall.N)
@@ -295,11 +296,38 @@ func (n *joinNode) unmatchedRight() *Batch {
 	return out
 }
 
+// condSlots marks the joined batch's columns the condition reads, once.
+func (n *joinNode) condSlots() []bool {
+	n.condOnce.Do(func() {
+		if !concurrentSafe(n.cond) {
+			return // kinds whose inputs children may not list: every column
+		}
+		n.condCols = make([]bool, n.leftWidth+len(n.rightTypes))
+		var walk func(e expr)
+		walk = func(e expr) {
+			if c, ok := e.(*colExpr); ok && c.s.idx >= 0 && c.s.idx < len(n.condCols) {
+				n.condCols[c.s.idx] = true
+			}
+			for _, ch := range children(e) {
+				walk(ch)
+			}
+		}
+		walk(n.cond)
+	})
+	return n.condCols
+}
+
 // joined builds the batch of row pairs (ri -1: no right row).
-func (n *joinNode) joined(b *Batch, li, ri []int32) *Batch {
+func (n *joinNode) joined(b *Batch, li, ri []int32) *Batch { return n.joinedSlots(b, li, ri, nil) }
+
+// joinedSlots is joined with only the columns marked in only (all when
+// nil); the others are nil.
+func (n *joinNode) joinedSlots(b *Batch, li, ri []int32, only []bool) *Batch {
 	out := &Batch{N: len(li), Cols: make([]*Col, n.leftWidth+len(n.rightTypes))}
 	for i := 0; i < n.leftWidth; i++ {
-		out.Cols[i] = b.Cols[i].take(li)
+		if only == nil || only[i] {
+			out.Cols[i] = b.Cols[i].take(li)
+		}
 	}
 	safe := make([]int32, len(ri))
 	anyMissing := false
@@ -311,6 +339,9 @@ func (n *joinNode) joined(b *Batch, li, ri []int32) *Batch {
 		}
 	}
 	for j, t := range n.rightTypes {
+		if only != nil && !only[n.leftWidth+j] {
+			continue
+		}
 		var c *Col
 		if n.rall.N == 0 {
 			c = nullCol(t, len(ri))

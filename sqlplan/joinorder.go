@@ -1,5 +1,12 @@
 package sqlplan
 
+import (
+	"math/big"
+	"strings"
+
+	"github.com/carquet-go/carquet/parquet/value"
+)
+
 // Join order. The FROM list is joined left-deep in its order, each step's
 // relation being the hash join's build side. For a FROM of base tables
 // joined by WHERE alone (commas or CROSS JOIN, no ON, USING or outer
@@ -28,12 +35,24 @@ func (p *planner) orderJoins(steps []joinStep, where []expr) []joinStep {
 		}
 		size[st.rel] = float64(n)
 	}
-	// Conjuncts of one relation filter it: guess what they keep.
+	// Conjuncts of one relation filter it: guess what they keep, from the
+	// footers' value ranges where a column is compared with constants.
 	var links []map[*relation]bool
+	var keys []joinEquality
+	ranges := map[*scopeCol]*valueRange{}
 	for _, c := range where {
 		rs := relsOf(c)
 		switch {
 		case len(rs) == 1:
+			if col, op, k, ok := columnBound(c); ok {
+				rg := ranges[col]
+				if rg == nil {
+					rg = &valueRange{}
+					ranges[col] = rg
+				}
+				rg.narrow(op, k)
+				continue
+			}
 			for r := range rs {
 				if _, ok := size[r]; ok {
 					size[r] *= selectivity(c)
@@ -42,7 +61,15 @@ func (p *planner) orderJoins(steps []joinStep, where []expr) []joinStep {
 		case len(rs) > 1:
 			if eq, ok := c.(*cmpExpr); ok && eq.op == opEq {
 				links = append(links, rs)
+				if l, r := baseColumn(eq.l), baseColumn(eq.r); l != nil && r != nil && l.rel != r.rel {
+					keys = append(keys, joinEquality{l, r})
+				}
 			}
+		}
+	}
+	for col, rg := range ranges {
+		if _, ok := size[col.rel]; ok {
+			size[col.rel] *= rg.share(col)
 		}
 	}
 	joined := map[*relation]bool{}
@@ -68,6 +95,36 @@ func (p *planner) orderJoins(steps []joinStep, where []expr) []joinStep {
 		}
 		return false
 	}
+	// rowsAfter estimates the rows of joining r to the relations joined so
+	// far (cur rows): cur * |r| / the distinct count of the most selective
+	// equality between them (no equality: a cross product).
+	ndvs := map[*scopeCol]float64{}
+	ndv := func(c *scopeCol) float64 {
+		if v, ok := ndvs[c]; ok {
+			return v
+		}
+		v := distinctEstimate(c)
+		ndvs[c] = v
+		return v
+	}
+	rowsAfter := func(cur float64, r *relation) float64 {
+		best := 1.0
+		for _, k := range keys {
+			var mine, theirs *scopeCol
+			switch {
+			case k.l.rel == r && joined[k.r.rel]:
+				mine, theirs = k.l, k.r
+			case k.r.rel == r && joined[k.l.rel]:
+				mine, theirs = k.r, k.l
+			default:
+				continue
+			}
+			// The smaller count: a range-based guess overcounts sparse
+			// keys, and a foreign key has no more values than its target.
+			best = max(best, min(ndv(mine), ndv(theirs)))
+		}
+		return cur * size[r] / best
+	}
 	out := make([]joinStep, 0, len(steps))
 	used := make([]bool, len(steps))
 	pick := func(i int) {
@@ -82,21 +139,151 @@ func (p *planner) orderJoins(steps []joinStep, where []expr) []joinStep {
 		}
 	}
 	pick(first)
+	cur := size[steps[first].rel]
 	for len(out) < len(steps) {
-		best, bestConnected := -1, false
+		best, bestConnected, bestRows := -1, false, 0.0
 		for i, st := range steps {
 			if used[i] {
 				continue
 			}
 			c := connected(st.rel)
+			rows := rowsAfter(cur, st.rel)
 			switch {
-			case best < 0, c && !bestConnected, c == bestConnected && size[st.rel] < size[steps[best].rel]:
-				best, bestConnected = i, c
+			case best < 0, c && !bestConnected, c == bestConnected && rows < bestRows:
+				best, bestConnected, bestRows = i, c, rows
 			}
 		}
 		pick(best)
+		cur = max(bestRows, 1)
 	}
 	return out
+}
+
+// joinEquality is a WHERE equality of columns of two relations.
+type joinEquality struct{ l, r *scopeCol }
+
+// baseColumn is the table column e reads (through casts), or nil.
+func baseColumn(e expr) *scopeCol {
+	for {
+		switch x := e.(type) {
+		case *colExpr:
+			if x.col != nil && x.col.rel != nil && x.col.rel.table != nil && !strings.Contains(x.col.name, ".") {
+				return x.col
+			}
+			return nil
+		case *castExpr:
+			e = x.e
+		default:
+			return nil
+		}
+	}
+}
+
+// distinctEstimate guesses a column's count of distinct values: for
+// integer-like columns at most the width of its footer range, else (and
+// at most) the table's rows.
+func distinctEstimate(c *scopeCol) float64 {
+	rows, err := c.rel.table.NumRows()
+	if err != nil || rows <= 0 {
+		return 1
+	}
+	n := float64(rows)
+	if storage(c.t) != stInt || c.t.Kind == KDecimal && c.t.Scale > 0 {
+		return n
+	}
+	sum, ok, err := c.rel.table.Summarize(c.name)
+	if err != nil || !ok || sum.Min == nil || sum.Max == nil {
+		return n
+	}
+	lo, err1 := goScalar(sum.Min, c.t)
+	hi, err2 := goScalar(sum.Max, c.t)
+	a, ok1 := scalarNumber(c.t, lo)
+	b, ok2 := scalarNumber(c.t, hi)
+	if err1 != nil || err2 != nil || !ok1 || !ok2 || b < a {
+		return n
+	}
+	return max(1, min(n, b-a+1))
+}
+
+// columnBound returns the column and the numeric bound of a conjunct
+// col < k, col <= k, col > k or col >= k (k a constant), ok false for
+// other conjuncts.
+func columnBound(c expr) (*scopeCol, cmpOp, float64, bool) {
+	cmp, ok := c.(*cmpExpr)
+	if !ok || cmp.op < opLt || cmp.op > opGe {
+		return nil, 0, 0, false
+	}
+	col, ok := cmp.l.(*colExpr)
+	k, kok := isConst(cmp.r)
+	if !ok || !kok || col.col == nil || col.col.rel == nil || col.col.rel.table == nil || strings.Contains(col.col.name, ".") {
+		return nil, 0, 0, false
+	}
+	x, ok := scalarNumber(k.t, k.v)
+	if !ok {
+		return nil, 0, 0, false
+	}
+	return col.col, cmp.op, x, true
+}
+
+// valueRange is the interval of values the conjuncts on one column keep.
+type valueRange struct {
+	lo, hi       float64
+	hasLo, hasHi bool
+}
+
+func (r *valueRange) narrow(op cmpOp, k float64) {
+	switch op {
+	case opLt, opLe:
+		if !r.hasHi || k < r.hi {
+			r.hi, r.hasHi = k, true
+		}
+	default:
+		if !r.hasLo || k > r.lo {
+			r.lo, r.hasLo = k, true
+		}
+	}
+}
+
+// share is the part of the column's footer range [min, max] that the
+// interval covers (values taken as spread evenly), 0.3 without footers.
+func (r *valueRange) share(col *scopeCol) float64 {
+	sum, ok, err := col.rel.table.Summarize(col.name)
+	if err != nil || !ok || sum.Min == nil || sum.Max == nil {
+		return 0.3
+	}
+	lo, err1 := goScalar(sum.Min, col.t)
+	hi, err2 := goScalar(sum.Max, col.t)
+	mn, ok1 := scalarNumber(col.t, lo)
+	mx, ok2 := scalarNumber(col.t, hi)
+	if err1 != nil || err2 != nil || !ok1 || !ok2 || mx <= mn {
+		return 0.3
+	}
+	a, b := mn, mx
+	if r.hasLo {
+		a = max(a, r.lo)
+	}
+	if r.hasHi {
+		b = min(b, r.hi)
+	}
+	return max((b-a)/(mx-mn), 0.001)
+}
+
+// scalarNumber is a numeric scalar of t as a float64 (dates and times by
+// their counts), ok false for other kinds.
+func scalarNumber(t Type, v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		if t.Kind == KDecimal {
+			return decFloat(x, t.Scale), true
+		}
+		return float64(x), true
+	case float64:
+		return x, true
+	case value.Decimal:
+		f, _ := new(big.Rat).SetFrac(x.Unscaled, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(x.Scale)), nil)).Float64()
+		return f, true
+	}
+	return 0, false
 }
 
 // selectivity guesses the share of rows a one-relation conjunct keeps.

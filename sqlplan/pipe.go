@@ -175,6 +175,12 @@ func pipeline(n node) (src *scanNode, steps []pipeStep, prep []func(context.Cont
 	switch x := n.(type) {
 	case *scanNode:
 		return x, nil, nil, true
+	case *pipeNode:
+		if x.started {
+			return nil, nil, nil, false
+		}
+		src, ok := x.in.(*scanNode)
+		return src, x.steps, x.prep, ok // one pipeline for both
 	case *filterNode:
 		src, steps, prep, ok := pipeline(x.in)
 		if !ok || !concurrentSafe(x.pred) {
