@@ -644,7 +644,7 @@ func (g *groupedCorr) lookup(cols []*Col, n int) []int32 {
 				continue
 			}
 			k := cols[0].I[i]
-			for r := t.heads[hashInt(k)&t.mask]; r != 0; r = t.next[r-1] {
+			for r := t.firstInt(k); r != 0; r = t.next[r-1] {
 				if t.ints[r-1] == k {
 					idx[i] = r - 1
 					break

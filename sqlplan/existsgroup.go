@@ -274,7 +274,7 @@ func (g *groupedExists) existsInts(kc *Col, outer []*Col, out []bool) {
 		}
 		k := kc.I[i]
 	rows:
-		for r := t.heads[hashInt(k)&t.mask]; r != 0; r = t.next[r-1] {
+		for r := t.firstInt(k); r != 0; r = t.next[r-1] {
 			j := r - 1
 			if t.ints[j] != k {
 				continue

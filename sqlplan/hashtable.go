@@ -24,6 +24,9 @@ type rowTable struct {
 	seed   maphash.Seed
 	// null marks rows with a NULL key (never equal to anything).
 	null []bool
+	// direct: integer keys sit at bucket key - base (buildInts).
+	direct bool
+	base   int64
 }
 
 // hashInt mixes an integer key into a bucket hash.
@@ -38,21 +41,60 @@ func newRowTable(n int) *rowTable {
 	return &rowTable{mask: size - 1, heads: make([]int32, size), next: make([]int32, n), null: make([]bool, n)}
 }
 
-// buildInts indexes the rows of one integer key column.
+// buildInts indexes the rows of one integer key column. Keys whose range
+// fits the bucket array (dense keys: TPC-H's order and part keys, most
+// surrogate keys) are placed at key - min, a perfect hash that keeps
+// sorted keys' buckets in order in memory; others are hashed.
 func buildInts(c *Col, n int) *rowTable {
 	t := newRowTable(n)
 	t.ints = c.I[:n]
-	// Insert from the last row so that each chain lists rows in order.
-	for i := n - 1; i >= 0; i-- {
+	lo, hi, seen := int64(0), int64(0), false
+	for i, k := range t.ints {
 		if c.Null != nil && c.Null[i] {
 			t.null[i] = true
 			continue
 		}
-		h := hashInt(t.ints[i]) & t.mask
+		if !seen || k < lo {
+			lo = k
+		}
+		if !seen || k > hi {
+			hi = k
+		}
+		seen = true
+	}
+	if seen && uint64(hi)-uint64(lo) <= t.mask && hi-lo >= 0 {
+		t.direct, t.base = true, lo
+	}
+	// Insert from the last row so that each chain lists rows in order.
+	for i := n - 1; i >= 0; i-- {
+		if t.null[i] {
+			continue
+		}
+		h, _ := t.bucket(t.ints[i])
 		t.next[i] = t.heads[h]
 		t.heads[h] = int32(i + 1)
 	}
 	return t
+}
+
+// bucket is integer key k's bucket; ok is false when a direct table has
+// no bucket for it (no row has it).
+func (t *rowTable) bucket(k int64) (uint64, bool) {
+	if t.direct {
+		d := uint64(k) - uint64(t.base)
+		return d, d <= t.mask
+	}
+	return hashInt(k) & t.mask, true
+}
+
+// firstInt is the first row + 1 of integer key k's chain (0: none); the
+// chain may hold other keys.
+func (t *rowTable) firstInt(k int64) int32 {
+	h, ok := t.bucket(k)
+	if !ok {
+		return 0
+	}
+	return t.heads[h]
 }
 
 // buildKeys indexes rows by their encoded keys (key returns row i's
@@ -86,7 +128,7 @@ func buildKeys(n int, key func(i int) ([]byte, bool)) *rowTable {
 // appendIntMatches appends to li and ri the pairs (i, build row) of probe
 // row i with integer key k.
 func (t *rowTable) appendIntMatches(li, ri []int32, i int, k int64) ([]int32, []int32) {
-	for r := t.heads[hashInt(k)&t.mask]; r != 0; r = t.next[r-1] {
+	for r := t.firstInt(k); r != 0; r = t.next[r-1] {
 		if t.ints[r-1] == k {
 			li, ri = append(li, int32(i)), append(ri, r-1)
 		}
@@ -108,7 +150,7 @@ func (t *rowTable) appendKeyMatches(li, ri []int32, i int, k []byte) ([]int32, [
 
 // hasInt reports whether a row has integer key k.
 func (t *rowTable) hasInt(k int64) bool {
-	for r := t.heads[hashInt(k)&t.mask]; r != 0; r = t.next[r-1] {
+	for r := t.firstInt(k); r != 0; r = t.next[r-1] {
 		if t.ints[r-1] == k {
 			return true
 		}

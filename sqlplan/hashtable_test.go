@@ -1,0 +1,85 @@
+package sqlplan
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestRowTableInts checks integer row tables, direct (dense keys) and
+// hashed (sparse or extreme keys), against a map: every key's rows in
+// order, NULL keys never found.
+func TestRowTableInts(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	cases := map[string]func(i int) int64{
+		"dense":    func(i int) int64 { return int64(i / 3) },
+		"negative": func(i int) int64 { return int64(i%50) - 25 },
+		"sparse":   func(i int) int64 { return int64(r.Uint64() >> 20) },
+		"extreme": func(i int) int64 {
+			return []int64{math.MinInt64, math.MaxInt64, 0, -1, 1, math.MinInt64 + 1}[i%6]
+		},
+		"strided": func(i int) int64 { return int64(i%100) << 24 },
+	}
+	for name, key := range cases {
+		t.Run(name, func(t *testing.T) {
+			const n = 5000
+			c := &Col{T: tInt, Len: n, I: make([]int64, n), Null: make([]bool, n)}
+			want := map[int64][]int32{}
+			for i := 0; i < n; i++ {
+				c.I[i] = key(i)
+				if i%17 == 0 {
+					c.Null[i] = true
+					continue
+				}
+				want[c.I[i]] = append(want[c.I[i]], int32(i))
+			}
+			tab := buildInts(c, n)
+			if name == "dense" && !tab.direct {
+				t.Error("dense keys are not placed directly")
+			}
+			if name == "extreme" && tab.direct {
+				t.Error("extreme keys placed directly")
+			}
+			for k, rows := range want {
+				_, got := tab.appendIntMatches(nil, nil, 0, k)
+				if !slices.Equal(got, rows) {
+					t.Fatalf("key %d: rows %v, want %v", k, got, rows)
+				}
+				if !tab.hasInt(k) {
+					t.Fatalf("key %d not found", k)
+				}
+			}
+			for _, k := range []int64{math.MinInt64 + 7, math.MaxInt64 - 7, 1 << 40, -(1 << 40)} {
+				if _, ok := want[k]; ok {
+					continue
+				}
+				if _, got := tab.appendIntMatches(nil, nil, 0, k); len(got) != 0 || tab.hasInt(k) {
+					t.Fatalf("absent key %d found: %v", k, got)
+				}
+			}
+		})
+	}
+}
+
+// TestRowTableKeys checks encoded-key tables the same way.
+func TestRowTableKeys(t *testing.T) {
+	keys := []string{"a", "", "bb", "a", "ccc", "", "bb", "a"}
+	tab := buildKeys(len(keys)+1, func(i int) ([]byte, bool) {
+		if i == len(keys) {
+			return nil, false // a NULL key
+		}
+		return []byte(keys[i]), true
+	})
+	for _, k := range []string{"a", "", "bb", "ccc", "zz"} {
+		var want []int32
+		for i, x := range keys {
+			if x == k {
+				want = append(want, int32(i))
+			}
+		}
+		if _, got := tab.appendKeyMatches(nil, nil, 0, []byte(k)); !slices.Equal(got, want) {
+			t.Errorf("key %q: rows %v, want %v", k, got, want)
+		}
+	}
+}
