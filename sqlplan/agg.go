@@ -1158,6 +1158,9 @@ type grouper struct {
 	nullID   int32
 	buf      []byte
 	intCache []intCacheEntry
+	// dense holds the group id + 1 of small non-negative integer keys
+	// (placeDense), ahead of ints.
+	dense []int32
 	// multi groups by up to four integer-like keys (multiKey).
 	multi map[multiKey]int32
 	// codeIDs maps the codes of a dictionary (a coded key column's Dict)
@@ -1231,15 +1234,24 @@ func (g *grouper) assign(cols []*Col, n int, gids []int32) {
 				continue
 			}
 			k := x[i]
+			if uint64(k) < uint64(len(g.dense)) && g.dense[k] != 0 {
+				gids[i] = g.dense[k] - 1
+				continue
+			}
 			e := &cache[uint64(k)*0x9e3779b97f4a7c15>>52]
 			if e.id > 0 && e.key == k {
 				gids[i] = e.id - 1
 				continue
 			}
-			id, ok := g.ints[k]
+			id, ok := int32(0), false
+			if len(g.ints) > 0 {
+				id, ok = g.ints[k]
+			}
 			if !ok {
 				id = g.newGroup(cols, i)
-				g.ints[k] = id
+				if !g.placeDense(k, id) {
+					g.ints[k] = id
+				}
 			}
 			e.key, e.id = k, id+1
 			gids[i] = id
@@ -1312,6 +1324,22 @@ func (g *grouper) assign(cols []*Col, n int, gids []int32) {
 		}
 		gids[i] = id
 	}
+}
+
+// placeDense records a new group of integer key k in the dense slice
+// when k is a small non-negative number (at most a few times the groups
+// so far, so that sparse keys do not allocate); false leaves it to the
+// map. A key found in neither is new, whichever holds the others.
+func (g *grouper) placeDense(k int64, id int32) bool {
+	limit := int64(max(1<<16, 8*g.n))
+	if k < 0 || k >= limit || k >= 1<<26 {
+		return false
+	}
+	if k >= int64(len(g.dense)) {
+		g.dense = growTo(g.dense, int(k)+1)
+	}
+	g.dense[k] = id + 1
+	return true
 }
 
 // multiKey is the key of a group of up to four integer-like keys (dates,
