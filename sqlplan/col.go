@@ -38,7 +38,14 @@ type Col struct {
 	// scratch: I or F is a pooled vector (scratch.go) that the
 	// consumer of this column gives back.
 	scratch bool
+	// dropped: a column of a relation that nothing reads after the
+	// relation's own filter (droppedCol); it keeps its place and row
+	// count, holds no values, and copies for free.
+	dropped bool
 }
+
+// droppedCol stands for a column nothing reads any more.
+func droppedCol(t Type, n int) *Col { return &Col{T: t, Len: n, dropped: true} }
 
 // Batch is a set of rows as columns.
 type Batch struct {
@@ -124,6 +131,9 @@ func (c *Col) setNull(i int) {
 
 // take returns the rows of c at idx.
 func (c *Col) take(idx []int32) *Col {
+	if c.dropped {
+		return droppedCol(c.T, len(idx))
+	}
 	out := &Col{T: c.T, Len: len(idx)}
 	if c.Null != nil {
 		out.Null = make([]bool, len(idx))
@@ -184,6 +194,11 @@ func (c *Col) take(idx []int32) *Col {
 // appendCol appends the rows of src to dst (same storage).
 func appendCol(dst, src *Col) {
 	if src.Len == 0 {
+		return
+	}
+	if dst.dropped || src.dropped {
+		dst.Len += src.Len
+		dst.dropped = true
 		return
 	}
 	base := dst.Len

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -155,6 +156,10 @@ type relFilterNode struct {
 	in     node
 	pred   expr
 	offset int
+	// drop lists the relation's columns that only pred reads: after the
+	// filter they become dropped columns (a join's build side does not
+	// hold them).
+	drop []int
 }
 
 func (n *relFilterNode) next(ctx context.Context) (*Batch, error) {
@@ -172,19 +177,34 @@ func (n *relFilterNode) next(ctx context.Context) (*Batch, error) {
 	}
 }
 
-// filter keeps the rows of one of the relation's batches that pass.
+// filter keeps the rows of one of the relation's batches that pass, the
+// columns only the filter reads dropped before the rows are copied.
 func (n *relFilterNode) filter(b *Batch) (*Batch, error) {
-	if n.offset == 0 {
-		return filterBatch(b, n.pred)
+	shifted := b
+	if n.offset > 0 {
+		shifted = &Batch{N: b.N, Cols: make([]*Col, n.offset, n.offset+len(b.Cols))}
+		shifted.Cols = append(shifted.Cols, b.Cols...)
 	}
-	shifted := &Batch{N: b.N, Cols: make([]*Col, n.offset, n.offset+len(b.Cols))}
-	shifted.Cols = append(shifted.Cols, b.Cols...)
-	b, err := filterBatch(shifted, n.pred)
+	if len(n.drop) == 0 {
+		out, err := filterBatch(shifted, n.pred)
+		if err != nil {
+			return nil, err
+		}
+		out.Cols = out.Cols[n.offset:]
+		return out, nil
+	}
+	idx, err := passing(shifted, n.pred)
 	if err != nil {
 		return nil, err
 	}
-	b.Cols = b.Cols[n.offset:]
-	return b, nil
+	out := &Batch{N: b.N, Cols: slices.Clone(b.Cols)}
+	for _, k := range n.drop {
+		out.Cols[k] = droppedCol(b.Cols[k].T, b.N)
+	}
+	if len(idx) == b.N {
+		return out, nil
+	}
+	return takeBatch(out, idx), nil
 }
 
 func (n *relFilterNode) close() { n.in.close() }
@@ -255,6 +275,15 @@ func hasSubquery(e expr) bool {
 
 // filterRows keeps the rows for which pred is true.
 func filterRows(b *Batch, pred expr) (*Batch, error) {
+	idx, err := passing(b, pred)
+	if err != nil || len(idx) == b.N {
+		return b, err
+	}
+	return takeBatch(b, idx), nil
+}
+
+// passing lists the rows of b for which pred is true.
+func passing(b *Batch, pred expr) ([]int32, error) {
 	c, err := pred.eval(b)
 	if err != nil {
 		return nil, err
@@ -265,10 +294,7 @@ func filterRows(b *Batch, pred expr) (*Batch, error) {
 			idx = append(idx, int32(i))
 		}
 	}
-	if len(idx) == b.N {
-		return b, nil
-	}
-	return takeBatch(b, idx), nil
+	return idx, nil
 }
 
 func takeBatch(b *Batch, idx []int32) *Batch {
@@ -525,6 +551,11 @@ func drain(ctx context.Context, n node, types []Type) (*Batch, error) {
 // concatCols appends cols (of type t's storage, total rows) into one
 // column allocated at its final size.
 func concatCols(t Type, cols []*Col, total int) *Col {
+	for _, c := range cols {
+		if c.dropped {
+			return droppedCol(t, total)
+		}
+	}
 	dst := emptyCol(t)
 	data, nulls := 0, false
 	for _, c := range cols {

@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"context"
 	"io"
+	"maps"
 	"regexp"
 	"strconv"
 	"strings"
@@ -330,6 +331,12 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 					continue
 				}
 			}
+			if len(rs) == 1 && rs[st.rel] && !st.full && st.rel.lateral == nil && !runsSubquery(c) {
+				// The rest filters the right input before it is hashed
+				// (TPC-H Q13's o_comment NOT LIKE under LEFT JOIN).
+				st.rel.residual = append(st.rel.residual, c)
+				continue
+			}
 			if len(rs) == 0 && !st.left && !st.full {
 				where = append(where, c)
 				continue
@@ -369,11 +376,6 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	used := map[*scopeCol]bool{}
 	for _, c := range residual {
 		columnsOf(c, used)
-	}
-	for _, st := range steps {
-		for _, c := range st.rel.residual {
-			columnsOf(c, used)
-		}
 	}
 	for _, st := range steps {
 		if l := st.rel.lateral; l != nil {
@@ -418,6 +420,14 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 					columnsOf(e, used)
 				}
 			}
+		}
+	}
+	// Columns that only a relation's own filter reads are dropped after
+	// it (filterOnly); the scan reads them all.
+	later := maps.Clone(used)
+	for _, st := range steps {
+		for _, c := range st.rel.residual {
+			columnsOf(c, used)
 		}
 	}
 	offset := 0
@@ -465,7 +475,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			n = p.scanOf(r, agg != nil && len(steps) == 1 && orderFree(agg.aggs))
 		}
 		if len(r.residual) > 0 {
-			n = &relFilterNode{in: n, pred: andOf(r.residual), offset: r.offset}
+			n = &relFilterNode{in: n, pred: andOf(r.residual), offset: r.offset, drop: filterOnly(r, later, i, steps)}
 			if pn := parallel(n, p.e.opts.Threads, nil); pn != nil && i > 0 {
 				n = pn // a join's build side, filtered on every thread
 			}
@@ -1087,4 +1097,25 @@ func runsSubquery(e expr) bool {
 		}
 	}
 	return false
+}
+
+// filterOnly lists the columns (by place in the relation) of a join's
+// build side that only its own filter reads (not in later), to drop after
+// the filter; none for the first relation, derived or lateral ones.
+func filterOnly(r *relation, later map[*scopeCol]bool, i int, steps []joinStep) []int {
+	if i == 0 || r.derived() || r.table == nil {
+		return nil
+	}
+	for _, st := range steps {
+		if st.rel.lateral != nil {
+			return nil
+		}
+	}
+	var drop []int
+	for k, c := range r.used {
+		if !later[c] {
+			drop = append(drop, k)
+		}
+	}
+	return drop
 }
