@@ -272,6 +272,9 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		return nil, err
 	}
 
+	if len(steps) > 1 {
+		where = append(where, impliedFilters(where)...)
+	}
 	steps = p.orderJoins(steps, where)
 
 	// Joins: equality keys, conditions pushed to the right relation's scan,
