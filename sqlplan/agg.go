@@ -1788,13 +1788,37 @@ func (s *decSum) value(scale int) value.Decimal {
 	return value.Decimal{Unscaled: u, Scale: int32(scale)}
 }
 
-// sumDecAcc sums decimals exactly, per group (see decSum).
+// sumDecAcc sums decimals exactly, per group, as decSum does: 128-bit
+// sums, with what overflows them kept apart in big integers (rare), so
+// that the per-group slice holds no pointers for the collector to scan.
 type sumDecAcc struct {
 	t    Type
-	sum  []decSum
+	sum  []num.Int128
+	over map[int32]*big.Int
 	seen []bool
 	// batch holds one batch's sums per group (updateInts).
 	batch []num.Int128
+	// wide: some value came as more than an int64, so a sum may near the
+	// 128-bit limit and every addition is checked.
+	wide bool
+}
+
+// addInts adds int64 unscaled values to their groups' sums without an
+// overflow check: while only int64s are added, a sum needs more than 2^64
+// additions to leave 128 bits.
+func (a *sumDecAcc) addInts(gids []int32, c *Col) {
+	x := c.I[:len(gids)]
+	for i, g := range gids {
+		if c.Null != nil && c.Null[i] {
+			continue
+		}
+		v := x[i]
+		s := &a.sum[g]
+		lo, carry := bits.Add64(s.Lo, uint64(v), 0)
+		s.Hi += v>>63 + int64(carry)
+		s.Lo = lo
+		a.seen[g] = true
+	}
 }
 
 func (a *sumDecAcc) update(gids []int32, ng int, c *Col) {
@@ -1804,6 +1828,11 @@ func (a *sumDecAcc) update(gids []int32, ng int, c *Col) {
 		a.updateInts(gids, ng, c)
 		return
 	}
+	if c.I != nil && c.Dict == nil && !a.wide {
+		a.addInts(gids, c)
+		return
+	}
+	a.wide = true
 	for i, g := range gids {
 		if c.Null != nil && c.Null[i] {
 			continue
@@ -1811,13 +1840,41 @@ func (a *sumDecAcc) update(gids []int32, ng int, c *Col) {
 		a.seen[g] = true
 		switch {
 		case c.I != nil:
-			a.sum[g].addUnscaled(c.I[i])
+			a.addHuge(g, num.FromInt64(c.I[i]))
 		case c.H != nil && c.T.Scale == a.t.Scale:
-			a.sum[g].addHuge(c.H[i])
+			a.addHuge(g, c.H[i])
 		default:
-			a.sum[g].addDecimal(c.decimal(i), a.t.Scale)
+			d := c.decimal(i)
+			if u, ok := decimalToInt64(d, a.t.Scale); ok {
+				a.addHuge(g, num.FromInt64(u))
+			} else {
+				a.carry(g, ratDecimal(decRat(d), a.t.Scale).Unscaled)
+			}
 		}
 	}
+}
+
+// addHuge adds x units of the sum's scale to group g.
+func (a *sumDecAcc) addHuge(g int32, x num.Int128) {
+	if t, ok := a.sum[g].Add(x); ok {
+		a.sum[g] = t
+		return
+	}
+	a.carry(g, a.sum[g].Big())
+	a.sum[g] = x
+}
+
+// carry adds u to group g's overflow.
+func (a *sumDecAcc) carry(g int32, u *big.Int) {
+	if a.over == nil {
+		a.over = map[int32]*big.Int{}
+	}
+	b := a.over[g]
+	if b == nil {
+		b = new(big.Int)
+		a.over[g] = b
+	}
+	b.Add(b, u)
 }
 
 // updateInts adds a batch of int64 unscaled values: first into 128-bit
@@ -1844,7 +1901,7 @@ func (a *sumDecAcc) updateInts(gids []int32, ng int, c *Col) {
 	}
 	for g := range sums {
 		if sums[g] != (num.Int128{}) {
-			a.sum[g].addHuge(sums[g])
+			a.addHuge(int32(g), sums[g])
 		}
 	}
 }
@@ -1860,10 +1917,10 @@ func (a *sumDecAcc) result(ng int) *Col {
 			switch {
 			case !a.seen[g]:
 				c.setNull(g)
-			case a.sum[g].big != nil || !a.sum[g].small.FitsDigits(a.t.Prec):
+			case a.over[int32(g)] != nil || !a.sum[g].FitsDigits(a.t.Prec):
 				fits = false
 			default:
-				c.H[g] = a.sum[g].small
+				c.H[g] = a.sum[g]
 			}
 		}
 		if fits {
@@ -1876,7 +1933,11 @@ func (a *sumDecAcc) result(ng int) *Col {
 			b.add(nil)
 			continue
 		}
-		b.add(a.sum[g].value(a.t.Scale))
+		u := a.sum[g].Big()
+		if o := a.over[int32(g)]; o != nil {
+			u.Add(u, o)
+		}
+		b.add(value.Decimal{Unscaled: u, Scale: int32(a.t.Scale)})
 	}
 	return b.c
 }
@@ -1907,11 +1968,40 @@ func (a *avgExactAcc) result(ng int) *Col {
 			c.setNull(g)
 			continue
 		}
+		if f, ok := exactQuotient(sums, g, a.n[g]); ok {
+			c.F[g] = f
+			continue
+		}
 		d := sums.decimal(g)
 		q := new(big.Rat).Quo(decRat(d), new(big.Rat).SetInt64(a.n[g]))
 		c.F[g], _ = q.Float64()
 	}
 	return c
+}
+
+// exactQuotient is sum g / n as the nearest float64, when the unscaled
+// sum and n * 10^scale are integers below 2^53: both convert exactly and
+// IEEE division rounds the quotient once, as big.Rat would.
+func exactQuotient(sums *Col, g int, n int64) (float64, bool) {
+	const limit = 1 << 53
+	var u int64
+	switch {
+	case sums.H != nil:
+		h := sums.H[g]
+		if h.Hi != int64(h.Lo)>>63 {
+			return 0, false
+		}
+		u = int64(h.Lo)
+	case sums.I != nil:
+		u = sums.I[g]
+	default:
+		return 0, false
+	}
+	scale := sums.T.Scale
+	if u <= -limit || u >= limit || scale >= len(pow10) || n <= 0 || n >= limit/pow10[scale] {
+		return 0, false
+	}
+	return float64(u) / float64(n*pow10[scale]), true
 }
 
 // accError is the error an accumulator met in its values, also under
