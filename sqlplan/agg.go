@@ -3,7 +3,6 @@ package sqlplan
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"io"
 	"math"
 	"math/big"
@@ -1161,8 +1160,10 @@ type grouper struct {
 	// dense holds the group id + 1 of small non-negative integer keys
 	// (placeDense), ahead of ints.
 	dense []int32
-	// multi groups by up to four integer-like keys (multiKey).
-	multi map[multiKey]int32
+	// multi groups by two to four integer-like or string keys
+	// (multiKey); interns numbers the strings of each string key.
+	multi   map[multiKey]int32
+	interns []*stringIDs
 	// codeIDs maps the codes of a dictionary (a coded key column's Dict)
 	// to group ids, -1 until seen.
 	codeIDs map[*Col][]int32
@@ -1182,8 +1183,14 @@ func newGrouper(types []Type) *grouper {
 	switch {
 	case len(types) == 1 && storage(types[0]) == stInt:
 		g.ints = map[int64]int32{}
-	case len(types) >= 2 && len(types) <= len(multiKey{}.v) && allIntStorage(types):
+	case multiKeyTypes(types):
 		g.multi = map[multiKey]int32{}
+		g.interns = make([]*stringIDs, len(types))
+		for j, t := range types {
+			if storage(t) == stBytes {
+				g.interns[j] = &stringIDs{ids: map[string]int64{}}
+			}
+		}
 	default:
 		g.strs = map[string]int32{}
 	}
@@ -1295,22 +1302,22 @@ func (g *grouper) assign(cols []*Col, n int, gids []int32) {
 		}
 		return
 	}
-	if g.multi != nil && exactIntCols(cols) {
+	if g.multi != nil && g.multiCols(cols) {
 		g.assignMulti(cols, n, gids)
 		return
 	}
 	if g.multi != nil {
-		// A key column came without its int64s: regroup the groups so far
-		// under the general byte keys.
+		// A key column came in another storage: regroup the groups so far
+		// under the general byte keys, from their recorded keys.
 		g.strs = map[string]int32{}
-		for k, id := range g.multi {
+		for id := 0; id < g.n; id++ {
 			g.buf = g.buf[:0]
 			for j := range g.keys {
-				g.buf = appendMultiPart(g.buf, k, j)
+				g.buf = appendKey(g.buf, g.keys[j].c, id)
 			}
-			g.strs[string(g.buf)] = id
+			g.strs[string(g.buf)] = int32(id)
 		}
-		g.multi = nil
+		g.multi, g.interns = nil, nil
 	}
 	for i := 0; i < n; i++ {
 		g.buf = g.buf[:0]
@@ -1342,31 +1349,73 @@ func (g *grouper) placeDense(k int64, id int32) bool {
 	return true
 }
 
-// multiKey is the key of a group of up to four integer-like keys (dates,
-// timestamps, decimals of at most 18 digits): their int64s, and a bit
-// per NULL key.
+// multiKey is the key of a group of two to four keys, integer-like
+// (dates, timestamps, decimals of at most 18 digits: their int64s) or
+// strings (an id per distinct string, see stringIDs), with a bit per
+// NULL key.
 type multiKey struct {
 	v     [4]int64
 	nulls uint8
 }
 
-func allIntStorage(types []Type) bool {
+// multiKeyTypes reports whether keys of these types group by multiKeys.
+func multiKeyTypes(types []Type) bool {
+	if len(types) < 2 || len(types) > len(multiKey{}.v) {
+		return false
+	}
 	for _, t := range types {
-		if storage(t) != stInt {
+		if st := storage(t); st != stInt && st != stBytes {
 			return false
 		}
 	}
 	return true
 }
 
-// exactIntCols reports whether every column holds its values as int64s.
-func exactIntCols(cols []*Col) bool {
-	for _, c := range cols {
-		if c.I == nil || c.Dict != nil {
+// multiCols reports whether every key column holds its values as the
+// multiKey path reads them (int64s, or strings for a string key).
+func (g *grouper) multiCols(cols []*Col) bool {
+	for j, c := range cols {
+		if c.Dict != nil {
+			return false
+		}
+		if g.interns[j] != nil {
+			if c.Off == nil {
+				return false
+			}
+		} else if c.I == nil {
 			return false
 		}
 	}
 	return true
+}
+
+// stringIDs numbers the distinct strings of one key column, with a small
+// direct-mapped cache in front of the map for repeated values.
+type stringIDs struct {
+	ids   map[string]int64
+	cache [256]struct {
+		key []byte
+		id  int64
+		ok  bool
+	}
+}
+
+func (s *stringIDs) id(b []byte) int64 {
+	h := uint(len(b))
+	if len(b) > 0 {
+		h = h*31 + uint(b[0])*7 + uint(b[len(b)-1])*131 + uint(b[len(b)/2])*17
+	}
+	e := &s.cache[h&255]
+	if e.ok && string(e.key) == string(b) {
+		return e.id
+	}
+	id, ok := s.ids[string(b)]
+	if !ok {
+		id = int64(len(s.ids))
+		s.ids[string(b)] = id
+	}
+	e.key, e.id, e.ok = append(e.key[:0], b...), id, true
+	return id
 }
 
 // assignMulti groups rows by multiKeys.
@@ -1380,6 +1429,10 @@ func (g *grouper) assignMulti(cols []*Col, n int, gids []int32) {
 				k.v[j] = 0
 				continue
 			}
+			if s := g.interns[j]; s != nil {
+				k.v[j] = s.id(c.Data[c.Off[i]:c.Off[i+1]])
+				continue
+			}
 			k.v[j] = c.I[i]
 		}
 		id, ok := g.multi[k]
@@ -1389,15 +1442,6 @@ func (g *grouper) assignMulti(cols []*Col, n int, gids []int32) {
 		}
 		gids[i] = id
 	}
-}
-
-// appendMultiPart appends key j of k as appendKey encodes an int64 key.
-func appendMultiPart(buf []byte, k multiKey, j int) []byte {
-	if k.nulls&(1<<j) != 0 {
-		return append(buf, 0)
-	}
-	buf = append(buf, 1)
-	return binary.LittleEndian.AppendUint64(buf, uint64(k.v[j]))
 }
 
 // assignCodes groups by a coded string column: each dictionary entry is
