@@ -27,6 +27,8 @@ type pipeNode struct {
 	workers int
 	// shown is the serial chain the pipeline replaces, for EXPLAIN.
 	shown node
+	// fused: a pipeline above runs these steps as its own.
+	fused bool
 
 	started bool
 	cancel  context.CancelFunc
@@ -163,6 +165,10 @@ func (n *pipeNode) close() {
 }
 
 func (n *pipeNode) explain(x *explainer, depth int) {
+	if n.fused {
+		n.shown.explain(x, depth) // a part of the pipeline above
+		return
+	}
 	x.line(depth, "PARALLEL x%d", n.workers)
 	n.shown.explain(x, depth+1)
 }
@@ -180,6 +186,7 @@ func pipeline(n node) (src *scanNode, steps []pipeStep, prep []func(context.Cont
 			return nil, nil, nil, false
 		}
 		src, ok := x.in.(*scanNode)
+		x.fused = ok
 		return src, x.steps, x.prep, ok // one pipeline for both
 	case *filterNode:
 		src, steps, prep, ok := pipeline(x.in)
