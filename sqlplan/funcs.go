@@ -318,8 +318,10 @@ func init() {
 				return value.Decimal{Unscaled: new(big.Int).Abs(d.Unscaled), Scale: d.Scale}, nil
 			}
 			x := a[0].I[i]
-			if x == math.MinInt64 {
-				return nil, fmt.Errorf("overflow on abs(%d)", x)
+			// The smallest value of the argument's width has no absolute
+			// value in it (abs(-2147483648::INTEGER) is an error, as DuckDB).
+			if bits := a[0].T.Bits; x == math.MinInt64 || a[0].T.Kind == KInt && bits > 0 && bits < 64 && x == -1<<(bits-1) {
+				return nil, fmt.Errorf("Overflow on abs(%d)", x)
 			}
 			if x < 0 {
 				x = -x
@@ -641,7 +643,12 @@ func cachedRegexp(p string) (*regexp.Regexp, error) {
 func numericSame(p *planner, in []expr) ([]expr, Type, error) {
 	t := in[0].typ()
 	switch t.op() {
-	case KInt, KFloat:
+	case KInt:
+		if t.Kind == KInt {
+			return in, Type{Kind: KInt, Bits: t.Bits}, nil // abs(INTEGER) is an INTEGER
+		}
+		return in, withoutField(Type{Kind: t.op()}), nil
+	case KFloat:
 		return in, withoutField(Type{Kind: t.op()}), nil
 	case KDecimal:
 		return in, withoutField(t), nil
