@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"context"
 	"io"
+	"slices"
 	"sync"
 )
 
@@ -173,58 +174,70 @@ func (n *pipeNode) explain(x *explainer, depth int) {
 	n.shown.explain(x, depth+1)
 }
 
-// pipeline returns n as a scan and the per-batch steps above it, with
-// what must run before the first step (building the hash tables of the
-// joins probed), when n is a chain of filters and equality joins over a
-// scan whose expressions can be evaluated concurrently.
-func pipeline(n node) (src *scanNode, steps []pipeStep, prep []func(context.Context) error, ok bool) {
+// pipeParts are a chain of nodes over a scan taken apart for a pipeline:
+// the scan, the per-batch steps above it, what must run before the first
+// step (building the hash tables of the joins probed), and the pipelines
+// inside the chain whose steps these include.
+type pipeParts struct {
+	src   *scanNode
+	steps []pipeStep
+	prep  []func(context.Context) error
+	fused []*pipeNode
+}
+
+// with is p with one more step (and what it needs first).
+func (p pipeParts) with(step pipeStep, prep func(context.Context) error) pipeParts {
+	p.steps = append(p.steps, step)
+	if prep != nil {
+		p.prep = append(p.prep, prep)
+	}
+	return p
+}
+
+// pipeline takes n apart when it is a chain of filters, projections and
+// equality joins over a scan whose expressions can be evaluated
+// concurrently.
+func pipeline(n node) (pipeParts, bool) {
 	switch x := n.(type) {
 	case *scanNode:
-		return x, nil, nil, true
+		return pipeParts{src: x}, true
 	case *pipeNode:
-		if x.started {
-			return nil, nil, nil, false
-		}
 		src, ok := x.in.(*scanNode)
-		x.fused = ok
-		return src, x.steps, x.prep, ok // one pipeline for both
+		if x.started || !ok {
+			return pipeParts{}, false
+		}
+		// Clipped: the steps appended above never share x's arrays.
+		return pipeParts{src: src, steps: slices.Clip(x.steps), prep: slices.Clip(x.prep), fused: []*pipeNode{x}}, true
 	case *filterNode:
-		src, steps, prep, ok := pipeline(x.in)
-		if !ok || !concurrentSafe(x.pred) {
-			return nil, nil, nil, false
+		if !concurrentSafe(x.pred) {
+			return pipeParts{}, false
 		}
+		p, ok := pipeline(x.in)
 		pred := x.pred
-		return src, append(steps, func(b *Batch) (*Batch, error) { return filterBatch(b, pred) }), prep, true
+		return p.with(func(b *Batch) (*Batch, error) { return filterBatch(b, pred) }, nil), ok
 	case *relFilterNode:
-		src, steps, prep, ok := pipeline(x.in)
-		if !ok || !concurrentSafe(x.pred) {
-			return nil, nil, nil, false
+		if !concurrentSafe(x.pred) {
+			return pipeParts{}, false
 		}
-		rf := &relFilterNode{pred: x.pred, offset: x.offset}
-		return src, append(steps, rf.filter), prep, true
+		p, ok := pipeline(x.in)
+		return p.with(x.filter, nil), ok
 	case *projectNode:
 		for _, e := range x.exprs {
 			if !concurrentSafe(e) {
-				return nil, nil, nil, false
+				return pipeParts{}, false
 			}
 		}
-		src, steps, prep, ok := pipeline(x.in)
-		if !ok {
-			return nil, nil, nil, false
-		}
+		p, ok := pipeline(x.in)
 		exprs := x.exprs
-		return src, append(steps, func(b *Batch) (*Batch, error) { return project(b, exprs) }), prep, true
+		return p.with(func(b *Batch) (*Batch, error) { return project(b, exprs) }, nil), ok
 	case *joinNode:
 		if !x.probeConcurrently() {
-			return nil, nil, nil, false
+			return pipeParts{}, false
 		}
-		src, steps, prep, ok := pipeline(x.left)
-		if !ok {
-			return nil, nil, nil, false
-		}
-		return src, append(steps, x.probe), append(prep, x.prepare), true
+		p, ok := pipeline(x.left)
+		return p.with(x.probe, x.prepare), ok
 	}
-	return nil, nil, nil, false
+	return pipeParts{}, false
 }
 
 // parallel returns n run as a pipeline on workers goroutines with extra
@@ -233,17 +246,20 @@ func parallel(n node, workers int, extra pipeStep) *pipeNode {
 	if workers < 2 {
 		return nil
 	}
-	src, steps, prep, ok := pipeline(n)
+	p, ok := pipeline(n)
 	if !ok {
 		return nil
 	}
 	if extra != nil {
-		steps = append(steps, extra)
+		p = p.with(extra, nil)
 	}
-	if len(steps) == 0 {
+	if len(p.steps) == 0 {
 		return nil
 	}
-	return &pipeNode{in: src, steps: steps, prep: prep, workers: workers, shown: n}
+	for _, f := range p.fused {
+		f.fused = true // runs as part of this one
+	}
+	return &pipeNode{in: p.src, steps: p.steps, prep: p.prep, workers: workers, shown: n}
 }
 
 // concurrentSafe reports whether e may be evaluated on several batches at
