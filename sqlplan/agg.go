@@ -1840,8 +1840,6 @@ type sumDecAcc struct {
 	sum  []num.Int128
 	over map[int32]*big.Int
 	seen []bool
-	// batch holds one batch's sums per group (updateInts).
-	batch []num.Int128
 	// wide: some value came as more than an int64, so a sum may near the
 	// 128-bit limit and every addition is checked.
 	wide bool
@@ -1868,10 +1866,6 @@ func (a *sumDecAcc) addInts(gids []int32, c *Col) {
 func (a *sumDecAcc) update(gids []int32, ng int, c *Col) {
 	a.sum = growTo(a.sum, ng)
 	a.seen = growTo(a.seen, ng)
-	if c.I != nil && c.Dict == nil && ng <= 4096 {
-		a.updateInts(gids, ng, c)
-		return
-	}
 	if c.I != nil && c.Dict == nil && !a.wide {
 		a.addInts(gids, c)
 		return
@@ -1919,35 +1913,6 @@ func (a *sumDecAcc) carry(g int32, u *big.Int) {
 		a.over[g] = b
 	}
 	b.Add(b, u)
-}
-
-// updateInts adds a batch of int64 unscaled values: first into 128-bit
-// sums of this batch alone, which cannot overflow (a batch has far fewer
-// than 2^64 rows), then each group's into its checked total.
-func (a *sumDecAcc) updateInts(gids []int32, ng int, c *Col) {
-	if cap(a.batch) < ng {
-		a.batch = make([]num.Int128, ng)
-	}
-	sums := a.batch[:ng]
-	clear(sums)
-	x := c.I[:len(gids)]
-	seen := a.seen[:ng]
-	for i, g := range gids {
-		if c.Null != nil && c.Null[i] {
-			continue
-		}
-		v := x[i]
-		s := &sums[g]
-		lo, carry := bits.Add64(s.Lo, uint64(v), 0)
-		s.Hi += v>>63 + int64(carry)
-		s.Lo = lo
-		seen[g] = true
-	}
-	for g := range sums {
-		if sums[g] != (num.Int128{}) {
-			a.addHuge(int32(g), sums[g])
-		}
-	}
 }
 
 func (a *sumDecAcc) result(ng int) *Col {

@@ -577,12 +577,7 @@ func (g *groupedCorr) evalBatch(e *corrExpr, outer []*Col, n int) (*Col, bool, e
 		if nk == 1 && storage(g.keyTs[0]) == stInt {
 			g.table = buildInts(keys[0], g.res.N)
 		} else {
-			var buf []byte
-			g.table = buildKeys(g.res.N, func(i int) ([]byte, bool) {
-				var ok bool
-				buf, ok = joinKey(buf, keys, i)
-				return buf, ok
-			})
+			g.table = buildKeys(keys, g.res.N)
 		}
 	}
 	cols := make([]*Col, nk)
@@ -609,10 +604,8 @@ func (g *groupedCorr) evalBatch(e *corrExpr, outer []*Col, n int) (*Col, bool, e
 		}
 		return nullCol(g.resT, n), true, nil
 	}
-	missing := false
 	safe := make([]int32, n)
 	for i, j := range idx {
-		missing = missing || j < 0
 		safe[i] = max(j, 0)
 	}
 	out := g.resCol.take(safe)
@@ -640,23 +633,14 @@ func (g *groupedCorr) lookup(cols []*Col, n int) []int32 {
 	for i := range idx {
 		idx[i] = -1
 		if t.ints != nil {
-			if cols[0].isNull(i) {
-				continue
-			}
-			k := cols[0].I[i]
-			for r := t.firstInt(k); r != 0; r = t.next[r-1] {
-				if t.ints[r-1] == k {
-					idx[i] = r - 1
-					break
-				}
+			if !cols[0].isNull(i) {
+				idx[i] = t.findInt(cols[0].I[i])
 			}
 			continue
 		}
 		var ok bool
 		if buf, ok = joinKey(buf, cols, i); ok {
-			if _, rows := t.appendKeyMatches(nil, nil, i, buf); len(rows) > 0 {
-				idx[i] = rows[0]
-			}
+			idx[i] = t.findKey(buf)
 		}
 	}
 	return idx

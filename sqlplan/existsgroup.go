@@ -134,13 +134,7 @@ func (g *groupedExists) build(e *corrExpr) error {
 	if g.useInt {
 		g.table = buildInts(key, b.N)
 	} else {
-		var buf []byte
-		keys := []*Col{key}
-		g.table = buildKeys(b.N, func(i int) ([]byte, bool) {
-			var ok bool
-			buf, ok = joinKey(buf, keys, i)
-			return buf, ok
-		})
+		g.table = buildKeys([]*Col{key}, b.N)
 	}
 	g.built = true
 	return nil
@@ -217,7 +211,7 @@ func (g *groupedExists) evalRows(e *corrExpr, outer []*Col, n int) (*Col, error)
 	if direct {
 		for i := 0; i < n; i++ {
 			if !kc.isNull(i) {
-				out.B[i] = g.table.hasInt(kc.I[i])
+				out.B[i] = g.table.findInt(kc.I[i]) >= 0
 			}
 		}
 		return out, nil

@@ -97,16 +97,17 @@ func (t *rowTable) firstInt(k int64) int32 {
 	return t.heads[h]
 }
 
-// buildKeys indexes rows by their encoded keys (key returns row i's
-// bytes, ok false for a NULL key).
-func buildKeys(n int, key func(i int) ([]byte, bool)) *rowTable {
+// buildKeys indexes the n rows of key columns by their encoded keys
+// (joinKey); a row with a NULL key is never found.
+func buildKeys(keys []*Col, n int) *rowTable {
 	t := newRowTable(n)
 	t.seed = maphash.MakeSeed()
 	t.off = make([]int32, n+1)
 	t.hashes = make([]uint64, n)
+	var k []byte
 	for i := 0; i < n; i++ {
-		k, ok := key(i)
-		if !ok {
+		var ok bool
+		if k, ok = joinKey(k, keys, i); !ok {
 			t.null[i] = true
 		} else {
 			t.data = append(t.data, k...)
@@ -148,12 +149,24 @@ func (t *rowTable) appendKeyMatches(li, ri []int32, i int, k []byte) ([]int32, [
 	return li, ri
 }
 
-// hasInt reports whether a row has integer key k.
-func (t *rowTable) hasInt(k int64) bool {
+// findInt is the first row with integer key k, or -1.
+func (t *rowTable) findInt(k int64) int32 {
 	for r := t.firstInt(k); r != 0; r = t.next[r-1] {
 		if t.ints[r-1] == k {
-			return true
+			return r - 1
 		}
 	}
-	return false
+	return -1
+}
+
+// findKey is findInt for an encoded key.
+func (t *rowTable) findKey(k []byte) int32 {
+	h := maphash.Bytes(t.seed, k)
+	for r := t.heads[h&t.mask]; r != 0; r = t.next[r-1] {
+		j := r - 1
+		if t.hashes[j] == h && string(t.data[t.off[j]:t.off[j+1]]) == string(k) {
+			return j
+		}
+	}
+	return -1
 }

@@ -46,7 +46,7 @@ func TestRowTableInts(t *testing.T) {
 				if !slices.Equal(got, rows) {
 					t.Fatalf("key %d: rows %v, want %v", k, got, rows)
 				}
-				if !tab.hasInt(k) {
+				if tab.findInt(k) != rows[0] {
 					t.Fatalf("key %d not found", k)
 				}
 			}
@@ -54,7 +54,7 @@ func TestRowTableInts(t *testing.T) {
 				if _, ok := want[k]; ok {
 					continue
 				}
-				if _, got := tab.appendIntMatches(nil, nil, 0, k); len(got) != 0 || tab.hasInt(k) {
+				if _, got := tab.appendIntMatches(nil, nil, 0, k); len(got) != 0 || tab.findInt(k) >= 0 {
 					t.Fatalf("absent key %d found: %v", k, got)
 				}
 			}
@@ -65,12 +65,15 @@ func TestRowTableInts(t *testing.T) {
 // TestRowTableKeys checks encoded-key tables the same way.
 func TestRowTableKeys(t *testing.T) {
 	keys := []string{"a", "", "bb", "a", "ccc", "", "bb", "a"}
-	tab := buildKeys(len(keys)+1, func(i int) ([]byte, bool) {
-		if i == len(keys) {
-			return nil, false // a NULL key
-		}
-		return []byte(keys[i]), true
-	})
+	c := &Col{T: Type{Kind: KString}, Len: len(keys) + 1, Off: []int32{0}, Null: make([]bool, len(keys)+1)}
+	for _, k := range keys {
+		c.Data = append(c.Data, k...)
+		c.Off = append(c.Off, int32(len(c.Data)))
+	}
+	c.Off = append(c.Off, int32(len(c.Data)))
+	c.Null[len(keys)] = true // a NULL key
+	cols := []*Col{c}
+	tab := buildKeys(cols, c.Len)
 	for _, k := range []string{"a", "", "bb", "ccc", "zz"} {
 		var want []int32
 		for i, x := range keys {
@@ -78,8 +81,13 @@ func TestRowTableKeys(t *testing.T) {
 				want = append(want, int32(i))
 			}
 		}
-		if _, got := tab.appendKeyMatches(nil, nil, 0, []byte(k)); !slices.Equal(got, want) {
+		probe := &Col{T: c.T, Len: 1, Off: []int32{0, int32(len(k))}, Data: []byte(k)}
+		enc, _ := joinKey(nil, []*Col{probe}, 0)
+		if _, got := tab.appendKeyMatches(nil, nil, 0, enc); !slices.Equal(got, want) {
 			t.Errorf("key %q: rows %v, want %v", k, got, want)
+		}
+		if first := tab.findKey(enc); len(want) > 0 && first != want[0] || len(want) == 0 && first >= 0 {
+			t.Errorf("key %q: first row %d, want %v", k, first, want)
 		}
 	}
 }

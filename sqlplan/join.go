@@ -71,12 +71,7 @@ func (n *joinNode) build(ctx context.Context) error {
 		n.table, n.intKey = buildInts(keys[0], all.N), true
 		return nil
 	}
-	var buf []byte
-	n.table = buildKeys(all.N, func(i int) ([]byte, bool) {
-		var ok bool
-		buf, ok = joinKey(buf, keys, i)
-		return buf, ok
-	})
+	n.table = buildKeys(keys, all.N)
 	return nil
 }
 
