@@ -245,7 +245,7 @@ func splitCostly(pred expr) (cheap expr, costly []expr) {
 	}
 	var plain []expr
 	for _, t := range conjuncts(a) {
-		if hasSubquery(t) {
+		if runsSubquery(t) {
 			costly = append(costly, t)
 		} else {
 			plain = append(plain, t)
@@ -258,19 +258,6 @@ func splitCostly(pred expr) (cheap expr, costly []expr) {
 		cheap = andOf(plain)
 	}
 	return cheap, costly
-}
-
-// hasSubquery reports whether e evaluates a correlated subquery.
-func hasSubquery(e expr) bool {
-	if _, ok := e.(*corrExpr); ok {
-		return true
-	}
-	for _, c := range children(e) {
-		if hasSubquery(c) {
-			return true
-		}
-	}
-	return false
 }
 
 // filterRows keeps the rows for which pred is true.

@@ -18,7 +18,7 @@ func impliedFilters(where []expr) []expr {
 	var out []expr
 	for _, c := range where {
 		or, ok := c.(*orExpr)
-		if !ok || hasSubquery(c) {
+		if !ok || runsSubquery(c) {
 			continue
 		}
 		rels := relsOf(c)
