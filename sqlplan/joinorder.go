@@ -1,7 +1,6 @@
 package sqlplan
 
 import (
-	"math/big"
 	"strings"
 
 	"github.com/carquet-go/carquet/parquet/value"
@@ -280,8 +279,7 @@ func scalarNumber(t Type, v any) (float64, bool) {
 	case float64:
 		return x, true
 	case value.Decimal:
-		f, _ := new(big.Rat).SetFrac(x.Unscaled, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(x.Scale)), nil)).Float64()
-		return f, true
+		return x.Float64(), true
 	}
 	return 0, false
 }
