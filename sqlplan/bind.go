@@ -1029,8 +1029,8 @@ func (p *planner) compare(op cmpOp, l, r expr) (expr, error) {
 	}
 	if k, ok := isConst(r); ok {
 		if _, lc := isConst(l); !lc {
-			if op2, k2, ok := constInColumnType(op, l.typ(), k); ok {
-				op, r = op2, k2
+			if k2, ok := constInColumnType(op, l.typ(), k); ok {
+				r = k2
 			}
 		}
 	}

@@ -6,19 +6,19 @@ package sqlplan
 // gives the same answers, keeps the typed fast path, and lets the scan
 // prune with the comparison (statistics, page indexes, bloom filters).
 
-// constInColumnType returns `col op k` rewritten as `col op' k'` with k' of
-// col's type t, when the two are equivalent for every value of col; ok is
-// false when no such rewrite is known.
-func constInColumnType(op cmpOp, t Type, k *constExpr) (cmpOp, *constExpr, bool) {
+// constInColumnType returns k converted to col's type t such that
+// `col op k` keeps its answer for every value of col; ok is false when no
+// such constant is known.
+func constInColumnType(op cmpOp, t Type, k *constExpr) (*constExpr, bool) {
 	if k.v == nil {
-		return op, nil, false
+		return nil, false
 	}
 	same := func(v any) *constExpr { return &constExpr{named: k.named, t: t, v: v} }
 	switch {
 	case t.Kind == KDate && k.t.Kind == KTimestamp && !k.t.TZ && !k.t.Nanos:
 		us, ok := k.v.(int64)
 		if !ok {
-			return op, nil, false
+			return nil, false
 		}
 		const day = 86400e6
 		floor := us / day
@@ -34,24 +34,24 @@ func constInColumnType(op cmpOp, t Type, k *constExpr) (cmpOp, *constExpr, bool)
 		// days before c's ceiling, d <= c for those up to its floor.
 		switch op {
 		case opLt, opGe:
-			return op, same(ceil), true
+			return same(ceil), true
 		case opLe, opGt:
-			return op, same(floor), true
+			return same(floor), true
 		}
 		if exact {
-			return op, same(floor), true
+			return same(floor), true
 		}
 	case t.Kind == KDecimal && !t.Huge && (k.t.Kind == KDecimal || k.t.Kind == KInt):
 		// Only a constant that the column's type holds exactly.
 		v, err := castScalar(k.v, k.t, t)
 		if err != nil {
-			return op, nil, false
+			return nil, false
 		}
 		back, err := castScalar(v, t, k.t)
 		if err != nil || compareScalars(k.t, back, k.v) != 0 {
-			return op, nil, false
+			return nil, false
 		}
-		return op, same(v), true
+		return same(v), true
 	}
-	return op, nil, false
+	return nil, false
 }

@@ -190,18 +190,25 @@ func distinctEstimate(c *scopeCol) float64 {
 	if storage(c.t) != stInt || c.t.Kind == KDecimal && c.t.Scale > 0 {
 		return n
 	}
+	lo, hi, ok := footerRange(c)
+	if !ok {
+		return n
+	}
+	return max(1, min(n, hi-lo+1))
+}
+
+// footerRange is a column's smallest and largest value over the table
+// as numbers (scalarNumber), from the footers' statistics.
+func footerRange(c *scopeCol) (lo, hi float64, ok bool) {
 	sum, ok, err := c.rel.table.Summarize(c.name)
 	if err != nil || !ok || sum.Min == nil || sum.Max == nil {
-		return n
+		return 0, 0, false
 	}
-	lo, err1 := goScalar(sum.Min, c.t)
-	hi, err2 := goScalar(sum.Max, c.t)
-	a, ok1 := scalarNumber(c.t, lo)
-	b, ok2 := scalarNumber(c.t, hi)
-	if err1 != nil || err2 != nil || !ok1 || !ok2 || b < a {
-		return n
-	}
-	return max(1, min(n, b-a+1))
+	mn, err1 := goScalar(sum.Min, c.t)
+	mx, err2 := goScalar(sum.Max, c.t)
+	lo, ok1 := scalarNumber(c.t, mn)
+	hi, ok2 := scalarNumber(c.t, mx)
+	return lo, hi, err1 == nil && err2 == nil && ok1 && ok2 && lo <= hi
 }
 
 // columnBound returns the column and the numeric bound of a conjunct
@@ -246,15 +253,8 @@ func (r *valueRange) narrow(op cmpOp, k float64) {
 // share is the part of the column's footer range [min, max] that the
 // interval covers (values taken as spread evenly), 0.3 without footers.
 func (r *valueRange) share(col *scopeCol) float64 {
-	sum, ok, err := col.rel.table.Summarize(col.name)
-	if err != nil || !ok || sum.Min == nil || sum.Max == nil {
-		return 0.3
-	}
-	lo, err1 := goScalar(sum.Min, col.t)
-	hi, err2 := goScalar(sum.Max, col.t)
-	mn, ok1 := scalarNumber(col.t, lo)
-	mx, ok2 := scalarNumber(col.t, hi)
-	if err1 != nil || err2 != nil || !ok1 || !ok2 || mx <= mn {
+	mn, mx, ok := footerRange(col)
+	if !ok || mx == mn {
 		return 0.3
 	}
 	a, b := mn, mx
