@@ -50,6 +50,17 @@ func compile(p Predicate, b binding) evaluator {
 		consts = []any{x.Value}
 	case In:
 		consts = x.Values
+		if x.Ints != nil && e.ci.dom == domInt {
+			e.inInts = x.Ints
+			return e
+		}
+		if x.Ints != nil {
+			// Another domain (unsigned integers): compared value by value.
+			consts = nil
+			for _, v := range x.Ints.Values() {
+				consts = append(consts, v)
+			}
+		}
 	}
 	e.bounds = make([]bound, 0, len(consts))
 	for _, c := range consts {
@@ -88,6 +99,12 @@ func constTerm(p Predicate, v any) evaluator {
 		}
 		return constEval{value: holds(x.Op, c)}
 	case In:
+		if x.Ints != nil {
+			if i, ok := v.(int64); ok {
+				return constEval{value: x.Ints.Has(i) != x.Not}
+			}
+			return constEval{null: true}
+		}
 		for _, c := range x.Values {
 			if r, ok := compareConst(v, c); ok && r == 0 {
 				return constEval{value: !x.Not}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/carquet-go/carquet/internal/intset"
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/parquet/vector"
@@ -46,7 +47,7 @@ type leafEval struct {
 	// inInts and inBytes hold the values of a long IN list (inSetMin or
 	// more) of an integer or byte-string column, so that a row is one
 	// lookup, not a comparison with every value.
-	inInts  map[int64]struct{}
+	inInts  *intset.Set
 	inBytes map[string]struct{}
 }
 
@@ -61,12 +62,13 @@ func (e *leafEval) buildInSet() {
 	}
 	switch e.ci.dom {
 	case domInt:
-		e.inInts = make(map[int64]struct{}, len(e.bounds))
+		vals := make([]int64, 0, len(e.bounds))
 		for _, b := range e.bounds {
 			if b.frac == 0 && !b.never && !b.low && !b.high {
-				e.inInts[b.i] = struct{}{}
+				vals = append(vals, b.i)
 			}
 		}
+		e.inInts = intset.New(vals)
 	case domBytes:
 		e.inBytes = make(map[string]struct{}, len(e.bounds))
 		for _, b := range e.bounds {
@@ -82,11 +84,9 @@ func (e *leafEval) buildInSet() {
 func (e *leafEval) inSet(v *vector.Vector, i int) (found, ok bool) {
 	switch {
 	case e.inInts != nil && v.Kind == vector.Int64:
-		_, found = e.inInts[v.Int64s[i]]
-		return found, true
+		return e.inInts.Has(v.Int64s[i]), true
 	case e.inInts != nil && v.Kind == vector.Int32:
-		_, found = e.inInts[int64(v.Int32s[i])]
-		return found, true
+		return e.inInts.Has(int64(v.Int32s[i])), true
 	case e.inBytes != nil && (v.Kind == vector.ByteArray || v.Kind == vector.FixedLenByteArray):
 		_, found = e.inBytes[string(v.Bytes(i))]
 		return found, true

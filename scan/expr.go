@@ -3,6 +3,8 @@ package scan
 import (
 	"fmt"
 	"strings"
+
+	"github.com/carquet-go/carquet/internal/intset"
 )
 
 // Op is a comparison operator.
@@ -43,11 +45,15 @@ type Compare struct {
 	Value  any
 }
 
-// In is `Column IN (Values...)`, or NOT IN when Not is set.
+// In is `Column IN (Values...)`, or NOT IN when Not is set. Ints, when
+// set, holds the values instead of Values: integers, for lists too long
+// to spell out as Go values (the keys of a join's build side, which a
+// scan below the join may drop rows by).
 type In struct {
 	Column string
 	Values []any
 	Not    bool
+	Ints   *intset.Set
 }
 
 // IsNull is `Column IS NULL`, or IS NOT NULL when Not is set.
@@ -82,6 +88,14 @@ func (Not) isPredicate()     {}
 func (c Compare) String() string { return fmt.Sprintf("%s %s %s", c.Column, c.Op, literal(c.Value)) }
 
 func (p In) String() string {
+	if p.Ints != nil {
+		not := ""
+		if p.Not {
+			not = "NOT "
+		}
+		lo, hi, _ := p.Ints.Range()
+		return fmt.Sprintf("%s %sIN (%d integers from %d to %d)", p.Column, not, p.Ints.Len(), lo, hi)
+	}
 	parts := make([]string, len(p.Values))
 	for i, v := range p.Values {
 		parts[i] = literal(v)

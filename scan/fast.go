@@ -3,6 +3,7 @@ package scan
 import (
 	"math"
 
+	"github.com/carquet-go/carquet/internal/intset"
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/simd"
 )
@@ -23,6 +24,16 @@ func (e *leafEval) fastEval(v *vector.Vector, n int, truth, known vector.Bitmap)
 	case Compare:
 		ops, bounds = []Op{p.Op}, []*bound{&e.bounds[0]}
 	case In:
+		if e.inInts != nil && e.ci.dom == domInt && (v.Kind == vector.Int32 || v.Kind == vector.Int64) {
+			inIntsBatch(e.inInts, v, n, truth, p.Not)
+			setKnown(v, n, known)
+			if v.Valid != nil {
+				for w := range truth[:(n+63)/64] {
+					truth[w] &= known[w]
+				}
+			}
+			return true
+		}
 		if p.Not || len(e.bounds) > 16 {
 			return false
 		}
@@ -163,6 +174,24 @@ func compareFloats[T float32 | float64](dst vector.Bitmap, xs []T, op Op, c floa
 		}
 		if holds(op, cmp) {
 			dst[i>>6] |= 1 << (uint(i) & 63)
+		}
+	}
+}
+
+// inIntsBatch sets truth for the rows of an integer column whose value is
+// in set (not in it, for NOT IN); NULL slots are masked by the caller.
+func inIntsBatch(set *intset.Set, v *vector.Vector, n int, truth vector.Bitmap, not bool) {
+	if v.Kind == vector.Int32 {
+		for i, x := range v.Int32s[:n] {
+			if set.Has(int64(x)) != not {
+				truth[i>>6] |= 1 << (i & 63)
+			}
+		}
+		return
+	}
+	for i, x := range v.Int64s[:n] {
+		if set.Has(x) != not {
+			truth[i>>6] |= 1 << (i & 63)
 		}
 	}
 }

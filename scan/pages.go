@@ -230,7 +230,7 @@ func (s *Scanner) bloomMayMatch(b *fileBinding, f *file.File, rg int, p Predicat
 			return true, nil
 		}
 	case In:
-		if x.Not {
+		if x.Not || x.Ints != nil {
 			return true, nil
 		}
 	default:

@@ -44,7 +44,7 @@ func normalize(p Predicate) Predicate {
 		case Compare:
 			return Compare{Column: y.Column, Op: y.Op.Negate(), Value: y.Value}
 		case In:
-			return In{Column: y.Column, Values: y.Values, Not: !y.Not}
+			return In{Column: y.Column, Values: y.Values, Not: !y.Not, Ints: y.Ints}
 		case IsNull:
 			return IsNull{Column: y.Column, Not: !y.Not}
 		}
@@ -201,6 +201,12 @@ func mayMatch(ci colInfo, p Predicate, bounds []bound, cs colStats) bool {
 			return hi(b) >= 0
 		}
 	case In:
+		if x.Ints != nil && ci.dom == domInt {
+			if x.Not {
+				return true
+			}
+			return x.Ints.AnyIn(cs.min.i, cs.max.i)
+		}
 		if x.Not {
 			for i := range bounds {
 				if lo(&bounds[i]) == 0 && hi(&bounds[i]) == 0 && !cs.maybeNaN {

@@ -1124,9 +1124,14 @@ func (p *planner) bindIn(l expr, right sqlparser.Expr, not bool, sc *scope, agg 
 		}
 		target = u
 	}
-	l, err := p.cast(l, target)
-	if err != nil {
-		return nil, err
+	// Integers of any width compare as int64s: the column is not cast
+	// (which would check every row for overflow, and keep the scan from
+	// evaluating the list).
+	if l.typ().Kind != KInt || target.Kind != KInt {
+		var err error
+		if l, err = p.cast(l, target); err != nil {
+			return nil, err
+		}
 	}
 	e := &inExpr{e: l, not: not}
 	for _, it := range items {

@@ -126,11 +126,20 @@ func (n *constNode) next(ctx context.Context) (*Batch, error) {
 func (n *constNode) close() {}
 
 type filterNode struct {
-	in   node
-	pred expr
+	in      node
+	pred    expr
+	started bool
 }
 
 func (n *filterNode) next(ctx context.Context) (*Batch, error) {
+	if !n.started {
+		n.started = true
+		in, err := reduceCorrelated(ctx, n.in, n.pred, func(b *Batch) *Batch { return b })
+		if err != nil {
+			return nil, err
+		}
+		n.in = in
+	}
 	for {
 		b, err := n.in.next(ctx)
 		if err != nil {
@@ -159,10 +168,19 @@ type relFilterNode struct {
 	// drop lists the relation's columns that only pred reads: after the
 	// filter they become dropped columns (a join's build side does not
 	// hold them).
-	drop []int
+	drop    []int
+	started bool
 }
 
 func (n *relFilterNode) next(ctx context.Context) (*Batch, error) {
+	if !n.started {
+		n.started = true
+		in, err := reduceCorrelated(ctx, n.in, n.pred, n.shift)
+		if err != nil {
+			return nil, err
+		}
+		n.in = in
+	}
 	for {
 		b, err := n.in.next(ctx)
 		if err != nil {
@@ -180,11 +198,7 @@ func (n *relFilterNode) next(ctx context.Context) (*Batch, error) {
 // filter keeps the rows of one of the relation's batches that pass, the
 // columns only the filter reads dropped before the rows are copied.
 func (n *relFilterNode) filter(b *Batch) (*Batch, error) {
-	shifted := b
-	if n.offset > 0 {
-		shifted = &Batch{N: b.N, Cols: make([]*Col, n.offset, n.offset+len(b.Cols))}
-		shifted.Cols = append(shifted.Cols, b.Cols...)
-	}
+	shifted := n.shift(b)
 	if len(n.drop) == 0 {
 		out, err := filterBatch(shifted, n.pred)
 		if err != nil {
@@ -205,6 +219,17 @@ func (n *relFilterNode) filter(b *Batch) (*Batch, error) {
 		return out, nil
 	}
 	return takeBatch(out, idx), nil
+}
+
+// shift returns b as the filter's conjuncts read it: its columns at the
+// relation's offset in the joined batch.
+func (n *relFilterNode) shift(b *Batch) *Batch {
+	if n.offset == 0 {
+		return b
+	}
+	shifted := &Batch{N: b.N, Cols: make([]*Col, n.offset, n.offset+len(b.Cols))}
+	shifted.Cols = append(shifted.Cols, b.Cols...)
+	return shifted
 }
 
 func (n *relFilterNode) close() { n.in.close() }

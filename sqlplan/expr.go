@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/carquet-go/carquet/internal/intset"
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/sqlplan/num"
 	"github.com/xwb1989/sqlparser"
@@ -496,7 +497,7 @@ type inExpr struct {
 	vals    []any // scalars of e's type, no NULLs
 	hasNull bool
 	not     bool
-	ints    map[int64]struct{}
+	ints    *intset.Set
 	strs    map[string]struct{}
 }
 
@@ -505,15 +506,16 @@ func (e *inExpr) typ() Type { return Type{Kind: KBool} }
 func (e *inExpr) prepare() {
 	switch storage(e.e.typ()) {
 	case stInt:
-		e.ints = make(map[int64]struct{}, len(e.vals))
+		ints := make([]int64, 0, len(e.vals))
 		for _, v := range e.vals {
 			switch x := v.(type) {
 			case int64:
-				e.ints[x] = struct{}{}
+				ints = append(ints, x)
 			case uint64:
-				e.ints[int64(x)] = struct{}{}
+				ints = append(ints, int64(x))
 			}
 		}
+		e.ints = intset.New(ints)
 	case stBytes:
 		e.strs = make(map[string]struct{}, len(e.vals))
 		for _, v := range e.vals {
@@ -544,7 +546,7 @@ func (e *inExpr) eval(b *Batch) (*Col, error) {
 		var found bool
 		switch {
 		case e.ints != nil:
-			_, found = e.ints[c.I[i]]
+			found = e.ints.Has(c.I[i])
 		case e.strs != nil:
 			_, found = e.strs[string(c.str(i))]
 		default:

@@ -69,6 +69,7 @@ func (n *joinNode) build(ctx context.Context) error {
 	}
 	if len(keys) == 1 && keys[0].I != nil && keys[0].Dict == nil {
 		n.table, n.intKey = buildInts(keys[0], all.N), true
+		n.filterProbe(keys[0], all.N)
 		return nil
 	}
 	n.table = buildKeys(keys, all.N)

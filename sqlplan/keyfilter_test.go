@@ -1,0 +1,66 @@
+package sqlplan
+
+import (
+	"strings"
+	"testing"
+)
+
+// analyzed runs EXPLAIN ANALYZE and returns its lines.
+func analyzed(t *testing.T, e *Engine, q string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, r := range queryAll(t, e, "EXPLAIN ANALYZE "+q) {
+		b.WriteString(r[0].(string) + "\n")
+	}
+	return b.String()
+}
+
+func keyFilterTables(t *testing.T) *Engine {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE fact AS SELECT i AS id, i % 1000 AS k, i % 7 AS v FROM range(20000) t(i)")
+	exec(t, e, "CREATE TABLE dim AS SELECT i AS k, i % 10 AS grp FROM range(1000) t(i)")
+	return e
+}
+
+func TestJoinKeysFilterTheProbeScan(t *testing.T) {
+	e := keyFilterTables(t)
+	q := "SELECT count(*), sum(f.v) FROM fact f JOIN dim d ON f.k = d.k WHERE d.grp = 3"
+	plan := analyzed(t, e, q)
+	if !strings.Contains(plan, "pushed filter: k IN (100 integers from 3 to 993)") || !strings.Contains(plan, "rows returned 2000") {
+		t.Errorf("the probe scan should be filtered by the 100 build keys:\n%s", plan)
+	}
+	got := queryAll(t, e, q)
+	if len(got) != 1 || got[0][0] != int64(2000) {
+		t.Errorf("got %v, want 2000 rows", got)
+	}
+	// A LEFT JOIN keeps every probe row.
+	plan = analyzed(t, e, "SELECT count(*) FROM fact f LEFT JOIN (SELECT * FROM dim WHERE grp = 3) d ON f.k = d.k")
+	if strings.Contains(plan, "integers from") {
+		t.Errorf("a LEFT JOIN's probe side must not be filtered:\n%s", plan)
+	}
+	// Keys covering the whole column filter nothing: no filter.
+	plan = analyzed(t, e, "SELECT count(*) FROM fact f JOIN dim d ON f.k = d.k")
+	if strings.Contains(plan, "integers from") {
+		t.Errorf("build keys that cover the column should not become a filter:\n%s", plan)
+	}
+	// Through an inner join below: the filter reaches the first scan.
+	plan = analyzed(t, e, "SELECT count(*) FROM fact f JOIN fact g ON f.id = g.id JOIN dim d ON f.k = d.k WHERE d.grp = 3")
+	if !strings.Contains(plan, "pushed filter: k IN (100 integers") {
+		t.Errorf("the filter should pass the join below:\n%s", plan)
+	}
+}
+
+func TestCorrelatedAggregateReadsAheadForItsKeys(t *testing.T) {
+	e := keyFilterTables(t)
+	q := "SELECT count(*) FROM fact o WHERE o.id < 50 AND o.v >= (SELECT max(i.v) - 3 FROM fact i WHERE i.k = o.k)"
+	plan := analyzed(t, e, q)
+	if !strings.Contains(plan, "READ AHEAD 50 rows: correlated subqueries restricted to 50 outer keys") {
+		t.Errorf("the grouped subquery should be restricted to the 50 outer keys:\n%s", plan)
+	}
+	want := queryAll(t, e, q)
+	noGroupedCorrelation = true
+	defer func() { noGroupedCorrelation = false }()
+	if got := queryAll(t, e, q); len(got) != 1 || got[0][0] != want[0][0] {
+		t.Errorf("per-value runs give %v, the restricted grouped run %v", got, want)
+	}
+}
