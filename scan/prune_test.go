@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/carquet-go/carquet/internal/intset"
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/writer"
 )
@@ -169,6 +170,9 @@ func naive(p Predicate, row map[string]any) *bool {
 		if v == nil {
 			return nil
 		}
+		if x.Ints != nil {
+			return b(x.Ints.Has(v.(int64)) != x.Not)
+		}
 		for _, c := range x.Values {
 			if naiveCmp(v, c) == 0 {
 				return b(!x.Not)
@@ -245,6 +249,26 @@ func randPred(rng *rand.Rand, depth int) Predicate {
 	case 5:
 		return IsNull{Column: []string{"k", "x", "s", "d"}[rng.Intn(4)], Not: rng.Intn(2) == 0}
 	default:
+		if rng.Intn(3) == 0 {
+			// A join's build keys: a set of ids (sorted: pruning applies)
+			// or of partition values.
+			col, span, lo := "id", 3000, 0
+			switch rng.Intn(4) {
+			case 0:
+				col, span = "part", 4
+			case 1:
+				col, span, lo = "k", 200, -100 // nullable INT32
+			}
+			keys := make([]int64, rng.Intn(40))
+			lo += rng.Intn(span)
+			for i := range keys {
+				keys[i] = int64(lo + rng.Intn(1+span/10))
+			}
+			if rng.Intn(4) == 0 {
+				keys = append(keys, 1<<40) // a hash set, not a bitmap
+			}
+			return In{Column: col, Ints: intset.New(keys), Not: rng.Intn(4) == 0}
+		}
 		return Compare{"part", op, int64(rng.Intn(3))}
 	}
 }
