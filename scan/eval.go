@@ -3,6 +3,7 @@ package scan
 import (
 	"bytes"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/carquet-go/carquet/internal/intset"
@@ -49,6 +50,10 @@ type leafEval struct {
 	// lookup, not a comparison with every value.
 	inInts  *intset.Set
 	inBytes map[string]struct{}
+	// dicts caches the term's value on each dictionary entry of the
+	// coded vectors it met (codedEval); units of the scan share it.
+	dictMu sync.Mutex
+	dicts  map[*vector.Vector][]uint64
 }
 
 // inSetMin is the length from which an IN list is looked up in a set.
@@ -122,6 +127,10 @@ func (e *leafEval) eval(cols []*vector.Vector, n int, truth, known vector.Bitmap
 		return
 	}
 	setKnown(v, n, known)
+	if v.Dict != nil {
+		e.codedEval(v, n, truth, known)
+		return
+	}
 	for i := 0; i < n; i++ {
 		if v.IsNull(i) {
 			continue
@@ -130,6 +139,51 @@ func (e *leafEval) eval(cols []*vector.Vector, n int, truth, known vector.Bitmap
 			truth.Set(i)
 		}
 	}
+}
+
+// maxDictCache bounds the dictionaries a term remembers its values on (a
+// scan reads a few row groups at a time, each with its dictionary).
+const maxDictCache = 16
+
+// codedEval evaluates the term on a coded vector: once on each entry of
+// its dictionary (remembered for the next batches of the column chunk),
+// then each row takes its code's answer. known holds the non-null rows.
+func (e *leafEval) codedEval(v *vector.Vector, n int, truth, known vector.Bitmap) {
+	if v.Dict.Len == 0 {
+		return // every row is NULL
+	}
+	hold := e.dictTruth(v.Dict)
+	for i, c := range v.Codes[:n] {
+		if hold[c>>6]&(1<<(c&63)) != 0 {
+			truth[i>>6] |= 1 << (i & 63)
+		}
+	}
+	if v.Valid != nil {
+		for w := range truth[:(n+63)/64] {
+			truth[w] &= known[w]
+		}
+	}
+}
+
+// dictTruth returns the bitmap of the dictionary entries the term holds
+// for.
+func (e *leafEval) dictTruth(d *vector.Vector) vector.Bitmap {
+	e.dictMu.Lock()
+	defer e.dictMu.Unlock()
+	if t, ok := e.dicts[d]; ok {
+		return t
+	}
+	t := vector.NewBitmap(d.Len, false)
+	for i := 0; i < d.Len; i++ {
+		if !d.IsNull(i) && e.test(d, i) {
+			t.Set(i)
+		}
+	}
+	if e.dicts == nil || len(e.dicts) >= maxDictCache {
+		e.dicts = map[*vector.Vector][]uint64{}
+	}
+	e.dicts[d] = t
+	return t
 }
 
 // test evaluates the term on a non-null slot.

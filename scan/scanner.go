@@ -680,16 +680,17 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 	// Late materialization: the filter's columns are decoded first; the
 	// other columns only for batches where some row matched.
 	filterCols, restCols := b.split()
-	open := func(cols []string, codes bool) (*file.Reader, error) {
+	// Columns come back coded where their pages are dictionary encoded:
+	// those the caller asked so, and the filter's string columns, whose
+	// terms are then evaluated once per dictionary entry (codedEval).
+	open := func(cols []string, codes func(c string) bool) (*file.Reader, error) {
 		if len(cols) == 0 {
 			return nil, nil
 		}
 		var coded []string
-		if codes {
-			for _, c := range cols {
-				if slices.Contains(s.req.Codes, c) && !b.conform[c] {
-					coded = append(coded, b.physical(c))
-				}
+		for _, c := range cols {
+			if codes(c) && !b.conform[c] {
+				coded = append(coded, b.physical(c))
 			}
 		}
 		mapped := make([]string, len(cols))
@@ -701,13 +702,21 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 	if len(b.needed) == 0 {
 		return s.constantRows(u, f, b, eval, rowRanges, del, base, send)
 	}
-	fr, err := open(filterCols, false)
+	fr, err := open(filterCols, func(c string) bool { return b.fields[c] != nil && b.fields[c].Kind == schema.Primitive })
 	if err != nil {
 		return err
 	}
-	rr, err := open(restCols, true)
+	rr, err := open(restCols, func(c string) bool { return slices.Contains(s.req.Codes, c) })
 	if err != nil {
 		return err
+	}
+	// Filter columns read coded for the filter that the caller wants
+	// plain are decoded once the rows are chosen.
+	var decode []int
+	for _, c := range filterCols {
+		if slices.Contains(s.req.Columns, c) && !slices.Contains(s.req.Codes, c) {
+			decode = append(decode, b.index[c])
+		}
 	}
 	if fr == nil {
 		fr, rr = rr, nil
@@ -781,6 +790,9 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 				vector.Take(outCols[i], v, idx)
 			}
 			n = cnt
+		}
+		for _, i := range decode {
+			outCols[i].Decode() // a fresh vector (the reader's are Fresh, or taken above)
 		}
 		out := &Batch{Columns: make([]*vector.Vector, len(s.cols)), NumRows: n}
 		for i, c := range s.req.Columns {
