@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/parquet/value"
-	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/sqlplan/num"
 
 	"github.com/xwb1989/sqlparser"
@@ -1164,6 +1163,11 @@ type grouper struct {
 	// (multiKey); interns numbers the strings of each string key.
 	multi   map[multiKey]int32
 	interns []*stringIDs
+	// multiVals holds a batch's key values column by column (string ids
+	// for string keys); multiCache is a direct-mapped cache of recent
+	// keys in front of multi.
+	multiVals  [][]int64
+	multiCache *[multiCacheSize]multiCacheEntry
 	// codeIDs maps the codes of a dictionary (a coded key column's Dict)
 	// to group ids, -1 until seen.
 	codeIDs map[*Col][]int32
@@ -1210,6 +1214,10 @@ func (g *grouper) newGroup(cols []*Col, i int) int32 {
 func (g *grouper) assign(cols []*Col, n int, gids []int32) {
 	if len(cols) == 1 && cols[0].Dict != nil && g.strs != nil && storage(cols[0].Dict.T) == stBytes {
 		g.assignCodes(cols[0], n, gids)
+		return
+	}
+	if g.multi != nil && g.multiCols(cols) {
+		g.assignMulti(cols, n, gids) // coded string keys too
 		return
 	}
 	for k, c := range cols {
@@ -1376,7 +1384,10 @@ func multiKeyTypes(types []Type) bool {
 func (g *grouper) multiCols(cols []*Col) bool {
 	for j, c := range cols {
 		if c.Dict != nil {
-			return false
+			if g.interns[j] == nil || c.Dict.Off == nil {
+				return false
+			}
+			continue
 		}
 		if g.interns[j] != nil {
 			if c.Off == nil {
@@ -1392,12 +1403,31 @@ func (g *grouper) multiCols(cols []*Col) bool {
 // stringIDs numbers the distinct strings of one key column, with a small
 // direct-mapped cache in front of the map for repeated values.
 type stringIDs struct {
-	ids   map[string]int64
+	ids map[string]int64
+	// dicts maps a few dictionaries' codes to ids (-1: not yet looked up).
+	dicts map[*Col][]int64
 	cache [256]struct {
 		key []byte
 		id  int64
 		ok  bool
 	}
+}
+
+// dictIDs returns the ids of a dictionary's entries, looked up once per
+// dictionary.
+func (s *stringIDs) dictIDs(d *Col) []int64 {
+	if ids, ok := s.dicts[d]; ok {
+		return ids
+	}
+	ids := make([]int64, d.Len)
+	for i := range ids {
+		ids[i] = s.id(d.str(i))
+	}
+	if s.dicts == nil || len(s.dicts) >= 16 {
+		s.dicts = map[*Col][]int64{}
+	}
+	s.dicts[d] = ids
+	return ids
 }
 
 func (s *stringIDs) id(b []byte) int64 {
@@ -1420,6 +1450,42 @@ func (s *stringIDs) id(b []byte) int64 {
 
 // assignMulti groups rows by multiKeys.
 func (g *grouper) assignMulti(cols []*Col, n int, gids []int32) {
+	// Key values column by column: string keys become their ids (a coded
+	// column's once per dictionary entry).
+	if len(g.multiVals) < len(cols) {
+		g.multiVals = make([][]int64, len(cols))
+	}
+	vals := g.multiVals[:len(cols)]
+	for j, c := range cols {
+		s := g.interns[j]
+		if s == nil {
+			vals[j] = c.I[:n]
+			continue
+		}
+		if cap(vals[j]) < n {
+			vals[j] = make([]int64, n, max(n, scratchCap))
+		}
+		v := vals[j][:n]
+		if c.Dict != nil {
+			ids := s.dictIDs(c.Dict)
+			for i, code := range c.Codes[:n] {
+				if c.Null == nil || !c.Null[i] {
+					v[i] = ids[code]
+				}
+			}
+		} else {
+			for i := range v {
+				if c.Null == nil || !c.Null[i] {
+					v[i] = s.id(c.Data[c.Off[i]:c.Off[i+1]])
+				}
+			}
+		}
+		vals[j] = v
+	}
+	if g.multiCache == nil {
+		g.multiCache = new([multiCacheSize]multiCacheEntry)
+	}
+	cache := g.multiCache
 	var k multiKey
 	for i := 0; i < n; i++ {
 		k.nulls = 0
@@ -1429,19 +1495,37 @@ func (g *grouper) assignMulti(cols []*Col, n int, gids []int32) {
 				k.v[j] = 0
 				continue
 			}
-			if s := g.interns[j]; s != nil {
-				k.v[j] = s.id(c.Data[c.Off[i]:c.Off[i+1]])
-				continue
-			}
-			k.v[j] = c.I[i]
+			k.v[j] = vals[j][i]
+		}
+		e := &cache[k.slot()]
+		if e.ok && e.k == k {
+			gids[i] = e.id
+			continue
 		}
 		id, ok := g.multi[k]
 		if !ok {
 			id = g.newGroup(cols, i)
 			g.multi[k] = id
 		}
+		e.k, e.id, e.ok = k, id, true
 		gids[i] = id
 	}
+}
+
+// multiCacheSize is the number of recent keys assignMulti remembers.
+const multiCacheSize = 1024
+
+type multiCacheEntry struct {
+	k  multiKey
+	id int32
+	ok bool
+}
+
+// slot is the key's place in the direct-mapped cache.
+func (k *multiKey) slot() int {
+	h := uint64(k.v[0])*0x9E3779B97F4A7C15 ^ uint64(k.v[1])*0xC2B2AE3D27D4EB4F ^
+		uint64(k.v[2])*0x165667B19E3779F9 ^ uint64(k.v[3])*0x27D4EB2F165667C5 ^ uint64(k.nulls)
+	return int((h ^ h>>29) % multiCacheSize)
 }
 
 // assignCodes groups by a coded string column: each dictionary entry is
@@ -1480,35 +1564,31 @@ func (g *grouper) assignCodes(c *Col, n int, gids []int32) {
 	}
 }
 
-// useCodes asks the scan below an aggregation for its GROUP BY key as
-// dictionary codes, when the key is one string column that the
-// aggregates do not read: grouping then looks each dictionary entry up
-// once instead of copying and hashing every row's bytes.
+// useCodes asks the scan below an aggregation for its GROUP BY keys that
+// are string columns as dictionary codes, when the aggregates do not read
+// them: grouping then looks each dictionary entry up once instead of
+// copying and hashing every row's bytes (assignCodes, assignMulti).
 func useCodes(sn *scanNode, keys []expr, aggs []*aggSpec) {
-	if len(keys) != 1 {
-		return
+	if len(keys) > 1 && !multiKeyTypes(exprTypes(keys)) {
+		return // grouped by byte keys: decoded anyway
 	}
-	k, ok := keys[0].(*colExpr)
-	if !ok || k.col == nil || storage(k.t) != stBytes {
-		return
-	}
-	if sn.req.Filter != nil && slices.Contains(scan.Columns(nil, sn.req.Filter), k.col.name) {
-		return // the scan reads filter columns as values
-	}
+	read := map[*scopeCol]bool{}
 	for _, a := range aggs {
-		read := map[*scopeCol]bool{}
 		for _, e := range append([]expr{a.arg, a.arg2}, a.order...) {
 			if e != nil {
 				columnsOf(e, read)
 			}
 		}
-		if read[k.col] {
-			return
-		}
 	}
-	for i, c := range sn.rel.used {
-		if c == k.col && k.s.idx == i {
-			sn.req.Codes = append(sn.req.Codes, sn.req.Columns[i])
+	for _, key := range keys {
+		k, ok := key.(*colExpr)
+		if !ok || k.col == nil || storage(k.t) != stBytes || read[k.col] {
+			continue
+		}
+		for i, c := range sn.rel.used {
+			if c == k.col && k.s.idx == i && !slices.Contains(sn.req.Codes, sn.req.Columns[i]) {
+				sn.req.Codes = append(sn.req.Codes, sn.req.Columns[i])
+			}
 		}
 	}
 }
@@ -2354,4 +2434,13 @@ func (a *entropyAcc) result(ng int) *Col {
 		c.F[g] = h
 	}
 	return c
+}
+
+// exprTypes lists the expressions' types.
+func exprTypes(es []expr) []Type {
+	out := make([]Type, len(es))
+	for i, e := range es {
+		out[i] = e.typ()
+	}
+	return out
 }
