@@ -53,6 +53,9 @@ type planner struct {
 	recActive        map[int]bool
 	// binds counts the expressions bound, to check ctx every so many.
 	binds int
+	// shared holds the statement's derived tables computed once
+	// (shared.go); child planners share it.
+	shared *sharedDerived
 }
 
 // ctxErr is the error of the statement's context once it is done: the
@@ -69,7 +72,7 @@ func (p *planner) ctxErr() error {
 // own (a subquery, a CTE, a set operation's part): the same engine,
 // arguments, context, transaction and locks.
 func (p *planner) child(src *source) *planner {
-	return &planner{e: p.e, src: src, args: p.args, ctx: p.ctx, tx: p.tx, writeHeld: p.writeHeld}
+	return &planner{e: p.e, src: src, args: p.args, ctx: p.ctx, tx: p.tx, writeHeld: p.writeHeld, shared: p.shared}
 }
 
 func (p *planner) releaseAll() {
@@ -562,6 +565,9 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 	case *sqlparser.Subquery:
 		if alias == "" {
 			alias = "subquery"
+		}
+		if rel, ok, err := p.sharedRelation(t, alias); ok || err != nil {
+			return rel, err
 		}
 		pruneDerived(t.Select, p.fromRefs)
 		// A derived table does not see the other FROM items, but inside a

@@ -799,7 +799,11 @@ func isClauseWord(w string) bool {
 // plan plans a query statement (a SELECT or a chain of INTERSECT/EXCEPT).
 func (s *Stmt) plan(p *planner) (*selectPlan, error) {
 	if s.kind != kindSetOp {
-		return p.planSelect(cloneAST(s.ast.(sqlparser.SelectStatement)), nil)
+		ast := cloneAST(s.ast.(sqlparser.SelectStatement))
+		if p.shared == nil {
+			p.shared = countDerived(ast)
+		}
+		return p.planSelect(ast, nil)
 	}
 	var left *selectPlan
 	for i, part := range s.parts {
