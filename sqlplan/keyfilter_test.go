@@ -64,3 +64,33 @@ func TestCorrelatedAggregateReadsAheadForItsKeys(t *testing.T) {
 		t.Errorf("per-value runs give %v, the restricted grouped run %v", got, want)
 	}
 }
+
+// A join's keys filter the build side of the join below it before that
+// side is hashed, whose keys then filter the probe scan (TPC-H Q11's
+// nation -> supplier -> partsupp), in serial and parallel plans.
+func TestJoinKeysCascadeDownTheBuildSides(t *testing.T) {
+	dir := t.TempDir()
+	setup, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec(t, setup, "CREATE TABLE fact AS SELECT i AS id, i % 1000 AS k, i % 7 AS v FROM range(20000) t(i)")
+	exec(t, setup, "CREATE TABLE dim AS SELECT i AS k, i % 10 AS grp FROM range(1000) t(i)")
+	exec(t, setup, "CREATE TABLE grps AS SELECT i AS grp, 'g' || i AS name FROM range(10) t(i)")
+	setup.Close()
+	for _, threads := range []int{1, 2} {
+		e, err := Open(dir, Options{Threads: threads})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := "SELECT count(*), sum(f.v) FROM fact f, dim d, grps g WHERE f.k = d.k AND d.grp = g.grp AND g.name = 'g3'"
+		plan := analyzed(t, e, q)
+		if !strings.Contains(plan, "pushed filter: grp IN (1 integers from 3 to 3)") || !strings.Contains(plan, "pushed filter: k IN (100 integers from 3 to 993)") {
+			t.Errorf("threads %d: the group's key should filter dim, and dim's keys fact:\n%s", threads, plan)
+		}
+		if got := queryAll(t, e, q); got[0][0] != int64(2000) {
+			t.Errorf("threads %d: got %v, want 2000 rows", threads, got)
+		}
+		e.Close()
+	}
+}

@@ -111,8 +111,11 @@ func (n *pipeNode) next(ctx context.Context) (*Batch, error) {
 		return nil, n.failed
 	}
 	if !n.started {
-		for _, p := range n.prep {
-			if err := p(ctx); err != nil {
+		// Top down: a join builds its table before the joins below it
+		// build theirs, so that its keys can filter their build sides'
+		// scans (keyfilter.go), as in a serial run.
+		for i := len(n.prep) - 1; i >= 0; i-- {
+			if err := n.prep[i](ctx); err != nil {
 				n.failed = err
 				return nil, err
 			}
