@@ -313,11 +313,11 @@ var errGroupedFallback = errors.New("grouped correlation does not apply")
 // (s.k1 = outer.c1 AND s.k2 = outer.c2, TPC-H Q20) group by every key.
 type groupedCorr struct {
 	grouped, empty *sqlparser.Select
-	// reduced, when set, is grouped restricted to the keys the outer
-	// query will look up (reduce.go).
-	reduced *sqlparser.Select
-	outerTs []Type
-	resT    Type
+	// restrictions restrict grouped to the keys the outer query will
+	// look up (reduce.go).
+	restrictions []keyRestriction
+	outerTs      []Type
+	resT         Type
 
 	built bool
 	res   *Batch // the grouped rows: keys, then the result
@@ -496,7 +496,7 @@ func (g *groupedCorr) build(e *corrExpr) error {
 	nk := len(g.outerTs)
 	p := e.p.child(e.p.src)
 	defer p.releaseAll()
-	b, err := g.run(p, e.sc)
+	b, err := runRestricted(p, g.grouped, g.restrictions, e.sc)
 	if err != nil {
 		return err
 	}
@@ -516,18 +516,6 @@ func (g *groupedCorr) build(e *corrExpr) error {
 	g.res = b
 	g.built = true
 	return nil
-}
-
-// run runs the grouped subquery, restricted to the outer keys when it can
-// be: a restriction whose IN lists do not bind (keys of types that do not
-// compare) is dropped.
-func (g *groupedCorr) run(p *planner, sc *scope) (*Batch, error) {
-	if g.reduced != nil {
-		if b, err := p.runSubquery(g.reduced, sc, -1); err == nil {
-			return b, nil
-		}
-	}
-	return p.runSubquery(g.grouped, sc, -1)
 }
 
 // index keys the built rows' results by their encoded keys, once.

@@ -20,6 +20,10 @@ type groupedExists struct {
 	resid   []existsResidual
 	outerTs []Type
 
+	// restrictions restrict sel to the keys the outer query will look up
+	// (reduce.go).
+	restrictions []keyRestriction
+
 	built  bool
 	rows   *Batch
 	table  *rowTable // the rows by key
@@ -102,7 +106,7 @@ func groupedExistsOf(x *sqlparser.ExistsExpr, names []*sqlparser.ColName, ts []T
 func (g *groupedExists) build(e *corrExpr) error {
 	p := e.p.child(e.p.src)
 	defer p.releaseAll()
-	b, err := p.runSubquery(g.sel, e.sc, -1)
+	b, err := runRestricted(p, g.sel, g.restrictions, e.sc)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/carquet-go/carquet/internal/intset"
@@ -136,4 +137,40 @@ func scanColumn(n node, slot int) (src *scanNode, col int) {
 		return scanColumn(x.right, slot-x.leftWidth)
 	}
 	return nil, 0
+}
+
+// inSetExpr is `e IN (a set of integers)` for an integer e: the restriction
+// of a grouped correlated subquery to the outer keys (reduce.go), which
+// the scan evaluates when e is its column.
+type inSetExpr struct {
+	named
+	e   expr
+	set *intset.Set
+}
+
+func newInSetExpr(e expr, set *intset.Set) *inSetExpr {
+	x := &inSetExpr{e: e, set: set}
+	lo, hi, _ := set.Range()
+	x.setParts("", e, fmt.Sprintf(" IN (%d integers from %d to %d)", set.Len(), lo, hi))
+	return x
+}
+
+func (e *inSetExpr) typ() Type { return Type{Kind: KBool} }
+
+func (e *inSetExpr) eval(b *Batch) (*Col, error) {
+	c, err := e.e.eval(b)
+	if err != nil {
+		return nil, err
+	}
+	c = c.decoded()
+	n := b.N
+	out := &Col{T: Type{Kind: KBool}, Len: n, B: make([]bool, n)}
+	if c.Null != nil {
+		out.Null = append([]bool(nil), c.Null[:n]...)
+	}
+	for i, v := range c.I[:n] {
+		out.B[i] = e.set.Has(v)
+	}
+	release(c)
+	return out, nil
 }

@@ -94,3 +94,24 @@ func TestJoinKeysCascadeDownTheBuildSides(t *testing.T) {
 		e.Close()
 	}
 }
+
+func TestCorrelatedExistsReadsAheadForItsKeys(t *testing.T) {
+	e := keyFilterTables(t)
+	for _, q := range []string{
+		"SELECT count(*) FROM fact o WHERE o.id < 300 AND EXISTS (SELECT * FROM fact i WHERE i.k = o.k AND i.v > o.v)",
+		"SELECT count(*) FROM fact o WHERE o.id < 300 AND NOT EXISTS (SELECT * FROM fact i WHERE i.k = o.k AND i.v > o.v AND i.id <> o.id)",
+		"SELECT count(*) FROM fact o WHERE o.id % 100 = 7 AND EXISTS (SELECT * FROM fact i WHERE i.k = o.id AND i.v = 0)",
+	} {
+		plan := analyzed(t, e, q)
+		if !strings.Contains(plan, "correlated subqueries restricted to") {
+			t.Errorf("%s: the EXISTS should be restricted to the outer keys:\n%s", q, plan)
+		}
+		want := queryAll(t, e, q)
+		noGroupedCorrelation = true
+		got := queryAll(t, e, q)
+		noGroupedCorrelation = false
+		if got[0][0] != want[0][0] {
+			t.Errorf("%s: per-value runs give %v, the restricted grouped run %v", q, got, want)
+		}
+	}
+}

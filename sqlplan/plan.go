@@ -56,6 +56,9 @@ type planner struct {
 	// shared holds the statement's derived tables computed once
 	// (shared.go); child planners share it.
 	shared *sharedDerived
+	// restrict holds the restrictions of the grouped subquery this
+	// planner runs (reduce.go).
+	restrict map[*sqlparser.Select][]keyRestriction
 }
 
 // ctxErr is the error of the statement's context once it is done: the
@@ -665,6 +668,8 @@ func children(e expr) []expr {
 		return []expr{x.e}
 	case *inExpr:
 		return []expr{x.e}
+	case *inSetExpr:
+		return []expr{x.e}
 	case *likeExpr:
 		return []expr{x.e, x.pat}
 	case *caseExpr:
@@ -745,6 +750,12 @@ func toPredicate(e expr) (scan.Predicate, bool) {
 			vals = append(vals, sv)
 		}
 		return scan.In{Column: c.name, Values: vals, Not: x.not}, true
+	case *inSetExpr:
+		c, ok := pushableCol(x.e)
+		if !ok || c.t.Kind != KInt {
+			return nil, false
+		}
+		return scan.In{Column: c.name, Ints: x.set}, true
 	case *isNullExpr:
 		c, ok := pushableCol(x.e)
 		if !ok {

@@ -4,40 +4,59 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
+	"slices"
 	"strings"
 
+	"github.com/carquet-go/carquet/internal/intset"
 	"github.com/xwb1989/sqlparser"
 )
 
 // Semi-join reduction of grouped correlated subqueries. The grouped form
 // of (SELECT agg FROM s WHERE s.k = outer.c AND rest) aggregates all of s
-// by k, although the outer query often asks for a few keys only (TPC-H
-// Q17: the 204 parts of one brand and container against the 200,000
-// parts of lineitem; Q20: the partsupp rows of 'forest' parts). So before
-// the filter that holds such a subquery evaluates its first row, it reads
-// its input ahead (up to reduceMaxRows rows after its other conjuncts),
-// collects the distinct outer values, and the grouped run gets the
-// conjunct s.k IN (those values): the scan drops the other keys' rows
-// before anything is aggregated. The rows read ahead are then filtered as
-// usual. When the input is longer, or a key has more than reduceMaxKeys
-// distinct values, or its type is not an integer or a string, the
-// subquery runs over all of s as before.
+// by k, and that of EXISTS (SELECT ... FROM s WHERE s.k = outer.c AND
+// ...) hashes all of s by k, although the outer query often asks for a
+// few keys only (TPC-H Q17: the 204 parts of one brand and container
+// against the 200,000 parts of lineitem; Q21: the orders of one nation's
+// late suppliers). So before the filter that holds such a subquery
+// evaluates its first row, it reads its input ahead (up to reduceMaxRows
+// rows after its other conjuncts), collects the distinct outer values,
+// and the grouped run is restricted to s.k IN (those values) — bound into
+// its WHERE, so that the scan drops the other keys' rows (and the row
+// groups and pages without them) before anything is aggregated or hashed.
+// The rows read ahead are then filtered as usual. When the input is
+// longer, or a string key has more than reduceMaxStrings distinct values,
+// or a key is not an integer or a string, the subquery runs over all of s
+// as before.
 
 const (
-	reduceMaxRows = 1 << 20
-	reduceMaxKeys = 1 << 16
+	reduceMaxRows    = 1 << 20
+	reduceMaxStrings = 1 << 16
+	// reduceMaxSparse bounds the integer keys of a restriction that is a
+	// hash set (dense keys are a bitmap).
+	reduceMaxSparse = 1 << 20
 )
 
+// reducer is the grouped form of a correlated subquery that can be
+// restricted to the outer values it will be asked for.
+type reducer interface {
+	// reducible reports whether the form has neither run nor been
+	// restricted, and its keys are of types a restriction handles.
+	reducible() bool
+	// restrict restricts the run to the values in sets (one per outer
+	// reference); false when no key could be.
+	restrict(sets []keySet) bool
+	// keysAsked is the number of values of its largest restriction.
+	keysAsked() int
+}
+
 // reducible lists the grouped correlated subqueries in pred that can be
-// reduced: not yet run, scalar, keyed by integers or strings.
+// reduced.
 func reducible(pred expr) []*corrExpr {
 	var out []*corrExpr
 	var walk func(e expr)
 	walk = func(e expr) {
-		if c, ok := e.(*corrExpr); ok && c.grouped != nil && c.kind == corrScalar && c.left == nil &&
-			!c.grouped.built && c.grouped.reduced == nil && reducibleTypes(c.grouped.outerTs) {
-			out = append(out, c)
+		if c, ok := e.(*corrExpr); ok && c.reducer() != nil && !slices.Contains(out, c) {
+			out = append(out, c) // once (COALESCE holds its argument twice)
 		}
 		for _, ch := range children(e) {
 			walk(ch)
@@ -45,6 +64,25 @@ func reducible(pred expr) []*corrExpr {
 	}
 	walk(pred)
 	return out
+}
+
+// reducer returns e's grouped form when it can be reduced.
+func (e *corrExpr) reducer() reducer {
+	switch {
+	case e.existsG != nil && e.existsG.reducible():
+		return e.existsG
+	case e.grouped != nil && e.kind == corrScalar && e.left == nil && e.grouped.reducible():
+		return e.grouped
+	}
+	return nil
+}
+
+func (g *groupedCorr) reducible() bool {
+	return !g.built && g.restrictions == nil && reducibleTypes(g.outerTs)
+}
+
+func (g *groupedExists) reducible() bool {
+	return !g.built && g.restrictions == nil && reducibleTypes(g.outerTs[g.keyRef:g.keyRef+1])
 }
 
 func reducibleTypes(ts []Type) bool {
@@ -84,7 +122,7 @@ func (r *readAhead) explain(x *explainer, depth int) {
 	if len(r.keys) == 0 {
 		x.line(depth, "READ AHEAD %d rows (correlated subqueries not restricted)", r.rows)
 	} else {
-		x.line(depth, "READ AHEAD %d rows: correlated subqueries restricted to %s outer keys", r.rows, strings.Trim(fmt.Sprint(r.keys), "[]"))
+		x.line(depth, "READ AHEAD %d rows: correlated subqueries restricted to %s outer keys", r.rows, strings.Join(strings.Fields(strings.Trim(fmt.Sprint(r.keys), "[]")), ", "))
 	}
 	r.in.explain(x, depth+1)
 }
@@ -142,28 +180,25 @@ func reduceCorrelated(ctx context.Context, in node, pred expr, view func(*Batch)
 		}
 	}
 	for i, e := range subs {
-		if !e.grouped.restrict(sets[i]) {
-			continue
+		if r := e.reducer(); r.restrict(sets[i]) {
+			ahead.keys = append(ahead.keys, r.keysAsked())
 		}
-		k := 0
-		for _, s := range sets[i] {
-			k = max(k, len(s.ints)+len(s.strs))
-		}
-		ahead.keys = append(ahead.keys, k)
 	}
 	return ahead, nil
 }
 
-// keySet is the distinct non-NULL values one outer reference took.
+// keySet is the non-NULL values one outer reference took: integers as
+// read (duplicates are removed when the set is built), distinct strings.
 type keySet struct {
-	ints map[int64]struct{}
-	strs map[string]struct{}
-	over bool // more than reduceMaxKeys values: not listed
+	ints  []int64
+	strs  map[string]struct{}
+	other bool // values of another storage
+	over  bool // more than reduceMaxStrings strings
 }
 
 // add adds c's values at rows idx (all rows when !sel).
 func (s *keySet) add(c *Col, idx []int32, sel bool) {
-	if s.over {
+	if s.over || s.other {
 		return
 	}
 	n := c.Len
@@ -180,10 +215,7 @@ func (s *keySet) add(c *Col, idx []int32, sel bool) {
 		}
 		switch {
 		case c.I != nil:
-			if s.ints == nil {
-				s.ints = map[int64]struct{}{}
-			}
-			s.ints[c.I[i]] = struct{}{}
+			s.ints = append(s.ints, c.I[i])
 		case c.Off != nil:
 			if s.strs == nil {
 				s.strs = map[string]struct{}{}
@@ -191,57 +223,110 @@ func (s *keySet) add(c *Col, idx []int32, sel bool) {
 			if _, ok := s.strs[string(c.str(i))]; !ok {
 				s.strs[string(c.str(i))] = struct{}{}
 			}
+			if len(s.strs) > reduceMaxStrings {
+				s.over, s.strs = true, nil
+				return
+			}
 		default:
-			s.over = true // not stored as the type says: do not list
-			return
-		}
-		if len(s.ints)+len(s.strs) > reduceMaxKeys {
-			s.over, s.ints, s.strs = true, nil, nil
+			s.other, s.ints, s.strs = true, nil, nil
 			return
 		}
 	}
 }
 
-// literals is the set as SQL literals, for an IN list.
-func (s *keySet) literals() sqlparser.ValTuple {
-	out := make(sqlparser.ValTuple, 0, len(s.ints)+len(s.strs))
-	for v := range s.ints {
-		out = append(out, sqlparser.NewIntVal(strconv.AppendInt(nil, v, 10)))
+// size is the number of values the restriction lists.
+func (r keyRestriction) size() int {
+	if r.ints != nil {
+		return r.ints.Len()
 	}
-	for v := range s.strs {
-		out = append(out, sqlparser.NewStrVal([]byte(v)))
-	}
-	return out
+	return len(r.strs)
 }
 
-// restrict makes the grouped run aggregate only the rows whose keys are
-// among the outer values in sets (one set per key, in order). Keys with
-// too many values are left open; a key with no value at all means that no
-// outer row will look anything up, and nothing is aggregated.
+func largest(rs []keyRestriction) int {
+	n := 0
+	for _, r := range rs {
+		n = max(n, r.size())
+	}
+	return n
+}
+
+func (g *groupedCorr) keysAsked() int   { return largest(g.restrictions) }
+func (g *groupedExists) keysAsked() int { return largest(g.restrictions) }
+
+// keyRestriction restricts a grouped run to the rows whose inner key is
+// among the outer values: inner IN ints, or IN strs.
+type keyRestriction struct {
+	inner sqlparser.Expr
+	ints  *intset.Set
+	strs  []any
+}
+
+// restrictionOf is the restriction of inner by s, ok false when s cannot
+// restrict (too many values, or of another storage).
+func restrictionOf(inner sqlparser.Expr, s *keySet) (keyRestriction, bool) {
+	switch {
+	case s.over || s.other:
+		return keyRestriction{}, false
+	case len(s.strs) > 0:
+		r := keyRestriction{inner: inner}
+		for v := range s.strs {
+			r.strs = append(r.strs, v)
+		}
+		return r, true
+	}
+	set, ok := intset.NewBounded(s.ints, reduceMaxSparse)
+	return keyRestriction{inner: inner, ints: set}, ok
+}
+
+// restrict restricts the grouped run to the keys in sets (one per key, in
+// order); keys that cannot be are left open.
 func (g *groupedCorr) restrict(sets []keySet) bool {
-	var conds []sqlparser.Expr
-	for k, s := range sets {
-		if s.over {
-			continue
+	for k := range sets {
+		if r, ok := restrictionOf(g.grouped.GroupBy[k], &sets[k]); ok {
+			g.restrictions = append(g.restrictions, r)
 		}
-		if len(s.ints)+len(s.strs) == 0 {
-			conds = []sqlparser.Expr{sqlparser.BoolVal(false)}
-			break
+	}
+	return g.restrictions != nil
+}
+
+// restrict restricts the EXISTS's run to the keys in sets[keyRef].
+func (g *groupedExists) restrict(sets []keySet) bool {
+	inner := g.sel.SelectExprs[0].(*sqlparser.AliasedExpr).Expr
+	if r, ok := restrictionOf(inner, &sets[g.keyRef]); ok {
+		g.restrictions = []keyRestriction{r}
+	}
+	return g.restrictions != nil
+}
+
+// runRestricted runs sel, a grouped subquery, with its restrictions bound
+// into its WHERE (bindRestrictions).
+func runRestricted(p *planner, sel *sqlparser.Select, rs []keyRestriction, sc *scope) (*Batch, error) {
+	if len(rs) > 0 {
+		p.restrict = map[*sqlparser.Select][]keyRestriction{sel: rs}
+	}
+	return p.runSubquery(sel, sc, -1)
+}
+
+// bindRestrictions binds the restrictions of a grouped subquery as
+// conjuncts of its WHERE: an integer key as an
+// inSetExpr (which the scan evaluates), a string key as an IN list. A
+// restriction whose inner key is not of the kind of its values is left
+// out (the run is then not restricted by it, which is still exact).
+func (p *planner) bindRestrictions(rs []keyRestriction, sc *scope) ([]expr, error) {
+	var out []expr
+	for _, r := range rs {
+		e, err := p.bindExpr(r.inner, sc, nil)
+		if err != nil {
+			return nil, err
 		}
-		conds = append(conds, &sqlparser.ComparisonExpr{Operator: sqlparser.InStr, Left: g.grouped.GroupBy[k], Right: s.literals()})
+		switch {
+		case r.ints != nil && e.typ().Kind == KInt:
+			out = append(out, newInSetExpr(e, r.ints))
+		case r.strs != nil && e.typ().Kind == KString:
+			in := &inExpr{e: e, vals: r.strs}
+			in.prepare()
+			out = append(out, in)
+		}
 	}
-	if len(conds) == 0 {
-		return false
-	}
-	r := *g.grouped
-	w := conds[0]
-	for _, c := range conds[1:] {
-		w = &sqlparser.AndExpr{Left: w, Right: c}
-	}
-	if r.Where != nil {
-		w = &sqlparser.AndExpr{Left: r.Where.Expr, Right: w}
-	}
-	r.Where = &sqlparser.Where{Type: sqlparser.WhereStr, Expr: w}
-	g.reduced = &r
-	return true
+	return out, nil
 }

@@ -17,6 +17,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	if sel.Lock != "" {
 		return nil, unsupported("SELECT ... FOR UPDATE / LOCK IN SHARE MODE")
 	}
+	restricted := p.restrict[sel] // before anything replaces sel
 	savedRefs := p.fromRefs
 	p.fromRefs = refsOf(sel)
 	steps, err := p.fromClause(sel.From, outer)
@@ -51,6 +52,13 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			return nil, err
 		}
 		where = conjuncts(w)
+	}
+	if restricted != nil {
+		rs, err := p.bindRestrictions(restricted, sc)
+		if err != nil {
+			return nil, err
+		}
+		where = append(where, rs...)
 	}
 
 	// GROUP BY ALL: every select item without an aggregate.
