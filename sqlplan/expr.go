@@ -619,7 +619,7 @@ func (e *likeExpr) eval(b *Batch) (*Col, error) {
 // likeMatcher matches LIKE patterns, with fast paths for exact, prefix,
 // suffix and contains patterns.
 type likeMatcher struct {
-	kind  int // 0 general, 1 exact, 2 prefix, 3 suffix, 4 contains
+	kind  int // 0 general, 1 exact, 2 prefix, 3 suffix, 4 contains, 5 runs between %s
 	lit   []byte
 	parts []likePart
 }
@@ -675,6 +675,8 @@ func compileLike(p string, esc byte, fold bool) *likeMatcher {
 		m.kind, m.lit = 3, parts[1].lit
 	case len(parts) == 3 && len(parts[0].lit) == 0 && len(parts[2].lit) == 0:
 		m.kind, m.lit = 4, parts[1].lit
+	default:
+		m.kind = 5 // literal runs between '%'s
 	}
 	return m
 }
@@ -689,8 +691,31 @@ func (m *likeMatcher) match(s []byte) bool {
 		return bytes.HasSuffix(s, m.lit)
 	case 4:
 		return bytes.Contains(s, m.lit)
+	case 5:
+		return likeRuns(m.parts, s)
 	}
 	return likeGeneral(m.parts, s)
+}
+
+// likeRuns matches a pattern of literal runs between '%'s (no '_'): the
+// first run is a prefix, the last (after a '%') a suffix, and each run
+// between is found at its leftmost place after the one before, which
+// leaves the most of s to the runs after it (TPC-H Q13's
+// '%special%requests%' is two searches, not a backtracking match).
+func likeRuns(parts []likePart, s []byte) bool {
+	if !bytes.HasPrefix(s, parts[0].lit) {
+		return false
+	}
+	rest := s[len(parts[0].lit):]
+	last := len(parts) - 1
+	for _, pt := range parts[1:last] {
+		i := bytes.Index(rest, pt.lit)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(pt.lit):]
+	}
+	return bytes.HasSuffix(rest, parts[last].lit)
 }
 
 // matchPart matches one literal run (with '_' wildcards standing for one

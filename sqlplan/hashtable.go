@@ -29,6 +29,13 @@ type rowTable struct {
 	base   int64
 }
 
+// A direct table may have up to maxDirectSpread buckets per row, and
+// maxDirectBuckets in all.
+const (
+	maxDirectSpread  = 8
+	maxDirectBuckets = 1 << 26
+)
+
 // hashInt mixes an integer key into a bucket hash.
 func hashInt(k int64) uint64 {
 	h := uint64(k) * 0x9e3779b97f4a7c15
@@ -62,8 +69,16 @@ func buildInts(c *Col, n int) *rowTable {
 		}
 		seen = true
 	}
-	if seen && uint64(hi)-uint64(lo) <= t.mask && hi-lo >= 0 {
+	switch span := uint64(hi) - uint64(lo); {
+	case !seen || hi-lo < 0:
+	case span <= t.mask:
 		t.direct, t.base = true, lo
+	case span < uint64(maxDirectSpread)*uint64(n) && span < maxDirectBuckets:
+		// Keys a few times sparser than the rows (TPC-H's order keys use
+		// one value in four) still take a bucket per value: probes of
+		// sorted keys then walk the buckets in order.
+		t.direct, t.base, t.mask = true, lo, span
+		t.heads = make([]int32, span+1)
 	}
 	// Insert from the last row so that each chain lists rows in order.
 	for i := n - 1; i >= 0; i-- {
@@ -169,4 +184,81 @@ func (t *rowTable) findKey(k []byte) int32 {
 		}
 	}
 	return -1
+}
+
+// keyPacker packs the values of several integer key columns into one
+// int64, each key's offset from its smallest build value in bits of its
+// own, when the build side's ranges fit in 63 bits together (TPC-H Q09's
+// partsupp keys (ps_partkey, ps_suppkey)). Both sides of a join are
+// packed alike and probed as one integer key; a probe value outside the
+// build side's range of its key matches nothing.
+type keyPacker struct {
+	lo     []int64
+	hi     []int64
+	shifts []uint
+}
+
+// newKeyPacker returns the packer of a join's build keys (n rows) against
+// probe keys of the types of lkeys, ok false when the keys are not all
+// integers of one kind on both sides or their ranges do not fit.
+func newKeyPacker(keys []*Col, lkeys []expr, n int) (*keyPacker, bool) {
+	if len(keys) < 2 || len(keys) > 8 {
+		return nil, false
+	}
+	pk := &keyPacker{lo: make([]int64, len(keys)), hi: make([]int64, len(keys)), shifts: make([]uint, len(keys))}
+	total := uint(0)
+	for j, c := range keys {
+		lt := lkeys[j].typ()
+		if c.I == nil || c.Dict != nil || storage(c.T) != stInt || storage(lt) != stInt || c.T.Kind != lt.Kind || c.T.Scale != lt.Scale || c.T.Nanos != lt.Nanos {
+			return nil, false
+		}
+		lo, hi, any := int64(0), int64(-1), false
+		for i, v := range c.I[:n] {
+			if c.Null != nil && c.Null[i] {
+				continue
+			}
+			if !any {
+				lo, hi, any = v, v, true
+				continue
+			}
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		pk.lo[j], pk.hi[j] = lo, hi
+		pk.shifts[j] = total
+		if any {
+			total += uint(bits.Len64(uint64(hi) - uint64(lo)))
+		}
+		if total > 63 {
+			return nil, false
+		}
+	}
+	return pk, true
+}
+
+// pack returns the packed keys of n rows: NULL where a key is NULL or
+// outside the build side's range.
+func (pk *keyPacker) pack(keys []*Col, n int) *Col {
+	out := &Col{T: Type{Kind: KInt}, Len: n, I: make([]int64, n)}
+	for j, c := range keys {
+		c = c.decoded()
+		lo, hi, shift := pk.lo[j], pk.hi[j], pk.shifts[j]
+		if len(c.I) < n { // only NULLs
+			out.Null = make([]bool, n)
+			for i := range out.Null {
+				out.Null[i] = true
+			}
+			return out
+		}
+		for i, v := range c.I[:n] {
+			if c.Null != nil && c.Null[i] || v < lo || v > hi {
+				if out.Null == nil {
+					out.Null = make([]bool, n)
+				}
+				out.Null[i] = true
+				continue
+			}
+			out.I[i] |= int64((uint64(v) - uint64(lo)) << shift)
+		}
+	}
+	return out
 }

@@ -91,3 +91,39 @@ func TestRowTableKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestKeyPackerMatchesOnlyEqualKeys(t *testing.T) {
+	build := []*Col{
+		{T: Type{Kind: KInt}, Len: 4, I: []int64{-3, 10, 7, 0}, Null: []bool{false, false, false, true}},
+		{T: Type{Kind: KInt}, Len: 4, I: []int64{1 << 20, 5, 5, 9}},
+	}
+	lkeys := []expr{&constExpr{t: Type{Kind: KInt}}, &constExpr{t: Type{Kind: KInt}}}
+	pk, ok := newKeyPacker(build, lkeys, 4)
+	if !ok {
+		t.Fatal("two small integer ranges should pack")
+	}
+	tbl := buildInts(pk.pack(build, 4), 4)
+	probe := []*Col{
+		{T: Type{Kind: KInt}, Len: 6, I: []int64{-3, 10, 7, 11, -4, 0}},
+		{T: Type{Kind: KInt}, Len: 6, I: []int64{1 << 20, 5, 6, 5, 1 << 20, 9}},
+	}
+	packed := pk.pack(probe, 6)
+	want := []int32{0, 1, -1, -1, -1, -1} // row 5's build partner has a NULL key
+	for i, w := range want {
+		var li, ri []int32
+		if !packed.isNull(i) {
+			li, ri = tbl.appendIntMatches(li, ri, i, packed.I[i])
+		}
+		got := int32(-1)
+		if len(ri) > 0 {
+			got = ri[0]
+		}
+		if len(ri) > 1 || got != w {
+			t.Errorf("probe row %d matched %v, want %d", i, ri, w)
+		}
+	}
+	wide := []*Col{{T: Type{Kind: KInt}, Len: 2, I: []int64{0, 1 << 40}}, {T: Type{Kind: KInt}, Len: 2, I: []int64{0, 1 << 30}}}
+	if _, ok := newKeyPacker(wide, lkeys, 2); ok {
+		t.Error("ranges of 41 and 31 bits should not pack into 63")
+	}
+}

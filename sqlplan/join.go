@@ -32,8 +32,9 @@ type joinNode struct {
 	condOnce sync.Once
 	condCols []bool // the columns cond reads (condSlots; nil: all)
 	rall     *Batch
-	table    *rowTable // the right rows by key
-	intKey   bool      // table keys one integer column
+	table    *rowTable  // the right rows by key
+	intKey   bool       // table keys one integer column
+	packer   *keyPacker // table keys several integer columns packed into one
 
 	// pending is a left batch a nested-loop join probes in slices,
 	// from row pendingAt on.
@@ -70,6 +71,10 @@ func (n *joinNode) build(ctx context.Context) error {
 	if len(keys) == 1 && keys[0].I != nil && keys[0].Dict == nil {
 		n.table, n.intKey = buildInts(keys[0], all.N), true
 		n.filterProbe(keys[0], all.N)
+		return nil
+	}
+	if pk, ok := newKeyPacker(keys, n.lkeys, all.N); ok {
+		n.table, n.packer, n.intKey = buildInts(pk.pack(keys, all.N), all.N), pk, true
 		return nil
 	}
 	n.table = buildKeys(keys, all.N)
@@ -193,6 +198,9 @@ func (n *joinNode) pairs(b *Batch) (li, ri []int32, err error) {
 				return nil, nil, err
 			}
 			keys[i] = c
+		}
+		if n.packer != nil {
+			keys[0] = n.packer.pack(keys, b.N)
 		}
 		if n.intKey {
 			k := keys[0].decoded()
