@@ -37,6 +37,9 @@ func (n *joinNode) filterProbe(keys *Col, rows int) {
 	if !ok || lk.t.Kind != KInt {
 		return
 	}
+	if wholeTable(n.right) {
+		return // a foreign key's target, all of it: every key is there
+	}
 	src, col := scanColumn(n.left, lk.s.idx)
 	if src == nil {
 		return
@@ -56,6 +59,20 @@ func (n *joinNode) filterProbe(keys *Col, rows int) {
 		return
 	}
 	src.addFilter(scan.In{Column: name, Ints: set})
+}
+
+// wholeTable reports whether n reads a table's rows without filtering
+// them (through projections), so that the keys it yields are all of them.
+func wholeTable(n node) bool {
+	switch x := n.(type) {
+	case *scanNode:
+		return x.req.Filter == nil
+	case *projectNode:
+		return wholeTable(x.in)
+	case *pipeNode:
+		return wholeTable(x.shown)
+	}
+	return false
 }
 
 // passesMost reports whether the keys in set cover nearly every value the
