@@ -683,7 +683,10 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 	// Columns come back coded where their pages are dictionary encoded:
 	// those the caller asked so, and the filter's string columns, whose
 	// terms are then evaluated once per dictionary entry (codedEval).
-	open := func(cols []string, codes func(c string) bool) (*file.Reader, error) {
+	// With a filter, both readers reuse their vectors from batch to
+	// batch: the rows that pass are gathered from them (or, when all
+	// pass, copied). Without one, the vectors read are handed on.
+	open := func(cols []string, codes func(c string) bool, fresh bool) (*file.Reader, error) {
 		if len(cols) == 0 {
 			return nil, nil
 		}
@@ -697,16 +700,16 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 		for i, c := range cols {
 			mapped[i] = b.physical(c)
 		}
-		return f.NewReader(file.ReaderOptions{Columns: mapped, Codes: coded, BatchSize: s.req.BatchSize, RowGroups: []int{u.rg}, Fresh: true, Ranges: rangeMap, Stats: &s.io})
+		return f.NewReader(file.ReaderOptions{Columns: mapped, Codes: coded, BatchSize: s.req.BatchSize, RowGroups: []int{u.rg}, Fresh: fresh, Ranges: rangeMap, Stats: &s.io})
 	}
 	if len(b.needed) == 0 {
 		return s.constantRows(u, f, b, eval, rowRanges, del, base, send)
 	}
-	fr, err := open(filterCols, func(c string) bool { return b.fields[c] != nil && b.fields[c].Kind == schema.Primitive })
+	fr, err := open(filterCols, func(c string) bool { return b.fields[c] != nil && b.fields[c].Kind == schema.Primitive }, false)
 	if err != nil {
 		return err
 	}
-	rr, err := open(restCols, func(c string) bool { return slices.Contains(s.req.Codes, c) })
+	rr, err := open(restCols, func(c string) bool { return slices.Contains(s.req.Codes, c) }, len(filterCols) == 0)
 	if err != nil {
 		return err
 	}
@@ -718,9 +721,21 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 			decode = append(decode, b.index[c])
 		}
 	}
+	// reused lists the columns returned from reused vectors, copied
+	// when no row is dropped.
+	var reused []int
 	if fr == nil {
 		fr, rr = rr, nil
 		filterCols, restCols = restCols, nil
+	} else {
+		for _, c := range filterCols {
+			if slices.Contains(s.req.Columns, c) {
+				reused = append(reused, b.index[c])
+			}
+		}
+		for _, c := range restCols {
+			reused = append(reused, b.index[c])
+		}
 	}
 	var idx []int32
 	var dels []uint64
@@ -790,9 +805,16 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 				vector.Take(outCols[i], v, idx)
 			}
 			n = cnt
+		} else if len(reused) > 0 {
+			idx = identity(idx[:0], n)
+			outCols = slices.Clone(cols)
+			for _, i := range reused {
+				outCols[i] = &vector.Vector{}
+				vector.Take(outCols[i], cols[i], idx)
+			}
 		}
 		for _, i := range decode {
-			outCols[i].Decode() // a fresh vector (the reader's are Fresh, or taken above)
+			outCols[i].Decode() // a copy (taken or cloned above)
 		}
 		out := &Batch{Columns: make([]*vector.Vector, len(s.cols)), NumRows: n}
 		for i, c := range s.req.Columns {
@@ -803,6 +825,14 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 			return nil
 		}
 	}
+}
+
+// identity returns dst holding 0..n-1.
+func identity(dst []int32, n int) []int32 {
+	for i := range n {
+		dst = append(dst, int32(i))
+	}
+	return dst
 }
 
 // constantRows serves a unit whose output needs no file column (only
