@@ -948,13 +948,23 @@ func castColTry(c *Col, to Type, try bool) (*Col, error) {
 		release(c)
 		return out, nil
 	}
-	if c.I != nil && from.op() == KInt && to.Kind == KDecimal && to.Prec <= 18 && to.Prec-to.Scale >= 19 {
+	if c.I != nil && from.Kind == KInt && to.Kind == KDecimal && to.Prec <= 18 && to.Scale >= 0 && to.Scale <= to.Prec {
+		// An integer fits DECIMAL(p,s) when it has at most p-s digits;
+		// a batch with a value that does not takes the path below, which
+		// raises the cast's error (or gives NULL for TRY_CAST).
 		out := &Col{T: to, Len: n, Null: c.Null, I: make([]int64, n)}
-		m := pow10[to.Scale]
+		m, limit := pow10[to.Scale], pow10[to.Prec-to.Scale]
+		fits := true
 		for i, x := range c.I[:n] {
+			if (x >= limit || x <= -limit) && !c.isNull(i) {
+				fits = false
+				break
+			}
 			out.I[i] = x * m
 		}
-		return out, nil
+		if fits {
+			return out, nil
+		}
 	}
 	bld := newBuilder(to, n)
 	for i := 0; i < n; i++ {
