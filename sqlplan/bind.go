@@ -64,15 +64,20 @@ type relation struct {
 
 // outputTypes are the types of the relation's columns in joined batches.
 func (r *relation) outputTypes() []Type {
-	cols := r.used
-	if r.derived() {
-		cols = r.cols
-	}
+	cols := r.outputCols()
 	types := make([]Type, len(cols))
 	for i, c := range cols {
 		types[i] = c.t
 	}
 	return types
+}
+
+// outputCols are the relation's columns in its batches, in order.
+func (r *relation) outputCols() []*scopeCol {
+	if r.derived() {
+		return r.cols
+	}
+	return r.used
 }
 
 func (r *relation) width() int {

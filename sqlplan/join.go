@@ -24,6 +24,10 @@ type joinNode struct {
 	rightOuter  bool   // keeps the right rows without a partner
 	leftTypes   []Type // right outer join: the left columns' types
 
+	// keep marks the joined columns read above the join (nil: all); the
+	// others come out as dropped columns, not gathered (joinKeep).
+	keep []bool
+
 	rmatched  []bool // right outer join: right rows that found a partner
 	rightDone bool   // right outer join: the unmatched right rows were sent
 
@@ -321,8 +325,24 @@ func (n *joinNode) condSlots() []bool {
 	return n.condCols
 }
 
-// joined builds the batch of row pairs (ri -1: no right row).
-func (n *joinNode) joined(b *Batch, li, ri []int32) *Batch { return n.joinedSlots(b, li, ri, nil) }
+// joined builds the batch of row pairs (ri -1: no right row), with the
+// columns nothing above reads dropped.
+func (n *joinNode) joined(b *Batch, li, ri []int32) *Batch {
+	out := n.joinedSlots(b, li, ri, n.keep)
+	if n.keep != nil {
+		for i, c := range out.Cols {
+			if c != nil {
+				continue
+			}
+			if i < n.leftWidth {
+				out.Cols[i] = droppedCol(b.Cols[i].T, len(li))
+			} else {
+				out.Cols[i] = droppedCol(n.rightTypes[i-n.leftWidth], len(li))
+			}
+		}
+	}
+	return out
+}
 
 // joinedSlots is joined with only the columns marked in only (all when
 // nil); the others are nil.

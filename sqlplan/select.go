@@ -466,6 +466,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			s.idx = i
 		}
 	}
+	keeps := joinKeeps(steps, joins, residual, agg, outExprs, win)
 
 	// Build the operators.
 	var root node
@@ -521,6 +522,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		if len(joins[i].cond) > 0 {
 			jn.cond = andOf(joins[i].cond)
 		}
+		jn.keep = keeps[i]
 		root = jn
 	}
 	if neverTrue(residual) {
@@ -1108,6 +1110,71 @@ func runsSubquery(e expr) bool {
 		}
 	}
 	return false
+}
+
+// joinKeeps marks, for each join step, the joined columns that something
+// after it reads: the joins after it (keys, conditions), the WHERE left
+// after the joins, and the aggregation or the select list and windows. A
+// join gathers only those (a fact table's foreign key is not copied past
+// its join). nil for a step that keeps all (and for FROMs with lateral
+// subqueries, whose outer references read the joined rows).
+func joinKeeps(steps []joinStep, joins []joinKeys, residual []expr, agg *aggCtx, outExprs []expr, win *winCtx) [][]bool {
+	keeps := make([][]bool, len(steps))
+	for _, st := range steps {
+		if st.rel.lateral != nil {
+			return keeps
+		}
+	}
+	read := map[*scopeCol]bool{}
+	for _, c := range residual {
+		columnsOf(c, read)
+	}
+	if agg != nil {
+		for _, k := range agg.keys {
+			columnsOf(k, read)
+		}
+		for _, a := range agg.aggs {
+			for _, e := range append([]expr{a.arg, a.arg2}, a.order...) {
+				if e != nil {
+					columnsOf(e, read)
+				}
+			}
+		}
+	} else {
+		for _, e := range outExprs {
+			columnsOf(e, read)
+		}
+		if win != nil {
+			for _, w := range win.specs {
+				for _, es := range [][]expr{w.args, w.part, w.order} {
+					for _, e := range es {
+						columnsOf(e, read)
+					}
+				}
+			}
+		}
+	}
+	// From the last step back: a step keeps what is read after it.
+	for i := len(steps) - 1; i >= 1; i-- {
+		r := steps[i].rel
+		keep := make([]bool, r.offset+r.width())
+		all := true
+		for _, st := range steps[:i+1] {
+			for k, c := range st.rel.outputCols() {
+				keep[st.rel.offset+k] = read[c]
+				all = all && read[c]
+			}
+		}
+		if !all {
+			keeps[i] = keep
+		}
+		for _, es := range [][]expr{joins[i].lkeys, joins[i].rkeys, joins[i].cond} {
+			for _, e := range es {
+				columnsOf(e, read)
+			}
+		}
+	}
+	return keeps
 }
 
 // filterOnly lists the columns (by place in the relation) of a join's
