@@ -3,6 +3,7 @@ package encoding
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/carquet-go/carquet/parquet/format"
@@ -272,6 +273,11 @@ func (d *plainByteArrayDecoder) Decode(data []byte, offsets []int32, n int) ([]b
 		offsets = append(offsets, int32(len(data)))
 	}
 	offsets = extend(offsets, n)[:len(offsets)]
+	if n > 0 && d.left > 0 {
+		// Room for the values' bytes at once, by their share of what is
+		// left of the page (which holds them, with their lengths).
+		data = slices.Grow(data, (len(d.src)-d.pos)/d.left*n)
+	}
 	for i := 0; i < n; i++ {
 		start, end, err := d.next()
 		if err != nil {
