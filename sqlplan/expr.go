@@ -490,7 +490,8 @@ func (e *isBoolExpr) eval(b *Batch) (*Col, error) {
 	return out, nil
 }
 
-// inExpr is `e [NOT] IN (constants)`.
+// inExpr is `e [NOT] IN (constants)`: vals, looked up in ints or strs
+// (prepare), or a set of integers alone (inIntSet).
 type inExpr struct {
 	named
 	e       expr
@@ -502,6 +503,16 @@ type inExpr struct {
 }
 
 func (e *inExpr) typ() Type { return Type{Kind: KBool} }
+
+// inIntSet is `e IN (set)` for an integer e and a set given as such (the
+// outer keys a grouped correlated subquery is restricted to, reduce.go),
+// not as listed values.
+func inIntSet(e expr, set *intset.Set) *inExpr {
+	x := &inExpr{e: e, ints: set}
+	lo, hi, _ := set.Range()
+	x.setParts("", e, fmt.Sprintf(" IN (%d integers from %d to %d)", set.Len(), lo, hi))
+	return x
+}
 
 func (e *inExpr) prepare() {
 	switch storage(e.e.typ()) {

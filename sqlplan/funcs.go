@@ -1284,11 +1284,7 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		row = roundRow(t)
 	}
 	if pick, ok := rowByTypes[name]; ok {
-		types := make([]Type, len(args))
-		for i, a := range args {
-			types[i] = a.typ()
-		}
-		row = pick(types)
+		row = pick(exprTypes(args))
 	}
 	e := &funcExpr{name: display, args: args, t: t, row: row, strict: !f.nonStrict}
 	parts := make([]string, len(args))

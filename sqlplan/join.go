@@ -25,7 +25,7 @@ type joinNode struct {
 	leftTypes   []Type // right outer join: the left columns' types
 
 	// keep marks the joined columns read above the join (nil: all); the
-	// others come out as dropped columns, not gathered (joinKeep).
+	// others come out as dropped columns, not gathered (joinKeeps).
 	keep []bool
 
 	rmatched  []bool // right outer join: right rows that found a partner

@@ -1,7 +1,6 @@
 package sqlplan
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/carquet-go/carquet/internal/intset"
@@ -54,11 +53,10 @@ func (n *joinNode) filterProbe(keys *Col, rows int) {
 	if !ok {
 		return
 	}
-	name := src.req.Columns[col]
-	if passesMost(src, name, src.types[col], set) {
+	if passesMost(src.rel.used[col], set) {
 		return
 	}
-	src.addFilter(scan.In{Column: name, Ints: set})
+	src.addFilter(scan.In{Column: src.req.Columns[col], Ints: set})
 }
 
 // wholeTable reports whether n reads a table's rows without filtering
@@ -76,21 +74,10 @@ func wholeTable(n node) bool {
 }
 
 // passesMost reports whether the keys in set cover nearly every value the
-// scan's column holds, by the column's footer range.
-func passesMost(src *scanNode, name string, t Type, set *intset.Set) bool {
-	sum, ok, err := src.t.Summarize(name)
-	if err != nil || !ok || sum.Min == nil || sum.Max == nil {
-		return false
-	}
-	mn, err1 := goScalar(sum.Min, t)
-	mx, err2 := goScalar(sum.Max, t)
-	lo, ok1 := mn.(int64)
-	hi, ok2 := mx.(int64)
-	if err1 != nil || err2 != nil || !ok1 || !ok2 || hi < lo {
-		return false
-	}
-	width := float64(hi) - float64(lo) + 1
-	return float64(set.Len()) >= keyFilterMaxPass*width
+// column holds, by its footer range.
+func passesMost(c *scopeCol, set *intset.Set) bool {
+	lo, hi, ok := footerRange(c)
+	return ok && float64(set.Len()) >= keyFilterMaxPass*(hi-lo+1)
 }
 
 // addFilter adds p to the conjuncts the scan evaluates; it must not have
@@ -154,40 +141,4 @@ func scanColumn(n node, slot int) (src *scanNode, col int) {
 		return scanColumn(x.right, slot-x.leftWidth)
 	}
 	return nil, 0
-}
-
-// inSetExpr is `e IN (a set of integers)` for an integer e: the restriction
-// of a grouped correlated subquery to the outer keys (reduce.go), which
-// the scan evaluates when e is its column.
-type inSetExpr struct {
-	named
-	e   expr
-	set *intset.Set
-}
-
-func newInSetExpr(e expr, set *intset.Set) *inSetExpr {
-	x := &inSetExpr{e: e, set: set}
-	lo, hi, _ := set.Range()
-	x.setParts("", e, fmt.Sprintf(" IN (%d integers from %d to %d)", set.Len(), lo, hi))
-	return x
-}
-
-func (e *inSetExpr) typ() Type { return Type{Kind: KBool} }
-
-func (e *inSetExpr) eval(b *Batch) (*Col, error) {
-	c, err := e.e.eval(b)
-	if err != nil {
-		return nil, err
-	}
-	c = c.decoded()
-	n := b.N
-	out := &Col{T: Type{Kind: KBool}, Len: n, B: make([]bool, n)}
-	if c.Null != nil {
-		out.Null = append([]bool(nil), c.Null[:n]...)
-	}
-	for i, v := range c.I[:n] {
-		out.B[i] = e.set.Has(v)
-	}
-	release(c)
-	return out, nil
 }

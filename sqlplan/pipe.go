@@ -273,7 +273,7 @@ func concurrentSafe(e expr) bool {
 	switch x := e.(type) {
 	case *colExpr, *constExpr:
 		return true
-	case *cmpExpr, *andExpr, *orExpr, *notExpr, *isNullExpr, *isBoolExpr, *inExpr, *inSetExpr,
+	case *cmpExpr, *andExpr, *orExpr, *notExpr, *isNullExpr, *isBoolExpr, *inExpr,
 		*likeExpr, *caseExpr, *castExpr, *arithExpr, *negExpr:
 	case *funcExpr:
 		switch x.name {

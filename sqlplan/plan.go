@@ -668,8 +668,6 @@ func children(e expr) []expr {
 		return []expr{x.e}
 	case *inExpr:
 		return []expr{x.e}
-	case *inSetExpr:
-		return []expr{x.e}
 	case *likeExpr:
 		return []expr{x.e, x.pat}
 	case *caseExpr:
@@ -741,6 +739,13 @@ func toPredicate(e expr) (scan.Predicate, bool) {
 		if !ok || x.hasNull {
 			return nil, false
 		}
+		if x.vals == nil && x.ints != nil {
+			// A set of integers without listed values (inIntSet).
+			if c.t.Kind != KInt {
+				return nil, false
+			}
+			return scan.In{Column: c.name, Ints: x.ints, Not: x.not}, true
+		}
 		var vals []any
 		for _, v := range x.vals {
 			sv, ok := scanValue(c.t, v)
@@ -750,12 +755,6 @@ func toPredicate(e expr) (scan.Predicate, bool) {
 			vals = append(vals, sv)
 		}
 		return scan.In{Column: c.name, Values: vals, Not: x.not}, true
-	case *inSetExpr:
-		c, ok := pushableCol(x.e)
-		if !ok || c.t.Kind != KInt {
-			return nil, false
-		}
-		return scan.In{Column: c.name, Ints: x.set}, true
 	case *isNullExpr:
 		c, ok := pushableCol(x.e)
 		if !ok {

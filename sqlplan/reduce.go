@@ -2,9 +2,9 @@ package sqlplan
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/carquet-go/carquet/internal/intset"
@@ -42,6 +42,9 @@ type reducer interface {
 	// reducible reports whether the form has neither run nor been
 	// restricted, and its keys are of types a restriction handles.
 	reducible() bool
+	// keyed reports whether outer reference k is a key the run can be
+	// restricted by (the others' values are not collected).
+	keyed(k int) bool
 	// restrict restricts the run to the values in sets (one per outer
 	// reference); false when no key could be.
 	restrict(sets []keySet) bool
@@ -85,6 +88,9 @@ func (g *groupedExists) reducible() bool {
 	return !g.built && g.restrictions == nil && reducibleTypes(g.outerTs[g.keyRef:g.keyRef+1])
 }
 
+func (g *groupedCorr) keyed(int) bool     { return true } // each reference is a key
+func (g *groupedExists) keyed(k int) bool { return k == g.keyRef }
+
 func reducibleTypes(ts []Type) bool {
 	for _, t := range ts {
 		if t.Kind != KInt && t.Kind != KString {
@@ -122,7 +128,11 @@ func (r *readAhead) explain(x *explainer, depth int) {
 	if len(r.keys) == 0 {
 		x.line(depth, "READ AHEAD %d rows (correlated subqueries not restricted)", r.rows)
 	} else {
-		x.line(depth, "READ AHEAD %d rows: correlated subqueries restricted to %s outer keys", r.rows, strings.Join(strings.Fields(strings.Trim(fmt.Sprint(r.keys), "[]")), ", "))
+		keys := make([]string, len(r.keys))
+		for i, k := range r.keys {
+			keys[i] = strconv.Itoa(k)
+		}
+		x.line(depth, "READ AHEAD %d rows: correlated subqueries restricted to %s outer keys", r.rows, strings.Join(keys, ", "))
 	}
 	r.in.explain(x, depth+1)
 }
@@ -169,7 +179,11 @@ func reduceCorrelated(ctx context.Context, in node, pred expr, view func(*Batch)
 			continue
 		}
 		for i, e := range subs {
+			r := e.reducer()
 			for k, o := range e.outer {
+				if !r.keyed(k) {
+					continue
+				}
 				c, err := o.eval(v)
 				if err != nil {
 					return nil, err
@@ -220,9 +234,7 @@ func (s *keySet) add(c *Col, idx []int32, sel bool) {
 			if s.strs == nil {
 				s.strs = map[string]struct{}{}
 			}
-			if _, ok := s.strs[string(c.str(i))]; !ok {
-				s.strs[string(c.str(i))] = struct{}{}
-			}
+			s.strs[string(c.str(i))] = struct{}{}
 			if len(s.strs) > reduceMaxStrings {
 				s.over, s.strs = true, nil
 				return
@@ -308,8 +320,8 @@ func runRestricted(p *planner, sel *sqlparser.Select, rs []keyRestriction, sc *s
 }
 
 // bindRestrictions binds the restrictions of a grouped subquery as
-// conjuncts of its WHERE: an integer key as an
-// inSetExpr (which the scan evaluates), a string key as an IN list. A
+// conjuncts of its WHERE: IN tests of the inner key, by an integer set
+// (which the scan evaluates) or a list of strings. A
 // restriction whose inner key is not of the kind of its values is left
 // out (the run is then not restricted by it, which is still exact).
 func (p *planner) bindRestrictions(rs []keyRestriction, sc *scope) ([]expr, error) {
@@ -321,7 +333,7 @@ func (p *planner) bindRestrictions(rs []keyRestriction, sc *scope) ([]expr, erro
 		}
 		switch {
 		case r.ints != nil && e.typ().Kind == KInt:
-			out = append(out, newInSetExpr(e, r.ints))
+			out = append(out, inIntSet(e, r.ints))
 		case r.strs != nil && e.typ().Kind == KString:
 			in := &inExpr{e: e, vals: r.strs}
 			in.prepare()

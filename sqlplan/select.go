@@ -581,10 +581,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	if sel.Distinct != "" {
 		root = &distinctNode{in: root}
 	}
-	types := make([]Type, len(outExprs))
-	for i, e := range outExprs {
-		types[i] = e.typ()
-	}
+	types := exprTypes(outExprs)
 	if len(keys) > 0 {
 		root = &sortNode{in: root, keys: keys, limit: lim, types: types}
 	}

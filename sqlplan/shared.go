@@ -66,12 +66,7 @@ func (p *planner) sharedRelation(sub *sqlparser.Subquery, alias string) (rel *re
 			sh.counts[key] = 0
 			return nil, false, nil
 		}
-		types := make([]Type, len(sp.cols))
-		for i, c := range sp.cols {
-			types[i] = c.Type
-		}
-		b, err := drain(p.ctx, sp.root, types)
-		sp.root.close()
+		b, err := sp.drainAll(p.ctx)
 		if err != nil {
 			return nil, true, err
 		}

@@ -23,42 +23,48 @@ type Set struct {
 // NewBounded is New for a set that must not be a hash map of more than
 // maxSparse values: ok is false when it would be.
 func NewBounded(vals []int64, maxSparse int) (s *Set, ok bool) {
-	if len(vals) > maxSparse && !dense(vals) {
+	lo, hi := bounds(vals)
+	if len(vals) > maxSparse && !dense(lo, hi, len(vals)) {
 		return nil, false
 	}
-	return New(vals), true
-}
-
-// dense reports whether New makes a bitmap of vals.
-func dense(vals []int64) bool {
-	if len(vals) == 0 {
-		return true
-	}
-	lo, hi := vals[0], vals[0]
-	for _, v := range vals[1:] {
-		lo = min(lo, v)
-		hi = max(hi, v)
-	}
-	words := (uint64(hi)-uint64(lo))/64 + 1
-	return words <= maxDenseWords || words <= 4*uint64(len(vals))
+	return build(vals, lo, hi), true
 }
 
 // New returns the set of vals (duplicates are fine).
 func New(vals []int64) *Set {
-	s := &Set{}
+	lo, hi := bounds(vals)
+	return build(vals, lo, hi)
+}
+
+// bounds is the smallest and largest of vals (1, 0 when there are none).
+func bounds(vals []int64) (lo, hi int64) {
 	if len(vals) == 0 {
-		s.lo, s.hi = 1, 0 // holds nothing
-		return s
+		return 1, 0
 	}
-	s.lo, s.hi = vals[0], vals[0]
+	lo, hi = vals[0], vals[0]
 	for _, v := range vals[1:] {
-		s.lo = min(s.lo, v)
-		s.hi = max(s.hi, v)
+		lo = min(lo, v)
+		hi = max(hi, v)
 	}
-	if dense(vals) {
-		s.bits = make([]uint64, (uint64(s.hi)-uint64(s.lo))/64+1) // hi-lo modulo 2^64: no overflow
+	return lo, hi
+}
+
+// dense reports whether n values in [lo, hi] make a bitmap.
+func dense(lo, hi int64, n int) bool {
+	words := (uint64(hi)-uint64(lo))/64 + 1 // hi-lo modulo 2^64: no overflow
+	return words <= maxDenseWords || words <= 4*uint64(n)
+}
+
+// build makes the set of vals, whose bounds are lo and hi.
+func build(vals []int64, lo, hi int64) *Set {
+	s := &Set{lo: lo, hi: hi}
+	if len(vals) == 0 {
+		return s // holds nothing: lo > hi
+	}
+	if dense(lo, hi, len(vals)) {
+		s.bits = make([]uint64, (uint64(hi)-uint64(lo))/64+1)
 		for _, v := range vals {
-			d := uint64(v) - uint64(s.lo)
+			d := uint64(v) - uint64(lo)
 			if s.bits[d>>6]&(1<<(d&63)) == 0 {
 				s.bits[d>>6] |= 1 << (d & 63)
 				s.n++
