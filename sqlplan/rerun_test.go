@@ -21,6 +21,12 @@ func TestPreparedStatementsRerun(t *testing.T) {
 		"SELECT g, sum(i) FROM r GROUP BY g HAVING sum(i) > 5 ORDER BY g",
 		"SELECT i FROM r WHERE EXISTS (SELECT 1 FROM r r2 WHERE r2.g = r.g AND r2.i > r.i) ORDER BY i",
 		"SELECT COLUMNS('i|g') FROM r ORDER BY i",
+		// Paths that change the plan as they run: a CTE named twice and
+		// run once, a correlated aggregate restricted to the outer keys
+		// read ahead, a join whose keys filter the scan of its probe side.
+		"WITH t AS (SELECT g, sum(i) AS s FROM r GROUP BY g) SELECT g FROM t WHERE s = (SELECT max(s) FROM t)",
+		"SELECT i FROM r WHERE i > (SELECT avg(r2.i) FROM r r2 WHERE r2.g = r.g) ORDER BY i",
+		"SELECT r.i, r2.i FROM r JOIN (SELECT * FROM r WHERE i < 2) r2 ON r.g = r2.g ORDER BY 1, 2",
 	} {
 		// Prepare keeps the statements it parsed by text: each run is
 		// the same Stmt.
