@@ -1,0 +1,228 @@
+// Package fakes3 starts an S3 protocol server on loopback for tests: the
+// in-memory server of github.com/johannesboyne/gofakes3 behind a handler
+// that counts requests and bytes, and injects faults when asked (slow
+// responses, 503s, bodies cut short, connections reset).
+package fakes3
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
+)
+
+// Server is a running fake S3.
+type Server struct {
+	URL     string
+	backend *s3mem.Backend
+
+	// Counters over every request since the last Reset.
+	Gets, Puts, Lists, Heads, Others atomic.Int64
+	// BytesOut counts the body bytes of GET responses.
+	BytesOut atomic.Int64
+
+	mu     sync.Mutex
+	faults []Fault
+	log    []string
+}
+
+// Fault describes requests to spoil: those whose method and path match
+// (empty matches all), Count times (0: until cleared).
+type Fault struct {
+	Method, PathContains string
+	// Status answers with this code (e.g. 503) instead of serving.
+	Status int
+	// Truncate sends only this many bytes of the body, then closes the
+	// connection.
+	Truncate int
+	// Reset closes the connection without an answer.
+	Reset bool
+	// Delay waits this long before serving.
+	Delay time.Duration
+	Count int
+}
+
+// Start starts a server with the given buckets; it stops with the test.
+func Start(t testing.TB, buckets ...string) *Server {
+	t.Helper()
+	s := &Server{backend: s3mem.New()}
+	for _, b := range buckets {
+		if err := s.backend.CreateBucket(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	faker := gofakes3.New(s.backend, gofakes3.WithLogger(gofakes3.DiscardLog()))
+	inner := faker.Server()
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.count(r)
+		if f, ok := s.fault(r); ok {
+			if f.Delay > 0 {
+				time.Sleep(f.Delay)
+			}
+			switch {
+			case f.Reset:
+				hijackClose(w)
+				return
+			case f.Status != 0:
+				w.Header().Set("Content-Type", "application/xml")
+				w.WriteHeader(f.Status)
+				fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>injected %d</Message></Error>`, f.Status)
+				return
+			case f.Truncate > 0:
+				rec := httptest.NewRecorder()
+				inner.ServeHTTP(rec, r)
+				body := rec.Body.Bytes()
+				for k, v := range rec.Header() {
+					w.Header()[k] = v
+				}
+				w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+				w.WriteHeader(rec.Code)
+				w.Write(body[:min(f.Truncate, len(body))])
+				hijackClose(w)
+				return
+			}
+		}
+		if r.Method == http.MethodGet {
+			w = &countingWriter{ResponseWriter: w, n: &s.BytesOut}
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	t.Cleanup(hs.Close)
+	s.URL = hs.URL
+	return s
+}
+
+// Options are the objstore options that reach this server.
+func (s *Server) Options() map[string]string {
+	return map[string]string{"endpoint": s.URL, "region": "us-east-1", "access_key_id": "test", "secret_access_key": "test"}
+}
+
+// Query is Options as a URL query ("endpoint=...&...").
+func (s *Server) Query() string {
+	return "endpoint=" + s.URL + "&region=us-east-1&access_key_id=test&secret_access_key=test"
+}
+
+// Put stores an object directly (no request counted).
+func (s *Server) Put(t testing.TB, bucket, key string, data []byte) {
+	t.Helper()
+	if _, err := s.backend.PutObject(bucket, key, map[string]string{}, bytes.NewReader(data), int64(len(data)), nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Keys lists the keys of a bucket under prefix (no request counted).
+func (s *Server) Keys(t testing.TB, bucket, prefix string) []string {
+	t.Helper()
+	res, err := s.backend.ListBucket(bucket, &gofakes3.Prefix{Prefix: prefix, HasPrefix: prefix != ""}, gofakes3.ListBucketPage{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, c := range res.Contents {
+		out = append(out, c.Key)
+	}
+	return out
+}
+
+// Reset zeroes the counters and clears the faults.
+func (s *Server) Reset() {
+	for _, c := range []*atomic.Int64{&s.Gets, &s.Puts, &s.Lists, &s.Heads, &s.Others, &s.BytesOut} {
+		c.Store(0)
+	}
+	s.mu.Lock()
+	s.faults = nil
+	s.log = nil
+	s.mu.Unlock()
+}
+
+// Inject adds a fault.
+func (s *Server) Inject(f Fault) {
+	s.mu.Lock()
+	s.faults = append(s.faults, f)
+	s.mu.Unlock()
+}
+
+// Log returns "METHOD path?query" of each request since the last Reset.
+func (s *Server) Log() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.log...)
+}
+
+func (s *Server) count(r *http.Request) {
+	switch {
+	case r.Method == http.MethodGet && (r.URL.Query().Has("list-type") || r.URL.Query().Has("prefix") || strings.Count(strings.Trim(r.URL.Path, "/"), "/") == 0):
+		s.Lists.Add(1)
+	case r.Method == http.MethodGet:
+		s.Gets.Add(1)
+	case r.Method == http.MethodPut || r.Method == http.MethodPost:
+		s.Puts.Add(1)
+	case r.Method == http.MethodHead:
+		s.Heads.Add(1)
+	default:
+		s.Others.Add(1)
+	}
+	s.mu.Lock()
+	s.log = append(s.log, r.Method+" "+r.URL.Path+"?"+r.URL.RawQuery+" "+r.Header.Get("Range"))
+	s.mu.Unlock()
+}
+
+func (s *Server) fault(r *http.Request) (Fault, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.faults {
+		f := &s.faults[i]
+		if f.Method != "" && f.Method != r.Method || f.PathContains != "" && !strings.Contains(r.URL.Path, f.PathContains) {
+			continue
+		}
+		if f.Count < 0 {
+			continue
+		}
+		got := *f
+		if f.Count > 0 {
+			f.Count--
+			if f.Count == 0 {
+				f.Count = -1 // spent
+			}
+		}
+		return got, true
+	}
+	return Fault{}, false
+}
+
+func hijackClose(w http.ResponseWriter) {
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		panic("fakes3: the response cannot be hijacked")
+	}
+	c, _, err := hj.Hijack()
+	if err == nil {
+		if tc, ok := c.(*net.TCPConn); ok {
+			tc.SetLinger(0) // a reset, not a clean close
+		}
+		c.Close()
+	}
+}
+
+type countingWriter struct {
+	http.ResponseWriter
+	n *atomic.Int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.ResponseWriter.Write(p)
+	c.n.Add(int64(n))
+	return n, err
+}
