@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/sqlplan"
 )
 
@@ -70,6 +71,10 @@ type Config struct {
 	// max_scan_memory=; zero fields
 	// take the defaults). A file over a limit gives ErrLimit.
 	Limits sqlplan.Limits
+	// Store holds the options of the object store a URL path is in
+	// (region=, endpoint=, ...: those of the registered stores, see
+	// objstore/s3).
+	Store map[string]string
 }
 
 // ParseDSN parses "path?option=value&...". Options: threads, mode (ro or
@@ -79,8 +84,9 @@ type Config struct {
 // below the path's folder; read: they may read files elsewhere), delta_version
 // (the version Delta tables are read at), max_page_size,
 // max_dictionary_size, max_batch_bytes, max_scan_memory (bytes; see
-// Config.Limits). Unknown
-// options are an error.
+// Config.Limits), and the options of the object store a URL path is in
+// (s3://bucket/prefix/?region=...&endpoint=..., with objstore/s3
+// imported). Unknown options are an error.
 func ParseDSN(dsn string) (Config, error) {
 	var cfg Config
 	path, query, _ := strings.Cut(dsn, "?")
@@ -174,6 +180,13 @@ func ParseDSN(dsn string) (Config, error) {
 				cfg.Limits.MaxBatchBytes = n
 			}
 		default:
+			if objstore.IsOption(k) {
+				if cfg.Store == nil {
+					cfg.Store = map[string]string{}
+				}
+				cfg.Store[k] = v
+				continue
+			}
 			return cfg, fmt.Errorf("carquet: unknown DSN option %q (known: threads, mode, compression, row_group_rows, verify_checksums, mmap, external_access, delta_version, max_page_size, max_dictionary_size, max_batch_bytes, max_scan_memory)", k)
 		}
 	}
@@ -192,7 +205,7 @@ func NewConnector(cfg Config) (*Connector, error) {
 	e, err := sqlplan.Open(cfg.Path, sqlplan.Options{
 		Threads: cfg.Threads, ReadOnly: cfg.ReadOnly, Mmap: cfg.Mmap, SkipChecksums: cfg.SkipChecksums,
 		Compression: cfg.Compression, RowGroupRows: cfg.RowGroupRows, Now: cfg.Now, DeltaVersion: cfg.DeltaVersion,
-		Limits: cfg.Limits, ExternalRead: cfg.ExternalRead,
+		Limits: cfg.Limits, ExternalRead: cfg.ExternalRead, Store: cfg.Store,
 	})
 	if err != nil {
 		return nil, err

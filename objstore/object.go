@@ -96,7 +96,7 @@ func (o *Object) ReadAt(p []byte, off int64) (int, error) {
 		}
 		return len(want), short
 	}
-	if err := o.get(want, off); err != nil {
+	if err := o.get(o.ctx, want, off); err != nil {
 		return 0, err
 	}
 	o.toTail(want, off)
@@ -108,21 +108,21 @@ const maxAttempts = 5
 
 // get fills p with the bytes at off, retrying a body cut short or a
 // connection reset, with backoff.
-func (o *Object) get(p []byte, off int64) error {
+func (o *Object) get(ctx context.Context, p []byte, off int64) error {
 	var err error
 	for attempt := 0; attempt < maxAttempts; attempt++ {
 		if attempt > 0 {
 			select {
 			case <-time.After(time.Duration(1<<attempt) * 20 * time.Millisecond):
-			case <-o.ctx.Done():
-				return o.wrap(off, int64(len(p)), o.ctx.Err())
+			case <-ctx.Done():
+				return o.wrap(off, int64(len(p)), ctx.Err())
 			}
 		}
 		var body bool
-		body, err = o.getOnce(p, off)
+		body, err = o.getOnce(ctx, p, off)
 		// The store's client retried the request itself; what is left to
 		// retry here is a body that broke off.
-		if err == nil || !body || !retryable(err) || o.ctx.Err() != nil {
+		if err == nil || !body || !retryable(err) || ctx.Err() != nil {
 			break
 		}
 	}
@@ -134,9 +134,9 @@ func (o *Object) get(p []byte, off int64) error {
 
 // getOnce makes one request for p; body says whether the error came
 // while reading the response's body.
-func (o *Object) getOnce(p []byte, off int64) (body bool, err error) {
+func (o *Object) getOnce(ctx context.Context, p []byte, off int64) (body bool, err error) {
 	o.Requests.Add(1)
-	rc, err := o.st.ReadRange(o.ctx, o.key, off, int64(len(p)), o.etag)
+	rc, err := o.st.ReadRange(ctx, o.key, off, int64(len(p)), o.etag)
 	if err != nil {
 		return false, err
 	}
@@ -173,8 +173,9 @@ const (
 // Prefetch starts fetching ranges, coalesced, in parallel: the column
 // chunks (or pages) a scan is about to read. Reads inside them wait for
 // the fetch. When the read-ahead budget is spent, ranges are left to be
-// read when asked for.
-func (o *Object) Prefetch(ranges []Range) {
+// read when asked for. ctx (the query's) cancels the fetches; a read
+// that finds its fetch cancelled asks the store itself.
+func (o *Object) Prefetch(ctx context.Context, ranges []Range) {
 	for _, r := range Coalesce(ranges, gapLimit, partLimit) {
 		if r.Off < 0 || r.N <= 0 || r.Off+r.N > o.size || o.covered(r) {
 			continue
@@ -194,15 +195,21 @@ func (o *Object) Prefetch(ranges []Range) {
 		copy(o.pending[i+1:], o.pending[i:])
 		o.pending[i] = f
 		o.mu.Unlock()
-		go o.run(f)
+		go o.run(ctx, f)
 	}
 }
 
-func (o *Object) run(f *fetch) {
-	fetchers <- struct{}{}
+func (o *Object) run(ctx context.Context, f *fetch) {
+	select {
+	case fetchers <- struct{}{}:
+	case <-ctx.Done():
+		f.err = ctx.Err()
+		close(f.done)
+		return
+	}
 	defer func() { <-fetchers }()
 	buf := make([]byte, f.n)
-	if err := o.get(buf, f.off); err != nil {
+	if err := o.get(ctx, buf, f.off); err != nil {
 		f.err = err
 	} else {
 		f.data = buf
@@ -235,11 +242,7 @@ func (o *Object) fromPending(p []byte, off int64) (bool, error) {
 	if f == nil {
 		return false, nil
 	}
-	select {
-	case <-f.done:
-	case <-o.ctx.Done():
-		return false, o.wrap(off, int64(len(p)), o.ctx.Err())
-	}
+	<-f.done
 	if f.err != nil {
 		o.drop(f)
 		return false, nil

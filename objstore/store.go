@@ -80,16 +80,30 @@ var registry struct {
 	sync.Mutex
 	openers map[string]Opener
 	stores  map[string]Store
+	options map[string]bool
 }
 
-// Register makes Resolve use open for URLs of scheme.
-func Register(scheme string, open Opener) {
+// Register makes Resolve use open for URLs of scheme, which takes the
+// options named (a database's DSN may give them).
+func Register(scheme string, open Opener, options ...string) {
 	registry.Lock()
 	defer registry.Unlock()
 	if registry.openers == nil {
 		registry.openers = map[string]Opener{}
+		registry.options = map[string]bool{}
 	}
 	registry.openers[scheme] = open
+	for _, o := range options {
+		registry.options[o] = true
+	}
+}
+
+// IsOption reports whether a registered store takes an option of this
+// name.
+func IsOption(name string) bool {
+	registry.Lock()
+	defer registry.Unlock()
+	return registry.options[name]
 }
 
 // IsURL reports whether p is an object store URL ("scheme://...") rather
@@ -110,8 +124,9 @@ func IsURL(p string) bool {
 // Location is a parsed object store URL.
 type Location struct {
 	Scheme, Bucket, Key string
-	// Options are the URL's query parameters.
-	Options map[string]string
+	// Options are the URL's query parameters; RawQuery the query as given.
+	Options  map[string]string
+	RawQuery string
 }
 
 // String is the URL without its options.
@@ -131,6 +146,7 @@ func Parse(raw string) (Location, error) {
 		if err != nil {
 			return Location{}, fmt.Errorf("%s: %w", raw, err)
 		}
+		l.RawQuery = rest[q+1:]
 		l.Options = map[string]string{}
 		for k, v := range vals {
 			l.Options[k] = v[len(v)-1]
@@ -145,14 +161,18 @@ func Parse(raw string) (Location, error) {
 }
 
 // Join appends elements to a URL's key, cleaning "." and ".." out of the
-// key without climbing above the bucket.
+// key without climbing above the bucket. The URL's query stays at the end.
 func Join(base string, elem ...string) string {
 	l, err := Parse(base)
 	if err != nil {
 		return path.Join(append([]string{base}, elem...)...)
 	}
 	key := path.Join(append([]string{"/" + l.Key}, elem...)...)
-	return l.Scheme + "://" + l.Bucket + "/" + strings.TrimPrefix(key, "/")
+	out := l.Scheme + "://" + l.Bucket + "/" + strings.TrimPrefix(key, "/")
+	if l.RawQuery != "" {
+		out += "?" + l.RawQuery
+	}
+	return out
 }
 
 // Resolve returns the store of a URL's bucket and the URL's key. Stores

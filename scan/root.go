@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/carquet-go/carquet/objstore"
 )
 
 // ErrOutsideRoot is returned for a path that resolves outside a Root.
@@ -21,8 +23,11 @@ var ErrOutsideRoot = errors.New("outside the database folder")
 // The check is on names, before any I/O: it is not a sandbox against a
 // process that swaps links inside the folder while a statement runs.
 type Root struct {
-	dir  string // as given, absolute and clean
+	dir  string // as given, absolute and clean (a URL for a remote root)
 	real string // dir with its symbolic links resolved
+	// remote is set when dir is an object store URL: paths inside are the
+	// URLs below it.
+	remote bool
 	// ExternalRead allows reading files outside the folder.
 	ExternalRead bool
 
@@ -45,6 +50,11 @@ func (r *Root) Allow(dir string) error {
 
 // NewRoot returns the Root of folder dir.
 func NewRoot(dir string, externalRead bool) (*Root, error) {
+	if objstore.IsURL(dir) {
+		u, _, _ := strings.Cut(objstore.Join(dir), "?")
+		u = strings.TrimSuffix(u, "/")
+		return &Root{dir: u, real: u, remote: true, ExternalRead: externalRead}, nil
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -66,10 +76,17 @@ func (r *Root) Join(name string, write bool) (string, error) {
 		return "", fmt.Errorf("path %q holds a NUL byte", name)
 	}
 	p := name
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(r.dir, p)
+	switch {
+	case objstore.IsURL(p):
+		p = objstore.Join(p)
+	case r.remote && !filepath.IsAbs(p):
+		p = objstore.Join(r.dir, filepath.ToSlash(p))
+	default:
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(r.dir, p)
+		}
+		p = filepath.Clean(p)
 	}
-	p = filepath.Clean(p)
 	if err := r.check(p, write, name); err != nil {
 		return "", err
 	}
@@ -85,6 +102,9 @@ func (r *Root) Check(path string, write bool) error {
 	if strings.IndexByte(path, 0) >= 0 {
 		return fmt.Errorf("path %q holds a NUL byte", path)
 	}
+	if objstore.IsURL(path) {
+		return r.check(objstore.Join(path), write, path)
+	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return err
@@ -96,11 +116,20 @@ func (r *Root) check(abs string, write bool, shown string) error {
 	if !write && r.ExternalRead {
 		return nil
 	}
+	if objstore.IsURL(abs) {
+		// Object store keys have no links: a URL is inside when it is
+		// the root's or below it.
+		u, _, _ := strings.Cut(abs, "?")
+		if r.remote && (u == r.dir || strings.HasPrefix(u, r.dir+"/")) {
+			return nil
+		}
+		return r.outside(write, shown)
+	}
 	real, err := resolveExisting(literalPrefix(abs))
 	if err != nil {
 		return fmt.Errorf("path %q: %w", shown, err)
 	}
-	if within(real, r.real) {
+	if !r.remote && within(real, r.real) {
 		return nil
 	}
 	r.mu.RLock()
@@ -111,6 +140,10 @@ func (r *Root) check(abs string, write bool, shown string) error {
 		}
 	}
 	r.mu.RUnlock()
+	return r.outside(write, shown)
+}
+
+func (r *Root) outside(write bool, shown string) error {
 	if write || r.ExternalRead {
 		return fmt.Errorf("path %q is %w %s: writing there is refused", shown, ErrOutsideRoot, r.dir)
 	}

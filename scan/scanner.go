@@ -673,6 +673,9 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 			}
 		}
 	}
+	// A remote file's chunks (or the pages left after pruning) are asked
+	// for together, before the first is read.
+	s.prefetch(b, f, u.rg, rowRanges)
 	var rangeMap map[int][]file.RowRange
 	if rowRanges != nil {
 		rangeMap = map[int][]file.RowRange{u.rg: rowRanges}

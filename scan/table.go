@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
@@ -33,6 +35,9 @@ type Options struct {
 	// folder or glob lists, a Delta table's data files and deletion
 	// vectors) to its folder.
 	Root *Root
+	// Store holds the options of object stores (region, endpoint, ...;
+	// see package objstore) for tables whose paths are URLs.
+	Store map[string]string
 }
 
 // Column is a top-level column of a table.
@@ -60,6 +65,8 @@ const (
 type FileRef struct {
 	Path string
 	Size int64
+	// ETag identifies a remote file's content (as listed).
+	ETag string
 	// Partition holds the file's hive partition values by column name:
 	// int64 or string, per the column's PartitionType (nil for
 	// __HIVE_DEFAULT_PARTITION__).
@@ -99,30 +106,33 @@ func Open(path string, opts Options) (*Table, error) {
 	if opts.DeltaVersion != nil {
 		return nil, fmt.Errorf("%s: a version applies to Delta tables only", path)
 	}
-	paths, root, err := listFiles(path)
+	if objstore.IsURL(path) {
+		opts.Store = WithURLOptions(path, opts.Store)
+	}
+	refs, root, err := listTable(path, opts)
 	if err != nil {
 		return nil, err
 	}
-	if len(paths) == 0 {
+	if len(refs) == 0 {
 		return nil, fmt.Errorf("%s: %w", path, ErrNoFiles)
 	}
-	for _, p := range paths {
-		if err := opts.Root.Check(p, false); err != nil {
+	for _, r := range refs {
+		if err := opts.Root.Check(r.Path, false); err != nil {
 			return nil, err
 		}
 	}
 	t := &Table{Name: tableName(path), Path: path, opts: opts, open: map[string]*file.File{}}
 	partCols := map[string]bool{}
 	var partOrder []string
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil {
-			return nil, err
-		}
-		ref := FileRef{Path: p, Size: st.Size()}
+	for _, ref := range refs {
 		if root != "" {
 			ref.Partition = map[string]any{}
-			rel, _ := filepath.Rel(root, filepath.Dir(p))
+			var rel string
+			if objstore.IsURL(ref.Path) {
+				rel = relDir(root, ref.Path)
+			} else {
+				rel, _ = filepath.Rel(root, filepath.Dir(ref.Path))
+			}
 			for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
 				if k, v, ok := strings.Cut(part, "="); ok && k != "" {
 					ref.Partition[k] = v
@@ -142,8 +152,32 @@ func Open(path string, opts Options) (*Table, error) {
 }
 
 func tableName(path string) string {
+	if objstore.IsURL(path) {
+		path, _, _ = strings.Cut(path, "?")
+	}
 	base := filepath.Base(strings.TrimRight(path, "/"))
 	return strings.TrimSuffix(base, ".parquet")
+}
+
+// listTable lists a table's files with their sizes: by key in an object
+// store, else by the file system.
+func listTable(path string, opts Options) ([]FileRef, string, error) {
+	if objstore.IsURL(path) {
+		return listRemote(context.Background(), path, opts)
+	}
+	paths, root, err := listFiles(path)
+	if err != nil {
+		return nil, "", err
+	}
+	refs := make([]FileRef, 0, len(paths))
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, "", err
+		}
+		refs = append(refs, FileRef{Path: p, Size: st.Size()})
+	}
+	return refs, root, nil
 }
 
 // listFiles returns the Parquet files a path names and, for a folder, the
@@ -200,6 +234,14 @@ func (t *Table) File(i int) (*file.File, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if f, ok := t.open[ref.Path]; ok {
+		return f, nil
+	}
+	if objstore.IsURL(ref.Path) {
+		f, err := t.openRemoteFile(ref)
+		if err != nil {
+			return nil, err
+		}
+		t.open[ref.Path] = f
 		return f, nil
 	}
 	// Column chunk metadata is decoded lazily: a query over a wide table

@@ -284,6 +284,9 @@ func (s *Stmt) alterTable(ctx context.Context, p *planner) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if err := remoteRewrite(tgt.path, "ALTER TABLE"); err != nil {
+		return Result{}, err
+	}
 	s.e.writeMu.Lock()
 	defer s.e.writeMu.Unlock()
 	defer s.e.forget(tgt.path)
@@ -441,6 +444,9 @@ func (s *Stmt) renameTable(path, to string) error {
 		return err
 	} else if exists {
 		return errorf("table %q already exists", to)
+	}
+	if err := remoteRewrite(path, "ALTER TABLE RENAME"); err != nil {
+		return err
 	}
 	// A link, then the old name removed: unlike a rename, the link fails
 	// when a table of the new name appeared meanwhile (another process).

@@ -181,6 +181,9 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 	for _, kv := range tgt.kv {
 		opts = append(opts, writer.WithKeyValue(kv.Key, kv.Value.Value))
 	}
+	if err := remoteRewrite(tgt.path, s.verb()); err != nil {
+		return err
+	}
 	s.e.writeMu.Lock()
 	defer s.e.writeMu.Unlock()
 	defer s.e.forget(tgt.path)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/carquet-go/carquet/delta"
+	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/writer"
@@ -49,6 +50,9 @@ type Options struct {
 	// SQL bounds the statements Prepare accepts (zero fields take the
 	// defaults).
 	SQL SQLLimits
+	// Store holds object store options (region, endpoint, ...; see
+	// package objstore) for a root or paths that are URLs.
+	Store map[string]string
 }
 
 // Limits are parquet/file's reader limits (see file.Limits).
@@ -76,6 +80,10 @@ type Engine struct {
 	// writeMu serializes this engine's writes; opening a table takes it
 	// for reading so that no footer is read while an append is half done.
 	writeMu sync.RWMutex
+	// listing is a remote root's objects, listed at listedAt (remote.go).
+	listMu   sync.Mutex
+	listing  []objstore.Entry
+	listedAt time.Time
 	// seqs are the sequences (sequence.go), by lower-case name.
 	seqs map[string]*sequence
 	// temp is the folder of the temporary tables (CREATE TEMP TABLE),
@@ -96,11 +104,21 @@ func Open(path string, opts Options) (*Engine, error) {
 	if opts.Threads <= 0 {
 		opts.Threads = runtime.GOMAXPROCS(0)
 	}
+	e := &Engine{opts: opts, tables: map[string]*tableEntry{}, byTable: map[*scan.Table]*tableEntry{}, stmts: map[string]*Stmt{}}
+	if objstore.IsURL(path) {
+		if err := e.openRemote(path); err != nil {
+			return nil, err
+		}
+		var err error
+		if e.confine, err = scan.NewRoot(e.root, opts.ExternalRead); err != nil {
+			return nil, fmt.Errorf("carquet: %w", err)
+		}
+		return e, nil
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("carquet: %w", err)
 	}
-	e := &Engine{opts: opts, tables: map[string]*tableEntry{}, byTable: map[*scan.Table]*tableEntry{}, stmts: map[string]*Stmt{}}
 	if st.IsDir() && !delta.IsTable(path) {
 		e.root = path
 	} else if st.IsDir() {
@@ -207,6 +225,10 @@ func (e *Engine) tablePath(name string) (string, bool, error) {
 		if err != nil {
 			return "", false, &Error{Msg: err.Error(), Offset: -1, Err: err}
 		}
+		if objstore.IsURL(p) {
+			ok, err := e.remoteExists(p)
+			return p, ok, err
+		}
 		if strings.ContainsAny(name, "*?[") {
 			m, _ := filepath.Glob(p)
 			return p, len(m) > 0, nil
@@ -219,6 +241,9 @@ func (e *Engine) tablePath(name string) (string, bool, error) {
 	}
 	if p, ok := e.tempTable(name); ok {
 		return p, true, nil
+	}
+	if e.remote() {
+		return e.remoteTablePath(name)
 	}
 	if e.file != "" && strings.EqualFold(name, e.single) {
 		return e.file, true, nil
@@ -264,6 +289,11 @@ func (e *Engine) TableNames() []string {
 				out = append(out, t)
 			}
 		}
+	}
+	if e.remote() {
+		out = append(out, e.remoteNames()...)
+		sort.Strings(out)
+		return slices.Compact(out)
 	}
 	if e.file != "" {
 		out = append(out, e.single)
@@ -371,7 +401,12 @@ func (e *Engine) acquire(path string, version *int64, writeHeld bool) (*scan.Tab
 		e.writeMu.RLock()
 		defer e.writeMu.RUnlock()
 	}
-	stamp := stampOf(path)
+	var stamp string
+	if objstore.IsURL(path) {
+		stamp = e.remoteStamp(path)
+	} else {
+		stamp = stampOf(path)
+	}
 	key := path
 	if version != nil {
 		key = fmt.Sprintf("%s@v%d", path, *version)
@@ -390,7 +425,7 @@ func (e *Engine) acquire(path string, version *int64, writeHeld bool) (*scan.Tab
 		}
 		delete(e.tables, key)
 	}
-	t, err := scan.Open(path, scan.Options{Mmap: e.opts.Mmap, SkipChecksums: e.opts.SkipChecksums, DeltaVersion: version, Limits: e.opts.Limits, Root: e.confine})
+	t, err := scan.Open(path, scan.Options{Mmap: e.opts.Mmap, SkipChecksums: e.opts.SkipChecksums, DeltaVersion: version, Limits: e.opts.Limits, Root: e.confine, Store: e.opts.Store})
 	if err != nil {
 		return nil, err
 	}
@@ -434,6 +469,9 @@ func (e *Engine) release(t *scan.Table) {
 
 // forget drops a cached table after a write.
 func (e *Engine) forget(path string) {
+	if objstore.IsURL(path) {
+		e.dropListing()
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for key, te := range e.tables {

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/carquet-go/carquet/delta"
+	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/value"
@@ -926,9 +927,13 @@ func (e *Engine) insertTarget(name string, tx *Tx) (*target, error) {
 			return nil, unsupported("INSERT into a hive-partitioned table")
 		}
 	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
+	folder := !strings.HasSuffix(path, ".parquet")
+	if !objstore.IsURL(path) {
+		st, err := os.Stat(path)
+		if err != nil {
+			return nil, err
+		}
+		folder = st.IsDir()
 	}
 	f0, err := t.File(0)
 	if err != nil {
@@ -938,7 +943,7 @@ func (e *Engine) insertTarget(name string, tx *Tx) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
-	tg := &target{path: path, sch: f0.Schema, fields: fields, folder: st.IsDir(), opts: decodeOptions(f0)}
+	tg := &target{path: path, sch: f0.Schema, fields: fields, folder: folder, opts: decodeOptions(f0)}
 	for _, kv := range f0.Meta.KeyValueMetadata {
 		if kv.Key != optionsKey {
 			tg.kv = append(tg.kv, kv)
@@ -1267,6 +1272,12 @@ func (e *Engine) writeRows(path string, sch *schema.Schema, folder bool, tableOp
 	if err != nil {
 		return err
 	}
+	if objstore.IsURL(path) {
+		if !folder {
+			return remoteRewrite(path, "INSERT into a one-object table")
+		}
+		return e.writeRemoteBatches(path, sch, opts, batches)
+	}
 	var w *writer.Writer
 	if folder {
 		// Temporary files of writers killed before they finished are
@@ -1431,6 +1442,12 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 	if exists {
 		return replace()
 	}
+	if objstore.IsURL(path) {
+		if err := s.e.createRemote(ctx, path, sch, opts, fill); err != nil {
+			return Result{}, err
+		}
+		return Result{RowsAffected: int64(n)}, nil
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		return Result{}, err
 	}
@@ -1472,6 +1489,9 @@ func (s *Stmt) existing(path string) (done bool, err error) {
 // table at path: one Parquet file, not a folder of them, a Delta table or
 // the database's own file.
 func (e *Engine) replaceable(name, path string) error {
+	if err := remoteRewrite(path, "CREATE OR REPLACE"); err != nil {
+		return err
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return err
@@ -1511,6 +1531,10 @@ func (s *Stmt) dropTable() (Result, error) {
 	}
 	if err := s.e.writable(path); err != nil {
 		return Result{}, err
+	}
+	if objstore.IsURL(path) {
+		defer s.e.forget(path)
+		return Result{}, s.e.dropRemote(path)
 	}
 	if delta.IsTable(path) {
 		// Delta tables are read-only here: removing the folder would

@@ -86,6 +86,18 @@ func New(w io.Writer, sch *schema.Schema, opts ...Option) (*Writer, error) {
 	return wr, nil
 }
 
+// NewCommitted is New for a sink that must be finished: Close calls
+// finish(true) after the footer is written (an upload is completed, a
+// file put in place), Abort or a failed Close calls finish(false).
+func NewCommitted(w io.Writer, sch *schema.Schema, finish func(commit bool) error, opts ...Option) (*Writer, error) {
+	wr, err := New(w, sch, opts...)
+	if err != nil {
+		return nil, err
+	}
+	wr.finalize = finish
+	return wr, nil
+}
+
 func newWriter(w io.Writer, sch *schema.Schema, opts []Option) (*Writer, error) {
 	if sch == nil || sch.Root == nil {
 		return nil, fmt.Errorf("writer: no schema")

@@ -18,8 +18,9 @@ import (
 	"github.com/carquet-go/carquet/scan"
 )
 
+// openFile opens a Parquet file: a local path or an object store URL.
 func openFile(path string) (*file.File, error) {
-	return file.OpenFile(path, file.Options{}, false)
+	return scan.OpenFile(path, scan.Options{})
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/carquet-go/carquet/internal/cli/output"
 	"github.com/carquet-go/carquet/internal/cli/progress"
+	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/value"
@@ -82,6 +83,11 @@ func withFileColumn(t *scan.Table, cols []string) ([]string, int) {
 // isFile reports whether path names one regular file (not a folder or a
 // glob).
 func isFile(path string) bool {
+	if objstore.IsURL(path) {
+		// In a URL '?' starts the options: globs there use '*' and '['.
+		u, _, _ := strings.Cut(path, "?")
+		return strings.HasSuffix(u, ".parquet") && !strings.ContainsAny(u, "*[")
+	}
 	st, err := os.Stat(path)
 	return err == nil && st.Mode().IsRegular()
 }
@@ -101,7 +107,7 @@ func openRows(ctx context.Context, path string, spec rowSpec) (*rowReader, error
 }
 
 func openFileRows(path string, spec rowSpec) (*rowReader, error) {
-	f, err := file.OpenFile(path, file.Options{}, false)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -16,8 +16,12 @@ import (
 	"time"
 
 	_ "github.com/carquet-go/carquet/driver"
+	"github.com/carquet-go/carquet/objstore"
+	// s3:// paths: the shell reads and writes tables in S3 and
+	// S3-compatible stores.
 	"github.com/carquet-go/carquet/internal/cli/lineedit"
 	"github.com/carquet-go/carquet/internal/cli/output"
+	_ "github.com/carquet-go/carquet/objstore/s3"
 	"golang.org/x/term"
 )
 
@@ -105,6 +109,9 @@ func shellFlags(fs *cmdFlags) *shellOptions {
 // looksLikePath tells the PATH argument from SQL: an existing file or
 // folder, a glob, or a word without spaces.
 func looksLikePath(s string) bool {
+	if objstore.IsURL(s) {
+		return true
+	}
 	if _, err := os.Stat(s); err == nil {
 		return true
 	}
@@ -233,7 +240,7 @@ func openShell(e *env, path string, o *shellOptions) (*shell, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(path); err != nil && !strings.ContainsAny(path, "*?[") {
+	if _, err := os.Stat(path); err != nil && !strings.ContainsAny(path, "*?[") && !objstore.IsURL(path) {
 		return nil, err
 	}
 	sh := &shell{e: e, path: path, o: o, mode: opts.Mode, out: e.stdout, outTTY: e.stdoutTTY, timer: o.timer,

@@ -27,7 +27,8 @@ type Server struct {
 
 	// Counters over every request since the last Reset.
 	Gets, Puts, Lists, Heads, Others atomic.Int64
-	// BytesOut counts the body bytes of GET responses.
+	// BytesOut counts the body bytes of GET responses (of objects, not
+	// listings).
 	BytesOut atomic.Int64
 
 	mu     sync.Mutex
@@ -91,7 +92,7 @@ func Start(t testing.TB, buckets ...string) *Server {
 				return
 			}
 		}
-		if r.Method == http.MethodGet {
+		if r.Method == http.MethodGet && !isList(r) {
 			w = &countingWriter{ResponseWriter: w, n: &s.BytesOut}
 		}
 		inner.ServeHTTP(w, r)
@@ -160,7 +161,7 @@ func (s *Server) Log() []string {
 
 func (s *Server) count(r *http.Request) {
 	switch {
-	case r.Method == http.MethodGet && (r.URL.Query().Has("list-type") || r.URL.Query().Has("prefix") || strings.Count(strings.Trim(r.URL.Path, "/"), "/") == 0):
+	case isList(r):
 		s.Lists.Add(1)
 	case r.Method == http.MethodGet:
 		s.Gets.Add(1)
@@ -174,6 +175,12 @@ func (s *Server) count(r *http.Request) {
 	s.mu.Lock()
 	s.log = append(s.log, r.Method+" "+r.URL.Path+"?"+r.URL.RawQuery+" "+r.Header.Get("Range"))
 	s.mu.Unlock()
+}
+
+// isList reports whether a request lists a bucket (a GET of the bucket
+// itself, path-style).
+func isList(r *http.Request) bool {
+	return r.Method == http.MethodGet && !strings.Contains(strings.Trim(r.URL.Path, "/"), "/")
 }
 
 func (s *Server) fault(r *http.Request) (Fault, bool) {

@@ -33,6 +33,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/parquet/vector"
+	"github.com/carquet-go/carquet/scan"
 )
 
 // Finding is one problem (or, when Warning is set, a doubtful point that
@@ -137,7 +138,7 @@ func File(path string, opts Options) *Report {
 }
 
 func (v *validator) run() {
-	f, err := file.OpenFile(v.path, file.Options{}, false)
+	f, err := scan.OpenFile(v.path, scan.Options{})
 	if err != nil {
 		v.errorOf(err)
 		return

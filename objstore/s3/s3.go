@@ -13,6 +13,7 @@
 //
 //	region              the bucket's region (else the chain's, else us-east-1)
 //	endpoint            an S3-compatible server, e.g. http://127.0.0.1:9000
+//	                    (else AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL, as the SDK reads them)
 //	url_style           "path" for path-style addressing (the default with an endpoint), "vhost" for virtual-hosted
 //	profile             a shared-config profile
 //	access_key_id, secret_access_key, session_token
@@ -29,6 +30,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,14 +50,18 @@ import (
 )
 
 func init() {
-	objstore.Register("s3", Open)
+	names := make([]string, 0, len(knownOption))
+	for k := range knownOption {
+		names = append(names, k)
+	}
+	objstore.Register("s3", Open, names...)
 }
 
 // Open returns the store of bucket, configured by options (see the
 // package comment).
 func Open(ctx context.Context, bucket string, options map[string]string) (objstore.Store, error) {
 	for k := range options {
-		if !knownOption[k] {
+		if !knownOption[k] && !objstore.IsOption(k) {
 			return nil, fmt.Errorf("s3: unknown option %q", k)
 		}
 	}
@@ -98,9 +104,12 @@ func Open(ctx context.Context, bucket string, options map[string]string) (objsto
 		cfg.Region = "us-east-1"
 	}
 	endpoint := options["endpoint"]
+	custom := endpoint != "" || os.Getenv("AWS_ENDPOINT_URL_S3") != "" || os.Getenv("AWS_ENDPOINT_URL") != ""
 	client := s3.NewFromConfig(cfg, func(o *s3.Options) {
-		if endpoint != "" {
-			o.BaseEndpoint = aws.String(endpoint)
+		if custom {
+			if endpoint != "" {
+				o.BaseEndpoint = aws.String(endpoint)
+			}
 			o.UsePathStyle = options["url_style"] != "vhost"
 			// S3-compatible servers often take neither the trailing
 			// checksums nor the chunked bodies the SDK sends by default.

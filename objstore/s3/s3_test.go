@@ -155,7 +155,7 @@ func TestObjectReads(t *testing.T) {
 	for i := 0; i < 10; i++ {
 		rs = append(rs, objstore.Range{Off: int64(i) * 100_000, N: 50_000})
 	}
-	o.Prefetch(rs)
+	o.Prefetch(ctx, rs)
 	for _, r := range rs {
 		check(o, int(r.Off), int(r.N))
 	}
@@ -186,7 +186,7 @@ func TestObjectReads(t *testing.T) {
 		srv.Inject(f)
 		o := objstore.Open(ctx, st, url, ents[0])
 		check(o, 12345, 200_000)
-		o.Prefetch([]objstore.Range{{Off: 1 << 20, N: 1 << 20}})
+		o.Prefetch(ctx, []objstore.Range{{Off: 1 << 20, N: 1 << 20}})
 		check(o, 1<<20, 1<<20)
 	}
 

@@ -132,6 +132,10 @@ type Options struct {
 	// TailRead is the size of the first read of the file's end; 0 means
 	// DefaultTailRead.
 	TailRead int
+	// NoHeadCheck skips the check of the magic at the file's start: for a
+	// remote file it would cost a request of its own. The end's magic,
+	// the footer and every page read are checked all the same.
+	NoHeadCheck bool
 	// LazyColumns builds each column chunk's metadata structs only when it
 	// is first asked for (File.ColumnChunk): from the footer in O(1)
 	// through the footer index when the file has one; else from compact
@@ -192,6 +196,18 @@ func Open(r io.ReaderAt, size int64, opts Options) (*File, error) {
 	return f, nil
 }
 
+// OpenOwned is Open for a reader the File owns: Close closes c too (on
+// an error, c is closed before OpenOwned returns).
+func OpenOwned(r io.ReaderAt, c io.Closer, size int64, opts Options) (*File, error) {
+	f, err := Open(r, size, opts)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	f.closer = c
+	return f, nil
+}
+
 // OpenFile opens the Parquet file at path. With mmap the file is mapped
 // into memory (where the platform allows), which makes reads copy-free.
 func OpenFile(path string, opts Options, mmap bool) (*File, error) {
@@ -247,6 +263,9 @@ func (f *File) Close() error {
 
 // Name is the name used in error messages.
 func (f *File) Name() string { return f.name }
+
+// ReaderAt is what the file is read from.
+func (f *File) ReaderAt() io.ReaderAt { return f.r }
 
 // Size is the file's length in bytes.
 func (f *File) Size() int64 { return f.size }
@@ -322,12 +341,14 @@ func (f *File) readFooter() error {
 			return f.wrap(-1, "", start, err)
 		}
 	}
-	head := make([]byte, 4)
-	if _, err := f.r.ReadAt(head, 0); err != nil && err != io.EOF {
-		return f.wrap(-1, "", 0, err)
-	}
-	if string(head) != string(magic) {
-		return f.errorf(-1, "", 0, "%w: the file does not start with PAR1", ErrNotParquet)
+	if !f.opts.NoHeadCheck {
+		head := make([]byte, 4)
+		if _, err := f.r.ReadAt(head, 0); err != nil && err != io.EOF {
+			return f.wrap(-1, "", 0, err)
+		}
+		if string(head) != string(magic) {
+			return f.errorf(-1, "", 0, "%w: the file does not start with PAR1", ErrNotParquet)
+		}
 	}
 	meta := new(format.FileMetaData)
 	// The footer bytes stay with the File and are never written, so the

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/carquet-go/carquet/internal/fakes3"
+)
+
+// TestS3Paths runs the shell and the inspection commands on s3:// paths
+// of a bucket holding the fixtures.
+func TestS3Paths(t *testing.T) {
+	dir := fixtures(t)
+	srv := fakes3.Start(t, "lake")
+	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() || !strings.HasSuffix(p, ".parquet") {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		srv.Put(t, "lake", "fx/"+filepath.ToSlash(rel), b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := "?" + srv.Query()
+	ev := "s3://lake/fx/events.parquet" + q
+	local := filepath.Join(dir, "events.parquet")
+	for _, args := range [][]string{
+		{"schema"}, {"columns"}, {"count"}, {"head", "-n", "3"}, {"tail", "-n", "2"},
+		{"stat"}, {"meta"}, {"count", "-p", "amount > 100"}, {"cat", "--limit", "4", "-c", "ts,amount"},
+	} {
+		got := ok(t, append(args, ev)...)
+		want := ok(t, append(args, local)...)
+		if args[0] == "meta" || args[0] == "stat" {
+			// They name the file they read.
+			got = strings.ReplaceAll(got, ev, local)
+			got = strings.ReplaceAll(got, "s3://lake/fx/events.parquet", local)
+		}
+		if got != want {
+			t.Errorf("pqsql %s on s3:\n%s\nlocally:\n%s", strings.Join(args, " "), got, want)
+		}
+	}
+	if out := ok(t, "info", ev); !strings.Contains(out, "rows:        10000") {
+		t.Errorf("info:\n%s", out)
+	}
+	if out := ok(t, "validate", ev); !strings.Contains(strings.ToLower(out), "ok") {
+		t.Errorf("validate:\n%s", out)
+	}
+	// A folder in the bucket as the shell's database.
+	got := ok(t, "s3://lake/fx/"+q, "SELECT COUNT(*) FROM events")
+	want := ok(t, dir, "SELECT COUNT(*) FROM events")
+	if got != want {
+		t.Errorf("shell on s3: %q, locally %q", got, want)
+	}
+}

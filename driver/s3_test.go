@@ -1,0 +1,326 @@
+package driver_test
+
+import (
+	"database/sql"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/carquet-go/carquet/internal/fakes3"
+	_ "github.com/carquet-go/carquet/objstore/s3"
+)
+
+func execS3(t *testing.T, db *sql.DB, q string) {
+	t.Helper()
+	if _, err := db.Exec(q); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
+
+// uploadDir copies every file below dir to bucket under prefix.
+func uploadDir(t *testing.T, srv *fakes3.Server, bucket, prefix, dir string) int64 {
+	t.Helper()
+	var total int64
+	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		srv.Put(t, bucket, prefix+filepath.ToSlash(rel), b)
+		total += int64(len(b))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return total
+}
+
+// s3Fixture makes a local database (a one-file table, a folder table of
+// two files, a hive-partitioned table) and the same files in a bucket.
+func s3Fixture(t *testing.T) (local *sql.DB, srv *fakes3.Server, dir string) {
+	t.Helper()
+	dir = t.TempDir()
+	local, err := sql.Open("carquet", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { local.Close() })
+	execS3(t, local, `CREATE TABLE sales WITH (row_group_rows = 20000) AS SELECT i AS id, i % 7 AS region, CAST(i AS DOUBLE) * 1.5 AS amount, 'c' || CAST(i % 13 AS VARCHAR) AS cat FROM range(100000) t(i)`)
+	if err := os.MkdirAll(filepath.Join(dir, "events"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	execS3(t, local, `COPY (SELECT i AS id, i % 100 AS sale, 'e' || CAST(i AS VARCHAR) AS what FROM range(5000) t(i)) TO 'events/a.parquet'`)
+	execS3(t, local, `COPY (SELECT i AS id, i % 100 AS sale, 'e' || CAST(i AS VARCHAR) AS what FROM range(5000, 8000) t(i)) TO 'events/b.parquet'`)
+	for _, y := range []int{2020, 2021} {
+		if err := os.MkdirAll(filepath.Join(dir, "hive", fmt.Sprintf("year=%d", y)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		execS3(t, local, fmt.Sprintf(`COPY (SELECT i AS k, i * %d AS v FROM range(100) t(i)) TO 'hive/year=%d/data.parquet'`, y, y))
+	}
+	srv = fakes3.Start(t, "lake")
+	uploadDir(t, srv, "lake", "db/", dir)
+	return local, srv, dir
+}
+
+func openS3(t *testing.T, srv *fakes3.Server, path, opts string) *sql.DB {
+	t.Helper()
+	dsn := path + "?" + srv.Query()
+	if opts != "" {
+		dsn += "&" + opts
+	}
+	db, err := sql.Open("carquet", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Ping(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// TestS3SameAnswers runs queries on a database in a bucket and on the
+// same files on disk: the answers agree.
+func TestS3SameAnswers(t *testing.T) {
+	local, srv, _ := s3Fixture(t)
+	remote := openS3(t, srv, "s3://lake/db/", "threads=2")
+	queries := []string{
+		`SELECT COUNT(*), SUM(amount), MIN(cat), MAX(id) FROM sales`,
+		`SELECT region, COUNT(*), SUM(amount) FROM sales WHERE id BETWEEN 1000 AND 71234 GROUP BY region ORDER BY region`,
+		`SELECT * FROM sales WHERE id = 54321`,
+		`SELECT cat, COUNT(*) FROM sales WHERE cat IN ('c1', 'c7') GROUP BY cat ORDER BY cat`,
+		`SELECT e.sale, COUNT(*), SUM(s.amount) FROM events e JOIN sales s ON s.id = e.sale GROUP BY e.sale ORDER BY e.sale LIMIT 5`,
+		`SELECT year, COUNT(*), SUM(v) FROM hive GROUP BY year ORDER BY year`,
+		`SELECT COUNT(*) FROM 'events/*.parquet'`,
+		`SELECT what FROM events WHERE id = 7999`,
+	}
+	for _, q := range queries {
+		want, err := queryAll(local, q)
+		if err != nil {
+			t.Fatalf("%s: local: %v", q, err)
+		}
+		got, err := queryAll(remote, q)
+		if err != nil {
+			t.Fatalf("%s: s3: %v", q, err)
+		}
+		if !sameRows(got, want) {
+			t.Errorf("%s:\n s3    %v\n local %v", q, got, want)
+		}
+	}
+	// The table list is the bucket's.
+	got, err := queryAll(remote, `SELECT table_name FROM information_schema.tables ORDER BY 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != "[[events] [hive] [sales]]" {
+		t.Errorf("tables: %v", got)
+	}
+	// URLs in FROM: inside the root, and a one-object DSN.
+	var n int64
+	if err := remote.QueryRow(`SELECT COUNT(*) FROM 's3://lake/db/events/b.parquet'`).Scan(&n); err != nil || n != 3000 {
+		t.Errorf("FROM a URL: %d %v", n, err)
+	}
+	one := openS3(t, srv, "s3://lake/db/sales.parquet", "")
+	if err := one.QueryRow(`SELECT COUNT(*) FROM sales`).Scan(&n); err != nil || n != 100000 {
+		t.Errorf("one-object DSN: %d %v", n, err)
+	}
+}
+
+// TestS3Pruning counts what a point query fetches: the footers and the
+// pages that can hold the row, not the table.
+func TestS3Pruning(t *testing.T) {
+	_, srv, dir := s3Fixture(t)
+	remote := openS3(t, srv, "s3://lake/db/", "threads=2")
+	st, err := os.Stat(filepath.Join(dir, "sales.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Reset()
+	var amount float64
+	if err := remote.QueryRow(`SELECT amount FROM sales WHERE id = 54321`).Scan(&amount); err != nil || amount != 54321*1.5 {
+		t.Fatalf("point query: %v %v", amount, err)
+	}
+	fetched := srv.BytesOut.Load()
+	t.Logf("point query: %d GETs, %d LISTs, %d of %d bytes", srv.Gets.Load(), srv.Lists.Load(), fetched, st.Size())
+	if fetched*4 > st.Size() {
+		t.Errorf("a point query fetched %d bytes of a %d-byte table", fetched, st.Size())
+	}
+	// Again: the footer is not fetched twice (the table stays open, or its
+	// tail is cached by ETag).
+	srv.Reset()
+	if err := remote.QueryRow(`SELECT amount FROM sales WHERE id = 12`).Scan(&amount); err != nil || amount != 18 {
+		t.Fatalf("point query: %v %v", amount, err)
+	}
+	if again := srv.BytesOut.Load(); again >= fetched {
+		t.Errorf("the second point query fetched %d bytes, the first %d", again, fetched)
+	}
+}
+
+// TestS3Writes: INSERT adds an object to a folder table, CREATE TABLE AS
+// makes a folder table, DROP removes its objects; what would rewrite an
+// object is refused and leaves the table as it was.
+func TestS3Writes(t *testing.T) {
+	_, srv, _ := s3Fixture(t)
+	remote := openS3(t, srv, "s3://lake/db/", "")
+	execS3(t, remote, `INSERT INTO events VALUES (9000, 1, 'new'), (9001, 2, 'newer')`)
+	keys := srv.Keys(t, "lake", "db/events/")
+	if len(keys) != 3 {
+		t.Fatalf("after INSERT: %v", keys)
+	}
+	var n int64
+	var what string
+	if err := remote.QueryRow(`SELECT COUNT(*), MAX(what) FROM events WHERE id >= 9000`).Scan(&n, &what); err != nil || n != 2 || what != "newer" {
+		t.Fatalf("rows inserted: %d %q %v", n, what, err)
+	}
+	execS3(t, remote, `CREATE TABLE top AS SELECT region, SUM(amount) AS total FROM sales GROUP BY region`)
+	if keys := srv.Keys(t, "lake", "db/top/"); len(keys) != 1 || !strings.HasSuffix(keys[0], ".parquet") {
+		t.Fatalf("CREATE TABLE AS: %v", keys)
+	}
+	execS3(t, remote, `INSERT INTO top VALUES (99, 1.0)`)
+	if err := remote.QueryRow(`SELECT COUNT(*) FROM top`).Scan(&n); err != nil || n != 8 {
+		t.Fatalf("top: %d %v", n, err)
+	}
+	execS3(t, remote, `CREATE TABLE empty_one (a INTEGER, b VARCHAR)`)
+	execS3(t, remote, `INSERT INTO empty_one VALUES (1, 'x')`)
+	if err := remote.QueryRow(`SELECT COUNT(*) FROM empty_one`).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("empty_one: %d %v", n, err)
+	}
+	execS3(t, remote, `COPY (SELECT * FROM sales WHERE region = 3) TO 'threes.parquet'`)
+	if err := remote.QueryRow(`SELECT COUNT(*) FROM threes`).Scan(&n); err != nil || n != 14286 {
+		t.Fatalf("COPY TO: %d %v", n, err)
+	}
+	for _, q := range []string{
+		`INSERT INTO sales VALUES (1, 1, 1.0, 'x')`,
+		`DELETE FROM sales WHERE id = 9000`,
+		`UPDATE sales SET cat = 'x' WHERE id = 9000`,
+		`ALTER TABLE sales ADD COLUMN z INTEGER`,
+		`CREATE OR REPLACE TABLE top AS SELECT 1 AS region`,
+	} {
+		_, err := remote.Exec(q)
+		if err == nil || !strings.Contains(err.Error(), "immutable") {
+			t.Errorf("%s: %v, want a refusal", q, err)
+		}
+	}
+	if err := remote.QueryRow(`SELECT COUNT(*) FROM events`).Scan(&n); err != nil || n != 8002 {
+		t.Fatalf("events after refusals: %d %v", n, err)
+	}
+	execS3(t, remote, `DROP TABLE top`)
+	if keys := srv.Keys(t, "lake", "db/top"); len(keys) != 0 {
+		t.Fatalf("after DROP: %v", keys)
+	}
+	// Writes outside the root are refused.
+	if _, err := remote.Exec(`COPY (SELECT 1 AS a) TO 's3://lake/elsewhere/x.parquet'`); err == nil {
+		t.Error("COPY outside the root was accepted")
+	}
+}
+
+// TestS3Faults: a query over a store that answers 503s, cuts bodies
+// short and resets connections still gives the right answer.
+func TestS3Faults(t *testing.T) {
+	local, srv, _ := s3Fixture(t)
+	q := `SELECT region, COUNT(*), SUM(amount) FROM sales GROUP BY region ORDER BY region`
+	want, err := queryAll(local, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []fakes3.Fault{
+		{Method: "GET", PathContains: "sales", Status: 503, Count: 3},
+		{Method: "GET", PathContains: "sales", Truncate: 100, Count: 3},
+		{Method: "GET", PathContains: "sales", Reset: true, Count: 3},
+	} {
+		remote := openS3(t, srv, "s3://lake/db/", "threads=2")
+		srv.Reset()
+		srv.Inject(f)
+		got, err := queryAll(remote, q)
+		if err != nil {
+			t.Errorf("%+v: %v", f, err)
+			continue
+		}
+		if !sameRows(got, want) {
+			t.Errorf("%+v: %v, want %v", f, got, want)
+		}
+	}
+	// A store that keeps failing gives an error naming the object.
+	remote := openS3(t, srv, "s3://lake/db/", "max_attempts=2")
+	srv.Reset()
+	srv.Inject(fakes3.Fault{Method: "GET", PathContains: "sales", Status: 503})
+	_, err = queryAll(remote, q)
+	if err == nil || !strings.Contains(err.Error(), "s3://lake/db/sales.parquet") {
+		t.Errorf("persistent failure: %v", err)
+	}
+}
+
+const s3ChildEnv = "CARQUET_S3_UPLOAD_CHILD"
+
+// bigInsert writes about 30 MB of incompressible rows: a multipart
+// upload of several parts.
+const bigInsert = `INSERT INTO events SELECT 100000 + i, i % 100, md5(CAST(i AS VARCHAR)) || md5(CAST(i + 1 AS VARCHAR)) FROM range(500000) t(i)`
+
+// TestS3UploadChild is the process TestS3KilledUpload kills: it runs
+// bigInsert against the DSN it is given.
+func TestS3UploadChild(t *testing.T) {
+	dsn := os.Getenv(s3ChildEnv)
+	if dsn == "" {
+		t.Skip("runs as a child process of TestS3KilledUpload only")
+	}
+	db, err := sql.Open("carquet", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	fmt.Println("inserting")
+	execS3(t, db, bigInsert)
+	fmt.Println("inserted")
+}
+
+// TestS3KilledUpload kills a process (SIGKILL) in the middle of an
+// INSERT's multipart upload: the table then reads with none of the
+// statement's rows, and no object of it is visible. The same INSERT run
+// to its end adds all of them.
+func TestS3KilledUpload(t *testing.T) {
+	_, srv, _ := s3Fixture(t)
+	dsn := "s3://lake/db/?" + srv.Query()
+	// Parts arrive slowly, so that the kill lands during the upload.
+	srv.Inject(fakes3.Fault{Method: "PUT", Delay: 200 * time.Millisecond})
+	cmd := exec.Command(os.Args[0], "-test.run=^TestS3UploadChild$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), s3ChildEnv+"="+dsn)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for srv.Puts.Load() < 2 && time.Now().Before(deadline) { // the upload's start and its first part
+		time.Sleep(10 * time.Millisecond)
+	}
+	if srv.Puts.Load() < 2 {
+		t.Fatalf("the child never uploaded:\n%s", out.String())
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if strings.Contains(out.String(), "inserted") {
+		t.Fatalf("the child finished before it was killed:\n%s", out.String())
+	}
+	srv.Reset()
+	remote := openS3(t, srv, "s3://lake/db/", "")
+	var n int64
+	if err := remote.QueryRow(`SELECT COUNT(*) FROM events`).Scan(&n); err != nil || n != 8000 {
+		t.Fatalf("after the kill: %d rows, %v; want the 8000 from before", n, err)
+	}
+	if keys := srv.Keys(t, "lake", "db/events/"); len(keys) != 2 {
+		t.Fatalf("after the kill: %v", keys)
+	}
+	execS3(t, remote, bigInsert)
+	if err := remote.QueryRow(`SELECT COUNT(*), COUNT(DISTINCT id) FROM events`).Scan(&n, new(int64)); err != nil || n != 508000 {
+		t.Fatalf("after the whole INSERT: %d rows, %v", n, err)
+	}
+}
