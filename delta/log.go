@@ -34,6 +34,9 @@ type Snapshot struct {
 	ColumnMapping string
 	// Files are the live data files, in log order.
 	Files []*AddFile
+	// Store holds the object store options of a table whose Root is a
+	// URL (for its deletion vectors).
+	Store map[string]string
 }
 
 // AddFile is a live data file of a snapshot.
@@ -96,7 +99,15 @@ func Value(m map[string]any, path []string) (any, bool) {
 }
 
 // IsTable reports whether path is a folder holding a Delta log.
-func IsTable(path string) bool {
+func IsTable(path string) bool { return IsTableWith(path, nil) }
+
+// IsTableWith is IsTable for a path that may be an object store URL,
+// with the store's options.
+func IsTableWith(path string, store map[string]string) bool {
+	if isURL(path) {
+		names, err := storage{store}.fileNames(join(path, LogDir))
+		return err == nil && len(names) > 0
+	}
 	st, err := os.Stat(filepath.Join(path, LogDir))
 	return err == nil && st.IsDir()
 }
@@ -118,16 +129,15 @@ type checkpoint struct {
 	kind  int // 0: classic, 1: multi-part, 2: V2 (UUID-named)
 }
 
-func listLog(dir string) (*logFiles, error) {
-	ents, err := os.ReadDir(dir)
+func (s storage) listLog(dir string) (*logFiles, error) {
+	names, err := s.fileNames(dir)
 	if err != nil {
 		return nil, fmt.Errorf("delta: %w", err)
 	}
 	lf := &logFiles{commits: map[int64]string{}, checkpoints: map[int64][]checkpoint{}, latest: -1}
 	parts := map[int64]map[int]map[int]string{} // version → part count → part → name
-	for _, e := range ents {
-		name := e.Name()
-		if e.IsDir() || len(name) < 21 || name[20] != '.' {
+	for _, name := range names {
+		if len(name) < 21 || name[20] != '.' {
 			continue
 		}
 		v, err := strconv.ParseInt(name[:20], 10, 64)
@@ -189,7 +199,7 @@ func rank(kind int) int { return [...]int{1, 2, 0}[kind] }
 
 // Latest returns the newest version of the table's log.
 func Latest(root string) (int64, error) {
-	lf, err := listLog(filepath.Join(root, LogDir))
+	lf, err := storage{}.listLog(join(root, LogDir))
 	if err != nil {
 		return 0, err
 	}
@@ -203,8 +213,15 @@ func Latest(root string) (int64, error) {
 // latest when version < 0): the newest checkpoint not newer than the
 // version, then the commits after it.
 func Open(root string, version int64) (*Snapshot, error) {
-	dir := filepath.Join(root, LogDir)
-	lf, err := listLog(dir)
+	return OpenWith(root, version, nil)
+}
+
+// OpenWith is Open for a root that may be an object store URL, with the
+// store's options (kept in the snapshot for its deletion vectors).
+func OpenWith(root string, version int64, store map[string]string) (*Snapshot, error) {
+	st := storage{store}
+	dir := join(root, LogDir)
+	lf, err := st.listLog(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +234,7 @@ func Open(root string, version int64) (*Snapshot, error) {
 	if version > lf.latest {
 		return nil, fmt.Errorf("%w: %s: version %d (the latest is %d)", ErrVersion, root, version, lf.latest)
 	}
-	r := &replay{root: root, live: map[string]*AddFile{}}
+	r := &replay{root: root, st: st, live: map[string]*AddFile{}}
 	start := int64(0)
 	cpVersion := int64(-1)
 	for v := version; v >= 0; v-- {
@@ -237,7 +254,7 @@ func Open(root string, version int64) (*Snapshot, error) {
 			}
 			return nil, fmt.Errorf("%w: %s: commit %d is missing after the checkpoint of version %d", ErrVersion, root, v, cpVersion)
 		}
-		data, err := os.ReadFile(filepath.Join(dir, name))
+		data, err := st.readFile(join(dir, name))
 		if err != nil {
 			return nil, fmt.Errorf("delta: %w", err)
 		}
@@ -245,12 +262,17 @@ func Open(root string, version int64) (*Snapshot, error) {
 			return nil, err
 		}
 	}
-	return r.snapshot(version)
+	snap, err := r.snapshot(version)
+	if snap != nil {
+		snap.Store = store
+	}
+	return snap, err
 }
 
 // replay accumulates actions in log order.
 type replay struct {
 	root     string
+	st       storage
 	protocol *Protocol
 	metadata *Metadata
 	live     map[string]*AddFile // by path and deletion vector id
@@ -297,6 +319,21 @@ func (r *replay) apply(a *action) error {
 func (r *replay) resolve(uri string) (string, error) {
 	if uri == "" {
 		return "", fmt.Errorf("a file action without a path")
+	}
+	if isURL(r.root) {
+		// A table in an object store: its files are below its root, or
+		// URLs of the same store.
+		if isURL(uri) {
+			return uri, nil
+		}
+		if strings.HasPrefix(uri, "file:") {
+			return "", fmt.Errorf("path %q: a table in an object store reads no local files", uri)
+		}
+		p, err := url.PathUnescape(uri)
+		if err != nil {
+			return "", fmt.Errorf("path %q: %w", uri, err)
+		}
+		return join(r.root, p), nil
 	}
 	if strings.Contains(uri, "://") || strings.HasPrefix(uri, "file:") {
 		u, err := url.Parse(uri)
@@ -443,16 +480,16 @@ func (s *Snapshot) IsPartition(name string) bool {
 // checkpoint names.
 func (r *replay) checkpoint(dir string, cp checkpoint) error {
 	for _, name := range cp.files {
-		p := filepath.Join(dir, name)
+		p := join(dir, name)
 		var err error
 		if strings.HasSuffix(name, ".json") {
 			var data []byte
-			if data, err = os.ReadFile(p); err != nil {
+			if data, err = r.st.readFile(p); err != nil {
 				return fmt.Errorf("delta: %w", err)
 			}
 			err = parseActions(name, data, r.apply)
 		} else {
-			err = readParquetActions(p, r.apply)
+			err = r.st.readParquetActions(p, r.apply)
 		}
 		if err != nil {
 			return err
@@ -461,13 +498,13 @@ func (r *replay) checkpoint(dir string, cp checkpoint) error {
 	sidecars := r.sidecars
 	r.sidecars = nil
 	// Sidecar paths are relative to _delta_log/_sidecars, or absolute.
-	sr := &replay{root: filepath.Join(dir, "_sidecars")}
+	sr := &replay{root: join(dir, "_sidecars"), st: r.st}
 	for _, sc := range sidecars {
 		p, err := sr.resolve(sc)
 		if err != nil {
 			return fmt.Errorf("delta: sidecar: %w", err)
 		}
-		if err := readParquetActions(p, r.apply); err != nil {
+		if err := r.st.readParquetActions(p, r.apply); err != nil {
 			return err
 		}
 	}
@@ -481,8 +518,8 @@ var checkpointColumns = []string{"protocol", "metaData", "add", "remove", "sidec
 // readParquetActions reads a Parquet checkpoint (or sidecar) row by row:
 // each row's non-null action column is turned back into the JSON action
 // it stands for.
-func readParquetActions(path string, fn func(*action) error) error {
-	f, err := file.OpenFile(path, file.Options{}, false)
+func (s storage) readParquetActions(path string, fn func(*action) error) error {
+	f, err := s.openParquet(path)
 	if err != nil {
 		return fmt.Errorf("delta: checkpoint: %w", err)
 	}

@@ -18,6 +18,15 @@
 // row_group_rows, verify_checksums, mmap, external_access. Unknown options
 // are an error.
 //
+// The path may be an object store URL, s3://bucket/prefix/ (a prefix
+// holding tables as a folder does) or s3://bucket/prefix/t.parquet, once
+// a program imports the store: import _
+// "github.com/carquet-go/carquet/objstore/s3". The store's options
+// (region, endpoint, url_style, profile, anonymous, max_attempts, static
+// keys) then join the DSN's; see package objstore/s3. Objects are never
+// rewritten: INSERT and CREATE TABLE add objects, and statements that
+// would rewrite one are refused.
+//
 // # The folder is the database
 //
 // Every path a statement names — a quoted file or folder, a glob,

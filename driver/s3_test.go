@@ -10,8 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/carquet-go/carquet/internal/deltatest"
 	"github.com/carquet-go/carquet/internal/fakes3"
+	"github.com/carquet-go/carquet/objstore"
 	_ "github.com/carquet-go/carquet/objstore/s3"
+	"github.com/carquet-go/carquet/writer"
 )
 
 func execS3(t *testing.T, db *sql.DB, q string) {
@@ -66,6 +69,14 @@ func s3Fixture(t *testing.T) (local *sql.DB, srv *fakes3.Server, dir string) {
 		}
 		execS3(t, local, fmt.Sprintf(`COPY (SELECT i AS k, i * %d AS v FROM range(100) t(i)) TO 'hive/year=%d/data.parquet'`, y, y))
 	}
+	// A Delta table of two commits, the second removing a file.
+	tb := deltatest.New(t, filepath.Join(dir, "dl"))
+	cols := []deltatest.Column{{Field: writer.Int64("id"), Name: "id"}, {Field: writer.Double("amount"), Name: "amount"}}
+	schema := deltatest.Struct(deltatest.StructField("id", "long", true, nil), deltatest.StructField("amount", "double", true, nil))
+	a := tb.DataFile("a.parquet", cols, [][]any{{int64(1), 2.5}, {int64(2), 4.0}}, nil)
+	tb.Commit(&deltatest.Protocol{MinReaderVersion: 1, MinWriterVersion: 2}, deltatest.NewMetaData(schema, nil, nil), a)
+	b := tb.DataFile("b.parquet", cols, [][]any{{int64(3), 10.0}, {int64(4), 1.0}}, nil)
+	tb.Commit(b, deltatest.RemoveOf(a))
 	srv = fakes3.Start(t, "lake")
 	uploadDir(t, srv, "lake", "db/", dir)
 	return local, srv, dir
@@ -102,6 +113,8 @@ func TestS3SameAnswers(t *testing.T) {
 		`SELECT year, COUNT(*), SUM(v) FROM hive GROUP BY year ORDER BY year`,
 		`SELECT COUNT(*) FROM 'events/*.parquet'`,
 		`SELECT what FROM events WHERE id = 7999`,
+		`SELECT COUNT(*), SUM(amount) FROM dl`,
+		"SELECT COUNT(*), SUM(amount) FROM `dl@v0`",
 	}
 	for _, q := range queries {
 		want, err := queryAll(local, q)
@@ -121,7 +134,7 @@ func TestS3SameAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(got) != "[[events] [hive] [sales]]" {
+	if fmt.Sprint(got) != "[[dl] [events] [hive] [sales]]" {
 		t.Errorf("tables: %v", got)
 	}
 	// URLs in FROM: inside the root, and a one-object DSN.
@@ -323,4 +336,70 @@ func TestS3KilledUpload(t *testing.T) {
 	if err := remote.QueryRow(`SELECT COUNT(*), COUNT(DISTINCT id) FROM events`).Scan(&n, new(int64)); err != nil || n != 508000 {
 		t.Fatalf("after the whole INSERT: %d rows, %v", n, err)
 	}
+}
+
+// BenchmarkS3PointQuery measures a pruned point query on a table of ten
+// files of about 100 MB each in a bucket on loopback: what it fetches
+// (counted by the server) against the table's size, and its time.
+//
+//	go test -run '^$' -bench S3PointQuery -benchtime 5x ./driver/
+func BenchmarkS3PointQuery(b *testing.B) {
+	const files, rowsPerFile = 10, 1_700_000
+	dir := b.TempDir()
+	local, err := sql.Open("carquet", dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer local.Close()
+	if err := os.Mkdir(filepath.Join(dir, "big"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for k := 0; k < files; k++ {
+		q := fmt.Sprintf(`COPY (SELECT i AS id, i * 7919 %% 1000003 AS n, md5(CAST(i AS VARCHAR)) AS h1, md5(CAST(i * 31 AS VARCHAR)) AS h2, CAST(i %% 1000 AS DOUBLE) / 7 AS x FROM range(%d, %d) t(i)) TO 'big/part-%02d.parquet'`,
+			k*rowsPerFile, (k+1)*rowsPerFile, k)
+		if _, err := local.Exec(q); err != nil {
+			b.Fatal(err)
+		}
+	}
+	srv := fakes3.Start(b, "lake")
+	var total int64
+	ents, _ := os.ReadDir(filepath.Join(dir, "big"))
+	for _, e := range ents {
+		data, err := os.ReadFile(filepath.Join(dir, "big", e.Name()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		srv.Put(b, "lake", "db/big/"+e.Name(), data)
+		total += int64(len(data))
+	}
+	db, err := sql.Open("carquet", "s3://lake/db/?"+srv.Query()+"&threads=2")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	var fetched, gets int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		// A fresh engine and no footer cached by ETag: the cold query.
+		b.StopTimer()
+		objstore.ClearCache()
+		db.Close()
+		db, err = sql.Open("carquet", "s3://lake/db/?"+srv.Query()+"&threads=2")
+		if err != nil {
+			b.Fatal(err)
+		}
+		srv.Reset()
+		b.StartTimer()
+		id := int64(i*7_654_321) % (files * rowsPerFile)
+		var h1 string
+		if err := db.QueryRow(`SELECT h1 FROM big WHERE id = ?`, id).Scan(&h1); err != nil {
+			b.Fatal(err)
+		}
+		fetched += srv.BytesOut.Load()
+		gets += srv.Gets.Load()
+	}
+	b.ReportMetric(float64(fetched)/float64(b.N), "fetched-B/op")
+	b.ReportMetric(100*float64(fetched)/float64(b.N)/float64(total), "%-of-table/op")
+	b.ReportMetric(float64(gets)/float64(b.N), "GETs/op")
+	b.ReportMetric(float64(total), "table-B")
 }

@@ -369,3 +369,17 @@ func (b *byteBudget) removeLocked(f *fetch) {
 		}
 	}
 }
+
+// OpenURL opens the object at url for reading, its size and ETag asked
+// of the store (one request).
+func OpenURL(ctx context.Context, url string, options map[string]string) (*Object, error) {
+	st, loc, err := Resolve(ctx, url, options)
+	if err != nil {
+		return nil, err
+	}
+	e, err := st.Stat(ctx, loc.Key)
+	if err != nil {
+		return nil, err
+	}
+	return Open(ctx, st, url, e), nil
+}

@@ -91,3 +91,14 @@ func (o *Object) toTail(p []byte, off int64) {
 		c.used -= int64(len(old.data))
 	}
 }
+
+// ClearCache forgets every cached tail: the next open of each object
+// reads its footer from the store again.
+func ClearCache() {
+	c := tails
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lru.Init()
+	c.byKey = map[string]*list.Element{}
+	c.used = 0
+}

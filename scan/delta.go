@@ -12,6 +12,7 @@ import (
 
 	"github.com/carquet-go/carquet/delta"
 	"github.com/carquet-go/carquet/delta/dv"
+	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
@@ -55,7 +56,7 @@ func openDelta(path string, opts Options) (*Table, error) {
 			return nil, fmt.Errorf("%s: Delta version %d: versions start at 0", path, version)
 		}
 	}
-	snap, err := delta.Open(path, version)
+	snap, err := delta.OpenWith(path, version, opts.Store)
 	if err != nil {
 		return nil, err
 	}
@@ -443,7 +444,7 @@ func (t *Table) deletions(fi int) (*dv.Bitmap, error) {
 	}
 	t.delta.mu.Unlock()
 	e.once.Do(func() {
-		e.bm, e.err = dv.Load(t.delta.snap.Root, *a.DeletionVector)
+		e.bm, e.err = dv.LoadWith(t.delta.snap.Root, *a.DeletionVector, t.delta.snap.Store)
 		if e.err != nil {
 			e.err = fmt.Errorf("%s: deletion vector of %s: %w", t.Path, a.URI, e.err)
 		}
@@ -752,8 +753,13 @@ func jsonBound(ci colInfo, v any, upper bool) (bound, bool) {
 	return bd, true
 }
 
-// isDeltaRoot reports whether a folder is a Delta table.
-func isDeltaRoot(path string) bool {
+// isDeltaRoot reports whether a folder (or an object store prefix) is a
+// Delta table.
+func isDeltaRoot(path string, store map[string]string) bool {
+	if objstore.IsURL(path) {
+		u, _, _ := strings.Cut(path, "?")
+		return !strings.ContainsAny(u, "*[") && !strings.HasSuffix(u, ".parquet") && delta.IsTableWith(strings.TrimSuffix(u, "/"), store)
+	}
 	if strings.ContainsAny(path, "*?[") {
 		return false
 	}

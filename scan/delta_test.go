@@ -152,7 +152,7 @@ func TestDeltaTruncatedStatsDoNotPrune(t *testing.T) {
 
 // dvFiles writes n files of 1000 rows (row groups of 250), each with an
 // on-disk deletion vector removing one row, and returns the table root.
-func dvFiles(t testing.TB, root string, n int) {
+func dvFiles(t testing.TB, root string, n int) *deltatest.Table {
 	tb := deltatest.New(t, root)
 	cols := []deltatest.Column{{Field: writer.Int64("id").Required(), Name: "id"}, {Field: writer.Double("x"), Name: "x"}}
 	var adds []*deltatest.Add
@@ -176,6 +176,7 @@ func dvFiles(t testing.TB, root string, n int) {
 	}
 	tb.Commit(acts...)
 	tb.DeleteRows(adds, bms)
+	return tb
 }
 
 func TestDeltaDeletionVectorsLoadLazily(t *testing.T) {

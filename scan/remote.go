@@ -164,16 +164,13 @@ func OpenFile(path string, opts Options) (*file.File, error) {
 	if !objstore.IsURL(path) {
 		return file.OpenFile(path, fo, opts.Mmap)
 	}
-	ctx := context.Background()
-	st, loc, err := objstore.Resolve(ctx, path, opts.Store)
+	obj, err := objstore.OpenURL(context.Background(), path, opts.Store)
 	if err != nil {
 		return nil, err
 	}
-	e, err := st.Stat(ctx, loc.Key)
-	if err != nil {
-		return nil, err
-	}
-	return openRemote(ctx, st, FileRef{Path: path, Size: e.Size, ETag: e.ETag}, loc.Key, fo)
+	fo.TailRead = remoteTailRead(obj.Size())
+	fo.NoHeadCheck = true
+	return file.OpenOwned(obj, obj, obj.Size(), fo)
 }
 
 // openRemote reads the footer of a remote file (one request: a tail read

@@ -100,14 +100,18 @@ var ErrNoFiles = errors.New("no Parquet files")
 // a _delta_log is a Delta table: its files, schema and partition values
 // come from the log (see package delta).
 func Open(path string, opts Options) (*Table, error) {
-	if isDeltaRoot(path) {
+	if objstore.IsURL(path) {
+		opts.Store = WithURLOptions(path, opts.Store)
+	}
+	if isDeltaRoot(path, opts.Store) {
+		if objstore.IsURL(path) {
+			u, _, _ := strings.Cut(path, "?")
+			return openDelta(strings.TrimSuffix(u, "/"), opts)
+		}
 		return openDelta(path, opts)
 	}
 	if opts.DeltaVersion != nil {
 		return nil, fmt.Errorf("%s: a version applies to Delta tables only", path)
-	}
-	if objstore.IsURL(path) {
-		opts.Store = WithURLOptions(path, opts.Store)
 	}
 	refs, root, err := listTable(path, opts)
 	if err != nil {

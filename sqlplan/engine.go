@@ -540,10 +540,10 @@ func (e *Engine) openTableHeld(name string, writeHeld bool) (*scan.Table, string
 	}
 	if version == nil {
 		version = e.opts.DeltaVersion
-		if version != nil && !delta.IsTable(path) {
+		if version != nil && !delta.IsTableWith(path, e.opts.Store) {
 			version = nil // the option applies to Delta tables only
 		}
-	} else if !delta.IsTable(path) {
+	} else if !delta.IsTableWith(path, e.opts.Store) {
 		return nil, path, errorf("table %q: a version (@v%d) applies to Delta tables only", name, *version)
 	}
 	t, err := e.acquire(path, version, writeHeld)

@@ -27,6 +27,7 @@
 package dv
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -39,6 +40,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/carquet-go/carquet/objstore"
 )
 
 // Storage types of a [Descriptor].
@@ -94,12 +97,18 @@ func (d Descriptor) AbsolutePath(tableRoot string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("dv: storage type u: UUID %q: %w", enc, err)
 		}
+		if objstore.IsURL(tableRoot) {
+			return objstore.Join(tableRoot, prefix, FileName(raw)), nil
+		}
 		root, err := localPath(tableRoot)
 		if err != nil {
 			return "", err
 		}
 		return filepath.Join(root, filepath.FromSlash(prefix), FileName(raw)), nil
 	case StorageAbsolute:
+		if objstore.IsURL(d.PathOrInlineDv) {
+			return d.PathOrInlineDv, nil
+		}
 		p, err := localPath(d.PathOrInlineDv)
 		if err != nil {
 			return "", err
@@ -177,6 +186,12 @@ func localPath(s string) (string, error) {
 // d.Cardinality. A file-backed descriptor without an offset is read at
 // offset 1, just past the version byte. Errors name the file and offset.
 func Load(tableRoot string, d Descriptor) (*Bitmap, error) {
+	return LoadWith(tableRoot, d, nil)
+}
+
+// LoadWith is Load for a table whose root may be an object store URL,
+// with the store's options.
+func LoadWith(tableRoot string, d Descriptor, store map[string]string) (*Bitmap, error) {
 	if d.SizeInBytes < 0 {
 		return nil, fmt.Errorf("dv: deletion vector %s: negative sizeInBytes %d", d.UniqueID(), d.SizeInBytes)
 	}
@@ -195,7 +210,7 @@ func Load(tableRoot string, d Descriptor) (*Bitmap, error) {
 	if d.Offset != nil {
 		off = int64(*d.Offset)
 	}
-	b, err := loadFile(path, off, d)
+	b, err := loadFile(path, off, d, store)
 	if err != nil {
 		return nil, fmt.Errorf("dv: deletion vector file %s at offset %d: %w", path, off, err)
 	}
@@ -214,9 +229,17 @@ func loadInline(d Descriptor) (*Bitmap, error) {
 	return unmarshalChecked(raw[:size], d)
 }
 
-func loadFile(path string, off int64, d Descriptor) (*Bitmap, error) {
+func loadFile(path string, off int64, d Descriptor, store map[string]string) (*Bitmap, error) {
 	if off < 1 {
 		return nil, fmt.Errorf("offset %d is before the first deletion vector (offset 1)", off)
+	}
+	if objstore.IsURL(path) {
+		obj, err := objstore.OpenURL(context.Background(), path, store)
+		if err != nil {
+			return nil, err
+		}
+		defer obj.Close()
+		return loadFrom(obj, obj.Size(), off, d)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -227,6 +250,11 @@ func loadFile(path string, off int64, d Descriptor) (*Bitmap, error) {
 	if err != nil {
 		return nil, err
 	}
+	return loadFrom(f, st.Size(), off, d)
+}
+
+// loadFrom reads the deletion vector at off of a file of size bytes.
+func loadFrom(f io.ReaderAt, fileSize, off int64, d Descriptor) (*Bitmap, error) {
 	var ver [1]byte
 	if _, err := f.ReadAt(ver[:], 0); err != nil {
 		return nil, fmt.Errorf("reading format version: %w", noEOF(err))
@@ -235,8 +263,8 @@ func loadFile(path string, off int64, d Descriptor) (*Bitmap, error) {
 		return nil, fmt.Errorf("unsupported deletion vector file format version %d (want %d)", ver[0], fileVersion)
 	}
 	size := int64(d.SizeInBytes)
-	if end := off + 4 + size + 4; end > st.Size() {
-		return nil, fmt.Errorf("sizeInBytes %d needs bytes up to %d but the file has %d", size, end, st.Size())
+	if end := off + 4 + size + 4; end > fileSize {
+		return nil, fmt.Errorf("sizeInBytes %d needs bytes up to %d but the file has %d", size, end, fileSize)
 	}
 	buf := make([]byte, 4+size+4)
 	if _, err := f.ReadAt(buf, off); err != nil {

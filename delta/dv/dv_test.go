@@ -270,7 +270,7 @@ func TestLoadErrors(t *testing.T) {
 	expect("escaping prefix", Descriptor{StorageType: "u", PathOrInlineDv: "../" + d0.PathOrInlineDv}, "leaves the table")
 	expect("bad uuid", Descriptor{StorageType: "u", PathOrInlineDv: "~~~~~~~~~~~~~~~~~~~~"}, "invalid character")
 	expect("storage type", Descriptor{StorageType: "x"}, "unknown storage type")
-	expect("remote p", Descriptor{StorageType: "p", PathOrInlineDv: "s3://bucket/dv.bin"}, "scheme")
+	expect("remote p without a store", Descriptor{StorageType: "p", PathOrInlineDv: "s3://bucket/dv.bin"}, "no object store is registered")
 	if _, err := WriteFile(root, "../up", []*Bitmap{Of(1)}); err == nil {
 		t.Error("WriteFile accepted an escaping prefix")
 	}
