@@ -223,8 +223,39 @@ func TestS3Writes(t *testing.T) {
 			t.Errorf("%s: %v, want a refusal", q, err)
 		}
 	}
-	if err := remote.QueryRow(`SELECT COUNT(*) FROM events`).Scan(&n); err != nil || n != 8002 {
+	if err := remote.QueryRow(`SELECT COUNT(*) FROM events WHERE id < 9100`).Scan(&n); err != nil || n != 8002 {
 		t.Fatalf("events after refusals: %d %v", n, err)
+	}
+	// A transaction sees its own rows before COMMIT; they land as one
+	// object.
+	tx, err := remote.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`INSERT INTO events VALUES (9100, 3, 'tx1')`, `INSERT INTO events VALUES (9101, 4, 'tx2')`} {
+		if _, err := tx.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.QueryRow(`SELECT COUNT(*) FROM events WHERE id >= 9100`).Scan(&n); err != nil || n != 2 {
+		t.Fatalf("in the transaction: %d %v", n, err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if keys := srv.Keys(t, "lake", "db/events/"); len(keys) != 4 {
+		t.Fatalf("after COMMIT: %v", keys)
+	}
+	if err := remote.QueryRow(`SELECT COUNT(*) FROM events WHERE id >= 9100`).Scan(&n); err != nil || n != 2 {
+		t.Fatalf("after COMMIT: %d %v", n, err)
+	}
+	// Temporary tables stay local.
+	execS3(t, remote, `CREATE TEMP TABLE tmp AS SELECT region FROM sales WHERE id < 10`)
+	if err := remote.QueryRow(`SELECT COUNT(*) FROM tmp`).Scan(&n); err != nil || n != 10 {
+		t.Fatalf("temporary table: %d %v", n, err)
+	}
+	if keys := srv.Keys(t, "lake", "db/tmp"); len(keys) != 0 {
+		t.Fatalf("a temporary table went to the bucket: %v", keys)
 	}
 	execS3(t, remote, `DROP TABLE top`)
 	if keys := srv.Keys(t, "lake", "db/top"); len(keys) != 0 {

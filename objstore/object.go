@@ -36,16 +36,15 @@ type Object struct {
 	Bytes    atomic.Int64
 }
 
-// fetch is one range being read ahead.
+// fetch is one range being read ahead. It stays after its bytes are
+// read (two readers of one chunk, a filter's column read again for the
+// output) until the budget needs its room.
 type fetch struct {
 	obj    *Object
 	off, n int64
 	data   []byte
 	err    error
 	done   chan struct{}
-	// used counts the bytes reads took from it: when all are used it is
-	// dropped.
-	used int64
 }
 
 // Open returns the reader of the object e describes, at url (for error
@@ -177,7 +176,7 @@ const (
 // that finds its fetch cancelled asks the store itself.
 func (o *Object) Prefetch(ctx context.Context, ranges []Range) {
 	for _, r := range Coalesce(ranges, gapLimit, partLimit) {
-		if r.Off < 0 || r.N <= 0 || r.Off+r.N > o.size || o.covered(r) {
+		if r.Off < 0 || r.N <= 0 || r.Off+r.N > o.size || o.covered(r) || o.tailCovers(r) {
 			continue
 		}
 		f := &fetch{obj: o, off: r.Off, n: r.N, done: make(chan struct{})}
@@ -217,6 +216,12 @@ func (o *Object) run(ctx context.Context, f *fetch) {
 	close(f.done)
 }
 
+// ReadAhead starts fetching n bytes at off (parquet/file's
+// ReadAheader: the page indexes of a file, when the first is read).
+func (o *Object) ReadAhead(off, n int64) {
+	o.Prefetch(o.ctx, []Range{{Off: off, N: n}})
+}
+
 // covered reports whether r lies inside a range already being fetched.
 func (o *Object) covered(r Range) bool {
 	o.mu.Lock()
@@ -248,18 +253,12 @@ func (o *Object) fromPending(p []byte, off int64) (bool, error) {
 		return false, nil
 	}
 	copy(p, f.data[off-f.off:])
-	o.mu.Lock()
-	f.used += int64(len(p))
-	done := f.used >= f.n
-	o.mu.Unlock()
-	if done {
-		o.drop(f)
-	}
+	budget.touch(f)
 	return true, nil
 }
 
-// drop forgets a range read ahead: all of it was used, or its fetch
-// failed, or the budget needs its room.
+// drop forgets a range read ahead: its fetch failed, or the budget needs
+// its room.
 func (o *Object) drop(f *fetch) {
 	o.mu.Lock()
 	found := false
@@ -310,18 +309,30 @@ func Coalesce(ranges []Range, gap, part int64) []Range {
 // objects.
 var fetchers = make(chan struct{}, 16)
 
-// budget bounds the bytes read ahead and not yet used, over all objects.
-// When it is spent, the oldest finished fetches are evicted first (a
-// scan that stopped early leaves ranges nobody will read); fetches still
-// running are never evicted, so a new range may have to wait its turn
-// and be read when asked for instead.
-var budget = &byteBudget{limit: 512 << 20}
+// budget bounds the bytes read ahead and kept, over all objects. When it
+// is spent, the finished fetches read least recently are evicted first;
+// fetches still running are never evicted, so a new range may have to
+// wait its turn and be read when asked for instead.
+var budget = &byteBudget{limit: 256 << 20}
 
 type byteBudget struct {
 	mu    sync.Mutex
 	used  int64
 	limit int64
-	held  []*fetch // oldest first
+	held  []*fetch // least recently used first
+}
+
+// touch marks a fetch as just read.
+func (b *byteBudget) touch(f *fetch) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i, g := range b.held {
+		if g == f {
+			copy(b.held[i:], b.held[i+1:])
+			b.held[len(b.held)-1] = f
+			return
+		}
+	}
 }
 
 func (b *byteBudget) take(f *fetch) bool {

@@ -177,7 +177,7 @@ func Join(base string, elem ...string) string {
 
 // Resolve returns the store of a URL's bucket and the URL's key. Stores
 // are kept per scheme, bucket and options: every table of a bucket
-// shares one client. options (the database's) are overridden by the
+// shares one client, and listings (see ListingTTL). options (the database's) are overridden by the
 // URL's own query.
 func Resolve(ctx context.Context, raw string, options map[string]string) (Store, Location, error) {
 	l, err := Parse(raw)
@@ -210,6 +210,7 @@ func Resolve(ctx context.Context, raw string, options map[string]string) (Store,
 	if err != nil {
 		return nil, Location{}, fmt.Errorf("%s: %w", raw, err)
 	}
+	st = cacheListings(st)
 	if registry.stores == nil {
 		registry.stores = map[string]Store{}
 	}

@@ -37,6 +37,17 @@ const tailSlack = 8
 
 // fromTail copies p from the cached tail, if it holds those bytes.
 func (o *Object) fromTail(p []byte, off int64) bool {
+	return o.inTail(off, int64(len(p)), func(tail []byte) { copy(p, tail) })
+}
+
+// tailCovers reports whether the cached tail holds r.
+func (o *Object) tailCovers(r Range) bool {
+	return o.inTail(r.Off, r.N, nil)
+}
+
+// inTail reports whether the cached tail holds n bytes at off, and if so
+// gives them to use (when set) under the cache's lock.
+func (o *Object) inTail(off, n int64, use func([]byte)) bool {
 	if o.etag == "" {
 		return false
 	}
@@ -48,11 +59,13 @@ func (o *Object) fromTail(p []byte, off int64) bool {
 		return false
 	}
 	e := el.Value.(*tailEntry)
-	if off < e.off || off+int64(len(p)) > e.off+int64(len(e.data)) {
+	if off < e.off || off+n > e.off+int64(len(e.data)) {
 		return false
 	}
-	copy(p, e.data[off-e.off:])
-	c.lru.MoveToFront(el)
+	if use != nil {
+		use(e.data[off-e.off : off-e.off+n])
+		c.lru.MoveToFront(el)
+	}
 	return true
 }
 

@@ -20,11 +20,11 @@ import (
 
 // remoteTailRead is the first read of a remote file's end: a request
 // costs about the same for a few hundred KiB as for 64 KiB, and a footer
-// or page index that does not fit would cost another. A thousandth of
-// the file, between 64 KiB and 1 MiB, holds the footer and page indexes
-// of files written with pages of usual sizes.
+// or page index that does not fit costs another round trip. A 256th of
+// the file, between 64 KiB and 2 MiB, holds the footer and the page
+// indexes of files written with pages of usual sizes.
 func remoteTailRead(size int64) int {
-	return int(min(max(size/1024, 64<<10), 1<<20))
+	return int(min(max(size/256, 64<<10), 2<<20))
 }
 
 // listRemote returns the Parquet objects a URL names (an object, a
@@ -190,6 +190,31 @@ func (t *Table) openRemoteFile(ref FileRef) (*file.File, error) {
 		return nil, err
 	}
 	return openRemote(ctx, st, ref, loc.Key, file.Options{Name: ref.Path, SkipChecksums: t.opts.SkipChecksums, LazyColumns: true, Limits: t.opts.Limits})
+}
+
+// prefetchAhead announces a unit's ranges when the planner queues it,
+// before a worker takes it: the pages its filter's page index leaves (the
+// worker computes them again, from the cached indexes), within its span.
+func (s *Scanner) prefetchAhead(b *fileBinding, f *file.File, u *unit) {
+	if _, ok := f.ReaderAt().(*objstore.Object); !ok {
+		return
+	}
+	var rows ranges
+	if s.filter != nil && !s.req.NoPruning {
+		var pc pageCounter
+		r, err := s.pageRanges(b, f, u.rg, s.filter, &pc)
+		if err != nil {
+			return
+		}
+		rows = r
+	}
+	if u.span {
+		rows = intersect(rows, ranges{{Start: u.from, End: u.to}}, f.Meta.RowGroups[u.rg].NumRows)
+	}
+	if rows != nil && len(rows) == 0 {
+		return
+	}
+	s.prefetch(b, f, u.rg, rows)
 }
 
 // prefetch announces the byte ranges a unit is about to read from a

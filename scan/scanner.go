@@ -260,6 +260,9 @@ func (s *Scanner) plan(work chan<- *unit) {
 		}
 		for _, rg := range keep {
 			for _, u := range s.split(fb, f, fi, rg) {
+				// A remote file's unit is fetched while earlier units
+				// are decoded.
+				s.prefetchAhead(fb, f, u)
 				if err := s.reserve(fb, f, u); err != nil {
 					if s.ctx.Err() == nil {
 						s.fail(err)

@@ -80,10 +80,6 @@ type Engine struct {
 	// writeMu serializes this engine's writes; opening a table takes it
 	// for reading so that no footer is read while an append is half done.
 	writeMu sync.RWMutex
-	// listing is a remote root's objects, listed at listedAt (remote.go).
-	listMu   sync.Mutex
-	listing  []objstore.Entry
-	listedAt time.Time
 	// seqs are the sequences (sequence.go), by lower-case name.
 	seqs map[string]*sequence
 	// temp is the folder of the temporary tables (CREATE TEMP TABLE),
@@ -469,9 +465,6 @@ func (e *Engine) release(t *scan.Table) {
 
 // forget drops a cached table after a write.
 func (e *Engine) forget(path string) {
-	if objstore.IsURL(path) {
-		e.dropListing()
-	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for key, te := range e.tables {

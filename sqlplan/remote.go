@@ -51,51 +51,25 @@ func (e *Engine) openRemote(path string) error {
 	return nil
 }
 
-// listRemote lists the objects whose URLs start with prefix. A listing
-// of the root serves every prefix below it for listingTTL: the tables of
-// a statement (their names, then their stamps) are resolved with one
-// request. A write through this engine drops it (forget).
+// listRemote lists the objects whose URLs start with prefix. The store
+// answers from a listing of the root made less than objstore.ListingTTL
+// ago: a statement's tables (their names, then their stamps and files)
+// are found with one request.
 func (e *Engine) listRemote(prefix string) (objstore.Store, []objstore.Entry, error) {
 	ctx := context.Background()
 	st, loc, err := objstore.Resolve(ctx, prefix, e.opts.Store)
 	if err != nil {
 		return nil, nil, err
 	}
-	rootKey := ""
-	if rl, err := objstore.Parse(e.root + "/"); err == nil && rl.Bucket == loc.Bucket {
-		rootKey = rl.Key
-	}
-	if e.root == "" || !strings.HasPrefix(prefix, e.root+"/") {
-		ents, err := st.List(ctx, loc.Key)
-		return st, ents, err
-	}
-	e.listMu.Lock()
-	defer e.listMu.Unlock()
-	if e.listing == nil || time.Since(e.listedAt) > listingTTL {
-		ents, err := st.List(ctx, rootKey)
-		if err != nil {
+	if e.root != "" && strings.HasPrefix(prefix, e.root+"/") {
+		// List the whole root first, so that it serves every table.
+		root, _ := objstore.Parse(e.root + "/")
+		if _, err := st.List(ctx, root.Key); err != nil {
 			return nil, nil, err
 		}
-		e.listing, e.listedAt = ents, time.Now()
 	}
-	lo := sort.Search(len(e.listing), func(i int) bool { return e.listing[i].Key >= loc.Key })
-	hi := lo
-	for hi < len(e.listing) && strings.HasPrefix(e.listing[hi].Key, loc.Key) {
-		hi++
-	}
-	return st, e.listing[lo:hi:hi], nil
-}
-
-// listingTTL is how long a listing of a remote root is used: long enough
-// for one statement's tables, short enough that another process's new
-// objects show soon.
-const listingTTL = time.Second
-
-// dropListing forgets the root's listing (after a write).
-func (e *Engine) dropListing() {
-	e.listMu.Lock()
-	e.listing = nil
-	e.listMu.Unlock()
+	ents, err := st.List(ctx, loc.Key)
+	return st, ents, err
 }
 
 // remoteTables lists the root once: the tables it holds by name, each

@@ -7,6 +7,7 @@ package fakes3
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -30,6 +31,10 @@ type Server struct {
 	// BytesOut counts the body bytes of GET responses (of objects, not
 	// listings).
 	BytesOut atomic.Int64
+
+	// latency delays every answer (nanoseconds), as a store across a
+	// network would.
+	latency atomic.Int64
 
 	mu     sync.Mutex
 	faults []Fault
@@ -65,6 +70,9 @@ func Start(t testing.TB, buckets ...string) *Server {
 	inner := faker.Server()
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.count(r)
+		if d := s.latency.Load(); d > 0 {
+			time.Sleep(time.Duration(d))
+		}
 		if f, ok := s.fault(r); ok {
 			if f.Delay > 0 {
 				time.Sleep(f.Delay)
@@ -133,6 +141,10 @@ func (s *Server) Keys(t testing.TB, bucket, prefix string) []string {
 	}
 	return out
 }
+
+// SetLatency delays every answer by d from now on (first-byte latency of
+// a store across a network; S3 in a region answers in 10-30 ms).
+func (s *Server) SetLatency(d time.Duration) { s.latency.Store(int64(d)) }
 
 // Reset zeroes the counters and clears the faults.
 func (s *Server) Reset() {
@@ -232,4 +244,17 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.ResponseWriter.Write(p)
 	c.n.Add(int64(n))
 	return n, err
+}
+
+// ReadBack reads n bytes at off from r and fails the test unless they
+// are data's.
+func ReadBack(t testing.TB, r io.ReaderAt, data []byte, off, n int) {
+	t.Helper()
+	p := make([]byte, n)
+	if _, err := r.ReadAt(p, int64(off)); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(p, data[off:off+n]) {
+		t.Fatalf("bytes %d+%d differ", off, n)
+	}
 }

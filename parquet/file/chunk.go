@@ -141,9 +141,47 @@ func (f *File) ReadRange(off, length int64) ([]byte, error) {
 	if off < 0 || length < 0 || off > f.size || length > f.size-off {
 		return nil, f.errorf(-1, "", off, "%w: range [%d, +%d) lies outside the file of %d bytes", ErrCorrupt, off, length, f.size)
 	}
+	if ra, ok := f.r.(ReadAheader); ok {
+		f.indexesAhead.Do(func() { f.readIndexesAhead(ra) })
+	}
 	b, err := f.readRange(off, length)
 	if err != nil {
 		return nil, f.wrap(-1, "", off, err)
 	}
 	return b, nil
+}
+
+// ReadAheader is a reader that can start reading a range before it is
+// asked for (a file in an object store, where each read is a request).
+type ReadAheader interface {
+	ReadAhead(off, n int64)
+}
+
+// maxIndexAhead bounds the bytes read ahead for page indexes and bloom
+// filters.
+const maxIndexAhead = 64 << 20
+
+// readIndexesAhead asks for the bytes between the last row group's pages
+// and the footer — where writers put the page indexes and bloom filters —
+// at once, when the first of them is read: one request instead of one
+// per column chunk.
+func (f *File) readIndexesAhead(ra ReadAheader) {
+	last := len(f.Meta.RowGroups) - 1
+	if last < 0 || len(f.Schema.Leaves) == 0 {
+		return
+	}
+	// Writers put a row group's column chunks in schema order: the last
+	// leaf's chunk ends the pages (were it not so, the range read ahead
+	// would only hold some pages too).
+	c, err := f.Chunk(last, len(f.Schema.Leaves)-1)
+	if err != nil {
+		return
+	}
+	start, n, err := c.ByteRange()
+	if err != nil {
+		return
+	}
+	if end := start + n; end < f.footerStart && f.footerStart-end <= maxIndexAhead {
+		ra.ReadAhead(end, f.footerStart-end)
+	}
 }

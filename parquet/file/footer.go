@@ -177,6 +177,8 @@ type File struct {
 	index  *format.FooterIndex
 	chunks []*format.Chunks
 	lazy   []lazyRowGroup
+	// indexesAhead reads the page index region ahead once (ReadRange).
+	indexesAhead sync.Once
 }
 
 type lazyRowGroup struct {

@@ -9,13 +9,17 @@ import (
 	"time"
 
 	"github.com/carquet-go/carquet/internal/fakes3"
+	"github.com/carquet-go/carquet/objstore"
 	_ "github.com/carquet-go/carquet/objstore/s3"
 )
 
 // TestQueriesS3 runs the 22 queries on tables in an S3 bucket (an S3
 // server on loopback holding each writer's files) and requires DuckDB's
-// answers over the same files on disk. It logs, per query, the requests
-// and bytes the server counted and the time next to the local files'.
+// answers over the same files on disk. Each query runs cold, on a new
+// database with no footer cached; the test logs the requests and bytes
+// the server counted and the time next to the local files'.
+// $CARQUET_S3_LATENCY (a duration, default 0) delays every answer of the
+// server, as a store across a network would.
 func TestQueriesS3(t *testing.T) {
 	d := dataset(t)
 	qs, err := Queries()
@@ -23,6 +27,13 @@ func TestQueriesS3(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := fakes3.Start(t, "tpch")
+	if s := os.Getenv("CARQUET_S3_LATENCY"); s != "" {
+		lat, err := time.ParseDuration(s)
+		if err != nil {
+			t.Fatalf("CARQUET_S3_LATENCY=%q: %v", s, err)
+		}
+		srv.SetLatency(lat)
+	}
 	for _, w := range Writers {
 		t.Run(w+"-files", func(t *testing.T) {
 			dir := d.Path(w)
@@ -43,11 +54,6 @@ func TestQueriesS3(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			remote, err := sql.Open("carquet", "s3://tpch/"+w+"/?"+srv.Query()+"&mode=ro&threads=2")
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { remote.Close() })
 			local, duck := openBoth(t, dir)
 			t.Logf("%s's files: %d bytes in the bucket", w, total)
 			for _, q := range qs {
@@ -61,6 +67,13 @@ func TestQueriesS3(t *testing.T) {
 						t.Fatalf("carquet, local files: %v", err)
 					}
 					localTime := time.Since(start)
+					// Cold: a new database, no footer cached.
+					objstore.ClearCache()
+					remote, err := sql.Open("carquet", "s3://tpch/"+w+"/?"+srv.Query()+"&mode=ro&threads=2")
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer remote.Close()
 					srv.Reset()
 					start = time.Now()
 					got, err := Run(context.Background(), remote, q.SQL)
