@@ -142,6 +142,26 @@ func TestS3SameAnswers(t *testing.T) {
 	if err := remote.QueryRow(`SELECT COUNT(*) FROM 's3://lake/db/events/b.parquet'`).Scan(&n); err != nil || n != 3000 {
 		t.Errorf("FROM a URL: %d %v", n, err)
 	}
+	for q, want := range map[string]int64{
+		`SELECT COUNT(*) FROM 's3://lake/db/events/*.parquet'`:                8000,
+		`SELECT COUNT(*) FROM read_parquet('s3://lake/db/hive/**/*.parquet')`: 200,
+		`SELECT COUNT(*) FROM 's3://lake/db/hive' WHERE year = 2021`:          100,
+		`SELECT COUNT(*) FROM 's3://lake/db/h*/year=2020/*.parquet'`:          100,
+	} {
+		if err := remote.QueryRow(q).Scan(&n); err != nil || n != want {
+			t.Errorf("%s: %d %v, want %d", q, n, err, want)
+		}
+	}
+	// A local database reads a bucket with external_access=read, and
+	// only then.
+	reader := openS3(t, srv, t.TempDir(), "external_access=read")
+	if err := reader.QueryRow(`SELECT COUNT(*) FROM 's3://lake/db/events/*.parquet'`).Scan(&n); err != nil || n != 8000 {
+		t.Errorf("a local database reading a bucket: %d %v", n, err)
+	}
+	confined := openS3(t, srv, t.TempDir(), "")
+	if err := confined.QueryRow(`SELECT COUNT(*) FROM 's3://lake/db/events/*.parquet'`).Scan(&n); err == nil || !strings.Contains(err.Error(), "external_access=read") {
+		t.Errorf("a local database without external_access read a bucket: %v", err)
+	}
 	one := openS3(t, srv, "s3://lake/db/sales.parquet", "")
 	if err := one.QueryRow(`SELECT COUNT(*) FROM sales`).Scan(&n); err != nil || n != 100000 {
 		t.Errorf("one-object DSN: %d %v", n, err)
