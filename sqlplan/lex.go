@@ -2,6 +2,8 @@ package sqlplan
 
 import (
 	"strings"
+
+	"github.com/xwb1989/sqlparser"
 )
 
 // tokKind classifies the tokens of the rewrite layer's lexer.
@@ -228,4 +230,74 @@ func splitStatements(src string) ([]string, []int, error) {
 	}
 	flush(len(src))
 	return stmts, starts, nil
+}
+
+// parserKeyword reports whether the parser takes word as a keyword rather
+// than a name.
+func parserKeyword(word string) bool {
+	typ, _ := sqlparser.NewStringTokenizer(word).Scan()
+	return typ != sqlparser.ID
+}
+
+// namesAfterAs are the reserved words of the parser that queries use as
+// aliases (DuckDB takes any word after AS): quoted there, they name a
+// column. Words that may follow AS in another sense (a type in CAST, a
+// query after CREATE ... AS, VALUES, TABLE) are not among them.
+var namesAfterAs = map[string]bool{
+	"key": true, "order": true, "group": true, "window": true, "index": true,
+	"default": true, "desc": true, "asc": true, "match": true, "next": true,
+	"to": true, "schema": true, "database": true, "limit": true, "offset": true,
+	"separator": true, "column": true, "check": true, "range": true, "rows": true,
+	"primary": true, "references": true, "unique": true, "using": true, "status": true,
+	"option": true, "read": true, "write": true, "show": true, "begin": true,
+}
+
+// quoteKeywordNames back-quotes keywords that stand for names where only
+// a name can stand: after AS (an alias, outside CAST), after a '.' (a
+// qualified column or a struct field: t.key, s.order), and key alone (a
+// common column name, a keyword only after PRIMARY, FOREIGN or UNIQUE).
+// The parser then reads them as names; the text of every other token is
+// left as it is.
+func quoteKeywordNames(toks []token) []token {
+	var out []token
+	var calls []string // the word before each open parenthesis
+	prev := func(i int) token {
+		if i > 0 {
+			return toks[i-1]
+		}
+		return token{kind: tkSpace}
+	}
+	for i, t := range toks {
+		switch {
+		case t.kind == tkOp && t.text == "(":
+			calls = append(calls, strings.ToLower(prev(i).text))
+		case t.kind == tkOp && t.text == ")" && len(calls) > 0:
+			calls = calls[:len(calls)-1]
+		}
+		if t.kind != tkIdent {
+			continue
+		}
+		word := strings.ToLower(t.text)
+		p := prev(i)
+		quote := false
+		switch {
+		case p.kind == tkOp && p.text == "." && i >= 2 && toks[i-2].kind != tkOp:
+			quote = parserKeyword(word)
+		case p.is("as"):
+			inCast := len(calls) > 0 && (calls[len(calls)-1] == "cast" || calls[len(calls)-1] == "try_cast")
+			quote = namesAfterAs[word] && !inCast
+		case word == "key":
+			quote = !p.is("primary") && !p.is("foreign") && !p.is("unique")
+		}
+		if quote {
+			if out == nil {
+				out = append([]token(nil), toks...)
+			}
+			out[i] = token{kind: tkQuoted, text: backquote(t.text), pos: t.pos}
+		}
+	}
+	if out == nil {
+		return toks
+	}
+	return out
 }

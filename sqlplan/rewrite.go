@@ -189,6 +189,7 @@ var unsupportedWords = map[string]string{
 
 // rewriteTokens rewrites toks (significant tokens of src).
 func rewriteTokens(src string, toks []token) (*source, error) {
+	toks = quoteKeywordNames(toks)
 	toks, err := inlineWindows(src, toks)
 	if err != nil {
 		return nil, err
