@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/carquet-go/carquet/objstore"
 	pqformat "github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
 )
@@ -38,13 +39,18 @@ github.com/carquet-go/carquet.`,
 		return err
 	}
 	defer f.Close()
+	// A URL's options (credentials among them) stay out of the code.
+	src, _, _ := strings.Cut(pos[0], "?")
+	if !objstore.IsURL(pos[0]) {
+		src = pos[0]
+	}
 	lfs, err := f.Schema.LogicalFields()
 	if err != nil {
 		return err
 	}
 	name := *pkg
 	if name == "" {
-		name = packageName(pos[0])
+		name = packageName(src)
 	}
 	if !isIdent(name) {
 		return fmt.Errorf("codegen: %q is not a valid package name: %w", name, errUsage)
@@ -52,15 +58,15 @@ github.com/carquet-go/carquet.`,
 	if !isIdent(*typ) || !unicode.IsUpper([]rune(*typ)[0]) {
 		return fmt.Errorf("codegen: %q is not an exported type name: %w", *typ, errUsage)
 	}
-	src, err := generate(name, *typ, filepath.Base(pos[0]), lfs)
+	code, err := generate(name, *typ, filepath.Base(src), lfs)
 	if err != nil {
 		return err
 	}
 	if *out == "" {
-		_, err = e.stdout.Write(src)
+		_, err = e.stdout.Write(code)
 		return err
 	}
-	return os.WriteFile(*out, src, 0o644)
+	return os.WriteFile(*out, code, 0o644)
 }
 
 func isIdent(s string) bool {

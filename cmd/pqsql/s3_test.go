@@ -35,6 +35,7 @@ func TestS3Paths(t *testing.T) {
 	for _, args := range [][]string{
 		{"schema"}, {"columns"}, {"count"}, {"head", "-n", "3"}, {"tail", "-n", "2"},
 		{"stat"}, {"meta"}, {"count", "-p", "amount > 100"}, {"cat", "--limit", "4", "-c", "ts,amount"},
+		{"sample", "-n", "3", "--seed", "7"}, {"export", "--limit", "5"}, {"codegen"},
 	} {
 		got := ok(t, append(args, ev)...)
 		want := ok(t, append(args, local)...)
