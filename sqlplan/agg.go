@@ -1202,6 +1202,8 @@ type grouper struct {
 	// keys in front of multi.
 	multiVals  [][]int64
 	multiCache *[multiCacheSize]multiCacheEntry
+	// multiDense indexes keys in small ranges directly (densekeys.go).
+	multiDense denseKeys
 	// codeIDs maps the codes of a dictionary (a coded key column's Dict)
 	// to group ids, -1 until seen.
 	codeIDs map[*Col][]int32
@@ -1562,34 +1564,39 @@ func (g *grouper) assignMulti(cols []*Col, n int, gids []int32) {
 		}
 		vals[j] = v
 	}
+	if g.assignDense(cols, vals, n, gids) {
+		return
+	}
+	for i := 0; i < n; i++ {
+		gids[i] = g.multiID(cols, vals, i)
+	}
+}
+
+// multiID is the group of row i, whose key values are vals[.][i]: from
+// the cache of recent keys, else the map (a new group if need be).
+func (g *grouper) multiID(cols []*Col, vals [][]int64, i int) int32 {
 	if g.multiCache == nil {
 		g.multiCache = new([multiCacheSize]multiCacheEntry)
 	}
-	cache := g.multiCache
 	var k multiKey
-	for i := 0; i < n; i++ {
-		k.nulls = 0
-		for j, c := range cols {
-			if c.Null != nil && c.Null[i] {
-				k.nulls |= 1 << j
-				k.v[j] = 0
-				continue
-			}
-			k.v[j] = vals[j][i]
-		}
-		e := &cache[k.slot()]
-		if e.ok && e.k == k {
-			gids[i] = e.id
+	for j, c := range cols {
+		if c.Null != nil && c.Null[i] {
+			k.nulls |= 1 << j
 			continue
 		}
-		id, ok := g.multi[k]
-		if !ok {
-			id = g.newGroup(cols, i)
-			g.multi[k] = id
-		}
-		e.k, e.id, e.ok = k, id, true
-		gids[i] = id
+		k.v[j] = vals[j][i]
 	}
+	e := &g.multiCache[k.slot()]
+	if e.ok && e.k == k {
+		return e.id
+	}
+	id, ok := g.multi[k]
+	if !ok {
+		id = g.newGroup(cols, i)
+		g.multi[k] = id
+	}
+	e.k, e.id, e.ok = k, id, true
+	return id
 }
 
 // multiCacheSize is the number of recent keys assignMulti remembers.

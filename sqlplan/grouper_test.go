@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"testing"
 )
 
@@ -60,5 +61,71 @@ func TestAggregationReservesGroupsFromFooters(t *testing.T) {
 	}
 	if g, d := groupsHint(nil, nil); g != 0 || d != -1 {
 		t.Errorf("no keys: hint %d %d", g, d)
+	}
+}
+
+// Multi-column keys in small ranges go through the direct table; ranges
+// that grow rebuild it, nulls and wide ranges take the map; a key keeps
+// its group throughout, whichever way it is found.
+func TestGrouperDenseMultiKeys(t *testing.T) {
+	strCol := func(vals []string, null []bool) *Col {
+		c := &Col{T: tString, Len: len(vals), Off: []int32{0}, Null: null}
+		for _, v := range vals {
+			c.Data = append(c.Data, v...)
+			c.Off = append(c.Off, int32(len(c.Data)))
+		}
+		return c
+	}
+	g := newGrouper([]Type{tString, tInt})
+	ids := map[string]int32{}
+	r := rand.New(rand.NewPCG(7, 8))
+	check := func(strs []string, ints []int64, null []bool) {
+		t.Helper()
+		gids := make([]int32, len(strs))
+		g.assign([]*Col{strCol(strs, null), {T: tInt, Len: len(ints), I: ints}}, len(strs), gids)
+		for i := range strs {
+			k := strs[i] + "|" + strconv.FormatInt(ints[i], 10)
+			if null != nil && null[i] {
+				k = "NULL|" + strconv.FormatInt(ints[i], 10)
+			}
+			if id, ok := ids[k]; ok && id != gids[i] {
+				t.Fatalf("key %q: group %d, was %d", k, gids[i], id)
+			}
+			ids[k] = gids[i]
+		}
+	}
+	batch := func(letters string, lo, hi int64, nulls bool) {
+		strs := make([]string, 2000)
+		ints := make([]int64, 2000)
+		var null []bool
+		if nulls {
+			null = make([]bool, 2000)
+		}
+		for i := range strs {
+			strs[i] = string(letters[r.IntN(len(letters))])
+			ints[i] = lo + r.Int64N(hi-lo+1)
+			if nulls && i%7 == 0 {
+				null[i] = true
+			}
+		}
+		check(strs, ints, null)
+	}
+	batch("AR", 1, 3, false)
+	if g.multiDense.table == nil {
+		t.Fatal("small ranges did not build the direct table")
+	}
+	batch("ARN", -5, 10, false) // ranges grow: the table is rebuilt
+	batch("AR", 1, 3, true)     // nulls: the map
+	batch("NOFA", 0, 20, false)
+	if g.multiDense.off {
+		t.Fatal("the table was given up while its ranges stayed small")
+	}
+	batch("AR", 0, 1<<20, false) // too wide: the map for good
+	if !g.multiDense.off {
+		t.Fatal("a range of 2^20 kept the direct table")
+	}
+	batch("AR", 1, 3, false)
+	if g.n != len(ids) {
+		t.Fatalf("%d groups for %d keys", g.n, len(ids))
 	}
 }
