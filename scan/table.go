@@ -149,10 +149,35 @@ func Open(path string, opts Options) (*Table, error) {
 		}
 		t.Files = append(t.Files, ref)
 	}
+	if err := t.openAll(); err != nil {
+		return nil, err
+	}
 	if err := t.buildColumns(partOrder); err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+// openAll opens the footers of a remote table's files in parallel (16
+// requests at a time), before buildColumns reads them one by one.
+func (t *Table) openAll() error {
+	if len(t.Files) < 2 || !objstore.IsURL(t.Files[0].Path) {
+		return nil
+	}
+	sem := make(chan struct{}, 16)
+	errs := make([]error, len(t.Files))
+	var wg sync.WaitGroup
+	for i := range t.Files {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			_, errs[i] = t.File(i)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 func tableName(path string) string {
@@ -236,18 +261,28 @@ func (t *Table) File(i int) (*file.File, error) {
 	}
 	ref := t.Files[i]
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	if f, ok := t.open[ref.Path]; ok {
+		t.mu.Unlock()
 		return f, nil
 	}
 	if objstore.IsURL(ref.Path) {
+		// A request: made outside the lock, so that files open in
+		// parallel (openAll); the first to finish is kept.
+		t.mu.Unlock()
 		f, err := t.openRemoteFile(ref)
 		if err != nil {
 			return nil, err
 		}
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if g, ok := t.open[ref.Path]; ok {
+			f.Close()
+			return g, nil
+		}
 		t.open[ref.Path] = f
 		return f, nil
 	}
+	defer t.mu.Unlock()
 	// Column chunk metadata is decoded lazily: a query over a wide table
 	// decodes only the chunks of the columns it reads.
 	f, err := file.OpenFile(ref.Path, file.Options{SkipChecksums: t.opts.SkipChecksums, LazyColumns: true, Limits: t.opts.Limits}, t.opts.Mmap)
