@@ -192,6 +192,37 @@ func (t *Table) openRemoteFile(ref FileRef) (*file.File, error) {
 	return openRemote(ctx, st, ref, loc.Key, file.Options{Name: ref.Path, SkipChecksums: t.opts.SkipChecksums, LazyColumns: true, Limits: t.opts.Limits})
 }
 
+// openAhead starts opening the footers of a remote Delta table's files
+// that its log's statistics keep, 16 at a time, while plan works through
+// them in order (a folder table's are open already: openAll).
+func (s *Scanner) openAhead() {
+	t := s.t
+	if t.delta == nil || len(t.Files) < 2 || !objstore.IsURL(t.Files[0].Path) {
+		return
+	}
+	var keep []int
+	for fi := range t.Files {
+		if s.filter != nil && !s.req.NoPruning && !s.deltaFileMayMatch(fi, s.filter) {
+			continue
+		}
+		keep = append(keep, fi)
+	}
+	go func() {
+		sem := make(chan struct{}, 16)
+		for _, fi := range keep {
+			select {
+			case sem <- struct{}{}:
+			case <-s.ctx.Done():
+				return
+			}
+			go func() {
+				defer func() { <-sem }()
+				t.File(fi) // an error shows when plan opens the file
+			}()
+		}
+	}()
+}
+
 // prefetchAhead announces a unit's ranges when the planner queues it,
 // before a worker takes it: the pages its filter's page index leaves (the
 // worker computes them again, from the cached indexes), within its span.

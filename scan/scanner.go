@@ -216,6 +216,7 @@ func (s *Scanner) start() {
 // plan sends every row group that survives pruning to the workers (and,
 // in order, to the consumer).
 func (s *Scanner) plan(work chan<- *unit) {
+	s.openAhead()
 	for fi := range s.t.Files {
 		atomic.AddInt64(&s.stats.Files, 1)
 		// A Delta file is pruned by its add action (partition values and

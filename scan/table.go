@@ -82,8 +82,9 @@ type Table struct {
 	Columns []Column
 	opts    Options
 
-	mu   sync.Mutex
-	open map[string]*file.File
+	mu     sync.Mutex
+	open   map[string]*file.File
+	closed bool
 
 	// delta is set for a Delta table (a folder with a _delta_log).
 	delta *deltaState
@@ -279,6 +280,10 @@ func (t *Table) File(i int) (*file.File, error) {
 			f.Close()
 			return g, nil
 		}
+		if t.closed {
+			f.Close() // opened ahead for a scan that is over
+			return nil, fmt.Errorf("%s: the table is closed", ref.Path)
+		}
 		t.open[ref.Path] = f
 		return f, nil
 	}
@@ -321,6 +326,7 @@ func (t *Table) WithFile(path string) (*Table, error) {
 func (t *Table) Close() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.closed = true
 	var first error
 	for p, f := range t.open {
 		if err := f.Close(); err != nil && first == nil {
