@@ -296,3 +296,51 @@ func (e *Engine) createRemote(ctx context.Context, url string, sch *schema.Schem
 	}
 	return e.writeRemote(ctx, url, sch, opts, fill)
 }
+
+// warmRemote opens at once the tables of a remote root that a
+// statement's text names, so that planning, which opens its tables one
+// after another, finds them open: each costs a round trip or two (its
+// footers). A word that only looks like a table's name costs an open of
+// that table, nothing more.
+func (e *Engine) warmRemote(text string) {
+	if !e.remote() || e.opts.DeltaVersion != nil {
+		return
+	}
+	toks, err := lex(text)
+	if err != nil {
+		return
+	}
+	tables, err := e.remoteTables()
+	if err != nil || len(tables) < 2 {
+		return
+	}
+	byName := make(map[string]string, len(tables))
+	for name, p := range tables {
+		byName[strings.ToLower(name)] = p
+	}
+	seen := map[string]bool{}
+	var paths []string
+	for _, t := range toks {
+		if t.kind != tkIdent && t.kind != tkQuoted && t.kind != tkDQuoted {
+			continue
+		}
+		if p, ok := byName[strings.ToLower(t.unquoted())]; ok && !seen[p] {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	if len(paths) < 2 {
+		return
+	}
+	var wg sync.WaitGroup
+	for _, p := range paths {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if t, err := e.acquire(p, nil, false); err == nil {
+				e.release(t) // stays open for the planner
+			}
+		}()
+	}
+	wg.Wait()
+}
