@@ -234,3 +234,12 @@ func storeID(l Location) string {
 
 // IsNotExist reports whether err says an object is missing.
 func IsNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// CreateURL starts writing the object at url (see Store.Create).
+func CreateURL(ctx context.Context, url string, options map[string]string, ifAbsent bool) (Upload, error) {
+	st, loc, err := Resolve(ctx, url, options)
+	if err != nil {
+		return nil, err
+	}
+	return st.Create(ctx, loc.Key, ifAbsent)
+}

@@ -225,22 +225,12 @@ func sanitizeHost(h string) string {
 // putObject writes one object at url, created only if the name is free;
 // nothing is visible unless all of it is.
 func (e *Engine) putObject(ctx context.Context, url string, sch *schema.Schema, opts []writer.Option, fill func(w *writer.Writer) error) error {
-	st, loc, err := objstore.Resolve(ctx, url, e.opts.Store)
+	up, err := objstore.CreateURL(ctx, url, e.opts.Store, true)
 	if err != nil {
 		return err
 	}
-	up, err := st.Create(ctx, loc.Key, true)
+	w, err := writer.NewUpload(up, sch, opts...)
 	if err != nil {
-		return err
-	}
-	w, err := writer.NewCommitted(up, sch, func(commit bool) error {
-		if commit {
-			return up.Commit()
-		}
-		return up.Abort()
-	}, opts...)
-	if err != nil {
-		up.Abort()
 		return err
 	}
 	if err := fill(w); err != nil {

@@ -98,6 +98,30 @@ func NewCommitted(w io.Writer, sch *schema.Schema, finish func(commit bool) erro
 	return wr, nil
 }
 
+// Upload is a sink that must be finished, as an object store's upload
+// (objstore.Upload): nothing is visible before Commit.
+type Upload interface {
+	io.Writer
+	Commit() error
+	Abort() error
+}
+
+// NewUpload is New for an upload: Close commits it, Abort or a failed
+// Close aborts it (as does a failure of NewUpload itself).
+func NewUpload(up Upload, sch *schema.Schema, opts ...Option) (*Writer, error) {
+	w, err := NewCommitted(up, sch, func(commit bool) error {
+		if commit {
+			return up.Commit()
+		}
+		return up.Abort()
+	}, opts...)
+	if err != nil {
+		up.Abort()
+		return nil, err
+	}
+	return w, nil
+}
+
 func newWriter(w io.Writer, sch *schema.Schema, opts []Option) (*Writer, error) {
 	if sch == nil || sch.Root == nil {
 		return nil, fmt.Errorf("writer: no schema")

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -17,7 +18,9 @@ import (
 	"time"
 
 	"github.com/carquet-go/carquet/internal/cli/output"
+	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -925,7 +928,7 @@ decimal(p,s), uuid; a "!" after a type makes the column required.`,
 	} else {
 		src = newJSONLSource(cr, hdr)
 	}
-	w, err := writer.Create(dest, sch, opts...)
+	w, err := createOutput(e.ctx, dest, sch, opts)
 	if err != nil {
 		return err
 	}
@@ -1034,4 +1037,17 @@ func (c *countingReader) Read(p []byte) (int, error) {
 		c.bar.Set(c.base + c.n)
 	}
 	return n, err
+}
+
+// createOutput writes a Parquet file at dest: a local path (put in place
+// when it is complete) or an object store URL (visible once complete).
+func createOutput(ctx context.Context, dest string, sch *schema.Schema, opts []writer.Option) (*writer.Writer, error) {
+	if !objstore.IsURL(dest) {
+		return writer.Create(dest, sch, opts...)
+	}
+	up, err := objstore.CreateURL(ctx, dest, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	return writer.NewUpload(up, sch, opts...)
 }

@@ -54,6 +54,15 @@ func TestS3Paths(t *testing.T) {
 	if out := ok(t, "validate", ev); !strings.Contains(strings.ToLower(out), "ok") {
 		t.Errorf("validate:\n%s", out)
 	}
+	// import writes to a bucket.
+	csv := filepath.Join(t.TempDir(), "in.csv")
+	if err := os.WriteFile(csv, []byte("a,b\n1,x\n2,y\n3,z\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, "import", "-o", "s3://lake/fx/imported.parquet"+q, csv)
+	if out := ok(t, "count", "s3://lake/fx/imported.parquet"+q); strings.TrimSpace(out) != "3" {
+		t.Errorf("count of the imported object: %q", out)
+	}
 	// A folder in the bucket as the shell's database.
 	got := ok(t, "s3://lake/fx/"+q, "SELECT COUNT(*) FROM events")
 	want := ok(t, dir, "SELECT COUNT(*) FROM events")
