@@ -105,6 +105,10 @@ func (o *Object) ReadAt(p []byte, off int64) (int, error) {
 // maxAttempts bounds the reads of one range whose body is cut short.
 const maxAttempts = 5
 
+// requestTimeout bounds one attempt at a range, body included (a
+// variable for tests).
+var requestTimeout = 2 * time.Minute
+
 // get fills p with the bytes at off, retrying a body cut short or a
 // connection reset, with backoff.
 func (o *Object) get(ctx context.Context, p []byte, off int64) error {
@@ -120,8 +124,10 @@ func (o *Object) get(ctx context.Context, p []byte, off int64) error {
 		var body bool
 		body, err = o.getOnce(ctx, p, off)
 		// The store's client retried the request itself; what is left to
-		// retry here is a body that broke off.
-		if err == nil || !body || !retryable(err) || ctx.Err() != nil {
+		// retry here is a body that broke off, or an attempt that timed
+		// out while the query still runs.
+		timedOut := errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil
+		if err == nil || ctx.Err() != nil || !timedOut && (!body || !retryable(err)) {
 			break
 		}
 	}
@@ -135,6 +141,10 @@ func (o *Object) get(ctx context.Context, p []byte, off int64) error {
 // while reading the response's body.
 func (o *Object) getOnce(ctx context.Context, p []byte, off int64) (body bool, err error) {
 	o.Requests.Add(1)
+	// A server that stops answering fails the attempt, never hangs the
+	// query: its context may have no deadline of its own.
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
 	rc, err := o.st.ReadRange(ctx, o.key, off, int64(len(p)), o.etag)
 	if err != nil {
 		return false, err

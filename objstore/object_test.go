@@ -9,20 +9,27 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/carquet-go/carquet/internal/fakes3"
 )
 
 // counting wraps a Store, counting ranged reads; cut > 0 makes each of
-// the next cut reads break off after 10 bytes.
+// the next cut reads break off after 10 bytes, hang > 0 each of the next
+// hang reads wait until its context ends.
 type counting struct {
 	Store
 	reads atomic.Int64
 	cut   atomic.Int64
+	hang  atomic.Int64
 }
 
 func (c *counting) ReadRange(ctx context.Context, key string, off, n int64, etag string) (io.ReadCloser, error) {
 	c.reads.Add(1)
+	if c.hang.Add(-1) >= 0 {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
 	rc, err := c.Store.ReadRange(ctx, key, off, n, etag)
 	if err != nil || c.cut.Add(-1) < 0 {
 		return rc, err
@@ -196,5 +203,28 @@ func TestParseAndJoin(t *testing.T) {
 	}
 	if _, _, err := Resolve(context.Background(), "nosuch://b/k", nil); err == nil {
 		t.Error("a scheme without a store was resolved")
+	}
+}
+
+// A store that stops answering fails an attempt after requestTimeout; the
+// read is tried again, and gives up with an error rather than hang.
+func TestHungRequestsTimeOut(t *testing.T) {
+	st, e, data := fixture(t, 10_000)
+	old := requestTimeout
+	requestTimeout = 50 * time.Millisecond
+	defer func() { requestTimeout = old }()
+	st.hang.Store(1)
+	o := Open(context.Background(), st, "file:///obj", e)
+	readAt(t, o, data, 0, 100)
+	if n := st.reads.Load(); n != 2 {
+		t.Fatalf("%d reads, want 2 (one hung)", n)
+	}
+	st.hang.Store(maxAttempts)
+	start := time.Now()
+	if _, err := o.ReadAt(make([]byte, 10), 0); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a store that never answers: %v", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("gave up after %v", d)
 	}
 }
