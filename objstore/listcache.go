@@ -19,7 +19,9 @@ import (
 const ListingTTL = time.Second
 
 // listCache wraps a Store, answering List and Stat from a recent listing
-// of an enclosing prefix.
+// of an enclosing prefix. The requests it makes time out after
+// requestTimeout, as reads do: a store that stops answering fails the
+// statement.
 type listCache struct {
 	Store
 	mu    sync.Mutex
@@ -61,6 +63,8 @@ func (c *listCache) List(ctx context.Context, prefix string) ([]Entry, error) {
 		}
 		return ents[lo:hi:hi], nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
 	ents, err := c.Store.List(ctx, prefix)
 	if err != nil {
 		return nil, err
@@ -79,6 +83,8 @@ func (c *listCache) Stat(ctx context.Context, key string) (Entry, error) {
 		}
 		return Entry{}, fmt.Errorf("%s: %w", key, fs.ErrNotExist)
 	}
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
 	return c.Store.Stat(ctx, key)
 }
 
