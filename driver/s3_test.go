@@ -281,6 +281,22 @@ func TestS3Writes(t *testing.T) {
 	if keys := srv.Keys(t, "lake", "db/top"); len(keys) != 0 {
 		t.Fatalf("after DROP: %v", keys)
 	}
+	// A store that refuses the upload: the INSERT fails, naming the
+	// object, and the table is as it was.
+	impatient := openS3(t, srv, "s3://lake/db/", "max_attempts=2")
+	before := srv.Keys(t, "lake", "db/events/")
+	srv.Inject(fakes3.Fault{Method: "PUT", Status: 503})
+	_, err = impatient.Exec(`INSERT INTO events VALUES (9200, 1, 'refused')`)
+	srv.Reset()
+	if err == nil || !strings.Contains(err.Error(), "db/events/part-") {
+		t.Errorf("INSERT into a store that refuses uploads: %v", err)
+	}
+	if after := srv.Keys(t, "lake", "db/events/"); len(after) != len(before) {
+		t.Errorf("a failed INSERT left objects: %v, was %v", after, before)
+	}
+	if err := impatient.QueryRow(`SELECT COUNT(*) FROM events WHERE id = 9200`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("a failed INSERT's rows: %d %v", n, err)
+	}
 	// Writes outside the root are refused.
 	if _, err := remote.Exec(`COPY (SELECT 1 AS a) TO 's3://lake/elsewhere/x.parquet'`); err == nil {
 		t.Error("COPY outside the root was accepted")

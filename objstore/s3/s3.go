@@ -133,7 +133,12 @@ type store struct {
 	bucket string
 }
 
+// wrap names the object in an error of the SDK, as fs.ErrNotExist or
+// fs.ErrExist where the store says so.
 func (s *store) wrap(key string, err error) error {
+	if err == nil {
+		return nil
+	}
 	var ae smithy.APIError
 	if errors.As(err, &ae) {
 		switch ae.ErrorCode() {
@@ -145,7 +150,7 @@ func (s *store) wrap(key string, err error) error {
 			return fmt.Errorf("s3://%s/%s: %w", s.bucket, key, fs.ErrExist)
 		}
 	}
-	return err
+	return fmt.Errorf("s3://%s/%s: %w", s.bucket, key, err)
 }
 
 func (s *store) Stat(ctx context.Context, key string) (objstore.Entry, error) {
