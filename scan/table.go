@@ -151,9 +151,11 @@ func Open(path string, opts Options) (*Table, error) {
 		t.Files = append(t.Files, ref)
 	}
 	if err := t.openAll(); err != nil {
+		t.Close()
 		return nil, err
 	}
 	if err := t.buildColumns(partOrder); err != nil {
+		t.Close()
 		return nil, err
 	}
 	return t, nil
