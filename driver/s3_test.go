@@ -137,6 +137,11 @@ func TestS3SameAnswers(t *testing.T) {
 	if fmt.Sprint(got) != "[[dl] [events] [hive] [sales]]" {
 		t.Errorf("tables: %v", got)
 	}
+	for _, q := range []string{`SHOW TABLES`, `DESCRIBE sales`, `EXPLAIN SELECT COUNT(*) FROM events JOIN sales ON sales.id = events.sale`, `EXPLAIN ANALYZE SELECT SUM(amount) FROM sales WHERE id < 100`} {
+		if _, err := queryAll(remote, q); err != nil {
+			t.Errorf("%s: %v", q, err)
+		}
+	}
 	// URLs in FROM: inside the root, and a one-object DSN.
 	var n int64
 	if err := remote.QueryRow(`SELECT COUNT(*) FROM 's3://lake/db/events/b.parquet'`).Scan(&n); err != nil || n != 3000 {

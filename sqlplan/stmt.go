@@ -468,7 +468,9 @@ func (s *Stmt) Query(ctx context.Context, args []Arg) (*Rows, error) {
 // table as the transaction first read it (see Tx).
 func (s *Stmt) QueryTx(ctx context.Context, args []Arg, tx *Tx) (_ *Rows, err error) {
 	defer recoverInternal(&err)
-	s.e.warmRemote(s.src.orig)
+	if s.src != nil {
+		s.e.warmRemote(s.src.orig)
+	}
 	p := &planner{e: s.e, src: s.src, args: args, ctx: ctx, tx: tx}
 	rows, err := s.query(ctx, p)
 	if err != nil {
