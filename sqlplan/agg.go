@@ -326,6 +326,11 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 			spec.t = Type{Kind: KNested, Elem: &elem}
 		}
 	case "bool_and", "bool_or":
+		// As DuckDB, only a BOOLEAN (or a bare NULL): bool_or(0) or
+		// bool_or('true') is a binder error there, not a cast.
+		if at.Kind != KBool && at.Kind != KNull {
+			return nil, errorf("%s(%s) is not defined: %s takes a BOOLEAN", spec.fn, at.SQLName(), spec.fn)
+		}
 		spec.arg, err = p.coerce(spec.arg, tBool)
 		spec.t = tBool
 	case "product", "skewness", "kurtosis", "kurtosis_pop", "geomean":

@@ -99,34 +99,7 @@ func init() {
 			}
 			return string(r), nil
 		}, false, false},
-		"substring": {2, 3, sig(tString, tString, tInt, tInt), func(a []*Col, i int) (any, error) {
-			r := []rune(str(a[0], i))
-			start := a[1].I[i]
-			n := int64(len(r)) + 1
-			if len(a) > 2 {
-				n = a[2].I[i]
-				if n < 0 {
-					return nil, fmt.Errorf("negative length %d", n)
-				}
-			}
-			// SQL positions are 1-based; a negative start counts from the
-			// end; start 0 eats into the length.
-			if start < 0 {
-				start = int64(len(r)) + start + 1
-				if start < 1 {
-					n += start - 1
-					start = 1
-				}
-			} else if start < 1 {
-				n += start - 1
-				start = 1
-			}
-			if n <= 0 || start > int64(len(r)) {
-				return "", nil
-			}
-			end := min(start-1+n, int64(len(r)))
-			return string(r[start-1 : end]), nil
-		}, false, false},
+		"substring": {2, 3, sig(tString, tString, tInt, tInt), substringRow, false, false},
 		"left": {2, 2, sig(tString, tString, tInt), func(a []*Col, i int) (any, error) {
 			r := []rune(str(a[0], i))
 			n := a[1].I[i]

@@ -97,7 +97,7 @@ func init() {
 			return translate(str(a[0], i), str(a[1], i), str(a[2], i)), nil
 		}, false, false},
 		"levenshtein": {2, 2, sig(tInt, tString), func(a []*Col, i int) (any, error) {
-			return int64(levenshtein([]rune(str(a[0], i)), []rune(str(a[1], i)))), nil
+			return int64(levenshtein(a[0].str(i), a[1].str(i))), nil
 		}, false, false},
 		"sha256": {1, 1, textOrBlob(tString), func(a []*Col, i int) (any, error) {
 			h := sha256.Sum256(a[0].str(i))
@@ -220,7 +220,9 @@ func translate(s, from, to string) string {
 	return b.String()
 }
 
-func levenshtein(a, b []rune) int {
+// levenshtein is the edit distance in bytes, as DuckDB's: a two-byte 'é'
+// replaced by 'e' costs 2.
+func levenshtein(a, b []byte) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

@@ -1,0 +1,61 @@
+package sqlplan
+
+import "fmt"
+
+// DuckDB bounds substring's offset and length to 32 bits and refuses
+// anything beyond; an absent length is the largest one allowed. Keeping
+// the bounds also keeps start+length far from int64 overflow.
+const (
+	substrMin = -1 << 32
+	substrMax = 1<<32 - 1
+)
+
+// substringRow is substring(s, start[, length]) with DuckDB's (v1.5)
+// positions, counted in characters: start k >= 0 is index k-1 (so start 0
+// is one place before the first character and eats into the length), a
+// negative start counts from the end, and a negative length takes the
+// characters before start instead of after. The span is cut to the string
+// only at the end, so a start far before it still spends its length there:
+// substring('hello', -10, 8) is 'hel'.
+func substringRow(a []*Col, i int) (any, error) {
+	start, n := a[1].I[i], int64(substrMax)
+	if len(a) > 2 {
+		n = a[2].I[i]
+	}
+	if err := substrBounds("offset", start); err != nil {
+		return nil, err
+	}
+	if err := substrBounds("length", n); err != nil {
+		return nil, err
+	}
+	r := []rune(str(a[0], i))
+	lo, hi := substrSpan(int64(len(r)), start, n)
+	if lo >= hi {
+		return "", nil
+	}
+	return string(r[lo:hi]), nil
+}
+
+func substrBounds(what string, v int64) error {
+	switch {
+	case v < substrMin:
+		return fmt.Errorf("substring %s outside of supported range (< %d)", what, int64(substrMin))
+	case v > substrMax:
+		return fmt.Errorf("substring %s outside of supported range (> %d)", what, int64(substrMax))
+	}
+	return nil
+}
+
+// substrSpan returns the half-open index range [lo, hi) of the characters
+// substring takes from a string of size characters, clipped to the string.
+func substrSpan(size, start, n int64) (lo, hi int64) {
+	from := start - 1
+	if start < 0 {
+		from = size + start
+	}
+	lo, hi = from, from+n
+	if n < 0 {
+		lo, hi = from+n, from
+	}
+	return max(lo, 0), min(hi, size)
+}
