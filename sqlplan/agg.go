@@ -43,6 +43,7 @@ type aggSpec struct {
 	orderKeys []sortKey
 	// grouping lists the keys of GROUPING(...) (by index).
 	grouping []int
+	k        int // approx_top_k's k
 }
 
 // bindAggregate binds an aggregate call above a GROUP BY.
@@ -184,6 +185,10 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		}
 		spec.arg2, bound = bound[1], bound[:1]
 	}
+	bound, err := bindCountingArgs(spec, bound)
+	if err != nil {
+		return nil, err
+	}
 	if pairStats[spec.fn] {
 		if len(bound) != 2 {
 			return nil, errorf("%s takes two arguments (y, x)", spec.fn)
@@ -226,7 +231,6 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 	if spec.arg != nil {
 		at = spec.arg.typ()
 	}
-	var err error
 	switch spec.fn {
 	case "count_star", "count":
 		spec.t = tInt
@@ -370,12 +374,16 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 			spec.t = tInt
 		}
 	default:
+		if ok, cerr := countingType(spec, at); ok {
+			err = cerr
+			break
+		}
 		return nil, unsupported("the aggregate function " + spec.fn)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if spec.distinct && spec.fn != "count" && spec.fn != "sum" && spec.fn != "avg" && spec.fn != "min" && spec.fn != "max" && spec.fn != "string_agg" && spec.fn != "list" {
+	if spec.distinct && spec.fn != "count" && spec.fn != "sum" && spec.fn != "avg" && spec.fn != "min" && spec.fn != "max" && spec.fn != "string_agg" && spec.fn != "list" && spec.fn != "histogram" {
 		return nil, unsupported(strings.ToUpper(spec.fn) + "(DISTINCT ...)")
 	}
 	agg.aggs = append(agg.aggs, spec)
@@ -486,6 +494,9 @@ func newAccumulator(a *aggSpec) accumulator {
 	}
 	if pairStats[a.fn] {
 		return &pairAcc{fn: a.fn}
+	}
+	if acc := newCountingAcc(a); acc != nil {
+		return acc
 	}
 	return &countAcc{}
 }

@@ -651,7 +651,7 @@ func colNullable(c *scopeCol) bool {
 func orderFree(aggs []*aggSpec) bool {
 	for _, a := range aggs {
 		switch a.fn {
-		case "string_agg", "any_value", "mode", "arg_max", "arg_min":
+		case "string_agg", "any_value", "mode", "arg_max", "arg_min", "approx_top_k":
 			return false
 		}
 	}
