@@ -1649,15 +1649,22 @@ func isOperatorWord(w string) bool {
 
 // valuesToSelect writes a VALUES list used as a query — at the start, in
 // parentheses or after a set operator — as SELECTs joined by UNION ALL,
-// with DuckDB's column names col0, col1, ...
+// with DuckDB's column names col0, col1, ... A VALUES list that is a FROM
+// item without parentheses (FROM VALUES (1), (2) t(a), after JOIN or a
+// comma of the FROM list too) is put in parentheses, a derived table the
+// alias after it names.
 func valuesToSelect(src string, toks []token) ([]token, error) {
 	var out []token
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		query := i == 0 || toks[i-1].kind == tkOp && toks[i-1].text == "(" || toks[i-1].is("union") || toks[i-1].is("all")
-		if !t.is("values") || !query || i+1 >= len(toks) || toks[i+1].kind != tkOp || toks[i+1].text != "(" {
+		item := t.is("values") && !query && valuesFromItem(toks, i-1)
+		if !t.is("values") || !query && !item || i+1 >= len(toks) || toks[i+1].kind != tkOp || toks[i+1].text != "(" {
 			out = append(out, t)
 			continue
+		}
+		if item {
+			out = append(out, token{kind: tkOp, text: "(", pos: t.pos})
 		}
 		j := i + 1
 		first := true
@@ -1691,9 +1698,63 @@ func valuesToSelect(src string, toks []token) ([]token, error) {
 			}
 			break
 		}
+		if item {
+			// DuckDB's grammar has no VALUES FROM item without an alias.
+			if j >= len(toks) || !toks[j].is("as") && !aliasToken(toks[j]) {
+				return nil, errAt(src, t.pos, "syntax error: VALUES in FROM needs an alias: FROM VALUES (1, 'a') t(a, b)")
+			}
+			out = append(out, token{kind: tkOp, text: ")", pos: toks[j-1].pos})
+		}
 		i = j - 1
 	}
 	return out, nil
+}
+
+// notAlias are the words after a FROM item that cannot be its alias.
+var notAlias = map[string]bool{"join": true, "inner": true, "left": true, "right": true, "full": true, "cross": true, "natural": true,
+	"on": true, "using": true, "asof": true, "positional": true, "anti": true, "semi": true, "lateral": true, "returning": true}
+
+// aliasToken reports whether t can be the alias of a FROM item.
+func aliasToken(t token) bool {
+	switch t.kind {
+	case tkQuoted, tkDQuoted:
+		return true
+	case tkIdent:
+		w := strings.ToLower(t.text)
+		return !clauseAfterFrom[w] && !notAlias[w]
+	}
+	return false
+}
+
+// valuesFromItem reports whether toks[p] is what comes before a FROM item:
+// FROM, JOIN, or a comma of a FROM list (the nearest clause word before it,
+// outside parentheses, is FROM).
+func valuesFromItem(toks []token, p int) bool {
+	switch t := toks[p]; {
+	case t.is("from"), t.is("join"):
+		return true
+	case t.kind != tkOp || t.text != ",":
+		return false
+	}
+	depth := 0
+	for k := p - 1; k >= 0; k-- {
+		t := toks[k]
+		switch {
+		case t.kind == tkOp && t.text == ")":
+			depth++
+		case t.kind == tkOp && t.text == "(":
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case depth > 0:
+		case t.is("from"):
+			return true
+		case t.kind == tkIdent && (clauseAfterFrom[strings.ToLower(t.text)] || t.is("set") || t.is("into")):
+			return false
+		}
+	}
+	return false
 }
 
 // inlineWindows takes out the WINDOW clauses (WINDOW w AS (spec), ...)
