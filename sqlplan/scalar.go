@@ -314,6 +314,9 @@ func formatScalar(t Type, v any) string {
 	case uint64:
 		return strconv.FormatUint(x, 10)
 	case float64:
+		if t.Float32 {
+			return formatFloatBits(x, 32)
+		}
 		return formatFloat(x)
 	case bool:
 		return strconv.FormatBool(x)
@@ -327,7 +330,11 @@ func formatScalar(t Type, v any) string {
 }
 
 // formatFloat writes a float the way DuckDB casts DOUBLE to VARCHAR.
-func formatFloat(f float64) string {
+func formatFloat(f float64) string { return formatFloatBits(f, 64) }
+
+// formatFloatBits is formatFloat with the shortest digits that read back
+// as the same float of that many bits (32 for FLOAT).
+func formatFloatBits(f float64, bits int) string {
 	switch {
 	case math.IsNaN(f):
 		return "nan"
@@ -339,7 +346,7 @@ func formatFloat(f float64) string {
 	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
 		return strconv.FormatFloat(f, 'f', 1, 64)
 	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
+	return strconv.FormatFloat(f, 'g', -1, bits)
 }
 
 // castScalar converts scalar v of type from into type to.
