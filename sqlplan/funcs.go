@@ -84,8 +84,20 @@ func str(c *Col, i int) string { return string(c.str(i)) }
 
 var funcs map[string]*fn
 
+// addFuncs adds scalar functions to the table. Each file's init calls it,
+// and Go runs the inits of a package's files in the order of their names:
+// whichever comes first makes the table.
+func addFuncs(m map[string]*fn) {
+	if funcs == nil {
+		funcs = make(map[string]*fn, 512)
+	}
+	for name, f := range m {
+		funcs[name] = f
+	}
+}
+
 func init() {
-	funcs = map[string]*fn{
+	addFuncs(map[string]*fn{
 		"lower": {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) { return strings.ToLower(str(a[0], i)), nil }, false, false},
 		"upper": {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) { return strings.ToUpper(str(a[0], i)), nil }, false, false},
 		"length": {1, 1, sig(tInt, tString), func(a []*Col, i int) (any, error) {
@@ -472,7 +484,7 @@ func init() {
 		"dayname":   timeNameFn(func(t time.Time) string { return t.Weekday().String() }),
 		"monthname": timeNameFn(func(t time.Time) string { return t.Month().String() }),
 		"typeof":    {1, 1, nil, nil, true, false},
-	}
+	})
 	alias := map[string]string{
 		"lcase": "lower", "ucase": "upper", "char_length": "length", "character_length": "length", "len": "length",
 		"substring_fn": "substring", "substr": "substring", "ceiling": "ceil", "pow": "power", "ifnull": "coalesce",

@@ -10,9 +10,8 @@ import (
 // block, padded with spaces to the whole part of width. x at or below min
 // (or NaN) draws nothing, x at or above max the whole width.
 
-// (In a file named after funcs.go: its init makes the table.)
 func init() {
-	funcs["bar"] = &fn{3, 4, sig(tString, tFloat), barRow, false, false}
+	addFuncs(map[string]*fn{"bar": {3, 4, sig(tString, tFloat), barRow, false, false}})
 }
 
 // barEighths are the blocks of 0/8 to 7/8 of a character's width.

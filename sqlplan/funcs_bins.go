@@ -10,11 +10,7 @@ import (
 // bounds of bin_count bins of equal width over [min, max], as a list of
 // the type of min and max (integers, doubles, dates or timestamps).
 
-func init() {
-	for name, f := range binsFuncs {
-		funcs[name] = f
-	}
-}
+func init() { addFuncs(binsFuncs) }
 
 var binsFuncs = map[string]*fn{
 	"equi_width_bins": {4, 4, bindEquiWidthBins, func(a []*Col, i int) (any, error) {

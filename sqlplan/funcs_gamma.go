@@ -9,11 +9,7 @@ import (
 
 // DuckDB's gamma, lgamma, nextafter and to_base.
 
-func init() {
-	for name, f := range gammaFuncs {
-		funcs[name] = f
-	}
-}
+func init() { addFuncs(gammaFuncs) }
 
 var gammaFuncs = map[string]*fn{
 	// gamma of a negative integer is NaN and past the double range

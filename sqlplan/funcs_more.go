@@ -139,9 +139,7 @@ func init() {
 			return us * 1000, nil
 		}, false, false},
 	}
-	for name, f := range more {
-		funcs[name] = f
-	}
+	addFuncs(more)
 	rowByTypes["hex"] = hexRow
 	rowByTypes["to_hex"] = hexRow
 	rowByTypes["epoch_ms"] = epochRow(1000)

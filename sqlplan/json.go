@@ -152,11 +152,7 @@ func jsonText(raw json.RawMessage) string {
 	return b.String()
 }
 
-func init() {
-	for name, f := range jsonFuncs {
-		funcs[name] = f
-	}
-}
+func init() { addFuncs(jsonFuncs) }
 
 var jsonFuncs = map[string]*fn{
 	"json_extract": {2, 2, sig(tString, tString), func(a []*Col, i int) (any, error) {

@@ -5,11 +5,7 @@ package sqlplan
 // bytes, not characters: a two-byte 'é' counts as two, so their results on
 // non-ASCII text match DuckDB's.
 
-func init() {
-	for name, f := range strsimFuncs {
-		funcs[name] = f
-	}
-}
+func init() { addFuncs(strsimFuncs) }
 
 var strsimFuncs = map[string]*fn{
 	// The optional third argument is a score cutoff: a similarity below
