@@ -24,29 +24,6 @@ func execS3(t *testing.T, db *sql.DB, q string) {
 	}
 }
 
-// uploadDir copies every file below dir to bucket under prefix.
-func uploadDir(t *testing.T, srv *fakes3.Server, bucket, prefix, dir string) int64 {
-	t.Helper()
-	var total int64
-	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		srv.Put(t, bucket, prefix+filepath.ToSlash(rel), b)
-		total += int64(len(b))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return total
-}
-
 // s3Fixture makes a local database (a one-file table, a folder table of
 // two files, a hive-partitioned table) and the same files in a bucket.
 func s3Fixture(t *testing.T) (local *sql.DB, srv *fakes3.Server, dir string) {
@@ -78,7 +55,7 @@ func s3Fixture(t *testing.T) (local *sql.DB, srv *fakes3.Server, dir string) {
 	b := tb.DataFile("b.parquet", cols, [][]any{{int64(3), 10.0}, {int64(4), 1.0}}, nil)
 	tb.Commit(b, deltatest.RemoveOf(a))
 	srv = fakes3.Start(t, "lake")
-	uploadDir(t, srv, "lake", "db/", dir)
+	srv.PutDir(t, "lake", "db/", dir, "")
 	return local, srv, dir
 }
 
@@ -437,16 +414,7 @@ func BenchmarkS3PointQuery(b *testing.B) {
 		}
 	}
 	srv := fakes3.Start(b, "lake")
-	var total int64
-	ents, _ := os.ReadDir(filepath.Join(dir, "big"))
-	for _, e := range ents {
-		data, err := os.ReadFile(filepath.Join(dir, "big", e.Name()))
-		if err != nil {
-			b.Fatal(err)
-		}
-		srv.Put(b, "lake", "db/big/"+e.Name(), data)
-		total += int64(len(data))
-	}
+	total := srv.PutDir(b, "lake", "db/big/", filepath.Join(dir, "big"), ".parquet")
 	db, err := sql.Open("carquet", "s3://lake/db/?"+srv.Query()+"&threads=2")
 	if err != nil {
 		b.Fatal(err)

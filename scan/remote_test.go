@@ -1,7 +1,6 @@
 package scan
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -10,26 +9,6 @@ import (
 	"github.com/carquet-go/carquet/internal/fakes3"
 	_ "github.com/carquet-go/carquet/objstore/s3"
 )
-
-// upload copies the files below dir into bucket under prefix.
-func upload(t *testing.T, srv *fakes3.Server, bucket, prefix, dir string) {
-	t.Helper()
-	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		srv.Put(t, bucket, prefix+filepath.ToSlash(rel), b)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
 
 // A Delta table in a bucket — commits, a checkpoint with sidecars,
 // deletion vectors in files — reads as the same table does on disk.
@@ -42,7 +21,7 @@ func TestRemoteDelta(t *testing.T) {
 				tb.Checkpoint(cp, 2)
 			}
 			srv := fakes3.Start(t, "lake")
-			upload(t, srv, "lake", "tables/dv/", root)
+			srv.PutDir(t, "lake", "tables/dv/", root, "")
 			local, err := Open(root, Options{})
 			if err != nil {
 				t.Fatal(err)

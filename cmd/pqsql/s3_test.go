@@ -14,21 +14,7 @@ import (
 func TestS3Paths(t *testing.T) {
 	dir := fixtures(t)
 	srv := fakes3.Start(t, "lake")
-	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() || !strings.HasSuffix(p, ".parquet") {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		srv.Put(t, "lake", "fx/"+filepath.ToSlash(rel), b)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv.PutDir(t, "lake", "fx/", dir, ".parquet")
 	q := "?" + srv.Query()
 	ev := "s3://lake/fx/events.parquet" + q
 	local := filepath.Join(dir, "events.parquet")

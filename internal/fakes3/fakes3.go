@@ -8,9 +8,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -126,6 +129,31 @@ func (s *Server) Put(t testing.TB, bucket, key string, data []byte) {
 	if _, err := s.backend.PutObject(bucket, key, map[string]string{}, bytes.NewReader(data), int64(len(data)), nil); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// PutDir stores every file below dir whose name ends with ext (all of
+// them for "") under prefix, keyed by its slash-separated path below dir,
+// and returns the bytes stored (no request counted).
+func (s *Server) PutDir(t testing.TB, bucket, prefix, dir, ext string) int64 {
+	t.Helper()
+	var total int64
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ext) {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		s.Put(t, bucket, prefix+filepath.ToSlash(rel), b)
+		total += int64(len(b))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return total
 }
 
 // Keys lists the keys of a bucket under prefix (no request counted).

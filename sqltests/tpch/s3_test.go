@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -37,23 +36,7 @@ func TestQueriesS3(t *testing.T) {
 	for _, w := range Writers {
 		t.Run(w+"-files", func(t *testing.T) {
 			dir := d.Path(w)
-			var total int64
-			err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-				if err != nil || info.IsDir() || filepath.Ext(p) != ".parquet" {
-					return err
-				}
-				rel, _ := filepath.Rel(dir, p)
-				b, err := os.ReadFile(p)
-				if err != nil {
-					return err
-				}
-				srv.Put(t, "tpch", w+"/"+filepath.ToSlash(rel), b)
-				total += int64(len(b))
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
+			total := srv.PutDir(t, "tpch", w+"/", dir, ".parquet")
 			local, duck := openBoth(t, dir)
 			t.Logf("%s's files: %d bytes in the bucket", w, total)
 			for _, q := range qs {
