@@ -141,51 +141,51 @@ func (e *Engine) remoteNames() []string {
 	return out
 }
 
+// tableObjects lists the objects a URL names: the object, the objects
+// below it (a folder), or those below a glob's literal prefix.
+func (e *Engine) tableObjects(url string) ([]objstore.Entry, error) {
+	prefix := url
+	glob := strings.ContainsAny(url, "*?[")
+	if glob {
+		prefix = prefix[:strings.IndexAny(prefix, "*?[")]
+	}
+	_, ents, err := e.listRemote(prefix)
+	if err != nil || glob {
+		return ents, err
+	}
+	loc, _ := objstore.Parse(url)
+	folder := strings.TrimSuffix(loc.Key, "/") + "/"
+	var out []objstore.Entry
+	for _, ent := range ents {
+		if ent.Key == loc.Key || strings.HasPrefix(ent.Key, folder) {
+			out = append(out, ent)
+		}
+	}
+	return out, nil
+}
+
 // remoteExists reports whether a URL names an object, or a folder or
 // glob with objects.
 func (e *Engine) remoteExists(url string) (bool, error) {
-	prefix := url
-	if i := strings.IndexAny(prefix, "*?["); i >= 0 {
-		prefix = prefix[:i]
-	}
-	_, ents, err := e.listRemote(prefix)
-	if err != nil {
-		return false, err
-	}
-	if strings.ContainsAny(url, "*?[") {
-		return len(ents) > 0, nil
-	}
-	loc, _ := objstore.Parse(url)
-	for _, ent := range ents {
-		if ent.Key == loc.Key || strings.HasPrefix(ent.Key, strings.TrimSuffix(loc.Key, "/")+"/") {
-			return true, nil
-		}
-	}
-	return false, nil
+	ents, err := e.tableObjects(url)
+	return len(ents) > 0, err
 }
 
 // remoteStamp describes a remote table's objects (keys, sizes, ETags) so
 // that a changed table is opened again.
 func (e *Engine) remoteStamp(url string) string {
-	prefix := url
-	if i := strings.IndexAny(prefix, "*?["); i >= 0 {
-		prefix = prefix[:i]
-	}
-	_, ents, err := e.listRemote(prefix)
+	ents, err := e.tableObjects(url)
 	if err != nil {
 		return ""
 	}
-	loc, _ := objstore.Parse(url)
 	var b strings.Builder
 	for _, ent := range ents {
-		if ent.Key == loc.Key || strings.ContainsAny(url, "*?[") || strings.HasPrefix(ent.Key, strings.TrimSuffix(loc.Key, "/")+"/") {
-			fmt.Fprintf(&b, "%s:%d:%s;", ent.Key, ent.Size, ent.ETag)
-		}
+		fmt.Fprintf(&b, "%s:%d:%s;", ent.Key, ent.Size, ent.ETag)
 	}
 	return b.String()
 }
 
-// remoteWritable refuses what would rewrite an object of a remote table.
+// remoteRewrite refuses what would rewrite an object of a remote table.
 func remoteRewrite(path, what string) error {
 	if objstore.IsURL(path) {
 		return unsupported(what + " of a table in an object store (objects are immutable: INSERT adds new objects, nothing rewrites one)")
@@ -193,20 +193,11 @@ func remoteRewrite(path, what string) error {
 	return nil
 }
 
-var remoteSeq struct {
-	sync.Mutex
-	n int
-}
-
 // remoteObjectName is the name of a new object of a folder table:
 // unique across processes and machines by time, host and sequence.
 func remoteObjectName() string {
-	remoteSeq.Lock()
-	remoteSeq.n++
-	n := remoteSeq.n
-	remoteSeq.Unlock()
 	host, _ := os.Hostname()
-	return fmt.Sprintf("part-%d-%s-%d-%d.parquet", time.Now().UnixNano(), sanitizeHost(host), os.Getpid(), n)
+	return fmt.Sprintf("part-%d-%s-%d-%d.parquet", time.Now().UnixNano(), sanitizeHost(host), os.Getpid(), nextFileSeq())
 }
 
 func sanitizeHost(h string) string {

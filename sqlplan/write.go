@@ -1262,6 +1262,14 @@ var fileSeq struct {
 	n int
 }
 
+// nextFileSeq numbers the new files of folder tables within the process.
+func nextFileSeq() int {
+	fileSeq.Lock()
+	defer fileSeq.Unlock()
+	fileSeq.n++
+	return fileSeq.n
+}
+
 // writeRows appends batches to a table atomically: a single-file table
 // through the writer's crash-safe append, a folder table as a new file.
 func (e *Engine) writeRows(path string, sch *schema.Schema, folder bool, tableOpts map[string]string, batches [][]*vector.Vector) error {
@@ -1283,10 +1291,7 @@ func (e *Engine) writeRows(path string, sch *schema.Schema, folder bool, tableOp
 		// Temporary files of writers killed before they finished are
 		// garbage: no reader looks at them.
 		writer.RemoveStaleTemps(path)
-		fileSeq.Lock()
-		fileSeq.n++
-		name := fmt.Sprintf("part-%d-%d-%d.parquet", time.Now().UnixNano(), os.Getpid(), fileSeq.n)
-		fileSeq.Unlock()
+		name := fmt.Sprintf("part-%d-%d-%d.parquet", time.Now().UnixNano(), os.Getpid(), nextFileSeq())
 		w, err = writer.Create(filepath.Join(path, name), sch, opts...)
 	} else {
 		w, err = writer.Append(path, sch, opts...)
