@@ -184,13 +184,7 @@ func Resolve(ctx context.Context, raw string, options map[string]string) (Store,
 	if err != nil {
 		return nil, Location{}, err
 	}
-	merged := map[string]string{}
-	for k, v := range options {
-		merged[k] = v
-	}
-	for k, v := range l.Options {
-		merged[k] = v
-	}
+	merged := withQuery(l, options)
 	l.Options = merged
 	registry.Lock()
 	defer registry.Unlock()
@@ -216,6 +210,27 @@ func Resolve(ctx context.Context, raw string, options map[string]string) (Store,
 	}
 	registry.stores[id] = st
 	return st, l, nil
+}
+
+// WithOptions returns options with a URL's query options on top (they
+// win), for the URLs of a table's files, which carry no query.
+func WithOptions(raw string, options map[string]string) map[string]string {
+	l, err := Parse(raw)
+	if err != nil || len(l.Options) == 0 {
+		return options
+	}
+	return withQuery(l, options)
+}
+
+func withQuery(l Location, options map[string]string) map[string]string {
+	merged := make(map[string]string, len(options)+len(l.Options))
+	for k, v := range options {
+		merged[k] = v
+	}
+	for k, v := range l.Options {
+		merged[k] = v
+	}
+	return merged
 }
 
 func storeID(l Location) string {

@@ -82,23 +82,6 @@ func listRemote(ctx context.Context, url string, opts Options) ([]FileRef, strin
 	return out, base + dir, nil
 }
 
-// WithURLOptions adds the options of a URL's query to a table's (the
-// URL's win): its files' URLs carry none.
-func WithURLOptions(url string, opts map[string]string) map[string]string {
-	loc, err := objstore.Parse(url)
-	if err != nil || len(loc.Options) == 0 {
-		return opts
-	}
-	merged := map[string]string{}
-	for k, v := range opts {
-		merged[k] = v
-	}
-	for k, v := range loc.Options {
-		merged[k] = v
-	}
-	return merged
-}
-
 // matchKey matches a key against a glob whose '*' stays within one
 // folder and whose "**" spans any number of them.
 func matchKey(pattern, key string) (bool, error) {

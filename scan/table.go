@@ -102,7 +102,7 @@ var ErrNoFiles = errors.New("no Parquet files")
 // come from the log (see package delta).
 func Open(path string, opts Options) (*Table, error) {
 	if objstore.IsURL(path) {
-		opts.Store = WithURLOptions(path, opts.Store)
+		opts.Store = objstore.WithOptions(path, opts.Store) // its files' URLs carry none
 	}
 	if isDeltaRoot(path, opts.Store) {
 		if objstore.IsURL(path) {

@@ -12,7 +12,6 @@ import (
 	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
-	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -34,7 +33,7 @@ func (e *Engine) openRemote(path string) error {
 	if err != nil {
 		return fmt.Errorf("carquet: %w", err)
 	}
-	e.opts.Store = scan.WithURLOptions(path, e.opts.Store)
+	e.opts.Store = objstore.WithOptions(path, e.opts.Store)
 	url := loc.Scheme + "://" + loc.Bucket + "/" + strings.TrimSuffix(loc.Key, "/")
 	if strings.HasSuffix(loc.Key, ".parquet") {
 		e.root = url[:strings.LastIndexByte(url, '/')]
