@@ -151,18 +151,15 @@ func OpenFile(path string, opts Options) (*file.File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return openObject(obj, fo)
+}
+
+// openObject reads the footer of a remote file (one request: a tail read
+// sized by remoteTailRead, or none when the tail is cached).
+func openObject(obj *objstore.Object, fo file.Options) (*file.File, error) {
 	fo.TailRead = remoteTailRead(obj.Size())
 	fo.NoHeadCheck = true
 	return file.OpenOwned(obj, obj, obj.Size(), fo)
-}
-
-// openRemote reads the footer of a remote file (one request: a tail read
-// sized by remoteTailRead, or none when the tail is cached).
-func openRemote(ctx context.Context, st objstore.Store, ref FileRef, key string, fo file.Options) (*file.File, error) {
-	obj := objstore.Open(ctx, st, ref.Path, objstore.Entry{Key: key, Size: ref.Size, ETag: ref.ETag})
-	fo.TailRead = remoteTailRead(ref.Size)
-	fo.NoHeadCheck = true
-	return file.OpenOwned(obj, obj, ref.Size, fo)
 }
 
 // openRemoteFile opens one of a table's remote files.
@@ -172,7 +169,8 @@ func (t *Table) openRemoteFile(ref FileRef) (*file.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return openRemote(ctx, st, ref, loc.Key, file.Options{Name: ref.Path, SkipChecksums: t.opts.SkipChecksums, LazyColumns: true, Limits: t.opts.Limits})
+	obj := objstore.Open(ctx, st, ref.Path, objstore.Entry{Key: loc.Key, Size: ref.Size, ETag: ref.ETag})
+	return openObject(obj, file.Options{Name: ref.Path, SkipChecksums: t.opts.SkipChecksums, LazyColumns: true, Limits: t.opts.Limits})
 }
 
 // openAhead starts opening the footers of a remote Delta table's files
