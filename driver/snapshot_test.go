@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -194,21 +195,28 @@ func TestReadBetweenSyncAndCommit(t *testing.T) {
 	db := openDSN(t, dir)
 	mustExec(t, db, "CREATE TABLE t (s BIGINT, k BIGINT, n BIGINT, pad VARCHAR)")
 	mustExec(t, db, insertText("t", 0))
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, _ := f.Stat()
-	tlen, tcrc, err := journal.TailCRC(f, st.Size())
-	f.Close()
+	before, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Another process appends statement 1...
 	other := openDSN(t, dir)
 	mustExec(t, other, insertText("t", 1))
-	// ... and has synced it, but not yet removed its journal.
-	j := journal.Journal{OldSize: st.Size(), TailLen: tlen, TailCRC: tcrc}
+	// ... and has synced it, but not yet removed its journal, which holds
+	// the bytes it overwrote (from the first that differs).
+	after, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := 0
+	for cut < len(before) && cut < len(after) && before[cut] == after[cut] {
+		cut++
+	}
+	tlen, tcrc, err := journal.TailCRC(bytes.NewReader(before), int64(cut))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := journal.Journal{OldSize: int64(len(before)), Cut: int64(cut), Saved: before[cut:], TailLen: tlen, TailCRC: tcrc}
 	if err := os.WriteFile(path+journal.Suffix, j.Marshal(), 0o644); err != nil {
 		t.Fatal(err)
 	}

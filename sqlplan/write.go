@@ -1275,6 +1275,9 @@ func nextFileSeq() int {
 func (e *Engine) writeRows(path string, sch *schema.Schema, folder bool, tableOpts map[string]string, batches [][]*vector.Vector) error {
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
+	// Files the cache holds open for no statement go: an open file keeps
+	// an append from merging the file's last small row groups.
+	e.forget(path)
 	defer e.forget(path)
 	opts, err := e.writeOptions(tableOpts)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/journal"
 	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/parquet/vector"
 )
 
 // The append protocol is described in doc.go.
@@ -76,11 +77,10 @@ func recoverLocked(path string, f *os.File) (bool, error) {
 		return false, err
 	}
 	cut := false
-	if match && st.Size() > j.OldSize {
-		if err := f.Truncate(j.OldSize); err != nil {
-			return false, err
-		}
-		if err := f.Sync(); err != nil {
+	if match {
+		// Put back what the append overwrote (its saved bytes) and cut
+		// off what it added.
+		if err := j.Restore(f); err != nil {
 			return false, err
 		}
 		cut = true
@@ -112,90 +112,276 @@ func Recover(path string) (bool, error) {
 // the schema of the rows to append: nil takes the file's; otherwise it
 // must match the file's column for column (an error wrapping
 // ErrSchemaMismatch names the first difference). Options apply to the new
-// row groups. Close commits the append (see the protocol above); Abort or
-// an error rolls it back. Appenders in other processes wait for the lock.
+// row groups. Close commits the append (see the protocol in doc.go); Abort
+// or an error rolls it back. Appenders in other processes wait for the
+// lock. The file's last row groups, when they are small, are read and
+// written again with the new rows, as one row group.
 func Append(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
 	f, err := openLocked(path)
 	if err != nil {
 		return nil, err
 	}
-	release := func() {
-		unlockFile(f)
-		f.Close()
+	a := &appendFile{path: path, f: f}
+	fail := func(err error) (*Writer, error) {
+		a.release()
+		return nil, err
 	}
 	if _, err := recoverLocked(path, f); err != nil {
-		release()
-		return nil, fmt.Errorf("writer: recover %s: %w", path, err)
+		return fail(fmt.Errorf("writer: recover %s: %w", path, err))
 	}
 	st, err := f.Stat()
 	if err != nil {
-		release()
-		return nil, fmt.Errorf("writer: %w", err)
+		return fail(fmt.Errorf("writer: %w", err))
 	}
-	size := st.Size()
-	old, err := file.Open(f, size, file.Options{Name: path})
+	a.size = st.Size()
+	old, err := file.Open(f, a.size, file.Options{Name: path})
 	if err != nil {
-		release()
-		return nil, fmt.Errorf("writer: append to %s: %w", path, err)
+		return fail(fmt.Errorf("writer: append to %s: %w", path, err))
 	}
 	if sch == nil {
 		sch = old.Schema
 	} else if err := sameSchema(old.Schema, sch); err != nil {
-		release()
-		return nil, fmt.Errorf("writer: append to %s: %w", path, err)
+		return fail(fmt.Errorf("writer: append to %s: %w", path, err))
 	}
 	// Write with the file's own schema elements, so that the footer keeps
 	// them exactly.
 	w, err := newWriter(f, old.Schema, opts)
 	if err != nil {
-		release()
-		return nil, err
+		return fail(err)
 	}
-	tlen, tcrc, err := journal.TailCRC(f, size)
-	if err != nil {
-		release()
-		return nil, fmt.Errorf("writer: %w", err)
+	a.w = w
+	a.footerStart = a.size - 8 - int64(len(old.FooterBytes()))
+	meta := *old.Meta
+	if err := a.mergeTail(old, &meta); err != nil {
+		return fail(err)
 	}
-	if err := writeJournal(path, journal.Journal{OldSize: size, TailLen: tlen, TailCRC: tcrc}); err != nil {
-		release()
-		return nil, fmt.Errorf("writer: journal for %s: %w", path, err)
-	}
-	if _, err := f.Seek(size, io.SeekStart); err != nil {
-		removeJournal(path)
-		release()
-		return nil, fmt.Errorf("writer: %w", err)
-	}
-	w.out = &countingWriter{bw: bufio.NewWriterSize(hooked(f), 1<<16), off: size}
-	w.prev = old.Meta
+	a.reclaimCut = reclaimCut(old, meta.RowGroups, a.footerStart)
+	w.prev = &meta
+	w.out = nil // placed by begin, when the first bytes are written
+	w.begin = a.begin
 	w.undone = "the append was rolled back: " + path + " is as it was"
-	w.finalize = func(commit bool) error {
-		defer release()
-		if commit {
-			if err := f.Sync(); err != nil {
-				commit = false
-				_ = err
-			} else if err := removeJournal(path); err != nil {
-				return fmt.Errorf("writer: commit append to %s: %w", path, err)
-			} else {
-				return nil
+	w.finalize = a.finalize
+	return w, nil
+}
+
+// appendFile is the state of an append between Append and Close.
+type appendFile struct {
+	path string
+	f    *os.File
+	w    *Writer
+	size int64 // the file's length before the append
+	// footerStart is where the old footer begins: an append overwrites it
+	// (readers parse a footer once, as they open the file).
+	footerStart int64
+	// reclaimCut is the end of the last byte the kept row groups refer
+	// to: when no reader has the file open, the append writes from there,
+	// over the row groups it merged and any bytes no footer refers to.
+	reclaimCut int64
+	merged     bool // the last row groups were read into the writer
+	exclusive  bool // the readers' lock is held
+	begun      bool // the journal is written; the file may have changed
+	cut        int64
+	saved      []byte
+}
+
+// mergeBytes bounds the compressed size of the last row groups an append
+// reads and writes again: what each small append costs beyond its rows.
+const mergeBytes = 1 << 20
+
+// mergeTail reads the file's last row groups into the writer when they
+// are small (together under the writer's row group size and mergeBytes)
+// and no reader has the file open, and drops them from meta: they are
+// written again, ahead of the new rows, as one row group. A file read by
+// others keeps them (its readers may still read them).
+func (a *appendFile) mergeTail(old *file.File, meta *format.FileMetaData) error {
+	rgs := meta.RowGroups
+	first := len(rgs)
+	var rows, bytes int64
+	for first > 0 {
+		rg := &rgs[first-1]
+		rows += rg.NumRows
+		for _, cc := range rg.Columns {
+			if cc.MetaData == nil || cc.CryptoMetadata != nil || cc.EncryptedColumnMetadata != nil {
+				bytes = mergeBytes + 1
+				break
 			}
+			bytes += cc.MetaData.TotalCompressedSize
 		}
-		// Roll back: cut the file to its old end, then drop the journal.
-		if err := f.Truncate(size); err != nil {
-			return fmt.Errorf("writer: roll back append to %s: %w", path, err)
+		if rows >= a.w.cfg.rowGroupRows || bytes > mergeBytes {
+			break
 		}
-		if err := f.Sync(); err != nil {
-			return fmt.Errorf("writer: roll back append to %s: %w", path, err)
-		}
-		if err := removeJournal(path); err != nil {
-			return fmt.Errorf("writer: roll back append to %s: %w", path, err)
-		}
-		if commit {
-			return fmt.Errorf("writer: sync %s failed; the append was rolled back", path)
-		}
+		first--
+	}
+	if first == len(rgs) || len(rgs)-first == 1 && rgs[first].NumRows == 0 {
 		return nil
 	}
-	return w, nil
+	// A probe: a reader that opens the file from here on waits for the
+	// lock at Close, or, when one holds it then, the merged row groups
+	// stay as bytes no footer refers to, reclaimed by a later append.
+	if ok, err := journal.TryExclusive(a.f); err != nil || !ok {
+		return err
+	}
+	journal.ReleaseExclusive(a.f)
+	run := make([]int, 0, len(rgs)-first)
+	for i := first; i < len(rgs); i++ {
+		run = append(run, i)
+	}
+	r, err := old.NewReader(file.ReaderOptions{RowGroups: run, Fresh: true})
+	if err != nil {
+		return fmt.Errorf("writer: append to %s: %w", a.path, err)
+	}
+	var batches [][]*vector.Vector
+	for {
+		b, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("writer: append to %s: reading its last row groups: %w", a.path, err)
+		}
+		batches = append(batches, b.Columns)
+	}
+	for _, b := range batches {
+		if err := a.w.WriteBatch(b); err != nil {
+			return fmt.Errorf("writer: append to %s: writing its last row groups again: %w", a.path, err)
+		}
+	}
+	a.w.carried = a.w.NumRows()
+	a.merged = true
+	meta.RowGroups = rgs[:first:first]
+	return nil
+}
+
+// reclaimCut is the end of the last byte that the row groups kept refer
+// to (their pages, page indexes and bloom filters), at most footerStart.
+func reclaimCut(old *file.File, kept []format.RowGroup, footerStart int64) int64 {
+	end := int64(len(magic))
+	extend := func(off int64, n int64) bool {
+		if off < 0 || n < 0 || off+n > footerStart {
+			return false
+		}
+		end = max(end, off+n)
+		return true
+	}
+	for i := range kept {
+		for c := range kept[i].Columns {
+			cc := &kept[i].Columns[c]
+			ch, err := old.Chunk(i, c)
+			if err != nil {
+				return footerStart
+			}
+			start, n, err := ch.ByteRange()
+			if err != nil || !extend(start, n) {
+				return footerStart
+			}
+			if off, ok := cc.ColumnIndexOffset.Get(); ok && !extend(off, int64(cc.ColumnIndexLength.Value)) {
+				return footerStart
+			}
+			if off, ok := cc.OffsetIndexOffset.Get(); ok && !extend(off, int64(cc.OffsetIndexLength.Value)) {
+				return footerStart
+			}
+			if off, ok := cc.MetaData.BloomFilterOffset.Get(); ok {
+				n, known := cc.MetaData.BloomFilterLength.Get()
+				if !known || !extend(off, int64(n)) {
+					return footerStart // a bloom filter of unknown length
+				}
+			}
+		}
+	}
+	return end
+}
+
+// begin places the append's first bytes, when the writer has some to
+// write: at reclaimCut when the readers' lock can be had (only at Close,
+// so that readers never wait long for it), else over the old footer. It
+// writes the journal first, with the bytes from there to the old end.
+func (a *appendFile) begin(atClose bool) error {
+	a.cut = a.footerStart
+	if atClose && (a.merged || a.reclaimCut < a.footerStart) {
+		ok, err := journal.TryExclusive(a.f)
+		if err != nil {
+			return fmt.Errorf("writer: %w", err)
+		}
+		if a.exclusive = ok; ok {
+			a.cut = a.reclaimCut
+		}
+	}
+	if !a.exclusive {
+		// Readers that may have the file open check, after reading a
+		// footer, that its length did not change: the new file must be
+		// longer than the old.
+		a.w.minEnd = a.size + 1
+	}
+	a.w.oldEnd = a.size
+	a.saved = make([]byte, a.size-a.cut)
+	if _, err := a.f.ReadAt(a.saved, a.cut); err != nil {
+		return fmt.Errorf("writer: %w", err)
+	}
+	tlen, tcrc, err := journal.TailCRC(a.f, a.cut)
+	if err != nil {
+		return fmt.Errorf("writer: %w", err)
+	}
+	j := journal.Journal{OldSize: a.size, Cut: a.cut, Saved: a.saved, TailLen: tlen, TailCRC: tcrc}
+	if err := writeJournal(a.path, j); err != nil {
+		return fmt.Errorf("writer: journal for %s: %w", a.path, err)
+	}
+	a.begun = true
+	if _, err := a.f.Seek(a.cut, io.SeekStart); err != nil {
+		return fmt.Errorf("writer: %w", err)
+	}
+	a.w.out = &countingWriter{bw: bufio.NewWriterSize(hooked(a.f), 1<<16), off: a.cut}
+	return nil
+}
+
+func (a *appendFile) release() {
+	if a.exclusive {
+		journal.ReleaseExclusive(a.f)
+	}
+	unlockFile(a.f)
+	a.f.Close()
+}
+
+// finalize commits or rolls back the append (see doc.go).
+func (a *appendFile) finalize(commit bool) error {
+	defer a.release()
+	if !a.begun {
+		return nil // nothing was written
+	}
+	if commit {
+		if err := a.commit(); err == nil {
+			return nil
+		} else if !errors.Is(err, errNotSynced) {
+			return fmt.Errorf("writer: commit append to %s: %w", a.path, err)
+		}
+	}
+	j := journal.Journal{OldSize: a.size, Cut: a.cut, Saved: a.saved}
+	if err := j.Restore(a.f); err != nil {
+		return fmt.Errorf("writer: roll back append to %s: %w", a.path, err)
+	}
+	if err := removeJournal(a.path); err != nil {
+		return fmt.Errorf("writer: roll back append to %s: %w", a.path, err)
+	}
+	if commit {
+		return fmt.Errorf("writer: sync %s failed; the append was rolled back", a.path)
+	}
+	return nil
+}
+
+var errNotSynced = errors.New("not synced")
+
+// commit makes the new end durable, then drops the journal.
+func (a *appendFile) commit() error {
+	end := a.w.out.off
+	if end < a.size {
+		// Merged row groups can take less room than they did.
+		if err := a.f.Truncate(end); err != nil {
+			return errNotSynced
+		}
+	}
+	if err := a.f.Sync(); err != nil {
+		return errNotSynced
+	}
+	return removeJournal(a.path)
 }
 
 // sameSchema checks that want describes the same columns as have.
@@ -234,14 +420,13 @@ func describeLeaf(n *schema.Node) string {
 	return b.String()
 }
 
-// Snapshot is a file opened at its committed length.
+// Snapshot is a file opened as committed.
 type Snapshot struct {
 	*file.File
-	osf *os.File
 }
 
 // Close closes the file.
-func (s *Snapshot) Close() error { return s.osf.Close() }
+func (s *Snapshot) Close() error { return s.File.Close() }
 
 // CommittedSize is the length of the file at path that holds its last
 // committed append: the old length while a journal exists (an append in
@@ -256,28 +441,15 @@ func CommittedSize(path string) (int64, error) {
 	return journal.CommittedSize(path, f)
 }
 
-// OpenCommitted opens the file at path at its committed length (see
-// CommittedSize), so that an append in progress, or a crashed one not yet
-// recovered, is invisible.
+// OpenCommitted opens the file at path as committed, so that an append in
+// progress, or a crashed one not yet recovered, is invisible: it is
+// file.OpenFile, which does so for every reader.
 func OpenCommitted(path string, opts file.Options) (*Snapshot, error) {
-	f, err := os.Open(path)
+	f, err := file.OpenFile(path, opts, false)
 	if err != nil {
 		return nil, err
 	}
-	size, err := journal.CommittedSize(path, f)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if opts.Name == "" {
-		opts.Name = path
-	}
-	pf, err := file.Open(f, size, opts)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return &Snapshot{File: pf, osf: f}, nil
+	return &Snapshot{File: f}, nil
 }
 
 // openLocked opens the file at path for writing and takes its exclusive

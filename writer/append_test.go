@@ -110,8 +110,10 @@ func TestAppend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(after[:len(before)], before) {
-		t.Errorf("the append changed bytes of the old file")
+	// Only the old footer was overwritten: the early reader holds the
+	// file open, so the last row group was not merged.
+	if keep := early.Size() - 8 - int64(len(early.FooterBytes())); !bytes.Equal(after[:keep], before[:keep]) {
+		t.Errorf("the append changed bytes of the old row groups")
 	}
 	if got := ids(t, early); len(got) != 100 {
 		t.Errorf("the early reader sees %d rows", len(got))
@@ -551,5 +553,213 @@ func TestRewriteUnderLock(t *testing.T) {
 	}
 	if _, err := os.Stat(path + JournalSuffix); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("journal left behind: %v", err)
+	}
+}
+
+// appendOne appends batch rows from first through Append.
+func appendOne(t testing.TB, path string, first int64, n int, opts ...Option) {
+	t.Helper()
+	w, err := Append(path, nil, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteBatch(appendBatch(first, n)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func fileSize(t testing.TB, path string) int64 {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Size()
+}
+
+// TestAppendMergesSmallRowGroups: small appends merge the file's last
+// small row groups with their rows, over the old ones, so that the file
+// stays the size of its rows written at once; a reader that has the file
+// open keeps its row groups (and its snapshot) until it closes it.
+func TestAppendMergesSmallRowGroups(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.parquet")
+	sch := appendSchema(t)
+	createWith(t, path, sch, appendBatch(0, 10))
+	for i := range 200 {
+		appendOne(t, path, int64(10+i), 1)
+	}
+	whole := filepath.Join(dir, "whole.parquet")
+	createWith(t, whole, sch, appendBatch(0, 210))
+	if got, once := fileSize(t, path), fileSize(t, whole); got > once+once/10 {
+		t.Errorf("after 200 one-row appends the file has %d bytes, written at once %d", got, once)
+	}
+	check := func(f *file.File, n int) {
+		t.Helper()
+		got := ids(t, f)
+		if len(got) != n {
+			t.Fatalf("%d rows, want %d", len(got), n)
+		}
+		for i, x := range got {
+			if x != int64(i) {
+				t.Fatalf("row %d has id %d", i, x)
+			}
+		}
+		verifyMetadata(t, f)
+	}
+	f, err := file.OpenFile(path, file.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Meta.RowGroups) != 1 {
+		t.Errorf("%d row groups, want 1", len(f.Meta.RowGroups))
+	}
+	check(f, 210)
+
+	// While f is open, appends leave its row groups where they are.
+	for i := range 5 {
+		appendOne(t, path, int64(210+i), 1)
+	}
+	check(f, 210)
+	g, err := file.OpenFile(path, file.Options{}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Meta.RowGroups) != 6 {
+		t.Errorf("%d row groups while a reader had the file open, want 6", len(g.Meta.RowGroups))
+	}
+	check(g, 215)
+	f.Close()
+	g.Close()
+
+	// Once no one reads it, the next append merges all of them.
+	appendOne(t, path, 215, 1)
+	createWith(t, whole, sch, appendBatch(0, 216))
+	if got, once := fileSize(t, path), fileSize(t, whole); got > once+once/10 {
+		t.Errorf("after the merge the file has %d bytes, written at once %d", got, once)
+	}
+	f, err = file.OpenFile(path, file.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if len(f.Meta.RowGroups) != 1 {
+		t.Errorf("%d row groups, want 1", len(f.Meta.RowGroups))
+	}
+	check(f, 216)
+}
+
+// TestAppendMergeLimit: only row groups smaller than the writer's row
+// group size together are merged, and an empty append writes nothing.
+func TestAppendMergeLimit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.parquet")
+	createWith(t, path, appendSchema(t), appendBatch(0, 250), WithRowGroupRows(100))
+	rowGroups := func() []int64 {
+		f, err := file.OpenFile(path, file.Options{}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		var n []int64
+		for _, rg := range f.Meta.RowGroups {
+			n = append(n, rg.NumRows)
+		}
+		if got := ids(t, f); len(got) != int(f.NumRows()) || got[len(got)-1] != int64(len(got)-1) {
+			t.Fatalf("ids %v", got)
+		}
+		return n
+	}
+	appendOne(t, path, 250, 10, WithRowGroupRows(100))
+	if got := fmt.Sprint(rowGroups()); got != "[100 100 60]" {
+		t.Errorf("row groups %s, want [100 100 60]", got)
+	}
+	appendOne(t, path, 260, 50, WithRowGroupRows(100))
+	if got := fmt.Sprint(rowGroups()); got != "[100 100 100 10]" {
+		t.Errorf("row groups %s, want [100 100 100 10]", got)
+	}
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := Append(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Errorf("an append of no rows changed the file")
+	}
+}
+
+// TestAppendWhileReading: readers open and read the file while appends
+// run, merging or not: each sees whole appends, in order.
+func TestAppendWhileReading(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.parquet")
+	const rows = 3
+	createWith(t, path, appendSchema(t), appendBatch(0, rows))
+	stop := make(chan struct{})
+	errc := make(chan error, 2)
+	for range 2 {
+		go func() {
+			seen := 0
+			for {
+				select {
+				case <-stop:
+					errc <- nil
+					return
+				default:
+				}
+				f, err := file.OpenFile(path, file.Options{}, seen%2 == 0)
+				if err != nil {
+					errc <- err
+					return
+				}
+				r, err := f.NewReader(file.ReaderOptions{Columns: []string{"id"}})
+				if err != nil {
+					f.Close()
+					errc <- err
+					return
+				}
+				var got []int64
+				for {
+					b, err := r.Next()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						f.Close()
+						errc <- err
+						return
+					}
+					got = append(got, b.Columns[0].Int64s[:b.NumRows]...)
+				}
+				f.Close()
+				if len(got)%rows != 0 || len(got) < seen {
+					errc <- fmt.Errorf("a reader saw %d rows after %d", len(got), seen)
+					return
+				}
+				for i, x := range got {
+					if x != int64(i) {
+						errc <- fmt.Errorf("row %d has id %d", i, x)
+						return
+					}
+				}
+				seen = len(got)
+			}
+		}()
+	}
+	for i := 1; i < 150; i++ {
+		appendOne(t, path, int64(i*rows), rows)
+	}
+	close(stop)
+	for range 2 {
+		if err := <-errc; err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -65,39 +65,64 @@
 //
 // # Appending
 //
-// Append adds row groups to an existing file without touching a byte of
-// it: the new row groups, their bloom filters
-// and page indexes, and a new footer (the old row groups' metadata plus
-// the new) go after the old end. A reader that opened the file before
-// keeps reading the old footer and the old row groups, which never move.
-// The steps:
+// Append adds rows to an existing file. Its new row groups, their bloom
+// filters and page indexes, and a new footer (the kept row groups'
+// metadata plus the new) are written from a cut: over the old footer, or,
+// when the file's last row groups are small (together under the row
+// group size and 1 MiB) and no reader has the file open, from the end of
+// the last byte the other row groups refer to, with those small row
+// groups read and written again ahead of the new rows, as one. So a file
+// filled by many small appends stays the size of its rows written at
+// once, with one footer. The steps:
 //
 //  1. Lock: open the file read-write and take flock(LOCK_EX) on it, so
 //     appenders in any process run one at a time.
 //  2. Recover: if a journal <file>.carquet-journal exists, an earlier
 //     append did not commit. If the journal matches the file (the CRC of
-//     the bytes before the old end it records), truncate the file back to
-//     that old length and sync it; then remove the journal and sync the
-//     directory.
-//  3. Journal: write the journal (magic, old length, CRC of the last bytes
-//     before the old end, its own CRC) to a temporary name, sync it, rename
-//     it into place and sync the directory. From here until step 6 the
-//     journal says "the committed file ends at the old length".
-//  4. Write the new row groups, bloom filters, page indexes and footer
-//     after the old end.
-//  5. Sync the file.
-//  6. Commit: remove the journal and sync the directory. Close returns
-//     only after this.
+//     the bytes before its cut), write its saved bytes back at the cut,
+//     truncate the file to the old length and sync it; then remove the
+//     journal and sync the directory.
+//  3. Merge: when the last row groups are small and the readers' lock
+//     (below) is free, read their rows into the writer.
+//  4. Journal, when the first bytes are about to be written: choose the
+//     cut (from the merged row groups only if the readers' lock can be
+//     taken exclusive now, at Close), then write the journal (old length,
+//     cut, the bytes from the cut to the old end, the CRC of the bytes
+//     before the cut, its own CRC) to a temporary name, sync it, rename it
+//     into place and sync the directory. From here until step 7 the
+//     journal says "the committed file is the bytes before the cut and
+//     the saved ones".
+//  5. Write the row groups, bloom filters, page indexes and footer from
+//     the cut; a file that merged row groups may end up shorter and is
+//     truncated to its new end.
+//  6. Sync the file.
+//  7. Commit: remove the journal and sync the directory. Close returns
+//     only after this. An append of no rows writes nothing.
 //
-// A crash before step 6 completes leaves the journal, and the next append
-// (or Recover) rolls the file back to its old length: none of the rows. A
-// crash after it leaves the complete new file: all of the rows. Readers
-// that must not see an append in progress (or a crashed one before it is
-// recovered) open the file through OpenCommitted, which uses the old
-// length while a journal exists and never writes or locks: it reads the
-// journal, the file size, the journal again and the size again, and
-// trusts the size only when no journal was seen and the size held still
-// (an append that ran whole in between would have grown the file).
+// A crash before step 7 completes leaves the journal, and the next append
+// (or Recover) puts the old bytes back: none of the rows. A crash after
+// it leaves the complete new file: all of the rows.
+//
+// Readers (parquet/file.OpenFile) read the file as committed: while a
+// journal that matches exists, the bytes before its cut and then its
+// saved bytes, which no append changes under them. Without one, they read
+// the size, then the footer, and check that still no journal exists and
+// the size held: an append writes its journal before it overwrites the
+// footer, and one that committed in between left the file longer (an
+// append that may run while readers have the file open pads its file
+// past the old length). They never write or lock for this.
+//
+// Row groups are overwritten only under the readers' lock: an
+// open-file-description lock (fcntl F_OFD_SETLK, Linux) on a byte far
+// past the file's end, which every reader that opens the file through
+// parquet/file holds shared until it closes the file, and which an
+// append merging row groups takes exclusive for the time of steps 4 to 7
+// (never waiting for it: with a reader present, the append writes over
+// the old footer only, and the small row groups it read stay as bytes no
+// footer refers to, for a later append to reclaim). Where such locks are
+// missing, appends never merge. Programs that read the file without
+// parquet/file, while carquet appends to it, should read its footer and
+// pages in one go.
 //
 // The lock is flock(2) from golang.org/x/sys/unix, the one import from
 // outside parquet/ (appending is not available where flock is missing).

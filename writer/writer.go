@@ -53,7 +53,19 @@ type Writer struct {
 	leaves   []leafData
 	sorting  []format.SortingColumn
 
-	prev      *format.FileMetaData // the footer of the file appended to
+	prev *format.FileMetaData // the footer of the file appended to
+	// begin, when set, places out before the first bytes are written (an
+	// append decides then where it writes); atClose tells it whether the
+	// append is ending. carried counts rows it read from the file and
+	// writes again. minEnd is a length the file must exceed, and oldEnd
+	// one it must not have (caches of other processes know a file changed
+	// by its length and time).
+	begin   func(atClose bool) error
+	closing bool
+	carried int64
+	minEnd  int64
+	oldEnd  int64
+
 	rowGroups []format.RowGroup
 	pending   []pendingChunk
 	rgRows    int64
@@ -278,6 +290,9 @@ func (w *Writer) flushRowGroup() error {
 	if w.rgRows == 0 {
 		return nil
 	}
+	if err := w.place(); err != nil {
+		return err
+	}
 	idx := len(w.rowGroups)
 	ordinal := idx
 	if w.prev != nil {
@@ -320,6 +335,20 @@ func (w *Writer) SetKeyValue(key, value string) {
 	w.keyValues = append(w.keyValues, format.KeyValue{Key: key, Value: format.Some(value)})
 }
 
+// place runs begin once, before the first bytes are written.
+func (w *Writer) place() error {
+	if w.begin == nil {
+		return nil
+	}
+	b := w.begin
+	w.begin = nil
+	if err := b(w.closing); err != nil {
+		w.err = err
+		return err
+	}
+	return nil
+}
+
 // Close writes the last row group, the bloom filters, the page indexes and
 // the footer, and finishes the sink (a file is synced and renamed into
 // place).
@@ -331,8 +360,17 @@ func (w *Writer) Close() error {
 	if err == nil {
 		err = w.flushRows()
 	}
+	if err == nil && w.begin != nil && w.NumRows() == w.carried {
+		// An append of no rows writes nothing.
+		w.closed = true
+		return w.finalize(true)
+	}
+	w.closing = true
 	if err == nil {
 		err = w.flushRowGroup()
+	}
+	if err == nil {
+		err = w.place()
 	}
 	if err == nil {
 		if err = w.writeTail(); err != nil {
@@ -426,6 +464,16 @@ func (w *Writer) writeTail() error {
 	}
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(buf)))
 	buf = append(buf, magic...)
+	pad := w.minEnd - (w.out.off + int64(len(buf)))
+	if w.out.off+int64(len(buf)) == w.oldEnd {
+		pad = 1
+	}
+	if pad > 0 {
+		// Bytes no footer refers to, before the footer.
+		if _, err := w.out.Write(make([]byte, pad)); err != nil {
+			return err
+		}
+	}
 	_, err = w.out.Write(buf)
 	return err
 }

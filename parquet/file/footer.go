@@ -212,6 +212,11 @@ func OpenOwned(r io.ReaderAt, c io.Closer, size int64, opts Options) (*File, err
 
 // OpenFile opens the Parquet file at path. With mmap the file is mapped
 // into memory (where the platform allows), which makes reads copy-free.
+//
+// The file is read as committed (parquet/journal): an append in progress,
+// or one that crashed and was never recovered, is invisible. While the
+// File is open it holds the readers' lock shared, so that no append
+// overwrites the row groups it may still read.
 func OpenFile(path string, opts Options, mmap bool) (*File, error) {
 	osf, err := os.Open(path)
 	if err != nil {
@@ -220,18 +225,33 @@ func OpenFile(path string, opts Options, mmap bool) (*File, error) {
 	if opts.Name == "" {
 		opts.Name = path
 	}
-	// Open at the committed length: an append in progress (or one that
-	// crashed and was never recovered) is invisible (parquet/journal).
-	size, err := journal.CommittedSize(path, osf)
+	// A file system without locks leaves the lock untaken; appends there
+	// cannot take it exclusive either.
+	_ = journal.ShareReaders(osf)
+	for range 100 {
+		f, err := openView(path, osf, opts, mmap)
+		if f != nil || err != nil {
+			return f, err
+		}
+	}
+	osf.Close()
+	return nil, fmt.Errorf("%s: appends keep changing the file while it opens", path)
+}
+
+// openView opens the committed view of osf. It returns nil and no error
+// when an append overwrote the footer while it was read: the caller tries
+// again. On an error osf is closed.
+func openView(path string, osf *os.File, opts Options, mmap bool) (*File, error) {
+	view, err := journal.Committed(path, osf)
 	if err != nil {
 		osf.Close()
 		return nil, err
 	}
-	var r io.ReaderAt = osf
+	var r io.ReaderAt = view.R
 	var mapped []byte
 	var closer io.Closer = osf
-	if mmap && size > 0 {
-		if m, err := mmapFile(osf, size); err == nil {
+	if mmap && view.Size > 0 && !view.Journaled {
+		if m, err := mmapFile(osf, view.Size); err == nil {
 			mapped = m
 			r = bytesReaderAt(m)
 			closer = closerFunc(func() error {
@@ -243,7 +263,23 @@ func OpenFile(path string, opts Options, mmap bool) (*File, error) {
 			})
 		}
 	}
-	f, err := Open(r, size, opts)
+	f, err := Open(r, view.Size, opts)
+	if !view.Journaled {
+		// An append may have begun after the view was taken and
+		// overwritten the footer as it was read.
+		if same, cerr := journal.Unchanged(path, osf, view.Size); cerr != nil || !same {
+			if f != nil {
+				f.closer = nil
+			}
+			if mapped != nil {
+				munmap(mapped)
+			}
+			if cerr != nil {
+				osf.Close()
+			}
+			return nil, cerr
+		}
+	}
 	if err != nil {
 		closer.Close()
 		return nil, err

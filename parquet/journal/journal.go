@@ -1,12 +1,15 @@
 // Package journal reads and writes the append journal of carquet's
 // crash-safe appends (the protocol is described in writer/doc.go): a small
 // side file, <file>.carquet-journal, that records a file's length before an
-// append. While it exists, the committed file ends at that length.
+// append and the bytes the append overwrites (its old footer, and the small
+// row groups it merges). While it exists, the committed file is the bytes
+// before the cut followed by the saved ones.
 //
-// The writer writes it; readers (parquet/file) use it to open a file at its
-// committed length, so that an append in progress, or one that crashed and
-// was never recovered, is invisible to them. It sits beside parquet/file,
-// importing only the standard library.
+// The writer writes it; readers (parquet/file) use it to open a file as
+// committed (View), so that an append in progress, or one that crashed and
+// was never recovered, is invisible to them. The package also holds the
+// reader lock (ShareReaders, TryExclusive) that tells an append whether
+// it may overwrite row groups. It sits beside parquet/file.
 package journal
 
 import (
@@ -22,49 +25,81 @@ import (
 const Suffix = ".carquet-journal"
 
 const (
-	magic   = "CQJ1"
-	version = 1
-	size    = 4 + 4 + 8 + 4 + 4 + 4
-	// Tail is how many bytes before the old end the journal's CRC covers.
+	magic = "CQJ1"
+	// Version 1 journals record an append that only adds bytes; version 2
+	// ones also save the bytes from the cut to the old end.
+	size1 = 4 + 4 + 8 + 4 + 4 + 4
+	size2 = size1 + 8
+	// Tail is how many bytes before the cut the journal's CRC covers.
 	Tail = 64 << 10
 )
 
 // Journal records the state of a file before an append.
 type Journal struct {
 	OldSize int64
+	// Cut is where the append starts writing: bytes before it never
+	// change. Zero means the old end (an append that overwrites nothing).
+	Cut int64
+	// Saved holds the old bytes from Cut to OldSize.
+	Saved []byte
+	// TailLen and TailCRC describe the bytes before the cut, which
+	// identify the file the journal belongs to.
 	TailLen uint32
 	TailCRC uint32
 }
 
+// cut is where the append starts writing.
+func (j Journal) cut() int64 {
+	if j.Cut == 0 {
+		return j.OldSize
+	}
+	return j.Cut
+}
+
 // Marshal encodes the journal with its own CRC.
 func (j Journal) Marshal() []byte {
-	b := make([]byte, 0, size)
+	v2 := j.cut() != j.OldSize
+	b := make([]byte, 0, size2+len(j.Saved))
 	b = append(b, magic...)
-	b = binary.LittleEndian.AppendUint32(b, version)
+	if v2 {
+		b = binary.LittleEndian.AppendUint32(b, 2)
+	} else {
+		b = binary.LittleEndian.AppendUint32(b, 1)
+	}
 	b = binary.LittleEndian.AppendUint64(b, uint64(j.OldSize))
 	b = binary.LittleEndian.AppendUint32(b, j.TailLen)
 	b = binary.LittleEndian.AppendUint32(b, j.TailCRC)
+	if v2 {
+		b = binary.LittleEndian.AppendUint64(b, uint64(j.Cut))
+		b = append(b, j.Saved...)
+	}
 	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 }
 
 // Parse decodes and checks a journal.
 func Parse(b []byte) (Journal, error) {
-	if len(b) != size || string(b[:4]) != magic {
+	if len(b) < size1 || string(b[:4]) != magic {
 		return Journal{}, fmt.Errorf("not an append journal (%d bytes)", len(b))
 	}
-	if crc32.ChecksumIEEE(b[:size-4]) != binary.LittleEndian.Uint32(b[size-4:]) {
+	if crc32.ChecksumIEEE(b[:len(b)-4]) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
 		return Journal{}, fmt.Errorf("append journal checksum mismatch")
 	}
-	if v := binary.LittleEndian.Uint32(b[4:]); v != version {
-		return Journal{}, fmt.Errorf("append journal version %d is not supported", v)
+	v := binary.LittleEndian.Uint32(b[4:])
+	if v != 1 && v != 2 || v == 1 && len(b) != size1 || v == 2 && len(b) < size2 {
+		return Journal{}, fmt.Errorf("append journal version %d of %d bytes is not supported", v, len(b))
 	}
 	j := Journal{
 		OldSize: int64(binary.LittleEndian.Uint64(b[8:])),
 		TailLen: binary.LittleEndian.Uint32(b[16:]),
 		TailCRC: binary.LittleEndian.Uint32(b[20:]),
 	}
-	if j.OldSize < 0 || int64(j.TailLen) > j.OldSize {
-		return Journal{}, fmt.Errorf("append journal with old length %d and tail %d", j.OldSize, j.TailLen)
+	j.Cut = j.OldSize
+	if v == 2 {
+		j.Cut = int64(binary.LittleEndian.Uint64(b[24:]))
+		j.Saved = b[32 : len(b)-4]
+	}
+	if j.OldSize < 0 || j.Cut <= 0 && v == 2 || j.Cut > j.OldSize || int64(len(j.Saved)) != j.OldSize-j.Cut && v == 2 || int64(j.TailLen) > j.Cut {
+		return Journal{}, fmt.Errorf("append journal with old length %d, cut %d, %d saved bytes and tail %d", j.OldSize, j.Cut, len(j.Saved), j.TailLen)
 	}
 	return j, nil
 }
@@ -85,7 +120,8 @@ func Read(path string) (j Journal, ok bool, err error) {
 	return j, true, nil
 }
 
-// TailCRC is the length and CRC of the up to Tail bytes before size.
+// TailCRC is the length and CRC of the up to Tail bytes before size (the
+// cut).
 func TailCRC(f io.ReaderAt, size int64) (uint32, uint32, error) {
 	n := min(size, Tail)
 	b := make([]byte, n)
@@ -96,65 +132,162 @@ func TailCRC(f io.ReaderAt, size int64) (uint32, uint32, error) {
 }
 
 // Matches reports whether the journal describes this file: the bytes
-// before its old end are still the ones recorded.
+// before its cut are still the ones recorded.
 func (j Journal) Matches(f io.ReaderAt, size int64) (bool, error) {
-	if size < j.OldSize {
+	cut := j.cut()
+	if size < cut {
 		return false, nil
 	}
 	b := make([]byte, j.TailLen)
-	if _, err := f.ReadAt(b, j.OldSize-int64(j.TailLen)); err != nil && !(err == io.EOF && j.TailLen == 0) {
+	if _, err := f.ReadAt(b, cut-int64(j.TailLen)); err != nil && !(err == io.EOF && j.TailLen == 0) {
 		return false, err
 	}
 	return crc32.ChecksumIEEE(b) == j.TailCRC, nil
 }
 
-// CommittedSize is the committed length of the file at path (open as f):
-// the old length while a journal that matches the file exists (an append
-// in progress, or one that crashed), else its size. It never writes or
-// locks: it reads the journal, the size, the journal again and the size
-// again, and trusts the size only when no journal was seen and the size
-// held still.
-func CommittedSize(path string, f *os.File) (int64, error) {
+// Restore puts the file back as it was before the append: the saved bytes
+// at the cut, the old length, synced.
+func (j Journal) Restore(f *os.File) error {
+	if len(j.Saved) > 0 {
+		if _, err := f.WriteAt(j.Saved, j.cut()); err != nil {
+			return err
+		}
+	}
+	if err := f.Truncate(j.OldSize); err != nil {
+		return err
+	}
+	return f.Sync()
+}
+
+// ReaderAt reads the file as it was before the append: f before the cut,
+// the saved bytes after it, up to the old length.
+func (j Journal) ReaderAt(f io.ReaderAt) io.ReaderAt {
+	if len(j.Saved) == 0 {
+		return f
+	}
+	return &overlay{f: f, cut: j.cut(), saved: j.Saved}
+}
+
+type overlay struct {
+	f     io.ReaderAt
+	cut   int64
+	saved []byte
+}
+
+func (o *overlay) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("journal: negative offset %d", off)
+	}
+	n := 0
+	if off < o.cut {
+		m := int(min(int64(len(p)), o.cut-off))
+		k, err := o.f.ReadAt(p[:m], off)
+		n += k
+		if err != nil {
+			return n, err
+		}
+		p, off = p[m:], off+int64(m)
+	}
+	if len(p) == 0 {
+		return n, nil
+	}
+	k := 0
+	if i := off - o.cut; i < int64(len(o.saved)) {
+		k = copy(p, o.saved[i:])
+	}
+	n += k
+	if k < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// View is how a reader sees a file: the committed bytes, Size of them.
+type View struct {
+	R    io.ReaderAt
+	Size int64
+	// Journaled is set when an append was in progress (or had crashed):
+	// R then reads the file as it was before it, whatever the append
+	// writes, and needs no later check.
+	Journaled bool
+}
+
+// Committed is the committed view of the file at path (open as f): the
+// file before the append while a journal that matches it exists (an
+// append in progress, or one that crashed), else the file at its size.
+// It never writes or locks: it reads the journal, the size, the journal
+// again and the size again, and trusts the size only when no journal was
+// seen and the size held still. A reader that reads the footer of a view
+// that is not Journaled then checks Unchanged: an append may have started,
+// overwriting the footer, in between.
+func Committed(path string, f *os.File) (View, error) {
 	for range 100 {
 		if j, ok, err := committed(path, f); err != nil || ok {
-			return j, err
+			return journaledView(f, j), err
 		}
 		st1, err := f.Stat()
 		if err != nil {
-			return 0, err
+			return View{}, err
 		}
 		if j, ok, err := committed(path, f); err != nil || ok {
-			return j, err
+			return journaledView(f, j), err
 		}
 		st2, err := f.Stat()
 		if err != nil {
-			return 0, err
+			return View{}, err
 		}
 		// No journal before or after the first look at the size: no append
 		// was writing then, unless one ran whole in between, which grew
 		// the file past it.
 		if st1.Size() == st2.Size() {
-			return st1.Size(), nil
+			return View{R: f, Size: st1.Size()}, nil
 		}
 	}
-	return 0, fmt.Errorf("%s keeps changing size", path)
+	return View{}, fmt.Errorf("%s keeps changing size", path)
 }
 
-// committed returns the old length of a journal that matches f.
-func committed(path string, f *os.File) (int64, bool, error) {
-	j, ok, err := Read(path)
-	if err != nil || !ok {
-		return 0, false, err
+func journaledView(f *os.File, j Journal) View {
+	return View{R: j.ReaderAt(f), Size: j.OldSize, Journaled: true}
+}
+
+// Unchanged reports whether no append has touched the file at path (open
+// as f) since Committed returned a view of size bytes without a journal:
+// an append writes its journal before it overwrites a byte and, when it
+// commits, leaves the file longer than it found it (its footer lists one
+// more row group), or else holds the readers' lock (TryExclusive), which
+// a reader of the view holds shared.
+func Unchanged(path string, f *os.File, size int64) (bool, error) {
+	if _, ok, err := committed(path, f); err != nil || ok {
+		return false, err
 	}
 	st, err := f.Stat()
 	if err != nil {
-		return 0, false, err
+		return false, err
+	}
+	return st.Size() == size, nil
+}
+
+// CommittedSize is the committed length of the file at path (open as f).
+func CommittedSize(path string, f *os.File) (int64, error) {
+	v, err := Committed(path, f)
+	return v.Size, err
+}
+
+// committed returns a journal that matches f.
+func committed(path string, f *os.File) (Journal, bool, error) {
+	j, ok, err := Read(path)
+	if err != nil || !ok {
+		return Journal{}, false, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return Journal{}, false, err
 	}
 	match, err := j.Matches(f, st.Size())
 	if err != nil {
-		return 0, false, err
+		return Journal{}, false, err
 	}
 	// A journal that does not match belongs to a file since replaced: the
 	// next append drops it; it says nothing about this file.
-	return j.OldSize, match, nil
+	return j, match, nil
 }

@@ -1,0 +1,75 @@
+package driver
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/carquet-go/carquet/parquet/file"
+)
+
+// TestSingleRowInsertsFileSize: a table filled by 1,000 one-row INSERTs
+// takes less than twice the room of the same rows written at once (each
+// append merges the file's last small row group with its row and writes
+// over the old one and the old footer), and holds every row in order —
+// also the rows inserted while a query held the file open.
+func TestSingleRowInsertsFileSize(t *testing.T) {
+	dir := t.TempDir()
+	db := openDSN(t, dir)
+	mustExec(t, db, "CREATE TABLE t (id BIGINT, name VARCHAR, v DOUBLE)")
+	const n = 1000
+	for i := range n {
+		if i == n/2 {
+			// A query whose rows are open keeps the file's row groups
+			// where they are until it ends.
+			rows, err := db.Query("SELECT id FROM t ORDER BY id")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j := range 10 {
+				mustExec(t, db, "INSERT INTO t VALUES (?, 'name', ?)", i+j, float64(i+j)/3)
+			}
+			k := 0
+			for rows.Next() {
+				var id int
+				if err := rows.Scan(&id); err != nil || id != k {
+					t.Fatalf("row %d of the open query: id %d, %v", k, id, err)
+				}
+				k++
+			}
+			if err := rows.Close(); err != nil || k != n/2 {
+				t.Fatalf("the open query saw %d rows, %v", k, err)
+			}
+		}
+		if i >= n/2 && i < n/2+10 {
+			continue
+		}
+		mustExec(t, db, "INSERT INTO t VALUES (?, 'name', ?)", i, float64(i)/3)
+	}
+	mustExec(t, db, "CREATE TABLE once AS SELECT * FROM t")
+	size := func(name string) int64 {
+		st, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Size()
+	}
+	if got, once := size("t.parquet"), size("once.parquet"); got >= 2*once {
+		t.Errorf("%d one-row INSERTs made a file of %d bytes; the rows written at once take %d", n, got, once)
+	}
+	var count, sum int64
+	if err := db.QueryRow("SELECT count(*), sum(id) FROM t").Scan(&count, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if count != n || sum != n*(n-1)/2 {
+		t.Errorf("count %d, sum %d", count, sum)
+	}
+	f, err := file.OpenFile(filepath.Join(dir, "t.parquet"), file.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if n := f.NumRowGroups(); n != 1 {
+		t.Errorf("%d row groups, want 1", n)
+	}
+}

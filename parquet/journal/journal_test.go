@@ -1,0 +1,163 @@
+package journal
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestMarshalParse(t *testing.T) {
+	for _, j := range []Journal{
+		{OldSize: 100, TailLen: 100, TailCRC: 7},
+		{OldSize: 100, Cut: 60, Saved: bytes.Repeat([]byte{9}, 40), TailLen: 60, TailCRC: 8},
+	} {
+		got, err := Parse(j.Marshal())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.OldSize != j.OldSize || got.cut() != j.cut() || !bytes.Equal(got.Saved, j.Saved) || got.TailLen != j.TailLen || got.TailCRC != j.TailCRC {
+			t.Errorf("round trip of %+v gave %+v", j, got)
+		}
+	}
+	b := Journal{OldSize: 100, Cut: 60, Saved: make([]byte, 40), TailLen: 60}.Marshal()
+	for i := range b {
+		c := bytes.Clone(b)
+		c[i] ^= 1
+		if _, err := Parse(c); err == nil {
+			t.Fatalf("a journal with byte %d flipped parses", i)
+		}
+	}
+	if _, err := Parse(b[:len(b)-1]); err == nil {
+		t.Fatal("a cut-short journal parses")
+	}
+}
+
+// TestViewAndRestore: while a journal that saved overwritten bytes exists,
+// readers see the old file; Restore puts it back.
+func TestViewAndRestore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	old := []byte("PAR1-the old row groups-the old footer-PAR1")
+	if err := os.WriteFile(path, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cut := int64(bytes.Index(old, []byte("-the old footer")))
+	tlen, tcrc, err := TailCRC(f, cut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := Journal{OldSize: int64(len(old)), Cut: cut, Saved: old[cut:], TailLen: tlen, TailCRC: tcrc}
+	if err := os.WriteFile(path+Suffix, j.Marshal(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The append overwrites from the cut, longer and shorter than before.
+	for _, tail := range []string{"+a new row group and footer, longer than the old", "+short"} {
+		if err := f.Truncate(cut); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteAt([]byte(tail), cut); err != nil {
+			t.Fatal(err)
+		}
+		v, err := Committed(path, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !v.Journaled || v.Size != int64(len(old)) {
+			t.Fatalf("view %+v", v)
+		}
+		got := make([]byte, v.Size)
+		if _, err := v.R.ReadAt(got, 0); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, old) {
+			t.Fatalf("the view reads %q", got)
+		}
+		// Reads across the cut and past the end.
+		part := make([]byte, 10)
+		if n, err := v.R.ReadAt(part, cut-5); err != nil || n != 10 || string(part) != string(old[cut-5:cut+5]) {
+			t.Fatalf("read across the cut: %q %d %v", part, n, err)
+		}
+		if n, err := v.R.ReadAt(part, v.Size-3); err != io.EOF || n != 3 {
+			t.Fatalf("read past the end: %d %v", n, err)
+		}
+	}
+	if err := j.Restore(f); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, old) {
+		t.Fatalf("restored %q", got)
+	}
+	os.Remove(path + Suffix)
+	v, err := Committed(path, f)
+	if err != nil || v.Journaled || v.Size != int64(len(old)) {
+		t.Fatalf("view without a journal: %+v %v", v, err)
+	}
+	if same, err := Unchanged(path, f, v.Size); err != nil || !same {
+		t.Fatalf("unchanged: %v %v", same, err)
+	}
+	if _, err := f.WriteAt([]byte("more"), v.Size); err != nil {
+		t.Fatal(err)
+	}
+	if same, _ := Unchanged(path, f, v.Size); same {
+		t.Fatal("a longer file is unchanged")
+	}
+}
+
+// TestReadersLock: a reader's shared lock keeps an append from taking it
+// exclusive, within one process too; closing the reader frees it.
+func TestReadersLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(path, []byte("PAR1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	ok, err := TryExclusive(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok {
+		t.Skip("no open-file-description locks here")
+	}
+	ReleaseExclusive(w)
+	r, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ShareReaders(r); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := TryExclusive(w); ok {
+		t.Fatal("exclusive while a reader holds the lock")
+	}
+	r.Close()
+	if ok, _ := TryExclusive(w); !ok {
+		t.Fatal("not exclusive after the reader closed")
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add(Journal{OldSize: 100, TailLen: 100, TailCRC: 7}.Marshal())
+	f.Add(Journal{OldSize: 100, Cut: 60, Saved: make([]byte, 40), TailLen: 60}.Marshal())
+	f.Fuzz(func(t *testing.T, b []byte) {
+		j, err := Parse(b)
+		if err != nil {
+			return
+		}
+		if j.cut() > j.OldSize || int64(j.TailLen) > j.cut() {
+			t.Fatalf("parsed an inconsistent journal %+v", j)
+		}
+		if _, err := Parse(j.Marshal()); err != nil {
+			t.Fatalf("a parsed journal does not parse again: %v", err)
+		}
+	})
+}

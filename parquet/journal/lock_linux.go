@@ -1,0 +1,55 @@
+//go:build linux
+
+package journal
+
+import (
+	"io"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// The readers' lock is an open-file-description lock (F_OFD_SETLK) on one
+// byte far beyond any file's end: readers hold it shared for as long as
+// they have the file open, and an append that would overwrite row groups
+// (merging small ones) needs it exclusive. Unlike flock, which serialises
+// the appenders themselves, it is a separate lock on Linux; unlike classic
+// fcntl locks it belongs to the open file, so two opens within one
+// process exclude each other too.
+const readersLockByte = 1 << 62
+
+func readersLock(f *os.File, typ int16, cmd int) error {
+	lk := unix.Flock_t{Type: typ, Whence: io.SeekStart, Start: readersLockByte, Len: 1}
+	for {
+		err := unix.FcntlFlock(f.Fd(), cmd, &lk)
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+// ShareReaders takes the readers' lock shared on f (open for reading),
+// waiting while an append that overwrites row groups holds it. It is
+// released when f is closed.
+func ShareReaders(f *os.File) error {
+	return readersLock(f, unix.F_RDLCK, unix.F_OFD_SETLKW)
+}
+
+// TryExclusive takes the readers' lock exclusive on f (open for writing)
+// if no reader holds it; it reports false when one does or the file system
+// has no such locks.
+func TryExclusive(f *os.File) (bool, error) {
+	switch err := readersLock(f, unix.F_WRLCK, unix.F_OFD_SETLK); err {
+	case nil:
+		return true, nil
+	case unix.EAGAIN, unix.EACCES, unix.ENOLCK, unix.EINVAL, unix.EOPNOTSUPP:
+		return false, nil
+	default:
+		return false, err
+	}
+}
+
+// ReleaseExclusive gives back the lock TryExclusive took.
+func ReleaseExclusive(f *os.File) error {
+	return readersLock(f, unix.F_UNLCK, unix.F_OFD_SETLK)
+}
