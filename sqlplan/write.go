@@ -854,7 +854,9 @@ func (t *Tx) Commit() error {
 		return errors.New("the transaction is already finished")
 	}
 	t.done = true
-	defer t.releaseSnapshot()
+	// The snapshot goes first: its open files would keep the appends from
+	// merging the tables' last small row groups.
+	t.releaseSnapshot()
 	for _, path := range t.order {
 		pw := t.pending[path]
 		if len(pw.cols) > 1 {

@@ -360,8 +360,8 @@ func (w *Writer) Close() error {
 	if err == nil {
 		err = w.flushRows()
 	}
-	if err == nil && w.begin != nil && w.NumRows() == w.carried {
-		// An append of no rows writes nothing.
+	if err == nil && w.begin != nil && w.NumRows() == w.carried && len(w.keyValues) == 0 {
+		// An append of no rows and no metadata writes nothing.
 		w.closed = true
 		return w.finalize(true)
 	}
