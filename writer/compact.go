@@ -1,0 +1,99 @@
+package writer
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/carquet-go/carquet/parquet/file"
+	"github.com/carquet-go/carquet/parquet/format"
+)
+
+// Compact rewrites the Parquet file at path with its rows, in order, in
+// full row groups (the row group size of opts), by one Rewrite: readers
+// see the old file or the new, never a mix, and appends wait. The file's
+// key-value metadata is kept, columns that had bloom filters get them
+// again (options given in opts win), and statistics and page indexes are
+// written anew. A file whose row groups cannot be merged (no two next to
+// each other fit in one) is left alone: Compact reports whether it
+// rewrote the file.
+func Compact(path string, opts ...Option) (bool, error) {
+	f, err := file.OpenFile(path, file.Options{}, false)
+	if err != nil {
+		return false, err
+	}
+	sch := f.Schema
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(cfg)
+	}
+	merge := mergeable(f.Meta.RowGroups, cfg)
+	var keep []Option
+	for c, leaf := range sch.Leaves {
+		for i := range f.Meta.RowGroups {
+			if md := f.Meta.RowGroups[i].Columns[c].MetaData; md != nil && md.BloomFilterOffset.Set {
+				keep = append(keep, WithBloomFilterFor(leaf.PathString(), 0, DefaultBloomFPP))
+				break
+			}
+		}
+	}
+	f.Close()
+	if !merge {
+		return false, nil
+	}
+	err = Rewrite(path, sch, func(w *Writer) error {
+		// The file as committed now that the lock is held: appends that
+		// ran since it was first opened are copied too.
+		g, err := file.OpenFile(path, file.Options{}, false)
+		if err != nil {
+			return err
+		}
+		defer g.Close()
+		if err := sameSchema(g.Schema, sch); err != nil {
+			return fmt.Errorf("writer: compact %s: the file changed meanwhile: %w", path, err)
+		}
+		for _, kv := range g.Meta.KeyValueMetadata {
+			if _, set := w.keyValue(kv.Key); !set && kv.Value.Set {
+				w.SetKeyValue(kv.Key, kv.Value.Value)
+			}
+		}
+		r, err := g.NewReader(file.ReaderOptions{})
+		if err != nil {
+			return err
+		}
+		for {
+			b, err := r.Next()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			if err := w.WriteBatch(b.Columns); err != nil {
+				return err
+			}
+		}
+	}, append(keep, opts...)...)
+	return err == nil, err
+}
+
+// mergeable reports whether two row groups next to each other would fit
+// in one of cfg's size.
+func mergeable(rgs []format.RowGroup, cfg *config) bool {
+	for i := 1; i < len(rgs); i++ {
+		a, b := &rgs[i-1], &rgs[i]
+		if a.NumRows+b.NumRows <= cfg.rowGroupRows && a.TotalByteSize+b.TotalByteSize <= cfg.rowGroupBytes {
+			return true
+		}
+	}
+	return false
+}
+
+// keyValue is the value of a key-value entry the writer will write.
+func (w *Writer) keyValue(key string) (string, bool) {
+	for _, kv := range w.keyValues {
+		if kv.Key == key {
+			return kv.Value.Value, true
+		}
+	}
+	return "", false
+}
