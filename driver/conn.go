@@ -19,7 +19,10 @@ type Conn struct {
 	engine   *sqlplan.Engine
 	readOnly bool
 	tx       *sqlplan.Tx
-	closed   bool
+	// sess holds the connection's own settings (SET SESSION, and a plain
+	// SET of a setting DuckDB keeps per connection).
+	sess   *sqlplan.Session
+	closed bool
 }
 
 var (
@@ -118,7 +121,7 @@ func query1(ctx context.Context, c *Conn, s *sqlplan.Stmt, args []driver.NamedVa
 	if !s.Returns() {
 		return nil, errors.New("carquet: the statement returns no rows (use Exec)")
 	}
-	r, err := s.QueryTx(ctx, convertArgs(args), c.tx)
+	r, err := s.QuerySession(ctx, convertArgs(args), c.tx, c.sess)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +167,7 @@ func exec1(ctx context.Context, c *Conn, s *sqlplan.Stmt, args []driver.NamedVal
 	defer recoverInternal(&err)
 	if s.Returns() {
 		// A query run through Exec: run it to the end and count its rows.
-		r, err := s.QueryTx(ctx, convertArgs(args), c.tx)
+		r, err := s.QuerySession(ctx, convertArgs(args), c.tx, c.sess)
 		if err != nil {
 			return nil, err
 		}
@@ -182,7 +185,7 @@ func exec1(ctx context.Context, c *Conn, s *sqlplan.Stmt, args []driver.NamedVal
 		}
 		return result(n), nil
 	}
-	res, err := s.Exec(ctx, convertArgs(args), c.tx)
+	res, err := s.ExecSession(ctx, convertArgs(args), c.tx, c.sess)
 	if err != nil {
 		return nil, err
 	}

@@ -224,7 +224,7 @@ func OpenDB(cfg Config) (*sql.DB, error) {
 
 // Connect returns a new connection.
 func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
-	return &Conn{engine: c.engine, readOnly: c.cfg.ReadOnly}, nil
+	return &Conn{engine: c.engine, readOnly: c.cfg.ReadOnly, sess: c.engine.NewSession()}, nil
 }
 
 // Driver returns the carquet driver.

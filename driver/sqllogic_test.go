@@ -22,6 +22,9 @@ func TestSQLLogic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// One connection, as for DuckDB: session settings (SET) persist
+		// from one record to the next.
+		db.SetMaxOpenConns(1)
 		return db
 	})
 }

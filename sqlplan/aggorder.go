@@ -54,12 +54,13 @@ func (p *planner) bindAggOrder(spec *aggSpec, order []sqlparser.SelectExpr, agg 
 		if err != nil {
 			return err
 		}
-		dir := ""
+		var dir dirMarker
 		if v, ok := de.Expr.(*sqlparser.SQLVal); ok {
-			dir = string(v.Val)
+			dir, _ = parseDirMarker(string(v.Val))
 		}
+		desc, nullsFirst := p.set.resolveOrder(dir.dir, dir.nulls)
 		keys = append(keys, e)
-		dirs = append(dirs, sortKey{col: len(dirs), desc: dir == "|desc" || dir == "|descnf", nullsFirst: dir == "|ascnf" || dir == "|descnf", text: sqlparser.String(ae.Expr)})
+		dirs = append(dirs, sortKey{col: len(dirs), desc: desc, nullsFirst: nullsFirst, text: sqlparser.String(ae.Expr)})
 	}
 	if orderSensitive[spec.fn] || spec.fn == "first" || spec.fn == "array_agg" || spec.fn == "group_concat" || spec.fn == "listagg" {
 		spec.order, spec.orderKeys = keys, dirs

@@ -596,7 +596,8 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 			return p.bindFunc("power", []expr{l, r})
 		case sqlparser.PlusStr, sqlparser.MinusStr, sqlparser.MultStr, sqlparser.DivStr, sqlparser.ModStr, sqlparser.IntDivStr:
 			op := x.Operator[0]
-			if x.Operator == sqlparser.IntDivStr {
+			if x.Operator == sqlparser.IntDivStr || op == '/' && p.set.intDiv && isIntKind(l.typ()) && isIntKind(r.typ()) {
+				// integer_division: / on integers is //.
 				op = 'd'
 			}
 			return p.arith(op, l, r)
@@ -1351,6 +1352,9 @@ func (p *planner) bindTryCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (ex
 }
 
 // arith types and builds an arithmetic expression.
+// isIntKind reports whether t is a signed or unsigned integer type.
+func isIntKind(t Type) bool { return t.Kind == KInt || t.Kind == KUint }
+
 func (p *planner) arith(op byte, l, r expr) (expr, error) {
 	var err error
 	if l, err = p.micros(l); err != nil {

@@ -122,13 +122,17 @@
 // and replaces the old one; UPDATE ... FROM becomes correlated subqueries,
 // updateFrom); ALTER TABLE ADD / DROP / RENAME COLUMN, ALTER COLUMN TYPE
 // [USING] / SET|DROP DEFAULT / SET|DROP NOT NULL, RENAME TO (alter.go).
+// SET [SESSION|GLOBAL] / RESET / PRAGMA name = value of the settings
+// default_null_order, default_order, integer_division, threads
+// (worker_threads), memory_limit (max_memory) and TimeZone, read by
+// current_setting('name') and duckdb_settings() (settings.go).
 //
 // Refused by name: MERGE, GROUPS frames, frame
 // EXCLUDE,
 // INTERSECT/EXCEPT mixed with UNION in one query (parenthesize one),
 // ORDER BY inside window aggregates, REGEXP/RLIKE, PIVOT after a table
 // (the SQL standard's form),
-// SET, PRAGMA,
+// SET LOCAL, SET VARIABLE, PRAGMA calls,
 // COPY to other formats or FROM files, transactions as statements (use
 // the driver's), ON DELETE/UPDATE actions of foreign keys. CREATE TEMP TABLE makes a table that
 // lives as long as the engine (in a temporary folder); so do sequences

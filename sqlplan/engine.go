@@ -82,6 +82,13 @@ type Engine struct {
 	writeMu sync.RWMutex
 	// seqs are the sequences (sequence.go), by lower-case name.
 	seqs map[string]*sequence
+	// setMu guards global, the settings a plain SET or SET GLOBAL
+	// changes (settings.go); defaults are those before any SET, sess0 the
+	// session of statements run without one.
+	setMu    sync.Mutex
+	global   settings
+	defaults settings
+	sess0    *Session
 	// temp is the folder of the temporary tables (CREATE TEMP TABLE),
 	// made with the first one and removed by Close; their names come
 	// before the root's.
@@ -101,6 +108,9 @@ func Open(path string, opts Options) (*Engine, error) {
 		opts.Threads = runtime.GOMAXPROCS(0)
 	}
 	e := &Engine{opts: opts, tables: map[string]*tableEntry{}, byTable: map[*scan.Table]*tableEntry{}, stmts: map[string]*Stmt{}}
+	e.defaults = defaultSettings(opts)
+	e.global = e.defaults
+	e.sess0 = e.NewSession()
 	if objstore.IsURL(path) {
 		if err := e.openRemote(path); err != nil {
 			return nil, err

@@ -413,6 +413,7 @@ func init() {
 		"now":               {0, 0, nil, nil, false, true},
 		"current_timestamp": {0, 0, nil, nil, false, true},
 		"current_date":      {0, 0, nil, nil, false, true},
+		"current_setting":   {1, 1, nil, nil, false, true}, // settings.go
 		"today":             {0, 0, nil, nil, false, true},
 		"year":              datePartFn("year"),
 		"month":             datePartFn("month"),
@@ -1205,6 +1206,8 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		return &constExpr{t: Type{Kind: KTimestamp, TZ: true}, v: p.e.now().UnixMicro()}, nil
 	case "current_date", "today":
 		return &constExpr{t: tDate, v: timeToDays(p.e.now())}, nil
+	case "current_setting":
+		return p.bindCurrentSetting(args)
 	case "typeof":
 		return &constExpr{t: tString, v: args[0].typ().SQLName()}, nil
 	case "mod":

@@ -59,6 +59,9 @@ type planner struct {
 	// restrict holds the restrictions of the grouped subquery this
 	// planner runs (reduce.go).
 	restrict map[*sqlparser.Select][]keyRestriction
+	// set are the settings the statement runs with, read once when it
+	// starts (settings.go).
+	set settings
 }
 
 // ctxErr is the error of the statement's context once it is done: the
@@ -75,7 +78,7 @@ func (p *planner) ctxErr() error {
 // own (a subquery, a CTE, a set operation's part): the same engine,
 // arguments, context, transaction and locks.
 func (p *planner) child(src *source) *planner {
-	return &planner{e: p.e, src: src, args: p.args, ctx: p.ctx, tx: p.tx, writeHeld: p.writeHeld, shared: p.shared}
+	return &planner{e: p.e, src: src, args: p.args, ctx: p.ctx, tx: p.tx, writeHeld: p.writeHeld, shared: p.shared, set: p.set}
 }
 
 func (p *planner) releaseAll() {
@@ -245,7 +248,7 @@ func (p *planner) planUnion(u *sqlparser.Union, outer *scope) (*selectPlan, erro
 	if len(u.OrderBy) > 0 {
 		var keys []sortKey
 		for _, o := range u.OrderBy {
-			item, nullsFirst := orderItem(o)
+			item, desc, nullsFirst := p.orderKey(o)
 			idx, err := p.outputIndex(item, cols, nil)
 			if err != nil {
 				return nil, err
@@ -253,7 +256,7 @@ func (p *planner) planUnion(u *sqlparser.Union, outer *scope) (*selectPlan, erro
 			if idx < 0 {
 				return nil, errorf("ORDER BY of a UNION must name an output column: %s", sqlparser.String(item))
 			}
-			keys = append(keys, sortKey{col: idx, desc: o.Direction == sqlparser.DescScr, nullsFirst: nullsFirst, text: cols[idx].Name})
+			keys = append(keys, sortKey{col: idx, desc: desc, nullsFirst: nullsFirst, text: cols[idx].Name})
 		}
 		lim, _, err := p.limitValues(u.Limit)
 		if err != nil {
@@ -536,6 +539,9 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 		}
 		if strings.HasPrefix(name, setOpMarker+":") {
 			return p.setOpRelation(name, alias)
+		}
+		if name == settingsTable {
+			return p.settingsRelation(alias), nil
 		}
 		if rel, ok := p.catalogRelation(name, alias); ok {
 			return rel, nil

@@ -760,6 +760,10 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				call = append(append(append(call, comma), toks[i+2:in]...), toks[k])
 				toks = append(toks[:i:i], append(call, toks[k+1:]...)...)
 				i--
+			case low == "duckdb_settings" && afterFrom && next.kind == tkOp && next.text == "(" && at(i+2).kind == tkOp && at(i+2).text == ")":
+				// The table function of the settings (settings.go).
+				r.emit(backquote(settingsTable), t)
+				i += 2
 			case (low == "range" || low == "generate_series" || low == "unnest") && afterFrom && next.kind == tkOp && next.text == "(":
 				// A table function: the parser knows none, so it becomes a
 				// table name that relationOf plans (series.go), or a
@@ -851,22 +855,28 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				r.emit("straight_join", t)
 			case low == "straight_join":
 				return nil, unsupportedErr(src, t.pos, "STRAIGHT_JOIN")
-			case low == "nulls" && next.is("last"):
-				i++ // NULLs sort last by default
-			case low == "nulls" && next.is("first"):
-				// x [ASC|DESC] NULLS FIRST: nullsFirstMarker(x) [ASC|DESC].
+			case low == "nulls" && (next.is("first") || next.is("last")):
+				// x [ASC|DESC] NULLS FIRST: nullsFirstMarker(x) [ASC|DESC]
+				// (NULLS LAST: nullsLastMarker), for the planner tells
+				// them from the default (default_null_order).
 				start, end := orderItemStart(r.out), len(r.out)
 				if end > 0 && (strings.EqualFold(r.out[end-1].text, "asc") || strings.EqualFold(r.out[end-1].text, "desc")) {
 					end--
 				}
 				if start < 0 || start >= end {
-					return nil, errAt(src, t.pos, "NULLS FIRST must follow an ORDER BY item")
+					return nil, errAt(src, t.pos, "NULLS %s must follow an ORDER BY item", strings.ToUpper(next.text))
 				}
-				open := otok{text: nullsFirstMarker + "(", orig: r.out[start].orig}
-				shut := otok{text: ")", orig: r.out[end-1].orig}
-				rest := append([]otok{shut}, r.out[end:]...)
-				r.out = append(append(append(r.out[:start:start], open), r.out[start:end]...), rest...)
+				marker := nullsFirstMarker
+				if next.is("last") {
+					marker = nullsLastMarker
+				}
+				r.wrapOrderItem(start, end, marker)
 				i++
+			case low == "asc" && orderItemStart(r.out) >= 0 && orderItemStart(r.out) < len(r.out):
+				// x ASC: ascMarker(x) ASC, for the planner tells it from
+				// the default direction (default_order).
+				r.wrapOrderItem(orderItemStart(r.out), len(r.out), ascMarker)
+				r.emit(t.text, t)
 			case low == "is" && next.is("not") && at(i+2).is("distinct") && at(i+3).is("from"):
 				// a IS NOT DISTINCT FROM b is MySQL's null-safe a <=> b.
 				r.emit("<=>", t)
@@ -1859,23 +1869,25 @@ func splitList(ts []token) [][]token {
 
 // listTokens rewrites the items of a PARTITION BY or ORDER BY list into
 // arguments of a marker call: , 'marker', item, ... and, for ORDER BY
-// (dirs), each item followed by its direction: '|asc' or '|desc', with
-// "nf" appended for NULLS FIRST.
+// (dirs), each item followed by its direction: '|asc', '|desc' or '|dft'
+// (none written), with "nf" appended for NULLS FIRST, "nl" for NULLS LAST.
 func listTokens(src string, items [][]token, marker string, dirs bool, pos int) ([]otok, error) {
 	out := []otok{{text: ",", orig: pos}, {text: mysqlString(marker), orig: pos}}
 	for _, it := range items {
 		if len(it) == 0 {
 			return nil, errAt(src, pos, "empty item in a PARTITION BY or ORDER BY list")
 		}
-		dir, nulls := "|asc", ""
+		dir, nulls := "|dft", ""
 		if dirs {
 			if n := len(it); n > 2 && it[n-2].is("nulls") && (it[n-1].is("first") || it[n-1].is("last")) {
+				nulls = "nl"
 				if it[n-1].is("first") {
 					nulls = "nf"
 				}
 				it = it[:n-2]
 			}
 			if n := len(it); n > 1 && (it[n-1].is("asc") || it[n-1].is("desc")) {
+				dir = "|asc"
 				if it[n-1].is("desc") {
 					dir = "|desc"
 				}
@@ -1912,17 +1924,11 @@ func unmarkAggOrder(s string) string {
 		}
 		var items []string
 		for _, part := range parts {
-			switch strings.Trim(part, "'") {
-			case "|asc":
-			case "|desc":
-				items[len(items)-1] += " DESC"
-			case "|ascnf":
-				items[len(items)-1] += " NULLS FIRST"
-			case "|descnf":
-				items[len(items)-1] += " DESC NULLS FIRST"
-			default:
-				items = append(items, part)
+			if d, ok := parseDirMarker(strings.Trim(part, "'")); ok && len(items) > 0 {
+				items[len(items)-1] += d.text()
+				continue
 			}
+			items = append(items, part)
 		}
 		if len(items) == 0 {
 			return s
@@ -1958,8 +1964,21 @@ func closingParen(toks []token, open int) int {
 	return -1
 }
 
-// nullsFirstMarker wraps an ORDER BY item written with NULLS FIRST.
-const nullsFirstMarker = "__carquet_nulls_first__"
+// nullsFirstMarker, nullsLastMarker and ascMarker wrap an ORDER BY item
+// written with NULLS FIRST, NULLS LAST and ASC (orderItem).
+const (
+	nullsFirstMarker = "__carquet_nulls_first__"
+	nullsLastMarker  = "__carquet_nulls_last__"
+	ascMarker        = "__carquet_asc__"
+)
+
+// wrapOrderItem wraps r.out[start:end] in a call of marker.
+func (r *rewriter) wrapOrderItem(start, end int, marker string) {
+	open := otok{text: marker + "(", orig: r.out[start].orig}
+	shut := otok{text: ")", orig: r.out[end-1].orig}
+	rest := append([]otok{shut}, r.out[end:]...)
+	r.out = append(append(append(r.out[:start:start], open), r.out[start:end]...), rest...)
+}
 
 // orderItemStart finds where the last ORDER BY item of out begins: after
 // the BY or comma before it at its parenthesis depth (-1: none).
@@ -2274,6 +2293,16 @@ func unmarkRewrites(s string) string {
 			s = s[:i] + head + " -> " + args[len(args)-1] + s[end:]
 			continue
 		}
+		if i, m := orderMarkerCall(s); i >= 0 {
+			// An ORDER BY item's marker: the item (ASC and NULLS FIRST or
+			// LAST follow it in the parser's text only as ASC).
+			args, end := splitCallArgs(s, i+len(m)+1)
+			if end < 0 || len(args) != 1 {
+				return s
+			}
+			s = s[:i] + args[0] + s[end:]
+			continue
+		}
 		if i := callOutsideQuotes(s, tryMarker); i >= 0 {
 			args, end := splitCallArgs(s, i+len(tryMarker)+1)
 			if end < 0 || len(args) != 1 {
@@ -2428,12 +2457,9 @@ func windowCallText(args []string) string {
 			mode = 'o'
 		case m == "|fo":
 			mode = 'f'
-		case m == "|asc" || m == "|desc" || m == "|ascnf" || m == "|descnf":
-			if len(order) > 0 && strings.HasPrefix(m, "|desc") {
-				order[len(order)-1] += " DESC"
-			}
-			if len(order) > 0 && strings.HasSuffix(m, "nf") {
-				order[len(order)-1] += " NULLS FIRST"
+		case isDirMarker(m):
+			if d, _ := parseDirMarker(m); len(order) > 0 {
+				order[len(order)-1] += d.text()
 			}
 		case strings.HasPrefix(m, "|f:"):
 			frame = frameText(m)

@@ -242,14 +242,14 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	// ORDER BY: output columns by position or alias, else hidden columns.
 	var keys []sortKey
 	if len(sel.OrderBy) == 1 && isMarker(firstOf(orderItem(sel.OrderBy[0])), byAllMarker) {
-		_, nullsFirst := orderItem(sel.OrderBy[0])
+		_, desc, nullsFirst := p.orderKey(sel.OrderBy[0])
 		for i := 0; i < visible; i++ {
-			keys = append(keys, sortKey{col: i, desc: sel.OrderBy[0].Direction == sqlparser.DescScr, nullsFirst: nullsFirst, text: cols[i].Name})
+			keys = append(keys, sortKey{col: i, desc: desc, nullsFirst: nullsFirst, text: cols[i].Name})
 		}
 		sel.OrderBy = nil
 	}
 	for _, o := range sel.OrderBy {
-		item, nullsFirst := orderItem(o)
+		item, desc, nullsFirst := p.orderKey(o)
 		idx, err := p.outputIndex(item, cols, sel.SelectExprs)
 		if err != nil {
 			return nil, err
@@ -273,7 +273,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 				idx = len(outExprs) - 1
 			}
 		}
-		keys = append(keys, sortKey{col: idx, desc: o.Direction == sqlparser.DescScr, nullsFirst: nullsFirst, text: sqlparser.String(item)})
+		keys = append(keys, sortKey{col: idx, desc: desc, nullsFirst: nullsFirst, text: sqlparser.String(item)})
 	}
 	lim, off, err := p.limitValues(sel.Limit)
 	if err != nil {
@@ -488,7 +488,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		}
 		if len(r.residual) > 0 {
 			n = &relFilterNode{in: n, pred: andOf(r.residual), offset: r.offset, drop: filterOnly(r, later, i, steps)}
-			if pn := parallel(n, p.e.opts.Threads, nil); pn != nil && i > 0 {
+			if pn := parallel(n, p.set.threads, nil); pn != nil && i > 0 {
 				n = pn // a join's build side, filtered on every thread
 			}
 		}
@@ -540,7 +540,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		}
 	}
 	if agg == nil {
-		if pn := parallel(root, p.e.opts.Threads, nil); pn != nil {
+		if pn := parallel(root, p.set.threads, nil); pn != nil {
 			root = pn // filters and joins on every thread, in order
 		}
 	}
@@ -549,7 +549,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			useCodes(sn, agg.keys, agg.aggs)
 		}
 		an := &aggNode{in: root, keys: agg.keys, aggs: agg.aggs, sets: agg.sets}
-		an.parallelInputs(p.e.opts.Threads)
+		an.parallelInputs(p.set.threads)
 		root = an
 	}
 	if agg != nil && having != nil {
@@ -703,7 +703,7 @@ func (p *planner) groupTarget(g sqlparser.Expr, items sqlparser.SelectExprs, sc 
 // scanOf builds the scan of a table relation. countOnly asks for the
 // footer row count when nothing is filtered.
 func (p *planner) scanOf(r *relation, unordered bool) node {
-	req := scan.Request{Columns: []string{}, Threads: p.e.opts.Threads, Unordered: unordered}
+	req := scan.Request{Columns: []string{}, Threads: p.set.threads, Unordered: unordered}
 	types := make([]Type, 0, len(r.used))
 	for _, c := range r.used {
 		req.Columns = append(req.Columns, c.name)

@@ -20,18 +20,133 @@ type sortKey struct {
 	text       string
 }
 
-// orderItem splits an ORDER BY item into its expression and whether it
-// sorts NULLs first (the rewrite wraps it in nullsFirstMarker).
-func orderItem(o *sqlparser.Order) (sqlparser.Expr, bool) {
-	if f, ok := o.Expr.(*sqlparser.FuncExpr); ok && f.Name.Lowered() == nullsFirstMarker && len(f.Exprs) == 1 {
-		if ae, ok := f.Exprs[0].(*sqlparser.AliasedExpr); ok {
-			return ae.Expr, true
-		}
-	}
-	return o.Expr, false
+// orderMods are what an ORDER BY item says of its direction and NULLs
+// beyond the parser's ASC/DESC: written ASC (ascMarker), NULLS FIRST (1)
+// or NULLS LAST (-1) (the rewrite wraps the item in markers).
+type orderMods struct {
+	asc   bool
+	nulls int8
 }
 
-func firstOf(e sqlparser.Expr, _ bool) sqlparser.Expr { return e }
+// orderItem splits an ORDER BY item into its expression and what it
+// says of its order (the rewrite wraps it in nullsFirstMarker,
+// nullsLastMarker, ascMarker).
+func orderItem(o *sqlparser.Order) (sqlparser.Expr, orderMods) {
+	var m orderMods
+	e := o.Expr
+	for {
+		f, ok := e.(*sqlparser.FuncExpr)
+		if !ok || len(f.Exprs) != 1 || !f.Qualifier.IsEmpty() {
+			return e, m
+		}
+		ae, ok := f.Exprs[0].(*sqlparser.AliasedExpr)
+		if !ok {
+			return e, m
+		}
+		switch f.Name.Lowered() {
+		case nullsFirstMarker:
+			m.nulls = 1
+		case nullsLastMarker:
+			m.nulls = -1
+		case ascMarker:
+			m.asc = true
+		default:
+			return e, m
+		}
+		e = ae.Expr
+	}
+}
+
+// orderKey is an ORDER BY item's expression, direction and NULL
+// placement under the statement's settings (default_order,
+// default_null_order).
+func (p *planner) orderKey(o *sqlparser.Order) (item sqlparser.Expr, desc, nullsFirst bool) {
+	item, m := orderItem(o)
+	dir := int8(0)
+	switch {
+	case o.Direction == sqlparser.DescScr:
+		dir = -1
+	case m.asc:
+		dir = 1
+	}
+	desc, nullsFirst = p.set.resolveOrder(dir, m.nulls)
+	return item, desc, nullsFirst
+}
+
+// resolveOrder is the direction and NULL placement of an ORDER BY item
+// that says dir (1 ASC, -1 DESC, 0 nothing) and nulls (1 NULLS FIRST, -1
+// NULLS LAST, 0 nothing).
+func (s *settings) resolveOrder(dir, nulls int8) (desc, nullsFirst bool) {
+	desc = dir < 0 || dir == 0 && s.orderDesc
+	return desc, s.nullsFirst(desc, nulls)
+}
+
+// dirMarker is the direction of a window's or an aggregate's ORDER BY
+// item as the rewrite passes it (listTokens): '|asc', '|desc' or '|dft'
+// (none written), then 'nf' (NULLS FIRST), 'nl' (NULLS LAST) or nothing.
+type dirMarker struct{ dir, nulls int8 }
+
+func isDirMarker(m string) bool { _, ok := parseDirMarker(m); return ok }
+
+func parseDirMarker(m string) (dirMarker, bool) {
+	var d dirMarker
+	rest, ok := strings.CutPrefix(m, "|")
+	if !ok {
+		return d, false
+	}
+	switch {
+	case strings.HasPrefix(rest, "asc"):
+		d.dir, rest = 1, rest[3:]
+	case strings.HasPrefix(rest, "desc"):
+		d.dir, rest = -1, rest[4:]
+	case strings.HasPrefix(rest, "dft"):
+		rest = rest[3:]
+	default:
+		return d, false
+	}
+	switch rest {
+	case "nf":
+		d.nulls = 1
+	case "nl":
+		d.nulls = -1
+	case "":
+	default:
+		return d, false
+	}
+	return d, true
+}
+
+// text is the marker as SQL after the item.
+func (d dirMarker) text() string {
+	s := ""
+	switch d.dir {
+	case 1:
+		s = " ASC"
+	case -1:
+		s = " DESC"
+	}
+	switch d.nulls {
+	case 1:
+		s += " NULLS FIRST"
+	case -1:
+		s += " NULLS LAST"
+	}
+	return s
+}
+
+// orderMarkerCall finds the first call of an ORDER BY item's marker in
+// s outside quotes: its index and the marker (-1 if none).
+func orderMarkerCall(s string) (int, string) {
+	best, which := -1, ""
+	for _, m := range []string{nullsFirstMarker, nullsLastMarker, ascMarker} {
+		if i := callOutsideQuotes(s, m); i >= 0 && (best < 0 || i < best) {
+			best, which = i, m
+		}
+	}
+	return best, which
+}
+
+func firstOf(e sqlparser.Expr, _ orderMods) sqlparser.Expr { return e }
 
 // compareRows orders row i of a against row j of b by the keys.
 func compareRows(keys []sortKey, a []*Col, i int, b []*Col, j int) int {

@@ -104,7 +104,7 @@ func TestRewritePositions(t *testing.T) {
 		{"SELECT EXTRACT(year FROM ts) FROM t", "SELECT date_part ( 'year', ts ) FROM t"},
 		{"SELECT a || b FROM t WHERE c ILIKE 'x%'", "SELECT a | b FROM t WHERE c regexp 'x%'"},
 		{"SELECT ? + ?", "SELECT :v1 + :v2"},
-		{"SELECT x FROM t ORDER BY x NULLS LAST", "SELECT x FROM t ORDER BY x"},
+		{"SELECT x FROM t ORDER BY x NULLS LAST", "SELECT x FROM t ORDER BY __carquet_nulls_last__( x )"},
 	}
 	for _, c := range cases {
 		toks, err := lex(c.in)

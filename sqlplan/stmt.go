@@ -31,6 +31,7 @@ const (
 	kindCopy // COPY (query) TO 'file.parquet': CREATE OR REPLACE TABLE AS
 	kindAlter
 	kindSequence // CREATE / DROP SEQUENCE
+	kindSet      // SET, RESET, PRAGMA name = value (settings.go)
 )
 
 // Stmt is a prepared statement: parsed once, planned at every execution
@@ -71,6 +72,8 @@ type Stmt struct {
 	upsert *upsertSpec
 	// byName: INSERT INTO t BY NAME SELECT ...
 	byName bool
+	// set is a SET or RESET of a setting.
+	set *setSpec
 }
 
 // Split splits SQL text into statements at semicolons outside quotes and
@@ -293,7 +296,9 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (
 		return nil, refuse(0, strings.ToUpper(first)+" as a statement (use the driver's transactions: db.BeginTx, tx.Commit, tx.Rollback)")
 	case "copy":
 		return e.prepareCopy(ctx, s, text, toks)
-	case "set", "pragma", "use", "attach", "detach", "install", "load", "vacuum", "checkpoint", "analyze", "call", "export", "import", "grant", "revoke", "lock", "unlock", "prepare", "execute", "deallocate", "summarize":
+	case "set", "reset", "pragma":
+		return e.prepareSet(s, text, toks)
+	case "use", "attach", "detach", "install", "load", "vacuum", "checkpoint", "analyze", "call", "export", "import", "grant", "revoke", "lock", "unlock", "prepare", "execute", "deallocate", "summarize":
 		return nil, refuse(0, strings.ToUpper(first))
 	case "pivot", "unpivot":
 		query := e.pivotQuery
@@ -466,12 +471,16 @@ func (s *Stmt) Query(ctx context.Context, args []Arg) (*Rows, error) {
 
 // QueryTx is Query in a transaction (nil: none): the statement reads each
 // table as the transaction first read it (see Tx).
-func (s *Stmt) QueryTx(ctx context.Context, args []Arg, tx *Tx) (_ *Rows, err error) {
+func (s *Stmt) QueryTx(ctx context.Context, args []Arg, tx *Tx) (*Rows, error) {
+	return s.queryTx(ctx, args, tx, nil)
+}
+
+func (s *Stmt) queryTx(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ *Rows, err error) {
 	defer recoverInternal(&err)
 	if s.src != nil {
 		s.e.warmRemote(s.src.orig)
 	}
-	p := &planner{e: s.e, src: s.src, args: args, ctx: ctx, tx: tx}
+	p := &planner{e: s.e, src: s.src, args: args, ctx: ctx, tx: tx, set: s.e.settingsFor(sess)}
 	rows, err := s.query(ctx, p)
 	if err != nil {
 		p.releaseAll()

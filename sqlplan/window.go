@@ -153,13 +153,10 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 				case "|fo":
 					mode = 'f'
 					continue
-				case "|asc", "|desc", "|ascnf", "|descnf":
-					if mode == 'o' && len(spec.desc) > 0 {
-						dir := string(v.Val)
-						spec.desc[len(spec.desc)-1] = strings.HasPrefix(dir, "|desc")
-						spec.nullsFirst[len(spec.nullsFirst)-1] = strings.HasSuffix(dir, "nf")
-						continue
-					}
+				}
+				if d, ok := parseDirMarker(string(v.Val)); ok && mode == 'o' && len(spec.desc) > 0 {
+					spec.desc[len(spec.desc)-1], spec.nullsFirst[len(spec.nullsFirst)-1] = p.set.resolveOrder(d.dir, d.nulls)
+					continue
 				}
 				if strings.HasPrefix(string(v.Val), "|f:") {
 					f, err := parseFrame(string(v.Val))

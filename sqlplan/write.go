@@ -964,8 +964,15 @@ func (e *Engine) insertTarget(name string, tx *Tx) (*target, error) {
 
 // Exec runs a statement that does not return rows; in a transaction
 // (tx non-nil) INSERTs wait for Commit.
-func (s *Stmt) Exec(ctx context.Context, args []Arg, tx *Tx) (_ Result, err error) {
+func (s *Stmt) Exec(ctx context.Context, args []Arg, tx *Tx) (Result, error) {
+	return s.exec(ctx, args, tx, nil)
+}
+
+func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ Result, err error) {
 	defer recoverInternal(&err)
+	if s.kind == kindSet {
+		return Result{}, s.e.execSet(s.set, sess)
+	}
 	switch s.kind {
 	case kindInsert, kindCreate, kindCreateAs, kindDrop, kindDelete, kindUpdate, kindCopy, kindAlter:
 		if s.e.opts.ReadOnly {
@@ -975,7 +982,7 @@ func (s *Stmt) Exec(ctx context.Context, args []Arg, tx *Tx) (_ Result, err erro
 			return Result{}, errorf("%s in a read-only transaction", s.verb())
 		}
 	}
-	p := &planner{e: s.e, src: s.src, args: args, ctx: ctx, tx: tx}
+	p := &planner{e: s.e, src: s.src, args: args, ctx: ctx, tx: tx, set: s.e.settingsFor(sess)}
 	defer p.releaseAll()
 	switch s.kind {
 	case kindInsert:

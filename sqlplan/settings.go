@@ -1,0 +1,605 @@
+package sqlplan
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Settings that change results, with DuckDB's names and semantics: SET
+// [SESSION|GLOBAL] name = value (or TO value), RESET [SESSION|GLOBAL]
+// name, PRAGMA name = value, current_setting('name') and the table
+// function duckdb_settings().
+//
+// As in DuckDB, each setting has a scope: a plain SET of a global
+// setting (default_null_order, default_order, threads, memory_limit)
+// changes it for every connection of the engine, a plain SET of a local
+// one (integer_division, TimeZone) only for the connection's session.
+// SET SESSION makes a session's own value (refused for threads and
+// memory_limit, which are engine-wide only), SET GLOBAL the engine's.
+//
+// A statement reads the settings once, when it is planned (planner.set):
+// nothing is looked up per row.
+
+// nullOrder is default_null_order: where NULLs sort when an ORDER BY item
+// does not say.
+type nullOrder uint8
+
+const (
+	nullsLastAlways nullOrder = iota
+	nullsFirstAlways
+	nullsFirstOnAsc // NULLS_FIRST_ON_ASC_LAST_ON_DESC (sqlite, mysql)
+	nullsLastOnAsc  // NULLS_LAST_ON_ASC_FIRST_ON_DESC (postgres)
+)
+
+// settings are the values a statement runs with.
+type settings struct {
+	nullOrder nullOrder
+	orderDesc bool // default_order DESC
+	// orderSet says default_order was set: DuckDB shows its default as
+	// ASCENDING, a value set as ASC or DESC.
+	orderSet bool
+	intDiv   bool
+	threads  int
+	memLimit uint64
+	tzName   string
+	tz       *time.Location // nil: UTC
+	// local has a bit (by settingDefs index) per setting the session has
+	// its own value of: duckdb_settings() shows their scope as LOCAL.
+	local uint64
+}
+
+// nullsFirst is where NULLs of an ORDER BY item go: explicit is the
+// item's NULLS FIRST / NULLS LAST (0: none given).
+func (s *settings) nullsFirst(desc bool, explicit int8) bool {
+	switch {
+	case explicit > 0:
+		return true
+	case explicit < 0:
+		return false
+	}
+	switch s.nullOrder {
+	case nullsFirstAlways:
+		return true
+	case nullsFirstOnAsc:
+		return !desc
+	case nullsLastOnAsc:
+		return desc
+	}
+	return false
+}
+
+type settingScope uint8
+
+const (
+	scopeGlobal     settingScope = iota // a plain SET is global; SET SESSION allowed
+	scopeLocal                          // a plain SET is the session's
+	scopeGlobalOnly                     // SET SESSION refused
+)
+
+// settingDef is one setting.
+type settingDef struct {
+	name      string
+	alias     string // another name of the same setting (worker_threads)
+	desc      string
+	inputType string
+	scope     settingScope
+	// parse checks a value and stores it in s.
+	parse func(v setValue, s *settings) error
+	// show is the value current_setting returns (a string, int64 or bool).
+	show func(s *settings) any
+	// copy copies the setting from src to dst.
+	copy func(dst, src *settings)
+}
+
+// setValue is the value a SET gives: its text and whether it was a string
+// literal, a number or a bare word.
+type setValue struct {
+	text string
+	kind tokKind
+}
+
+func (d *settingDef) typ() Type {
+	switch d.inputType {
+	case "BIGINT":
+		return tInt
+	case "BOOLEAN":
+		return tBool
+	}
+	return tString
+}
+
+var settingDefs = []*settingDef{
+	{
+		name: "default_null_order", alias: "null_order", inputType: "VARCHAR", scope: scopeGlobal,
+		desc: "NULL ordering used when none is specified (NULLS_FIRST or NULLS_LAST)",
+		parse: func(v setValue, s *settings) error {
+			switch strings.ToLower(v.text) {
+			case "nulls_first", "nulls first", "first":
+				s.nullOrder = nullsFirstAlways
+			case "nulls_last", "nulls last", "last":
+				s.nullOrder = nullsLastAlways
+			case "nulls_first_on_asc_last_on_desc", "sqlite", "mysql":
+				s.nullOrder = nullsFirstOnAsc
+			case "nulls_last_on_asc_first_on_desc", "postgres":
+				s.nullOrder = nullsLastOnAsc
+			default:
+				return errorf("Unrecognized parameter for option NULL_ORDER %q, expected either NULLS FIRST, NULLS LAST, SQLite, MySQL or Postgres", v.text)
+			}
+			return nil
+		},
+		show: func(s *settings) any {
+			return [...]string{"NULLS_LAST", "NULLS_FIRST", "NULLS_FIRST_ON_ASC_LAST_ON_DESC", "NULLS_LAST_ON_ASC_FIRST_ON_DESC"}[s.nullOrder]
+		},
+		copy: func(dst, src *settings) { dst.nullOrder = src.nullOrder },
+	},
+	{
+		name: "default_order", inputType: "VARCHAR", scope: scopeGlobal,
+		desc: "The order type used when none is specified (ASC or DESC)",
+		parse: func(v setValue, s *settings) error {
+			switch strings.ToLower(v.text) {
+			case "asc", "ascending":
+				s.orderDesc = false
+			case "desc", "descending":
+				s.orderDesc = true
+			default:
+				return errorf("Unrecognized parameter for option DEFAULT_ORDER %q. Expected ASC or DESC.", v.text)
+			}
+			s.orderSet = true
+			return nil
+		},
+		show: func(s *settings) any {
+			switch {
+			case s.orderDesc:
+				return "DESC"
+			case s.orderSet:
+				return "ASC"
+			}
+			return "ASCENDING"
+		},
+		copy: func(dst, src *settings) { dst.orderDesc, dst.orderSet = src.orderDesc, src.orderSet },
+	},
+	{
+		name: "integer_division", inputType: "BOOLEAN", scope: scopeLocal,
+		desc: "Whether or not the / operator defaults to integer division, or to floating point division",
+		parse: func(v setValue, s *settings) error {
+			b, err := settingBool(v)
+			s.intDiv = b
+			return err
+		},
+		show: func(s *settings) any { return s.intDiv },
+		copy: func(dst, src *settings) { dst.intDiv = src.intDiv },
+	},
+	{
+		name: "threads", alias: "worker_threads", inputType: "BIGINT", scope: scopeGlobalOnly,
+		desc: "The number of total threads used by the system.",
+		parse: func(v setValue, s *settings) error {
+			n, err := settingInt(v)
+			if err != nil {
+				return err
+			}
+			if n < 1 {
+				return errorf("Must have at least 1 thread!")
+			}
+			s.threads = int(min(n, 1<<16))
+			return nil
+		},
+		show: func(s *settings) any { return int64(s.threads) },
+		copy: func(dst, src *settings) { dst.threads = src.threads },
+	},
+	{
+		name: "memory_limit", alias: "max_memory", inputType: "VARCHAR", scope: scopeGlobalOnly,
+		desc: "The maximum memory of the system (e.g. 1GB)",
+		parse: func(v setValue, s *settings) error {
+			n, err := parseMemoryLimit(v.text)
+			s.memLimit = n
+			return err
+		},
+		show: func(s *settings) any { return formatBytes(s.memLimit) },
+		copy: func(dst, src *settings) { dst.memLimit = src.memLimit },
+	},
+	{
+		name: "TimeZone", inputType: "VARCHAR", scope: scopeLocal,
+		desc: "The current time zone",
+		parse: func(v setValue, s *settings) error {
+			loc, err := zoneNamed(v.text)
+			if err != nil {
+				return errorf("Unknown TimeZone '%s'!", v.text)
+			}
+			s.tzName, s.tz = v.text, loc
+			if loc == time.UTC {
+				s.tz = nil
+			}
+			return nil
+		},
+		show: func(s *settings) any { return s.tzName },
+		copy: func(dst, src *settings) { dst.tzName, dst.tz = src.tzName, src.tz },
+	},
+}
+
+// settingNamed finds a setting by name or alias, in any case.
+func settingNamed(name string) (int, bool) {
+	for i, d := range settingDefs {
+		if strings.EqualFold(d.name, name) || d.alias != "" && strings.EqualFold(d.alias, name) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// unknownSetting is DuckDB's error for a name that is no setting.
+func unknownSetting(name string) *Error {
+	var names []string
+	for _, d := range settingDefs {
+		names = append(names, d.name)
+		if d.alias != "" {
+			names = append(names, d.alias)
+		}
+	}
+	return errorf("unrecognized configuration parameter %q%s", name, suggest(name, names))
+}
+
+func settingBool(v setValue) (bool, error) {
+	switch strings.ToLower(v.text) {
+	case "true", "t", "yes", "y", "on", "1":
+		return true, nil
+	case "false", "f", "no", "n", "off", "0":
+		return false, nil
+	}
+	if v.kind == tkNumber {
+		if f, err := strconv.ParseFloat(v.text, 64); err == nil {
+			return f != 0, nil
+		}
+	}
+	return false, errorf("Failed to cast value: Could not convert string '%s' to BOOL", v.text)
+}
+
+func settingInt(v setValue) (int64, error) {
+	t := strings.TrimSpace(v.text)
+	if n, err := strconv.ParseInt(t, 10, 64); err == nil {
+		return n, nil
+	}
+	if f, err := strconv.ParseFloat(t, 64); err == nil && !math.IsNaN(f) && math.Abs(f) < 1<<62 {
+		return int64(math.RoundToEven(f)), nil
+	}
+	return 0, errorf("Failed to cast value: Could not convert string '%s' to INT64", v.text)
+}
+
+// parseMemoryLimit reads a size as DuckDB does: a number and a unit
+// (bytes, KB/MB/GB/TB for powers of 1000, KiB/MiB/GiB/TiB for powers of
+// 1024, in any case); a negative number, "none" or "null" is no limit.
+func parseMemoryLimit(arg string) (uint64, error) {
+	low := strings.ToLower(strings.TrimSpace(arg))
+	if strings.HasPrefix(low, "-") || low == "none" || low == "null" {
+		return math.MaxUint64, nil
+	}
+	i := 0
+	for i < len(low) && (low[i] >= '0' && low[i] <= '9' || low[i] == '.') {
+		i++
+	}
+	if i == 0 {
+		return 0, errorf("Memory must have a number (e.g. 1GB)")
+	}
+	f, err := strconv.ParseFloat(low[:i], 64)
+	if err != nil {
+		return 0, errorf("Invalid memory limit: '%s'", low[:i])
+	}
+	unit := strings.TrimSpace(low[i:])
+	var mult float64
+	switch unit {
+	case "byte", "bytes", "b":
+		mult = 1
+	case "kilobyte", "kilobytes", "kb", "k":
+		mult = 1e3
+	case "megabyte", "megabytes", "mb", "m":
+		mult = 1e6
+	case "gigabyte", "gigabytes", "gb", "g":
+		mult = 1e9
+	case "terabyte", "terabytes", "tb", "t":
+		mult = 1e12
+	case "kib", "kibibyte", "kibibytes":
+		mult = 1 << 10
+	case "mib", "mebibyte", "mebibytes":
+		mult = 1 << 20
+	case "gib", "gibibyte", "gibibytes":
+		mult = 1 << 30
+	case "tib", "tebibyte", "tebibytes":
+		mult = 1 << 40
+	default:
+		return 0, errorf("Unknown unit for memory: '%s' (expected: KB, MB, GB, TB for 1000^i units or KiB, MiB, GiB, TiB for 1024^i units)", unit)
+	}
+	if v := f * mult; v < math.MaxUint64 {
+		return uint64(v), nil
+	}
+	return math.MaxUint64, nil
+}
+
+// formatBytes writes a size as DuckDB shows memory_limit: one truncated
+// decimal and the largest power of 1024 (KiB ... PiB), else bytes.
+func formatBytes(n uint64) string {
+	units := [...]string{"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"}
+	var parts [6]uint64
+	parts[0] = n
+	for i := 1; i < 6; i++ {
+		parts[i] = parts[i-1] / 1024
+		parts[i-1] %= 1024
+	}
+	for i := 5; i >= 1; i-- {
+		if parts[i] != 0 {
+			return fmt.Sprintf("%d.%d %s", parts[i], parts[i-1]*10/1024, units[i])
+		}
+	}
+	if n == 1 {
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// defaultSettings are an engine's settings before any SET.
+func defaultSettings(opts Options) settings {
+	return settings{threads: opts.Threads, memLimit: defaultMemoryLimit(opts), tzName: "UTC"}
+}
+
+// defaultMemoryLimit is the scan memory limit when one is configured,
+// else no limit.
+func defaultMemoryLimit(opts Options) uint64 {
+	if opts.Limits.MaxScanMemory > 0 {
+		return uint64(opts.Limits.MaxScanMemory)
+	}
+	return math.MaxUint64
+}
+
+// Session holds one connection's own settings (SET SESSION, and a plain
+// SET of integer_division or TimeZone). It is used by one statement at a
+// time, as a database/sql connection is.
+type Session struct {
+	e    *Engine
+	mu   sync.Mutex
+	mask uint64 // the settings (bits by settingDefs index) the session has its own value of
+	vals settings
+}
+
+// NewSession returns a session of the engine with no settings of its own.
+func (e *Engine) NewSession() *Session { return &Session{e: e} }
+
+// settingsFor is what a statement of session sess (nil: the engine's own
+// session) runs with: the session's values over the engine's.
+func (e *Engine) settingsFor(sess *Session) settings {
+	if sess == nil {
+		sess = e.sess0
+	}
+	e.setMu.Lock()
+	s := e.global
+	e.setMu.Unlock()
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	for i, d := range settingDefs {
+		if sess.mask&(1<<i) != 0 {
+			d.copy(&s, &sess.vals)
+		}
+	}
+	s.local = sess.mask
+	return s
+}
+
+// settingsTable is the table name duckdb_settings() becomes.
+const settingsTable = "duckdb_settings()"
+
+// setSpec is a SET or RESET statement.
+type setSpec struct {
+	def   int
+	scope string // "", "session" or "global"
+	reset bool
+	val   setValue
+	pos   int // of the value, for errors
+}
+
+// prepareSet reads SET [SESSION|GLOBAL] name (=|TO) value,
+// RESET [SESSION|GLOBAL] name and PRAGMA name = value / name(value).
+func (e *Engine) prepareSet(s *Stmt, text string, toks []token) (*Stmt, error) {
+	fail := func(i int, format string, args ...any) error {
+		return errAt(text, tokPos(text, toks, i), format, args...)
+	}
+	verb := strings.ToLower(toks[0].text)
+	spec := &setSpec{reset: verb == "reset"}
+	i := 1
+	if verb != "pragma" && i < len(toks) && toks[i].kind == tkIdent {
+		switch w := strings.ToLower(toks[i].text); w {
+		case "session", "global":
+			spec.scope = w
+			i++
+		case "local":
+			e := errAt(text, toks[i].pos, "SET LOCAL is not supported")
+			e.Err = ErrUnsupported
+			return nil, e
+		case "variable":
+			e := errAt(text, toks[i].pos, "%s VARIABLE is not supported", strings.ToUpper(verb))
+			e.Err = ErrUnsupported
+			return nil, e
+		}
+	}
+	if i >= len(toks) || toks[i].kind != tkIdent && toks[i].kind != tkQuoted && toks[i].kind != tkDQuoted {
+		return nil, fail(i, "%s takes the name of a setting", strings.ToUpper(verb))
+	}
+	name := tableToken(toks[i])
+	nameAt := i
+	i++
+	op := func(k int, s string) bool { return k < len(toks) && toks[k].kind == tkOp && toks[k].text == s }
+	var valToks []token
+	switch {
+	case spec.reset:
+		if i < len(toks) {
+			return nil, fail(i, "RESET takes one setting name")
+		}
+	case verb == "pragma" && op(i, "("):
+		k := closingParen(toks, i)
+		if k != len(toks)-1 {
+			return nil, fail(i, "PRAGMA %s(...) takes one value", name)
+		}
+		valToks = toks[i+1 : k]
+	case op(i, "=") || verb == "set" && i < len(toks) && toks[i].is("to"):
+		valToks = toks[i+1:]
+	case verb == "pragma" && i == len(toks):
+		e := errAt(text, toks[0].pos, "PRAGMA %s is not supported", name)
+		e.Err = ErrUnsupported
+		return nil, e
+	default:
+		return nil, fail(i, "expected = or TO after %s %s", strings.ToUpper(verb), name)
+	}
+	def, ok := settingNamed(name)
+	if !ok {
+		if verb == "pragma" && !op(nameAt+1, "=") {
+			e := errAt(text, toks[0].pos, "PRAGMA %s is not supported", name)
+			e.Err = ErrUnsupported
+			return nil, e
+		}
+		err := unknownSetting(name)
+		err.Offset = toks[nameAt].pos
+		err.Line, err.Column = lineCol(text, err.Offset)
+		return nil, err
+	}
+	spec.def = def
+	if !spec.reset {
+		if len(valToks) > 0 {
+			spec.pos = valToks[0].pos
+		}
+		sign := ""
+		if len(valToks) == 2 && valToks[0].kind == tkOp && (valToks[0].text == "-" || valToks[0].text == "+") && valToks[1].kind == tkNumber {
+			sign, valToks = valToks[0].text, valToks[1:]
+		}
+		if len(valToks) != 1 || valToks[0].kind != tkString && valToks[0].kind != tkNumber && valToks[0].kind != tkIdent && valToks[0].kind != tkDQuoted {
+			return nil, fail(min(i+1, len(toks)), "%s %s takes one value: a string, a number or a word", strings.ToUpper(verb), name)
+		}
+		spec.val = setValue{text: sign + valToks[0].unquoted(), kind: valToks[0].kind}
+		// The value is checked now, so that a bad one fails at Prepare.
+		var probe settings
+		if err := settingDefs[def].parse(spec.val, &probe); err != nil {
+			return nil, fail(min(i+1, len(toks)-1), "%s", err.(*Error).Msg)
+		}
+	}
+	if spec.scope == "session" && settingDefs[def].scope == scopeGlobalOnly {
+		return nil, fail(nameAt, "option %q cannot be set locally", settingDefs[def].name)
+	}
+	s.kind, s.set = kindSet, spec
+	return s, nil
+}
+
+// execSet runs a SET or RESET in session sess (nil: the engine's own).
+func (e *Engine) execSet(spec *setSpec, sess *Session) error {
+	if sess == nil {
+		sess = e.sess0
+	}
+	d := settingDefs[spec.def]
+	session := spec.scope == "session" || spec.scope == "" && d.scope == scopeLocal
+	if spec.reset {
+		if session {
+			sess.mu.Lock()
+			sess.mask &^= 1 << spec.def
+			sess.mu.Unlock()
+			return nil
+		}
+		e.setMu.Lock()
+		d.copy(&e.global, &e.defaults)
+		e.setMu.Unlock()
+		return nil
+	}
+	if session {
+		sess.mu.Lock()
+		defer sess.mu.Unlock()
+		if err := d.parse(spec.val, &sess.vals); err != nil {
+			return err
+		}
+		sess.mask |= 1 << spec.def
+		return nil
+	}
+	e.setMu.Lock()
+	defer e.setMu.Unlock()
+	return d.parse(spec.val, &e.global)
+}
+
+// bindCurrentSetting binds current_setting('name'): the value the
+// statement runs with, a constant.
+func (p *planner) bindCurrentSetting(args []expr) (expr, error) {
+	k, ok := isConst(args[0])
+	if !ok {
+		return nil, errorf("Key name for current_setting needs to be a constant string")
+	}
+	name, isStr := k.v.(string)
+	if !isStr && k.v != nil {
+		return nil, errorf("Key name for current_setting needs to be a constant string")
+	}
+	if name == "" {
+		return nil, errorf("Key name for current_setting needs to be neither NULL nor empty")
+	}
+	i, ok := settingNamed(name)
+	if !ok {
+		return nil, unknownSetting(name)
+	}
+	d := settingDefs[i]
+	return &constExpr{t: d.typ(), v: d.show(&p.set)}, nil
+}
+
+// settingsRelation is duckdb_settings(): a row per setting (and per
+// alias, as DuckDB lists them) with its value for the statement.
+func (p *planner) settingsRelation(alias string) *relation {
+	if alias == "" {
+		alias = "duckdb_settings"
+	}
+	names := []string{"name", "value", "description", "input_type", "scope"}
+	var data []*colBuilder
+	var cols []Column
+	for _, n := range names {
+		cols = append(cols, Column{Name: n, Type: tString, Nullable: true})
+		data = append(data, newBuilder(tString, len(settingDefs)))
+	}
+	type row struct {
+		d     *settingDef
+		name  string
+		local bool
+	}
+	var rows []row
+	for i, d := range settingDefs {
+		local := p.set.local&(1<<i) != 0
+		rows = append(rows, row{d, d.name, local})
+		if d.alias != "" {
+			rows = append(rows, row{d, d.alias, local})
+		}
+	}
+	slices.SortFunc(rows, func(a, b row) int { return strings.Compare(a.name, b.name) })
+	for _, r := range rows {
+		v := r.d.show(&p.set)
+		scope := "GLOBAL"
+		if r.local {
+			scope = "LOCAL"
+		}
+		for i, s := range []string{r.name, fmt.Sprint(v), r.d.desc, r.d.inputType, scope} {
+			data[i].add(s)
+		}
+	}
+	b := &Batch{N: len(rows)}
+	for _, d := range data {
+		b.Cols = append(b.Cols, d.c)
+	}
+	rel := &relation{alias: alias, sub: &selectPlan{root: &constNode{batches: []*Batch{b}, what: "DUCKDB_SETTINGS()"}, cols: cols}}
+	for i, c := range cols {
+		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: c.Name, t: c.Type, slot: &slot{}, local: i})
+	}
+	return rel
+}
+
+// ExecSession is Exec with the settings of session sess (nil: the
+// engine's own session).
+func (s *Stmt) ExecSession(ctx context.Context, args []Arg, tx *Tx, sess *Session) (Result, error) {
+	return s.exec(ctx, args, tx, sess)
+}
+
+// QuerySession is QueryTx with the settings of session sess (nil: the
+// engine's own session).
+func (s *Stmt) QuerySession(ctx context.Context, args []Arg, tx *Tx, sess *Session) (*Rows, error) {
+	return s.queryTx(ctx, args, tx, sess)
+}
