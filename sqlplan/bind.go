@@ -1282,6 +1282,12 @@ func (p *planner) coerce(e expr, t Type) (expr, error) {
 // cast converts e to t, folding constants.
 func (p *planner) cast(e expr, t Type) (expr, error) {
 	et := e.typ()
+	if loc := p.set.tz; loc != nil && (et.TZ || t.TZ) {
+		// TIMESTAMPTZ and wall times meet in the TimeZone (timezone.go).
+		if out, ok, err := p.zoneCast(e, t, loc); ok {
+			return out, err
+		}
+	}
 	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.op() == KInt && t.Bits != 0 && t.Bits < 64) && sameNested(et, t) && sameUnit(et, t) &&
 		!(t.Kind == KInt && et.Bits != 0 && et.Bits < 64) {
 		return e, nil

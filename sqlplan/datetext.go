@@ -275,9 +275,16 @@ func isZoneByte(c byte) bool {
 // not applied), the nanoseconds below them (with nanos), and the offset
 // in seconds.
 func scanTimestamp(s string, nanos bool) (us, ns, offset int64, f textFault) {
+	us, ns, offset, _, f = scanTimestampZoned(s, nanos)
+	return us, ns, offset, f
+}
+
+// scanTimestampZoned is scanTimestamp that also says whether the text
+// gives a zone (Z, an offset or UTC).
+func scanTimestampZoned(s string, nanos bool) (us, ns, offset int64, zoned bool, f textFault) {
 	days, i, f := scanDate(s)
 	if f != textOK {
-		return 0, 0, 0, f
+		return 0, 0, 0, false, f
 	}
 	var tod int64
 	if n := len(s); i < n {
@@ -286,42 +293,43 @@ func scanTimestamp(s string, nanos bool) (us, ns, offset int64, f textFault) {
 		}
 		var ok bool
 		if tod, ns, i, ok = scanClock(s, i, nanos); !ok {
-			return 0, 0, 0, textFormat
+			return 0, 0, 0, false, textFormat
 		}
 		if tod > microsPerDay {
-			return 0, 0, 0, textRange
+			return 0, 0, 0, false, textRange
 		}
 		zone := ""
 		if i < n {
 			if s[i] == 'Z' {
-				i++
+				i, zoned = i+1, true
 			} else if off, j, ok := scanOffset(s, i); ok {
-				offset, i = off, j
+				offset, i, zoned = off, j, true
 			} else {
 				if s[i] != ' ' {
-					return 0, 0, 0, textFormat
+					return 0, 0, 0, false, textFormat
 				}
 				j := i + 1
 				for i = j; i < n && isZoneByte(s[i]); i++ {
 				}
 				zone = s[j:i]
+				zoned = zone != ""
 			}
 			if skipSpaces(s, i) < n {
-				return 0, 0, 0, textFormat
+				return 0, 0, 0, false, textFormat
 			}
 		}
 		if zone != "" && !strings.EqualFold(zone, "UTC") {
-			return 0, 0, 0, textZone
+			return 0, 0, 0, false, textZone
 		}
 	}
 	if days > math.MaxInt64/microsPerDay || days < math.MinInt64/microsPerDay {
-		return 0, 0, 0, textRange
+		return 0, 0, 0, false, textRange
 	}
 	us = days*microsPerDay + tod
 	if us < days*microsPerDay || us == math.MaxInt64 {
-		return 0, 0, 0, textRange
+		return 0, 0, 0, false, textRange
 	}
-	return us, ns, offset, textOK
+	return us, ns, offset, zoned, textOK
 }
 
 // The casts from text, with DuckDB's errors.

@@ -205,13 +205,17 @@ var settingDefs = []*settingDef{
 	},
 	{
 		name: "TimeZone", inputType: "VARCHAR", scope: scopeLocal,
-		desc: "The current time zone",
+		desc: "The current time zone", // timezone.go
 		parse: func(v setValue, s *settings) error {
-			loc, err := zoneNamed(v.text)
+			name := v.text
+			if strings.EqualFold(name, "UTC") {
+				name = "UTC"
+			}
+			loc, err := zoneNamed(name)
 			if err != nil {
 				return errorf("Unknown TimeZone '%s'!", v.text)
 			}
-			s.tzName, s.tz = v.text, loc
+			s.tzName, s.tz = name, loc
 			if loc == time.UTC {
 				s.tz = nil
 			}
