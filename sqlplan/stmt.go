@@ -32,6 +32,7 @@ const (
 	kindAlter
 	kindSequence // CREATE / DROP SEQUENCE
 	kindSet      // SET, RESET, PRAGMA name = value (settings.go)
+	kindOptimize // OPTIMIZE t (optimize.go)
 )
 
 // Stmt is a prepared statement: parsed once, planned at every execution
@@ -298,6 +299,8 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (
 		return e.prepareCopy(ctx, s, text, toks)
 	case "set", "reset", "pragma":
 		return e.prepareSet(s, text, toks)
+	case "optimize":
+		return e.prepareOptimize(s, text, toks)
 	case "use", "attach", "detach", "install", "load", "vacuum", "checkpoint", "analyze", "call", "export", "import", "grant", "revoke", "lock", "unlock", "prepare", "execute", "deallocate", "summarize":
 		return nil, refuse(0, strings.ToUpper(first))
 	case "pivot", "unpivot":

@@ -974,7 +974,7 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 		return Result{}, s.e.execSet(s.set, sess)
 	}
 	switch s.kind {
-	case kindInsert, kindCreate, kindCreateAs, kindDrop, kindDelete, kindUpdate, kindCopy, kindAlter:
+	case kindInsert, kindCreate, kindCreateAs, kindDrop, kindDelete, kindUpdate, kindCopy, kindAlter, kindOptimize:
 		if s.e.opts.ReadOnly {
 			return Result{}, &Error{Msg: ErrReadOnly.Error() + ": " + s.verb() + " refused", Offset: -1, Err: ErrReadOnly}
 		}
@@ -1007,6 +1007,11 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 		return s.updateRows(ctx, p)
 	case kindSequence:
 		return s.e.execSequence(s)
+	case kindOptimize:
+		if tx != nil {
+			return Result{}, unsupported("OPTIMIZE inside a transaction")
+		}
+		return s.optimize()
 	case kindAlter:
 		if tx != nil {
 			return Result{}, unsupported("ALTER TABLE inside a transaction")
@@ -1034,6 +1039,8 @@ func (s *Stmt) verb() string {
 		return "UPDATE"
 	case kindAlter:
 		return "ALTER TABLE"
+	case kindOptimize:
+		return "OPTIMIZE"
 	}
 	return "statement"
 }

@@ -14,12 +14,12 @@ import (
 // key-value metadata is kept, columns that had bloom filters get them
 // again (options given in opts win), and statistics and page indexes are
 // written anew. A file whose row groups cannot be merged (no two next to
-// each other fit in one) is left alone: Compact reports whether it
-// rewrote the file.
-func Compact(path string, opts ...Option) (bool, error) {
+// each other fit in one) is left alone: Compact returns the number of
+// rows it rewrote, 0 then.
+func Compact(path string, opts ...Option) (int64, error) {
 	f, err := file.OpenFile(path, file.Options{}, false)
 	if err != nil {
-		return false, err
+		return 0, err
 	}
 	sch := f.Schema
 	cfg := defaultConfig()
@@ -38,8 +38,9 @@ func Compact(path string, opts ...Option) (bool, error) {
 	}
 	f.Close()
 	if !merge {
-		return false, nil
+		return 0, nil
 	}
+	var rows int64
 	err = Rewrite(path, sch, func(w *Writer) error {
 		// The file as committed now that the lock is held: appends that
 		// ran since it was first opened are copied too.
@@ -63,6 +64,7 @@ func Compact(path string, opts ...Option) (bool, error) {
 		for {
 			b, err := r.Next()
 			if err == io.EOF {
+				rows = w.NumRows()
 				return nil
 			}
 			if err != nil {
@@ -73,7 +75,10 @@ func Compact(path string, opts ...Option) (bool, error) {
 			}
 		}
 	}, append(keep, opts...)...)
-	return err == nil, err
+	if err != nil {
+		return 0, err
+	}
+	return rows, nil
 }
 
 // mergeable reports whether two row groups next to each other would fit

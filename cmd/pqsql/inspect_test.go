@@ -15,6 +15,7 @@ import (
 	"github.com/carquet-go/carquet/internal/testfiles"
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/writer"
 )
 
 // eventsCSV is the events table as pqsql writes it in CSV.
@@ -544,5 +545,45 @@ func TestValidate(t *testing.T) {
 	os.WriteFile(junk, []byte("hello world, not parquet"), 0o644)
 	if r := pq(t, "", "validate", junk); r.code != 1 || !strings.Contains(r.stdout, "not a Parquet file") {
 		t.Errorf("validate junk: %+v", r)
+	}
+}
+
+// TestOptimizeCommand: pqsql optimize rewrites a file of small row groups
+// into full ones with the same rows and codecs, and leaves it alone the
+// second time.
+func TestOptimizeCommand(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "small.parquet")
+	sch, err := writer.NewSchema(writer.Int64("id").Required(), writer.String("s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := writer.Create(path, sch, writer.WithRowGroupRows(10), writer.WithCompression(format.Zstd))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 1000 {
+		if err := w.WriteRow(int64(i), "x"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if out := ok(t, "optimize", "--row-group-rows", "400", path); !strings.Contains(out, "1000 rows rewritten") {
+		t.Errorf("optimize: %s", out)
+	}
+	f, err := file.OpenFile(path, file.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if f.NumRowGroups() != 3 || f.NumRows() != 1000 || f.Meta.RowGroups[0].Columns[0].MetaData.Codec != format.Zstd {
+		t.Errorf("after optimize: %d row groups, %d rows, codec %v", f.NumRowGroups(), f.NumRows(), f.Meta.RowGroups[0].Columns[0].MetaData.Codec)
+	}
+	if out := ok(t, "count", path); strings.TrimSpace(out) != "1000" {
+		t.Errorf("count: %q", out)
+	}
+	if out := ok(t, "optimize", "--row-group-rows", "400", path); !strings.Contains(out, "already full") {
+		t.Errorf("second optimize: %s", out)
 	}
 }

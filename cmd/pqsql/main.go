@@ -106,6 +106,7 @@ func commands() []command {
 		{"sample", "[-n N] PATH", "print random rows (--seed for repeatable samples)", runSample},
 		{"stat", "FILE", "per-column statistics from the footer and page index", runStat},
 		{"validate", "PATH...", "read every page and check CRCs, levels, statistics and page indexes", runValidate},
+		{"optimize", "FILE...", "rewrite small row groups into full ones, atomically", runOptimize},
 		{"export", "PATH", "write rows as CSV or JSON Lines", runExport},
 		{"import", "INPUT -o FILE", "convert CSV or JSON Lines to Parquet", runImport},
 		{"meta", "FILE", "print the raw footer (FileMetaData) as JSON", runMeta},

@@ -1,11 +1,13 @@
 package driver
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/carquet-go/carquet/parquet/file"
+	"github.com/carquet-go/carquet/writer"
 )
 
 // TestSingleRowInsertsFileSize: a table filled by 1,000 one-row INSERTs
@@ -71,5 +73,62 @@ func TestSingleRowInsertsFileSize(t *testing.T) {
 	defer f.Close()
 	if n := f.NumRowGroups(); n != 1 {
 		t.Errorf("%d row groups, want 1", n)
+	}
+}
+
+// TestOptimize: OPTIMIZE rewrites a table of one-row row groups (as
+// another writer may leave one) into full row groups with the same rows,
+// atomically, and leaves a table with full row groups alone.
+func TestOptimize(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.parquet")
+	sch, err := writer.NewSchema(writer.Int64("id").Required(), writer.String("name"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := writer.Create(path, sch, writer.WithRowGroupRows(1), writer.WithKeyValue("origin", "elsewhere"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 5000
+	for i := range n {
+		if err := w.WriteRow(int64(i), fmt.Sprint("n", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db := openDSN(t, dir+"?row_group_rows=2000")
+	res := mustExec(t, db, "OPTIMIZE t")
+	if k, _ := res.RowsAffected(); k != n {
+		t.Errorf("OPTIMIZE rewrote %d rows, want %d", k, n)
+	}
+	var count, sum int64
+	var last string
+	if err := db.QueryRow("SELECT count(*), sum(id), last(name ORDER BY id) FROM t").Scan(&count, &sum, &last); err != nil {
+		t.Fatal(err)
+	}
+	if count != n || sum != n*(n-1)/2 || last != fmt.Sprint("n", n-1) {
+		t.Errorf("after OPTIMIZE: %d rows, sum %d, last %q", count, sum, last)
+	}
+	f, err := file.OpenFile(path, file.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := f.NumRowGroups(); k != 3 {
+		t.Errorf("%d row groups after OPTIMIZE, want 3", k)
+	}
+	if v, _ := f.KeyValue("origin"); v != "elsewhere" {
+		t.Errorf("key-value metadata lost: %q", v)
+	}
+	f.Close()
+	if k, _ := mustExec(t, db, "OPTIMIZE t").RowsAffected(); k != 0 {
+		t.Errorf("a second OPTIMIZE rewrote %d rows", k)
+	}
+	for _, q := range []string{"OPTIMIZE nosuch", "OPTIMIZE", "OPTIMIZE t u"} {
+		if _, err := db.Exec(q); err == nil {
+			t.Errorf("%s: no error", q)
+		}
 	}
 }

@@ -1,0 +1,49 @@
+package sqlplan
+
+import (
+	"github.com/carquet-go/carquet/objstore"
+	"github.com/carquet-go/carquet/writer"
+)
+
+// OPTIMIZE t rewrites a single-file table's rows into full row groups
+// (the table's row_group_rows), as writer.Compact does: atomically,
+// keeping the table's options, metadata and bloom filters. Appends merge a
+// file's small last row groups by themselves; OPTIMIZE is for files that
+// other writers, or appends while the file was being read, left with many
+// small ones.
+
+// prepareOptimize prepares OPTIMIZE name.
+func (e *Engine) prepareOptimize(s *Stmt, text string, toks []token) (*Stmt, error) {
+	if len(toks) != 2 || toks[1].kind != tkIdent && toks[1].kind != tkQuoted && toks[1].kind != tkDQuoted && toks[1].kind != tkString {
+		return nil, errAt(text, tokPos(text, toks, min(len(toks)-1, 2)), "OPTIMIZE takes one table name")
+	}
+	s.kind = kindOptimize
+	s.table = tableToken(toks[1])
+	return s, nil
+}
+
+// optimize runs OPTIMIZE; RowsAffected is the number of rows rewritten
+// (0 when the table's row groups were full already).
+func (s *Stmt) optimize() (Result, error) {
+	tg, err := s.e.insertTarget(s.table, nil)
+	if err != nil {
+		return Result{}, err
+	}
+	if objstore.IsURL(tg.path) {
+		return Result{}, remoteRewrite(tg.path, "OPTIMIZE")
+	}
+	if tg.folder {
+		return Result{}, unsupported("OPTIMIZE of a folder table")
+	}
+	opts, err := s.e.writeOptions(tg.opts)
+	if err != nil {
+		return Result{}, err
+	}
+	e := s.e
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	e.forget(tg.path)
+	defer e.forget(tg.path)
+	n, err := writer.Compact(tg.path, opts...)
+	return Result{RowsAffected: n}, err
+}
