@@ -1286,6 +1286,20 @@ func nextFileSeq() int {
 	return fileSeq.n
 }
 
+// openTableWriter starts an atomic append to a local table: to a
+// single-file table through the writer's crash-safe append, to a folder
+// table as a new file.
+func openTableWriter(path string, sch *schema.Schema, folder bool, opts []writer.Option) (*writer.Writer, error) {
+	if !folder {
+		return writer.Append(path, sch, opts...)
+	}
+	// Temporary files of writers killed before they finished are
+	// garbage: no reader looks at them.
+	writer.RemoveStaleTemps(path)
+	name := fmt.Sprintf("part-%d-%d-%d.parquet", time.Now().UnixNano(), os.Getpid(), nextFileSeq())
+	return writer.Create(filepath.Join(path, name), sch, opts...)
+}
+
 // writeRows appends batches to a table atomically: a single-file table
 // through the writer's crash-safe append, a folder table as a new file.
 func (e *Engine) writeRows(path string, sch *schema.Schema, folder bool, tableOpts map[string]string, batches [][]*vector.Vector) error {
@@ -1305,16 +1319,7 @@ func (e *Engine) writeRows(path string, sch *schema.Schema, folder bool, tableOp
 		}
 		return e.writeRemoteBatches(path, sch, opts, batches)
 	}
-	var w *writer.Writer
-	if folder {
-		// Temporary files of writers killed before they finished are
-		// garbage: no reader looks at them.
-		writer.RemoveStaleTemps(path)
-		name := fmt.Sprintf("part-%d-%d-%d.parquet", time.Now().UnixNano(), os.Getpid(), nextFileSeq())
-		w, err = writer.Create(filepath.Join(path, name), sch, opts...)
-	} else {
-		w, err = writer.Append(path, sch, opts...)
-	}
+	w, err := openTableWriter(path, sch, folder, opts)
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,8 @@ const rowBatchSize = 4096
 // bool; int32/int64 and the sized Go integers (int8 ... uint64, int) for
 // integer columns; float32/float64; string or []byte for byte arrays;
 // time.Time for DATE, TIME (the time of day), TIMESTAMP and INT96;
-// time.Duration for TIME; value.Decimal for DECIMAL; a UUID string or
+// time.Duration for TIME; value.Decimal or its text ("12.34") for
+// DECIMAL; a UUID string or
 // [16]byte for UUID; float32 for FLOAT16; value.Interval for INTERVAL;
 // map[string]any for groups; []any (or any slice) for lists; Go maps for
 // maps. Rows are gathered into columnar batches; Flush and Close write
@@ -401,6 +402,14 @@ func (b *builder) typeErr(x any) error {
 
 func (b *builder) addPrimitive(x any) error {
 	lt := b.lt
+	if str, ok := x.(string); ok && lt != nil && lt.Decimal != nil {
+		// A decimal written out: exact, unlike a float64.
+		d, err := value.ParseDecimal(str)
+		if err != nil {
+			return fmt.Errorf("column %s: %w", b.path(), err)
+		}
+		x = d
+	}
 	switch b.v.Kind {
 	case vector.Bool:
 		v, ok := x.(bool)

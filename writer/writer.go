@@ -208,8 +208,9 @@ func (w *Writer) Schema() *schema.Schema { return w.sch }
 // top-level field.
 func (w *Writer) Fields() []*schema.Field { return w.fields }
 
-// NumRows is the number of rows written so far.
-func (w *Writer) NumRows() int64 { return w.numRows + w.rgRows + int64(w.pendingRows) }
+// NumRows is the number of rows written so far (by an append: the new
+// rows, not those of the file's last row groups it writes again).
+func (w *Writer) NumRows() int64 { return w.numRows + w.rgRows + int64(w.pendingRows) - w.carried }
 
 // WriteBatch writes the rows of a columnar batch: one vector per top-level
 // field, in schema order, all of the same length, in the layout of
@@ -360,7 +361,7 @@ func (w *Writer) Close() error {
 	if err == nil {
 		err = w.flushRows()
 	}
-	if err == nil && w.begin != nil && w.NumRows() == w.carried && len(w.keyValues) == 0 {
+	if err == nil && w.begin != nil && w.NumRows() == 0 && len(w.keyValues) == 0 {
 		// An append of no rows and no metadata writes nothing.
 		w.closed = true
 		return w.finalize(true)

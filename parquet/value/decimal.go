@@ -1,6 +1,7 @@
 package value
 
 import (
+	"fmt"
 	"math/big"
 	"strings"
 )
@@ -14,6 +15,34 @@ type Decimal struct {
 // DecimalFromInt64 returns unscaled × 10^-scale.
 func DecimalFromInt64(unscaled int64, scale int32) Decimal {
 	return Decimal{Unscaled: big.NewInt(unscaled), Scale: scale}
+}
+
+// ParseDecimal reads a decimal written as [-+]digits[.digits] (at least
+// one digit), keeping every digit: "12.340" has scale 3.
+func ParseDecimal(s string) (Decimal, error) {
+	digits := strings.TrimLeft(s, "+-")
+	if len(s)-len(digits) > 1 {
+		return Decimal{}, fmt.Errorf("%q is not a decimal number", s)
+	}
+	whole, frac, dot := strings.Cut(digits, ".")
+	if whole == "" && frac == "" || dot && len(frac) == 0 && whole == "" {
+		return Decimal{}, fmt.Errorf("%q is not a decimal number", s)
+	}
+	for _, part := range []string{whole, frac} {
+		for i := 0; i < len(part); i++ {
+			if part[i] < '0' || part[i] > '9' {
+				return Decimal{}, fmt.Errorf("%q is not a decimal number", s)
+			}
+		}
+	}
+	u, ok := new(big.Int).SetString(whole+frac, 10)
+	if !ok {
+		return Decimal{}, fmt.Errorf("%q is not a decimal number", s)
+	}
+	if strings.HasPrefix(s, "-") {
+		u.Neg(u)
+	}
+	return Decimal{Unscaled: u, Scale: int32(len(frac))}, nil
 }
 
 // DecimalFromBigEndian reads a two's complement big-endian unscaled value,
