@@ -21,8 +21,13 @@ var (
 	// a compression codec (LZO), an encoding, a type.
 	ErrUnsupported = errors.New("not supported")
 	// ErrEncrypted marks files or columns that use Parquet Modular
-	// Encryption, which carquet does not decrypt.
-	ErrEncrypted = errors.New("encrypted file: Parquet modular encryption is not supported")
+	// Encryption and cannot be read as asked: no key was given for them,
+	// or (ErrDecrypt) the key given does not decrypt them.
+	ErrEncrypted = errors.New("encrypted (Parquet modular encryption)")
+	// ErrDecrypt marks an encrypted module that does not decrypt: a wrong
+	// key or AAD prefix, or bytes changed since the file was written. It
+	// is a kind of ErrEncrypted.
+	ErrDecrypt = New("decryption failed", ErrEncrypted)
 	// ErrNotParquet marks input that is not a Parquet file at all (no PAR1
 	// magic).
 	ErrNotParquet = errors.New("not a Parquet file")

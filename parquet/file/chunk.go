@@ -20,6 +20,8 @@ type Chunk struct {
 	NumRows int64
 	// Stats, when set, counts the chunk's I/O.
 	Stats *ReadStats
+	// crypt decrypts the chunk's modules; nil when it is not encrypted.
+	crypt *chunkCrypto
 }
 
 // Chunk returns the column chunk of leaf column col in row group rg.
@@ -36,8 +38,17 @@ func (f *File) Chunk(rg, col int) (*Chunk, error) {
 		return nil, err
 	}
 	leaf := f.Schema.Leaves[col]
+	var crypt *chunkCrypto
 	if cc.CryptoMetadata != nil || cc.EncryptedColumnMetadata != nil || cc.MetaData == nil && f.Meta.EncryptionAlgorithm != nil {
-		return nil, f.wrap(rg, leaf.PathString(), -1, fmt.Errorf("%w (the column is encrypted)", ErrEncrypted))
+		if crypt = f.chunkCrypto(rg, col); crypt == nil {
+			return nil, f.wrap(rg, leaf.PathString(), -1, fmt.Errorf("%w: the column is encrypted", ErrEncrypted))
+		}
+		if crypt.err != nil {
+			return nil, f.wrap(rg, leaf.PathString(), -1, crypt.err)
+		}
+		if cc.MetaData == nil {
+			return nil, f.errorf(rg, leaf.PathString(), -1, "%w: encrypted column chunk has no metadata", ErrCorrupt)
+		}
 	}
 	if cc.FilePath.Set && cc.FilePath.Value != "" {
 		return nil, f.errorf(rg, leaf.PathString(), -1, "column data in another file (%q) is %w", cc.FilePath.Value, ErrUnsupported)
@@ -45,7 +56,7 @@ func (f *File) Chunk(rg, col int) (*Chunk, error) {
 	if cc.MetaData.Type != leaf.Physical {
 		return nil, f.errorf(rg, leaf.PathString(), -1, "%w: column chunk type %v differs from the schema's %v", ErrCorrupt, cc.MetaData.Type, leaf.Physical)
 	}
-	return &Chunk{File: f, RowGroup: rg, Leaf: leaf, Meta: cc.MetaData, CC: cc, NumRows: g.NumRows}, nil
+	return &Chunk{File: f, RowGroup: rg, Leaf: leaf, Meta: cc.MetaData, CC: cc, NumRows: g.NumRows, crypt: crypt}, nil
 }
 
 // Path is the dotted column path.

@@ -23,9 +23,13 @@ var (
 	// ErrUnsupported marks features this package does not implement: LZO
 	// compression, unknown encodings, column data in other files.
 	ErrUnsupported = errs.ErrUnsupported
-	// ErrEncrypted is returned for files that use Parquet Modular
-	// Encryption, which this package does not decrypt.
+	// ErrEncrypted is returned for files and columns that use Parquet
+	// Modular Encryption when no key was given for them (Options.Decryption).
 	ErrEncrypted = errs.ErrEncrypted
+	// ErrDecrypt marks a module that does not decrypt with the key given
+	// (a wrong key or AAD prefix, or tampered bytes); it is also
+	// ErrEncrypted.
+	ErrDecrypt = errs.ErrDecrypt
 	// ErrNotParquet is returned when the magic bytes are missing.
 	ErrNotParquet = errs.ErrNotParquet
 	// ErrSchemaMismatch marks schemas that should agree and do not.

@@ -147,6 +147,10 @@ type Options struct {
 	// Limits bound what the file's sizes and counts may make the reader
 	// allocate.
 	Limits
+	// Decryption gives the keys of files that use Parquet Modular
+	// Encryption; nil opens only files with a plaintext footer, and reads
+	// only their plaintext columns.
+	Decryption *Decryption
 }
 
 // File is an open Parquet file.
@@ -179,6 +183,10 @@ type File struct {
 	lazy   []lazyRowGroup
 	// indexesAhead reads the page index region ahead once (ReadRange).
 	indexesAhead sync.Once
+	// crypt is the decryption state of an encrypted file, nil for others;
+	// footerEncrypted says its footer was ("PARE").
+	crypt           *fileCrypto
+	footerEncrypted bool
 }
 
 type lazyRowGroup struct {
@@ -357,7 +365,10 @@ func (f *File) readFooter() error {
 	switch string(end) {
 	case string(magic):
 	case string(magicEncrypted):
-		return f.wrap(-1, "", f.size-4, fmt.Errorf("%w (footer magic PARE)", ErrEncrypted))
+		if f.opts.Decryption == nil {
+			return f.wrap(-1, "", f.size-4, fmt.Errorf("%w: the footer is encrypted (magic PARE): give its key (Options.Decryption)", ErrEncrypted))
+		}
+		f.footerEncrypted = true
 	default:
 		return f.errorf(-1, "", -1, "%w: the file does not end with PAR1", ErrNotParquet)
 	}
@@ -384,8 +395,14 @@ func (f *File) readFooter() error {
 		if _, err := f.r.ReadAt(head, 0); err != nil && err != io.EOF {
 			return f.wrap(-1, "", 0, err)
 		}
-		if string(head) != string(magic) {
-			return f.errorf(-1, "", 0, "%w: the file does not start with PAR1", ErrNotParquet)
+		if string(head) != string(end) {
+			return f.errorf(-1, "", 0, "%w: the file does not start with %s", ErrNotParquet, end)
+		}
+	}
+	if f.footerEncrypted {
+		var err error
+		if footer, err = f.decryptFooter(footer, start); err != nil {
+			return err
 		}
 	}
 	meta := new(format.FileMetaData)
@@ -398,11 +415,30 @@ func (f *File) readFooter() error {
 	if f.opts.LazyColumns {
 		index, _ = format.ParseFooterIndex(footer)
 	}
+	lazy := f.opts.LazyColumns && !f.footerEncrypted
 	var err error
-	if f.opts.LazyColumns && index == nil {
-		f.chunks, _, err = format.UnmarshalCompact(footer, meta, f.opts.MetadataMemory(len(footer)))
+	var used int
+	if lazy && index == nil {
+		f.chunks, used, err = format.UnmarshalCompact(footer, meta, f.opts.MetadataMemory(len(footer)))
 	} else {
-		_, err = format.UnmarshalFooter(footer, meta, f.opts.LazyColumns, f.opts.MetadataMemory(len(footer)))
+		used, err = format.UnmarshalFooter(footer, meta, lazy, f.opts.MetadataMemory(len(footer)))
+	}
+	if err == nil && meta.EncryptionAlgorithm != nil && !f.footerEncrypted {
+		// A plaintext footer with encrypted columns: decoded again in
+		// full, so that the columns' encrypted metadata can replace theirs.
+		if lazy {
+			lazy, index, f.chunks = false, nil, nil
+			*meta = format.FileMetaData{}
+			used, err = format.UnmarshalFooter(footer, meta, false, f.opts.MetadataMemory(len(footer)))
+		}
+		if err == nil {
+			if f.crypt, err = f.newFileCrypto(meta.EncryptionAlgorithm, meta.FooterSigningKeyMetadata, false); err != nil {
+				return err
+			}
+			if err = f.verifyFooter(footer, used, start); err != nil {
+				return err
+			}
+		}
 	}
 	if errors.Is(err, ErrLimit) {
 		return f.errorf(-1, "", start, "footer: %w", err)
@@ -410,7 +446,7 @@ func (f *File) readFooter() error {
 	if err != nil {
 		return f.errorf(-1, "", start, "%w: footer: %w", ErrCorrupt, err)
 	}
-	if f.opts.LazyColumns {
+	if lazy {
 		f.lazy = make([]lazyRowGroup, len(meta.RowGroups))
 		if index != nil {
 			if rgs, _ := index.Size(); rgs == len(meta.RowGroups) {
@@ -425,7 +461,7 @@ func (f *File) readFooter() error {
 	f.nullsUnknown = parquetMRBefore(meta.CreatedBy.Value, 1, 18, 0)
 	// A plaintext footer with encrypted columns (EncryptionAlgorithm set)
 	// opens: its schema is readable, and reading an encrypted column
-	// reports it by name.
+	// without its key reports it by name.
 	sch, err := schema.FromElements(meta.Schema)
 	if err != nil {
 		return f.errorf(-1, "", start, "%w: %w", ErrCorrupt, err)
@@ -434,6 +470,16 @@ func (f *File) readFooter() error {
 		return f.errorf(-1, "", start, "%d columns is %w (MaxColumns %d)", len(sch.Leaves), ErrLimit, f.opts.columns())
 	}
 	f.Schema = sch
+	if f.crypt != nil {
+		for i := range meta.RowGroups {
+			if n := len(meta.RowGroups[i].Columns); n != len(sch.Leaves) {
+				return f.errorf(i, "", -1, "%w: row group has %d column chunks, the schema has %d columns", ErrCorrupt, n, len(sch.Leaves))
+			}
+		}
+		if err := f.setupColumns(); err != nil {
+			return err
+		}
+	}
 	return f.checkRowGroups(start)
 }
 
@@ -468,11 +514,13 @@ func (f *File) checkRowGroups(footerStart int64) error {
 }
 
 func (f *File) checkColumnChunk(rg, col int, cc *format.ColumnChunk) error {
+	md := cc.MetaData
 	if cc.CryptoMetadata != nil || cc.EncryptedColumnMetadata != nil {
-		return nil // reported when the column is read
+		if md == nil || f.crypt == nil {
+			return nil // reported when the column is read
+		}
 	}
 	path := f.Schema.Leaves[col].PathString()
-	md := cc.MetaData
 	if md == nil {
 		return f.errorf(rg, path, -1, "%w: column chunk has no metadata", ErrCorrupt)
 	}

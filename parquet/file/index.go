@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/carquet-go/carquet/parquet/bloom"
+	"github.com/carquet-go/carquet/parquet/encryption"
 	"github.com/carquet-go/carquet/parquet/format"
 )
 
@@ -22,6 +23,11 @@ func (c *Chunk) ColumnIndex() (*format.ColumnIndex, error) {
 	b, err := c.indexBytes(off, n, "column index")
 	if err != nil {
 		return nil, err
+	}
+	if c.crypt != nil {
+		if b, err = c.crypt.open(nil, b, encryption.ColumnIndex, -1); err != nil {
+			return nil, c.wrap(off, err)
+		}
 	}
 	ci := new(format.ColumnIndex)
 	if _, err := format.Unmarshal(b, ci); err != nil {
@@ -44,6 +50,11 @@ func (c *Chunk) OffsetIndex() (*format.OffsetIndex, error) {
 	b, err := c.indexBytes(off, n, "offset index")
 	if err != nil {
 		return nil, err
+	}
+	if c.crypt != nil {
+		if b, err = c.crypt.open(nil, b, encryption.OffsetIndex, -1); err != nil {
+			return nil, c.wrap(off, err)
+		}
 	}
 	oi := new(format.OffsetIndex)
 	if _, err := format.Unmarshal(b, oi); err != nil {
@@ -76,6 +87,9 @@ func (c *Chunk) BloomFilter() (*bloom.Filter, error) {
 	off, ok := c.Meta.BloomFilterOffset.Get()
 	if !ok {
 		return nil, nil
+	}
+	if c.crypt != nil {
+		return c.encryptedBloomFilter(off)
 	}
 	// Without bloom_filter_length, read the header with some slack first.
 	length := int64(c.Meta.BloomFilterLength.Value)
@@ -118,3 +132,46 @@ func (c *Chunk) BloomFilter() (*bloom.Filter, error) {
 }
 
 func bloomHash(b []byte) uint64 { return bloom.HashBytes(b) }
+
+// encryptedBloomFilter reads the bloom filter of an encrypted chunk: its
+// header module at off, then its bitset module.
+func (c *Chunk) encryptedBloomFilter(off int64) (*bloom.Filter, error) {
+	if off < 0 || off > c.File.size {
+		return nil, c.errorf(off, "%w: bloom filter offset outside the file", ErrCorrupt)
+	}
+	hm, err := c.readModule(off, maxIndexSize, "bloom filter header")
+	if err != nil {
+		return nil, err
+	}
+	hb, err := c.crypt.open(nil, hm, encryption.BloomFilterHeader, -1)
+	if err != nil {
+		return nil, c.wrap(off, err)
+	}
+	var h format.BloomFilterHeader
+	if _, err := format.Unmarshal(hb, &h); err != nil {
+		return nil, c.errorf(off, "%w: bloom filter header: %w", ErrCorrupt, err)
+	}
+	if h.Algorithm.Block == nil || h.Hash.XxHash == nil || h.Compression.Uncompressed == nil {
+		return nil, nil
+	}
+	if h.NumBytes <= 0 || h.NumBytes > maxIndexSize || h.NumBytes%32 != 0 {
+		return nil, c.errorf(off, "%w: bloom filter of %d bytes", ErrCorrupt, h.NumBytes)
+	}
+	boff := off + int64(len(hm))
+	bm, err := c.readModule(boff, int64(h.NumBytes)+encryption.GCMOverhead, "bloom filter bitset")
+	if err != nil {
+		return nil, err
+	}
+	bits, err := c.crypt.open(nil, bm, encryption.BloomFilterBitset, -1)
+	if err != nil {
+		return nil, c.wrap(boff, err)
+	}
+	if len(bits) != int(h.NumBytes) {
+		return nil, c.errorf(boff, "%w: bloom filter bitset of %d bytes, its header says %d", ErrCorrupt, len(bits), h.NumBytes)
+	}
+	f, err := bloom.FromBytes(bits)
+	if err != nil {
+		return nil, c.wrap(off, err)
+	}
+	return f, nil
+}

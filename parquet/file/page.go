@@ -71,6 +71,12 @@ type PageIterator struct {
 	// nil when the chunk has none.
 	check       *format.OffsetIndex
 	checkLoaded bool
+	// Of encrypted chunks: the ordinal of the next data page, the offset
+	// index that gives the ordinal of a page sought to, and the buffer
+	// pages are decrypted into.
+	ordinal int
+	ords    *format.OffsetIndex
+	plain   []byte
 }
 
 // ReadStats count the I/O of reads that share it (safe for concurrent use).
@@ -109,6 +115,9 @@ func (it *PageIterator) ReadLazily(oi *format.OffsetIndex) {
 	}
 	if oi != nil && it.check == nil && !it.checkLoaded {
 		it.check, it.checkLoaded = oi, true
+	}
+	if oi != nil {
+		it.ords = oi
 	}
 }
 
@@ -320,6 +329,11 @@ func (it *PageIterator) SeekTo(off int64) error {
 	if off < it.start || off > it.end {
 		return it.c.errorf(off, "%w: page offset outside the column chunk", ErrCorrupt)
 	}
+	if it.c.crypt != nil {
+		if err := it.seekOrdinal(off); err != nil {
+			return err
+		}
+	}
 	it.pos = int(off - it.base)
 	return nil
 }
@@ -336,6 +350,9 @@ func (it *PageIterator) Done() bool {
 // Next reads the next page. The returned page's buffers are valid until
 // the next call. Index pages are skipped.
 func (it *PageIterator) Next() (*Page, error) {
+	if it.c.crypt != nil {
+		return it.nextEncrypted()
+	}
 	for {
 		if it.Offset() >= it.end {
 			return nil, it.c.errorf(it.Offset(), "%w: column chunk ended before all %d values were read", ErrCorrupt, it.c.Meta.NumValues)
