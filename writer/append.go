@@ -138,6 +138,9 @@ func Append(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
 	if err != nil {
 		return fail(fmt.Errorf("writer: append to %s: %w", path, err))
 	}
+	if enc, _ := old.Encrypted(); enc {
+		return fail(fmt.Errorf("writer: append to %s: appending to an encrypted file is %w", path, file.ErrUnsupported))
+	}
 	if sch == nil {
 		sch = old.Schema
 	} else if err := sameSchema(old.Schema, sch); err != nil {
@@ -148,6 +151,9 @@ func Append(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
 	w, err := newWriter(f, old.Schema, opts)
 	if err != nil {
 		return fail(err)
+	}
+	if w.enc != nil {
+		return fail(fmt.Errorf("writer: append to %s: encrypting appended row groups is %w", path, file.ErrUnsupported))
 	}
 	a.w = w
 	a.footerStart = a.size - 8 - int64(len(old.FooterBytes()))

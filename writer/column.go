@@ -123,6 +123,8 @@ type columnWriter struct {
 	// PLAIN (sorted timestamps, ids in a narrow range). deltaLost: a page
 	// of this chunk found it was not; the rest of the chunk is PLAIN.
 	autoDelta, deltaLost bool
+	// enc encrypts the column's modules; nil for a plaintext column.
+	enc *columnEncryptor
 }
 
 func newColumnWriter(n *schema.Node, cfg columnConfig, wc *config) (*columnWriter, error) {
@@ -809,12 +811,20 @@ func (c *columnWriter) flushPage() error {
 			IsCompressed: format.Some(c.cfg.codec != format.Uncompressed), Statistics: st,
 		}
 	}
-	h.CompressedPageSize = int32(len(body))
-	if c.checksum {
-		h.CRC = format.Some(int32(crc32.ChecksumIEEE(body)))
+	var hdr []byte
+	if c.enc != nil {
+		var err error
+		if hdr, body, err = c.enc.page(&h, body, len(ch.pages), c.checksum); err != nil {
+			return err
+		}
+	} else {
+		h.CompressedPageSize = int32(len(body))
+		if c.checksum {
+			h.CRC = format.Some(int32(crc32.ChecksumIEEE(body)))
+		}
+		hdr = format.Marshal(c.hdr[:0], &h)
+		c.hdr = hdr
 	}
-	hdr := format.Marshal(c.hdr[:0], &h)
-	c.hdr = hdr
 
 	page := getPageBuf(len(hdr) + len(body))
 	page = append(append(page, hdr...), body...)
@@ -1026,6 +1036,8 @@ type chunkResult struct {
 	ci    *format.ColumnIndex
 	oi    *format.OffsetIndex
 	bloom []byte
+	// bloomHeader is the length of the bloom filter's header in bloom.
+	bloomHeader int
 }
 
 // finish writes the column chunk (dictionary page first, then the data
@@ -1054,11 +1066,18 @@ func (c *columnWriter) finish(out io.Writer, off int64) (chunkResult, error) {
 			Type: format.DictionaryPage, UncompressedPageSize: int32(len(raw)), CompressedPageSize: int32(len(comp)),
 			DictionaryPageHeader: &format.DictionaryPageHeader{NumValues: int32(c.dictLen()), Encoding: format.Plain},
 		}
-		if c.checksum {
-			h.CRC = format.Some(int32(crc32.ChecksumIEEE(comp)))
+		var hdr []byte
+		if c.enc != nil {
+			if hdr, comp, err = c.enc.page(&h, comp, -1, c.checksum); err != nil {
+				return chunkResult{}, err
+			}
+		} else {
+			if c.checksum {
+				h.CRC = format.Some(int32(crc32.ChecksumIEEE(comp)))
+			}
+			hdr = format.Marshal(c.hdr[:0], &h)
+			c.hdr = hdr
 		}
-		hdr := format.Marshal(c.hdr[:0], &h)
-		c.hdr = hdr
 		if _, err := out.Write(hdr); err != nil {
 			return chunkResult{}, err
 		}
@@ -1146,6 +1165,7 @@ func (c *columnWriter) finish(out io.Writer, off int64) (chunkResult, error) {
 	}
 	if c.bloom != nil {
 		res.bloom = appendBloom(nil, c.bloom)
+		res.bloomHeader = len(res.bloom) - c.bloom.NumBytes()
 	}
 	c.resetChunk()
 	return res, nil

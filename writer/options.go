@@ -51,6 +51,7 @@ type config struct {
 	pageChecksum   bool
 	pageStatistics bool
 	truncate       int
+	encryption     *Encryption
 	errs           []error
 }
 

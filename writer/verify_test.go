@@ -279,6 +279,12 @@ func verifyChunk(t testing.TB, f *file.File, rg, col int, leaf *schema.Node) {
 		checkHist(t, where+" rep", ss.RepetitionLevelHistogram, all.Rep, leaf.MaxRep)
 	}
 	cc := c.CC
+	if enc, _ := f.Encrypted(); enc {
+		// The indexes and bloom filters of encrypted columns are
+		// encrypted: read through the file's decryption.
+		verifyEncryptedIndexes(t, where, c, o, leaf, all)
+		return
+	}
 	if off, ok := cc.OffsetIndexOffset.Get(); ok {
 		b, err := f.ReadRange(off, int64(cc.OffsetIndexLength.Value))
 		if err != nil {
@@ -493,3 +499,32 @@ func verifyPages(t testing.TB, where string, c *file.Chunk, o oracle, leaf *sche
 func itoa(i int) string { return strconv.Itoa(i) }
 
 func xxhashSum(b []byte) uint64 { return bloom.HashBytes(b) }
+
+func verifyEncryptedIndexes(t testing.TB, where string, c *file.Chunk, o oracle, leaf *schema.Node, all *file.LeafData) {
+	t.Helper()
+	oi, err := c.OffsetIndex()
+	if err != nil {
+		t.Fatal(where, err)
+	}
+	if oi != nil {
+		ci, err := c.ColumnIndex()
+		if err != nil {
+			t.Fatal(where, err)
+		}
+		if ci != nil && len(ci.NullPages) != len(oi.PageLocations) {
+			t.Fatalf("%s: column index of %d pages, offset index of %d", where, len(ci.NullPages), len(oi.PageLocations))
+		}
+		verifyPages(t, where, c, o, leaf, oi, ci)
+	}
+	bf, err := c.BloomFilter()
+	if err != nil {
+		t.Fatal(where, err)
+	}
+	if bf != nil {
+		for j := 0; j < all.Values.Len; j++ {
+			if !bf.Check(bloom.HashBytes(valueBytes(&all.Values, j))) {
+				t.Fatalf("%s: value %d not in the bloom filter", where, j)
+			}
+		}
+	}
+}

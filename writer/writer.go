@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/carquet-go/carquet/parquet/encryption"
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
@@ -77,6 +78,8 @@ type Writer struct {
 
 	err    error
 	closed bool
+	// enc encrypts the file; nil for a plaintext one.
+	enc *fileEncryptor
 }
 
 // pendingChunk keeps what a column chunk adds after the row groups.
@@ -92,7 +95,11 @@ func New(w io.Writer, sch *schema.Schema, opts ...Option) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := wr.out.Write(magic); err != nil {
+	m := magic
+	if wr.enc != nil && !wr.enc.cfg.PlaintextFooter {
+		m = magicEncrypted
+	}
+	if _, err := wr.out.Write(m); err != nil {
 		return nil, err
 	}
 	return wr, nil
@@ -169,6 +176,17 @@ func newWriter(w io.Writer, sch *schema.Schema, opts []Option) (*Writer, error) 
 			return nil, fmt.Errorf("writer: an option names column %q, which the schema does not have", o.path)
 		}
 	}
+	ciphers := map[string]*encryption.Cipher{}
+	if cfg.encryption != nil {
+		if wr.enc, err = newFileEncryptor(cfg.encryption); err != nil {
+			return nil, fmt.Errorf("writer: encryption: %w", err)
+		}
+		for path := range cfg.encryption.ColumnKeys {
+			if sch.Column(path) == nil {
+				return nil, fmt.Errorf("writer: encryption: a key is given for column %q, which is not a leaf column of the schema", path)
+			}
+		}
+	}
 	for _, leaf := range sch.Leaves {
 		cc, err := cfg.resolve(leaf)
 		if err != nil {
@@ -177,6 +195,11 @@ func newWriter(w io.Writer, sch *schema.Schema, opts []Option) (*Writer, error) 
 		cw, err := newColumnWriter(leaf, cc, cfg)
 		if err != nil {
 			return nil, fmt.Errorf("writer: %w", err)
+		}
+		if wr.enc != nil {
+			if cw.enc, err = wr.enc.column(leaf.PathString(), leaf.Column, ciphers); err != nil {
+				return nil, fmt.Errorf("writer: encryption: %w", err)
+			}
 		}
 		wr.cols = append(wr.cols, cw)
 	}
@@ -302,6 +325,9 @@ func (w *Writer) flushRowGroup() error {
 	rg := format.RowGroup{NumRows: w.rgRows, FileOffset: format.Some(w.out.off)}
 	if ordinal <= 32767 {
 		rg.Ordinal = format.Some(int16(ordinal))
+	} else if w.enc != nil {
+		w.err = fmt.Errorf("writer: an encrypted file holds at most 32768 row groups")
+		return w.err
 	}
 	var compressed int64
 	for i, c := range w.cols {
@@ -320,6 +346,11 @@ func (w *Writer) flushRowGroup() error {
 	rg.TotalCompressedSize = format.Some(compressed)
 	rg.SortingColumns = w.sorting
 	w.rowGroups = append(w.rowGroups, rg)
+	for _, c := range w.cols {
+		if c.enc != nil {
+			c.enc.rg = ordinal + 1 // the pages written from now on
+		}
+	}
 	w.numRows += w.rgRows
 	w.rgRows = 0
 	return nil
@@ -417,9 +448,20 @@ func (w *Writer) writeTail() error {
 			continue
 		}
 		md := w.rowGroups[p.rg].Columns[p.col].MetaData
+		bloom := p.res.bloom
+		if ce := w.encryptorOf(p); ce != nil {
+			var err error
+			hdr, bits := bloom[:p.res.bloomHeader], bloom[p.res.bloomHeader:]
+			if bloom, err = ce.seal(nil, hdr, encryption.BloomFilterHeader, -1); err != nil {
+				return err
+			}
+			if bloom, err = ce.seal(bloom, bits, encryption.BloomFilterBitset, -1); err != nil {
+				return err
+			}
+		}
 		md.BloomFilterOffset = format.Some(w.out.off)
-		md.BloomFilterLength = format.Some(int32(len(p.res.bloom)))
-		if _, err := w.out.Write(p.res.bloom); err != nil {
+		md.BloomFilterLength = format.Some(int32(len(bloom)))
+		if _, err := w.out.Write(bloom); err != nil {
 			return err
 		}
 	}
@@ -429,6 +471,12 @@ func (w *Writer) writeTail() error {
 			continue
 		}
 		buf = format.Marshal(buf[:0], p.res.ci)
+		if ce := w.encryptorOf(p); ce != nil {
+			var err error
+			if buf, err = ce.seal(nil, buf, encryption.ColumnIndex, -1); err != nil {
+				return err
+			}
+		}
 		cc := &w.rowGroups[p.rg].Columns[p.col]
 		cc.ColumnIndexOffset = format.Some(w.out.off)
 		cc.ColumnIndexLength = format.Some(int32(len(buf)))
@@ -441,6 +489,12 @@ func (w *Writer) writeTail() error {
 			continue
 		}
 		buf = format.Marshal(buf[:0], p.res.oi)
+		if ce := w.encryptorOf(p); ce != nil {
+			var err error
+			if buf, err = ce.seal(nil, buf, encryption.OffsetIndex, -1); err != nil {
+				return err
+			}
+		}
 		cc := &w.rowGroups[p.rg].Columns[p.col]
 		cc.OffsetIndexOffset = format.Some(w.out.off)
 		cc.OffsetIndexLength = format.Some(int32(len(buf)))
@@ -451,6 +505,16 @@ func (w *Writer) writeTail() error {
 	w.pending = nil
 	meta, err := w.footer()
 	if err != nil {
+		return err
+	}
+	if w.enc != nil {
+		if err := w.encryptFooterColumns(meta); err != nil {
+			return err
+		}
+		if buf, err = w.enc.appendFooter(buf[:0], meta); err != nil {
+			return err
+		}
+		_, err = w.out.Write(buf)
 		return err
 	}
 	buf = format.Marshal(buf[:0], meta)
@@ -538,4 +602,30 @@ func hasKey(kv []format.KeyValue, key string) bool {
 		}
 	}
 	return false
+}
+
+// encryptorOf returns the encryptor of a pending chunk's column, set to
+// its row group; nil for a plaintext column.
+func (w *Writer) encryptorOf(p pendingChunk) *columnEncryptor {
+	ce := w.cols[p.col].enc
+	if ce != nil {
+		ce.rg = int(w.rowGroups[p.rg].Ordinal.Value)
+	}
+	return ce
+}
+
+// encryptFooterColumns sets the crypto metadata of the encrypted columns'
+// chunks, encrypting their metadata where they have keys of their own.
+func (w *Writer) encryptFooterColumns(meta *format.FileMetaData) error {
+	for i := range meta.RowGroups {
+		rg := &meta.RowGroups[i]
+		for col := range rg.Columns {
+			if ce := w.cols[col].enc; ce != nil {
+				if err := ce.encryptChunk(&rg.Columns[col], int(rg.Ordinal.Value), w.enc.cfg.PlaintextFooter); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
