@@ -15,8 +15,8 @@
 // file, then options as a query string: threads (row groups decoded at
 // once), mode (ro refuses every write; rw, the default), compression of
 // written files (none, snappy, gzip, zstd, lz4_raw, brotli),
-// row_group_rows, verify_checksums, mmap, external_access. Unknown options
-// are an error.
+// row_group_rows, verify_checksums, mmap, external_access, and the keys
+// of encrypted files (below). Unknown options are an error.
 //
 // The path may be an object store URL, s3://bucket/prefix/ (a prefix
 // holding tables as a folder does) or s3://bucket/prefix/t.parquet, once
@@ -45,6 +45,22 @@
 // ErrCorrupt naming the file, row group, column and page offset, never
 // wrong values. verify_checksums=false (Config.SkipChecksums) skips those
 // checks for speed.
+//
+// # Encrypted files
+//
+// Files using Parquet Modular Encryption read with their keys:
+// encryption_footer_key=KEY decrypts (or verifies) footers and the
+// columns encrypted with the footer key; column_keys=col:KEY,col2:KEY
+// gives keys by dotted column path; aad_prefix= gives the AAD prefix of
+// files that do not store theirs. A KEY is the key's 16, 24 or 32 bytes
+// as they are, or hex: followed by 32, 48 or 64 hex digits (needed for
+// keys that are not text or hold ',' ':' or '&'); escape the DSN as a
+// URL query. Without keys, files with a plaintext footer read their
+// plaintext columns; a column or footer whose key is missing or wrong
+// fails with ErrEncrypted (ErrDecrypt for a wrong key) naming the file
+// and column. In code, Config.Decryption also takes a key retriever that
+// maps the key metadata stored in files to keys. Files written by
+// statements are not encrypted.
 //
 // # Values
 //

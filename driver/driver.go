@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"encoding/hex"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -75,6 +76,10 @@ type Config struct {
 	// (region=, endpoint=, ...: those of the registered stores, see
 	// objstore/s3).
 	Store map[string]string
+	// Decryption gives the keys of files that use Parquet Modular
+	// Encryption (encryption_footer_key=, column_keys=, aad_prefix=; in
+	// code, a file.KeyRetriever too). Files written are not encrypted.
+	Decryption *sqlplan.Decryption
 }
 
 // ParseDSN parses "path?option=value&...". Options: threads, mode (ro or
@@ -84,7 +89,8 @@ type Config struct {
 // below the path's folder; read: they may read files elsewhere), delta_version
 // (the version Delta tables are read at), max_page_size,
 // max_dictionary_size, max_batch_bytes, max_scan_memory (bytes; see
-// Config.Limits), and the options of the object store a URL path is in
+// Config.Limits), encryption_footer_key, column_keys and aad_prefix (see
+// Config.Decryption and parseKey), and the options of the object store a URL path is in
 // (s3://bucket/prefix/?region=...&endpoint=..., with objstore/s3
 // imported). Unknown options are an error.
 func ParseDSN(dsn string) (Config, error) {
@@ -160,6 +166,20 @@ func ParseDSN(dsn string) (Config, error) {
 				return cfg, fmt.Errorf("carquet: DSN option delta_version=%q is not a version number", v)
 			}
 			cfg.DeltaVersion = &n
+		case "encryption_footer_key":
+			k, err := parseKey(k, v)
+			if err != nil {
+				return cfg, err
+			}
+			cfg.decryption().FooterKey = k
+		case "column_keys":
+			keys, err := parseColumnKeys(v)
+			if err != nil {
+				return cfg, err
+			}
+			cfg.decryption().ColumnKeys = keys
+		case "aad_prefix":
+			cfg.decryption().AADPrefix = []byte(v)
 		case "max_scan_memory":
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n <= 0 {
@@ -187,7 +207,7 @@ func ParseDSN(dsn string) (Config, error) {
 				cfg.Store[k] = v
 				continue
 			}
-			return cfg, fmt.Errorf("carquet: unknown DSN option %q (known: threads, mode, compression, row_group_rows, verify_checksums, mmap, external_access, delta_version, max_page_size, max_dictionary_size, max_batch_bytes, max_scan_memory)", k)
+			return cfg, fmt.Errorf("carquet: unknown DSN option %q (known: threads, mode, compression, row_group_rows, verify_checksums, mmap, external_access, delta_version, max_page_size, max_dictionary_size, max_batch_bytes, max_scan_memory, encryption_footer_key, column_keys, aad_prefix)", k)
 		}
 	}
 	return cfg, nil
@@ -205,7 +225,7 @@ func NewConnector(cfg Config) (*Connector, error) {
 	e, err := sqlplan.Open(cfg.Path, sqlplan.Options{
 		Threads: cfg.Threads, ReadOnly: cfg.ReadOnly, Mmap: cfg.Mmap, SkipChecksums: cfg.SkipChecksums,
 		Compression: cfg.Compression, RowGroupRows: cfg.RowGroupRows, Now: cfg.Now, DeltaVersion: cfg.DeltaVersion,
-		Limits: cfg.Limits, ExternalRead: cfg.ExternalRead, Store: cfg.Store,
+		Limits: cfg.Limits, ExternalRead: cfg.ExternalRead, Store: cfg.Store, Decryption: cfg.Decryption,
 	})
 	if err != nil {
 		return nil, err
@@ -238,4 +258,49 @@ func (c *Connector) Engine() *sqlplan.Engine { return c.engine }
 func (c *Connector) Close() error {
 	c.once.Do(func() { c.engine.Close() })
 	return nil
+}
+
+func (c *Config) decryption() *sqlplan.Decryption {
+	if c.Decryption == nil {
+		c.Decryption = &sqlplan.Decryption{}
+	}
+	return c.Decryption
+}
+
+// parseKey reads an AES key of a DSN option: the key's 16, 24 or 32
+// bytes as they are, or "hex:" and their 32, 48 or 64 hex digits (for
+// keys that are not text, or hold ',' ':' or '&'). Errors never show the
+// key.
+func parseKey(what, v string) ([]byte, error) {
+	k := []byte(v)
+	if h, ok := strings.CutPrefix(v, "hex:"); ok {
+		var err error
+		if k, err = hex.DecodeString(h); err != nil {
+			return nil, fmt.Errorf("carquet: DSN option %s: the key after hex: is not hexadecimal", what)
+		}
+	}
+	switch len(k) {
+	case 16, 24, 32:
+		return k, nil
+	}
+	return nil, fmt.Errorf("carquet: DSN option %s: a key of %d bytes: AES keys have 16, 24 or 32 (or hex: and 32, 48 or 64 hex digits)", what, len(k))
+}
+
+// parseColumnKeys reads column_keys: "col:key,col2:key2", each column a
+// dotted leaf path and each key as parseKey reads it.
+func parseColumnKeys(v string) (map[string][]byte, error) {
+	keys := map[string][]byte{}
+	for _, item := range strings.Split(v, ",") {
+		col, key, ok := strings.Cut(item, ":")
+		col = strings.TrimSpace(col)
+		if !ok || col == "" {
+			return nil, fmt.Errorf("carquet: DSN option column_keys: want column:key pairs separated by commas")
+		}
+		k, err := parseKey("column_keys (column "+col+")", key)
+		if err != nil {
+			return nil, err
+		}
+		keys[col] = k
+	}
+	return keys, nil
 }

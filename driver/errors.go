@@ -22,8 +22,13 @@ var (
 	// ErrUnsupported marks SQL or file features carquet does not
 	// implement (LZO compression, an unknown encoding, UPDATE).
 	ErrUnsupported = sqlplan.ErrUnsupported
-	// ErrEncrypted marks files using Parquet Modular Encryption.
+	// ErrEncrypted marks files or columns using Parquet Modular
+	// Encryption whose keys were not given (see "Encrypted files").
 	ErrEncrypted = sqlplan.ErrEncrypted
+	// ErrDecrypt marks a file or column that does not decrypt with the
+	// key given (a wrong key or AAD prefix, or tampered bytes); it is also
+	// ErrEncrypted.
+	ErrDecrypt = sqlplan.ErrDecrypt
 	// ErrNotParquet marks files without the Parquet magic bytes.
 	ErrNotParquet = sqlplan.ErrNotParquet
 	// ErrSchemaMismatch marks an INSERT whose rows do not fit the file's

@@ -56,7 +56,7 @@ func TestRowsNextPanicIsAnError(t *testing.T) {
 func TestErrorKindsReexported(t *testing.T) {
 	for _, tc := range []struct{ driver, sqlplan error }{
 		{ErrCorrupt, sqlplan.ErrCorrupt}, {ErrChecksum, sqlplan.ErrChecksum}, {ErrUnsupported, sqlplan.ErrUnsupported},
-		{ErrEncrypted, sqlplan.ErrEncrypted}, {ErrNotParquet, sqlplan.ErrNotParquet},
+		{ErrEncrypted, sqlplan.ErrEncrypted}, {ErrDecrypt, sqlplan.ErrDecrypt}, {ErrNotParquet, sqlplan.ErrNotParquet},
 		{ErrSchemaMismatch, sqlplan.ErrSchemaMismatch}, {ErrLimit, sqlplan.ErrLimit},
 	} {
 		if tc.driver != tc.sqlplan {

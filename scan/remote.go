@@ -143,7 +143,7 @@ func relDir(root, p string) string {
 // (memory-mapped with opts.Mmap), or an object store URL read through
 // objstore.Object. The file's Close releases what it holds.
 func OpenFile(path string, opts Options) (*file.File, error) {
-	fo := file.Options{Name: path, SkipChecksums: opts.SkipChecksums, Limits: opts.Limits}
+	fo := file.Options{Name: path, SkipChecksums: opts.SkipChecksums, Limits: opts.Limits, Decryption: opts.Decryption}
 	if !objstore.IsURL(path) {
 		return file.OpenFile(path, fo, opts.Mmap)
 	}
@@ -170,7 +170,7 @@ func (t *Table) openRemoteFile(ref FileRef) (*file.File, error) {
 		return nil, err
 	}
 	obj := objstore.Open(ctx, st, ref.Path, objstore.Entry{Key: loc.Key, Size: ref.Size, ETag: ref.ETag})
-	return openObject(obj, file.Options{Name: ref.Path, SkipChecksums: t.opts.SkipChecksums, LazyColumns: true, Limits: t.opts.Limits})
+	return openObject(obj, file.Options{Name: ref.Path, SkipChecksums: t.opts.SkipChecksums, LazyColumns: true, Limits: t.opts.Limits, Decryption: t.opts.Decryption})
 }
 
 // openAhead starts opening the footers of a remote Delta table's files

@@ -38,6 +38,9 @@ type Options struct {
 	// Store holds the options of object stores (region, endpoint, ...;
 	// see package objstore) for tables whose paths are URLs.
 	Store map[string]string
+	// Decryption gives the keys of files that use Parquet Modular
+	// Encryption (see file.Options.Decryption).
+	Decryption *file.Decryption
 }
 
 // Column is a top-level column of a table.
@@ -292,7 +295,7 @@ func (t *Table) File(i int) (*file.File, error) {
 	defer t.mu.Unlock()
 	// Column chunk metadata is decoded lazily: a query over a wide table
 	// decodes only the chunks of the columns it reads.
-	f, err := file.OpenFile(ref.Path, file.Options{SkipChecksums: t.opts.SkipChecksums, LazyColumns: true, Limits: t.opts.Limits}, t.opts.Mmap)
+	f, err := file.OpenFile(ref.Path, file.Options{SkipChecksums: t.opts.SkipChecksums, LazyColumns: true, Limits: t.opts.Limits, Decryption: t.opts.Decryption}, t.opts.Mmap)
 	if err != nil {
 		return nil, err
 	}

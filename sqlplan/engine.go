@@ -53,7 +53,16 @@ type Options struct {
 	// Store holds object store options (region, endpoint, ...; see
 	// package objstore) for a root or paths that are URLs.
 	Store map[string]string
+	// Decryption gives the keys of files that use Parquet Modular
+	// Encryption; nil reads only plaintext files and the plaintext
+	// columns of files with a plaintext footer. Files written by
+	// statements are not encrypted.
+	Decryption *Decryption
 }
+
+// Decryption is parquet/file's decryption configuration (see
+// file.Decryption).
+type Decryption = file.Decryption
 
 // Limits are parquet/file's reader limits (see file.Limits).
 type Limits = file.Limits
@@ -431,7 +440,7 @@ func (e *Engine) acquire(path string, version *int64, writeHeld bool) (*scan.Tab
 		}
 		delete(e.tables, key)
 	}
-	t, err := scan.Open(path, scan.Options{Mmap: e.opts.Mmap, SkipChecksums: e.opts.SkipChecksums, DeltaVersion: version, Limits: e.opts.Limits, Root: e.confine, Store: e.opts.Store})
+	t, err := scan.Open(path, scan.Options{Mmap: e.opts.Mmap, SkipChecksums: e.opts.SkipChecksums, DeltaVersion: version, Limits: e.opts.Limits, Root: e.confine, Store: e.opts.Store, Decryption: e.opts.Decryption})
 	if err != nil {
 		return nil, err
 	}

@@ -53,8 +53,13 @@ var (
 	// ErrChecksum marks a page whose CRC32 does not match (checked unless
 	// Options.SkipChecksums); it is also ErrCorrupt.
 	ErrChecksum = errs.ErrChecksum
-	// ErrEncrypted marks files using Parquet Modular Encryption.
+	// ErrEncrypted marks files or columns using Parquet Modular
+	// Encryption whose keys were not given (Options.Decryption).
 	ErrEncrypted = errs.ErrEncrypted
+	// ErrDecrypt marks a file or column that does not decrypt with the
+	// key given: a wrong key or AAD prefix, or tampered bytes. It is also
+	// ErrEncrypted.
+	ErrDecrypt = errs.ErrDecrypt
 	// ErrNotParquet marks files without the Parquet magic bytes.
 	ErrNotParquet = errs.ErrNotParquet
 	// ErrSchemaMismatch marks an INSERT whose rows do not fit the file's
