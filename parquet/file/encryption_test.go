@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -383,4 +384,40 @@ func bloomHashValue(name string, i int) uint64 {
 		return bloomHash(binary.LittleEndian.AppendUint64(nil, math.Float64bits(float64(i)+0.5)))
 	}
 	return bloomHash(binary.LittleEndian.AppendUint32(nil, math.Float32bits(float32(i)+0.25)))
+}
+
+// TestFuzzDecryptSeeds checks that the written seeds of FuzzDecrypt
+// decrypt whole with its keys, so that fuzzing starts from files that
+// reach every module.
+func TestFuzzDecryptSeeds(t *testing.T) {
+	paths, _ := filepath.Glob("testdata/fuzz/FuzzDecrypt/written-*")
+	if len(paths) == 0 {
+		t.Fatal("no written seeds")
+	}
+	for _, p := range paths {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, ok := strings.CutPrefix(string(raw), "go test fuzz v1\n[]byte(")
+		body, ok2 := strings.CutSuffix(body, ")\n")
+		data, err := strconv.Unquote(body)
+		if !ok || !ok2 || err != nil {
+			t.Fatalf("%s: not a corpus file: %v", p, err)
+		}
+		read := false
+		for _, d := range fuzzDecryptions {
+			f, err := Open(strings.NewReader(data), int64(len(data)), Options{Decryption: d})
+			if err != nil {
+				continue
+			}
+			if rows := readRows(t, f, ReaderOptions{}); len(rows) != 14 {
+				t.Fatalf("%s: %d rows", p, len(rows))
+			}
+			read = true
+		}
+		if !read {
+			t.Fatalf("%s: no key set of FuzzDecrypt opens it", p)
+		}
+	}
 }

@@ -145,3 +145,50 @@ func readEveryValue(t *testing.T, file *File, opts ReaderOptions, budget int) in
 	}
 	return budget
 }
+
+// fuzzDecryptions are the keys FuzzDecrypt opens every input with: those
+// of parquet-testing's encrypted files (data/README.md) and of the
+// written seeds under testdata/fuzz/FuzzDecrypt, 128 and 256-bit, with
+// and without the AAD prefix "tester".
+var fuzzDecryptions = []*Decryption{
+	{FooterKey: []byte("0123456789012345"), ColumnKeys: map[string][]byte{
+		"double_field": []byte("1234567890123450"), "float_field": []byte("1234567890123451")}},
+	{FooterKey: []byte("0123456789012345"), AADPrefix: []byte("tester"), ColumnKeys: map[string][]byte{
+		"double_field": []byte("1234567890123450"), "float_field": []byte("1234567890123451")}},
+	{FooterKey: []byte("01234567890123456789012345678901"), ColumnKeys: map[string][]byte{
+		"double_field": []byte("12345678901234567890123456789012"), "float_field": []byte("12345678901234567890123456789013"),
+		"boolean_field": []byte("12345678901234567890123456789014"), "int32_field": []byte("12345678901234567890123456789015"),
+		"ba_field": []byte("12345678901234567890123456789016"), "flba_field": []byte("12345678901234567890123456789017"),
+		"int64_field.list.element": []byte("12345678901234567890123456789018"), "int96_field": []byte("12345678901234567890123456789019")}},
+}
+
+// FuzzDecrypt reads arbitrary bytes as an encrypted Parquet file with
+// keys, so that the bytes reach decryption and, where they authenticate
+// (or are pages in CTR mode, which nothing authenticates), the parsing of
+// what decrypts: footers, column metadata, page headers, pages, page
+// indexes and bloom filters. Errors are fine; panics, hangs and
+// allocations sized by a claim are not. It is seeded with every
+// encrypted file of the conformance suite and the files written by our
+// writer in testdata/fuzz/FuzzDecrypt.
+func FuzzDecrypt(f *testing.F) {
+	for _, p := range testfiles.Glob(f, "data", ".parquet.encrypted") { // data/aes256 too
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		watchdog := time.AfterFunc(fuzzTimeout, func() { panic("FuzzDecrypt: one input took more than " + fuzzTimeout.String()) })
+		defer watchdog.Stop()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for i, d := range fuzzDecryptions {
+			fuzzReadFile(t, b, Options{Name: "fuzz.parquet", Decryption: d, LazyColumns: i == 0, SkipChecksums: i == 1, Limits: fuzzLimits})
+		}
+		runtime.ReadMemStats(&after)
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > fuzzAllocBound {
+			t.Fatalf("reading a file of %d bytes allocated %d MiB", len(b), grew>>20)
+		}
+	})
+}
