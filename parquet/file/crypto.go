@@ -165,9 +165,9 @@ func (f *File) newFileCrypto(a *format.EncryptionAlgorithm, keyMeta []byte, requ
 	key, err := d.footerKey(keyMeta)
 	switch {
 	case err != nil:
-		fc.footerErr = fmt.Errorf("%w: footer key (key metadata %q): %w", ErrEncrypted, keyMeta, err)
+		fc.footerErr = fmt.Errorf("%w: footer key (key metadata %s): %w", ErrEncrypted, metaString(keyMeta), err)
 	case key == nil:
-		fc.footerErr = fmt.Errorf("%w: no footer key (key metadata %q): give it (Options.Decryption)", ErrEncrypted, keyMeta)
+		fc.footerErr = fmt.Errorf("%w: no footer key (key metadata %s): give it (Options.Decryption)", ErrEncrypted, metaString(keyMeta))
 	default:
 		fc.footer, err = encryption.NewCipher(key)
 		if err != nil {
@@ -350,7 +350,7 @@ func (f *File) columnKey(cache *cipherCache, path string, meta []byte) ([]byte, 
 		}
 	}
 	if d == nil || d.Keys == nil {
-		return nil, fmt.Errorf("%w: no key for the column (key metadata %q): give it (Decryption.ColumnKeys or Keys)", ErrEncrypted, meta)
+		return nil, fmt.Errorf("%w: no key for the column (key metadata %s): give it (Decryption.ColumnKeys or Keys)", ErrEncrypted, metaString(meta))
 	}
 	if r, ok := cache.byMeta[string(meta)]; ok {
 		return r.key, r.err
@@ -360,7 +360,7 @@ func (f *File) columnKey(cache *cipherCache, path string, meta []byte) ([]byte, 
 		err = fmt.Errorf("no key")
 	}
 	if err != nil {
-		err = fmt.Errorf("%w: column key (key metadata %q): %w", ErrEncrypted, meta, err)
+		err = fmt.Errorf("%w: column key (key metadata %s): %w", ErrEncrypted, metaString(meta), err)
 	}
 	cache.byMeta[string(meta)] = keyResult{k, err}
 	return k, err
@@ -554,4 +554,12 @@ func (it *PageIterator) openHeader(off int64, b []byte) ([]byte, error) {
 		return nil, it.c.wrap(off, err)
 	}
 	return hb, nil
+}
+
+// metaString shows key metadata in an error message, cut short if long.
+func metaString(m []byte) string {
+	if len(m) > 64 {
+		return fmt.Sprintf("%q...", m[:64])
+	}
+	return fmt.Sprintf("%q", m)
 }

@@ -1,7 +1,11 @@
 package file
 
 import (
+	"crypto/aes"
+	"crypto/cipher"
+	"encoding/base64"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -418,6 +422,96 @@ func TestFuzzDecryptSeeds(t *testing.T) {
 		}
 		if !read {
 			t.Fatalf("%s: no key set of FuzzDecrypt opens it", p)
+		}
+	}
+}
+
+// externalKeyMaterial is a key retriever for parquet-java's key tools
+// with external key material (PKMT1, double wrapping), as written by its
+// InMemoryKMS test client: the file's key metadata names an entry of a
+// JSON file beside it, holding the data key wrapped by a key encryption
+// key, itself wrapped by a master key — each with AES GCM (nonce,
+// ciphertext and tag, base64), the AADs being the master key id and the
+// key encryption key id.
+type externalKeyMaterial struct {
+	material map[string]string
+	master   map[string][]byte
+}
+
+func (e *externalKeyMaterial) Key(meta []byte) ([]byte, error) {
+	var km struct {
+		KeyMaterialType string `json:"keyMaterialType"`
+		InternalStorage bool   `json:"internalStorage"`
+		KeyReference    string `json:"keyReference"`
+	}
+	if err := json.Unmarshal(meta, &km); err != nil || km.InternalStorage || km.KeyMaterialType != "PKMT1" {
+		return nil, fmt.Errorf("key metadata %q: not external PKMT1 key material", meta)
+	}
+	var m struct {
+		MasterKeyID        string `json:"masterKeyID"`
+		WrappedDEK         string `json:"wrappedDEK"`
+		DoubleWrapping     bool   `json:"doubleWrapping"`
+		KeyEncryptionKeyID string `json:"keyEncryptionKeyID"`
+		WrappedKEK         string `json:"wrappedKEK"`
+	}
+	if err := json.Unmarshal([]byte(e.material[km.KeyReference]), &m); err != nil || !m.DoubleWrapping {
+		return nil, fmt.Errorf("key material %q: %v", km.KeyReference, err)
+	}
+	master, ok := e.master[m.MasterKeyID]
+	if !ok {
+		return nil, fmt.Errorf("no master key %q", m.MasterKeyID)
+	}
+	kek, err := unwrapKey(m.WrappedKEK, master, []byte(m.MasterKeyID))
+	if err != nil {
+		return nil, err
+	}
+	kekID, err := base64.StdEncoding.DecodeString(m.KeyEncryptionKeyID)
+	if err != nil {
+		return nil, err
+	}
+	return unwrapKey(m.WrappedDEK, kek, kekID)
+}
+
+func unwrapKey(wrapped string, key, aad []byte) ([]byte, error) {
+	b, err := base64.StdEncoding.DecodeString(wrapped)
+	if err != nil || len(b) < 12+16 {
+		return nil, fmt.Errorf("wrapped key: %v", err)
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, err
+	}
+	gcm, err := cipher.NewGCM(block)
+	if err != nil {
+		return nil, err
+	}
+	return gcm.Open(nil, b[:12], b[12:], aad)
+}
+
+// TestExternalKeyMaterial reads the file parquet-java encrypted with
+// external key material, through a key retriever that unwraps it.
+func TestExternalKeyMaterial(t *testing.T) {
+	p := testfiles.Path(t, "data/external_key_material_java.parquet.encrypted")
+	raw, err := os.ReadFile(filepath.Join(filepath.Dir(p), "_KEY_MATERIAL_FOR_external_key_material_java.parquet.encrypted.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	km := &externalKeyMaterial{master: map[string][]byte{"kf": footerKey128, "kc1": columnKeys128["double_field"], "kc2": columnKeys128["float_field"]}}
+	if err := json.Unmarshal(raw, &km.material); err != nil {
+		t.Fatal(err)
+	}
+	f, err := OpenFile(p, Options{Decryption: &Decryption{Keys: km}}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows := readRows(t, f, ReaderOptions{})
+	if len(rows) != 100 {
+		t.Fatalf("%d rows, want 100", len(rows))
+	}
+	for i, r := range rows {
+		if want := fmt.Sprintf("%c%d", 'a'+i%10, i); r[0] != int32(i) || r[1] != want {
+			t.Fatalf("row %d: %v, want [%d %s]", i, r, i, want)
 		}
 	}
 }
