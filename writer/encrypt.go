@@ -98,10 +98,9 @@ func newFileEncryptor(e *Encryption) (*fileEncryptor, error) {
 	if !e.DontStoreAADPrefix {
 		prefix = slices.Clone(e.AADPrefix)
 	}
-	supply := format.Opt[bool]{}
-	if len(e.AADPrefix) > 0 && e.DontStoreAADPrefix {
-		supply = format.Some(true)
-	}
+	// supply_aad_prefix is written always, false too, as Arrow C++
+	// does: arrow-go's reader expects it.
+	supply := format.Some(len(e.AADPrefix) > 0 && e.DontStoreAADPrefix)
 	switch e.Algorithm {
 	case AesGcm:
 		fe.alg.AesGcmV1 = &format.AesGcmV1{AadPrefix: prefix, AadFileUnique: unique, SupplyAadPrefix: supply}
@@ -183,16 +182,21 @@ func (ce *columnEncryptor) page(h *format.PageHeader, body []byte, ordinal int, 
 	return ce.hdrBuf, ce.bodyBuf, nil
 }
 
-// encryptChunk sets the crypto metadata of a column chunk of the footer,
-// with its metadata encrypted when the column has its own key.
+// encryptChunk sets the crypto metadata of a column chunk of the footer.
+// Its metadata is encrypted (Encryption.md 5.3) unless the footer is,
+// with the same key: when the column has a key of its own, or the footer
+// is plaintext.
 func (ce *columnEncryptor) encryptChunk(cc *format.ColumnChunk, rg int, plaintextFooter bool) error {
+	md := cc.MetaData
 	if !ce.ownKey {
 		cc.CryptoMetadata = &format.ColumnCryptoMetaData{EncryptionWithFooterKey: &format.EncryptionWithFooterKey{}}
-		return nil
+		if !plaintextFooter {
+			return nil
+		}
+	} else {
+		cc.CryptoMetadata = &format.ColumnCryptoMetaData{EncryptionWithColumnKey: &format.EncryptionWithColumnKey{
+			PathInSchema: slices.Clone(md.PathInSchema), KeyMetadata: ce.keyMeta}}
 	}
-	md := cc.MetaData
-	cc.CryptoMetadata = &format.ColumnCryptoMetaData{EncryptionWithColumnKey: &format.EncryptionWithColumnKey{
-		PathInSchema: slices.Clone(md.PathInSchema), KeyMetadata: ce.keyMeta}}
 	ce.rg = rg
 	enc, err := ce.seal(nil, format.Marshal(nil, md), encryption.ColumnMetaData, -1)
 	if err != nil {

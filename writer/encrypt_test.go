@@ -294,6 +294,26 @@ func TestEncryptedFileLayout(t *testing.T) {
 	if cc, _ := f.ColumnChunk(0, 0); cc.MetaData == nil || cc.MetaData.Statistics != nil {
 		t.Fatal("the plaintext footer should keep the encrypted column's metadata without statistics")
 	}
+	// With the key, the column's statistics are back.
+	f = openEncrypted(t, b, &file.Decryption{FooterKey: testFooterKey, ColumnKeys: map[string][]byte{"secret": testColKey1}}, false)
+	if cc, _ := f.ColumnChunk(0, 0); cc.MetaData.Statistics == nil || string(cc.MetaData.Statistics.MinValue) != "confidential-000" {
+		t.Fatal("the encrypted column's statistics did not decrypt")
+	}
+	// Uniform encryption with a plaintext footer hides the statistics too.
+	b = write(Encryption{FooterKey: testFooterKey, PlaintextFooter: true})
+	f, err = file.Open(b, b.Size(), file.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for col := range 2 {
+		if cc, _ := f.ColumnChunk(0, col); cc.MetaData.Statistics != nil || cc.EncryptedColumnMetadata == nil {
+			t.Fatalf("column %d: statistics in the plaintext footer", col)
+		}
+	}
+	if bytes.Contains(b.Bytes(), []byte("confidential")) {
+		t.Fatal("plaintext values in a uniformly encrypted file")
+	}
+	b = write(Encryption{FooterKey: testFooterKey, ColumnKeys: keys, PlaintextFooter: true})
 	// A wrong footer key fails the signature.
 	if _, err := file.Open(b, b.Size(), file.Options{Decryption: &file.Decryption{FooterKey: testColKey1}}); !errors.Is(err, file.ErrDecrypt) {
 		t.Fatalf("wrong signing key: %v", err)
