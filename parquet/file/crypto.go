@@ -84,13 +84,11 @@ type fileCrypto struct {
 
 // chunkCrypto decrypts the modules of one column chunk.
 type chunkCrypto struct {
-	c        *encryption.Cipher
-	err      error // no key, or the column metadata would not decrypt
-	ctr      bool
-	aad      []byte
-	rg, col  int
-	colName  string
-	keyIsFtr bool
+	c       *encryption.Cipher
+	err     error // no key, or the column metadata would not decrypt
+	ctr     bool
+	aad     []byte
+	rg, col int
 }
 
 // aadOf is the module AAD of a module of the chunk (page < 0 for modules
@@ -274,14 +272,13 @@ func (f *File) setupColumns() error {
 func (f *File) columnCrypto(cache *cipherCache, rg, ord, col int, cc *format.ColumnChunk) (*chunkCrypto, error) {
 	fc := f.crypt
 	path := f.Schema.Leaves[col].PathString()
-	st := &chunkCrypto{ctr: fc.ctr, aad: fc.aad, rg: ord, col: col, colName: path}
+	st := &chunkCrypto{ctr: fc.ctr, aad: fc.aad, rg: ord, col: col}
 	if ord < 0 || ord > encryption.MaxOrdinal || col > encryption.MaxOrdinal {
 		return nil, f.errorf(rg, path, -1, "%w: row group ordinal %d or column ordinal %d out of range for an encrypted file", ErrCorrupt, ord, col)
 	}
 	cm := cc.CryptoMetadata
 	switch {
 	case cm.EncryptionWithFooterKey != nil:
-		st.keyIsFtr = true
 		st.c = fc.footer
 		if st.c == nil {
 			st.err = fc.footerErr

@@ -212,6 +212,10 @@ func putScratch(b []byte) {
 func (it *PageIterator) releaseScratch() {
 	putScratch(it.scratch)
 	it.scratch = nil
+	if it.plain != nil {
+		putScratch(it.plain) // an encrypted chunk's decryption buffer
+		it.plain = nil
+	}
 }
 
 // putWindow keeps b for reuse if it is a window buffer and there is room,

@@ -17,8 +17,10 @@ import (
 // TestReadWindows reads chunks through windows of every size from a few
 // bytes (every page header and body cut somewhere) to more than a chunk,
 // uncompressed and compressed, with dictionary and plain pages, nulls and
-// a page larger than the window: the values are those of a read through a
-// mapping, and the bytes read are counted once.
+// a page larger than the window, in plaintext and encrypted (page headers
+// and pages are then modules of their own, cut by windows too): the values
+// are those of a read through a mapping, and the bytes read are counted
+// once.
 func TestReadWindows(t *testing.T) {
 	sch, err := writer.NewSchema(writer.Int64("id").Required(), writer.String("s"), writer.Double("x").Required())
 	if err != nil {
@@ -38,10 +40,21 @@ func TestReadWindows(t *testing.T) {
 		s.Offsets = append(s.Offsets, int32(len(s.Data)))
 		x.Float64s[i] = rng.Float64()
 	}
-	for _, codec := range []format.CompressionCodec{format.Uncompressed, format.Snappy} {
+	footerKey, sKey := []byte("0123456789012345"), []byte("s-column-key-16b")
+	encs := []*writer.Encryption{nil,
+		{FooterKey: footerKey, ColumnKeys: map[string]writer.ColumnKey{"s": {Key: sKey}, "x": {}}},
+		{FooterKey: footerKey, Algorithm: writer.AesGcmCtr, PlaintextFooter: true}}
+	var first []string
+	for i, codec := range []format.CompressionCodec{format.Uncompressed, format.Snappy, format.Uncompressed, format.Snappy, format.Snappy} {
 		var buf writer.Buffer
-		w, err := writer.New(&buf, sch, writer.WithCompression(codec), writer.WithDataPageSize(700),
-			writer.WithDataPageSizeFor("x", 20000), writer.WithRowGroupRows(1200))
+		opts := file.Options{}
+		wopts := []writer.Option{writer.WithCompression(codec), writer.WithDataPageSize(700),
+			writer.WithDataPageSizeFor("x", 20000), writer.WithRowGroupRows(1200)}
+		if e := encs[i%len(encs)]; e != nil {
+			wopts = append(wopts, writer.WithEncryption(*e))
+			opts.Decryption = &file.Decryption{FooterKey: footerKey, ColumnKeys: map[string][]byte{"s": sKey}}
+		}
+		w, err := writer.New(&buf, sch, wopts...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +66,7 @@ func TestReadWindows(t *testing.T) {
 		}
 		data := buf.Bytes()
 		var chunkBytes int64
-		f, err := file.Open(bytes.NewReader(data), int64(len(data)), file.Options{})
+		f, err := file.Open(bytes.NewReader(data), int64(len(data)), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,9 +75,14 @@ func TestReadWindows(t *testing.T) {
 				chunkBytes += cc.MetaData.TotalCompressedSize
 			}
 		}
-		want, _ := readAllWindowed(t, data, 1<<20)
+		want, _ := readAllWindowed(t, data, 1<<20, opts)
+		if first == nil {
+			first = want
+		} else if !reflect.DeepEqual(want, first) {
+			t.Fatalf("case %d: values differ from the first file's", i)
+		}
 		for _, size := range []int64{1, 7, 64, 333, 4096, 1 << 20} {
-			got, read := readAllWindowed(t, data, size)
+			got, read := readAllWindowed(t, data, size, opts)
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("%v, window %d: values differ from a read in one window", codec, size)
 			}
@@ -77,10 +95,10 @@ func TestReadWindows(t *testing.T) {
 
 // readAllWindowed reads every column of data with the iterator's window set
 // to size and returns the rows (as strings) and the bytes counted as read.
-func readAllWindowed(t *testing.T, data []byte, size int64) ([]string, int64) {
+func readAllWindowed(t *testing.T, data []byte, size int64, opts file.Options) ([]string, int64) {
 	t.Helper()
 	defer file.SetWindowSize(size)()
-	f, err := file.Open(bytes.NewReader(data), int64(len(data)), file.Options{})
+	f, err := file.Open(bytes.NewReader(data), int64(len(data)), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
