@@ -86,6 +86,8 @@ type Engine struct {
 	// views are the views CREATE VIEW made, by lower-case name: their
 	// queries' tokens (they live as long as the engine).
 	views map[string]*view
+	// macros are the macros CREATE MACRO made (macros.go).
+	macros map[macroKey]*macro
 	// writeMu serializes this engine's writes; opening a table takes it
 	// for reading so that no footer is read while an append is half done.
 	writeMu sync.RWMutex

@@ -30,9 +30,11 @@ const (
 	kindUpdate
 	kindCopy // COPY (query) TO 'file.parquet': CREATE OR REPLACE TABLE AS
 	kindAlter
-	kindSequence // CREATE / DROP SEQUENCE
-	kindSet      // SET, RESET, PRAGMA name = value (settings.go)
-	kindOptimize // OPTIMIZE t (optimize.go)
+	kindSequence  // CREATE / DROP SEQUENCE
+	kindSet       // SET, RESET, PRAGMA name = value (settings.go)
+	kindOptimize  // OPTIMIZE t (optimize.go)
+	kindMacro     // CREATE MACRO / FUNCTION
+	kindDropMacro // DROP MACRO / FUNCTION
 )
 
 // Stmt is a prepared statement: parsed once, planned at every execution
@@ -50,6 +52,8 @@ type Stmt struct {
 	// view is CREATE VIEW's definition (replace: OR REPLACE).
 	view    *view
 	replace bool
+	// macro is CREATE MACRO's definition, or DROP MACRO's name and kind.
+	macro *macro
 	// INTERSECT / EXCEPT: the parts, the operators between them, and the
 	// ORDER BY / LIMIT that follow the last part.
 	parts   []*Stmt
@@ -161,7 +165,17 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (
 	if len(toks) == 0 {
 		return nil, errorf("empty statement")
 	}
-	toks, err := e.expandPivots(text, toks)
+	var err error
+	if !toks[0].is("create") {
+		// Macro calls are expanded first; CREATE VIEW, CREATE MACRO and
+		// CREATE TABLE AS expand their queries themselves (a view or a
+		// macro keeps its calls, so that it sees the macros of the time
+		// it is used).
+		if toks, err = e.expandMacros(text, toks); err != nil {
+			return nil, err
+		}
+	}
+	toks, err = e.expandPivots(text, toks)
 	if err != nil {
 		return nil, err
 	}
@@ -248,6 +262,9 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (
 		if word(1) == "sequence" || word(1) == "or" && word(2) == "replace" && word(3) == "sequence" {
 			return e.prepareSequence(s, text, toks, true)
 		}
+		if _, ok := isMacroCreate(toks); ok {
+			return e.prepareMacro(ctx, s, text, toks)
+		}
 		if st, ok, err := e.prepareView(ctx, s, text, toks); ok {
 			return st, err
 		}
@@ -258,6 +275,9 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (
 		}
 		if word(1) == "view" {
 			return e.prepareDropView(s, text, toks)
+		}
+		if word(1) == "macro" || word(1) == "function" {
+			return e.prepareDropMacro(s, text, toks)
 		}
 		if word(1) != "table" {
 			return nil, refuse(0, "DROP "+strings.ToUpper(word(1)))

@@ -1019,6 +1019,8 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 		return s.alterTable(ctx, p)
 	case kindCreateView, kindDropView:
 		return s.e.execView(s)
+	case kindMacro, kindDropMacro:
+		return s.e.execMacro(s)
 	}
 	return Result{}, errorf("the statement returns rows (use Query)")
 }

@@ -1,0 +1,691 @@
+package sqlplan
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Macros (DuckDB's CREATE MACRO, also spelled CREATE FUNCTION):
+//
+//	CREATE [OR REPLACE] [TEMP|TEMPORARY] MACRO [IF NOT EXISTS] name(a, b := default) AS expr
+//	CREATE [OR REPLACE] [TEMP|TEMPORARY] MACRO [IF NOT EXISTS] name(a, ...) AS TABLE query
+//	DROP MACRO [TABLE] [IF EXISTS] name
+//
+// A macro is its parameters and its body's tokens. Statements prepared
+// after it have their calls expanded on the tokens, before anything else
+// reads them: a scalar macro's call becomes its body in parentheses, a
+// table macro's call after FROM, JOIN or a comma of a FROM list becomes
+// its query as a derived table named by the macro, each parameter of the
+// body replaced by its argument (in parentheses) or its default. Calls in
+// a body are expanded when the body is, so a macro sees the macros of the
+// time it is called (as DuckDB binds them), and a macro that reaches
+// itself is an error, not an endless expansion. Scalar and table macros
+// have names of their own, and a macro hides a built-in function of its
+// name, as in DuckDB.
+
+type macro struct {
+	name   string   // as written
+	params []string // lower-case names, in order
+	// defaults holds the default's tokens of each parameter that has one
+	// (the parameters without a default come first).
+	defaults [][]token
+	body     []token
+	table    bool // AS TABLE query
+	temp     bool
+}
+
+// macroKey names a macro in the engine's map: scalar and table macros,
+// temporary and kept ones, each have names of their own.
+type macroKey struct {
+	name  string // lower case
+	table bool
+	temp  bool
+}
+
+func (m *macro) key() macroKey {
+	return macroKey{name: strings.ToLower(m.name), table: m.table, temp: m.temp}
+}
+
+// signature is name(a, b := default), for error messages.
+func (m *macro) signature() string {
+	var b strings.Builder
+	b.WriteString(m.name)
+	b.WriteByte('(')
+	for i, p := range m.params {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(p)
+		if d := m.defaults[i]; d != nil {
+			b.WriteString(" := ")
+			b.WriteString(tokText("", d))
+		}
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// definition is the CREATE statement that makes the macro again.
+func (m *macro) definition() string {
+	var b strings.Builder
+	b.WriteString("CREATE ")
+	if m.temp {
+		b.WriteString("TEMP ")
+	}
+	b.WriteString("MACRO ")
+	b.WriteString(quoteIdent(m.name))
+	b.WriteByte('(')
+	for i, p := range m.params {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(quoteIdent(p))
+		if d := m.defaults[i]; d != nil {
+			b.WriteString(" := ")
+			b.WriteString(tokText("", d))
+		}
+	}
+	b.WriteString(") AS ")
+	if m.table {
+		b.WriteString("TABLE ")
+	}
+	b.WriteString(tokText("", m.body))
+	return b.String()
+}
+
+// isMacroCreate reports whether toks start CREATE [OR REPLACE]
+// [TEMP|TEMPORARY] MACRO|FUNCTION, and where the word MACRO is.
+func isMacroCreate(toks []token) (int, bool) {
+	i := 1
+	if i+1 < len(toks) && toks[i].is("or") && toks[i+1].is("replace") {
+		i += 2
+	}
+	if i < len(toks) && (toks[i].is("temp") || toks[i].is("temporary")) {
+		i++
+	}
+	return i, i < len(toks) && (toks[i].is("macro") || toks[i].is("function"))
+}
+
+// parseMacro reads CREATE ... MACRO name(params) AS [TABLE] body from the
+// word MACRO at toks[i] on; s gets OR REPLACE, TEMP and IF NOT EXISTS.
+func parseMacro(text string, toks []token, s *Stmt) (*macro, error) {
+	i := 1
+	if toks[i].is("or") {
+		s.replace = true
+		i += 2
+	}
+	m := &macro{}
+	if toks[i].is("temp") || toks[i].is("temporary") {
+		m.temp, s.temp = true, true
+		i++
+	}
+	what := strings.ToUpper(toks[i].text)
+	i++
+	if i+2 < len(toks) && toks[i].is("if") && toks[i+1].is("not") && toks[i+2].is("exists") {
+		if s.replace {
+			return nil, errAt(text, toks[i].pos, "CREATE OR REPLACE %s takes no IF NOT EXISTS", what)
+		}
+		s.ifMod = true
+		i += 3
+	}
+	// main.name and temp.name: the schema is the only one there is.
+	if i+2 < len(toks) && toks[i+1].kind == tkOp && toks[i+1].text == "." && (toks[i].is("main") || toks[i].is("temp")) {
+		if toks[i].is("temp") {
+			m.temp, s.temp = true, true
+		}
+		i += 2
+	}
+	if i >= len(toks) || toks[i].kind != tkIdent && toks[i].kind != tkQuoted && toks[i].kind != tkDQuoted {
+		return nil, errAt(text, tokPos(text, toks, i), "expected the name of the %s", strings.ToLower(what))
+	}
+	m.name = tableToken(toks[i])
+	i++
+	if i >= len(toks) || toks[i].kind != tkOp || toks[i].text != "(" {
+		return nil, errAt(text, tokPos(text, toks, i), "expected the parameters of %s in parentheses", m.name)
+	}
+	k := closingParen(toks, i)
+	if k < 0 {
+		return nil, errAt(text, toks[i].pos, "unclosed parenthesis")
+	}
+	if k > i+1 {
+		for _, p := range splitTopLevel(toks[i+1 : k]) {
+			if len(p) == 0 || p[0].kind != tkIdent && p[0].kind != tkQuoted && p[0].kind != tkDQuoted {
+				return nil, errAt(text, tokPos(text, toks, k), "expected a parameter name")
+			}
+			name := strings.ToLower(tableToken(p[0]))
+			for _, q := range m.params {
+				if q == name {
+					return nil, errAt(text, p[0].pos, "Duplicate parameter '%s' in macro definition", name)
+				}
+			}
+			var def []token
+			switch {
+			case len(p) == 1:
+			case len(p) > 3 && isNamedArrow(p, 1):
+				def = p[3:]
+			case len(p) > 2 && p[1].is("default"):
+				def = p[2:]
+			default:
+				return nil, errAt(text, p[1].pos, "expected , or := after the parameter %s (typed parameters are not supported)", name)
+			}
+			if def == nil && len(m.defaults) > 0 && m.defaults[len(m.defaults)-1] != nil {
+				return nil, errAt(text, p[0].pos, "Parameter without a default follows parameter with a default")
+			}
+			m.params = append(m.params, name)
+			m.defaults = append(m.defaults, def)
+		}
+	}
+	i = k + 1
+	if i >= len(toks) || !toks[i].is("as") || i+1 >= len(toks) {
+		return nil, errAt(text, tokPos(text, toks, i), "expected AS and the body of %s", m.name)
+	}
+	i++
+	if toks[i].is("table") {
+		m.table = true
+		i++
+		if i >= len(toks) {
+			return nil, errAt(text, len(text), "expected a query after AS TABLE")
+		}
+	}
+	m.body = toks[i:]
+	return m, nil
+}
+
+// isNamedArrow reports whether toks[i:] starts with := (the lexer gives
+// ':' and '=').
+func isNamedArrow(toks []token, i int) bool {
+	return i+1 < len(toks) && toks[i].kind == tkOp && toks[i].text == ":" && toks[i+1].kind == tkOp && toks[i+1].text == "="
+}
+
+// splitTopLevel splits toks at the commas outside parentheses and
+// brackets.
+func splitTopLevel(toks []token) [][]token {
+	var out [][]token
+	depth, start := 0, 0
+	for k, t := range toks {
+		if t.kind != tkOp {
+			continue
+		}
+		switch t.text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+		case ",":
+			if depth == 0 {
+				out = append(out, toks[start:k])
+				start = k + 1
+			}
+		}
+	}
+	return append(out, toks[start:])
+}
+
+// prepareMacro prepares CREATE MACRO / CREATE FUNCTION. Like DuckDB, it
+// checks the body now: its macros must expand (with the macros there are
+// now, so a body that calls itself is an error) and it must parse, as an
+// expression or, for a table macro, as a query.
+func (e *Engine) prepareMacro(ctx context.Context, s *Stmt, text string, toks []token) (*Stmt, error) {
+	m, err := parseMacro(text, toks, s)
+	if err != nil {
+		return nil, err
+	}
+	// Check the body with each parameter (and the macro's own name) taken
+	// for what it will be given.
+	macros := e.macroSnapshot()
+	if macros.m == nil {
+		macros.m = map[macroKey]*macro{}
+	}
+	x := &expander{text: text, macros: macros}
+	if _, ok := macros.lookup(strings.ToLower(m.name), m.table); !ok {
+		// A call to itself in the body would not expand to anything:
+		// catch it as recursion rather than as an unknown function. (OR
+		// REPLACE checks the body with the macro it replaces, as DuckDB
+		// does: a loop through it is found then or at the first call.)
+		macros.m[m.key()] = m
+		x.stack = []string{strings.ToLower(m.name)}
+	}
+	probe := make([]token, len(m.body))
+	copy(probe, m.body)
+	// Parameters become NULL for the check.
+	probe = substituteParams(probe, m.params, func(int) []token {
+		return []token{{kind: tkIdent, text: "NULL", pos: probe[0].pos}}
+	})
+	expanded, err := x.expand(probe)
+	if err != nil {
+		return nil, err
+	}
+	if m.table {
+		q, err := e.prepareTokens(ctx, text, expanded)
+		if err != nil {
+			return nil, err
+		}
+		if q.kind != kindSelect && q.kind != kindSetOp {
+			return nil, errAt(text, m.body[0].pos, "a table macro's body is a query")
+		}
+	} else {
+		at := m.body[0].pos
+		sel := append([]token{{kind: tkIdent, text: "select", pos: at}, {kind: tkOp, text: "(", pos: at}}, expanded...)
+		sel = append(sel, token{kind: tkOp, text: ")", pos: at})
+		if _, err := e.prepareTokens(ctx, text, sel); err != nil {
+			return nil, err
+		}
+	}
+	s.kind, s.table, s.macro = kindMacro, m.name, m
+	return s, nil
+}
+
+// prepareDropMacro prepares DROP MACRO [TABLE] [IF EXISTS] name (DROP
+// FUNCTION too).
+func (e *Engine) prepareDropMacro(s *Stmt, text string, toks []token) (*Stmt, error) {
+	k := 2
+	table := false
+	if k < len(toks) && toks[k].is("table") {
+		table = true
+		k++
+	}
+	if k+1 < len(toks) && toks[k].is("if") && toks[k+1].is("exists") {
+		s.ifMod = true
+		k += 2
+	}
+	temp := false
+	if k+2 < len(toks) && toks[k+1].kind == tkOp && toks[k+1].text == "." && (toks[k].is("main") || toks[k].is("temp")) {
+		temp = toks[k].is("temp")
+		k += 2
+	}
+	if len(toks) != k+1 || toks[k].kind != tkIdent && toks[k].kind != tkQuoted && toks[k].kind != tkDQuoted {
+		return nil, errAt(text, tokPos(text, toks, min(k, len(toks))), "DROP MACRO takes one macro name")
+	}
+	s.kind, s.table = kindDropMacro, tableToken(toks[k])
+	s.macro = &macro{name: s.table, table: table, temp: temp}
+	return s, nil
+}
+
+// execMacro runs CREATE MACRO and DROP MACRO. Prepared statements are
+// forgotten: those calling the macro must be expanded again.
+func (e *Engine) execMacro(s *Stmt) (Result, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	m := s.macro
+	switch s.kind {
+	case kindMacro:
+		if _, exists := e.macros[m.key()]; exists && !s.replace {
+			if s.ifMod {
+				return Result{}, nil
+			}
+			what := "Macro Function"
+			if m.table {
+				what = "Table Macro Function"
+			}
+			return Result{}, errorf("%s with name %q already exists (use CREATE OR REPLACE MACRO)", what, m.name)
+		}
+		if e.macros == nil {
+			e.macros = map[macroKey]*macro{}
+		}
+		e.macros[m.key()] = m
+	case kindDropMacro:
+		// DROP MACRO drops a scalar macro, else a table macro of the
+		// name; DROP MACRO TABLE only a table macro. Temporary macros
+		// hide kept ones, as they do in calls.
+		var keys []macroKey
+		name := strings.ToLower(m.name)
+		for _, temp := range []bool{true, false} {
+			if m.temp && !temp {
+				continue
+			}
+			if !m.table {
+				keys = append(keys, macroKey{name: name, temp: temp})
+			}
+		}
+		for _, temp := range []bool{true, false} {
+			if m.temp && !temp {
+				continue
+			}
+			keys = append(keys, macroKey{name: name, table: true, temp: temp})
+		}
+		dropped := false
+		for _, k := range keys {
+			if _, ok := e.macros[k]; ok {
+				delete(e.macros, k)
+				dropped = true
+				break
+			}
+		}
+		if !dropped {
+			if s.ifMod {
+				return Result{}, nil
+			}
+			what := "Macro Function"
+			if m.table {
+				what = "Table Macro Function"
+			}
+			return Result{}, errorf("%s with name %s does not exist", what, m.name)
+		}
+	}
+	clear(e.stmts)
+	return Result{}, nil
+}
+
+// macroSet is a copy of the engine's macros, for one expansion.
+type macroSet struct {
+	m map[macroKey]*macro
+}
+
+func (e *Engine) macroSnapshot() macroSet {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.macros) == 0 {
+		return macroSet{}
+	}
+	m := make(map[macroKey]*macro, len(e.macros)+1)
+	for k, v := range e.macros {
+		m[k] = v
+	}
+	return macroSet{m: m}
+}
+
+// lookup finds a macro by lower-case name: the temporary one first.
+func (ms macroSet) lookup(name string, table bool) (*macro, bool) {
+	if m, ok := ms.m[macroKey{name: name, table: table, temp: true}]; ok {
+		return m, true
+	}
+	m, ok := ms.m[macroKey{name: name, table: table}]
+	return m, ok
+}
+
+// tableFunctions are the names FROM name(...) takes besides table macros
+// (and words that may come between FROM and a parenthesis).
+var tableFunctions = map[string]bool{"range": true, "generate_series": true, "unnest": true, "read_parquet": true, "parquet_scan": true, "lateral": true, "values": true, "select": true, "with": true}
+
+// expandMacros expands the macro calls of a statement's tokens. Without
+// macros it only checks that the functions called in FROM are known.
+func (e *Engine) expandMacros(text string, toks []token) ([]token, error) {
+	x := &expander{text: text, macros: e.macroSnapshot()}
+	return x.expand(toks)
+}
+
+// Bounds of an expansion: macros nested deeper than maxMacroDepth, or an
+// expansion past maxMacroTokens tokens, are errors.
+const (
+	maxMacroDepth  = 128
+	maxMacroTokens = 1 << 20
+)
+
+type expander struct {
+	text   string
+	macros macroSet
+	stack  []string // the macros being expanded, outermost first
+	size   int
+}
+
+// expand returns toks with the macro calls replaced by their bodies.
+func (x *expander) expand(toks []token) ([]token, error) {
+	var out []token
+	tablePos := tablePositions(toks)
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if !isNameToken(t) || i+1 >= len(toks) || toks[i+1].kind != tkOp || toks[i+1].text != "(" || !callContext(toks, i, tablePos[i]) {
+			out = append(out, t)
+			continue
+		}
+		name := strings.ToLower(t.unquoted())
+		m, ok := x.macros.lookup(name, tablePos[i])
+		if !ok {
+			if tablePos[i] && !tableFunctions[name] {
+				return nil, errAt(x.text, t.pos, "Table Function with name %s does not exist", t.unquoted())
+			}
+			if !tablePos[i] {
+				if tm, ok := x.macros.lookup(name, true); ok {
+					return nil, errAt(x.text, t.pos, "Function %q is a table function but it was used as a scalar function: the table macro %s is called in FROM", tm.name, tm.signature())
+				}
+			}
+			out = append(out, t)
+			continue
+		}
+		k := closingParen(toks, i+1)
+		if k < 0 {
+			return nil, errAt(x.text, toks[i+1].pos, "unclosed parenthesis")
+		}
+		for _, s := range x.stack {
+			if s == name {
+				path := strings.Join(append(append([]string(nil), x.stack...), name), " -> ")
+				return nil, errAt(x.text, t.pos, "macro %s calls itself (%s): max expression depth exceeded", m.name, path)
+			}
+		}
+		if len(x.stack) >= maxMacroDepth {
+			return nil, errAt(x.text, t.pos, "macros nest deeper than %d: max expression depth exceeded", maxMacroDepth)
+		}
+		// The arguments first, with the macros being expanded now (a call
+		// of add in an argument of add is no recursion).
+		var args [][]token
+		if k > i+2 {
+			args = splitTopLevel(toks[i+2 : k])
+		}
+		for a := range args {
+			if len(args[a]) == 0 {
+				return nil, errAt(x.text, toks[k].pos, "missing argument of %s", m.name)
+			}
+			var err error
+			if args[a], err = x.expand(args[a]); err != nil {
+				return nil, err
+			}
+		}
+		vals, err := x.bind(m, t, args)
+		if err != nil {
+			return nil, err
+		}
+		body := make([]token, len(m.body))
+		for j, b := range m.body {
+			b.pos = t.pos // errors in the body point at the call
+			body[j] = b
+		}
+		body = substituteParams(body, m.params, func(p int) []token { return vals[p] })
+		x.size += len(body)
+		if x.size > maxMacroTokens {
+			return nil, errAt(x.text, t.pos, "the macros expand to more than %d tokens", maxMacroTokens)
+		}
+		x.stack = append(x.stack, name)
+		body, err = x.expand(body)
+		x.stack = x.stack[:len(x.stack)-1]
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, parenthesized(body, t.pos)...)
+		if tablePos[i] {
+			// The macro's name is the derived table's unless an alias follows.
+			hasAlias := k+1 < len(toks) && (toks[k+1].is("as") || isNameToken(toks[k+1]) && !isClauseWord(toks[k+1].text))
+			if !hasAlias {
+				out = append(out, token{kind: tkIdent, text: "AS", pos: t.pos}, token{kind: tkQuoted, text: backquote(m.name), pos: t.pos})
+			}
+		}
+		i = k
+	}
+	return out, nil
+}
+
+// bind matches a call's arguments to the macro's parameters: positional
+// ones first, then name := value ones; the parameters left take their
+// defaults. Each value is parenthesized unless it is one token (or a
+// lambda, which parentheses would break).
+func (x *expander) bind(m *macro, call token, args [][]token) ([][]token, error) {
+	vals := make([][]token, len(m.params))
+	wrong := func(why string) error {
+		return errAt(x.text, call.pos, "Macro %s() does not support the supplied arguments (%s); it is %s", m.name, why, m.signature())
+	}
+	named := false
+	for a, arg := range args {
+		if len(arg) > 3 && isNameToken(arg[0]) && isNamedArrow(arg, 1) {
+			named = true
+			pname := strings.ToLower(arg[0].unquoted())
+			p := -1
+			for j, q := range m.params {
+				if q == pname {
+					p = j
+				}
+			}
+			if p < 0 {
+				return nil, wrong(fmt.Sprintf("it has no parameter %s", pname))
+			}
+			if vals[p] != nil {
+				return nil, wrong(fmt.Sprintf("%s is given twice", pname))
+			}
+			vals[p] = argValue(arg[3:])
+			continue
+		}
+		if named {
+			return nil, errAt(x.text, call.pos, "Macro %s() has positional argument following named argument", m.name)
+		}
+		if a >= len(m.params) {
+			return nil, wrong(fmt.Sprintf("%d arguments given, it takes at most %d", len(args), len(m.params)))
+		}
+		vals[a] = argValue(arg)
+	}
+	for p := range vals {
+		if vals[p] == nil {
+			d := m.defaults[p]
+			if d == nil {
+				return nil, wrong(fmt.Sprintf("no value for %s", m.params[p]))
+			}
+			dv := make([]token, len(d))
+			for j, t := range d {
+				t.pos = call.pos
+				dv[j] = t
+			}
+			vals[p] = argValue(dv)
+		}
+	}
+	return vals, nil
+}
+
+// argValue is an argument as it replaces a parameter.
+func argValue(arg []token) []token {
+	if len(arg) == 1 || len(arg) > 2 && isNameToken(arg[0]) && arg[1].kind == tkOp && arg[1].text == "->" {
+		return arg
+	}
+	return parenthesized(arg, arg[0].pos)
+}
+
+// substituteParams replaces the references to the parameters in a body:
+// names (bare or quoted) that are not qualified, not a qualifier, not a
+// function's name, not an alias and not a table's name.
+func substituteParams(body []token, params []string, value func(p int) []token) []token {
+	if len(params) == 0 {
+		return body
+	}
+	tablePos := tablePositions(body)
+	var out []token
+	for i, t := range body {
+		p := -1
+		if isNameToken(t) && !tablePos[i] {
+			name := strings.ToLower(t.unquoted())
+			for j, q := range params {
+				if q == name {
+					p = j
+				}
+			}
+		}
+		if p >= 0 && i > 0 {
+			prev := body[i-1]
+			if prev.kind == tkOp && prev.text == "." || prev.is("as") {
+				p = -1
+			}
+		}
+		if p >= 0 && i+1 < len(body) {
+			next := body[i+1]
+			if next.kind == tkOp && (next.text == "." || next.text == "(" || next.text == "->") || isNamedArrow(body, i+1) {
+				p = -1
+			}
+		}
+		if p < 0 {
+			out = append(out, t)
+			continue
+		}
+		out = append(out, value(p)...)
+	}
+	return out
+}
+
+func isNameToken(t token) bool {
+	return t.kind == tkIdent || t.kind == tkQuoted || t.kind == tkDQuoted
+}
+
+// tablePositions marks the tokens that name a table: after FROM, JOIN,
+// LATERAL or a comma of a FROM list. A FROM is a clause's when a SELECT
+// or a DELETE came before it in its parentheses, or it starts them (FROM
+// first); not in extract(x FROM y), substring(s FROM 2) or IS DISTINCT
+// FROM.
+func tablePositions(toks []token) []bool {
+	out := make([]bool, len(toks))
+	inFrom := false
+	depthAtFrom := -1
+	depth := 0
+	var query []bool // by depth: a SELECT or DELETE came
+	setQuery := func(d int, v bool) {
+		if d < 0 {
+			return // unbalanced: the parser will say so
+		}
+		for len(query) <= d {
+			query = append(query, false)
+		}
+		query[d] = v
+	}
+	for i, t := range toks {
+		if t.kind == tkOp && t.text == "(" {
+			depth++
+			setQuery(depth, false)
+		}
+		if t.kind == tkOp && t.text == ")" {
+			depth--
+			if depth < depthAtFrom {
+				inFrom = false
+			}
+		}
+		if t.is("select") || t.is("delete") || t.is("update") {
+			setQuery(depth, true)
+		}
+		clauseFrom := false
+		if t.is("from") {
+			first := i == 0 || toks[i-1].kind == tkOp && toks[i-1].text == "("
+			distinct := i >= 2 && toks[i-1].is("distinct") && (toks[i-2].is("is") || toks[i-2].is("not"))
+			clauseFrom = (first || depth >= 0 && depth < len(query) && query[depth]) && !distinct
+		}
+		if clauseFrom || t.is("join") {
+			inFrom, depthAtFrom = true, depth
+		} else if t.kind == tkIdent && depth == depthAtFrom {
+			switch strings.ToLower(t.text) {
+			case "where", "group", "having", "order", "limit", "union", "on", "using", "select", "qualify", "window", "intersect", "except", "from":
+				inFrom = false
+			}
+		}
+		if i > 0 && isNameToken(t) {
+			prev := toks[i-1]
+			out[i] = inFrom && depth == depthAtFrom && (prev.is("from") || prev.is("join") || prev.is("lateral") || prev.kind == tkOp && prev.text == ",")
+		}
+	}
+	return out
+}
+
+// callContext reports whether the name at toks[i], followed by '(', is a
+// function's call: not a table's name with its column list (INSERT INTO
+// t (...), a CTE's name, an alias's column names), nor a qualified name.
+func callContext(toks []token, i int, table bool) bool {
+	if table || i == 0 {
+		// An argument's or a body's first token.
+		return true
+	}
+	prev := toks[i-1]
+	switch {
+	case prev.kind == tkOp:
+		return prev.text != "."
+	case prev.kind == tkIdent:
+		switch strings.ToLower(prev.text) {
+		case "select", "where", "and", "or", "not", "on", "by", "then", "when", "else", "case", "having", "distinct",
+			"all", "like", "ilike", "glob", "between", "is", "limit", "offset", "qualify", "returning", "escape",
+			"div", "mod", "similar", "to", "any", "some", "in", "set", "filter", "exists", "interval", "top", "from", "for":
+			return true
+		}
+		return false
+	}
+	return false
+}
