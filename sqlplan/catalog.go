@@ -113,6 +113,11 @@ func (e *Engine) viewNames() []string {
 	defer e.mu.Unlock()
 	var out []string
 	for _, v := range e.views {
+		if _, hidden := e.tempViews[strings.ToLower(v.name)]; !hidden {
+			out = append(out, v.name)
+		}
+	}
+	for _, v := range e.tempViews {
 		out = append(out, v.name)
 	}
 	sort.Strings(out)

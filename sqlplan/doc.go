@@ -113,8 +113,11 @@
 // [OR REPLACE] TABLE [IF NOT EXISTS] (columns, options) / AS SELECT,
 // COPY (query) | table TO 'file.parquet' [(FORMAT PARQUET, COMPRESSION c,
 // ROW_GROUP_SIZE n, table options)], DROP TABLE [IF
-// EXISTS], CREATE [OR REPLACE] VIEW / DROP VIEW (views.go: kept by the
-// engine, not in the folder), DESCRIBE, SHOW t, SHOW TABLES, SHOW COLUMNS,
+// EXISTS], CREATE [OR REPLACE] [TEMP] VIEW / DROP VIEW (views.go), CREATE
+// [OR REPLACE] [TEMP] MACRO|FUNCTION name(params) AS expr | AS TABLE query /
+// DROP MACRO [TABLE] (macros.go: calls expanded on the tokens; views and
+// macros that are not TEMP are kept in the folder's catalog file,
+// catalogfile.go), DESCRIBE, SHOW t, SHOW TABLES, SHOW COLUMNS,
 // information_schema.tables and information_schema.columns (catalog.go),
 // EXPLAIN [ANALYZE]. UPDATE t SET ... [FROM ...] [WHERE ...], DELETE FROM
 // t [WHERE ...] and TRUNCATE t of a single-file table, outside

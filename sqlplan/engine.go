@@ -84,10 +84,18 @@ type Engine struct {
 	byTable map[*scan.Table]*tableEntry
 	stmts   map[string]*Stmt // parsed statements by text
 	// views are the views CREATE VIEW made, by lower-case name: their
-	// queries' tokens (they live as long as the engine).
-	views map[string]*view
-	// macros are the macros CREATE MACRO made (macros.go).
+	// queries' tokens; those of the folder's catalog (catalogfile.go) and
+	// the engine's temporary ones.
+	views, tempViews map[string]*view
+	// macros are the macros CREATE MACRO made (macros.go), kept and
+	// temporary.
 	macros map[macroKey]*macro
+	// catalogStamp is the catalog file's size and time when the engine
+	// last read or wrote it.
+	catalogStamp string
+	// catalog is the catalog file's path (catalogfile.go), "" for an
+	// engine over one file or an object store.
+	catalog string
 	// writeMu serializes this engine's writes; opening a table takes it
 	// for reading so that no footer is read while an append is half done.
 	writeMu sync.RWMutex
@@ -150,6 +158,12 @@ func Open(path string, opts Options) (*Engine, error) {
 	}
 	if e.confine, err = scan.NewRoot(e.root, opts.ExternalRead); err != nil {
 		return nil, fmt.Errorf("carquet: %w", err)
+	}
+	if e.file == "" {
+		e.catalog = filepath.Join(e.root, catalogFile)
+		if err := e.loadCatalogLocked(); err != nil {
+			return nil, err
+		}
 	}
 	return e, nil
 }

@@ -22,7 +22,8 @@ import (
 // time it is called (as DuckDB binds them), and a macro that reaches
 // itself is an error, not an endless expansion. Scalar and table macros
 // have names of their own, and a macro hides a built-in function of its
-// name, as in DuckDB.
+// name, as in DuckDB. Macros that are not TEMP are kept with the
+// folder's catalog, as views are (catalogfile.go).
 
 type macro struct {
 	name   string   // as written
@@ -310,7 +311,13 @@ func (e *Engine) execMacro(s *Stmt) (Result, error) {
 	m := s.macro
 	switch s.kind {
 	case kindMacro:
-		if _, exists := e.macros[m.key()]; exists && !s.replace {
+		if !m.temp {
+			if err := e.refreshCatalogLocked(); err != nil {
+				return Result{}, err
+			}
+		}
+		old, exists := e.macros[m.key()]
+		if exists && !s.replace {
 			if s.ifMod {
 				return Result{}, nil
 			}
@@ -324,7 +331,20 @@ func (e *Engine) execMacro(s *Stmt) (Result, error) {
 			e.macros = map[macroKey]*macro{}
 		}
 		e.macros[m.key()] = m
+		if !m.temp {
+			if err := e.saveCatalogLocked(); err != nil {
+				if exists {
+					e.macros[m.key()] = old
+				} else {
+					delete(e.macros, m.key())
+				}
+				return Result{}, err
+			}
+		}
 	case kindDropMacro:
+		if err := e.refreshCatalogLocked(); err != nil {
+			return Result{}, err
+		}
 		// DROP MACRO drops a scalar macro, else a table macro of the
 		// name; DROP MACRO TABLE only a table macro. Temporary macros
 		// hide kept ones, as they do in calls.
@@ -346,9 +366,15 @@ func (e *Engine) execMacro(s *Stmt) (Result, error) {
 		}
 		dropped := false
 		for _, k := range keys {
-			if _, ok := e.macros[k]; ok {
+			if old, ok := e.macros[k]; ok {
 				delete(e.macros, k)
 				dropped = true
+				if !k.temp {
+					if err := e.saveCatalogLocked(); err != nil {
+						e.macros[k] = old
+						return Result{}, err
+					}
+				}
 				break
 			}
 		}

@@ -1,6 +1,8 @@
 package sqlplan
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -70,5 +72,104 @@ func TestMacroHygieneOfText(t *testing.T) {
 	// extract(... FROM ...) and IS DISTINCT FROM are no FROM clauses.
 	if got := fmtRows(queryAll(t, e, "SELECT extract(year FROM DATE '2024-03-01'), 1 IS DISTINCT FROM t(1)")); got != "2024|true|" {
 		t.Fatalf("got %s", got)
+	}
+}
+
+// TestCatalogPersists makes views and macros, closes the engine and opens
+// the folder again: the kept ones are there, the TEMP ones are not.
+func TestCatalogPersists(t *testing.T) {
+	dir := t.TempDir()
+	e, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec(t, e, "CREATE TABLE t (a INTEGER, s VARCHAR)")
+	exec(t, e, "INSERT INTO t VALUES (1, 'x;y'), (2, 'it''s'), (3, NULL)")
+	exec(t, e, "CREATE MACRO add_d(a, b := 5) AS a + b")
+	exec(t, e, "CREATE MACRO \"Q\"(s) AS s || ' -- not a comment; ' || 'q'")
+	exec(t, e, "CREATE MACRO upto(n) AS TABLE SELECT a FROM t WHERE a <= n")
+	exec(t, e, "CREATE VIEW v (k) AS SELECT add_d(a) FROM upto(2)")
+	exec(t, e, "CREATE VIEW w AS SELECT s FROM t WHERE s <> 'x;y'")
+	exec(t, e, "CREATE TEMP MACRO tm(x) AS x")
+	exec(t, e, "CREATE TEMP VIEW tv AS SELECT 1")
+	exec(t, e, "CREATE MACRO gone(x) AS x")
+	exec(t, e, "DROP MACRO gone")
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	e2, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e2.Close()
+	for q, want := range map[string]string{
+		"SELECT add_d(1), add_d(1, b := 2)": "6|3|",
+		"SELECT q('it')":                    "it -- not a comment; q|",
+		"SELECT count(*) FROM upto(n := 3)": "3|",
+		"SELECT k FROM v ORDER BY k":        "6|7|",
+		"SELECT s FROM w":                   "it's|",
+		"SELECT count(*) FROM upto(1) AS x": "1|",
+	} {
+		if got := fmtRows(queryAll(t, e2, q)); got != want {
+			t.Errorf("%s: got %q, want %q", q, got, want)
+		}
+	}
+	for _, q := range []string{"SELECT tm(1)", "SELECT * FROM tv", "SELECT gone(1)"} {
+		if _, err := queryRows(t, e2, q); err == nil {
+			t.Errorf("%s: a temporary or dropped object came back", q)
+		}
+	}
+	// Dropping the last ones removes the file.
+	for _, q := range []string{"DROP VIEW v", "DROP VIEW w", "DROP MACRO add_d", "DROP MACRO q", "DROP MACRO TABLE upto"} {
+		exec(t, e2, q)
+	}
+	if _, err := os.Stat(filepath.Join(dir, catalogFile)); !os.IsNotExist(err) {
+		t.Fatalf("the catalog file is left: %v", err)
+	}
+}
+
+// TestCatalogTwoEngines: an engine's CREATE reads what another engine
+// wrote to the catalog first, so that neither loses the other's.
+func TestCatalogTwoEngines(t *testing.T) {
+	dir := t.TempDir()
+	a, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	exec(t, a, "CREATE MACRO fa(x) AS x + 1")
+	exec(t, b, "CREATE MACRO fb(x) AS x + 2")
+	exec(t, a, "CREATE VIEW va AS SELECT fb(1) AS c")
+	c, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if got := fmtRows(queryAll(t, c, "SELECT fa(1), fb(1), (SELECT c FROM va)")); got != "2|3|3|" {
+		t.Fatalf("got %s", got)
+	}
+	// Read-only engines read the catalog and write nothing.
+	ro, err := Open(dir, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	exec(t, ro, "CREATE MACRO only_here(x) AS x")
+	if got := fmtRows(queryAll(t, ro, "SELECT fa(only_here(1))")); got != "2|" {
+		t.Fatalf("got %s", got)
+	}
+	d, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if _, err := queryRows(t, d, "SELECT only_here(1)"); err == nil {
+		t.Fatal("a read-only engine wrote its macro")
 	}
 }

@@ -5,25 +5,34 @@ import (
 	"strings"
 )
 
-// Views: CREATE [OR REPLACE] VIEW name AS query and DROP VIEW [IF EXISTS]
-// name. A view is its query's tokens, kept by the engine (not written to
-// the folder: it lasts as long as the sql.DB), and every statement
-// prepared after it has its references to the view (after FROM, JOIN or
-// a comma of a FROM list) replaced by the query as a derived table, like a
-// CTE; views in the query were replaced when it was created.
+// Views: CREATE [OR REPLACE] [TEMP|TEMPORARY] VIEW name AS query and
+// DROP VIEW [IF EXISTS] name. A view is its query's tokens, and every
+// statement prepared after it has its references to the view (after FROM,
+// JOIN or a comma of a FROM list) replaced by the query as a derived
+// table, like a CTE; views in the query were replaced when it was
+// created. A view is kept with the folder's catalog (catalogfile.go), so
+// that it lasts across engines; a TEMP view lasts as long as the engine
+// (the sql.DB), and hides a kept view of its name.
 
 type view struct {
 	name string
 	toks []token
+	temp bool
 }
 
-// prepareView prepares CREATE [OR REPLACE] VIEW; ok is false for another
-// CREATE.
-func (e *Engine) prepareView(ctx context.Context, s *Stmt, text string, toks []token) (*Stmt, bool, error) {
+// parseView reads CREATE [OR REPLACE] [TEMP] VIEW [IF NOT EXISTS] name
+// [(columns)] AS query; ok is false for another CREATE. s gets OR
+// REPLACE, TEMP and IF NOT EXISTS.
+func parseView(s *Stmt, text string, toks []token) (*view, bool, error) {
 	i := 1
 	if i+1 < len(toks) && toks[i].is("or") && toks[i+1].is("replace") {
 		s.replace = true
 		i += 2
+	}
+	temp := false
+	if i+1 < len(toks) && (toks[i].is("temp") || toks[i].is("temporary")) && toks[i+1].is("view") {
+		temp = true
+		i++
 	}
 	if i >= len(toks) || !toks[i].is("view") {
 		return nil, false, nil
@@ -61,16 +70,32 @@ func (e *Engine) prepareView(ctx context.Context, s *Stmt, text string, toks []t
 		tail := []token{{kind: tkOp, text: ")", pos: at}, {kind: tkIdent, text: "as", pos: at}, {kind: tkIdent, text: "v", pos: at}}
 		body = append(append(append(head, body...), tail...), cols...)
 	}
+	s.temp = temp
+	return &view{name: name, toks: body, temp: temp}, true, nil
+}
+
+// definition is the CREATE VIEW statement that makes the view again.
+func (v *view) definition() string {
+	return "CREATE VIEW " + quoteIdent(v.name) + " AS " + tokText("", v.toks)
+}
+
+// prepareView prepares CREATE [OR REPLACE] [TEMP] VIEW; ok is false for
+// another CREATE.
+func (e *Engine) prepareView(ctx context.Context, s *Stmt, text string, toks []token) (*Stmt, bool, error) {
+	v, ok, err := parseView(s, text, toks)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
 	// The query must be one: prepare it now, as DuckDB checks it.
-	q, err := e.prepareTokens(ctx, text, body)
+	q, err := e.prepareTokens(ctx, text, v.toks)
 	if err != nil {
 		return nil, true, err
 	}
 	if q.kind != kindSelect && q.kind != kindSetOp {
-		return nil, true, errAt(text, body[0].pos, "a view is a query")
+		return nil, true, errAt(text, v.toks[0].pos, "a view is a query")
 	}
-	s.kind, s.table = kindCreateView, name
-	s.view = &view{name: name, toks: body}
+	s.kind, s.table = kindCreateView, v.name
+	s.view = v
 	return s, true, nil
 }
 
@@ -94,20 +119,44 @@ func (e *Engine) execView(s *Stmt) (Result, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	key := strings.ToLower(s.table)
-	_, exists := e.views[key]
 	switch s.kind {
 	case kindCreateView:
+		views := &e.views
+		if s.temp {
+			views = &e.tempViews
+		} else if err := e.refreshCatalogLocked(); err != nil {
+			return Result{}, err
+		}
+		old, exists := (*views)[key]
 		if exists && !s.replace {
 			if s.ifMod {
 				return Result{}, nil
 			}
 			return Result{}, errorf("view %q already exists (use CREATE OR REPLACE VIEW)", s.table)
 		}
-		if e.views == nil {
-			e.views = map[string]*view{}
+		if *views == nil {
+			*views = map[string]*view{}
 		}
-		e.views[key] = s.view
+		(*views)[key] = s.view
+		if !s.temp {
+			if err := e.saveCatalogLocked(); err != nil {
+				if exists {
+					e.views[key] = old
+				} else {
+					delete(e.views, key)
+				}
+				return Result{}, err
+			}
+		}
 	case kindDropView:
+		if _, ok := e.tempViews[key]; ok {
+			delete(e.tempViews, key)
+			break
+		}
+		if err := e.refreshCatalogLocked(); err != nil {
+			return Result{}, err
+		}
+		old, exists := e.views[key]
 		if !exists {
 			if s.ifMod {
 				return Result{}, nil
@@ -117,22 +166,28 @@ func (e *Engine) execView(s *Stmt) (Result, error) {
 			return Result{}, err
 		}
 		delete(e.views, key)
+		if err := e.saveCatalogLocked(); err != nil {
+			e.views[key] = old
+			return Result{}, err
+		}
 	}
 	clear(e.stmts)
 	return Result{}, nil
 }
 
 // substituteViews replaces the references to views in a statement's
-// tokens.
+// tokens (a temporary view before a kept one of its name).
 func (e *Engine) substituteViews(toks []token) []token {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if len(e.views) == 0 {
+	if len(e.views) == 0 && len(e.tempViews) == 0 {
 		return toks
 	}
-	m := make(map[string][]token, len(e.views))
-	for k, v := range e.views {
-		m[k] = parenthesized(v.toks, v.toks[0].pos)
+	m := make(map[string][]token, len(e.views)+len(e.tempViews))
+	for _, views := range []map[string]*view{e.views, e.tempViews} {
+		for k, v := range views {
+			m[k] = parenthesized(v.toks, v.toks[0].pos)
+		}
 	}
 	return substituteCTEs(toks, m)
 }
