@@ -11,9 +11,10 @@ import (
 // The folder's catalog: the views and macros that are not temporary are
 // kept in a file of the folder, as the CREATE statements that make them
 // again, so that they last across engines (sql.DBs) as tables do. An
-// engine reads the file when it opens; before a CREATE or DROP of a view
-// or a macro it reads it again if it changed (another engine's
-// statements), then writes it whole (a new file renamed over the old). A
+// engine reads the file when it opens, and again when its size or time
+// changed (another engine's statements) at the next Prepare and before a
+// CREATE or DROP of a view or a macro, which writes it whole (a new file
+// renamed over the old). A
 // folder opened read-only (mode=ro) reads its catalog, and keeps the
 // views and macros it makes in the engine only; so does an engine over
 // one file or over an object store. TEMP views and macros are never
@@ -117,17 +118,39 @@ func parseCatalog(text string, views map[string]*view, macros map[macroKey]*macr
 // refreshCatalogLocked reads the catalog again if the file changed since
 // the engine last read or wrote it; e.mu is held.
 func (e *Engine) refreshCatalogLocked() error {
+	_, err := e.reloadCatalogLocked()
+	return err
+}
+
+// reloadCatalogLocked is refreshCatalogLocked reporting whether it read
+// the file again; the statements prepared before are then forgotten.
+func (e *Engine) reloadCatalogLocked() (bool, error) {
 	if !e.catalogWrites() {
-		return nil
+		return false, nil
 	}
 	stamp, err := catalogStampOf(e.catalog)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if stamp == e.catalogStamp {
+		return false, nil
+	}
+	if err := e.loadCatalogLocked(); err != nil {
+		return false, err
+	}
+	clear(e.stmts)
+	return true, nil
+}
+
+// refreshCatalog is refreshCatalogLocked for Prepare: another engine's
+// views and macros are seen by the next statement prepared.
+func (e *Engine) refreshCatalog() error {
+	if !e.catalogWrites() {
 		return nil
 	}
-	return e.loadCatalogLocked()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.refreshCatalogLocked()
 }
 
 // saveCatalogLocked writes the engine's views and kept macros to the

@@ -71,6 +71,8 @@ func FuzzQuery(f *testing.F) {
 		"SELECT printf('%5.2f %s', a, b), format('{:>4}', a), 7 // 2, 2 ** 3, strptime('2024', '%Y'), position('x' IN b) FROM t",
 		"SELECT [a, 2][1], len([b]), unnest([a, a + 1]) AS u, {'k': b}['k'], list_contains([1], a) FROM t ORDER BY u",
 		"CREATE OR REPLACE VIEW w AS SELECT a, b FROM t NATURAL JOIN t u", "DROP VIEW IF EXISTS w",
+		"CREATE OR REPLACE MACRO fm(x, y := 2) AS x * y + (SELECT count(*) FROM t WHERE a > x)", "SELECT fm(a), fm(a, y := 3), fm(fm(1)) FROM t WHERE fm(?) > 0",
+		"CREATE OR REPLACE TEMP MACRO ft(n) AS TABLE SELECT * FROM t WHERE a <= n", "SELECT * FROM ft(2) x, ft(n := 1) JOIN ft(3) USING (a)", "DROP MACRO TABLE IF EXISTS ft",
 		"SELECT DATE '2024-01-31' + INTERVAL '1 year -2 days 03:04:05.5' + 2 * INTERVAL 1 MONTH, $$x$$ || E'\\t' FROM t OFFSET 1 ROWS FETCH FIRST 1 ROW ONLY",
 		"SELECT a FROM t x FULL JOIN t y USING (a, b) WHERE (a, b) IN ((1, 'x')) AND a > ALL (SELECT 0) AND list_sum([a]) > 0",
 		"SELECT trim(BOTH 'x' FROM b), substring(b FROM 1 FOR 1) FROM (SELECT b FROM t EXCEPT SELECT 'x' INTERSECT SELECT b FROM t) s WHERE a IN ((SELECT 1 EXCEPT SELECT 2))",

@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -428,7 +429,31 @@ var tableFunctions = map[string]bool{"range": true, "generate_series": true, "un
 // macros it only checks that the functions called in FROM are known.
 func (e *Engine) expandMacros(text string, toks []token) ([]token, error) {
 	x := &expander{text: text, macros: e.macroSnapshot()}
+	if len(x.macros.m) > 0 {
+		toks = numberPlaceholders(toks)
+	}
 	return x.expand(toks)
+}
+
+// numberPlaceholders makes the k-th ? of a statement $k (what the rewrite
+// would make it), so that an argument ? put twice in a macro's body stays
+// one argument.
+func numberPlaceholders(toks []token) []token {
+	var out []token
+	n := 0
+	for i, t := range toks {
+		if t.kind == tkParam && t.text == "?" {
+			if out == nil {
+				out = append([]token(nil), toks...)
+			}
+			n++
+			out[i].text = "$" + strconv.Itoa(n)
+		}
+	}
+	if out == nil {
+		return toks
+	}
+	return out
 }
 
 // Bounds of an expansion: macros nested deeper than maxMacroDepth, or an
@@ -516,6 +541,17 @@ func (x *expander) expand(toks []token) ([]token, error) {
 		x.stack = x.stack[:len(x.stack)-1]
 		if err != nil {
 			return nil, err
+		}
+		if m.table && body[0].is("with") {
+			// A derived table takes no WITH: its CTEs are put in place.
+			q, recs, err := expandCTEs(x.text, body)
+			if err != nil {
+				return nil, err
+			}
+			if len(recs) > 0 {
+				return nil, unsupportedErr(x.text, t.pos, "WITH RECURSIVE in a table macro")
+			}
+			body = q
 		}
 		out = append(out, parenthesized(body, t.pos)...)
 		if tablePos[i] {

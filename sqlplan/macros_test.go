@@ -154,6 +154,20 @@ func TestCatalogTwoEngines(t *testing.T) {
 	if got := fmtRows(queryAll(t, c, "SELECT fa(1), fb(1), (SELECT c FROM va)")); got != "2|3|3|" {
 		t.Fatalf("got %s", got)
 	}
+	// An engine sees another's changes at its next statement, even one it
+	// prepared before.
+	if got := fmtRows(queryAll(t, b, "SELECT fa(10)")); got != "11|" {
+		t.Fatalf("b: fa(10) = %s", got)
+	}
+	exec(t, a, "CREATE OR REPLACE MACRO fa(x) AS x + 100")
+	if got := fmtRows(queryAll(t, b, "SELECT fa(10)")); got != "110|" {
+		t.Fatalf("b after a's CREATE OR REPLACE: fa(10) = %s", got)
+	}
+	exec(t, a, "DROP MACRO fa")
+	if _, err := queryRows(t, b, "SELECT fa(10)"); err == nil {
+		t.Fatal("b still has the macro a dropped")
+	}
+	exec(t, a, "CREATE MACRO fa(x) AS x + 1")
 	// Read-only engines read the catalog and write nothing.
 	ro, err := Open(dir, Options{ReadOnly: true})
 	if err != nil {
@@ -171,5 +185,15 @@ func TestCatalogTwoEngines(t *testing.T) {
 	defer d.Close()
 	if _, err := queryRows(t, d, "SELECT only_here(1)"); err == nil {
 		t.Fatal("a read-only engine wrote its macro")
+	}
+}
+
+// TestMacroPlaceholders: a placeholder passed to a macro that uses its
+// parameter twice is still one argument.
+func TestMacroPlaceholders(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE MACRO sq(x) AS x * x")
+	if got := fmtRows(queryAll(t, e, "SELECT sq(?) + ?", Arg{Value: int64(3)}, Arg{Value: int64(1)})); got != "10|" {
+		t.Fatalf("sq(?) + ? = %s", got)
 	}
 }

@@ -101,6 +101,9 @@ func (e *Engine) PrepareContext(ctx context.Context, text string) (_ *Stmt, err 
 	if err := checkLimits(text, e.opts.SQL); err != nil {
 		return nil, err
 	}
+	if err := e.refreshCatalog(); err != nil {
+		return nil, err
+	}
 	// Statements are immutable once prepared: repeated texts (database/sql
 	// without Prepare) reuse the parse.
 	e.mu.Lock()
