@@ -474,6 +474,10 @@ type expander struct {
 func (x *expander) expand(toks []token) ([]token, error) {
 	var out []token
 	tablePos := tablePositions(toks)
+	var items []bool
+	if len(x.stack) == 0 {
+		items = selectItems(toks)
+	}
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if !isNameToken(t) || i+1 >= len(toks) || toks[i+1].kind != tkOp || toks[i+1].text != "(" || !callContext(toks, i, tablePos[i]) {
@@ -554,6 +558,10 @@ func (x *expander) expand(toks []token) ([]token, error) {
 			body = q
 		}
 		out = append(out, parenthesized(body, t.pos)...)
+		if items != nil && items[i] && itemEnds(toks, k+1) {
+			// A select item that is the call is named by it, as in DuckDB.
+			out = append(out, token{kind: tkIdent, text: "AS", pos: t.pos}, token{kind: tkQuoted, text: backquote(callText(toks[i : k+1])), pos: t.pos})
+		}
 		if tablePos[i] {
 			// The macro's name is the derived table's unless an alias follows.
 			hasAlias := k+1 < len(toks) && (toks[k+1].is("as") || isNameToken(toks[k+1]) && !isClauseWord(toks[k+1].text))
@@ -750,4 +758,83 @@ func callContext(toks []token, i int, table bool) bool {
 		return false
 	}
 	return false
+}
+
+// selectItems marks the tokens that start an item of a select list: after
+// SELECT, SELECT DISTINCT or ALL, or a comma of the list.
+func selectItems(toks []token) []bool {
+	out := make([]bool, len(toks))
+	var inList []bool // by depth: in a select list
+	depth := 0
+	set := func(v bool) {
+		if depth < 0 {
+			return
+		}
+		for len(inList) <= depth {
+			inList = append(inList, false)
+		}
+		inList[depth] = v
+	}
+	in := func() bool { return depth >= 0 && depth < len(inList) && inList[depth] }
+	for i, t := range toks {
+		switch {
+		case t.kind == tkOp && t.text == "(":
+			depth++
+			set(false)
+			continue
+		case t.kind == tkOp && t.text == ")":
+			depth--
+			continue
+		case t.is("select"):
+			set(true)
+			continue
+		case t.kind == tkIdent && in() && isItemEnd(t):
+			set(false)
+			continue
+		}
+		if i > 0 && in() {
+			prev := toks[i-1]
+			out[i] = prev.is("select") || prev.kind == tkOp && prev.text == "," || (prev.is("distinct") || prev.is("all")) && i > 1 && toks[i-2].is("select")
+		}
+	}
+	return out
+}
+
+// isItemEnd reports the words that end a select list.
+func isItemEnd(t token) bool {
+	switch strings.ToLower(t.text) {
+	case "from", "where", "group", "having", "order", "limit", "offset", "union", "intersect", "except", "qualify", "window", "into":
+		return true
+	}
+	return false
+}
+
+// itemEnds reports whether a select item ends at toks[k]: the statement
+// ends, or a comma, a ')' or a clause follows (no alias, no operator).
+func itemEnds(toks []token, k int) bool {
+	if k >= len(toks) {
+		return true
+	}
+	t := toks[k]
+	return t.kind == tkOp && (t.text == "," || t.text == ")") || t.kind == tkIdent && isItemEnd(t)
+}
+
+// callText is a call's text for a column name: its tokens spaced as
+// DuckDB prints a call, name(a, b := 2).
+func callText(toks []token) string {
+	var b strings.Builder
+	for j, t := range toks {
+		if j > 0 {
+			prev := toks[j-1]
+			tight := prev.kind == tkOp && (prev.text == "(" || prev.text == "." || prev.text == "[") ||
+				t.kind == tkOp && (t.text == ")" || t.text == "," || t.text == "." || t.text == "]" || t.text == "(" && isNameToken(prev)) ||
+				t.kind == tkOp && t.text == "[" && (isNameToken(prev) || prev.kind == tkOp && (prev.text == "]" || prev.text == ")")) ||
+				t.kind == tkOp && t.text == "=" && prev.kind == tkOp && prev.text == ":"
+			if !tight {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(t.text)
+	}
+	return b.String()
 }

@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -195,5 +196,31 @@ func TestMacroPlaceholders(t *testing.T) {
 	exec(t, e, "CREATE MACRO sq(x) AS x * x")
 	if got := fmtRows(queryAll(t, e, "SELECT sq(?) + ?", Arg{Value: int64(3)}, Arg{Value: int64(1)})); got != "10|" {
 		t.Fatalf("sq(?) + ? = %s", got)
+	}
+}
+
+// TestMacroColumnNames: a select item that is a macro's call is named by
+// the call, as DuckDB names it; an alias wins.
+func TestMacroColumnNames(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE t (a INTEGER)")
+	exec(t, e, "CREATE MACRO add_ab(a, b := 2) AS a + b")
+	exec(t, e, "CREATE MACRO one() AS 1")
+	s, err := e.Prepare("SELECT add_ab(1, 2), add_ab(1,b:=3), one(), one() AS q, one() r, add_ab(x.a, [1,2][1]), (SELECT one()) FROM t x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.Query(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var names []string
+	for _, c := range rows.Columns() {
+		names = append(names, c.Name)
+	}
+	want := "add_ab(1, 2)|add_ab(1, b := 3)|one()|q|r|add_ab(x.a, [1, 2][1])"
+	if got := strings.Join(names[:6], "|"); got != want {
+		t.Fatalf("names %s, want %s", got, want)
 	}
 }
