@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -266,16 +267,41 @@ func (e *Engine) prepareMacro(ctx context.Context, s *Stmt, text string, toks []
 		if q.kind != kindSelect && q.kind != kindSetOp {
 			return nil, errAt(text, m.body[0].pos, "a table macro's body is a query")
 		}
+		s.inner = q
 	} else {
 		at := m.body[0].pos
 		sel := append([]token{{kind: tkIdent, text: "select", pos: at}, {kind: tkOp, text: "(", pos: at}}, expanded...)
 		sel = append(sel, token{kind: tkOp, text: ")", pos: at})
-		if _, err := e.prepareTokens(ctx, text, sel); err != nil {
+		q, err := e.prepareTokens(ctx, text, sel)
+		if err != nil {
 			return nil, err
 		}
+		s.inner = q
 	}
 	s.kind, s.table, s.macro = kindMacro, m.name, m
 	return s, nil
+}
+
+// checkMacroBody plans the body CREATE MACRO prepared (its parameters
+// NULL) when it runs: a name that is neither a parameter nor a column of
+// the body's own FROM is an error then, as in DuckDB, rather than a column
+// of the caller's tables taken at every call. Other errors of the plan
+// are left to the calls (the NULLs have no type).
+func (s *Stmt) checkMacroBody(ctx context.Context) error {
+	if s.inner == nil {
+		return nil
+	}
+	p := &planner{e: s.e, src: s.inner.src, ctx: ctx}
+	defer p.releaseAll()
+	sp, err := s.inner.plan(p)
+	if err != nil {
+		if errors.Is(err, ErrNoColumn) {
+			return err
+		}
+		return nil
+	}
+	sp.root.close()
+	return nil
 }
 
 // prepareDropMacro prepares DROP MACRO [TABLE] [IF EXISTS] name (DROP

@@ -1020,6 +1020,9 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 	case kindCreateView, kindDropView:
 		return s.e.execView(s)
 	case kindMacro, kindDropMacro:
+		if err := s.checkMacroBody(ctx); err != nil {
+			return Result{}, err
+		}
 		return s.e.execMacro(s)
 	}
 	return Result{}, errorf("the statement returns rows (use Query)")
