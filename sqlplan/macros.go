@@ -36,7 +36,13 @@ type macro struct {
 	body     []token
 	table    bool // AS TABLE query
 	temp     bool
+	// alts are the other overloads of a scalar macro, name(a) AS x, (a,
+	// b) AS y: a call takes the first whose parameters fit its arguments.
+	alts []*macro
 }
+
+// overloads are the macro and its other overloads.
+func (m *macro) overloads() []*macro { return append([]*macro{m}, m.alts...) }
 
 // macroKey names a macro in the engine's map: scalar and table macros,
 // temporary and kept ones, each have names of their own.
@@ -50,16 +56,15 @@ func (m *macro) key() macroKey {
 	return macroKey{name: strings.ToLower(m.name), table: m.table, temp: m.temp}
 }
 
-// signature is name(a, b := default), for error messages.
-func (m *macro) signature() string {
+// params is (a, b := default), with quoteName applied to the names.
+func (m *macro) paramText(quoteName func(string) string) string {
 	var b strings.Builder
-	b.WriteString(m.name)
 	b.WriteByte('(')
 	for i, p := range m.params {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(p)
+		b.WriteString(quoteName(p))
 		if d := m.defaults[i]; d != nil {
 			b.WriteString(" := ")
 			b.WriteString(tokText("", d))
@@ -67,6 +72,15 @@ func (m *macro) signature() string {
 	}
 	b.WriteByte(')')
 	return b.String()
+}
+
+// signature is name(a, b := default), for error messages (each overload).
+func (m *macro) signature() string {
+	var parts []string
+	for _, o := range m.overloads() {
+		parts = append(parts, m.name+o.paramText(func(s string) string { return s }))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // definition is the CREATE statement that makes the macro again.
@@ -78,22 +92,17 @@ func (m *macro) definition() string {
 	}
 	b.WriteString("MACRO ")
 	b.WriteString(quoteIdent(m.name))
-	b.WriteByte('(')
-	for i, p := range m.params {
-		if i > 0 {
+	for k, o := range m.overloads() {
+		if k > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(quoteIdent(p))
-		if d := m.defaults[i]; d != nil {
-			b.WriteString(" := ")
-			b.WriteString(tokText("", d))
+		b.WriteString(o.paramText(quoteIdent))
+		b.WriteString(" AS ")
+		if m.table {
+			b.WriteString("TABLE ")
 		}
+		b.WriteString(tokText("", o.body))
 	}
-	b.WriteString(") AS ")
-	if m.table {
-		b.WriteString("TABLE ")
-	}
-	b.WriteString(tokText("", m.body))
 	return b.String()
 }
 
@@ -144,22 +153,65 @@ func parseMacro(text string, toks []token, s *Stmt) (*macro, error) {
 	}
 	m.name = tableToken(toks[i])
 	i++
+	i, err := parseOverload(text, toks, i, m)
+	if err != nil {
+		return nil, err
+	}
+	if toks[i].is("table") {
+		m.table = true
+		i++
+		if i >= len(toks) {
+			return nil, errAt(text, len(text), "expected a query after AS TABLE")
+		}
+		m.body = toks[i:]
+		return m, nil
+	}
+	// A scalar macro's body is an expression: a comma at its top level
+	// starts another overload, (params) AS expr.
+	parts := splitTopLevel(toks[i:])
+	m.body = parts[0]
+	for _, part := range parts[1:] {
+		o := &macro{name: m.name, temp: m.temp}
+		if len(part) == 0 {
+			return nil, errAt(text, len(text), "expected (parameters) AS expression after the comma")
+		}
+		j, err := parseOverload(text, part, 0, o)
+		if err != nil {
+			return nil, err
+		}
+		if j >= len(part) {
+			return nil, errAt(text, len(text), "expected an expression after AS")
+		}
+		o.body = part[j:]
+		m.alts = append(m.alts, o)
+	}
+	for _, o := range m.overloads() {
+		if len(o.body) == 0 {
+			return nil, errAt(text, len(text), "expected an expression after AS")
+		}
+	}
+	return m, nil
+}
+
+// parseOverload reads (params) AS from toks[i] on into m's parameters and
+// returns where the body starts.
+func parseOverload(text string, toks []token, i int, m *macro) (int, error) {
 	if i >= len(toks) || toks[i].kind != tkOp || toks[i].text != "(" {
-		return nil, errAt(text, tokPos(text, toks, i), "expected the parameters of %s in parentheses", m.name)
+		return 0, errAt(text, tokPos(text, toks, i), "expected the parameters of %s in parentheses", m.name)
 	}
 	k := closingParen(toks, i)
 	if k < 0 {
-		return nil, errAt(text, toks[i].pos, "unclosed parenthesis")
+		return 0, errAt(text, toks[i].pos, "unclosed parenthesis")
 	}
 	if k > i+1 {
 		for _, p := range splitTopLevel(toks[i+1 : k]) {
 			if len(p) == 0 || p[0].kind != tkIdent && p[0].kind != tkQuoted && p[0].kind != tkDQuoted {
-				return nil, errAt(text, tokPos(text, toks, k), "expected a parameter name")
+				return 0, errAt(text, tokPos(text, toks, k), "expected a parameter name")
 			}
 			name := strings.ToLower(tableToken(p[0]))
 			for _, q := range m.params {
 				if q == name {
-					return nil, errAt(text, p[0].pos, "Duplicate parameter '%s' in macro definition", name)
+					return 0, errAt(text, p[0].pos, "Duplicate parameter '%s' in macro definition", name)
 				}
 			}
 			var def []token
@@ -170,10 +222,10 @@ func parseMacro(text string, toks []token, s *Stmt) (*macro, error) {
 			case len(p) > 2 && p[1].is("default"):
 				def = p[2:]
 			default:
-				return nil, errAt(text, p[1].pos, "expected , or := after the parameter %s (typed parameters are not supported)", name)
+				return 0, errAt(text, p[1].pos, "expected , or := after the parameter %s (typed parameters are not supported)", name)
 			}
 			if def == nil && len(m.defaults) > 0 && m.defaults[len(m.defaults)-1] != nil {
-				return nil, errAt(text, p[0].pos, "Parameter without a default follows parameter with a default")
+				return 0, errAt(text, p[0].pos, "Parameter without a default follows parameter with a default")
 			}
 			m.params = append(m.params, name)
 			m.defaults = append(m.defaults, def)
@@ -181,18 +233,9 @@ func parseMacro(text string, toks []token, s *Stmt) (*macro, error) {
 	}
 	i = k + 1
 	if i >= len(toks) || !toks[i].is("as") || i+1 >= len(toks) {
-		return nil, errAt(text, tokPos(text, toks, i), "expected AS and the body of %s", m.name)
+		return 0, errAt(text, tokPos(text, toks, i), "expected AS and the body of %s", m.name)
 	}
-	i++
-	if toks[i].is("table") {
-		m.table = true
-		i++
-		if i >= len(toks) {
-			return nil, errAt(text, len(text), "expected a query after AS TABLE")
-		}
-	}
-	m.body = toks[i:]
-	return m, nil
+	return i + 1, nil
 }
 
 // isNamedArrow reports whether toks[i:] starts with := (the lexer gives
@@ -249,34 +292,36 @@ func (e *Engine) prepareMacro(ctx context.Context, s *Stmt, text string, toks []
 		macros.m[m.key()] = m
 		x.stack = []string{strings.ToLower(m.name)}
 	}
-	probe := make([]token, len(m.body))
-	copy(probe, m.body)
-	// Parameters become NULL for the check.
-	probe = substituteParams(probe, m.params, func(int) []token {
-		return []token{{kind: tkIdent, text: "NULL", pos: probe[0].pos}}
-	})
-	expanded, err := x.expand(probe)
-	if err != nil {
-		return nil, err
-	}
-	if m.table {
-		q, err := e.prepareTokens(ctx, text, expanded)
+	for _, o := range m.overloads() {
+		probe := make([]token, len(o.body))
+		copy(probe, o.body)
+		// Parameters become NULL for the check.
+		probe = substituteParams(probe, o.params, func(int) []token {
+			return []token{{kind: tkIdent, text: "NULL", pos: probe[0].pos}}
+		})
+		expanded, err := x.expand(probe)
 		if err != nil {
 			return nil, err
 		}
-		if q.kind != kindSelect && q.kind != kindSetOp {
-			return nil, errAt(text, m.body[0].pos, "a table macro's body is a query")
+		if m.table {
+			q, err := e.prepareTokens(ctx, text, expanded)
+			if err != nil {
+				return nil, err
+			}
+			if q.kind != kindSelect && q.kind != kindSetOp {
+				return nil, errAt(text, o.body[0].pos, "a table macro's body is a query")
+			}
+			s.probes = append(s.probes, q)
+		} else {
+			at := o.body[0].pos
+			sel := append([]token{{kind: tkIdent, text: "select", pos: at}, {kind: tkOp, text: "(", pos: at}}, expanded...)
+			sel = append(sel, token{kind: tkOp, text: ")", pos: at})
+			q, err := e.prepareTokens(ctx, text, sel)
+			if err != nil {
+				return nil, err
+			}
+			s.probes = append(s.probes, q)
 		}
-		s.inner = q
-	} else {
-		at := m.body[0].pos
-		sel := append([]token{{kind: tkIdent, text: "select", pos: at}, {kind: tkOp, text: "(", pos: at}}, expanded...)
-		sel = append(sel, token{kind: tkOp, text: ")", pos: at})
-		q, err := e.prepareTokens(ctx, text, sel)
-		if err != nil {
-			return nil, err
-		}
-		s.inner = q
 	}
 	s.kind, s.table, s.macro = kindMacro, m.name, m
 	return s, nil
@@ -288,12 +333,18 @@ func (e *Engine) prepareMacro(ctx context.Context, s *Stmt, text string, toks []
 // of the caller's tables taken at every call. Other errors of the plan
 // are left to the calls (the NULLs have no type).
 func (s *Stmt) checkMacroBody(ctx context.Context) error {
-	if s.inner == nil {
-		return nil
+	for _, q := range s.probes {
+		if err := q.checkProbe(ctx); err != nil {
+			return err
+		}
 	}
-	p := &planner{e: s.e, src: s.inner.src, ctx: ctx}
+	return nil
+}
+
+func (q *Stmt) checkProbe(ctx context.Context) error {
+	p := &planner{e: q.e, src: q.src, ctx: ctx}
 	defer p.releaseAll()
-	sp, err := s.inner.plan(p)
+	sp, err := q.plan(p)
 	if err != nil {
 		if errors.Is(err, ErrNoColumn) {
 			return err
@@ -552,10 +603,28 @@ func (x *expander) expand(toks []token) ([]token, error) {
 				return nil, err
 			}
 		}
-		vals, err := x.bind(m, t, args)
-		if err != nil {
+		// The one overload the arguments fit.
+		var vals [][]token
+		var err error
+		var fit *macro
+		for _, o := range m.overloads() {
+			v, e := x.bind(o, t, args)
+			if e != nil {
+				err = e
+				continue
+			}
+			if fit != nil {
+				return nil, errAt(x.text, t.pos, "Macro %s() has multiple overloads that match the supplied arguments; candidates: %s", m.name, m.signature())
+			}
+			fit, vals = o, v
+		}
+		if fit == nil {
+			if len(m.alts) > 0 {
+				return nil, errAt(x.text, t.pos, "Macro %s() does not support the supplied arguments; candidates: %s", m.name, m.signature())
+			}
 			return nil, err
 		}
+		m = fit
 		body := make([]token, len(m.body))
 		for j, b := range m.body {
 			b.pos = t.pos // errors in the body point at the call
@@ -670,10 +739,11 @@ func substituteParams(body []token, params []string, value func(p int) []token) 
 		return body
 	}
 	tablePos := tablePositions(body)
+	shadow := lambdaShadows(body)
 	var out []token
 	for i, t := range body {
 		p := -1
-		if isNameToken(t) && !tablePos[i] {
+		if isNameToken(t) && !tablePos[i] && !shadow[i][strings.ToLower(t.unquoted())] {
 			name := strings.ToLower(t.unquoted())
 			for j, q := range params {
 				if q == name {
@@ -698,6 +768,70 @@ func substituteParams(body []token, params []string, value func(p int) []token) 
 			continue
 		}
 		out = append(out, value(p)...)
+	}
+	return out
+}
+
+// lambdaShadows gives, for each token of a lambda (x -> body, (x, y) ->
+// body), the names its parameters hide there: a macro's parameter of the
+// same name is not the lambda's.
+func lambdaShadows(toks []token) []map[string]bool {
+	var out []map[string]bool
+	op := func(k int, text string) bool { return k < len(toks) && toks[k].kind == tkOp && toks[k].text == text }
+	for i := range toks {
+		var names []string
+		arrow := -1
+		switch {
+		case isNameToken(toks[i]) && op(i+1, "->"):
+			names, arrow = []string{toks[i].unquoted()}, i+1
+		case op(i, "("):
+			k := i + 1
+			for k < len(toks) && isNameToken(toks[k]) {
+				names = append(names, toks[k].unquoted())
+				k++
+				if !op(k, ",") {
+					break
+				}
+				k++
+			}
+			if len(names) == 0 || !op(k, ")") || !op(k+1, "->") {
+				continue
+			}
+			arrow = k + 1
+		default:
+			continue
+		}
+		// The body runs to the ',' or the closing bracket at its depth.
+		end, depth := len(toks), 0
+	body:
+		for k := arrow + 1; k < len(toks); k++ {
+			if t := toks[k]; t.kind == tkOp {
+				switch t.text {
+				case "(", "[", "{":
+					depth++
+				case ")", "]", "}":
+					depth--
+				}
+				if depth < 0 || depth == 0 && t.text == "," {
+					end = k
+					break body
+				}
+			}
+		}
+		if out == nil {
+			out = make([]map[string]bool, len(toks))
+		}
+		for k := i; k < end; k++ {
+			if out[k] == nil {
+				out[k] = map[string]bool{}
+			}
+			for _, n := range names {
+				out[k][strings.ToLower(n)] = true
+			}
+		}
+	}
+	if out == nil {
+		out = make([]map[string]bool, len(toks))
 	}
 	return out
 }

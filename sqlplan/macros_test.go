@@ -89,6 +89,7 @@ func TestCatalogPersists(t *testing.T) {
 	exec(t, e, "CREATE MACRO add_d(a, b := 5) AS a + b")
 	exec(t, e, "CREATE MACRO \"Q\"(s) AS s || ' -- not a comment; ' || 'q'")
 	exec(t, e, "CREATE MACRO upto(n) AS TABLE SELECT a FROM t WHERE a <= n")
+	exec(t, e, "CREATE MACRO ov(a) AS a * 10, (a, b) AS a + b")
 	exec(t, e, "CREATE VIEW v (k) AS SELECT add_d(a) FROM upto(2)")
 	exec(t, e, "CREATE VIEW w AS SELECT s FROM t WHERE s <> 'x;y'")
 	exec(t, e, "CREATE TEMP MACRO tm(x) AS x")
@@ -111,6 +112,7 @@ func TestCatalogPersists(t *testing.T) {
 		"SELECT k FROM v ORDER BY k":        "6|7|",
 		"SELECT s FROM w":                   "it's|",
 		"SELECT count(*) FROM upto(1) AS x": "1|",
+		"SELECT ov(1), ov(1, 2)":            "10|3|",
 	} {
 		if got := fmtRows(queryAll(t, e2, q)); got != want {
 			t.Errorf("%s: got %q, want %q", q, got, want)
@@ -122,7 +124,7 @@ func TestCatalogPersists(t *testing.T) {
 		}
 	}
 	// Dropping the last ones removes the file.
-	for _, q := range []string{"DROP VIEW v", "DROP VIEW w", "DROP MACRO add_d", "DROP MACRO q", "DROP MACRO TABLE upto"} {
+	for _, q := range []string{"DROP VIEW v", "DROP VIEW w", "DROP MACRO add_d", "DROP MACRO q", "DROP MACRO TABLE upto", "DROP MACRO ov"} {
 		exec(t, e2, q)
 	}
 	if _, err := os.Stat(filepath.Join(dir, catalogFile)); !os.IsNotExist(err) {

@@ -52,8 +52,10 @@ type Stmt struct {
 	// view is CREATE VIEW's definition (replace: OR REPLACE).
 	view    *view
 	replace bool
-	// macro is CREATE MACRO's definition, or DROP MACRO's name and kind.
-	macro *macro
+	// macro is CREATE MACRO's definition, or DROP MACRO's name and kind;
+	// probes are its bodies to plan when it runs (checkMacroBody).
+	macro  *macro
+	probes []*Stmt
 	// INTERSECT / EXCEPT: the parts, the operators between them, and the
 	// ORDER BY / LIMIT that follow the last part.
 	parts   []*Stmt
