@@ -740,8 +740,17 @@ func substituteParams(body []token, params []string, value func(p int) []token) 
 	}
 	tablePos := tablePositions(body)
 	shadow := lambdaShadows(body)
+	// p.f is a field of the struct p is given when the body reads no
+	// table (else p may be a table's name there).
+	fields := true
+	for _, t := range body {
+		if t.is("from") {
+			fields = false
+		}
+	}
 	var out []token
-	for i, t := range body {
+	for i := 0; i < len(body); i++ {
+		t := body[i]
 		p := -1
 		if isNameToken(t) && !tablePos[i] && !shadow[i][strings.ToLower(t.unquoted())] {
 			name := strings.ToLower(t.unquoted())
@@ -759,6 +768,16 @@ func substituteParams(body []token, params []string, value func(p int) []token) 
 		}
 		if p >= 0 && i+1 < len(body) {
 			next := body[i+1]
+			if next.kind == tkOp && next.text == "." && fields && i+2 < len(body) && isNameToken(body[i+2]) {
+				// p.f.g is (value)['f']['g'].
+				out = append(out, parenthesized(value(p), t.pos)...)
+				for i+2 < len(body) && body[i+1].kind == tkOp && body[i+1].text == "." && isNameToken(body[i+2]) {
+					at := body[i+1].pos
+					out = append(out, token{kind: tkOp, text: "[", pos: at}, token{kind: tkString, text: quoteString(body[i+2].unquoted()), pos: at}, token{kind: tkOp, text: "]", pos: at})
+					i += 2
+				}
+				continue
+			}
 			if next.kind == tkOp && (next.text == "." || next.text == "(" || next.text == "->") || isNamedArrow(body, i+1) {
 				p = -1
 			}
