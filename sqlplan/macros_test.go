@@ -226,3 +226,28 @@ func TestMacroColumnNames(t *testing.T) {
 		t.Fatalf("names %s, want %s", got, want)
 	}
 }
+
+// TestCatalogFile: the catalog is no table, and a catalog that does not
+// parse is an error of Open naming the file.
+func TestCatalogFile(t *testing.T) {
+	dir := t.TempDir()
+	e, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec(t, e, "CREATE TABLE t (a INTEGER)")
+	exec(t, e, "CREATE VIEW v AS SELECT a FROM t")
+	if got := strings.Join(e.TableNames(), ","); got != "t" {
+		t.Fatalf("tables: %s", got)
+	}
+	if got := fmtRows(queryAll(t, e, "SELECT table_name FROM information_schema.tables ORDER BY 1")); got != "t|v|" {
+		t.Fatalf("information_schema.tables: %s", got)
+	}
+	e.Close()
+	if err := os.WriteFile(filepath.Join(dir, catalogFile), []byte("CREATE VIEW v AS SELECT 1;\nDROP TABLE t;\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(dir, Options{}); err == nil || !strings.Contains(err.Error(), catalogFile) {
+		t.Fatalf("a bad catalog: %v", err)
+	}
+}
