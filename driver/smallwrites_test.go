@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/writer"
@@ -130,5 +132,80 @@ func TestOptimize(t *testing.T) {
 		if _, err := db.Exec(q); err == nil {
 			t.Errorf("%s: no error", q)
 		}
+	}
+}
+
+// TestPreparedInsertInTx: a prepared one-row INSERT run many times in a
+// transaction gathers its rows in column builders; the transaction reads
+// them, in order with other INSERTs' rows, and COMMIT writes them in one
+// append; NOT NULL holds; ROLLBACK leaves nothing.
+func TestPreparedInsertInTx(t *testing.T) {
+	dir := t.TempDir()
+	db := openDSN(t, dir)
+	mustExec(t, db, "CREATE TABLE t (id BIGINT NOT NULL, s VARCHAR, at TIMESTAMP)")
+	at := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+	run := func(commit bool) {
+		tx, err := db.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := tx.Prepare("INSERT INTO t VALUES (?, ?, ?)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 1000 {
+			if _, err := st.Exec(i, fmt.Sprint("s", i), at.Add(time.Duration(i)*time.Second)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := tx.Exec("INSERT INTO t VALUES (1000, 'x', NULL), (1001, 'y', NULL)"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Exec(1002, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Exec(nil, "no id", nil); err == nil || !strings.Contains(err.Error(), "NOT NULL") {
+			t.Errorf("a NULL id: %v", err)
+		}
+		var n, last int64
+		var s string
+		if err := tx.QueryRow("SELECT count(*), max(id), (SELECT string_agg(coalesce(s, '-'), '' ORDER BY id) FROM t WHERE id >= 998) FROM t").Scan(&n, &last, &s); err != nil {
+			t.Fatal(err)
+		}
+		if n != 1003 || last != 1002 || s != "s998s999xy-" {
+			t.Errorf("in the transaction: %d rows, max %d, %q", n, last, s)
+		}
+		if commit {
+			err = tx.Commit()
+		} else {
+			err = tx.Rollback()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(false)
+	var n int64
+	if err := db.QueryRow("SELECT count(*) FROM t").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("after ROLLBACK: %d rows, %v", n, err)
+	}
+	run(true)
+	var ordered bool
+	if err := db.QueryRow("SELECT count(*), bool_and(at = TIMESTAMP '2024-05-06 07:08:09' + to_seconds(id)) FILTER (WHERE id < 1000) FROM t").Scan(&n, &ordered); err != nil || n != 1003 || !ordered {
+		t.Fatalf("after COMMIT: %d rows, timestamps right %v, %v", n, ordered, err)
+	}
+	rows, err := db.Query("SELECT id FROM t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	k := int64(0)
+	for rows.Next() {
+		var id int64
+		rows.Scan(&id)
+		if id != k {
+			t.Fatalf("row %d has id %d: the order of the INSERTs is lost", k, id)
+		}
+		k++
 	}
 }

@@ -718,7 +718,13 @@ func (t *Tx) openTable(name string) (*scan.Table, string, error) {
 // snapshot's files are read as the snapshot reads them. t.mu is held.
 func (t *Tx) overlayOf(path string, base *scan.Table) (*scan.Table, error) {
 	pw := t.pending[path]
-	if pw == nil || len(pw.cols) == 0 {
+	if pw == nil {
+		return nil, nil
+	}
+	if err := pw.flushRows(); err != nil {
+		return nil, err
+	}
+	if len(pw.cols) == 0 {
 		return nil, nil
 	}
 	if ov := t.overlays[path]; ov != nil {
@@ -797,9 +803,111 @@ func (t *Tx) releaseSnapshot() {
 
 type pendingWrite struct {
 	sch    *schema.Schema
+	fields []*schema.Field
 	folder bool
 	opts   map[string]string
 	cols   [][]*vector.Vector
+	// rows gathers, one builder per field, the rows of INSERTs of one row
+	// of parameters (insertPending) until they go to cols as one batch.
+	rows  []*colBuilder
+	nrows int
+}
+
+// pendingFor returns the transaction's pending rows of the table tgt;
+// t.mu is held.
+func (t *Tx) pendingFor(tgt *target) *pendingWrite {
+	pw, ok := t.pending[tgt.path]
+	if !ok {
+		pw = &pendingWrite{sch: tgt.sch, fields: tgt.fields, folder: tgt.folder}
+		t.pending[tgt.path] = pw
+		t.order = append(t.order, tgt.path)
+	}
+	pw.opts = tgt.opts
+	return pw
+}
+
+// flushRows moves the gathered rows to cols, keeping their order with
+// the batches of other INSERTs.
+func (pw *pendingWrite) flushRows() error {
+	if pw.nrows == 0 {
+		return nil
+	}
+	vecs := make([]*vector.Vector, len(pw.fields))
+	for k, f := range pw.fields {
+		v, err := toVector(pw.rows[k].c, f)
+		if err != nil {
+			return errorf("column %q: %v", f.Name, err)
+		}
+		vecs[k] = v
+	}
+	pw.cols = append(pw.cols, vecs)
+	pw.rows, pw.nrows = nil, 0
+	return nil
+}
+
+// pendingRow reports whether an INSERT in a transaction is one row of
+// parameters into a table without constraints or defaults (a prepared
+// INSERT run once per row), which insertPending adds to the pending rows
+// without planning, and returns the row.
+func (s *Stmt) pendingRow(ins *sqlparser.Insert, tx *Tx, tgt *target, target []int) (sqlparser.ValTuple, bool) {
+	if tx == nil || s.defaultValues || s.byName || s.replaceConflicts || s.ignoreConflicts || s.upsert != nil {
+		return nil, false
+	}
+	rows, ok := ins.Rows.(sqlparser.Values)
+	if !ok || len(rows) != 1 || len(rows[0]) != len(target) {
+		return nil, false
+	}
+	for k := range tgt.opts {
+		if isConstraintKey(k) {
+			return nil, false
+		}
+	}
+	for _, ve := range rows[0] {
+		if v, ok := ve.(*sqlparser.SQLVal); !ok || v.Type != sqlparser.ValArg {
+			return nil, false
+		}
+	}
+	return rows[0], true
+}
+
+// insertPending adds one row of parameters to the transaction's pending
+// rows of the table: cast to the columns' types, into column builders.
+func (s *Stmt) insertPending(p *planner, tx *Tx, tgt *target, target []int, types []Type, row sqlparser.ValTuple) (Result, error) {
+	fields := tgt.fields
+	vals := make([]any, len(fields))
+	for j, ve := range row {
+		k := target[j]
+		e, err := p.param(string(ve.(*sqlparser.SQLVal).Val))
+		if err != nil {
+			return Result{}, err
+		}
+		kc := e.(*constExpr)
+		if vals[k], err = castScalar(kc.v, kc.t, types[k]); err != nil {
+			return Result{}, errorf("row 1, column %q: %v", fields[k].Name, err)
+		}
+	}
+	for k, f := range fields {
+		if vals[k] == nil && !f.Nullable {
+			return Result{}, errorf("NULL in NOT NULL column %q (row 1)", f.Name)
+		}
+	}
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	if tx.done {
+		return Result{}, errors.New("the transaction is already finished")
+	}
+	pw := tx.pendingFor(tgt)
+	if pw.rows == nil {
+		pw.rows = make([]*colBuilder, len(fields))
+		for k := range fields {
+			pw.rows[k] = newBuilder(types[k], 1024)
+		}
+	}
+	for k, v := range vals {
+		pw.rows[k].add(v)
+	}
+	pw.nrows++
+	return Result{RowsAffected: 1}, nil
 }
 
 // optionsKey is the footer key-value entry that keeps a table's CREATE
@@ -859,6 +967,9 @@ func (t *Tx) Commit() error {
 	t.releaseSnapshot()
 	for _, path := range t.order {
 		pw := t.pending[path]
+		if err := pw.flushRows(); err != nil {
+			return err
+		}
 		if len(pw.cols) > 1 {
 			// One batch per table: the writer's per-call work is paid once.
 			merged := make([]*vector.Vector, len(pw.cols[0]))
@@ -1101,6 +1212,9 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	for i, f := range fields {
 		types[i] = typeOfField(f)
 	}
+	if row, ok := s.pendingRow(ins, tx, tgt, target); ok {
+		return s.insertPending(p, tx, tgt, target, types, row)
+	}
 	// Source rows, cast to the target columns' types.
 	con := constraintsOf(tgt.opts)
 	data := make([]*Col, len(fields))
@@ -1261,14 +1375,11 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 		if tx.done {
 			return Result{}, errors.New("the transaction is already finished")
 		}
-		pw, ok := tx.pending[path]
-		if !ok {
-			pw = &pendingWrite{sch: sch, folder: folder}
-			tx.pending[path] = pw
-			tx.order = append(tx.order, path)
+		pw := tx.pendingFor(tgt)
+		if err := pw.flushRows(); err != nil {
+			return Result{}, err
 		}
 		pw.cols = append(pw.cols, vecs)
-		pw.opts = tgt.opts
 		return Result{RowsAffected: int64(n)}, nil
 	}
 	tableOpts := tgt.opts
