@@ -31,7 +31,7 @@ func openTest(t *testing.T, dsnOpts string) (*sql.DB, string) {
 	return db, dir
 }
 
-func mustExec(t *testing.T, db *sql.DB, q string, args ...any) sql.Result {
+func mustExec(t testing.TB, db *sql.DB, q string, args ...any) sql.Result {
 	t.Helper()
 	r, err := db.Exec(q, args...)
 	if err != nil {

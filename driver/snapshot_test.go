@@ -26,7 +26,7 @@ func committedPrefix(k int64) (rows, sumK int64) {
 }
 
 // openDSN opens a *sql.DB, closed when the test ends.
-func openDSN(t *testing.T, dsn string) *sql.DB {
+func openDSN(t testing.TB, dsn string) *sql.DB {
 	t.Helper()
 	db, err := sql.Open("carquet", dsn)
 	if err != nil {

@@ -99,6 +99,8 @@ type Engine struct {
 	// writeMu serializes this engine's writes; opening a table takes it
 	// for reading so that no footer is read while an append is half done.
 	writeMu sync.RWMutex
+	// groups joins concurrent INSERTs into one table (groupcommit.go).
+	groups insertGroups
 	// seqs are the sequences (sequence.go), by lower-case name.
 	seqs map[string]*sequence
 	// setMu guards global, the settings a plain SET or SET GLOBAL

@@ -1383,7 +1383,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 		return Result{RowsAffected: int64(n)}, nil
 	}
 	tableOpts := tgt.opts
-	if err := s.e.writeRows(path, sch, folder, tableOpts, [][]*vector.Vector{vecs}); err != nil {
+	if err := s.e.writeRowsGrouped(path, sch, folder, tableOpts, [][]*vector.Vector{vecs}); err != nil {
 		return Result{}, err
 	}
 	return Result{RowsAffected: int64(n)}, nil
