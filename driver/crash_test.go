@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/carquet-go/carquet/internal/validate"
+	"github.com/carquet-go/carquet/parquet/journal"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -288,7 +289,7 @@ func TestInsertCrash(t *testing.T) {
 			t.Fatalf("the child ended by itself (%v):\n%s", c.err, c.out.String())
 		}
 
-		if _, err := os.Stat(filepath.Join(dir, "t.parquet") + writer.JournalSuffix); err == nil {
+		if journal.Active(filepath.Join(dir, "t.parquet")) {
 			torn++ // killed inside an append to t
 		}
 		gotT := wholeStatements(t, dir, "t")

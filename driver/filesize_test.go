@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/carquet-go/carquet/writer"
+	"github.com/carquet-go/carquet/parquet/journal"
 )
 
 // TestInsertOutOfSpace runs INSERTs that run out of room part way: the
@@ -97,10 +97,8 @@ func TestInsertOutOfSpace(t *testing.T) {
 				if err != nil || !bytes.Equal(now, before) {
 					t.Fatalf("%d bytes of room: the file changed (%d bytes, was %d): %v", margin, len(now), len(before), err)
 				}
-				for _, side := range []string{writer.JournalSuffix, writer.JournalSuffix + ".tmp"} {
-					if _, err := os.Stat(path + side); !os.IsNotExist(err) {
-						t.Fatalf("%d bytes of room: %s left: %v", margin, side, err)
-					}
+				if journal.Active(path) {
+					t.Fatalf("%d bytes of room: a journal is left", margin)
 				}
 			} else if now := dirNames(t, filepath.Join(dir, "f")); !slices.Equal(now, folderBefore) {
 				t.Fatalf("%d bytes of room: the folder table holds %v, held %v", margin, now, folderBefore)

@@ -26,44 +26,69 @@ const JournalSuffix = journal.Suffix
 // differs from the file's. It is a kind of errs.ErrSchemaMismatch.
 var ErrSchemaMismatch = errs.New("schema differs from the file's", errs.ErrSchemaMismatch)
 
+// writeJournal puts j in the file's journal and syncs it. The journal file
+// stays from one append to the next (empty between them): writing it in
+// place costs one sync, where a new file would cost its creation, a
+// rename and syncs of the folder.
 func writeJournal(path string, j journal.Journal) error {
-	tmp := path + JournalSuffix + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	name := path + JournalSuffix
+	_, statErr := os.Stat(name)
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err
 	}
-	if _, err := hooked(f).Write(j.Marshal()); err != nil {
+	b := j.Marshal()
+	fail := func(err error) error {
+		// A journal cut short does not parse (readers and Recover take it
+		// for none); empty is tidier.
+		f.Truncate(0)
 		f.Close()
-		os.Remove(tmp)
+		return err
+	}
+	if _, err := hooked(f).Write(b); err != nil {
+		return fail(err)
+	}
+	if err := f.Truncate(int64(len(b))); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if statErr != nil {
+		// A new journal file: its name must be durable too.
+		return syncDir(filepath.Dir(path))
+	}
+	return nil
+}
+
+// clearJournal empties the file's journal, durably: the append it
+// recorded is over (committed, or rolled back).
+func clearJournal(path string) error {
+	f, err := os.OpenFile(path+JournalSuffix, os.O_WRONLY, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := f.Truncate(0); err != nil {
+		f.Close()
 		return err
 	}
 	if err := f.Sync(); err != nil {
 		f.Close()
-		os.Remove(tmp)
 		return err
 	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path+JournalSuffix); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return syncDir(filepath.Dir(path))
-}
-
-func removeJournal(path string) error {
-	if err := os.Remove(path + JournalSuffix); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	return syncDir(filepath.Dir(path))
+	return f.Close()
 }
 
 // recoverLocked rolls back an append that did not commit. The caller holds
 // the file's exclusive lock. It reports whether bytes were cut off.
 func recoverLocked(path string, f *os.File) (bool, error) {
-	os.Remove(path + JournalSuffix + ".tmp") // a journal that was never put in place
+	os.Remove(path + JournalSuffix + ".tmp") // left by versions that renamed journals into place
 	j, ok, err := journal.Read(path)
 	if err != nil || !ok {
 		return false, err
@@ -87,7 +112,7 @@ func recoverLocked(path string, f *os.File) (bool, error) {
 	}
 	// A journal that does not match belongs to a file since replaced: it
 	// has nothing to roll back.
-	return cut, removeJournal(path)
+	return cut, clearJournal(path)
 }
 
 // Recover rolls back an append to the file at path that did not commit
@@ -364,7 +389,7 @@ func (a *appendFile) finalize(commit bool) error {
 	if err := j.Restore(a.f); err != nil {
 		return fmt.Errorf("writer: roll back append to %s: %w", a.path, err)
 	}
-	if err := removeJournal(a.path); err != nil {
+	if err := clearJournal(a.path); err != nil {
 		return fmt.Errorf("writer: roll back append to %s: %w", a.path, err)
 	}
 	if commit {
@@ -387,7 +412,7 @@ func (a *appendFile) commit() error {
 	if err := a.f.Sync(); err != nil {
 		return errNotSynced
 	}
-	return removeJournal(a.path)
+	return clearJournal(a.path)
 }
 
 // sameSchema checks that want describes the same columns as have.

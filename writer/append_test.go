@@ -103,8 +103,8 @@ func TestAppend(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(path + JournalSuffix); !os.IsNotExist(err) {
-		t.Errorf("journal left after commit: %v", err)
+	if journal.Active(path) {
+		t.Errorf("journal left after commit")
 	}
 	after, err := os.ReadFile(path)
 	if err != nil {
@@ -170,7 +170,7 @@ func TestAppend(t *testing.T) {
 	if !bytes.Equal(again, after) {
 		t.Errorf("Abort changed the file (%d bytes, was %d)", len(again), len(after))
 	}
-	if _, err := os.Stat(path + JournalSuffix); !os.IsNotExist(err) {
+	if journal.Active(path) {
 		t.Errorf("journal left after Abort")
 	}
 }
@@ -210,7 +210,7 @@ func TestAppendSchemaMismatch(t *testing.T) {
 		}
 	}
 	// The failed appends left nothing behind and the lock is free.
-	if _, err := os.Stat(path + JournalSuffix); !os.IsNotExist(err) {
+	if journal.Active(path) {
 		t.Errorf("journal left by a refused append")
 	}
 	w, err := Append(path, appendSchema(t))
@@ -276,7 +276,7 @@ func TestRecoverJournal(t *testing.T) {
 	if cut, err := Recover(path); err != nil || cut {
 		t.Errorf("stale journal: %v %v", cut, err)
 	}
-	if _, err := os.Stat(path + JournalSuffix); !os.IsNotExist(err) {
+	if journal.Active(path) {
 		t.Errorf("stale journal not removed")
 	}
 	now, _ = os.ReadFile(path)
@@ -551,8 +551,8 @@ func TestRewriteUnderLock(t *testing.T) {
 	if got := fmt.Sprint(read()); got != "[100 101 102 500 501]" {
 		t.Fatalf("after a failed rewrite: ids %s", got)
 	}
-	if _, err := os.Stat(path + JournalSuffix); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("journal left behind: %v", err)
+	if journal.Active(path) {
+		t.Fatalf("journal left behind")
 	}
 }
 

@@ -77,34 +77,35 @@
 //
 //  1. Lock: open the file read-write and take flock(LOCK_EX) on it, so
 //     appenders in any process run one at a time.
-//  2. Recover: if a journal <file>.carquet-journal exists, an earlier
-//     append did not commit. If the journal matches the file (the CRC of
-//     the bytes before its cut), write its saved bytes back at the cut,
-//     truncate the file to the old length and sync it; then remove the
-//     journal and sync the directory.
+//  2. Recover: if the journal <file>.carquet-journal records an append,
+//     an earlier append did not commit. If the journal matches the file
+//     (the CRC of the bytes before its cut), write its saved bytes back at
+//     the cut, truncate the file to the old length and sync it; then empty
+//     the journal and sync it.
 //  3. Merge: when the last row groups are small and the readers' lock
 //     (below) is free, read their rows into the writer.
 //  4. Journal, when the first bytes are about to be written: choose the
 //     cut (from the merged row groups only if the readers' lock can be
 //     taken exclusive now, at Close), then write the journal (old length,
 //     cut, the bytes from the cut to the old end, the CRC of the bytes
-//     before the cut, its own CRC) to a temporary name, sync it, rename it
-//     into place and sync the directory. From here until step 7 the
-//     journal says "the committed file is the bytes before the cut and
-//     the saved ones".
+//     before the cut, its own CRC) in place and sync it (and its folder,
+//     the first time the journal file is made). From here until step 7
+//     the journal says "the committed file is the bytes before the cut
+//     and the saved ones". A journal cut short by a crash does not parse
+//     and counts as none: nothing was overwritten yet.
 //  5. Write the row groups, bloom filters, page indexes and footer from
 //     the cut; a file that merged row groups may end up shorter and is
 //     truncated to its new end.
 //  6. Sync the file.
-//  7. Commit: remove the journal and sync the directory. Close returns
-//     only after this. An append of no rows writes nothing.
+//  7. Commit: empty the journal and sync it. Close returns only after
+//     this. An append of no rows writes nothing.
 //
 // A crash before step 7 completes leaves the journal, and the next append
 // (or Recover) puts the old bytes back: none of the rows. A crash after
 // it leaves the complete new file: all of the rows.
 //
 // Readers (parquet/file.OpenFile) read the file as committed: while a
-// journal that matches exists, the bytes before its cut and then its
+// journal that matches records an append, the bytes before its cut and then its
 // saved bytes, which no append changes under them. Without one, they read
 // the size, then the footer, and check that still no journal exists and
 // the size held: an append writes its journal before it overwrites the

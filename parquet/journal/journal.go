@@ -1,6 +1,6 @@
 // Package journal reads and writes the append journal of carquet's
 // crash-safe appends (the protocol is described in writer/doc.go): a small
-// side file, <file>.carquet-journal, that records a file's length before an
+// side file, <file>.carquet-journal, empty between appends, that records a file's length before an
 // append and the bytes the append overwrites (its old footer, and the small
 // row groups it merges). While it exists, the committed file is the bytes
 // before the cut followed by the saved ones.
@@ -113,11 +113,25 @@ func Read(path string) (j Journal, ok bool, err error) {
 	if err != nil {
 		return Journal{}, false, err
 	}
+	if len(b) == 0 {
+		return Journal{}, false, nil // between appends
+	}
 	j, err = Parse(b)
 	if err != nil {
-		return Journal{}, false, fmt.Errorf("%s: %w", path+Suffix, err)
+		// The journal is written in place and synced before the append
+		// overwrites a byte of the file: one that does not parse was cut
+		// short by a crash (or is being written), and nothing depends on
+		// it yet.
+		return Journal{}, false, nil
 	}
 	return j, true, nil
+}
+
+// Active reports whether the file at path has a journal that records an
+// append (in progress, or one that crashed).
+func Active(path string) bool {
+	_, ok, _ := Read(path)
+	return ok
 }
 
 // TailCRC is the length and CRC of the up to Tail bytes before size (the
