@@ -268,3 +268,78 @@ func BenchmarkConcurrentInserts(b *testing.B) {
 	}
 	b.ReportMetric(float64(8*250*b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// TestOptimizeFolder: a folder table filled by one-row INSERTs (a file
+// each) is compacted into one file with the rows in order, while other
+// goroutines keep inserting: no row is lost or doubled.
+func TestOptimizeFolder(t *testing.T) {
+	dir := t.TempDir()
+	db := openDSN(t, dir)
+	mustExec(t, db, "CREATE TABLE f0 (w INT, i INT)")
+	if err := os.Mkdir(filepath.Join(dir, "t"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(dir, "f0.parquet"), filepath.Join(dir, "t", "f0.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 40 {
+		mustExec(t, db, "INSERT INTO t VALUES (-1, ?)", i)
+	}
+	parquetFiles := func() int {
+		ents, err := os.ReadDir(filepath.Join(dir, "t"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, e := range ents {
+			if strings.HasSuffix(e.Name(), ".parquet") && !strings.HasPrefix(e.Name(), ".") {
+				n++
+			}
+		}
+		return n
+	}
+	if n := parquetFiles(); n != 41 {
+		t.Fatalf("%d files before OPTIMIZE", n)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		concurrentInserts(t, db, 4, 25)
+	}()
+	res := mustExec(t, db, "OPTIMIZE t")
+	<-done
+	if k, _ := res.RowsAffected(); k < 40 {
+		t.Errorf("OPTIMIZE rewrote %d rows", k)
+	}
+	var n, distinct int64
+	if err := db.QueryRow("SELECT count(*), count(DISTINCT w * 1000 + i) FROM t WHERE w >= 0").Scan(&n, &distinct); err != nil {
+		t.Fatal(err)
+	}
+	if n != 100 || distinct != 100 {
+		t.Errorf("the concurrent INSERTs left %d rows, %d distinct, want 100", n, distinct)
+	}
+	rows, err := db.Query("SELECT i FROM t WHERE w = -1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := 0
+	for rows.Next() {
+		var i int
+		rows.Scan(&i)
+		if i != k {
+			t.Fatalf("row %d of the first INSERTs has i %d: their order is lost", k, i)
+		}
+		k++
+	}
+	rows.Close()
+	if k != 40 {
+		t.Errorf("%d of the first 40 rows", k)
+	}
+	mustExec(t, db, "OPTIMIZE t")
+	if n := parquetFiles(); n != 1 {
+		t.Errorf("%d files after OPTIMIZE with no INSERTs running", n)
+	}
+	if k, _ := mustExec(t, db, "OPTIMIZE t").RowsAffected(); k != 0 {
+		t.Errorf("OPTIMIZE of a compacted folder rewrote %d rows", k)
+	}
+}

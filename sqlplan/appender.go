@@ -16,14 +16,16 @@ import (
 // once (a crash-safe append to a single-file table, a new file of a folder
 // table), Abort drops them. Readers see none of the rows before Close.
 //
-// While an Appender of a single-file table is open, other writes to that
-// table (from any process) wait for it.
+// While an Appender is open, other writes to its table (from any process)
+// that need the file's lock (INSERT into a one-file table, UPDATE, DELETE,
+// ALTER, OPTIMIZE) wait for it; INSERTs into a folder table do not.
 type Appender struct {
 	e      *Engine
 	path   string
 	fields []*schema.Field
 	mu     sync.Mutex
 	w      *writer.Writer
+	unlock func() // the folder's lock, for a folder table
 }
 
 // ErrAppenderClosed is returned by an Appender's methods after Close or
@@ -54,16 +56,24 @@ func (e *Engine) NewAppender(name string) (*Appender, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.writeMu.Lock()
-	defer e.writeMu.Unlock()
 	// Files the cache holds open for no statement go, so that the append
-	// may merge the file's last small row groups.
+	// may merge the file's last small row groups. The engine's write lock
+	// is not held: an Appender lives long, and the file's (or folder's)
+	// own lock orders it with other writers, in this process or others.
 	e.forget(tg.path)
+	unlock := func() {}
+	if tg.folder {
+		// OPTIMIZE swaps the folder for a compacted copy under its lock.
+		if unlock, err = writer.LockFolder(tg.path, false); err != nil {
+			return nil, err
+		}
+	}
 	w, err := openTableWriter(tg.path, tg.sch, tg.folder, opts)
 	if err != nil {
+		unlock()
 		return nil, err
 	}
-	return &Appender{e: e, path: tg.path, fields: tg.fields, w: w}, nil
+	return &Appender{e: e, path: tg.path, fields: tg.fields, w: w, unlock: unlock}, nil
 }
 
 // Fields are the table's top-level fields, in the order AppendRow takes
@@ -113,11 +123,9 @@ func (a *Appender) Close() error {
 	if err != nil {
 		return err
 	}
-	e := a.e
-	e.writeMu.Lock()
-	defer e.writeMu.Unlock()
-	e.forget(a.path)
-	defer e.forget(a.path)
+	defer a.unlock()
+	a.e.forget(a.path)
+	defer a.e.forget(a.path)
 	return w.Close()
 }
 
@@ -127,6 +135,7 @@ func (a *Appender) Abort() error {
 	if err != nil {
 		return err
 	}
+	defer a.unlock()
 	return w.Abort()
 }
 

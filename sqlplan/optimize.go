@@ -10,7 +10,8 @@ import (
 // keeping the table's options, metadata and bloom filters. Appends merge a
 // file's small last row groups by themselves; OPTIMIZE is for files that
 // other writers, or appends while the file was being read, left with many
-// small ones.
+// small ones. For a folder table it merges each run of small files (one
+// per INSERT) into one (writer.CompactFolder), swapping the folder whole.
 
 // prepareOptimize prepares OPTIMIZE name.
 func (e *Engine) prepareOptimize(s *Stmt, text string, toks []token) (*Stmt, error) {
@@ -32,9 +33,6 @@ func (s *Stmt) optimize() (Result, error) {
 	if objstore.IsURL(tg.path) {
 		return Result{}, remoteRewrite(tg.path, "OPTIMIZE")
 	}
-	if tg.folder {
-		return Result{}, unsupported("OPTIMIZE of a folder table")
-	}
 	opts, err := s.e.writeOptions(tg.opts)
 	if err != nil {
 		return Result{}, err
@@ -44,6 +42,10 @@ func (s *Stmt) optimize() (Result, error) {
 	defer e.writeMu.Unlock()
 	e.forget(tg.path)
 	defer e.forget(tg.path)
-	n, err := writer.Compact(tg.path, opts...)
+	compact := writer.Compact
+	if tg.folder {
+		compact = writer.CompactFolder
+	}
+	n, err := compact(tg.path, opts...)
 	return Result{RowsAffected: n}, err
 }

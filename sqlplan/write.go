@@ -1435,6 +1435,14 @@ func (e *Engine) writeRows(path string, sch *schema.Schema, folder bool, tableOp
 		}
 		return e.writeRemoteBatches(path, sch, opts, batches)
 	}
+	if folder {
+		// OPTIMIZE swaps the folder for a compacted copy under its lock.
+		unlock, err := writer.LockFolder(path, false)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
 	w, err := openTableWriter(path, sch, folder, opts)
 	if err != nil {
 		return err

@@ -2,7 +2,6 @@ package writer
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
@@ -57,23 +56,11 @@ func Compact(path string, opts ...Option) (int64, error) {
 				w.SetKeyValue(kv.Key, kv.Value.Value)
 			}
 		}
-		r, err := g.NewReader(file.ReaderOptions{})
-		if err != nil {
+		if err := copyRows(w, g); err != nil {
 			return err
 		}
-		for {
-			b, err := r.Next()
-			if err == io.EOF {
-				rows = w.NumRows()
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			if err := w.WriteBatch(b.Columns); err != nil {
-				return err
-			}
-		}
+		rows = w.NumRows()
+		return nil
 	}, append(keep, opts...)...)
 	if err != nil {
 		return 0, err

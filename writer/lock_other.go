@@ -14,3 +14,7 @@ func lockFile(f *os.File) error {
 func unlockFile(f *os.File) error { return nil }
 
 func tryLockFile(f *os.File) (bool, error) { return false, nil }
+
+func lockDir(d *os.File, exclusive bool) error {
+	return errors.New("folder locks need flock, which this platform lacks")
+}

@@ -35,3 +35,17 @@ func tryLockFile(f *os.File) (bool, error) {
 		return false, err
 	}
 }
+
+// lockDir takes a shared or exclusive advisory lock on a folder, waiting.
+func lockDir(d *os.File, exclusive bool) error {
+	how := unix.LOCK_SH
+	if exclusive {
+		how = unix.LOCK_EX
+	}
+	for {
+		err := unix.Flock(int(d.Fd()), how)
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}

@@ -1,0 +1,218 @@
+package writer
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/carquet-go/carquet/parquet/file"
+)
+
+// Folder tables are folders of Parquet files, read in the order of their
+// names. Their writers add files (written under a temporary name, then
+// put in place); CompactFolder replaces small files by one. Writers take
+// the folder's lock (LockFolder) shared while they put a file in place,
+// CompactFolder takes it exclusive, so that no file lands in a folder
+// being replaced.
+
+// LockFolder takes the lock of the folder dir, shared or exclusive,
+// waiting for it; unlock releases it. A folder replaced while this waits
+// (by CompactFolder) is locked anew under its path.
+func LockFolder(dir string, exclusive bool) (unlock func(), err error) {
+	for range 100 {
+		d, err := os.Open(dir)
+		if err != nil {
+			return nil, fmt.Errorf("writer: %w", err)
+		}
+		if err := lockDir(d, exclusive); err != nil {
+			d.Close()
+			return nil, fmt.Errorf("writer: lock %s: %w", dir, err)
+		}
+		held, err1 := d.Stat()
+		now, err2 := os.Stat(dir)
+		if err1 == nil && err2 == nil && os.SameFile(held, now) {
+			return func() {
+				unlockFile(d)
+				d.Close()
+			}, nil
+		}
+		unlockFile(d)
+		d.Close()
+		if err2 != nil {
+			return nil, fmt.Errorf("writer: %w", err2)
+		}
+	}
+	return nil, fmt.Errorf("writer: %s keeps being replaced", dir)
+}
+
+// CompactFolder replaces each run of two or more consecutive small files
+// (fewer rows than the row group size of opts) of the folder table dir by
+// one file with their rows, in order, named so that it sorts where the
+// run was. The folder is swapped whole for a copy (hard links of the
+// files kept, the new files) in one step: readers that list it see the
+// old files or the new, never a mix; a query that listed the old folder
+// and opens one of the replaced files afterwards fails naming it. The
+// folder must hold no subfolders. It returns the number of rows
+// rewritten, 0 when there was nothing to merge.
+func CompactFolder(dir string, opts ...Option) (int64, error) {
+	unlock, err := LockFolder(dir, true)
+	if err != nil {
+		return 0, err
+	}
+	defer unlock()
+	RemoveStaleTemps(dir)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, fmt.Errorf("writer: %w", err)
+	}
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(cfg)
+	}
+	var names []string // the table's files, in order
+	for _, e := range ents {
+		if e.IsDir() {
+			return 0, fmt.Errorf("writer: compact %s: a folder with subfolders (%s) is not compacted", dir, e.Name())
+		}
+		if isTableFile(e.Name()) {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	small := make([]bool, len(names))
+	for i, name := range names {
+		f, err := file.OpenFile(filepath.Join(dir, name), file.Options{}, false)
+		if err != nil {
+			return 0, err
+		}
+		small[i] = f.NumRows() < cfg.rowGroupRows
+		f.Close()
+	}
+	var runs [][]string
+	for i := 0; i < len(names); {
+		j := i
+		for j < len(names) && small[j] {
+			j++
+		}
+		if j-i >= 2 {
+			runs = append(runs, names[i:j])
+		}
+		i = max(j, i+1)
+	}
+	if len(runs) == 0 {
+		return 0, nil
+	}
+	parent, base := filepath.Split(filepath.Clean(dir))
+	next := filepath.Join(parent, fmt.Sprintf(".%s.compact-%d-%d", base, os.Getpid(), time.Now().UnixNano()))
+	if err := os.Mkdir(next, 0o755); err != nil {
+		return 0, fmt.Errorf("writer: %w", err)
+	}
+	defer os.RemoveAll(next) // the old folder, after the swap
+	replaced := map[string]bool{}
+	for _, run := range runs {
+		for _, name := range run {
+			replaced[name] = true
+		}
+	}
+	for _, e := range ents {
+		if !replaced[e.Name()] {
+			if err := os.Link(filepath.Join(dir, e.Name()), filepath.Join(next, e.Name())); err != nil {
+				return 0, fmt.Errorf("writer: compact %s: %w", dir, err)
+			}
+		}
+	}
+	var rows int64
+	for _, run := range runs {
+		name := strings.TrimSuffix(run[0], ".parquet") + "-compacted.parquet"
+		n, err := concatFiles(filepath.Join(next, name), dir, run, opts)
+		if err != nil {
+			return 0, err
+		}
+		rows += n
+	}
+	if err := syncDir(next); err != nil {
+		return 0, err
+	}
+	if err := exchangeDirs(next, dir); err != nil {
+		return 0, fmt.Errorf("writer: compact %s: %w", dir, err)
+	}
+	if err := syncDir(parent); err != nil {
+		return 0, err
+	}
+	return rows, nil
+}
+
+// isTableFile reports whether a folder table reads the file name.
+func isTableFile(name string) bool {
+	return strings.HasSuffix(name, ".parquet") && !strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "_")
+}
+
+// concatFiles writes the rows of the files names of dir, in order, to a
+// new file at path, keeping the first file's key-value metadata.
+func concatFiles(path, dir string, names []string, opts []Option) (int64, error) {
+	first, err := file.OpenFile(filepath.Join(dir, names[0]), file.Options{}, false)
+	if err != nil {
+		return 0, err
+	}
+	sch := first.Schema
+	var kv []Option
+	for _, e := range first.Meta.KeyValueMetadata {
+		if e.Value.Set {
+			kv = append(kv, WithKeyValue(e.Key, e.Value.Value))
+		}
+	}
+	first.Close()
+	w, err := Create(path, sch, append(kv, opts...)...)
+	if err != nil {
+		return 0, err
+	}
+	for _, name := range names {
+		if err := copyFile(w, filepath.Join(dir, name)); err != nil {
+			return 0, abortWith(w, err)
+		}
+	}
+	n := w.NumRows()
+	return n, w.Close()
+}
+
+// copyFile writes every row of the file at path to w.
+func copyFile(w *Writer, path string) error {
+	f, err := file.OpenFile(path, file.Options{}, false)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := sameSchema(w.sch, f.Schema); err != nil {
+		return fmt.Errorf("writer: %s: %w", path, err)
+	}
+	return copyRows(w, f)
+}
+
+// copyRows writes every row of f to w, in order.
+func copyRows(w *Writer, f *file.File) error {
+	r, err := f.NewReader(file.ReaderOptions{})
+	if err != nil {
+		return err
+	}
+	for {
+		b, err := r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := w.WriteBatch(b.Columns); err != nil {
+			return err
+		}
+	}
+}
+
+func abortWith(w *Writer, err error) error {
+	w.Abort()
+	return err
+}
