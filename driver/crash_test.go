@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bufio"
+	"context"
 	"database/sql"
 	"fmt"
 	"io"
@@ -79,6 +80,10 @@ func TestSQLWriterChild(t *testing.T) {
 		}
 	}
 	fmt.Println("inserting") // the parent times its kill from this line
+	if os.Getenv(bulkChildEnv) != "" {
+		bulkWriterChild(t, db, tables[0].first, tables[1].first)
+		return
+	}
 	for s := lo; ; s++ {
 		more := false
 		for _, tb := range tables {
@@ -126,10 +131,15 @@ type sqlChild struct {
 }
 
 func startSQLChild(t *testing.T, spec string) *sqlChild {
+	return startSQLChildEnv(t, spec)
+}
+
+// startSQLChildEnv is startSQLChild with more environment variables.
+func startSQLChildEnv(t *testing.T, spec string, env ...string) *sqlChild {
 	t.Helper()
 	c := &sqlChild{ready: make(chan struct{}), done: make(chan struct{})}
 	c.cmd = exec.Command(os.Args[0], "-test.run=^TestSQLWriterChild$", "-test.count=1", "-test.v")
-	c.cmd.Env = append(os.Environ(), sqlChildEnv+"="+spec)
+	c.cmd.Env = append(append(os.Environ(), sqlChildEnv+"="+spec), env...)
 	pr, pw := io.Pipe()
 	c.cmd.Stdout, c.cmd.Stderr = pw, pw
 	scanned := make(chan struct{})
@@ -351,5 +361,103 @@ func TestStaleTempsRemoved(t *testing.T) {
 				t.Errorf("%s: %v", name, err)
 			}
 		}
+	}
+}
+
+const bulkChildEnv = "CARQUET_CRASH_BULK"
+
+// bulkWriterChild runs, until killed, statement s into table t through an
+// Appender (one Appender per statement) and into the folder table f by
+// INSERT, with OPTIMIZE f after every third.
+func bulkWriterChild(t *testing.T, db *sql.DB, ft, ff int) {
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for s := min(ft, ff); ; s++ {
+		if s >= ft {
+			err := conn.Raw(func(dc any) error {
+				a, err := NewAppender(dc, "t")
+				if err != nil {
+					return err
+				}
+				n := stmtRows(s)
+				for k := range n {
+					if err := a.AppendRow(int64(s), int64(k), int64(n), strings.Repeat(strconv.Itoa(s%10), 20+k%40)); err != nil {
+						a.Abort()
+						return err
+					}
+				}
+				return a.Close()
+			})
+			if err != nil {
+				t.Fatalf("statement %d into t: %v", s, err)
+			}
+		}
+		if s >= ff {
+			if _, err := db.Exec(insertText("f", s)); err != nil {
+				t.Fatalf("statement %d into f: %v", s, err)
+			}
+			if s%3 == 2 {
+				if _, err := db.Exec("OPTIMIZE f"); err != nil {
+					t.Fatalf("OPTIMIZE f after statement %d: %v", s, err)
+				}
+			}
+		}
+	}
+}
+
+// TestBulkCrash SIGKILLs processes that load a one-file table through
+// Appenders (whose appends merge small row groups) and a folder table by
+// INSERTs and OPTIMIZE (which swaps the folder), at random moments: after
+// each kill both tables open, every file validates, and each statement
+// is there whole or not at all. CARQUET_CRASH_KILLS sets the number of
+// kills (default 30):
+//
+//	CARQUET_CRASH_KILLS=250 go test -run TestBulkCrash -timeout 30m ./driver/
+func TestBulkCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	want := 30
+	if n, err := strconv.Atoi(os.Getenv("CARQUET_CRASH_KILLS")); err == nil && n > 0 {
+		want = n
+	}
+	dir := t.TempDir()
+	createCrashTables(t, dir)
+	dsn := dir + "?row_group_rows=40"
+	rng := rand.New(rand.NewPCG(7, 3))
+	kills, torn, nt, nf := 0, 0, 0, 0
+	for kills < want {
+		c := startSQLChildEnv(t, fmt.Sprintf("%s,0,t:%d,f:%d", dsn, nt, nf), bulkChildEnv+"=1")
+		select {
+		case <-c.ready:
+		case <-time.After(60 * time.Second):
+			t.Fatal("the child did not start within a minute")
+		}
+		time.Sleep(time.Duration(rng.IntN(80)) * time.Millisecond)
+		if err := c.cmd.Process.Signal(syscall.SIGKILL); err == nil {
+			kills++
+		}
+		<-c.done
+		if !strings.Contains(c.err.Error(), "killed") {
+			t.Fatalf("the child ended by itself (%v):\n%s", c.err, c.out.String())
+		}
+		if journal.Active(filepath.Join(dir, "t.parquet")) {
+			torn++
+		}
+		gotT := wholeStatements(t, dir, "t")
+		gotF := wholeStatements(t, dir, "f")
+		if gotT < nt || gotF < nf {
+			t.Fatalf("statements lost: t had %d, now %d; f had %d, now %d", nt, gotT, nf, gotF)
+		}
+		files, _ := tableFiles(t, dir)
+		validFiles(t, files...)
+		nt, nf = gotT, gotF
+	}
+	t.Logf("%d kills (%d inside an append to t); %d statements committed to t, %d to f", kills, torn, nt, nf)
+	if nt < 5 || nf < 5 {
+		t.Errorf("only %d and %d statements committed: the children did not get far", nt, nf)
 	}
 }

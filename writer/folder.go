@@ -107,6 +107,14 @@ func CompactFolder(dir string, opts ...Option) (int64, error) {
 		return 0, nil
 	}
 	parent, base := filepath.Split(filepath.Clean(dir))
+	// Copies that a compaction killed before it finished left (the new
+	// folder before the swap, the old one after it): no compaction of dir
+	// runs but this one, which holds its lock.
+	if old, _ := filepath.Glob(filepath.Join(parent, "."+globEscape(base)+".compact-*")); len(old) > 0 {
+		for _, p := range old {
+			os.RemoveAll(p)
+		}
+	}
 	next := filepath.Join(parent, fmt.Sprintf(".%s.compact-%d-%d", base, os.Getpid(), time.Now().UnixNano()))
 	if err := os.Mkdir(next, 0o755); err != nil {
 		return 0, fmt.Errorf("writer: %w", err)
@@ -215,4 +223,16 @@ func copyRows(w *Writer, f *file.File) error {
 func abortWith(w *Writer, err error) error {
 	w.Abort()
 	return err
+}
+
+// globEscape quotes the glob characters of a name.
+func globEscape(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
