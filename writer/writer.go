@@ -45,14 +45,17 @@ type Writer struct {
 	out      *countingWriter
 	finalize func(commit bool) error
 	undone   string // what a failed Close says the roll back left
-	sch      *schema.Schema
-	fields   []*schema.Field
-	paths    []leafPath
-	cfg      *config
-	cols     []*columnWriter
-	shred    shredder
-	leaves   []leafData
-	sorting  []format.SortingColumn
+	// wrote is the footer a successful Close wrote (before any
+	// encryption of its column metadata), for Written.
+	wrote   *format.FileMetaData
+	sch     *schema.Schema
+	fields  []*schema.Field
+	paths   []leafPath
+	cfg     *config
+	cols    []*columnWriter
+	shred   shredder
+	leaves  []leafData
+	sorting []format.SortingColumn
 
 	prev *format.FileMetaData // the footer of the file appended to
 	// begin, when set, places out before the first bytes are written (an
@@ -425,7 +428,21 @@ func (w *Writer) Close() error {
 			err = fmt.Errorf("%w (%s)", err, w.undone)
 		}
 	}
+	if err != nil {
+		w.wrote = nil
+	}
 	return err
+}
+
+// Written returns, after a successful Close, the footer the file holds
+// (row groups with their column statistics) and the file's length; nil
+// and 0 before. Callers that record a file elsewhere (a Delta add action)
+// take its statistics from here without reading the file back.
+func (w *Writer) Written() (*format.FileMetaData, int64) {
+	if !w.closed || w.wrote == nil {
+		return nil, 0
+	}
+	return w.wrote, w.out.off
 }
 
 // Abort discards the file: a file sink's temporary file is removed. The
@@ -507,6 +524,7 @@ func (w *Writer) writeTail() error {
 	if err != nil {
 		return err
 	}
+	w.wrote = meta
 	if w.enc != nil {
 		if err := w.encryptFooterColumns(meta); err != nil {
 			return err
