@@ -1,0 +1,343 @@
+package delta
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/carquet-go/carquet/objstore"
+)
+
+// Writing: a commit is one JSON file, _delta_log/<version>.json, created
+// only if absent (a hard link from a synced temporary file on a local
+// disk, a conditional PUT in an object store). Two writers racing for a
+// version: one wins, the other reads what won, checks it for conflicts
+// and tries the next version (optimistic concurrency, as the protocol
+// describes it).
+
+// Add is an add action of a commit.
+type Add struct {
+	// Path is relative to the table root (URL-encoded as the protocol
+	// wants: see EncodePath).
+	Path             string            `json:"path"`
+	PartitionValues  map[string]string `json:"partitionValues"`
+	Size             int64             `json:"size"`
+	ModificationTime int64             `json:"modificationTime"`
+	DataChange       bool              `json:"dataChange"`
+	// Stats is the file's statistics as JSON (see FileStats).
+	Stats string `json:"stats,omitempty"`
+}
+
+// Commit is what one commit writes.
+type Commit struct {
+	// Protocol and Metadata are set by the commit that creates the table
+	// (or one that changes them).
+	Protocol *Protocol
+	Metadata *Metadata
+	Adds     []Add
+	// Operation names the commit in its commitInfo ("WRITE", "CREATE
+	// TABLE", "CREATE TABLE AS SELECT"); OperationParameters go with it.
+	Operation           string
+	OperationParameters map[string]string
+	// ReadVersion is the version the commit was prepared from: -1 creates
+	// the table (version 0). Commits after it are checked for conflicts.
+	ReadVersion int64
+	// BlindAppend marks a commit that adds files without having read the
+	// table: only a protocol or metadata change conflicts with it. Other
+	// commits conflict also with a commit that removed files.
+	BlindAppend bool
+}
+
+// CommitOptions tune Commit.Write.
+type CommitOptions struct {
+	// Store holds the object store options of a table whose root is a URL.
+	Store map[string]string
+	// MaxAttempts is how many versions a commit tries before it gives up
+	// (DefaultMaxAttempts when 0).
+	MaxAttempts int
+}
+
+// DefaultMaxAttempts is how many versions a commit tries by default.
+const DefaultMaxAttempts = 1000
+
+// ErrConflict marks a commit refused because a concurrent commit changed
+// what it depends on (the table's protocol or metadata, or the files it
+// read); ErrTableExists one that would create a table that exists.
+var (
+	ErrConflict    = errors.New("delta: concurrent modification")
+	ErrTableExists = errors.New("delta: the table already exists")
+)
+
+// Write commits c to the table at root and returns the version it got.
+func (c *Commit) Write(root string, opts CommitOptions) (int64, error) {
+	st := storage{opts.Store}
+	attempts := opts.MaxAttempts
+	if attempts <= 0 {
+		attempts = DefaultMaxAttempts
+	}
+	v := c.ReadVersion + 1
+	if c.ReadVersion >= 0 {
+		// Commits since the read: checked before the first attempt.
+		for ; ; v++ {
+			data, err := st.readFile(join(root, commitName(v)))
+			if err != nil {
+				if isNotExist(err) {
+					break
+				}
+				return -1, fmt.Errorf("delta: %s: reading version %d: %w", root, v, err)
+			}
+			if err := c.check(root, v, data); err != nil {
+				return -1, err
+			}
+		}
+	}
+	for try := 1; ; try++ {
+		body, err := c.encode(v)
+		if err != nil {
+			return -1, fmt.Errorf("delta: %s: version %d: %w", root, v, err)
+		}
+		err = st.createExclusive(join(root, commitName(v)), body)
+		if err == nil {
+			return v, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return -1, fmt.Errorf("delta: %s: writing version %d: %w", root, v, err)
+		}
+		if c.ReadVersion < 0 {
+			return -1, fmt.Errorf("%w: %s (version 0 exists)", ErrTableExists, root)
+		}
+		if try >= attempts {
+			return -1, fmt.Errorf("%w: %s: gave up after %d attempts (versions %d to %d were taken by other writers)",
+				ErrConflict, root, attempts, v-int64(attempts)+1, v)
+		}
+		// Lost the race for v: read what won (and any later commits).
+		for ; ; v++ {
+			data, err := st.readFile(join(root, commitName(v)))
+			if err != nil {
+				if isNotExist(err) {
+					break
+				}
+				return -1, fmt.Errorf("delta: %s: reading version %d: %w", root, v, err)
+			}
+			if err := c.check(root, v, data); err != nil {
+				return -1, err
+			}
+		}
+	}
+}
+
+func commitName(v int64) string { return fmt.Sprintf("%s/%020d.json", LogDir, v) }
+
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// check decides whether the commit of version v by another writer
+// conflicts with c.
+func (c *Commit) check(root string, v int64, data []byte) error {
+	return parseActions(fmt.Sprintf("%020d.json", v), data, func(a *action) error {
+		switch {
+		case a.Protocol != nil:
+			return fmt.Errorf("%w: %s: version %d changed the protocol since version %d was read", ErrConflict, root, v, c.ReadVersion)
+		case a.MetaData != nil:
+			return fmt.Errorf("%w: %s: version %d changed the table's metadata since version %d was read", ErrConflict, root, v, c.ReadVersion)
+		case a.Remove != nil && a.Remove.DataChange && !c.BlindAppend:
+			return fmt.Errorf("%w: %s: version %d removed files (%s) since version %d was read", ErrConflict, root, v, a.Remove.Path, c.ReadVersion)
+		}
+		return nil
+	})
+}
+
+// The JSON forms of the actions a commit writes.
+type (
+	protocolJSON struct {
+		MinReaderVersion int      `json:"minReaderVersion"`
+		MinWriterVersion int      `json:"minWriterVersion"`
+		ReaderFeatures   []string `json:"readerFeatures,omitempty"`
+		WriterFeatures   []string `json:"writerFeatures,omitempty"`
+	}
+	metadataJSON struct {
+		ID               string            `json:"id"`
+		Name             string            `json:"name,omitempty"`
+		Description      string            `json:"description,omitempty"`
+		Format           formatJSON        `json:"format"`
+		SchemaString     string            `json:"schemaString"`
+		PartitionColumns []string          `json:"partitionColumns"`
+		Configuration    map[string]string `json:"configuration"`
+		CreatedTime      *int64            `json:"createdTime,omitempty"`
+	}
+	formatJSON struct {
+		Provider string            `json:"provider"`
+		Options  map[string]string `json:"options"`
+	}
+	commitInfoJSON struct {
+		Timestamp           int64             `json:"timestamp"`
+		Operation           string            `json:"operation"`
+		OperationParameters map[string]string `json:"operationParameters"`
+		ReadVersion         *int64            `json:"readVersion,omitempty"`
+		IsolationLevel      string            `json:"isolationLevel"`
+		IsBlindAppend       bool              `json:"isBlindAppend"`
+		EngineInfo          string            `json:"engineInfo"`
+	}
+)
+
+// encode writes the commit's actions, commitInfo first, one per line.
+func (c *Commit) encode(v int64) ([]byte, error) {
+	var buf bytes.Buffer
+	put := func(key string, val any) error {
+		b, err := json.Marshal(map[string]any{key: val})
+		if err != nil {
+			return err
+		}
+		buf.Write(b)
+		buf.WriteByte('\n')
+		return nil
+	}
+	params := c.OperationParameters
+	if params == nil {
+		params = map[string]string{}
+	}
+	ci := commitInfoJSON{Timestamp: time.Now().UnixMilli(), Operation: c.Operation, OperationParameters: params,
+		IsolationLevel: "Serializable", IsBlindAppend: c.BlindAppend, EngineInfo: "carquet"}
+	if c.ReadVersion >= 0 {
+		rv := c.ReadVersion
+		ci.ReadVersion = &rv
+	}
+	if err := put("commitInfo", ci); err != nil {
+		return nil, err
+	}
+	if p := c.Protocol; p != nil {
+		if err := put("protocol", protocolJSON{p.MinReaderVersion, p.MinWriterVersion, p.ReaderFeatures, p.WriterFeatures}); err != nil {
+			return nil, err
+		}
+	}
+	if m := c.Metadata; m != nil {
+		mj := metadataJSON{ID: m.ID, Name: m.Name, Description: m.Description, Format: formatJSON{Provider: "parquet", Options: map[string]string{}},
+			SchemaString: m.SchemaString, PartitionColumns: m.PartitionColumns, Configuration: m.Configuration, CreatedTime: m.CreatedTime}
+		if mj.PartitionColumns == nil {
+			mj.PartitionColumns = []string{}
+		}
+		if mj.Configuration == nil {
+			mj.Configuration = map[string]string{}
+		}
+		if err := put("metaData", mj); err != nil {
+			return nil, err
+		}
+	}
+	for i := range c.Adds {
+		a := c.Adds[i]
+		if a.PartitionValues == nil {
+			a.PartitionValues = map[string]string{}
+		}
+		if err := put("add", a); err != nil {
+			return nil, err
+		}
+	}
+	return buf.Bytes(), nil
+}
+
+// createExclusive writes a whole file at p only if none is there: the
+// error is fs.ErrExist otherwise.
+func (s storage) createExclusive(p string, data []byte) error {
+	if isURL(p) {
+		up, err := objstore.CreateURL(context.Background(), p, s.store, true)
+		if err != nil {
+			return err
+		}
+		if _, err := up.Write(data); err != nil {
+			up.Abort()
+			return err
+		}
+		return up.Commit()
+	}
+	dir := filepath.Dir(p)
+	// The temporary name starts with a dot: no reader lists it.
+	f, err := os.CreateTemp(dir, "."+filepath.Base(p)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	// link(2) fails when the name is taken: the commit appears whole, once.
+	if err := os.Link(tmp, p); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+		return err
+	}
+	return nil
+}
+
+// NewTableID returns a random UUID (version 4) for a new table's
+// metadata, or a data file's name.
+func NewTableID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// CreateLog makes a local table's _delta_log folder (object stores need
+// none).
+func CreateLog(root string) error {
+	if isURL(root) {
+		return nil
+	}
+	return os.MkdirAll(filepath.Join(root, LogDir), 0o777)
+}
+
+// EncodePath is the path of an add action for a file name relative to
+// the root (the protocol's paths are URIs).
+func EncodePath(rel string) string {
+	var b strings.Builder
+	for _, seg := range strings.Split(filepath.ToSlash(rel), "/") {
+		if b.Len() > 0 {
+			b.WriteByte('/')
+		}
+		b.WriteString(pathEscape(seg))
+	}
+	return b.String()
+}
+
+func pathEscape(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_.~=", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
+}
