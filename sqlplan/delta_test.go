@@ -393,7 +393,7 @@ func TestDeltaInsertRefused(t *testing.T) {
 	if err == nil {
 		_, err = s.Exec(context.Background(), nil, nil)
 	}
-	if err == nil || !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "writing Delta tables is not supported") {
+	if err == nil || !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "writing a partitioned table is not supported") {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -34,6 +34,8 @@ type createSpec struct {
 	cols    []NamedType
 	notNull []bool
 	options map[string]string
+	// delta: USING delta, a Delta table (delta_write.go).
+	delta bool
 	// The constraints (constraints.go), kept in options for the table's
 	// later INSERTs and UPDATEs.
 	primary  []string
@@ -151,6 +153,17 @@ func (e *Engine) prepareCreate(ctx context.Context, s *Stmt, text string, toks [
 		i++
 	}
 	for i < len(toks) && word(i) != "as" {
+		if word(i) == "using" {
+			switch word(i + 1) {
+			case "delta":
+				spec.delta = true
+			case "parquet":
+			default:
+				return nil, fail(i+1, "expected USING delta or USING parquet")
+			}
+			i += 2
+			continue
+		}
 		next, err := func() (int, error) {
 			_, n, err := readOption(text, toks, i, spec)
 			return n, err
@@ -1007,11 +1020,21 @@ type target struct {
 	opts   map[string]string
 	// kv is the footer's other key-value metadata, which a rewrite keeps.
 	kv []format.KeyValue
+	// delta is the snapshot of a Delta table an INSERT appends to.
+	delta *delta.Snapshot
+	dtype *delta.Type
+	name  string
 }
 
 // insertTarget resolves the table of an INSERT; a transaction keeps it
 // for its later INSERTs into the same table.
 func (e *Engine) insertTarget(name string, tx *Tx) (*target, error) {
+	return e.targetOf(name, tx, false)
+}
+
+// targetOf is insertTarget for INSERT, which (outside transactions) may
+// append to a Delta table: withDelta.
+func (e *Engine) targetOf(name string, tx *Tx, withDelta bool) (*target, error) {
 	if tx != nil {
 		tx.mu.Lock()
 		tg, ok := tx.targets[name]
@@ -1032,8 +1055,14 @@ func (e *Engine) insertTarget(name string, tx *Tx) (*target, error) {
 	if err := e.writable(path); err != nil {
 		return nil, err
 	}
-	if t.Snapshot() != nil {
-		return nil, unsupported("writing Delta tables")
+	if snap := t.Snapshot(); snap != nil {
+		if !withDelta {
+			return nil, unsupported("writing Delta tables")
+		}
+		if tx != nil {
+			return nil, unsupported(fmt.Sprintf("INSERT into the Delta table %q inside a transaction", name))
+		}
+		return deltaTarget(name, path, snap)
 	}
 	for _, c := range t.Columns {
 		if c.Partition {
@@ -1174,7 +1203,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	if q := ins.Table.Qualifier.String(); q != "" {
 		name = q + "." + name
 	}
-	tgt, err := s.e.insertTarget(name, tx)
+	tgt, err := s.e.targetOf(name, tx, true)
 	if err != nil {
 		return Result{}, s.src.locate(asError(err), ins.Table.Name.String())
 	}
@@ -1382,6 +1411,13 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 		pw.cols = append(pw.cols, vecs)
 		return Result{RowsAffected: int64(n)}, nil
 	}
+	if tgt.delta != nil {
+		_, isValues := ins.Rows.(sqlparser.Values)
+		if err := s.e.appendDelta(tgt, [][]*vector.Vector{vecs}, isValues); err != nil {
+			return Result{}, err
+		}
+		return Result{RowsAffected: int64(n)}, nil
+	}
 	tableOpts := tgt.opts
 	if err := s.e.writeRowsGrouped(path, sch, folder, tableOpts, [][]*vector.Vector{vecs}); err != nil {
 		return Result{}, err
@@ -1459,6 +1495,9 @@ func (e *Engine) writeRows(path string, sch *schema.Schema, folder bool, tableOp
 }
 
 func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
+	if s.create != nil && s.create.delta {
+		return s.createDelta(ctx, p)
+	}
 	if isPathName(s.table) && !strings.HasSuffix(s.table, ".parquet") {
 		return Result{}, errorf("cannot create table %q: name it plainly or as a .parquet file", s.table)
 	}
@@ -1493,55 +1532,9 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 			return Result{}, err
 		}
 	}
-	var fields []writer.Field
-	var data []*Col
-	n := 0
-	if s.kind == kindCreateAs || s.kind == kindCopy {
-		ip := p.child(s.inner.src)
-		defer ip.releaseAll()
-		sp, err := s.inner.plan(ip)
-		if err != nil {
-			return Result{}, err
-		}
-		types := make([]Type, len(sp.cols))
-		seen := map[string]bool{}
-		for i, c := range sp.cols {
-			types[i] = c.Type
-			if c.Type.Kind == KNull {
-				types[i] = tInt
-			}
-			if seen[strings.ToLower(c.Name)] {
-				sp.root.close()
-				return Result{}, errorf("CREATE TABLE AS: column name %q is used twice (use aliases)", c.Name)
-			}
-			seen[strings.ToLower(c.Name)] = true
-			f, err := fieldOf(c.Name, types[i], false)
-			if err != nil {
-				sp.root.close()
-				return Result{}, err
-			}
-			fields = append(fields, f)
-		}
-		b, err := drain(ctx, sp.root, types)
-		sp.root.close()
-		if err != nil {
-			return Result{}, err
-		}
-		n = b.N
-		for i, c := range b.Cols {
-			if c.T.Kind == KNull {
-				c = nullCol(types[i], n)
-			}
-			data = append(data, c)
-		}
-	} else {
-		for i, c := range s.create.cols {
-			f, err := fieldOf(c.Name, c.Type, s.create.notNull[i])
-			if err != nil {
-				return Result{}, err
-			}
-			fields = append(fields, f)
-		}
+	fields, data, n, err := s.createColumns(ctx, p)
+	if err != nil {
+		return Result{}, err
 	}
 	sch, err := writer.NewSchema(fields...)
 	if err != nil {
@@ -2121,4 +2114,57 @@ func timeUnitOf(t Type) writer.TimeUnit {
 		return writer.Millis
 	}
 	return writer.Micros
+}
+
+// createColumns is the columns of a CREATE TABLE: those given, or the
+// query's with its rows.
+func (s *Stmt) createColumns(ctx context.Context, p *planner) (fields []writer.Field, data []*Col, n int, err error) {
+	if s.kind == kindCreateAs || s.kind == kindCopy {
+		ip := p.child(s.inner.src)
+		defer ip.releaseAll()
+		sp, err := s.inner.plan(ip)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		types := make([]Type, len(sp.cols))
+		seen := map[string]bool{}
+		for i, c := range sp.cols {
+			types[i] = c.Type
+			if c.Type.Kind == KNull {
+				types[i] = tInt
+			}
+			if seen[strings.ToLower(c.Name)] {
+				sp.root.close()
+				return nil, nil, 0, errorf("CREATE TABLE AS: column name %q is used twice (use aliases)", c.Name)
+			}
+			seen[strings.ToLower(c.Name)] = true
+			f, err := fieldOf(c.Name, types[i], false)
+			if err != nil {
+				sp.root.close()
+				return nil, nil, 0, err
+			}
+			fields = append(fields, f)
+		}
+		b, err := drain(ctx, sp.root, types)
+		sp.root.close()
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		n = b.N
+		for i, c := range b.Cols {
+			if c.T.Kind == KNull {
+				c = nullCol(types[i], n)
+			}
+			data = append(data, c)
+		}
+	} else {
+		for i, c := range s.create.cols {
+			f, err := fieldOf(c.Name, c.Type, s.create.notNull[i])
+			if err != nil {
+				return nil, nil, 0, err
+			}
+			fields = append(fields, f)
+		}
+	}
+	return fields, data, n, nil
 }
