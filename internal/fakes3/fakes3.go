@@ -28,6 +28,9 @@ import (
 type Server struct {
 	URL     string
 	backend *s3mem.Backend
+	// condMu makes a conditional write (If-None-Match: *) a check and a
+	// put at once, as S3 does.
+	condMu sync.Mutex
 
 	// Counters over every request since the last Reset.
 	Gets, Puts, Lists, Heads, Others atomic.Int64
@@ -105,6 +108,17 @@ func Start(t testing.TB, buckets ...string) *Server {
 		}
 		if r.Method == http.MethodGet && !isList(r) {
 			w = &countingWriter{ResponseWriter: w, n: &s.BytesOut}
+		}
+		if r.Header.Get("If-None-Match") == "*" && (r.Method == http.MethodPut || r.Method == http.MethodPost) {
+			s.condMu.Lock()
+			defer s.condMu.Unlock()
+			bucket, key, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+			if _, err := s.backend.HeadObject(bucket, key); err == nil {
+				w.Header().Set("Content-Type", "application/xml")
+				w.WriteHeader(http.StatusPreconditionFailed)
+				fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message></Error>`)
+				return
+			}
 		}
 		inner.ServeHTTP(w, r)
 	}))
