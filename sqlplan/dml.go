@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"context"
+	"io"
 	"strings"
 
 	"github.com/carquet-go/carquet/parquet/schema"
@@ -196,60 +197,92 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 		if err != nil {
 			return err
 		}
-		b, err := sp.drainAll(ctx)
-		if err != nil {
-			return err
-		}
-		if len(b.Cols) != len(tgt.fields)+len(items) {
-			return errorf("%d columns read for the table's %d", len(b.Cols)-len(items), len(tgt.fields))
-		}
-		flag := b.Cols[len(b.Cols)-1]
-		hit := make([]bool, b.N)
-		for i := range hit {
-			hit[i] = flag.B[i] && !flag.isNull(i)
-		}
-		cols, err := change(b, hit)
-		if err != nil {
-			return err
-		}
-		n := cols[0].Len
-		if n == 0 {
-			return nil
-		}
-		types := make([]Type, len(tgt.fields))
-		for k, f := range tgt.fields {
-			types[k] = typeOfField(f)
-			c, err := castCol(cols[k], types[k])
+		con := constraintsOf(tgt.opts)
+		if con.primary != nil || con.unique != nil || len(con.foreign) > 0 {
+			// Keys are checked over the table's new contents as a whole.
+			b, err := sp.drainAll(ctx)
 			if err != nil {
-				return errorf("column %q: %v", f.Name, err)
+				return err
 			}
-			if !f.Nullable && c.Null != nil {
-				for i := 0; i < n; i++ {
-					if c.Null[i] {
-						return errorf("NULL in NOT NULL column %q (row %d)", f.Name, i+1)
+			return s.rewriteBatch(ctx, rp, w, tgt, con, items, b, change)
+		}
+		// Otherwise the rows stream through, a batch at a time: memory
+		// holds a batch and the row group being written, not the table.
+		defer sp.root.close()
+		for {
+			b, err := sp.root.next(ctx)
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			for i, c := range b.Cols {
+				if t := sp.cols[i].Type; c.T.Kind != t.Kind && storage(c.T) != storage(t) {
+					if b.Cols[i], err = castCol(c, t); err != nil {
+						return err
 					}
 				}
 			}
-			cols[k] = c
-		}
-		// The table's new contents meet its constraints as a whole.
-		con := constraintsOf(tgt.opts)
-		if err := rp.checkRows(con, tgt.fields, types, cols, n); err != nil {
-			return err
-		}
-		if _, err := rp.checkKeys(ctx, con, "", tgt.fields, cols, n, false); err != nil {
-			return err
-		}
-		if err := rp.checkForeign(ctx, con, tgt.fields, cols, n); err != nil {
-			return err
-		}
-		vecs := make([]*vector.Vector, len(tgt.fields))
-		for k, f := range tgt.fields {
-			var err error
-			if vecs[k], err = toVector(cols[k], f); err != nil {
-				return errorf("column %q: %v", f.Name, err)
+			if err := s.rewriteBatch(ctx, rp, w, tgt, con, items, b, change); err != nil {
+				return err
 			}
 		}
-		return w.WriteBatch(vecs)
 	}, opts...)
+}
+
+// rewriteBatch turns a batch of the rows read (the table's columns, the
+// new values, the WHERE flag) into the table's new rows, checks them
+// against its constraints and writes them.
+func (s *Stmt) rewriteBatch(ctx context.Context, rp *planner, w *writer.Writer, tgt *target, con *constraints, items sqlparser.SelectExprs,
+	b *Batch, change func(b *Batch, hit []bool) ([]*Col, error)) error {
+	if len(b.Cols) != len(tgt.fields)+len(items) {
+		return errorf("%d columns read for the table's %d", len(b.Cols)-len(items), len(tgt.fields))
+	}
+	flag := b.Cols[len(b.Cols)-1]
+	hit := make([]bool, b.N)
+	for i := range hit {
+		hit[i] = flag.B[i] && !flag.isNull(i)
+	}
+	cols, err := change(b, hit)
+	if err != nil {
+		return err
+	}
+	n := cols[0].Len
+	if n == 0 {
+		return nil
+	}
+	types := make([]Type, len(tgt.fields))
+	for k, f := range tgt.fields {
+		types[k] = typeOfField(f)
+		c, err := castCol(cols[k], types[k])
+		if err != nil {
+			return errorf("column %q: %v", f.Name, err)
+		}
+		if !f.Nullable && c.Null != nil {
+			for i := 0; i < n; i++ {
+				if c.Null[i] {
+					return errorf("NULL in NOT NULL column %q (row %d)", f.Name, i+1)
+				}
+			}
+		}
+		cols[k] = c
+	}
+	if err := rp.checkRows(con, tgt.fields, types, cols, n); err != nil {
+		return err
+	}
+	if _, err := rp.checkKeys(ctx, con, "", tgt.fields, cols, n, false); err != nil {
+		return err
+	}
+	if err := rp.checkForeign(ctx, con, tgt.fields, cols, n); err != nil {
+		return err
+	}
+	vecs := make([]*vector.Vector, len(tgt.fields))
+	for k, f := range tgt.fields {
+		var err error
+		if vecs[k], err = toVector(cols[k], f); err != nil {
+			return errorf("column %q: %v", f.Name, err)
+		}
+	}
+	return w.WriteBatch(vecs)
 }
