@@ -60,6 +60,10 @@ type relation struct {
 	// nullExtended: the relation is on a side of an outer join that may
 	// be filled with NULLs, so none of its columns is NOT NULL.
 	nullExtended bool
+	// pinned: the relation's rows must reach its join unfiltered (the
+	// right side of an ASOF join, both sides of a POSITIONAL one): no
+	// WHERE conjunct is pushed below the join.
+	pinned bool
 }
 
 // outputTypes are the types of the relation's columns in joined batches.

@@ -418,6 +418,11 @@ func (n *joinNode) explain(x *explainer, depth int) {
 type joinKeys struct {
 	lkeys, rkeys []expr
 	cond         []expr
+	// An ASOF join's inequality asofL asofOp asofR (asofL reads the
+	// relations before the join); asofText is how it was written.
+	asofL, asofR expr
+	asofOp       cmpOp
+	asofText     string
 }
 
 // whereJoinKeys moves the WHERE equalities between an inner-joined
@@ -463,7 +468,7 @@ func whereJoinKeys(steps []joinStep, where []expr, joins []joinKeys) []expr {
 					l, r, llo, lhi, rlo, rhi = r, l, rlo, rhi, llo, lhi
 				}
 				// r reads step rhi alone, l only steps before it.
-				if i := rhi; rlo == i && lhi < i && i > lastFull && !steps[i].left && !steps[i].full && steps[i].rel.lateral == nil {
+				if i := rhi; rlo == i && lhi < i && i > lastFull && !steps[i].left && !steps[i].full && steps[i].rel.lateral == nil && !steps[i].asof && !steps[i].positional {
 					joins[i].lkeys = append(joins[i].lkeys, l)
 					joins[i].rkeys = append(joins[i].rkeys, r)
 					continue

@@ -22,7 +22,7 @@ func (p *planner) orderJoins(steps []joinStep, where []expr) []joinStep {
 		return steps
 	}
 	for _, st := range steps {
-		if st.left || st.full || st.on != nil || len(st.using) > 0 || st.swapped || st.rel.table == nil || st.rel.lateral != nil {
+		if st.left || st.full || st.asof || st.positional || st.on != nil || len(st.using) > 0 || st.swapped || st.rel.table == nil || st.rel.lateral != nil {
 			return steps
 		}
 	}

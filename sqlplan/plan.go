@@ -364,6 +364,9 @@ type joinStep struct {
 	// swapped marks the left table of a RIGHT JOIN, planned after the
 	// right one (a RIGHT JOIN b is b LEFT JOIN a).
 	swapped bool
+	// asof: ASOF JOIN (on holds its condition); positional: POSITIONAL
+	// JOIN (asof.go).
+	asof, positional bool
 	// item is the position in the FROM list of the item the relation
 	// belongs to, which SELECT * follows when the items are planned in
 	// another order (see fromClause).
@@ -471,7 +474,19 @@ func (p *planner) tableExpr(te sqlparser.TableExpr, outer *scope, before []joinS
 		}
 		step.on = x.Condition.On
 		step.using = identNames(x.Condition.Using)
-		if f, ok := step.on.(*sqlparser.FuncExpr); ok && f.Name.Lowered() == usingMarker {
+		if f, ok := step.on.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == asofMarker || f.Name.Lowered() == positionalMarker) {
+			// ASOF JOIN ... ON, POSITIONAL JOIN (see asofJoins)
+			step.on = nil
+			if f.Name.Lowered() == positionalMarker {
+				step.positional = true
+			} else if ae, ok := oneArg(f); ok {
+				step.asof, step.on = true, ae
+			} else {
+				return nil, errorf("ASOF JOIN takes one ON condition")
+			}
+		}
+		if f, ok := step.on.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == usingMarker || f.Name.Lowered() == asofUsingMarker) {
+			step.asof = f.Name.Lowered() == asofUsingMarker
 			// FULL JOIN ... USING (see rewrite)
 			step.on, step.using = nil, nil
 			for _, a := range f.Exprs {
@@ -509,6 +524,18 @@ func naturalColumns(left []joinStep, right *relation) []string {
 		}
 	}
 	return out
+}
+
+// oneArg is the one argument of a marker call.
+func oneArg(f *sqlparser.FuncExpr) (sqlparser.Expr, bool) {
+	if len(f.Exprs) != 1 {
+		return nil, false
+	}
+	ae, ok := f.Exprs[0].(*sqlparser.AliasedExpr)
+	if !ok {
+		return nil, false
+	}
+	return ae.Expr, true
 }
 
 func identNames(cols sqlparser.Columns) []string {

@@ -290,6 +290,17 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	joins := make([]joinKeys, len(steps))
 	for i := 1; i < len(steps); i++ {
 		st := steps[i]
+		switch {
+		case st.positional:
+			if st.rel.lateral != nil {
+				return nil, unsupported("a lateral subquery in a POSITIONAL JOIN")
+			}
+			for _, s := range steps[:i+1] {
+				s.rel.pinned = true
+			}
+		case st.asof:
+			st.rel.pinned = true
+		}
 		var on []expr
 		if st.on != nil {
 			sub := &scope{rels: sc.rels[:i+1], outer: outer}
@@ -311,11 +322,24 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			if rc == nil || lc == nil {
 				return nil, p.src.locate(errorf("column %q of USING is not in both sides of the join", u), u)
 			}
-			eq, err := p.compare(opEq, &colExpr{s: lc.slot, t: lc.t, col: lc}, &colExpr{s: rc.slot, t: rc.t, col: rc})
+			op := opEq
+			if st.asof && u == st.using[len(st.using)-1] {
+				op = opGe // ASOF JOIN ... USING (keys, t): left.t >= right.t
+			}
+			eq, err := p.compare(op, &colExpr{s: lc.slot, t: lc.t, col: lc}, &colExpr{s: rc.slot, t: rc.t, col: rc})
 			if err != nil {
 				return nil, err
 			}
 			on = append(on, eq)
+		}
+		if st.asof {
+			if st.rel.lateral != nil {
+				return nil, unsupported("a lateral subquery in an ASOF JOIN")
+			}
+			if err := p.asofKeys(st.rel, on, &joins[i]); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		for _, c := range on {
 			rs := relsOf(c)
@@ -367,13 +391,13 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		rs := relsOf(c)
 		if len(rs) == 1 {
 			for r := range rs {
-				if r.table != nil && !r.nullExtended {
+				if r.table != nil && !r.nullExtended && !r.pinned {
 					if pred, ok := toPredicate(c); ok {
 						r.pushed = append(r.pushed, pred)
 						goto next
 					}
 				}
-				if len(steps) > 1 && !r.nullExtended && r.lateral == nil && ownRelation(steps, r) && !runsSubquery(c) {
+				if len(steps) > 1 && !r.nullExtended && !r.pinned && r.lateral == nil && ownRelation(steps, r) && !runsSubquery(c) {
 					r.residual = append(r.residual, c)
 					goto next
 				}
@@ -404,6 +428,10 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		}
 		for _, e := range j.cond {
 			columnsOf(e, used)
+		}
+		if j.asofL != nil {
+			columnsOf(j.asofL, used)
+			columnsOf(j.asofR, used)
 		}
 	}
 	if agg != nil {
@@ -505,11 +533,16 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			root = &lateralNode{p: p, spec: r.lateral, join: jn}
 			continue
 		}
-		if st.full {
+		if st.full || st.positional {
 			jn.rightOuter = true
 			for _, prev := range steps[:i] {
 				jn.leftTypes = append(jn.leftTypes, prev.rel.outputTypes()...)
 			}
+		}
+		if st.positional {
+			jn.keep = keeps[i]
+			root = &positionalNode{j: jn}
+			continue
 		}
 		for k := range joins[i].lkeys {
 			l, rr, err := p.unify(joins[i].lkeys[k], joins[i].rkeys[k])
@@ -524,6 +557,13 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		}
 		jn.keep = keeps[i]
 		root = jn
+		if st.asof {
+			l, rr, err := p.unify(joins[i].asofL, joins[i].asofR)
+			if err != nil {
+				return nil, err
+			}
+			root = &asofNode{j: jn, lt: l, rt: rr, op: joins[i].asofOp, text: joins[i].asofText}
+		}
 	}
 	if neverTrue(residual) {
 		// No row can pass: nothing below is read (nor its errors raised).
@@ -1165,9 +1205,11 @@ func joinKeeps(steps []joinStep, joins []joinKeys, residual []expr, agg *aggCtx,
 		if !all {
 			keeps[i] = keep
 		}
-		for _, es := range [][]expr{joins[i].lkeys, joins[i].rkeys, joins[i].cond} {
+		for _, es := range [][]expr{joins[i].lkeys, joins[i].rkeys, joins[i].cond, {joins[i].asofL, joins[i].asofR}} {
 			for _, e := range es {
-				columnsOf(e, read)
+				if e != nil {
+					columnsOf(e, read)
+				}
 			}
 		}
 	}

@@ -188,6 +188,9 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (
 		return nil, err
 	}
 	toks = semiJoins(toks)
+	if toks, err = asofJoins(text, toks); err != nil {
+		return nil, err
+	}
 	toks = unionByName(toks)
 	first := strings.ToLower(toks[0].text)
 	word := func(i int) string {

@@ -1,0 +1,579 @@
+package sqlplan
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"io"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// ASOF and POSITIONAL joins (DuckDB's).
+//
+// The parser knows neither: asofJoins rewrites, on tokens,
+//
+//	a ASOF [LEFT [OUTER]] JOIN b ON cond   -> a [LEFT] JOIN b ON asofMarker(cond)
+//	a ASOF [LEFT [OUTER]] JOIN b USING (k, t) -> a [LEFT] JOIN b ON asofUsingMarker(k, t)
+//	a POSITIONAL JOIN b                    -> a JOIN b ON positionalMarker()
+//
+// and tableExpr reads the markers back into joinStep.asof and
+// joinStep.positional. The planner splits an ASOF condition into equality
+// keys and one inequality (asofKeys) and runs it as an asofNode: the right
+// side sorted by (key group, inequality value), each left row's match
+// found by a binary search within its group, O((n + m) log m). A
+// POSITIONAL join is a positionalNode, which pairs rows by their place.
+const (
+	asofMarker       = "__carquet_asof__"
+	asofUsingMarker  = "__carquet_asof_using__"
+	positionalMarker = "__carquet_positional__"
+)
+
+// joinEnds are the words that end a FROM item or a join condition.
+var joinEnds = map[string]bool{"where": true, "group": true, "having": true, "qualify": true, "window": true, "order": true,
+	"limit": true, "offset": true, "union": true, "except": true, "intersect": true, "join": true, "left": true,
+	"right": true, "inner": true, "full": true, "cross": true, "natural": true, "semi": true, "anti": true, "asof": true,
+	"positional": true, "straight_join": true, "returning": true, "fetch": true}
+
+// joinItemEnd is the index, from toks[from] on, of the first token that
+// ends the FROM item or condition starting there: a word of joinEnds (not
+// a function call), ',' or ';' outside parentheses, an unmatched ')', or
+// (stop) ON or USING.
+func joinItemEnd(toks []token, from int, stopOnUsing bool) int {
+	depth := 0
+	for i := from; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.kind == tkOp && t.text == "(":
+			depth++
+		case t.kind == tkOp && t.text == ")":
+			if depth == 0 {
+				return i
+			}
+			depth--
+		case depth > 0:
+		case t.kind == tkOp && (t.text == "," || t.text == ";"):
+			return i
+		case t.kind == tkIdent && joinEnds[strings.ToLower(t.text)] && !(i+1 < len(toks) && toks[i+1].kind == tkOp && toks[i+1].text == "(") &&
+			!(i > 0 && toks[i-1].kind == tkOp && toks[i-1].text == "."):
+			return i
+		case stopOnUsing && (t.is("on") || t.is("using")):
+			return i
+		}
+	}
+	return len(toks)
+}
+
+// asofJoins rewrites ASOF and POSITIONAL joins into joins the parser
+// takes, with markers its planner reads back (see above). Forms it does
+// not know are left for the rewrite to refuse.
+func asofJoins(src string, toks []token) ([]token, error) {
+	at := func(i int) token {
+		if i < len(toks) {
+			return toks[i]
+		}
+		return token{}
+	}
+	for i := 1; i < len(toks); i++ {
+		t := toks[i]
+		if !t.is("asof") && !t.is("positional") || toks[i-1].kind == tkOp && toks[i-1].text == "." {
+			continue
+		}
+		j, left := i+1, false
+		if t.is("asof") && at(j).is("left") {
+			left, j = true, j+1
+			if at(j).is("outer") {
+				j++
+			}
+		}
+		if !at(j).is("join") {
+			continue
+		}
+		pos := t.pos
+		id := func(w string) token { return token{kind: tkIdent, text: w, pos: pos} }
+		op := func(o string) token { return token{kind: tkOp, text: o, pos: pos} }
+		head := []token{id("join")}
+		if left {
+			head = []token{id("left"), id("join")}
+		}
+		if t.is("positional") {
+			end := joinItemEnd(toks, j+1, false)
+			if end == j+1 {
+				return nil, errAt(src, pos, "POSITIONAL JOIN needs a table after it")
+			}
+			out := append(append([]token(nil), toks[:i]...), head...)
+			out = append(out, toks[j+1:end]...)
+			out = append(out, id("on"), id(positionalMarker), op("("), op(")"))
+			toks = append(out, toks[end:]...)
+			continue
+		}
+		k := joinItemEnd(toks, j+1, true)
+		if k == len(toks) || !toks[k].is("on") && !toks[k].is("using") {
+			return nil, errAt(src, pos, "ASOF JOIN needs an ON or USING condition")
+		}
+		out := append(append([]token(nil), toks[:i]...), head...)
+		out = append(out, toks[j+1:k]...)
+		if toks[k].is("using") {
+			if nx := at(k + 1); nx.kind != tkOp || nx.text != "(" {
+				return nil, errAt(src, toks[k].pos, "USING takes a list of columns in parentheses")
+			}
+			out = append(out, token{kind: tkIdent, text: "on", pos: toks[k].pos}, token{kind: tkIdent, text: asofUsingMarker, pos: toks[k].pos})
+			toks = append(out, toks[k+1:]...)
+			continue
+		}
+		end := joinItemEnd(toks, k+1, false)
+		if end == k+1 {
+			return nil, errAt(src, toks[k].pos, "ON needs a condition")
+		}
+		out = append(out, toks[k], token{kind: tkIdent, text: asofMarker, pos: toks[k].pos}, token{kind: tkOp, text: "(", pos: toks[k].pos})
+		out = append(out, toks[k+1:end]...)
+		out = append(out, token{kind: tkOp, text: ")", pos: toks[end-1].pos})
+		toks = append(out, toks[end:]...)
+	}
+	return toks, nil
+}
+
+// asofKeys splits the conjuncts of an ASOF join's condition into the
+// equality keys and the one inequality, with the left side's operand
+// first (l op r: l reads the relations before the join, r the joined
+// one).
+func (p *planner) asofKeys(rel *relation, on []expr, j *joinKeys) error {
+	onlyRight := func(e expr) bool { rs := relsOf(e); return len(rs) == 1 && rs[rel] }
+	onlyLeft := func(e expr) bool { rs := relsOf(e); return len(rs) > 0 && !rs[rel] }
+	for _, c := range on {
+		e, ok := c.(*cmpExpr)
+		if !ok {
+			return errorf("ASOF JOIN conditions must be equalities and one inequality (>=, >, <=, <) between the two sides, not %s", c)
+		}
+		l, r, op := e.l, e.r, e.op
+		switch {
+		case onlyLeft(l) && onlyRight(r):
+		case onlyRight(l) && onlyLeft(r):
+			l, r, op = r, l, flipCmp(op)
+		default:
+			return errorf("ASOF JOIN conditions must compare the two sides, not %s", c)
+		}
+		switch op {
+		case opEq:
+			j.lkeys, j.rkeys = append(j.lkeys, l), append(j.rkeys, r)
+		case opGe, opGt, opLe, opLt:
+			if j.asofL != nil {
+				return errorf("ASOF JOIN takes one inequality, not %s and %s", j.asofText, c)
+			}
+			j.asofL, j.asofR, j.asofOp, j.asofText = l, r, op, c.String()
+		default:
+			return errorf("ASOF JOIN conditions must be equalities and one inequality (>=, >, <=, <), not %s", c)
+		}
+	}
+	if j.asofL == nil {
+		return errorf("ASOF JOIN needs an inequality (>=, >, <=, <) between the two sides")
+	}
+	return nil
+}
+
+// asofNode is an ASOF join: for each left row, the right row with equal
+// keys whose inequality value is the closest that meets the condition
+// (left.t op right.t); an inner one drops the left rows without one, a
+// LEFT one keeps them with NULLs. Output batches are laid out as a
+// joinNode's (whose fields j holds for joined).
+type asofNode struct {
+	j            *joinNode // left, right, leftWidth, rightTypes, leftOuter, lkeys, rkeys, keep
+	lt, rt       expr      // the inequality's operands
+	op           cmpOp
+	text         string
+	built        bool
+	buildErr     error
+	table        *rowTable // right rows by key; nil without keys
+	intKey       bool
+	packer       *keyPacker
+	gstart, gend []int32 // per group's first row (in table): its range in order
+	order        []int32 // right rows sorted by (group, value)
+	ints         []int64 // the sorted values (ints, ordered as signed) ...
+	floats       []float64
+	strs         [][]byte
+	kind         int // 0 ints, 1 floats, 2 bytes
+}
+
+// asofValues reads an inequality column: its values as ordered int64s,
+// float64s or byte strings (kind 0, 1, 2).
+func asofValues(c *Col) (ints []int64, floats []float64, strs [][]byte, kind int, err error) {
+	c = c.decoded()
+	switch k := c.T.op(); k {
+	case KInt, KDate, KTime, KTimestamp, KUint:
+		ints = c.I
+		if k == KUint {
+			ints = make([]int64, len(c.I))
+			for i, x := range c.I {
+				ints[i] = x ^ math.MinInt64
+			}
+		}
+		return ints, nil, nil, 0, nil
+	case KDecimal:
+		if c.T.Prec <= 18 {
+			return c.I, nil, nil, 0, nil
+		}
+	case KFloat:
+		return nil, c.F, nil, 1, nil
+	case KString, KBytes, KUUID:
+		strs = make([][]byte, c.Len)
+		for i := range strs {
+			if !c.isNull(i) {
+				strs[i] = c.str(i)
+			}
+		}
+		return nil, nil, strs, 2, nil
+	}
+	return nil, nil, nil, 0, unsupported("an ASOF JOIN inequality on " + c.T.SQLName())
+}
+
+func (n *asofNode) build(ctx context.Context) error {
+	all, err := drain(ctx, n.j.right, n.j.rightTypes)
+	if err != nil {
+		return err
+	}
+	n.j.rall = all
+	padded := &Batch{N: all.N, Cols: make([]*Col, n.j.leftWidth+len(all.Cols))}
+	copy(padded.Cols[n.j.leftWidth:], all.Cols)
+	tc, err := n.rt.eval(padded)
+	if err != nil {
+		return err
+	}
+	ints, floats, strs, kind, err := asofValues(tc)
+	if err != nil {
+		return err
+	}
+	n.kind = kind
+	// group[r] is the first right row with r's keys (-1: a NULL key or
+	// value, never matched).
+	group := make([]int32, all.N)
+	if len(n.j.rkeys) > 0 {
+		keys := make([]*Col, len(n.j.rkeys))
+		for i, k := range n.j.rkeys {
+			if keys[i], err = k.eval(padded); err != nil {
+				return err
+			}
+			keys[i] = keys[i].decoded()
+		}
+		switch {
+		case len(keys) == 1 && keys[0].I != nil:
+			n.table, n.intKey = buildInts(keys[0], all.N), true
+			for r := range group {
+				if n.table.null[r] {
+					group[r] = -1
+				} else {
+					group[r] = n.table.findInt(keys[0].I[r])
+				}
+			}
+		default:
+			if pk, ok := newKeyPacker(keys, n.j.lkeys, all.N); ok {
+				packed := pk.pack(keys, all.N)
+				n.table, n.packer, n.intKey = buildInts(packed, all.N), pk, true
+				for r := range group {
+					if n.table.null[r] {
+						group[r] = -1
+					} else {
+						group[r] = n.table.findInt(packed.I[r])
+					}
+				}
+			} else {
+				n.table = buildKeys(keys, all.N)
+				for r := range group {
+					if n.table.null[r] {
+						group[r] = -1
+					} else {
+						group[r] = n.table.findKey(n.table.data[n.table.off[r]:n.table.off[r+1]])
+					}
+				}
+			}
+		}
+	}
+	order := make([]int32, 0, all.N)
+	for r := 0; r < all.N; r++ {
+		if group[r] >= 0 && !tc.isNull(r) && !(kind == 1 && math.IsNaN(floats[r])) {
+			order = append(order, int32(r))
+		}
+	}
+	byGroup := func(a, b int32) int { return cmp.Compare(group[a], group[b]) }
+	switch kind {
+	case 0:
+		slices.SortStableFunc(order, func(a, b int32) int {
+			if c := byGroup(a, b); c != 0 {
+				return c
+			}
+			return cmp.Compare(ints[a], ints[b])
+		})
+		n.ints = make([]int64, len(order))
+		for k, r := range order {
+			n.ints[k] = ints[r]
+		}
+	case 1:
+		slices.SortStableFunc(order, func(a, b int32) int {
+			if c := byGroup(a, b); c != 0 {
+				return c
+			}
+			return cmp.Compare(floats[a], floats[b])
+		})
+		n.floats = make([]float64, len(order))
+		for k, r := range order {
+			n.floats[k] = floats[r]
+		}
+	case 2:
+		slices.SortStableFunc(order, func(a, b int32) int {
+			if c := byGroup(a, b); c != 0 {
+				return c
+			}
+			return bytes.Compare(strs[a], strs[b])
+		})
+		n.strs = make([][]byte, len(order))
+		for k, r := range order {
+			n.strs[k] = strs[r]
+		}
+	}
+	n.order = order
+	if n.table != nil {
+		n.gstart, n.gend = make([]int32, all.N), make([]int32, all.N)
+		for k := 0; k < len(order); {
+			g := group[order[k]]
+			e := k + 1
+			for e < len(order) && group[order[e]] == g {
+				e++
+			}
+			n.gstart[g], n.gend[g] = int32(k), int32(e)
+			k = e
+		}
+	}
+	return nil
+}
+
+func (n *asofNode) prepare(ctx context.Context) error {
+	if !n.built {
+		n.built = true
+		n.buildErr = n.build(ctx)
+	}
+	return n.buildErr
+}
+
+func (n *asofNode) next(ctx context.Context) (*Batch, error) {
+	if err := n.prepare(ctx); err != nil {
+		return nil, err
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		b, err := n.j.left.next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out, err := n.probe(b)
+		if err != nil {
+			return nil, err
+		}
+		if out.N > 0 {
+			return out, nil
+		}
+	}
+}
+
+// groups sets lo[i], hi[i] to the range in order of left row i's key
+// group (lo == hi: none).
+func (n *asofNode) groups(b *Batch, lo, hi []int32) error {
+	if n.table == nil {
+		for i := range lo {
+			lo[i], hi[i] = 0, int32(len(n.order))
+		}
+		return nil
+	}
+	keys := make([]*Col, len(n.j.lkeys))
+	for i, k := range n.j.lkeys {
+		c, err := k.eval(b)
+		if err != nil {
+			return err
+		}
+		keys[i] = c.decoded()
+	}
+	find := func(i int, g int32) {
+		if g >= 0 {
+			lo[i], hi[i] = n.gstart[g], n.gend[g]
+		}
+	}
+	if n.packer != nil {
+		keys[0] = n.packer.pack(keys, b.N)
+	}
+	if n.intKey {
+		k := keys[0]
+		if len(k.I) < b.N {
+			return nil
+		}
+		for i, x := range k.I[:b.N] {
+			if !k.isNull(i) {
+				find(i, n.table.findInt(x))
+			}
+		}
+		return nil
+	}
+	var buf []byte
+	for i := 0; i < b.N; i++ {
+		var ok bool
+		if buf, ok = joinKey(buf, keys, i); ok {
+			find(i, n.table.findKey(buf))
+		}
+	}
+	return nil
+}
+
+// search returns the index in [lo, hi) of the closest value v that
+// meets x op v, or -1; at(k) compares the k-th sorted value with x.
+func asofSearch(op cmpOp, lo, hi int, at func(k int) int) int {
+	// first k with value > x (upper) or >= x (lower)
+	upper := func() int { return lo + sort.Search(hi-lo, func(k int) bool { return at(lo+k) > 0 }) }
+	lower := func() int { return lo + sort.Search(hi-lo, func(k int) bool { return at(lo+k) >= 0 }) }
+	k := -1
+	switch op {
+	case opGe: // the largest v <= x
+		k = upper() - 1
+	case opGt: // the largest v < x
+		k = lower() - 1
+	case opLe: // the smallest v >= x
+		k = lower()
+	case opLt: // the smallest v > x
+		k = upper()
+	}
+	if k < lo || k >= hi {
+		return -1
+	}
+	return k
+}
+
+func (n *asofNode) probe(b *Batch) (*Batch, error) {
+	lo, hi := make([]int32, b.N), make([]int32, b.N)
+	if err := n.groups(b, lo, hi); err != nil {
+		return nil, err
+	}
+	tc, err := n.lt.eval(b)
+	if err != nil {
+		return nil, err
+	}
+	ints, floats, strs, kind, err := asofValues(tc)
+	if err != nil {
+		return nil, err
+	}
+	if kind != n.kind {
+		return nil, errorf("ASOF JOIN: the inequality's sides have different types")
+	}
+	li, ri := make([]int32, 0, b.N), make([]int32, 0, b.N)
+	for i := 0; i < b.N; i++ {
+		k := -1
+		if lo[i] < hi[i] && !tc.isNull(i) {
+			switch kind {
+			case 0:
+				x, vs := ints[i], n.ints
+				k = asofSearch(n.op, int(lo[i]), int(hi[i]), func(k int) int { return cmp.Compare(vs[k], x) })
+			case 1:
+				if x, vs := floats[i], n.floats; !math.IsNaN(x) {
+					k = asofSearch(n.op, int(lo[i]), int(hi[i]), func(k int) int { return cmp.Compare(vs[k], x) })
+				}
+			case 2:
+				x, vs := strs[i], n.strs
+				k = asofSearch(n.op, int(lo[i]), int(hi[i]), func(k int) int { return bytes.Compare(vs[k], x) })
+			}
+		}
+		switch {
+		case k >= 0:
+			li, ri = append(li, int32(i)), append(ri, n.order[k])
+		case n.j.leftOuter:
+			li, ri = append(li, int32(i)), append(ri, -1)
+		}
+	}
+	return n.j.joined(b, li, ri), nil
+}
+
+func (n *asofNode) close() { n.j.close() }
+
+func (n *asofNode) explain(x *explainer, depth int) {
+	kind := "INNER"
+	if n.j.leftOuter {
+		kind = "LEFT"
+	}
+	if len(n.j.lkeys) > 0 {
+		x.line(depth, "ASOF JOIN %s on %s = %s and %s", kind, exprList(n.j.lkeys), exprList(n.j.rkeys), n.text)
+	} else {
+		x.line(depth, "ASOF JOIN %s on %s", kind, n.text)
+	}
+	n.j.left.explain(x, depth+1)
+	x.line(depth+1, "sorted side:")
+	n.j.right.explain(x, depth+2)
+}
+
+// positionalChunk is the most rows of the right side's tail a
+// positionalNode sends at a time.
+const positionalChunk = 1 << 16
+
+// positionalNode is a POSITIONAL join: the left and right rows paired by
+// their place, the shorter side padded with NULLs.
+type positionalNode struct {
+	j        *joinNode // left, right, leftWidth, rightTypes, leftTypes, keep
+	built    bool
+	buildErr error
+	at       int  // the next right row
+	leftDone bool // the left input ended
+}
+
+func (n *positionalNode) next(ctx context.Context) (*Batch, error) {
+	if !n.built {
+		n.built = true
+		n.j.rall, n.buildErr = drain(ctx, n.j.right, n.j.rightTypes)
+	}
+	if n.buildErr != nil {
+		return nil, n.buildErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if !n.leftDone {
+		b, err := n.j.left.next(ctx)
+		if err == io.EOF {
+			n.leftDone = true
+		} else if err != nil {
+			return nil, err
+		} else {
+			li, ri := make([]int32, b.N), make([]int32, b.N)
+			for i := range li {
+				li[i], ri[i] = int32(i), -1
+				if n.at < n.j.rall.N {
+					ri[i] = int32(n.at)
+					n.at++
+				}
+			}
+			return n.j.joined(b, li, ri), nil
+		}
+	}
+	if n.at >= n.j.rall.N {
+		return nil, io.EOF
+	}
+	// The right rows past the left side's end, with NULL left columns.
+	end := min(n.j.rall.N, n.at+positionalChunk)
+	ri := make([]int32, 0, end-n.at)
+	for r := n.at; r < end; r++ {
+		ri = append(ri, int32(r))
+	}
+	n.at = end
+	out := &Batch{N: len(ri), Cols: make([]*Col, n.j.leftWidth+len(n.j.rightTypes))}
+	for i, t := range n.j.leftTypes {
+		out.Cols[i] = nullCol(t, len(ri))
+	}
+	for k := range n.j.rightTypes {
+		out.Cols[n.j.leftWidth+k] = n.j.rall.Cols[k].take(ri)
+	}
+	return out, nil
+}
+
+func (n *positionalNode) close() { n.j.close() }
+
+func (n *positionalNode) explain(x *explainer, depth int) {
+	x.line(depth, "POSITIONAL JOIN")
+	n.j.left.explain(x, depth+1)
+	n.j.right.explain(x, depth+1)
+}
