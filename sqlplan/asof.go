@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/num"
 )
 
 // ASOF and POSITIONAL joins (DuckDB's).
@@ -193,12 +195,13 @@ type asofNode struct {
 	ints         []int64 // the sorted values (ints, ordered as signed) ...
 	floats       []float64
 	strs         [][]byte
-	kind         int // 0 ints, 1 floats, 2 bytes
+	wide         []num.Int128
+	kind         int // 0 ints, 1 floats, 2 bytes, 3 wide decimals
 }
 
 // asofValues reads an inequality column: its values as ordered int64s,
-// float64s or byte strings (kind 0, 1, 2).
-func asofValues(c *Col) (ints []int64, floats []float64, strs [][]byte, kind int, err error) {
+// float64s, byte strings or 128-bit integers (kind 0, 1, 2, 3).
+func asofValues(c *Col) (ints []int64, floats []float64, strs [][]byte, wide []num.Int128, kind int, err error) {
 	c = c.decoded()
 	switch k := c.T.op(); k {
 	case KInt, KDate, KTime, KTimestamp, KUint:
@@ -209,13 +212,26 @@ func asofValues(c *Col) (ints []int64, floats []float64, strs [][]byte, kind int
 				ints[i] = x ^ math.MinInt64
 			}
 		}
-		return ints, nil, nil, 0, nil
+		return ints, nil, nil, nil, 0, nil
 	case KDecimal:
 		if c.T.Prec <= 18 {
-			return c.I, nil, nil, 0, nil
+			return c.I, nil, nil, nil, 0, nil
 		}
+		wide = c.H
+		if wide == nil {
+			wide = make([]num.Int128, c.Len)
+			for i := range wide {
+				if !c.isNull(i) {
+					var ok bool
+					if wide[i], ok = num.FromBig(c.decimal(i).Unscaled); !ok {
+						return nil, nil, nil, nil, 0, errorf("ASOF JOIN: a DECIMAL value out of range")
+					}
+				}
+			}
+		}
+		return nil, nil, nil, wide, 3, nil
 	case KFloat:
-		return nil, c.F, nil, 1, nil
+		return nil, c.F, nil, nil, 1, nil
 	case KString, KBytes, KUUID:
 		strs = make([][]byte, c.Len)
 		for i := range strs {
@@ -223,9 +239,9 @@ func asofValues(c *Col) (ints []int64, floats []float64, strs [][]byte, kind int
 				strs[i] = c.str(i)
 			}
 		}
-		return nil, nil, strs, 2, nil
+		return nil, nil, strs, nil, 2, nil
 	}
-	return nil, nil, nil, 0, unsupported("an ASOF JOIN inequality on " + c.T.SQLName())
+	return nil, nil, nil, nil, 0, unsupported("an ASOF JOIN inequality on " + c.T.SQLName())
 }
 
 func (n *asofNode) build(ctx context.Context) error {
@@ -240,7 +256,7 @@ func (n *asofNode) build(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ints, floats, strs, kind, err := asofValues(tc)
+	ints, floats, strs, wide, kind, err := asofValues(tc)
 	if err != nil {
 		return err
 	}
@@ -329,6 +345,17 @@ func (n *asofNode) build(ctx context.Context) error {
 		n.strs = make([][]byte, len(order))
 		for k, r := range order {
 			n.strs[k] = strs[r]
+		}
+	case 3:
+		slices.SortStableFunc(order, func(a, b int32) int {
+			if c := byGroup(a, b); c != 0 {
+				return c
+			}
+			return wide[a].Cmp(wide[b])
+		})
+		n.wide = make([]num.Int128, len(order))
+		for k, r := range order {
+			n.wide[k] = wide[r]
 		}
 	}
 	n.order = order
@@ -456,7 +483,7 @@ func (n *asofNode) probe(b *Batch) (*Batch, error) {
 	if err != nil {
 		return nil, err
 	}
-	ints, floats, strs, kind, err := asofValues(tc)
+	ints, floats, strs, wide, kind, err := asofValues(tc)
 	if err != nil {
 		return nil, err
 	}
@@ -478,6 +505,9 @@ func (n *asofNode) probe(b *Batch) (*Batch, error) {
 			case 2:
 				x, vs := strs[i], n.strs
 				k = asofSearch(n.op, int(lo[i]), int(hi[i]), func(k int) int { return bytes.Compare(vs[k], x) })
+			case 3:
+				x, vs := wide[i], n.wide
+				k = asofSearch(n.op, int(lo[i]), int(hi[i]), func(k int) int { return vs[k].Cmp(x) })
 			}
 		}
 		switch {

@@ -35,6 +35,36 @@ func TestAsofPlan(t *testing.T) {
 	if got != "[[2 20] [3 30] [<nil> 40]]" {
 		t.Errorf("got %s", got)
 	}
+	// A placeholder in the inequality, run twice with other values.
+	s, err := e.Prepare("SELECT l.x, r.v FROM l ASOF LEFT JOIN r ON l.k = r.k AND l.t >= r.t + ? ORDER BY l.x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		d    int64
+		want string
+	}{{0, "[[1 10] [2 20] [3 40]]"}, {1, "[[1 10] [2 20] [3 40]]"}, {2, "[[1 <nil>] [2 10] [3 30]]"}} {
+		rows, err := s.Query(context.Background(), []Arg{{Ordinal: 1, Value: c.d}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out [][]any
+		for {
+			b, err := rows.Next()
+			if err == io.EOF {
+				break
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < b.N; i++ {
+				out = append(out, []any{b.Cols[0].Value(i), b.Cols[1].Value(i)})
+			}
+		}
+		rows.Close()
+		if got := fmt.Sprint(out); got != c.want {
+			t.Errorf("+ %d: got %s, want %s", c.d, got, c.want)
+		}
+	}
 	// The words keep their meaning in strings and quoted names.
 	got = fmt.Sprint(queryAll(t, e, `SELECT 'a ASOF JOIN b ON x', "asof" FROM (SELECT 1 AS "asof") s`))
 	if got != "[[a ASOF JOIN b ON x 1]]" {
