@@ -17,9 +17,12 @@ import (
 //
 // The parser knows neither: asofJoins rewrites, on tokens,
 //
-//	a ASOF [LEFT [OUTER]] JOIN b ON cond   -> a [LEFT] JOIN b ON asofMarker(cond)
-//	a ASOF [LEFT [OUTER]] JOIN b USING (k, t) -> a [LEFT] JOIN b ON asofUsingMarker(k, t)
+//	a ASOF [INNER | LEFT [OUTER]] JOIN b ON cond   -> a [LEFT] JOIN b ON asofMarker(cond)
+//	a ASOF [INNER | LEFT [OUTER]] JOIN b USING (k, t) -> a [LEFT] JOIN b ON asofUsingMarker(k, t)
 //	a POSITIONAL JOIN b                    -> a JOIN b ON positionalMarker()
+//
+// (ASOF RIGHT and FULL joins are JOINs whose marker names end in _right__
+// or _full__.)
 //
 // and tableExpr reads the markers back into joinStep.asof and
 // joinStep.positional. The planner splits an ASOF condition into equality
@@ -83,11 +86,20 @@ func asofJoins(src string, toks []token) ([]token, error) {
 		if !t.is("asof") && !t.is("positional") || toks[i-1].kind == tkOp && toks[i-1].text == "." {
 			continue
 		}
-		j, left := i+1, false
-		if t.is("asof") && at(j).is("left") {
-			left, j = true, j+1
-			if at(j).is("outer") {
+		j, left, suffix := i+1, false, "__"
+		if t.is("asof") {
+			switch w := strings.ToLower(at(j).text); {
+			case at(j).kind != tkIdent:
+			case w == "inner":
 				j++
+			case w == "left" || w == "right" || w == "full":
+				left, j = w == "left", j+1
+				if w != "left" {
+					suffix = "_" + w + "__"
+				}
+				if at(j).is("outer") {
+					j++
+				}
 			}
 		}
 		if !at(j).is("join") {
@@ -121,7 +133,7 @@ func asofJoins(src string, toks []token) ([]token, error) {
 			if nx := at(k + 1); nx.kind != tkOp || nx.text != "(" {
 				return nil, errAt(src, toks[k].pos, "USING takes a list of columns in parentheses")
 			}
-			out = append(out, token{kind: tkIdent, text: "on", pos: toks[k].pos}, token{kind: tkIdent, text: asofUsingMarker, pos: toks[k].pos})
+			out = append(out, token{kind: tkIdent, text: "on", pos: toks[k].pos}, token{kind: tkIdent, text: strings.TrimSuffix(asofUsingMarker, "__") + suffix, pos: toks[k].pos})
 			toks = append(out, toks[k+1:]...)
 			continue
 		}
@@ -129,7 +141,7 @@ func asofJoins(src string, toks []token) ([]token, error) {
 		if end == k+1 {
 			return nil, errAt(src, toks[k].pos, "ON needs a condition")
 		}
-		out = append(out, toks[k], token{kind: tkIdent, text: asofMarker, pos: toks[k].pos}, token{kind: tkOp, text: "(", pos: toks[k].pos})
+		out = append(out, toks[k], token{kind: tkIdent, text: strings.TrimSuffix(asofMarker, "__") + suffix, pos: toks[k].pos}, token{kind: tkOp, text: "(", pos: toks[k].pos})
 		out = append(out, toks[k+1:end]...)
 		out = append(out, token{kind: tkOp, text: ")", pos: toks[end-1].pos})
 		toks = append(out, toks[end:]...)
@@ -391,6 +403,13 @@ func (n *asofNode) next(ctx context.Context) (*Batch, error) {
 			return nil, err
 		}
 		b, err := n.j.left.next(ctx)
+		if err == io.EOF && n.j.rightOuter && !n.j.rightDone {
+			// ASOF RIGHT or FULL JOIN: the right rows no left row chose.
+			n.j.rightDone = true
+			if out := n.j.unmatchedRight(); out.N > 0 {
+				return out, nil
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -517,6 +536,16 @@ func (n *asofNode) probe(b *Batch) (*Batch, error) {
 			li, ri = append(li, int32(i)), append(ri, -1)
 		}
 	}
+	if n.j.rightOuter {
+		if n.j.rmatched == nil {
+			n.j.rmatched = make([]bool, n.j.rall.N)
+		}
+		for _, r := range ri {
+			if r >= 0 {
+				n.j.rmatched[r] = true
+			}
+		}
+	}
 	return n.j.joined(b, li, ri), nil
 }
 
@@ -524,7 +553,12 @@ func (n *asofNode) close() { n.j.close() }
 
 func (n *asofNode) explain(x *explainer, depth int) {
 	kind := "INNER"
-	if n.j.leftOuter {
+	switch {
+	case n.j.leftOuter && n.j.rightOuter:
+		kind = "FULL"
+	case n.j.rightOuter:
+		kind = "RIGHT"
+	case n.j.leftOuter:
 		kind = "LEFT"
 	}
 	if len(n.j.lkeys) > 0 {

@@ -77,12 +77,12 @@ func TestAsofErrors(t *testing.T) {
 	exec(t, e, "CREATE TABLE l (k VARCHAR, t BIGINT)")
 	exec(t, e, "CREATE TABLE r (k VARCHAR, t BIGINT)")
 	for q, msg := range map[string]string{
-		"SELECT * FROM l ASOF JOIN r ON l.k = r.k":                      "needs an inequality",
-		"SELECT * FROM l ASOF JOIN r":                                   "needs an ON or USING",
-		"SELECT * FROM l ASOF JOIN r ON l.t >= r.t AND l.t <= r.t":      "one inequality",
-		"SELECT * FROM l ASOF JOIN r ON l.k = r.k OR l.t >= r.t":        "equalities and one inequality",
-		"SELECT * FROM l ASOF JOIN r ON l.k = r.k AND r.t >= 3":         "compare the two sides",
-		"SELECT * FROM l ASOF RIGHT JOIN r ON l.k = r.k AND l.t >= r.t": "not supported",
+		"SELECT * FROM l ASOF JOIN r ON l.k = r.k":                 "needs an inequality",
+		"SELECT * FROM l ASOF JOIN r":                              "needs an ON or USING",
+		"SELECT * FROM l ASOF JOIN r ON l.t >= r.t AND l.t <= r.t": "one inequality",
+		"SELECT * FROM l ASOF JOIN r ON l.k = r.k OR l.t >= r.t":   "equalities and one inequality",
+		"SELECT * FROM l ASOF JOIN r ON l.k = r.k AND r.t >= 3":    "compare the two sides",
+		"SELECT * FROM l ASOF CROSS JOIN r":                        "not supported",
 	} {
 		s, err := e.Prepare(q)
 		if err == nil {

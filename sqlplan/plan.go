@@ -474,19 +474,31 @@ func (p *planner) tableExpr(te sqlparser.TableExpr, outer *scope, before []joinS
 		}
 		step.on = x.Condition.On
 		step.using = identNames(x.Condition.Using)
-		if f, ok := step.on.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == asofMarker || f.Name.Lowered() == positionalMarker) {
+		asofKind := func(name, marker string) bool {
+			switch name {
+			case marker:
+			case strings.TrimSuffix(marker, "__") + "_right__":
+				step.full = true // ASOF RIGHT JOIN
+			case strings.TrimSuffix(marker, "__") + "_full__":
+				step.left, step.full = true, true
+			default:
+				return false
+			}
+			step.asof = true
+			return true
+		}
+		if f, ok := step.on.(*sqlparser.FuncExpr); ok && (asofKind(f.Name.Lowered(), asofMarker) || f.Name.Lowered() == positionalMarker) {
 			// ASOF JOIN ... ON, POSITIONAL JOIN (see asofJoins)
 			step.on = nil
 			if f.Name.Lowered() == positionalMarker {
 				step.positional = true
 			} else if ae, ok := oneArg(f); ok {
-				step.asof, step.on = true, ae
+				step.on = ae
 			} else {
 				return nil, errorf("ASOF JOIN takes one ON condition")
 			}
 		}
-		if f, ok := step.on.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == usingMarker || f.Name.Lowered() == asofUsingMarker) {
-			step.asof = f.Name.Lowered() == asofUsingMarker
+		if f, ok := step.on.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == usingMarker || asofKind(f.Name.Lowered(), asofUsingMarker)) {
 			// FULL JOIN ... USING (see rewrite)
 			step.on, step.using = nil, nil
 			for _, a := range f.Exprs {

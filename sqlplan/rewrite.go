@@ -184,7 +184,7 @@ var unsupportedWords = map[string]string{
 	"intersect": "INTERSECT here (only between whole SELECTs)", "except": "EXCEPT here (only between whole SELECTs)", "pivot": "PIVOT here (as a statement or in parentheses it is)", "unpivot": "UNPIVOT here (as a statement or in parentheses it is)",
 	"rlike": "the RLIKE operator (use regexp_matches())", "regexp": "the REGEXP operator (use regexp_matches())",
 	"recursive": "WITH RECURSIVE", "window": "WINDOW here (WINDOW name AS (...) after HAVING)",
-	"asof": "ASOF here (ASOF [LEFT] JOIN ... ON or USING)", "positional": "POSITIONAL here (POSITIONAL JOIN)", "semi": "SEMI JOIN here (only in the top level of a query, with ON)", "anti": "ANTI JOIN here (only in the top level of a query, with ON)",
+	"asof": "ASOF here (ASOF [INNER | LEFT | RIGHT | FULL] JOIN ... ON or USING)", "positional": "POSITIONAL here (POSITIONAL JOIN)", "semi": "SEMI JOIN here (only in the top level of a query, with ON)", "anti": "ANTI JOIN here (only in the top level of a query, with ON)",
 }
 
 // rewriteTokens rewrites toks (significant tokens of src).
