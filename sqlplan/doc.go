@@ -84,7 +84,10 @@
 // (quantified.go), SEMI JOIN and ANTI JOIN ... ON at the top level of a
 // query ([NOT] EXISTS, semiJoins), lateral derived tables and table functions in FROM
 // that name the items before them, with or without LATERAL, inner or LEFT
-// (lateral.go: FROM t, unnest(t.l) u(x));
+// (lateral.go: FROM t, unnest(t.l) u(x)); ASOF [INNER | LEFT | RIGHT |
+// FULL] JOIN ... ON equalities AND one inequality (>=, >, <=, <), or USING
+// (keys, t) meaning t >= t (the right side sorted once, each left row
+// binary-searched: asof.go), and POSITIONAL JOIN;
 // row values (a, b) = / <> / IN (...) (rowvalues.go; SQL's NULL rules, not
 // DuckDB's STRUCT comparison),
 // scalar subqueries, correlated or not (correlated ones run once per
