@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/carquet-go/carquet/parquet/file"
@@ -56,8 +57,21 @@ func Compact(path string, opts ...Option) (int64, error) {
 				w.SetKeyValue(kv.Key, kv.Value.Value)
 			}
 		}
-		if err := copyRows(w, g); err != nil {
-			return err
+		// Full row groups are copied as they are stored; the rows of the
+		// others are written again, into full ones.
+		for i := range g.Meta.RowGroups {
+			if full(&g.Meta.RowGroups[i], w.cfg) {
+				err := w.CopyRowGroup(g, i)
+				if err == nil {
+					continue
+				}
+				if !errors.Is(err, ErrNoRawCopy) {
+					return err
+				}
+			}
+			if err := copyRowGroupRows(w, g, i); err != nil {
+				return err
+			}
 		}
 		rows = w.NumRows()
 		return nil
@@ -68,12 +82,18 @@ func Compact(path string, opts ...Option) (int64, error) {
 	return rows, nil
 }
 
-// mergeable reports whether two row groups next to each other would fit
-// in one of cfg's size.
+// full reports whether a row group is large enough to keep as it is: at
+// least half the row group size.
+func full(rg *format.RowGroup, cfg *config) bool {
+	return 2*rg.NumRows >= cfg.rowGroupRows || 2*rg.TotalByteSize >= cfg.rowGroupBytes
+}
+
+// mergeable reports whether two row groups next to each other, neither
+// full, would fit in one of cfg's size.
 func mergeable(rgs []format.RowGroup, cfg *config) bool {
 	for i := 1; i < len(rgs); i++ {
 		a, b := &rgs[i-1], &rgs[i]
-		if a.NumRows+b.NumRows <= cfg.rowGroupRows && a.TotalByteSize+b.TotalByteSize <= cfg.rowGroupBytes {
+		if !full(a, cfg) && !full(b, cfg) && a.NumRows+b.NumRows <= cfg.rowGroupRows && a.TotalByteSize+b.TotalByteSize <= cfg.rowGroupBytes {
 			return true
 		}
 	}

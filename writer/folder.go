@@ -202,7 +202,17 @@ func copyFile(w *Writer, path string) error {
 
 // copyRows writes every row of f to w, in order.
 func copyRows(w *Writer, f *file.File) error {
-	r, err := f.NewReader(file.ReaderOptions{})
+	return readInto(w, f, file.ReaderOptions{})
+}
+
+// copyRowGroupRows writes the rows of row group rg of f to w.
+func copyRowGroupRows(w *Writer, f *file.File, rg int) error {
+	return readInto(w, f, file.ReaderOptions{RowGroups: []int{rg}})
+}
+
+// readInto writes the rows f's reader returns with opts to w.
+func readInto(w *Writer, f *file.File, opts file.ReaderOptions) error {
+	r, err := f.NewReader(opts)
 	if err != nil {
 		return err
 	}

@@ -321,10 +321,7 @@ func (w *Writer) flushRowGroup() error {
 		return err
 	}
 	idx := len(w.rowGroups)
-	ordinal := idx
-	if w.prev != nil {
-		ordinal += len(w.prev.RowGroups)
-	}
+	ordinal := idx + w.prevRowGroups()
 	rg := format.RowGroup{NumRows: w.rgRows, FileOffset: format.Some(w.out.off)}
 	if ordinal <= 32767 {
 		rg.Ordinal = format.Some(int16(ordinal))
