@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"bytes"
 	"database/sql"
 	"fmt"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/carquet-go/carquet/parquet/file"
+	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -404,4 +406,119 @@ func TestDeleteStreams(t *testing.T) {
 	if err := db.QueryRow("SELECT bool_and(id > prev) FROM (SELECT id, lag(id, 1, -1) OVER () AS prev FROM t)").Scan(&ordered); err != nil || !ordered {
 		t.Errorf("the rows are out of order after the rewrite: %v", err)
 	}
+}
+
+// TestDeleteCopiesUntouchedRowGroups: DELETE and UPDATE read only the row
+// groups their WHERE may match (by statistics, and by bloom filters) and
+// copy the others as stored, byte for byte.
+func TestDeleteCopiesUntouchedRowGroups(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.parquet")
+	// Written by another tool: gzip, which carquet's rewrites do not use,
+	// so a row group rewritten shows by its codec. k is a permutation of
+	// id: every row group's k spans the whole range, so only the bloom
+	// filters tell the row groups apart.
+	sch, err := writer.NewSchema(writer.Int64("id"), writer.String("k"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := writer.Create(path, sch, writer.WithRowGroupRows(10000), writer.WithCompression(format.Gzip), writer.WithBloomFilterFor("k", 10000, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range int64(100000) {
+		if err := w.WriteRow(i, fmt.Sprint("k", i*7919%100003)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db := openDSN(t, dir)
+	codecs := func() (out []string) {
+		f, err := file.OpenFile(path, file.Options{}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		for _, rg := range f.Meta.RowGroups {
+			out = append(out, rg.Columns[0].MetaData.Codec.String())
+		}
+		return out
+	}
+	chunks := func() [][]byte {
+		f, err := file.OpenFile(path, file.Options{}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		var out [][]byte
+		for rg := range f.NumRowGroups() {
+			var b []byte
+			for col := range f.Schema.Leaves {
+				ch, err := f.Chunk(rg, col)
+				if err != nil {
+					t.Fatal(err)
+				}
+				start, n, err := ch.ByteRange()
+				if err != nil {
+					t.Fatal(err)
+				}
+				data, err := f.ReadRange(start, n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b = append(b, data...)
+			}
+			out = append(out, b)
+		}
+		return out
+	}
+	unchanged := func(before, after [][]byte) []int {
+		var same []int
+		for rg := range min(len(before), len(after)) {
+			if bytes.Equal(before[rg], after[rg]) {
+				same = append(same, rg)
+			}
+		}
+		return same
+	}
+	before := chunks()
+	if len(before) != 10 {
+		t.Fatalf("%d row groups", len(before))
+	}
+	// By statistics: ids 5 and 55,555 are in row groups 0 and 5.
+	if n, _ := mustExec(t, db, "DELETE FROM t WHERE id IN (5, 55555)").RowsAffected(); n != 2 {
+		t.Fatalf("DELETE: %d rows", n)
+	}
+	after := chunks()
+	if got := fmt.Sprint(unchanged(before, after)); got != "[1 2 3 4 6 7 8 9]" {
+		t.Errorf("row groups copied as stored: %s, want all but 0 and 5", got)
+	}
+	if c := codecs(); len(c) != 10 || c[0] == "GZIP" || c[5] == "GZIP" || c[1] != "GZIP" || c[9] != "GZIP" {
+		t.Errorf("codecs after the DELETE: %v (the rewritten row groups 0 and 5 not GZIP, the others GZIP)", c)
+	}
+	// By bloom filter: the k of id 72,345 is in row group 7 only.
+	var k string
+	if err := db.QueryRow("SELECT k FROM t WHERE id = 72345").Scan(&k); err != nil {
+		t.Fatal(err)
+	}
+	var holders int64
+	if err := db.QueryRow("SELECT count(DISTINCT id // 10000) FROM t WHERE k = ?", k).Scan(&holders); err != nil {
+		t.Fatal(err)
+	}
+	before = after
+	n, _ := mustExec(t, db, "UPDATE t SET id = -id WHERE k = ?", k).RowsAffected()
+	after = chunks()
+	if same := unchanged(before, after); n < 1 || len(same) < 10-int(holders)-1 {
+		t.Errorf("UPDATE of %d rows in %d row groups: row groups copied as stored %v", n, holders, same)
+	}
+	var count, sum int64
+	if err := db.QueryRow("SELECT count(*), sum(abs(id)) FROM t").Scan(&count, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if count != 99998 || sum != 100000*99999/2-5-55555 {
+		t.Errorf("after DELETE and UPDATE: %d rows, sum %d", count, sum)
+	}
+	validFiles(t, path)
 }

@@ -36,6 +36,10 @@ type Request struct {
 	// NoPruning reads every row group and page (for tests and EXPLAIN
 	// comparisons); results are the same.
 	NoPruning bool
+	// RowGroups, when set, restricts the scan to these row groups of
+	// each file (by file index): a rewrite reads only the row groups that
+	// may hold the rows it changes (RowGroupsMayMatch).
+	RowGroups map[int][]int
 	// Codes names returned columns that may come back as coded vectors
 	// (vector.Vector.Dict and Codes) where their pages are dictionary
 	// encoded, for a consumer that groups or compares them by code. A
@@ -138,6 +142,49 @@ func (t *Table) Scan(ctx context.Context, req Request) (*Scanner, error) {
 	s.mem = newMemoryBudget(t.opts.Limits.MaxScanMemory)
 	s.start()
 	return s, nil
+}
+
+// RowGroupsMayMatch reports, for each row group of the table's file fi,
+// whether its statistics and bloom filters leave room for a row for which
+// filter holds (nil: every row group may match).
+func (t *Table) RowGroupsMayMatch(fi int, filter Predicate) ([]bool, error) {
+	f, err := t.File(fi)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bool, len(f.Meta.RowGroups))
+	if filter == nil {
+		for i := range out {
+			out[i] = true
+		}
+		return out, nil
+	}
+	for _, name := range Columns(nil, filter) {
+		if _, err := t.resolve(name); err != nil {
+			return nil, err
+		}
+	}
+	s := &Scanner{t: t, filter: normalize(filter)}
+	b := s.bindFile(fi, f)
+	if b.err != nil {
+		return nil, b.err
+	}
+	if !s.fileMayMatch(b) {
+		return out, nil
+	}
+	blooms := map[int]*bloom.Filter{}
+	for rg := range out {
+		if !s.rowGroupMayMatch(b, f, rg, s.filter) {
+			continue
+		}
+		clear(blooms)
+		ok, err := s.bloomMayMatch(b, f, rg, s.filter, blooms)
+		if err != nil {
+			return nil, err
+		}
+		out[rg] = ok
+	}
+	return out, nil
 }
 
 // resolve finds a table column, or a struct field below one by dotted path.
@@ -245,6 +292,9 @@ func (s *Scanner) plan(work chan<- *unit) {
 		pruned := 0
 		for rg := range f.Meta.RowGroups {
 			if f.Meta.RowGroups[rg].NumRows == 0 {
+				continue
+			}
+			if s.req.RowGroups != nil && !slices.Contains(s.req.RowGroups[fi], rg) {
 				continue
 			}
 			if s.filter != nil && !s.req.NoPruning && !s.rowGroupMayMatch(fb, f, rg, s.filter) {

@@ -5,8 +5,10 @@ import (
 	"io"
 	"strings"
 
+	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
+	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/writer"
 	"github.com/xwb1989/sqlparser"
 )
@@ -190,45 +192,135 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 	defer s.e.forget(tgt.path)
 	return writer.Rewrite(tgt.path, tgt.sch, func(w *writer.Writer) error {
 		s.e.forget(tgt.path) // read what is committed now that the locks are held
-		rp := p.child(p.src)
-		rp.writeHeld = true
-		defer rp.releaseAll()
-		sp, err := rp.planSelect(sel, nil)
-		if err != nil {
-			return err
-		}
 		con := constraintsOf(tgt.opts)
 		if con.primary != nil || con.unique != nil || len(con.foreign) > 0 {
 			// Keys are checked over the table's new contents as a whole.
+			rp := p.child(p.src)
+			rp.writeHeld = true
+			defer rp.releaseAll()
+			sp, err := rp.planSelect(sel, nil)
+			if err != nil {
+				return err
+			}
 			b, err := sp.drainAll(ctx)
 			if err != nil {
 				return err
 			}
 			return s.rewriteBatch(ctx, rp, w, tgt, con, items, b, change)
 		}
-		// Otherwise the rows stream through, a batch at a time: memory
-		// holds a batch and the row group being written, not the table.
-		defer sp.root.close()
-		for {
-			b, err := sp.root.next(ctx)
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			for i, c := range b.Cols {
-				if t := sp.cols[i].Type; c.T.Kind != t.Kind && storage(c.T) != storage(t) {
-					if b.Cols[i], err = castCol(c, t); err != nil {
-						return err
-					}
+		// Otherwise the row groups that the WHERE cannot match (by their
+		// statistics and bloom filters) are copied as stored, and the rows
+		// of the others stream through, a batch at a time: memory holds a
+		// batch and the row group being written, not the table.
+		f, may, done, err := s.rowGroupsToRead(p, tgt, te, where)
+		if err != nil {
+			return err
+		}
+		defer done()
+		for i := 0; i < len(may); {
+			if !may[i] {
+				if err := w.CopyRowGroup(f, i); err != nil {
+					return err
 				}
+				i++
+				continue
 			}
-			if err := s.rewriteBatch(ctx, rp, w, tgt, con, items, b, change); err != nil {
+			j := i
+			var rgs []int
+			for ; j < len(may) && may[j]; j++ {
+				rgs = append(rgs, j)
+			}
+			if err := s.streamRewrite(ctx, p, w, tgt, con, items, sel, rgs, change); err != nil {
 				return err
+			}
+			i = j
+		}
+		return nil
+	}, opts...)
+}
+
+// rowGroupsToRead opens the table's file and tells which of its row
+// groups the WHERE may match: the conjuncts the scan can test (found by
+// planning SELECT 1 FROM te WHERE ...) against each row group's
+// statistics and bloom filters. done releases the table.
+func (s *Stmt) rowGroupsToRead(p *planner, tgt *target, te *sqlparser.AliasedTableExpr, where *sqlparser.Where) (*file.File, []bool, func(), error) {
+	qp := p.child(p.src)
+	qp.writeHeld = true
+	tn := te.Expr.(sqlparser.TableName)
+	name := tn.Name.String()
+	if q := tn.Qualifier.String(); q != "" {
+		name = q + "." + name
+	}
+	table, _, err := qp.openTable(name)
+	if err != nil {
+		qp.releaseAll()
+		return nil, nil, nil, err
+	}
+	done := func() {
+		s.e.release(table)
+		qp.releaseAll()
+	}
+	fail := func(err error) (*file.File, []bool, func(), error) {
+		done()
+		return nil, nil, nil, err
+	}
+	f, err := table.File(0)
+	if err != nil {
+		return fail(err)
+	}
+	var filter scan.Predicate
+	if where != nil {
+		one := sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: sqlparser.NewIntVal([]byte("1"))}}
+		sp, err := qp.planSelect(cloneAST(&sqlparser.Select{SelectExprs: one, From: sqlparser.TableExprs{te}, Where: where}), nil)
+		if err != nil {
+			return fail(err)
+		}
+		sp.root.close()
+		for _, n := range qp.scans {
+			if n.t == table {
+				filter = n.req.Filter
 			}
 		}
-	}, opts...)
+	}
+	may, err := table.RowGroupsMayMatch(0, filter)
+	if err != nil {
+		return fail(err)
+	}
+	return f, may, done, nil
+}
+
+// streamRewrite reads the rows of the row groups rgs of the table through
+// sel and writes what change makes of them, a batch at a time.
+func (s *Stmt) streamRewrite(ctx context.Context, p *planner, w *writer.Writer, tgt *target, con *constraints, items sqlparser.SelectExprs,
+	sel *sqlparser.Select, rgs []int, change func(b *Batch, hit []bool) ([]*Col, error)) error {
+	rp := p.child(p.src)
+	rp.writeHeld = true
+	rp.onlyPath, rp.onlyRowGroups = tgt.path, rgs
+	defer rp.releaseAll()
+	sp, err := rp.planSelect(cloneAST(sel), nil)
+	if err != nil {
+		return err
+	}
+	defer sp.root.close()
+	for {
+		b, err := sp.root.next(ctx)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		for i, c := range b.Cols {
+			if t := sp.cols[i].Type; c.T.Kind != t.Kind && storage(c.T) != storage(t) {
+				if b.Cols[i], err = castCol(c, t); err != nil {
+					return err
+				}
+			}
+		}
+		if err := s.rewriteBatch(ctx, rp, w, tgt, con, items, b, change); err != nil {
+			return err
+		}
+	}
 }
 
 // rewriteBatch turns a batch of the rows read (the table's columns, the

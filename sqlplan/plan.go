@@ -62,6 +62,12 @@ type planner struct {
 	// set are the settings the statement runs with, read once when it
 	// starts (settings.go).
 	set settings
+	// onlyPath and onlyRowGroups restrict this planner's scans of the
+	// table at onlyPath to some of its row groups (a DELETE or UPDATE
+	// reads only those its WHERE may match; dml.go). Not passed to
+	// subqueries, which read the whole table.
+	onlyPath      string
+	onlyRowGroups []int
 }
 
 // ctxErr is the error of the statement's context once it is done: the

@@ -754,7 +754,10 @@ func (p *planner) scanOf(r *relation, unordered bool) node {
 	} else if len(r.pushed) > 1 {
 		req.Filter = scan.And{Terms: r.pushed}
 	}
-	if req.Filter == nil && len(r.used) == 0 {
+	if p.onlyPath != "" && r.table.Path == p.onlyPath {
+		req.RowGroups = map[int][]int{0: p.onlyRowGroups}
+	}
+	if req.Filter == nil && len(r.used) == 0 && req.RowGroups == nil {
 		// Only the row count matters (COUNT(*), or a side of a cross join).
 		return &footerCountNode{rel: r}
 	}

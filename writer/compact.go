@@ -1,7 +1,6 @@
 package writer
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/carquet-go/carquet/parquet/file"
@@ -60,16 +59,11 @@ func Compact(path string, opts ...Option) (int64, error) {
 		// Full row groups are copied as they are stored; the rows of the
 		// others are written again, into full ones.
 		for i := range g.Meta.RowGroups {
+			copy := copyRowGroupRows
 			if full(&g.Meta.RowGroups[i], w.cfg) {
-				err := w.CopyRowGroup(g, i)
-				if err == nil {
-					continue
-				}
-				if !errors.Is(err, ErrNoRawCopy) {
-					return err
-				}
+				copy = (*Writer).CopyRowGroup
 			}
-			if err := copyRowGroupRows(w, g, i); err != nil {
+			if err := copy(w, g, i); err != nil {
 				return err
 			}
 		}

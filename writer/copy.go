@@ -8,17 +8,27 @@ import (
 	"github.com/carquet-go/carquet/parquet/format"
 )
 
-// ErrNoRawCopy is returned by CopyRowGroup for a row group it cannot copy
-// as stored (an encrypted file or writer, a chunk whose recorded size
-// cannot be trusted); the caller copies its rows instead.
-var ErrNoRawCopy = errors.New("the row group cannot be copied as stored")
+// errNoRawCopy marks a row group that cannot be copied as stored (an
+// encrypted file or writer, a chunk whose recorded size cannot be
+// trusted): its rows are copied instead.
+var errNoRawCopy = errors.New("the row group cannot be copied as stored")
 
 // CopyRowGroup writes row group rg of f as it is stored, without decoding
 // a page: its column chunks' bytes, their metadata (statistics included)
 // with offsets moved to the new place, their page indexes and bloom
-// filters. f must have the writer's schema. Rows given to WriteBatch
-// before are written first, as a row group of their own.
+// filters. Where that cannot be done (encryption, an old writer's chunk
+// sizes) it writes the row group's rows instead. f must have the
+// writer's schema. Rows given to WriteBatch before are written first, as
+// a row group of their own.
 func (w *Writer) CopyRowGroup(f *file.File, rg int) error {
+	err := w.copyRowGroup(f, rg)
+	if errors.Is(err, errNoRawCopy) {
+		return copyRowGroupRows(w, f, rg)
+	}
+	return err
+}
+
+func (w *Writer) copyRowGroup(f *file.File, rg int) error {
 	if w.closed {
 		return ErrClosed
 	}
@@ -26,7 +36,7 @@ func (w *Writer) CopyRowGroup(f *file.File, rg int) error {
 		return w.err
 	}
 	if enc, _ := f.Encrypted(); enc || w.enc != nil {
-		return ErrNoRawCopy
+		return errNoRawCopy
 	}
 	if rg < 0 || rg >= f.NumRowGroups() {
 		return fmt.Errorf("writer: row group %d of %s, which has %d", rg, f.Name(), f.NumRowGroups())
@@ -43,7 +53,7 @@ func (w *Writer) CopyRowGroup(f *file.File, rg int) error {
 		if _, n, err := ch.ByteRange(); err != nil {
 			return err
 		} else if n != ch.Meta.TotalCompressedSize {
-			return ErrNoRawCopy // an old writer's chunk size, read with slack
+			return errNoRawCopy // an old writer's chunk size, read with slack
 		}
 		chunks[c] = ch
 	}
