@@ -248,4 +248,3 @@ func decodeCol(c *sqlplan.Col, n int) *sqlplan.Col {
 	}
 	return out
 }
-
