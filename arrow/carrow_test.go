@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math/big"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -368,3 +369,5 @@ func TestWriteTable(t *testing.T) {
 	got, sch = arrowAll(t, db, fmt.Sprintf("SELECT * FROM '%s'", out))
 	compareRows(t, sch, got, scanAll(t, db, "SELECT * FROM a"))
 }
+
+func tempDir() (string, error) { return os.MkdirTemp("", "carrow-bench") }
