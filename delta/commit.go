@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/carquet-go/carquet/delta/dv"
 	"github.com/carquet-go/carquet/objstore"
 )
 
@@ -34,6 +35,32 @@ type Add struct {
 	DataChange       bool              `json:"dataChange"`
 	// Stats is the file's statistics as JSON (see FileStats).
 	Stats string `json:"stats,omitempty"`
+	// DeletionVector marks the file's deleted rows (nil: none).
+	DeletionVector *dv.Descriptor `json:"deletionVector,omitempty"`
+}
+
+// Remove is a remove action of a commit: the logical file (path and
+// deletion vector) it names leaves the table.
+type Remove struct {
+	Path                 string             `json:"path"`
+	DeletionTimestamp    int64              `json:"deletionTimestamp"`
+	DataChange           bool               `json:"dataChange"`
+	ExtendedFileMetadata bool               `json:"extendedFileMetadata"`
+	PartitionValues      map[string]*string `json:"partitionValues"`
+	Size                 int64              `json:"size"`
+	Stats                string             `json:"stats,omitempty"`
+	DeletionVector       *dv.Descriptor     `json:"deletionVector,omitempty"`
+}
+
+// RemoveOf is the remove action of a live file (with its deletion
+// vector), stamped with the time now.
+func RemoveOf(a *AddFile) Remove {
+	pv := a.PartitionValues
+	if pv == nil {
+		pv = map[string]*string{}
+	}
+	return Remove{Path: a.URI, DeletionTimestamp: time.Now().UnixMilli(), DataChange: true, ExtendedFileMetadata: true,
+		PartitionValues: pv, Size: a.Size, Stats: a.StatsJSON, DeletionVector: a.DeletionVector}
 }
 
 // Commit is what one commit writes.
@@ -42,7 +69,10 @@ type Commit struct {
 	// (or one that changes them).
 	Protocol *Protocol
 	Metadata *Metadata
-	Adds     []Add
+	// Removes are written before Adds (a file whose deletion vector
+	// changes is removed and added again).
+	Removes []Remove
+	Adds    []Add
 	// Operation names the commit in its commitInfo ("WRITE", "CREATE
 	// TABLE", "CREATE TABLE AS SELECT"); OperationParameters go with it.
 	Operation           string
@@ -227,6 +257,11 @@ func (c *Commit) encode(v int64) ([]byte, error) {
 			mj.Configuration = map[string]string{}
 		}
 		if err := put("metaData", mj); err != nil {
+			return nil, err
+		}
+	}
+	for i := range c.Removes {
+		if err := put("remove", c.Removes[i]); err != nil {
 			return nil, err
 		}
 	}

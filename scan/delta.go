@@ -768,3 +768,31 @@ func isDeltaRoot(path string, store map[string]string) bool {
 	}
 	return delta.IsTable(path)
 }
+
+// DeltaFile returns a table of data file fi of a Delta table alone, read
+// without its deletion vector: every row of the file, in the file's order
+// (the i-th row of an ordered scan is the row at position i, which is
+// what a deletion vector counts). Its add's statistics still prune. The
+// caller closes the table.
+func (t *Table) DeltaFile(fi int) (*Table, error) {
+	if t.delta == nil {
+		return nil, fmt.Errorf("%s: not a Delta table", t.Path)
+	}
+	if fi < 0 || fi >= len(t.Files) {
+		return nil, fmt.Errorf("%s: no data file %d", t.Path, fi)
+	}
+	a := t.delta.adds[fi]
+	bare := &delta.AddFile{Path: a.Path, URI: a.URI, PartitionValues: a.PartitionValues, Size: a.Size, StatsJSON: a.StatsJSON}
+	return &Table{Name: t.Name, Path: t.Path, Columns: t.Columns, opts: t.opts, open: map[string]*file.File{},
+		Files: []FileRef{t.Files[fi]},
+		delta: &deltaState{snap: t.delta.snap, adds: []*delta.AddFile{bare}, dvs: map[int]*dvEntry{}}}, nil
+}
+
+// DeltaAdd returns the add action of data file fi of a Delta table (nil
+// for another table).
+func (t *Table) DeltaAdd(fi int) *delta.AddFile {
+	if t.delta == nil || fi < 0 || fi >= len(t.delta.adds) {
+		return nil
+	}
+	return t.delta.adds[fi]
+}

@@ -20,8 +20,9 @@ import (
 // first commit holds its protocol and metadata (and, for AS SELECT, its
 // first data file); INSERT writes a new data file and commits an add
 // action for it (package delta does the commit, with retries against
-// concurrent writers). DELETE, UPDATE, MERGE and the rest of the writes
-// that rewrite files are refused on Delta tables.
+// concurrent writers). DELETE and UPDATE write deletion vectors
+// (delta_dml.go); MERGE, DROP and CREATE OR REPLACE are refused on Delta
+// tables.
 
 // optionPrefix marks the table options (compression, row_group_rows...)
 // kept in a Delta table's configuration for its later INSERTs.

@@ -37,11 +37,11 @@ func (s *Stmt) dmlTarget(verb string, tables sqlparser.TableExprs) (*target, *sq
 	if q := tn.Qualifier.String(); q != "" {
 		name = q + "." + name
 	}
-	tgt, err := s.e.insertTarget(name, nil)
+	tgt, err := s.e.targetOf(name, nil, true)
 	if err != nil {
 		return nil, nil, s.src.locate(asError(err), tn.Name.String())
 	}
-	if tgt.folder {
+	if tgt.folder && tgt.delta == nil {
 		return nil, nil, unsupported(verb + " of a table that is a folder of files")
 	}
 	return tgt, te, nil
@@ -56,6 +56,11 @@ func (s *Stmt) deleteRows(ctx context.Context, p *planner) (Result, error) {
 	tgt, te, err := s.dmlTarget("DELETE", del.TableExprs)
 	if err != nil {
 		return Result{}, err
+	}
+	if tgt.delta != nil {
+		// Only the WHERE's columns are read.
+		n, err := s.deltaDML(ctx, p, tgt, te, nil, del.Where, nil)
+		return Result{RowsAffected: n}, err
 	}
 	items := sqlparser.SelectExprs{&sqlparser.StarExpr{}}
 	var deleted int64
@@ -104,7 +109,7 @@ func (s *Stmt) updateRows(ctx context.Context, p *planner) (Result, error) {
 		items = append(items, &sqlparser.AliasedExpr{Expr: ue.Expr})
 	}
 	var updated int64
-	err = s.rewriteTable(ctx, p, tgt, te, items, up.Where, func(b *Batch, hit []bool) ([]*Col, error) {
+	change := func(b *Batch, hit []bool) ([]*Col, error) {
 		cols := append([]*Col(nil), b.Cols[:len(tgt.fields)]...)
 		for _, h := range hit {
 			if h {
@@ -132,7 +137,12 @@ func (s *Stmt) updateRows(ctx context.Context, p *planner) (Result, error) {
 			cols[k] = out.c
 		}
 		return cols, nil
-	})
+	}
+	if tgt.delta != nil {
+		n, err := s.deltaDML(ctx, p, tgt, te, items, up.Where, change)
+		return Result{RowsAffected: n}, err
+	}
+	err = s.rewriteTable(ctx, p, tgt, te, items, up.Where, change)
 	return Result{RowsAffected: updated}, err
 }
 

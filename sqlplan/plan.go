@@ -68,6 +68,10 @@ type planner struct {
 	// subqueries, which read the whole table.
 	onlyPath      string
 	onlyRowGroups []int
+	// files are tables the FROM of this planner's query names by marker
+	// (a Delta data file read alone by DELETE or UPDATE: delta_dml.go);
+	// child planners do not see them.
+	files map[string]*scan.Table
 }
 
 // ctxErr is the error of the statement's context once it is done: the
@@ -591,11 +595,16 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 		if rel, ok := p.catalogRelation(name, alias); ok {
 			return rel, nil
 		}
-		tbl, path, err := p.openTable(name)
-		if err != nil {
-			return nil, p.src.locate(asError(err), t.Name.String())
+		tbl, path := p.files[name], ""
+		if tbl != nil {
+			path = tbl.Path
+		} else {
+			var err error
+			if tbl, path, err = p.openTable(name); err != nil {
+				return nil, p.src.locate(asError(err), t.Name.String())
+			}
+			p.acquired = append(p.acquired, tbl)
 		}
-		p.acquired = append(p.acquired, tbl)
 		if alias == "" {
 			alias = name
 			if isPathName(name) {
