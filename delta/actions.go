@@ -22,12 +22,15 @@ type action struct {
 
 // fileAction is an add or a remove.
 type fileAction struct {
-	Path            string             `json:"path"`
-	PartitionValues map[string]*string `json:"partitionValues"`
-	Size            int64              `json:"size"`
-	DataChange      bool               `json:"dataChange"`
-	Stats           *string            `json:"stats"`
-	DeletionVector  *dv.Descriptor     `json:"deletionVector"`
+	Path             string             `json:"path"`
+	PartitionValues  map[string]*string `json:"partitionValues"`
+	Size             int64              `json:"size"`
+	ModificationTime int64              `json:"modificationTime"`
+	// DeletionTimestamp is a remove's.
+	DeletionTimestamp *int64         `json:"deletionTimestamp"`
+	DataChange        bool           `json:"dataChange"`
+	Stats             *string        `json:"stats"`
+	DeletionVector    *dv.Descriptor `json:"deletionVector"`
 }
 
 // Metadata is the table's metaData action.

@@ -84,6 +84,13 @@ type Commit struct {
 	// table: only a protocol or metadata change conflicts with it. Other
 	// commits conflict also with a commit that removed files.
 	BlindAppend bool
+	// CheckpointInterval: a commit whose version is a multiple of it is
+	// followed by a checkpoint of that version (see WriteCheckpoint). 0
+	// takes the table's delta.checkpointInterval from Metadata when the
+	// commit sets it, else DefaultCheckpointInterval; < 0 writes none.
+	// The checkpoint is best effort: the commit stands without it (the
+	// table reads the same from its JSON commits).
+	CheckpointInterval int
 }
 
 // CommitOptions tune Commit.Write.
@@ -136,6 +143,7 @@ func (c *Commit) Write(root string, opts CommitOptions) (int64, error) {
 		}
 		err = st.createExclusive(join(root, commitName(v)), body)
 		if err == nil {
+			c.checkpoint(root, v, opts)
 			return v, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
@@ -375,4 +383,18 @@ func pathEscape(s string) string {
 		b.WriteByte(hex[c&15])
 	}
 	return b.String()
+}
+
+// checkpoint writes the checkpoint of version v when v is due one.
+func (c *Commit) checkpoint(root string, v int64, opts CommitOptions) {
+	n := c.CheckpointInterval
+	if n == 0 {
+		n = DefaultCheckpointInterval
+		if c.Metadata != nil {
+			n = CheckpointInterval(c.Metadata.Configuration)
+		}
+	}
+	if n > 0 && v > 0 && v%int64(n) == 0 {
+		WriteCheckpoint(root, v, opts.Store) // best effort: see CheckpointInterval
+	}
 }

@@ -37,6 +37,10 @@ type Snapshot struct {
 	// Store holds the object store options of a table whose Root is a
 	// URL (for its deletion vectors).
 	Store map[string]string
+
+	// tombstones are the remove actions of files not added again, for a
+	// checkpoint.
+	tombstones []*fileAction
 }
 
 // AddFile is a live data file of a snapshot.
@@ -49,7 +53,9 @@ type AddFile struct {
 	// partition column name; nil for a null value.
 	PartitionValues map[string]*string
 	Size            int64
-	DeletionVector  *dv.Descriptor
+	// ModificationTime is the add action's, in milliseconds.
+	ModificationTime int64
+	DeletionVector   *dv.Descriptor
 	// StatsJSON is the action's stats string, parsed on first use by Stats.
 	StatsJSON string
 
@@ -277,6 +283,8 @@ type replay struct {
 	metadata *Metadata
 	live     map[string]*AddFile // by path and deletion vector id
 	order    []string
+	removed  map[string]*fileAction // tombstones, by path and deletion vector id
+	rorder   []string
 	sidecars []string
 }
 
@@ -303,12 +311,21 @@ func (r *replay) apply(a *action) error {
 			r.order = append(r.order, k)
 		}
 		r.live[k] = af
+		delete(r.removed, k)
 	case a.Remove != nil:
 		p, err := r.resolve(a.Remove.Path)
 		if err != nil {
 			return err
 		}
-		delete(r.live, fileKey(p, a.Remove.DeletionVector))
+		k := fileKey(p, a.Remove.DeletionVector)
+		delete(r.live, k)
+		if r.removed == nil {
+			r.removed = map[string]*fileAction{}
+		}
+		if _, ok := r.removed[k]; !ok {
+			r.rorder = append(r.rorder, k)
+		}
+		r.removed[k] = a.Remove
 	case a.Sidecar != nil:
 		r.sidecars = append(r.sidecars, a.Sidecar.Path)
 	}
@@ -360,7 +377,7 @@ func (r *replay) addFile(a *fileAction) (*AddFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	af := &AddFile{Path: p, URI: a.Path, PartitionValues: a.PartitionValues, Size: a.Size, DeletionVector: a.DeletionVector}
+	af := &AddFile{Path: p, URI: a.Path, PartitionValues: a.PartitionValues, Size: a.Size, ModificationTime: a.ModificationTime, DeletionVector: a.DeletionVector}
 	if a.Stats != nil {
 		af.StatsJSON = *a.Stats
 	}
@@ -432,6 +449,12 @@ func (r *replay) snapshot(version int64) (*Snapshot, error) {
 		if af, ok := r.live[k]; ok {
 			s.Files = append(s.Files, af)
 			delete(r.live, k) // a key re-added after a remove is listed once
+		}
+	}
+	for _, k := range r.rorder {
+		if rm, ok := r.removed[k]; ok {
+			s.tombstones = append(s.tombstones, rm)
+			delete(r.removed, k)
 		}
 	}
 	return s, nil
@@ -571,7 +594,14 @@ func actionOf(col string, m map[string]any) *action {
 	a := &action{}
 	switch col {
 	case "add", "remove":
-		fa := &fileAction{Path: str(m["path"]), Size: num(m["size"])}
+		fa := &fileAction{Path: str(m["path"]), Size: num(m["size"]), ModificationTime: num(m["modificationTime"])}
+		if b, ok := m["dataChange"].(bool); ok {
+			fa.DataChange = b
+		}
+		if ts, ok := m["deletionTimestamp"]; ok && ts != nil {
+			t := num(ts)
+			fa.DeletionTimestamp = &t
+		}
 		if pv, ok := m["partitionValues"].(map[string]any); ok {
 			fa.PartitionValues = make(map[string]*string, len(pv))
 			for k, v := range pv {

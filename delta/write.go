@@ -55,7 +55,7 @@ var appendWriterFeatures = map[string]bool{
 	"columnMapping":       true, // mode none only: checked
 	"deletionVectors":     true,
 	"timestampNtz":        true,
-	"v2Checkpoint":        true, // no checkpoints are written
+	"v2Checkpoint":        true, // checkpoints of such tables are not written
 	"vacuumProtocolCheck": true,
 }
 

@@ -173,6 +173,8 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 		Protocol:    delta.WithDeletionVectors(snap.Protocol),
 		Operation:   verb,
 		ReadVersion: snap.Version,
+		// The interval as the table sets it.
+		CheckpointInterval: delta.CheckpointInterval(snap.Metadata.Configuration),
 		OperationParameters: map[string]string{
 			"predicate": fmt.Sprintf("[%q]", sqlparser.String(cond)),
 		},

@@ -81,6 +81,7 @@ func (e *Engine) appendDelta(tgt *target, batches [][]*vector.Vector, blind bool
 		OperationParameters: map[string]string{"mode": "Append", "partitionBy": "[]"},
 		ReadVersion:         tgt.delta.Version,
 		BlindAppend:         blind,
+		CheckpointInterval:  delta.CheckpointInterval(tgt.delta.Metadata.Configuration),
 	}
 	if _, err := c.Write(tgt.path, delta.CommitOptions{Store: e.opts.Store}); err != nil {
 		undo()
