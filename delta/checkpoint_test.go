@@ -2,9 +2,11 @@ package delta
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/carquet-go/carquet/delta/dv"
@@ -141,5 +143,42 @@ func TestWithDeletionVectors(t *testing.T) {
 	}
 	if p := WithDeletionVectors(Protocol{MinReaderVersion: 3, MinWriterVersion: 7, ReaderFeatures: []string{"deletionVectors"}, WriterFeatures: []string{"deletionVectors"}}); p != nil {
 		t.Errorf("upgraded %+v", p)
+	}
+}
+
+// A commit that upgrades the protocol to deletion vectors (a DELETE)
+// makes a concurrent blind append, read before it, conflict; a DELETE
+// conflicts with a concurrent remove of the file.
+func TestDeletionVectorCommitConflicts(t *testing.T) {
+	root := t.TempDir()
+	CreateLog(root)
+	typ := &Type{Name: "struct", Fields: []*Field{{Name: "id", Type: &Type{Name: "long"}, Nullable: true}}}
+	ss, _ := typ.SchemaString()
+	create := &Commit{Protocol: NewProtocol(typ), Metadata: &Metadata{ID: NewTableID(), SchemaString: ss}, ReadVersion: -1,
+		Adds: []Add{{Path: "a.parquet", Size: 1, Stats: `{"numRecords":3}`}}}
+	if _, err := create.Write(root, CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(root, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := dv.Inline(dv.Of(1))
+	del := func() *Commit {
+		return &Commit{Protocol: WithDeletionVectors(s.Protocol), ReadVersion: 0, Operation: "DELETE", Removes: []Remove{RemoveOf(s.Files[0])},
+			Adds: []Add{{Path: "a.parquet", Size: 1, DataChange: true, Stats: `{"numRecords":3,"tightBounds":false}`, DeletionVector: &d}}}
+	}
+	if v, err := del().Write(root, CommitOptions{}); err != nil || v != 1 {
+		t.Fatalf("%d %v", v, err)
+	}
+	app := &Commit{ReadVersion: 0, BlindAppend: true, Adds: []Add{{Path: "b.parquet", Size: 1}}}
+	if _, err := app.Write(root, CommitOptions{}); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "protocol") {
+		t.Fatalf("append: %v", err)
+	}
+	if _, err := del().Write(root, CommitOptions{}); !errors.Is(err, ErrConflict) {
+		t.Fatalf("second delete: %v", err)
+	}
+	if s, _ := Open(root, -1); s.Version != 1 || len(s.Files) != 1 || s.Files[0].DeletionVector == nil {
+		t.Fatalf("%+v", s)
 	}
 }

@@ -19,7 +19,8 @@ import (
 // the positions it holds for (and the file's deletion vector did not hold
 // yet) join that vector. The commit removes each file so changed (with its
 // old vector) and adds it again with the new one; UPDATE adds a new data
-// file of the rows' new versions in the same commit. A file whose
+// file of the rows' new versions in the same commit. A file left without
+// rows is only removed. A file whose
 // statistics rule the WHERE out is not read; no data file is rewritten.
 // The table's protocol is upgraded to the deletionVectors feature in the
 // same commit when it lacks it.
@@ -157,13 +158,21 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 			newRows = append(newRows, nb.Cols)
 		}
 	}
-	if len(files) == 0 {
+	if affected == 0 {
 		return 0, nil
 	}
-	bms := make([]*dv.Bitmap, len(files))
-	for k, f := range files {
-		bms[k] = f.bm
+	// A file none of whose rows are left is removed, not given a vector.
+	var bms []*dv.Bitmap
+	var kept []changed
+	var gone []*delta.AddFile
+	for _, f := range files {
+		if int64(f.bm.Cardinality()) >= f.rows {
+			gone = append(gone, f.add)
+			continue
+		}
+		bms, kept = append(bms, f.bm), append(kept, f)
 	}
+	files = kept
 	descs, undoDV, err := delta.WriteDeletionVectors(snap.Root, bms)
 	if err != nil {
 		return 0, fail(err)
@@ -178,6 +187,9 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 		OperationParameters: map[string]string{
 			"predicate": fmt.Sprintf("[%q]", sqlparser.String(cond)),
 		},
+	}
+	for _, a := range gone {
+		c.Removes = append(c.Removes, delta.RemoveOf(a))
 	}
 	for k, f := range files {
 		stats, err := delta.WideStats(f.add.StatsJSON, f.rows)

@@ -91,8 +91,20 @@ func TestDeltaDeleteSmall(t *testing.T) {
 	if err := execErr(e, "UPDATE t SET id = NULL WHERE id = 11", nil); err == nil || !strings.Contains(err.Error(), "NOT NULL") {
 		t.Fatalf("got %v", err)
 	}
+	// A subquery of the WHERE reads the whole table (its vectors applied).
+	if r := exec(t, e, "DELETE FROM t WHERE id IN (SELECT id + 1 FROM t WHERE s = 'c!')"); r.RowsAffected != 0 {
+		t.Fatalf("deleted %d", r.RowsAffected)
+	}
+	if r := exec(t, e, "DELETE FROM t WHERE id IN (SELECT id + 7 FROM t WHERE s = 'c!')"); r.RowsAffected != 1 {
+		t.Fatalf("deleted %d", r.RowsAffected)
+	}
+	expectRows(t, e, "SELECT id FROM t ORDER BY id", "[[11] [103]]")
+	// Files left without rows are removed.
 	exec(t, e, "DELETE FROM t")
 	expectRows(t, e, "SELECT COUNT(*) FROM t", "[[0]]")
+	if snap, err := delta.Open(root, -1); err != nil || len(snap.Files) != 0 {
+		t.Fatalf("%v", err)
+	}
 	exec(t, e, "INSERT INTO t VALUES (7, 'n')")
 	expectRows(t, e, "SELECT id, s FROM t", "[[7 n]]")
 	if after := dataFiles(t, root); len(after) != 4 {
