@@ -182,3 +182,20 @@ func TestDeletionVectorCommitConflicts(t *testing.T) {
 		t.Fatalf("%+v", s)
 	}
 }
+
+func TestCheckDeletable(t *testing.T) {
+	typ := &Type{Name: "struct", Fields: []*Field{{Name: "id", Type: &Type{Name: "long"}, Nullable: true}}}
+	for conf, want := range map[string]string{
+		"":                           "",
+		"delta.appendOnly":           "append-only",
+		"delta.enableChangeDataFeed": "change data feed",
+		"delta.enableRowTracking":    "row ids",
+	} {
+		s := &Snapshot{Root: "/t", Version: 4, Protocol: Protocol{MinReaderVersion: 1, MinWriterVersion: 2}, Schema: typ, ColumnMapping: "none",
+			Metadata: Metadata{Configuration: map[string]string{conf: "true"}}}
+		err := s.CheckDeletable()
+		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "/t (version 4)")) {
+			t.Errorf("%s: got %v", conf, err)
+		}
+	}
+}

@@ -494,11 +494,22 @@ func TestS3DeltaWrites(t *testing.T) {
 	if err := remote.QueryRow(`SELECT COUNT(DISTINCT id) FROM dw WHERE s = 'c'`).Scan(&n); err != nil || n != 30 {
 		t.Fatalf("concurrent inserts: %d rows, %v", n, err)
 	}
-	if logs := srv.Keys(t, "lake", "db/dw/_delta_log/"); len(logs) != 34 {
-		t.Fatalf("log after concurrent inserts: %d commits", len(logs))
+	// 34 commits, checkpoints of versions 10, 20 and 30, _last_checkpoint.
+	if logs := srv.Keys(t, "lake", "db/dw/_delta_log/"); len(logs) != 38 || !strings.HasSuffix(logs[len(logs)-1], "_last_checkpoint") {
+		t.Fatalf("log after concurrent inserts: %d files: %v", len(logs), logs)
 	}
 	at1 := openS3(t, srv, "s3://lake/db/", "delta_version=1")
 	if err := at1.QueryRow(`SELECT COUNT(*) FROM dw`).Scan(&n); err != nil || n != 1 {
 		t.Fatalf("delta_version=1: %d %v", n, err)
+	}
+	// DELETE and UPDATE in the bucket: inline deletion vectors.
+	execS3(t, remote, `DELETE FROM dw WHERE id % 2 = 0`)
+	execS3(t, remote, `UPDATE dw SET s = 'u' WHERE id < 100`)
+	var sum int64
+	if err := other.QueryRow(`SELECT COUNT(*), SUM(id) FROM dw WHERE s = 'u'`).Scan(&n, &sum); err != nil || n != 2 || sum != 4 {
+		t.Fatalf("after DELETE and UPDATE: %d rows, sum %d, %v", n, sum, err)
+	}
+	if err := other.QueryRow(`SELECT COUNT(*) FROM dw`).Scan(&n); err != nil || n != 16 {
+		t.Fatalf("after DELETE and UPDATE: %d rows, %v", n, err)
 	}
 }

@@ -32,7 +32,7 @@ const optionPrefix = "carquet."
 // files are written in the schema the log gives the table.
 func deltaTarget(name, path string, snap *delta.Snapshot) (*target, error) {
 	if err := snap.CheckAppendable(); err != nil {
-		return nil, &Error{Msg: fmt.Sprintf("INSERT into %q: %v", name, err), Offset: -1, Err: ErrUnsupported}
+		return nil, &Error{Msg: fmt.Sprintf("writing the Delta table %q: %v", name, err), Offset: -1, Err: ErrUnsupported}
 	}
 	sch, err := snap.Schema.ParquetSchema()
 	if err != nil {
