@@ -367,8 +367,9 @@ func TestStaleTempsRemoved(t *testing.T) {
 const bulkChildEnv = "CARQUET_CRASH_BULK"
 
 // bulkWriterChild runs, until killed, statement s into table t through an
-// Appender (one Appender per statement) and into the folder table f by
-// INSERT, with OPTIMIZE f after every third.
+// Appender (one Appender per statement), with an UPDATE of t after every
+// fourth, and into the folder table f by INSERT, with OPTIMIZE f after
+// every third.
 func bulkWriterChild(t *testing.T, db *sql.DB, ft, ff int) {
 	conn, err := db.Conn(context.Background())
 	if err != nil {
@@ -395,6 +396,13 @@ func bulkWriterChild(t *testing.T, db *sql.DB, ft, ff int) {
 				t.Fatalf("statement %d into t: %v", s, err)
 			}
 		}
+		if s >= ft && s%4 == 3 {
+			// An UPDATE that changes nothing a reader checks rewrites the
+			// file (the row groups it may match read, the others copied).
+			if _, err := db.Exec("UPDATE t SET pad = pad WHERE s = ?", s-1); err != nil {
+				t.Fatalf("UPDATE t after statement %d: %v", s, err)
+			}
+		}
 		if s >= ff {
 			if _, err := db.Exec(insertText("f", s)); err != nil {
 				t.Fatalf("statement %d into f: %v", s, err)
@@ -409,8 +417,9 @@ func bulkWriterChild(t *testing.T, db *sql.DB, ft, ff int) {
 }
 
 // TestBulkCrash SIGKILLs processes that load a one-file table through
-// Appenders (whose appends merge small row groups) and a folder table by
-// INSERTs and OPTIMIZE (which swaps the folder), at random moments: after
+// Appenders (whose appends merge small row groups) and rewrite it by
+// UPDATE, and a folder table by INSERTs and OPTIMIZE (which swaps the
+// folder), at random moments: after
 // each kill both tables open, every file validates, and each statement
 // is there whole or not at all. CARQUET_CRASH_KILLS sets the number of
 // kills (default 30):
