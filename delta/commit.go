@@ -74,7 +74,8 @@ type Commit struct {
 	Removes []Remove
 	Adds    []Add
 	// Operation names the commit in its commitInfo ("WRITE", "CREATE
-	// TABLE", "CREATE TABLE AS SELECT"); OperationParameters go with it.
+	// TABLE", "CREATE TABLE AS SELECT", "DELETE", "UPDATE", "OPTIMIZE");
+	// OperationParameters go with it.
 	Operation           string
 	OperationParameters map[string]string
 	// ReadVersion is the version the commit was prepared from: -1 creates
@@ -187,9 +188,24 @@ func (c *Commit) check(root string, v int64, data []byte) error {
 			return fmt.Errorf("%w: %s: version %d changed the table's metadata since version %d was read", ErrConflict, root, v, c.ReadVersion)
 		case a.Remove != nil && a.Remove.DataChange && !c.BlindAppend:
 			return fmt.Errorf("%w: %s: version %d removed files (%s) since version %d was read", ErrConflict, root, v, a.Remove.Path, c.ReadVersion)
+		case a.Remove != nil && c.removes(a.Remove.Path):
+			// A rewrite (OPTIMIZE: dataChange false) took a file this
+			// commit removes: its rows would be there twice.
+			return fmt.Errorf("%w: %s: version %d rewrote %s (a file this commit removes) since version %d was read", ErrConflict, root, v, a.Remove.Path, c.ReadVersion)
 		}
 		return nil
 	})
+}
+
+// removes reports whether the commit removes the data file at path (an
+// action's path).
+func (c *Commit) removes(path string) bool {
+	for i := range c.Removes {
+		if c.Removes[i].Path == path {
+			return true
+		}
+	}
+	return false
 }
 
 // The JSON forms of the actions a commit writes.
