@@ -21,8 +21,10 @@ import (
 // first data file); INSERT writes a new data file and commits an add
 // action for it (package delta does the commit, with retries against
 // concurrent writers). DELETE and UPDATE write deletion vectors
-// (delta_dml.go); MERGE, DROP and CREATE OR REPLACE are refused on Delta
-// tables.
+// (delta_dml.go); OPTIMIZE compacts the small data files
+// (delta_optimize.go); VACUUM deletes the files no version within the
+// retention needs (vacuum.go); MERGE, DROP and CREATE OR REPLACE are
+// refused on Delta tables.
 
 // optionPrefix marks the table options (compression, row_group_rows...)
 // kept in a Delta table's configuration for its later INSERTs.

@@ -1,6 +1,8 @@
 package sqlplan
 
 import (
+	"context"
+
 	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/writer"
 )
@@ -12,6 +14,8 @@ import (
 // other writers, or appends while the file was being read, left with many
 // small ones. For a folder table it merges each run of small files (one
 // per INSERT) into one (writer.CompactFolder), swapping the folder whole.
+// A Delta table's small data files are compacted by a commit
+// (delta_optimize.go).
 
 // prepareOptimize prepares OPTIMIZE name.
 func (e *Engine) prepareOptimize(s *Stmt, text string, toks []token) (*Stmt, error) {
@@ -25,10 +29,13 @@ func (e *Engine) prepareOptimize(s *Stmt, text string, toks []token) (*Stmt, err
 
 // optimize runs OPTIMIZE; RowsAffected is the number of rows rewritten
 // (0 when the table's row groups were full already).
-func (s *Stmt) optimize() (Result, error) {
-	tg, err := s.e.insertTarget(s.table, nil)
+func (s *Stmt) optimize(ctx context.Context, p *planner) (Result, error) {
+	tg, err := s.e.targetOf(s.table, nil, true)
 	if err != nil {
 		return Result{}, err
+	}
+	if tg.delta != nil {
+		return s.optimizeDelta(ctx, p, tg) // delta_optimize.go
 	}
 	if objstore.IsURL(tg.path) {
 		return Result{}, remoteRewrite(tg.path, "OPTIMIZE")

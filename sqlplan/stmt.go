@@ -33,6 +33,7 @@ const (
 	kindSequence  // CREATE / DROP SEQUENCE
 	kindSet       // SET, RESET, PRAGMA name = value (settings.go)
 	kindOptimize  // OPTIMIZE t (optimize.go)
+	kindVacuum    // VACUUM t [RETAIN n HOURS [FORCE]] [DRY RUN] (vacuum.go)
 	kindMacro     // CREATE MACRO / FUNCTION
 	kindDropMacro // DROP MACRO / FUNCTION
 )
@@ -81,6 +82,8 @@ type Stmt struct {
 	byName bool
 	// set is a SET or RESET of a setting.
 	set *setSpec
+	// vacuum is VACUUM's retention and options.
+	vacuum *vacuumSpec
 }
 
 // Split splits SQL text into statements at semicolons outside quotes and
@@ -329,7 +332,9 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (
 		return e.prepareSet(s, text, toks)
 	case "optimize":
 		return e.prepareOptimize(s, text, toks)
-	case "use", "attach", "detach", "install", "load", "vacuum", "checkpoint", "analyze", "call", "export", "import", "grant", "revoke", "lock", "unlock", "prepare", "execute", "deallocate", "summarize":
+	case "vacuum":
+		return e.prepareVacuum(s, text, toks)
+	case "use", "attach", "detach", "install", "load", "checkpoint", "analyze", "call", "export", "import", "grant", "revoke", "lock", "unlock", "prepare", "execute", "deallocate", "summarize":
 		return nil, refuse(0, strings.ToUpper(first))
 	case "pivot", "unpivot":
 		query := e.pivotQuery

@@ -1114,7 +1114,7 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 		return Result{}, s.e.execSet(s.set, sess)
 	}
 	switch s.kind {
-	case kindInsert, kindCreate, kindCreateAs, kindDrop, kindDelete, kindUpdate, kindCopy, kindAlter, kindOptimize:
+	case kindInsert, kindCreate, kindCreateAs, kindDrop, kindDelete, kindUpdate, kindCopy, kindAlter, kindOptimize, kindVacuum:
 		if s.e.opts.ReadOnly {
 			return Result{}, &Error{Msg: ErrReadOnly.Error() + ": " + s.verb() + " refused", Offset: -1, Err: ErrReadOnly}
 		}
@@ -1151,7 +1151,12 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 		if tx != nil {
 			return Result{}, unsupported("OPTIMIZE inside a transaction")
 		}
-		return s.optimize()
+		return s.optimize(ctx, p)
+	case kindVacuum:
+		if tx != nil {
+			return Result{}, unsupported("VACUUM inside a transaction")
+		}
+		return s.vacuumTable()
 	case kindAlter:
 		if tx != nil {
 			return Result{}, unsupported("ALTER TABLE inside a transaction")
@@ -1186,6 +1191,8 @@ func (s *Stmt) verb() string {
 		return "ALTER TABLE"
 	case kindOptimize:
 		return "OPTIMIZE"
+	case kindVacuum:
+		return "VACUUM"
 	}
 	return "statement"
 }

@@ -1,0 +1,166 @@
+package sqlplan
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/carquet-go/carquet/delta"
+	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/writer"
+	"github.com/xwb1989/sqlparser"
+)
+
+// OPTIMIZE of a Delta table compacts its small data files: those with
+// fewer rows than a row group of the table (its row_group_rows option,
+// else the engine's) or smaller than deltaSmallFile bytes. Their live
+// rows (deletion vectors applied), file after file in the table's order,
+// are written to one new data file, and one commit removes the old files
+// and adds the new one, all with dataChange false, operation "OPTIMIZE".
+// The new file comes last in the table's order: the rows keep their order
+// when the small files are the last ones (as INSERTs leave them), and a
+// large file among them ends up before the compacted rows. A single small
+// file is rewritten only when it has a deletion vector (its deleted rows
+// are dropped). Concurrent appends do not conflict with the commit; a
+// concurrent DELETE or UPDATE of a file it removes does (see
+// delta.Commit). Versions before it still read the old files until VACUUM
+// deletes them.
+
+// deltaSmallFile is the size under which OPTIMIZE rewrites a Delta data
+// file whatever its row count.
+const deltaSmallFile = 32 << 20
+
+// optimizeDelta runs OPTIMIZE of the Delta table tgt; RowsAffected is the
+// number of rows written to the new file.
+func (s *Stmt) optimizeDelta(ctx context.Context, p *planner, tgt *target) (Result, error) {
+	opts, err := s.e.writeOptions(tgt.opts)
+	if err != nil {
+		return Result{}, err
+	}
+	rgRows := s.e.opts.RowGroupRows
+	if v, ok := tgt.opts["row_group_rows"]; ok {
+		rgRows, _ = strconv.ParseInt(v, 10, 64) // checked by writeOptions
+	}
+	if rgRows <= 0 {
+		rgRows = writer.DefaultRowGroupRows
+	}
+	e := s.e
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	defer e.forget(tgt.path)
+	e.forget(tgt.path) // read the latest version
+	tbl, _, err := e.openTableWriteHeld(tgt.name)
+	if err != nil {
+		return Result{}, err
+	}
+	defer e.release(tbl)
+	snap := tbl.Snapshot()
+	if snap == nil {
+		return Result{}, errorf("OPTIMIZE %q: the table is no longer a Delta table", tgt.name)
+	}
+	fail := func(err error) error {
+		return fmt.Errorf("OPTIMIZE %q (Delta version %d): %w", tgt.name, snap.Version, err)
+	}
+	if err := snap.CheckAppendable(); err != nil {
+		return Result{}, &Error{Msg: fmt.Sprintf("OPTIMIZE %q: %v", tgt.name, err), Offset: -1, Err: ErrUnsupported}
+	}
+	tgt, err = deltaTarget(tgt.name, tgt.path, snap)
+	if err != nil {
+		return Result{}, err
+	}
+	var small []int
+	withDV := false
+	for i := range tbl.Files {
+		a := tbl.DeltaAdd(i)
+		st, err := a.Stats()
+		if err != nil {
+			return Result{}, fail(err)
+		}
+		if a.Size < deltaSmallFile || st != nil && st.NumRecords >= 0 && st.NumRecords < rgRows {
+			small = append(small, i)
+			withDV = withDV || a.DeletionVector != nil
+		}
+	}
+	if len(small) < 2 && !(len(small) == 1 && withDV) {
+		return Result{}, nil
+	}
+	sel := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}},
+		From: sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(deltaFileMarker)}}}}
+	read := func(ft *scan.Table) (*Batch, error) {
+		defer ft.Close()
+		rp := p.child(p.src)
+		rp.writeHeld = true
+		rp.files = map[string]*scan.Table{deltaFileMarker: ft}
+		defer rp.releaseAll()
+		sp, err := rp.planSelect(cloneAST(sel), nil)
+		if err != nil {
+			return nil, err
+		}
+		return sp.drainAll(ctx)
+	}
+	c := &delta.Commit{
+		Operation:           "OPTIMIZE",
+		OperationParameters: map[string]string{"predicate": "[]", "zOrderBy": "[]", "auto": "false"},
+		ReadVersion:         snap.Version,
+		CheckpointInterval:  delta.CheckpointInterval(snap.Metadata.Configuration),
+	}
+	var written int64
+	add, undo, err := e.writeDeltaFile(ctx, tgt.path, tgt.sch, tgt.dtype, opts, func(w *writer.Writer) error {
+		for _, i := range small {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			a := tbl.DeltaAdd(i)
+			ft, err := tbl.DeltaFile(i)
+			if err != nil {
+				return err
+			}
+			b, err := read(ft)
+			if err != nil {
+				return fmt.Errorf("file %s: %w", a.URI, err)
+			}
+			bm, err := snap.Deletions(a)
+			if err != nil {
+				return err
+			}
+			if !bm.IsEmpty() {
+				keep := make([]int32, 0, b.N)
+				for r := 0; r < b.N; r++ {
+					if !bm.Contains(uint64(r)) {
+						keep = append(keep, int32(r))
+					}
+				}
+				b = takeBatch(b, keep)
+			}
+			vecs, err := deltaVectors(tgt, b.Cols)
+			if err != nil {
+				return fmt.Errorf("file %s: %w", a.URI, err)
+			}
+			if vecs != nil {
+				if err := w.WriteBatch(vecs); err != nil {
+					return err
+				}
+				written += int64(b.N)
+			}
+			rm := delta.RemoveOf(a)
+			rm.DataChange = false
+			c.Removes = append(c.Removes, rm)
+		}
+		return nil
+	})
+	if err != nil {
+		return Result{}, fail(err)
+	}
+	if written > 0 {
+		add.DataChange = false
+		c.Adds = []delta.Add{add}
+	} else {
+		undo() // every row was deleted: the files only leave
+		undo = func() {}
+	}
+	if _, err := c.Write(tgt.path, delta.CommitOptions{Store: e.opts.Store}); err != nil {
+		undo()
+		return Result{}, fmt.Errorf("OPTIMIZE %q (read at Delta version %d): %w", tgt.name, snap.Version, err)
+	}
+	return Result{RowsAffected: written}, nil
+}
