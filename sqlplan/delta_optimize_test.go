@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -182,4 +183,64 @@ func TestDeltaOptimizeDeletionVectors(t *testing.T) {
 		t.Fatal("the table reads differently after VACUUM")
 	}
 	expectRows(t, e, "SELECT s FROM t WHERE id = 13", "[[updated]]")
+}
+
+// INSERTs of another engine while OPTIMIZE runs do not conflict with it;
+// a DELETE prepared before an OPTIMIZE of its file and committed after it
+// does.
+func TestDeltaOptimizeConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	e1, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e1.Close()
+	e2, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e2.Close()
+	exec(t, e1, "CREATE TABLE c (w INT, i INT) USING delta")
+	for i := 0; i < 30; i++ {
+		exec(t, e1, fmt.Sprintf("INSERT INTO c VALUES (0, %d)", i))
+	}
+	const per = 30
+	done := make(chan error, 1)
+	go func() {
+		for i := 0; i < per; i++ {
+			s, err := e2.Prepare(fmt.Sprintf("INSERT INTO c VALUES (1, %d)", i))
+			if err == nil {
+				_, err = s.Exec(context.Background(), nil, nil)
+			}
+			if err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	for k := 0; k < 3; k++ {
+		exec(t, e1, "OPTIMIZE c")
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	expectRows(t, e1, "SELECT w, COUNT(*), COUNT(DISTINCT i) FROM c GROUP BY w ORDER BY w", fmt.Sprintf("[[0 30 30] [1 %d %d]]", per, per))
+	root := filepath.Join(dir, "c")
+	// A DELETE read before an OPTIMIZE, committed after it.
+	exec(t, e1, "INSERT INTO c VALUES (2, 0)")
+	exec(t, e1, "INSERT INTO c VALUES (2, 1)")
+	snap, err := delta.Open(root, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec(t, e1, "OPTIMIZE c")
+	if v, _ := delta.Latest(root); v != snap.Version+1 {
+		t.Fatalf("OPTIMIZE did not commit (latest %d, read %d)", v, snap.Version)
+	}
+	del := &delta.Commit{Removes: []delta.Remove{delta.RemoveOf(snap.Files[0])}, Operation: "DELETE", ReadVersion: snap.Version}
+	if _, err := del.Write(root, delta.CommitOptions{}); !errors.Is(err, delta.ErrConflict) {
+		t.Fatalf("DELETE after OPTIMIZE: %v", err)
+	}
+	expectRows(t, e1, "SELECT COUNT(*) FROM c", fmt.Sprintf("[[%d]]", 30+per+2))
 }
