@@ -82,7 +82,22 @@ func Vacuum(root string, opts VacuumOptions) ([]string, error) {
 		retain = opts.Retain
 	}
 	horizon := time.Now().Add(-retain)
+	// Paths are compared with the root's symbolic links resolved: a
+	// file: URI may name a live file through another path.
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fail("%v", err)
+	}
 	keep := map[string]bool{}
+	mark := func(p string) {
+		p = filepath.Clean(p)
+		if rel, ok := strings.CutPrefix(p, abs+string(filepath.Separator)); ok {
+			keep[filepath.Join(real, rel)] = true
+		} else if r, err := filepath.EvalSymlinks(p); err == nil {
+			keep[r] = true
+		}
+		keep[p] = true
+	}
 	keepDV := func(d *dv.Descriptor) error {
 		if d == nil || d.StorageType == dv.StorageInline {
 			return nil
@@ -91,11 +106,11 @@ func Vacuum(root string, opts VacuumOptions) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		keep[filepath.Clean(p)] = true
+		mark(p)
 		return nil
 	}
 	for _, f := range snap.Files {
-		keep[filepath.Clean(f.Path)] = true
+		mark(f.Path)
 		if err := keepDV(f.DeletionVector); err != nil {
 			return nil, fail("deletion vector of %s: %v", f.URI, err)
 		}
@@ -109,17 +124,17 @@ func Vacuum(root string, opts VacuumOptions) ([]string, error) {
 		if err != nil {
 			return nil, fail("%v", err)
 		}
-		keep[filepath.Clean(p)] = true
+		mark(p)
 		if err := keepDV(t.DeletionVector); err != nil {
 			return nil, fail("deletion vector of %s: %v", t.Path, err)
 		}
 	}
 	var gone []string
-	err = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if p == abs {
+		if p == real {
 			return nil
 		}
 		name := d.Name()
@@ -146,7 +161,7 @@ func Vacuum(root string, opts VacuumOptions) ([]string, error) {
 				return err
 			}
 		}
-		rel, _ := filepath.Rel(abs, p)
+		rel, _ := filepath.Rel(real, p)
 		gone = append(gone, filepath.ToSlash(rel))
 		return nil
 	})

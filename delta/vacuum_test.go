@@ -126,3 +126,35 @@ func TestCommitRewriteConflicts(t *testing.T) {
 		t.Fatalf("optimize after delete: %v", err)
 	}
 }
+
+// A live file named by a file: URI through another path than the root's
+// (a symbolic link) is kept.
+func TestVacuumSymlinkedRoot(t *testing.T) {
+	realDir := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(realDir, link); err != nil {
+		t.Skip(err)
+	}
+	root := filepath.Join(link, "t")
+	if err := CreateLog(root); err != nil {
+		t.Fatal(err)
+	}
+	c := &Commit{Protocol: &Protocol{MinReaderVersion: 1, MinWriterVersion: 2}, Metadata: &Metadata{ID: NewTableID(), SchemaString: `{"type":"struct","fields":[{"name":"a","type":"long","nullable":true,"metadata":{}}]}`},
+		Adds:      []Add{{Path: "file://" + filepath.ToSlash(filepath.Join(realDir, "t", "abs.parquet")), DataChange: true}, {Path: "rel.parquet", DataChange: true}},
+		Operation: "CREATE TABLE", ReadVersion: -1}
+	if _, err := c.Write(root, CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	for _, n := range []string{"abs.parquet", "rel.parquet", "stray.parquet"} {
+		p := filepath.Join(realDir, "t", n)
+		if err := os.WriteFile(p, []byte("x"), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, old, old)
+	}
+	gone, err := Vacuum(root, VacuumOptions{Retain: 0, Force: true})
+	if err != nil || !slices.Equal(gone, []string{"stray.parquet"}) {
+		t.Fatalf("vacuum: %q %v", gone, err)
+	}
+}
