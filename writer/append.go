@@ -183,9 +183,10 @@ func Append(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
 	a.w = w
 	a.footerStart = a.size - 8 - int64(len(old.FooterBytes()))
 	meta := *old.Meta
-	if err := a.mergeTail(old, &meta); err != nil {
+	if err := a.mergeTail(old, &meta, opts); err != nil {
 		return fail(err)
 	}
+	w = a.w
 	a.reclaimCut = reclaimCut(old, meta.RowGroups, a.footerStart)
 	w.prev = &meta
 	w.out = nil // placed by begin, when the first bytes are written
@@ -224,7 +225,7 @@ const mergeBytes = 1 << 20
 // and no reader has the file open, and drops them from meta: they are
 // written again, ahead of the new rows, as one row group. A file read by
 // others keeps them (its readers may still read them).
-func (a *appendFile) mergeTail(old *file.File, meta *format.FileMetaData) error {
+func (a *appendFile) mergeTail(old *file.File, meta *format.FileMetaData, opts []Option) error {
 	rgs := meta.RowGroups
 	first := len(rgs)
 	var rows, bytes int64
@@ -257,9 +258,28 @@ func (a *appendFile) mergeTail(old *file.File, meta *format.FileMetaData) error 
 	for i := first; i < len(rgs); i++ {
 		run = append(run, i)
 	}
+	if err := carryRows(a.w, old, run); err != nil {
+		// Rows that do not read (a damaged row group) or do not write
+		// back: the row groups stay as they are, and the append goes on
+		// with a fresh writer.
+		w, err := newWriter(a.f, old.Schema, opts)
+		if err != nil {
+			return err
+		}
+		a.w = w
+		return nil
+	}
+	a.w.carried = a.w.NumRows()
+	a.merged = true
+	meta.RowGroups = rgs[:first:first]
+	return nil
+}
+
+// carryRows writes the rows of the row groups run of old to w.
+func carryRows(w *Writer, old *file.File, run []int) error {
 	r, err := old.NewReader(file.ReaderOptions{RowGroups: run, Fresh: true})
 	if err != nil {
-		return fmt.Errorf("writer: append to %s: %w", a.path, err)
+		return err
 	}
 	var batches [][]*vector.Vector
 	for {
@@ -268,18 +288,15 @@ func (a *appendFile) mergeTail(old *file.File, meta *format.FileMetaData) error 
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("writer: append to %s: reading its last row groups: %w", a.path, err)
+			return err
 		}
 		batches = append(batches, b.Columns)
 	}
 	for _, b := range batches {
-		if err := a.w.WriteBatch(b); err != nil {
-			return fmt.Errorf("writer: append to %s: writing its last row groups again: %w", a.path, err)
+		if err := w.WriteBatch(b); err != nil {
+			return err
 		}
 	}
-	a.w.carried = a.w.NumRows()
-	a.merged = true
-	meta.RowGroups = rgs[:first:first]
 	return nil
 }
 

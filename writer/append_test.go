@@ -763,3 +763,41 @@ func TestAppendWhileReading(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendDamagedTail: a last row group that does not read (a page that
+// fails its CRC) is not merged: the append adds its rows after it, as
+// appends did before merging.
+func TestAppendDamagedTail(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.parquet")
+	createWith(t, path, appendSchema(t), appendBatch(0, 10))
+	f, err := file.OpenFile(path, file.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := f.Chunk(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, n, err := ch.ByteRange()
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[start+n-1] ^= 0xff // the last byte of the id column's last page
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	appendOne(t, path, 10, 1)
+	g, err := file.OpenFile(path, file.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if k := g.NumRowGroups(); k != 2 || g.NumRows() != 11 {
+		t.Errorf("%d row groups, %d rows after appending to a damaged file", k, g.NumRows())
+	}
+}
