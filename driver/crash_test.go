@@ -84,6 +84,10 @@ func TestSQLWriterChild(t *testing.T) {
 		bulkWriterChild(t, db, tables[0].first, tables[1].first)
 		return
 	}
+	if os.Getenv(deltaCrashEnv) != "" {
+		deltaWriterChild(t, db, tables[0].first)
+		return
+	}
 	for s := lo; ; s++ {
 		more := false
 		for _, tb := range tables {
@@ -469,4 +473,112 @@ func TestBulkCrash(t *testing.T) {
 	if nt < 5 || nf < 5 {
 		t.Errorf("only %d and %d statements committed: the children did not get far", nt, nf)
 	}
+}
+
+const deltaCrashEnv = "CARQUET_CRASH_DELTA"
+
+// deltaWriterChild runs, until killed, INSERT statement s into the Delta
+// table d (a commit each, a checkpoint every tenth), and after every
+// fifth a DELETE of statement s-3 (deletion vectors).
+func deltaWriterChild(t *testing.T, db *sql.DB, first int) {
+	for s := first; ; s++ {
+		if _, err := db.Exec(insertText("d", s)); err != nil {
+			t.Fatalf("statement %d into d: %v", s, err)
+		}
+		if s%5 == 4 && s >= 3 {
+			if _, err := db.Exec("DELETE FROM d WHERE s = ?", s-3); err != nil {
+				t.Fatalf("DELETE of statement %d: %v", s-3, err)
+			}
+		}
+	}
+}
+
+// TestDeltaCrash SIGKILLs processes that INSERT into and DELETE from a
+// Delta table (commits, deletion vectors, checkpoints) at random moments:
+// after each kill the table opens at its latest version, every statement
+// is whole or absent (a DELETE removes a whole statement), and only
+// statements a DELETE may have removed are missing. CARQUET_CRASH_KILLS
+// sets the number of kills (default 20).
+func TestDeltaCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	want := 20
+	if n, err := strconv.Atoi(os.Getenv("CARQUET_CRASH_KILLS")); err == nil && n > 0 {
+		want = n
+	}
+	dir := t.TempDir()
+	db := openDSN(t, dir)
+	mustExec(t, db, "CREATE TABLE d (s BIGINT, k BIGINT, n BIGINT, pad VARCHAR) USING delta")
+	db.Close()
+	rng := rand.New(rand.NewPCG(5, 9))
+	kills, next := 0, 0
+	for kills < want {
+		c := startSQLChildEnv(t, fmt.Sprintf("%s,0,d:%d", dir, next), deltaCrashEnv+"=1")
+		select {
+		case <-c.ready:
+		case <-time.After(60 * time.Second):
+			t.Fatal("the child did not start within a minute")
+		}
+		time.Sleep(time.Duration(rng.IntN(150)) * time.Millisecond)
+		if err := c.cmd.Process.Signal(syscall.SIGKILL); err == nil {
+			kills++
+		}
+		<-c.done
+		if !strings.Contains(c.err.Error(), "killed") {
+			t.Fatalf("the child ended by itself (%v):\n%s", c.err, c.out.String())
+		}
+		next = deltaStatements(t, dir, next)
+	}
+	db = openDSN(t, dir)
+	var stmts int
+	if err := db.QueryRow("SELECT count(DISTINCT s) FROM d").Scan(&stmts); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d kills; %d statements, %d of them deleted", kills, next, next-stmts)
+	if next < 10 || stmts == next {
+		t.Errorf("%d statements, %d deleted: the children did not get far", next, next-stmts)
+	}
+}
+
+// deltaStatements checks the Delta table d after a kill and returns the
+// number of the statement to run next.
+func deltaStatements(t *testing.T, dir string, from int) int {
+	t.Helper()
+	db, err := sql.Open("carquet", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query("SELECT s, count(*), min(n), max(k) FROM d GROUP BY s ORDER BY s")
+	if err != nil {
+		t.Fatalf("the Delta table does not open: %v", err)
+	}
+	defer rows.Close()
+	present := map[int]bool{}
+	last := -1
+	for rows.Next() {
+		var s, cnt, n, maxK int64
+		if err := rows.Scan(&s, &cnt, &n, &maxK); err != nil {
+			t.Fatal(err)
+		}
+		want := int64(stmtRows(int(s)))
+		if cnt != want || n != want || maxK != want-1 {
+			t.Fatalf("statement %d has %d of its %d rows", s, cnt, want)
+		}
+		present[int(s)] = true
+		last = max(last, int(s))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	// Statements run in order: none before the last may be missing but
+	// those a DELETE takes (s%5 == 1; a kill between an INSERT and its
+	// DELETE skips that DELETE).
+	for s := 0; s <= last; s++ {
+		if !present[s] && s%5 != 1 {
+			t.Fatalf("statement %d is missing, and %d committed after it", s, last)
+		}
+	}
+	return max(last+1, from)
 }
