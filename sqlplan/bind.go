@@ -1186,6 +1186,17 @@ func unifyTypes(a, b Type) (Type, error) {
 			// exactly, in nanoseconds.
 			a.Nanos = true
 		}
+		if a.Coarse != b.Coarse {
+			// TIMESTAMP_S, TIMESTAMP_MS and TIMESTAMP meet in the finer
+			// unit (DuckDB's rule); all count microseconds.
+			a.Coarse = min(a.Coarse, b.Coarse)
+			if a.Coarse == 0 || b.Coarse == 0 {
+				a.Coarse = 0
+			}
+		}
+		if a.Nanos {
+			a.Coarse = 0
+		}
 		return a, nil
 	case ak == KNull:
 		return b, nil
@@ -1218,7 +1229,8 @@ func unifyTypes(a, b Type) (Type, error) {
 	case bk == KString && a.Kind != KNested:
 		return withoutField(a), nil
 	case ak == KDate && bk == KTimestamp || ak == KTimestamp && bk == KDate:
-		return Type{Kind: KTimestamp}, nil
+		// A DATE meets TIMESTAMP_S and TIMESTAMP_MS in their own type.
+		return Type{Kind: KTimestamp, Coarse: a.Coarse + b.Coarse}, nil
 	}
 	return Type{}, errorf("cannot compare %s with %s", a.SQLName(), b.SQLName())
 }
@@ -1293,7 +1305,7 @@ func (p *planner) cast(e expr, t Type) (expr, error) {
 		}
 	}
 	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.op() == KInt && t.Bits != 0 && t.Bits < 64) && sameNested(et, t) && sameUnit(et, t) &&
-		!(t.Kind == KInt && et.Bits != 0 && et.Bits < 64) {
+		!(t.Kind == KInt && et.Bits != 0 && et.Bits < 64) && et.Coarse == t.Coarse && et.TZ == t.TZ {
 		return e, nil
 	}
 	if et.Kind == KDecimal && t.Kind == KDecimal && et.Scale == t.Scale && et.Prec <= 18 == (t.Prec <= 18) && t.Prec >= et.Prec {

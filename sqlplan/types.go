@@ -235,6 +235,13 @@ func typeOfField(f *schema.Field) Type {
 			case lt.Timestamp != nil:
 				t.Kind, t.Bits, t.TZ = KTimestamp, 0, lt.Timestamp.IsAdjustedToUTC
 				t.Nanos = lt.Timestamp.Unit.Nanos != nil
+				switch {
+				case t.TZ || t.Nanos:
+				case n.SQLType == "TIMESTAMP_S":
+					t.Coarse = 1e6
+				case n.SQLType == "TIMESTAMP_MS":
+					t.Coarse = 1000
+				}
 			case lt.Decimal != nil:
 				t.Kind, t.Bits, t.Prec, t.Scale = KDecimal, 0, int(lt.Decimal.Precision), int(lt.Decimal.Scale)
 			}

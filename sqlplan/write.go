@@ -1539,7 +1539,7 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 			return Result{}, err
 		}
 	}
-	fields, data, n, err := s.createColumns(ctx, p)
+	fields, data, n, typesKV, err := s.createColumnsTypes(ctx, p)
 	if err != nil {
 		return Result{}, err
 	}
@@ -1557,6 +1557,9 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 	}
 	if len(tableOpts) > 0 {
 		opts = append(opts, writer.WithKeyValue(optionsKey, encodeOptions(tableOpts)))
+	}
+	if typesKV != "" {
+		opts = append(opts, writer.WithKeyValue(schema.ColumnTypesKey, typesKV))
 	}
 	fill := func(w *writer.Writer) error {
 		if n == 0 {
@@ -2126,36 +2129,53 @@ func timeUnitOf(t Type) writer.TimeUnit {
 // createColumns is the columns of a CREATE TABLE: those given, or the
 // query's with its rows.
 func (s *Stmt) createColumns(ctx context.Context, p *planner) (fields []writer.Field, data []*Col, n int, err error) {
+	fields, data, n, _, err = s.createColumnsTypes(ctx, p)
+	return fields, data, n, err
+}
+
+// createColumnsTypes is createColumns with the key-value metadata that
+// records the SQL types the Parquet types do not convey (see
+// columnTypesKV); "" when there are none, and for COPY (DuckDB's COPY
+// writes a TIMESTAMP_S as a TIMESTAMP).
+func (s *Stmt) createColumnsTypes(ctx context.Context, p *planner) (fields []writer.Field, data []*Col, n int, kv string, err error) {
+	var names []string
+	var types []Type
+	defer func() {
+		if err == nil && s.kind != kindCopy {
+			kv = columnTypesKV(names, types)
+		}
+	}()
 	if s.kind == kindCreateAs || s.kind == kindCopy {
 		ip := p.child(s.inner.src)
 		defer ip.releaseAll()
 		sp, err := s.inner.plan(ip)
 		if err != nil {
-			return nil, nil, 0, err
+			return nil, nil, 0, "", err
 		}
-		types := make([]Type, len(sp.cols))
+		types = make([]Type, len(sp.cols))
 		seen := map[string]bool{}
 		for i, c := range sp.cols {
 			types[i] = c.Type
+			names = append(names, c.Name)
 			if c.Type.Kind == KNull {
 				types[i] = tInt
 			}
 			if seen[strings.ToLower(c.Name)] {
 				sp.root.close()
-				return nil, nil, 0, errorf("CREATE TABLE AS: column name %q is used twice (use aliases)", c.Name)
+				return nil, nil, 0, "", errorf("CREATE TABLE AS: column name %q is used twice (use aliases)", c.Name)
 			}
 			seen[strings.ToLower(c.Name)] = true
 			f, err := fieldOf(c.Name, types[i], false)
 			if err != nil {
 				sp.root.close()
-				return nil, nil, 0, err
+				return nil, nil, 0, "", err
 			}
 			fields = append(fields, f)
 		}
 		b, err := drain(ctx, sp.root, types)
 		sp.root.close()
 		if err != nil {
-			return nil, nil, 0, err
+			return nil, nil, 0, "", err
 		}
 		n = b.N
 		for i, c := range b.Cols {
@@ -2166,12 +2186,31 @@ func (s *Stmt) createColumns(ctx context.Context, p *planner) (fields []writer.F
 		}
 	} else {
 		for i, c := range s.create.cols {
+			names, types = append(names, c.Name), append(types, c.Type)
 			f, err := fieldOf(c.Name, c.Type, s.create.notNull[i])
 			if err != nil {
-				return nil, nil, 0, err
+				return nil, nil, 0, "", err
 			}
 			fields = append(fields, f)
 		}
 	}
-	return fields, data, n, nil
+	return fields, data, n, kv, nil
+}
+
+// columnTypesKV is the value of the schema.ColumnTypesKey entry for
+// columns of these names and types: the TIMESTAMP_S (a TIMESTAMP(MICROS)
+// in the file, as DuckDB writes it) and TIMESTAMP_MS columns, so that the
+// table reads back with its declared types; "" when there are none.
+func columnTypesKV(names []string, types []Type) string {
+	var b strings.Builder
+	for i, t := range types {
+		if t.Kind != KTimestamp || t.Coarse == 0 || t.TZ || t.Nanos || strings.ContainsAny(names[i], "=\n") {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(names[i] + "=" + t.SQLName())
+	}
+	return b.String()
 }

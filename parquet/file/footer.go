@@ -470,6 +470,9 @@ func (f *File) readFooter() error {
 		return f.errorf(-1, "", start, "%d columns is %w (MaxColumns %d)", len(sch.Leaves), ErrLimit, f.opts.columns())
 	}
 	f.Schema = sch
+	if v, ok := f.KeyValue(schema.ColumnTypesKey); ok {
+		sch.ApplySQLTypes(v)
+	}
 	if f.crypt != nil {
 		for i := range meta.RowGroups {
 			if n := len(meta.RowGroups[i].Columns); n != len(sch.Leaves) {

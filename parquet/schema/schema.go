@@ -52,6 +52,11 @@ type Node struct {
 	// Column is the index of the leaf column (0-based, in schema order),
 	// or -1 for groups.
 	Column int
+	// SQLType is the SQL type a writer recorded for a top-level leaf in
+	// the footer's ColumnTypesKey metadata when the Parquet type does not
+	// say it (TIMESTAMP_S is a TIMESTAMP(MICROS), as DuckDB writes it);
+	// "" otherwise.
+	SQLType string
 	// Kind and the nodes it names are set by classify.
 	Kind    Kind
 	element *Node // List: the element node
@@ -236,4 +241,25 @@ func LeavesUnder(dst []*Node, n *Node) []*Node {
 		dst = LeavesUnder(dst, c)
 	}
 	return dst
+}
+
+// ColumnTypesKey is the footer key-value metadata entry that records the
+// SQL types of columns their Parquet types do not convey: "name=TYPE"
+// pairs, one a line.
+const ColumnTypesKey = "carquet.column_types"
+
+// ApplySQLTypes sets the SQLType of the top-level leaves named in v (the
+// value of a ColumnTypesKey entry).
+func (s *Schema) ApplySQLTypes(v string) {
+	for _, line := range strings.Split(v, "\n") {
+		name, typ, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		for _, c := range s.Root.Children {
+			if c.Name == name && c.IsLeaf() {
+				c.SQLType = typ
+			}
+		}
+	}
 }
