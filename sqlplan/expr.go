@@ -927,6 +927,21 @@ func castColTry(c *Col, to Type, try bool) (*Col, error) {
 		out.T = to
 		return &out, nil
 	}
+	if err := coarseCastError(from, to); err != nil {
+		if try {
+			return nullCol(to, n), nil
+		}
+		return nil, err
+	}
+	if from.Kind == KTimestamp && to.Kind == KTimestamp && to.Coarse > 0 && !from.Nanos && from.TZ == to.TZ && c.I != nil {
+		// TIMESTAMP (or TIMESTAMP_S into TIMESTAMP_MS) to a coarser unit:
+		// rounded, as DuckDB's cast.
+		out := &Col{T: to, Len: n, Null: c.Null, I: make([]int64, n)}
+		for i, x := range c.I[:n] {
+			out.I[i] = roundToUnit(x, to.Coarse)
+		}
+		return out, nil
+	}
 	if from.Kind == to.Kind && from.Nanos && !to.Nanos && c.I != nil {
 		// TIMESTAMP_NS/TIME_NS down to microseconds: truncated toward
 		// zero, as DuckDB's cast.

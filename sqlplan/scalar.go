@@ -363,6 +363,9 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 		return castList(v, from, to, try)
 	}
 	if to.Kind == KTimestamp && to.Coarse > 0 && from.Coarse != to.Coarse {
+		if err := coarseCastError(from, to); err != nil {
+			return nil, err
+		}
 		fine := to
 		fine.Coarse = 0
 		r, err := castScalarTry(v, from, fine, try)

@@ -454,3 +454,16 @@ func roundToUnit(us, unit int64) int64 {
 	}
 	return q * unit
 }
+
+// coarseCastError is DuckDB's refusal to cast a TIMESTAMP_NS to
+// TIMESTAMP_MS or TIMESTAMP_S, or a TIMESTAMP_MS to TIMESTAMP_S (a
+// TIMESTAMP goes to all three); nil for every other cast.
+func coarseCastError(from, to Type) error {
+	if from.Kind != KTimestamp || to.Kind != KTimestamp || to.Coarse == 0 || from.TZ || to.TZ {
+		return nil
+	}
+	if from.Nanos || from.Coarse != 0 && from.Coarse < to.Coarse {
+		return fmt.Errorf("Unimplemented type for cast (%s -> %s)", from.SQLName(), to.SQLName())
+	}
+	return nil
+}
