@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/writer"
 )
@@ -218,9 +219,21 @@ func (s *Stmt) alterTable(ctx context.Context, p *planner) (Result, error) {
 	// The new columns, and the SELECT items that compute them.
 	var fields []writer.Field
 	var items []string
+	// The columns' names and SQL types, for the column-types entry.
+	var names []string
+	var types []Type
 	for i, f := range tgt.fields {
 		item := quoteIdent(f.Name)
 		wf := *f
+		if i != k || a.action != "drop" {
+			names, types = append(names, f.Name), append(types, typeOfField(f))
+			if i == k && a.action == "rename" {
+				names[len(names)-1] = a.to
+			}
+			if i == k && a.action == "type" {
+				types[len(types)-1] = a.typ
+			}
+		}
 		if i == k {
 			switch a.action {
 			case "drop":
@@ -264,6 +277,7 @@ func (s *Stmt) alterTable(ctx context.Context, p *planner) (Result, error) {
 			value = "(" + a.expr + ")"
 		}
 		fields, items = append(fields, nf), append(items, "CAST("+value+" AS "+a.typ.SQLName()+")")
+		names, types = append(names, a.col), append(types, a.typ)
 	}
 	sch, err := writer.NewSchema(fields...)
 	if err != nil {
@@ -278,7 +292,12 @@ func (s *Stmt) alterTable(ctx context.Context, p *planner) (Result, error) {
 		wopts = append(wopts, writer.WithKeyValue(optionsKey, encodeOptions(opts)))
 	}
 	for _, kv := range tgt.kv {
-		wopts = append(wopts, writer.WithKeyValue(kv.Key, kv.Value.Value))
+		if kv.Key != schema.ColumnTypesKey {
+			wopts = append(wopts, writer.WithKeyValue(kv.Key, kv.Value.Value))
+		}
+	}
+	if v := columnTypesKV(names, types); v != "" {
+		wopts = append(wopts, writer.WithKeyValue(schema.ColumnTypesKey, v))
 	}
 	st, err := s.e.prepare(query)
 	if err != nil {
