@@ -1179,7 +1179,7 @@ func unifyTypes(a, b Type) (Type, error) {
 			return Type{Kind: KFloat}, nil
 		}
 		if ak == KString {
-			return Type{Kind: KString}, nil
+			return Type{Kind: KString, Bit: a.Bit && b.Bit}, nil
 		}
 		if a.Nanos != b.Nanos {
 			// TIMESTAMP_NS with TIMESTAMP (TIME_NS with TIME): compared
@@ -1305,7 +1305,7 @@ func (p *planner) cast(e expr, t Type) (expr, error) {
 		}
 	}
 	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.op() == KInt && t.Bits != 0 && t.Bits < 64) && sameNested(et, t) && sameUnit(et, t) &&
-		!(t.Kind == KInt && et.Bits != 0 && et.Bits < 64) && et.Coarse == t.Coarse && et.TZ == t.TZ {
+		!(t.Kind == KInt && et.Bits != 0 && et.Bits < 64) && et.Coarse == t.Coarse && et.TZ == t.TZ && et.Bit == t.Bit {
 		return e, nil
 	}
 	if et.Kind == KDecimal && t.Kind == KDecimal && et.Scale == t.Scale && et.Prec <= 18 == (t.Prec <= 18) && t.Prec >= et.Prec {

@@ -922,7 +922,7 @@ func castCol(c *Col, to Type) (*Col, error) { return castColTry(c, to, false) }
 func castColTry(c *Col, to Type, try bool) (*Col, error) {
 	from := c.T
 	n := c.Len
-	if from.Kind == to.Kind && from.Kind != KDecimal && !(to.op() == KInt && to.Bits != 0 && to.Bits < 64) && sameNested(from, to) && sameUnit(from, to) {
+	if from.Kind == to.Kind && from.Kind != KDecimal && !(to.op() == KInt && to.Bits != 0 && to.Bits < 64) && sameNested(from, to) && sameUnit(from, to) && from.Bit == to.Bit {
 		out := *c
 		out.T = to
 		return &out, nil
@@ -932,6 +932,43 @@ func castColTry(c *Col, to Type, try bool) (*Col, error) {
 			return nullCol(to, n), nil
 		}
 		return nil, err
+	}
+	if from.Bit != to.Bit && from.Kind != KNull {
+		if err := bitCastError(from, to); err != nil {
+			return nil, err
+		}
+		if to.Bit {
+			// VARCHAR to BIT: the same strings, checked.
+			var bad []bool
+			for i := 0; i < n; i++ {
+				if c.isNull(i) {
+					continue
+				}
+				if err := checkBits(c.str(i)); err != nil {
+					if !try {
+						return nil, err
+					}
+					if bad == nil {
+						bad = make([]bool, n)
+					}
+					bad[i] = true
+				}
+			}
+			if bad != nil {
+				bld := newBuilder(to, n)
+				for i := 0; i < n; i++ {
+					if bad[i] || c.isNull(i) {
+						bld.add(nil)
+					} else {
+						bld.add(string(c.str(i)))
+					}
+				}
+				return bld.c, nil
+			}
+		}
+		out := *c
+		out.T = to
+		return &out, nil
 	}
 	if from.Kind == KTimestamp && to.Kind == KTimestamp && to.Coarse > 0 && !from.Nanos && from.TZ == to.TZ && c.I != nil {
 		// TIMESTAMP (or TIMESTAMP_S into TIMESTAMP_MS) to a coarser unit:

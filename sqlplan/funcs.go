@@ -1185,7 +1185,7 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		}
 		names := make([]string, 0, len(funcs))
 		for k := range funcs {
-			if k != "concat_op" && k != "substring_fn" {
+			if k != "concat_op" && k != "substring_fn" && !strings.Contains(k, "$") {
 				names = append(names, k)
 			}
 		}
@@ -1193,6 +1193,13 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		e := errorf("function %s does not exist%s", name, suggest(name, names))
 		e.Err = ErrUnsupported
 		return nil, e
+	}
+	if len(args) == 1 && args[0].typ().Bit {
+		switch name {
+		case "bit_count", "bit_length", "octet_length":
+			// Of a BIT: its 1s, its bits, its bytes.
+			f = funcs[name+"$bit"]
+		}
 	}
 	display := name
 	if name == "substring_fn" {
@@ -1226,7 +1233,7 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		}
 		return &constExpr{t: Type{Kind: KInterval}, v: iv}, nil
 	case "octet_length":
-		if args[0].typ().op() != KBytes {
+		if args[0].typ().op() != KBytes && !args[0].typ().Bit {
 			c, err := p.cast(args[0], tString)
 			if err != nil {
 				return nil, err

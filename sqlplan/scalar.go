@@ -362,6 +362,18 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 	if _, ok := listElem(to); ok && !(from.Kind == KNested && sameNested(from, to)) {
 		return castList(v, from, to, try)
 	}
+	if from.Bit != to.Bit {
+		if err := bitCastError(from, to); err != nil {
+			return nil, err
+		}
+		if to.Bit {
+			s, _ := v.(string)
+			if err := checkBits([]byte(s)); err != nil {
+				return nil, err
+			}
+		}
+		return v, nil
+	}
 	if to.Kind == KTimestamp && to.Coarse > 0 && from.Coarse != to.Coarse {
 		if err := coarseCastError(from, to); err != nil {
 			return nil, err

@@ -50,3 +50,27 @@ func TestTimestampUnitsParquet(t *testing.T) {
 	check("tu", true)
 	check("c.parquet", false)
 }
+
+// TestBitParquet: a BIT column is a UTF8 string column in the file (as
+// DuckDB's COPY writes it), named BIT by the column-types entry.
+func TestBitParquet(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE tb (b BIT, v VARCHAR)")
+	exec(t, e, "INSERT INTO tb VALUES ('0101', 'x')")
+	path, _, _ := e.tablePath("tb")
+	f, err := file.OpenFile(path, file.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n := f.Schema.Root.Children[0]
+	if n.Logical == nil || n.Logical.String == nil || n.SQLType != "BIT" {
+		t.Errorf("b: logical %+v, SQLType %q", n.Logical, n.SQLType)
+	}
+	if kv, _ := f.KeyValue(schema.ColumnTypesKey); kv != "b=BIT" {
+		t.Errorf("%s = %q", schema.ColumnTypesKey, kv)
+	}
+	if got := queryAll(t, e, "SELECT typeof(b), typeof(v), b::VARCHAR FROM tb"); fmt.Sprint(got) != "[[BIT VARCHAR 0101]]" {
+		t.Errorf("read back: %v", got)
+	}
+}

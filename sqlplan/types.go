@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
@@ -62,6 +63,9 @@ type Type struct {
 	Nanos bool
 	// JSON marks a JSON string column.
 	JSON bool
+	// Bit marks DuckDB's BIT (BITSTRING): a string of the characters 0
+	// and 1, written as one (UTF8) as DuckDB's COPY writes it.
+	Bit bool
 	// Field is the Parquet field of a column of a table (nil for computed
 	// values); nested types need it.
 	Field *schema.Field
@@ -158,6 +162,9 @@ func (t Type) SQLName() string {
 	case KString:
 		if t.JSON {
 			return "JSON"
+		}
+		if t.Bit {
+			return "BIT"
 		}
 		return "VARCHAR"
 	case KNested:
@@ -258,6 +265,7 @@ func typeOfField(f *schema.Field) Type {
 			switch {
 			case lt.String != nil, lt.Enum != nil:
 				t.Kind = KString
+				t.Bit = n.SQLType == "BIT"
 			case lt.JSON != nil:
 				t.Kind, t.JSON = KString, true
 			case lt.Decimal != nil:
@@ -385,6 +393,8 @@ func parseTypeName(name string, params []int) (Type, error) {
 		return Type{Kind: KUUID}, nil
 	case "JSON":
 		return Type{Kind: KString, JSON: true}, nil
+	case "BIT", "BITSTRING":
+		return tBit, nil
 	case "HUGEINT", "INT128":
 		return tHuge, nil
 	case "UHUGEINT":
@@ -399,7 +409,10 @@ func parseTypeName(name string, params []int) (Type, error) {
 // them to the parser as CHAR(castCodeBase+i).
 var castTypes = []string{"BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER",
 	"UBIGINT", "FLOAT", "DOUBLE", "VARCHAR", "BLOB", "DATE", "TIME", "TIMESTAMP", "TIMESTAMPTZ", "UUID", "JSON", "INTERVAL",
-	"TIMESTAMP_NS", "TIME_NS", "HUGEINT", "TIMESTAMP_MS", "TIMESTAMP_S"}
+	"TIMESTAMP_NS", "TIME_NS", "HUGEINT", "TIMESTAMP_MS", "TIMESTAMP_S", "BIT"}
+
+// tBit is BIT (see Type.Bit).
+var tBit = Type{Kind: KString, Bit: true}
 
 // tHuge is HUGEINT (see Type.Huge).
 var tHuge = Type{Kind: KDecimal, Prec: 38, Huge: true}
@@ -464,6 +477,35 @@ func coarseCastError(from, to Type) error {
 	}
 	if from.Nanos || from.Coarse != 0 && from.Coarse < to.Coarse {
 		return fmt.Errorf("Unimplemented type for cast (%s -> %s)", from.SQLName(), to.SQLName())
+	}
+	return nil
+}
+
+// bitCastError checks a cast to or from BIT: from VARCHAR (each value
+// only 0s and 1s, and not empty, checked by checkBits) and to VARCHAR
+// and BLOB; nil when neither side is a BIT.
+func bitCastError(from, to Type) error {
+	switch {
+	case from.Bit == to.Bit || from.Kind == KNull:
+		return nil
+	case to.Bit && from.Kind == KString:
+		return nil
+	case from.Bit && (to.Kind == KString && !to.JSON):
+		return nil
+	}
+	return unsupported("cast from " + from.SQLName() + " to " + to.SQLName())
+}
+
+// checkBits reports a text that is not a BIT, as DuckDB's cast does.
+func checkBits(s []byte) error {
+	if len(s) == 0 {
+		return fmt.Errorf("Cannot cast empty string to BIT")
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] != '0' && s[i] != '1' {
+			_, n := utf8.DecodeRune(s[i:])
+			return fmt.Errorf("Invalid character encountered in string -> bit conversion: '%s'", s[i:i+n])
+		}
 	}
 	return nil
 }

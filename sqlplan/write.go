@@ -2199,12 +2199,13 @@ func (s *Stmt) createColumnsTypes(ctx context.Context, p *planner) (fields []wri
 
 // columnTypesKV is the value of the schema.ColumnTypesKey entry for
 // columns of these names and types: the TIMESTAMP_S (a TIMESTAMP(MICROS)
-// in the file, as DuckDB writes it) and TIMESTAMP_MS columns, so that the
-// table reads back with its declared types; "" when there are none.
+// in the file, as DuckDB writes it), TIMESTAMP_MS and BIT (a UTF8 string)
+// columns, so that the table reads back with its declared types; "" when
+// there are none.
 func columnTypesKV(names []string, types []Type) string {
 	var b strings.Builder
 	for i, t := range types {
-		if t.Kind != KTimestamp || t.Coarse == 0 || t.TZ || t.Nanos || strings.ContainsAny(names[i], "=\n") {
+		if !(t.Kind == KTimestamp && t.Coarse != 0 && !t.TZ && !t.Nanos || t.Kind == KString && t.Bit) || strings.ContainsAny(names[i], "=\n") {
 			continue
 		}
 		if b.Len() > 0 {

@@ -54,8 +54,8 @@ type Node struct {
 	Column int
 	// SQLType is the SQL type a writer recorded for a top-level leaf in
 	// the footer's ColumnTypesKey metadata when the Parquet type does not
-	// say it (TIMESTAMP_S is a TIMESTAMP(MICROS), as DuckDB writes it);
-	// "" otherwise.
+	// say it (TIMESTAMP_S is a TIMESTAMP(MICROS) and BIT a UTF8 string, as
+	// DuckDB writes them); "" otherwise.
 	SQLType string
 	// Kind and the nodes it names are set by classify.
 	Kind    Kind
