@@ -621,6 +621,12 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 				}
 			} else {
 				typ = typeOfField(c.Field)
+				if isPathName(name) {
+					// A file read by its path has its Parquet types, as
+					// DuckDB reads it: the column-types entry names the
+					// types of a table.
+					typ.Coarse, typ.Bit = 0, false
+				}
 			}
 			rel.cols = append(rel.cols, &scopeCol{rel: rel, name: c.Name, t: typ, slot: &slot{}})
 		}
