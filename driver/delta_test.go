@@ -81,7 +81,7 @@ func TestDeltaWritesToBuiltTables(t *testing.T) {
 			count := func(table string) (int64, float64) {
 				var n int64
 				var sum float64
-				if err := db.QueryRow("SELECT count(*), coalesce(sum(amount), 0) FROM " + table).Scan(&n, &sum); err != nil {
+				if err := db.QueryRow("SELECT count(*), coalesce(sum(amount), 0) FROM "+table).Scan(&n, &sum); err != nil {
 					t.Fatalf("%s: %v", table, err)
 				}
 				return n, sum
