@@ -88,6 +88,10 @@ func (w *Writer) copyRowGroup(f *file.File, rg int) error {
 	out.TotalCompressedSize = format.Some(compressed)
 	w.rowGroups = append(w.rowGroups, out)
 	w.numRows += src.NumRows
+	if err := w.writeBlooms(); err != nil {
+		w.err = fmt.Errorf("writer: copy row group %d of %s: bloom filters: %w", rg, f.Name(), err)
+		return w.err
+	}
 	return nil
 }
 

@@ -346,6 +346,10 @@ func (w *Writer) flushRowGroup() error {
 	rg.TotalCompressedSize = format.Some(compressed)
 	rg.SortingColumns = w.sorting
 	w.rowGroups = append(w.rowGroups, rg)
+	if err := w.writeBlooms(); err != nil {
+		w.err = fmt.Errorf("writer: row group %d: bloom filters: %w", idx, err)
+		return w.err
+	}
 	for _, c := range w.cols {
 		if c.enc != nil {
 			c.enc.rg = ordinal + 1 // the pages written from now on
@@ -455,15 +459,18 @@ func (w *Writer) Abort() error {
 	return nil
 }
 
-// writeTail writes everything after the last row group.
-func (w *Writer) writeTail() error {
-	for _, p := range w.pending {
+// writeBlooms writes the bloom filters of the row groups written so far,
+// right after them: a filter can be as large as its chunk's pages, and a
+// file of many row groups would otherwise hold them all until Close.
+func (w *Writer) writeBlooms() error {
+	for i := range w.pending {
+		p := &w.pending[i]
 		if p.res.bloom == nil {
 			continue
 		}
 		md := w.rowGroups[p.rg].Columns[p.col].MetaData
 		bloom := p.res.bloom
-		if ce := w.encryptorOf(p); ce != nil {
+		if ce := w.encryptorOf(*p); ce != nil {
 			var err error
 			hdr, bits := bloom[:p.res.bloomHeader], bloom[p.res.bloomHeader:]
 			if bloom, err = ce.seal(nil, hdr, encryption.BloomFilterHeader, -1); err != nil {
@@ -478,6 +485,15 @@ func (w *Writer) writeTail() error {
 		if _, err := w.out.Write(bloom); err != nil {
 			return err
 		}
+		p.res.bloom = nil
+	}
+	return nil
+}
+
+// writeTail writes everything after the last row group.
+func (w *Writer) writeTail() error {
+	if err := w.writeBlooms(); err != nil {
+		return err
 	}
 	var buf []byte
 	for _, p := range w.pending {

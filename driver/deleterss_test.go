@@ -1,0 +1,78 @@
+//go:build linux
+
+package driver
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+const deleteRSSEnv = "CARQUET_DELETE_RSS_DIR"
+
+// TestDeleteRSSChild runs DELETE of 0.1% of the table its parent built
+// and prints its peak RSS.
+func TestDeleteRSSChild(t *testing.T) {
+	dir := os.Getenv(deleteRSSEnv)
+	if dir == "" {
+		t.Skip("runs as a child process only")
+	}
+	db := openDSN(t, dir)
+	start := time.Now()
+	n, _ := mustExec(t, db, "DELETE FROM t WHERE id IN (SELECT range * 1000 + 7 FROM range(10000))").RowsAffected()
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	for _, line := range strings.Split(string(status), "\n") {
+		if strings.HasPrefix(line, "VmHWM:") {
+			fmt.Printf("deleted %d rows in %v; peak RSS %s (Go heap from the OS %d MB, Go total %d MB)\n", n, time.Since(start).Round(time.Millisecond),
+				strings.Join(strings.Fields(line)[1:], " "), ms.HeapSys>>20, ms.Sys>>20)
+		}
+	}
+}
+
+// TestDeleteRSS: DELETE of 0.1% of a 10M-row table (ids 0..10M-1 and 200
+// bytes of text a row, bloom filter on id) runs in bounded memory: the
+// peak RSS of the process that runs it. It takes minutes and ~2 GB of
+// disk, so it runs only when asked:
+//
+//	CARQUET_DELETE_RSS=10000000 go test -run TestDeleteRSS$ -v -timeout 30m ./driver/
+func TestDeleteRSS(t *testing.T) {
+	rows, _ := strconv.Atoi(os.Getenv("CARQUET_DELETE_RSS"))
+	if rows <= 0 {
+		t.Skip("set CARQUET_DELETE_RSS to the table's rows")
+	}
+	dir := t.TempDir()
+	db := openDSN(t, dir)
+	mustExec(t, db, "CREATE TABLE t (id BIGINT, pad VARCHAR) WITH (row_group_rows = 100000, bloom_filter = 'id')")
+	for lo := 0; lo < rows; lo += 1_000_000 {
+		mustExec(t, db, "INSERT INTO t SELECT range, repeat(md5(CAST(range AS VARCHAR)), 6) FROM range(?, ?)", lo, min(lo+1_000_000, rows))
+	}
+	db.Close()
+	st, err := os.Stat(filepath.Join(dir, "t.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestDeleteRSSChild$", "-test.v")
+	cmd.Env = append(os.Environ(), deleteRSSEnv+"="+dir)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	for _, line := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(line, "deleted") {
+			t.Logf("table of %d rows, %d MB: %s", rows, st.Size()>>20, line)
+		}
+	}
+}
