@@ -1,10 +1,7 @@
 package carrow
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -41,77 +38,34 @@ func ReadFile(path string, columns []string) (array.RecordReader, error) {
 		}
 		fields[i] = arrow.Field{Name: fl.Name, Type: t, Nullable: fl.Nullable}
 	}
-	return &fileReader{refs: 1, f: f, rd: rd, schema: arrow.NewSchema(fields, nil)}, nil
+	sch := arrow.NewSchema(fields, nil)
+	return newRecordReader(sch, func() (arrow.RecordBatch, error) { return fileRecord(rd, sch) }, func() { f.Close() }), nil
 }
 
-type fileReader struct {
-	refs   int64
-	f      *file.File
-	rd     *file.Reader
-	schema *arrow.Schema
-	cur    arrow.RecordBatch
-	err    error
-	done   bool
-}
-
-func (r *fileReader) Retain() { atomic.AddInt64(&r.refs, 1) }
-
-func (r *fileReader) Release() {
-	if atomic.AddInt64(&r.refs, -1) == 0 {
-		if r.cur != nil {
-			r.cur.Release()
-			r.cur = nil
-		}
-		r.f.Close()
-	}
-}
-
-func (r *fileReader) Schema() *arrow.Schema { return r.schema }
-
-func (r *fileReader) Next() bool {
-	if r.cur != nil {
-		r.cur.Release()
-		r.cur = nil
-	}
-	if r.done {
-		return false
-	}
-	b, err := r.rd.Next()
+// fileRecord converts the reader's next batch into a record batch.
+func fileRecord(rd *file.Reader, sch *arrow.Schema) (arrow.RecordBatch, error) {
+	b, err := rd.Next()
 	if err != nil {
-		r.done = true
-		if !errors.Is(err, io.EOF) {
-			r.err = err
-		}
-		return false
+		return nil, err
 	}
 	arrs := make([]arrow.Array, len(b.Columns))
 	for i, v := range b.Columns {
-		d, err := VectorData(r.schema.Field(i).Type, b.Fields[i], v, b.NumRows)
+		d, err := VectorData(sch.Field(i).Type, b.Fields[i], v, b.NumRows)
 		if err != nil {
 			for _, a := range arrs[:i] {
 				a.Release()
 			}
-			r.done, r.err = true, fmt.Errorf("carrow: column %s: %w", b.Fields[i].Name, err)
-			return false
+			return nil, fmt.Errorf("carrow: column %s: %w", b.Fields[i].Name, err)
 		}
 		arrs[i] = array.MakeFromData(d)
 		d.Release()
 	}
-	r.cur = array.NewRecordBatch(r.schema, arrs, int64(b.NumRows))
+	rec := array.NewRecordBatch(sch, arrs, int64(b.NumRows))
 	for _, a := range arrs {
 		a.Release()
 	}
-	return true
+	return rec, nil
 }
-
-func (r *fileReader) RecordBatch() arrow.RecordBatch { return r.cur }
-
-// Record is RecordBatch.
-//
-// Deprecated: use RecordBatch.
-func (r *fileReader) Record() arrow.RecordBatch { return r.cur }
-
-func (r *fileReader) Err() error { return r.err }
 
 // VectorData converts the first n slots of a vector of field f into Arrow
 // array data of type dt (FieldType of f).

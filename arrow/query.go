@@ -2,10 +2,7 @@ package carrow
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -58,67 +55,16 @@ func Query(ctx context.Context, conn any, query string, args ...any) (array.Reco
 		}
 		fields[i] = arrow.Field{Name: c.Name, Type: t, Nullable: c.Nullable}
 	}
-	return &queryReader{refs: 1, rows: rows, cols: cols, schema: arrow.NewSchema(fields, nil)}, nil
-}
-
-// queryReader is the RecordReader of a query.
-type queryReader struct {
-	refs   int64
-	rows   *sqlplan.Rows
-	cols   []sqlplan.Column
-	schema *arrow.Schema
-	cur    arrow.RecordBatch
-	err    error
-	done   bool
-}
-
-func (r *queryReader) Retain() { atomic.AddInt64(&r.refs, 1) }
-
-func (r *queryReader) Release() {
-	if atomic.AddInt64(&r.refs, -1) == 0 {
-		if r.cur != nil {
-			r.cur.Release()
-			r.cur = nil
+	sch := arrow.NewSchema(fields, nil)
+	next := func() (arrow.RecordBatch, error) {
+		b, err := rows.Next()
+		if err != nil {
+			return nil, err
 		}
-		r.rows.Close()
+		return BatchRecord(sch, b)
 	}
+	return newRecordReader(sch, next, func() { rows.Close() }), nil
 }
-
-func (r *queryReader) Schema() *arrow.Schema { return r.schema }
-
-func (r *queryReader) Next() bool {
-	if r.cur != nil {
-		r.cur.Release()
-		r.cur = nil
-	}
-	if r.done {
-		return false
-	}
-	b, err := r.rows.Next()
-	if err != nil {
-		r.done = true
-		if !errors.Is(err, io.EOF) {
-			r.err = err
-		}
-		return false
-	}
-	rec, err := BatchRecord(r.schema, b)
-	if err != nil {
-		r.done, r.err = true, err
-		return false
-	}
-	r.cur = rec
-	return true
-}
-
-func (r *queryReader) RecordBatch() arrow.RecordBatch { return r.cur }
-
-// Record is RecordBatch.
-//
-// Deprecated: use RecordBatch.
-func (r *queryReader) Record() arrow.RecordBatch { return r.cur }
-
-func (r *queryReader) Err() error { return r.err }
 
 // BatchRecord converts an engine batch into a record of schema sch (whose
 // field types are SQLType's of the batch's columns).

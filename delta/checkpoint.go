@@ -2,18 +2,14 @@ package delta
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/carquet-go/carquet/delta/dv"
-	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -221,38 +217,4 @@ func WriteCheckpoint(root string, version int64, store map[string]string) error 
 
 // putFile writes a whole file, replacing any: locally through a
 // temporary file renamed into place, so that readers see it whole.
-func (s storage) putFile(p string, data []byte) error {
-	if isURL(p) {
-		up, err := objstore.CreateURL(context.Background(), p, s.store, false)
-		if err != nil {
-			return err
-		}
-		if _, err := up.Write(data); err != nil {
-			up.Abort()
-			return err
-		}
-		return up.Commit()
-	}
-	dir := filepath.Dir(p)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(p)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		return err
-	}
-	return syncDir(dir)
-}
+func (s storage) putFile(p string, data []byte) error { return s.writeWhole(p, data, false) }

@@ -303,9 +303,15 @@ func (c *Commit) encode(v int64) ([]byte, error) {
 
 // createExclusive writes a whole file at p only if none is there: the
 // error is fs.ErrExist otherwise.
-func (s storage) createExclusive(p string, data []byte) error {
+func (s storage) createExclusive(p string, data []byte) error { return s.writeWhole(p, data, true) }
+
+// writeWhole writes a whole file at p, so that readers see it whole or
+// not at all: in a bucket by one upload (put if absent when exclusive),
+// locally through a synced temporary file put in place by link(2), which
+// fails when the name is taken (exclusive), or by rename, which replaces.
+func (s storage) writeWhole(p string, data []byte, exclusive bool) error {
 	if isURL(p) {
-		up, err := objstore.CreateURL(context.Background(), p, s.store, true)
+		up, err := objstore.CreateURL(context.Background(), p, s.store, exclusive)
 		if err != nil {
 			return err
 		}
@@ -334,8 +340,11 @@ func (s storage) createExclusive(p string, data []byte) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	// link(2) fails when the name is taken: the commit appears whole, once.
-	if err := os.Link(tmp, p); err != nil {
+	put := os.Rename
+	if exclusive {
+		put = os.Link
+	}
+	if err := put(tmp, p); err != nil {
 		return err
 	}
 	return syncDir(dir)

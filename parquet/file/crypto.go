@@ -3,7 +3,6 @@ package file
 import (
 	"bytes"
 	"fmt"
-	"hash/crc32"
 	"sort"
 
 	"github.com/carquet-go/carquet/parquet/encryption"
@@ -457,39 +456,12 @@ func (it *PageIterator) nextEncrypted() (*Page, error) {
 			return nil, it.c.errorf(off, "%w: page header: %w", ErrCorrupt, err)
 		}
 		h := &it.hdr
-		bodyStart := it.pos + int(hlen)
-		size := int(h.CompressedPageSize)
-		if h.UncompressedPageSize < 0 {
-			return nil, it.c.errorf(off, "%w: negative uncompressed page size", ErrCorrupt)
-		}
-		if err := it.checkLimits(off, h); err != nil {
+		body, reload, err := it.takeBody(off, it.pos+int(hlen), h)
+		if err != nil {
 			return nil, err
 		}
-		if h.CompressedPageSize >= 0 && size > len(it.buf)-bodyStart && it.windowed() {
-			if err := it.loadAt(off, hlen+int64(size)); err != nil {
-				return nil, err
-			}
+		if reload {
 			continue
-		}
-		if h.CompressedPageSize < 0 || size > len(it.buf)-bodyStart {
-			return nil, it.c.errorf(off, "%w: page of %d bytes overruns the column chunk (%d bytes left)", ErrCorrupt, h.CompressedPageSize, len(it.buf)-bodyStart)
-		}
-		body := it.buf[bodyStart : bodyStart+size]
-		it.pos = bodyStart + size
-		if it.stats != nil {
-			it.stats.Pages.Add(1)
-			it.stats.BytesDecompressed.Add(int64(h.UncompressedPageSize))
-		}
-		// The CRC covers the page as stored: encrypted.
-		if it.verify && h.CRC.Set {
-			if got := crc32.ChecksumIEEE(body); int32(got) != h.CRC.Value {
-				return nil, it.c.wrap(off, fmt.Errorf("page CRC32 %w (stored %08x, computed %08x)", ErrChecksum, uint32(h.CRC.Value), got))
-			}
-		}
-		if it.verify {
-			if err := it.crossCheck(off, int64(it.pos)-(off-it.base), h); err != nil {
-				return nil, err
-			}
 		}
 		var p *Page
 		switch h.Type {

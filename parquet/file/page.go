@@ -379,40 +379,12 @@ func (it *PageIterator) Next() (*Page, error) {
 			return nil, it.c.errorf(off, "%w: page header: %w", ErrCorrupt, err)
 		}
 		h := &it.hdr
-		bodyStart := it.pos + it.r.Offset()
-		size := int(h.CompressedPageSize)
-		if h.UncompressedPageSize < 0 {
-			return nil, it.c.errorf(off, "%w: negative uncompressed page size", ErrCorrupt)
-		}
-		if err := it.checkLimits(off, h); err != nil {
+		body, reload, err := it.takeBody(off, it.pos+it.r.Offset(), h)
+		if err != nil {
 			return nil, err
 		}
-		if h.CompressedPageSize >= 0 && size > len(it.buf)-bodyStart && it.windowed() {
-			// The page goes past the window: read it again, whole (at
-			// most to the chunk's end; a size beyond it fails below).
-			if err := it.loadAt(off, int64(bodyStart-it.pos)+int64(size)); err != nil {
-				return nil, err
-			}
+		if reload {
 			continue
-		}
-		if h.CompressedPageSize < 0 || size > len(it.buf)-bodyStart {
-			return nil, it.c.errorf(off, "%w: page of %d bytes overruns the column chunk (%d bytes left)", ErrCorrupt, h.CompressedPageSize, len(it.buf)-bodyStart)
-		}
-		body := it.buf[bodyStart : bodyStart+size]
-		it.pos = bodyStart + size
-		if it.stats != nil {
-			it.stats.Pages.Add(1)
-			it.stats.BytesDecompressed.Add(int64(h.UncompressedPageSize))
-		}
-		if it.verify && h.CRC.Set {
-			if got := crc32.ChecksumIEEE(body); int32(got) != h.CRC.Value {
-				return nil, it.c.wrap(off, fmt.Errorf("page CRC32 %w (stored %08x, computed %08x)", ErrChecksum, uint32(h.CRC.Value), got))
-			}
-		}
-		if it.verify {
-			if err := it.crossCheck(off, int64(it.pos)-(off-it.base), h); err != nil {
-				return nil, err
-			}
 		}
 		switch h.Type {
 		case format.IndexPage:
@@ -610,4 +582,47 @@ func (it *PageIterator) dataPageV2(off int64, body []byte) (*Page, error) {
 	return &Page{Header: h, Type: format.DataPageV2, Offset: off, NumValues: int(dh.NumValues), NumNulls: int(dh.NumNulls),
 		NumRows: int(dh.NumRows), Encoding: dh.Encoding, V2: true, RepLevels: body[:rl], DefLevels: body[rl : rl+dl], Data: data,
 		InFile: inFile && !it.pooled}, nil
+}
+
+// takeBody takes the body of the page whose header h (at off) ends at
+// bodyStart, checking its sizes, its CRC (of the page as stored, so
+// encrypted where the chunk is) and, when verifying, the offset index. It
+// reports reload when the window cut the page: the window was read again
+// from off, and the caller decodes the header anew.
+func (it *PageIterator) takeBody(off int64, bodyStart int, h *format.PageHeader) (body []byte, reload bool, err error) {
+	size := int(h.CompressedPageSize)
+	if h.UncompressedPageSize < 0 {
+		return nil, false, it.c.errorf(off, "%w: negative uncompressed page size", ErrCorrupt)
+	}
+	if err := it.checkLimits(off, h); err != nil {
+		return nil, false, err
+	}
+	if h.CompressedPageSize >= 0 && size > len(it.buf)-bodyStart && it.windowed() {
+		// The page goes past the window: read it again, whole (at most to
+		// the chunk's end; a size beyond it fails below).
+		if err := it.loadAt(off, int64(bodyStart-it.pos)+int64(size)); err != nil {
+			return nil, false, err
+		}
+		return nil, true, nil
+	}
+	if h.CompressedPageSize < 0 || size > len(it.buf)-bodyStart {
+		return nil, false, it.c.errorf(off, "%w: page of %d bytes overruns the column chunk (%d bytes left)", ErrCorrupt, h.CompressedPageSize, len(it.buf)-bodyStart)
+	}
+	body = it.buf[bodyStart : bodyStart+size]
+	it.pos = bodyStart + size
+	if it.stats != nil {
+		it.stats.Pages.Add(1)
+		it.stats.BytesDecompressed.Add(int64(h.UncompressedPageSize))
+	}
+	if it.verify && h.CRC.Set {
+		if got := crc32.ChecksumIEEE(body); int32(got) != h.CRC.Value {
+			return nil, false, it.c.wrap(off, fmt.Errorf("page CRC32 %w (stored %08x, computed %08x)", ErrChecksum, uint32(h.CRC.Value), got))
+		}
+	}
+	if it.verify {
+		if err := it.crossCheck(off, int64(it.pos)-(off-it.base), h); err != nil {
+			return nil, false, err
+		}
+	}
+	return body, false, nil
 }
