@@ -124,17 +124,9 @@ func (c *Commit) Write(root string, opts CommitOptions) (int64, error) {
 	v := c.ReadVersion + 1
 	if c.ReadVersion >= 0 {
 		// Commits since the read: checked before the first attempt.
-		for ; ; v++ {
-			data, err := st.readFile(join(root, commitName(v)))
-			if err != nil {
-				if isNotExist(err) {
-					break
-				}
-				return -1, fmt.Errorf("delta: %s: reading version %d: %w", root, v, err)
-			}
-			if err := c.check(root, v, data); err != nil {
-				return -1, err
-			}
+		var err error
+		if v, err = c.checkSince(st, root, v); err != nil {
+			return -1, err
 		}
 	}
 	for try := 1; ; try++ {
@@ -158,17 +150,8 @@ func (c *Commit) Write(root string, opts CommitOptions) (int64, error) {
 				ErrConflict, root, attempts, v-int64(attempts)+1, v)
 		}
 		// Lost the race for v: read what won (and any later commits).
-		for ; ; v++ {
-			data, err := st.readFile(join(root, commitName(v)))
-			if err != nil {
-				if isNotExist(err) {
-					break
-				}
-				return -1, fmt.Errorf("delta: %s: reading version %d: %w", root, v, err)
-			}
-			if err := c.check(root, v, data); err != nil {
-				return -1, err
-			}
+		if v, err = c.checkSince(st, root, v); err != nil {
+			return -1, err
 		}
 	}
 }
@@ -299,6 +282,23 @@ func (c *Commit) encode(v int64) ([]byte, error) {
 		}
 	}
 	return buf.Bytes(), nil
+}
+
+// checkSince checks the commits from version v on against c and returns
+// the first version not yet written.
+func (c *Commit) checkSince(st storage, root string, v int64) (int64, error) {
+	for ; ; v++ {
+		data, err := st.readFile(join(root, commitName(v)))
+		if err != nil {
+			if isNotExist(err) {
+				return v, nil
+			}
+			return -1, fmt.Errorf("delta: %s: reading version %d: %w", root, v, err)
+		}
+		if err := c.check(root, v, data); err != nil {
+			return -1, err
+		}
+	}
 }
 
 // createExclusive writes a whole file at p only if none is there: the

@@ -73,15 +73,7 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 	alias := s.tableName(te)
 	from := sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(deltaFileMarker)}, As: sqlparser.NewTableIdent(alias)}}
 	run := func(ft *scan.Table, sel *sqlparser.Select) (*Batch, error) {
-		rp := p.child(p.src)
-		rp.writeHeld = true
-		rp.files = map[string]*scan.Table{deltaFileMarker: ft}
-		defer rp.releaseAll()
-		sp, err := rp.planSelect(cloneAST(sel), nil)
-		if err != nil {
-			return nil, err
-		}
-		return sp.drainAll(ctx)
+		return p.readDeltaFile(ctx, ft, sel)
 	}
 	var count *sqlparser.Select
 	if where != nil {
@@ -263,4 +255,19 @@ func deltaVectors(tgt *target, cols []*Col) ([]*vector.Vector, error) {
 		}
 	}
 	return vecs, nil
+}
+
+// readDeltaFile runs sel, whose FROM names deltaFileMarker, over the one
+// Delta data file ft (read alone, without its deletion vector), under
+// the write lock the caller holds.
+func (p *planner) readDeltaFile(ctx context.Context, ft *scan.Table, sel *sqlparser.Select) (*Batch, error) {
+	rp := p.child(p.src)
+	rp.writeHeld = true
+	rp.files = map[string]*scan.Table{deltaFileMarker: ft}
+	defer rp.releaseAll()
+	sp, err := rp.planSelect(cloneAST(sel), nil)
+	if err != nil {
+		return nil, err
+	}
+	return sp.drainAll(ctx)
 }

@@ -88,15 +88,7 @@ func (s *Stmt) optimizeDelta(ctx context.Context, p *planner, tgt *target) (Resu
 		From: sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(deltaFileMarker)}}}}
 	read := func(ft *scan.Table) (*Batch, error) {
 		defer ft.Close()
-		rp := p.child(p.src)
-		rp.writeHeld = true
-		rp.files = map[string]*scan.Table{deltaFileMarker: ft}
-		defer rp.releaseAll()
-		sp, err := rp.planSelect(cloneAST(sel), nil)
-		if err != nil {
-			return nil, err
-		}
-		return sp.drainAll(ctx)
+		return p.readDeltaFile(ctx, ft, sel)
 	}
 	c := &delta.Commit{
 		Operation:           "OPTIMIZE",
