@@ -2,9 +2,7 @@ package objstore
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"io/fs"
 	"sort"
 	"strings"
 	"sync"
@@ -81,7 +79,9 @@ func (c *listCache) Stat(ctx context.Context, key string) (Entry, error) {
 		if i < len(ents) && ents[i].Key == key {
 			return ents[i], nil
 		}
-		return Entry{}, fmt.Errorf("%s: %w", key, fs.ErrNotExist)
+		// Not in a listing of up to ListingTTL ago: the object may be
+		// newer (another writer's Delta commit, say), so the store
+		// answers.
 	}
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
