@@ -1099,16 +1099,71 @@ func (r *rewriter) aggFilter(src string, toks []token, i *int) error {
 	if len(args) == 1 && args[0].text == "*" {
 		args = []otok{{text: "1", orig: args[0].orig, origLen: 1}}
 	}
+	// Each value argument becomes NULL on the rows the condition drops
+	// (rows aggregates skip); constants (a separator, a fraction) and the
+	// ORDER BY keys after aggOrderMarker stay. list and array_agg keep
+	// NULLs: their values go in one-element lists, flattened after.
+	fn := strings.ToLower(call[0].text)
+	keepsNulls := (fn == "list" || fn == "array_agg") && len(distinct) == 0
+	marker := mysqlString(aggOrderMarker)
 	rebuilt := append([]otok(nil), call[:2]...)
 	rebuilt = append(rebuilt, distinct...)
-	rebuilt = append(rebuilt, otok{text: "case when", orig: t.pos, origLen: len(t.text)})
-	rebuilt = append(rebuilt, sub.segs...)
-	rebuilt = append(rebuilt, otok{text: "then", orig: t.pos})
-	rebuilt = append(rebuilt, args...)
-	rebuilt = append(rebuilt, otok{text: "end", orig: t.pos}, call[len(call)-1])
+	ordered := false
+	for n, arg := range splitOtoks(args) {
+		if n > 0 {
+			rebuilt = append(rebuilt, otok{text: ",", orig: t.pos})
+		}
+		ordered = ordered || len(arg) > 0 && arg[0].text == marker
+		if ordered || n > 0 && len(arg) == 1 && isLiteralText(arg[0].text) {
+			rebuilt = append(rebuilt, arg...)
+			continue
+		}
+		rebuilt = append(rebuilt, otok{text: "case when", orig: t.pos, origLen: len(t.text)})
+		rebuilt = append(rebuilt, sub.segs...)
+		rebuilt = append(rebuilt, otok{text: "then", orig: t.pos})
+		if keepsNulls {
+			rebuilt = append(rebuilt, otok{text: "list_value(", orig: t.pos})
+			rebuilt = append(rebuilt, arg...)
+			rebuilt = append(rebuilt, otok{text: ")", orig: t.pos})
+		} else {
+			rebuilt = append(rebuilt, arg...)
+		}
+		rebuilt = append(rebuilt, otok{text: "end", orig: t.pos})
+	}
+	rebuilt = append(rebuilt, call[len(call)-1])
+	if keepsNulls {
+		rebuilt = append(append([]otok{{text: "flatten(", orig: t.pos}}, rebuilt...), otok{text: ")", orig: t.pos})
+	}
 	r.out = append(r.out[:start], rebuilt...)
 	*i = k
 	return nil
+}
+
+// splitOtoks splits a call's arguments at the commas outside parentheses.
+func splitOtoks(args []otok) [][]otok {
+	var out [][]otok
+	depth, from := 0, 0
+	for n, a := range args {
+		switch {
+		case strings.HasSuffix(a.text, "("):
+			depth++
+		case a.text == ")":
+			depth--
+		case a.text == "," && depth == 0:
+			out = append(out, args[from:n])
+			from = n + 1
+		}
+	}
+	return append(out, args[from:])
+}
+
+// isLiteralText reports whether a rewritten token is a number or a string.
+func isLiteralText(s string) bool {
+	if len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' {
+		return true
+	}
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
 }
 
 const windowMarker = "__carquet_window__"
