@@ -174,6 +174,25 @@ func startSQLChildEnv(t *testing.T, spec string, env ...string) *sqlChild {
 	return c
 }
 
+// killAfter waits for the child to start writing, lets it run for d,
+// SIGKILLs it and waits for it to end; it reports whether the signal was
+// sent. A child that ended by itself fails the test.
+func killAfter(t *testing.T, c *sqlChild, d time.Duration) bool {
+	t.Helper()
+	select {
+	case <-c.ready:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the child did not start within a minute")
+	}
+	time.Sleep(d)
+	sent := c.cmd.Process.Signal(syscall.SIGKILL) == nil
+	<-c.done
+	if !strings.Contains(c.err.Error(), "killed") {
+		t.Fatalf("the child ended by itself (%v):\n%s", c.err, c.out.String())
+	}
+	return sent
+}
+
 // createCrashTables makes table t (one file, t.parquet) and table f (a
 // folder, f/, with one file) of the columns the INSERTs write, empty.
 func createCrashTables(t *testing.T, dir string) {
@@ -289,18 +308,8 @@ func TestInsertCrash(t *testing.T) {
 		// Statement s goes to t, then to f: a kill between the two leaves
 		// t one ahead.
 		c := startSQLChild(t, fmt.Sprintf("%s,0,t:%d,f:%d", dsn, nt, nf))
-		select {
-		case <-c.ready:
-		case <-time.After(60 * time.Second):
-			t.Fatal("the child did not start within a minute")
-		}
-		time.Sleep(time.Duration(rng.IntN(60)) * time.Millisecond)
-		if err := c.cmd.Process.Signal(syscall.SIGKILL); err == nil {
+		if killAfter(t, c, time.Duration(rng.IntN(60))*time.Millisecond) {
 			kills++
-		}
-		<-c.done
-		if !strings.Contains(c.err.Error(), "killed") {
-			t.Fatalf("the child ended by itself (%v):\n%s", c.err, c.out.String())
 		}
 
 		if journal.Active(filepath.Join(dir, "t.parquet")) {
@@ -444,18 +453,8 @@ func TestBulkCrash(t *testing.T) {
 	kills, torn, nt, nf := 0, 0, 0, 0
 	for kills < want {
 		c := startSQLChildEnv(t, fmt.Sprintf("%s,0,t:%d,f:%d", dsn, nt, nf), bulkChildEnv+"=1")
-		select {
-		case <-c.ready:
-		case <-time.After(60 * time.Second):
-			t.Fatal("the child did not start within a minute")
-		}
-		time.Sleep(time.Duration(rng.IntN(80)) * time.Millisecond)
-		if err := c.cmd.Process.Signal(syscall.SIGKILL); err == nil {
+		if killAfter(t, c, time.Duration(rng.IntN(80))*time.Millisecond) {
 			kills++
-		}
-		<-c.done
-		if !strings.Contains(c.err.Error(), "killed") {
-			t.Fatalf("the child ended by itself (%v):\n%s", c.err, c.out.String())
 		}
 		if journal.Active(filepath.Join(dir, "t.parquet")) {
 			torn++
@@ -515,18 +514,8 @@ func TestDeltaCrash(t *testing.T) {
 	kills, next := 0, 0
 	for kills < want {
 		c := startSQLChildEnv(t, fmt.Sprintf("%s,0,d:%d", dir, next), deltaCrashEnv+"=1")
-		select {
-		case <-c.ready:
-		case <-time.After(60 * time.Second):
-			t.Fatal("the child did not start within a minute")
-		}
-		time.Sleep(time.Duration(rng.IntN(150)) * time.Millisecond)
-		if err := c.cmd.Process.Signal(syscall.SIGKILL); err == nil {
+		if killAfter(t, c, time.Duration(rng.IntN(150))*time.Millisecond) {
 			kills++
-		}
-		<-c.done
-		if !strings.Contains(c.err.Error(), "killed") {
-			t.Fatalf("the child ended by itself (%v):\n%s", c.err, c.out.String())
 		}
 		next = deltaStatements(t, dir, next)
 	}
