@@ -18,7 +18,6 @@ import (
 	"context"
 	"database/sql"
 	dsql "database/sql/driver"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -39,6 +38,9 @@ func envRows(name string, def int) int {
 	}
 	return def
 }
+
+// rowFunc appends one events row.
+type rowFunc func(ts time.Time, u int32, c string, a float64, f bool) error
 
 // row returns the i-th events row as Go values.
 func row(e *bench.Events, i int) (time.Time, int32, string, float64, bool) {
@@ -83,28 +85,34 @@ func BenchmarkLoad(b *testing.B) {
 	report := func(b *testing.B, n int) {
 		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 	}
-	b.Run("carquet-appender", func(b *testing.B) {
+	// appenderLoad loads the rows through an appender on a raw connection
+	// that open makes; after the appender's Close, finish (if any) makes
+	// them durable.
+	appenderLoad := func(b *testing.B, open func(*testing.B) *sql.DB, newAppender func(dc any) (appendRow rowFunc, close func() error, err error), finish string) {
 		for range b.N {
 			b.StopTimer()
-			db := openCarquet(b)
+			db := open(b)
 			conn, err := db.Conn(context.Background())
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.StartTimer()
 			err = conn.Raw(func(dc any) error {
-				app, err := carquet.NewAppender(dc, "events")
+				appendRow, close, err := newAppender(dc)
 				if err != nil {
 					return err
 				}
 				for i := range n {
 					ts, u, c, a, f := row(ev, i)
-					if err := app.AppendRow(ts, u, c, a, f); err != nil {
+					if err := appendRow(ts, u, c, a, f); err != nil {
 						return err
 					}
 				}
-				return app.Close()
+				return close()
 			})
+			if err == nil && finish != "" {
+				_, err = conn.ExecContext(context.Background(), finish)
+			}
 			b.StopTimer()
 			if err != nil {
 				b.Fatal(err)
@@ -114,6 +122,16 @@ func BenchmarkLoad(b *testing.B) {
 			db.Close()
 		}
 		report(b, n)
+	}
+	b.Run("carquet-appender", func(b *testing.B) {
+		appenderLoad(b, openCarquet, func(dc any) (rowFunc, func() error, error) {
+			app, err := carquet.NewAppender(dc, "events")
+			if err != nil {
+				return nil, nil, err
+			}
+			appendRow := func(ts time.Time, u int32, c string, a float64, f bool) error { return app.AppendRow(ts, u, c, a, f) }
+			return appendRow, app.Close, nil
+		}, "")
 	})
 	insertTx := func(b *testing.B, open func(*testing.B) *sql.DB) {
 		n := txRows
@@ -147,40 +165,16 @@ func BenchmarkLoad(b *testing.B) {
 	}
 	b.Run("carquet-insert-tx", func(b *testing.B) { insertTx(b, openCarquet) })
 	b.Run("duckdb-appender", func(b *testing.B) {
-		for range b.N {
-			b.StopTimer()
-			db := openDuckDB(b)
-			conn, err := db.Conn(context.Background())
+		// CHECKPOINT does what carquet's Close does: the rows durable in
+		// the file.
+		appenderLoad(b, openDuckDB, func(dc any) (rowFunc, func() error, error) {
+			app, err := duckdb.NewAppenderFromConn(dc.(dsql.Conn), "", "events")
 			if err != nil {
-				b.Fatal(err)
+				return nil, nil, err
 			}
-			b.StartTimer()
-			err = conn.Raw(func(dc any) error {
-				app, err := duckdb.NewAppenderFromConn(dc.(dsql.Conn), "", "events")
-				if err != nil {
-					return err
-				}
-				for i := range n {
-					ts, u, c, a, f := row(ev, i)
-					if err := app.AppendRow(ts, u, c, a, f); err != nil {
-						return err
-					}
-				}
-				return app.Close()
-			})
-			if err == nil {
-				// What carquet's Close does: the rows durable in the file.
-				_, err = conn.ExecContext(context.Background(), "CHECKPOINT")
-			}
-			b.StopTimer()
-			if err != nil {
-				b.Fatal(fmt.Errorf("duckdb appender: %w", err))
-			}
-			conn.Close()
-			count(b, db, n)
-			db.Close()
-		}
-		report(b, n)
+			appendRow := func(ts time.Time, u int32, c string, a float64, f bool) error { return app.AppendRow(ts, u, c, a, f) }
+			return appendRow, app.Close, nil
+		}, "CHECKPOINT")
 	})
 	b.Run("duckdb-insert-tx", func(b *testing.B) { insertTx(b, openDuckDB) })
 }
