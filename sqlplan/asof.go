@@ -323,52 +323,15 @@ func (n *asofNode) build(ctx context.Context) error {
 			order = append(order, int32(r))
 		}
 	}
-	byGroup := func(a, b int32) int { return cmp.Compare(group[a], group[b]) }
 	switch kind {
 	case 0:
-		slices.SortStableFunc(order, func(a, b int32) int {
-			if c := byGroup(a, b); c != 0 {
-				return c
-			}
-			return cmp.Compare(ints[a], ints[b])
-		})
-		n.ints = make([]int64, len(order))
-		for k, r := range order {
-			n.ints[k] = ints[r]
-		}
+		n.ints = sortByGroup(order, group, ints, cmp.Compare[int64])
 	case 1:
-		slices.SortStableFunc(order, func(a, b int32) int {
-			if c := byGroup(a, b); c != 0 {
-				return c
-			}
-			return cmp.Compare(floats[a], floats[b])
-		})
-		n.floats = make([]float64, len(order))
-		for k, r := range order {
-			n.floats[k] = floats[r]
-		}
+		n.floats = sortByGroup(order, group, floats, cmp.Compare[float64])
 	case 2:
-		slices.SortStableFunc(order, func(a, b int32) int {
-			if c := byGroup(a, b); c != 0 {
-				return c
-			}
-			return bytes.Compare(strs[a], strs[b])
-		})
-		n.strs = make([][]byte, len(order))
-		for k, r := range order {
-			n.strs[k] = strs[r]
-		}
+		n.strs = sortByGroup(order, group, strs, bytes.Compare)
 	case 3:
-		slices.SortStableFunc(order, func(a, b int32) int {
-			if c := byGroup(a, b); c != 0 {
-				return c
-			}
-			return wide[a].Cmp(wide[b])
-		})
-		n.wide = make([]num.Int128, len(order))
-		for k, r := range order {
-			n.wide[k] = wide[r]
-		}
+		n.wide = sortByGroup(order, group, wide, num.Int128.Cmp)
 	}
 	n.order = order
 	if n.table != nil {
@@ -640,4 +603,20 @@ func (n *positionalNode) explain(x *explainer, depth int) {
 	x.line(depth, "POSITIONAL JOIN")
 	n.j.left.explain(x, depth+1)
 	n.j.right.explain(x, depth+1)
+}
+
+// sortByGroup sorts the rows order by (group, value) and returns their
+// values in that order.
+func sortByGroup[T any](order []int32, group []int32, vals []T, compare func(a, b T) int) []T {
+	slices.SortStableFunc(order, func(a, b int32) int {
+		if c := cmp.Compare(group[a], group[b]); c != 0 {
+			return c
+		}
+		return compare(vals[a], vals[b])
+	})
+	out := make([]T, len(order))
+	for k, r := range order {
+		out[k] = vals[r]
+	}
+	return out
 }
