@@ -27,45 +27,58 @@ const JournalSuffix = journal.Suffix
 var ErrSchemaMismatch = errs.New("schema differs from the file's", errs.ErrSchemaMismatch)
 
 // writeJournal puts j in the file's journal and syncs it. The journal file
-// stays from one append to the next (empty between them): writing it in
-// place costs one sync, where a new file would cost its creation, a
-// rename and syncs of the folder.
+// stays from one append to the next, and keeps its room: written in place
+// at the start, a record costs one sync of data only, where a new file
+// would cost its creation, a rename and syncs of the folder, and a file
+// that changes length a sync of its inode too. Bytes after the record
+// are ignored (journal.Parse).
 func writeJournal(path string, j journal.Journal) error {
 	name := path + JournalSuffix
-	_, statErr := os.Stat(name)
-	f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
+		return err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
 		return err
 	}
 	b := j.Marshal()
 	fail := func(err error) error {
 		// A journal cut short does not parse (readers and Recover take it
-		// for none); empty is tidier.
-		f.Truncate(0)
+		// for none); cleared is tidier.
+		f.WriteAt(make([]byte, min(st.Size(), int64(len(b)))), 0)
 		f.Close()
 		return err
+	}
+	if room := int64(len(b)); st.Size() < room {
+		// Grow by whole blocks, so that most appends find room.
+		if err := f.Truncate((room + journalBlock - 1) / journalBlock * journalBlock); err != nil {
+			return fail(err)
+		}
 	}
 	if _, err := hooked(f).Write(b); err != nil {
 		return fail(err)
 	}
-	if err := f.Truncate(int64(len(b))); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
+	if err := syncData(f); err != nil {
 		return fail(err)
 	}
 	if err := f.Close(); err != nil {
 		return err
 	}
-	if statErr != nil {
+	if st.Size() == 0 {
 		// A new journal file: its name must be durable too.
 		return syncDir(filepath.Dir(path))
 	}
 	return nil
 }
 
-// clearJournal empties the file's journal, durably: the append it
-// recorded is over (committed, or rolled back).
+// journalBlock is the unit the journal file grows by.
+const journalBlock = 4 << 10
+
+// clearJournal clears the file's journal, durably: the append it recorded
+// is over (committed, or rolled back). It overwrites the record's magic,
+// which keeps the file's length and so costs a sync of data only.
 func clearJournal(path string) error {
 	f, err := os.OpenFile(path+JournalSuffix, os.O_WRONLY, 0)
 	if errors.Is(err, os.ErrNotExist) {
@@ -74,11 +87,19 @@ func clearJournal(path string) error {
 	if err != nil {
 		return err
 	}
-	if err := f.Truncate(0); err != nil {
+	st, err := f.Stat()
+	if err != nil {
 		f.Close()
 		return err
 	}
-	if err := f.Sync(); err != nil {
+	if st.Size() == 0 {
+		return f.Close()
+	}
+	if _, err := f.WriteAt(make([]byte, min(st.Size(), 4)), 0); err != nil {
+		f.Close()
+		return err
+	}
+	if err := syncData(f); err != nil {
 		f.Close()
 		return err
 	}
@@ -426,7 +447,7 @@ func (a *appendFile) commit() error {
 			return errNotSynced
 		}
 	}
-	if err := a.f.Sync(); err != nil {
+	if err := syncData(a.f); err != nil {
 		return errNotSynced
 	}
 	return clearJournal(a.path)

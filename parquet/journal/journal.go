@@ -76,11 +76,13 @@ func (j Journal) Marshal() []byte {
 	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 }
 
-// Parse decodes and checks a journal.
+// Parse decodes and checks a journal. Bytes after the record (the journal
+// file keeps its room from one append to the next) are ignored.
 func Parse(b []byte) (Journal, error) {
 	if len(b) < size1 || string(b[:4]) != magic {
 		return Journal{}, fmt.Errorf("not an append journal (%d bytes)", len(b))
 	}
+	b = b[:recordLen(b)]
 	if crc32.ChecksumIEEE(b[:len(b)-4]) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
 		return Journal{}, fmt.Errorf("append journal checksum mismatch")
 	}
@@ -104,6 +106,22 @@ func Parse(b []byte) (Journal, error) {
 	return j, nil
 }
 
+// recordLen is the length of the record that starts b (at least size1
+// bytes), from its header: a version 2 record holds the saved bytes from
+// its cut to its old length. A header that does not fit b gives len(b),
+// which Parse then refuses.
+func recordLen(b []byte) int {
+	if binary.LittleEndian.Uint32(b[4:]) != 2 || len(b) < size2 {
+		return min(len(b), size1)
+	}
+	oldSize := int64(binary.LittleEndian.Uint64(b[8:]))
+	cut := int64(binary.LittleEndian.Uint64(b[24:]))
+	if cut < 0 || cut > oldSize || oldSize-cut > int64(len(b)-size2) {
+		return len(b)
+	}
+	return size2 + int(oldSize-cut)
+}
+
 // Read reads path's journal; ok is false when there is none.
 func Read(path string) (j Journal, ok bool, err error) {
 	b, err := os.ReadFile(path + Suffix)
@@ -113,8 +131,8 @@ func Read(path string) (j Journal, ok bool, err error) {
 	if err != nil {
 		return Journal{}, false, err
 	}
-	if len(b) == 0 {
-		return Journal{}, false, nil // between appends
+	if len(b) < len(magic) || string(b[:len(magic)]) != magic {
+		return Journal{}, false, nil // between appends: empty, or cleared
 	}
 	j, err = Parse(b)
 	if err != nil {

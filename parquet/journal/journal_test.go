@@ -21,6 +21,24 @@ func TestMarshalParse(t *testing.T) {
 			t.Errorf("round trip of %+v gave %+v", j, got)
 		}
 	}
+	// The journal file keeps its room: a record is followed by padding, or
+	// by the rest of an older, longer record.
+	long := Journal{OldSize: 300, Cut: 100, Saved: bytes.Repeat([]byte{5}, 200), TailLen: 100, TailCRC: 3}.Marshal()
+	for _, j := range []Journal{
+		{OldSize: 100, TailLen: 100, TailCRC: 7},
+		{OldSize: 100, Cut: 60, Saved: bytes.Repeat([]byte{9}, 40), TailLen: 60, TailCRC: 8},
+	} {
+		b := j.Marshal()
+		for _, pad := range [][]byte{make([]byte, 4096), long[len(b):]} {
+			got, err := Parse(append(bytes.Clone(b), pad...))
+			if err != nil {
+				t.Fatalf("%+v with %d bytes after it: %v", j, len(pad), err)
+			}
+			if got.OldSize != j.OldSize || got.cut() != j.cut() || !bytes.Equal(got.Saved, j.Saved) {
+				t.Errorf("%+v with %d bytes after it gave %+v", j, len(pad), got)
+			}
+		}
+	}
 	b := Journal{OldSize: 100, Cut: 60, Saved: make([]byte, 40), TailLen: 60}.Marshal()
 	for i := range b {
 		c := bytes.Clone(b)
