@@ -2,6 +2,7 @@ package writer
 
 import (
 	"bufio"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -180,12 +181,16 @@ func Append(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
 		return fail(fmt.Errorf("writer: %w", err))
 	}
 	a.size = st.Size()
-	old, err := file.Open(f, a.size, file.Options{Name: path})
+	given := defaultConfig()
+	for _, o := range opts {
+		o(given)
+	}
+	old, err := file.Open(f, a.size, file.Options{Name: path, Decryption: given.encryption.decryption()})
 	if err != nil {
 		return fail(fmt.Errorf("writer: append to %s: %w", path, err))
 	}
-	if enc, _ := old.Encrypted(); enc {
-		return fail(fmt.Errorf("writer: append to %s: appending to an encrypted file is %w", path, file.ErrUnsupported))
+	if opts, err = appendEncryption(old, given.encryption, opts); err != nil {
+		return fail(fmt.Errorf("writer: append to %s: %w", path, err))
 	}
 	if sch == nil {
 		sch = old.Schema
@@ -198,11 +203,14 @@ func Append(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
 	if err != nil {
 		return fail(err)
 	}
-	if w.enc != nil {
-		return fail(fmt.Errorf("writer: append to %s: encrypting appended row groups is %w", path, file.ErrUnsupported))
-	}
 	a.w = w
-	a.footerStart = a.size - 8 - int64(len(old.FooterBytes()))
+	// The footer's length as the file stores it: for an encrypted file,
+	// the encrypted footer or the signed one, not the Thrift decoded.
+	var tail [8]byte
+	if _, err := f.ReadAt(tail[:], a.size-8); err != nil {
+		return fail(fmt.Errorf("writer: append to %s: %w", path, err))
+	}
+	a.footerStart = a.size - 8 - int64(binary.LittleEndian.Uint32(tail[:4]))
 	meta := *old.Meta
 	if err := a.mergeTail(old, &meta, opts); err != nil {
 		return fail(err)
@@ -210,6 +218,13 @@ func Append(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
 	w = a.w
 	a.reclaimCut = reclaimCut(old, meta.RowGroups, a.footerStart)
 	w.prev = &meta
+	for _, c := range w.cols {
+		if c.enc != nil {
+			// Pages are encrypted for the ordinal of the row group they
+			// go to: after the file's.
+			c.enc.rg = w.prevRowGroups()
+		}
+	}
 	w.out = nil // placed by begin, when the first bytes are written
 	w.begin = a.begin
 	w.undone = "the append was rolled back: " + path + " is as it was"

@@ -559,11 +559,17 @@ func TestRewriteUnderLock(t *testing.T) {
 // appendOne appends batch rows from first through Append.
 func appendOne(t testing.TB, path string, first int64, n int, opts ...Option) {
 	t.Helper()
+	appendWith(t, path, appendBatch(first, n), opts...)
+}
+
+// appendWith appends cols to the file at path.
+func appendWith(t testing.TB, path string, cols []*vector.Vector, opts ...Option) {
+	t.Helper()
 	w, err := Append(path, nil, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.WriteBatch(appendBatch(first, n)); err != nil {
+	if err := w.WriteBatch(cols); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {

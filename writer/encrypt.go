@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/carquet-go/carquet/parquet/encryption"
+	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
 )
 
@@ -54,11 +56,14 @@ type Encryption struct {
 	// readers must be given it.
 	AADPrefix          []byte
 	DontStoreAADPrefix bool
+
+	// fileUnique, when set, is the unique part of the file AAD: an
+	// append takes the file's again.
+	fileUnique []byte
 }
 
-// WithEncryption encrypts the file (Parquet Modular Encryption). Files
-// are written whole with it: appending to an encrypted file is not
-// supported.
+// WithEncryption encrypts the file (Parquet Modular Encryption). Append
+// keeps the file's encryption instead: see appendEncryption.
 func WithEncryption(e Encryption) Option {
 	return func(c *config) { c.encryption = &e }
 }
@@ -89,9 +94,12 @@ func newFileEncryptor(e *Encryption) (*fileEncryptor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("footer key: %w", err)
 	}
-	unique := make([]byte, 8)
-	if _, err := rand.Read(unique); err != nil {
-		return nil, err
+	unique := e.fileUnique
+	if unique == nil {
+		unique = make([]byte, 8)
+		if _, err := rand.Read(unique); err != nil {
+			return nil, err
+		}
 	}
 	fe := &fileEncryptor{cfg: e, footer: footer, aad: append(slices.Clone(e.AADPrefix), unique...)}
 	var prefix []byte
@@ -242,3 +250,95 @@ func (fe *fileEncryptor) appendFooter(dst []byte, meta *format.FileMetaData) ([]
 }
 
 var magicEncrypted = []byte("PARE")
+
+// decryption is the keys of e as a reader takes them; nil for nil.
+func (e *Encryption) decryption() *file.Decryption {
+	if e == nil {
+		return nil
+	}
+	d := &file.Decryption{FooterKey: e.FooterKey, AADPrefix: e.AADPrefix, ColumnKeys: map[string][]byte{}}
+	for path, k := range e.ColumnKeys {
+		if k.Key != nil {
+			d.ColumnKeys[path] = k.Key
+		}
+	}
+	return d
+}
+
+// appendEncryption makes the options of an append to old keep the
+// file's encryption. A plaintext file's new row groups are plaintext,
+// WithEncryption or not. An encrypted file's are encrypted as its others:
+// with its algorithm, file AAD (so that its modules keep their identity),
+// footer mode and footer key metadata, and each column in plaintext, with
+// the footer key or with its own key (and key metadata) as in the file;
+// given (WithEncryption) holds the keys, which must be the file's.
+func appendEncryption(old *file.File, given *Encryption, opts []Option) ([]Option, error) {
+	fe, ok := old.Encryption()
+	if !ok {
+		return append(opts, func(c *config) { c.encryption = nil }), nil
+	}
+	if given == nil || given.FooterKey == nil {
+		return nil, fmt.Errorf("%w: appending to an encrypted file takes its footer key (WithEncryption)", file.ErrEncrypted)
+	}
+	e := Encryption{FooterKey: given.FooterKey, FooterKeyMetadata: fe.FooterKeyMetadata, PlaintextFooter: fe.PlaintextFooter,
+		AADPrefix: fe.AADPrefix, ColumnKeys: map[string]ColumnKey{}}
+	var stored []byte
+	switch a := fe.Algorithm; {
+	case a.AesGcmV1 != nil:
+		stored, e.fileUnique = a.AesGcmV1.AadPrefix, a.AesGcmV1.AadFileUnique
+	case a.AesGcmCtrV1 != nil:
+		stored, e.fileUnique, e.Algorithm = a.AesGcmCtrV1.AadPrefix, a.AesGcmCtrV1.AadFileUnique, AesGcmCtr
+	}
+	e.DontStoreAADPrefix = stored == nil && e.AADPrefix != nil
+	if e.fileUnique == nil {
+		// newFileEncryptor would draw a new one: the file's modules
+		// would no longer pass for its own.
+		e.fileUnique = []byte{}
+	}
+	rgs := old.Meta.RowGroups
+	for col, leaf := range old.Schema.Leaves {
+		path := leaf.PathString()
+		var first *format.ColumnCryptoMetaData
+		for rg := range rgs {
+			cm := rgs[rg].Columns[col].CryptoMetadata
+			if rg == 0 {
+				first = cm
+			} else if !sameColumnCrypto(first, cm) {
+				return nil, fmt.Errorf("column %s is encrypted differently in row groups 0 and %d: appending to it is %w", path, rg, file.ErrUnsupported)
+			}
+			if cm != nil {
+				// The chunk's key is checked: a missing or wrong one
+				// fails here, naming the column.
+				if _, err := old.Chunk(rg, col); err != nil {
+					return nil, err
+				}
+			}
+		}
+		switch {
+		case len(rgs) == 0:
+			// No row group says: as given.
+			if k, ok := given.ColumnKeys[path]; ok || given.ColumnKeys == nil {
+				e.ColumnKeys[path] = k
+			}
+		case first == nil:
+		case first.EncryptionWithColumnKey != nil:
+			e.ColumnKeys[path] = ColumnKey{Key: given.ColumnKeys[path].Key, KeyMetadata: first.EncryptionWithColumnKey.KeyMetadata}
+		default:
+			e.ColumnKeys[path] = ColumnKey{}
+		}
+	}
+	return append(opts, WithEncryption(e)), nil
+}
+
+// sameColumnCrypto reports whether two chunks of a column are encrypted
+// alike: both plaintext, both with the footer key, or both with a column
+// key of the same metadata.
+func sameColumnCrypto(a, b *format.ColumnCryptoMetaData) bool {
+	switch {
+	case a == nil || b == nil:
+		return a == b
+	case a.EncryptionWithColumnKey != nil && b.EncryptionWithColumnKey != nil:
+		return bytes.Equal(a.EncryptionWithColumnKey.KeyMetadata, b.EncryptionWithColumnKey.KeyMetadata)
+	}
+	return (a.EncryptionWithFooterKey != nil) == (b.EncryptionWithFooterKey != nil)
+}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -140,14 +142,7 @@ func checkIndexes(t testing.TB, f *file.File, wantBloom bool) {
 // encrypted in each way, with page indexes, bloom filters, dictionaries,
 // both page versions and several codecs, and reads it back.
 func TestEncryptedRoundTripFlat(t *testing.T) {
-	sch, err := NewSchema(flatFields()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fields, err := sch.LogicalFields()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sch, fields := flatSchema(t)
 	codecs := []format.CompressionCodec{format.Uncompressed, format.Snappy, format.Zstd}
 	for ci, ec := range encryptionCases {
 		for seed := range 4 {
@@ -436,5 +431,99 @@ func BenchmarkEncryptionOverhead(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// bufferOf holds the file at path.
+func bufferOf(t testing.TB, path string) *Buffer {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Buffer{b: data}
+}
+
+// TestEncryptedAppend appends twice to files encrypted in each way: the
+// new row groups are encrypted as the file's others (same algorithm, file
+// AAD, footer mode and column keys), and every row reads back with the
+// keys, page indexes and bloom filters too.
+func TestEncryptedAppend(t *testing.T) {
+	sch, fields := flatSchema(t)
+	for ci, ec := range encryptionCases {
+		t.Run(ec.name, func(t *testing.T) {
+			g := &gen{rng: rand.New(rand.NewPCG(7, uint64(ci))), nullFrac: 0.2, maxList: 3}
+			path := filepath.Join(t.TempDir(), "t.parquet")
+			opts := []Option{WithEncryption(ec.enc(sch)), WithRowGroupRows(150), WithPageRowLimit(40), WithBloomFilter(100, 0.05)}
+			var want [][]any
+			for i, n := range []int{200, 90, 300} {
+				cols := make([]*vector.Vector, len(fields))
+				for k, f := range fields {
+					cols[k] = g.vector(f, n)
+				}
+				want = append(want, rowsOf(fields, cols)...)
+				if i == 0 {
+					createWith(t, path, sch, cols, opts...)
+				} else {
+					appendWith(t, path, cols, opts...)
+				}
+				f := openEncrypted(t, bufferOf(t, path), ec.dec(sch), false)
+				compareRows(t, want, readRows(t, f, 64))
+				verifyMetadata(t, f)
+				checkIndexes(t, f, true)
+			}
+		})
+	}
+}
+
+// TestEncryptedAppendKeys: an append to a plaintext file stays plaintext
+// whatever WithEncryption says; one to an encrypted file without its keys,
+// or with a wrong one, fails naming what is missing and leaves the file
+// as it was.
+func TestEncryptedAppendKeys(t *testing.T) {
+	sch := appendSchema(t)
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain.parquet")
+	createWith(t, plain, sch, appendBatch(0, 10))
+	appendOne(t, plain, 10, 10, WithEncryption(Encryption{FooterKey: testFooterKey}))
+	f := openBuffer(t, bufferOf(t, plain))
+	if enc, _ := f.Encrypted(); enc {
+		t.Fatal("an append encrypted a plaintext file")
+	}
+	if got := ids(t, f); len(got) != 20 || got[19] != 19 {
+		t.Fatalf("ids %v", got)
+	}
+
+	enc := filepath.Join(dir, "enc.parquet")
+	ck := map[string]ColumnKey{"id": {Key: testColKey1, KeyMetadata: []byte("k1")}}
+	createWith(t, enc, sch, appendBatch(0, 10), WithEncryption(Encryption{FooterKey: testFooterKey, ColumnKeys: ck, PlaintextFooter: true}))
+	before, err := os.ReadFile(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		opts []Option
+		want string
+	}{
+		{"no keys", nil, "takes its footer key"},
+		{"no column key", []Option{WithEncryption(Encryption{FooterKey: testFooterKey})}, "column id"},
+		{"wrong column key", []Option{WithEncryption(Encryption{FooterKey: testFooterKey, ColumnKeys: map[string]ColumnKey{"id": {Key: testColKey2}}})}, "column id"},
+		{"wrong footer key", []Option{WithEncryption(Encryption{FooterKey: testColKey2, ColumnKeys: ck})}, "footer"},
+	} {
+		_, err := Append(enc, nil, c.opts...)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), enc) {
+			t.Errorf("%s: %v, want an error naming %s and %q", c.name, err, enc, c.want)
+		}
+		if !errors.Is(err, file.ErrEncrypted) && !errors.Is(err, file.ErrDecrypt) {
+			t.Errorf("%s: %v is not ErrEncrypted or ErrDecrypt", c.name, err)
+		}
+		after, err := os.ReadFile(enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(before, after) {
+			t.Fatalf("%s: the failed append changed the file", c.name)
+		}
 	}
 }

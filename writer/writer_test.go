@@ -66,7 +66,9 @@ func writeBuffer(t testing.TB, sch *schema.Schema, cols []*vector.Vector, opts .
 	return &buf
 }
 
-func TestRoundTripFlat(t *testing.T) {
+// flatSchema is the schema of flatFields and its logical fields.
+func flatSchema(t testing.TB) (*schema.Schema, []*schema.Field) {
+	t.Helper()
 	sch, err := NewSchema(flatFields()...)
 	if err != nil {
 		t.Fatal(err)
@@ -75,6 +77,11 @@ func TestRoundTripFlat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sch, fields
+}
+
+func TestRoundTripFlat(t *testing.T) {
+	sch, fields := flatSchema(t)
 	codecs := []format.CompressionCodec{format.Uncompressed, format.Snappy, format.Gzip, format.Brotli, format.LZ4, format.Zstd, format.LZ4Raw}
 	for seed := range 14 {
 		g := &gen{rng: rand.New(rand.NewPCG(uint64(seed), 1)), nullFrac: 0.2, maxList: 3}

@@ -72,6 +72,12 @@ type fileCrypto struct {
 	ctr bool // AES_GCM_CTR_V1: pages in CTR mode
 	// aad is the file AAD: prefix and unique part.
 	aad []byte
+	// alg, prefix and keyMeta are the algorithm as stored, the AAD
+	// prefix in effect and the footer key's metadata: what a writer
+	// appending to the file takes again (File.Encryption).
+	alg     *format.EncryptionAlgorithm
+	prefix  []byte
+	keyMeta []byte
 	// footer is the footer key's cipher; nil when it is not known (a
 	// plaintext footer opened without it) — footerErr then says why.
 	footer    *encryption.Cipher
@@ -158,7 +164,7 @@ func (f *File) newFileCrypto(a *format.EncryptionAlgorithm, keyMeta []byte, requ
 	if prefix == nil && supply {
 		return nil, f.errorf(-1, "", -1, "%w: the file was written with an AAD prefix it does not store: give it (Decryption.AADPrefix)", ErrEncrypted)
 	}
-	fc := &fileCrypto{ctr: ctr, aad: append(append([]byte(nil), prefix...), unique...)}
+	fc := &fileCrypto{ctr: ctr, aad: append(append([]byte(nil), prefix...), unique...), alg: a, prefix: prefix, keyMeta: keyMeta}
 	key, err := d.footerKey(keyMeta)
 	switch {
 	case err != nil:
@@ -377,6 +383,30 @@ func (f *File) Encrypted() (encrypted, footerEncrypted bool) {
 		return false, false
 	}
 	return true, f.footerEncrypted
+}
+
+// Encryption is how an encrypted file was written.
+type Encryption struct {
+	// Algorithm is the file's, as stored: its AAD prefix is nil when the
+	// file does not store it.
+	Algorithm format.EncryptionAlgorithm
+	// AADPrefix is the prefix in effect: the stored one, or the one given
+	// (Decryption.AADPrefix).
+	AADPrefix []byte
+	// FooterKeyMetadata is stored with the footer (encrypted) or its
+	// signing key (plaintext).
+	FooterKeyMetadata []byte
+	PlaintextFooter   bool
+}
+
+// Encryption returns how the file is encrypted, for a writer that appends
+// to it (new modules must use the file's algorithm and AAD); ok is false
+// for a plaintext file.
+func (f *File) Encryption() (e Encryption, ok bool) {
+	if f.crypt == nil {
+		return e, false
+	}
+	return Encryption{Algorithm: *f.crypt.alg, AADPrefix: f.crypt.prefix, FooterKeyMetadata: f.crypt.keyMeta, PlaintextFooter: !f.footerEncrypted}, true
 }
 
 // readModule reads the encrypted module at off: its 4-byte length, then
