@@ -59,8 +59,20 @@
 // plaintext columns; a column or footer whose key is missing or wrong
 // fails with ErrEncrypted (ErrDecrypt for a wrong key) naming the file
 // and column. In code, Config.Decryption also takes a key retriever that
-// maps the key metadata stored in files to keys. Files written by
-// statements are not encrypted.
+// maps the key metadata stored in files to keys.
+//
+// With encryption_footer_key, the files statements write (CREATE TABLE,
+// CREATE TABLE AS, COPY TO, the new files of folder tables) are
+// encrypted: AES_GCM_V1, an encrypted footer, the AAD prefix stored; the
+// columns column_keys names (in any table) under their keys and the other
+// columns in plaintext, or every column under the footer key when
+// column_keys is absent. An INSERT into an existing file keeps that
+// file's encryption: a plaintext file stays plaintext (readable without
+// keys), an encrypted one takes new row groups encrypted as its others,
+// which needs its keys (a missing or wrong one fails naming the file and
+// column, and the file is left as it was). A key retriever alone reads
+// but does not encrypt. Delta tables' logs hold column statistics in
+// plaintext.
 //
 // # Values
 //

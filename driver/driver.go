@@ -78,7 +78,8 @@ type Config struct {
 	Store map[string]string
 	// Decryption gives the keys of files that use Parquet Modular
 	// Encryption (encryption_footer_key=, column_keys=, aad_prefix=; in
-	// code, a file.KeyRetriever too). Files written are not encrypted.
+	// code, a file.KeyRetriever too). With a footer key, files written
+	// are encrypted (see "Encrypted files" in the package doc).
 	Decryption *sqlplan.Decryption
 }
 

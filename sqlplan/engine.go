@@ -55,8 +55,8 @@ type Options struct {
 	Store map[string]string
 	// Decryption gives the keys of files that use Parquet Modular
 	// Encryption; nil reads only plaintext files and the plaintext
-	// columns of files with a plaintext footer. Files written by
-	// statements are not encrypted.
+	// columns of files with a plaintext footer. With a FooterKey, files
+	// written by statements are encrypted (Engine.encryption).
 	Decryption *Decryption
 }
 

@@ -663,7 +663,32 @@ func (e *Engine) writeOptions(opts map[string]string) ([]writer.Option, error) {
 		}
 		out = append(out, writer.WithPageRowLimit(n))
 	}
+	if enc := e.encryption(); enc != nil {
+		out = append(out, writer.WithEncryption(*enc))
+	}
 	return out, nil
+}
+
+// encryption is how statements encrypt the files they write: with the
+// footer key of Options.Decryption, the columns of its ColumnKeys with
+// their keys and the others in plaintext (all with the footer key when
+// it names none, as Parquet's key tools do), an encrypted footer, and
+// its AAD prefix stored. Nil without a footer key: files are written in
+// plaintext. An INSERT into an existing file keeps that file's
+// encryption (writer.Append).
+func (e *Engine) encryption() *writer.Encryption {
+	d := e.opts.Decryption
+	if d == nil || d.FooterKey == nil {
+		return nil
+	}
+	enc := &writer.Encryption{FooterKey: d.FooterKey, AADPrefix: d.AADPrefix, SharedColumnKeys: true}
+	if d.ColumnKeys != nil {
+		enc.ColumnKeys = map[string]writer.ColumnKey{}
+		for path, k := range d.ColumnKeys {
+			enc.ColumnKeys[path] = writer.ColumnKey{Key: k}
+		}
+	}
+	return enc
 }
 
 // Tx collects the rows a transaction inserts until Commit, and keeps the

@@ -56,6 +56,10 @@ type Encryption struct {
 	// readers must be given it.
 	AADPrefix          []byte
 	DontStoreAADPrefix bool
+	// SharedColumnKeys lets ColumnKeys name columns the schema does not
+	// have (keys kept for many tables' columns, as a database's are):
+	// they are ignored instead of refused.
+	SharedColumnKeys bool
 
 	// fileUnique, when set, is the unique part of the file AAD: an
 	// append takes the file's again.

@@ -185,7 +185,7 @@ func newWriter(w io.Writer, sch *schema.Schema, opts []Option) (*Writer, error) 
 			return nil, fmt.Errorf("writer: encryption: %w", err)
 		}
 		for path := range cfg.encryption.ColumnKeys {
-			if sch.Column(path) == nil {
+			if sch.Column(path) == nil && !cfg.encryption.SharedColumnKeys {
 				return nil, fmt.Errorf("writer: encryption: a key is given for column %q, which is not a leaf column of the schema", path)
 			}
 		}
