@@ -70,9 +70,10 @@
 // file's encryption: a plaintext file stays plaintext (readable without
 // keys), an encrypted one takes new row groups encrypted as its others,
 // which needs its keys (a missing or wrong one fails naming the file and
-// column, and the file is left as it was). A key retriever alone reads
-// but does not encrypt. Delta tables' logs hold column statistics in
-// plaintext.
+// column, and the file is left as it was). Statements that write a table's
+// file anew (UPDATE, DELETE, ALTER TABLE) write it with the DSN's keys,
+// whatever the old file was. A key retriever alone reads but does not
+// encrypt. Delta tables' logs hold column statistics in plaintext.
 //
 // # Values
 //
