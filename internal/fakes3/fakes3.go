@@ -29,7 +29,11 @@ type Server struct {
 	URL     string
 	backend *s3mem.Backend
 	// condMu makes a conditional write (If-None-Match: *) a check and a
-	// put at once, as S3 does.
+	// put at once, as S3 does: gofakes3 checks the header of a single
+	// PUT itself (under its backend's lock) but ignores it on
+	// CompleteMultipartUpload, so the check here, under one lock for all
+	// conditional writes, covers both (sqltests/deltalake's
+	// TestConditionalCreateRace fails without it).
 	condMu sync.Mutex
 
 	// Counters over every request since the last Reset.
