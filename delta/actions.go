@@ -64,6 +64,21 @@ type checkpointMetadata struct {
 
 // parseActions decodes a newline-delimited JSON commit file.
 func parseActions(name string, data []byte, fn func(*action) error) error {
+	return forEachLine(data, func(line int, l []byte) error {
+		var a action
+		if err := json.Unmarshal(l, &a); err != nil {
+			return fmt.Errorf("delta: %s line %d: %w", name, line, err)
+		}
+		if err := fn(&a); err != nil {
+			return fmt.Errorf("delta: %s line %d: %w", name, line, err)
+		}
+		return nil
+	})
+}
+
+// forEachLine calls fn with each non-blank line of a newline-delimited
+// JSON file (trimmed) and its number, from 1.
+func forEachLine(data []byte, fn func(line int, l []byte) error) error {
 	line := 0
 	for len(data) > 0 {
 		var l []byte
@@ -73,16 +88,10 @@ func parseActions(name string, data []byte, fn func(*action) error) error {
 			l, data = data, nil
 		}
 		line++
-		l = bytes.TrimSpace(l)
-		if len(l) == 0 {
-			continue
-		}
-		var a action
-		if err := json.Unmarshal(l, &a); err != nil {
-			return fmt.Errorf("delta: %s line %d: %w", name, line, err)
-		}
-		if err := fn(&a); err != nil {
-			return fmt.Errorf("delta: %s line %d: %w", name, line, err)
+		if l = bytes.TrimSpace(l); len(l) > 0 {
+			if err := fn(line, l); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

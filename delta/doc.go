@@ -2,7 +2,9 @@
 // the table's transaction log. Open reconstructs the snapshot of a version
 // (the latest by default): the newest complete checkpoint not newer than
 // the version (classic, multi-part, or UUID-named V2 with its sidecars
-// under _delta_log/_sidecars), then the JSON commits after it, reconciled
+// under _delta_log/_sidecars), then the JSON commits after it (a log
+// compaction file, <x>.<y>.compacted.json, in place of commits x to y
+// when the version is y or later), reconciled
 // by path and deletion vector (newest action wins, removes take files
 // out). The snapshot carries the protocol (reader features this package
 // does not implement are refused by name), the metadata (schema,

@@ -125,7 +125,22 @@ var ErrVersion = errors.New("delta: no such version")
 type logFiles struct {
 	commits     map[int64]string
 	checkpoints map[int64][]checkpoint
+	// compactions are the log compaction files: their end versions by
+	// start version.
+	compactions map[int64][]int64
 	latest      int64
+}
+
+// compaction returns the end of the longest log compaction that starts
+// at version from and ends at limit at the latest.
+func (lf *logFiles) compaction(from, limit int64) (int64, bool) {
+	end := int64(-1)
+	for _, y := range lf.compactions[from] {
+		if y <= limit {
+			end = max(end, y)
+		}
+	}
+	return end, end >= 0
 }
 
 // checkpoint is one complete checkpoint of a version: a classic file, the
@@ -140,7 +155,7 @@ func (s storage) listLog(dir string) (*logFiles, error) {
 	if err != nil {
 		return nil, fmt.Errorf("delta: %w", err)
 	}
-	lf := &logFiles{commits: map[int64]string{}, checkpoints: map[int64][]checkpoint{}, latest: -1}
+	lf := &logFiles{commits: map[int64]string{}, checkpoints: map[int64][]checkpoint{}, compactions: map[int64][]int64{}, latest: -1}
 	parts := map[int64]map[int]map[int]string{} // version → part count → part → name
 	for _, name := range names {
 		if len(name) < 21 || name[20] != '.' {
@@ -155,6 +170,11 @@ func (s storage) listLog(dir string) (*logFiles, error) {
 		case rest == "json":
 			lf.commits[v] = name
 			lf.latest = max(lf.latest, v)
+		case len(rest) == 20+len(".compacted.json") && strings.HasSuffix(rest, ".compacted.json"):
+			// <x>.<y>.compacted.json, y > x.
+			if y, err := strconv.ParseInt(rest[:20], 10, 64); err == nil && y > v {
+				lf.compactions[v] = append(lf.compactions[v], y)
+			}
 		case rest == "checkpoint.parquet":
 			lf.checkpoints[v] = append(lf.checkpoints[v], checkpoint{files: []string{name}})
 		case strings.HasPrefix(rest, "checkpoint."):
@@ -254,7 +274,10 @@ func OpenWith(root string, version int64, store map[string]string) (*Snapshot, e
 	}
 	for v := start; v <= version; v++ {
 		name, ok := lf.commits[v]
-		if !ok {
+		if y, compacted := lf.compaction(v, version); compacted {
+			// The commits v..y reconciled: read in their place.
+			name, v = compactionName(v, y), y
+		} else if !ok {
 			if cpVersion < 0 {
 				return nil, fmt.Errorf("%w: %s: commit %d is missing and no checkpoint covers it", ErrVersion, root, v)
 			}

@@ -59,24 +59,34 @@ var appendWriterFeatures = map[string]bool{
 	"vacuumProtocolCheck": true,
 }
 
+// CheckWriterFeatures refuses a table whose protocol names a writer
+// version or feature this package does not honour: it writes nothing to
+// the log of such a table (commits, checkpoints, log compactions).
+func (s *Snapshot) CheckWriterFeatures() error {
+	p := s.Protocol
+	if p.MinWriterVersion > 7 {
+		return fmt.Errorf("delta: %s (version %d): the table needs writer version %d; versions up to 7 are supported", s.Root, s.Version, p.MinWriterVersion)
+	}
+	if p.MinWriterVersion == 7 {
+		for _, f := range p.WriterFeatures {
+			if !appendWriterFeatures[f] {
+				return fmt.Errorf("delta: %s (version %d): writing needs the writer feature %q, which is not supported", s.Root, s.Version, f)
+			}
+		}
+	}
+	return nil
+}
+
 // CheckAppendable refuses to append to a table whose protocol or
 // metadata asks a writer for more than adding files: unknown writer
 // features, column mapping, partitions, invariants, CHECK constraints,
 // generated or identity columns.
 func (s *Snapshot) CheckAppendable() error {
-	p := s.Protocol
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("delta: %s (version %d): %s", s.Root, s.Version, fmt.Sprintf(format, args...))
 	}
-	if p.MinWriterVersion > 7 {
-		return fail("the table needs writer version %d; versions up to 7 are supported", p.MinWriterVersion)
-	}
-	if p.MinWriterVersion == 7 {
-		for _, f := range p.WriterFeatures {
-			if !appendWriterFeatures[f] {
-				return fail("writing needs the writer feature %q, which is not supported", f)
-			}
-		}
+	if err := s.CheckWriterFeatures(); err != nil {
+		return err
 	}
 	if s.ColumnMapping != "none" {
 		return fail("writing a table with column mapping (mode %q) is not supported", s.ColumnMapping)

@@ -26,13 +26,29 @@ import (
 // delta.Commit). Versions before it still read the old files until VACUUM
 // deletes them.
 
+//
+// Then OPTIMIZE compacts the log: the commits after the newest checkpoint
+// are reconciled into one <x>.<y>.compacted.json (delta.CompactLog),
+// which readers replay in their place. Like a checkpoint it is best
+// effort: a table whose log it cannot compact (an action it does not
+// know) is optimized without it.
+
 // deltaSmallFile is the size under which OPTIMIZE rewrites a Delta data
 // file whatever its row count.
 const deltaSmallFile = 32 << 20
 
-// optimizeDelta runs OPTIMIZE of the Delta table tgt; RowsAffected is the
-// number of rows written to the new file.
+// optimizeDelta runs OPTIMIZE of the Delta table tgt, its data files then
+// its log; RowsAffected is the number of rows written to the new file.
 func (s *Stmt) optimizeDelta(ctx context.Context, p *planner, tgt *target) (Result, error) {
+	res, err := s.optimizeDeltaFiles(ctx, p, tgt)
+	if err == nil {
+		delta.CompactLog(tgt.path, s.e.opts.Store) // best effort: see above
+	}
+	return res, err
+}
+
+// optimizeDeltaFiles compacts the small data files of the Delta table tgt.
+func (s *Stmt) optimizeDeltaFiles(ctx context.Context, p *planner, tgt *target) (Result, error) {
 	opts, err := s.e.writeOptions(tgt.opts)
 	if err != nil {
 		return Result{}, err

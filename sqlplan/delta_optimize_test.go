@@ -244,3 +244,46 @@ func TestDeltaOptimizeConcurrent(t *testing.T) {
 	}
 	expectRows(t, e1, "SELECT COUNT(*) FROM c", fmt.Sprintf("[[%d]]", 30+per+2))
 }
+
+// OPTIMIZE compacts the log after the newest checkpoint into one
+// compacted file, which the table then reads in place of its commits.
+func TestDeltaOptimizeCompactsLog(t *testing.T) {
+	e, dir := deltaEngine(t)
+	root := filepath.Join(dir, "t")
+	exec(t, e, "CREATE TABLE t (id BIGINT, s VARCHAR) USING delta")
+	for i := 1; i <= 13; i++ { // a checkpoint of version 10
+		exec(t, e, fmt.Sprintf("INSERT INTO t VALUES (%d, 's%d')", i, i))
+	}
+	exec(t, e, "DELETE FROM t WHERE id = 12") // 14
+	rows := fmt.Sprint(queryAll(t, e, "SELECT id, s FROM t ORDER BY id"))
+	if r := exec(t, e, "OPTIMIZE t"); r.RowsAffected != 12 { // 15
+		t.Fatalf("optimize rewrote %d rows", r.RowsAffected)
+	}
+	compacted := filepath.Join(root, delta.LogDir, fmt.Sprintf("%020d.%020d.compacted.json", 11, 15))
+	if _, err := os.Stat(compacted); err != nil {
+		t.Fatalf("no log compaction: %v (log: %v)", err, logNames(t, root))
+	}
+	// The commits it reconciles are not needed for the latest version.
+	hidden := t.TempDir()
+	for v := 11; v < 15; v++ {
+		name := fmt.Sprintf("%020d.json", v)
+		if err := os.Rename(filepath.Join(root, delta.LogDir, name), filepath.Join(hidden, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e2, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e2.Close()
+	if got := fmt.Sprint(queryAll(t, e2, "SELECT id, s FROM t ORDER BY id")); got != rows {
+		t.Fatalf("from the checkpoint and the compaction: %s, want %s", got, rows)
+	}
+	for v := 11; v < 15; v++ {
+		name := fmt.Sprintf("%020d.json", v)
+		if err := os.Rename(filepath.Join(hidden, name), filepath.Join(root, delta.LogDir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	expectRows(t, e2, "SELECT count(*) FROM `t@v13`", "[[13]]")
+}
