@@ -10,12 +10,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/carquet-go/carquet/delta"
 	"github.com/carquet-go/carquet/internal/validate"
 	"github.com/carquet-go/carquet/parquet/journal"
 	"github.com/carquet-go/carquet/writer"
@@ -476,9 +478,16 @@ func TestBulkCrash(t *testing.T) {
 
 const deltaCrashEnv = "CARQUET_CRASH_DELTA"
 
+// deltaCrashInterval is the checkpoint interval of the crash test's
+// table: short, so that kills strike checkpoints often, and long enough
+// that OPTIMIZE finds commits after the newest checkpoint to compact.
+const deltaCrashInterval = 4
+
 // deltaWriterChild runs, until killed, INSERT statement s into the Delta
-// table d (a commit each, a checkpoint every tenth), and after every
-// fifth a DELETE of statement s-3 (deletion vectors).
+// table d (a commit each, a checkpoint every deltaCrashInterval),
+// after every fifth a DELETE of statement s-3 (deletion vectors), and
+// after every seventh an OPTIMIZE (the small files rewritten into one,
+// then the log after the newest checkpoint compacted).
 func deltaWriterChild(t *testing.T, db *sql.DB, first int) {
 	for s := first; ; s++ {
 		if _, err := db.Exec(insertText("d", s)); err != nil {
@@ -489,15 +498,26 @@ func deltaWriterChild(t *testing.T, db *sql.DB, first int) {
 				t.Fatalf("DELETE of statement %d: %v", s-3, err)
 			}
 		}
+		if s%7 == 6 {
+			if _, err := db.Exec("OPTIMIZE d"); err != nil {
+				t.Fatalf("OPTIMIZE after statement %d: %v", s, err)
+			}
+		}
 	}
 }
 
-// TestDeltaCrash SIGKILLs processes that INSERT into and DELETE from a
-// Delta table (commits, deletion vectors, checkpoints) at random moments:
-// after each kill the table opens at its latest version, every statement
-// is whole or absent (a DELETE removes a whole statement), and only
-// statements a DELETE may have removed are missing. CARQUET_CRASH_KILLS
-// sets the number of kills (default 20).
+// TestDeltaCrash SIGKILLs processes that INSERT into, DELETE from and
+// OPTIMIZE a Delta table (commits, deletion vectors, checkpoints every
+// deltaCrashInterval commits, log compactions) at random moments: after
+// each kill the table opens at its latest version, which its
+// checkpoints and log compactions give as its commits alone do; every
+// statement is whole or absent (a DELETE removes a whole statement), and
+// only statements a DELETE may have removed are missing. The test counts
+// the kills that struck while a checkpoint was being written (its
+// temporary file left in the log) or before a due one was.
+// CARQUET_CRASH_KILLS sets the number of kills (default 20):
+//
+//	CARQUET_CRASH_KILLS=200 go test -run TestDeltaCrash -v ./driver/
 func TestDeltaCrash(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns processes")
@@ -507,27 +527,140 @@ func TestDeltaCrash(t *testing.T) {
 		want = n
 	}
 	dir := t.TempDir()
-	db := openDSN(t, dir)
-	mustExec(t, db, "CREATE TABLE d (s BIGINT, k BIGINT, n BIGINT, pad VARCHAR) USING delta")
-	db.Close()
+	root := filepath.Join(dir, "d")
+	createCheckpointedDelta(t, root, deltaCrashInterval)
 	rng := rand.New(rand.NewPCG(5, 9))
-	kills, next := 0, 0
+	kills, next, inCheckpoint, beforeCheckpoint := 0, 0, 0, 0
+	seenTemps := map[string]bool{}
 	for kills < want {
 		c := startSQLChildEnv(t, fmt.Sprintf("%s,0,d:%d", dir, next), deltaCrashEnv+"=1")
 		if killAfter(t, c, time.Duration(rng.IntN(150))*time.Millisecond) {
 			kills++
 		}
 		next = deltaStatements(t, dir, next)
+		latest := sameFromCommits(t, root)
+		temps, missing := checkpointTraces(t, root, latest, deltaCrashInterval)
+		for _, tmp := range temps {
+			if !seenTemps[tmp] {
+				seenTemps[tmp] = true
+				inCheckpoint++
+			}
+		}
+		if missing {
+			beforeCheckpoint++
+		}
 	}
-	db = openDSN(t, dir)
+	db := openDSN(t, dir)
 	var stmts int
 	if err := db.QueryRow("SELECT count(DISTINCT s) FROM d").Scan(&stmts); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d kills; %d statements, %d of them deleted", kills, next, next-stmts)
+	var checkpoints, compactions int
+	for _, name := range dirNames(t, filepath.Join(root, delta.LogDir)) {
+		switch {
+		case strings.HasSuffix(name, ".checkpoint.parquet"):
+			checkpoints++
+		case strings.HasSuffix(name, ".compacted.json"):
+			compactions++
+		}
+	}
+	t.Logf("%d kills (%d while writing a checkpoint, %d after a commit due one and before it); %d statements, %d of them deleted; %d checkpoints and %d log compactions in the log",
+		kills, inCheckpoint, beforeCheckpoint, next, next-stmts, checkpoints, compactions)
+	if compactions == 0 {
+		t.Error("no log compaction was written")
+	}
 	if next < 10 || stmts == next {
 		t.Errorf("%d statements, %d deleted: the children did not get far", next, next-stmts)
 	}
+}
+
+// createCheckpointedDelta creates the Delta table of the crash test at
+// root, with a checkpoint every interval commits (delta.checkpointInterval,
+// which CREATE TABLE does not set).
+func createCheckpointedDelta(t *testing.T, root string, interval int) {
+	t.Helper()
+	long := func(name string) *delta.Field {
+		return &delta.Field{Name: name, Type: &delta.Type{Name: "long"}, Nullable: true}
+	}
+	typ := &delta.Type{Name: "struct", Fields: []*delta.Field{long("s"), long("k"), long("n"),
+		{Name: "pad", Type: &delta.Type{Name: "string"}, Nullable: true}}}
+	ss, err := typ.SchemaString()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := delta.CreateLog(root); err != nil {
+		t.Fatal(err)
+	}
+	c := &delta.Commit{Protocol: delta.NewProtocol(typ), Operation: "CREATE TABLE", ReadVersion: -1,
+		Metadata: &delta.Metadata{ID: delta.NewTableID(), SchemaString: ss, Configuration: map[string]string{"delta.checkpointInterval": strconv.Itoa(interval)}}}
+	if _, err := c.Write(root, delta.CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sameFromCommits checks that the latest snapshot of the table at root
+// (read from its newest checkpoint and log compaction) has the files its
+// JSON commits alone give, and returns its version.
+func sameFromCommits(t *testing.T, root string) int64 {
+	t.Helper()
+	snap, err := delta.Open(root, -1)
+	if err != nil {
+		t.Fatalf("the Delta table does not open: %v", err)
+	}
+	bare := t.TempDir()
+	if err := delta.CreateLog(bare); err != nil {
+		t.Fatal(err)
+	}
+	for v := int64(0); v <= snap.Version; v++ {
+		name := fmt.Sprintf("%020d.json", v)
+		data, err := os.ReadFile(filepath.Join(root, delta.LogDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(bare, delta.LogDir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fromCommits, err := delta.Open(bare, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := logicalFiles(snap), logicalFiles(fromCommits); got != want {
+		t.Fatalf("version %d from its checkpoint and compaction:\n%s\nfrom the commits:\n%s", snap.Version, got, want)
+	}
+	return snap.Version
+}
+
+// logicalFiles lists a snapshot's files (path and deletion vector),
+// sorted.
+func logicalFiles(s *delta.Snapshot) string {
+	var out []string
+	for _, f := range s.Files {
+		id := ""
+		if f.DeletionVector != nil {
+			id = f.DeletionVector.UniqueID()
+		}
+		out = append(out, f.URI+" "+id)
+	}
+	slices.Sort(out)
+	return strings.Join(out, "\n")
+}
+
+// checkpointTraces returns the temporary files of checkpoints left in
+// the log of the table at root (a kill while one was being written), and
+// whether the checkpoint of the last version due one before latest is
+// missing (a kill between a commit and its checkpoint).
+func checkpointTraces(t *testing.T, root string, latest int64, interval int) (temps []string, missing bool) {
+	t.Helper()
+	have := map[string]bool{}
+	for _, name := range dirNames(t, filepath.Join(root, delta.LogDir)) {
+		if strings.HasPrefix(name, ".") && strings.Contains(name, ".checkpoint.parquet.tmp-") {
+			temps = append(temps, name)
+		}
+		have[name] = true
+	}
+	due := latest / int64(interval) * int64(interval)
+	return temps, due > 0 && !have[fmt.Sprintf("%020d.checkpoint.parquet", due)]
 }
 
 // deltaStatements checks the Delta table d after a kill and returns the
