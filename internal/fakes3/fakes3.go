@@ -62,6 +62,9 @@ type Fault struct {
 	Truncate int
 	// Reset closes the connection without an answer.
 	Reset bool
+	// Served, with Reset, serves the request before closing the
+	// connection: a write takes effect and its answer is lost.
+	Served bool
 	// Delay waits this long before serving.
 	Delay time.Duration
 	Count int
@@ -89,6 +92,9 @@ func Start(t testing.TB, buckets ...string) *Server {
 			}
 			switch {
 			case f.Reset:
+				if f.Served {
+					s.serve(inner, httptest.NewRecorder(), r)
+				}
 				hijackClose(w)
 				return
 			case f.Status != 0:
@@ -113,22 +119,28 @@ func Start(t testing.TB, buckets ...string) *Server {
 		if r.Method == http.MethodGet && !isList(r) {
 			w = &countingWriter{ResponseWriter: w, n: &s.BytesOut}
 		}
-		if r.Header.Get("If-None-Match") == "*" && (r.Method == http.MethodPut || r.Method == http.MethodPost) {
-			s.condMu.Lock()
-			defer s.condMu.Unlock()
-			bucket, key, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
-			if _, err := s.backend.HeadObject(bucket, key); err == nil {
-				w.Header().Set("Content-Type", "application/xml")
-				w.WriteHeader(http.StatusPreconditionFailed)
-				fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message></Error>`)
-				return
-			}
-		}
-		inner.ServeHTTP(w, r)
+		s.serve(inner, w, r)
 	}))
 	t.Cleanup(hs.Close)
 	s.URL = hs.URL
 	return s
+}
+
+// serve answers a request with gofakes3, conditional writes checked and
+// made under condMu.
+func (s *Server) serve(inner http.Handler, w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("If-None-Match") == "*" && (r.Method == http.MethodPut || r.Method == http.MethodPost) {
+		s.condMu.Lock()
+		defer s.condMu.Unlock()
+		bucket, key, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+		if _, err := s.backend.HeadObject(bucket, key); err == nil {
+			w.Header().Set("Content-Type", "application/xml")
+			w.WriteHeader(http.StatusPreconditionFailed)
+			fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message></Error>`)
+			return
+		}
+	}
+	inner.ServeHTTP(w, r)
 }
 
 // Options are the objstore options that reach this server.
