@@ -39,7 +39,6 @@ type deltaChange func(b *Batch, hit []bool) ([]*Col, error)
 // and returns the rows it deleted or updated.
 func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlparser.AliasedTableExpr, items sqlparser.SelectExprs,
 	where *sqlparser.Where, change deltaChange) (int64, error) {
-	verb := s.verb()
 	var cond sqlparser.Expr = sqlparser.BoolVal(true)
 	if where != nil {
 		if containsAggregate(where.Expr) {
@@ -47,9 +46,79 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 		}
 		cond = &sqlparser.IsExpr{Operator: sqlparser.IsTrueStr, Expr: where.Expr}
 	}
+	from := sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(deltaFileMarker)}, As: sqlparser.NewTableIdent(s.tableName(te))}}
+	var count *sqlparser.Select
+	if where != nil {
+		count = &sqlparser.Select{From: from, Where: &sqlparser.Where{Type: sqlparser.WhereStr, Expr: where.Expr},
+			SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: &sqlparser.FuncExpr{Name: sqlparser.NewColIdent("count"), Exprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}}}}}
+	}
+	sel := &sqlparser.Select{SelectExprs: append(append(sqlparser.SelectExprs(nil), items...), &sqlparser.AliasedExpr{Expr: cond}), From: from}
+	var affected int64
+	edit := func(ft *scan.Table, bm *dv.Bitmap) (deltaFileEdit, error) {
+		if count != nil {
+			// The file's statistics (and its row groups') may rule the
+			// WHERE out without reading it.
+			cb, err := p.readDeltaFile(ctx, ft, count)
+			if err != nil {
+				return deltaFileEdit{}, err
+			}
+			if n, _ := cb.Cols[0].get(0).(int64); cb.N == 1 && n == 0 {
+				return deltaFileEdit{}, nil
+			}
+		}
+		b, err := p.readDeltaFile(ctx, ft, sel)
+		if err != nil {
+			return deltaFileEdit{}, err
+		}
+		flag := b.Cols[len(b.Cols)-1]
+		hit := make([]bool, b.N)
+		ed := deltaFileEdit{rows: int64(b.N)}
+		for r := range hit {
+			if flag.B[r] && !flag.isNull(r) && !bm.Contains(uint64(r)) {
+				hit[r] = true
+				ed.gone = append(ed.gone, int32(r))
+			}
+		}
+		if len(ed.gone) == 0 {
+			return deltaFileEdit{}, nil
+		}
+		affected += int64(len(ed.gone))
+		if change != nil {
+			cols, err := change(b, hit)
+			if err != nil {
+				return deltaFileEdit{}, err
+			}
+			ed.newRows = takeBatch(&Batch{Cols: cols, N: b.N}, ed.gone).Cols
+		}
+		return ed, nil
+	}
+	err := s.deltaEdit(ctx, tgt, sqlparser.String(cond), edit, nil)
+	return affected, err
+}
+
+// deltaFileEdit is what a statement does to one data file of a Delta
+// table: the positions of the rows it removes (deleted, or updated),
+// ascending, and the table's columns of the rows it writes in their
+// place (nil for none).
+type deltaFileEdit struct {
+	rows    int64 // the file's physical rows
+	gone    []int32
+	newRows []*Col
+}
+
+// deltaEdit changes the Delta table tgt in one commit, under the write
+// lock: edit says, for each data file of the latest version (read alone
+// by the marker, bm its deletion vector), which rows go and which rows
+// come in their place; added, when not nil, gives once every file is
+// seen the rows the statement adds (MERGE's inserts). The removed rows
+// join the files' deletion vectors, the new rows go to one new data file.
+// Nothing is committed when nothing changes.
+func (s *Stmt) deltaEdit(ctx context.Context, tgt *target, predicate string,
+	edit func(ft *scan.Table, bm *dv.Bitmap) (deltaFileEdit, error), added func() ([]*Col, error)) error {
+	verb := s.verb()
 	opts, err := s.e.writeOptions(tgt.opts)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	s.e.writeMu.Lock()
 	defer s.e.writeMu.Unlock()
@@ -57,30 +126,19 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 	s.e.forget(tgt.path) // read the latest version
 	tbl, _, err := s.e.openTableWriteHeld(tgt.name)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	defer s.e.release(tbl)
 	snap := tbl.Snapshot()
 	if snap == nil {
-		return 0, errorf("%s %q: the table is no longer a Delta table", verb, tgt.name)
+		return errorf("%s %q: the table is no longer a Delta table", verb, tgt.name)
 	}
 	fail := func(err error) error {
 		return fmt.Errorf("%s %q (Delta version %d): %w", verb, tgt.name, snap.Version, err)
 	}
 	if err := snap.CheckDeletable(); err != nil {
-		return 0, &Error{Msg: fmt.Sprintf("%s %q: %v", verb, tgt.name, err), Offset: -1, Err: ErrUnsupported}
+		return &Error{Msg: fmt.Sprintf("%s %q: %v", verb, tgt.name, err), Offset: -1, Err: ErrUnsupported}
 	}
-	alias := s.tableName(te)
-	from := sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(deltaFileMarker)}, As: sqlparser.NewTableIdent(alias)}}
-	run := func(ft *scan.Table, sel *sqlparser.Select) (*Batch, error) {
-		return p.readDeltaFile(ctx, ft, sel)
-	}
-	var count *sqlparser.Select
-	if where != nil {
-		count = &sqlparser.Select{From: from, Where: &sqlparser.Where{Type: sqlparser.WhereStr, Expr: where.Expr},
-			SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: &sqlparser.FuncExpr{Name: sqlparser.NewColIdent("count"), Exprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}}}}}
-	}
-	sel := &sqlparser.Select{SelectExprs: append(append(sqlparser.SelectExprs(nil), items...), &sqlparser.AliasedExpr{Expr: cond}), From: from}
 
 	type changed struct {
 		add  *delta.AddFile
@@ -88,70 +146,48 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 		rows int64 // the file's physical rows
 	}
 	var files []changed
-	var newRows [][]*Col // UPDATE: the new versions, per file
-	var affected int64
+	var newRows [][]*Col // the rows written, per file, then those added
 	for i := range tbl.Files {
 		if err := ctx.Err(); err != nil {
-			return 0, err
+			return err
 		}
 		ft, err := tbl.DeltaFile(i)
 		if err != nil {
-			return 0, fail(err)
-		}
-		b, err := func() (*Batch, error) {
-			defer ft.Close()
-			if count != nil {
-				// The file's statistics (and its row groups') may rule the
-				// WHERE out without reading it.
-				cb, err := run(ft, count)
-				if err != nil {
-					return nil, err
-				}
-				if n, _ := cb.Cols[0].get(0).(int64); cb.N == 1 && n == 0 {
-					return nil, nil
-				}
-			}
-			return run(ft, sel)
-		}()
-		if err != nil {
-			return 0, err
-		}
-		if b == nil {
-			continue
+			return fail(err)
 		}
 		add := tbl.DeltaAdd(i)
 		bm, err := snap.Deletions(add)
 		if err != nil {
-			return 0, fail(err)
+			ft.Close()
+			return fail(err)
 		}
-		flag := b.Cols[len(b.Cols)-1]
-		hit := make([]bool, b.N)
-		var rows []int32
-		for r := range hit {
-			if flag.B[r] && !flag.isNull(r) && !bm.Contains(uint64(r)) {
-				hit[r] = true
-				rows = append(rows, int32(r))
-			}
+		ed, err := edit(ft, bm)
+		ft.Close()
+		if err != nil {
+			return err
 		}
-		if len(rows) == 0 {
+		if len(ed.gone) == 0 {
 			continue
 		}
-		for _, r := range rows {
+		for _, r := range ed.gone {
 			bm.Add(uint64(r))
 		}
-		affected += int64(len(rows))
-		files = append(files, changed{add: add, bm: bm, rows: int64(b.N)})
-		if change != nil {
-			cols, err := change(b, hit)
-			if err != nil {
-				return 0, err
-			}
-			nb := takeBatch(&Batch{Cols: cols, N: b.N}, rows)
-			newRows = append(newRows, nb.Cols)
+		files = append(files, changed{add: add, bm: bm, rows: ed.rows})
+		if ed.newRows != nil {
+			newRows = append(newRows, ed.newRows)
 		}
 	}
-	if affected == 0 {
-		return 0, nil
+	if added != nil {
+		cols, err := added()
+		if err != nil {
+			return err
+		}
+		if cols != nil {
+			newRows = append(newRows, cols)
+		}
+	}
+	if len(files) == 0 && len(newRows) == 0 {
+		return nil
 	}
 	// A file none of whose rows are left is removed, not given a vector.
 	var bms []*dv.Bitmap
@@ -165,9 +201,12 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 		bms, kept = append(bms, f.bm), append(kept, f)
 	}
 	files = kept
-	descs, undoDV, err := delta.WriteDeletionVectors(snap.Root, bms)
-	if err != nil {
-		return 0, fail(err)
+	undoDV := func() {}
+	var descs []dv.Descriptor
+	if len(bms) > 0 {
+		if descs, undoDV, err = delta.WriteDeletionVectors(snap.Root, bms); err != nil {
+			return fail(err)
+		}
 	}
 	now := time.Now().UnixMilli()
 	c := &delta.Commit{
@@ -177,7 +216,7 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 		// The interval as the table sets it.
 		CheckpointInterval: delta.CheckpointInterval(snap.Metadata.Configuration),
 		OperationParameters: map[string]string{
-			"predicate": fmt.Sprintf("[%q]", sqlparser.String(cond)),
+			"predicate": fmt.Sprintf("[%q]", predicate),
 		},
 	}
 	for _, a := range gone {
@@ -187,7 +226,7 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 		stats, err := delta.WideStats(f.add.StatsJSON, f.rows)
 		if err != nil {
 			undoDV()
-			return 0, fail(fmt.Errorf("file %s: %w", f.add.URI, err))
+			return fail(fmt.Errorf("file %s: %w", f.add.URI, err))
 		}
 		pv := map[string]string{}
 		for key, v := range f.add.PartitionValues {
@@ -201,7 +240,7 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 			DataChange: true, Stats: stats, DeletionVector: &d})
 	}
 	undoData := func() {}
-	if change != nil {
+	if len(newRows) > 0 {
 		add, undo, err := s.e.writeDeltaFile(ctx, tgt.path, tgt.sch, tgt.dtype, opts, func(w *writer.Writer) error {
 			for _, cols := range newRows {
 				vecs, err := deltaVectors(tgt, cols)
@@ -218,16 +257,16 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 		})
 		if err != nil {
 			undoDV()
-			return 0, fail(err)
+			return fail(err)
 		}
 		c.Adds, undoData = append(c.Adds, add), undo
 	}
 	if _, err := c.Write(tgt.path, delta.CommitOptions{Store: s.e.opts.Store}); err != nil {
 		undoDV()
 		undoData()
-		return 0, fmt.Errorf("%s %q (read at Delta version %d): %w", verb, tgt.name, snap.Version, err)
+		return fmt.Errorf("%s %q (read at Delta version %d): %w", verb, tgt.name, snap.Version, err)
 	}
-	return affected, nil
+	return nil
 }
 
 // deltaVectors casts the table's columns of some rows to the vectors of
