@@ -504,8 +504,8 @@ func TestErrorsAtQueryTime(t *testing.T) {
 	if _, err := db.Query("INSERT INTO t VALUES (3, 'q')"); err == nil {
 		t.Error("Query of an INSERT")
 	}
-	if _, err := db.Exec("MERGE INTO t USING t u ON true WHEN MATCHED THEN DELETE"); !errors.Is(err, sqlplan.ErrUnsupported) {
-		t.Errorf("MERGE: %v", err)
+	if _, err := db.Exec("MERGE INTO t USING t u ON true WHEN MATCHED THEN DELETE RETURNING *"); !errors.Is(err, sqlplan.ErrUnsupported) {
+		t.Errorf("MERGE ... RETURNING: %v", err)
 	}
 	r, err := db.Exec("SELECT * FROM t")
 	if err != nil {

@@ -842,7 +842,7 @@ func (s *Stmt) conflictRewrite(ctx context.Context, p *planner, tgt *target, nam
 			appendCol(out[k], data[k].take(rest))
 		}
 		return out, nil
-	})
+	}, nil)
 	if err != nil {
 		return Result{}, err
 	}

@@ -74,7 +74,7 @@ func (s *Stmt) deleteRows(ctx context.Context, p *planner) (Result, error) {
 			}
 		}
 		return takeBatch(b, keep).Cols[:len(tgt.fields)], nil
-	})
+	}, nil)
 	return Result{RowsAffected: deleted}, err
 }
 
@@ -142,7 +142,7 @@ func (s *Stmt) updateRows(ctx context.Context, p *planner) (Result, error) {
 		n, err := s.deltaDML(ctx, p, tgt, te, items, up.Where, change)
 		return Result{RowsAffected: n}, err
 	}
-	err = s.rewriteTable(ctx, p, tgt, te, items, up.Where, change)
+	err = s.rewriteTable(ctx, p, tgt, te, items, up.Where, change, nil)
 	return Result{RowsAffected: updated}, err
 }
 
@@ -173,9 +173,11 @@ func fieldNames(fields []*schema.Field) []string {
 // rewriteTable reads SELECT items, (where) IS TRUE FROM te under the
 // table file's lock, lets change turn the rows (and which of them where
 // holds for) into the table's new columns, and writes them as the file's
-// new contents, with the table's schema, options and key-value metadata.
+// new contents, with the table's schema, options and key-value metadata;
+// added, when not nil, gives once every row is read the rows that follow
+// them (MERGE's inserts).
 func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sqlparser.AliasedTableExpr, items sqlparser.SelectExprs,
-	where *sqlparser.Where, change func(b *Batch, hit []bool) ([]*Col, error)) error {
+	where *sqlparser.Where, change func(b *Batch, hit []bool) ([]*Col, error), added func() ([]*Col, error)) error {
 	var cond sqlparser.Expr = sqlparser.BoolVal(true)
 	if where != nil {
 		if containsAggregate(where.Expr) {
@@ -216,7 +218,25 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 			if err != nil {
 				return err
 			}
-			return s.rewriteBatch(ctx, rp, w, tgt, con, items, b, change)
+			cols, err := changeBatch(tgt, items, b, change)
+			if err != nil {
+				return err
+			}
+			if added != nil {
+				more, err := added()
+				if err != nil {
+					return err
+				}
+				if more != nil {
+					for k := range cols {
+						if cols[k], err = castCol(cols[k], typeOfField(tgt.fields[k])); err != nil {
+							return errorf("column %q: %v", tgt.fields[k].Name, err)
+						}
+						appendCol(cols[k], more[k])
+					}
+				}
+			}
+			return writeChecked(ctx, rp, w, tgt, con, cols)
 		}
 		// Otherwise the row groups that the WHERE cannot match (by their
 		// statistics and bloom filters) are copied as stored, and the rows
@@ -245,7 +265,17 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 			}
 			i = j
 		}
-		return nil
+		if added == nil {
+			return nil
+		}
+		more, err := added()
+		if err != nil || more == nil {
+			return err
+		}
+		rp := p.child(p.src)
+		rp.writeHeld = true
+		defer rp.releaseAll()
+		return writeChecked(ctx, rp, w, tgt, con, more)
 	}, opts...)
 }
 
@@ -338,53 +368,77 @@ func (s *Stmt) streamRewrite(ctx context.Context, p *planner, w *writer.Writer, 
 // against its constraints and writes them.
 func (s *Stmt) rewriteBatch(ctx context.Context, rp *planner, w *writer.Writer, tgt *target, con *constraints, items sqlparser.SelectExprs,
 	b *Batch, change func(b *Batch, hit []bool) ([]*Col, error)) error {
+	cols, err := changeBatch(tgt, items, b, change)
+	if err != nil {
+		return err
+	}
+	return writeChecked(ctx, rp, w, tgt, con, cols)
+}
+
+// changeBatch lets change turn a batch of the rows read (the table's
+// columns, the new values, the WHERE flag) into the table's new rows.
+func changeBatch(tgt *target, items sqlparser.SelectExprs, b *Batch, change func(b *Batch, hit []bool) ([]*Col, error)) ([]*Col, error) {
 	if len(b.Cols) != len(tgt.fields)+len(items) {
-		return errorf("%d columns read for the table's %d", len(b.Cols)-len(items), len(tgt.fields))
+		return nil, errorf("%d columns read for the table's %d", len(b.Cols)-len(items), len(tgt.fields))
 	}
 	flag := b.Cols[len(b.Cols)-1]
 	hit := make([]bool, b.N)
 	for i := range hit {
 		hit[i] = flag.B[i] && !flag.isNull(i)
 	}
-	cols, err := change(b, hit)
-	if err != nil {
+	return change(b, hit)
+}
+
+// writeChecked casts rows to the table's column types, checks them
+// against its constraints (keys among themselves) and writes them.
+func writeChecked(ctx context.Context, rp *planner, w *writer.Writer, tgt *target, con *constraints, cols []*Col) error {
+	vecs, err := checkedVectors(ctx, rp, tgt, con, cols, "")
+	if err != nil || vecs == nil {
 		return err
 	}
+	return w.WriteBatch(vecs)
+}
+
+// checkedVectors casts rows to the table's column types, checks them
+// against its constraints (keys among themselves, and against the rows
+// of table when it is not "") and returns them as the writer takes them
+// (nil for no rows).
+func checkedVectors(ctx context.Context, rp *planner, tgt *target, con *constraints, cols []*Col, table string) ([]*vector.Vector, error) {
 	n := cols[0].Len
 	if n == 0 {
-		return nil
+		return nil, nil
 	}
 	types := make([]Type, len(tgt.fields))
 	for k, f := range tgt.fields {
 		types[k] = typeOfField(f)
 		c, err := castCol(cols[k], types[k])
 		if err != nil {
-			return errorf("column %q: %v", f.Name, err)
+			return nil, errorf("column %q: %v", f.Name, err)
 		}
 		if !f.Nullable && c.Null != nil {
 			for i := 0; i < n; i++ {
 				if c.Null[i] {
-					return errorf("NULL in NOT NULL column %q (row %d)", f.Name, i+1)
+					return nil, errorf("NULL in NOT NULL column %q (row %d)", f.Name, i+1)
 				}
 			}
 		}
 		cols[k] = c
 	}
 	if err := rp.checkRows(con, tgt.fields, types, cols, n); err != nil {
-		return err
+		return nil, err
 	}
-	if _, err := rp.checkKeys(ctx, con, "", tgt.fields, cols, n, false); err != nil {
-		return err
+	if _, err := rp.checkKeys(ctx, con, table, tgt.fields, cols, n, false); err != nil {
+		return nil, err
 	}
 	if err := rp.checkForeign(ctx, con, tgt.fields, cols, n); err != nil {
-		return err
+		return nil, err
 	}
 	vecs := make([]*vector.Vector, len(tgt.fields))
 	for k, f := range tgt.fields {
 		var err error
 		if vecs[k], err = toVector(cols[k], f); err != nil {
-			return errorf("column %q: %v", f.Name, err)
+			return nil, errorf("column %q: %v", f.Name, err)
 		}
 	}
-	return w.WriteBatch(vecs)
+	return vecs, nil
 }

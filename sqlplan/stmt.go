@@ -36,6 +36,7 @@ const (
 	kindVacuum    // VACUUM t [RETAIN n HOURS [FORCE]] [DRY RUN] (vacuum.go)
 	kindMacro     // CREATE MACRO / FUNCTION
 	kindDropMacro // DROP MACRO / FUNCTION
+	kindMerge     // MERGE INTO (merge.go)
 )
 
 // Stmt is a prepared statement: parsed once, planned at every execution
@@ -84,6 +85,8 @@ type Stmt struct {
 	set *setSpec
 	// vacuum is VACUUM's retention and options.
 	vacuum *vacuumSpec
+	// merge is MERGE INTO's target, source and clauses.
+	merge *mergeSpec
 }
 
 // Split splits SQL text into statements at semicolons outside quotes and
@@ -322,7 +325,9 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (
 		return e.prepareTokens(ctx, text, del)
 	case "alter":
 		return e.prepareAlter(s, text, toks)
-	case "merge", "replace", "upsert":
+	case "merge":
+		return e.prepareMerge(ctx, s, text, toks, nil)
+	case "replace", "upsert":
 		return nil, refuse(0, strings.ToUpper(first))
 	case "begin", "start", "commit", "rollback", "end", "savepoint", "release", "abort":
 		return nil, refuse(0, strings.ToUpper(first)+" as a statement (use the driver's transactions: db.BeginTx, tx.Commit, tx.Rollback)")
@@ -358,6 +363,9 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (
 		}
 		return e.prepareTokens(ctx, text, sel)
 	case "with":
+		if k := mergeAfterWith(toks); k > 0 {
+			return e.prepareMerge(ctx, s, text, toks[k:], toks[:k])
+		}
 		expanded, recs, err := expandCTEs(text, toks)
 		if err != nil {
 			return nil, err

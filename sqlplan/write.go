@@ -1139,7 +1139,7 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 		return Result{}, s.e.execSet(s.set, sess)
 	}
 	switch s.kind {
-	case kindInsert, kindCreate, kindCreateAs, kindDrop, kindDelete, kindUpdate, kindCopy, kindAlter, kindOptimize, kindVacuum:
+	case kindInsert, kindCreate, kindCreateAs, kindDrop, kindDelete, kindUpdate, kindCopy, kindAlter, kindOptimize, kindVacuum, kindMerge:
 		if s.e.opts.ReadOnly {
 			return Result{}, &Error{Msg: ErrReadOnly.Error() + ": " + s.verb() + " refused", Offset: -1, Err: ErrReadOnly}
 		}
@@ -1170,6 +1170,11 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 			return s.deleteRows(ctx, p)
 		}
 		return s.updateRows(ctx, p)
+	case kindMerge:
+		if tx != nil {
+			return Result{}, unsupported("MERGE inside a transaction")
+		}
+		return s.mergeRows(ctx, p)
 	case kindSequence:
 		return s.e.execSequence(s)
 	case kindOptimize:
@@ -1218,6 +1223,8 @@ func (s *Stmt) verb() string {
 		return "OPTIMIZE"
 	case kindVacuum:
 		return "VACUUM"
+	case kindMerge:
+		return "MERGE"
 	}
 	return "statement"
 }
