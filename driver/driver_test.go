@@ -20,7 +20,7 @@ import (
 	"github.com/carquet-go/carquet/writer"
 )
 
-func openTest(t *testing.T, dsnOpts string) (*sql.DB, string) {
+func openTest(t testing.TB, dsnOpts string) (*sql.DB, string) {
 	t.Helper()
 	dir := t.TempDir()
 	db, err := sql.Open("carquet", dir+dsnOpts)

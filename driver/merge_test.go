@@ -216,3 +216,31 @@ func TestMergeRefused(t *testing.T) {
 	}
 	sameRows(t, "after the refused MERGEs", mergeRows(t, db, "t"), "1:a:10")
 }
+
+// BenchmarkMerge: a MERGE of 10,000 source rows (half of them update
+// target rows, half are new) into a 1,000,000-row one-file table and
+// into a Delta table, each iteration on a fresh table; update-file is an
+// UPDATE of the same 5,000 rows of the one-file table, for scale (the
+// rewrite both pay).
+func BenchmarkMerge(b *testing.B) {
+	const merge = "MERGE INTO %s AS t USING src AS s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v, n = t.n + 1 WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v, 0)"
+	const update = "UPDATE %s SET v = 'new', n = n + 1 WHERE id %% 200 = 0"
+	for _, c := range []struct{ name, using, stmt string }{
+		{"file", "", merge}, {"delta", " USING delta", merge}, {"update-file", "", update},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			db, _ := openTest(b, "")
+			mustExec(b, db, "CREATE TABLE src AS SELECT range * 200 AS id, 'new' AS v FROM range(10000)")
+			k := 0
+			for b.Loop() {
+				b.StopTimer()
+				k++
+				tbl := fmt.Sprintf("t%d", k)
+				mustExec(b, db, "CREATE TABLE "+tbl+" (id BIGINT, v VARCHAR, n BIGINT)"+c.using)
+				mustExec(b, db, "INSERT INTO "+tbl+" SELECT range, 'old', range FROM range(1000000)")
+				b.StartTimer()
+				mustExec(b, db, fmt.Sprintf(c.stmt, tbl))
+			}
+		})
+	}
+}
