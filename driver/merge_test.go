@@ -244,3 +244,16 @@ func BenchmarkMerge(b *testing.B) {
 		})
 	}
 }
+
+// TestMergeParams: the ?s of a MERGE are numbered across its source and
+// its expressions.
+func TestMergeParams(t *testing.T) {
+	db, _ := openTest(t, "")
+	mustExec(t, db, "CREATE TABLE t (id BIGINT, v VARCHAR, n BIGINT)")
+	mustExec(t, db, "INSERT INTO t VALUES (1, 'a', 10)")
+	q := "WITH c AS (SELECT ? AS k) MERGE INTO t USING (SELECT id, ? AS w FROM (VALUES (1), (2)) x(id), c WHERE id >= c.k) AS s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.w, n = ? WHEN NOT MATCHED THEN INSERT VALUES (s.id, ?, ?)"
+	if n, _ := mustExec(t, db, q, 1, "upd", 7, "ins", 8).RowsAffected(); n != 2 {
+		t.Errorf("rows affected: %d", n)
+	}
+	sameRows(t, "after MERGE", mergeRows(t, db, "t"), "1:upd:7", "2:ins:8")
+}

@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
@@ -144,6 +145,7 @@ func (r *mergeReader) name(i int) (string, int, error) {
 // prepareMerge reads MERGE INTO at toks (with: the WITH clause before
 // it, whose common table expressions the source may name).
 func (e *Engine) prepareMerge(ctx context.Context, s *Stmt, text string, toks, with []token) (*Stmt, error) {
+	toks, with = numberParams(toks, with)
 	r := &mergeReader{stmtTokens: stmtTokens{text: text, toks: toks}}
 	m := &mergeSpec{on: -1}
 	if r.word(1) != "into" {
@@ -439,4 +441,23 @@ func mergeAfterWith(toks []token) int {
 		return at == 0
 	})
 	return at
+}
+
+// numberParams gives each ? of a MERGE (and its WITH) its number as $n:
+// the source and the expressions are prepared apart, and each would
+// number its own ?s from 1.
+func numberParams(toks, with []token) ([]token, []token) {
+	n := 0
+	number := func(ts []token) []token {
+		out := append([]token(nil), ts...) // the caller's tokens stay as they are
+		for k, t := range out {
+			if t.kind == tkParam && t.text == "?" {
+				n++
+				out[k].text = "$" + strconv.Itoa(n)
+			}
+		}
+		return out
+	}
+	with = number(with)
+	return number(toks), with
 }
