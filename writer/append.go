@@ -567,6 +567,28 @@ func openLockedFlag(path string, flag int) (*os.File, error) {
 	return nil, fmt.Errorf("writer: %s keeps being replaced", path)
 }
 
+// LockFile takes the append lock of the file at path, waiting for it, as
+// Rewrite does, and rolls back an interrupted append: until unlock, no
+// append (of any process) changes the file, and one waiting for the lock
+// while the file is replaced by a rename starts again on the new file.
+// It lets a caller that replaces the file itself (a transaction's
+// commit) check what it replaces and replace it with nothing in between.
+func LockFile(path string) (unlock func(), err error) {
+	f, err := openLocked(path)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := recoverLocked(path, f); err != nil {
+		unlockFile(f)
+		f.Close()
+		return nil, fmt.Errorf("writer: recover %s: %w", path, err)
+	}
+	return func() {
+		unlockFile(f)
+		f.Close()
+	}, nil
+}
+
 // Remove deletes the file at path (and an interrupted append's journal)
 // under the file's append lock: an append in progress, in this process or
 // another, finishes first, and one waiting for the lock then fails (the

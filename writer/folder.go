@@ -49,6 +49,23 @@ func LockFolder(dir string, exclusive bool) (unlock func(), err error) {
 	return nil, fmt.Errorf("writer: %s keeps being replaced", dir)
 }
 
+// TryLockFolder takes the lock of the folder dir exclusive if no one
+// holds it: ok is false (and unlock nil) when someone does.
+func TryLockFolder(dir string) (unlock func(), ok bool, err error) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil, false, fmt.Errorf("writer: %w", err)
+	}
+	if ok, err := tryLockFile(d); err != nil || !ok {
+		d.Close()
+		return nil, false, err
+	}
+	return func() {
+		unlockFile(d)
+		d.Close()
+	}, true, nil
+}
+
 // CompactFolder replaces each run of two or more consecutive small files
 // (fewer rows than the row group size of opts) of the folder table dir by
 // one file with their rows, in order, named so that it sorts where the

@@ -205,6 +205,10 @@ func RemoveStaleTemps(dir string) (int, error) {
 	return n, nil
 }
 
+// SyncDir makes the renames and file creations in dir durable (for
+// callers that rename files themselves, as a transaction's commit does).
+func SyncDir(dir string) error { return syncDir(dir) }
+
 // syncDir makes a rename or a file creation in dir durable.
 func syncDir(dir string) error {
 	d, err := os.Open(dir)
