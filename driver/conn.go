@@ -156,11 +156,31 @@ func (c *Conn) ExecContext(ctx context.Context, query string, args []driver.Name
 		}
 		return result(total), nil
 	}
+	if verb := sqlplan.TxControl(query); verb != "" && len(args) == 0 {
+		return result(0), c.txControl(ctx, verb)
+	}
 	s, err := c.engine.PrepareContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}
 	return exec1(ctx, c, s, args)
+}
+
+// txControl runs BEGIN, COMMIT or ROLLBACK given as SQL on the
+// connection's transaction, the one BeginTx starts.
+func (c *Conn) txControl(ctx context.Context, verb string) error {
+	if verb == "begin" {
+		_, err := c.BeginTx(ctx, driver.TxOptions{})
+		return err
+	}
+	if c.tx == nil {
+		return errors.New("carquet: " + strings.ToUpper(verb) + ": no transaction is open")
+	}
+	t := &Tx{c: c}
+	if verb == "commit" {
+		return t.Commit()
+	}
+	return t.Rollback()
 }
 
 func exec1(ctx context.Context, c *Conn, s *sqlplan.Stmt, args []driver.NamedValue) (_ driver.Result, err error) {

@@ -86,6 +86,10 @@ func TestSQLWriterChild(t *testing.T) {
 		bulkWriterChild(t, db, tables[0].first, tables[1].first)
 		return
 	}
+	if os.Getenv(txCrashEnv) != "" {
+		txCrashChild(t, db, tables[0].first)
+		return
+	}
 	if os.Getenv(deltaCrashEnv) != "" {
 		deltaWriterChild(t, db, tables[0].first)
 		return

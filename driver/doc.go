@@ -95,16 +95,27 @@
 //
 // # Transactions
 //
-// A transaction buffers its INSERTs and writes them at Commit, each
-// table's rows as one atomic append (atomic per table, not across
-// tables); Rollback discards them. Queries in a transaction read a
-// snapshot (the default, snapshot and serializable isolation levels): each
-// table as the transaction's first query of it found it, whatever other
-// connections or processes commit meanwhile, plus the rows the
-// transaction itself has inserted (kept in a temporary Parquet file
-// while it runs, so its queries read them with the same pruning).
-// CREATE TABLE and DROP TABLE are
-// refused inside a transaction. Outside one, every INSERT is its own
+// Every statement that writes may run inside a transaction (db.BeginTx,
+// or BEGIN / COMMIT / ROLLBACK as SQL on one connection): INSERT (with
+// ON CONFLICT), DELETE, UPDATE, CREATE TABLE [AS], DROP TABLE and ALTER
+// TABLE, on one-file and folder tables as outside one. Queries in a
+// transaction read a snapshot (the default, snapshot and serializable
+// isolation levels): each table as the transaction's first query of it
+// found it, whatever other connections or processes commit meanwhile,
+// plus the transaction's own writes; other connections see none of them
+// before Commit. INSERTs wait in memory (their rows kept in a temporary
+// Parquet file while queries read them); the other statements write the
+// table's new version to a staging folder (.carquet_tx in the database
+// folder). Rollback discards both and leaves every table's files byte for
+// byte as they were. Commit publishes all the tables at once under a
+// commit record, so that after a crash a new engine finds all of the
+// transaction or none of it (see package sqlplan, txstage.go); it fails
+// with sqlplan.ErrConflict, changing nothing, when another connection
+// changed a table the transaction rewrote, created or dropped. A
+// transaction that only INSERTs into one table appends to it in place.
+// Delta and object-store tables, COPY, CREATE TEMP TABLE, OPTIMIZE and
+// VACUUM are refused inside a transaction; CREATE/DROP VIEW and MACRO
+// take effect at once, not at Commit. Outside one, every INSERT is its own
 // atomic append, and a row that does not fit the schema fails the
 // statement with nothing written.
 //

@@ -177,19 +177,33 @@ func (e *Engine) prepareAlter(s *Stmt, text string, toks []token) (*Stmt, error)
 // alterTable runs an ALTER TABLE.
 func (s *Stmt) alterTable(ctx context.Context, p *planner) (Result, error) {
 	a := s.alter
-	if _, ok, err := s.e.tablePath(s.table); err != nil {
+	resolve := s.e.tablePath
+	if p.tx != nil {
+		resolve = p.tx.tablePath
+	}
+	if _, ok, err := resolve(s.table); err != nil {
 		return Result{}, err
 	} else if !ok && a.ifExists {
 		return Result{}, nil
 	}
-	tgt, err := s.e.insertTarget(s.table, nil)
+	tgt, err := s.e.insertTarget(s.table, p.tx)
 	if err != nil {
 		return Result{}, err
 	}
 	if tgt.folder {
 		return Result{}, unsupported("ALTER TABLE of a table that is a folder of files")
 	}
+	if p.tx != nil {
+		// The table's rows the transaction inserted are part of what the
+		// ALTER reads and writes (to a staged file, below).
+		if err := p.tx.settle(tgt.path, tgt.name); err != nil {
+			return Result{}, err
+		}
+	}
 	if a.action == "rename_table" {
+		if p.tx != nil {
+			return Result{}, s.renameInTx(p.tx, tgt, a.to)
+		}
 		return Result{}, s.renameTable(tgt.path, a.to)
 	}
 	k := fieldIndex(tgt.fields, a.col)
@@ -306,10 +320,18 @@ func (s *Stmt) alterTable(ctx context.Context, p *planner) (Result, error) {
 	if err := remoteRewrite(tgt.path, "ALTER TABLE"); err != nil {
 		return Result{}, err
 	}
-	s.e.writeMu.Lock()
-	defer s.e.writeMu.Unlock()
-	defer s.e.forget(tgt.path)
-	return Result{}, writer.Rewrite(tgt.path, sch, func(w *writer.Writer) error {
+	write := func(fill func(w *writer.Writer) error) error {
+		s.e.writeMu.Lock()
+		defer s.e.writeMu.Unlock()
+		defer s.e.forget(tgt.path)
+		return writer.Rewrite(tgt.path, sch, fill, wopts...)
+	}
+	if tx := p.tx; tx != nil {
+		write = func(fill func(w *writer.Writer) error) error {
+			return tx.stage(tgt.path, tgt.name, sch, fill, wopts)
+		}
+	}
+	return Result{}, write(func(w *writer.Writer) error {
 		s.e.forget(tgt.path) // read what is committed now that the locks are held
 		rp := p.child(st.src)
 		rp.writeHeld = true
@@ -355,7 +377,7 @@ func (s *Stmt) alterTable(ctx context.Context, p *planner) (Result, error) {
 			}
 		}
 		return w.WriteBatch(vecs)
-	}, wopts...)
+	})
 }
 
 // alteredOptions returns the table's options after a: the constraints
@@ -443,17 +465,8 @@ func alteredOptions(old map[string]string, a *alterSpec) (map[string]string, err
 // renameTable renames the table file at path to the table name to, in
 // the same folder.
 func (s *Stmt) renameTable(path, to string) error {
-	if s.e.file != "" {
-		return errorf("cannot rename a table: the database is the single file %s", s.e.file)
-	}
-	if isPathName(to) || strings.ContainsAny(to, `/\`) {
-		return errorf("ALTER TABLE RENAME TO takes a plain table name, not %q", to)
-	}
-	dest := filepath.Join(filepath.Dir(path), to+".parquet")
-	if err := s.e.writable(path); err != nil {
-		return err
-	}
-	if err := s.e.writable(dest); err != nil {
+	dest, err := s.renameDest(path, to)
+	if err != nil {
 		return err
 	}
 	s.e.writeMu.Lock()
@@ -480,4 +493,39 @@ func (s *Stmt) renameTable(path, to string) error {
 		return fmt.Errorf("renaming %s: %w", path, err)
 	}
 	return nil
+}
+
+// renameDest is the path ALTER TABLE ... RENAME TO gives the table file
+// at path, checked.
+func (s *Stmt) renameDest(path, to string) (string, error) {
+	if s.e.file != "" {
+		return "", errorf("cannot rename a table: the database is the single file %s", s.e.file)
+	}
+	if isPathName(to) || strings.ContainsAny(to, `/\`) {
+		return "", errorf("ALTER TABLE RENAME TO takes a plain table name, not %q", to)
+	}
+	dest := filepath.Join(filepath.Dir(path), to+".parquet")
+	if err := s.e.writable(path); err != nil {
+		return "", err
+	}
+	return dest, s.e.writable(dest)
+}
+
+// renameInTx renames the table tgt to the name to inside transaction tx:
+// a copy of the table as the transaction sees it is staged under the new
+// name and the old one dropped, both at COMMIT.
+func (s *Stmt) renameInTx(tx *Tx, tgt *target, to string) error {
+	dest, err := s.renameDest(tgt.path, to)
+	if err != nil {
+		return err
+	}
+	if _, exists, err := tx.tablePath(to); err != nil {
+		return err
+	} else if exists {
+		return errorf("table %q already exists", to)
+	}
+	if err := tx.stageCopy(dest, to, tgt.name, tgt.sch, nil); err != nil {
+		return err
+	}
+	return tx.drop(tgt.path, tgt.name)
 }

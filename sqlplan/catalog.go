@@ -23,6 +23,15 @@ func (p *planner) openTable(name string) (*scan.Table, string, error) {
 	return p.e.openTable(name)
 }
 
+// tableNames are the table names the statement sees: its transaction's,
+// if it has one.
+func (p *planner) tableNames() []string {
+	if p.tx != nil {
+		return p.tx.tableNames()
+	}
+	return p.e.TableNames()
+}
+
 // catalogRelation is the relation of a catalog view, ok false when name
 // is none.
 func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
@@ -51,7 +60,7 @@ func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
 	}
 	if which == "information_schema.tables" {
 		kind := add("table_type", tString)
-		for _, name := range p.e.TableNames() {
+		for _, name := range p.tableNames() {
 			row(name)
 			kind.add("BASE TABLE")
 		}
@@ -62,7 +71,7 @@ func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
 	} else {
 		column, pos := add("column_name", tString), add("ordinal_position", tInt)
 		nullable, dtype := add("is_nullable", tString), add("data_type", tString)
-		for _, name := range p.e.TableNames() {
+		for _, name := range p.tableNames() {
 			t, _, err := p.openTable(name)
 			if err != nil {
 				continue // a file that does not open has no columns to list

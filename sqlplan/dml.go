@@ -21,7 +21,7 @@ import (
 
 // dmlTarget resolves the table of a DELETE or UPDATE: one single-file
 // table, written by anyone, whose columns the rewrite keeps.
-func (s *Stmt) dmlTarget(verb string, tables sqlparser.TableExprs) (*target, *sqlparser.AliasedTableExpr, error) {
+func (s *Stmt) dmlTarget(verb string, tables sqlparser.TableExprs, tx *Tx) (*target, *sqlparser.AliasedTableExpr, error) {
 	if len(tables) != 1 {
 		return nil, nil, unsupported(verb + " of more than one table")
 	}
@@ -37,7 +37,7 @@ func (s *Stmt) dmlTarget(verb string, tables sqlparser.TableExprs) (*target, *sq
 	if q := tn.Qualifier.String(); q != "" {
 		name = q + "." + name
 	}
-	tgt, err := s.e.targetOf(name, nil, true)
+	tgt, err := s.e.targetOf(name, tx, true)
 	if err != nil {
 		return nil, nil, s.src.locate(asError(err), tn.Name.String())
 	}
@@ -53,7 +53,7 @@ func (s *Stmt) deleteRows(ctx context.Context, p *planner) (Result, error) {
 	if len(del.Targets) > 0 || len(del.OrderBy) > 0 || del.Limit != nil || len(del.Partitions) > 0 {
 		return Result{}, unsupported("this DELETE form (DELETE FROM t [WHERE ...] is)")
 	}
-	tgt, te, err := s.dmlTarget("DELETE", del.TableExprs)
+	tgt, te, err := s.dmlTarget("DELETE", del.TableExprs, p.tx)
 	if err != nil {
 		return Result{}, err
 	}
@@ -85,7 +85,7 @@ func (s *Stmt) updateRows(ctx context.Context, p *planner) (Result, error) {
 	if len(up.OrderBy) > 0 || up.Limit != nil {
 		return Result{}, unsupported("UPDATE with ORDER BY or LIMIT")
 	}
-	tgt, te, err := s.dmlTarget("UPDATE", up.TableExprs)
+	tgt, te, err := s.dmlTarget("UPDATE", up.TableExprs, p.tx)
 	if err != nil {
 		return Result{}, err
 	}
@@ -186,23 +186,30 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 		cond = &sqlparser.IsExpr{Operator: sqlparser.IsTrueStr, Expr: where.Expr}
 	}
 	sel := &sqlparser.Select{SelectExprs: append(items, &sqlparser.AliasedExpr{Expr: cond}), From: sqlparser.TableExprs{te}}
-	opts, err := s.e.writeOptions(tgt.opts)
+	opts, err := s.e.rewriteOptions(tgt.opts, tgt.kv)
 	if err != nil {
 		return err
-	}
-	if len(tgt.opts) > 0 {
-		opts = append(opts, writer.WithKeyValue(optionsKey, encodeOptions(tgt.opts)))
-	}
-	for _, kv := range tgt.kv {
-		opts = append(opts, writer.WithKeyValue(kv.Key, kv.Value.Value))
 	}
 	if err := remoteRewrite(tgt.path, s.verb()); err != nil {
 		return err
 	}
-	s.e.writeMu.Lock()
-	defer s.e.writeMu.Unlock()
-	defer s.e.forget(tgt.path)
-	return writer.Rewrite(tgt.path, tgt.sch, func(w *writer.Writer) error {
+	// In a transaction the table is read as the transaction sees it, its
+	// inserted rows first folded in, and written to a staged file.
+	write := func(fill func(w *writer.Writer) error) error {
+		s.e.writeMu.Lock()
+		defer s.e.writeMu.Unlock()
+		defer s.e.forget(tgt.path)
+		return writer.Rewrite(tgt.path, tgt.sch, fill, opts...)
+	}
+	if tx := p.tx; tx != nil {
+		if err := tx.settle(tgt.path, tgt.name); err != nil {
+			return err
+		}
+		write = func(fill func(w *writer.Writer) error) error {
+			return tx.stage(tgt.path, tgt.name, tgt.sch, fill, opts)
+		}
+	}
+	return write(func(w *writer.Writer) error {
 		s.e.forget(tgt.path) // read what is committed now that the locks are held
 		con := constraintsOf(tgt.opts)
 		if con.primary != nil || con.unique != nil || len(con.foreign) > 0 {
@@ -276,7 +283,7 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 		rp.writeHeld = true
 		defer rp.releaseAll()
 		return writeChecked(ctx, rp, w, tgt, con, more)
-	}, opts...)
+	})
 }
 
 // rowGroupsToRead opens the table's file and tells which of its row

@@ -167,6 +167,9 @@ func Open(path string, opts Options) (*Engine, error) {
 			return nil, err
 		}
 	}
+	if err := e.recoverCommits(); err != nil {
+		return nil, err
+	}
 	return e, nil
 }
 
@@ -458,7 +461,7 @@ func (e *Engine) acquire(path string, version *int64, writeHeld bool) (*scan.Tab
 		}
 		delete(e.tables, key)
 	}
-	t, err := scan.Open(path, scan.Options{Mmap: e.opts.Mmap, SkipChecksums: e.opts.SkipChecksums, DeltaVersion: version, Limits: e.opts.Limits, Root: e.confine, Store: e.opts.Store, Decryption: e.opts.Decryption})
+	t, err := scan.Open(path, e.scanOptions(version))
 	if err != nil {
 		return nil, err
 	}
@@ -466,6 +469,12 @@ func (e *Engine) acquire(path string, version *int64, writeHeld bool) (*scan.Tab
 	e.tables[key] = te
 	e.byTable[t] = te
 	return t, nil
+}
+
+// scanOptions are the options the engine's tables are opened with (a
+// Delta table at version, the latest when nil).
+func (e *Engine) scanOptions(version *int64) scan.Options {
+	return scan.Options{Mmap: e.opts.Mmap, SkipChecksums: e.opts.SkipChecksums, DeltaVersion: version, Limits: e.opts.Limits, Root: e.confine, Store: e.opts.Store, Decryption: e.opts.Decryption}
 }
 
 // retain takes another reference to a table acquire returned.

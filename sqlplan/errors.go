@@ -41,6 +41,9 @@ var (
 	ErrNoTable = errors.New("no such table")
 	// ErrNoColumn marks a reference to a column that does not exist.
 	ErrNoColumn = errors.New("no such column")
+	// ErrConflict is returned by a COMMIT that found a table the
+	// transaction changed changed by another connection meanwhile.
+	ErrConflict = errors.New("write-write conflict")
 )
 
 // The kinds of error of reading and writing Parquet files (the values of

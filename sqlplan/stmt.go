@@ -565,7 +565,7 @@ func (s *Stmt) query(ctx context.Context, p *planner) (*Rows, error) {
 		return describeRows(ctx, sp.cols), nil
 	case kindShowTables:
 		b := newBuilder(tString, 8)
-		for _, t := range s.e.TableNames() {
+		for _, t := range p.tableNames() {
 			b.add(t)
 		}
 		return constRows(ctx, []Column{{Name: "name", Type: tString}}, []*Col{b.c}), nil

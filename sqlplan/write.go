@@ -691,11 +691,12 @@ func (e *Engine) encryption() *writer.Encryption {
 	return enc
 }
 
-// Tx collects the rows a transaction inserts until Commit, and keeps the
-// snapshot its queries read: each table as the transaction's first query
-// of it found it, whatever is committed meanwhile, plus the rows the
-// transaction itself has inserted (overlayOf). Commit and Rollback
-// release the snapshot.
+// Tx collects the rows a transaction inserts until Commit, stages the
+// tables it changes otherwise (txstage.go), and keeps the snapshot its
+// queries read: each table as the transaction's first query of it found
+// it, whatever is committed meanwhile, or as the transaction staged it,
+// plus the rows the transaction itself has inserted (overlayOf). Commit
+// and Rollback release the snapshot.
 type Tx struct {
 	e        *Engine
 	readOnly bool
@@ -708,6 +709,16 @@ type Tx struct {
 	// pending rows (see overlayOf).
 	overlays map[string]*overlay
 	done     bool
+	// changed are the tables the transaction rewrote, created or
+	// dropped, by path; stamps the stamps of the tables as it first saw
+	// them ("" when they did not exist), which COMMIT checks.
+	changed map[string]*txTable
+	stamps  map[string]string
+	// stageDir is the folder of its staged files, locked (unlockStage)
+	// while the transaction lives; seq numbers the files.
+	stageDir    string
+	unlockStage func()
+	seq         int
 }
 
 // overlay is a table as the transaction sees it: its snapshot followed by
@@ -717,36 +728,6 @@ type overlay struct {
 	tmp     string
 	base    *scan.Table
 	batches int // the pending batches the file holds
-}
-
-// openTable opens a table in the transaction's snapshot; the caller
-// releases it (Engine.release) as it would one from Engine.openTable.
-func (t *Tx) openTable(name string) (*scan.Table, string, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if path, ok, _ := t.e.tablePath(name); ok {
-		if tbl, ok := t.snap[path]; ok {
-			if ov, err := t.overlayOf(path, tbl); ov != nil || err != nil {
-				return ov, path, err
-			}
-			t.e.retain(tbl)
-			return tbl, path, nil
-		}
-	}
-	tbl, path, err := t.e.openTable(name)
-	if err != nil || t.done {
-		return tbl, path, err
-	}
-	if t.snap == nil {
-		t.snap = map[string]*scan.Table{}
-	}
-	t.e.retain(tbl) // the snapshot's reference
-	t.snap[path] = tbl
-	if ov, err := t.overlayOf(path, tbl); ov != nil || err != nil {
-		t.e.release(tbl) // the caller reads ov instead
-		return ov, path, err
-	}
-	return tbl, path, nil
 }
 
 // overlayOf returns, retained for the caller, the table at path with the
@@ -991,15 +972,46 @@ func (e *Engine) Begin(readOnly bool) *Tx {
 	return &Tx{e: e, readOnly: readOnly, pending: map[string]*pendingWrite{}}
 }
 
-// Commit writes the transaction's rows: one atomic append (or one new
-// file of a folder table) per table.
+// Commit publishes the transaction: its rows and staged tables, all or
+// none (txstage.go). A transaction that only inserted into one table
+// appends to it in place.
 func (t *Tx) Commit() error {
+	t.mu.Lock()
+	if t.done {
+		t.mu.Unlock()
+		return errTxDone
+	}
+	settle := map[string]string{} // path -> name
+	for p, ch := range t.changed {
+		if t.pending[p] != nil && ch.staged != "" {
+			settle[p] = ch.name
+		}
+	}
+	t.mu.Unlock()
+	// Rows inserted into a table after the transaction rewrote it go
+	// into its staged file.
+	for p, name := range settle {
+		if err := t.settle(p, name); err != nil {
+			t.Rollback()
+			return err
+		}
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.done {
-		return errors.New("the transaction is already finished")
+		return errTxDone
 	}
 	t.done = true
+	if len(t.changed) == 0 && len(t.order) <= 1 {
+		return t.commitAppends()
+	}
+	defer t.discardLocked()
+	return t.publishLocked()
+}
+
+// commitAppends writes the rows of a transaction that only inserted into
+// one table: one atomic append (or one new file of a folder table).
+func (t *Tx) commitAppends() error {
 	// The snapshot goes first: its open files would keep the appends from
 	// merging the tables' last small row groups.
 	t.releaseSnapshot()
@@ -1026,13 +1038,15 @@ func (t *Tx) Commit() error {
 	return nil
 }
 
-// Rollback discards the transaction's rows.
+// Rollback discards the transaction's rows and staged tables: the
+// tables' files were never touched.
 func (t *Tx) Rollback() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.done = true
 	t.pending = nil
 	t.releaseSnapshot()
+	t.discardLocked()
 	return nil
 }
 
@@ -1071,7 +1085,11 @@ func (e *Engine) targetOf(name string, tx *Tx, withDelta bool) (*target, error) 
 	if strings.ContainsAny(name, "*?[") {
 		return nil, errorf("cannot INSERT into a glob")
 	}
-	t, path, err := e.openTable(name)
+	open := e.openTable
+	if tx != nil {
+		open = tx.openBase
+	}
+	t, path, err := open(name)
 	if err != nil {
 		return nil, err
 	}
@@ -1085,7 +1103,7 @@ func (e *Engine) targetOf(name string, tx *Tx, withDelta bool) (*target, error) 
 			return nil, unsupported("writing Delta tables")
 		}
 		if tx != nil {
-			return nil, unsupported(fmt.Sprintf("INSERT into the Delta table %q inside a transaction", name))
+			return nil, unsupported(fmt.Sprintf("writing the Delta table %q inside a transaction", name))
 		}
 		return deltaTarget(name, path, snap)
 	}
@@ -1095,7 +1113,7 @@ func (e *Engine) targetOf(name string, tx *Tx, withDelta bool) (*target, error) 
 		}
 	}
 	folder := !strings.HasSuffix(path, ".parquet")
-	if !objstore.IsURL(path) {
+	if !objstore.IsURL(path) && (tx == nil || !tx.hasStaged(path)) {
 		st, err := os.Stat(path)
 		if err != nil {
 			return nil, err
@@ -1110,12 +1128,7 @@ func (e *Engine) targetOf(name string, tx *Tx, withDelta bool) (*target, error) 
 	if err != nil {
 		return nil, err
 	}
-	tg := &target{path: path, sch: f0.Schema, fields: fields, folder: folder, opts: decodeOptions(f0)}
-	for _, kv := range f0.Meta.KeyValueMetadata {
-		if kv.Key != optionsKey {
-			tg.kv = append(tg.kv, kv)
-		}
-	}
+	tg := &target{path: path, sch: f0.Schema, fields: fields, folder: folder, opts: decodeOptions(f0), kv: otherKV(f0), name: name}
 	if tx != nil {
 		tx.mu.Lock()
 		if tx.targets == nil {
@@ -1153,19 +1166,13 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 	case kindInsert:
 		return s.insert(ctx, p, tx)
 	case kindCreate, kindCreateAs, kindCopy:
-		if tx != nil {
-			return Result{}, unsupported(s.verb() + " inside a transaction")
+		if tx != nil && (s.kind == kindCopy || s.temp || s.create != nil && s.create.delta) {
+			return Result{}, unsupported(s.verb() + " of this kind (COPY, TEMP, USING delta) inside a transaction")
 		}
 		return s.createTable(ctx, p)
 	case kindDrop:
-		if tx != nil {
-			return Result{}, unsupported("DROP TABLE inside a transaction")
-		}
-		return s.dropTable()
+		return s.dropTable(tx)
 	case kindDelete, kindUpdate:
-		if tx != nil {
-			return Result{}, unsupported(s.verb() + " inside a transaction")
-		}
 		if s.kind == kindDelete {
 			return s.deleteRows(ctx, p)
 		}
@@ -1188,9 +1195,6 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 		}
 		return s.vacuumTable()
 	case kindAlter:
-		if tx != nil {
-			return Result{}, unsupported("ALTER TABLE inside a transaction")
-		}
 		return s.alterTable(ctx, p)
 	case kindCreateView, kindDropView:
 		return s.e.execView(s)
@@ -1405,9 +1409,6 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 		return Result{}, err
 	}
 	if (s.replaceConflicts || s.upsert != nil) && (con.primary != nil || con.unique != nil) {
-		if tx != nil {
-			return Result{}, unsupported("INSERT OR REPLACE and ON CONFLICT DO UPDATE inside a transaction")
-		}
 		return s.conflictRewrite(ctx, p, tgt, name, con, data, n, s.upsert)
 	}
 	if s.upsert != nil {
@@ -1487,8 +1488,13 @@ func openTableWriter(path string, sch *schema.Schema, folder bool, opts []writer
 	// Temporary files of writers killed before they finished are
 	// garbage: no reader looks at them.
 	writer.RemoveStaleTemps(path)
-	name := fmt.Sprintf("part-%d-%d-%d.parquet", time.Now().UnixNano(), os.Getpid(), nextFileSeq())
-	return writer.Create(filepath.Join(path, name), sch, opts...)
+	return writer.Create(filepath.Join(path, newPartName()), sch, opts...)
+}
+
+// newPartName names a new file of a folder table: names sort in the order
+// files are added.
+func newPartName() string {
+	return fmt.Sprintf("part-%d-%d-%d.parquet", time.Now().UnixNano(), os.Getpid(), nextFileSeq())
 }
 
 // writeRows appends batches to a table atomically: a single-file table
@@ -1546,7 +1552,11 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 	if s.e.file != "" && !isPathName(s.table) && !s.temp {
 		return Result{}, errorf("cannot create table %q: the database is the single file %s", s.table, s.e.file)
 	}
-	path, exists, err := s.e.tablePath(s.table)
+	resolve := s.e.tablePath
+	if p.tx != nil {
+		resolve = p.tx.tablePath
+	}
+	path, exists, err := resolve(s.table)
 	if err != nil {
 		return Result{}, err
 	}
@@ -1567,7 +1577,7 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 	// A first look, to fail before running a query; the decision is taken
 	// again under the lock, below.
 	if exists {
-		if done, err := s.existing(path); done || err != nil {
+		if done, err := s.existingIn(path, p.tx); done || err != nil {
 			return Result{}, err
 		}
 	}
@@ -1606,6 +1616,10 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 			}
 		}
 		return w.WriteBatch(vecs)
+	}
+	if p.tx != nil {
+		// The new table (or the replacing one) is staged for COMMIT.
+		return Result{RowsAffected: int64(n)}, p.tx.stage(path, s.table, sch, fill, opts)
 	}
 	s.e.writeMu.Lock()
 	defer s.e.writeMu.Unlock()
@@ -1664,11 +1678,19 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 // nothing with IF NOT EXISTS (done), an error without OR REPLACE, or an
 // error when OR REPLACE may not replace it.
 func (s *Stmt) existing(path string) (done bool, err error) {
+	return s.existingIn(path, nil)
+}
+
+// existingIn is existing as transaction tx (nil: none) sees the table:
+// one it wrote anew is a file it may replace.
+func (s *Stmt) existingIn(path string, tx *Tx) (done bool, err error) {
 	switch {
 	case s.ifMod:
 		return true, nil
 	case !s.replace:
 		return true, errorf("table %q already exists (use CREATE OR REPLACE TABLE)", s.table)
+	case tx != nil && tx.hasStaged(path):
+		return false, nil
 	}
 	return false, s.e.replaceable(s.table, path)
 }
@@ -1695,14 +1717,20 @@ func (e *Engine) replaceable(name, path string) error {
 	return nil
 }
 
-func (s *Stmt) dropTable() (Result, error) {
+func (s *Stmt) dropTable(tx *Tx) (Result, error) {
 	if strings.ContainsAny(s.table, "*?[") {
 		return Result{}, errorf("DROP TABLE does not take globs")
 	}
-	s.e.writeMu.Lock()
-	defer s.e.writeMu.Unlock()
+	resolve := s.e.tablePath
+	if tx != nil {
+		// The table's files go at COMMIT (txstage.go).
+		resolve = tx.tablePath
+	} else {
+		s.e.writeMu.Lock()
+		defer s.e.writeMu.Unlock()
+	}
 	// Decided under the lock: whether the table exists, and what it is.
-	path, exists, err := s.e.tablePath(s.table)
+	path, exists, err := resolve(s.table)
 	if err != nil {
 		return Result{}, err
 	}
@@ -1710,7 +1738,11 @@ func (s *Stmt) dropTable() (Result, error) {
 		if s.ifMod {
 			return Result{}, nil
 		}
-		e := errorf("table %q does not exist%s", s.table, suggest(s.table, s.e.TableNames()))
+		names := s.e.TableNames()
+		if tx != nil {
+			names = tx.tableNames()
+		}
+		e := errorf("table %q does not exist%s", s.table, suggest(s.table, names))
 		e.Err = ErrNoTable
 		return Result{}, s.src.locate(e, s.table)
 	}
@@ -1721,6 +1753,9 @@ func (s *Stmt) dropTable() (Result, error) {
 		return Result{}, err
 	}
 	if objstore.IsURL(path) {
+		if tx != nil {
+			return Result{}, unsupported("DROP TABLE of an object-store table inside a transaction")
+		}
 		defer s.e.forget(path)
 		return Result{}, s.e.dropRemote(path)
 	}
@@ -1729,29 +1764,47 @@ func (s *Stmt) dropTable() (Result, error) {
 		// delete its log and history, not drop a table version.
 		return Result{}, unsupported("DROP TABLE of a Delta table")
 	}
-	defer s.e.forget(path)
+	if tx != nil && tx.hasStaged(path) {
+		return Result{}, tx.drop(path, s.table)
+	}
 	st, err := os.Lstat(path)
 	if err != nil {
 		return Result{}, err
 	}
-	switch {
-	case st.IsDir():
-		if err := tableFolder(path, s.e.root); err != nil {
-			return Result{}, errorf("DROP TABLE %s: %v: nothing was removed", s.table, err)
-		}
-		return Result{}, os.RemoveAll(path)
-	case !st.Mode().IsRegular():
-		return Result{}, errorf("DROP TABLE %s: %s is not a regular file: nothing was removed", s.table, path)
-	}
-	if ok, err := isParquetFile(path); err != nil {
+	if err := s.droppable(path, st); err != nil {
 		return Result{}, err
-	} else if !ok {
-		return Result{}, errorf("DROP TABLE %s: %s is not a Parquet file: nothing was removed", s.table, path)
+	}
+	if tx != nil {
+		return Result{}, tx.drop(path, s.table)
+	}
+	defer s.e.forget(path)
+	if st.IsDir() {
+		return Result{}, os.RemoveAll(path)
 	}
 	// Under the file's append lock, so that an append in progress (in
 	// this or another process) finishes first, and one that waits fails
 	// instead of writing to a removed file.
 	return Result{}, writer.Remove(path)
+}
+
+// droppable checks that DROP TABLE may remove what is at path (st): a
+// folder table, or a regular Parquet file.
+func (s *Stmt) droppable(path string, st os.FileInfo) error {
+	switch {
+	case st.IsDir():
+		if err := tableFolder(path, s.e.root); err != nil {
+			return errorf("DROP TABLE %s: %v: nothing was removed", s.table, err)
+		}
+		return nil
+	case !st.Mode().IsRegular():
+		return errorf("DROP TABLE %s: %s is not a regular file: nothing was removed", s.table, path)
+	}
+	if ok, err := isParquetFile(path); err != nil {
+		return err
+	} else if !ok {
+		return errorf("DROP TABLE %s: %s is not a Parquet file: nothing was removed", s.table, path)
+	}
+	return nil
 }
 
 // tableFolder checks that dir is a folder table: not the database's

@@ -1,0 +1,941 @@
+package sqlplan
+
+import (
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/carquet-go/carquet/delta"
+	"github.com/carquet-go/carquet/objstore"
+	"github.com/carquet-go/carquet/parquet/file"
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/parquet/vector"
+	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/writer"
+)
+
+// Transactions that change tables.
+//
+// A transaction's INSERTs wait in memory (pendingWrite). Every other
+// change of a table — DELETE, UPDATE, ALTER TABLE, CREATE TABLE [AS],
+// DROP TABLE, INSERT ... ON CONFLICT — writes the table's new contents
+// at once, with the statement's usual code, but to a staged file: a file
+// of the transaction's staging folder <root>/.carquet_tx/tx-N/, which no
+// table name, listing or glob of the root reaches. From then on the
+// transaction reads the staged file in place of the table (its own
+// writes); other connections read the table's files, which nothing
+// changes before COMMIT. ROLLBACK removes the staging folder: the tables'
+// files are left byte for byte as they were.
+//
+// COMMIT publishes the staged files under a commit record:
+//
+//  1. It takes the engine's write lock, the root's commit lock (the
+//     folder .carquet_tx, exclusive: one COMMIT at a time in any process)
+//     and the append lock of each table file it changes, in path order.
+//  2. Write-write conflicts: each table the transaction rewrote, created
+//     or dropped must still be as the transaction first saw it (its
+//     stamp: files, sizes, times). Otherwise COMMIT fails and changes
+//     nothing. Tables that only took INSERTs do not conflict: their rows
+//     are added to the table as it is now.
+//  3. It stages the rest: the rows of a folder table as a new file of it,
+//     those of a one-file table as a copy of its current file (row
+//     groups copied as stored) followed by the rows. A transaction that
+//     only INSERTs into one table skips all this and appends in place,
+//     which is atomic by itself (Tx.commitAppends).
+//  4. It writes the commit record (the renames that publish the staged
+//     files, the tables to move away), syncs it and renames it into place
+//     as tx-N/commit: the commit point.
+//  5. It makes the renames, syncing their folders, then removes the
+//     record and the staging folder.
+//
+// A crash before step 4 leaves a staging folder without a record: the
+// next COMMIT, or the next engine opened on the root, removes it, and
+// the tables were never touched. A crash after it leaves the record:
+// they make the renames not yet made (a staged file that is gone was
+// renamed already), so that a COMMIT happens whole or not at all. A live
+// transaction holds its staging folder's lock (flock), so that recovery
+// never takes it for a dead one's. Readers of another connection see
+// each table change in one step (a rename); while a COMMIT makes its
+// renames, they may see some of its tables new and others old. Tables
+// of an object store or of Delta Lake are not written in transactions,
+// and an engine opened read-only completes no crashed COMMIT.
+
+// txDirName is the root's folder of staging folders.
+const txDirName = ".carquet_tx"
+
+// txTable is a table the transaction changed other than by INSERTs.
+type txTable struct {
+	name string // as the statement named it, for messages
+	// drop says the table's files go at COMMIT (DROP TABLE, perhaps
+	// followed by a CREATE of the name).
+	drop bool
+	// staged is the file of the table as the transaction leaves it, ""
+	// when it dropped the table; view is it open, the transaction's
+	// reference (Path is the table's path, so that scans restricted to
+	// the table's row groups find it).
+	staged string
+	view   *scan.Table
+}
+
+// errTxDone is the error of a statement on a finished transaction.
+var errTxDone = errors.New("the transaction is already finished")
+
+// noTableLocked is the error of a name with no table in the
+// transaction; t.mu is held.
+func (t *Tx) noTableLocked(name string) error {
+	msg := fmt.Sprintf("table %q does not exist", name)
+	if !isPathName(name) {
+		msg += suggest(name, t.tableNamesLocked())
+	}
+	return &Error{Msg: msg, Offset: -1, Err: ErrNoTable}
+}
+
+// tableNames are the engine's table names as the transaction sees them
+// (nil: none): those it created are there, those it dropped are not.
+func (t *Tx) tableNames() []string {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.tableNamesLocked()
+}
+
+func (t *Tx) tableNamesLocked() []string {
+	names := t.e.TableNames()
+	if len(t.changed) == 0 {
+		return names
+	}
+	gone, made := map[string]bool{}, map[string]bool{}
+	for p, ch := range t.changed {
+		name := strings.TrimSuffix(filepath.Base(p), ".parquet")
+		if ch.staged != "" {
+			made[name] = true
+		} else {
+			gone[name] = true
+		}
+	}
+	var out []string
+	for _, n := range names {
+		if !gone[n] && !made[n] {
+			out = append(out, n)
+		}
+	}
+	for n := range made {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// tablePath is Engine.tablePath as the transaction sees the tables: those
+// it created exist, those it dropped do not.
+func (t *Tx) tablePath(name string) (string, bool, error) {
+	path, ok, err := t.e.tablePath(name)
+	if err != nil {
+		return path, ok, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if p, ch := t.changedLocked(path); ch != nil {
+		return p, ch.staged != "", nil
+	}
+	return path, ok, nil
+}
+
+// changedLocked finds the transaction's change of the table at path,
+// case-insensitively for a table it created; t.mu is held.
+func (t *Tx) changedLocked(path string) (string, *txTable) {
+	if ch := t.changed[path]; ch != nil {
+		return path, ch
+	}
+	for p, ch := range t.changed {
+		if strings.EqualFold(p, path) {
+			return p, ch
+		}
+	}
+	return path, nil
+}
+
+// hasStaged reports whether the transaction wrote the table at path
+// anew: a one-file table that exists, for now, as a staged file only.
+func (t *Tx) hasStaged(path string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, ch := t.changedLocked(path)
+	return ch != nil && ch.staged != ""
+}
+
+// openTable opens a table as the transaction sees it, with the rows it
+// inserted; the caller releases it (Engine.release) as it would one from
+// Engine.openTable.
+func (t *Tx) openTable(name string) (*scan.Table, string, error) {
+	return t.open(name, true)
+}
+
+// openBase is openTable without the rows the transaction inserted and
+// has not written yet (the table an INSERT's target describes).
+func (t *Tx) openBase(name string) (*scan.Table, string, error) {
+	return t.open(name, false)
+}
+
+// open reads a table in the transaction's snapshot: the staged file of a
+// table it changed, else the table as its first query of it found it,
+// whatever is committed meanwhile.
+func (t *Tx) open(name string, withRows bool) (*scan.Table, string, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if path, exists, err := t.e.tablePath(name); err == nil {
+		if p, ch := t.changedLocked(path); ch != nil {
+			if ch.view == nil {
+				return nil, p, t.noTableLocked(name)
+			}
+			return t.readLocked(p, ch.view, withRows)
+		}
+		if tbl, ok := t.snap[path]; ok && exists {
+			return t.readLocked(path, tbl, withRows)
+		}
+	}
+	tbl, path, err := t.e.openTable(name)
+	if errors.Is(err, ErrNoTable) && !strings.Contains(err.Error(), "no Parquet files") {
+		return nil, path, t.noTableLocked(name) // suggesting the names the transaction sees
+	}
+	if err != nil || t.done {
+		return tbl, path, err
+	}
+	if t.snap == nil {
+		t.snap = map[string]*scan.Table{}
+	}
+	t.snap[path] = tbl // the reference openTable took is the snapshot's
+	t.seenLocked(path, t.e.tableStamp(tbl))
+	return t.readLocked(path, tbl, withRows)
+}
+
+// readLocked returns base, or base with the rows the transaction inserted
+// into the table at path (withRows), retained for the caller; t.mu is
+// held.
+func (t *Tx) readLocked(path string, base *scan.Table, withRows bool) (*scan.Table, string, error) {
+	if withRows {
+		if ov, err := t.overlayOf(path, base); ov != nil || err != nil {
+			return ov, path, err
+		}
+	}
+	t.e.retain(base)
+	return base, path, nil
+}
+
+// seenLocked records the stamp of the table at path as the transaction
+// first saw it, which COMMIT checks; t.mu is held.
+func (t *Tx) seenLocked(path, stamp string) {
+	if t.stamps == nil {
+		t.stamps = map[string]string{}
+	}
+	if _, ok := t.stamps[path]; !ok {
+		t.stamps[path] = stamp
+	}
+}
+
+// changeLocked returns the transaction's change of the table at path,
+// made if need be: the rows it inserted into the table are dropped (the
+// caller settled them, or replaces the table) and so are the INSERT
+// targets it described, whose schema may change; t.mu is held.
+func (t *Tx) changeLocked(path, name string) *txTable {
+	p, ch := t.changedLocked(path)
+	if ch == nil {
+		if t.changed == nil {
+			t.changed = map[string]*txTable{}
+		}
+		ch = &txTable{name: name}
+		t.changed[p] = ch
+		t.seenLocked(p, stampOf(p))
+	}
+	t.dropOverlay(p)
+	if t.pending[p] != nil {
+		delete(t.pending, p)
+		t.order = deleteString(t.order, p)
+	}
+	clear(t.targets)
+	if ch.view != nil {
+		t.e.release(ch.view)
+		ch.view = nil
+	}
+	if ch.staged != "" {
+		os.Remove(ch.staged)
+		ch.staged = ""
+	}
+	return ch
+}
+
+func deleteString(list []string, s string) []string {
+	out := list[:0]
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// stagedPathLocked names a new staged file for the table at path, in the
+// same file system (a temporary table's beside it, every other one's in
+// the staging folder, made and locked with its first file); t.mu is held.
+func (t *Tx) stagedPathLocked(path string) (string, error) {
+	if objstore.IsURL(path) {
+		return "", unsupported("writing an object-store table inside a transaction")
+	}
+	t.seq++
+	if t.e.isTempPath(path) {
+		return filepath.Join(filepath.Dir(path), fmt.Sprintf(".carquet-tx-%d-%d.parquet", os.Getpid(), nextFileSeq())), nil
+	}
+	dir, err := t.stageDirLocked()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, strconv.Itoa(t.seq)+".parquet"), nil
+}
+
+// stageDirLocked returns the transaction's staging folder, made and
+// locked the first time; t.mu is held.
+func (t *Tx) stageDirLocked() (string, error) {
+	if t.stageDir != "" {
+		return t.stageDir, nil
+	}
+	if t.e.remote() {
+		return "", unsupported("writing tables inside a transaction on an object store")
+	}
+	parent := filepath.Join(t.e.root, txDirName)
+	var last error
+	for range 10 {
+		if err := os.MkdirAll(parent, 0o777); err != nil {
+			return "", err
+		}
+		dir, err := os.MkdirTemp(parent, "tx-")
+		if err != nil {
+			return "", err
+		}
+		// A recovery that found the folder before it was locked removed
+		// it as a dead transaction's: then make another.
+		unlock, err := writer.LockFolder(dir, true)
+		if err != nil {
+			last = err
+			continue
+		}
+		t.stageDir, t.unlockStage = dir, unlock
+		return dir, nil
+	}
+	return "", fmt.Errorf("carquet: cannot keep a staging folder in %s: %w", parent, last)
+}
+
+// stage writes the table at path anew, as fill writes it (sch, opts), to
+// a staged file that the transaction reads in the table's place from now
+// on. fill reads the table through the transaction.
+func (t *Tx) stage(path, name string, sch *schema.Schema, fill func(*writer.Writer) error, opts []writer.Option) error {
+	t.mu.Lock()
+	if t.done {
+		t.mu.Unlock()
+		return errTxDone
+	}
+	staged, err := t.stagedPathLocked(path)
+	t.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if err := writeFile(staged, sch, opts, fill); err != nil {
+		return err
+	}
+	view, err := t.e.openStaged(staged, path)
+	if err != nil {
+		os.Remove(staged)
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.done {
+		t.e.release(view)
+		os.Remove(staged)
+		return errTxDone
+	}
+	ch := t.changeLocked(path, name)
+	ch.staged, ch.view = staged, view
+	return nil
+}
+
+// drop drops the table at path in the transaction.
+func (t *Tx) drop(path, name string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.done {
+		return errTxDone
+	}
+	ch := t.changeLocked(path, name)
+	// A table the transaction created has no files to remove.
+	ch.drop = ch.drop || t.stamps[path] != ""
+	return nil
+}
+
+// settle folds the rows the transaction inserted into the one-file table
+// at path into a staged file (the table as the transaction sees it, its
+// row groups copied as stored, then the rows), so that a statement that
+// rewrites the table reads one file, as outside transactions.
+func (t *Tx) settle(path, name string) error {
+	t.mu.Lock()
+	pw := t.pending[path]
+	var err error
+	if pw != nil {
+		err = pw.flushRows()
+	}
+	t.mu.Unlock()
+	if pw == nil || err != nil || len(pw.cols) == 0 {
+		return err
+	}
+	return t.stageCopy(path, name, name, pw.sch, pw.cols)
+}
+
+// stageCopy stages, as the table dst (named dstName), a copy of the
+// one-file table src as the transaction sees it (its row groups copied
+// as stored) followed by batches.
+func (t *Tx) stageCopy(dst, dstName, src string, sch *schema.Schema, batches [][]*vector.Vector) error {
+	base, _, err := t.openBase(src)
+	if err != nil {
+		return err
+	}
+	defer t.e.release(base)
+	if len(base.Files) != 1 {
+		return unsupported(fmt.Sprintf("changing %q, a folder of files, inside a transaction after INSERTs into it", src))
+	}
+	f, err := base.File(0)
+	if err != nil {
+		return err
+	}
+	opts, err := t.e.copyOptions(f)
+	if err != nil {
+		return err
+	}
+	return t.stage(dst, dstName, sch, func(w *writer.Writer) error { return copyWith(w, f, batches) }, opts)
+}
+
+// writeFile writes the file at path (through a temporary one) as fill
+// writes it.
+func writeFile(path string, sch *schema.Schema, opts []writer.Option, fill func(*writer.Writer) error) error {
+	w, err := writer.Create(path, sch, opts...)
+	if err != nil {
+		return err
+	}
+	if err := fill(w); err != nil {
+		return errors.Join(err, w.Abort())
+	}
+	return w.Close()
+}
+
+// copyWith writes the row groups of src (if any) as stored, then batches.
+func copyWith(w *writer.Writer, src *file.File, batches [][]*vector.Vector) error {
+	for rg := 0; src != nil && rg < src.NumRowGroups(); rg++ {
+		if err := w.CopyRowGroup(src, rg); err != nil {
+			return err
+		}
+	}
+	for _, b := range batches {
+		if err := w.WriteBatch(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyOptions are the writer options of a copy of the file f: the
+// engine's, the table's options and f's key-value metadata.
+func (e *Engine) copyOptions(f *file.File) ([]writer.Option, error) {
+	return e.rewriteOptions(decodeOptions(f), otherKV(f))
+}
+
+// otherKV is f's key-value metadata but the table's options.
+func otherKV(f *file.File) []format.KeyValue {
+	var out []format.KeyValue
+	for _, kv := range f.Meta.KeyValueMetadata {
+		if kv.Key != optionsKey {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// rewriteOptions are the writer options of a table written anew with
+// table options opts and key-value metadata kv.
+func (e *Engine) rewriteOptions(opts map[string]string, kv []format.KeyValue) ([]writer.Option, error) {
+	out, err := e.writeOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(opts) > 0 {
+		out = append(out, writer.WithKeyValue(optionsKey, encodeOptions(opts)))
+	}
+	for _, kv := range kv {
+		out = append(out, writer.WithKeyValue(kv.Key, kv.Value.Value))
+	}
+	return out, nil
+}
+
+// openStaged opens a staged file as the table at path, adopted: its one
+// reference is the transaction's.
+func (e *Engine) openStaged(staged, path string) (*scan.Table, error) {
+	t, err := scan.Open(staged, e.scanOptions(nil))
+	if err != nil {
+		return nil, err
+	}
+	t.Path, t.Name = path, strings.TrimSuffix(filepath.Base(path), ".parquet")
+	e.adopt(t)
+	return t, nil
+}
+
+// isTempPath reports whether path is in the folder of temporary tables.
+func (e *Engine) isTempPath(path string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.temp != "" && filepath.Dir(path) == e.temp
+}
+
+// tableStamp is the stamp of the files of a table acquire opened.
+func (e *Engine) tableStamp(t *scan.Table) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if te, ok := e.byTable[t]; ok {
+		return te.stamp
+	}
+	return ""
+}
+
+// txOp is one step of publishing a transaction: 'R' renames the staged
+// file src to dst, replacing what is there; 'D' moves the table src (a
+// file or a folder) away to dst, in the staging folder, which goes with
+// it.
+type txOp struct {
+	kind     byte
+	src, dst string
+}
+
+// txRecord is a COMMIT's record: the steps that publish it, in order.
+type txRecord []txOp
+
+const txRecordHead = "carquet commit 1\n"
+
+// marshal encodes the record as lines of quoted paths, with a CRC.
+func (r txRecord) marshal() []byte {
+	var b strings.Builder
+	b.WriteString(txRecordHead)
+	for _, op := range r {
+		fmt.Fprintf(&b, "%c %s %s\n", op.kind, strconv.Quote(op.src), strconv.Quote(op.dst))
+	}
+	fmt.Fprintf(&b, "end %08x\n", crc32.ChecksumIEEE([]byte(b.String())))
+	return []byte(b.String())
+}
+
+// parseRecord decodes a record; one that does not parse was never
+// renamed into place (it is written whole before), so it counts as none.
+func parseRecord(b []byte) (txRecord, bool) {
+	s := string(b)
+	i := strings.LastIndex(strings.TrimSuffix(s, "\n"), "\n")
+	if !strings.HasPrefix(s, txRecordHead) || i < 0 {
+		return nil, false
+	}
+	body, tail := s[:i+1], strings.TrimSpace(s[i+1:])
+	if tail != fmt.Sprintf("end %08x", crc32.ChecksumIEEE([]byte(body))) {
+		return nil, false
+	}
+	var r txRecord
+	for _, line := range strings.Split(strings.TrimSuffix(body[len(txRecordHead):], "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		if len(line) < 3 || (line[0] != 'R' && line[0] != 'D') {
+			return nil, false
+		}
+		src, rest, err := unquotePrefix(line[2:])
+		if err != nil || !strings.HasPrefix(rest, " ") {
+			return nil, false
+		}
+		dst, rest, err := unquotePrefix(rest[1:])
+		if err != nil || rest != "" {
+			return nil, false
+		}
+		r = append(r, txOp{kind: line[0], src: src, dst: dst})
+	}
+	return r, true
+}
+
+// unquotePrefix unquotes the Go string literal s starts with.
+func unquotePrefix(s string) (string, string, error) {
+	q, err := strconv.QuotedPrefix(s)
+	if err != nil {
+		return "", s, err
+	}
+	u, err := strconv.Unquote(q)
+	return u, s[len(q):], err
+}
+
+const txRecordFile = "commit"
+
+// write puts the record in the staging folder dir durably, in one step:
+// the commit point.
+func (r txRecord) write(dir string) error {
+	tmp := filepath.Join(dir, txRecordFile+".tmp")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(r.marshal())
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(dir, txRecordFile))
+	}
+	if err == nil {
+		err = writer.SyncDir(dir)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("carquet: COMMIT record: %w", err)
+	}
+	return nil
+}
+
+// apply makes the steps of the record that are not made yet; it may run
+// again after a crash.
+func (r txRecord) apply() error {
+	for _, op := range r {
+		switch op.kind {
+		case 'D':
+			if _, err := os.Lstat(op.dst); err == nil {
+				continue // moved away already
+			}
+			if err := os.Rename(op.src, op.dst); err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					continue
+				}
+				return err
+			}
+			// A dropped file's append journal goes with it.
+			os.Remove(op.src + writer.JournalSuffix)
+			if err := writer.SyncDir(filepath.Dir(op.src)); err != nil {
+				return err
+			}
+		case 'R':
+			if _, err := os.Lstat(op.src); errors.Is(err, fs.ErrNotExist) {
+				continue // renamed already
+			}
+			if err := os.MkdirAll(filepath.Dir(op.dst), 0o777); err != nil {
+				return err
+			}
+			if err := os.Rename(op.src, op.dst); err != nil {
+				return err
+			}
+			if err := writer.SyncDir(filepath.Dir(op.dst)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// lockCommits takes the root's commit lock, and completes or removes
+// what dead transactions left.
+func (e *Engine) lockCommits() (unlock func(), err error) {
+	parent := filepath.Join(e.root, txDirName)
+	if err := os.MkdirAll(parent, 0o777); err != nil {
+		return nil, err
+	}
+	unlock, err = writer.LockFolder(parent, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.recoverCommitsLocked(parent); err != nil {
+		unlock()
+		return nil, err
+	}
+	return unlock, nil
+}
+
+// recoverCommits completes the COMMITs that crashed after their commit
+// point and removes the staging folders of dead transactions (Open).
+func (e *Engine) recoverCommits() error {
+	if e.remote() || e.opts.ReadOnly {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(e.root, txDirName)); err != nil {
+		return nil
+	}
+	unlock, err := e.lockCommits()
+	if err != nil {
+		return fmt.Errorf("carquet: completing a crashed COMMIT: %w", err)
+	}
+	unlock()
+	return nil
+}
+
+// recoverCommitsLocked is recoverCommits under the commit lock: a staging
+// folder no one holds locked is a dead transaction's; with a record, its
+// COMMIT passed the commit point and is completed.
+func (e *Engine) recoverCommitsLocked(parent string) error {
+	ents, err := os.ReadDir(parent)
+	if err != nil {
+		return err
+	}
+	for _, d := range ents {
+		if !d.IsDir() {
+			continue
+		}
+		dir := filepath.Join(parent, d.Name())
+		unlock, ok, err := writer.TryLockFolder(dir)
+		if err != nil || !ok {
+			continue // a live transaction's, or gone
+		}
+		b, err := os.ReadFile(filepath.Join(dir, txRecordFile))
+		if err == nil {
+			if rec, ok := parseRecord(b); ok {
+				if err := rec.apply(); err != nil {
+					unlock()
+					return err
+				}
+				for _, op := range rec {
+					e.forget(op.src)
+					e.forget(op.dst)
+				}
+			}
+		}
+		err = os.RemoveAll(dir)
+		unlock()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// publishLocked commits a transaction that changed tables other than by
+// INSERTs, or more than one table (see the design above); t.mu is held.
+func (t *Tx) publishLocked() (err error) {
+	e := t.e
+	// The transaction's open files go first: its views and snapshots
+	// are read no more.
+	t.releaseSnapshot()
+	for _, ch := range t.changed {
+		if ch.view != nil {
+			e.release(ch.view)
+			ch.view = nil
+		}
+	}
+	paths := make([]string, 0, len(t.changed)+len(t.pending))
+	for p := range t.changed {
+		paths = append(paths, p)
+	}
+	for p := range t.pending {
+		if t.changed[p] == nil {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	if _, err := t.stageDirLocked(); err != nil {
+		return err
+	}
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	unlock, err := e.lockCommits()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	defer func() {
+		for _, p := range paths {
+			e.forget(p)
+		}
+	}()
+	for _, p := range paths {
+		unlockTable, err := lockTable(p)
+		if err != nil {
+			return err
+		}
+		defer unlockTable()
+	}
+	var rec txRecord
+	defer func() {
+		if err != nil {
+			for _, op := range rec {
+				if op.kind == 'R' {
+					os.Remove(op.src) // staged, not published
+				}
+			}
+		}
+	}()
+	for _, p := range paths {
+		ops, err := t.commitOpsLocked(p)
+		rec = append(rec, ops...)
+		if err != nil {
+			return err
+		}
+	}
+	if len(rec) == 0 {
+		return nil
+	}
+	if err := rec.write(t.stageDir); err != nil {
+		return err
+	}
+	// Committed: what fails now is completed by the next COMMIT or the
+	// next engine opened on the root.
+	if err := rec.apply(); err != nil {
+		return fmt.Errorf("carquet: COMMIT is recorded but not yet applied (%w); the next COMMIT, or the next engine opened on %s, completes it", err, e.root)
+	}
+	return os.Remove(filepath.Join(t.stageDir, txRecordFile))
+}
+
+// lockTable takes the lock of the table at path that keeps its other
+// writers out until the COMMIT is done: a file's append lock, a folder's
+// shared lock (which COMPACT/OPTIMIZE takes exclusive); none for a table
+// that does not exist yet.
+func lockTable(path string) (func(), error) {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return func() {}, nil
+	case err != nil:
+		return nil, err
+	case st.IsDir():
+		return writer.LockFolder(path, false)
+	}
+	return writer.LockFile(path)
+}
+
+// commitOpsLocked checks the table at path for a conflict and returns
+// the steps that publish the transaction's change of it; t.mu is held.
+func (t *Tx) commitOpsLocked(path string) ([]txOp, error) {
+	ch, pw := t.changed[path], t.pending[path]
+	if ch == nil {
+		op, err := t.stageInsertsLocked(path, pw)
+		if err != nil || op == nil {
+			return nil, err
+		}
+		return []txOp{*op}, nil
+	}
+	was := t.stamps[path]
+	if ch.staged == "" && was == "" {
+		return nil, nil // created and dropped again
+	}
+	if stampOf(path) != was {
+		return nil, &Error{Msg: fmt.Sprintf("COMMIT: table %q was changed by another connection since this transaction first read it; nothing was committed", ch.name), Offset: -1, Err: ErrConflict}
+	}
+	var ops []txOp
+	if ch.drop {
+		trash, err := t.stagedPathLocked(path)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, txOp{kind: 'D', src: path, dst: trash + ".dropped"})
+	}
+	if ch.staged != "" {
+		ops = append(ops, txOp{kind: 'R', src: ch.staged, dst: path})
+	}
+	return ops, nil
+}
+
+// stageInsertsLocked stages the rows a transaction only inserted into the
+// table at path: a new file of a folder table, or a copy of the file as
+// it is now (its lock held) followed by them; t.mu is held.
+func (t *Tx) stageInsertsLocked(path string, pw *pendingWrite) (*txOp, error) {
+	if err := pw.flushRows(); err != nil {
+		return nil, err
+	}
+	if len(pw.cols) == 0 {
+		return nil, nil
+	}
+	if delta.IsTable(path) {
+		return nil, unsupported("writing a Delta table inside a transaction")
+	}
+	staged, err := t.stagedPathLocked(path)
+	if err != nil {
+		return nil, err
+	}
+	if pw.folder {
+		opts, err := t.e.writeOptions(pw.opts)
+		if err != nil {
+			return nil, err
+		}
+		if err := writeFile(staged, pw.sch, opts, func(w *writer.Writer) error { return copyWith(w, nil, pw.cols) }); err != nil {
+			return nil, err
+		}
+		return &txOp{kind: 'R', src: staged, dst: filepath.Join(path, newPartName())}, nil
+	}
+	src, err := writer.OpenCommitted(path, file.Options{Limits: t.e.opts.Limits, Decryption: t.e.opts.Decryption})
+	if err != nil {
+		return nil, fmt.Errorf("COMMIT: table %s: %w", path, err)
+	}
+	defer src.Close()
+	opts, err := t.e.copyOptions(src.File)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeFile(staged, pw.sch, opts, func(w *writer.Writer) error { return copyWith(w, src.File, pw.cols) }); err != nil {
+		return nil, err
+	}
+	return &txOp{kind: 'R', src: staged, dst: path}, nil
+}
+
+// discardLocked removes what the transaction staged and lets its staging
+// folder go; t.mu is held.
+func (t *Tx) discardLocked() {
+	for _, ch := range t.changed {
+		if ch.view != nil {
+			t.e.release(ch.view)
+			ch.view = nil
+		}
+		if ch.staged != "" {
+			os.Remove(ch.staged)
+		}
+	}
+	t.changed = nil
+	if t.stageDir != "" {
+		os.RemoveAll(t.stageDir)
+		t.unlockStage()
+		t.stageDir, t.unlockStage = "", nil
+	}
+}
+
+// TxControl tells whether text is a statement that starts or ends a
+// transaction, as DuckDB spells them, and which: "begin" (BEGIN
+// [TRANSACTION], START TRANSACTION), "commit" (COMMIT, END [TRANSACTION])
+// or "rollback" (ROLLBACK, ABORT), "" for any other statement. The
+// driver runs them on its connection's transaction.
+func TxControl(text string) string {
+	all, err := lex(text)
+	if err != nil {
+		return ""
+	}
+	toks := significant(all)
+	if n := len(toks); n > 0 && toks[n-1].kind == tkOp && toks[n-1].text == ";" {
+		toks = toks[:n-1]
+	}
+	words := make([]string, len(toks))
+	for i, t := range toks {
+		if t.kind != tkIdent {
+			return ""
+		}
+		words[i] = strings.ToLower(t.text)
+	}
+	switch strings.Join(words, " ") {
+	case "begin", "begin transaction", "start transaction":
+		return "begin"
+	case "commit", "commit transaction", "end", "end transaction":
+		return "commit"
+	case "rollback", "rollback transaction", "abort":
+		return "rollback"
+	}
+	return ""
+}
