@@ -48,7 +48,7 @@ func (c *Conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 	if c.closed {
 		return nil, driver.ErrBadConn
 	}
-	s, err := c.engine.PrepareContext(ctx, query)
+	s, err := c.engine.PrepareTx(ctx, query, c.tx)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ func (c *Conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	if c.closed {
 		return nil, driver.ErrBadConn
 	}
-	s, err := c.engine.PrepareContext(ctx, query)
+	s, err := c.engine.PrepareTx(ctx, query, c.tx)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func (c *Conn) ExecContext(ctx context.Context, query string, args []driver.Name
 	if verb := sqlplan.TxControl(query); verb != "" && len(args) == 0 {
 		return result(0), c.txControl(ctx, verb)
 	}
-	s, err := c.engine.PrepareContext(ctx, query)
+	s, err := c.engine.PrepareTx(ctx, query, c.tx)
 	if err != nil {
 		return nil, err
 	}

@@ -114,8 +114,10 @@
 // changed a table the transaction rewrote, created or dropped. A
 // transaction that only INSERTs into one table appends to it in place.
 // Delta and object-store tables, COPY, CREATE TEMP TABLE, OPTIMIZE and
-// VACUUM are refused inside a transaction; CREATE/DROP VIEW and MACRO
-// take effect at once, not at Commit. Outside one, every INSERT is its own
+// VACUUM are refused inside a transaction. CREATE/DROP VIEW in one are
+// seen by its statements and applied at Commit (the catalog file is
+// written after the tables, not under their commit record); CREATE
+// MACRO takes effect at once. Outside one, every INSERT is its own
 // atomic append, and a row that does not fit the schema fails the
 // statement with nothing written.
 //

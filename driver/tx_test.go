@@ -184,6 +184,7 @@ func TestTxStatements(t *testing.T) {
 		{"on conflict", []string{"INSERT INTO k VALUES (2, 'new'), (3, 'k3') ON CONFLICT (id) DO UPDATE SET v = excluded.v"}},
 		{"folder insert", []string{"INSERT INTO f VALUES (12, 'twelve')"}},
 		{"several tables", []string{"UPDATE a SET v = 'x' WHERE id = 4", "INSERT INTO f VALUES (13, 'thirteen')", "CREATE TABLE b AS SELECT COUNT(*) AS n FROM f", "DELETE FROM k WHERE id = 1"}},
+		{"views", []string{"CREATE VIEW vb AS SELECT id FROM a WHERE id > 2", "CREATE TABLE b AS SELECT * FROM vb", "DROP VIEW vb", "CREATE VIEW c AS SELECT v AS x FROM a WHERE id = 1"}},
 		{"inserts into several", []string{"INSERT INTO a VALUES (20, 'a')", "INSERT INTO f VALUES (20, 'f')", "INSERT INTO k VALUES (20, 'k')"}},
 	}
 	for _, tc := range cases {

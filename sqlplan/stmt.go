@@ -105,12 +105,22 @@ func (e *Engine) Prepare(text string) (*Stmt, error) {
 // once ctx is done. The statement's length and nesting are checked
 // against the engine's SQLLimits first, in one linear pass.
 func (e *Engine) PrepareContext(ctx context.Context, text string) (_ *Stmt, err error) {
+	return e.PrepareTx(ctx, text, nil)
+}
+
+// PrepareTx is PrepareContext in transaction tx (nil: none): a statement
+// sees the views as the transaction made them. One prepared in a
+// transaction that created or dropped views is not kept for reuse.
+func (e *Engine) PrepareTx(ctx context.Context, text string, tx *Tx) (_ *Stmt, err error) {
 	defer recoverInternal(&err)
 	if err := checkLimits(text, e.opts.SQL); err != nil {
 		return nil, err
 	}
 	if err := e.refreshCatalog(); err != nil {
 		return nil, err
+	}
+	if len(tx.viewStmts()) > 0 {
+		return e.prepareContext(ctx, text, tx)
 	}
 	// Statements are immutable once prepared: repeated texts (database/sql
 	// without Prepare) reuse the parse.
@@ -123,7 +133,7 @@ func (e *Engine) PrepareContext(ctx context.Context, text string) (_ *Stmt, err 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	st, err := e.prepareContext(ctx, text)
+	st, err := e.prepareContext(ctx, text, nil)
 	if err == nil && len(text) < 1<<16 {
 		e.mu.Lock()
 		if len(e.stmts) >= 512 {
@@ -136,13 +146,13 @@ func (e *Engine) PrepareContext(ctx context.Context, text string) (_ *Stmt, err 
 }
 
 func (e *Engine) prepare(text string) (*Stmt, error) {
-	return e.prepareContext(context.Background(), text)
+	return e.prepareContext(context.Background(), text, nil)
 }
 
 // prepareContext checks ctx between the stages of the parse: each is
 // linear, or bounded by the SQLLimits checkLimits enforced, so a done
 // context stops the work within one stage.
-func (e *Engine) prepareContext(ctx context.Context, text string) (*Stmt, error) {
+func (e *Engine) prepareContext(ctx context.Context, text string, tx *Tx) (*Stmt, error) {
 	stmts, _, err := splitStatements(text)
 	if err != nil {
 		return nil, err
@@ -164,7 +174,9 @@ func (e *Engine) prepareContext(ctx context.Context, text string) (*Stmt, error)
 	if n := len(toks); n > 0 && toks[n-1].kind == tkOp && toks[n-1].text == ";" {
 		toks = toks[:n-1]
 	}
-	toks = e.substituteViews(toks)
+	if toks, err = e.substituteViews(toks, tx); err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

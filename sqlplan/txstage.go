@@ -66,6 +66,11 @@ import (
 // renames, they may see some of its tables new and others old. Tables
 // of an object store or of Delta Lake are not written in transactions,
 // and an engine opened read-only completes no crashed COMMIT.
+//
+// CREATE and DROP VIEW in a transaction are kept in it (Tx.views): its
+// statements are prepared with them (Engine.PrepareTx), and COMMIT
+// applies them to the engine's views and catalog file once the tables
+// are published.
 
 // txDirName is the root's folder of staging folders.
 const txDirName = ".carquet_tx"
@@ -938,4 +943,60 @@ func TxControl(text string) string {
 		return "rollback"
 	}
 	return ""
+}
+
+// viewStmts are the CREATE and DROP VIEWs transaction t (nil: none) ran.
+func (t *Tx) viewStmts() []*Stmt {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.views
+}
+
+// addView runs CREATE or DROP VIEW s in the transaction: checked against
+// the views as the transaction sees them, seen by its later statements,
+// applied to the engine's views (and the catalog file) at COMMIT.
+func (t *Tx) addView(s *Stmt) error {
+	ops := append(append([]*Stmt(nil), t.viewStmts()...), s)
+	if err := t.e.checkViews(ops); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.done {
+		return errTxDone
+	}
+	t.views = ops
+	return nil
+}
+
+// checkViews checks that the CREATE and DROP VIEWs ops apply to the
+// views as they are now.
+func (e *Engine) checkViews(ops []*Stmt) error {
+	if err := e.refreshCatalog(); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	_, _, err := e.viewsIn(ops)
+	return err
+}
+
+// applyViewsLocked applies the transaction's CREATE and DROP VIEWs to the
+// engine, after its tables were committed; t.mu is held. The catalog
+// file is written apart from the tables' commit record: a crash between
+// the two keeps the tables' changes without the views'.
+func (t *Tx) applyViewsLocked() error {
+	for _, s := range t.views {
+		if _, err := t.e.execView(s); err != nil {
+			verb := "DROP VIEW"
+			if s.kind == kindCreateView {
+				verb = "CREATE VIEW"
+			}
+			return fmt.Errorf("carquet: COMMIT: the tables are committed, but not %s %s: %w", verb, s.table, err)
+		}
+	}
+	return nil
 }

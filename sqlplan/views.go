@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"context"
+	"maps"
 	"strings"
 )
 
@@ -118,56 +119,21 @@ func (e *Engine) prepareDropView(s *Stmt, text string, toks []token) (*Stmt, err
 func (e *Engine) execView(s *Stmt) (Result, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	key := strings.ToLower(s.table)
-	switch s.kind {
-	case kindCreateView:
-		views := &e.views
-		if s.temp {
-			views = &e.tempViews
-		} else if err := e.refreshCatalogLocked(); err != nil {
-			return Result{}, err
-		}
-		old, exists := (*views)[key]
-		if exists && !s.replace {
-			if s.ifMod {
-				return Result{}, nil
-			}
-			return Result{}, errorf("view %q already exists (use CREATE OR REPLACE VIEW)", s.table)
-		}
-		if *views == nil {
-			*views = map[string]*view{}
-		}
-		(*views)[key] = s.view
-		if !s.temp {
-			if err := e.saveCatalogLocked(); err != nil {
-				if exists {
-					e.views[key] = old
-				} else {
-					delete(e.views, key)
-				}
-				return Result{}, err
-			}
-		}
-	case kindDropView:
-		if _, ok := e.tempViews[key]; ok {
-			delete(e.tempViews, key)
-			break
-		}
+	if !(s.kind == kindCreateView && s.temp) {
 		if err := e.refreshCatalogLocked(); err != nil {
 			return Result{}, err
 		}
-		old, exists := e.views[key]
-		if !exists {
-			if s.ifMod {
-				return Result{}, nil
-			}
-			err := errorf("view %q does not exist", s.table)
-			err.Err = ErrNoTable
-			return Result{}, err
-		}
-		delete(e.views, key)
+	}
+	kept, temp := maps.Clone(e.views), maps.Clone(e.tempViews)
+	keptChanged, err := applyView(&kept, &temp, s)
+	if err != nil {
+		return Result{}, err
+	}
+	old := e.views
+	e.views, e.tempViews = kept, temp
+	if keptChanged {
 		if err := e.saveCatalogLocked(); err != nil {
-			e.views[key] = old
+			e.views = old
 			return Result{}, err
 		}
 	}
@@ -175,19 +141,81 @@ func (e *Engine) execView(s *Stmt) (Result, error) {
 	return Result{}, nil
 }
 
+// applyView applies CREATE VIEW or DROP VIEW s to the kept and temporary
+// views, and reports whether it changed the kept ones.
+func applyView(kept, temp *map[string]*view, s *Stmt) (keptChanged bool, err error) {
+	key := strings.ToLower(s.table)
+	switch s.kind {
+	case kindCreateView:
+		views := kept
+		if s.temp {
+			views = temp
+		}
+		if _, exists := (*views)[key]; exists && !s.replace {
+			if s.ifMod {
+				return false, nil
+			}
+			return false, errorf("view %q already exists (use CREATE OR REPLACE VIEW)", s.table)
+		}
+		if *views == nil {
+			*views = map[string]*view{}
+		}
+		(*views)[key] = s.view
+		return !s.temp, nil
+	case kindDropView:
+		if _, ok := (*temp)[key]; ok {
+			delete(*temp, key)
+			return false, nil
+		}
+		if _, exists := (*kept)[key]; !exists {
+			if s.ifMod {
+				return false, nil
+			}
+			err := errorf("view %q does not exist", s.table)
+			err.Err = ErrNoTable
+			return false, err
+		}
+		delete(*kept, key)
+		return true, nil
+	}
+	return false, nil
+}
+
+// viewsIn returns the views as a transaction that ran the CREATE and
+// DROP VIEWs ops sees them: the engine's, with ops applied; e.mu is held.
+func (e *Engine) viewsIn(ops []*Stmt) (kept, temp map[string]*view, err error) {
+	kept, temp = e.views, e.tempViews
+	if len(ops) == 0 {
+		return kept, temp, nil
+	}
+	kept, temp = maps.Clone(kept), maps.Clone(temp)
+	for _, s := range ops {
+		if _, err := applyView(&kept, &temp, s); err != nil {
+			return nil, nil, err
+		}
+	}
+	return kept, temp, nil
+}
+
 // substituteViews replaces the references to views in a statement's
-// tokens (a temporary view before a kept one of its name).
-func (e *Engine) substituteViews(toks []token) []token {
+// tokens (a temporary view before a kept one of its name), as
+// transaction tx (nil: none) sees the views.
+func (e *Engine) substituteViews(toks []token, tx *Tx) ([]token, error) {
+	ops := tx.viewStmts()
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if len(e.views) == 0 && len(e.tempViews) == 0 {
-		return toks
+	kept, temp, err := e.viewsIn(ops)
+	if err != nil {
+		return nil, err
 	}
-	m := make(map[string][]token, len(e.views)+len(e.tempViews))
-	for _, views := range []map[string]*view{e.views, e.tempViews} {
+	if len(kept) == 0 && len(temp) == 0 {
+		return toks, nil
+	}
+	m := make(map[string][]token, len(kept)+len(temp))
+	for _, views := range []map[string]*view{kept, temp} {
 		for k, v := range views {
 			m[k] = parenthesized(v.toks, v.toks[0].pos)
 		}
 	}
-	return substituteCTEs(toks, m)
+	return substituteCTEs(toks, m), nil
 }

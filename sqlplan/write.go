@@ -719,6 +719,9 @@ type Tx struct {
 	stageDir    string
 	unlockStage func()
 	seq         int
+	// views are the CREATE and DROP VIEWs the transaction ran, applied
+	// to the engine's views at COMMIT.
+	views []*Stmt
 }
 
 // overlay is a table as the transaction sees it: its snapshot followed by
@@ -987,14 +990,20 @@ func (t *Tx) Commit() error {
 			settle[p] = ch.name
 		}
 	}
+	views := t.views
 	t.mu.Unlock()
 	// Rows inserted into a table after the transaction rewrote it go
-	// into its staged file.
+	// into its staged file; views created or dropped meanwhile by others
+	// fail the COMMIT before anything is written.
 	for p, name := range settle {
 		if err := t.settle(p, name); err != nil {
 			t.Rollback()
 			return err
 		}
+	}
+	if err := t.e.checkViews(views); err != nil {
+		t.Rollback()
+		return err
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -1002,11 +1011,17 @@ func (t *Tx) Commit() error {
 		return errTxDone
 	}
 	t.done = true
+	var err error
 	if len(t.changed) == 0 && len(t.order) <= 1 {
-		return t.commitAppends()
+		err = t.commitAppends()
+	} else {
+		err = t.publishLocked()
+		t.discardLocked()
 	}
-	defer t.discardLocked()
-	return t.publishLocked()
+	if err != nil {
+		return err
+	}
+	return t.applyViewsLocked()
 }
 
 // commitAppends writes the rows of a transaction that only inserted into
@@ -1197,6 +1212,9 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 	case kindAlter:
 		return s.alterTable(ctx, p)
 	case kindCreateView, kindDropView:
+		if tx != nil {
+			return Result{}, tx.addView(s)
+		}
 		return s.e.execView(s)
 	case kindMacro, kindDropMacro:
 		if err := s.checkMacroBody(ctx); err != nil {
