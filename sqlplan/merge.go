@@ -181,7 +181,12 @@ func (e *Engine) prepareMerge(ctx context.Context, s *Stmt, text string, toks, w
 		// A derived table needs an alias; DuckDB names it so.
 		src = append(src, token{kind: tkIdent, text: "AS", pos: pos}, token{kind: tkIdent, text: m.sourceAlias, pos: pos})
 	}
-	if m.source, err = e.prepareTokens(ctx, text, e.substituteViews(src)); err != nil {
+	// MERGE is refused inside transactions: the committed views apply.
+	viewed, err := e.substituteViews(src, nil)
+	if err != nil {
+		return nil, err
+	}
+	if m.source, err = e.prepareTokens(ctx, text, viewed); err != nil {
 		return nil, err
 	}
 	if m.source.kind != kindSelect && m.source.kind != kindSetOp {
