@@ -375,8 +375,9 @@ func hasParquet(dir string) bool {
 // stamp describes the files of a path so that a changed table is reopened.
 //
 // A file's append journal is part of its stamp: an append commits by
-// removing the journal, after its last byte is written, so the commit
-// itself changes neither the file's size nor its modification time.
+// clearing the journal in place, after its last byte is written, so the
+// commit itself changes neither the file's size nor its modification
+// time, only the journal's modification time.
 func stampOf(path string) string {
 	var b strings.Builder
 	add := func(p string, st os.FileInfo) {
