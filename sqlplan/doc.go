@@ -131,7 +131,9 @@
 // SET [SESSION|GLOBAL] / RESET / PRAGMA name = value of the settings
 // default_null_order, default_order, integer_division, threads
 // (worker_threads), memory_limit (max_memory) and TimeZone, read by
-// current_setting('name') and duckdb_settings() (settings.go).
+// current_setting('name') and duckdb_settings() (settings.go); SET
+// VARIABLE name = expr / RESET VARIABLE, getvariable('name') and
+// duckdb_variables() (variables.go).
 //
 // Refused by name: MERGE, GROUPS frames, frame
 // EXCLUDE,

@@ -414,6 +414,7 @@ func init() {
 		"current_timestamp": {0, 0, nil, nil, false, true},
 		"current_date":      {0, 0, nil, nil, false, true},
 		"current_setting":   {1, 1, nil, nil, false, true}, // settings.go
+		"getvariable":       {1, 1, nil, nil, false, true}, // variables.go
 		"today":             {0, 0, nil, nil, false, true},
 		"year":              datePartFn("year"),
 		"month":             datePartFn("month"),
@@ -1215,6 +1216,8 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		return &constExpr{t: tDate, v: timeToDays(p.e.now())}, nil
 	case "current_setting":
 		return p.bindCurrentSetting(args)
+	case "getvariable":
+		return p.bindGetVariable(args)
 	case "typeof":
 		return &constExpr{t: tString, v: args[0].typ().SQLName()}, nil
 	case "mod":

@@ -589,8 +589,11 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 		if strings.HasPrefix(name, setOpMarker+":") {
 			return p.setOpRelation(name, alias)
 		}
-		if name == settingsTable {
+		switch name {
+		case settingsTable:
 			return p.settingsRelation(alias), nil
+		case variablesTable:
+			return p.variablesRelation(alias), nil
 		}
 		if rel, ok := p.catalogRelation(name, alias); ok {
 			return rel, nil

@@ -760,9 +760,10 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				call = append(append(append(call, comma), toks[i+2:in]...), toks[k])
 				toks = append(toks[:i:i], append(call, toks[k+1:]...)...)
 				i--
-			case low == "duckdb_settings" && afterFrom && next.kind == tkOp && next.text == "(" && at(i+2).kind == tkOp && at(i+2).text == ")":
-				// The table function of the settings (settings.go).
-				r.emit(backquote(settingsTable), t)
+			case (low == "duckdb_settings" || low == "duckdb_variables") && afterFrom && next.kind == tkOp && next.text == "(" && at(i+2).kind == tkOp && at(i+2).text == ")":
+				// The table functions of the settings (settings.go) and
+				// the variables (variables.go).
+				r.emit(backquote(low+"()"), t)
 				i += 2
 			case (low == "range" || low == "generate_series" || low == "unnest") && afterFrom && next.kind == tkOp && next.text == "(":
 				// A table function: the parser knows none, so it becomes a

@@ -52,6 +52,8 @@ type settings struct {
 	// local has a bit (by settingDefs index) per setting the session has
 	// its own value of: duckdb_settings() shows their scope as LOCAL.
 	local uint64
+	// vars are the session's variables (variables.go), not to be changed.
+	vars map[string]*variable
 }
 
 // nullsFirst is where NULLs of an ORDER BY item go: explicit is the
@@ -366,6 +368,7 @@ type Session struct {
 	mu   sync.Mutex
 	mask uint64 // the settings (bits by settingDefs index) the session has its own value of
 	vals settings
+	vars map[string]*variable // by lower-case name; replaced, never changed (variables.go)
 }
 
 // NewSession returns a session of the engine with no settings of its own.
@@ -388,6 +391,7 @@ func (e *Engine) settingsFor(sess *Session) settings {
 		}
 	}
 	s.local = sess.mask
+	s.vars = sess.vars
 	return s
 }
 
@@ -401,6 +405,10 @@ type setSpec struct {
 	reset bool
 	val   setValue
 	pos   int // of the value, for errors
+	// variable is the name of SET/RESET VARIABLE (variables.go), expr the
+	// text of its value.
+	variable string
+	expr     string
 }
 
 // prepareSet reads SET [SESSION|GLOBAL] name (=|TO) value,
@@ -422,9 +430,9 @@ func (e *Engine) prepareSet(s *Stmt, text string, toks []token) (*Stmt, error) {
 			e.Err = ErrUnsupported
 			return nil, e
 		case "variable":
-			e := errAt(text, toks[i].pos, "%s VARIABLE is not supported", strings.ToUpper(verb))
-			e.Err = ErrUnsupported
-			return nil, e
+			if verb != "pragma" {
+				return prepareSetVariable(s, text, toks, i+1, spec.reset)
+			}
 		}
 	}
 	if i >= len(toks) || toks[i].kind != tkIdent && toks[i].kind != tkQuoted && toks[i].kind != tkDQuoted {
@@ -554,13 +562,6 @@ func (p *planner) settingsRelation(alias string) *relation {
 	if alias == "" {
 		alias = "duckdb_settings"
 	}
-	names := []string{"name", "value", "description", "input_type", "scope"}
-	var data []*colBuilder
-	var cols []Column
-	for _, n := range names {
-		cols = append(cols, Column{Name: n, Type: tString, Nullable: true})
-		data = append(data, newBuilder(tString, len(settingDefs)))
-	}
 	type row struct {
 		d     *settingDef
 		name  string
@@ -575,13 +576,28 @@ func (p *planner) settingsRelation(alias string) *relation {
 		}
 	}
 	slices.SortFunc(rows, func(a, b row) int { return strings.Compare(a.name, b.name) })
-	for _, r := range rows {
-		v := r.d.show(&p.set)
+	text := make([][]string, len(rows))
+	for i, r := range rows {
 		scope := "GLOBAL"
 		if r.local {
 			scope = "LOCAL"
 		}
-		for i, s := range []string{r.name, fmt.Sprint(v), r.d.desc, r.d.inputType, scope} {
+		text[i] = []string{r.name, fmt.Sprint(r.d.show(&p.set)), r.d.desc, r.d.inputType, scope}
+	}
+	return stringsRelation(alias, []string{"name", "value", "description", "input_type", "scope"}, text, "DUCKDB_SETTINGS()")
+}
+
+// stringsRelation is a relation of VARCHAR columns named names with the
+// given rows, shown as what in EXPLAIN.
+func stringsRelation(alias string, names []string, rows [][]string, what string) *relation {
+	var data []*colBuilder
+	var cols []Column
+	for _, n := range names {
+		cols = append(cols, Column{Name: n, Type: tString, Nullable: true})
+		data = append(data, newBuilder(tString, len(rows)))
+	}
+	for _, r := range rows {
+		for i, s := range r {
 			data[i].add(s)
 		}
 	}
@@ -589,7 +605,7 @@ func (p *planner) settingsRelation(alias string) *relation {
 	for _, d := range data {
 		b.Cols = append(b.Cols, d.c)
 	}
-	rel := &relation{alias: alias, sub: &selectPlan{root: &constNode{batches: []*Batch{b}, what: "DUCKDB_SETTINGS()"}, cols: cols}}
+	rel := &relation{alias: alias, sub: &selectPlan{root: &constNode{batches: []*Batch{b}, what: what}, cols: cols}}
 	for i, c := range cols {
 		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: c.Name, t: c.Type, slot: &slot{}, local: i})
 	}

@@ -1164,6 +1164,9 @@ func (s *Stmt) Exec(ctx context.Context, args []Arg, tx *Tx) (Result, error) {
 func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ Result, err error) {
 	defer recoverInternal(&err)
 	if s.kind == kindSet {
+		if s.set.variable != "" {
+			return Result{}, s.e.execVariable(ctx, s.set, args, tx, sess)
+		}
 		return Result{}, s.e.execSet(s.set, sess)
 	}
 	switch s.kind {

@@ -1,0 +1,186 @@
+package sqlplan
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Variables, as DuckDB has them: SET VARIABLE name = expression stores the
+// expression's value in the connection's session, getvariable('name')
+// reads it (NULL when unset), RESET VARIABLE name forgets it, and the
+// table function duckdb_variables() lists them. Names are
+// case-insensitive. A statement reads the variables once, when it is
+// planned, as it reads the settings: getvariable is a constant.
+
+// tInt32Null is the type DuckDB gives getvariable of an unset variable.
+var tInt32Null = Type{Kind: KInt, Bits: 32}
+
+// variable is one variable's value, in the engine's representation of
+// its type (what Col.get returns).
+type variable struct {
+	name string // as first set
+	t    Type
+	v    any
+}
+
+// variablesTable is the table name duckdb_variables() becomes.
+const variablesTable = "duckdb_variables()"
+
+// prepareSetVariable reads the rest of SET VARIABLE name (=|TO) expr or
+// RESET VARIABLE name; toks[i] is the token after VARIABLE.
+func prepareSetVariable(s *Stmt, text string, toks []token, i int, reset bool) (*Stmt, error) {
+	verb := "SET"
+	if reset {
+		verb = "RESET"
+	}
+	if i >= len(toks) || toks[i].kind != tkIdent && toks[i].kind != tkQuoted && toks[i].kind != tkDQuoted {
+		return nil, errAt(text, tokPos(text, toks, i), "%s VARIABLE takes the name of a variable", verb)
+	}
+	spec := &setSpec{reset: reset, variable: tableToken(toks[i])}
+	i++
+	switch {
+	case reset:
+		if i < len(toks) {
+			return nil, errAt(text, toks[i].pos, "RESET VARIABLE takes one variable name")
+		}
+	case i < len(toks) && (toks[i].kind == tkOp && toks[i].text == "=" || toks[i].is("to")):
+		if i+1 >= len(toks) {
+			return nil, errAt(text, len(text), "SET VARIABLE %s needs a value", spec.variable)
+		}
+		spec.pos = toks[i+1].pos
+		spec.expr = strings.TrimRight(strings.TrimSpace(text[spec.pos:]), ";")
+	default:
+		return nil, errAt(text, tokPos(text, toks, i), "expected = or TO after SET VARIABLE %s", spec.variable)
+	}
+	s.kind, s.set = kindSet, spec
+	return s, nil
+}
+
+// execVariable runs SET VARIABLE or RESET VARIABLE in session sess (nil:
+// the engine's own). The value is the expression evaluated as a SELECT
+// with the statement's arguments, in its transaction.
+func (e *Engine) execVariable(ctx context.Context, spec *setSpec, args []Arg, tx *Tx, sess *Session) error {
+	if sess == nil {
+		sess = e.sess0
+	}
+	key := strings.ToLower(spec.variable)
+	if spec.reset {
+		sess.setVariable(key, nil)
+		return nil
+	}
+	v, err := e.evalOneValue(ctx, spec.expr, args, tx, sess)
+	if err != nil {
+		return err
+	}
+	v.name = spec.variable
+	sess.setVariable(key, v)
+	return nil
+}
+
+// evalOneValue evaluates expr as SELECT expr: one column, at most one row
+// (none is NULL).
+func (e *Engine) evalOneValue(ctx context.Context, expr string, args []Arg, tx *Tx, sess *Session) (*variable, error) {
+	st, err := e.PrepareTx(ctx, "SELECT "+expr, tx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := st.QuerySession(ctx, args, tx, sess)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out *variable
+	for {
+		b, err := rows.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(b.Cols) != 1 {
+			return nil, errorf("SET VARIABLE takes one value, not %d columns", len(b.Cols))
+		}
+		if b.N == 0 {
+			continue
+		}
+		if out != nil || b.N > 1 {
+			return nil, errorf("SET VARIABLE: the value is more than one row")
+		}
+		c := b.Cols[0]
+		out = &variable{t: c.T, v: c.get(0)}
+	}
+	if out == nil {
+		cols := rows.Columns()
+		out = &variable{t: cols[0].Type}
+	}
+	return out, nil
+}
+
+// setVariable sets (v non-nil) or forgets a variable of the session. The
+// map is replaced, never changed, so that the settings a statement took
+// keep the variables as they were.
+func (s *Session) setVariable(key string, v *variable) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	vars := make(map[string]*variable, len(s.vars)+1)
+	for k, x := range s.vars {
+		vars[k] = x
+	}
+	if v == nil {
+		delete(vars, key)
+	} else {
+		vars[key] = v
+	}
+	s.vars = vars
+}
+
+// bindGetVariable binds getvariable('name'): the variable's value when the
+// statement was planned, a constant.
+func (p *planner) bindGetVariable(args []expr) (expr, error) {
+	k, ok := isConst(args[0])
+	if !ok {
+		return nil, errorf("getvariable requires a constant input")
+	}
+	if k.v == nil {
+		return &constExpr{t: tInt32Null, v: nil}, nil
+	}
+	name, isStr := k.v.(string)
+	if !isStr {
+		return nil, errorf("getvariable requires a constant string input")
+	}
+	v := p.set.vars[strings.ToLower(name)]
+	if v == nil {
+		// DuckDB types an unset variable as INTEGER.
+		return &constExpr{t: tInt32Null, v: nil}, nil
+	}
+	return &constExpr{t: v.t, v: v.v}, nil
+}
+
+// variablesRelation is duckdb_variables(): a row per variable of the
+// statement's session, with its value as text and its type, by name.
+func (p *planner) variablesRelation(alias string) *relation {
+	if alias == "" {
+		alias = "duckdb_variables"
+	}
+	vars := make([]*variable, 0, len(p.set.vars))
+	for _, v := range p.set.vars {
+		vars = append(vars, v)
+	}
+	slices.SortFunc(vars, func(a, b *variable) int { return strings.Compare(strings.ToLower(a.name), strings.ToLower(b.name)) })
+	rows := make([][]string, len(vars))
+	for i, v := range vars {
+		text := "NULL"
+		if v.v != nil {
+			text = fmt.Sprint(constCol(v.t, v.v, 1).Value(0))
+			if c, err := castCol(constCol(v.t, v.v, 1), tString); err == nil {
+				text, _ = c.get(0).(string)
+			}
+		}
+		rows[i] = []string{v.name, text, v.t.SQLName()}
+	}
+	return stringsRelation(alias, []string{"name", "value", "type"}, rows, "DUCKDB_VARIABLES()")
+}
