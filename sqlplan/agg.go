@@ -43,7 +43,8 @@ type aggSpec struct {
 	orderKeys []sortKey
 	// grouping lists the keys of GROUPING(...) (by index).
 	grouping []int
-	k        int // approx_top_k's k
+	k        int       // approx_top_k's k
+	bins     *histBins // histogram(x, bins), histogram_exact
 }
 
 // bindAggregate binds an aggregate call above a GROUP BY.
@@ -185,7 +186,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		}
 		spec.arg2, bound = bound[1], bound[:1]
 	}
-	bound, err := bindCountingArgs(spec, bound)
+	bound, err := p.bindCountingArgs(spec, bound)
 	if err != nil {
 		return nil, err
 	}
@@ -383,7 +384,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if spec.distinct && spec.fn != "count" && spec.fn != "sum" && spec.fn != "avg" && spec.fn != "min" && spec.fn != "max" && spec.fn != "string_agg" && spec.fn != "list" && spec.fn != "histogram" {
+	if spec.distinct && spec.fn != "count" && spec.fn != "sum" && spec.fn != "avg" && spec.fn != "min" && spec.fn != "max" && spec.fn != "string_agg" && spec.fn != "list" && spec.fn != "histogram" && spec.fn != "histogram_exact" && spec.fn != "approx_top_k" {
 		return nil, unsupported(strings.ToUpper(spec.fn) + "(DISTINCT ...)")
 	}
 	agg.aggs = append(agg.aggs, spec)
@@ -428,7 +429,7 @@ func newAccumulator(a *aggSpec) accumulator {
 		return &orderedAcc{keys: a.orderKeys, inner: newAccumulator(&inner)}
 	}
 	if a.distinct {
-		return &distinctAcc{spec: a, inner: newAccumulator(&aggSpec{fn: a.fn, t: a.t, sep: a.sep, arg: a.arg, exactT: a.exactT})}
+		return &distinctAcc{spec: a, inner: newAccumulator(&aggSpec{fn: a.fn, t: a.t, sep: a.sep, arg: a.arg, exactT: a.exactT, k: a.k, bins: a.bins})}
 	}
 	if a.exactT != nil {
 		return &avgExactAcc{sum: sumDecAcc{t: *a.exactT}}
@@ -530,11 +531,10 @@ func quantileFractions(e expr) ([]float64, bool) {
 	if t.Kind != KNested || t.Elem == nil || !constantTree(e) {
 		return nil, false
 	}
-	c, err := e.eval(&Batch{N: 1})
-	if err != nil || c.isNull(0) {
+	k, err := constantValue(e)
+	if err != nil || k == nil || k.v == nil {
 		return nil, false
 	}
-	k := &constExpr{t: t, v: c.get(0)}
 	vs, ok := k.v.([]any)
 	if !ok || len(vs) == 0 {
 		return nil, false

@@ -1,6 +1,10 @@
 package sqlplan
 
-import "slices"
+import (
+	"math"
+	"slices"
+	"sort"
+)
 
 // DuckDB's counting aggregates: histogram(x), a MAP from each distinct
 // non-NULL value to its count (UBIGINT), and approx_top_k(x, k), the LIST
@@ -11,10 +15,13 @@ import "slices"
 
 var tUbigint = Type{Kind: KUint}
 
-// bindCountingArgs takes approx_top_k's k off the bound arguments: a
-// constant integer, neither NULL nor below 1 (DuckDB's messages).
-func bindCountingArgs(spec *aggSpec, bound []expr) ([]expr, error) {
-	if spec.fn != "approx_top_k" {
+// bindCountingArgs takes approx_top_k's k, or the bins of histogram(x,
+// bins) and histogram_exact, off the bound arguments.
+func (p *planner) bindCountingArgs(spec *aggSpec, bound []expr) ([]expr, error) {
+	switch {
+	case spec.fn == "histogram" && len(bound) == 2 || spec.fn == "histogram_exact":
+		return p.bindHistogramBins(spec, bound)
+	case spec.fn != "approx_top_k":
 		return bound, nil
 	}
 	if len(bound) != 2 {
@@ -41,7 +48,7 @@ func bindCountingArgs(spec *aggSpec, bound []expr) ([]expr, error) {
 // countingType sets the result type of histogram and approx_top_k for an
 // argument of type at; ok is false for other aggregates.
 func countingType(spec *aggSpec, at Type) (ok bool, err error) {
-	if spec.fn != "histogram" && spec.fn != "approx_top_k" {
+	if spec.fn != "histogram" && spec.fn != "histogram_exact" && spec.fn != "approx_top_k" {
 		return false, nil
 	}
 	if at.Kind == KNested {
@@ -51,7 +58,7 @@ func countingType(spec *aggSpec, at Type) (ok bool, err error) {
 	if at.Kind == KNull {
 		et = tInt
 	}
-	if spec.fn == "histogram" {
+	if spec.fn != "approx_top_k" {
 		spec.t = mapType(et, tUbigint)
 	} else {
 		spec.t = Type{Kind: KNested, Elem: &et}
@@ -63,8 +70,8 @@ func countingType(spec *aggSpec, at Type) (ok bool, err error) {
 // other aggregates).
 func newCountingAcc(a *aggSpec) accumulator {
 	switch a.fn {
-	case "histogram":
-		return &countingAcc{modeAcc: modeAcc{t: a.t.Fields[0].Type}}
+	case "histogram", "histogram_exact":
+		return &countingAcc{modeAcc: modeAcc{t: a.t.Fields[0].Type}, bins: a.bins}
 	case "approx_top_k":
 		return &countingAcc{modeAcc: modeAcc{t: *a.t.Elem}, top: a.k}
 	}
@@ -75,7 +82,8 @@ func newCountingAcc(a *aggSpec) accumulator {
 // gives them all (histogram, top == 0) or the top most frequent.
 type countingAcc struct {
 	modeAcc
-	top int
+	top  int
+	bins *histBins // histogram(x, bins): the counts go to bins
 }
 
 func (a *countingAcc) result(ng int) *Col {
@@ -96,6 +104,9 @@ func (a *countingAcc) result(ng int) *Col {
 func (a *countingAcc) value(m map[string]*modeEntry) any {
 	if len(m) == 0 {
 		return nil
+	}
+	if a.bins != nil {
+		return a.binned(m)
 	}
 	es := make([]*modeEntry, 0, len(m))
 	for _, e := range m {
@@ -124,4 +135,142 @@ func (a *countingAcc) value(m map[string]*modeEntry) any {
 		list[i] = toGo(a.t, es[i].v)
 	}
 	return list
+}
+
+// histBins are the bins of histogram(x, bins) and histogram_exact(x,
+// bins), in the type of x: sorted, without duplicates. Each value counts
+// in the first bin at or above it (histogram) or in the bin equal to it
+// (histogram_exact); the others count in an overflow bin, keyed by the
+// largest value of the type (+inf, ” for strings), shown only when not
+// empty — as DuckDB does.
+type histBins struct {
+	keys  []any
+	exact bool
+	over  any
+}
+
+// bindHistogramBins checks and converts the bins of histogram(x, bins):
+// a constant list without NULLs. Decimals are binned as DOUBLEs, as in
+// DuckDB.
+func (p *planner) bindHistogramBins(spec *aggSpec, bound []expr) ([]expr, error) {
+	if len(bound) != 2 {
+		return nil, errorf("%s takes a value and a list of bins", spec.fn)
+	}
+	x := bound[0]
+	if x.typ().Kind == KDecimal {
+		var err error
+		if x, err = p.cast(x, tFloat); err != nil {
+			return nil, err
+		}
+	}
+	kt := plainType(withoutField(x.typ()))
+	if kt.Kind == KNull {
+		kt = tInt
+	}
+	over, ok := histOverflowKey(kt)
+	if !ok {
+		return nil, unsupported(spec.fn + " with bins of a " + kt.SQLName())
+	}
+	k, err := constantValue(bound[1])
+	if err != nil {
+		return nil, err
+	}
+	if k == nil {
+		return nil, unsupported(spec.fn + " with bins that are not a constant list")
+	}
+	if k.v == nil {
+		return nil, errorf("Histogram bin list cannot be NULL")
+	}
+	et, isList := listElem(k.t)
+	list, _ := k.v.([]any)
+	if !isList {
+		return nil, errorf("%s(%s, %s) is not defined: the bins are a list", spec.fn, x.typ().SQLName(), k.t.SQLName())
+	}
+	bins := &histBins{exact: spec.fn == "histogram_exact", over: over}
+	for _, el := range list {
+		if el == nil {
+			return nil, errorf("Histogram bin entry cannot be NULL")
+		}
+		v, err := fromGo(et, el)
+		if err != nil {
+			return nil, err
+		}
+		c, err := castCol(constCol(plainType(et), v, 1), kt)
+		if err != nil {
+			return nil, err
+		}
+		bins.keys = append(bins.keys, c.get(0))
+	}
+	slices.SortFunc(bins.keys, func(a, b any) int { return compareScalars(kt, a, b) })
+	bins.keys = slices.CompactFunc(bins.keys, func(a, b any) bool { return compareScalars(kt, a, b) == 0 })
+	spec.bins = bins
+	return []expr{x}, nil
+}
+
+// histOverflowKey is the key of histogram's overflow bin for values of
+// type t; ok is false for the types where carquet does not have it.
+func histOverflowKey(t Type) (any, bool) {
+	switch t.Kind {
+	case KInt:
+		bits := t.Bits
+		if bits == 0 {
+			bits = 64
+		}
+		return int64(1)<<(bits-1) - 1, true
+	case KUint:
+		bits := t.Bits
+		if bits == 0 {
+			bits = 64
+		}
+		return uint64(math.MaxUint64) >> (64 - bits), true
+	case KFloat:
+		return math.Inf(1), true
+	case KString:
+		if !t.Bit && !t.JSON {
+			return "", true
+		}
+	}
+	return nil, false
+}
+
+// binned is one group's histogram over the bins: every bin, with its
+// count (0 too), then the overflow bin if a value fell in it.
+func (a *countingAcc) binned(m map[string]*modeEntry) any {
+	b := a.bins
+	counts := make([]int64, len(b.keys)+1)
+	for _, e := range m {
+		i := sort.Search(len(b.keys), func(i int) bool { return compareScalars(a.t, b.keys[i], e.v) >= 0 })
+		if b.exact && i < len(b.keys) && compareScalars(a.t, b.keys[i], e.v) != 0 {
+			i = len(b.keys)
+		}
+		counts[i] += int64(e.n)
+	}
+	keys := append([]any{}, b.keys...)
+	vals := make([]any, len(keys), len(keys)+1)
+	for i := range keys {
+		vals[i] = counts[i]
+	}
+	if n := counts[len(b.keys)]; n > 0 {
+		keys, vals = append(keys, b.over), append(vals, n)
+	}
+	v, err := buildMap(a.t, tUbigint, keys, vals)
+	if err != nil {
+		return nil // cannot happen: the keys are distinct and not NULL
+	}
+	return v
+}
+
+// constantValue evaluates e if it reads no column (nil if it does).
+func constantValue(e expr) (*constExpr, error) {
+	if k, ok := isConst(e); ok {
+		return k, nil
+	}
+	if !constantTree(e) {
+		return nil, nil
+	}
+	c, err := e.eval(&Batch{N: 1})
+	if err != nil {
+		return nil, err
+	}
+	return &constExpr{t: e.typ(), v: c.get(0)}, nil
 }

@@ -411,7 +411,7 @@ var aggNames = map[string]bool{
 	"regr_r2": true, "regr_count": true, "regr_avgx": true, "regr_avgy": true, "regr_sxx": true, "regr_syy": true, "regr_sxy": true,
 	"bit_and": true, "bit_or": true, "bit_xor": true,
 	"skewness": true, "kurtosis": true, "kurtosis_pop": true, "geomean": true, "geometric_mean": true, "entropy": true,
-	"fsum": true, "sumkahan": true, "kahan_sum": true, "favg": true, "histogram": true, "approx_top_k": true,
+	"fsum": true, "sumkahan": true, "kahan_sum": true, "favg": true, "histogram": true, "histogram_exact": true, "approx_top_k": true,
 }
 
 func isAggregate(n sqlparser.Expr) bool {
