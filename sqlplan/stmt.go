@@ -174,6 +174,9 @@ func (e *Engine) prepareContext(ctx context.Context, text string, tx *Tx) (*Stmt
 	if n := len(toks); n > 0 && toks[n-1].kind == tkOp && toks[n-1].text == ";" {
 		toks = toks[:n-1]
 	}
+	if err := refuseMarkers(text, toks); err != nil {
+		return nil, err
+	}
 	if toks, err = e.substituteViews(toks, tx); err != nil {
 		return nil, err
 	}
@@ -1373,4 +1376,20 @@ func unionByName(toks []token) []token {
 		toks = out
 	}
 	return toks
+}
+
+// markerPrefix starts the names the rewrite layer gives its markers
+// (__carquet_window__, ...).
+const markerPrefix = "__carquet_"
+
+// refuseMarkers refuses a statement that names one of the rewrite layer's
+// markers itself: they are carquet's own, and a user's call of one would
+// reach the binder as if the rewrite had made it.
+func refuseMarkers(text string, toks []token) error {
+	for _, t := range toks {
+		if t.kind == tkIdent && len(t.text) > len(markerPrefix) && strings.EqualFold(t.text[:len(markerPrefix)], markerPrefix) {
+			return errAt(text, t.pos, "%s is a name reserved for carquet's own use", t.text)
+		}
+	}
+	return nil
 }
