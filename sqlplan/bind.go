@@ -364,13 +364,31 @@ func relNames(sc *scope) []string {
 // become references to the aggregation's output.
 type aggCtx struct {
 	keys     []expr   // bound group keys (input scope)
-	keyTexts []string // their SQL text
+	keyTexts []string // their SQL text (groupKeyText)
 	keyCols  []*scopeCol
 	aggs     []*aggSpec
 	slots    []*slot // output slots: keys then aggregates
 	inScope  *scope
 	done     bool    // answered without an aggregation operator
 	sets     [][]int // grouping sets (GROUPING SETS, ROLLUP, CUBE), nil for one
+}
+
+// groupKeyText is the text by which an expression is matched to a GROUP BY
+// key: its SQL with names (of functions, columns) in lower case, as
+// they are case-insensitive; string literals keep their case.
+func groupKeyText(n sqlparser.Expr) string {
+	text := sqlparser.String(n)
+	b := []byte(text)
+	quoted := false
+	for i, c := range b {
+		switch {
+		case c == '\'':
+			quoted = !quoted // '' inside a literal toggles twice
+		case !quoted && 'A' <= c && c <= 'Z':
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // mayBeKey reports whether n may be one of the group keys. Every
@@ -460,7 +478,7 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		}
 	}
 	if agg != nil && agg.mayBeKey(n) {
-		text := sqlparser.String(n)
+		text := groupKeyText(n)
 		for i, kt := range agg.keyTexts {
 			if kt == text {
 				return &colExpr{s: agg.slots[i], t: agg.keys[i].typ()}, nil

@@ -170,7 +170,7 @@ func (p *planner) bindGrouping(x *sqlparser.FuncExpr, spec *aggSpec, agg *aggCtx
 		if !ok {
 			return errorf("%s takes GROUP BY keys", spec.fn)
 		}
-		text := sqlparser.String(ae.Expr)
+		text := groupKeyText(ae.Expr)
 		found := -1
 		for i, kt := range agg.keyTexts {
 			if kt == text {

@@ -252,6 +252,41 @@ var namesAfterAs = map[string]bool{
 	"option": true, "read": true, "write": true, "show": true, "begin": true,
 }
 
+// isKeywordWord reports whether word is a keyword of the parser or of the
+// rewrite layer (PIVOT, ASOF, QUALIFY, ...).
+func isKeywordWord(word string) bool {
+	if _, ok := unsupportedWords[word]; ok {
+		return true
+	}
+	switch word {
+	case "qualify", "pivot", "unpivot", "asof", "positional", "semi", "anti", "lateral", "tablesample", "returning":
+		return true
+	}
+	return parserKeyword(word)
+}
+
+// endsAlias reports whether t can follow an alias: the end of the
+// statement, a comma or closing parenthesis, or a word that starts the
+// next clause or join. After AS, a keyword followed by one of these is
+// the alias itself (SELECT 1 AS from FROM t), not the start of a query
+// or an expression (CREATE TABLE t AS SELECT ..., a macro's AS CASE ...).
+func endsAlias(t token) bool {
+	switch t.kind {
+	case tkSpace:
+		return true // no token: the end
+	case tkOp:
+		return t.text == "," || t.text == ")" || t.text == ";"
+	case tkIdent:
+		switch strings.ToLower(t.text) {
+		case "from", "where", "group", "having", "qualify", "window", "order", "limit", "offset", "fetch",
+			"union", "intersect", "except", "on", "using", "join", "inner", "left", "right", "full", "cross",
+			"natural", "positional", "asof", "semi", "anti", "returning", "into":
+			return true
+		}
+	}
+	return false
+}
+
 // quoteKeywordNames back-quotes keywords that stand for names where only
 // a name can stand: after AS (an alias, outside CAST), after a '.' (a
 // qualified column or a struct field: t.key, s.order), and key alone (a
@@ -285,7 +320,11 @@ func quoteKeywordNames(toks []token) []token {
 			quote = parserKeyword(word)
 		case p.is("as"):
 			inCast := len(calls) > 0 && (calls[len(calls)-1] == "cast" || calls[len(calls)-1] == "try_cast")
-			quote = namesAfterAs[word] && !inCast
+			var next token
+			if i+1 < len(toks) {
+				next = toks[i+1]
+			}
+			quote = !inCast && (namesAfterAs[word] || isKeywordWord(word) && endsAlias(next))
 		case word == "key":
 			quote = !p.is("primary") && !p.is("foreign") && !p.is("unique")
 		}

@@ -104,7 +104,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 				return nil, err
 			}
 			agg.keys = append(agg.keys, k)
-			agg.keyTexts = append(agg.keyTexts, sqlparser.String(ge))
+			agg.keyTexts = append(agg.keyTexts, groupKeyText(ge))
 			var kc *scopeCol
 			if c, ok := k.(*colExpr); ok {
 				kc = c.col
