@@ -415,6 +415,7 @@ func init() {
 		"current_date":      {0, 0, nil, nil, false, true},
 		"current_setting":   {1, 1, nil, nil, false, true}, // settings.go
 		"getvariable":       {1, 1, nil, nil, false, true}, // variables.go
+		macroArgMarker:      {3, 3, nil, nil, false, true}, // macros.go
 		"today":             {0, 0, nil, nil, false, true},
 		"year":              datePartFn("year"),
 		"month":             datePartFn("month"),
@@ -1218,6 +1219,8 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		return p.bindCurrentSetting(args)
 	case "getvariable":
 		return p.bindGetVariable(args)
+	case macroArgMarker:
+		return p.bindMacroArg(args)
 	case "typeof":
 		return &constExpr{t: tString, v: args[0].typ().SQLName()}, nil
 	case "mod":

@@ -33,9 +33,12 @@ type macro struct {
 	// defaults holds the default's tokens of each parameter that has one
 	// (the parameters without a default come first).
 	defaults [][]token
-	body     []token
-	table    bool // AS TABLE query
-	temp     bool
+	// types holds the type's tokens of each typed parameter (a INTEGER),
+	// nil for the others: an argument must cast to it implicitly.
+	types [][]token
+	body  []token
+	table bool // AS TABLE query
+	temp  bool
 	// alts are the other overloads of a scalar macro, name(a) AS x, (a,
 	// b) AS y: a call takes the first whose parameters fit its arguments.
 	alts []*macro
@@ -65,6 +68,10 @@ func (m *macro) paramText(quoteName func(string) string) string {
 			b.WriteString(", ")
 		}
 		b.WriteString(quoteName(p))
+		if i < len(m.types) && m.types[i] != nil {
+			b.WriteString(" ")
+			b.WriteString(tokText("", m.types[i]))
+		}
 		if d := m.defaults[i]; d != nil {
 			b.WriteString(" := ")
 			b.WriteString(tokText("", d))
@@ -214,7 +221,7 @@ func parseOverload(text string, toks []token, i int, m *macro) (int, error) {
 					return 0, errAt(text, p[0].pos, "Duplicate parameter '%s' in macro definition", name)
 				}
 			}
-			var def []token
+			var def, typ []token
 			switch {
 			case len(p) == 1:
 			case len(p) > 3 && isNamedArrow(p, 1):
@@ -222,13 +229,22 @@ func parseOverload(text string, toks []token, i int, m *macro) (int, error) {
 			case len(p) > 2 && p[1].is("default"):
 				def = p[2:]
 			default:
-				return 0, errAt(text, p[1].pos, "expected , or := after the parameter %s (typed parameters are not supported)", name)
+				// name TYPE, as DuckDB has them (without a default).
+				_, end, err := readType(text, p, 1)
+				if err != nil {
+					return 0, err
+				}
+				if end != len(p) {
+					return 0, errAt(text, p[end].pos, "expected , after the parameter %s and its type", name)
+				}
+				typ = p[1:]
 			}
 			if def == nil && len(m.defaults) > 0 && m.defaults[len(m.defaults)-1] != nil {
 				return 0, errAt(text, p[0].pos, "Parameter without a default follows parameter with a default")
 			}
 			m.params = append(m.params, name)
 			m.defaults = append(m.defaults, def)
+			m.types = append(m.types, typ)
 		}
 	}
 	i = k + 1
@@ -719,8 +735,86 @@ func (x *expander) bind(m *macro, call token, args [][]token) ([][]token, error)
 			}
 			vals[p] = argValue(dv)
 		}
+		if p < len(m.types) && m.types[p] != nil {
+			vals[p] = typedArg(vals[p], m, m.types[p], call.pos)
+		}
 	}
 	return vals, nil
+}
+
+// macroArgMarker(value, 'macro', CAST(NULL AS type)) is the argument of a
+// typed parameter: the binder checks that the value casts to the type
+// implicitly and casts it (bindMacroArg).
+const macroArgMarker = "__carquet_macro_arg__"
+
+// typedArg wraps an argument of a typed parameter in macroArgMarker.
+func typedArg(val []token, m *macro, typ []token, pos int) []token {
+	at := func(kind tokKind, text string) token { return token{kind: kind, text: text, pos: pos} }
+	out := []token{at(tkIdent, macroArgMarker), at(tkOp, "(")}
+	out = append(out, val...)
+	out = append(out, at(tkOp, ","), at(tkString, quoteString(m.name+m.paramText(func(s string) string { return s }))), at(tkOp, ","),
+		at(tkIdent, "CAST"), at(tkOp, "("), at(tkIdent, "NULL"), at(tkIdent, "AS"))
+	for _, t := range typ {
+		t.pos = pos
+		out = append(out, t)
+	}
+	return append(out, at(tkOp, ")"), at(tkOp, ")"))
+}
+
+// bindMacroArg binds macroArgMarker(value, signature, typed NULL): DuckDB
+// takes an argument of a typed parameter only when it casts to the type
+// implicitly (a SMALLINT to an INTEGER, not a BIGINT or a string).
+func (p *planner) bindMacroArg(args []expr) (expr, error) {
+	sig, _ := isConst(args[1])
+	name, _ := sig.v.(string)
+	if i := strings.IndexByte(name, '('); i > 0 {
+		name = name[:i]
+	}
+	to := args[2].typ()
+	if !castsImplicitly(args[0].typ(), to) {
+		return nil, errorf("Macro %s() does not support the supplied arguments. You might need to add explicit type casts. (%s is %s; the macro is %s)", name, args[0].String(), args[0].typ().SQLName(), sig.v)
+	}
+	return p.cast(args[0], to)
+}
+
+// castsImplicitly reports whether DuckDB casts a value of type from to
+// type to without being asked: NULL to anything, an integer to a wider
+// integer, a decimal or a float, decimals to decimals, FLOAT to DOUBLE,
+// DATE to TIMESTAMP.
+func castsImplicitly(from, to Type) bool {
+	if from.Kind == KNull || from.SQLName() == to.SQLName() {
+		return true
+	}
+	bits := func(t Type) int {
+		if t.Bits == 0 {
+			return 64
+		}
+		return t.Bits
+	}
+	switch from.Kind {
+	case KInt, KUint:
+		switch to.Kind {
+		case KInt:
+			if from.Kind == KUint {
+				return bits(from) < bits(to)
+			}
+			return bits(from) <= bits(to)
+		case KUint:
+			return from.Kind == KUint && bits(from) <= bits(to)
+		case KFloat:
+			return true
+		case KDecimal:
+			digits := map[int]int{8: 3, 16: 5, 32: 10, 64: 19}[bits(from)]
+			return to.Prec-to.Scale >= digits
+		}
+	case KDecimal:
+		return to.Kind == KDecimal || to.Kind == KFloat
+	case KFloat:
+		return to.Kind == KFloat && !to.Float32
+	case KDate:
+		return to.Kind == KTimestamp
+	}
+	return false
 }
 
 // argValue is an argument as it replaces a parameter.

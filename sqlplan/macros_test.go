@@ -90,6 +90,7 @@ func TestCatalogPersists(t *testing.T) {
 	exec(t, e, "CREATE MACRO \"Q\"(s) AS s || ' -- not a comment; ' || 'q'")
 	exec(t, e, "CREATE MACRO upto(n) AS TABLE SELECT a FROM t WHERE a <= n")
 	exec(t, e, "CREATE MACRO ov(a) AS a * 10, (a, b) AS a + b")
+	exec(t, e, "CREATE MACRO typed(a INTEGER, d DECIMAL(10, 2), b := 1) AS a + d + b")
 	exec(t, e, "CREATE VIEW v (k) AS SELECT add_d(a) FROM upto(2)")
 	exec(t, e, "CREATE VIEW w AS SELECT s FROM t WHERE s <> 'x;y'")
 	exec(t, e, "CREATE TEMP MACRO tm(x) AS x")
@@ -113,10 +114,14 @@ func TestCatalogPersists(t *testing.T) {
 		"SELECT s FROM w":                   "it's|",
 		"SELECT count(*) FROM upto(1) AS x": "1|",
 		"SELECT ov(1), ov(1, 2)":            "10|3|",
+		"SELECT typed(1, 1.234)":            "3.23|",
 	} {
 		if got := fmtRows(queryAll(t, e2, q)); got != want {
 			t.Errorf("%s: got %q, want %q", q, got, want)
 		}
+	}
+	if _, err := queryRows(t, e2, "SELECT typed(1::BIGINT, 1)"); err == nil || !strings.Contains(err.Error(), "does not support the supplied arguments") {
+		t.Errorf("a BIGINT for an INTEGER parameter: %v", err)
 	}
 	for _, q := range []string{"SELECT tm(1)", "SELECT * FROM tv", "SELECT gone(1)"} {
 		if _, err := queryRows(t, e2, q); err == nil {
@@ -124,7 +129,7 @@ func TestCatalogPersists(t *testing.T) {
 		}
 	}
 	// Dropping the last ones removes the file.
-	for _, q := range []string{"DROP VIEW v", "DROP VIEW w", "DROP MACRO add_d", "DROP MACRO q", "DROP MACRO TABLE upto", "DROP MACRO ov"} {
+	for _, q := range []string{"DROP VIEW v", "DROP VIEW w", "DROP MACRO add_d", "DROP MACRO q", "DROP MACRO TABLE upto", "DROP MACRO ov", "DROP MACRO typed"} {
 		exec(t, e2, q)
 	}
 	if _, err := os.Stat(filepath.Join(dir, catalogFile)); !os.IsNotExist(err) {
