@@ -109,6 +109,12 @@ func (c *Conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	if c.closed {
 		return nil, driver.ErrBadConn
 	}
+	if verb := sqlplan.TxControl(query); verb != "" && len(args) == 0 {
+		if err := c.txControl(ctx, verb); err != nil {
+			return nil, err
+		}
+		return &statusRows{name: "Success"}, nil
+	}
 	s, err := c.engine.PrepareTx(ctx, query, c.tx)
 	if err != nil {
 		return nil, err
@@ -119,7 +125,7 @@ func (c *Conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 func query1(ctx context.Context, c *Conn, s *sqlplan.Stmt, args []driver.NamedValue) (_ driver.Rows, err error) {
 	defer recoverInternal(&err)
 	if !s.Returns() {
-		return nil, errors.New("carquet: the statement returns no rows (use Exec)")
+		return queryStatus(ctx, c, s, args)
 	}
 	r, err := s.QuerySession(ctx, convertArgs(args), c.tx, c.sess)
 	if err != nil {

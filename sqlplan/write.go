@@ -1228,6 +1228,22 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 	return Result{}, errorf("the statement returns rows (use Query)")
 }
 
+// ChangesRows reports whether the statement changes rows and counts them
+// (INSERT, UPDATE, DELETE, COPY, CREATE TABLE AS, MERGE).
+func (s *Stmt) ChangesRows() bool {
+	switch s.kind {
+	case kindInsert, kindUpdate, kindDelete, kindCopy, kindCreateAs, kindMerge:
+		return true
+	}
+	return false
+}
+
+// Creates reports whether the statement is a CREATE of a table, view or
+// macro that changes no rows.
+func (s *Stmt) Creates() bool {
+	return s.kind == kindCreate || s.kind == kindCreateView || s.kind == kindMacro
+}
+
 func (s *Stmt) verb() string {
 	switch s.kind {
 	case kindInsert:
