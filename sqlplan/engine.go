@@ -101,6 +101,9 @@ type Engine struct {
 	writeMu sync.RWMutex
 	// groups joins concurrent INSERTs into one table (groupcommit.go).
 	groups insertGroups
+	// targets keeps the targets of statements that write single-file
+	// tables (targetcache.go).
+	targets targetCache
 	// seqs are the sequences (sequence.go), by lower-case name.
 	seqs map[string]*sequence
 	// setMu guards global, the settings a plain SET or SET GLOBAL

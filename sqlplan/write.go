@@ -1101,8 +1101,17 @@ func (e *Engine) targetOf(name string, tx *Tx, withDelta bool) (*target, error) 
 		return nil, errorf("cannot INSERT into a glob")
 	}
 	open := e.openTable
+	var before fileState
+	keepable := false
 	if tx != nil {
 		open = tx.openBase
+	} else {
+		if tg := e.keptTargetOf(name); tg != nil {
+			return tg, nil
+		}
+		if p, ok, err := e.tablePath(name); err == nil && ok && !objstore.IsURL(p) {
+			before, keepable = statTable(p)
+		}
 	}
 	t, path, err := open(name)
 	if err != nil {
@@ -1144,6 +1153,9 @@ func (e *Engine) targetOf(name string, tx *Tx, withDelta bool) (*target, error) 
 		return nil, err
 	}
 	tg := &target{path: path, sch: f0.Schema, fields: fields, folder: folder, opts: decodeOptions(f0), kv: otherKV(f0), name: name}
+	if keepable && !folder && len(t.Files) == 1 {
+		e.keepTarget(name, tg, before, f0.Schema.Elements, f0.Meta.KeyValueMetadata)
+	}
 	if tx != nil {
 		tx.mu.Lock()
 		if tx.targets == nil {
@@ -1573,7 +1585,13 @@ func (e *Engine) writeRows(path string, sch *schema.Schema, folder bool, tableOp
 			return fmt.Errorf("%w (nothing was written to %s)", err, path)
 		}
 	}
-	return w.Close()
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if !folder {
+		e.appendedTo(path, w)
+	}
+	return nil
 }
 
 func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {

@@ -433,6 +433,7 @@ func (a *appendFile) finalize(commit bool) error {
 	}
 	if commit {
 		if err := a.commit(); err == nil {
+			a.noteCommitted()
 			return nil
 		} else if !errors.Is(err, errNotSynced) {
 			return fmt.Errorf("writer: commit append to %s: %w", a.path, err)
@@ -449,6 +450,21 @@ func (a *appendFile) finalize(commit bool) error {
 		return fmt.Errorf("writer: sync %s failed; the append was rolled back", a.path)
 	}
 	return nil
+}
+
+// noteCommitted records, for Writer.Committed, the file and its journal
+// as the append leaves them, before it lets go of the lock. A stat that
+// fails leaves nil: nothing is known.
+func (a *appendFile) noteCommitted() {
+	st, err := a.f.Stat()
+	if err != nil {
+		return
+	}
+	jst, err := os.Stat(a.path + JournalSuffix)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return
+	}
+	a.w.appended = [2]os.FileInfo{st, jst}
 }
 
 var errNotSynced = errors.New("not synced")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/carquet-go/carquet/parquet/encryption"
 	"github.com/carquet-go/carquet/parquet/format"
@@ -47,15 +48,18 @@ type Writer struct {
 	undone   string // what a failed Close says the roll back left
 	// wrote is the footer a successful Close wrote (before any
 	// encryption of its column metadata), for Written.
-	wrote   *format.FileMetaData
-	sch     *schema.Schema
-	fields  []*schema.Field
-	paths   []leafPath
-	cfg     *config
-	cols    []*columnWriter
-	shred   shredder
-	leaves  []leafData
-	sorting []format.SortingColumn
+	wrote *format.FileMetaData
+	// appended is, after an append committed, the file and its journal
+	// as it left them, for Committed.
+	appended [2]os.FileInfo
+	sch      *schema.Schema
+	fields   []*schema.Field
+	paths    []leafPath
+	cfg      *config
+	cols     []*columnWriter
+	shred    shredder
+	leaves   []leafData
+	sorting  []format.SortingColumn
 
 	prev *format.FileMetaData // the footer of the file appended to
 	// begin, when set, places out before the first bytes are written (an
@@ -444,6 +448,20 @@ func (w *Writer) Written() (*format.FileMetaData, int64) {
 		return nil, 0
 	}
 	return w.wrote, w.out.off
+}
+
+// Committed returns, after an append's successful Close, the file and
+// its journal as the append left them, read while it still held the
+// file's lock, so that no other writer's change is among them: a caller
+// that keeps what it read of the file (its schema, its options) knows by
+// them that the file has not changed since but for its own append. The
+// journal is nil when there is none; both are nil for other writers,
+// before, and when they could not be read.
+func (w *Writer) Committed() (file, journal os.FileInfo) {
+	if !w.closed || w.wrote == nil {
+		return nil, nil
+	}
+	return w.appended[0], w.appended[1]
 }
 
 // Abort discards the file: a file sink's temporary file is removed. The
