@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"sync"
+	"time"
 
 	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/parquet/schema"
@@ -16,6 +17,15 @@ import (
 // durable, and a group is written all or none: when its append fails, its
 // statements are written one by one, each getting its own error.
 
+// A group is as large as the INSERTs in flight only if they all wait for
+// it: the statements of the group just written come back a little after
+// their append ends (their callers issue the next ones), and a new group
+// cut at once would hold only the others, so that the inserters split
+// into two cohorts taking turns, each append carrying half of them. So a
+// leader first waits, for at most half the time of an append, until as
+// many INSERTs wait as were in flight at the last append: the group of
+// the last append and those that waited meanwhile.
+
 // insertGroups holds, by table path, the INSERTs waiting for an append.
 type insertGroups struct {
 	mu sync.Mutex
@@ -24,7 +34,15 @@ type insertGroups struct {
 
 type insertQueue struct {
 	waiting []*insertReq
-	busy    bool // a leader is writing
+	busy    bool // a leader is writing or gathering its group
+	// inFlight is the INSERTs there were at the end of the last append:
+	// its group and those waiting then. lastAppend is how long it took.
+	inFlight   int
+	lastAppend time.Duration
+	// want and full: a gathering leader waits for full, closed once want
+	// INSERTs wait.
+	want int
+	full chan struct{}
 }
 
 type insertReq struct {
@@ -56,6 +74,10 @@ func (e *Engine) writeRowsGrouped(path string, sch *schema.Schema, folder bool, 
 		g.q[path] = q
 	}
 	q.waiting = append(q.waiting, req)
+	if q.full != nil && len(q.waiting) >= q.want {
+		close(q.full)
+		q.full = nil
+	}
 	if q.busy {
 		g.mu.Unlock()
 		<-req.done
@@ -67,20 +89,24 @@ func (e *Engine) writeRowsGrouped(path string, sch *schema.Schema, folder bool, 
 	// This goroutine leads: it writes everything waiting, its own rows
 	// among them, then hands the lead to one that arrived meanwhile.
 	q.busy = true
+	g.gather(q)
 	group := q.waiting
 	q.waiting = nil
 	g.mu.Unlock()
 
+	start := time.Now()
 	e.writeGroup(path, group)
+	took := time.Since(start)
 
 	g.mu.Lock()
+	q.lastAppend = took
+	q.inFlight = len(group) + len(q.waiting)
 	if len(q.waiting) > 0 {
 		next := q.waiting[0]
 		next.lead = true
 		close(next.done)
 	} else {
 		q.busy = false
-		delete(g.q, path)
 	}
 	g.mu.Unlock()
 	for _, r := range group {
@@ -89,6 +115,28 @@ func (e *Engine) writeRowsGrouped(path string, sch *schema.Schema, folder bool, 
 		}
 	}
 	return req.err
+}
+
+// gather waits, g.mu held, until as many INSERTs wait in q as were in
+// flight at its last append, or half that append's time has passed.
+func (g *insertGroups) gather(q *insertQueue) {
+	if len(q.waiting) >= q.inFlight || q.lastAppend <= 0 {
+		return
+	}
+	q.want = q.inFlight
+	full := make(chan struct{})
+	q.full = full
+	t := time.NewTimer(q.lastAppend / 2)
+	g.mu.Unlock()
+	select {
+	case <-full:
+	case <-t.C:
+	}
+	t.Stop()
+	g.mu.Lock()
+	if q.full == full {
+		q.full = nil
+	}
 }
 
 // writeGroup appends the rows of the requests in one append, or, when
