@@ -89,33 +89,39 @@ func benchQuery(b *testing.B, q string, args ...any) {
 		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
 			db := openBench(b, threads)
 			for b.Loop() {
-				rows, err := db.Query(q, args...)
-				if err != nil {
-					b.Fatal(err)
-				}
-				cols, _ := rows.Columns()
-				vals := make([]any, len(cols))
-				ptrs := make([]any, len(cols))
-				for i := range vals {
-					ptrs[i] = &vals[i]
-				}
-				n := 0
-				for rows.Next() {
-					if err := rows.Scan(ptrs...); err != nil {
-						b.Fatal(err)
-					}
-					n++
-				}
-				if err := rows.Err(); err != nil {
-					b.Fatal(err)
-				}
-				rows.Close()
-				if n == 0 {
+				if scanRows(b, db, q, args...) == 0 {
 					b.Fatal("no rows")
 				}
 			}
 		})
 	}
+}
+
+// scanRows runs q and reads its rows to the end through Scan; it returns
+// their number.
+func scanRows(b *testing.B, db *sql.DB, q string, args ...any) int {
+	rows, err := db.Query(q, args...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	n := 0
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		b.Fatal(err)
+	}
+	return n
 }
 
 func BenchmarkSQLCountRecent(b *testing.B) {
