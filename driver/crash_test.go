@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -28,8 +29,9 @@ import (
 const sqlChildEnv = "CARQUET_SQL_WRITER_CHILD"
 
 // stmtRows is how many rows INSERT statement number s writes: 1 to 97,
-// so that statements differ in size and some span row groups.
-func stmtRows(s int) int { return 1 + (s*37)%97 }
+// so that statements differ in size and some span row groups. (Negative
+// numbers are those of rows a crash test deletes again.)
+func stmtRows(s int) int { return 1 + ((s*37)%97+97)%97 }
 
 // insertText is INSERT statement number s into table: rows (s, k, n, pad)
 // for k = 0..n-1, n = stmtRows(s).
@@ -92,6 +94,15 @@ func TestSQLWriterChild(t *testing.T) {
 	}
 	if os.Getenv(deltaCrashEnv) != "" {
 		deltaWriterChild(t, db, tables[0].first)
+		return
+	}
+	if v := os.Getenv(groupCrashEnv); v != "" {
+		var firsts []int
+		for _, f := range strings.Split(v, ":") {
+			i, _ := strconv.Atoi(f)
+			firsts = append(firsts, i)
+		}
+		groupWriterChild(t, db, firsts)
 		return
 	}
 	for s := lo; ; s++ {
@@ -222,6 +233,19 @@ func createCrashTables(t *testing.T, dir string) {
 // statements 0..k-1 exactly, each with all its rows, and returns k.
 func wholeStatements(t *testing.T, dir, table string) int {
 	t.Helper()
+	present := presentStatements(t, dir, table)
+	for next, s := range present {
+		if s != next {
+			t.Fatalf("table %s: statement %d follows statement %d (a lost or extra statement)", table, s, next-1)
+		}
+	}
+	return len(present)
+}
+
+// presentStatements checks, through a fresh *sql.DB, that each statement
+// table holds has all its rows, and returns their numbers in order.
+func presentStatements(t *testing.T, dir, table string) []int {
+	t.Helper()
 	db, err := sql.Open("carquet", dir)
 	if err != nil {
 		t.Fatal(err)
@@ -232,26 +256,23 @@ func wholeStatements(t *testing.T, dir, table string) int {
 		t.Fatalf("table %s does not open: %v", table, err)
 	}
 	defer rows.Close()
-	next := 0
+	var out []int
 	for rows.Next() {
 		var s, cnt, minN, maxN, distinct, minK, maxK int64
 		if err := rows.Scan(&s, &cnt, &minN, &maxN, &distinct, &minK, &maxK); err != nil {
 			t.Fatal(err)
-		}
-		if s != int64(next) {
-			t.Fatalf("table %s: statement %d follows statement %d (a lost or extra statement)", table, s, next-1)
 		}
 		want := int64(stmtRows(int(s)))
 		if cnt != want || minN != want || maxN != want || distinct != want || minK != 0 || maxK != want-1 {
 			t.Fatalf("table %s: statement %d has %d rows (%d distinct k in [%d, %d], n in [%d, %d]), want all %d",
 				table, s, cnt, distinct, minK, maxK, minN, maxN, want)
 		}
-		next++
+		out = append(out, int(s))
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatalf("table %s: %v", table, err)
 	}
-	return next
+	return out
 }
 
 // validFiles runs the checks of pqsql validate on the table's files.
@@ -709,4 +730,112 @@ func deltaStatements(t *testing.T, dir string, from int) int {
 		}
 	}
 	return max(last+1, from)
+}
+
+const groupCrashEnv = "CARQUET_CRASH_GROUP"
+
+// groupCrashStride separates the statement numbers of the group crash
+// test's goroutines: goroutine g runs statements g*stride + i.
+const groupCrashStride = 1_000_000
+
+// groupWriterChild runs, until killed, one goroutine per entry of firsts
+// (its next statement) INSERTing into the one-file table t, so that group
+// commit joins their statements in shared appends. Every third
+// statement a goroutine also inserts statement -s and DELETEs every row
+// of a negative statement; goroutine 0 runs OPTIMIZE t after every
+// fifth.
+func groupWriterChild(t *testing.T, db *sql.DB, firsts []int) {
+	var wg sync.WaitGroup
+	for g, first := range firsts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := first; ; i++ {
+				s := g*groupCrashStride + i
+				if _, err := db.Exec(insertText("t", s)); err != nil {
+					t.Errorf("statement %d into t: %v", s, err)
+					return
+				}
+				if i%3 == 2 {
+					if _, err := db.Exec(insertText("t", -s)); err != nil {
+						t.Errorf("statement %d into t: %v", -s, err)
+						return
+					}
+					if _, err := db.Exec("DELETE FROM t WHERE s < 0"); err != nil {
+						t.Errorf("DELETE after statement %d: %v", s, err)
+						return
+					}
+				}
+				if g == 0 && i%5 == 4 {
+					if _, err := db.Exec("OPTIMIZE t"); err != nil {
+						t.Errorf("OPTIMIZE after statement %d: %v", s, err)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestGroupCommitCrash SIGKILLs processes in which four goroutines run
+// INSERTs into one file table at once (joined by group
+// commit), with DELETEs and OPTIMIZE among them, at random moments: after
+// each kill the file validates, every statement is whole or absent
+// (a DELETE removes all of the rows it matched or none), and each
+// goroutine's statements are there without a gap, none lost of those
+// seen before. CARQUET_CRASH_KILLS sets the number of kills (default 30):
+//
+//	CARQUET_CRASH_KILLS=200 go test -run TestGroupCommitCrash -v -timeout 30m ./driver/
+func TestGroupCommitCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	want := 30
+	if n, err := strconv.Atoi(os.Getenv("CARQUET_CRASH_KILLS")); err == nil && n > 0 {
+		want = n
+	}
+	dir := t.TempDir()
+	createCrashTables(t, dir)
+	dsn := dir + "?row_group_rows=40"
+	rng := rand.New(rand.NewPCG(5, 9))
+	next := make([]int, 4) // each goroutine's next statement
+	kills, torn := 0, 0
+	for kills < want {
+		firsts := make([]string, len(next))
+		for g, i := range next {
+			firsts[g] = strconv.Itoa(i)
+		}
+		c := startSQLChildEnv(t, fmt.Sprintf("%s,0,t:0", dsn), groupCrashEnv+"="+strings.Join(firsts, ":"))
+		if killAfter(t, c, time.Duration(rng.IntN(150))*time.Millisecond) {
+			kills++
+		}
+		if journal.Active(filepath.Join(dir, "t.parquet")) {
+			torn++
+		}
+		validFiles(t, filepath.Join(dir, "t.parquet"))
+		got := make([]int, len(next))
+		for _, s := range presentStatements(t, dir, "t") {
+			if s < 0 {
+				continue // inserted to be deleted: whole or absent is all
+			}
+			g, i := s/groupCrashStride, s%groupCrashStride
+			if g >= len(got) || i != got[g] {
+				t.Fatalf("statement %d of goroutine %d is not the next of its statements (a lost or extra statement)", i, g)
+			}
+			got[g]++
+		}
+		for g := range next {
+			if got[g] < next[g] {
+				t.Fatalf("goroutine %d had %d statements, now %d", g, next[g], got[g])
+			}
+		}
+		next = got
+	}
+	t.Logf("%d kills (%d inside an append); statements committed per goroutine %v", kills, torn, next)
+	for g, n := range next {
+		if n < 5 {
+			t.Errorf("goroutine %d committed only %d statements: the children did not get far", g, n)
+		}
+	}
 }
