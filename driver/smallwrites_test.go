@@ -522,3 +522,34 @@ func TestDeleteCopiesUntouchedRowGroups(t *testing.T) {
 	}
 	validFiles(t, path)
 }
+
+// TestInsertTargetKeptUntilChanged: an engine keeps the target of its
+// INSERTs from one statement to the next, and a change of the table by
+// another engine (another *sql.DB: its INSERTs, ALTER, DROP and CREATE)
+// is seen by the next INSERT.
+func TestInsertTargetKeptUntilChanged(t *testing.T) {
+	dir := t.TempDir()
+	db1, db2 := openDSN(t, dir), openDSN(t, dir)
+	mustExec(t, db1, "CREATE TABLE t (a INT, b INT)")
+	for i := range 3 {
+		mustExec(t, db1, "INSERT INTO t VALUES (?, ?)", i, i)
+	}
+	mustExec(t, db2, "INSERT INTO t VALUES (10, 10)")
+	mustExec(t, db1, "INSERT INTO t VALUES (3, 3)")
+	mustExec(t, db2, "ALTER TABLE t ADD COLUMN c INT")
+	mustExec(t, db1, "INSERT INTO t VALUES (4, 4, 4)")
+	if _, err := db1.Exec("INSERT INTO t VALUES (5, 5)"); err == nil {
+		t.Error("an INSERT of two values into three columns: no error")
+	}
+	mustExec(t, db2, "DROP TABLE t")
+	mustExec(t, db2, "CREATE TABLE t (x VARCHAR NOT NULL)")
+	if _, err := db1.Exec("INSERT INTO t VALUES (NULL)"); err == nil || !strings.Contains(err.Error(), "NOT NULL") {
+		t.Errorf("a NULL into the new table's NOT NULL column: %v", err)
+	}
+	mustExec(t, db1, "INSERT INTO t VALUES ('y')")
+	var n int64
+	var x string
+	if err := db2.QueryRow("SELECT count(*), min(x) FROM t").Scan(&n, &x); err != nil || n != 1 || x != "y" {
+		t.Errorf("the new table holds %d rows, %q, %v", n, x, err)
+	}
+}
