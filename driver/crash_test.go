@@ -466,13 +466,7 @@ func bulkWriterChild(t *testing.T, db *sql.DB, ft, ff int) {
 //
 //	CARQUET_CRASH_KILLS=250 go test -run TestBulkCrash -timeout 30m ./driver/
 func TestBulkCrash(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spawns processes")
-	}
-	want := 30
-	if n, err := strconv.Atoi(os.Getenv("CARQUET_CRASH_KILLS")); err == nil && n > 0 {
-		want = n
-	}
+	want := crashKills(t, 30)
 	dir := t.TempDir()
 	createCrashTables(t, dir)
 	dsn := dir + "?row_group_rows=40"
@@ -544,13 +538,7 @@ func deltaWriterChild(t *testing.T, db *sql.DB, first int) {
 //
 //	CARQUET_CRASH_KILLS=200 go test -run TestDeltaCrash -v ./driver/
 func TestDeltaCrash(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spawns processes")
-	}
-	want := 20
-	if n, err := strconv.Atoi(os.Getenv("CARQUET_CRASH_KILLS")); err == nil && n > 0 {
-		want = n
-	}
+	want := crashKills(t, 20)
 	dir := t.TempDir()
 	root := filepath.Join(dir, "d")
 	createCheckpointedDelta(t, root, deltaCrashInterval)
@@ -788,13 +776,7 @@ func groupWriterChild(t *testing.T, db *sql.DB, firsts []int) {
 //
 //	CARQUET_CRASH_KILLS=200 go test -run TestGroupCommitCrash -v -timeout 30m ./driver/
 func TestGroupCommitCrash(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spawns processes")
-	}
-	want := 30
-	if n, err := strconv.Atoi(os.Getenv("CARQUET_CRASH_KILLS")); err == nil && n > 0 {
-		want = n
-	}
+	want := crashKills(t, 30)
 	dir := t.TempDir()
 	createCrashTables(t, dir)
 	dsn := dir + "?row_group_rows=40"
@@ -838,4 +820,17 @@ func TestGroupCommitCrash(t *testing.T) {
 			t.Errorf("goroutine %d committed only %d statements: the children did not get far", g, n)
 		}
 	}
+}
+
+// crashKills is the number of kills a crash test makes: CARQUET_CRASH_KILLS,
+// else def. The tests spawn processes, so -short skips them.
+func crashKills(t *testing.T, def int) int {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	if n, err := strconv.Atoi(os.Getenv("CARQUET_CRASH_KILLS")); err == nil && n > 0 {
+		return n
+	}
+	return def
 }
