@@ -37,8 +37,8 @@ type targetCache struct {
 type keptTarget struct {
 	tg    *target
 	state fileState
-	// meta is what an append must keep for tg to stay right: the
-	// footer's schema and key-value metadata.
+	// schema and kv are what an append must keep for tg to stay right:
+	// the footer's schema and key-value metadata.
 	schema []format.SchemaElement
 	kv     []format.KeyValue
 }
