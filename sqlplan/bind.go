@@ -1614,7 +1614,46 @@ func intLiteral(e expr) (int64, bool) {
 		return 0, false // a CAST to a narrow type is no literal
 	}
 	v, ok := k.v.(int64)
-	return v, ok && e.String() == strconv.FormatInt(v, 10)
+	if !ok {
+		return 0, false
+	}
+	text, ok := shortText(&k.named)
+	return v, ok && text == strconv.FormatInt(v, 10)
+}
+
+// shortText is the text of an expression when it is a literal or a sign
+// and a literal (ok false otherwise), found without formatting a larger
+// tree: asking every operand of a chain of n operators for its whole text
+// would take O(n²).
+func shortText(n *named) (string, bool) {
+	switch {
+	case n.text != "":
+		return n.text, true
+	case n.node != nil:
+		switch x := n.node.(type) {
+		case *sqlparser.SQLVal:
+			return sqlparser.String(x), true
+		case *sqlparser.UnaryExpr:
+			if _, lit := x.Expr.(*sqlparser.SQLVal); lit {
+				return sqlparser.String(x), true
+			}
+		}
+		return "", false
+	case n.parts != nil:
+		if len(n.parts) > 2 {
+			return "", false
+		}
+		for _, p := range n.parts {
+			if k, isConst := p.(*constExpr); isConst {
+				if _, ok := shortText(&k.named); !ok {
+					return "", false
+				}
+			} else if _, isText := p.(string); !isText {
+				return "", false
+			}
+		}
+	}
+	return n.String(), true
 }
 
 // hugeint reports operands of which one is a HUGEINT and the other a
