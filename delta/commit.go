@@ -28,11 +28,13 @@ import (
 type Add struct {
 	// Path is relative to the table root (URL-encoded as the protocol
 	// wants: see EncodePath).
-	Path             string            `json:"path"`
-	PartitionValues  map[string]string `json:"partitionValues"`
-	Size             int64             `json:"size"`
-	ModificationTime int64             `json:"modificationTime"`
-	DataChange       bool              `json:"dataChange"`
+	Path string `json:"path"`
+	// PartitionValues are the file's serialized partition values by
+	// (physical) partition column name, nil for null (see PartitionValue).
+	PartitionValues  map[string]*string `json:"partitionValues"`
+	Size             int64              `json:"size"`
+	ModificationTime int64              `json:"modificationTime"`
+	DataChange       bool               `json:"dataChange"`
 	// Stats is the file's statistics as JSON (see FileStats).
 	Stats string `json:"stats,omitempty"`
 	// DeletionVector marks the file's deleted rows (nil: none).
@@ -281,7 +283,7 @@ func (c *Commit) encode(v int64) ([]byte, error) {
 	for i := range c.Adds {
 		a := c.Adds[i]
 		if a.PartitionValues == nil {
-			a.PartitionValues = map[string]string{}
+			a.PartitionValues = map[string]*string{}
 		}
 		if err := put("add", a); err != nil {
 			return nil, err
@@ -409,11 +411,18 @@ func EncodePath(rel string) string {
 }
 
 func pathEscape(s string) string {
+	return percentEscape(s, func(c byte) bool {
+		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_.~=", c) >= 0)
+	})
+}
+
+// percentEscape writes the bytes of s for which escape holds as %XX.
+func percentEscape(s string, escape func(c byte) bool) string {
 	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_.~=", c) >= 0 {
+		if !escape(c) {
 			b.WriteByte(c)
 			continue
 		}

@@ -183,7 +183,10 @@ func TestCheckAppendable(t *testing.T) {
 		{func(s *Snapshot) { s.Protocol.MinWriterVersion = 8 }, "writer version 8"},
 		{func(s *Snapshot) { s.Protocol = Protocol{3, 7, nil, []string{"rowTracking"}} }, `"rowTracking"`},
 		{func(s *Snapshot) { s.ColumnMapping = "name" }, "column mapping"},
-		{func(s *Snapshot) { s.Metadata.PartitionColumns = []string{"a"} }, "partitioned"},
+		{func(s *Snapshot) {
+			s.Schema.Fields[0].Type = &Type{Name: "struct", Fields: []*Field{{Name: "x", Type: &Type{Name: "long"}}}}
+			s.Metadata.PartitionColumns = []string{"a"}
+		}, "primitive types"},
 		{func(s *Snapshot) { s.Metadata.Configuration = map[string]string{"delta.constraints.c": "a > 0"} }, "CHECK constraint"},
 		{func(s *Snapshot) { s.Schema.Fields[0].Metadata = map[string]any{"delta.generationExpression": "1"} }, `column "a"`},
 	} {
@@ -195,6 +198,7 @@ func TestCheckAppendable(t *testing.T) {
 	}
 	s := base()
 	s.Protocol = Protocol{3, 7, []string{"deletionVectors"}, []string{"deletionVectors", "appendOnly"}}
+	s.Metadata.PartitionColumns = []string{"a"}
 	if err := s.CheckAppendable(); err != nil {
 		t.Fatal(err)
 	}

@@ -514,12 +514,7 @@ func (s *Snapshot) Field(name string) *Field {
 
 // IsPartition reports whether the top-level column is a partition column.
 func (s *Snapshot) IsPartition(name string) bool {
-	for _, p := range s.Metadata.PartitionColumns {
-		if strings.EqualFold(p, name) {
-			return true
-		}
-	}
-	return false
+	return isPartition(s.Metadata.PartitionColumns, name)
 }
 
 // checkpoint reads a checkpoint's actions, and the sidecars a V2

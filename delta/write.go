@@ -79,8 +79,9 @@ func (s *Snapshot) CheckWriterFeatures() error {
 
 // CheckAppendable refuses to append to a table whose protocol or
 // metadata asks a writer for more than adding files: unknown writer
-// features, column mapping, partitions, invariants, CHECK constraints,
-// generated or identity columns.
+// features, column mapping, invariants, CHECK constraints, generated or
+// identity columns. (Partitioned tables take files under their partition
+// values: see PartitionDir.)
 func (s *Snapshot) CheckAppendable() error {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("delta: %s (version %d): %s", s.Root, s.Version, fmt.Sprintf(format, args...))
@@ -91,8 +92,10 @@ func (s *Snapshot) CheckAppendable() error {
 	if s.ColumnMapping != "none" {
 		return fail("writing a table with column mapping (mode %q) is not supported", s.ColumnMapping)
 	}
-	if len(s.Metadata.PartitionColumns) > 0 {
-		return fail("writing a partitioned table is not supported")
+	for _, pc := range s.Metadata.PartitionColumns {
+		if err := CheckPartitionType(pc, s.Field(pc).Type); err != nil {
+			return fail("%v", err)
+		}
 	}
 	for k := range s.Metadata.Configuration {
 		if strings.HasPrefix(k, "delta.constraints.") {

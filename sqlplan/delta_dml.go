@@ -9,7 +9,6 @@ import (
 	"github.com/carquet-go/carquet/delta/dv"
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/scan"
-	"github.com/carquet-go/carquet/writer"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -228,38 +227,30 @@ func (s *Stmt) deltaEdit(ctx context.Context, tgt *target, predicate string,
 			undoDV()
 			return fail(fmt.Errorf("file %s: %w", f.add.URI, err))
 		}
-		pv := map[string]string{}
-		for key, v := range f.add.PartitionValues {
-			if v != nil {
-				pv[key] = *v
-			}
-		}
 		d := descs[k]
 		c.Removes = append(c.Removes, delta.RemoveOf(f.add))
-		c.Adds = append(c.Adds, delta.Add{Path: f.add.URI, PartitionValues: pv, Size: f.add.Size, ModificationTime: now,
+		c.Adds = append(c.Adds, delta.Add{Path: f.add.URI, PartitionValues: f.add.PartitionValues, Size: f.add.Size, ModificationTime: now,
 			DataChange: true, Stats: stats, DeletionVector: &d})
 	}
 	undoData := func() {}
 	if len(newRows) > 0 {
-		add, undo, err := s.e.writeDeltaFile(ctx, tgt.path, tgt.sch, tgt.dtype, opts, func(w *writer.Writer) error {
-			for _, cols := range newRows {
-				vecs, err := deltaVectors(tgt, cols)
-				if err != nil {
-					return err
-				}
-				if vecs != nil {
-					if err := w.WriteBatch(vecs); err != nil {
-						return err
-					}
-				}
+		var batches [][]*vector.Vector
+		for _, cols := range newRows {
+			vecs, err := deltaVectors(tgt, cols)
+			if err != nil {
+				undoDV()
+				return err
 			}
-			return nil
-		})
+			if vecs != nil {
+				batches = append(batches, vecs)
+			}
+		}
+		adds, undo, err := s.e.writeDeltaRows(ctx, tgt.path, tgt.layout, opts, batches)
 		if err != nil {
 			undoDV()
 			return fail(err)
 		}
-		c.Adds, undoData = append(c.Adds, add), undo
+		c.Adds, undoData = append(c.Adds, adds...), undo
 	}
 	if _, err := c.Write(tgt.path, delta.CommitOptions{Store: s.e.opts.Store}); err != nil {
 		undoDV()

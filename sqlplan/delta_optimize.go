@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/carquet-go/carquet/delta"
+	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/writer"
 	"github.com/xwb1989/sqlparser"
@@ -15,8 +16,10 @@ import (
 // fewer rows than a row group of the table (its row_group_rows option,
 // else the engine's) or smaller than deltaSmallFile bytes. Their live
 // rows (deletion vectors applied), file after file in the table's order,
-// are written to one new data file, and one commit removes the old files
-// and adds the new one, all with dataChange false, operation "OPTIMIZE".
+// are written to one new data file per partition (files of different
+// partitions are never compacted together), and one commit removes the
+// old files and adds the new ones, all with dataChange false, operation
+// "OPTIMIZE".
 // The new file comes last in the table's order: the rows keep their order
 // when the small files are the last ones (as INSERTs leave them), and a
 // large file among them ends up before the compacted rows. A single small
@@ -32,6 +35,14 @@ import (
 // which readers replay in their place. Like a checkpoint it is best
 // effort: a table whose log it cannot compact (an action it does not
 // know) is optimized without it.
+
+// smallFiles are the small files of one partition (all of them in a
+// table without partitions).
+type smallFiles struct {
+	values []*string // the partition values
+	files  []int
+	withDV bool
+}
 
 // deltaSmallFile is the size under which OPTIMIZE rewrites a Delta data
 // file whatever its row count.
@@ -84,8 +95,9 @@ func (s *Stmt) optimizeDeltaFiles(ctx context.Context, p *planner, tgt *target) 
 	if err != nil {
 		return Result{}, err
 	}
-	var small []int
-	withDV := false
+	// The small files, by partition: a partition's are compacted together.
+	var groups []*smallFiles
+	byKey := map[string]*smallFiles{}
 	for i := range tbl.Files {
 		a := tbl.DeltaAdd(i)
 		st, err := a.Stats()
@@ -93,12 +105,14 @@ func (s *Stmt) optimizeDeltaFiles(ctx context.Context, p *planner, tgt *target) 
 			return Result{}, fail(err)
 		}
 		if a.Size < deltaSmallFile || st != nil && st.NumRecords >= 0 && st.NumRecords < rgRows {
-			small = append(small, i)
-			withDV = withDV || a.DeletionVector != nil
+			pv := make([]*string, len(tgt.layout.pkeys))
+			for j, k := range tgt.layout.pkeys {
+				pv[j] = a.PartitionValues[k]
+			}
+			g := partitionGroup(byKey, &groups, pv, func() *smallFiles { return &smallFiles{values: pv} })
+			g.files = append(g.files, i)
+			g.withDV = g.withDV || a.DeletionVector != nil
 		}
-	}
-	if len(small) < 2 && !(len(small) == 1 && withDV) {
-		return Result{}, nil
 	}
 	sel := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}},
 		From: sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(deltaFileMarker)}}}}
@@ -113,58 +127,73 @@ func (s *Stmt) optimizeDeltaFiles(ctx context.Context, p *planner, tgt *target) 
 		CheckpointInterval:  delta.CheckpointInterval(snap.Metadata.Configuration),
 	}
 	var written int64
-	add, undo, err := e.writeDeltaFile(ctx, tgt.path, tgt.sch, tgt.dtype, opts, func(w *writer.Writer) error {
-		for _, i := range small {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			a := tbl.DeltaAdd(i)
-			ft, err := tbl.DeltaFile(i)
-			if err != nil {
-				return err
-			}
-			b, err := read(ft)
-			if err != nil {
-				return fmt.Errorf("file %s: %w", a.URI, err)
-			}
-			bm, err := snap.Deletions(a)
-			if err != nil {
-				return err
-			}
-			if !bm.IsEmpty() {
-				keep := make([]int32, 0, b.N)
-				for r := 0; r < b.N; r++ {
-					if !bm.Contains(uint64(r)) {
-						keep = append(keep, int32(r))
-					}
-				}
-				b = takeBatch(b, keep)
-			}
-			vecs, err := deltaVectors(tgt, b.Cols)
-			if err != nil {
-				return fmt.Errorf("file %s: %w", a.URI, err)
-			}
-			if vecs != nil {
-				if err := w.WriteBatch(vecs); err != nil {
+	var undos []func()
+	undo := func() {
+		for _, u := range undos {
+			u()
+		}
+	}
+	for _, g := range groups {
+		if len(g.files) < 2 && !(len(g.files) == 1 && g.withDV) {
+			continue
+		}
+		n := int64(0)
+		add, u, err := e.writeDeltaFile(ctx, tgt.path, tgt.layout, g.values, opts, func(put func([]*vector.Vector) error) error {
+			for _, i := range g.files {
+				if err := ctx.Err(); err != nil {
 					return err
 				}
-				written += int64(b.N)
+				a := tbl.DeltaAdd(i)
+				ft, err := tbl.DeltaFile(i)
+				if err != nil {
+					return err
+				}
+				b, err := read(ft)
+				if err != nil {
+					return fmt.Errorf("file %s: %w", a.URI, err)
+				}
+				bm, err := snap.Deletions(a)
+				if err != nil {
+					return err
+				}
+				if !bm.IsEmpty() {
+					keep := make([]int32, 0, b.N)
+					for r := 0; r < b.N; r++ {
+						if !bm.Contains(uint64(r)) {
+							keep = append(keep, int32(r))
+						}
+					}
+					b = takeBatch(b, keep)
+				}
+				vecs, err := deltaVectors(tgt, b.Cols)
+				if err != nil {
+					return fmt.Errorf("file %s: %w", a.URI, err)
+				}
+				if vecs != nil {
+					if err := put(vecs); err != nil {
+						return err
+					}
+					n += int64(b.N)
+				}
+				rm := delta.RemoveOf(a)
+				rm.DataChange = false
+				c.Removes = append(c.Removes, rm)
 			}
-			rm := delta.RemoveOf(a)
-			rm.DataChange = false
-			c.Removes = append(c.Removes, rm)
+			return nil
+		})
+		if err != nil {
+			undo()
+			return Result{}, fail(err)
 		}
-		return nil
-	})
-	if err != nil {
-		return Result{}, fail(err)
-	}
-	if written > 0 {
+		if n == 0 {
+			u() // every row was deleted: the files only leave
+			continue
+		}
 		add.DataChange = false
-		c.Adds = []delta.Add{add}
-	} else {
-		undo() // every row was deleted: the files only leave
-		undo = func() {}
+		c.Adds, undos, written = append(c.Adds, add), append(undos, u), written+n
+	}
+	if len(c.Removes) == 0 {
+		return Result{}, nil
 	}
 	if _, err := c.Write(tgt.path, delta.CommitOptions{Store: e.opts.Store}); err != nil {
 		undo()

@@ -386,20 +386,6 @@ func TestDeltaUnsupportedReaderFeature(t *testing.T) {
 	}
 }
 
-func TestDeltaInsertRefused(t *testing.T) {
-	e, dir := deltaEngine(t)
-	buildEvents(t, filepath.Join(dir, "events"), "")
-	for _, q := range []string{"INSERT INTO events (id) VALUES (99)", "DELETE FROM events WHERE id = 1", "UPDATE events SET id = 2"} {
-		s, err := e.Prepare(q)
-		if err == nil {
-			_, err = s.Exec(context.Background(), nil, nil)
-		}
-		if err == nil || !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "writing a partitioned table is not supported") {
-			t.Fatalf("%s: got %v", q, err)
-		}
-	}
-}
-
 func TestDeltaEngineOnTableFolder(t *testing.T) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "events")

@@ -2,28 +2,32 @@ package sqlplan
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/carquet-go/carquet/delta"
 	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/writer"
 )
 
-// Delta writes: CREATE TABLE ... USING delta makes a table folder whose
-// first commit holds its protocol and metadata (and, for AS SELECT, its
-// first data file); INSERT writes a new data file and commits an add
-// action for it (package delta does the commit, with retries against
-// concurrent writers). DELETE and UPDATE write deletion vectors
-// (delta_dml.go); OPTIMIZE compacts the small data files
-// (delta_optimize.go); VACUUM deletes the files no version within the
-// retention needs (vacuum.go); MERGE, DROP and CREATE OR REPLACE are
+// Delta writes: CREATE TABLE ... USING delta [PARTITIONED BY (cols)]
+// makes a table folder whose first commit holds its protocol and metadata
+// (and, for AS SELECT, its first data files); INSERT writes new data
+// files (one per partition, see deltaLayout) and commits add actions for
+// them (package delta does the commit, with retries against concurrent
+// writers). DELETE and UPDATE write deletion vectors (delta_dml.go), as
+// MERGE does (merge_exec.go); OPTIMIZE compacts the small data files of
+// each partition (delta_optimize.go); VACUUM deletes the files no version
+// within the retention needs (vacuum.go); DROP and CREATE OR REPLACE are
 // refused on Delta tables.
 
 // optionPrefix marks the table options (compression, row_group_rows...)
@@ -36,11 +40,7 @@ func deltaTarget(name, path string, snap *delta.Snapshot) (*target, error) {
 	if err := snap.CheckAppendable(); err != nil {
 		return nil, &Error{Msg: fmt.Sprintf("writing the Delta table %q: %v", name, err), Offset: -1, Err: ErrUnsupported}
 	}
-	sch, err := snap.Schema.ParquetSchema()
-	if err != nil {
-		return nil, fmt.Errorf("table %q (Delta version %d): %w", name, snap.Version, err)
-	}
-	fields, err := sch.LogicalFields()
+	l, err := newDeltaLayout(snap.Schema, snap.Metadata.PartitionColumns)
 	if err != nil {
 		return nil, fmt.Errorf("table %q (Delta version %d): %w", name, snap.Version, err)
 	}
@@ -52,12 +52,194 @@ func deltaTarget(name, path string, snap *delta.Snapshot) (*target, error) {
 			}
 		}
 	}
-	return &target{path: path, sch: sch, fields: fields, folder: true, opts: opts, delta: snap, dtype: snap.Schema, name: name}, nil
+	return &target{path: path, sch: l.sch, fields: l.fields, folder: true, opts: opts, delta: snap, layout: l, name: name}, nil
 }
 
-// appendDelta writes the rows as one new data file of a Delta table and
-// commits it. blind: the rows do not come from a query (which may have
-// read the table).
+// deltaLayout is how the rows of a Delta table, as vectors in the
+// table's columns and types, become data files: split by the values of
+// the partition columns, which the files do not hold, the other columns
+// under their physical names (column mapping).
+type deltaLayout struct {
+	dtype  *delta.Type
+	sch    *schema.Schema  // the table's columns, in the types Delta readers expect
+	fields []*schema.Field // sch's logical fields
+	fsch   *schema.Schema  // the data files' schema (delta.FileType)
+	ftype  *delta.Type
+	data   []int // the table's columns the data files hold
+	part   []int // the partition columns, in the metadata's order
+	// pkeys are the partition columns' keys in partitionValues (their
+	// physical names).
+	pkeys []string
+}
+
+func newDeltaLayout(dt *delta.Type, partitionColumns []string) (*deltaLayout, error) {
+	sch, err := dt.ParquetSchema()
+	if err != nil {
+		return nil, err
+	}
+	fields, err := sch.LogicalFields()
+	if err != nil {
+		return nil, err
+	}
+	l := &deltaLayout{dtype: dt, sch: sch, fields: fields, ftype: delta.FileType(dt, partitionColumns)}
+	if l.fsch, err = l.ftype.ParquetSchema(); err != nil {
+		return nil, err
+	}
+	for _, pc := range partitionColumns {
+		k := slices.IndexFunc(dt.Fields, func(f *delta.Field) bool { return strings.EqualFold(f.Name, pc) })
+		if k < 0 {
+			return nil, fmt.Errorf("partition column %q is not in the schema", pc)
+		}
+		if err := delta.CheckPartitionType(pc, dt.Fields[k].Type); err != nil {
+			return nil, err
+		}
+		l.part, l.pkeys = append(l.part, k), append(l.pkeys, dt.Fields[k].PhysicalName)
+	}
+	for k := range dt.Fields {
+		if !slices.Contains(l.part, k) {
+			l.data = append(l.data, k)
+		}
+	}
+	if len(l.data) == 0 {
+		return nil, fmt.Errorf("every column is a partition column: the data files would hold none")
+	}
+	return l, nil
+}
+
+// dataVectors are the vectors of the columns the data files hold.
+func (l *deltaLayout) dataVectors(vecs []*vector.Vector) []*vector.Vector {
+	if len(l.part) == 0 {
+		return vecs
+	}
+	out := make([]*vector.Vector, len(l.data))
+	for i, k := range l.data {
+		out[i] = vecs[k]
+	}
+	return out
+}
+
+// partitionOf returns the serialized partition values of row i.
+func (l *deltaLayout) partitionOf(vecs []*vector.Vector, i int) ([]*string, error) {
+	pv := make([]*string, len(l.part))
+	for j, k := range l.part {
+		var err error
+		if pv[j], err = delta.PartitionValue(l.dtype.Fields[k].Type, value.Get(l.fields[k], vecs[k], i)); err != nil {
+			return nil, fmt.Errorf("column %q: %w", l.fields[k].Name, err)
+		}
+	}
+	return pv, nil
+}
+
+// deltaPart is the rows of one partition.
+type deltaPart struct {
+	values  []*string
+	batches [][]*vector.Vector
+}
+
+// split groups the rows of the batches by their partition values, the
+// partitions in the order their first rows come.
+func (l *deltaLayout) split(batches [][]*vector.Vector) ([]*deltaPart, error) {
+	if len(l.part) == 0 {
+		return []*deltaPart{{batches: batches}}, nil
+	}
+	var parts []*deltaPart
+	byKey := map[string]*deltaPart{}
+	for _, vecs := range batches {
+		if len(vecs) == 0 || vecs[0].Len == 0 {
+			continue
+		}
+		rows := map[*deltaPart][]int32{}
+		var order []*deltaPart
+		for i := 0; i < vecs[0].Len; i++ {
+			pv, err := l.partitionOf(vecs, i)
+			if err != nil {
+				return nil, err
+			}
+			p := partitionGroup(byKey, &parts, pv, func() *deltaPart { return &deltaPart{values: pv} })
+			if rows[p] == nil {
+				order = append(order, p)
+			}
+			rows[p] = append(rows[p], int32(i))
+		}
+		for _, p := range order {
+			if len(order) == 1 {
+				p.batches = append(p.batches, vecs) // the whole batch: no copy
+				continue
+			}
+			taken := make([]*vector.Vector, len(vecs))
+			for k, v := range vecs {
+				taken[k] = &vector.Vector{}
+				vector.Take(taken[k], v, rows[p])
+			}
+			p.batches = append(p.batches, taken)
+		}
+	}
+	return parts, nil
+}
+
+// partitionGroup returns the group of the partition values pv in byKey,
+// made by make and appended to list the first time pv comes.
+func partitionGroup[T any](byKey map[string]*T, list *[]*T, pv []*string, make func() *T) *T {
+	key := partitionKey(pv)
+	g := byKey[key]
+	if g == nil {
+		g = make()
+		byKey[key] = g
+		*list = append(*list, g)
+	}
+	return g
+}
+
+// partitionKey tells partition value tuples apart (nil from "").
+func partitionKey(pv []*string) string {
+	var b strings.Builder
+	for _, v := range pv {
+		if v == nil {
+			b.WriteString("\x00n")
+			continue
+		}
+		b.WriteString("\x00v")
+		b.WriteString(strings.ReplaceAll(*v, "\x00", "\x00\x00"))
+	}
+	return b.String()
+}
+
+// writeDeltaRows writes the rows of the batches (the table's columns) as
+// new data files of the Delta table at root, one per partition, and
+// returns their add actions and undo, which removes the files.
+func (e *Engine) writeDeltaRows(ctx context.Context, root string, l *deltaLayout, opts []writer.Option, batches [][]*vector.Vector) ([]delta.Add, func(), error) {
+	parts, err := l.split(batches)
+	if err != nil {
+		return nil, nil, err
+	}
+	var adds []delta.Add
+	var undos []func()
+	undo := func() {
+		for _, u := range undos {
+			u()
+		}
+	}
+	for _, p := range parts {
+		add, u, err := e.writeDeltaFile(ctx, root, l, p.values, opts, func(put func([]*vector.Vector) error) error {
+			for _, b := range p.batches {
+				if err := put(b); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			undo()
+			return nil, nil, err
+		}
+		adds, undos = append(adds, add), append(undos, u)
+	}
+	return adds, undo, nil
+}
+
+// appendDelta writes the rows as new data files of a Delta table (one
+// per partition) and commits them. blind: the rows do not come from a
+// query (which may have read the table).
 func (e *Engine) appendDelta(tgt *target, batches [][]*vector.Vector, blind bool) error {
 	opts, err := e.writeOptions(tgt.opts)
 	if err != nil {
@@ -66,21 +248,14 @@ func (e *Engine) appendDelta(tgt *target, batches [][]*vector.Vector, blind bool
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	defer e.forget(tgt.path)
-	add, undo, err := e.writeDeltaFile(context.Background(), tgt.path, tgt.sch, tgt.dtype, opts, func(w *writer.Writer) error {
-		for _, b := range batches {
-			if err := w.WriteBatch(b); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	adds, undo, err := e.writeDeltaRows(context.Background(), tgt.path, tgt.layout, opts, batches)
 	if err != nil {
 		return fmt.Errorf("INSERT into %q: %w", tgt.name, err)
 	}
 	c := &delta.Commit{
-		Adds:                []delta.Add{add},
+		Adds:                adds,
 		Operation:           "WRITE",
-		OperationParameters: map[string]string{"mode": "Append", "partitionBy": "[]"},
+		OperationParameters: map[string]string{"mode": "Append", "partitionBy": partitionBy(tgt.delta.Metadata.PartitionColumns)},
 		ReadVersion:         tgt.delta.Version,
 		BlindAppend:         blind,
 		CheckpointInterval:  delta.CheckpointInterval(tgt.delta.Metadata.Configuration),
@@ -92,11 +267,24 @@ func (e *Engine) appendDelta(tgt *target, batches [][]*vector.Vector, blind bool
 	return nil
 }
 
-// writeDeltaFile writes a new data file of the Delta table at root
-// (part-<uuid>.parquet, under a temporary name until it is whole) and
-// returns its add action, and undo, which removes the file.
-func (e *Engine) writeDeltaFile(ctx context.Context, root string, sch *schema.Schema, dt *delta.Type, opts []writer.Option, fill func(*writer.Writer) error) (delta.Add, func(), error) {
+// partitionBy is the partition columns as commitInfo's operation
+// parameters give them (a JSON list).
+func partitionBy(cols []string) string {
+	b, _ := json.Marshal(append([]string{}, cols...))
+	return string(b)
+}
+
+// writeDeltaFile writes a new data file of the Delta table at root, in
+// the folder of the partition values pv (part-<uuid>.parquet, under a
+// temporary name until it is whole): fill gives put the rows, the
+// table's columns, of which the file takes those it holds. It returns
+// the file's add action, and undo, which removes the file.
+func (e *Engine) writeDeltaFile(ctx context.Context, root string, l *deltaLayout, pv []*string, opts []writer.Option,
+	fill func(put func([]*vector.Vector) error) error) (delta.Add, func(), error) {
 	name := "part-" + delta.NewTableID() + ".parquet"
+	if dir := delta.PartitionDir(l.pkeys, pv); dir != "" {
+		name = dir + "/" + name
+	}
 	var w *writer.Writer
 	var undo func()
 	if objstore.IsURL(root) {
@@ -105,7 +293,7 @@ func (e *Engine) writeDeltaFile(ctx context.Context, root string, sch *schema.Sc
 		if err != nil {
 			return delta.Add{}, nil, err
 		}
-		if w, err = writer.NewUpload(up, sch, opts...); err != nil {
+		if w, err = writer.NewUpload(up, l.fsch, opts...); err != nil {
 			return delta.Add{}, nil, err
 		}
 		undo = func() {
@@ -114,30 +302,71 @@ func (e *Engine) writeDeltaFile(ctx context.Context, root string, sch *schema.Sc
 			}
 		}
 	} else {
-		p := filepath.Join(root, name)
-		var err error
-		if w, err = writer.CreateNew(p, sch, opts...); err != nil {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		made, err := makeDirs(root, filepath.Dir(p))
+		if err != nil {
 			return delta.Add{}, nil, err
 		}
-		undo = func() { os.Remove(p) }
-	}
-	if err := fill(w); err != nil {
-		if aerr := w.Abort(); aerr != nil {
-			return delta.Add{}, nil, errors.Join(err, aerr)
+		if w, err = writer.CreateNew(p, l.fsch, opts...); err != nil {
+			removeDirs(made)
+			return delta.Add{}, nil, err
 		}
+		undo = func() {
+			os.Remove(p)
+			removeDirs(made)
+		}
+	}
+	if err := fill(func(vecs []*vector.Vector) error { return w.WriteBatch(l.dataVectors(vecs)) }); err != nil {
+		if aerr := w.Abort(); aerr != nil {
+			err = errors.Join(err, aerr)
+		}
+		undo()
 		return delta.Add{}, nil, err
 	}
 	if err := w.Close(); err != nil {
+		undo()
 		return delta.Add{}, nil, err
 	}
 	meta, size := w.Written()
-	stats, err := delta.FileStats(meta, sch, dt)
+	stats, err := delta.FileStats(meta, l.fsch, l.ftype)
 	if err != nil {
 		undo()
 		return delta.Add{}, nil, err
 	}
 	add := delta.Add{Path: delta.EncodePath(name), Size: size, ModificationTime: time.Now().UnixMilli(), DataChange: true, Stats: stats}
+	if len(l.pkeys) > 0 {
+		add.PartitionValues = make(map[string]*string, len(l.pkeys))
+		for i, k := range l.pkeys {
+			add.PartitionValues[k] = pv[i]
+		}
+	}
 	return add, undo, nil
+}
+
+// makeDirs creates dir (below root) and returns the folders it made,
+// deepest first.
+func makeDirs(root, dir string) ([]string, error) {
+	var made []string
+	for d := dir; len(d) > len(root); d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil {
+			break
+		}
+		made = append(made, d)
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return nil, err
+	}
+	return made, nil
+}
+
+// removeDirs removes the folders makeDirs made, when empty (a concurrent
+// writer may have put a file there).
+func removeDirs(dirs []string) {
+	for _, d := range dirs {
+		if os.Remove(d) != nil {
+			return
+		}
+	}
 }
 
 // createDelta runs CREATE TABLE ... USING delta: a folder with the first
@@ -186,14 +415,22 @@ func (s *Stmt) createDelta(ctx context.Context, p *planner) (Result, error) {
 		return Result{}, errorf("CREATE TABLE %s USING delta: %v", s.table, err)
 	}
 	// The data files take the types Delta readers expect (Spark's).
-	sch, err := dt.ParquetSchema()
-	if err != nil {
-		return Result{}, err
+	var pcols []string
+	for _, pc := range spec.partitionBy {
+		k := slices.IndexFunc(dt.Fields, func(f *delta.Field) bool { return strings.EqualFold(f.Name, pc) })
+		if k < 0 {
+			return Result{}, errorf("CREATE TABLE %s USING delta: PARTITIONED BY names %q, which is not a column%s", s.table, pc, suggest(pc, fieldNames(lf0)))
+		}
+		if slices.Contains(pcols, dt.Fields[k].Name) {
+			return Result{}, errorf("CREATE TABLE %s USING delta: PARTITIONED BY names %q twice", s.table, pc)
+		}
+		pcols = append(pcols, dt.Fields[k].Name)
 	}
-	lfields, err := sch.LogicalFields()
+	l, err := newDeltaLayout(dt, pcols)
 	if err != nil {
-		return Result{}, err
+		return Result{}, errorf("CREATE TABLE %s USING delta: %v", s.table, err)
 	}
+	lfields := l.fields
 	schemaString, err := dt.SchemaString()
 	if err != nil {
 		return Result{}, err
@@ -251,12 +488,12 @@ func (s *Stmt) createDelta(ctx context.Context, p *planner) (Result, error) {
 	now := time.Now().UnixMilli()
 	c := &delta.Commit{
 		Protocol:    delta.NewProtocol(dt),
-		Metadata:    &delta.Metadata{ID: delta.NewTableID(), SchemaString: schemaString, PartitionColumns: []string{}, Configuration: conf, CreatedTime: &now},
+		Metadata:    &delta.Metadata{ID: delta.NewTableID(), SchemaString: schemaString, PartitionColumns: append([]string{}, pcols...), Configuration: conf, CreatedTime: &now},
 		Operation:   "CREATE TABLE",
 		ReadVersion: -1,
 		BlindAppend: true,
 		OperationParameters: map[string]string{
-			"isManaged": "false", "partitionBy": "[]", "properties": "{}",
+			"isManaged": "false", "partitionBy": partitionBy(pcols), "properties": "{}",
 		},
 	}
 	undo := func() {}
@@ -264,12 +501,12 @@ func (s *Stmt) createDelta(ctx context.Context, p *planner) (Result, error) {
 		c.Operation = "CREATE TABLE AS SELECT"
 	}
 	if n > 0 {
-		add, u, err := s.e.writeDeltaFile(ctx, path, sch, dt, opts, func(w *writer.Writer) error { return w.WriteBatch(vecs) })
+		adds, u, err := s.e.writeDeltaRows(ctx, path, l, opts, [][]*vector.Vector{vecs})
 		if err != nil {
 			cleanup()
 			return Result{}, fmt.Errorf("CREATE TABLE %s: %w", s.table, err)
 		}
-		c.Adds, undo = []delta.Add{add}, u
+		c.Adds, undo = adds, u
 	}
 	if _, err := c.Write(path, delta.CommitOptions{Store: s.e.opts.Store}); err != nil {
 		undo()

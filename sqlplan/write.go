@@ -34,8 +34,10 @@ type createSpec struct {
 	cols    []NamedType
 	notNull []bool
 	options map[string]string
-	// delta: USING delta, a Delta table (delta_write.go).
-	delta bool
+	// delta: USING delta, a Delta table (delta_write.go), partitioned by
+	// the columns partitionBy names.
+	delta       bool
+	partitionBy []string
 	// The constraints (constraints.go), kept in options for the table's
 	// later INSERTs and UPDATEs.
 	primary  []string
@@ -153,6 +155,14 @@ func (e *Engine) prepareCreate(ctx context.Context, s *Stmt, text string, toks [
 		i++
 	}
 	for i < len(toks) && word(i) != "as" {
+		if word(i) == "partitioned" && word(i+1) == "by" {
+			next, err := readPartitionBy(text, toks, i+2, spec)
+			if err != nil {
+				return nil, err
+			}
+			i = next
+			continue
+		}
 		if word(i) == "using" {
 			switch word(i + 1) {
 			case "delta":
@@ -198,6 +208,31 @@ func (e *Engine) prepareCreate(ctx context.Context, s *Stmt, text string, toks [
 	}
 	s.kind = kindCreate
 	return s, nil
+}
+
+// readPartitionBy reads the column list of PARTITIONED BY (a, b, ...),
+// which starts at toks[i], and returns where it ends.
+func readPartitionBy(text string, toks []token, i int, spec *createSpec) (int, error) {
+	if len(spec.partitionBy) > 0 {
+		return i, errAt(text, tokPos(text, toks, i-2), "PARTITIONED BY is given twice")
+	}
+	if i >= len(toks) || toks[i].kind != tkOp || toks[i].text != "(" {
+		return i, errAt(text, tokPos(text, toks, i), "expected ( after PARTITIONED BY")
+	}
+	end := closingParen(toks, i)
+	if end < 0 {
+		return i, errAt(text, tokPos(text, toks, i), "unmatched ( after PARTITIONED BY")
+	}
+	for _, item := range splitList(toks[i+1 : end]) {
+		if len(item) != 1 || item[0].kind != tkIdent && item[0].kind != tkQuoted && item[0].kind != tkDQuoted {
+			return i, errAt(text, tokPos(text, toks, i), "PARTITIONED BY takes a list of column names")
+		}
+		spec.partitionBy = append(spec.partitionBy, tableToken(item[0]))
+	}
+	if len(spec.partitionBy) == 0 {
+		return i, errAt(text, tokPos(text, toks, i), "PARTITIONED BY takes a list of column names")
+	}
+	return end + 1, nil
 }
 
 // readColumnDef reads the column definition of column name (its type at
@@ -1075,9 +1110,9 @@ type target struct {
 	// kv is the footer's other key-value metadata, which a rewrite keeps.
 	kv []format.KeyValue
 	// delta is the snapshot of a Delta table an INSERT appends to.
-	delta *delta.Snapshot
-	dtype *delta.Type
-	name  string
+	delta  *delta.Snapshot
+	layout *deltaLayout
+	name   string
 }
 
 // insertTarget resolves the table of an INSERT; a transaction keeps it
@@ -1597,6 +1632,9 @@ func (e *Engine) writeRows(path string, sch *schema.Schema, folder bool, tableOp
 func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 	if s.create != nil && s.create.delta {
 		return s.createDelta(ctx, p)
+	}
+	if s.create != nil && len(s.create.partitionBy) > 0 {
+		return Result{}, unsupported("PARTITIONED BY of a table that is not a Delta table (CREATE TABLE ... USING delta PARTITIONED BY (...))")
 	}
 	if isPathName(s.table) && !strings.HasSuffix(s.table, ".parquet") {
 		return Result{}, errorf("cannot create table %q: name it plainly or as a .parquet file", s.table)

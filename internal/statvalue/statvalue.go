@@ -188,7 +188,8 @@ func Compare(a, b any) (c int, ok bool) {
 	return 0, false
 }
 
-func toInt(b any) (int64, bool) {
+// ToInt is a signed integer value of any width as an int64.
+func ToInt(b any) (int64, bool) {
 	switch y := b.(type) {
 	case int8:
 		return int64(y), true
@@ -203,7 +204,7 @@ func toInt(b any) (int64, bool) {
 }
 
 func cmpInt(x int64, b any) (int, bool) {
-	y, ok := toInt(b)
+	y, ok := ToInt(b)
 	if !ok {
 		return 0, false
 	}

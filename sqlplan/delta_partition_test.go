@@ -1,0 +1,246 @@
+package sqlplan
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/carquet-go/carquet/delta"
+	"github.com/carquet-go/carquet/parquet/file"
+)
+
+// partitionsOf describes the live files of the latest snapshot of the
+// table at root: for each, its partition values (key=value, nil as
+// <null>, in key order) and whether it has a deletion vector, sorted.
+func partitionsOf(t *testing.T, root string) []string {
+	t.Helper()
+	snap, err := delta.Open(root, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range snap.Files {
+		var kv []string
+		for k, v := range f.PartitionValues {
+			s := "<null>"
+			if v != nil {
+				s = *v
+			}
+			kv = append(kv, k+"="+s)
+		}
+		sort.Strings(kv)
+		d := ""
+		if f.DeletionVector != nil {
+			d = "+dv"
+		}
+		out = append(out, strings.Join(kv, ",")+d)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// dataColumns lists the columns of a data file's Parquet schema.
+func dataColumns(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := file.OpenFile(path, file.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	for _, c := range f.Schema.Root.Children {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+func TestDeltaPartitionedCreateInsert(t *testing.T) {
+	e, dir := deltaEngine(t)
+	root := filepath.Join(dir, "pt")
+	exec(t, e, "CREATE TABLE pt (id BIGINT NOT NULL, region VARCHAR, d DATE, amount DOUBLE) USING delta PARTITIONED BY (region, d)")
+	exec(t, e, `INSERT INTO pt VALUES (1, 'eu', DATE '2024-01-02', 1.5), (2, 'us', DATE '2024-01-02', 2.5),
+		(3, 'eu', DATE '2024-01-02', 3.5), (4, NULL, NULL, 4.5), (5, 'a/b:c=d%', DATE '2023-12-31', NULL), (6, '', DATE '2024-01-02', 6.5)`)
+	// One file per partition; the values as the protocol serializes them,
+	// NULL (and the empty string, which Delta reads as NULL) as null.
+	got := partitionsOf(t, root)
+	want := []string{"d=2023-12-31,region=a/b:c=d%", "d=2024-01-02,region=<null>", "d=2024-01-02,region=eu", "d=2024-01-02,region=us", "d=<null>,region=<null>"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("files: %v\nwant %v", got, want)
+	}
+	snap, err := delta.Open(root, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(snap.Metadata.PartitionColumns) != "[region d]" {
+		t.Fatalf("partition columns %v", snap.Metadata.PartitionColumns)
+	}
+	for _, f := range snap.Files {
+		// The folders: col=value, escaped as Hive does, then URL-encoded.
+		dir, _ := url.PathUnescape(f.URI)
+		dir = filepath.Dir(dir)
+		switch v := f.PartitionValues["region"]; {
+		case v == nil && f.PartitionValues["d"] == nil:
+			if dir != "region=__HIVE_DEFAULT_PARTITION__/d=__HIVE_DEFAULT_PARTITION__" {
+				t.Errorf("folder %q", dir)
+			}
+		case v != nil && *v == "a/b:c=d%":
+			if dir != "region=a%2Fb%3Ac%3Dd%25/d=2023-12-31" || !strings.HasPrefix(f.URI, "region=a%252Fb%253Ac%253Dd%2525/") {
+				t.Errorf("folder %q, path %q", dir, f.URI)
+			}
+		}
+		// The data files hold the other columns only, with their stats.
+		if cols := dataColumns(t, f.Path); fmt.Sprint(cols) != "[id amount]" {
+			t.Errorf("%s holds %v", f.URI, cols)
+		}
+		st, err := f.Stats()
+		if err != nil || st.MinValues["id"] == nil || st.MinValues["region"] != nil {
+			t.Errorf("%s: stats %s (%v)", f.URI, f.StatsJSON, err)
+		}
+	}
+	expectRows(t, e, "SELECT id, region, CAST(d AS VARCHAR), amount FROM pt ORDER BY id",
+		"[[1 eu 2024-01-02 1.5] [2 us 2024-01-02 2.5] [3 eu 2024-01-02 3.5] [4 <nil> <nil> 4.5] [5 a/b:c=d% 2023-12-31 <nil>] [6 <nil> 2024-01-02 6.5]]")
+	// Reads prune by partition values: with the us file gone from the
+	// disk, a query for eu still runs (it never opens it), one for us
+	// fails.
+	for _, f := range snap.Files {
+		if v := f.PartitionValues["region"]; v != nil && *v == "us" {
+			if err := os.Rename(f.Path, f.Path+".away"); err != nil {
+				t.Fatal(err)
+			}
+			defer os.Rename(f.Path+".away", f.Path)
+		}
+	}
+	e.forget(root)
+	expectRows(t, e, "SELECT SUM(id) FROM pt WHERE region = 'eu' AND d = DATE '2024-01-02'", "[[4]]")
+	if _, err := queryRows(t, e, "SELECT SUM(id) FROM pt WHERE region = 'us'"); err == nil {
+		t.Fatal("the us partition's file is gone: the query should fail")
+	}
+}
+
+func TestDeltaPartitionedCreateAsSelect(t *testing.T) {
+	e, dir := deltaEngine(t)
+	root := filepath.Join(dir, "cp")
+	exec(t, e, "CREATE TABLE src (id INT, ts TIMESTAMPTZ, ok BOOLEAN, p DECIMAL(6,2))")
+	exec(t, e, `INSERT INTO src VALUES (1, TIMESTAMPTZ '2024-05-06 07:08:09.123456+00', true, 1.50),
+		(2, TIMESTAMPTZ '2024-05-06 07:08:09.123456+00', false, -2.25), (3, NULL, NULL, NULL)`)
+	exec(t, e, "CREATE TABLE cp USING delta PARTITIONED BY (ts, ok, p) AS SELECT * FROM src")
+	got := partitionsOf(t, root)
+	want := []string{"ok=<null>,p=<null>,ts=<null>", "ok=false,p=-2.25,ts=2024-05-06T07:08:09.123456Z", "ok=true,p=1.50,ts=2024-05-06T07:08:09.123456Z"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("files: %v\nwant %v", got, want)
+	}
+	expectRows(t, e, "SELECT id, CAST(ts AS VARCHAR), ok, CAST(p AS VARCHAR) FROM cp ORDER BY id",
+		"[[1 2024-05-06 07:08:09.123456+00 true 1.50] [2 2024-05-06 07:08:09.123456+00 false -2.25] [3 <nil> <nil> <nil>]]")
+	for _, q := range []string{
+		"CREATE TABLE bad1 (a INT, b INT) USING delta PARTITIONED BY (c)",
+		"CREATE TABLE bad2 (a INT) USING delta PARTITIONED BY (a)",
+		"CREATE TABLE bad3 (a INT, b INT) USING delta PARTITIONED BY (a, A)",
+		"CREATE TABLE bad4 (a INT, b INT[]) USING delta PARTITIONED BY (b)",
+		"CREATE TABLE bad5 (a INT, b INT) PARTITIONED BY (a)",
+	} {
+		s, err := e.Prepare(q)
+		if err == nil {
+			_, err = s.Exec(context.Background(), nil, nil)
+		}
+		if err == nil {
+			t.Errorf("%s: no error", q)
+		}
+		if delta.IsTable(filepath.Join(dir, strings.Fields(q)[2])) {
+			t.Errorf("%s: a table was made", q)
+		}
+	}
+}
+
+func TestDeltaPartitionedDML(t *testing.T) {
+	e, dir := deltaEngine(t)
+	root := filepath.Join(dir, "pt")
+	exec(t, e, "CREATE TABLE pt (id BIGINT NOT NULL, region VARCHAR, amount DOUBLE) USING delta PARTITIONED BY (region)")
+	exec(t, e, "INSERT INTO pt VALUES (1, 'eu', 1), (2, 'us', 2), (3, 'eu', 3), (4, 'us', 4), (5, 'asia', 5)")
+	// A DELETE that takes whole files removes them, without vectors.
+	if r := exec(t, e, "DELETE FROM pt WHERE region = 'us'"); r.RowsAffected != 2 {
+		t.Fatalf("deleted %d", r.RowsAffected)
+	}
+	if got := partitionsOf(t, root); fmt.Sprint(got) != "[region=asia region=eu]" {
+		t.Fatalf("after DELETE: %v", got)
+	}
+	// One that takes some rows of a file gives it a vector.
+	exec(t, e, "DELETE FROM pt WHERE id = 3")
+	if got := partitionsOf(t, root); fmt.Sprint(got) != "[region=asia region=eu+dv]" {
+		t.Fatalf("after DELETE: %v", got)
+	}
+	// UPDATE of a partition column moves the row to its new partition.
+	if r := exec(t, e, "UPDATE pt SET region = 'us', amount = amount * 10 WHERE id = 1"); r.RowsAffected != 1 {
+		t.Fatalf("updated %d", r.RowsAffected)
+	}
+	if got := partitionsOf(t, root); fmt.Sprint(got) != "[region=asia region=us]" {
+		t.Fatalf("after UPDATE: %v", got)
+	}
+	expectRows(t, e, "SELECT id, region, amount FROM pt ORDER BY id", "[[1 us 10] [5 asia 5]]")
+	// MERGE: updates move, inserts land in their partitions.
+	exec(t, e, `MERGE INTO pt USING (VALUES (5, 'eu'), (6, 'eu'), (7, NULL)) AS s(id, r) ON pt.id = s.id
+		WHEN MATCHED THEN UPDATE SET region = s.r WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.r, 0)`)
+	expectRows(t, e, "SELECT id, region, amount FROM pt ORDER BY id", "[[1 us 10] [5 eu 5] [6 eu 0] [7 <nil> 0]]")
+	exec(t, e, "INSERT INTO pt VALUES (8, 'us', 8)")
+	exec(t, e, "INSERT INTO pt VALUES (9, 'eu', 9)")
+	before := partitionsOf(t, root)
+	// OPTIMIZE compacts within a partition: one file each after it.
+	exec(t, e, "OPTIMIZE pt")
+	got := partitionsOf(t, root)
+	if fmt.Sprint(got) != "[region=<null> region=eu region=us]" {
+		t.Fatalf("before OPTIMIZE %v, after %v", before, got)
+	}
+	expectRows(t, e, "SELECT id, region, amount FROM pt ORDER BY id", "[[1 us 10] [5 eu 5] [6 eu 0] [7 <nil> 0] [8 us 8] [9 eu 9]]")
+	// Every file's rows are of its partition: read each file alone.
+	snap, err := delta.Open(root, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range snap.Files {
+		rows := queryAll(t, e, fmt.Sprintf("SELECT COUNT(*) FROM '%s'", f.Path))
+		region := "<nil>"
+		if v := f.PartitionValues["region"]; v != nil {
+			region = *v
+		}
+		n := queryAll(t, e, fmt.Sprintf("SELECT COUNT(*) FROM pt WHERE region IS NOT DISTINCT FROM %s", map[bool]string{true: "NULL", false: "'" + region + "'"}[region == "<nil>"]))
+		if fmt.Sprint(rows) != fmt.Sprint(n) {
+			t.Errorf("%s: %v rows, partition %s has %v", f.URI, rows, region, n)
+		}
+	}
+}
+
+// An INSERT, DELETE and UPDATE of a partitioned table another engine
+// wrote (region string, yr integer partitions, a folder name that needs
+// URL encoding).
+func TestDeltaPartitionedOtherEngine(t *testing.T) {
+	e, dir := deltaEngine(t)
+	root := filepath.Join(dir, "events")
+	_, byVersion := buildEvents(t, root, "")
+	exec(t, e, "INSERT INTO events (id, name, amount, region, yr) VALUES (30, 'n30', 15, 'eu', 2024), (31, 'n31', 15.5, 'sa', NULL)")
+	ids := append(append([]int64{}, byVersion[3]...), 30, 31)
+	checkVersion(t, e, "events", ids)
+	snap, err := delta.Open(root, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range snap.Files[len(snap.Files)-2:] {
+		p, _ := url.PathUnescape(f.URI)
+		paths = append(paths, filepath.Dir(p))
+		if cols := dataColumns(t, f.Path); fmt.Sprint(cols) != "[id name amount]" {
+			t.Errorf("%s holds %v", f.URI, cols)
+		}
+	}
+	if fmt.Sprint(paths) != "[region=eu/yr=2024 region=sa/yr=__HIVE_DEFAULT_PARTITION__]" {
+		t.Fatalf("new files in %v", paths)
+	}
+	expectRows(t, e, "SELECT region, yr, COUNT(*) FROM events GROUP BY region, yr ORDER BY region", "[[asia 2025 5] [eu 2024 11] [sa <nil> 1]]")
+	exec(t, e, "DELETE FROM events WHERE yr = 2025 AND id > 18")
+	exec(t, e, "UPDATE events SET region = 'sa', yr = 2026 WHERE id = 1")
+	expectRows(t, e, "SELECT region, yr, COUNT(*), SUM(id) FROM events GROUP BY region, yr ORDER BY region, yr",
+		"[[asia 2025 3 51] [eu 2024 10 109] [sa 2026 1 1] [sa <nil> 1 31]]")
+}
