@@ -53,6 +53,24 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 	}
 	sel := &sqlparser.Select{SelectExprs: append(append(sqlparser.SelectExprs(nil), items...), &sqlparser.AliasedExpr{Expr: cond}), From: from}
 	var affected int64
+	if change == nil && where != nil && partitionOnly(where.Expr, tgt.delta) {
+		// A DELETE by partition values: true or not for a whole file.
+		one := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: cond}}, From: from,
+			Limit: &sqlparser.Limit{Rowcount: sqlparser.NewIntVal([]byte("1"))}}
+		edit := func(ft *scan.Table, bm *dv.Bitmap) (deltaFileEdit, error) {
+			b, err := p.readDeltaFile(ctx, ft, one)
+			if err != nil || b.N == 0 || !b.Cols[0].B[0] || b.Cols[0].isNull(0) {
+				return deltaFileEdit{}, err
+			}
+			rows, err := ft.NumRows()
+			if err != nil {
+				return deltaFileEdit{}, err
+			}
+			affected += rows - int64(bm.Cardinality())
+			return deltaFileEdit{rows: rows, all: true}, nil
+		}
+		return affected, s.deltaEdit(ctx, tgt, sqlparser.String(cond), edit, nil)
+	}
 	edit := func(ft *scan.Table, bm *dv.Bitmap) (deltaFileEdit, error) {
 		if count != nil {
 			// The file's statistics (and its row groups') may rule the
@@ -95,6 +113,32 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 	return affected, err
 }
 
+// partitionOnly reports whether a WHERE refers to partition columns of
+// the table only, and so holds or not for the whole of each data file: no
+// other columns, no subqueries, no functions whose value changes from
+// row to row.
+func partitionOnly(e sqlparser.Expr, snap *delta.Snapshot) bool {
+	if snap == nil || len(snap.Metadata.PartitionColumns) == 0 {
+		return false
+	}
+	ok := true
+	sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch x := n.(type) {
+		case *sqlparser.Subquery:
+			ok = false
+		case *sqlparser.ColName:
+			ok = ok && snap.IsPartition(x.Name.String())
+		case *sqlparser.FuncExpr:
+			switch x.Name.Lowered() {
+			case "random", "rand", "uuid", "gen_random_uuid", "nextval", "setseed":
+				ok = false
+			}
+		}
+		return ok, nil
+	}, e)
+	return ok
+}
+
 // deltaFileEdit is what a statement does to one data file of a Delta
 // table: the positions of the rows it removes (deleted, or updated),
 // ascending, and the table's columns of the rows it writes in their
@@ -103,6 +147,9 @@ type deltaFileEdit struct {
 	rows    int64 // the file's physical rows
 	gone    []int32
 	newRows []*Col
+	// all: every row of the file goes (gone is not listed), and the file
+	// with it.
+	all bool
 }
 
 // deltaEdit changes the Delta table tgt in one commit, under the write
@@ -145,7 +192,8 @@ func (s *Stmt) deltaEdit(ctx context.Context, tgt *target, predicate string,
 		rows int64 // the file's physical rows
 	}
 	var files []changed
-	var newRows [][]*Col // the rows written, per file, then those added
+	var whole []*delta.AddFile // files none of whose rows are left
+	var newRows [][]*Col       // the rows written, per file, then those added
 	for i := range tbl.Files {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -164,6 +212,10 @@ func (s *Stmt) deltaEdit(ctx context.Context, tgt *target, predicate string,
 		ft.Close()
 		if err != nil {
 			return err
+		}
+		if ed.all {
+			whole = append(whole, add)
+			continue
 		}
 		if len(ed.gone) == 0 {
 			continue
@@ -185,13 +237,13 @@ func (s *Stmt) deltaEdit(ctx context.Context, tgt *target, predicate string,
 			newRows = append(newRows, cols)
 		}
 	}
-	if len(files) == 0 && len(newRows) == 0 {
+	if len(files) == 0 && len(whole) == 0 && len(newRows) == 0 {
 		return nil
 	}
 	// A file none of whose rows are left is removed, not given a vector.
 	var bms []*dv.Bitmap
 	var kept []changed
-	var gone []*delta.AddFile
+	gone := whole
 	for _, f := range files {
 		if int64(f.bm.Cardinality()) >= f.rows {
 			gone = append(gone, f.add)

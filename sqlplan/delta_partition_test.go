@@ -12,6 +12,7 @@ import (
 
 	"github.com/carquet-go/carquet/delta"
 	"github.com/carquet-go/carquet/parquet/file"
+	"github.com/xwb1989/sqlparser"
 )
 
 // partitionsOf describes the live files of the latest snapshot of the
@@ -161,8 +162,13 @@ func TestDeltaPartitionedDML(t *testing.T) {
 	root := filepath.Join(dir, "pt")
 	exec(t, e, "CREATE TABLE pt (id BIGINT NOT NULL, region VARCHAR, amount DOUBLE) USING delta PARTITIONED BY (region)")
 	exec(t, e, "INSERT INTO pt VALUES (1, 'eu', 1), (2, 'us', 2), (3, 'eu', 3), (4, 'us', 4), (5, 'asia', 5)")
-	// A DELETE that takes whole files removes them, without vectors.
-	if r := exec(t, e, "DELETE FROM pt WHERE region = 'us'"); r.RowsAffected != 2 {
+	exec(t, e, "DELETE FROM pt WHERE id = 2")
+	if got := partitionsOf(t, root); fmt.Sprint(got) != "[region=asia region=eu region=us+dv]" {
+		t.Fatalf("after DELETE: %v", got)
+	}
+	// A DELETE by partition values takes whole files: it removes them,
+	// without vectors (the rows a vector deleted already do not count).
+	if r := exec(t, e, "DELETE FROM pt WHERE region = 'us' OR region IS NULL AND random() < 2"); r.RowsAffected != 1 {
 		t.Fatalf("deleted %d", r.RowsAffected)
 	}
 	if got := partitionsOf(t, root); fmt.Sprint(got) != "[region=asia region=eu]" {
@@ -243,4 +249,23 @@ func TestDeltaPartitionedOtherEngine(t *testing.T) {
 	exec(t, e, "UPDATE events SET region = 'sa', yr = 2026 WHERE id = 1")
 	expectRows(t, e, "SELECT region, yr, COUNT(*), SUM(id) FROM events GROUP BY region, yr ORDER BY region, yr",
 		"[[asia 2025 3 51] [eu 2024 10 109] [sa 2026 1 1] [sa <nil> 1 31]]")
+}
+
+func TestDeltaPartitionOnly(t *testing.T) {
+	snap := &delta.Snapshot{Metadata: delta.Metadata{PartitionColumns: []string{"region", "yr"}}}
+	for q, want := range map[string]bool{
+		"region = 'eu'":                      true,
+		"lower(pt.Region) = 'eu' AND yr > 3": true,
+		"region = 'eu' AND id = 1":           false,
+		"region = 'eu' AND random() < 0.5":   false,
+		"region IN (SELECT r FROM other)":    false,
+	} {
+		st, err := sqlparser.Parse("SELECT 1 FROM pt WHERE " + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := partitionOnly(st.(*sqlparser.Select).Where.Expr, snap); got != want {
+			t.Errorf("%s: %v, want %v", q, got, want)
+		}
+	}
 }
