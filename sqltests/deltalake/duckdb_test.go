@@ -51,13 +51,62 @@ func duckdbAgrees(t *testing.T, root string, db *sql.DB, table, aggs string) {
 		t.Fatal(err)
 	}
 	defer duck.Close()
-	q := fmt.Sprintf(`SELECT %s FROM read_parquet([%s], filename = true, file_row_number = true) p
+	from := fmt.Sprintf("read_parquet([%s], filename = true, file_row_number = true)", strings.Join(files, ", "))
+	if len(snap.Metadata.PartitionColumns) > 0 || snap.ColumnMapping != "none" {
+		from = duckdbFiles(t, snap)
+	}
+	q := fmt.Sprintf(`SELECT %s FROM %s p
 		ANTI JOIN read_csv('%s', columns = {'file': 'VARCHAR', 'pos': 'BIGINT'}, header = true) d
-		ON p.filename = d.file AND p.file_row_number = d.pos`, aggs, strings.Join(files, ", "), dvs)
+		ON p.filename = d.file AND p.file_row_number = d.pos`, aggs, from, dvs)
 	got, want := scanAll(t, duck, q), scanAll(t, db, fmt.Sprintf("SELECT %s FROM %s", aggs, table))
 	if got != want {
 		t.Errorf("DuckDB over the snapshot's files: %s\ncarquet:                      %s", got, want)
 	}
+}
+
+// duckdbFiles is a DuckDB query over the snapshot's data files that
+// gives the table's columns by their logical names: each file read
+// alone, its columns renamed from their physical names (column mapping),
+// its partition values from its add action as typed constants.
+func duckdbFiles(t *testing.T, snap *delta.Snapshot) string {
+	t.Helper()
+	var parts []string
+	for _, f := range snap.Files {
+		var cols []string
+		for _, fl := range snap.Schema.Fields {
+			if !snap.IsPartition(fl.Name) {
+				cols = append(cols, fmt.Sprintf("%q AS %q", fl.PhysicalName, fl.Name))
+				continue
+			}
+			lit := "NULL"
+			if v := f.PartitionValues[fl.PhysicalName]; v != nil {
+				lit = "'" + strings.ReplaceAll(*v, "'", "''") + "'"
+			}
+			cols = append(cols, fmt.Sprintf("CAST(%s AS %s) AS %q", lit, duckdbType(t, fl.Type), fl.Name))
+		}
+		parts = append(parts, fmt.Sprintf("SELECT %s, filename, file_row_number FROM read_parquet('%s', filename = true, file_row_number = true)",
+			strings.Join(cols, ", "), f.Path))
+	}
+	return "(" + strings.Join(parts, " UNION ALL ") + ")"
+}
+
+// duckdbType is DuckDB's name of a primitive Delta type.
+func duckdbType(t *testing.T, dt *delta.Type) string {
+	switch dt.Name {
+	case "decimal":
+		return fmt.Sprintf("DECIMAL(%d, %d)", dt.Precision, dt.Scale)
+	case "timestamp":
+		return "TIMESTAMPTZ"
+	case "timestamp_ntz":
+		return "TIMESTAMP"
+	}
+	names := map[string]string{"string": "VARCHAR", "binary": "BLOB", "boolean": "BOOLEAN", "byte": "TINYINT", "short": "SMALLINT",
+		"integer": "INTEGER", "long": "BIGINT", "float": "FLOAT", "double": "DOUBLE", "date": "DATE"}
+	if n, ok := names[dt.Name]; ok {
+		return n
+	}
+	t.Fatalf("no DuckDB type for the Delta type %s", dt.Name)
+	return ""
 }
 
 // scanAll runs a one-row query and prints its values.
