@@ -211,6 +211,15 @@ func TestDeltaPartitionedDML(t *testing.T) {
 			t.Errorf("%s: %v rows, partition %s has %v", f.URI, rows, region, n)
 		}
 	}
+	// Version 10 gets a checkpoint: the partition values (null ones
+	// too) read back from it.
+	exec(t, e, "INSERT INTO pt VALUES (10, NULL, 1)")
+	if _, err := os.Stat(filepath.Join(root, delta.LogDir, fmt.Sprintf("%020d.checkpoint.parquet", 10))); err != nil {
+		t.Fatal(err)
+	}
+	e.forget(root)
+	expectPartitions(t, root, "[region=<null> region=<null> region=eu region=us]")
+	expectRows(t, e, "SELECT id, region FROM pt WHERE region IS NULL ORDER BY id", "[[7 <nil>] [10 <nil>]]")
 }
 
 // An INSERT, DELETE and UPDATE of a partitioned table another engine
