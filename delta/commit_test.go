@@ -182,12 +182,12 @@ func TestCheckAppendable(t *testing.T) {
 	}{
 		{func(s *Snapshot) { s.Protocol.MinWriterVersion = 8 }, "writer version 8"},
 		{func(s *Snapshot) { s.Protocol = Protocol{3, 7, nil, []string{"rowTracking"}} }, `"rowTracking"`},
-		{func(s *Snapshot) { s.ColumnMapping = "name" }, "column mapping"},
 		{func(s *Snapshot) {
 			s.Schema.Fields[0].Type = &Type{Name: "struct", Fields: []*Field{{Name: "x", Type: &Type{Name: "long"}}}}
 			s.Metadata.PartitionColumns = []string{"a"}
 		}, "primitive types"},
 		{func(s *Snapshot) { s.Metadata.Configuration = map[string]string{"delta.constraints.c": "a > 0"} }, "CHECK constraint"},
+		{func(s *Snapshot) { s.ColumnMapping = "name" }, `column "a" has no physical name`},
 		{func(s *Snapshot) { s.Schema.Fields[0].Metadata = map[string]any{"delta.generationExpression": "1"} }, `column "a"`},
 	} {
 		s := base()

@@ -52,7 +52,7 @@ var appendWriterFeatures = map[string]bool{
 	"changeDataFeed":      true, // inserts write no change files
 	"generatedColumns":    true, // none may be set: checked
 	"identityColumns":     true, // none may be set: checked
-	"columnMapping":       true, // mode none only: checked
+	"columnMapping":       true, // data files in physical names with field ids: FileType
 	"deletionVectors":     true,
 	"timestampNtz":        true,
 	"v2Checkpoint":        true, // checkpoints of such tables are not written
@@ -79,18 +79,16 @@ func (s *Snapshot) CheckWriterFeatures() error {
 
 // CheckAppendable refuses to append to a table whose protocol or
 // metadata asks a writer for more than adding files: unknown writer
-// features, column mapping, invariants, CHECK constraints, generated or
-// identity columns. (Partitioned tables take files under their partition
-// values: see PartitionDir.)
+// features, invariants, CHECK constraints, generated or identity columns.
+// (Partitioned tables take files under their partition values, see
+// PartitionDir; tables with column mapping files under the physical
+// names and field ids, see FileType.)
 func (s *Snapshot) CheckAppendable() error {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("delta: %s (version %d): %s", s.Root, s.Version, fmt.Sprintf(format, args...))
 	}
 	if err := s.CheckWriterFeatures(); err != nil {
 		return err
-	}
-	if s.ColumnMapping != "none" {
-		return fail("writing a table with column mapping (mode %q) is not supported", s.ColumnMapping)
 	}
 	for _, pc := range s.Metadata.PartitionColumns {
 		if err := CheckPartitionType(pc, s.Field(pc).Type); err != nil {
@@ -122,7 +120,36 @@ func (s *Snapshot) CheckAppendable() error {
 	if bad != "" {
 		return fail("%s, which this writer does not honour", bad)
 	}
+	if s.ColumnMapping != "none" {
+		if col := unmapped("", s.Schema); col != "" {
+			return fail("column %q has no physical name and id, which column mapping (mode %q) gives every column", col, s.ColumnMapping)
+		}
+	}
 	return nil
+}
+
+// unmapped returns the path of the first struct field of t (nested ones
+// too) without a physical name or id, "" when there is none.
+func unmapped(prefix string, t *Type) string {
+	switch t.Name {
+	case "struct":
+		for _, f := range t.Fields {
+			if _, ok := f.Metadata["delta.columnMapping.physicalName"].(string); !ok || f.ID == 0 {
+				return prefix + f.Name
+			}
+			if p := unmapped(prefix+f.Name+".", f.Type); p != "" {
+				return p
+			}
+		}
+	case "array":
+		return unmapped(prefix, t.Element)
+	case "map":
+		if p := unmapped(prefix, t.Key); p != "" {
+			return p
+		}
+		return unmapped(prefix, t.Value)
+	}
+	return ""
 }
 
 // TypeOf converts the logical fields of a Parquet schema into a Delta

@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/carquet-go/carquet/delta"
 	"github.com/carquet-go/carquet/delta/dv"
 	"github.com/carquet-go/carquet/internal/deltatest"
+	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/writer"
@@ -367,6 +369,37 @@ func TestDeltaColumnMapping(t *testing.T) {
 			expectRows(t, e, "SELECT name, p FROM `cm@v0` WHERE id = 2", "[[two x]]")
 			// Statistics are keyed by physical names: id = 3 prunes f1.
 			expectRows(t, e, "SELECT label FROM cm WHERE id = 3", "[[three]]")
+
+			// Writes: the new files name the columns by their physical
+			// names with the ids as field ids, partition values and stats
+			// are keyed by physical names.
+			exec(t, e, "INSERT INTO cm VALUES (5, 'five', 'x', 2.5), (6, NULL, 'z', NULL)")
+			exec(t, e, "DELETE FROM cm WHERE id = 2 OR p = 'z'")
+			exec(t, e, "UPDATE cm SET label = 'THREE', p = 'x' WHERE id = 3")
+			expectRows(t, e, "SELECT id, label, p, score FROM cm ORDER BY id", "[[1 one x <nil>] [3 THREE x 0.5] [4 <nil> y 1.5] [5 five x 2.5]]")
+			expectRows(t, e, "SELECT id FROM cm WHERE score > 2", "[[5]]")
+			snap, err := delta.Open(root, -1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range snap.Files {
+				if strings.HasSuffix(f.URI, "f1.parquet") || strings.HasSuffix(f.URI, "f2.parquet") {
+					continue
+				}
+				pf, err := file.OpenFile(f.Path, file.Options{}, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var cols []string
+				for _, c := range pf.Schema.Root.Children {
+					cols = append(cols, fmt.Sprintf("%s:%d", c.Name, c.FieldID.Value))
+				}
+				pf.Close()
+				st, _ := f.Stats()
+				if fmt.Sprint(cols) != "[col-1a:1 col-2b:2 col-4s:4]" || f.PartitionValues["col-3p"] == nil || st == nil || st.MinValues["col-1a"] == nil {
+					t.Errorf("%s: columns %v, partition values %v, stats %s", f.URI, cols, f.PartitionValues, f.StatsJSON)
+				}
+			}
 		})
 	}
 }
@@ -461,6 +494,11 @@ func TestDeltaColumnMappingNested(t *testing.T) {
 				deltatest.NewMetaData(schema, nil, map[string]string{"delta.columnMapping.mode": mode}), f)
 			expectRows(t, e, "SELECT id, info FROM nm ORDER BY id", "[[1 map[a:10 b:p]] [2 map[a:20 b:q]] [3 <nil>]]")
 			expectRows(t, e, "SELECT id, info.b FROM nm WHERE info.a > 15", "[[2 q]]")
+			// Writes name the struct's fields by their physical names too.
+			exec(t, e, "INSERT INTO nm SELECT id + 10, info FROM nm")
+			exec(t, e, "UPDATE nm SET id = id * 100 WHERE info.a = 10")
+			expectRows(t, e, "SELECT id, info FROM nm ORDER BY id", "[[2 map[a:20 b:q]] [3 <nil>] [12 map[a:20 b:q]] [13 <nil>] [100 map[a:10 b:p]] [1100 map[a:10 b:p]]]")
+			expectRows(t, e, "SELECT id FROM nm WHERE info.b = 'p' ORDER BY id", "[[100] [1100]]")
 		})
 	}
 }
