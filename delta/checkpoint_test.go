@@ -40,7 +40,7 @@ func TestCheckpointEveryInterval(t *testing.T) {
 	}
 	typ := &Type{Name: "struct", Fields: []*Field{{Name: "id", Type: &Type{Name: "long"}, Nullable: true}}}
 	ss, _ := typ.SchemaString()
-	c := &Commit{Protocol: NewProtocol(typ), Metadata: &Metadata{ID: NewTableID(), SchemaString: ss,
+	c := &Commit{Protocol: NewProtocol(typ, nil), Metadata: &Metadata{ID: NewTableID(), SchemaString: ss,
 		Configuration: map[string]string{"delta.checkpointInterval": "5"}}, Operation: "CREATE TABLE", ReadVersion: -1}
 	if _, err := c.Write(root, CommitOptions{}); err != nil {
 		t.Fatal(err)
@@ -154,7 +154,7 @@ func TestDeletionVectorCommitConflicts(t *testing.T) {
 	CreateLog(root)
 	typ := &Type{Name: "struct", Fields: []*Field{{Name: "id", Type: &Type{Name: "long"}, Nullable: true}}}
 	ss, _ := typ.SchemaString()
-	create := &Commit{Protocol: NewProtocol(typ), Metadata: &Metadata{ID: NewTableID(), SchemaString: ss}, ReadVersion: -1,
+	create := &Commit{Protocol: NewProtocol(typ, nil), Metadata: &Metadata{ID: NewTableID(), SchemaString: ss}, ReadVersion: -1,
 		Adds: []Add{{Path: "a.parquet", Size: 1, Stats: `{"numRecords":3}`}}}
 	if _, err := create.Write(root, CommitOptions{}); err != nil {
 		t.Fatal(err)

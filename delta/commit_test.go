@@ -20,7 +20,7 @@ func newTestTable(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &Commit{Protocol: NewProtocol(typ), Metadata: &Metadata{ID: NewTableID(), SchemaString: ss}, Operation: "CREATE TABLE", ReadVersion: -1, BlindAppend: true}
+	c := &Commit{Protocol: NewProtocol(typ, nil), Metadata: &Metadata{ID: NewTableID(), SchemaString: ss}, Operation: "CREATE TABLE", ReadVersion: -1, BlindAppend: true}
 	if v, err := c.Write(root, CommitOptions{}); err != nil || v != 0 {
 		t.Fatalf("create: version %d, %v", v, err)
 	}

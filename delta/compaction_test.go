@@ -23,7 +23,7 @@ func compactionTable(t *testing.T) string {
 	}
 	typ := &Type{Name: "struct", Fields: []*Field{{Name: "id", Type: &Type{Name: "long"}, Nullable: true}}}
 	ss, _ := typ.SchemaString()
-	c := &Commit{Protocol: NewProtocol(typ), Metadata: &Metadata{ID: NewTableID(), SchemaString: ss}, Operation: "CREATE TABLE", ReadVersion: -1}
+	c := &Commit{Protocol: NewProtocol(typ, nil), Metadata: &Metadata{ID: NewTableID(), SchemaString: ss}, Operation: "CREATE TABLE", ReadVersion: -1}
 	if _, err := c.Write(root, CommitOptions{}); err != nil {
 		t.Fatal(err)
 	}

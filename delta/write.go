@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -14,14 +15,61 @@ import (
 	"github.com/carquet-go/carquet/parquet/value"
 )
 
-// NewProtocol is the protocol of a new table of the schema: reader 1 and
-// writer 2, or reader 3 and writer 7 with the timestampNtz feature when a
-// column needs it (the only feature this writer declares).
-func NewProtocol(t *Type) *Protocol {
+// NewProtocol is the protocol of a new table of the schema and
+// configuration: reader 1 and writer 2; or reader 3 and writer 7 when a
+// column needs the timestampNtz feature or the table maps columns
+// (delta.columnMapping.mode name or id: the columnMapping feature), with
+// those features listed, and appendOnly when delta.appendOnly is set (a
+// writer 7 table honours it only if listed). These are the only features
+// this writer declares.
+func NewProtocol(t *Type, conf map[string]string) *Protocol {
+	var features []string
 	if usesType(t, "timestamp_ntz") {
-		return &Protocol{MinReaderVersion: 3, MinWriterVersion: 7, ReaderFeatures: []string{"timestampNtz"}, WriterFeatures: []string{"timestampNtz"}}
+		features = append(features, "timestampNtz")
 	}
-	return &Protocol{MinReaderVersion: 1, MinWriterVersion: 2}
+	if m := conf["delta.columnMapping.mode"]; m != "" && m != "none" {
+		features = append(features, "columnMapping")
+	}
+	if features == nil {
+		return &Protocol{MinReaderVersion: 1, MinWriterVersion: 2}
+	}
+	writer := slices.Clone(features)
+	if strings.EqualFold(conf["delta.appendOnly"], "true") {
+		writer = append(writer, "appendOnly")
+	}
+	return &Protocol{MinReaderVersion: 3, MinWriterVersion: 7, ReaderFeatures: features, WriterFeatures: writer}
+}
+
+// MapColumns gives every struct field of t (nested ones too) a column
+// mapping id, from 1 in depth-first order, and a physical name
+// col-<uuid>, in its metadata as the protocol keeps them, for a new table
+// with column mapping. It returns the largest id (the table's
+// delta.columnMapping.maxColumnId).
+func MapColumns(t *Type) int {
+	id := 0
+	var walk func(t *Type)
+	walk = func(t *Type) {
+		switch t.Name {
+		case "struct":
+			for _, f := range t.Fields {
+				id++
+				f.ID, f.PhysicalName = int32(id), "col-"+NewTableID()
+				if f.Metadata == nil {
+					f.Metadata = map[string]any{}
+				}
+				f.Metadata["delta.columnMapping.id"] = id
+				f.Metadata["delta.columnMapping.physicalName"] = f.PhysicalName
+				walk(f.Type)
+			}
+		case "array":
+			walk(t.Element)
+		case "map":
+			walk(t.Key)
+			walk(t.Value)
+		}
+	}
+	walk(t)
+	return id
 }
 
 func usesType(t *Type, name string) bool {

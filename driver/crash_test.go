@@ -606,7 +606,7 @@ func createCheckpointedDelta(t *testing.T, root string, interval int) {
 	if err := delta.CreateLog(root); err != nil {
 		t.Fatal(err)
 	}
-	c := &delta.Commit{Protocol: delta.NewProtocol(typ), Operation: "CREATE TABLE", ReadVersion: -1,
+	c := &delta.Commit{Protocol: delta.NewProtocol(typ, nil), Operation: "CREATE TABLE", ReadVersion: -1,
 		Metadata: &delta.Metadata{ID: delta.NewTableID(), SchemaString: ss, Configuration: map[string]string{"delta.checkpointInterval": strconv.Itoa(interval)}}}
 	if _, err := c.Write(root, delta.CommitOptions{}); err != nil {
 		t.Fatal(err)

@@ -272,3 +272,66 @@ func TestDeltaPartitionOnly(t *testing.T) {
 		}
 	}
 }
+
+// CREATE TABLE ... USING delta TBLPROPERTIES ('delta.columnMapping.mode'
+// = ...): every column, nested ones too, gets an id and a physical name;
+// the protocol lists the columnMapping feature; the data files use the
+// physical names.
+func TestDeltaCreateColumnMapping(t *testing.T) {
+	for _, mode := range []string{"name", "id"} {
+		t.Run(mode, func(t *testing.T) {
+			e, dir := deltaEngine(t)
+			root := filepath.Join(dir, "cm")
+			exec(t, e, fmt.Sprintf(`CREATE TABLE cm (id BIGINT, info STRUCT(zip INTEGER, city VARCHAR), tags VARCHAR[], region VARCHAR)
+				USING delta PARTITIONED BY (region) TBLPROPERTIES ('delta.columnMapping.mode' = '%s', 'delta.checkpointInterval' = '3')`, mode))
+			exec(t, e, `INSERT INTO cm VALUES (1, {'zip': 150, 'city': 'Oslo'}, ['x', 'y'], 'eu'), (2, NULL, [], 'us'), (3, {'zip': NULL, 'city': 'Rome'}, NULL, NULL)`)
+			exec(t, e, "UPDATE cm SET region = 'eu', tags = ['z'] WHERE id = 2")
+			exec(t, e, "DELETE FROM cm WHERE info.city = 'Rome'")
+			expectRows(t, e, "SELECT id, info, tags, region FROM cm ORDER BY id", "[[1 map[city:Oslo zip:150] [x y] eu] [2 <nil> [z] eu]]")
+			snap, err := delta.Open(root, -1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := snap.Protocol
+			if p.MinReaderVersion != 3 || p.MinWriterVersion != 7 || fmt.Sprint(p.ReaderFeatures) != "[columnMapping deletionVectors]" ||
+				fmt.Sprint(p.WriterFeatures) != "[columnMapping deletionVectors]" {
+				t.Fatalf("protocol %+v", p)
+			}
+			if snap.ColumnMapping != mode || snap.Metadata.Configuration["delta.columnMapping.maxColumnId"] != "6" || snap.Metadata.Configuration["delta.checkpointInterval"] != "3" {
+				t.Fatalf("mode %s, configuration %v", snap.ColumnMapping, snap.Metadata.Configuration)
+			}
+			region := snap.Field("region")
+			for _, f := range snap.Files {
+				cols := dataColumns(t, f.Path)
+				if len(cols) != 3 || !strings.HasPrefix(cols[0], "col-") || cols[0] != snap.Field("id").PhysicalName {
+					t.Errorf("%s holds %v", f.URI, cols)
+				}
+				if _, ok := f.PartitionValues[region.PhysicalName]; !ok || !strings.HasPrefix(f.URI, region.PhysicalName+"=") {
+					t.Errorf("%s: partition values %v", f.URI, f.PartitionValues)
+				}
+			}
+			// Version 3 has a checkpoint (the table's interval); a new
+			// engine reads the table from it.
+			if _, err := os.Stat(filepath.Join(root, delta.LogDir, fmt.Sprintf("%020d.checkpoint.parquet", 3))); err != nil {
+				t.Fatal(err)
+			}
+			e2, err := Open(dir, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e2.Close()
+			expectRows(t, e2, "SELECT id, info.city, region FROM cm WHERE region = 'eu' ORDER BY id", "[[1 Oslo eu] [2 <nil> eu]]")
+		})
+	}
+	e, _ := deltaEngine(t)
+	for _, q := range []string{
+		"CREATE TABLE x (a INT) USING delta TBLPROPERTIES ('delta.columnMapping.mode' = 'names')",
+		"CREATE TABLE x (a INT) USING delta TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')",
+		"CREATE TABLE x (a INT) USING delta TBLPROPERTIES ('delta.checkpointInterval' = '0')",
+		"CREATE TABLE x (a INT) TBLPROPERTIES ('delta.appendOnly' = 'true')",
+	} {
+		if err := execErr(e, q, nil); err == nil {
+			t.Errorf("%s: no error", q)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -414,6 +415,16 @@ func (s *Stmt) createDelta(ctx context.Context, p *planner) (Result, error) {
 	if err != nil {
 		return Result{}, errorf("CREATE TABLE %s USING delta: %v", s.table, err)
 	}
+	conf := map[string]string{}
+	for k, v := range spec.options {
+		conf[optionPrefix+k] = v
+	}
+	for k, v := range spec.properties {
+		conf[k] = v
+	}
+	if m := conf["delta.columnMapping.mode"]; m == "name" || m == "id" {
+		conf["delta.columnMapping.maxColumnId"] = strconv.Itoa(delta.MapColumns(dt))
+	}
 	// The data files take the types Delta readers expect (Spark's).
 	var pcols []string
 	for _, pc := range spec.partitionBy {
@@ -434,10 +445,6 @@ func (s *Stmt) createDelta(ctx context.Context, p *planner) (Result, error) {
 	schemaString, err := dt.SchemaString()
 	if err != nil {
 		return Result{}, err
-	}
-	conf := map[string]string{}
-	for k, v := range spec.options {
-		conf[optionPrefix+k] = v
 	}
 	opts, err := s.e.writeOptions(spec.options)
 	if err != nil {
@@ -487,7 +494,7 @@ func (s *Stmt) createDelta(ctx context.Context, p *planner) (Result, error) {
 	}
 	now := time.Now().UnixMilli()
 	c := &delta.Commit{
-		Protocol:    delta.NewProtocol(dt),
+		Protocol:    delta.NewProtocol(dt, conf),
 		Metadata:    &delta.Metadata{ID: delta.NewTableID(), SchemaString: schemaString, PartitionColumns: append([]string{}, pcols...), Configuration: conf, CreatedTime: &now},
 		Operation:   "CREATE TABLE",
 		ReadVersion: -1,

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,6 +39,9 @@ type createSpec struct {
 	// the columns partitionBy names.
 	delta       bool
 	partitionBy []string
+	// properties are TBLPROPERTIES ('delta.x' = 'v', ...), a Delta
+	// table's configuration.
+	properties map[string]string
 	// The constraints (constraints.go), kept in options for the table's
 	// later INSERTs and UPDATEs.
 	primary  []string
@@ -155,6 +159,14 @@ func (e *Engine) prepareCreate(ctx context.Context, s *Stmt, text string, toks [
 		i++
 	}
 	for i < len(toks) && word(i) != "as" {
+		if word(i) == "tblproperties" {
+			next, err := readProperties(text, toks, i+1, spec)
+			if err != nil {
+				return nil, err
+			}
+			i = next
+			continue
+		}
 		if word(i) == "partitioned" && word(i+1) == "by" {
 			next, err := readPartitionBy(text, toks, i+2, spec)
 			if err != nil {
@@ -208,6 +220,60 @@ func (e *Engine) prepareCreate(ctx context.Context, s *Stmt, text string, toks [
 	}
 	s.kind = kindCreate
 	return s, nil
+}
+
+// deltaProperties are the table properties CREATE TABLE ... USING delta
+// takes in TBLPROPERTIES, and the values each allows ("" for any): those
+// this writer honours.
+var deltaProperties = map[string][]string{
+	"delta.columnMapping.mode":           {"none", "name", "id"},
+	"delta.appendOnly":                   {"true", "false"},
+	"delta.checkpointInterval":           nil, // checked: a positive integer
+	"delta.deletedFileRetentionDuration": nil, // "interval <n> <unit>", read by VACUUM
+}
+
+// readProperties reads TBLPROPERTIES ('key' = 'value', ...), the list
+// starting at toks[i], and returns where it ends.
+func readProperties(text string, toks []token, i int, spec *createSpec) (int, error) {
+	if i >= len(toks) || toks[i].kind != tkOp || toks[i].text != "(" {
+		return i, errAt(text, tokPos(text, toks, i), "expected ( after TBLPROPERTIES")
+	}
+	end := closingParen(toks, i)
+	if end < 0 {
+		return i, errAt(text, tokPos(text, toks, i), "unmatched ( after TBLPROPERTIES")
+	}
+	if spec.properties == nil {
+		spec.properties = map[string]string{}
+	}
+	for _, item := range splitList(toks[i+1 : end]) {
+		if len(item) != 3 || item[0].kind != tkString || item[1].kind != tkOp || item[1].text != "=" || item[2].kind == tkOp {
+			return i, errAt(text, tokPos(text, toks, i), "TBLPROPERTIES takes 'key' = 'value', ...")
+		}
+		k, v := item[0].unquoted(), item[2].unquoted()
+		if item[2].kind == tkIdent || item[2].kind == tkNumber {
+			v = item[2].text
+		}
+		var key string
+		for name := range deltaProperties {
+			if strings.EqualFold(name, k) {
+				key = name
+			}
+		}
+		if key == "" {
+			return i, &Error{Msg: fmt.Sprintf("the table property %q is not supported", k), Offset: item[0].pos, Err: ErrUnsupported}
+		}
+		if allowed := deltaProperties[key]; allowed != nil && !slices.Contains(allowed, strings.ToLower(v)) {
+			return i, errAt(text, item[2].pos, "table property %s takes %s, not %q", key, strings.Join(allowed, " or "), v)
+		}
+		if allowed := deltaProperties[key]; allowed != nil {
+			v = strings.ToLower(v)
+		}
+		if n, err := strconv.Atoi(v); key == "delta.checkpointInterval" && (err != nil || n <= 0) {
+			return i, errAt(text, item[2].pos, "table property %s takes a positive number of commits, not %q", key, v)
+		}
+		spec.properties[key] = v
+	}
+	return end + 1, nil
 }
 
 // readPartitionBy reads the column list of PARTITIONED BY (a, b, ...),
@@ -1633,8 +1699,8 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 	if s.create != nil && s.create.delta {
 		return s.createDelta(ctx, p)
 	}
-	if s.create != nil && len(s.create.partitionBy) > 0 {
-		return Result{}, unsupported("PARTITIONED BY of a table that is not a Delta table (CREATE TABLE ... USING delta PARTITIONED BY (...))")
+	if s.create != nil && (len(s.create.partitionBy) > 0 || s.create.properties != nil) {
+		return Result{}, unsupported("PARTITIONED BY and TBLPROPERTIES of a table that is not a Delta table (CREATE TABLE ... USING delta)")
 	}
 	if isPathName(s.table) && !strings.HasSuffix(s.table, ".parquet") {
 		return Result{}, errorf("cannot create table %q: name it plainly or as a .parquet file", s.table)

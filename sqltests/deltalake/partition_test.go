@@ -158,3 +158,29 @@ func TestAppendDuckDBPartitioned(t *testing.T) {
 		t.Fatalf("carquet: %s\nexpected: %s", got, want)
 	}
 }
+
+// TestColumnMappingDuckDB writes a partitioned Delta table with column
+// mapping (name mode) with carquet: DuckDB, reading each data file's
+// columns by their physical names, agrees with carquet.
+func TestColumnMappingDuckDB(t *testing.T) {
+	dir := t.TempDir()
+	db, err := sql.Open("carquet", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	root := filepath.Join(dir, "cm")
+	mustExec(t, db, `CREATE TABLE cm (id BIGINT NOT NULL, region VARCHAR, d DATE, amount DOUBLE) USING delta
+		PARTITIONED BY (region) TBLPROPERTIES ('delta.columnMapping.mode' = 'name')`)
+	mustExec(t, db, "INSERT INTO cm VALUES "+partitionRows(0, 600))
+	mustExec(t, db, "DELETE FROM cm WHERE id % 9 = 4")
+	mustExec(t, db, "UPDATE cm SET region = 'eu', amount = -amount WHERE id % 10 = 3")
+	duckdbAgrees(t, root, db, "cm", partitionAggs)
+	snap, err := delta.Open(root, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.ColumnMapping != "name" || !strings.HasPrefix(snap.Field("amount").PhysicalName, "col-") {
+		t.Fatalf("mode %q, amount's physical name %q", snap.ColumnMapping, snap.Field("amount").PhysicalName)
+	}
+}
