@@ -18,6 +18,17 @@ import (
 const partitionAggs = `count(*), sum(id), count(region), count(DISTINCT region), sum(length(region)), count(d),
 	count(DISTINCT d), sum(amount), sum(CASE WHEN region = 'eu' THEN id END), sum(CASE WHEN d IS NULL THEN id END)`
 
+// openCarquet opens a carquet database on dir, closed when the test ends.
+func openCarquet(t *testing.T, dir string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("carquet", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
 func mustExec(t *testing.T, db *sql.DB, q string) sql.Result {
 	t.Helper()
 	r, err := db.Exec(q)
@@ -52,11 +63,7 @@ func partitionRows(from, n int) string {
 // (each data file with its partition values from the log).
 func TestPartitionedDuckDB(t *testing.T) {
 	dir := t.TempDir()
-	db, err := sql.Open("carquet", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openCarquet(t, dir)
 	root := filepath.Join(dir, "pt")
 	mustExec(t, db, "CREATE TABLE pt (id BIGINT NOT NULL, region VARCHAR, d DATE, amount DOUBLE) USING delta PARTITIONED BY (region, d)")
 	for k := 0; k < 4; k++ {
@@ -145,11 +152,7 @@ func TestAppendDuckDBPartitioned(t *testing.T) {
 	want := scanAll(t, duck, fmt.Sprintf(`SELECT %s FROM (SELECT * FROM read_parquet('%s/**/*.parquet', hive_partitioning = true, hive_types = {'yr': INTEGER})
 		WHERE id %% 10 <> 5 AND id <> 3
 		UNION ALL SELECT * FROM (VALUES (3, 'n3', 'eu', 2022), (1000, 'x', 'eu', 2020), (1001, 'y', 'asia', 2021), (1002, NULL, NULL, NULL)) v(id, name, region, yr))`, aggs, root))
-	db, err := sql.Open("carquet", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openCarquet(t, dir)
 	mustExec(t, db, "INSERT INTO ext VALUES (1000, 'x', 'eu', 2020), (1001, 'y', 'asia', 2021), (1002, NULL, NULL, NULL)")
 	mustExec(t, db, "UPDATE ext SET yr = 2022 WHERE id = 3")
 	mustExec(t, db, "DELETE FROM ext WHERE id % 10 = 5")
@@ -164,11 +167,7 @@ func TestAppendDuckDBPartitioned(t *testing.T) {
 // columns by their physical names, agrees with carquet.
 func TestColumnMappingDuckDB(t *testing.T) {
 	dir := t.TempDir()
-	db, err := sql.Open("carquet", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openCarquet(t, dir)
 	root := filepath.Join(dir, "cm")
 	mustExec(t, db, `CREATE TABLE cm (id BIGINT NOT NULL, region VARCHAR, d DATE, amount DOUBLE) USING delta
 		PARTITIONED BY (region) TBLPROPERTIES ('delta.columnMapping.mode' = 'name')`)
