@@ -543,3 +543,74 @@ func TestS3DeltaCommitAnswerLost(t *testing.T) {
 		t.Fatalf("log: %v", logs)
 	}
 }
+
+// TestS3DeltaVacuum: a partitioned Delta table in a bucket (its files
+// under partition folders whose names need escaping), then VACUUM: with
+// the table's retention (a week) nothing goes; RETAIN 0 HOURS is refused
+// without FORCE; with it, the files no version needs go (those OPTIMIZE
+// and a DELETE removed, a stray), and the log, hidden files, the live
+// files and the objects of another table with the same prefix stay.
+func TestS3DeltaVacuum(t *testing.T) {
+	_, srv, _ := s3Fixture(t)
+	db := openS3(t, srv, "s3://lake/db/", "")
+	execS3(t, db, `CREATE TABLE vt (id BIGINT, region VARCHAR) USING delta PARTITIONED BY (region)`)
+	for i := 0; i < 3; i++ {
+		execS3(t, db, fmt.Sprintf(`INSERT INTO vt VALUES (%d, 'eu'), (%d, 'a/b?c'), (%d, NULL)`, 3*i, 3*i+1, 3*i+2))
+	}
+	execS3(t, db, `DELETE FROM vt WHERE region IS NULL`)
+	execS3(t, db, `OPTIMIZE vt`)
+	srv.Put(t, "lake", "db/vt/stray.parquet", []byte("x"))
+	srv.Put(t, "lake", "db/vt/_hidden/keep.parquet", []byte("x"))
+	srv.Put(t, "lake", "db/vt2/other.parquet", []byte("x"))
+	before := srv.Keys(t, "lake", "db/vt/")
+	var eu, ab int
+	for _, k := range before {
+		eu += strings.Count(k, "db/vt/region=eu/")
+		ab += strings.Count(k, "db/vt/region=a%2Fb%3Fc/")
+	}
+	if eu != 4 || ab != 4 {
+		t.Fatalf("partition folders: %d files under region=eu, %d under region=a%%2Fb%%3Fc: %v", eu, ab, before)
+	}
+	sum := func() string {
+		var n, s int64
+		if err := db.QueryRow(`SELECT COUNT(*), SUM(id) FROM vt WHERE region = 'a/b?c'`).Scan(&n, &s); err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprint(n, s)
+	}
+	if got := sum(); got != "3 12" {
+		t.Fatalf("before VACUUM: %s", got)
+	}
+	var n int64
+	if r, err := db.Exec(`VACUUM vt`); err != nil {
+		t.Fatal(err)
+	} else if n, _ = r.RowsAffected(); n != 0 || len(srv.Keys(t, "lake", "db/vt/")) != len(before) {
+		t.Fatalf("VACUUM with a week's retention deleted %d files", n)
+	}
+	if _, err := db.Exec(`VACUUM vt RETAIN 0 HOURS`); err == nil || !strings.Contains(err.Error(), "FORCE") {
+		t.Fatalf("RETAIN 0 HOURS without FORCE: %v", err)
+	}
+	if r, err := db.Exec(`VACUUM vt RETAIN 0 HOURS FORCE DRY RUN`); err != nil {
+		t.Fatal(err)
+	} else if n, _ = r.RowsAffected(); n != 10 || len(srv.Keys(t, "lake", "db/vt/")) != len(before) {
+		// 3 files of each partition compacted, 3 NULL files deleted, the stray.
+		t.Fatalf("dry run: %d files", n)
+	}
+	execS3(t, db, `VACUUM vt RETAIN 0 HOURS FORCE`)
+	after := srv.Keys(t, "lake", "db/vt/")
+	if len(after) != len(before)-10 {
+		t.Fatalf("after VACUUM: %d of %d objects: %v", len(after), len(before), after)
+	}
+	for _, k := range after {
+		if strings.Contains(k, "stray") || strings.Contains(k, "__HIVE_DEFAULT_PARTITION__") {
+			t.Errorf("%s is left", k)
+		}
+	}
+	logs := srv.Keys(t, "lake", "db/vt/_delta_log/")
+	if len(logs) == 0 || len(srv.Keys(t, "lake", "db/vt/_hidden/")) != 1 || len(srv.Keys(t, "lake", "db/vt2/")) != 1 {
+		t.Fatalf("log %v, hidden %v, other table %v", logs, srv.Keys(t, "lake", "db/vt/_hidden/"), srv.Keys(t, "lake", "db/vt2/"))
+	}
+	if got := sum(); got != "3 12" {
+		t.Fatalf("after VACUUM: %s", got)
+	}
+}

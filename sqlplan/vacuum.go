@@ -85,7 +85,7 @@ func (s *Stmt) vacuumTable() (Result, error) {
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	defer e.forget(path)
-	gone, err := delta.Vacuum(path, delta.VacuumOptions{Retain: s.vacuum.retain, Force: s.vacuum.force, DryRun: s.vacuum.dryRun})
+	gone, err := delta.Vacuum(path, delta.VacuumOptions{Retain: s.vacuum.retain, Force: s.vacuum.force, DryRun: s.vacuum.dryRun, Store: e.opts.Store})
 	if err != nil {
 		return Result{RowsAffected: int64(len(gone))}, fmt.Errorf("VACUUM %q: %w", s.table, err)
 	}
