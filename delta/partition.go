@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/carquet-go/carquet/internal/statvalue"
 	"github.com/carquet-go/carquet/parquet/value"
@@ -40,6 +41,10 @@ func PartitionValue(t *Type, v any) (*string, error) {
 	}
 	if s == "" {
 		return nil, nil
+	}
+	if !utf8.ValidString(s) {
+		// JSON would replace the bad bytes: the value would change.
+		return nil, fmt.Errorf("a %s partition value that is not valid UTF-8 (%q) has no faithful serialized form", t.Name, s)
 	}
 	return &s, nil
 }

@@ -53,6 +53,9 @@ func TestPartitionValue(t *testing.T) {
 	if _, err := PartitionValue(&Type{Name: "long"}, "x"); err == nil {
 		t.Error("a string for a long: no error")
 	}
+	if _, err := PartitionValue(&Type{Name: "binary"}, []byte{0xff, 0}); err == nil {
+		t.Error("binary that is not UTF-8: no error")
+	}
 }
 
 func TestPartitionDir(t *testing.T) {
