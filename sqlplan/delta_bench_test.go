@@ -134,3 +134,40 @@ func BenchmarkDelta(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDeltaInsertPartitioned inserts 200,000 rows into a Delta table
+// without partitions and into tables partitioned into 10 and 1,000
+// partitions (one data file each): the cost of splitting rows by their
+// partition values and of the many small files.
+func BenchmarkDeltaInsertPartitioned(b *testing.B) {
+	const rows = 200_000
+	for _, parts := range []int{0, 10, 1000} {
+		b.Run(fmt.Sprintf("partitions=%d", parts), func(b *testing.B) {
+			e, err := Open(b.TempDir(), Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer e.Close()
+			ddl := "CREATE TABLE t (id BIGINT, p VARCHAR, x DOUBLE) USING delta"
+			if parts > 0 {
+				ddl += " PARTITIONED BY (p)"
+			}
+			run := func(q string) {
+				s, err := e.Prepare(q)
+				if err == nil {
+					_, err = s.Exec(context.Background(), nil, nil)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			run(ddl)
+			mod := max(parts, 1)
+			ins := fmt.Sprintf("INSERT INTO t SELECT range, 'p' || (range %% %d), range * 0.5 FROM range(%d)", mod, rows)
+			b.SetBytes(rows * 8 * 3)
+			for b.Loop() {
+				run(ins)
+			}
+		})
+	}
+}

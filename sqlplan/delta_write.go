@@ -2,9 +2,11 @@ package sqlplan
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -135,47 +137,101 @@ func (l *deltaLayout) partitionOf(vecs []*vector.Vector, i int) ([]*string, erro
 type deltaPart struct {
 	values  []*string
 	batches [][]*vector.Vector
+	rows    []int32 // of the batch being split
 }
 
 // split groups the rows of the batches by their partition values, the
-// partitions in the order their first rows come.
+// partitions in the order their first rows come. A row's values are
+// serialized only when its raw values (rawKey) were not seen before.
 func (l *deltaLayout) split(batches [][]*vector.Vector) ([]*deltaPart, error) {
 	if len(l.part) == 0 {
 		return []*deltaPart{{batches: batches}}, nil
 	}
 	var parts []*deltaPart
-	byKey := map[string]*deltaPart{}
+	byKey := map[string]*deltaPart{} // by serialized values
+	byRaw := map[string]*deltaPart{} // by raw values
+	var buf []byte
 	for _, vecs := range batches {
 		if len(vecs) == 0 || vecs[0].Len == 0 {
 			continue
 		}
-		rows := map[*deltaPart][]int32{}
 		var order []*deltaPart
 		for i := 0; i < vecs[0].Len; i++ {
-			pv, err := l.partitionOf(vecs, i)
-			if err != nil {
-				return nil, err
+			var p *deltaPart
+			raw := false
+			if buf, raw = l.rawKey(buf[:0], vecs, i); raw {
+				p = byRaw[string(buf)]
 			}
-			p := partitionGroup(byKey, &parts, pv, func() *deltaPart { return &deltaPart{values: pv} })
-			if rows[p] == nil {
+			if p == nil {
+				pv, err := l.partitionOf(vecs, i)
+				if err != nil {
+					return nil, err
+				}
+				p = partitionGroup(byKey, &parts, pv, func() *deltaPart { return &deltaPart{values: pv} })
+				if raw {
+					byRaw[string(buf)] = p
+				}
+			}
+			if len(p.rows) == 0 {
 				order = append(order, p)
 			}
-			rows[p] = append(rows[p], int32(i))
+			p.rows = append(p.rows, int32(i))
 		}
 		for _, p := range order {
 			if len(order) == 1 {
 				p.batches = append(p.batches, vecs) // the whole batch: no copy
-				continue
+			} else {
+				taken := make([]*vector.Vector, len(vecs))
+				for k, v := range vecs {
+					taken[k] = &vector.Vector{}
+					vector.Take(taken[k], v, p.rows)
+				}
+				p.batches = append(p.batches, taken)
 			}
-			taken := make([]*vector.Vector, len(vecs))
-			for k, v := range vecs {
-				taken[k] = &vector.Vector{}
-				vector.Take(taken[k], v, rows[p])
-			}
-			p.batches = append(p.batches, taken)
+			p.rows = p.rows[:0]
 		}
 	}
 	return parts, nil
+}
+
+// rawKey appends the raw values of row i's partition columns to buf, in
+// a form that tells different values apart; ok is false for a vector
+// form it does not know (the values are then serialized every row).
+func (l *deltaLayout) rawKey(buf []byte, vecs []*vector.Vector, i int) ([]byte, bool) {
+	for _, k := range l.part {
+		v := vecs[k]
+		if v.IsNull(i) {
+			buf = append(buf, 0)
+			continue
+		}
+		buf = append(buf, 1)
+		switch v.Kind {
+		case vector.Bool:
+			if v.Bools[i] {
+				buf = append(buf, 1)
+			} else {
+				buf = append(buf, 0)
+			}
+		case vector.Int32:
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(v.Int32s[i]))
+		case vector.Int64:
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(v.Int64s[i]))
+		case vector.Float32:
+			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v.Float32s[i]))
+		case vector.Float64:
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v.Float64s[i]))
+		case vector.ByteArray, vector.FixedLenByteArray:
+			if v.Dict != nil {
+				return buf, false
+			}
+			b := v.Bytes(i)
+			buf = binary.AppendUvarint(buf, uint64(len(b)))
+			buf = append(buf, b...)
+		default:
+			return buf, false
+		}
+	}
+	return buf, true
 }
 
 // partitionGroup returns the group of the partition values pv in byKey,
