@@ -360,18 +360,16 @@ func (e *Engine) writeDeltaFile(ctx context.Context, root string, l *deltaLayout
 		}
 	} else {
 		p := filepath.Join(root, filepath.FromSlash(name))
-		made, err := makeDirs(root, filepath.Dir(p))
-		if err != nil {
+		// A partition's folder stays when its file is undone: a
+		// concurrent writer may be about to put its own there.
+		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
 			return delta.Add{}, nil, err
 		}
+		var err error
 		if w, err = writer.CreateNew(p, l.fsch, opts...); err != nil {
-			removeDirs(made)
 			return delta.Add{}, nil, err
 		}
-		undo = func() {
-			os.Remove(p)
-			removeDirs(made)
-		}
+		undo = func() { os.Remove(p) }
 	}
 	if err := fill(func(vecs []*vector.Vector) error { return w.WriteBatch(l.dataVectors(vecs)) }); err != nil {
 		if aerr := w.Abort(); aerr != nil {
@@ -398,32 +396,6 @@ func (e *Engine) writeDeltaFile(ctx context.Context, root string, l *deltaLayout
 		}
 	}
 	return add, undo, nil
-}
-
-// makeDirs creates dir (below root) and returns the folders it made,
-// deepest first.
-func makeDirs(root, dir string) ([]string, error) {
-	var made []string
-	for d := dir; len(d) > len(root); d = filepath.Dir(d) {
-		if _, err := os.Stat(d); err == nil {
-			break
-		}
-		made = append(made, d)
-	}
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return nil, err
-	}
-	return made, nil
-}
-
-// removeDirs removes the folders makeDirs made, when empty (a concurrent
-// writer may have put a file there).
-func removeDirs(dirs []string) {
-	for _, d := range dirs {
-		if os.Remove(d) != nil {
-			return
-		}
-	}
 }
 
 // createDelta runs CREATE TABLE ... USING delta: a folder with the first
@@ -543,9 +515,19 @@ func (s *Stmt) createDelta(ctx context.Context, p *planner) (Result, error) {
 	}
 	cleanup := func() {
 		if !objstore.IsURL(path) && !exists {
-			// Only empty folders go: another CREATE may have filled them.
-			os.Remove(filepath.Join(path, delta.LogDir))
-			os.Remove(path)
+			// Only empty folders go (the log's, partitions', the
+			// table's), deepest first: another CREATE may have filled
+			// them.
+			var dirs []string
+			filepath.WalkDir(path, func(p string, d os.DirEntry, err error) error {
+				if err == nil && d.IsDir() {
+					dirs = append(dirs, p)
+				}
+				return nil
+			})
+			for i := len(dirs) - 1; i >= 0; i-- {
+				os.Remove(dirs[i])
+			}
 		}
 	}
 	now := time.Now().UnixMilli()
