@@ -16,6 +16,13 @@
 // columns without opening a data file. Deletion vectors themselves are
 // read by package delta/dv.
 //
+// Writing: Commit puts a version in the log (optimistic concurrency, see
+// commit.go), with the checkpoints, log compactions and deletion vector
+// files that go with it; FileType, PartitionValue and PartitionDir say how
+// rows of a partitioned or column-mapped table become data files; Vacuum
+// deletes the files no version within the retention needs, in a folder
+// or a bucket.
+//
 // Package scan opens a Delta folder as a table with this package; nothing
 // here reads data files.
 package delta
