@@ -54,12 +54,14 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 	sel := &sqlparser.Select{SelectExprs: append(append(sqlparser.SelectExprs(nil), items...), &sqlparser.AliasedExpr{Expr: cond}), From: from}
 	var affected int64
 	if change == nil && where != nil && partitionOnly(where.Expr, tgt.delta) {
-		// A DELETE by partition values: true or not for a whole file.
-		one := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: cond}}, From: from,
-			Limit: &sqlparser.Limit{Rowcount: sqlparser.NewIntVal([]byte("1"))}}
+		// A DELETE by partition values: true or not for a whole file,
+		// whose partition values alone (a file pruned is not opened) or
+		// first row say which.
+		one := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: sqlparser.NewIntVal([]byte("1"))}},
+			From: from, Where: &sqlparser.Where{Type: sqlparser.WhereStr, Expr: where.Expr}, Limit: &sqlparser.Limit{Rowcount: sqlparser.NewIntVal([]byte("1"))}}
 		edit := func(ft *scan.Table, bm *dv.Bitmap) (deltaFileEdit, error) {
 			b, err := p.readDeltaFile(ctx, ft, one)
-			if err != nil || b.N == 0 || !b.Cols[0].B[0] || b.Cols[0].isNull(0) {
+			if err != nil || b.N == 0 {
 				return deltaFileEdit{}, err
 			}
 			rows, err := ft.NumRows()

@@ -129,6 +129,11 @@ func TestDeltaPartitionedCreateInsert(t *testing.T) {
 	if _, err := queryRows(t, e, "SELECT SUM(id) FROM pt WHERE region = 'us'"); err == nil {
 		t.Fatal("the us partition's file is gone: the query should fail")
 	}
+	// So do writes: DELETE and UPDATE of other partitions never open it.
+	exec(t, e, "DELETE FROM pt WHERE region = 'eu' AND id = 3")
+	exec(t, e, "UPDATE pt SET amount = 0 WHERE d = DATE '2023-12-31'")
+	exec(t, e, "DELETE FROM pt WHERE region IS NULL AND d IS NULL")
+	expectRows(t, e, "SELECT id, amount FROM pt WHERE region <> 'us' OR region IS NULL ORDER BY id", "[[1 1.5] [5 0] [6 6.5] [7 7.5]]")
 }
 
 func TestDeltaPartitionedCreateAsSelect(t *testing.T) {
