@@ -1,6 +1,7 @@
 package delta
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"testing"
@@ -93,5 +94,37 @@ func TestFileType(t *testing.T) {
 	}
 	if sch.Fields[0].Name != "id" {
 		t.Fatal("FileType changed the table's type")
+	}
+}
+
+func TestNewProtocolAndMapColumns(t *testing.T) {
+	typ, err := ParseSchema(`{"type":"struct","fields":[{"name":"a","type":"long","nullable":true,"metadata":{}},
+		{"name":"s","type":{"type":"array","elementType":{"type":"struct","fields":[{"name":"x","type":"timestamp_ntz","nullable":true,"metadata":{}}]},"containsNull":true},"nullable":true,"metadata":{}}]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := MapColumns(typ); n != 3 {
+		t.Fatalf("max id %d", n)
+	}
+	x := typ.Fields[1].Type.Element.Fields[0]
+	if x.ID != 3 || x.Metadata["delta.columnMapping.physicalName"] != x.PhysicalName || len(x.PhysicalName) != len("col-")+36 {
+		t.Fatalf("nested field %+v", x)
+	}
+	ss, err := typ.SchemaString()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseSchema(ss)
+	if err != nil || back.Fields[1].Type.Element.Fields[0].ID != 3 || back.Fields[0].PhysicalName != typ.Fields[0].PhysicalName {
+		t.Fatalf("the mapping does not survive the schema string: %v", err)
+	}
+	p := NewProtocol(typ, map[string]string{"delta.columnMapping.mode": "name", "delta.appendOnly": "true"})
+	if p.MinReaderVersion != 3 || p.MinWriterVersion != 7 || fmt.Sprint(p.ReaderFeatures) != "[timestampNtz columnMapping]" ||
+		fmt.Sprint(p.WriterFeatures) != "[timestampNtz columnMapping appendOnly]" {
+		t.Fatalf("protocol %+v", p)
+	}
+	plain, _ := ParseSchema(`{"type":"struct","fields":[{"name":"a","type":"long","nullable":true,"metadata":{}}]}`)
+	if p := NewProtocol(plain, map[string]string{"delta.columnMapping.mode": "none", "delta.appendOnly": "true"}); p.MinReaderVersion != 1 || p.MinWriterVersion != 2 {
+		t.Fatalf("protocol %+v", p)
 	}
 }

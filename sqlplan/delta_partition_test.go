@@ -342,3 +342,22 @@ func TestDeltaCreateColumnMapping(t *testing.T) {
 		}
 	}
 }
+
+// TBLPROPERTIES ('delta.appendOnly' = 'true'): INSERTs go, DELETEs are
+// refused; the legacy protocol (writer 2) already implies the feature.
+func TestDeltaCreateAppendOnly(t *testing.T) {
+	e, dir := deltaEngine(t)
+	exec(t, e, "CREATE TABLE ao (a INT, p VARCHAR) USING delta PARTITIONED BY (p) TBLPROPERTIES ('delta.appendOnly' = 'TRUE')")
+	exec(t, e, "INSERT INTO ao VALUES (1, 'x')")
+	if err := execErr(e, "DELETE FROM ao WHERE p = 'x'", nil); err == nil || !strings.Contains(err.Error(), "append-only") {
+		t.Fatalf("DELETE of an append-only table: %v", err)
+	}
+	snap, err := delta.Open(filepath.Join(dir, "ao"), -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := snap.Protocol; p.MinReaderVersion != 1 || p.MinWriterVersion != 2 || snap.Metadata.Configuration["delta.appendOnly"] != "true" {
+		t.Fatalf("protocol %+v, configuration %v", p, snap.Metadata.Configuration)
+	}
+	expectRows(t, e, "SELECT a, p FROM ao", "[[1 x]]")
+}
