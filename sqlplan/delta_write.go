@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/carquet-go/carquet/delta"
@@ -269,30 +271,57 @@ func (e *Engine) writeDeltaRows(ctx context.Context, root string, l *deltaLayout
 	if err != nil {
 		return nil, nil, err
 	}
-	var adds []delta.Add
-	var undos []func()
+	// The files are written a few at once: with many partitions the time
+	// goes to creating and syncing files, not to the CPU.
+	adds := make([]delta.Add, len(parts))
+	undos := make([]func(), len(parts))
+	errs := make([]error, len(parts))
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, deltaFileWriters)
+	for k, p := range parts {
+		sem <- struct{}{}
+		if failed.Load() {
+			<-sem
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			adds[k], undos[k], errs[k] = e.writeDeltaFile(ctx, root, l, p.values, opts, func(put func([]*vector.Vector) error) error {
+				for _, b := range p.batches {
+					if err := put(b); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if errs[k] != nil {
+				failed.Store(true)
+			}
+		}()
+	}
+	wg.Wait()
 	undo := func() {
 		for _, u := range undos {
-			u()
+			if u != nil {
+				u()
+			}
 		}
 	}
-	for _, p := range parts {
-		add, u, err := e.writeDeltaFile(ctx, root, l, p.values, opts, func(put func([]*vector.Vector) error) error {
-			for _, b := range p.batches {
-				if err := put(b); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
+	for _, err := range errs {
 		if err != nil {
 			undo()
 			return nil, nil, err
 		}
-		adds, undos = append(adds, add), append(undos, u)
 	}
 	return adds, undo, nil
 }
+
+// deltaFileWriters is how many data files of one statement are written
+// at once.
+const deltaFileWriters = 8
 
 // appendDelta writes the rows as new data files of a Delta table (one
 // per partition) and commits them. blind: the rows do not come from a
