@@ -107,7 +107,9 @@ func (s *Stmt) optimizeDeltaFiles(ctx context.Context, p *planner, tgt *target) 
 		if a.Size < deltaSmallFile || st != nil && st.NumRecords >= 0 && st.NumRecords < rgRows {
 			pv := make([]*string, len(tgt.layout.pkeys))
 			for j, k := range tgt.layout.pkeys {
-				pv[j] = a.PartitionValues[k]
+				if v := a.PartitionValues[k]; v != nil && *v != "" { // "" is null too
+					pv[j] = v
+				}
 			}
 			g := partitionGroup(byKey, &groups, pv, func() *smallFiles { return &smallFiles{values: pv} })
 			g.files = append(g.files, i)
