@@ -115,7 +115,7 @@ func converter(t sqlplan.Type) func(c *sqlplan.Col, i int) driver.Value {
 	case sqlplan.KDecimal:
 		if t.Huge {
 			// HUGEINT as a *big.Int, as duckdb-go gives it; Scan converts
-			// it to int64, float64 or a string as asked.
+			// it to an integer or float type as asked (not to a string).
 			return func(c *sqlplan.Col, i int) driver.Value { return c.BigInt(i) }
 		}
 	}

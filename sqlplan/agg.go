@@ -252,6 +252,8 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		case at.op() == KUint:
 			spec.arg, err = p.cast(spec.arg, Type{Kind: KDecimal, Prec: 20})
 			spec.t = tHuge
+		case at.Huge:
+			spec.t = tHuge // as DuckDB; a sum past 128 bits is an error
 		case at.Kind == KDecimal:
 			// Exact, as DuckDB: DECIMAL(38, s) whatever the input width.
 			spec.t = Type{Kind: KDecimal, Prec: 38, Scale: at.Scale}
@@ -2106,6 +2108,31 @@ func (a *sumDecAcc) carry(g int32, u *big.Int) {
 	b.Add(b, u)
 }
 
+// wideSum is group g's sum when part of it was kept apart in a big
+// integer (wide is false otherwise): a sum past 128 bits, which the
+// result column cannot hold but an average of it may still be.
+func (a *sumDecAcc) wideSum(g int32) (d value.Decimal, wide bool) {
+	o := a.over[g]
+	if o == nil {
+		return value.Decimal{}, false
+	}
+	return value.Decimal{Unscaled: new(big.Int).Add(a.sum[g].Big(), o), Scale: int32(a.t.Scale)}, true
+}
+
+// hugeOverflow is DuckDB's error for a HUGEINT sum past 128 bits (only
+// a group with an overflow kept apart can be one); nil otherwise.
+func (a *sumDecAcc) hugeOverflow() error {
+	if !a.t.Huge {
+		return nil
+	}
+	for g := range a.over {
+		if d, _ := a.wideSum(g); !a.t.fitsBig(d.Unscaled) {
+			return errorf("Overflow in HUGEINT addition: the sum %s leaves INT128", d.Unscaled)
+		}
+	}
+	return nil
+}
+
 func (a *sumDecAcc) result(ng int) *Col {
 	a.sum = growTo(a.sum, ng)
 	a.seen = growTo(a.seen, ng)
@@ -2117,7 +2144,7 @@ func (a *sumDecAcc) result(ng int) *Col {
 			switch {
 			case !a.seen[g]:
 				c.setNull(g)
-			case a.over[int32(g)] != nil || !a.sum[g].FitsDigits(a.t.Prec):
+			case a.over[int32(g)] != nil || !a.t.fits(a.sum[g]):
 				fits = false
 			default:
 				c.H[g] = a.sum[g]
@@ -2168,11 +2195,14 @@ func (a *avgExactAcc) result(ng int) *Col {
 			c.setNull(g)
 			continue
 		}
-		if f, ok := exactQuotient(sums, g, a.n[g]); ok {
-			c.F[g] = f
-			continue
+		d, wide := a.sum.wideSum(int32(g))
+		if !wide {
+			if f, ok := exactQuotient(sums, g, a.n[g]); ok {
+				c.F[g] = f
+				continue
+			}
+			d = sums.decimal(g)
 		}
-		d := sums.decimal(g)
 		q := new(big.Rat).Quo(decRat(d), new(big.Rat).SetInt64(a.n[g]))
 		c.F[g], _ = q.Float64()
 	}
@@ -2215,6 +2245,8 @@ func accError(a accumulator) error {
 		}
 	case *shapeAcc:
 		return x.err
+	case *sumDecAcc:
+		return x.hugeOverflow()
 	case *distinctAcc:
 		return accError(x.inner)
 	case *orderedAcc:

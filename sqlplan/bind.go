@@ -819,7 +819,7 @@ func negConst(k *constExpr) (expr, error) {
 }
 
 // bindLiteral types a literal like DuckDB: integers INTEGER or BIGINT
-// (wider ones HUGEINT up to 38 digits, then DOUBLE), decimals DECIMAL, exponents
+// (wider ones HUGEINT up to 2^127-1, then DOUBLE), decimals DECIMAL, exponents
 // DOUBLE.
 func (p *planner) bindLiteral(x *sqlparser.SQLVal) (expr, error) {
 	s := string(x.Val)
@@ -833,10 +833,8 @@ func (p *planner) bindLiteral(x *sqlparser.SQLVal) (expr, error) {
 			}
 			return &constExpr{t: Type{Kind: KInt}, v: n}, nil
 		}
-		if digits := strings.TrimLeft(strings.TrimPrefix(s, "-"), "0"); len(digits) <= 38 {
-			if u, ok := new(big.Int).SetString(s, 10); ok {
-				return &constExpr{t: tHuge, v: value.Decimal{Unscaled: u}}, nil
-			}
+		if u, ok := new(big.Int).SetString(s, 10); ok && tHuge.fitsBig(u) {
+			return &constExpr{t: tHuge, v: value.Decimal{Unscaled: u}}, nil
 		}
 		f, _ := strconv.ParseFloat(s, 64)
 		return &constExpr{t: Type{Kind: KFloat}, v: f}, nil
@@ -1510,6 +1508,10 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		case op == 'd':
 			// x // y (DIV): integer division, truncating; on other
 			// numbers DuckDB's // divides (7.5 // 2 is 3.75).
+			if hugeint(lt, rt) {
+				t = tHuge
+				break
+			}
 			if lk == KFloat || rk == KFloat || lk == KDecimal || rk == KDecimal || lk == KUint || rk == KUint {
 				return p.arith('/', l, r)
 			}

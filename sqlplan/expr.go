@@ -1065,10 +1065,6 @@ func castHuge(c *Col, from, to Type) (*Col, bool, error) {
 		return nil, false, nil // narrow integers: their range checks
 	}
 	ts := scaleOf(to)
-	prec := to.Prec
-	if to.Kind != KDecimal {
-		prec = 19 // BIGINT: fits int64 (checked below)
-	}
 	out := &Col{T: to, Len: n, Null: c.Null}
 	st := storage(to)
 	if st == stHuge {
@@ -1094,7 +1090,7 @@ func castHuge(c *Col, from, to Type) (*Col, bool, error) {
 		if ok && st != stHuge && !r.IsInt64() {
 			ok = false
 		}
-		if !ok || (to.Kind == KDecimal && !r.FitsDigits(prec)) {
+		if !ok || (to.Kind == KDecimal && !to.fits(r)) {
 			return nil, true, errorf("%s is out of range for %s", string(x.AppendDecimal(nil, fs)), to.SQLName())
 		}
 		if st == stHuge {
@@ -1130,17 +1126,18 @@ func huge(c *Col, i int) num.Int128 {
 	return num.FromInt64(c.I[i])
 }
 
-// hugeArith computes x op y (+, - or *) of two columns of unscaled
-// integers (scales ls and rs) into the unscaled values of t, a DECIMAL of
-// 19 to 38 digits, in 128-bit integers: + and - at t's scale, * at
-// ls+rs, then rounded to t's scale. A result beyond t's precision is an
-// error, as in DuckDB; NULL rows (null) are skipped.
-func hugeArith(op byte, lc, rc *Col, ls, rs int, t Type, null []bool) ([]num.Int128, error) {
-	n := lc.Len
-	out := make([]num.Int128, n)
+// hugeArith computes x op y (+, - or *; also // and % for a HUGEINT) of
+// two columns of unscaled integers (scales ls and rs) into out.H, the
+// unscaled values of out.T, a DECIMAL of 19 to 38 digits or a HUGEINT, in
+// 128-bit integers: + and - at the result's scale, * at ls+rs, then
+// rounded to the result's scale. A result beyond the type is an error, as
+// in DuckDB; NULL rows are skipped and a zero divisor gives NULL.
+func hugeArith(op byte, lc, rc *Col, ls, rs int, out *Col) error {
+	t := out.T
+	out.H = make([]num.Int128, out.Len)
 	lm, rm := t.Scale-ls, t.Scale-rs
-	for i := 0; i < n; i++ {
-		if null != nil && null[i] {
+	for i := range out.H {
+		if out.isNull(i) {
 			continue
 		}
 		x, y := huge(lc, i), huge(rc, i)
@@ -1164,14 +1161,33 @@ func hugeArith(op byte, lc, rc *Col, ls, rs int, t Type, null []bool) ([]num.Int
 			} else if d < 0 {
 				r = r.DivPow10Round(-d)
 			}
+		case 'd', '%': // HUGEINT only: both operands are integers
+			if y.Sign() == 0 {
+				out.setNull(i)
+				continue
+			}
+			q, rem, qok := x.QuoRem(y)
+			r, ok = q, qok
+			if op == '%' {
+				r, ok = rem, true
+			}
 		}
-		if !ok || !r.FitsDigits(t.Prec) {
-			return nil, errorf("overflow in %s %c %s: the result does not fit %s",
-				string(huge(lc, i).AppendDecimal(nil, ls)), op, string(huge(rc, i).AppendDecimal(nil, rs)), t.SQLName())
+		if !ok || !t.fits(r) {
+			return hugeOverflow(op, huge(lc, i), huge(rc, i), ls, rs, t)
 		}
-		out[i] = r
+		out.H[i] = r
 	}
-	return out, nil
+	return nil
+}
+
+// hugeOverflow is the error for x op y outside the type t: DuckDB's words
+// for a HUGEINT, the decimal's precision otherwise.
+func hugeOverflow(op byte, x, y num.Int128, ls, rs int, t Type) error {
+	if t.Huge {
+		return errorf("Overflow in %s of INT128 (%s %s %s)!", opName[op], x, opSymbol(op), y)
+	}
+	return errorf("overflow in %s %c %s: the result does not fit %s",
+		string(x.AppendDecimal(nil, ls)), op, string(y.AppendDecimal(nil, rs)), t.SQLName())
 }
 
 // arithExpr is + - * / % on numbers, dates and times.
@@ -1309,12 +1325,10 @@ func (e *arithExpr) compute(lc, rc *Col, n int) (*Col, error) {
 			}
 		}
 		return out, nil
-	case e.t.Kind == KDecimal && e.op != '%' && storage(e.t) == stHuge && exactInts(lc) && exactInts(rc):
-		h, err := hugeArith(e.op, lc, rc, scaleOf(lt), scaleOf(rt), e.t, out.Null)
-		if err != nil {
+	case e.t.Kind == KDecimal && (e.op != '%' || e.t.Huge) && storage(e.t) == stHuge && exactInts(lc) && exactInts(rc):
+		if err := hugeArith(e.op, lc, rc, scaleOf(lt), scaleOf(rt), out); err != nil {
 			return nil, err
 		}
-		out.H = h
 		return out, nil
 	case e.t.Kind == KDecimal:
 		bld := newBuilder(e.t, n)
@@ -1461,9 +1475,11 @@ func (e *arithExpr) checkWidth(out *Col, x, y []int64, bits int) error {
 
 // overflowError is DuckDB's error for an integer result outside its type.
 func (e *arithExpr) overflowError(bits int, a, b int64) error {
-	what := map[byte]string{'+': "addition", '-': "subtraction", '*': "multiplication", '/': "division", 'd': "division", '%': "modulo"}[e.op]
-	return errorf("Overflow in %s of INT%d (%d %s %d)!", what, bits, a, opSymbol(e.op), b)
+	return errorf("Overflow in %s of INT%d (%d %s %d)!", opName[e.op], bits, a, opSymbol(e.op), b)
 }
+
+// opName names an arithmetic operator in DuckDB's overflow errors.
+var opName = map[byte]string{'+': "addition", '-': "subtraction", '*': "multiplication", '/': "division", 'd': "division", '%': "modulo"}
 
 func opSymbol(op byte) string {
 	if op == 'd' {

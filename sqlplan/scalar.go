@@ -401,6 +401,12 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 		return v, nil
 	}
 	bad := func() error {
+		switch {
+		case to.Huge && from.op() == KString:
+			return fmt.Errorf("Could not convert string %s to INT128", quoteText(formatScalar(from, v))) // DuckDB's words
+		case from.Huge && to.isNumeric():
+			return fmt.Errorf("HUGEINT %s is out of range for %s", formatScalar(from, v), to.SQLName())
+		}
 		return fmt.Errorf("cannot cast %s %s to %s", from.SQLName(), quoteText(formatScalar(from, v)), to.SQLName())
 	}
 	switch to.op() {
@@ -714,10 +720,13 @@ func ratDecimal(r *big.Rat, scale int) value.Decimal {
 
 // fitDecimal rescales d to t and checks its precision.
 func fitDecimal(d value.Decimal, t Type) (any, error) {
+	in := d
 	d = ratDecimal(decRat(d), t.Scale)
-	limit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(t.Prec)), nil)
-	if d.Unscaled.CmpAbs(limit) >= 0 {
-		return nil, fmt.Errorf("%s does not fit %s", d, t.SQLName())
+	if !t.fitsBig(d.Unscaled) {
+		if t.Huge {
+			return nil, fmt.Errorf("%s is out of range for HUGEINT", d)
+		}
+		return nil, fmt.Errorf("Could not cast value %s to %s", in, t.SQLName()) // DuckDB's words
 	}
 	if t.Prec <= 18 {
 		return d.Unscaled.Int64(), nil

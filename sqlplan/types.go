@@ -2,12 +2,14 @@ package sqlplan
 
 import (
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/sqlplan/num"
 )
 
 // Kind is the SQL type family of a value. Each kind has one in-memory
@@ -270,6 +272,7 @@ func typeOfField(f *schema.Field) Type {
 				t.Kind, t.JSON = KString, true
 			case lt.Decimal != nil:
 				t.Kind, t.Prec, t.Scale = KDecimal, int(lt.Decimal.Precision), int(lt.Decimal.Scale)
+				t.Huge = n.SQLType == "HUGEINT" && t.Prec == 38 && t.Scale == 0
 			case lt.UUID != nil:
 				t.Kind = KUUID
 			case lt.Float16 != nil:
@@ -416,6 +419,23 @@ var tBit = Type{Kind: KString, Bit: true}
 
 // tHuge is HUGEINT (see Type.Huge).
 var tHuge = Type{Kind: KDecimal, Prec: 38, Huge: true}
+
+// fits reports whether the unscaled v is a value of the DECIMAL t: at
+// most t.Prec digits, or any 128-bit integer for a HUGEINT (whose range
+// is that of num.Int128, the arithmetic reporting what leaves it).
+func (t Type) fits(v num.Int128) bool { return t.Huge || v.FitsDigits(t.Prec) }
+
+// fitsBig is fits for a value as a big integer.
+func (t Type) fitsBig(v *big.Int) bool {
+	if t.Huge {
+		_, ok := num.FromBig(v)
+		return ok
+	}
+	return v.CmpAbs(pow10Big(t.Prec)) < 0
+}
+
+// pow10Big is 10^k as a big integer.
+func pow10Big(k int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(k)), nil) }
 
 const castCodeBase = 900000
 

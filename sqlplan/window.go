@@ -248,7 +248,7 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 			return nil, err
 		}
 		switch {
-		case at.op() == KInt:
+		case at.op() == KInt || at.Huge:
 			spec.t = tHuge // as the aggregate and DuckDB
 		case at.Kind == KDecimal:
 			// Exact, as the aggregate and DuckDB: DECIMAL(38, s).

@@ -2148,6 +2148,10 @@ func toVector(c *Col, f *schema.Field) (*vector.Vector, error) {
 				switch t.Kind {
 				case KDecimal:
 					d := c.decimal(i)
+					if lt := node.Logical; lt != nil && lt.Decimal != nil && d.Unscaled.CmpAbs(pow10Big(int(lt.Decimal.Precision))) >= 0 {
+						// A HUGEINT past 38 digits: no Parquet DECIMAL holds it.
+						return nil, fmt.Errorf("%s does not fit the file's DECIMAL(%d,%d)", d, lt.Decimal.Precision, lt.Decimal.Scale)
+					}
 					w := width
 					if node.Physical == format.ByteArray {
 						w = (d.Unscaled.BitLen()+8)/8 + 1
@@ -2443,13 +2447,13 @@ func (s *Stmt) createColumnsTypes(ctx context.Context, p *planner) (fields []wri
 
 // columnTypesKV is the value of the schema.ColumnTypesKey entry for
 // columns of these names and types: the TIMESTAMP_S (a TIMESTAMP(MICROS)
-// in the file, as DuckDB writes it), TIMESTAMP_MS and BIT (a UTF8 string)
-// columns, so that the table reads back with its declared types; "" when
+// in the file, as DuckDB writes it), TIMESTAMP_MS, BIT (a UTF8 string)
+// and HUGEINT (a DECIMAL(38,0)) columns, so that the table reads back with its declared types; "" when
 // there are none.
 func columnTypesKV(names []string, types []Type) string {
 	var b strings.Builder
 	for i, t := range types {
-		if !(t.Kind == KTimestamp && t.Coarse != 0 && !t.TZ && !t.Nanos || t.Kind == KString && t.Bit) || strings.ContainsAny(names[i], "=\n") {
+		if !(t.Kind == KTimestamp && t.Coarse != 0 && !t.TZ && !t.Nanos || t.Kind == KString && t.Bit || t.Huge) || strings.ContainsAny(names[i], "=\n") {
 			continue
 		}
 		if b.Len() > 0 {

@@ -380,3 +380,50 @@ func (a Int128) AppendDecimal(dst []byte, scale int) []byte {
 	dst = append(dst, '.')
 	return append(dst, ds[len(ds)-scale:]...)
 }
+
+// QuoRem returns a/b truncated toward zero and the remainder (with a's
+// sign), as integer division and modulo do; ok is false when b is zero or
+// the quotient overflows (the minimum value divided by -1).
+func (a Int128) QuoRem(b Int128) (q, r Int128, ok bool) {
+	if b.Sign() == 0 {
+		return Int128{}, Int128{}, false
+	}
+	ah, al := a.abs()
+	bh, bl := b.abs()
+	qh, ql, rh, rl := quoRemU128(ah, al, bh, bl)
+	q, ok = fromAbs((a.Hi < 0) != (b.Hi < 0), qh, ql)
+	r, _ = fromAbs(a.Hi < 0, rh, rl) // |r| < |b|: always fits
+	return q, r, ok
+}
+
+// quoRemU128 divides the unsigned 128-bit (nh, nl) by (dh, dl) != 0.
+func quoRemU128(nh, nl, dh, dl uint64) (qh, ql, rh, rl uint64) {
+	if dh == 0 {
+		var r uint64
+		qh, ql, r = quoRem64(nh, nl, dl)
+		return qh, ql, 0, r
+	}
+	// The divisor is at least 2^64, so the quotient fits 64 bits. Estimate
+	// it from the divisor's top 64 bits (normalised) and the dividend
+	// halved (so that the 128/64 division cannot overflow); the estimate
+	// is the quotient or one more, which one subtraction settles.
+	s := uint(bits.LeadingZeros64(dh))
+	top := dh<<s | dl>>(64-s) // Go: a shift by 64 gives 0, for s == 0
+	est, _ := bits.Div64(nh>>1, nh<<63|nl>>1, top)
+	est >>= 63 - s
+	if est != 0 {
+		est--
+	}
+	// r = n - est·d, then one correction step.
+	ph, pl := bits.Mul64(est, dl)
+	ph += est * dh
+	var borrow uint64
+	rl, borrow = bits.Sub64(nl, pl, 0)
+	rh, _ = bits.Sub64(nh, ph, borrow)
+	if rh > dh || rh == dh && rl >= dl {
+		rl, borrow = bits.Sub64(rl, dl, 0)
+		rh, _ = bits.Sub64(rh, dh, borrow)
+		est++
+	}
+	return 0, est, rh, rl
+}

@@ -77,6 +77,16 @@ func TestArithmeticAgainstBig(t *testing.T) {
 			if c := a.Cmp(b); c != ab.Cmp(bb) {
 				t.Fatalf("Cmp(%v, %v) = %d", ab, bb, c)
 			}
+			if bb.Sign() != 0 {
+				wq, wr := new(big.Int).QuoRem(ab, bb, new(big.Int))
+				q, r, ok := a.QuoRem(b)
+				check("/", q, ok, wq)
+				if ok && r.Big().Cmp(wr) != 0 {
+					t.Fatalf("%v %% %v = %v, want %v", ab, bb, r.Big(), wr)
+				}
+			} else if _, _, ok := a.QuoRem(b); ok {
+				t.Fatalf("%v / 0: ok", ab)
+			}
 		}
 	}
 }
