@@ -933,7 +933,7 @@ func castColTry(c *Col, to Type, try bool) (*Col, error) {
 		}
 		return nil, err
 	}
-	if from.Bit != to.Bit && from.Kind != KNull {
+	if from.Bit != to.Bit && from.Kind != KNull && !bitIntCast(from, to) { // those cast row by row, below
 		if err := bitCastError(from, to); err != nil {
 			return nil, err
 		}

@@ -1196,11 +1196,9 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		e.Err = ErrUnsupported
 		return nil, e
 	}
-	if len(args) == 1 && args[0].typ().Bit {
-		switch name {
-		case "bit_count", "bit_length", "octet_length":
-			// Of a BIT: its 1s, its bits, its bytes.
-			f = funcs[name+"$bit"]
+	if len(args) >= 1 && args[0].typ().Bit {
+		if g := funcs[name+"$bit"]; g != nil {
+			f = g // the BIT meaning of an integer operator (funcs_bit.go)
 		}
 	}
 	display := name

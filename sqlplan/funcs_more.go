@@ -1,7 +1,6 @@
 package sqlplan
 
 import (
-	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
@@ -76,16 +75,6 @@ func init() {
 		}), false, false},
 		"bit_count": {1, 1, sig(tInt, tInt), func(a []*Col, i int) (any, error) {
 			return int64(bits.OnesCount64(uint64(a[0].I[i]))), nil
-		}, false, false},
-		// bit_count, bit_length and octet_length of a BIT (bindFunc).
-		"bit_count$bit": {1, 1, sig(tInt, tBit), func(a []*Col, i int) (any, error) {
-			return int64(bytes.Count(a[0].str(i), []byte{'1'})), nil
-		}, false, false},
-		"bit_length$bit": {1, 1, sig(tInt, tBit), func(a []*Col, i int) (any, error) {
-			return int64(len(a[0].str(i))), nil
-		}, false, false},
-		"octet_length$bit": {1, 1, sig(tInt, tBit), func(a []*Col, i int) (any, error) {
-			return int64((len(a[0].str(i)) + 7) / 8), nil
 		}, false, false},
 		"xor":         {2, 2, sig(tInt, tInt), func(a []*Col, i int) (any, error) { return a[0].I[i] ^ a[1].I[i], nil }, false, false},
 		"bit_and_op":  {2, 2, sig(tInt, tInt), func(a []*Col, i int) (any, error) { return a[0].I[i] & a[1].I[i], nil }, false, false},

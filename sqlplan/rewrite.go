@@ -913,6 +913,22 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 	return r.source(), nil
 }
 
+// operatorWordCall reports out[w], a word that is an operator and a
+// function both (xor, mod), as a call: no operand ends before it (a xor
+// (b) is the operator, SELECT xor(a, b) the call).
+func operatorWordCall(out []otok, w int) bool {
+	switch strings.ToLower(out[w].text) {
+	case "xor", "mod":
+	default:
+		return false
+	}
+	if w == 0 {
+		return true
+	}
+	prev := out[w-1].text
+	return prev == "(" || prev == "," || isOperatorWord(prev) && !strings.EqualFold(prev, "not")
+}
+
 // operandStart finds where the operand before a :: begins in out: a
 // parenthesized group with an optional function name before it, or one
 // (possibly dotted) name or literal.
@@ -934,7 +950,7 @@ func operandStart(out []otok) int {
 				break
 			}
 		}
-		if i > 0 && isWord(out[i-1].text) && !isOperatorWord(out[i-1].text) {
+		if i > 0 && isWord(out[i-1].text) && (!isOperatorWord(out[i-1].text) || operatorWordCall(out, i-1)) {
 			i-- // a function call, not SELECT (x) or AND (x)
 		}
 		return i

@@ -366,6 +366,9 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 		if err := bitCastError(from, to); err != nil {
 			return nil, err
 		}
+		if bitIntCast(from, to) {
+			return castIntBits(v, from, to, try)
+		}
 		if to.Bit {
 			s, _ := v.(string)
 			if err := checkBits([]byte(s)); err != nil {

@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"strconv"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/sqlplan/num"
 )
 
@@ -502,8 +504,9 @@ func coarseCastError(from, to Type) error {
 }
 
 // bitCastError checks a cast to or from BIT: from VARCHAR (each value
-// only 0s and 1s, and not empty, checked by checkBits) and to VARCHAR
-// and BLOB; nil when neither side is a BIT.
+// only 0s and 1s, and not empty, checked by checkBits), to VARCHAR, and
+// between BIT and the integer types (see castIntBits); nil when neither
+// side is a BIT.
 func bitCastError(from, to Type) error {
 	switch {
 	case from.Bit == to.Bit || from.Kind == KNull:
@@ -512,8 +515,111 @@ func bitCastError(from, to Type) error {
 		return nil
 	case from.Bit && (to.Kind == KString && !to.JSON):
 		return nil
+	case bitIntCast(from, to):
+		return nil
 	}
 	return unsupported("cast from " + from.SQLName() + " to " + to.SQLName())
+}
+
+// bitIntCast reports a cast between BIT and a number type: an integer,
+// a BOOLEAN or a float (see castIntBits).
+func bitIntCast(from, to Type) bool {
+	return to.Bit && bitWidth(from) > 0 || from.Bit && bitWidth(to) > 0
+}
+
+// bitWidth is the number of bits of a type in a cast to or from BIT (0
+// for a type that has none): an integer's or a float's width, 8 for a
+// BOOLEAN, as DuckDB's.
+func bitWidth(t Type) int {
+	switch {
+	case t.Huge:
+		return 128
+	case t.Kind == KInt || t.Kind == KUint:
+		if t.Bits == 0 {
+			return 64
+		}
+		return t.Bits
+	case t.Kind == KBool:
+		return 8
+	case t.Kind == KFloat:
+		if t.Float32 {
+			return 32
+		}
+		return 64
+	}
+	return 0
+}
+
+// castIntBits casts between BIT and a number type as DuckDB does: a
+// number becomes the bits of its type's width (two's complement, or
+// IEEE 754 for a float), first bit first; a BIT of at most the target's
+// width is the number whose low bits it is, its first bit the sign when
+// it fills a signed integer type.
+func castIntBits(v any, from, to Type, try bool) (any, error) {
+	if to.Bit {
+		x, err := numberBits(v, from, try)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]byte, bitWidth(from))
+		for j := range out {
+			out[j] = '0' + x.Bit(len(out)-1-j)
+		}
+		return string(out), nil
+	}
+	s, _ := v.(string)
+	w := bitWidth(to)
+	if len(s) > w {
+		name := "INT"
+		switch to.Kind {
+		case KUint:
+			name = "UINT"
+		case KBool:
+			name = "BOOL"
+		case KFloat:
+			name = "FLOAT"
+		}
+		return nil, fmt.Errorf("Bitstring doesn't fit inside of %s%d", name, w) // DuckDB's words
+	}
+	var x num.Int128
+	for j := 0; j < len(s); j++ {
+		x = x.Shl1(s[j] - '0')
+	}
+	switch {
+	case to.Kind == KBool:
+		return x.Sign() != 0, nil
+	case to.Kind == KFloat && to.Float32:
+		return float64(math.Float32frombits(uint32(x.Lo))), nil
+	case to.Kind == KFloat:
+		return math.Float64frombits(x.Lo), nil
+	case len(s) == w && w < 128 && to.Kind != KUint && s[0] == '1':
+		// The sign bit: as a two's complement integer of w bits.
+		x = num.FromInt64(int64(x.Lo<<(64-w)) >> (64 - w))
+	}
+	return castScalarTry(value.Decimal{Unscaled: x.Big()}, tHuge, to, try)
+}
+
+// numberBits is the two's complement (or IEEE 754) bits of a number
+// scalar of type t.
+func numberBits(v any, t Type, try bool) (num.Int128, error) {
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return num.FromInt64(1), nil
+		}
+		return num.Int128{}, nil
+	case float64:
+		if t.Float32 {
+			return num.FromUint64(uint64(math.Float32bits(float32(x)))), nil
+		}
+		return num.FromUint64(math.Float64bits(x)), nil
+	}
+	h, err := castScalarTry(v, t, tHuge, try)
+	if err != nil {
+		return num.Int128{}, err
+	}
+	x, _ := num.FromBig(h.(value.Decimal).Unscaled)
+	return x, nil
 }
 
 // checkBits reports a text that is not a BIT, as DuckDB's cast does.

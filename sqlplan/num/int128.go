@@ -427,3 +427,17 @@ func quoRemU128(nh, nl, dh, dl uint64) (qh, ql, rh, rl uint64) {
 	}
 	return 0, est, rh, rl
 }
+
+// Bit is bit k (0 the lowest, up to 127) of a's two's complement form.
+func (a Int128) Bit(k int) byte {
+	if k < 64 {
+		return byte(a.Lo >> k & 1)
+	}
+	return byte(uint64(a.Hi) >> (k - 64) & 1)
+}
+
+// Shl1 returns a shifted left by one bit with b (0 or 1) as the new
+// lowest bit, wrapping: it builds a value from its bits, first bit first.
+func (a Int128) Shl1(b byte) Int128 {
+	return Int128{Hi: a.Hi<<1 | int64(a.Lo>>63), Lo: a.Lo<<1 | uint64(b&1)}
+}

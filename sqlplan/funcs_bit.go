@@ -1,0 +1,135 @@
+package sqlplan
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// DuckDB's BIT (BITSTRING) functions and operators. A BIT value is the
+// text of its bits, one '0' or '1' byte each (see Type.Bit). bindFunc
+// takes NAME$bit for NAME when the first argument is a BIT, so that the
+// integer operators (& | xor ~ << >>) and bit_count, bit_length and
+// octet_length have their BIT meaning there.
+
+func init() { addFuncs(bitFuncs) }
+
+// tInteger is INTEGER, what get_bit and bit_position return.
+var tInteger = Type{Kind: KInt, Bits: 32}
+
+var bitFuncs = map[string]*fn{
+	"bit_count$bit": {1, 1, sig(tInt, tBit), func(a []*Col, i int) (any, error) {
+		return int64(bytes.Count(a[0].str(i), []byte{'1'})), nil
+	}, false, false},
+	"bit_length$bit": {1, 1, sig(tInt, tBit), func(a []*Col, i int) (any, error) {
+		return int64(len(a[0].str(i))), nil
+	}, false, false},
+	"octet_length$bit": {1, 1, sig(tInt, tBit), func(a []*Col, i int) (any, error) {
+		return int64((len(a[0].str(i)) + 7) / 8), nil
+	}, false, false},
+	"bit_and_op$bit": {2, 2, sig(tBit, tBit), bitwiseFn("AND", func(x, y byte) byte { return x & y }), false, false},
+	"bit_or_op$bit":  {2, 2, sig(tBit, tBit), bitwiseFn("OR", func(x, y byte) byte { return x | y }), false, false},
+	"xor$bit":        {2, 2, sig(tBit, tBit), bitwiseFn("XOR", func(x, y byte) byte { return x ^ y }), false, false},
+	"bit_not$bit": {1, 1, sig(tBit, tBit), func(a []*Col, i int) (any, error) {
+		s := a[0].str(i)
+		out := make([]byte, len(s))
+		for j, c := range s {
+			out[j] = c ^ 1 // '0' <-> '1'
+		}
+		return string(out), nil
+	}, false, false},
+	"shift_left$bit":  {2, 2, sig(tBit, tBit, tInt), bitShiftFn(true), false, false},
+	"shift_right$bit": {2, 2, sig(tBit, tBit, tInt), bitShiftFn(false), false, false},
+	"get_bit": {2, 2, sig(tInteger, tBit, tInt), func(a []*Col, i int) (any, error) {
+		s := a[0].str(i)
+		k, err := bitIndex(s, a[1].I[i])
+		if err != nil {
+			return nil, err
+		}
+		return int64(s[k] - '0'), nil
+	}, false, false},
+	"set_bit": {3, 3, sig(tBit, tBit, tInt, tInt), func(a []*Col, i int) (any, error) {
+		s := a[0].str(i)
+		k, err := bitIndex(s, a[1].I[i])
+		if err != nil {
+			return nil, err
+		}
+		v := a[2].I[i]
+		if v != 0 && v != 1 {
+			return nil, fmt.Errorf("The new bit must be 1 or 0") // DuckDB's words
+		}
+		out := []byte(string(s))
+		out[k] = '0' + byte(v)
+		return string(out), nil
+	}, false, false},
+	// bitstring(text, n): the bits of text, with 0s before it to n bits.
+	"bitstring": {2, 2, sig(tBit, tString, tInt), func(a []*Col, i int) (any, error) {
+		s, n := a[0].str(i), a[1].I[i]
+		if err := checkBits(s); err != nil {
+			return nil, err
+		}
+		if n < int64(len(s)) {
+			return nil, fmt.Errorf("Length must be equal or larger than input string")
+		}
+		if n > maxBitLength {
+			return nil, fmt.Errorf("bitstring length %d is over the limit of %d", n, maxBitLength)
+		}
+		out := bytes.Repeat([]byte{'0'}, int(n))
+		copy(out[int(n)-len(s):], s)
+		return string(out), nil
+	}, false, false},
+	// bit_position(sub, bits): where sub first starts in bits, from 1; 0
+	// when it does not.
+	"bit_position": {2, 2, sig(tInteger, tBit), func(a []*Col, i int) (any, error) {
+		return int64(bytes.Index(a[1].str(i), a[0].str(i)) + 1), nil
+	}, false, false},
+}
+
+// maxBitLength bounds the BIT that bitstring makes, so that a length
+// from the query allocates no more than this.
+const maxBitLength = 1 << 30
+
+// bitwiseFn is a BIT operator that combines the bits of two BITs of one
+// length (DuckDB refuses other lengths, naming the operator).
+func bitwiseFn(name string, op func(x, y byte) byte) func(a []*Col, i int) (any, error) {
+	return func(a []*Col, i int) (any, error) {
+		x, y := a[0].str(i), a[1].str(i)
+		if len(x) != len(y) {
+			return nil, fmt.Errorf("Cannot %s bit strings of different sizes", name)
+		}
+		out := make([]byte, len(x))
+		for j := range out {
+			out[j] = '0' + op(x[j]-'0', y[j]-'0')
+		}
+		return string(out), nil
+	}
+}
+
+// bitShiftFn is << or >> on a BIT: its bits move n places within its
+// length, 0s coming in. As DuckDB's, a negative left shift is an error
+// and a negative right shift clears every bit.
+func bitShiftFn(left bool) func(a []*Col, i int) (any, error) {
+	return func(a []*Col, i int) (any, error) {
+		s, n := a[0].str(i), a[1].I[i]
+		if left && n < 0 {
+			return nil, fmt.Errorf("Cannot left-shift by negative number %d", n)
+		}
+		out := bytes.Repeat([]byte{'0'}, len(s))
+		if n >= 0 && n < int64(len(s)) {
+			if left {
+				copy(out, s[n:])
+			} else {
+				copy(out[n:], s)
+			}
+		}
+		return string(out), nil
+	}
+}
+
+// bitIndex checks k as the index of a bit of s (from 0), as DuckDB's
+// get_bit and set_bit.
+func bitIndex(s []byte, k int64) (int, error) {
+	if k < 0 || k >= int64(len(s)) {
+		return 0, fmt.Errorf("bit index %d out of valid range (0..%d)", k, len(s)-1)
+	}
+	return int(k), nil
+}
