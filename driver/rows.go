@@ -160,7 +160,7 @@ func (r *Rows) ColumnTypeScanType(index int) reflect.Type {
 		return tString
 	case sqlplan.KBytes:
 		return tBytes
-	case sqlplan.KDate, sqlplan.KTime, sqlplan.KTimestamp:
+	case sqlplan.KDate, sqlplan.KTime, sqlplan.KTimeTZ, sqlplan.KTimestamp:
 		return tTime
 	case sqlplan.KNested:
 		if f := t.ParquetField(); f != nil {
@@ -177,6 +177,9 @@ func (r *Rows) ColumnTypeScanType(index int) reflect.Type {
 
 // ColumnTypeDatabaseTypeName is the SQL type name (DESCRIBE's).
 func (r *Rows) ColumnTypeDatabaseTypeName(index int) string {
+	if t := r.cols[index].Type; t.Kind == sqlplan.KTimeTZ {
+		return "TIMETZ" // duckdb-go's name; typeof's is TIME WITH TIME ZONE
+	}
 	return r.cols[index].Type.SQLName()
 }
 

@@ -91,7 +91,7 @@ const (
 
 func storage(t Type) storageKind {
 	switch t.Kind {
-	case KInt, KUint, KDate, KTime, KTimestamp:
+	case KInt, KUint, KDate, KTime, KTimeTZ, KTimestamp:
 		return stInt
 	case KDecimal:
 		switch {
@@ -307,6 +307,11 @@ func fromVector(t Type, v *vector.Vector, n int) *Col {
 			c.I = scaleUnits(v.Int64s[:n], schema.UnitNanos(lt.Timestamp.Unit), t.Nanos)
 		case KTime:
 			c.I = scaleUnits(v.Int64s[:n], schema.UnitNanos(lt.Time.Unit), t.Nanos)
+		case KTimeTZ:
+			c.I = scaleUnits(v.Int64s[:n], schema.UnitNanos(lt.Time.Unit), false)
+			for i, us := range c.I {
+				c.I[i] = timetzKey(us, 0)
+			}
 		default:
 			c.I = v.Int64s[:n]
 		}

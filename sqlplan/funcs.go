@@ -843,7 +843,7 @@ func extreme(a []*Col, i int, sign int) any {
 func timeFn(rt Type, f func(time.Time) (any, error)) *fn {
 	return &fn{1, 1, func(p *planner, in []expr) ([]expr, Type, error) {
 		if t := in[0].typ(); t.Kind != KDate && t.Kind != KTime {
-			c, err := p.cast(in[0], tTS)
+			c, err := p.cast(in[0], partsType(t))
 			if err != nil {
 				return nil, Type{}, err
 			}
@@ -853,6 +853,16 @@ func timeFn(rt Type, f func(time.Time) (any, error)) *fn {
 	}, func(a []*Col, i int) (any, error) {
 		return f(timeOf(a[0], i))
 	}, false, false}
+}
+
+// partsType is the type the date and time parts of a value of type t
+// are taken from: a TIMETZ's local time of day (as DuckDB's), the
+// TIMESTAMP of anything else.
+func partsType(t Type) Type {
+	if t.Kind == KTimeTZ {
+		return Type{Kind: KTime}
+	}
+	return tTS
 }
 
 func datePartFn(part string) *fn {
@@ -886,7 +896,7 @@ func bindDatePart(p *planner, in []expr) ([]expr, Type, error) {
 	}
 	b := in[1]
 	if t := b.typ(); t.Kind != KDate && t.Kind != KTime {
-		if b, err = p.cast(b, tTS); err != nil {
+		if b, err = p.cast(b, partsType(t)); err != nil {
 			return nil, Type{}, err
 		}
 	}

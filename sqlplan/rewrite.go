@@ -558,7 +558,7 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				// X'00ff' hex (and B'0101' bit) literals.
 				r.emit(t.text+next.text, t)
 				i++
-			case (low == "date" || low == "timestamp" || low == "time" || low == "timestamptz" || low == "datetime" || low == "timestamp_ns" || low == "time_ns" || low == "timestamp_ms" || low == "timestamp_s") && next.kind == tkString:
+			case (low == "date" || low == "timestamp" || low == "time" || low == "timestamptz" || low == "datetime" || low == "timestamp_ns" || low == "time_ns" || low == "timestamp_ms" || low == "timestamp_s" || low == "timetz") && next.kind == tkString:
 				typ, _ := parseTypeName(low, nil)
 				r.emit("cast", t)
 				r.emit("(", t)

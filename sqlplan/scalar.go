@@ -278,6 +278,8 @@ func toGo(t Type, v any) any {
 		return daysToTime(v.(int64))
 	case KTime:
 		return timeValue(t, v.(int64))
+	case KTimeTZ:
+		return timetzValue(v.(int64))
 	case KTimestamp:
 		return stampToTime(t, v.(int64))
 	case KDecimal:
@@ -297,6 +299,10 @@ func formatScalar(t Type, v any) string {
 	case KDate, KTime, KTimestamp:
 		if x, ok := v.(int64); ok {
 			return formatTemporal(t, x)
+		}
+	case KTimeTZ:
+		if x, ok := v.(int64); ok {
+			return string(appendTimeTZ(nil, x))
 		}
 	}
 	switch x := toGo(t, v).(type) {
@@ -393,6 +399,9 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 		// To anything but text, a TIMESTAMP_NS/TIME_NS is first its
 		// microseconds (truncated, as DuckDB's casts).
 		v, from.Nanos = v.(int64)/1000, false
+	}
+	if r, ok, err := castTimeTZ(v, from, to); ok {
+		return r, err
 	}
 	if from.Kind == to.Kind && from.Kind != KDecimal {
 		if to.Kind == KInt && to.Bits != 0 && to.Bits < 64 {

@@ -33,9 +33,10 @@ const (
 	KUUID                  // Col.Data/Off holding the 36-character text form
 	KInterval              // Col.A of interval: months, days, microseconds (see interval)
 	KNested                // Col.A: []any, map[string]any, map[any]any (lists, structs, maps)
+	KTimeTZ                // Col.I a key of the time of day and its UTC offset (see timetzKey)
 )
 
-var kindNames = [...]string{"NULL", "BOOLEAN", "BIGINT", "UBIGINT", "DOUBLE", "DECIMAL", "VARCHAR", "BLOB", "DATE", "TIME", "TIMESTAMP", "UUID", "INTERVAL", "NESTED"}
+var kindNames = [...]string{"NULL", "BOOLEAN", "BIGINT", "UBIGINT", "DOUBLE", "DECIMAL", "VARCHAR", "BLOB", "DATE", "TIME", "TIMESTAMP", "UUID", "INTERVAL", "NESTED", "TIME WITH TIME ZONE"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -102,7 +103,7 @@ func (t Type) isNumeric() bool {
 }
 func (t Type) isIntLike() bool {
 	switch t.Kind {
-	case KInt, KUint, KDate, KTime, KTimestamp, KBool:
+	case KInt, KUint, KDate, KTime, KTimeTZ, KTimestamp, KBool:
 		return true
 	case KDecimal:
 		return t.Prec <= 18
@@ -241,6 +242,10 @@ func typeOfField(f *schema.Field) Type {
 				}
 			case lt.Date != nil:
 				t.Kind, t.Bits = KDate, 0
+			case lt.Time != nil && lt.Time.IsAdjustedToUTC:
+				// TIME WITH TIME ZONE, as DuckDB writes and reads it: the
+				// UTC time of day, read back with the offset +00.
+				t.Kind, t.Bits = KTimeTZ, 0
 			case lt.Time != nil:
 				t.Kind, t.Bits, t.Nanos = KTime, 0, lt.Time.Unit.Nanos != nil
 			case lt.Timestamp != nil:
@@ -390,6 +395,8 @@ func parseTypeName(name string, params []int) (Type, error) {
 		return Type{Kind: KTimestamp, Nanos: true}, nil
 	case "TIME_NS":
 		return Type{Kind: KTime, Nanos: true}, nil
+	case "TIMETZ", "TIME WITH TIME ZONE":
+		return tTimeTZ, nil
 	case "TIMESTAMP_MS":
 		return Type{Kind: KTimestamp, Coarse: 1000}, nil
 	case "TIMESTAMP_S":
@@ -414,7 +421,7 @@ func parseTypeName(name string, params []int) (Type, error) {
 // them to the parser as CHAR(castCodeBase+i).
 var castTypes = []string{"BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER",
 	"UBIGINT", "FLOAT", "DOUBLE", "VARCHAR", "BLOB", "DATE", "TIME", "TIMESTAMP", "TIMESTAMPTZ", "UUID", "JSON", "INTERVAL",
-	"TIMESTAMP_NS", "TIME_NS", "HUGEINT", "TIMESTAMP_MS", "TIMESTAMP_S", "BIT"}
+	"TIMESTAMP_NS", "TIME_NS", "HUGEINT", "TIMESTAMP_MS", "TIMESTAMP_S", "BIT", "TIME WITH TIME ZONE"}
 
 // tBit is BIT (see Type.Bit).
 var tBit = Type{Kind: KString, Bit: true}

@@ -600,6 +600,8 @@ func fieldOf(name string, t Type, notNull bool) (writer.Field, error) {
 		f = writer.Date(name)
 	case KTime:
 		f = writer.Time(name, timeUnitOf(t), false) // TIME, not TIMETZ
+	case KTimeTZ:
+		f = writer.Time(name, writer.Micros, true) // the UTC time, as DuckDB
 	case KTimestamp:
 		f = writer.Timestamp(name, timeUnitOf(t), t.TZ)
 	case KUUID:
@@ -2102,6 +2104,11 @@ func toVector(c *Col, f *schema.Field) (*vector.Vector, error) {
 		v.Kind = vector.Int64
 		v.Int64s = make([]int64, n)
 		copy(v.Int64s, c.I)
+		if c.T.Kind == KTimeTZ {
+			for i, k := range v.Int64s {
+				v.Int64s[i] = timetzUTC(k)
+			}
+		}
 		if lt := node.Logical; lt != nil && (lt.Timestamp != nil || lt.Time != nil) && (c.T.Kind == KTimestamp || c.T.Kind == KTime) {
 			unit := format.TimeUnit{}
 			if lt.Timestamp != nil {

@@ -104,6 +104,8 @@ func TestText(t *testing.T) {
 		{1.0, "", "1.0"}, {0.1, "", "0.1"}, {1e20, "", "1e+20"}, {float32(2.5), "", "2.5"}, {math.Inf(-1), "", "-Infinity"},
 		{[]byte("ok"), "", "ok"}, {[]byte{0, 'a', 0xff}, "", `\x00a\xff`}, {uint64(math.MaxUint64), "", "18446744073709551615"},
 		{time.Date(1, 1, 1, 10, 30, 0, 0, time.UTC), "TIME", "10:30:00"}, {int8(-3), "", "-3"},
+		{time.Date(1, 1, 1, 12, 34, 56, 5e8, time.FixedZone("", 2*3600)), "TIMETZ", "12:34:56.5+02"},
+		{time.Date(1, 1, 1, 0, 0, 0, 0, time.FixedZone("", -(5*3600+30*60))), "TIMETZ", "00:00:00-05:30"},
 	} {
 		if got := Text(c.v, c.typ, false); got != c.want {
 			t.Errorf("Text(%v) = %q, want %q", c.v, got, c.want)

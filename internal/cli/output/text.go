@@ -128,11 +128,17 @@ func Time(t time.Time, typ string, machine bool) string {
 	switch typeKind(typ) {
 	case "DATE":
 		return withEra(t, DateLayout)
-	case "TIME", "TIMETZ", "TIME_NS":
+	case "TIME", "TIME_NS":
 		if t.Equal(clockEnd) {
 			return "24:00:00"
 		}
 		return t.Format(TimeLayout)
+	case "TIMETZ":
+		clock := t.Format(TimeLayout)
+		if t.Day() == 2 {
+			clock = "24:00:00" // the end of the day, as for TIME
+		}
+		return clock + zoneOffset(t)
 	}
 	if typ == "" && t.Year() == 1 && t.YearDay() == 1 {
 		return t.Format(TimeLayout)
@@ -141,6 +147,24 @@ func Time(t time.Time, typ string, machine bool) string {
 		return t.Format(MachineTimestamp)
 	}
 	return withEra(t, TableTimestamp)
+}
+
+// zoneOffset is the UTC offset of t as DuckDB writes a TIMETZ's: ±HH,
+// with :MM and :SS when they are not zero.
+func zoneOffset(t time.Time) string {
+	_, off := t.Zone()
+	sign := "+"
+	if off < 0 {
+		sign, off = "-", -off
+	}
+	s := fmt.Sprintf("%s%02d", sign, off/3600)
+	if off%3600 != 0 {
+		s += fmt.Sprintf(":%02d", off/60%60)
+		if off%60 != 0 {
+			s += fmt.Sprintf(":%02d", off%60)
+		}
+	}
+	return s
 }
 
 // clockEnd is how a TIME of 24:00:00 arrives: midnight after 0001-01-01.

@@ -1,0 +1,121 @@
+package sqlplan
+
+import (
+	"fmt"
+	"time"
+)
+
+// TIMETZ (TIME WITH TIME ZONE): a time of day with a UTC offset, as
+// DuckDB has it. Col.I holds one int64 key per value (timetzKey) that
+// orders values as DuckDB does — by the UTC time, then the larger offset
+// first — and is equal only for equal time and offset, so that the
+// comparisons, sorting, grouping, joins and min/max of integers serve it
+// unchanged. Operators that compute on times see its local time of day
+// (a cast to TIME).
+
+// maxTZOffset is the largest offset in seconds (15:59:59), as DuckDB's.
+const maxTZOffset = 15*3600 + 59*60 + 59
+
+// tTimeTZ is TIMETZ.
+var tTimeTZ = Type{Kind: KTimeTZ}
+
+// timetzKey packs a time of day (microseconds, 0..24h) and an offset
+// (seconds, ±maxTZOffset): the UTC time, made non-negative, above 24 bits
+// that hold maxTZOffset - offset (so that a larger offset orders first).
+func timetzKey(us, off int64) int64 {
+	return (us-off*1e6+maxTZOffset*1e6)<<24 | (maxTZOffset - off)
+}
+
+// timetzParts unpacks a timetzKey.
+func timetzParts(k int64) (us, off int64) {
+	off = maxTZOffset - k&(1<<24-1)
+	return k>>24 - maxTZOffset*1e6 + off*1e6, off
+}
+
+// parseTimeTZText is VARCHAR to TIMETZ: a time of day (up to 24:00:00)
+// and an optional offset ±HH[:MM[:SS]] (none is +00), or a timestamp's
+// UTC time of day with +00.
+func parseTimeTZText(s string) (int64, error) {
+	us, _, i, ok := scanClock(s, 0, false)
+	var off int64
+	if ok {
+		i = skipSpaces(s, i)
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			off, i, ok = scanOffset(s, i)
+		}
+		ok = ok && skipSpaces(s, i) == len(s)
+	} else {
+		// A timestamp: its UTC time of day, +00 (as DuckDB's cast).
+		ts, _, tsOff, f := scanTimestamp(s, false)
+		ts -= tsOff * 1e6
+		us, ok = ts-floorDiv(ts, microsPerDay)*microsPerDay, f == textOK
+	}
+	if !ok || us > microsPerDay || off > maxTZOffset || off < -maxTZOffset {
+		return 0, fmt.Errorf("time field value out of range: \"%s\", expected format is ([YYYY-MM-DD ]HH:MM:SS[.MS])", s)
+	}
+	return timetzKey(us, off), nil
+}
+
+// appendTimeTZ writes a TIMETZ as DuckDB does: the time of day, then the
+// offset as ±HH, with :MM and :SS when they are not zero.
+func appendTimeTZ(b []byte, k int64) []byte {
+	us, off := timetzParts(k)
+	b = appendClock(b, us, false)
+	sign := byte('+')
+	if off < 0 {
+		sign, off = '-', -off
+	}
+	b = appendTwoDigits(append(b, sign), off/3600)
+	if off%3600 != 0 {
+		b = appendTwoDigits(append(b, ':'), off/60%60)
+		if off%60 != 0 {
+			b = appendTwoDigits(append(b, ':'), off%60)
+		}
+	}
+	return b
+}
+
+// timetzValue is a TIMETZ as Go sees it (as duckdb-go gives it): the time
+// of day on 0001-01-01 in a fixed zone of the offset.
+func timetzValue(k int64) time.Time {
+	us, off := timetzParts(k)
+	return time.Date(1, 1, 1, 0, 0, 0, 0, time.FixedZone("", int(off))).Add(time.Duration(us) * time.Microsecond)
+}
+
+// castTimeTZ casts a scalar to or from TIMETZ (ok false when neither side
+// is one): from text, TIME (offset +00) and TIMESTAMP or TIMESTAMPTZ (the
+// UTC time of day, +00); to text and TIME (the local time of day). DuckDB
+// refuses the others (TIME_NS and the timestamps too).
+func castTimeTZ(v any, from, to Type) (r any, ok bool, err error) {
+	switch {
+	case from.Kind != KTimeTZ && to.Kind != KTimeTZ:
+		return nil, false, nil
+	case from.Kind == to.Kind:
+		return v, true, nil
+	case to.Kind == KTimeTZ && from.op() == KString:
+		r, err = parseTimeTZText(v.(string))
+		return r, true, err
+	case to.Kind == KTimeTZ && from.Kind == KTime:
+		us, _ := convertTimeUnit(v.(int64), from, Type{Kind: KTime})
+		return timetzKey(us.(int64), 0), true, nil
+	case to.Kind == KTimeTZ && from.Kind == KTimestamp:
+		day := unitsPerDay(from)
+		x := v.(int64) - floorDiv(v.(int64), day)*day
+		us, _ := convertTimeUnit(x, Type{Kind: KTime, Nanos: from.Nanos}, Type{Kind: KTime})
+		return timetzKey(us.(int64), 0), true, nil
+	case from.Kind == KTimeTZ && to.op() == KString:
+		return string(appendTimeTZ(nil, v.(int64))), true, nil
+	case from.Kind == KTimeTZ && to.Kind == KTime && !to.Nanos:
+		us, _ := timetzParts(v.(int64))
+		return us, true, nil
+	}
+	return nil, true, fmt.Errorf("Unimplemented type for cast (%s -> %s)", from.SQLName(), to.SQLName())
+}
+
+// timetzUTC is the UTC time of day of a TIMETZ key, within one day: what
+// a Parquet TIME(isAdjustedToUTC) column holds, as DuckDB writes it.
+func timetzUTC(k int64) int64 {
+	us, off := timetzParts(k)
+	u := us - off*1e6
+	return u - floorDiv(u, microsPerDay)*microsPerDay
+}
