@@ -807,7 +807,11 @@ func negConst(k *constExpr) (expr, error) {
 	case float64:
 		return &constExpr{t: k.t, v: -v}, nil
 	case value.Decimal:
-		return &constExpr{t: k.t, v: value.Decimal{Unscaled: new(big.Int).Neg(v.Unscaled), Scale: v.Scale}}, nil
+		n := new(big.Int).Neg(v.Unscaled)
+		if k.t.Huge && !k.t.fitsBig(n) {
+			return nil, errorf("Overflow in negation of numeric value!") // DuckDB's words
+		}
+		return &constExpr{t: k.t, v: value.Decimal{Unscaled: n, Scale: v.Scale}}, nil
 	case interval:
 		return &constExpr{t: k.t, v: v.neg()}, nil
 	case uint64:
@@ -1659,9 +1663,9 @@ func shortText(n *named) (string, bool) {
 }
 
 // hugeint reports operands of which one is a HUGEINT and the other a
-// HUGEINT or an integer: DuckDB computes them as HUGEINT.
+// HUGEINT or an integer (UBIGINT too): DuckDB computes them as HUGEINT.
 func hugeint(a, b Type) bool {
-	intLike := func(t Type) bool { return t.Huge || t.op() == KInt }
+	intLike := func(t Type) bool { return t.Huge || t.op() == KInt || t.Kind == KUint }
 	return (a.Huge || b.Huge) && intLike(a) && intLike(b)
 }
 

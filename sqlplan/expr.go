@@ -1113,15 +1113,18 @@ func mulDecimal18(x, y int64) (int64, bool) {
 }
 
 // exactInts reports whether c holds integers or decimals as fixed-width
-// integers (int64 or 128-bit), not coded and not as Go values.
+// integers (int64, uint64 or 128-bit), not coded and not as Go values.
 func exactInts(c *Col) bool {
-	return c.Dict == nil && (c.I != nil || c.H != nil) && c.T.Kind != KUint
+	return c.Dict == nil && (c.I != nil || c.H != nil)
 }
 
 // huge returns row i of an exactInts column as a 128-bit integer.
 func huge(c *Col, i int) num.Int128 {
-	if c.H != nil {
+	switch {
+	case c.H != nil:
 		return c.H[i]
+	case c.T.Kind == KUint:
+		return num.FromUint64(uint64(c.I[i]))
 	}
 	return num.FromInt64(c.I[i])
 }
@@ -1167,9 +1170,9 @@ func hugeArith(op byte, lc, rc *Col, ls, rs int, out *Col) error {
 				continue
 			}
 			q, rem, qok := x.QuoRem(y)
-			r, ok = q, qok
+			r, ok = q, qok // DuckDB refuses the minimum // -1 and % -1 alike
 			if op == '%' {
-				r, ok = rem, true
+				r = rem
 			}
 		}
 		if !ok || !t.fits(r) {
@@ -1183,7 +1186,10 @@ func hugeArith(op byte, lc, rc *Col, ls, rs int, out *Col) error {
 // hugeOverflow is the error for x op y outside the type t: DuckDB's words
 // for a HUGEINT, the decimal's precision otherwise.
 func hugeOverflow(op byte, x, y num.Int128, ls, rs int, t Type) error {
-	if t.Huge {
+	switch {
+	case t.Huge && (op == 'd' || op == '%'):
+		return errorf("Overflow in division of %s / %s", x, y)
+	case t.Huge:
 		return errorf("Overflow in %s of INT128 (%s %s %s)!", opName[op], x, opSymbol(op), y)
 	}
 	return errorf("overflow in %s %c %s: the result does not fit %s",
@@ -1617,6 +1623,15 @@ func (e *negExpr) eval(b *Batch) (*Col, error) {
 		out.F = make([]float64, c.Len)
 		for i, x := range c.F[:c.Len] {
 			out.F[i] = -x
+		}
+	case c.H != nil && c.Dict == nil:
+		out.H = make([]num.Int128, c.Len)
+		for i, x := range c.H[:c.Len] {
+			n, ok := x.Negate()
+			if !ok && !c.isNull(i) {
+				return nil, errorf("Overflow in negation of numeric value!") // DuckDB's words (a HUGEINT's minimum)
+			}
+			out.H[i] = n
 		}
 	default:
 		bld := newBuilder(c.T, c.Len)

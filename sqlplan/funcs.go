@@ -294,10 +294,15 @@ func init() {
 			case a[0].F != nil:
 				return math.Abs(a[0].F[i]), nil
 			case a[0].H != nil:
-				if x := a[0].H[i]; x.Sign() < 0 {
-					return x.Neg(), nil
+				x := a[0].H[i]
+				if x.Sign() >= 0 {
+					return x, nil
 				}
-				return a[0].H[i], nil
+				n, ok := x.Negate()
+				if !ok {
+					return nil, fmt.Errorf("Overflow on abs(%s)", x) // DuckDB's words
+				}
+				return n, nil
 			case a[0].A != nil:
 				d := a[0].A[i].(value.Decimal)
 				return value.Decimal{Unscaled: new(big.Int).Abs(d.Unscaled), Scale: d.Scale}, nil

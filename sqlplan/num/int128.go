@@ -67,6 +67,13 @@ func (a Int128) Neg() Int128 {
 	return Int128{Hi: -a.Hi - int64(br), Lo: lo}
 }
 
+// Negate returns -a; ok is false for the minimum value, whose negation
+// does not fit.
+func (a Int128) Negate() (Int128, bool) {
+	n := a.Neg()
+	return n, a.Sign() >= 0 || n.Sign() > 0
+}
+
 // abs returns |a| as an unsigned 128-bit value (hi, lo).
 func (a Int128) abs() (uint64, uint64) {
 	if a.Hi < 0 {
