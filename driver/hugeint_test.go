@@ -54,3 +54,26 @@ func TestHugeintThroughDatabaseSQL(t *testing.T) {
 		t.Errorf("as an int64: %d, %v", n, err)
 	}
 }
+
+// A UHUGEINT reaches Go as a *big.Int too, up to 2^128-1.
+func TestUhugeintThroughDatabaseSQL(t *testing.T) {
+	db, err := sql.Open("carquet", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var got *big.Int
+	row := db.QueryRow("SELECT 340282366920938463463374607431768211455")
+	if err := row.Scan(&got); err != nil || got.String() != "340282366920938463463374607431768211455" {
+		t.Errorf("got %v, %v", got, err)
+	}
+	rows, err := db.Query("SELECT 1::UHUGEINT")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	types, _ := rows.ColumnTypes()
+	if types[0].DatabaseTypeName() != "UHUGEINT" || types[0].ScanType() != reflect.TypeOf((*big.Int)(nil)) {
+		t.Errorf("%s, scan type %v", types[0].DatabaseTypeName(), types[0].ScanType())
+	}
+}

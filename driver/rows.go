@@ -112,10 +112,11 @@ func converter(t sqlplan.Type) func(c *sqlplan.Col, i int) driver.Value {
 		return func(c *sqlplan.Col, i int) driver.Value { return time.UnixMicro(c.I[i]).UTC() }
 	case sqlplan.KDate:
 		return func(c *sqlplan.Col, i int) driver.Value { return time.Unix(c.I[i]*86400, 0).UTC() }
-	case sqlplan.KDecimal:
-		if t.Huge {
-			// HUGEINT as a *big.Int, as duckdb-go gives it; Scan converts
-			// it to an integer or float type as asked (not to a string).
+	case sqlplan.KDecimal, sqlplan.KUHuge:
+		if t.Huge || t.Kind == sqlplan.KUHuge {
+			// HUGEINT and UHUGEINT as a *big.Int, as duckdb-go gives them;
+			// Scan converts it to an integer or float type as asked (not
+			// to a string).
 			return func(c *sqlplan.Col, i int) driver.Value { return c.BigInt(i) }
 		}
 	}
@@ -156,6 +157,8 @@ func (r *Rows) ColumnTypeScanType(index int) reflect.Type {
 			return tBigInt
 		}
 		return tString
+	case sqlplan.KUHuge:
+		return tBigInt
 	case sqlplan.KString, sqlplan.KUUID, sqlplan.KInterval:
 		return tString
 	case sqlplan.KBytes:

@@ -254,6 +254,9 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 			spec.t = tHuge
 		case at.Huge:
 			spec.t = tHuge // as DuckDB; a sum past 128 bits is an error
+		case at.Kind == KUHuge:
+			spec.arg, err = p.cast(spec.arg, tFloat) // a DOUBLE, as DuckDB
+			spec.t = tFloat
 		case at.Kind == KDecimal:
 			// Exact, as DuckDB: DECIMAL(38, s) whatever the input width.
 			spec.t = Type{Kind: KDecimal, Prec: 38, Scale: at.Scale}

@@ -632,6 +632,9 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		}
 		switch x.Operator {
 		case sqlparser.UMinusStr:
+			if e.typ().Kind == KUHuge {
+				return nil, errorf("cannot negate UHUGEINT")
+			}
 			if k, ok := isConst(e); ok {
 				return negConst(k)
 			}
@@ -823,7 +826,7 @@ func negConst(k *constExpr) (expr, error) {
 }
 
 // bindLiteral types a literal like DuckDB: integers INTEGER or BIGINT
-// (wider ones HUGEINT up to 2^127-1, then DOUBLE), decimals DECIMAL, exponents
+// (wider ones HUGEINT up to 2^127-1, UHUGEINT up to 2^128-1, then DOUBLE), decimals DECIMAL, exponents
 // DOUBLE.
 func (p *planner) bindLiteral(x *sqlparser.SQLVal) (expr, error) {
 	s := string(x.Val)
@@ -839,6 +842,8 @@ func (p *planner) bindLiteral(x *sqlparser.SQLVal) (expr, error) {
 		}
 		if u, ok := new(big.Int).SetString(s, 10); ok && tHuge.fitsBig(u) {
 			return &constExpr{t: tHuge, v: value.Decimal{Unscaled: u}}, nil
+		} else if ok && u.Sign() > 0 && u.Cmp(maxUHuge) <= 0 {
+			return &constExpr{t: tUHuge, v: value.Decimal{Unscaled: u}}, nil
 		}
 		f, _ := strconv.ParseFloat(s, 64)
 		return &constExpr{t: Type{Kind: KFloat}, v: f}, nil
@@ -1224,6 +1229,17 @@ func unifyTypes(a, b Type) (Type, error) {
 		return a, nil
 	case a.isNumeric() && b.isNumeric():
 		switch {
+		case ak == KUHuge || bk == KUHuge:
+			// With unsigned and signed integers (a negative one fails
+			// the cast), a UHUGEINT; with other numbers, a DOUBLE.
+			o := b
+			if bk == KUHuge {
+				o = a
+			}
+			if o.op() == KInt || o.Kind == KUint {
+				return tUHuge, nil
+			}
+			return Type{Kind: KFloat}, nil
 		case ak == KFloat || bk == KFloat:
 			return Type{Kind: KFloat}, nil
 		case ak == KDecimal || bk == KDecimal:
@@ -1505,6 +1521,26 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		t = Type{Kind: KInterval}
 	case lk == KInterval && rk == KInterval && (op == '+' || op == '-'):
 		t = Type{Kind: KInterval}
+	case (lk == KUHuge || rk == KUHuge) && lt.isNumeric() && rt.isNumeric():
+		t = Type{Kind: KFloat}
+		if op != '/' && uhugeOperand(l) && uhugeOperand(r) {
+			t = tUHuge
+			var err error
+			if l, err = p.cast(l, tUHuge); err != nil {
+				return nil, err
+			}
+			if r, err = p.cast(r, tUHuge); err != nil {
+				return nil, err
+			}
+			break
+		}
+		var err error
+		if l, err = p.cast(l, t); err != nil {
+			return nil, err
+		}
+		if r, err = p.cast(r, t); err != nil {
+			return nil, err
+		}
 	case lt.isNumeric() && rt.isNumeric():
 		switch {
 		case op == '/':

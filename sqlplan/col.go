@@ -101,6 +101,8 @@ func storage(t Type) storageKind {
 			return stHuge
 		}
 		return stAny
+	case KUHuge:
+		return stHuge
 	case KFloat:
 		return stFloat
 	case KBool:
@@ -352,6 +354,17 @@ func fromVector(t Type, v *vector.Vector, n int) *Col {
 					}
 				}
 			}
+		case KUHuge:
+			// A DECIMAL(38,0) of this engine's writing (see typeOfField):
+			// values 0 to 10^38-1, as the bits of a UHUGEINT slot. The
+			// bits of what another writer stored there read as they are.
+			c.H = make([]num.Int128, n)
+			for i := 0; i < n; i++ {
+				if !c.isNull(i) {
+					x, _ := num.FromBigEndian(v.Bytes(i))
+					c.H[i] = x.FlipSign()
+				}
+			}
 		case KFloat: // FLOAT16
 			c.F = make([]float64, n)
 			for i := 0; i < n; i++ {
@@ -502,6 +515,9 @@ func decimalOf(unscaled int64, scale int) value.Decimal {
 
 // bigOf returns a decimal slot as value.Decimal.
 func (c *Col) decimal(i int) value.Decimal {
+	if c.H != nil && c.T.Kind == KUHuge {
+		return uhugeValue(c.H[i])
+	}
 	if c.H != nil {
 		return value.Decimal{Unscaled: c.H[i].Big(), Scale: int32(c.T.Scale)}
 	}

@@ -341,6 +341,11 @@ func cmpConst(op cmpOp, c *Col, k any, out []bool) {
 		for i := 0; i < n; i++ {
 			out[i] = holds(op, bytes.Compare(c.Data[c.Off[i]:c.Off[i+1]], y))
 		}
+	case c.H != nil && c.Dict == nil && c.T.Kind == KUHuge:
+		y := uhugeSlot(k) // the constant has the column's type
+		for i, v := range c.H[:n] {
+			out[i] = holds(op, v.Cmp(y))
+		}
 	case c.H != nil && c.Dict == nil && hugeConst(k, c.T.Scale):
 		y := hugeScalar(k, c.T.Scale)
 		for i, v := range c.H[:n] {
@@ -1331,6 +1336,11 @@ func (e *arithExpr) compute(lc, rc *Col, n int) (*Col, error) {
 			}
 		}
 		return out, nil
+	case e.t.Kind == KUHuge:
+		if err := uhugeArith(e.op, lc, rc, out); err != nil {
+			return nil, err
+		}
+		return out, nil
 	case e.t.Kind == KDecimal && (e.op != '%' || e.t.Huge) && storage(e.t) == stHuge && exactInts(lc) && exactInts(rc):
 		if err := hugeArith(e.op, lc, rc, scaleOf(lt), scaleOf(rt), out); err != nil {
 			return nil, err
@@ -1519,6 +1529,10 @@ func floats(c *Col) []float64 {
 	case c.I != nil:
 		for i, x := range c.I[:c.Len] {
 			out[i] = float64(x)
+		}
+	case c.H != nil && c.T.Kind == KUHuge:
+		for i, x := range c.H[:c.Len] {
+			out[i], _ = new(big.Float).SetInt(num.UBig(x.FlipSign())).Float64()
 		}
 	case c.H != nil:
 		for i, x := range c.H[:c.Len] {

@@ -293,6 +293,8 @@ func init() {
 			switch {
 			case a[0].F != nil:
 				return math.Abs(a[0].F[i]), nil
+			case a[0].H != nil && a[0].T.Kind == KUHuge:
+				return a[0].get(i), nil // never negative
 			case a[0].H != nil:
 				x := a[0].H[i]
 				if x.Sign() >= 0 {
@@ -643,7 +645,7 @@ func numericSame(p *planner, in []expr) ([]expr, Type, error) {
 		return in, withoutField(Type{Kind: t.op()}), nil
 	case KFloat:
 		return in, withoutField(Type{Kind: t.op()}), nil
-	case KDecimal:
+	case KDecimal, KUHuge:
 		return in, withoutField(t), nil
 	case KNull:
 		return in, tInt, nil

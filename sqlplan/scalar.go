@@ -77,7 +77,7 @@ func (c *Col) get(i int) any {
 		}
 		return string(c.str(i))
 	case c.H != nil:
-		return value.Decimal{Unscaled: c.H[i].Big(), Scale: int32(c.T.Scale)}
+		return c.decimal(i)
 	case c.A != nil:
 		return c.A[i]
 	}
@@ -168,7 +168,7 @@ func (b *colBuilder) add(v any) {
 		}
 		c.Off = append(c.Off, int32(len(c.Data)))
 	case stHuge:
-		c.H = append(c.H, hugeScalar(v, c.T.Scale))
+		c.H = append(c.H, slot128(c.T, v))
 	default:
 		c.A = append(c.A, v)
 	}
@@ -253,7 +253,7 @@ func constCol(t Type, v any, n int) *Col {
 		}
 	case stHuge:
 		c.H = make([]num.Int128, n)
-		x := hugeScalar(v, t.Scale)
+		x := slot128(t, v)
 		for i := range c.H {
 			c.H[i] = x
 		}
@@ -282,7 +282,7 @@ func toGo(t Type, v any) any {
 		return timetzValue(v.(int64))
 	case KTimestamp:
 		return stampToTime(t, v.(int64))
-	case KDecimal:
+	case KDecimal, KUHuge:
 		if d, ok := v.(value.Decimal); ok {
 			return d.String()
 		}
@@ -401,6 +401,9 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 		v, from.Nanos = v.(int64)/1000, false
 	}
 	if r, ok, err := castTimeTZ(v, from, to); ok {
+		return r, err
+	}
+	if r, ok, err := castUHuge(v, from, to); ok {
 		return r, err
 	}
 	if from.Kind == to.Kind && from.Kind != KDecimal {

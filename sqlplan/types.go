@@ -34,9 +34,10 @@ const (
 	KInterval              // Col.A of interval: months, days, microseconds (see interval)
 	KNested                // Col.A: []any, map[string]any, map[any]any (lists, structs, maps)
 	KTimeTZ                // Col.I a key of the time of day and its UTC offset (see timetzKey)
+	KUHuge                 // Col.H: UHUGEINT, the bits with the top one flipped (see uhugeint.go)
 )
 
-var kindNames = [...]string{"NULL", "BOOLEAN", "BIGINT", "UBIGINT", "DOUBLE", "DECIMAL", "VARCHAR", "BLOB", "DATE", "TIME", "TIMESTAMP", "UUID", "INTERVAL", "NESTED", "TIME WITH TIME ZONE"}
+var kindNames = [...]string{"NULL", "BOOLEAN", "BIGINT", "UBIGINT", "DOUBLE", "DECIMAL", "VARCHAR", "BLOB", "DATE", "TIME", "TIMESTAMP", "UUID", "INTERVAL", "NESTED", "TIME WITH TIME ZONE", "UHUGEINT"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -99,7 +100,7 @@ func (t Type) op() Kind {
 
 func (t Type) isStringy() bool { return t.Kind == KString || t.Kind == KUUID || t.Kind == KBytes }
 func (t Type) isNumeric() bool {
-	return t.Kind == KInt || t.Kind == KUint || t.Kind == KFloat || t.Kind == KDecimal
+	return t.Kind == KInt || t.Kind == KUint || t.Kind == KFloat || t.Kind == KDecimal || t.Kind == KUHuge
 }
 func (t Type) isIntLike() bool {
 	switch t.Kind {
@@ -280,6 +281,9 @@ func typeOfField(f *schema.Field) Type {
 			case lt.Decimal != nil:
 				t.Kind, t.Prec, t.Scale = KDecimal, int(lt.Decimal.Precision), int(lt.Decimal.Scale)
 				t.Huge = n.SQLType == "HUGEINT" && t.Prec == 38 && t.Scale == 0
+				if n.SQLType == "UHUGEINT" && t.Prec == 38 && t.Scale == 0 {
+					t = Type{Kind: KUHuge, Field: f}
+				}
 			case lt.UUID != nil:
 				t.Kind = KUUID
 			case lt.Float16 != nil:
@@ -409,8 +413,8 @@ func parseTypeName(name string, params []int) (Type, error) {
 		return tBit, nil
 	case "HUGEINT", "INT128":
 		return tHuge, nil
-	case "UHUGEINT":
-		return Type{}, unsupported("type " + n)
+	case "UHUGEINT", "UINT128":
+		return tUHuge, nil
 	case "INTERVAL":
 		return Type{Kind: KInterval}, nil
 	}
@@ -421,7 +425,7 @@ func parseTypeName(name string, params []int) (Type, error) {
 // them to the parser as CHAR(castCodeBase+i).
 var castTypes = []string{"BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER",
 	"UBIGINT", "FLOAT", "DOUBLE", "VARCHAR", "BLOB", "DATE", "TIME", "TIMESTAMP", "TIMESTAMPTZ", "UUID", "JSON", "INTERVAL",
-	"TIMESTAMP_NS", "TIME_NS", "HUGEINT", "TIMESTAMP_MS", "TIMESTAMP_S", "BIT", "TIME WITH TIME ZONE"}
+	"TIMESTAMP_NS", "TIME_NS", "HUGEINT", "TIMESTAMP_MS", "TIMESTAMP_S", "BIT", "TIME WITH TIME ZONE", "UHUGEINT"}
 
 // tBit is BIT (see Type.Bit).
 var tBit = Type{Kind: KString, Bit: true}
@@ -539,7 +543,7 @@ func bitIntCast(from, to Type) bool {
 // BOOLEAN, as DuckDB's.
 func bitWidth(t Type) int {
 	switch {
-	case t.Huge:
+	case t.Huge || t.Kind == KUHuge:
 		return 128
 	case t.Kind == KInt || t.Kind == KUint:
 		if t.Bits == 0 {
@@ -599,6 +603,8 @@ func castIntBits(v any, from, to Type, try bool) (any, error) {
 		return float64(math.Float32frombits(uint32(x.Lo))), nil
 	case to.Kind == KFloat:
 		return math.Float64frombits(x.Lo), nil
+	case to.Kind == KUHuge:
+		return value.Decimal{Unscaled: num.UBig(x)}, nil
 	case len(s) == w && w < 128 && to.Kind != KUint && s[0] == '1':
 		// The sign bit: as a two's complement integer of w bits.
 		x = num.FromInt64(int64(x.Lo<<(64-w)) >> (64 - w))
@@ -620,6 +626,10 @@ func numberBits(v any, t Type, try bool) (num.Int128, error) {
 			return num.FromUint64(uint64(math.Float32bits(float32(x)))), nil
 		}
 		return num.FromUint64(math.Float64bits(x)), nil
+	case value.Decimal:
+		if t.Kind == KUHuge {
+			return uhugeSlot(x).FlipSign(), nil
+		}
 	}
 	h, err := castScalarTry(v, t, tHuge, try)
 	if err != nil {

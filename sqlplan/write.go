@@ -588,6 +588,8 @@ func fieldOf(name string, t Type, notNull bool) (writer.Field, error) {
 		}
 	case KDecimal:
 		f = writer.Decimal(name, t.Prec, t.Scale)
+	case KUHuge:
+		f = writer.Decimal(name, 38, 0) // lossless to 38 digits (DuckDB's COPY writes a DOUBLE)
 	case KString:
 		if t.JSON {
 			f = writer.JSON(name)
@@ -2153,7 +2155,7 @@ func toVector(c *Col, f *schema.Field) (*vector.Vector, error) {
 			var b []byte
 			if !c.isNull(i) {
 				switch t.Kind {
-				case KDecimal:
+				case KDecimal, KUHuge:
 					d := c.decimal(i)
 					if lt := node.Logical; lt != nil && lt.Decimal != nil && d.Unscaled.CmpAbs(pow10Big(int(lt.Decimal.Precision))) >= 0 {
 						// A HUGEINT past 38 digits: no Parquet DECIMAL holds it.
@@ -2455,12 +2457,12 @@ func (s *Stmt) createColumnsTypes(ctx context.Context, p *planner) (fields []wri
 // columnTypesKV is the value of the schema.ColumnTypesKey entry for
 // columns of these names and types: the TIMESTAMP_S (a TIMESTAMP(MICROS)
 // in the file, as DuckDB writes it), TIMESTAMP_MS, BIT (a UTF8 string)
-// and HUGEINT (a DECIMAL(38,0)) columns, so that the table reads back with its declared types; "" when
+// and HUGEINT and UHUGEINT (a DECIMAL(38,0)) columns, so that the table reads back with its declared types; "" when
 // there are none.
 func columnTypesKV(names []string, types []Type) string {
 	var b strings.Builder
 	for i, t := range types {
-		if !(t.Kind == KTimestamp && t.Coarse != 0 && !t.TZ && !t.Nanos || t.Kind == KString && t.Bit || t.Huge) || strings.ContainsAny(names[i], "=\n") {
+		if !(t.Kind == KTimestamp && t.Coarse != 0 && !t.TZ && !t.Nanos || t.Kind == KString && t.Bit || t.Huge || t.Kind == KUHuge) || strings.ContainsAny(names[i], "=\n") {
 			continue
 		}
 		if b.Len() > 0 {

@@ -448,3 +448,64 @@ func (a Int128) Bit(k int) byte {
 func (a Int128) Shl1(b byte) Int128 {
 	return Int128{Hi: a.Hi<<1 | int64(a.Lo>>63), Lo: a.Lo<<1 | uint64(b&1)}
 }
+
+// Unsigned 128-bit arithmetic: the U functions read the bits of an
+// Int128 as a value 0 <= x < 2^128 (UHUGEINT), and report overflow.
+
+// UAdd returns a+b; ok is false on overflow.
+func UAdd(a, b Int128) (Int128, bool) {
+	lo, c := bits.Add64(a.Lo, b.Lo, 0)
+	hi, c := bits.Add64(uint64(a.Hi), uint64(b.Hi), c)
+	return Int128{Hi: int64(hi), Lo: lo}, c == 0
+}
+
+// USub returns a-b; ok is false when b > a.
+func USub(a, b Int128) (Int128, bool) {
+	lo, br := bits.Sub64(a.Lo, b.Lo, 0)
+	hi, br := bits.Sub64(uint64(a.Hi), uint64(b.Hi), br)
+	return Int128{Hi: int64(hi), Lo: lo}, br == 0
+}
+
+// UMul returns a*b; ok is false on overflow.
+func UMul(a, b Int128) (Int128, bool) {
+	ah, bh := uint64(a.Hi), uint64(b.Hi)
+	if ah != 0 && bh != 0 {
+		return Int128{}, false
+	}
+	hi, lo := bits.Mul64(a.Lo, b.Lo)
+	c1h, c1 := bits.Mul64(ah, b.Lo)
+	c2h, c2 := bits.Mul64(a.Lo, bh)
+	hi, k1 := bits.Add64(hi, c1, 0)
+	hi, k2 := bits.Add64(hi, c2, 0)
+	return Int128{Hi: int64(hi), Lo: lo}, c1h == 0 && c2h == 0 && k1 == 0 && k2 == 0
+}
+
+// UQuoRem returns a/b and a%b; ok is false when b is zero.
+func UQuoRem(a, b Int128) (q, r Int128, ok bool) {
+	if b.Hi == 0 && b.Lo == 0 {
+		return Int128{}, Int128{}, false
+	}
+	qh, ql, rh, rl := quoRemU128(uint64(a.Hi), a.Lo, uint64(b.Hi), b.Lo)
+	return Int128{Hi: int64(qh), Lo: ql}, Int128{Hi: int64(rh), Lo: rl}, true
+}
+
+// UBig returns the unsigned value of a's bits.
+func UBig(a Int128) *big.Int {
+	b := new(big.Int).SetUint64(uint64(a.Hi))
+	b.Lsh(b, 64)
+	return b.Or(b, new(big.Int).SetUint64(a.Lo))
+}
+
+// UFromBig converts 0 <= b < 2^128 to its bits; ok is false outside.
+func UFromBig(b *big.Int) (Int128, bool) {
+	if b.Sign() < 0 || b.BitLen() > 128 {
+		return Int128{}, false
+	}
+	lo := new(big.Int).And(b, new(big.Int).SetUint64(math.MaxUint64)).Uint64()
+	hi := new(big.Int).Rsh(b, 64).Uint64()
+	return Int128{Hi: int64(hi), Lo: lo}, true
+}
+
+// FlipSign toggles the top bit: it maps the unsigned values of bits onto
+// Int128s in the same order (0 to the minimum), and back.
+func (a Int128) FlipSign() Int128 { return Int128{Hi: a.Hi ^ math.MinInt64, Lo: a.Lo} }

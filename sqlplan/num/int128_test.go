@@ -178,3 +178,43 @@ func TestFloat64(t *testing.T) {
 		t.Errorf("Float64Scaled: %v", got)
 	}
 }
+
+// The unsigned operations, on the bits of the same values, against big.
+func TestUnsignedAgainstBig(t *testing.T) {
+	max := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 128), big.NewInt(1))
+	vs := values(200)
+	for _, a := range vs {
+		ab := UBig(a)
+		if back, ok := UFromBig(ab); !ok || back != a {
+			t.Fatalf("UFromBig(UBig(%v)) = %v, %v", ab, back, ok)
+		}
+		if a.FlipSign().FlipSign() != a {
+			t.Fatalf("FlipSign(%v)", a)
+		}
+		for _, b := range vs {
+			bb := UBig(b)
+			check := func(op string, got Int128, ok bool, want *big.Int) {
+				t.Helper()
+				fits := want.Sign() >= 0 && want.Cmp(max) <= 0
+				if fits != ok || ok && UBig(got).Cmp(want) != 0 {
+					t.Fatalf("%v %s %v = %v, %v; want %v", ab, op, bb, UBig(got), ok, want)
+				}
+			}
+			s, ok := UAdd(a, b)
+			check("+", s, ok, new(big.Int).Add(ab, bb))
+			d, ok := USub(a, b)
+			check("-", d, ok, new(big.Int).Sub(ab, bb))
+			m, ok := UMul(a, b)
+			check("*", m, ok, new(big.Int).Mul(ab, bb))
+			if (a.FlipSign().Cmp(b.FlipSign()) < 0) != (ab.Cmp(bb) < 0) {
+				t.Fatalf("order of %v and %v", ab, bb)
+			}
+			if bb.Sign() != 0 {
+				q, r, ok := UQuoRem(a, b)
+				wq, wr := new(big.Int).QuoRem(ab, bb, new(big.Int))
+				check("/", q, ok, wq)
+				check("%", r, ok, wr)
+			}
+		}
+	}
+}

@@ -1,0 +1,194 @@
+package sqlplan
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+
+	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/sqlplan/num"
+)
+
+// UHUGEINT, DuckDB's unsigned 128-bit integer. Col.H holds each value's
+// bits with the top bit flipped (num.Int128.FlipSign), so that the
+// signed order of the slots is the values' order and the comparisons,
+// sorting, grouping, joins and min/max of 128-bit columns serve it
+// unchanged; as a scalar it is a value.Decimal of scale 0 (get, decimal
+// and the column builder convert). Arithmetic with unsigned integers and
+// integer literals stays UHUGEINT, with DuckDB's overflow errors; with
+// other numbers it is a DOUBLE.
+
+// tUHuge is UHUGEINT.
+var tUHuge = Type{Kind: KUHuge}
+
+// maxUHuge is 2^128 - 1.
+var maxUHuge = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 128), big.NewInt(1))
+
+// uhugeSlot is the slot of a UHUGEINT scalar (a value.Decimal of scale 0,
+// or an int64 or uint64 known to be in range).
+func uhugeSlot(v any) num.Int128 {
+	var x num.Int128
+	switch y := v.(type) {
+	case int64:
+		x = num.FromUint64(uint64(y))
+	case uint64:
+		x = num.FromUint64(y)
+	case value.Decimal:
+		if y.Unscaled != nil {
+			x, _ = num.UFromBig(y.Unscaled)
+		}
+	}
+	return x.FlipSign()
+}
+
+// uhugeValue is the scalar of a UHUGEINT slot.
+func uhugeValue(h num.Int128) value.Decimal {
+	return value.Decimal{Unscaled: num.UBig(h.FlipSign())}
+}
+
+// slot128 is the Col.H slot of scalar v of a type stored in 128 bits.
+func slot128(t Type, v any) num.Int128 {
+	if t.Kind == KUHuge {
+		return uhugeSlot(v)
+	}
+	return hugeScalar(v, t.Scale)
+}
+
+// uhugeRangeError is DuckDB's error for a value outside a cast's target.
+func uhugeRangeError(from Type, v any, to string) error {
+	return fmt.Errorf("Type %s with value %s can't be cast because the value is out of range for the destination type %s", from.SQLName(), formatScalar(from, v), to)
+}
+
+// castUHuge casts a scalar to or from UHUGEINT (ok false when neither
+// side is one): from text, the integers, decimals, floats and BOOLEAN
+// (rounded as the casts to HUGEINT), to text, floats and, in range, the
+// integers and decimals.
+func castUHuge(v any, from, to Type) (r any, ok bool, err error) {
+	switch {
+	case from.Kind != KUHuge && to.Kind != KUHuge:
+		return nil, false, nil
+	case from.Kind == to.Kind:
+		return v, true, nil
+	case to.Kind == KUHuge:
+		r, err = toUHuge(v, from)
+		return r, true, err
+	}
+	d, isDec := v.(value.Decimal)
+	if !isDec || d.Unscaled == nil {
+		return nil, true, fmt.Errorf("bad UHUGEINT value %v", v)
+	}
+	u := d.Unscaled
+	switch {
+	case to.op() == KString:
+		return u.String(), true, nil
+	case to.Kind == KFloat:
+		f, _ := new(big.Float).SetInt(u).Float64()
+		return f, true, nil
+	case to.Kind == KUint && (to.Bits == 0 || to.Bits == 64):
+		if !u.IsUint64() {
+			return nil, true, uhugeRangeError(from, v, "UINT64")
+		}
+		return u.Uint64(), true, nil
+	case to.isNumeric() || to.Kind == KBool:
+		if !tHuge.fitsBig(u) {
+			return nil, true, uhugeRangeError(from, v, "INT128")
+		}
+		r, err = castScalar(v, tHuge, to)
+		return r, true, err
+	}
+	return nil, true, fmt.Errorf("Unimplemented type for cast (%s -> %s)", from.SQLName(), to.SQLName())
+}
+
+// toUHuge is the cast of scalar v of type from to UHUGEINT.
+func toUHuge(v any, from Type) (any, error) {
+	var u *big.Int
+	switch x := v.(type) {
+	case string:
+		r, ok := new(big.Rat).SetString(strings.TrimSpace(x))
+		if !ok {
+			return nil, fmt.Errorf("Could not convert string %s to UINT128", quoteText(x)) // DuckDB's words
+		}
+		u = ratDecimal(r, 0).Unscaled
+		if u.Sign() < 0 {
+			return nil, fmt.Errorf("Could not convert string %s to UINT128", quoteText(x))
+		}
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, uhugeRangeError(from, v, "UINT128")
+		}
+		u, _ = new(big.Float).SetFloat64(math.RoundToEven(x)).Int(nil)
+	case bool:
+		u = big.NewInt(0)
+		if x {
+			u.SetInt64(1)
+		}
+	case uint64:
+		u = new(big.Int).SetUint64(x)
+	case int64:
+		u = big.NewInt(x)
+		if from.Kind == KDecimal {
+			u = ratDecimal(decRat(decimalOf(x, from.Scale)), 0).Unscaled
+		}
+	case value.Decimal:
+		u = ratDecimal(decRat(x), 0).Unscaled
+	default:
+		return nil, fmt.Errorf("Unimplemented type for cast (%s -> UHUGEINT)", from.SQLName())
+	}
+	if u.Sign() < 0 || u.Cmp(maxUHuge) > 0 {
+		return nil, uhugeRangeError(from, v, "UINT128")
+	}
+	return value.Decimal{Unscaled: u}, nil
+}
+
+// uhugeArith computes l op r (+ - * // %) of two UHUGEINT columns into
+// out.H, with DuckDB's overflow errors; a zero divisor gives NULL.
+func uhugeArith(op byte, lc, rc *Col, out *Col) error {
+	out.H = make([]num.Int128, out.Len)
+	for i := range out.H {
+		if out.isNull(i) {
+			continue
+		}
+		x, y := lc.H[i].FlipSign(), rc.H[i].FlipSign()
+		var r num.Int128
+		ok := true
+		switch op {
+		case '+':
+			r, ok = num.UAdd(x, y)
+		case '-':
+			r, ok = num.USub(x, y)
+		case '*':
+			r, ok = num.UMul(x, y)
+		case 'd', '%':
+			q, rem, nonzero := num.UQuoRem(x, y)
+			if !nonzero {
+				out.setNull(i)
+				continue
+			}
+			r = q
+			if op == '%' {
+				r = rem
+			}
+		}
+		if !ok {
+			return errorf("Overflow in %s of UINT128 (%s %s %s)!", opName[op], num.UBig(x), opSymbol(op), num.UBig(y))
+		}
+		out.H[i] = r.FlipSign()
+	}
+	return nil
+}
+
+// uhugeOperand reports an operand that arithmetic with a UHUGEINT keeps
+// UHUGEINT, as DuckDB: a UHUGEINT, an unsigned integer, or an integer
+// literal that is not negative.
+func uhugeOperand(e expr) bool {
+	t := e.typ()
+	switch {
+	case t.Kind == KUHuge || t.Kind == KUint:
+		return true
+	case t.op() == KInt:
+		v, lit := intLiteral(e)
+		return lit && v >= 0
+	}
+	return false
+}
