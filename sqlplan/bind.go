@@ -1514,6 +1514,8 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		t = Type{Kind: KTimestamp}
 	case lk == KTime && rk == KInterval && (op == '+' || op == '-'):
 		t = Type{Kind: KTime}
+	case lk == KTimeTZ && rk == KInterval && (op == '+' || op == '-'):
+		t = tTimeTZ
 	case lk == KInterval && (rk == KTimestamp || rk == KDate) && op == '+':
 		l, r = r, l
 		t = Type{Kind: KTimestamp}

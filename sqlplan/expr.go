@@ -1562,8 +1562,8 @@ func addInterval(c *Col, iv interval, sub bool, t Type) (*Col, error) {
 }
 
 // addIntervalAt is x (a date, timestamp or time of kind from) plus iv
-// (minus, with sub), of kind to. A time adds only the microseconds, and
-// wraps around midnight.
+// (minus, with sub), of kind to. A time (with or without its time zone)
+// adds only the microseconds, and wraps around midnight.
 func addIntervalAt(from Kind, x int64, iv interval, sub bool, to Kind) int64 {
 	sign := int64(1)
 	if sub {
@@ -1572,6 +1572,10 @@ func addIntervalAt(from Kind, x int64, iv interval, sub bool, to Kind) int64 {
 	if to == KTime {
 		us := x + sign*iv.micros
 		return ((us % microsPerDay) + microsPerDay) % microsPerDay
+	}
+	if to == KTimeTZ { // the local time moves, the offset stays
+		us, off := timetzParts(x)
+		return timetzKey(addIntervalAt(KTime, us, iv, sub, KTime), off)
 	}
 	if from == KDate {
 		x *= microsPerDay
