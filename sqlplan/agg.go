@@ -372,7 +372,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		}
 		spec.t = Type{Kind: KNested, Elem: &elem}
 	case "bit_and", "bit_or", "bit_xor":
-		if at.op() != KInt && at.Kind != KNull {
+		if at.op() != KInt && at.Kind != KNull && !at.Bit {
 			return nil, errorf("%s of %s is not defined", spec.fn, at.SQLName())
 		}
 		spec.t = at
@@ -494,6 +494,9 @@ func newAccumulator(a *aggSpec) accumulator {
 		}
 		return &argAcc{t: a.t, kt: a.arg2.typ(), sign: sign}
 	case "bit_and", "bit_or", "bit_xor":
+		if a.t.Bit {
+			return &bitStringAcc{op: strings.ToUpper(strings.TrimPrefix(a.fn, "bit_")), t: a.t}
+		}
 		return &bitAcc{fn: a.fn, t: a.t}
 	case "list":
 		return &listAcc{t: a.t}
@@ -2250,6 +2253,8 @@ func accError(a accumulator) error {
 		return x.err
 	case *sumDecAcc:
 		return x.hugeOverflow()
+	case *bitStringAcc:
+		return x.err
 	case *distinctAcc:
 		return accError(x.inner)
 	case *orderedAcc:

@@ -26,9 +26,9 @@ var bitFuncs = map[string]*fn{
 	"octet_length$bit": {1, 1, sig(tInt, tBit), func(a []*Col, i int) (any, error) {
 		return int64((len(a[0].str(i)) + 7) / 8), nil
 	}, false, false},
-	"bit_and_op$bit": {2, 2, sig(tBit, tBit), bitwiseFn("AND", func(x, y byte) byte { return x & y }), false, false},
-	"bit_or_op$bit":  {2, 2, sig(tBit, tBit), bitwiseFn("OR", func(x, y byte) byte { return x | y }), false, false},
-	"xor$bit":        {2, 2, sig(tBit, tBit), bitwiseFn("XOR", func(x, y byte) byte { return x ^ y }), false, false},
+	"bit_and_op$bit": {2, 2, sig(tBit, tBit), bitwiseFn("AND"), false, false},
+	"bit_or_op$bit":  {2, 2, sig(tBit, tBit), bitwiseFn("OR"), false, false},
+	"xor$bit":        {2, 2, sig(tBit, tBit), bitwiseFn("XOR"), false, false},
 	"bit_not$bit": {1, 1, sig(tBit, tBit), func(a []*Col, i int) (any, error) {
 		s := a[0].str(i)
 		out := make([]byte, len(s))
@@ -88,20 +88,73 @@ var bitFuncs = map[string]*fn{
 // from the query allocates no more than this.
 const maxBitLength = 1 << 30
 
-// bitwiseFn is a BIT operator that combines the bits of two BITs of one
+// bitOps combine two bits (0 or 1), by DuckDB's names of the BIT
+// operators and of the bit_and, bit_or and bit_xor aggregates.
+var bitOps = map[string]func(x, y byte) byte{
+	"AND": func(x, y byte) byte { return x & y },
+	"OR":  func(x, y byte) byte { return x | y },
+	"XOR": func(x, y byte) byte { return x ^ y },
+}
+
+// combineBits sets dst to dst op src, bit by bit, for two BITs of one
 // length (DuckDB refuses other lengths, naming the operator).
-func bitwiseFn(name string, op func(x, y byte) byte) func(a []*Col, i int) (any, error) {
+func combineBits(name string, dst, src []byte) error {
+	if len(dst) != len(src) {
+		return fmt.Errorf("Cannot %s bit strings of different sizes", name)
+	}
+	op := bitOps[name]
+	for j := range dst {
+		dst[j] = '0' + op(dst[j]-'0', src[j]-'0')
+	}
+	return nil
+}
+
+// bitwiseFn is the BIT operator of bitOps[name].
+func bitwiseFn(name string) func(a []*Col, i int) (any, error) {
 	return func(a []*Col, i int) (any, error) {
-		x, y := a[0].str(i), a[1].str(i)
-		if len(x) != len(y) {
-			return nil, fmt.Errorf("Cannot %s bit strings of different sizes", name)
-		}
-		out := make([]byte, len(x))
-		for j := range out {
-			out[j] = '0' + op(x[j]-'0', y[j]-'0')
+		out := []byte(string(a[0].str(i)))
+		if err := combineBits(name, out, a[1].str(i)); err != nil {
+			return nil, err
 		}
 		return string(out), nil
 	}
+}
+
+// bitStringAcc is bit_and, bit_or or bit_xor of BITs: per group, the bits
+// so far (nil before the first value).
+type bitStringAcc struct {
+	op  string // AND, OR or XOR
+	t   Type
+	v   [][]byte
+	err error
+}
+
+func (a *bitStringAcc) update(gids []int32, ng int, c *Col) {
+	a.v = growTo(a.v, ng)
+	for i, g := range gids {
+		if c.isNull(i) || a.err != nil {
+			continue
+		}
+		s := c.str(i)
+		if a.v[g] == nil {
+			a.v[g] = append([]byte{}, s...)
+			continue
+		}
+		a.err = combineBits(a.op, a.v[g], s)
+	}
+}
+
+func (a *bitStringAcc) result(ng int) *Col {
+	a.v = growTo(a.v, ng)
+	b := newBuilder(a.t, ng)
+	for _, v := range a.v[:ng] {
+		if v == nil {
+			b.add(nil)
+		} else {
+			b.add(v)
+		}
+	}
+	return b.c
 }
 
 // bitShiftFn is << or >> on a BIT: its bits move n places within its
