@@ -660,7 +660,7 @@ func bindFloorCeil(p *planner, in []expr) ([]expr, Type, error) {
 		return in, tInt, nil
 	}
 	if t.Kind == KDecimal {
-		return in, Type{Kind: KDecimal, Prec: t.Prec, Scale: 0}, nil
+		return in, Type{Kind: KDecimal, Prec: t.Prec, Scale: 0, Huge: t.Huge}, nil
 	}
 	c, err := p.cast(in[0], tFloat)
 	return []expr{c}, tFloat, err
@@ -678,6 +678,8 @@ func roundCol(c *Col, i int, mode byte) (any, error) {
 			return math.Ceil(c.F[i]), nil
 		}
 		return math.Trunc(c.F[i]), nil
+	case c.T.Kind == KDecimal && c.H != nil && c.T.Scale == 0:
+		return c.H[i], nil // an integer already
 	case c.T.Kind == KDecimal && c.I != nil:
 		m := pow10[c.T.Scale]
 		x := c.I[i]
@@ -729,7 +731,7 @@ func bindRound(p *planner, in []expr) ([]expr, Type, error) {
 			}
 			digits = int(k.v.(int64))
 		}
-		return in, Type{Kind: KDecimal, Prec: t.Prec, Scale: max(0, min(digits, t.Scale))}, nil
+		return in, Type{Kind: KDecimal, Prec: t.Prec, Scale: max(0, min(digits, t.Scale)), Huge: t.Huge}, nil
 	}
 	c, err := p.cast(in[0], tFloat)
 	if err != nil {

@@ -601,7 +601,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		case name == "list_avg":
 			rt = tFloat
 		case name == "list_sum" && pt.Kind == KDecimal:
-			rt = Type{Kind: KDecimal, Prec: 38, Scale: pt.Scale}
+			rt = Type{Kind: KDecimal, Prec: 38, Scale: pt.Scale, Huge: pt.Huge}
 		case name == "list_sum" && pt.op() == KInt:
 			rt = tInt
 		case name == "list_sum" && pt.Kind != KFloat:
