@@ -561,6 +561,9 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 			if math.IsNaN(f) || math.IsInf(f, 0) {
 				return nil, bad()
 			}
+			if to.Huge {
+				f = math.RoundToEven(f) // as DuckDB's DOUBLE to HUGEINT (and to BIGINT)
+			}
 			r := new(big.Rat).SetFloat64(f)
 			d = ratDecimal(r, to.Scale)
 		case KString:
