@@ -67,6 +67,14 @@ func TestUhugeintThroughDatabaseSQL(t *testing.T) {
 	if err := row.Scan(&got); err != nil || got.String() != "340282366920938463463374607431768211455" {
 		t.Errorf("got %v, %v", got, err)
 	}
+	// *big.Int parameters past 38 digits are HUGEINT or UHUGEINT values.
+	for _, s := range []string{"170141183460469231731687303715884105727", "-170141183460469231731687303715884105728", "340282366920938463463374607431768211455"} {
+		p, _ := new(big.Int).SetString(s, 10)
+		var text string
+		if err := db.QueryRow("SELECT ?::VARCHAR", p).Scan(&text); err != nil || text != s {
+			t.Errorf("parameter %s: %q, %v", s, text, err)
+		}
+	}
 	rows, err := db.Query("SELECT 1::UHUGEINT")
 	if err != nil {
 		t.Fatal(err)

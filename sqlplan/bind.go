@@ -2051,6 +2051,15 @@ func argScalar(v any) (Type, any, error) {
 			s = 0
 		}
 		p := len(strings.TrimLeft(strings.ReplaceAll(strings.TrimPrefix(x.String(), "-"), ".", ""), "0"))
+		if s == 0 && p > 38 && x.Unscaled != nil {
+			// An integer past 38 digits: a HUGEINT or UHUGEINT when it fits.
+			switch {
+			case tHuge.fitsBig(x.Unscaled):
+				return tHuge, value.Decimal{Unscaled: x.Unscaled}, nil
+			case x.Unscaled.Sign() > 0 && x.Unscaled.Cmp(maxUHuge) <= 0:
+				return tUHuge, value.Decimal{Unscaled: x.Unscaled}, nil
+			}
+		}
 		t := Type{Kind: KDecimal, Prec: min(38, max(p, s+1)), Scale: s}
 		out, err := fitDecimal(x, t)
 		if err != nil {
