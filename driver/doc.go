@@ -77,10 +77,12 @@
 //
 // # Values
 //
-// Rows hand out: int64 for every integer type (UBIGINT as uint64),
-// float64 (FLOAT too), bool, string (VARCHAR, JSON, UUID text), []byte,
+// Rows hand out: int64 for every integer type (UBIGINT as uint64,
+// HUGEINT and UHUGEINT as *big.Int, as duckdb-go), float64 (FLOAT too),
+// bool, string (VARCHAR, JSON, UUID text, BIT as its 0s and 1s), []byte,
 // time.Time in UTC (TIMESTAMP, DATE at midnight, TIME on 0001-01-01, its
-// 24:00:00 as 0001-01-02 00:00:00),
+// 24:00:00 as 0001-01-02 00:00:00; TIMETZ on 0001-01-01 in a fixed zone
+// of its offset),
 // DECIMAL as exact text (scan it into Decimal or NullDecimal for an exact
 // number, or into float64), INTERVAL as text, and lists, structs and maps
 // as []any, map[string]any and Go maps — scan those into an *any, or into
