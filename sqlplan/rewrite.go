@@ -558,13 +558,14 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 				// X'00ff' hex (and B'0101' bit) literals.
 				r.emit(t.text+next.text, t)
 				i++
+			case (low == "time" || low == "timestamp") && next.is("with") && at(i+2).is("time") && at(i+3).is("zone") && at(i+4).kind == tkString:
+				// TIME WITH TIME ZONE '...' and TIMESTAMP WITH TIME ZONE '...'.
+				typ, _ := parseTypeName(low+" with time zone", nil)
+				r.typedLiteral(typ, t, at(i+4))
+				i += 4
 			case (low == "date" || low == "timestamp" || low == "time" || low == "timestamptz" || low == "datetime" || low == "timestamp_ns" || low == "time_ns" || low == "timestamp_ms" || low == "timestamp_s" || low == "timetz") && next.kind == tkString:
 				typ, _ := parseTypeName(low, nil)
-				r.emit("cast", t)
-				r.emit("(", t)
-				r.emit(mysqlString(next.unquoted()), next)
-				r.emit("as "+castSpelling(typ), next)
-				r.emit(")", next)
+				r.typedLiteral(typ, t, next)
 				i++
 			case low == "interval" && next.kind == tkString && len(strings.Fields(next.unquoted())) > 2 || low == "interval" && next.kind == tkString && strings.Contains(next.unquoted(), ":"):
 				// INTERVAL '1 month 2 days 03:00:00': intervalMarker('...').
@@ -911,6 +912,16 @@ func rewriteTokens(src string, toks []token) (*source, error) {
 		r.emit(")", token{pos: len(src)})
 	}
 	return r.source(), nil
+}
+
+// typedLiteral writes TYPE 'text' (the type's first word at t) as
+// CAST('text' AS TYPE).
+func (r *rewriter) typedLiteral(typ Type, t, lit token) {
+	r.emit("cast", t)
+	r.emit("(", t)
+	r.emit(mysqlString(lit.unquoted()), lit)
+	r.emit("as "+castSpelling(typ), lit)
+	r.emit(")", lit)
 }
 
 // operatorWordCall reports out[w], a word that is an operator and a
