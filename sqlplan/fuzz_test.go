@@ -87,6 +87,8 @@ func FuzzQuery(f *testing.F) {
 		"UPDATE t SET b = u.b || 'x' FROM (SELECT a, b FROM t) u WHERE u.a = t.a AND u.a > 1", "TRUNCATE TABLE t",
 		"SELECT median(a) OVER (PARTITION BY b), count(DISTINCT b) OVER (ORDER BY a ROWS 1 PRECEDING), string_agg(b, ',') OVER (), last(a ORDER BY b DESC), percentile_cont(0.2) WITHIN GROUP (ORDER BY a DESC) OVER () FROM t",
 		"SELECT t.a, u.x, v.y FROM t, unnest([t.a, 2]) u(x) LEFT JOIN LATERAL (SELECT u.x + t.a AS y WHERE u.x > 1) v ON true, range(t.a) r",
+		"SELECT a::HUGEINT * 170141183460469231731687303715884105727 // a, (a::UHUGEINT - 3) % 0, '0101'::BIT << a, get_bit(a::BIT, a), bit_xor(a::TINYINT::BIT), sum(a::HUGEINT) FROM t GROUP BY a",
+		"SELECT b::TIMETZ, TIMETZ '12:00+05' + INTERVAL (a) HOUR, hour(b::TIMETZ), CAST(a AS UHUGEINT)::BIT::HUGEINT, set_bit(bitstring(b, a), 0, 1) FROM t ORDER BY 1",
 		// checkLimits' scanner: quotes, comments, CASE ... END and brackets
 		"SELECT CASE WHEN (1 END) END, E'\\'(' || $$($$, `(` FROM t -- (", "SELECT [1, (2] + 1) /* ( */ ; SELECT CASE END END)",
 	} {
