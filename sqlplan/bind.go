@@ -1524,6 +1524,20 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 	case lk == KInterval && rk == KInterval && (op == '+' || op == '-'):
 		t = Type{Kind: KInterval}
 	case (lk == KUHuge || rk == KUHuge) && lt.isNumeric() && rt.isNumeric():
+		if (op == '+' || op == '-' || op == '*') && (lk == KDecimal && !lt.Huge || rk == KDecimal && !rt.Huge) {
+			// With a DECIMAL, as DuckDB: the UHUGEINT as a DECIMAL(38,0).
+			dec := Type{Kind: KDecimal, Prec: 38}
+			var err error
+			if lk == KUHuge {
+				l, err = p.cast(l, dec)
+			} else {
+				r, err = p.cast(r, dec)
+			}
+			if err != nil {
+				return nil, err
+			}
+			return p.arith(op, l, r)
+		}
 		t = Type{Kind: KFloat}
 		if op != '/' && uhugeOperand(l) && uhugeOperand(r) {
 			t = tUHuge
