@@ -483,3 +483,38 @@ func txCrashState(t *testing.T, dir string) int {
 	}
 	return i
 }
+
+// TestTxCopy: COPY ... TO inside a transaction writes its file at COMMIT
+// (the transaction reads it before), and ROLLBACK leaves no file.
+func TestTxCopy(t *testing.T) {
+	db, dir := openTest(t, "")
+	db.SetMaxOpenConns(1)
+	mustExec(t, db, "CREATE TABLE t AS SELECT range AS x FROM range(5)")
+	count := func(q string) int {
+		t.Helper()
+		var n int
+		if err := db.QueryRow(q).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return n
+	}
+	mustExec(t, db, "BEGIN")
+	mustExec(t, db, "COPY (SELECT x FROM t WHERE x < 2) TO 'out.parquet'")
+	if n := count("SELECT count(*) FROM 'out.parquet'"); n != 2 {
+		t.Errorf("inside the transaction: %d rows, want 2", n)
+	}
+	mustExec(t, db, "ROLLBACK")
+	if _, err := os.Stat(filepath.Join(dir, "out.parquet")); !os.IsNotExist(err) {
+		t.Fatalf("after ROLLBACK the file is there: %v", err)
+	}
+	mustExec(t, db, "BEGIN")
+	mustExec(t, db, "COPY (SELECT x FROM t WHERE x < 3) TO 'out.parquet'")
+	mustExec(t, db, "COPY t TO 'sub/all.parquet'")
+	mustExec(t, db, "COMMIT")
+	if n := count("SELECT count(*) FROM 'out.parquet'"); n != 3 {
+		t.Errorf("after COMMIT: %d rows, want 3", n)
+	}
+	if n := count("SELECT count(*) FROM 'sub/all.parquet'"); n != 5 {
+		t.Errorf("after COMMIT, sub/all.parquet: %d rows, want 5", n)
+	}
+}

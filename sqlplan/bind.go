@@ -955,18 +955,26 @@ func (p *planner) bindLogic(and bool, parts []sqlparser.Expr, sc *scope, agg *ag
 		if err != nil {
 			return nil, err
 		}
-		// Flatten nested ANDs / ORs.
+		// Flatten nested ANDs / ORs. The first part's terms are taken over,
+		// not copied: a left-deep chain of n ORs would copy O(n²) terms.
+		var nested []expr
 		switch x := e.(type) {
 		case *andExpr:
 			if and {
-				terms = append(terms, x.terms...)
-				continue
+				nested = x.terms
 			}
 		case *orExpr:
 			if !and {
-				terms = append(terms, x.terms...)
-				continue
+				nested = x.terms
 			}
+		}
+		if nested != nil {
+			if terms == nil {
+				terms = nested
+			} else {
+				terms = append(terms, nested...)
+			}
+			continue
 		}
 		terms = append(terms, e)
 	}

@@ -181,7 +181,8 @@ func (e *Engine) prepareMerge(ctx context.Context, s *Stmt, text string, toks, w
 		// A derived table needs an alias; DuckDB names it so.
 		src = append(src, token{kind: tkIdent, text: "AS", pos: pos}, token{kind: tkIdent, text: m.sourceAlias, pos: pos})
 	}
-	// MERGE is refused inside transactions: the committed views apply.
+	// The committed views apply (a MERGE in a transaction that made views is
+	// refused when it runs).
 	viewed, err := e.substituteViews(src, nil)
 	if err != nil {
 		return nil, err

@@ -84,7 +84,7 @@ type mergeSet struct {
 // mergeRows runs MERGE INTO and returns the rows affected.
 func (s *Stmt) mergeRows(ctx context.Context, p *planner) (Result, error) {
 	m := s.merge
-	tgt, err := s.e.targetOf(m.target, nil, true)
+	tgt, err := s.e.targetOf(m.target, p.tx, true)
 	if err != nil {
 		return Result{}, s.src.locate(asError(err), m.target)
 	}
@@ -718,9 +718,12 @@ func (r *mergeRun) appendRows(ctx context.Context, s *Stmt, tgt *target) (Result
 	if err != nil || vecs == nil {
 		return Result{}, err
 	}
-	if tgt.delta != nil {
+	switch {
+	case r.p.tx != nil:
+		err = r.p.tx.addPending(tgt, vecs)
+	case tgt.delta != nil:
 		err = s.e.appendDelta(tgt, [][]*vector.Vector{vecs}, false)
-	} else {
+	default:
 		err = s.e.writeRowsGrouped(tgt.path, tgt.sch, tgt.folder, tgt.opts, [][]*vector.Vector{vecs})
 	}
 	if err != nil {

@@ -997,6 +997,22 @@ func (s *Stmt) pendingRow(ins *sqlparser.Insert, tx *Tx, tgt *target, target []i
 	return rows[0], true
 }
 
+// addPending adds rows to the transaction's pending rows of the table,
+// written at COMMIT.
+func (tx *Tx) addPending(tgt *target, vecs []*vector.Vector) error {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	if tx.done {
+		return errors.New("the transaction is already finished")
+	}
+	pw := tx.pendingFor(tgt)
+	if err := pw.flushRows(); err != nil {
+		return err
+	}
+	pw.cols = append(pw.cols, vecs)
+	return nil
+}
+
 // insertPending adds one row of parameters to the transaction's pending
 // rows of the table: cast to the columns' types, into column builders.
 func (s *Stmt) insertPending(p *planner, tx *Tx, tgt *target, target []int, types []Type, row sqlparser.ValTuple) (Result, error) {
@@ -1301,8 +1317,8 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 	case kindInsert:
 		return s.insert(ctx, p, tx)
 	case kindCreate, kindCreateAs, kindCopy:
-		if tx != nil && (s.kind == kindCopy || s.temp || s.create != nil && s.create.delta) {
-			return Result{}, unsupported(s.verb() + " of this kind (COPY, TEMP, USING delta) inside a transaction")
+		if tx != nil && (s.temp || s.create != nil && s.create.delta) {
+			return Result{}, unsupported(s.verb() + " of this kind (TEMP, USING delta) inside a transaction")
 		}
 		return s.createTable(ctx, p)
 	case kindDrop:
@@ -1313,8 +1329,9 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 		}
 		return s.updateRows(ctx, p)
 	case kindMerge:
-		if tx != nil {
-			return Result{}, unsupported("MERGE inside a transaction")
+		if tx != nil && len(tx.viewStmts()) > 0 {
+			// Its source was read with the committed views (prepareMerge).
+			return Result{}, unsupported("MERGE inside a transaction that created or dropped views")
 		}
 		return s.mergeRows(ctx, p)
 	case kindSequence:
@@ -1593,17 +1610,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 		vecs[k] = v
 	}
 	if tx != nil {
-		tx.mu.Lock()
-		defer tx.mu.Unlock()
-		if tx.done {
-			return Result{}, errors.New("the transaction is already finished")
-		}
-		pw := tx.pendingFor(tgt)
-		if err := pw.flushRows(); err != nil {
-			return Result{}, err
-		}
-		pw.cols = append(pw.cols, vecs)
-		return Result{RowsAffected: int64(n)}, nil
+		return Result{RowsAffected: int64(n)}, tx.addPending(tgt, vecs)
 	}
 	if tgt.delta != nil {
 		_, isValues := ins.Rows.(sqlparser.Values)
