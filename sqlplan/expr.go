@@ -248,6 +248,10 @@ func compareAt(a *Col, i int, b *Col, j int) int {
 		return cmpOrdered(a.I[i], b.I[j])
 	case a.F != nil && b.F != nil:
 		return cmpFloat(a.F[i], b.F[j])
+	case a.H != nil && b.H != nil && a.T.Scale == b.T.Scale:
+		// Wide decimals of one type share a scale: their unscaled values
+		// order them (sorting a SUM of decimals without math/big).
+		return a.H[i].Cmp(b.H[j])
 	case a.Off != nil && b.Off != nil:
 		return bytes.Compare(a.str(i), b.str(j))
 	case a.B != nil && b.B != nil:

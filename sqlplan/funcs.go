@@ -506,7 +506,16 @@ func init() {
 	for a, f := range alias {
 		funcs[a] = funcs[f]
 	}
+	vecKernels = map[*fn]func(args []*Col, n int) (*Col, error){
+		funcs["lower"]:     vecCase(false),
+		funcs["upper"]:     vecCase(true),
+		funcs["substring"]: substringVec,
+	}
 }
+
+// vecKernels are the functions that compute a whole batch at once
+// rather than a value per row, by their fn (an alias shares its target's).
+var vecKernels map[*fn]func(args []*Col, n int) (*Col, error)
 
 // regexpMatch is regexp_matches (full: regexp_full_match).
 func regexpMatch(full bool) func(a []*Col, i int) (any, error) {
@@ -1313,9 +1322,7 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 	if name == "concat_op" {
 		e.setText(strings.Join(parts, " || "))
 	}
-	if name == "lower" || name == "upper" {
-		e.vec = vecCase(name == "upper")
-	}
+	e.vec = vecKernels[f]
 	if f.volatile {
 		return e, nil
 	}

@@ -27,6 +27,9 @@ type rowTable struct {
 	// direct: integer keys sit at bucket key - base (buildInts).
 	direct bool
 	base   int64
+	// unique: a direct table whose keys are all different, so that a
+	// bucket holds one row and only that row's key (a primary key).
+	unique bool
 }
 
 // A direct table may have up to maxDirectSpread buckets per row, and
@@ -81,15 +84,46 @@ func buildInts(c *Col, n int) *rowTable {
 		t.heads = make([]int32, span+1)
 	}
 	// Insert from the last row so that each chain lists rows in order.
+	t.unique = t.direct
 	for i := n - 1; i >= 0; i-- {
 		if t.null[i] {
 			continue
 		}
 		h, _ := t.bucket(t.ints[i])
+		if t.heads[h] != 0 {
+			t.unique = false
+		}
 		t.next[i] = t.heads[h]
 		t.heads[h] = int32(i + 1)
 	}
 	return t
+}
+
+// probeInts lists the pairs (probe row, build row) of the probe keys keys
+// (null marks NULL keys, which match nothing; nil: none).
+func (t *rowTable) probeInts(keys []int64, null []bool) (li, ri []int32) {
+	if !t.unique {
+		for i, x := range keys {
+			if null == nil || !null[i] {
+				li, ri = t.appendIntMatches(li, ri, i, x)
+			}
+		}
+		return li, ri
+	}
+	// A unique direct table: a key's bucket is its row, or empty; each
+	// probe row has at most one partner.
+	li, ri = make([]int32, 0, len(keys)), make([]int32, 0, len(keys))
+	heads, base, mask := t.heads, uint64(t.base), t.mask
+	for i, x := range keys {
+		d := uint64(x) - base
+		if d > mask || null != nil && null[i] {
+			continue
+		}
+		if r := heads[d]; r != 0 {
+			li, ri = append(li, int32(i)), append(ri, r-1)
+		}
+	}
+	return li, ri
 }
 
 // bucket is integer key k's bucket; ok is false when a direct table has

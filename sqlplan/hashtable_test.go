@@ -127,3 +127,52 @@ func TestKeyPackerMatchesOnlyEqualKeys(t *testing.T) {
 		t.Error("ranges of 41 and 31 bits should not pack into 63")
 	}
 }
+
+// TestProbeInts checks a batch probe of integer keys against a probe of
+// each key alone, for tables of unique keys (the direct fast path, with
+// gaps and NULL build keys), of repeated keys, and of sparse keys, with
+// NULL and out-of-range probe keys.
+func TestProbeInts(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	cases := map[string]struct {
+		key    func(i int) int64
+		unique bool
+	}{
+		"unique":   {func(i int) int64 { return int64(4*i + 100) }, true},
+		"repeated": {func(i int) int64 { return int64(i / 2) }, false},
+		"sparse":   {func(i int) int64 { return int64(r.Uint64() >> 8) }, false},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			const n = 3000
+			c := &Col{T: tInt, Len: n, I: make([]int64, n), Null: make([]bool, n)}
+			for i := range n {
+				c.I[i] = tc.key(i)
+				c.Null[i] = i%11 == 0
+			}
+			tab := buildInts(c, n)
+			if tab.unique != tc.unique {
+				t.Fatalf("unique = %v, want %v", tab.unique, tc.unique)
+			}
+			probe := make([]int64, 4*n)
+			null := make([]bool, len(probe))
+			for i := range probe {
+				probe[i] = c.I[r.IntN(n)] + int64(r.IntN(3)) - 1 // hits, neighbours, misses
+				null[i] = i%13 == 0
+			}
+			probe[1], probe[2] = math.MinInt64, math.MaxInt64
+			for _, nulls := range [][]bool{nil, null} {
+				var wl, wr []int32
+				for i, k := range probe {
+					if nulls == nil || !nulls[i] {
+						wl, wr = tab.appendIntMatches(wl, wr, i, k)
+					}
+				}
+				gl, gr := tab.probeInts(probe, nulls)
+				if !slices.Equal(gl, wl) || !slices.Equal(gr, wr) {
+					t.Fatalf("nulls %v: probe gives %d pairs, want %d", nulls != nil, len(gl), len(wl))
+				}
+			}
+		})
+	}
+}

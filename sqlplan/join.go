@@ -211,11 +211,7 @@ func (n *joinNode) pairs(b *Batch) (li, ri []int32, err error) {
 			if len(k.I) < b.N { // no int64s: only NULLs, which match nothing
 				return li, ri, nil
 			}
-			for i, x := range k.I[:b.N] {
-				if k.Null == nil || !k.Null[i] {
-					li, ri = n.table.appendIntMatches(li, ri, i, x)
-				}
-			}
+			li, ri = n.table.probeInts(k.I[:b.N], k.Null)
 			return li, ri, nil
 		}
 		var buf []byte
@@ -348,9 +344,19 @@ func (n *joinNode) joined(b *Batch, li, ri []int32) *Batch {
 // nil); the others are nil.
 func (n *joinNode) joinedSlots(b *Batch, li, ri []int32, only []bool) *Batch {
 	out := &Batch{N: len(li), Cols: make([]*Col, n.leftWidth+len(n.rightTypes))}
+	// Each left row matched once, in order (a probe of unique keys that
+	// the key filter below already narrowed to the matching rows): the
+	// left columns are the output's as they are, not copied. A scratch
+	// column is copied all the same, as an expression above may give it
+	// back to its pool.
+	same := isIdentity(li, b.N)
 	for i := 0; i < n.leftWidth; i++ {
 		if only == nil || only[i] {
-			out.Cols[i] = b.Cols[i].take(li)
+			if c := b.Cols[i]; same && !c.scratch {
+				out.Cols[i] = c
+			} else {
+				out.Cols[i] = c.take(li)
+			}
 		}
 	}
 	safe := make([]int32, len(ri))
@@ -382,6 +388,19 @@ func (n *joinNode) joinedSlots(b *Batch, li, ri []int32, only []bool) *Batch {
 		out.Cols[n.leftWidth+j] = c
 	}
 	return out
+}
+
+// isIdentity reports whether idx is 0, 1, ..., n-1.
+func isIdentity(idx []int32, n int) bool {
+	if len(idx) != n {
+		return false
+	}
+	for k, i := range idx {
+		if int(i) != k {
+			return false
+		}
+	}
+	return true
 }
 
 func (n *joinNode) close() {
