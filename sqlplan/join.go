@@ -72,9 +72,11 @@ func (n *joinNode) build(ctx context.Context) error {
 			return err
 		}
 	}
+	for j, k := range keys {
+		n.filterProbe(j, k, all.N)
+	}
 	if len(keys) == 1 && keys[0].I != nil && keys[0].Dict == nil {
 		n.table, n.intKey = buildInts(keys[0], all.N), true
-		n.filterProbe(keys[0], all.N)
 		return nil
 	}
 	if pk, ok := newKeyPacker(keys, n.lkeys, all.N); ok {

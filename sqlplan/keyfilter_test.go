@@ -50,6 +50,21 @@ func TestJoinKeysFilterTheProbeScan(t *testing.T) {
 	}
 }
 
+// Each integer key of a join on several keys filters the probe scan by
+// the build side's values of that key.
+func TestEveryJoinKeyFiltersTheProbeScan(t *testing.T) {
+	e := keyFilterTables(t)
+	q := "SELECT count(*), sum(f.v) FROM fact f JOIN (SELECT k, k % 7 AS v FROM dim WHERE grp = 3) d ON f.k = d.k AND f.v = d.v"
+	plan := analyzed(t, e, q)
+	if !strings.Contains(plan, "k IN (100 integers from 3 to 993)") {
+		t.Errorf("the probe scan should be filtered by the first key's 100 build values:\n%s", plan)
+	}
+	want := queryAll(t, e, "SELECT count(*), sum(f.v) FROM fact f, dim d WHERE f.k = d.k AND d.grp = 3 AND f.v = d.k % 7")
+	if got := queryAll(t, e, q); len(got) != 1 || len(want) != 1 || got[0][0] != want[0][0] || got[0][1] != want[0][1] {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
 func TestCorrelatedAggregateReadsAheadForItsKeys(t *testing.T) {
 	e := keyFilterTables(t)
 	q := "SELECT count(*) FROM fact o WHERE o.id < 50 AND o.v >= (SELECT max(i.v) - 3 FROM fact i WHERE i.k = o.k)"
