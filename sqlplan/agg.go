@@ -1145,12 +1145,7 @@ type distinctAcc struct {
 	buf   []byte
 	// seenInts holds the (group, value) pairs of integer-stored values,
 	// without encoding them (TPC-H Q16's count(DISTINCT ps_suppkey)).
-	seenInts map[distinctInt]struct{}
-}
-
-type distinctInt struct {
-	g int32
-	v int64
+	seenInts pairSet
 }
 
 func (a *distinctAcc) update(gids []int32, ng int, c *Col) {
@@ -1160,18 +1155,10 @@ func (a *distinctAcc) update(gids []int32, ng int, c *Col) {
 		// Integer-stored values (the column's type fixes the storage for
 		// every batch): pairs of group and value, not encoded bytes. A
 		// batch without int64s holds only NULLs.
-		if a.seenInts == nil {
-			a.seenInts = map[distinctInt]struct{}{}
-		}
 		for i, g := range gids {
-			if c.I == nil || c.isNull(i) {
+			if c.I == nil || c.isNull(i) || !a.seenInts.add(g, c.I[i]) {
 				continue
 			}
-			k := distinctInt{g, c.I[i]}
-			if _, ok := a.seenInts[k]; ok {
-				continue
-			}
-			a.seenInts[k] = struct{}{}
 			keep = append(keep, int32(i))
 			kg = append(kg, g)
 		}
