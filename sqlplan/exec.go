@@ -157,6 +157,25 @@ func (n *filterNode) next(ctx context.Context) (*Batch, error) {
 
 func (n *filterNode) close() { n.in.close() }
 
+// residualFilter filters in by the conjuncts: those that run no subquery
+// in a filter of their own below those that do, which is the order
+// filterBatch evaluates them in anyway. The lower filter then runs on
+// every thread (with what is below it), and the subqueries, their
+// read-ahead included (reduce.go), see only the rows it keeps, once
+// (TPC-H Q22's country codes before its NOT EXISTS).
+func residualFilter(in node, conjuncts []expr, threads int) node {
+	pred := andOf(conjuncts)
+	cheap, costly := splitCostly(pred)
+	if cheap == nil {
+		return &filterNode{in: in, pred: pred}
+	}
+	var low node = &filterNode{in: in, pred: cheap}
+	if pn := parallel(low, threads, nil); pn != nil {
+		low = pn
+	}
+	return &filterNode{in: low, pred: andOf(costly)}
+}
+
 // relFilterNode filters one FROM relation before it is joined, by
 // conjuncts that name its columns alone. Its batches hold the relation's
 // columns only, while the conjuncts read the slots of the joined batch,

@@ -80,6 +80,25 @@ func TestCorrelatedAggregateReadsAheadForItsKeys(t *testing.T) {
 	}
 }
 
+// The conjuncts without subqueries filter the rows before the correlated
+// subquery reads ahead for its keys, on every thread, in a filter of
+// their own.
+func TestPlainConjunctsFilterBeforeTheSubqueries(t *testing.T) {
+	e := keyFilterTables(t)
+	q := "SELECT count(*) FROM fact o WHERE o.id % 100 = 0 AND o.v >= (SELECT max(i.v) - 3 FROM fact i WHERE i.k = o.k)"
+	plan := analyzed(t, e, q)
+	ahead := strings.Index(plan, "READ AHEAD 200 rows")
+	if ahead < 0 || !strings.Contains(plan[ahead:], "PARALLEL") || !strings.Contains(plan[ahead:], "FILTER (residual) o.id % 100 = 0") {
+		t.Errorf("the plain conjunct should filter (in parallel) below the read-ahead of 200 rows:\n%s", plan)
+	}
+	want := queryAll(t, e, q)
+	noGroupedCorrelation = true
+	defer func() { noGroupedCorrelation = false }()
+	if got := queryAll(t, e, q); len(got) != 1 || got[0][0] != want[0][0] {
+		t.Errorf("per-value runs give %v, the grouped run %v", got, want)
+	}
+}
+
 // A join's keys filter the build side of the join below it before that
 // side is hashed, whose keys then filter the probe scan (TPC-H Q11's
 // nation -> supplier -> partsupp), in serial and parallel plans.

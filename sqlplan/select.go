@@ -570,7 +570,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		root.close()
 		root = &constNode{what: "NO ROWS (WHERE is never true)"}
 	} else if len(residual) > 0 {
-		root = &filterNode{in: root, pred: andOf(residual)}
+		root = residualFilter(root, residual, p.set.threads)
 	}
 	if agg != nil && len(agg.keys) == 0 && len(steps) == 1 && len(residual) == 0 && !(len(agg.aggs) == 1 && agg.aggs[0].fn == "count_star") {
 		if b, what, ok := p.fromFooters(steps[0].rel, agg.aggs); ok {
