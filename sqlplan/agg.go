@@ -1703,6 +1703,9 @@ type aggNode struct {
 	// evaluated: the input's batches are inputs(b) already (a pipeline
 	// computed them).
 	evaluated bool
+	// determined marks the keys that the others determined in the run
+	// (groupdeps.go), for EXPLAIN ANALYZE.
+	determined []bool
 }
 
 // copiesValues reports whether an accumulator keeps nothing of the
@@ -1782,6 +1785,80 @@ type groupingState struct {
 	set  []int // the keys grouped by
 	g    *grouper
 	accs []accumulator
+	// With keys that others determine (groupdeps.go), g groups by the
+	// keys at positions hashed of set, and carry holds the keys at
+	// positions carried, taken from each group's first row.
+	hashed, carried []int
+	carry           []*colBuilder
+	hcols           []*Col
+	first           []int32
+}
+
+// newGroupingState makes the state of grouping set set (keys of types),
+// det marking the keys that the others determine (nil: none).
+func newGroupingState(set []int, types []Type, det []bool, aggs int) *groupingState {
+	st := &groupingState{set: set, accs: make([]accumulator, aggs)}
+	var hashedTypes []Type
+	for j, k := range set {
+		if det != nil && det[k] {
+			st.carried = append(st.carried, j)
+			st.carry = append(st.carry, newBuilder(types[k], 16))
+			continue
+		}
+		st.hashed = append(st.hashed, j)
+		hashedTypes = append(hashedTypes, types[k])
+	}
+	st.g = newGrouper(hashedTypes)
+	return st
+}
+
+// assign fills gids with the groups of n rows whose keys (of the set)
+// are cols, and records the carried keys of the groups new in them.
+func (st *groupingState) assign(cols []*Col, n int, gids []int32) {
+	if st.carried == nil {
+		st.g.assign(cols, n, gids)
+		return
+	}
+	st.hcols = st.hcols[:0]
+	for _, j := range st.hashed {
+		st.hcols = append(st.hcols, cols[j])
+	}
+	from := int32(st.g.n)
+	st.g.assign(st.hcols, n, gids)
+	added := int32(st.g.n) - from
+	if added == 0 {
+		return
+	}
+	st.first = st.first[:0]
+	for range added {
+		st.first = append(st.first, -1)
+	}
+	for i, g := range gids[:n] {
+		if g >= from && st.first[g-from] < 0 {
+			st.first[g-from] = int32(i)
+		}
+	}
+	for _, i := range st.first {
+		for c, j := range st.carried {
+			st.carry[c].addRow(cols[j], int(i))
+		}
+	}
+}
+
+// keyCol is the column of the groups' values of the key at position j of
+// the set.
+func (st *groupingState) keyCol(j int) *Col {
+	for h, x := range st.hashed {
+		if x == j {
+			return st.g.keys[h].c
+		}
+	}
+	for c, x := range st.carried {
+		if x == j {
+			return st.carry[c].c
+		}
+	}
+	return nil
 }
 
 func (n *aggNode) next(ctx context.Context) (*Batch, error) {
@@ -1823,14 +1900,21 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 		}
 		sets = [][]int{all}
 	}
+	// The first batch comes before the groupers are made: the joins below
+	// have built their tables by then, and which keys determine the others
+	// is known (groupdeps.go).
+	first, err := n.in.next(ctx)
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	var det []bool
+	if err == nil && n.sets == nil {
+		det = determinedKeys(n.in, n.keys)
+		n.determined = det
+	}
 	states := make([]*groupingState, len(sets))
 	for s, set := range sets {
-		st := &groupingState{set: set, accs: make([]accumulator, len(n.aggs))}
-		setTypes := make([]Type, len(set))
-		for i, k := range set {
-			setTypes[i] = types[k]
-		}
-		st.g = newGrouper(setTypes)
+		st := newGroupingState(set, types, det, len(n.aggs))
 		for i, a := range n.aggs {
 			if a.fn == "grouping" {
 				st.accs[i] = &groupingAcc{v: groupingValue(a.grouping, set)}
@@ -1851,11 +1935,7 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 	var gids []int32
 	keyCols := make([]*Col, len(n.keys))
 	var setCols []*Col
-	for {
-		b, err := n.in.next(ctx)
-		if err == io.EOF {
-			break
-		}
+	for b := first; err != io.EOF; b, err = n.in.next(ctx) {
 		if err != nil {
 			return nil, err
 		}
@@ -1877,7 +1957,7 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 			for _, k := range st.set {
 				setCols = append(setCols, keyCols[k])
 			}
-			st.g.assign(setCols, b.N, gids)
+			st.assign(setCols, b.N, gids)
 			for i, a := range n.aggs {
 				if o, ok := st.accs[i].(*orderedAcc); ok {
 					if err := o.add(b, a.order, gids, args[i], args2[i]); err != nil {
@@ -1934,7 +2014,7 @@ func (n *aggNode) setResult(st *groupingState, types []Type) (*Batch, error) {
 		c := nullCol(t, ng)
 		for j, k := range st.set {
 			if k == i {
-				c = st.g.keys[j].c
+				c = st.keyCol(j)
 				c.Len = ng
 				if c.T.Kind == KNull {
 					c = nullCol(t, ng)
@@ -1964,6 +2044,15 @@ func (n *aggNode) explain(x *explainer, depth int) {
 		x.line(depth, "HASH AGGREGATE group by: %s in %d grouping sets aggregates: %s", exprList(n.keys), len(n.sets), strings.Join(aggs, ", "))
 	case len(n.keys) > 0:
 		x.line(depth, "HASH AGGREGATE group by: %s aggregates: %s", exprList(n.keys), strings.Join(aggs, ", "))
+		var follow []expr
+		for i, d := range n.determined {
+			if d {
+				follow = append(follow, n.keys[i])
+			}
+		}
+		if len(follow) > 0 {
+			x.line(depth+1, "keys that the others determine through unique join keys: %s", exprList(follow))
+		}
 	default:
 		x.line(depth, "AGGREGATE %s", strings.Join(aggs, ", "))
 	}

@@ -27,8 +27,8 @@ type rowTable struct {
 	// direct: integer keys sit at bucket key - base (buildInts).
 	direct bool
 	base   int64
-	// unique: a direct table whose keys are all different, so that a
-	// bucket holds one row and only that row's key (a primary key).
+	// unique: an integer table whose keys are all different (a primary
+	// key); a direct one's bucket then holds one row, of that key.
 	unique bool
 }
 
@@ -84,13 +84,14 @@ func buildInts(c *Col, n int) *rowTable {
 		t.heads = make([]int32, span+1)
 	}
 	// Insert from the last row so that each chain lists rows in order.
-	t.unique = t.direct
+	t.unique = true
 	for i := n - 1; i >= 0; i-- {
 		if t.null[i] {
 			continue
 		}
-		h, _ := t.bucket(t.ints[i])
-		if t.heads[h] != 0 {
+		k := t.ints[i]
+		h, _ := t.bucket(k)
+		if t.unique && t.heads[h] != 0 && (t.direct || t.chainHas(t.heads[h], k)) {
 			t.unique = false
 		}
 		t.next[i] = t.heads[h]
@@ -99,10 +100,20 @@ func buildInts(c *Col, n int) *rowTable {
 	return t
 }
 
+// chainHas reports whether the chain from row r-1 on holds key k.
+func (t *rowTable) chainHas(r int32, k int64) bool {
+	for ; r != 0; r = t.next[r-1] {
+		if t.ints[r-1] == k {
+			return true
+		}
+	}
+	return false
+}
+
 // probeInts lists the pairs (probe row, build row) of the probe keys keys
 // (null marks NULL keys, which match nothing; nil: none).
 func (t *rowTable) probeInts(keys []int64, null []bool) (li, ri []int32) {
-	if !t.unique {
+	if !t.unique || !t.direct {
 		for i, x := range keys {
 			if null == nil || !null[i] {
 				li, ri = t.appendIntMatches(li, ri, i, x)

@@ -138,9 +138,11 @@ func TestProbeInts(t *testing.T) {
 		key    func(i int) int64
 		unique bool
 	}{
-		"unique":   {func(i int) int64 { return int64(4*i + 100) }, true},
-		"repeated": {func(i int) int64 { return int64(i / 2) }, false},
-		"sparse":   {func(i int) int64 { return int64(r.Uint64() >> 8) }, false},
+		"unique":          {func(i int) int64 { return int64(4*i + 100) }, true},
+		"repeated":        {func(i int) int64 { return int64(i / 2) }, false},
+		"sparse":          {func(i int) int64 { return int64(i) << 30 }, true},
+		"sparse repeated": {func(i int) int64 { return int64(i%1000) << 30 }, false},
+		"random":          {func(i int) int64 { return int64(r.Uint64() >> 8) }, true},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -55,10 +55,7 @@ func TestJoinKeysFilterTheProbeScan(t *testing.T) {
 func TestEveryJoinKeyFiltersTheProbeScan(t *testing.T) {
 	e := keyFilterTables(t)
 	q := "SELECT count(*), sum(f.v) FROM fact f JOIN (SELECT k, k % 7 AS v FROM dim WHERE grp = 3) d ON f.k = d.k AND f.v = d.v"
-	plan := analyzed(t, e, q)
-	if !strings.Contains(plan, "k IN (100 integers from 3 to 993)") {
-		t.Errorf("the probe scan should be filtered by the first key's 100 build values:\n%s", plan)
-	}
+	planHas(t, e, q, "k IN (100 integers from 3 to 993)", "the probe scan should be filtered by the first key's 100 build values")
 	want := queryAll(t, e, "SELECT count(*), sum(f.v) FROM fact f, dim d WHERE f.k = d.k AND d.grp = 3 AND f.v = d.k % 7")
 	if got := queryAll(t, e, q); len(got) != 1 || len(want) != 1 || got[0][0] != want[0][0] || got[0][1] != want[0][1] {
 		t.Errorf("got %v, want %v", got, want)
@@ -68,15 +65,27 @@ func TestEveryJoinKeyFiltersTheProbeScan(t *testing.T) {
 func TestCorrelatedAggregateReadsAheadForItsKeys(t *testing.T) {
 	e := keyFilterTables(t)
 	q := "SELECT count(*) FROM fact o WHERE o.id < 50 AND o.v >= (SELECT max(i.v) - 3 FROM fact i WHERE i.k = o.k)"
-	plan := analyzed(t, e, q)
-	if !strings.Contains(plan, "READ AHEAD 50 rows: correlated subqueries restricted to 50 outer keys") {
-		t.Errorf("the grouped subquery should be restricted to the 50 outer keys:\n%s", plan)
+	planHas(t, e, q, "READ AHEAD 50 rows: correlated subqueries restricted to 50 outer keys", "the grouped subquery should be restricted to the 50 outer keys")
+	sameAsPerValue(t, e, q)
+}
+
+// planHas checks that the EXPLAIN ANALYZE of q holds text.
+func planHas(t *testing.T, e *Engine, q, text, why string) {
+	t.Helper()
+	if plan := analyzed(t, e, q); !strings.Contains(plan, text) {
+		t.Errorf("%s:\n%s", why, plan)
 	}
+}
+
+// sameAsPerValue checks that the one-row answer of q with grouped
+// correlated subqueries is that of running them once per outer value.
+func sameAsPerValue(t *testing.T, e *Engine, q string) {
+	t.Helper()
 	want := queryAll(t, e, q)
 	noGroupedCorrelation = true
 	defer func() { noGroupedCorrelation = false }()
 	if got := queryAll(t, e, q); len(got) != 1 || got[0][0] != want[0][0] {
-		t.Errorf("per-value runs give %v, the restricted grouped run %v", got, want)
+		t.Errorf("per-value runs give %v, the grouped run %v", got, want)
 	}
 }
 
@@ -91,12 +100,7 @@ func TestPlainConjunctsFilterBeforeTheSubqueries(t *testing.T) {
 	if ahead < 0 || !strings.Contains(plan[ahead:], "PARALLEL") || !strings.Contains(plan[ahead:], "FILTER (residual) o.id % 100 = 0") {
 		t.Errorf("the plain conjunct should filter (in parallel) below the read-ahead of 200 rows:\n%s", plan)
 	}
-	want := queryAll(t, e, q)
-	noGroupedCorrelation = true
-	defer func() { noGroupedCorrelation = false }()
-	if got := queryAll(t, e, q); len(got) != 1 || got[0][0] != want[0][0] {
-		t.Errorf("per-value runs give %v, the grouped run %v", got, want)
-	}
+	sameAsPerValue(t, e, q)
 }
 
 // A join's keys filter the build side of the join below it before that
