@@ -115,7 +115,7 @@ func (t *rowTable) chainHas(r int32, k int64) bool {
 // probeInts lists the pairs (probe row, build row) of the probe keys keys
 // (null marks NULL keys, which match nothing; nil: none).
 func (t *rowTable) probeInts(keys []int64, null []bool) (li, ri []int32) {
-	if !t.unique || !t.direct {
+	if !t.unique {
 		for i, x := range keys {
 			if null == nil || !null[i] {
 				li, ri = t.appendIntMatches(li, ri, i, x)
@@ -123,9 +123,19 @@ func (t *rowTable) probeInts(keys []int64, null []bool) (li, ri []int32) {
 		}
 		return li, ri
 	}
-	// A unique direct table: a key's bucket is its row, or empty; each
-	// probe row has at most one partner.
+	// Unique keys: each probe row has at most one partner.
 	li, ri = make([]int32, 0, len(keys)), make([]int32, 0, len(keys))
+	if !t.direct {
+		for i, x := range keys {
+			if null == nil || !null[i] {
+				if r := t.findInt(x); r >= 0 {
+					li, ri = append(li, int32(i)), append(ri, r)
+				}
+			}
+		}
+		return li, ri
+	}
+	// A direct table: a key's bucket is its row, or empty.
 	heads, base, mask := t.heads, uint64(t.base), t.mask
 	for i, x := range keys {
 		d := uint64(x) - base
