@@ -94,8 +94,14 @@ type ColumnReader struct {
 	defDec, repDec encoding.LevelDecoder
 	def, rep       []int16
 	pos, count     int
-	pageLeft       int
-	values         valueDecoder
+	// allDef: the current page belongs to a flat column and defines every
+	// value (an OPTIONAL column without nulls, as DuckDB writes every
+	// column): its levels are not decoded, def is a window of defined.
+	allDef   bool
+	defined  []int16
+	defBuf   []int16
+	pageLeft int
+	values   valueDecoder
 	// rowsLeft counts rows not yet returned from the chunk.
 	rowsLeft int64
 	// oi, when set, lets SeekRow jump over whole pages.
@@ -248,6 +254,7 @@ func (r *ColumnReader) startDataPage(p *Page) error {
 	if err := vd.reset(data, nonNull); err != nil {
 		return err
 	}
+	r.allDef = r.maxDef > 0 && r.maxRep == 0 && nonNull == n
 	r.plain, r.plainPos = nil, 0
 	if p.Encoding == format.Plain && p.InFile && r.maxDef == 0 && r.maxRep == 0 {
 		r.plain = data // values alias the file's bytes: they can be lent out
@@ -287,17 +294,33 @@ func (r *ColumnReader) refill() error {
 			return r.c.errorf(r.page.Offset, "%w: the page's repetition levels end early", ErrCorrupt)
 		}
 	}
-	if r.maxDef > 0 {
-		if r.def, err = r.defDec.Decode(r.def[:0], k); err != nil {
+	switch {
+	case r.allDef:
+		r.def = r.definedLevels(k)
+	case r.maxDef > 0:
+		if r.defBuf, err = r.defDec.Decode(r.defBuf[:0], k); err != nil {
 			return r.c.wrap(r.page.Offset, fmt.Errorf("definition levels: %w", err))
 		}
-		if len(r.def) != k {
+		if len(r.defBuf) != k {
 			return r.c.errorf(r.page.Offset, "%w: the page's definition levels end early", ErrCorrupt)
 		}
+		r.def = r.defBuf
 	}
 	r.pos, r.count = 0, k
 	r.pageLeft -= k
 	return nil
+}
+
+// definedLevels returns k levels of maxDef (k is at most levelChunk), the
+// levels of a page that defines every value, filled once per reader.
+func (r *ColumnReader) definedLevels(k int) []int16 {
+	if r.defined == nil {
+		r.defined = make([]int16, levelChunk)
+		for i := range r.defined {
+			r.defined[i] = r.maxDef
+		}
+	}
+	return r.defined[:k]
 }
 
 func (r *ColumnReader) valueDecoderFor(enc format.Encoding) (valueDecoder, error) {
@@ -341,7 +364,7 @@ func (r *ColumnReader) nextSpan(maxRows int) (entries, rows, nonNull int) {
 		}
 		entries = i - r.pos
 	}
-	if r.maxDef == 0 {
+	if r.maxDef == 0 || r.allDef {
 		return entries, rows, entries
 	}
 	for _, d := range r.def[r.pos : r.pos+entries] {
@@ -394,7 +417,7 @@ func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 			// skipped without materialising them (RLE runs in one step).
 			k := min(maxRows-rows, r.pageLeft)
 			nonNull := k
-			if r.maxDef > 0 {
+			if r.maxDef > 0 && !r.allDef {
 				var err error
 				if nonNull, err = r.defDec.CountEqual(k, r.maxDef); err != nil {
 					return rows, r.c.wrap(r.page.Offset, fmt.Errorf("definition levels: %w", err))

@@ -129,14 +129,18 @@ func (it *PageIterator) ReadLazily(oi *format.OffsetIndex) {
 // MiB were read at once.
 var windowSize int64 = 1 << 20 // a variable for tests
 
-// windowCache keeps a few idle window buffers. Unlike a sync.Pool it is not
-// emptied by garbage collections, which in a process that allocates (any
-// reader of batches) come between two scans.
-var windowCache = make(chan []byte, 4)
+// windowCache keeps a few idle window buffers: enough for the columns two
+// or three workers read at once. Unlike a sync.Pool it is not emptied by
+// garbage collections, which in a process that allocates (any reader of
+// batches) come between two scans.
+var windowCache = make(chan []byte, 16)
 
 // getWindow returns a buffer of n bytes, from windowCache when n fits a
-// window. Smaller reads (small chunks) that find none get a buffer of their
-// size: only full windows are worth keeping.
+// window. A read that finds none gets a buffer of its size; a window's
+// worth of capacity when n is at least an eighth of one, so that the
+// chunks of files with many small row groups (DuckDB writes 122,880 rows
+// a group) are read into kept buffers rather than fresh ones; smaller
+// reads (small tables) are not worth a window.
 func getWindow(n int64) []byte {
 	if n <= windowSize {
 		select {
@@ -145,6 +149,9 @@ func getWindow(n int64) []byte {
 				return b[:n]
 			}
 		default:
+		}
+		if n >= windowSize/8 {
+			return make([]byte, n, windowSize)
 		}
 	} else if b := getScratch(int(n)); b != nil {
 		// a page larger than a window, read whole
