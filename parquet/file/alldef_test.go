@@ -52,24 +52,7 @@ func TestOptionalPagesWithoutNulls(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, bs := range []int{1, 7, 64, 250, 1000} {
-				r, err := f.NewReader(file.ReaderOptions{BatchSize: bs})
-				if err != nil {
-					t.Fatal(err)
-				}
-				var got [][]any
-				for {
-					b, err := r.Next()
-					if err == io.EOF {
-						break
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
-					for i := 0; i < b.NumRows; i++ {
-						got = append(got, []any{value.Get(b.Fields[0], b.Columns[0], i), value.Get(b.Fields[1], b.Columns[1], i)})
-					}
-				}
-				if !reflect.DeepEqual(got, rows) {
+				if got := readBatched(t, f, bs); !reflect.DeepEqual(got, rows) {
 					t.Fatalf("v%d dictionary %v batch size %d: the rows read differ", version, dict, bs)
 				}
 			}
@@ -107,6 +90,33 @@ func TestOptionalPagesWithoutNulls(t *testing.T) {
 				}
 				cr.Release()
 			}
+		}
+	}
+}
+
+// readBatched reads every row of f, batchSize rows at a time, as Go
+// values, one []any per row.
+func readBatched(t *testing.T, f *file.File, batchSize int) [][]any {
+	t.Helper()
+	r, err := f.NewReader(file.ReaderOptions{BatchSize: batchSize})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]any
+	for {
+		b, err := r.Next()
+		if err == io.EOF {
+			return rows
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < b.NumRows; i++ {
+			row := make([]any, len(b.Columns))
+			for c, v := range b.Columns {
+				row[c] = value.Get(b.Fields[c], v, i)
+			}
+			rows = append(rows, row)
 		}
 	}
 }

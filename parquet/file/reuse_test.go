@@ -9,7 +9,6 @@ import (
 
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
-	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/writer"
 )
@@ -38,23 +37,7 @@ func TestReusedVectorsKeepNulls(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := f.NewReader(file.ReaderOptions{BatchSize: bs})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got [][]any
-		for {
-			b, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := 0; i < b.NumRows; i++ {
-				got = append(got, []any{value.Get(b.Fields[0], b.Columns[0], i)})
-			}
-		}
+		got := readBatched(t, f, bs)
 		if !reflect.DeepEqual(got, rows) {
 			t.Fatalf("batch size %d: read %v, want %v", bs, got, rows)
 		}
