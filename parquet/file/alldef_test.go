@@ -3,12 +3,10 @@ package file_test
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"reflect"
 	"testing"
 
 	"github.com/carquet-go/carquet/parquet/file"
-	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -52,7 +50,7 @@ func TestOptionalPagesWithoutNulls(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, bs := range []int{1, 7, 64, 250, 1000} {
-				if got := readBatched(t, f, bs); !reflect.DeepEqual(got, rows) {
+				if got := file.ReadRows(t, f, file.ReaderOptions{BatchSize: bs}); !reflect.DeepEqual(got, rows) {
 					t.Fatalf("v%d dictionary %v batch size %d: the rows read differ", version, dict, bs)
 				}
 			}
@@ -94,29 +92,3 @@ func TestOptionalPagesWithoutNulls(t *testing.T) {
 	}
 }
 
-// readBatched reads every row of f, batchSize rows at a time, as Go
-// values, one []any per row.
-func readBatched(t *testing.T, f *file.File, batchSize int) [][]any {
-	t.Helper()
-	r, err := f.NewReader(file.ReaderOptions{BatchSize: batchSize})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows [][]any
-	for {
-		b, err := r.Next()
-		if err == io.EOF {
-			return rows
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := 0; i < b.NumRows; i++ {
-			row := make([]any, len(b.Columns))
-			for c, v := range b.Columns {
-				row[c] = value.Get(b.Fields[c], v, i)
-			}
-			rows = append(rows, row)
-		}
-	}
-}

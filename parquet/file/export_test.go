@@ -7,3 +7,7 @@ func SetWindowSize(n int64) (restore func()) {
 	windowSize = n
 	return func() { windowSize = old }
 }
+
+// ReadRows reads every row of f with opts as Go values, one []any per
+// row, for the tests outside the package (readRows).
+var ReadRows = readRows

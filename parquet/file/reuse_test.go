@@ -37,7 +37,7 @@ func TestReusedVectorsKeepNulls(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := readBatched(t, f, bs)
+		got := file.ReadRows(t, f, file.ReaderOptions{BatchSize: bs})
 		if !reflect.DeepEqual(got, rows) {
 			t.Fatalf("batch size %d: read %v, want %v", bs, got, rows)
 		}
