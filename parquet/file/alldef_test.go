@@ -91,4 +91,3 @@ func TestOptionalPagesWithoutNulls(t *testing.T) {
 		}
 	}
 }
-
