@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"math/big"
-	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -768,15 +767,14 @@ func growTo[T any](s []T, n int) []T {
 type countAcc struct {
 	star, ifTrue bool
 	n            []int64
+	part         []int64 // per-batch partial counts (countRows)
 }
 
 func (a *countAcc) update(gids []int32, ng int, c *Col) {
 	a.n = growTo(a.n, ng)
 	switch {
 	case a.star || c.Null == nil && !a.ifTrue:
-		for _, g := range gids {
-			a.n[g]++
-		}
+		a.part = countRows(a.n, a.part, gids, ng)
 	case a.ifTrue:
 		for i, g := range gids {
 			if c.B[i] && !c.isNull(i) {
@@ -2118,31 +2116,54 @@ type sumDecAcc struct {
 	// wide: some value came as more than an int64, so a sum may near the
 	// 128-bit limit and every addition is checked.
 	wide bool
+	part []int64 // per-batch partial sums (laneSums)
 }
 
 // addInts adds int64 unscaled values to their groups' sums without an
 // overflow check: while only int64s are added, a sum needs more than 2^64
-// additions to leave 128 bits.
-func (a *sumDecAcc) addInts(gids []int32, c *Col) {
+// additions to leave 128 bits. Without nulls the additions go through the
+// kernels of aggkernels.go.
+func (a *sumDecAcc) addInts(gids []int32, ng int, c *Col) {
 	x := c.I[:len(gids)]
-	for i, g := range gids {
-		if c.Null != nil && c.Null[i] {
-			continue
+	switch {
+	case c.Null != nil:
+		for i, g := range gids {
+			if !c.Null[i] {
+				a.addInt(g, x[i])
+			}
 		}
-		v := x[i]
-		s := &a.sum[g]
-		lo, carry := bits.Add64(s.Lo, uint64(v), 0)
-		s.Hi += v>>63 + int64(carry)
-		s.Lo = lo
-		a.seen[g] = true
+	case ng == 1:
+		if len(gids) > 0 {
+			a.sum[0], _ = a.sum[0].Add(sum128(x)) // sums of int64s: no overflow, as above
+			a.seen[0] = true
+		}
+	default:
+		if fewGroups(ng, len(gids)) {
+			var ok bool
+			if a.part, ok = laneSums(a.part, a.seen, gids, x, ng); ok {
+				for g, v := range a.part {
+					a.sum[g] = a.sum[g].AddInt64(v)
+				}
+				return
+			}
+		}
+		for i, g := range gids {
+			a.addInt(g, x[i])
+		}
 	}
+}
+
+// addInt adds v to group g's sum and marks the group seen.
+func (a *sumDecAcc) addInt(g int32, v int64) {
+	a.sum[g] = a.sum[g].AddInt64(v)
+	a.seen[g] = true
 }
 
 func (a *sumDecAcc) update(gids []int32, ng int, c *Col) {
 	a.sum = growTo(a.sum, ng)
 	a.seen = growTo(a.seen, ng)
 	if c.I != nil && c.Dict == nil && !a.wide {
-		a.addInts(gids, c)
+		a.addInts(gids, ng, c)
 		return
 	}
 	a.wide = true
@@ -2254,15 +2275,20 @@ func (a *sumDecAcc) result(ng int) *Col {
 // avgExactAcc is AVG of integers or decimals: an exact sum (carried into
 // big integers past int64) and a count, divided once at the end.
 type avgExactAcc struct {
-	sum sumDecAcc
-	n   []int64
+	sum  sumDecAcc
+	n    []int64
+	part []int64 // per-batch partial counts (countRows)
 }
 
 func (a *avgExactAcc) update(gids []int32, ng int, c *Col) {
 	a.n = growTo(a.n, ng)
-	for i, g := range gids {
-		if c.Null == nil || !c.Null[i] {
-			a.n[g]++
+	if c.Null == nil {
+		a.part = countRows(a.n, a.part, gids, ng)
+	} else {
+		for i, g := range gids {
+			if !c.Null[i] {
+				a.n[g]++
+			}
 		}
 	}
 	a.sum.update(gids, ng, c)

@@ -52,6 +52,13 @@ func (a Int128) Add(b Int128) (Int128, bool) {
 	return Int128{Hi: hi, Lo: lo}, ok
 }
 
+// AddInt64 returns a+v without an overflow check, for sums of int64s
+// (which need more than 2^64 additions to leave 128 bits).
+func (a Int128) AddInt64(v int64) Int128 {
+	lo, c := bits.Add64(a.Lo, uint64(v), 0)
+	return Int128{Hi: a.Hi + v>>63 + int64(c), Lo: lo}
+}
+
 // Sub returns a-b; ok is false on overflow.
 func (a Int128) Sub(b Int128) (Int128, bool) {
 	lo, br := bits.Sub64(a.Lo, b.Lo, 0)

@@ -1,0 +1,55 @@
+package sqlplan
+
+import (
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/carquet-go/carquet/sqlplan/num"
+)
+
+func benchGroups(n, ng int) ([]int32, []int64) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	gids := make([]int32, n)
+	x := make([]int64, n)
+	for i := range gids {
+		gids[i] = int32(rng.IntN(ng))
+		x[i] = rng.Int64N(1e10)
+	}
+	return gids, x
+}
+
+func BenchmarkSumKernels(b *testing.B) {
+	gids, x := benchGroups(8192, 4)
+	sum := make([]num.Int128, 4)
+	seen := make([]bool, 4)
+	b.Run("rows", func(b *testing.B) {
+		for b.Loop() {
+			for i, g := range gids {
+				s := &sum[g]
+				lo, c := bits.Add64(s.Lo, uint64(x[i]), 0)
+				s.Hi += x[i]>>63 + int64(c)
+				s.Lo = lo
+				seen[g] = true
+			}
+		}
+	})
+	var part []int64
+	b.Run("lanes", func(b *testing.B) {
+		for b.Loop() {
+			part, _ = laneSums(part, seen, gids, x, 4)
+		}
+	})
+	b.Run("seen", func(b *testing.B) {
+		for b.Loop() {
+			for _, g := range gids {
+				seen[g] = true
+			}
+		}
+	})
+	b.Run("sum128", func(b *testing.B) {
+		for b.Loop() {
+			sum128(x)
+		}
+	})
+}
