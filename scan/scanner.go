@@ -766,9 +766,17 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 	if err != nil {
 		return err
 	}
+	if fr != nil {
+		defer fr.Close()
+	}
 	rr, err := open(restCols, func(c string) bool { return slices.Contains(s.req.Codes, c) }, len(filterCols) == 0)
 	if err != nil {
 		return err
+	}
+	if rr != nil {
+		// rr is not read to its end: it stops when fr ends. Closing it
+		// gives its page and decompression buffers back for the next unit.
+		defer rr.Close()
 	}
 	// Filter columns read coded for the filter that the caller wants
 	// plain are decoded once the rows are chosen.

@@ -174,6 +174,7 @@ var scratch struct {
 }
 
 const (
+	minScratchKept  = 64 << 10
 	maxScratchKept  = 16 << 20
 	maxScratchBytes = 48 << 20
 )
@@ -202,7 +203,7 @@ func getScratch(n int) []byte {
 }
 
 func putScratch(b []byte) {
-	if cap(b) < 64<<10 || cap(b) > maxScratchKept {
+	if cap(b) < minScratchKept || cap(b) > maxScratchKept {
 		return
 	}
 	scratch.Lock()
@@ -502,7 +503,17 @@ func (it *PageIterator) decompress(off int64, body []byte, size int) ([]byte, er
 		return body[:0], nil
 	}
 	if cap(it.scratch) < size {
-		if b := getScratch(size); b != nil {
+		b := getScratch(size)
+		if b == nil && size >= minScratchKept/4 && size < minScratchKept {
+			// A page not tiny but under the size worth keeping
+			// (putScratch) gets a buffer of that size: otherwise a chunk
+			// of such pages allocates again at each page a little larger
+			// than the last, and none of them is ever reused. (Larger
+			// buffers are left to the codec, which grows them as the
+			// output really comes: the header's size is not trusted.)
+			b = make([]byte, 0, minScratchKept)
+		}
+		if b != nil {
 			putScratch(it.scratch)
 			it.scratch = b
 		}

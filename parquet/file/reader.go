@@ -342,6 +342,12 @@ func (r *Reader) SkipRows(n int64) error {
 	return nil
 }
 
+// Close hands back the buffers of the row group being read, as reading to
+// the end does; for a reader left before its end (the second reader of
+// late materialization stops when the first ends). The reader must not
+// be used afterwards.
+func (r *Reader) Close() { r.releaseReaders() }
+
 // releaseReaders hands the finished row group's buffers back.
 func (r *Reader) releaseReaders() {
 	for _, col := range r.leaves {
