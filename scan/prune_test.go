@@ -426,8 +426,10 @@ func TestFilterOnCodedStrings(t *testing.T) {
 				want[row["id"].(int64)] = row["s"]
 			}
 		}
-		for _, codes := range [][]string{nil, {"s"}} {
-			s, err := tbl.Scan(context.Background(), Request{Columns: []string{"s", "id"}, Filter: p, Codes: codes, BatchSize: 64, Threads: 2})
+		// Batches of whole words of the truth bitmap, and of less and more.
+		for k, codes := range [][]string{nil, {"s"}, nil, {"s"}} {
+			bs := []int{64, 64, 37, 130}[k]
+			s, err := tbl.Scan(context.Background(), Request{Columns: []string{"s", "id"}, Filter: p, Codes: codes, BatchSize: bs, Threads: 2})
 			if err != nil {
 				t.Fatal(err)
 			}

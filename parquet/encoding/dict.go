@@ -61,11 +61,20 @@ func badIndex(pos int, idx int32, n int) error {
 func CheckIndices(indices []int32, entries int) error {
 	// A branch-free pass for the common case, then the search for the
 	// culprit.
-	var hi uint32
-	for _, x := range indices {
-		hi = max(hi, uint32(x))
+	// Four running maxima, so that the comparisons do not wait on each
+	// other.
+	var h0, h1, h2, h3 uint32
+	n := len(indices) &^ 3
+	for i := 0; i < n; i += 4 {
+		h0 = max(h0, uint32(indices[i]))
+		h1 = max(h1, uint32(indices[i+1]))
+		h2 = max(h2, uint32(indices[i+2]))
+		h3 = max(h3, uint32(indices[i+3]))
 	}
-	if uint(hi) < uint(entries) {
+	for _, x := range indices[n:] {
+		h0 = max(h0, uint32(x))
+	}
+	if hi := max(h0, h1, h2, h3); uint(hi) < uint(entries) {
 		return nil
 	}
 	for i, x := range indices {
