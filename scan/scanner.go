@@ -51,6 +51,9 @@ type Request struct {
 type Batch struct {
 	Columns []*vector.Vector
 	NumRows int
+	// gathered lists the vectors of Columns that the scan gathered the
+	// filtered rows into (buffers of its own), which Recycle takes back.
+	gathered []*vector.Vector
 }
 
 // Stats count what a scan considered, pruned and read.
@@ -107,6 +110,11 @@ type Scanner struct {
 	merged  chan result // unordered mode
 	io      file.ReadStats
 	mem     *memoryBudget // nil without Limits.MaxScanMemory
+
+	// spare holds gathered vectors the caller gave back (Recycle): the
+	// rows that pass a filter are gathered into them rather than into
+	// fresh memory, which the runtime would clear and collect.
+	spare sync.Pool
 }
 
 // Scan starts a scan of the table.
@@ -431,6 +439,28 @@ func (s *Scanner) Next() (*Batch, error) {
 			return nil, s.finish()
 		}
 	}
+}
+
+// Recycle gives back the vectors of b that the scan gathered, for the
+// next batches: the caller must hold no reference to them, nor to their
+// buffers, afterwards (an aggregation that has added b's values into its
+// own state). Other vectors of b are left alone.
+func (s *Scanner) Recycle(b *Batch) {
+	for _, v := range b.gathered {
+		s.spare.Put(v)
+	}
+	b.gathered = nil
+}
+
+// Recyclable reports whether b holds vectors that Recycle would take back.
+func Recyclable(b *Batch) bool { return len(b.gathered) > 0 }
+
+// gatherInto returns a vector to gather rows into: a recycled one, or new.
+func (s *Scanner) gatherInto() *vector.Vector {
+	if v, ok := s.spare.Get().(*vector.Vector); ok {
+		return v
+	}
+	return &vector.Vector{}
 }
 
 func (s *Scanner) finish() error {
@@ -860,22 +890,28 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 			continue
 		}
 		outCols := cols
+		var gathered []*vector.Vector
 		if cnt < n && len(s.cols) == 0 {
 			n = cnt // only the count matters (COUNT(*)): nothing to gather
 		} else if cnt < n {
 			idx = truth.Indices(idx[:0], n)
 			outCols = make([]*vector.Vector, len(cols))
 			for i, v := range cols {
-				outCols[i] = &vector.Vector{}
+				if len(reused) > 0 && !slices.Contains(reused, i) {
+					continue // read for the filter only: not returned
+				}
+				outCols[i] = s.gatherInto()
 				vector.Take(outCols[i], v, idx)
 			}
+			gathered = outCols
 			n = cnt
 		} else if len(reused) > 0 {
 			idx = identity(idx[:0], n)
 			outCols = slices.Clone(cols)
 			for _, i := range reused {
-				outCols[i] = &vector.Vector{}
+				outCols[i] = s.gatherInto()
 				vector.Take(outCols[i], cols[i], idx)
+				gathered = append(gathered, outCols[i])
 			}
 		}
 		for _, i := range decode {
@@ -884,6 +920,14 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 		out := &Batch{Columns: make([]*vector.Vector, len(s.cols)), NumRows: n}
 		for i, c := range s.req.Columns {
 			out.Columns[i] = b.output(c, outCols, n)
+		}
+		// Only the gathered vectors handed out as they are may be given
+		// back: one another output was made from (widened, conformed)
+		// may still share its buffers.
+		for _, v := range gathered {
+			if v != nil && slices.Contains(out.Columns, v) {
+				out.gathered = append(out.gathered, v)
+			}
 		}
 		atomic.AddInt64(&s.stats.RowsOutput, int64(n))
 		if !send(result{batch: out}) {

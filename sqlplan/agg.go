@@ -1704,6 +1704,35 @@ type aggNode struct {
 	// determined marks the keys that the others determined in the run
 	// (groupdeps.go), for EXPLAIN ANALYZE.
 	determined []bool
+	// overScan: the input is a scan (or the pipeline that evaluates the
+	// inputs on its batches), whose batches nothing else holds.
+	overScan bool
+}
+
+// recycles reports whether the aggregation may give each input batch's
+// buffers back to the scan once it has added the batch in: it reads a
+// scan's batches directly, and neither its accumulators nor its grouper
+// keep anything of them (keys are copied into the grouper unless they
+// are nested values).
+func (n *aggNode) recycles(states []*groupingState) bool {
+	if _, direct := n.in.(*scanNode); !direct && !n.overScan {
+		return false
+	}
+	for _, st := range states {
+		for _, a := range st.accs {
+			if !copiesValues(a) {
+				return false
+			}
+		}
+	}
+	for _, k := range n.keys {
+		switch storage(k.typ()) {
+		case stInt, stFloat, stBytes, stBool:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // copiesValues reports whether an accumulator keeps nothing of the
@@ -1722,7 +1751,7 @@ func copiesValues(a accumulator) bool {
 // aggregate has none).
 func (n *aggNode) inputs(b *Batch) (*Batch, error) {
 	nk, na := len(n.keys), len(n.aggs)
-	out := &Batch{N: b.N, Cols: make([]*Col, nk+2*na)}
+	out := &Batch{N: b.N, Cols: make([]*Col, nk+2*na), recycle: b.recycle}
 	var err error
 	for i, k := range n.keys {
 		if out.Cols[i], err = k.eval(b); err != nil {
@@ -1774,6 +1803,7 @@ func (n *aggNode) parallelInputs(workers int) bool {
 	if p == nil {
 		return false
 	}
+	_, n.overScan = n.in.(*scanNode)
 	n.in, n.evaluated = p, true
 	return true
 }
@@ -1933,6 +1963,7 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 	var gids []int32
 	keyCols := make([]*Col, len(n.keys))
 	var setCols []*Col
+	recycles := n.recycles(states)
 	for b := first; err != io.EOF; b, err = n.in.next(ctx) {
 		if err != nil {
 			return nil, err
@@ -1977,6 +2008,9 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 			if a != nil && a.scratch && copiesValues(states[0].accs[i]) && (args2[i] == nil || args2[i] != a) {
 				release(a)
 			}
+		}
+		if recycles && in.recycle != nil {
+			in.recycle()
 		}
 	}
 	var out *Batch

@@ -51,6 +51,10 @@ func droppedCol(t Type, n int) *Col { return &Col{T: t, Len: n, dropped: true} }
 type Batch struct {
 	Cols []*Col
 	N    int
+	// recycle, set on a scan's batches, gives the scan back the buffers
+	// of the batch's columns that it gathered (scan.Scanner.Recycle): a
+	// consumer calls it only once nothing refers to the batch any more.
+	recycle func()
 }
 
 func (c *Col) isNull(i int) bool { return c.Null != nil && c.Null[i] }

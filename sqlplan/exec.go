@@ -80,6 +80,9 @@ func (n *scanNode) next(ctx context.Context) (*Batch, error) {
 			}
 			out.Cols[i] = fromVector(n.types[i], v, b.NumRows)
 		}
+		if s := n.s; scan.Recyclable(b) {
+			out.recycle = func() { s.Recycle(b) }
+		}
 		return out, nil
 	}
 }
