@@ -1,5 +1,7 @@
 package vector
 
+import "slices"
+
 // Take sets dst to the rows of src at the given indices (ascending or
 // not), copying values, validity and, for nested vectors, the child ranges
 // those rows own. dst is reset first and its buffers reused.
@@ -96,18 +98,30 @@ func (v *Vector) ensureChildren(n int) {
 // Indices appends to dst the positions of the set bits among the first n
 // bits of b.
 func (b Bitmap) Indices(dst []int32, n int) []int32 {
+	// Sized once, then written by position: no capacity check per index.
+	at := len(dst)
+	dst = slices.Grow(dst, b.Count(n))
+	dst = dst[:cap(dst)]
 	for w := 0; w < (n+63)/64; w++ {
 		word := b[w]
 		if w == n/64 && n%64 != 0 {
 			word &= 1<<(uint(n)%64) - 1
 		}
+		base := int32(w * 64)
+		if word == ^uint64(0) { // a word where every row passes
+			for t := range int32(64) {
+				dst[at+int(t)] = base + t
+			}
+			at += 64
+			continue
+		}
 		for word != 0 {
-			t := trailingZeros(word)
-			dst = append(dst, int32(w*64+t))
+			dst[at] = base + int32(trailingZeros(word))
+			at++
 			word &= word - 1
 		}
 	}
-	return dst
+	return dst[:at]
 }
 
 // AppendVector appends all rows of src to dst (same kind).
