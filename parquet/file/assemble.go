@@ -44,7 +44,7 @@ func (a *assembler) levels(f *schema.Field) (def, rep []int16, n int, err error)
 		return nil, nil, 0, fmt.Errorf("column %q was not read", l.Node.PathString())
 	}
 	d := a.leaves[l.Leaf]
-	return d.Def, d.Rep, d.Entries, nil
+	return d.defLevels(), d.Rep, d.Entries, nil
 }
 
 func at(levels []int16, i int) int16 {
@@ -73,10 +73,16 @@ func (a *assembler) primitive(f *schema.Field, r, dp int16, out *vector.Vector) 
 	maxDef := f.Node.MaxDef
 	out.Kind, out.Width = d.Values.Kind, d.Values.Width
 	keep := a.keep[f.Leaf]
-	if r == 0 && dp == 0 && len(d.Rep) == 0 {
-		return scatter(out, &d.Values, d.Def, nil, maxDef, 0, 0, d.Entries, keep)
+	def := d.Def
+	if keep {
+		// scatter copies instead of swapping buffers: it needs the levels
+		// even when there is no null (see LeafData.Def).
+		def = d.defLevels()
 	}
-	return scatter(out, &d.Values, d.Def, d.Rep, maxDef, r, dp, d.Entries, keep)
+	if r == 0 && dp == 0 && len(d.Rep) == 0 {
+		return scatter(out, &d.Values, def, nil, maxDef, 0, 0, d.Entries, keep)
+	}
+	return scatter(out, &d.Values, d.defLevels(), d.Rep, maxDef, r, dp, d.Entries, keep)
 }
 
 // scatter places dense values into slots, leaving nulls where the

@@ -15,16 +15,40 @@ import (
 // of every entry, and the non-null values packed densely.
 type LeafData struct {
 	// Def and Rep hold one level per entry; they stay empty when the
-	// column's maximum level is 0.
+	// column's maximum level is 0. Def also stays empty for a flat column
+	// while every entry read is defined (no nulls): its levels would all
+	// be the maximum, and the pages that hold no null are not even
+	// decoded (defLevels gives them when needed).
 	Def, Rep []int16
 	// Values holds the non-null values, Values.Len of them.
 	Values vector.Vector
 	// Rows and Entries count what was read.
 	Rows, Entries int
+	// maxDef is the column's maximum definition level.
+	maxDef int16
 	// owned keeps Values' own buffers while Values lends page bytes, so
 	// that the next batch that must copy reuses them instead of
 	// allocating again.
 	owned vector.Vector
+}
+
+// defLevels returns one definition level per entry: Def, or when Def was
+// left empty because every entry is defined, Def filled with maxDef.
+func (d *LeafData) defLevels() []int16 {
+	if d.maxDef > 0 && len(d.Def) < d.Entries {
+		d.Def = appendLevel(d.Def, d.maxDef, d.Entries-len(d.Def))
+	}
+	return d.Def
+}
+
+// appendLevel appends n copies of level to s.
+func appendLevel(s []int16, level int16, n int) []int16 {
+	s = slices.Grow(s, n)
+	t := s[len(s) : len(s)+n]
+	for i := range t {
+		t[i] = level
+	}
+	return s[:len(s)+n]
 }
 
 // Reset empties d for reuse.
@@ -92,16 +116,15 @@ type ColumnReader struct {
 	// the next value.
 	page           *Page
 	defDec, repDec encoding.LevelDecoder
-	def, rep       []int16
-	pos, count     int
-	// allDef: the current page belongs to a flat column and defines every
-	// value (an OPTIONAL column without nulls, as DuckDB writes every
-	// column): its levels are not decoded, def is a window of defined.
-	allDef   bool
-	defined  []int16
-	defBuf   []int16
-	pageLeft int
-	values   valueDecoder
+	// dense says the page's entries are all defined at maxDef in a flat
+	// column (a REQUIRED one, or an OPTIONAL one without nulls on this
+	// page, as DuckDB writes every column): its definition levels are not
+	// decoded, and its values are read as a required column's.
+	dense      bool
+	def, rep   []int16
+	pos, count int
+	pageLeft   int
+	values     valueDecoder
 	// rowsLeft counts rows not yet returned from the chunk.
 	rowsLeft int64
 	// oi, when set, lets SeekRow jump over whole pages.
@@ -143,7 +166,7 @@ func (r *ColumnReader) RowsLeft() int64 { return r.rowsLeft }
 // NewLeafData returns an empty LeafData whose value vector has the
 // column's kind.
 func (r *ColumnReader) NewLeafData() *LeafData {
-	return &LeafData{Values: vector.Vector{Kind: r.kind, Width: r.width}}
+	return &LeafData{Values: vector.Vector{Kind: r.kind, Width: r.width}, maxDef: r.maxDef}
 }
 
 // loadPage reads pages until a data page, loading any dictionary page on
@@ -247,6 +270,7 @@ func (r *ColumnReader) startDataPage(p *Page) error {
 			return err
 		}
 	}
+	r.dense = r.maxRep == 0 && nonNull == n
 	vd, err := r.valueDecoderFor(p.Encoding)
 	if err != nil {
 		return err
@@ -254,9 +278,8 @@ func (r *ColumnReader) startDataPage(p *Page) error {
 	if err := vd.reset(data, nonNull); err != nil {
 		return err
 	}
-	r.allDef = r.maxDef > 0 && r.maxRep == 0 && nonNull == n
 	r.plain, r.plainPos = nil, 0
-	if p.Encoding == format.Plain && p.InFile && r.maxDef == 0 && r.maxRep == 0 {
+	if p.Encoding == format.Plain && p.InFile && r.dense {
 		r.plain = data // values alias the file's bytes: they can be lent out
 	}
 	r.page, r.values = p, vd
@@ -294,33 +317,17 @@ func (r *ColumnReader) refill() error {
 			return r.c.errorf(r.page.Offset, "%w: the page's repetition levels end early", ErrCorrupt)
 		}
 	}
-	switch {
-	case r.allDef:
-		r.def = r.definedLevels(k)
-	case r.maxDef > 0:
-		if r.defBuf, err = r.defDec.Decode(r.defBuf[:0], k); err != nil {
+	if r.maxDef > 0 && !r.dense {
+		if r.def, err = r.defDec.Decode(r.def[:0], k); err != nil {
 			return r.c.wrap(r.page.Offset, fmt.Errorf("definition levels: %w", err))
 		}
-		if len(r.defBuf) != k {
+		if len(r.def) != k {
 			return r.c.errorf(r.page.Offset, "%w: the page's definition levels end early", ErrCorrupt)
 		}
-		r.def = r.defBuf
 	}
 	r.pos, r.count = 0, k
 	r.pageLeft -= k
 	return nil
-}
-
-// definedLevels returns k levels of maxDef (k is at most levelChunk), the
-// levels of a page that defines every value, filled once per reader.
-func (r *ColumnReader) definedLevels(k int) []int16 {
-	if r.defined == nil {
-		r.defined = make([]int16, levelChunk)
-		for i := range r.defined {
-			r.defined[i] = r.maxDef
-		}
-	}
-	return r.defined[:k]
 }
 
 func (r *ColumnReader) valueDecoderFor(enc format.Encoding) (valueDecoder, error) {
@@ -364,7 +371,7 @@ func (r *ColumnReader) nextSpan(maxRows int) (entries, rows, nonNull int) {
 		}
 		entries = i - r.pos
 	}
-	if r.maxDef == 0 || r.allDef {
+	if r.maxDef == 0 || r.dense {
 		return entries, rows, entries
 	}
 	for _, d := range r.def[r.pos : r.pos+entries] {
@@ -417,7 +424,7 @@ func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 			// skipped without materialising them (RLE runs in one step).
 			k := min(maxRows-rows, r.pageLeft)
 			nonNull := k
-			if r.maxDef > 0 && !r.allDef {
+			if r.maxDef > 0 && !r.dense {
 				var err error
 				if nonNull, err = r.defDec.CountEqual(k, r.maxDef); err != nil {
 					return rows, r.c.wrap(r.page.Offset, fmt.Errorf("definition levels: %w", err))
@@ -444,7 +451,7 @@ func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 		}
 		if out != nil {
 			if r.maxDef > 0 {
-				out.Def = append(out.Def, r.def[r.pos:r.pos+entries]...)
+				r.appendDef(out, entries)
 			}
 			if r.maxRep > 0 {
 				out.Rep = append(out.Rep, r.rep[r.pos:r.pos+entries]...)
@@ -493,6 +500,19 @@ func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 		return rows, r.c.errorf(-1, "%w: the column chunk holds more rows than its row group", ErrCorrupt)
 	}
 	return rows, nil
+}
+
+// appendDef adds the definition levels of the next entries to out. While
+// every entry of the batch is defined Def stays empty (see LeafData.Def);
+// the first entries that may hold a null fill in the levels before them.
+func (r *ColumnReader) appendDef(out *LeafData, entries int) {
+	if r.dense {
+		if len(out.Def) > 0 {
+			out.Def = appendLevel(out.Def, r.maxDef, entries)
+		}
+		return
+	}
+	out.Def = append(out.defLevels(), r.def[r.pos:r.pos+entries]...)
 }
 
 // readValues appends the next n values of the page to out: as codes when

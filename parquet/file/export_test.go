@@ -8,6 +8,6 @@ func SetWindowSize(n int64) (restore func()) {
 	return func() { windowSize = old }
 }
 
-// ReadRows reads every row of f with opts as Go values, one []any per
-// row, for the tests outside the package (readRows).
+// ReadRows reads every row of f with opts, each as its columns' values
+// (readRows, for the external tests).
 var ReadRows = readRows
