@@ -2,10 +2,13 @@ package bench
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"io"
+	"math/bits"
 	"os"
 	"time"
+	"unsafe"
 
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
@@ -175,12 +178,25 @@ func (c *carquetLib) Read(path string) (Result, error) {
 		for _, v := range b.Columns[ai].Float64s[:n] {
 			res.AmountSum += v
 		}
-		for _, v := range b.Columns[fi].Bools[:n] {
-			if v {
-				res.Flags++
-			}
-		}
+		res.Flags += countTrue(b.Columns[fi].Bools[:n])
 	}
+}
+
+// countTrue counts the true values of bs eight at a time: a Go bool is
+// one byte holding 0 or 1, so the population count of eight of them read
+// as a word is how many are true. (A branch per value mispredicts half
+// the time on random flags; parquet-go's consumer counts its bit-packed
+// page the same way, a word at a time.)
+func countTrue(bs []bool) int64 {
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(bs))), len(bs))
+	n := 0
+	for ; len(b) >= 8; b = b[8:] {
+		n += bits.OnesCount64(binary.LittleEndian.Uint64(b))
+	}
+	for _, x := range b {
+		n += int(x)
+	}
+	return int64(n)
 }
 
 // Column decodes only amount with file.Reader.

@@ -1,0 +1,45 @@
+package bench
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkFileRead reads the files a carquet-bench run left in
+// $CARQUET_BENCH_DIR (its -dir) with carquet and parquet-go, one
+// sub-benchmark per library, writer and codec, so that a profile
+// (-cpuprofile) can be taken of one cell alone and the two compared in
+// one run: go test -run X -bench 'FileRead/read/carquet-none' ./bench/
+func BenchmarkFileRead(b *testing.B) {
+	dir := os.Getenv("CARQUET_BENCH_DIR")
+	if dir == "" {
+		b.Skip("CARQUET_BENCH_DIR is not set")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.parquet"))
+	cutoff := Generate(1_000_000).Cutoff() // the default -rows
+	for _, work := range []string{"read", "column", "count"} {
+		for _, f := range files {
+			for _, name := range []string{"carquet", "parquet-go"} {
+				lib, _ := ReadOnly(name)
+				base := filepath.Base(f)
+				b.Run(work+"/"+base[:len(base)-len(".parquet")]+"/"+name, func(b *testing.B) {
+					for i := 0; i < b.N; i++ {
+						var err error
+						switch work {
+						case "read":
+							_, err = lib.Read(f)
+						case "column":
+							_, err = lib.Column(f)
+						case "count":
+							_, err = lib.Count(f, cutoff)
+						}
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		}
+	}
+}
