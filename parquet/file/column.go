@@ -129,13 +129,19 @@ type ColumnReader struct {
 	rowsLeft int64
 	// oi, when set, lets SeekRow jump over whole pages.
 	oi *format.OffsetIndex
-	// plain holds the current page's values when they are PLAIN,
-	// fixed-width, required and not compressed — a slice of the mapped file
-	// or of a page read on its own (Page.InFile), which nothing overwrites:
-	// borrow then lends them out without copying. plainPos is the index of
-	// the next value.
+	// plain holds the current page's values when they are PLAIN and
+	// dense (see dense) — a slice of the mapped file or of a page read on
+	// its own (Page.InFile), which nothing overwrites, or with lendPooled of
+	// a reused buffer (a window of the file, a decompressed page): borrow
+	// then lends them out without copying. plainPos is the index of the
+	// next value.
 	plain    []byte
 	plainPos int
+	// lendPooled lets borrow lend values from the reused buffers, which
+	// the next page overwrites: a Reader sets it unless its batches must
+	// outlive the next call to Next (ReaderOptions.Fresh). plainPooled says
+	// plain is such a buffer.
+	lendPooled, plainPooled bool
 	// codes makes dictionary-encoded pages of a BYTE_ARRAY column come
 	// back as codes (vector.Vector.Dict) instead of gathered values.
 	codes bool
@@ -279,8 +285,9 @@ func (r *ColumnReader) startDataPage(p *Page) error {
 		return err
 	}
 	r.plain, r.plainPos = nil, 0
-	if p.Encoding == format.Plain && p.InFile && r.dense {
-		r.plain = data // values alias the file's bytes: they can be lent out
+	if p.Encoding == format.Plain && r.dense && (p.InFile || r.lendPooled) {
+		r.plain = data // the values as stored: they can be lent out
+		r.plainPooled = !p.InFile
 	}
 	r.page, r.values = p, vd
 	r.pos, r.count, r.pageLeft = 0, 0, n
@@ -459,7 +466,7 @@ func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 			if nonNull > 0 && r.plain != nil && out.Values.Len == 0 {
 				out.keepOwned()
 			}
-			if nonNull > 0 && !r.borrow(&out.Values, nonNull) {
+			if nonNull > 0 && !r.borrow(&out.Values, nonNull, got == maxRows-rows) {
 				// Room for the rest of the batch at once: the rows asked
 				// for bound the values of flat columns, and growing span
 				// by span would copy them over and over.
@@ -647,11 +654,14 @@ func hasDictionaryEncoding(md *format.ColumnMetaData) bool {
 	return false
 }
 
-// borrow hands out n values as a slice over the file's bytes instead
+// borrow hands out n values as a slice over the page's bytes instead
 // of decoding them, when the page allows it (see plain) and out is empty,
-// so that the batch is exactly a window of the page.
-func (r *ColumnReader) borrow(out *vector.Vector, n int) bool {
-	if r.plain == nil || out.Len != 0 {
+// so that the batch is exactly a window of the page. From a reused buffer
+// only the span that completes the batch is lent (last says it is): one
+// that the batch goes on past the page's end would be overwritten by the
+// next page before the batch is returned.
+func (r *ColumnReader) borrow(out *vector.Vector, n int, last bool) bool {
+	if r.plain == nil || out.Len != 0 || r.plainPooled && !last {
 		if r.plain != nil {
 			r.plainPos += n
 		}

@@ -2,7 +2,6 @@ package file_test
 
 import (
 	"bytes"
-	"io"
 	"reflect"
 	"runtime"
 	"testing"
@@ -83,18 +82,11 @@ func TestBigPagesReuseBuffers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for {
-			bt, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+		eachBatch(t, r, func(bt *file.Batch) {
 			for i := 0; i < bt.NumRows; i++ {
 				sum += float64(bt.Columns[0].Int64s[i]) + bt.Columns[1].Float64s[i]
 			}
-		}
+		})
 		runtime.ReadMemStats(&m1)
 		return sum, m1.TotalAlloc - m0.TotalAlloc
 	}

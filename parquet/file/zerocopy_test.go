@@ -1,7 +1,6 @@
 package file_test
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -43,20 +42,14 @@ func TestZeroCopyMmap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for {
-			b, err := r.Next()
-			if err == io.EOF {
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+		eachBatch(t, r, func(b *file.Batch) {
 			if b.Columns[0].Borrowed {
 				borrowed++
 			}
 			ts = append(ts, b.Columns[0].Int64s[:b.NumRows]...)
 			amounts = append(amounts, b.Columns[1].Float64s[:b.NumRows]...)
-		}
+		})
+		return
 	}
 	ts1, a1, _ := read(false)
 	ts2, a2, borrowed := read(true)
