@@ -315,6 +315,11 @@ func (r *ColumnReader) checkNulls(header, levels int) error {
 // refill decodes the next chunk of the page's levels into the window.
 func (r *ColumnReader) refill() error {
 	k := min(r.pageLeft, levelChunk)
+	if r.dense {
+		// No levels to decode: the window is the rest of the page, so that
+		// a batch inside it is one span (which borrow can lend).
+		k = r.pageLeft
+	}
 	var err error
 	if r.maxRep > 0 {
 		if r.rep, err = r.repDec.Decode(r.rep[:0], k); err != nil {
