@@ -26,10 +26,12 @@ type LeafData struct {
 	Rows, Entries int
 	// maxDef is the column's maximum definition level.
 	maxDef int16
-	// owned keeps Values' own buffers while Values lends page bytes, so
-	// that the next batch that must copy reuses them instead of
-	// allocating again.
-	owned vector.Vector
+	// spare keeps up to two of Values' own fixed-width buffers while
+	// Values lends page bytes, so that the next batches that must copy
+	// reuse them instead of allocating: two, because the leaf and the
+	// batch swap buffers at every batch (scatter).
+	spare  [2]vector.Vector
+	nspare int
 }
 
 // defLevels returns one definition level per entry: Def, or when Def was
@@ -54,33 +56,60 @@ func appendLevel(s []int16, level int16, n int) []int16 {
 // Reset empties d for reuse.
 func (d *LeafData) Reset() {
 	d.Def, d.Rep = d.Def[:0], d.Rep[:0]
-	borrowed := d.Values.Borrowed
 	d.Values.Reset()
-	if borrowed {
-		d.Values.Int32s, d.Values.Int64s = d.owned.Int32s[:0], d.owned.Int64s[:0]
-		d.Values.Float32s, d.Values.Float64s = d.owned.Float32s[:0], d.owned.Float64s[:0]
+	if d.nspare > 0 && fixedCap(&d.Values) == 0 {
+		d.nspare--
+		moveFixed(&d.Values, &d.spare[d.nspare])
 	}
 	d.Rows, d.Entries = 0, 0
 }
 
-// unborrow copies lent values into d's own buffers, with room for more,
-// so that values of the next page can be appended to them.
+// unborrow copies lent values into an own buffer (a spare one if any),
+// with room for more, so that values of the next page can be appended.
 func (d *LeafData) unborrow(room int) {
 	v := &d.Values
 	if !v.Borrowed {
 		return
 	}
+	var own vector.Vector
+	if d.nspare > 0 {
+		d.nspare--
+		moveFixed(&own, &d.spare[d.nspare])
+	}
 	switch v.Kind {
 	case vector.Int32:
-		v.Int32s = ownCopy(d.owned.Int32s, v.Int32s, room)
+		v.Int32s = ownCopy(own.Int32s, v.Int32s, room)
 	case vector.Int64:
-		v.Int64s = ownCopy(d.owned.Int64s, v.Int64s, room)
+		v.Int64s = ownCopy(own.Int64s, v.Int64s, room)
 	case vector.Float32:
-		v.Float32s = ownCopy(d.owned.Float32s, v.Float32s, room)
+		v.Float32s = ownCopy(own.Float32s, v.Float32s, room)
 	case vector.Float64:
-		v.Float64s = ownCopy(d.owned.Float64s, v.Float64s, room)
+		v.Float64s = ownCopy(own.Float64s, v.Float64s, room)
 	}
 	v.Borrowed = false
+}
+
+// keepOwned parks Values' own buffer among the spares before Values
+// borrows page bytes (when there is room; otherwise it is dropped).
+func (d *LeafData) keepOwned() {
+	if d.Values.Borrowed || fixedCap(&d.Values) == 0 || d.nspare == len(d.spare) {
+		return
+	}
+	moveFixed(&d.spare[d.nspare], &d.Values)
+	d.nspare++
+}
+
+// fixedCap is the capacity of v's fixed-width value buffers.
+func fixedCap(v *vector.Vector) int {
+	return cap(v.Int32s) + cap(v.Int64s) + cap(v.Float32s) + cap(v.Float64s)
+}
+
+// moveFixed moves src's fixed-width value buffers, emptied, to dst.
+func moveFixed(dst, src *vector.Vector) {
+	dst.Int32s, src.Int32s = src.Int32s[:0], nil
+	dst.Int64s, src.Int64s = src.Int64s[:0], nil
+	dst.Float32s, src.Float32s = src.Float32s[:0], nil
+	dst.Float64s, src.Float64s = src.Float64s[:0], nil
 }
 
 func ownCopy[T any](own, lent []T, room int) []T {
@@ -88,15 +117,6 @@ func ownCopy[T any](own, lent []T, room int) []T {
 		own = make([]T, 0, len(lent)+room)
 	}
 	return append(own[:0], lent...)
-}
-
-// keepOwned remembers d's own value buffers before Values borrows page bytes.
-func (d *LeafData) keepOwned() {
-	if d.Values.Borrowed {
-		return
-	}
-	d.owned.Int32s, d.owned.Int64s = d.Values.Int32s, d.Values.Int64s
-	d.owned.Float32s, d.owned.Float64s = d.Values.Float32s, d.Values.Float64s
 }
 
 // ColumnReader reads the rows of one column chunk in order.
@@ -468,10 +488,7 @@ func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 			if r.maxRep > 0 {
 				out.Rep = append(out.Rep, r.rep[r.pos:r.pos+entries]...)
 			}
-			if nonNull > 0 && r.plain != nil && out.Values.Len == 0 {
-				out.keepOwned()
-			}
-			if nonNull > 0 && !r.borrow(&out.Values, nonNull, got == maxRows-rows) {
+			if nonNull > 0 && !r.borrow(out, nonNull, got == maxRows-rows) {
 				// Room for the rest of the batch at once: the rows asked
 				// for bound the values of flat columns, and growing span
 				// by span would copy them over and over.
@@ -665,7 +682,8 @@ func hasDictionaryEncoding(md *format.ColumnMetaData) bool {
 // only the span that completes the batch is lent (last says it is): one
 // that the batch goes on past the page's end would be overwritten by the
 // next page before the batch is returned.
-func (r *ColumnReader) borrow(out *vector.Vector, n int, last bool) bool {
+func (r *ColumnReader) borrow(d *LeafData, n int, last bool) bool {
+	out := &d.Values
 	if r.plain == nil || out.Len != 0 || r.plainPooled && !last {
 		if r.plain != nil {
 			r.plainPos += n
@@ -695,6 +713,7 @@ func (r *ColumnReader) borrow(out *vector.Vector, n int, last bool) bool {
 		return false
 	}
 	r.plainPos += n
+	d.keepOwned()
 	ptr := unsafe.Pointer(&b[0])
 	switch r.kind {
 	case vector.Int32:
