@@ -154,22 +154,16 @@ func arrowReadTable(path string, amountOnly bool) (Result, error) {
 		for _, ch := range tbl.Column(i).Data().Chunks() {
 			switch tbl.Column(i).Name() {
 			case "ts":
-				for _, v := range ch.(*array.Timestamp).TimestampValues() {
-					res.TSSum += int64(v)
-				}
+				res.TSSum = sumInts(res.TSSum, ch.(*array.Timestamp).TimestampValues())
 			case "user_id":
-				for _, v := range ch.(*array.Int32).Int32Values() {
-					res.UserSum += int64(v)
-				}
+				res.UserSum = sumInts(res.UserSum, ch.(*array.Int32).Int32Values())
 			case "category":
 				off := ch.(*array.String).ValueOffsets()
 				for j := 0; j+1 < len(off); j++ {
 					res.CatBytes += int64(off[j+1] - off[j])
 				}
 			case "amount":
-				for _, v := range ch.(*array.Float64).Float64Values() {
-					res.AmountSum += v
-				}
+				res.AmountSum = sumFloats(res.AmountSum, ch.(*array.Float64).Float64Values())
 			case "flag":
 				bl := ch.(*array.Boolean)
 				for j := 0; j < bl.Len(); j++ {
@@ -222,14 +216,10 @@ func arrowReadLow(path string, amountOnly bool) (Result, error) {
 				switch r := cr.(type) {
 				case *pqfile.Int64ColumnChunkReader:
 					_, n, err = r.ReadBatch(arrowBatch, i64, nil, nil)
-					for _, v := range i64[:n] {
-						res.TSSum += v
-					}
+					res.TSSum = sumInts(res.TSSum, i64[:n])
 				case *pqfile.Int32ColumnChunkReader:
 					_, n, err = r.ReadBatch(arrowBatch, i32, nil, nil)
-					for _, v := range i32[:n] {
-						res.UserSum += int64(v)
-					}
+					res.UserSum = sumInts(res.UserSum, i32[:n])
 				case *pqfile.ByteArrayColumnChunkReader:
 					_, n, err = r.ReadBatch(arrowBatch, bas, nil, nil)
 					for _, v := range bas[:n] {
@@ -237,17 +227,11 @@ func arrowReadLow(path string, amountOnly bool) (Result, error) {
 					}
 				case *pqfile.Float64ColumnChunkReader:
 					_, n, err = r.ReadBatch(arrowBatch, f64, nil, nil)
-					for _, v := range f64[:n] {
-						res.AmountSum += v
-					}
+					res.AmountSum = sumFloats(res.AmountSum, f64[:n])
 					res.Rows += int64(n)
 				case *pqfile.BooleanColumnChunkReader:
 					_, n, err = r.ReadBatch(arrowBatch, bools, nil, nil)
-					for _, v := range bools[:n] {
-						if v {
-							res.Flags++
-						}
-					}
+					res.Flags += countTrue(bools[:n])
 				default:
 					return res, fmt.Errorf("column %q: unexpected reader %T", name, cr)
 				}

@@ -2,13 +2,10 @@ package bench
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"io"
-	"math/bits"
 	"os"
 	"time"
-	"unsafe"
 
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
@@ -152,12 +149,8 @@ func (c *carquetLib) Read(path string) (Result, error) {
 		}
 		n := b.NumRows
 		res.Rows += int64(n)
-		for _, v := range b.Columns[ti].Int64s[:n] {
-			res.TSSum += v
-		}
-		for _, v := range b.Columns[ui].Int32s[:n] {
-			res.UserSum += int64(v)
-		}
+		res.TSSum = sumInts(res.TSSum, b.Columns[ti].Int64s[:n])
+		res.UserSum = sumInts(res.UserSum, b.Columns[ui].Int32s[:n])
 		if cat := b.Columns[ci]; cat.Dict != nil {
 			if cat.Dict != dict {
 				dict = cat.Dict
@@ -175,28 +168,9 @@ func (c *carquetLib) Read(path string) (Result, error) {
 				res.CatBytes += int64(off[i+1] - off[i])
 			}
 		}
-		for _, v := range b.Columns[ai].Float64s[:n] {
-			res.AmountSum += v
-		}
+		res.AmountSum = sumFloats(res.AmountSum, b.Columns[ai].Float64s[:n])
 		res.Flags += countTrue(b.Columns[fi].Bools[:n])
 	}
-}
-
-// countTrue counts the true values of bs eight at a time: a Go bool is
-// one byte holding 0 or 1, so the population count of eight of them read
-// as a word is how many are true. (A branch per value mispredicts half
-// the time on random flags; parquet-go's consumer counts its bit-packed
-// page the same way, a word at a time.)
-func countTrue(bs []bool) int64 {
-	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(bs))), len(bs))
-	n := 0
-	for ; len(b) >= 8; b = b[8:] {
-		n += bits.OnesCount64(binary.LittleEndian.Uint64(b))
-	}
-	for _, x := range b {
-		n += int(x)
-	}
-	return int64(n)
 }
 
 // Column decodes only amount with file.Reader.
@@ -220,9 +194,7 @@ func (c *carquetLib) Column(path string) (Result, error) {
 			return res, err
 		}
 		res.Rows += int64(b.NumRows)
-		for _, a := range b.Columns[0].Float64s[:b.NumRows] {
-			res.AmountSum += a
-		}
+		res.AmountSum = sumFloats(res.AmountSum, b.Columns[0].Float64s[:b.NumRows])
 	}
 }
 

@@ -166,17 +166,13 @@ func (p *parquetGoLib) Read(path string) (Result, error) {
 	var res Result
 	ts := pgValues[int64]{get: (*encoding.Values).Int64}
 	if err := eachPage(pf, columnIndex(pf, "ts"), func(pg pq.Page) {
-		for _, v := range ts.of(pg) {
-			res.TSSum += v
-		}
+		res.TSSum = sumInts(res.TSSum, ts.of(pg))
 	}); err != nil {
 		return res, err
 	}
 	users := pgValues[int32]{get: (*encoding.Values).Int32}
 	if err := eachPage(pf, columnIndex(pf, "user_id"), func(pg pq.Page) {
-		for _, v := range users.of(pg) {
-			res.UserSum += int64(v)
-		}
+		res.UserSum = sumInts(res.UserSum, users.of(pg))
 	}); err != nil {
 		return res, err
 	}
@@ -207,9 +203,7 @@ func (p *parquetGoLib) Read(path string) (Result, error) {
 	amounts := pgValues[float64]{get: (*encoding.Values).Double}
 	if err := eachPage(pf, columnIndex(pf, "amount"), func(pg pq.Page) {
 		vs := amounts.of(pg)
-		for _, v := range vs {
-			res.AmountSum += v
-		}
+		res.AmountSum = sumFloats(res.AmountSum, vs)
 		res.Rows += int64(len(vs))
 	}); err != nil {
 		return res, err
@@ -255,9 +249,7 @@ func (p *parquetGoLib) Column(path string) (Result, error) {
 	amounts := pgValues[float64]{get: (*encoding.Values).Double}
 	err = eachPage(pf, columnIndex(pf, "amount"), func(pg pq.Page) {
 		vs := amounts.of(pg)
-		for _, v := range vs {
-			res.AmountSum += v
-		}
+		res.AmountSum = sumFloats(res.AmountSum, vs)
 		res.Rows += int64(len(vs))
 	})
 	return res, err
