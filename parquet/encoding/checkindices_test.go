@@ -2,10 +2,11 @@ package encoding
 
 import "testing"
 
-// TestCheckIndices puts one index out of range (too large, or negative)
-// at every position of batches of odd lengths, so that each of the running
-// maxima and the tail must catch it; in-range batches must pass.
-func TestCheckIndices(t *testing.T) {
+// TestCheckIndicesEveryPosition puts one index out of range (too large,
+// or negative) at every position of batches of odd lengths, so that the
+// range kernel's lanes and its tail must catch it; in-range batches must
+// pass.
+func TestCheckIndicesEveryPosition(t *testing.T) {
 	for n := 1; n <= 13; n++ {
 		ok := make([]int32, n)
 		for i := range ok {

@@ -59,22 +59,10 @@ func badIndex(pos int, idx int32, n int) error {
 // range for a dictionary of entries values, for callers that keep indices
 // as codes instead of gathering the values they name.
 func CheckIndices(indices []int32, entries int) error {
-	// A branch-free pass for the common case, then the search for the
-	// culprit.
-	// Four running maxima, so that the comparisons do not wait on each
-	// other.
-	var h0, h1, h2, h3 uint32
-	n := len(indices) &^ 3
-	for i := 0; i < n; i += 4 {
-		h0 = max(h0, uint32(indices[i]))
-		h1 = max(h1, uint32(indices[i+1]))
-		h2 = max(h2, uint32(indices[i+2]))
-		h3 = max(h3, uint32(indices[i+3]))
-	}
-	for _, x := range indices[n:] {
-		h0 = max(h0, uint32(x))
-	}
-	if hi := max(h0, h1, h2, h3); uint(hi) < uint(entries) {
+	// The range of the indices (a vector kernel) for the common case, then
+	// the search for the culprit.
+	lo, hi, ok := simd.MinMaxInt32(indices)
+	if !ok || lo >= 0 && int(hi) < entries {
 		return nil
 	}
 	for i, x := range indices {

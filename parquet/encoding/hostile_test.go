@@ -2,6 +2,7 @@ package encoding
 
 import (
 	"encoding/binary"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -257,4 +258,30 @@ func TestHostileFixed(t *testing.T) {
 	_, err = NewBoolDecoder(format.DeltaBinaryPacked)
 	mustCorrupt(t, "delta bool", err)
 	mustCorrupt(t, "negative count", dec.Reset(nil, -1))
+}
+
+// TestCheckIndices finds the first index out of range, negative or too
+// large, wherever it is, and passes indices that are all in range.
+func TestCheckIndices(t *testing.T) {
+	idx := make([]int32, 1000)
+	for i := range idx {
+		idx[i] = int32(i % 7)
+	}
+	if err := CheckIndices(idx, 7); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckIndices(nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []int32{7, -1, 1 << 30, -1 << 31} {
+		for _, at := range []int{0, 500, 999} {
+			old := idx[at]
+			idx[at] = bad
+			err := CheckIndices(idx, 7)
+			if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("value %d of the batch", at)) {
+				t.Errorf("index %d at %d: %v", bad, at, err)
+			}
+			idx[at] = old
+		}
+	}
 }
