@@ -53,19 +53,24 @@ type PageIterator struct {
 	start, end int64
 	// buf holds file bytes [base, base+len(buf)): the whole chunk, or in
 	// lazy mode the current page; pos is the read position within it.
-	buf     []byte
-	base    int64
-	pos     int
-	loaded  bool
-	pooled  bool // buf is a window buffer (getWindow), reused and given back
-	lazy    *format.OffsetIndex
-	codec   compress.Codec
-	values  int64 // level entries seen in data pages
-	scratch []byte
-	hdr     format.PageHeader
-	r       thrift.Reader
-	verify  bool
-	stats   *ReadStats
+	buf    []byte
+	base   int64
+	pos    int
+	loaded bool
+	pooled bool // buf is a window buffer (getWindow), reused and given back
+	// reusePages makes pages read one at a time (lazy) go into reused
+	// window buffers too, instead of buffers of their own that values
+	// can be lent from at any time: for readers whose batches do not
+	// outlive the next one (ColumnReader.lendPooled).
+	reusePages bool
+	lazy       *format.OffsetIndex
+	codec      compress.Codec
+	values     int64 // level entries seen in data pages
+	scratch    []byte
+	hdr        format.PageHeader
+	r          thrift.Reader
+	verify     bool
+	stats      *ReadStats
 	// check is the offset index data page headers are checked against
 	// (with verify), loaded at the first page when checkLoaded is unset;
 	// nil when the chunk has none.
@@ -257,17 +262,19 @@ func (it *PageIterator) load() error {
 // windowed reports whether buf is a window that ends before the chunk does
 // (a page that does not fit in it is read again, whole).
 func (it *PageIterator) windowed() bool {
-	return it.pooled && it.base+int64(len(it.buf)) < it.end
+	return it.pooled && it.lazy == nil && it.base+int64(len(it.buf)) < it.end
 }
 
 // loadAt reads the bytes at off into buf: the page there (lazy), the whole
 // chunk (mapped: it costs nothing), or a window of at least need bytes.
-// Windows go into a reused buffer, so their pages are never lent out (InFile
+// Windows (and with reusePages lazily read pages) go into reused buffers,
+// so their values are lent only as ColumnReader.lendPooled allows (InFile
 // is false); a mapping, or a page read lazily into a buffer of its own,
-// lends its values.
+// lends its values at any time.
 func (it *PageIterator) loadAt(off, need int64) error {
 	var length int64
 	window := it.lazy == nil && it.c.File.mapped == nil
+	pool := window || it.lazy != nil && it.reusePages && it.c.File.mapped == nil
 	switch {
 	case it.c.File.mapped != nil:
 		off, length = it.start, it.end-it.start
@@ -278,7 +285,7 @@ func (it *PageIterator) loadAt(off, need int64) error {
 	}
 	var buf []byte
 	var err error
-	reuse := window && it.pooled && int64(cap(it.buf)) >= length
+	reuse := pool && it.pooled && int64(cap(it.buf)) >= length
 	switch {
 	case reuse:
 		buf = it.buf[:length]
@@ -289,8 +296,15 @@ func (it *PageIterator) loadAt(off, need int64) error {
 			kept = copy(buf, it.buf[off-it.base:])
 		}
 		err = readFull(it.c.File.r, buf[kept:], off+int64(kept))
-	case window:
-		buf = getWindow(length)
+	case pool:
+		if window {
+			buf = getWindow(length)
+		} else {
+			// A whole window when the chunk has that much left, so
+			// that it is kept for reuse (getWindow) and fits the pages
+			// that follow.
+			buf = getWindow(max(length, min(windowSize, it.end-off)))[:length]
+		}
 		if err = readFull(it.c.File.r, buf, off); err != nil {
 			putWindow(buf)
 		}
@@ -314,7 +328,7 @@ func (it *PageIterator) loadAt(off, need int64) error {
 		it.Release()
 	}
 	it.pos = int(it.Offset() - off)
-	it.buf, it.base, it.loaded, it.pooled = buf, off, true, window
+	it.buf, it.base, it.loaded, it.pooled = buf, off, true, pool
 	return nil
 }
 

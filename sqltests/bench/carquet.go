@@ -198,13 +198,17 @@ func (c *carquetLib) Column(path string) (Result, error) {
 	}
 }
 
+// Count counts the rows with scan (row group and page pruning), asking
+// for no column (Columns: []string{}, how COUNT(*) scans): the filter's
+// column is decoded and compared, and no value is returned, as the peers
+// count without returning values.
 func (c *carquetLib) Count(path string, cutoff int64) (int64, error) {
 	t, err := scan.Open(path, scan.Options{})
 	if err != nil {
 		return 0, err
 	}
 	defer t.Close()
-	s, err := t.Scan(context.Background(), scan.Request{Columns: []string{"ts"}, Threads: 1,
+	s, err := t.Scan(context.Background(), scan.Request{Columns: []string{}, Threads: 1,
 		Filter: scan.Compare{Column: "ts", Op: scan.Ge, Value: time.UnixMicro(cutoff).UTC()}})
 	if err != nil {
 		return 0, err
