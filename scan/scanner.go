@@ -834,6 +834,7 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 	}
 	var idx []int32
 	var dels []uint64
+	var truthBuf, knownBuf vector.Bitmap
 	cols := make([]*vector.Vector, len(b.needed))
 	for {
 		if s.ctx.Err() != nil {
@@ -854,9 +855,11 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 		cnt := n
 		var truth vector.Bitmap
 		if eval != nil {
-			truth = vector.NewBitmap(n, false)
-			known := vector.NewBitmap(n, false)
-			eval.eval(cols, n, truth, known)
+			// The bitmaps of the batch before are reused (cleared): they
+			// only choose rows, nothing keeps them.
+			truthBuf, knownBuf = truthBuf[:0].Grow(n), knownBuf[:0].Grow(n)
+			truth = truthBuf
+			eval.eval(cols, n, truth, knownBuf)
 			cnt = truth.Count(n)
 		}
 		if del != nil {
