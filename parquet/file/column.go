@@ -15,10 +15,11 @@ import (
 // of every entry, and the non-null values packed densely.
 type LeafData struct {
 	// Def and Rep hold one level per entry; they stay empty when the
-	// column's maximum level is 0. Def also stays empty for a flat column
-	// while every entry read is defined (no nulls): its levels would all
-	// be the maximum, and the pages that hold no null are not even
-	// decoded (defLevels gives them when needed).
+	// column's maximum level is 0. Inside a Reader (ColumnReader.omitDef)
+	// Def also stays empty for a flat column while every entry read is
+	// defined (no nulls): its levels would all be the maximum (defLevels
+	// gives them when needed). Pages that hold no null are not decoded
+	// either way.
 	Def, Rep []int16
 	// Values holds the non-null values, Values.Len of them.
 	Values vector.Vector
@@ -157,6 +158,9 @@ type ColumnReader struct {
 	// next value.
 	plain    []byte
 	plainPos int
+	// omitDef lets Def stay empty while no null was read (LeafData.Def):
+	// a Reader sets it, its assembler asks for the levels it needs.
+	omitDef bool
 	// lendPooled lets borrow lend values from the reused buffers, which
 	// the next page overwrites: a Reader sets it unless its batches must
 	// outlive the next call to Next (ReaderOptions.Fresh). plainPooled says
@@ -531,12 +535,13 @@ func (r *ColumnReader) advance(out *LeafData, maxRows int) (int, error) {
 	return rows, nil
 }
 
-// appendDef adds the definition levels of the next entries to out. While
-// every entry of the batch is defined Def stays empty (see LeafData.Def);
-// the first entries that may hold a null fill in the levels before them.
+// appendDef adds the definition levels of the next entries to out. With
+// omitDef, Def stays empty while every entry of the batch is defined (see
+// LeafData.Def), and the first entries that may hold a null fill in the
+// levels before them.
 func (r *ColumnReader) appendDef(out *LeafData, entries int) {
 	if r.dense {
-		if len(out.Def) > 0 {
+		if len(out.Def) > 0 || !r.omitDef {
 			out.Def = appendLevel(out.Def, r.maxDef, entries)
 		}
 		return

@@ -198,6 +198,7 @@ func (r *Reader) openRowGroup(rg int) error {
 		}
 		r.readers[col] = cr
 		cr.codes = r.codes[col]
+		cr.omitDef = true
 		cr.lendPooled = !r.fresh
 		cr.pages.reusePages = !r.fresh
 		if _, ok := r.ranges[rg]; ok {
