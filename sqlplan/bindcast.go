@@ -1,0 +1,348 @@
+package sqlplan
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/xwb1989/sqlparser"
+)
+
+// Types meeting: unification of operand types, implicit and explicit casts
+// (CAST, TRY_CAST, ::) at bind time.
+
+// unifyTypes returns the type two operands are compared or combined in.
+func unifyTypes(a, b Type) (Type, error) {
+	ak, bk := a.op(), b.op()
+	switch {
+	case hugeint(a, b):
+		return tHuge, nil
+	case ak == bk:
+		if ak == KDecimal {
+			scale := max(a.Scale, b.Scale)
+			prec := max(a.Prec-a.Scale, b.Prec-b.Scale) + scale
+			return Type{Kind: KDecimal, Prec: min(prec, 38), Scale: scale}, nil
+		}
+		if ak == KInt {
+			return Type{Kind: KInt, Bits: intWidth(a, b)}, nil
+		}
+		if ak == KFloat {
+			return Type{Kind: KFloat}, nil
+		}
+		if ak == KString {
+			return Type{Kind: KString, Bit: a.Bit && b.Bit}, nil
+		}
+		if a.Nanos != b.Nanos {
+			// TIMESTAMP_NS with TIMESTAMP (TIME_NS with TIME): compared
+			// exactly, in nanoseconds.
+			a.Nanos = true
+		}
+		if a.Coarse != b.Coarse {
+			// TIMESTAMP_S, TIMESTAMP_MS and TIMESTAMP meet in the finer
+			// unit (DuckDB's rule); all count microseconds.
+			a.Coarse = min(a.Coarse, b.Coarse)
+			if a.Coarse == 0 || b.Coarse == 0 {
+				a.Coarse = 0
+			}
+		}
+		if a.Nanos {
+			a.Coarse = 0
+		}
+		return a, nil
+	case ak == KNull:
+		return b, nil
+	case bk == KNull:
+		return a, nil
+	case a.isNumeric() && b.isNumeric():
+		switch {
+		case ak == KUHuge || bk == KUHuge:
+			// With unsigned and signed integers (a negative one fails
+			// the cast), a UHUGEINT; with other numbers, a DOUBLE.
+			o := b
+			if bk == KUHuge {
+				o = a
+			}
+			if o.op() == KInt || o.Kind == KUint {
+				return tUHuge, nil
+			}
+			return Type{Kind: KFloat}, nil
+		case ak == KFloat || bk == KFloat:
+			return Type{Kind: KFloat}, nil
+		case ak == KDecimal || bk == KDecimal:
+			d, o := a, b
+			if bk == KDecimal {
+				d, o = b, a
+			}
+			digits := 19
+			if o.op() == KUint {
+				digits = 20
+			}
+			scale := d.Scale
+			prec := max(d.Prec-d.Scale, digits) + scale
+			if prec > 38 {
+				return Type{Kind: KFloat}, nil
+			}
+			return Type{Kind: KDecimal, Prec: prec, Scale: scale}, nil
+		default: // int with ubigint
+			return Type{Kind: KDecimal, Prec: 20, Scale: 0}, nil
+		}
+	case ak == KString && b.Kind != KNested:
+		return withoutField(b), nil
+	case bk == KString && a.Kind != KNested:
+		return withoutField(a), nil
+	case ak == KDate && bk == KTimestamp || ak == KTimestamp && bk == KDate:
+		// A DATE meets TIMESTAMP_S and TIMESTAMP_MS in their own type.
+		return Type{Kind: KTimestamp, Coarse: a.Coarse + b.Coarse}, nil
+	}
+	return Type{}, errorf("cannot compare %s with %s", a.SQLName(), b.SQLName())
+}
+
+func withoutField(t Type) Type { t.Field = nil; return t }
+
+// unify casts two operands to their common type.
+func (p *planner) unify(l, r expr) (expr, expr, error) {
+	lt, rt := l.typ(), r.typ()
+	if lt.op() == rt.op() && lt.op() != KDecimal && lt.Nanos == rt.Nanos {
+		return l, r, nil
+	}
+	if lt.op() == KDecimal && rt.op() == KDecimal && lt.Scale == rt.Scale && lt.Prec <= 18 == (rt.Prec <= 18) {
+		return l, r, nil
+	}
+	t, err := unifyTypes(lt, rt)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Compare a column with a constant in the column's own type when the
+	// constant converts exactly (keeps the typed fast path and pushdown).
+	if k, ok := isConst(r); ok && k.v != nil && lt.Kind != KNested {
+		if lt.op() == KInt && rt.Kind == KDecimal || lt.op() == KInt && rt.Kind == KFloat {
+			// 3 = 3.0 compares as integers; 3 = 3.5 must not.
+			if v, err := castScalar(k.v, rt, lt); err == nil {
+				if back, err := castScalar(v, lt, rt); err == nil && compareScalars(rt, back, k.v) == 0 {
+					return l, &constExpr{t: lt, v: v}, nil
+				}
+			}
+		} else if rt.op() == KString {
+			if _, lc := isConst(l); !lc {
+				c, err := p.cast(r, withoutField(lt))
+				return l, c, err
+			}
+		}
+	}
+	if k, ok := isConst(l); ok && k.v != nil && lt.op() == KString && rt.Kind != KNested {
+		c, err := p.cast(l, withoutField(rt))
+		return c, r, err
+	}
+	if l, err = p.cast(l, t); err != nil {
+		return nil, nil, err
+	}
+	if r, err = p.cast(r, t); err != nil {
+		return nil, nil, err
+	}
+	return l, r, nil
+}
+
+// coerce casts e to t implicitly.
+func (p *planner) coerce(e expr, t Type) (expr, error) {
+	et := e.typ()
+	if et.op() == t.op() || et.Kind == KNull {
+		if et.Kind == KNull {
+			return p.cast(e, t)
+		}
+		return e, nil
+	}
+	if t.Kind == KBool && et.op() != KString && et.op() != KInt {
+		return nil, errorf("%s is %s, not BOOLEAN", e.String(), et.SQLName())
+	}
+	return p.cast(e, t)
+}
+
+// cast converts e to t, folding constants.
+func (p *planner) cast(e expr, t Type) (expr, error) {
+	et := e.typ()
+	if loc := p.set.tz; loc != nil && (et.TZ || t.TZ) {
+		// TIMESTAMPTZ and wall times meet in the TimeZone (timezone.go).
+		if out, ok, err := p.zoneCast(e, t, loc); ok {
+			return out, err
+		}
+	}
+	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.op() == KInt && t.Bits != 0 && t.Bits < 64) && sameNested(et, t) && sameUnit(et, t) &&
+		!(t.Kind == KInt && et.Bits != 0 && et.Bits < 64) && et.Coarse == t.Coarse && et.TZ == t.TZ && et.Bit == t.Bit {
+		return e, nil
+	}
+	if et.Kind == KDecimal && t.Kind == KDecimal && et.Scale == t.Scale && et.Prec <= 18 == (t.Prec <= 18) && t.Prec >= et.Prec {
+		return e, nil
+	}
+	if k, ok := isConst(e); ok {
+		v, err := castScalar(k.v, k.t, t)
+		if err != nil {
+			return nil, asError(err)
+		}
+		return &constExpr{named: named{text: k.text, node: k.node, parts: k.parts}, t: t, v: v}, nil
+	}
+	c := &castExpr{e: e, to: t}
+	c.setParts("CAST(", e, " AS "+t.SQLName()+")")
+	return c, nil
+}
+
+// bindConvert binds the operand and the target type of CAST(x AS t).
+func (p *planner) bindConvert(x *sqlparser.ConvertExpr, sc *scope, agg *aggCtx) (expr, Type, error) {
+	e, err := p.bindExpr(x.Expr, sc, agg)
+	if err != nil {
+		return nil, Type{}, err
+	}
+	t, err := convertType(x.Type)
+	return e, t, err
+}
+
+// bindTryCast binds TRY_CAST(x AS t) (rewritten as tryMarker(CAST(x AS
+// t))): a CAST whose values that do not convert are NULL instead of an
+// error.
+func (p *planner) bindTryCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (expr, error) {
+	var conv *sqlparser.ConvertExpr
+	if len(x.Exprs) == 1 {
+		if ae, ok := x.Exprs[0].(*sqlparser.AliasedExpr); ok {
+			conv, _ = ae.Expr.(*sqlparser.ConvertExpr)
+		}
+	}
+	if conv == nil {
+		return nil, errorf("bad TRY_CAST")
+	}
+	e, t, err := p.bindConvert(conv, sc, agg)
+	if err != nil {
+		return nil, err
+	}
+	if k, ok := isConst(e); ok {
+		if _, isList := listElem(t); isList {
+			v, err := castScalarTry(k.v, k.t, t, true)
+			if err != nil {
+				v = nil
+			}
+			return &constExpr{t: t, v: v}, nil
+		}
+	}
+	c, err := p.cast(e, t)
+	if err == nil {
+		if ce, ok := c.(*castExpr); ok {
+			ce.try = true
+			ce.setText("TRY_" + ce.String())
+		}
+		return c, nil
+	}
+	if _, ok := isConst(e); ok {
+		return &constExpr{t: t}, nil // a constant that does not convert
+	}
+	return nil, err
+}
+
+// arith types and builds an arithmetic expression.
+// isIntKind reports whether t is a signed or unsigned integer type.
+func isIntKind(t Type) bool { return t.Kind == KInt || t.Kind == KUint }
+
+// convertType decodes the type of a CAST as the rewrite layer spelled it.
+func convertType(ct *sqlparser.ConvertType) (Type, error) {
+	name := strings.ToLower(ct.Type)
+	var params []int
+	for _, v := range []*sqlparser.SQLVal{ct.Length, ct.Scale} {
+		if v != nil {
+			n, _ := strconv.Atoi(string(v.Val))
+			params = append(params, n)
+		}
+	}
+	if name == "char" && len(params) == 1 {
+		if t, ok := castCodeType(params[0]); ok {
+			return t, nil
+		}
+	}
+	switch name {
+	case "char", "nchar":
+		return Type{Kind: KString}, nil
+	case "binary":
+		return Type{Kind: KBytes}, nil
+	case "datetime":
+		return Type{Kind: KTimestamp}, nil
+	case "unsigned":
+		return Type{Kind: KUint, Bits: 64}, nil
+	case "signed":
+		return Type{Kind: KInt, Bits: 64}, nil
+	}
+	t, err := parseTypeName(name, params)
+	if err != nil {
+		return Type{}, asError(err)
+	}
+	return t, nil
+}
+
+// argScalar converts an argument value into a typed scalar.
+func argScalar(v any) (Type, any, error) {
+	switch x := v.(type) {
+	case nil:
+		return Type{Kind: KNull}, nil, nil
+	case int64:
+		return Type{Kind: KInt}, x, nil
+	case int:
+		return Type{Kind: KInt}, int64(x), nil
+	case int32:
+		return Type{Kind: KInt}, int64(x), nil
+	case int16:
+		return Type{Kind: KInt}, int64(x), nil
+	case int8:
+		return Type{Kind: KInt}, int64(x), nil
+	case uint8:
+		return Type{Kind: KInt}, int64(x), nil
+	case uint16:
+		return Type{Kind: KInt}, int64(x), nil
+	case uint32:
+		return Type{Kind: KInt}, int64(x), nil
+	case uint:
+		return argScalar(uint64(x))
+	case uint64:
+		if x <= math.MaxInt64 {
+			return Type{Kind: KInt}, int64(x), nil
+		}
+		return Type{Kind: KUint, Bits: 64}, x, nil
+	case float64:
+		return Type{Kind: KFloat}, x, nil
+	case float32:
+		return Type{Kind: KFloat}, float64(x), nil
+	case bool:
+		return Type{Kind: KBool}, x, nil
+	case string:
+		return Type{Kind: KString}, x, nil
+	case []byte:
+		return Type{Kind: KBytes}, append([]byte(nil), x...), nil
+	case value.Decimal:
+		s := int(x.Scale)
+		if s < 0 {
+			s = 0
+		}
+		p := len(strings.TrimLeft(strings.ReplaceAll(strings.TrimPrefix(x.String(), "-"), ".", ""), "0"))
+		if s == 0 && p > 38 && x.Unscaled != nil {
+			// An integer past 38 digits: a HUGEINT or UHUGEINT when it fits.
+			switch {
+			case tHuge.fitsBig(x.Unscaled):
+				return tHuge, value.Decimal{Unscaled: x.Unscaled}, nil
+			case x.Unscaled.Sign() > 0 && x.Unscaled.Cmp(maxUHuge) <= 0:
+				return tUHuge, value.Decimal{Unscaled: x.Unscaled}, nil
+			}
+		}
+		t := Type{Kind: KDecimal, Prec: min(38, max(p, s+1)), Scale: s}
+		out, err := fitDecimal(x, t)
+		if err != nil {
+			return Type{}, nil, asError(err)
+		}
+		return t, out, nil
+	}
+	if t, ok := v.(time.Time); ok && t.Nanosecond()%1000 != 0 {
+		// Nanosecond digits: kept, so a TIMESTAMP_NS compares exactly.
+		if ns, err := timeToNanos(t); err == nil {
+			return Type{Kind: KTimestamp, TZ: true, Nanos: true}, ns, nil
+		}
+	}
+	if t, ok := v.(interface{ UnixMicro() int64 }); ok {
+		return Type{Kind: KTimestamp, TZ: true}, t.UnixMicro(), nil
+	}
+	return Type{}, nil, errorf("unsupported argument type %T", v)
+}

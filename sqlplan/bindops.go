@@ -1,0 +1,944 @@
+package sqlplan
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+// Binding operators: comparisons, IN, arithmetic with DuckDB's result types
+// and overflow rules, CASE, intervals, LIKE/GLOB and operator chains.
+
+func (p *planner) bindLogic(and bool, parts []sqlparser.Expr, sc *scope, agg *aggCtx) (expr, error) {
+	var terms []expr
+	for _, part := range parts {
+		e, err := p.bindBool(part, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		// Flatten nested ANDs / ORs. The first part's terms are taken over,
+		// not copied: a left-deep chain of n ORs would copy O(n²) terms.
+		var nested []expr
+		switch x := e.(type) {
+		case *andExpr:
+			if and {
+				nested = x.terms
+			}
+		case *orExpr:
+			if !and {
+				nested = x.terms
+			}
+		}
+		if nested != nil {
+			if terms == nil {
+				terms = nested
+			} else {
+				terms = append(terms, nested...)
+			}
+			continue
+		}
+		terms = append(terms, e)
+	}
+	var e expr
+	if and {
+		e = &andExpr{terms: terms}
+	} else {
+		e = &orExpr{terms: terms}
+	}
+	return p.fold(e, terms...)
+}
+
+func (p *planner) bindBool(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, error) {
+	e, err := p.bindExpr(n, sc, agg)
+	if err != nil {
+		return nil, err
+	}
+	return p.coerce(e, Type{Kind: KBool})
+}
+
+func (p *planner) bindComparison(x *sqlparser.ComparisonExpr, sc *scope, agg *aggCtx) (expr, error) {
+	if t, ok := x.Left.(sqlparser.ValTuple); ok && len(t) > 1 {
+		return p.bindRowComparison(x, t, sc, agg)
+	}
+	if f, ok := x.Right.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == globMarker || f.Name.Lowered() == similarMarker) {
+		return p.bindPatternMatch(x, f, sc, agg)
+	}
+	l, err := p.bindExpr(x.Left, sc, agg)
+	if err != nil {
+		return nil, err
+	}
+	switch x.Operator {
+	case sqlparser.InStr, sqlparser.NotInStr:
+		not := x.Operator == sqlparser.NotInStr
+		e, err := p.bindIn(l, x.Right, not, sc, agg)
+		if sub, ok := x.Right.(*sqlparser.Subquery); ok && isCorrelated(err) {
+			return p.bindCorrelated(corrIn, sub, x.Left, not, sc, agg)
+		}
+		return e, err
+	}
+	if f, ok := x.Right.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == anyMarker || f.Name.Lowered() == allMarker) {
+		return p.bindQuantified(x, l, f, sc, agg)
+	}
+	r, err := p.bindExpr(x.Right, sc, agg)
+	if err != nil {
+		return nil, err
+	}
+	switch x.Operator {
+	case sqlparser.LikeStr, sqlparser.NotLikeStr, sqlparser.RegexpStr, sqlparser.NotRegexpStr:
+		fold := x.Operator == sqlparser.RegexpStr || x.Operator == sqlparser.NotRegexpStr
+		not := x.Operator == sqlparser.NotLikeStr || x.Operator == sqlparser.NotRegexpStr
+		if l, err = p.coerce(l, Type{Kind: KString}); err != nil {
+			return nil, err
+		}
+		if r, err = p.coerce(r, Type{Kind: KString}); err != nil {
+			return nil, err
+		}
+		e := &likeExpr{e: l, pat: r, not: not, fold: fold}
+		if x.Escape != nil {
+			esc, err := p.bindExpr(x.Escape, sc, agg)
+			if err != nil {
+				return nil, err
+			}
+			k, ok := isConst(esc)
+			s, _ := k.v.(string)
+			if !ok || len(s) != 1 {
+				return nil, errorf("ESCAPE must be a single character")
+			}
+			e.esc = s[0]
+		}
+		if k, ok := isConst(r); ok {
+			if k.v == nil {
+				return &constExpr{t: Type{Kind: KBool}}, nil
+			}
+			e.m = compileLike(k.v.(string), e.esc, fold)
+		}
+		return p.fold(e, l, r)
+	case sqlparser.JSONExtractOp, sqlparser.JSONUnquoteExtractOp:
+		return nil, unsupported("the " + x.Operator + " operator") // the rewrite makes calls of them
+	}
+	op, ok := cmpOps[x.Operator]
+	if !ok {
+		return nil, unsupported("the " + x.Operator + " operator")
+	}
+	return p.compare(op, l, r)
+}
+
+// compare builds `l op r` after bringing both sides to one type, with
+// constants on the right where possible.
+func (p *planner) compare(op cmpOp, l, r expr) (expr, error) {
+	if _, lc := isConst(l); lc {
+		if _, rc := isConst(r); !rc {
+			l, r, op = r, l, flipCmp(op)
+		}
+	}
+	if k, ok := isConst(r); ok {
+		if _, lc := isConst(l); !lc {
+			if k2, ok := constInColumnType(op, l.typ(), k); ok {
+				r = k2
+			}
+		}
+	}
+	l, r, err := p.unify(l, r)
+	if err != nil {
+		return nil, err
+	}
+	if _, lc := isConst(l); lc {
+		if _, rc := isConst(r); !rc {
+			l, r, op = r, l, flipCmp(op)
+		}
+	}
+	e := &cmpExpr{op: op, l: l, r: r}
+	e.setParts(l, " "+cmpNames[op]+" ", r)
+	return p.fold(e, l, r)
+}
+
+func (p *planner) bindIn(l expr, right sqlparser.Expr, not bool, sc *scope, agg *aggCtx) (expr, error) {
+	var items []expr
+	switch rt := right.(type) {
+	case sqlparser.ValTuple:
+		for _, it := range rt {
+			e, err := p.bindExpr(it, sc, agg)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, e)
+		}
+	case *sqlparser.Subquery:
+		b, err := p.runSubquery(rt.Select, sc, -1)
+		if err != nil {
+			return nil, err
+		}
+		if len(b.Cols) != 1 {
+			return nil, errorf("the subquery of IN returns %d columns, not 1", len(b.Cols))
+		}
+		// Each distinct value once: the test (and a scan's IN list) is
+		// as long as the subquery's distinct values, not its rows.
+		c := b.Cols[0]
+		seen := make(map[string]struct{}, b.N)
+		var key []byte
+		for i := 0; i < b.N; i++ {
+			key = appendKey(key[:0], c, i)
+			if _, dup := seen[string(key)]; dup {
+				continue
+			}
+			seen[string(key)] = struct{}{}
+			items = append(items, &constExpr{t: c.T, v: c.get(i)})
+		}
+		if b.N == 0 {
+			// x IN (empty) is false, even for NULL x.
+			return &constExpr{t: Type{Kind: KBool}, v: not}, nil
+		}
+	case sqlparser.ListArg:
+		return nil, unsupported("list arguments")
+	default:
+		return nil, unsupported("IN with " + sqlparser.String(right))
+	}
+	allConst := true
+	for _, it := range items {
+		if _, ok := isConst(it); !ok {
+			allConst = false
+		}
+	}
+	if !allConst {
+		// x IN (a, b) with expressions: a disjunction of equalities.
+		var terms []expr
+		for _, it := range items {
+			c, err := p.compare(opEq, l, it)
+			if err != nil {
+				return nil, err
+			}
+			terms = append(terms, c)
+		}
+		var e expr = &orExpr{terms: terms}
+		if not {
+			e = &notExpr{e: e}
+		}
+		return e, nil
+	}
+	// Constants: cast them to the column's type.
+	target := l.typ()
+	for _, it := range items {
+		t := it.typ()
+		if t.Kind == KNull {
+			continue
+		}
+		u, err := unifyTypes(target, t)
+		if err != nil {
+			return nil, err
+		}
+		target = u
+	}
+	// Integers of any width compare as int64s: the column is not cast
+	// (which would check every row for overflow, and keep the scan from
+	// evaluating the list).
+	if l.typ().Kind != KInt || target.Kind != KInt {
+		var err error
+		if l, err = p.cast(l, target); err != nil {
+			return nil, err
+		}
+	}
+	e := &inExpr{e: l, not: not}
+	for _, it := range items {
+		k := it.(*constExpr)
+		if k.v == nil {
+			e.hasNull = true
+			continue
+		}
+		v, err := castScalar(k.v, k.t, target)
+		if err != nil {
+			return nil, asError(err)
+		}
+		e.vals = append(e.vals, v)
+	}
+	e.prepare()
+	return p.fold(e, l)
+}
+
+func (p *planner) arith(op byte, l, r expr) (expr, error) {
+	var err error
+	if l, err = p.micros(l); err != nil {
+		return nil, err
+	}
+	if r, err = p.micros(r); err != nil {
+		return nil, err
+	}
+	lt, rt := l.typ(), r.typ()
+	if lt.Kind == KNull || rt.Kind == KNull {
+		t := lt
+		if lt.Kind == KNull {
+			t = rt
+		}
+		if t.Kind == KNull {
+			t = Type{Kind: KInt}
+		}
+		return &constExpr{t: t}, nil
+	}
+	// Strings in arithmetic are numbers (or dates) given as text.
+	if lt.op() == KString {
+		if _, ok := isConst(l); ok {
+			if rt.isNumeric() {
+				// Text that is not a number is an error ('' + 1 dereferenced
+				// the nil the failed cast returned — found by FuzzQuery).
+				var err error
+				if l, err = p.cast(l, Type{Kind: KFloat}); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	if rt.op() == KString {
+		if _, ok := isConst(r); ok {
+			switch {
+			case rt.op() == KString && (lt.Kind == KTimestamp || lt.Kind == KDate):
+				var err error
+				if r, err = p.cast(r, Type{Kind: KInterval}); err != nil {
+					return nil, err
+				}
+			case lt.isNumeric():
+				var err error
+				if r, err = p.cast(r, Type{Kind: KFloat}); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	lt, rt = l.typ(), r.typ()
+	if op == '*' && (lt.Kind == KInterval) != (rt.Kind == KInterval) {
+		// n * INTERVAL of constants: each part times n.
+		iv, n := l, r
+		if rt.Kind == KInterval {
+			iv, n = r, l
+		}
+		ik, ok1 := isConst(iv)
+		nk, ok2 := isConst(n)
+		if ok1 && ok2 && nk.t.op() == KInt {
+			x, isIv := ik.v.(interval)
+			m, isInt := nk.v.(int64)
+			if isIv && isInt {
+				return &constExpr{t: Type{Kind: KInterval}, v: x.mulInt(m)}, nil
+			}
+		}
+		if ok1 {
+			if x, isIv := ik.v.(interval); isIv && n.typ().isNumeric() {
+				return p.scaledInterval(n, x, n.String()+" * "+iv.String())
+			}
+		}
+		if n.typ().isNumeric() {
+			return scaleIntervalCol(iv, n, false), nil
+		}
+		return nil, errorf("cannot compute %s * %s", lt.SQLName(), rt.SQLName())
+	}
+	if op == '/' && lt.Kind == KInterval && rt.isNumeric() {
+		return scaleIntervalCol(l, r, true), nil
+	}
+	if lt.Kind == KInterval && rt.Kind == KInterval && (op == '+' || op == '-') {
+		lv, lIv := constInterval(l)
+		rv, rIv := constInterval(r)
+		if lIv && rIv {
+			// Constants keep their months (for date arithmetic).
+			if op == '-' {
+				rv = rv.neg()
+			}
+			return &constExpr{t: lt, v: lv.add(rv)}, nil
+		}
+	}
+	var t Type
+	lk, rk := lt.op(), rt.op()
+	switch {
+	case lk == KDate && (rk == KInt) && (op == '+' || op == '-'):
+		t = Type{Kind: KDate}
+	case lk == KInt && rk == KDate && op == '+':
+		t = Type{Kind: KDate}
+	case lk == KDate && rk == KDate && op == '-':
+		t = Type{Kind: KInt}
+	case (lk == KTimestamp || lk == KDate) && rk == KInterval && (op == '+' || op == '-'):
+		t = Type{Kind: KTimestamp}
+	case lk == KTime && rk == KInterval && (op == '+' || op == '-'):
+		t = Type{Kind: KTime}
+	case lk == KTimeTZ && rk == KInterval && (op == '+' || op == '-'):
+		t = tTimeTZ
+	case lk == KInterval && (rk == KTimestamp || rk == KDate) && op == '+':
+		l, r = r, l
+		t = Type{Kind: KTimestamp}
+	case lk == KTimestamp && rk == KTimestamp && op == '-':
+		t = Type{Kind: KInterval}
+	case lk == KInterval && rk == KInterval && (op == '+' || op == '-'):
+		t = Type{Kind: KInterval}
+	case (lk == KUHuge || rk == KUHuge) && lt.isNumeric() && rt.isNumeric():
+		if (op == '+' || op == '-' || op == '*') && (lk == KDecimal && !lt.Huge || rk == KDecimal && !rt.Huge) {
+			// With a DECIMAL, as DuckDB: the UHUGEINT as a DECIMAL(38,0).
+			dec := Type{Kind: KDecimal, Prec: 38}
+			var err error
+			if lk == KUHuge {
+				l, err = p.cast(l, dec)
+			} else {
+				r, err = p.cast(r, dec)
+			}
+			if err != nil {
+				return nil, err
+			}
+			return p.arith(op, l, r)
+		}
+		t = Type{Kind: KFloat}
+		if op != '/' && uhugeOperand(l) && uhugeOperand(r) {
+			t = tUHuge
+			var err error
+			if l, err = p.cast(l, tUHuge); err != nil {
+				return nil, err
+			}
+			if r, err = p.cast(r, tUHuge); err != nil {
+				return nil, err
+			}
+			break
+		}
+		var err error
+		if l, err = p.cast(l, t); err != nil {
+			return nil, err
+		}
+		if r, err = p.cast(r, t); err != nil {
+			return nil, err
+		}
+	case lt.isNumeric() && rt.isNumeric():
+		switch {
+		case op == '/':
+			t = Type{Kind: KFloat}
+		case op == 'd':
+			// x // y (DIV): integer division, truncating; on other
+			// numbers DuckDB's // divides (7.5 // 2 is 3.75).
+			if hugeint(lt, rt) {
+				t = tHuge
+				break
+			}
+			if lk == KFloat || rk == KFloat || lk == KDecimal || rk == KDecimal || lk == KUint || rk == KUint {
+				return p.arith('/', l, r)
+			}
+			t = Type{Kind: KInt, Bits: literalWidth(l, r)}
+		case lk == KFloat || rk == KFloat:
+			t = Type{Kind: KFloat}
+		case lk == KDecimal || rk == KDecimal:
+			ls, rs := scaleOf(lt), scaleOf(rt)
+			lp, rp := operandPrec(l, lt), operandPrec(r, rt)
+			switch op {
+			case '*':
+				// DuckDB's rule: two operands of at most 18 digits multiply
+				// in 64 bits as DECIMAL(18, s1+s2), an overflow being an
+				// error; wider ones as DECIMAL(min(38, p1+p2), s1+s2).
+				prec := lp + rp
+				if prec > 18 && lp <= 18 && rp <= 18 && ls+rs < 18 {
+					prec = 18
+				}
+				t = Type{Kind: KDecimal, Scale: ls + rs, Prec: min(38, prec)}
+			default:
+				s := max(ls, rs)
+				t = Type{Kind: KDecimal, Scale: s, Prec: min(38, max(lp-ls, rp-rs)+s+1)}
+			}
+			if hugeint(lt, rt) {
+				t = tHuge // HUGEINT with integers stays HUGEINT
+			}
+			if t.Prec <= 18 {
+				var err error
+				if l, err = p.cast(l, decType(lt)); err != nil {
+					return nil, err
+				}
+				if r, err = p.cast(r, decType(rt)); err != nil {
+					return nil, err
+				}
+			}
+		case lk == KUint || rk == KUint:
+			t = Type{Kind: KFloat}
+		default:
+			t = Type{Kind: KInt, Bits: literalWidth(l, r)}
+		}
+		if t.Kind == KFloat {
+			var err error
+			if l, err = p.cast(l, Type{Kind: KFloat}); err != nil {
+				return nil, err
+			}
+			if r, err = p.cast(r, Type{Kind: KFloat}); err != nil {
+				return nil, err
+			}
+		}
+	default:
+		return nil, errorf("cannot compute %s %c %s", lt.SQLName(), op, rt.SQLName())
+	}
+	e := &arithExpr{op: op, l: l, r: r, t: t}
+	e.setParts(l, " "+opSymbol(op)+" ", r)
+	return p.fold(e, l, r)
+}
+
+// intWidth is the width in bits of integer arithmetic on a and b (0 for
+// 64): the wider operand's, as DuckDB (INTEGER + INTEGER is an INTEGER
+// that overflows past 2^31); unsigned narrow integers count as 64.
+func intWidth(a, b Type) int {
+	w := func(t Type) int {
+		if t.Kind != KInt || t.Bits == 0 {
+			return 64
+		}
+		return t.Bits
+	}
+	if bits := max(w(a), w(b)); bits < 64 {
+		return bits
+	}
+	return 0
+}
+
+// literalWidth is intWidth of l and r, where an integer literal takes the
+// other operand's narrower width when it fits it (DuckDB lets a literal
+// cast implicitly: SMALLINT * 2 is a SMALLINT, TINYINT + 1000 an INTEGER).
+func literalWidth(l, r expr) int {
+	lt, rt := l.typ(), r.typ()
+	lv, lLit := intLiteral(l)
+	rv, rLit := intLiteral(r)
+	fits := func(v int64, t Type) bool {
+		if t.Kind != KInt || t.Bits == 0 || t.Bits >= 32 {
+			return false
+		}
+		lim := int64(1) << (t.Bits - 1)
+		return v >= -lim && v < lim
+	}
+	switch {
+	case lLit && !rLit && fits(lv, rt):
+		lt = rt
+	case rLit && !lLit && fits(rv, lt):
+		rt = lt
+	}
+	return intWidth(lt, rt)
+}
+
+// intLiteral reports an integer literal as written (not a CAST) and its
+// value.
+func intLiteral(e expr) (int64, bool) {
+	k, ok := isConst(e)
+	if !ok || k.t.Kind != KInt || k.t.Bits != 0 && k.t.Bits < 32 {
+		return 0, false // a CAST to a narrow type is no literal
+	}
+	v, ok := k.v.(int64)
+	if !ok {
+		return 0, false
+	}
+	text, ok := shortText(&k.named)
+	return v, ok && text == strconv.FormatInt(v, 10)
+}
+
+// hugeint reports operands of which one is a HUGEINT and the other a
+// HUGEINT or an integer (UBIGINT too): DuckDB computes them as HUGEINT.
+func hugeint(a, b Type) bool {
+	intLike := func(t Type) bool { return t.Huge || t.op() == KInt || t.Kind == KUint }
+	return (a.Huge || b.Huge) && intLike(a) && intLike(b)
+}
+
+func mustArith(p *planner, op byte, l, r expr) expr {
+	e, err := p.arith(op, l, r)
+	if err != nil {
+		return &constExpr{t: Type{Kind: KFloat}}
+	}
+	return e
+}
+
+func precOf(t Type) int {
+	switch t.op() {
+	case KDecimal:
+		return t.Prec
+	case KInt:
+		switch t.Bits {
+		case 8:
+			return 3
+		case 16:
+			return 5
+		case 32:
+			return 10
+		}
+		return 19
+	}
+	return 20
+}
+
+// operandPrec is the precision an operand of decimal arithmetic counts
+// with: an integer constant's digits (as DuckDB types an integer literal
+// by its value), else its type's.
+func operandPrec(e expr, t Type) int {
+	if k, ok := isConst(e); ok && t.op() == KInt {
+		if v, ok := k.v.(int64); ok {
+			digits := 1
+			for a := v; a >= 10 || a <= -10; a /= 10 {
+				digits++
+			}
+			return digits
+		}
+	}
+	return precOf(t)
+}
+
+// decType is the decimal type an integer or decimal operand computes in.
+func decType(t Type) Type {
+	if t.Kind == KDecimal {
+		return t
+	}
+	return Type{Kind: KDecimal, Prec: 18, Scale: 0}
+}
+
+func (p *planner) bindCase(x *sqlparser.CaseExpr, sc *scope, agg *aggCtx) (expr, error) {
+	var subject expr
+	if x.Expr != nil {
+		var err error
+		if subject, err = p.bindExpr(x.Expr, sc, agg); err != nil {
+			return nil, err
+		}
+	}
+	e := &caseExpr{}
+	var vals []expr
+	for _, w := range x.Whens {
+		var cond expr
+		var err error
+		if subject != nil {
+			v, err := p.bindExpr(w.Cond, sc, agg)
+			if err != nil {
+				return nil, err
+			}
+			if cond, err = p.compare(opEq, subject, v); err != nil {
+				return nil, err
+			}
+		} else if cond, err = p.bindBool(w.Cond, sc, agg); err != nil {
+			return nil, err
+		}
+		v, err := p.bindExpr(w.Val, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		e.conds = append(e.conds, cond)
+		vals = append(vals, v)
+	}
+	if x.Else != nil {
+		v, err := p.bindExpr(x.Else, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		vals = append(vals, v)
+	}
+	t, err := commonType(vals)
+	if err != nil {
+		return nil, err
+	}
+	for i := range vals {
+		if vals[i], err = p.cast(vals[i], t); err != nil {
+			return nil, err
+		}
+	}
+	e.t = t
+	e.vals = vals[:len(e.conds)]
+	if x.Else != nil {
+		e.els = vals[len(vals)-1]
+	}
+	return e, nil
+}
+
+// commonType is the type several values (CASE branches, COALESCE
+// arguments) are brought to.
+func commonType(vals []expr) (Type, error) {
+	t := Type{Kind: KNull}
+	for _, v := range vals {
+		vt := v.typ()
+		if t.Kind == KNull {
+			t = withoutField(vt)
+			if vt.Kind == KNested {
+				t = vt
+			}
+			continue
+		}
+		if vt.Kind == KNull {
+			continue
+		}
+		if vt.op() == KString && t.op() != KString {
+			if _, ok := isConst(v); ok {
+				continue
+			}
+			t = Type{Kind: KString}
+			continue
+		}
+		if t.op() == KString && vt.op() != KString {
+			t = Type{Kind: KString}
+			continue
+		}
+		u, err := unifyTypes(t, vt)
+		if err != nil {
+			return Type{}, err
+		}
+		t = u
+	}
+	if t.Kind == KNull {
+		t = Type{Kind: KInt}
+	}
+	return t, nil
+}
+
+func (p *planner) bindInterval(x *sqlparser.IntervalExpr, sc *scope, agg *aggCtx) (expr, error) {
+	e, err := p.bindExpr(x.Expr, sc, agg)
+	if err != nil {
+		return nil, err
+	}
+	k, ok := isConst(e)
+	if !ok {
+		unit, err := makeInterval(1, x.Unit)
+		if err != nil {
+			return nil, err
+		}
+		return p.scaledInterval(e, unit, "INTERVAL ("+e.String()+") "+strings.ToUpper(x.Unit))
+	}
+	f, err := castScalar(k.v, k.t, Type{Kind: KFloat})
+	if err != nil {
+		return nil, asError(err)
+	}
+	n, _ := f.(float64)
+	iv, err := makeInterval(n, x.Unit)
+	if err != nil {
+		return nil, err
+	}
+	return &constExpr{t: Type{Kind: KInterval}, v: iv}, nil
+}
+
+// scaledInterval is n times the interval unit, n an expression, as
+// interval.scale (a fraction of a month carries into days).
+func (p *planner) scaledInterval(n expr, unit interval, text string) (expr, error) {
+	f, err := p.cast(n, tFloat)
+	if err != nil {
+		return nil, err
+	}
+	e := &funcExpr{name: "interval", args: []expr{f}, t: Type{Kind: KInterval}, strict: true, row: func(a []*Col, i int) (any, error) {
+		iv, ok := unit.scale(a[0].F[i])
+		if !ok {
+			return nil, errorf("the interval is out of range")
+		}
+		return iv, nil
+	}}
+	e.setText(text)
+	return e, nil
+}
+
+// parseIntervalText reads an interval written as parts: "1 year 2 months
+// 3 days", "-2 hours", "1 day 04:05:06.5", "04:05".
+func parseIntervalText(s string) (interval, error) {
+	var iv interval
+	f := strings.Fields(strings.ToLower(s))
+	for i := 0; i < len(f); i++ {
+		if strings.Contains(f[i], ":") {
+			t := f[i]
+			neg := strings.HasPrefix(t, "-")
+			t = strings.TrimPrefix(strings.TrimPrefix(t, "-"), "+")
+			parts := strings.Split(t, ":")
+			if len(parts) < 2 || len(parts) > 3 {
+				return interval{}, errorf("invalid interval %q", s)
+			}
+			var us float64
+			for k, mult := range []float64{3600e6, 60e6, 1e6}[:len(parts)] {
+				x, err := strconv.ParseFloat(parts[k], 64)
+				if err != nil {
+					return interval{}, errorf("invalid interval %q", s)
+				}
+				us += x * mult
+			}
+			if neg {
+				us = -us
+			}
+			iv.micros += int64(math.Round(us))
+			continue
+		}
+		n, err := strconv.ParseFloat(f[i], 64)
+		if err != nil || i+1 >= len(f) {
+			return interval{}, errorf("invalid interval %q", s)
+		}
+		i++
+		part, err := makeInterval(n, f[i])
+		if err != nil {
+			return interval{}, err
+		}
+		iv = iv.add(part)
+	}
+	return iv, nil
+}
+
+// fractional is n times a unit of days or months; a fraction carries
+// into the smaller parts (1.5 months is 1 month 15 days).
+func fractional(unit interval, n float64) (interval, error) {
+	iv, ok := unit.scale(n)
+	if !ok {
+		return interval{}, errorf("the interval is out of range")
+	}
+	return iv, nil
+}
+
+func makeInterval(n float64, unit string) (interval, error) {
+	u := strings.TrimSuffix(strings.ToLower(unit), "s")
+	switch u {
+	case "microsecond", "us":
+		return interval{micros: int64(n)}, nil
+	case "millisecond", "ms":
+		return interval{micros: int64(n * 1e3)}, nil
+	case "second", "sec":
+		return interval{micros: int64(n * 1e6)}, nil
+	case "minute", "min":
+		return interval{micros: int64(n * 60e6)}, nil
+	case "hour", "h":
+		return interval{micros: int64(n * 3600e6)}, nil
+	case "day", "d":
+		return fractional(interval{days: 1}, n)
+	case "week":
+		return fractional(interval{days: 7}, n)
+	case "month":
+		return fractional(interval{months: 1}, n)
+	case "quarter":
+		return fractional(interval{months: 3}, n)
+	case "year":
+		return fractional(interval{months: 12}, n)
+	}
+	return interval{}, errorf("unknown interval unit %q", unit)
+}
+
+// bindPatternMatch binds x [NOT] GLOB p and x [NOT] SIMILAR TO p, which
+// the rewrite made x [NOT] LIKE marker(p): regexp_full_match(x, p), the
+// GLOB pattern first made a regular expression (by the function of the
+// marker's name, folded for a constant).
+func (p *planner) bindPatternMatch(x *sqlparser.ComparisonExpr, f *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (expr, error) {
+	if len(f.Exprs) != 1 || x.Escape != nil {
+		return nil, errorf("GLOB and SIMILAR TO take one pattern")
+	}
+	ae, ok := f.Exprs[0].(*sqlparser.AliasedExpr)
+	if !ok {
+		return nil, errorf("GLOB and SIMILAR TO take one pattern")
+	}
+	pat := ae.Expr
+	if f.Name.Lowered() == globMarker {
+		pat = f // the marker is also the function from GLOB pattern to regular expression
+	}
+	var e sqlparser.Expr = &sqlparser.FuncExpr{Name: sqlparser.NewColIdent("regexp_full_match"),
+		Exprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: x.Left}, &sqlparser.AliasedExpr{Expr: pat}}}
+	if x.Operator == sqlparser.NotLikeStr {
+		e = &sqlparser.NotExpr{Expr: e}
+	}
+	return p.bindExpr(e, sc, agg)
+}
+
+// globRegexp returns the regular expression of a GLOB pattern: * any
+// characters, ? one, [abc] [a-z] [!abc] a class, anything else itself.
+func globRegexp(g string) string {
+	var b strings.Builder
+	b.WriteString("(?s)")
+	for i := 0; i < len(g); {
+		switch c := g[i]; c {
+		case '*':
+			b.WriteString(".*")
+		case '?':
+			b.WriteString(".")
+		case '[':
+			end := strings.IndexByte(g[i+1:], ']')
+			if end == 0 && i+2 < len(g) { // []...] : ] first is a member
+				if e := strings.IndexByte(g[i+2:], ']'); e >= 0 {
+					end = e + 1
+				}
+			}
+			if end < 0 {
+				b.WriteString(`\[`)
+				break
+			}
+			class := g[i+1 : i+1+end]
+			b.WriteByte('[')
+			if strings.HasPrefix(class, "!") {
+				b.WriteByte('^')
+				class = class[1:]
+			}
+			b.WriteString(strings.ReplaceAll(strings.ReplaceAll(class, `\`, `\\`), "[", `\[`))
+			b.WriteByte(']')
+			i += end + 2
+			continue
+		default:
+			r, n := utf8.DecodeRuneInString(g[i:])
+			b.WriteString(regexp.QuoteMeta(string(r)))
+			i += n
+			continue
+		}
+		i++
+	}
+	return b.String()
+}
+
+// opChainOperator maps the operators that DuckDB, like PostgreSQL, gives
+// one precedence, below + and *, applied left to right (||, |, &, << and
+// >>), to the functions that apply them. The parser gives them MySQL's
+// precedences instead; bindOpChain applies them in DuckDB's order. Bitwise
+// OR is found by bitOrOperand.
+var opChainOperator = map[string]string{
+	sqlparser.BitOrStr:      "concat_op",
+	sqlparser.BitAndStr:     "bit_and_op",
+	sqlparser.ShiftLeftStr:  "shift_left",
+	sqlparser.ShiftRightStr: "shift_right",
+}
+
+// bindOpChain binds a chain of opChainOperator operators, as parsed from
+// left to right, folding it from the left.
+func (p *planner) bindOpChain(x *sqlparser.BinaryExpr, sc *scope, agg *aggCtx) (expr, error) {
+	var operands []sqlparser.Expr
+	var ops []string
+	var flatten func(e sqlparser.Expr)
+	flatten = func(e sqlparser.Expr) {
+		if b, ok := e.(*sqlparser.BinaryExpr); ok && opChainOperator[b.Operator] != "" {
+			flatten(b.Left)
+			ops = append(ops, b.Operator)
+			flatten(b.Right)
+			return
+		}
+		operands = append(operands, e)
+	}
+	flatten(x)
+	acc, err := p.bindExpr(operands[0], sc, agg)
+	if err != nil {
+		return nil, err
+	}
+	for i, op := range ops {
+		fn, operand := opChainOperator[op], operands[i+1]
+		if op == sqlparser.BitOrStr {
+			var bitOr bool
+			if operand, bitOr = bitOrOperand(operand); bitOr {
+				fn = "bit_or_op"
+			}
+		}
+		r, err := p.bindExpr(operand, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		if fn == "concat_op" && isListConcat(acc, r) {
+			if acc, err = p.bindListConcatOp(acc, r); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if acc, err = p.bindFunc(fn, []expr{acc, r}); err != nil {
+			return nil, err
+		}
+	}
+	return acc, nil
+}
+
+// bitOrOperand tells a bitwise OR from a concatenation, which the parser
+// reads as the same | operator: the rewrite marks the right operand of a
+// single | by putting BINARY before its first term. Operators that bind
+// tighter than | leave that term at the end of the left spine of the
+// right operand; bitOrOperand returns the operand without the marker, and
+// whether it was there.
+func bitOrOperand(e sqlparser.Expr) (sqlparser.Expr, bool) {
+	switch x := e.(type) {
+	case *sqlparser.UnaryExpr:
+		if x.Operator == sqlparser.BinaryStr {
+			return x.Expr, true
+		}
+	case *sqlparser.BinaryExpr:
+		if l, ok := bitOrOperand(x.Left); ok {
+			c := *x
+			c.Left = l
+			return &c, true
+		}
+	}
+	return e, false
+}

@@ -1,0 +1,1103 @@
+package sqlplan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/carquet-go/carquet/delta"
+	"github.com/carquet-go/carquet/objstore"
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/parquet/vector"
+	"github.com/carquet-go/carquet/writer"
+)
+
+// CREATE TABLE, COPY and DROP TABLE: column definitions, writer options,
+// encryption keys, and the files and folders they make or remove.
+
+// createSpec is a parsed CREATE TABLE.
+type createSpec struct {
+	cols    []NamedType
+	notNull []bool
+	options map[string]string
+	// delta: USING delta, a Delta table (delta_write.go), partitioned by
+	// the columns partitionBy names.
+	delta       bool
+	partitionBy []string
+	// properties are TBLPROPERTIES ('delta.x' = 'v', ...), a Delta
+	// table's configuration.
+	properties map[string]string
+	// The constraints (constraints.go), kept in options for the table's
+	// later INSERTs and UPDATEs.
+	primary  []string
+	unique   [][]string
+	defaults map[string]string // column -> expression text
+	checks   []string          // expression texts
+	foreign  []foreignKey
+}
+
+var tableOptions = map[string]string{
+	"compression":    "codec of the file: none, snappy, gzip, zstd, lz4_raw, brotli",
+	"row_group_rows": "rows per row group",
+	"bloom_filter":   "columns with bloom filters, comma-separated",
+	"sorted_by":      "sorting columns recorded in the footer: 'col [DESC], ...'",
+	"dictionary":     "dictionary encoding on or off",
+	"page_rows":      "rows per data page at most",
+}
+
+// prepareCreate parses CREATE TABLE itself: the parser's grammar lacks
+// BOOLEAN, UUID, LIST and STRUCT types and CREATE TABLE AS.
+func (e *Engine) prepareCreate(ctx context.Context, s *Stmt, text string, toks []token) (*Stmt, error) {
+	i := 1
+	word := func(k int) string {
+		if k < len(toks) && toks[k].kind == tkIdent {
+			return strings.ToLower(toks[k].text)
+		}
+		return ""
+	}
+	op := func(k int, o string) bool { return k < len(toks) && toks[k].kind == tkOp && toks[k].text == o }
+	fail := func(k int, format string, args ...any) error {
+		pos := len(text)
+		if k < len(toks) {
+			pos = toks[k].pos
+		}
+		return errAt(text, pos, format, args...)
+	}
+	if word(i) == "or" && word(i+1) == "replace" {
+		s.replace = true
+		i += 2
+	}
+	if word(i) == "temp" || word(i) == "temporary" {
+		s.temp = true
+		i++
+	}
+	if word(i) != "table" {
+		e := fail(i, "CREATE %s is not supported", strings.ToUpper(word(i)))
+		e.(*Error).Err = ErrUnsupported
+		return nil, e
+	}
+	i++
+	if word(i) == "if" && word(i+1) == "not" && word(i+2) == "exists" {
+		if s.replace {
+			return nil, fail(i, "CREATE OR REPLACE TABLE takes no IF NOT EXISTS")
+		}
+		s.ifMod = true
+		i += 3
+	}
+	if i >= len(toks) || toks[i].kind == tkOp {
+		return nil, fail(i, "expected a table name")
+	}
+	s.table = tableToken(toks[i])
+	s.src = &source{orig: text, toks: toks}
+	i++
+	spec := &createSpec{options: map[string]string{}}
+	s.create = spec
+	if op(i, "(") {
+		i++
+		for {
+			if i >= len(toks) || toks[i].kind != tkIdent && toks[i].kind != tkQuoted && toks[i].kind != tkDQuoted {
+				return nil, fail(i, "expected a column name")
+			}
+			name := tableToken(toks[i])
+			after := "a table constraint"
+			if toks[i].kind == tkIdent && tableConstraintWords[strings.ToLower(name)] {
+				next, err := readTableConstraint(text, toks, i, spec)
+				if err != nil {
+					return nil, err
+				}
+				i = next
+			} else {
+				next, err := readColumnDef(text, toks, i, name, spec)
+				if err != nil {
+					return nil, err
+				}
+				i, after = next, fmt.Sprintf("column %q", name)
+			}
+			if op(i, ",") {
+				i++
+				continue
+			}
+			if op(i, ")") {
+				i++
+				break
+			}
+			return nil, fail(i, "expected , or ) after %s", after)
+		}
+	}
+	// Table options: WITH (k = v, ...) or k = v ...
+	if word(i) == "with" && op(i+1, "(") {
+		i += 2
+		for !op(i, ")") {
+			if i >= len(toks) {
+				return nil, fail(i, "unterminated WITH (...)")
+			}
+			k, next, err := readOption(text, toks, i, spec)
+			if err != nil {
+				return nil, err
+			}
+			_ = k
+			i = next
+			if op(i, ",") {
+				i++
+			}
+		}
+		i++
+	}
+	for i < len(toks) && word(i) != "as" {
+		if word(i) == "tblproperties" {
+			next, err := readProperties(text, toks, i+1, spec)
+			if err != nil {
+				return nil, err
+			}
+			i = next
+			continue
+		}
+		if word(i) == "partitioned" && word(i+1) == "by" {
+			next, err := readPartitionBy(text, toks, i+2, spec)
+			if err != nil {
+				return nil, err
+			}
+			i = next
+			continue
+		}
+		if word(i) == "using" {
+			switch word(i + 1) {
+			case "delta":
+				spec.delta = true
+			case "parquet":
+			default:
+				return nil, fail(i+1, "expected USING delta or USING parquet")
+			}
+			i += 2
+			continue
+		}
+		next, err := func() (int, error) {
+			_, n, err := readOption(text, toks, i, spec)
+			return n, err
+		}()
+		if err != nil {
+			return nil, err
+		}
+		i = next
+		if op(i, ",") {
+			i++
+		}
+	}
+	if word(i) == "as" {
+		if len(spec.cols) > 0 {
+			return nil, fail(i, "CREATE TABLE AS takes no column list")
+		}
+		inner, err := e.prepareTokens(ctx, text, toks[i+1:])
+		if err != nil {
+			return nil, err
+		}
+		if inner.kind != kindSelect && inner.kind != kindSetOp {
+			return nil, fail(i+1, "CREATE TABLE AS takes a SELECT")
+		}
+		s.kind, s.inner = kindCreateAs, inner
+		return s, nil
+	}
+	if len(spec.cols) == 0 {
+		return nil, fail(i, "CREATE TABLE needs a column list or AS SELECT")
+	}
+	if err := spec.settleConstraints(); err != nil {
+		return nil, err
+	}
+	s.kind = kindCreate
+	return s, nil
+}
+
+// readColumnDef reads the column definition of column name (its type at
+// toks[i+1], then NULL, NOT NULL and constraints) into spec and returns
+// where it ends.
+func readColumnDef(text string, toks []token, i int, name string, spec *createSpec) (int, error) {
+	t, i, err := readNestedType(text, toks, i+1)
+	if err != nil {
+		return i, err
+	}
+	notNull := false
+	for i < len(toks) && toks[i].kind == tkIdent {
+		switch w := strings.ToLower(toks[i].text); {
+		case w == "not" && i+1 < len(toks) && toks[i+1].is("null"):
+			notNull = true
+			i += 2
+			continue
+		case w == "null":
+			i++
+			continue
+		case w == "generated":
+			return i, &Error{Msg: "GENERATED in a column definition is not supported", Offset: toks[i].pos, Err: ErrUnsupported}
+		case columnConstraintWords[w]:
+			next, pk, err := readColumnConstraint(text, toks, i, name, spec)
+			if err != nil {
+				return i, err
+			}
+			notNull = notNull || pk
+			i = next
+			continue
+		}
+		break
+	}
+	for _, c := range spec.cols {
+		if strings.EqualFold(c.Name, name) {
+			return i, errAt(text, tokPos(text, toks, i-1), "column %q is defined twice", name)
+		}
+	}
+	spec.cols = append(spec.cols, NamedType{Name: name, Type: t})
+	spec.notNull = append(spec.notNull, notNull)
+	return i, nil
+}
+
+// prepareCopy parses COPY (query) TO 'file.parquet' [(options)] and COPY
+// table TO ...: the query's rows written to a Parquet file, which they
+// replace if it exists (as CREATE OR REPLACE TABLE 'file.parquet' AS
+// query). Options, in parentheses or after WITH, as DuckDB spells them:
+// FORMAT PARQUET, COMPRESSION (or CODEC) name, ROW_GROUP_SIZE rows, and
+// the table options of CREATE TABLE (row_group_rows, dictionary, ...).
+func (e *Engine) prepareCopy(ctx context.Context, s *Stmt, text string, toks []token) (*Stmt, error) {
+	fail := func(k int, format string, args ...any) error {
+		pos := len(text)
+		if k < len(toks) {
+			pos = toks[k].pos
+		}
+		return errAt(text, pos, format, args...)
+	}
+	i := 1
+	var query []token
+	switch {
+	case i < len(toks) && toks[i].kind == tkOp && toks[i].text == "(":
+		end := closingParen(toks, i)
+		if end < 0 {
+			return nil, fail(i, "unmatched ( after COPY")
+		}
+		query, i = toks[i+1:end], end+1
+	case i < len(toks) && toks[i].kind != tkOp:
+		name := toks[i]
+		query = []token{{kind: tkIdent, text: "SELECT", pos: name.pos}, {kind: tkOp, text: "*", pos: name.pos}, {kind: tkIdent, text: "FROM", pos: name.pos}, name}
+		i++
+	default:
+		return nil, fail(i, "COPY takes a table or a (query), then TO 'file.parquet'")
+	}
+	if i < len(toks) && toks[i].is("from") {
+		return nil, &Error{Msg: "COPY ... FROM is not supported (INSERT INTO t SELECT * FROM 'file' reads files)", Offset: toks[i].pos, Err: ErrUnsupported}
+	}
+	if i >= len(toks) || !toks[i].is("to") || i+1 >= len(toks) || toks[i+1].kind != tkString {
+		return nil, fail(i, "expected TO 'file.parquet'")
+	}
+	s.table = toks[i+1].unquoted()
+	if !strings.HasSuffix(strings.ToLower(s.table), ".parquet") {
+		return nil, fail(i+1, "COPY writes Parquet files: name the file .parquet")
+	}
+	i += 2
+	if i < len(toks) && toks[i].is("with") {
+		i++
+	}
+	spec := &createSpec{options: map[string]string{}}
+	if i < len(toks) && toks[i].kind == tkOp && toks[i].text == "(" {
+		end := closingParen(toks, i)
+		if end < 0 {
+			return nil, fail(i, "unmatched ( in the COPY options")
+		}
+		for _, item := range splitList(toks[i+1 : end]) {
+			if len(item) > 0 && item[len(item)-1].kind == tkOp && item[len(item)-1].text == "=" {
+				return nil, fail(i, "a COPY option without a value")
+			}
+			if len(item) == 3 && item[1].kind == tkOp && item[1].text == "=" {
+				item = []token{item[0], item[2]}
+			}
+			if len(item) != 2 {
+				return nil, fail(i, "COPY options are written NAME value, ...")
+			}
+			key, val := strings.ToLower(item[0].text), item[1].unquoted()
+			if item[1].kind == tkIdent || item[1].kind == tkNumber {
+				val = item[1].text
+			}
+			switch key {
+			case "format":
+				if !strings.EqualFold(val, "parquet") {
+					return nil, &Error{Msg: "COPY to " + strings.ToUpper(val) + " is not supported (pqsql export writes CSV and JSON Lines)", Offset: item[1].pos, Err: ErrUnsupported}
+				}
+				continue
+			case "codec":
+				key = "compression"
+			case "row_group_size":
+				key = "row_group_rows"
+			}
+			if _, ok := tableOptions[key]; !ok {
+				return nil, fail(i, "unknown COPY option %q", item[0].text)
+			}
+			spec.options[key] = strings.ToLower(val)
+		}
+		i = end + 1
+	}
+	if i < len(toks) && !(toks[i].kind == tkOp && toks[i].text == ";") {
+		return nil, fail(i, "unexpected %q after the COPY options", toks[i].text)
+	}
+	inner, err := e.prepareTokens(ctx, text, query)
+	if err != nil {
+		return nil, err
+	}
+	if inner.kind != kindSelect && inner.kind != kindSetOp {
+		return nil, fail(1, "COPY takes a table or a (SELECT ...)")
+	}
+	s.kind, s.inner, s.create, s.replace = kindCopy, inner, spec, true
+	s.src = &source{orig: text, toks: toks}
+	return s, nil
+}
+
+func readOption(text string, toks []token, i int, spec *createSpec) (string, int, error) {
+	if i >= len(toks) || toks[i].kind != tkIdent {
+		pos := len(text)
+		if i < len(toks) {
+			pos = toks[i].pos
+		}
+		return "", i, errAt(text, pos, "expected a table option")
+	}
+	k := strings.ToLower(toks[i].text)
+	if _, ok := tableOptions[k]; !ok {
+		names := make([]string, 0, len(tableOptions))
+		for n := range tableOptions {
+			names = append(names, n)
+		}
+		return "", i, errAt(text, toks[i].pos, "unknown table option %q%s", k, suggest(k, names))
+	}
+	i++
+	if i < len(toks) && toks[i].kind == tkOp && toks[i].text == "=" {
+		i++
+	}
+	if i >= len(toks) {
+		return "", i, errAt(text, len(text), "table option %s needs a value", k)
+	}
+	spec.options[k] = toks[i].unquoted()
+	return k, i + 1, nil
+}
+
+// readNestedType reads a column type, including T[], LIST<T>, STRUCT<...>
+// / STRUCT(...) and MAP<K, V> / MAP(K, V).
+func readNestedType(text string, toks []token, i int) (Type, int, error) {
+	if i < len(toks) && toks[i].kind == tkIdent {
+		w := strings.ToLower(toks[i].text)
+		open := func(k int) bool {
+			return k < len(toks) && toks[k].kind == tkOp && (toks[k].text == "<" || toks[k].text == "(")
+		}
+		closeAt := func(k int) bool {
+			return k < len(toks) && toks[k].kind == tkOp && (toks[k].text == ">" || toks[k].text == ")")
+		}
+		var t Type
+		var err error
+		j := i + 1
+		switch {
+		case (w == "list" || w == "array") && open(j):
+			var elem Type
+			elem, j, err = readNestedType(text, toks, j+1)
+			if err != nil {
+				return Type{}, j, err
+			}
+			if !closeAt(j) {
+				return Type{}, j, errAt(text, tokPos(text, toks, j), "expected > after the list element type")
+			}
+			t = Type{Kind: KNested, Elem: &elem}
+			j++
+		case (w == "struct" || w == "row") && open(j):
+			j++
+			t = Type{Kind: KNested, Fields: []NamedType{}}
+			for {
+				if j >= len(toks) {
+					return Type{}, j, errAt(text, len(text), "unterminated STRUCT")
+				}
+				name := tableToken(toks[j])
+				j++
+				if j < len(toks) && toks[j].kind == tkOp && toks[j].text == ":" {
+					j++
+				}
+				var ft Type
+				ft, j, err = readNestedType(text, toks, j)
+				if err != nil {
+					return Type{}, j, err
+				}
+				t.Fields = append(t.Fields, NamedType{Name: name, Type: ft})
+				if j < len(toks) && toks[j].kind == tkOp && toks[j].text == "," {
+					j++
+					continue
+				}
+				if closeAt(j) {
+					j++
+					break
+				}
+				return Type{}, j, errAt(text, tokPos(text, toks, j), "expected , or > in STRUCT")
+			}
+		case w == "map" && open(j):
+			var k, v Type
+			k, j, err = readNestedType(text, toks, j+1)
+			if err != nil {
+				return Type{}, j, err
+			}
+			if j >= len(toks) || toks[j].text != "," {
+				return Type{}, j, errAt(text, tokPos(text, toks, j), "expected , in MAP")
+			}
+			v, j, err = readNestedType(text, toks, j+1)
+			if err != nil {
+				return Type{}, j, err
+			}
+			if !closeAt(j) {
+				return Type{}, j, errAt(text, tokPos(text, toks, j), "expected > after MAP")
+			}
+			j++
+			t = Type{Kind: KNested, MapOf: true, Fields: []NamedType{{Name: "key", Type: k}, {Name: "value", Type: v}}}
+		default:
+			t, j, err = readType(text, toks, i)
+			if err != nil {
+				return Type{}, j, err
+			}
+		}
+		// T[] suffixes.
+		for j+1 < len(toks) && toks[j].kind == tkOp && toks[j].text == "[" && toks[j+1].text == "]" {
+			elem := t
+			t = Type{Kind: KNested, Elem: &elem}
+			j += 2
+		}
+		return t, j, nil
+	}
+	return Type{}, i, errAt(text, tokPos(text, toks, i), "expected a type")
+}
+
+// fieldOf maps a SQL type to a writer field.
+func fieldOf(name string, t Type, notNull bool) (writer.Field, error) {
+	var f writer.Field
+	switch t.Kind {
+	case KBool:
+		f = writer.Bool(name)
+	case KInt:
+		if t.Bits == 0 || t.Bits == 64 {
+			f = writer.Int64(name)
+		} else {
+			f = writer.Integer(name, t.Bits, true)
+		}
+	case KUint:
+		bits := t.Bits
+		if bits == 0 {
+			bits = 64
+		}
+		f = writer.Integer(name, bits, false)
+	case KFloat:
+		if t.Float32 {
+			f = writer.Float(name)
+		} else {
+			f = writer.Double(name)
+		}
+	case KDecimal:
+		f = writer.Decimal(name, t.Prec, t.Scale)
+	case KUHuge:
+		f = writer.Decimal(name, 38, 0) // lossless to 38 digits (DuckDB's COPY writes a DOUBLE)
+	case KString:
+		if t.JSON {
+			f = writer.JSON(name)
+		} else {
+			f = writer.String(name)
+		}
+	case KBytes:
+		f = writer.Binary(name)
+	case KDate:
+		f = writer.Date(name)
+	case KTime:
+		f = writer.Time(name, timeUnitOf(t), false) // TIME, not TIMETZ
+	case KTimeTZ:
+		f = writer.Time(name, writer.Micros, true) // the UTC time, as DuckDB
+	case KTimestamp:
+		f = writer.Timestamp(name, timeUnitOf(t), t.TZ)
+	case KUUID:
+		f = writer.UUID(name)
+	case KInterval:
+		f = writer.Interval(name)
+	case KNested:
+		if t.Field != nil {
+			return writerFieldOf(t.Field)
+		}
+		switch {
+		case t.Elem != nil:
+			el, err := fieldOf("element", *t.Elem, false)
+			if err != nil {
+				return f, err
+			}
+			f = writer.List(name, el)
+		case t.MapOf:
+			k, err := fieldOf("key", t.Fields[0].Type, true)
+			if err != nil {
+				return f, err
+			}
+			v, err := fieldOf("value", t.Fields[1].Type, false)
+			if err != nil {
+				return f, err
+			}
+			f = writer.Map(name, k, v)
+		default:
+			var kids []writer.Field
+			for _, c := range t.Fields {
+				k, err := fieldOf(c.Name, c.Type, false)
+				if err != nil {
+					return f, err
+				}
+				kids = append(kids, k)
+			}
+			f = writer.Group(name, kids...)
+		}
+	case KNull:
+		f = writer.Int32(name)
+	default:
+		return f, errorf("column %q: type %s cannot be stored", name, t.SQLName())
+	}
+	if notNull {
+		f = f.Required()
+	}
+	return f, nil
+}
+
+// writerFieldOf rebuilds a writer field from a schema field (CREATE TABLE
+// AS of nested columns).
+func writerFieldOf(sf *schema.Field) (writer.Field, error) {
+	var f writer.Field
+	switch sf.Kind {
+	case schema.Primitive:
+		n := sf.Node
+		f = writer.Leaf(sf.Name, n.Physical, n.TypeLength, n.Logical)
+	case schema.Struct:
+		var kids []writer.Field
+		for _, c := range sf.Children {
+			k, err := writerFieldOf(c)
+			if err != nil {
+				return f, err
+			}
+			kids = append(kids, k)
+		}
+		f = writer.Group(sf.Name, kids...)
+	case schema.List:
+		el, err := writerFieldOf(sf.Children[0])
+		if err != nil {
+			return f, err
+		}
+		f = writer.List(sf.Name, el)
+	case schema.Map:
+		k, err := writerFieldOf(sf.Children[0])
+		if err != nil {
+			return f, err
+		}
+		if len(sf.Children) > 1 {
+			v, err := writerFieldOf(sf.Children[1])
+			if err != nil {
+				return f, err
+			}
+			f = writer.Map(sf.Name, k.Required(), v)
+		} else {
+			f = writer.Map(sf.Name, k.Required())
+		}
+	}
+	if !sf.Nullable {
+		f = f.Required()
+	}
+	return f, nil
+}
+
+// writeOptions turns engine and table options into writer options.
+func (e *Engine) writeOptions(opts map[string]string) ([]writer.Option, error) {
+	codec := e.opts.Compression
+	if c, ok := opts["compression"]; ok {
+		codec = c
+	}
+	var out []writer.Option
+	switch strings.ToLower(codec) {
+	case "", "snappy":
+		out = append(out, writer.WithCompression(format.Snappy))
+	case "none", "uncompressed":
+		out = append(out, writer.WithCompression(format.Uncompressed))
+	case "gzip":
+		out = append(out, writer.WithCompression(format.Gzip))
+	case "zstd":
+		out = append(out, writer.WithCompression(format.Zstd))
+	case "lz4_raw", "lz4":
+		out = append(out, writer.WithCompression(format.LZ4Raw))
+	case "brotli":
+		out = append(out, writer.WithCompression(format.Brotli))
+	default:
+		return nil, errorf("unknown compression %q (none, snappy, gzip, zstd, lz4_raw, brotli)", codec)
+	}
+	rows := e.opts.RowGroupRows
+	if v, ok := opts["row_group_rows"]; ok {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			return nil, errorf("row_group_rows must be a positive count, not %q", v)
+		}
+		rows = n
+	}
+	if rows > 0 {
+		out = append(out, writer.WithRowGroupRows(rows))
+	}
+	if v, ok := opts["bloom_filter"]; ok {
+		for _, c := range strings.Split(v, ",") {
+			if c = strings.TrimSpace(c); c != "" {
+				out = append(out, writer.WithBloomFilterFor(c, 0, writer.DefaultBloomFPP))
+			}
+		}
+	}
+	if v, ok := opts["sorted_by"]; ok {
+		var cols []writer.SortingColumn
+		for _, c := range strings.Split(v, ",") {
+			f := strings.Fields(c)
+			if len(f) == 0 {
+				continue
+			}
+			sc := writer.SortingColumn{Path: f[0]}
+			if len(f) > 1 && strings.EqualFold(f[1], "desc") {
+				sc.Descending = true
+			}
+			cols = append(cols, sc)
+		}
+		out = append(out, writer.WithSortingColumns(cols...))
+	}
+	if v, ok := opts["dictionary"]; ok {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, errorf("dictionary must be true or false, not %q", v)
+		}
+		out = append(out, writer.WithDictionary(b))
+	}
+	if v, ok := opts["page_rows"]; ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return nil, errorf("page_rows must be a positive count, not %q", v)
+		}
+		out = append(out, writer.WithPageRowLimit(n))
+	}
+	if enc := e.encryption(); enc != nil {
+		out = append(out, writer.WithEncryption(*enc))
+	}
+	return out, nil
+}
+
+// encryption is how statements encrypt the files they write: with the
+// footer key of Options.Decryption, the columns of its ColumnKeys with
+// their keys and the others in plaintext (all with the footer key when
+// it names none, as Parquet's key tools do), an encrypted footer, and
+// its AAD prefix stored. Nil without a footer key: files are written in
+// plaintext. An INSERT into an existing file keeps that file's
+// encryption (writer.Append).
+func (e *Engine) encryption() *writer.Encryption {
+	d := e.opts.Decryption
+	if d == nil || d.FooterKey == nil {
+		return nil
+	}
+	enc := &writer.Encryption{FooterKey: d.FooterKey, AADPrefix: d.AADPrefix, SharedColumnKeys: true}
+	if d.ColumnKeys != nil {
+		enc.ColumnKeys = map[string]writer.ColumnKey{}
+		for path, k := range d.ColumnKeys {
+			enc.ColumnKeys[path] = writer.ColumnKey{Key: k}
+		}
+	}
+	return enc
+}
+
+// optionsKey is the footer key-value entry that keeps a table's CREATE
+// TABLE options, so that INSERTs write row groups the same way.
+const optionsKey = "carquet.table_options"
+
+func encodeOptions(m map[string]string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		if b.Len() > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(url.QueryEscape(k) + "=" + url.QueryEscape(m[k]))
+	}
+	return b.String()
+}
+
+func decodeOptions(f interface{ KeyValue(string) (string, bool) }) map[string]string {
+	v, ok := f.KeyValue(optionsKey)
+	if !ok {
+		return nil
+	}
+	q, err := url.ParseQuery(v)
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for k, vs := range q {
+		if _, known := tableOptions[k]; (known || isConstraintKey(k)) && len(vs) > 0 && k != "sorted_by" {
+			out[k] = vs[0]
+		}
+	}
+	return out
+}
+
+func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
+	if s.create != nil && s.create.delta {
+		return s.createDelta(ctx, p)
+	}
+	if s.create != nil && (len(s.create.partitionBy) > 0 || s.create.properties != nil) {
+		return Result{}, unsupported("PARTITIONED BY and TBLPROPERTIES of a table that is not a Delta table (CREATE TABLE ... USING delta)")
+	}
+	if isPathName(s.table) && !strings.HasSuffix(s.table, ".parquet") {
+		return Result{}, errorf("cannot create table %q: name it plainly or as a .parquet file", s.table)
+	}
+	if s.temp && isPathName(s.table) {
+		return Result{}, errorf("a temporary table is named plainly, not %q", s.table)
+	}
+	if s.e.file != "" && !isPathName(s.table) && !s.temp {
+		return Result{}, errorf("cannot create table %q: the database is the single file %s", s.table, s.e.file)
+	}
+	resolve := s.e.tablePath
+	if p.tx != nil {
+		resolve = p.tx.tablePath
+	}
+	path, exists, err := resolve(s.table)
+	if err != nil {
+		return Result{}, err
+	}
+	if s.temp {
+		// A temporary table lives in the engine's temporary folder; it
+		// hides a table of the root of the same name while it exists.
+		dir, err := s.e.tempDir()
+		if err != nil {
+			return Result{}, err
+		}
+		path, exists = s.e.tempTable(s.table)
+		if !exists {
+			path = filepath.Join(dir, s.table+".parquet")
+		}
+	} else if err := s.e.writable(path); err != nil {
+		return Result{}, err
+	}
+	// A first look, to fail before running a query; the decision is taken
+	// again under the lock, below.
+	if exists {
+		if done, err := s.existingIn(path, p.tx); done || err != nil {
+			return Result{}, err
+		}
+	}
+	fields, data, n, typesKV, err := s.createColumnsTypes(ctx, p)
+	if err != nil {
+		return Result{}, err
+	}
+	sch, err := writer.NewSchema(fields...)
+	if err != nil {
+		return Result{}, err
+	}
+	var tableOpts map[string]string
+	if s.create != nil {
+		tableOpts = s.create.options
+	}
+	opts, err := s.e.writeOptions(tableOpts)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(tableOpts) > 0 {
+		opts = append(opts, writer.WithKeyValue(optionsKey, encodeOptions(tableOpts)))
+	}
+	if typesKV != "" {
+		opts = append(opts, writer.WithKeyValue(schema.ColumnTypesKey, typesKV))
+	}
+	fill := func(w *writer.Writer) error {
+		if n == 0 {
+			return nil
+		}
+		lfields := w.Fields()
+		vecs := make([]*vector.Vector, len(lfields))
+		for k, f := range lfields {
+			var err error
+			if vecs[k], err = toVector(data[k], f); err != nil {
+				return errorf("column %q: %v", f.Name, err)
+			}
+		}
+		return w.WriteBatch(vecs)
+	}
+	if p.tx != nil {
+		// The new table (or the replacing one) is staged for COMMIT.
+		return Result{RowsAffected: int64(n)}, p.tx.stage(path, s.table, sch, fill, opts)
+	}
+	s.e.writeMu.Lock()
+	defer s.e.writeMu.Unlock()
+	// Whether the table exists is decided under the lock: another
+	// statement (of this engine or another process) may have created or
+	// dropped it since the first look.
+	if !s.temp {
+		if path, exists, err = s.e.tablePath(s.table); err != nil {
+			return Result{}, err
+		}
+	} else {
+		_, exists = s.e.tempTable(s.table)
+	}
+	defer s.e.forget(path)
+	replace := func() (Result, error) {
+		if done, err := s.existing(path); done || err != nil {
+			return Result{}, err
+		}
+		// OR REPLACE: in place of the old file, under its append lock.
+		return Result{RowsAffected: int64(n)}, writer.Rewrite(path, sch, fill, opts...)
+	}
+	if exists {
+		return replace()
+	}
+	if objstore.IsURL(path) {
+		if err := s.e.createRemote(ctx, path, sch, opts, fill); err != nil {
+			return Result{}, err
+		}
+		return Result{RowsAffected: int64(n)}, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return Result{}, err
+	}
+	// What CREATE TABLEs killed before they finished left is garbage.
+	writer.RemoveStaleTemps(filepath.Dir(path))
+	// CreateNew never replaces a file: when another process created the
+	// table meanwhile, its table (and the rows it took) stays.
+	w, err := writer.CreateNew(path, sch, opts...)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := fill(w); err != nil {
+		w.Abort()
+		return Result{}, err
+	}
+	if err := w.Close(); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return replace()
+		}
+		return Result{}, err
+	}
+	return Result{RowsAffected: int64(n)}, nil
+}
+
+// existing decides what CREATE does about a table that exists at path:
+// nothing with IF NOT EXISTS (done), an error without OR REPLACE, or an
+// error when OR REPLACE may not replace it.
+func (s *Stmt) existing(path string) (done bool, err error) {
+	return s.existingIn(path, nil)
+}
+
+// existingIn is existing as transaction tx (nil: none) sees the table:
+// one it wrote anew is a file it may replace.
+func (s *Stmt) existingIn(path string, tx *Tx) (done bool, err error) {
+	switch {
+	case s.ifMod:
+		return true, nil
+	case !s.replace:
+		return true, errorf("table %q already exists (use CREATE OR REPLACE TABLE)", s.table)
+	case tx != nil && tx.hasStaged(path):
+		return false, nil
+	}
+	return false, s.e.replaceable(s.table, path)
+}
+
+// replaceable checks that CREATE OR REPLACE (or COPY) may replace the
+// table at path: one Parquet file, not a folder of them, a Delta table or
+// the database's own file.
+func (e *Engine) replaceable(name, path string) error {
+	if err := remoteRewrite(path, "CREATE OR REPLACE"); err != nil {
+		return err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	switch {
+	case strings.ContainsAny(name, "*?["):
+		return errorf("cannot replace %q: a glob", name)
+	case st.IsDir():
+		return unsupported(fmt.Sprintf("replacing %q, a folder of files", name))
+	case e.file != "" && path == e.file:
+		return errorf("cannot replace the database's own file")
+	}
+	return nil
+}
+
+func (s *Stmt) dropTable(tx *Tx) (Result, error) {
+	if strings.ContainsAny(s.table, "*?[") {
+		return Result{}, errorf("DROP TABLE does not take globs")
+	}
+	resolve := s.e.tablePath
+	if tx != nil {
+		// The table's files go at COMMIT (txstage.go).
+		resolve = tx.tablePath
+	} else {
+		s.e.writeMu.Lock()
+		defer s.e.writeMu.Unlock()
+	}
+	// Decided under the lock: whether the table exists, and what it is.
+	path, exists, err := resolve(s.table)
+	if err != nil {
+		return Result{}, err
+	}
+	if !exists {
+		if s.ifMod {
+			return Result{}, nil
+		}
+		names := s.e.TableNames()
+		if tx != nil {
+			names = tx.tableNames()
+		}
+		e := errorf("table %q does not exist%s", s.table, suggest(s.table, names))
+		e.Err = ErrNoTable
+		return Result{}, s.src.locate(e, s.table)
+	}
+	if s.e.file != "" && path == s.e.file {
+		return Result{}, errorf("cannot drop the database's own file")
+	}
+	if err := s.e.writable(path); err != nil {
+		return Result{}, err
+	}
+	if objstore.IsURL(path) {
+		if tx != nil {
+			return Result{}, unsupported("DROP TABLE of an object-store table inside a transaction")
+		}
+		defer s.e.forget(path)
+		return Result{}, s.e.dropRemote(path)
+	}
+	if delta.IsTable(path) {
+		// Delta tables are read-only here: removing the folder would
+		// delete its log and history, not drop a table version.
+		return Result{}, unsupported("DROP TABLE of a Delta table")
+	}
+	if tx != nil && tx.hasStaged(path) {
+		return Result{}, tx.drop(path, s.table)
+	}
+	st, err := os.Lstat(path)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := s.droppable(path, st); err != nil {
+		return Result{}, err
+	}
+	if tx != nil {
+		return Result{}, tx.drop(path, s.table)
+	}
+	defer s.e.forget(path)
+	if st.IsDir() {
+		return Result{}, os.RemoveAll(path)
+	}
+	// Under the file's append lock, so that an append in progress (in
+	// this or another process) finishes first, and one that waits fails
+	// instead of writing to a removed file.
+	return Result{}, writer.Remove(path)
+}
+
+// droppable checks that DROP TABLE may remove what is at path (st): a
+// folder table, or a regular Parquet file.
+func (s *Stmt) droppable(path string, st os.FileInfo) error {
+	switch {
+	case st.IsDir():
+		if err := tableFolder(path, s.e.root); err != nil {
+			return errorf("DROP TABLE %s: %v: nothing was removed", s.table, err)
+		}
+		return nil
+	case !st.Mode().IsRegular():
+		return errorf("DROP TABLE %s: %s is not a regular file: nothing was removed", s.table, path)
+	}
+	if ok, err := isParquetFile(path); err != nil {
+		return err
+	} else if !ok {
+		return errorf("DROP TABLE %s: %s is not a Parquet file: nothing was removed", s.table, path)
+	}
+	return nil
+}
+
+// createColumns is the columns of a CREATE TABLE: those given, or the
+// query's with its rows.
+func (s *Stmt) createColumns(ctx context.Context, p *planner) (fields []writer.Field, data []*Col, n int, err error) {
+	fields, data, n, _, err = s.createColumnsTypes(ctx, p)
+	return fields, data, n, err
+}
+
+// createColumnsTypes is createColumns with the key-value metadata that
+// records the SQL types the Parquet types do not convey (see
+// columnTypesKV); "" when there are none, and for COPY (DuckDB's COPY
+// writes a TIMESTAMP_S as a TIMESTAMP).
+func (s *Stmt) createColumnsTypes(ctx context.Context, p *planner) (fields []writer.Field, data []*Col, n int, kv string, err error) {
+	var names []string
+	var types []Type
+	defer func() {
+		if err == nil && s.kind != kindCopy {
+			kv = columnTypesKV(names, types)
+		}
+	}()
+	if s.kind == kindCreateAs || s.kind == kindCopy {
+		ip := p.child(s.inner.src)
+		defer ip.releaseAll()
+		sp, err := s.inner.plan(ip)
+		if err != nil {
+			return nil, nil, 0, "", err
+		}
+		types = make([]Type, len(sp.cols))
+		seen := map[string]bool{}
+		for i, c := range sp.cols {
+			types[i] = c.Type
+			names = append(names, c.Name)
+			if c.Type.Kind == KNull {
+				types[i] = tInt
+			}
+			if seen[strings.ToLower(c.Name)] {
+				sp.root.close()
+				return nil, nil, 0, "", errorf("CREATE TABLE AS: column name %q is used twice (use aliases)", c.Name)
+			}
+			seen[strings.ToLower(c.Name)] = true
+			f, err := fieldOf(c.Name, types[i], false)
+			if err != nil {
+				sp.root.close()
+				return nil, nil, 0, "", err
+			}
+			fields = append(fields, f)
+		}
+		b, err := drain(ctx, sp.root, types)
+		sp.root.close()
+		if err != nil {
+			return nil, nil, 0, "", err
+		}
+		n = b.N
+		for i, c := range b.Cols {
+			if c.T.Kind == KNull {
+				c = nullCol(types[i], n)
+			}
+			data = append(data, c)
+		}
+	} else {
+		for i, c := range s.create.cols {
+			names, types = append(names, c.Name), append(types, c.Type)
+			f, err := fieldOf(c.Name, c.Type, s.create.notNull[i])
+			if err != nil {
+				return nil, nil, 0, "", err
+			}
+			fields = append(fields, f)
+		}
+	}
+	return fields, data, n, kv, nil
+}
+
+// columnTypesKV is the value of the schema.ColumnTypesKey entry for
+// columns of these names and types: the TIMESTAMP_S (a TIMESTAMP(MICROS)
+// in the file, as DuckDB writes it), TIMESTAMP_MS, BIT (a UTF8 string)
+// and HUGEINT and UHUGEINT (a DECIMAL(38,0)) columns, so that the table reads back with its declared types; "" when
+// there are none.
+func columnTypesKV(names []string, types []Type) string {
+	var b strings.Builder
+	for i, t := range types {
+		if !(t.Kind == KTimestamp && t.Coarse != 0 && !t.TZ && !t.Nanos || t.Kind == KString && t.Bit || t.Huge || t.Kind == KUHuge) || strings.ContainsAny(names[i], "=\n") {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(names[i] + "=" + t.SQLName())
+	}
+	return b.String()
+}

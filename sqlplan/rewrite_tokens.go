@@ -1,0 +1,562 @@
+package sqlplan
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Token helpers of the rewrite layer: operands, types, lists and
+// parentheses, and the markers undone after parsing.
+
+// operandStart finds where the operand before a :: begins in out: a
+// parenthesized group with an optional function name before it, or one
+// (possibly dotted) name or literal.
+func operandStart(out []otok) int {
+	i := len(out) - 1
+	if i < 0 {
+		return -1
+	}
+	if out[i].text == ")" {
+		depth := 0
+		for ; i >= 0; i-- {
+			switch out[i].text {
+			case ")":
+				depth++
+			case "(":
+				depth--
+			}
+			if depth == 0 {
+				break
+			}
+		}
+		if i > 0 && isWord(out[i-1].text) && (!isOperatorWord(out[i-1].text) || operatorWordCall(out, i-1)) {
+			i-- // a function call, not SELECT (x) or AND (x)
+		}
+		return i
+	}
+	for i > 1 && out[i-1].text == "." {
+		i -= 2
+	}
+	if i > 0 && (out[i-1].text == "-") && (i == 1 || unaryBefore(out[i-2].text)) {
+		i--
+	}
+	return i
+}
+
+// unaryBefore reports whether a minus after token s is a sign (s ends no
+// operand: an operator or an open parenthesis), not a subtraction (after
+// a name, a number, a string or a closing parenthesis).
+func unaryBefore(s string) bool {
+	if s == "" || isWord(s) || s == ")" {
+		return false
+	}
+	switch c := s[0]; {
+	case c >= '0' && c <= '9', c == '.' && len(s) > 1, c == '\'', c == '"', c == ':':
+		return false // a number, a string, a quoted name, a parameter
+	}
+	return true
+}
+
+// aliasFollows reports whether the token after a FROM item names its
+// alias (AS, or a word that is not a clause keyword).
+func aliasFollows(t token) bool {
+	if t.kind == tkQuoted || t.kind == tkDQuoted {
+		return true
+	}
+	if t.kind != tkIdent {
+		return false
+	}
+	switch strings.ToLower(t.text) {
+	case "where", "group", "order", "limit", "offset", "join", "inner", "left", "right", "cross", "natural",
+		"full", "union", "except", "intersect", "having", "window", "qualify", "on", "using", "straight_join":
+		return false
+	}
+	return true
+}
+
+func isWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	return isIdentStart(s[0]) || s[0] == '`'
+}
+
+// readType reads a type name at toks[i:] (words, then optional
+// parameters in parentheses) and returns it and the index after it.
+func readType(src string, toks []token, i int) (Type, int, error) {
+	if i >= len(toks) || toks[i].kind != tkIdent {
+		pos := len(src)
+		if i < len(toks) {
+			pos = toks[i].pos
+		}
+		return Type{}, i, errAt(src, pos, "expected a type name")
+	}
+	start := toks[i]
+	name := toks[i].text
+	j := i + 1
+	// Multi-word names: extend while the longer name is a type.
+	for k := 1; k <= 3 && i+k < len(toks) && toks[i+k].kind == tkIdent; k++ {
+		cand := name
+		for m := 1; m <= k; m++ {
+			cand += " " + toks[i+m].text
+		}
+		if _, err := parseTypeName(cand, nil); err == nil {
+			name, j = cand, i+k+1
+		}
+	}
+	var params []int
+	if j < len(toks) && toks[j].kind == tkOp && toks[j].text == "(" {
+		j++
+		for j < len(toks) && !(toks[j].kind == tkOp && toks[j].text == ")") {
+			if toks[j].kind == tkNumber {
+				n, _ := strconv.Atoi(toks[j].text)
+				params = append(params, n)
+			} else if !(toks[j].kind == tkOp && toks[j].text == ",") {
+				return Type{}, j, errAt(src, toks[j].pos, "unexpected %q in type parameters", toks[j].text)
+			}
+			j++
+		}
+		j++
+	}
+	t, err := parseTypeName(name, params)
+	if err != nil {
+		e := errAt(src, start.pos, "%v", err)
+		if ue, ok := err.(*Error); ok {
+			e.Err = ue.Err
+		}
+		return Type{}, j, e
+	}
+	// T[] (and T[][], ...): a list type.
+	for depth := 1; j+1 < len(toks) && toks[j].kind == tkOp && toks[j].text == "[" && toks[j+1].kind == tkOp && toks[j+1].text == "]"; depth++ {
+		if depth > maxCastListDepth || t.Kind == KDecimal || t.Kind == KNested && t.Elem == nil {
+			return Type{}, j, unsupportedErr(src, start.pos, "casts to lists of "+t.SQLName())
+		}
+		elem := t
+		t = Type{Kind: KNested, Elem: &elem}
+		j += 2
+	}
+	return t, j, nil
+}
+
+// castSpelling writes a type so that the parser's CAST accepts it.
+func castSpelling(t Type) string {
+	if t.Kind == KDecimal && !t.Huge {
+		return fmt.Sprintf("decimal(%d, %d)", t.Prec, t.Scale)
+	}
+	depth := 0 // lists: the code of the element's type plus castListStep per level
+	for t.Elem != nil {
+		t, depth = *t.Elem, depth+1
+	}
+	name := t.SQLName()
+	for i, c := range castTypes {
+		if c == name {
+			return fmt.Sprintf("char(%d)", castCodeBase+depth*castListStep+i)
+		}
+	}
+	return "char"
+}
+
+// splitOtoks splits a call's arguments at the commas outside parentheses.
+func splitOtoks(args []otok) [][]otok {
+	var out [][]otok
+	depth, from := 0, 0
+	for n, a := range args {
+		switch {
+		case strings.HasSuffix(a.text, "("):
+			depth++
+		case a.text == ")":
+			depth--
+		case a.text == "," && depth == 0:
+			out = append(out, args[from:n])
+			from = n + 1
+		}
+	}
+	return append(out, args[from:])
+}
+
+// isLiteralText reports whether a rewritten token is a number or a string.
+func isLiteralText(s string) bool {
+	if len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' {
+		return true
+	}
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+// levelEnd returns the index of the ')' that closes the level toks[from]
+// is at, or of a ';' at that level, or len(toks).
+// endsOperand reports whether t can end the left operand of a binary
+// operator written as a word (or be the NOT of NOT GLOB): a name that is
+// not a keyword, a literal, a parameter, a closing parenthesis.
+func endsOperand(t token) bool {
+	switch t.kind {
+	case tkIdent:
+		return t.is("not") || !isOperatorWord(t.text)
+	case tkString, tkNumber, tkParam, tkQuoted, tkDQuoted:
+		return true
+	case tkOp:
+		return t.text == ")" || t.text == "]"
+	}
+	return false
+}
+
+// operandEnd returns where the operand that starts at toks[i] ends: a
+// parenthesized expression, a function call, a (qualified) name, a
+// literal or a parameter, with a sign before it.
+func operandEnd(toks []token, i int) int {
+	for i < len(toks) && toks[i].kind == tkOp && (toks[i].text == "-" || toks[i].text == "+") {
+		i++
+	}
+	if i >= len(toks) {
+		return i
+	}
+	switch t := toks[i]; {
+	case t.kind == tkOp && t.text == "(":
+		return min(levelEnd(toks, i+1)+1, len(toks))
+	case t.kind == tkOp:
+		return i
+	}
+	i++
+	for i < len(toks) {
+		switch {
+		case toks[i].kind == tkOp && toks[i].text == "(":
+			i = levelEnd(toks, i+1) + 1
+		case toks[i].kind == tkOp && toks[i].text == "." && i+1 < len(toks) && toks[i+1].kind != tkOp:
+			i += 2
+		default:
+			return min(i, len(toks))
+		}
+	}
+	return min(i, len(toks))
+}
+
+func levelEnd(toks []token, from int) int {
+	k, d := from, 0
+	for ; k < len(toks); k++ {
+		switch {
+		case toks[k].kind == tkOp && toks[k].text == "(":
+			d++
+		case toks[k].kind == tkOp && toks[k].text == ")":
+			if d == 0 {
+				return k
+			}
+			d--
+		case d == 0 && toks[k].kind == tkOp && toks[k].text == ";":
+			return k
+		}
+	}
+	return k
+}
+
+func isComparisonOp(s string) bool {
+	switch s {
+	case "=", "<>", "!=", "<", "<=", ">", ">=":
+		return true
+	}
+	return false
+}
+
+// isOperatorWord reports the keywords after which [ starts a list literal
+// (not an index).
+func isOperatorWord(w string) bool {
+	switch strings.ToLower(w) {
+	case "select", "and", "or", "not", "in", "is", "then", "else", "when", "case", "like", "ilike", "between", "by", "on", "where", "having", "distinct", "as", "from", "values", "all", "any", "some", "exists", "array", "interval", "div", "mod", "xor", "regexp", "set", "limit", "offset", "qualify":
+		return true
+	}
+	return false
+}
+
+func sameTokens(a, b []token) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].kind != b[i].kind || !strings.EqualFold(a[i].text, b[i].text) {
+			return false
+		}
+	}
+	return true
+}
+
+// splitList splits a list of tokens (call arguments, PARTITION BY and
+// ORDER BY items) at the commas outside parentheses, brackets and braces;
+// the last item is there even when empty.
+func splitList(ts []token) [][]token {
+	var out [][]token
+	depth, from := 0, 0
+	for x, t := range ts {
+		switch {
+		case t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{"):
+			depth++
+		case t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}"):
+			depth--
+		case depth == 0 && t.kind == tkOp && t.text == ",":
+			out = append(out, ts[from:x])
+			from = x + 1
+		}
+	}
+	return append(out, ts[from:])
+}
+
+// listTokens rewrites the items of a PARTITION BY or ORDER BY list into
+// arguments of a marker call: , 'marker', item, ... and, for ORDER BY
+// (dirs), each item followed by its direction: '|asc', '|desc' or '|dft'
+// (none written), with "nf" appended for NULLS FIRST, "nl" for NULLS LAST.
+func listTokens(src string, items [][]token, marker string, dirs bool, pos int) ([]otok, error) {
+	out := []otok{{text: ",", orig: pos}, {text: mysqlString(marker), orig: pos}}
+	for _, it := range items {
+		if len(it) == 0 {
+			return nil, errAt(src, pos, "empty item in a PARTITION BY or ORDER BY list")
+		}
+		dir, nulls := "|dft", ""
+		if dirs {
+			if n := len(it); n > 2 && it[n-2].is("nulls") && (it[n-1].is("first") || it[n-1].is("last")) {
+				nulls = "nl"
+				if it[n-1].is("first") {
+					nulls = "nf"
+				}
+				it = it[:n-2]
+			}
+			if n := len(it); n > 1 && (it[n-1].is("asc") || it[n-1].is("desc")) {
+				dir = "|asc"
+				if it[n-1].is("desc") {
+					dir = "|desc"
+				}
+				it = it[:n-1]
+			}
+			dir += nulls
+		}
+		sub, err := rewriteTokens(src, it)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, otok{text: ",", orig: pos})
+		out = append(out, sub.segs...)
+		if dirs {
+			out = append(out, otok{text: ",", orig: pos}, otok{text: mysqlString(dir), orig: pos})
+		}
+	}
+	return out, nil
+}
+
+// closingParen returns the index of the ')' that closes the '(' at
+// toks[open], or -1.
+func closingParen(toks []token, open int) int {
+	depth := 0
+	for k := open; k < len(toks); k++ {
+		if toks[k].kind == tkOp && toks[k].text == "(" {
+			depth++
+		} else if toks[k].kind == tkOp && toks[k].text == ")" {
+			if depth--; depth == 0 {
+				return k
+			}
+		}
+	}
+	return -1
+}
+
+// topLevelWord returns the index of the keyword word at the top level of
+// the parenthesis opening at toks[open], or -1.
+func topLevelWord(toks []token, open int, word string) int {
+	k := closingParen(toks, open)
+	if k < 0 {
+		return -1
+	}
+	at := -1
+	eachTopLevelWord(toks[open+1:k], func(x int, t token) bool {
+		if t.is(word) {
+			at = open + 1 + x
+			return false
+		}
+		return true
+	})
+	return at
+}
+
+// positionIn returns the index of the IN at the top level of the
+// parenthesis opening at toks[open] (position(x IN y)), or -1.
+func positionIn(toks []token, open int) int { return topLevelWord(toks, open, "in") }
+
+// unmarkRewrites turns the window calls that window() rewrote, and the
+// TRY_CAST calls, back into SQL in formatted text (column names): __carquet_window__('sum', x, '|p', a,
+// '|o', b, '|desc', '|f:rows:-1:c') reads sum(x) OVER (PARTITION BY a ORDER
+// BY b DESC ROWS BETWEEN 1 PRECEDING AND CURRENT ROW).
+func unmarkRewrites(s string) string {
+	s = unmarkAggOrder(s)
+	s = unmarkOperators(s)
+	for {
+		if i := callOutsideQuotes(s, indexMarker); i >= 0 {
+			// x[i]
+			args, end := splitCallArgs(s, i+len(indexMarker)+1)
+			if end < 0 || len(args) != 2 {
+				return s
+			}
+			s = s[:i] + args[0] + "[" + args[1] + "]" + s[end:]
+			continue
+		}
+		if i := callOutsideQuotes(s, lambdaMarker); i >= 0 {
+			args, end := splitCallArgs(s, i+len(lambdaMarker)+1)
+			if end < 0 || len(args) < 2 {
+				return s
+			}
+			params := make([]string, len(args)-1)
+			for k, a := range args[:len(args)-1] {
+				params[k] = strings.Trim(a, "'")
+			}
+			head := params[0]
+			if len(params) > 1 {
+				head = "(" + strings.Join(params, ", ") + ")"
+			}
+			s = s[:i] + head + " -> " + args[len(args)-1] + s[end:]
+			continue
+		}
+		if i, m := orderMarkerCall(s); i >= 0 {
+			// An ORDER BY item's marker: the item (ASC and NULLS FIRST or
+			// LAST follow it in the parser's text only as ASC).
+			args, end := splitCallArgs(s, i+len(m)+1)
+			if end < 0 || len(args) != 1 {
+				return s
+			}
+			s = s[:i] + args[0] + s[end:]
+			continue
+		}
+		if i := callOutsideQuotes(s, tryMarker); i >= 0 {
+			args, end := splitCallArgs(s, i+len(tryMarker)+1)
+			if end < 0 || len(args) != 1 {
+				return s
+			}
+			s = s[:i] + "TRY_" + args[0] + s[end:]
+			continue
+		}
+		i := callOutsideQuotes(s, windowMarker)
+		if i < 0 {
+			break
+		}
+		args, end := splitCallArgs(s, i+len(windowMarker)+1)
+		if end < 0 || len(args) == 0 {
+			return s
+		}
+		s = s[:i] + windowCallText(args) + s[end:]
+	}
+	// [a, b] as written, last: splitCallArgs splits at commas in brackets.
+	for {
+		i := callOutsideQuotes(s, "list_value")
+		if i < 0 {
+			return s
+		}
+		args, end := splitCallArgs(s, i+len("list_value("))
+		if end < 0 {
+			return s
+		}
+		s = s[:i] + "[" + strings.Join(args, ", ") + "]" + s[end:]
+	}
+}
+
+// callOutsideQuotes is the index of the first call name( in s outside
+// quotes and not inside a longer name, -1 if none.
+func callOutsideQuotes(s, name string) int {
+	call := name + "("
+	for j := 0; j < len(s); j++ {
+		switch c := s[j]; c {
+		case '\'', '"', '`':
+			for j++; j < len(s) && s[j] != c; j++ {
+				if s[j] == '\\' {
+					j++
+				}
+			}
+		default:
+			if strings.HasPrefix(s[j:], call) && (j == 0 || !isIdentByte(s[j-1])) {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// unmarkOperators turns the operators that the rewrite carries in other
+// forms back into their text, outside quotes: | for ||, and | without the
+// BINARY after it for a bitwise | (see bitOrOperand), REGEXP for ILIKE, LIKE marker(p) for GLOB p and
+// SIMILAR TO p, and substring_fn for substring.
+func unmarkOperators(s string) string {
+	if !strings.Contains(s, "| ") && !strings.Contains(s, " regexp ") && !strings.Contains(s, "like __carquet_") && !strings.Contains(s, "substring_fn(") {
+		return s
+	}
+	var b strings.Builder
+	for j := 0; j < len(s); j++ {
+		switch c := s[j]; c {
+		case '\'', '"', '`':
+			k := j + 1
+			for ; k < len(s) && s[k] != c; k++ {
+				if s[k] == '\\' {
+					k++
+				}
+			}
+			k = min(k, len(s)-1)
+			b.WriteString(s[j : k+1])
+			j = k
+			continue
+		}
+		rest := s[j:]
+		switch {
+		case strings.HasPrefix(rest, "| binary "):
+			b.WriteString("| ")
+			j += len("| binary ") - 1
+		case strings.HasPrefix(rest, "| "): // || is the parser's |
+			b.WriteString("|| ")
+			j++
+		case strings.HasPrefix(rest, "substring_fn(") && (j == 0 || !isIdentByte(s[j-1])):
+			b.WriteString("substring(")
+			j += len("substring_fn(") - 1
+		case strings.HasPrefix(rest, " regexp "):
+			b.WriteString(" ILIKE ")
+			j += len(" regexp ") - 1
+		case strings.HasPrefix(rest, "like "+globMarker+"(") || strings.HasPrefix(rest, "like "+similarMarker+"("):
+			op, open := "GLOB ", len("like "+globMarker+"(")
+			if strings.HasPrefix(rest, "like "+similarMarker) {
+				op, open = "SIMILAR TO ", len("like "+similarMarker+"(")
+			}
+			args, end := splitCallArgs(s, j+open)
+			if end < 0 || len(args) != 1 {
+				b.WriteByte(s[j])
+				continue
+			}
+			b.WriteString(op + args[0])
+			j = end - 1
+		default:
+			b.WriteByte(s[j])
+		}
+	}
+	return b.String()
+}
+
+// splitCallArgs splits the arguments of a call whose '(' ends before s[from]
+// at top-level commas, and returns them with the index after the ')'
+// (-1 if there is none).
+func splitCallArgs(s string, from int) ([]string, int) {
+	var args []string
+	depth, start := 0, from
+	for j := from; j < len(s); j++ {
+		switch c := s[j]; c {
+		case '\'', '"', '`':
+			for j++; j < len(s) && s[j] != c; j++ {
+				if s[j] == '\\' {
+					j++
+				}
+			}
+		case '(':
+			depth++
+		case ')':
+			if depth == 0 {
+				return append(args, strings.TrimSpace(s[start:j])), j + 1
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				args = append(args, strings.TrimSpace(s[start:j]))
+				start = j + 1
+			}
+		}
+	}
+	return nil, -1
+}

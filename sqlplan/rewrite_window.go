@@ -1,0 +1,617 @@
+package sqlplan
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Window functions, WITHIN GROUP, FILTER and ordered aggregates in the
+// rewrite layer: OVER clauses and frames become marker calls the binder reads
+// back (window.go, aggorder.go).
+
+// aggFilter rewrites the aggregate call that ends r.out, followed by
+// FILTER (WHERE cond) at toks[*i], into agg(CASE WHEN cond THEN arg END);
+// count(*) becomes count(CASE WHEN cond THEN 1 END).
+func (r *rewriter) aggFilter(src string, toks []token, i *int) error {
+	t := toks[*i]
+	start := operandStart(r.out)
+	if start < 0 || start+2 >= len(r.out) || r.out[start+1].text != "(" {
+		return errAt(src, t.pos, "FILTER must follow an aggregate call")
+	}
+	// The condition: tokens after WHERE up to the matching ')'.
+	j := *i + 3
+	k := closingParen(toks, *i+1)
+	if k < 0 {
+		return errAt(src, t.pos, "unterminated FILTER (WHERE ...)")
+	}
+	sub, err := rewriteTokens(src, toks[j:k])
+	if err != nil {
+		return err
+	}
+	call := r.out[start:]
+	args := call[2 : len(call)-1]
+	if len(args) == 0 {
+		return errAt(src, t.pos, "FILTER must follow an aggregate call with an argument")
+	}
+	distinct := []otok{}
+	if strings.EqualFold(args[0].text, "distinct") {
+		distinct, args = args[:1], args[1:]
+	}
+	if len(args) == 1 && args[0].text == "*" {
+		args = []otok{{text: "1", orig: args[0].orig, origLen: 1}}
+	}
+	// Each value argument becomes NULL on the rows the condition drops
+	// (rows aggregates skip); constants (a separator, a fraction) and the
+	// ORDER BY keys after aggOrderMarker stay. list and array_agg keep
+	// NULLs: their values go in one-element lists, flattened after.
+	fn := strings.ToLower(call[0].text)
+	keepsNulls := (fn == "list" || fn == "array_agg") && len(distinct) == 0
+	marker := mysqlString(aggOrderMarker)
+	rebuilt := append([]otok(nil), call[:2]...)
+	rebuilt = append(rebuilt, distinct...)
+	ordered := false
+	for n, arg := range splitOtoks(args) {
+		if n > 0 {
+			rebuilt = append(rebuilt, otok{text: ",", orig: t.pos})
+		}
+		ordered = ordered || len(arg) > 0 && arg[0].text == marker
+		if ordered || n > 0 && len(arg) == 1 && isLiteralText(arg[0].text) {
+			rebuilt = append(rebuilt, arg...)
+			continue
+		}
+		rebuilt = append(rebuilt, otok{text: "case when", orig: t.pos, origLen: len(t.text)})
+		rebuilt = append(rebuilt, sub.segs...)
+		rebuilt = append(rebuilt, otok{text: "then", orig: t.pos})
+		if keepsNulls {
+			rebuilt = append(rebuilt, otok{text: "list_value(", orig: t.pos})
+			rebuilt = append(rebuilt, arg...)
+			rebuilt = append(rebuilt, otok{text: ")", orig: t.pos})
+		} else {
+			rebuilt = append(rebuilt, arg...)
+		}
+		rebuilt = append(rebuilt, otok{text: "end", orig: t.pos})
+	}
+	rebuilt = append(rebuilt, call[len(call)-1])
+	if keepsNulls {
+		rebuilt = append(append([]otok{{text: "flatten(", orig: t.pos}}, rebuilt...), otok{text: ")", orig: t.pos})
+	}
+	r.out = append(r.out[:start], rebuilt...)
+	*i = k
+	return nil
+}
+
+const windowMarker = "__carquet_window__"
+
+// distinctSuffix marks, on the name in a windowMarker call, an
+// aggregate of DISTINCT values.
+const distinctSuffix = "|distinct"
+
+// ignoreNullsSuffix marks, on the name in a windowMarker call, IGNORE
+// NULLS.
+const ignoreNullsSuffix = "|ignorenulls"
+
+// qualifyMarker wraps the QUALIFY condition, carried in the HAVING clause
+// (the parser knows no QUALIFY) and taken out of it by the planner.
+const qualifyMarker = "__carquet_qualify__"
+
+// window rewrites fn(args) OVER (PARTITION BY p ORDER BY o [DESC]) at
+// toks[*i] into a call the parser accepts:
+// __carquet_window__('fn', args, '|p', p..., '|o', o, '|asc'|'|desc', ...)
+// (with 'nf' after asc or desc for NULLS FIRST).
+func (r *rewriter) window(src string, toks []token, i *int) error {
+	t := toks[*i]
+	start := operandStart(r.out)
+	if start < 0 || start+2 >= len(r.out) || r.out[start+1].text != "(" || !isWord(r.out[start].text) {
+		return errAt(src, t.pos, "OVER must follow a function call")
+	}
+	call := r.out[start:]
+	name := strings.ToLower(call[0].text)
+	args := call[2 : len(call)-1]
+	if len(args) > 0 && strings.EqualFold(args[0].text, "distinct") {
+		// agg(DISTINCT x) OVER (...): the name carries it (bindWindow).
+		name, args = name+distinctSuffix, args[1:]
+	}
+	if n := len(args); n >= 2 && strings.EqualFold(args[n-1].text, "nulls") {
+		// f(x IGNORE NULLS) OVER (...) likewise; RESPECT NULLS is the
+		// default.
+		switch {
+		case strings.EqualFold(args[n-2].text, "ignore"):
+			name, args = name+ignoreNullsSuffix, args[:n-2]
+		case strings.EqualFold(args[n-2].text, "respect"):
+			args = args[:n-2]
+		}
+	}
+	// The window specification, up to the matching ')'.
+	j := *i + 2
+	k := closingParen(toks, *i+1)
+	if k < 0 {
+		return errAt(src, t.pos, "unterminated OVER (...)")
+	}
+	spec := toks[j:k]
+	var part, order []token
+	x := 0
+	if x+1 < len(spec) && spec[x].is("partition") && spec[x+1].is("by") {
+		x += 2
+		from := x
+		for x < len(spec) && !(spec[x].is("order") && x+1 < len(spec) && spec[x+1].is("by")) && !spec[x].is("rows") && !spec[x].is("range") && !spec[x].is("groups") {
+			x++
+		}
+		part = spec[from:x]
+	}
+	if x+1 < len(spec) && spec[x].is("order") && spec[x+1].is("by") {
+		x += 2
+		from := x
+		for x < len(spec) && !spec[x].is("rows") && !spec[x].is("range") && !spec[x].is("groups") {
+			x++
+		}
+		order = spec[from:x]
+	}
+	var frame string
+	var offsets [][]token
+	if x < len(spec) {
+		var err error
+		if frame, offsets, err = windowFrame(src, spec[x:]); err != nil {
+			return err
+		}
+	}
+	out := []otok{{text: windowMarker, orig: call[0].orig, origLen: call[0].origLen}, {text: "(", orig: t.pos}, {text: mysqlString(name), orig: call[0].orig}}
+	if len(args) > 0 {
+		out = append(out, otok{text: ",", orig: t.pos})
+		out = append(out, args...)
+	}
+	if len(part) > 0 {
+		items, err := listTokens(src, splitList(part), "|p", false, t.pos)
+		if err != nil {
+			return err
+		}
+		out = append(out, items...)
+	}
+	if len(order) > 0 {
+		items, err := listTokens(src, splitList(order), "|o", true, t.pos)
+		if err != nil {
+			return err
+		}
+		out = append(out, items...)
+	}
+	if frame != "" {
+		out = append(out, otok{text: ",", orig: t.pos}, otok{text: mysqlString(frame), orig: t.pos})
+	}
+	for _, off := range offsets {
+		// A RANGE offset follows the frame, after '|fo'.
+		sub, err := rewriteTokens(src, off)
+		if err != nil {
+			return err
+		}
+		out = append(out, otok{text: ",", orig: t.pos}, otok{text: mysqlString("|fo"), orig: t.pos}, otok{text: ",", orig: t.pos})
+		out = append(out, sub.segs...)
+	}
+	out = append(out, otok{text: ")", orig: toks[k].pos, origLen: 1})
+	r.out = append(r.out[:start], out...)
+	*i = k
+	return nil
+}
+
+// inlineWindows takes out the WINDOW clauses (WINDOW w AS (spec), ...)
+// and writes each OVER w as OVER (spec), and OVER (w more) as OVER (spec
+// more). The names are the statement's: a name defined twice must be
+// defined the same way.
+func inlineWindows(src string, toks []token) ([]token, error) {
+	defs := map[string][]token{}
+	var out []token
+	for i := 0; i < len(toks); i++ {
+		if !toks[i].is("window") || i+3 >= len(toks) || toks[i+1].kind != tkIdent || !toks[i+2].is("as") {
+			out = append(out, toks[i])
+			continue
+		}
+		j := i + 1
+		for {
+			if j+2 >= len(toks) || toks[j].kind != tkIdent || !toks[j+1].is("as") || toks[j+2].kind != tkOp || toks[j+2].text != "(" {
+				return nil, errAt(src, toks[j-1].pos, "WINDOW takes name AS (PARTITION BY ... ORDER BY ...)")
+			}
+			k := closingParen(toks, j+2)
+			if k < 0 {
+				return nil, errAt(src, toks[j+2].pos, "unterminated WINDOW definition")
+			}
+			name := strings.ToLower(toks[j].text)
+			def := toks[j+3 : k]
+			if old, ok := defs[name]; ok && !sameTokens(old, def) {
+				return nil, errAt(src, toks[j].pos, "window %q is defined twice", toks[j].text)
+			}
+			defs[name] = def
+			j = k + 1
+			if j+1 < len(toks) && toks[j].kind == tkOp && toks[j].text == "," && toks[j+1].kind == tkIdent && j+2 < len(toks) && toks[j+2].is("as") {
+				j++
+				continue
+			}
+			break
+		}
+		i = j - 1
+	}
+	if len(defs) == 0 {
+		return toks, nil
+	}
+	var res []token
+	for i := 0; i < len(out); i++ {
+		t := out[i]
+		res = append(res, t)
+		if !t.is("over") || i+1 >= len(out) {
+			continue
+		}
+		switch next := out[i+1]; {
+		case next.kind == tkIdent:
+			def, ok := defs[strings.ToLower(next.text)]
+			if !ok {
+				return nil, errAt(src, next.pos, "window %q is not defined", next.text)
+			}
+			res = append(res, token{kind: tkOp, text: "(", pos: next.pos})
+			res = append(res, def...)
+			res = append(res, token{kind: tkOp, text: ")", pos: next.pos})
+			i++
+		case next.kind == tkOp && next.text == "(" && i+2 < len(out) && out[i+2].kind == tkIdent:
+			// OVER (w ORDER BY ...): the named window, then the rest.
+			if def, ok := defs[strings.ToLower(out[i+2].text)]; ok {
+				res = append(res, next)
+				res = append(res, def...)
+				i += 2
+			}
+		}
+	}
+	return res, nil
+}
+
+// unmarkAggOrder writes agg(x, '__carquet_order__', k, '|desc') back as
+// agg(x ORDER BY k DESC).
+func unmarkAggOrder(s string) string {
+	m := ", " + mysqlString(aggOrderMarker)
+	for {
+		i := strings.Index(s, m)
+		if i < 0 {
+			return s
+		}
+		// The keys run to the ')' closing the call.
+		parts, end := splitCallArgs(s, i+len(m)+1)
+		if end < 0 {
+			return s
+		}
+		var items []string
+		for _, part := range parts {
+			if d, ok := parseDirMarker(strings.Trim(part, "'")); ok && len(items) > 0 {
+				items[len(items)-1] += d.text()
+				continue
+			}
+			items = append(items, part)
+		}
+		if len(items) == 0 {
+			return s
+		}
+		s = s[:i] + " ORDER BY " + strings.Join(items, ", ") + s[end-1:]
+	}
+}
+
+// aggOrderMarker starts the ORDER BY items of an aggregate call:
+// agg(x ORDER BY k DESC) is agg(x, '__carquet_order__', k, '|desc').
+const aggOrderMarker = "__carquet_order__"
+
+// nullsFirstMarker, nullsLastMarker and ascMarker wrap an ORDER BY item
+// written with NULLS FIRST, NULLS LAST and ASC (orderItem).
+const (
+	nullsFirstMarker = "__carquet_nulls_first__"
+	nullsLastMarker  = "__carquet_nulls_last__"
+	ascMarker        = "__carquet_asc__"
+)
+
+// wrapOrderItem wraps r.out[start:end] in a call of marker.
+func (r *rewriter) wrapOrderItem(start, end int, marker string) {
+	open := otok{text: marker + "(", orig: r.out[start].orig}
+	shut := otok{text: ")", orig: r.out[end-1].orig}
+	rest := append([]otok{shut}, r.out[end:]...)
+	r.out = append(append(append(r.out[:start:start], open), r.out[start:end]...), rest...)
+}
+
+// orderItemStart finds where the last ORDER BY item of out begins: after
+// the BY or comma before it at its parenthesis depth (-1: none).
+func orderItemStart(out []otok) int {
+	depth := 0
+	for j := len(out) - 1; j >= 0; j-- {
+		switch t := strings.ToLower(out[j].text); {
+		case t == ")":
+			depth++
+		case strings.HasSuffix(t, "("):
+			if depth == 0 {
+				return -1
+			}
+			depth--
+		case depth == 0 && (t == "," || t == "by"):
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// orderByTokens returns the items of an ORDER BY whose first item starts
+// ts: up to LIMIT, OFFSET, a set operation, ';' or the ')' that closes the
+// enclosing parenthesis.
+func orderByTokens(ts []token) []token {
+	depth := 0
+	for k, t := range ts {
+		switch {
+		case t.kind == tkOp && t.text == "(":
+			depth++
+		case t.kind == tkOp && t.text == ")":
+			if depth == 0 {
+				return ts[:k]
+			}
+			depth--
+		case depth == 0 && (t.kind == tkOp && t.text == ";" || t.is("limit") || t.is("offset") || t.is("union") || t.is("except") || t.is("intersect")):
+			return ts[:k]
+		}
+	}
+	return ts
+}
+
+// distinctOnTokens builds QUALIFY row_number() OVER (PARTITION BY keys
+// [ORDER BY order]) = 1, the filter DISTINCT ON (keys) stands for: the
+// first row of each key in the query's order. ORDER BY positions are
+// refused: inside OVER they would be constants.
+func distinctOnTokens(src string, keys []token, pos int, order []token) ([]token, error) {
+	for k, t := range order {
+		if t.kind == tkNumber && (k == 0 || order[k-1].kind == tkOp && order[k-1].text == ",") {
+			return nil, unsupportedErr(src, t.pos, "DISTINCT ON with ORDER BY positions")
+		}
+	}
+	id := func(s string) token { return token{kind: tkIdent, text: s, pos: pos} }
+	op := func(s string) token { return token{kind: tkOp, text: s, pos: pos} }
+	out := []token{id("qualify"), id("row_number"), op("("), op(")"), id("over"), op("("), id("partition"), id("by")}
+	out = append(out, keys...)
+	if len(order) > 0 {
+		out = append(out, id("order"), id("by"))
+		out = append(out, order...)
+	}
+	return append(out, op(")"), op("="), token{kind: tkNumber, text: "1", pos: pos}), nil
+}
+
+// withinGroup rewrites the ordered-set aggregates percentile_cont(f),
+// percentile_disc(f) and mode() followed by WITHIN GROUP (ORDER BY x) at
+// toks[*i] into quantile_cont(x, f), quantile_disc(x, f) and mode(x).
+func (r *rewriter) withinGroup(src string, toks []token, i *int) error {
+	t := toks[*i]
+	start := operandStart(r.out)
+	if start < 0 || start+2 >= len(r.out) || r.out[start+1].text != "(" || !isWord(r.out[start].text) {
+		return errAt(src, t.pos, "WITHIN GROUP must follow an aggregate call")
+	}
+	call := r.out[start:]
+	name := strings.ToLower(call[0].text)
+	args := append([]otok(nil), call[2:len(call)-1]...)
+	fn := map[string]string{"percentile_cont": "quantile_cont", "percentile_disc": "quantile_disc", "mode": "mode"}[name]
+	if fn == "" {
+		e := errAt(src, t.pos, "WITHIN GROUP is not supported for %s (only percentile_cont, percentile_disc and mode)", name)
+		e.Err = ErrUnsupported
+		return e
+	}
+	j := *i + 2
+	if j+2 >= len(toks) || !(toks[j].kind == tkOp && toks[j].text == "(") || !toks[j+1].is("order") || !toks[j+2].is("by") {
+		return errAt(src, t.pos, "expected WITHIN GROUP (ORDER BY ...)")
+	}
+	k := closingParen(toks, j)
+	if k < 0 {
+		return errAt(src, t.pos, "unterminated WITHIN GROUP (...)")
+	}
+	order := toks[j+3 : k]
+	desc := false
+	if n := len(order); n > 0 && order[n-1].is("asc") {
+		order = order[:n-1]
+	} else if n > 0 && order[n-1].is("desc") {
+		order, desc = order[:n-1], fn != "mode"
+	}
+	if len(order) == 0 {
+		return errAt(src, t.pos, "expected WITHIN GROUP (ORDER BY ...)")
+	}
+	sub, err := rewriteTokens(src, order)
+	if err != nil {
+		return err
+	}
+	out := []otok{{text: fn, orig: call[0].orig, origLen: call[0].origLen}, {text: "(", orig: t.pos}}
+	out = append(out, sub.segs...)
+	if len(args) > 0 {
+		out = append(out, otok{text: ",", orig: t.pos})
+		out = append(out, args...)
+	}
+	if desc {
+		// quantile_cont(x, q, descMarker): ranked in descending order.
+		out = append(out, otok{text: ",", orig: t.pos}, otok{text: mysqlString(descMarker), orig: t.pos})
+	}
+	out = append(out, otok{text: ")", orig: toks[k].pos, origLen: 1})
+	r.out = append(r.out[:start], out...)
+	*i = k
+	return nil
+}
+
+// windowFrame reads a frame clause — ROWS or RANGE, BETWEEN bound AND bound
+// or a single start bound (ending at CURRENT ROW) — and encodes it for
+// bindWindow as "|f:rows:START:END" or "|f:range:START:END". A bound is u
+// (UNBOUNDED), c (CURRENT ROW) or a signed row offset (n PRECEDING is -n, n
+// FOLLOWING is n); a RANGE bound with a value offset (a number, an
+// INTERVAL, any constant expression) is v- (PRECEDING) or v+ (FOLLOWING),
+// its expression returned in offsets. GROUPS and EXCLUDE are refused by
+// name.
+func windowFrame(src string, ts []token) (frame string, offsets [][]token, err error) {
+	unsupportedAt := func(pos int, format string, args ...any) error {
+		e := errAt(src, pos, format, args...)
+		e.Err = ErrUnsupported
+		return e
+	}
+	mode := strings.ToLower(ts[0].text)
+	if mode == "groups" {
+		return "", nil, unsupportedAt(ts[0].pos, "GROUPS window frames are not supported (ROWS and RANGE are)")
+	}
+	x := 1
+	// bound reads one frame bound at ts[x]; which is "start" or "end".
+	bound := func(which string) (string, error) {
+		if x >= len(ts) {
+			return "", errAt(src, ts[len(ts)-1].pos, "incomplete window frame")
+		}
+		t := ts[x]
+		switch {
+		case t.is("unbounded") && x+1 < len(ts) && (ts[x+1].is("preceding") || ts[x+1].is("following")):
+			x += 2
+			if ts[x-1].is("preceding") != (which == "start") {
+				return "", errAt(src, t.pos, "a window frame cannot %s at UNBOUNDED %s", which, strings.ToUpper(ts[x-1].text))
+			}
+			return "u", nil
+		case t.is("current") && x+1 < len(ts) && ts[x+1].is("row"):
+			x += 2
+			return "c", nil
+		case mode == "range":
+			// A value offset: the expression up to PRECEDING or FOLLOWING.
+			end, depth := x, 0
+			for ; end < len(ts); end++ {
+				if ts[end].kind == tkOp && ts[end].text == "(" {
+					depth++
+				} else if ts[end].kind == tkOp && ts[end].text == ")" {
+					depth--
+				} else if depth == 0 && (ts[end].is("preceding") || ts[end].is("following")) {
+					break
+				}
+			}
+			if end == x || end >= len(ts) {
+				break
+			}
+			offsets = append(offsets, ts[x:end])
+			x = end + 1
+			if ts[end].is("preceding") {
+				return "v-", nil
+			}
+			return "v+", nil
+		case t.kind == tkNumber && x+1 < len(ts) && (ts[x+1].is("preceding") || ts[x+1].is("following")):
+			n, err := strconv.ParseInt(t.text, 10, 64)
+			if err != nil || n < 0 {
+				return "", errAt(src, t.pos, "a window frame offset must be a non-negative integer, not %s", t.text)
+			}
+			x += 2
+			if ts[x-1].is("preceding") {
+				n = -n
+			}
+			return strconv.FormatInt(n, 10), nil
+		}
+		return "", errAt(src, t.pos, "bad window frame bound near %q", t.text)
+	}
+	var start, end string
+	if x < len(ts) && ts[x].is("between") {
+		x++
+		if start, err = bound("start"); err != nil {
+			return "", nil, err
+		}
+		if x >= len(ts) || !ts[x].is("and") {
+			return "", nil, errAt(src, ts[min(x, len(ts)-1)].pos, "expected AND in the window frame")
+		}
+		x++
+		if end, err = bound("end"); err != nil {
+			return "", nil, err
+		}
+	} else {
+		if start, err = bound("start"); err != nil {
+			return "", nil, err
+		}
+		end = "c"
+	}
+	// As the SQL standard (and DuckDB): a frame may not end before the
+	// kind of row it starts at.
+	following := func(b string) bool { return b != "u" && b != "c" && !strings.HasPrefix(b, "-") && b != "v-" }
+	preceding := func(b string) bool { return strings.HasPrefix(b, "-") || b == "v-" }
+	switch {
+	case start == "c" && preceding(end):
+		return "", nil, errAt(src, ts[0].pos, "a window frame starting from current row cannot have preceding rows")
+	case following(start) && (preceding(end) || end == "c"):
+		return "", nil, errAt(src, ts[0].pos, "a window frame starting from following rows cannot end at the current row or preceding rows")
+	}
+	if x < len(ts) {
+		if ts[x].is("exclude") {
+			return "", nil, unsupportedAt(ts[x].pos, "EXCLUDE in window frames is not supported")
+		}
+		return "", nil, errAt(src, ts[x].pos, "unexpected %q after the window frame", ts[x].text)
+	}
+	return "|f:" + mode + ":" + start + ":" + end, offsets, nil
+}
+
+// windowCallText renders the marker call's arguments as fn(args) OVER (...).
+func windowCallText(args []string) string {
+	unq := func(a string) string { return strings.Trim(a, "'") }
+	var fnArgs, part, order, offsets []string
+	var frame string
+	mode := 'a'
+	for _, a := range args[1:] {
+		switch m := unq(a); {
+		case m == "|p":
+			mode = 'p'
+		case m == "|o":
+			mode = 'o'
+		case m == "|fo":
+			mode = 'f'
+		case isDirMarker(m):
+			if d, _ := parseDirMarker(m); len(order) > 0 {
+				order[len(order)-1] += d.text()
+			}
+		case strings.HasPrefix(m, "|f:"):
+			frame = frameText(m)
+		default:
+			switch a = unmarkRewrites(a); mode {
+			case 'a':
+				fnArgs = append(fnArgs, a)
+			case 'p':
+				part = append(part, a)
+			case 'f':
+				offsets = append(offsets, a)
+			default:
+				order = append(order, a)
+			}
+		}
+	}
+	if frame != "" {
+		for _, off := range offsets {
+			i := strings.IndexByte(frame, 0)
+			if i < 0 {
+				break
+			}
+			frame = frame[:i] + off + frame[i+1:]
+		}
+	}
+	var over []string
+	if len(part) > 0 {
+		over = append(over, "PARTITION BY "+strings.Join(part, ", "))
+	}
+	if len(order) > 0 {
+		over = append(over, "ORDER BY "+strings.Join(order, ", "))
+	}
+	if frame != "" {
+		over = append(over, frame)
+	}
+	return unq(args[0]) + "(" + strings.Join(fnArgs, ", ") + ") OVER (" + strings.Join(over, " ") + ")"
+}
+
+// frameText renders windowFrame's "|f:MODE:START:END" as SQL.
+func frameText(m string) string {
+	parts := strings.Split(m, ":")
+	if len(parts) != 4 {
+		return ""
+	}
+	bound := func(b string, start bool) string {
+		switch b {
+		case "u":
+			if start {
+				return "UNBOUNDED PRECEDING"
+			}
+			return "UNBOUNDED FOLLOWING"
+		case "c":
+			return "CURRENT ROW"
+		case "v-":
+			return "\x00 PRECEDING" // the offset, filled in by windowCallText
+		case "v+":
+			return "\x00 FOLLOWING"
+		}
+		if strings.HasPrefix(b, "-") {
+			return b[1:] + " PRECEDING"
+		}
+		return b + " FOLLOWING"
+	}
+	return strings.ToUpper(parts[1]) + " BETWEEN " + bound(parts[2], true) + " AND " + bound(parts[3], false)
+}
