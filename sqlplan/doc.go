@@ -118,13 +118,15 @@
 // ROW_GROUP_SIZE n, table options)], DROP TABLE [IF
 // EXISTS], CREATE [OR REPLACE] [TEMP] VIEW / DROP VIEW (views.go), CREATE
 // [OR REPLACE] [TEMP] MACRO|FUNCTION name(params) AS expr | AS TABLE query /
-// DROP MACRO [TABLE] (macros.go: calls expanded on the tokens; views and
+// DROP MACRO [TABLE] (macros.go: calls expanded on the tokens; a typed
+// parameter, a INTEGER, takes what casts to its type implicitly; views and
 // macros that are not TEMP are kept in the folder's catalog file,
 // catalogfile.go), DESCRIBE, SHOW t, SHOW TABLES, SHOW COLUMNS,
 // information_schema.tables and information_schema.columns (catalog.go),
 // EXPLAIN [ANALYZE]. UPDATE t SET ... [FROM ...] [WHERE ...], DELETE FROM
-// t [WHERE ...] and TRUNCATE t of a single-file table, outside
-// transactions (dml.go: the file is written again, under its append lock,
+// t [WHERE ...] and TRUNCATE t of a single-file table, and MERGE INTO
+// (merge.go), in transactions too (txstage.go: staged files applied at
+// COMMIT) (dml.go: the file is written again, under its append lock,
 // and replaces the old one; UPDATE ... FROM becomes correlated subqueries,
 // updateFrom); ALTER TABLE ADD / DROP / RENAME COLUMN, ALTER COLUMN TYPE
 // [USING] / SET|DROP DEFAULT / SET|DROP NOT NULL, RENAME TO (alter.go).
@@ -135,14 +137,14 @@
 // VARIABLE name = expr / RESET VARIABLE, getvariable('name') and
 // duckdb_variables() (variables.go).
 //
-// Refused by name: MERGE, GROUPS frames, frame
+// Refused by name: GROUPS frames, frame
 // EXCLUDE,
 // INTERSECT/EXCEPT mixed with UNION in one query (parenthesize one),
 // ORDER BY inside window aggregates, REGEXP/RLIKE, PIVOT after a table
 // (the SQL standard's form),
-// SET LOCAL, SET VARIABLE, PRAGMA calls,
-// COPY to other formats or FROM files, transactions as statements (use
-// the driver's), ON DELETE/UPDATE actions of foreign keys. CREATE TEMP TABLE makes a table that
+// SET LOCAL (as in DuckDB), PRAGMA calls,
+// COPY to other formats or FROM files, BEGIN/COMMIT/ROLLBACK through
+// Engine.Prepare (the driver runs them on its transaction), ON DELETE/UPDATE actions of foreign keys. CREATE TEMP TABLE makes a table that
 // lives as long as the engine (in a temporary folder); so do sequences
 // (sequence.go: CREATE/DROP SEQUENCE, nextval, currval).
 package sqlplan
