@@ -466,8 +466,35 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		return nil, errorf("cannot compute %s %c %s", lt.SQLName(), op, rt.SQLName())
 	}
 	e := &arithExpr{op: op, l: l, r: r, t: t}
-	e.setParts(l, " "+opSymbol(op)+" ", r)
+	parts := append(operandParts(l, op, false), " "+opSymbol(op)+" ")
+	e.setParts(append(parts, operandParts(r, op, true)...)...)
 	return p.fold(e, l, r)
+}
+
+// arithPrec is the precedence of an arithmetic operator in SQL text.
+func arithPrec(op byte) int {
+	switch op {
+	case '*', '/', '%', 'd':
+		return 2
+	case '+', '-':
+		return 1
+	}
+	return 0
+}
+
+// operandParts is an operand of op in the text of an arithmetic
+// expression: in parentheses when it is itself an operation that binds
+// looser (a * (b - c)), or as tight on the right of a - or / (a - (b - c)).
+// The parser's ParenExpr binds to its inner expression, so the text has
+// to put them back.
+func operandParts(e expr, op byte, right bool) []any {
+	if a, ok := e.(*arithExpr); ok && a.parts != nil {
+		po, pa := arithPrec(op), arithPrec(a.op)
+		if pa < po || right && pa == po && op != '+' && op != '*' {
+			return []any{"(", e, ")"}
+		}
+	}
+	return []any{e}
 }
 
 // intWidth is the width in bits of integer arithmetic on a and b (0 for

@@ -472,3 +472,16 @@ func TestNewAggregatesEdges(t *testing.T) {
 		t.Fatalf("%s", fmtRows(got))
 	}
 }
+
+// TestArithmeticTextKeepsParentheses: the text of an arithmetic
+// expression (EXPLAIN, error messages) puts back the parentheses the
+// parser dropped, where the operand binds looser than its operator.
+func TestArithmeticTextKeepsParentheses(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE t (a BIGINT, b BIGINT, c BIGINT)")
+	plan := planOf(t, e, "SELECT a * (1 - b) - 2 * (3 + c), 1 - (2 - a), (a - 1) * 2, a - b - c, a * b * c, 10 / (a / b) FROM t")
+	want := "PROJECT a * (1 - b) - 2 * (3 + c), 1 - (2 - a), (a - 1) * 2, a - b - c, a * b * c, 10 / (CAST(a AS DOUBLE) / CAST(b AS DOUBLE))"
+	if !strings.Contains(plan, want) {
+		t.Errorf("got\n%s\nwant a line with\n%s", plan, want)
+	}
+}
