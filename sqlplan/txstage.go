@@ -919,6 +919,11 @@ func (t *Tx) discardLocked() {
 // or "rollback" (ROLLBACK, ABORT), "" for any other statement. The
 // driver runs them on its connection's transaction.
 func TxControl(text string) string {
+	// The longest of them, with comments and spaces around, is short:
+	// a long text (a query of megabytes) is not lexed here.
+	if len(text) > 512 {
+		return ""
+	}
 	all, err := lex(text)
 	if err != nil {
 		return ""
