@@ -121,8 +121,12 @@ func (c *carquetLib) Write(codec, path string) error {
 // Read decodes every column with file.Reader (one goroutine, batches of
 // the default size, no mmap), category as dictionary codes
 // (ReaderOptions.Codes, its fastest form; plain pages come back as bytes).
-func (c *carquetLib) Read(path string) (Result, error) {
-	f, err := file.OpenFile(path, file.Options{}, false)
+func (c *carquetLib) Read(path string) (Result, error) { return readCarquet(path, false) }
+
+// readCarquet is Read with or without mmap (BenchmarkMmapRead compares
+// the two).
+func readCarquet(path string, mmap bool) (Result, error) {
+	f, err := file.OpenFile(path, file.Options{}, mmap)
 	if err != nil {
 		return Result{}, err
 	}

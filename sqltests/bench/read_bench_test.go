@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // BenchmarkFileRead reads the files a carquet-bench run left in
@@ -56,4 +57,38 @@ func cpuTime() int64 {
 		return 0
 	}
 	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// BenchmarkMmapRead reads each file of $CARQUET_BENCH_DIR with carquet's
+// file.Reader through plain reads and through mmap, one after the other
+// in each iteration, and reports the time of each read and their ratio
+// (mmap/plain): go test -run X -bench MmapRead ./bench/
+func BenchmarkMmapRead(b *testing.B) {
+	dir := os.Getenv("CARQUET_BENCH_DIR")
+	if dir == "" {
+		b.Skip("CARQUET_BENCH_DIR is not set")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.parquet"))
+	for _, f := range files {
+		base := filepath.Base(f)
+		b.Run(base[:len(base)-len(".parquet")], func(b *testing.B) {
+			var plain, mapped time.Duration
+			for i := 0; i < b.N; i++ {
+				for _, mmap := range []bool{false, true} {
+					start := time.Now()
+					if _, err := readCarquet(f, mmap); err != nil {
+						b.Fatal(err)
+					}
+					if d := time.Since(start); mmap {
+						mapped += d
+					} else {
+						plain += d
+					}
+				}
+			}
+			b.ReportMetric(float64(plain.Nanoseconds())/float64(b.N), "plain-ns/op")
+			b.ReportMetric(float64(mapped.Nanoseconds())/float64(b.N), "mmap-ns/op")
+			b.ReportMetric(float64(mapped)/float64(plain), "mmap/plain")
+		})
+	}
 }
