@@ -93,6 +93,13 @@ func (s *Set) Has(x int64) bool {
 	return ok
 }
 
+// Bitmap returns the set's bits, bit d standing for lo+d, when the set is
+// kept as a bitmap (dense); ok is false otherwise. For loops that test
+// many values without a branch per value.
+func (s *Set) Bitmap() (bits []uint64, lo, hi int64, ok bool) {
+	return s.bits, s.lo, s.hi, s.bits != nil
+}
+
 // Len is the number of distinct values.
 func (s *Set) Len() int { return s.n }
 
