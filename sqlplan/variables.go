@@ -2,7 +2,6 @@ package sqlplan
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -175,9 +174,11 @@ func (p *planner) variablesRelation(alias string) *relation {
 	for i, v := range vars {
 		text := "NULL"
 		if v.v != nil {
-			text = fmt.Sprint(constCol(v.t, v.v, 1).Value(0))
+			// As CAST(value AS VARCHAR) writes it (nested values too).
 			if c, err := castCol(constCol(v.t, v.v, 1), tString); err == nil {
 				text, _ = c.get(0).(string)
+			} else {
+				text = formatScalar(v.t, v.v)
 			}
 		}
 		rows[i] = []string{v.name, text, v.t.SQLName()}
