@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 
 	"github.com/xwb1989/sqlparser"
 )
@@ -154,7 +155,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 	}
 	if spec.fn == "quantile_cont" || spec.fn == "quantile_disc" {
 		if n := len(bound); n == 3 {
-			if k, ok := isConst(bound[2]); ok && k.v == descMarker {
+			if k, ok := isConst(bound[2]); ok && k.v == parse.DescMarker {
 				spec.qdesc, bound = true, bound[:2]
 			}
 		}

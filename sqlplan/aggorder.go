@@ -3,11 +3,12 @@ package sqlplan
 import (
 	"slices"
 
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
 
 // Aggregates with ORDER BY: agg(x ORDER BY k [DESC] [NULLS FIRST], ...).
-// The rewrite passes the keys as trailing arguments after aggOrderMarker,
+// The rewrite passes the keys as trailing arguments after parse.AggOrderMarker,
 // each followed by its direction. For the aggregates whose result depends
 // on the order of their input (string_agg, list, any_value, arg_max/min on
 // ties, mode on ties), the rows of every group are buffered with their
@@ -18,11 +19,11 @@ import (
 // of their input.
 var orderSensitive = map[string]bool{"string_agg": true, "list": true, "any_value": true, "arg_max": true, "arg_min": true, "mode": true, "last": true}
 
-// splitAggOrder splits an aggregate's arguments at aggOrderMarker.
+// splitAggOrder splits an aggregate's arguments at parse.AggOrderMarker.
 func splitAggOrder(args []sqlparser.SelectExpr) (plain, order []sqlparser.SelectExpr) {
 	for i, a := range args {
 		if ae, ok := a.(*sqlparser.AliasedExpr); ok {
-			if v, ok := ae.Expr.(*sqlparser.SQLVal); ok && v.Type == sqlparser.StrVal && string(v.Val) == aggOrderMarker {
+			if v, ok := ae.Expr.(*sqlparser.SQLVal); ok && v.Type == sqlparser.StrVal && string(v.Val) == parse.AggOrderMarker {
 				return args[:i], args[i+1:]
 			}
 		}
@@ -54,11 +55,11 @@ func (p *planner) bindAggOrder(spec *aggSpec, order []sqlparser.SelectExpr, agg 
 		if err != nil {
 			return err
 		}
-		var dir dirMarker
+		var dir parse.OrderDir
 		if v, ok := de.Expr.(*sqlparser.SQLVal); ok {
-			dir, _ = parseDirMarker(string(v.Val))
+			dir, _ = parse.ParseOrderDir(string(v.Val))
 		}
-		desc, nullsFirst := p.set.resolveOrder(dir.dir, dir.nulls)
+		desc, nullsFirst := p.set.resolveOrder(dir.Dir, dir.Nulls)
 		keys = append(keys, e)
 		dirs = append(dirs, sortKey{col: len(dirs), desc: desc, nullsFirst: nullsFirst, text: sqlparser.String(ae.Expr)})
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -38,14 +39,14 @@ type alterSpec struct {
 	ifColExists bool   // ADD ... IF NOT EXISTS / DROP ... IF EXISTS
 }
 
-func (e *Engine) prepareAlter(s *Stmt, text string, toks []token) (*Stmt, error) {
+func (e *Engine) prepareAlter(s *Stmt, text string, toks []parse.Token) (*Stmt, error) {
 	r := stmtTokens{text, toks}
 	word, fail := r.word, r.fail
 	name := func(k int) (string, error) {
-		if k >= len(toks) || toks[k].kind == tkOp || toks[k].kind == tkNumber {
+		if k >= len(toks) || toks[k].Kind == parse.Op || toks[k].Kind == parse.Number {
 			return "", fail(k, "expected a name")
 		}
-		return tableToken(toks[k]), nil
+		return toks[k].Name(), nil
 	}
 	if word(1) != "table" {
 		err := fail(1, "ALTER %s is not supported", strings.ToUpper(word(1)))
@@ -61,7 +62,7 @@ func (e *Engine) prepareAlter(s *Stmt, text string, toks []token) (*Stmt, error)
 	if err != nil {
 		return nil, err
 	}
-	s.table, a.tableText = table, toks[i].text
+	s.table, a.tableText = table, toks[i].Text
 	i++
 	verb := word(i)
 	i++
@@ -168,9 +169,9 @@ func (e *Engine) prepareAlter(s *Stmt, text string, toks []token) (*Stmt, error)
 		return nil, err
 	}
 	if i < len(toks) {
-		return nil, fail(i, "unexpected %s", toks[i].text)
+		return nil, fail(i, "unexpected %s", toks[i].Text)
 	}
-	s.kind, s.alter, s.src = kindAlter, a, &source{orig: text, toks: toks}
+	s.kind, s.alter, s.src = kindAlter, a, &source{Source: parse.Source{Orig: text, Toks: toks}}
 	return s, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/num"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
 // ASOF and POSITIONAL joins (DuckDB's).
@@ -46,25 +47,25 @@ var joinEnds = map[string]bool{"where": true, "group": true, "having": true, "qu
 // ends the FROM item or condition starting there: a word of joinEnds (not
 // a function call), ',' or ';' outside parentheses, an unmatched ')', or
 // (stop) ON or USING.
-func joinItemEnd(toks []token, from int, stopOnUsing bool) int {
+func joinItemEnd(toks []parse.Token, from int, stopOnUsing bool) int {
 	depth := 0
 	for i := from; i < len(toks); i++ {
 		t := toks[i]
 		switch {
-		case t.kind == tkOp && t.text == "(":
+		case t.Kind == parse.Op && t.Text == "(":
 			depth++
-		case t.kind == tkOp && t.text == ")":
+		case t.Kind == parse.Op && t.Text == ")":
 			if depth == 0 {
 				return i
 			}
 			depth--
 		case depth > 0:
-		case t.kind == tkOp && (t.text == "," || t.text == ";"):
+		case t.Kind == parse.Op && (t.Text == "," || t.Text == ";"):
 			return i
-		case t.kind == tkIdent && joinEnds[strings.ToLower(t.text)] && !(i+1 < len(toks) && toks[i+1].kind == tkOp && toks[i+1].text == "(") &&
-			!(i > 0 && toks[i-1].kind == tkOp && toks[i-1].text == "."):
+		case t.Kind == parse.Ident && joinEnds[strings.ToLower(t.Text)] && !(i+1 < len(toks) && toks[i+1].Kind == parse.Op && toks[i+1].Text == "(") &&
+			!(i > 0 && toks[i-1].Kind == parse.Op && toks[i-1].Text == "."):
 			return i
-		case stopOnUsing && (t.is("on") || t.is("using")):
+		case stopOnUsing && (t.Is("on") || t.Is("using")):
 			return i
 		}
 	}
@@ -74,22 +75,22 @@ func joinItemEnd(toks []token, from int, stopOnUsing bool) int {
 // asofJoins rewrites ASOF and POSITIONAL joins into joins the parser
 // takes, with markers its planner reads back (see above). Forms it does
 // not know are left for the rewrite to refuse.
-func asofJoins(src string, toks []token) ([]token, error) {
-	at := func(i int) token {
+func asofJoins(src string, toks []parse.Token) ([]parse.Token, error) {
+	at := func(i int) parse.Token {
 		if i < len(toks) {
 			return toks[i]
 		}
-		return token{}
+		return parse.Token{}
 	}
 	for i := 1; i < len(toks); i++ {
 		t := toks[i]
-		if !t.is("asof") && !t.is("positional") || toks[i-1].kind == tkOp && toks[i-1].text == "." {
+		if !t.Is("asof") && !t.Is("positional") || toks[i-1].Kind == parse.Op && toks[i-1].Text == "." {
 			continue
 		}
 		j, left, suffix := i+1, false, "__"
-		if t.is("asof") {
-			switch w := strings.ToLower(at(j).text); {
-			case at(j).kind != tkIdent:
+		if t.Is("asof") {
+			switch w := strings.ToLower(at(j).Text); {
+			case at(j).Kind != parse.Ident:
 			case w == "inner":
 				j++
 			case w == "left" || w == "right" || w == "full":
@@ -97,53 +98,53 @@ func asofJoins(src string, toks []token) ([]token, error) {
 				if w != "left" {
 					suffix = "_" + w + "__"
 				}
-				if at(j).is("outer") {
+				if at(j).Is("outer") {
 					j++
 				}
 			}
 		}
-		if !at(j).is("join") {
+		if !at(j).Is("join") {
 			continue
 		}
-		pos := t.pos
-		id := func(w string) token { return token{kind: tkIdent, text: w, pos: pos} }
-		op := func(o string) token { return token{kind: tkOp, text: o, pos: pos} }
-		head := []token{id("join")}
+		pos := t.Pos
+		id := func(w string) parse.Token { return parse.Token{Kind: parse.Ident, Text: w, Pos: pos} }
+		op := func(o string) parse.Token { return parse.Token{Kind: parse.Op, Text: o, Pos: pos} }
+		head := []parse.Token{id("join")}
 		if left {
-			head = []token{id("left"), id("join")}
+			head = []parse.Token{id("left"), id("join")}
 		}
-		if t.is("positional") {
+		if t.Is("positional") {
 			end := joinItemEnd(toks, j+1, false)
 			if end == j+1 {
 				return nil, errAt(src, pos, "POSITIONAL JOIN needs a table after it")
 			}
-			out := append(append([]token(nil), toks[:i]...), head...)
+			out := append(append([]parse.Token(nil), toks[:i]...), head...)
 			out = append(out, toks[j+1:end]...)
 			out = append(out, id("on"), id(positionalMarker), op("("), op(")"))
 			toks = append(out, toks[end:]...)
 			continue
 		}
 		k := joinItemEnd(toks, j+1, true)
-		if k == len(toks) || !toks[k].is("on") && !toks[k].is("using") {
+		if k == len(toks) || !toks[k].Is("on") && !toks[k].Is("using") {
 			return nil, errAt(src, pos, "ASOF JOIN needs an ON or USING condition")
 		}
-		out := append(append([]token(nil), toks[:i]...), head...)
+		out := append(append([]parse.Token(nil), toks[:i]...), head...)
 		out = append(out, toks[j+1:k]...)
-		if toks[k].is("using") {
-			if nx := at(k + 1); nx.kind != tkOp || nx.text != "(" {
-				return nil, errAt(src, toks[k].pos, "USING takes a list of columns in parentheses")
+		if toks[k].Is("using") {
+			if nx := at(k + 1); nx.Kind != parse.Op || nx.Text != "(" {
+				return nil, errAt(src, toks[k].Pos, "USING takes a list of columns in parentheses")
 			}
-			out = append(out, token{kind: tkIdent, text: "on", pos: toks[k].pos}, token{kind: tkIdent, text: strings.TrimSuffix(asofUsingMarker, "__") + suffix, pos: toks[k].pos})
+			out = append(out, parse.Token{Kind: parse.Ident, Text: "on", Pos: toks[k].Pos}, parse.Token{Kind: parse.Ident, Text: strings.TrimSuffix(asofUsingMarker, "__") + suffix, Pos: toks[k].Pos})
 			toks = append(out, toks[k+1:]...)
 			continue
 		}
 		end := joinItemEnd(toks, k+1, false)
 		if end == k+1 {
-			return nil, errAt(src, toks[k].pos, "ON needs a condition")
+			return nil, errAt(src, toks[k].Pos, "ON needs a condition")
 		}
-		out = append(out, toks[k], token{kind: tkIdent, text: strings.TrimSuffix(asofMarker, "__") + suffix, pos: toks[k].pos}, token{kind: tkOp, text: "(", pos: toks[k].pos})
+		out = append(out, toks[k], parse.Token{Kind: parse.Ident, Text: strings.TrimSuffix(asofMarker, "__") + suffix, Pos: toks[k].Pos}, parse.Token{Kind: parse.Op, Text: "(", Pos: toks[k].Pos})
 		out = append(out, toks[k+1:end]...)
-		out = append(out, token{kind: tkOp, text: ")", pos: toks[end-1].pos})
+		out = append(out, parse.Token{Kind: parse.Op, Text: ")", Pos: toks[end-1].Pos})
 		toks = append(out, toks[end:]...)
 	}
 	return toks, nil

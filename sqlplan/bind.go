@@ -12,6 +12,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -281,7 +282,7 @@ func (p *planner) resolve(sc *scope, n *sqlparser.ColName) (*scopeCol, error) {
 			if c == nil {
 				e := errorf("table %q has no column %q%s", r.alias, parts[1], suggest(parts[1], colNames(r)))
 				e.Err = ErrNoColumn
-				return nil, p.src.locate(e, parts[1])
+				return nil, p.src.Locate(e, parts[1])
 			}
 			if len(parts) > 2 {
 				return nestedCol(r, c, parts[2:])
@@ -297,7 +298,7 @@ func (p *planner) resolve(sc *scope, n *sqlparser.ColName) (*scopeCol, error) {
 				if sc.merged[r][strings.ToLower(parts[0])] {
 					continue // a USING column: the earlier (preserved) side's
 				}
-				return nil, p.src.locate(errorf("column %q is ambiguous (in %q and %q)", parts[0], found.rel.alias, r.alias), parts[0])
+				return nil, p.src.Locate(errorf("column %q is ambiguous (in %q and %q)", parts[0], found.rel.alias, r.alias), parts[0])
 			}
 			found = c
 		}
@@ -321,7 +322,7 @@ func (p *planner) resolve(sc *scope, n *sqlparser.ColName) (*scopeCol, error) {
 			case err == nil:
 				e := errorf("column %s of the outer query is named in a subquery where it cannot be bound", strconv.Quote(full))
 				e.Err = errCorrelated
-				return nil, p.src.locate(e, parts[0])
+				return nil, p.src.Locate(e, parts[0])
 			case isCorrelated(err):
 				return nil, err
 			}
@@ -333,7 +334,7 @@ func (p *planner) resolve(sc *scope, n *sqlparser.ColName) (*scopeCol, error) {
 			e = errorf("column %q does not exist%s", parts[0], suggest(parts[0], sc.allNames()))
 		}
 		e.Err = ErrNoColumn
-		return nil, p.src.locate(e, parts[0])
+		return nil, p.src.Locate(e, parts[0])
 	}
 	if len(parts) > 1 {
 		return nestedCol(found.rel, found, parts[1:])
@@ -503,10 +504,10 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 					return &colExpr{s: agg.slots[i], t: agg.keys[i].typ()}, nil
 				}
 			}
-			return nil, p.src.locate(errorf("column %q must appear in the GROUP BY clause or be used in an aggregate function", sqlparser.String(c)), c.Name.String())
+			return nil, p.src.Locate(errorf("column %q must appear in the GROUP BY clause or be used in an aggregate function", sqlparser.String(c)), c.Name.String())
 		}
 	} else if isAggregate(n) {
-		return nil, p.src.locate(errorf("aggregate function %s is not allowed here", sqlparser.String(n)), funcName(n))
+		return nil, p.src.Locate(errorf("aggregate function %s is not allowed here", sqlparser.String(n)), funcName(n))
 	}
 	switch x := n.(type) {
 	case *sqlparser.ColName:
@@ -656,33 +657,33 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 			return nil, unsupported("qualified function names")
 		}
 		name := x.Name.Lowered()
-		if name == windowMarker {
+		if name == parse.WindowMarker {
 			return p.bindWindow(x, sc, agg)
 		}
 		if _, order := splitAggOrder(x.Exprs); order != nil {
-			return nil, p.src.locate(errorf("ORDER BY applies to aggregate functions, not to %s", name), x.Name.String())
+			return nil, p.src.Locate(errorf("ORDER BY applies to aggregate functions, not to %s", name), x.Name.String())
 		}
-		if name == tryMarker {
+		if name == parse.TryMarker {
 			return p.bindTryCast(x, sc, agg)
 		}
 		if name == "columns" {
-			return nil, p.src.locate(errorf("COLUMNS(...) is only allowed in the select list"), x.Name.String())
+			return nil, p.src.Locate(errorf("COLUMNS(...) is only allowed in the select list"), x.Name.String())
 		}
-		if lambdaFuncs[name] {
+		if parse.TakesLambda(name) {
 			e, err := p.bindLambdaCall(name, x, sc, agg)
 			if err != nil {
-				return nil, p.src.locate(asError(err), x.Name.String())
+				return nil, p.src.Locate(asError(err), x.Name.String())
 			}
 			return e, nil
 		}
-		if name == lambdaMarker {
+		if name == parse.LambdaMarker {
 			return nil, errorf("a lambda (x -> ...) is only allowed as an argument of list_transform, list_filter or list_reduce")
 		}
 		if _, known := funcs[name]; !known && !nestedNames[name] && name != "nextval" && name != "currval" {
 			// An unknown function is the error, not its arguments (which,
 			// above a GROUP BY, would be reported as ungrouped columns).
 			_, err := p.bindFunc(name, nil)
-			return nil, p.src.locate(asError(err), x.Name.String())
+			return nil, p.src.Locate(asError(err), x.Name.String())
 		}
 		if x.Distinct {
 			return nil, errorf("DISTINCT is only allowed in aggregate functions")
@@ -704,7 +705,7 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		}
 		e, err := p.bindFunc(name, args)
 		if err != nil {
-			return nil, p.src.locate(asError(err), x.Name.String())
+			return nil, p.src.Locate(asError(err), x.Name.String())
 		}
 		return e, nil
 	case *sqlparser.CaseExpr:

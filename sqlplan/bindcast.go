@@ -197,7 +197,7 @@ func (p *planner) bindConvert(x *sqlparser.ConvertExpr, sc *scope, agg *aggCtx) 
 	return e, t, err
 }
 
-// bindTryCast binds TRY_CAST(x AS t) (rewritten as tryMarker(CAST(x AS
+// bindTryCast binds TRY_CAST(x AS t) (rewritten as parse.TryMarker(CAST(x AS
 // t))): a CAST whose values that do not convert are NULL instead of an
 // error.
 func (p *planner) bindTryCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (expr, error) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -64,7 +65,7 @@ func (p *planner) bindComparison(x *sqlparser.ComparisonExpr, sc *scope, agg *ag
 	if t, ok := x.Left.(sqlparser.ValTuple); ok && len(t) > 1 {
 		return p.bindRowComparison(x, t, sc, agg)
 	}
-	if f, ok := x.Right.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == globMarker || f.Name.Lowered() == similarMarker) {
+	if f, ok := x.Right.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == parse.GlobMarker || f.Name.Lowered() == parse.SimilarMarker) {
 		return p.bindPatternMatch(x, f, sc, agg)
 	}
 	l, err := p.bindExpr(x.Left, sc, agg)
@@ -80,7 +81,7 @@ func (p *planner) bindComparison(x *sqlparser.ComparisonExpr, sc *scope, agg *ag
 		}
 		return e, err
 	}
-	if f, ok := x.Right.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == anyMarker || f.Name.Lowered() == allMarker) {
+	if f, ok := x.Right.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == parse.AnyMarker || f.Name.Lowered() == parse.AllMarker) {
 		return p.bindQuantified(x, l, f, sc, agg)
 	}
 	r, err := p.bindExpr(x.Right, sc, agg)
@@ -837,7 +838,7 @@ func (p *planner) bindPatternMatch(x *sqlparser.ComparisonExpr, f *sqlparser.Fun
 		return nil, errorf("GLOB and SIMILAR TO take one pattern")
 	}
 	pat := ae.Expr
-	if f.Name.Lowered() == globMarker {
+	if f.Name.Lowered() == parse.GlobMarker {
 		pat = f // the marker is also the function from GLOB pattern to regular expression
 	}
 	var e sqlparser.Expr = &sqlparser.FuncExpr{Name: sqlparser.NewColIdent("regexp_full_match"),

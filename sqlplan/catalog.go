@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
 // The catalog views information_schema.tables and information_schema.columns
@@ -143,7 +144,7 @@ func (e *Engine) tableExists(name string) bool {
 // viewColumns are the output columns of a view (none if it does not plan:
 // a table it reads was dropped).
 func (p *planner) viewColumns(name string) []Column {
-	st, err := p.e.Prepare("SELECT * FROM " + backquote(name))
+	st, err := p.e.Prepare("SELECT * FROM " + parse.Backquote(name))
 	if err != nil {
 		return nil
 	}

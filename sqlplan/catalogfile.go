@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
 // The folder's catalog: the views and macros that are not temporary are
@@ -77,20 +79,20 @@ func parseCatalog(text string, views map[string]*view, macros map[macroKey]*macr
 		return err
 	}
 	for _, st := range stmts {
-		all, err := lex(st)
+		all, err := parse.Lex(st)
 		if err != nil {
 			return err
 		}
-		toks := significant(all)
-		if n := len(toks); n > 0 && toks[n-1].kind == tkOp && toks[n-1].text == ";" {
+		toks := parse.Significant(all)
+		if n := len(toks); n > 0 && toks[n-1].Kind == parse.Op && toks[n-1].Text == ";" {
 			toks = toks[:n-1]
 		}
 		if len(toks) == 0 {
 			continue
 		}
 		s := &Stmt{}
-		if !toks[0].is("create") {
-			return errAt(st, toks[0].pos, "expected CREATE VIEW or CREATE MACRO")
+		if !toks[0].Is("create") {
+			return errAt(st, toks[0].Pos, "expected CREATE VIEW or CREATE MACRO")
 		}
 		if _, ok := isMacroCreate(toks); ok {
 			m, err := parseMacro(st, toks, s)
@@ -98,7 +100,7 @@ func parseCatalog(text string, views map[string]*view, macros map[macroKey]*macr
 				return err
 			}
 			if m.temp {
-				return errAt(st, toks[0].pos, "a temporary macro in the catalog")
+				return errAt(st, toks[0].Pos, "a temporary macro in the catalog")
 			}
 			macros[m.key()] = m
 			continue
@@ -108,7 +110,7 @@ func parseCatalog(text string, views map[string]*view, macros map[macroKey]*macr
 			return err
 		}
 		if !ok || v.temp {
-			return errAt(st, toks[0].pos, "expected CREATE VIEW or CREATE MACRO")
+			return errAt(st, toks[0].Pos, "expected CREATE VIEW or CREATE MACRO")
 		}
 		views[strings.ToLower(v.name)] = v
 	}

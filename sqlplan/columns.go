@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -101,7 +102,7 @@ func (p *planner) columnsMatching(call *sqlparser.FuncExpr, sc *scope) ([]string
 			}
 			match = func(name string) (bool, error) { return re.MatchString(name), nil }
 		case *sqlparser.FuncExpr:
-			if x.Name.Lowered() != lambdaMarker {
+			if x.Name.Lowered() != parse.LambdaMarker {
 				return nil, errorf("COLUMNS takes *, a regular expression or a lambda")
 			}
 			body, _, _, err := p.bindLambdaBody("COLUMNS", x, 1, tString, nil, nil)
@@ -148,9 +149,9 @@ func (p *planner) columnsMatching(call *sqlparser.FuncExpr, sc *scope) ([]string
 		if !ok {
 			continue
 		}
-		text := backquote(c.name)
+		text := parse.Backquote(c.name)
 		if count[strings.ToLower(c.name)] > 1 {
-			text = backquote(c.rel.alias) + "." + text
+			text = parse.Backquote(c.rel.alias) + "." + text
 		}
 		out = append(out, text)
 	}

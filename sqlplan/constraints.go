@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -37,44 +38,44 @@ func isConstraintKey(k string) bool {
 
 // parenTokens returns the tokens inside the parentheses opening at
 // toks[i] and the index after the closing one.
-func parenTokens(text string, toks []token, i int) ([]token, int, error) {
-	if i >= len(toks) || toks[i].kind != tkOp || toks[i].text != "(" {
+func parenTokens(text string, toks []parse.Token, i int) ([]parse.Token, int, error) {
+	if i >= len(toks) || toks[i].Kind != parse.Op || toks[i].Text != "(" {
 		return nil, i, errAt(text, tokPos(text, toks, i), "expected (")
 	}
-	k := closingParen(toks, i)
+	k := parse.ClosingParen(toks, i)
 	if k < 0 {
-		return nil, i, errAt(text, toks[i].pos, "unterminated (")
+		return nil, i, errAt(text, toks[i].Pos, "unterminated (")
 	}
 	return toks[i+1 : k], k + 1, nil
 }
 
 // sourceText is the SQL text the tokens toks[a:b] were read from.
-func sourceText(text string, toks []token, a, b int) string {
+func sourceText(text string, toks []parse.Token, a, b int) string {
 	if a >= b {
 		return ""
 	}
 	end := len(text)
 	if b < len(toks) {
-		end = toks[b].pos
+		end = toks[b].Pos
 	}
-	return strings.TrimSpace(text[toks[a].pos:end])
+	return strings.TrimSpace(text[toks[a].Pos:end])
 }
 
 // columnList reads (a, b, ...) at toks[i].
-func columnList(text string, toks []token, i int) ([]string, int, error) {
+func columnList(text string, toks []parse.Token, i int) ([]string, int, error) {
 	in, next, err := parenTokens(text, toks, i)
 	if err != nil {
 		return nil, i, err
 	}
 	var cols []string
-	for _, item := range splitList(in) {
-		if len(item) != 1 || item[0].kind == tkOp || item[0].kind == tkNumber || item[0].kind == tkString {
-			return nil, i, errAt(text, toks[i].pos, "expected a list of column names")
+	for _, item := range parse.SplitList(in) {
+		if len(item) != 1 || item[0].Kind == parse.Op || item[0].Kind == parse.Number || item[0].Kind == parse.String {
+			return nil, i, errAt(text, toks[i].Pos, "expected a list of column names")
 		}
-		cols = append(cols, tableToken(item[0]))
+		cols = append(cols, item[0].Name())
 	}
 	if len(cols) == 0 {
-		return nil, i, errAt(text, toks[i].pos, "expected a list of column names")
+		return nil, i, errAt(text, toks[i].Pos, "expected a list of column names")
 	}
 	return cols, next, nil
 }
@@ -89,22 +90,22 @@ type foreignKey struct {
 
 // readReferences reads REFERENCES table [(cols)] [ON DELETE|UPDATE
 // action ...] from toks[i] (at REFERENCES) into fk.
-func readReferences(text string, toks []token, i int, fk *foreignKey) (int, error) {
+func readReferences(text string, toks []parse.Token, i int, fk *foreignKey) (int, error) {
 	i++
-	if i >= len(toks) || toks[i].kind == tkOp {
+	if i >= len(toks) || toks[i].Kind == parse.Op {
 		return i, errAt(text, tokPos(text, toks, i), "REFERENCES needs a table")
 	}
-	fk.table = tableToken(toks[i])
+	fk.table = toks[i].Name()
 	i++
-	if i < len(toks) && toks[i].kind == tkOp && toks[i].text == "(" {
+	if i < len(toks) && toks[i].Kind == parse.Op && toks[i].Text == "(" {
 		cols, next, err := columnList(text, toks, i)
 		if err != nil {
 			return i, err
 		}
 		fk.refCols, i = cols, next
 	}
-	for i+1 < len(toks) && toks[i].is("on") && (toks[i+1].is("delete") || toks[i+1].is("update")) {
-		e := errAt(text, toks[i].pos, "ON %s actions of a foreign key are not supported", strings.ToUpper(toks[i+1].text))
+	for i+1 < len(toks) && toks[i].Is("on") && (toks[i+1].Is("delete") || toks[i+1].Is("update")) {
+		e := errAt(text, toks[i].Pos, "ON %s actions of a foreign key are not supported", strings.ToUpper(toks[i+1].Text))
 		e.Err = ErrUnsupported
 		return i, e
 	}
@@ -113,60 +114,60 @@ func readReferences(text string, toks []token, i int, fk *foreignKey) (int, erro
 
 // readColumnConstraint reads one constraint of column col at toks[i];
 // pk reports PRIMARY KEY (the column is then NOT NULL).
-func readColumnConstraint(text string, toks []token, i int, col string, spec *createSpec) (next int, pk bool, err error) {
+func readColumnConstraint(text string, toks []parse.Token, i int, col string, spec *createSpec) (next int, pk bool, err error) {
 	switch {
-	case toks[i].is("constraint"):
-		if i+1 >= len(toks) || toks[i+1].kind == tkOp {
-			return i, false, errAt(text, toks[i].pos, "CONSTRAINT needs a name")
+	case toks[i].Is("constraint"):
+		if i+1 >= len(toks) || toks[i+1].Kind == parse.Op {
+			return i, false, errAt(text, toks[i].Pos, "CONSTRAINT needs a name")
 		}
 		return i + 2, false, nil
-	case toks[i].is("primary"):
-		if i+1 >= len(toks) || !toks[i+1].is("key") {
-			return i, false, errAt(text, toks[i].pos, "expected PRIMARY KEY")
+	case toks[i].Is("primary"):
+		if i+1 >= len(toks) || !toks[i+1].Is("key") {
+			return i, false, errAt(text, toks[i].Pos, "expected PRIMARY KEY")
 		}
 		if spec.primary != nil {
-			return i, false, errAt(text, toks[i].pos, "a table has one PRIMARY KEY")
+			return i, false, errAt(text, toks[i].Pos, "a table has one PRIMARY KEY")
 		}
 		spec.primary = []string{col}
 		return i + 2, true, nil
-	case toks[i].is("unique"):
+	case toks[i].Is("unique"):
 		spec.unique = append(spec.unique, []string{col})
 		return i + 1, false, nil
-	case toks[i].is("references"):
+	case toks[i].Is("references"):
 		fk := foreignKey{cols: []string{col}}
 		next, err := readReferences(text, toks, i, &fk)
 		spec.foreign = append(spec.foreign, fk)
 		return next, false, err
-	case toks[i].is("check"):
+	case toks[i].Is("check"):
 		in, next, err := parenTokens(text, toks, i+1)
 		if err != nil {
 			return i, false, err
 		}
 		if len(in) == 0 {
-			return i, false, errAt(text, toks[i].pos, "CHECK needs a condition")
+			return i, false, errAt(text, toks[i].Pos, "CHECK needs a condition")
 		}
 		spec.checks = append(spec.checks, sourceText(text, toks, i+2, next-1))
 		return next, false, nil
-	case toks[i].is("default"):
+	case toks[i].Is("default"):
 		// The expression runs to a ',' or ')' at its level, or to the
 		// next constraint.
 		start, depth, k := i+1, 0, i+1
 		for ; k < len(toks); k++ {
 			t := toks[k]
-			if t.kind == tkOp && (t.text == "(" || t.text == "[") {
+			if t.Kind == parse.Op && (t.Text == "(" || t.Text == "[") {
 				depth++
-			} else if t.kind == tkOp && (t.text == ")" || t.text == "]") {
+			} else if t.Kind == parse.Op && (t.Text == ")" || t.Text == "]") {
 				if depth == 0 {
 					break
 				}
 				depth--
-			} else if depth == 0 && (t.kind == tkOp && t.text == "," || k > start && t.kind == tkIdent &&
-				(columnConstraintWords[strings.ToLower(t.text)] || t.is("not") && k+1 < len(toks) && toks[k+1].is("null"))) {
+			} else if depth == 0 && (t.Kind == parse.Op && t.Text == "," || k > start && t.Kind == parse.Ident &&
+				(columnConstraintWords[strings.ToLower(t.Text)] || t.Is("not") && k+1 < len(toks) && toks[k+1].Is("null"))) {
 				break
 			}
 		}
 		if k == start {
-			return i, false, errAt(text, toks[i].pos, "DEFAULT needs a value")
+			return i, false, errAt(text, toks[i].Pos, "DEFAULT needs a value")
 		}
 		if spec.defaults == nil {
 			spec.defaults = map[string]string{}
@@ -174,23 +175,23 @@ func readColumnConstraint(text string, toks []token, i int, col string, spec *cr
 		spec.defaults[col] = sourceText(text, toks, start, k)
 		return k, false, nil
 	}
-	return i, false, errAt(text, toks[i].pos, "unexpected %s", toks[i].text)
+	return i, false, errAt(text, toks[i].Pos, "unexpected %s", toks[i].Text)
 }
 
 // readTableConstraint reads a table constraint at toks[i] (PRIMARY KEY
 // (...), UNIQUE (...), CHECK (...), FOREIGN KEY (...) REFERENCES ...,
 // each after an optional CONSTRAINT name).
-func readTableConstraint(text string, toks []token, i int, spec *createSpec) (int, error) {
-	if toks[i].is("constraint") {
-		if i+2 >= len(toks) || toks[i+1].kind == tkOp {
-			return i, errAt(text, toks[i].pos, "CONSTRAINT needs a name and a constraint")
+func readTableConstraint(text string, toks []parse.Token, i int, spec *createSpec) (int, error) {
+	if toks[i].Is("constraint") {
+		if i+2 >= len(toks) || toks[i+1].Kind == parse.Op {
+			return i, errAt(text, toks[i].Pos, "CONSTRAINT needs a name and a constraint")
 		}
 		i += 2
 	}
 	switch {
-	case toks[i].is("primary") && i+1 < len(toks) && toks[i+1].is("key"):
+	case toks[i].Is("primary") && i+1 < len(toks) && toks[i+1].Is("key"):
 		if spec.primary != nil {
-			return i, errAt(text, toks[i].pos, "a table has one PRIMARY KEY")
+			return i, errAt(text, toks[i].Pos, "a table has one PRIMARY KEY")
 		}
 		cols, next, err := columnList(text, toks, i+2)
 		if err != nil {
@@ -198,22 +199,22 @@ func readTableConstraint(text string, toks []token, i int, spec *createSpec) (in
 		}
 		spec.primary = cols
 		return next, nil
-	case toks[i].is("unique"):
+	case toks[i].Is("unique"):
 		cols, next, err := columnList(text, toks, i+1)
 		if err != nil {
 			return i, err
 		}
 		spec.unique = append(spec.unique, cols)
 		return next, nil
-	case toks[i].is("check"):
+	case toks[i].Is("check"):
 		next, _, err := readColumnConstraint(text, toks, i, "", spec)
 		return next, err
-	case toks[i].is("foreign") && i+1 < len(toks) && toks[i+1].is("key"):
+	case toks[i].Is("foreign") && i+1 < len(toks) && toks[i+1].Is("key"):
 		cols, next, err := columnList(text, toks, i+2)
 		if err != nil {
 			return i, err
 		}
-		if next >= len(toks) || !toks[next].is("references") {
+		if next >= len(toks) || !toks[next].Is("references") {
 			return i, errAt(text, tokPos(text, toks, next), "expected REFERENCES")
 		}
 		fk := foreignKey{cols: cols}
@@ -221,7 +222,7 @@ func readTableConstraint(text string, toks []token, i int, spec *createSpec) (in
 		spec.foreign = append(spec.foreign, fk)
 		return next, err
 	}
-	return i, errAt(text, toks[i].pos, "expected PRIMARY KEY, UNIQUE, CHECK or FOREIGN KEY")
+	return i, errAt(text, toks[i].Pos, "expected PRIMARY KEY, UNIQUE, CHECK or FOREIGN KEY")
 }
 
 // settleConstraints checks the columns the constraints name, makes the
@@ -672,9 +673,9 @@ const excludedPrefix = "__excluded_"
 
 // readUpsert reads the conflict target at toks[at] (after ON CONFLICT) and
 // the SET list from toks[set] to the end.
-func readUpsert(text string, toks []token, at, set int) (*upsertSpec, error) {
+func readUpsert(text string, toks []parse.Token, at, set int) (*upsertSpec, error) {
 	up := &upsertSpec{}
-	if toks[at].kind == tkOp && toks[at].text == "(" {
+	if toks[at].Kind == parse.Op && toks[at].Text == "(" {
 		cols, _, err := columnList(text, toks, at)
 		if err != nil {
 			return nil, err
@@ -682,10 +683,10 @@ func readUpsert(text string, toks []token, at, set int) (*upsertSpec, error) {
 		up.target = cols
 	}
 	// excluded.x is the column __excluded_x.
-	var body []token
+	var body []parse.Token
 	for k := set; k < len(toks); k++ {
-		if toks[k].is("excluded") && k+2 < len(toks) && toks[k+1].kind == tkOp && toks[k+1].text == "." {
-			body = append(body, token{kind: tkDQuoted, text: `"` + excludedPrefix + tableToken(toks[k+2]) + `"`, pos: toks[k].pos})
+		if toks[k].Is("excluded") && k+2 < len(toks) && toks[k+1].Kind == parse.Op && toks[k+1].Text == "." {
+			body = append(body, parse.Token{Kind: parse.DQuoted, Text: `"` + excludedPrefix + toks[k+2].Name() + `"`, Pos: toks[k].Pos})
 			k += 2
 			continue
 		}
@@ -693,16 +694,16 @@ func readUpsert(text string, toks []token, at, set int) (*upsertSpec, error) {
 	}
 	end := len(body)
 	for k, t := range body {
-		if t.is("where") && parenDepth(body[:k]) == 0 {
+		if t.Is("where") && parenDepth(body[:k]) == 0 {
 			up.where, end = tokensText(body[k+1:]), k
 			break
 		}
 	}
-	for _, item := range splitList(body[:end]) {
-		if len(item) < 3 || item[1].kind != tkOp || item[1].text != "=" {
+	for _, item := range parse.SplitList(body[:end]) {
+		if len(item) < 3 || item[1].Kind != parse.Op || item[1].Text != "=" {
 			return nil, errAt(text, tokPos(text, toks, set), "DO UPDATE SET takes column = value items")
 		}
-		up.cols = append(up.cols, tableToken(item[0]))
+		up.cols = append(up.cols, item[0].Name())
 		up.exprs = append(up.exprs, tokensText(item[2:]))
 	}
 	if len(up.cols) == 0 {
@@ -712,12 +713,12 @@ func readUpsert(text string, toks []token, at, set int) (*upsertSpec, error) {
 }
 
 // parenDepth is the parenthesis depth after toks.
-func parenDepth(toks []token) int {
+func parenDepth(toks []parse.Token) int {
 	d := 0
 	for _, t := range toks {
-		if t.kind == tkOp && (t.text == "(" || t.text == "[") {
+		if t.Kind == parse.Op && (t.Text == "(" || t.Text == "[") {
 			d++
-		} else if t.kind == tkOp && (t.text == ")" || t.text == "]") {
+		} else if t.Kind == parse.Op && (t.Text == ")" || t.Text == "]") {
 			d--
 		}
 	}
@@ -725,10 +726,10 @@ func parenDepth(toks []token) int {
 }
 
 // tokensText writes tokens back as SQL text, a space between them.
-func tokensText(toks []token) string {
+func tokensText(toks []parse.Token) string {
 	parts := make([]string, len(toks))
 	for i, t := range toks {
-		parts[i] = t.text
+		parts[i] = t.Text
 	}
 	return strings.Join(parts, " ")
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -55,19 +56,19 @@ var tableOptions = map[string]string{
 
 // prepareCreate parses CREATE TABLE itself: the parser's grammar lacks
 // BOOLEAN, UUID, LIST and STRUCT types and CREATE TABLE AS.
-func (e *Engine) prepareCreate(ctx context.Context, s *Stmt, text string, toks []token) (*Stmt, error) {
+func (e *Engine) prepareCreate(ctx context.Context, s *Stmt, text string, toks []parse.Token) (*Stmt, error) {
 	i := 1
 	word := func(k int) string {
-		if k < len(toks) && toks[k].kind == tkIdent {
-			return strings.ToLower(toks[k].text)
+		if k < len(toks) && toks[k].Kind == parse.Ident {
+			return strings.ToLower(toks[k].Text)
 		}
 		return ""
 	}
-	op := func(k int, o string) bool { return k < len(toks) && toks[k].kind == tkOp && toks[k].text == o }
+	op := func(k int, o string) bool { return k < len(toks) && toks[k].Kind == parse.Op && toks[k].Text == o }
 	fail := func(k int, format string, args ...any) error {
 		pos := len(text)
 		if k < len(toks) {
-			pos = toks[k].pos
+			pos = toks[k].Pos
 		}
 		return errAt(text, pos, format, args...)
 	}
@@ -92,23 +93,23 @@ func (e *Engine) prepareCreate(ctx context.Context, s *Stmt, text string, toks [
 		s.ifMod = true
 		i += 3
 	}
-	if i >= len(toks) || toks[i].kind == tkOp {
+	if i >= len(toks) || toks[i].Kind == parse.Op {
 		return nil, fail(i, "expected a table name")
 	}
-	s.table = tableToken(toks[i])
-	s.src = &source{orig: text, toks: toks}
+	s.table = toks[i].Name()
+	s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
 	i++
 	spec := &createSpec{options: map[string]string{}}
 	s.create = spec
 	if op(i, "(") {
 		i++
 		for {
-			if i >= len(toks) || toks[i].kind != tkIdent && toks[i].kind != tkQuoted && toks[i].kind != tkDQuoted {
+			if i >= len(toks) || toks[i].Kind != parse.Ident && toks[i].Kind != parse.Quoted && toks[i].Kind != parse.DQuoted {
 				return nil, fail(i, "expected a column name")
 			}
-			name := tableToken(toks[i])
+			name := toks[i].Name()
 			after := "a table constraint"
-			if toks[i].kind == tkIdent && tableConstraintWords[strings.ToLower(name)] {
+			if toks[i].Kind == parse.Ident && tableConstraintWords[strings.ToLower(name)] {
 				next, err := readTableConstraint(text, toks, i, spec)
 				if err != nil {
 					return nil, err
@@ -218,15 +219,15 @@ func (e *Engine) prepareCreate(ctx context.Context, s *Stmt, text string, toks [
 // readColumnDef reads the column definition of column name (its type at
 // toks[i+1], then NULL, NOT NULL and constraints) into spec and returns
 // where it ends.
-func readColumnDef(text string, toks []token, i int, name string, spec *createSpec) (int, error) {
+func readColumnDef(text string, toks []parse.Token, i int, name string, spec *createSpec) (int, error) {
 	t, i, err := readNestedType(text, toks, i+1)
 	if err != nil {
 		return i, err
 	}
 	notNull := false
-	for i < len(toks) && toks[i].kind == tkIdent {
-		switch w := strings.ToLower(toks[i].text); {
-		case w == "not" && i+1 < len(toks) && toks[i+1].is("null"):
+	for i < len(toks) && toks[i].Kind == parse.Ident {
+		switch w := strings.ToLower(toks[i].Text); {
+		case w == "not" && i+1 < len(toks) && toks[i+1].Is("null"):
 			notNull = true
 			i += 2
 			continue
@@ -234,7 +235,7 @@ func readColumnDef(text string, toks []token, i int, name string, spec *createSp
 			i++
 			continue
 		case w == "generated":
-			return i, &Error{Msg: "GENERATED in a column definition is not supported", Offset: toks[i].pos, Err: ErrUnsupported}
+			return i, &Error{Msg: "GENERATED in a column definition is not supported", Offset: toks[i].Pos, Err: ErrUnsupported}
 		case columnConstraintWords[w]:
 			next, pk, err := readColumnConstraint(text, toks, i, name, spec)
 			if err != nil {
@@ -262,68 +263,68 @@ func readColumnDef(text string, toks []token, i int, name string, spec *createSp
 // query). Options, in parentheses or after WITH, as DuckDB spells them:
 // FORMAT PARQUET, COMPRESSION (or CODEC) name, ROW_GROUP_SIZE rows, and
 // the table options of CREATE TABLE (row_group_rows, dictionary, ...).
-func (e *Engine) prepareCopy(ctx context.Context, s *Stmt, text string, toks []token) (*Stmt, error) {
+func (e *Engine) prepareCopy(ctx context.Context, s *Stmt, text string, toks []parse.Token) (*Stmt, error) {
 	fail := func(k int, format string, args ...any) error {
 		pos := len(text)
 		if k < len(toks) {
-			pos = toks[k].pos
+			pos = toks[k].Pos
 		}
 		return errAt(text, pos, format, args...)
 	}
 	i := 1
-	var query []token
+	var query []parse.Token
 	switch {
-	case i < len(toks) && toks[i].kind == tkOp && toks[i].text == "(":
-		end := closingParen(toks, i)
+	case i < len(toks) && toks[i].Kind == parse.Op && toks[i].Text == "(":
+		end := parse.ClosingParen(toks, i)
 		if end < 0 {
 			return nil, fail(i, "unmatched ( after COPY")
 		}
 		query, i = toks[i+1:end], end+1
-	case i < len(toks) && toks[i].kind != tkOp:
+	case i < len(toks) && toks[i].Kind != parse.Op:
 		name := toks[i]
-		query = []token{{kind: tkIdent, text: "SELECT", pos: name.pos}, {kind: tkOp, text: "*", pos: name.pos}, {kind: tkIdent, text: "FROM", pos: name.pos}, name}
+		query = []parse.Token{{Kind: parse.Ident, Text: "SELECT", Pos: name.Pos}, {Kind: parse.Op, Text: "*", Pos: name.Pos}, {Kind: parse.Ident, Text: "FROM", Pos: name.Pos}, name}
 		i++
 	default:
 		return nil, fail(i, "COPY takes a table or a (query), then TO 'file.parquet'")
 	}
-	if i < len(toks) && toks[i].is("from") {
-		return nil, &Error{Msg: "COPY ... FROM is not supported (INSERT INTO t SELECT * FROM 'file' reads files)", Offset: toks[i].pos, Err: ErrUnsupported}
+	if i < len(toks) && toks[i].Is("from") {
+		return nil, &Error{Msg: "COPY ... FROM is not supported (INSERT INTO t SELECT * FROM 'file' reads files)", Offset: toks[i].Pos, Err: ErrUnsupported}
 	}
-	if i >= len(toks) || !toks[i].is("to") || i+1 >= len(toks) || toks[i+1].kind != tkString {
+	if i >= len(toks) || !toks[i].Is("to") || i+1 >= len(toks) || toks[i+1].Kind != parse.String {
 		return nil, fail(i, "expected TO 'file.parquet'")
 	}
-	s.table = toks[i+1].unquoted()
+	s.table = toks[i+1].Unquoted()
 	if !strings.HasSuffix(strings.ToLower(s.table), ".parquet") {
 		return nil, fail(i+1, "COPY writes Parquet files: name the file .parquet")
 	}
 	i += 2
-	if i < len(toks) && toks[i].is("with") {
+	if i < len(toks) && toks[i].Is("with") {
 		i++
 	}
 	spec := &createSpec{options: map[string]string{}}
-	if i < len(toks) && toks[i].kind == tkOp && toks[i].text == "(" {
-		end := closingParen(toks, i)
+	if i < len(toks) && toks[i].Kind == parse.Op && toks[i].Text == "(" {
+		end := parse.ClosingParen(toks, i)
 		if end < 0 {
 			return nil, fail(i, "unmatched ( in the COPY options")
 		}
-		for _, item := range splitList(toks[i+1 : end]) {
-			if len(item) > 0 && item[len(item)-1].kind == tkOp && item[len(item)-1].text == "=" {
+		for _, item := range parse.SplitList(toks[i+1 : end]) {
+			if len(item) > 0 && item[len(item)-1].Kind == parse.Op && item[len(item)-1].Text == "=" {
 				return nil, fail(i, "a COPY option without a value")
 			}
-			if len(item) == 3 && item[1].kind == tkOp && item[1].text == "=" {
-				item = []token{item[0], item[2]}
+			if len(item) == 3 && item[1].Kind == parse.Op && item[1].Text == "=" {
+				item = []parse.Token{item[0], item[2]}
 			}
 			if len(item) != 2 {
 				return nil, fail(i, "COPY options are written NAME value, ...")
 			}
-			key, val := strings.ToLower(item[0].text), item[1].unquoted()
-			if item[1].kind == tkIdent || item[1].kind == tkNumber {
-				val = item[1].text
+			key, val := strings.ToLower(item[0].Text), item[1].Unquoted()
+			if item[1].Kind == parse.Ident || item[1].Kind == parse.Number {
+				val = item[1].Text
 			}
 			switch key {
 			case "format":
 				if !strings.EqualFold(val, "parquet") {
-					return nil, &Error{Msg: "COPY to " + strings.ToUpper(val) + " is not supported (pqsql export writes CSV and JSON Lines)", Offset: item[1].pos, Err: ErrUnsupported}
+					return nil, &Error{Msg: "COPY to " + strings.ToUpper(val) + " is not supported (pqsql export writes CSV and JSON Lines)", Offset: item[1].Pos, Err: ErrUnsupported}
 				}
 				continue
 			case "codec":
@@ -332,14 +333,14 @@ func (e *Engine) prepareCopy(ctx context.Context, s *Stmt, text string, toks []t
 				key = "row_group_rows"
 			}
 			if _, ok := tableOptions[key]; !ok {
-				return nil, fail(i, "unknown COPY option %q", item[0].text)
+				return nil, fail(i, "unknown COPY option %q", item[0].Text)
 			}
 			spec.options[key] = strings.ToLower(val)
 		}
 		i = end + 1
 	}
-	if i < len(toks) && !(toks[i].kind == tkOp && toks[i].text == ";") {
-		return nil, fail(i, "unexpected %q after the COPY options", toks[i].text)
+	if i < len(toks) && !(toks[i].Kind == parse.Op && toks[i].Text == ";") {
+		return nil, fail(i, "unexpected %q after the COPY options", toks[i].Text)
 	}
 	inner, err := e.prepareTokens(ctx, text, query)
 	if err != nil {
@@ -349,47 +350,47 @@ func (e *Engine) prepareCopy(ctx context.Context, s *Stmt, text string, toks []t
 		return nil, fail(1, "COPY takes a table or a (SELECT ...)")
 	}
 	s.kind, s.inner, s.create, s.replace = kindCopy, inner, spec, true
-	s.src = &source{orig: text, toks: toks}
+	s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
 	return s, nil
 }
 
-func readOption(text string, toks []token, i int, spec *createSpec) (string, int, error) {
-	if i >= len(toks) || toks[i].kind != tkIdent {
+func readOption(text string, toks []parse.Token, i int, spec *createSpec) (string, int, error) {
+	if i >= len(toks) || toks[i].Kind != parse.Ident {
 		pos := len(text)
 		if i < len(toks) {
-			pos = toks[i].pos
+			pos = toks[i].Pos
 		}
 		return "", i, errAt(text, pos, "expected a table option")
 	}
-	k := strings.ToLower(toks[i].text)
+	k := strings.ToLower(toks[i].Text)
 	if _, ok := tableOptions[k]; !ok {
 		names := make([]string, 0, len(tableOptions))
 		for n := range tableOptions {
 			names = append(names, n)
 		}
-		return "", i, errAt(text, toks[i].pos, "unknown table option %q%s", k, suggest(k, names))
+		return "", i, errAt(text, toks[i].Pos, "unknown table option %q%s", k, suggest(k, names))
 	}
 	i++
-	if i < len(toks) && toks[i].kind == tkOp && toks[i].text == "=" {
+	if i < len(toks) && toks[i].Kind == parse.Op && toks[i].Text == "=" {
 		i++
 	}
 	if i >= len(toks) {
 		return "", i, errAt(text, len(text), "table option %s needs a value", k)
 	}
-	spec.options[k] = toks[i].unquoted()
+	spec.options[k] = toks[i].Unquoted()
 	return k, i + 1, nil
 }
 
 // readNestedType reads a column type, including T[], LIST<T>, STRUCT<...>
 // / STRUCT(...) and MAP<K, V> / MAP(K, V).
-func readNestedType(text string, toks []token, i int) (Type, int, error) {
-	if i < len(toks) && toks[i].kind == tkIdent {
-		w := strings.ToLower(toks[i].text)
+func readNestedType(text string, toks []parse.Token, i int) (Type, int, error) {
+	if i < len(toks) && toks[i].Kind == parse.Ident {
+		w := strings.ToLower(toks[i].Text)
 		open := func(k int) bool {
-			return k < len(toks) && toks[k].kind == tkOp && (toks[k].text == "<" || toks[k].text == "(")
+			return k < len(toks) && toks[k].Kind == parse.Op && (toks[k].Text == "<" || toks[k].Text == "(")
 		}
 		closeAt := func(k int) bool {
-			return k < len(toks) && toks[k].kind == tkOp && (toks[k].text == ">" || toks[k].text == ")")
+			return k < len(toks) && toks[k].Kind == parse.Op && (toks[k].Text == ">" || toks[k].Text == ")")
 		}
 		var t Type
 		var err error
@@ -413,9 +414,9 @@ func readNestedType(text string, toks []token, i int) (Type, int, error) {
 				if j >= len(toks) {
 					return Type{}, j, errAt(text, len(text), "unterminated STRUCT")
 				}
-				name := tableToken(toks[j])
+				name := toks[j].Name()
 				j++
-				if j < len(toks) && toks[j].kind == tkOp && toks[j].text == ":" {
+				if j < len(toks) && toks[j].Kind == parse.Op && toks[j].Text == ":" {
 					j++
 				}
 				var ft Type
@@ -424,7 +425,7 @@ func readNestedType(text string, toks []token, i int) (Type, int, error) {
 					return Type{}, j, err
 				}
 				t.Fields = append(t.Fields, NamedType{Name: name, Type: ft})
-				if j < len(toks) && toks[j].kind == tkOp && toks[j].text == "," {
+				if j < len(toks) && toks[j].Kind == parse.Op && toks[j].Text == "," {
 					j++
 					continue
 				}
@@ -440,7 +441,7 @@ func readNestedType(text string, toks []token, i int) (Type, int, error) {
 			if err != nil {
 				return Type{}, j, err
 			}
-			if j >= len(toks) || toks[j].text != "," {
+			if j >= len(toks) || toks[j].Text != "," {
 				return Type{}, j, errAt(text, tokPos(text, toks, j), "expected , in MAP")
 			}
 			v, j, err = readNestedType(text, toks, j+1)
@@ -459,7 +460,7 @@ func readNestedType(text string, toks []token, i int) (Type, int, error) {
 			}
 		}
 		// T[] suffixes.
-		for j+1 < len(toks) && toks[j].kind == tkOp && toks[j].text == "[" && toks[j+1].text == "]" {
+		for j+1 < len(toks) && toks[j].Kind == parse.Op && toks[j].Text == "[" && toks[j+1].Text == "]" {
 			elem := t
 			t = Type{Kind: KNested, Elem: &elem}
 			j += 2
@@ -949,7 +950,7 @@ func (s *Stmt) dropTable(tx *Tx) (Result, error) {
 		}
 		e := errorf("table %q does not exist%s", s.table, suggest(s.table, names))
 		e.Err = ErrNoTable
-		return Result{}, s.src.locate(e, s.table)
+		return Result{}, s.src.Locate(e, s.table)
 	}
 	if s.e.file != "" && path == s.e.file {
 		return Result{}, errorf("cannot drop the database's own file")

@@ -9,6 +9,7 @@ import (
 	"github.com/carquet-go/carquet/delta/dv"
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -349,7 +350,7 @@ func (p *planner) readDeltaFile(ctx context.Context, ft *scan.Table, sel *sqlpar
 	rp.writeHeld = true
 	rp.files = map[string]*scan.Table{deltaFileMarker: ft}
 	defer rp.releaseAll()
-	sp, err := rp.planSelect(cloneAST(sel), nil)
+	sp, err := rp.planSelect(parse.CloneAST(sel), nil)
 	if err != nil {
 		return nil, err
 	}

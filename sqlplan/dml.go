@@ -9,6 +9,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/carquet-go/carquet/writer"
 	"github.com/xwb1989/sqlparser"
 )
@@ -39,7 +40,7 @@ func (s *Stmt) dmlTarget(verb string, tables sqlparser.TableExprs, tx *Tx) (*tar
 	}
 	tgt, err := s.e.targetOf(name, tx, true)
 	if err != nil {
-		return nil, nil, s.src.locate(asError(err), tn.Name.String())
+		return nil, nil, s.src.Locate(asError(err), tn.Name.String())
 	}
 	if tgt.folder && tgt.delta == nil {
 		return nil, nil, unsupported(verb + " of a table that is a folder of files")
@@ -49,7 +50,7 @@ func (s *Stmt) dmlTarget(verb string, tables sqlparser.TableExprs, tx *Tx) (*tar
 
 // deleteRows runs DELETE FROM t [WHERE c].
 func (s *Stmt) deleteRows(ctx context.Context, p *planner) (Result, error) {
-	del := cloneAST(s.ast.(*sqlparser.Delete))
+	del := parse.CloneAST(s.ast.(*sqlparser.Delete))
 	if len(del.Targets) > 0 || len(del.OrderBy) > 0 || del.Limit != nil || len(del.Partitions) > 0 {
 		return Result{}, unsupported("this DELETE form (DELETE FROM t [WHERE ...] is)")
 	}
@@ -81,7 +82,7 @@ func (s *Stmt) deleteRows(ctx context.Context, p *planner) (Result, error) {
 // updateRows runs UPDATE t SET col = expr, ... [WHERE c]. The new values
 // are cast to the columns' types as INSERT casts them.
 func (s *Stmt) updateRows(ctx context.Context, p *planner) (Result, error) {
-	up := cloneAST(s.ast.(*sqlparser.Update))
+	up := parse.CloneAST(s.ast.(*sqlparser.Update))
 	if len(up.OrderBy) > 0 || up.Limit != nil {
 		return Result{}, unsupported("UPDATE with ORDER BY or LIMIT")
 	}
@@ -97,7 +98,7 @@ func (s *Stmt) updateRows(ctx context.Context, p *planner) (Result, error) {
 		if k < 0 {
 			e := errorf("table %q has no column %q%s", s.tableName(te), ue.Name.Name.String(), suggest(ue.Name.Name.String(), fieldNames(tgt.fields)))
 			e.Err = ErrNoColumn
-			return Result{}, s.src.locate(e, ue.Name.Name.String())
+			return Result{}, s.src.Locate(e, ue.Name.Name.String())
 		}
 		if _, twice := set[k]; twice {
 			return Result{}, errorf("column %q is set twice", tgt.fields[k].Name)
@@ -318,7 +319,7 @@ func (s *Stmt) rowGroupsToRead(p *planner, tgt *target, te *sqlparser.AliasedTab
 	var filter scan.Predicate
 	if where != nil {
 		one := sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: sqlparser.NewIntVal([]byte("1"))}}
-		sp, err := qp.planSelect(cloneAST(&sqlparser.Select{SelectExprs: one, From: sqlparser.TableExprs{te}, Where: where}), nil)
+		sp, err := qp.planSelect(parse.CloneAST(&sqlparser.Select{SelectExprs: one, From: sqlparser.TableExprs{te}, Where: where}), nil)
 		if err != nil {
 			return fail(err)
 		}
@@ -344,7 +345,7 @@ func (s *Stmt) streamRewrite(ctx context.Context, p *planner, w *writer.Writer, 
 	rp.writeHeld = true
 	rp.onlyPath, rp.onlyRowGroups = tgt.path, rgs
 	defer rp.releaseAll()
-	sp, err := rp.planSelect(cloneAST(sel), nil)
+	sp, err := rp.planSelect(parse.CloneAST(sel), nil)
 	if err != nil {
 		return err
 	}

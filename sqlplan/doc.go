@@ -10,16 +10,22 @@
 //
 // # The flow
 //
-//  1. Rewrite (lex.go, rewrite.go): the SQL users write in DuckDB and
-//     PostgreSQL style becomes text that github.com/xwb1989/sqlparser (a
-//     MySQL grammar) parses: 'file.parquet' / "x" / read_parquet('...')
-//     table references become back-quoted names, DATE '...' and
+//  1. Syntax (package sqlplan/parse, the first stage with a package of
+//     its own; it imports nothing of sqlplan): parse.Lex splits the text
+//     into tokens, which the statement forms the parser does not know
+//     (CREATE, ALTER, MERGE, macros, ...) walk here, and parse.Rewrite
+//     turns the SQL users write in DuckDB and PostgreSQL style into text
+//     that github.com/xwb1989/sqlparser (a MySQL grammar) parses:
+//     'file.parquet' / "x" / read_parquet('...') table references
+//     become back-quoted names, DATE '...' and
 //     TIMESTAMP '...' literals and CAST(x AS BIGINT|DOUBLE|...) / x::type
 //     become casts it accepts, $1 and ? become :v1, || becomes the concat
 //     operator, EXTRACT(part FROM x) becomes date_part. Every output token
 //     remembers its input offset, so errors point at line:column of the
-//     user's text. DESCRIBE, EXPLAIN, SHOW, CREATE TABLE and DROP TABLE are
-//     parsed here; unsupported SQL (MERGE, ...) is refused by name.
+//     user's text (parse.Error, which is this package's Error). Types are
+//     read as names there and resolved here (syntax.go: castTypeSpelling,
+//     readType); stmt.go sorts statements into their forms, and
+//     unsupported SQL is refused by name.
 //  2. Bind (bind.go, funcs.go, agg.go): names resolve against the tables'
 //     Parquet schemas (with "did you mean" suggestions), types are
 //     inferred and unified, constants and arguments are folded.

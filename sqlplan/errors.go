@@ -7,27 +7,14 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/parquet/errs"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
 // Error is an error in a SQL statement. Line and Column (1-based) point
 // into the text the user wrote, after every rewrite has been undone; they
-// are 0 when the error has no position.
-type Error struct {
-	Msg          string
-	Line, Column int
-	// Offset is the byte offset in the statement text, -1 when unknown.
-	Offset int
-	Err    error
-}
-
-func (e *Error) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("line %d:%d: %s", e.Line, e.Column, e.Msg)
-	}
-	return e.Msg
-}
-
-func (e *Error) Unwrap() error { return e.Err }
+// are 0 when the error has no position. It is defined by the syntax
+// stage, which reports the first errors of a statement.
+type Error = parse.Error
 
 // Sentinel errors for errors.Is.
 var (
@@ -72,23 +59,9 @@ var (
 	ErrLimit = errs.ErrLimit
 )
 
-// lineCol converts a byte offset into a 1-based line and column.
-func lineCol(src string, off int) (int, int) {
-	if off < 0 {
-		return 0, 0
-	}
-	if off > len(src) {
-		off = len(src)
-	}
-	line := 1 + strings.Count(src[:off], "\n")
-	col := off - strings.LastIndexByte(src[:off], '\n')
-	return line, col
-}
-
+// errAt returns an Error at byte offset off of the statement text src.
 func errAt(src string, off int, format string, args ...any) *Error {
-	e := &Error{Msg: fmt.Sprintf(format, args...), Offset: off}
-	e.Line, e.Column = lineCol(src, off)
-	return e
+	return parse.ErrAt(src, off, format, args...)
 }
 
 // unsupported returns an error naming a feature that is not supported.

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
 // fn describes a scalar function: how to type it and compute a row.
@@ -229,7 +230,7 @@ func init() {
 		}, false, false},
 		"regexp_matches":    {2, 3, sig(tBool, tString), regexpMatch(false), false, false},
 		"regexp_full_match": {2, 3, sig(tBool, tString), regexpMatch(true), false, false},
-		globMarker: {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) {
+		parse.GlobMarker: {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) {
 			return globRegexp(str(a[0], i)), nil // x GLOB p: bindPatternMatch
 		}, false, false},
 		"regexp_replace": {3, 4, sig(tString, tString), func(a []*Col, i int) (any, error) {
@@ -465,9 +466,9 @@ func init() {
 		"date_sub": {3, 3, sig(tInt, tString, tTS, tTS), func(a []*Col, i int) (any, error) {
 			return dateSub(strings.ToLower(str(a[0], i)), a[1].I[i], a[2].I[i])
 		}, false, false},
-		"date_add":     {2, 2, nil, nil, false, false},
-		"time_bucket":  {2, 3, bindTimeBucket, timeBucket, false, false},
-		intervalMarker: {1, 1, nil, nil, false, false},
+		"date_add":           {2, 2, nil, nil, false, false},
+		"time_bucket":        {2, 3, bindTimeBucket, timeBucket, false, false},
+		parse.IntervalMarker: {1, 1, nil, nil, false, false},
 		"make_date": {3, 3, sig(tDate, tInt), func(a []*Col, i int) (any, error) {
 			y, m, d := a[0].I[i], a[1].I[i], a[2].I[i]
 			t := time.Date(int(y), time.Month(m), int(d), 0, 0, 0, 0, time.UTC)
@@ -922,7 +923,7 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		return p.arith('%', args[0], args[1])
 	case "date_add":
 		return p.arith('+', args[0], args[1])
-	case intervalMarker:
+	case parse.IntervalMarker:
 		k, ok := isConst(args[0])
 		s, isStr := k.v.(string)
 		if !ok || !isStr {

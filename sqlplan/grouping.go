@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"strings"
 
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -115,9 +116,9 @@ func groupingKind(e sqlparser.Expr) string {
 	switch f.Name.Lowered() {
 	case "rollup", "cube":
 		return f.Name.Lowered()
-	case groupingSetsMarker:
+	case parse.GroupingSetsMarker:
 		return "sets"
-	case groupingSetMarker:
+	case parse.GroupingSetMarker:
 		return "set"
 	}
 	return ""

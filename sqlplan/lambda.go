@@ -3,12 +3,13 @@ package sqlplan
 import (
 	"strings"
 
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
 
 // Lambdas: list_transform(l, x -> body), list_filter(l, x -> cond) and
 // list_reduce(l, (acc, x) -> body), with their array_ and short names. The
-// rewrite turns a lambda into lambdaMarker('x', body); the body is bound in
+// rewrite turns a lambda into parse.LambdaMarker('x', body); the body is bound in
 // a scope of its own parameters, which sees the query's columns too, and
 // is evaluated over every element of the batch's lists at once, on a batch
 // of the query's columns repeated for each element of their row, the
@@ -36,7 +37,7 @@ func (p *planner) bindLambdaCall(name string, x *sqlparser.FuncExpr, sc *scope, 
 		return nil, errorf("%s takes a list and a lambda", name)
 	}
 	lam, ok := second.Expr.(*sqlparser.FuncExpr)
-	if !ok || lam.Name.Lowered() != lambdaMarker {
+	if !ok || lam.Name.Lowered() != parse.LambdaMarker {
 		return nil, errorf("the second argument of %s must be a lambda (x -> ...)", name)
 	}
 	list, err := p.bindExpr(first.Expr, sc, agg)
@@ -112,7 +113,7 @@ func (p *planner) bindLambdaBody(name string, lam *sqlparser.FuncExpr, want int,
 	if !ok {
 		return nil, nil, nil, errorf("bad lambda")
 	}
-	rel := &relation{alias: lambdaMarker}
+	rel := &relation{alias: parse.LambdaMarker}
 	for i, name := range params {
 		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: name, t: t, slot: &slot{idx: i}, local: i})
 	}

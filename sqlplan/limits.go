@@ -3,6 +3,8 @@ package sqlplan
 import (
 	"fmt"
 	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
 // SQLLimits bound the statements Prepare accepts. They are checked in one
@@ -213,7 +215,7 @@ func checkLimits(src string, lim SQLLimits) error {
 				return nil
 			}
 			i += j + 4
-		case (c == 'e' || c == 'E') && i+1 < len(src) && src[i+1] == '\'' && (i == 0 || !isIdentPart(src[i-1])):
+		case (c == 'e' || c == 'E') && i+1 < len(src) && src[i+1] == '\'' && (i == 0 || !parse.IsIdentPart(src[i-1])):
 			// E'...' with backslash escapes
 			i += 2
 			for {
@@ -247,8 +249,8 @@ func checkLimits(src string, lim SQLLimits) error {
 				}
 				break
 			}
-		case isIdentPart(c):
-			for i < len(src) && isIdentPart(src[i]) {
+		case parse.IsIdentPart(c):
+			for i < len(src) && parse.IsIdentPart(src[i]) {
 				i++
 			}
 			w := src[start:i]
@@ -294,14 +296,7 @@ func checkLimits(src string, lim SQLLimits) error {
 		case c == '.' || c == '?' || c == '$' || c == '@' || c == ':' && !(i+1 < len(src) && src[i+1] == ':'):
 			i++
 		default:
-			n := 1
-			for _, m := range multiOps {
-				if strings.HasPrefix(src[i:], m) {
-					n = len(m)
-					break
-				}
-			}
-			i += n
+			i += parse.OperatorLen(src[i:])
 			if err := op(start, opClass(src[start:i])); err != nil {
 				return err
 			}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
 // Macros (DuckDB's CREATE MACRO, also spelled CREATE FUNCTION):
@@ -32,11 +34,11 @@ type macro struct {
 	params []string // lower-case names, in order
 	// defaults holds the default's tokens of each parameter that has one
 	// (the parameters without a default come first).
-	defaults [][]token
+	defaults [][]parse.Token
 	// types holds the type's tokens of each typed parameter (a INTEGER),
 	// nil for the others: an argument must cast to it implicitly.
-	types [][]token
-	body  []token
+	types [][]parse.Token
+	body  []parse.Token
 	table bool // AS TABLE query
 	temp  bool
 	// alts are the other overloads of a scalar macro, name(a) AS x, (a,
@@ -115,56 +117,56 @@ func (m *macro) definition() string {
 
 // isMacroCreate reports whether toks start CREATE [OR REPLACE]
 // [TEMP|TEMPORARY] MACRO|FUNCTION, and where the word MACRO is.
-func isMacroCreate(toks []token) (int, bool) {
+func isMacroCreate(toks []parse.Token) (int, bool) {
 	i := 1
-	if i+1 < len(toks) && toks[i].is("or") && toks[i+1].is("replace") {
+	if i+1 < len(toks) && toks[i].Is("or") && toks[i+1].Is("replace") {
 		i += 2
 	}
-	if i < len(toks) && (toks[i].is("temp") || toks[i].is("temporary")) {
+	if i < len(toks) && (toks[i].Is("temp") || toks[i].Is("temporary")) {
 		i++
 	}
-	return i, i < len(toks) && (toks[i].is("macro") || toks[i].is("function"))
+	return i, i < len(toks) && (toks[i].Is("macro") || toks[i].Is("function"))
 }
 
 // parseMacro reads CREATE ... MACRO name(params) AS [TABLE] body from the
 // word MACRO at toks[i] on; s gets OR REPLACE, TEMP and IF NOT EXISTS.
-func parseMacro(text string, toks []token, s *Stmt) (*macro, error) {
+func parseMacro(text string, toks []parse.Token, s *Stmt) (*macro, error) {
 	i := 1
-	if toks[i].is("or") {
+	if toks[i].Is("or") {
 		s.replace = true
 		i += 2
 	}
 	m := &macro{}
-	if toks[i].is("temp") || toks[i].is("temporary") {
+	if toks[i].Is("temp") || toks[i].Is("temporary") {
 		m.temp, s.temp = true, true
 		i++
 	}
-	what := strings.ToUpper(toks[i].text)
+	what := strings.ToUpper(toks[i].Text)
 	i++
-	if i+2 < len(toks) && toks[i].is("if") && toks[i+1].is("not") && toks[i+2].is("exists") {
+	if i+2 < len(toks) && toks[i].Is("if") && toks[i+1].Is("not") && toks[i+2].Is("exists") {
 		if s.replace {
-			return nil, errAt(text, toks[i].pos, "CREATE OR REPLACE %s takes no IF NOT EXISTS", what)
+			return nil, errAt(text, toks[i].Pos, "CREATE OR REPLACE %s takes no IF NOT EXISTS", what)
 		}
 		s.ifMod = true
 		i += 3
 	}
 	// main.name and temp.name: the schema is the only one there is.
-	if i+2 < len(toks) && toks[i+1].kind == tkOp && toks[i+1].text == "." && (toks[i].is("main") || toks[i].is("temp")) {
-		if toks[i].is("temp") {
+	if i+2 < len(toks) && toks[i+1].Kind == parse.Op && toks[i+1].Text == "." && (toks[i].Is("main") || toks[i].Is("temp")) {
+		if toks[i].Is("temp") {
 			m.temp, s.temp = true, true
 		}
 		i += 2
 	}
-	if i >= len(toks) || toks[i].kind != tkIdent && toks[i].kind != tkQuoted && toks[i].kind != tkDQuoted {
+	if i >= len(toks) || toks[i].Kind != parse.Ident && toks[i].Kind != parse.Quoted && toks[i].Kind != parse.DQuoted {
 		return nil, errAt(text, tokPos(text, toks, i), "expected the name of the %s", strings.ToLower(what))
 	}
-	m.name = tableToken(toks[i])
+	m.name = toks[i].Name()
 	i++
 	i, err := parseOverload(text, toks, i, m)
 	if err != nil {
 		return nil, err
 	}
-	if toks[i].is("table") {
+	if toks[i].Is("table") {
 		m.table = true
 		i++
 		if i >= len(toks) {
@@ -202,31 +204,31 @@ func parseMacro(text string, toks []token, s *Stmt) (*macro, error) {
 
 // parseOverload reads (params) AS from toks[i] on into m's parameters and
 // returns where the body starts.
-func parseOverload(text string, toks []token, i int, m *macro) (int, error) {
-	if i >= len(toks) || toks[i].kind != tkOp || toks[i].text != "(" {
+func parseOverload(text string, toks []parse.Token, i int, m *macro) (int, error) {
+	if i >= len(toks) || toks[i].Kind != parse.Op || toks[i].Text != "(" {
 		return 0, errAt(text, tokPos(text, toks, i), "expected the parameters of %s in parentheses", m.name)
 	}
-	k := closingParen(toks, i)
+	k := parse.ClosingParen(toks, i)
 	if k < 0 {
-		return 0, errAt(text, toks[i].pos, "unclosed parenthesis")
+		return 0, errAt(text, toks[i].Pos, "unclosed parenthesis")
 	}
 	if k > i+1 {
 		for _, p := range splitTopLevel(toks[i+1 : k]) {
-			if len(p) == 0 || p[0].kind != tkIdent && p[0].kind != tkQuoted && p[0].kind != tkDQuoted {
+			if len(p) == 0 || p[0].Kind != parse.Ident && p[0].Kind != parse.Quoted && p[0].Kind != parse.DQuoted {
 				return 0, errAt(text, tokPos(text, toks, k), "expected a parameter name")
 			}
-			name := strings.ToLower(tableToken(p[0]))
+			name := strings.ToLower(p[0].Name())
 			for _, q := range m.params {
 				if q == name {
-					return 0, errAt(text, p[0].pos, "Duplicate parameter '%s' in macro definition", name)
+					return 0, errAt(text, p[0].Pos, "Duplicate parameter '%s' in macro definition", name)
 				}
 			}
-			var def, typ []token
+			var def, typ []parse.Token
 			switch {
 			case len(p) == 1:
 			case len(p) > 3 && isNamedArrow(p, 1):
 				def = p[3:]
-			case len(p) > 2 && p[1].is("default"):
+			case len(p) > 2 && p[1].Is("default"):
 				def = p[2:]
 			default:
 				// name TYPE, as DuckDB has them (without a default).
@@ -235,12 +237,12 @@ func parseOverload(text string, toks []token, i int, m *macro) (int, error) {
 					return 0, err
 				}
 				if end != len(p) {
-					return 0, errAt(text, p[end].pos, "expected , after the parameter %s and its type", name)
+					return 0, errAt(text, p[end].Pos, "expected , after the parameter %s and its type", name)
 				}
 				typ = p[1:]
 			}
 			if def == nil && len(m.defaults) > 0 && m.defaults[len(m.defaults)-1] != nil {
-				return 0, errAt(text, p[0].pos, "Parameter without a default follows parameter with a default")
+				return 0, errAt(text, p[0].Pos, "Parameter without a default follows parameter with a default")
 			}
 			m.params = append(m.params, name)
 			m.defaults = append(m.defaults, def)
@@ -248,7 +250,7 @@ func parseOverload(text string, toks []token, i int, m *macro) (int, error) {
 		}
 	}
 	i = k + 1
-	if i >= len(toks) || !toks[i].is("as") || i+1 >= len(toks) {
+	if i >= len(toks) || !toks[i].Is("as") || i+1 >= len(toks) {
 		return 0, errAt(text, tokPos(text, toks, i), "expected AS and the body of %s", m.name)
 	}
 	return i + 1, nil
@@ -256,20 +258,20 @@ func parseOverload(text string, toks []token, i int, m *macro) (int, error) {
 
 // isNamedArrow reports whether toks[i:] starts with := (the lexer gives
 // ':' and '=').
-func isNamedArrow(toks []token, i int) bool {
-	return i+1 < len(toks) && toks[i].kind == tkOp && toks[i].text == ":" && toks[i+1].kind == tkOp && toks[i+1].text == "="
+func isNamedArrow(toks []parse.Token, i int) bool {
+	return i+1 < len(toks) && toks[i].Kind == parse.Op && toks[i].Text == ":" && toks[i+1].Kind == parse.Op && toks[i+1].Text == "="
 }
 
 // splitTopLevel splits toks at the commas outside parentheses and
 // brackets.
-func splitTopLevel(toks []token) [][]token {
-	var out [][]token
+func splitTopLevel(toks []parse.Token) [][]parse.Token {
+	var out [][]parse.Token
 	depth, start := 0, 0
 	for k, t := range toks {
-		if t.kind != tkOp {
+		if t.Kind != parse.Op {
 			continue
 		}
-		switch t.text {
+		switch t.Text {
 		case "(", "[", "{":
 			depth++
 		case ")", "]", "}":
@@ -288,7 +290,7 @@ func splitTopLevel(toks []token) [][]token {
 // checks the body now: its macros must expand (with the macros there are
 // now, so a body that calls itself is an error) and it must parse, as an
 // expression or, for a table macro, as a query.
-func (e *Engine) prepareMacro(ctx context.Context, s *Stmt, text string, toks []token) (*Stmt, error) {
+func (e *Engine) prepareMacro(ctx context.Context, s *Stmt, text string, toks []parse.Token) (*Stmt, error) {
 	m, err := parseMacro(text, toks, s)
 	if err != nil {
 		return nil, err
@@ -309,11 +311,11 @@ func (e *Engine) prepareMacro(ctx context.Context, s *Stmt, text string, toks []
 		x.stack = []string{strings.ToLower(m.name)}
 	}
 	for _, o := range m.overloads() {
-		probe := make([]token, len(o.body))
+		probe := make([]parse.Token, len(o.body))
 		copy(probe, o.body)
 		// Parameters become NULL for the check.
-		probe = substituteParams(probe, o.params, func(int) []token {
-			return []token{{kind: tkIdent, text: "NULL", pos: probe[0].pos}}
+		probe = substituteParams(probe, o.params, func(int) []parse.Token {
+			return []parse.Token{{Kind: parse.Ident, Text: "NULL", Pos: probe[0].Pos}}
 		})
 		expanded, err := x.expand(probe)
 		if err != nil {
@@ -325,13 +327,13 @@ func (e *Engine) prepareMacro(ctx context.Context, s *Stmt, text string, toks []
 				return nil, err
 			}
 			if q.kind != kindSelect && q.kind != kindSetOp {
-				return nil, errAt(text, o.body[0].pos, "a table macro's body is a query")
+				return nil, errAt(text, o.body[0].Pos, "a table macro's body is a query")
 			}
 			s.probes = append(s.probes, q)
 		} else {
-			at := o.body[0].pos
-			sel := append([]token{{kind: tkIdent, text: "select", pos: at}, {kind: tkOp, text: "(", pos: at}}, expanded...)
-			sel = append(sel, token{kind: tkOp, text: ")", pos: at})
+			at := o.body[0].Pos
+			sel := append([]parse.Token{{Kind: parse.Ident, Text: "select", Pos: at}, {Kind: parse.Op, Text: "(", Pos: at}}, expanded...)
+			sel = append(sel, parse.Token{Kind: parse.Op, Text: ")", Pos: at})
 			q, err := e.prepareTokens(ctx, text, sel)
 			if err != nil {
 				return nil, err
@@ -373,26 +375,26 @@ func (q *Stmt) checkProbe(ctx context.Context) error {
 
 // prepareDropMacro prepares DROP MACRO [TABLE] [IF EXISTS] name (DROP
 // FUNCTION too).
-func (e *Engine) prepareDropMacro(s *Stmt, text string, toks []token) (*Stmt, error) {
+func (e *Engine) prepareDropMacro(s *Stmt, text string, toks []parse.Token) (*Stmt, error) {
 	k := 2
 	table := false
-	if k < len(toks) && toks[k].is("table") {
+	if k < len(toks) && toks[k].Is("table") {
 		table = true
 		k++
 	}
-	if k+1 < len(toks) && toks[k].is("if") && toks[k+1].is("exists") {
+	if k+1 < len(toks) && toks[k].Is("if") && toks[k+1].Is("exists") {
 		s.ifMod = true
 		k += 2
 	}
 	temp := false
-	if k+2 < len(toks) && toks[k+1].kind == tkOp && toks[k+1].text == "." && (toks[k].is("main") || toks[k].is("temp")) {
-		temp = toks[k].is("temp")
+	if k+2 < len(toks) && toks[k+1].Kind == parse.Op && toks[k+1].Text == "." && (toks[k].Is("main") || toks[k].Is("temp")) {
+		temp = toks[k].Is("temp")
 		k += 2
 	}
-	if len(toks) != k+1 || toks[k].kind != tkIdent && toks[k].kind != tkQuoted && toks[k].kind != tkDQuoted {
+	if len(toks) != k+1 || toks[k].Kind != parse.Ident && toks[k].Kind != parse.Quoted && toks[k].Kind != parse.DQuoted {
 		return nil, errAt(text, tokPos(text, toks, min(k, len(toks))), "DROP MACRO takes one macro name")
 	}
-	s.kind, s.table = kindDropMacro, tableToken(toks[k])
+	s.kind, s.table = kindDropMacro, toks[k].Name()
 	s.macro = &macro{name: s.table, table: table, temp: temp}
 	return s, nil
 }
@@ -520,7 +522,7 @@ var tableFunctions = map[string]bool{"duckdb_settings": true, "duckdb_variables"
 
 // expandMacros expands the macro calls of a statement's tokens. Without
 // macros it only checks that the functions called in FROM are known.
-func (e *Engine) expandMacros(text string, toks []token) ([]token, error) {
+func (e *Engine) expandMacros(text string, toks []parse.Token) ([]parse.Token, error) {
 	x := &expander{text: text, macros: e.macroSnapshot()}
 	if len(x.macros.m) > 0 {
 		toks = numberPlaceholders(toks)
@@ -531,16 +533,16 @@ func (e *Engine) expandMacros(text string, toks []token) ([]token, error) {
 // numberPlaceholders makes the k-th ? of a statement $k (what the rewrite
 // would make it), so that an argument ? put twice in a macro's body stays
 // one argument.
-func numberPlaceholders(toks []token) []token {
-	var out []token
+func numberPlaceholders(toks []parse.Token) []parse.Token {
+	var out []parse.Token
 	n := 0
 	for i, t := range toks {
-		if t.kind == tkParam && t.text == "?" {
+		if t.Kind == parse.Param && t.Text == "?" {
 			if out == nil {
-				out = append([]token(nil), toks...)
+				out = append([]parse.Token(nil), toks...)
 			}
 			n++
-			out[i].text = "$" + strconv.Itoa(n)
+			out[i].Text = "$" + strconv.Itoa(n)
 		}
 	}
 	if out == nil {
@@ -564,8 +566,8 @@ type expander struct {
 }
 
 // expand returns toks with the macro calls replaced by their bodies.
-func (x *expander) expand(toks []token) ([]token, error) {
-	var out []token
+func (x *expander) expand(toks []parse.Token) ([]parse.Token, error) {
+	var out []parse.Token
 	tablePos := tablePositions(toks)
 	var items []bool
 	if len(x.stack) == 0 {
@@ -573,46 +575,46 @@ func (x *expander) expand(toks []token) ([]token, error) {
 	}
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		if !isNameToken(t) || i+1 >= len(toks) || toks[i+1].kind != tkOp || toks[i+1].text != "(" || !callContext(toks, i, tablePos[i]) {
+		if !isNameToken(t) || i+1 >= len(toks) || toks[i+1].Kind != parse.Op || toks[i+1].Text != "(" || !callContext(toks, i, tablePos[i]) {
 			out = append(out, t)
 			continue
 		}
-		name := strings.ToLower(t.unquoted())
+		name := strings.ToLower(t.Unquoted())
 		m, ok := x.macros.lookup(name, tablePos[i])
 		if !ok {
 			if tablePos[i] && !tableFunctions[name] {
-				return nil, errAt(x.text, t.pos, "Table Function with name %s does not exist", t.unquoted())
+				return nil, errAt(x.text, t.Pos, "Table Function with name %s does not exist", t.Unquoted())
 			}
 			if !tablePos[i] {
 				if tm, ok := x.macros.lookup(name, true); ok {
-					return nil, errAt(x.text, t.pos, "Function %q is a table function but it was used as a scalar function: the table macro %s is called in FROM", tm.name, tm.signature())
+					return nil, errAt(x.text, t.Pos, "Function %q is a table function but it was used as a scalar function: the table macro %s is called in FROM", tm.name, tm.signature())
 				}
 			}
 			out = append(out, t)
 			continue
 		}
-		k := closingParen(toks, i+1)
+		k := parse.ClosingParen(toks, i+1)
 		if k < 0 {
-			return nil, errAt(x.text, toks[i+1].pos, "unclosed parenthesis")
+			return nil, errAt(x.text, toks[i+1].Pos, "unclosed parenthesis")
 		}
 		for _, s := range x.stack {
 			if s == name {
 				path := strings.Join(append(append([]string(nil), x.stack...), name), " -> ")
-				return nil, errAt(x.text, t.pos, "macro %s calls itself (%s): max expression depth exceeded", m.name, path)
+				return nil, errAt(x.text, t.Pos, "macro %s calls itself (%s): max expression depth exceeded", m.name, path)
 			}
 		}
 		if len(x.stack) >= maxMacroDepth {
-			return nil, errAt(x.text, t.pos, "macros nest deeper than %d: max expression depth exceeded", maxMacroDepth)
+			return nil, errAt(x.text, t.Pos, "macros nest deeper than %d: max expression depth exceeded", maxMacroDepth)
 		}
 		// The arguments first, with the macros being expanded now (a call
 		// of add in an argument of add is no recursion).
-		var args [][]token
+		var args [][]parse.Token
 		if k > i+2 {
 			args = splitTopLevel(toks[i+2 : k])
 		}
 		for a := range args {
 			if len(args[a]) == 0 {
-				return nil, errAt(x.text, toks[k].pos, "missing argument of %s", m.name)
+				return nil, errAt(x.text, toks[k].Pos, "missing argument of %s", m.name)
 			}
 			var err error
 			if args[a], err = x.expand(args[a]); err != nil {
@@ -620,7 +622,7 @@ func (x *expander) expand(toks []token) ([]token, error) {
 			}
 		}
 		// The one overload the arguments fit.
-		var vals [][]token
+		var vals [][]parse.Token
 		var err error
 		var fit *macro
 		for _, o := range m.overloads() {
@@ -630,26 +632,26 @@ func (x *expander) expand(toks []token) ([]token, error) {
 				continue
 			}
 			if fit != nil {
-				return nil, errAt(x.text, t.pos, "Macro %s() has multiple overloads that match the supplied arguments; candidates: %s", m.name, m.signature())
+				return nil, errAt(x.text, t.Pos, "Macro %s() has multiple overloads that match the supplied arguments; candidates: %s", m.name, m.signature())
 			}
 			fit, vals = o, v
 		}
 		if fit == nil {
 			if len(m.alts) > 0 {
-				return nil, errAt(x.text, t.pos, "Macro %s() does not support the supplied arguments; candidates: %s", m.name, m.signature())
+				return nil, errAt(x.text, t.Pos, "Macro %s() does not support the supplied arguments; candidates: %s", m.name, m.signature())
 			}
 			return nil, err
 		}
 		m = fit
-		body := make([]token, len(m.body))
+		body := make([]parse.Token, len(m.body))
 		for j, b := range m.body {
-			b.pos = t.pos // errors in the body point at the call
+			b.Pos = t.Pos // errors in the body point at the call
 			body[j] = b
 		}
-		body = substituteParams(body, m.params, func(p int) []token { return vals[p] })
+		body = substituteParams(body, m.params, func(p int) []parse.Token { return vals[p] })
 		x.size += len(body)
 		if x.size > maxMacroTokens {
-			return nil, errAt(x.text, t.pos, "the macros expand to more than %d tokens", maxMacroTokens)
+			return nil, errAt(x.text, t.Pos, "the macros expand to more than %d tokens", maxMacroTokens)
 		}
 		x.stack = append(x.stack, name)
 		body, err = x.expand(body)
@@ -657,27 +659,27 @@ func (x *expander) expand(toks []token) ([]token, error) {
 		if err != nil {
 			return nil, err
 		}
-		if m.table && body[0].is("with") {
+		if m.table && body[0].Is("with") {
 			// A derived table takes no WITH: its CTEs are put in place.
 			q, recs, err := expandCTEs(x.text, body)
 			if err != nil {
 				return nil, err
 			}
 			if len(recs) > 0 {
-				return nil, unsupportedErr(x.text, t.pos, "WITH RECURSIVE in a table macro")
+				return nil, parse.UnsupportedAt(x.text, t.Pos, "WITH RECURSIVE in a table macro")
 			}
 			body = q
 		}
-		out = append(out, parenthesized(body, t.pos)...)
+		out = append(out, parenthesized(body, t.Pos)...)
 		if items != nil && items[i] && itemEnds(toks, k+1) {
 			// A select item that is the call is named by it, as in DuckDB.
-			out = append(out, token{kind: tkIdent, text: "AS", pos: t.pos}, token{kind: tkQuoted, text: backquote(callText(toks[i : k+1])), pos: t.pos})
+			out = append(out, parse.Token{Kind: parse.Ident, Text: "AS", Pos: t.Pos}, parse.Token{Kind: parse.Quoted, Text: parse.Backquote(callText(toks[i : k+1])), Pos: t.Pos})
 		}
 		if tablePos[i] {
 			// The macro's name is the derived table's unless an alias follows.
-			hasAlias := k+1 < len(toks) && (toks[k+1].is("as") || isNameToken(toks[k+1]) && !isClauseWord(toks[k+1].text))
+			hasAlias := k+1 < len(toks) && (toks[k+1].Is("as") || isNameToken(toks[k+1]) && !parse.IsClauseWord(toks[k+1].Text))
 			if !hasAlias {
-				out = append(out, token{kind: tkIdent, text: "AS", pos: t.pos}, token{kind: tkQuoted, text: backquote(m.name), pos: t.pos})
+				out = append(out, parse.Token{Kind: parse.Ident, Text: "AS", Pos: t.Pos}, parse.Token{Kind: parse.Quoted, Text: parse.Backquote(m.name), Pos: t.Pos})
 			}
 		}
 		i = k
@@ -689,16 +691,16 @@ func (x *expander) expand(toks []token) ([]token, error) {
 // ones first, then name := value ones; the parameters left take their
 // defaults. Each value is parenthesized unless it is one token (or a
 // lambda, which parentheses would break).
-func (x *expander) bind(m *macro, call token, args [][]token) ([][]token, error) {
-	vals := make([][]token, len(m.params))
+func (x *expander) bind(m *macro, call parse.Token, args [][]parse.Token) ([][]parse.Token, error) {
+	vals := make([][]parse.Token, len(m.params))
 	wrong := func(why string) error {
-		return errAt(x.text, call.pos, "Macro %s() does not support the supplied arguments (%s); it is %s", m.name, why, m.signature())
+		return errAt(x.text, call.Pos, "Macro %s() does not support the supplied arguments (%s); it is %s", m.name, why, m.signature())
 	}
 	named := false
 	for a, arg := range args {
 		if len(arg) > 3 && isNameToken(arg[0]) && isNamedArrow(arg, 1) {
 			named = true
-			pname := strings.ToLower(arg[0].unquoted())
+			pname := strings.ToLower(arg[0].Unquoted())
 			p := -1
 			for j, q := range m.params {
 				if q == pname {
@@ -715,7 +717,7 @@ func (x *expander) bind(m *macro, call token, args [][]token) ([][]token, error)
 			continue
 		}
 		if named {
-			return nil, errAt(x.text, call.pos, "Macro %s() has positional argument following named argument", m.name)
+			return nil, errAt(x.text, call.Pos, "Macro %s() has positional argument following named argument", m.name)
 		}
 		if a >= len(m.params) {
 			return nil, wrong(fmt.Sprintf("%d arguments given, it takes at most %d", len(args), len(m.params)))
@@ -728,15 +730,15 @@ func (x *expander) bind(m *macro, call token, args [][]token) ([][]token, error)
 			if d == nil {
 				return nil, wrong(fmt.Sprintf("no value for %s", m.params[p]))
 			}
-			dv := make([]token, len(d))
+			dv := make([]parse.Token, len(d))
 			for j, t := range d {
-				t.pos = call.pos
+				t.Pos = call.Pos
 				dv[j] = t
 			}
 			vals[p] = argValue(dv)
 		}
 		if p < len(m.types) && m.types[p] != nil {
-			vals[p] = typedArg(vals[p], m, m.types[p], call.pos)
+			vals[p] = typedArg(vals[p], m, m.types[p], call.Pos)
 		}
 	}
 	return vals, nil
@@ -748,17 +750,19 @@ func (x *expander) bind(m *macro, call token, args [][]token) ([][]token, error)
 const macroArgMarker = "__carquet_macro_arg__"
 
 // typedArg wraps an argument of a typed parameter in macroArgMarker.
-func typedArg(val []token, m *macro, typ []token, pos int) []token {
-	at := func(kind tokKind, text string) token { return token{kind: kind, text: text, pos: pos} }
-	out := []token{at(tkIdent, macroArgMarker), at(tkOp, "(")}
+func typedArg(val []parse.Token, m *macro, typ []parse.Token, pos int) []parse.Token {
+	at := func(kind parse.TokenKind, text string) parse.Token {
+		return parse.Token{Kind: kind, Text: text, Pos: pos}
+	}
+	out := []parse.Token{at(parse.Ident, macroArgMarker), at(parse.Op, "(")}
 	out = append(out, val...)
-	out = append(out, at(tkOp, ","), at(tkString, quoteString(m.name+m.paramText(func(s string) string { return s }))), at(tkOp, ","),
-		at(tkIdent, "CAST"), at(tkOp, "("), at(tkIdent, "NULL"), at(tkIdent, "AS"))
+	out = append(out, at(parse.Op, ","), at(parse.String, quoteString(m.name+m.paramText(func(s string) string { return s }))), at(parse.Op, ","),
+		at(parse.Ident, "CAST"), at(parse.Op, "("), at(parse.Ident, "NULL"), at(parse.Ident, "AS"))
 	for _, t := range typ {
-		t.pos = pos
+		t.Pos = pos
 		out = append(out, t)
 	}
-	return append(out, at(tkOp, ")"), at(tkOp, ")"))
+	return append(out, at(parse.Op, ")"), at(parse.Op, ")"))
 }
 
 // bindMacroArg binds macroArgMarker(value, signature, typed NULL): DuckDB
@@ -818,17 +822,17 @@ func castsImplicitly(from, to Type) bool {
 }
 
 // argValue is an argument as it replaces a parameter.
-func argValue(arg []token) []token {
-	if len(arg) == 1 || len(arg) > 2 && isNameToken(arg[0]) && arg[1].kind == tkOp && arg[1].text == "->" {
+func argValue(arg []parse.Token) []parse.Token {
+	if len(arg) == 1 || len(arg) > 2 && isNameToken(arg[0]) && arg[1].Kind == parse.Op && arg[1].Text == "->" {
 		return arg
 	}
-	return parenthesized(arg, arg[0].pos)
+	return parenthesized(arg, arg[0].Pos)
 }
 
 // substituteParams replaces the references to the parameters in a body:
 // names (bare or quoted) that are not qualified, not a qualifier, not a
 // function's name, not an alias and not a table's name.
-func substituteParams(body []token, params []string, value func(p int) []token) []token {
+func substituteParams(body []parse.Token, params []string, value func(p int) []parse.Token) []parse.Token {
 	if len(params) == 0 {
 		return body
 	}
@@ -838,16 +842,16 @@ func substituteParams(body []token, params []string, value func(p int) []token) 
 	// table (else p may be a table's name there).
 	fields := true
 	for _, t := range body {
-		if t.is("from") {
+		if t.Is("from") {
 			fields = false
 		}
 	}
-	var out []token
+	var out []parse.Token
 	for i := 0; i < len(body); i++ {
 		t := body[i]
 		p := -1
-		if isNameToken(t) && !tablePos[i] && !shadow[i][strings.ToLower(t.unquoted())] {
-			name := strings.ToLower(t.unquoted())
+		if isNameToken(t) && !tablePos[i] && !shadow[i][strings.ToLower(t.Unquoted())] {
+			name := strings.ToLower(t.Unquoted())
 			for j, q := range params {
 				if q == name {
 					p = j
@@ -856,23 +860,23 @@ func substituteParams(body []token, params []string, value func(p int) []token) 
 		}
 		if p >= 0 && i > 0 {
 			prev := body[i-1]
-			if prev.kind == tkOp && prev.text == "." || prev.is("as") {
+			if prev.Kind == parse.Op && prev.Text == "." || prev.Is("as") {
 				p = -1
 			}
 		}
 		if p >= 0 && i+1 < len(body) {
 			next := body[i+1]
-			if next.kind == tkOp && next.text == "." && fields && i+2 < len(body) && isNameToken(body[i+2]) {
+			if next.Kind == parse.Op && next.Text == "." && fields && i+2 < len(body) && isNameToken(body[i+2]) {
 				// p.f.g is (value)['f']['g'].
-				out = append(out, parenthesized(value(p), t.pos)...)
-				for i+2 < len(body) && body[i+1].kind == tkOp && body[i+1].text == "." && isNameToken(body[i+2]) {
-					at := body[i+1].pos
-					out = append(out, token{kind: tkOp, text: "[", pos: at}, token{kind: tkString, text: quoteString(body[i+2].unquoted()), pos: at}, token{kind: tkOp, text: "]", pos: at})
+				out = append(out, parenthesized(value(p), t.Pos)...)
+				for i+2 < len(body) && body[i+1].Kind == parse.Op && body[i+1].Text == "." && isNameToken(body[i+2]) {
+					at := body[i+1].Pos
+					out = append(out, parse.Token{Kind: parse.Op, Text: "[", Pos: at}, parse.Token{Kind: parse.String, Text: quoteString(body[i+2].Unquoted()), Pos: at}, parse.Token{Kind: parse.Op, Text: "]", Pos: at})
 					i += 2
 				}
 				continue
 			}
-			if next.kind == tkOp && (next.text == "." || next.text == "(" || next.text == "->") || isNamedArrow(body, i+1) {
+			if next.Kind == parse.Op && (next.Text == "." || next.Text == "(" || next.Text == "->") || isNamedArrow(body, i+1) {
 				p = -1
 			}
 		}
@@ -888,19 +892,21 @@ func substituteParams(body []token, params []string, value func(p int) []token) 
 // lambdaShadows gives, for each token of a lambda (x -> body, (x, y) ->
 // body), the names its parameters hide there: a macro's parameter of the
 // same name is not the lambda's.
-func lambdaShadows(toks []token) []map[string]bool {
+func lambdaShadows(toks []parse.Token) []map[string]bool {
 	var out []map[string]bool
-	op := func(k int, text string) bool { return k < len(toks) && toks[k].kind == tkOp && toks[k].text == text }
+	op := func(k int, text string) bool {
+		return k < len(toks) && toks[k].Kind == parse.Op && toks[k].Text == text
+	}
 	for i := range toks {
 		var names []string
 		arrow := -1
 		switch {
 		case isNameToken(toks[i]) && op(i+1, "->"):
-			names, arrow = []string{toks[i].unquoted()}, i+1
+			names, arrow = []string{toks[i].Unquoted()}, i+1
 		case op(i, "("):
 			k := i + 1
 			for k < len(toks) && isNameToken(toks[k]) {
-				names = append(names, toks[k].unquoted())
+				names = append(names, toks[k].Unquoted())
 				k++
 				if !op(k, ",") {
 					break
@@ -918,14 +924,14 @@ func lambdaShadows(toks []token) []map[string]bool {
 		end, depth := len(toks), 0
 	body:
 		for k := arrow + 1; k < len(toks); k++ {
-			if t := toks[k]; t.kind == tkOp {
-				switch t.text {
+			if t := toks[k]; t.Kind == parse.Op {
+				switch t.Text {
 				case "(", "[", "{":
 					depth++
 				case ")", "]", "}":
 					depth--
 				}
-				if depth < 0 || depth == 0 && t.text == "," {
+				if depth < 0 || depth == 0 && t.Text == "," {
 					end = k
 					break body
 				}
@@ -949,8 +955,8 @@ func lambdaShadows(toks []token) []map[string]bool {
 	return out
 }
 
-func isNameToken(t token) bool {
-	return t.kind == tkIdent || t.kind == tkQuoted || t.kind == tkDQuoted
+func isNameToken(t parse.Token) bool {
+	return t.Kind == parse.Ident || t.Kind == parse.Quoted || t.Kind == parse.DQuoted
 }
 
 // tablePositions marks the tokens that name a table: after FROM, JOIN,
@@ -958,7 +964,7 @@ func isNameToken(t token) bool {
 // or a DELETE came before it in its parentheses, or it starts them (FROM
 // first); not in extract(x FROM y), substring(s FROM 2) or IS DISTINCT
 // FROM.
-func tablePositions(toks []token) []bool {
+func tablePositions(toks []parse.Token) []bool {
 	out := make([]bool, len(toks))
 	inFrom := false
 	depthAtFrom := -1
@@ -974,36 +980,36 @@ func tablePositions(toks []token) []bool {
 		query[d] = v
 	}
 	for i, t := range toks {
-		if t.kind == tkOp && t.text == "(" {
+		if t.Kind == parse.Op && t.Text == "(" {
 			depth++
 			setQuery(depth, false)
 		}
-		if t.kind == tkOp && t.text == ")" {
+		if t.Kind == parse.Op && t.Text == ")" {
 			depth--
 			if depth < depthAtFrom {
 				inFrom = false
 			}
 		}
-		if t.is("select") || t.is("delete") || t.is("update") {
+		if t.Is("select") || t.Is("delete") || t.Is("update") {
 			setQuery(depth, true)
 		}
 		clauseFrom := false
-		if t.is("from") {
-			first := i == 0 || toks[i-1].kind == tkOp && toks[i-1].text == "("
-			distinct := i >= 2 && toks[i-1].is("distinct") && (toks[i-2].is("is") || toks[i-2].is("not"))
+		if t.Is("from") {
+			first := i == 0 || toks[i-1].Kind == parse.Op && toks[i-1].Text == "("
+			distinct := i >= 2 && toks[i-1].Is("distinct") && (toks[i-2].Is("is") || toks[i-2].Is("not"))
 			clauseFrom = (first || depth >= 0 && depth < len(query) && query[depth]) && !distinct
 		}
-		if clauseFrom || t.is("join") {
+		if clauseFrom || t.Is("join") {
 			inFrom, depthAtFrom = true, depth
-		} else if t.kind == tkIdent && depth == depthAtFrom {
-			switch strings.ToLower(t.text) {
+		} else if t.Kind == parse.Ident && depth == depthAtFrom {
+			switch strings.ToLower(t.Text) {
 			case "where", "group", "having", "order", "limit", "union", "on", "using", "select", "qualify", "window", "intersect", "except", "from":
 				inFrom = false
 			}
 		}
 		if i > 0 && isNameToken(t) {
 			prev := toks[i-1]
-			out[i] = inFrom && depth == depthAtFrom && (prev.is("from") || prev.is("join") || prev.is("lateral") || prev.kind == tkOp && prev.text == ",")
+			out[i] = inFrom && depth == depthAtFrom && (prev.Is("from") || prev.Is("join") || prev.Is("lateral") || prev.Kind == parse.Op && prev.Text == ",")
 		}
 	}
 	return out
@@ -1012,17 +1018,17 @@ func tablePositions(toks []token) []bool {
 // callContext reports whether the name at toks[i], followed by '(', is a
 // function's call: not a table's name with its column list (INSERT INTO
 // t (...), a CTE's name, an alias's column names), nor a qualified name.
-func callContext(toks []token, i int, table bool) bool {
+func callContext(toks []parse.Token, i int, table bool) bool {
 	if table || i == 0 {
 		// An argument's or a body's first token.
 		return true
 	}
 	prev := toks[i-1]
 	switch {
-	case prev.kind == tkOp:
-		return prev.text != "."
-	case prev.kind == tkIdent:
-		switch strings.ToLower(prev.text) {
+	case prev.Kind == parse.Op:
+		return prev.Text != "."
+	case prev.Kind == parse.Ident:
+		switch strings.ToLower(prev.Text) {
 		case "select", "where", "and", "or", "not", "on", "by", "then", "when", "else", "case", "having", "distinct",
 			"all", "like", "ilike", "glob", "between", "is", "limit", "offset", "qualify", "returning", "escape",
 			"div", "mod", "similar", "to", "any", "some", "in", "set", "filter", "exists", "interval", "top", "from", "for":
@@ -1035,7 +1041,7 @@ func callContext(toks []token, i int, table bool) bool {
 
 // selectItems marks the tokens that start an item of a select list: after
 // SELECT, SELECT DISTINCT or ALL, or a comma of the list.
-func selectItems(toks []token) []bool {
+func selectItems(toks []parse.Token) []bool {
 	out := make([]bool, len(toks))
 	var inList []bool // by depth: in a select list
 	depth := 0
@@ -1051,31 +1057,31 @@ func selectItems(toks []token) []bool {
 	in := func() bool { return depth >= 0 && depth < len(inList) && inList[depth] }
 	for i, t := range toks {
 		switch {
-		case t.kind == tkOp && t.text == "(":
+		case t.Kind == parse.Op && t.Text == "(":
 			depth++
 			set(false)
 			continue
-		case t.kind == tkOp && t.text == ")":
+		case t.Kind == parse.Op && t.Text == ")":
 			depth--
 			continue
-		case t.is("select"):
+		case t.Is("select"):
 			set(true)
 			continue
-		case t.kind == tkIdent && in() && isItemEnd(t):
+		case t.Kind == parse.Ident && in() && isItemEnd(t):
 			set(false)
 			continue
 		}
 		if i > 0 && in() {
 			prev := toks[i-1]
-			out[i] = prev.is("select") || prev.kind == tkOp && prev.text == "," || (prev.is("distinct") || prev.is("all")) && i > 1 && toks[i-2].is("select")
+			out[i] = prev.Is("select") || prev.Kind == parse.Op && prev.Text == "," || (prev.Is("distinct") || prev.Is("all")) && i > 1 && toks[i-2].Is("select")
 		}
 	}
 	return out
 }
 
 // isItemEnd reports the words that end a select list.
-func isItemEnd(t token) bool {
-	switch strings.ToLower(t.text) {
+func isItemEnd(t parse.Token) bool {
+	switch strings.ToLower(t.Text) {
 	case "from", "where", "group", "having", "order", "limit", "offset", "union", "intersect", "except", "qualify", "window", "into":
 		return true
 	}
@@ -1084,30 +1090,30 @@ func isItemEnd(t token) bool {
 
 // itemEnds reports whether a select item ends at toks[k]: the statement
 // ends, or a comma, a ')' or a clause follows (no alias, no operator).
-func itemEnds(toks []token, k int) bool {
+func itemEnds(toks []parse.Token, k int) bool {
 	if k >= len(toks) {
 		return true
 	}
 	t := toks[k]
-	return t.kind == tkOp && (t.text == "," || t.text == ")") || t.kind == tkIdent && isItemEnd(t)
+	return t.Kind == parse.Op && (t.Text == "," || t.Text == ")") || t.Kind == parse.Ident && isItemEnd(t)
 }
 
 // callText is a call's text for a column name: its tokens spaced as
 // DuckDB prints a call, name(a, b := 2).
-func callText(toks []token) string {
+func callText(toks []parse.Token) string {
 	var b strings.Builder
 	for j, t := range toks {
 		if j > 0 {
 			prev := toks[j-1]
-			tight := prev.kind == tkOp && (prev.text == "(" || prev.text == "." || prev.text == "[") ||
-				t.kind == tkOp && (t.text == ")" || t.text == "," || t.text == "." || t.text == "]" || t.text == "(" && isNameToken(prev)) ||
-				t.kind == tkOp && t.text == "[" && (isNameToken(prev) || prev.kind == tkOp && (prev.text == "]" || prev.text == ")")) ||
-				t.kind == tkOp && t.text == "=" && prev.kind == tkOp && prev.text == ":"
+			tight := prev.Kind == parse.Op && (prev.Text == "(" || prev.Text == "." || prev.Text == "[") ||
+				t.Kind == parse.Op && (t.Text == ")" || t.Text == "," || t.Text == "." || t.Text == "]" || t.Text == "(" && isNameToken(prev)) ||
+				t.Kind == parse.Op && t.Text == "[" && (isNameToken(prev) || prev.Kind == parse.Op && (prev.Text == "]" || prev.Text == ")")) ||
+				t.Kind == parse.Op && t.Text == "=" && prev.Kind == parse.Op && prev.Text == ":"
 			if !tight {
 				b.WriteByte(' ')
 			}
 		}
-		b.WriteString(t.text)
+		b.WriteString(t.Text)
 	}
 	return b.String()
 }

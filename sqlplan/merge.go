@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -90,7 +91,7 @@ func (m *mergeSpec) updates() bool {
 // mergeReader reads a MERGE's tokens.
 type mergeReader struct {
 	stmtTokens
-	exprs [][]token // the statement's expressions, in order
+	exprs [][]parse.Token // the statement's expressions, in order
 }
 
 // expr records the expression toks[a:b] and returns its index.
@@ -109,18 +110,18 @@ func (r *mergeReader) top(i int, words ...string) int {
 	for ; i < len(r.toks); i++ {
 		t := r.toks[i]
 		switch {
-		case t.kind == tkOp && (t.text == "(" || t.text == "["):
+		case t.Kind == parse.Op && (t.Text == "(" || t.Text == "["):
 			depth++
-		case t.kind == tkOp && (t.text == ")" || t.text == "]"):
+		case t.Kind == parse.Op && (t.Text == ")" || t.Text == "]"):
 			depth--
 		case depth > 0:
-		case t.is("case"):
+		case t.Is("case"):
 			cases++
-		case t.is("end") && cases > 0:
+		case t.Is("end") && cases > 0:
 			cases--
-		case cases == 0 && t.kind == tkIdent:
+		case cases == 0 && t.Kind == parse.Ident:
 			for _, w := range words {
-				if t.is(w) {
+				if t.Is(w) {
 					return i
 				}
 			}
@@ -131,12 +132,12 @@ func (r *mergeReader) top(i int, words ...string) int {
 
 // name reads a table or alias name at toks[i] (a.b joined by a dot).
 func (r *mergeReader) name(i int) (string, int, error) {
-	if i >= len(r.toks) || r.toks[i].kind != tkIdent && r.toks[i].kind != tkQuoted && r.toks[i].kind != tkDQuoted && r.toks[i].kind != tkString {
+	if i >= len(r.toks) || r.toks[i].Kind != parse.Ident && r.toks[i].Kind != parse.Quoted && r.toks[i].Kind != parse.DQuoted && r.toks[i].Kind != parse.String {
 		return "", i, r.fail(i, "expected a table name")
 	}
-	name := tableToken(r.toks[i])
-	for i+2 < len(r.toks) && r.toks[i+1].kind == tkOp && r.toks[i+1].text == "." {
-		name += "." + tableToken(r.toks[i+2])
+	name := r.toks[i].Name()
+	for i+2 < len(r.toks) && r.toks[i+1].Kind == parse.Op && r.toks[i+1].Text == "." {
+		name += "." + r.toks[i+2].Name()
 		i += 2
 	}
 	return name, i + 1, nil
@@ -144,7 +145,7 @@ func (r *mergeReader) name(i int) (string, int, error) {
 
 // prepareMerge reads MERGE INTO at toks (with: the WITH clause before
 // it, whose common table expressions the source may name).
-func (e *Engine) prepareMerge(ctx context.Context, s *Stmt, text string, toks, with []token) (*Stmt, error) {
+func (e *Engine) prepareMerge(ctx context.Context, s *Stmt, text string, toks, with []parse.Token) (*Stmt, error) {
 	toks, with = numberParams(toks, with)
 	r := &mergeReader{stmtTokens: stmtTokens{text: text, toks: toks}}
 	m := &mergeSpec{on: -1}
@@ -159,8 +160,8 @@ func (e *Engine) prepareMerge(ctx context.Context, s *Stmt, text string, toks, w
 	if r.word(i) == "as" {
 		i++
 	}
-	if w := r.word(i); w != "" && w != "using" || i < len(toks) && (toks[i].kind == tkQuoted || toks[i].kind == tkDQuoted) {
-		m.alias, i = tableToken(toks[i]), i+1
+	if w := r.word(i); w != "" && w != "using" || i < len(toks) && (toks[i].Kind == parse.Quoted || toks[i].Kind == parse.DQuoted) {
+		m.alias, i = toks[i].Name(), i+1
 	}
 	if r.word(i) != "using" {
 		return nil, r.fail(i, "expected USING after MERGE INTO %s", name)
@@ -173,13 +174,13 @@ func (e *Engine) prepareMerge(ctx context.Context, s *Stmt, text string, toks, w
 	if m.sourceAlias, err = r.sourceAlias(start, end); err != nil {
 		return nil, err
 	}
-	src := append([]token(nil), with...)
-	pos := toks[start].pos
-	src = append(src, token{kind: tkIdent, text: "SELECT", pos: pos}, token{kind: tkOp, text: "*", pos: pos}, token{kind: tkIdent, text: "FROM", pos: pos})
+	src := append([]parse.Token(nil), with...)
+	pos := toks[start].Pos
+	src = append(src, parse.Token{Kind: parse.Ident, Text: "SELECT", Pos: pos}, parse.Token{Kind: parse.Op, Text: "*", Pos: pos}, parse.Token{Kind: parse.Ident, Text: "FROM", Pos: pos})
 	src = append(src, toks[start:end]...)
-	if toks[start].kind == tkOp && toks[start].text == "(" && closingParen(toks, start) == end-1 {
+	if toks[start].Kind == parse.Op && toks[start].Text == "(" && parse.ClosingParen(toks, start) == end-1 {
 		// A derived table needs an alias; DuckDB names it so.
-		src = append(src, token{kind: tkIdent, text: "AS", pos: pos}, token{kind: tkIdent, text: m.sourceAlias, pos: pos})
+		src = append(src, parse.Token{Kind: parse.Ident, Text: "AS", Pos: pos}, parse.Token{Kind: parse.Ident, Text: m.sourceAlias, Pos: pos})
 	}
 	// The committed views apply (a MERGE in a transaction that made views is
 	// refused when it runs).
@@ -213,7 +214,7 @@ func (e *Engine) prepareMerge(ctx context.Context, s *Stmt, text string, toks, w
 	unconditional := map[mergeWhen]bool{}
 	for i < len(toks) {
 		if r.word(i) == "returning" {
-			return nil, &Error{Msg: "MERGE ... RETURNING is not supported", Offset: toks[i].pos, Err: ErrUnsupported}
+			return nil, &Error{Msg: "MERGE ... RETURNING is not supported", Offset: toks[i].Pos, Err: ErrUnsupported}
 		}
 		c, next, err := r.clause(i)
 		if err != nil {
@@ -229,10 +230,10 @@ func (e *Engine) prepareMerge(ctx context.Context, s *Stmt, text string, toks, w
 		i = next
 	}
 	if len(r.exprs) > 0 {
-		sel := []token{{kind: tkIdent, text: "SELECT", pos: toks[0].pos}}
+		sel := []parse.Token{{Kind: parse.Ident, Text: "SELECT", Pos: toks[0].Pos}}
 		for k, x := range r.exprs {
 			if k > 0 {
-				sel = append(sel, token{kind: tkOp, text: ",", pos: x[0].pos})
+				sel = append(sel, parse.Token{Kind: parse.Op, Text: ",", Pos: x[0].Pos})
 			}
 			sel = append(sel, x...)
 		}
@@ -243,7 +244,7 @@ func (e *Engine) prepareMerge(ctx context.Context, s *Stmt, text string, toks, w
 			return nil, r.fail(0, "MERGE: an expression could not be read")
 		}
 	}
-	s.kind, s.merge, s.src = kindMerge, m, &source{orig: text, toks: toks}
+	s.kind, s.merge, s.src = kindMerge, m, &source{Source: parse.Source{Orig: text, Toks: toks}}
 	return s, nil
 }
 
@@ -252,8 +253,8 @@ func (e *Engine) prepareMerge(ctx context.Context, s *Stmt, text string, toks, w
 func (r *mergeReader) sourceAlias(a, b int) (string, error) {
 	toks := r.toks
 	k := a
-	if toks[k].kind == tkOp && toks[k].text == "(" {
-		if k = closingParen(toks, k); k < 0 || k >= b {
+	if toks[k].Kind == parse.Op && toks[k].Text == "(" {
+		if k = parse.ClosingParen(toks, k); k < 0 || k >= b {
 			return "", r.fail(a, "unterminated parenthesis")
 		}
 		k++
@@ -263,13 +264,13 @@ func (r *mergeReader) sourceAlias(a, b int) (string, error) {
 			return "", err
 		}
 	}
-	if k < b && toks[k].is("as") {
+	if k < b && toks[k].Is("as") {
 		k++
 	}
-	if k < b && toks[k].kind != tkOp {
-		return tableToken(toks[k]), nil
+	if k < b && toks[k].Kind != parse.Op {
+		return toks[k].Name(), nil
 	}
-	if toks[a].kind == tkOp {
+	if toks[a].Kind == parse.Op {
 		return "unnamed_subquery", nil
 	}
 	name, _, _ := r.name(a)
@@ -363,21 +364,21 @@ func (r *mergeReader) updateAction(c *mergeClause, i, end int) error {
 		return r.fail(i, "expected SET after UPDATE")
 	}
 	i++
-	if i+1 == end && r.toks[i].kind == tkOp && r.toks[i].text == "*" {
+	if i+1 == end && r.toks[i].Kind == parse.Op && r.toks[i].Text == "*" {
 		c.star = true
 		return nil
 	}
 	seen := map[string]bool{}
-	for _, item := range splitList(r.toks[i:end]) {
+	for _, item := range parse.SplitList(r.toks[i:end]) {
 		at := i
 		i += len(item) + 1
-		if len(item) >= 2 && item[1].kind == tkOp && item[1].text == "." {
+		if len(item) >= 2 && item[1].Kind == parse.Op && item[1].Text == "." {
 			return r.fail(at, "Qualified column names in UPDATE .. SET not supported")
 		}
-		if len(item) < 3 || item[1].kind != tkOp || item[1].text != "=" {
+		if len(item) < 3 || item[1].Kind != parse.Op || item[1].Text != "=" {
 			return r.fail(at, "UPDATE SET takes column = value items")
 		}
-		col := tableToken(item[0])
+		col := item[0].Name()
 		if seen[strings.ToLower(col)] {
 			return r.fail(at, "Multiple assignments to same column %q", col)
 		}
@@ -396,7 +397,7 @@ func (r *mergeReader) updateAction(c *mergeClause, i, end int) error {
 func (r *mergeReader) insertAction(c *mergeClause, i, end int) error {
 	toks := r.toks
 	switch {
-	case i == end, i+1 == end && toks[i].kind == tkOp && toks[i].text == "*":
+	case i == end, i+1 == end && toks[i].Kind == parse.Op && toks[i].Text == "*":
 		c.star = true
 		return nil
 	case r.word(i) == "by" && r.word(i+1) == "name" && i+2 == end:
@@ -406,19 +407,19 @@ func (r *mergeReader) insertAction(c *mergeClause, i, end int) error {
 		c.cols = []string{}
 		return nil
 	}
-	if toks[i].kind == tkOp && toks[i].text == "(" {
+	if toks[i].Kind == parse.Op && toks[i].Text == "(" {
 		cols, next, err := columnList(r.text, toks, i)
 		if err != nil {
 			return err
 		}
 		c.cols, i = cols, next
 	}
-	if r.word(i) != "values" || i+1 >= end || toks[i+1].kind != tkOp || toks[i+1].text != "(" || closingParen(toks, i+1) != end-1 {
+	if r.word(i) != "values" || i+1 >= end || toks[i+1].Kind != parse.Op || toks[i+1].Text != "(" || parse.ClosingParen(toks, i+1) != end-1 {
 		return r.fail(i, "expected VALUES (...) after INSERT")
 	}
 	i += 2
-	for _, item := range splitList(toks[i : end-1]) {
-		if len(item) == 1 && item[0].is("default") {
+	for _, item := range parse.SplitList(toks[i : end-1]) {
+		if len(item) == 1 && item[0].Is("default") {
 			c.vals = append(c.vals, -1)
 		} else {
 			k, err := r.expr(i, i+len(item))
@@ -438,10 +439,10 @@ func (r *mergeReader) insertAction(c *mergeClause, i, end int) error {
 // mergeAfterWith returns where MERGE starts in WITH ... MERGE INTO (0
 // when the statement is not one): the first MERGE outside parentheses
 // that follows a common table expression's closing parenthesis.
-func mergeAfterWith(toks []token) int {
+func mergeAfterWith(toks []parse.Token) int {
 	at := 0
-	eachTopLevelWord(toks, func(k int, t token) bool {
-		if t.is("merge") && k > 0 && toks[k-1].kind == tkOp && toks[k-1].text == ")" {
+	parse.EachTopLevelWord(toks, func(k int, t parse.Token) bool {
+		if t.Is("merge") && k > 0 && toks[k-1].Kind == parse.Op && toks[k-1].Text == ")" {
 			at = k
 		}
 		return at == 0
@@ -452,14 +453,14 @@ func mergeAfterWith(toks []token) int {
 // numberParams gives each ? of a MERGE (and its WITH) its number as $n:
 // the source and the expressions are prepared apart, and each would
 // number its own ?s from 1.
-func numberParams(toks, with []token) ([]token, []token) {
+func numberParams(toks, with []parse.Token) ([]parse.Token, []parse.Token) {
 	n := 0
-	number := func(ts []token) []token {
-		out := append([]token(nil), ts...) // the caller's tokens stay as they are
+	number := func(ts []parse.Token) []parse.Token {
+		out := append([]parse.Token(nil), ts...) // the caller's tokens stay as they are
 		for k, t := range out {
-			if t.kind == tkParam && t.text == "?" {
+			if t.Kind == parse.Param && t.Text == "?" {
 				n++
-				out[k].text = "$" + strconv.Itoa(n)
+				out[k].Text = "$" + strconv.Itoa(n)
 			}
 		}
 		return out

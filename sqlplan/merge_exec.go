@@ -9,6 +9,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -86,7 +87,7 @@ func (s *Stmt) mergeRows(ctx context.Context, p *planner) (Result, error) {
 	m := s.merge
 	tgt, err := s.e.targetOf(m.target, p.tx, true)
 	if err != nil {
-		return Result{}, s.src.locate(asError(err), m.target)
+		return Result{}, s.src.Locate(asError(err), m.target)
 	}
 	if m.updates() && tgt.folder && tgt.delta == nil {
 		return Result{}, unsupported("MERGE that updates or deletes rows of a table that is a folder of files")
@@ -144,7 +145,7 @@ func (s *Stmt) newMergeRun(ctx context.Context, p *planner, tgt *target) (*merge
 	r.p = p.child(s.src)
 	if m.exprs != nil {
 		r.p = p.child(m.exprs.src)
-		exprs = cloneAST(m.exprs.ast.(*sqlparser.Select)).SelectExprs
+		exprs = parse.CloneAST(m.exprs.ast.(*sqlparser.Select)).SelectExprs
 	}
 	if err := r.bind(exprs); err != nil {
 		r.p.releaseAll()
@@ -223,8 +224,8 @@ func (r *mergeRun) bind(exprs sqlparser.SelectExprs) error {
 				continue
 			}
 			for _, sides := range [][2]sqlparser.Expr{{cmp.Left, cmp.Right}, {cmp.Right, cmp.Left}} {
-				t, err1 := r.p.child(r.p.src).bindExpr(cloneAST(sides[0]), t0, nil)
-				s, err2 := r.p.child(r.p.src).bindExpr(cloneAST(sides[1]), s0, nil)
+				t, err1 := r.p.child(r.p.src).bindExpr(parse.CloneAST(sides[0]), t0, nil)
+				s, err2 := r.p.child(r.p.src).bindExpr(parse.CloneAST(sides[1]), s0, nil)
 				if err1 == nil && err2 == nil {
 					if r.addKey(t, s) == nil {
 						break

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
 // Lists, maps and structs in expressions: x[i] (lists, 1-based, negative
@@ -18,16 +19,13 @@ import (
 // leaves as the Parquet reader gives them (value.Get) or as toGo renders
 // scalars; fromGo turns a leaf back into the engine's scalar of its type.
 
-// indexMarker is what the rewrite makes of x[i].
-const indexMarker = "__carquet_index__"
-
 // nestedNames are the functions bindNested knows.
 var nestedNames = map[string]bool{
-	indexMarker: true, "list_extract": true, "struct_extract": true, "to_json": true, mapMarker: true, "map": true, "map_extract": true, "array_extract": true, "element_at": true, "list_element": true,
+	parse.IndexMarker: true, "list_extract": true, "struct_extract": true, "to_json": true, parse.MapMarker: true, "map": true, "map_extract": true, "array_extract": true, "element_at": true, "list_element": true,
 	"len": true, "length": true, "array_length": true, "cardinality": true, "list_length": true,
 	"list_contains": true, "array_contains": true, "list_has": true, "array_has": true,
 	"map_keys": true, "map_values": true, "list_value": true, "list_pack": true,
-	structMarker: true, "struct_pack": true,
+	parse.StructMarker: true, "struct_pack": true,
 	"string_split": true, "str_split": true, "string_to_array": true, "split": true,
 	"array_to_string": true, "array_join": true, "list_string_agg": true,
 	"list_sort": true, "array_sort": true, "list_reverse_sort": true, "array_reverse_sort": true,
@@ -55,7 +53,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 	case "range", "generate_series":
 		e, err := p.bindSeries(name, args)
 		return e, true, err
-	case mapMarker:
+	case parse.MapMarker:
 		if len(args)%2 != 0 {
 			return nil, true, errorf("malformed map literal")
 		}
@@ -88,7 +86,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		}
 		e, err := p.bindIndex(args[0], args[1])
 		return e, true, err
-	case indexMarker, "list_extract", "array_extract", "element_at", "list_element":
+	case parse.IndexMarker, "list_extract", "array_extract", "element_at", "list_element":
 		if len(args) != 2 || args[0].typ().Kind != KNested {
 			if len(args) == 2 && args[0].typ().Kind == KNull {
 				return &constExpr{t: Type{Kind: KNull}}, true, nil
@@ -176,7 +174,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 			}
 			return out, nil
 		}), true, nil
-	case structMarker, "struct_pack":
+	case parse.StructMarker, "struct_pack":
 		if name == "struct_pack" {
 			return nil, true, unsupported("struct_pack (write {'name': value})")
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/carquet-go/carquet/objstore"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -18,12 +19,12 @@ import (
 // (delta_optimize.go).
 
 // prepareOptimize prepares OPTIMIZE name.
-func (e *Engine) prepareOptimize(s *Stmt, text string, toks []token) (*Stmt, error) {
-	if len(toks) != 2 || toks[1].kind != tkIdent && toks[1].kind != tkQuoted && toks[1].kind != tkDQuoted && toks[1].kind != tkString {
+func (e *Engine) prepareOptimize(s *Stmt, text string, toks []parse.Token) (*Stmt, error) {
+	if len(toks) != 2 || toks[1].Kind != parse.Ident && toks[1].Kind != parse.Quoted && toks[1].Kind != parse.DQuoted && toks[1].Kind != parse.String {
 		return nil, errAt(text, tokPos(text, toks, min(len(toks)-1, 2)), "OPTIMIZE takes one table name")
 	}
 	s.kind = kindOptimize
-	s.table = tableToken(toks[1])
+	s.table = toks[1].Name()
 	return s, nil
 }
 

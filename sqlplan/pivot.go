@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
 // DuckDB's PIVOT and UNPIVOT statements, planned as the queries they stand
@@ -29,18 +31,18 @@ import (
 // words of words, returning each clause's tokens by its word ("" for the
 // tokens before the first) and the index of the first token of the tail
 // (ORDER BY or LIMIT).
-func pivotClauses(toks []token, words ...string) (map[string][]token, int) {
-	out := map[string][]token{}
+func pivotClauses(toks []parse.Token, words ...string) (map[string][]parse.Token, int) {
+	out := map[string][]parse.Token{}
 	cur, from := "", 0
 	tail := len(toks)
-	eachTopLevelWord(toks, func(x int, t token) bool {
-		if t.is("order") || t.is("limit") {
+	parse.EachTopLevelWord(toks, func(x int, t parse.Token) bool {
+		if t.Is("order") || t.Is("limit") {
 			out[cur] = toks[from:x]
 			tail = x
 			return false
 		}
 		for _, w := range words {
-			if t.is(w) {
+			if t.Is(w) {
 				out[cur] = toks[from:x]
 				cur, from = w, x+1
 			}
@@ -56,10 +58,10 @@ func pivotClauses(toks []token, words ...string) (map[string][]token, int) {
 // tokText is the SQL text of toks: their texts as written, spaced (not a
 // slice of text: a view's tokens, substituted for its name, come from
 // another statement).
-func tokText(_ string, toks []token) string {
+func tokText(_ string, toks []parse.Token) string {
 	parts := make([]string, len(toks))
 	for i, t := range toks {
-		parts[i] = t.text
+		parts[i] = t.Text
 	}
 	return strings.Join(parts, " ")
 }
@@ -102,11 +104,11 @@ func quoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`,
 func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // namesIn reports the identifiers among toks, lower-cased.
-func namesIn(toks []token) map[string]bool {
+func namesIn(toks []parse.Token) map[string]bool {
 	out := map[string]bool{}
 	for _, t := range toks {
-		if t.kind == tkIdent || t.kind == tkDQuoted || t.kind == tkQuoted {
-			out[strings.ToLower(t.unquoted())] = true
+		if t.Kind == parse.Ident || t.Kind == parse.DQuoted || t.Kind == parse.Quoted {
+			out[strings.ToLower(t.Unquoted())] = true
 		}
 	}
 	return out
@@ -115,18 +117,18 @@ func namesIn(toks []token) map[string]bool {
 // expandPivots replaces each parenthesized PIVOT or UNPIVOT in toks — a
 // derived table, a CTE, a subquery — by its query. The new tokens take the
 // position of the '(' (errors in them point there).
-func (e *Engine) expandPivots(text string, toks []token) ([]token, error) {
+func (e *Engine) expandPivots(text string, toks []parse.Token) ([]parse.Token, error) {
 	for i := 0; i+1 < len(toks); i++ {
-		if toks[i].kind != tkOp || toks[i].text != "(" || !(toks[i+1].is("pivot") || toks[i+1].is("unpivot")) {
+		if toks[i].Kind != parse.Op || toks[i].Text != "(" || !(toks[i+1].Is("pivot") || toks[i+1].Is("unpivot")) {
 			continue
 		}
-		k := closingParen(toks, i)
+		k := parse.ClosingParen(toks, i)
 		if k < 0 {
-			return nil, errAt(text, toks[i].pos, "unclosed (")
+			return nil, errAt(text, toks[i].Pos, "unclosed (")
 		}
 		var q string
 		var err error
-		if toks[i+1].is("pivot") {
+		if toks[i+1].Is("pivot") {
 			q, err = e.pivotQuery(text, toks[i+1:k])
 		} else {
 			q, err = e.unpivotQuery(text, toks[i+1:k])
@@ -134,13 +136,13 @@ func (e *Engine) expandPivots(text string, toks []token) ([]token, error) {
 		if err != nil {
 			return nil, err
 		}
-		all, err := lex(q)
+		all, err := parse.Lex(q)
 		if err != nil {
 			return nil, err
 		}
-		inner := significant(all)
+		inner := parse.Significant(all)
 		for x := range inner {
-			inner[x].pos = toks[i].pos
+			inner[x].Pos = toks[i].Pos
 		}
 		toks = append(toks[:i+1:i+1], append(inner, toks[k:]...)...)
 	}
@@ -148,18 +150,18 @@ func (e *Engine) expandPivots(text string, toks []token) ([]token, error) {
 }
 
 // pivotQuery is the query of PIVOT (toks[0]).
-func (e *Engine) pivotQuery(text string, toks []token) (string, error) {
+func (e *Engine) pivotQuery(text string, toks []parse.Token) (string, error) {
 	cl, tail := pivotClauses(toks[1:], "on", "using", "group")
 	tail++
 	table, on := cl[""], cl["on"]
 	if len(table) == 0 || len(on) == 0 {
-		return "", errAt(text, toks[0].pos, "PIVOT takes a table and ON")
+		return "", errAt(text, toks[0].Pos, "PIVOT takes a table and ON")
 	}
 	from := tokText(text, table)
 	// ON k IN (v, ...): the values given.
-	var in []token
+	var in []parse.Token
 	for x, t := range on {
-		if t.is("in") && x+1 < len(on) && on[x+1].kind == tkOp && on[x+1].text == "(" {
+		if t.Is("in") && x+1 < len(on) && on[x+1].Kind == parse.Op && on[x+1].Text == "(" {
 			in, on = on[x+1:], on[:x]
 			break
 		}
@@ -168,17 +170,17 @@ func (e *Engine) pivotQuery(text string, toks []token) (string, error) {
 	type value struct{ lit, name string }
 	var values []value
 	if in != nil {
-		end := closingParen(in, 0)
+		end := parse.ClosingParen(in, 0)
 		if end != len(in)-1 {
-			return "", errAt(text, in[0].pos, "expected IN (values) after PIVOT ... ON")
+			return "", errAt(text, in[0].Pos, "expected IN (values) after PIVOT ... ON")
 		}
-		for _, v := range splitList(in[1:end]) {
+		for _, v := range parse.SplitList(in[1:end]) {
 			if len(v) == 0 {
-				return "", errAt(text, in[0].pos, "empty value in PIVOT ... IN")
+				return "", errAt(text, in[0].Pos, "empty value in PIVOT ... IN")
 			}
 			name := tokText(text, v)
-			if len(v) == 1 && v[0].kind == tkString {
-				name = v[0].unquoted()
+			if len(v) == 1 && v[0].Kind == parse.String {
+				name = v[0].Unquoted()
 			}
 			values = append(values, value{lit: tokText(text, v), name: name})
 		}
@@ -192,7 +194,7 @@ func (e *Engine) pivotQuery(text string, toks []token) (string, error) {
 			values = append(values, value{lit: "CAST(" + quoteString(s) + " AS " + cols[1].Type.SQLName() + ")", name: s})
 		}
 		if len(values) == 0 {
-			return "", errAt(text, toks[0].pos, "PIVOT: %s has no values in %s", key, from)
+			return "", errAt(text, toks[0].Pos, "PIVOT: %s has no values in %s", key, from)
 		}
 	}
 	// USING agg [AS a], ...: count(*) by default.
@@ -200,16 +202,16 @@ func (e *Engine) pivotQuery(text string, toks []token) (string, error) {
 	aggs := []aggregate{{call: "count(*)"}}
 	if using, ok := cl["using"]; ok {
 		if len(using) == 0 {
-			return "", errAt(text, toks[0].pos, "expected aggregates after PIVOT ... USING")
+			return "", errAt(text, toks[0].Pos, "expected aggregates after PIVOT ... USING")
 		}
 		aggs = nil
-		for _, a := range splitList(using) {
+		for _, a := range parse.SplitList(using) {
 			if len(a) == 0 {
-				return "", errAt(text, toks[0].pos, "empty aggregate in PIVOT ... USING")
+				return "", errAt(text, toks[0].Pos, "empty aggregate in PIVOT ... USING")
 			}
 			alias := ""
-			if n := len(a); n > 2 && a[n-2].is("as") {
-				alias, a = a[n-1].unquoted(), a[:n-2]
+			if n := len(a); n > 2 && a[n-2].Is("as") {
+				alias, a = a[n-1].Unquoted(), a[:n-2]
 			}
 			aggs = append(aggs, aggregate{call: tokText(text, a), alias: alias})
 		}
@@ -217,10 +219,10 @@ func (e *Engine) pivotQuery(text string, toks []token) (string, error) {
 	// GROUP BY g, ...: else every column neither ON nor USING names.
 	var groups []string
 	if g, ok := cl["group"]; ok {
-		if len(g) < 2 || !g[0].is("by") {
-			return "", errAt(text, toks[0].pos, "expected GROUP BY and columns in PIVOT")
+		if len(g) < 2 || !g[0].Is("by") {
+			return "", errAt(text, toks[0].Pos, "expected GROUP BY and columns in PIVOT")
 		}
-		for _, c := range splitList(g[1:]) {
+		for _, c := range parse.SplitList(g[1:]) {
 			groups = append(groups, tokText(text, c))
 		}
 	} else {
@@ -264,29 +266,29 @@ func (e *Engine) pivotQuery(text string, toks []token) (string, error) {
 }
 
 // unpivotQuery is the query of UNPIVOT (toks[0]).
-func (e *Engine) unpivotQuery(text string, toks []token) (string, error) {
+func (e *Engine) unpivotQuery(text string, toks []parse.Token) (string, error) {
 	cl, tail := pivotClauses(toks[1:], "on", "into")
 	tail++
 	table, on := cl[""], cl["on"]
 	if len(table) == 0 || len(on) == 0 {
-		return "", errAt(text, toks[0].pos, "UNPIVOT takes a table and ON columns")
+		return "", errAt(text, toks[0].Pos, "UNPIVOT takes a table and ON columns")
 	}
 	from := tokText(text, table)
 	nameCol, valueCol := "name", "value"
 	if into, ok := cl["into"]; ok {
-		if len(into) != 4 || !into[0].is("name") || !into[2].is("value") {
-			return "", errAt(text, toks[0].pos, "expected INTO NAME n VALUE v")
+		if len(into) != 4 || !into[0].Is("name") || !into[2].Is("value") {
+			return "", errAt(text, toks[0].Pos, "expected INTO NAME n VALUE v")
 		}
-		nameCol, valueCol = into[1].unquoted(), into[3].unquoted()
+		nameCol, valueCol = into[1].Unquoted(), into[3].Unquoted()
 	}
 	var unpivoted []string
 	skip := map[string]bool{}
-	for _, c := range splitList(on) {
-		if len(c) != 1 || c[0].kind != tkIdent && c[0].kind != tkDQuoted && c[0].kind != tkQuoted {
-			return "", errAt(text, on[0].pos, "UNPIVOT ... ON takes column names")
+	for _, c := range parse.SplitList(on) {
+		if len(c) != 1 || c[0].Kind != parse.Ident && c[0].Kind != parse.DQuoted && c[0].Kind != parse.Quoted {
+			return "", errAt(text, on[0].Pos, "UNPIVOT ... ON takes column names")
 		}
-		unpivoted = append(unpivoted, c[0].unquoted())
-		skip[strings.ToLower(c[0].unquoted())] = true
+		unpivoted = append(unpivoted, c[0].Unquoted())
+		skip[strings.ToLower(c[0].Unquoted())] = true
 	}
 	cols, _, err := e.queryAll("SELECT * FROM " + from + " LIMIT 0")
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -508,7 +509,7 @@ func (p *planner) tableExpr(te sqlparser.TableExpr, outer *scope, before []joinS
 				return nil, errorf("ASOF JOIN takes one ON condition")
 			}
 		}
-		if f, ok := step.on.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == usingMarker || asofKind(f.Name.Lowered(), asofUsingMarker)) {
+		if f, ok := step.on.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == parse.UsingMarker || asofKind(f.Name.Lowered(), asofUsingMarker)) {
 			// FULL JOIN ... USING (see rewrite)
 			step.on, step.using = nil, nil
 			for _, a := range f.Exprs {
@@ -580,13 +581,13 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 		if strings.EqualFold(name, "dual") && alias == "" {
 			return nil, nil
 		}
-		if strings.HasPrefix(name, seriesMarker+":") {
+		if strings.HasPrefix(name, parse.SeriesMarker+":") {
 			return seriesRelation(name, alias)
 		}
 		if strings.HasPrefix(name, recMarker+":") || strings.HasPrefix(name, workMarker+":") {
 			return p.markerRelation(name, alias)
 		}
-		if strings.HasPrefix(name, setOpMarker+":") {
+		if strings.HasPrefix(name, parse.SetOpMarker+":") {
 			return p.setOpRelation(name, alias)
 		}
 		switch name {
@@ -604,7 +605,7 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 		} else {
 			var err error
 			if tbl, path, err = p.openTable(name); err != nil {
-				return nil, p.src.locate(asError(err), t.Name.String())
+				return nil, p.src.Locate(asError(err), t.Name.String())
 			}
 			p.acquired = append(p.acquired, tbl)
 		}
@@ -657,7 +658,7 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 // alias; an alias carrying a column list (a CTE's, or t(a, b)) renames the
 // columns.
 func derivedRelation(alias string, cols []Column, rel *relation) (*relation, error) {
-	if names, ok := strings.CutPrefix(alias, colsMarker+"\x1f"); ok {
+	if names, ok := strings.CutPrefix(alias, parse.ColsMarker+"\x1f"); ok {
 		list := strings.Split(names, "\x1f")
 		if len(list) > len(cols) {
 			return nil, errorf("the column list names %d columns, the query returns %d", len(list), len(cols))
@@ -681,10 +682,10 @@ func isSQLVal(e sqlparser.Expr) bool { _, ok := e.(*sqlparser.SQLVal); return ok
 func (p *planner) setOpRelation(name, alias string) (*relation, error) {
 	_, num, _ := strings.Cut(name, ":")
 	idx, err := strconv.Atoi(num)
-	if err != nil || p.src == nil || idx < 0 || idx >= len(p.src.setOps) {
+	if err != nil || p.src == nil || idx < 0 || idx >= len(p.src.SetOps) {
 		return nil, errorf("internal error: unknown table %s", name)
 	}
-	st, err := p.e.prepareTokens(p.ctx, p.src.orig, p.src.setOps[idx])
+	st, err := p.e.prepareTokens(p.ctx, p.src.Orig, p.src.SetOps[idx])
 	if err != nil {
 		return nil, err
 	}
@@ -995,7 +996,7 @@ func pruneDerived(stmt sqlparser.SelectStatement, refs *colRefs) {
 		return
 	}
 	for _, g := range sel.GroupBy {
-		if _, num := g.(*sqlparser.SQLVal); num || isMarker(g, byAllMarker) {
+		if _, num := g.(*sqlparser.SQLVal); num || isMarker(g, parse.ByAllMarker) {
 			return
 		}
 	}

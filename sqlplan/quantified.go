@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -17,7 +18,7 @@ import (
 // max, <> ANY its negation.
 
 func (p *planner) bindQuantified(x *sqlparser.ComparisonExpr, l expr, f *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (expr, error) {
-	all := f.Name.Lowered() == allMarker
+	all := f.Name.Lowered() == parse.AllMarker
 	var sub *sqlparser.Subquery
 	if len(f.Exprs) == 1 {
 		if ae, ok := f.Exprs[0].(*sqlparser.AliasedExpr); ok {

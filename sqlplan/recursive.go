@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -32,26 +33,26 @@ type recCTE struct {
 	name   string
 	idx    int
 	cols   []string // the column list, nil for the anchor's names
-	anchor []token
-	step   []token // the CTE's name replaced by the work table
-	all    bool    // UNION ALL
+	anchor []parse.Token
+	step   []parse.Token // the CTE's name replaced by the work table
+	all    bool          // UNION ALL
 }
 
 func (r *recCTE) marker() string { return recMarker + ":" + strconv.Itoa(r.idx) }
 
 // newRecCTE splits the query of a recursive CTE into anchor and step.
-func newRecCTE(text, name string, cols []string, body []token, idx, pos int) (*recCTE, error) {
+func newRecCTE(text, name string, cols []string, body []parse.Token, idx, pos int) (*recCTE, error) {
 	depth := 0
 	for i, t := range body {
 		switch {
-		case t.kind == tkOp && t.text == "(":
+		case t.Kind == parse.Op && t.Text == "(":
 			depth++
-		case t.kind == tkOp && t.text == ")":
+		case t.Kind == parse.Op && t.Text == ")":
 			depth--
-		case depth == 0 && t.is("union"):
+		case depth == 0 && t.Is("union"):
 			rest := body[i+1:]
-			all := len(rest) > 0 && rest[0].is("all")
-			if all || len(rest) > 0 && rest[0].is("distinct") {
+			all := len(rest) > 0 && rest[0].Is("all")
+			if all || len(rest) > 0 && rest[0].Is("distinct") {
 				rest = rest[1:]
 			}
 			if !namesTable(rest, name) {
@@ -61,7 +62,7 @@ func newRecCTE(text, name string, cols []string, body []token, idx, pos int) (*r
 				return nil, errAt(text, pos, "the anchor of the recursive CTE %s (before UNION) names %s", name, name)
 			}
 			rc := &recCTE{name: name, idx: idx, cols: cols, anchor: body[:i], all: all}
-			work := map[string][]token{strings.ToLower(name): {{kind: tkQuoted, text: backquote(workMarker + ":" + strconv.Itoa(idx)), pos: pos}}}
+			work := map[string][]parse.Token{strings.ToLower(name): {{Kind: parse.Quoted, Text: parse.Backquote(workMarker + ":" + strconv.Itoa(idx)), Pos: pos}}}
 			rc.step = substituteCTEs(rest, work)
 			return rc, nil
 		}
@@ -212,15 +213,15 @@ func (p *planner) recursiveResult(rc *recCTE) (*recTable, error) {
 }
 
 // runTokens plans and runs a query given as tokens of the statement.
-func (p *planner) runTokens(toks []token) (*Batch, []Column, error) {
-	src, err := rewriteTokens(p.src.orig, toks)
+func (p *planner) runTokens(toks []parse.Token) (*Batch, []Column, error) {
+	src, err := rewriteTokens(p.src.Orig, toks)
 	if err != nil {
 		return nil, nil, err
 	}
 	src.recs = p.src.recs
-	ast, err := sqlparser.Parse(src.text)
+	ast, err := sqlparser.Parse(src.Text)
 	if err != nil {
-		return nil, nil, src.parseError(err)
+		return nil, nil, src.ParseError(err)
 	}
 	sel, ok := ast.(sqlparser.SelectStatement)
 	if !ok {

@@ -12,6 +12,7 @@ import (
 	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -286,7 +287,7 @@ func (e *Engine) warmRemote(text string) {
 	if !e.remote() || e.opts.DeltaVersion != nil {
 		return
 	}
-	toks, err := lex(text)
+	toks, err := parse.Lex(text)
 	if err != nil {
 		return
 	}
@@ -301,10 +302,10 @@ func (e *Engine) warmRemote(text string) {
 	seen := map[string]bool{}
 	var paths []string
 	for _, t := range toks {
-		if t.kind != tkIdent && t.kind != tkQuoted && t.kind != tkDQuoted {
+		if t.Kind != parse.Ident && t.Kind != parse.Quoted && t.Kind != parse.DQuoted {
 			continue
 		}
-		if p, ok := byName[strings.ToLower(t.unquoted())]; ok && !seen[p] {
+		if p, ok := byName[strings.ToLower(t.Unquoted())]; ok && !seen[p] {
 			seen[p] = true
 			paths = append(paths, p)
 		}

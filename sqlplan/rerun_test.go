@@ -6,7 +6,7 @@ import (
 )
 
 // A prepared statement runs the same way every time: planning works on a
-// copy of the parser's tree (cloneAST), so what one run rewrites (QUALIFY
+// copy of the parser's tree (parse.CloneAST), so what one run rewrites (QUALIFY
 // taken out of HAVING, ORDER BY ALL, GROUP BY ALL, ROLLUP's sets, lateral
 // aliases) is there again for the next.
 func TestPreparedStatementsRerun(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
 // Samples. A table in FROM may be followed by TABLESAMPLE spec, and a SELECT
@@ -16,20 +18,20 @@ import (
 // random() has none.
 
 // sampleTokens rewrites the samples of a statement's tokens.
-func sampleTokens(text string, toks []token) ([]token, error) {
+func sampleTokens(text string, toks []parse.Token) ([]parse.Token, error) {
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		var table, alias, next, spec int // next: the token after the table (and its alias)
 		switch {
-		case t.is("tablesample"):
+		case t.Is("tablesample"):
 			table, alias, next, spec = i-1, i-1, i, i+1
-			if table < 1 || !isTableToken(toks[table]) || !(toks[table-1].is("from") || toks[table-1].is("join") || toks[table-1].kind == tkOp && toks[table-1].text == ",") {
-				return nil, errAt(text, t.pos, "TABLESAMPLE follows a table name in FROM")
+			if table < 1 || !isTableToken(toks[table]) || !(toks[table-1].Is("from") || toks[table-1].Is("join") || toks[table-1].Kind == parse.Op && toks[table-1].Text == ",") {
+				return nil, errAt(text, t.Pos, "TABLESAMPLE follows a table name in FROM")
 			}
-		case t.is("using") && i+1 < len(toks) && toks[i+1].is("sample"):
+		case t.Is("using") && i+1 < len(toks) && toks[i+1].Is("sample"):
 			table, alias, next = usingSampleTable(toks, i)
 			if table < 0 {
-				return nil, &Error{Msg: "USING SAMPLE is supported after FROM one table (TABLESAMPLE samples one table of a join)", Offset: t.pos, Err: ErrUnsupported}
+				return nil, &Error{Msg: "USING SAMPLE is supported after FROM one table (TABLESAMPLE samples one table of a join)", Offset: t.Pos, Err: ErrUnsupported}
 			}
 			spec = i + 2
 		default:
@@ -40,9 +42,9 @@ func sampleTokens(text string, toks []token) ([]token, error) {
 			return nil, err
 		}
 		derived := sampledTable(toks[table], toks[alias], filter)
-		out := append([]token{}, toks[:table]...)
+		out := append([]parse.Token{}, toks[:table]...)
 		out = append(out, derived...)
-		if t.is("using") {
+		if t.Is("using") {
 			out = append(out, toks[next:i]...) // WHERE ... between the table and USING SAMPLE
 		}
 		out = append(out, toks[end:]...)
@@ -55,30 +57,30 @@ func sampleTokens(text string, toks []token) ([]token, error) {
 // usingSampleTable finds the table of the USING SAMPLE at at: the one
 // table after the FROM of the same SELECT, its alias (the table itself when
 // none) and the token after them, or table -1.
-func usingSampleTable(toks []token, at int) (table, alias, next int) {
+func usingSampleTable(toks []parse.Token, at int) (table, alias, next int) {
 	depth := 0
 	for k := at - 1; k >= 0; k-- {
 		switch {
-		case toks[k].kind == tkOp && toks[k].text == ")":
+		case toks[k].Kind == parse.Op && toks[k].Text == ")":
 			depth++
-		case toks[k].kind == tkOp && toks[k].text == "(":
+		case toks[k].Kind == parse.Op && toks[k].Text == "(":
 			if depth == 0 {
 				return -1, 0, 0
 			}
 			depth--
-		case depth == 0 && toks[k].is("from"):
+		case depth == 0 && toks[k].Is("from"):
 			table, alias, next = k+1, k+1, k+2
 			if table >= at || !isTableToken(toks[table]) {
 				return -1, 0, 0
 			}
 			switch {
-			case next < at && toks[next].is("as") && next+1 < at:
+			case next < at && toks[next].Is("as") && next+1 < at:
 				alias, next = next+1, next+2
-			case next < at && toks[next].kind == tkIdent && !clauseAfterFrom[strings.ToLower(toks[next].text)]:
+			case next < at && toks[next].Kind == parse.Ident && !parse.EndsFromList(toks[next].Text):
 				alias, next = next, next+1
 			}
 			// one table: what follows is a clause (or the sample itself)
-			if next < at && !(toks[next].kind == tkIdent && clauseAfterFrom[strings.ToLower(toks[next].text)]) {
+			if next < at && !(toks[next].Kind == parse.Ident && parse.EndsFromList(toks[next].Text)) {
 				return -1, 0, 0
 			}
 			return table, alias, next
@@ -87,79 +89,79 @@ func usingSampleTable(toks []token, at int) (table, alias, next int) {
 	return -1, 0, 0
 }
 
-func isTableToken(t token) bool {
-	return t.kind == tkIdent || t.kind == tkQuoted || t.kind == tkDQuoted || t.kind == tkString
+func isTableToken(t parse.Token) bool {
+	return t.Kind == parse.Ident || t.Kind == parse.Quoted || t.Kind == parse.DQuoted || t.Kind == parse.String
 }
 
 // sampleFilter reads a sample spec from toks[i]: the tokens that filter the
 // rows, and where the spec ends.
-func sampleFilter(text string, toks []token, i int) ([]token, int, error) {
-	at := func(k int) token {
+func sampleFilter(text string, toks []parse.Token, i int) ([]parse.Token, int, error) {
+	at := func(k int) parse.Token {
 		if k < len(toks) {
 			return toks[k]
 		}
-		return token{kind: tkSpace, pos: len(text)}
+		return parse.Token{Kind: parse.Space, Pos: len(text)}
 	}
 	paren := false
-	if m := at(i); m.kind == tkIdent && at(i+1).kind == tkOp && at(i+1).text == "(" {
-		switch strings.ToLower(m.text) {
+	if m := at(i); m.Kind == parse.Ident && at(i+1).Kind == parse.Op && at(i+1).Text == "(" {
+		switch strings.ToLower(m.Text) {
 		case "bernoulli", "system", "reservoir":
 		default:
-			return nil, 0, errAt(text, m.pos, "unknown sampling method %s (bernoulli, system, reservoir)", m.text)
+			return nil, 0, errAt(text, m.Pos, "unknown sampling method %s (bernoulli, system, reservoir)", m.Text)
 		}
 		paren, i = true, i+2
 	}
 	num := at(i)
-	if num.kind != tkNumber {
-		return nil, 0, errAt(text, num.pos, "a sample size is a number followed by %% or ROWS")
+	if num.Kind != parse.Number {
+		return nil, 0, errAt(text, num.Pos, "a sample size is a number followed by %% or ROWS")
 	}
-	n, err := strconv.ParseFloat(num.text, 64)
+	n, err := strconv.ParseFloat(num.Text, 64)
 	if err != nil || n < 0 {
-		return nil, 0, errAt(text, num.pos, "bad sample size %s", num.text)
+		return nil, 0, errAt(text, num.Pos, "bad sample size %s", num.Text)
 	}
 	unit := at(i + 1)
-	var filter []token
-	word := func(s string) token { return token{kind: tkIdent, text: s, pos: num.pos} }
-	op := func(s string) token { return token{kind: tkOp, text: s, pos: num.pos} }
+	var filter []parse.Token
+	word := func(s string) parse.Token { return parse.Token{Kind: parse.Ident, Text: s, Pos: num.Pos} }
+	op := func(s string) parse.Token { return parse.Token{Kind: parse.Op, Text: s, Pos: num.Pos} }
 	switch {
-	case unit.kind == tkOp && unit.text == "%" || unit.is("percent"):
+	case unit.Kind == parse.Op && unit.Text == "%" || unit.Is("percent"):
 		if n > 100 {
-			return nil, 0, errAt(text, num.pos, "a sample percentage is between 0 and 100")
+			return nil, 0, errAt(text, num.Pos, "a sample percentage is between 0 and 100")
 		}
-		filter = []token{word("WHERE"), word("random"), op("("), op(")"), op("<"), {kind: tkNumber, text: strconv.FormatFloat(n/100, 'g', -1, 64), pos: num.pos}}
-	case unit.is("rows"):
+		filter = []parse.Token{word("WHERE"), word("random"), op("("), op(")"), op("<"), {Kind: parse.Number, Text: strconv.FormatFloat(n/100, 'g', -1, 64), Pos: num.Pos}}
+	case unit.Is("rows"):
 		if n != float64(int64(n)) {
-			return nil, 0, errAt(text, num.pos, "a sample of ROWS takes a whole number")
+			return nil, 0, errAt(text, num.Pos, "a sample of ROWS takes a whole number")
 		}
-		filter = []token{word("ORDER"), word("BY"), word("random"), op("("), op(")"), word("LIMIT"), num}
+		filter = []parse.Token{word("ORDER"), word("BY"), word("random"), op("("), op(")"), word("LIMIT"), num}
 	default:
-		return nil, 0, errAt(text, unit.pos, "a sample size is followed by %% or ROWS")
+		return nil, 0, errAt(text, unit.Pos, "a sample size is followed by %% or ROWS")
 	}
 	i += 2
 	if paren {
-		if t := at(i); t.kind != tkOp || t.text != ")" {
-			return nil, 0, errAt(text, t.pos, "expected ) after the sample size")
+		if t := at(i); t.Kind != parse.Op || t.Text != ")" {
+			return nil, 0, errAt(text, t.Pos, "expected ) after the sample size")
 		}
 		i++
 	}
-	if t := at(i); t.is("repeatable") {
-		return nil, 0, &Error{Msg: "REPEATABLE samples are not supported (random() has no seed)", Offset: t.pos, Err: ErrUnsupported}
+	if t := at(i); t.Is("repeatable") {
+		return nil, 0, &Error{Msg: "REPEATABLE samples are not supported (random() has no seed)", Offset: t.Pos, Err: ErrUnsupported}
 	}
 	return filter, i, nil
 }
 
 // sampledTable is (SELECT * FROM table filter) AS alias.
-func sampledTable(table, alias token, filter []token) []token {
+func sampledTable(table, alias parse.Token, filter []parse.Token) []parse.Token {
 	name := alias
-	if name.kind == tkString || name.kind == tkQuoted || name.kind == tkDQuoted {
+	if name.Kind == parse.String || name.Kind == parse.Quoted || name.Kind == parse.DQuoted {
 		// a path: the table's name, as FROM 'x.parquet' names it
-		base := filepath.Base(name.unquoted())
+		base := filepath.Base(name.Unquoted())
 		base = strings.TrimSuffix(base, filepath.Ext(base))
-		name = token{kind: tkDQuoted, text: `"` + strings.ReplaceAll(base, `"`, `""`) + `"`, pos: name.pos}
+		name = parse.Token{Kind: parse.DQuoted, Text: `"` + strings.ReplaceAll(base, `"`, `""`) + `"`, Pos: name.Pos}
 	}
-	p := table.pos
-	out := []token{{kind: tkOp, text: "(", pos: p}, {kind: tkIdent, text: "SELECT", pos: p}, {kind: tkOp, text: "*", pos: p},
-		{kind: tkIdent, text: "FROM", pos: p}, table}
+	p := table.Pos
+	out := []parse.Token{{Kind: parse.Op, Text: "(", Pos: p}, {Kind: parse.Ident, Text: "SELECT", Pos: p}, {Kind: parse.Op, Text: "*", Pos: p},
+		{Kind: parse.Ident, Text: "FROM", Pos: p}, table}
 	out = append(out, filter...)
-	return append(out, token{kind: tkOp, text: ")", pos: p}, token{kind: tkIdent, text: "AS", pos: p}, name)
+	return append(out, parse.Token{Kind: parse.Op, Text: ")", Pos: p}, parse.Token{Kind: parse.Ident, Text: "AS", Pos: p}, name)
 }

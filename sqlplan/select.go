@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -28,7 +29,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	for i, st := range steps {
 		for _, prev := range steps[:i] {
 			if strings.EqualFold(prev.rel.alias, st.rel.alias) {
-				return nil, p.src.locate(errorf("table name %q is used twice in FROM (use an alias)", st.rel.alias), st.rel.alias)
+				return nil, p.src.Locate(errorf("table name %q is used twice in FROM (use an alias)", st.rel.alias), st.rel.alias)
 			}
 		}
 	}
@@ -62,7 +63,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	}
 
 	// GROUP BY ALL: every select item without an aggregate.
-	if len(sel.GroupBy) == 1 && isMarker(sel.GroupBy[0], byAllMarker) {
+	if len(sel.GroupBy) == 1 && isMarker(sel.GroupBy[0], parse.ByAllMarker) {
 		var keys sqlparser.GroupBy
 		for _, se := range sel.SelectExprs {
 			if ae, ok := se.(*sqlparser.AliasedExpr); ok && !containsAggregate(ae.Expr) {
@@ -155,7 +156,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			if q := x.TableName.Name.String(); q != "" {
 				r := sc.relByName(q)
 				if r == nil {
-					return nil, p.src.locate(errorf("no table %q in FROM%s", q, suggest(q, relNames(sc))), q)
+					return nil, p.src.Locate(errorf("no table %q in FROM%s", q, suggest(q, relNames(sc))), q)
 				}
 				rels, qualified = []*relation{r}, true
 			}
@@ -241,7 +242,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 
 	// ORDER BY: output columns by position or alias, else hidden columns.
 	var keys []sortKey
-	if len(sel.OrderBy) == 1 && isMarker(firstOf(orderItem(sel.OrderBy[0])), byAllMarker) {
+	if len(sel.OrderBy) == 1 && isMarker(firstOf(orderItem(sel.OrderBy[0])), parse.ByAllMarker) {
 		_, desc, nullsFirst := p.orderKey(sel.OrderBy[0])
 		for i := 0; i < visible; i++ {
 			keys = append(keys, sortKey{col: i, desc: desc, nullsFirst: nullsFirst, text: cols[i].Name})
@@ -320,7 +321,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 				}
 			}
 			if rc == nil || lc == nil {
-				return nil, p.src.locate(errorf("column %q of USING is not in both sides of the join", u), u)
+				return nil, p.src.Locate(errorf("column %q of USING is not in both sides of the join", u), u)
 			}
 			op := opEq
 			if st.asof && u == st.using[len(st.using)-1] {
@@ -652,8 +653,8 @@ func unmarkCasts(s string) string {
 			return s
 		}
 		i += from
-		args, end := splitCallArgs(s, i+len(open))
-		if end < 0 || len(args) != 2 || !castTypeName.MatchString(args[1]) || i > 0 && isIdentByte(s[i-1]) {
+		args, end := parse.SplitCallArgs(s, i+len(open))
+		if end < 0 || len(args) != 2 || !castTypeName.MatchString(args[1]) || i > 0 && parse.IsIdentByte(s[i-1]) {
 			from = i + len(open)
 			continue
 		}
@@ -669,10 +670,6 @@ func unmarkCasts(s string) string {
 		s = s[:i] + repl + s[end:]
 		from = i + len(repl)
 	}
-}
-
-func isIdentByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 func colNullable(c *scopeCol) bool {
@@ -915,11 +912,11 @@ func isMarker(e sqlparser.Expr, marker string) bool {
 	return ok && c.Qualifier.IsEmpty() && c.Name.String() == marker
 }
 
-// splitQualify takes the QUALIFY condition (qualifyMarker(q)) out of a
-// HAVING expression: HAVING qualifyMarker(q), or (h) AND qualifyMarker(q).
+// splitQualify takes the QUALIFY condition (parse.QualifyMarker(q)) out of a
+// HAVING expression: HAVING parse.QualifyMarker(q), or (h) AND parse.QualifyMarker(q).
 func splitQualify(e sqlparser.Expr) (rest, qualify sqlparser.Expr) {
 	marker := func(e sqlparser.Expr) sqlparser.Expr {
-		if f, ok := e.(*sqlparser.FuncExpr); ok && f.Name.Lowered() == qualifyMarker && len(f.Exprs) == 1 {
+		if f, ok := e.(*sqlparser.FuncExpr); ok && f.Name.Lowered() == parse.QualifyMarker && len(f.Exprs) == 1 {
 			if ae, ok := f.Exprs[0].(*sqlparser.AliasedExpr); ok {
 				return ae.Expr
 			}
@@ -979,7 +976,7 @@ func (p *planner) aliasRefs(e sqlparser.Expr, aliases map[string]sqlparser.Expr,
 		case *sqlparser.Subquery:
 			return false, nil
 		case *sqlparser.FuncExpr:
-			return x.Name.Lowered() != lambdaMarker, nil
+			return x.Name.Lowered() != parse.LambdaMarker, nil
 		case *sqlparser.ColName:
 			if x.Qualifier.IsEmpty() && aliases[x.Name.Lowered()] != nil {
 				if _, err := p.resolve(sc, x); err != nil {
@@ -1074,14 +1071,14 @@ func itemName(x *sqlparser.AliasedExpr) string {
 	if c, ok := x.Expr.(*sqlparser.ColName); ok {
 		return c.Name.String()
 	}
-	return unmarkRewrites(unmarkCasts(sqlparser.String(x.Expr)))
+	return parse.Unmark(unmarkCasts(sqlparser.String(x.Expr)))
 }
 
 // starMarker returns the marker call that follows a star for EXCLUDE or
-// REPLACE (rewrite.go), nil for any other select item.
+// REPLACE (parse/rewrite.go), nil for any other select item.
 func starMarker(se sqlparser.SelectExpr) *sqlparser.FuncExpr {
 	if ae, ok := se.(*sqlparser.AliasedExpr); ok {
-		if f, ok := ae.Expr.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == excludeMarker || f.Name.Lowered() == replaceMarker) {
+		if f, ok := ae.Expr.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == parse.ExcludeMarker || f.Name.Lowered() == parse.ReplaceMarker) {
 			return f
 		}
 	}
@@ -1100,7 +1097,7 @@ func starChanges(f *sqlparser.FuncExpr) (exclude map[string]bool, replace map[st
 		}
 		return "", false
 	}
-	if f.Name.Lowered() == excludeMarker {
+	if f.Name.Lowered() == parse.ExcludeMarker {
 		exclude = map[string]bool{}
 		for _, a := range f.Exprs {
 			n, ok := name(a)

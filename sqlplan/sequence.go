@@ -3,6 +3,8 @@ package sqlplan
 import (
 	"strconv"
 	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
 // Sequences: CREATE [OR REPLACE] SEQUENCE [IF NOT EXISTS] s [START [WITH]
@@ -15,7 +17,7 @@ type sequence struct {
 	cur       *int64
 }
 
-func (e *Engine) prepareSequence(s *Stmt, text string, toks []token, create bool) (*Stmt, error) {
+func (e *Engine) prepareSequence(s *Stmt, text string, toks []parse.Token, create bool) (*Stmt, error) {
 	r := stmtTokens{text, toks}
 	word, fail := r.word, r.fail
 	i, replace, ifMod := 1, false, false
@@ -32,10 +34,10 @@ func (e *Engine) prepareSequence(s *Stmt, text string, toks []token, create bool
 	case !create && word(i) == "if" && word(i+1) == "exists":
 		ifMod, i = true, i+2
 	}
-	if i >= len(toks) || toks[i].kind == tkOp {
+	if i >= len(toks) || toks[i].Kind == parse.Op {
 		return nil, fail(i, "expected a sequence name")
 	}
-	name := strings.ToLower(tableToken(toks[i]))
+	name := strings.ToLower(toks[i].Name())
 	i++
 	seq := &sequence{next: 1, inc: 1}
 	// number reads [filler] [-]n after the option word at toks[k] and
@@ -46,13 +48,13 @@ func (e *Engine) prepareSequence(s *Stmt, text string, toks []token, create bool
 			k++
 		}
 		sign := int64(1)
-		if k < len(toks) && toks[k].kind == tkOp && toks[k].text == "-" {
+		if k < len(toks) && toks[k].Kind == parse.Op && toks[k].Text == "-" {
 			sign, k = -1, k+1
 		}
-		if k >= len(toks) || toks[k].kind != tkNumber {
+		if k >= len(toks) || toks[k].Kind != parse.Number {
 			return 0, k, fail(k, "expected a number")
 		}
-		n, err := strconv.ParseInt(toks[k].text, 10, 64)
+		n, err := strconv.ParseInt(toks[k].Text, 10, 64)
 		if err != nil {
 			return 0, k, fail(k, "expected an integer")
 		}
@@ -77,7 +79,7 @@ func (e *Engine) prepareSequence(s *Stmt, text string, toks []token, create bool
 			}
 			seq.inc, i = n, next
 		default:
-			err := fail(i, "CREATE SEQUENCE takes START and INCREMENT, not %s", toks[i].text)
+			err := fail(i, "CREATE SEQUENCE takes START and INCREMENT, not %s", toks[i].Text)
 			err.(*Error).Err = ErrUnsupported
 			return nil, err
 		}
@@ -86,7 +88,7 @@ func (e *Engine) prepareSequence(s *Stmt, text string, toks []token, create bool
 		seq.next = -1
 	}
 	if !create && i < len(toks) {
-		return nil, fail(i, "unexpected %s", toks[i].text)
+		return nil, fail(i, "unexpected %s", toks[i].Text)
 	}
 	s.kind = kindSequence
 	s.seqName, s.seq, s.replace, s.ifMod, s.seqDrop = name, seq, replace, ifMod, !create

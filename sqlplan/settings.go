@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
 // Settings that change results, with DuckDB's names and semantics: SET
@@ -103,7 +105,7 @@ type settingDef struct {
 // literal, a number or a bare word.
 type setValue struct {
 	text string
-	kind tokKind
+	kind parse.TokenKind
 }
 
 func (d *settingDef) typ() Type {
@@ -257,7 +259,7 @@ func settingBool(v setValue) (bool, error) {
 	case "false", "f", "no", "n", "off", "0":
 		return false, nil
 	}
-	if v.kind == tkNumber {
+	if v.kind == parse.Number {
 		if f, err := strconv.ParseFloat(v.text, 64); err == nil {
 			return f != 0, nil
 		}
@@ -413,20 +415,20 @@ type setSpec struct {
 
 // prepareSet reads SET [SESSION|GLOBAL] name (=|TO) value,
 // RESET [SESSION|GLOBAL] name and PRAGMA name = value / name(value).
-func (e *Engine) prepareSet(s *Stmt, text string, toks []token) (*Stmt, error) {
+func (e *Engine) prepareSet(s *Stmt, text string, toks []parse.Token) (*Stmt, error) {
 	fail := func(i int, format string, args ...any) error {
 		return errAt(text, tokPos(text, toks, i), format, args...)
 	}
-	verb := strings.ToLower(toks[0].text)
+	verb := strings.ToLower(toks[0].Text)
 	spec := &setSpec{reset: verb == "reset"}
 	i := 1
-	if verb != "pragma" && i < len(toks) && toks[i].kind == tkIdent {
-		switch w := strings.ToLower(toks[i].text); w {
+	if verb != "pragma" && i < len(toks) && toks[i].Kind == parse.Ident {
+		switch w := strings.ToLower(toks[i].Text); w {
 		case "session", "global":
 			spec.scope = w
 			i++
 		case "local":
-			e := errAt(text, toks[i].pos, "SET LOCAL is not supported")
+			e := errAt(text, toks[i].Pos, "SET LOCAL is not supported")
 			e.Err = ErrUnsupported
 			return nil, e
 		case "variable":
@@ -435,29 +437,29 @@ func (e *Engine) prepareSet(s *Stmt, text string, toks []token) (*Stmt, error) {
 			}
 		}
 	}
-	if i >= len(toks) || toks[i].kind != tkIdent && toks[i].kind != tkQuoted && toks[i].kind != tkDQuoted {
+	if i >= len(toks) || toks[i].Kind != parse.Ident && toks[i].Kind != parse.Quoted && toks[i].Kind != parse.DQuoted {
 		return nil, fail(i, "%s takes the name of a setting", strings.ToUpper(verb))
 	}
-	name := tableToken(toks[i])
+	name := toks[i].Name()
 	nameAt := i
 	i++
-	op := func(k int, s string) bool { return k < len(toks) && toks[k].kind == tkOp && toks[k].text == s }
-	var valToks []token
+	op := func(k int, s string) bool { return k < len(toks) && toks[k].Kind == parse.Op && toks[k].Text == s }
+	var valToks []parse.Token
 	switch {
 	case spec.reset:
 		if i < len(toks) {
 			return nil, fail(i, "RESET takes one setting name")
 		}
 	case verb == "pragma" && op(i, "("):
-		k := closingParen(toks, i)
+		k := parse.ClosingParen(toks, i)
 		if k != len(toks)-1 {
 			return nil, fail(i, "PRAGMA %s(...) takes one value", name)
 		}
 		valToks = toks[i+1 : k]
-	case op(i, "=") || verb == "set" && i < len(toks) && toks[i].is("to"):
+	case op(i, "=") || verb == "set" && i < len(toks) && toks[i].Is("to"):
 		valToks = toks[i+1:]
 	case verb == "pragma" && i == len(toks):
-		e := errAt(text, toks[0].pos, "PRAGMA %s is not supported", name)
+		e := errAt(text, toks[0].Pos, "PRAGMA %s is not supported", name)
 		e.Err = ErrUnsupported
 		return nil, e
 	default:
@@ -466,28 +468,28 @@ func (e *Engine) prepareSet(s *Stmt, text string, toks []token) (*Stmt, error) {
 	def, ok := settingNamed(name)
 	if !ok {
 		if verb == "pragma" && !op(nameAt+1, "=") {
-			e := errAt(text, toks[0].pos, "PRAGMA %s is not supported", name)
+			e := errAt(text, toks[0].Pos, "PRAGMA %s is not supported", name)
 			e.Err = ErrUnsupported
 			return nil, e
 		}
 		err := unknownSetting(name)
-		err.Offset = toks[nameAt].pos
-		err.Line, err.Column = lineCol(text, err.Offset)
+		err.Offset = toks[nameAt].Pos
+		err.Line, err.Column = parse.LineCol(text, err.Offset)
 		return nil, err
 	}
 	spec.def = def
 	if !spec.reset {
 		if len(valToks) > 0 {
-			spec.pos = valToks[0].pos
+			spec.pos = valToks[0].Pos
 		}
 		sign := ""
-		if len(valToks) == 2 && valToks[0].kind == tkOp && (valToks[0].text == "-" || valToks[0].text == "+") && valToks[1].kind == tkNumber {
-			sign, valToks = valToks[0].text, valToks[1:]
+		if len(valToks) == 2 && valToks[0].Kind == parse.Op && (valToks[0].Text == "-" || valToks[0].Text == "+") && valToks[1].Kind == parse.Number {
+			sign, valToks = valToks[0].Text, valToks[1:]
 		}
-		if len(valToks) != 1 || valToks[0].kind != tkString && valToks[0].kind != tkNumber && valToks[0].kind != tkIdent && valToks[0].kind != tkDQuoted {
+		if len(valToks) != 1 || valToks[0].Kind != parse.String && valToks[0].Kind != parse.Number && valToks[0].Kind != parse.Ident && valToks[0].Kind != parse.DQuoted {
 			return nil, fail(min(i+1, len(toks)), "%s %s takes one value: a string, a number or a word", strings.ToUpper(verb), name)
 		}
-		spec.val = setValue{text: sign + valToks[0].unquoted(), kind: valToks[0].kind}
+		spec.val = setValue{text: sign + valToks[0].Unquoted(), kind: valToks[0].Kind}
 		// The value is checked now, so that a bad one fails at Prepare.
 		var probe settings
 		if err := settingDefs[def].parse(spec.val, &probe); err != nil {

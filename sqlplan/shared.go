@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -61,7 +62,7 @@ func (p *planner) sharedRelation(sub *sqlparser.Subquery, alias string) (rel *re
 		}
 		// Planned without the enclosing queries: one that names them
 		// (correlated) fails here and is planned per reference.
-		sp, err := p.planSelect(cloneAST(sub.Select), nil)
+		sp, err := p.planSelect(parse.CloneAST(sub.Select), nil)
 		if err != nil {
 			sh.counts[key] = 0
 			return nil, false, nil

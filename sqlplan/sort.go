@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -21,7 +22,7 @@ type sortKey struct {
 }
 
 // orderMods are what an ORDER BY item says of its direction and NULLs
-// beyond the parser's ASC/DESC: written ASC (ascMarker), NULLS FIRST (1)
+// beyond the parser's ASC/DESC: written ASC (parse.AscMarker), NULLS FIRST (1)
 // or NULLS LAST (-1) (the rewrite wraps the item in markers).
 type orderMods struct {
 	asc   bool
@@ -29,8 +30,8 @@ type orderMods struct {
 }
 
 // orderItem splits an ORDER BY item into its expression and what it
-// says of its order (the rewrite wraps it in nullsFirstMarker,
-// nullsLastMarker, ascMarker).
+// says of its order (the rewrite wraps it in parse.NullsFirstMarker,
+// parse.NullsLastMarker, parse.AscMarker).
 func orderItem(o *sqlparser.Order) (sqlparser.Expr, orderMods) {
 	var m orderMods
 	e := o.Expr
@@ -44,11 +45,11 @@ func orderItem(o *sqlparser.Order) (sqlparser.Expr, orderMods) {
 			return e, m
 		}
 		switch f.Name.Lowered() {
-		case nullsFirstMarker:
+		case parse.NullsFirstMarker:
 			m.nulls = 1
-		case nullsLastMarker:
+		case parse.NullsLastMarker:
 			m.nulls = -1
-		case ascMarker:
+		case parse.AscMarker:
 			m.asc = true
 		default:
 			return e, m
@@ -79,71 +80,6 @@ func (p *planner) orderKey(o *sqlparser.Order) (item sqlparser.Expr, desc, nulls
 func (s *settings) resolveOrder(dir, nulls int8) (desc, nullsFirst bool) {
 	desc = dir < 0 || dir == 0 && s.orderDesc
 	return desc, s.nullsFirst(desc, nulls)
-}
-
-// dirMarker is the direction of a window's or an aggregate's ORDER BY
-// item as the rewrite passes it (listTokens): '|asc', '|desc' or '|dft'
-// (none written), then 'nf' (NULLS FIRST), 'nl' (NULLS LAST) or nothing.
-type dirMarker struct{ dir, nulls int8 }
-
-func isDirMarker(m string) bool { _, ok := parseDirMarker(m); return ok }
-
-func parseDirMarker(m string) (dirMarker, bool) {
-	var d dirMarker
-	rest, ok := strings.CutPrefix(m, "|")
-	if !ok {
-		return d, false
-	}
-	switch {
-	case strings.HasPrefix(rest, "asc"):
-		d.dir, rest = 1, rest[3:]
-	case strings.HasPrefix(rest, "desc"):
-		d.dir, rest = -1, rest[4:]
-	case strings.HasPrefix(rest, "dft"):
-		rest = rest[3:]
-	default:
-		return d, false
-	}
-	switch rest {
-	case "nf":
-		d.nulls = 1
-	case "nl":
-		d.nulls = -1
-	case "":
-	default:
-		return d, false
-	}
-	return d, true
-}
-
-// text is the marker as SQL after the item.
-func (d dirMarker) text() string {
-	s := ""
-	switch d.dir {
-	case 1:
-		s = " ASC"
-	case -1:
-		s = " DESC"
-	}
-	switch d.nulls {
-	case 1:
-		s += " NULLS FIRST"
-	case -1:
-		s += " NULLS LAST"
-	}
-	return s
-}
-
-// orderMarkerCall finds the first call of an ORDER BY item's marker in
-// s outside quotes: its index and the marker (-1 if none).
-func orderMarkerCall(s string) (int, string) {
-	best, which := -1, ""
-	for _, m := range []string{nullsFirstMarker, nullsLastMarker, ascMarker} {
-		if i := callOutsideQuotes(s, m); i >= 0 && (best < 0 || i < best) {
-			best, which = i, m
-		}
-	}
-	return best, which
 }
 
 func firstOf(e sqlparser.Expr, _ orderMods) sqlparser.Expr { return e }

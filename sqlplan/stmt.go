@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -61,7 +62,7 @@ type Stmt struct {
 	// ORDER BY / LIMIT that follow the last part.
 	parts   []*Stmt
 	setOps  []string
-	trailer []token
+	trailer []parse.Token
 	alter   *alterSpec
 	temp    bool // CREATE TEMP TABLE
 	// CREATE / DROP SEQUENCE
@@ -91,7 +92,7 @@ type Stmt struct {
 // Split splits SQL text into statements at semicolons outside quotes and
 // comments.
 func Split(text string) ([]string, error) {
-	stmts, _, err := splitStatements(text)
+	stmts, _, err := parse.SplitStatements(text)
 	return stmts, err
 }
 
@@ -152,7 +153,7 @@ func (e *Engine) prepare(text string) (*Stmt, error) {
 // linear, or bounded by the SQLLimits checkLimits enforced, so a done
 // context stops the work within one stage.
 func (e *Engine) prepareContext(ctx context.Context, text string, tx *Tx) (*Stmt, error) {
-	stmts, _, err := splitStatements(text)
+	stmts, _, err := parse.SplitStatements(text)
 	if err != nil {
 		return nil, err
 	}
@@ -165,12 +166,12 @@ func (e *Engine) prepareContext(ctx context.Context, text string, tx *Tx) (*Stmt
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	all, err := lex(text)
+	all, err := parse.Lex(text)
 	if err != nil {
 		return nil, err
 	}
-	toks := significant(all)
-	if n := len(toks); n > 0 && toks[n-1].kind == tkOp && toks[n-1].text == ";" {
+	toks := parse.Significant(all)
+	if n := len(toks); n > 0 && toks[n-1].Kind == parse.Op && toks[n-1].Text == ";" {
 		toks = toks[:n-1]
 	}
 	if err := refuseMarkers(text, toks); err != nil {
@@ -185,13 +186,13 @@ func (e *Engine) prepareContext(ctx context.Context, text string, tx *Tx) (*Stmt
 	return e.prepareTokens(ctx, text, toks)
 }
 
-func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (*Stmt, error) {
+func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.Token) (*Stmt, error) {
 	s := &Stmt{e: e}
 	if len(toks) == 0 {
 		return nil, errorf("empty statement")
 	}
 	var err error
-	if !toks[0].is("create") {
+	if !toks[0].Is("create") {
 		// Macro calls are expanded first; CREATE VIEW, CREATE MACRO and
 		// CREATE TABLE AS expand their queries themselves (a view or a
 		// macro keeps its calls, so that it sees the macros of the time
@@ -212,17 +213,17 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (
 		return nil, err
 	}
 	toks = unionByName(toks)
-	first := strings.ToLower(toks[0].text)
+	first := strings.ToLower(toks[0].Text)
 	word := func(i int) string {
-		if i < len(toks) && toks[i].kind == tkIdent {
-			return strings.ToLower(toks[i].text)
+		if i < len(toks) && toks[i].Kind == parse.Ident {
+			return strings.ToLower(toks[i].Text)
 		}
 		return ""
 	}
 	at := func(i int) *Error {
 		pos := len(text)
 		if i < len(toks) {
-			pos = toks[i].pos
+			pos = toks[i].Pos
 		}
 		return errAt(text, pos, "")
 	}
@@ -256,7 +257,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (
 		s.inner = inner
 		return s, nil
 	case "describe", "desc":
-		if word(1) == "select" || len(toks) > 1 && toks[1].text == "(" {
+		if word(1) == "select" || len(toks) > 1 && toks[1].Text == "(" {
 			inner, err := e.prepareTokens(ctx, text, toks[1:])
 			if err != nil {
 				return nil, err
@@ -267,8 +268,8 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (
 		if len(toks) != 2 {
 			return nil, bad(min(2, len(toks)), "DESCRIBE takes one table name")
 		}
-		s.kind, s.table = kindDescribe, tableToken(toks[1])
-		s.src = &source{orig: text, toks: toks}
+		s.kind, s.table = kindDescribe, toks[1].Name()
+		s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
 		return s, nil
 	case "show":
 		switch {
@@ -276,13 +277,13 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (
 			s.kind = kindShowTables
 			return s, nil
 		case word(1) == "columns" && (word(2) == "from" || word(2) == "in") && len(toks) == 4:
-			s.kind, s.table = kindDescribe, tableToken(toks[3])
-			s.src = &source{orig: text, toks: toks}
+			s.kind, s.table = kindDescribe, toks[3].Name()
+			s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
 			return s, nil
-		case len(toks) == 2 && (toks[1].kind != tkIdent || e.tableExists(tableToken(toks[1]))):
+		case len(toks) == 2 && (toks[1].Kind != parse.Ident || e.tableExists(toks[1].Name())):
 			// SHOW t is DESCRIBE t, as in DuckDB.
-			s.kind, s.table = kindDescribe, tableToken(toks[1])
-			s.src = &source{orig: text, toks: toks}
+			s.kind, s.table = kindDescribe, toks[1].Name()
+			s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
 			return s, nil
 		}
 		return nil, refuse(0, "SHOW "+strings.ToUpper(word(1)))
@@ -318,8 +319,8 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (
 		if len(toks) != k+1 {
 			return nil, bad(k, "DROP TABLE takes one table name")
 		}
-		s.kind, s.table = kindDrop, tableToken(toks[k])
-		s.src = &source{orig: text, toks: toks}
+		s.kind, s.table = kindDrop, toks[k].Name()
+		s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
 		return s, nil
 	case "update":
 		if rewritten, ok := updateFrom(toks); ok {
@@ -335,7 +336,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (
 		if len(toks) != k+1 {
 			return nil, bad(k, "TRUNCATE takes one table name")
 		}
-		del := []token{{kind: tkIdent, text: "delete", pos: toks[0].pos}, {kind: tkIdent, text: "from", pos: toks[0].pos}, toks[k]}
+		del := []parse.Token{{Kind: parse.Ident, Text: "delete", Pos: toks[0].Pos}, {Kind: parse.Ident, Text: "from", Pos: toks[0].Pos}, toks[k]}
 		return e.prepareTokens(ctx, text, del)
 	case "alter":
 		return e.prepareAlter(s, text, toks)
@@ -368,11 +369,11 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (
 	case "from":
 		return e.prepareTokens(ctx, text, fromFirst(toks))
 	case "values":
-		sel, err := valuesToSelect(text, toks)
+		sel, err := parse.ValuesToSelect(text, toks)
 		if err != nil {
 			return nil, err
 		}
-		if sel[0].is("values") {
+		if sel[0].Is("values") {
 			return nil, bad(1, "VALUES takes rows in parentheses: VALUES (1, 'a'), (2, 'b')")
 		}
 		return e.prepareTokens(ctx, text, sel)
@@ -401,7 +402,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (
 			return nil, err
 		}
 	default:
-		return nil, bad(0, "syntax error near %q", toks[0].text)
+		return nil, bad(0, "syntax error near %q", toks[0].Text)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -414,9 +415,9 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (
 		return nil, err
 	}
 	s.src = src
-	ast, err := sqlparser.Parse(src.text)
+	ast, err := sqlparser.Parse(src.Text)
 	if err != nil {
-		return nil, src.parseError(err)
+		return nil, src.ParseError(err)
 	}
 	s.ast = ast
 	switch a := ast.(type) {
@@ -441,15 +442,6 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []token) (
 		return nil, bad(0, "unsupported statement")
 	}
 	return s, nil
-}
-
-// tableToken is the table a token names (a bare, quoted or string name).
-func tableToken(t token) string {
-	switch t.kind {
-	case tkQuoted, tkDQuoted, tkString:
-		return t.unquoted()
-	}
-	return t.text
 }
 
 // Returns reports whether the statement produces rows.
@@ -536,7 +528,7 @@ func (s *Stmt) QueryTx(ctx context.Context, args []Arg, tx *Tx) (*Rows, error) {
 func (s *Stmt) queryTx(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ *Rows, err error) {
 	defer recoverInternal(&err)
 	if s.src != nil {
-		s.e.warmRemote(s.src.orig)
+		s.e.warmRemote(s.src.Orig)
 	}
 	p := &planner{e: s.e, src: s.src, args: args, ctx: ctx, tx: tx, set: s.e.settingsFor(sess)}
 	rows, err := s.query(ctx, p)
@@ -598,7 +590,7 @@ func constRows(ctx context.Context, cols []Column, data []*Col) *Rows {
 func (s *Stmt) describe(p *planner) (*Rows, error) {
 	t, _, err := s.e.openTable(s.table)
 	if err != nil {
-		return nil, s.src.locate(asError(err), s.table)
+		return nil, s.src.Locate(asError(err), s.table)
 	}
 	defer s.e.release(t)
 	var cols []Column
@@ -690,7 +682,7 @@ func recoverInternal(err *error) {
 // plan plans a query statement (a SELECT or a chain of INTERSECT/EXCEPT).
 func (s *Stmt) plan(p *planner) (*selectPlan, error) {
 	if s.kind != kindSetOp {
-		ast := cloneAST(s.ast.(sqlparser.SelectStatement))
+		ast := parse.CloneAST(s.ast.(sqlparser.SelectStatement))
 		if p.shared == nil {
 			p.shared = countDerived(ast)
 		}
@@ -739,10 +731,10 @@ const markerPrefix = "__carquet_"
 // refuseMarkers refuses a statement that names one of the rewrite layer's
 // markers itself: they are carquet's own, and a user's call of one would
 // reach the binder as if the rewrite had made it.
-func refuseMarkers(text string, toks []token) error {
+func refuseMarkers(text string, toks []parse.Token) error {
 	for _, t := range toks {
-		if t.kind == tkIdent && len(t.text) > len(markerPrefix) && strings.EqualFold(t.text[:len(markerPrefix)], markerPrefix) {
-			return errAt(text, t.pos, "%s is a name reserved for carquet's own use", t.text)
+		if t.Kind == parse.Ident && len(t.Text) > len(markerPrefix) && strings.EqualFold(t.Text[:len(markerPrefix)], markerPrefix) {
+			return errAt(text, t.Pos, "%s is a name reserved for carquet's own use", t.Text)
 		}
 	}
 	return nil

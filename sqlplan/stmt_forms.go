@@ -4,6 +4,8 @@ import (
 	"context"
 	"strconv"
 	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
 // WITH: common table expressions expanded into the statement's tokens,
@@ -13,61 +15,61 @@ import (
 // with each reference to a CTE after FROM or JOIN replaced by the CTE's
 // query as a derived table. Tokens keep their offsets, so errors still
 // point into the user's text. A CTE used twice runs twice. A column list,
-// a (x, y) AS (q), renames q's columns (colsMarker). Under WITH RECURSIVE,
+// a (x, y) AS (q), renames q's columns (parse.ColsMarker). Under WITH RECURSIVE,
 // a CTE whose query names itself is returned apart and referred to by a
 // marker table (recursive.go).
-func expandCTEs(text string, toks []token) ([]token, []*recCTE, error) {
+func expandCTEs(text string, toks []parse.Token) ([]parse.Token, []*recCTE, error) {
 	fail := func(i int, format string, args ...any) error {
 		return errAt(text, tokPos(text, toks, i), format, args...)
 	}
 	i := 1
 	recursive := false
-	if i < len(toks) && toks[i].is("recursive") {
+	if i < len(toks) && toks[i].Is("recursive") {
 		recursive = true
 		i++
 	}
-	ctes := map[string][]token{}
+	ctes := map[string][]parse.Token{}
 	var recs []*recCTE
 	for {
-		if i >= len(toks) || toks[i].kind != tkIdent && toks[i].kind != tkQuoted && toks[i].kind != tkDQuoted {
+		if i >= len(toks) || toks[i].Kind != parse.Ident && toks[i].Kind != parse.Quoted && toks[i].Kind != parse.DQuoted {
 			return nil, nil, fail(i, "expected the name of a common table expression")
 		}
-		name := tableToken(toks[i])
-		namePos := toks[i].pos
+		name := toks[i].Name()
+		namePos := toks[i].Pos
 		i++
 		var cols []string
-		if i < len(toks) && toks[i].kind == tkOp && toks[i].text == "(" {
-			k := closingParen(toks, i)
+		if i < len(toks) && toks[i].Kind == parse.Op && toks[i].Text == "(" {
+			k := parse.ClosingParen(toks, i)
 			if k < 0 {
 				return nil, nil, fail(i, "unterminated column list of %s", name)
 			}
 			for j := i + 1; j < k; j++ {
 				t := toks[j]
-				if t.kind != tkIdent && t.kind != tkQuoted && t.kind != tkDQuoted {
+				if t.Kind != parse.Ident && t.Kind != parse.Quoted && t.Kind != parse.DQuoted {
 					return nil, nil, fail(j, "expected a column name in the column list of %s", name)
 				}
-				cols = append(cols, tableToken(t))
-				if j+1 < k && !(toks[j+1].kind == tkOp && toks[j+1].text == ",") {
+				cols = append(cols, t.Name())
+				if j+1 < k && !(toks[j+1].Kind == parse.Op && toks[j+1].Text == ",") {
 					return nil, nil, fail(j+1, "expected a comma in the column list of %s", name)
 				}
 				j++
 			}
 			i = k + 1
 		}
-		if i >= len(toks) || !toks[i].is("as") {
+		if i >= len(toks) || !toks[i].Is("as") {
 			return nil, nil, fail(i, "expected AS after %s", name)
 		}
 		i++
-		if i < len(toks) && (toks[i].is("materialized") || toks[i].is("not")) {
-			for i < len(toks) && !(toks[i].kind == tkOp && toks[i].text == "(") {
+		if i < len(toks) && (toks[i].Is("materialized") || toks[i].Is("not")) {
+			for i < len(toks) && !(toks[i].Kind == parse.Op && toks[i].Text == "(") {
 				i++
 			}
 		}
-		if i >= len(toks) || toks[i].kind != tkOp || toks[i].text != "(" {
+		if i >= len(toks) || toks[i].Kind != parse.Op || toks[i].Text != "(" {
 			return nil, nil, fail(i, "expected ( after AS")
 		}
 		start := i
-		if i = closingParen(toks, start); i < 0 {
+		if i = parse.ClosingParen(toks, start); i < 0 {
 			return nil, nil, fail(start, "unterminated common table expression %s", name)
 		}
 		raw := toks[start+1 : i]
@@ -77,7 +79,7 @@ func expandCTEs(text string, toks []token) ([]token, []*recCTE, error) {
 				return nil, nil, err
 			}
 			recs = append(recs, rc)
-			ctes[strings.ToLower(name)] = []token{{kind: tkQuoted, text: backquote(rc.marker()), pos: namePos}}
+			ctes[strings.ToLower(name)] = []parse.Token{{Kind: parse.Quoted, Text: parse.Backquote(rc.marker()), Pos: namePos}}
 		} else {
 			body := substituteCTEs(raw, ctes)
 			if cols != nil {
@@ -86,7 +88,7 @@ func expandCTEs(text string, toks []token) ([]token, []*recCTE, error) {
 			ctes[strings.ToLower(name)] = parenthesized(body, namePos)
 		}
 		i++
-		if i < len(toks) && toks[i].kind == tkOp && toks[i].text == "," {
+		if i < len(toks) && toks[i].Kind == parse.Op && toks[i].Text == "," {
 			i++
 			continue
 		}
@@ -98,32 +100,28 @@ func expandCTEs(text string, toks []token) ([]token, []*recCTE, error) {
 	return substituteCTEs(toks[i:], ctes), recs, nil
 }
 
-func parenthesized(body []token, pos int) []token {
-	out := []token{{kind: tkOp, text: "(", pos: pos}}
+func parenthesized(body []parse.Token, pos int) []parse.Token {
+	out := []parse.Token{{Kind: parse.Op, Text: "(", Pos: pos}}
 	out = append(out, body...)
-	return append(out, token{kind: tkOp, text: ")", pos: pos})
+	return append(out, parse.Token{Kind: parse.Op, Text: ")", Pos: pos})
 }
-
-// colsMarker starts the alias of a derived table whose columns are
-// renamed: colsMarker, then each new name after a \x1f.
-const colsMarker = "__carquet_cols__"
 
 // renameColumns wraps a CTE's query as SELECT * FROM (q) AS renaming
 // alias, which relationOf reads back.
-func renameColumns(body []token, cols []string, pos int) []token {
-	alias := colsMarker + "\x1f" + strings.Join(cols, "\x1f")
-	out := []token{{kind: tkIdent, text: "SELECT", pos: pos}, {kind: tkOp, text: "*", pos: pos}, {kind: tkIdent, text: "FROM", pos: pos}}
+func renameColumns(body []parse.Token, cols []string, pos int) []parse.Token {
+	alias := parse.ColsMarker + "\x1f" + strings.Join(cols, "\x1f")
+	out := []parse.Token{{Kind: parse.Ident, Text: "SELECT", Pos: pos}, {Kind: parse.Op, Text: "*", Pos: pos}, {Kind: parse.Ident, Text: "FROM", Pos: pos}}
 	out = append(out, parenthesized(body, pos)...)
-	return append(out, token{kind: tkIdent, text: "AS", pos: pos}, token{kind: tkQuoted, text: backquote(alias), pos: pos})
+	return append(out, parse.Token{Kind: parse.Ident, Text: "AS", Pos: pos}, parse.Token{Kind: parse.Quoted, Text: parse.Backquote(alias), Pos: pos})
 }
 
 // namesTable reports whether toks name the table name after FROM, JOIN
 // or a comma of a FROM list.
-func namesTable(toks []token, name string) bool {
-	probe := map[string][]token{strings.ToLower(name): {{kind: tkIdent, text: "__probe__"}}}
+func namesTable(toks []parse.Token, name string) bool {
+	probe := map[string][]parse.Token{strings.ToLower(name): {{Kind: parse.Ident, Text: "__probe__"}}}
 	out := substituteCTEs(toks, probe)
 	for _, t := range out {
-		if t.kind == tkIdent && t.text == "__probe__" {
+		if t.Kind == parse.Ident && t.Text == "__probe__" {
 			return true
 		}
 	}
@@ -133,43 +131,43 @@ func namesTable(toks []token, name string) bool {
 // substituteCTEs replaces table references to CTEs (after FROM, JOIN or
 // a comma in a FROM list) with their replacements (a parenthesized query
 // or a marker table name).
-func substituteCTEs(toks []token, ctes map[string][]token) []token {
+func substituteCTEs(toks []parse.Token, ctes map[string][]parse.Token) []parse.Token {
 	if len(ctes) == 0 {
 		return toks
 	}
-	var out []token
+	var out []parse.Token
 	inFrom := false
 	depthAtFrom := -1
 	depth := 0
 	for i, t := range toks {
-		if t.kind == tkOp && t.text == "(" {
+		if t.Kind == parse.Op && t.Text == "(" {
 			depth++
 		}
-		if t.kind == tkOp && t.text == ")" {
+		if t.Kind == parse.Op && t.Text == ")" {
 			depth--
 			if depth < depthAtFrom {
 				inFrom = false
 			}
 		}
-		if t.is("from") || t.is("join") {
+		if t.Is("from") || t.Is("join") {
 			inFrom, depthAtFrom = true, depth
-		} else if t.kind == tkIdent && depth == depthAtFrom {
-			switch strings.ToLower(t.text) {
+		} else if t.Kind == parse.Ident && depth == depthAtFrom {
+			switch strings.ToLower(t.Text) {
 			case "where", "group", "having", "order", "limit", "union", "on", "using", "select":
 				inFrom = false
 			}
 		}
-		body, isCTE := ctes[strings.ToLower(t.unquoted())]
-		if isCTE && (t.kind == tkIdent || t.kind == tkQuoted || t.kind == tkDQuoted) && i > 0 {
+		body, isCTE := ctes[strings.ToLower(t.Unquoted())]
+		if isCTE && (t.Kind == parse.Ident || t.Kind == parse.Quoted || t.Kind == parse.DQuoted) && i > 0 {
 			prev := toks[i-1]
-			afterFrom := prev.is("from") || prev.is("join") || inFrom && prev.kind == tkOp && prev.text == ","
-			nextIsDot := i+1 < len(toks) && toks[i+1].kind == tkOp && toks[i+1].text == "."
+			afterFrom := prev.Is("from") || prev.Is("join") || inFrom && prev.Kind == parse.Op && prev.Text == ","
+			nextIsDot := i+1 < len(toks) && toks[i+1].Kind == parse.Op && toks[i+1].Text == "."
 			if afterFrom && !nextIsDot {
 				out = append(out, body...)
 				// Keep the CTE's name as the alias unless one follows.
-				hasAlias := i+1 < len(toks) && (toks[i+1].is("as") || toks[i+1].kind == tkIdent && !isClauseWord(toks[i+1].text))
+				hasAlias := i+1 < len(toks) && (toks[i+1].Is("as") || toks[i+1].Kind == parse.Ident && !parse.IsClauseWord(toks[i+1].Text))
 				if !hasAlias {
-					out = append(out, token{kind: tkIdent, text: "AS", pos: t.pos}, token{kind: tkQuoted, text: backquote(t.unquoted()), pos: t.pos})
+					out = append(out, parse.Token{Kind: parse.Ident, Text: "AS", Pos: t.Pos}, parse.Token{Kind: parse.Quoted, Text: parse.Backquote(t.Unquoted()), Pos: t.Pos})
 				}
 				continue
 			}
@@ -179,21 +177,12 @@ func substituteCTEs(toks []token, ctes map[string][]token) []token {
 	return out
 }
 
-func isClauseWord(w string) bool {
-	switch strings.ToLower(w) {
-	case "where", "group", "having", "order", "limit", "union", "on", "using", "join", "left", "right", "inner", "cross",
-		"natural", "straight_join", "full", "outer", "offset", "intersect", "except", "window", "qualify":
-		return true
-	}
-	return false
-}
-
 // prepareSetOp splits a query at top-level INTERSECT and EXCEPT; ok is
 // false when there are none.
-func (e *Engine) prepareSetOp(ctx context.Context, text string, toks []token) (*Stmt, bool, error) {
+func (e *Engine) prepareSetOp(ctx context.Context, text string, toks []parse.Token) (*Stmt, bool, error) {
 	var cuts []int
-	eachTopLevelWord(toks, func(i int, t token) bool {
-		if t.is("intersect") || t.is("except") {
+	parse.EachTopLevelWord(toks, func(i int, t parse.Token) bool {
+		if t.Is("intersect") || t.Is("except") {
 			cuts = append(cuts, i)
 		}
 		return true
@@ -201,14 +190,14 @@ func (e *Engine) prepareSetOp(ctx context.Context, text string, toks []token) (*
 	if len(cuts) == 0 {
 		return nil, false, nil
 	}
-	s := &Stmt{e: e, kind: kindSetOp, src: &source{orig: text, toks: toks}}
+	s := &Stmt{e: e, kind: kindSetOp, src: &source{Source: parse.Source{Orig: text, Toks: toks}}}
 	start := 0
 	for _, c := range append(cuts, len(toks)) {
 		part := toks[start:c]
 		if c == len(toks) {
 			// ORDER BY / LIMIT after the last part apply to the whole.
-			eachTopLevelWord(part, func(i int, t token) bool {
-				if t.is("order") || t.is("limit") || t.is("offset") {
+			parse.EachTopLevelWord(part, func(i int, t parse.Token) bool {
+				if t.Is("order") || t.Is("limit") || t.Is("offset") {
 					s.trailer = part[i:]
 					part = part[:i]
 					return false
@@ -216,19 +205,19 @@ func (e *Engine) prepareSetOp(ctx context.Context, text string, toks []token) (*
 				return true
 			})
 		} else {
-			op := strings.ToLower(toks[c].text)
+			op := strings.ToLower(toks[c].Text)
 			next := start
 			_ = next
-			if c+1 < len(toks) && toks[c+1].is("all") {
+			if c+1 < len(toks) && toks[c+1].Is("all") {
 				op += " all"
-			} else if c+1 < len(toks) && toks[c+1].is("distinct") {
+			} else if c+1 < len(toks) && toks[c+1].Is("distinct") {
 				op += ""
 			}
 			s.setOps = append(s.setOps, op)
 		}
 		for _, t := range part {
-			if t.is("union") {
-				err := errAt(text, t.pos, "UNION together with INTERSECT or EXCEPT is not supported (use a derived table)")
+			if t.Is("union") {
+				err := errAt(text, t.Pos, "UNION together with INTERSECT or EXCEPT is not supported (use a derived table)")
 				err.Err = ErrUnsupported
 				return nil, true, err
 			}
@@ -241,11 +230,11 @@ func (e *Engine) prepareSetOp(ctx context.Context, text string, toks []token) (*
 			return nil, true, err
 		}
 		if ps.kind != kindSelect {
-			return nil, true, errAt(text, part[0].pos, "INTERSECT and EXCEPT take SELECTs")
+			return nil, true, errAt(text, part[0].Pos, "INTERSECT and EXCEPT take SELECTs")
 		}
 		s.parts = append(s.parts, ps)
 		start = c + 1
-		if c < len(toks) && c+1 < len(toks) && (toks[c+1].is("all") || toks[c+1].is("distinct")) {
+		if c < len(toks) && c+1 < len(toks) && (toks[c+1].Is("all") || toks[c+1].Is("distinct")) {
 			start++
 		}
 	}
@@ -264,11 +253,11 @@ func (s *Stmt) applyTrailer(p *planner, sp *selectPlan) (*selectPlan, error) {
 	lim, off := int64(-1), int64(0)
 	fail := func() (*selectPlan, error) {
 		sp.root.close()
-		return nil, errAt(s.src.orig, tokPos(s.src.orig, toks, i), "after INTERSECT or EXCEPT, ORDER BY takes output positions or names, LIMIT and OFFSET numbers")
+		return nil, errAt(s.src.Orig, tokPos(s.src.Orig, toks, i), "after INTERSECT or EXCEPT, ORDER BY takes output positions or names, LIMIT and OFFSET numbers")
 	}
-	if i < len(toks) && toks[i].is("order") {
+	if i < len(toks) && toks[i].Is("order") {
 		i++
-		if i >= len(toks) || !toks[i].is("by") {
+		if i >= len(toks) || !toks[i].Is("by") {
 			return fail()
 		}
 		i++
@@ -277,16 +266,16 @@ func (s *Stmt) applyTrailer(p *planner, sp *selectPlan) (*selectPlan, error) {
 				return fail()
 			}
 			idx := -1
-			switch toks[i].kind {
-			case tkNumber:
-				n, err := strconv.Atoi(toks[i].text)
+			switch toks[i].Kind {
+			case parse.Number:
+				n, err := strconv.Atoi(toks[i].Text)
 				if err != nil || n < 1 || n > len(sp.cols) {
 					return fail()
 				}
 				idx = n - 1
-			case tkIdent, tkQuoted, tkDQuoted:
+			case parse.Ident, parse.Quoted, parse.DQuoted:
 				for k, c := range sp.cols {
-					if strings.EqualFold(c.Name, toks[i].unquoted()) {
+					if strings.EqualFold(c.Name, toks[i].Unquoted()) {
 						idx = k
 						break
 					}
@@ -297,12 +286,12 @@ func (s *Stmt) applyTrailer(p *planner, sp *selectPlan) (*selectPlan, error) {
 			}
 			i++
 			desc := false
-			if i < len(toks) && (toks[i].is("asc") || toks[i].is("desc")) {
-				desc = toks[i].is("desc")
+			if i < len(toks) && (toks[i].Is("asc") || toks[i].Is("desc")) {
+				desc = toks[i].Is("desc")
 				i++
 			}
 			keys = append(keys, sortKey{col: idx, desc: desc, text: sp.cols[idx].Name})
-			if i < len(toks) && toks[i].kind == tkOp && toks[i].text == "," {
+			if i < len(toks) && toks[i].Kind == parse.Op && toks[i].Text == "," {
 				i++
 				continue
 			}
@@ -311,11 +300,11 @@ func (s *Stmt) applyTrailer(p *planner, sp *selectPlan) (*selectPlan, error) {
 	}
 	for i < len(toks) {
 		switch {
-		case toks[i].is("limit") && i+1 < len(toks) && toks[i+1].kind == tkNumber:
-			lim, _ = strconv.ParseInt(toks[i+1].text, 10, 64)
+		case toks[i].Is("limit") && i+1 < len(toks) && toks[i+1].Kind == parse.Number:
+			lim, _ = strconv.ParseInt(toks[i+1].Text, 10, 64)
 			i += 2
-		case toks[i].is("offset") && i+1 < len(toks) && toks[i+1].kind == tkNumber:
-			off, _ = strconv.ParseInt(toks[i+1].text, 10, 64)
+		case toks[i].Is("offset") && i+1 < len(toks) && toks[i+1].Kind == parse.Number:
+			off, _ = strconv.ParseInt(toks[i+1].Text, 10, 64)
 			i += 2
 		default:
 			return fail()
@@ -346,44 +335,26 @@ var afterSelectList = map[string]bool{"where": true, "group": true, "having": tr
 // fromFirst reorders DuckDB's FROM-first query, FROM t [SELECT items]
 // [WHERE ...] ..., into SELECT items FROM t [WHERE ...] ... (SELECT * when
 // it has no SELECT).
-func fromFirst(toks []token) []token {
+func fromFirst(toks []parse.Token) []parse.Token {
 	sel, end, setOp := -1, len(toks), false
-	eachTopLevelWord(toks, func(x int, t token) bool {
+	parse.EachTopLevelWord(toks, func(x int, t parse.Token) bool {
 		switch {
-		case sel < 0 && t.is("select"):
+		case sel < 0 && t.Is("select"):
 			sel = x
-		case sel >= 0 && end == len(toks) && afterSelectList[strings.ToLower(t.text)]:
+		case sel >= 0 && end == len(toks) && afterSelectList[strings.ToLower(t.Text)]:
 			end = x
-		case sel < 0 && (t.is("union") || t.is("intersect") || t.is("except")):
+		case sel < 0 && (t.Is("union") || t.Is("intersect") || t.Is("except")):
 			setOp = true // FROM t UNION ...: each side would need its own SELECT
 			return false
 		}
 		return true
 	})
 	if sel < 0 || setOp {
-		return append([]token{{kind: tkIdent, text: "select", pos: toks[0].pos}, {kind: tkOp, text: "*", pos: toks[0].pos}}, toks...)
+		return append([]parse.Token{{Kind: parse.Ident, Text: "select", Pos: toks[0].Pos}, {Kind: parse.Op, Text: "*", Pos: toks[0].Pos}}, toks...)
 	}
-	out := append([]token{}, toks[sel:end]...)
+	out := append([]parse.Token{}, toks[sel:end]...)
 	out = append(out, toks[:sel]...)
 	return append(out, toks[end:]...)
-}
-
-// eachTopLevelWord calls f with each identifier of toks outside
-// parentheses, and its index, until f returns false.
-func eachTopLevelWord(toks []token, f func(x int, t token) bool) {
-	depth := 0
-	for x, t := range toks {
-		switch {
-		case t.kind == tkOp && t.text == "(":
-			depth++
-		case t.kind == tkOp && t.text == ")":
-			depth--
-		case depth == 0 && t.kind == tkIdent:
-			if !f(x, t) {
-				return
-			}
-		}
-	}
 }
 
 // conflictClause takes INSERT OR IGNORE and ON CONFLICT [(cols)] DO
@@ -391,18 +362,18 @@ func eachTopLevelWord(toks []token, f func(x int, t token) bool) {
 // out of an INSERT's tokens, and turns
 // DEFAULT VALUES into a VALUES row the parser reads (s.defaultValues);
 // ON CONFLICT DO UPDATE is refused.
-func conflictClause(text string, toks []token, s *Stmt) ([]token, error) {
-	refuse := func(t token, what string) error {
-		e := errAt(text, t.pos, "%s is not supported", what)
+func conflictClause(text string, toks []parse.Token, s *Stmt) ([]parse.Token, error) {
+	refuse := func(t parse.Token, what string) error {
+		e := errAt(text, t.Pos, "%s is not supported", what)
 		e.Err = ErrUnsupported
 		return e
 	}
-	if len(toks) > 2 && toks[1].is("or") {
+	if len(toks) > 2 && toks[1].Is("or") {
 		switch {
-		case toks[2].is("ignore"):
+		case toks[2].Is("ignore"):
 			s.ignoreConflicts = true
 			toks = append(toks[:1:1], toks[3:]...)
-		case toks[2].is("replace"):
+		case toks[2].Is("replace"):
 			s.replaceConflicts = true
 			toks = append(toks[:1:1], toks[3:]...)
 		}
@@ -410,34 +381,34 @@ func conflictClause(text string, toks []token, s *Stmt) ([]token, error) {
 	// INSERT INTO t BY NAME SELECT ...: the SELECT's column names say which
 	// columns (insert).
 	for i := 2; i+2 < len(toks); i++ {
-		if toks[i].is("by") && toks[i+1].is("name") && (toks[i+2].is("select") || toks[i+2].is("from") || toks[i+2].is("with") || toks[i+2].kind == tkOp && toks[i+2].text == "(") {
+		if toks[i].Is("by") && toks[i+1].Is("name") && (toks[i+2].Is("select") || toks[i+2].Is("from") || toks[i+2].Is("with") || toks[i+2].Kind == parse.Op && toks[i+2].Text == "(") {
 			s.byName = true
 			toks = append(toks[:i:i], toks[i+2:]...)
 			break
 		}
 	}
-	if n := len(toks); n >= 4 && toks[n-2].is("default") && toks[n-1].is("values") {
+	if n := len(toks); n >= 4 && toks[n-2].Is("default") && toks[n-1].Is("values") {
 		// INSERT INTO t DEFAULT VALUES: one row of DEFAULTs (insert).
 		s.defaultValues = true
-		pos := toks[n-2].pos
-		return append(toks[:n-2:n-2], token{kind: tkIdent, text: "values", pos: pos}, token{kind: tkOp, text: "(", pos: pos},
-			token{kind: tkIdent, text: "default", pos: pos}, token{kind: tkOp, text: ")", pos: pos}), nil
+		pos := toks[n-2].Pos
+		return append(toks[:n-2:n-2], parse.Token{Kind: parse.Ident, Text: "values", Pos: pos}, parse.Token{Kind: parse.Op, Text: "(", Pos: pos},
+			parse.Token{Kind: parse.Ident, Text: "default", Pos: pos}, parse.Token{Kind: parse.Op, Text: ")", Pos: pos}), nil
 	}
 	for i := 1; i+1 < len(toks); i++ {
-		if !toks[i].is("on") || !toks[i+1].is("conflict") {
+		if !toks[i].Is("on") || !toks[i+1].Is("conflict") {
 			continue
 		}
 		j := i + 2
-		if j < len(toks) && toks[j].kind == tkOp && toks[j].text == "(" {
-			if k := closingParen(toks, j); k > 0 {
+		if j < len(toks) && toks[j].Kind == parse.Op && toks[j].Text == "(" {
+			if k := parse.ClosingParen(toks, j); k > 0 {
 				j = k + 1
 			}
 		}
-		if j+1 < len(toks) && toks[j].is("do") && toks[j+1].is("nothing") && j+2 == len(toks) {
+		if j+1 < len(toks) && toks[j].Is("do") && toks[j+1].Is("nothing") && j+2 == len(toks) {
 			s.ignoreConflicts = true
 			return toks[:i], nil
 		}
-		if j+2 < len(toks) && toks[j].is("do") && toks[j+1].is("update") && toks[j+2].is("set") {
+		if j+2 < len(toks) && toks[j].Is("do") && toks[j+1].Is("update") && toks[j+2].Is("set") {
 			up, err := readUpsert(text, toks, i+2, j+3)
 			if err != nil {
 				return nil, err
@@ -456,49 +427,49 @@ func conflictClause(text string, toks []token, s *Stmt) ([]token, error) {
 // WHERE EXISTS (SELECT 1 FROM items [WHERE cond]): a row of t is updated
 // when the FROM items hold a row that meets cond with it, from one such
 // row (any, when there are several, as in DuckDB).
-func updateFrom(toks []token) ([]token, bool) {
+func updateFrom(toks []parse.Token) ([]parse.Token, bool) {
 	set, from, where := -1, -1, -1
 	depth := 0
 	for i, t := range toks {
 		switch {
-		case t.kind == tkOp && (t.text == "(" || t.text == "["):
+		case t.Kind == parse.Op && (t.Text == "(" || t.Text == "["):
 			depth++
-		case t.kind == tkOp && (t.text == ")" || t.text == "]"):
+		case t.Kind == parse.Op && (t.Text == ")" || t.Text == "]"):
 			depth--
-		case depth == 0 && t.is("set") && set < 0:
+		case depth == 0 && t.Is("set") && set < 0:
 			set = i
-		case depth == 0 && t.is("from") && set >= 0 && from < 0:
+		case depth == 0 && t.Is("from") && set >= 0 && from < 0:
 			from = i
-		case depth == 0 && t.is("where") && from >= 0 && where < 0:
+		case depth == 0 && t.Is("where") && from >= 0 && where < 0:
 			where = i
 		}
 	}
 	if set < 0 || from < 0 {
 		return nil, false
 	}
-	items, cond := toks[from+1:], []token(nil)
+	items, cond := toks[from+1:], []parse.Token(nil)
 	if where > 0 {
 		items, cond = toks[from+1:where], toks[where+1:]
 	}
-	pos := toks[from].pos
-	word := func(w string) token { return token{kind: tkIdent, text: w, pos: pos} }
-	op := func(o string) token { return token{kind: tkOp, text: o, pos: pos} }
-	subquery := func(what []token, limit bool) []token {
-		q := append([]token{op("("), word("select")}, what...)
+	pos := toks[from].Pos
+	word := func(w string) parse.Token { return parse.Token{Kind: parse.Ident, Text: w, Pos: pos} }
+	op := func(o string) parse.Token { return parse.Token{Kind: parse.Op, Text: o, Pos: pos} }
+	subquery := func(what []parse.Token, limit bool) []parse.Token {
+		q := append([]parse.Token{op("("), word("select")}, what...)
 		q = append(append(q, word("from")), items...)
 		if cond != nil {
 			q = append(append(q, word("where")), cond...)
 		}
 		if limit {
-			q = append(q, word("limit"), token{kind: tkNumber, text: "1", pos: pos})
+			q = append(q, word("limit"), parse.Token{Kind: parse.Number, Text: "1", Pos: pos})
 		}
 		return append(q, op(")"))
 	}
-	out := append([]token(nil), toks[:set+1]...)
-	for n, item := range splitList(toks[set+1 : from]) {
+	out := append([]parse.Token(nil), toks[:set+1]...)
+	for n, item := range parse.SplitList(toks[set+1 : from]) {
 		eq := -1
 		for j, t := range item {
-			if t.kind == tkOp && t.text == "=" {
+			if t.Kind == parse.Op && t.Text == "=" {
 				eq = j
 				break
 			}
@@ -512,20 +483,20 @@ func updateFrom(toks []token) ([]token, bool) {
 		out = append(append(out, item[:eq+1]...), subquery(item[eq+1:], true)...)
 	}
 	out = append(out, word("where"), word("exists"))
-	return append(out, subquery([]token{{kind: tkNumber, text: "1", pos: pos}}, false)...), true
+	return append(out, subquery([]parse.Token{{Kind: parse.Number, Text: "1", Pos: pos}}, false)...), true
 }
 
 // stmtTokens reads the tokens of a statement that is parsed here rather
 // than by the parser (ALTER TABLE, sequences).
 type stmtTokens struct {
 	text string
-	toks []token
+	toks []parse.Token
 }
 
 // word is the lower-case identifier at toks[k], "" for anything else.
 func (r stmtTokens) word(k int) string {
-	if k < len(r.toks) && r.toks[k].kind == tkIdent {
-		return strings.ToLower(r.toks[k].text)
+	if k < len(r.toks) && r.toks[k].Kind == parse.Ident {
+		return strings.ToLower(r.toks[k].Text)
 	}
 	return ""
 }
@@ -539,7 +510,7 @@ func (r stmtTokens) fail(k int, format string, args ...any) error {
 // JOIN r ON cond (DuckDB's) into [NOT] EXISTS (SELECT 1 FROM r WHERE
 // cond) added to the WHERE clause: the rows of the left side that have a
 // partner (none). Other forms are left for the rewrite to refuse.
-func semiJoins(toks []token) []token {
+func semiJoins(toks []parse.Token) []parse.Token {
 	clause := map[string]bool{"where": true, "group": true, "having": true, "qualify": true, "window": true, "order": true,
 		"limit": true, "offset": true, "union": true, "except": true, "intersect": true, "join": true, "left": true,
 		"right": true, "inner": true, "full": true, "cross": true, "natural": true, "semi": true, "anti": true, "asof": true, "positional": true}
@@ -547,11 +518,11 @@ func semiJoins(toks []token) []token {
 		depth, at := 0, -1
 		for i, t := range toks {
 			switch {
-			case t.kind == tkOp && t.text == "(":
+			case t.Kind == parse.Op && t.Text == "(":
 				depth++
-			case t.kind == tkOp && t.text == ")":
+			case t.Kind == parse.Op && t.Text == ")":
 				depth--
-			case depth == 0 && (t.is("semi") || t.is("anti")) && i+1 < len(toks) && toks[i+1].is("join"):
+			case depth == 0 && (t.Is("semi") || t.Is("anti")) && i+1 < len(toks) && toks[i+1].Is("join"):
 				at = i
 			}
 			if at >= 0 {
@@ -564,14 +535,14 @@ func semiJoins(toks []token) []token {
 		// The right item runs to ON; the condition to the next clause.
 		on, depth := -1, 0
 		for i := at + 2; i < len(toks); i++ {
-			if toks[i].kind == tkOp && toks[i].text == "(" {
+			if toks[i].Kind == parse.Op && toks[i].Text == "(" {
 				depth++
-			} else if toks[i].kind == tkOp && toks[i].text == ")" {
+			} else if toks[i].Kind == parse.Op && toks[i].Text == ")" {
 				depth--
-			} else if depth == 0 && toks[i].is("on") {
+			} else if depth == 0 && toks[i].Is("on") {
 				on = i
 				break
-			} else if depth == 0 && clause[strings.ToLower(toks[i].text)] && toks[i].kind == tkIdent {
+			} else if depth == 0 && clause[strings.ToLower(toks[i].Text)] && toks[i].Kind == parse.Ident {
 				break
 			}
 		}
@@ -579,20 +550,20 @@ func semiJoins(toks []token) []token {
 			return toks
 		}
 		end := clauseEnd(toks, on+1, clause)
-		pos := toks[at].pos
-		id := func(w string) token { return token{kind: tkIdent, text: w, pos: pos} }
-		op := func(o string) token { return token{kind: tkOp, text: o, pos: pos} }
-		test := []token{}
-		if toks[at].is("anti") {
+		pos := toks[at].Pos
+		id := func(w string) parse.Token { return parse.Token{Kind: parse.Ident, Text: w, Pos: pos} }
+		op := func(o string) parse.Token { return parse.Token{Kind: parse.Op, Text: o, Pos: pos} }
+		test := []parse.Token{}
+		if toks[at].Is("anti") {
 			test = append(test, id("not"))
 		}
-		test = append(test, id("exists"), op("("), id("select"), token{kind: tkNumber, text: "1", pos: pos}, id("from"))
+		test = append(test, id("exists"), op("("), id("select"), parse.Token{Kind: parse.Number, Text: "1", Pos: pos}, id("from"))
 		test = append(test, toks[at+2:on]...)
 		test = append(append(test, id("where"), op("(")), toks[on+1:end]...)
 		test = append(test, op(")"), op(")"))
 		rest := toks[end:]
-		out := append([]token(nil), toks[:at]...)
-		if len(rest) > 0 && rest[0].is("where") {
+		out := append([]parse.Token(nil), toks[:at]...)
+		if len(rest) > 0 && rest[0].Is("where") {
 			// WHERE (existing) AND [NOT] EXISTS (...), up to the next clause.
 			k := clauseEnd(rest, 1, clause)
 			out = append(out, id("where"), op("("))
@@ -607,19 +578,19 @@ func semiJoins(toks []token) []token {
 
 // clauseEnd is the index, from toks[from] on, of the first word of
 // clause, ';' or unmatched ')' outside parentheses, or len(toks).
-func clauseEnd(toks []token, from int, clause map[string]bool) int {
+func clauseEnd(toks []parse.Token, from int, clause map[string]bool) int {
 	depth := 0
 	for i := from; i < len(toks); i++ {
 		t := toks[i]
 		switch {
-		case t.kind == tkOp && t.text == "(":
+		case t.Kind == parse.Op && t.Text == "(":
 			depth++
-		case t.kind == tkOp && t.text == ")":
+		case t.Kind == parse.Op && t.Text == ")":
 			if depth == 0 {
 				return i
 			}
 			depth--
-		case depth == 0 && (t.kind == tkIdent && clause[strings.ToLower(t.text)] || t.kind == tkOp && t.text == ";"):
+		case depth == 0 && (t.Kind == parse.Ident && clause[strings.ToLower(t.Text)] || t.Kind == parse.Op && t.Text == ";"):
 			return i
 		}
 	}
@@ -629,25 +600,25 @@ func clauseEnd(toks []token, from int, clause map[string]bool) int {
 // unionByName rewrites UNION [ALL] BY NAME SELECT ... into UNION [ALL]
 // SELECT 'x' AS byNameMarker, ..., which alignByName recognizes when it
 // plans the union.
-func unionByName(toks []token) []token {
+func unionByName(toks []parse.Token) []parse.Token {
 	for i := 0; i+3 < len(toks); i++ {
-		if !toks[i].is("union") {
+		if !toks[i].Is("union") {
 			continue
 		}
 		j := i + 1
-		if toks[j].is("all") || toks[j].is("distinct") {
+		if toks[j].Is("all") || toks[j].Is("distinct") {
 			j++
 		}
-		if j+2 >= len(toks) || !toks[j].is("by") || !toks[j+1].is("name") || !toks[j+2].is("select") {
+		if j+2 >= len(toks) || !toks[j].Is("by") || !toks[j+1].Is("name") || !toks[j+2].Is("select") {
 			continue
 		}
 		k := j + 3
-		if k < len(toks) && toks[k].is("distinct") {
+		if k < len(toks) && toks[k].Is("distinct") {
 			k++
 		}
-		pos := toks[j].pos
-		marker := []token{{kind: tkString, text: "'x'", pos: pos}, {kind: tkIdent, text: "as", pos: pos}, {kind: tkIdent, text: byNameMarker, pos: pos}, {kind: tkOp, text: ",", pos: pos}}
-		out := append(append([]token(nil), toks[:j]...), toks[j+2:k]...)
+		pos := toks[j].Pos
+		marker := []parse.Token{{Kind: parse.String, Text: "'x'", Pos: pos}, {Kind: parse.Ident, Text: "as", Pos: pos}, {Kind: parse.Ident, Text: byNameMarker, Pos: pos}, {Kind: parse.Op, Text: ",", Pos: pos}}
+		out := append(append([]parse.Token(nil), toks[:j]...), toks[j+2:k]...)
 		out = append(append(out, marker...), toks[k:]...)
 		toks = out
 	}

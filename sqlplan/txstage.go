@@ -18,6 +18,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -924,20 +925,20 @@ func TxControl(text string) string {
 	if len(text) > 512 {
 		return ""
 	}
-	all, err := lex(text)
+	all, err := parse.Lex(text)
 	if err != nil {
 		return ""
 	}
-	toks := significant(all)
-	if n := len(toks); n > 0 && toks[n-1].kind == tkOp && toks[n-1].text == ";" {
+	toks := parse.Significant(all)
+	if n := len(toks); n > 0 && toks[n-1].Kind == parse.Op && toks[n-1].Text == ";" {
 		toks = toks[:n-1]
 	}
 	words := make([]string, len(toks))
 	for i, t := range toks {
-		if t.kind != tkIdent {
+		if t.Kind != parse.Ident {
 			return ""
 		}
-		words[i] = strings.ToLower(t.text)
+		words[i] = strings.ToLower(t.Text)
 	}
 	switch strings.Join(words, " ") {
 	case "begin", "begin transaction", "start transaction":

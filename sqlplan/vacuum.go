@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/carquet-go/carquet/delta"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
 // VACUUM t [RETAIN n HOURS [FORCE]] [DRY RUN] deletes the files of the
@@ -28,29 +29,29 @@ type vacuumSpec struct {
 }
 
 // prepareVacuum prepares VACUUM name [RETAIN n HOURS [FORCE]] [DRY RUN].
-func (e *Engine) prepareVacuum(s *Stmt, text string, toks []token) (*Stmt, error) {
+func (e *Engine) prepareVacuum(s *Stmt, text string, toks []parse.Token) (*Stmt, error) {
 	bad := func(i int, msg string) error { return errAt(text, tokPos(text, toks, min(i, len(toks)-1)), "%s", msg) }
-	if len(toks) < 2 || toks[1].kind != tkIdent && toks[1].kind != tkQuoted && toks[1].kind != tkDQuoted && toks[1].kind != tkString {
+	if len(toks) < 2 || toks[1].Kind != parse.Ident && toks[1].Kind != parse.Quoted && toks[1].Kind != parse.DQuoted && toks[1].Kind != parse.String {
 		return nil, bad(1, "VACUUM takes a table name")
 	}
 	spec := &vacuumSpec{retain: -1}
 	i := 2
-	if i < len(toks) && toks[i].is("retain") {
-		if i+2 >= len(toks) || toks[i+1].kind != tkNumber || !toks[i+2].is("hours") && !toks[i+2].is("hour") {
+	if i < len(toks) && toks[i].Is("retain") {
+		if i+2 >= len(toks) || toks[i+1].Kind != parse.Number || !toks[i+2].Is("hours") && !toks[i+2].Is("hour") {
 			return nil, bad(i, "VACUUM ... RETAIN takes a number of hours: RETAIN n HOURS")
 		}
-		h, err := strconv.ParseFloat(toks[i+1].text, 64)
+		h, err := strconv.ParseFloat(toks[i+1].Text, 64)
 		if err != nil || h < 0 || h*float64(time.Hour) > math.MaxInt64 {
-			return nil, bad(i+1, fmt.Sprintf("RETAIN %s HOURS: not a number of hours", toks[i+1].text))
+			return nil, bad(i+1, fmt.Sprintf("RETAIN %s HOURS: not a number of hours", toks[i+1].Text))
 		}
 		spec.retain = time.Duration(h * float64(time.Hour))
 		i += 3
-		if i < len(toks) && toks[i].is("force") {
+		if i < len(toks) && toks[i].Is("force") {
 			spec.force = true
 			i++
 		}
 	}
-	if i+1 < len(toks) && toks[i].is("dry") && toks[i+1].is("run") {
+	if i+1 < len(toks) && toks[i].Is("dry") && toks[i+1].Is("run") {
 		spec.dryRun = true
 		i += 2
 	}
@@ -58,7 +59,7 @@ func (e *Engine) prepareVacuum(s *Stmt, text string, toks []token) (*Stmt, error
 		return nil, bad(i, "VACUUM takes a table name, then RETAIN n HOURS [FORCE] and DRY RUN")
 	}
 	s.kind = kindVacuum
-	s.table = tableToken(toks[1])
+	s.table = toks[1].Name()
 	s.vacuum = spec
 	return s, nil
 }

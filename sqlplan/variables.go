@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
 // Variables, as DuckDB has them: SET VARIABLE name = expression stores the
@@ -30,26 +32,26 @@ const variablesTable = "duckdb_variables()"
 
 // prepareSetVariable reads the rest of SET VARIABLE name (=|TO) expr or
 // RESET VARIABLE name; toks[i] is the token after VARIABLE.
-func prepareSetVariable(s *Stmt, text string, toks []token, i int, reset bool) (*Stmt, error) {
+func prepareSetVariable(s *Stmt, text string, toks []parse.Token, i int, reset bool) (*Stmt, error) {
 	verb := "SET"
 	if reset {
 		verb = "RESET"
 	}
-	if i >= len(toks) || toks[i].kind != tkIdent && toks[i].kind != tkQuoted && toks[i].kind != tkDQuoted {
+	if i >= len(toks) || toks[i].Kind != parse.Ident && toks[i].Kind != parse.Quoted && toks[i].Kind != parse.DQuoted {
 		return nil, errAt(text, tokPos(text, toks, i), "%s VARIABLE takes the name of a variable", verb)
 	}
-	spec := &setSpec{reset: reset, variable: tableToken(toks[i])}
+	spec := &setSpec{reset: reset, variable: toks[i].Name()}
 	i++
 	switch {
 	case reset:
 		if i < len(toks) {
-			return nil, errAt(text, toks[i].pos, "RESET VARIABLE takes one variable name")
+			return nil, errAt(text, toks[i].Pos, "RESET VARIABLE takes one variable name")
 		}
-	case i < len(toks) && (toks[i].kind == tkOp && toks[i].text == "=" || toks[i].is("to")):
+	case i < len(toks) && (toks[i].Kind == parse.Op && toks[i].Text == "=" || toks[i].Is("to")):
 		if i+1 >= len(toks) {
 			return nil, errAt(text, len(text), "SET VARIABLE %s needs a value", spec.variable)
 		}
-		spec.pos = toks[i+1].pos
+		spec.pos = toks[i+1].Pos
 		spec.expr = strings.TrimRight(strings.TrimSpace(text[spec.pos:]), ";")
 	default:
 		return nil, errAt(text, tokPos(text, toks, i), "expected = or TO after SET VARIABLE %s", spec.variable)

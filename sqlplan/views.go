@@ -4,6 +4,8 @@ import (
 	"context"
 	"maps"
 	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
 // Views: CREATE [OR REPLACE] [TEMP|TEMPORARY] VIEW name AS query and
@@ -17,58 +19,58 @@ import (
 
 type view struct {
 	name string
-	toks []token
+	toks []parse.Token
 	temp bool
 }
 
 // parseView reads CREATE [OR REPLACE] [TEMP] VIEW [IF NOT EXISTS] name
 // [(columns)] AS query; ok is false for another CREATE. s gets OR
 // REPLACE, TEMP and IF NOT EXISTS.
-func parseView(s *Stmt, text string, toks []token) (*view, bool, error) {
+func parseView(s *Stmt, text string, toks []parse.Token) (*view, bool, error) {
 	i := 1
-	if i+1 < len(toks) && toks[i].is("or") && toks[i+1].is("replace") {
+	if i+1 < len(toks) && toks[i].Is("or") && toks[i+1].Is("replace") {
 		s.replace = true
 		i += 2
 	}
 	temp := false
-	if i+1 < len(toks) && (toks[i].is("temp") || toks[i].is("temporary")) && toks[i+1].is("view") {
+	if i+1 < len(toks) && (toks[i].Is("temp") || toks[i].Is("temporary")) && toks[i+1].Is("view") {
 		temp = true
 		i++
 	}
-	if i >= len(toks) || !toks[i].is("view") {
+	if i >= len(toks) || !toks[i].Is("view") {
 		return nil, false, nil
 	}
 	i++
-	if i+1 < len(toks) && toks[i].is("if") && toks[i+1].is("not") {
-		if i+2 >= len(toks) || !toks[i+2].is("exists") {
-			return nil, true, errAt(text, toks[i].pos, "expected IF NOT EXISTS")
+	if i+1 < len(toks) && toks[i].Is("if") && toks[i+1].Is("not") {
+		if i+2 >= len(toks) || !toks[i+2].Is("exists") {
+			return nil, true, errAt(text, toks[i].Pos, "expected IF NOT EXISTS")
 		}
 		s.ifMod = true
 		i += 3
 	}
-	if i >= len(toks) || toks[i].kind != tkIdent && toks[i].kind != tkQuoted && toks[i].kind != tkDQuoted {
+	if i >= len(toks) || toks[i].Kind != parse.Ident && toks[i].Kind != parse.Quoted && toks[i].Kind != parse.DQuoted {
 		return nil, true, errAt(text, tokPos(text, toks, i), "expected the name of the view")
 	}
-	name := tableToken(toks[i])
+	name := toks[i].Name()
 	i++
-	var cols []token // the view's column list, with its parentheses
-	if i < len(toks) && toks[i].kind == tkOp && toks[i].text == "(" {
-		k := closingParen(toks, i)
+	var cols []parse.Token // the view's column list, with its parentheses
+	if i < len(toks) && toks[i].Kind == parse.Op && toks[i].Text == "(" {
+		k := parse.ClosingParen(toks, i)
 		if k < 0 || k == i+1 {
-			return nil, true, errAt(text, toks[i].pos, "expected the view's column names")
+			return nil, true, errAt(text, toks[i].Pos, "expected the view's column names")
 		}
 		cols = toks[i : k+1]
 		i = k + 1
 	}
-	if i >= len(toks) || !toks[i].is("as") || i+1 >= len(toks) {
+	if i >= len(toks) || !toks[i].Is("as") || i+1 >= len(toks) {
 		return nil, true, errAt(text, tokPos(text, toks, i), "expected AS and a query after the view's name")
 	}
 	body := toks[i+1:]
 	if cols != nil {
 		// CREATE VIEW v (a, b) AS q is the view SELECT * FROM (q) AS v (a, b).
-		at := body[0].pos
-		head := []token{{kind: tkIdent, text: "select", pos: at}, {kind: tkOp, text: "*", pos: at}, {kind: tkIdent, text: "from", pos: at}, {kind: tkOp, text: "(", pos: at}}
-		tail := []token{{kind: tkOp, text: ")", pos: at}, {kind: tkIdent, text: "as", pos: at}, {kind: tkIdent, text: "v", pos: at}}
+		at := body[0].Pos
+		head := []parse.Token{{Kind: parse.Ident, Text: "select", Pos: at}, {Kind: parse.Op, Text: "*", Pos: at}, {Kind: parse.Ident, Text: "from", Pos: at}, {Kind: parse.Op, Text: "(", Pos: at}}
+		tail := []parse.Token{{Kind: parse.Op, Text: ")", Pos: at}, {Kind: parse.Ident, Text: "as", Pos: at}, {Kind: parse.Ident, Text: "v", Pos: at}}
 		body = append(append(append(head, body...), tail...), cols...)
 	}
 	s.temp = temp
@@ -82,7 +84,7 @@ func (v *view) definition() string {
 
 // prepareView prepares CREATE [OR REPLACE] [TEMP] VIEW; ok is false for
 // another CREATE.
-func (e *Engine) prepareView(ctx context.Context, s *Stmt, text string, toks []token) (*Stmt, bool, error) {
+func (e *Engine) prepareView(ctx context.Context, s *Stmt, text string, toks []parse.Token) (*Stmt, bool, error) {
 	v, ok, err := parseView(s, text, toks)
 	if !ok || err != nil {
 		return nil, ok, err
@@ -93,7 +95,7 @@ func (e *Engine) prepareView(ctx context.Context, s *Stmt, text string, toks []t
 		return nil, true, err
 	}
 	if q.kind != kindSelect && q.kind != kindSetOp {
-		return nil, true, errAt(text, v.toks[0].pos, "a view is a query")
+		return nil, true, errAt(text, v.toks[0].Pos, "a view is a query")
 	}
 	s.kind, s.table = kindCreateView, v.name
 	s.view = v
@@ -101,16 +103,16 @@ func (e *Engine) prepareView(ctx context.Context, s *Stmt, text string, toks []t
 }
 
 // prepareDropView prepares DROP VIEW [IF EXISTS] name.
-func (e *Engine) prepareDropView(s *Stmt, text string, toks []token) (*Stmt, error) {
+func (e *Engine) prepareDropView(s *Stmt, text string, toks []parse.Token) (*Stmt, error) {
 	k := 2
-	if k+1 < len(toks) && toks[k].is("if") && toks[k+1].is("exists") {
+	if k+1 < len(toks) && toks[k].Is("if") && toks[k+1].Is("exists") {
 		s.ifMod = true
 		k += 2
 	}
 	if len(toks) != k+1 {
 		return nil, errAt(text, tokPos(text, toks, min(k, len(toks))), "DROP VIEW takes one view name")
 	}
-	s.kind, s.table = kindDropView, tableToken(toks[k])
+	s.kind, s.table = kindDropView, toks[k].Name()
 	return s, nil
 }
 
@@ -200,7 +202,7 @@ func (e *Engine) viewsIn(ops []*Stmt) (kept, temp map[string]*view, err error) {
 // substituteViews replaces the references to views in a statement's
 // tokens (a temporary view before a kept one of its name), as
 // transaction tx (nil: none) sees the views.
-func (e *Engine) substituteViews(toks []token, tx *Tx) ([]token, error) {
+func (e *Engine) substituteViews(toks []parse.Token, tx *Tx) ([]parse.Token, error) {
 	ops := tx.viewStmts()
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -211,10 +213,10 @@ func (e *Engine) substituteViews(toks []token, tx *Tx) ([]token, error) {
 	if len(kept) == 0 && len(temp) == 0 {
 		return toks, nil
 	}
-	m := make(map[string][]token, len(kept)+len(temp))
+	m := make(map[string][]parse.Token, len(kept)+len(temp))
 	for _, views := range []map[string]*view{kept, temp} {
 		for k, v := range views {
-			m[k] = parenthesized(v.toks, v.toks[0].pos)
+			m[k] = parenthesized(v.toks, v.toks[0].Pos)
 		}
 	}
 	return substituteCTEs(toks, m), nil

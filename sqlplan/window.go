@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -112,12 +113,12 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 	if !ok {
 		return nil, errorf("bad window call")
 	}
-	spec := &winSpec{fn: strings.ToLower(string(lit.Val)), text: unmarkRewrites(sqlparser.String(x))}
+	spec := &winSpec{fn: strings.ToLower(string(lit.Val)), text: parse.Unmark(sqlparser.String(x))}
 	if spec.fn == "mean" {
 		spec.fn = "avg"
 	}
-	fn, ignoreNulls := strings.CutSuffix(spec.fn, ignoreNullsSuffix)
-	fn, distinct := strings.CutSuffix(fn, distinctSuffix)
+	fn, ignoreNulls := strings.CutSuffix(spec.fn, parse.IgnoreNullsSuffix)
+	fn, distinct := strings.CutSuffix(fn, parse.DistinctSuffix)
 	spec.fn, spec.ignoreNulls = fn, ignoreNulls
 	switch spec.fn {
 	case "first_value", "last_value", "nth_value", "lag", "lead":
@@ -154,8 +155,8 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 					mode = 'f'
 					continue
 				}
-				if d, ok := parseDirMarker(string(v.Val)); ok && mode == 'o' && len(spec.desc) > 0 {
-					spec.desc[len(spec.desc)-1], spec.nullsFirst[len(spec.nullsFirst)-1] = p.set.resolveOrder(d.dir, d.nulls)
+				if d, ok := parse.ParseOrderDir(string(v.Val)); ok && mode == 'o' && len(spec.desc) > 0 {
+					spec.desc[len(spec.desc)-1], spec.nullsFirst[len(spec.nullsFirst)-1] = p.set.resolveOrder(d.Dir, d.Nulls)
 					continue
 				}
 				if strings.HasPrefix(string(v.Val), "|f:") {

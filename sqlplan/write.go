@@ -19,6 +19,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/carquet-go/carquet/writer"
 	"github.com/xwb1989/sqlparser"
 )
@@ -35,24 +36,24 @@ var deltaProperties = map[string][]string{
 
 // readProperties reads TBLPROPERTIES ('key' = 'value', ...), the list
 // starting at toks[i], and returns where it ends.
-func readProperties(text string, toks []token, i int, spec *createSpec) (int, error) {
-	if i >= len(toks) || toks[i].kind != tkOp || toks[i].text != "(" {
+func readProperties(text string, toks []parse.Token, i int, spec *createSpec) (int, error) {
+	if i >= len(toks) || toks[i].Kind != parse.Op || toks[i].Text != "(" {
 		return i, errAt(text, tokPos(text, toks, i), "expected ( after TBLPROPERTIES")
 	}
-	end := closingParen(toks, i)
+	end := parse.ClosingParen(toks, i)
 	if end < 0 {
 		return i, errAt(text, tokPos(text, toks, i), "unmatched ( after TBLPROPERTIES")
 	}
 	if spec.properties == nil {
 		spec.properties = map[string]string{}
 	}
-	for _, item := range splitList(toks[i+1 : end]) {
-		if len(item) != 3 || item[0].kind != tkString || item[1].kind != tkOp || item[1].text != "=" || item[2].kind == tkOp {
+	for _, item := range parse.SplitList(toks[i+1 : end]) {
+		if len(item) != 3 || item[0].Kind != parse.String || item[1].Kind != parse.Op || item[1].Text != "=" || item[2].Kind == parse.Op {
 			return i, errAt(text, tokPos(text, toks, i), "TBLPROPERTIES takes 'key' = 'value', ...")
 		}
-		k, v := item[0].unquoted(), item[2].unquoted()
-		if item[2].kind == tkIdent || item[2].kind == tkNumber {
-			v = item[2].text
+		k, v := item[0].Unquoted(), item[2].Unquoted()
+		if item[2].Kind == parse.Ident || item[2].Kind == parse.Number {
+			v = item[2].Text
 		}
 		var key string
 		for name := range deltaProperties {
@@ -61,16 +62,16 @@ func readProperties(text string, toks []token, i int, spec *createSpec) (int, er
 			}
 		}
 		if key == "" {
-			return i, &Error{Msg: fmt.Sprintf("the table property %q is not supported", k), Offset: item[0].pos, Err: ErrUnsupported}
+			return i, &Error{Msg: fmt.Sprintf("the table property %q is not supported", k), Offset: item[0].Pos, Err: ErrUnsupported}
 		}
 		if allowed := deltaProperties[key]; allowed != nil && !slices.Contains(allowed, strings.ToLower(v)) {
-			return i, errAt(text, item[2].pos, "table property %s takes %s, not %q", key, strings.Join(allowed, " or "), v)
+			return i, errAt(text, item[2].Pos, "table property %s takes %s, not %q", key, strings.Join(allowed, " or "), v)
 		}
 		if allowed := deltaProperties[key]; allowed != nil {
 			v = strings.ToLower(v)
 		}
 		if n, err := strconv.Atoi(v); key == "delta.checkpointInterval" && (err != nil || n <= 0) {
-			return i, errAt(text, item[2].pos, "table property %s takes a positive number of commits, not %q", key, v)
+			return i, errAt(text, item[2].Pos, "table property %s takes a positive number of commits, not %q", key, v)
 		}
 		spec.properties[key] = v
 	}
@@ -79,22 +80,22 @@ func readProperties(text string, toks []token, i int, spec *createSpec) (int, er
 
 // readPartitionBy reads the column list of PARTITIONED BY (a, b, ...),
 // which starts at toks[i], and returns where it ends.
-func readPartitionBy(text string, toks []token, i int, spec *createSpec) (int, error) {
+func readPartitionBy(text string, toks []parse.Token, i int, spec *createSpec) (int, error) {
 	if len(spec.partitionBy) > 0 {
 		return i, errAt(text, tokPos(text, toks, i-2), "PARTITIONED BY is given twice")
 	}
-	if i >= len(toks) || toks[i].kind != tkOp || toks[i].text != "(" {
+	if i >= len(toks) || toks[i].Kind != parse.Op || toks[i].Text != "(" {
 		return i, errAt(text, tokPos(text, toks, i), "expected ( after PARTITIONED BY")
 	}
-	end := closingParen(toks, i)
+	end := parse.ClosingParen(toks, i)
 	if end < 0 {
 		return i, errAt(text, tokPos(text, toks, i), "unmatched ( after PARTITIONED BY")
 	}
-	for _, item := range splitList(toks[i+1 : end]) {
-		if len(item) != 1 || item[0].kind != tkIdent && item[0].kind != tkQuoted && item[0].kind != tkDQuoted {
+	for _, item := range parse.SplitList(toks[i+1 : end]) {
+		if len(item) != 1 || item[0].Kind != parse.Ident && item[0].Kind != parse.Quoted && item[0].Kind != parse.DQuoted {
 			return i, errAt(text, tokPos(text, toks, i), "PARTITIONED BY takes a list of column names")
 		}
-		spec.partitionBy = append(spec.partitionBy, tableToken(item[0]))
+		spec.partitionBy = append(spec.partitionBy, item[0].Name())
 	}
 	if len(spec.partitionBy) == 0 {
 		return i, errAt(text, tokPos(text, toks, i), "PARTITIONED BY takes a list of column names")
@@ -102,9 +103,9 @@ func readPartitionBy(text string, toks []token, i int, spec *createSpec) (int, e
 	return end + 1, nil
 }
 
-func tokPos(text string, toks []token, i int) int {
+func tokPos(text string, toks []parse.Token, i int) int {
 	if i < len(toks) {
-		return toks[i].pos
+		return toks[i].Pos
 	}
 	return len(text)
 }
@@ -346,10 +347,10 @@ func (s *Stmt) verb() string {
 func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	ins := s.ast.(*sqlparser.Insert)
 	if sel, ok := ins.Rows.(sqlparser.SelectStatement); ok {
-		// INSERT ... SELECT plans its query: plan a copy (see cloneAST);
+		// INSERT ... SELECT plans its query: plan a copy (see parse.CloneAST);
 		// VALUES rows are only read.
 		c := *ins
-		c.Rows = cloneAST(sel)
+		c.Rows = parse.CloneAST(sel)
 		ins = &c
 	}
 	name := ins.Table.Name.String()
@@ -358,7 +359,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	}
 	tgt, err := s.e.targetOf(name, tx, true)
 	if err != nil {
-		return Result{}, s.src.locate(asError(err), ins.Table.Name.String())
+		return Result{}, s.src.Locate(asError(err), ins.Table.Name.String())
 	}
 	path, sch, fields, folder := tgt.path, tgt.sch, tgt.fields, tgt.folder
 	// Target columns.
@@ -381,10 +382,10 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 			if k < 0 {
 				e := errorf("table %q has no column %q%s", name, c.String(), suggest(c.String(), names))
 				e.Err = ErrNoColumn
-				return Result{}, s.src.locate(e, c.String())
+				return Result{}, s.src.Locate(e, c.String())
 			}
 			if seen[k] {
-				return Result{}, s.src.locate(errorf("column %q is given twice", c.String()), c.String())
+				return Result{}, s.src.Locate(errorf("column %q is given twice", c.String()), c.String())
 			}
 			seen[k] = true
 			target = append(target, k)

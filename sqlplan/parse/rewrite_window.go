@@ -1,8 +1,10 @@
-package sqlplan
+package parse
 
 import (
 	"strconv"
 	"strings"
+
+	"github.com/carquet-go/carquet/parquet/errs"
 )
 
 // Window functions, WITHIN GROUP, FILTER and ordered aggregates in the
@@ -12,26 +14,26 @@ import (
 // aggFilter rewrites the aggregate call that ends r.out, followed by
 // FILTER (WHERE cond) at toks[*i], into agg(CASE WHEN cond THEN arg END);
 // count(*) becomes count(CASE WHEN cond THEN 1 END).
-func (r *rewriter) aggFilter(src string, toks []token, i *int) error {
+func (r *rewriter) aggFilter(src string, toks []Token, i *int) error {
 	t := toks[*i]
 	start := operandStart(r.out)
 	if start < 0 || start+2 >= len(r.out) || r.out[start+1].text != "(" {
-		return errAt(src, t.pos, "FILTER must follow an aggregate call")
+		return ErrAt(src, t.Pos, "FILTER must follow an aggregate call")
 	}
 	// The condition: tokens after WHERE up to the matching ')'.
 	j := *i + 3
-	k := closingParen(toks, *i+1)
+	k := ClosingParen(toks, *i+1)
 	if k < 0 {
-		return errAt(src, t.pos, "unterminated FILTER (WHERE ...)")
+		return ErrAt(src, t.Pos, "unterminated FILTER (WHERE ...)")
 	}
-	sub, err := rewriteTokens(src, toks[j:k])
+	sub, err := Rewrite(src, toks[j:k], r.cast)
 	if err != nil {
 		return err
 	}
 	call := r.out[start:]
 	args := call[2 : len(call)-1]
 	if len(args) == 0 {
-		return errAt(src, t.pos, "FILTER must follow an aggregate call with an argument")
+		return ErrAt(src, t.Pos, "FILTER must follow an aggregate call with an argument")
 	}
 	distinct := []otok{}
 	if strings.EqualFold(args[0].text, "distinct") {
@@ -42,150 +44,152 @@ func (r *rewriter) aggFilter(src string, toks []token, i *int) error {
 	}
 	// Each value argument becomes NULL on the rows the condition drops
 	// (rows aggregates skip); constants (a separator, a fraction) and the
-	// ORDER BY keys after aggOrderMarker stay. list and array_agg keep
+	// ORDER BY keys after AggOrderMarker stay. list and array_agg keep
 	// NULLs: their values go in one-element lists, flattened after.
 	fn := strings.ToLower(call[0].text)
 	keepsNulls := (fn == "list" || fn == "array_agg") && len(distinct) == 0
-	marker := mysqlString(aggOrderMarker)
+	marker := mysqlString(AggOrderMarker)
 	rebuilt := append([]otok(nil), call[:2]...)
 	rebuilt = append(rebuilt, distinct...)
 	ordered := false
 	for n, arg := range splitOtoks(args) {
 		if n > 0 {
-			rebuilt = append(rebuilt, otok{text: ",", orig: t.pos})
+			rebuilt = append(rebuilt, otok{text: ",", orig: t.Pos})
 		}
 		ordered = ordered || len(arg) > 0 && arg[0].text == marker
 		if ordered || n > 0 && len(arg) == 1 && isLiteralText(arg[0].text) {
 			rebuilt = append(rebuilt, arg...)
 			continue
 		}
-		rebuilt = append(rebuilt, otok{text: "case when", orig: t.pos, origLen: len(t.text)})
+		rebuilt = append(rebuilt, otok{text: "case when", orig: t.Pos, origLen: len(t.Text)})
 		rebuilt = append(rebuilt, sub.segs...)
-		rebuilt = append(rebuilt, otok{text: "then", orig: t.pos})
+		rebuilt = append(rebuilt, otok{text: "then", orig: t.Pos})
 		if keepsNulls {
-			rebuilt = append(rebuilt, otok{text: "list_value(", orig: t.pos})
+			rebuilt = append(rebuilt, otok{text: "list_value(", orig: t.Pos})
 			rebuilt = append(rebuilt, arg...)
-			rebuilt = append(rebuilt, otok{text: ")", orig: t.pos})
+			rebuilt = append(rebuilt, otok{text: ")", orig: t.Pos})
 		} else {
 			rebuilt = append(rebuilt, arg...)
 		}
-		rebuilt = append(rebuilt, otok{text: "end", orig: t.pos})
+		rebuilt = append(rebuilt, otok{text: "end", orig: t.Pos})
 	}
 	rebuilt = append(rebuilt, call[len(call)-1])
 	if keepsNulls {
-		rebuilt = append(append([]otok{{text: "flatten(", orig: t.pos}}, rebuilt...), otok{text: ")", orig: t.pos})
+		rebuilt = append(append([]otok{{text: "flatten(", orig: t.Pos}}, rebuilt...), otok{text: ")", orig: t.Pos})
 	}
 	r.out = append(r.out[:start], rebuilt...)
 	*i = k
 	return nil
 }
 
-const windowMarker = "__carquet_window__"
+// WindowMarker names the call a window function with its OVER clause
+// becomes (window).
+const WindowMarker = "__carquet_window__"
 
-// distinctSuffix marks, on the name in a windowMarker call, an
+// DistinctSuffix marks, on the name in a WindowMarker call, an
 // aggregate of DISTINCT values.
-const distinctSuffix = "|distinct"
+const DistinctSuffix = "|distinct"
 
-// ignoreNullsSuffix marks, on the name in a windowMarker call, IGNORE
+// IgnoreNullsSuffix marks, on the name in a WindowMarker call, IGNORE
 // NULLS.
-const ignoreNullsSuffix = "|ignorenulls"
+const IgnoreNullsSuffix = "|ignorenulls"
 
-// qualifyMarker wraps the QUALIFY condition, carried in the HAVING clause
+// QualifyMarker wraps the QUALIFY condition, carried in the HAVING clause
 // (the parser knows no QUALIFY) and taken out of it by the planner.
-const qualifyMarker = "__carquet_qualify__"
+const QualifyMarker = "__carquet_qualify__"
 
 // window rewrites fn(args) OVER (PARTITION BY p ORDER BY o [DESC]) at
 // toks[*i] into a call the parser accepts:
 // __carquet_window__('fn', args, '|p', p..., '|o', o, '|asc'|'|desc', ...)
 // (with 'nf' after asc or desc for NULLS FIRST).
-func (r *rewriter) window(src string, toks []token, i *int) error {
+func (r *rewriter) window(src string, toks []Token, i *int) error {
 	t := toks[*i]
 	start := operandStart(r.out)
 	if start < 0 || start+2 >= len(r.out) || r.out[start+1].text != "(" || !isWord(r.out[start].text) {
-		return errAt(src, t.pos, "OVER must follow a function call")
+		return ErrAt(src, t.Pos, "OVER must follow a function call")
 	}
 	call := r.out[start:]
 	name := strings.ToLower(call[0].text)
 	args := call[2 : len(call)-1]
 	if len(args) > 0 && strings.EqualFold(args[0].text, "distinct") {
 		// agg(DISTINCT x) OVER (...): the name carries it (bindWindow).
-		name, args = name+distinctSuffix, args[1:]
+		name, args = name+DistinctSuffix, args[1:]
 	}
 	if n := len(args); n >= 2 && strings.EqualFold(args[n-1].text, "nulls") {
 		// f(x IGNORE NULLS) OVER (...) likewise; RESPECT NULLS is the
 		// default.
 		switch {
 		case strings.EqualFold(args[n-2].text, "ignore"):
-			name, args = name+ignoreNullsSuffix, args[:n-2]
+			name, args = name+IgnoreNullsSuffix, args[:n-2]
 		case strings.EqualFold(args[n-2].text, "respect"):
 			args = args[:n-2]
 		}
 	}
 	// The window specification, up to the matching ')'.
 	j := *i + 2
-	k := closingParen(toks, *i+1)
+	k := ClosingParen(toks, *i+1)
 	if k < 0 {
-		return errAt(src, t.pos, "unterminated OVER (...)")
+		return ErrAt(src, t.Pos, "unterminated OVER (...)")
 	}
 	spec := toks[j:k]
-	var part, order []token
+	var part, order []Token
 	x := 0
-	if x+1 < len(spec) && spec[x].is("partition") && spec[x+1].is("by") {
+	if x+1 < len(spec) && spec[x].Is("partition") && spec[x+1].Is("by") {
 		x += 2
 		from := x
-		for x < len(spec) && !(spec[x].is("order") && x+1 < len(spec) && spec[x+1].is("by")) && !spec[x].is("rows") && !spec[x].is("range") && !spec[x].is("groups") {
+		for x < len(spec) && !(spec[x].Is("order") && x+1 < len(spec) && spec[x+1].Is("by")) && !spec[x].Is("rows") && !spec[x].Is("range") && !spec[x].Is("groups") {
 			x++
 		}
 		part = spec[from:x]
 	}
-	if x+1 < len(spec) && spec[x].is("order") && spec[x+1].is("by") {
+	if x+1 < len(spec) && spec[x].Is("order") && spec[x+1].Is("by") {
 		x += 2
 		from := x
-		for x < len(spec) && !spec[x].is("rows") && !spec[x].is("range") && !spec[x].is("groups") {
+		for x < len(spec) && !spec[x].Is("rows") && !spec[x].Is("range") && !spec[x].Is("groups") {
 			x++
 		}
 		order = spec[from:x]
 	}
 	var frame string
-	var offsets [][]token
+	var offsets [][]Token
 	if x < len(spec) {
 		var err error
 		if frame, offsets, err = windowFrame(src, spec[x:]); err != nil {
 			return err
 		}
 	}
-	out := []otok{{text: windowMarker, orig: call[0].orig, origLen: call[0].origLen}, {text: "(", orig: t.pos}, {text: mysqlString(name), orig: call[0].orig}}
+	out := []otok{{text: WindowMarker, orig: call[0].orig, origLen: call[0].origLen}, {text: "(", orig: t.Pos}, {text: mysqlString(name), orig: call[0].orig}}
 	if len(args) > 0 {
-		out = append(out, otok{text: ",", orig: t.pos})
+		out = append(out, otok{text: ",", orig: t.Pos})
 		out = append(out, args...)
 	}
 	if len(part) > 0 {
-		items, err := listTokens(src, splitList(part), "|p", false, t.pos)
+		items, err := listTokens(src, r.cast, SplitList(part), "|p", false, t.Pos)
 		if err != nil {
 			return err
 		}
 		out = append(out, items...)
 	}
 	if len(order) > 0 {
-		items, err := listTokens(src, splitList(order), "|o", true, t.pos)
+		items, err := listTokens(src, r.cast, SplitList(order), "|o", true, t.Pos)
 		if err != nil {
 			return err
 		}
 		out = append(out, items...)
 	}
 	if frame != "" {
-		out = append(out, otok{text: ",", orig: t.pos}, otok{text: mysqlString(frame), orig: t.pos})
+		out = append(out, otok{text: ",", orig: t.Pos}, otok{text: mysqlString(frame), orig: t.Pos})
 	}
 	for _, off := range offsets {
 		// A RANGE offset follows the frame, after '|fo'.
-		sub, err := rewriteTokens(src, off)
+		sub, err := Rewrite(src, off, r.cast)
 		if err != nil {
 			return err
 		}
-		out = append(out, otok{text: ",", orig: t.pos}, otok{text: mysqlString("|fo"), orig: t.pos}, otok{text: ",", orig: t.pos})
+		out = append(out, otok{text: ",", orig: t.Pos}, otok{text: mysqlString("|fo"), orig: t.Pos}, otok{text: ",", orig: t.Pos})
 		out = append(out, sub.segs...)
 	}
-	out = append(out, otok{text: ")", orig: toks[k].pos, origLen: 1})
+	out = append(out, otok{text: ")", orig: toks[k].Pos, origLen: 1})
 	r.out = append(r.out[:start], out...)
 	*i = k
 	return nil
@@ -195,31 +199,31 @@ func (r *rewriter) window(src string, toks []token, i *int) error {
 // and writes each OVER w as OVER (spec), and OVER (w more) as OVER (spec
 // more). The names are the statement's: a name defined twice must be
 // defined the same way.
-func inlineWindows(src string, toks []token) ([]token, error) {
-	defs := map[string][]token{}
-	var out []token
+func inlineWindows(src string, toks []Token) ([]Token, error) {
+	defs := map[string][]Token{}
+	var out []Token
 	for i := 0; i < len(toks); i++ {
-		if !toks[i].is("window") || i+3 >= len(toks) || toks[i+1].kind != tkIdent || !toks[i+2].is("as") {
+		if !toks[i].Is("window") || i+3 >= len(toks) || toks[i+1].Kind != Ident || !toks[i+2].Is("as") {
 			out = append(out, toks[i])
 			continue
 		}
 		j := i + 1
 		for {
-			if j+2 >= len(toks) || toks[j].kind != tkIdent || !toks[j+1].is("as") || toks[j+2].kind != tkOp || toks[j+2].text != "(" {
-				return nil, errAt(src, toks[j-1].pos, "WINDOW takes name AS (PARTITION BY ... ORDER BY ...)")
+			if j+2 >= len(toks) || toks[j].Kind != Ident || !toks[j+1].Is("as") || toks[j+2].Kind != Op || toks[j+2].Text != "(" {
+				return nil, ErrAt(src, toks[j-1].Pos, "WINDOW takes name AS (PARTITION BY ... ORDER BY ...)")
 			}
-			k := closingParen(toks, j+2)
+			k := ClosingParen(toks, j+2)
 			if k < 0 {
-				return nil, errAt(src, toks[j+2].pos, "unterminated WINDOW definition")
+				return nil, ErrAt(src, toks[j+2].Pos, "unterminated WINDOW definition")
 			}
-			name := strings.ToLower(toks[j].text)
+			name := strings.ToLower(toks[j].Text)
 			def := toks[j+3 : k]
 			if old, ok := defs[name]; ok && !sameTokens(old, def) {
-				return nil, errAt(src, toks[j].pos, "window %q is defined twice", toks[j].text)
+				return nil, ErrAt(src, toks[j].Pos, "window %q is defined twice", toks[j].Text)
 			}
 			defs[name] = def
 			j = k + 1
-			if j+1 < len(toks) && toks[j].kind == tkOp && toks[j].text == "," && toks[j+1].kind == tkIdent && j+2 < len(toks) && toks[j+2].is("as") {
+			if j+1 < len(toks) && toks[j].Kind == Op && toks[j].Text == "," && toks[j+1].Kind == Ident && j+2 < len(toks) && toks[j+2].Is("as") {
 				j++
 				continue
 			}
@@ -230,26 +234,26 @@ func inlineWindows(src string, toks []token) ([]token, error) {
 	if len(defs) == 0 {
 		return toks, nil
 	}
-	var res []token
+	var res []Token
 	for i := 0; i < len(out); i++ {
 		t := out[i]
 		res = append(res, t)
-		if !t.is("over") || i+1 >= len(out) {
+		if !t.Is("over") || i+1 >= len(out) {
 			continue
 		}
 		switch next := out[i+1]; {
-		case next.kind == tkIdent:
-			def, ok := defs[strings.ToLower(next.text)]
+		case next.Kind == Ident:
+			def, ok := defs[strings.ToLower(next.Text)]
 			if !ok {
-				return nil, errAt(src, next.pos, "window %q is not defined", next.text)
+				return nil, ErrAt(src, next.Pos, "window %q is not defined", next.Text)
 			}
-			res = append(res, token{kind: tkOp, text: "(", pos: next.pos})
+			res = append(res, Token{Kind: Op, Text: "(", Pos: next.Pos})
 			res = append(res, def...)
-			res = append(res, token{kind: tkOp, text: ")", pos: next.pos})
+			res = append(res, Token{Kind: Op, Text: ")", Pos: next.Pos})
 			i++
-		case next.kind == tkOp && next.text == "(" && i+2 < len(out) && out[i+2].kind == tkIdent:
+		case next.Kind == Op && next.Text == "(" && i+2 < len(out) && out[i+2].Kind == Ident:
 			// OVER (w ORDER BY ...): the named window, then the rest.
-			if def, ok := defs[strings.ToLower(out[i+2].text)]; ok {
+			if def, ok := defs[strings.ToLower(out[i+2].Text)]; ok {
 				res = append(res, next)
 				res = append(res, def...)
 				i += 2
@@ -262,21 +266,21 @@ func inlineWindows(src string, toks []token) ([]token, error) {
 // unmarkAggOrder writes agg(x, '__carquet_order__', k, '|desc') back as
 // agg(x ORDER BY k DESC).
 func unmarkAggOrder(s string) string {
-	m := ", " + mysqlString(aggOrderMarker)
+	m := ", " + mysqlString(AggOrderMarker)
 	for {
 		i := strings.Index(s, m)
 		if i < 0 {
 			return s
 		}
 		// The keys run to the ')' closing the call.
-		parts, end := splitCallArgs(s, i+len(m)+1)
+		parts, end := SplitCallArgs(s, i+len(m)+1)
 		if end < 0 {
 			return s
 		}
 		var items []string
 		for _, part := range parts {
-			if d, ok := parseDirMarker(strings.Trim(part, "'")); ok && len(items) > 0 {
-				items[len(items)-1] += d.text()
+			if d, ok := ParseOrderDir(strings.Trim(part, "'")); ok && len(items) > 0 {
+				items[len(items)-1] += d.Text()
 				continue
 			}
 			items = append(items, part)
@@ -288,16 +292,16 @@ func unmarkAggOrder(s string) string {
 	}
 }
 
-// aggOrderMarker starts the ORDER BY items of an aggregate call:
+// AggOrderMarker starts the ORDER BY items of an aggregate call:
 // agg(x ORDER BY k DESC) is agg(x, '__carquet_order__', k, '|desc').
-const aggOrderMarker = "__carquet_order__"
+const AggOrderMarker = "__carquet_order__"
 
-// nullsFirstMarker, nullsLastMarker and ascMarker wrap an ORDER BY item
+// NullsFirstMarker, NullsLastMarker and AscMarker wrap an ORDER BY item
 // written with NULLS FIRST, NULLS LAST and ASC (orderItem).
 const (
-	nullsFirstMarker = "__carquet_nulls_first__"
-	nullsLastMarker  = "__carquet_nulls_last__"
-	ascMarker        = "__carquet_asc__"
+	NullsFirstMarker = "__carquet_nulls_first__"
+	NullsLastMarker  = "__carquet_nulls_last__"
+	AscMarker        = "__carquet_asc__"
 )
 
 // wrapOrderItem wraps r.out[start:end] in a call of marker.
@@ -331,18 +335,18 @@ func orderItemStart(out []otok) int {
 // orderByTokens returns the items of an ORDER BY whose first item starts
 // ts: up to LIMIT, OFFSET, a set operation, ';' or the ')' that closes the
 // enclosing parenthesis.
-func orderByTokens(ts []token) []token {
+func orderByTokens(ts []Token) []Token {
 	depth := 0
 	for k, t := range ts {
 		switch {
-		case t.kind == tkOp && t.text == "(":
+		case t.Kind == Op && t.Text == "(":
 			depth++
-		case t.kind == tkOp && t.text == ")":
+		case t.Kind == Op && t.Text == ")":
 			if depth == 0 {
 				return ts[:k]
 			}
 			depth--
-		case depth == 0 && (t.kind == tkOp && t.text == ";" || t.is("limit") || t.is("offset") || t.is("union") || t.is("except") || t.is("intersect")):
+		case depth == 0 && (t.Kind == Op && t.Text == ";" || t.Is("limit") || t.Is("offset") || t.Is("union") || t.Is("except") || t.Is("intersect")):
 			return ts[:k]
 		}
 	}
@@ -353,74 +357,74 @@ func orderByTokens(ts []token) []token {
 // [ORDER BY order]) = 1, the filter DISTINCT ON (keys) stands for: the
 // first row of each key in the query's order. ORDER BY positions are
 // refused: inside OVER they would be constants.
-func distinctOnTokens(src string, keys []token, pos int, order []token) ([]token, error) {
+func distinctOnTokens(src string, keys []Token, pos int, order []Token) ([]Token, error) {
 	for k, t := range order {
-		if t.kind == tkNumber && (k == 0 || order[k-1].kind == tkOp && order[k-1].text == ",") {
-			return nil, unsupportedErr(src, t.pos, "DISTINCT ON with ORDER BY positions")
+		if t.Kind == Number && (k == 0 || order[k-1].Kind == Op && order[k-1].Text == ",") {
+			return nil, UnsupportedAt(src, t.Pos, "DISTINCT ON with ORDER BY positions")
 		}
 	}
-	id := func(s string) token { return token{kind: tkIdent, text: s, pos: pos} }
-	op := func(s string) token { return token{kind: tkOp, text: s, pos: pos} }
-	out := []token{id("qualify"), id("row_number"), op("("), op(")"), id("over"), op("("), id("partition"), id("by")}
+	id := func(s string) Token { return Token{Kind: Ident, Text: s, Pos: pos} }
+	op := func(s string) Token { return Token{Kind: Op, Text: s, Pos: pos} }
+	out := []Token{id("qualify"), id("row_number"), op("("), op(")"), id("over"), op("("), id("partition"), id("by")}
 	out = append(out, keys...)
 	if len(order) > 0 {
 		out = append(out, id("order"), id("by"))
 		out = append(out, order...)
 	}
-	return append(out, op(")"), op("="), token{kind: tkNumber, text: "1", pos: pos}), nil
+	return append(out, op(")"), op("="), Token{Kind: Number, Text: "1", Pos: pos}), nil
 }
 
 // withinGroup rewrites the ordered-set aggregates percentile_cont(f),
 // percentile_disc(f) and mode() followed by WITHIN GROUP (ORDER BY x) at
 // toks[*i] into quantile_cont(x, f), quantile_disc(x, f) and mode(x).
-func (r *rewriter) withinGroup(src string, toks []token, i *int) error {
+func (r *rewriter) withinGroup(src string, toks []Token, i *int) error {
 	t := toks[*i]
 	start := operandStart(r.out)
 	if start < 0 || start+2 >= len(r.out) || r.out[start+1].text != "(" || !isWord(r.out[start].text) {
-		return errAt(src, t.pos, "WITHIN GROUP must follow an aggregate call")
+		return ErrAt(src, t.Pos, "WITHIN GROUP must follow an aggregate call")
 	}
 	call := r.out[start:]
 	name := strings.ToLower(call[0].text)
 	args := append([]otok(nil), call[2:len(call)-1]...)
 	fn := map[string]string{"percentile_cont": "quantile_cont", "percentile_disc": "quantile_disc", "mode": "mode"}[name]
 	if fn == "" {
-		e := errAt(src, t.pos, "WITHIN GROUP is not supported for %s (only percentile_cont, percentile_disc and mode)", name)
-		e.Err = ErrUnsupported
+		e := ErrAt(src, t.Pos, "WITHIN GROUP is not supported for %s (only percentile_cont, percentile_disc and mode)", name)
+		e.Err = errs.ErrUnsupported
 		return e
 	}
 	j := *i + 2
-	if j+2 >= len(toks) || !(toks[j].kind == tkOp && toks[j].text == "(") || !toks[j+1].is("order") || !toks[j+2].is("by") {
-		return errAt(src, t.pos, "expected WITHIN GROUP (ORDER BY ...)")
+	if j+2 >= len(toks) || !(toks[j].Kind == Op && toks[j].Text == "(") || !toks[j+1].Is("order") || !toks[j+2].Is("by") {
+		return ErrAt(src, t.Pos, "expected WITHIN GROUP (ORDER BY ...)")
 	}
-	k := closingParen(toks, j)
+	k := ClosingParen(toks, j)
 	if k < 0 {
-		return errAt(src, t.pos, "unterminated WITHIN GROUP (...)")
+		return ErrAt(src, t.Pos, "unterminated WITHIN GROUP (...)")
 	}
 	order := toks[j+3 : k]
 	desc := false
-	if n := len(order); n > 0 && order[n-1].is("asc") {
+	if n := len(order); n > 0 && order[n-1].Is("asc") {
 		order = order[:n-1]
-	} else if n > 0 && order[n-1].is("desc") {
+	} else if n > 0 && order[n-1].Is("desc") {
 		order, desc = order[:n-1], fn != "mode"
 	}
 	if len(order) == 0 {
-		return errAt(src, t.pos, "expected WITHIN GROUP (ORDER BY ...)")
+		return ErrAt(src, t.Pos, "expected WITHIN GROUP (ORDER BY ...)")
 	}
-	sub, err := rewriteTokens(src, order)
+	sub, err := Rewrite(src, order, r.cast)
 	if err != nil {
 		return err
 	}
-	out := []otok{{text: fn, orig: call[0].orig, origLen: call[0].origLen}, {text: "(", orig: t.pos}}
+	out := []otok{{text: fn, orig: call[0].orig, origLen: call[0].origLen}, {text: "(", orig: t.Pos}}
 	out = append(out, sub.segs...)
 	if len(args) > 0 {
-		out = append(out, otok{text: ",", orig: t.pos})
+		out = append(out, otok{text: ",", orig: t.Pos})
 		out = append(out, args...)
 	}
 	if desc {
-		// quantile_cont(x, q, descMarker): ranked in descending order.
-		out = append(out, otok{text: ",", orig: t.pos}, otok{text: mysqlString(descMarker), orig: t.pos})
+		// quantile_cont(x, q, DescMarker): ranked in descending order.
+		out = append(out, otok{text: ",", orig: t.Pos}, otok{text: mysqlString(DescMarker), orig: t.Pos})
 	}
-	out = append(out, otok{text: ")", orig: toks[k].pos, origLen: 1})
+	out = append(out, otok{text: ")", orig: toks[k].Pos, origLen: 1})
 	r.out = append(r.out[:start], out...)
 	*i = k
 	return nil
@@ -434,42 +438,42 @@ func (r *rewriter) withinGroup(src string, toks []token, i *int) error {
 // INTERVAL, any constant expression) is v- (PRECEDING) or v+ (FOLLOWING),
 // its expression returned in offsets. GROUPS and EXCLUDE are refused by
 // name.
-func windowFrame(src string, ts []token) (frame string, offsets [][]token, err error) {
+func windowFrame(src string, ts []Token) (frame string, offsets [][]Token, err error) {
 	unsupportedAt := func(pos int, format string, args ...any) error {
-		e := errAt(src, pos, format, args...)
-		e.Err = ErrUnsupported
+		e := ErrAt(src, pos, format, args...)
+		e.Err = errs.ErrUnsupported
 		return e
 	}
-	mode := strings.ToLower(ts[0].text)
+	mode := strings.ToLower(ts[0].Text)
 	if mode == "groups" {
-		return "", nil, unsupportedAt(ts[0].pos, "GROUPS window frames are not supported (ROWS and RANGE are)")
+		return "", nil, unsupportedAt(ts[0].Pos, "GROUPS window frames are not supported (ROWS and RANGE are)")
 	}
 	x := 1
 	// bound reads one frame bound at ts[x]; which is "start" or "end".
 	bound := func(which string) (string, error) {
 		if x >= len(ts) {
-			return "", errAt(src, ts[len(ts)-1].pos, "incomplete window frame")
+			return "", ErrAt(src, ts[len(ts)-1].Pos, "incomplete window frame")
 		}
 		t := ts[x]
 		switch {
-		case t.is("unbounded") && x+1 < len(ts) && (ts[x+1].is("preceding") || ts[x+1].is("following")):
+		case t.Is("unbounded") && x+1 < len(ts) && (ts[x+1].Is("preceding") || ts[x+1].Is("following")):
 			x += 2
-			if ts[x-1].is("preceding") != (which == "start") {
-				return "", errAt(src, t.pos, "a window frame cannot %s at UNBOUNDED %s", which, strings.ToUpper(ts[x-1].text))
+			if ts[x-1].Is("preceding") != (which == "start") {
+				return "", ErrAt(src, t.Pos, "a window frame cannot %s at UNBOUNDED %s", which, strings.ToUpper(ts[x-1].Text))
 			}
 			return "u", nil
-		case t.is("current") && x+1 < len(ts) && ts[x+1].is("row"):
+		case t.Is("current") && x+1 < len(ts) && ts[x+1].Is("row"):
 			x += 2
 			return "c", nil
 		case mode == "range":
 			// A value offset: the expression up to PRECEDING or FOLLOWING.
 			end, depth := x, 0
 			for ; end < len(ts); end++ {
-				if ts[end].kind == tkOp && ts[end].text == "(" {
+				if ts[end].Kind == Op && ts[end].Text == "(" {
 					depth++
-				} else if ts[end].kind == tkOp && ts[end].text == ")" {
+				} else if ts[end].Kind == Op && ts[end].Text == ")" {
 					depth--
-				} else if depth == 0 && (ts[end].is("preceding") || ts[end].is("following")) {
+				} else if depth == 0 && (ts[end].Is("preceding") || ts[end].Is("following")) {
 					break
 				}
 			}
@@ -478,31 +482,31 @@ func windowFrame(src string, ts []token) (frame string, offsets [][]token, err e
 			}
 			offsets = append(offsets, ts[x:end])
 			x = end + 1
-			if ts[end].is("preceding") {
+			if ts[end].Is("preceding") {
 				return "v-", nil
 			}
 			return "v+", nil
-		case t.kind == tkNumber && x+1 < len(ts) && (ts[x+1].is("preceding") || ts[x+1].is("following")):
-			n, err := strconv.ParseInt(t.text, 10, 64)
+		case t.Kind == Number && x+1 < len(ts) && (ts[x+1].Is("preceding") || ts[x+1].Is("following")):
+			n, err := strconv.ParseInt(t.Text, 10, 64)
 			if err != nil || n < 0 {
-				return "", errAt(src, t.pos, "a window frame offset must be a non-negative integer, not %s", t.text)
+				return "", ErrAt(src, t.Pos, "a window frame offset must be a non-negative integer, not %s", t.Text)
 			}
 			x += 2
-			if ts[x-1].is("preceding") {
+			if ts[x-1].Is("preceding") {
 				n = -n
 			}
 			return strconv.FormatInt(n, 10), nil
 		}
-		return "", errAt(src, t.pos, "bad window frame bound near %q", t.text)
+		return "", ErrAt(src, t.Pos, "bad window frame bound near %q", t.Text)
 	}
 	var start, end string
-	if x < len(ts) && ts[x].is("between") {
+	if x < len(ts) && ts[x].Is("between") {
 		x++
 		if start, err = bound("start"); err != nil {
 			return "", nil, err
 		}
-		if x >= len(ts) || !ts[x].is("and") {
-			return "", nil, errAt(src, ts[min(x, len(ts)-1)].pos, "expected AND in the window frame")
+		if x >= len(ts) || !ts[x].Is("and") {
+			return "", nil, ErrAt(src, ts[min(x, len(ts)-1)].Pos, "expected AND in the window frame")
 		}
 		x++
 		if end, err = bound("end"); err != nil {
@@ -520,15 +524,15 @@ func windowFrame(src string, ts []token) (frame string, offsets [][]token, err e
 	preceding := func(b string) bool { return strings.HasPrefix(b, "-") || b == "v-" }
 	switch {
 	case start == "c" && preceding(end):
-		return "", nil, errAt(src, ts[0].pos, "a window frame starting from current row cannot have preceding rows")
+		return "", nil, ErrAt(src, ts[0].Pos, "a window frame starting from current row cannot have preceding rows")
 	case following(start) && (preceding(end) || end == "c"):
-		return "", nil, errAt(src, ts[0].pos, "a window frame starting from following rows cannot end at the current row or preceding rows")
+		return "", nil, ErrAt(src, ts[0].Pos, "a window frame starting from following rows cannot end at the current row or preceding rows")
 	}
 	if x < len(ts) {
-		if ts[x].is("exclude") {
-			return "", nil, unsupportedAt(ts[x].pos, "EXCLUDE in window frames is not supported")
+		if ts[x].Is("exclude") {
+			return "", nil, unsupportedAt(ts[x].Pos, "EXCLUDE in window frames is not supported")
 		}
-		return "", nil, errAt(src, ts[x].pos, "unexpected %q after the window frame", ts[x].text)
+		return "", nil, ErrAt(src, ts[x].Pos, "unexpected %q after the window frame", ts[x].Text)
 	}
 	return "|f:" + mode + ":" + start + ":" + end, offsets, nil
 }
@@ -548,13 +552,13 @@ func windowCallText(args []string) string {
 		case m == "|fo":
 			mode = 'f'
 		case isDirMarker(m):
-			if d, _ := parseDirMarker(m); len(order) > 0 {
-				order[len(order)-1] += d.text()
+			if d, _ := ParseOrderDir(m); len(order) > 0 {
+				order[len(order)-1] += d.Text()
 			}
 		case strings.HasPrefix(m, "|f:"):
 			frame = frameText(m)
 		default:
-			switch a = unmarkRewrites(a); mode {
+			switch a = Unmark(a); mode {
 			case 'a':
 				fnArgs = append(fnArgs, a)
 			case 'p':
@@ -614,4 +618,77 @@ func frameText(m string) string {
 		return b + " FOLLOWING"
 	}
 	return strings.ToUpper(parts[1]) + " BETWEEN " + bound(parts[2], true) + " AND " + bound(parts[3], false)
+}
+
+// orderMarkerCall finds the first call of an ORDER BY item's marker in
+// s outside quotes: its index and the marker (-1 if none).
+func orderMarkerCall(s string) (int, string) {
+	best, which := -1, ""
+	for _, m := range []string{NullsFirstMarker, NullsLastMarker, AscMarker} {
+		if i := callOutsideQuotes(s, m); i >= 0 && (best < 0 || i < best) {
+			best, which = i, m
+		}
+	}
+	return best, which
+}
+
+// OrderDir is the direction and NULL placement of a window's or an
+// aggregate's ORDER BY item as the rewrite passes it (listTokens), in a
+// string argument after the item: '|asc', '|desc' or '|dft' (none
+// written), then 'nf' (NULLS FIRST), 'nl' (NULLS LAST) or nothing.
+type OrderDir struct {
+	// Dir is 1 for ASC, -1 for DESC, 0 when none is written.
+	Dir int8
+	// Nulls is 1 for NULLS FIRST, -1 for NULLS LAST, 0 when none is written.
+	Nulls int8
+}
+
+func isDirMarker(m string) bool { _, ok := ParseOrderDir(m); return ok }
+
+// ParseOrderDir reads the marker m (without its quotes); false when m
+// is not one.
+func ParseOrderDir(m string) (OrderDir, bool) {
+	var d OrderDir
+	rest, ok := strings.CutPrefix(m, "|")
+	if !ok {
+		return d, false
+	}
+	switch {
+	case strings.HasPrefix(rest, "asc"):
+		d.Dir, rest = 1, rest[3:]
+	case strings.HasPrefix(rest, "desc"):
+		d.Dir, rest = -1, rest[4:]
+	case strings.HasPrefix(rest, "dft"):
+		rest = rest[3:]
+	default:
+		return d, false
+	}
+	switch rest {
+	case "nf":
+		d.Nulls = 1
+	case "nl":
+		d.Nulls = -1
+	case "":
+	default:
+		return d, false
+	}
+	return d, true
+}
+
+// Text is the marker as SQL written after the item (" DESC NULLS FIRST").
+func (d OrderDir) Text() string {
+	s := ""
+	switch d.Dir {
+	case 1:
+		s = " ASC"
+	case -1:
+		s = " DESC"
+	}
+	switch d.Nulls {
+	case 1:
+		s += " NULLS FIRST"
+	case -1:
+		s += " NULLS LAST"
+	}
+	return s
 }

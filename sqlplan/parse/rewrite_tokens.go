@@ -1,7 +1,6 @@
-package sqlplan
+package parse
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 )
@@ -60,14 +59,14 @@ func unaryBefore(s string) bool {
 
 // aliasFollows reports whether the token after a FROM item names its
 // alias (AS, or a word that is not a clause keyword).
-func aliasFollows(t token) bool {
-	if t.kind == tkQuoted || t.kind == tkDQuoted {
+func aliasFollows(t Token) bool {
+	if t.Kind == Quoted || t.Kind == DQuoted {
 		return true
 	}
-	if t.kind != tkIdent {
+	if t.Kind != Ident {
 		return false
 	}
-	switch strings.ToLower(t.text) {
+	switch strings.ToLower(t.Text) {
 	case "where", "group", "order", "limit", "offset", "join", "inner", "left", "right", "cross", "natural",
 		"full", "union", "except", "intersect", "having", "window", "qualify", "on", "using", "straight_join":
 		return false
@@ -82,79 +81,98 @@ func isWord(s string) bool {
 	return isIdentStart(s[0]) || s[0] == '`'
 }
 
-// readType reads a type name at toks[i:] (words, then optional
-// parameters in parentheses) and returns it and the index after it.
-func readType(src string, toks []token, i int) (Type, int, error) {
-	if i >= len(toks) || toks[i].kind != tkIdent {
+// TypeName is a type as a statement writes it, not yet resolved (the
+// engine knows the types; the syntax stage only reads their names).
+type TypeName struct {
+	// Name is the type's name as written, its words joined by one space
+	// (DOUBLE PRECISION, TIMESTAMP WITH TIME ZONE).
+	Name string
+	// Params are the numbers in parentheses after the name (DECIMAL(10, 2)).
+	Params []int
+	// ListDepth counts the [] after the name: INTEGER[][] is 2.
+	ListDepth int
+	// Pos is the byte offset of the name's first word.
+	Pos int
+}
+
+// CastSpelling resolves a type name for a cast (CAST, TRY_CAST, :: and
+// typed literals such as DATE '...'): it returns the text the parser's
+// CAST takes for the type, which the binder reads back, or an error
+// without a position when the name is not a type the engine casts to.
+// The package sqlplan provides it: the syntax stage does not know types.
+type CastSpelling func(TypeName) (string, error)
+
+// ReadTypeName reads a type name at toks[i:] (words, then optional
+// numbers in parentheses, then optional [] pairs) and returns it and the
+// index after it. known tells which words, and runs of up to four words,
+// name a type: the name is the longest run that is a known name.
+func ReadTypeName(src string, toks []Token, i int, known func(name string) bool) (TypeName, int, error) {
+	if i >= len(toks) || toks[i].Kind != Ident {
 		pos := len(src)
 		if i < len(toks) {
-			pos = toks[i].pos
+			pos = toks[i].Pos
 		}
-		return Type{}, i, errAt(src, pos, "expected a type name")
+		return TypeName{}, i, ErrAt(src, pos, "expected a type name")
 	}
-	start := toks[i]
-	name := toks[i].text
+	tn := TypeName{Name: toks[i].Text, Pos: toks[i].Pos}
 	j := i + 1
 	// Multi-word names: extend while the longer name is a type.
-	for k := 1; k <= 3 && i+k < len(toks) && toks[i+k].kind == tkIdent; k++ {
-		cand := name
+	for k := 1; k <= 3 && i+k < len(toks) && toks[i+k].Kind == Ident; k++ {
+		cand := tn.Name
 		for m := 1; m <= k; m++ {
-			cand += " " + toks[i+m].text
+			cand += " " + toks[i+m].Text
 		}
-		if _, err := parseTypeName(cand, nil); err == nil {
-			name, j = cand, i+k+1
+		if known(cand) {
+			tn.Name, j = cand, i+k+1
 		}
 	}
-	var params []int
-	if j < len(toks) && toks[j].kind == tkOp && toks[j].text == "(" {
+	if j < len(toks) && toks[j].Kind == Op && toks[j].Text == "(" {
 		j++
-		for j < len(toks) && !(toks[j].kind == tkOp && toks[j].text == ")") {
-			if toks[j].kind == tkNumber {
-				n, _ := strconv.Atoi(toks[j].text)
-				params = append(params, n)
-			} else if !(toks[j].kind == tkOp && toks[j].text == ",") {
-				return Type{}, j, errAt(src, toks[j].pos, "unexpected %q in type parameters", toks[j].text)
+		for j < len(toks) && !(toks[j].Kind == Op && toks[j].Text == ")") {
+			if toks[j].Kind == Number {
+				n, _ := strconv.Atoi(toks[j].Text)
+				tn.Params = append(tn.Params, n)
+			} else if !(toks[j].Kind == Op && toks[j].Text == ",") {
+				return TypeName{}, j, ErrAt(src, toks[j].Pos, "unexpected %q in type parameters", toks[j].Text)
 			}
 			j++
 		}
 		j++
 	}
-	t, err := parseTypeName(name, params)
-	if err != nil {
-		e := errAt(src, start.pos, "%v", err)
-		if ue, ok := err.(*Error); ok {
-			e.Err = ue.Err
-		}
-		return Type{}, j, e
-	}
 	// T[] (and T[][], ...): a list type.
-	for depth := 1; j+1 < len(toks) && toks[j].kind == tkOp && toks[j].text == "[" && toks[j+1].kind == tkOp && toks[j+1].text == "]"; depth++ {
-		if depth > maxCastListDepth || t.Kind == KDecimal || t.Kind == KNested && t.Elem == nil {
-			return Type{}, j, unsupportedErr(src, start.pos, "casts to lists of "+t.SQLName())
-		}
-		elem := t
-		t = Type{Kind: KNested, Elem: &elem}
+	for j+1 < len(toks) && toks[j].Kind == Op && toks[j].Text == "[" && toks[j+1].Kind == Op && toks[j+1].Text == "]" {
+		tn.ListDepth++
 		j += 2
 	}
-	return t, j, nil
+	return tn, j, nil
 }
 
-// castSpelling writes a type so that the parser's CAST accepts it.
-func castSpelling(t Type) string {
-	if t.Kind == KDecimal && !t.Huge {
-		return fmt.Sprintf("decimal(%d, %d)", t.Prec, t.Scale)
+// PositionedAt returns err, an error of resolving a type name, as an
+// Error at the name in src, keeping what err wraps when it is an Error.
+func (tn TypeName) PositionedAt(src string, err error) *Error {
+	e := ErrAt(src, tn.Pos, "%v", err)
+	if ue, ok := err.(*Error); ok {
+		e.Err = ue.Err
 	}
-	depth := 0 // lists: the code of the element's type plus castListStep per level
-	for t.Elem != nil {
-		t, depth = *t.Elem, depth+1
+	return e
+}
+
+// readCastType reads a type name at toks[i:] as readTypeName does and
+// returns its spelling for the parser's CAST and the index after it.
+func (r *rewriter) readCastType(toks []Token, i int) (string, int, error) {
+	known := func(name string) bool {
+		_, err := r.cast(TypeName{Name: name})
+		return err == nil
 	}
-	name := t.SQLName()
-	for i, c := range castTypes {
-		if c == name {
-			return fmt.Sprintf("char(%d)", castCodeBase+depth*castListStep+i)
-		}
+	tn, j, err := ReadTypeName(r.src, toks, i, known)
+	if err != nil {
+		return "", j, err
 	}
-	return "char"
+	spelling, err := r.cast(tn)
+	if err != nil {
+		return "", j, tn.PositionedAt(r.src, err)
+	}
+	return spelling, j, nil
 }
 
 // splitOtoks splits a call's arguments at the commas outside parentheses.
@@ -189,14 +207,14 @@ func isLiteralText(s string) bool {
 // endsOperand reports whether t can end the left operand of a binary
 // operator written as a word (or be the NOT of NOT GLOB): a name that is
 // not a keyword, a literal, a parameter, a closing parenthesis.
-func endsOperand(t token) bool {
-	switch t.kind {
-	case tkIdent:
-		return t.is("not") || !isOperatorWord(t.text)
-	case tkString, tkNumber, tkParam, tkQuoted, tkDQuoted:
+func endsOperand(t Token) bool {
+	switch t.Kind {
+	case Ident:
+		return t.Is("not") || !isOperatorWord(t.Text)
+	case String, Number, Param, Quoted, DQuoted:
 		return true
-	case tkOp:
-		return t.text == ")" || t.text == "]"
+	case Op:
+		return t.Text == ")" || t.Text == "]"
 	}
 	return false
 }
@@ -204,25 +222,25 @@ func endsOperand(t token) bool {
 // operandEnd returns where the operand that starts at toks[i] ends: a
 // parenthesized expression, a function call, a (qualified) name, a
 // literal or a parameter, with a sign before it.
-func operandEnd(toks []token, i int) int {
-	for i < len(toks) && toks[i].kind == tkOp && (toks[i].text == "-" || toks[i].text == "+") {
+func operandEnd(toks []Token, i int) int {
+	for i < len(toks) && toks[i].Kind == Op && (toks[i].Text == "-" || toks[i].Text == "+") {
 		i++
 	}
 	if i >= len(toks) {
 		return i
 	}
 	switch t := toks[i]; {
-	case t.kind == tkOp && t.text == "(":
+	case t.Kind == Op && t.Text == "(":
 		return min(levelEnd(toks, i+1)+1, len(toks))
-	case t.kind == tkOp:
+	case t.Kind == Op:
 		return i
 	}
 	i++
 	for i < len(toks) {
 		switch {
-		case toks[i].kind == tkOp && toks[i].text == "(":
+		case toks[i].Kind == Op && toks[i].Text == "(":
 			i = levelEnd(toks, i+1) + 1
-		case toks[i].kind == tkOp && toks[i].text == "." && i+1 < len(toks) && toks[i+1].kind != tkOp:
+		case toks[i].Kind == Op && toks[i].Text == "." && i+1 < len(toks) && toks[i+1].Kind != Op:
 			i += 2
 		default:
 			return min(i, len(toks))
@@ -231,18 +249,18 @@ func operandEnd(toks []token, i int) int {
 	return min(i, len(toks))
 }
 
-func levelEnd(toks []token, from int) int {
+func levelEnd(toks []Token, from int) int {
 	k, d := from, 0
 	for ; k < len(toks); k++ {
 		switch {
-		case toks[k].kind == tkOp && toks[k].text == "(":
+		case toks[k].Kind == Op && toks[k].Text == "(":
 			d++
-		case toks[k].kind == tkOp && toks[k].text == ")":
+		case toks[k].Kind == Op && toks[k].Text == ")":
 			if d == 0 {
 				return k
 			}
 			d--
-		case d == 0 && toks[k].kind == tkOp && toks[k].text == ";":
+		case d == 0 && toks[k].Kind == Op && toks[k].Text == ";":
 			return k
 		}
 	}
@@ -267,31 +285,31 @@ func isOperatorWord(w string) bool {
 	return false
 }
 
-func sameTokens(a, b []token) bool {
+func sameTokens(a, b []Token) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if a[i].kind != b[i].kind || !strings.EqualFold(a[i].text, b[i].text) {
+		if a[i].Kind != b[i].Kind || !strings.EqualFold(a[i].Text, b[i].Text) {
 			return false
 		}
 	}
 	return true
 }
 
-// splitList splits a list of tokens (call arguments, PARTITION BY and
+// SplitList splits a list of tokens (call arguments, PARTITION BY and
 // ORDER BY items) at the commas outside parentheses, brackets and braces;
 // the last item is there even when empty.
-func splitList(ts []token) [][]token {
-	var out [][]token
+func SplitList(ts []Token) [][]Token {
+	var out [][]Token
 	depth, from := 0, 0
 	for x, t := range ts {
 		switch {
-		case t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{"):
+		case t.Kind == Op && (t.Text == "(" || t.Text == "[" || t.Text == "{"):
 			depth++
-		case t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}"):
+		case t.Kind == Op && (t.Text == ")" || t.Text == "]" || t.Text == "}"):
 			depth--
-		case depth == 0 && t.kind == tkOp && t.text == ",":
+		case depth == 0 && t.Kind == Op && t.Text == ",":
 			out = append(out, ts[from:x])
 			from = x + 1
 		}
@@ -303,31 +321,31 @@ func splitList(ts []token) [][]token {
 // arguments of a marker call: , 'marker', item, ... and, for ORDER BY
 // (dirs), each item followed by its direction: '|asc', '|desc' or '|dft'
 // (none written), with "nf" appended for NULLS FIRST, "nl" for NULLS LAST.
-func listTokens(src string, items [][]token, marker string, dirs bool, pos int) ([]otok, error) {
+func listTokens(src string, cast CastSpelling, items [][]Token, marker string, dirs bool, pos int) ([]otok, error) {
 	out := []otok{{text: ",", orig: pos}, {text: mysqlString(marker), orig: pos}}
 	for _, it := range items {
 		if len(it) == 0 {
-			return nil, errAt(src, pos, "empty item in a PARTITION BY or ORDER BY list")
+			return nil, ErrAt(src, pos, "empty item in a PARTITION BY or ORDER BY list")
 		}
 		dir, nulls := "|dft", ""
 		if dirs {
-			if n := len(it); n > 2 && it[n-2].is("nulls") && (it[n-1].is("first") || it[n-1].is("last")) {
+			if n := len(it); n > 2 && it[n-2].Is("nulls") && (it[n-1].Is("first") || it[n-1].Is("last")) {
 				nulls = "nl"
-				if it[n-1].is("first") {
+				if it[n-1].Is("first") {
 					nulls = "nf"
 				}
 				it = it[:n-2]
 			}
-			if n := len(it); n > 1 && (it[n-1].is("asc") || it[n-1].is("desc")) {
+			if n := len(it); n > 1 && (it[n-1].Is("asc") || it[n-1].Is("desc")) {
 				dir = "|asc"
-				if it[n-1].is("desc") {
+				if it[n-1].Is("desc") {
 					dir = "|desc"
 				}
 				it = it[:n-1]
 			}
 			dir += nulls
 		}
-		sub, err := rewriteTokens(src, it)
+		sub, err := Rewrite(src, it, cast)
 		if err != nil {
 			return nil, err
 		}
@@ -340,14 +358,14 @@ func listTokens(src string, items [][]token, marker string, dirs bool, pos int) 
 	return out, nil
 }
 
-// closingParen returns the index of the ')' that closes the '(' at
+// ClosingParen returns the index of the ')' that closes the '(' at
 // toks[open], or -1.
-func closingParen(toks []token, open int) int {
+func ClosingParen(toks []Token, open int) int {
 	depth := 0
 	for k := open; k < len(toks); k++ {
-		if toks[k].kind == tkOp && toks[k].text == "(" {
+		if toks[k].Kind == Op && toks[k].Text == "(" {
 			depth++
-		} else if toks[k].kind == tkOp && toks[k].text == ")" {
+		} else if toks[k].Kind == Op && toks[k].Text == ")" {
 			if depth--; depth == 0 {
 				return k
 			}
@@ -358,14 +376,14 @@ func closingParen(toks []token, open int) int {
 
 // topLevelWord returns the index of the keyword word at the top level of
 // the parenthesis opening at toks[open], or -1.
-func topLevelWord(toks []token, open int, word string) int {
-	k := closingParen(toks, open)
+func topLevelWord(toks []Token, open int, word string) int {
+	k := ClosingParen(toks, open)
 	if k < 0 {
 		return -1
 	}
 	at := -1
-	eachTopLevelWord(toks[open+1:k], func(x int, t token) bool {
-		if t.is(word) {
+	EachTopLevelWord(toks[open+1:k], func(x int, t Token) bool {
+		if t.Is(word) {
 			at = open + 1 + x
 			return false
 		}
@@ -376,27 +394,27 @@ func topLevelWord(toks []token, open int, word string) int {
 
 // positionIn returns the index of the IN at the top level of the
 // parenthesis opening at toks[open] (position(x IN y)), or -1.
-func positionIn(toks []token, open int) int { return topLevelWord(toks, open, "in") }
+func positionIn(toks []Token, open int) int { return topLevelWord(toks, open, "in") }
 
-// unmarkRewrites turns the window calls that window() rewrote, and the
+// Unmark turns the window calls that window() rewrote, and the
 // TRY_CAST calls, back into SQL in formatted text (column names): __carquet_window__('sum', x, '|p', a,
 // '|o', b, '|desc', '|f:rows:-1:c') reads sum(x) OVER (PARTITION BY a ORDER
 // BY b DESC ROWS BETWEEN 1 PRECEDING AND CURRENT ROW).
-func unmarkRewrites(s string) string {
+func Unmark(s string) string {
 	s = unmarkAggOrder(s)
 	s = unmarkOperators(s)
 	for {
-		if i := callOutsideQuotes(s, indexMarker); i >= 0 {
+		if i := callOutsideQuotes(s, IndexMarker); i >= 0 {
 			// x[i]
-			args, end := splitCallArgs(s, i+len(indexMarker)+1)
+			args, end := SplitCallArgs(s, i+len(IndexMarker)+1)
 			if end < 0 || len(args) != 2 {
 				return s
 			}
 			s = s[:i] + args[0] + "[" + args[1] + "]" + s[end:]
 			continue
 		}
-		if i := callOutsideQuotes(s, lambdaMarker); i >= 0 {
-			args, end := splitCallArgs(s, i+len(lambdaMarker)+1)
+		if i := callOutsideQuotes(s, LambdaMarker); i >= 0 {
+			args, end := SplitCallArgs(s, i+len(LambdaMarker)+1)
 			if end < 0 || len(args) < 2 {
 				return s
 			}
@@ -414,38 +432,38 @@ func unmarkRewrites(s string) string {
 		if i, m := orderMarkerCall(s); i >= 0 {
 			// An ORDER BY item's marker: the item (ASC and NULLS FIRST or
 			// LAST follow it in the parser's text only as ASC).
-			args, end := splitCallArgs(s, i+len(m)+1)
+			args, end := SplitCallArgs(s, i+len(m)+1)
 			if end < 0 || len(args) != 1 {
 				return s
 			}
 			s = s[:i] + args[0] + s[end:]
 			continue
 		}
-		if i := callOutsideQuotes(s, tryMarker); i >= 0 {
-			args, end := splitCallArgs(s, i+len(tryMarker)+1)
+		if i := callOutsideQuotes(s, TryMarker); i >= 0 {
+			args, end := SplitCallArgs(s, i+len(TryMarker)+1)
 			if end < 0 || len(args) != 1 {
 				return s
 			}
 			s = s[:i] + "TRY_" + args[0] + s[end:]
 			continue
 		}
-		i := callOutsideQuotes(s, windowMarker)
+		i := callOutsideQuotes(s, WindowMarker)
 		if i < 0 {
 			break
 		}
-		args, end := splitCallArgs(s, i+len(windowMarker)+1)
+		args, end := SplitCallArgs(s, i+len(WindowMarker)+1)
 		if end < 0 || len(args) == 0 {
 			return s
 		}
 		s = s[:i] + windowCallText(args) + s[end:]
 	}
-	// [a, b] as written, last: splitCallArgs splits at commas in brackets.
+	// [a, b] as written, last: SplitCallArgs splits at commas in brackets.
 	for {
 		i := callOutsideQuotes(s, "list_value")
 		if i < 0 {
 			return s
 		}
-		args, end := splitCallArgs(s, i+len("list_value("))
+		args, end := SplitCallArgs(s, i+len("list_value("))
 		if end < 0 {
 			return s
 		}
@@ -466,7 +484,7 @@ func callOutsideQuotes(s, name string) int {
 				}
 			}
 		default:
-			if strings.HasPrefix(s[j:], call) && (j == 0 || !isIdentByte(s[j-1])) {
+			if strings.HasPrefix(s[j:], call) && (j == 0 || !IsIdentByte(s[j-1])) {
 				return j
 			}
 		}
@@ -505,18 +523,18 @@ func unmarkOperators(s string) string {
 		case strings.HasPrefix(rest, "| "): // || is the parser's |
 			b.WriteString("|| ")
 			j++
-		case strings.HasPrefix(rest, "substring_fn(") && (j == 0 || !isIdentByte(s[j-1])):
+		case strings.HasPrefix(rest, "substring_fn(") && (j == 0 || !IsIdentByte(s[j-1])):
 			b.WriteString("substring(")
 			j += len("substring_fn(") - 1
 		case strings.HasPrefix(rest, " regexp "):
 			b.WriteString(" ILIKE ")
 			j += len(" regexp ") - 1
-		case strings.HasPrefix(rest, "like "+globMarker+"(") || strings.HasPrefix(rest, "like "+similarMarker+"("):
-			op, open := "GLOB ", len("like "+globMarker+"(")
-			if strings.HasPrefix(rest, "like "+similarMarker) {
-				op, open = "SIMILAR TO ", len("like "+similarMarker+"(")
+		case strings.HasPrefix(rest, "like "+GlobMarker+"(") || strings.HasPrefix(rest, "like "+SimilarMarker+"("):
+			op, open := "GLOB ", len("like "+GlobMarker+"(")
+			if strings.HasPrefix(rest, "like "+SimilarMarker) {
+				op, open = "SIMILAR TO ", len("like "+SimilarMarker+"(")
 			}
-			args, end := splitCallArgs(s, j+open)
+			args, end := SplitCallArgs(s, j+open)
 			if end < 0 || len(args) != 1 {
 				b.WriteByte(s[j])
 				continue
@@ -530,10 +548,10 @@ func unmarkOperators(s string) string {
 	return b.String()
 }
 
-// splitCallArgs splits the arguments of a call whose '(' ends before s[from]
+// SplitCallArgs splits the arguments of a call whose '(' ends before s[from]
 // at top-level commas, and returns them with the index after the ')'
 // (-1 if there is none).
-func splitCallArgs(s string, from int) ([]string, int) {
+func SplitCallArgs(s string, from int) ([]string, int) {
 	var args []string
 	depth, start := 0, from
 	for j := from; j < len(s); j++ {
@@ -559,4 +577,31 @@ func splitCallArgs(s string, from int) ([]string, int) {
 		}
 	}
 	return nil, -1
+}
+
+// EachTopLevelWord calls f with each identifier of toks outside
+// parentheses, and its index, until f returns false.
+func EachTopLevelWord(toks []Token, f func(x int, t Token) bool) {
+	depth := 0
+	for x, t := range toks {
+		switch {
+		case t.Kind == Op && t.Text == "(":
+			depth++
+		case t.Kind == Op && t.Text == ")":
+			depth--
+		case depth == 0 && t.Kind == Ident:
+			if !f(x, t) {
+				return
+			}
+		}
+	}
+}
+
+func IsClauseWord(w string) bool {
+	switch strings.ToLower(w) {
+	case "where", "group", "having", "order", "limit", "union", "on", "using", "join", "left", "right", "inner", "cross",
+		"natural", "straight_join", "full", "outer", "offset", "intersect", "except", "window", "qualify":
+		return true
+	}
+	return false
 }

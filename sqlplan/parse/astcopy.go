@@ -1,4 +1,4 @@
-package sqlplan
+package parse
 
 import (
 	"reflect"
@@ -12,8 +12,8 @@ import (
 // Each run therefore plans a copy, so that the statement stays as it was
 // prepared and every run is planned from the same tree.
 
-// cloneAST returns a deep copy of a parser tree.
-func cloneAST[T sqlparser.SQLNode](n T) T {
+// CloneAST returns a deep copy of a parser tree.
+func CloneAST[T sqlparser.SQLNode](n T) T {
 	v := reflect.ValueOf(&n).Elem()
 	out := reflect.New(v.Type()).Elem()
 	out.Set(deepCopy(v))

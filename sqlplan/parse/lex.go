@@ -1,4 +1,4 @@
-package sqlplan
+package parse
 
 import (
 	"strings"
@@ -6,49 +6,65 @@ import (
 	"github.com/xwb1989/sqlparser"
 )
 
-// tokKind classifies the tokens of the rewrite layer's lexer.
-type tokKind uint8
+// TokenKind classifies the tokens of the lexer.
+type TokenKind uint8
 
+// The kinds of token.
 const (
-	tkSpace   tokKind = iota
-	tkComment         // -- ... or /* ... */
-	tkIdent           // identifiers and keywords
-	tkQuoted          // `identifier`
-	tkDQuoted         // "identifier" (DuckDB/PostgreSQL) — a string in MySQL
-	tkString          // 'string'
-	tkNumber
-	tkParam // ?, $1, :name, @name
-	tkOp    // punctuation and operators
+	Space   TokenKind = iota // spaces, tabs and line breaks
+	Comment                  // -- ... or /* ... */
+	Ident                    // identifiers and keywords
+	Quoted                   // `identifier`
+	DQuoted                  // "identifier" (DuckDB/PostgreSQL) — a string in MySQL
+	String                   // 'string' (also E'...' and $$...$$, as a plain SQL string)
+	Number                   // 12, 1.5, 1e-3
+	Param                    // ?, $1, :name, @name
+	Op                       // punctuation and operators
 )
 
-// token is one lexeme of the user's text with its byte offset.
-type token struct {
-	kind tokKind
-	text string // as written
-	pos  int    // byte offset in the original text
+// Token is one lexeme of the user's text with its byte offset.
+type Token struct {
+	Kind TokenKind
+	Text string // as written
+	Pos  int    // byte offset in the original text
 }
 
-func (t token) is(word string) bool { return t.kind == tkIdent && strings.EqualFold(t.text, word) }
+// Is reports whether t is the word (a keyword or a bare name), in any
+// case.
+func (t Token) Is(word string) bool { return t.Kind == Ident && strings.EqualFold(t.Text, word) }
 
-// unquoted returns the identifier or string a quoted token stands for.
-func (t token) unquoted() string {
-	switch t.kind {
-	case tkQuoted:
-		return strings.ReplaceAll(t.text[1:len(t.text)-1], "``", "`")
-	case tkDQuoted:
-		return strings.ReplaceAll(t.text[1:len(t.text)-1], `""`, `"`)
-	case tkString:
-		return strings.ReplaceAll(t.text[1:len(t.text)-1], "''", "'")
+// Unquoted returns the identifier or string a quoted token stands for.
+func (t Token) Unquoted() string {
+	switch t.Kind {
+	case Quoted:
+		return strings.ReplaceAll(t.Text[1:len(t.Text)-1], "``", "`")
+	case DQuoted:
+		return strings.ReplaceAll(t.Text[1:len(t.Text)-1], `""`, `"`)
+	case String:
+		return strings.ReplaceAll(t.Text[1:len(t.Text)-1], "''", "'")
 	}
-	return t.text
+	return t.Text
 }
 
+// multiOps are the operators of more than one character, longest first.
 var multiOps = []string{"->>", "<=>", "::", "||", "<=", ">=", "<>", "!=", "->", "<<", ">>", "//", "**"}
 
-// lex splits SQL text into tokens. Unterminated quotes and comments are
+// OperatorLen is the length of the operator that starts s (which does
+// not start with a space, a quote, a name, a number or a parameter): one
+// of multiOps, or else one byte.
+func OperatorLen(s string) int {
+	for _, m := range multiOps {
+		if strings.HasPrefix(s, m) {
+			return len(m)
+		}
+	}
+	return 1
+}
+
+// Lex splits SQL text into tokens. Unterminated quotes and comments are
 // errors at their start.
-func lex(src string) ([]token, error) {
-	var out []token
+func Lex(src string) ([]Token, error) {
+	var out []Token
 	i := 0
 	for i < len(src) {
 		c := src[i]
@@ -58,35 +74,35 @@ func lex(src string) ([]token, error) {
 			for i < len(src) && strings.IndexByte(" \t\n\r\f", src[i]) >= 0 {
 				i++
 			}
-			out = append(out, token{tkSpace, src[start:i], start})
+			out = append(out, Token{Space, src[start:i], start})
 		case c == '-' && strings.HasPrefix(src[i:], "--"):
 			for i < len(src) && src[i] != '\n' {
 				i++
 			}
-			out = append(out, token{tkComment, src[start:i], start})
+			out = append(out, Token{Comment, src[start:i], start})
 		case c == '/' && strings.HasPrefix(src[i:], "/*"):
 			end := strings.Index(src[i+2:], "*/")
 			if end < 0 {
-				return nil, errAt(src, start, "unterminated comment")
+				return nil, ErrAt(src, start, "unterminated comment")
 			}
 			i += end + 4
-			out = append(out, token{tkComment, src[start:i], start})
+			out = append(out, Token{Comment, src[start:i], start})
 		case c == '$' && strings.HasPrefix(src[i:], "$$"):
 			// $$dollar-quoted$$ text (PostgreSQL, DuckDB)
 			end := strings.Index(src[i+2:], "$$")
 			if end < 0 {
-				return nil, errAt(src, start, "unterminated $$ string")
+				return nil, ErrAt(src, start, "unterminated $$ string")
 			}
 			body := src[i+2 : i+2+end]
 			i += end + 4
-			out = append(out, token{tkString, "'" + strings.ReplaceAll(body, "'", "''") + "'", start})
-		case (c == 'e' || c == 'E') && i+1 < len(src) && src[i+1] == '\'' && (i == 0 || !isIdentPart(src[i-1])):
+			out = append(out, Token{String, "'" + strings.ReplaceAll(body, "'", "''") + "'", start})
+		case (c == 'e' || c == 'E') && i+1 < len(src) && src[i+1] == '\'' && (i == 0 || !IsIdentPart(src[i-1])):
 			// E'...' with backslash escapes
 			var b strings.Builder
 			i += 2
 			for {
 				if i >= len(src) {
-					return nil, errAt(src, start, "unterminated quoted string")
+					return nil, ErrAt(src, start, "unterminated quoted string")
 				}
 				ch := src[i]
 				if ch == '\'' {
@@ -122,12 +138,12 @@ func lex(src string) ([]token, error) {
 				b.WriteByte(ch)
 				i++
 			}
-			out = append(out, token{tkString, "'" + strings.ReplaceAll(b.String(), "'", "''") + "'", start})
+			out = append(out, Token{String, "'" + strings.ReplaceAll(b.String(), "'", "''") + "'", start})
 		case c == '\'' || c == '"' || c == '`':
 			i++
 			for {
 				if i >= len(src) {
-					return nil, errAt(src, start, "unterminated quoted %s", map[byte]string{'\'': "string", '"': "identifier", '`': "identifier"}[c])
+					return nil, ErrAt(src, start, "unterminated quoted %s", map[byte]string{'\'': "string", '"': "identifier", '`': "identifier"}[c])
 				}
 				if src[i] == c {
 					if i+1 < len(src) && src[i+1] == c {
@@ -139,13 +155,13 @@ func lex(src string) ([]token, error) {
 				}
 				i++
 			}
-			k := map[byte]tokKind{'\'': tkString, '"': tkDQuoted, '`': tkQuoted}[c]
-			out = append(out, token{k, src[start:i], start})
+			k := map[byte]TokenKind{'\'': String, '"': DQuoted, '`': Quoted}[c]
+			out = append(out, Token{k, src[start:i], start})
 		case isIdentStart(c):
-			for i < len(src) && isIdentPart(src[i]) {
+			for i < len(src) && IsIdentPart(src[i]) {
 				i++
 			}
-			out = append(out, token{tkIdent, src[start:i], start})
+			out = append(out, Token{Ident, src[start:i], start})
 		case c >= '0' && c <= '9' || c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9':
 			for i < len(src) && (src[i] >= '0' && src[i] <= '9' || src[i] == '.') {
 				i++
@@ -162,26 +178,19 @@ func lex(src string) ([]token, error) {
 					}
 				}
 			}
-			out = append(out, token{tkNumber, src[start:i], start})
+			out = append(out, Token{Number, src[start:i], start})
 		case c == '?':
 			i++
-			out = append(out, token{tkParam, "?", start})
-		case (c == '$' || c == ':' || c == '@') && i+1 < len(src) && (isIdentPart(src[i+1])) && !(c == ':' && i+1 < len(src) && src[i+1] == ':'):
+			out = append(out, Token{Param, "?", start})
+		case (c == '$' || c == ':' || c == '@') && i+1 < len(src) && (IsIdentPart(src[i+1])) && !(c == ':' && i+1 < len(src) && src[i+1] == ':'):
 			i++
-			for i < len(src) && isIdentPart(src[i]) {
+			for i < len(src) && IsIdentPart(src[i]) {
 				i++
 			}
-			out = append(out, token{tkParam, src[start:i], start})
+			out = append(out, Token{Param, src[start:i], start})
 		default:
-			op := string(c)
-			for _, m := range multiOps {
-				if strings.HasPrefix(src[i:], m) {
-					op = m
-					break
-				}
-			}
-			i += len(op)
-			out = append(out, token{tkOp, op, start})
+			i += OperatorLen(src[i:])
+			out = append(out, Token{Op, src[start:i], start})
 		}
 	}
 	return out, nil
@@ -191,23 +200,26 @@ func isIdentStart(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80
 }
 
-func isIdentPart(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
+// IsIdentPart reports whether c may continue a bare name (UTF-8 bytes
+// included).
+func IsIdentPart(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
 
-// significant returns the tokens that are not spaces or comments.
-func significant(toks []token) []token {
-	out := make([]token, 0, len(toks))
+// Significant returns the tokens that are not spaces or comments.
+func Significant(toks []Token) []Token {
+	out := make([]Token, 0, len(toks))
 	for _, t := range toks {
-		if t.kind != tkSpace && t.kind != tkComment {
+		if t.Kind != Space && t.Kind != Comment {
 			out = append(out, t)
 		}
 	}
 	return out
 }
 
-// splitStatements splits text at semicolons outside quotes and comments.
-// Empty statements are dropped.
-func splitStatements(src string) ([]string, []int, error) {
-	toks, err := lex(src)
+// SplitStatements splits text at semicolons outside quotes and comments.
+// Empty statements are dropped; starts are the byte offsets in src of
+// the statements returned.
+func SplitStatements(src string) ([]string, []int, error) {
+	toks, err := Lex(src)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -221,10 +233,10 @@ func splitStatements(src string) ([]string, []int, error) {
 		}
 	}
 	for _, t := range toks {
-		if t.kind == tkOp && t.text == ";" {
-			flush(t.pos)
-			begin, seen = t.pos+1, false
-		} else if t.kind != tkSpace && t.kind != tkComment {
+		if t.Kind == Op && t.Text == ";" {
+			flush(t.Pos)
+			begin, seen = t.Pos+1, false
+		} else if t.Kind != Space && t.Kind != Comment {
 			seen = true
 		}
 	}
@@ -270,14 +282,14 @@ func isKeywordWord(word string) bool {
 // next clause or join. After AS, a keyword followed by one of these is
 // the alias itself (SELECT 1 AS from FROM t), not the start of a query
 // or an expression (CREATE TABLE t AS SELECT ..., a macro's AS CASE ...).
-func endsAlias(t token) bool {
-	switch t.kind {
-	case tkSpace:
+func endsAlias(t Token) bool {
+	switch t.Kind {
+	case Space:
 		return true // no token: the end
-	case tkOp:
-		return t.text == "," || t.text == ")" || t.text == ";"
-	case tkIdent:
-		switch strings.ToLower(t.text) {
+	case Op:
+		return t.Text == "," || t.Text == ")" || t.Text == ";"
+	case Ident:
+		switch strings.ToLower(t.Text) {
 		case "from", "where", "group", "having", "qualify", "window", "order", "limit", "offset", "fetch",
 			"union", "intersect", "except", "on", "using", "join", "inner", "left", "right", "full", "cross",
 			"natural", "positional", "asof", "semi", "anti", "returning", "into":
@@ -293,50 +305,67 @@ func endsAlias(t token) bool {
 // common column name, a keyword only after PRIMARY, FOREIGN or UNIQUE).
 // The parser then reads them as names; the text of every other token is
 // left as it is.
-func quoteKeywordNames(toks []token) []token {
-	var out []token
+func quoteKeywordNames(toks []Token) []Token {
+	var out []Token
 	var calls []string // the word before each open parenthesis
-	prev := func(i int) token {
+	prev := func(i int) Token {
 		if i > 0 {
 			return toks[i-1]
 		}
-		return token{kind: tkSpace}
+		return Token{Kind: Space}
 	}
 	for i, t := range toks {
 		switch {
-		case t.kind == tkOp && t.text == "(":
-			calls = append(calls, strings.ToLower(prev(i).text))
-		case t.kind == tkOp && t.text == ")" && len(calls) > 0:
+		case t.Kind == Op && t.Text == "(":
+			calls = append(calls, strings.ToLower(prev(i).Text))
+		case t.Kind == Op && t.Text == ")" && len(calls) > 0:
 			calls = calls[:len(calls)-1]
 		}
-		if t.kind != tkIdent {
+		if t.Kind != Ident {
 			continue
 		}
-		word := strings.ToLower(t.text)
+		word := strings.ToLower(t.Text)
 		p := prev(i)
 		quote := false
 		switch {
-		case p.kind == tkOp && p.text == "." && i >= 2 && toks[i-2].kind != tkOp:
+		case p.Kind == Op && p.Text == "." && i >= 2 && toks[i-2].Kind != Op:
 			quote = parserKeyword(word)
-		case p.is("as"):
+		case p.Is("as"):
 			inCast := len(calls) > 0 && (calls[len(calls)-1] == "cast" || calls[len(calls)-1] == "try_cast")
-			var next token
+			var next Token
 			if i+1 < len(toks) {
 				next = toks[i+1]
 			}
 			quote = !inCast && (namesAfterAs[word] || isKeywordWord(word) && endsAlias(next))
 		case word == "key":
-			quote = !p.is("primary") && !p.is("foreign") && !p.is("unique")
+			quote = !p.Is("primary") && !p.Is("foreign") && !p.Is("unique")
 		}
 		if quote {
 			if out == nil {
-				out = append([]token(nil), toks...)
+				out = append([]Token(nil), toks...)
 			}
-			out[i] = token{kind: tkQuoted, text: backquote(t.text), pos: t.pos}
+			out[i] = Token{Kind: Quoted, Text: Backquote(t.Text), Pos: t.Pos}
 		}
 	}
 	if out == nil {
 		return toks
 	}
 	return out
+}
+
+// IsIdentByte reports whether c is an ASCII letter, digit or underscore:
+// a byte of a name in the parser's formatted text.
+func IsIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// Name is the name a token stands for where a name is expected: the
+// text of a bare word, the content of a quoted name or of a string (a
+// table may be named by a file path in quotes).
+func (t Token) Name() string {
+	switch t.Kind {
+	case Quoted, DQuoted, String:
+		return t.Unquoted()
+	}
+	return t.Text
 }
