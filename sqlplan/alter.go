@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -381,6 +380,29 @@ func (s *Stmt) alterTable(ctx context.Context, p *planner) (Result, error) {
 	})
 }
 
+// namesColumn reports whether expr, the text of a CHECK constraint, names
+// the column col: a bare or quoted name equal to it in any case, which is
+// not a function's name. A string, or a quoted name that only contains
+// col, does not name it; text that does not lex counts as naming it, so
+// that a change it may depend on is refused.
+func namesColumn(expr, col string) bool {
+	toks, err := parse.Lex(expr)
+	if err != nil {
+		return true
+	}
+	toks = parse.Significant(toks)
+	for i, t := range toks {
+		if t.Kind != parse.Ident && t.Kind != parse.Quoted && t.Kind != parse.DQuoted || !strings.EqualFold(t.Unquoted(), col) {
+			continue
+		}
+		call := t.Kind == parse.Ident && i+1 < len(toks) && toks[i+1].Kind == parse.Op && toks[i+1].Text == "("
+		if !call {
+			return true
+		}
+	}
+	return false
+}
+
 // alteredOptions returns the table's options after a: the constraints
 // follow a renamed column; a dropped one may not be in any.
 func alteredOptions(old map[string]string, a *alterSpec) (map[string]string, error) {
@@ -406,9 +428,8 @@ func alteredOptions(old map[string]string, a *alterSpec) (map[string]string, err
 		return false
 	}
 	checkNames := func() bool {
-		re := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(a.col) + `\b`)
 		for _, c := range con.checks {
-			if re.MatchString(c) {
+			if namesColumn(c, a.col) {
 				return true
 			}
 		}

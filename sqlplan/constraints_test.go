@@ -124,6 +124,42 @@ func TestAlterTable(t *testing.T) {
 
 // Temporary tables go away with the engine, and hide a table of the root
 // of the same name while they exist.
+// A column is named by a CHECK constraint when a token of it is the
+// column's name, not a string or a longer quoted name holding it.
+func TestCheckNamesColumn(t *testing.T) {
+	for _, c := range []struct {
+		expr, col string
+		want      bool
+	}{
+		{"v <> 'bad'", "v", true},
+		{"V <> 'bad'", "v", true},
+		{`"v" <> 'bad'`, "V", true},
+		{"t.v > 0", "v", true},
+		{"x <> 'v'", "v", false},
+		{`"v w" > 0`, "v", false},
+		{`"v w" > 0`, "v w", true},
+		{"vv > 0 AND v_1 < 2", "v", false},
+		{"length(x) < 5", "length", false},
+		{"length > 1 AND length(x) < 5", "length", true},
+		{"'unterminated", "v", true},
+	} {
+		if got := namesColumn(c.expr, c.col); got != c.want {
+			t.Errorf("namesColumn(%q, %q) = %v, want %v", c.expr, c.col, got, c.want)
+		}
+	}
+	e := newEngine(t)
+	exec(t, e, `CREATE TABLE k (a INTEGER, "a b" INTEGER, c VARCHAR CHECK (c <> 'a' AND "a b" > 0))`)
+	exec(t, e, `ALTER TABLE k DROP COLUMN a`)
+	for q, want := range map[string]string{
+		`ALTER TABLE k RENAME COLUMN "a b" TO ab`: "cannot be renamed",
+		`ALTER TABLE k DROP COLUMN c`:             "cannot be dropped",
+	} {
+		if err := execErr(e, q, nil); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one saying %q", q, err, want)
+		}
+	}
+}
+
 func TestTempTables(t *testing.T) {
 	dir := t.TempDir()
 	e, err := Open(dir, Options{})
