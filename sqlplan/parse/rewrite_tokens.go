@@ -396,10 +396,13 @@ func topLevelWord(toks []Token, open int, word string) int {
 // parenthesis opening at toks[open] (position(x IN y)), or -1.
 func positionIn(toks []Token, open int) int { return topLevelWord(toks, open, "in") }
 
-// Unmark turns the window calls that window() rewrote, and the
-// TRY_CAST calls, back into SQL in formatted text (column names): __carquet_window__('sum', x, '|p', a,
-// '|o', b, '|desc', '|f:rows:-1:c') reads sum(x) OVER (PARTITION BY a ORDER
-// BY b DESC ROWS BETWEEN 1 PRECEDING AND CURRENT ROW).
+// Unmark turns the marker calls of the rewrite in formatted text (the
+// parser's text of an expression, which names a result column) back into
+// the SQL they stand for: window calls, TRY_CAST, x[i], lambdas, ORDER BY
+// items and their directions, list literals and the operators the parser
+// spells otherwise. __carquet_window__('sum', x, '|p', a, '|o', b,
+// '|desc', '|f:rows:-1:c') reads sum(x) OVER (PARTITION BY a ORDER BY b
+// DESC ROWS BETWEEN 1 PRECEDING AND CURRENT ROW).
 func Unmark(s string) string {
 	s = unmarkAggOrder(s)
 	s = unmarkOperators(s)
@@ -597,6 +600,8 @@ func EachTopLevelWord(toks []Token, f func(x int, t Token) bool) {
 	}
 }
 
+// IsClauseWord reports whether w (any case) starts a clause or a join,
+// so that it cannot be a name after a table.
 func IsClauseWord(w string) bool {
 	switch strings.ToLower(w) {
 	case "where", "group", "having", "order", "limit", "union", "on", "using", "join", "left", "right", "inner", "cross",
