@@ -15,8 +15,11 @@
 // file, then options as a query string: threads (row groups decoded at
 // once), mode (ro refuses every write; rw, the default), compression of
 // written files (none, snappy, gzip, zstd, lz4_raw, brotli),
-// row_group_rows, verify_checksums, mmap, external_access, and the keys
-// of encrypted files (below). Unknown options are an error.
+// row_group_rows, verify_checksums, mmap, external_access, memory_limit
+// (a size such as 1GB or 512MiB: what the hash tables, sorts and windows
+// of one query may hold before it fails with sqlplan.ErrMemoryLimit; no
+// limit by default; SET memory_limit changes it), and the keys of
+// encrypted files (below). Unknown options are an error.
 //
 // The path may be an object store URL, s3://bucket/prefix/ (a prefix
 // holding tables as a folder does) or s3://bucket/prefix/t.parquet, once

@@ -72,6 +72,11 @@ type Config struct {
 	// max_scan_memory=; zero fields
 	// take the defaults). A file over a limit gives ErrLimit.
 	Limits sqlplan.Limits
+	// MemoryLimit is the default of the memory_limit setting in bytes
+	// (memory_limit=1GB, with DuckDB's units): what the hash tables,
+	// sorts and windows of one query may hold before it fails with
+	// sqlplan.ErrMemoryLimit. 0: max_scan_memory if given, else none.
+	MemoryLimit uint64
 	// Store holds the options of the object store a URL path is in
 	// (region=, endpoint=, ...: those of the registered stores, see
 	// objstore/s3).
@@ -90,7 +95,8 @@ type Config struct {
 // below the path's folder; read: they may read files elsewhere), delta_version
 // (the version Delta tables are read at), max_page_size,
 // max_dictionary_size, max_batch_bytes, max_scan_memory (bytes; see
-// Config.Limits), encryption_footer_key, column_keys and aad_prefix (see
+// Config.Limits), memory_limit (a size such as 1GB; see
+// Config.MemoryLimit), encryption_footer_key, column_keys and aad_prefix (see
 // Config.Decryption and parseKey), and the options of the object store a URL path is in
 // (s3://bucket/prefix/?region=...&endpoint=..., with objstore/s3
 // imported). Unknown options are an error.
@@ -187,6 +193,12 @@ func ParseDSN(dsn string) (Config, error) {
 				return cfg, fmt.Errorf("carquet: DSN option max_scan_memory=%q is not a positive size in bytes", v)
 			}
 			cfg.Limits.MaxScanMemory = n
+		case "memory_limit":
+			n, err := sqlplan.ParseMemoryLimit(v)
+			if err != nil || n == 0 {
+				return cfg, fmt.Errorf("carquet: DSN option memory_limit=%q is not a size (e.g. 1GB, 512MiB or none)", v)
+			}
+			cfg.MemoryLimit = n
 		case "max_page_size", "max_dictionary_size", "max_batch_bytes":
 			n, err := strconv.ParseInt(v, 10, 32)
 			if err != nil || n <= 0 {
@@ -208,7 +220,7 @@ func ParseDSN(dsn string) (Config, error) {
 				cfg.Store[k] = v
 				continue
 			}
-			return cfg, fmt.Errorf("carquet: unknown DSN option %q (known: threads, mode, compression, row_group_rows, verify_checksums, mmap, external_access, delta_version, max_page_size, max_dictionary_size, max_batch_bytes, max_scan_memory, encryption_footer_key, column_keys, aad_prefix)", k)
+			return cfg, fmt.Errorf("carquet: unknown DSN option %q (known: threads, mode, compression, row_group_rows, verify_checksums, mmap, external_access, delta_version, max_page_size, max_dictionary_size, max_batch_bytes, max_scan_memory, memory_limit, encryption_footer_key, column_keys, aad_prefix)", k)
 		}
 	}
 	return cfg, nil
@@ -226,7 +238,7 @@ func NewConnector(cfg Config) (*Connector, error) {
 	e, err := sqlplan.Open(cfg.Path, sqlplan.Options{
 		Threads: cfg.Threads, ReadOnly: cfg.ReadOnly, Mmap: cfg.Mmap, SkipChecksums: cfg.SkipChecksums,
 		Compression: cfg.Compression, RowGroupRows: cfg.RowGroupRows, Now: cfg.Now, DeltaVersion: cfg.DeltaVersion,
-		Limits: cfg.Limits, ExternalRead: cfg.ExternalRead, Store: cfg.Store, Decryption: cfg.Decryption,
+		Limits: cfg.Limits, MemoryLimit: cfg.MemoryLimit, ExternalRead: cfg.ExternalRead, Store: cfg.Store, Decryption: cfg.Decryption,
 	})
 	if err != nil {
 		return nil, err

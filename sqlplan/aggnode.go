@@ -27,6 +27,17 @@ type aggNode struct {
 	// overScan: the input is a scan (or the pipeline that evaluates the
 	// inputs on its batches), whose batches nothing else holds.
 	overScan bool
+	mem      opMemory // the groups' keys, tables and states (memory.go)
+}
+
+func (n *aggNode) memory() *opMemory { return &n.mem }
+
+// memWhat names the aggregation in a memory_limit error.
+func (n *aggNode) memWhat() string {
+	if len(n.keys) == 0 {
+		return "aggregate"
+	}
+	return "hash aggregate by " + exprList(n.keys)
 }
 
 // recycles reports whether the aggregation may give each input batch's
@@ -35,7 +46,7 @@ type aggNode struct {
 // keep anything of them (keys are copied into the grouper unless they
 // are nested values).
 func (n *aggNode) recycles(states []*groupingState) bool {
-	if _, direct := n.in.(*scanNode); !direct && !n.overScan {
+	if _, direct := bare(n.in).(*scanNode); !direct && !n.overScan {
 		return false
 	}
 	for _, st := range states {
@@ -265,6 +276,9 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 		if recycles && in.recycle != nil {
 			in.recycle()
 		}
+		if err := n.mem.set(ctx, aggBytes(states), n.memWhat); err != nil {
+			return nil, err
+		}
 	}
 	var out *Batch
 	for _, st := range states {
@@ -317,7 +331,10 @@ func (n *aggNode) setResult(st *groupingState, types []Type) (*Batch, error) {
 	return out, nil
 }
 
-func (n *aggNode) close() { n.in.close() }
+func (n *aggNode) close() {
+	n.mem.release()
+	n.in.close()
+}
 
 func (n *aggNode) explain(x *explainer, depth int) {
 	var aggs []string

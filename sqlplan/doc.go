@@ -129,7 +129,8 @@
 // macros that are not TEMP are kept in the folder's catalog file,
 // catalogfile.go), DESCRIBE, SHOW t, SHOW TABLES, SHOW COLUMNS,
 // information_schema.tables and information_schema.columns (catalog.go),
-// EXPLAIN [ANALYZE]. UPDATE t SET ... [FROM ...] [WHERE ...], DELETE FROM
+// EXPLAIN [ANALYZE] (ANALYZE runs the query and shows each operator's
+// rows, time and peak memory, analyze.go). UPDATE t SET ... [FROM ...] [WHERE ...], DELETE FROM
 // t [WHERE ...] and TRUNCATE t of a single-file table, and MERGE INTO
 // (merge.go), in transactions too (txstage.go: staged files applied at
 // COMMIT) (dml.go: the file is written again, under its append lock,
@@ -138,7 +139,8 @@
 // [USING] / SET|DROP DEFAULT / SET|DROP NOT NULL, RENAME TO (alter.go).
 // SET [SESSION|GLOBAL] / RESET / PRAGMA name = value of the settings
 // default_null_order, default_order, integer_division, threads
-// (worker_threads), memory_limit (max_memory) and TimeZone, read by
+// (worker_threads), memory_limit (max_memory; enforced on the operators
+// that hold rows, memory.go) and TimeZone, read by
 // current_setting('name') and duckdb_settings() (settings.go); SET
 // VARIABLE name = expr / RESET VARIABLE, getvariable('name') and
 // duckdb_variables() (variables.go).

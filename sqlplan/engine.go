@@ -44,6 +44,11 @@ type Options struct {
 	// Limits bound what the files' sizes and counts may make the reader
 	// allocate (zero fields take the defaults).
 	Limits Limits
+	// MemoryLimit is the default of the memory_limit setting in bytes:
+	// what the operators of one query that hold rows (hash tables, sorts,
+	// windows) may hold together before the query fails (memory.go). 0
+	// takes Limits.MaxScanMemory if set, else no limit.
+	MemoryLimit uint64
 	// ExternalRead lets statements read files outside the root (paths and
 	// globs that resolve elsewhere); writes and deletions stay confined.
 	ExternalRead bool

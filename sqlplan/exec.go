@@ -480,7 +480,10 @@ type distinctNode struct {
 	g    *grouper // the rows seen, as groups (aggregation's hash tables)
 	gids []int32
 	cols []*Col
+	mem  opMemory
 }
+
+func (n *distinctNode) memory() *opMemory { return &n.mem }
 
 func (n *distinctNode) next(ctx context.Context) (*Batch, error) {
 	for {
@@ -502,6 +505,9 @@ func (n *distinctNode) next(ctx context.Context) (*Batch, error) {
 		n.cols = append(n.cols[:0], b.Cols...)
 		first := int32(n.g.n)
 		n.g.assign(n.cols, b.N, gids)
+		if err := n.mem.set(ctx, n.g.bytes(), func() string { return "DISTINCT" }); err != nil {
+			return nil, err
+		}
 		// New groups get the next ids in row order: a row is new when it
 		// has the next one.
 		var idx []int32
@@ -521,7 +527,10 @@ func (n *distinctNode) next(ctx context.Context) (*Batch, error) {
 	}
 }
 
-func (n *distinctNode) close() { n.in.close() }
+func (n *distinctNode) close() {
+	n.mem.release()
+	n.in.close()
+}
 
 // unionNode concatenates its inputs (UNION ALL); a distinctNode above
 // makes it UNION.
@@ -555,6 +564,12 @@ func (n *unionNode) close() {
 // drain reads every batch of a node into one batch, each column's
 // storage allocated once at its final size.
 func drain(ctx context.Context, n node, types []Type) (*Batch, error) {
+	return drainHeld(ctx, n, types, nil, nil)
+}
+
+// drainHeld is drain accounting what it holds to m (nil: not accounted),
+// as operator what, batch by batch.
+func drainHeld(ctx context.Context, n node, types []Type, m *opMemory, what func() string) (*Batch, error) {
 	parts := make([][]*Col, len(types))
 	total := 0
 	for {
@@ -574,10 +589,24 @@ func drain(ctx context.Context, n node, types []Type) (*Batch, error) {
 			parts[i] = append(parts[i], c)
 		}
 		total += b.N
+		if m != nil {
+			if err := m.add(ctx, batchBytes(b), what); err != nil {
+				return nil, err
+			}
+		}
 	}
 	out := &Batch{N: total, Cols: make([]*Col, len(types))}
 	for i, t := range types {
 		out.Cols[i] = concatCols(t, parts[i], total)
+	}
+	if m != nil {
+		// The batches and their concatenation are both held until here.
+		if err := m.add(ctx, batchBytes(out), what); err != nil {
+			return nil, err
+		}
+		if err := m.set(ctx, batchBytes(out), what); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -627,6 +656,9 @@ type explainer struct {
 	b       strings.Builder
 	analyze bool
 	root    string
+	// figures are an operator's EXPLAIN ANALYZE figures (analyze.go), to
+	// be shown on the next line, its first.
+	figures string
 }
 
 // rel shows a table path relative to the engine's root.
@@ -640,6 +672,10 @@ func (x *explainer) rel(path string) string {
 func (x *explainer) line(depth int, format string, args ...any) {
 	x.b.WriteString(strings.Repeat("  ", depth))
 	fmt.Fprintf(&x.b, format, args...)
+	if x.figures != "" {
+		fmt.Fprintf(&x.b, "  [%s]", x.figures)
+		x.figures = ""
+	}
 	x.b.WriteByte('\n')
 }
 
@@ -709,6 +745,21 @@ type setOpNode struct {
 	counts      map[string]int
 	seen        map[string]bool
 	buf         []byte
+	// keyBytes and keyRows are the length of the keys seen and their
+	// number, for the average size of an entry of the sets (memory.go).
+	keyBytes, keyRows int64
+	mem               opMemory
+}
+
+func (n *setOpNode) memory() *opMemory { return &n.mem }
+
+// account sets the memory the sets take, after a batch.
+func (n *setOpNode) account(ctx context.Context) error {
+	entry := int64(mapEntryBytes)
+	if n.keyRows > 0 {
+		entry += n.keyBytes / n.keyRows
+	}
+	return n.mem.set(ctx, int64(len(n.counts)+len(n.seen))*entry, func() string { return strings.ToUpper(n.op) })
 }
 
 // provablyEmpty reports whether a plan yields no rows whatever the data:
@@ -760,6 +811,11 @@ func (n *setOpNode) next(ctx context.Context) (*Batch, error) {
 					n.buf = appendKey(n.buf, c, i)
 				}
 				n.counts[string(n.buf)]++
+				n.keyBytes += int64(len(n.buf))
+			}
+			n.keyRows += int64(b.N)
+			if err := n.account(ctx); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -805,6 +861,9 @@ func (n *setOpNode) next(ctx context.Context) (*Batch, error) {
 				idx = append(idx, int32(i))
 			}
 		}
+		if err := n.account(ctx); err != nil {
+			return nil, err
+		}
 		if len(idx) > 0 {
 			return takeBatch(b, idx), nil
 		}
@@ -832,6 +891,7 @@ func needsCast(a, b Type) bool {
 }
 
 func (n *setOpNode) close() {
+	n.mem.release()
 	n.left.close()
 	n.right.close()
 }

@@ -23,6 +23,7 @@ type colOrigin struct {
 // traceColumn follows column slot of n's batches down through the nodes
 // that pass columns on unchanged, to its origin.
 func traceColumn(n node, slot int) colOrigin {
+	n = bare(n) // the origin is the operator, wrapped for EXPLAIN ANALYZE or not
 	switch x := n.(type) {
 	case *pipeNode:
 		return traceColumn(x.shown, slot)
@@ -56,7 +57,7 @@ type uniqueJoin struct {
 func uniqueJoins(n node) []uniqueJoin {
 	var out []uniqueJoin
 	for n != nil {
-		switch x := n.(type) {
+		switch x := bare(n).(type) {
 		case *pipeNode:
 			n = x.shown
 		case *filterNode:

@@ -44,6 +44,18 @@ type joinNode struct {
 	// from row pendingAt on.
 	pending   *Batch
 	pendingAt int
+
+	mem opMemory // the build side's rows and table (memory.go)
+}
+
+func (n *joinNode) memory() *opMemory { return &n.mem }
+
+// buildWhat names the build side in a memory_limit error.
+func (n *joinNode) buildWhat() string {
+	if len(n.rkeys) == 0 {
+		return "nested-loop join's right side"
+	}
+	return "hash join build side on " + exprList(n.rkeys)
 }
 
 // crossChunk bounds the row pairs a nested-loop join builds at a time: a
@@ -56,7 +68,7 @@ const (
 )
 
 func (n *joinNode) build(ctx context.Context) error {
-	all, err := drain(ctx, n.right, n.rightTypes)
+	all, err := drainHeld(ctx, n.right, n.rightTypes, &n.mem, n.buildWhat)
 	if err != nil {
 		return err
 	}
@@ -77,14 +89,12 @@ func (n *joinNode) build(ctx context.Context) error {
 	}
 	if len(keys) == 1 && keys[0].I != nil && keys[0].Dict == nil {
 		n.table, n.intKey = buildInts(keys[0], all.N), true
-		return nil
-	}
-	if pk, ok := newKeyPacker(keys, n.lkeys, all.N); ok {
+	} else if pk, ok := newKeyPacker(keys, n.lkeys, all.N); ok {
 		n.table, n.packer, n.intKey = buildInts(pk.pack(keys, all.N), all.N), pk, true
-		return nil
+	} else {
+		n.table = buildKeys(keys, all.N)
 	}
-	n.table = buildKeys(keys, all.N)
-	return nil
+	return n.mem.add(ctx, n.table.bytes(), n.buildWhat)
 }
 
 // joinKey encodes row i's keys after buf[:0]; ok is false when one is
@@ -406,6 +416,7 @@ func isIdentity(idx []int32, n int) bool {
 }
 
 func (n *joinNode) close() {
+	n.mem.release()
 	n.left.close()
 	n.right.close()
 }

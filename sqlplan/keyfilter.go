@@ -65,7 +65,7 @@ func (n *joinNode) filterProbe(j int, keys *Col, rows int) {
 // wholeTable reports whether n reads a table's rows without filtering
 // them (through projections), so that the keys it yields are all of them.
 func wholeTable(n node) bool {
-	switch x := n.(type) {
+	switch x := bare(n).(type) {
 	case *scanNode:
 		return x.req.Filter == nil
 	case *projectNode:
@@ -104,7 +104,7 @@ func (n *scanNode) addFilter(p scan.Predicate) {
 // by the join above anyway, NULL-extended or not). src is nil when there
 // is none or the column is not a plain integer column the scan can test.
 func scanColumn(n node, slot int) (src *scanNode, col int) {
-	switch x := n.(type) {
+	switch x := bare(n).(type) {
 	case *scanNode:
 		if x.started || slot >= len(x.req.Columns) || len(x.req.Columns) != len(x.types) {
 			return nil, 0

@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"sync"
+	"time"
 )
 
 // A pipeline runs the per-batch work above a scan — residual filters and
@@ -26,6 +27,12 @@ type pipeNode struct {
 	steps   []pipeStep
 	prep    []func(context.Context) error // run once before the workers start
 	workers int
+	// owners are the operators whose work steps and prep do (nil: the
+	// pipeline's own), and the stats their figures for EXPLAIN ANALYZE
+	// (analyze.go; nil when not analyzed).
+	owners, prepOwners   []node
+	stepStats, prepStats []*opStats
+	workStats            *opStats
 	// shown is the serial chain the pipeline replaces, for EXPLAIN.
 	shown node
 	// fused: a pipeline above runs these steps as its own.
@@ -51,6 +58,12 @@ type pipeJob struct {
 func (n *pipeNode) start(ctx context.Context) {
 	n.started = true
 	ctx, n.cancel = context.WithCancel(ctx)
+	feedCtx := ctx
+	if n.workStats != nil {
+		// The feeder runs beside the caller: its input's time is no part
+		// of the caller's calls.
+		feedCtx = context.WithValue(ctx, callerKey{}, (*opStats)(nil))
+	}
 	jobs := make(chan pipeJob, n.workers)
 	n.order = make(chan chan pipeResult, 2*n.workers)
 	n.wg.Add(1 + n.workers)
@@ -59,7 +72,7 @@ func (n *pipeNode) start(ctx context.Context) {
 		defer close(jobs)
 		defer close(n.order)
 		for {
-			b, err := n.in.next(ctx)
+			b, err := n.in.next(feedCtx)
 			out := make(chan pipeResult, 1)
 			if err != nil {
 				out <- pipeResult{err: err}
@@ -94,6 +107,9 @@ func (n *pipeNode) start(ctx context.Context) {
 
 // run applies the steps to one batch.
 func (n *pipeNode) run(b *Batch) (*Batch, error) {
+	if n.stepStats != nil {
+		return n.runTimed(b)
+	}
 	for _, s := range n.steps {
 		var err error
 		if b, err = s(b); err != nil {
@@ -115,7 +131,7 @@ func (n *pipeNode) next(ctx context.Context) (*Batch, error) {
 		// build theirs, so that its keys can filter their build sides'
 		// scans (keyfilter.go), as in a serial run.
 		for i := len(n.prep) - 1; i >= 0; i-- {
-			if err := n.prep[i](ctx); err != nil {
+			if err := n.runPrep(ctx, i); err != nil {
 				n.failed = err
 				return nil, err
 			}
@@ -177,22 +193,62 @@ func (n *pipeNode) explain(x *explainer, depth int) {
 	n.shown.explain(x, depth+1)
 }
 
+// runTimed is run timing each step, for EXPLAIN ANALYZE.
+func (n *pipeNode) runTimed(b *Batch) (*Batch, error) {
+	for i, s := range n.steps {
+		start := time.Now()
+		var err error
+		b, err = s(b)
+		d := time.Since(start).Nanoseconds()
+		n.workStats.work.Add(d)
+		if st := n.stepStats[i]; st != nil {
+			st.work.Add(d)
+			st.steps.Add(1)
+			if err == nil && b != nil {
+				st.rows.Add(int64(b.N))
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if b == nil || b.N == 0 {
+			return nil, nil
+		}
+	}
+	return b, nil
+}
+
+// runPrep runs prep i, timed as its operator's when analyzed.
+func (n *pipeNode) runPrep(ctx context.Context, i int) error {
+	if n.prepStats == nil || n.prepStats[i] == nil {
+		return n.prep[i](ctx)
+	}
+	st := n.prepStats[i]
+	start := time.Now()
+	err := n.prep[i](context.WithValue(ctx, callerKey{}, st))
+	st.nanos.Add(time.Since(start).Nanoseconds())
+	return err
+}
+
 // pipeParts are a chain of nodes over a scan taken apart for a pipeline:
 // the scan, the per-batch steps above it, what must run before the first
 // step (building the hash tables of the joins probed), and the pipelines
 // inside the chain whose steps these include.
 type pipeParts struct {
-	src   *scanNode
-	steps []pipeStep
-	prep  []func(context.Context) error
-	fused []*pipeNode
+	src                *scanNode
+	steps              []pipeStep
+	prep               []func(context.Context) error
+	owners, prepOwners []node // the operator of each step and prep (nil: none)
+	fused              []*pipeNode
 }
 
-// with is p with one more step (and what it needs first).
-func (p pipeParts) with(step pipeStep, prep func(context.Context) error) pipeParts {
+// with is p with one more step (and what it needs first), owner's work.
+func (p pipeParts) with(step pipeStep, prep func(context.Context) error, owner node) pipeParts {
 	p.steps = append(p.steps, step)
+	p.owners = append(p.owners, owner)
 	if prep != nil {
 		p.prep = append(p.prep, prep)
+		p.prepOwners = append(p.prepOwners, owner)
 	}
 	return p
 }
@@ -210,20 +266,21 @@ func pipeline(n node) (pipeParts, bool) {
 			return pipeParts{}, false
 		}
 		// Clipped: the steps appended above never share x's arrays.
-		return pipeParts{src: src, steps: slices.Clip(x.steps), prep: slices.Clip(x.prep), fused: []*pipeNode{x}}, true
+		return pipeParts{src: src, steps: slices.Clip(x.steps), prep: slices.Clip(x.prep),
+			owners: slices.Clip(x.owners), prepOwners: slices.Clip(x.prepOwners), fused: []*pipeNode{x}}, true
 	case *filterNode:
 		if !concurrentSafe(x.pred) {
 			return pipeParts{}, false
 		}
 		p, ok := pipeline(x.in)
 		pred := x.pred
-		return p.with(func(b *Batch) (*Batch, error) { return filterBatch(b, pred) }, nil), ok
+		return p.with(func(b *Batch) (*Batch, error) { return filterBatch(b, pred) }, nil, x), ok
 	case *relFilterNode:
 		if !concurrentSafe(x.pred) {
 			return pipeParts{}, false
 		}
 		p, ok := pipeline(x.in)
-		return p.with(x.filter, nil), ok
+		return p.with(x.filter, nil, x), ok
 	case *projectNode:
 		for _, e := range x.exprs {
 			if !concurrentSafe(e) {
@@ -232,13 +289,13 @@ func pipeline(n node) (pipeParts, bool) {
 		}
 		p, ok := pipeline(x.in)
 		exprs := x.exprs
-		return p.with(func(b *Batch) (*Batch, error) { return project(b, exprs) }, nil), ok
+		return p.with(func(b *Batch) (*Batch, error) { return project(b, exprs) }, nil, x), ok
 	case *joinNode:
 		if !x.probeConcurrently() {
 			return pipeParts{}, false
 		}
 		p, ok := pipeline(x.left)
-		return p.with(x.probe, x.prepare), ok
+		return p.with(x.probe, x.prepare, x), ok
 	}
 	return pipeParts{}, false
 }
@@ -254,7 +311,7 @@ func parallel(n node, workers int, extra pipeStep) *pipeNode {
 		return nil
 	}
 	if extra != nil {
-		p = p.with(extra, nil)
+		p = p.with(extra, nil, nil)
 	}
 	if len(p.steps) == 0 {
 		return nil
@@ -262,7 +319,7 @@ func parallel(n node, workers int, extra pipeStep) *pipeNode {
 	for _, f := range p.fused {
 		f.fused = true // runs as part of this one
 	}
-	return &pipeNode{in: p.src, steps: p.steps, prep: p.prep, workers: workers, shown: n}
+	return &pipeNode{in: p.src, steps: p.steps, prep: p.prep, owners: p.owners, prepOwners: p.prepOwners, workers: workers, shown: n}
 }
 
 // concurrentSafe reports whether e may be evaluated on several batches at

@@ -281,6 +281,10 @@ func settingInt(v setValue) (int64, error) {
 // parseMemoryLimit reads a size as DuckDB does: a number and a unit
 // (bytes, KB/MB/GB/TB for powers of 1000, KiB/MiB/GiB/TiB for powers of
 // 1024, in any case); a negative number, "none" or "null" is no limit.
+// ParseMemoryLimit parses a size as SET memory_limit takes it ('1GB',
+// '512MiB', '100 KB'; 'none' or a negative size: no limit) into bytes.
+func ParseMemoryLimit(s string) (uint64, error) { return parseMemoryLimit(s) }
+
 func parseMemoryLimit(arg string) (uint64, error) {
 	low := strings.ToLower(strings.TrimSpace(arg))
 	if strings.HasPrefix(low, "-") || low == "none" || low == "null" {
@@ -353,9 +357,16 @@ func defaultSettings(opts Options) settings {
 	return settings{threads: opts.Threads, memLimit: defaultMemoryLimit(opts), tzName: "UTC"}
 }
 
-// defaultMemoryLimit is the scan memory limit when one is configured,
-// else no limit.
+// defaultMemoryLimit is the memory limit configured, else the scan memory
+// limit when one is, else no limit: a library shares its process with the
+// program around it, whose own memory it does not see, and counts the
+// large structures of its operators only (memory.go), so a default drawn
+// from the machine's RAM (DuckDB takes 80% of it) would be a guess; the
+// Go runtime's GOMEMLIMIT is the process-wide bound.
 func defaultMemoryLimit(opts Options) uint64 {
+	if opts.MemoryLimit > 0 {
+		return opts.MemoryLimit
+	}
 	if opts.Limits.MaxScanMemory > 0 {
 		return uint64(opts.Limits.MaxScanMemory)
 	}

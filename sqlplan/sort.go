@@ -125,7 +125,10 @@ type sortNode struct {
 	types []Type
 	out   *Batch
 	pos   int
+	mem   opMemory // the rows sorted (memory.go)
 }
+
+func (n *sortNode) memory() *opMemory { return &n.mem }
 
 const outBatch = 4096
 
@@ -157,7 +160,7 @@ func (n *sortNode) next(ctx context.Context) (*Batch, error) {
 }
 
 func (n *sortNode) sortAll(ctx context.Context) (*Batch, error) {
-	all, err := drain(ctx, n.in, n.types)
+	all, err := drainHeld(ctx, n.in, n.types, &n.mem, func() string { return "sort" })
 	if err != nil {
 		return nil, err
 	}
@@ -251,6 +254,9 @@ func (n *sortNode) topN(ctx context.Context) (*Batch, error) {
 			heap.Init(h)
 			keptN = kb.N
 		}
+		if err := n.mem.set(ctx, batchBytes(&Batch{Cols: h.kept}), func() string { return "top-N" }); err != nil {
+			return nil, err
+		}
 	}
 	rows := append([]int32(nil), h.idx...)
 	slices.SortStableFunc(rows, func(a, b int32) int {
@@ -262,7 +268,10 @@ func (n *sortNode) topN(ctx context.Context) (*Batch, error) {
 	return takeBatch(&Batch{Cols: h.kept, N: keptN}, rows), nil
 }
 
-func (n *sortNode) close() { n.in.close() }
+func (n *sortNode) close() {
+	n.mem.release()
+	n.in.close()
+}
 
 func (n *sortNode) explain(x *explainer, depth int) {
 	var parts []string

@@ -530,7 +530,9 @@ func (s *Stmt) queryTx(ctx context.Context, args []Arg, tx *Tx, sess *Session) (
 	if s.src != nil {
 		s.e.warmRemote(s.src.Orig)
 	}
-	p := &planner{e: s.e, src: s.src, args: args, ctx: ctx, tx: tx, set: s.e.settingsFor(sess)}
+	set := s.e.settingsFor(sess)
+	ctx = withQueryMemory(ctx, set.memLimit) // memory.go
+	p := &planner{e: s.e, src: s.src, args: args, ctx: ctx, tx: tx, set: set}
 	rows, err := s.query(ctx, p)
 	if err != nil {
 		p.releaseAll()
@@ -631,7 +633,8 @@ func describeRows(ctx context.Context, cols []Column) *Rows {
 }
 
 // explain plans the inner query and prints its plan; EXPLAIN ANALYZE runs
-// it first and adds what the scans read and pruned.
+// it first and adds what the scans read and pruned and each operator's
+// rows, time and memory (analyze.go).
 func (s *Stmt) explain(ctx context.Context, p *planner) (*Rows, error) {
 	ip := p.child(s.inner.src)
 	defer ip.releaseAll()
@@ -642,6 +645,7 @@ func (s *Stmt) explain(ctx context.Context, p *planner) (*Rows, error) {
 	x := &explainer{analyze: s.analyze, root: s.e.root}
 	var rowsOut int
 	if s.analyze {
+		sp.root = newProfile().wrap(sp.root)
 		for {
 			b, err := sp.root.next(ctx)
 			if err == io.EOF {

@@ -354,7 +354,10 @@ type windowNode struct {
 	specs []*winSpec
 	out   *Batch
 	pos   int
+	mem   opMemory // the rows of the partitions (memory.go)
 }
+
+func (n *windowNode) memory() *opMemory { return &n.mem }
 
 func (n *windowNode) next(ctx context.Context) (*Batch, error) {
 	if n.out == nil {
@@ -381,6 +384,9 @@ func (n *windowNode) next(ctx context.Context) (*Batch, error) {
 				}
 			}
 			all.N += b.N
+			if err := n.mem.set(ctx, batchBytes(all), func() string { return "window partitions" }); err != nil {
+				return nil, err
+			}
 		}
 		if all == nil {
 			return nil, io.EOF
@@ -412,7 +418,10 @@ func (n *windowNode) next(ctx context.Context) (*Batch, error) {
 	return takeBatch(n.out, idx), nil
 }
 
-func (n *windowNode) close() { n.in.close() }
+func (n *windowNode) close() {
+	n.mem.release()
+	n.in.close()
+}
 
 func (n *windowNode) explain(x *explainer, depth int) {
 	var parts []string

@@ -251,7 +251,9 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 			return Result{}, errorf("%s in a read-only transaction", s.verb())
 		}
 	}
-	p := &planner{e: s.e, src: s.src, args: args, ctx: ctx, tx: tx, set: s.e.settingsFor(sess)}
+	set := s.e.settingsFor(sess)
+	ctx = withQueryMemory(ctx, set.memLimit) // memory.go
+	p := &planner{e: s.e, src: s.src, args: args, ctx: ctx, tx: tx, set: set}
 	defer p.releaseAll()
 	switch s.kind {
 	case kindInsert:
