@@ -205,6 +205,8 @@ func TestMemoryLimit(t *testing.T) {
 		{"SELECT max(r) FROM (SELECT row_number() OVER (ORDER BY v) AS r FROM f)", "window partitions"},
 		{"SELECT count(*) FROM (SELECT v FROM f ORDER BY v DESC LIMIT 100000)", "top-N"},
 		{"SELECT count(*) FROM (SELECT id FROM f EXCEPT SELECT id FROM d)", "EXCEPT"},
+		{"SELECT count(*) FROM f ASOF JOIN d ON f.k = d.w AND f.id >= d.id", "ASOF join's right side"},
+		{"SELECT sum(d.w) FROM f POSITIONAL JOIN d", "positional join's right side"},
 	}
 	want := make([]any, len(cases))
 	for i, c := range cases {

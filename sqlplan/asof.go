@@ -258,7 +258,7 @@ func asofValues(c *Col) (ints []int64, floats []float64, strs [][]byte, wide []n
 }
 
 func (n *asofNode) build(ctx context.Context) error {
-	all, err := drain(ctx, n.j.right, n.j.rightTypes)
+	all, err := drainHeld(ctx, n.j.right, n.j.rightTypes, &n.j.mem, func() string { return "ASOF join's right side" })
 	if err != nil {
 		return err
 	}
@@ -515,6 +515,8 @@ func (n *asofNode) probe(b *Batch) (*Batch, error) {
 
 func (n *asofNode) close() { n.j.close() }
 
+func (n *asofNode) memory() *opMemory { return &n.j.mem }
+
 func (n *asofNode) explain(x *explainer, depth int) {
 	kind := "INNER"
 	switch {
@@ -552,7 +554,7 @@ type positionalNode struct {
 func (n *positionalNode) next(ctx context.Context) (*Batch, error) {
 	if !n.built {
 		n.built = true
-		n.j.rall, n.buildErr = drain(ctx, n.j.right, n.j.rightTypes)
+		n.j.rall, n.buildErr = drainHeld(ctx, n.j.right, n.j.rightTypes, &n.j.mem, func() string { return "positional join's right side" })
 	}
 	if n.buildErr != nil {
 		return nil, n.buildErr
@@ -599,6 +601,8 @@ func (n *positionalNode) next(ctx context.Context) (*Batch, error) {
 }
 
 func (n *positionalNode) close() { n.j.close() }
+
+func (n *positionalNode) memory() *opMemory { return &n.j.mem }
 
 func (n *positionalNode) explain(x *explainer, depth int) {
 	x.line(depth, "POSITIONAL JOIN")
