@@ -220,6 +220,9 @@ func OpenOwned(r io.ReaderAt, c io.Closer, size int64, opts Options) (*File, err
 
 // OpenFile opens the Parquet file at path. With mmap the file is mapped
 // into memory (where the platform allows), which makes reads copy-free.
+// The mapping outlives Close for a few seconds (acquireMapping): a fresh
+// mapping faults at the first touch of each page, which costs more than
+// the copy it saves, so mmap pays when the same file is read again.
 //
 // The file is read as committed (parquet/journal): an append in progress,
 // or one that crashed and was never recovered, is invisible. While the
@@ -257,13 +260,15 @@ func openView(path string, osf *os.File, opts Options, mmap bool) (*File, error)
 	}
 	var r io.ReaderAt = view.R
 	var mapped []byte
+	var unmapped func() error // gives the mapping back
 	var closer io.Closer = osf
 	if mmap && view.Size > 0 && !view.Journaled {
-		if m, err := mmapFile(osf, view.Size); err == nil {
+		if m, release, err := acquireMapping(osf, view.Size); err == nil {
 			mapped = m
 			r = bytesReaderAt(m)
+			unmapped = release
 			closer = closerFunc(func() error {
-				err := munmap(m)
+				err := release()
 				if cerr := osf.Close(); err == nil {
 					err = cerr
 				}
@@ -279,8 +284,8 @@ func openView(path string, osf *os.File, opts Options, mmap bool) (*File, error)
 			if f != nil {
 				f.closer = nil
 			}
-			if mapped != nil {
-				munmap(mapped)
+			if unmapped != nil {
+				unmapped()
 			}
 			if cerr != nil {
 				osf.Close()

@@ -5,8 +5,15 @@ package file
 import (
 	"errors"
 	"os"
+	"time"
 )
 
-func mmapFile(*os.File, int64) ([]byte, error) { return nil, errors.New("mmap is not available") }
+func acquireMapping(*os.File, int64) ([]byte, func() error, error) {
+	return nil, nil, errors.New("mmap is not available")
+}
 
-func munmap([]byte) error { return nil }
+func idleMappings() int { return 0 }
+
+func setIdleMapTime(d time.Duration) time.Duration { return d }
+
+func mappingKept(string) bool { return false }
