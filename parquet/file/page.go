@@ -515,6 +515,10 @@ func (it *PageIterator) checkLimits(off int64, h *format.PageHeader) error {
 	return nil
 }
 
+// decodeSlack is the spare capacity decompression buffers get past the
+// page's size: what the codec that asks most wants (zstd).
+const decodeSlack = 32
+
 func (it *PageIterator) decompress(off int64, body []byte, size int) ([]byte, error) {
 	if it.c.Meta.Codec == format.Uncompressed {
 		if len(body) != size {
@@ -525,9 +529,15 @@ func (it *PageIterator) decompress(off int64, body []byte, size int) ([]byte, er
 	if size == 0 && len(body) == 0 {
 		return body[:0], nil
 	}
-	if cap(it.scratch) < size {
-		b := getScratch(size)
-		if b == nil && size >= minScratchKept/4 && size < minScratchKept {
+	// Codecs want a little spare capacity past the page (zstd 32 bytes):
+	// a buffer of exactly a page's size was refused by the codec, which
+	// allocated a new one for each page a few bytes larger than the last.
+	if cap(it.scratch) < size+decodeSlack {
+		b := getScratch(size + decodeSlack)
+		if b == nil && cap(it.scratch) < size {
+			b = getScratch(size) // enough for codecs that want no slack
+		}
+		if b == nil && size >= minScratchKept/4 && size+decodeSlack <= minScratchKept {
 			// A page not tiny but under the size worth keeping
 			// (putScratch) gets a buffer of that size: otherwise a chunk
 			// of such pages allocates again at each page a little larger
@@ -545,8 +555,17 @@ func (it *PageIterator) decompress(off int64, body []byte, size int) ([]byte, er
 	if err != nil {
 		return nil, it.c.wrap(off, err)
 	}
-	it.scratch = out
+	if !sameBuffer(out, it.scratch) {
+		// The codec grew its own buffer: keep that one. (One it decoded
+		// into is kept whole: codecs may cut the capacity they return.)
+		it.scratch = out
+	}
 	return out, nil
+}
+
+// sameBuffer reports whether out starts where buf's array does.
+func sameBuffer(out, buf []byte) bool {
+	return cap(out) > 0 && cap(buf) > 0 && &out[:1][0] == &buf[:1][0]
 }
 
 func (it *PageIterator) dictionaryPage(off int64, body []byte) (*Page, error) {
