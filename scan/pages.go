@@ -73,8 +73,41 @@ func rowCount(r ranges, all int64) int64 {
 	return n
 }
 
-// pageCounter accumulates page statistics of one row group.
-type pageCounter struct{ pages, pruned int64 }
+// pageCounter accumulates page statistics of one row group, and keeps the
+// page indexes read for it, which pruning and counting (sureRanges) share.
+type pageCounter struct {
+	pages, pruned int64
+	indexes       map[int]pageIndex
+}
+
+// pageIndex is a column chunk's column index and offset index.
+type pageIndex struct {
+	ci *format.ColumnIndex
+	oi *format.OffsetIndex
+}
+
+// index returns the column index and offset index of chunk c (nil when
+// it has none), read once per row group.
+func (pc *pageCounter) index(c *file.Chunk, col int) (*format.ColumnIndex, *format.OffsetIndex, error) {
+	if x, ok := pc.indexes[col]; ok {
+		return x.ci, x.oi, nil
+	}
+	ci, err := c.ColumnIndex()
+	if err != nil {
+		return nil, nil, err
+	}
+	var oi *format.OffsetIndex
+	if ci != nil {
+		if oi, err = c.OffsetIndex(); err != nil {
+			return nil, nil, err
+		}
+	}
+	if pc.indexes == nil {
+		pc.indexes = map[int]pageIndex{}
+	}
+	pc.indexes[col] = pageIndex{ci, oi}
+	return ci, oi, nil
+}
 
 // pageRanges returns the rows of row group rg that may match p according
 // to the column indexes of the predicate's columns (nil: all of them).
@@ -129,12 +162,8 @@ func (s *Scanner) pageRanges(b *fileBinding, f *file.File, rg int, p Predicate, 
 	if err != nil {
 		return nil, err
 	}
-	ci, err := c.ColumnIndex()
-	if err != nil || ci == nil {
-		return nil, err
-	}
-	oi, err := c.OffsetIndex()
-	if err != nil || oi == nil || len(oi.PageLocations) != len(ci.NullPages) {
+	ci, oi, err := pc.index(c, fl.Node.Column)
+	if err != nil || ci == nil || oi == nil || len(oi.PageLocations) != len(ci.NullPages) {
 		return nil, err
 	}
 	if !columnIndexTrustworthy(ci) {

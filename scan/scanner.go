@@ -704,6 +704,7 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 	}
 	var eval evaluator
 	var rowRanges ranges
+	var pc pageCounter // page indexes read for pruning, then for counting
 	if s.filter != nil {
 		eval = compile(s.filter, b)
 		if !s.req.NoPruning {
@@ -719,7 +720,6 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 				}
 				return nil
 			}
-			var pc pageCounter
 			if rowRanges, err = s.pageRanges(b, f, u.rg, s.filter, &pc); err != nil {
 				return err
 			}
@@ -755,6 +755,16 @@ func (s *Scanner) runUnit(u *unit, send func(result) bool) error {
 			if rowRanges != nil && len(rowRanges) == 0 {
 				return nil
 			}
+		}
+	}
+	if s.filter != nil && !s.req.NoPruning && len(s.cols) == 0 && del == nil {
+		// COUNT(*): pages that certainly pass are counted, not decoded.
+		var more bool
+		if rowRanges, more, err = s.countSure(u, f, b, rowRanges, &pc, send); err != nil || !more {
+			return err
+		}
+		if rowRanges != nil && len(rowRanges) == 0 {
+			return nil
 		}
 	}
 	// A remote file's chunks (or the pages left after pruning) are asked
