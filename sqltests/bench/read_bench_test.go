@@ -3,6 +3,7 @@ package bench
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -13,13 +14,24 @@ import (
 // sub-benchmark per library, writer and codec, so that a profile
 // (-cpuprofile) can be taken of one cell alone and the two compared in
 // one run: go test -run X -bench 'FileRead/read/carquet-none' ./bench/
+// ($CARQUET_BENCH_ROWS: the -rows the files were written with, default
+// 1000000).
 func BenchmarkFileRead(b *testing.B) {
 	dir := os.Getenv("CARQUET_BENCH_DIR")
 	if dir == "" {
 		b.Skip("CARQUET_BENCH_DIR is not set")
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.parquet"))
-	cutoff := Generate(1_000_000).Cutoff() // the default -rows
+	// The files' row count (carquet-bench -rows) sets the cutoff.
+	rows := 1_000_000
+	if v := os.Getenv("CARQUET_BENCH_ROWS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			b.Fatalf("CARQUET_BENCH_ROWS=%q is not a row count", v)
+		}
+		rows = n
+	}
+	cutoff := Generate(rows).Cutoff()
 	for _, work := range []string{"read", "column", "count"} {
 		for _, f := range files {
 			for _, name := range []string{"carquet", "parquet-go", "duckdb"} {
@@ -62,7 +74,10 @@ func cpuTime() int64 {
 // BenchmarkMmapRead reads each file of $CARQUET_BENCH_DIR with carquet's
 // file.Reader through plain reads and through mmap, one after the other
 // in each iteration, and reports the time of each read and their ratio
-// (mmap/plain): go test -run X -bench MmapRead ./bench/
+// (mmap/plain): go test -run X -bench MmapRead ./bench/. A closed file's
+// mapping is kept a few seconds and reused (parquet/file.OpenFile): from
+// the second iteration on, mmap reads go through a mapping already
+// touched.
 func BenchmarkMmapRead(b *testing.B) {
 	dir := os.Getenv("CARQUET_BENCH_DIR")
 	if dir == "" {
