@@ -30,6 +30,11 @@ type packedRun struct {
 	data []byte
 	off  int
 	bw   uint
+	// tmp32 and tmp64 take the group of 8 a resumed read starts inside:
+	// on the stack they escaped (the unpack kernels are function
+	// variables) and cost an allocation per resumed read.
+	tmp32 [8]int32
+	tmp64 [8]int64
 }
 
 func (r *packedRun) reset(data []byte, bw uint) { r.data, r.off, r.bw = data, 0, bw }
@@ -40,7 +45,7 @@ func (r *packedRun) readInt32(dst []int32) {
 		return
 	}
 	if r.off != 0 {
-		var tmp [8]int32
+		tmp := &r.tmp32
 		k := min(8-r.off, len(dst))
 		simd.UnpackInt32(tmp[:r.off+k], r.data, r.bw)
 		copy(dst, tmp[r.off:r.off+k])
@@ -60,7 +65,7 @@ func (r *packedRun) readInt64(dst []int64) {
 		return
 	}
 	if r.off != 0 {
-		var tmp [8]int64
+		tmp := &r.tmp64
 		k := min(8-r.off, len(dst))
 		simd.UnpackInt64(tmp[:r.off+k], r.data, r.bw)
 		copy(dst, tmp[r.off:r.off+k])
