@@ -1,7 +1,6 @@
 package writer
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -80,7 +79,13 @@ const journalBlock = 4 << 10
 // clearJournal clears the file's journal, durably: the append it recorded
 // is over (committed, or rolled back). It overwrites the record's magic,
 // which keeps the file's length and so costs a sync of data only.
-func clearJournal(path string) error {
+func clearJournal(path string) error { return emptyJournal(path, true) }
+
+// emptyJournal clears the file's journal, synced or not. An append whose
+// journal says that it landed (journal.Landed) empties it without a sync:
+// should the emptying be lost with the machine, the journal that comes
+// back is of an append that landed, which readers and recovery keep.
+func emptyJournal(path string, durable bool) error {
 	f, err := os.OpenFile(path+JournalSuffix, os.O_WRONLY, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -100,6 +105,29 @@ func clearJournal(path string) error {
 		f.Close()
 		return err
 	}
+	if durable {
+		if err := syncData(f); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return f.Close()
+}
+
+// settleJournal makes the emptying of the file's journal durable: one
+// that an append left unsynced could come back after a crash and, once
+// the file is replaced by one with the same bytes before its cut, be
+// taken for this new file's. Callers that replace or rewrite the file
+// settle it first; appends need not (they overwrite it, synced, before
+// they write a byte of the file).
+func settleJournal(path string) error {
+	f, err := os.OpenFile(path+JournalSuffix, os.O_WRONLY, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
 	if err := syncData(f); err != nil {
 		f.Close()
 		return err
@@ -107,13 +135,23 @@ func clearJournal(path string) error {
 	return f.Close()
 }
 
-// recoverLocked rolls back an append that did not commit. The caller holds
-// the file's exclusive lock. It reports whether bytes were cut off.
-func recoverLocked(path string, f *os.File) (bool, error) {
+// recoverLocked finishes an append that was interrupted: one that landed
+// (journal.Landed: all its bytes are in the file) is kept, its bytes
+// synced; any other is rolled back. The caller holds the file's exclusive
+// lock; settle makes an earlier unsynced emptying of the journal durable
+// too (settleJournal), for callers that are not appends. It reports
+// whether bytes were cut off.
+func recoverLocked(path string, f *os.File, settle bool) (bool, error) {
 	os.Remove(path + JournalSuffix + ".tmp") // left by versions that renamed journals into place
 	j, ok, err := journal.Read(path)
-	if err != nil || !ok {
+	if err != nil {
 		return false, err
+	}
+	if !ok {
+		if settle {
+			return false, settleJournal(path)
+		}
+		return false, nil
 	}
 	st, err := f.Stat()
 	if err != nil {
@@ -125,22 +163,34 @@ func recoverLocked(path string, f *os.File) (bool, error) {
 	}
 	cut := false
 	if match {
-		// Put back what the append overwrote (its saved bytes) and cut
-		// off what it added.
-		if err := j.Restore(f); err != nil {
+		landed, err := j.Landed(f, st.Size())
+		if err != nil {
 			return false, err
 		}
-		cut = true
+		if landed {
+			// Its appender may have died before its sync.
+			if err := syncData(f); err != nil {
+				return false, err
+			}
+		} else {
+			// Put back what the append overwrote (its saved bytes) and
+			// cut off what it added.
+			if err := j.Restore(f); err != nil {
+				return false, err
+			}
+			cut = true
+		}
 	}
 	// A journal that does not match belongs to a file since replaced: it
 	// has nothing to roll back.
 	return cut, clearJournal(path)
 }
 
-// Recover rolls back an append to the file at path that did not commit
-// (a crash, a kill), under the append lock. It reports whether bytes were
-// removed. Append does this by itself; readers need not (OpenCommitted
-// reads around an unrecovered append).
+// Recover finishes an append to the file at path that was interrupted (a
+// crash, a kill), under the append lock: it keeps one that landed and
+// rolls back any other. It reports whether bytes were removed. Append
+// does this by itself; readers need not (OpenCommitted reads the file as
+// recovery will leave it).
 func Recover(path string) (bool, error) {
 	f, err := openLocked(path)
 	if err != nil {
@@ -148,7 +198,7 @@ func Recover(path string) (bool, error) {
 	}
 	defer f.Close()
 	defer unlockFile(f)
-	cut, err := recoverLocked(path, f)
+	cut, err := recoverLocked(path, f, true)
 	if err != nil {
 		return false, fmt.Errorf("writer: recover %s: %w", path, err)
 	}
@@ -173,7 +223,8 @@ func Append(path string, sch *schema.Schema, opts ...Option) (*Writer, error) {
 		a.release()
 		return nil, err
 	}
-	if _, err := recoverLocked(path, f); err != nil {
+	a.marked = journal.MarkAppending(f)
+	if _, err := recoverLocked(path, f, false); err != nil {
 		return fail(fmt.Errorf("writer: recover %s: %w", path, err))
 	}
 	st, err := f.Stat()
@@ -247,9 +298,13 @@ type appendFile struct {
 	reclaimCut int64
 	merged     bool // the last row groups were read into the writer
 	exclusive  bool // the readers' lock is held
+	marked     bool // the appenders' mark is held (journal.MarkAppending)
 	begun      bool // the journal is written; the file may have changed
 	cut        int64
 	saved      []byte
+	// tailLen and tailCRC identify the bytes before the cut (journal.TailCRC).
+	tailLen, tailCRC uint32
+	sink             *tailSink // where the writer's bytes go, from begin on
 }
 
 // mergeBytes bounds the compressed size of the last row groups an append
@@ -375,115 +430,6 @@ func reclaimCut(old *file.File, kept []format.RowGroup, footerStart int64) int64
 	return end
 }
 
-// begin places the append's first bytes, when the writer has some to
-// write: at reclaimCut when the readers' lock can be had (only at Close,
-// so that readers never wait long for it), else over the old footer. It
-// writes the journal first, with the bytes from there to the old end.
-func (a *appendFile) begin(atClose bool) error {
-	a.cut = a.footerStart
-	if atClose && (a.merged || a.reclaimCut < a.footerStart) {
-		ok, err := journal.TryExclusive(a.f)
-		if err != nil {
-			return fmt.Errorf("writer: %w", err)
-		}
-		if a.exclusive = ok; ok {
-			a.cut = a.reclaimCut
-		}
-	}
-	if !a.exclusive {
-		// Readers that may have the file open check, after reading a
-		// footer, that its length did not change: the new file must be
-		// longer than the old.
-		a.w.minEnd = a.size + 1
-	}
-	a.w.oldEnd = a.size
-	a.saved = make([]byte, a.size-a.cut)
-	if _, err := a.f.ReadAt(a.saved, a.cut); err != nil {
-		return fmt.Errorf("writer: %w", err)
-	}
-	tlen, tcrc, err := journal.TailCRC(a.f, a.cut)
-	if err != nil {
-		return fmt.Errorf("writer: %w", err)
-	}
-	j := journal.Journal{OldSize: a.size, Cut: a.cut, Saved: a.saved, TailLen: tlen, TailCRC: tcrc}
-	if err := writeJournal(a.path, j); err != nil {
-		return fmt.Errorf("writer: journal for %s: %w", a.path, err)
-	}
-	a.begun = true
-	if _, err := a.f.Seek(a.cut, io.SeekStart); err != nil {
-		return fmt.Errorf("writer: %w", err)
-	}
-	a.w.out = &countingWriter{bw: bufio.NewWriterSize(hooked(a.f), 1<<16), off: a.cut}
-	return nil
-}
-
-func (a *appendFile) release() {
-	if a.exclusive {
-		journal.ReleaseExclusive(a.f)
-	}
-	unlockFile(a.f)
-	a.f.Close()
-}
-
-// finalize commits or rolls back the append (see doc.go).
-func (a *appendFile) finalize(commit bool) error {
-	defer a.release()
-	if !a.begun {
-		return nil // nothing was written
-	}
-	if commit {
-		if err := a.commit(); err == nil {
-			a.noteCommitted()
-			return nil
-		} else if !errors.Is(err, errNotSynced) {
-			return fmt.Errorf("writer: commit append to %s: %w", a.path, err)
-		}
-	}
-	j := journal.Journal{OldSize: a.size, Cut: a.cut, Saved: a.saved}
-	if err := j.Restore(a.f); err != nil {
-		return fmt.Errorf("writer: roll back append to %s: %w", a.path, err)
-	}
-	if err := clearJournal(a.path); err != nil {
-		return fmt.Errorf("writer: roll back append to %s: %w", a.path, err)
-	}
-	if commit {
-		return fmt.Errorf("writer: sync %s failed; the append was rolled back", a.path)
-	}
-	return nil
-}
-
-// noteCommitted records, for Writer.Committed, the file and its journal
-// as the append leaves them, before it lets go of the lock. A stat that
-// fails leaves nil: nothing is known.
-func (a *appendFile) noteCommitted() {
-	st, err := a.f.Stat()
-	if err != nil {
-		return
-	}
-	jst, err := os.Stat(a.path + JournalSuffix)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return
-	}
-	a.w.appended = [2]os.FileInfo{st, jst}
-}
-
-var errNotSynced = errors.New("not synced")
-
-// commit makes the new end durable, then drops the journal.
-func (a *appendFile) commit() error {
-	end := a.w.out.off
-	if end < a.size {
-		// Merged row groups can take less room than they did.
-		if err := a.f.Truncate(end); err != nil {
-			return errNotSynced
-		}
-	}
-	if err := syncData(a.f); err != nil {
-		return errNotSynced
-	}
-	return clearJournal(a.path)
-}
-
 // sameSchema checks that want describes the same columns as have.
 func sameSchema(have, want *schema.Schema) error {
 	if len(have.Leaves) != len(want.Leaves) {
@@ -594,7 +540,7 @@ func LockFile(path string) (unlock func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := recoverLocked(path, f); err != nil {
+	if _, err := recoverLocked(path, f, true); err != nil {
 		unlockFile(f)
 		f.Close()
 		return nil, fmt.Errorf("writer: recover %s: %w", path, err)
@@ -636,7 +582,7 @@ func Rewrite(path string, sch *schema.Schema, fill func(w *Writer) error, opts .
 	}
 	defer f.Close()
 	defer unlockFile(f)
-	if _, err := recoverLocked(path, f); err != nil {
+	if _, err := recoverLocked(path, f, true); err != nil {
 		return fmt.Errorf("writer: recover %s: %w", path, err)
 	}
 	// The new file keeps the old one's mode.

@@ -295,12 +295,15 @@ func TestAppendChild(t *testing.T) {
 	if spec == "" {
 		t.Skip("runs as a child process only")
 	}
-	parts := strings.Split(spec, ",") // path,firstBatch,step,count,batchRows
+	parts := strings.Split(spec, ",") // path,firstBatch,step,count,batchRows[,maxBufferedTail]
 	path := parts[0]
 	first, _ := strconv.Atoi(parts[1])
 	step, _ := strconv.Atoi(parts[2])
 	count, _ := strconv.Atoi(parts[3])
 	rows, _ := strconv.Atoi(parts[4])
+	if len(parts) > 5 {
+		maxBufferedTail, _ = strconv.Atoi(parts[5])
+	}
 	sch := appendSchema(t)
 	fmt.Println("appending") // the parent times its kill from this line
 	for k := range count {
@@ -386,7 +389,9 @@ func checkBatches(t testing.TB, got []int64, batchRows int) []int {
 }
 
 // TestAppendCrash kills appending child processes at random moments and
-// checks that the file always opens with whole appends only.
+// checks that the file always opens with whole appends only. Every other
+// child streams its appends (three syncs, kept only once the journal is
+// emptied) instead of holding them in memory (kept once they landed).
 func TestAppendCrash(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns processes")
@@ -400,7 +405,11 @@ func TestAppendCrash(t *testing.T) {
 	have := 1
 	kills, inFlight, torn := 0, 0, 0
 	for iter := range 16 {
-		cmd, ready, done := startChildReady(t, fmt.Sprintf("%s,%d,1,%d,%d", path, next, 1000, rows))
+		buffer := maxBufferedTail
+		if iter%2 == 1 {
+			buffer = 0
+		}
+		cmd, ready, done := startChildReady(t, fmt.Sprintf("%s,%d,1,%d,%d,%d", path, next, 1000, rows, buffer))
 		select {
 		case <-ready:
 		case <-time.After(60 * time.Second):

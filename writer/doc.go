@@ -76,42 +76,71 @@
 // once, with one footer. The steps:
 //
 //  1. Lock: open the file read-write and take flock(LOCK_EX) on it, so
-//     appenders in any process run one at a time.
+//     appenders in any process run one at a time; and take the
+//     appenders' mark, an open-file-description lock on a byte far past
+//     the end (journal.MarkAppending), which tells readers that an
+//     appender runs (the kernel drops it when the process dies).
 //  2. Recover: if the journal <file>.carquet-journal records an append,
-//     an earlier append did not commit. If the journal matches the file
-//     (the CRC of the bytes before its cut), write its saved bytes back at
-//     the cut, truncate the file to the old length and sync it; then empty
-//     the journal and sync it.
+//     an earlier append was interrupted. If the journal matches the file
+//     (the CRC of the bytes before its cut) and says that the append
+//     landed (it records the new length and the CRC-32C of the bytes
+//     from the cut, and the file has both), sync the file: the append is
+//     kept. If it matches but did not land, write its saved bytes back at
+//     the cut, truncate the file to the old length and sync it. Then
+//     empty the journal and sync it.
 //  3. Merge: when the last row groups are small and the readers' lock
 //     (below) is free, read their rows into the writer.
-//  4. Journal, when the first bytes are about to be written: choose the
+//  4. Collect: when the first bytes are about to be written, choose the
 //     cut (from the merged row groups only if the readers' lock can be
-//     taken exclusive now, at Close), then write the journal (old length,
-//     cut, the bytes from the cut to the old end, the CRC of the bytes
-//     before the cut, its own CRC) in place and sync it (and its folder,
-//     the first time the journal file is made). From here until step 7
-//     the journal says "the committed file is the bytes before the cut
-//     and the saved ones". A journal cut short by a crash does not parse
-//     and counts as none: nothing was overwritten yet.
-//  5. Write the row groups, bloom filters, page indexes and footer from
-//     the cut; a file that merged row groups may end up shorter and is
-//     truncated to its new end.
-//  6. Sync the file.
-//  7. Commit: empty the journal and sync it. Close returns only after
-//     this. An append of no rows writes nothing.
+//     taken exclusive now, at Close), and keep the bytes from the cut to
+//     the old end. The new row groups, bloom filters, page indexes and
+//     footer are held in memory, up to 4 MiB.
+//  5. Journal, at Close (or when the held bytes pass 4 MiB): write the
+//     journal (old length, cut, the bytes from the cut to the old end,
+//     the CRC of the bytes before the cut, its own CRC; and, at Close,
+//     the new length and the CRC-32C of all the new bytes) in place and
+//     sync it (and its folder, the first time the journal file is made).
+//     From here the journal says "the committed file is the bytes before
+//     the cut and the saved ones, unless the append landed". A journal
+//     cut short by a crash does not parse and counts as none: nothing
+//     was overwritten yet.
+//  6. Write the held bytes from the cut (and, for a large append, stream
+//     the rest); a file that merged row groups may end up shorter and is
+//     truncated to its new end. Sync the file.
+//  7. Commit. An append whose journal records its new bytes has landed
+//     with the sync of step 6: that sync is its commit. It empties the
+//     journal without a sync and Close returns; two syncs in all. A
+//     large append (its journal could not record bytes not yet made)
+//     commits by emptying the journal and syncing it: three syncs. So
+//     does every append where the appenders' mark is missing (no
+//     open-file-description locks), so that readers there never meet
+//     the journal of a committed append. An append of no rows writes
+//     nothing.
 //
-// A crash before step 7 completes leaves the journal, and the next append
-// (or Recover) puts the old bytes back: none of the rows. A crash after
-// it leaves the complete new file: all of the rows.
+// A crash before the commit leaves the journal, and the next append (or
+// Recover) puts the old bytes back unless all the new ones are in the
+// file: none of the rows, or, for an append that landed but was killed
+// before it returned, all of them. A crash after it leaves the complete
+// new file, perhaps with the journal back (its emptying lost with the
+// machine): that journal says the append landed, and it is kept: all
+// of the rows. Rewrite, LockFile and Recover, which may replace the
+// file, sync the journal's emptying first, so that a journal never comes
+// back to speak for a newer file.
 //
-// Readers (parquet/file.OpenFile) read the file as committed: while a
-// journal that matches records an append, the bytes before its cut and then its
-// saved bytes, which no append changes under them. Without one, they read
-// the size, then the footer, and check that still no journal exists and
-// the size held: an append writes its journal before it overwrites the
-// footer, and one that committed in between left the file longer (an
-// append that may run while readers have the file open pads its file
-// past the old length). They never write or lock for this.
+// Readers (parquet/file.OpenFile) read the file as committed. While a
+// journal that matches records an append, they test the appenders' mark
+// (F_OFD_GETLK, which takes no lock): while an appender runs, or when
+// the append did not land, the file is the bytes before its cut and
+// then its saved bytes, which no append changes under them; when the
+// append landed and its appender is gone, it is the file after it (they
+// sync the file first, as recovery would, and check that the journal did
+// not change meanwhile). Without one, they read the size, then the
+// footer, and check that still no journal exists (or only the same one
+// of an append that landed) and the size held: an append writes its
+// journal before it overwrites the footer, and one that committed in
+// between left the file longer (an append that may run while readers
+// have the file open pads its file past the old length). They never
+// write a byte or take a lock for this.
 //
 // Row groups are overwritten only under the readers' lock: an
 // open-file-description lock (fcntl F_OFD_SETLK, Linux) on a byte far

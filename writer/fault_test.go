@@ -167,8 +167,17 @@ func checkDiskFull(t *testing.T, err error, closed bool, n int64, path string) {
 
 // TestAppendDiskFull runs an append on a disk that fills up after n bytes,
 // for many n: the append fails with ENOSPC, and the file, its directory
-// and the lock are as before.
+// and the lock are as before. The append is held in memory until Close,
+// streamed from its first bytes, or streamed once it outgrows the buffer.
 func TestAppendDiskFull(t *testing.T) {
+	defer func(n int) { maxBufferedTail = n }(maxBufferedTail)
+	for _, limit := range []int{maxBufferedTail, 0, 3000} {
+		maxBufferedTail = limit
+		t.Run(fmt.Sprintf("buffer %d", limit), testAppendDiskFull)
+	}
+}
+
+func testAppendDiskFull(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "full.parquet")
 	createWith(t, path, appendSchema(t), appendBatch(0, 100), WithRowGroupRows(60))

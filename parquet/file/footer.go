@@ -280,7 +280,7 @@ func openView(path string, osf *os.File, opts Options, mmap bool) (*File, error)
 	if !view.Journaled {
 		// An append may have begun after the view was taken and
 		// overwritten the footer as it was read.
-		if same, cerr := journal.Unchanged(path, osf, view.Size); cerr != nil || !same {
+		if same, cerr := journal.Unchanged(path, osf, view); cerr != nil || !same {
 			if f != nil {
 				f.closer = nil
 			}

@@ -12,12 +12,15 @@ func TestMarshalParse(t *testing.T) {
 	for _, j := range []Journal{
 		{OldSize: 100, TailLen: 100, TailCRC: 7},
 		{OldSize: 100, Cut: 60, Saved: bytes.Repeat([]byte{9}, 40), TailLen: 60, TailCRC: 8},
+		{OldSize: 100, Cut: 60, Saved: bytes.Repeat([]byte{9}, 40), TailLen: 60, TailCRC: 8, NewSize: 130, NewCRC: 77},
+		{OldSize: 100, Cut: 100, TailLen: 100, TailCRC: 8, NewSize: 101, NewCRC: 1},
 	} {
 		got, err := Parse(j.Marshal())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.OldSize != j.OldSize || got.cut() != j.cut() || !bytes.Equal(got.Saved, j.Saved) || got.TailLen != j.TailLen || got.TailCRC != j.TailCRC {
+		if got.OldSize != j.OldSize || got.cut() != j.cut() || !bytes.Equal(got.Saved, j.Saved) || got.TailLen != j.TailLen || got.TailCRC != j.TailCRC ||
+			got.NewSize != j.NewSize || got.NewCRC != j.NewCRC {
 			t.Errorf("round trip of %+v gave %+v", j, got)
 		}
 	}
@@ -39,16 +42,60 @@ func TestMarshalParse(t *testing.T) {
 			}
 		}
 	}
-	b := Journal{OldSize: 100, Cut: 60, Saved: make([]byte, 40), TailLen: 60}.Marshal()
-	for i := range b {
-		c := bytes.Clone(b)
-		c[i] ^= 1
-		if _, err := Parse(c); err == nil {
-			t.Fatalf("a journal with byte %d flipped parses", i)
+	for _, j := range []Journal{
+		{OldSize: 100, Cut: 60, Saved: make([]byte, 40), TailLen: 60},
+		{OldSize: 100, Cut: 60, Saved: make([]byte, 40), TailLen: 60, NewSize: 90, NewCRC: 5},
+	} {
+		b := j.Marshal()
+		for i := range b {
+			c := bytes.Clone(b)
+			c[i] ^= 1
+			if _, err := Parse(c); err == nil {
+				t.Fatalf("%+v: a journal with byte %d flipped parses", j, i)
+			}
+		}
+		if _, err := Parse(b[:len(b)-1]); err == nil {
+			t.Fatal("a cut-short journal parses")
 		}
 	}
-	if _, err := Parse(b[:len(b)-1]); err == nil {
-		t.Fatal("a cut-short journal parses")
+	// A new length not past the cut is refused, however well its CRC.
+	if _, err := Parse(Journal{OldSize: 100, Cut: 60, Saved: make([]byte, 40), NewSize: 60}.Marshal()); err == nil {
+		t.Fatal("a journal whose append writes nothing parses")
+	}
+}
+
+// TestLanded: an append landed when the file has its new length and its
+// bytes from the cut the recorded CRC.
+func TestLanded(t *testing.T) {
+	old := []byte("PAR1-rows-old footer-PAR1")
+	cut := int64(bytes.Index(old, []byte("old footer")))
+	tail := []byte("new rows-new footer-PAR1")
+	now := append(bytes.Clone(old[:cut]), tail...)
+	j := Journal{OldSize: int64(len(old)), Cut: cut, Saved: old[cut:], NewSize: int64(len(now)), NewCRC: Checksum(tail)}
+	j, err := Parse(j.Marshal())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		file []byte
+		want bool
+	}{
+		{now, true},
+		{old, false},
+		{now[:len(now)-1], false},
+		{append(bytes.Clone(now), 0), false},
+		{append(bytes.Clone(now[:len(now)-2]), 'X', '1'), false},
+		{append(bytes.Clone(old[:cut]), make([]byte, len(tail))...), false},
+	} {
+		got, err := j.Landed(bytes.NewReader(tc.file), int64(len(tc.file)))
+		if err != nil || got != tc.want {
+			t.Errorf("file %q: landed %v %v, want %v", tc.file, got, err, tc.want)
+		}
+	}
+	// Journals of appends that streamed never landed.
+	j.NewSize = 0
+	if got, _ := j.Landed(bytes.NewReader(now), int64(len(now))); got {
+		t.Error("a journal without a new length landed")
 	}
 }
 
@@ -116,13 +163,13 @@ func TestViewAndRestore(t *testing.T) {
 	if err != nil || v.Journaled || v.Size != int64(len(old)) {
 		t.Fatalf("view without a journal: %+v %v", v, err)
 	}
-	if same, err := Unchanged(path, f, v.Size); err != nil || !same {
+	if same, err := Unchanged(path, f, v); err != nil || !same {
 		t.Fatalf("unchanged: %v %v", same, err)
 	}
 	if _, err := f.WriteAt([]byte("more"), v.Size); err != nil {
 		t.Fatal(err)
 	}
-	if same, _ := Unchanged(path, f, v.Size); same {
+	if same, _ := Unchanged(path, f, v); same {
 		t.Fatal("a longer file is unchanged")
 	}
 }
@@ -166,12 +213,13 @@ func TestReadersLock(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	f.Add(Journal{OldSize: 100, TailLen: 100, TailCRC: 7}.Marshal())
 	f.Add(Journal{OldSize: 100, Cut: 60, Saved: make([]byte, 40), TailLen: 60}.Marshal())
+	f.Add(Journal{OldSize: 100, Cut: 60, Saved: make([]byte, 40), TailLen: 60, NewSize: 70, NewCRC: 3}.Marshal())
 	f.Fuzz(func(t *testing.T, b []byte) {
 		j, err := Parse(b)
 		if err != nil {
 			return
 		}
-		if j.cut() > j.OldSize || int64(j.TailLen) > j.cut() {
+		if j.cut() > j.OldSize || int64(j.TailLen) > j.cut() || j.NewSize != 0 && j.NewSize <= j.cut() {
 			t.Fatalf("parsed an inconsistent journal %+v", j)
 		}
 		if _, err := Parse(j.Marshal()); err != nil {

@@ -53,3 +53,43 @@ func TryExclusive(f *os.File) (bool, error) {
 func ReleaseExclusive(f *os.File) error {
 	return readersLock(f, unix.F_UNLCK, unix.F_OFD_SETLK)
 }
+
+// appendingByte is the appenders' mark: an append holds it exclusive
+// (F_OFD_SETLK, released at the latest when its process dies) from before
+// it writes its journal until it is done, so that a reader that finds a
+// journal can tell an append that is running from one whose appender is
+// gone. Readers only test it (F_OFD_GETLK), which blocks no one.
+const appendingByte = readersLockByte + 1
+
+// MarkAppending takes the appenders' mark on f (open for writing, under
+// the file's append lock). It reports false where the file system has no
+// such locks: readers then take every journal for a running append.
+func MarkAppending(f *os.File) bool {
+	lk := unix.Flock_t{Type: unix.F_WRLCK, Whence: io.SeekStart, Start: appendingByte, Len: 1}
+	for {
+		err := unix.FcntlFlock(f.Fd(), unix.F_OFD_SETLK, &lk)
+		if err != unix.EINTR {
+			return err == nil
+		}
+	}
+}
+
+// UnmarkAppending gives back the mark MarkAppending took.
+func UnmarkAppending(f *os.File) {
+	lk := unix.Flock_t{Type: unix.F_UNLCK, Whence: io.SeekStart, Start: appendingByte, Len: 1}
+	for unix.FcntlFlock(f.Fd(), unix.F_OFD_SETLK, &lk) == unix.EINTR {
+	}
+}
+
+// Appending reports whether an appender holds the mark on the file open
+// as f; when that cannot be known, it reports true.
+func Appending(f *os.File) bool {
+	lk := unix.Flock_t{Type: unix.F_RDLCK, Whence: io.SeekStart, Start: appendingByte, Len: 1}
+	for {
+		err := unix.FcntlFlock(f.Fd(), unix.F_OFD_GETLK, &lk)
+		if err == unix.EINTR {
+			continue
+		}
+		return err != nil || lk.Type != unix.F_UNLCK
+	}
+}

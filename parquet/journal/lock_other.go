@@ -16,3 +16,13 @@ func TryExclusive(f *os.File) (bool, error) { return false, nil }
 
 // ReleaseExclusive does nothing on this platform.
 func ReleaseExclusive(f *os.File) error { return nil }
+
+// MarkAppending reports false: there is no appenders' mark here, and
+// appends empty their journals durably before they return.
+func MarkAppending(f *os.File) bool { return false }
+
+// UnmarkAppending does nothing on this platform.
+func UnmarkAppending(f *os.File) {}
+
+// Appending reports true: whether an appender runs cannot be known here.
+func Appending(f *os.File) bool { return true }
