@@ -84,7 +84,10 @@ func clearJournal(path string) error { return emptyJournal(path, true) }
 // emptyJournal clears the file's journal, synced or not. An append whose
 // journal says that it landed (journal.Landed) empties it without a sync:
 // should the emptying be lost with the machine, the journal that comes
-// back is of an append that landed, which readers and recovery keep.
+// back is of an append that landed, which readers and recovery keep. Such
+// an emptying writes unsyncedMagic (which no reader takes for a journal)
+// where a synced one writes zeros, so that settleJournal knows when it
+// has a sync to make.
 func emptyJournal(path string, durable bool) error {
 	f, err := os.OpenFile(path+JournalSuffix, os.O_WRONLY, 0)
 	if errors.Is(err, os.ErrNotExist) {
@@ -101,7 +104,11 @@ func emptyJournal(path string, durable bool) error {
 	if st.Size() == 0 {
 		return f.Close()
 	}
-	if _, err := f.WriteAt(make([]byte, min(st.Size(), 4)), 0); err != nil {
+	mark := make([]byte, 4)
+	if !durable {
+		mark = []byte(unsyncedMagic)
+	}
+	if _, err := f.WriteAt(mark[:min(st.Size(), 4)], 0); err != nil {
 		f.Close()
 		return err
 	}
@@ -114,6 +121,9 @@ func emptyJournal(path string, durable bool) error {
 	return f.Close()
 }
 
+// unsyncedMagic starts a journal emptied without a sync.
+const unsyncedMagic = "CQJ0"
+
 // settleJournal makes the emptying of the file's journal durable: one
 // that an append left unsynced could come back after a crash and, once
 // the file is replaced by one with the same bytes before its cut, be
@@ -121,18 +131,25 @@ func emptyJournal(path string, durable bool) error {
 // settle it first; appends need not (they overwrite it, synced, before
 // they write a byte of the file).
 func settleJournal(path string) error {
-	f, err := os.OpenFile(path+JournalSuffix, os.O_WRONLY, 0)
+	f, err := os.OpenFile(path+JournalSuffix, os.O_RDWR, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	if err := syncData(f); err != nil {
-		f.Close()
+	defer f.Close()
+	head := make([]byte, len(unsyncedMagic))
+	if _, err := f.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
 		return err
 	}
-	return f.Close()
+	if string(head) != unsyncedMagic {
+		return nil // empty (nothing to settle), or emptied synced
+	}
+	if _, err := f.WriteAt(make([]byte, len(head)), 0); err != nil {
+		return err
+	}
+	return syncData(f)
 }
 
 // recoverLocked finishes an append that was interrupted: one that landed

@@ -25,7 +25,11 @@ func landedFile(t *testing.T) (path string, before, after []byte) {
 	if journal.Active(path) {
 		t.Fatal("a committed append left its journal")
 	}
-	// Emptying overwrites the record's magic only: put it back.
+	// Emptying overwrites the record's magic only (with a mark that it
+	// is not synced yet): put it back.
+	if head := readFile(t, path+JournalSuffix)[:4]; string(head) != unsyncedMagic {
+		t.Fatalf("the journal starts with %q after a landed append", head)
+	}
 	jf, err := os.OpenFile(path+JournalSuffix, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -272,5 +276,27 @@ func TestAppendBufferedAndStreamed(t *testing.T) {
 		if journal.Active(path) {
 			t.Fatalf("limit %d: a journal left", limit)
 		}
+	}
+}
+
+// TestSettleJournal: an append empties its journal without a sync, and
+// says so; LockFile (before a file is replaced) makes that durable once.
+func TestSettleJournal(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.parquet")
+	createWith(t, path, appendSchema(t), appendBatch(0, 20))
+	appendOne(t, path, 20, 5)
+	if head := readFile(t, path+JournalSuffix)[:4]; string(head) != unsyncedMagic {
+		t.Fatalf("the journal starts with %q after an append", head)
+	}
+	unlock, err := LockFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	if head := readFile(t, path+JournalSuffix)[:4]; !bytes.Equal(head, make([]byte, 4)) {
+		t.Fatalf("the journal starts with %q after LockFile", head)
+	}
+	if n := committedRows(t, path); n != 25 {
+		t.Fatalf("%d rows, want 25", n)
 	}
 }
