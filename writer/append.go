@@ -86,8 +86,8 @@ func clearJournal(path string) error { return emptyJournal(path, true) }
 // should the emptying be lost with the machine, the journal that comes
 // back is of an append that landed, which readers and recovery keep. Such
 // an emptying writes unsyncedMagic (which no reader takes for a journal)
-// where a synced one writes zeros, so that settleJournal knows when it
-// has a sync to make.
+// where a synced one writes zeros, so that settleJournal syncs only
+// journals that may need it.
 func emptyJournal(path string, durable bool) error {
 	f, err := os.OpenFile(path+JournalSuffix, os.O_WRONLY, 0)
 	if errors.Is(err, os.ErrNotExist) {
@@ -129,7 +129,9 @@ const unsyncedMagic = "CQJ0"
 // the file is replaced by one with the same bytes before its cut, be
 // taken for this new file's. Callers that replace or rewrite the file
 // settle it first; appends need not (they overwrite it, synced, before
-// they write a byte of the file).
+// they write a byte of the file). It syncs, and never writes: callers
+// (a transaction's COMMIT) compare the journal's size and time with what
+// they saw before.
 func settleJournal(path string) error {
 	f, err := os.OpenFile(path+JournalSuffix, os.O_RDWR, 0)
 	if errors.Is(err, os.ErrNotExist) {
@@ -145,9 +147,6 @@ func settleJournal(path string) error {
 	}
 	if string(head) != unsyncedMagic {
 		return nil // empty (nothing to settle), or emptied synced
-	}
-	if _, err := f.WriteAt(make([]byte, len(head)), 0); err != nil {
-		return err
 	}
 	return syncData(f)
 }
