@@ -245,6 +245,7 @@ func OpenFile(path string, opts Options, mmap bool) (*File, error) {
 			return f, err
 		}
 	}
+	_ = journal.UnshareReaders(osf) // a kept mapping may still hold it
 	osf.Close()
 	return nil, fmt.Errorf("%s: appends keep changing the file while it opens", path)
 }
@@ -268,6 +269,10 @@ func openView(path string, osf *os.File, opts Options, mmap bool) (*File, error)
 			r = bytesReaderAt(m)
 			unmapped = release
 			closer = closerFunc(func() error {
+				// The kept mapping would hold the readers' lock,
+				// and with it an append's merge of row groups, for
+				// as long as it stays idle.
+				_ = journal.UnshareReaders(osf)
 				err := release()
 				if cerr := osf.Close(); err == nil {
 					err = cerr
@@ -283,6 +288,9 @@ func openView(path string, osf *os.File, opts Options, mmap bool) (*File, error)
 		if same, cerr := journal.Unchanged(path, osf, view); cerr != nil || !same {
 			if f != nil {
 				f.closer = nil
+			}
+			if cerr != nil {
+				_ = journal.UnshareReaders(osf)
 			}
 			if unmapped != nil {
 				unmapped()

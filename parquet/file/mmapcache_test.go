@@ -6,12 +6,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
 	"github.com/carquet-go/carquet/internal/events"
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/carquet-go/carquet/parquet/journal"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -184,5 +186,41 @@ func TestMappingConcurrent(t *testing.T) {
 		if msg := <-errs; msg != "" {
 			t.Fatal(msg)
 		}
+	}
+}
+
+// TestKeptMappingFreesReadersLock: a mapping kept after Close must not
+// keep the readers' lock (a mapping holds its open file description, and
+// an OFD lock with it), or appends could not merge row groups until it
+// expired.
+func TestKeptMappingFreesReadersLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lock.parquet")
+	writeEvents(t, path, 1000, 3)
+	readTS(t, path) // opened by mmap and closed: the mapping stays idle
+	w, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	ok, err := journal.TryExclusive(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok && runtime.GOOS == "linux" {
+		t.Fatal("the readers' lock is still held after the mapped file was closed")
+	}
+	if ok {
+		if err := journal.ReleaseExclusive(w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A reader that still has the file open keeps holding it.
+	f, err := file.OpenFile(path, file.Options{}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if ok, _ := journal.TryExclusive(w); ok {
+		t.Fatal("took the readers' lock exclusive while a reader had the file open")
 	}
 }

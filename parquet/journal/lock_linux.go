@@ -35,6 +35,14 @@ func ShareReaders(f *os.File) error {
 	return readersLock(f, unix.F_RDLCK, unix.F_OFD_SETLKW)
 }
 
+// UnshareReaders gives back the lock ShareReaders took, before f is
+// closed. Closing alone is not enough when the file is memory-mapped: a
+// mapping holds the open file description, and with it the lock, until
+// it is unmapped, and parquet/file keeps closed files' mappings for reuse.
+func UnshareReaders(f *os.File) error {
+	return readersLock(f, unix.F_UNLCK, unix.F_OFD_SETLK)
+}
+
 // TryExclusive takes the readers' lock exclusive on f (open for writing)
 // if no reader holds it; it reports false when one does or the file system
 // has no such locks.

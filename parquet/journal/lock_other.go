@@ -11,6 +11,9 @@ import "os"
 // ShareReaders does nothing on this platform.
 func ShareReaders(f *os.File) error { return nil }
 
+// UnshareReaders does nothing on this platform.
+func UnshareReaders(f *os.File) error { return nil }
+
 // TryExclusive reports false: no append may overwrite row groups here.
 func TryExclusive(f *os.File) (bool, error) { return false, nil }
 
