@@ -589,9 +589,13 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		if sn, ok := root.(*scanNode); ok {
 			useCodes(sn, agg.keys, agg.aggs)
 		}
-		an := &aggNode{in: root, keys: agg.keys, aggs: agg.aggs, sets: agg.sets}
-		an.parallelInputs(p.set.threads)
-		root = an
+		if gj, ok := groupCountJoin(root, agg); ok {
+			root = gj
+		} else {
+			an := &aggNode{in: root, keys: agg.keys, aggs: agg.aggs, sets: agg.sets}
+			an.parallelInputs(p.set.threads)
+			root = an
+		}
 	}
 	if agg != nil && having != nil {
 		// HAVING filters the aggregated row, whether it was computed or
