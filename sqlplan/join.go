@@ -39,6 +39,9 @@ type joinNode struct {
 	table    *rowTable  // the right rows by key
 	intKey   bool       // table keys one integer column
 	packer   *keyPacker // table keys several integer columns packed into one
+	// reduced lists the outer values each correlated subquery of rkeys
+	// was restricted to (reduceOnBuild), for EXPLAIN ANALYZE.
+	reduced []int
 
 	// pending is a left batch a nested-loop join probes in slices,
 	// from row pendingAt on.
@@ -78,6 +81,9 @@ func (n *joinNode) build(ctx context.Context) error {
 	}
 	padded := &Batch{N: all.N, Cols: make([]*Col, n.leftWidth+len(all.Cols))}
 	copy(padded.Cols[n.leftWidth:], all.Cols)
+	if n.reduced, err = reduceOnBuild(n.rkeys, padded); err != nil {
+		return err
+	}
 	keys := make([]*Col, len(n.rkeys))
 	for i, k := range n.rkeys {
 		if keys[i], err = k.eval(padded); err != nil {
@@ -439,6 +445,9 @@ func (n *joinNode) explain(x *explainer, depth int) {
 	}
 	if n.cond != nil {
 		x.line(depth+1, "join condition: %s", n.cond)
+	}
+	for _, k := range n.reduced {
+		x.line(depth+1, "correlated subquery of the build keys restricted to %d outer keys", k)
 	}
 	n.left.explain(x, depth+1)
 	x.line(depth+1, "build side:")

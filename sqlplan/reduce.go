@@ -342,3 +342,39 @@ func (p *planner) bindRestrictions(rs []keyRestriction, sc *scope) ([]expr, erro
 	}
 	return out, nil
 }
+
+// reduceOnBuild restricts the grouped subqueries in a hash join's build
+// keys to the outer values of the build rows b, which the join holds
+// whole before it evaluates its keys (TPC-H Q02: ps_supplycost = (SELECT
+// min(ps_supplycost) ... WHERE ps_partkey = p_partkey) is a key of the
+// build side of the few thousand parts of one size and type; unrestricted,
+// its grouped run aggregates all 200,000 parts' rows of partsupp at SF 1).
+// It returns the number of values of each restriction made, for EXPLAIN
+// ANALYZE.
+func reduceOnBuild(keys []expr, b *Batch) ([]int, error) {
+	if b.N > reduceMaxRows {
+		return nil, nil
+	}
+	var asked []int
+	for _, key := range keys {
+		for _, e := range reducible(key) {
+			sets := make([]keySet, len(e.outer))
+			r := e.reducer()
+			for k, o := range e.outer {
+				if !r.keyed(k) {
+					continue
+				}
+				c, err := o.eval(b)
+				if err != nil {
+					return nil, err
+				}
+				sets[k].add(c.decoded(), nil, false)
+				release(c)
+			}
+			if r.restrict(sets) {
+				asked = append(asked, r.keysAsked())
+			}
+		}
+	}
+	return asked, nil
+}
