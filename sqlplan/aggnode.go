@@ -217,6 +217,7 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 		states[s] = st
 	}
 	if groups, denseHi := groupsHint(n.in, n.keys); groups > 0 && len(states) == 1 {
+		groups = min(groups, maxReservedGroups)
 		states[0].g.reserve(groups, denseHi)
 		for _, a := range states[0].accs {
 			if r, ok := a.(reserver); ok {
@@ -360,6 +361,15 @@ func (n *aggNode) explain(x *explainer, depth int) {
 	}
 	n.in.explain(x, depth+1)
 }
+
+// maxReservedGroups caps the groups an aggregation makes room for ahead
+// of time. groupsHint is an upper bound that sparse keys overshoot (TPC-H
+// Q18 groups lineitem by l_orderkey, whose range is the rows' number but
+// holds one key in four: at SF 10, room for 60M groups of 16-byte sums
+// and 8-byte keys, 1.4 GB, for 15M groups); past the cap the groups grow
+// by doubling as they come, which copies less than a gigabyte of
+// reserved memory costs.
+const maxReservedGroups = 1 << 22
 
 // reserver is an accumulator that can make room for n groups.
 type reserver interface{ reserve(n int) }
