@@ -102,8 +102,9 @@
 //
 // Every statement that writes may run inside a transaction (db.BeginTx,
 // or BEGIN / COMMIT / ROLLBACK as SQL on one connection): INSERT (with
-// ON CONFLICT), DELETE, UPDATE, CREATE TABLE [AS], DROP TABLE and ALTER
-// TABLE, on one-file and folder tables as outside one. Queries in a
+// ON CONFLICT), DELETE, UPDATE, MERGE, CREATE [TEMP] TABLE [AS], DROP
+// TABLE, ALTER TABLE, COPY and OPTIMIZE, on one-file and folder tables as
+// outside one (OPTIMIZE of a folder table excepted). Queries in a
 // transaction read a snapshot (the default, snapshot and serializable
 // isolation levels): each table as the transaction's first query of it
 // found it, whatever other connections or processes commit meanwhile,
@@ -118,9 +119,14 @@
 // with sqlplan.ErrConflict, changing nothing, when another connection
 // changed a table the transaction rewrote, created or dropped. A
 // transaction that only INSERTs into one table appends to it in place.
-// Delta and object-store tables, COPY, CREATE TEMP TABLE, OPTIMIZE and
-// VACUUM are refused inside a transaction. CREATE/DROP VIEW in one are
-// seen by its statements and applied at Commit (the catalog file is
+// A temporary table a transaction creates is staged beside the
+// temporary tables (their folder may be on another file system) and
+// renamed into place at Commit. VACUUM of a Delta table in a
+// transaction counts the files it would delete at once and deletes them
+// at Commit, after the tables are published; COPY ... TO writes its file
+// at Commit. Writes of Delta and object-store tables are refused inside
+// a transaction. CREATE/DROP VIEW in one are seen by its statements
+// (MERGE's source too) and applied at Commit (the catalog file is
 // written after the tables, not under their commit record); CREATE
 // MACRO takes effect at once. Outside one, every INSERT is its own
 // atomic append, and a row that does not fit the schema fails the

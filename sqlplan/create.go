@@ -773,8 +773,12 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
-		path, exists = s.e.tempTable(s.table)
-		if !exists {
+		if p.tx != nil {
+			path, exists = p.tx.tempTable(s.table)
+		} else {
+			path, exists = s.e.tempTable(s.table)
+		}
+		if path == "" {
 			path = filepath.Join(dir, s.table+".parquet")
 		}
 	} else if err := s.e.writable(path); err != nil {

@@ -261,6 +261,17 @@ func isPathName(name string) bool {
 // the root, or the statement is refused before any I/O (reads outside
 // only with Options.ExternalRead).
 func (e *Engine) tablePath(name string) (string, bool, error) {
+	return e.lookupTable(name, true)
+}
+
+// rootTablePath is tablePath blind to the temporary tables, for a
+// transaction that dropped the temporary table that hid a table of the
+// root. Its names match in their exact case only.
+func (e *Engine) rootTablePath(name string) (string, bool, error) {
+	return e.lookupTable(name, false)
+}
+
+func (e *Engine) lookupTable(name string, withTemp bool) (string, bool, error) {
 	if strings.IndexByte(name, 0) >= 0 {
 		return "", false, errorf("table name %q holds a NUL byte", name)
 	}
@@ -283,7 +294,7 @@ func (e *Engine) tablePath(name string) (string, bool, error) {
 	if name == "." || name == ".." || strings.ContainsAny(name, `/\`) {
 		return "", false, errorf("%q is not a table name", name)
 	}
-	if p, ok := e.tempTable(name); ok {
+	if p, ok := e.tempTable(name); ok && withTemp {
 		return p, true, nil
 	}
 	if e.remote() {
@@ -300,8 +311,12 @@ func (e *Engine) tablePath(name string) (string, bool, error) {
 	if st, err := os.Stat(d); err == nil && st.IsDir() {
 		return d, true, e.confine.Check(d, false)
 	}
-	// Case-insensitive match.
+	// Case-insensitive match (of the temporary tables' names too, which
+	// tempTable matches whatever their case: no name leads back here).
 	for _, t := range e.TableNames() {
+		if !withTemp {
+			break
+		}
 		if t != name && strings.EqualFold(t, name) {
 			return e.tablePath(t)
 		}
@@ -564,18 +579,28 @@ func (e *Engine) openTableWriteHeld(name string) (*scan.Table, string, error) {
 }
 
 func (e *Engine) openTableHeld(name string, writeHeld bool) (*scan.Table, string, error) {
+	return e.openTableIn(name, writeHeld, true)
+}
+
+// openRootTable is openTable blind to the temporary tables (see
+// rootTablePath).
+func (e *Engine) openRootTable(name string) (*scan.Table, string, error) {
+	return e.openTableIn(name, false, false)
+}
+
+func (e *Engine) openTableIn(name string, writeHeld, withTemp bool) (*scan.Table, string, error) {
 	base, version, err := splitVersion(name)
 	if err != nil {
 		return nil, "", err
 	}
 	if version != nil {
-		if _, ok, _ := e.tablePath(name); ok {
+		if _, ok, _ := e.lookupTable(name, withTemp); ok {
 			version = nil // a table really named so
 		} else {
 			name = base
 		}
 	}
-	path, ok, err := e.tablePath(name)
+	path, ok, err := e.lookupTable(name, withTemp)
 	if err != nil {
 		return nil, "", err
 	}

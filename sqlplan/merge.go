@@ -182,9 +182,9 @@ func (e *Engine) prepareMerge(ctx context.Context, s *Stmt, text string, toks, w
 		// A derived table needs an alias; DuckDB names it so.
 		src = append(src, parse.Token{Kind: parse.Ident, Text: "AS", Pos: pos}, parse.Token{Kind: parse.Ident, Text: m.sourceAlias, Pos: pos})
 	}
-	// The committed views apply (a MERGE in a transaction that made views is
-	// refused when it runs).
-	viewed, err := e.substituteViews(src, nil)
+	// The views as the statement's transaction sees them apply: the
+	// source was not a FROM item when prepareContext substituted them.
+	viewed, err := e.substituteViews(src, viewsOf(ctx))
 	if err != nil {
 		return nil, err
 	}

@@ -183,7 +183,7 @@ func (e *Engine) prepareContext(ctx context.Context, text string, tx *Tx) (*Stmt
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return e.prepareTokens(ctx, text, toks)
+	return e.prepareTokens(withViewsOf(ctx, tx), text, toks)
 }
 
 func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.Token) (*Stmt, error) {

@@ -46,6 +46,8 @@ type Tx struct {
 	// views are the CREATE and DROP VIEWs the transaction ran, applied
 	// to the engine's views at COMMIT.
 	views []*Stmt
+	// after is the work COMMIT does last (txmaint.go).
+	after []txAfter
 }
 
 // overlay is a table as the transaction sees it: its snapshot followed by
@@ -307,7 +309,10 @@ func (t *Tx) Commit() error {
 	if err != nil {
 		return err
 	}
-	return t.applyViewsLocked()
+	if err := t.applyViewsLocked(); err != nil {
+		return err
+	}
+	return t.runAfterLocked()
 }
 
 // commitAppends writes the rows of a transaction that only inserted into
@@ -346,6 +351,7 @@ func (t *Tx) Rollback() error {
 	defer t.mu.Unlock()
 	t.done = true
 	t.pending = nil
+	t.after = nil
 	t.releaseSnapshot()
 	t.discardLocked()
 	return nil

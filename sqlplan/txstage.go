@@ -66,7 +66,9 @@ import (
 // each table change in one step (a rename); while a COMMIT makes its
 // renames, they may see some of its tables new and others old. Tables
 // of an object store or of Delta Lake are not written in transactions,
-// and an engine opened read-only completes no crashed COMMIT.
+// and an engine opened read-only completes no crashed COMMIT. Temporary
+// tables are staged beside their files (txtemp.go); OPTIMIZE stages a
+// compacted file, and VACUUM waits for COMMIT (txmaint.go).
 //
 // CREATE and DROP VIEW in a transaction are kept in it (Tx.views): its
 // statements are prepared with them (Engine.PrepareTx), and COMMIT
@@ -144,12 +146,12 @@ func (t *Tx) tableNamesLocked() []string {
 // tablePath is Engine.tablePath as the transaction sees the tables: those
 // it created exist, those it dropped do not.
 func (t *Tx) tablePath(name string) (string, bool, error) {
-	path, ok, err := t.e.tablePath(name)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	path, ok, err := t.resolveLocked(name)
 	if err != nil {
 		return path, ok, err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	if p, ch := t.changedLocked(path); ch != nil {
 		return p, ch.staged != "", nil
 	}
@@ -198,7 +200,7 @@ func (t *Tx) openBase(name string) (*scan.Table, string, error) {
 func (t *Tx) open(name string, withRows bool) (*scan.Table, string, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if path, exists, err := t.e.tablePath(name); err == nil {
+	if path, exists, err := t.resolveLocked(name); err == nil {
 		if p, ch := t.changedLocked(path); ch != nil {
 			if ch.view == nil {
 				return nil, p, t.noTableLocked(name)
@@ -209,7 +211,7 @@ func (t *Tx) open(name string, withRows bool) (*scan.Table, string, error) {
 			return t.readLocked(path, tbl, withRows)
 		}
 	}
-	tbl, path, err := t.e.openTable(name)
+	tbl, path, err := t.openCommittedLocked(name)
 	if errors.Is(err, ErrNoTable) && !strings.Contains(err.Error(), "no Parquet files") {
 		return nil, path, t.noTableLocked(name) // suggesting the names the transaction sees
 	}
@@ -799,6 +801,11 @@ func (t *Tx) publishLocked() (err error) {
 	// next engine opened on the root.
 	if err := rec.apply(); err != nil {
 		return fmt.Errorf("carquet: COMMIT is recorded but not yet applied (%w); the next COMMIT, or the next engine opened on %s, completes it", err, e.root)
+	}
+	for _, op := range rec {
+		if op.kind == 'D' && filepath.Dir(op.dst) != t.stageDir {
+			os.RemoveAll(op.dst) // a temporary table's, moved away beside it
+		}
 	}
 	return os.Remove(filepath.Join(t.stageDir, txRecordFile))
 }

@@ -221,3 +221,23 @@ func (e *Engine) substituteViews(toks []parse.Token, tx *Tx) ([]parse.Token, err
 	}
 	return substituteCTEs(toks, m), nil
 }
+
+// viewsKey keys, in a context of prepareContext, the transaction whose
+// views a statement is prepared with.
+type viewsKey struct{}
+
+// withViewsOf is ctx carrying transaction tx (nil: none), for the parts
+// of a statement that substitute views after prepareContext did (the
+// source of MERGE).
+func withViewsOf(ctx context.Context, tx *Tx) context.Context {
+	if tx == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, viewsKey{}, tx)
+}
+
+// viewsOf is the transaction withViewsOf put in ctx, nil when none.
+func viewsOf(ctx context.Context) *Tx {
+	tx, _ := ctx.Value(viewsKey{}).(*Tx)
+	return tx
+}

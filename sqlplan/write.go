@@ -259,8 +259,8 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 	case kindInsert:
 		return s.insert(ctx, p, tx)
 	case kindCreate, kindCreateAs, kindCopy:
-		if tx != nil && (s.temp || s.create != nil && s.create.delta) {
-			return Result{}, unsupported(s.verb() + " of this kind (TEMP, USING delta) inside a transaction")
+		if tx != nil && s.create != nil && s.create.delta {
+			return Result{}, unsupported(s.verb() + " ... USING delta inside a transaction")
 		}
 		return s.createTable(ctx, p)
 	case kindDrop:
@@ -271,21 +271,17 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 		}
 		return s.updateRows(ctx, p)
 	case kindMerge:
-		if tx != nil && len(tx.viewStmts()) > 0 {
-			// Its source was read with the committed views (prepareMerge).
-			return Result{}, unsupported("MERGE inside a transaction that created or dropped views")
-		}
 		return s.mergeRows(ctx, p)
 	case kindSequence:
 		return s.e.execSequence(s)
 	case kindOptimize:
 		if tx != nil {
-			return Result{}, unsupported("OPTIMIZE inside a transaction")
+			return s.optimizeInTx(tx) // txmaint.go
 		}
 		return s.optimize(ctx, p)
 	case kindVacuum:
 		if tx != nil {
-			return Result{}, unsupported("VACUUM inside a transaction")
+			return s.vacuumInTx(tx)
 		}
 		return s.vacuumTable()
 	case kindAlter:

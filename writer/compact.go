@@ -21,23 +21,10 @@ func Compact(path string, opts ...Option) (int64, error) {
 		return 0, err
 	}
 	sch := f.Schema
-	cfg := defaultConfig()
-	for _, o := range opts {
-		o(cfg)
-	}
-	merge := mergeable(f.Meta.RowGroups, cfg)
-	var keep []Option
-	for c, leaf := range sch.Leaves {
-		for i := range f.Meta.RowGroups {
-			if md := f.Meta.RowGroups[i].Columns[c].MetaData; md != nil && md.BloomFilterOffset.Set {
-				keep = append(keep, WithBloomFilterFor(leaf.PathString(), 0, DefaultBloomFPP))
-				break
-			}
-		}
-	}
+	merge, keep, err := CompactOptions(f, opts...)
 	f.Close()
-	if !merge {
-		return 0, nil
+	if err != nil || !merge {
+		return 0, err
 	}
 	var rows int64
 	err = Rewrite(path, sch, func(w *Writer) error {
@@ -56,16 +43,8 @@ func Compact(path string, opts ...Option) (int64, error) {
 				w.SetKeyValue(kv.Key, kv.Value.Value)
 			}
 		}
-		// Full row groups are copied as they are stored; the rows of the
-		// others are written again, into full ones.
-		for i := range g.Meta.RowGroups {
-			copy := copyRowGroupRows
-			if full(&g.Meta.RowGroups[i], w.cfg) {
-				copy = (*Writer).CopyRowGroup
-			}
-			if err := copy(w, g, i); err != nil {
-				return err
-			}
+		if err := w.CopyCompacted(g); err != nil {
+			return err
 		}
 		rows = w.NumRows()
 		return nil
@@ -74,6 +53,47 @@ func Compact(path string, opts ...Option) (int64, error) {
 		return 0, err
 	}
 	return rows, nil
+}
+
+// CompactOptions reports whether the row groups of f can be merged into
+// fuller ones with the row group size of opts, and returns the options
+// that give the columns that had bloom filters in f bloom filters again
+// (to be given before opts, which win).
+func CompactOptions(f *file.File, opts ...Option) (merge bool, keep []Option, err error) {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(cfg)
+	}
+	for c, leaf := range f.Schema.Leaves {
+		for i := range f.Meta.RowGroups {
+			// ColumnChunk: f may have been opened with LazyColumns.
+			cc, err := f.ColumnChunk(i, c)
+			if err != nil {
+				return false, nil, err
+			}
+			if md := cc.MetaData; md != nil && md.BloomFilterOffset.Set {
+				keep = append(keep, WithBloomFilterFor(leaf.PathString(), 0, DefaultBloomFPP))
+				break
+			}
+		}
+	}
+	return mergeable(f.Meta.RowGroups, cfg), keep, nil
+}
+
+// CopyCompacted writes the rows of f, in order, into full row groups:
+// those full already are copied as stored, the rows of the others are
+// written again.
+func (w *Writer) CopyCompacted(f *file.File) error {
+	for i := range f.Meta.RowGroups {
+		copy := copyRowGroupRows
+		if full(&f.Meta.RowGroups[i], w.cfg) {
+			copy = (*Writer).CopyRowGroup
+		}
+		if err := copy(w, f, i); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // full reports whether a row group is large enough to keep as it is: at
