@@ -878,6 +878,9 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 	if e, ok, err := bindIntervalPart(name, args); ok {
 		return e, err
 	}
+	if e, ok, err := p.bindZonePart(name, args); ok {
+		return e, err
+	}
 	f, ok := funcs[name]
 	if !ok {
 		if aggNames[name] {

@@ -555,3 +555,71 @@ func intervalPart(part string, iv interval) (any, error) {
 	}
 	return nil, errorf("date_part %q of an INTERVAL is not supported", part)
 }
+
+// bindZonePart binds date_part (so EXTRACT) of timezone, timezone_hour
+// and timezone_minute, which the value's type decides: a TIMETZ's own
+// offset, a TIMESTAMPTZ's offset in the statement's TimeZone at that
+// instant, 0 for TIME and TIMESTAMP, an error for DATE, as DuckDB's;
+// ok is false for other calls.
+func (p *planner) bindZonePart(name string, args []expr) (expr, bool, error) {
+	if name != "date_part" || len(args) != 2 {
+		return nil, false, nil
+	}
+	k, ok := isConst(args[0])
+	if !ok {
+		return nil, false, nil
+	}
+	s, isStr := k.v.(string)
+	if !isStr {
+		return nil, false, nil
+	}
+	what := strings.ToLower(s)
+	if what != "timezone" && what != "timezone_hour" && what != "timezone_minute" {
+		return nil, false, nil
+	}
+	in := args[1]
+	t := in.typ()
+	var offset func(c *Col, i int) int64
+	switch {
+	case t.Kind == KTimeTZ:
+		offset = func(c *Col, i int) int64 { _, off := timetzParts(c.I[i]); return off }
+	case t.Kind == KTimestamp && t.TZ:
+		loc := p.set.tz
+		offset = func(c *Col, i int) int64 {
+			if loc == nil || infinite(c.I[i]) {
+				return 0
+			}
+			_, off := time.UnixMicro(c.I[i]).In(loc).Zone()
+			return int64(off)
+		}
+	case t.Kind == KDate:
+		return nil, true, errorf("date_part: \"date\" units %q not recognized (a DATE has no time zone)", what)
+	case t.Kind == KTime || t.Kind == KTimestamp:
+		offset = func(*Col, int) int64 { return 0 }
+	default:
+		c, err := p.cast(in, tTS)
+		if err != nil {
+			return nil, true, err
+		}
+		in = c
+		offset = func(*Col, int) int64 { return 0 }
+	}
+	f := &funcExpr{name: name, args: []expr{in}, t: tInt, strict: true, row: func(a []*Col, i int) (any, error) {
+		return zonePart(what, offset(a[0], i)), nil
+	}}
+	f.setText("date_part(" + args[0].String() + ", " + args[1].String() + ")")
+	out, err := p.fold(f, in)
+	return out, true, err
+}
+
+// zonePart is part of a UTC offset of off seconds: the seconds, or its
+// hours or minutes truncated toward zero (both negative west of UTC).
+func zonePart(part string, off int64) int64 {
+	switch part {
+	case "timezone_hour":
+		return off / 3600
+	case "timezone_minute":
+		return off / 60 % 60
+	}
+	return off
+}
