@@ -44,6 +44,9 @@ func castColTry(c *Col, to Type, try bool) (*Col, error) {
 		}
 		return nil, err
 	}
+	if bitBlobCast(from, to) {
+		return castBitBlob(c, to, try)
+	}
 	if from.Bit != to.Bit && from.Kind != KNull && !bitIntCast(from, to) { // those cast row by row, below
 		if err := bitCastError(from, to); err != nil {
 			return nil, err

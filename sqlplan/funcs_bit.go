@@ -186,3 +186,81 @@ func bitIndex(s []byte, k int64) (int, error) {
 	}
 	return int(k), nil
 }
+
+// castBitBlob casts between BIT and BLOB as DuckDB does: a BLOB's bytes
+// become 8 bits each, first byte and highest bit first (an empty BLOB
+// has no BIT); a BIT becomes the bytes of its bits zero-padded on the
+// left to whole bytes ('101' is \x05). With try, a value that does not
+// convert is NULL.
+func castBitBlob(c *Col, to Type, try bool) (*Col, error) {
+	n := c.Len
+	bld := newBuilder(to, n)
+	var buf []byte
+	for i := 0; i < n; i++ {
+		if c.isNull(i) {
+			bld.add(nil)
+			continue
+		}
+		s := c.str(i)
+		if to.Bit {
+			if len(s) == 0 {
+				if !try {
+					return nil, errorf("Cannot cast empty BLOB to BIT")
+				}
+				bld.add(nil)
+				continue
+			}
+			buf = blobBits(buf[:0], s)
+		} else {
+			buf = bitsBlob(buf[:0], s)
+		}
+		bld.add(buf)
+	}
+	return bld.c, nil
+}
+
+// blobBits appends to dst the bits of the bytes b, as '0' and '1'.
+func blobBits(dst, b []byte) []byte {
+	for _, x := range b {
+		for k := 7; k >= 0; k-- {
+			dst = append(dst, '0'+x>>k&1)
+		}
+	}
+	return dst
+}
+
+// bitsBlob appends to dst the bytes of the bits s ('0' and '1'), which
+// the first byte's high zero bits pad to whole bytes.
+func bitsBlob(dst, s []byte) []byte {
+	var x byte
+	pad := (8 - len(s)%8) % 8
+	for k, bit := range s {
+		x = x<<1 | bit&1
+		if (pad+k+1)%8 == 0 {
+			dst = append(dst, x)
+			x = 0
+		}
+	}
+	return dst
+}
+
+// bitBlobValue is castBitBlob of one value (a string or []byte) of a
+// constant.
+func bitBlobValue(v any, to Type) (any, error) {
+	var b []byte
+	switch x := v.(type) {
+	case string:
+		b = []byte(x)
+	case []byte:
+		b = x
+	default:
+		return nil, errorf("cannot cast %T to %s", v, to.SQLName())
+	}
+	if !to.Bit {
+		return bitsBlob(nil, b), nil
+	}
+	if len(b) == 0 {
+		return nil, errorf("Cannot cast empty BLOB to BIT")
+	}
+	return string(blobBits(nil, b)), nil
+}

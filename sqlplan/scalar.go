@@ -375,6 +375,9 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 		if bitIntCast(from, to) {
 			return castIntBits(v, from, to, try)
 		}
+		if bitBlobCast(from, to) {
+			return bitBlobValue(v, to)
+		}
 		if to.Bit {
 			s, _ := v.(string)
 			if err := checkBits([]byte(s)); err != nil {

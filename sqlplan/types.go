@@ -526,10 +526,15 @@ func bitCastError(from, to Type) error {
 		return nil
 	case from.Bit && (to.Kind == KString && !to.JSON):
 		return nil
-	case bitIntCast(from, to):
+	case bitIntCast(from, to), bitBlobCast(from, to):
 		return nil
 	}
 	return unsupported("cast from " + from.SQLName() + " to " + to.SQLName())
+}
+
+// bitBlobCast reports a cast between BIT and BLOB (see castBitBlob).
+func bitBlobCast(from, to Type) bool {
+	return from.Bit && to.Kind == KBytes || to.Bit && from.Kind == KBytes
 }
 
 // bitIntCast reports a cast between BIT and a number type: an integer,
