@@ -109,6 +109,12 @@ func (c *Conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	if c.closed {
 		return nil, driver.ErrBadConn
 	}
+	if last, err := c.runAllButLast(ctx, query, args); err != nil || last != "" {
+		if err != nil {
+			return nil, err
+		}
+		return c.QueryContext(ctx, last, nil)
+	}
 	if verb := sqlplan.TxControl(query); verb != "" && len(args) == 0 {
 		if err := c.txControl(ctx, verb); err != nil {
 			return nil, err
@@ -120,6 +126,29 @@ func (c *Conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 		return nil, err
 	}
 	return query1(ctx, c, s, args)
+}
+
+// runAllButLast runs, for a Query of several statements separated by
+// semicolons (without arguments), every statement but the last, in
+// order, as DuckDB does, and returns the last, whose rows the Query
+// returns; "" for a Query of one statement.
+func (c *Conn) runAllButLast(ctx context.Context, query string, args []driver.NamedValue) (string, error) {
+	if strings.IndexByte(query, ';') < 0 {
+		return "", nil
+	}
+	parts, err := sqlplan.Split(query)
+	if err != nil || len(parts) < 2 {
+		return "", err
+	}
+	if len(args) > 0 {
+		return "", errors.New("carquet: arguments given with several statements")
+	}
+	for _, p := range parts[:len(parts)-1] {
+		if _, err := c.ExecContext(ctx, p, nil); err != nil {
+			return "", err
+		}
+	}
+	return parts[len(parts)-1], nil
 }
 
 func query1(ctx context.Context, c *Conn, s *sqlplan.Stmt, args []driver.NamedValue) (_ driver.Rows, err error) {

@@ -98,6 +98,10 @@
 // sql.Null* types and any driver.Valuer. Placeholders: ? (in order), $1
 // (by position, reusable), and :name, @name or $name for sql.Named("name", v).
 //
+// Exec and Query take several statements separated by semicolons (then
+// without arguments): they run in order, and Query returns the rows of
+// the last one, as DuckDB does.
+//
 // # Transactions
 //
 // Every statement that writes may run inside a transaction (db.BeginTx,
