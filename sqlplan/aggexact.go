@@ -311,6 +311,8 @@ func accError(a accumulator) error {
 		return x.hugeOverflow()
 	case *bitStringAcc:
 		return x.err
+	case *countingAcc:
+		return x.overflowError()
 	case *distinctAcc:
 		return accError(x.inner)
 	case *orderedAcc:

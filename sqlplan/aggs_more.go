@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -229,8 +230,33 @@ func histOverflowKey(t Type) (any, bool) {
 		if !t.Bit && !t.JSON {
 			return "", true
 		}
+	case KTime:
+		return unitsPerDay(t), true // 24:00:00
+	case KDate, KTimestamp:
+		// DuckDB's is infinity, which carquet's dates and timestamps do
+		// not have: a value above the last bin is refused (overflowError).
+		return nil, true
 	}
 	return nil, false
+}
+
+// overflowError is the error of a histogram of DATEs or TIMESTAMPs that
+// has a value above its last bin: its overflow bin would be keyed by
+// infinity.
+func (a *countingAcc) overflowError() error {
+	b := a.bins
+	if b == nil || b.over != nil {
+		return nil
+	}
+	for _, m := range a.counts {
+		for _, e := range m {
+			i := sort.Search(len(b.keys), func(i int) bool { return compareScalars(a.t, b.keys[i], e.v) >= 0 })
+			if i == len(b.keys) || b.exact && compareScalars(a.t, b.keys[i], e.v) != 0 {
+				return unsupported(fmt.Sprintf("the overflow bin of a histogram of %s values (DuckDB keys it infinity, which carquet's %s does not have: give a last bin above every value)", a.t.SQLName(), a.t.SQLName()))
+			}
+		}
+	}
+	return nil
 }
 
 // binned is one group's histogram over the bins: every bin, with its

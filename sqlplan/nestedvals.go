@@ -930,6 +930,9 @@ func (p *planner) bindListAggregate(name string, args []expr) (expr, error) {
 			}
 		}
 		acc.update(make([]int32, len(vals)), 1, in)
+		if err := accError(acc); err != nil {
+			return nil, err
+		}
 		return acc.result(1).get(0), nil
 	})
 	return e, nil

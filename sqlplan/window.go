@@ -733,6 +733,9 @@ func genericFrameAggregate(w *winSpec, rows []int32, ac []*Col, res []any, pe *p
 					fed = fe
 				}
 			}
+			if err := accError(acc); err != nil {
+				return err
+			}
 			prev, prevS, prevE = acc.result(1).get(0), fs, fe
 		}
 		res[rows[k]] = prev
