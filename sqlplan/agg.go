@@ -39,6 +39,7 @@ type aggSpec struct {
 	grouping []int
 	k        int       // approx_top_k's k
 	bins     *histBins // histogram(x, bins), histogram_exact
+	bitRange *bitRange // bitstring_agg(x, min, max)
 }
 
 // bindAggregate binds an aggregate call above a GROUP BY.
@@ -365,6 +366,8 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 			elem = tInt
 		}
 		spec.t = Type{Kind: KNested, Elem: &elem}
+	case "bitstring_agg":
+		spec.t = tBit
 	case "bit_and", "bit_or", "bit_xor":
 		if at.op() != KInt && at.Kind != KNull && !at.Bit {
 			return nil, errorf("%s of %s is not defined", spec.fn, at.SQLName())

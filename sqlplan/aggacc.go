@@ -85,6 +85,8 @@ func newAccumulator(a *aggSpec) accumulator {
 			sign = -1
 		}
 		return &argAcc{t: a.t, kt: a.arg2.typ(), sign: sign}
+	case "bitstring_agg":
+		return &bitstringAggAcc{r: *a.bitRange}
 	case "bit_and", "bit_or", "bit_xor":
 		if a.t.Bit {
 			return &bitStringAcc{op: strings.ToUpper(strings.TrimPrefix(a.fn, "bit_")), t: a.t}

@@ -313,6 +313,8 @@ func accError(a accumulator) error {
 		return x.err
 	case *countingAcc:
 		return x.overflowError()
+	case *bitstringAggAcc:
+		return x.err
 	case *distinctAcc:
 		return accError(x.inner)
 	case *orderedAcc:

@@ -22,6 +22,8 @@ func (p *planner) bindCountingArgs(spec *aggSpec, bound []expr) ([]expr, error) 
 	switch {
 	case spec.fn == "histogram" && len(bound) == 2 || spec.fn == "histogram_exact":
 		return p.bindHistogramBins(spec, bound)
+	case spec.fn == "bitstring_agg":
+		return p.bindBitstringAggArgs(spec, bound) // aggbitstring.go
 	case spec.fn != "approx_top_k":
 		return bound, nil
 	}

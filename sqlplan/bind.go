@@ -425,7 +425,7 @@ var aggNames = map[string]bool{
 	"arg_max": true, "arg_min": true, "max_by": true, "min_by": true, "argmax": true, "argmin": true,
 	"corr": true, "covar_pop": true, "covar_samp": true, "regr_slope": true, "regr_intercept": true,
 	"regr_r2": true, "regr_count": true, "regr_avgx": true, "regr_avgy": true, "regr_sxx": true, "regr_syy": true, "regr_sxy": true,
-	"bit_and": true, "bit_or": true, "bit_xor": true,
+	"bit_and": true, "bit_or": true, "bit_xor": true, "bitstring_agg": true,
 	"skewness": true, "kurtosis": true, "kurtosis_pop": true, "geomean": true, "geometric_mean": true, "entropy": true,
 	"fsum": true, "sumkahan": true, "kahan_sum": true, "favg": true, "histogram": true, "histogram_exact": true, "approx_top_k": true,
 }
