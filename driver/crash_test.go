@@ -191,6 +191,26 @@ func startSQLChildEnv(t *testing.T, spec string, env ...string) *sqlChild {
 	return c
 }
 
+// killWindow draws the moments at which a crash test kills its children,
+// uniformly below max. How soon a child commits depends on the machine
+// (the race detector, other work beside the test); a round in which
+// nothing committed doubles max, up to two seconds, so that the kills
+// keep landing among commits on a slow machine instead of the test
+// asserting the machine's speed.
+type killWindow struct {
+	rng *rand.Rand
+	max time.Duration
+}
+
+func (w *killWindow) next() time.Duration { return time.Duration(w.rng.Int64N(int64(w.max))) }
+
+// progressed records whether the last round committed anything.
+func (w *killWindow) progressed(ok bool) {
+	if !ok && w.max < 2*time.Second {
+		w.max *= 2
+	}
+}
+
 // killAfter waits for the child to start writing, lets it run for d,
 // SIGKILLs it and waits for it to end; it reports whether the signal was
 // sent. A child that ended by itself fails the test.
@@ -542,15 +562,17 @@ func TestDeltaCrash(t *testing.T) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "d")
 	createCheckpointedDelta(t, root, deltaCrashInterval)
-	rng := rand.New(rand.NewPCG(5, 9))
+	window := &killWindow{rng: rand.New(rand.NewPCG(5, 9)), max: 150 * time.Millisecond}
 	kills, next, inCheckpoint, beforeCheckpoint := 0, 0, 0, 0
 	seenTemps := map[string]bool{}
 	for kills < want {
 		c := startSQLChildEnv(t, fmt.Sprintf("%s,0,d:%d", dir, next), deltaCrashEnv+"=1")
-		if killAfter(t, c, time.Duration(rng.IntN(150))*time.Millisecond) {
+		if killAfter(t, c, window.next()) {
 			kills++
 		}
+		before := next
 		next = deltaStatements(t, dir, next)
+		window.progressed(next > before)
 		latest := sameFromCommits(t, root)
 		temps, missing := checkpointTraces(t, root, latest, deltaCrashInterval)
 		for _, tmp := range temps {
@@ -780,7 +802,7 @@ func TestGroupCommitCrash(t *testing.T) {
 	dir := t.TempDir()
 	createCrashTables(t, dir)
 	dsn := dir + "?row_group_rows=40"
-	rng := rand.New(rand.NewPCG(5, 9))
+	window := &killWindow{rng: rand.New(rand.NewPCG(5, 9)), max: 150 * time.Millisecond}
 	next := make([]int, 4) // each goroutine's next statement
 	kills, torn := 0, 0
 	for kills < want {
@@ -789,7 +811,7 @@ func TestGroupCommitCrash(t *testing.T) {
 			firsts[g] = strconv.Itoa(i)
 		}
 		c := startSQLChildEnv(t, fmt.Sprintf("%s,0,t:0", dsn), groupCrashEnv+"="+strings.Join(firsts, ":"))
-		if killAfter(t, c, time.Duration(rng.IntN(150))*time.Millisecond) {
+		if killAfter(t, c, window.next()) {
 			kills++
 		}
 		if journal.Active(filepath.Join(dir, "t.parquet")) {
@@ -812,6 +834,7 @@ func TestGroupCommitCrash(t *testing.T) {
 				t.Fatalf("goroutine %d had %d statements, now %d", g, next[g], got[g])
 			}
 		}
+		window.progressed(!slices.Equal(got, next))
 		next = got
 	}
 	t.Logf("%d kills (%d inside an append); statements committed per goroutine %v", kills, torn, next)
