@@ -146,7 +146,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 	}
 	if spec.fn == "string_agg" && len(bound) == 2 {
 		k, ok := isConst(bound[1])
-		if !ok || k.t.op() != KString {
+		if !ok || k.t.Op() != KString {
 			return nil, errorf("the separator of string_agg must be a constant string")
 		}
 		spec.sep = k.v.(string)
@@ -190,7 +190,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 			return nil, errorf("%s takes two arguments (y, x)", spec.fn)
 		}
 		for _, b := range bound {
-			if t := b.typ(); !t.isNumeric() && t.Kind != KNull {
+			if t := b.typ(); !t.IsNumeric() && t.Kind != KNull {
 				return nil, errorf("%s of %s is not defined", spec.fn, t.SQLName())
 			}
 		}
@@ -237,14 +237,14 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		spec.t = tInt
 	case "sum":
 		switch {
-		case at.op() == KInt || at.Kind == KBool:
+		case at.Op() == KInt || at.Kind == KBool:
 			// HUGEINT, as DuckDB: a sum of integers never overflows
 			// below 38 digits.
 			if at.Kind == KBool {
 				spec.arg, _ = p.cast(spec.arg, tInt)
 			}
 			spec.t = tHuge
-		case at.op() == KUint:
+		case at.Op() == KUint:
 			spec.arg, err = p.cast(spec.arg, Type{Kind: KDecimal, Prec: 20})
 			spec.t = tHuge
 		case at.Huge:
@@ -260,7 +260,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 			spec.t = tFloat
 		case at.Kind == KNull:
 			spec.t = tInt
-		case at.op() == KString:
+		case at.Op() == KString:
 			spec.arg, err = p.cast(spec.arg, tFloat)
 			spec.t = tFloat
 		default:
@@ -271,10 +271,10 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 			// The mean of the microseconds, back as an INTERVAL (below).
 			spec.arg, at, avgInterval = asBigint(spec.arg), tInt, true
 		}
-		if !at.isNumeric() && at.Kind != KNull && at.op() != KString {
+		if !at.IsNumeric() && at.Kind != KNull && at.Op() != KString {
 			return nil, errorf("%s of %s is not defined", spec.fn, at.SQLName())
 		}
-		if spec.fn == "avg" && (at.op() == KInt || at.Kind == KDecimal) {
+		if spec.fn == "avg" && (at.Op() == KInt || at.Kind == KDecimal) {
 			// Exact sum, one division: a float running sum loses digits
 			// (and DuckDB's AVG of integers and decimals does not).
 			st := Type{Kind: KDecimal, Prec: 38}
@@ -308,7 +308,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		case at.Kind == KDate || at.Kind == KTimestamp:
 			spec.t = Type{Kind: KTimestamp, TZ: at.TZ}
 			spec.arg, err = p.cast(spec.arg, spec.t)
-		case at.isNumeric() || at.Kind == KNull:
+		case at.IsNumeric() || at.Kind == KNull:
 			spec.t = tFloat
 			spec.arg, err = p.cast(spec.arg, tFloat)
 		default:
@@ -339,7 +339,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 		spec.arg, err = p.coerce(spec.arg, tBool)
 		spec.t = tBool
 	case "product", "skewness", "kurtosis", "kurtosis_pop", "geomean":
-		if !at.isNumeric() && at.Kind != KNull {
+		if !at.IsNumeric() && at.Kind != KNull {
 			return nil, errorf("%s of %s is not defined", spec.fn, at.SQLName())
 		}
 		spec.arg, err = p.cast(spec.arg, tFloat)
@@ -369,7 +369,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 	case "bitstring_agg":
 		spec.t = tBit
 	case "bit_and", "bit_or", "bit_xor":
-		if at.op() != KInt && at.Kind != KNull && !at.Bit {
+		if at.Op() != KInt && at.Kind != KNull && !at.Bit {
 			return nil, errorf("%s of %s is not defined", spec.fn, at.SQLName())
 		}
 		spec.t = at
@@ -402,7 +402,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 // month counting 30 days, see interval.flatMicros).
 func asBigint(e expr) expr {
 	f := &funcExpr{name: "micros", args: []expr{e}, t: tInt, strict: true, row: func(a []*Col, i int) (any, error) {
-		return a[0].get(i).(interval).flatMicros(), nil
+		return a[0].Get(i).(interval).flatMicros(), nil
 	}}
 	f.setText(e.String())
 	return f

@@ -121,8 +121,8 @@ type quantileAcc struct {
 func (a *quantileAcc) update(gids []int32, ng int, c *Col) {
 	a.vals = growTo(a.vals, ng)
 	for i, g := range gids {
-		if !c.isNull(i) {
-			a.vals[g] = append(a.vals[g], c.get(i))
+		if !c.IsNull(i) {
+			a.vals[g] = append(a.vals[g], c.Get(i))
 		}
 	}
 }
@@ -197,7 +197,7 @@ type modeEntry struct {
 func (a *modeAcc) update(gids []int32, ng int, c *Col) {
 	a.counts = growTo(a.counts, ng)
 	for i, g := range gids {
-		if c.isNull(i) {
+		if c.IsNull(i) {
 			continue
 		}
 		if a.counts[g] == nil {
@@ -206,7 +206,7 @@ func (a *modeAcc) update(gids []int32, ng int, c *Col) {
 		a.buf = appendKey(a.buf[:0], c, i)
 		e := a.counts[g][string(a.buf)]
 		if e == nil {
-			e = &modeEntry{v: c.get(i), first: len(a.counts[g])}
+			e = &modeEntry{v: c.Get(i), first: len(a.counts[g])}
 			a.counts[g][string(a.buf)] = e
 		}
 		e.n++
@@ -250,14 +250,14 @@ func (a *argAcc) update(gids []int32, ng int, c *Col) {
 func (a *argAcc) update2(gids []int32, ng int, c, k *Col) {
 	a.best, a.res, a.seen = growTo(a.best, ng), growTo(a.res, ng), growTo(a.seen, ng)
 	for i, g := range gids {
-		if k.isNull(i) || c.isNull(i) {
+		if k.IsNull(i) || c.IsNull(i) {
 			continue // as DuckDB's arg_max: rows with either NULL do not count
 		}
-		kv := k.get(i)
+		kv := k.Get(i)
 		if a.seen[g] && a.sign*compareScalars(a.kt, kv, a.best[g]) <= 0 {
 			continue
 		}
-		a.best[g], a.res[g], a.seen[g] = kv, c.get(i), true
+		a.best[g], a.res[g], a.seen[g] = kv, c.Get(i), true
 	}
 }
 
@@ -300,7 +300,7 @@ func (a *countAcc) update(gids []int32, ng int, c *Col) {
 		a.part = countRows(a.n, a.part, gids, ng)
 	case a.ifTrue:
 		for i, g := range gids {
-			if c.B[i] && !c.isNull(i) {
+			if c.B[i] && !c.IsNull(i) {
 				a.n[g]++
 			}
 		}
@@ -346,7 +346,7 @@ func (a *sumIntAcc) result(ng int) *Col {
 	c := &Col{T: a.t, Len: ng, I: a.sum[:ng]}
 	for g := 0; g < ng; g++ {
 		if !a.seen[g] {
-			c.setNull(g)
+			c.SetNull(g)
 		}
 	}
 	return c
@@ -382,7 +382,7 @@ func (a *sumFloatAcc) result(ng int) *Col {
 	c := &Col{T: tFloat, Len: ng, F: a.sum[:ng]}
 	for g := 0; g < ng; g++ {
 		if !a.seen[g] {
-			c.setNull(g)
+			c.SetNull(g)
 		}
 	}
 	return c
@@ -434,24 +434,24 @@ func (a *momentAcc) result(ng int) *Col {
 		switch a.fn {
 		case "avg":
 			if a.n[g] == 0 {
-				c.setNull(g)
+				c.SetNull(g)
 			} else {
 				c.F[g] = a.sum[g] / n
 			}
 		case "var_pop", "stddev_pop":
 			if a.n[g] == 0 {
-				c.setNull(g)
+				c.SetNull(g)
 				continue
 			}
 			c.F[g] = a.m2[g] / n
 		default:
 			if a.n[g] < 2 {
-				c.setNull(g)
+				c.SetNull(g)
 				continue
 			}
 			c.F[g] = a.m2[g] / (n - 1)
 		}
-		if strings.HasPrefix(a.fn, "stddev") && !c.isNull(g) {
+		if strings.HasPrefix(a.fn, "stddev") && !c.IsNull(g) {
 			c.F[g] = math.Sqrt(c.F[g])
 		}
 	}
@@ -496,7 +496,7 @@ func (a *extremeIntAcc) result(ng int) *Col {
 	c := &Col{T: a.t, Len: ng, I: a.v[:ng]}
 	for g := 0; g < ng; g++ {
 		if !a.seen[g] {
-			c.setNull(g)
+			c.SetNull(g)
 		}
 	}
 	return c
@@ -528,7 +528,7 @@ func (a *extremeFloatAcc) result(ng int) *Col {
 	c := &Col{T: tFloat, Len: ng, F: a.v[:ng]}
 	for g := 0; g < ng; g++ {
 		if !a.seen[g] {
-			c.setNull(g)
+			c.SetNull(g)
 		}
 	}
 	return c
@@ -544,11 +544,11 @@ type extremeAcc struct {
 func (a *extremeAcc) update(gids []int32, ng int, c *Col) {
 	a.v = growTo(a.v, ng)
 	for i, g := range gids {
-		if c.isNull(i) {
+		if c.IsNull(i) {
 			continue
 		}
 		if a.v[g] == nil {
-			a.v[g] = c.get(i)
+			a.v[g] = c.Get(i)
 			continue
 		}
 		if a.sign == 0 {
@@ -563,12 +563,12 @@ func (a *extremeAcc) update(gids []int32, ng int, c *Col) {
 			case []byte:
 				cb = s
 			}
-			if bytes.Compare(c.str(i), cb)*a.sign > 0 {
-				a.v[g] = c.get(i)
+			if bytes.Compare(c.Str(i), cb)*a.sign > 0 {
+				a.v[g] = c.Get(i)
 			}
 			continue
 		}
-		if x := c.get(i); compareScalars(c.T, x, a.v[g])*a.sign > 0 {
+		if x := c.Get(i); compareScalars(c.T, x, a.v[g])*a.sign > 0 {
 			a.v[g] = x
 		}
 	}
@@ -597,7 +597,7 @@ type stringAggAcc struct {
 func (a *stringAggAcc) update(gids []int32, ng int, c *Col) {
 	a.v = growTo(a.v, ng)
 	for i, g := range gids {
-		if c.isNull(i) {
+		if c.IsNull(i) {
 			continue
 		}
 		if a.v[g] == nil {
@@ -605,7 +605,7 @@ func (a *stringAggAcc) update(gids []int32, ng int, c *Col) {
 		} else {
 			a.v[g].WriteString(a.sep)
 		}
-		a.v[g].Write(c.str(i))
+		a.v[g].Write(c.Str(i))
 	}
 }
 
@@ -632,7 +632,7 @@ func (a *boolAcc) update(gids []int32, ng int, c *Col) {
 	a.v = growTo(a.v, ng)
 	a.seen = growTo(a.seen, ng)
 	for i, g := range gids {
-		if c.isNull(i) {
+		if c.IsNull(i) {
 			continue
 		}
 		if !a.seen[g] {
@@ -651,7 +651,7 @@ func (a *boolAcc) result(ng int) *Col {
 	c := &Col{T: tBool, Len: ng, B: a.v[:ng]}
 	for g := 0; g < ng; g++ {
 		if !a.seen[g] {
-			c.setNull(g)
+			c.SetNull(g)
 		}
 	}
 	return c
@@ -677,20 +677,20 @@ func (a *distinctAcc) update(gids []int32, ng int, c *Col) {
 		// every batch): pairs of group and value, not encoded bytes. A
 		// batch without int64s holds only NULLs.
 		for i, g := range gids {
-			if c.I == nil || c.isNull(i) || !a.seenInts.add(g, c.I[i]) {
+			if c.I == nil || c.IsNull(i) || !a.seenInts.add(g, c.I[i]) {
 				continue
 			}
 			keep = append(keep, int32(i))
 			kg = append(kg, g)
 		}
-		a.inner.update(kg, ng, c.take(keep))
+		a.inner.update(kg, ng, c.Take(keep))
 		return
 	}
 	if a.seen == nil {
 		a.seen = map[string]struct{}{}
 	}
 	for i, g := range gids {
-		if c.isNull(i) {
+		if c.IsNull(i) {
 			continue
 		}
 		a.buf = a.buf[:0]
@@ -703,7 +703,7 @@ func (a *distinctAcc) update(gids []int32, ng int, c *Col) {
 		keep = append(keep, int32(i))
 		kg = append(kg, g)
 	}
-	a.inner.update(kg, ng, c.take(keep))
+	a.inner.update(kg, ng, c.Take(keep))
 }
 
 func (a *distinctAcc) result(ng int) *Col { return a.inner.result(ng) }

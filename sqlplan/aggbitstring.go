@@ -21,13 +21,13 @@ func (p *planner) bindBitstringAggArgs(spec *aggSpec, bound []expr) ([]expr, err
 	if len(bound) != 3 {
 		return nil, errorf("bitstring_agg takes a value, then its min and max")
 	}
-	if t := bound[0].typ(); t.op() != KInt && t.Kind != KUint && t.Kind != KNull {
+	if t := bound[0].typ(); t.Op() != KInt && t.Kind != KUint && t.Kind != KNull {
 		return nil, errorf("bitstring_agg(%s, ...) is not defined: the value is an integer", t.SQLName())
 	}
 	var r [2]int64
 	for k, b := range bound[1:] {
 		c, ok := isConst(b)
-		if !ok || c.t.op() != KInt && c.t.Kind != KUint {
+		if !ok || c.t.Op() != KInt && c.t.Kind != KUint {
 			return nil, errorf("bitstring_agg's min and max are integer constants")
 		}
 		n, isInt := c.v.(int64)
@@ -57,14 +57,14 @@ type bitstringAggAcc struct {
 func (a *bitstringAggAcc) update(gids []int32, ng int, c *Col) {
 	a.v = growTo(a.v, ng)
 	for i, g := range gids {
-		if c.isNull(i) || a.err != nil {
+		if c.IsNull(i) || a.err != nil {
 			continue
 		}
 		x := c.I[i]
 		// An unsigned value above MaxInt64 reads negative: out of range
 		// unless the range is too, which UBIGINT's never is.
 		if x < a.r.lo || x > a.r.hi || c.T.Kind == KUint && x < 0 {
-			a.err = errorf("Value %s is outside of provided min and max range (%d <-> %d)", formatScalar(c.T, c.get(i)), a.r.lo, a.r.hi)
+			a.err = errorf("Value %s is outside of provided min and max range (%d <-> %d)", formatScalar(c.T, c.Get(i)), a.r.lo, a.r.hi)
 			return
 		}
 		if a.v[g] == nil {

@@ -132,7 +132,7 @@ func (a *sumDecAcc) update(gids []int32, ng int, c *Col) {
 		case c.H != nil && c.T.Scale == a.t.Scale:
 			a.addHuge(g, c.H[i])
 		default:
-			d := c.decimal(i)
+			d := c.Decimal(i)
 			if u, ok := decimalToInt64(d, a.t.Scale); ok {
 				a.addHuge(g, num.FromInt64(u))
 			} else {
@@ -183,7 +183,7 @@ func (a *sumDecAcc) hugeOverflow() error {
 		return nil
 	}
 	for g := range a.over {
-		if d, _ := a.wideSum(g); !a.t.fitsBig(d.Unscaled) {
+		if d, _ := a.wideSum(g); !a.t.FitsBig(d.Unscaled) {
 			return errorf("Overflow in HUGEINT addition: the sum %s leaves INT128", d.Unscaled)
 		}
 	}
@@ -200,8 +200,8 @@ func (a *sumDecAcc) result(ng int) *Col {
 		for g := 0; g < ng && fits; g++ {
 			switch {
 			case !a.seen[g]:
-				c.setNull(g)
-			case a.over[int32(g)] != nil || !a.t.fits(a.sum[g]):
+				c.SetNull(g)
+			case a.over[int32(g)] != nil || !a.t.Fits(a.sum[g]):
 				fits = false
 			default:
 				c.H[g] = a.sum[g]
@@ -253,8 +253,8 @@ func (a *avgExactAcc) result(ng int) *Col {
 	sums := a.sum.result(ng)
 	c := &Col{T: tFloat, Len: ng, F: make([]float64, ng)}
 	for g := 0; g < ng; g++ {
-		if a.n[g] == 0 || sums.isNull(g) {
-			c.setNull(g)
+		if a.n[g] == 0 || sums.IsNull(g) {
+			c.SetNull(g)
 			continue
 		}
 		d, wide := a.sum.wideSum(int32(g))
@@ -263,7 +263,7 @@ func (a *avgExactAcc) result(ng int) *Col {
 				c.F[g] = f
 				continue
 			}
-			d = sums.decimal(g)
+			d = sums.Decimal(g)
 		}
 		q := new(big.Rat).Quo(decRat(d), new(big.Rat).SetInt64(a.n[g]))
 		c.F[g], _ = q.Float64()
@@ -356,7 +356,7 @@ func (a *pairAcc) grow(ng int) {
 func (a *pairAcc) update2(gids []int32, ng int, yc, xc *Col) {
 	a.grow(ng)
 	for i, g := range gids {
-		if yc.isNull(i) || xc.isNull(i) {
+		if yc.IsNull(i) || xc.IsNull(i) {
 			continue
 		}
 		x, y := xc.F[i], yc.F[i]
@@ -415,7 +415,7 @@ func (a *pairAcc) result(ng int) *Col {
 		if ok {
 			c.F[g] = v
 		} else {
-			c.setNull(g)
+			c.SetNull(g)
 		}
 	}
 	return c
@@ -432,7 +432,7 @@ type bitAcc struct {
 func (a *bitAcc) update(gids []int32, ng int, c *Col) {
 	a.v, a.seen = growTo(a.v, ng), growTo(a.seen, ng)
 	for i, g := range gids {
-		if c.isNull(i) {
+		if c.IsNull(i) {
 			continue
 		}
 		x := c.I[i]
@@ -455,7 +455,7 @@ func (a *bitAcc) result(ng int) *Col {
 	c := &Col{T: a.t, Len: ng, I: append([]int64(nil), a.v[:ng]...)}
 	for g := 0; g < ng; g++ {
 		if !a.seen[g] {
-			c.setNull(g)
+			c.SetNull(g)
 		}
 	}
 	return c
@@ -474,7 +474,7 @@ func (a *listAcc) update(gids []int32, ng int, c *Col) {
 	for i, g := range gids {
 		// Elements as nested values read from files hold them (time.Time
 		// for dates and times, strings for decimals).
-		a.vals[g] = append(a.vals[g], toGo(*a.t.Elem, c.get(i)))
+		a.vals[g] = append(a.vals[g], toGo(*a.t.Elem, c.Get(i)))
 		a.seen[g] = true
 	}
 }
@@ -546,7 +546,7 @@ func (a *shapeAcc) result(ng int) *Col {
 	for g := 0; g < ng; g++ {
 		v, ok := a.value(g)
 		if !ok {
-			c.setNull(g)
+			c.SetNull(g)
 			continue
 		}
 		c.F[g] = v
@@ -597,7 +597,7 @@ type lastAcc struct {
 func (a *lastAcc) update(gids []int32, ng int, c *Col) {
 	a.vals = growTo(a.vals, ng)
 	for i, g := range gids {
-		a.vals[g] = c.get(i)
+		a.vals[g] = c.Get(i)
 	}
 }
 
@@ -619,7 +619,7 @@ func (a *entropyAcc) update(gids []int32, ng int, c *Col) {
 	a.counts = growTo(a.counts, ng)
 	a.n = growTo(a.n, ng)
 	for i, g := range gids {
-		if c.isNull(i) {
+		if c.IsNull(i) {
 			continue
 		}
 		if a.counts[g] == nil {

@@ -60,12 +60,12 @@ func TestSumDecimalKernels(t *testing.T) {
 		}
 		for g := 0; g < ng; g++ {
 			if want[g] == nil {
-				if !sums.isNull(g) || !avgs.isNull(g) {
+				if !sums.IsNull(g) || !avgs.IsNull(g) {
 					t.Fatalf("iteration %d: group %d has no value but its sum or average is not NULL", iter, g)
 				}
 				continue
 			}
-			got := sums.decimal(g).Unscaled
+			got := sums.Decimal(g).Unscaled
 			if got.Cmp(want[g]) != 0 {
 				t.Fatalf("iteration %d: group %d sums to %s, want %s", iter, g, got, want[g])
 			}
@@ -89,8 +89,8 @@ func TestSumSeesEveryLane(t *testing.T) {
 		sum := &sumDecAcc{t: wide}
 		sum.update(gids, 2, c)
 		r := sum.result(2)
-		if r.isNull(1) || r.decimal(1).Unscaled.Int64() != 5 {
-			t.Fatalf("a group whose one row is row %d sums to %v, want 5", at, r.decimal(1))
+		if r.IsNull(1) || r.Decimal(1).Unscaled.Int64() != 5 {
+			t.Fatalf("a group whose one row is row %d sums to %v, want 5", at, r.Decimal(1))
 		}
 	}
 }

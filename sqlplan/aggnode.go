@@ -82,7 +82,7 @@ func copiesValues(a accumulator) bool {
 // aggregate has none).
 func (n *aggNode) inputs(b *Batch) (*Batch, error) {
 	nk, na := len(n.keys), len(n.aggs)
-	out := &Batch{N: b.N, Cols: make([]*Col, nk+2*na), recycle: b.recycle}
+	out := &Batch{N: b.N, Cols: make([]*Col, nk+2*na), Recycle: b.Recycle}
 	var err error
 	for i, k := range n.keys {
 		if out.Cols[i], err = k.eval(b); err != nil {
@@ -270,12 +270,12 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 		// the pool (a column read by two grouping sets is released after
 		// both).
 		for i, a := range args {
-			if a != nil && a.scratch && copiesValues(states[0].accs[i]) && (args2[i] == nil || args2[i] != a) {
+			if a != nil && a.Scratch && copiesValues(states[0].accs[i]) && (args2[i] == nil || args2[i] != a) {
 				release(a)
 			}
 		}
-		if recycles && in.recycle != nil {
-			in.recycle()
+		if recycles && in.Recycle != nil {
+			in.Recycle()
 		}
 		if err := n.mem.set(ctx, aggBytes(states), n.memWhat); err != nil {
 			return nil, err

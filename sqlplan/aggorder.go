@@ -89,7 +89,7 @@ func (a *orderedAcc) add(b *Batch, order []expr, gids []int32, c, c2 *Col) error
 		if err != nil {
 			return err
 		}
-		keys[i] = k.decoded()
+		keys[i] = k.Decoded()
 	}
 	if a.cols == nil {
 		a.cols = make([]*Col, len(order))
@@ -104,13 +104,13 @@ func (a *orderedAcc) add(b *Batch, order []expr, gids []int32, c, c2 *Col) error
 		if a.args == nil {
 			a.args = emptyCol(c.T)
 		}
-		appendCol(a.args, c.decoded())
+		appendCol(a.args, c.Decoded())
 	}
 	if c2 != nil {
 		if a.args2 == nil {
 			a.args2 = emptyCol(c2.T)
 		}
-		appendCol(a.args2, c2.decoded())
+		appendCol(a.args2, c2.Decoded())
 	}
 	a.gids = append(a.gids, gids[:b.N]...)
 	a.n += b.N
@@ -137,10 +137,10 @@ func (a *orderedAcc) result(ng int) *Col {
 		}
 		var c, c2 *Col
 		if a.args != nil {
-			c = a.args.take(idx)
+			c = a.args.Take(idx)
 		}
 		if a.args2 != nil {
-			c2 = a.args2.take(idx)
+			c2 = a.args2.Take(idx)
 			a.inner.(pairAccumulator).update2(gids, ng, c, c2)
 		} else {
 			a.inner.update(gids, ng, c)

@@ -37,7 +37,7 @@ func (p *planner) bindCountingArgs(spec *aggSpec, bound []expr) ([]expr, error) 
 	if k.v == nil {
 		return nil, errorf("Invalid input for approx_top_k: k value cannot be NULL")
 	}
-	if k.t.op() != KInt && k.t.Kind != KUint {
+	if k.t.Op() != KInt && k.t.Kind != KUint {
 		return nil, errorf("approx_top_k(%s, %s) is not defined: k is a BIGINT", bound[0].typ().SQLName(), k.t.SQLName())
 	}
 	n, _ := k.v.(int64)
@@ -202,7 +202,7 @@ func (p *planner) bindHistogramBins(spec *aggSpec, bound []expr) ([]expr, error)
 		if err != nil {
 			return nil, err
 		}
-		bins.keys = append(bins.keys, c.get(0))
+		bins.keys = append(bins.keys, c.Get(0))
 	}
 	slices.SortFunc(bins.keys, func(a, b any) int { return compareScalars(kt, a, b) })
 	bins.keys = slices.CompactFunc(bins.keys, func(a, b any) bool { return compareScalars(kt, a, b) == 0 })
@@ -300,5 +300,5 @@ func constantValue(e expr) (*constExpr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &constExpr{t: e.typ(), v: c.get(0)}, nil
+	return &constExpr{t: e.typ(), v: c.Get(0)}, nil
 }

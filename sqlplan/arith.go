@@ -82,7 +82,7 @@ func (e *arithExpr) compute(lc, rc *Col, n int) (*Col, error) {
 	lt, rt := e.l.typ(), e.r.typ()
 	switch {
 	case e.t.Kind == KFloat && e.op != '%':
-		out.F, out.scratch = scratchFloats(n)
+		out.F, out.Scratch = scratchFloats(n)
 		floatArith(e.op, out.F, lc, rc)
 		return out, nil
 	case e.t.Kind == KFloat:
@@ -109,7 +109,7 @@ func (e *arithExpr) compute(lc, rc *Col, n int) (*Col, error) {
 		case '%':
 			for i := range out.F {
 				if y[i] == 0 {
-					out.setNull(i)
+					out.SetNull(i)
 					continue
 				}
 				out.F[i] = math.Mod(x[i], y[i])
@@ -118,7 +118,7 @@ func (e *arithExpr) compute(lc, rc *Col, n int) (*Col, error) {
 		return out, nil
 	case e.t.Kind == KDecimal && e.t.Prec <= 18 && (e.op == '+' || e.op == '-' || e.op == '*'):
 		ls, rs := scaleOf(lt), scaleOf(rt)
-		out.I, out.scratch = scratchInts(n)
+		out.I, out.Scratch = scratchInts(n)
 		if e.op == '*' {
 			if i, ok := mulDecimals18(out.I, lc, rc, out.Null); !ok {
 				x, y := intAt(lc, i), intAt(rc, i)
@@ -139,7 +139,7 @@ func (e *arithExpr) compute(lc, rc *Col, n int) (*Col, error) {
 			for i := range out.I {
 				d := y[i] * rm
 				if d == 0 {
-					out.setNull(i)
+					out.SetNull(i)
 					continue
 				}
 				out.I[i] = (x[i] * lm) % d
@@ -159,11 +159,11 @@ func (e *arithExpr) compute(lc, rc *Col, n int) (*Col, error) {
 	case e.t.Kind == KDecimal:
 		bld := newBuilder(e.t, n)
 		for i := 0; i < n; i++ {
-			if out.isNull(i) {
+			if out.IsNull(i) {
 				bld.add(nil)
 				continue
 			}
-			a, bb := decRat(decimalScalar(lt, lc.get(i))), decRat(decimalScalar(rt, rc.get(i)))
+			a, bb := decRat(decimalScalar(lt, lc.Get(i))), decRat(decimalScalar(rt, rc.Get(i)))
 			var r = a
 			switch e.op {
 			case '+':
@@ -247,7 +247,7 @@ func (e *arithExpr) compute(lc, rc *Col, n int) (*Col, error) {
 		case '/', '%', 'd':
 			for i := range out.I {
 				if y[i] == 0 {
-					out.setNull(i)
+					out.SetNull(i)
 					continue
 				}
 				if e.op == '%' {
@@ -265,7 +265,7 @@ func (e *arithExpr) compute(lc, rc *Col, n int) (*Col, error) {
 		if overflow {
 			// Only rows that are not NULL count.
 			for i := range out.I {
-				if out.isNull(i) {
+				if out.IsNull(i) {
 					continue
 				}
 				a, b := x[i], y[i]
@@ -292,7 +292,7 @@ func (e *arithExpr) compute(lc, rc *Col, n int) (*Col, error) {
 func (e *arithExpr) checkWidth(out *Col, x, y []int64, bits int) error {
 	lo, hi := int64(-1)<<(bits-1), int64(1)<<(bits-1)-1
 	for i, r := range out.I {
-		if (r < lo || r > hi) && !out.isNull(i) {
+		if (r < lo || r > hi) && !out.IsNull(i) {
 			return e.overflowError(bits, x[i], y[i])
 		}
 	}
@@ -361,7 +361,7 @@ func addInterval(c *Col, iv interval, sub bool, t Type) (*Col, error) {
 	n := c.Len
 	out := &Col{T: t, Len: n, Null: c.Null, I: make([]int64, n)}
 	for i := 0; i < n; i++ {
-		if !c.isNull(i) {
+		if !c.IsNull(i) {
 			out.I[i] = addIntervalAt(c.T.Kind, c.I[i], iv, sub, t.Kind)
 		}
 	}
@@ -402,10 +402,10 @@ func intervalArith(e *arithExpr, lc, rc *Col, out *Col) (*Col, error) {
 	if e.t.Kind == KInterval {
 		out.A = make([]any, n)
 		for i := range out.A {
-			if out.isNull(i) {
+			if out.IsNull(i) {
 				continue
 			}
-			l, r := lc.get(i).(interval), rc.get(i).(interval)
+			l, r := lc.Get(i).(interval), rc.Get(i).(interval)
 			if e.op == '-' {
 				r = r.neg()
 			}
@@ -415,8 +415,8 @@ func intervalArith(e *arithExpr, lc, rc *Col, out *Col) (*Col, error) {
 	}
 	out.I = make([]int64, n)
 	for i := range out.I {
-		if !out.isNull(i) {
-			out.I[i] = addIntervalAt(lc.T.Kind, lc.I[i], rc.get(i).(interval), e.op == '-', e.t.Kind)
+		if !out.IsNull(i) {
+			out.I[i] = addIntervalAt(lc.T.Kind, lc.I[i], rc.Get(i).(interval), e.op == '-', e.t.Kind)
 		}
 	}
 	return out, nil
@@ -440,7 +440,7 @@ func (e *negExpr) eval(b *Batch) (*Col, error) {
 	case c.I != nil:
 		out.I = make([]int64, c.Len)
 		for i, x := range c.I[:c.Len] {
-			if x == math.MinInt64 && !c.isNull(i) {
+			if x == math.MinInt64 && !c.IsNull(i) {
 				return nil, errorf("integer overflow in %s", e.String())
 			}
 			out.I[i] = -x
@@ -454,7 +454,7 @@ func (e *negExpr) eval(b *Batch) (*Col, error) {
 		out.H = make([]num.Int128, c.Len)
 		for i, x := range c.H[:c.Len] {
 			n, ok := x.Negate()
-			if !ok && !c.isNull(i) {
+			if !ok && !c.IsNull(i) {
 				return nil, errorf("Overflow in negation of numeric value!") // DuckDB's words (a HUGEINT's minimum)
 			}
 			out.H[i] = n
@@ -462,7 +462,7 @@ func (e *negExpr) eval(b *Batch) (*Col, error) {
 	default:
 		bld := newBuilder(c.T, c.Len)
 		for i := 0; i < c.Len; i++ {
-			v := c.get(i)
+			v := c.Get(i)
 			switch d := v.(type) {
 			case value.Decimal:
 				v = value.Decimal{Unscaled: new(big.Int).Neg(d.Unscaled), Scale: d.Scale}

@@ -215,8 +215,8 @@ type asofNode struct {
 // asofValues reads an inequality column: its values as ordered int64s,
 // float64s, byte strings or 128-bit integers (kind 0, 1, 2, 3).
 func asofValues(c *Col) (ints []int64, floats []float64, strs [][]byte, wide []num.Int128, kind int, err error) {
-	c = c.decoded()
-	switch k := c.T.op(); k {
+	c = c.Decoded()
+	switch k := c.T.Op(); k {
 	case KInt, KDate, KTime, KTimestamp, KUint:
 		ints = c.I
 		if k == KUint {
@@ -234,9 +234,9 @@ func asofValues(c *Col) (ints []int64, floats []float64, strs [][]byte, wide []n
 		if wide == nil {
 			wide = make([]num.Int128, c.Len)
 			for i := range wide {
-				if !c.isNull(i) {
+				if !c.IsNull(i) {
 					var ok bool
-					if wide[i], ok = num.FromBig(c.decimal(i).Unscaled); !ok {
+					if wide[i], ok = num.FromBig(c.Decimal(i).Unscaled); !ok {
 						return nil, nil, nil, nil, 0, errorf("ASOF JOIN: a DECIMAL value out of range")
 					}
 				}
@@ -248,8 +248,8 @@ func asofValues(c *Col) (ints []int64, floats []float64, strs [][]byte, wide []n
 	case KString, KBytes, KUUID:
 		strs = make([][]byte, c.Len)
 		for i := range strs {
-			if !c.isNull(i) {
-				strs[i] = c.str(i)
+			if !c.IsNull(i) {
+				strs[i] = c.Str(i)
 			}
 		}
 		return nil, nil, strs, nil, 2, nil
@@ -283,7 +283,7 @@ func (n *asofNode) build(ctx context.Context) error {
 			if keys[i], err = k.eval(padded); err != nil {
 				return err
 			}
-			keys[i] = keys[i].decoded()
+			keys[i] = keys[i].Decoded()
 		}
 		switch {
 		case len(keys) == 1 && keys[0].I != nil:
@@ -320,7 +320,7 @@ func (n *asofNode) build(ctx context.Context) error {
 	}
 	order := make([]int32, 0, all.N)
 	for r := 0; r < all.N; r++ {
-		if group[r] >= 0 && !tc.isNull(r) && !(kind == 1 && math.IsNaN(floats[r])) {
+		if group[r] >= 0 && !tc.IsNull(r) && !(kind == 1 && math.IsNaN(floats[r])) {
 			order = append(order, int32(r))
 		}
 	}
@@ -402,7 +402,7 @@ func (n *asofNode) groups(b *Batch, lo, hi []int32) error {
 		if err != nil {
 			return err
 		}
-		keys[i] = c.decoded()
+		keys[i] = c.Decoded()
 	}
 	find := func(i int, g int32) {
 		if g >= 0 {
@@ -418,7 +418,7 @@ func (n *asofNode) groups(b *Batch, lo, hi []int32) error {
 			return nil
 		}
 		for i, x := range k.I[:b.N] {
-			if !k.isNull(i) {
+			if !k.IsNull(i) {
 				find(i, n.table.findInt(x))
 			}
 		}
@@ -476,7 +476,7 @@ func (n *asofNode) probe(b *Batch) (*Batch, error) {
 	li, ri := make([]int32, 0, b.N), make([]int32, 0, b.N)
 	for i := 0; i < b.N; i++ {
 		k := -1
-		if lo[i] < hi[i] && !tc.isNull(i) {
+		if lo[i] < hi[i] && !tc.IsNull(i) {
 			switch kind {
 			case 0:
 				x, vs := ints[i], n.ints
@@ -595,7 +595,7 @@ func (n *positionalNode) next(ctx context.Context) (*Batch, error) {
 		out.Cols[i] = nullCol(t, len(ri))
 	}
 	for k := range n.j.rightTypes {
-		out.Cols[n.j.leftWidth+k] = n.j.rall.Cols[k].take(ri)
+		out.Cols[n.j.leftWidth+k] = n.j.rall.Cols[k].Take(ri)
 	}
 	return out, nil
 }

@@ -636,7 +636,7 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 			if k, ok := isConst(e); ok {
 				return negConst(k)
 			}
-			if !e.typ().isNumeric() && e.typ().Kind != KInterval {
+			if !e.typ().IsNumeric() && e.typ().Kind != KInterval {
 				return nil, errorf("cannot negate %s", e.typ().SQLName())
 			}
 			return &negExpr{e: e}, nil
@@ -796,7 +796,7 @@ func (p *planner) fold(e expr, inputs ...expr) (expr, error) {
 		// (SELECT abs(x) FROM t WHERE false is no error, as in DuckDB).
 		return e, nil
 	}
-	return &constExpr{t: e.typ(), v: c.get(0)}, nil
+	return &constExpr{t: e.typ(), v: c.Get(0)}, nil
 }
 
 func negConst(k *constExpr) (expr, error) {
@@ -809,7 +809,7 @@ func negConst(k *constExpr) (expr, error) {
 		return &constExpr{t: k.t, v: -v}, nil
 	case value.Decimal:
 		n := new(big.Int).Neg(v.Unscaled)
-		if k.t.Huge && !k.t.fitsBig(n) {
+		if k.t.Huge && !k.t.FitsBig(n) {
 			return nil, errorf("Overflow in negation of numeric value!") // DuckDB's words
 		}
 		return &constExpr{t: k.t, v: value.Decimal{Unscaled: n, Scale: v.Scale}}, nil
@@ -838,7 +838,7 @@ func (p *planner) bindLiteral(x *sqlparser.SQLVal) (expr, error) {
 			}
 			return &constExpr{t: Type{Kind: KInt}, v: n}, nil
 		}
-		if u, ok := new(big.Int).SetString(s, 10); ok && tHuge.fitsBig(u) {
+		if u, ok := new(big.Int).SetString(s, 10); ok && tHuge.FitsBig(u) {
 			return &constExpr{t: tHuge, v: value.Decimal{Unscaled: u}}, nil
 		} else if ok && u.Sign() > 0 && u.Cmp(maxUHuge) <= 0 {
 			return &constExpr{t: tUHuge, v: value.Decimal{Unscaled: u}}, nil

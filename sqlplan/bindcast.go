@@ -15,7 +15,7 @@ import (
 
 // unifyTypes returns the type two operands are compared or combined in.
 func unifyTypes(a, b Type) (Type, error) {
-	ak, bk := a.op(), b.op()
+	ak, bk := a.Op(), b.Op()
 	switch {
 	case hugeint(a, b):
 		return tHuge, nil
@@ -55,7 +55,7 @@ func unifyTypes(a, b Type) (Type, error) {
 		return b, nil
 	case bk == KNull:
 		return a, nil
-	case a.isNumeric() && b.isNumeric():
+	case a.IsNumeric() && b.IsNumeric():
 		switch {
 		case ak == KUHuge || bk == KUHuge:
 			// With unsigned and signed integers (a negative one fails
@@ -64,7 +64,7 @@ func unifyTypes(a, b Type) (Type, error) {
 			if bk == KUHuge {
 				o = a
 			}
-			if o.op() == KInt || o.Kind == KUint {
+			if o.Op() == KInt || o.Kind == KUint {
 				return tUHuge, nil
 			}
 			return Type{Kind: KFloat}, nil
@@ -76,7 +76,7 @@ func unifyTypes(a, b Type) (Type, error) {
 				d, o = b, a
 			}
 			digits := 19
-			if o.op() == KUint {
+			if o.Op() == KUint {
 				digits = 20
 			}
 			scale := d.Scale
@@ -104,10 +104,10 @@ func withoutField(t Type) Type { t.Field = nil; return t }
 // unify casts two operands to their common type.
 func (p *planner) unify(l, r expr) (expr, expr, error) {
 	lt, rt := l.typ(), r.typ()
-	if lt.op() == rt.op() && lt.op() != KDecimal && lt.Nanos == rt.Nanos {
+	if lt.Op() == rt.Op() && lt.Op() != KDecimal && lt.Nanos == rt.Nanos {
 		return l, r, nil
 	}
-	if lt.op() == KDecimal && rt.op() == KDecimal && lt.Scale == rt.Scale && lt.Prec <= 18 == (rt.Prec <= 18) {
+	if lt.Op() == KDecimal && rt.Op() == KDecimal && lt.Scale == rt.Scale && lt.Prec <= 18 == (rt.Prec <= 18) {
 		return l, r, nil
 	}
 	t, err := unifyTypes(lt, rt)
@@ -117,21 +117,21 @@ func (p *planner) unify(l, r expr) (expr, expr, error) {
 	// Compare a column with a constant in the column's own type when the
 	// constant converts exactly (keeps the typed fast path and pushdown).
 	if k, ok := isConst(r); ok && k.v != nil && lt.Kind != KNested {
-		if lt.op() == KInt && rt.Kind == KDecimal || lt.op() == KInt && rt.Kind == KFloat {
+		if lt.Op() == KInt && rt.Kind == KDecimal || lt.Op() == KInt && rt.Kind == KFloat {
 			// 3 = 3.0 compares as integers; 3 = 3.5 must not.
 			if v, err := castScalar(k.v, rt, lt); err == nil {
 				if back, err := castScalar(v, lt, rt); err == nil && compareScalars(rt, back, k.v) == 0 {
 					return l, &constExpr{t: lt, v: v}, nil
 				}
 			}
-		} else if rt.op() == KString {
+		} else if rt.Op() == KString {
 			if _, lc := isConst(l); !lc {
 				c, err := p.cast(r, withoutField(lt))
 				return l, c, err
 			}
 		}
 	}
-	if k, ok := isConst(l); ok && k.v != nil && lt.op() == KString && rt.Kind != KNested {
+	if k, ok := isConst(l); ok && k.v != nil && lt.Op() == KString && rt.Kind != KNested {
 		c, err := p.cast(l, withoutField(rt))
 		return c, r, err
 	}
@@ -147,13 +147,13 @@ func (p *planner) unify(l, r expr) (expr, expr, error) {
 // coerce casts e to t implicitly.
 func (p *planner) coerce(e expr, t Type) (expr, error) {
 	et := e.typ()
-	if et.op() == t.op() || et.Kind == KNull {
+	if et.Op() == t.Op() || et.Kind == KNull {
 		if et.Kind == KNull {
 			return p.cast(e, t)
 		}
 		return e, nil
 	}
-	if t.Kind == KBool && et.op() != KString && et.op() != KInt {
+	if t.Kind == KBool && et.Op() != KString && et.Op() != KInt {
 		return nil, errorf("%s is %s, not BOOLEAN", e.String(), et.SQLName())
 	}
 	return p.cast(e, t)
@@ -168,7 +168,7 @@ func (p *planner) cast(e expr, t Type) (expr, error) {
 			return out, err
 		}
 	}
-	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.op() == KInt && t.Bits != 0 && t.Bits < 64) && sameNested(et, t) && sameUnit(et, t) &&
+	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.Op() == KInt && t.Bits != 0 && t.Bits < 64) && sameNested(et, t) && sameUnit(et, t) &&
 		!(t.Kind == KInt && et.Bits != 0 && et.Bits < 64) && et.Coarse == t.Coarse && et.TZ == t.TZ && et.Bit == t.Bit {
 		return e, nil
 	}
@@ -322,7 +322,7 @@ func argScalar(v any) (Type, any, error) {
 		if s == 0 && p > 38 && x.Unscaled != nil {
 			// An integer past 38 digits: a HUGEINT or UHUGEINT when it fits.
 			switch {
-			case tHuge.fitsBig(x.Unscaled):
+			case tHuge.FitsBig(x.Unscaled):
 				return tHuge, value.Decimal{Unscaled: x.Unscaled}, nil
 			case x.Unscaled.Sign() > 0 && x.Unscaled.Cmp(maxUHuge) <= 0:
 				return tUHuge, value.Decimal{Unscaled: x.Unscaled}, nil

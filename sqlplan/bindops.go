@@ -187,7 +187,7 @@ func (p *planner) bindIn(l expr, right sqlparser.Expr, not bool, sc *scope, agg 
 				continue
 			}
 			seen[string(key)] = struct{}{}
-			items = append(items, &constExpr{t: c.T, v: c.get(i)})
+			items = append(items, &constExpr{t: c.T, v: c.Get(i)})
 		}
 		if b.N == 0 {
 			// x IN (empty) is false, even for NULL x.
@@ -279,9 +279,9 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		return &constExpr{t: t}, nil
 	}
 	// Strings in arithmetic are numbers (or dates) given as text.
-	if lt.op() == KString {
+	if lt.Op() == KString {
 		if _, ok := isConst(l); ok {
-			if rt.isNumeric() {
+			if rt.IsNumeric() {
 				// Text that is not a number is an error ('' + 1 dereferenced
 				// the nil the failed cast returned — found by FuzzQuery).
 				var err error
@@ -291,15 +291,15 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 			}
 		}
 	}
-	if rt.op() == KString {
+	if rt.Op() == KString {
 		if _, ok := isConst(r); ok {
 			switch {
-			case rt.op() == KString && (lt.Kind == KTimestamp || lt.Kind == KDate):
+			case rt.Op() == KString && (lt.Kind == KTimestamp || lt.Kind == KDate):
 				var err error
 				if r, err = p.cast(r, Type{Kind: KInterval}); err != nil {
 					return nil, err
 				}
-			case lt.isNumeric():
+			case lt.IsNumeric():
 				var err error
 				if r, err = p.cast(r, Type{Kind: KFloat}); err != nil {
 					return nil, err
@@ -316,7 +316,7 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		}
 		ik, ok1 := isConst(iv)
 		nk, ok2 := isConst(n)
-		if ok1 && ok2 && nk.t.op() == KInt {
+		if ok1 && ok2 && nk.t.Op() == KInt {
 			x, isIv := ik.v.(interval)
 			m, isInt := nk.v.(int64)
 			if isIv && isInt {
@@ -324,16 +324,16 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 			}
 		}
 		if ok1 {
-			if x, isIv := ik.v.(interval); isIv && n.typ().isNumeric() {
+			if x, isIv := ik.v.(interval); isIv && n.typ().IsNumeric() {
 				return p.scaledInterval(n, x, n.String()+" * "+iv.String())
 			}
 		}
-		if n.typ().isNumeric() {
+		if n.typ().IsNumeric() {
 			return scaleIntervalCol(iv, n, false), nil
 		}
 		return nil, errorf("cannot compute %s * %s", lt.SQLName(), rt.SQLName())
 	}
-	if op == '/' && lt.Kind == KInterval && rt.isNumeric() {
+	if op == '/' && lt.Kind == KInterval && rt.IsNumeric() {
 		return scaleIntervalCol(l, r, true), nil
 	}
 	if lt.Kind == KInterval && rt.Kind == KInterval && (op == '+' || op == '-') {
@@ -348,7 +348,7 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		}
 	}
 	var t Type
-	lk, rk := lt.op(), rt.op()
+	lk, rk := lt.Op(), rt.Op()
 	switch {
 	case lk == KDate && (rk == KInt) && (op == '+' || op == '-'):
 		t = Type{Kind: KDate}
@@ -369,7 +369,7 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		t = Type{Kind: KInterval}
 	case lk == KInterval && rk == KInterval && (op == '+' || op == '-'):
 		t = Type{Kind: KInterval}
-	case (lk == KUHuge || rk == KUHuge) && lt.isNumeric() && rt.isNumeric():
+	case (lk == KUHuge || rk == KUHuge) && lt.IsNumeric() && rt.IsNumeric():
 		if (op == '+' || op == '-' || op == '*') && (lk == KDecimal && !lt.Huge || rk == KDecimal && !rt.Huge) {
 			// With a DECIMAL, as DuckDB: the UHUGEINT as a DECIMAL(38,0).
 			dec := Type{Kind: KDecimal, Prec: 38}
@@ -403,7 +403,7 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		if r, err = p.cast(r, t); err != nil {
 			return nil, err
 		}
-	case lt.isNumeric() && rt.isNumeric():
+	case lt.IsNumeric() && rt.IsNumeric():
 		switch {
 		case op == '/':
 			t = Type{Kind: KFloat}
@@ -555,7 +555,7 @@ func intLiteral(e expr) (int64, bool) {
 // hugeint reports operands of which one is a HUGEINT and the other a
 // HUGEINT or an integer (UBIGINT too): DuckDB computes them as HUGEINT.
 func hugeint(a, b Type) bool {
-	intLike := func(t Type) bool { return t.Huge || t.op() == KInt || t.Kind == KUint }
+	intLike := func(t Type) bool { return t.Huge || t.Op() == KInt || t.Kind == KUint }
 	return (a.Huge || b.Huge) && intLike(a) && intLike(b)
 }
 
@@ -568,7 +568,7 @@ func mustArith(p *planner, op byte, l, r expr) expr {
 }
 
 func precOf(t Type) int {
-	switch t.op() {
+	switch t.Op() {
 	case KDecimal:
 		return t.Prec
 	case KInt:
@@ -589,7 +589,7 @@ func precOf(t Type) int {
 // with: an integer constant's digits (as DuckDB types an integer literal
 // by its value), else its type's.
 func operandPrec(e expr, t Type) int {
-	if k, ok := isConst(e); ok && t.op() == KInt {
+	if k, ok := isConst(e); ok && t.Op() == KInt {
 		if v, ok := k.v.(int64); ok {
 			digits := 1
 			for a := v; a >= 10 || a <= -10; a /= 10 {
@@ -680,14 +680,14 @@ func commonType(vals []expr) (Type, error) {
 		if vt.Kind == KNull {
 			continue
 		}
-		if vt.op() == KString && t.op() != KString {
+		if vt.Op() == KString && t.Op() != KString {
 			if _, ok := isConst(v); ok {
 				continue
 			}
 			t = Type{Kind: KString}
 			continue
 		}
-		if t.op() == KString && vt.op() != KString {
+		if t.Op() == KString && vt.Op() != KString {
 			t = Type{Kind: KString}
 			continue
 		}

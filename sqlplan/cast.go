@@ -33,7 +33,7 @@ func castCol(c *Col, to Type) (*Col, error) { return castColTry(c, to, false) }
 func castColTry(c *Col, to Type, try bool) (*Col, error) {
 	from := c.T
 	n := c.Len
-	if from.Kind == to.Kind && from.Kind != KDecimal && !(to.op() == KInt && to.Bits != 0 && to.Bits < 64) && sameNested(from, to) && sameUnit(from, to) && from.Bit == to.Bit {
+	if from.Kind == to.Kind && from.Kind != KDecimal && !(to.Op() == KInt && to.Bits != 0 && to.Bits < 64) && sameNested(from, to) && sameUnit(from, to) && from.Bit == to.Bit {
 		out := *c
 		out.T = to
 		return &out, nil
@@ -55,10 +55,10 @@ func castColTry(c *Col, to Type, try bool) (*Col, error) {
 			// VARCHAR to BIT: the same strings, checked.
 			var bad []bool
 			for i := 0; i < n; i++ {
-				if c.isNull(i) {
+				if c.IsNull(i) {
 					continue
 				}
-				if err := checkBits(c.str(i)); err != nil {
+				if err := checkBits(c.Str(i)); err != nil {
 					if !try {
 						return nil, err
 					}
@@ -71,10 +71,10 @@ func castColTry(c *Col, to Type, try bool) (*Col, error) {
 			if bad != nil {
 				bld := newBuilder(to, n)
 				for i := 0; i < n; i++ {
-					if bad[i] || c.isNull(i) {
+					if bad[i] || c.IsNull(i) {
 						bld.add(nil)
 					} else {
-						bld.add(string(c.str(i)))
+						bld.add(string(c.Str(i)))
 					}
 				}
 				return bld.c, nil
@@ -106,7 +106,7 @@ func castColTry(c *Col, to Type, try bool) (*Col, error) {
 		return nullCol(to, n), nil
 	}
 	// Fast paths for the common numeric widenings.
-	if c.I != nil && from.op() == KInt && to.Kind == KFloat {
+	if c.I != nil && from.Op() == KInt && to.Kind == KFloat {
 		out := &Col{T: to, Len: n, Null: c.Null, F: make([]float64, n)}
 		for i, x := range c.I[:n] {
 			out.F[i] = float64(x)
@@ -118,7 +118,7 @@ func castColTry(c *Col, to Type, try bool) (*Col, error) {
 	}
 	if c.I != nil && from.Kind == KDecimal && to.Kind == KFloat {
 		out := &Col{T: to, Len: n, Null: c.Null}
-		out.F, out.scratch = scratchFloats(n)
+		out.F, out.Scratch = scratchFloats(n)
 		for i, x := range c.I[:n] {
 			out.F[i] = decFloat(x, from.Scale)
 		}
@@ -133,7 +133,7 @@ func castColTry(c *Col, to Type, try bool) (*Col, error) {
 		m, limit := pow10[to.Scale], pow10[to.Prec-to.Scale]
 		fits := true
 		for i, x := range c.I[:n] {
-			if (x >= limit || x <= -limit) && !c.isNull(i) {
+			if (x >= limit || x <= -limit) && !c.IsNull(i) {
 				fits = false
 				break
 			}
@@ -145,7 +145,7 @@ func castColTry(c *Col, to Type, try bool) (*Col, error) {
 	}
 	bld := newBuilder(to, n)
 	for i := 0; i < n; i++ {
-		v, err := castScalarTry(c.get(i), from, to, try)
+		v, err := castScalarTry(c.Get(i), from, to, try)
 		if err != nil {
 			if !try {
 				return nil, err
@@ -161,7 +161,7 @@ func castColTry(c *Col, to Type, try bool) (*Col, error) {
 // where one side is a 128-bit decimal, in fixed-width arithmetic; ok is
 // false when it does not apply.
 func castHuge(c *Col, from, to Type) (*Col, bool, error) {
-	if !exactInts(c) || (storage(from) != stHuge && storage(to) != stHuge) || (from.Kind != KDecimal && from.op() != KInt) {
+	if !exactInts(c) || (storage(from) != stHuge && storage(to) != stHuge) || (from.Kind != KDecimal && from.Op() != KInt) {
 		return nil, false, nil
 	}
 	n := c.Len
@@ -173,9 +173,9 @@ func castHuge(c *Col, from, to Type) (*Col, bool, error) {
 			out.F[i] = huge(c, i).Float64Scaled(fs)
 		}
 		return out, true, nil
-	case to.Kind != KDecimal && to.op() != KInt:
+	case to.Kind != KDecimal && to.Op() != KInt:
 		return nil, false, nil
-	case to.op() == KInt && to.Bits != 0 && to.Bits < 64:
+	case to.Op() == KInt && to.Bits != 0 && to.Bits < 64:
 		return nil, false, nil // narrow integers: their range checks
 	}
 	ts := scaleOf(to)
@@ -187,7 +187,7 @@ func castHuge(c *Col, from, to Type) (*Col, bool, error) {
 		out.I = make([]int64, n)
 	}
 	for i := 0; i < n; i++ {
-		if c.isNull(i) {
+		if c.IsNull(i) {
 			continue
 		}
 		x := huge(c, i)
@@ -204,7 +204,7 @@ func castHuge(c *Col, from, to Type) (*Col, bool, error) {
 		if ok && st != stHuge && !r.IsInt64() {
 			ok = false
 		}
-		if !ok || (to.Kind == KDecimal && !to.fits(r)) {
+		if !ok || (to.Kind == KDecimal && !to.Fits(r)) {
 			return nil, true, errorf("%s is out of range for %s", string(x.AppendDecimal(nil, fs)), to.SQLName())
 		}
 		if st == stHuge {
@@ -254,7 +254,7 @@ func hugeArith(op byte, lc, rc *Col, ls, rs int, out *Col) error {
 	out.H = make([]num.Int128, out.Len)
 	lm, rm := t.Scale-ls, t.Scale-rs
 	for i := range out.H {
-		if out.isNull(i) {
+		if out.IsNull(i) {
 			continue
 		}
 		x, y := huge(lc, i), huge(rc, i)
@@ -280,7 +280,7 @@ func hugeArith(op byte, lc, rc *Col, ls, rs int, out *Col) error {
 			}
 		case 'd', '%': // HUGEINT only: both operands are integers
 			if y.Sign() == 0 {
-				out.setNull(i)
+				out.SetNull(i)
 				continue
 			}
 			q, rem, qok := x.QuoRem(y)
@@ -289,7 +289,7 @@ func hugeArith(op byte, lc, rc *Col, ls, rs int, out *Col) error {
 				r = rem
 			}
 		}
-		if !ok || !t.fits(r) {
+		if !ok || !t.Fits(r) {
 			return hugeOverflow(op, huge(lc, i), huge(rc, i), ls, rs, t)
 		}
 		out.H[i] = r

@@ -35,32 +35,32 @@ type Col struct {
 	// them by code, and get and decoded work on them.
 	Dict  *Col
 	Codes []int32
-	// scratch: I or F is a pooled vector (scratch.go) that the
+	// Scratch: I or F is a pooled vector (Scratch.go) that the
 	// consumer of this column gives back.
-	scratch bool
-	// dropped: a column of a relation that nothing reads after the
+	Scratch bool
+	// Dropped: a column of a relation that nothing reads after the
 	// relation's own filter (droppedCol); it keeps its place and row
 	// count, holds no values, and copies for free.
-	dropped bool
+	Dropped bool
 }
 
 // droppedCol stands for a column nothing reads any more.
-func droppedCol(t Type, n int) *Col { return &Col{T: t, Len: n, dropped: true} }
+func droppedCol(t Type, n int) *Col { return &Col{T: t, Len: n, Dropped: true} }
 
 // Batch is a set of rows as columns.
 type Batch struct {
 	Cols []*Col
 	N    int
-	// recycle, set on a scan's batches, gives the scan back the buffers
+	// Recycle, set on a scan's batches, gives the scan back the buffers
 	// of the batch's columns that it gathered (scan.Scanner.Recycle): a
 	// consumer calls it only once nothing refers to the batch any more.
-	recycle func()
+	Recycle func()
 }
 
-func (c *Col) isNull(i int) bool { return c.Null != nil && c.Null[i] }
+func (c *Col) IsNull(i int) bool { return c.Null != nil && c.Null[i] }
 
-// str returns the bytes of a string slot (aliasing the buffer).
-func (c *Col) str(i int) []byte { return c.Data[c.Off[i]:c.Off[i+1]] }
+// Str returns the bytes of a string slot (aliasing the buffer).
+func (c *Col) Str(i int) []byte { return c.Data[c.Off[i]:c.Off[i+1]] }
 
 // newCol allocates a column of n rows of type t (zero values, no NULLs).
 func newCol(t Type, n int) *Col {
@@ -127,17 +127,17 @@ func nullCol(t Type, n int) *Col {
 	return c
 }
 
-// setNull marks row i NULL, allocating the null slice on first use.
-func (c *Col) setNull(i int) {
+// SetNull marks row i NULL, allocating the null slice on first use.
+func (c *Col) SetNull(i int) {
 	if c.Null == nil {
 		c.Null = make([]bool, c.Len)
 	}
 	c.Null[i] = true
 }
 
-// take returns the rows of c at idx.
-func (c *Col) take(idx []int32) *Col {
-	if c.dropped {
+// Take returns the rows of c at idx.
+func (c *Col) Take(idx []int32) *Col {
+	if c.Dropped {
 		return droppedCol(c.T, len(idx))
 	}
 	out := &Col{T: c.T, Len: len(idx)}
@@ -202,9 +202,9 @@ func appendCol(dst, src *Col) {
 	if src.Len == 0 {
 		return
 	}
-	if dst.dropped || src.dropped {
+	if dst.Dropped || src.Dropped {
 		dst.Len += src.Len
-		dst.dropped = true
+		dst.Dropped = true
 		return
 	}
 	base := dst.Len
@@ -339,21 +339,21 @@ func fromVector(t Type, v *vector.Vector, n int) *Col {
 			if t.Prec <= 18 {
 				c.I = make([]int64, n)
 				for i := 0; i < n; i++ {
-					if !c.isNull(i) {
+					if !c.IsNull(i) {
 						c.I[i] = value.DecimalFromBigEndian(v.Bytes(i), int32(t.Scale)).Unscaled.Int64()
 					}
 				}
 			} else if t.Prec <= 38 {
 				c.H = make([]num.Int128, n)
 				for i := 0; i < n; i++ {
-					if !c.isNull(i) {
+					if !c.IsNull(i) {
 						c.H[i], _ = num.FromBigEndian(v.Bytes(i)) // 38 digits fit 16 bytes
 					}
 				}
 			} else {
 				c.A = make([]any, n)
 				for i := 0; i < n; i++ {
-					if !c.isNull(i) {
+					if !c.IsNull(i) {
 						c.A[i] = value.DecimalFromBigEndian(v.Bytes(i), int32(t.Scale))
 					}
 				}
@@ -364,7 +364,7 @@ func fromVector(t Type, v *vector.Vector, n int) *Col {
 			// bits of what another writer stored there read as they are.
 			c.H = make([]num.Int128, n)
 			for i := 0; i < n; i++ {
-				if !c.isNull(i) {
+				if !c.IsNull(i) {
 					x, _ := num.FromBigEndian(v.Bytes(i))
 					c.H[i] = x.FlipSign()
 				}
@@ -372,7 +372,7 @@ func fromVector(t Type, v *vector.Vector, n int) *Col {
 		case KFloat: // FLOAT16
 			c.F = make([]float64, n)
 			for i := 0; i < n; i++ {
-				if !c.isNull(i) {
+				if !c.IsNull(i) {
 					c.F[i] = float64(value.Float16(v.Bytes(i)))
 				}
 			}
@@ -380,7 +380,7 @@ func fromVector(t Type, v *vector.Vector, n int) *Col {
 			c.Off = make([]int32, n+1)
 			c.Data = make([]byte, 0, 36*n)
 			for i := 0; i < n; i++ {
-				if !c.isNull(i) {
+				if !c.IsNull(i) {
 					c.Data = append(c.Data, value.UUIDString(v.Bytes(i))...)
 				}
 				c.Off[i+1] = int32(len(c.Data))
@@ -389,7 +389,7 @@ func fromVector(t Type, v *vector.Vector, n int) *Col {
 			if t.Kind == KInterval {
 				c.A = make([]any, n)
 				for i := 0; i < n; i++ {
-					if !c.isNull(i) {
+					if !c.IsNull(i) {
 						c.A[i] = parquetInterval(value.Primitive(node, v, i).(value.Interval))
 					}
 				}
@@ -419,15 +419,15 @@ func nullsOf(v *vector.Vector, n int) []bool {
 	return null
 }
 
-// decoded returns c with its values in place of codes (c itself when it
+// Decoded returns c with its values in place of codes (c itself when it
 // is not coded).
-func (c *Col) decoded() *Col {
+func (c *Col) Decoded() *Col {
 	if c.Dict == nil {
 		return c
 	}
 	b := newBuilder(c.T, c.Len)
 	for i := 0; i < c.Len; i++ {
-		b.add(c.get(i))
+		b.add(c.Get(i))
 	}
 	return b.c
 }
@@ -517,8 +517,8 @@ func decimalOf(unscaled int64, scale int) value.Decimal {
 	return value.DecimalFromInt64(unscaled, int32(scale))
 }
 
-// bigOf returns a decimal slot as value.Decimal.
-func (c *Col) decimal(i int) value.Decimal {
+// bigOf returns a Decimal slot as value.Decimal.
+func (c *Col) Decimal(i int) value.Decimal {
 	if c.H != nil && c.T.Kind == KUHuge {
 		return uhugeValue(c.H[i])
 	}
@@ -597,19 +597,16 @@ func decimalToInt64(d value.Decimal, scale int) (int64, bool) {
 	return u.Int64(), true
 }
 
-// IsNull reports whether row i is NULL.
-func (c *Col) IsNull(i int) bool { return c.isNull(i) }
-
 // BigInt returns row i of a HUGEINT (or any DECIMAL's unscaled value) as
 // a new big integer.
-func (c *Col) BigInt(i int) *big.Int { return c.decimal(i).Unscaled }
+func (c *Col) BigInt(i int) *big.Int { return c.Decimal(i).Unscaled }
 
 // Bytes returns the bytes of a string or binary row (aliasing the buffer).
-func (c *Col) Bytes(i int) []byte { return c.str(i) }
+func (c *Col) Bytes(i int) []byte { return c.Str(i) }
 
 // Value returns row i as a Go value: int64, uint64, float64, bool, string,
 // []byte, time.Time, exact decimal text, or nested Go values; nil for NULL.
-func (c *Col) Value(i int) any { return toGo(c.T, c.get(i)) }
+func (c *Col) Value(i int) any { return toGo(c.T, c.Get(i)) }
 
 // hasInt96Leaf reports an INT96 column below n: its SQL type is TIMESTAMP
 // (microseconds, as DuckDB reads it), also inside lists and structs.

@@ -117,7 +117,7 @@ func (p *planner) columnsMatching(call *sqlparser.FuncExpr, sc *scope) ([]string
 				if err != nil {
 					return false, err
 				}
-				return !c.isNull(0) && c.B[0], nil
+				return !c.IsNull(0) && c.B[0], nil
 			}
 		default:
 			return nil, errorf("COLUMNS takes *, a regular expression or a lambda")

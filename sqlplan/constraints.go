@@ -421,7 +421,7 @@ func (p *planner) defaultValue(con *constraints, f *schema.Field, t Type) (any, 
 	if err != nil {
 		return nil, errorf("DEFAULT of column %q: %v", f.Name, err)
 	}
-	v := c.get(0)
+	v := c.Get(0)
 	if v != nil {
 		if v, err = castScalar(v, c.T, t); err != nil {
 			return nil, errorf("DEFAULT of column %q: %v", f.Name, err)
@@ -447,7 +447,7 @@ func (p *planner) checkRows(con *constraints, fields []*schema.Field, types []Ty
 			return errorf("CHECK (%s): %v", text, err)
 		}
 		for i := 0; i < n; i++ {
-			if !c.isNull(i) && !c.B[i] {
+			if !c.IsNull(i) && !c.B[i] {
 				return errorf("CHECK constraint failed: %s (row %d)", text, i+1)
 			}
 		}
@@ -504,7 +504,7 @@ func (p *planner) checkKeys(ctx context.Context, con *constraints, table string,
 	encode := func(cols []*Col, i int) (string, bool) {
 		buf = buf[:0]
 		for _, c := range cols {
-			if c.isNull(i) {
+			if c.IsNull(i) {
 				return "", false
 			}
 			buf = appendKey(buf, c, i)
@@ -573,7 +573,7 @@ func (p *planner) checkKeys(ctx context.Context, con *constraints, table string,
 func keyText(fields []*schema.Field, idx []int, cols []*Col, i int) string {
 	parts := make([]string, len(idx))
 	for j, k := range idx {
-		parts[j] = fields[k].Name + ": " + formatScalar(cols[j].T, cols[j].get(i))
+		parts[j] = fields[k].Name + ": " + formatScalar(cols[j].T, cols[j].Get(i))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -628,10 +628,10 @@ func (p *planner) checkForeign(ctx context.Context, con *constraints, fields []*
 		encode := func(cs []*Col, i int) (string, bool) {
 			buf = buf[:0]
 			for j, c := range cs {
-				if c.isNull(i) {
+				if c.IsNull(i) {
 					return "", false
 				}
-				v, err := castScalar(c.get(i), c.T, cols[j].T)
+				v, err := castScalar(c.Get(i), c.T, cols[j].T)
 				if err != nil {
 					return "", false
 				}
@@ -650,7 +650,7 @@ func (p *planner) checkForeign(ctx context.Context, con *constraints, fields []*
 				// Named as DuckDB names it: by the referenced columns.
 				parts := make([]string, len(cols))
 				for j, c := range cols {
-					parts[j] = refCols[j] + ": " + formatScalar(c.T, c.get(i))
+					parts[j] = refCols[j] + ": " + formatScalar(c.T, c.Get(i))
 				}
 				return errorf("violates foreign key constraint because key %q does not exist in the referenced table %s (row %d)", strings.Join(parts, ", "), fk.table, i+1)
 			}
@@ -781,7 +781,7 @@ func (s *Stmt) conflictRewrite(ctx context.Context, p *planner, tgt *target, nam
 	key := func(cols []*Col, i int) (string, bool) {
 		buf = buf[:0]
 		for _, k := range idx {
-			if k < 0 || cols[k].isNull(i) {
+			if k < 0 || cols[k].IsNull(i) {
 				return "", false
 			}
 			buf = appendKey(buf, cols[k], i)
@@ -836,11 +836,11 @@ func (s *Stmt) conflictRewrite(ctx context.Context, p *planner, tgt *target, nam
 		}
 		out := make([]*Col, len(tgt.fields))
 		for k := range tgt.fields {
-			out[k] = old[k].take(keep)
+			out[k] = old[k].Take(keep)
 			if updated != nil {
 				appendCol(out[k], updated[k])
 			}
-			appendCol(out[k], data[k].take(rest))
+			appendCol(out[k], data[k].Take(rest))
 		}
 		return out, nil
 	}, nil)
@@ -858,11 +858,11 @@ func (p *planner) upsertRows(up *upsertSpec, fields []*schema.Field, old []*Col,
 	batch := &Batch{N: len(oldRows)}
 	for k, f := range fields {
 		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: f.Name, t: old[k].T, slot: &slot{idx: k}})
-		batch.Cols = append(batch.Cols, old[k].take(oldRows))
+		batch.Cols = append(batch.Cols, old[k].Take(oldRows))
 	}
 	for k, f := range fields {
 		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: excludedPrefix + f.Name, t: data[k].T, slot: &slot{idx: m + k}})
-		batch.Cols = append(batch.Cols, data[k].take(newRows))
+		batch.Cols = append(batch.Cols, data[k].Take(newRows))
 	}
 	sc := &scope{rels: []*relation{rel}}
 	eval := func(text string, asBool bool) (*Col, error) {
@@ -884,7 +884,7 @@ func (p *planner) upsertRows(up *upsertSpec, fields []*schema.Field, old []*Col,
 			return nil, err
 		}
 		for i := range apply {
-			apply[i] = !c.isNull(i) && c.B[i]
+			apply[i] = !c.IsNull(i) && c.B[i]
 		}
 	}
 	for j, col := range up.cols {
@@ -902,9 +902,9 @@ func (p *planner) upsertRows(up *upsertSpec, fields []*schema.Field, old []*Col,
 		b := newBuilder(out[k].T, batch.N)
 		for i := 0; i < batch.N; i++ {
 			if apply[i] {
-				b.add(nv.get(i))
+				b.add(nv.Get(i))
 			} else {
-				b.add(out[k].get(i))
+				b.add(out[k].Get(i))
 			}
 		}
 		out[k] = b.c

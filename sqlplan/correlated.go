@@ -214,7 +214,7 @@ func (e *corrExpr) eval(b *Batch) (*Col, error) {
 	for i := 0; i < b.N; i++ {
 		buf = buf[:0]
 		for _, c := range outer {
-			buf = appendOuterKey(buf, c.get(i))
+			buf = appendOuterKey(buf, c.Get(i))
 		}
 		k := string(buf)
 		if _, ok := groups[k]; !ok {
@@ -229,7 +229,7 @@ func (e *corrExpr) eval(b *Batch) (*Col, error) {
 		if !ok {
 			vals := make([]any, len(outer))
 			for j, c := range outer {
-				vals[j] = c.get(int(rows[0]))
+				vals[j] = c.Get(int(rows[0]))
 			}
 			var err error
 			if e.grouped != nil {
@@ -251,14 +251,14 @@ func (e *corrExpr) eval(b *Batch) (*Col, error) {
 		}
 		in := &Batch{N: len(rows)}
 		if left != nil {
-			in.Cols = []*Col{left.take(rows)}
+			in.Cols = []*Col{left.Take(rows)}
 		}
 		res, err := test.eval(in)
 		if err != nil {
 			return nil, err
 		}
 		for j, r := range rows {
-			v := res.get(j)
+			v := res.Get(j)
 			if v != nil && (res.T.Kind != e.t.Kind || res.T.Scale != e.t.Scale) {
 				if v, err = castScalar(v, res.T, e.t); err != nil {
 					return nil, asError(err)
@@ -505,7 +505,7 @@ func (g *groupedCorr) build(e *corrExpr) error {
 		return err
 	}
 	if nb.N == 1 {
-		g.none = nb.Cols[0].get(0)
+		g.none = nb.Cols[0].Get(0)
 	}
 	g.keyTs = make([]Type, nk)
 	for k := range nk {
@@ -530,7 +530,7 @@ rows:
 	for i := 0; i < b.N; i++ {
 		var key []byte
 		for k := range nk {
-			v := b.Cols[k].get(i)
+			v := b.Cols[k].Get(i)
 			if v == nil {
 				continue rows // never equal to an outer value
 			}
@@ -539,7 +539,7 @@ rows:
 				return err
 			}
 		}
-		r := res.get(i)
+		r := res.Get(i)
 		if r != nil && (res.T.Kind != g.resT.Kind || res.T.Scale != g.resT.Scale) {
 			var err error
 			if r, err = castScalar(r, res.T, g.resT); err != nil {
@@ -563,7 +563,7 @@ func (g *groupedCorr) evalBatch(e *corrExpr, outer []*Col, n int) (*Col, bool, e
 	if g.table == nil {
 		keys := make([]*Col, nk)
 		for k := range keys {
-			keys[k] = g.res.Cols[k].decoded()
+			keys[k] = g.res.Cols[k].Decoded()
 			if !hashableAs(keys[k], g.keyTs[k]) {
 				return nil, false, nil
 			}
@@ -576,7 +576,7 @@ func (g *groupedCorr) evalBatch(e *corrExpr, outer []*Col, n int) (*Col, bool, e
 			}
 			res = c
 		}
-		g.resCol = res.decoded()
+		g.resCol = res.Decoded()
 		if nk == 1 && storage(g.keyTs[0]) == stInt {
 			g.table = buildInts(keys[0], g.res.N)
 		} else {
@@ -585,7 +585,7 @@ func (g *groupedCorr) evalBatch(e *corrExpr, outer []*Col, n int) (*Col, bool, e
 	}
 	cols := make([]*Col, nk)
 	for k, c := range outer {
-		if cols[k] = c.decoded(); !hashableAs(cols[k], g.keyTs[k]) {
+		if cols[k] = c.Decoded(); !hashableAs(cols[k], g.keyTs[k]) {
 			return nil, false, nil
 		}
 	}
@@ -611,12 +611,12 @@ func (g *groupedCorr) evalBatch(e *corrExpr, outer []*Col, n int) (*Col, bool, e
 	for i, j := range idx {
 		safe[i] = max(j, 0)
 	}
-	out := g.resCol.take(safe)
+	out := g.resCol.Take(safe)
 	for i, j := range idx {
 		switch {
 		case j >= 0:
 		case g.none == nil:
-			out.setNull(i)
+			out.SetNull(i)
 		default:
 			out.I[i] = noneI
 			if out.Null != nil {
@@ -636,7 +636,7 @@ func (g *groupedCorr) lookup(cols []*Col, n int) []int32 {
 	for i := range idx {
 		idx[i] = -1
 		if t.ints != nil {
-			if !cols[0].isNull(i) {
+			if !cols[0].IsNull(i) {
 				idx[i] = t.findInt(cols[0].I[i])
 			}
 			continue

@@ -82,7 +82,7 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 			if err != nil {
 				return deltaFileEdit{}, err
 			}
-			if n, _ := cb.Cols[0].get(0).(int64); cb.N == 1 && n == 0 {
+			if n, _ := cb.Cols[0].Get(0).(int64); cb.N == 1 && n == 0 {
 				return deltaFileEdit{}, nil
 			}
 		}
@@ -94,7 +94,7 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 		hit := make([]bool, b.N)
 		ed := deltaFileEdit{rows: int64(b.N)}
 		for r := range hit {
-			if flag.B[r] && !flag.isNull(r) && !bm.Contains(uint64(r)) {
+			if flag.B[r] && !flag.IsNull(r) && !bm.Contains(uint64(r)) {
 				hit[r] = true
 				ed.gone = append(ed.gone, int32(r))
 			}

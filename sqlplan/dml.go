@@ -130,9 +130,9 @@ func (s *Stmt) updateRows(ctx context.Context, p *planner) (Result, error) {
 			out := newBuilder(t, b.N)
 			for i, h := range hit {
 				if h {
-					out.add(nv.get(i))
+					out.add(nv.Get(i))
 				} else {
-					out.add(old.get(i))
+					out.add(old.Get(i))
 				}
 			}
 			cols[k] = out.c
@@ -392,7 +392,7 @@ func changeBatch(tgt *target, items sqlparser.SelectExprs, b *Batch, change func
 	flag := b.Cols[len(b.Cols)-1]
 	hit := make([]bool, b.N)
 	for i := range hit {
-		hit[i] = flag.B[i] && !flag.isNull(i)
+		hit[i] = flag.B[i] && !flag.IsNull(i)
 	}
 	return change(b, hit)
 }

@@ -81,7 +81,7 @@ func (n *scanNode) next(ctx context.Context) (*Batch, error) {
 			out.Cols[i] = fromVector(n.types[i], v, b.NumRows)
 		}
 		if s := n.s; scan.Recyclable(b) {
-			out.recycle = func() { s.Recycle(b) }
+			out.Recycle = func() { s.Recycle(b) }
 		}
 		return out, nil
 	}
@@ -324,7 +324,7 @@ func passing(b *Batch, pred expr) ([]int32, error) {
 	}
 	idx := make([]int32, 0, b.N)
 	for i := 0; i < b.N; i++ {
-		if c.B[i] && !c.isNull(i) {
+		if c.B[i] && !c.IsNull(i) {
 			idx = append(idx, int32(i))
 		}
 	}
@@ -335,7 +335,7 @@ func takeBatch(b *Batch, idx []int32) *Batch {
 	out := &Batch{N: len(idx), Cols: make([]*Col, len(b.Cols))}
 	for i, c := range b.Cols {
 		if c != nil {
-			out.Cols[i] = c.take(idx)
+			out.Cols[i] = c.Take(idx)
 		}
 	}
 	return out
@@ -431,7 +431,7 @@ func (n *keepNode) close() { n.in.close() }
 // appendKey encodes slot i of c for hashing and equality: NULL, numbers,
 // and strings get distinct, unambiguous encodings.
 func appendKey(buf []byte, c *Col, i int) []byte {
-	if c.isNull(i) {
+	if c.IsNull(i) {
 		return append(buf, 0)
 	}
 	switch {
@@ -455,7 +455,7 @@ func appendKey(buf []byte, c *Col, i int) []byte {
 		}
 		return append(buf, 3, 0)
 	case c.Off != nil:
-		s := c.str(i)
+		s := c.Str(i)
 		buf = append(buf, 4)
 		buf = binary.AppendUvarint(buf, uint64(len(s)))
 		return append(buf, s...)
@@ -615,7 +615,7 @@ func drainHeld(ctx context.Context, n node, types []Type, m *opMemory, what func
 // column allocated at its final size.
 func concatCols(t Type, cols []*Col, total int) *Col {
 	for _, c := range cols {
-		if c.dropped {
+		if c.Dropped {
 			return droppedCol(t, total)
 		}
 	}
@@ -646,7 +646,7 @@ func concatCols(t Type, cols []*Col, total int) *Col {
 		dst.A = make([]any, 0, total)
 	}
 	for _, c := range cols {
-		appendCol(dst, c.decoded())
+		appendCol(dst, c.Decoded())
 	}
 	return dst
 }

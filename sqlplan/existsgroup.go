@@ -119,7 +119,7 @@ func (g *groupedExists) build(e *corrExpr) error {
 			return errGroupedFallback
 		}
 	}
-	key = key.decoded()
+	key = key.Decoded()
 	for i := range g.resid {
 		r := &g.resid[i]
 		if r.t, err = unifyTypes(withoutField(b.Cols[1+i].T), withoutField(g.outerTs[r.ref])); err != nil {
@@ -131,7 +131,7 @@ func (g *groupedExists) build(e *corrExpr) error {
 				return errGroupedFallback
 			}
 		}
-		b.Cols[1+i] = b.Cols[1+i].decoded()
+		b.Cols[1+i] = b.Cols[1+i].Decoded()
 	}
 	g.rows = b
 	g.useInt = storage(g.keyT) == stInt && key.I != nil
@@ -188,7 +188,7 @@ rows:
 	for _, row := range bucket {
 		for i, r := range g.resid {
 			c := g.rows.Cols[1+i]
-			iv := c.get(int(row))
+			iv := c.Get(int(row))
 			if iv == nil || !holds(r.op, compareScalars(r.t, iv, ovs[i])) {
 				continue rows
 			}
@@ -209,12 +209,12 @@ func (g *groupedExists) evalRows(e *corrExpr, outer []*Col, n int) (*Col, error)
 		}
 	}
 	out := &Col{T: Type{Kind: KBool}, Len: n, B: make([]bool, n)}
-	kc := outer[g.keyRef].decoded()
+	kc := outer[g.keyRef].Decoded()
 	direct := g.useInt && len(g.resid) == 0 && kc.I != nil && kc.T.Kind != KUint &&
-		(kc.T.Kind == g.keyT.Kind || kc.T.op() == KInt && g.keyT.op() == KInt) && kc.T.Kind != KDecimal
+		(kc.T.Kind == g.keyT.Kind || kc.T.Op() == KInt && g.keyT.Op() == KInt) && kc.T.Kind != KDecimal
 	if direct {
 		for i := 0; i < n; i++ {
-			if !kc.isNull(i) {
+			if !kc.IsNull(i) {
 				out.B[i] = g.table.findInt(kc.I[i]) >= 0
 			}
 		}
@@ -227,7 +227,7 @@ func (g *groupedExists) evalRows(e *corrExpr, outer []*Col, n int) (*Col, error)
 	vals := make([]any, len(outer))
 	for i := 0; i < n; i++ {
 		for j, c := range outer {
-			vals[j] = c.get(i)
+			vals[j] = c.Get(i)
 		}
 		found, err := g.exists(e, vals)
 		if err != nil {
@@ -250,7 +250,7 @@ func (g *groupedExists) intResiduals(kc *Col, outer []*Col) bool {
 		return false
 	}
 	for i, r := range g.resid {
-		if !same(g.rows.Cols[1+i], r.t) || !same(outer[r.ref].decoded(), r.t) {
+		if !same(g.rows.Cols[1+i], r.t) || !same(outer[r.ref].Decoded(), r.t) {
 			return false
 		}
 	}
@@ -263,11 +263,11 @@ func (g *groupedExists) intResiduals(kc *Col, outer []*Col) bool {
 func (g *groupedExists) existsInts(kc *Col, outer []*Col, out []bool) {
 	ocols := make([]*Col, len(g.resid))
 	for i, r := range g.resid {
-		ocols[i] = outer[r.ref].decoded()
+		ocols[i] = outer[r.ref].Decoded()
 	}
 	t := g.table
 	for i := range out {
-		if kc.isNull(i) {
+		if kc.IsNull(i) {
 			continue
 		}
 		k := kc.I[i]
@@ -279,7 +279,7 @@ func (g *groupedExists) existsInts(kc *Col, outer []*Col, out []bool) {
 			}
 			for q, res := range g.resid {
 				in, oc := g.rows.Cols[1+q], ocols[q]
-				if in.isNull(int(j)) || oc.isNull(i) {
+				if in.IsNull(int(j)) || oc.IsNull(i) {
 					continue rows // a comparison with NULL holds for no row
 				}
 				if !holds(res.op, cmp.Compare(in.I[j], oc.I[i])) {

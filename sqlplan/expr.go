@@ -199,7 +199,7 @@ func (e *cmpExpr) eval(b *Batch) (*Col, error) {
 	}
 	if e.op == opNullSafeEq {
 		for i := 0; i < n; i++ {
-			ln, rn := lc.isNull(i), rc.isNull(i)
+			ln, rn := lc.IsNull(i), rc.IsNull(i)
 			switch {
 			case ln || rn:
 				out.B[i] = ln && rn
@@ -223,11 +223,11 @@ func (e *cmpExpr) eval(b *Batch) (*Col, error) {
 		}
 	case lc.Off != nil && rc.Off != nil:
 		for i := 0; i < n; i++ {
-			out.B[i] = holds(e.op, bytes.Compare(lc.str(i), rc.str(i)))
+			out.B[i] = holds(e.op, bytes.Compare(lc.Str(i), rc.Str(i)))
 		}
 	default:
 		for i := 0; i < n; i++ {
-			if !lc.isNull(i) && !rc.isNull(i) {
+			if !lc.IsNull(i) && !rc.IsNull(i) {
 				out.B[i] = holds(e.op, compareAt(lc, i, rc, i))
 			}
 		}
@@ -250,11 +250,11 @@ func compareAt(a *Col, i int, b *Col, j int) int {
 		// order them (sorting a SUM of decimals without math/big).
 		return a.H[i].Cmp(b.H[j])
 	case a.Off != nil && b.Off != nil:
-		return bytes.Compare(a.str(i), b.str(j))
+		return bytes.Compare(a.Str(i), b.Str(j))
 	case a.B != nil && b.B != nil:
 		return compareScalars(a.T, a.B[i], b.B[j])
 	}
-	return compareScalars(a.T, a.get(i), b.get(j))
+	return compareScalars(a.T, a.Get(i), b.Get(j))
 }
 
 // cmpConst compares every row of c with constant k (same type).
@@ -354,8 +354,8 @@ func cmpConst(op cmpOp, c *Col, k any, out []bool) {
 		}
 	default:
 		for i := 0; i < n; i++ {
-			if !c.isNull(i) {
-				out[i] = holds(op, compareScalars(c.T, c.get(i), k))
+			if !c.IsNull(i) {
+				out[i] = holds(op, compareScalars(c.T, c.Get(i), k))
 			}
 		}
 	}
@@ -404,8 +404,8 @@ func evalLogic(b *Batch, terms []expr, and bool) (*Col, error) {
 			return nil, err
 		}
 		for i := 0; i < n; i++ {
-			cn := c.isNull(i)
-			on := out.isNull(i)
+			cn := c.IsNull(i)
+			on := out.IsNull(i)
 			cv := !cn && c.B[i]
 			if and {
 				switch {
@@ -415,7 +415,7 @@ func evalLogic(b *Batch, terms []expr, and bool) (*Col, error) {
 						out.Null[i] = false
 					}
 				case cn || on:
-					out.setNull(i)
+					out.SetNull(i)
 					out.B[i] = false
 				default:
 					out.B[i] = true
@@ -428,7 +428,7 @@ func evalLogic(b *Batch, terms []expr, and bool) (*Col, error) {
 						out.Null[i] = false
 					}
 				case cn || on:
-					out.setNull(i)
+					out.SetNull(i)
 					out.B[i] = false
 				default:
 					out.B[i] = false
@@ -452,7 +452,7 @@ func (e *notExpr) eval(b *Batch) (*Col, error) {
 	}
 	out := &Col{T: c.T, Len: b.N, B: make([]bool, b.N), Null: c.Null}
 	for i := 0; i < b.N; i++ {
-		out.B[i] = !c.B[i] && !c.isNull(i)
+		out.B[i] = !c.B[i] && !c.IsNull(i)
 	}
 	return out, nil
 }
@@ -471,7 +471,7 @@ func (e *isNullExpr) eval(b *Batch) (*Col, error) {
 	}
 	out := &Col{T: Type{Kind: KBool}, Len: b.N, B: make([]bool, b.N)}
 	for i := range out.B {
-		out.B[i] = c.isNull(i) != e.not
+		out.B[i] = c.IsNull(i) != e.not
 	}
 	return out, nil
 }
@@ -491,7 +491,7 @@ func (e *isBoolExpr) eval(b *Batch) (*Col, error) {
 	}
 	out := &Col{T: Type{Kind: KBool}, Len: b.N, B: make([]bool, b.N)}
 	for i := range out.B {
-		out.B[i] = (!c.isNull(i) && c.B[i] == e.want) != e.not
+		out.B[i] = (!c.IsNull(i) && c.B[i] == e.want) != e.not
 	}
 	return out, nil
 }
@@ -557,7 +557,7 @@ func (e *inExpr) eval(b *Batch) (*Col, error) {
 		out.Null = append([]bool(nil), c.Null[:n]...)
 	}
 	for i := 0; i < n; i++ {
-		if c.isNull(i) {
+		if c.IsNull(i) {
 			continue
 		}
 		var found bool
@@ -565,9 +565,9 @@ func (e *inExpr) eval(b *Batch) (*Col, error) {
 		case e.ints != nil:
 			found = e.ints.Has(c.I[i])
 		case e.strs != nil:
-			_, found = e.strs[string(c.str(i))]
+			_, found = e.strs[string(c.Str(i))]
 		default:
-			x := c.get(i)
+			x := c.Get(i)
 			for _, v := range e.vals {
 				if compareScalars(c.T, x, v) == 0 {
 					found = true
@@ -579,7 +579,7 @@ func (e *inExpr) eval(b *Batch) (*Col, error) {
 		case found:
 			out.B[i] = !e.not
 		case e.hasNull:
-			out.setNull(i)
+			out.SetNull(i)
 		default:
 			out.B[i] = e.not
 		}
@@ -623,7 +623,7 @@ func (e *caseExpr) eval(b *Batch) (*Col, error) {
 		}
 		still := open[:0:0]
 		for j, i := range open {
-			if cc.isNull(j) || !cc.B[j] {
+			if cc.IsNull(j) || !cc.B[j] {
 				still = append(still, i)
 				continue
 			}
@@ -661,8 +661,8 @@ func (e *caseExpr) eval(b *Batch) (*Col, error) {
 	for i := 0; i < n; i++ {
 		k := src[i]
 		j := int(at[i])
-		if k < 0 || vals[k].isNull(j) || vals[k].T.Kind == KNull {
-			out.setNull(i)
+		if k < 0 || vals[k].IsNull(j) || vals[k].T.Kind == KNull {
+			out.SetNull(i)
 			if st == stBytes {
 				out.Off = append(out.Off, int32(len(out.Data)))
 			}
@@ -677,12 +677,12 @@ func (e *caseExpr) eval(b *Batch) (*Col, error) {
 		case stBool:
 			out.B[i] = c.B[j]
 		case stBytes:
-			out.Data = append(out.Data, c.str(j)...)
+			out.Data = append(out.Data, c.Str(j)...)
 			out.Off = append(out.Off, int32(len(out.Data)))
 		case stHuge:
 			out.H[i] = c.H[j]
 		default:
-			out.A[i] = c.get(j)
+			out.A[i] = c.Get(j)
 		}
 	}
 	return out, nil
@@ -745,7 +745,7 @@ func (e *funcExpr) eval(b *Batch) (*Col, error) {
 		if e.strict {
 			null := false
 			for _, a := range args {
-				if a.isNull(i) {
+				if a.IsNull(i) {
 					null = true
 					break
 				}

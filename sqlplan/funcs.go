@@ -72,7 +72,7 @@ func textOrBlob(result Type) func(p *planner, in []expr) ([]expr, Type, error) {
 // function needs, numbers widen.
 func (p *planner) coerceArg(a expr, t Type) (expr, error) {
 	at := a.typ()
-	if at.op() == t.op() && t.Kind != KDecimal {
+	if at.Op() == t.Op() && t.Kind != KDecimal {
 		return a, nil
 	}
 	if t.Kind == KTimestamp && at.Kind == KDate {
@@ -81,7 +81,7 @@ func (p *planner) coerceArg(a expr, t Type) (expr, error) {
 	return p.cast(a, t)
 }
 
-func str(c *Col, i int) string { return string(c.str(i)) }
+func str(c *Col, i int) string { return string(c.Str(i)) }
 
 var funcs map[string]*fn
 
@@ -102,9 +102,9 @@ func init() {
 		"lower": {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) { return strings.ToLower(str(a[0], i)), nil }, false, false},
 		"upper": {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) { return strings.ToUpper(str(a[0], i)), nil }, false, false},
 		"length": {1, 1, sig(tInt, tString), func(a []*Col, i int) (any, error) {
-			return int64(utf8.RuneCount(a[0].str(i))), nil
+			return int64(utf8.RuneCount(a[0].Str(i))), nil
 		}, false, false},
-		"octet_length": {1, 1, nil, func(a []*Col, i int) (any, error) { return int64(len(a[0].str(i))), nil }, false, false},
+		"octet_length": {1, 1, nil, func(a []*Col, i int) (any, error) { return int64(len(a[0].Str(i))), nil }, false, false},
 		"reverse": {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) {
 			r := []rune(str(a[0], i))
 			for x, y := 0, len(r)-1; x < y; x, y = x+1, y-1 {
@@ -143,8 +143,8 @@ func init() {
 		}, func(a []*Col, i int) (any, error) {
 			var b strings.Builder
 			for _, c := range a {
-				if !c.isNull(i) {
-					b.Write(c.str(i))
+				if !c.IsNull(i) {
+					b.Write(c.Str(i))
 				}
 			}
 			return b.String(), nil
@@ -171,12 +171,12 @@ func init() {
 			}
 			return out, tString, nil
 		}, func(a []*Col, i int) (any, error) {
-			if a[0].isNull(i) {
+			if a[0].IsNull(i) {
 				return nil, nil
 			}
 			var parts []string
 			for _, c := range a[1:] {
-				if !c.isNull(i) {
+				if !c.IsNull(i) {
 					parts = append(parts, str(c, i))
 				}
 			}
@@ -189,13 +189,13 @@ func init() {
 			return strings.ReplaceAll(str(a[0], i), str(a[1], i), str(a[2], i)), nil
 		}, false, false},
 		"starts_with": {2, 2, sig(tBool, tString), func(a []*Col, i int) (any, error) {
-			return bytes.HasPrefix(a[0].str(i), a[1].str(i)), nil
+			return bytes.HasPrefix(a[0].Str(i), a[1].Str(i)), nil
 		}, false, false},
 		"ends_with": {2, 2, sig(tBool, tString), func(a []*Col, i int) (any, error) {
-			return bytes.HasSuffix(a[0].str(i), a[1].str(i)), nil
+			return bytes.HasSuffix(a[0].Str(i), a[1].Str(i)), nil
 		}, false, false},
 		"contains": {2, 2, sig(tBool, tString), func(a []*Col, i int) (any, error) {
-			return bytes.Contains(a[0].str(i), a[1].str(i)), nil
+			return bytes.Contains(a[0].Str(i), a[1].Str(i)), nil
 		}, false, false},
 		"strpos": {2, 2, sig(tInt, tString), func(a []*Col, i int) (any, error) {
 			s, sub := str(a[0], i), str(a[1], i)
@@ -212,7 +212,7 @@ func init() {
 			if n <= 0 {
 				return "", nil
 			}
-			if n > maxStringResult || n*int64(len(a[0].str(i))) > maxStringResult {
+			if n > maxStringResult || n*int64(len(a[0].Str(i))) > maxStringResult {
 				return nil, fmt.Errorf("result too large")
 			}
 			return strings.Repeat(str(a[0], i), int(n)), nil
@@ -267,7 +267,7 @@ func init() {
 			return m[g], nil
 		}, false, false},
 		"sha1": {1, 1, textOrBlob(tString), func(a []*Col, i int) (any, error) {
-			h := sha1.Sum(a[0].str(i))
+			h := sha1.Sum(a[0].Str(i))
 			return hex.EncodeToString(h[:]), nil
 		}, false, false},
 		"to_days":         intervalFn(86400e6),
@@ -277,11 +277,11 @@ func init() {
 		"to_milliseconds": intervalFn(1e3),
 		"to_microseconds": intervalFn(1),
 		"md5": {1, 1, textOrBlob(tString), func(a []*Col, i int) (any, error) {
-			h := md5.Sum(a[0].str(i))
+			h := md5.Sum(a[0].Str(i))
 			return hex.EncodeToString(h[:]), nil
 		}, false, false},
 		"ascii": {1, 1, sig(tInt, tString), func(a []*Col, i int) (any, error) {
-			r, _ := utf8.DecodeRune(a[0].str(i))
+			r, _ := utf8.DecodeRune(a[0].Str(i))
 			if r == utf8.RuneError {
 				return int64(0), nil
 			}
@@ -295,7 +295,7 @@ func init() {
 			case a[0].F != nil:
 				return math.Abs(a[0].F[i]), nil
 			case a[0].H != nil && a[0].T.Kind == KUHuge:
-				return a[0].get(i), nil // never negative
+				return a[0].Get(i), nil // never negative
 			case a[0].H != nil:
 				x := a[0].H[i]
 				if x.Sign() >= 0 {
@@ -377,20 +377,20 @@ func init() {
 		// NULL handling.
 		"coalesce": {1, -1, bindCommon, func(a []*Col, i int) (any, error) {
 			for _, c := range a {
-				if !c.isNull(i) {
-					return c.get(i), nil
+				if !c.IsNull(i) {
+					return c.Get(i), nil
 				}
 			}
 			return nil, nil
 		}, true, false},
 		"nullif": {2, 2, bindCommon, func(a []*Col, i int) (any, error) {
-			if a[0].isNull(i) {
+			if a[0].IsNull(i) {
 				return nil, nil
 			}
-			if !a[1].isNull(i) && compareAt(a[0], i, a[1], i) == 0 {
+			if !a[1].IsNull(i) && compareAt(a[0], i, a[1], i) == 0 {
 				return nil, nil
 			}
-			return a[0].get(i), nil
+			return a[0].Get(i), nil
 		}, true, false},
 		"if": {3, 3, func(p *planner, in []expr) ([]expr, Type, error) {
 			c, err := p.coerce(in[0], tBool)
@@ -411,10 +411,10 @@ func init() {
 			}
 			return []expr{c, a, b}, t, nil
 		}, func(a []*Col, i int) (any, error) {
-			if !a[0].isNull(i) && a[0].B[i] {
-				return a[1].get(i), nil
+			if !a[0].IsNull(i) && a[0].B[i] {
+				return a[1].Get(i), nil
 			}
-			return a[2].get(i), nil
+			return a[2].Get(i), nil
 		}, true, false},
 
 		// Dates and times.
@@ -525,7 +525,7 @@ func regexpMatch(full bool) func(a []*Col, i int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return re.Match(a[0].str(i)), nil
+		return re.Match(a[0].Str(i)), nil
 	}
 }
 
@@ -647,14 +647,14 @@ func cachedRegexp(p string) (*regexp.Regexp, error) {
 // numericSame keeps a numeric argument's type.
 func numericSame(p *planner, in []expr) ([]expr, Type, error) {
 	t := in[0].typ()
-	switch t.op() {
+	switch t.Op() {
 	case KInt:
 		if t.Kind == KInt {
 			return in, Type{Kind: KInt, Bits: t.Bits}, nil // abs(INTEGER) is an INTEGER
 		}
-		return in, withoutField(Type{Kind: t.op()}), nil
+		return in, withoutField(Type{Kind: t.Op()}), nil
 	case KFloat:
-		return in, withoutField(Type{Kind: t.op()}), nil
+		return in, withoutField(Type{Kind: t.Op()}), nil
 	case KDecimal, KUHuge:
 		return in, withoutField(t), nil
 	case KNull:
@@ -666,7 +666,7 @@ func numericSame(p *planner, in []expr) ([]expr, Type, error) {
 
 func bindFloorCeil(p *planner, in []expr) ([]expr, Type, error) {
 	t := in[0].typ()
-	if t.op() == KInt {
+	if t.Op() == KInt {
 		return in, tInt, nil
 	}
 	if t.Kind == KDecimal {
@@ -701,7 +701,7 @@ func roundCol(c *Col, i int, mode byte) (any, error) {
 		}
 		return x / m, nil
 	case c.T.Kind == KDecimal:
-		r := decRat(c.decimal(i))
+		r := decRat(c.Decimal(i))
 		var q *big.Int
 		switch mode {
 		case 'f':
@@ -729,7 +729,7 @@ func bindRound(p *planner, in []expr) ([]expr, Type, error) {
 	}
 	t := in[0].typ()
 	switch {
-	case t.op() == KInt:
+	case t.Op() == KInt:
 		return in, tInt, nil
 	case t.Kind == KDecimal:
 		digits := 0
@@ -776,7 +776,7 @@ func roundRow(t Type) func(a []*Col, i int) (any, error) {
 				}
 				return v, nil
 			}
-			d := ratDecimal(decRat(c.decimal(i)), t.Scale)
+			d := ratDecimal(decRat(c.Decimal(i)), t.Scale)
 			if digits < 0 {
 				// round(x, -n) of a wide decimal: to a multiple of 10^n.
 				m := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(min(-digits, 40)), nil))
@@ -844,7 +844,7 @@ func bindCommon(p *planner, in []expr) ([]expr, Type, error) {
 func extreme(a []*Col, i int, sign int) any {
 	best := -1
 	for k, c := range a {
-		if c.isNull(i) {
+		if c.IsNull(i) {
 			continue
 		}
 		if best < 0 || compareAt(c, i, a[best], i)*sign > 0 {
@@ -854,7 +854,7 @@ func extreme(a []*Col, i int, sign int) any {
 	if best < 0 {
 		return nil
 	}
-	return a[best].get(i)
+	return a[best].Get(i)
 }
 
 // partsType is the type the date and time parts of a value of type t
@@ -938,7 +938,7 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		}
 		return &constExpr{t: Type{Kind: KInterval}, v: iv}, nil
 	case "octet_length":
-		if args[0].typ().op() != KBytes && !args[0].typ().Bit {
+		if args[0].typ().Op() != KBytes && !args[0].typ().Bit {
 			c, err := p.cast(args[0], tString)
 			if err != nil {
 				return nil, err
@@ -1018,7 +1018,7 @@ func vecCase(upper bool) func(args []*Col, n int) (*Col, error) {
 		c := args[0]
 		out := &Col{T: tString, Len: n, Null: c.Null, Off: make([]int32, n+1), Data: make([]byte, 0, len(c.Data))}
 		for i := 0; i < n; i++ {
-			s := c.str(i)
+			s := c.Str(i)
 			ascii := true
 			for _, ch := range s {
 				if ch >= 0x80 {

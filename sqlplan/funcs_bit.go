@@ -18,19 +18,19 @@ var tInteger = Type{Kind: KInt, Bits: 32}
 
 var bitFuncs = map[string]*fn{
 	"bit_count$bit": {1, 1, sig(tInt, tBit), func(a []*Col, i int) (any, error) {
-		return int64(bytes.Count(a[0].str(i), []byte{'1'})), nil
+		return int64(bytes.Count(a[0].Str(i), []byte{'1'})), nil
 	}, false, false},
 	"bit_length$bit": {1, 1, sig(tInt, tBit), func(a []*Col, i int) (any, error) {
-		return int64(len(a[0].str(i))), nil
+		return int64(len(a[0].Str(i))), nil
 	}, false, false},
 	"octet_length$bit": {1, 1, sig(tInt, tBit), func(a []*Col, i int) (any, error) {
-		return int64((len(a[0].str(i)) + 7) / 8), nil
+		return int64((len(a[0].Str(i)) + 7) / 8), nil
 	}, false, false},
 	"bit_and_op$bit": {2, 2, sig(tBit, tBit), bitwiseFn("AND"), false, false},
 	"bit_or_op$bit":  {2, 2, sig(tBit, tBit), bitwiseFn("OR"), false, false},
 	"xor$bit":        {2, 2, sig(tBit, tBit), bitwiseFn("XOR"), false, false},
 	"bit_not$bit": {1, 1, sig(tBit, tBit), func(a []*Col, i int) (any, error) {
-		s := a[0].str(i)
+		s := a[0].Str(i)
 		out := make([]byte, len(s))
 		for j, c := range s {
 			out[j] = c ^ 1 // '0' <-> '1'
@@ -40,7 +40,7 @@ var bitFuncs = map[string]*fn{
 	"shift_left$bit":  {2, 2, sig(tBit, tBit, tInt), bitShiftFn(true), false, false},
 	"shift_right$bit": {2, 2, sig(tBit, tBit, tInt), bitShiftFn(false), false, false},
 	"get_bit": {2, 2, sig(tInteger, tBit, tInt), func(a []*Col, i int) (any, error) {
-		s := a[0].str(i)
+		s := a[0].Str(i)
 		k, err := bitIndex(s, a[1].I[i])
 		if err != nil {
 			return nil, err
@@ -48,7 +48,7 @@ var bitFuncs = map[string]*fn{
 		return int64(s[k] - '0'), nil
 	}, false, false},
 	"set_bit": {3, 3, sig(tBit, tBit, tInt, tInt), func(a []*Col, i int) (any, error) {
-		s := a[0].str(i)
+		s := a[0].Str(i)
 		k, err := bitIndex(s, a[1].I[i])
 		if err != nil {
 			return nil, err
@@ -63,7 +63,7 @@ var bitFuncs = map[string]*fn{
 	}, false, false},
 	// bitstring(text, n): the bits of text, with 0s before it to n bits.
 	"bitstring": {2, 2, sig(tBit, tString, tInt), func(a []*Col, i int) (any, error) {
-		s, n := a[0].str(i), a[1].I[i]
+		s, n := a[0].Str(i), a[1].I[i]
 		if err := checkBits(s); err != nil {
 			return nil, err
 		}
@@ -80,7 +80,7 @@ var bitFuncs = map[string]*fn{
 	// bit_position(sub, bits): where sub first starts in bits, from 1; 0
 	// when it does not.
 	"bit_position": {2, 2, sig(tInteger, tBit), func(a []*Col, i int) (any, error) {
-		return int64(bytes.Index(a[1].str(i), a[0].str(i)) + 1), nil
+		return int64(bytes.Index(a[1].Str(i), a[0].Str(i)) + 1), nil
 	}, false, false},
 }
 
@@ -112,8 +112,8 @@ func combineBits(name string, dst, src []byte) error {
 // bitwiseFn is the BIT operator of bitOps[name].
 func bitwiseFn(name string) func(a []*Col, i int) (any, error) {
 	return func(a []*Col, i int) (any, error) {
-		out := []byte(string(a[0].str(i)))
-		if err := combineBits(name, out, a[1].str(i)); err != nil {
+		out := []byte(string(a[0].Str(i)))
+		if err := combineBits(name, out, a[1].Str(i)); err != nil {
 			return nil, err
 		}
 		return string(out), nil
@@ -132,10 +132,10 @@ type bitStringAcc struct {
 func (a *bitStringAcc) update(gids []int32, ng int, c *Col) {
 	a.v = growTo(a.v, ng)
 	for i, g := range gids {
-		if c.isNull(i) || a.err != nil {
+		if c.IsNull(i) || a.err != nil {
 			continue
 		}
-		s := c.str(i)
+		s := c.Str(i)
 		if a.v[g] == nil {
 			a.v[g] = append([]byte{}, s...)
 			continue
@@ -162,7 +162,7 @@ func (a *bitStringAcc) result(ng int) *Col {
 // and a negative right shift clears every bit.
 func bitShiftFn(left bool) func(a []*Col, i int) (any, error) {
 	return func(a []*Col, i int) (any, error) {
-		s, n := a[0].str(i), a[1].I[i]
+		s, n := a[0].Str(i), a[1].I[i]
 		if left && n < 0 {
 			return nil, fmt.Errorf("Cannot left-shift by negative number %d", n)
 		}
@@ -197,11 +197,11 @@ func castBitBlob(c *Col, to Type, try bool) (*Col, error) {
 	bld := newBuilder(to, n)
 	var buf []byte
 	for i := 0; i < n; i++ {
-		if c.isNull(i) {
+		if c.IsNull(i) {
 			bld.add(nil)
 			continue
 		}
-		s := c.str(i)
+		s := c.Str(i)
 		if to.Bit {
 			if len(s) == 0 {
 				if !try {

@@ -83,10 +83,10 @@ func init() {
 		"shift_left":  {2, 2, sig(tInt, tInt), shiftFn(true), false, false},
 		"shift_right": {2, 2, sig(tInt, tInt), shiftFn(false), false, false},
 		"bit_length": {1, 1, sig(tInt, tString), func(a []*Col, i int) (any, error) {
-			return int64(8 * len(a[0].str(i))), nil
+			return int64(8 * len(a[0].Str(i))), nil
 		}, false, false},
 		"unicode": {1, 1, sig(tInt, tString), func(a []*Col, i int) (any, error) {
-			s := a[0].str(i)
+			s := a[0].Str(i)
 			if len(s) == 0 {
 				return int64(-1), nil
 			}
@@ -97,14 +97,14 @@ func init() {
 			return translate(str(a[0], i), str(a[1], i), str(a[2], i)), nil
 		}, false, false},
 		"levenshtein": {2, 2, sig(tInt, tString), func(a []*Col, i int) (any, error) {
-			return int64(levenshtein(a[0].str(i), a[1].str(i))), nil
+			return int64(levenshtein(a[0].Str(i), a[1].Str(i))), nil
 		}, false, false},
 		"sha256": {1, 1, textOrBlob(tString), func(a []*Col, i int) (any, error) {
-			h := sha256.Sum256(a[0].str(i))
+			h := sha256.Sum256(a[0].Str(i))
 			return hex.EncodeToString(h[:]), nil
 		}, false, false},
 		"hex":         {1, 1, bindHex, nil, false, false},
-		"to_base64":   {1, 1, sig(tString, Type{Kind: KBytes}), func(a []*Col, i int) (any, error) { return base64.StdEncoding.EncodeToString(a[0].str(i)), nil }, false, false},
+		"to_base64":   {1, 1, sig(tString, Type{Kind: KBytes}), func(a []*Col, i int) (any, error) { return base64.StdEncoding.EncodeToString(a[0].Str(i)), nil }, false, false},
 		"from_base64": {1, 1, sig(Type{Kind: KBytes}, tString), fromBase64, false, false},
 		"uuid": {0, 0, sig(Type{Kind: KUUID}), func(a []*Col, i int) (any, error) {
 			var b [16]byte
@@ -243,7 +243,7 @@ func levenshtein(a, b []byte) int {
 // bindHex: hex of an integer (its two's complement, as DuckDB) or of the
 // bytes of a string or blob, upper case (hexRow picks the row function).
 func bindHex(p *planner, in []expr) ([]expr, Type, error) {
-	if k := in[0].typ().op(); k == KInt || k == KBytes {
+	if k := in[0].typ().Op(); k == KInt || k == KBytes {
 		return in, tString, nil
 	}
 	c, err := p.cast(in[0], tString)
@@ -254,12 +254,12 @@ func bindHex(p *planner, in []expr) ([]expr, Type, error) {
 }
 
 func hexRow(types []Type) func(a []*Col, i int) (any, error) {
-	if types[0].op() == KInt {
+	if types[0].Op() == KInt {
 		return func(a []*Col, i int) (any, error) {
 			return strings.ToUpper(strconv.FormatUint(uint64(a[0].I[i]), 16)), nil
 		}
 	}
-	return func(a []*Col, i int) (any, error) { return strings.ToUpper(hex.EncodeToString(a[0].str(i))), nil }
+	return func(a []*Col, i int) (any, error) { return strings.ToUpper(hex.EncodeToString(a[0].Str(i))), nil }
 }
 
 func fromBase64(a []*Col, i int) (any, error) {
@@ -274,7 +274,7 @@ func fromBase64(a []*Col, i int) (any, error) {
 // since 1970) it is a timestamp, of a timestamp the number of units
 // (epochRow picks the row function).
 func bindEpochIn(p *planner, in []expr) ([]expr, Type, error) {
-	if t := in[0].typ(); t.isNumeric() {
+	if t := in[0].typ(); t.IsNumeric() {
 		c, err := p.cast(in[0], tInt)
 		return []expr{c}, tTS, err
 	}
@@ -308,7 +308,7 @@ func bindFormat(p *planner, in []expr) ([]expr, Type, error) {
 
 // argText is argument k of a printf/format call as text (NULL as "NULL").
 func argText(a []*Col, k, i int) string {
-	v := a[k].get(i)
+	v := a[k].Get(i)
 	if v == nil {
 		return "NULL"
 	}
@@ -349,7 +349,7 @@ func printfRow(a []*Col, i int) (any, error) {
 		col := a[next]
 		arg := next
 		next++
-		if col.isNull(i) {
+		if col.IsNull(i) {
 			b.WriteString(fmt.Sprintf("%"+strings.TrimRight(spec, ".0123456789")+"s", "NULL"))
 			continue
 		}
@@ -382,7 +382,7 @@ func printfRow(a []*Col, i int) (any, error) {
 }
 
 func intArg(c *Col, i int) (int64, error) {
-	v, err := castScalar(c.get(i), c.T, tInt)
+	v, err := castScalar(c.Get(i), c.T, tInt)
 	if err != nil {
 		return 0, err
 	}
@@ -390,7 +390,7 @@ func intArg(c *Col, i int) (int64, error) {
 }
 
 func floatArg(c *Col, i int) (float64, error) {
-	v, err := castScalar(c.get(i), c.T, tFloat)
+	v, err := castScalar(c.Get(i), c.T, tFloat)
 	if err != nil {
 		return 0, err
 	}
@@ -436,7 +436,7 @@ func formatRow(a []*Col, i int) (any, error) {
 			align, spec = spec[0], spec[1:]
 		}
 		text := argText(a, arg, i)
-		if verb := spec; verb != "" && !a[arg].isNull(i) {
+		if verb := spec; verb != "" && !a[arg].IsNull(i) {
 			kind := verb[len(verb)-1]
 			if strings.IndexByte("dfsxeg", kind) < 0 {
 				kind = 0
@@ -466,7 +466,7 @@ func formatRow(a []*Col, i int) (any, error) {
 			}
 			if w, err := strconv.Atoi(width); err == nil && utf8.RuneCountInString(text) < w {
 				pad := strings.Repeat(" ", w-utf8.RuneCountInString(text))
-				numeric := a[arg].T.isNumeric()
+				numeric := a[arg].T.IsNumeric()
 				switch {
 				case align == '<' || align == 0 && !numeric:
 					text += pad

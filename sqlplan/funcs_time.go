@@ -513,7 +513,7 @@ func bindIntervalPart(name string, args []expr) (expr, bool, error) {
 		t = tFloat
 	}
 	e := &funcExpr{name: name, args: []expr{iv}, t: t, strict: true, row: func(a []*Col, i int) (any, error) {
-		return intervalPart(what, a[0].get(i).(interval))
+		return intervalPart(what, a[0].Get(i).(interval))
 	}}
 	text := "epoch(" + iv.String() + ")"
 	if part != nil {

@@ -88,7 +88,7 @@ func (g *grouper) assign(cols []*Col, n int, gids []int32) {
 		return
 	}
 	for k, c := range cols {
-		cols[k] = c.decoded()
+		cols[k] = c.Decoded()
 	}
 	if len(cols) == 0 {
 		if g.n == 0 {
@@ -334,7 +334,7 @@ func (s *stringIDs) dictIDs(d *Col) []int64 {
 	}
 	ids := make([]int64, d.Len)
 	for i := range ids {
-		ids[i] = s.id(d.str(i))
+		ids[i] = s.id(d.Str(i))
 	}
 	if s.dicts == nil || len(s.dicts) >= 16 {
 		s.dicts = map[*Col][]int64{}
@@ -471,7 +471,7 @@ func (g *grouper) assignCodes(c *Col, n int, gids []int32) {
 		}
 		id := ids[code]
 		if id < 0 {
-			s := c.Dict.str(int(code))
+			s := c.Dict.Str(int(code))
 			if id, ok = g.strs[string(s)]; !ok {
 				id = g.newGroup(dict, int(code))
 				g.strs[string(s)] = id

@@ -121,7 +121,7 @@ type leftGroups struct {
 func groupLeftKeys(keys *Col) leftGroups {
 	g := leftGroups{}
 	for i := range keys.Len {
-		if keys.isNull(i) {
+		if keys.IsNull(i) {
 			g.nulls++
 		}
 	}
@@ -133,7 +133,7 @@ func groupLeftKeys(keys *Col) leftGroups {
 	var firsts []int32
 	count := make([]int64, keys.Len)
 	for i := range keys.Len {
-		if keys.isNull(i) {
+		if keys.IsNull(i) {
 			continue
 		}
 		r := t.findInt(keys.I[i])
@@ -142,7 +142,7 @@ func groupLeftKeys(keys *Col) leftGroups {
 		}
 		count[r]++
 	}
-	g.keys = keys.take(firsts)
+	g.keys = keys.Take(firsts)
 	g.mult = make([]int64, len(firsts))
 	for k, r := range firsts {
 		g.mult[k] = count[r]
@@ -171,7 +171,7 @@ func (n *groupCountJoinNode) leftKeys(ctx context.Context) (*Col, error) {
 		if err != nil {
 			return nil, err
 		}
-		parts = append(parts, intKeyCol(k.decoded(), b.N))
+		parts = append(parts, intKeyCol(k.Decoded(), b.N))
 		total += b.N
 	}
 	keys := concatCols(Type{Kind: KInt}, parts, total)
@@ -221,14 +221,14 @@ func (n *groupCountJoinNode) countRight(ctx context.Context, table *rowTable, ma
 		if err != nil {
 			return err
 		}
-		k := kc.decoded()
+		k := kc.Decoded()
 		if len(k.I) < b.N {
 			continue // only NULLs, which match nothing
 		}
 		rows := make([]int32, b.N) // left row of each right row, or -1
 		for i, x := range k.I[:b.N] {
 			rows[i] = -1
-			if !k.isNull(i) {
+			if !k.IsNull(i) {
 				if r := table.findInt(x); r >= 0 {
 					rows[i] = r
 					matches[r]++
@@ -245,7 +245,7 @@ func (n *groupCountJoinNode) countRight(ctx context.Context, table *rowTable, ma
 			}
 			cnt := nonNull[j]
 			for i, r := range rows {
-				if r >= 0 && !v.isNull(i) {
+				if r >= 0 && !v.IsNull(i) {
 					cnt[r]++
 				}
 			}
@@ -273,7 +273,7 @@ func (n *groupCountJoinNode) result(g leftGroups, matches []int64, nonNull [][]i
 		key.I[i] = g.keys.I[k]
 	}
 	if nullGroup {
-		key.setNull(rows - 1)
+		key.SetNull(rows - 1)
 	}
 	out := &Batch{N: rows, Cols: []*Col{key}}
 	for j, c := range n.counts {

@@ -297,7 +297,7 @@ func newKeyPacker(keys []*Col, lkeys []expr, n int) (*keyPacker, bool) {
 func (pk *keyPacker) pack(keys []*Col, n int) *Col {
 	out := &Col{T: Type{Kind: KInt}, Len: n, I: make([]int64, n)}
 	for j, c := range keys {
-		c = c.decoded()
+		c = c.Decoded()
 		lo, hi, shift := pk.lo[j], pk.hi[j], pk.shifts[j]
 		if len(c.I) < n { // only NULLs
 			out.Null = make([]bool, n)

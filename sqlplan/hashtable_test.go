@@ -111,7 +111,7 @@ func TestKeyPackerMatchesOnlyEqualKeys(t *testing.T) {
 	want := []int32{0, 1, -1, -1, -1, -1} // row 5's build partner has a NULL key
 	for i, w := range want {
 		var li, ri []int32
-		if !packed.isNull(i) {
+		if !packed.IsNull(i) {
 			li, ri = tbl.appendIntMatches(li, ri, i, packed.I[i])
 		}
 		got := int32(-1)

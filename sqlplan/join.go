@@ -108,7 +108,7 @@ func (n *joinNode) build(ctx context.Context) error {
 func joinKey(buf []byte, keys []*Col, i int) ([]byte, bool) {
 	buf = buf[:0]
 	for _, c := range keys {
-		if c.isNull(i) {
+		if c.IsNull(i) {
 			return buf, false
 		}
 		buf = appendKey(buf, c, i)
@@ -225,7 +225,7 @@ func (n *joinNode) pairs(b *Batch) (li, ri []int32, err error) {
 			keys[0] = n.packer.pack(keys, b.N)
 		}
 		if n.intKey {
-			k := keys[0].decoded()
+			k := keys[0].Decoded()
 			if len(k.I) < b.N { // no int64s: only NULLs, which match nothing
 				return li, ri, nil
 			}
@@ -255,7 +255,7 @@ func (n *joinNode) finish(b *Batch, li, ri []int32) (*Batch, error) {
 		}
 		k := 0
 		for j := range li {
-			if c.B[j] && !c.isNull(j) {
+			if c.B[j] && !c.IsNull(j) {
 				li[k], ri[k] = li[j], ri[j]
 				k++
 			}
@@ -313,7 +313,7 @@ func (n *joinNode) unmatchedRight() *Batch {
 		out.Cols[i] = nullCol(t, len(ri))
 	}
 	for j := range n.rightTypes {
-		out.Cols[n.leftWidth+j] = n.rall.Cols[j].take(ri)
+		out.Cols[n.leftWidth+j] = n.rall.Cols[j].Take(ri)
 	}
 	return out
 }
@@ -370,10 +370,10 @@ func (n *joinNode) joinedSlots(b *Batch, li, ri []int32, only []bool) *Batch {
 	same := isIdentity(li, b.N)
 	for i := 0; i < n.leftWidth; i++ {
 		if only == nil || only[i] {
-			if c := b.Cols[i]; same && !c.scratch {
+			if c := b.Cols[i]; same && !c.Scratch {
 				out.Cols[i] = c
 			} else {
-				out.Cols[i] = c.take(li)
+				out.Cols[i] = c.Take(li)
 			}
 		}
 	}
@@ -394,11 +394,11 @@ func (n *joinNode) joinedSlots(b *Batch, li, ri []int32, only []bool) *Batch {
 		if n.rall.N == 0 {
 			c = nullCol(t, len(ri))
 		} else {
-			c = n.rall.Cols[j].take(safe)
+			c = n.rall.Cols[j].Take(safe)
 			if anyMissing {
 				for k, r := range ri {
 					if r < 0 {
-						c.setNull(k)
+						c.SetNull(k)
 					}
 				}
 			}

@@ -115,7 +115,7 @@ func checkAliasRows(s *Stmt) error {
 			break
 		}
 		for i := 0; i < b.N; i++ {
-			got = append(got, []any{b.Cols[0].get(i), b.Cols[1].get(i), b.Cols[2].get(i)})
+			got = append(got, []any{b.Cols[0].Get(i), b.Cols[1].Get(i), b.Cols[2].Get(i)})
 		}
 	}
 	if fmt.Sprint(got) != "[[2 3 6] [4 5 20]]" {

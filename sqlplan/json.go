@@ -156,14 +156,14 @@ func init() { addFuncs(jsonFuncs) }
 
 var jsonFuncs = map[string]*fn{
 	"json_extract": {2, 2, sig(tString, tString), func(a []*Col, i int) (any, error) {
-		raw, ok, err := jsonAt(a[0].str(i), str(a[1], i))
+		raw, ok, err := jsonAt(a[0].Str(i), str(a[1], i))
 		if err != nil || !ok {
 			return nil, err
 		}
 		return jsonText(raw), nil
 	}, false, false},
 	"json_extract_string": {2, 2, sig(tString, tString), func(a []*Col, i int) (any, error) {
-		raw, ok, err := jsonAt(a[0].str(i), str(a[1], i))
+		raw, ok, err := jsonAt(a[0].Str(i), str(a[1], i))
 		if err != nil || !ok {
 			return nil, err
 		}
@@ -177,10 +177,10 @@ var jsonFuncs = map[string]*fn{
 		return jsonText(raw), nil
 	}, false, false},
 	"json_valid": {1, 1, sig(tBool, tString), func(a []*Col, i int) (any, error) {
-		return json.Valid(a[0].str(i)), nil
+		return json.Valid(a[0].Str(i)), nil
 	}, false, false},
 	"json_array_length": {1, 2, sig(tInt, tString), func(a []*Col, i int) (any, error) {
-		doc := json.RawMessage(a[0].str(i))
+		doc := json.RawMessage(a[0].Str(i))
 		if len(a) > 1 {
 			raw, ok, err := jsonAt(doc, str(a[1], i))
 			if err != nil || !ok {
@@ -195,7 +195,7 @@ var jsonFuncs = map[string]*fn{
 		return int64(len(arr)), nil
 	}, false, false},
 	"json_type": {1, 2, sig(tString, tString), func(a []*Col, i int) (any, error) {
-		doc := json.RawMessage(bytes.TrimSpace(a[0].str(i)))
+		doc := json.RawMessage(bytes.TrimSpace(a[0].Str(i)))
 		if len(a) > 1 {
 			raw, ok, err := jsonAt(doc, str(a[1], i))
 			if err != nil || !ok {

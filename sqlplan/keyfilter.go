@@ -48,7 +48,7 @@ func (n *joinNode) filterProbe(j int, keys *Col, rows int) {
 	}
 	vals := make([]int64, 0, rows)
 	for i := range rows {
-		if !keys.isNull(i) {
+		if !keys.IsNull(i) {
 			vals = append(vals, keys.I[i])
 		}
 	}

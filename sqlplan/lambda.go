@@ -182,7 +182,7 @@ func (e *lambdaExpr) eval(b *Batch) (*Col, error) {
 	}
 	lists := make([][]any, b.N)
 	for i := range lists {
-		if v := lc.get(i); v != nil {
+		if v := lc.Get(i); v != nil {
 			lists[i] = v.([]any)
 		}
 	}
@@ -194,7 +194,7 @@ func (e *lambdaExpr) eval(b *Batch) (*Col, error) {
 	out := newBuilder(e.t, b.N)
 	if e.kind == 'r' {
 		for i, l := range lists {
-			if lc.isNull(i) {
+			if lc.IsNull(i) {
 				out.add(nil)
 				continue
 			}
@@ -232,7 +232,7 @@ func (e *lambdaExpr) eval(b *Batch) (*Col, error) {
 	}
 	k := 0
 	for i, l := range lists {
-		if lc.isNull(i) {
+		if lc.IsNull(i) {
 			k += len(l)
 			out.add(nil)
 			continue
@@ -241,11 +241,11 @@ func (e *lambdaExpr) eval(b *Batch) (*Col, error) {
 		for _, x := range l {
 			switch e.kind {
 			case 'f':
-				if !res.isNull(k) && res.B[k] {
+				if !res.IsNull(k) && res.B[k] {
 					vals = append(vals, x)
 				}
 			default:
-				vals = append(vals, toGo(rt, res.get(k)))
+				vals = append(vals, toGo(rt, res.Get(k)))
 			}
 			k++
 		}
@@ -260,7 +260,7 @@ func (e *lambdaExpr) elementBatch(b *Batch, rowOf []int32) *Batch {
 	eb := &Batch{N: len(rowOf), Cols: make([]*Col, len(b.Cols)+len(e.paramSlots))}
 	for _, o := range e.outer {
 		if idx := o.(*colExpr).s.idx; idx < len(b.Cols) && b.Cols[idx] != nil && eb.Cols[idx] == nil {
-			eb.Cols[idx] = b.Cols[idx].take(rowOf)
+			eb.Cols[idx] = b.Cols[idx].Take(rowOf)
 		}
 	}
 	return eb
@@ -290,7 +290,7 @@ func (e *lambdaExpr) reduce(b *Batch, i int, l []any) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		acc = r.get(0)
+		acc = r.Get(0)
 	}
 	return acc, nil
 }

@@ -113,7 +113,7 @@ func (n *lateralNode) pairs(b *Batch) (li, ri []int32, err error) {
 	for i := 0; i < b.N; i++ {
 		buf = buf[:0]
 		for j, c := range outer {
-			vals[j] = c.get(i)
+			vals[j] = c.Get(i)
 			buf = appendOuterKey(buf, vals[j])
 		}
 		sp, ok := runs[string(buf)]

@@ -40,14 +40,14 @@ func (e *likeExpr) eval(b *Batch) (*Col, error) {
 		out.Null = mergeNulls(n, c)
 	}
 	for i := 0; i < n; i++ {
-		if out.isNull(i) {
+		if out.IsNull(i) {
 			continue
 		}
 		m := e.m
 		if m == nil {
-			m = compileLike(string(pc.str(i)), e.esc, e.fold)
+			m = compileLike(string(pc.Str(i)), e.esc, e.fold)
 		}
-		s := c.str(i)
+		s := c.Str(i)
 		if e.fold {
 			s = bytes.ToLower(s)
 		}

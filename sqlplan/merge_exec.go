@@ -343,7 +343,7 @@ func (r *mergeRun) keyCols(keys []expr, b *Batch) ([]*Col, error) {
 // equals nothing).
 func appendKeyOf(buf []byte, cols []*Col, i int) ([]byte, bool) {
 	for _, c := range cols {
-		if c.isNull(i) {
+		if c.IsNull(i) {
 			return buf, false
 		}
 		buf = appendKey(buf, c, i)
@@ -379,20 +379,20 @@ func (r *mergeRun) pairs(t *Batch, ti, si []int32, n int) *Batch {
 		if ti == nil {
 			b.Cols = append(b.Cols, nullCol(typ, n))
 		} else {
-			b.Cols = append(b.Cols, t.Cols[k].take(ti))
+			b.Cols = append(b.Cols, t.Cols[k].Take(ti))
 		}
 	}
 	for j, c := range r.src.Cols {
 		if si == nil {
 			b.Cols = append(b.Cols, nullCol(r.srcCols[j].Type, n))
 		} else {
-			b.Cols = append(b.Cols, c.take(si))
+			b.Cols = append(b.Cols, c.Take(si))
 		}
 	}
 	return b
 }
 
-func truth(c *Col, i int) bool { return c.B != nil && c.B[i] && !c.isNull(i) }
+func truth(c *Col, i int) bool { return c.B != nil && c.B[i] && !c.IsNull(i) }
 
 // targetBatch runs the MERGE over a batch of target rows (the table's
 // columns first): their pairs through the WHEN MATCHED clauses, the rows
@@ -568,8 +568,8 @@ func (r *mergeRun) act(c *mergeBound, pb *Batch, rows, ti []int32, ed *mergeEdit
 			if err != nil {
 				return err
 			}
-			if !v.isNull(0) {
-				msg += ": " + formatScalar(v.T, v.get(0))
+			if !v.IsNull(0) {
+				msg += ": " + formatScalar(v.T, v.Get(0))
 			}
 		}
 		return errorf("%s", msg)

@@ -394,7 +394,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 			rt = tFloat
 		case name == "list_sum" && pt.Kind == KDecimal:
 			rt = Type{Kind: KDecimal, Prec: 38, Scale: pt.Scale, Huge: pt.Huge}
-		case name == "list_sum" && pt.op() == KInt:
+		case name == "list_sum" && pt.Op() == KInt:
 			rt = tInt
 		case name == "list_sum" && pt.Kind != KFloat:
 			return nil, true, errorf("%s of %s is not defined", name, pt.SQLName())

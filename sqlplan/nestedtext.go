@@ -97,7 +97,7 @@ func leafText(t Type, v any, asJSON bool) string {
 	switch {
 	case !asJSON:
 		b.WriteString(text)
-	case t.Kind == KBool || t.isNumeric() && !isNonFinite(v):
+	case t.Kind == KBool || t.IsNumeric() && !isNonFinite(v):
 		b.WriteString(text)
 	case t.JSON:
 		b.WriteString(text)

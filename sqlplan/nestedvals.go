@@ -316,7 +316,7 @@ func nestedFunc(text string, t Type, args []expr, f func(v []any) (any, error)) 
 	e := &funcExpr{name: text, args: args, t: t, strict: true, row: func(a []*Col, i int) (any, error) {
 		v := make([]any, len(a))
 		for k, c := range a {
-			v[k] = c.get(i)
+			v[k] = c.Get(i)
 		}
 		return f(v)
 	}}
@@ -442,7 +442,7 @@ func (n *unnestNode) next(ctx context.Context) (*Batch, error) {
 		for i := 0; i < b.N; i++ {
 			longest := 0
 			for _, c := range n.cols {
-				if l, ok := b.Cols[c].get(i).([]any); ok {
+				if l, ok := b.Cols[c].Get(i).([]any); ok {
 					longest = max(longest, len(l))
 				}
 			}
@@ -456,14 +456,14 @@ func (n *unnestNode) next(ctx context.Context) (*Batch, error) {
 		}
 		out := &Batch{N: len(rows), Cols: make([]*Col, len(b.Cols))}
 		for c := range b.Cols {
-			out.Cols[c] = b.Cols[c].take(rows)
+			out.Cols[c] = b.Cols[c].Take(rows)
 		}
 		for k, c := range n.cols {
 			bl := newBuilder(n.elems[k], len(rows))
 			src := b.Cols[c]
 			for r, row := range rows {
 				var v any
-				if l, ok := src.get(int(row)).([]any); ok && pos[r] < len(l) {
+				if l, ok := src.Get(int(row)).([]any); ok && pos[r] < len(l) {
 					if v, err = fromGo(n.elems[k], l[pos[r]]); err != nil {
 						return nil, err
 					}
@@ -502,7 +502,7 @@ func castList(v any, from, to Type, try bool) (any, error) {
 		if xs, ok = v.([]any); !ok {
 			return nil, errorf("cannot cast %T to %s", v, to.SQLName())
 		}
-	case from.isStringy():
+	case from.IsStringy():
 		s, _ := v.(string)
 		parts, err := splitListText(s)
 		if err != nil {
@@ -785,7 +785,7 @@ func buildMap(kt, vt Type, keys, vals []any) (any, error) {
 	seen := make(map[string]bool, len(keys))
 	var strMap map[string]any
 	var anyMap map[any]any
-	if kt.op() == KString {
+	if kt.Op() == KString {
 		strMap = make(map[string]any, len(keys))
 	} else {
 		anyMap = make(map[any]any, len(keys))
@@ -933,7 +933,7 @@ func (p *planner) bindListAggregate(name string, args []expr) (expr, error) {
 		if err := accError(acc); err != nil {
 			return nil, err
 		}
-		return acc.result(1).get(0), nil
+		return acc.result(1).Get(0), nil
 	})
 	return e, nil
 }
@@ -943,9 +943,9 @@ func sqlLiteral(c *constExpr) sqlparser.Expr {
 	switch {
 	case c.v == nil:
 		return &sqlparser.NullVal{}
-	case c.t.op() == KInt:
+	case c.t.Op() == KInt:
 		return sqlparser.NewIntVal([]byte(formatScalar(c.t, c.v)))
-	case c.t.isNumeric():
+	case c.t.IsNumeric():
 		return sqlparser.NewFloatVal([]byte(formatScalar(c.t, c.v)))
 	}
 	return sqlparser.NewStrVal([]byte(formatScalar(c.t, c.v)))

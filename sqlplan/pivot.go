@@ -90,7 +90,7 @@ func (e *Engine) queryAll(text string) ([]Column, [][]any, error) {
 		for i := 0; i < b.N; i++ {
 			row := make([]any, len(b.Cols))
 			for j, c := range b.Cols {
-				row[j] = c.get(i)
+				row[j] = c.Get(i)
 			}
 			out = append(out, row)
 		}

@@ -233,7 +233,7 @@ func (p *planner) planUnion(u *sqlparser.Union, outer *scope) (*selectPlan, erro
 		for i, c := range sp.cols {
 			t, err := unifyTypes(cols[i].Type, c.Type)
 			if err != nil {
-				if cols[i].Type.op() == KString || c.Type.op() == KString {
+				if cols[i].Type.Op() == KString || c.Type.Op() == KString {
 					t = tString
 				} else {
 					return nil, err
@@ -833,7 +833,7 @@ func toPredicate(e expr) (scan.Predicate, bool) {
 		return scan.IsNull{Column: c.name, Not: x.not}, true
 	case *likeExpr:
 		c, ok := pushableCol(x.e)
-		if !ok || x.m == nil || x.fold || c.t.op() != KString {
+		if !ok || x.m == nil || x.fold || c.t.Op() != KString {
 			return nil, false
 		}
 		var p scan.Predicate

@@ -58,7 +58,7 @@ func (p *planner) bindQuantified(x *sqlparser.ComparisonExpr, l expr, f *sqlpars
 	var lo, hi any
 	hasNull := false
 	for i := 0; i < b.N; i++ {
-		v := c.get(i)
+		v := c.Get(i)
 		if v == nil {
 			hasNull = true
 			continue

@@ -247,7 +247,7 @@ func (p *planner) runTokens(toks []parse.Token) (*Batch, []Column, error) {
 	out := &Batch{N: b.N}
 	for i, c := range b.Cols {
 		d := emptyCol(types[i])
-		appendCol(d, c.decoded())
+		appendCol(d, c.Decoded())
 		out.Cols = append(out.Cols, d)
 	}
 	return out, sp.cols, nil
@@ -262,7 +262,7 @@ func conform(b *Batch, cols []Column, types []Type) (*Batch, error) {
 		}
 		nb := newBuilder(types[i], b.N)
 		for r := 0; r < b.N; r++ {
-			v := c.get(r)
+			v := c.Get(r)
 			if v != nil && from.Kind != KNull {
 				var err error
 				if v, err = castScalar(v, from, types[i]); err != nil {

@@ -188,7 +188,7 @@ func reduceCorrelated(ctx context.Context, in node, pred expr, view func(*Batch)
 				if err != nil {
 					return nil, err
 				}
-				sets[i][k].add(c.decoded(), idx, cheap != nil)
+				sets[i][k].add(c.Decoded(), idx, cheap != nil)
 				release(c)
 			}
 		}
@@ -224,7 +224,7 @@ func (s *keySet) add(c *Col, idx []int32, sel bool) {
 		if sel {
 			i = int(idx[j])
 		}
-		if c.isNull(i) {
+		if c.IsNull(i) {
 			continue
 		}
 		switch {
@@ -234,7 +234,7 @@ func (s *keySet) add(c *Col, idx []int32, sel bool) {
 			if s.strs == nil {
 				s.strs = map[string]struct{}{}
 			}
-			s.strs[string(c.str(i))] = struct{}{}
+			s.strs[string(c.Str(i))] = struct{}{}
 			if len(s.strs) > reduceMaxStrings {
 				s.over, s.strs = true, nil
 				return
@@ -368,7 +368,7 @@ func reduceOnBuild(keys []expr, b *Batch) ([]int, error) {
 				if err != nil {
 					return nil, err
 				}
-				sets[k].add(c.decoded(), nil, false)
+				sets[k].add(c.Decoded(), nil, false)
 				release(c)
 			}
 			if r.restrict(sets) {

@@ -84,7 +84,7 @@ func (p *planner) bindRowComparison(x *sqlparser.ComparisonExpr, left sqlparser.
 			for i := 0; i < b.N; i++ {
 				rs := make([]expr, len(b.Cols))
 				for k, c := range b.Cols {
-					rs[k] = &constExpr{t: c.T, v: c.get(i)}
+					rs[k] = &constExpr{t: c.T, v: c.Get(i)}
 				}
 				rows = append(rows, rs)
 			}

@@ -30,13 +30,13 @@ func scaleIntervalCol(iv, n expr, div bool) expr {
 		op = " / "
 	}
 	e := &funcExpr{name: "interval" + op, args: []expr{iv, n}, t: Type{Kind: KInterval}, strict: true, row: func(a []*Col, i int) (any, error) {
-		f, err := castScalar(a[1].get(i), a[1].T, tFloat)
+		f, err := castScalar(a[1].Get(i), a[1].T, tFloat)
 		if err != nil {
 			return nil, err
 		}
 		x := f.(float64)
-		if a[1].T.op() == KInt && !div {
-			return a[0].get(i).(interval).mulInt(a[1].get(i).(int64)), nil
+		if a[1].T.Op() == KInt && !div {
+			return a[0].Get(i).(interval).mulInt(a[1].Get(i).(int64)), nil
 		}
 		if div {
 			if x == 0 {
@@ -44,7 +44,7 @@ func scaleIntervalCol(iv, n expr, div bool) expr {
 			}
 			x = 1 / x
 		}
-		r, ok := a[0].get(i).(interval).scale(x)
+		r, ok := a[0].Get(i).(interval).scale(x)
 		if !ok {
 			return nil, errorf("the interval is out of range")
 		}
@@ -54,14 +54,14 @@ func scaleIntervalCol(iv, n expr, div bool) expr {
 	return e
 }
 
-// get returns slot i of c as a scalar.
-func (c *Col) get(i int) any {
-	if c.isNull(i) {
+// Get returns slot i of c as a scalar.
+func (c *Col) Get(i int) any {
+	if c.IsNull(i) {
 		return nil
 	}
 	switch {
 	case c.Dict != nil:
-		return c.Dict.get(int(c.Codes[i]))
+		return c.Dict.Get(int(c.Codes[i]))
 	case c.I != nil:
 		if c.T.Kind == KUint {
 			return uint64(c.I[i])
@@ -73,11 +73,11 @@ func (c *Col) get(i int) any {
 		return c.B[i]
 	case c.Off != nil:
 		if c.T.Kind == KBytes {
-			return append([]byte(nil), c.str(i)...)
+			return append([]byte(nil), c.Str(i)...)
 		}
-		return string(c.str(i))
+		return string(c.Str(i))
 	case c.H != nil:
-		return c.decimal(i)
+		return c.Decimal(i)
 	case c.A != nil:
 		return c.A[i]
 	}
@@ -110,8 +110,8 @@ func newBuilder(t Type, capacity int) *colBuilder {
 // without boxing the common kinds in an any.
 func (b *colBuilder) addRow(src *Col, i int) {
 	c := b.c
-	if src.isNull(i) || src.Dict != nil {
-		b.add(src.get(i))
+	if src.IsNull(i) || src.Dict != nil {
+		b.add(src.Get(i))
 		return
 	}
 	switch st := storage(c.T); {
@@ -120,10 +120,10 @@ func (b *colBuilder) addRow(src *Col, i int) {
 	case st == stFloat && src.F != nil:
 		c.F = append(c.F, src.F[i])
 	case st == stBytes && src.Off != nil:
-		c.Data = append(c.Data, src.str(i)...)
+		c.Data = append(c.Data, src.Str(i)...)
 		c.Off = append(c.Off, int32(len(c.Data)))
 	default:
-		b.add(src.get(i))
+		b.add(src.Get(i))
 		return
 	}
 	if c.Null != nil {
@@ -420,16 +420,16 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 	}
 	bad := func() error {
 		switch {
-		case to.Huge && from.op() == KString:
+		case to.Huge && from.Op() == KString:
 			return fmt.Errorf("Could not convert string %s to INT128", quoteText(formatScalar(from, v))) // DuckDB's words
-		case from.Huge && to.isNumeric():
+		case from.Huge && to.IsNumeric():
 			return fmt.Errorf("HUGEINT %s is out of range for %s", formatScalar(from, v), to.SQLName())
 		}
 		return fmt.Errorf("cannot cast %s %s to %s", from.SQLName(), quoteText(formatScalar(from, v)), to.SQLName())
 	}
-	switch to.op() {
+	switch to.Op() {
 	case KBool:
-		switch from.op() {
+		switch from.Op() {
 		case KInt:
 			return v.(int64) != 0, nil
 		case KFloat:
@@ -445,7 +445,7 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 		return nil, bad()
 	case KInt:
 		var x int64
-		switch from.op() {
+		switch from.Op() {
 		case KInt:
 			x = v.(int64)
 		case KBool:
@@ -490,7 +490,7 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 		}
 		return checkIntRange(x, to)
 	case KUint:
-		switch from.op() {
+		switch from.Op() {
 		case KInt:
 			if v.(int64) < 0 {
 				return nil, fmt.Errorf("%d is out of range for %s", v, to.SQLName())
@@ -518,7 +518,7 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 		}
 		return nil, bad()
 	case KFloat:
-		switch from.op() {
+		switch from.Op() {
 		case KInt:
 			return float64(v.(int64)), nil
 		case KUint:
@@ -552,7 +552,7 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 		return nil, bad()
 	case KDecimal:
 		var d value.Decimal
-		switch from.op() {
+		switch from.Op() {
 		case KInt:
 			d = value.DecimalFromInt64(v.(int64), 0)
 		case KUint:
@@ -638,7 +638,7 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 		}
 		return nil, bad()
 	case KInterval:
-		if from.op() == KString {
+		if from.Op() == KString {
 			iv, err := parseIntervalText(v.(string))
 			if err != nil {
 				return nil, bad()
@@ -743,7 +743,7 @@ func ratDecimal(r *big.Rat, scale int) value.Decimal {
 func fitDecimal(d value.Decimal, t Type) (any, error) {
 	in := d
 	d = ratDecimal(decRat(d), t.Scale)
-	if !t.fitsBig(d.Unscaled) {
+	if !t.FitsBig(d.Unscaled) {
 		if t.Huge {
 			return nil, fmt.Errorf("%s is out of range for HUGEINT", d)
 		}

@@ -46,10 +46,10 @@ func scratchFloats(n int) (s []float64, scratch bool) {
 // release gives a scratch column's vector back to the pool; c must not be
 // read afterwards (its slices are cleared so that a mistake shows).
 func release(c *Col) {
-	if c == nil || !c.scratch {
+	if c == nil || !c.Scratch {
 		return
 	}
-	c.scratch = false
+	c.Scratch = false
 	if c.I != nil && cap(c.I) == scratchCap {
 		s := c.I[:scratchCap]
 		intScratch.Put(&s)

@@ -845,7 +845,7 @@ func (p *planner) scalarSubquery(x *sqlparser.Subquery, sc *scope) (expr, error)
 	if b.N == 0 {
 		return &constExpr{t: t}, nil
 	}
-	return &constExpr{t: t, v: b.Cols[0].get(0)}, nil
+	return &constExpr{t: t, v: b.Cols[0].Get(0)}, nil
 }
 
 // fromFooters answers COUNT, MIN and MAX of plain columns without a

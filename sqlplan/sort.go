@@ -88,7 +88,7 @@ func firstOf(e sqlparser.Expr, _ orderMods) sqlparser.Expr { return e }
 func compareRows(keys []sortKey, a []*Col, i int, b []*Col, j int) int {
 	for _, k := range keys {
 		ca, cb := a[k.col], b[k.col]
-		an, bn := ca.isNull(i), cb.isNull(j)
+		an, bn := ca.IsNull(i), cb.IsNull(j)
 		var c int
 		switch {
 		case an && bn:

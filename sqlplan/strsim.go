@@ -13,13 +13,13 @@ var strsimFuncs = map[string]*fn{
 	"jaro_similarity":         {2, 3, sig(tFloat, tString, tString, tFloat), similarityRow(jaro), false, false},
 	"jaro_winkler_similarity": {2, 3, sig(tFloat, tString, tString, tFloat), similarityRow(jaroWinkler), false, false},
 	"damerau_levenshtein": {2, 2, sig(tInt, tString), func(a []*Col, i int) (any, error) {
-		return int64(damerauLevenshtein(a[0].str(i), a[1].str(i))), nil
+		return int64(damerauLevenshtein(a[0].Str(i), a[1].Str(i))), nil
 	}, false, false},
 }
 
 func similarityRow(sim func(a, b []byte) float64) func(a []*Col, i int) (any, error) {
 	return func(a []*Col, i int) (any, error) {
-		s := sim(a[0].str(i), a[1].str(i))
+		s := sim(a[0].Str(i), a[1].Str(i))
 		if len(a) > 2 && s < a[2].F[i] {
 			return 0.0, nil
 		}

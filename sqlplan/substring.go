@@ -25,7 +25,7 @@ func substringRow(a []*Col, i int) (any, error) {
 	if len(a) > 2 {
 		n = a[2].I[i]
 	}
-	out, err := appendSubstring(nil, a[0].str(i), start, n)
+	out, err := appendSubstring(nil, a[0].Str(i), start, n)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +92,7 @@ func substringVec(a []*Col, n int) (*Col, error) {
 				size = a[2].I[i]
 			}
 			var err error
-			if out.Data, err = appendSubstring(out.Data, a[0].str(i), start, size); err != nil {
+			if out.Data, err = appendSubstring(out.Data, a[0].Str(i), start, size); err != nil {
 				return nil, fmt.Errorf("substring: %w", err)
 			}
 		}

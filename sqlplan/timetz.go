@@ -92,7 +92,7 @@ func castTimeTZ(v any, from, to Type) (r any, ok bool, err error) {
 		return nil, false, nil
 	case from.Kind == to.Kind:
 		return v, true, nil
-	case to.Kind == KTimeTZ && from.op() == KString:
+	case to.Kind == KTimeTZ && from.Op() == KString:
 		r, err = parseTimeTZText(v.(string))
 		return r, true, err
 	case to.Kind == KTimeTZ && from.Kind == KTime:
@@ -103,7 +103,7 @@ func castTimeTZ(v any, from, to Type) (r any, ok bool, err error) {
 		x := v.(int64) - floorDiv(v.(int64), day)*day
 		us, _ := convertTimeUnit(x, Type{Kind: KTime, Nanos: from.Nanos}, Type{Kind: KTime})
 		return timetzKey(us.(int64), 0), true, nil
-	case from.Kind == KTimeTZ && to.op() == KString:
+	case from.Kind == KTimeTZ && to.Op() == KString:
 		return string(appendTimeTZ(nil, v.(int64))), true, nil
 	case from.Kind == KTimeTZ && to.Kind == KTime && !to.Nanos:
 		us, _ := timetzParts(v.(int64))

@@ -89,20 +89,20 @@ type NamedType struct {
 	Type Type
 }
 
-// op is the kind that operators and functions see: UTINYINT..UINTEGER
+// Op is the kind that operators and functions see: UTINYINT..UINTEGER
 // values fit int64 exactly and compute as BIGINT.
-func (t Type) op() Kind {
+func (t Type) Op() Kind {
 	if t.Kind == KUint && t.Bits != 0 && t.Bits < 64 {
 		return KInt
 	}
 	return t.Kind
 }
 
-func (t Type) isStringy() bool { return t.Kind == KString || t.Kind == KUUID || t.Kind == KBytes }
-func (t Type) isNumeric() bool {
+func (t Type) IsStringy() bool { return t.Kind == KString || t.Kind == KUUID || t.Kind == KBytes }
+func (t Type) IsNumeric() bool {
 	return t.Kind == KInt || t.Kind == KUint || t.Kind == KFloat || t.Kind == KDecimal || t.Kind == KUHuge
 }
-func (t Type) isIntLike() bool {
+func (t Type) IsIntLike() bool {
 	switch t.Kind {
 	case KInt, KUint, KDate, KTime, KTimeTZ, KTimestamp, KBool:
 		return true
@@ -112,8 +112,8 @@ func (t Type) isIntLike() bool {
 	return false
 }
 
-// bigDecimal reports a decimal too wide for int64 unscaled values.
-func (t Type) bigDecimal() bool { return t.Kind == KDecimal && t.Prec > 18 }
+// BigDecimal reports a decimal too wide for int64 unscaled values.
+func (t Type) BigDecimal() bool { return t.Kind == KDecimal && t.Prec > 18 }
 
 // SQLName is the type's name as DESCRIBE and DatabaseTypeName show it.
 func (t Type) SQLName() string {
@@ -433,13 +433,13 @@ var tBit = Type{Kind: KString, Bit: true}
 // tHuge is HUGEINT (see Type.Huge).
 var tHuge = Type{Kind: KDecimal, Prec: 38, Huge: true}
 
-// fits reports whether the unscaled v is a value of the DECIMAL t: at
+// Fits reports whether the unscaled v is a value of the DECIMAL t: at
 // most t.Prec digits, or any 128-bit integer for a HUGEINT (whose range
 // is that of num.Int128, the arithmetic reporting what leaves it).
-func (t Type) fits(v num.Int128) bool { return t.Huge || v.FitsDigits(t.Prec) }
+func (t Type) Fits(v num.Int128) bool { return t.Huge || v.FitsDigits(t.Prec) }
 
-// fitsBig is fits for a value as a big integer.
-func (t Type) fitsBig(v *big.Int) bool {
+// FitsBig is fits for a value as a big integer.
+func (t Type) FitsBig(v *big.Int) bool {
 	if t.Huge {
 		_, ok := num.FromBig(v)
 		return ok

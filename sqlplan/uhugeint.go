@@ -80,7 +80,7 @@ func castUHuge(v any, from, to Type) (r any, ok bool, err error) {
 	}
 	u := d.Unscaled
 	switch {
-	case to.op() == KString:
+	case to.Op() == KString:
 		return u.String(), true, nil
 	case to.Kind == KFloat:
 		f, _ := new(big.Float).SetInt(u).Float64()
@@ -90,10 +90,10 @@ func castUHuge(v any, from, to Type) (r any, ok bool, err error) {
 			return nil, true, uhugeRangeError(from, v, "UINT64")
 		}
 		return u.Uint64(), true, nil
-	case to.isNumeric() || to.Kind == KBool:
+	case to.IsNumeric() || to.Kind == KBool:
 		// Through HUGEINT's casts, which check the target's range; past
 		// HUGEINT only a DECIMAL target reports it itself.
-		if !tHuge.fitsBig(u) && (to.Kind != KDecimal || to.Huge) {
+		if !tHuge.FitsBig(u) && (to.Kind != KDecimal || to.Huge) {
 			return nil, true, uhugeRangeError(from, v, "INT128")
 		}
 		r, err = castScalar(v, tHuge, to)
@@ -148,7 +148,7 @@ func toUHuge(v any, from Type) (any, error) {
 func uhugeArith(op byte, lc, rc *Col, out *Col) error {
 	out.H = make([]num.Int128, out.Len)
 	for i := range out.H {
-		if out.isNull(i) {
+		if out.IsNull(i) {
 			continue
 		}
 		x, y := lc.H[i].FlipSign(), rc.H[i].FlipSign()
@@ -164,7 +164,7 @@ func uhugeArith(op byte, lc, rc *Col, out *Col) error {
 		case 'd', '%':
 			q, rem, nonzero := num.UQuoRem(x, y)
 			if !nonzero {
-				out.setNull(i)
+				out.SetNull(i)
 				continue
 			}
 			r = q
@@ -188,7 +188,7 @@ func uhugeOperand(e expr) bool {
 	switch {
 	case t.Kind == KUHuge || t.Kind == KUint:
 		return true
-	case t.op() == KInt:
+	case t.Op() == KInt:
 		v, lit := intLiteral(e)
 		return lit && v >= 0
 	}

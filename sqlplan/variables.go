@@ -112,7 +112,7 @@ func (e *Engine) evalOneValue(ctx context.Context, expr string, args []Arg, tx *
 			return nil, errorf("SET VARIABLE: the value is more than one row")
 		}
 		c := b.Cols[0]
-		out = &variable{t: c.T, v: c.get(0)}
+		out = &variable{t: c.T, v: c.Get(0)}
 	}
 	if out == nil {
 		cols := rows.Columns()
@@ -178,7 +178,7 @@ func (p *planner) variablesRelation(alias string) *relation {
 		if v.v != nil {
 			// As CAST(value AS VARCHAR) writes it (nested values too).
 			if c, err := castCol(constCol(v.t, v.v, 1), tString); err == nil {
-				text, _ = c.get(0).(string)
+				text, _ = c.Get(0).(string)
 			} else {
 				text = formatScalar(v.t, v.v)
 			}

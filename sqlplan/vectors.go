@@ -65,7 +65,7 @@ func toVector(c *Col, f *schema.Field) (*vector.Vector, error) {
 	if f.Kind != schema.Primitive {
 		vals := make([]any, n)
 		for i := 0; i < n; i++ {
-			if !c.isNull(i) {
+			if !c.IsNull(i) {
 				vals[i] = c.A[i]
 			}
 		}
@@ -142,10 +142,10 @@ func toVector(c *Col, f *schema.Field) (*vector.Vector, error) {
 		}
 		for i := 0; i < n; i++ {
 			var b []byte
-			if !c.isNull(i) {
+			if !c.IsNull(i) {
 				switch t.Kind {
 				case KDecimal, KUHuge:
-					d := c.decimal(i)
+					d := c.Decimal(i)
 					if lt := node.Logical; lt != nil && lt.Decimal != nil && d.Unscaled.CmpAbs(pow10Big(int(lt.Decimal.Precision))) >= 0 {
 						// A HUGEINT past 38 digits: no Parquet DECIMAL holds it.
 						return nil, fmt.Errorf("%s does not fit the file's DECIMAL(%d,%d)", d, lt.Decimal.Precision, lt.Decimal.Scale)
@@ -156,9 +156,9 @@ func toVector(c *Col, f *schema.Field) (*vector.Vector, error) {
 					}
 					b = bigEndian(d.Unscaled, w)
 				case KUUID:
-					h, err := hex.DecodeString(strings.ReplaceAll(string(c.str(i)), "-", ""))
+					h, err := hex.DecodeString(strings.ReplaceAll(string(c.Str(i)), "-", ""))
 					if err != nil || len(h) != 16 {
-						return nil, fmt.Errorf("bad UUID %q", c.str(i))
+						return nil, fmt.Errorf("bad UUID %q", c.Str(i))
 					}
 					b = h
 				case KFloat:
@@ -170,7 +170,7 @@ func toVector(c *Col, f *schema.Field) (*vector.Vector, error) {
 					}
 					b = intervalBytes(iv)
 				default:
-					b = c.str(i)
+					b = c.Str(i)
 				}
 			}
 			if v.Kind == vector.FixedLenByteArray {

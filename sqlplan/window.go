@@ -220,7 +220,7 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 		if err := need(1); err != nil {
 			return nil, err
 		}
-		if k, ok := isConst(spec.args[0]); !ok || k.t.op() != KInt {
+		if k, ok := isConst(spec.args[0]); !ok || k.t.Op() != KInt {
 			return nil, errorf("ntile takes a constant integer")
 		}
 		spec.t = tInt
@@ -236,7 +236,7 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 			if at.Kind == KInterval {
 				spec.args[0], at, avgInterval = asBigint(spec.args[0]), tInt, true
 			}
-			if at.op() != KInt && at.Kind != KDecimal {
+			if at.Op() != KInt && at.Kind != KDecimal {
 				c, err := p.cast(spec.args[0], tFloat)
 				if err != nil {
 					return nil, err
@@ -249,7 +249,7 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 			return nil, err
 		}
 		switch {
-		case at.op() == KInt || at.Huge:
+		case at.Op() == KInt || at.Huge:
 			spec.t = tHuge // as the aggregate and DuckDB
 		case at.Kind == KDecimal:
 			// Exact, as the aggregate and DuckDB: DECIMAL(38, s).
@@ -271,13 +271,13 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 			if len(spec.args) != 2 {
 				return nil, errorf("nth_value takes a value and a position")
 			}
-			if k, ok := isConst(spec.args[1]); !ok || k.t.op() != KInt || k.v == nil || k.v.(int64) < 1 {
+			if k, ok := isConst(spec.args[1]); !ok || k.t.Op() != KInt || k.v == nil || k.v.(int64) < 1 {
 				return nil, errorf("the position of nth_value must be a constant integer from 1")
 			}
 		}
 		if spec.fn == "lag" || spec.fn == "lead" {
 			if len(spec.args) > 1 {
-				if k, ok := isConst(spec.args[1]); !ok || k.t.op() != KInt {
+				if k, ok := isConst(spec.args[1]); !ok || k.t.Op() != KInt {
 					return nil, errorf("the offset of %s must be a constant integer", spec.fn)
 				}
 			}
@@ -328,7 +328,7 @@ func (p *planner) bindRangeOffsets(spec *winSpec) error {
 			return errorf("a RANGE frame offset must be a constant, not NULL")
 		}
 		if neg, err := p.compare(opLt, off, &constExpr{t: tInt, v: int64(0)}); err == nil {
-			if v, err := neg.eval(&Batch{N: 1}); err == nil && !v.isNull(0) && v.B[0] {
+			if v, err := neg.eval(&Batch{N: 1}); err == nil && !v.IsNull(0) && v.B[0] {
 				return errorf("a RANGE frame offset cannot be negative")
 			}
 		}
@@ -530,7 +530,7 @@ func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey
 		if len(ac) == 0 {
 			return nil
 		}
-		return ac[0].get(int(rows[k]))
+		return ac[0].Get(int(rows[k]))
 	}
 	switch w.fn {
 	case "row_number":
@@ -586,7 +586,7 @@ func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey
 			case j >= 0 && j < int64(n):
 				res[rows[k]] = arg(int(j))
 			case len(ac) > 2:
-				res[rows[k]] = ac[2].get(int(rows[k]))
+				res[rows[k]] = ac[2].Get(int(rows[k]))
 			}
 		}
 	case "first_value", "last_value", "nth_value":
@@ -703,9 +703,9 @@ func genericFrameAggregate(w *winSpec, rows []int32, ac []*Col, res []any, pe *p
 		gids := make([]int32, len(sel))
 		switch {
 		case len(ac) == 2:
-			acc.(pairAccumulator).update2(gids, 1, ac[0].take(sel), ac[1].take(sel))
+			acc.(pairAccumulator).update2(gids, 1, ac[0].Take(sel), ac[1].Take(sel))
 		case len(ac) == 1:
-			acc.update(gids, 1, ac[0].take(sel))
+			acc.update(gids, 1, ac[0].Take(sel))
 		default:
 			acc.update(gids, 1, nil)
 		}
@@ -736,7 +736,7 @@ func genericFrameAggregate(w *winSpec, rows []int32, ac []*Col, res []any, pe *p
 			if err := accError(acc); err != nil {
 				return err
 			}
-			prev, prevS, prevE = acc.result(1).get(0), fs, fe
+			prev, prevS, prevE = acc.result(1).Get(0), fs, fe
 		}
 		res[rows[k]] = prev
 	}
@@ -770,16 +770,16 @@ func (pe *peerGroups) valueFrames(w *winSpec, rows []int32, rc [2][2]*Col) {
 			continue
 		}
 		lo, hi := 0, n // the rows with a key
-		for lo < hi && key.isNull(int(rows[lo])) {
+		for lo < hi && key.IsNull(int(rows[lo])) {
 			lo++
 		}
-		for hi > lo && key.isNull(int(rows[hi-1])) {
+		for hi > lo && key.IsNull(int(rows[hi-1])) {
 			hi--
 		}
 		kc, mc := []*Col{key}, []*Col{moved}
 		for k := range rows {
 			r := int(rows[k])
-			if key.isNull(r) || moved.isNull(r) {
+			if key.IsNull(r) || moved.IsNull(r) {
 				out[k] = pe.start[k]
 				if b == 1 {
 					out[k] = pe.end[k]
@@ -909,7 +909,7 @@ func (a *winAcc) value() any {
 		if a.cnt == 0 {
 			return nil
 		}
-		if a.t.op() == KInt || a.t.Kind == KDecimal {
+		if a.t.Op() == KInt || a.t.Kind == KDecimal {
 			q := new(big.Rat).Quo(decRat(a.sumD.value(a.t.Scale)), new(big.Rat).SetInt64(a.cnt))
 			f, _ := q.Float64()
 			return f
@@ -934,7 +934,7 @@ func frameAggregate(w *winSpec, rows []int32, ac []*Col, res []any, pe *peerGrou
 		if len(ac) == 0 {
 			return nil
 		}
-		return ac[0].get(int(rows[k]))
+		return ac[0].Get(int(rows[k]))
 	}
 	f := w.frame
 	empty := (&winAcc{w: w}).value() // over an empty frame: 0 for count, else NULL

@@ -439,7 +439,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 					if err != nil {
 						return Result{}, err
 					}
-					v, vt = c.get(0), c.T
+					v, vt = c.Get(0), c.T
 				}
 				cv, err := castScalar(v, vt, types[k])
 				if err != nil {
@@ -529,7 +529,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	}
 	if keep != nil {
 		for k := range data {
-			data[k] = data[k].take(keep)
+			data[k] = data[k].Take(keep)
 		}
 		n = len(keep)
 	}
