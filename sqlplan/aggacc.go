@@ -136,7 +136,7 @@ func (a *quantileAcc) result(ng int) *Col {
 	b := newBuilder(t, ng)
 	for _, vs := range a.vals[:ng] {
 		if len(vs) == 0 {
-			b.add(nil)
+			b.Add(nil)
 			continue
 		}
 		slices.SortFunc(vs, func(x, y any) int {
@@ -146,16 +146,16 @@ func (a *quantileAcc) result(ng int) *Col {
 			return compareScalars(a.t, x, y)
 		})
 		if a.qs == nil {
-			b.add(a.pick(vs, a.q))
+			b.Add(a.pick(vs, a.q))
 			continue
 		}
 		list := make([]any, len(a.qs))
 		for i, q := range a.qs {
 			list[i] = toGo(a.t, a.pick(vs, q))
 		}
-		b.add(list)
+		b.Add(list)
 	}
-	return b.c
+	return b.C
 }
 
 // pick is the quantile q of the sorted values vs.
@@ -224,12 +224,12 @@ func (a *modeAcc) result(ng int) *Col {
 			}
 		}
 		if best == nil {
-			b.add(nil)
+			b.Add(nil)
 		} else {
-			b.add(best.v)
+			b.Add(best.v)
 		}
 	}
-	return b.c
+	return b.C
 }
 
 // argAcc is arg_max/arg_min: per group, the first argument of the row
@@ -265,9 +265,9 @@ func (a *argAcc) result(ng int) *Col {
 	a.res = growTo(a.res, ng)
 	b := newBuilder(a.t, ng)
 	for _, v := range a.res[:ng] {
-		b.add(v)
+		b.Add(v)
 	}
-	return b.c
+	return b.C
 }
 
 // growTo extends s with zero values to length n, doubling its capacity
@@ -583,9 +583,9 @@ func (a *extremeAcc) result(ng int) *Col {
 func valuesCol(t Type, vals []any) *Col {
 	b := newBuilder(t, len(vals))
 	for _, v := range vals {
-		b.add(v)
+		b.Add(v)
 	}
-	return b.c
+	return b.C
 }
 
 type stringAggAcc struct {
@@ -614,12 +614,12 @@ func (a *stringAggAcc) result(ng int) *Col {
 	b := newBuilder(tString, ng)
 	for _, v := range a.v[:ng] {
 		if v == nil {
-			b.add(nil)
+			b.Add(nil)
 		} else {
-			b.add(v.String())
+			b.Add(v.String())
 		}
 	}
-	return b.c
+	return b.C
 }
 
 type boolAcc struct {

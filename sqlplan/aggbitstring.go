@@ -82,10 +82,10 @@ func (a *bitstringAggAcc) result(ng int) *Col {
 	b := newBuilder(tBit, ng)
 	for _, v := range a.v[:ng] {
 		if v == nil {
-			b.add(nil)
+			b.Add(nil)
 		} else {
-			b.add(v)
+			b.Add(v)
 		}
 	}
-	return b.c
+	return b.C
 }

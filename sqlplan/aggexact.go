@@ -214,16 +214,16 @@ func (a *sumDecAcc) result(ng int) *Col {
 	b := newBuilder(a.t, ng)
 	for g := 0; g < ng; g++ {
 		if !a.seen[g] {
-			b.add(nil)
+			b.Add(nil)
 			continue
 		}
 		u := a.sum[g].Big()
 		if o := a.over[int32(g)]; o != nil {
 			u.Add(u, o)
 		}
-		b.add(value.Decimal{Unscaled: u, Scale: int32(a.t.Scale)})
+		b.Add(value.Decimal{Unscaled: u, Scale: int32(a.t.Scale)})
 	}
-	return b.c
+	return b.C
 }
 
 // avgExactAcc is AVG of integers or decimals: an exact sum (carried into
@@ -484,12 +484,12 @@ func (a *listAcc) result(ng int) *Col {
 	b := newBuilder(a.t, ng)
 	for g := 0; g < ng; g++ {
 		if !a.seen[g] {
-			b.add(nil)
+			b.Add(nil)
 			continue
 		}
-		b.add(a.vals[g])
+		b.Add(a.vals[g])
 	}
-	return b.c
+	return b.C
 }
 
 // shapeAcc computes the float aggregates of per-group sums: product,

@@ -448,7 +448,7 @@ func (st *groupingState) assign(cols []*Col, n int, gids []int32) {
 	}
 	for _, i := range st.first {
 		for c, j := range st.carried {
-			st.carry[c].addRow(cols[j], int(i))
+			st.carry[c].AddRow(cols[j], int(i))
 		}
 	}
 }
@@ -458,12 +458,12 @@ func (st *groupingState) assign(cols []*Col, n int, gids []int32) {
 func (st *groupingState) keyCol(j int) *Col {
 	for h, x := range st.hashed {
 		if x == j {
-			return st.g.keys[h].c
+			return st.g.keys[h].C
 		}
 	}
 	for c, x := range st.carried {
 		if x == j {
-			return st.carry[c].c
+			return st.carry[c].C
 		}
 	}
 	return nil

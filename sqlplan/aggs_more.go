@@ -97,9 +97,9 @@ func (a *countingAcc) result(ng int) *Col {
 	}
 	b := newBuilder(rt, ng)
 	for _, m := range a.counts[:ng] {
-		b.add(a.value(m))
+		b.Add(a.value(m))
 	}
-	return b.c
+	return b.C
 }
 
 // value is one group's map (histogram) or list (approx_top_k); nil when

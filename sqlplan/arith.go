@@ -160,7 +160,7 @@ func (e *arithExpr) compute(lc, rc *Col, n int) (*Col, error) {
 		bld := newBuilder(e.t, n)
 		for i := 0; i < n; i++ {
 			if out.IsNull(i) {
-				bld.add(nil)
+				bld.Add(nil)
 				continue
 			}
 			a, bb := decRat(decimalScalar(lt, lc.Get(i))), decRat(decimalScalar(rt, rc.Get(i)))
@@ -176,7 +176,7 @@ func (e *arithExpr) compute(lc, rc *Col, n int) (*Col, error) {
 				// The remainder of the quotient truncated toward zero (the
 				// sign of a), NULL for a zero divisor, as DuckDB.
 				if bb.Sign() == 0 {
-					bld.add(nil)
+					bld.Add(nil)
 					continue
 				}
 				q := new(big.Rat).Quo(a, bb)
@@ -189,9 +189,9 @@ func (e *arithExpr) compute(lc, rc *Col, n int) (*Col, error) {
 			if err != nil {
 				return nil, err
 			}
-			bld.add(v)
+			bld.Add(v)
 		}
-		return bld.c, nil
+		return bld.C, nil
 	}
 	if lt.Kind == KInterval || rt.Kind == KInterval {
 		return intervalArith(e, lc, rc, out)
@@ -469,9 +469,9 @@ func (e *negExpr) eval(b *Batch) (*Col, error) {
 			case interval:
 				v = d.neg()
 			}
-			bld.add(v)
+			bld.Add(v)
 		}
-		return bld.c, nil
+		return bld.C, nil
 	}
 	return out, nil
 }

@@ -72,12 +72,12 @@ func castColTry(c *Col, to Type, try bool) (*Col, error) {
 				bld := newBuilder(to, n)
 				for i := 0; i < n; i++ {
 					if bad[i] || c.IsNull(i) {
-						bld.add(nil)
+						bld.Add(nil)
 					} else {
-						bld.add(string(c.Str(i)))
+						bld.Add(string(c.Str(i)))
 					}
 				}
-				return bld.c, nil
+				return bld.C, nil
 			}
 		}
 		out := *c
@@ -152,9 +152,9 @@ func castColTry(c *Col, to Type, try bool) (*Col, error) {
 			}
 			v = nil
 		}
-		bld.add(v)
+		bld.Add(v)
 	}
-	return bld.c, nil
+	return bld.C, nil
 }
 
 // castHuge casts between integers, decimals of every width and floats

@@ -55,19 +55,19 @@ func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
 	n := 0
 	row := func(name string) {
 		n++
-		catalog.add("carquet")
-		schema.add("main")
-		table.add(name)
+		catalog.Add("carquet")
+		schema.Add("main")
+		table.Add(name)
 	}
 	if which == "information_schema.tables" {
 		kind := add("table_type", tString)
 		for _, name := range p.tableNames() {
 			row(name)
-			kind.add("BASE TABLE")
+			kind.Add("BASE TABLE")
 		}
 		for _, v := range p.e.viewNames() {
 			row(v)
-			kind.add("VIEW")
+			kind.Add("VIEW")
 		}
 	} else {
 		column, pos := add("column_name", tString), add("ordinal_position", tInt)
@@ -85,13 +85,13 @@ func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
 					typ = tInt
 				}
 				row(name)
-				column.add(c.Name)
-				pos.add(int64(i + 1))
-				dtype.add(typ.SQLName())
+				column.Add(c.Name)
+				pos.Add(int64(i + 1))
+				dtype.Add(typ.SQLName())
 				if null {
-					nullable.add("YES")
+					nullable.Add("YES")
 				} else {
-					nullable.add("NO")
+					nullable.Add("NO")
 				}
 			}
 			p.e.release(t)
@@ -99,16 +99,16 @@ func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
 		for _, name := range p.e.viewNames() {
 			for i, c := range p.viewColumns(name) {
 				row(name)
-				column.add(c.Name)
-				pos.add(int64(i + 1))
-				dtype.add(c.Type.SQLName())
-				nullable.add("YES")
+				column.Add(c.Name)
+				pos.Add(int64(i + 1))
+				dtype.Add(c.Type.SQLName())
+				nullable.Add("YES")
 			}
 		}
 	}
 	b := &Batch{N: n}
 	for _, d := range data {
-		b.Cols = append(b.Cols, d.c)
+		b.Cols = append(b.Cols, d.C)
 	}
 	rel := &relation{alias: alias, sub: &selectPlan{root: &constNode{batches: []*Batch{b}, what: strings.ToUpper(which)}, cols: cols}}
 	for i, c := range cols {

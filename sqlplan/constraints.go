@@ -902,12 +902,12 @@ func (p *planner) upsertRows(up *upsertSpec, fields []*schema.Field, old []*Col,
 		b := newBuilder(out[k].T, batch.N)
 		for i := 0; i < batch.N; i++ {
 			if apply[i] {
-				b.add(nv.Get(i))
+				b.Add(nv.Get(i))
 			} else {
-				b.add(out[k].Get(i))
+				b.Add(out[k].Get(i))
 			}
 		}
-		out[k] = b.c
+		out[k] = b.C
 	}
 	return out, nil
 }

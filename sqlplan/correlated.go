@@ -269,9 +269,9 @@ func (e *corrExpr) eval(b *Batch) (*Col, error) {
 	}
 	out := newBuilder(e.t, b.N)
 	for _, v := range results {
-		out.add(v)
+		out.Add(v)
 	}
-	return out.c, nil
+	return out.C, nil
 }
 
 // instantiate plans and runs the subquery for one set of outer values: a

@@ -130,12 +130,12 @@ func (s *Stmt) updateRows(ctx context.Context, p *planner) (Result, error) {
 			out := newBuilder(t, b.N)
 			for i, h := range hit {
 				if h {
-					out.add(nv.Get(i))
+					out.Add(nv.Get(i))
 				} else {
-					out.add(old.Get(i))
+					out.Add(old.Get(i))
 				}
 			}
-			cols[k] = out.c
+			cols[k] = out.C
 		}
 		return cols, nil
 	}

@@ -168,8 +168,8 @@ func (g *groupedExists) exists(e *corrExpr, vals []any) (bool, error) {
 		_, bucket = g.table.appendIntMatches(nil, nil, 0, x)
 	} else {
 		one := newBuilder(g.keyT, 1)
-		one.add(kv)
-		_, bucket = g.table.appendKeyMatches(nil, nil, 0, appendKey(nil, one.c, 0))
+		one.Add(kv)
+		_, bucket = g.table.appendKeyMatches(nil, nil, 0, appendKey(nil, one.C, 0))
 	}
 	if len(bucket) == 0 {
 		return false, nil

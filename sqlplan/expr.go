@@ -751,7 +751,7 @@ func (e *funcExpr) eval(b *Batch) (*Col, error) {
 				}
 			}
 			if null {
-				bld.add(nil)
+				bld.Add(nil)
 				continue
 			}
 		}
@@ -759,9 +759,9 @@ func (e *funcExpr) eval(b *Batch) (*Col, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", e.name, err)
 		}
-		bld.add(v)
+		bld.Add(v)
 	}
-	return bld.c, nil
+	return bld.C, nil
 }
 
 // timeOf returns a date or timestamp slot as time.Time.

@@ -149,12 +149,12 @@ func (a *bitStringAcc) result(ng int) *Col {
 	b := newBuilder(a.t, ng)
 	for _, v := range a.v[:ng] {
 		if v == nil {
-			b.add(nil)
+			b.Add(nil)
 		} else {
-			b.add(v)
+			b.Add(v)
 		}
 	}
-	return b.c
+	return b.C
 }
 
 // bitShiftFn is << or >> on a BIT: its bits move n places within its
@@ -198,7 +198,7 @@ func castBitBlob(c *Col, to Type, try bool) (*Col, error) {
 	var buf []byte
 	for i := 0; i < n; i++ {
 		if c.IsNull(i) {
-			bld.add(nil)
+			bld.Add(nil)
 			continue
 		}
 		s := c.Str(i)
@@ -207,16 +207,16 @@ func castBitBlob(c *Col, to Type, try bool) (*Col, error) {
 				if !try {
 					return nil, errorf("Cannot cast empty BLOB to BIT")
 				}
-				bld.add(nil)
+				bld.Add(nil)
 				continue
 			}
 			buf = blobBits(buf[:0], s)
 		} else {
 			buf = bitsBlob(buf[:0], s)
 		}
-		bld.add(buf)
+		bld.Add(buf)
 	}
-	return bld.c, nil
+	return bld.C, nil
 }
 
 // blobBits appends to dst the bits of the bytes b, as '0' and '1'.

@@ -72,7 +72,7 @@ func (g *grouper) newGroup(cols []*Col, i int) int32 {
 	id := int32(g.n)
 	g.n++
 	for k, c := range cols {
-		g.keys[k].addRow(c, i)
+		g.keys[k].AddRow(c, i)
 	}
 	return id
 }
@@ -190,7 +190,7 @@ func (g *grouper) assign(cols []*Col, n int, gids []int32) {
 		for id := 0; id < g.n; id++ {
 			g.buf = g.buf[:0]
 			for j := range g.keys {
-				g.buf = appendKey(g.buf, g.keys[j].c, id)
+				g.buf = appendKey(g.buf, g.keys[j].C, id)
 			}
 			g.strs[string(g.buf)] = int32(id)
 		}

@@ -195,16 +195,16 @@ func (e *lambdaExpr) eval(b *Batch) (*Col, error) {
 	if e.kind == 'r' {
 		for i, l := range lists {
 			if lc.IsNull(i) {
-				out.add(nil)
+				out.Add(nil)
 				continue
 			}
 			v, err := e.reduce(b, i, l)
 			if err != nil {
 				return nil, err
 			}
-			out.add(v)
+			out.Add(v)
 		}
-		return out.c, nil
+		return out.C, nil
 	}
 	// Every element of every list in one batch, the body evaluated once,
 	// each element with the query's columns of its row.
@@ -216,12 +216,12 @@ func (e *lambdaExpr) eval(b *Batch) (*Col, error) {
 			if err != nil {
 				return nil, err
 			}
-			elems.add(v)
+			elems.Add(v)
 			rowOf = append(rowOf, int32(i))
 		}
 	}
 	eb := e.elementBatch(b, rowOf)
-	eb.Cols[width] = elems.c
+	eb.Cols[width] = elems.C
 	res, err := e.body.eval(eb)
 	if err != nil {
 		return nil, err
@@ -234,7 +234,7 @@ func (e *lambdaExpr) eval(b *Batch) (*Col, error) {
 	for i, l := range lists {
 		if lc.IsNull(i) {
 			k += len(l)
-			out.add(nil)
+			out.Add(nil)
 			continue
 		}
 		vals := []any{}
@@ -249,9 +249,9 @@ func (e *lambdaExpr) eval(b *Batch) (*Col, error) {
 			}
 			k++
 		}
-		out.add(vals)
+		out.Add(vals)
 	}
-	return out.c, nil
+	return out.C, nil
 }
 
 // elementBatch is a batch of len(rowOf) rows holding the query's columns
@@ -282,10 +282,10 @@ func (e *lambdaExpr) reduce(b *Batch, i int, l []any) (any, error) {
 			return nil, err
 		}
 		a, c := newBuilder(e.elem, 1), newBuilder(e.elem, 1)
-		a.add(acc)
-		c.add(v)
+		a.Add(acc)
+		c.Add(v)
 		eb := e.elementBatch(b, []int32{int32(i)})
-		eb.Cols[len(b.Cols)], eb.Cols[len(b.Cols)+1] = a.c, c.c
+		eb.Cols[len(b.Cols)], eb.Cols[len(b.Cols)+1] = a.C, c.C
 		r, err := e.body.eval(eb)
 		if err != nil {
 			return nil, err

@@ -104,7 +104,7 @@ func (n *lateralNode) pairs(b *Batch) (li, ri []int32, err error) {
 	}
 	right := &Batch{Cols: make([]*Col, len(n.spec.types))}
 	for k, t := range n.spec.types {
-		right.Cols[k] = newBuilder(t, 0).c
+		right.Cols[k] = newBuilder(t, 0).C
 	}
 	type span struct{ from, to int32 }
 	runs := map[string]span{}

@@ -131,7 +131,7 @@ const mapEntryBytes = 48
 func (g *grouper) bytes() int64 {
 	n := int64(cap(g.dense))*4 + int64(cap(g.multiDense.table))*4
 	for _, k := range g.keys {
-		n += colBytes(k.c)
+		n += colBytes(k.C)
 	}
 	n += int64(len(g.ints)+len(g.strs)+len(g.multi)) * mapEntryBytes
 	for _, s := range g.interns {

@@ -490,12 +490,12 @@ func (r *mergeRun) targetBatch(b *Batch) (*mergeEdit, error) {
 		out := newBuilder(r.types[k], n)
 		for i, u := range sets {
 			if u.col != nil {
-				out.addRow(u.col, int(u.at))
+				out.AddRow(u.col, int(u.at))
 			} else {
-				out.addRow(t.Cols[k], i)
+				out.AddRow(t.Cols[k], i)
 			}
 		}
-		ed.cols[k] = out.c
+		ed.cols[k] = out.C
 	}
 	return ed, nil
 }

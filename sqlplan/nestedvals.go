@@ -468,9 +468,9 @@ func (n *unnestNode) next(ctx context.Context) (*Batch, error) {
 						return nil, err
 					}
 				}
-				bl.add(v)
+				bl.Add(v)
 			}
-			out.Cols[c] = bl.c
+			out.Cols[c] = bl.C
 		}
 		return out, nil
 	}
@@ -919,9 +919,9 @@ func (p *planner) bindListAggregate(name string, args []expr) (expr, error) {
 		}
 		b := newBuilder(elem.t, len(vals))
 		for _, x := range vals {
-			b.add(x)
+			b.Add(x)
 		}
-		batch := &Batch{N: len(vals), Cols: []*Col{b.c}}
+		batch := &Batch{N: len(vals), Cols: []*Col{b.C}}
 		acc := newAccumulator(spec)
 		var in *Col
 		if spec.arg != nil {

@@ -269,9 +269,9 @@ func conform(b *Batch, cols []Column, types []Type) (*Batch, error) {
 					return nil, fmt.Errorf("recursive CTE column %s: %w", cols[i].Name, err)
 				}
 			}
-			nb.add(v)
+			nb.Add(v)
 		}
-		b.Cols[i] = nb.c
+		b.Cols[i] = nb.C
 	}
 	return b, nil
 }

@@ -902,8 +902,8 @@ func (p *planner) fromFooters(r *relation, aggs []*aggSpec) (*Batch, string, boo
 			return nil, "", false
 		}
 		b := newBuilder(a.t, 1)
-		b.add(v)
-		out.Cols = append(out.Cols, b.c)
+		b.Add(v)
+		out.Cols = append(out.Cols, b.C)
 		names = append(names, a.text)
 	}
 	return out, "AGGREGATE FROM FOOTERS " + strings.Join(names, ", ") + " of " + r.alias, true

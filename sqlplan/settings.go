@@ -611,12 +611,12 @@ func stringsRelation(alias string, names []string, rows [][]string, what string)
 	}
 	for _, r := range rows {
 		for i, s := range r {
-			data[i].add(s)
+			data[i].Add(s)
 		}
 	}
 	b := &Batch{N: len(rows)}
 	for _, d := range data {
-		b.Cols = append(b.Cols, d.c)
+		b.Cols = append(b.Cols, d.C)
 	}
 	rel := &relation{alias: alias, sub: &selectPlan{root: &constNode{batches: []*Batch{b}, what: what}, cols: cols}}
 	for i, c := range cols {

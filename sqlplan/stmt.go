@@ -574,9 +574,9 @@ func (s *Stmt) query(ctx context.Context, p *planner) (*Rows, error) {
 	case kindShowTables:
 		b := newBuilder(tString, 8)
 		for _, t := range p.tableNames() {
-			b.add(t)
+			b.Add(t)
 		}
-		return constRows(ctx, []Column{{Name: "name", Type: tString}}, []*Col{b.c}), nil
+		return constRows(ctx, []Column{{Name: "name", Type: tString}}, []*Col{b.C}), nil
 	}
 	return nil, errorf("the statement does not return rows (use Exec)")
 }
@@ -609,10 +609,10 @@ func (s *Stmt) describe(p *planner) (*Rows, error) {
 	rows := describeRows(p.ctx, cols)
 	phys := newBuilder(tString, len(t.Columns))
 	for _, c := range t.Columns {
-		phys.add(physicalName(c.Field))
+		phys.Add(physicalName(c.Field))
 	}
 	b := rows.root.(*constNode).batches[0]
-	b.Cols = append(b.Cols, phys.c)
+	b.Cols = append(b.Cols, phys.C)
 	rows.cols = append(rows.cols, Column{Name: "parquet_type", Type: tString})
 	return rows, nil
 }
@@ -620,16 +620,16 @@ func (s *Stmt) describe(p *planner) (*Rows, error) {
 func describeRows(ctx context.Context, cols []Column) *Rows {
 	names, types, nulls := newBuilder(tString, len(cols)), newBuilder(tString, len(cols)), newBuilder(tString, len(cols))
 	for _, c := range cols {
-		names.add(c.Name)
-		types.add(c.Type.SQLName())
+		names.Add(c.Name)
+		types.Add(c.Type.SQLName())
 		if c.Nullable {
-			nulls.add("YES")
+			nulls.Add("YES")
 		} else {
-			nulls.add("NO")
+			nulls.Add("NO")
 		}
 	}
 	return constRows(ctx, []Column{{Name: "column_name", Type: tString}, {Name: "column_type", Type: tString}, {Name: "null", Type: tString}},
-		[]*Col{names.c, types.c, nulls.c})
+		[]*Col{names.C, types.C, nulls.C})
 }
 
 // explain plans the inner query and prints its plan; EXPLAIN ANALYZE runs
@@ -665,9 +665,9 @@ func (s *Stmt) explain(ctx context.Context, p *planner) (*Rows, error) {
 	}
 	b := newBuilder(tString, 16)
 	for _, l := range strings.Split(strings.TrimRight(x.b.String(), "\n"), "\n") {
-		b.add(l)
+		b.Add(l)
 	}
-	return constRows(ctx, []Column{{Name: "plan", Type: tString}}, []*Col{b.c}), nil
+	return constRows(ctx, []Column{{Name: "plan", Type: tString}}, []*Col{b.C}), nil
 }
 
 // Result is what a statement without rows did.

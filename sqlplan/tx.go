@@ -182,7 +182,7 @@ func (pw *pendingWrite) flushRows() error {
 	}
 	vecs := make([]*vector.Vector, len(pw.fields))
 	for k, f := range pw.fields {
-		v, err := toVector(pw.rows[k].c, f)
+		v, err := toVector(pw.rows[k].C, f)
 		if err != nil {
 			return errorf("column %q: %v", f.Name, err)
 		}
@@ -252,7 +252,7 @@ func (s *Stmt) insertPending(p *planner, tx *Tx, tgt *target, target []int, type
 		}
 	}
 	for k, v := range vals {
-		pw.rows[k].add(v)
+		pw.rows[k].Add(v)
 	}
 	pw.nrows++
 	return Result{RowsAffected: 1}, nil

@@ -25,36 +25,6 @@ var tUHuge = Type{Kind: KUHuge}
 // maxUHuge is 2^128 - 1.
 var maxUHuge = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 128), big.NewInt(1))
 
-// uhugeSlot is the slot of a UHUGEINT scalar (a value.Decimal of scale 0,
-// or an int64 or uint64 known to be in range).
-func uhugeSlot(v any) num.Int128 {
-	var x num.Int128
-	switch y := v.(type) {
-	case int64:
-		x = num.FromUint64(uint64(y))
-	case uint64:
-		x = num.FromUint64(y)
-	case value.Decimal:
-		if y.Unscaled != nil {
-			x, _ = num.UFromBig(y.Unscaled)
-		}
-	}
-	return x.FlipSign()
-}
-
-// uhugeValue is the scalar of a UHUGEINT slot.
-func uhugeValue(h num.Int128) value.Decimal {
-	return value.Decimal{Unscaled: num.UBig(h.FlipSign())}
-}
-
-// slot128 is the Col.H slot of scalar v of a type stored in 128 bits.
-func slot128(t Type, v any) num.Int128 {
-	if t.Kind == KUHuge {
-		return uhugeSlot(v)
-	}
-	return hugeScalar(v, t.Scale)
-}
-
 // uhugeRangeError is DuckDB's error for a value outside a cast's target.
 func uhugeRangeError(from Type, v any, to string) error {
 	return fmt.Errorf("Type %s with value %s can't be cast because the value is out of range for the destination type %s", from.SQLName(), formatScalar(from, v), to)

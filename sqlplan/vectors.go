@@ -247,9 +247,9 @@ func nestedVector(vals []any, f *schema.Field) (*vector.Vector, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s[%d]: %w", f.Name, i, err)
 			}
-			b.add(sv)
+			b.Add(sv)
 		}
-		return toVector(b.c, f)
+		return toVector(b.C, f)
 	case schema.Struct:
 		v.Kind = vector.Struct
 		for _, child := range f.Children {

@@ -496,9 +496,9 @@ func computeWindow(all *Batch, w *winSpec) (*Col, error) {
 	}
 	b := newBuilder(w.t, nrows)
 	for _, v := range res {
-		b.add(v)
+		b.Add(v)
 	}
-	return b.c, nil
+	return b.C, nil
 }
 
 // windowPartition fills res for the rows of one partition, in window order.

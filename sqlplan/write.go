@@ -423,7 +423,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 					if err != nil {
 						return Result{}, err
 					}
-					builders[k].add(v)
+					builders[k].Add(v)
 					continue
 				}
 				e, err := p.bindExpr(ve, &scope{}, nil)
@@ -445,11 +445,11 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 				if err != nil {
 					return Result{}, errorf("row %d, column %q: %v", r+1, fields[k].Name, err)
 				}
-				builders[k].add(cv)
+				builders[k].Add(cv)
 			}
 		}
 		for _, k := range target {
-			data[k] = builders[k].c
+			data[k] = builders[k].C
 		}
 	case *sqlparser.Select, *sqlparser.Union, *sqlparser.ParenSelect:
 		sp, err := p.planSelect(rows.(sqlparser.SelectStatement), nil)

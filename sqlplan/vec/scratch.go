@@ -1,4 +1,4 @@
-package sqlplan
+package vec
 
 import "sync"
 
@@ -12,50 +12,50 @@ import "sync"
 // until its consumer releases it; nothing may keep it past that (the
 // consumers below copy what they keep).
 
-// scratchCap is the length of the pooled slices: a scan batch's rows.
-const scratchCap = 8192
+// ScratchCap is the length of the pooled slices: a scan batch's rows.
+const ScratchCap = 8192
 
 var (
-	intScratch   sync.Pool // *[]int64 of len scratchCap
-	floatScratch sync.Pool // *[]float64 of len scratchCap
+	intScratch   sync.Pool // *[]int64 of len ScratchCap
+	floatScratch sync.Pool // *[]float64 of len ScratchCap
 )
 
-// scratchInts returns n int64s of unspecified values, from the pool when
+// ScratchInts returns n int64s of unspecified values, from the pool when
 // n fits its slices; scratch reports whether they do.
-func scratchInts(n int) (s []int64, scratch bool) {
-	if n > scratchCap {
+func ScratchInts(n int) (s []int64, scratch bool) {
+	if n > ScratchCap {
 		return make([]int64, n), false
 	}
 	if p, ok := intScratch.Get().(*[]int64); ok {
 		return (*p)[:n], true
 	}
-	return make([]int64, n, scratchCap), true
+	return make([]int64, n, ScratchCap), true
 }
 
-// scratchFloats is scratchInts for float64s.
-func scratchFloats(n int) (s []float64, scratch bool) {
-	if n > scratchCap {
+// ScratchFloats is ScratchInts for float64s.
+func ScratchFloats(n int) (s []float64, scratch bool) {
+	if n > ScratchCap {
 		return make([]float64, n), false
 	}
 	if p, ok := floatScratch.Get().(*[]float64); ok {
 		return (*p)[:n], true
 	}
-	return make([]float64, n, scratchCap), true
+	return make([]float64, n, ScratchCap), true
 }
 
-// release gives a scratch column's vector back to the pool; c must not be
+// Release gives a scratch column's vector back to the pool; c must not be
 // read afterwards (its slices are cleared so that a mistake shows).
-func release(c *Col) {
+func Release(c *Col) {
 	if c == nil || !c.Scratch {
 		return
 	}
 	c.Scratch = false
-	if c.I != nil && cap(c.I) == scratchCap {
-		s := c.I[:scratchCap]
+	if c.I != nil && cap(c.I) == ScratchCap {
+		s := c.I[:ScratchCap]
 		intScratch.Put(&s)
 	}
-	if c.F != nil && cap(c.F) == scratchCap {
-		s := c.F[:scratchCap]
+	if c.F != nil && cap(c.F) == ScratchCap {
+		s := c.F[:ScratchCap]
 		floatScratch.Put(&s)
 	}
 	c.I, c.F = nil, nil

@@ -1,0 +1,83 @@
+package sqlplan
+
+import (
+	"math/big"
+
+	"github.com/carquet-go/carquet/parquet/schema"
+	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/sqlplan/num"
+	"github.com/carquet-go/carquet/sqlplan/vec"
+)
+
+// The engine's column vectors and types live in package vec; these names
+// keep the package's API (Col, Batch, Type, Kind and its constants) and
+// let the rest of the engine use them unqualified.
+
+type (
+	// Col is one column of values in the engine (see vec.Col).
+	Col = vec.Col
+	// Batch is a set of rows as columns (see vec.Batch).
+	Batch = vec.Batch
+	// Type is the type of a column or expression (see vec.Type).
+	Type = vec.Type
+	// Kind is the SQL type family of a value (see vec.Kind).
+	Kind = vec.Kind
+	// NamedType is a struct field in CREATE TABLE (see vec.NamedType).
+	NamedType = vec.NamedType
+
+	colBuilder  = vec.Builder
+	storageKind = vec.StorageKind
+)
+
+// The kinds of values (see vec.Kind).
+const (
+	KNull      = vec.KNull
+	KBool      = vec.KBool
+	KInt       = vec.KInt
+	KUint      = vec.KUint
+	KFloat     = vec.KFloat
+	KDecimal   = vec.KDecimal
+	KString    = vec.KString
+	KBytes     = vec.KBytes
+	KDate      = vec.KDate
+	KTime      = vec.KTime
+	KTimestamp = vec.KTimestamp
+	KUUID      = vec.KUUID
+	KInterval  = vec.KInterval
+	KNested    = vec.KNested
+	KTimeTZ    = vec.KTimeTZ
+	KUHuge     = vec.KUHuge
+)
+
+const (
+	stAny   = vec.StAny
+	stInt   = vec.StInt
+	stFloat = vec.StFloat
+	stBool  = vec.StBool
+	stBytes = vec.StBytes
+	stHuge  = vec.StHuge
+
+	scratchCap = vec.ScratchCap
+)
+
+func init() { vec.GoValue = toGo }
+
+func newCol(t Type, n int) *Col                      { return vec.NewCol(t, n) }
+func nullCol(t Type, n int) *Col                     { return vec.NullCol(t, n) }
+func droppedCol(t Type, n int) *Col                  { return vec.DroppedCol(t, n) }
+func emptyCol(t Type) *Col                           { return vec.EmptyCol(t) }
+func appendCol(dst, src *Col)                        { vec.AppendCol(dst, src) }
+func storage(t Type) storageKind                     { return vec.Storage(t) }
+func newBuilder(t Type, capacity int) *colBuilder    { return vec.NewBuilder(t, capacity) }
+func scratchInts(n int) ([]int64, bool)              { return vec.ScratchInts(n) }
+func scratchFloats(n int) ([]float64, bool)          { return vec.ScratchFloats(n) }
+func release(c *Col)                                 { vec.Release(c) }
+func typeOfField(f *schema.Field) Type               { return vec.TypeOfField(f) }
+func physicalName(f *schema.Field) string            { return vec.PhysicalName(f) }
+func pow10Big(k int) *big.Int                        { return vec.Pow10Big(k) }
+func hugeScalar(v any, scale int) num.Int128         { return vec.HugeScalar(v, scale) }
+func decRat(d value.Decimal) *big.Rat                { return vec.DecRat(d) }
+func ratDecimal(r *big.Rat, scale int) value.Decimal { return vec.RatDecimal(r, scale) }
+func uhugeSlot(v any) num.Int128                     { return vec.UHugeSlot(v) }
+func uhugeValue(h num.Int128) value.Decimal          { return vec.UHugeValue(h) }
+func slot128(t Type, v any) num.Int128               { return vec.Slot128(t, v) }
