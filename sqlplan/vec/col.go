@@ -26,8 +26,8 @@ type Col struct {
 	// Dict, when set, makes a coded column: row i is Dict's value
 	// Codes[i] and the slices above are empty. Only the scan node makes
 	// them, for the one GROUP BY key of an aggregation right above it that
-	// reads the column for nothing else (see useCodes); the grouper reads
-	// them by code, and get and decoded work on them.
+	// reads the column for nothing else (the engine's useCodes); the grouper
+	// reads them by code, and Get and Decoded work on them.
 	Dict  *Col
 	Codes []int32
 	// Scratch: I or F is a pooled vector (Scratch.go) that the

@@ -31,10 +31,10 @@ const (
 	KTime                  // Col.I microseconds since midnight
 	KTimestamp             // Col.I microseconds since 1970-01-01 UTC
 	KUUID                  // Col.Data/Off holding the 36-character text form
-	KInterval              // Col.A of interval: months, days, microseconds (see interval)
+	KInterval              // Col.A of interval: months, days, microseconds (the engine's interval)
 	KNested                // Col.A: []any, map[string]any, map[any]any (lists, structs, maps)
-	KTimeTZ                // Col.I a key of the time of day and its UTC offset (see timetzKey)
-	KUHuge                 // Col.H: UHUGEINT, the bits with the top one flipped (see uhugeint.go)
+	KTimeTZ                // Col.I a key of the time of day and its UTC offset (the engine's timetzKey)
+	KUHuge                 // Col.H: UHUGEINT, the bits with the top one flipped (see UHugeSlot)
 )
 
 var kindNames = [...]string{"NULL", "BOOLEAN", "BIGINT", "UBIGINT", "DOUBLE", "DECIMAL", "VARCHAR", "BLOB", "DATE", "TIME", "TIMESTAMP", "UUID", "INTERVAL", "NESTED", "TIME WITH TIME ZONE", "UHUGEINT"}
