@@ -36,7 +36,10 @@
 //     columns an expression reads are scanned. COUNT(*) without a filter
 //     is answered from the footers.
 //  4. Execute (exec.go, agg.go, sort.go, join.go): operators pull
-//     columnar batches (Col: typed slices, no per-row boxing): filter,
+//     columnar batches (Col: typed slices, no per-row boxing; the vectors
+//     and their types are package sqlplan/vec, below every stage, which
+//     imports nothing of sqlplan: Col, Batch, Type and Kind here are
+//     aliases of vec's, vec_alias.go): filter,
 //     project, hash aggregation with typed keys, top-N heap for ORDER BY
 //     with LIMIT, hash joins (inner, left, full), DISTINCT, UNION.
 //  5. Write (write.go): INSERT checks every value against the schema
