@@ -151,8 +151,17 @@ func TestLimitOperatorChains(t *testing.T) {
 		}
 		return b
 	}
+	// A loaded machine can stall one measurement far more than 10x; a
+	// quadratic path is slow every time, so only a ratio seen in three
+	// rounds fails.
 	for _, query := range queries {
-		short, long := best(query(1000)), best(query(4000))
+		var short, long time.Duration
+		for range 3 {
+			short, long = best(query(1000)), best(query(4000))
+			if long <= 10*short || long <= 50*time.Millisecond {
+				break
+			}
+		}
 		if long > 10*short && long > 50*time.Millisecond {
 			t.Errorf("%.40s...: 4,000 operators took %v, 1,000 took %v: more than linear", query(1000), long, short)
 		}
