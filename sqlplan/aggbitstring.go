@@ -1,5 +1,7 @@
 package sqlplan
 
+import "bytes"
+
 // bitstring_agg(x, min, max) (DuckDB's): a BIT of max - min + 1 bits, bit
 // i set when some value of x is min + i; NULL for a group without
 // values. DuckDB's bitstring_agg(x) takes min and max from the column's
@@ -68,10 +70,7 @@ func (a *bitstringAggAcc) update(gids []int32, ng int, c *Col) {
 			return
 		}
 		if a.v[g] == nil {
-			a.v[g] = make([]byte, a.r.hi-a.r.lo+1)
-			for k := range a.v[g] {
-				a.v[g][k] = '0'
-			}
+			a.v[g] = bytes.Repeat([]byte{'0'}, int(a.r.hi-a.r.lo+1))
 		}
 		a.v[g][x-a.r.lo] = '1'
 	}
@@ -79,13 +78,5 @@ func (a *bitstringAggAcc) update(gids []int32, ng int, c *Col) {
 
 func (a *bitstringAggAcc) result(ng int) *Col {
 	a.v = growTo(a.v, ng)
-	b := newBuilder(tBit, ng)
-	for _, v := range a.v[:ng] {
-		if v == nil {
-			b.Add(nil)
-		} else {
-			b.Add(v)
-		}
-	}
-	return b.C
+	return bitsCol(tBit, a.v[:ng])
 }

@@ -146,12 +146,18 @@ func (a *bitStringAcc) update(gids []int32, ng int, c *Col) {
 
 func (a *bitStringAcc) result(ng int) *Col {
 	a.v = growTo(a.v, ng)
-	b := newBuilder(a.t, ng)
-	for _, v := range a.v[:ng] {
-		if v == nil {
-			b.Add(nil)
+	return bitsCol(a.t, a.v[:ng])
+}
+
+// bitsCol makes a column of t (a BIT type) of the groups' bits, NULL
+// where a group had none (a nil slice).
+func bitsCol(t Type, v [][]byte) *Col {
+	b := newBuilder(t, len(v))
+	for _, x := range v {
+		if x == nil {
+			b.Add(nil) // an untyped nil: a nil []byte would be a value
 		} else {
-			b.Add(v)
+			b.Add(x)
 		}
 	}
 	return b.C
