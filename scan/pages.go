@@ -170,18 +170,31 @@ func (s *Scanner) pageRanges(b *fileBinding, f *file.File, rg int, p Predicate, 
 		return nil, nil
 	}
 	info := describe(fl.Node)
+	out := pageRows(oi.PageLocations, all, func(i int, _, _ int64) bool {
+		pc.pages++
+		if !mayMatch(info, p, leaf.bounds, pageStats(info, ci, i)) {
+			pc.pruned++
+			return false
+		}
+		return true
+	})
+	if len(out) == 1 && out[0].Start == 0 && out[0].End >= all {
+		return nil, nil
+	}
+	return out, nil
+}
+
+// pageRows returns the rows of the pages of a row group of all rows that
+// keep accepts, adjacent pages merged into one range (never nil). keep
+// sees each page's index and its rows [start, end).
+func pageRows(locs []format.PageLocation, all int64, keep func(i int, start, end int64) bool) ranges {
 	out := ranges{}
-	locs := oi.PageLocations
 	for i := range locs {
-		start := locs[i].FirstRowIndex
-		end := all
+		start, end := locs[i].FirstRowIndex, all
 		if i+1 < len(locs) {
 			end = locs[i+1].FirstRowIndex
 		}
-		pc.pages++
-		cs := pageStats(info, ci, i)
-		if !mayMatch(info, p, leaf.bounds, cs) {
-			pc.pruned++
+		if !keep(i, start, end) {
 			continue
 		}
 		if n := len(out); n > 0 && out[n-1].End == start {
@@ -190,10 +203,32 @@ func (s *Scanner) pageRanges(b *fileBinding, f *file.File, rg int, p Predicate, 
 			out = append(out, file.RowRange{Start: start, End: end})
 		}
 	}
-	if len(out) == 1 && out[0].Start == 0 && out[0].End >= all {
-		return nil, nil
+	return out
+}
+
+// subtract returns the rows of a (nil: [0, all)) that are not in b.
+func subtract(a, b ranges, all int64) ranges {
+	if a == nil {
+		a = ranges{{Start: 0, End: all}}
 	}
-	return out, nil
+	out := ranges{}
+	j := 0
+	for _, r := range a {
+		start := r.Start
+		for j < len(b) && b[j].End <= start {
+			j++
+		}
+		for k := j; k < len(b) && b[k].Start < r.End; k++ {
+			if b[k].Start > start {
+				out = append(out, file.RowRange{Start: start, End: b[k].Start})
+			}
+			start = max(start, b[k].End)
+		}
+		if start < r.End {
+			out = append(out, file.RowRange{Start: start, End: r.End})
+		}
+	}
+	return out
 }
 
 // columnIndexTrustworthy rejects column indexes that some writers emit

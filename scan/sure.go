@@ -77,24 +77,15 @@ func (s *Scanner) sureCompare(b *fileBinding, f *file.File, rg int, p Compare, p
 	}
 	info := describe(fl.Node)
 	all := f.Meta.RowGroups[rg].NumRows
-	out := ranges{}
-	locs := oi.PageLocations
-	for i := range locs {
-		start, end := locs[i].FirstRowIndex, all
-		if i+1 < len(locs) {
-			end = locs[i+1].FirstRowIndex
-		}
+	disordered := false
+	out := pageRows(oi.PageLocations, all, func(i int, start, end int64) bool {
 		if start < 0 || end > all || start >= end {
-			return ranges{}, nil // an offset index out of order: trust none of it
+			disordered = true
 		}
-		if !allMatch(info, p.Op, &leaf.bounds[0], pageStats(info, ci, i)) {
-			continue
-		}
-		if n := len(out); n > 0 && out[n-1].End == start {
-			out[n-1].End = end
-		} else {
-			out = append(out, file.RowRange{Start: start, End: end})
-		}
+		return !disordered && allMatch(info, p.Op, &leaf.bounds[0], pageStats(info, ci, i))
+	})
+	if disordered {
+		return ranges{}, nil // an offset index out of order: trust none of it
 	}
 	return out, nil
 }
@@ -122,31 +113,6 @@ func allMatch(ci colInfo, op Op, c *bound, cs colStats) bool {
 		return !c.never && lo == 0 && hi == 0
 	}
 	return false
-}
-
-// subtract returns the rows of a (nil: [0, all)) that are not in b.
-func subtract(a, b ranges, all int64) ranges {
-	if a == nil {
-		a = ranges{{Start: 0, End: all}}
-	}
-	out := ranges{}
-	j := 0
-	for _, r := range a {
-		start := r.Start
-		for j < len(b) && b[j].End <= start {
-			j++
-		}
-		for k := j; k < len(b) && b[k].Start < r.End; k++ {
-			if b[k].Start > start {
-				out = append(out, file.RowRange{Start: start, End: b[k].Start})
-			}
-			start = max(start, b[k].End)
-		}
-		if start < r.End {
-			out = append(out, file.RowRange{Start: start, End: r.End})
-		}
-	}
-	return out
 }
 
 // countSure takes out of rowRanges (nil: the whole row group, or the
