@@ -50,9 +50,15 @@ func createAndInsert(db *sql.DB, name string, v int, ifNotExists bool) (created,
 // tableValues reads column a of table name, sorted.
 func tableValues(t *testing.T, db *sql.DB, name string) []int {
 	t.Helper()
-	rows, err := db.Query("SELECT a FROM " + name + " ORDER BY a")
+	return queryInts(t, db, "SELECT a FROM "+name+" ORDER BY a")
+}
+
+// queryInts runs q and returns its one integer column.
+func queryInts(t *testing.T, db *sql.DB, q string) []int {
+	t.Helper()
+	rows, err := db.Query(q)
 	if err != nil {
-		t.Fatalf("%s: %v", name, err)
+		t.Fatalf("%s: %v", q, err)
 	}
 	defer rows.Close()
 	var out []int

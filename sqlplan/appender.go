@@ -22,6 +22,8 @@ import (
 type Appender struct {
 	e      *Engine
 	path   string
+	folder bool
+	opts   map[string]string // the table's options
 	fields []*schema.Field
 	mu     sync.Mutex
 	w      *writer.Writer
@@ -73,7 +75,7 @@ func (e *Engine) NewAppender(name string) (*Appender, error) {
 		unlock()
 		return nil, err
 	}
-	return &Appender{e: e, path: tg.path, fields: tg.fields, w: w, unlock: unlock}, nil
+	return &Appender{e: e, path: tg.path, folder: tg.folder, opts: tg.opts, fields: tg.fields, w: w, unlock: unlock}, nil
 }
 
 // Fields are the table's top-level fields, in the order AppendRow takes
@@ -117,12 +119,22 @@ func (a *Appender) Rows() int64 {
 }
 
 // Close commits the rows: all of them are in the table when it returns
-// nil, none of them when it returns an error.
+// nil, none of them when it returns an error — except an error of the
+// table's auto_optimize, run after the commit, which says so.
 func (a *Appender) Close() error {
 	w, err := a.take()
 	if err != nil {
 		return err
 	}
+	if err := a.commit(w); err != nil {
+		return err
+	}
+	meta, _ := w.Written()
+	return a.e.autoOptimize(a.path, a.folder, a.opts, meta) // optimize.go
+}
+
+// commit closes w, the table's locks held.
+func (a *Appender) commit(w *writer.Writer) error {
 	defer a.unlock()
 	a.e.forget(a.path)
 	defer a.e.forget(a.path)

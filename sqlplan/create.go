@@ -52,6 +52,7 @@ var tableOptions = map[string]string{
 	"sorted_by":      "sorting columns recorded in the footer: 'col [DESC], ...'",
 	"dictionary":     "dictionary encoding on or off",
 	"page_rows":      "rows per data page at most",
+	"auto_optimize":  "compact the table when an INSERT leaves more than this many small row groups (or files of a folder table); 0: never",
 }
 
 // prepareCreate parses CREATE TABLE itself: the parser's grammar lacks
@@ -675,6 +676,9 @@ func (e *Engine) writeOptions(opts map[string]string) ([]writer.Option, error) {
 			return nil, errorf("page_rows must be a positive count, not %q", v)
 		}
 		out = append(out, writer.WithPageRowLimit(n))
+	}
+	if _, err := autoOptimizeLimit(opts); err != nil {
+		return nil, err
 	}
 	if enc := e.encryption(); enc != nil {
 		out = append(out, writer.WithEncryption(*enc))

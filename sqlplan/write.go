@@ -598,7 +598,19 @@ func newPartName() string {
 
 // writeRows appends batches to a table atomically: a single-file table
 // through the writer's crash-safe append, a folder table as a new file.
+// Then, when the table has the auto_optimize option, it compacts the
+// table if the append left too many small row groups or files.
 func (e *Engine) writeRows(path string, sch *schema.Schema, folder bool, tableOpts map[string]string, batches [][]*vector.Vector) error {
+	meta, err := e.appendRows(path, sch, folder, tableOpts, batches)
+	if err != nil {
+		return err
+	}
+	return e.autoOptimize(path, folder, tableOpts, meta) // optimize.go
+}
+
+// appendRows is writeRows but for the compaction; it returns the
+// footer of a single-file table as the append left it.
+func (e *Engine) appendRows(path string, sch *schema.Schema, folder bool, tableOpts map[string]string, batches [][]*vector.Vector) (*format.FileMetaData, error) {
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	// Files the cache holds open for no statement go: an open file keeps
@@ -607,41 +619,43 @@ func (e *Engine) writeRows(path string, sch *schema.Schema, folder bool, tableOp
 	defer e.forget(path)
 	opts, err := e.writeOptions(tableOpts)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if objstore.IsURL(path) {
 		if !folder {
-			return remoteRewrite(path, "INSERT into a one-object table")
+			return nil, remoteRewrite(path, "INSERT into a one-object table")
 		}
-		return e.writeRemoteBatches(path, sch, opts, batches)
+		return nil, e.writeRemoteBatches(path, sch, opts, batches)
 	}
 	if folder {
 		// OPTIMIZE swaps the folder for a compacted copy under its lock.
 		unlock, err := writer.LockFolder(path, false)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		defer unlock()
 	}
 	w, err := openTableWriter(path, sch, folder, opts)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, b := range batches {
 		if err := w.WriteBatch(b); err != nil {
 			if aerr := w.Abort(); aerr != nil {
-				return errors.Join(err, aerr)
+				return nil, errors.Join(err, aerr)
 			}
-			return fmt.Errorf("%w (nothing was written to %s)", err, path)
+			return nil, fmt.Errorf("%w (nothing was written to %s)", err, path)
 		}
 	}
 	if err := w.Close(); err != nil {
-		return err
+		return nil, err
 	}
-	if !folder {
-		e.appendedTo(path, w)
+	if folder {
+		return nil, nil
 	}
-	return nil
+	e.appendedTo(path, w)
+	meta, _ := w.Written()
+	return meta, nil
 }
 
 // tableFolder checks that dir is a folder table: not the database's

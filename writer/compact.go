@@ -96,6 +96,23 @@ func (w *Writer) CopyCompacted(f *file.File) error {
 	return nil
 }
 
+// SmallRowGroups counts the row groups of meta that are not full with
+// the row group size of opts (less than half of it, in rows and bytes):
+// those Compact would merge when two are next to each other.
+func SmallRowGroups(meta *format.FileMetaData, opts ...Option) int {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(cfg)
+	}
+	n := 0
+	for i := range meta.RowGroups {
+		if !full(&meta.RowGroups[i], cfg) {
+			n++
+		}
+	}
+	return n
+}
+
 // full reports whether a row group is large enough to keep as it is: at
 // least half the row group size.
 func full(rg *format.RowGroup, cfg *config) bool {

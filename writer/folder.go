@@ -82,32 +82,9 @@ func CompactFolder(dir string, opts ...Option) (int64, error) {
 	}
 	defer unlock()
 	RemoveStaleTemps(dir)
-	ents, err := os.ReadDir(dir)
+	ents, names, small, err := folderFiles(dir, opts)
 	if err != nil {
-		return 0, fmt.Errorf("writer: %w", err)
-	}
-	cfg := defaultConfig()
-	for _, o := range opts {
-		o(cfg)
-	}
-	var names []string // the table's files, in order
-	for _, e := range ents {
-		if e.IsDir() {
-			return 0, fmt.Errorf("writer: compact %s: a folder with subfolders (%s) is not compacted", dir, e.Name())
-		}
-		if isTableFile(e.Name()) {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Strings(names)
-	small := make([]bool, len(names))
-	for i, name := range names {
-		f, err := file.OpenFile(filepath.Join(dir, name), file.Options{}, false)
-		if err != nil {
-			return 0, err
-		}
-		small[i] = f.NumRows() < cfg.rowGroupRows
-		f.Close()
+		return 0, err
 	}
 	var runs [][]string
 	for i := 0; i < len(names); {
@@ -169,6 +146,54 @@ func CompactFolder(dir string, opts ...Option) (int64, error) {
 		return 0, err
 	}
 	return rows, nil
+}
+
+// SmallFiles counts the files of the folder table dir that have fewer
+// rows than the row group size of opts: those CompactFolder merges when
+// two are next to each other.
+func SmallFiles(dir string, opts ...Option) (int, error) {
+	_, _, small, err := folderFiles(dir, opts)
+	n := 0
+	for _, s := range small {
+		if s {
+			n++
+		}
+	}
+	return n, err
+}
+
+// folderFiles lists the folder table dir: its entries, the names of the
+// files the table reads, in order, and which of those are small (fewer
+// rows than the row group size of opts). A folder with subfolders is an
+// error: CompactFolder does not compact partitioned tables.
+func folderFiles(dir string, opts []Option) (ents []os.DirEntry, names []string, small []bool, err error) {
+	ents, err = os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("writer: %w", err)
+	}
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(cfg)
+	}
+	for _, e := range ents {
+		if e.IsDir() {
+			return nil, nil, nil, fmt.Errorf("writer: compact %s: a folder with subfolders (%s) is not compacted", dir, e.Name())
+		}
+		if isTableFile(e.Name()) {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	small = make([]bool, len(names))
+	for i, name := range names {
+		f, err := file.OpenFile(filepath.Join(dir, name), file.Options{}, false)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		small[i] = f.NumRows() < cfg.rowGroupRows
+		f.Close()
+	}
+	return ents, names, small, nil
 }
 
 // isTableFile reports whether a folder table reads the file name.
