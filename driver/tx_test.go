@@ -406,11 +406,12 @@ func txCrashChild(t *testing.T, db *sql.DB, first int) {
 // (a file table, a folder table, an updated one, one created and one
 // dropped) at random moments, during COMMIT among others: after each
 // kill, a new engine sees every table at the same transaction, the last
-// one committed, whole.
+// one committed, whole. CARQUET_CRASH_KILLS sets the number of kills
+// (default 40):
+//
+//	CARQUET_CRASH_KILLS=200 go test -run TestTxCrash -v -timeout 30m ./driver/
 func TestTxCrash(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spawns processes")
-	}
+	want := crashKills(t, 40)
 	dir := t.TempDir()
 	createCrashTables(t, dir)
 	db := openTxDB(t, dir)
@@ -418,9 +419,11 @@ func TestTxCrash(t *testing.T) {
 	mustExec(t, db, "INSERT INTO g VALUES (0)")
 	db.Close()
 	rng := rand.New(rand.NewPCG(3, 4))
-	deadline := time.Now().Add(20 * time.Second)
+	// The default run stops after 20 s on a slow machine; a run asked for
+	// by CARQUET_CRASH_KILLS makes all its kills.
+	deadline := time.Now().Add(max(20*time.Second, time.Duration(want)*time.Second))
 	kills, last, published, staged := 0, 0, 0, 0
-	for kills < 40 && time.Now().Before(deadline) {
+	for kills < want && time.Now().Before(deadline) {
 		c := startSQLChildEnv(t, fmt.Sprintf("%s,0,t:%d", dir, last+1), txCrashEnv+"=1")
 		if killAfter(t, c, time.Duration(20+rng.IntN(150))*time.Millisecond) {
 			kills++
