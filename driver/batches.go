@@ -49,7 +49,7 @@ func QueryBatches(ctx context.Context, dc any, query string, args ...any) (_ *sq
 	if err != nil {
 		return nil, err
 	}
-	if !s.Returns() {
+	if !s.In(c.sess).Returns() {
 		return nil, errors.New("carquet: the statement returns no rows (use Exec)")
 	}
 	return s.QuerySession(ctx, convertArgs(nvs), c.tx, c.sess)

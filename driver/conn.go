@@ -153,7 +153,7 @@ func (c *Conn) runAllButLast(ctx context.Context, query string, args []driver.Na
 
 func query1(ctx context.Context, c *Conn, s *sqlplan.Stmt, args []driver.NamedValue) (_ driver.Rows, err error) {
 	defer recoverInternal(&err)
-	if !s.Returns() {
+	if !s.In(c.sess).Returns() {
 		return queryStatus(ctx, c, s, args)
 	}
 	r, err := s.QuerySession(ctx, convertArgs(args), c.tx, c.sess)
@@ -220,7 +220,7 @@ func (c *Conn) txControl(ctx context.Context, verb string) error {
 
 func exec1(ctx context.Context, c *Conn, s *sqlplan.Stmt, args []driver.NamedValue) (_ driver.Result, err error) {
 	defer recoverInternal(&err)
-	if s.Returns() {
+	if s.In(c.sess).Returns() {
 		// A query run through Exec: run it to the end and count its rows.
 		r, err := s.QuerySession(ctx, convertArgs(args), c.tx, c.sess)
 		if err != nil {

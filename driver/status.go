@@ -57,13 +57,13 @@ func queryStatus(ctx context.Context, c *Conn, s *sqlplan.Stmt, args []driver.Na
 		return nil, err
 	}
 	switch {
-	case s.ChangesRows():
+	case s.In(c.sess).ChangesRows():
 		n, err := res.RowsAffected()
 		if err != nil {
 			return nil, err
 		}
 		return &statusRows{name: "Count", count: []int64{n}}, nil
-	case s.Creates():
+	case s.In(c.sess).Creates():
 		return &statusRows{name: "Count"}, nil
 	}
 	return &statusRows{name: "Success"}, nil

@@ -939,6 +939,10 @@ func (p *planner) param(name string) (expr, error) {
 			return nil, errorf("no value for parameter :%s", name)
 		}
 	}
+	if v, ok := a.Value.(*variable); ok {
+		// EXECUTE's arguments keep the types their expressions have.
+		return &constExpr{t: v.t, v: v.v}, nil
+	}
 	t, v, err := argScalar(a.Value)
 	if err != nil {
 		return nil, err

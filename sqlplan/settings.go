@@ -382,6 +382,9 @@ type Session struct {
 	mask uint64 // the settings (bits by settingDefs index) the session has its own value of
 	vals settings
 	vars map[string]*variable // by lower-case name; replaced, never changed (variables.go)
+	// prepared are the statements PREPARE kept, by lower-case name
+	// (session_stmts.go).
+	prepared map[string]*Stmt
 }
 
 // NewSession returns a session of the engine with no settings of its own.

@@ -37,6 +37,9 @@ const (
 	kindMacro     // CREATE MACRO / FUNCTION
 	kindDropMacro // DROP MACRO / FUNCTION
 	kindMerge     // MERGE INTO (merge.go)
+	kindSession   // PREPARE, DEALLOCATE, CHECKPOINT, INSTALL, LOAD, ANALYZE (session_stmts.go)
+	kindExecute   // EXECUTE name[(args)] (session_stmts.go)
+	kindSummarize // SUMMARIZE table | query (summarize.go)
 )
 
 // Stmt is a prepared statement: parsed once, planned at every execution
@@ -87,6 +90,13 @@ type Stmt struct {
 	vacuum *vacuumSpec
 	// merge is MERGE INTO's target, source and clauses.
 	merge *mergeSpec
+	// action is what a kindSession statement does; execArgs the text of
+	// EXECUTE's argument expressions (execArgCount of them).
+	action       sessionAction
+	execArgs     string
+	execArgCount int
+	// summarized is SUMMARIZE's query as text (s.inner prepared).
+	summarized string
 }
 
 // Split splits SQL text into statements at semicolons outside quotes and
@@ -239,6 +249,13 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 		e.Err = ErrUnsupported
 		return e
 	}
+	// refuseAsDuckDB refuses a statement DuckDB refuses too, saying so.
+	refuseAsDuckDB := func(i int, feature, why string) error {
+		e := at(i)
+		e.Msg = fmt.Sprintf("%s is not supported (%s)", feature, why)
+		e.Err = ErrUnsupported
+		return e
+	}
 	switch first {
 	case "explain":
 		s.kind = kindExplain
@@ -344,7 +361,13 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 		return e.prepareMerge(ctx, s, text, toks, nil)
 	case "replace", "upsert":
 		return nil, refuse(0, strings.ToUpper(first))
-	case "begin", "start", "commit", "rollback", "end", "savepoint", "release", "abort":
+	case "savepoint", "release":
+		// DuckDB has no savepoints either: its parser refuses the word.
+		return nil, refuseAsDuckDB(0, strings.ToUpper(first), "DuckDB has no savepoints either")
+	case "begin", "start", "commit", "rollback", "end", "abort":
+		if word(1) == "to" {
+			return nil, refuseAsDuckDB(1, "ROLLBACK TO SAVEPOINT", "DuckDB has no savepoints either")
+		}
 		return nil, refuse(0, strings.ToUpper(first)+" as a statement (use the driver's transactions: db.BeginTx, tx.Commit, tx.Rollback)")
 	case "copy":
 		return e.prepareCopy(ctx, s, text, toks)
@@ -354,7 +377,21 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 		return e.prepareOptimize(s, text, toks)
 	case "vacuum":
 		return e.prepareVacuum(s, text, toks)
-	case "use", "attach", "detach", "install", "load", "checkpoint", "analyze", "call", "export", "import", "grant", "revoke", "lock", "unlock", "prepare", "execute", "deallocate", "summarize":
+	case "prepare", "execute", "deallocate", "checkpoint", "install", "load", "analyze", "analyse", "call":
+		return e.prepareSessionStmt(ctx, s, text, toks)
+	case "force":
+		if word(1) == "checkpoint" {
+			return e.prepareSessionStmt(ctx, s, text, toks)
+		}
+		return nil, bad(0, "syntax error near %q", toks[0].Text)
+	case "summarize":
+		return e.prepareSummarize(ctx, s, text, toks)
+	case "grant", "revoke":
+		// DuckDB's parser refuses them too.
+		return nil, refuseAsDuckDB(0, strings.ToUpper(first), "carquet, like DuckDB, has no users or privileges")
+	case "lock", "unlock":
+		return nil, refuseAsDuckDB(0, strings.ToUpper(first), "carquet, like DuckDB, takes the locks its writes need itself")
+	case "use", "attach", "detach", "export", "import":
 		return nil, refuse(0, strings.ToUpper(first))
 	case "pivot", "unpivot":
 		query := e.pivotQuery
@@ -447,7 +484,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 // Returns reports whether the statement produces rows.
 func (s *Stmt) Returns() bool {
 	switch s.kind {
-	case kindSelect, kindExplain, kindDescribe, kindDescribeQuery, kindShowTables, kindSetOp:
+	case kindSelect, kindExplain, kindDescribe, kindDescribeQuery, kindShowTables, kindSetOp, kindSummarize:
 		return true
 	}
 	return false
@@ -527,13 +564,25 @@ func (s *Stmt) QueryTx(ctx context.Context, args []Arg, tx *Tx) (*Rows, error) {
 
 func (s *Stmt) queryTx(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ *Rows, err error) {
 	defer recoverInternal(&err)
+	if s.kind == kindExecute {
+		st, stArgs, err := s.executeTarget(ctx, args, tx, sess)
+		if err != nil {
+			return nil, err
+		}
+		return st.queryTx(ctx, stArgs, tx, sess)
+	}
 	if s.src != nil {
 		s.e.warmRemote(s.src.Orig)
 	}
 	set := s.e.settingsFor(sess)
 	ctx = withQueryMemory(ctx, set.memLimit) // memory.go
 	p := &planner{e: s.e, src: s.src, args: args, ctx: ctx, tx: tx, set: set}
-	rows, err := s.query(ctx, p)
+	var rows *Rows
+	if s.kind == kindSummarize {
+		rows, err = s.summarize(ctx, p, sess)
+	} else {
+		rows, err = s.query(ctx, p)
+	}
 	if err != nil {
 		p.releaseAll()
 		return nil, err

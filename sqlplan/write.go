@@ -236,6 +236,16 @@ func (s *Stmt) Exec(ctx context.Context, args []Arg, tx *Tx) (Result, error) {
 
 func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ Result, err error) {
 	defer recoverInternal(&err)
+	switch s.kind {
+	case kindSession:
+		return Result{}, s.execSession(tx, sess)
+	case kindExecute:
+		st, stArgs, err := s.executeTarget(ctx, args, tx, sess)
+		if err != nil {
+			return Result{}, err
+		}
+		return st.exec(ctx, stArgs, tx, sess)
+	}
 	if s.kind == kindSet {
 		if s.set.variable != "" {
 			return Result{}, s.e.execVariable(ctx, s.set, args, tx, sess)
