@@ -146,9 +146,15 @@
 // that hold rows, memory.go) and TimeZone, read by
 // current_setting('name') and duckdb_settings() (settings.go); SET
 // VARIABLE name = expr / RESET VARIABLE, getvariable('name') and
-// duckdb_variables() (variables.go).
+// duckdb_variables() (variables.go). PREPARE name AS statement /
+// EXECUTE name(args) / DEALLOCATE, kept in the connection's session;
+// SUMMARIZE table | query (summarize.go); CHECKPOINT and FORCE
+// CHECKPOINT (a barrier on the engine's writes), INSTALL / LOAD of the
+// extensions carquet has built in, CALL f(args), ANALYZE and USE of the
+// one catalog and schema (session_stmts.go).
 //
-// Refused by name: GROUPS frames, frame
+// Refused by name: SAVEPOINT, GRANT, REVOKE, LOCK, UNLOCK (DuckDB has
+// none of them), ATTACH, DETACH, EXPORT / IMPORT DATABASE, GROUPS frames, frame
 // EXCLUDE,
 // INTERSECT/EXCEPT mixed with UNION in one query (parenthesize one),
 // ORDER BY inside window aggregates, REGEXP/RLIKE, PIVOT after a table

@@ -28,6 +28,9 @@ import (
 //     (builtinExtensions) succeed and do nothing; any other extension is
 //     an error that names it.
 //   - CALL f(args) is SELECT * FROM f(args).
+//   - USE of carquet's one catalog or schema (information_schema names
+//     them "carquet" and "main") changes nothing; any other name is
+//     DuckDB's error (ATTACH, which would add catalogs, is refused).
 //   - ANALYZE [table]: DuckDB gathers statistics for its optimizer;
 //     carquet's are the Parquet footers' and page indexes', written with
 //     the data, so ANALYZE only checks that the table exists.
@@ -43,11 +46,11 @@ const (
 	actPrepare    sessionAction = iota // keep s.inner as s.table
 	actDeallocate                      // forget s.table
 	actCheckpoint                      // wait for the engine's writes
-	actNothing                         // INSTALL, LOAD, ANALYZE: checked when prepared
+	actNothing                         // INSTALL, LOAD, ANALYZE, USE: checked when prepared
 )
 
 // prepareSessionStmt prepares PREPARE, EXECUTE, DEALLOCATE, CHECKPOINT,
-// FORCE CHECKPOINT, INSTALL, LOAD, ANALYZE and CALL; toks[0] is the
+// FORCE CHECKPOINT, INSTALL, LOAD, ANALYZE, CALL and USE; toks[0] is the
 // first word.
 func (e *Engine) prepareSessionStmt(ctx context.Context, s *Stmt, text string, toks []parse.Token) (*Stmt, error) {
 	r := stmtTokens{text: text, toks: toks}
@@ -95,6 +98,8 @@ func (e *Engine) prepareSessionStmt(ctx context.Context, s *Stmt, text string, t
 		return s, nil
 	case "call":
 		return e.prepareCall(ctx, r)
+	case "use":
+		return prepareUse(s, r)
 	}
 	return nil, r.fail(0, "syntax error near %q", toks[0].Text)
 }
@@ -175,6 +180,26 @@ func prepareExtension(s *Stmt, r stmtTokens) (*Stmt, error) {
 	}
 	s.action = actNothing
 	return s, nil
+}
+
+// prepareUse checks USE catalog | schema | catalog.schema.
+func prepareUse(s *Stmt, r stmtTokens) (*Stmt, error) {
+	var parts []string
+	for k := 1; k < len(r.toks); k += 2 {
+		if !isName(r.toks[k]) || k+1 < len(r.toks) && (r.toks[k+1].Kind != parse.Op || r.toks[k+1].Text != ".") {
+			return nil, r.fail(k, "USE takes a catalog or schema name")
+		}
+		parts = append(parts, strings.ToLower(r.toks[k].Name()))
+	}
+	name := strings.Join(parts, ".")
+	switch name {
+	case "carquet", "main", "carquet.main":
+		s.action = actNothing
+		return s, nil
+	case "":
+		return nil, r.fail(1, "USE takes a catalog or schema name")
+	}
+	return nil, errAt(r.text, r.toks[1].Pos, "USE: no catalog + schema named %q found (carquet has catalog \"carquet\" with schema \"main\"; ATTACH is not supported)", name)
 }
 
 // prepareCall prepares CALL f(args) as SELECT * FROM f(args).

@@ -377,7 +377,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 		return e.prepareOptimize(s, text, toks)
 	case "vacuum":
 		return e.prepareVacuum(s, text, toks)
-	case "prepare", "execute", "deallocate", "checkpoint", "install", "load", "analyze", "analyse", "call":
+	case "prepare", "execute", "deallocate", "checkpoint", "install", "load", "analyze", "analyse", "call", "use":
 		return e.prepareSessionStmt(ctx, s, text, toks)
 	case "force":
 		if word(1) == "checkpoint" {
@@ -391,7 +391,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 		return nil, refuseAsDuckDB(0, strings.ToUpper(first), "carquet, like DuckDB, has no users or privileges")
 	case "lock", "unlock":
 		return nil, refuseAsDuckDB(0, strings.ToUpper(first), "carquet, like DuckDB, takes the locks its writes need itself")
-	case "use", "attach", "detach", "export", "import":
+	case "attach", "detach", "export", "import":
 		return nil, refuse(0, strings.ToUpper(first))
 	case "pivot", "unpivot":
 		query := e.pivotQuery
