@@ -7,6 +7,26 @@ import (
 	"testing"
 )
 
+// twoConns opens a database over an empty folder and two connections of
+// its pool, all closed when the test ends.
+func twoConns(t *testing.T) (a, b *sql.Conn) {
+	t.Helper()
+	db, err := OpenDB(Config{Path: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	conn := func() *sql.Conn {
+		c, err := db.Conn(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	return conn(), conn()
+}
+
 // TestPreparedBySQL checks PREPARE / EXECUTE / DEALLOCATE across the
 // connections of a pool, as in DuckDB: a statement PREPARE names belongs
 // to its connection; EXECUTE answers as the statement does (rows for a
@@ -14,22 +34,8 @@ import (
 // prepared with database/sql runs again identically with new arguments;
 // a ROLLBACK keeps prepared statements.
 func TestPreparedBySQL(t *testing.T) {
-	db, err := OpenDB(Config{Path: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	ctx := context.Background()
-	a, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a, b := twoConns(t)
 	exec := func(c *sql.Conn, q string, args ...any) sql.Result {
 		t.Helper()
 		res, err := c.ExecContext(ctx, q, args...)

@@ -11,22 +11,8 @@ import (
 // SET SESSION change only their connection, a plain SET of
 // default_null_order and a SET GLOBAL change every connection.
 func TestSettingsScope(t *testing.T) {
-	db, err := OpenDB(Config{Path: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	ctx := context.Background()
-	a, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a, b := twoConns(t)
 	get := func(c *sql.Conn, name string) string {
 		t.Helper()
 		var v string
