@@ -187,6 +187,7 @@ func (e *Engine) prepareContext(ctx context.Context, text string, tx *Tx) (*Stmt
 	if err := refuseMarkers(text, toks); err != nil {
 		return nil, err
 	}
+	toks = keywordNames(toks)
 	if toks, err = e.substituteViews(toks, tx); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -504,6 +505,31 @@ func (r stmtTokens) word(k int) string {
 // fail is an error at toks[k] (the end of the text past the last).
 func (r stmtTokens) fail(k int, format string, args ...any) error {
 	return errAt(r.text, tokPos(r.text, r.toks, k), format, args...)
+}
+
+// keywordNames quotes INTERSECT, EXCEPT and TABLESAMPLE where DuckDB
+// reads them as names, after AS (a column alias) and after a dot (a
+// qualified column), so that neither the set-operation split nor the
+// sample clause takes them; elsewhere they stay keywords.
+func keywordNames(toks []parse.Token) []parse.Token {
+	var out []parse.Token // a copy, made at the first change
+	for i := 1; i < len(toks); i++ {
+		t, prev := toks[i], toks[i-1]
+		if !t.Is("intersect") && !t.Is("except") && !t.Is("tablesample") {
+			continue
+		}
+		if !prev.Is("as") && (prev.Kind != parse.Op || prev.Text != ".") {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(toks)
+		}
+		out[i] = parse.Token{Kind: parse.DQuoted, Text: `"` + t.Text + `"`, Pos: t.Pos}
+	}
+	if out == nil {
+		return toks
+	}
+	return out
 }
 
 // semiJoins rewrites, in the top level of a query, a SEMI JOIN or ANTI
