@@ -36,7 +36,10 @@ func (e *Engine) prepareSummarize(ctx context.Context, s *Stmt, text string, tok
 	if len(toks) < 2 {
 		return nil, r.fail(1, "syntax error: SUMMARIZE takes a table or a query")
 	}
-	query := text[toks[1].Pos:]
+	// The query ends with its last token: a comment after it would
+	// swallow what summaryQuery writes after the query.
+	last := toks[len(toks)-1]
+	query := text[toks[1].Pos : last.Pos+len(last.Text)]
 	inner := toks[1:]
 	switch r.word(1) {
 	case "select", "from", "with", "values", "pivot", "unpivot":
@@ -56,7 +59,7 @@ func (e *Engine) prepareSummarize(ctx context.Context, s *Stmt, text string, tok
 		return nil, r.fail(1, "SUMMARIZE takes a table or a query")
 	}
 	s.kind, s.inner, s.src = kindSummarize, st, &source{Source: parse.Source{Orig: text, Toks: toks}}
-	s.summarized = strings.TrimRight(strings.TrimSpace(query), ";")
+	s.summarized = query
 	return s, nil
 }
 
