@@ -100,24 +100,63 @@ func (s *Stmt) summarize(ctx context.Context, p *planner, sess *Session) (*Rows,
 	out := []*Col{names.C, types.C}
 	outCols := []Column{{Name: summaryColumns[0], Type: tString}, {Name: summaryColumns[1], Type: tString}}
 	// The aggregating query's columns are figure by figure, then column by
-	// column: figure f of column i is b.Cols[i*figures+f].
-	figures := len(summaryColumns) - 2
-	for f := range figures {
+	// column: figure f of column i is b.Cols[i*queryFigures+f]; the
+	// quartiles are one list (one sort of the column for all three).
+	for f := range queryFigures {
 		parts := make([]*Col, len(cols))
 		for i := range cols {
-			parts[i] = b.Cols[i*figures+f]
+			parts[i] = b.Cols[i*queryFigures+f]
+		}
+		if f == quartilesFigure {
+			for k, qc := range quartileCols(parts) {
+				out = append(out, qc)
+				outCols = append(outCols, Column{Name: summaryColumns[2+f+k], Type: tString, Nullable: true})
+			}
+			continue
 		}
 		t := withoutField(b.Cols[f].T)
+		name := summaryColumns[2+f]
+		if f > quartilesFigure {
+			name = summaryColumns[2+f+2]
+		}
 		out = append(out, concatCols(t, parts, len(cols)))
-		outCols = append(outCols, Column{Name: summaryColumns[f+2], Type: t, Nullable: true})
+		outCols = append(outCols, Column{Name: name, Type: t, Nullable: true})
 	}
 	return constRows(ctx, outCols, out), nil
 }
 
+// queryFigures are the figures summaryQuery computes per column:
+// SUMMARIZE's but for the three quartiles, which are one list, figure
+// quartilesFigure.
+const (
+	queryFigures    = 8
+	quartilesFigure = 5
+)
+
+// quartileCols splits the quartile lists (VARCHAR[], one row each, NULL
+// where a column has none) into the q25, q50 and q75 columns.
+func quartileCols(lists []*Col) [3]*Col {
+	var qs [3]*colBuilder
+	for k := range qs {
+		qs[k] = newBuilder(tString, len(lists))
+	}
+	for _, l := range lists {
+		vals, _ := l.Get(0).([]any)
+		for k := range qs {
+			if k < len(vals) {
+				qs[k].Add(vals[k])
+			} else {
+				qs[k].Add(nil)
+			}
+		}
+	}
+	return [3]*Col{qs[0].C, qs[1].C, qs[2].C}
+}
+
 // summaryQuery is the query that computes SUMMARIZE's figures of each
 // column of query in one pass: for each column in turn min, max,
-// approx_unique, avg, std, q25, q50, q75, count and null_percentage, each
-// cast to the type DuckDB gives it.
+// approx_unique, avg, std, the list of q25, q50 and q75, count and
+// null_percentage, each cast to the type DuckDB gives it.
 func summaryQuery(query string, cols []Column) string {
 	var b strings.Builder
 	b.WriteString("SELECT ")
@@ -128,8 +167,7 @@ func summaryQuery(query string, cols []Column) string {
 		q := `"` + strings.ReplaceAll(c.Name, `"`, `""`) + `"`
 		text := func(agg string) string { return "CAST(" + agg + " AS VARCHAR)" }
 		const null = "CAST(NULL AS VARCHAR)"
-		avg, std := null, null
-		qs := []string{null, null, null}
+		avg, std, quartiles := null, null, "CAST(NULL AS VARCHAR[])"
 		quantile := "quantile_disc"
 		switch k := c.Type.Kind; {
 		case c.Type.IsNumeric():
@@ -144,13 +182,11 @@ func summaryQuery(query string, cols []Column) string {
 			quantile = ""
 		}
 		if quantile != "" {
-			for j, f := range []string{"0.25", "0.5", "0.75"} {
-				qs[j] = text(quantile + "(" + q + ", " + f + ")")
-			}
+			quartiles = "CAST(" + quantile + "(" + q + ", [0.25, 0.5, 0.75]) AS VARCHAR[])"
 		}
-		fmt.Fprintf(&b, "%s, %s, CAST(approx_count_distinct(%s) AS BIGINT), %s, %s, %s, %s, %s, count(*), "+
+		fmt.Fprintf(&b, "%s, %s, CAST(approx_count_distinct(%s) AS BIGINT), %s, %s, %s, count(*), "+
 			"CAST(CASE WHEN count(*) = 0 THEN NULL ELSE 100.0 * (count(*) - count(%s)) / count(*) END AS DECIMAL(9,2))",
-			text("min("+q+")"), text("max("+q+")"), q, avg, std, qs[0], qs[1], qs[2], q)
+			text("min("+q+")"), text("max("+q+")"), q, avg, std, quartiles, q)
 	}
 	b.WriteString(" FROM (")
 	b.WriteString(query)
