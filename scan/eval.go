@@ -131,6 +131,14 @@ func (e *leafEval) eval(cols []*vector.Vector, n int, truth, known vector.Bitmap
 		e.codedEval(v, n, truth, known)
 		return
 	}
+	if e.bytesEval(v, n, truth) {
+		if v.Valid != nil {
+			for w := range truth[:(n+63)/64] {
+				truth[w] &= known[w]
+			}
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		if v.IsNull(i) {
 			continue
@@ -179,9 +187,16 @@ func (e *leafEval) dictTruth(d *vector.Vector) vector.Bitmap {
 		return t
 	}
 	t := vector.NewBitmap(d.Len, false)
-	for i := 0; i < d.Len; i++ {
-		if !d.IsNull(i) && e.test(d, i) {
-			t.Set(i)
+	if !e.bytesEval(d, d.Len, t) {
+		for i := 0; i < d.Len; i++ {
+			if !d.IsNull(i) && e.test(d, i) {
+				t.Set(i)
+			}
+		}
+	}
+	if d.Valid != nil {
+		for w := range t {
+			t[w] &= d.Valid[w]
 		}
 	}
 	if e.dicts == nil || len(e.dicts) >= maxDictCache {

@@ -20,6 +20,7 @@ func (e *leafEval) fastEval(v *vector.Vector, n int, truth, known vector.Bitmap)
 	}
 	var ops []Op
 	var bounds []*bound
+	not := false
 	switch p := e.pred.(type) {
 	case Compare:
 		ops, bounds = []Op{p.Op}, []*bound{&e.bounds[0]}
@@ -34,9 +35,12 @@ func (e *leafEval) fastEval(v *vector.Vector, n int, truth, known vector.Bitmap)
 			}
 			return true
 		}
-		if p.Not || len(e.bounds) > 16 {
+		if len(e.bounds) > 16 {
 			return false
 		}
+		// NOT IN is IN negated on the non-null rows (below): the list
+		// holds no NULL, the planner having decided those.
+		not = p.Not
 		for i := range e.bounds {
 			ops = append(ops, Eq)
 			bounds = append(bounds, &e.bounds[i])
@@ -79,6 +83,14 @@ func (e *leafEval) fastEval(v *vector.Vector, n int, truth, known vector.Bitmap)
 			for w := range truth[:words] {
 				truth[w] |= dst[w]
 			}
+		}
+	}
+	if not {
+		for w := range truth[:words] {
+			truth[w] = ^truth[w]
+		}
+		if r := uint(n) & 63; r != 0 {
+			truth[words-1] &= 1<<r - 1
 		}
 	}
 	setKnown(v, n, known)
