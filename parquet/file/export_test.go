@@ -37,3 +37,20 @@ func MappedBase(f *File) uintptr {
 	}
 	return uintptr(unsafe.Pointer(unsafe.SliceData(f.mapped)))
 }
+
+// SetScratchBudget sets how many bytes of buffers finished readers give
+// back are kept (maxScratchBytes), and empties them.
+func SetScratchBudget(n int) (restore func()) {
+	drop := func() {
+		scratch.Lock()
+		scratch.bufs, scratch.bytes = nil, 0
+		scratch.Unlock()
+	}
+	old := maxScratchBytes
+	drop()
+	maxScratchBytes = n
+	return func() {
+		drop()
+		maxScratchBytes = old
+	}
+}

@@ -3,6 +3,7 @@ package file
 import (
 	"fmt"
 	"hash/crc32"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -175,6 +176,12 @@ func getWindow(n int64) []byte {
 // page by page: with writers that put a whole column chunk in one page
 // (DuckDB: 8 MB for a million doubles) that cost a fifth of a full read.
 // It keeps at most maxScratchBytes, and no buffer over maxScratchKept.
+// bufs is in the order the buffers were given back; when a new one does
+// not fit in the budget the oldest go to make room: they are the ones
+// that fitted no page since, sized for files read earlier (a reader of
+// DuckDB's 8 MB pages after another file's smaller decompression buffers
+// filled the budget allocated each page afresh, at every read, and gave
+// it up again: a full read of its uncompressed file spent twice the CPU).
 var scratch struct {
 	sync.Mutex
 	bufs  [][]byte
@@ -182,10 +189,11 @@ var scratch struct {
 }
 
 const (
-	minScratchKept  = 64 << 10
-	maxScratchKept  = 16 << 20
-	maxScratchBytes = 48 << 20
+	minScratchKept = 64 << 10
+	maxScratchKept = 16 << 20
 )
+
+var maxScratchBytes = 48 << 20 // a variable for tests
 
 // getScratch returns a kept buffer of at least n bytes of capacity (the
 // smallest), or nil.
@@ -202,23 +210,23 @@ func getScratch(n int) []byte {
 		return nil
 	}
 	b := scratch.bufs[best]
-	last := len(scratch.bufs) - 1
-	scratch.bufs[best] = scratch.bufs[last]
-	scratch.bufs[last] = nil
-	scratch.bufs = scratch.bufs[:last]
+	scratch.bufs = slices.Delete(scratch.bufs, best, best+1) // keeps the order
 	scratch.bytes -= cap(b)
 	return b[:0]
 }
 
 func putScratch(b []byte) {
-	if cap(b) < minScratchKept || cap(b) > maxScratchKept {
+	if cap(b) < minScratchKept || cap(b) > min(maxScratchKept, maxScratchBytes) {
 		return
 	}
 	scratch.Lock()
 	defer scratch.Unlock()
-	if scratch.bytes+cap(b) > maxScratchBytes {
-		return
+	old := 0 // the oldest buffers to drop
+	for scratch.bytes+cap(b) > maxScratchBytes {
+		scratch.bytes -= cap(scratch.bufs[old])
+		old++
 	}
+	scratch.bufs = slices.Delete(scratch.bufs, 0, old)
 	scratch.bufs = append(scratch.bufs, b[:0])
 	scratch.bytes += cap(b)
 }

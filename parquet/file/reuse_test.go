@@ -2,6 +2,7 @@ package file_test
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"runtime"
 	"testing"
@@ -49,49 +50,9 @@ func TestReusedVectorsKeepNulls(t *testing.T) {
 // allocates a small part of the pages' size, and reads the same values.
 func TestBigPagesReuseBuffers(t *testing.T) {
 	const n = 400_000
-	sch, err := writer.NewSchema(writer.Int64("a").Required(), writer.Double("b").Required())
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := t.TempDir() + "/big.parquet"
-	w, err := writer.Create(path, sch, writer.WithCompression(format.Zstd), writer.WithPageRowLimit(n), writer.WithDataPageSize(64<<20), writer.WithDictionary(false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := &vector.Vector{Kind: vector.Int64, Len: n, Int64s: make([]int64, n)}
-	b := &vector.Vector{Kind: vector.Float64, Len: n, Float64s: make([]float64, n)}
-	for i := range n {
-		a.Int64s[i] = int64(i*7919) % 1000003
-		b.Float64s[i] = float64(i%9973) / 7
-	}
-	if err := w.WriteBatch([]*vector.Vector{a, b}); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	read := func() (sum float64, alloc uint64) {
-		var m0, m1 runtime.MemStats
-		runtime.ReadMemStats(&m0)
-		f, err := file.OpenFile(path, file.Options{}, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		r, err := f.NewReader(file.ReaderOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		eachBatch(t, r, func(bt *file.Batch) {
-			for i := 0; i < bt.NumRows; i++ {
-				sum += float64(bt.Columns[0].Int64s[i]) + bt.Columns[1].Float64s[i]
-			}
-		})
-		runtime.ReadMemStats(&m1)
-		return sum, m1.TotalAlloc - m0.TotalAlloc
-	}
-	s1, _ := read()
-	s2, alloc := read()
+	path := writeOnePagePerColumn(t, "big.parquet", 2, n)
+	s1, _ := sumAndAlloc(t, path)
+	s2, alloc := sumAndAlloc(t, path)
 	if s1 != s2 {
 		t.Fatalf("the second read's values differ: %v, %v", s1, s2)
 	}
@@ -99,4 +60,88 @@ func TestBigPagesReuseBuffers(t *testing.T) {
 	if alloc > 3<<20 {
 		t.Errorf("the second read allocated %d bytes", alloc)
 	}
+}
+
+// TestBigPagesReuseBuffersAfterOtherFiles reads a file of many smaller
+// one-page chunks, whose decompression buffers fill the kept buffers'
+// budget (made 8 MiB here), then twice a file of larger pages that none
+// of them fits: the larger buffers given back after the first read must
+// push out the old ones (not be dropped for lack of room), so that the
+// second read allocates a small part of its pages' size again.
+func TestBigPagesReuseBuffersAfterOtherFiles(t *testing.T) {
+	defer file.SetScratchBudget(8 << 20)()
+	small := writeOnePagePerColumn(t, "small.parquet", 10, 125_000) // 10 pages of 1 MB
+	big := writeOnePagePerColumn(t, "big.parquet", 2, 300_000)      // 2 pages of 2.4 MB
+	want, _ := sumAndAlloc(t, small)
+	if got, _ := sumAndAlloc(t, small); got != want {
+		t.Fatalf("the second read of the small file differs: %v, %v", got, want)
+	}
+	s1, _ := sumAndAlloc(t, big)
+	s2, alloc := sumAndAlloc(t, big)
+	if s1 != s2 {
+		t.Fatalf("the second read's values differ: %v, %v", s1, s2)
+	}
+	if alloc > 1<<20 {
+		t.Errorf("the second read of the big file allocated %d bytes", alloc)
+	}
+}
+
+// writeOnePagePerColumn writes a zstd file of cols INT64 columns of n
+// rows, each column chunk one page, in a temporary folder. The pages
+// compress well, so that only their decompression buffers are larger than
+// a window.
+func writeOnePagePerColumn(t *testing.T, name string, cols, n int) string {
+	t.Helper()
+	fields := make([]writer.Field, cols)
+	vecs := make([]*vector.Vector, cols)
+	for c := range cols {
+		fields[c] = writer.Int64(fmt.Sprintf("c%d", c)).Required()
+		v := &vector.Vector{Kind: vector.Int64, Len: n, Int64s: make([]int64, n)}
+		for i := range n {
+			v.Int64s[i] = int64(i/1000 + c) // runs: a page compresses to less than a window
+		}
+		vecs[c] = v
+	}
+	sch, err := writer.NewSchema(fields...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := t.TempDir() + "/" + name
+	w, err := writer.Create(path, sch, writer.WithCompression(format.Zstd), writer.WithPageRowLimit(n), writer.WithDataPageSize(64<<20), writer.WithDictionary(false), writer.WithEncoding(format.Plain))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteBatch(vecs); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// sumAndAlloc reads every INT64 column of the file at path and returns
+// the sum of their values and the bytes the read allocated.
+func sumAndAlloc(t *testing.T, path string) (sum int64, alloc uint64) {
+	t.Helper()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	f, err := file.OpenFile(path, file.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := f.NewReader(file.ReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eachBatch(t, r, func(bt *file.Batch) {
+		for _, col := range bt.Columns {
+			for _, v := range col.Int64s[:bt.NumRows] {
+				sum += v
+			}
+		}
+	})
+	runtime.ReadMemStats(&m1)
+	return sum, m1.TotalAlloc - m0.TotalAlloc
 }
