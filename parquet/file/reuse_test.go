@@ -3,8 +3,10 @@ package file_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"reflect"
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/carquet-go/carquet/parquet/file"
@@ -89,7 +91,8 @@ func TestBigPagesReuseBuffersAfterOtherFiles(t *testing.T) {
 // writeOnePagePerColumn writes a zstd file of cols INT64 columns of n
 // rows, each column chunk one page, in a temporary folder. The pages
 // compress well, so that only their decompression buffers are larger than
-// a window.
+// a window; the values differ between files of names that start with
+// different letters.
 func writeOnePagePerColumn(t *testing.T, name string, cols, n int) string {
 	t.Helper()
 	fields := make([]writer.Field, cols)
@@ -98,7 +101,7 @@ func writeOnePagePerColumn(t *testing.T, name string, cols, n int) string {
 		fields[c] = writer.Int64(fmt.Sprintf("c%d", c)).Required()
 		v := &vector.Vector{Kind: vector.Int64, Len: n, Int64s: make([]int64, n)}
 		for i := range n {
-			v.Int64s[i] = int64(i/1000 + c) // runs: a page compresses to less than a window
+			v.Int64s[i] = int64(name[0])<<32 + int64(i/1000+c) // runs: a page compresses to less than a window
 		}
 		vecs[c] = v
 	}
@@ -144,4 +147,69 @@ func sumAndAlloc(t *testing.T, path string) (sum int64, alloc uint64) {
 	})
 	runtime.ReadMemStats(&m1)
 	return sum, m1.TotalAlloc - m0.TotalAlloc
+}
+
+// TestKeptBuffersConcurrentReaders reads files of different page sizes
+// from several goroutines at once, with a budget of kept buffers small
+// enough that they are pushed out and handed to other readers all along:
+// every read must give its own file's values (run it with -race).
+func TestKeptBuffersConcurrentReaders(t *testing.T) {
+	defer file.SetScratchBudget(4 << 20)()
+	paths := []string{
+		writeOnePagePerColumn(t, "a.parquet", 3, 60_000),
+		writeOnePagePerColumn(t, "b.parquet", 2, 150_000),
+		writeOnePagePerColumn(t, "c.parquet", 5, 20_000),
+	}
+	want := make([]int64, len(paths))
+	for i, p := range paths {
+		want[i], _ = sumAndAlloc(t, p)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 4 {
+				i := (g + k) % len(paths)
+				if got := sumOnly(paths[i]); got != want[i] {
+					errs <- fmt.Sprintf("%s: sum %d, want %d", paths[i], got, want[i])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+// sumOnly is sumAndAlloc's sum, for goroutines other than the test's:
+// an error makes the sum -1.
+func sumOnly(path string) int64 {
+	f, err := file.OpenFile(path, file.Options{}, false)
+	if err != nil {
+		return -1
+	}
+	defer f.Close()
+	r, err := f.NewReader(file.ReaderOptions{})
+	if err != nil {
+		return -1
+	}
+	var sum int64
+	for {
+		bt, err := r.Next()
+		if err == io.EOF {
+			return sum
+		}
+		if err != nil {
+			return -1
+		}
+		for _, col := range bt.Columns {
+			for _, v := range col.Int64s[:bt.NumRows] {
+				sum += v
+			}
+		}
+	}
 }
