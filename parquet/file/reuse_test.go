@@ -52,12 +52,7 @@ func TestReusedVectorsKeepNulls(t *testing.T) {
 // allocates a small part of the pages' size, and reads the same values.
 func TestBigPagesReuseBuffers(t *testing.T) {
 	const n = 400_000
-	path := writeOnePagePerColumn(t, "big.parquet", 2, n)
-	s1, _ := sumAndAlloc(t, path)
-	s2, alloc := sumAndAlloc(t, path)
-	if s1 != s2 {
-		t.Fatalf("the second read's values differ: %v, %v", s1, s2)
-	}
+	alloc := rereadAlloc(t, writeOnePagePerColumn(t, "big.parquet", 2, n))
 	// The pages hold 6.4 MB of values.
 	if alloc > 3<<20 {
 		t.Errorf("the second read allocated %d bytes", alloc)
@@ -74,16 +69,8 @@ func TestBigPagesReuseBuffersAfterOtherFiles(t *testing.T) {
 	defer file.SetScratchBudget(8 << 20)()
 	small := writeOnePagePerColumn(t, "small.parquet", 10, 125_000) // 10 pages of 1 MB
 	big := writeOnePagePerColumn(t, "big.parquet", 2, 300_000)      // 2 pages of 2.4 MB
-	want, _ := sumAndAlloc(t, small)
-	if got, _ := sumAndAlloc(t, small); got != want {
-		t.Fatalf("the second read of the small file differs: %v, %v", got, want)
-	}
-	s1, _ := sumAndAlloc(t, big)
-	s2, alloc := sumAndAlloc(t, big)
-	if s1 != s2 {
-		t.Fatalf("the second read's values differ: %v, %v", s1, s2)
-	}
-	if alloc > 1<<20 {
+	rereadAlloc(t, small)
+	if alloc := rereadAlloc(t, big); alloc > 1<<20 {
 		t.Errorf("the second read of the big file allocated %d bytes", alloc)
 	}
 }
@@ -121,6 +108,18 @@ func writeOnePagePerColumn(t *testing.T, name string, cols, n int) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// rereadAlloc reads the file at path twice (sumAndAlloc), checks that both
+// reads give the same values, and returns what the second allocated.
+func rereadAlloc(t *testing.T, path string) uint64 {
+	t.Helper()
+	s1, _ := sumAndAlloc(t, path)
+	s2, alloc := sumAndAlloc(t, path)
+	if s1 != s2 {
+		t.Fatalf("%s: the second read's values differ: %v, %v", path, s1, s2)
+	}
+	return alloc
 }
 
 // sumAndAlloc reads every INT64 column of the file at path and returns
