@@ -677,7 +677,7 @@ func (a *distinctAcc) update(gids []int32, ng int, c *Col) {
 		// every batch): pairs of group and value, not encoded bytes. A
 		// batch without int64s holds only NULLs.
 		for i, g := range gids {
-			if c.I == nil || c.IsNull(i) || !a.seenInts.add(g, c.I[i]) {
+			if c.I == nil || c.IsNull(i) || !a.seenInts.Add(g, c.I[i]) {
 				continue
 			}
 			keep = append(keep, int32(i))

@@ -3,10 +3,11 @@ package sqlplan
 import (
 	"context"
 	"io"
+	"slices"
 	"strings"
 )
 
-// The hash aggregation operator: groups its input's rows (grouper.go) and
+// The hash aggregation operator: groups its input's rows (exec/grouper.go) and
 // feeds each aggregate's accumulator.
 
 // aggNode is a hash aggregation: GROUP BY keys and aggregates.
@@ -218,7 +219,7 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 	}
 	if groups, denseHi := groupsHint(n.in, n.keys); groups > 0 && len(states) == 1 {
 		groups = min(groups, maxReservedGroups)
-		states[0].g.reserve(groups, denseHi)
+		states[0].g.Reserve(groups, denseHi)
 		for _, a := range states[0].accs {
 			if r, ok := a.(reserver); ok {
 				r.reserve(groups)
@@ -260,10 +261,10 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 					continue
 				}
 				if args2[i] != nil {
-					st.accs[i].(pairAccumulator).update2(gids, st.g.n, args[i], args2[i])
+					st.accs[i].(pairAccumulator).update2(gids, st.g.Groups(), args[i], args2[i])
 					continue
 				}
-				st.accs[i].update(gids, st.g.n, args[i])
+				st.accs[i].update(gids, st.g.Groups(), args[i])
 			}
 		}
 		// Arithmetic results that only these aggregates read go back to
@@ -277,7 +278,7 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 		if recycles && in.Recycle != nil {
 			in.Recycle()
 		}
-		if err := n.mem.set(ctx, aggBytes(states), n.memWhat); err != nil {
+		if err := n.mem.Set(ctx, aggBytes(states), n.memWhat); err != nil {
 			return nil, err
 		}
 	}
@@ -305,7 +306,7 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 // setResult is the output of one grouping set: the keys (NULL where the
 // set does not group by them) and the aggregates.
 func (n *aggNode) setResult(st *groupingState, types []Type) (*Batch, error) {
-	ng := st.g.n
+	ng := st.g.Groups()
 	if len(st.set) == 0 && ng == 0 {
 		ng = 1 // an aggregate without GROUP BY (or the empty set) has one row
 	}
@@ -333,7 +334,7 @@ func (n *aggNode) setResult(st *groupingState, types []Type) (*Batch, error) {
 }
 
 func (n *aggNode) close() {
-	n.mem.release()
+	n.mem.Release()
 	n.in.close()
 }
 
@@ -424,16 +425,16 @@ func newGroupingState(set []int, types []Type, det []bool, aggs int) *groupingSt
 // are cols, and records the carried keys of the groups new in them.
 func (st *groupingState) assign(cols []*Col, n int, gids []int32) {
 	if st.carried == nil {
-		st.g.assign(cols, n, gids)
+		st.g.Assign(cols, n, gids)
 		return
 	}
 	st.hcols = st.hcols[:0]
 	for _, j := range st.hashed {
 		st.hcols = append(st.hcols, cols[j])
 	}
-	from := int32(st.g.n)
-	st.g.assign(st.hcols, n, gids)
-	added := int32(st.g.n) - from
+	from := int32(st.g.Groups())
+	st.g.Assign(st.hcols, n, gids)
+	added := int32(st.g.Groups()) - from
 	if added == 0 {
 		return
 	}
@@ -458,7 +459,7 @@ func (st *groupingState) assign(cols []*Col, n int, gids []int32) {
 func (st *groupingState) keyCol(j int) *Col {
 	for h, x := range st.hashed {
 		if x == j {
-			return st.g.keys[h].C
+			return st.g.KeyCol(h)
 		}
 	}
 	for c, x := range st.carried {
@@ -467,4 +468,33 @@ func (st *groupingState) keyCol(j int) *Col {
 		}
 	}
 	return nil
+}
+
+// useCodes asks the scan below an aggregation for its GROUP BY keys that
+// are string columns as dictionary codes, when the aggregates do not read
+// them: grouping then looks each dictionary entry up once instead of
+// copying and hashing every row's bytes (assignCodes, assignMulti).
+func useCodes(sn *scanNode, keys []expr, aggs []*aggSpec) {
+	if len(keys) > 1 && !multiKeyTypes(exprTypes(keys)) {
+		return // grouped by byte keys: decoded anyway
+	}
+	read := map[*scopeCol]bool{}
+	for _, a := range aggs {
+		for _, e := range append([]expr{a.arg, a.arg2}, a.order...) {
+			if e != nil {
+				columnsOf(e, read)
+			}
+		}
+	}
+	for _, key := range keys {
+		k, ok := key.(*colExpr)
+		if !ok || k.col == nil || storage(k.t) != stBytes || read[k.col] {
+			continue
+		}
+		for i, c := range sn.rel.used {
+			if c == k.col && k.s.idx == i && !slices.Contains(sn.req.Codes, sn.req.Columns[i]) {
+				sn.req.Codes = append(sn.req.Codes, sn.req.Columns[i])
+			}
+		}
+	}
 }

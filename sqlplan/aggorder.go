@@ -61,7 +61,7 @@ func (p *planner) bindAggOrder(spec *aggSpec, order []sqlparser.SelectExpr, agg 
 		}
 		desc, nullsFirst := p.set.resolveOrder(dir.Dir, dir.Nulls)
 		keys = append(keys, e)
-		dirs = append(dirs, sortKey{col: len(dirs), desc: desc, nullsFirst: nullsFirst, text: sqlparser.String(ae.Expr)})
+		dirs = append(dirs, sortKey{Col: len(dirs), Desc: desc, NullsFirst: nullsFirst, Text: sqlparser.String(ae.Expr)})
 	}
 	if orderSensitive[spec.fn] || spec.fn == "first" || spec.fn == "array_agg" || spec.fn == "group_concat" || spec.fn == "listagg" {
 		spec.order, spec.orderKeys = keys, dirs

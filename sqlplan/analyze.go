@@ -206,7 +206,7 @@ func (n *statNode) figures() string {
 		return ""
 	}
 	if h, ok := n.in.(memHolder); ok {
-		if peak := h.memory().peak; peak > 0 {
+		if peak := h.memory().Peak(); peak > 0 {
 			parts = append(parts, "peak memory "+formatBytes(uint64(peak)))
 		}
 	}

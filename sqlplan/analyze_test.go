@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -244,69 +243,6 @@ func TestMemoryLimitOption(t *testing.T) {
 	err = queryErr(t, e, "SELECT count(*) FROM (SELECT range % 100000 AS g, count(*) FROM range(400000) GROUP BY g)")
 	if !errors.Is(err, ErrMemoryLimit) {
 		t.Errorf("no memory_limit error: %v", err)
-	}
-}
-
-// TestQueryMemoryConcurrent: operators of one query growing and releasing
-// the shared account from several goroutines leave it balanced, and the
-// limit is seen by all of them (run with -race).
-func TestQueryMemoryConcurrent(t *testing.T) {
-	ctx := withQueryMemory(context.Background(), math.MaxUint64)
-	q := queryMemoryOf(ctx)
-	var wg sync.WaitGroup
-	for g := 0; g < 8; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var m opMemory
-			for i := 0; i < 1000; i++ {
-				if err := m.add(ctx, 1024, func() string { return "test" }); err != nil {
-					t.Error(err)
-					return
-				}
-			}
-			if m.peak != 1000*1024 {
-				t.Errorf("peak %d", m.peak)
-			}
-			m.release()
-		}()
-	}
-	wg.Wait()
-	if u := q.used.Load(); u != 0 {
-		t.Errorf("%d bytes left accounted", u)
-	}
-
-	ctx = withQueryMemory(context.Background(), 64<<10)
-	q = queryMemoryOf(ctx)
-	var failed sync.Map
-	for g := 0; g < 8; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var m opMemory
-			defer m.release()
-			for i := 0; i < 100; i++ {
-				if err := m.add(ctx, 1024, func() string { return "test" }); err != nil {
-					failed.Store(g, err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	n := 0
-	failed.Range(func(_, v any) bool {
-		n++
-		if !errors.Is(v.(error), ErrMemoryLimit) {
-			t.Errorf("error %v", v)
-		}
-		return true
-	})
-	if n == 0 {
-		t.Error("800 KiB held under a 64 KiB limit and no one failed")
-	}
-	if u := q.used.Load(); u != 0 {
-		t.Errorf("%d bytes left accounted", u)
 	}
 }
 

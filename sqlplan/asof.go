@@ -289,30 +289,30 @@ func (n *asofNode) build(ctx context.Context) error {
 		case len(keys) == 1 && keys[0].I != nil:
 			n.table, n.intKey = buildInts(keys[0], all.N), true
 			for r := range group {
-				if n.table.null[r] {
+				if n.table.IsNull(r) {
 					group[r] = -1
 				} else {
-					group[r] = n.table.findInt(keys[0].I[r])
+					group[r] = n.table.FindInt(keys[0].I[r])
 				}
 			}
 		default:
 			if pk, ok := newKeyPacker(keys, n.j.lkeys, all.N); ok {
-				packed := pk.pack(keys, all.N)
+				packed := pk.Pack(keys, all.N)
 				n.table, n.packer, n.intKey = buildInts(packed, all.N), pk, true
 				for r := range group {
-					if n.table.null[r] {
+					if n.table.IsNull(r) {
 						group[r] = -1
 					} else {
-						group[r] = n.table.findInt(packed.I[r])
+						group[r] = n.table.FindInt(packed.I[r])
 					}
 				}
 			} else {
 				n.table = buildKeys(keys, all.N)
 				for r := range group {
-					if n.table.null[r] {
+					if n.table.IsNull(r) {
 						group[r] = -1
 					} else {
-						group[r] = n.table.findKey(n.table.data[n.table.off[r]:n.table.off[r+1]])
+						group[r] = n.table.FindKey(n.table.Key(r))
 					}
 				}
 			}
@@ -410,7 +410,7 @@ func (n *asofNode) groups(b *Batch, lo, hi []int32) error {
 		}
 	}
 	if n.packer != nil {
-		keys[0] = n.packer.pack(keys, b.N)
+		keys[0] = n.packer.Pack(keys, b.N)
 	}
 	if n.intKey {
 		k := keys[0]
@@ -419,7 +419,7 @@ func (n *asofNode) groups(b *Batch, lo, hi []int32) error {
 		}
 		for i, x := range k.I[:b.N] {
 			if !k.IsNull(i) {
-				find(i, n.table.findInt(x))
+				find(i, n.table.FindInt(x))
 			}
 		}
 		return nil
@@ -428,7 +428,7 @@ func (n *asofNode) groups(b *Batch, lo, hi []int32) error {
 	for i := 0; i < b.N; i++ {
 		var ok bool
 		if buf, ok = joinKey(buf, keys, i); ok {
-			find(i, n.table.findKey(buf))
+			find(i, n.table.FindKey(buf))
 		}
 	}
 	return nil

@@ -635,15 +635,15 @@ func (g *groupedCorr) lookup(cols []*Col, n int) []int32 {
 	var buf []byte
 	for i := range idx {
 		idx[i] = -1
-		if t.ints != nil {
+		if t.IntKeyed() {
 			if !cols[0].IsNull(i) {
-				idx[i] = t.findInt(cols[0].I[i])
+				idx[i] = t.FindInt(cols[0].I[i])
 			}
 			continue
 		}
 		var ok bool
 		if buf, ok = joinKey(buf, cols, i); ok {
-			idx[i] = t.findKey(buf)
+			idx[i] = t.FindKey(buf)
 		}
 	}
 	return idx

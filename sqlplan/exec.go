@@ -2,10 +2,8 @@ package sqlplan
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -428,52 +426,6 @@ func (n *keepNode) next(ctx context.Context) (*Batch, error) {
 
 func (n *keepNode) close() { n.in.close() }
 
-// appendKey encodes slot i of c for hashing and equality: NULL, numbers,
-// and strings get distinct, unambiguous encodings.
-func appendKey(buf []byte, c *Col, i int) []byte {
-	if c.IsNull(i) {
-		return append(buf, 0)
-	}
-	switch {
-	case c.I != nil:
-		buf = append(buf, 1)
-		return binary.LittleEndian.AppendUint64(buf, uint64(c.I[i]))
-	case c.F != nil:
-		f := c.F[i]
-		if f == 0 {
-			f = 0 // -0 == +0
-		}
-		bits := math.Float64bits(f)
-		if f != f {
-			bits = 0x7ff8000000000001
-		}
-		buf = append(buf, 2)
-		return binary.LittleEndian.AppendUint64(buf, bits)
-	case c.B != nil:
-		if c.B[i] {
-			return append(buf, 3, 1)
-		}
-		return append(buf, 3, 0)
-	case c.Off != nil:
-		s := c.Str(i)
-		buf = append(buf, 4)
-		buf = binary.AppendUvarint(buf, uint64(len(s)))
-		return append(buf, s...)
-	}
-	if c.H != nil {
-		buf = append(buf, 6)
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(c.H[i].Hi))
-		return binary.LittleEndian.AppendUint64(buf, c.H[i].Lo)
-	}
-	if iv, ok := c.A[i].(interval); ok {
-		return appendIntervalKey(buf, iv)
-	}
-	buf = append(buf, 5)
-	s := formatScalar(c.T, c.A[i])
-	buf = binary.AppendUvarint(buf, uint64(len(s)))
-	return append(buf, s...)
-}
-
 // distinctNode drops repeated rows.
 type distinctNode struct {
 	in   node
@@ -503,9 +455,9 @@ func (n *distinctNode) next(ctx context.Context) (*Batch, error) {
 		}
 		gids := n.gids[:b.N]
 		n.cols = append(n.cols[:0], b.Cols...)
-		first := int32(n.g.n)
-		n.g.assign(n.cols, b.N, gids)
-		if err := n.mem.set(ctx, n.g.bytes(), func() string { return "DISTINCT" }); err != nil {
+		first := int32(n.g.Groups())
+		n.g.Assign(n.cols, b.N, gids)
+		if err := n.mem.Set(ctx, n.g.Bytes(), func() string { return "DISTINCT" }); err != nil {
 			return nil, err
 		}
 		// New groups get the next ids in row order: a row is new when it
@@ -528,7 +480,7 @@ func (n *distinctNode) next(ctx context.Context) (*Batch, error) {
 }
 
 func (n *distinctNode) close() {
-	n.mem.release()
+	n.mem.Release()
 	n.in.close()
 }
 
@@ -590,7 +542,7 @@ func drainHeld(ctx context.Context, n node, types []Type, m *opMemory, what func
 		}
 		total += b.N
 		if m != nil {
-			if err := m.add(ctx, batchBytes(b), what); err != nil {
+			if err := m.Add(ctx, batchBytes(b), what); err != nil {
 				return nil, err
 			}
 		}
@@ -601,10 +553,10 @@ func drainHeld(ctx context.Context, n node, types []Type, m *opMemory, what func
 	}
 	if m != nil {
 		// The batches and their concatenation are both held until here.
-		if err := m.add(ctx, batchBytes(out), what); err != nil {
+		if err := m.Add(ctx, batchBytes(out), what); err != nil {
 			return nil, err
 		}
-		if err := m.set(ctx, batchBytes(out), what); err != nil {
+		if err := m.Set(ctx, batchBytes(out), what); err != nil {
 			return nil, err
 		}
 	}
@@ -759,7 +711,7 @@ func (n *setOpNode) account(ctx context.Context) error {
 	if n.keyRows > 0 {
 		entry += n.keyBytes / n.keyRows
 	}
-	return n.mem.set(ctx, int64(len(n.counts)+len(n.seen))*entry, func() string { return strings.ToUpper(n.op) })
+	return n.mem.Set(ctx, int64(len(n.counts)+len(n.seen))*entry, func() string { return strings.ToUpper(n.op) })
 }
 
 // provablyEmpty reports whether a plan yields no rows whatever the data:
@@ -891,7 +843,7 @@ func needsCast(a, b Type) bool {
 }
 
 func (n *setOpNode) close() {
-	n.mem.release()
+	n.mem.Release()
 	n.left.close()
 	n.right.close()
 }

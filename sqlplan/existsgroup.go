@@ -165,11 +165,11 @@ func (g *groupedExists) exists(e *corrExpr, vals []any) (bool, error) {
 		if u, ok := kv.(uint64); ok {
 			x = int64(u)
 		}
-		_, bucket = g.table.appendIntMatches(nil, nil, 0, x)
+		_, bucket = g.table.AppendIntMatches(nil, nil, 0, x)
 	} else {
 		one := newBuilder(g.keyT, 1)
 		one.Add(kv)
-		_, bucket = g.table.appendKeyMatches(nil, nil, 0, appendKey(nil, one.C, 0))
+		_, bucket = g.table.AppendKeyMatches(nil, nil, 0, appendKey(nil, one.C, 0))
 	}
 	if len(bucket) == 0 {
 		return false, nil
@@ -215,7 +215,7 @@ func (g *groupedExists) evalRows(e *corrExpr, outer []*Col, n int) (*Col, error)
 	if direct {
 		for i := 0; i < n; i++ {
 			if !kc.IsNull(i) {
-				out.B[i] = g.table.findInt(kc.I[i]) >= 0
+				out.B[i] = g.table.FindInt(kc.I[i]) >= 0
 			}
 		}
 		return out, nil
@@ -272,11 +272,7 @@ func (g *groupedExists) existsInts(kc *Col, outer []*Col, out []bool) {
 		}
 		k := kc.I[i]
 	rows:
-		for r := t.firstInt(k); r != 0; r = t.next[r-1] {
-			j := r - 1
-			if t.ints[j] != k {
-				continue
-			}
+		for j := range t.IntRows(k) {
 			for q, res := range g.resid {
 				in, oc := g.rows.Cols[1+q], ocols[q]
 				if in.IsNull(int(j)) || oc.IsNull(i) {

@@ -235,28 +235,6 @@ func (e *cmpExpr) eval(b *Batch) (*Col, error) {
 	return out, nil
 }
 
-// compareAt orders two non-null slots of columns of the same type.
-func compareAt(a *Col, i int, b *Col, j int) int {
-	switch {
-	case a.I != nil && b.I != nil:
-		if a.T.Kind == KUint {
-			return cmpOrdered(uint64(a.I[i]), uint64(b.I[j]))
-		}
-		return cmpOrdered(a.I[i], b.I[j])
-	case a.F != nil && b.F != nil:
-		return cmpFloat(a.F[i], b.F[j])
-	case a.H != nil && b.H != nil && a.T.Scale == b.T.Scale:
-		// Wide decimals of one type share a scale: their unscaled values
-		// order them (sorting a SUM of decimals without math/big).
-		return a.H[i].Cmp(b.H[j])
-	case a.Off != nil && b.Off != nil:
-		return bytes.Compare(a.Str(i), b.Str(j))
-	case a.B != nil && b.B != nil:
-		return compareScalars(a.T, a.B[i], b.B[j])
-	}
-	return compareScalars(a.T, a.Get(i), b.Get(j))
-}
-
 // cmpConst compares every row of c with constant k (same type).
 func cmpConst(op cmpOp, c *Col, k any, out []bool) {
 	n := c.Len

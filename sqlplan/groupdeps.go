@@ -65,7 +65,7 @@ func uniqueJoins(n node) []uniqueJoin {
 		case *projectNode:
 			n = x.in
 		case *joinNode:
-			if x.built && x.buildErr == nil && x.table != nil && x.table.unique && x.cond == nil && !x.leftOuter && !x.rightOuter {
+			if x.built && x.buildErr == nil && x.table != nil && x.table.Unique() && x.cond == nil && !x.leftOuter && !x.rightOuter {
 				u := uniqueJoin{j: x}
 				lok, rok := true, true
 				for k := range x.lkeys {

@@ -126,7 +126,7 @@ func groupLeftKeys(keys *Col) leftGroups {
 		}
 	}
 	t := buildInts(keys, keys.Len)
-	if t.unique && g.nulls == 0 {
+	if t.Unique() && g.nulls == 0 {
 		g.keys, g.table = keys, t
 		return g
 	}
@@ -136,7 +136,7 @@ func groupLeftKeys(keys *Col) leftGroups {
 		if keys.IsNull(i) {
 			continue
 		}
-		r := t.findInt(keys.I[i])
+		r := t.FindInt(keys.I[i])
 		if int(r) == i {
 			firsts = append(firsts, r)
 		}
@@ -229,7 +229,7 @@ func (n *groupCountJoinNode) countRight(ctx context.Context, table *rowTable, ma
 		for i, x := range k.I[:b.N] {
 			rows[i] = -1
 			if !k.IsNull(i) {
-				if r := table.findInt(x); r >= 0 {
+				if r := table.FindInt(x); r >= 0 {
 					rows[i] = r
 					matches[r]++
 				}

@@ -96,24 +96,11 @@ func (n *joinNode) build(ctx context.Context) error {
 	if len(keys) == 1 && keys[0].I != nil && keys[0].Dict == nil {
 		n.table, n.intKey = buildInts(keys[0], all.N), true
 	} else if pk, ok := newKeyPacker(keys, n.lkeys, all.N); ok {
-		n.table, n.packer, n.intKey = buildInts(pk.pack(keys, all.N), all.N), pk, true
+		n.table, n.packer, n.intKey = buildInts(pk.Pack(keys, all.N), all.N), pk, true
 	} else {
 		n.table = buildKeys(keys, all.N)
 	}
-	return n.mem.add(ctx, n.table.bytes(), n.buildWhat)
-}
-
-// joinKey encodes row i's keys after buf[:0]; ok is false when one is
-// NULL (never equal).
-func joinKey(buf []byte, keys []*Col, i int) ([]byte, bool) {
-	buf = buf[:0]
-	for _, c := range keys {
-		if c.IsNull(i) {
-			return buf, false
-		}
-		buf = appendKey(buf, c, i)
-	}
-	return buf, true
+	return n.mem.Add(ctx, n.table.Bytes(), n.buildWhat)
 }
 
 // prepare builds the hash table of the right side, once.
@@ -222,21 +209,21 @@ func (n *joinNode) pairs(b *Batch) (li, ri []int32, err error) {
 			keys[i] = c
 		}
 		if n.packer != nil {
-			keys[0] = n.packer.pack(keys, b.N)
+			keys[0] = n.packer.Pack(keys, b.N)
 		}
 		if n.intKey {
 			k := keys[0].Decoded()
 			if len(k.I) < b.N { // no int64s: only NULLs, which match nothing
 				return li, ri, nil
 			}
-			li, ri = n.table.probeInts(k.I[:b.N], k.Null)
+			li, ri = n.table.ProbeInts(k.I[:b.N], k.Null)
 			return li, ri, nil
 		}
 		var buf []byte
 		for i := 0; i < b.N; i++ {
 			var ok bool
 			if buf, ok = joinKey(buf, keys, i); ok {
-				li, ri = n.table.appendKeyMatches(li, ri, i, buf)
+				li, ri = n.table.AppendKeyMatches(li, ri, i, buf)
 			}
 		}
 	}
@@ -422,7 +409,7 @@ func isIdentity(idx []int32, n int) bool {
 }
 
 func (n *joinNode) close() {
-	n.mem.release()
+	n.mem.Release()
 	n.left.close()
 	n.right.close()
 }

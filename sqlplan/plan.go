@@ -267,7 +267,7 @@ func (p *planner) planUnion(u *sqlparser.Union, outer *scope) (*selectPlan, erro
 			if idx < 0 {
 				return nil, errorf("ORDER BY of a UNION must name an output column: %s", sqlparser.String(item))
 			}
-			keys = append(keys, sortKey{col: idx, desc: desc, nullsFirst: nullsFirst, text: cols[idx].Name})
+			keys = append(keys, sortKey{Col: idx, Desc: desc, NullsFirst: nullsFirst, Text: cols[idx].Name})
 		}
 		lim, _, err := p.limitValues(u.Limit)
 		if err != nil {

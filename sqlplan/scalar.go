@@ -618,23 +618,3 @@ func cmpOrdered[T int64 | uint64 | int32](a, b T) int {
 	}
 	return 0
 }
-
-// cmpFloat orders floats as DuckDB does: NaN equals NaN and is above all.
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	case a == b:
-		return 0
-	}
-	an, bn := a != a, b != b
-	switch {
-	case an && bn:
-		return 0
-	case an:
-		return 1
-	}
-	return -1
-}

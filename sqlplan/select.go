@@ -245,7 +245,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	if len(sel.OrderBy) == 1 && isMarker(firstOf(orderItem(sel.OrderBy[0])), parse.ByAllMarker) {
 		_, desc, nullsFirst := p.orderKey(sel.OrderBy[0])
 		for i := 0; i < visible; i++ {
-			keys = append(keys, sortKey{col: i, desc: desc, nullsFirst: nullsFirst, text: cols[i].Name})
+			keys = append(keys, sortKey{Col: i, Desc: desc, NullsFirst: nullsFirst, Text: cols[i].Name})
 		}
 		sel.OrderBy = nil
 	}
@@ -274,7 +274,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 				idx = len(outExprs) - 1
 			}
 		}
-		keys = append(keys, sortKey{col: idx, desc: desc, nullsFirst: nullsFirst, text: sqlparser.String(item)})
+		keys = append(keys, sortKey{Col: idx, Desc: desc, NullsFirst: nullsFirst, Text: sqlparser.String(item)})
 	}
 	lim, off, err := p.limitValues(sel.Limit)
 	if err != nil {

@@ -331,27 +331,6 @@ func parseMemoryLimit(arg string) (uint64, error) {
 	return math.MaxUint64, nil
 }
 
-// formatBytes writes a size as DuckDB shows memory_limit: one truncated
-// decimal and the largest power of 1024 (KiB ... PiB), else bytes.
-func formatBytes(n uint64) string {
-	units := [...]string{"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"}
-	var parts [6]uint64
-	parts[0] = n
-	for i := 1; i < 6; i++ {
-		parts[i] = parts[i-1] / 1024
-		parts[i-1] %= 1024
-	}
-	for i := 5; i >= 1; i-- {
-		if parts[i] != 0 {
-			return fmt.Sprintf("%d.%d %s", parts[i], parts[i-1]*10/1024, units[i])
-		}
-	}
-	if n == 1 {
-		return "1 byte"
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
-
 // defaultSettings are an engine's settings before any SET.
 func defaultSettings(opts Options) settings {
 	return settings{threads: opts.Threads, memLimit: defaultMemoryLimit(opts), tzName: "UTC"}

@@ -291,7 +291,7 @@ func (s *Stmt) applyTrailer(p *planner, sp *selectPlan) (*selectPlan, error) {
 				desc = toks[i].Is("desc")
 				i++
 			}
-			keys = append(keys, sortKey{col: idx, desc: desc, text: sp.cols[idx].Name})
+			keys = append(keys, sortKey{Col: idx, Desc: desc, Text: sp.cols[idx].Name})
 			if i < len(toks) && toks[i].Kind == parse.Op && toks[i].Text == "," {
 				i++
 				continue

@@ -384,7 +384,7 @@ func (n *windowNode) next(ctx context.Context) (*Batch, error) {
 				}
 			}
 			all.N += b.N
-			if err := n.mem.set(ctx, batchBytes(all), func() string { return "window partitions" }); err != nil {
+			if err := n.mem.Set(ctx, batchBytes(all), func() string { return "window partitions" }); err != nil {
 				return nil, err
 			}
 		}
@@ -419,7 +419,7 @@ func (n *windowNode) next(ctx context.Context) (*Batch, error) {
 }
 
 func (n *windowNode) close() {
-	n.mem.release()
+	n.mem.Release()
 	n.in.close()
 }
 
@@ -470,11 +470,11 @@ func computeWindow(all *Batch, w *winSpec) (*Col, error) {
 	keyCols := append(append([]*Col(nil), pc...), oc...)
 	var partKeys, allKeys []sortKey
 	for i := range pc {
-		partKeys = append(partKeys, sortKey{col: i})
+		partKeys = append(partKeys, sortKey{Col: i})
 	}
 	allKeys = append(allKeys, partKeys...)
 	for j := range oc {
-		allKeys = append(allKeys, sortKey{col: len(pc) + j, desc: w.desc[j], nullsFirst: w.nullsFirst[j]})
+		allKeys = append(allKeys, sortKey{Col: len(pc) + j, Desc: w.desc[j], NullsFirst: w.nullsFirst[j]})
 	}
 	idx := make([]int32, nrows)
 	for i := range idx {
@@ -763,7 +763,7 @@ func (pe *peerGroups) valueFrames(w *winSpec, rows []int32, rc [2][2]*Col) {
 	if w.desc[0] {
 		sign = -1
 	}
-	one := []sortKey{{col: 0}}
+	one := []sortKey{{Col: 0}}
 	for b, out := range [][]int{pe.valueStart, pe.valueEnd} {
 		key, moved := rc[b][0], rc[b][1]
 		if key == nil {

@@ -1,17 +1,20 @@
-package sqlplan
+package exec
 
 import (
 	"hash/maphash"
+	"iter"
 	"math/bits"
+
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
-// rowTable is the hash table of a hash join's build side: for each key,
+// RowTable is the hash table of a hash join's build side: for each key,
 // the build rows that have it, in row order. It is a bucket array of
 // chain heads plus one "next" link per row, so that building allocates
 // three slices whatever the number of keys (a map of row slices allocates
 // per key and rehashes as it grows), and probing walks a chain without
 // hashing strings twice.
-type rowTable struct {
+type RowTable struct {
 	mask  uint64
 	heads []int32 // bucket -> first row + 1 (0: empty)
 	next  []int32 // row -> next row + 1 in its bucket
@@ -46,16 +49,16 @@ func hashInt(k int64) uint64 {
 }
 
 // newRowTable sizes a table for n rows.
-func newRowTable(n int) *rowTable {
+func newRowTable(n int) *RowTable {
 	size := uint64(1) << bits.Len64(uint64(max(n, 1))*2-1)
-	return &rowTable{mask: size - 1, heads: make([]int32, size), next: make([]int32, n), null: make([]bool, n)}
+	return &RowTable{mask: size - 1, heads: make([]int32, size), next: make([]int32, n), null: make([]bool, n)}
 }
 
-// buildInts indexes the rows of one integer key column. Keys whose range
+// BuildInts indexes the rows of one integer key column. Keys whose range
 // fits the bucket array (dense keys: TPC-H's order and part keys, most
 // surrogate keys) are placed at key - min, a perfect hash that keeps
 // sorted keys' buckets in order in memory; others are hashed.
-func buildInts(c *Col, n int) *rowTable {
+func BuildInts(c *vec.Col, n int) *RowTable {
 	t := newRowTable(n)
 	t.ints = c.I[:n]
 	lo, hi, seen := int64(0), int64(0), false
@@ -103,7 +106,7 @@ func buildInts(c *Col, n int) *rowTable {
 }
 
 // chainHas reports whether the chain from row r-1 on holds key k.
-func (t *rowTable) chainHas(r int32, k int64) bool {
+func (t *RowTable) chainHas(r int32, k int64) bool {
 	for ; r != 0; r = t.next[r-1] {
 		if t.ints[r-1] == k {
 			return true
@@ -112,13 +115,13 @@ func (t *rowTable) chainHas(r int32, k int64) bool {
 	return false
 }
 
-// probeInts lists the pairs (probe row, build row) of the probe keys keys
+// ProbeInts lists the pairs (probe row, build row) of the probe keys keys
 // (null marks NULL keys, which match nothing; nil: none).
-func (t *rowTable) probeInts(keys []int64, null []bool) (li, ri []int32) {
+func (t *RowTable) ProbeInts(keys []int64, null []bool) (li, ri []int32) {
 	if !t.unique {
 		for i, x := range keys {
 			if null == nil || !null[i] {
-				li, ri = t.appendIntMatches(li, ri, i, x)
+				li, ri = t.AppendIntMatches(li, ri, i, x)
 			}
 		}
 		return li, ri
@@ -128,7 +131,7 @@ func (t *rowTable) probeInts(keys []int64, null []bool) (li, ri []int32) {
 	if !t.direct {
 		for i, x := range keys {
 			if null == nil || !null[i] {
-				if r := t.findInt(x); r >= 0 {
+				if r := t.FindInt(x); r >= 0 {
 					li, ri = append(li, int32(i)), append(ri, r)
 				}
 			}
@@ -151,7 +154,7 @@ func (t *rowTable) probeInts(keys []int64, null []bool) (li, ri []int32) {
 
 // bucket is integer key k's bucket; ok is false when a direct table has
 // no bucket for it (no row has it).
-func (t *rowTable) bucket(k int64) (uint64, bool) {
+func (t *RowTable) bucket(k int64) (uint64, bool) {
 	if t.direct {
 		d := uint64(k) - uint64(t.base)
 		return d, d <= t.mask
@@ -161,7 +164,7 @@ func (t *rowTable) bucket(k int64) (uint64, bool) {
 
 // firstInt is the first row + 1 of integer key k's chain (0: none); the
 // chain may hold other keys.
-func (t *rowTable) firstInt(k int64) int32 {
+func (t *RowTable) firstInt(k int64) int32 {
 	h, ok := t.bucket(k)
 	if !ok {
 		return 0
@@ -169,9 +172,9 @@ func (t *rowTable) firstInt(k int64) int32 {
 	return t.heads[h]
 }
 
-// buildKeys indexes the n rows of key columns by their encoded keys
-// (joinKey); a row with a NULL key is never found.
-func buildKeys(keys []*Col, n int) *rowTable {
+// BuildKeys indexes the n rows of key columns by their encoded keys
+// (JoinKey); a row with a NULL key is never found.
+func BuildKeys(keys []*vec.Col, n int) *RowTable {
 	t := newRowTable(n)
 	t.seed = maphash.MakeSeed()
 	t.off = make([]int32, n+1)
@@ -179,7 +182,7 @@ func buildKeys(keys []*Col, n int) *rowTable {
 	var k []byte
 	for i := 0; i < n; i++ {
 		var ok bool
-		if k, ok = joinKey(k, keys, i); !ok {
+		if k, ok = JoinKey(k, keys, i); !ok {
 			t.null[i] = true
 		} else {
 			t.data = append(t.data, k...)
@@ -198,9 +201,9 @@ func buildKeys(keys []*Col, n int) *rowTable {
 	return t
 }
 
-// appendIntMatches appends to li and ri the pairs (i, build row) of probe
+// AppendIntMatches appends to li and ri the pairs (i, build row) of probe
 // row i with integer key k.
-func (t *rowTable) appendIntMatches(li, ri []int32, i int, k int64) ([]int32, []int32) {
+func (t *RowTable) AppendIntMatches(li, ri []int32, i int, k int64) ([]int32, []int32) {
 	for r := t.firstInt(k); r != 0; r = t.next[r-1] {
 		if t.ints[r-1] == k {
 			li, ri = append(li, int32(i)), append(ri, r-1)
@@ -209,8 +212,8 @@ func (t *rowTable) appendIntMatches(li, ri []int32, i int, k int64) ([]int32, []
 	return li, ri
 }
 
-// appendKeyMatches is appendIntMatches for an encoded key.
-func (t *rowTable) appendKeyMatches(li, ri []int32, i int, k []byte) ([]int32, []int32) {
+// AppendKeyMatches is AppendIntMatches for an encoded key.
+func (t *RowTable) AppendKeyMatches(li, ri []int32, i int, k []byte) ([]int32, []int32) {
 	h := maphash.Bytes(t.seed, k)
 	for r := t.heads[h&t.mask]; r != 0; r = t.next[r-1] {
 		j := r - 1
@@ -221,8 +224,8 @@ func (t *rowTable) appendKeyMatches(li, ri []int32, i int, k []byte) ([]int32, [
 	return li, ri
 }
 
-// findInt is the first row with integer key k, or -1.
-func (t *rowTable) findInt(k int64) int32 {
+// FindInt is the first row with integer key k, or -1.
+func (t *RowTable) FindInt(k int64) int32 {
 	for r := t.firstInt(k); r != 0; r = t.next[r-1] {
 		if t.ints[r-1] == k {
 			return r - 1
@@ -231,8 +234,8 @@ func (t *rowTable) findInt(k int64) int32 {
 	return -1
 }
 
-// findKey is findInt for an encoded key.
-func (t *rowTable) findKey(k []byte) int32 {
+// FindKey is FindInt for an encoded key.
+func (t *RowTable) FindKey(k []byte) int32 {
 	h := maphash.Bytes(t.seed, k)
 	for r := t.heads[h&t.mask]; r != 0; r = t.next[r-1] {
 		j := r - 1
@@ -243,30 +246,30 @@ func (t *rowTable) findKey(k []byte) int32 {
 	return -1
 }
 
-// keyPacker packs the values of several integer key columns into one
+// KeyPacker packs the values of several integer key columns into one
 // int64, each key's offset from its smallest build value in bits of its
 // own, when the build side's ranges fit in 63 bits together (TPC-H Q09's
 // partsupp keys (ps_partkey, ps_suppkey)). Both sides of a join are
 // packed alike and probed as one integer key; a probe value outside the
 // build side's range of its key matches nothing.
-type keyPacker struct {
+type KeyPacker struct {
 	lo     []int64
 	hi     []int64
 	shifts []uint
 }
 
-// newKeyPacker returns the packer of a join's build keys (n rows) against
-// probe keys of the types of lkeys, ok false when the keys are not all
+// NewKeyPacker returns the packer of a join's build keys (n rows) against
+// probe keys of types probe, ok false when the keys are not all
 // integers of one kind on both sides or their ranges do not fit.
-func newKeyPacker(keys []*Col, lkeys []expr, n int) (*keyPacker, bool) {
+func NewKeyPacker(keys []*vec.Col, probe []vec.Type, n int) (*KeyPacker, bool) {
 	if len(keys) < 2 || len(keys) > 8 {
 		return nil, false
 	}
-	pk := &keyPacker{lo: make([]int64, len(keys)), hi: make([]int64, len(keys)), shifts: make([]uint, len(keys))}
+	pk := &KeyPacker{lo: make([]int64, len(keys)), hi: make([]int64, len(keys)), shifts: make([]uint, len(keys))}
 	total := uint(0)
 	for j, c := range keys {
-		lt := lkeys[j].typ()
-		if c.I == nil || c.Dict != nil || storage(c.T) != stInt || storage(lt) != stInt || c.T.Kind != lt.Kind || c.T.Scale != lt.Scale || c.T.Nanos != lt.Nanos {
+		lt := probe[j]
+		if c.I == nil || c.Dict != nil || vec.Storage(c.T) != vec.StInt || vec.Storage(lt) != vec.StInt || c.T.Kind != lt.Kind || c.T.Scale != lt.Scale || c.T.Nanos != lt.Nanos {
 			return nil, false
 		}
 		lo, hi, any := int64(0), int64(-1), false
@@ -292,10 +295,10 @@ func newKeyPacker(keys []*Col, lkeys []expr, n int) (*keyPacker, bool) {
 	return pk, true
 }
 
-// pack returns the packed keys of n rows: NULL where a key is NULL or
+// Pack returns the packed keys of n rows: NULL where a key is NULL or
 // outside the build side's range.
-func (pk *keyPacker) pack(keys []*Col, n int) *Col {
-	out := &Col{T: Type{Kind: KInt}, Len: n, I: make([]int64, n)}
+func (pk *KeyPacker) Pack(keys []*vec.Col, n int) *vec.Col {
+	out := &vec.Col{T: vec.Type{Kind: vec.KInt}, Len: n, I: make([]int64, n)}
 	for j, c := range keys {
 		c = c.Decoded()
 		lo, hi, shift := pk.lo[j], pk.hi[j], pk.shifts[j]
@@ -318,4 +321,36 @@ func (pk *keyPacker) pack(keys []*Col, n int) *Col {
 		}
 	}
 	return out
+}
+
+// Bytes is what the table's arrays take.
+func (t *RowTable) Bytes() int64 {
+	if t == nil {
+		return 0
+	}
+	return int64(cap(t.heads))*4 + int64(cap(t.next))*4 + int64(cap(t.ints))*8 + int64(cap(t.data)) +
+		int64(cap(t.off))*4 + int64(cap(t.hashes))*8 + int64(cap(t.null))
+}
+
+// IsNull reports whether build row r has a NULL key.
+func (t *RowTable) IsNull(r int) bool { return t.null[r] }
+
+// Key is build row r's encoded key (a table of BuildKeys).
+func (t *RowTable) Key(r int) []byte { return t.data[t.off[r]:t.off[r+1]] }
+
+// Unique reports whether the table's integer keys are all different.
+func (t *RowTable) Unique() bool { return t.unique }
+
+// IntKeyed reports whether the table indexes one integer key (BuildInts).
+func (t *RowTable) IntKeyed() bool { return t.ints != nil }
+
+// IntRows yields the build rows with integer key k, in row order.
+func (t *RowTable) IntRows(k int64) iter.Seq[int32] {
+	return func(yield func(int32) bool) {
+		for r := t.firstInt(k); r != 0; r = t.next[r-1] {
+			if t.ints[r-1] == k && !yield(r-1) {
+				return
+			}
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package sqlplan
+package exec
 
 import (
 	"math"
@@ -14,7 +14,7 @@ func TestPairSet(t *testing.T) {
 		g int32
 		v int64
 	}
-	var s pairSet
+	var s PairSet
 	want := map[pair]bool{}
 	for i := range 50000 {
 		p := pair{int32(r.IntN(300)), int64(r.IntN(400)) - 200}
@@ -26,7 +26,7 @@ func TestPairSet(t *testing.T) {
 		case 2:
 			p.g = -1
 		}
-		if got := s.add(p.g, p.v); got != !want[p] {
+		if got := s.Add(p.g, p.v); got != !want[p] {
 			t.Fatalf("add(%d, %d) = %v after %d pairs", p.g, p.v, got, i)
 		}
 		want[p] = true

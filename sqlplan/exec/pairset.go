@@ -1,11 +1,11 @@
-package sqlplan
+package exec
 
-// pairSet is a set of (group, integer value) pairs, the values a
+// PairSet is a set of (group, integer value) pairs, the values a
 // count(DISTINCT x) of an integer x has seen per group: open addressing
 // with linear probing in one slice, so that a pair costs one probe that
 // both looks it up and inserts it, where a Go map costs a lookup and an
 // insertion (TPC-H Q16 counts 118,274 pairs).
-type pairSet struct {
+type PairSet struct {
 	slots []pairSlot
 	n     int
 }
@@ -16,11 +16,11 @@ type pairSlot struct {
 	used bool
 }
 
-// pairSetMin is the smallest table, in slots.
-const pairSetMin = 1 << 10
+// PairSetMin is the smallest table, in slots.
+const PairSetMin = 1 << 10
 
-// add adds (g, v) and reports whether it was not in the set yet.
-func (s *pairSet) add(g int32, v int64) bool {
+// Add adds (g, v) and reports whether it was not in the set yet.
+func (s *PairSet) Add(g int32, v int64) bool {
 	if 4*(s.n+1) > 3*len(s.slots) {
 		s.grow()
 	}
@@ -39,9 +39,9 @@ func (s *pairSet) add(g int32, v int64) bool {
 }
 
 // grow doubles the table (or makes the first) and places the pairs again.
-func (s *pairSet) grow() {
+func (s *PairSet) grow() {
 	old := s.slots
-	s.slots = make([]pairSlot, max(pairSetMin, 2*len(old)))
+	s.slots = make([]pairSlot, max(PairSetMin, 2*len(old)))
 	mask := uint64(len(s.slots) - 1)
 	for _, sl := range old {
 		if !sl.used {

@@ -12,15 +12,6 @@ import (
 	"github.com/xwb1989/sqlparser"
 )
 
-// sortKey orders by one column of the batches; NULLs sort last in both
-// directions (as in DuckDB) unless NULLS FIRST is asked.
-type sortKey struct {
-	col        int
-	desc       bool
-	nullsFirst bool // NULLs sort last unless asked
-	text       string
-}
-
 // orderMods are what an ORDER BY item says of its direction and NULLs
 // beyond the parser's ASC/DESC: written ASC (parse.AscMarker), NULLS FIRST (1)
 // or NULLS LAST (-1) (the rewrite wraps the item in markers).
@@ -84,38 +75,6 @@ func (s *settings) resolveOrder(dir, nulls int8) (desc, nullsFirst bool) {
 
 func firstOf(e sqlparser.Expr, _ orderMods) sqlparser.Expr { return e }
 
-// compareRows orders row i of a against row j of b by the keys.
-func compareRows(keys []sortKey, a []*Col, i int, b []*Col, j int) int {
-	for _, k := range keys {
-		ca, cb := a[k.col], b[k.col]
-		an, bn := ca.IsNull(i), cb.IsNull(j)
-		var c int
-		switch {
-		case an && bn:
-			continue
-		case an:
-			if k.nullsFirst {
-				return -1
-			}
-			return 1
-		case bn:
-			if k.nullsFirst {
-				return 1
-			}
-			return -1
-		default:
-			c = compareAt(ca, i, cb, j)
-		}
-		if c != 0 {
-			if k.desc {
-				return -c
-			}
-			return c
-		}
-	}
-	return 0
-}
-
 // sortNode sorts its input; with a limit it keeps only the top rows in a
 // heap instead of materializing everything.
 type sortNode struct {
@@ -164,40 +123,14 @@ func (n *sortNode) sortAll(ctx context.Context) (*Batch, error) {
 	if err != nil {
 		return nil, err
 	}
-	idx := make([]int32, all.N)
-	for i := range idx {
-		idx[i] = int32(i)
-	}
-	slices.SortStableFunc(idx, func(a, b int32) int {
-		return compareRows(n.keys, all.Cols, int(a), all.Cols, int(b))
-	})
-	return takeBatch(all, idx), nil
-}
-
-// topHeap is a max-heap (by sort order) of row indices into kept.
-type topHeap struct {
-	keys []sortKey
-	kept []*Col
-	idx  []int32
-}
-
-func (h *topHeap) Len() int { return len(h.idx) }
-func (h *topHeap) Less(a, b int) bool {
-	return compareRows(h.keys, h.kept, int(h.idx[a]), h.kept, int(h.idx[b])) > 0
-}
-func (h *topHeap) Swap(a, b int) { h.idx[a], h.idx[b] = h.idx[b], h.idx[a] }
-func (h *topHeap) Push(x any)    { h.idx = append(h.idx, x.(int32)) }
-func (h *topHeap) Pop() any {
-	x := h.idx[len(h.idx)-1]
-	h.idx = h.idx[:len(h.idx)-1]
-	return x
+	return takeBatch(all, sortRows(n.keys, all.Cols, all.N)), nil
 }
 
 func (n *sortNode) topN(ctx context.Context) (*Batch, error) {
 	k := int(n.limit)
-	h := &topHeap{keys: n.keys, kept: make([]*Col, len(n.types))}
+	h := &topHeap{Keys: n.keys, Kept: make([]*Col, len(n.types))}
 	for i, t := range n.types {
-		h.kept[i] = emptyCol(t)
+		h.Kept[i] = emptyCol(t)
 	}
 	keptN := 0
 	for {
@@ -213,63 +146,63 @@ func (n *sortNode) topN(ctx context.Context) (*Batch, error) {
 		}
 		// The batch's own top k rows that beat the current worst are
 		// found with a heap over the batch, so at most k rows are copied.
-		local := &topHeap{keys: n.keys, kept: b.Cols}
+		local := &topHeap{Keys: n.keys, Kept: b.Cols}
 		for i := 0; i < b.N; i++ {
-			if h.Len() >= k && compareRows(n.keys, b.Cols, i, h.kept, int(h.idx[0])) >= 0 {
+			if h.Len() >= k && compareRows(n.keys, b.Cols, i, h.Kept, int(h.Idx[0])) >= 0 {
 				continue
 			}
 			if local.Len() < k {
 				heap.Push(local, int32(i))
-			} else if compareRows(n.keys, b.Cols, i, b.Cols, int(local.idx[0])) < 0 {
-				local.idx[0] = int32(i)
+			} else if compareRows(n.keys, b.Cols, i, b.Cols, int(local.Idx[0])) < 0 {
+				local.Idx[0] = int32(i)
 				heap.Fix(local, 0)
 			}
 		}
-		cand := local.idx
+		cand := local.Idx
 		slices.Sort(cand)
 		if len(cand) == 0 {
 			continue
 		}
 		sub := takeBatch(b, cand)
-		for c := range h.kept {
-			appendCol(h.kept[c], sub.Cols[c])
+		for c := range h.Kept {
+			appendCol(h.Kept[c], sub.Cols[c])
 		}
 		for i := 0; i < sub.N; i++ {
 			row := int32(keptN + i)
 			if h.Len() < k {
 				heap.Push(h, row)
-			} else if compareRows(n.keys, h.kept, int(row), h.kept, int(h.idx[0])) < 0 {
-				h.idx[0] = row
+			} else if compareRows(n.keys, h.Kept, int(row), h.Kept, int(h.Idx[0])) < 0 {
+				h.Idx[0] = row
 				heap.Fix(h, 0)
 			}
 		}
 		keptN += sub.N
 		if keptN > 4*k+8192 {
 			// Compact: keep only the heap's rows.
-			kb := takeBatch(&Batch{Cols: h.kept, N: keptN}, h.idx)
-			h.kept = kb.Cols
-			for i := range h.idx {
-				h.idx[i] = int32(i)
+			kb := takeBatch(&Batch{Cols: h.Kept, N: keptN}, h.Idx)
+			h.Kept = kb.Cols
+			for i := range h.Idx {
+				h.Idx[i] = int32(i)
 			}
 			heap.Init(h)
 			keptN = kb.N
 		}
-		if err := n.mem.set(ctx, batchBytes(&Batch{Cols: h.kept}), func() string { return "top-N" }); err != nil {
+		if err := n.mem.Set(ctx, batchBytes(&Batch{Cols: h.Kept}), func() string { return "top-N" }); err != nil {
 			return nil, err
 		}
 	}
-	rows := append([]int32(nil), h.idx...)
+	rows := append([]int32(nil), h.Idx...)
 	slices.SortStableFunc(rows, func(a, b int32) int {
-		if c := compareRows(n.keys, h.kept, int(a), h.kept, int(b)); c != 0 {
+		if c := compareRows(n.keys, h.Kept, int(a), h.Kept, int(b)); c != 0 {
 			return c
 		}
 		return int(a - b)
 	})
-	return takeBatch(&Batch{Cols: h.kept, N: keptN}, rows), nil
+	return takeBatch(&Batch{Cols: h.Kept, N: keptN}, rows), nil
 }
 
 func (n *sortNode) close() {
-	n.mem.release()
+	n.mem.Release()
 	n.in.close()
 }
 
@@ -277,13 +210,13 @@ func (n *sortNode) explain(x *explainer, depth int) {
 	var parts []string
 	for _, k := range n.keys {
 		d := "ASC"
-		if k.desc {
+		if k.Desc {
 			d = "DESC"
 		}
-		if k.nullsFirst {
+		if k.NullsFirst {
 			d += " NULLS FIRST"
 		}
-		parts = append(parts, fmt.Sprintf("%s %s", k.text, d))
+		parts = append(parts, fmt.Sprintf("%s %s", k.Text, d))
 	}
 	if n.limit >= 0 && n.limit <= 100000 {
 		x.line(depth, "TOP-N %d (heap) by %s", n.limit, strings.Join(parts, ", "))

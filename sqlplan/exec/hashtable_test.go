@@ -1,4 +1,4 @@
-package sqlplan
+package exec
 
 import (
 	"math"
@@ -34,7 +34,7 @@ func TestRowTableInts(t *testing.T) {
 				}
 				want[c.I[i]] = append(want[c.I[i]], int32(i))
 			}
-			tab := buildInts(c, n)
+			tab := BuildInts(c, n)
 			if name == "dense" && !tab.direct {
 				t.Error("dense keys are not placed directly")
 			}
@@ -42,11 +42,11 @@ func TestRowTableInts(t *testing.T) {
 				t.Error("extreme keys placed directly")
 			}
 			for k, rows := range want {
-				_, got := tab.appendIntMatches(nil, nil, 0, k)
+				_, got := tab.AppendIntMatches(nil, nil, 0, k)
 				if !slices.Equal(got, rows) {
 					t.Fatalf("key %d: rows %v, want %v", k, got, rows)
 				}
-				if tab.findInt(k) != rows[0] {
+				if tab.FindInt(k) != rows[0] {
 					t.Fatalf("key %d not found", k)
 				}
 			}
@@ -54,7 +54,7 @@ func TestRowTableInts(t *testing.T) {
 				if _, ok := want[k]; ok {
 					continue
 				}
-				if _, got := tab.appendIntMatches(nil, nil, 0, k); len(got) != 0 || tab.findInt(k) >= 0 {
+				if _, got := tab.AppendIntMatches(nil, nil, 0, k); len(got) != 0 || tab.FindInt(k) >= 0 {
 					t.Fatalf("absent key %d found: %v", k, got)
 				}
 			}
@@ -73,7 +73,7 @@ func TestRowTableKeys(t *testing.T) {
 	c.Off = append(c.Off, int32(len(c.Data)))
 	c.Null[len(keys)] = true // a NULL key
 	cols := []*Col{c}
-	tab := buildKeys(cols, c.Len)
+	tab := BuildKeys(cols, c.Len)
 	for _, k := range []string{"a", "", "bb", "ccc", "zz"} {
 		var want []int32
 		for i, x := range keys {
@@ -82,11 +82,11 @@ func TestRowTableKeys(t *testing.T) {
 			}
 		}
 		probe := &Col{T: c.T, Len: 1, Off: []int32{0, int32(len(k))}, Data: []byte(k)}
-		enc, _ := joinKey(nil, []*Col{probe}, 0)
-		if _, got := tab.appendKeyMatches(nil, nil, 0, enc); !slices.Equal(got, want) {
+		enc, _ := JoinKey(nil, []*Col{probe}, 0)
+		if _, got := tab.AppendKeyMatches(nil, nil, 0, enc); !slices.Equal(got, want) {
 			t.Errorf("key %q: rows %v, want %v", k, got, want)
 		}
-		if first := tab.findKey(enc); len(want) > 0 && first != want[0] || len(want) == 0 && first >= 0 {
+		if first := tab.FindKey(enc); len(want) > 0 && first != want[0] || len(want) == 0 && first >= 0 {
 			t.Errorf("key %q: first row %d, want %v", k, first, want)
 		}
 	}
@@ -97,22 +97,22 @@ func TestKeyPackerMatchesOnlyEqualKeys(t *testing.T) {
 		{T: Type{Kind: KInt}, Len: 4, I: []int64{-3, 10, 7, 0}, Null: []bool{false, false, false, true}},
 		{T: Type{Kind: KInt}, Len: 4, I: []int64{1 << 20, 5, 5, 9}},
 	}
-	lkeys := []expr{&constExpr{t: Type{Kind: KInt}}, &constExpr{t: Type{Kind: KInt}}}
-	pk, ok := newKeyPacker(build, lkeys, 4)
+	lkeys := []Type{{Kind: KInt}, {Kind: KInt}}
+	pk, ok := NewKeyPacker(build, lkeys, 4)
 	if !ok {
 		t.Fatal("two small integer ranges should pack")
 	}
-	tbl := buildInts(pk.pack(build, 4), 4)
+	tbl := BuildInts(pk.Pack(build, 4), 4)
 	probe := []*Col{
 		{T: Type{Kind: KInt}, Len: 6, I: []int64{-3, 10, 7, 11, -4, 0}},
 		{T: Type{Kind: KInt}, Len: 6, I: []int64{1 << 20, 5, 6, 5, 1 << 20, 9}},
 	}
-	packed := pk.pack(probe, 6)
+	packed := pk.Pack(probe, 6)
 	want := []int32{0, 1, -1, -1, -1, -1} // row 5's build partner has a NULL key
 	for i, w := range want {
 		var li, ri []int32
 		if !packed.IsNull(i) {
-			li, ri = tbl.appendIntMatches(li, ri, i, packed.I[i])
+			li, ri = tbl.AppendIntMatches(li, ri, i, packed.I[i])
 		}
 		got := int32(-1)
 		if len(ri) > 0 {
@@ -123,7 +123,7 @@ func TestKeyPackerMatchesOnlyEqualKeys(t *testing.T) {
 		}
 	}
 	wide := []*Col{{T: Type{Kind: KInt}, Len: 2, I: []int64{0, 1 << 40}}, {T: Type{Kind: KInt}, Len: 2, I: []int64{0, 1 << 30}}}
-	if _, ok := newKeyPacker(wide, lkeys, 2); ok {
+	if _, ok := NewKeyPacker(wide, lkeys, 2); ok {
 		t.Error("ranges of 41 and 31 bits should not pack into 63")
 	}
 }
@@ -152,7 +152,7 @@ func TestProbeInts(t *testing.T) {
 				c.I[i] = tc.key(i)
 				c.Null[i] = i%11 == 0
 			}
-			tab := buildInts(c, n)
+			tab := BuildInts(c, n)
 			if tab.unique != tc.unique {
 				t.Fatalf("unique = %v, want %v", tab.unique, tc.unique)
 			}
@@ -167,10 +167,10 @@ func TestProbeInts(t *testing.T) {
 				var wl, wr []int32
 				for i, k := range probe {
 					if nulls == nil || !nulls[i] {
-						wl, wr = tab.appendIntMatches(wl, wr, i, k)
+						wl, wr = tab.AppendIntMatches(wl, wr, i, k)
 					}
 				}
-				gl, gr := tab.probeInts(probe, nulls)
+				gl, gr := tab.ProbeInts(probe, nulls)
 				if !slices.Equal(gl, wl) || !slices.Equal(gr, wr) {
 					t.Fatalf("nulls %v: probe gives %d pairs, want %d", nulls != nil, len(gl), len(wl))
 				}

@@ -1,16 +1,16 @@
-package sqlplan
+package exec
 
 import (
-	"slices"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // Grouping keys: the grouper numbers each row's group (typed keys, dense
 // integer ranges, packed multi-column keys, dictionary codes).
 
-// grouper assigns group ids to rows by their key values.
-type grouper struct {
-	keyTypes []Type
-	keys     []*colBuilder // the key values of each group, in id order
+// Grouper assigns group ids to rows by their key values.
+type Grouper struct {
+	keyTypes []vec.Type
+	keys     []*vec.Builder // the key values of each group, in id order
 	n        int
 	ints     map[int64]int32
 	strs     map[string]int32
@@ -37,7 +37,7 @@ type grouper struct {
 	multiDense denseKeys
 	// codeIDs maps the codes of a dictionary (a coded key column's Dict)
 	// to group ids, -1 until seen.
-	codeIDs map[*Col][]int32
+	codeIDs map[*vec.Col][]int32
 }
 
 // intCacheEntry caches one key's group id (id+1; 0 is empty).
@@ -46,19 +46,19 @@ type intCacheEntry struct {
 	id  int32
 }
 
-func newGrouper(types []Type) *grouper {
-	g := &grouper{keyTypes: types, nullID: -1}
+func NewGrouper(types []vec.Type) *Grouper {
+	g := &Grouper{keyTypes: types, nullID: -1}
 	for _, t := range types {
-		g.keys = append(g.keys, newBuilder(t, 16))
+		g.keys = append(g.keys, vec.NewBuilder(t, 16))
 	}
 	switch {
-	case len(types) == 1 && storage(types[0]) == stInt:
+	case len(types) == 1 && vec.Storage(types[0]) == vec.StInt:
 		g.ints = map[int64]int32{}
-	case multiKeyTypes(types):
+	case MultiKeyTypes(types):
 		g.multi = map[multiKey]int32{}
 		g.interns = make([]*stringIDs, len(types))
 		for j, t := range types {
-			if storage(t) == stBytes {
+			if vec.Storage(t) == vec.StBytes {
 				g.interns[j] = &stringIDs{ids: map[string]int64{}}
 			}
 		}
@@ -68,7 +68,7 @@ func newGrouper(types []Type) *grouper {
 	return g
 }
 
-func (g *grouper) newGroup(cols []*Col, i int) int32 {
+func (g *Grouper) newGroup(cols []*vec.Col, i int) int32 {
 	id := int32(g.n)
 	g.n++
 	for k, c := range cols {
@@ -77,9 +77,9 @@ func (g *grouper) newGroup(cols []*Col, i int) int32 {
 	return id
 }
 
-// assign fills gids with the group of every row.
-func (g *grouper) assign(cols []*Col, n int, gids []int32) {
-	if len(cols) == 1 && cols[0].Dict != nil && g.strs != nil && storage(cols[0].Dict.T) == stBytes {
+// Assign fills gids with the group of every row.
+func (g *Grouper) Assign(cols []*vec.Col, n int, gids []int32) {
+	if len(cols) == 1 && cols[0].Dict != nil && g.strs != nil && vec.Storage(cols[0].Dict.T) == vec.StBytes {
 		g.assignCodes(cols[0], n, gids)
 		return
 	}
@@ -190,7 +190,7 @@ func (g *grouper) assign(cols []*Col, n int, gids []int32) {
 		for id := 0; id < g.n; id++ {
 			g.buf = g.buf[:0]
 			for j := range g.keys {
-				g.buf = appendKey(g.buf, g.keys[j].C, id)
+				g.buf = AppendKey(g.buf, g.keys[j].C, id)
 			}
 			g.strs[string(g.buf)] = int32(id)
 		}
@@ -199,7 +199,7 @@ func (g *grouper) assign(cols []*Col, n int, gids []int32) {
 	for i := 0; i < n; i++ {
 		g.buf = g.buf[:0]
 		for _, c := range cols {
-			g.buf = appendKey(g.buf, c, i)
+			g.buf = AppendKey(g.buf, c, i)
 		}
 		id, ok := g.strs[string(g.buf)]
 		if !ok {
@@ -214,7 +214,7 @@ func (g *grouper) assign(cols []*Col, n int, gids []int32) {
 // when k is a small non-negative number (at most a few times the groups
 // so far, so that sparse keys do not allocate); false leaves it to the
 // map. A key found in neither is new, whichever holds the others.
-func (g *grouper) placeDense(k int64, id int32) bool {
+func (g *Grouper) placeDense(k int64, id int32) bool {
 	if k >= 0 && k < int64(len(g.dense)) {
 		g.dense[k] = id + 1 // within the room made already
 		return true
@@ -224,7 +224,7 @@ func (g *grouper) placeDense(k int64, id int32) bool {
 		return false
 	}
 	if k >= int64(len(g.dense)) {
-		g.dense = growTo(g.dense, int(k)+1)
+		g.dense = append(g.dense, make([]int32, int(k)+1-len(g.dense))...) // amortized growth
 	}
 	g.dense[k] = id + 1
 	return true
@@ -235,7 +235,7 @@ func (g *grouper) placeDense(k int64, id int32) bool {
 // (moveInts): keys met before the groups were many enough for them (an
 // unordered scan's first batch of a high key range) would otherwise stay
 // in the map for good.
-func (g *grouper) addInt(k int64, id int32) {
+func (g *Grouper) addInt(k int64, id int32) {
 	if len(g.ints) == 0 || k < g.intsLo {
 		g.intsLo = k
 	}
@@ -249,7 +249,7 @@ func (g *grouper) addInt(k int64, id int32) {
 }
 
 // moveInts moves the map's keys that the dense array now takes into it.
-func (g *grouper) moveInts() {
+func (g *Grouper) moveInts() {
 	g.intsMoved = g.n
 	for mk, mid := range g.ints {
 		if g.placeDense(mk, mid) {
@@ -279,13 +279,13 @@ type multiKey struct {
 	nulls uint8
 }
 
-// multiKeyTypes reports whether keys of these types group by multiKeys.
-func multiKeyTypes(types []Type) bool {
+// MultiKeyTypes reports whether keys of these types group by multiKeys.
+func MultiKeyTypes(types []vec.Type) bool {
 	if len(types) < 2 || len(types) > len(multiKey{}.v) {
 		return false
 	}
 	for _, t := range types {
-		if st := storage(t); st != stInt && st != stBytes {
+		if st := vec.Storage(t); st != vec.StInt && st != vec.StBytes {
 			return false
 		}
 	}
@@ -294,7 +294,7 @@ func multiKeyTypes(types []Type) bool {
 
 // multiCols reports whether every key column holds its values as the
 // multiKey path reads them (int64s, or strings for a string key).
-func (g *grouper) multiCols(cols []*Col) bool {
+func (g *Grouper) multiCols(cols []*vec.Col) bool {
 	for j, c := range cols {
 		if c.Dict != nil {
 			if g.interns[j] == nil || c.Dict.Off == nil {
@@ -318,7 +318,7 @@ func (g *grouper) multiCols(cols []*Col) bool {
 type stringIDs struct {
 	ids map[string]int64
 	// dicts maps a few dictionaries' codes to ids (-1: not yet looked up).
-	dicts map[*Col][]int64
+	dicts map[*vec.Col][]int64
 	cache [256]struct {
 		key []byte
 		id  int64
@@ -328,7 +328,7 @@ type stringIDs struct {
 
 // dictIDs returns the ids of a dictionary's entries, looked up once per
 // dictionary.
-func (s *stringIDs) dictIDs(d *Col) []int64 {
+func (s *stringIDs) dictIDs(d *vec.Col) []int64 {
 	if ids, ok := s.dicts[d]; ok {
 		return ids
 	}
@@ -337,7 +337,7 @@ func (s *stringIDs) dictIDs(d *Col) []int64 {
 		ids[i] = s.id(d.Str(i))
 	}
 	if s.dicts == nil || len(s.dicts) >= 16 {
-		s.dicts = map[*Col][]int64{}
+		s.dicts = map[*vec.Col][]int64{}
 	}
 	s.dicts[d] = ids
 	return ids
@@ -362,7 +362,7 @@ func (s *stringIDs) id(b []byte) int64 {
 }
 
 // assignMulti groups rows by multiKeys.
-func (g *grouper) assignMulti(cols []*Col, n int, gids []int32) {
+func (g *Grouper) assignMulti(cols []*vec.Col, n int, gids []int32) {
 	// Key values column by column: string keys become their ids (a coded
 	// column's once per dictionary entry).
 	if len(g.multiVals) < len(cols) {
@@ -376,7 +376,7 @@ func (g *grouper) assignMulti(cols []*Col, n int, gids []int32) {
 			continue
 		}
 		if cap(vals[j]) < n {
-			vals[j] = make([]int64, n, max(n, scratchCap))
+			vals[j] = make([]int64, n, max(n, vec.ScratchCap))
 		}
 		v := vals[j][:n]
 		if c.Dict != nil {
@@ -405,7 +405,7 @@ func (g *grouper) assignMulti(cols []*Col, n int, gids []int32) {
 
 // multiID is the group of row i, whose key values are vals[.][i]: from
 // the cache of recent keys, else the map (a new group if need be).
-func (g *grouper) multiID(cols []*Col, vals [][]int64, i int) int32 {
+func (g *Grouper) multiID(cols []*vec.Col, vals [][]int64, i int) int32 {
 	if g.multiCache == nil {
 		g.multiCache = new([multiCacheSize]multiCacheEntry)
 	}
@@ -448,11 +448,11 @@ func (k *multiKey) slot() int {
 
 // assignCodes groups by a coded string column: each dictionary entry is
 // looked up once, then rows map code to group through a slice.
-func (g *grouper) assignCodes(c *Col, n int, gids []int32) {
+func (g *Grouper) assignCodes(c *vec.Col, n int, gids []int32) {
 	ids, ok := g.codeIDs[c.Dict]
 	if !ok {
 		if g.codeIDs == nil || len(g.codeIDs) >= 16 {
-			g.codeIDs = map[*Col][]int32{}
+			g.codeIDs = map[*vec.Col][]int32{}
 		}
 		ids = make([]int32, c.Dict.Len)
 		for i := range ids {
@@ -460,11 +460,11 @@ func (g *grouper) assignCodes(c *Col, n int, gids []int32) {
 		}
 		g.codeIDs[c.Dict] = ids
 	}
-	dict := []*Col{c.Dict}
+	dict := []*vec.Col{c.Dict}
 	for i, code := range c.Codes[:n] {
 		if c.Null != nil && c.Null[i] {
 			if g.nullID < 0 {
-				g.nullID = g.newGroup([]*Col{c}, i)
+				g.nullID = g.newGroup([]*vec.Col{c}, i)
 			}
 			gids[i] = g.nullID
 			continue
@@ -482,45 +482,37 @@ func (g *grouper) assignCodes(c *Col, n int, gids []int32) {
 	}
 }
 
-// useCodes asks the scan below an aggregation for its GROUP BY keys that
-// are string columns as dictionary codes, when the aggregates do not read
-// them: grouping then looks each dictionary entry up once instead of
-// copying and hashing every row's bytes (assignCodes, assignMulti).
-func useCodes(sn *scanNode, keys []expr, aggs []*aggSpec) {
-	if len(keys) > 1 && !multiKeyTypes(exprTypes(keys)) {
-		return // grouped by byte keys: decoded anyway
-	}
-	read := map[*scopeCol]bool{}
-	for _, a := range aggs {
-		for _, e := range append([]expr{a.arg, a.arg2}, a.order...) {
-			if e != nil {
-				columnsOf(e, read)
-			}
-		}
-	}
-	for _, key := range keys {
-		k, ok := key.(*colExpr)
-		if !ok || k.col == nil || storage(k.t) != stBytes || read[k.col] {
-			continue
-		}
-		for i, c := range sn.rel.used {
-			if c == k.col && k.s.idx == i && !slices.Contains(sn.req.Codes, sn.req.Columns[i]) {
-				sn.req.Codes = append(sn.req.Codes, sn.req.Columns[i])
-			}
-		}
-	}
-}
-
-// reserve makes room for n groups of a single integer key whose values
+// Reserve makes room for n groups of a single integer key whose values
 // lie in [0, denseHi] (denseHi < 0: not known to).
-func (g *grouper) reserve(n int, denseHi int64) {
+func (g *Grouper) Reserve(n int, denseHi int64) {
 	if g.n != 0 {
 		return
 	}
 	for j, t := range g.keyTypes {
-		g.keys[j] = newBuilder(t, n)
+		g.keys[j] = vec.NewBuilder(t, n)
 	}
 	if g.ints != nil && denseHi >= 0 {
 		g.dense = make([]int32, denseHi+1)
 	}
+}
+
+// Groups is the number of groups so far; their ids are 0 to Groups()-1.
+func (g *Grouper) Groups() int { return g.n }
+
+// KeyCol is key column j's values of the groups, in id order.
+func (g *Grouper) KeyCol(j int) *vec.Col { return g.keys[j].C }
+
+// Bytes estimates what the grouper's tables and group keys take.
+func (g *Grouper) Bytes() int64 {
+	n := int64(cap(g.dense))*4 + int64(cap(g.multiDense.table))*4
+	for _, k := range g.keys {
+		n += ColBytes(k.C)
+	}
+	n += int64(len(g.ints)+len(g.strs)+len(g.multi)) * MapEntryBytes
+	for _, s := range g.interns {
+		if s != nil {
+			n += int64(len(s.ids)) * MapEntryBytes
+		}
+	}
+	return n
 }

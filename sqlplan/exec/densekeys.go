@@ -1,4 +1,6 @@
-package sqlplan
+package exec
+
+import "github.com/carquet-go/carquet/sqlplan/vec"
 
 // Multi-column keys in small ranges (string keys' ids, small integers)
 // index one table directly: a row's group is a multiply-add and a load
@@ -19,7 +21,7 @@ type denseKeys struct {
 
 // assignDense groups rows through the table when every key column is
 // free of nulls and its values fit; it reports whether it did.
-func (g *grouper) assignDense(cols []*Col, vals [][]int64, n int, gids []int32) bool {
+func (g *Grouper) assignDense(cols []*vec.Col, vals [][]int64, n int, gids []int32) bool {
 	d := &g.multiDense
 	if d.off || n == 0 {
 		return false
@@ -81,7 +83,7 @@ func (g *grouper) assignDense(cols []*Col, vals [][]int64, n int, gids []int32) 
 // grow widens the ranges to hold [lo, hi] (with room to spare) and
 // refills the table from the groups so far; false when the table would
 // pass denseKeysMax slots.
-func (d *denseKeys) grow(g *grouper, lo, hi [4]int64, ncols int) bool {
+func (d *denseKeys) grow(g *Grouper, lo, hi [4]int64, ncols int) bool {
 	var base, top, width [4]int64
 	slots := int64(1)
 	for j := 0; j < ncols; j++ {

@@ -1,4 +1,4 @@
-package sqlplan
+package exec
 
 import (
 	"math/rand/v2"
@@ -10,13 +10,13 @@ import (
 // unordered scan's first batch of high keys) move into it later; every
 // key keeps its group throughout.
 func TestGrouperMovesEarlyKeysIntoDenseArray(t *testing.T) {
-	g := newGrouper([]Type{tInt})
+	g := NewGrouper([]Type{tInt})
 	ids := map[int64]int32{}
 	check := func(keys []int64) {
 		t.Helper()
 		c := &Col{T: tInt, Len: len(keys), I: keys}
 		gids := make([]int32, len(keys))
-		g.assign([]*Col{c}, len(keys), gids)
+		g.Assign([]*Col{c}, len(keys), gids)
 		for i, k := range keys {
 			if id, ok := ids[k]; ok && id != gids[i] {
 				t.Fatalf("key %d: group %d, was %d", k, gids[i], id)
@@ -39,28 +39,11 @@ func TestGrouperMovesEarlyKeysIntoDenseArray(t *testing.T) {
 		check(batch)
 	}
 	check(high)
-	if g.n != len(ids) {
-		t.Fatalf("%d groups for %d keys", g.n, len(ids))
+	if g.Groups() != len(ids) {
+		t.Fatalf("%d groups for %d keys", g.Groups(), len(ids))
 	}
 	if len(g.ints) != 0 {
 		t.Errorf("%d keys are still in the map: they fit the dense array", len(g.ints))
-	}
-}
-
-// An aggregation of a whole table by a key with a wide footer range
-// reserves its groups up front; the answers are those of any other run.
-func TestAggregationReservesGroupsFromFooters(t *testing.T) {
-	e := newEngine(t)
-	exec(t, e, "CREATE TABLE w AS SELECT i % 100000 AS k, i AS v, i * 0.5 AS d FROM range(200000) t(i)")
-	got := queryAll(t, e, "SELECT count(*), sum(n), sum(s), min(m), max(x) FROM (SELECT k, count(*) AS n, sum(v) AS s, min(d) AS m, max(v) AS x, avg(d) AS a FROM w GROUP BY k)")
-	want := []string{"100000", "200000", "19999900000", "0.0", "199999"}
-	for i, w := range want {
-		if g := fmtAny(got[0][i]); g != w {
-			t.Errorf("column %d: got %s, want %s", i, g, w)
-		}
-	}
-	if g, d := groupsHint(nil, nil); g != 0 || d != -1 {
-		t.Errorf("no keys: hint %d %d", g, d)
 	}
 }
 
@@ -76,13 +59,13 @@ func TestGrouperDenseMultiKeys(t *testing.T) {
 		}
 		return c
 	}
-	g := newGrouper([]Type{tString, tInt})
+	g := NewGrouper([]Type{tString, tInt})
 	ids := map[string]int32{}
 	r := rand.New(rand.NewPCG(7, 8))
 	check := func(strs []string, ints []int64, null []bool) {
 		t.Helper()
 		gids := make([]int32, len(strs))
-		g.assign([]*Col{strCol(strs, null), {T: tInt, Len: len(ints), I: ints}}, len(strs), gids)
+		g.Assign([]*Col{strCol(strs, null), {T: tInt, Len: len(ints), I: ints}}, len(strs), gids)
 		for i := range strs {
 			k := strs[i] + "|" + strconv.FormatInt(ints[i], 10)
 			if null != nil && null[i] {
@@ -125,7 +108,7 @@ func TestGrouperDenseMultiKeys(t *testing.T) {
 		t.Fatal("a range of 2^20 kept the direct table")
 	}
 	batch("AR", 1, 3, false)
-	if g.n != len(ids) {
-		t.Fatalf("%d groups for %d keys", g.n, len(ids))
+	if g.Groups() != len(ids) {
+		t.Fatalf("%d groups for %d keys", g.Groups(), len(ids))
 	}
 }

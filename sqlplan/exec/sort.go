@@ -1,0 +1,136 @@
+package exec
+
+import (
+	"bytes"
+	"cmp"
+	"slices"
+
+	"github.com/carquet-go/carquet/sqlplan/vec"
+)
+
+// SortKey orders by one column of the batches; NULLs sort last in both
+// directions (as in DuckDB) unless NullsFirst.
+type SortKey struct {
+	Col        int
+	Desc       bool
+	NullsFirst bool
+	Text       string // the key as written, for EXPLAIN
+}
+
+// CompareRows orders row i of a against row j of b by the keys.
+func CompareRows(keys []SortKey, a []*vec.Col, i int, b []*vec.Col, j int) int {
+	for _, k := range keys {
+		ca, cb := a[k.Col], b[k.Col]
+		an, bn := ca.IsNull(i), cb.IsNull(j)
+		var c int
+		switch {
+		case an && bn:
+			continue
+		case an:
+			if k.NullsFirst {
+				return -1
+			}
+			return 1
+		case bn:
+			if k.NullsFirst {
+				return 1
+			}
+			return -1
+		default:
+			c = CompareAt(ca, i, cb, j)
+		}
+		if c != 0 {
+			if k.Desc {
+				return -c
+			}
+			return c
+		}
+	}
+	return 0
+}
+
+// CompareAt orders the non-null values a[i] and b[j] of one type.
+func CompareAt(a *vec.Col, i int, b *vec.Col, j int) int {
+	switch {
+	case a.I != nil && b.I != nil:
+		if a.T.Kind == vec.KUint {
+			return cmp.Compare(uint64(a.I[i]), uint64(b.I[j]))
+		}
+		return cmp.Compare(a.I[i], b.I[j])
+	case a.F != nil && b.F != nil:
+		return CmpFloat(a.F[i], b.F[j])
+	case a.H != nil && b.H != nil && a.T.Scale == b.T.Scale:
+		// Wide decimals of one type share a scale: their unscaled values
+		// order them (sorting a SUM of decimals without math/big).
+		return a.H[i].Cmp(b.H[j])
+	case a.Off != nil && b.Off != nil:
+		return bytes.Compare(a.Str(i), b.Str(j))
+	case a.B != nil && b.B != nil:
+		return cmpBool(a.B[i], b.B[j])
+	}
+	return CompareScalars(a.T, a.Get(i), b.Get(j))
+}
+
+// CmpFloat orders floats as DuckDB does: NaN equals NaN and is above all.
+func CmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	case a == b:
+		return 0
+	}
+	an, bn := a != a, b != b
+	switch {
+	case an && bn:
+		return 0
+	case an:
+		return 1
+	}
+	return -1
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// SortRows returns the order of the n rows of cols by the keys; rows
+// that tie keep their input order.
+func SortRows(keys []SortKey, cols []*vec.Col, n int) []int32 {
+	idx := make([]int32, n)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortStableFunc(idx, func(a, b int32) int {
+		return CompareRows(keys, cols, int(a), cols, int(b))
+	})
+	return idx
+}
+
+// TopHeap is a max-heap (by sort order) of row indices into Kept, for
+// container/heap: its top is the worst row kept.
+type TopHeap struct {
+	Keys []SortKey
+	Kept []*vec.Col
+	Idx  []int32
+}
+
+func (h *TopHeap) Len() int { return len(h.Idx) }
+func (h *TopHeap) Less(a, b int) bool {
+	return CompareRows(h.Keys, h.Kept, int(h.Idx[a]), h.Kept, int(h.Idx[b])) > 0
+}
+func (h *TopHeap) Swap(a, b int) { h.Idx[a], h.Idx[b] = h.Idx[b], h.Idx[a] }
+func (h *TopHeap) Push(x any)    { h.Idx = append(h.Idx, x.(int32)) }
+func (h *TopHeap) Pop() any {
+	x := h.Idx[len(h.Idx)-1]
+	h.Idx = h.Idx[:len(h.Idx)-1]
+	return x
+}
