@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"math/big"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -476,13 +475,7 @@ func computeWindow(all *Batch, w *winSpec) (*Col, error) {
 	for j := range oc {
 		allKeys = append(allKeys, sortKey{Col: len(pc) + j, Desc: w.desc[j], NullsFirst: w.nullsFirst[j]})
 	}
-	idx := make([]int32, nrows)
-	for i := range idx {
-		idx[i] = int32(i)
-	}
-	slices.SortStableFunc(idx, func(a, b int32) int {
-		return compareRows(allKeys, keyCols, int(a), keyCols, int(b))
-	})
+	idx := sortRows(allKeys, keyCols, nrows)
 	res := make([]any, nrows)
 	for s := 0; s < nrows; {
 		e := s + 1

@@ -115,7 +115,8 @@ func (d *denseKeys) grow(g *Grouper, lo, hi [4]int64, ncols int) bool {
 		s *= width[j]
 	}
 	table := make([]int32, slots)
-	for k, id := range g.multi {
+	for _, e := range g.multi.ents {
+		k, id := e.k, e.id
 		if k.nulls != 0 {
 			continue
 		}

@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"unsafe"
+
 	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
@@ -25,8 +27,9 @@ type Grouper struct {
 	intsLo, intsHi int64
 	intsMoved      int
 	// multi groups by two to four integer-like or string keys
-	// (multiKey); interns numbers the strings of each string key.
-	multi   map[multiKey]int32
+	// (multiKey, multitable.go); interns numbers the strings of each
+	// string key.
+	multi   *multiTable
 	interns []*stringIDs
 	// multiVals holds a batch's key values column by column (string ids
 	// for string keys); multiCache is a direct-mapped cache of recent
@@ -55,7 +58,7 @@ func NewGrouper(types []vec.Type) *Grouper {
 	case len(types) == 1 && vec.Storage(types[0]) == vec.StInt:
 		g.ints = map[int64]int32{}
 	case MultiKeyTypes(types):
-		g.multi = map[multiKey]int32{}
+		g.multi = &multiTable{}
 		g.interns = make([]*stringIDs, len(types))
 		for j, t := range types {
 			if vec.Storage(t) == vec.StBytes {
@@ -417,14 +420,15 @@ func (g *Grouper) multiID(cols []*vec.Col, vals [][]int64, i int) int32 {
 		}
 		k.v[j] = vals[j][i]
 	}
-	e := &g.multiCache[k.slot()]
+	h := k.hash()
+	e := &g.multiCache[h%multiCacheSize]
 	if e.ok && e.k == k {
 		return e.id
 	}
-	id, ok := g.multi[k]
+	id, ok := g.multi.get(&k, h)
 	if !ok {
 		id = g.newGroup(cols, i)
-		g.multi[k] = id
+		g.multi.put(&k, h, id)
 	}
 	e.k, e.id, e.ok = k, id, true
 	return id
@@ -437,13 +441,6 @@ type multiCacheEntry struct {
 	k  multiKey
 	id int32
 	ok bool
-}
-
-// slot is the key's place in the direct-mapped cache.
-func (k *multiKey) slot() int {
-	h := uint64(k.v[0])*0x9E3779B97F4A7C15 ^ uint64(k.v[1])*0xC2B2AE3D27D4EB4F ^
-		uint64(k.v[2])*0x165667B19E3779F9 ^ uint64(k.v[3])*0x27D4EB2F165667C5 ^ uint64(k.nulls)
-	return int((h ^ h>>29) % multiCacheSize)
 }
 
 // assignCodes groups by a coded string column: each dictionary entry is
@@ -508,7 +505,10 @@ func (g *Grouper) Bytes() int64 {
 	for _, k := range g.keys {
 		n += ColBytes(k.C)
 	}
-	n += int64(len(g.ints)+len(g.strs)+len(g.multi)) * MapEntryBytes
+	n += int64(len(g.ints)+len(g.strs)) * MapEntryBytes
+	if g.multi != nil {
+		n += int64(cap(g.multi.slots))*8 + int64(cap(g.multi.ents))*int64(unsafe.Sizeof(multiEntry{}))
+	}
 	for _, s := range g.interns {
 		if s != nil {
 			n += int64(len(s.ids)) * MapEntryBytes

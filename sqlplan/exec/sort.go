@@ -103,16 +103,111 @@ func cmpBool(a, b bool) int {
 }
 
 // SortRows returns the order of the n rows of cols by the keys; rows
-// that tie keep their input order.
+// that tie keep their input order. The sort is not a stable one (a
+// stable sort's merges compare far more): ties are broken by row
+// number, which orders them as a stable sort would.
 func SortRows(keys []SortKey, cols []*vec.Col, n int) []int32 {
+	if idx, ok := sortByCodes(keys, cols, n); ok {
+		return idx
+	}
 	idx := make([]int32, n)
 	for i := range idx {
 		idx[i] = int32(i)
 	}
-	slices.SortStableFunc(idx, func(a, b int32) int {
-		return CompareRows(keys, cols, int(a), cols, int(b))
+	o := newRowOrder(keys, cols)
+	slices.SortFunc(idx, func(a, b int32) int {
+		if c := o.compare(int(a), int(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
 	})
 	return idx
+}
+
+// rowOrder compares rows of one set of columns by sort keys, each key's
+// values read from its typed slice.
+type rowOrder []keyOrder
+
+// keyOrder is one key of a rowOrder.
+type keyOrder struct {
+	how        keyKind
+	null       []bool
+	ints       []int64
+	floats     []float64
+	off        []int32
+	data       []byte
+	col        *vec.Col // the others
+	desc       bool
+	nullsFirst bool
+}
+
+type keyKind uint8
+
+const (
+	keyInt keyKind = iota
+	keyUint
+	keyFloat
+	keyBytes
+	keyOther
+)
+
+func newRowOrder(keys []SortKey, cols []*vec.Col) rowOrder {
+	o := make(rowOrder, len(keys))
+	for k, key := range keys {
+		c := cols[key.Col]
+		ko := keyOrder{how: keyOther, null: c.Null, col: c, desc: key.Desc, nullsFirst: key.NullsFirst}
+		switch {
+		case c.I != nil && c.T.Kind == vec.KUint:
+			ko.how, ko.ints = keyUint, c.I
+		case c.I != nil:
+			ko.how, ko.ints = keyInt, c.I
+		case c.F != nil:
+			ko.how, ko.floats = keyFloat, c.F
+		case c.Off != nil:
+			ko.how, ko.off, ko.data = keyBytes, c.Off, c.Data
+		}
+		o[k] = ko
+	}
+	return o
+}
+
+// compare orders rows i and j as CompareRows does.
+func (o rowOrder) compare(i, j int) int {
+	for k := range o {
+		ko := &o[k]
+		if ko.null != nil {
+			an, bn := ko.null[i], ko.null[j]
+			if an || bn {
+				if an && bn {
+					continue
+				}
+				if an == ko.nullsFirst {
+					return -1
+				}
+				return 1
+			}
+		}
+		var c int
+		switch ko.how {
+		case keyInt:
+			c = cmp.Compare(ko.ints[i], ko.ints[j])
+		case keyUint:
+			c = cmp.Compare(uint64(ko.ints[i]), uint64(ko.ints[j]))
+		case keyFloat:
+			c = CmpFloat(ko.floats[i], ko.floats[j])
+		case keyBytes:
+			c = bytes.Compare(ko.data[ko.off[i]:ko.off[i+1]], ko.data[ko.off[j]:ko.off[j+1]])
+		default:
+			c = CompareAt(ko.col, i, ko.col, j)
+		}
+		if c != 0 {
+			if ko.desc {
+				return -c
+			}
+			return c
+		}
+	}
+	return 0
 }
 
 // TopHeap is a max-heap (by sort order) of row indices into Kept, for
