@@ -107,3 +107,25 @@ func TestTopHeap(t *testing.T) {
 		t.Errorf("kept %v, want the four smallest, worst first", got)
 	}
 }
+
+// Strings too many to rank sort by comparison, in the same order.
+func TestSortRowsManyStrings(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	const n = 5000
+	vals := make([]string, n)
+	for i := range vals {
+		vals[i] = string(rune('a'+r.IntN(26))) + string(rune('a'+r.IntN(26))) + string(rune('a'+r.IntN(26)))
+	}
+	c := strColumn(vals, nil)
+	keys := []SortKey{{Col: 0, Desc: true}}
+	if _, ok := sortByCodes(keys, []*Col{c}, n); ok {
+		t.Fatal("ranked more strings than maxRankedStrings")
+	}
+	got := SortRows(keys, []*Col{c}, n)
+	for p := 1; p < n; p++ {
+		a, b := got[p-1], got[p]
+		if c := cmp.Compare(vals[a], vals[b]); c < 0 || c == 0 && a > b {
+			t.Fatalf("row %d (%q) before row %d (%q)", a, vals[a], b, vals[b])
+		}
+	}
+}

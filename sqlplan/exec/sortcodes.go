@@ -83,7 +83,10 @@ func codesOf(k SortKey, c *vec.Col, n int) (keyCodes, bool) {
 	case c.I != nil:
 		span = intCodes(c, n, codes)
 	case c.Off != nil:
-		span = stringCodes(c, n, codes)
+		var ok bool
+		if span, ok = stringCodes(c, n, codes); !ok {
+			return keyCodes{}, false
+		}
 	case c.B != nil:
 		span = 1
 		for i, b := range c.B[:n] {
@@ -149,9 +152,15 @@ func intCodes(c *vec.Col, n int, codes []uint64) uint64 {
 	return hi - lo
 }
 
+// maxRankedStrings bounds the distinct strings a key ranks, past a
+// quarter of its rows: ranking many distinct strings costs a sort of its
+// own and copies them, and comparing them in the row sort does as well.
+func maxRankedStrings(n int) int { return 1024 + n/4 }
+
 // stringCodes sets codes to the strings' ranks among the distinct
-// non-null strings and returns the greatest.
-func stringCodes(c *vec.Col, n int, codes []uint64) uint64 {
+// non-null strings and returns the greatest; ok is false when they are
+// too many (maxRankedStrings).
+func stringCodes(c *vec.Col, n int, codes []uint64) (uint64, bool) {
 	ids := map[string]uint64{}
 	var distinct []string
 	for i := 0; i < n; i++ {
@@ -159,8 +168,11 @@ func stringCodes(c *vec.Col, n int, codes []uint64) uint64 {
 			continue
 		}
 		s := c.Str(i)
-		id, ok := ids[string(s)]
-		if !ok {
+		id, seen := ids[string(s)]
+		if !seen {
+			if len(distinct) >= maxRankedStrings(n) {
+				return 0, false
+			}
 			id = uint64(len(distinct))
 			distinct = append(distinct, string(s))
 			ids[string(s)] = id
@@ -168,7 +180,7 @@ func stringCodes(c *vec.Col, n int, codes []uint64) uint64 {
 		codes[i] = id
 	}
 	if len(distinct) == 0 {
-		return 0
+		return 0, true
 	}
 	order := make([]uint64, len(distinct))
 	for id := range order {
@@ -184,5 +196,5 @@ func stringCodes(c *vec.Col, n int, codes []uint64) uint64 {
 			codes[i] = rank[codes[i]]
 		}
 	}
-	return uint64(len(distinct) - 1)
+	return uint64(len(distinct) - 1), true
 }
