@@ -8,6 +8,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/sqlplan/parse"
 
+	"github.com/carquet-go/carquet/sqlplan/vec"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -402,7 +403,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 // month counting 30 days, see interval.flatMicros).
 func asBigint(e expr) expr {
 	f := &funcExpr{name: "micros", args: []expr{e}, t: tInt, strict: true, row: func(a []*Col, i int) (any, error) {
-		return a[0].Get(i).(interval).flatMicros(), nil
+		return a[0].Get(i).(interval).FlatMicros(), nil
 	}}
 	f.setText(e.String())
 	return f
@@ -412,7 +413,7 @@ func asBigint(e expr) expr {
 // and microseconds.
 func microsInterval(e expr, text string) expr {
 	f := &funcExpr{name: "interval", args: []expr{e}, t: Type{Kind: KInterval}, strict: true, row: func(a []*Col, i int) (any, error) {
-		return splitMicros(int64(math.Round(a[0].F[i]))), nil
+		return vec.SplitMicros(int64(math.Round(a[0].F[i]))), nil
 	}}
 	f.setText(text)
 	return f

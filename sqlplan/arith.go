@@ -6,6 +6,7 @@ import (
 
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/sqlplan/num"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // Arithmetic on column vectors: integer, decimal (18-digit and 128-bit),
@@ -219,7 +220,7 @@ func (e *arithExpr) compute(lc, rc *Col, n int) (*Col, error) {
 	case e.t.Kind == KInterval: // timestamp - timestamp
 		out.A, out.I = make([]any, n), nil
 		for i := range out.A {
-			out.A[i] = splitMicros(x[i] - y[i])
+			out.A[i] = vec.SplitMicros(x[i] - y[i])
 		}
 	default:
 		overflow := false
@@ -377,7 +378,7 @@ func addIntervalAt(from Kind, x int64, iv interval, sub bool, to Kind) int64 {
 		sign = -1
 	}
 	if to == KTime {
-		us := x + sign*iv.micros
+		us := x + sign*iv.Micros
 		return ((us % microsPerDay) + microsPerDay) % microsPerDay
 	}
 	if to == KTimeTZ { // the local time moves, the offset stays
@@ -387,7 +388,7 @@ func addIntervalAt(from Kind, x int64, iv interval, sub bool, to Kind) int64 {
 	if from == KDate {
 		x *= microsPerDay
 	}
-	us := iv.addTo(x, sign)
+	us := iv.AddTo(x, sign)
 	if to == KDate {
 		us /= microsPerDay
 	}
@@ -407,9 +408,9 @@ func intervalArith(e *arithExpr, lc, rc *Col, out *Col) (*Col, error) {
 			}
 			l, r := lc.Get(i).(interval), rc.Get(i).(interval)
 			if e.op == '-' {
-				r = r.neg()
+				r = r.Neg()
 			}
-			out.A[i] = l.add(r)
+			out.A[i] = l.Add(r)
 		}
 		return out, nil
 	}
@@ -467,7 +468,7 @@ func (e *negExpr) eval(b *Batch) (*Col, error) {
 			case value.Decimal:
 				v = value.Decimal{Unscaled: new(big.Int).Neg(d.Unscaled), Scale: d.Scale}
 			case interval:
-				v = d.neg()
+				v = d.Neg()
 			}
 			bld.Add(v)
 		}

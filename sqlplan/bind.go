@@ -814,7 +814,7 @@ func negConst(k *constExpr) (expr, error) {
 		}
 		return &constExpr{t: k.t, v: value.Decimal{Unscaled: n, Scale: v.Scale}}, nil
 	case interval:
-		return &constExpr{t: k.t, v: v.neg()}, nil
+		return &constExpr{t: k.t, v: v.Neg()}, nil
 	case uint64:
 		if v == 1<<63 {
 			return &constExpr{t: Type{Kind: KInt}, v: int64(math.MinInt64)}, nil

@@ -320,7 +320,7 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 			x, isIv := ik.v.(interval)
 			m, isInt := nk.v.(int64)
 			if isIv && isInt {
-				return &constExpr{t: Type{Kind: KInterval}, v: x.mulInt(m)}, nil
+				return &constExpr{t: Type{Kind: KInterval}, v: x.MulInt(m)}, nil
 			}
 		}
 		if ok1 {
@@ -342,9 +342,9 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		if lIv && rIv {
 			// Constants keep their months (for date arithmetic).
 			if op == '-' {
-				rv = rv.neg()
+				rv = rv.Neg()
 			}
-			return &constExpr{t: lt, v: lv.add(rv)}, nil
+			return &constExpr{t: lt, v: lv.Add(rv)}, nil
 		}
 	}
 	var t Type
@@ -736,7 +736,7 @@ func (p *planner) scaledInterval(n expr, unit interval, text string) (expr, erro
 		return nil, err
 	}
 	e := &funcExpr{name: "interval", args: []expr{f}, t: Type{Kind: KInterval}, strict: true, row: func(a []*Col, i int) (any, error) {
-		iv, ok := unit.scale(a[0].F[i])
+		iv, ok := unit.Scale(a[0].F[i])
 		if !ok {
 			return nil, errorf("the interval is out of range")
 		}
@@ -771,7 +771,7 @@ func parseIntervalText(s string) (interval, error) {
 			if neg {
 				us = -us
 			}
-			iv.micros += int64(math.Round(us))
+			iv.Micros += int64(math.Round(us))
 			continue
 		}
 		n, err := strconv.ParseFloat(f[i], 64)
@@ -783,7 +783,7 @@ func parseIntervalText(s string) (interval, error) {
 		if err != nil {
 			return interval{}, err
 		}
-		iv = iv.add(part)
+		iv = iv.Add(part)
 	}
 	return iv, nil
 }
@@ -791,7 +791,7 @@ func parseIntervalText(s string) (interval, error) {
 // fractional is n times a unit of days or months; a fraction carries
 // into the smaller parts (1.5 months is 1 month 15 days).
 func fractional(unit interval, n float64) (interval, error) {
-	iv, ok := unit.scale(n)
+	iv, ok := unit.Scale(n)
 	if !ok {
 		return interval{}, errorf("the interval is out of range")
 	}
@@ -802,25 +802,25 @@ func makeInterval(n float64, unit string) (interval, error) {
 	u := strings.TrimSuffix(strings.ToLower(unit), "s")
 	switch u {
 	case "microsecond", "us":
-		return interval{micros: int64(n)}, nil
+		return interval{Micros: int64(n)}, nil
 	case "millisecond", "ms":
-		return interval{micros: int64(n * 1e3)}, nil
+		return interval{Micros: int64(n * 1e3)}, nil
 	case "second", "sec":
-		return interval{micros: int64(n * 1e6)}, nil
+		return interval{Micros: int64(n * 1e6)}, nil
 	case "minute", "min":
-		return interval{micros: int64(n * 60e6)}, nil
+		return interval{Micros: int64(n * 60e6)}, nil
 	case "hour", "h":
-		return interval{micros: int64(n * 3600e6)}, nil
+		return interval{Micros: int64(n * 3600e6)}, nil
 	case "day", "d":
-		return fractional(interval{days: 1}, n)
+		return fractional(interval{Days: 1}, n)
 	case "week":
-		return fractional(interval{days: 7}, n)
+		return fractional(interval{Days: 7}, n)
 	case "month":
-		return fractional(interval{months: 1}, n)
+		return fractional(interval{Months: 1}, n)
 	case "quarter":
-		return fractional(interval{months: 3}, n)
+		return fractional(interval{Months: 3}, n)
 	case "year":
-		return fractional(interval{months: 12}, n)
+		return fractional(interval{Months: 12}, n)
 	}
 	return interval{}, errorf("unknown interval unit %q", unit)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/sqlplan/num"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // fromVector converts a scan vector of a column of type t into a Col,
@@ -147,7 +148,7 @@ func fromVector(t Type, v *vector.Vector, n int) *Col {
 				c.A = make([]any, n)
 				for i := 0; i < n; i++ {
 					if !c.IsNull(i) {
-						c.A[i] = parquetInterval(value.Primitive(node, v, i).(value.Interval))
+						c.A[i] = vec.ParquetInterval(value.Primitive(node, v, i).(value.Interval))
 					}
 				}
 			} else if v.Kind == vector.ByteArray {
@@ -207,29 +208,8 @@ func scaleUnits(src []int64, unitNanos int64, nanos bool) []int64 {
 	}
 }
 
-// Conversions between engine representations and Go values.
-
-func microsToTime(us int64) time.Time { return time.UnixMicro(us).UTC() }
-
-// stampToTime is the instant of a TIMESTAMP value of type t.
-func stampToTime(t Type, v int64) time.Time {
-	if t.Nanos {
-		return time.Unix(0, v).UTC()
-	}
-	return microsToTime(v)
-}
-
-// timeValue is the time of day of a TIME value of type t.
-func timeValue(t Type, v int64) time.Time {
-	if t.Nanos {
-		return time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(v))
-	}
-	return timeOfDay(v)
-}
-func daysToTime(d int64) time.Time { return time.Unix(d*86400, 0).UTC() }
-func timeOfDay(us int64) time.Time {
-	return time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(us) * time.Microsecond)
-}
+// Conversions between engine representations and Go values (the Go
+// values of scalars are vec.GoValue's).
 
 func timeToDays(t time.Time) int64 {
 	u := t.UTC()

@@ -5,6 +5,7 @@ import (
 
 	// Named so: the tests' exec helper takes the package's own name.
 	kernels "github.com/carquet-go/carquet/sqlplan/exec"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // The typed hash and sort kernels live in package exec; these names let
@@ -60,7 +61,7 @@ func newKeyPacker(keys []*Col, lkeys []expr, n int) (*keyPacker, bool) {
 // encode alike, others by their text.
 func appendScalarKey(buf []byte, t Type, v any) []byte {
 	if iv, ok := v.(interval); ok {
-		return appendIntervalKey(buf, iv)
+		return vec.AppendIntervalKey(buf, iv)
 	}
 	buf = append(buf, 5)
 	s := formatScalar(t, v)

@@ -753,23 +753,6 @@ func timeOf(c *Col, i int) time.Time {
 	return stampToTime(c.T, c.I[i])
 }
 
-// addMonths adds calendar months, clamping the day to the end of the
-// target month (Jan 31 + 1 month is Feb 29 in a leap year), as DuckDB.
-func addMonths(t time.Time, months int64) time.Time {
-	y, m, d := t.Date()
-	total := int64(y)*12 + int64(m-1) + months
-	ny, nm := int(total/12), time.Month(total%12+1)
-	if total < 0 && total%12 != 0 {
-		ny, nm = int(total/12)-1, time.Month(total%12+13)
-	}
-	last := time.Date(ny, nm+1, 0, 0, 0, 0, 0, time.UTC).Day()
-	if d > last {
-		d = last
-	}
-	h, mi, sec := t.Clock()
-	return time.Date(ny, nm, d, h, mi, sec, t.Nanosecond(), time.UTC)
-}
-
 // addInt64 returns a+b and whether the sum left int64 (wrapped around).
 func addInt64(a, b int64) (int64, bool) {
 	s := a + b

@@ -367,13 +367,13 @@ func (p *planner) micros(e expr) (expr, error) {
 func bindTimeBucket(p *planner, in []expr) ([]expr, Type, error) {
 	width, ok := constInterval(in[0])
 	// Days are fixed widths here (buckets of timestamps without zones).
-	width = interval{months: width.months, micros: width.days*microsPerDay + width.micros}
+	width = interval{Months: width.Months, Micros: width.Days*microsPerDay + width.Micros}
 	switch {
 	case !ok:
 		return nil, Type{}, errorf("the bucket width of time_bucket must be a constant INTERVAL")
-	case width.months != 0 && width.micros != 0:
+	case width.Months != 0 && width.Micros != 0:
 		return nil, Type{}, errorf("the bucket width of time_bucket cannot mix months with days or times")
-	case width.months < 0 || width.micros < 0 || width.months == 0 && width.micros == 0:
+	case width.Months < 0 || width.Micros < 0 || width.Months == 0 && width.Micros == 0:
 		return nil, Type{}, errorf("the bucket width of time_bucket must be positive")
 	}
 	rt := tTS
@@ -389,7 +389,7 @@ func bindTimeBucket(p *planner, in []expr) ([]expr, Type, error) {
 	// DuckDB's default origins: 2000-01-03 (a Monday) for widths of days
 	// and less, 2000-01-01 for months.
 	origin := time.Date(2000, 1, 3, 0, 0, 0, 0, time.UTC).UnixMicro()
-	if width.months != 0 {
+	if width.Months != 0 {
 		origin = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
 	}
 	var offset interval
@@ -419,8 +419,8 @@ func bindTimeBucket(p *planner, in []expr) ([]expr, Type, error) {
 		}
 		return out
 	}
-	args := append(ints(width.months, width.micros), t)
-	return append(args, ints(origin, offset.months, offset.days*microsPerDay+offset.micros, isDate)...), rt, nil
+	args := append(ints(width.Months, width.Micros), t)
+	return append(args, ints(origin, offset.Months, offset.Days*microsPerDay+offset.Micros, isDate)...), rt, nil
 }
 
 // constInterval is the value of a constant INTERVAL expression.
@@ -480,9 +480,9 @@ func intervalFn(unit int64) *fn {
 			return nil, errorf("interval out of range")
 		}
 		if unit == microsPerDay {
-			return interval{days: n}, nil
+			return interval{Days: n}, nil
 		}
-		return interval{micros: n * unit}, nil
+		return interval{Micros: n * unit}, nil
 	}, false, false}
 }
 
@@ -524,24 +524,24 @@ func bindIntervalPart(name string, args []expr) (expr, bool, error) {
 }
 
 func intervalPart(part string, iv interval) (any, error) {
-	us := iv.micros
+	us := iv.Micros
 	switch part {
 	case "epoch":
-		return float64(iv.flatMicros()) / 1e6, nil
+		return float64(iv.FlatMicros()) / 1e6, nil
 	case "year", "years", "y":
-		return iv.months / 12, nil
+		return iv.Months / 12, nil
 	case "month", "months", "mon":
-		return iv.months % 12, nil
+		return iv.Months % 12, nil
 	case "quarter", "quarters":
-		return iv.months%12/3 + 1, nil
+		return iv.Months%12/3 + 1, nil
 	case "decade", "decades":
-		return iv.months / 120, nil
+		return iv.Months / 120, nil
 	case "century", "centuries":
-		return iv.months / 1200, nil
+		return iv.Months / 1200, nil
 	case "millennium", "millennia":
-		return iv.months / 12000, nil
+		return iv.Months / 12000, nil
 	case "day", "days", "d":
-		return iv.days, nil
+		return iv.Days, nil
 	case "hour", "hours", "h":
 		return us / 3600e6, nil
 	case "minute", "minutes", "m", "min":

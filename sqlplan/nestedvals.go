@@ -10,6 +10,7 @@ import (
 
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -151,7 +152,7 @@ func fromGo(t Type, v any) (any, error) {
 		case interval:
 			return x, nil
 		case value.Interval:
-			return parquetInterval(x), nil
+			return vec.ParquetInterval(x), nil
 		case string:
 			iv, err := parseIntervalText(x)
 			if err != nil {
@@ -602,14 +603,14 @@ func (p *planner) bindSeries(name string, args []expr) (expr, error) {
 		switch v := c.v.(type) {
 		case interval:
 			// Days step as 24 hours here (timestamps without zones).
-			step = interval{months: v.months, micros: v.days*microsPerDay + v.micros}
+			step = interval{Months: v.Months, Micros: v.Days*microsPerDay + v.Micros}
 		default:
 			ok = false
 		}
 		if !ok || c.t.Kind != KInterval {
 			return nil, errorf("the step of %s must be a constant INTERVAL", name)
 		}
-		if step.months == 0 && step.micros == 0 || step.months < 0 && step.micros > 0 || step.months > 0 && step.micros < 0 {
+		if step.Months == 0 && step.Micros == 0 || step.Months < 0 && step.Micros > 0 || step.Months > 0 && step.Micros < 0 {
 			return nil, errorf("the step of %s must be an interval that is not 0 nor of mixed signs", name)
 		}
 		bounds, err := castAll(p, args[:2], tTS)
@@ -619,17 +620,17 @@ func (p *planner) bindSeries(name string, args []expr) (expr, error) {
 		elem := tTS
 		return nestedFunc(name+"(...)", Type{Kind: KNested, Elem: &elem}, bounds, func(v []any) (any, error) {
 			cur, stop := v[0].(int64), v[1].(int64)
-			up := step.months > 0 || step.micros > 0
+			up := step.Months > 0 || step.Micros > 0
 			var out []any
 			for up && (cur < stop || incl && cur == stop) || !up && (cur > stop || incl && cur == stop) {
 				if len(out) == maxSeries {
 					return nil, errorf("%s would make more than %d values", name, maxSeries)
 				}
 				out = append(out, toGo(tTS, cur))
-				if step.months != 0 {
-					cur = addMonths(microsToTime(cur), step.months).UnixMicro()
+				if step.Months != 0 {
+					cur = addMonths(microsToTime(cur), step.Months).UnixMicro()
 				}
-				cur += step.micros
+				cur += step.Micros
 			}
 			return append([]any{}, out...), nil // [] rather than nil when empty
 		}), nil

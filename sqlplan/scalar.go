@@ -13,6 +13,7 @@ import (
 
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/sqlplan/num"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // Scalars: one value in the engine's representation for its Type —
@@ -36,7 +37,7 @@ func scaleIntervalCol(iv, n expr, div bool) expr {
 		}
 		x := f.(float64)
 		if a[1].T.Op() == KInt && !div {
-			return a[0].Get(i).(interval).mulInt(a[1].Get(i).(int64)), nil
+			return a[0].Get(i).(interval).MulInt(a[1].Get(i).(int64)), nil
 		}
 		if div {
 			if x == 0 {
@@ -44,7 +45,7 @@ func scaleIntervalCol(iv, n expr, div bool) expr {
 			}
 			x = 1 / x
 		}
-		r, ok := a[0].Get(i).(interval).scale(x)
+		r, ok := a[0].Get(i).(interval).Scale(x)
 		if !ok {
 			return nil, errorf("the interval is out of range")
 		}
@@ -112,33 +113,6 @@ func constCol(t Type, v any, n int) *Col {
 		}
 	}
 	return c
-}
-
-// toGo converts a scalar of type t to the Go value handed to programs:
-// int64, uint64, float64, bool, string, []byte, time.Time, exact decimal
-// text, nested Go values.
-func toGo(t Type, v any) any {
-	if v == nil {
-		return nil
-	}
-	switch t.Kind {
-	case KDate:
-		return daysToTime(v.(int64))
-	case KTime:
-		return timeValue(t, v.(int64))
-	case KTimeTZ:
-		return timetzValue(v.(int64))
-	case KTimestamp:
-		return stampToTime(t, v.(int64))
-	case KDecimal, KUHuge:
-		if d, ok := v.(value.Decimal); ok {
-			return d.String()
-		}
-		return decimalOf(v.(int64), t.Scale).String()
-	case KInterval:
-		return formatInterval(v.(interval))
-	}
-	return v
 }
 
 // formatScalar renders a scalar as text (CAST to VARCHAR, concat, JSON).
@@ -603,7 +577,7 @@ func compareScalars(t Type, a, b any) int {
 	case value.Decimal:
 		return x.Cmp(b.(value.Decimal))
 	case interval:
-		return compareIntervals(x, b.(interval))
+		return vec.CompareIntervals(x, b.(interval))
 	}
 	sa, sb := formatScalar(t, a), formatScalar(t, b)
 	return strings.Compare(sa, sb)

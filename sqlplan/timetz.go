@@ -2,35 +2,18 @@ package sqlplan
 
 import (
 	"fmt"
-	"time"
+
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
-// TIMETZ (TIME WITH TIME ZONE): a time of day with a UTC offset, as
-// DuckDB has it. Col.I holds one int64 key per value (timetzKey) that
-// orders values as DuckDB does — by the UTC time, then the larger offset
-// first — and is equal only for equal time and offset, so that the
-// comparisons, sorting, grouping, joins and min/max of integers serve it
-// unchanged. Operators that compute on times see its local time of day
-// (a cast to TIME).
+// TIMETZ (TIME WITH TIME ZONE): its key (vec.TimeTZKey) and Go value
+// live in package vec; here are its text and casts.
 
-// maxTZOffset is the largest offset in seconds (15:59:59), as DuckDB's.
-const maxTZOffset = 15*3600 + 59*60 + 59
+// maxTZOffset is the largest offset in seconds (see vec.MaxTZOffset).
+const maxTZOffset = vec.MaxTZOffset
 
 // tTimeTZ is TIMETZ.
 var tTimeTZ = Type{Kind: KTimeTZ}
-
-// timetzKey packs a time of day (microseconds, 0..24h) and an offset
-// (seconds, ±maxTZOffset): the UTC time, made non-negative, above 24 bits
-// that hold maxTZOffset - offset (so that a larger offset orders first).
-func timetzKey(us, off int64) int64 {
-	return (us-off*1e6+maxTZOffset*1e6)<<24 | (maxTZOffset - off)
-}
-
-// timetzParts unpacks a timetzKey.
-func timetzParts(k int64) (us, off int64) {
-	off = maxTZOffset - k&(1<<24-1)
-	return k>>24 - maxTZOffset*1e6 + off*1e6, off
-}
 
 // parseTimeTZText is VARCHAR to TIMETZ: a time of day (up to 24:00:00)
 // and an optional offset ±HH[:MM[:SS]] (none is +00), or a timestamp's
@@ -75,13 +58,6 @@ func appendTimeTZ(b []byte, k int64) []byte {
 	return b
 }
 
-// timetzValue is a TIMETZ as Go sees it (as duckdb-go gives it): the time
-// of day on 0001-01-01 in a fixed zone of the offset.
-func timetzValue(k int64) time.Time {
-	us, off := timetzParts(k)
-	return time.Date(1, 1, 1, 0, 0, 0, 0, time.FixedZone("", int(off))).Add(time.Duration(us) * time.Microsecond)
-}
-
 // castTimeTZ casts a scalar to or from TIMETZ (ok false when neither side
 // is one): from text, TIME (offset +00) and TIMESTAMP or TIMESTAMPTZ (the
 // UTC time of day, +00); to text and TIME (the local time of day). DuckDB
@@ -110,12 +86,4 @@ func castTimeTZ(v any, from, to Type) (r any, ok bool, err error) {
 		return us, true, nil
 	}
 	return nil, true, fmt.Errorf("Unimplemented type for cast (%s -> %s)", from.SQLName(), to.SQLName())
-}
-
-// timetzUTC is the UTC time of day of a TIMETZ key, within one day: what
-// a Parquet TIME(isAdjustedToUTC) column holds, as DuckDB writes it.
-func timetzUTC(k int64) int64 {
-	us, off := timetzParts(k)
-	u := us - off*1e6
-	return u - floorDiv(u, microsPerDay)*microsPerDay
 }

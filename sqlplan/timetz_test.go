@@ -7,25 +7,6 @@ import (
 	"github.com/carquet-go/carquet/parquet/file"
 )
 
-// TestTimeTZKey: the key of a TIMETZ orders values by the UTC time, then
-// the larger offset first (DuckDB's order), and gives back its parts.
-func TestTimeTZKey(t *testing.T) {
-	type tz struct{ us, off int64 }
-	ordered := []tz{
-		{0, maxTZOffset}, {12 * 3600e6, 3600}, {11 * 3600e6, 0}, {10 * 3600e6, -3600},
-		{11*3600e6 + 1, 0}, {microsPerDay, 0}, {microsPerDay, -maxTZOffset},
-	}
-	for i, v := range ordered {
-		k := timetzKey(v.us, v.off)
-		if us, off := timetzParts(k); us != v.us || off != v.off {
-			t.Errorf("%v: parts %d, %d", v, us, off)
-		}
-		if i > 0 && timetzKey(ordered[i-1].us, ordered[i-1].off) >= k {
-			t.Errorf("%v does not order after %v", v, ordered[i-1])
-		}
-	}
-}
-
 // TestTimeTZParquet: a TIMETZ column is a TIME(MICROS, isAdjustedToUTC)
 // column holding the UTC time of day, as DuckDB's COPY writes it, and
 // such a column reads back as TIMETZ with the offset +00 (as DuckDB reads

@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"math/big"
+	"time"
 
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/value"
@@ -27,6 +28,7 @@ type (
 
 	colBuilder  = vec.Builder
 	storageKind = vec.StorageKind
+	interval    = vec.Interval
 )
 
 // The kinds of values (see vec.Kind).
@@ -60,8 +62,6 @@ const (
 	scratchCap = vec.ScratchCap
 )
 
-func init() { vec.GoValue = toGo }
-
 func newCol(t Type, n int) *Col                      { return vec.NewCol(t, n) }
 func nullCol(t Type, n int) *Col                     { return vec.NullCol(t, n) }
 func droppedCol(t Type, n int) *Col                  { return vec.DroppedCol(t, n) }
@@ -81,3 +81,12 @@ func ratDecimal(r *big.Rat, scale int) value.Decimal { return vec.RatDecimal(r, 
 func uhugeSlot(v any) num.Int128                     { return vec.UHugeSlot(v) }
 func uhugeValue(h num.Int128) value.Decimal          { return vec.UHugeValue(h) }
 func slot128(t Type, v any) num.Int128               { return vec.Slot128(t, v) }
+func toGo(t Type, v any) any                         { return vec.GoValue(t, v) }
+func microsToTime(us int64) time.Time                { return vec.MicrosToTime(us) }
+func stampToTime(t Type, v int64) time.Time          { return vec.StampToTime(t, v) }
+func timeValue(t Type, v int64) time.Time            { return vec.TimeValue(t, v) }
+func daysToTime(d int64) time.Time                   { return vec.DaysToTime(d) }
+func addMonths(t time.Time, months int64) time.Time  { return vec.AddMonths(t, months) }
+func timetzKey(us, off int64) int64                  { return vec.TimeTZKey(us, off) }
+func timetzParts(k int64) (us, off int64)            { return vec.TimeTZParts(k) }
+func timetzUTC(k int64) int64                        { return vec.TimeTZUTC(k) }

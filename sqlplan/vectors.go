@@ -14,6 +14,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/parquet/vector"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -165,10 +166,10 @@ func toVector(c *Col, f *schema.Field) (*vector.Vector, error) {
 					b = float16Bytes(float32(c.F[i]))
 				case KInterval:
 					iv := c.A[i].(interval)
-					if iv.months < 0 || iv.days < 0 || iv.micros < 0 {
+					if iv.Months < 0 || iv.Days < 0 || iv.Micros < 0 {
 						return nil, errors.New("Parquet files do not support negative intervals")
 					}
-					b = intervalBytes(iv)
+					b = vec.IntervalBytes(iv)
 				default:
 					b = c.Str(i)
 				}

@@ -287,8 +287,3 @@ func (c *Col) Bytes(i int) []byte { return c.Str(i) }
 // Value returns row i as a Go value: int64, uint64, float64, bool, string,
 // []byte, time.Time, exact decimal text, or nested Go values; nil for NULL.
 func (c *Col) Value(i int) any { return GoValue(c.T, c.Get(i)) }
-
-// GoValue converts a scalar of type t to the Go value that Value hands
-// to programs. The engine sets it: the formats of INTERVAL and TIME WITH
-// TIME ZONE values are its own.
-var GoValue func(t Type, v any) any
