@@ -7,8 +7,8 @@ import (
 
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/sqlplan/parse"
-
 	"github.com/carquet-go/carquet/sqlplan/vec"
+
 	"github.com/xwb1989/sqlparser"
 )
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/sqlplan/function"
 )
 
 // Accumulators: one per aggregate call, fed a batch at a time with each
@@ -270,34 +271,17 @@ func (a *argAcc) result(ng int) *Col {
 	return b.C
 }
 
-// growTo extends s with zero values to length n, doubling its capacity
-// when it must grow (group counts rise a batch at a time).
-func growTo[T any](s []T, n int) []T {
-	if len(s) >= n {
-		return s
-	}
-	if cap(s) >= n {
-		old := len(s)
-		s = s[:n]
-		clear(s[old:])
-		return s
-	}
-	ns := make([]T, n, max(n, 2*cap(s)))
-	copy(ns, s)
-	return ns
-}
-
 type countAcc struct {
 	star, ifTrue bool
 	n            []int64
-	part         []int64 // per-batch partial counts (countRows)
+	part         []int64 // per-batch partial counts (function.CountRows)
 }
 
 func (a *countAcc) update(gids []int32, ng int, c *Col) {
 	a.n = growTo(a.n, ng)
 	switch {
 	case a.star || c.Null == nil && !a.ifTrue:
-		a.part = countRows(a.n, a.part, gids, ng)
+		a.part = function.CountRows(a.n, a.part, gids, ng)
 	case a.ifTrue:
 		for i, g := range gids {
 			if c.B[i] && !c.IsNull(i) {

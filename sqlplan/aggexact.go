@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"github.com/carquet-go/carquet/sqlplan/num"
 )
 
@@ -79,7 +80,7 @@ type sumDecAcc struct {
 	// wide: some value came as more than an int64, so a sum may near the
 	// 128-bit limit and every addition is checked.
 	wide bool
-	part []int64 // per-batch partial sums (laneSums)
+	part []int64 // per-batch partial sums (function.LaneSums)
 }
 
 // widen moves the int64 sums into 128-bit ones, for good.
@@ -170,13 +171,13 @@ func (a *sumDecAcc) addInts(gids []int32, ng int, c *Col) {
 		}
 	case ng == 1:
 		if len(gids) > 0 {
-			a.sum[0], _ = a.sum[0].Add(sum128(x)) // sums of int64s: no overflow, as above
+			a.sum[0], _ = a.sum[0].Add(function.Sum128(x)) // sums of int64s: no overflow, as above
 			a.seen[0] = true
 		}
 	default:
-		if fewGroups(ng, len(gids)) {
+		if function.FewGroups(ng, len(gids)) {
 			var ok bool
-			if a.part, ok = laneSums(a.part, a.seen, gids, x, ng); ok {
+			if a.part, ok = function.LaneSums(a.part, a.seen, gids, x, ng); ok {
 				for g, v := range a.part {
 					a.sum[g] = a.sum[g].AddInt64(v)
 				}
@@ -323,13 +324,13 @@ func (a *sumDecAcc) result(ng int) *Col {
 type avgExactAcc struct {
 	sum  sumDecAcc
 	n    []int64
-	part []int64 // per-batch partial counts (countRows)
+	part []int64 // per-batch partial counts (function.CountRows)
 }
 
 func (a *avgExactAcc) update(gids []int32, ng int, c *Col) {
 	a.n = growTo(a.n, ng)
 	if c.Null == nil {
-		a.part = countRows(a.n, a.part, gids, ng)
+		a.part = function.CountRows(a.n, a.part, gids, ng)
 	} else {
 		for i, g := range gids {
 			if !c.Null[i] {

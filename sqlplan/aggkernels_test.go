@@ -78,7 +78,7 @@ func TestSumDecimalKernels(t *testing.T) {
 }
 
 // TestSumSeesEveryLane checks that a group whose only row is in the last
-// of the lanes of laneSums gets a sum, not NULL.
+// of the lanes of function.LaneSums gets a sum, not NULL.
 func TestSumSeesEveryLane(t *testing.T) {
 	wide := Type{Kind: KDecimal, Prec: 38, Scale: 2}
 	for at := 0; at < 4; at++ {

@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"github.com/carquet-go/carquet/sqlplan/num"
 	"github.com/carquet-go/carquet/sqlplan/vec"
 )
@@ -84,7 +85,7 @@ func (e *arithExpr) compute(lc, rc *Col, n int) (*Col, error) {
 	switch {
 	case e.t.Kind == KFloat && e.op != '%':
 		out.F, out.Scratch = scratchFloats(n)
-		floatArith(e.op, out.F, lc, rc)
+		function.FloatArith(e.op, out.F, floats(lc), floats(rc))
 		return out, nil
 	case e.t.Kind == KFloat:
 		x, y := floats(lc), floats(rc)
@@ -121,14 +122,14 @@ func (e *arithExpr) compute(lc, rc *Col, n int) (*Col, error) {
 		ls, rs := scaleOf(lt), scaleOf(rt)
 		out.I, out.Scratch = scratchInts(n)
 		if e.op == '*' {
-			if i, ok := mulDecimals18(out.I, lc, rc, out.Null); !ok {
+			if i, ok := function.MulDecimals18(out.I, lc.I, rc.I, out.Null); !ok {
 				x, y := intAt(lc, i), intAt(rc, i)
 				return nil, errorf("overflow in %s * %s: the result does not fit %s",
 					string(num.FromInt64(x).AppendDecimal(nil, ls)), string(num.FromInt64(y).AppendDecimal(nil, rs)), e.t.SQLName())
 			}
 			return out, nil
 		}
-		addScaled(out.I, lc, rc, pow10[e.t.Scale-ls], pow10[e.t.Scale-rs], e.op == '-')
+		function.AddScaled(out.I, lc.I, rc.I, pow10[e.t.Scale-ls], pow10[e.t.Scale-rs], e.op == '-')
 		return out, nil
 	case e.t.Kind == KDecimal && e.t.Prec <= 18:
 		x, y := lc.I, rc.I
@@ -475,4 +476,12 @@ func (e *negExpr) eval(b *Batch) (*Col, error) {
 		return bld.C, nil
 	}
 	return out, nil
+}
+
+// intAt is row i of an int64 operand (a constant's one value).
+func intAt(c *Col, i int) int64 {
+	if len(c.I) <= i {
+		return c.I[0]
+	}
+	return c.I[i]
 }

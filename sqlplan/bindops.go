@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
@@ -115,7 +116,7 @@ func (p *planner) bindComparison(x *sqlparser.ComparisonExpr, sc *scope, agg *ag
 			if k.v == nil {
 				return &constExpr{t: Type{Kind: KBool}}, nil
 			}
-			e.m = compileLike(k.v.(string), e.esc, fold)
+			e.m = function.CompileLike(k.v.(string), e.esc, fold)
 		}
 		return p.fold(e, l, r)
 	case sqlparser.JSONExtractOp, sqlparser.JSONUnquoteExtractOp:

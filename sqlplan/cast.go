@@ -216,16 +216,6 @@ func castHuge(c *Col, from, to Type) (*Col, bool, error) {
 	return out, true, nil
 }
 
-// mulDecimal18 multiplies two unscaled decimals into a DECIMAL of at most
-// 18 digits; ok is false when the product has more.
-func mulDecimal18(x, y int64) (int64, bool) {
-	r := num.Mul64(x, y)
-	if !r.FitsDigits(18) {
-		return 0, false
-	}
-	return r.Int64(), true
-}
-
 // exactInts reports whether c holds integers or decimals as fixed-width
 // integers (int64, uint64 or 128-bit), not coded and not as Go values.
 func exactInts(c *Col) bool {

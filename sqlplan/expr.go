@@ -103,27 +103,6 @@ func (e *constExpr) eval(b *Batch) (*Col, error) {
 
 func isConst(e expr) (*constExpr, bool) { c, ok := e.(*constExpr); return c, ok }
 
-// mergeNulls returns the OR of the null slices of cols (nil if none).
-func mergeNulls(n int, cols ...*Col) []bool {
-	var out []bool
-	for _, c := range cols {
-		if c.Null == nil {
-			continue
-		}
-		if out == nil {
-			out = make([]bool, n)
-			copy(out, c.Null[:n])
-			continue
-		}
-		for i, x := range c.Null[:n] {
-			if x {
-				out[i] = true
-			}
-		}
-	}
-	return out
-}
-
 // cmpOp is a comparison operator.
 type cmpOp uint8
 

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
@@ -98,6 +99,7 @@ func addFuncs(m map[string]*fn) {
 }
 
 func init() {
+	addLibrary()
 	addFuncs(map[string]*fn{
 		"lower": {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) { return strings.ToLower(str(a[0], i)), nil }, false, false},
 		"upper": {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) { return strings.ToUpper(str(a[0], i)), nil }, false, false},
@@ -112,7 +114,6 @@ func init() {
 			}
 			return string(r), nil
 		}, false, false},
-		"substring": {2, 3, sig(tString, tString, tInt, tInt), substringRow, false, false},
 		"left": {2, 2, sig(tString, tString, tInt), func(a []*Col, i int) (any, error) {
 			r := []rune(str(a[0], i))
 			n := a[1].I[i]
@@ -508,9 +509,56 @@ func init() {
 		funcs[a] = funcs[f]
 	}
 	vecKernels = map[*fn]func(args []*Col, n int) (*Col, error){
-		funcs["lower"]:     vecCase(false),
-		funcs["upper"]:     vecCase(true),
-		funcs["substring"]: substringVec,
+		funcs["lower"]: vecCase(false),
+		funcs["upper"]: vecCase(true),
+	}
+	for name, f := range function.Scalars() {
+		if f.Batch != nil {
+			vecKernels[funcs[name]] = f.Batch
+		}
+	}
+}
+
+// addLibrary adds the scalar functions of package function to the
+// table, their type rules bound as the binder's casts. It runs first, so
+// that the aliases below and the table's later entries see them.
+func addLibrary() {
+	lib := function.Scalars()
+	m := make(map[string]*fn, len(lib))
+	for name, f := range lib {
+		m[name] = &fn{min: f.Min, max: f.Max, bind: bindRule(f.Rule), row: f.Row, nonStrict: f.NonStrict, volatile: f.Volatile}
+	}
+	addFuncs(m)
+}
+
+// bindRule binds a call by a library type rule: the arguments cast to
+// the types it asks (as sig casts them), the result of its type. No rule
+// is no bind (the arguments as they are, a BIGINT result).
+func bindRule(rule function.TypeRule) func(p *planner, in []expr) ([]expr, Type, error) {
+	if rule == nil {
+		return nil
+	}
+	return func(p *planner, in []expr) ([]expr, Type, error) {
+		types := make([]Type, len(in))
+		for i, a := range in {
+			types[i] = a.typ()
+		}
+		casts, result, err := rule(types)
+		if err != nil {
+			return nil, Type{}, err
+		}
+		if casts == nil {
+			return in, result, nil
+		}
+		out := make([]expr, len(in))
+		for i, a := range in {
+			c, err := p.coerceArg(a, casts[min(i, len(casts)-1)])
+			if err != nil {
+				return nil, Type{}, err
+			}
+			out[i] = c
+		}
+		return out, result, nil
 	}
 }
 
@@ -562,14 +610,6 @@ func regexpOf(a []*Col, p, o, i int, full bool) (*regexp.Regexp, error) {
 		pat = "(?" + flags + ")" + pat
 	}
 	return cachedRegexp(pat)
-}
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
 }
 
 func trimFn(cut func(string, string) string, space func(string) string) func(a []*Col, i int) (any, error) {

@@ -837,12 +837,11 @@ func toPredicate(e expr) (scan.Predicate, bool) {
 			return nil, false
 		}
 		var p scan.Predicate
-		switch x.m.kind {
-		case 1:
-			p = scan.Compare{Column: c.name, Op: scan.Eq, Value: string(x.m.lit)}
-		case 2:
-			p = scan.Prefix{Column: c.name, Prefix: string(x.m.lit)}
-		default:
+		if lit, ok := x.m.Exact(); ok {
+			p = scan.Compare{Column: c.name, Op: scan.Eq, Value: lit}
+		} else if lit, ok := x.m.Prefix(); ok {
+			p = scan.Prefix{Column: c.name, Prefix: lit}
+		} else {
 			return nil, false
 		}
 		if x.not {

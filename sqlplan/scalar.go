@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"github.com/carquet-go/carquet/sqlplan/num"
 	"github.com/carquet-go/carquet/sqlplan/vec"
 )
@@ -120,7 +121,7 @@ func formatScalar(t Type, v any) string {
 	switch t.Kind {
 	case KDate, KTime, KTimestamp:
 		if x, ok := v.(int64); ok {
-			return formatTemporal(t, x)
+			return function.FormatTemporal(t, x)
 		}
 	case KTimeTZ:
 		if x, ok := v.(int64); ok {
@@ -133,7 +134,7 @@ func formatScalar(t Type, v any) string {
 	case string:
 		return x
 	case []byte:
-		return blobText(x)
+		return function.BlobText(x)
 	case int64:
 		if t.Kind == KBool {
 			return strconv.FormatBool(x != 0)
@@ -423,7 +424,7 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 	case KBytes:
 		switch from.Kind {
 		case KString, KUUID:
-			return blobFromText(v.(string))
+			return function.BlobFromText(v.(string))
 		}
 		return nil, bad()
 	case KDate:
@@ -431,7 +432,7 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 		case KTimestamp:
 			return floorDiv(v.(int64), unitsPerDay(from)), nil
 		case KString:
-			return parseDateText(v.(string))
+			return function.ParseDateText(v.(string))
 		}
 		return nil, bad()
 	case KTimestamp:
@@ -443,7 +444,7 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 			}
 			return d * per, nil
 		case KString:
-			return parseTimestampText(v.(string), to)
+			return function.ParseTimestampText(v.(string), to)
 		}
 		return nil, bad()
 	case KTime:
@@ -456,7 +457,7 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 			}
 			return convertTimeUnit(x, Type{Kind: KTime, Nanos: from.Nanos}, to)
 		case KString:
-			return parseTimeText(v.(string), to.Nanos)
+			return function.ParseTimeText(v.(string), to.Nanos)
 		}
 		return nil, bad()
 	case KInterval:
@@ -475,14 +476,6 @@ func castScalarTry(v any, from, to Type, try bool) (any, error) {
 }
 
 func quoteText(s string) string { return "'" + s + "'" }
-
-// unitsPerDay is the count of a TIMESTAMP/TIME value's units in a day.
-func unitsPerDay(t Type) int64 {
-	if t.Nanos {
-		return 86400e9
-	}
-	return 86400e6
-}
 
 // convertTimeUnit converts a TIMESTAMP or TIME value between microseconds
 // and nanoseconds: down it truncates toward zero (as DuckDB's cast does),

@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"fmt"
 
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
@@ -19,19 +20,19 @@ var tTimeTZ = Type{Kind: KTimeTZ}
 // and an optional offset ±HH[:MM[:SS]] (none is +00), or a timestamp's
 // UTC time of day with +00.
 func parseTimeTZText(s string) (int64, error) {
-	us, _, i, ok := scanClock(s, 0, false)
+	us, _, i, ok := function.ScanClock(s, 0, false)
 	var off int64
 	if ok {
-		i = skipSpaces(s, i)
+		i = function.SkipSpaces(s, i)
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			off, i, ok = scanOffset(s, i)
+			off, i, ok = function.ScanOffset(s, i)
 		}
-		ok = ok && skipSpaces(s, i) == len(s)
+		ok = ok && function.SkipSpaces(s, i) == len(s)
 	} else {
 		// A timestamp: its UTC time of day, +00 (as DuckDB's cast).
-		ts, _, tsOff, f := scanTimestamp(s, false)
+		ts, _, tsOff, f := function.ScanTimestamp(s, false)
 		ts -= tsOff * 1e6
-		us, ok = ts-floorDiv(ts, microsPerDay)*microsPerDay, f == textOK
+		us, ok = ts-floorDiv(ts, microsPerDay)*microsPerDay, f == function.TextOK
 	}
 	if !ok || us > microsPerDay || off > maxTZOffset || off < -maxTZOffset {
 		return 0, fmt.Errorf("time field value out of range: \"%s\", expected format is ([YYYY-MM-DD ]HH:MM:SS[.MS])", s)
@@ -43,16 +44,16 @@ func parseTimeTZText(s string) (int64, error) {
 // offset as ±HH, with :MM and :SS when they are not zero.
 func appendTimeTZ(b []byte, k int64) []byte {
 	us, off := timetzParts(k)
-	b = appendClock(b, us, false)
+	b = function.AppendClock(b, us, false)
 	sign := byte('+')
 	if off < 0 {
 		sign, off = '-', -off
 	}
-	b = appendTwoDigits(append(b, sign), off/3600)
+	b = function.AppendTwoDigits(append(b, sign), off/3600)
 	if off%3600 != 0 {
-		b = appendTwoDigits(append(b, ':'), off/60%60)
+		b = function.AppendTwoDigits(append(b, ':'), off/60%60)
 		if off%60 != 0 {
-			b = appendTwoDigits(append(b, ':'), off%60)
+			b = function.AppendTwoDigits(append(b, ':'), off%60)
 		}
 	}
 	return b

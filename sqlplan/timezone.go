@@ -3,6 +3,8 @@ package sqlplan
 import (
 	"math"
 	"time"
+
+	"github.com/carquet-go/carquet/sqlplan/function"
 )
 
 // The TimeZone setting: a TIMESTAMPTZ is an instant (microseconds since
@@ -89,19 +91,19 @@ func fromWall(us int64, loc *time.Location) int64 {
 func zoneText(us int64, loc *time.Location) string {
 	t := Type{Kind: KTimestamp}
 	if infinite(us) {
-		return formatTemporal(t, us)
+		return function.FormatTemporal(t, us)
 	}
 	_, off := time.UnixMicro(us).In(loc).Zone()
-	b := appendTimestamp(make([]byte, 0, 40), t, us+int64(off)*1e6)
+	b := function.AppendTimestamp(make([]byte, 0, 40), t, us+int64(off)*1e6)
 	sign := byte('+')
 	if off < 0 {
 		sign, off = '-', -off
 	}
-	b = appendTwoDigits(append(b, sign), int64(off/3600))
+	b = function.AppendTwoDigits(append(b, sign), int64(off/3600))
 	if off%3600 != 0 {
-		b = appendTwoDigits(append(b, ':'), int64(off/60%60))
+		b = function.AppendTwoDigits(append(b, ':'), int64(off/60%60))
 		if off%60 != 0 {
-			b = appendTwoDigits(append(b, ':'), int64(off%60))
+			b = function.AppendTwoDigits(append(b, ':'), int64(off%60))
 		}
 	}
 	return string(b)
@@ -111,10 +113,10 @@ func zoneText(us int64, loc *time.Location) string {
 // is that instant, one that does not is a wall time in loc.
 func parseZoned(s string, loc *time.Location) (any, error) {
 	tz := Type{Kind: KTimestamp, TZ: true}
-	if _, _, _, zoned, f := scanTimestampZoned(s, false); f != textOK || zoned {
-		return parseTimestampText(s, tz)
+	if _, _, _, zoned, f := function.ScanTimestampZoned(s, false); f != function.TextOK || zoned {
+		return function.ParseTimestampText(s, tz)
 	}
-	us, err := parseTimestampText(s, tTS)
+	us, err := function.ParseTimestampText(s, tTS)
 	if err != nil {
 		return nil, err
 	}

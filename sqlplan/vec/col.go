@@ -287,3 +287,24 @@ func (c *Col) Bytes(i int) []byte { return c.Str(i) }
 // Value returns row i as a Go value: int64, uint64, float64, bool, string,
 // []byte, time.Time, exact decimal text, or nested Go values; nil for NULL.
 func (c *Col) Value(i int) any { return GoValue(c.T, c.Get(i)) }
+
+// MergeNulls returns the OR of the null slices of cols (nil if none).
+func MergeNulls(n int, cols ...*Col) []bool {
+	var out []bool
+	for _, c := range cols {
+		if c.Null == nil {
+			continue
+		}
+		if out == nil {
+			out = make([]bool, n)
+			copy(out, c.Null[:n])
+			continue
+		}
+		for i, x := range c.Null[:n] {
+			if x {
+				out[i] = true
+			}
+		}
+	}
+	return out
+}

@@ -60,3 +60,20 @@ func Release(c *Col) {
 	}
 	c.I, c.F = nil, nil
 }
+
+// GrowTo extends s with zero values to length n, doubling its capacity
+// when it must grow (group counts rise a batch at a time).
+func GrowTo[T any](s []T, n int) []T {
+	if len(s) >= n {
+		return s
+	}
+	if cap(s) >= n {
+		old := len(s)
+		s = s[:n]
+		clear(s[old:])
+		return s
+	}
+	ns := make([]T, n, max(n, 2*cap(s)))
+	copy(ns, s)
+	return ns
+}

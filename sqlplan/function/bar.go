@@ -1,8 +1,10 @@
-package sqlplan
+package function
 
 import (
 	"math"
 	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // bar(x, min, max[, width]) is DuckDB's text bar chart: x between min and
@@ -11,13 +13,13 @@ import (
 // (or NaN) draws nothing, x at or above max the whole width.
 
 func init() {
-	addFuncs(map[string]*fn{"bar": {3, 4, sig(tString, tFloat), barRow, false, false}})
+	register(map[string]*Scalar{"bar": {Min: 3, Max: 4, Rule: Sig(tString, tFloat), Row: barRow}})
 }
 
 // barEighths are the blocks of 0/8 to 7/8 of a character's width.
 var barEighths = [...]string{"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"}
 
-func barRow(a []*Col, i int) (any, error) {
+func barRow(a []*vec.Col, i int) (any, error) {
 	x, lo, hi, maxWidth := a[0].F[i], a[1].F[i], a[2].F[i], 80.0
 	if len(a) > 3 {
 		maxWidth = a[3].F[i]

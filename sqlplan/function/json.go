@@ -1,10 +1,12 @@
-package sqlplan
+package function
 
 import (
 	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // JSON in VARCHAR values, as DuckDB's json extension reads it:
@@ -152,17 +154,17 @@ func jsonText(raw json.RawMessage) string {
 	return b.String()
 }
 
-func init() { addFuncs(jsonFuncs) }
+func init() { register(jsonFuncs) }
 
-var jsonFuncs = map[string]*fn{
-	"json_extract": {2, 2, sig(tString, tString), func(a []*Col, i int) (any, error) {
+var jsonFuncs = map[string]*Scalar{
+	"json_extract": {Min: 2, Max: 2, Rule: Sig(tString, tString), Row: func(a []*vec.Col, i int) (any, error) {
 		raw, ok, err := jsonAt(a[0].Str(i), str(a[1], i))
 		if err != nil || !ok {
 			return nil, err
 		}
 		return jsonText(raw), nil
-	}, false, false},
-	"json_extract_string": {2, 2, sig(tString, tString), func(a []*Col, i int) (any, error) {
+	}},
+	"json_extract_string": {Min: 2, Max: 2, Rule: Sig(tString, tString), Row: func(a []*vec.Col, i int) (any, error) {
 		raw, ok, err := jsonAt(a[0].Str(i), str(a[1], i))
 		if err != nil || !ok {
 			return nil, err
@@ -175,11 +177,11 @@ var jsonFuncs = map[string]*fn{
 			return s, nil
 		}
 		return jsonText(raw), nil
-	}, false, false},
-	"json_valid": {1, 1, sig(tBool, tString), func(a []*Col, i int) (any, error) {
+	}},
+	"json_valid": {Min: 1, Max: 1, Rule: Sig(tBool, tString), Row: func(a []*vec.Col, i int) (any, error) {
 		return json.Valid(a[0].Str(i)), nil
-	}, false, false},
-	"json_array_length": {1, 2, sig(tInt, tString), func(a []*Col, i int) (any, error) {
+	}},
+	"json_array_length": {Min: 1, Max: 2, Rule: Sig(tInt, tString), Row: func(a []*vec.Col, i int) (any, error) {
 		doc := json.RawMessage(a[0].Str(i))
 		if len(a) > 1 {
 			raw, ok, err := jsonAt(doc, str(a[1], i))
@@ -193,8 +195,8 @@ var jsonFuncs = map[string]*fn{
 			return int64(0), nil
 		}
 		return int64(len(arr)), nil
-	}, false, false},
-	"json_type": {1, 2, sig(tString, tString), func(a []*Col, i int) (any, error) {
+	}},
+	"json_type": {Min: 1, Max: 2, Rule: Sig(tString, tString), Row: func(a []*vec.Col, i int) (any, error) {
 		doc := json.RawMessage(bytes.TrimSpace(a[0].Str(i)))
 		if len(a) > 1 {
 			raw, ok, err := jsonAt(doc, str(a[1], i))
@@ -225,5 +227,5 @@ var jsonFuncs = map[string]*fn{
 			return "BIGINT", nil
 		}
 		return "UBIGINT", nil
-	}, false, false},
+	}},
 }

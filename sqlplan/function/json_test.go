@@ -1,4 +1,4 @@
-package sqlplan
+package function
 
 import "testing"
 

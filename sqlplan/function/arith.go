@@ -1,14 +1,15 @@
-package sqlplan
+package function
+
+import "github.com/carquet-go/carquet/sqlplan/num"
 
 // The loops of the common arithmetic: DOUBLE + - * /, and DECIMAL of at
 // most 18 digits + - * on unscaled int64s. An operand whose column has
-// fewer rows than dst is a constant (arithExpr.operand): its one value is
+// fewer rows than dst is a constant (the engine's arithExpr.operand): its one value is
 // used for every row, without a vector of copies.
 
-// floatArith computes dst[i] = l op r (op + - * /; IEEE division, as
+// FloatArith computes dst[i] = l op r (op + - * /; IEEE division, as
 // DuckDB: x/0 is ±Inf, 0/0 NaN).
-func floatArith(op byte, dst []float64, l, r *Col) {
-	x, y := floats(l), floats(r)
+func FloatArith(op byte, dst, x, y []float64) {
 	n := len(dst)
 	switch {
 	case len(y) < n:
@@ -76,11 +77,10 @@ func floatArith(op byte, dst []float64, l, r *Col) {
 	}
 }
 
-// addScaled computes dst[i] = l*lm ± r*rm: DECIMAL + and - at the
+// AddScaled computes dst[i] = l*lm ± r*rm: DECIMAL + and - at the
 // result's scale (the type rules keep the result within 18 digits, so
 // nothing overflows int64).
-func addScaled(dst []int64, l, r *Col, lm, rm int64, sub bool) {
-	x, y := l.I, r.I
+func AddScaled(dst, x, y []int64, lm, rm int64, sub bool) {
 	n := len(dst)
 	if sub {
 		rm = -rm
@@ -106,12 +106,11 @@ func addScaled(dst []int64, l, r *Col, lm, rm int64, sub bool) {
 	}
 }
 
-// mulDecimals18 computes dst[i] = l*r for a DECIMAL of at most 18 digits;
+// MulDecimals18 computes dst[i] = l*r for a DECIMAL of at most 18 digits;
 // on a product beyond 18 digits in a row that is not NULL it returns that
 // row and false.
-func mulDecimals18(dst []int64, l, r *Col, null []bool) (int, bool) {
+func MulDecimals18(dst, x, y []int64, null []bool) (int, bool) {
 	n := len(dst)
-	x, y := l.I, r.I
 	if len(x) < n {
 		x, y = y, x // a constant on the right
 	}
@@ -156,10 +155,12 @@ func mulDecimals18(dst []int64, l, r *Col, null []bool) (int, bool) {
 // which needs no 128-bit check.
 func small9(x int64) bool { return uint64(x+999_999_999) < 1_999_999_999 }
 
-// intAt is row i of an int64 operand (a constant's one value).
-func intAt(c *Col, i int) int64 {
-	if len(c.I) <= i {
-		return c.I[0]
+// mulDecimal18 multiplies two unscaled decimals into a DECIMAL of at most
+// 18 digits; ok is false when the product has more.
+func mulDecimal18(x, y int64) (int64, bool) {
+	r := num.Mul64(x, y)
+	if !r.FitsDigits(18) {
+		return 0, false
 	}
-	return c.I[i]
+	return r.Int64(), true
 }

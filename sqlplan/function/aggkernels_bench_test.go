@@ -1,4 +1,4 @@
-package sqlplan
+package function
 
 import (
 	"math/bits"
@@ -37,7 +37,7 @@ func BenchmarkSumKernels(b *testing.B) {
 	var part []int64
 	b.Run("lanes", func(b *testing.B) {
 		for b.Loop() {
-			part, _ = laneSums(part, seen, gids, x, 4)
+			part, _ = LaneSums(part, seen, gids, x, 4)
 		}
 	})
 	b.Run("seen", func(b *testing.B) {
@@ -47,9 +47,9 @@ func BenchmarkSumKernels(b *testing.B) {
 			}
 		}
 	})
-	b.Run("sum128", func(b *testing.B) {
+	b.Run("Sum128", func(b *testing.B) {
 		for b.Loop() {
-			sum128(x)
+			Sum128(x)
 		}
 	})
 }

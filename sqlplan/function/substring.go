@@ -1,13 +1,21 @@
-package sqlplan
+package function
 
 import (
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // DuckDB bounds substring's offset and length to 32 bits and refuses
 // anything beyond; an absent length is the largest one allowed. Keeping
 // the bounds also keeps start+length far from int64 overflow.
+func init() {
+	register(map[string]*Scalar{"substring": {
+		Min: 2, Max: 3, Rule: Sig(tString, tString, tInt, tInt), Row: substringRow, Batch: substringVec,
+	}})
+}
+
 const (
 	substrMin = -1 << 32
 	substrMax = 1<<32 - 1
@@ -20,7 +28,7 @@ const (
 // characters before start instead of after. The span is cut to the string
 // only at the end, so a start far before it still spends its length there:
 // substring('hello', -10, 8) is 'hel'.
-func substringRow(a []*Col, i int) (any, error) {
+func substringRow(a []*vec.Col, i int) (any, error) {
 	start, n := a[1].I[i], int64(substrMax)
 	if len(a) > 2 {
 		n = a[2].I[i]
@@ -83,8 +91,8 @@ func substrSpan(size, start, n int64) (lo, hi int64) {
 // substringVec is substringRow for a whole batch, appending each result
 // into one output buffer instead of making a Go string per row (TPC-H
 // Q22 cuts the country code out of every customer's phone this way).
-func substringVec(a []*Col, n int) (*Col, error) {
-	out := &Col{T: tString, Len: n, Null: mergeNulls(n, a...), Off: make([]int32, n+1)}
+func substringVec(a []*vec.Col, n int) (*vec.Col, error) {
+	out := &vec.Col{T: tString, Len: n, Null: vec.MergeNulls(n, a...), Off: make([]int32, n+1)}
 	for i := 0; i < n; i++ {
 		if out.Null == nil || !out.Null[i] {
 			start, size := a[1].I[i], int64(substrMax)

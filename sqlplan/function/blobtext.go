@@ -1,4 +1,4 @@
-package sqlplan
+package function
 
 import "fmt"
 
@@ -6,8 +6,8 @@ import "fmt"
 // character of the text must be ASCII; printed, a BLOB shows printable
 // ASCII as itself (but \, ' and ") and every other byte as \xHH.
 
-// blobFromText is VARCHAR to BLOB.
-func blobFromText(s string) ([]byte, error) {
+// BlobFromText is VARCHAR to BLOB.
+func BlobFromText(s string) ([]byte, error) {
 	out := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -43,8 +43,8 @@ func hexDigit(c byte) int {
 	return -1
 }
 
-// blobText is BLOB to VARCHAR.
-func blobText(b []byte) string {
+// BlobText is BLOB to VARCHAR.
+func BlobText(b []byte) string {
 	const digits = "0123456789ABCDEF"
 	out := make([]byte, 0, len(b))
 	for _, c := range b {

@@ -1,10 +1,11 @@
-package sqlplan
+package function
 
 import (
 	"math"
 	"math/bits"
 
 	"github.com/carquet-go/carquet/sqlplan/num"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // The per-group additions of SUM, AVG and COUNT over a batch without
@@ -15,16 +16,16 @@ import (
 // turn (few groups), which lets four additions run at once; the partials
 // are folded into the groups once per batch.
 
-// lanes is how many independent sets of partial sums fewGroups keeps.
+// lanes is how many independent sets of partial sums FewGroups keeps.
 const lanes = 4
 
-// fewGroups reports whether the lane kernels pay off for a batch of n
+// FewGroups reports whether the lane kernels pay off for a batch of n
 // rows over ng groups: each set of partials is cleared and folded once per
 // batch, which is worth it while there are several rows per group.
-func fewGroups(ng, n int) bool { return ng > 1 && ng*lanes*4 <= n }
+func FewGroups(ng, n int) bool { return ng > 1 && ng*lanes*4 <= n }
 
-// sum128 is the exact sum of x.
-func sum128(x []int64) num.Int128 {
+// Sum128 is the exact sum of x.
+func Sum128(x []int64) num.Int128 {
 	var lo uint64
 	var hi int64
 	for _, v := range x {
@@ -35,12 +36,12 @@ func sum128(x []int64) num.Int128 {
 	return num.Int128{Hi: hi, Lo: lo}
 }
 
-// laneSums returns the sum of x per group (ng of them) as int64s, in part
+// LaneSums returns the sum of x per group (ng of them) as int64s, in part
 // (reused), and marks the groups of gids in seen. It reports false when
 // a sum could have left int64 (some |x| times len(x) reaches 2^63), and
 // the caller then adds the rows one by one instead.
-func laneSums(part []int64, seen []bool, gids []int32, x []int64, ng int) ([]int64, bool) {
-	part = growTo(part[:0], lanes*ng)
+func LaneSums(part []int64, seen []bool, gids []int32, x []int64, ng int) ([]int64, bool) {
+	part = vec.GrowTo(part[:0], lanes*ng)
 	clear(part)
 	p0, p1, p2, p3 := part[:ng], part[ng:2*ng], part[2*ng:3*ng], part[3*ng:4*ng]
 	x = x[:len(gids)]
@@ -76,7 +77,7 @@ func laneSums(part []int64, seen []bool, gids []int32, x []int64, ng int) ([]int
 
 // laneCounts returns the rows per group (ng of them), in part (reused).
 func laneCounts(part []int64, gids []int32, ng int) []int64 {
-	part = growTo(part[:0], lanes*ng)
+	part = vec.GrowTo(part[:0], lanes*ng)
 	clear(part)
 	p0, p1, p2, p3 := part[:ng], part[ng:2*ng], part[2*ng:3*ng], part[3*ng:4*ng]
 	n := len(gids) &^ (lanes - 1)
@@ -95,12 +96,12 @@ func laneCounts(part []int64, gids []int32, ng int) []int64 {
 	return p0
 }
 
-// countRows adds to n[g] the rows of each group of gids.
-func countRows(n []int64, part []int64, gids []int32, ng int) []int64 {
+// CountRows adds to n[g] the rows of each group of gids.
+func CountRows(n []int64, part []int64, gids []int32, ng int) []int64 {
 	switch {
 	case ng == 1:
 		n[0] += int64(len(gids))
-	case fewGroups(ng, len(gids)):
+	case FewGroups(ng, len(gids)):
 		part = laneCounts(part, gids, ng)
 		for g, k := range part {
 			n[g] += k

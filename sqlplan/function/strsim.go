@@ -1,24 +1,26 @@
-package sqlplan
+package function
+
+import "github.com/carquet-go/carquet/sqlplan/vec"
 
 // String similarity functions of DuckDB: jaro_similarity,
 // jaro_winkler_similarity and damerau_levenshtein. Like DuckDB they compare
 // bytes, not characters: a two-byte 'é' counts as two, so their results on
 // non-ASCII text match DuckDB's.
 
-func init() { addFuncs(strsimFuncs) }
+func init() { register(strsimFuncs) }
 
-var strsimFuncs = map[string]*fn{
+var strsimFuncs = map[string]*Scalar{
 	// The optional third argument is a score cutoff: a similarity below
 	// it reads 0, as in DuckDB.
-	"jaro_similarity":         {2, 3, sig(tFloat, tString, tString, tFloat), similarityRow(jaro), false, false},
-	"jaro_winkler_similarity": {2, 3, sig(tFloat, tString, tString, tFloat), similarityRow(jaroWinkler), false, false},
-	"damerau_levenshtein": {2, 2, sig(tInt, tString), func(a []*Col, i int) (any, error) {
+	"jaro_similarity":         {Min: 2, Max: 3, Rule: Sig(tFloat, tString, tString, tFloat), Row: similarityRow(jaro)},
+	"jaro_winkler_similarity": {Min: 2, Max: 3, Rule: Sig(tFloat, tString, tString, tFloat), Row: similarityRow(jaroWinkler)},
+	"damerau_levenshtein": {Min: 2, Max: 2, Rule: Sig(tInt, tString), Row: func(a []*vec.Col, i int) (any, error) {
 		return int64(damerauLevenshtein(a[0].Str(i), a[1].Str(i))), nil
-	}, false, false},
+	}},
 }
 
-func similarityRow(sim func(a, b []byte) float64) func(a []*Col, i int) (any, error) {
-	return func(a []*Col, i int) (any, error) {
+func similarityRow(sim func(a, b []byte) float64) func(a []*vec.Col, i int) (any, error) {
+	return func(a []*vec.Col, i int) (any, error) {
 		s := sim(a[0].Str(i), a[1].Str(i))
 		if len(a) > 2 && s < a[2].F[i] {
 			return 0.0, nil

@@ -1,4 +1,4 @@
-package sqlplan
+package function
 
 import (
 	"bytes"
@@ -7,58 +7,11 @@ import (
 )
 
 // LIKE / ILIKE patterns compiled once into runs of literal text and
-// wildcards.
+// wildcards (the engine's LIKE expressions match through them).
 
-// likeExpr is `e [NOT] LIKE pattern` (ILIKE when fold is set).
-type likeExpr struct {
-	named
-	e, pat expr
-	esc    byte
-	not    bool
-	fold   bool
-	m      *likeMatcher // for a constant pattern
-}
-
-func (e *likeExpr) typ() Type { return Type{Kind: KBool} }
-
-func (e *likeExpr) eval(b *Batch) (*Col, error) {
-	c, err := e.e.eval(b)
-	if err != nil {
-		return nil, err
-	}
-	n := b.N
-	var pc *Col
-	if e.m == nil {
-		if pc, err = e.pat.eval(b); err != nil {
-			return nil, err
-		}
-	}
-	out := &Col{T: Type{Kind: KBool}, Len: n, B: make([]bool, n)}
-	if pc != nil {
-		out.Null = mergeNulls(n, c, pc)
-	} else {
-		out.Null = mergeNulls(n, c)
-	}
-	for i := 0; i < n; i++ {
-		if out.IsNull(i) {
-			continue
-		}
-		m := e.m
-		if m == nil {
-			m = compileLike(string(pc.Str(i)), e.esc, e.fold)
-		}
-		s := c.Str(i)
-		if e.fold {
-			s = bytes.ToLower(s)
-		}
-		out.B[i] = m.match(s) != e.not
-	}
-	return out, nil
-}
-
-// likeMatcher matches LIKE patterns, with fast paths for exact, prefix,
+// LikeMatcher matches LIKE patterns, with fast paths for exact, prefix,
 // suffix and contains patterns.
-type likeMatcher struct {
+type LikeMatcher struct {
 	kind  int // 0 general, 1 exact, 2 prefix, 3 suffix, 4 contains, 5 runs between %s
 	lit   []byte
 	parts []likePart
@@ -70,7 +23,9 @@ type likePart struct {
 	percent bool   // a '%' precedes this part
 }
 
-func compileLike(p string, esc byte, fold bool) *likeMatcher {
+// CompileLike compiles a LIKE pattern with escape character esc (0 for
+// none); fold compiles it for ILIKE, whose subject the caller lowers.
+func CompileLike(p string, esc byte, fold bool) *LikeMatcher {
 	if fold {
 		p = strings.ToLower(p)
 	}
@@ -98,7 +53,7 @@ func compileLike(p string, esc byte, fold bool) *likeMatcher {
 		}
 	}
 	parts = append(parts, cur)
-	m := &likeMatcher{parts: parts}
+	m := &LikeMatcher{parts: parts}
 	hasUnderscore := false
 	for _, pt := range parts {
 		for _, a := range pt.any {
@@ -121,7 +76,14 @@ func compileLike(p string, esc byte, fold bool) *likeMatcher {
 	return m
 }
 
-func (m *likeMatcher) match(s []byte) bool {
+// Exact returns the text of a pattern with no wildcard.
+func (m *LikeMatcher) Exact() (string, bool) { return string(m.lit), m.kind == 1 }
+
+// Prefix returns the text before the one '%' of a pattern 'text%'.
+func (m *LikeMatcher) Prefix() (string, bool) { return string(m.lit), m.kind == 2 }
+
+// Match reports whether s matches the pattern.
+func (m *LikeMatcher) Match(s []byte) bool {
 	switch m.kind {
 	case 1:
 		return bytes.Equal(s, m.lit)

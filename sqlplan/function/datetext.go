@@ -1,10 +1,12 @@
-package sqlplan
+package function
 
 import (
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // The text of DATE, TIME and TIMESTAMP values in DuckDB's forms: the
@@ -17,26 +19,27 @@ const (
 	// minDateDays and maxDateDays are DuckDB's first and last DATE,
 	// 5877642-06-25 (BC) and 5881580-07-10 (its int32 days, short of the
 	// infinities).
-	minDateDays  = -(math.MaxInt32 - 1)
-	maxDateDays  = math.MaxInt32 - 1
-	microsPerDay = int64(86400e6)
+	minDateDays = -(math.MaxInt32 - 1)
+	maxDateDays = math.MaxInt32 - 1
 )
 
-// textFault says why a date/time text did not parse.
-type textFault uint8
+// TextFault says why a date/time text did not parse.
+type TextFault uint8
 
 const (
-	textOK       textFault = iota
-	textFormat             // not the form
-	textRange              // the form, with a field or the value out of range
-	textZone               // a time zone other than UTC
-	textInfinite           // "infinity": DuckDB's infinite dates and timestamps
+	TextOK       TextFault = iota // the text parsed
+	textFormat                    // not the form
+	textRange                     // the form, with a field or the value out of range
+	textZone                      // a time zone other than UTC
+	textInfinite                  // "infinity": DuckDB's infinite dates and timestamps
 )
 
 func isSpaceByte(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
 func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
 
-func skipSpaces(s string, i int) int {
+// SkipSpaces is the index of the first byte at or after i that is not a
+// space.
+func SkipSpaces(s string, i int) int {
 	for i < len(s) && isSpaceByte(s[i]) {
 		i++
 	}
@@ -63,7 +66,7 @@ func daysFromCivil(y, m, d int64) int64 {
 	if m <= 2 {
 		y--
 	}
-	era := floorDiv(y, 400)
+	era := FloorDiv(y, 400)
 	yoe := y - era*400
 	doy := (153*((m+9)%12)+2)/5 + d - 1
 	return era*146097 + yoe*365 + yoe/4 - yoe/100 + doy - 719468
@@ -72,7 +75,7 @@ func daysFromCivil(y, m, d int64) int64 {
 // civilFromDays is the proleptic Gregorian date of a day number.
 func civilFromDays(days int64) (y, m, d int64) {
 	z := days + 719468
-	era := floorDiv(z, 146097)
+	era := FloorDiv(z, 146097)
 	doe := z - era*146097
 	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
 	doy := doe - (365*yoe + yoe/4 - yoe/100)
@@ -106,9 +109,9 @@ func monthDays(y, m int64) int64 {
 // spaces, [-]YEAR SEP M[M] SEP D[D] with SEP one of "-", "/", "\" or a
 // space, an optional " (BC)", and no digit right after; or "epoch". It
 // returns the day number and where the date ends.
-func scanDate(s string) (int64, int, textFault) {
+func scanDate(s string) (int64, int, TextFault) {
 	n := len(s)
-	i := skipSpaces(s, 0)
+	i := SkipSpaces(s, 0)
 	neg := i < n && s[i] == '-'
 	if neg {
 		i++
@@ -119,9 +122,9 @@ func scanDate(s string) (int64, int, textFault) {
 	if !isDigitByte(s[i]) {
 		rest := s[i:]
 		for _, w := range [...]string{"infinity", "epoch"} {
-			if len(rest) >= len(w) && strings.EqualFold(rest[:len(w)], w) && skipSpaces(s, i+len(w)) == n {
+			if len(rest) >= len(w) && strings.EqualFold(rest[:len(w)], w) && SkipSpaces(s, i+len(w)) == n {
 				if w == "epoch" {
-					return 0, n, textOK
+					return 0, n, TextOK
 				}
 				return 0, 0, textInfinite
 			}
@@ -170,17 +173,17 @@ func scanDate(s string) (int64, int, textFault) {
 	if days < minDateDays || days > maxDateDays {
 		return 0, 0, textRange
 	}
-	return days, i, textOK
+	return days, i, TextOK
 }
 
-// scanClock reads DuckDB's time-of-day text at s[i:] (after spaces):
+// ScanClock reads DuckDB's time-of-day text at s[i:] (after spaces):
 // H:M[:[S[.fraction]]] with up to nine hour digits (as an interval's) and
 // one or two minute and second digits; what follows is the caller's. It
 // returns the microseconds, the nanoseconds below them (with nanos; the
 // fraction's later digits are dropped), and where the time ends.
-func scanClock(s string, i int, nanos bool) (us, ns int64, end int, ok bool) {
+func ScanClock(s string, i int, nanos bool) (us, ns int64, end int, ok bool) {
 	n := len(s)
-	i = skipSpaces(s, i)
+	i = SkipSpaces(s, i)
 	if i >= n || !isDigitByte(s[i]) {
 		return 0, 0, 0, false
 	}
@@ -226,10 +229,10 @@ func scanClock(s string, i int, nanos bool) (us, ns int64, end int, ok bool) {
 	return ((hour*60+minute)*60+sec)*1e6 + frac, ns, i, true
 }
 
-// scanOffset reads a UTC offset at s[i:]: ±HH, then MM or :MM, then (after
+// ScanOffset reads a UTC offset at s[i:]: ±HH, then MM or :MM, then (after
 // :MM) :SS. It returns the offset in seconds and where it ends (an
 // incomplete minute or second part is left unread).
-func scanOffset(s string, i int) (int64, int, bool) {
+func ScanOffset(s string, i int) (int64, int, bool) {
 	n := len(s)
 	two := func(j int) (int64, bool) {
 		if j+2 > n || !isDigitByte(s[j]) || !isDigitByte(s[j+1]) {
@@ -268,22 +271,22 @@ func isZoneByte(c byte) bool {
 	return isDigitByte(c) || c|0x20 >= 'a' && c|0x20 <= 'z' || c == '_' || c == '/' || c == '+' || c == '-' || c == ':'
 }
 
-// scanTimestamp reads DuckDB's timestamp text: a date, optionally a
+// ScanTimestamp reads DuckDB's timestamp text: a date, optionally a
 // space or "T" and a time of day (at most 24:00:00), then "Z", a UTC
 // offset, or a space and a zone name (only UTC is known), and spaces. It
 // returns the microseconds since the epoch (the wall clock: the offset is
 // not applied), the nanoseconds below them (with nanos), and the offset
 // in seconds.
-func scanTimestamp(s string, nanos bool) (us, ns, offset int64, f textFault) {
-	us, ns, offset, _, f = scanTimestampZoned(s, nanos)
+func ScanTimestamp(s string, nanos bool) (us, ns, offset int64, f TextFault) {
+	us, ns, offset, _, f = ScanTimestampZoned(s, nanos)
 	return us, ns, offset, f
 }
 
-// scanTimestampZoned is scanTimestamp that also says whether the text
+// ScanTimestampZoned is ScanTimestamp that also says whether the text
 // gives a zone (Z, an offset or UTC).
-func scanTimestampZoned(s string, nanos bool) (us, ns, offset int64, zoned bool, f textFault) {
+func ScanTimestampZoned(s string, nanos bool) (us, ns, offset int64, zoned bool, f TextFault) {
 	days, i, f := scanDate(s)
-	if f != textOK {
+	if f != TextOK {
 		return 0, 0, 0, false, f
 	}
 	var tod int64
@@ -292,17 +295,17 @@ func scanTimestampZoned(s string, nanos bool) (us, ns, offset int64, zoned bool,
 			i++
 		}
 		var ok bool
-		if tod, ns, i, ok = scanClock(s, i, nanos); !ok {
+		if tod, ns, i, ok = ScanClock(s, i, nanos); !ok {
 			return 0, 0, 0, false, textFormat
 		}
-		if tod > microsPerDay {
+		if tod > vec.MicrosPerDay {
 			return 0, 0, 0, false, textRange
 		}
 		zone := ""
 		if i < n {
 			if s[i] == 'Z' {
 				i, zoned = i+1, true
-			} else if off, j, ok := scanOffset(s, i); ok {
+			} else if off, j, ok := ScanOffset(s, i); ok {
 				offset, i, zoned = off, j, true
 			} else {
 				if s[i] != ' ' {
@@ -314,7 +317,7 @@ func scanTimestampZoned(s string, nanos bool) (us, ns, offset int64, zoned bool,
 				zone = s[j:i]
 				zoned = zone != ""
 			}
-			if skipSpaces(s, i) < n {
+			if SkipSpaces(s, i) < n {
 				return 0, 0, 0, false, textFormat
 			}
 		}
@@ -322,21 +325,21 @@ func scanTimestampZoned(s string, nanos bool) (us, ns, offset int64, zoned bool,
 			return 0, 0, 0, false, textZone
 		}
 	}
-	if days > math.MaxInt64/microsPerDay || days < math.MinInt64/microsPerDay {
+	if days > math.MaxInt64/vec.MicrosPerDay || days < math.MinInt64/vec.MicrosPerDay {
 		return 0, 0, 0, false, textRange
 	}
-	us = days*microsPerDay + tod
-	if us < days*microsPerDay || us == math.MaxInt64 {
+	us = days*vec.MicrosPerDay + tod
+	if us < days*vec.MicrosPerDay || us == math.MaxInt64 {
 		return 0, 0, 0, false, textRange
 	}
-	return us, ns, offset, zoned, textOK
+	return us, ns, offset, zoned, TextOK
 }
 
 // The casts from text, with DuckDB's errors.
 
 // textError is DuckDB's error for text s that is not a value of type to:
 // field names the type in the message, form its text.
-func textError(f textFault, s, field string, to Type, form string) error {
+func textError(f TextFault, s, field string, to vec.Type, form string) error {
 	switch f {
 	case textRange:
 		return fmt.Errorf("%s field value out of range: \"%s\"", field, s)
@@ -348,21 +351,21 @@ func textError(f textFault, s, field string, to Type, form string) error {
 	return fmt.Errorf("invalid %s field format: \"%s\", expected format is (%s)", field, s, form)
 }
 
-// parseDateText is VARCHAR to DATE.
-func parseDateText(s string) (int64, error) {
+// ParseDateText is VARCHAR to DATE.
+func ParseDateText(s string) (int64, error) {
 	days, _, f := scanDate(s)
-	if f != textOK {
-		return 0, textError(f, s, "date", tDate, "YYYY-MM-DD")
+	if f != TextOK {
+		return 0, textError(f, s, "date", vec.Type{Kind: vec.KDate}, "YYYY-MM-DD")
 	}
 	return days, nil
 }
 
-// parseTimestampText is VARCHAR to TIMESTAMP, TIMESTAMPTZ or
+// ParseTimestampText is VARCHAR to TIMESTAMP, TIMESTAMPTZ or
 // TIMESTAMP_NS. As DuckDB's, TIMESTAMP keeps the wall clock of a text
 // with a UTC offset, the other two apply the offset.
-func parseTimestampText(s string, to Type) (int64, error) {
-	us, ns, off, f := scanTimestamp(s, to.Nanos)
-	if f == textOK && (to.TZ || to.Nanos) && off != 0 {
+func ParseTimestampText(s string, to vec.Type) (int64, error) {
+	us, ns, off, f := ScanTimestamp(s, to.Nanos)
+	if f == TextOK && (to.TZ || to.Nanos) && off != 0 {
 		if d := off * 1e6; (d > 0 && us < math.MinInt64+d) || (d < 0 && us > math.MaxInt64+d) {
 			f = textRange
 		} else {
@@ -370,7 +373,7 @@ func parseTimestampText(s string, to Type) (int64, error) {
 		}
 	}
 	if to.Nanos {
-		if f == textOK && us <= math.MaxInt64/1000 && us >= math.MinInt64/1000 {
+		if f == TextOK && us <= math.MaxInt64/1000 && us >= math.MinInt64/1000 {
 			if v := us*1000 + ns; v >= us*1000 && v != math.MaxInt64 {
 				return v, nil
 			}
@@ -378,22 +381,22 @@ func parseTimestampText(s string, to Type) (int64, error) {
 		if f != textInfinite {
 			return 0, fmt.Errorf("Could not convert string %s to TIMESTAMP_NS", quoteText(s))
 		}
-	} else if f == textOK {
+	} else if f == TextOK {
 		return us, nil
 	}
 	return 0, textError(f, s, "timestamp", to, "YYYY-MM-DD HH:MM:SS[.US][±HH[:MM[:SS]]| ZONE]")
 }
 
-// parseTimeText is VARCHAR to TIME or TIME_NS: a time of day up to
+// ParseTimeText is VARCHAR to TIME or TIME_NS: a time of day up to
 // 24:00:00 (kept apart from 00:00:00, as DuckDB does) with anything after
 // it ignored, or else a timestamp's time of day.
-func parseTimeText(s string, nanos bool) (int64, error) {
-	us, ns, _, ok := scanClock(s, 0, nanos)
-	if ok && us > microsPerDay {
+func ParseTimeText(s string, nanos bool) (int64, error) {
+	us, ns, _, ok := ScanClock(s, 0, nanos)
+	if ok && us > vec.MicrosPerDay {
 		ok = false
 	} else if !ok {
-		ts, tns, _, f := scanTimestamp(s, nanos)
-		us, ns, ok = ts-floorDiv(ts, microsPerDay)*microsPerDay, tns, f == textOK
+		ts, tns, _, f := ScanTimestamp(s, nanos)
+		us, ns, ok = ts-FloorDiv(ts, vec.MicrosPerDay)*vec.MicrosPerDay, tns, f == TextOK
 	}
 	switch {
 	case !ok:
@@ -406,7 +409,8 @@ func parseTimeText(s string, nanos bool) (int64, error) {
 
 // The text of values.
 
-func appendTwoDigits(b []byte, v int64) []byte { return append(b, byte('0'+v/10), byte('0'+v%10)) }
+// AppendTwoDigits appends v (0..99) as two digits.
+func AppendTwoDigits(b []byte, v int64) []byte { return append(b, byte('0'+v/10), byte('0'+v%10)) }
 
 // appendDate writes a day number as DuckDB does: YYYY-MM-DD with at least
 // four year digits, years before 1 as "YYYY-MM-DD (BC)".
@@ -420,26 +424,26 @@ func appendDate(b []byte, days int64) []byte {
 		b = append(b, '0')
 	}
 	b = strconv.AppendInt(b, y, 10)
-	b = appendTwoDigits(append(b, '-'), m)
-	b = appendTwoDigits(append(b, '-'), d)
+	b = AppendTwoDigits(append(b, '-'), m)
+	b = AppendTwoDigits(append(b, '-'), d)
 	if bc {
 		b = append(b, " (BC)"...)
 	}
 	return b
 }
 
-// appendClock writes a time of day in microseconds (in nanoseconds with
+// AppendClock writes a time of day in microseconds (in nanoseconds with
 // nanos) as HH:MM:SS[.fraction], the fraction without trailing zeros;
 // 24:00:00 stays 24:00:00.
-func appendClock(b []byte, v int64, nanos bool) []byte {
+func AppendClock(b []byte, v int64, nanos bool) []byte {
 	unit := int64(1e6)
 	if nanos {
 		unit = 1e9
 	}
 	sec, frac := v/unit, v%unit
-	b = appendTwoDigits(b, sec/3600)
-	b = appendTwoDigits(append(b, ':'), sec/60%60)
-	b = appendTwoDigits(append(b, ':'), sec%60)
+	b = AppendTwoDigits(b, sec/3600)
+	b = AppendTwoDigits(append(b, ':'), sec/60%60)
+	b = AppendTwoDigits(append(b, ':'), sec%60)
 	if frac != 0 {
 		b = append(b, '.')
 		for p := unit / 10; frac != 0; p /= 10 {
@@ -450,27 +454,46 @@ func appendClock(b []byte, v int64, nanos bool) []byte {
 	return b
 }
 
-// appendTimestamp writes a TIMESTAMP of type t as DuckDB does: the date,
+// AppendTimestamp writes a TIMESTAMP of type t as DuckDB does: the date,
 // a space and the time of day, and "+00" for TIMESTAMPTZ.
-func appendTimestamp(b []byte, t Type, v int64) []byte {
-	day := unitsPerDay(t)
-	days := floorDiv(v, day)
+func AppendTimestamp(b []byte, t vec.Type, v int64) []byte {
+	day := UnitsPerDay(t)
+	days := FloorDiv(v, day)
 	b = appendDate(b, days)
-	b = appendClock(append(b, ' '), v-days*day, t.Nanos)
+	b = AppendClock(append(b, ' '), v-days*day, t.Nanos)
 	if t.TZ {
 		b = append(b, "+00"...)
 	}
 	return b
 }
 
-// formatTemporal is the text of a DATE, TIME or TIMESTAMP value.
-func formatTemporal(t Type, v int64) string {
+// FormatTemporal is the text of a DATE, TIME or TIMESTAMP value.
+func FormatTemporal(t vec.Type, v int64) string {
 	var buf [48]byte
 	switch t.Kind {
-	case KDate:
+	case vec.KDate:
 		return string(appendDate(buf[:0], v))
-	case KTime:
-		return string(appendClock(buf[:0], v, t.Nanos))
+	case vec.KTime:
+		return string(AppendClock(buf[:0], v, t.Nanos))
 	}
-	return string(appendTimestamp(buf[:0], t, v))
+	return string(AppendTimestamp(buf[:0], t, v))
 }
+
+// FloorDiv is a/b rounded toward negative infinity.
+func FloorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// UnitsPerDay is the count of a TIMESTAMP/TIME value's units in a day.
+func UnitsPerDay(t vec.Type) int64 {
+	if t.Nanos {
+		return 86400e9
+	}
+	return 86400e6
+}
+
+func quoteText(s string) string { return "'" + s + "'" }
