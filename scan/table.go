@@ -117,6 +117,25 @@ func Open(path string, opts Options) (*Table, error) {
 	if opts.DeltaVersion != nil {
 		return nil, fmt.Errorf("%s: a version applies to Delta tables only", path)
 	}
+	// A folder edit (writer.FolderEdit) swaps the folder for its next
+	// version: a listing of the old one whose files are opened after the
+	// swap misses the files the edit removed (never finds others under
+	// their names), and is then made again.
+	for range 100 {
+		t, err := openListed(path, opts)
+		if !errors.Is(err, fs.ErrNotExist) || objstore.IsURL(path) {
+			return t, err
+		}
+		if _, serr := os.Stat(path); serr != nil {
+			return nil, err
+		}
+	}
+	return nil, fmt.Errorf("%s: the folder keeps changing while it is listed", path)
+}
+
+// openListed lists the files of a table that is not a Delta table and
+// opens them.
+func openListed(path string, opts Options) (*Table, error) {
 	refs, root, err := listTable(path, opts)
 	if err != nil {
 		return nil, err
@@ -239,8 +258,27 @@ func listFiles(path string) ([]string, string, error) {
 	if !st.IsDir() {
 		return []string{path}, "", nil
 	}
+	for range 100 {
+		out, err := walkFolder(path)
+		// A folder swapped while it was walked (writer.FolderEdit) may
+		// have been read partly before and partly after: walk it again.
+		now, serr := os.Stat(path)
+		if serr != nil {
+			return nil, "", serr
+		}
+		if os.SameFile(st, now) {
+			return out, path, err
+		}
+		st = now
+	}
+	return nil, "", fmt.Errorf("%s: the folder keeps changing while it is listed", path)
+}
+
+// walkFolder lists the Parquet files of a folder table, in any subfolder
+// that is not hidden, in the order of their paths.
+func walkFolder(path string) ([]string, error) {
 	var out []string
-	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -257,7 +295,7 @@ func listFiles(path string) ([]string, string, error) {
 		return nil
 	})
 	sort.Strings(out)
-	return out, path, err
+	return out, err
 }
 
 // File opens (once) and returns the i-th file.

@@ -42,9 +42,6 @@ func (s *Stmt) dmlTarget(verb string, tables sqlparser.TableExprs, tx *Tx) (*tar
 	if err != nil {
 		return nil, nil, s.src.Locate(asError(err), tn.Name.String())
 	}
-	if tgt.folder && tgt.delta == nil {
-		return nil, nil, unsupported(verb + " of a table that is a folder of files")
-	}
 	return tgt, te, nil
 }
 
@@ -194,6 +191,9 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 	if err := remoteRewrite(tgt.path, s.verb()); err != nil {
 		return err
 	}
+	if tgt.folder {
+		return s.rewriteFolder(ctx, p, tgt, te, items, sel, where, opts, change, added) // folderdml.go
+	}
 	// In a transaction the table is read as the transaction sees it, its
 	// inserted rows first folded in, and written to a staged file.
 	write := func(fill func(w *writer.Writer) error) error {
@@ -268,7 +268,7 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 			for ; j < len(may) && may[j]; j++ {
 				rgs = append(rgs, j)
 			}
-			if err := s.streamRewrite(ctx, p, w, tgt, con, items, sel, rgs, change); err != nil {
+			if err := s.streamRewrite(ctx, p, w, tgt, con, items, sel, 0, rgs, change); err != nil {
 				return err
 			}
 			i = j
@@ -288,10 +288,30 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 }
 
 // rowGroupsToRead opens the table's file and tells which of its row
-// groups the WHERE may match: the conjuncts the scan can test (found by
-// planning SELECT 1 FROM te WHERE ...) against each row group's
-// statistics and bloom filters. done releases the table.
+// groups the WHERE may match (see rewriteScope). done releases the table.
 func (s *Stmt) rowGroupsToRead(p *planner, tgt *target, te *sqlparser.AliasedTableExpr, where *sqlparser.Where) (*file.File, []bool, func(), error) {
+	table, filter, done, err := s.rewriteScope(p, te, where)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	f, err := table.File(0)
+	if err != nil {
+		done()
+		return nil, nil, nil, err
+	}
+	may, err := table.RowGroupsMayMatch(0, filter)
+	if err != nil {
+		done()
+		return nil, nil, nil, err
+	}
+	return f, may, done, nil
+}
+
+// rewriteScope opens the table a DELETE or UPDATE rewrites and returns
+// the conjuncts of the WHERE the scan can test against each row group's
+// statistics and bloom filters (found by planning SELECT 1 FROM te WHERE
+// ...; nil: every row group may match). done releases the table.
+func (s *Stmt) rewriteScope(p *planner, te *sqlparser.AliasedTableExpr, where *sqlparser.Where) (*scan.Table, scan.Predicate, func(), error) {
 	qp := p.child(p.src)
 	qp.writeHeld = true
 	tn := te.Expr.(sqlparser.TableName)
@@ -308,20 +328,13 @@ func (s *Stmt) rowGroupsToRead(p *planner, tgt *target, te *sqlparser.AliasedTab
 		s.e.release(table)
 		qp.releaseAll()
 	}
-	fail := func(err error) (*file.File, []bool, func(), error) {
-		done()
-		return nil, nil, nil, err
-	}
-	f, err := table.File(0)
-	if err != nil {
-		return fail(err)
-	}
 	var filter scan.Predicate
 	if where != nil {
 		one := sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: sqlparser.NewIntVal([]byte("1"))}}
 		sp, err := qp.planSelect(parse.CloneAST(&sqlparser.Select{SelectExprs: one, From: sqlparser.TableExprs{te}, Where: where}), nil)
 		if err != nil {
-			return fail(err)
+			done()
+			return nil, nil, nil, err
 		}
 		sp.root.close()
 		for _, n := range qp.scans {
@@ -330,20 +343,16 @@ func (s *Stmt) rowGroupsToRead(p *planner, tgt *target, te *sqlparser.AliasedTab
 			}
 		}
 	}
-	may, err := table.RowGroupsMayMatch(0, filter)
-	if err != nil {
-		return fail(err)
-	}
-	return f, may, done, nil
+	return table, filter, done, nil
 }
 
-// streamRewrite reads the rows of the row groups rgs of the table through
-// sel and writes what change makes of them, a batch at a time.
+// streamRewrite reads the rows of the row groups rgs of the table's file
+// fi through sel and writes what change makes of them, a batch at a time.
 func (s *Stmt) streamRewrite(ctx context.Context, p *planner, w *writer.Writer, tgt *target, con *constraints, items sqlparser.SelectExprs,
-	sel *sqlparser.Select, rgs []int, change func(b *Batch, hit []bool) ([]*Col, error)) error {
+	sel *sqlparser.Select, fi int, rgs []int, change func(b *Batch, hit []bool) ([]*Col, error)) error {
 	rp := p.child(p.src)
 	rp.writeHeld = true
-	rp.onlyPath, rp.onlyRowGroups = tgt.path, rgs
+	rp.onlyPath, rp.onlyFile, rp.onlyRowGroups = tgt.path, fi, rgs
 	defer rp.releaseAll()
 	sp, err := rp.planSelect(parse.CloneAST(sel), nil)
 	if err != nil {

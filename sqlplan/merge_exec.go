@@ -89,9 +89,6 @@ func (s *Stmt) mergeRows(ctx context.Context, p *planner) (Result, error) {
 	if err != nil {
 		return Result{}, s.src.Locate(asError(err), m.target)
 	}
-	if m.updates() && tgt.folder && tgt.delta == nil {
-		return Result{}, unsupported("MERGE that updates or deletes rows of a table that is a folder of files")
-	}
 	r, err := s.newMergeRun(ctx, p, tgt)
 	if err != nil {
 		return Result{}, err

@@ -63,11 +63,12 @@ type planner struct {
 	// set are the settings the statement runs with, read once when it
 	// starts (settings.go).
 	set settings
-	// onlyPath and onlyRowGroups restrict this planner's scans of the
-	// table at onlyPath to some of its row groups (a DELETE or UPDATE
-	// reads only those its WHERE may match; dml.go). Not passed to
-	// subqueries, which read the whole table.
+	// onlyPath, onlyFile and onlyRowGroups restrict this planner's scans
+	// of the table at onlyPath to some row groups of one of its files (a
+	// DELETE or UPDATE reads only those its WHERE may match; dml.go,
+	// folderdml.go). Not passed to subqueries, which read the whole table.
 	onlyPath      string
+	onlyFile      int
 	onlyRowGroups []int
 	// files are tables the FROM of this planner's query names by marker
 	// (a Delta data file read alone by DELETE or UPDATE: delta_dml.go);

@@ -756,7 +756,7 @@ func (p *planner) scanOf(r *relation, unordered bool) node {
 		req.Filter = scan.And{Terms: r.pushed}
 	}
 	if p.onlyPath != "" && r.table.Path == p.onlyPath {
-		req.RowGroups = map[int][]int{0: p.onlyRowGroups}
+		req.RowGroups = map[int][]int{p.onlyFile: p.onlyRowGroups}
 	}
 	if req.Filter == nil && len(r.used) == 0 && req.RowGroups == nil {
 		// Only the row count matters (COUNT(*), or a side of a cross join).

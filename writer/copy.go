@@ -153,3 +153,7 @@ func (w *Writer) copyChunk(ch *file.Chunk) (chunkResult, error) {
 	}
 	return res, nil
 }
+
+// CanCopy reports whether CopyRowGroup can take row groups of f: f has
+// the writer's schema.
+func (w *Writer) CanCopy(f *file.File) bool { return sameSchema(w.sch, f.Schema) == nil }

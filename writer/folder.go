@@ -71,18 +71,16 @@ func TryLockFolder(dir string) (unlock func(), ok bool, err error) {
 // one file with their rows, in order, named so that it sorts where the
 // run was. The folder is swapped whole for a copy (hard links of the
 // files kept, the new files) in one step: readers that list it see the
-// old files or the new, never a mix; a query that listed the old folder
-// and opens one of the replaced files afterwards fails naming it. The
+// old files or the new, never a mix (see FolderEdit). The
 // folder must hold no subfolders. It returns the number of rows
 // rewritten, 0 when there was nothing to merge.
 func CompactFolder(dir string, opts ...Option) (int64, error) {
-	unlock, err := LockFolder(dir, true)
+	edit, err := EditFolder(dir)
 	if err != nil {
 		return 0, err
 	}
-	defer unlock()
-	RemoveStaleTemps(dir)
-	ents, names, small, err := folderFiles(dir, opts)
+	defer edit.Abort()
+	names, small, err := folderFiles(dir, opts)
 	if err != nil {
 		return 0, err
 	}
@@ -100,59 +98,27 @@ func CompactFolder(dir string, opts ...Option) (int64, error) {
 	if len(runs) == 0 {
 		return 0, nil
 	}
-	parent, base := filepath.Split(filepath.Clean(dir))
-	// Copies that a compaction killed before it finished left (the new
-	// folder before the swap, the old one after it): no compaction of dir
-	// runs but this one, which holds its lock.
-	if old, _ := filepath.Glob(filepath.Join(parent, "."+globEscape(base)+".compact-*")); len(old) > 0 {
-		for _, p := range old {
-			os.RemoveAll(p)
-		}
-	}
-	next := filepath.Join(parent, fmt.Sprintf(".%s.compact-%d-%d", base, os.Getpid(), time.Now().UnixNano()))
-	if err := os.Mkdir(next, 0o755); err != nil {
-		return 0, fmt.Errorf("writer: %w", err)
-	}
-	defer os.RemoveAll(next) // the old folder, after the swap
-	replaced := map[string]bool{}
-	for _, run := range runs {
-		for _, name := range run {
-			replaced[name] = true
-		}
-	}
-	for _, e := range ents {
-		if !replaced[e.Name()] {
-			if err := os.Link(filepath.Join(dir, e.Name()), filepath.Join(next, e.Name())); err != nil {
-				return 0, fmt.Errorf("writer: compact %s: %w", dir, err)
-			}
-		}
-	}
 	var rows int64
 	for _, run := range runs {
-		name := strings.TrimSuffix(run[0], ".parquet") + "-compacted.parquet"
-		n, err := concatFiles(filepath.Join(next, name), dir, run, opts)
+		// The merged file sorts where the run was, under a new name.
+		name := strings.TrimSuffix(run[0], ".parquet") + fmt.Sprintf("-compacted-%d.parquet", time.Now().UnixNano())
+		n, err := concatFiles(edit, name, dir, run, opts)
 		if err != nil {
 			return 0, err
 		}
+		for _, old := range run {
+			edit.Remove(old)
+		}
 		rows += n
 	}
-	if err := syncDir(next); err != nil {
-		return 0, err
-	}
-	if err := exchangeDirs(next, dir); err != nil {
-		return 0, fmt.Errorf("writer: compact %s: %w", dir, err)
-	}
-	if err := syncDir(parent); err != nil {
-		return 0, err
-	}
-	return rows, nil
+	return rows, edit.Commit()
 }
 
 // SmallFiles counts the files of the folder table dir that have fewer
 // rows than the row group size of opts: those CompactFolder merges when
 // two are next to each other.
 func SmallFiles(dir string, opts ...Option) (int, error) {
-	_, _, small, err := folderFiles(dir, opts)
+	_, small, err := folderFiles(dir, opts)
 	n := 0
 	for _, s := range small {
 		if s {
@@ -162,14 +128,14 @@ func SmallFiles(dir string, opts ...Option) (int, error) {
 	return n, err
 }
 
-// folderFiles lists the folder table dir: its entries, the names of the
-// files the table reads, in order, and which of those are small (fewer
-// rows than the row group size of opts). A folder with subfolders is an
-// error: CompactFolder does not compact partitioned tables.
-func folderFiles(dir string, opts []Option) (ents []os.DirEntry, names []string, small []bool, err error) {
-	ents, err = os.ReadDir(dir)
+// folderFiles lists the folder table dir: the names of the files the
+// table reads, in order, and which of those are small (fewer rows than
+// the row group size of opts). A folder with subfolders is an error:
+// CompactFolder does not compact partitioned tables.
+func folderFiles(dir string, opts []Option) (names []string, small []bool, err error) {
+	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("writer: %w", err)
+		return nil, nil, fmt.Errorf("writer: %w", err)
 	}
 	cfg := defaultConfig()
 	for _, o := range opts {
@@ -177,7 +143,7 @@ func folderFiles(dir string, opts []Option) (ents []os.DirEntry, names []string,
 	}
 	for _, e := range ents {
 		if e.IsDir() {
-			return nil, nil, nil, fmt.Errorf("writer: compact %s: a folder with subfolders (%s) is not compacted", dir, e.Name())
+			return nil, nil, fmt.Errorf("writer: compact %s: a folder with subfolders (%s) is not compacted", dir, e.Name())
 		}
 		if isTableFile(e.Name()) {
 			names = append(names, e.Name())
@@ -188,12 +154,12 @@ func folderFiles(dir string, opts []Option) (ents []os.DirEntry, names []string,
 	for i, name := range names {
 		f, err := file.OpenFile(filepath.Join(dir, name), file.Options{}, false)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, err
 		}
 		small[i] = f.NumRows() < cfg.rowGroupRows
 		f.Close()
 	}
-	return ents, names, small, nil
+	return names, small, nil
 }
 
 // isTableFile reports whether a folder table reads the file name.
@@ -202,8 +168,8 @@ func isTableFile(name string) bool {
 }
 
 // concatFiles writes the rows of the files names of dir, in order, to a
-// new file at path, keeping the first file's key-value metadata.
-func concatFiles(path, dir string, names []string, opts []Option) (int64, error) {
+// new file name of the edit, keeping the first file's key-value metadata.
+func concatFiles(edit *FolderEdit, name, dir string, names []string, opts []Option) (int64, error) {
 	first, err := file.OpenFile(filepath.Join(dir, names[0]), file.Options{}, false)
 	if err != nil {
 		return 0, err
@@ -216,7 +182,7 @@ func concatFiles(path, dir string, names []string, opts []Option) (int64, error)
 		}
 	}
 	first.Close()
-	w, err := Create(path, sch, append(kv, opts...)...)
+	w, err := edit.Create(name, sch, append(kv, opts...)...)
 	if err != nil {
 		return 0, err
 	}

@@ -1,0 +1,175 @@
+package sqlplan
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/carquet-go/carquet/parquet/file"
+	"github.com/carquet-go/carquet/writer"
+	"github.com/xwb1989/sqlparser"
+)
+
+// DELETE, UPDATE and MERGE on a folder table (not a Delta table) rewrite
+// only the files whose row groups the WHERE may match (by statistics and
+// bloom filters, as the one-file path picks row groups): each such file
+// is written again under a new name beside it, its row groups that
+// cannot match copied as stored, the others streamed through the change
+// a batch at a time; a file left without rows is dropped. The new files
+// and the removal of the old ones are published as one writer.FolderEdit:
+// the folder is swapped for its next version in one step, so a reader
+// lists the old files or the new, never a mix, and a crash leaves one or
+// the other. The folder's lock, held exclusive meanwhile, keeps INSERTs
+// (which take it shared) and OPTIMIZE out.
+
+// rewriteMark separates a rewritten file's original name from what makes
+// the new name unique: "part-1.parquet" becomes "part-1.rw-<time>-….parquet"
+// (and stays "part-1.rw-…" when rewritten again), which sorts right after
+// the name it replaces, so the table's rows keep their order.
+const rewriteMark = ".rw-"
+
+// rewrittenName names the file that replaces the folder's file rel
+// (slash-separated): a name the folder never held.
+func rewrittenName(rel string) string {
+	dir, base := path.Split(rel)
+	stem := strings.TrimSuffix(base, ".parquet")
+	if i := strings.Index(stem, rewriteMark); i >= 0 {
+		stem = stem[:i]
+	}
+	return fmt.Sprintf("%s%s%s%d-%d-%d.parquet", dir, stem, rewriteMark, time.Now().UnixNano(), os.Getpid(), nextFileSeq())
+}
+
+// rewriteFolder is rewriteTable for a folder table: the files the WHERE
+// may match are rewritten through change, added's rows (MERGE's inserts)
+// go to a new file, and the edit is published in one step.
+func (s *Stmt) rewriteFolder(ctx context.Context, p *planner, tgt *target, te *sqlparser.AliasedTableExpr, items sqlparser.SelectExprs,
+	sel *sqlparser.Select, where *sqlparser.Where, opts []writer.Option, change func(b *Batch, hit []bool) ([]*Col, error), added func() ([]*Col, error)) error {
+	if p.tx != nil {
+		return unsupported(s.verb() + " of a table that is a folder of files inside a transaction")
+	}
+	con := constraintsOf(tgt.opts)
+	if con.primary != nil || con.unique != nil || len(con.foreign) > 0 {
+		return unsupported(s.verb() + " of a folder table with keys")
+	}
+	s.e.writeMu.Lock()
+	defer s.e.writeMu.Unlock()
+	edit, err := writer.EditFolder(tgt.path)
+	if err != nil {
+		return err
+	}
+	defer edit.Abort()
+	s.e.forget(tgt.path) // read the files listed now that the lock is held
+	defer s.e.forget(tgt.path)
+	table, filter, done, err := s.rewriteScope(p, te, where)
+	if err != nil {
+		return err
+	}
+	defer done()
+	kept := 0 // files left as they are, or rewritten with rows
+	for fi, ref := range table.Files {
+		may, err := table.RowGroupsMayMatch(fi, filter)
+		if err != nil {
+			return err
+		}
+		if !anyTrue(may) {
+			kept++
+			continue
+		}
+		rel, err := filepath.Rel(tgt.path, ref.Path)
+		if err != nil {
+			return err
+		}
+		rows, err := s.rewriteFolderFile(ctx, p, edit, tgt, con, items, sel, table.File, fi, filepath.ToSlash(rel), may, opts, change)
+		if err != nil {
+			return err
+		}
+		edit.Remove(rel)
+		if rows > 0 {
+			kept++
+		}
+	}
+	var more []*Col
+	if added != nil {
+		if more, err = added(); err != nil {
+			return err
+		}
+	}
+	if more != nil || kept == 0 {
+		// A folder table keeps at least one file, perhaps of no rows: a
+		// folder without files is no table.
+		w, err := edit.Create(newPartName(), tgt.sch, opts...)
+		if err != nil {
+			return err
+		}
+		if more != nil {
+			rp := p.child(p.src)
+			rp.writeHeld = true
+			err = writeChecked(ctx, rp, w, tgt, con, more)
+			rp.releaseAll()
+		}
+		if err != nil {
+			w.Abort()
+			return err
+		}
+		if err := w.Close(); err != nil {
+			return err
+		}
+	}
+	return edit.Commit()
+}
+
+// rewriteFolderFile writes the folder's file fi (at rel) again as a new
+// file of the edit: its row groups that may match (may) through change,
+// the others as stored when the file has the table's schema. It returns
+// the rows written; a file left without rows is not written.
+func (s *Stmt) rewriteFolderFile(ctx context.Context, p *planner, edit *writer.FolderEdit, tgt *target, con *constraints, items sqlparser.SelectExprs,
+	sel *sqlparser.Select, open func(int) (*file.File, error), fi int, rel string, may []bool, opts []writer.Option,
+	change func(b *Batch, hit []bool) ([]*Col, error)) (int64, error) {
+	f, err := open(fi)
+	if err != nil {
+		return 0, err
+	}
+	w, err := edit.Create(rewrittenName(rel), tgt.sch, opts...)
+	if err != nil {
+		return 0, err
+	}
+	copyable := w.CanCopy(f)
+	for i := 0; i < len(may); {
+		if !may[i] && copyable {
+			if err := w.CopyRowGroup(f, i); err != nil {
+				w.Abort()
+				return 0, err
+			}
+			i++
+			continue
+		}
+		j := i
+		var rgs []int
+		for ; j < len(may) && (may[j] || !copyable); j++ {
+			rgs = append(rgs, j)
+		}
+		if err := s.streamRewrite(ctx, p, w, tgt, con, items, sel, fi, rgs, change); err != nil {
+			w.Abort()
+			return 0, err
+		}
+		i = j
+	}
+	rows := w.NumRows()
+	if rows == 0 {
+		return 0, w.Abort()
+	}
+	return rows, w.Close()
+}
+
+func anyTrue(bs []bool) bool {
+	for _, b := range bs {
+		if b {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,153 @@
+package sqlplan
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// folderFiles lists the Parquet files of a folder table, relative to it.
+func folderFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".parquet") {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, rel)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
+
+// TestFolderDeleteUpdate: DELETE, UPDATE and MERGE on a folder table
+// rewrite only the files their WHERE may match, drop files left empty,
+// keep the table's row order, and leave a file of no rows when every row
+// goes.
+func TestFolderDeleteUpdate(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE 'f/a.parquet' (id BIGINT, v VARCHAR)")
+	dir := filepath.Join(e.root, "f")
+	for i := 0; i < 4; i++ {
+		exec(t, e, fmt.Sprintf("INSERT INTO f SELECT range, 'v' || range FROM range(%d, %d)", i*10, i*10+10))
+	}
+	before := folderFiles(t, dir)
+	if len(before) != 5 {
+		t.Fatalf("files before: %v", before)
+	}
+	if r := exec(t, e, "UPDATE f SET v = 'x' WHERE id = 15"); r.RowsAffected != 1 {
+		t.Errorf("UPDATE: %d rows affected", r.RowsAffected)
+	}
+	after := folderFiles(t, dir)
+	if len(after) != 5 || after[0] != before[0] || after[1] != before[1] || after[3] != before[3] || after[2] == before[2] {
+		t.Errorf("UPDATE of one file's row: files %v, were %v", after, before)
+	}
+	if got := queryAll(t, e, "SELECT list(v ORDER BY id)[14:17] FROM f"); fmt.Sprint(got) != "[[[v13 v14 x v16]]]" {
+		t.Errorf("after UPDATE: %v", got)
+	}
+	if got := queryAll(t, e, "SELECT min(id), max(id), count(*) FROM (SELECT id, row_number() OVER () AS n FROM f) WHERE id + 1 = n"); fmt.Sprint(got) != "[[0 39 40]]" {
+		t.Errorf("row order after UPDATE: %v", got)
+	}
+	if r := exec(t, e, "DELETE FROM f WHERE id >= 20 AND id < 30"); r.RowsAffected != 10 {
+		t.Errorf("DELETE: %d rows affected", r.RowsAffected)
+	}
+	if got := folderFiles(t, dir); len(got) != 4 {
+		t.Errorf("a file left without rows stays: %v", got)
+	}
+	exec(t, e, "CREATE TABLE src (id BIGINT, v VARCHAR)")
+	exec(t, e, "INSERT INTO src VALUES (1, 'm1'), (35, NULL), (100, 'new')")
+	if r := exec(t, e, "MERGE INTO f USING src ON f.id = src.id WHEN MATCHED AND src.v IS NULL THEN DELETE WHEN MATCHED THEN UPDATE SET v = src.v WHEN NOT MATCHED THEN INSERT VALUES (src.id, src.v)"); r.RowsAffected != 3 {
+		t.Errorf("MERGE: %d rows affected", r.RowsAffected)
+	}
+	if got := queryAll(t, e, "SELECT count(*), sum(id), max(v) FILTER (WHERE id = 1), max(v) FILTER (WHERE id = 100) FROM f"); fmt.Sprint(got) != "[[30 600 m1 new]]" {
+		t.Errorf("after MERGE: %v", got)
+	}
+	if r := exec(t, e, "DELETE FROM f"); r.RowsAffected != 30 {
+		t.Errorf("DELETE of all: %d rows affected", r.RowsAffected)
+	}
+	if got := folderFiles(t, dir); len(got) != 1 {
+		t.Errorf("after DELETE of all rows: %v", got)
+	}
+	if got := queryAll(t, e, "SELECT count(*) FROM f"); fmt.Sprint(got) != "[[0]]" {
+		t.Errorf("after DELETE of all rows: %v", got)
+	}
+	exec(t, e, "INSERT INTO f VALUES (7, 'z')")
+	if got := queryAll(t, e, "SELECT id, v FROM f"); fmt.Sprint(got) != "[[7 z]]" {
+		t.Errorf("INSERT after DELETE of all rows: %v", got)
+	}
+	// Nothing of the edits is left beside the folder.
+	ents, _ := os.ReadDir(e.root)
+	for _, d := range ents {
+		if strings.HasPrefix(d.Name(), ".f.") {
+			t.Errorf("left beside the folder: %s", d.Name())
+		}
+	}
+}
+
+// TestFolderEditConcurrentReaders: readers of another engine (as another
+// process would be) query a folder table while UPDATEs rewrite all its
+// files again and again: each query sees every row of one version, all
+// its rows updated the same number of times, never files of two versions
+// or a folder missing some. Run it with -race.
+func TestFolderEditConcurrentReaders(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE 'f/a.parquet' (id BIGINT, v BIGINT)")
+	for i := 0; i < 8; i++ {
+		exec(t, e, fmt.Sprintf("INSERT INTO f SELECT range, 0 FROM range(%d, %d)", i*75, i*75+75))
+	}
+	readers := make([]*Engine, 2)
+	for i := range readers {
+		r, err := Open(e.root, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		readers[i] = r
+	}
+	const updates = 15
+	stop := make(chan struct{})
+	errs := make(chan error, len(readers))
+	counts := make([]int, len(readers))
+	for i, r := range readers {
+		go func() {
+			for {
+				select {
+				case <-stop:
+					errs <- nil
+					return
+				default:
+				}
+				got, err := queryRows(t, r, "SELECT count(*), min(v), max(v), sum(id) FROM f")
+				if err != nil {
+					errs <- err
+					return
+				}
+				row := got[0]
+				if fmt.Sprintf("%v %v", row[0], row[3]) != "600 179700" || fmt.Sprint(row[1]) != fmt.Sprint(row[2]) {
+					errs <- fmt.Errorf("a reader saw %#v", row)
+					return
+				}
+				counts[i]++
+			}
+		}()
+	}
+	for k := 0; k < updates; k++ {
+		if r := exec(t, e, "UPDATE f SET v = v + 1"); r.RowsAffected != 600 {
+			t.Errorf("UPDATE %d: %d rows affected", k, r.RowsAffected)
+		}
+	}
+	close(stop)
+	for range readers {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if got := queryAll(t, e, "SELECT min(v), max(v) FROM f"); fmt.Sprint(got) != fmt.Sprintf("[[%d %d]]", updates, updates) {
+		t.Errorf("after the UPDATEs: %v", got)
+	}
+	t.Logf("queries per reader: %v", counts)
+}
