@@ -973,11 +973,6 @@ func (s *Stmt) dropTable(tx *Tx) (Result, error) {
 		defer s.e.forget(path)
 		return Result{}, s.e.dropRemote(path)
 	}
-	if delta.IsTable(path) {
-		// Delta tables are read-only here: removing the folder would
-		// delete its log and history, not drop a table version.
-		return Result{}, unsupported("DROP TABLE of a Delta table")
-	}
 	if tx != nil && tx.hasStaged(path) {
 		return Result{}, tx.drop(path, s.table)
 	}
@@ -985,7 +980,15 @@ func (s *Stmt) dropTable(tx *Tx) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if err := s.droppable(path, st); err != nil {
+	// A Delta table goes whole, its log and history with its data files
+	// (as DROP TABLE of a Spark table does): DuckDB's delta extension
+	// cannot drop one.
+	if st.IsDir() && delta.IsTable(path) {
+		err = s.deltaDroppable(path) // folderdml.go
+	} else {
+		err = s.droppable(path, st)
+	}
+	if err != nil {
 		return Result{}, err
 	}
 	if tx != nil {
@@ -993,7 +996,7 @@ func (s *Stmt) dropTable(tx *Tx) (Result, error) {
 	}
 	defer s.e.forget(path)
 	if st.IsDir() {
-		return Result{}, os.RemoveAll(path)
+		return Result{}, dropFolder(path)
 	}
 	// Under the file's append lock, so that an append in progress (in
 	// this or another process) finishes first, and one that waits fails

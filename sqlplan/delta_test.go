@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -627,17 +629,22 @@ func TestDeltaNestedSchemaEvolution(t *testing.T) {
 	expectRows(t, e, "SELECT id, l FROM `ev@v0`", "[[1 [map[x:5]]]]")
 }
 
-func TestDeltaDropRefused(t *testing.T) {
+// TestDeltaDrop: DROP TABLE of a Delta table that another writer made
+// removes its folder, log and data files (folderdml.go).
+func TestDeltaDrop(t *testing.T) {
 	e, dir := deltaEngine(t)
 	buildEvents(t, filepath.Join(dir, "events"), "")
 	s, err := e.Prepare("DROP TABLE events")
 	if err == nil {
 		_, err = s.Exec(context.Background(), nil, nil)
 	}
-	if err == nil || !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "Delta table") {
-		t.Fatalf("got %v", err)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "events", "_delta_log")); err != nil {
-		t.Fatalf("the table's log is gone: %v", err)
+	if _, err := os.Stat(filepath.Join(dir, "events")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the table's folder after DROP TABLE: %v", err)
+	}
+	if slices.Contains(e.TableNames(), "events") {
+		t.Fatalf("the dropped table is still listed")
 	}
 }

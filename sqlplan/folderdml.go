@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/carquet-go/carquet/parquet/file"
+	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/writer"
 	"github.com/xwb1989/sqlparser"
 )
@@ -172,4 +174,55 @@ func anyTrue(bs []bool) bool {
 		}
 	}
 	return false
+}
+
+// dropFolder removes a folder table (or Delta table) in one step as
+// readers and the catalog see it: the folder is renamed to a hidden name
+// beside it (".NAME.dropped-…", which no listing of tables or files
+// reads) and removed from there. Folders that a DROP killed before it
+// finished left under such names go too.
+func dropFolder(dir string) error {
+	parent, base := filepath.Split(filepath.Clean(dir))
+	prefix := "." + base + ".dropped-"
+	gone := filepath.Join(parent, fmt.Sprintf("%s%d-%d", prefix, os.Getpid(), time.Now().UnixNano()))
+	if err := os.Rename(dir, gone); err != nil {
+		return err
+	}
+	if d, err := os.Open(parent); err == nil {
+		d.Sync() // the rename is the drop: make it durable before the removal
+		d.Close()
+	}
+	ents, _ := os.ReadDir(parent)
+	for _, d := range ents {
+		if strings.HasPrefix(d.Name(), prefix) {
+			os.RemoveAll(filepath.Join(parent, d.Name()))
+		}
+	}
+	return nil
+}
+
+// deltaDroppable checks that DROP TABLE may remove the Delta table at
+// dir: its data files (as the log names them, all readable under the
+// engine's root) are in its folder, and the folder holds no links.
+func (s *Stmt) deltaDroppable(dir string) error {
+	t, err := scan.Open(dir, s.e.scanOptions(nil))
+	if err != nil {
+		return errorf("DROP TABLE %s: %v: nothing was removed", s.table, err)
+	}
+	defer t.Close()
+	for _, ref := range t.Files {
+		rel, err := filepath.Rel(dir, ref.Path)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return errorf("DROP TABLE %s: the data file %s is outside the table's folder: nothing was removed", s.table, ref.Path)
+		}
+	}
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && !d.Type().IsRegular() {
+			return errorf("DROP TABLE %s: %s is not a regular file: nothing was removed", s.table, p)
+		}
+		return nil
+	})
 }

@@ -151,3 +151,48 @@ func TestFolderEditConcurrentReaders(t *testing.T) {
 	}
 	t.Logf("queries per reader: %v", counts)
 }
+
+// TestDropDeltaTable: DROP TABLE removes a Delta table whole (log and
+// data files) in one rename; in a transaction at COMMIT, not at ROLLBACK.
+// A plain folder table goes the same way.
+func TestDropDeltaTable(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE d (id BIGINT, v VARCHAR) USING delta")
+	exec(t, e, "INSERT INTO d VALUES (1, 'a'), (2, 'b')")
+
+	tx := e.Begin(false)
+	if err := execErr(e, "DROP TABLE d", tx); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if got := queryAll(t, e, "SELECT count(*) FROM d"); fmt.Sprint(got) != "[[2]]" {
+		t.Fatalf("after a ROLLBACK of DROP TABLE: %v", got)
+	}
+	tx = e.Begin(false)
+	if err := execErr(e, "DROP TABLE d", tx); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(e.root, "d")); !os.IsNotExist(err) {
+		t.Fatalf("the Delta table's folder after a committed DROP: %v", err)
+	}
+
+	exec(t, e, "CREATE TABLE d (id BIGINT) USING delta")
+	exec(t, e, "INSERT INTO d VALUES (3)")
+	exec(t, e, "DROP TABLE d")
+	if err := execErr(e, "SELECT * FROM d", nil); err == nil {
+		t.Errorf("the dropped Delta table is still read")
+	}
+	exec(t, e, "CREATE TABLE 'f/a.parquet' (id BIGINT)")
+	exec(t, e, "DROP TABLE f")
+	ents, _ := os.ReadDir(e.root)
+	for _, d := range ents {
+		if !strings.HasPrefix(d.Name(), ".carquet") { // the transactions' staging folder
+			t.Errorf("left in the root after the DROPs: %s", d.Name())
+		}
+	}
+}
