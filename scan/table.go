@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"net/url"
 	"context"
 	"errors"
 	"fmt"
@@ -162,6 +163,11 @@ func openListed(path string, opts Options) (*Table, error) {
 			}
 			for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
 				if k, v, ok := strings.Cut(part, "="); ok && k != "" {
+					// Values are percent-encoded as DuckDB's PARTITION_BY
+					// writes them ("a%2Fb" for "a/b").
+					if dec, err := url.PathUnescape(v); err == nil {
+						v = dec
+					}
 					ref.Partition[k] = v
 					if !partCols[k] {
 						partCols[k] = true

@@ -191,6 +191,9 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 	if err := remoteRewrite(tgt.path, s.verb()); err != nil {
 		return err
 	}
+	if tgt.parts > 0 {
+		return unsupported(s.verb() + " of a hive-partitioned table")
+	}
 	if tgt.folder {
 		return s.rewriteFolder(ctx, p, tgt, te, items, sel, where, opts, change, added) // folderdml.go
 	}

@@ -196,3 +196,36 @@ func TestDropDeltaTable(t *testing.T) {
 		}
 	}
 }
+
+// TestInsertHive: INSERT into a hive-partitioned table routes rows to
+// the folders of their partition values (new ones made), encoded as
+// DuckDB's PARTITION_BY writes them, and reads them back; DELETE and
+// UPDATE are refused.
+func TestInsertHive(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE 'h/region=eu/year=2024/a.parquet' (id BIGINT, v VARCHAR)")
+	exec(t, e, "INSERT INTO h VALUES (1, 'a', 'eu', 2024)")
+	if r := exec(t, e, "INSERT INTO h (region, id, year) VALUES ('us', 2, 2025), ('eu', 3, 2024), ('a/b c=d%', 4, NULL), (NULL, 5, 2024), ('us', 6, 2025)"); r.RowsAffected != 5 {
+		t.Errorf("INSERT: %d rows affected", r.RowsAffected)
+	}
+	got := folderFiles(t, filepath.Join(e.root, "h"))
+	dirs := map[string]int{}
+	for _, f := range got {
+		dirs[filepath.Dir(f)]++
+	}
+	want := map[string]int{"region=eu/year=2024": 3, "region=us/year=2025": 1, "region=a%2Fb%20c%3Dd%25/year=__HIVE_DEFAULT_PARTITION__": 1, "region=__HIVE_DEFAULT_PARTITION__/year=2024": 1}
+	if fmt.Sprint(dirs) != fmt.Sprint(want) {
+		t.Errorf("files by folder: %v, want %v", dirs, want)
+	}
+	if got := queryAll(t, e, "SELECT id, v, region, year FROM h ORDER BY id"); fmt.Sprint(got) != "[[1 a eu 2024] [2 <nil> us 2025] [3 <nil> eu 2024] [4 <nil> a/b c=d% <nil>] [5 <nil> <nil> 2024] [6 <nil> us 2025]]" {
+		t.Errorf("the table after the INSERTs: %v", got)
+	}
+	for _, q := range []string{"DELETE FROM h WHERE id = 1", "UPDATE h SET v = 'x'"} {
+		if err := execErr(e, q, nil); err == nil || !strings.Contains(err.Error(), "hive-partitioned") {
+			t.Errorf("%s: %v", q, err)
+		}
+	}
+	if err := execErr(e, "INSERT INTO h VALUES (7, 'x', 'eu', 'not a number')", nil); err == nil {
+		t.Errorf("a year that is not a number was taken")
+	}
+}

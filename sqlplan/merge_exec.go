@@ -89,6 +89,9 @@ func (s *Stmt) mergeRows(ctx context.Context, p *planner) (Result, error) {
 	if err != nil {
 		return Result{}, s.src.Locate(asError(err), m.target)
 	}
+	if tgt.parts > 0 {
+		return Result{}, unsupported("MERGE into a hive-partitioned table")
+	}
 	r, err := s.newMergeRun(ctx, p, tgt)
 	if err != nil {
 		return Result{}, err

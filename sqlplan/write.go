@@ -19,6 +19,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
+	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/carquet-go/carquet/writer"
 	"github.com/xwb1989/sqlparser"
@@ -139,6 +140,9 @@ type target struct {
 	delta  *delta.Snapshot
 	layout *deltaLayout
 	name   string
+	// parts counts the hive partition columns at the end of fields (not
+	// in sch): an INSERT routes rows to k=v folders (hive.go).
+	parts int
 }
 
 // insertTarget resolves the table of an INSERT; a transaction keeps it
@@ -192,10 +196,14 @@ func (e *Engine) targetOf(name string, tx *Tx, withDelta bool) (*target, error) 
 		}
 		return deltaTarget(name, path, snap)
 	}
+	var parts []scan.Column // hive partition columns, after the files' columns
 	for _, c := range t.Columns {
 		if c.Partition {
-			return nil, unsupported("INSERT into a hive-partitioned table")
+			parts = append(parts, c)
 		}
+	}
+	if len(parts) > 0 && tx != nil {
+		return nil, unsupported("writing a hive-partitioned table inside a transaction")
 	}
 	folder := !strings.HasSuffix(path, ".parquet")
 	if !objstore.IsURL(path) && (tx == nil || !tx.hasStaged(path)) {
@@ -213,7 +221,10 @@ func (e *Engine) targetOf(name string, tx *Tx, withDelta bool) (*target, error) 
 	if err != nil {
 		return nil, err
 	}
-	tg := &target{path: path, sch: f0.Schema, fields: fields, folder: folder, opts: decodeOptions(f0), kv: otherKV(f0), name: name}
+	if fields, err = withPartitionFields(fields, parts); err != nil {
+		return nil, err
+	}
+	tg := &target{path: path, sch: f0.Schema, fields: fields, folder: folder, opts: decodeOptions(f0), kv: otherKV(f0), name: name, parts: len(parts)}
 	if keepable && !folder && len(t.Files) == 1 {
 		e.keepTarget(name, tg, before, f0.Schema.Elements, f0.Meta.KeyValueMetadata)
 	}
@@ -548,6 +559,9 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	}
 	if n == 0 {
 		return Result{}, nil
+	}
+	if tgt.parts > 0 {
+		return Result{RowsAffected: int64(n)}, s.e.insertHive(tgt, data, n) // hive.go
 	}
 	vecs := make([]*vector.Vector, len(fields))
 	for k, f := range fields {
