@@ -1,11 +1,11 @@
 package scan
 
 import (
-	"net/url"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
