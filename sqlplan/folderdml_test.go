@@ -229,3 +229,30 @@ func TestInsertHive(t *testing.T) {
 		t.Errorf("a year that is not a number was taken")
 	}
 }
+
+// TestFolderUpdateFails: an UPDATE that fails in its second file (a value
+// that does not cast) leaves every file of the folder as it was and
+// nothing of the edit beside it.
+func TestFolderUpdateFails(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE 'f/a.parquet' (id BIGINT, v VARCHAR)")
+	exec(t, e, "INSERT INTO f VALUES (1, '10'), (2, '20')")
+	exec(t, e, "INSERT INTO f VALUES (3, 'x')")
+	dir := filepath.Join(e.root, "f")
+	before := folderFiles(t, dir)
+	if err := execErr(e, "UPDATE f SET id = CAST(v AS BIGINT)", nil); err == nil {
+		t.Fatal("an UPDATE with a failing cast ran")
+	}
+	if got := folderFiles(t, dir); fmt.Sprint(got) != fmt.Sprint(before) {
+		t.Errorf("files after the failed UPDATE: %v, were %v", got, before)
+	}
+	if got := queryAll(t, e, "SELECT list(id ORDER BY id) FROM f"); fmt.Sprint(got) != "[[[1 2 3]]]" {
+		t.Errorf("rows after the failed UPDATE: %v", got)
+	}
+	ents, _ := os.ReadDir(e.root)
+	for _, d := range ents {
+		if strings.HasPrefix(d.Name(), ".f.") {
+			t.Errorf("left beside the folder: %s", d.Name())
+		}
+	}
+}
