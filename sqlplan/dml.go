@@ -19,9 +19,11 @@ import (
 // old one in a single writer.Rewrite, under the file's append lock, so
 // that a crash or an error leaves the old file whole and no append is
 // lost. The table is read into memory whole, as CREATE TABLE AS does.
+// A folder table has only the files its WHERE may match written again,
+// published by one swap of the folder (folderdml.go).
 
-// dmlTarget resolves the table of a DELETE or UPDATE: one single-file
-// table, written by anyone, whose columns the rewrite keeps.
+// dmlTarget resolves the table of a DELETE or UPDATE: a single-file or
+// folder table, written by anyone, whose columns the rewrite keeps.
 func (s *Stmt) dmlTarget(verb string, tables sqlparser.TableExprs, tx *Tx) (*target, *sqlparser.AliasedTableExpr, error) {
 	if len(tables) != 1 {
 		return nil, nil, unsupported(verb + " of more than one table")
