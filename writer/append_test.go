@@ -338,8 +338,16 @@ func startChild(t *testing.T, spec string) *exec.Cmd {
 // slowly the machine starts processes, and one closed when it has exited.
 func startChildReady(t *testing.T, spec string) (*exec.Cmd, <-chan struct{}, <-chan struct{}) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestAppendChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), childEnv+"="+spec)
+	return startMarkedChild(t, "TestAppendChild", childEnv+"="+spec, "appending")
+}
+
+// startMarkedChild starts the test run as a child with the environment
+// variable env ("NAME=value"), and returns a channel closed once the child
+// printed a line holding marker, and one closed when it has exited.
+func startMarkedChild(t *testing.T, run, env, marker string) (*exec.Cmd, <-chan struct{}, <-chan struct{}) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+run+"$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), env)
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, io.Discard
 	ready := make(chan struct{})
@@ -347,7 +355,7 @@ func startChildReady(t *testing.T, spec string) (*exec.Cmd, <-chan struct{}, <-c
 		sc := bufio.NewScanner(pr)
 		signalled := false
 		for sc.Scan() {
-			if !signalled && strings.Contains(sc.Text(), "appending") {
+			if !signalled && strings.Contains(sc.Text(), marker) {
 				close(ready)
 				signalled = true
 			}

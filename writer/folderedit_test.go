@@ -1,15 +1,11 @@
 package writer
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -76,32 +72,11 @@ func TestFolderEditKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	for round := range 4 {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestFolderEditChild$", "-test.count=1", "-test.v")
-		cmd.Env = append(os.Environ(), editChildEnv+"="+dir)
-		pr, pw := io.Pipe()
-		cmd.Stdout, cmd.Stderr = pw, io.Discard
-		ready := make(chan struct{})
-		go func() {
-			sc := bufio.NewScanner(pr)
-			signalled := false
-			for sc.Scan() {
-				if !signalled && strings.Contains(sc.Text(), "editing") {
-					close(ready)
-					signalled = true
-				}
-			}
-			if !signalled {
-				close(ready)
-			}
-		}()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		cmd, ready, exited := startMarkedChild(t, "TestFolderEditChild", editChildEnv+"="+dir, "editing")
 		<-ready
 		time.Sleep(time.Duration(20+rand.IntN(200)) * time.Millisecond)
 		cmd.Process.Kill()
-		cmd.Wait()
-		pw.Close()
+		<-exited
 		v, err := folderVersion(dir)
 		if err != nil {
 			t.Fatalf("round %d: %v", round, err)
