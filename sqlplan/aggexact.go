@@ -106,12 +106,12 @@ func (a *sumDecAcc) at(g int) num.Int128 {
 // addNarrow adds int64 unscaled values to the int64 sums, each addition
 // checked: at the first that would leave int64 every sum is widened and
 // the rest of the batch is added to the 128-bit sums. Without nulls, over
-// few groups, the additions go through the kernels of aggkernels.go.
+// few groups, the additions go through the kernels of function/aggkernels.go.
 func (a *sumDecAcc) addNarrow(gids []int32, ng int, c *Col) {
 	a.narrow = growTo(a.narrow, ng)
 	x := c.I[:len(gids)]
 	if c.Null == nil && ng == 1 && len(gids) > 0 {
-		t, _ := num.FromInt64(a.narrow[0]).Add(sum128(x)) // no overflow: see addInts
+		t, _ := num.FromInt64(a.narrow[0]).Add(function.Sum128(x)) // no overflow: see addInts
 		a.seen[0] = true
 		if t.Hi == int64(t.Lo)>>63 {
 			a.narrow[0] = int64(t.Lo)
@@ -121,9 +121,9 @@ func (a *sumDecAcc) addNarrow(gids []int32, ng int, c *Col) {
 		a.sum[0] = t
 		return
 	}
-	if c.Null == nil && fewGroups(ng, len(gids)) {
+	if c.Null == nil && function.FewGroups(ng, len(gids)) {
 		var ok bool
-		if a.part, ok = laneSums(a.part, a.seen, gids, x, ng); ok {
+		if a.part, ok = function.LaneSums(a.part, a.seen, gids, x, ng); ok {
 			for g, v := range a.part {
 				s, o := addInt64(a.narrow[g], v)
 				if o {
