@@ -103,19 +103,7 @@ func (n *sortNode) next(ctx context.Context) (*Batch, error) {
 			return nil, err
 		}
 	}
-	if n.pos >= n.out.N {
-		return nil, io.EOF
-	}
-	end := min(n.pos+outBatch, n.out.N)
-	idx := make([]int32, 0, end-n.pos)
-	for i := n.pos; i < end; i++ {
-		idx = append(idx, int32(i))
-	}
-	n.pos = end
-	if len(idx) == n.out.N {
-		return n.out, nil
-	}
-	return takeBatch(n.out, idx), nil
+	return nextSlice(n.out, &n.pos)
 }
 
 func (n *sortNode) sortAll(ctx context.Context) (*Batch, error) {
@@ -224,4 +212,22 @@ func (n *sortNode) explain(x *explainer, depth int) {
 		x.line(depth, "SORT by %s", strings.Join(parts, ", "))
 	}
 	n.in.explain(x, depth+1)
+}
+
+// nextSlice returns the rows of a materialized result from *pos on, at
+// most outBatch of them, and moves *pos past them; io.EOF at the end.
+func nextSlice(out *Batch, pos *int) (*Batch, error) {
+	if *pos >= out.N {
+		return nil, io.EOF
+	}
+	end := min(*pos+outBatch, out.N)
+	idx := make([]int32, 0, end-*pos)
+	for i := *pos; i < end; i++ {
+		idx = append(idx, int32(i))
+	}
+	*pos = end
+	if len(idx) == out.N {
+		return out, nil
+	}
+	return takeBatch(out, idx), nil
 }

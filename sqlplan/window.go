@@ -402,19 +402,7 @@ func (n *windowNode) next(ctx context.Context) (*Batch, error) {
 		}
 		n.out = all
 	}
-	if n.pos >= n.out.N {
-		return nil, io.EOF
-	}
-	end := min(n.pos+outBatch, n.out.N)
-	idx := make([]int32, 0, end-n.pos)
-	for i := n.pos; i < end; i++ {
-		idx = append(idx, int32(i))
-	}
-	n.pos = end
-	if len(idx) == n.out.N {
-		return n.out, nil
-	}
-	return takeBatch(n.out, idx), nil
+	return nextSlice(n.out, &n.pos)
 }
 
 func (n *windowNode) close() {
