@@ -193,9 +193,6 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 	if err := remoteRewrite(tgt.path, s.verb()); err != nil {
 		return err
 	}
-	if tgt.parts > 0 {
-		return unsupported(s.verb() + " of a hive-partitioned table")
-	}
 	if tgt.folder {
 		return s.rewriteFolder(ctx, p, tgt, te, items, sel, where, opts, change, added) // folderdml.go
 	}
@@ -273,7 +270,7 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 			for ; j < len(may) && may[j]; j++ {
 				rgs = append(rgs, j)
 			}
-			if err := s.streamRewrite(ctx, p, w, tgt, con, items, sel, 0, rgs, change); err != nil {
+			if err := s.streamRewrite(ctx, p, checkedSink(w, tgt, con), tgt, items, sel, 0, rgs, change); err != nil {
 				return err
 			}
 			i = j
@@ -351,9 +348,21 @@ func (s *Stmt) rewriteScope(p *planner, te *sqlparser.AliasedTableExpr, where *s
 	return table, filter, done, nil
 }
 
+// A rowSink takes the rows a rewrite makes (the table's columns), checks
+// and writes them; rp is the planner that read them.
+type rowSink func(ctx context.Context, rp *planner, cols []*Col) error
+
+// checkedSink writes rows to w after writeChecked's checks.
+func checkedSink(w *writer.Writer, tgt *target, con *constraints) rowSink {
+	return func(ctx context.Context, rp *planner, cols []*Col) error {
+		return writeChecked(ctx, rp, w, tgt, con, cols)
+	}
+}
+
 // streamRewrite reads the rows of the row groups rgs of the table's file
-// fi through sel and writes what change makes of them, a batch at a time.
-func (s *Stmt) streamRewrite(ctx context.Context, p *planner, w *writer.Writer, tgt *target, con *constraints, items sqlparser.SelectExprs,
+// fi through sel and gives what change makes of them to put, a batch at
+// a time.
+func (s *Stmt) streamRewrite(ctx context.Context, p *planner, put rowSink, tgt *target, items sqlparser.SelectExprs,
 	sel *sqlparser.Select, fi int, rgs []int, change func(b *Batch, hit []bool) ([]*Col, error)) error {
 	rp := p.child(p.src)
 	rp.writeHeld = true
@@ -379,22 +388,14 @@ func (s *Stmt) streamRewrite(ctx context.Context, p *planner, w *writer.Writer, 
 				}
 			}
 		}
-		if err := s.rewriteBatch(ctx, rp, w, tgt, con, items, b, change); err != nil {
+		cols, err := changeBatch(tgt, items, b, change)
+		if err != nil {
+			return err
+		}
+		if err := put(ctx, rp, cols); err != nil {
 			return err
 		}
 	}
-}
-
-// rewriteBatch turns a batch of the rows read (the table's columns, the
-// new values, the WHERE flag) into the table's new rows, checks them
-// against its constraints and writes them.
-func (s *Stmt) rewriteBatch(ctx context.Context, rp *planner, w *writer.Writer, tgt *target, con *constraints, items sqlparser.SelectExprs,
-	b *Batch, change func(b *Batch, hit []bool) ([]*Col, error)) error {
-	cols, err := changeBatch(tgt, items, b, change)
-	if err != nil {
-		return err
-	}
-	return writeChecked(ctx, rp, w, tgt, con, cols)
 }
 
 // changeBatch lets change turn a batch of the rows read (the table's

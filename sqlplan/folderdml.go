@@ -71,7 +71,13 @@ func (s *Stmt) rewriteFolder(ctx context.Context, p *planner, tgt *target, te *s
 		return err
 	}
 	defer done()
-	kept := 0 // files left as they are, or rewritten with rows
+	var hive *hiveSink // where the rows of a hive-partitioned table go (hivedml.go)
+	if tgt.parts > 0 {
+		hive = &hiveSink{edit: edit, tgt: tgt, con: con, opts: opts, moved: map[string]*writer.Writer{}}
+		defer hive.abort()
+	}
+	kept := 0     // files left as they are, or rewritten with rows
+	lastDir := "" // the folder of the last file rewritten
 	for fi, ref := range table.Files {
 		may, err := table.RowGroupsMayMatch(fi, filter)
 		if err != nil {
@@ -85,10 +91,15 @@ func (s *Stmt) rewriteFolder(ctx context.Context, p *planner, tgt *target, te *s
 		if err != nil {
 			return err
 		}
-		rows, err := s.rewriteFolderFile(ctx, p, edit, tgt, con, items, sel, table.File, fi, filepath.ToSlash(rel), may, opts, change)
+		home := ""
+		if hive != nil {
+			home = hive.home(ref.Partition)
+		}
+		rows, err := s.rewriteFolderFile(ctx, p, edit, tgt, con, hive, home, items, sel, table.File, fi, filepath.ToSlash(rel), may, opts, change)
 		if err != nil {
 			return err
 		}
+		lastDir = path.Dir(filepath.ToSlash(rel))
 		edit.Remove(rel)
 		if rows > 0 {
 			kept++
@@ -100,10 +111,33 @@ func (s *Stmt) rewriteFolder(ctx context.Context, p *planner, tgt *target, te *s
 			return err
 		}
 	}
+	if hive != nil {
+		// MERGE's inserts go to the folders of their partitions.
+		if more != nil {
+			rp := p.child(p.src)
+			rp.writeHeld = true
+			err = hive.to(nil, "")(ctx, rp, more)
+			rp.releaseAll()
+			if err != nil {
+				return err
+			}
+			more = nil
+		}
+		n, err := hive.close()
+		if err != nil {
+			return err
+		}
+		kept += n
+	}
 	if more != nil || kept == 0 {
 		// A folder table keeps at least one file, perhaps of no rows: a
-		// folder without files is no table.
-		w, err := edit.Create(newPartName(), tgt.sch, opts...)
+		// folder without files is no table. A hive table's empty file
+		// stays in a partition folder, where the table's files are.
+		name := newPartName()
+		if hive != nil && lastDir != "" {
+			name = path.Join(lastDir, name)
+		}
+		w, err := edit.Create(name, tgt.sch, opts...)
 		if err != nil {
 			return err
 		}
@@ -126,9 +160,11 @@ func (s *Stmt) rewriteFolder(ctx context.Context, p *planner, tgt *target, te *s
 
 // rewriteFolderFile writes the folder's file fi (at rel) again as a new
 // file of the edit: its row groups that may match (may) through change,
-// the others as stored when the file has the table's schema. It returns
+// the others as stored when the file has the table's schema; the rows of
+// a hive table that an UPDATE moves out of the file's partition (home)
+// go to hive's files instead. It returns
 // the rows written; a file left without rows is not written.
-func (s *Stmt) rewriteFolderFile(ctx context.Context, p *planner, edit *writer.FolderEdit, tgt *target, con *constraints, items sqlparser.SelectExprs,
+func (s *Stmt) rewriteFolderFile(ctx context.Context, p *planner, edit *writer.FolderEdit, tgt *target, con *constraints, hive *hiveSink, home string, items sqlparser.SelectExprs,
 	sel *sqlparser.Select, open func(int) (*file.File, error), fi int, rel string, may []bool, opts []writer.Option,
 	change func(b *Batch, hit []bool) ([]*Col, error)) (int64, error) {
 	f, err := open(fi)
@@ -138,6 +174,10 @@ func (s *Stmt) rewriteFolderFile(ctx context.Context, p *planner, edit *writer.F
 	w, err := edit.Create(rewrittenName(rel), tgt.sch, opts...)
 	if err != nil {
 		return 0, err
+	}
+	put := checkedSink(w, tgt, con)
+	if hive != nil {
+		put = hive.to(w, home)
 	}
 	copyable := w.CanCopy(f)
 	for i := 0; i < len(may); {
@@ -154,7 +194,7 @@ func (s *Stmt) rewriteFolderFile(ctx context.Context, p *planner, edit *writer.F
 		for ; j < len(may) && (may[j] || !copyable); j++ {
 			rgs = append(rgs, j)
 		}
-		if err := s.streamRewrite(ctx, p, w, tgt, con, items, sel, fi, rgs, change); err != nil {
+		if err := s.streamRewrite(ctx, p, put, tgt, items, sel, fi, rgs, change); err != nil {
 			w.Abort()
 			return 0, err
 		}

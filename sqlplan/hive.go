@@ -54,25 +54,7 @@ func withPartitionFields(fields []*schema.Field, parts []scan.Column) ([]*schema
 // folder of each partition the rows fall in, published as one edit.
 func (e *Engine) insertHive(tgt *target, data []*Col, n int) error {
 	nf := len(tgt.fields) - tgt.parts
-	var order []string // partition folders, in the order rows meet them
-	rows := map[string][]int32{}
-	var b []byte
-	for i := 0; i < n; i++ {
-		b = b[:0]
-		for j, c := range data[nf:] {
-			if j > 0 {
-				b = append(b, '/')
-			}
-			b = append(b, tgt.fields[nf+j].Name...)
-			b = append(b, '=')
-			b = appendHiveValue(b, c, i)
-		}
-		dir := string(b)
-		if _, seen := rows[dir]; !seen {
-			order = append(order, dir)
-		}
-		rows[dir] = append(rows[dir], int32(i))
-	}
+	order, rows := hiveGroups(tgt, data, n)
 	opts, err := e.writeOptions(tgt.opts)
 	if err != nil {
 		return err
@@ -93,6 +75,33 @@ func (e *Engine) insertHive(tgt *target, data []*Col, n int) error {
 	return edit.Commit()
 }
 
+// hiveGroups groups the n rows data (the table's file columns, then its
+// partition columns) by the partition folder they belong in ("k=v/…"):
+// the folders in the order rows meet them, and each one's rows.
+func hiveGroups(tgt *target, data []*Col, n int) ([]string, map[string][]int32) {
+	nf := len(tgt.fields) - tgt.parts
+	var order []string
+	rows := map[string][]int32{}
+	var b []byte
+	for i := 0; i < n; i++ {
+		b = b[:0]
+		for j, c := range data[nf:] {
+			if j > 0 {
+				b = append(b, '/')
+			}
+			b = append(b, tgt.fields[nf+j].Name...)
+			b = append(b, '=')
+			b = appendHiveValue(b, c, i)
+		}
+		dir := string(b)
+		if _, seen := rows[dir]; !seen {
+			order = append(order, dir)
+		}
+		rows[dir] = append(rows[dir], int32(i))
+	}
+	return order, rows
+}
+
 // writeHiveFile writes the rows idx of the file columns cols as a new
 // file of the edit at rel.
 func writeHiveFile(edit *writer.FolderEdit, tgt *target, cols []*Col, idx []int32, rel string, opts []writer.Option) error {
@@ -100,18 +109,23 @@ func writeHiveFile(edit *writer.FolderEdit, tgt *target, cols []*Col, idx []int3
 	if err != nil {
 		return err
 	}
-	vecs := make([]*vector.Vector, len(cols))
-	for k, c := range cols {
-		if vecs[k], err = toVector(c.Take(idx), tgt.fields[k]); err != nil {
-			w.Abort()
-			return errorf("column %q: %v", tgt.fields[k].Name, err)
-		}
-	}
-	if err := w.WriteBatch(vecs); err != nil {
+	if err := writeHiveRows(w, tgt, cols, idx); err != nil {
 		w.Abort()
 		return err
 	}
 	return w.Close()
+}
+
+// writeHiveRows writes the rows idx of the file columns cols to w.
+func writeHiveRows(w *writer.Writer, tgt *target, cols []*Col, idx []int32) error {
+	vecs := make([]*vector.Vector, len(cols))
+	for k, c := range cols {
+		var err error
+		if vecs[k], err = toVector(c.Take(idx), tgt.fields[k]); err != nil {
+			return errorf("column %q: %v", tgt.fields[k].Name, err)
+		}
+	}
+	return w.WriteBatch(vecs)
 }
 
 // appendHiveValue appends row i of c as a partition folder value.

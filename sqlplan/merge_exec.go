@@ -89,9 +89,6 @@ func (s *Stmt) mergeRows(ctx context.Context, p *planner) (Result, error) {
 	if err != nil {
 		return Result{}, s.src.Locate(asError(err), m.target)
 	}
-	if tgt.parts > 0 {
-		return Result{}, unsupported("MERGE into a hive-partitioned table")
-	}
 	r, err := s.newMergeRun(ctx, p, tgt)
 	if err != nil {
 		return Result{}, err
@@ -724,6 +721,8 @@ func (r *mergeRun) appendRows(ctx context.Context, s *Stmt, tgt *target) (Result
 		err = r.p.tx.addPending(tgt, vecs)
 	case tgt.delta != nil:
 		err = s.e.appendDelta(tgt, [][]*vector.Vector{vecs}, false)
+	case tgt.parts > 0:
+		err = s.e.insertHive(tgt, cols, cols[0].Len) // hive.go: rows to their partitions' folders
 	default:
 		err = s.e.writeRowsGrouped(tgt.path, tgt.sch, tgt.folder, tgt.opts, [][]*vector.Vector{vecs})
 	}
