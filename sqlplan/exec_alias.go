@@ -1,11 +1,8 @@
 package sqlplan
 
 import (
-	"encoding/binary"
-
 	// Named so: the tests' exec helper takes the package's own name.
 	kernels "github.com/carquet-go/carquet/sqlplan/exec"
-	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // The typed hash and sort kernels live in package exec; these names let
@@ -19,11 +16,6 @@ type (
 	sortKey   = kernels.SortKey
 	topHeap   = kernels.TopHeap
 )
-
-func init() {
-	kernels.CompareScalars = compareScalars
-	kernels.AppendScalarKey = appendScalarKey
-}
 
 func newGrouper(types []Type) *grouper           { return kernels.NewGrouper(types) }
 func buildInts(c *Col, n int) *rowTable          { return kernels.BuildInts(c, n) }
@@ -56,15 +48,5 @@ func newKeyPacker(keys []*Col, lkeys []expr, n int) (*keyPacker, bool) {
 	return kernels.NewKeyPacker(keys, exprTypes(lkeys), n)
 }
 
-// appendScalarKey encodes a value the kernels do not read typed (a
-// column's A): intervals by their normalized parts, so that equal ones
-// encode alike, others by their text.
-func appendScalarKey(buf []byte, t Type, v any) []byte {
-	if iv, ok := v.(interval); ok {
-		return vec.AppendIntervalKey(buf, iv)
-	}
-	buf = append(buf, 5)
-	s := formatScalar(t, v)
-	buf = binary.AppendUvarint(buf, uint64(len(s)))
-	return append(buf, s...)
-}
+// compareScalars orders two non-null scalars of the same type.
+func compareScalars(t Type, a, b any) int { return kernels.CompareScalars(t, a, b) }

@@ -1,9 +1,7 @@
 package sqlplan
 
 import (
-	"bytes"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
@@ -14,7 +12,6 @@ import (
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/sqlplan/function"
 	"github.com/carquet-go/carquet/sqlplan/num"
-	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // Scalars: one value in the engine's representation for its Type —
@@ -114,68 +111,6 @@ func constCol(t Type, v any, n int) *Col {
 		}
 	}
 	return c
-}
-
-// formatScalar renders a scalar as text (CAST to VARCHAR, concat, JSON).
-func formatScalar(t Type, v any) string {
-	switch t.Kind {
-	case KDate, KTime, KTimestamp:
-		if x, ok := v.(int64); ok {
-			return function.FormatTemporal(t, x)
-		}
-	case KTimeTZ:
-		if x, ok := v.(int64); ok {
-			return string(appendTimeTZ(nil, x))
-		}
-	}
-	switch x := toGo(t, v).(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case []byte:
-		return function.BlobText(x)
-	case int64:
-		if t.Kind == KBool {
-			return strconv.FormatBool(x != 0)
-		}
-		return strconv.FormatInt(x, 10)
-	case uint64:
-		return strconv.FormatUint(x, 10)
-	case float64:
-		if t.Float32 {
-			return formatFloatBits(x, 32)
-		}
-		return formatFloat(x)
-	case bool:
-		return strconv.FormatBool(x)
-	default:
-		b, err := json.Marshal(x)
-		if err != nil {
-			return fmt.Sprint(x)
-		}
-		return string(b)
-	}
-}
-
-// formatFloat writes a float the way DuckDB casts DOUBLE to VARCHAR.
-func formatFloat(f float64) string { return formatFloatBits(f, 64) }
-
-// formatFloatBits is formatFloat with the shortest digits that read back
-// as the same float of that many bits (32 for FLOAT).
-func formatFloatBits(f float64, bits int) string {
-	switch {
-	case math.IsNaN(f):
-		return "nan"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	}
-	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
-		return strconv.FormatFloat(f, 'f', 1, 64)
-	}
-	return strconv.FormatFloat(f, 'g', -1, bits)
 }
 
 // castScalar converts scalar v of type from into type to.
@@ -542,38 +477,6 @@ func fitDecimal(d value.Decimal, t Type) (any, error) {
 		return d.Unscaled.Int64(), nil
 	}
 	return d, nil
-}
-
-// compareScalars orders two non-null scalars of the same type.
-func compareScalars(t Type, a, b any) int {
-	switch x := a.(type) {
-	case int64:
-		y := b.(int64)
-		return cmpOrdered(x, y)
-	case uint64:
-		return cmpOrdered(x, b.(uint64))
-	case float64:
-		return cmpFloat(x, b.(float64))
-	case bool:
-		y := b.(bool)
-		switch {
-		case x == y:
-			return 0
-		case !x:
-			return -1
-		}
-		return 1
-	case string:
-		return strings.Compare(x, b.(string))
-	case []byte:
-		return bytes.Compare(x, b.([]byte))
-	case value.Decimal:
-		return x.Cmp(b.(value.Decimal))
-	case interval:
-		return vec.CompareIntervals(x, b.(interval))
-	}
-	sa, sb := formatScalar(t, a), formatScalar(t, b)
-	return strings.Compare(sa, sb)
 }
 
 func cmpOrdered[T int64 | uint64 | int32](a, b T) int {

@@ -40,25 +40,6 @@ func parseTimeTZText(s string) (int64, error) {
 	return timetzKey(us, off), nil
 }
 
-// appendTimeTZ writes a TIMETZ as DuckDB does: the time of day, then the
-// offset as ±HH, with :MM and :SS when they are not zero.
-func appendTimeTZ(b []byte, k int64) []byte {
-	us, off := timetzParts(k)
-	b = function.AppendClock(b, us, false)
-	sign := byte('+')
-	if off < 0 {
-		sign, off = '-', -off
-	}
-	b = function.AppendTwoDigits(append(b, sign), off/3600)
-	if off%3600 != 0 {
-		b = function.AppendTwoDigits(append(b, ':'), off/60%60)
-		if off%60 != 0 {
-			b = function.AppendTwoDigits(append(b, ':'), off%60)
-		}
-	}
-	return b
-}
-
 // castTimeTZ casts a scalar to or from TIMETZ (ok false when neither side
 // is one): from text, TIME (offset +00) and TIMESTAMP or TIMESTAMPTZ (the
 // UTC time of day, +00); to text and TIME (the local time of day). DuckDB

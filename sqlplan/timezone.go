@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/carquet-go/carquet/sqlplan/function"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // The TimeZone setting: a TIMESTAMPTZ is an instant (microseconds since
@@ -91,19 +92,19 @@ func fromWall(us int64, loc *time.Location) int64 {
 func zoneText(us int64, loc *time.Location) string {
 	t := Type{Kind: KTimestamp}
 	if infinite(us) {
-		return function.FormatTemporal(t, us)
+		return vec.FormatTemporal(t, us)
 	}
 	_, off := time.UnixMicro(us).In(loc).Zone()
-	b := function.AppendTimestamp(make([]byte, 0, 40), t, us+int64(off)*1e6)
+	b := vec.AppendTimestamp(make([]byte, 0, 40), t, us+int64(off)*1e6)
 	sign := byte('+')
 	if off < 0 {
 		sign, off = '-', -off
 	}
-	b = function.AppendTwoDigits(append(b, sign), int64(off/3600))
+	b = vec.AppendTwoDigits(append(b, sign), int64(off/3600))
 	if off%3600 != 0 {
-		b = function.AppendTwoDigits(append(b, ':'), int64(off/60%60))
+		b = vec.AppendTwoDigits(append(b, ':'), int64(off/60%60))
 		if off%60 != 0 {
-			b = function.AppendTwoDigits(append(b, ':'), int64(off%60))
+			b = vec.AppendTwoDigits(append(b, ':'), int64(off%60))
 		}
 	}
 	return string(b)

@@ -94,3 +94,7 @@ func timetzParts(k int64) (us, off int64)            { return vec.TimeTZParts(k)
 func timetzUTC(k int64) int64                        { return vec.TimeTZUTC(k) }
 func mergeNulls(n int, cols ...*Col) []bool          { return vec.MergeNulls(n, cols...) }
 func growTo[T any](s []T, n int) []T                 { return vec.GrowTo(s, n) }
+func formatScalar(t Type, v any) string              { return vec.ScalarText(t, v) }
+func formatFloat(f float64) string                   { return vec.FormatFloat(f) }
+func formatFloatBits(f float64, bits int) string     { return vec.FormatFloatBits(f, bits) }
+func appendTimeTZ(b []byte, k int64) []byte          { return vec.AppendTimeTZ(b, k) }

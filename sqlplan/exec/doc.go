@@ -5,5 +5,6 @@
 // (OpMemory). They work on column vectors (package vec) and know nothing
 // of plans or SQL: package sqlplan's operators call them. Values a
 // kernel cannot read typed go through CompareScalars and AppendScalarKey,
-// which the engine sets.
+// which order and encode them by their kind (and nested ones by their
+// text, vec.ScalarText).
 package exec

@@ -1,31 +1,66 @@
 package exec
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/binary"
-	"fmt"
 	"math"
 	"strings"
 
+	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
-// The engine's values that the kernels do not read typed (a column's A:
-// intervals, nested values, ...) are compared and encoded by the
-// engine's own functions, which it sets once at init; until then, by
-// their text. The kernels call them only for such columns, never on the
-// typed paths.
-var (
-	// CompareScalars orders two non-null values of type t.
-	CompareScalars = func(_ vec.Type, a, b any) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) }
-	// AppendScalarKey encodes a non-null value of type t after buf, so
-	// that equal values (CompareScalars 0) encode alike and others not.
-	AppendScalarKey = func(buf []byte, _ vec.Type, v any) []byte {
-		s := fmt.Sprint(v)
-		buf = append(buf, 5)
-		buf = binary.AppendUvarint(buf, uint64(len(s)))
-		return append(buf, s...)
+// CompareScalars orders two non-null scalars of type t: the values a
+// kernel does not read typed (a column's A: intervals, nested values, ...)
+// and the engine's own comparisons of scalars. Values of no order of
+// their own (nested ones) compare by their text.
+func CompareScalars(t vec.Type, a, b any) int {
+	switch x := a.(type) {
+	case int64:
+		return cmp.Compare(x, b.(int64))
+	case uint64:
+		return cmp.Compare(x, b.(uint64))
+	case float64:
+		return CmpFloat(x, b.(float64))
+	case bool:
+		return compareBools(x, b.(bool))
+	case string:
+		return strings.Compare(x, b.(string))
+	case []byte:
+		return bytes.Compare(x, b.([]byte))
+	case value.Decimal:
+		return x.Cmp(b.(value.Decimal))
+	case vec.Interval:
+		return vec.CompareIntervals(x, b.(vec.Interval))
 	}
-)
+	return strings.Compare(vec.ScalarText(t, a), vec.ScalarText(t, b))
+}
+
+// compareBools orders false before true.
+func compareBools(x, y bool) int {
+	switch {
+	case x == y:
+		return 0
+	case !x:
+		return -1
+	}
+	return 1
+}
+
+// AppendScalarKey encodes a non-null value of type t that the kernels do
+// not read typed (a column's A) after buf, so that equal values
+// (CompareScalars 0) encode alike and others not: intervals by their
+// normalized parts, others by their text.
+func AppendScalarKey(buf []byte, t vec.Type, v any) []byte {
+	if iv, ok := v.(vec.Interval); ok {
+		return vec.AppendIntervalKey(buf, iv)
+	}
+	buf = append(buf, 5)
+	s := vec.ScalarText(t, v)
+	buf = binary.AppendUvarint(buf, uint64(len(s)))
+	return append(buf, s...)
+}
 
 // AppendKey encodes slot i of c for hashing and equality: NULL, numbers,
 // and strings get distinct, unambiguous encodings.

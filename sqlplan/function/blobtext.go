@@ -42,17 +42,3 @@ func hexDigit(c byte) int {
 	}
 	return -1
 }
-
-// BlobText is BLOB to VARCHAR.
-func BlobText(b []byte) string {
-	const digits = "0123456789ABCDEF"
-	out := make([]byte, 0, len(b))
-	for _, c := range b {
-		if c >= 32 && c <= 126 && c != '\\' && c != '\'' && c != '"' {
-			out = append(out, c)
-		} else {
-			out = append(out, '\\', 'x', digits[c>>4], digits[c&15])
-		}
-	}
-	return string(out)
-}

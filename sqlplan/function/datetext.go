@@ -3,7 +3,6 @@ package function
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/vec"
@@ -66,30 +65,10 @@ func daysFromCivil(y, m, d int64) int64 {
 	if m <= 2 {
 		y--
 	}
-	era := FloorDiv(y, 400)
+	era := vec.FloorDiv(y, 400)
 	yoe := y - era*400
 	doy := (153*((m+9)%12)+2)/5 + d - 1
 	return era*146097 + yoe*365 + yoe/4 - yoe/100 + doy - 719468
-}
-
-// civilFromDays is the proleptic Gregorian date of a day number.
-func civilFromDays(days int64) (y, m, d int64) {
-	z := days + 719468
-	era := FloorDiv(z, 146097)
-	doe := z - era*146097
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	doy := doe - (365*yoe + yoe/4 - yoe/100)
-	mp := (5*doy + 2) / 153
-	d = doy - (153*mp+2)/5 + 1
-	m = mp + 3
-	if m > 12 {
-		m -= 12
-	}
-	y = yoe + era*400
-	if m <= 2 {
-		y++
-	}
-	return y, m, d
 }
 
 func monthDays(y, m int64) int64 {
@@ -396,7 +375,7 @@ func ParseTimeText(s string, nanos bool) (int64, error) {
 		ok = false
 	} else if !ok {
 		ts, tns, _, f := ScanTimestamp(s, nanos)
-		us, ns, ok = ts-FloorDiv(ts, vec.MicrosPerDay)*vec.MicrosPerDay, tns, f == TextOK
+		us, ns, ok = ts-vec.FloorDiv(ts, vec.MicrosPerDay)*vec.MicrosPerDay, tns, f == TextOK
 	}
 	switch {
 	case !ok:
@@ -405,95 +384,6 @@ func ParseTimeText(s string, nanos bool) (int64, error) {
 		return us*1000 + ns, nil
 	}
 	return us, nil
-}
-
-// The text of values.
-
-// AppendTwoDigits appends v (0..99) as two digits.
-func AppendTwoDigits(b []byte, v int64) []byte { return append(b, byte('0'+v/10), byte('0'+v%10)) }
-
-// appendDate writes a day number as DuckDB does: YYYY-MM-DD with at least
-// four year digits, years before 1 as "YYYY-MM-DD (BC)".
-func appendDate(b []byte, days int64) []byte {
-	y, m, d := civilFromDays(days)
-	bc := y <= 0
-	if bc {
-		y = 1 - y
-	}
-	for p := int64(1000); p > y; p /= 10 {
-		b = append(b, '0')
-	}
-	b = strconv.AppendInt(b, y, 10)
-	b = AppendTwoDigits(append(b, '-'), m)
-	b = AppendTwoDigits(append(b, '-'), d)
-	if bc {
-		b = append(b, " (BC)"...)
-	}
-	return b
-}
-
-// AppendClock writes a time of day in microseconds (in nanoseconds with
-// nanos) as HH:MM:SS[.fraction], the fraction without trailing zeros;
-// 24:00:00 stays 24:00:00.
-func AppendClock(b []byte, v int64, nanos bool) []byte {
-	unit := int64(1e6)
-	if nanos {
-		unit = 1e9
-	}
-	sec, frac := v/unit, v%unit
-	b = AppendTwoDigits(b, sec/3600)
-	b = AppendTwoDigits(append(b, ':'), sec/60%60)
-	b = AppendTwoDigits(append(b, ':'), sec%60)
-	if frac != 0 {
-		b = append(b, '.')
-		for p := unit / 10; frac != 0; p /= 10 {
-			b = append(b, byte('0'+frac/p))
-			frac %= p
-		}
-	}
-	return b
-}
-
-// AppendTimestamp writes a TIMESTAMP of type t as DuckDB does: the date,
-// a space and the time of day, and "+00" for TIMESTAMPTZ.
-func AppendTimestamp(b []byte, t vec.Type, v int64) []byte {
-	day := UnitsPerDay(t)
-	days := FloorDiv(v, day)
-	b = appendDate(b, days)
-	b = AppendClock(append(b, ' '), v-days*day, t.Nanos)
-	if t.TZ {
-		b = append(b, "+00"...)
-	}
-	return b
-}
-
-// FormatTemporal is the text of a DATE, TIME or TIMESTAMP value.
-func FormatTemporal(t vec.Type, v int64) string {
-	var buf [48]byte
-	switch t.Kind {
-	case vec.KDate:
-		return string(appendDate(buf[:0], v))
-	case vec.KTime:
-		return string(AppendClock(buf[:0], v, t.Nanos))
-	}
-	return string(AppendTimestamp(buf[:0], t, v))
-}
-
-// FloorDiv is a/b rounded toward negative infinity.
-func FloorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
-}
-
-// UnitsPerDay is the count of a TIMESTAMP/TIME value's units in a day.
-func UnitsPerDay(t vec.Type) int64 {
-	if t.Nanos {
-		return 86400e9
-	}
-	return 86400e6
 }
 
 func quoteText(s string) string { return "'" + s + "'" }

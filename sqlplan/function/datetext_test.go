@@ -13,7 +13,7 @@ import (
 func TestCivilDays(t *testing.T) {
 	for d := int64(minDateDays); ; d += 997 {
 		d = min(d, maxDateDays)
-		y, m, day := civilFromDays(d)
+		y, m, day := vec.CivilFromDays(d)
 		if back := daysFromCivil(y, m, day); back != d {
 			t.Fatalf("day %d: %d-%d-%d gives %d", d, y, m, day, back)
 		}
@@ -21,7 +21,7 @@ func TestCivilDays(t *testing.T) {
 		if int64(g.Year()) != y || int64(g.Month()) != m || int64(g.Day()) != day {
 			t.Fatalf("day %d: %d-%d-%d, time.Time says %v", d, y, m, day, g)
 		}
-		text := FormatTemporal(vec.Type{Kind: vec.KDate}, d)
+		text := vec.FormatTemporal(vec.Type{Kind: vec.KDate}, d)
 		if got, err := ParseDateText(text); err != nil || got != d {
 			t.Fatalf("day %d: %q parses as %d, %v", d, text, got, err)
 		}
@@ -40,16 +40,16 @@ func TestTemporalTextRoundTrip(t *testing.T) {
 			if typ.Nanos && v == math.MaxInt64-1 {
 				v = math.MaxInt64 - 2 // 854775806 ns is the last, ...807 is DuckDB's infinity
 			}
-			text := FormatTemporal(typ, v)
+			text := vec.FormatTemporal(typ, v)
 			if got, err := ParseTimestampText(text, typ); err != nil || got != v {
 				t.Errorf("%s %d: %q parses as %d, %v", typ.SQLName(), v, text, got, err)
 			}
 		}
 	}
 	for _, typ := range []vec.Type{{Kind: vec.KTime}, {Kind: vec.KTime, Nanos: true}} {
-		day := UnitsPerDay(typ)
+		day := vec.UnitsPerDay(typ)
 		for _, v := range []int64{0, 1, day / 2, day - 1, day} {
-			text := FormatTemporal(typ, v)
+			text := vec.FormatTemporal(typ, v)
 			if got, err := ParseTimeText(text, typ.Nanos); err != nil || got != v {
 				t.Errorf("%s %d: %q parses as %d, %v", typ.SQLName(), v, text, got, err)
 			}
@@ -80,6 +80,6 @@ func BenchmarkParseDateText(b *testing.B) {
 func BenchmarkFormatTimestamp(b *testing.B) {
 	v := int64(1709210096789012)
 	for b.Loop() {
-		_ = FormatTemporal(tTimestamp, v)
+		_ = vec.FormatTemporal(tTimestamp, v)
 	}
 }

@@ -77,7 +77,7 @@ func TestStringSimilarity(t *testing.T) {
 // reads back; bad escapes and non-ASCII text are errors.
 func TestBlobText(t *testing.T) {
 	b := []byte{0, 'a', '\\', '\'', 0xff, '~'}
-	s := BlobText(b)
+	s := vec.BlobText(b)
 	if s != `\x00a\x5C\x27\xFF~` {
 		t.Errorf("BlobText = %s", s)
 	}

@@ -1,0 +1,58 @@
+package exec
+
+import (
+	"bytes"
+	"math"
+	"testing"
+
+	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/sqlplan/vec"
+)
+
+// The kernels order and key the values they cannot read typed by
+// themselves, with no engine hook set: intervals by their normalized
+// length, nested values by their text.
+func TestCompareScalarsKinds(t *testing.T) {
+	ivType := vec.Type{Kind: vec.KInterval}
+	list := vec.Type{Kind: vec.KNested, Elem: &vec.Type{Kind: vec.KInt}}
+	cases := []struct {
+		name string
+		t    vec.Type
+		a, b any
+		want int
+	}{
+		{"int", vec.Type{Kind: vec.KInt}, int64(-3), int64(2), -1},
+		{"uint", vec.Type{Kind: vec.KUint}, uint64(1 << 63), uint64(1), 1},
+		{"nan above all", vec.Type{Kind: vec.KFloat}, math.NaN(), 1e300, 1},
+		{"bool", vec.Type{Kind: vec.KBool}, false, true, -1},
+		{"blob", vec.Type{Kind: vec.KBytes}, []byte{1}, []byte{1}, 0},
+		{"decimal", vec.Type{Kind: vec.KDecimal}, value.Decimal{}, value.Decimal{}, 0},
+		{"a month is 30 days", ivType, vec.Interval{Months: 1}, vec.Interval{Days: 30}, 0},
+		{"a day before a month", ivType, vec.Interval{Days: 1}, vec.Interval{Months: 1}, -1},
+		{"lists by text", list, []any{int64(1), int64(2)}, []any{int64(1), int64(3)}, -1},
+	}
+	for _, c := range cases {
+		if got := CompareScalars(c.t, c.a, c.b); got != c.want {
+			t.Errorf("%s: CompareScalars(%v, %v) = %d, want %d", c.name, c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// Equal values (CompareScalars 0) encode alike, others not.
+func TestAppendScalarKeyEquality(t *testing.T) {
+	ivType := vec.Type{Kind: vec.KInterval}
+	month, days30, day := vec.Interval{Months: 1}, vec.Interval{Days: 30}, vec.Interval{Days: 1}
+	if !bytes.Equal(AppendScalarKey(nil, ivType, month), AppendScalarKey(nil, ivType, days30)) {
+		t.Error("1 month and 30 days encode apart")
+	}
+	if bytes.Equal(AppendScalarKey(nil, ivType, month), AppendScalarKey(nil, ivType, day)) {
+		t.Error("1 month and 1 day encode alike")
+	}
+	list := vec.Type{Kind: vec.KNested, Elem: &vec.Type{Kind: vec.KInt}}
+	a := AppendScalarKey(nil, list, []any{int64(1), int64(2)})
+	b := AppendScalarKey(nil, list, []any{int64(1), int64(2)})
+	c := AppendScalarKey(nil, list, []any{int64(12)})
+	if !bytes.Equal(a, b) || bytes.Equal(a, c) {
+		t.Errorf("list keys: %q %q %q", a, b, c)
+	}
+}
