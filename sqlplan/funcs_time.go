@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/carquet-go/carquet/sqlplan/function"
 )
 
 // Date and time scalar functions: date_part, date_trunc, date_diff,
@@ -586,7 +588,7 @@ func (p *planner) bindZonePart(name string, args []expr) (expr, bool, error) {
 	case t.Kind == KTimestamp && t.TZ:
 		loc := p.set.tz
 		offset = func(c *Col, i int) int64 {
-			if loc == nil || infinite(c.I[i]) {
+			if loc == nil || function.InfiniteStamp(c.I[i]) {
 				return 0
 			}
 			_, off := time.UnixMicro(c.I[i]).In(loc).Zone()
