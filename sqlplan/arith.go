@@ -452,6 +452,8 @@ func (e *negExpr) eval(b *Batch) (*Col, error) {
 		for i, x := range c.F[:c.Len] {
 			out.F[i] = -x
 		}
+	case c.T.Kind == KUHuge:
+		out.H = uhugeNeg(c.Decoded())
 	case c.H != nil && c.Dict == nil:
 		out.H = make([]num.Int128, c.Len)
 		for i, x := range c.H[:c.Len] {

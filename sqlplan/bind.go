@@ -631,7 +631,8 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		switch x.Operator {
 		case sqlparser.UMinusStr:
 			if e.typ().Kind == KUHuge {
-				return nil, errorf("cannot negate UHUGEINT")
+				// Wraps modulo 2^128, as DuckDB's; a constant folds here.
+				return p.fold(&negExpr{e: e}, e)
 			}
 			if k, ok := isConst(e); ok {
 				return negConst(k)

@@ -231,8 +231,10 @@ func (p *planner) bindTryCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (ex
 		}
 		return c, nil
 	}
-	if _, ok := isConst(e); ok {
-		return &constExpr{t: t}, nil // a constant that does not convert
+	if _, ok := isConst(e); ok && !bitBlobCast(e.typ(), t) {
+		// A constant that does not convert; DuckDB's TRY_CAST of an
+		// empty BLOB to BIT is an error all the same.
+		return &constExpr{t: t}, nil
 	}
 	return nil, err
 }

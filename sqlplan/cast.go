@@ -45,7 +45,7 @@ func castColTry(c *Col, to Type, try bool) (*Col, error) {
 		return nil, err
 	}
 	if bitBlobCast(from, to) {
-		return castBitBlob(c, to, try)
+		return castBitBlob(c, to)
 	}
 	if from.Bit != to.Bit && from.Kind != KNull && !bitIntCast(from, to) { // those cast row by row, below
 		if err := bitCastError(from, to); err != nil {

@@ -196,9 +196,9 @@ func bitIndex(s []byte, k int64) (int, error) {
 // castBitBlob casts between BIT and BLOB as DuckDB does: a BLOB's bytes
 // become 8 bits each, first byte and highest bit first (an empty BLOB
 // has no BIT); a BIT becomes the bytes of its bits zero-padded on the
-// left to whole bytes ('101' is \x05). With try, a value that does not
-// convert is NULL.
-func castBitBlob(c *Col, to Type, try bool) (*Col, error) {
+// left to whole bytes ('101' is \x05). An empty BLOB is an error even
+// under TRY_CAST, as in DuckDB, whose TRY_CAST raises it too.
+func castBitBlob(c *Col, to Type) (*Col, error) {
 	n := c.Len
 	bld := newBuilder(to, n)
 	var buf []byte
@@ -210,11 +210,7 @@ func castBitBlob(c *Col, to Type, try bool) (*Col, error) {
 		s := c.Str(i)
 		if to.Bit {
 			if len(s) == 0 {
-				if !try {
-					return nil, errorf("Cannot cast empty BLOB to BIT")
-				}
-				bld.Add(nil)
-				continue
+				return nil, errorf("Cannot cast empty BLOB to BIT")
 			}
 			buf = blobBits(buf[:0], s)
 		} else {

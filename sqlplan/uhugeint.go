@@ -150,6 +150,20 @@ func uhugeArith(op byte, lc, rc *Col, out *Col) error {
 	return nil
 }
 
+// uhugeNeg is -x of each UHUGEINT in c.H: DuckDB wraps it modulo 2^128
+// (-3 is 2^128 - 3, -0 is 0) rather than failing, as it does for the
+// other unsigned integers. Two's complement negation of the unsigned
+// bits is that wrap; Negate's overflow flag only marks 2^127, whose
+// negation wraps to itself.
+func uhugeNeg(c *Col) []num.Int128 {
+	out := make([]num.Int128, c.Len)
+	for i, x := range c.H[:c.Len] {
+		n, _ := x.FlipSign().Negate()
+		out[i] = n.FlipSign()
+	}
+	return out
+}
+
 // uhugeOperand reports an operand that arithmetic with a UHUGEINT keeps
 // UHUGEINT, as DuckDB: a UHUGEINT, an unsigned integer, or an integer
 // literal that is not negative.
