@@ -255,7 +255,7 @@ func (a *argAcc) update2(gids []int32, ng int, c, k *Col) {
 			continue // as DuckDB's arg_max: rows with either NULL do not count
 		}
 		kv := k.Get(i)
-		if a.seen[g] && a.sign*compareScalars(a.kt, kv, a.best[g]) <= 0 {
+		if a.seen[g] && a.sign*extremeCmp(a.kt, kv, a.best[g]) <= 0 {
 			continue
 		}
 		a.best[g], a.res[g], a.seen[g] = kv, c.Get(i), true
@@ -454,6 +454,7 @@ func (a *extremeIntAcc) update(gids []int32, ng int, c *Col) {
 	a.seen = growTo(a.seen, ng)
 	x := c.I
 	uns := c.T.Kind == KUint
+	tz := c.T.Kind == KTimeTZ // by local time, as DuckDB (extremeCmp)
 	for i, g := range gids {
 		if c.Null != nil && c.Null[i] {
 			continue
@@ -463,9 +464,12 @@ func (a *extremeIntAcc) update(gids []int32, ng int, c *Col) {
 			continue
 		}
 		var cmp int
-		if uns {
+		switch {
+		case tz:
+			cmp = cmpOrdered(timetzLocalKey(x[i]), timetzLocalKey(a.v[g]))
+		case uns:
 			cmp = cmpOrdered(uint64(x[i]), uint64(a.v[g]))
-		} else {
+		default:
 			cmp = cmpOrdered(x[i], a.v[g])
 		}
 		if cmp*a.sign > 0 {

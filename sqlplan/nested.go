@@ -416,7 +416,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 				n++
 				switch name {
 				case "list_min", "list_max":
-					if acc == nil || (compareScalars(pt, x, acc) < 0) == (name == "list_min") && compareScalars(pt, x, acc) != 0 {
+					if acc == nil || (extremeCmp(pt, x, acc) < 0) == (name == "list_min") && extremeCmp(pt, x, acc) != 0 {
 						acc = x
 					}
 				default:

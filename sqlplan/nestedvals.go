@@ -179,6 +179,17 @@ func fromGo(t Type, v any) (any, error) {
 			return []byte(x), nil
 		}
 		return bad()
+	case KTimeTZ:
+		// A list's TIMETZ is vec.TimeTZValue's time.Time: the time of
+		// day after 0001-01-01 in a fixed zone of the offset (24:00:00
+		// is the next day's midnight).
+		x, ok := v.(time.Time)
+		if !ok {
+			return bad()
+		}
+		_, off := x.Zone()
+		day := time.Date(1, 1, 1, 0, 0, 0, 0, x.Location())
+		return timetzKey(x.Sub(day).Microseconds(), int64(off)), nil
 	case KDate, KTimestamp, KTime:
 		x, ok := v.(time.Time)
 		if !ok {

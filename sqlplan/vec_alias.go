@@ -92,6 +92,7 @@ func addMonths(t time.Time, months int64) time.Time  { return vec.AddMonths(t, m
 func timetzKey(us, off int64) int64                  { return vec.TimeTZKey(us, off) }
 func timetzParts(k int64) (us, off int64)            { return vec.TimeTZParts(k) }
 func timetzUTC(k int64) int64                        { return vec.TimeTZUTC(k) }
+func timetzLocalKey(k int64) int64                   { return vec.TimeTZLocalKey(k) }
 func mergeNulls(n int, cols ...*Col) []bool          { return vec.MergeNulls(n, cols...) }
 func growTo[T any](s []T, n int) []T                 { return vec.GrowTo(s, n) }
 func formatScalar(t Type, v any) string              { return vec.ScalarText(t, v) }

@@ -862,7 +862,7 @@ func (a *winAcc) add(v any) error {
 	if w.fn == "min" || w.fn == "max" {
 		if a.ext == nil {
 			a.ext = v
-		} else if c := compareScalars(a.t, v, a.ext); w.fn == "min" && c < 0 || w.fn == "max" && c > 0 {
+		} else if c := extremeCmp(a.t, v, a.ext); w.fn == "min" && c < 0 || w.fn == "max" && c > 0 {
 			a.ext = v
 		}
 	}

@@ -20,6 +20,16 @@ func TimeTZKey(us, off int64) int64 {
 	return (us-off*1e6+MaxTZOffset*1e6)<<24 | (MaxTZOffset - off)
 }
 
+// TimeTZLocalKey is the order DuckDB's min, max, arg_min, arg_max,
+// greatest, least and list_min/list_max give TIMETZ values (unlike its
+// comparisons and ORDER BY): the local time of day, then the larger
+// offset first. It is the order of DuckDB's stored bits, which those
+// functions compare.
+func TimeTZLocalKey(k int64) int64 {
+	us, off := TimeTZParts(k)
+	return us<<24 | (MaxTZOffset - off)
+}
+
 // TimeTZParts unpacks a TimeTZKey.
 func TimeTZParts(k int64) (us, off int64) {
 	off = MaxTZOffset - k&(1<<24-1)
