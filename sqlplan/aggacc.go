@@ -1,7 +1,6 @@
 package sqlplan
 
 import (
-	"bytes"
 	"math"
 	"math/big"
 	"slices"
@@ -551,7 +550,7 @@ func (a *extremeAcc) update(gids []int32, ng int, c *Col) {
 			case []byte:
 				cb = s
 			}
-			if bytes.Compare(c.Str(i), cb)*a.sign > 0 {
+			if compareStrings(c.T, c.Str(i), cb)*a.sign > 0 {
 				a.v[g] = c.Get(i)
 			}
 			continue

@@ -202,7 +202,7 @@ func (e *cmpExpr) eval(b *Batch) (*Col, error) {
 		}
 	case lc.Off != nil && rc.Off != nil:
 		for i := 0; i < n; i++ {
-			out.B[i] = holds(e.op, bytes.Compare(lc.Str(i), rc.Str(i)))
+			out.B[i] = holds(e.op, compareStrings(lc.T, lc.Str(i), rc.Str(i)))
 		}
 	default:
 		for i := 0; i < n; i++ {
@@ -297,7 +297,7 @@ func cmpConst(op cmpOp, c *Col, k any, out []bool) {
 			return
 		}
 		for i := 0; i < n; i++ {
-			out[i] = holds(op, bytes.Compare(c.Data[c.Off[i]:c.Off[i+1]], y))
+			out[i] = holds(op, compareStrings(c.T, c.Data[c.Off[i]:c.Off[i+1]], y))
 		}
 	case c.H != nil && c.Dict == nil && c.T.Kind == KUHuge:
 		y := uhugeSlot(k) // the constant has the column's type

@@ -799,6 +799,11 @@ func toPredicate(e expr) (scan.Predicate, bool) {
 		if !ok || !kok || k.v == nil || x.op == opNullSafeEq {
 			return nil, false
 		}
+		if c.t.Bit && x.op != opEq && x.op != opNe {
+			// The scan orders text bytewise, not as DuckDB orders bit
+			// strings (vec.CompareBits); the engine compares them.
+			return nil, false
+		}
 		v, ok := scanValue(c.t, k.v)
 		if !ok {
 			return nil, false

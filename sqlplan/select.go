@@ -866,6 +866,11 @@ func (p *planner) fromFooters(r *relation, aggs []*aggSpec) (*Batch, string, boo
 			if !ok || c.col == nil || c.col.rel != r || strings.Contains(c.col.name, ".") || c.col.t.Kind == KNested {
 				return nil, "", false
 			}
+			if c.col.t.Bit && a.fn != "count" {
+				// The file's statistics order the text bytewise, not in
+				// DuckDB's order of bit strings (vec.CompareBits).
+				return nil, "", false
+			}
 			col = c.col
 		}
 		var v any

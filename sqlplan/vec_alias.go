@@ -93,6 +93,7 @@ func timetzKey(us, off int64) int64                  { return vec.TimeTZKey(us, 
 func timetzParts(k int64) (us, off int64)            { return vec.TimeTZParts(k) }
 func timetzUTC(k int64) int64                        { return vec.TimeTZUTC(k) }
 func timetzLocalKey(k int64) int64                   { return vec.TimeTZLocalKey(k) }
+func compareStrings(t Type, a, b []byte) int         { return vec.CompareStrings(t, a, b) }
 func mergeNulls(n int, cols ...*Col) []bool          { return vec.MergeNulls(n, cols...) }
 func growTo[T any](s []T, n int) []T                 { return vec.GrowTo(s, n) }
 func formatScalar(t Type, v any) string              { return vec.ScalarText(t, v) }

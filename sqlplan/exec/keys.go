@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/binary"
 	"math"
@@ -26,9 +25,12 @@ func CompareScalars(t vec.Type, a, b any) int {
 	case bool:
 		return compareBools(x, b.(bool))
 	case string:
+		if t.Bit { // DuckDB's order of bit strings, the padding first
+			return vec.CompareBitText(x, b.(string))
+		}
 		return strings.Compare(x, b.(string))
 	case []byte:
-		return bytes.Compare(x, b.([]byte))
+		return vec.CompareStrings(t, x, b.([]byte))
 	case value.Decimal:
 		return x.Cmp(b.(value.Decimal))
 	case vec.Interval:

@@ -64,7 +64,7 @@ func CompareAt(a *vec.Col, i int, b *vec.Col, j int) int {
 		// order them (sorting a SUM of decimals without math/big).
 		return a.H[i].Cmp(b.H[j])
 	case a.Off != nil && b.Off != nil:
-		return bytes.Compare(a.Str(i), b.Str(j))
+		return vec.CompareStrings(a.T, a.Str(i), b.Str(j))
 	case a.B != nil && b.B != nil:
 		return cmpBool(a.B[i], b.B[j])
 	}
@@ -163,7 +163,7 @@ func newRowOrder(keys []SortKey, cols []*vec.Col) rowOrder {
 			ko.how, ko.ints = keyInt, c.I
 		case c.F != nil:
 			ko.how, ko.floats = keyFloat, c.F
-		case c.Off != nil:
+		case c.Off != nil && !c.T.Bit: // a BIT has its own order (CompareAt)
 			ko.how, ko.off, ko.data = keyBytes, c.Off, c.Data
 		}
 		o[k] = ko

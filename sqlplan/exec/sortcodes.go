@@ -186,7 +186,11 @@ func stringCodes(c *vec.Col, n int, codes []uint64) (uint64, bool) {
 	for id := range order {
 		order[id] = uint64(id)
 	}
-	slices.SortFunc(order, func(a, b uint64) int { return cmp.Compare(distinct[a], distinct[b]) })
+	compare := cmp.Compare[string]
+	if c.T.Bit {
+		compare = vec.CompareBitText // DuckDB's order of bit strings
+	}
+	slices.SortFunc(order, func(a, b uint64) int { return compare(distinct[a], distinct[b]) })
 	rank := make([]uint64, len(distinct))
 	for r, id := range order {
 		rank[id] = uint64(r)
