@@ -1,6 +1,7 @@
 package vec
 
 import (
+	"cmp"
 	"slices"
 	"testing"
 )
@@ -12,7 +13,7 @@ func TestCompareBits(t *testing.T) {
 	ordered := []string{"00000000", "000", "111", "0000000011", "01", "10", "0", "1", "111111110"}
 	for i := range ordered {
 		for j := range ordered {
-			want := cmpInt(i, j)
+			want := cmp.Compare(i, j)
 			if got := sign(CompareBits([]byte(ordered[i]), []byte(ordered[j]))); got != want {
 				t.Errorf("CompareBits(%s, %s) = %d, want %d", ordered[i], ordered[j], got, want)
 			}
@@ -35,14 +36,4 @@ func TestCompareBits(t *testing.T) {
 	}
 }
 
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func sign(c int) int { return cmpInt(c, 0) }
+func sign(c int) int { return cmp.Compare(c, 0) }
