@@ -674,8 +674,11 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 				i = n - 1
 			case low == "try_cast" && next.Kind == Op && next.Text == "(":
 				// TRY_CAST(x AS t) is __carquet_try__(cast(x AS t)): the ')'
-				// of its parenthesis closes both.
-				r.emit(TryMarker+"(cast", t)
+				// of its parenthesis closes both. Separate tokens, so that
+				// a :: after it finds the call's opening parenthesis.
+				r.emit(TryMarker, t)
+				r.emit("(", t)
+				r.emit("cast", t)
 			case low == "within" && next.Is("group") && prev.Kind == Op && prev.Text == ")":
 				if err := r.withinGroup(src, toks, &i); err != nil {
 					return nil, err

@@ -42,7 +42,7 @@ func TestRewrite(t *testing.T) {
 		{`SELECT "my col" FROM t WHERE s = 'it''s'`, "SELECT `my col` FROM t WHERE s = 'it''s'"},
 		{`SELECT 'a\b'`, `SELECT 'a\\b'`},
 		{"SELECT a::BIGINT, (a + 1)::DOUBLE, f(x)::VARCHAR[] FROM t", "SELECT cast ( a as char(00) ) , cast ( ( a + 1 ) as char(01) ) , cast ( f ( x ) as char(12) ) FROM t"},
-		{"SELECT CAST(a AS DOUBLE PRECISION), TRY_CAST(b AS integer)", "SELECT CAST ( a as char(06) ) , __carquet_try__(cast ( b as char(05) ) )"},
+		{"SELECT CAST(a AS DOUBLE PRECISION), TRY_CAST(b AS integer)", "SELECT CAST ( a as char(06) ) , __carquet_try__ ( cast ( b as char(05) ) )"},
 		{"SELECT DATE '2024-01-01', TIMESTAMP '2024-01-01 00:00:00'", "SELECT cast ( '2024-01-01' as char(03) ) , cast ( '2024-01-01 00:00:00' as char(04) )"},
 		{"SELECT EXTRACT(year FROM ts) FROM t", "SELECT date_part ( 'year', ts ) FROM t"},
 		{"SELECT a || b FROM t WHERE c ILIKE 'x%'", "SELECT a | b FROM t WHERE c regexp 'x%'"},
