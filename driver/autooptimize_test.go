@@ -109,14 +109,10 @@ func storedOrder(t *testing.T, db *sql.DB, name string) []int {
 // parquetNames lists the Parquet files a folder table reads.
 func parquetNames(t *testing.T, dir string) []string {
 	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, e := range ents {
-		if strings.HasSuffix(e.Name(), ".parquet") && !strings.HasPrefix(e.Name(), ".") {
-			out = append(out, e.Name())
+	for _, name := range dirNames(t, dir) {
+		if strings.HasSuffix(name, ".parquet") && !strings.HasPrefix(name, ".") {
+			out = append(out, name)
 		}
 	}
 	return out
