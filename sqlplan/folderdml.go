@@ -26,7 +26,8 @@ import (
 // the folder is swapped for its next version in one step, so a reader
 // lists the old files or the new, never a mix, and a crash leaves one or
 // the other. The folder's lock, held exclusive meanwhile, keeps INSERTs
-// (which take it shared) and OPTIMIZE out.
+// (which take it shared) and OPTIMIZE out. In a transaction the edit is
+// staged and published at COMMIT (txfolder.go).
 
 // rewriteMark separates a rewritten file's original name from what makes
 // the new name unique: "part-1.parquet" becomes "part-1.rw-<time>-….parquet"
@@ -50,22 +51,16 @@ func rewrittenName(rel string) string {
 // go to a new file, and the edit is published in one step.
 func (s *Stmt) rewriteFolder(ctx context.Context, p *planner, tgt *target, te *sqlparser.AliasedTableExpr, items sqlparser.SelectExprs,
 	sel *sqlparser.Select, where *sqlparser.Where, opts []writer.Option, change func(b *Batch, hit []bool) ([]*Col, error), added func() ([]*Col, error)) error {
-	if p.tx != nil {
-		return unsupported(s.verb() + " of a table that is a folder of files inside a transaction")
-	}
 	con := constraintsOf(tgt.opts)
 	if con.primary != nil || con.unique != nil || len(con.foreign) > 0 {
 		return unsupported(s.verb() + " of a folder table with keys")
 	}
-	s.e.writeMu.Lock()
-	defer s.e.writeMu.Unlock()
-	edit, err := writer.EditFolder(tgt.path)
+	// In a transaction the edit is staged (txfolder.go).
+	edit, finish, editDone, err := s.e.startFolderEdit(p.tx, tgt)
 	if err != nil {
 		return err
 	}
-	defer edit.Abort()
-	s.e.forget(tgt.path) // read the files listed now that the lock is held
-	defer s.e.forget(tgt.path)
+	defer editDone()
 	table, filter, done, err := s.rewriteScope(p, te, where)
 	if err != nil {
 		return err
@@ -87,7 +82,7 @@ func (s *Stmt) rewriteFolder(ctx context.Context, p *planner, tgt *target, te *s
 			kept++
 			continue
 		}
-		rel, err := filepath.Rel(tgt.path, ref.Path)
+		rel, err := filepath.Rel(edit.Dir(), ref.Path)
 		if err != nil {
 			return err
 		}
@@ -155,7 +150,7 @@ func (s *Stmt) rewriteFolder(ctx context.Context, p *planner, tgt *target, te *s
 			return err
 		}
 	}
-	return edit.Commit()
+	return finish()
 }
 
 // rewriteFolderFile writes the folder's file fi (at rel) again as a new

@@ -18,7 +18,8 @@ import (
 // __HIVE_DEFAULT_PARTITION__, the partition columns left out of the
 // files. The rows of one INSERT are one new file per partition, all
 // published together by one writer.FolderEdit, so a reader sees all of
-// them or none, and a crash leaves all or none.
+// them or none, and a crash leaves all or none. In a transaction the
+// edit is staged, the transaction reads it, and COMMIT publishes it.
 
 // hiveNull is the folder value of a NULL partition value.
 const hiveNull = "__HIVE_DEFAULT_PARTITION__"
@@ -52,27 +53,25 @@ func withPartitionFields(fields []*schema.Field, parts []scan.Column) ([]*schema
 // insertHive writes the n rows data (the table's file columns, then its
 // partition columns) to a hive-partitioned table: one new file in the
 // folder of each partition the rows fall in, published as one edit.
-func (e *Engine) insertHive(tgt *target, data []*Col, n int) error {
+func (e *Engine) insertHive(tx *Tx, tgt *target, data []*Col, n int) error {
 	nf := len(tgt.fields) - tgt.parts
 	order, rows := hiveGroups(tgt, data, n)
 	opts, err := e.writeOptions(tgt.opts)
 	if err != nil {
 		return err
 	}
-	e.writeMu.Lock()
-	defer e.writeMu.Unlock()
-	defer e.forget(tgt.path)
-	edit, err := writer.EditFolder(tgt.path)
+	// In transaction tx (nil: none) the edit is staged (txfolder.go).
+	edit, finish, done, err := e.startFolderEdit(tx, tgt)
 	if err != nil {
 		return err
 	}
-	defer edit.Abort()
+	defer done()
 	for _, dir := range order {
 		if err := writeHiveFile(edit, tgt, data[:nf], rows[dir], path.Join(dir, newPartName()), opts); err != nil {
 			return err
 		}
 	}
-	return edit.Commit()
+	return finish()
 }
 
 // hiveGroups groups the n rows data (the table's file columns, then its

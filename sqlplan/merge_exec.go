@@ -717,12 +717,12 @@ func (r *mergeRun) appendRows(ctx context.Context, s *Stmt, tgt *target) (Result
 		return Result{}, err
 	}
 	switch {
+	case tgt.parts > 0:
+		err = s.e.insertHive(r.p.tx, tgt, cols, cols[0].Len) // hive.go: rows to their partitions' folders
 	case r.p.tx != nil:
 		err = r.p.tx.addPending(tgt, vecs)
 	case tgt.delta != nil:
 		err = s.e.appendDelta(tgt, [][]*vector.Vector{vecs}, false)
-	case tgt.parts > 0:
-		err = s.e.insertHive(tgt, cols, cols[0].Len) // hive.go: rows to their partitions' folders
 	default:
 		err = s.e.writeRowsGrouped(tgt.path, tgt.sch, tgt.folder, tgt.opts, [][]*vector.Vector{vecs})
 	}

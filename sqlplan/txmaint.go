@@ -11,7 +11,9 @@ import (
 //
 // OPTIMIZE of a one-file table compacts the table as the transaction
 // sees it (the rows it inserted folded in) into a staged file, which
-// COMMIT publishes as it does a DELETE's; ROLLBACK drops it. Like every
+// COMMIT publishes as it does a DELETE's; ROLLBACK drops it. OPTIMIZE of
+// a folder table merges its runs of small files in a staged version of
+// the folder (txfolder.go). Like every
 // rewrite in a transaction, it makes COMMIT fail when another connection
 // changed the table meanwhile.
 //
@@ -34,7 +36,7 @@ func (s *Stmt) optimizeInTx(tx *Tx) (Result, error) {
 	case objstore.IsURL(tg.path):
 		return Result{}, remoteRewrite(tg.path, "OPTIMIZE")
 	case tg.folder:
-		return Result{}, unsupported(fmt.Sprintf("OPTIMIZE of %q, a folder of files, inside a transaction", s.table))
+		return s.optimizeFolderInTx(tx, tg)
 	}
 	if err := tx.settle(tg.path, tg.name); err != nil {
 		return Result{}, err
@@ -74,6 +76,26 @@ func (s *Stmt) optimizeInTx(tx *Tx) (Result, error) {
 		return Result{}, err
 	}
 	return Result{RowsAffected: rows}, nil
+}
+
+// optimizeFolderInTx runs OPTIMIZE of the folder table tg in transaction
+// tx: the runs of small files merged in a staged version of the folder
+// (txfolder.go), as the transaction sees it.
+func (s *Stmt) optimizeFolderInTx(tx *Tx, tg *target) (Result, error) {
+	opts, err := s.e.writeOptions(tg.opts)
+	if err != nil {
+		return Result{}, err
+	}
+	edit, finish, err := tx.folderEdit(tg.path, tg.name)
+	if err != nil {
+		return Result{}, err
+	}
+	defer edit.Abort()
+	rows, err := edit.Compact(opts...)
+	if err != nil || rows == 0 {
+		return Result{}, err // nothing merged: nothing staged
+	}
+	return Result{RowsAffected: rows}, finish()
 }
 
 // vacuumInTx runs VACUUM in transaction tx: DRY RUN at once, the

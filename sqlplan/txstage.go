@@ -90,6 +90,9 @@ type txTable struct {
 	// the table's row groups find it).
 	staged string
 	view   *scan.Table
+	// dir says staged is a folder: a folder table's next version,
+	// published by exchanging it with the table's folder (txfolder.go).
+	dir bool
 }
 
 // errTxDone is the error of a statement on a finished transaction.
@@ -275,8 +278,8 @@ func (t *Tx) changeLocked(path, name string) *txTable {
 		ch.view = nil
 	}
 	if ch.staged != "" {
-		os.Remove(ch.staged)
-		ch.staged = ""
+		os.RemoveAll(ch.staged)
+		ch.staged, ch.dir = "", false
 	}
 	return ch
 }
@@ -358,20 +361,26 @@ func (t *Tx) stage(path, name string, sch *schema.Schema, fill func(*writer.Writ
 	if err := writeFile(staged, sch, opts, fill); err != nil {
 		return err
 	}
+	return t.adoptStaged(path, name, staged, false)
+}
+
+// adoptStaged makes the staged file (or folder: dir) the table at path as
+// the transaction reads it from now on.
+func (t *Tx) adoptStaged(path, name, staged string, dir bool) error {
 	view, err := t.e.openStaged(staged, path)
 	if err != nil {
-		os.Remove(staged)
+		os.RemoveAll(staged)
 		return err
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.done {
 		t.e.release(view)
-		os.Remove(staged)
+		os.RemoveAll(staged)
 		return errTxDone
 	}
 	ch := t.changeLocked(path, name)
-	ch.staged, ch.view = staged, view
+	ch.staged, ch.view, ch.dir = staged, view, dir
 	return nil
 }
 
@@ -402,6 +411,9 @@ func (t *Tx) settle(path, name string) error {
 	t.mu.Unlock()
 	if pw == nil || err != nil || len(pw.cols) == 0 {
 		return err
+	}
+	if pw.folder {
+		return t.settleFolder(path, name, pw) // txfolder.go
 	}
 	return t.stageCopy(path, name, name, pw.sch, pw.cols)
 }
@@ -522,7 +534,8 @@ func (e *Engine) tableStamp(t *scan.Table) string {
 // txOp is one step of publishing a transaction: 'R' renames the staged
 // file src to dst, replacing what is there; 'D' moves the table src (a
 // file or a folder) away to dst, in the staging folder, which goes with
-// it.
+// it; 'X' exchanges the staged folder src with the folder table dst
+// (txfolder.go).
 type txOp struct {
 	kind     byte
 	src, dst string
@@ -561,7 +574,7 @@ func parseRecord(b []byte) (txRecord, bool) {
 		if line == "" {
 			continue
 		}
-		if len(line) < 3 || (line[0] != 'R' && line[0] != 'D') {
+		if len(line) < 3 || (line[0] != 'R' && line[0] != 'D' && line[0] != 'X') {
 			return nil, false
 		}
 		src, rest, err := unquotePrefix(line[2:])
@@ -648,6 +661,10 @@ func (r txRecord) apply() error {
 				return err
 			}
 			if err := writer.SyncDir(filepath.Dir(op.dst)); err != nil {
+				return err
+			}
+		case 'X':
+			if err := exchangeOnce(op.src, op.dst); err != nil { // txfolder.go
 				return err
 			}
 		}
@@ -768,7 +785,9 @@ func (t *Tx) publishLocked() (err error) {
 		}
 	}()
 	for _, p := range paths {
-		unlockTable, err := lockTable(p)
+		// A folder the transaction replaces takes no INSERT meanwhile.
+		ch := t.changed[p]
+		unlockTable, err := lockTable(p, ch != nil && ch.dir)
 		if err != nil {
 			return err
 		}
@@ -812,9 +831,10 @@ func (t *Tx) publishLocked() (err error) {
 
 // lockTable takes the lock of the table at path that keeps its other
 // writers out until the COMMIT is done: a file's append lock, a folder's
-// shared lock (which COMPACT/OPTIMIZE takes exclusive); none for a table
-// that does not exist yet.
-func lockTable(path string) (func(), error) {
+// shared lock (which COMPACT/OPTIMIZE takes exclusive), or exclusive (a
+// folder COMMIT replaces whole); none for a table that does not exist
+// yet.
+func lockTable(path string, exclusive bool) (func(), error) {
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -822,7 +842,7 @@ func lockTable(path string) (func(), error) {
 	case err != nil:
 		return nil, err
 	case st.IsDir():
-		return writer.LockFolder(path, false)
+		return writer.LockFolder(path, exclusive)
 	}
 	return writer.LockFile(path)
 }
@@ -853,7 +873,14 @@ func (t *Tx) commitOpsLocked(path string) ([]txOp, error) {
 		}
 		ops = append(ops, txOp{kind: 'D', src: path, dst: trash + ".dropped"})
 	}
-	if ch.staged != "" {
+	switch {
+	case ch.dir:
+		op, err := exchangeOp(ch.staged, path) // txfolder.go
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, op)
+	case ch.staged != "":
 		ops = append(ops, txOp{kind: 'R', src: ch.staged, dst: path})
 	}
 	return ops, nil
@@ -910,7 +937,7 @@ func (t *Tx) discardLocked() {
 			ch.view = nil
 		}
 		if ch.staged != "" {
-			os.Remove(ch.staged)
+			os.RemoveAll(ch.staged)
 		}
 	}
 	t.changed = nil

@@ -202,9 +202,6 @@ func (e *Engine) targetOf(name string, tx *Tx, withDelta bool) (*target, error) 
 			parts = append(parts, c)
 		}
 	}
-	if len(parts) > 0 && tx != nil {
-		return nil, unsupported("writing a hive-partitioned table inside a transaction")
-	}
 	folder := !strings.HasSuffix(path, ".parquet")
 	if !objstore.IsURL(path) && (tx == nil || !tx.hasStaged(path)) {
 		st, err := os.Stat(path)
@@ -561,7 +558,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 		return Result{}, nil
 	}
 	if tgt.parts > 0 {
-		return Result{RowsAffected: int64(n)}, s.e.insertHive(tgt, data, n) // hive.go
+		return Result{RowsAffected: int64(n)}, s.e.insertHive(tx, tgt, data, n) // hive.go
 	}
 	vecs := make([]*vector.Vector, len(fields))
 	for k, f := range fields {
@@ -708,7 +705,8 @@ func tableFolder(dir, root string) error {
 				return fmt.Errorf("%s is not a Parquet file", p)
 			}
 			return nil
-		case strings.HasSuffix(name, writer.JournalSuffix) || writer.IsTempName(name) || name == "_SUCCESS" || strings.HasSuffix(name, ".crc"):
+		case strings.HasSuffix(name, writer.JournalSuffix) || writer.IsTempName(name) || name == "_SUCCESS" || strings.HasSuffix(name, ".crc"),
+			strings.HasPrefix(name, writer.StagedMarkPrefix): // a COMMIT's mark, until it removes it (txfolder.go)
 			return nil // what writers leave beside their files
 		}
 		return fmt.Errorf("%s is not a Parquet file", p)

@@ -80,7 +80,19 @@ func CompactFolder(dir string, opts ...Option) (int64, error) {
 		return 0, err
 	}
 	defer edit.Abort()
-	names, small, err := folderFiles(dir, opts)
+	rows, err := edit.Compact(opts...)
+	if err != nil || rows == 0 {
+		return 0, err
+	}
+	return rows, edit.Commit()
+}
+
+// Compact makes in the edit's version of its folder the merges
+// CompactFolder makes (the folder as the edit starts from it: a staged
+// edit's snapshot); the caller commits the edit. It returns the number
+// of rows rewritten, 0 when there was nothing to merge.
+func (e *FolderEdit) Compact(opts ...Option) (int64, error) {
+	names, small, err := folderFiles(e.dir, e.only, opts)
 	if err != nil {
 		return 0, err
 	}
@@ -95,30 +107,27 @@ func CompactFolder(dir string, opts ...Option) (int64, error) {
 		}
 		i = max(j, i+1)
 	}
-	if len(runs) == 0 {
-		return 0, nil
-	}
 	var rows int64
 	for _, run := range runs {
 		// The merged file sorts where the run was, under a new name.
 		name := strings.TrimSuffix(run[0], ".parquet") + fmt.Sprintf("-compacted-%d.parquet", time.Now().UnixNano())
-		n, err := concatFiles(edit, name, dir, run, opts)
+		n, err := concatFiles(e, name, e.dir, run, opts)
 		if err != nil {
 			return 0, err
 		}
 		for _, old := range run {
-			edit.Remove(old)
+			e.Remove(old)
 		}
 		rows += n
 	}
-	return rows, edit.Commit()
+	return rows, nil
 }
 
 // SmallFiles counts the files of the folder table dir that have fewer
 // rows than the row group size of opts: those CompactFolder merges when
 // two are next to each other.
 func SmallFiles(dir string, opts ...Option) (int, error) {
-	_, small, err := folderFiles(dir, opts)
+	_, small, err := folderFiles(dir, nil, opts)
 	n := 0
 	for _, s := range small {
 		if s {
@@ -131,8 +140,9 @@ func SmallFiles(dir string, opts ...Option) (int, error) {
 // folderFiles lists the folder table dir: the names of the files the
 // table reads, in order, and which of those are small (fewer rows than
 // the row group size of opts). A folder with subfolders is an error:
-// CompactFolder does not compact partitioned tables.
-func folderFiles(dir string, opts []Option) (names []string, small []bool, err error) {
+// CompactFolder does not compact partitioned tables. only, when not nil,
+// keeps the names it holds (a staged edit's snapshot).
+func folderFiles(dir string, only map[string]bool, opts []Option) (names []string, small []bool, err error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("writer: %w", err)
@@ -145,7 +155,7 @@ func folderFiles(dir string, opts []Option) (names []string, small []bool, err e
 		if e.IsDir() {
 			return nil, nil, fmt.Errorf("writer: compact %s: a folder with subfolders (%s) is not compacted", dir, e.Name())
 		}
-		if isTableFile(e.Name()) {
+		if isTableFile(e.Name()) && (only == nil || only[e.Name()]) {
 			names = append(names, e.Name())
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/carquet-go/carquet/parquet/schema"
@@ -34,9 +35,60 @@ import (
 // FolderEdit is a change of a folder table's files, published in one step.
 type FolderEdit struct {
 	dir, next string
-	unlock    func()
+	unlock    func()          // nil for a staged edit
 	removed   map[string]bool // slash-separated paths under dir
-	finished  bool
+	// only, when not nil, are the Parquet files of dir that the next
+	// version starts from (slash-separated): a staged edit's snapshot.
+	only map[string]bool
+	// staged says Commit leaves the next version where it is built, for
+	// the caller to publish (StageFolder).
+	staged   bool
+	finished bool
+}
+
+// StagedMarkPrefix starts the names of the files a transaction's COMMIT
+// puts in a staged folder version to tell, after a crash, whether it was
+// exchanged with the table yet. No listing of a table reads dot names,
+// and an edit carries none over.
+const StagedMarkPrefix = ".carquet-staged-"
+
+// StageFolder starts an edit of the folder table dir whose next version
+// is built at next (made here, on dir's file system: it holds hard links)
+// and stays there: Commit links the kept files and syncs the copy but
+// swaps nothing; the caller publishes it later with ExchangeDirs (a
+// transaction's COMMIT). It takes no lock: the files of a folder table
+// are never changed in place, and the caller checks when it publishes
+// that dir is still as it was. files, when not nil, are the Parquet files
+// of dir (slash-separated) the version starts from, the caller's
+// snapshot, which dir may no longer list alone.
+func StageFolder(dir, next string, files []string) (*FolderEdit, error) {
+	if err := os.Mkdir(next, 0o755); err != nil {
+		return nil, fmt.Errorf("writer: %w", err)
+	}
+	e := &FolderEdit{dir: filepath.Clean(dir), next: next, removed: map[string]bool{}, staged: true}
+	if files != nil {
+		e.only = make(map[string]bool, len(files))
+		for _, f := range files {
+			e.only[filepath.ToSlash(f)] = true
+		}
+	}
+	return e, nil
+}
+
+// Dir is the folder the edit starts from: the files it removes and
+// rewrites are named relative to it.
+func (e *FolderEdit) Dir() string { return e.dir }
+
+// ExchangeDirs swaps the folders a and b in one step (renameat2
+// RENAME_EXCHANGE) and syncs their parents.
+func ExchangeDirs(a, b string) error {
+	if err := exchangeDirs(a, b); err != nil {
+		return fmt.Errorf("writer: exchange %s and %s: %w", a, b, err)
+	}
+	if err := syncDir(filepath.Dir(a)); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(b))
 }
 
 // editPrefix starts the name of a folder's next version (and, after the
@@ -117,6 +169,16 @@ func (e *FolderEdit) Commit() error {
 		return errors.New("writer: the folder edit is finished")
 	}
 	e.finished = true
+	if e.staged {
+		err := e.linkKept()
+		if err == nil {
+			err = syncTree(e.next)
+		}
+		if err != nil {
+			os.RemoveAll(e.next)
+		}
+		return err
+	}
 	defer e.unlock()
 	defer os.RemoveAll(e.next) // the old folder, after the swap
 	if err := e.linkKept(); err != nil {
@@ -138,14 +200,17 @@ func (e *FolderEdit) Abort() {
 	}
 	e.finished = true
 	os.RemoveAll(e.next)
-	e.unlock()
+	if e.unlock != nil {
+		e.unlock()
+	}
 }
 
 // linkKept hard-links every file of the folder (at any depth) that the
 // edit did not remove into the copy, making folders as needed: folders
 // left without files are not carried over.
 func (e *FolderEdit) linkKept() error {
-	return filepath.WalkDir(e.dir, func(p string, d fs.DirEntry, err error) error {
+	linked := map[string]bool{}
+	err := filepath.WalkDir(e.dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("writer: %w", err)
 		}
@@ -156,8 +221,12 @@ func (e *FolderEdit) linkKept() error {
 		if err != nil {
 			return fmt.Errorf("writer: %w", err)
 		}
-		if e.removed[filepath.ToSlash(rel)] || IsTempName(d.Name()) {
+		slash := filepath.ToSlash(rel)
+		if e.removed[slash] || IsTempName(d.Name()) || strings.HasPrefix(d.Name(), StagedMarkPrefix) {
 			return nil
+		}
+		if e.only != nil && strings.HasSuffix(d.Name(), ".parquet") && !e.only[slash] {
+			return nil // not in the snapshot the edit starts from
 		}
 		if !d.Type().IsRegular() {
 			return fmt.Errorf("writer: edit %s: %s is not a regular file", e.dir, p)
@@ -169,8 +238,20 @@ func (e *FolderEdit) linkKept() error {
 		if err := os.Link(p, to); err != nil {
 			return fmt.Errorf("writer: edit %s: %w", e.dir, err)
 		}
+		linked[slash] = true
 		return nil
 	})
+	if err != nil || e.only == nil {
+		return err
+	}
+	// A file of the snapshot that the folder lost meanwhile (another
+	// writer's edit) cannot be linked: the version would lack its rows.
+	for f := range e.only {
+		if !linked[f] && !e.removed[f] {
+			return fmt.Errorf("writer: edit %s: %s: %w", e.dir, f, fs.ErrNotExist)
+		}
+	}
+	return nil
 }
 
 // syncTree syncs every folder under dir, dir last: the links and new
