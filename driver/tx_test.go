@@ -376,8 +376,10 @@ const txCrashEnv = "CARQUET_CRASH_TX"
 
 // txCrashChild runs, until killed, transaction i = first, first+1, ...:
 // INSERT i into the file table t and the folder table f, DELETE the rows
-// of i-3 from t, UPDATE the one row of g to i, CREATE TABLE c_i and DROP
-// TABLE c_(i-1) — each transaction all or nothing.
+// of i-3 from t and f, INSERT i into the hive table h (partition p = i%3),
+// UPDATE its row i-1 to the next partition and DELETE its row i-3, UPDATE
+// the one row of g to i, CREATE TABLE c_i and DROP TABLE c_(i-1) — each
+// transaction all or nothing.
 func txCrashChild(t *testing.T, db *sql.DB, first int) {
 	for i := first; ; i++ {
 		tx, err := db.Begin()
@@ -388,6 +390,10 @@ func txCrashChild(t *testing.T, db *sql.DB, first int) {
 			fmt.Sprintf("INSERT INTO t (s, k, n, pad) VALUES (%d, 0, 1, 'x')", i),
 			fmt.Sprintf("INSERT INTO f (s, k, n, pad) VALUES (%d, 0, 1, 'x')", i),
 			fmt.Sprintf("DELETE FROM t WHERE s = %d", i-3),
+			fmt.Sprintf("DELETE FROM f WHERE s = %d", i-3),
+			fmt.Sprintf("INSERT INTO h VALUES (%d, %d)", i, i%3),
+			fmt.Sprintf("UPDATE h SET p = (p + 1) %% 3 WHERE s = %d", i-1),
+			fmt.Sprintf("DELETE FROM h WHERE s = %d", i-3),
 			fmt.Sprintf("UPDATE g SET c = %d", i),
 			fmt.Sprintf("CREATE TABLE c_%d AS SELECT %d AS i", i, i),
 			fmt.Sprintf("DROP TABLE IF EXISTS c_%d", i-1),
@@ -402,9 +408,10 @@ func txCrashChild(t *testing.T, db *sql.DB, first int) {
 	}
 }
 
-// TestTxCrash SIGKILLs processes running transactions over five tables
-// (a file table, a folder table, an updated one, one created and one
-// dropped) at random moments, during COMMIT among others: after each
+// TestTxCrash SIGKILLs processes running transactions over six tables
+// (a file table, a folder table and a hive-partitioned one that take
+// INSERTs and DML, an updated one, one created and one dropped) at
+// random moments, during COMMIT among others: after each
 // kill, a new engine sees every table at the same transaction, the last
 // one committed, whole. CARQUET_CRASH_KILLS sets the number of kills
 // (default 40):
@@ -417,6 +424,7 @@ func TestTxCrash(t *testing.T) {
 	db := openTxDB(t, dir)
 	mustExec(t, db, "CREATE TABLE g (c BIGINT)")
 	mustExec(t, db, "INSERT INTO g VALUES (0)")
+	mustExec(t, db, "CREATE TABLE 'h/p=0/a.parquet' (s BIGINT)")
 	db.Close()
 	rng := rand.New(rand.NewPCG(3, 4))
 	// The default run stops after 20 s on a slow machine; a run asked for
@@ -464,12 +472,19 @@ func txCrashState(t *testing.T, dir string) int {
 	if got := dumpQuery(db, "SELECT s FROM t ORDER BY s"); got != want.String() {
 		t.Fatalf("g is at transaction %d, t holds:\n%s", i, got)
 	}
-	want.Reset()
-	for s := 1; s <= i; s++ {
-		fmt.Fprintf(&want, "%d\n", s)
-	}
 	if got := dumpQuery(db, "SELECT s FROM f ORDER BY s"); got != want.String() {
 		t.Fatalf("g is at transaction %d, f holds:\n%s", i, got)
+	}
+	want.Reset()
+	for s := max(1, i-2); s <= i; s++ {
+		p := s % 3
+		if s < i {
+			p = (p + 1) % 3 // moved by transaction s+1
+		}
+		fmt.Fprintf(&want, "%d %d\n", s, p)
+	}
+	if got := dumpQuery(db, "SELECT s, p FROM h ORDER BY s"); got != want.String() {
+		t.Fatalf("g is at transaction %d, h holds:\n%s", i, got)
 	}
 	var tables []string
 	rows := dumpQuery(db, "SHOW TABLES")
