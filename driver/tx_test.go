@@ -377,7 +377,8 @@ const txCrashEnv = "CARQUET_CRASH_TX"
 // txCrashChild runs, until killed, transaction i = first, first+1, ...:
 // INSERT i into the file table t and the folder table f, DELETE the rows
 // of i-3 from t and f, INSERT i into the hive table h (partition p = i%3),
-// UPDATE its row i-1 to the next partition and DELETE its row i-3, UPDATE
+// UPDATE its row i-1 to the next partition and DELETE its row i-3, the
+// same INSERT and DELETE on the Delta table d, UPDATE
 // the one row of g to i, CREATE TABLE c_i and DROP TABLE c_(i-1) — each
 // transaction all or nothing.
 func txCrashChild(t *testing.T, db *sql.DB, first int) {
@@ -394,6 +395,8 @@ func txCrashChild(t *testing.T, db *sql.DB, first int) {
 			fmt.Sprintf("INSERT INTO h VALUES (%d, %d)", i, i%3),
 			fmt.Sprintf("UPDATE h SET p = (p + 1) %% 3 WHERE s = %d", i-1),
 			fmt.Sprintf("DELETE FROM h WHERE s = %d", i-3),
+			fmt.Sprintf("INSERT INTO d VALUES (%d)", i),
+			fmt.Sprintf("DELETE FROM d WHERE s = %d", i-3),
 			fmt.Sprintf("UPDATE g SET c = %d", i),
 			fmt.Sprintf("CREATE TABLE c_%d AS SELECT %d AS i", i, i),
 			fmt.Sprintf("DROP TABLE IF EXISTS c_%d", i-1),
@@ -408,10 +411,10 @@ func txCrashChild(t *testing.T, db *sql.DB, first int) {
 	}
 }
 
-// TestTxCrash SIGKILLs processes running transactions over six tables
-// (a file table, a folder table and a hive-partitioned one that take
-// INSERTs and DML, an updated one, one created and one dropped) at
-// random moments, during COMMIT among others: after each
+// TestTxCrash SIGKILLs processes running transactions over seven tables
+// (a file table, a folder table, a hive-partitioned one and a Delta one
+// that take INSERTs and DML, an updated one, one created and one
+// dropped) at random moments, during COMMIT among others: after each
 // kill, a new engine sees every table at the same transaction, the last
 // one committed, whole. CARQUET_CRASH_KILLS sets the number of kills
 // (default 40):
@@ -425,6 +428,7 @@ func TestTxCrash(t *testing.T) {
 	mustExec(t, db, "CREATE TABLE g (c BIGINT)")
 	mustExec(t, db, "INSERT INTO g VALUES (0)")
 	mustExec(t, db, "CREATE TABLE 'h/p=0/a.parquet' (s BIGINT)")
+	mustExec(t, db, "CREATE TABLE d (s BIGINT) USING delta")
 	db.Close()
 	rng := rand.New(rand.NewPCG(3, 4))
 	// The default run stops after 20 s on a slow machine; a run asked for
@@ -433,7 +437,9 @@ func TestTxCrash(t *testing.T) {
 	kills, last, published, staged := 0, 0, 0, 0
 	for kills < want && time.Now().Before(deadline) {
 		c := startSQLChildEnv(t, fmt.Sprintf("%s,0,t:%d", dir, last+1), txCrashEnv+"=1")
-		if killAfter(t, c, time.Duration(20+rng.IntN(150))*time.Millisecond) {
+		// Up to 0.7 s: on a loaded machine the child's start takes most
+		// of it, and each transaction stages several tables.
+		if killAfter(t, c, time.Duration(20+rng.IntN(700))*time.Millisecond) {
 			kills++
 		}
 		// What the kill left: a commit record (killed while publishing)
@@ -472,8 +478,10 @@ func txCrashState(t *testing.T, dir string) int {
 	if got := dumpQuery(db, "SELECT s FROM t ORDER BY s"); got != want.String() {
 		t.Fatalf("g is at transaction %d, t holds:\n%s", i, got)
 	}
-	if got := dumpQuery(db, "SELECT s FROM f ORDER BY s"); got != want.String() {
-		t.Fatalf("g is at transaction %d, f holds:\n%s", i, got)
+	for _, tb := range []string{"f", "d"} {
+		if got := dumpQuery(db, "SELECT s FROM "+tb+" ORDER BY s"); got != want.String() {
+			t.Fatalf("g is at transaction %d, %s holds:\n%s", i, tb, got)
+		}
 	}
 	want.Reset()
 	for s := max(1, i-2); s <= i; s++ {

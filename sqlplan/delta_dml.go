@@ -169,11 +169,10 @@ func (s *Stmt) deltaEdit(ctx context.Context, tgt *target, predicate string,
 	if err != nil {
 		return err
 	}
-	s.e.writeMu.Lock()
-	defer s.e.writeMu.Unlock()
+	defer s.e.deltaWriteLock(tgt)() // txdelta.go
 	defer s.e.forget(tgt.path)
 	s.e.forget(tgt.path) // read the latest version
-	tbl, _, err := s.e.openTableWriteHeld(tgt.name)
+	tbl, err := s.e.openDeltaTarget(tgt)
 	if err != nil {
 		return err
 	}

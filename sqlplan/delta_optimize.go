@@ -72,11 +72,10 @@ func (s *Stmt) optimizeDeltaFiles(ctx context.Context, p *planner, tgt *target) 
 		rgRows = writer.DefaultRowGroupRows
 	}
 	e := s.e
-	e.writeMu.Lock()
-	defer e.writeMu.Unlock()
+	defer e.deltaWriteLock(tgt)() // txdelta.go
 	defer e.forget(tgt.path)
 	e.forget(tgt.path) // read the latest version
-	tbl, _, err := e.openTableWriteHeld(tgt.name)
+	tbl, err := e.openDeltaTarget(tgt)
 	if err != nil {
 		return Result{}, err
 	}

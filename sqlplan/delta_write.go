@@ -331,8 +331,7 @@ func (e *Engine) appendDelta(tgt *target, batches [][]*vector.Vector, blind bool
 	if err != nil {
 		return err
 	}
-	e.writeMu.Lock()
-	defer e.writeMu.Unlock()
+	defer e.deltaWriteLock(tgt)() // txdelta.go
 	defer e.forget(tgt.path)
 	adds, undo, err := e.writeDeltaRows(context.Background(), tgt.path, tgt.layout, opts, batches)
 	if err != nil {

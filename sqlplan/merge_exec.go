@@ -719,7 +719,7 @@ func (r *mergeRun) appendRows(ctx context.Context, s *Stmt, tgt *target) (Result
 	switch {
 	case tgt.parts > 0:
 		err = s.e.insertHive(r.p.tx, tgt, cols, cols[0].Len) // hive.go: rows to their partitions' folders
-	case r.p.tx != nil:
+	case r.p.tx != nil && tgt.delta == nil:
 		err = r.p.tx.addPending(tgt, vecs)
 	case tgt.delta != nil:
 		err = s.e.appendDelta(tgt, [][]*vector.Vector{vecs}, false)

@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/carquet-go/carquet/objstore"
@@ -25,14 +26,14 @@ import (
 // nothing and runs at once.
 
 // optimizeInTx runs OPTIMIZE in transaction tx.
-func (s *Stmt) optimizeInTx(tx *Tx) (Result, error) {
+func (s *Stmt) optimizeInTx(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	tg, err := s.e.targetOf(s.table, tx, true)
 	if err != nil {
 		return Result{}, err
 	}
 	switch {
 	case tg.delta != nil:
-		return Result{}, unsupported(fmt.Sprintf("OPTIMIZE of the Delta table %q inside a transaction", s.table))
+		return s.optimizeDeltaFiles(ctx, p, tg) // on the staged copy (txdelta.go)
 	case objstore.IsURL(tg.path):
 		return Result{}, remoteRewrite(tg.path, "OPTIMIZE")
 	case tg.folder:

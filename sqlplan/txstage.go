@@ -64,9 +64,12 @@ import (
 // transaction holds its staging folder's lock (flock), so that recovery
 // never takes it for a dead one's. Readers of another connection see
 // each table change in one step (a rename); while a COMMIT makes its
-// renames, they may see some of its tables new and others old. Tables
-// of an object store or of Delta Lake are not written in transactions,
-// and an engine opened read-only completes no crashed COMMIT. Temporary
+// renames, they may see some of its tables new and others old. Folder
+// tables are staged as next versions of their folders (txfolder.go),
+// Delta tables as copies whose commits become one Delta commit
+// (txdelta.go, which also says how that orders with the record). Tables
+// of an object store are not written in transactions, and an engine
+// opened read-only completes no crashed COMMIT. Temporary
 // tables are staged beside their files (txtemp.go); OPTIMIZE stages a
 // compacted file, and VACUUM waits for COMMIT (txmaint.go).
 //
@@ -93,6 +96,9 @@ type txTable struct {
 	// dir says staged is a folder: a folder table's next version,
 	// published by exchanging it with the table's folder (txfolder.go).
 	dir bool
+	// delta, when not nil, says staged is a copy of a Delta table that
+	// COMMIT turns into one Delta commit (txdelta.go).
+	delta *txDelta
 }
 
 // errTxDone is the error of a statement on a finished transaction.
@@ -205,6 +211,11 @@ func (t *Tx) open(name string, withRows bool) (*scan.Table, string, error) {
 	defer t.mu.Unlock()
 	if path, exists, err := t.resolveLocked(name); err == nil {
 		if p, ch := t.changedLocked(path); ch != nil {
+			if ch.delta != nil {
+				if err := t.deltaViewLocked(p, ch); err != nil { // its own writes
+					return nil, p, err
+				}
+			}
 			if ch.view == nil {
 				return nil, p, t.noTableLocked(name)
 			}
@@ -279,7 +290,7 @@ func (t *Tx) changeLocked(path, name string) *txTable {
 	}
 	if ch.staged != "" {
 		os.RemoveAll(ch.staged)
-		ch.staged, ch.dir = "", false
+		ch.staged, ch.dir, ch.delta = "", false, nil
 	}
 	return ch
 }
@@ -535,7 +546,9 @@ func (e *Engine) tableStamp(t *scan.Table) string {
 // file src to dst, replacing what is there; 'D' moves the table src (a
 // file or a folder) away to dst, in the staging folder, which goes with
 // it; 'X' exchanges the staged folder src with the folder table dst
-// (txfolder.go).
+// (txfolder.go); 'C' names the Delta commit of the table src, marked
+// dst ("mark@version read"), that is the COMMIT's commit point
+// (txdelta.go).
 type txOp struct {
 	kind     byte
 	src, dst string
@@ -574,7 +587,7 @@ func parseRecord(b []byte) (txRecord, bool) {
 		if line == "" {
 			continue
 		}
-		if len(line) < 3 || (line[0] != 'R' && line[0] != 'D' && line[0] != 'X') {
+		if len(line) < 3 || !strings.ContainsRune("RDXC", rune(line[0])) {
 			return nil, false
 		}
 		src, rest, err := unquotePrefix(line[2:])
@@ -628,6 +641,24 @@ func (r txRecord) write(dir string) error {
 		return fmt.Errorf("carquet: COMMIT record: %w", err)
 	}
 	return nil
+}
+
+// decided reports whether a record found after a crash was committed:
+// always, unless its commit point is a Delta commit ('C', txdelta.go)
+// that is not in the table's log.
+func (r txRecord) decided() (bool, error) {
+	for _, op := range r {
+		if op.kind != 'C' {
+			continue
+		}
+		mark, v, ok := strings.Cut(op.dst, "@")
+		version, err := strconv.ParseInt(v, 10, 64)
+		if !ok || err != nil {
+			return false, fmt.Errorf("carquet: COMMIT record: bad Delta step %q", op.dst)
+		}
+		return deltaCommitted(op.src, version, mark)
+	}
+	return true, nil
 }
 
 // apply makes the steps of the record that are not made yet; it may run
@@ -709,7 +740,8 @@ func (e *Engine) recoverCommits() error {
 
 // recoverCommitsLocked is recoverCommits under the commit lock: a staging
 // folder no one holds locked is a dead transaction's; with a record, its
-// COMMIT passed the commit point and is completed.
+// COMMIT passed the commit point (for a record with a Delta step, when
+// the table's log holds the marked commit) and is completed.
 func (e *Engine) recoverCommitsLocked(parent string) error {
 	ents, err := os.ReadDir(parent)
 	if err != nil {
@@ -726,7 +758,15 @@ func (e *Engine) recoverCommitsLocked(parent string) error {
 		}
 		b, err := os.ReadFile(filepath.Join(dir, txRecordFile))
 		if err == nil {
-			if rec, ok := parseRecord(b); ok {
+			rec, ok := parseRecord(b)
+			if ok {
+				ok, err = rec.decided()
+				if err != nil {
+					unlock()
+					return fmt.Errorf("carquet: completing a crashed COMMIT (%s): %w", dir, err)
+				}
+			}
+			if ok {
 				if err := rec.apply(); err != nil {
 					unlock()
 					return err
@@ -810,16 +850,39 @@ func (t *Tx) publishLocked() (err error) {
 			return err
 		}
 	}
+	mark := commitMark(t.stageDir)
+	deltas, err := t.deltaCommitsLocked(paths, mark) // txdelta.go
+	if err != nil {
+		return err
+	}
+	if len(deltas) > 0 {
+		// The first Delta commit, marked, is the commit point.
+		first := deltas[0]
+		rec = append(rec, txOp{kind: 'C', src: first.path, dst: mark + "@" + strconv.FormatInt(first.c.ReadVersion, 10)})
+	}
 	if len(rec) == 0 {
 		return nil
 	}
 	if err := rec.write(t.stageDir); err != nil {
 		return err
 	}
+	var partial error
+	if len(deltas) > 0 {
+		committed, err := commitDeltas(e, deltas)
+		if !committed {
+			os.Remove(filepath.Join(t.stageDir, txRecordFile))
+			return err
+		}
+		partial = err
+	}
 	// Committed: what fails now is completed by the next COMMIT or the
 	// next engine opened on the root.
 	if err := rec.apply(); err != nil {
 		return fmt.Errorf("carquet: COMMIT is recorded but not yet applied (%w); the next COMMIT, or the next engine opened on %s, completes it", err, e.root)
+	}
+	if partial != nil {
+		os.Remove(filepath.Join(t.stageDir, txRecordFile))
+		return partial
 	}
 	for _, op := range rec {
 		if op.kind == 'D' && filepath.Dir(op.dst) != t.stageDir {
@@ -851,6 +914,9 @@ func lockTable(path string, exclusive bool) (func(), error) {
 // the steps that publish the transaction's change of it; t.mu is held.
 func (t *Tx) commitOpsLocked(path string) ([]txOp, error) {
 	ch, pw := t.changed[path], t.pending[path]
+	if ch != nil && ch.delta != nil {
+		return nil, nil // a Delta commit, with Delta's conflict rules (txdelta.go)
+	}
 	if ch == nil {
 		op, err := t.stageInsertsLocked(path, pw)
 		if err != nil || op == nil {

@@ -143,6 +143,9 @@ type target struct {
 	// parts counts the hive partition columns at the end of fields (not
 	// in sch): an INSERT routes rows to k=v folders (hive.go).
 	parts int
+	// staged says path is a transaction's staged copy of the Delta table
+	// (txdelta.go).
+	staged bool
 }
 
 // insertTarget resolves the table of an INSERT; a transaction keeps it
@@ -192,7 +195,7 @@ func (e *Engine) targetOf(name string, tx *Tx, withDelta bool) (*target, error) 
 			return nil, unsupported("writing Delta tables")
 		}
 		if tx != nil {
-			return nil, unsupported(fmt.Sprintf("writing the Delta table %q inside a transaction", name))
+			return tx.deltaTarget(path, name, snap) // txdelta.go
 		}
 		return deltaTarget(name, path, snap)
 	}
@@ -294,7 +297,7 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 		return s.e.execSequence(s)
 	case kindOptimize:
 		if tx != nil {
-			return s.optimizeInTx(tx) // txmaint.go
+			return s.optimizeInTx(ctx, p, tx) // txmaint.go
 		}
 		return s.optimize(ctx, p)
 	case kindVacuum:
@@ -568,10 +571,10 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 		}
 		vecs[k] = v
 	}
-	if tx != nil {
+	if tx != nil && tgt.delta == nil {
 		return Result{RowsAffected: int64(n)}, tx.addPending(tgt, vecs)
 	}
-	if tgt.delta != nil {
+	if tgt.delta != nil { // in a transaction, its staged copy (txdelta.go)
 		_, isValues := ins.Rows.(sqlparser.Values)
 		if err := s.e.appendDelta(tgt, [][]*vector.Vector{vecs}, isValues); err != nil {
 			return Result{}, err
