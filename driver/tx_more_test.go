@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -204,20 +205,25 @@ func TestTxOptimize(t *testing.T) {
 		if got := dumpQuery(tx, "SELECT id FROM f ORDER BY id"); got != "0\n1\n2\n" {
 			t.Errorf("the transaction reads %q after OPTIMIZE", got)
 		}
-		if commit {
-			err = tx.Commit()
-		} else {
-			err = tx.Rollback()
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+		endTx(t, tx, commit)
 		if want := map[bool]int{false: 4, true: 1}[commit]; files() != want {
 			t.Errorf("commit %v: f has %d files, want %d", commit, files(), want)
 		}
 	}
 	if got := dumpQuery(db, "SELECT id FROM f ORDER BY id"); got != "0\n1\n2\n" {
 		t.Errorf("after the committed OPTIMIZE f holds %q", got)
+	}
+}
+
+// endTx commits tx, or rolls it back.
+func endTx(t *testing.T, tx *sql.Tx, commit bool) {
+	t.Helper()
+	end := tx.Rollback
+	if commit {
+		end = tx.Commit
+	}
+	if err := end(); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/carquet-go/carquet/delta"
-	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/writer"
 )
@@ -67,15 +66,10 @@ func (t *Tx) deltaStageLocked(path, name, root string, version int64) (string, e
 	if _, ch := t.changedLocked(path); ch != nil && ch.delta != nil {
 		return ch.staged, nil
 	}
-	if objstore.IsURL(path) {
-		return "", unsupported("writing an object-store table inside a transaction")
-	}
-	dir, err := t.stageDirLocked()
+	staged, err := t.stagedNameLocked(path, ".delta")
 	if err != nil {
 		return "", err
 	}
-	t.seq++
-	staged := filepath.Join(dir, strconv.Itoa(t.seq)+".delta")
 	if err := linkDeltaCopy(root, staged, version); err != nil {
 		os.RemoveAll(staged)
 		return "", fmt.Errorf("carquet: staging the Delta table %q: %w", name, err)

@@ -6,9 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 
-	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -40,20 +38,6 @@ import (
 // stagedMark names the mark file of the staged folder version src.
 func stagedMark(src string) string {
 	return writer.StagedMarkPrefix + filepath.Base(filepath.Dir(src)) + "-" + filepath.Base(src)
-}
-
-// stagedFolderLocked names a new staged folder for the folder table at
-// path, in the staging folder; t.mu is held.
-func (t *Tx) stagedFolderLocked(path string) (string, error) {
-	if objstore.IsURL(path) {
-		return "", unsupported("writing an object-store table inside a transaction")
-	}
-	dir, err := t.stageDirLocked()
-	if err != nil {
-		return "", err
-	}
-	t.seq++
-	return filepath.Join(dir, strconv.Itoa(t.seq)+".d"), nil
 }
 
 // folderEdit starts the edit of the folder table at path (named name) by
@@ -93,7 +77,7 @@ func (t *Tx) stageFolder(path, name string) (*writer.FolderEdit, func() error, e
 			files = append(files, rel)
 		}
 	}
-	next, err := t.stagedFolderLocked(path)
+	next, err := t.stagedNameLocked(path, ".d")
 	t.mu.Unlock()
 	if err != nil {
 		return nil, nil, err

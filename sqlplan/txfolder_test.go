@@ -95,7 +95,6 @@ func folderTable(t *testing.T, e *Engine) string {
 func TestTxFolderDML(t *testing.T) {
 	e := newEngine(t)
 	dir := folderTable(t, e)
-	before := treeState(t, e.root)
 	run := func(tx *Tx) {
 		mustTx(t, e, tx, "DELETE FROM f WHERE id = 1")
 		mustTx(t, e, tx, "UPDATE f SET v = 'z' WHERE id = 3")
@@ -107,6 +106,23 @@ func TestTxFolderDML(t *testing.T) {
 			t.Fatalf("another connection reads %q", got)
 		}
 	}
+	rollbackThenCommit(t, e, run)
+	if got := queryTx(t, e, nil, "SELECT id, v FROM f ORDER BY id"); got != "2,b 3,z 5,new" {
+		t.Fatalf("after COMMIT: %q", got)
+	}
+	for _, f := range folderFiles(t, dir) {
+		if strings.HasPrefix(filepath.Base(f), ".") {
+			t.Errorf("a hidden file is left in the table: %s", f)
+		}
+	}
+}
+
+// rollbackThenCommit runs run in a transaction and rolls it back, which
+// must leave the files as they were, then in another that it commits,
+// which must leave no staging folder.
+func rollbackThenCommit(t *testing.T, e *Engine, run func(*Tx)) {
+	t.Helper()
+	before := treeState(t, e.root)
 	tx := e.Begin(false)
 	run(tx)
 	if err := tx.Rollback(); err != nil {
@@ -120,15 +136,7 @@ func TestTxFolderDML(t *testing.T) {
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	if got := queryTx(t, e, nil, "SELECT id, v FROM f ORDER BY id"); got != "2,b 3,z 5,new" {
-		t.Fatalf("after COMMIT: %q", got)
-	}
 	assertNoStaging(t, e.root)
-	for _, f := range folderFiles(t, dir) {
-		if strings.HasPrefix(filepath.Base(f), ".") {
-			t.Errorf("a hidden file is left in the table: %s", f)
-		}
-	}
 }
 
 func assertNoStaging(t *testing.T, root string) {
@@ -177,7 +185,6 @@ func TestTxFolderInsertsThenDML(t *testing.T) {
 func TestTxHive(t *testing.T) {
 	e := newEngine(t)
 	hiveTable(t, e)
-	before := treeState(t, e.root)
 	const want = "1,eu,2024 2,eu,2024 3,eu,2024 5,eu,2023 7,us,2026"
 	run := func(tx *Tx) {
 		mustTx(t, e, tx, "INSERT INTO h VALUES (7, 'g', 'us', 2026)")
@@ -190,21 +197,10 @@ func TestTxHive(t *testing.T) {
 			t.Fatalf("another connection reads %q rows", got)
 		}
 	}
-	tx := e.Begin(false)
-	run(tx)
-	tx.Rollback()
-	if got := treeState(t, e.root); got != before {
-		t.Fatalf("ROLLBACK changed the files:\n%s\nwas\n%s", got, before)
-	}
-	tx = e.Begin(false)
-	run(tx)
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	rollbackThenCommit(t, e, run)
 	if got := queryTx(t, e, nil, "SELECT id, region, year FROM h ORDER BY id"); got != want {
 		t.Fatalf("after COMMIT: %q", got)
 	}
-	assertNoStaging(t, e.root)
 }
 
 // A folder table changed by another connection after the transaction
