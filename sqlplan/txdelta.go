@@ -84,7 +84,7 @@ func (t *Tx) deltaStageLocked(path, name, root string, version int64) (string, e
 	return staged, nil
 }
 
-// linkDeltaCopy makes at to a copy of the Delta table at root as of
+// linkDeltaCopy makes to a copy of the Delta table at root as of
 // version: hard links of its files, of its log those of versions up to
 // version (commits, checkpoints, compactions).
 func linkDeltaCopy(root, to string, version int64) error {

@@ -35,24 +35,13 @@ func TestTxDelta(t *testing.T) {
 	e := newEngine(t)
 	dir := deltaTable(t, e)
 	v0 := latestVersion(t, dir)
-	const want = "2,B 3,c 4,d 5,new"
-	run := func(tx *Tx) {
-		mustTx(t, e, tx, "INSERT INTO d VALUES (4, 'd')")
-		mustTx(t, e, tx, "DELETE FROM d WHERE id = 1")
-		mustTx(t, e, tx, "UPDATE d SET v = 'B' WHERE id = 2")
-		mustTx(t, e, tx, "MERGE INTO d USING (SELECT 5 AS id) s ON d.id = s.id WHEN NOT MATCHED THEN INSERT VALUES (s.id, 'new')")
-		mustTx(t, e, tx, "OPTIMIZE d")
-		if got := queryTx(t, e, tx, "SELECT id, v FROM d ORDER BY id"); got != want {
-			t.Fatalf("the transaction reads %q", got)
-		}
-		if got := queryTx(t, e, nil, "SELECT id, v FROM d ORDER BY id"); got != "1,a 2,b 3,c" {
-			t.Fatalf("another connection reads %q", got)
-		}
-	}
-	rollbackThenCommit(t, e, run)
-	if got := queryTx(t, e, nil, "SELECT id, v FROM d ORDER BY id"); got != want {
-		t.Fatalf("after COMMIT: %q", got)
-	}
+	txScenario(t, e, []string{
+		"INSERT INTO d VALUES (4, 'd')",
+		"DELETE FROM d WHERE id = 1",
+		"UPDATE d SET v = 'B' WHERE id = 2",
+		"MERGE INTO d USING (SELECT 5 AS id) s ON d.id = s.id WHEN NOT MATCHED THEN INSERT VALUES (s.id, 'new')",
+		"OPTIMIZE d",
+	}, "SELECT id, v FROM d ORDER BY id", "1,a 2,b 3,c", "2,B 3,c 4,d 5,new")
 	if v := latestVersion(t, dir); v != v0+1 {
 		t.Errorf("COMMIT made Delta versions %d..%d, want one", v0+1, v)
 	}
@@ -108,7 +97,7 @@ func TestTxDeltaCrashRecovery(t *testing.T) {
 			tx := e.Begin(false)
 			mustTx(t, e, tx, "DELETE FROM d WHERE id = 1")
 			mustTx(t, e, tx, "UPDATE g SET x = 2")
-			crashAfterDeltaRecord(t, tx, deltaDone)
+			crashAfterRecord(t, tx, crashPoint{deltaDone: deltaDone})
 			e2, err := Open(e.root, Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -127,42 +116,4 @@ func TestTxDeltaCrashRecovery(t *testing.T) {
 			assertNoStaging(t, e.root)
 		})
 	}
-}
-
-// crashAfterDeltaRecord does what COMMIT of tx does up to its commit
-// record (and its first Delta commit, when deltaDone), then stops as a
-// killed process would.
-func crashAfterDeltaRecord(t *testing.T, tx *Tx, deltaDone bool) {
-	t.Helper()
-	tx.mu.Lock()
-	defer tx.mu.Unlock()
-	tx.releaseSnapshot()
-	var rec txRecord
-	var paths []string
-	for p, ch := range tx.changed {
-		tx.e.release(ch.view)
-		ch.view = nil
-		ops, err := tx.commitOpsLocked(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec = append(rec, ops...)
-		paths = append(paths, p)
-	}
-	mark := commitMark(tx.stageDir)
-	deltas, err := tx.deltaCommitsLocked(paths, mark)
-	if err != nil || len(deltas) != 1 {
-		t.Fatalf("Delta commits %v, %v", deltas, err)
-	}
-	rec = append(rec, txOp{kind: 'C', src: deltas[0].path, dst: fmt.Sprintf("%s@%d", mark, deltas[0].c.ReadVersion)})
-	if err := rec.write(tx.stageDir); err != nil {
-		t.Fatal(err)
-	}
-	if deltaDone {
-		if ok, err := commitDeltas(tx.e, deltas); !ok || err != nil {
-			t.Fatalf("the Delta commit: %v", err)
-		}
-	}
-	tx.unlockStage()
-	tx.done = true
 }

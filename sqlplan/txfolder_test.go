@@ -95,21 +95,11 @@ func folderTable(t *testing.T, e *Engine) string {
 func TestTxFolderDML(t *testing.T) {
 	e := newEngine(t)
 	dir := folderTable(t, e)
-	run := func(tx *Tx) {
-		mustTx(t, e, tx, "DELETE FROM f WHERE id = 1")
-		mustTx(t, e, tx, "UPDATE f SET v = 'z' WHERE id = 3")
-		mustTx(t, e, tx, "MERGE INTO f USING (SELECT 4 AS id UNION ALL SELECT 5) s ON f.id = s.id WHEN MATCHED THEN DELETE WHEN NOT MATCHED THEN INSERT VALUES (s.id, 'new')")
-		if got := queryTx(t, e, tx, "SELECT id, v FROM f ORDER BY id"); got != "2,b 3,z 5,new" {
-			t.Fatalf("the transaction reads %q", got)
-		}
-		if got := queryTx(t, e, nil, "SELECT id, v FROM f ORDER BY id"); got != "1,a 2,b 3,c 4,d" {
-			t.Fatalf("another connection reads %q", got)
-		}
-	}
-	rollbackThenCommit(t, e, run)
-	if got := queryTx(t, e, nil, "SELECT id, v FROM f ORDER BY id"); got != "2,b 3,z 5,new" {
-		t.Fatalf("after COMMIT: %q", got)
-	}
+	txScenario(t, e, []string{
+		"DELETE FROM f WHERE id = 1",
+		"UPDATE f SET v = 'z' WHERE id = 3",
+		"MERGE INTO f USING (SELECT 4 AS id UNION ALL SELECT 5) s ON f.id = s.id WHEN MATCHED THEN DELETE WHEN NOT MATCHED THEN INSERT VALUES (s.id, 'new')",
+	}, "SELECT id, v FROM f ORDER BY id", "1,a 2,b 3,c 4,d", "2,b 3,z 5,new")
 	for _, f := range folderFiles(t, dir) {
 		if strings.HasPrefix(filepath.Base(f), ".") {
 			t.Errorf("a hidden file is left in the table: %s", f)
@@ -117,24 +107,39 @@ func TestTxFolderDML(t *testing.T) {
 	}
 }
 
-// rollbackThenCommit runs run in a transaction and rolls it back, which
-// must leave the files as they were, then in another that it commits,
-// which must leave no staging folder.
-func rollbackThenCommit(t *testing.T, e *Engine, run func(*Tx)) {
+// txScenario runs stmts in a transaction, which must then read want
+// from q while another connection reads was, and rolls it back, which
+// must leave the files as they were; then runs them in another that it
+// commits, after which q reads want and no staging folder is left.
+func txScenario(t *testing.T, e *Engine, stmts []string, q, was, want string) {
 	t.Helper()
 	before := treeState(t, e.root)
-	tx := e.Begin(false)
-	run(tx)
-	if err := tx.Rollback(); err != nil {
-		t.Fatal(err)
+	for _, commit := range []bool{false, true} {
+		tx := e.Begin(false)
+		for _, s := range stmts {
+			mustTx(t, e, tx, s)
+		}
+		if got := queryTx(t, e, tx, q); got != want {
+			t.Fatalf("the transaction reads %q, want %q", got, want)
+		}
+		if got := queryTx(t, e, nil, q); got != was {
+			t.Fatalf("another connection reads %q, want %q", got, was)
+		}
+		if !commit {
+			if err := tx.Rollback(); err != nil {
+				t.Fatal(err)
+			}
+			if got := treeState(t, e.root); got != before {
+				t.Fatalf("ROLLBACK changed the files:\n%s\nwas\n%s", got, before)
+			}
+			continue
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if got := treeState(t, e.root); got != before {
-		t.Fatalf("ROLLBACK changed the files:\n%s\nwas\n%s", got, before)
-	}
-	tx = e.Begin(false)
-	run(tx)
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
+	if got := queryTx(t, e, nil, q); got != want {
+		t.Fatalf("after COMMIT: %q, want %q", got, want)
 	}
 	assertNoStaging(t, e.root)
 }
@@ -185,22 +190,13 @@ func TestTxFolderInsertsThenDML(t *testing.T) {
 func TestTxHive(t *testing.T) {
 	e := newEngine(t)
 	hiveTable(t, e)
-	const want = "1,eu,2024 2,eu,2024 3,eu,2024 5,eu,2023 7,us,2026"
-	run := func(tx *Tx) {
-		mustTx(t, e, tx, "INSERT INTO h VALUES (7, 'g', 'us', 2026)")
-		mustTx(t, e, tx, "UPDATE h SET region = 'eu', year = 2024 WHERE id = 2")
-		mustTx(t, e, tx, "DELETE FROM h WHERE id IN (4, 6)")
-		if got := queryTx(t, e, tx, "SELECT id, region, year FROM h ORDER BY id"); got != want {
-			t.Fatalf("the transaction reads %q", got)
-		}
-		if got := queryTx(t, e, nil, "SELECT count(*) FROM h"); got != "6" {
-			t.Fatalf("another connection reads %q rows", got)
-		}
-	}
-	rollbackThenCommit(t, e, run)
-	if got := queryTx(t, e, nil, "SELECT id, region, year FROM h ORDER BY id"); got != want {
-		t.Fatalf("after COMMIT: %q", got)
-	}
+	txScenario(t, e, []string{
+		"INSERT INTO h VALUES (7, 'g', 'us', 2026)",
+		"UPDATE h SET region = 'eu', year = 2024 WHERE id = 2",
+		"DELETE FROM h WHERE id IN (4, 6)",
+	}, "SELECT id, region, year FROM h ORDER BY id",
+		"1,eu,2024 2,us,2025 3,eu,2024 4,us,2025 5,eu,2023 6,<nil>,2023",
+		"1,eu,2024 2,eu,2024 3,eu,2024 5,eu,2023 7,us,2026")
 }
 
 // A folder table changed by another connection after the transaction
@@ -239,7 +235,7 @@ func TestTxFolderCrashRecovery(t *testing.T) {
 			tx := e.Begin(false)
 			mustTx(t, e, tx, "DELETE FROM f WHERE id = 1")
 			mustTx(t, e, tx, "UPDATE g SET x = 2")
-			crashAfterRecord(t, tx, exchanged)
+			crashAfterRecord(t, tx, crashPoint{exchanged: exchanged})
 			if got := queryTx(t, e, nil, "SELECT count(*) FROM f"); exchanged != (got == "3") {
 				t.Fatalf("before recovery, f has %s rows", got)
 			}
@@ -262,15 +258,22 @@ func TestTxFolderCrashRecovery(t *testing.T) {
 	}
 }
 
+// crashPoint says how far crashAfterRecord goes past the record: the
+// folder exchanges made, the first Delta commit written.
+type crashPoint struct {
+	exchanged, deltaDone bool
+}
+
 // crashAfterRecord does what COMMIT of tx does up to its commit record
-// (and the exchanges, when exchanged) and then stops as a killed process
-// would: its staging folder's lock goes, nothing is cleaned up.
-func crashAfterRecord(t *testing.T, tx *Tx, exchanged bool) {
+// (and past it as far as at says), then stops as a killed process would:
+// its staging folder's lock goes, nothing is cleaned up.
+func crashAfterRecord(t *testing.T, tx *Tx, at crashPoint) {
 	t.Helper()
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
 	tx.releaseSnapshot()
 	var rec txRecord
+	var paths []string
 	for p, ch := range tx.changed {
 		tx.e.release(ch.view)
 		ch.view = nil
@@ -279,12 +282,26 @@ func crashAfterRecord(t *testing.T, tx *Tx, exchanged bool) {
 			t.Fatal(err)
 		}
 		rec = append(rec, ops...)
+		paths = append(paths, p)
+	}
+	mark := commitMark(tx.stageDir)
+	deltas, err := tx.deltaCommitsLocked(paths, mark)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(deltas) > 0 {
+		rec = append(rec, txOp{kind: 'C', src: deltas[0].path, dst: fmt.Sprintf("%s@%d", mark, deltas[0].c.ReadVersion)})
 	}
 	if err := rec.write(tx.stageDir); err != nil {
 		t.Fatal(err)
 	}
+	if at.deltaDone {
+		if ok, err := commitDeltas(tx.e, deltas); !ok || err != nil {
+			t.Fatalf("the Delta commit: %v", err)
+		}
+	}
 	for _, op := range rec {
-		if op.kind == 'X' && exchanged {
+		if op.kind == 'X' && at.exchanged {
 			if err := writer.ExchangeDirs(op.src, op.dst); err != nil {
 				t.Fatal(err)
 			}
