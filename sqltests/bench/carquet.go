@@ -118,10 +118,15 @@ func (c *carquetLib) Write(codec, path string) error {
 	return f.Close()
 }
 
+// CarquetMmap makes carquet's reads (Read, Column, Count) go through a
+// memory mapping of the file instead of plain reads (carquet-bench -mmap).
+var CarquetMmap bool
+
 // Read decodes every column with file.Reader (one goroutine, batches of
-// the default size, no mmap), category as dictionary codes
-// (ReaderOptions.Codes, its fastest form; plain pages come back as bytes).
-func (c *carquetLib) Read(path string) (Result, error) { return readCarquet(path, false) }
+// the default size, mmap as CarquetMmap says), category as dictionary
+// codes (ReaderOptions.Codes, its fastest form; plain pages come back as
+// bytes).
+func (c *carquetLib) Read(path string) (Result, error) { return readCarquet(path, CarquetMmap) }
 
 // readCarquet is Read with or without mmap (BenchmarkMmapRead compares
 // the two).
@@ -179,7 +184,7 @@ func readCarquet(path string, mmap bool) (Result, error) {
 
 // Column decodes only amount with file.Reader.
 func (c *carquetLib) Column(path string) (Result, error) {
-	f, err := file.OpenFile(path, file.Options{}, false)
+	f, err := file.OpenFile(path, file.Options{}, CarquetMmap)
 	if err != nil {
 		return Result{}, err
 	}
@@ -207,7 +212,7 @@ func (c *carquetLib) Column(path string) (Result, error) {
 // column is decoded and compared, and no value is returned, as the peers
 // count without returning values.
 func (c *carquetLib) Count(path string, cutoff int64) (int64, error) {
-	t, err := scan.Open(path, scan.Options{})
+	t, err := scan.Open(path, scan.Options{Mmap: CarquetMmap})
 	if err != nil {
 		return 0, err
 	}

@@ -112,20 +112,24 @@ var Libs = []string{"carquet", "arrow-go", "parquet-go", "duckdb"}
 // short name goes in the table header, the rest (after " — ") under it.
 func APIs() map[string]string {
 	arrowRead := ArrowAPI()
+	mmap := "no mmap"
+	if CarquetMmap {
+		mmap = "through mmap"
+	}
 	return map[string]string{
 		"write/carquet":     "writer.New + WriteBatch — on an os.File, no fsync",
 		"write/arrow-go":    "pqarrow.WriteTable — from an arrow.Table",
 		"write/parquet-go":  "GenericWriter[pgEvent] — batches of 8192 row structs",
 		"write/duckdb":      "COPY TO — from a native DuckDB table",
-		"read/carquet":      "file.Reader — category as dictionary codes (ReaderOptions.Codes), default batch size, no mmap; every Go contender sums with the same helpers (sum.go)",
+		"read/carquet":      "file.Reader — category as dictionary codes (ReaderOptions.Codes), default batch size, " + mmap + "; every Go contender sums with the same helpers (sum.go)",
 		"read/arrow-go":     arrowRead + " — every column of every row group, batches of 8192",
 		"read/parquet-go":   "Pages + Page.Data — ColumnChunk.Pages, ReadPage, typed slices of each decoded page (dictionary pages: indexes looked up)",
 		"read/duckdb":       "SQL aggregate — " + DuckDBReadQuery,
-		"column/carquet":    "file.Reader — Columns: [amount]",
+		"column/carquet":    "file.Reader — Columns: [amount], " + mmap,
 		"column/arrow-go":   arrowRead + " — column amount only",
 		"column/parquet-go": "Pages + Page.Data — amount's column chunks only",
 		"column/duckdb":     "SQL aggregate — SELECT count(amount), sum(amount) FROM read_parquet(?)",
-		"count/carquet":     "scan.Table.Scan — Compare{ts >= cutoff}, no column returned (COUNT(*)): row-group statistics, page index",
+		"count/carquet":     "scan.Table.Scan — Compare{ts >= cutoff}, no column returned (COUNT(*)): row-group statistics, page index, " + mmap,
 		"count/arrow-go":    "stats + pqarrow ReadRowGroups — row groups ruled out by ts statistics, then all of ts (pqarrow has no page-level pushdown)",
 		"count/parquet-go":  "column index + Pages — seek to the first ts page whose max reaches the cutoff, decode the rest",
 		"count/duckdb":      "SQL — SELECT count(*) FROM read_parquet(?) WHERE ts >= ?",

@@ -60,6 +60,9 @@ func main() {
 	mem := flag.Bool("mem", true, "measure peak memory in child processes")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of carquet running -profile")
 	profile := flag.String("profile", "read/zstd", "workload/codec that -cpuprofile profiles (write, read, column, count)")
+	profileIters := flag.Int("profile-iters", 20, "times -cpuprofile runs its workload")
+	flag.StringVar(&profileFile, "profile-file", "", "file -cpuprofile reads (default: one carquet writes with the codec of -profile)")
+	flag.BoolVar(&bench.CarquetMmap, "mmap", false, "carquet reads files through a memory mapping (read, column, count, cpuprofile)")
 	render := flag.String("render", "", "render -out/NAME.md and the charts again from this results JSON, without measuring")
 	childRead := flag.String("child-read", "", "internal: read -child-file with this library and print VmHWM")
 	childFile := flag.String("child-file", "", "internal: file for -child-read")
@@ -82,7 +85,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(*rows, *runs, *out, *dir, *workloads, *codecs, *readFiles, *procs, *mem, *cpuprofile, *profile); err != nil {
+	if err := run(*rows, *runs, *out, *dir, *workloads, *codecs, *readFiles, *procs, *mem, *cpuprofile, *profile, *profileIters); err != nil {
 		fmt.Fprintln(os.Stderr, "carquet-bench:", err)
 		os.Exit(1)
 	}
@@ -109,7 +112,7 @@ func child(lib, path string) int {
 	return 0
 }
 
-func run(rows, runs int, out, dir, workloads, codecs, readFiles string, procs int, mem bool, cpuprofile, profile string) error {
+func run(rows, runs int, out, dir, workloads, codecs, readFiles string, procs int, mem bool, cpuprofile, profile string, profileIters int) error {
 	if dir == "" {
 		d, err := os.MkdirTemp("", "carquet-bench-")
 		if err != nil {
@@ -130,7 +133,7 @@ func run(rows, runs int, out, dir, workloads, codecs, readFiles string, procs in
 	}
 	defer s.Close()
 	if cpuprofile != "" {
-		return profileCarquet(s, cpuprofile, profile)
+		return profileCarquet(s, cpuprofile, profile, profileIters)
 	}
 	fileWork := false
 	for _, w := range []string{"write", "read", "column", "count", "cross"} {
@@ -267,12 +270,18 @@ func machine() map[string]string {
 	return m
 }
 
-func profileCarquet(s *bench.Suite, path, which string) error {
+// profileFile is the file -cpuprofile reads, if not one of its own.
+var profileFile string
+
+func profileCarquet(s *bench.Suite, path, which string, iters int) error {
 	workload, codec, _ := strings.Cut(which, "/")
 	c := s.Libs[0]
-	file := filepath.Join(s.Cfg.Dir, "profile-"+codec+".parquet")
-	if err := c.Write(codec, file); err != nil {
-		return err
+	file := profileFile
+	if file == "" {
+		file = filepath.Join(s.Cfg.Dir, "profile-"+codec+".parquet")
+		if err := c.Write(codec, file); err != nil {
+			return err
+		}
 	}
 	f, err := os.Create(path)
 	if err != nil {
@@ -283,7 +292,7 @@ func profileCarquet(s *bench.Suite, path, which string) error {
 		return err
 	}
 	defer pprof.StopCPUProfile()
-	for i := 0; i < 20; i++ {
+	for i := 0; i < iters; i++ {
 		var err error
 		switch workload {
 		case "write":
