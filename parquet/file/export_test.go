@@ -54,3 +54,6 @@ func SetScratchBudget(n int) (restore func()) {
 		maxScratchBytes = old
 	}
 }
+
+// DropIdleMappings unmaps the mappings kept of closed files.
+var DropIdleMappings = dropIdleMappings

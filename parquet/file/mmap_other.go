@@ -17,3 +17,5 @@ func idleMappings() int { return 0 }
 func setIdleMapTime(d time.Duration) time.Duration { return d }
 
 func mappingKept(string) bool { return false }
+
+func dropIdleMappings() {}

@@ -177,3 +177,12 @@ func setIdleMapTime(d time.Duration) time.Duration {
 	idleMapTime = d
 	return old
 }
+
+// dropIdleMappings unmaps every idle mapping (for benchmarks of new ones).
+func dropIdleMappings() {
+	mappings.Lock()
+	defer mappings.Unlock()
+	for len(mappings.idle) > 0 {
+		dropIdle(mappings.idle[0])
+	}
+}
