@@ -191,7 +191,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 			return nil, errorf("%s takes two arguments (y, x)", spec.fn)
 		}
 		for _, b := range bound {
-			if t := b.typ(); !t.IsNumeric() && t.Kind != KNull {
+			if t := b.Type(); !t.IsNumeric() && t.Kind != KNull {
 				return nil, errorf("%s of %s is not defined", spec.fn, t.SQLName())
 			}
 		}
@@ -226,7 +226,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 	}
 	at := Type{}
 	if spec.arg != nil {
-		at = spec.arg.typ()
+		at = spec.arg.Type()
 	}
 	switch spec.fn {
 	case "count_star", "count":
@@ -320,7 +320,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 			spec.t = Type{Kind: KNested, Elem: &elem}
 		}
 	case "quantile_disc", "mode", "arg_max", "arg_min":
-		if at.Kind == KNested || spec.arg2 != nil && spec.arg2.typ().Kind == KNested {
+		if at.Kind == KNested || spec.arg2 != nil && spec.arg2.Type().Kind == KNested {
 			return nil, errorf("%s of a nested value is not supported", spec.fn)
 		}
 		spec.t = withoutField(at)
@@ -444,7 +444,7 @@ func quantileFraction(e expr) (float64, bool) {
 
 // quantileFractions is a constant list of fractions in [0, 1].
 func quantileFractions(e expr) ([]float64, bool) {
-	t := e.typ()
+	t := e.Type()
 	if t.Kind != KNested || t.Elem == nil || !constantTree(e) {
 		return nil, false
 	}
@@ -495,7 +495,7 @@ func constantTree(e expr) bool {
 func exprTypes(es []expr) []Type {
 	out := make([]Type, len(es))
 	for i, e := range es {
-		out[i] = e.typ()
+		out[i] = e.Type()
 	}
 	return out
 }

@@ -84,7 +84,7 @@ func newAccumulator(a *aggSpec) accumulator {
 		if a.fn == "arg_min" {
 			sign = -1
 		}
-		return &argAcc{t: a.t, kt: a.arg2.typ(), sign: sign}
+		return &argAcc{t: a.t, kt: a.arg2.Type(), sign: sign}
 	case "bitstring_agg":
 		return &bitstringAggAcc{r: *a.bitRange}
 	case "bit_and", "bit_or", "bit_xor":

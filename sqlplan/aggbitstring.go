@@ -23,7 +23,7 @@ func (p *planner) bindBitstringAggArgs(spec *aggSpec, bound []expr) ([]expr, err
 	if len(bound) != 3 {
 		return nil, errorf("bitstring_agg takes a value, then its min and max")
 	}
-	if t := bound[0].typ(); t.Op() != KInt && t.Kind != KUint && t.Kind != KNull {
+	if t := bound[0].Type(); t.Op() != KInt && t.Kind != KUint && t.Kind != KNull {
 		return nil, errorf("bitstring_agg(%s, ...) is not defined: the value is an integer", t.SQLName())
 	}
 	var r [2]int64

@@ -31,7 +31,7 @@ type aggNode struct {
 	mem      opMemory // the groups' keys, tables and states (memory.go)
 }
 
-func (n *aggNode) memory() *opMemory { return &n.mem }
+func (n *aggNode) Memory() *opMemory { return &n.mem }
 
 // memWhat names the aggregation in a memory_limit error.
 func (n *aggNode) memWhat() string {
@@ -58,7 +58,7 @@ func (n *aggNode) recycles(states []*groupingState) bool {
 		}
 	}
 	for _, k := range n.keys {
-		switch storage(k.typ()) {
+		switch storage(k.Type()) {
 		case stInt, stFloat, stBytes, stBool:
 		default:
 			return false
@@ -86,18 +86,18 @@ func (n *aggNode) inputs(b *Batch) (*Batch, error) {
 	out := &Batch{N: b.N, Cols: make([]*Col, nk+2*na), Recycle: b.Recycle}
 	var err error
 	for i, k := range n.keys {
-		if out.Cols[i], err = k.eval(b); err != nil {
+		if out.Cols[i], err = k.Eval(b); err != nil {
 			return nil, err
 		}
 	}
 	for i, a := range n.aggs {
 		if a.arg != nil {
-			if out.Cols[nk+i], err = a.arg.eval(b); err != nil {
+			if out.Cols[nk+i], err = a.arg.Eval(b); err != nil {
 				return nil, err
 			}
 		}
 		if a.arg2 != nil {
-			if out.Cols[nk+na+i], err = a.arg2.eval(b); err != nil {
+			if out.Cols[nk+na+i], err = a.arg2.Eval(b); err != nil {
 				return nil, err
 			}
 		}
@@ -154,23 +154,23 @@ type groupingState struct {
 	first           []int32
 }
 
-func (n *aggNode) next(ctx context.Context) (*Batch, error) {
+func (n *aggNode) Next(ctx context.Context) (*Batch, error) {
 	if n.done {
 		return nil, io.EOF
 	}
 	n.done = true
 	types := make([]Type, len(n.keys))
 	for i, k := range n.keys {
-		types[i] = withoutField(k.typ())
-		if k.typ().Kind == KNested {
-			types[i] = k.typ()
+		types[i] = withoutField(k.Type())
+		if k.Type().Kind == KNested {
+			types[i] = k.Type()
 		}
 	}
 	if len(n.keys) == 0 && allCountStar(n.aggs) {
 		// COUNT(*) only: count rows without touching them.
 		var total int64
 		for {
-			b, err := n.in.next(ctx)
+			b, err := n.in.Next(ctx)
 			if err == io.EOF {
 				break
 			}
@@ -196,7 +196,7 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 	// The first batch comes before the groupers are made: the joins below
 	// have built their tables by then, and which keys determine the others
 	// is known (groupdeps.go).
-	first, err := n.in.next(ctx)
+	first, err := n.in.Next(ctx)
 	if err != nil && err != io.EOF {
 		return nil, err
 	}
@@ -230,7 +230,7 @@ func (n *aggNode) next(ctx context.Context) (*Batch, error) {
 	keyCols := make([]*Col, len(n.keys))
 	var setCols []*Col
 	recycles := n.recycles(states)
-	for b := first; err != io.EOF; b, err = n.in.next(ctx) {
+	for b := first; err != io.EOF; b, err = n.in.Next(ctx) {
 		if err != nil {
 			return nil, err
 		}
@@ -333,21 +333,21 @@ func (n *aggNode) setResult(st *groupingState, types []Type) (*Batch, error) {
 	return out, nil
 }
 
-func (n *aggNode) close() {
+func (n *aggNode) Close() {
 	n.mem.Release()
-	n.in.close()
+	n.in.Close()
 }
 
-func (n *aggNode) explain(x *explainer, depth int) {
+func (n *aggNode) Explain(x *explainer, depth int) {
 	var aggs []string
 	for _, a := range n.aggs {
 		aggs = append(aggs, a.text)
 	}
 	switch {
 	case n.sets != nil:
-		x.line(depth, "HASH AGGREGATE group by: %s in %d grouping sets aggregates: %s", exprList(n.keys), len(n.sets), strings.Join(aggs, ", "))
+		x.Line(depth, "HASH AGGREGATE group by: %s in %d grouping sets aggregates: %s", exprList(n.keys), len(n.sets), strings.Join(aggs, ", "))
 	case len(n.keys) > 0:
-		x.line(depth, "HASH AGGREGATE group by: %s aggregates: %s", exprList(n.keys), strings.Join(aggs, ", "))
+		x.Line(depth, "HASH AGGREGATE group by: %s aggregates: %s", exprList(n.keys), strings.Join(aggs, ", "))
 		var follow []expr
 		for i, d := range n.determined {
 			if d {
@@ -355,12 +355,12 @@ func (n *aggNode) explain(x *explainer, depth int) {
 			}
 		}
 		if len(follow) > 0 {
-			x.line(depth+1, "keys that the others determine through unique join keys: %s", exprList(follow))
+			x.Line(depth+1, "keys that the others determine through unique join keys: %s", exprList(follow))
 		}
 	default:
-		x.line(depth, "AGGREGATE %s", strings.Join(aggs, ", "))
+		x.Line(depth, "AGGREGATE %s", strings.Join(aggs, ", "))
 	}
-	n.in.explain(x, depth+1)
+	n.in.Explain(x, depth+1)
 }
 
 // maxReservedGroups caps the groups an aggregation makes room for ahead

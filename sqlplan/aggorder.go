@@ -85,7 +85,7 @@ type orderedAcc struct {
 func (a *orderedAcc) add(b *Batch, order []expr, gids []int32, c, c2 *Col) error {
 	keys := make([]*Col, len(order))
 	for i, o := range order {
-		k, err := o.eval(b)
+		k, err := o.Eval(b)
 		if err != nil {
 			return err
 		}

@@ -38,7 +38,7 @@ func (p *planner) bindCountingArgs(spec *aggSpec, bound []expr) ([]expr, error) 
 		return nil, errorf("Invalid input for approx_top_k: k value cannot be NULL")
 	}
 	if k.t.Op() != KInt && k.t.Kind != KUint {
-		return nil, errorf("approx_top_k(%s, %s) is not defined: k is a BIGINT", bound[0].typ().SQLName(), k.t.SQLName())
+		return nil, errorf("approx_top_k(%s, %s) is not defined: k is a BIGINT", bound[0].Type().SQLName(), k.t.SQLName())
 	}
 	n, _ := k.v.(int64)
 	if n <= 0 {
@@ -160,13 +160,13 @@ func (p *planner) bindHistogramBins(spec *aggSpec, bound []expr) ([]expr, error)
 		return nil, errorf("%s takes a value and a list of bins", spec.fn)
 	}
 	x := bound[0]
-	if x.typ().Kind == KDecimal {
+	if x.Type().Kind == KDecimal {
 		var err error
 		if x, err = p.cast(x, tFloat); err != nil {
 			return nil, err
 		}
 	}
-	kt := plainType(withoutField(x.typ()))
+	kt := plainType(withoutField(x.Type()))
 	if kt.Kind == KNull {
 		kt = tInt
 	}
@@ -187,7 +187,7 @@ func (p *planner) bindHistogramBins(spec *aggSpec, bound []expr) ([]expr, error)
 	et, isList := listElem(k.t)
 	list, _ := k.v.([]any)
 	if !isList {
-		return nil, errorf("%s(%s, %s) is not defined: the bins are a list", spec.fn, x.typ().SQLName(), k.t.SQLName())
+		return nil, errorf("%s(%s, %s) is not defined: the bins are a list", spec.fn, x.Type().SQLName(), k.t.SQLName())
 	}
 	bins := &histBins{exact: spec.fn == "histogram_exact", over: over}
 	for _, el := range list {
@@ -296,9 +296,9 @@ func constantValue(e expr) (*constExpr, error) {
 	if !constantTree(e) {
 		return nil, nil
 	}
-	c, err := e.eval(&Batch{N: 1})
+	c, err := e.Eval(&Batch{N: 1})
 	if err != nil {
 		return nil, err
 	}
-	return &constExpr{t: e.typ(), v: c.Get(0)}, nil
+	return &constExpr{t: e.Type(), v: c.Get(0)}, nil
 }

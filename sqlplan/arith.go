@@ -21,9 +21,9 @@ type arithExpr struct {
 	t    Type
 }
 
-func (e *arithExpr) typ() Type { return e.t }
+func (e *arithExpr) Type() Type { return e.t }
 
-func (e *arithExpr) eval(b *Batch) (*Col, error) {
+func (e *arithExpr) Eval(b *Batch) (*Col, error) {
 	lc, err := e.operand(e.l, b)
 	if err != nil {
 		return nil, err
@@ -75,13 +75,13 @@ func (e *arithExpr) operand(side expr, b *Batch) (*Col, error) {
 			}
 		}
 	}
-	return side.eval(b)
+	return side.Eval(b)
 }
 
 // compute is l op r on evaluated operands.
 func (e *arithExpr) compute(lc, rc *Col, n int) (*Col, error) {
 	out := &Col{T: e.t, Len: n, Null: mergeNulls(n, lc, rc)}
-	lt, rt := e.l.typ(), e.r.typ()
+	lt, rt := e.l.Type(), e.r.Type()
 	switch {
 	case e.t.Kind == KFloat && e.op != '%':
 		out.F, out.Scratch = scratchFloats(n)
@@ -430,10 +430,10 @@ type negExpr struct {
 	e expr
 }
 
-func (e *negExpr) typ() Type { return e.e.typ() }
+func (e *negExpr) Type() Type { return e.e.Type() }
 
-func (e *negExpr) eval(b *Batch) (*Col, error) {
-	c, err := e.e.eval(b)
+func (e *negExpr) Eval(b *Batch) (*Col, error) {
+	c, err := e.e.Eval(b)
 	if err != nil {
 		return nil, err
 	}

@@ -265,7 +265,7 @@ func (n *asofNode) build(ctx context.Context) error {
 	n.j.rall = all
 	padded := &Batch{N: all.N, Cols: make([]*Col, n.j.leftWidth+len(all.Cols))}
 	copy(padded.Cols[n.j.leftWidth:], all.Cols)
-	tc, err := n.rt.eval(padded)
+	tc, err := n.rt.Eval(padded)
 	if err != nil {
 		return err
 	}
@@ -280,7 +280,7 @@ func (n *asofNode) build(ctx context.Context) error {
 	if len(n.j.rkeys) > 0 {
 		keys := make([]*Col, len(n.j.rkeys))
 		for i, k := range n.j.rkeys {
-			if keys[i], err = k.eval(padded); err != nil {
+			if keys[i], err = k.Eval(padded); err != nil {
 				return err
 			}
 			keys[i] = keys[i].Decoded()
@@ -358,7 +358,7 @@ func (n *asofNode) prepare(ctx context.Context) error {
 	return n.buildErr
 }
 
-func (n *asofNode) next(ctx context.Context) (*Batch, error) {
+func (n *asofNode) Next(ctx context.Context) (*Batch, error) {
 	if err := n.prepare(ctx); err != nil {
 		return nil, err
 	}
@@ -366,7 +366,7 @@ func (n *asofNode) next(ctx context.Context) (*Batch, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		b, err := n.j.left.next(ctx)
+		b, err := n.j.left.Next(ctx)
 		if err == io.EOF && n.j.rightOuter && !n.j.rightDone {
 			// ASOF RIGHT or FULL JOIN: the right rows no left row chose.
 			n.j.rightDone = true
@@ -398,7 +398,7 @@ func (n *asofNode) groups(b *Batch, lo, hi []int32) error {
 	}
 	keys := make([]*Col, len(n.j.lkeys))
 	for i, k := range n.j.lkeys {
-		c, err := k.eval(b)
+		c, err := k.Eval(b)
 		if err != nil {
 			return err
 		}
@@ -462,7 +462,7 @@ func (n *asofNode) probe(b *Batch) (*Batch, error) {
 	if err := n.groups(b, lo, hi); err != nil {
 		return nil, err
 	}
-	tc, err := n.lt.eval(b)
+	tc, err := n.lt.Eval(b)
 	if err != nil {
 		return nil, err
 	}
@@ -513,11 +513,11 @@ func (n *asofNode) probe(b *Batch) (*Batch, error) {
 	return n.j.joined(b, li, ri), nil
 }
 
-func (n *asofNode) close() { n.j.close() }
+func (n *asofNode) Close() { n.j.Close() }
 
-func (n *asofNode) memory() *opMemory { return &n.j.mem }
+func (n *asofNode) Memory() *opMemory { return &n.j.mem }
 
-func (n *asofNode) explain(x *explainer, depth int) {
+func (n *asofNode) Explain(x *explainer, depth int) {
 	kind := "INNER"
 	switch {
 	case n.j.leftOuter && n.j.rightOuter:
@@ -528,13 +528,13 @@ func (n *asofNode) explain(x *explainer, depth int) {
 		kind = "LEFT"
 	}
 	if len(n.j.lkeys) > 0 {
-		x.line(depth, "ASOF JOIN %s on %s = %s and %s", kind, exprList(n.j.lkeys), exprList(n.j.rkeys), n.text)
+		x.Line(depth, "ASOF JOIN %s on %s = %s and %s", kind, exprList(n.j.lkeys), exprList(n.j.rkeys), n.text)
 	} else {
-		x.line(depth, "ASOF JOIN %s on %s", kind, n.text)
+		x.Line(depth, "ASOF JOIN %s on %s", kind, n.text)
 	}
-	n.j.left.explain(x, depth+1)
-	x.line(depth+1, "sorted side:")
-	n.j.right.explain(x, depth+2)
+	n.j.left.Explain(x, depth+1)
+	x.Line(depth+1, "sorted side:")
+	n.j.right.Explain(x, depth+2)
 }
 
 // positionalChunk is the most rows of the right side's tail a
@@ -551,7 +551,7 @@ type positionalNode struct {
 	leftDone bool // the left input ended
 }
 
-func (n *positionalNode) next(ctx context.Context) (*Batch, error) {
+func (n *positionalNode) Next(ctx context.Context) (*Batch, error) {
 	if !n.built {
 		n.built = true
 		n.j.rall, n.buildErr = drainHeld(ctx, n.j.right, n.j.rightTypes, &n.j.mem, func() string { return "positional join's right side" })
@@ -563,7 +563,7 @@ func (n *positionalNode) next(ctx context.Context) (*Batch, error) {
 		return nil, err
 	}
 	if !n.leftDone {
-		b, err := n.j.left.next(ctx)
+		b, err := n.j.left.Next(ctx)
 		if err == io.EOF {
 			n.leftDone = true
 		} else if err != nil {
@@ -600,14 +600,14 @@ func (n *positionalNode) next(ctx context.Context) (*Batch, error) {
 	return out, nil
 }
 
-func (n *positionalNode) close() { n.j.close() }
+func (n *positionalNode) Close() { n.j.Close() }
 
-func (n *positionalNode) memory() *opMemory { return &n.j.mem }
+func (n *positionalNode) Memory() *opMemory { return &n.j.mem }
 
-func (n *positionalNode) explain(x *explainer, depth int) {
-	x.line(depth, "POSITIONAL JOIN")
-	n.j.left.explain(x, depth+1)
-	n.j.right.explain(x, depth+1)
+func (n *positionalNode) Explain(x *explainer, depth int) {
+	x.Line(depth, "POSITIONAL JOIN")
+	n.j.left.Explain(x, depth+1)
+	n.j.right.Explain(x, depth+1)
 }
 
 // sortByGroup sorts the rows order by (group, value) and returns their

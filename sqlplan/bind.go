@@ -479,7 +479,7 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		text := groupKeyText(n)
 		for i, kt := range agg.keyTexts {
 			if kt == text {
-				return &colExpr{s: agg.slots[i], t: agg.keys[i].typ()}, nil
+				return &colExpr{s: agg.slots[i], t: agg.keys[i].Type()}, nil
 			}
 		}
 	}
@@ -501,7 +501,7 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 			}
 			for i, kc := range agg.keyCols {
 				if kc == col {
-					return &colExpr{s: agg.slots[i], t: agg.keys[i].typ()}, nil
+					return &colExpr{s: agg.slots[i], t: agg.keys[i].Type()}, nil
 				}
 			}
 			return nil, p.src.Locate(errorf("column %q must appear in the GROUP BY clause or be used in an aggregate function", sqlparser.String(c)), c.Name.String())
@@ -616,7 +616,7 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 			return p.bindFunc("power", []expr{l, r})
 		case sqlparser.PlusStr, sqlparser.MinusStr, sqlparser.MultStr, sqlparser.DivStr, sqlparser.ModStr, sqlparser.IntDivStr:
 			op := x.Operator[0]
-			if x.Operator == sqlparser.IntDivStr || op == '/' && p.set.intDiv && isIntKind(l.typ()) && isIntKind(r.typ()) {
+			if x.Operator == sqlparser.IntDivStr || op == '/' && p.set.intDiv && isIntKind(l.Type()) && isIntKind(r.Type()) {
 				// integer_division: / on integers is //.
 				op = 'd'
 			}
@@ -630,15 +630,15 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		}
 		switch x.Operator {
 		case sqlparser.UMinusStr:
-			if e.typ().Kind == KUHuge {
+			if e.Type().Kind == KUHuge {
 				// Wraps modulo 2^128, as DuckDB's; a constant folds here.
 				return p.fold(&negExpr{e: e}, e)
 			}
 			if k, ok := isConst(e); ok {
 				return negConst(k)
 			}
-			if !e.typ().IsNumeric() && e.typ().Kind != KInterval {
-				return nil, errorf("cannot negate %s", e.typ().SQLName())
+			if !e.Type().IsNumeric() && e.Type().Kind != KInterval {
+				return nil, errorf("cannot negate %s", e.Type().SQLName())
 			}
 			return &negExpr{e: e}, nil
 		case sqlparser.UPlusStr:
@@ -791,13 +791,13 @@ func (p *planner) fold(e expr, inputs ...expr) (expr, error) {
 			return e, nil
 		}
 	}
-	c, err := e.eval(&Batch{N: 1})
+	c, err := e.Eval(&Batch{N: 1})
 	if err != nil {
 		// Not folded: the error is the rows' to raise, if there are any
 		// (SELECT abs(x) FROM t WHERE false is no error, as in DuckDB).
 		return e, nil
 	}
-	return &constExpr{t: e.typ(), v: c.Get(0)}, nil
+	return &constExpr{t: e.Type(), v: c.Get(0)}, nil
 }
 
 func negConst(k *constExpr) (expr, error) {

@@ -103,7 +103,7 @@ func withoutField(t Type) Type { t.Field = nil; return t }
 
 // unify casts two operands to their common type.
 func (p *planner) unify(l, r expr) (expr, expr, error) {
-	lt, rt := l.typ(), r.typ()
+	lt, rt := l.Type(), r.Type()
 	if lt.Op() == rt.Op() && lt.Op() != KDecimal && lt.Nanos == rt.Nanos {
 		return l, r, nil
 	}
@@ -146,7 +146,7 @@ func (p *planner) unify(l, r expr) (expr, expr, error) {
 
 // coerce casts e to t implicitly.
 func (p *planner) coerce(e expr, t Type) (expr, error) {
-	et := e.typ()
+	et := e.Type()
 	if et.Op() == t.Op() || et.Kind == KNull {
 		if et.Kind == KNull {
 			return p.cast(e, t)
@@ -161,7 +161,7 @@ func (p *planner) coerce(e expr, t Type) (expr, error) {
 
 // cast converts e to t, folding constants.
 func (p *planner) cast(e expr, t Type) (expr, error) {
-	et := e.typ()
+	et := e.Type()
 	if loc := p.set.tz; loc != nil && (et.TZ || t.TZ) {
 		// TIMESTAMPTZ and wall times meet in the TimeZone (timezone.go).
 		if out, ok, err := p.zoneCast(e, t, loc); ok {
@@ -231,7 +231,7 @@ func (p *planner) bindTryCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (ex
 		}
 		return c, nil
 	}
-	if _, ok := isConst(e); ok && !bitBlobCast(e.typ(), t) {
+	if _, ok := isConst(e); ok && !bitBlobCast(e.Type(), t) {
 		// A constant that does not convert; DuckDB's TRY_CAST of an
 		// empty BLOB to BIT is an error all the same.
 		return &constExpr{t: t}, nil

@@ -139,7 +139,7 @@ func (p *planner) compare(op cmpOp, l, r expr) (expr, error) {
 	}
 	if k, ok := isConst(r); ok {
 		if _, lc := isConst(l); !lc {
-			if k2, ok := constInColumnType(op, l.typ(), k); ok {
+			if k2, ok := constInColumnType(op, l.Type(), k); ok {
 				r = k2
 			}
 		}
@@ -222,9 +222,9 @@ func (p *planner) bindIn(l expr, right sqlparser.Expr, not bool, sc *scope, agg 
 		return e, nil
 	}
 	// Constants: cast them to the column's type.
-	target := l.typ()
+	target := l.Type()
 	for _, it := range items {
-		t := it.typ()
+		t := it.Type()
 		if t.Kind == KNull {
 			continue
 		}
@@ -237,7 +237,7 @@ func (p *planner) bindIn(l expr, right sqlparser.Expr, not bool, sc *scope, agg 
 	// Integers of any width compare as int64s: the column is not cast
 	// (which would check every row for overflow, and keep the scan from
 	// evaluating the list).
-	if l.typ().Kind != KInt || target.Kind != KInt {
+	if l.Type().Kind != KInt || target.Kind != KInt {
 		var err error
 		if l, err = p.cast(l, target); err != nil {
 			return nil, err
@@ -268,7 +268,7 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 	if r, err = p.micros(r); err != nil {
 		return nil, err
 	}
-	lt, rt := l.typ(), r.typ()
+	lt, rt := l.Type(), r.Type()
 	if lt.Kind == KNull || rt.Kind == KNull {
 		t := lt
 		if lt.Kind == KNull {
@@ -308,7 +308,7 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 			}
 		}
 	}
-	lt, rt = l.typ(), r.typ()
+	lt, rt = l.Type(), r.Type()
 	if op == '*' && (lt.Kind == KInterval) != (rt.Kind == KInterval) {
 		// n * INTERVAL of constants: each part times n.
 		iv, n := l, r
@@ -325,11 +325,11 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 			}
 		}
 		if ok1 {
-			if x, isIv := ik.v.(interval); isIv && n.typ().IsNumeric() {
+			if x, isIv := ik.v.(interval); isIv && n.Type().IsNumeric() {
 				return p.scaledInterval(n, x, n.String()+" * "+iv.String())
 			}
 		}
-		if n.typ().IsNumeric() {
+		if n.Type().IsNumeric() {
 			return scaleIntervalCol(iv, n, false), nil
 		}
 		return nil, errorf("cannot compute %s * %s", lt.SQLName(), rt.SQLName())
@@ -519,7 +519,7 @@ func intWidth(a, b Type) int {
 // other operand's narrower width when it fits it (DuckDB lets a literal
 // cast implicitly: SMALLINT * 2 is a SMALLINT, TINYINT + 1000 an INTEGER).
 func literalWidth(l, r expr) int {
-	lt, rt := l.typ(), r.typ()
+	lt, rt := l.Type(), r.Type()
 	lv, lLit := intLiteral(l)
 	rv, rLit := intLiteral(r)
 	fits := func(v int64, t Type) bool {
@@ -670,7 +670,7 @@ func (p *planner) bindCase(x *sqlparser.CaseExpr, sc *scope, agg *aggCtx) (expr,
 func commonType(vals []expr) (Type, error) {
 	t := Type{Kind: KNull}
 	for _, v := range vals {
-		vt := v.typ()
+		vt := v.Type()
 		if t.Kind == KNull {
 			t = withoutField(vt)
 			if vt.Kind == KNested {

@@ -15,10 +15,10 @@ type castExpr struct {
 	try bool // TRY_CAST: values that do not convert are NULL
 }
 
-func (e *castExpr) typ() Type { return e.to }
+func (e *castExpr) Type() Type { return e.to }
 
-func (e *castExpr) eval(b *Batch) (*Col, error) {
-	c, err := e.e.eval(b)
+func (e *castExpr) Eval(b *Batch) (*Col, error) {
+	c, err := e.e.Eval(b)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,9 @@ import (
 
 	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/sqlplan/parse"
+
+	// Named so: the tests' exec helper takes the package's own name.
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 )
 
 // The catalog views information_schema.tables and information_schema.columns
@@ -110,7 +113,7 @@ func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
 	for _, d := range data {
 		b.Cols = append(b.Cols, d.C)
 	}
-	rel := &relation{alias: alias, sub: &selectPlan{root: &constNode{batches: []*Batch{b}, what: strings.ToUpper(which)}, cols: cols}}
+	rel := &relation{alias: alias, sub: &selectPlan{root: &kernels.Const{Batches: []*Batch{b}, What: strings.ToUpper(which)}, cols: cols}}
 	for i, c := range cols {
 		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: c.Name, t: c.Type, slot: &slot{}, local: i})
 	}
@@ -154,6 +157,6 @@ func (p *planner) viewColumns(name string) []Column {
 	if err != nil {
 		return nil
 	}
-	sp.root.close()
+	sp.root.Close()
 	return sp.cols
 }

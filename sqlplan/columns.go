@@ -113,7 +113,7 @@ func (p *planner) columnsMatching(call *sqlparser.FuncExpr, sc *scope) ([]string
 				return nil, err
 			}
 			match = func(name string) (bool, error) {
-				c, err := body.eval(&Batch{N: 1, Cols: []*Col{constCol(tString, name, 1)}})
+				c, err := body.Eval(&Batch{N: 1, Cols: []*Col{constCol(tString, name, 1)}})
 				if err != nil {
 					return false, err
 				}

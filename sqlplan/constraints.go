@@ -417,7 +417,7 @@ func (p *planner) defaultValue(con *constraints, f *schema.Field, t Type) (any, 
 	if err != nil {
 		return nil, err
 	}
-	c, err := bound.eval(&Batch{N: 1})
+	c, err := bound.Eval(&Batch{N: 1})
 	if err != nil {
 		return nil, errorf("DEFAULT of column %q: %v", f.Name, err)
 	}
@@ -442,7 +442,7 @@ func (p *planner) checkRows(con *constraints, fields []*schema.Field, types []Ty
 		if err != nil {
 			return err
 		}
-		c, err := bound.eval(b)
+		c, err := bound.Eval(b)
 		if err != nil {
 			return errorf("CHECK (%s): %v", text, err)
 		}
@@ -870,7 +870,7 @@ func (p *planner) upsertRows(up *upsertSpec, fields []*schema.Field, old []*Col,
 		if err != nil {
 			return nil, err
 		}
-		return bound.eval(batch)
+		return bound.Eval(batch)
 	}
 	out := make([]*Col, m)
 	copy(out, batch.Cols[:m])

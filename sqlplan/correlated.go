@@ -99,7 +99,7 @@ type corrExpr struct {
 	existsG *groupedExists
 }
 
-func (e *corrExpr) typ() Type { return e.t }
+func (e *corrExpr) Type() Type { return e.t }
 
 // bindCorrelated binds n, an expression holding a subquery, as a
 // correlated subquery after binding it plainly failed on a name of this
@@ -128,7 +128,7 @@ func (p *planner) bindCorrelated(kind corrKind, n sqlparser.Expr, left sqlparser
 	if err != nil {
 		return nil, err
 	}
-	sp.root.close()
+	sp.root.Close()
 	switch kind {
 	case corrScalar:
 		if len(sp.cols) != 1 {
@@ -173,12 +173,12 @@ func appendOuterKey(buf []byte, v any) []byte { return fmt.Appendf(buf, "%T\x00%
 // isCorrelated reports an error that bindCorrelated can resolve.
 func isCorrelated(err error) bool { return errors.Is(err, errCorrelated) }
 
-func (e *corrExpr) eval(b *Batch) (*Col, error) {
+func (e *corrExpr) Eval(b *Batch) (*Col, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	outer := make([]*Col, len(e.outer))
 	for i, o := range e.outer {
-		c, err := o.eval(b)
+		c, err := o.Eval(b)
 		if err != nil {
 			return nil, err
 		}
@@ -201,7 +201,7 @@ func (e *corrExpr) eval(b *Batch) (*Col, error) {
 	}
 	var left *Col
 	if e.left != nil {
-		c, err := e.left.eval(b)
+		c, err := e.left.Eval(b)
 		if err != nil {
 			return nil, err
 		}
@@ -253,7 +253,7 @@ func (e *corrExpr) eval(b *Batch) (*Col, error) {
 		if left != nil {
 			in.Cols = []*Col{left.Take(rows)}
 		}
-		res, err := test.eval(in)
+		res, err := test.Eval(in)
 		if err != nil {
 			return nil, err
 		}
@@ -286,7 +286,7 @@ func (e *corrExpr) instantiate(vals []any) (expr, error) {
 	sc := &scope{outer: e.sc, corr: &corrFrame{refs: e.refs, vals: vals, fixed: true}}
 	switch e.kind {
 	case corrIn:
-		return p.bindIn(&colExpr{s: &slot{}, t: e.left.typ()}, e.node, e.not, sc, nil)
+		return p.bindIn(&colExpr{s: &slot{}, t: e.left.Type()}, e.node, e.not, sc, nil)
 	case corrExists:
 		x := e.node.(*sqlparser.ExistsExpr)
 		rows, err := p.runSubquery(x.Subquery.Select, sc, 1)

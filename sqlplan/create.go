@@ -1059,19 +1059,19 @@ func (s *Stmt) createColumnsTypes(ctx context.Context, p *planner) (fields []wri
 				types[i] = tInt
 			}
 			if seen[strings.ToLower(c.Name)] {
-				sp.root.close()
+				sp.root.Close()
 				return nil, nil, 0, "", errorf("CREATE TABLE AS: column name %q is used twice (use aliases)", c.Name)
 			}
 			seen[strings.ToLower(c.Name)] = true
 			f, err := fieldOf(c.Name, types[i], false)
 			if err != nil {
-				sp.root.close()
+				sp.root.Close()
 				return nil, nil, 0, "", err
 			}
 			fields = append(fields, f)
 		}
 		b, err := drain(ctx, sp.root, types)
-		sp.root.close()
+		sp.root.Close()
 		if err != nil {
 			return nil, nil, 0, "", err
 		}

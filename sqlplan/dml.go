@@ -338,7 +338,7 @@ func (s *Stmt) rewriteScope(p *planner, te *sqlparser.AliasedTableExpr, where *s
 			done()
 			return nil, nil, nil, err
 		}
-		sp.root.close()
+		sp.root.Close()
 		for _, n := range qp.scans {
 			if n.t == table {
 				filter = n.req.Filter
@@ -372,9 +372,9 @@ func (s *Stmt) streamRewrite(ctx context.Context, p *planner, put rowSink, tgt *
 	if err != nil {
 		return err
 	}
-	defer sp.root.close()
+	defer sp.root.Close()
 	for {
-		b, err := sp.root.next(ctx)
+		b, err := sp.root.Next(ctx)
 		if err == io.EOF {
 			return nil
 		}

@@ -35,13 +35,21 @@
 //     for pruning and filtering, the rest a residual filter; only the
 //     columns an expression reads are scanned. COUNT(*) without a filter
 //     is answered from the footers.
-//  4. Execute (exec.go, agg.go, sort.go, join.go): operators pull
-//     columnar batches (Col: typed slices, no per-row boxing; the vectors
-//     and their types are package sqlplan/vec, below every stage, which
-//     imports nothing of sqlplan: Col, Batch, Type and Kind here are
-//     aliases of vec's, vec_alias.go): filter,
-//     project, hash aggregation with typed keys, top-N heap for ORDER BY
-//     with LIMIT, hash joins (inner, left, full), DISTINCT, UNION.
+//  4. Execute: operators pull columnar batches (Col: typed slices, no
+//     per-row boxing; the vectors and their types are package
+//     sqlplan/vec, below every stage, which imports nothing of sqlplan:
+//     Col, Batch, Type and Kind here are aliases of vec's, vec_alias.go).
+//     The operator contract (exec.Node, exec.Expr, which the bound
+//     expressions satisfy, and the EXPLAIN printer exec.Explainer) and
+//     the operators that need none of the binder's types are package
+//     sqlplan/exec, with the hash and sort kernels: filter, project,
+//     LIMIT/OFFSET, DISTINCT, UNION, INTERSECT/EXCEPT, sort and the top-N
+//     heap, window functions' operator (their computation is window.go's),
+//     series, read-ahead, and EXPLAIN ANALYZE's instrumentation
+//     (exec.Profile). exec.go builds them from bound expressions; the
+//     scan, hash aggregation (aggnode.go), joins (join.go, asof.go,
+//     lateral.go), unnest and the parallel pipelines (pipe.go) are still
+//     here.
 //  5. Write (write.go): INSERT checks every value against the schema
 //     (types, NOT NULL, decimal precision) and the table's constraints
 //     (constraints.go: PRIMARY KEY, UNIQUE, CHECK, DEFAULT, FOREIGN KEY;
@@ -133,7 +141,7 @@
 // catalogfile.go), DESCRIBE, SHOW t, SHOW TABLES, SHOW COLUMNS,
 // information_schema.tables and information_schema.columns (catalog.go),
 // EXPLAIN [ANALYZE] (ANALYZE runs the query and shows each operator's
-// rows, time and peak memory, analyze.go). UPDATE t SET ... [FROM ...] [WHERE ...], DELETE FROM
+// rows, time and peak memory, exec/analyze.go). UPDATE t SET ... [FROM ...] [WHERE ...], DELETE FROM
 // t [WHERE ...] and TRUNCATE t of a single-file table, and MERGE INTO
 // (merge.go), in transactions too (txstage.go: staged files applied at
 // COMMIT) (dml.go: the file is written again, under its append lock,

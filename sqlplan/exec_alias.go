@@ -1,6 +1,8 @@
 package sqlplan
 
 import (
+	"context"
+
 	// Named so: the tests' exec helper takes the package's own name.
 	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 )
@@ -9,6 +11,10 @@ import (
 // the operators here use them unqualified.
 
 type (
+	// node is an operator of an executable plan (see exec.Node).
+	node      = kernels.Node
+	explainer = kernels.Explainer
+
 	rowTable  = kernels.RowTable
 	keyPacker = kernels.KeyPacker
 	grouper   = kernels.Grouper
@@ -50,3 +56,24 @@ func newKeyPacker(keys []*Col, lkeys []expr, n int) (*keyPacker, bool) {
 
 // compareScalars orders two non-null scalars of the same type.
 func compareScalars(t Type, a, b any) int { return kernels.CompareScalars(t, a, b) }
+
+func exprList(es []expr) string { return kernels.ExprList(es) }
+
+// bare is n without the EXPLAIN ANALYZE wrapper (see exec.Bare).
+func bare(n node) node { return kernels.Bare(n) }
+
+func takeBatch(b *Batch, idx []int32) *Batch { return kernels.TakeBatch(b, idx) }
+func needsCast(a, b Type) bool               { return kernels.NeedsCast(a, b) }
+func concatCols(t Type, cols []*Col, total int) *Col {
+	return kernels.ConcatCols(t, cols, total)
+}
+
+// drain reads every batch of a node into one batch (see exec.DrainHeld).
+func drain(ctx context.Context, n node, types []Type) (*Batch, error) {
+	return kernels.DrainHeld(ctx, n, types, castCol, nil, nil)
+}
+
+// drainHeld is drain accounting what it holds to m as operator what.
+func drainHeld(ctx context.Context, n node, types []Type, m *opMemory, what func() string) (*Batch, error) {
+	return kernels.DrainHeld(ctx, n, types, castCol, m, what)
+}

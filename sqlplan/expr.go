@@ -9,14 +9,15 @@ import (
 	"github.com/carquet-go/carquet/internal/intset"
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/sqlplan/num"
+	// Named so: the tests' exec helper takes the package's own name.
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/xwb1989/sqlparser"
 )
 
-// expr is a bound expression evaluated on whole batches.
+// expr is a bound expression evaluated on whole batches: what the
+// operators of package exec evaluate (exec.Expr), with its SQL text.
 type expr interface {
-	typ() Type
-	eval(b *Batch) (*Col, error)
-	String() string
+	kernels.Expr
 	writeText(*strings.Builder)
 	setText(string)
 	setNode(sqlparser.Expr)
@@ -85,8 +86,8 @@ type colExpr struct {
 	col *scopeCol // the table column, nil for computed inputs
 }
 
-func (e *colExpr) typ() Type { return e.t }
-func (e *colExpr) eval(b *Batch) (*Col, error) {
+func (e *colExpr) Type() Type { return e.t }
+func (e *colExpr) Eval(b *Batch) (*Col, error) {
 	return b.Cols[e.s.idx], nil
 }
 
@@ -96,8 +97,8 @@ type constExpr struct {
 	v any
 }
 
-func (e *constExpr) typ() Type { return e.t }
-func (e *constExpr) eval(b *Batch) (*Col, error) {
+func (e *constExpr) Type() Type { return e.t }
+func (e *constExpr) Eval(b *Batch) (*Col, error) {
 	return constCol(e.t, e.v, b.N), nil
 }
 
@@ -158,10 +159,10 @@ type cmpExpr struct {
 	l, r expr
 }
 
-func (e *cmpExpr) typ() Type { return Type{Kind: KBool} }
+func (e *cmpExpr) Type() Type { return Type{Kind: KBool} }
 
-func (e *cmpExpr) eval(b *Batch) (*Col, error) {
-	lc, err := e.l.eval(b)
+func (e *cmpExpr) Eval(b *Batch) (*Col, error) {
+	lc, err := e.l.Eval(b)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +173,7 @@ func (e *cmpExpr) eval(b *Batch) (*Col, error) {
 		cmpConst(e.op, lc, k.v, out.B)
 		return out, nil
 	}
-	rc, err := e.r.eval(b)
+	rc, err := e.r.Eval(b)
 	if err != nil {
 		return nil, err
 	}
@@ -333,8 +334,8 @@ type andExpr struct {
 	terms []expr
 }
 
-func (e *andExpr) typ() Type { return Type{Kind: KBool} }
-func (e *andExpr) eval(b *Batch) (*Col, error) {
+func (e *andExpr) Type() Type { return Type{Kind: KBool} }
+func (e *andExpr) Eval(b *Batch) (*Col, error) {
 	return evalLogic(b, e.terms, true)
 }
 
@@ -343,8 +344,8 @@ type orExpr struct {
 	terms []expr
 }
 
-func (e *orExpr) typ() Type { return Type{Kind: KBool} }
-func (e *orExpr) eval(b *Batch) (*Col, error) {
+func (e *orExpr) Type() Type { return Type{Kind: KBool} }
+func (e *orExpr) Eval(b *Batch) (*Col, error) {
 	return evalLogic(b, e.terms, false)
 }
 
@@ -356,7 +357,7 @@ func evalLogic(b *Batch, terms []expr, and bool) (*Col, error) {
 		out.B[i] = and
 	}
 	for _, t := range terms {
-		c, err := t.eval(b)
+		c, err := t.Eval(b)
 		if err != nil {
 			return nil, err
 		}
@@ -401,9 +402,9 @@ type notExpr struct {
 	e expr
 }
 
-func (e *notExpr) typ() Type { return Type{Kind: KBool} }
-func (e *notExpr) eval(b *Batch) (*Col, error) {
-	c, err := e.e.eval(b)
+func (e *notExpr) Type() Type { return Type{Kind: KBool} }
+func (e *notExpr) Eval(b *Batch) (*Col, error) {
+	c, err := e.e.Eval(b)
 	if err != nil {
 		return nil, err
 	}
@@ -420,9 +421,9 @@ type isNullExpr struct {
 	not bool
 }
 
-func (e *isNullExpr) typ() Type { return Type{Kind: KBool} }
-func (e *isNullExpr) eval(b *Batch) (*Col, error) {
-	c, err := e.e.eval(b)
+func (e *isNullExpr) Type() Type { return Type{Kind: KBool} }
+func (e *isNullExpr) Eval(b *Batch) (*Col, error) {
+	c, err := e.e.Eval(b)
 	if err != nil {
 		return nil, err
 	}
@@ -440,9 +441,9 @@ type isBoolExpr struct {
 	want, not bool
 }
 
-func (e *isBoolExpr) typ() Type { return Type{Kind: KBool} }
-func (e *isBoolExpr) eval(b *Batch) (*Col, error) {
-	c, err := e.e.eval(b)
+func (e *isBoolExpr) Type() Type { return Type{Kind: KBool} }
+func (e *isBoolExpr) Eval(b *Batch) (*Col, error) {
+	c, err := e.e.Eval(b)
 	if err != nil {
 		return nil, err
 	}
@@ -465,7 +466,7 @@ type inExpr struct {
 	strs    map[string]struct{}
 }
 
-func (e *inExpr) typ() Type { return Type{Kind: KBool} }
+func (e *inExpr) Type() Type { return Type{Kind: KBool} }
 
 // inIntSet is `e IN (set)` for an integer e and a set given as such (the
 // outer keys a grouped correlated subquery is restricted to, reduce.go),
@@ -478,7 +479,7 @@ func inIntSet(e expr, set *intset.Set) *inExpr {
 }
 
 func (e *inExpr) prepare() {
-	switch storage(e.e.typ()) {
+	switch storage(e.e.Type()) {
 	case stInt:
 		ints := make([]int64, 0, len(e.vals))
 		for _, v := range e.vals {
@@ -503,8 +504,8 @@ func (e *inExpr) prepare() {
 	}
 }
 
-func (e *inExpr) eval(b *Batch) (*Col, error) {
-	c, err := e.e.eval(b)
+func (e *inExpr) Eval(b *Batch) (*Col, error) {
+	c, err := e.e.Eval(b)
 	if err != nil {
 		return nil, err
 	}
@@ -553,8 +554,8 @@ type caseExpr struct {
 	t     Type
 }
 
-func (e *caseExpr) typ() Type { return e.t }
-func (e *caseExpr) eval(b *Batch) (*Col, error) {
+func (e *caseExpr) Type() Type { return e.t }
+func (e *caseExpr) Eval(b *Batch) (*Col, error) {
 	n := b.N
 	// src[i] is the branch whose value row i takes (-1: NULL), at[i] the
 	// row's position among that branch's rows.
@@ -649,9 +650,9 @@ func (e *caseExpr) eval(b *Batch) (*Col, error) {
 // when idx is every row, in order).
 func evalOn(e expr, b *Batch, idx []int32) (*Col, error) {
 	if len(idx) == b.N {
-		return e.eval(b)
+		return e.Eval(b)
 	}
-	return e.eval(takeBatch(b, idx))
+	return e.Eval(takeBatch(b, idx))
 }
 
 // hugeOverflow is the error for x op y outside the type t: DuckDB's words
@@ -684,11 +685,11 @@ type funcExpr struct {
 	vec    func(args []*Col, n int) (*Col, error)
 }
 
-func (e *funcExpr) typ() Type { return e.t }
-func (e *funcExpr) eval(b *Batch) (*Col, error) {
+func (e *funcExpr) Type() Type { return e.t }
+func (e *funcExpr) Eval(b *Batch) (*Col, error) {
 	args := make([]*Col, len(e.args))
 	for i, a := range e.args {
-		c, err := a.eval(b)
+		c, err := a.Eval(b)
 		if err != nil {
 			return nil, err
 		}

@@ -62,7 +62,7 @@ func sig(result Type, args ...Type) func(p *planner, in []expr) ([]expr, Type, e
 func textOrBlob(result Type) func(p *planner, in []expr) ([]expr, Type, error) {
 	text := sig(result, tString)
 	return func(p *planner, in []expr) ([]expr, Type, error) {
-		if len(in) == 1 && in[0].typ().Kind == KBytes {
+		if len(in) == 1 && in[0].Type().Kind == KBytes {
 			return in, result, nil
 		}
 		return text(p, in)
@@ -72,7 +72,7 @@ func textOrBlob(result Type) func(p *planner, in []expr) ([]expr, Type, error) {
 // coerceArg casts a function argument: strings convert to what the
 // function needs, numbers widen.
 func (p *planner) coerceArg(a expr, t Type) (expr, error) {
-	at := a.typ()
+	at := a.Type()
 	if at.Op() == t.Op() && t.Kind != KDecimal {
 		return a, nil
 	}
@@ -541,7 +541,7 @@ func bindRule(rule function.TypeRule) func(p *planner, in []expr) ([]expr, Type,
 	return func(p *planner, in []expr) ([]expr, Type, error) {
 		types := make([]Type, len(in))
 		for i, a := range in {
-			types[i] = a.typ()
+			types[i] = a.Type()
 		}
 		casts, result, err := rule(types)
 		if err != nil {
@@ -686,7 +686,7 @@ func cachedRegexp(p string) (*regexp.Regexp, error) {
 
 // numericSame keeps a numeric argument's type.
 func numericSame(p *planner, in []expr) ([]expr, Type, error) {
-	t := in[0].typ()
+	t := in[0].Type()
 	switch t.Op() {
 	case KInt:
 		if t.Kind == KInt {
@@ -705,7 +705,7 @@ func numericSame(p *planner, in []expr) ([]expr, Type, error) {
 }
 
 func bindFloorCeil(p *planner, in []expr) ([]expr, Type, error) {
-	t := in[0].typ()
+	t := in[0].Type()
 	if t.Op() == KInt {
 		return in, tInt, nil
 	}
@@ -767,7 +767,7 @@ func bindRound(p *planner, in []expr) ([]expr, Type, error) {
 			return nil, Type{}, err
 		}
 	}
-	t := in[0].typ()
+	t := in[0].Type()
 	switch {
 	case t.Op() == KInt:
 		return in, tInt, nil
@@ -863,7 +863,7 @@ func bindMod(p *planner, in []expr) ([]expr, Type, error) {
 	if err != nil {
 		return nil, Type{}, err
 	}
-	return []expr{e}, e.typ(), nil
+	return []expr{e}, e.Type(), nil
 }
 
 // bindCommon brings every argument to one type.
@@ -937,7 +937,7 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		e.Err = ErrUnsupported
 		return nil, e
 	}
-	if len(args) >= 1 && args[0].typ().Bit {
+	if len(args) >= 1 && args[0].Type().Bit {
 		if g := funcs[name+"$bit"]; g != nil {
 			f = g // the BIT meaning of an integer operator (funcs_bit.go)
 		}
@@ -961,7 +961,7 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 	case macroArgMarker:
 		return p.bindMacroArg(args)
 	case "typeof":
-		return &constExpr{t: tString, v: args[0].typ().SQLName()}, nil
+		return &constExpr{t: tString, v: args[0].Type().SQLName()}, nil
 	case "mod":
 		return p.arith('%', args[0], args[1])
 	case "date_add":
@@ -978,7 +978,7 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		}
 		return &constExpr{t: Type{Kind: KInterval}, v: iv}, nil
 	case "octet_length":
-		if args[0].typ().Op() != KBytes && !args[0].typ().Bit {
+		if args[0].Type().Op() != KBytes && !args[0].Type().Bit {
 			c, err := p.cast(args[0], tString)
 			if err != nil {
 				return nil, err

@@ -15,12 +15,12 @@ var binsFuncs = map[string]*fn{
 // bindEquiWidthBins picks the integer, double or timestamp overload, as
 // DuckDB does, and makes the row function of the chosen one.
 func bindEquiWidthBins(p *planner, in []expr) ([]expr, Type, error) {
-	k0, k1 := in[0].typ().Kind, in[1].typ().Kind
+	k0, k1 := in[0].Type().Kind, in[1].Type().Kind
 	if k0 == KNull || k1 == KNull {
 		return in, Type{Kind: KNull}, nil
 	}
-	if k := in[2].typ().Kind; k != KInt && k != KUint && k != KNull {
-		return nil, Type{}, errorf("equi_width_bins takes an integer bin count, not %s", in[2].typ().SQLName())
+	if k := in[2].Type().Kind; k != KInt && k != KUint && k != KNull {
+		return nil, Type{}, errorf("equi_width_bins takes an integer bin count, not %s", in[2].Type().SQLName())
 	}
 	count, err := p.cast(in[2], tInt)
 	if err != nil {
@@ -37,12 +37,12 @@ func bindEquiWidthBins(p *planner, in []expr) ([]expr, Type, error) {
 	switch {
 	case isInt(k0) && isInt(k1):
 		arg, elem = tInt, tInt
-		if t0, t1 := in[0].typ(), in[1].typ(); sameScalar(t0, t1) && t0.Kind == KInt {
+		if t0, t1 := in[0].Type(), in[1].Type(); sameScalar(t0, t1) && t0.Kind == KInt {
 			elem = t0
 		}
 	case isNum(k0) && isNum(k1):
 		arg, elem = tFloat, tFloat
-		if in[0].typ().Float32 && in[1].typ().Float32 {
+		if in[0].Type().Float32 && in[1].Type().Float32 {
 			elem = Type{Kind: KFloat, Float32: true}
 		}
 	case isTime(k0) && isTime(k1):
@@ -51,12 +51,12 @@ func bindEquiWidthBins(p *planner, in []expr) ([]expr, Type, error) {
 			elem = tDate
 		}
 	default:
-		return nil, Type{}, errorf("equi_width_bins takes two numbers, dates or timestamps, not %s and %s", in[0].typ().SQLName(), in[1].typ().SQLName())
+		return nil, Type{}, errorf("equi_width_bins takes two numbers, dates or timestamps, not %s and %s", in[0].Type().SQLName(), in[1].Type().SQLName())
 	}
 	// Bounds already of the element type stay so: the row function reads
 	// the element type off them.
 	bounds := in[:2]
-	if !sameScalar(in[0].typ(), elem) || !sameScalar(in[1].typ(), elem) {
+	if !sameScalar(in[0].Type(), elem) || !sameScalar(in[1].Type(), elem) {
 		if bounds, err = castAll(p, in[:2], arg); err != nil {
 			return nil, Type{}, err
 		}

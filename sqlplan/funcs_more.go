@@ -243,7 +243,7 @@ func levenshtein(a, b []byte) int {
 // bindHex: hex of an integer (its two's complement, as DuckDB) or of the
 // bytes of a string or blob, upper case (hexRow picks the row function).
 func bindHex(p *planner, in []expr) ([]expr, Type, error) {
-	if k := in[0].typ().Op(); k == KInt || k == KBytes {
+	if k := in[0].Type().Op(); k == KInt || k == KBytes {
 		return in, tString, nil
 	}
 	c, err := p.cast(in[0], tString)
@@ -274,7 +274,7 @@ func fromBase64(a []*Col, i int) (any, error) {
 // since 1970) it is a timestamp, of a timestamp the number of units
 // (epochRow picks the row function).
 func bindEpochIn(p *planner, in []expr) ([]expr, Type, error) {
-	if t := in[0].typ(); t.IsNumeric() {
+	if t := in[0].Type(); t.IsNumeric() {
 		c, err := p.cast(in[0], tInt)
 		return []expr{c}, tTS, err
 	}
@@ -646,7 +646,7 @@ func bindTimezone(p *planner, in []expr) ([]expr, Type, error) {
 	if err != nil {
 		return nil, Type{}, err
 	}
-	if t := in[1].typ(); t.Kind == KTimestamp && t.TZ {
+	if t := in[1].Type(); t.Kind == KTimestamp && t.TZ {
 		return []expr{zone, in[1]}, tTS, nil
 	}
 	ts, err := p.cast(in[1], tTS)
@@ -702,7 +702,7 @@ func zoneNamed(name string) (*time.Location, error) {
 // bindEpochNs takes a TIMESTAMP_NS as it is (its value is the answer) and
 // any other time as a TIMESTAMP.
 func bindEpochNs(p *planner, in []expr) ([]expr, Type, error) {
-	if t := in[0].typ(); t.Kind == KTimestamp && t.Nanos {
+	if t := in[0].Type(); t.Kind == KTimestamp && t.Nanos {
 		return in, tInt, nil
 	}
 	return sig(tInt, tTS)(p, in)

@@ -16,7 +16,7 @@ import (
 // are cast to TIMESTAMP) returning type rt.
 func timeFn(rt Type, f func(time.Time) (any, error)) *fn {
 	return &fn{1, 1, func(p *planner, in []expr) ([]expr, Type, error) {
-		if t := in[0].typ(); t.Kind != KDate && t.Kind != KTime {
+		if t := in[0].Type(); t.Kind != KDate && t.Kind != KTime {
 			c, err := p.cast(in[0], partsType(t))
 			if err != nil {
 				return nil, Type{}, err
@@ -59,7 +59,7 @@ func bindDatePart(p *planner, in []expr) ([]expr, Type, error) {
 		return nil, Type{}, err
 	}
 	b := in[1]
-	if t := b.typ(); t.Kind != KDate && t.Kind != KTime {
+	if t := b.Type(); t.Kind != KDate && t.Kind != KTime {
 		if b, err = p.cast(b, partsType(t)); err != nil {
 			return nil, Type{}, err
 		}
@@ -238,7 +238,7 @@ func dateSub(part string, a, b int64) (any, error) {
 
 func bindStrftime(p *planner, in []expr) ([]expr, Type, error) {
 	a := in[0]
-	if t := a.typ(); t.Kind != KDate {
+	if t := a.Type(); t.Kind != KDate {
 		var err error
 		if a, err = p.cast(a, Type{Kind: KTimestamp, Nanos: t.Nanos}); err != nil {
 			return nil, Type{}, err
@@ -354,7 +354,7 @@ var keepsNanos = map[string]bool{
 // micros is e in microseconds when it is a TIMESTAMP_NS or TIME_NS (the
 // value floored), else e.
 func (p *planner) micros(e expr) (expr, error) {
-	t := e.typ()
+	t := e.Type()
 	if !t.Nanos {
 		return e, nil
 	}
@@ -379,10 +379,10 @@ func bindTimeBucket(p *planner, in []expr) ([]expr, Type, error) {
 		return nil, Type{}, errorf("the bucket width of time_bucket must be positive")
 	}
 	rt := tTS
-	if in[1].typ().Kind == KDate {
+	if in[1].Type().Kind == KDate {
 		rt = tDate
-	} else if k := in[1].typ().Kind; k != KTimestamp && k != KNull {
-		return nil, Type{}, errorf("time_bucket takes a DATE or a TIMESTAMP, not %s", in[1].typ().SQLName())
+	} else if k := in[1].Type().Kind; k != KTimestamp && k != KNull {
+		return nil, Type{}, errorf("time_bucket takes a DATE or a TIMESTAMP, not %s", in[1].Type().SQLName())
 	}
 	t, err := p.cast(in[1], tTS)
 	if err != nil {
@@ -494,9 +494,9 @@ func intervalFn(unit int64) *fn {
 func bindIntervalPart(name string, args []expr) (expr, bool, error) {
 	var part, iv expr
 	switch {
-	case name == "epoch" && len(args) == 1 && args[0].typ().Kind == KInterval:
+	case name == "epoch" && len(args) == 1 && args[0].Type().Kind == KInterval:
 		iv = args[0]
-	case name == "date_part" && len(args) == 2 && args[1].typ().Kind == KInterval:
+	case name == "date_part" && len(args) == 2 && args[1].Type().Kind == KInterval:
 		part, iv = args[0], args[1]
 	default:
 		return nil, false, nil
@@ -580,7 +580,7 @@ func (p *planner) bindZonePart(name string, args []expr) (expr, bool, error) {
 		return nil, false, nil
 	}
 	in := args[1]
-	t := in.typ()
+	t := in.Type()
 	var offset func(c *Col, i int) int64
 	switch {
 	case t.Kind == KTimeTZ:

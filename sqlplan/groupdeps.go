@@ -1,5 +1,10 @@
 package sqlplan
 
+import (
+	// Named so: the tests' exec helper takes the package's own name.
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
+)
+
 // Group keys that other group keys determine. Below an aggregation, an
 // inner hash join whose build side has unique keys (a primary key: each
 // key value is one build row) pairs every probe row with the one build
@@ -27,12 +32,12 @@ func traceColumn(n node, slot int) colOrigin {
 	switch x := n.(type) {
 	case *pipeNode:
 		return traceColumn(x.shown, slot)
-	case *filterNode:
-		return traceColumn(x.in, slot)
-	case *projectNode:
-		if slot < len(x.exprs) {
-			if c, ok := x.exprs[slot].(*colExpr); ok {
-				return traceColumn(x.in, c.s.idx)
+	case *kernels.Filter:
+		return traceColumn(x.In, slot)
+	case *kernels.Project:
+		if slot < len(x.Exprs) {
+			if c, ok := x.Exprs[slot].(*colExpr); ok {
+				return traceColumn(x.In, c.s.idx)
 			}
 		}
 	case *joinNode:
@@ -60,10 +65,10 @@ func uniqueJoins(n node) []uniqueJoin {
 		switch x := bare(n).(type) {
 		case *pipeNode:
 			n = x.shown
-		case *filterNode:
-			n = x.in
-		case *projectNode:
-			n = x.in
+		case *kernels.Filter:
+			n = x.In
+		case *kernels.Project:
+			n = x.In
 		case *joinNode:
 			if x.built && x.buildErr == nil && x.table != nil && x.table.Unique() && x.cond == nil && !x.leftOuter && !x.rightOuter {
 				u := uniqueJoin{j: x}
@@ -168,12 +173,12 @@ func determinedKeys(in node, keys []expr) []bool {
 		}
 	}
 	for i, k := range keys {
-		if storage(k.typ()) != stInt {
+		if storage(k.Type()) != stInt {
 			drop(i)
 		}
 	}
 	for i, k := range keys {
-		if storage(k.typ()) == stInt {
+		if storage(k.Type()) == stInt {
 			drop(i)
 		}
 	}

@@ -56,7 +56,7 @@ func groupCountJoin(root node, agg *aggCtx) (*groupCountJoinNode, bool) {
 	if !lok || !gok || lk.s != gk.s || lk.s.idx < 0 || lk.s.idx >= jn.leftWidth {
 		return nil, false
 	}
-	lt, rt := jn.lkeys[0].typ(), jn.rkeys[0].typ()
+	lt, rt := jn.lkeys[0].Type(), jn.rkeys[0].Type()
 	if storage(lt) != stInt || storage(rt) != stInt || lt.Kind != rt.Kind || lt.Scale != rt.Scale || lt.Nanos != rt.Nanos {
 		return nil, false
 	}
@@ -78,7 +78,7 @@ func groupCountJoin(root node, agg *aggCtx) (*groupCountJoinNode, bool) {
 	return n, true
 }
 
-func (n *groupCountJoinNode) next(ctx context.Context) (*Batch, error) {
+func (n *groupCountJoinNode) Next(ctx context.Context) (*Batch, error) {
 	if n.done {
 		return nil, io.EOF
 	}
@@ -160,14 +160,14 @@ func (n *groupCountJoinNode) leftKeys(ctx context.Context) (*Col, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		b, err := n.left.next(ctx)
+		b, err := n.left.Next(ctx)
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, err
 		}
-		k, err := n.lkey.eval(b)
+		k, err := n.lkey.Eval(b)
 		if err != nil {
 			return nil, err
 		}
@@ -205,7 +205,7 @@ func (n *groupCountJoinNode) countRight(ctx context.Context, table *rowTable, ma
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		b, err := n.right.next(ctx)
+		b, err := n.right.Next(ctx)
 		if err == io.EOF {
 			return nil
 		}
@@ -217,7 +217,7 @@ func (n *groupCountJoinNode) countRight(ctx context.Context, table *rowTable, ma
 		}
 		padded.N, padded.Cols = b.N, padded.Cols[:n.leftWidth+len(b.Cols)]
 		copy(padded.Cols[n.leftWidth:], b.Cols)
-		kc, err := n.rkey.eval(&padded)
+		kc, err := n.rkey.Eval(&padded)
 		if err != nil {
 			return err
 		}
@@ -239,7 +239,7 @@ func (n *groupCountJoinNode) countRight(ctx context.Context, table *rowTable, ma
 			if c.arg == nil {
 				continue
 			}
-			v, err := c.arg.eval(&padded)
+			v, err := c.arg.Eval(&padded)
 			if err != nil {
 				return err
 			}
@@ -298,12 +298,12 @@ func (n *groupCountJoinNode) result(g leftGroups, matches []int64, nonNull [][]i
 	return out
 }
 
-func (n *groupCountJoinNode) close() {
-	n.left.close()
-	n.right.close()
+func (n *groupCountJoinNode) Close() {
+	n.left.Close()
+	n.right.Close()
 }
 
-func (n *groupCountJoinNode) explain(x *explainer, depth int) {
+func (n *groupCountJoinNode) Explain(x *explainer, depth int) {
 	kind := "INNER"
 	if n.leftOuter {
 		kind = "LEFT"
@@ -312,8 +312,8 @@ func (n *groupCountJoinNode) explain(x *explainer, depth int) {
 	for _, c := range n.counts {
 		aggs = append(aggs, c.text)
 	}
-	x.line(depth, "GROUP COUNT JOIN %s on %s = %s group by: %s aggregates: %s", kind, n.lkey, n.rkey, n.lkey, strings.Join(aggs, ", "))
-	n.left.explain(x, depth+1)
-	x.line(depth+1, "counted side:")
-	n.right.explain(x, depth+2)
+	x.Line(depth, "GROUP COUNT JOIN %s on %s = %s group by: %s aggregates: %s", kind, n.lkey, n.rkey, n.lkey, strings.Join(aggs, ", "))
+	n.left.Explain(x, depth+1)
+	x.Line(depth+1, "counted side:")
+	n.right.Explain(x, depth+2)
 }

@@ -51,7 +51,7 @@ type joinNode struct {
 	mem opMemory // the build side's rows and table (memory.go)
 }
 
-func (n *joinNode) memory() *opMemory { return &n.mem }
+func (n *joinNode) Memory() *opMemory { return &n.mem }
 
 // buildWhat names the build side in a memory_limit error.
 func (n *joinNode) buildWhat() string {
@@ -86,7 +86,7 @@ func (n *joinNode) build(ctx context.Context) error {
 	}
 	keys := make([]*Col, len(n.rkeys))
 	for i, k := range n.rkeys {
-		if keys[i], err = k.eval(padded); err != nil {
+		if keys[i], err = k.Eval(padded); err != nil {
 			return err
 		}
 	}
@@ -127,7 +127,7 @@ func (n *joinNode) probeConcurrently() bool {
 	return true
 }
 
-func (n *joinNode) next(ctx context.Context) (*Batch, error) {
+func (n *joinNode) Next(ctx context.Context) (*Batch, error) {
 	if err := n.prepare(ctx); err != nil {
 		return nil, err
 	}
@@ -163,7 +163,7 @@ func (n *joinNode) nextLeft(ctx context.Context) (*Batch, error) {
 		return nil, errorf("the nested-loop join's right side has %d rows, more than %d (give the join an equality condition, or put the larger input on the left)", n.rall.N, maxCrossRight)
 	}
 	if n.pending == nil {
-		b, err := n.left.next(ctx)
+		b, err := n.left.Next(ctx)
 		if err != nil || len(n.lkeys) > 0 || int64(b.N)*int64(n.rall.N) <= crossChunk {
 			return b, err
 		}
@@ -202,7 +202,7 @@ func (n *joinNode) pairs(b *Batch) (li, ri []int32, err error) {
 	} else {
 		keys := make([]*Col, len(n.lkeys))
 		for i, k := range n.lkeys {
-			c, err := k.eval(b)
+			c, err := k.Eval(b)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -236,7 +236,7 @@ func (n *joinNode) finish(b *Batch, li, ri []int32) (*Batch, error) {
 	if n.cond != nil {
 		// The condition sees the pairs' columns it reads; the joined
 		// batch is built for the pairs that meet it.
-		c, err := n.cond.eval(n.joinedSlots(b, li, ri, n.condSlots()))
+		c, err := n.cond.Eval(n.joinedSlots(b, li, ri, n.condSlots()))
 		if err != nil {
 			return nil, err
 		}
@@ -408,13 +408,13 @@ func isIdentity(idx []int32, n int) bool {
 	return true
 }
 
-func (n *joinNode) close() {
+func (n *joinNode) Close() {
 	n.mem.Release()
-	n.left.close()
-	n.right.close()
+	n.left.Close()
+	n.right.Close()
 }
 
-func (n *joinNode) explain(x *explainer, depth int) {
+func (n *joinNode) Explain(x *explainer, depth int) {
 	kind := "INNER"
 	switch {
 	case n.rightOuter && n.leftOuter:
@@ -426,19 +426,19 @@ func (n *joinNode) explain(x *explainer, depth int) {
 	}
 	switch {
 	case len(n.lkeys) > 0:
-		x.line(depth, "HASH JOIN %s on %s = %s", kind, exprList(n.lkeys), exprList(n.rkeys))
+		x.Line(depth, "HASH JOIN %s on %s = %s", kind, exprList(n.lkeys), exprList(n.rkeys))
 	default:
-		x.line(depth, "NESTED LOOP JOIN %s", kind)
+		x.Line(depth, "NESTED LOOP JOIN %s", kind)
 	}
 	if n.cond != nil {
-		x.line(depth+1, "join condition: %s", n.cond)
+		x.Line(depth+1, "join condition: %s", n.cond)
 	}
 	for _, k := range n.reduced {
-		x.line(depth+1, "correlated subquery of the build keys restricted to %d outer keys", k)
+		x.Line(depth+1, "correlated subquery of the build keys restricted to %d outer keys", k)
 	}
-	n.left.explain(x, depth+1)
-	x.line(depth+1, "build side:")
-	n.right.explain(x, depth+2)
+	n.left.Explain(x, depth+1)
+	x.Line(depth+1, "build side:")
+	n.right.Explain(x, depth+2)
 }
 
 // joinKeys are what a join step matches on: equalities between the

@@ -1,11 +1,15 @@
 package sqlplan
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/carquet-go/carquet/internal/intset"
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/scan"
+
+	// Named so: the tests' exec helper takes the package's own name.
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 )
 
 // Join key filters. Once an inner hash join on one integer key has built
@@ -68,8 +72,8 @@ func wholeTable(n node) bool {
 	switch x := bare(n).(type) {
 	case *scanNode:
 		return x.req.Filter == nil
-	case *projectNode:
-		return wholeTable(x.in)
+	case *kernels.Project:
+		return wholeTable(x.In)
 	case *pipeNode:
 		return wholeTable(x.shown)
 	}
@@ -114,29 +118,27 @@ func scanColumn(n node, slot int) (src *scanNode, col int) {
 			return nil, 0
 		}
 		return x, slot
-	case *filterNode:
-		return scanColumn(x.in, slot)
-	case *relFilterNode:
-		for _, d := range x.drop {
-			if d == slot {
-				return nil, 0
-			}
+	case *kernels.Filter:
+		return scanColumn(x.In, slot)
+	case *kernels.RelFilter:
+		if slices.Contains(x.Drop, slot) {
+			return nil, 0
 		}
-		return scanColumn(x.in, slot)
+		return scanColumn(x.In, slot)
 	case *pipeNode:
 		if x.started {
 			return nil, 0
 		}
 		return scanColumn(x.shown, slot)
-	case *projectNode:
-		if slot >= len(x.exprs) {
+	case *kernels.Project:
+		if slot >= len(x.Exprs) {
 			return nil, 0
 		}
-		c, ok := x.exprs[slot].(*colExpr)
+		c, ok := x.Exprs[slot].(*colExpr)
 		if !ok {
 			return nil, 0
 		}
-		return scanColumn(x.in, c.s.idx)
+		return scanColumn(x.In, c.s.idx)
 	case *joinNode:
 		if slot < x.leftWidth {
 			return scanColumn(x.left, slot)

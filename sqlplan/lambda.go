@@ -44,7 +44,7 @@ func (p *planner) bindLambdaCall(name string, x *sqlparser.FuncExpr, sc *scope, 
 	if err != nil {
 		return nil, err
 	}
-	lt := list.typ()
+	lt := list.Type()
 	if lt.Kind == KNull {
 		return &constExpr{t: Type{Kind: KNull}}, nil
 	}
@@ -76,7 +76,7 @@ func (p *planner) bindLambdaCall(name string, x *sqlparser.FuncExpr, sc *scope, 
 		}
 		e.t = elem
 	default:
-		bt := plainType(body.typ())
+		bt := plainType(body.Type())
 		if bt.Kind == KNull {
 			bt = tInt
 		}
@@ -173,10 +173,10 @@ type lambdaExpr struct {
 	outer      []expr
 }
 
-func (e *lambdaExpr) typ() Type { return e.t }
+func (e *lambdaExpr) Type() Type { return e.t }
 
-func (e *lambdaExpr) eval(b *Batch) (*Col, error) {
-	lc, err := e.list.eval(b)
+func (e *lambdaExpr) Eval(b *Batch) (*Col, error) {
+	lc, err := e.list.Eval(b)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +222,7 @@ func (e *lambdaExpr) eval(b *Batch) (*Col, error) {
 	}
 	eb := e.elementBatch(b, rowOf)
 	eb.Cols[width] = elems.C
-	res, err := e.body.eval(eb)
+	res, err := e.body.Eval(eb)
 	if err != nil {
 		return nil, err
 	}
@@ -286,7 +286,7 @@ func (e *lambdaExpr) reduce(b *Batch, i int, l []any) (any, error) {
 		c.Add(v)
 		eb := e.elementBatch(b, []int32{int32(i)})
 		eb.Cols[len(b.Cols)], eb.Cols[len(b.Cols)+1] = a.C, c.C
-		r, err := e.body.eval(eb)
+		r, err := e.body.Eval(eb)
 		if err != nil {
 			return nil, err
 		}

@@ -37,7 +37,7 @@ func (p *planner) lateralRelation(sub *sqlparser.Subquery, alias string, before 
 	if err != nil {
 		return nil, err
 	}
-	sp.root.close()
+	sp.root.Close()
 	if len(frame.refs) == 0 {
 		return nil, errorf("not a lateral subquery")
 	}
@@ -69,12 +69,12 @@ type lateralNode struct {
 	join *joinNode // left input, layout, condition, LEFT; right unused
 }
 
-func (n *lateralNode) next(ctx context.Context) (*Batch, error) {
+func (n *lateralNode) Next(ctx context.Context) (*Batch, error) {
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		b, err := n.join.left.next(ctx)
+		b, err := n.join.left.Next(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -98,7 +98,7 @@ func (n *lateralNode) next(ctx context.Context) (*Batch, error) {
 func (n *lateralNode) pairs(b *Batch) (li, ri []int32, err error) {
 	outer := make([]*Col, len(n.spec.outer))
 	for i, o := range n.spec.outer {
-		if outer[i], err = o.eval(b); err != nil {
+		if outer[i], err = o.Eval(b); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -161,16 +161,16 @@ func (n *lateralNode) run(vals []any) (*Batch, error) {
 	return rows, nil
 }
 
-func (n *lateralNode) close() { n.join.left.close() }
+func (n *lateralNode) Close() { n.join.left.Close() }
 
-func (n *lateralNode) explain(x *explainer, depth int) {
+func (n *lateralNode) Explain(x *explainer, depth int) {
 	kind := "INNER"
 	if n.join.leftOuter {
 		kind = "LEFT"
 	}
-	x.line(depth, "LATERAL JOIN %s (the subquery runs per distinct %s)", kind, exprList(n.spec.outer))
+	x.Line(depth, "LATERAL JOIN %s (the subquery runs per distinct %s)", kind, exprList(n.spec.outer))
 	if n.join.cond != nil {
-		x.line(depth+1, "join condition: %s", n.join.cond)
+		x.Line(depth+1, "join condition: %s", n.join.cond)
 	}
-	n.join.left.explain(x, depth+1)
+	n.join.left.Explain(x, depth+1)
 }

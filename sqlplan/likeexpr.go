@@ -16,17 +16,17 @@ type likeExpr struct {
 	m      *function.LikeMatcher // for a constant pattern
 }
 
-func (e *likeExpr) typ() Type { return Type{Kind: KBool} }
+func (e *likeExpr) Type() Type { return Type{Kind: KBool} }
 
-func (e *likeExpr) eval(b *Batch) (*Col, error) {
-	c, err := e.e.eval(b)
+func (e *likeExpr) Eval(b *Batch) (*Col, error) {
+	c, err := e.e.Eval(b)
 	if err != nil {
 		return nil, err
 	}
 	n := b.N
 	var pc *Col
 	if e.m == nil {
-		if pc, err = e.pat.eval(b); err != nil {
+		if pc, err = e.pat.Eval(b); err != nil {
 			return nil, err
 		}
 	}

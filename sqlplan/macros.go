@@ -369,7 +369,7 @@ func (q *Stmt) checkProbe(ctx context.Context) error {
 		}
 		return nil
 	}
-	sp.root.close()
+	sp.root.Close()
 	return nil
 }
 
@@ -774,9 +774,9 @@ func (p *planner) bindMacroArg(args []expr) (expr, error) {
 	if i := strings.IndexByte(name, '('); i > 0 {
 		name = name[:i]
 	}
-	to := args[2].typ()
-	if !castsImplicitly(args[0].typ(), to) {
-		return nil, errorf("Macro %s() does not support the supplied arguments. You might need to add explicit type casts. (%s is %s; the macro is %s)", name, args[0].String(), args[0].typ().SQLName(), sig.v)
+	to := args[2].Type()
+	if !castsImplicitly(args[0].Type(), to) {
+		return nil, errorf("Macro %s() does not support the supplied arguments. You might need to add explicit type casts. (%s is %s; the macro is %s)", name, args[0].String(), args[0].Type().SQLName(), sig.v)
 	}
 	return p.cast(args[0], to)
 }

@@ -28,11 +28,6 @@ func formatBytes(n uint64) string {
 
 const mapEntryBytes = kernels.MapEntryBytes
 
-// memHolder is an operator that accounts memory (for EXPLAIN ANALYZE).
-type memHolder interface {
-	memory() *opMemory
-}
-
 // accBytesPerGroup estimates an accumulator's state per group (a sum and
 // a count, or an extreme and a flag); those that keep values (lists,
 // quantiles) take more, which is not counted.

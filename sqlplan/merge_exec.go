@@ -313,7 +313,7 @@ func columnIndex(names []string, name string) int {
 // addKey adds an equality of ON to the hash join's key, compared in the
 // type both sides unify to.
 func (r *mergeRun) addKey(t, s expr) error {
-	kt, err := unifyTypes(t.typ(), s.typ())
+	kt, err := unifyTypes(t.Type(), s.Type())
 	if err != nil {
 		return err
 	}
@@ -325,7 +325,7 @@ func (r *mergeRun) addKey(t, s expr) error {
 func (r *mergeRun) keyCols(keys []expr, b *Batch) ([]*Col, error) {
 	out := make([]*Col, len(keys))
 	for i, k := range keys {
-		c, err := k.eval(b)
+		c, err := k.Eval(b)
 		if err != nil {
 			return nil, err
 		}
@@ -409,7 +409,7 @@ func (r *mergeRun) targetBatch(b *Batch) (*mergeEdit, error) {
 		if len(ct) == 0 {
 			return nil
 		}
-		c, err := r.on.eval(r.pairs(t, ct, cs, len(ct)))
+		c, err := r.on.Eval(r.pairs(t, ct, cs, len(ct)))
 		if err != nil {
 			return err
 		}
@@ -530,7 +530,7 @@ func (r *mergeRun) apply(when mergeWhen, pb *Batch, ti []int32, ed *mergeEdit) e
 		if c.cond == nil {
 			left = nil
 		} else {
-			v, err := c.cond.eval(takeBatch(pb, left))
+			v, err := c.cond.Eval(takeBatch(pb, left))
 			if err != nil {
 				return err
 			}
@@ -561,7 +561,7 @@ func (r *mergeRun) act(c *mergeBound, pb *Batch, rows, ti []int32, ed *mergeEdit
 	case mergeError:
 		msg := "Merge error condition " + c.when.String()
 		if c.msg != nil {
-			v, err := c.msg.eval(takeBatch(pb, rows[:1]))
+			v, err := c.msg.Eval(takeBatch(pb, rows[:1]))
 			if err != nil {
 				return err
 			}
@@ -583,7 +583,7 @@ func (r *mergeRun) act(c *mergeBound, pb *Batch, rows, ti []int32, ed *mergeEdit
 		if c.vals[j] == nil {
 			continue // DEFAULT
 		}
-		v, err := c.vals[j].eval(sub)
+		v, err := c.vals[j].Eval(sub)
 		if err != nil {
 			return err
 		}
@@ -695,9 +695,9 @@ func (r *mergeRun) appendRows(ctx context.Context, s *Stmt, tgt *target) (Result
 	if err != nil {
 		return Result{}, err
 	}
-	defer sp.root.close()
+	defer sp.root.Close()
 	for {
-		b, err := sp.root.next(ctx)
+		b, err := sp.root.Next(ctx)
 		if err == io.EOF {
 			break
 		}

@@ -70,7 +70,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if len(args) != 1 {
 			return nil, true, errorf("to_json takes one argument")
 		}
-		t := args[0].typ()
+		t := args[0].Type()
 		return nestedFunc("to_json("+args[0].String()+")", Type{Kind: KString, JSON: true}, args, func(v []any) (any, error) {
 			if t.Kind == KNested {
 				return nestedText(t, v[0], true)
@@ -81,22 +81,22 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if len(args) != 2 {
 			return nil, true, errorf("struct_extract takes a struct and a field name")
 		}
-		if _, ok := structFields(args[0].typ()); !ok && args[0].typ().Kind != KNull {
-			return nil, true, errorf("struct_extract needs a struct, not %s", args[0].typ().SQLName())
+		if _, ok := structFields(args[0].Type()); !ok && args[0].Type().Kind != KNull {
+			return nil, true, errorf("struct_extract needs a struct, not %s", args[0].Type().SQLName())
 		}
 		e, err := p.bindIndex(args[0], args[1])
 		return e, true, err
 	case parse.IndexMarker, "list_extract", "array_extract", "element_at", "list_element":
-		if len(args) != 2 || args[0].typ().Kind != KNested {
-			if len(args) == 2 && args[0].typ().Kind == KNull {
+		if len(args) != 2 || args[0].Type().Kind != KNested {
+			if len(args) == 2 && args[0].Type().Kind == KNull {
 				return &constExpr{t: Type{Kind: KNull}}, true, nil
 			}
 			if len(args) == 2 {
-				return nil, true, errorf("cannot index %s with [ ]", args[0].typ().SQLName())
+				return nil, true, errorf("cannot index %s with [ ]", args[0].Type().SQLName())
 			}
 			return nil, true, errorf("%s takes two arguments", name)
 		}
-		if _, _, isMap := mapKV(args[0].typ()); isMap && name == "element_at" {
+		if _, _, isMap := mapKV(args[0].Type()); isMap && name == "element_at" {
 			return p.bindMapExtract(args)
 		}
 		e, err := p.bindIndex(args[0], args[1])
@@ -104,12 +104,12 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 	case "map_extract":
 		return p.bindMapExtract(args)
 	case "len", "length", "array_length", "cardinality", "list_length":
-		if len(args) != 1 || args[0].typ().Kind != KNested {
+		if len(args) != 1 || args[0].Type().Kind != KNested {
 			if name == "len" || name == "length" {
 				return nil, false, nil // of a string (funcs.go)
 			}
 			if len(args) == 1 {
-				return nil, true, errorf("%s needs a list or a map, not %s", name, args[0].typ().SQLName())
+				return nil, true, errorf("%s needs a list or a map, not %s", name, args[0].Type().SQLName())
 			}
 			return nil, true, errorf("%s takes one argument", name)
 		}
@@ -137,9 +137,9 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if len(args) != 1 {
 			return nil, true, errorf("%s takes one argument", name)
 		}
-		kt, vt, ok := mapKV(args[0].typ())
+		kt, vt, ok := mapKV(args[0].Type())
 		if !ok {
-			return nil, true, errorf("%s needs a map, not %s", name, args[0].typ().SQLName())
+			return nil, true, errorf("%s needs a map, not %s", name, args[0].Type().SQLName())
 		}
 		et := kt
 		if name == "map_values" {
@@ -190,7 +190,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 			if !ok || !isStr {
 				return nil, true, errorf("malformed struct literal")
 			}
-			ft := plainType(args[k+1].typ())
+			ft := plainType(args[k+1].Type())
 			if ft.Kind == KNull {
 				ft = tInt
 			}
@@ -328,7 +328,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 			desc = strings.EqualFold(s, "desc")
 		}
 		pt := plainType(et)
-		return nestedFunc(name+"("+args[0].String()+")", args[0].typ(), args[:1], func(v []any) (any, error) {
+		return nestedFunc(name+"("+args[0].String()+")", args[0].Type(), args[:1], func(v []any) (any, error) {
 			l := v[0].([]any)
 			vals, err := scalarsOf(et, l)
 			if err != nil {
@@ -464,9 +464,9 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if len(args) != 1 {
 			return nil, true, errorf("flatten takes a list of lists")
 		}
-		et, ok := listElem(args[0].typ())
+		et, ok := listElem(args[0].Type())
 		if _, inner := listElem(et); !ok || !inner {
-			return nil, true, errorf("flatten needs a list of lists, not %s", args[0].typ().SQLName())
+			return nil, true, errorf("flatten needs a list of lists, not %s", args[0].Type().SQLName())
 		}
 		return nestedFunc("flatten("+args[0].String()+")", et, args, func(v []any) (any, error) {
 			out := []any{}
@@ -481,16 +481,16 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if len(args) != 3 {
 			return nil, true, errorf("%s takes a list, a start and an end", name)
 		}
-		_, isList := listElem(args[0].typ())
-		isString := args[0].typ().Kind == KString
+		_, isList := listElem(args[0].Type())
+		isString := args[0].Type().Kind == KString
 		if !isList && !isString {
-			return nil, true, errorf("%s needs a list or a string, not %s", name, args[0].typ().SQLName())
+			return nil, true, errorf("%s needs a list or a string, not %s", name, args[0].Type().SQLName())
 		}
 		bounds, err := castAll(p, args[1:], tInt)
 		if err != nil {
 			return nil, true, err
 		}
-		e := nestedFunc(name+"(...)", args[0].typ(), append([]expr{args[0]}, bounds...), func(v []any) (any, error) {
+		e := nestedFunc(name+"(...)", args[0].Type(), append([]expr{args[0]}, bounds...), func(v []any) (any, error) {
 			var l []any
 			switch x := v[0].(type) {
 			case []any:
@@ -534,16 +534,16 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if len(args) != 2 {
 			return nil, true, errorf("%s takes two lists", name)
 		}
-		if _, ok := listElem(args[0].typ()); !ok {
-			return nil, true, errorf("%s needs lists, not %s", name, args[0].typ().SQLName())
+		if _, ok := listElem(args[0].Type()); !ok {
+			return nil, true, errorf("%s needs lists, not %s", name, args[0].Type().SQLName())
 		}
-		other, err := p.cast(args[1], args[0].typ())
+		other, err := p.cast(args[1], args[0].Type())
 		if err != nil {
 			return nil, true, err
 		}
 		t := tBool
 		if strings.HasSuffix(name, "intersect") {
-			t = args[0].typ()
+			t = args[0].Type()
 		}
 		return nestedFunc(name+"(...)", t, []expr{args[0], other}, func(v []any) (any, error) {
 			a, b := v[0].([]any), v[1].([]any)
@@ -621,10 +621,10 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if len(args) != 2 {
 			return nil, true, errorf("%s takes two lists", name)
 		}
-		if _, ok := listElem(args[0].typ()); !ok {
-			return nil, true, errorf("%s needs lists, not %s", name, args[0].typ().SQLName())
+		if _, ok := listElem(args[0].Type()); !ok {
+			return nil, true, errorf("%s needs lists, not %s", name, args[0].Type().SQLName())
 		}
-		e := nestedFunc(name+"(...)", args[0].typ(), args, func(v []any) (any, error) {
+		e := nestedFunc(name+"(...)", args[0].Type(), args, func(v []any) (any, error) {
 			a, _ := v[0].([]any)
 			b, _ := v[1].([]any)
 			if v[0] == nil && v[1] == nil {
@@ -663,7 +663,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 			return nil, true, err
 		}
 		front := strings.Contains(name, "prepend") || strings.Contains(name, "front")
-		e := nestedFunc(name+"(...)", args[li].typ(), []expr{args[li], val}, func(v []any) (any, error) {
+		e := nestedFunc(name+"(...)", args[li].Type(), []expr{args[li], val}, func(v []any) (any, error) {
 			l, ok := v[0].([]any)
 			if !ok {
 				return nil, nil

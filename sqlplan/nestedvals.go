@@ -1,7 +1,6 @@
 package sqlplan
 
 import (
-	"context"
 	"fmt"
 	"math/big"
 	"sort"
@@ -21,9 +20,9 @@ import (
 // listArgElem is the element type of argument a of function name, or the
 // error that a is not a list.
 func listArgElem(name string, a expr) (Type, error) {
-	et, ok := listElem(a.typ())
+	et, ok := listElem(a.Type())
 	if !ok {
-		return Type{}, errorf("%s needs a list, not %s", name, a.typ().SQLName())
+		return Type{}, errorf("%s needs a list, not %s", name, a.Type().SQLName())
 	}
 	return et, nil
 }
@@ -338,7 +337,7 @@ func nestedFunc(text string, t Type, args []expr, f func(v []any) (any, error)) 
 
 // bindIndex binds x[i]: a list element, a map value or a struct field.
 func (p *planner) bindIndex(x, i expr) (expr, error) {
-	xt := x.typ()
+	xt := x.Type()
 	text := x.String() + "[" + i.String() + "]"
 	if et, ok := listElem(xt); ok {
 		idx, err := p.cast(i, tInt)
@@ -384,20 +383,20 @@ func (p *planner) bindIndex(x, i expr) (expr, error) {
 			return fromGo(ft, m[exact])
 		}), nil
 	}
-	return nil, errorf("cannot index %s with %s", xt.SQLName(), i.typ().SQLName())
+	return nil, errorf("cannot index %s with %s", xt.SQLName(), i.Type().SQLName())
 }
 
 // unnestItem is unnest(list) as a select item: its value is the list, its
-// type the element type; unnestNode expands the rows.
+// type the element type; exec.Unnest expands the rows.
 type unnestItem struct {
 	named
 	list expr
 	elem Type
 }
 
-func (e *unnestItem) typ() Type { return e.elem }
+func (e *unnestItem) Type() Type { return e.elem }
 
-func (e *unnestItem) eval(b *Batch) (*Col, error) { return e.list.eval(b) }
+func (e *unnestItem) Eval(b *Batch) (*Col, error) { return e.list.Eval(b) }
 
 // bindUnnest binds unnest(x) as a select item.
 func (p *planner) bindUnnest(f *sqlparser.FuncExpr, sc *scope) (expr, error) {
@@ -412,12 +411,12 @@ func (p *planner) bindUnnest(f *sqlparser.FuncExpr, sc *scope) (expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	et, ok := listElem(l.typ())
+	et, ok := listElem(l.Type())
 	if !ok {
-		if l.typ().Kind == KNull {
+		if l.Type().Kind == KNull {
 			et = tInt
 		} else {
-			return nil, errorf("unnest needs a list, not %s", l.typ().SQLName())
+			return nil, errorf("unnest needs a list, not %s", l.Type().SQLName())
 		}
 	}
 	e := &unnestItem{list: l, elem: plainType(et)}
@@ -432,67 +431,6 @@ func (p *planner) bindUnnest(f *sqlparser.FuncExpr, sc *scope) (expr, error) {
 func isUnnest(e sqlparser.Expr) (*sqlparser.FuncExpr, bool) {
 	f, ok := e.(*sqlparser.FuncExpr)
 	return f, ok && f.Qualifier.IsEmpty() && f.Name.Lowered() == "unnest"
-}
-
-// unnestNode expands each row into one row per element of its unnested
-// columns (the longest list; the others padded with NULLs); a row whose
-// lists are all NULL or empty gives no row.
-type unnestNode struct {
-	in    node
-	cols  []int  // the unnested columns
-	elems []Type // their element types
-}
-
-func (n *unnestNode) next(ctx context.Context) (*Batch, error) {
-	for {
-		b, err := n.in.next(ctx)
-		if err != nil {
-			return nil, err
-		}
-		var rows []int32
-		var pos []int
-		for i := 0; i < b.N; i++ {
-			longest := 0
-			for _, c := range n.cols {
-				if l, ok := b.Cols[c].Get(i).([]any); ok {
-					longest = max(longest, len(l))
-				}
-			}
-			for k := 0; k < longest; k++ {
-				rows = append(rows, int32(i))
-				pos = append(pos, k)
-			}
-		}
-		if len(rows) == 0 {
-			continue
-		}
-		out := &Batch{N: len(rows), Cols: make([]*Col, len(b.Cols))}
-		for c := range b.Cols {
-			out.Cols[c] = b.Cols[c].Take(rows)
-		}
-		for k, c := range n.cols {
-			bl := newBuilder(n.elems[k], len(rows))
-			src := b.Cols[c]
-			for r, row := range rows {
-				var v any
-				if l, ok := src.Get(int(row)).([]any); ok && pos[r] < len(l) {
-					if v, err = fromGo(n.elems[k], l[pos[r]]); err != nil {
-						return nil, err
-					}
-				}
-				bl.Add(v)
-			}
-			out.Cols[c] = bl.C
-		}
-		return out, nil
-	}
-}
-
-func (n *unnestNode) close() { n.in.close() }
-
-func (n *unnestNode) explain(x *explainer, depth int) {
-	x.line(depth, "UNNEST columns %v", n.cols)
-	n.in.explain(x, depth+1)
 }
 
 // sameNested reports whether two types are not two different nested types
@@ -605,7 +543,7 @@ func (p *planner) bindSeries(name string, args []expr) (expr, error) {
 		return nil, errorf("%s takes 1 to 3 arguments", name)
 	}
 	incl := name == "generate_series"
-	if k := args[0].typ().Kind; k == KDate || k == KTimestamp {
+	if k := args[0].Type().Kind; k == KDate || k == KTimestamp {
 		if len(args) != 3 {
 			return nil, errorf("%s of dates or timestamps takes a start, a stop and an interval", name)
 		}
@@ -685,15 +623,15 @@ func elemKey(x any) string { return fmt.Sprintf("%T:%v", x, x) }
 // isListConcat tells whether a || b joins lists: one side is a list and
 // the other a list or NULL.
 func isListConcat(a, b expr) bool {
-	_, la := listElem(a.typ())
-	_, lb := listElem(b.typ())
-	return (la || a.typ().Kind == KNull) && (lb || b.typ().Kind == KNull) && (la || lb)
+	_, la := listElem(a.Type())
+	_, lb := listElem(b.Type())
+	return (la || a.Type().Kind == KNull) && (lb || b.Type().Kind == KNull) && (la || lb)
 }
 
 // bindListConcatOp binds list || list: list_concat, but NULL when either
 // side is (as DuckDB's operator, unlike the function).
 func (p *planner) bindListConcatOp(a, b expr) (expr, error) {
-	if a.typ().Kind == KNull {
+	if a.Type().Kind == KNull {
 		a, b = b, a
 	}
 	e, _, err := p.bindNested("list_concat", []expr{a, b})
@@ -860,9 +798,9 @@ func (p *planner) bindMapExtract(args []expr) (expr, bool, error) {
 	if len(args) != 2 {
 		return nil, true, errorf("map_extract takes a map and a key")
 	}
-	kt, vt, ok := mapKV(args[0].typ())
+	kt, vt, ok := mapKV(args[0].Type())
 	if !ok {
-		return nil, true, errorf("map_extract needs a map, not %s", args[0].typ().SQLName())
+		return nil, true, errorf("map_extract needs a map, not %s", args[0].Type().SQLName())
 	}
 	key, err := p.cast(args[1], plainType(kt))
 	if err != nil {
@@ -937,7 +875,7 @@ func (p *planner) bindListAggregate(name string, args []expr) (expr, error) {
 		acc := newAccumulator(spec)
 		var in *Col
 		if spec.arg != nil {
-			if in, err = spec.arg.eval(batch); err != nil {
+			if in, err = spec.arg.Eval(batch); err != nil {
 				return nil, err
 			}
 		}

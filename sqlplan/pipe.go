@@ -6,6 +6,9 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	// Named so: the tests' exec helper takes the package's own name.
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 )
 
 // A pipeline runs the per-batch work above a scan — residual filters and
@@ -29,10 +32,10 @@ type pipeNode struct {
 	workers int
 	// owners are the operators whose work steps and prep do (nil: the
 	// pipeline's own), and the stats their figures for EXPLAIN ANALYZE
-	// (analyze.go; nil when not analyzed).
+	// (exec.Profile; nil when not analyzed).
 	owners, prepOwners   []node
-	stepStats, prepStats []*opStats
-	workStats            *opStats
+	stepStats, prepStats []*kernels.OpStats
+	workStats            *kernels.OpStats
 	// shown is the serial chain the pipeline replaces, for EXPLAIN.
 	shown node
 	// fused: a pipeline above runs these steps as its own.
@@ -62,7 +65,7 @@ func (n *pipeNode) start(ctx context.Context) {
 	if n.workStats != nil {
 		// The feeder runs beside the caller: its input's time is no part
 		// of the caller's calls.
-		feedCtx = context.WithValue(ctx, callerKey{}, (*opStats)(nil))
+		feedCtx = kernels.WithCaller(ctx, nil)
 	}
 	jobs := make(chan pipeJob, n.workers)
 	n.order = make(chan chan pipeResult, 2*n.workers)
@@ -72,7 +75,7 @@ func (n *pipeNode) start(ctx context.Context) {
 		defer close(jobs)
 		defer close(n.order)
 		for {
-			b, err := n.in.next(feedCtx)
+			b, err := n.in.Next(feedCtx)
 			out := make(chan pipeResult, 1)
 			if err != nil {
 				out <- pipeResult{err: err}
@@ -122,7 +125,7 @@ func (n *pipeNode) run(b *Batch) (*Batch, error) {
 	return b, nil
 }
 
-func (n *pipeNode) next(ctx context.Context) (*Batch, error) {
+func (n *pipeNode) Next(ctx context.Context) (*Batch, error) {
 	if n.failed != nil {
 		return nil, n.failed
 	}
@@ -169,9 +172,9 @@ func (n *pipeNode) next(ctx context.Context) (*Batch, error) {
 	}
 }
 
-// close stops the feeder and the workers before closing the input, so
-// that in.next and in.close never run at once.
-func (n *pipeNode) close() {
+// Close stops the feeder and the workers before closing the input, so
+// that in.next and in.Close never run at once.
+func (n *pipeNode) Close() {
 	if n.started {
 		n.cancel()
 		// Unblock a feeder waiting to queue a result channel.
@@ -181,16 +184,16 @@ func (n *pipeNode) close() {
 		}()
 		n.wg.Wait()
 	}
-	n.shown.close() // the chain the pipeline runs, down to in
+	n.shown.Close() // the chain the pipeline runs, down to in
 }
 
-func (n *pipeNode) explain(x *explainer, depth int) {
+func (n *pipeNode) Explain(x *explainer, depth int) {
 	if n.fused {
-		n.shown.explain(x, depth) // a part of the pipeline above
+		n.shown.Explain(x, depth) // a part of the pipeline above
 		return
 	}
-	x.line(depth, "PARALLEL x%d", n.workers)
-	n.shown.explain(x, depth+1)
+	x.Line(depth, "PARALLEL x%d", n.workers)
+	n.shown.Explain(x, depth+1)
 }
 
 // runTimed is run timing each step, for EXPLAIN ANALYZE.
@@ -200,13 +203,13 @@ func (n *pipeNode) runTimed(b *Batch) (*Batch, error) {
 		var err error
 		b, err = s(b)
 		d := time.Since(start).Nanoseconds()
-		n.workStats.work.Add(d)
+		n.workStats.AddWork(d)
 		if st := n.stepStats[i]; st != nil {
-			st.work.Add(d)
-			st.steps.Add(1)
+			rows := -1
 			if err == nil && b != nil {
-				st.rows.Add(int64(b.N))
+				rows = b.N
 			}
+			st.AddStep(d, rows)
 		}
 		if err != nil {
 			return nil, err
@@ -225,8 +228,8 @@ func (n *pipeNode) runPrep(ctx context.Context, i int) error {
 	}
 	st := n.prepStats[i]
 	start := time.Now()
-	err := n.prep[i](context.WithValue(ctx, callerKey{}, st))
-	st.nanos.Add(time.Since(start).Nanoseconds())
+	err := n.prep[i](kernels.WithCaller(ctx, st))
+	st.AddTime(time.Since(start).Nanoseconds())
 	return err
 }
 
@@ -268,28 +271,28 @@ func pipeline(n node) (pipeParts, bool) {
 		// Clipped: the steps appended above never share x's arrays.
 		return pipeParts{src: src, steps: slices.Clip(x.steps), prep: slices.Clip(x.prep),
 			owners: slices.Clip(x.owners), prepOwners: slices.Clip(x.prepOwners), fused: []*pipeNode{x}}, true
-	case *filterNode:
-		if !concurrentSafe(x.pred) {
+	case *kernels.Filter:
+		if !concurrentSafe(predExpr(&x.Pred)) {
 			return pipeParts{}, false
 		}
-		p, ok := pipeline(x.in)
-		pred := x.pred
-		return p.with(func(b *Batch) (*Batch, error) { return filterBatch(b, pred) }, nil, x), ok
-	case *relFilterNode:
-		if !concurrentSafe(x.pred) {
+		p, ok := pipeline(x.In)
+		pred := x.Pred
+		return p.with(pred.Filter, nil, x), ok
+	case *kernels.RelFilter:
+		if !concurrentSafe(predExpr(&x.Pred)) {
 			return pipeParts{}, false
 		}
-		p, ok := pipeline(x.in)
-		return p.with(x.filter, nil, x), ok
-	case *projectNode:
-		for _, e := range x.exprs {
-			if !concurrentSafe(e) {
+		p, ok := pipeline(x.In)
+		return p.with(x.Filter, nil, x), ok
+	case *kernels.Project:
+		for _, e := range x.Exprs {
+			if !concurrentSafe(e.(expr)) {
 				return pipeParts{}, false
 			}
 		}
-		p, ok := pipeline(x.in)
-		exprs := x.exprs
-		return p.with(func(b *Batch) (*Batch, error) { return project(b, exprs) }, nil, x), ok
+		p, ok := pipeline(x.In)
+		exprs := x.Exprs
+		return p.with(func(b *Batch) (*Batch, error) { return kernels.ProjectBatch(b, exprs) }, nil, x), ok
 	case *joinNode:
 		if !x.probeConcurrently() {
 			return pipeParts{}, false

@@ -13,6 +13,9 @@ import (
 	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
+
+	// Named so: the tests' exec helper takes the package's own name.
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 )
 
 // Arg is a statement argument: positional (Ordinal from 1) or named.
@@ -109,7 +112,7 @@ type selectPlan struct {
 // drainAll runs the plan to the end into one batch of its columns' types,
 // and closes it.
 func (sp *selectPlan) drainAll(ctx context.Context) (*Batch, error) {
-	defer sp.root.close()
+	defer sp.root.Close()
 	types := make([]Type, len(sp.cols))
 	for i, c := range sp.cols {
 		types[i] = c.Type
@@ -190,7 +193,7 @@ func alignByName(plans []*selectPlan) error {
 			cols[at] = c
 			cols[at].Name = names[at]
 		}
-		plans[i] = &selectPlan{root: &projectNode{in: sp.root, exprs: exprs}, cols: cols}
+		plans[i] = &selectPlan{root: newProject(sp.root, exprs), cols: cols}
 	}
 	return nil
 }
@@ -251,9 +254,9 @@ func (p *planner) planUnion(u *sqlparser.Union, outer *scope) (*selectPlan, erro
 	// Union step by step so that UNION after UNION ALL dedups all rows so far.
 	var root node = plans[0].root
 	for i, sp := range plans[1:] {
-		root = &unionNode{ins: []node{root, sp.root}, types: types}
+		root = &kernels.Union{Ins: []node{root, sp.root}, Types: types, Cast: castCol}
 		if kinds[i] != sqlparser.UnionAllStr {
-			root = &distinctNode{in: root}
+			root = &kernels.Distinct{In: root}
 		}
 	}
 	sp := &selectPlan{root: root, cols: cols}
@@ -274,16 +277,16 @@ func (p *planner) planUnion(u *sqlparser.Union, outer *scope) (*selectPlan, erro
 		if err != nil {
 			return nil, err
 		}
-		sp.root = &sortNode{in: sp.root, keys: keys, limit: lim, types: types}
+		sp.root = &kernels.Sort{In: sp.root, Keys: keys, Limit: lim, Types: types, Cast: castCol}
 	}
 	if u.Limit != nil {
 		lim, off, err := p.limitValues(u.Limit)
 		if err != nil {
 			return nil, err
 		}
-		sp.root = &limitNode{in: sp.root, limit: lim - off, offset: off}
+		sp.root = &kernels.Limit{In: sp.root, Limit: lim - off, Offset: off}
 		if lim < 0 {
-			sp.root.(*limitNode).limit = -1
+			sp.root.(*kernels.Limit).Limit = -1
 		}
 	}
 	return sp, nil

@@ -132,7 +132,7 @@ func (p *planner) bindQuantifiedList(op string, all bool, l expr, arg sqlparser.
 	if err != nil {
 		return nil, err
 	}
-	ct, err := unifyTypes(l.typ(), plainType(et))
+	ct, err := unifyTypes(l.Type(), plainType(et))
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,9 @@ import (
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
+
+	// Named so: the tests' exec helper takes the package's own name.
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 )
 
 // WITH RECURSIVE: a CTE whose query names itself is an anchor (the parts
@@ -101,7 +104,7 @@ func (t *recTable) relation(alias, what string) *relation {
 		cols[i] = Column{Name: t.names[i], Type: t.types[i], Nullable: true}
 	}
 	b := &Batch{N: t.b.N, Cols: append([]*Col(nil), t.b.Cols...)}
-	rel := &relation{alias: alias, sub: &selectPlan{root: &constNode{batches: []*Batch{b}, what: what}, cols: cols}}
+	rel := &relation{alias: alias, sub: &selectPlan{root: &kernels.Const{Batches: []*Batch{b}, What: what}, cols: cols}}
 	for i, c := range cols {
 		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: c.Name, t: c.Type, slot: &slot{}, local: i})
 	}
@@ -234,7 +237,7 @@ func (p *planner) runTokens(toks []parse.Token) (*Batch, []Column, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	defer sp.root.close()
+	defer sp.root.Close()
 	types := make([]Type, len(sp.cols))
 	for i, c := range sp.cols {
 		types[i] = c.Type

@@ -4,11 +4,12 @@ import (
 	"context"
 	"io"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/carquet-go/carquet/internal/intset"
 	"github.com/xwb1989/sqlparser"
+
+	// Named so: the tests' exec helper takes the package's own name.
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 )
 
 // Semi-join reduction of grouped correlated subqueries. The grouped form
@@ -100,43 +101,6 @@ func reducibleTypes(ts []Type) bool {
 	return true
 }
 
-// readAhead is the input of a filter whose correlated subqueries were
-// reduced: the batches read ahead, then the rest of the input.
-type readAhead struct {
-	held []*Batch
-	in   node
-	// rows were read ahead; keys lists, for EXPLAIN ANALYZE, how many
-	// outer values each restricted subquery was given (none: too many
-	// rows to restrict).
-	rows int
-	keys []int
-}
-
-func (r *readAhead) next(ctx context.Context) (*Batch, error) {
-	if len(r.held) > 0 {
-		b := r.held[0]
-		r.held[0] = nil
-		r.held = r.held[1:]
-		return b, nil
-	}
-	return r.in.next(ctx)
-}
-
-func (r *readAhead) close() { r.in.close() }
-
-func (r *readAhead) explain(x *explainer, depth int) {
-	if len(r.keys) == 0 {
-		x.line(depth, "READ AHEAD %d rows (correlated subqueries not restricted)", r.rows)
-	} else {
-		keys := make([]string, len(r.keys))
-		for i, k := range r.keys {
-			keys[i] = strconv.Itoa(k)
-		}
-		x.line(depth, "READ AHEAD %d rows: correlated subqueries restricted to %s outer keys", r.rows, strings.Join(keys, ", "))
-	}
-	r.in.explain(x, depth+1)
-}
-
 // reduceCorrelated reads in ahead for the grouped subqueries of pred that
 // can be reduced, restricts them to the outer values seen, and returns the
 // node to read from instead of in. view gives the batch pred reads for an
@@ -147,24 +111,24 @@ func reduceCorrelated(ctx context.Context, in node, pred expr, view func(*Batch)
 		return in, nil
 	}
 	cheap, _ := splitCostly(pred)
-	ahead := &readAhead{in: in}
+	ahead := &kernels.ReadAhead{In: in}
 	sets := make([][]keySet, len(subs))
 	for i, e := range subs {
 		sets[i] = make([]keySet, len(e.outer))
 	}
 	for {
-		b, err := in.next(ctx)
+		b, err := in.Next(ctx)
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, err
 		}
-		ahead.held = append(ahead.held, b)
+		ahead.Held = append(ahead.Held, b)
 		v := view(b)
 		var idx []int32
 		if cheap != nil {
-			if idx, err = passing(v, cheap); err != nil {
+			if idx, err = kernels.Passing(v, cheap); err != nil {
 				return nil, err
 			}
 		}
@@ -172,7 +136,7 @@ func reduceCorrelated(ctx context.Context, in node, pred expr, view func(*Batch)
 		if cheap != nil {
 			n = len(idx)
 		}
-		if ahead.rows += n; ahead.rows > reduceMaxRows {
+		if ahead.Rows += n; ahead.Rows > reduceMaxRows {
 			return ahead, nil
 		}
 		if n == 0 {
@@ -184,7 +148,7 @@ func reduceCorrelated(ctx context.Context, in node, pred expr, view func(*Batch)
 				if !r.keyed(k) {
 					continue
 				}
-				c, err := o.eval(v)
+				c, err := o.Eval(v)
 				if err != nil {
 					return nil, err
 				}
@@ -195,7 +159,7 @@ func reduceCorrelated(ctx context.Context, in node, pred expr, view func(*Batch)
 	}
 	for i, e := range subs {
 		if r := e.reducer(); r.restrict(sets[i]) {
-			ahead.keys = append(ahead.keys, r.keysAsked())
+			ahead.Keys = append(ahead.Keys, r.keysAsked())
 		}
 	}
 	return ahead, nil
@@ -332,9 +296,9 @@ func (p *planner) bindRestrictions(rs []keyRestriction, sc *scope) ([]expr, erro
 			return nil, err
 		}
 		switch {
-		case r.ints != nil && e.typ().Kind == KInt:
+		case r.ints != nil && e.Type().Kind == KInt:
 			out = append(out, inIntSet(e, r.ints))
-		case r.strs != nil && e.typ().Kind == KString:
+		case r.strs != nil && e.Type().Kind == KString:
 			in := &inExpr{e: e, vals: r.strs}
 			in.prepare()
 			out = append(out, in)
@@ -364,7 +328,7 @@ func reduceOnBuild(keys []expr, b *Batch) ([]int, error) {
 				if !r.keyed(k) {
 					continue
 				}
-				c, err := o.eval(b)
+				c, err := o.Eval(b)
 				if err != nil {
 					return nil, err
 				}

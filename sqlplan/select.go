@@ -11,6 +11,9 @@ import (
 	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
+
+	// Named so: the tests' exec helper takes the package's own name.
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 )
 
 // planCore plans one SELECT (no UNION).
@@ -178,7 +181,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 							return nil, err
 						}
 						outExprs = append(outExprs, e)
-						cols = append(cols, Column{Name: name, Type: e.typ(), Nullable: true})
+						cols = append(cols, Column{Name: name, Type: e.Type(), Nullable: true})
 						continue
 					}
 					var e expr = &colExpr{s: c.slot, t: c.t, col: c}
@@ -215,7 +218,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			if f, ok := x.Expr.(*sqlparser.FuncExpr); ok && f.Name.Lowered() == "count" {
 				nullable = false
 			}
-			cols = append(cols, Column{Name: name, Type: e.typ(), Nullable: nullable})
+			cols = append(cols, Column{Name: name, Type: e.Type(), Nullable: nullable})
 			outExprs = append(outExprs, e)
 		default:
 			return nil, unsupported(sqlparser.String(se))
@@ -500,7 +503,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	// Build the operators.
 	var root node
 	if len(steps) == 0 {
-		root = &constNode{batches: []*Batch{{N: 1}}, what: "ONE ROW"}
+		root = &kernels.Const{Batches: []*Batch{{N: 1}}, What: "ONE ROW"}
 	}
 	for i, st := range steps {
 		var n node
@@ -516,7 +519,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 			n = p.scanOf(r, agg != nil && len(steps) == 1 && orderFree(agg.aggs))
 		}
 		if len(r.residual) > 0 {
-			n = &relFilterNode{in: n, pred: andOf(r.residual), offset: r.offset, drop: filterOnly(r, later, i, steps)}
+			n = newRelFilter(n, andOf(r.residual), r.offset, filterOnly(r, later, i, steps))
 			if pn := parallel(n, p.set.threads, nil); pn != nil && i > 0 {
 				n = pn // a join's build side, filtered on every thread
 			}
@@ -568,15 +571,15 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	}
 	if neverTrue(residual) {
 		// No row can pass: nothing below is read (nor its errors raised).
-		root.close()
-		root = &constNode{what: "NO ROWS (WHERE is never true)"}
+		root.Close()
+		root = &kernels.Const{What: "NO ROWS (WHERE is never true)"}
 	} else if len(residual) > 0 {
 		root = residualFilter(root, residual, p.set.threads)
 	}
 	if agg != nil && len(agg.keys) == 0 && len(steps) == 1 && len(residual) == 0 && !(len(agg.aggs) == 1 && agg.aggs[0].fn == "count_star") {
 		if b, what, ok := p.fromFooters(steps[0].rel, agg.aggs); ok {
-			root.close()
-			root = &constNode{batches: []*Batch{b}, what: what}
+			root.Close()
+			root = &kernels.Const{Batches: []*Batch{b}, What: what}
 			agg = &aggCtx{keys: nil, aggs: nil, slots: agg.slots, inScope: agg.inScope, done: true}
 		}
 	}
@@ -600,7 +603,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	if agg != nil && having != nil {
 		// HAVING filters the aggregated row, whether it was computed or
 		// answered from the footers.
-		root = &filterNode{in: root, pred: having}
+		root = newFilter(root, having)
 	}
 	if len(win.specs) > 0 {
 		base := offset
@@ -610,35 +613,39 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		for k, w := range win.specs {
 			w.slot.idx = base + k
 		}
-		root = &windowNode{in: root, specs: win.specs}
+		funcs := make([]kernels.WindowFunc, len(win.specs))
+		for k, w := range win.specs {
+			funcs[k] = w
+		}
+		root = &kernels.Window{In: root, Funcs: funcs}
 	}
 	if qual != nil {
-		root = &filterNode{in: root, pred: qual}
+		root = newFilter(root, qual)
 	}
-	root = &projectNode{in: root, exprs: outExprs}
+	root = newProject(root, outExprs)
 	if len(unnests) > 0 {
-		un := &unnestNode{in: root, cols: unnests}
+		un := &kernels.Unnest{In: root, Cols: unnests, Convert: fromGo}
 		for _, c := range unnests {
-			un.elems = append(un.elems, outExprs[c].typ())
+			un.Elems = append(un.Elems, outExprs[c].Type())
 		}
 		root = un
 	}
 	if sel.Distinct != "" {
-		root = &distinctNode{in: root}
+		root = &kernels.Distinct{In: root}
 	}
 	types := exprTypes(outExprs)
 	if len(keys) > 0 {
-		root = &sortNode{in: root, keys: keys, limit: lim, types: types}
+		root = &kernels.Sort{In: root, Keys: keys, Limit: lim, Types: types, Cast: castCol}
 	}
 	if lim >= 0 || off > 0 {
 		l := lim - off
 		if lim < 0 {
 			l = -1
 		}
-		root = &limitNode{in: root, limit: l, offset: off}
+		root = &kernels.Limit{In: root, Limit: l, Offset: off}
 	}
 	if visible < len(outExprs) {
-		root = &keepNode{in: root, n: visible}
+		root = &kernels.Keep{In: root, N: visible}
 	}
 	return &selectPlan{root: root, cols: cols}, nil
 }
@@ -789,7 +796,7 @@ type footerCountNode struct {
 	done bool
 }
 
-func (n *footerCountNode) next(ctx context.Context) (*Batch, error) {
+func (n *footerCountNode) Next(ctx context.Context) (*Batch, error) {
 	if n.done {
 		return nil, io.EOF
 	}
@@ -801,15 +808,15 @@ func (n *footerCountNode) next(ctx context.Context) (*Batch, error) {
 	return &Batch{N: int(rows)}, nil
 }
 
-func (n *footerCountNode) close() {}
+func (n *footerCountNode) Close() {}
 
-func (n *footerCountNode) explain(x *explainer, depth int) {
+func (n *footerCountNode) Explain(x *explainer, depth int) {
 	if snap := n.rel.table.Snapshot(); snap != nil {
 		// numRecords of the add actions, less rows deletion vectors remove.
-		x.line(depth, "COUNT(*) FROM DELTA LOG (version %d) %s [%s]", snap.Version, n.rel.alias, x.rel(n.rel.path))
+		x.Line(depth, "COUNT(*) FROM DELTA LOG (version %d) %s [%s]", snap.Version, n.rel.alias, x.Rel(n.rel.path))
 		return
 	}
-	x.line(depth, "COUNT(*) FROM FOOTERS %s [%s]", n.rel.alias, x.rel(n.rel.path))
+	x.Line(depth, "COUNT(*) FROM FOOTERS %s [%s]", n.rel.alias, x.Rel(n.rel.path))
 }
 
 // runSubquery plans and runs an uncorrelated subquery to completion.
@@ -818,14 +825,14 @@ func (p *planner) runSubquery(stmt sqlparser.SelectStatement, outer *scope, limi
 	if err != nil {
 		return nil, err
 	}
-	defer sp.root.close()
+	defer sp.root.Close()
 	types := make([]Type, len(sp.cols))
 	for i, c := range sp.cols {
 		types[i] = c.Type
 	}
 	root := sp.root
 	if limit >= 0 {
-		root = &limitNode{in: root, limit: int64(limit)}
+		root = &kernels.Limit{In: root, Limit: int64(limit)}
 	}
 	return drain(p.ctx, root, types)
 }

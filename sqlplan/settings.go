@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+
+	// Named so: the tests' exec helper takes the package's own name.
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 )
 
 // Settings that change results, with DuckDB's names and semantics: SET
@@ -600,7 +603,7 @@ func stringsRelation(alias string, names []string, rows [][]string, what string)
 	for _, d := range data {
 		b.Cols = append(b.Cols, d.C)
 	}
-	rel := &relation{alias: alias, sub: &selectPlan{root: &constNode{batches: []*Batch{b}, what: what}, cols: cols}}
+	rel := &relation{alias: alias, sub: &selectPlan{root: &kernels.Const{Batches: []*Batch{b}, What: what}, cols: cols}}
 	for i, c := range cols {
 		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: c.Name, t: c.Type, slot: &slot{}, local: i})
 	}

@@ -6,6 +6,9 @@ import (
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
+
+	// Named so: the tests' exec helper takes the package's own name.
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 )
 
 // Derived tables computed once. A query that names the same derived table
@@ -76,7 +79,7 @@ func (p *planner) sharedRelation(sub *sqlparser.Subquery, alias string) (rel *re
 	}
 	cols := append([]Column(nil), d.cols...)
 	what := fmt.Sprintf("DERIVED TABLE computed once for %d references (%d rows)", sh.counts[key], d.b.N)
-	rel, err = derivedRelation(alias, cols, &relation{sub: &selectPlan{root: &constNode{batches: []*Batch{d.b}, what: what}, cols: cols}})
+	rel, err = derivedRelation(alias, cols, &relation{sub: &selectPlan{root: &kernels.Const{Batches: []*Batch{d.b}, What: what}, cols: cols}})
 	return rel, true, err
 }
 

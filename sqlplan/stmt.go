@@ -9,6 +9,9 @@ import (
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
+
+	// Named so: the tests' exec helper takes the package's own name.
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 )
 
 type stmtKind uint8
@@ -520,7 +523,7 @@ func (r *Rows) Next() (b *Batch, err error) {
 		return nil, r.err
 	}
 	for {
-		b, err := r.root.next(r.ctx)
+		b, err := r.root.Next(r.ctx)
 		if err != nil {
 			r.err = err
 			if err != io.EOF {
@@ -543,7 +546,7 @@ func (r *Rows) Close() error {
 	}
 	r.closed = true
 	if r.root != nil {
-		r.root.close()
+		r.root.Close()
 	}
 	if r.p != nil {
 		r.p.releaseAll()
@@ -618,7 +621,7 @@ func (s *Stmt) query(ctx context.Context, p *planner) (*Rows, error) {
 			ip.releaseAll()
 			return nil, err
 		}
-		sp.root.close()
+		sp.root.Close()
 		ip.releaseAll()
 		return describeRows(ctx, sp.cols), nil
 	case kindShowTables:
@@ -636,7 +639,7 @@ func constRows(ctx context.Context, cols []Column, data []*Col) *Rows {
 	if len(data) > 0 {
 		n = data[0].Len
 	}
-	return &Rows{cols: cols, root: &constNode{batches: []*Batch{{N: n, Cols: data}}}, ctx: ctx}
+	return &Rows{cols: cols, root: &kernels.Const{Batches: []*Batch{{N: n, Cols: data}}}, ctx: ctx}
 }
 
 func (s *Stmt) describe(p *planner) (*Rows, error) {
@@ -661,7 +664,7 @@ func (s *Stmt) describe(p *planner) (*Rows, error) {
 	for _, c := range t.Columns {
 		phys.Add(physicalName(c.Field))
 	}
-	b := rows.root.(*constNode).batches[0]
+	b := rows.root.(*kernels.Const).Batches[0]
 	b.Cols = append(b.Cols, phys.C)
 	rows.cols = append(rows.cols, Column{Name: "parquet_type", Type: tString})
 	return rows, nil
@@ -692,29 +695,29 @@ func (s *Stmt) explain(ctx context.Context, p *planner) (*Rows, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &explainer{analyze: s.analyze, root: s.e.root}
+	x := &explainer{Analyze: s.analyze, Root: s.e.root}
 	var rowsOut int
 	if s.analyze {
-		sp.root = newProfile().wrap(sp.root)
+		sp.root = kernels.NewProfile().Wrap(sp.root)
 		for {
-			b, err := sp.root.next(ctx)
+			b, err := sp.root.Next(ctx)
 			if err == io.EOF {
 				break
 			}
 			if err != nil {
-				sp.root.close()
+				sp.root.Close()
 				return nil, err
 			}
 			rowsOut += b.N
 		}
 	}
-	sp.root.close()
-	sp.root.explain(x, 0)
+	sp.root.Close()
+	sp.root.Explain(x, 0)
 	if s.analyze {
-		x.line(0, "rows returned: %d", rowsOut)
+		x.Line(0, "rows returned: %d", rowsOut)
 	}
 	b := newBuilder(tString, 16)
-	for _, l := range strings.Split(strings.TrimRight(x.b.String(), "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimRight(x.String(), "\n"), "\n") {
 		b.Add(l)
 	}
 	return constRows(ctx, []Column{{Name: "plan", Type: tString}}, []*Col{b.C}), nil
@@ -749,7 +752,7 @@ func (s *Stmt) plan(p *planner) (*selectPlan, error) {
 		p.acquired = append(p.acquired, pp.acquired...)
 		if err != nil {
 			if left != nil {
-				left.root.close()
+				left.root.Close()
 			}
 			return nil, err
 		}
@@ -758,22 +761,22 @@ func (s *Stmt) plan(p *planner) (*selectPlan, error) {
 			continue
 		}
 		if len(sp.cols) != len(left.cols) {
-			sp.root.close()
-			left.root.close()
+			sp.root.Close()
+			left.root.Close()
 			return nil, errorf("each %s query must have the same number of columns (%d and %d)", strings.ToUpper(s.setOps[i-1]), len(left.cols), len(sp.cols))
 		}
 		types := make([]Type, len(left.cols))
 		for k := range left.cols {
 			t, err := unifyTypes(left.cols[k].Type, sp.cols[k].Type)
 			if err != nil {
-				sp.root.close()
-				left.root.close()
+				sp.root.Close()
+				left.root.Close()
 				return nil, err
 			}
 			types[k] = withoutField(t)
 			left.cols[k].Type = types[k]
 		}
-		left = &selectPlan{cols: left.cols, root: &setOpNode{left: left.root, right: sp.root, op: s.setOps[i-1], types: types}}
+		left = &selectPlan{cols: left.cols, root: &kernels.SetOp{Left: left.root, Right: sp.root, Op: s.setOps[i-1], Types: types, Cast: castCol}}
 	}
 	return s.applyTrailer(p, left)
 }

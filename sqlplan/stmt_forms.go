@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+
+	// Named so: the tests' exec helper takes the package's own name.
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 )
 
 // WITH: common table expressions expanded into the statement's tokens,
@@ -253,7 +256,7 @@ func (s *Stmt) applyTrailer(p *planner, sp *selectPlan) (*selectPlan, error) {
 	var keys []sortKey
 	lim, off := int64(-1), int64(0)
 	fail := func() (*selectPlan, error) {
-		sp.root.close()
+		sp.root.Close()
 		return nil, errAt(s.src.Orig, tokPos(s.src.Orig, toks, i), "after INTERSECT or EXCEPT, ORDER BY takes output positions or names, LIMIT and OFFSET numbers")
 	}
 	if i < len(toks) && toks[i].Is("order") {
@@ -321,10 +324,10 @@ func (s *Stmt) applyTrailer(p *planner, sp *selectPlan) (*selectPlan, error) {
 		if lim >= 0 {
 			need = lim + off
 		}
-		root = &sortNode{in: root, keys: keys, limit: need, types: types}
+		root = &kernels.Sort{In: root, Keys: keys, Limit: need, Types: types, Cast: castCol}
 	}
 	if lim >= 0 || off > 0 {
-		root = &limitNode{in: root, limit: lim, offset: off}
+		root = &kernels.Limit{In: root, Limit: lim, Offset: off}
 	}
 	return &selectPlan{root: root, cols: sp.cols}, nil
 }

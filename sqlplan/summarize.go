@@ -74,7 +74,7 @@ func (s *Stmt) summarize(ctx context.Context, p *planner, sess *Session) (*Rows,
 		return nil, err
 	}
 	cols := sp.cols
-	sp.root.close()
+	sp.root.Close()
 	ip.releaseAll()
 	agg, err := s.e.PrepareTx(ctx, summaryQuery(s.summarized, cols), p.tx)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 // zoneCast binds the cast of e to t when it crosses between instants and
 // wall times in zone loc; ok is false when it does not.
 func (p *planner) zoneCast(e expr, t Type, loc *time.Location) (expr, bool, error) {
-	et := e.typ()
+	et := e.Type()
 	isTZ := func(t Type) bool { return t.Kind == KTimestamp && t.TZ }
 	wall := func(t Type) bool { return t.Kind == KTimestamp && !t.TZ || t.Kind == KDate || t.Kind == KTime }
 	mk := func(in expr, to Type, row func(a []*Col, i int) (any, error)) (expr, bool, error) {

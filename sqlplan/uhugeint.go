@@ -168,7 +168,7 @@ func uhugeNeg(c *Col) []num.Int128 {
 // UHUGEINT, as DuckDB: a UHUGEINT, an unsigned integer, or an integer
 // literal that is not negative.
 func uhugeOperand(e expr) bool {
-	t := e.typ()
+	t := e.Type()
 	switch {
 	case t.Kind == KUHuge || t.Kind == KUint:
 		return true

@@ -1,8 +1,6 @@
 package sqlplan
 
 import (
-	"context"
-	"io"
 	"math/big"
 	"sort"
 	"strconv"
@@ -15,7 +13,7 @@ import (
 
 // Window functions. The rewrite layer turns fn(args) OVER (PARTITION BY
 // p ORDER BY o) into a marker call; the binder collects each into a
-// winSpec whose result is a column appended to the batches by windowNode,
+// winSpec whose result is a column appended to the batches by exec.Window,
 // which runs after WHERE, GROUP BY and HAVING and before the projection.
 
 // winCtx collects the window functions of one SELECT.
@@ -198,7 +196,7 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 	}
 	var at Type
 	if len(spec.args) > 0 {
-		at = spec.args[0].typ()
+		at = spec.args[0].Type()
 	}
 	avgInterval := false
 	need := func(n int) error {
@@ -327,7 +325,7 @@ func (p *planner) bindRangeOffsets(spec *winSpec) error {
 			return errorf("a RANGE frame offset must be a constant, not NULL")
 		}
 		if neg, err := p.compare(opLt, off, &constExpr{t: tInt, v: int64(0)}); err == nil {
-			if v, err := neg.eval(&Batch{N: 1}); err == nil && !v.IsNull(0) && v.B[0] {
+			if v, err := neg.Eval(&Batch{N: 1}); err == nil && !v.IsNull(0) && v.B[0] {
 				return errorf("a RANGE frame offset cannot be negative")
 			}
 		}
@@ -337,7 +335,7 @@ func (p *planner) bindRangeOffsets(spec *winSpec) error {
 		}
 		moved, err := p.arith(op, key, off)
 		if err != nil {
-			return errorf("RANGE frame offset %s does not apply to ORDER BY %s: %v", off.typ().SQLName(), key.typ().SQLName(), err)
+			return errorf("RANGE frame offset %s does not apply to ORDER BY %s: %v", off.Type().SQLName(), key.Type().SQLName(), err)
 		}
 		if spec.rangeKey[b], spec.rangeBound[b], err = p.unify(key, moved); err != nil {
 			return err
@@ -346,85 +344,18 @@ func (p *planner) bindRangeOffsets(spec *winSpec) error {
 	return nil
 }
 
-// windowNode computes window functions over its whole input and appends
-// their columns (at slots base, base+1, ...).
-type windowNode struct {
-	in    node
-	specs []*winSpec
-	out   *Batch
-	pos   int
-	mem   opMemory // the rows of the partitions (memory.go)
-}
+// The window operator is exec.Window; a winSpec is one of its functions.
 
-func (n *windowNode) memory() *opMemory { return &n.mem }
-
-func (n *windowNode) next(ctx context.Context) (*Batch, error) {
-	if n.out == nil {
-		var all *Batch
-		for {
-			b, err := n.in.next(ctx)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return nil, err
-			}
-			if all == nil {
-				all = &Batch{Cols: make([]*Col, len(b.Cols))}
-				for i, c := range b.Cols {
-					if c != nil {
-						all.Cols[i] = emptyCol(c.T)
-					}
-				}
-			}
-			for i, c := range b.Cols {
-				if c != nil && all.Cols[i] != nil {
-					appendCol(all.Cols[i], c)
-				}
-			}
-			all.N += b.N
-			if err := n.mem.Set(ctx, batchBytes(all), func() string { return "window partitions" }); err != nil {
-				return nil, err
-			}
-		}
-		if all == nil {
-			return nil, io.EOF
-		}
-		for _, w := range n.specs {
-			c, err := computeWindow(all, w)
-			if err != nil {
-				return nil, err
-			}
-			for len(all.Cols) <= w.slot.idx {
-				all.Cols = append(all.Cols, nil)
-			}
-			all.Cols[w.slot.idx] = c
-		}
-		n.out = all
-	}
-	return nextSlice(n.out, &n.pos)
-}
-
-func (n *windowNode) close() {
-	n.mem.Release()
-	n.in.close()
-}
-
-func (n *windowNode) explain(x *explainer, depth int) {
-	var parts []string
-	for _, w := range n.specs {
-		parts = append(parts, w.text)
-	}
-	x.line(depth, "WINDOW %s", strings.Join(parts, ", "))
-	n.in.explain(x, depth+1)
-}
+func (w *winSpec) Compute(all *Batch) (*Col, error) { return computeWindow(all, w) }
+func (w *winSpec) Slot() int                        { return w.slot.idx }
+func (w *winSpec) String() string                   { return w.text }
 
 func computeWindow(all *Batch, w *winSpec) (*Col, error) {
 	nrows := all.N
 	evalAll := func(es []expr) ([]*Col, error) {
 		out := make([]*Col, len(es))
 		for i, e := range es {
-			c, err := e.eval(all)
+			c, err := e.Eval(all)
 			if err != nil {
 				return nil, err
 			}

@@ -456,7 +456,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 				if kc, ok := isConst(e); ok {
 					v, vt = kc.v, kc.t
 				} else {
-					c, err := e.eval(one)
+					c, err := e.Eval(one)
 					if err != nil {
 						return Result{}, err
 					}
@@ -480,7 +480,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 		if s.byName {
 			// The SELECT's columns go to the table's columns of their names.
 			if len(ins.Columns) > 0 {
-				sp.root.close()
+				sp.root.Close()
 				return Result{}, errorf("INSERT BY NAME takes no column list")
 			}
 			target = target[:0]
@@ -488,13 +488,13 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 			for _, c := range sp.cols {
 				k := fieldIndex(fields, c.Name)
 				if k < 0 {
-					sp.root.close()
+					sp.root.Close()
 					e := errorf("table %q has no column %q%s", name, c.Name, suggest(c.Name, fieldNames(fields)))
 					e.Err = ErrNoColumn
 					return Result{}, e
 				}
 				if seen[k] {
-					sp.root.close()
+					sp.root.Close()
 					return Result{}, errorf("column %q is given twice", c.Name)
 				}
 				seen[k] = true
@@ -502,7 +502,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 			}
 		}
 		if len(sp.cols) != len(target) {
-			sp.root.close()
+			sp.root.Close()
 			return Result{}, errorf("the SELECT returns %d columns for %d target columns", len(sp.cols), len(target))
 		}
 		b, err := sp.drainAll(ctx)

@@ -1,10 +1,21 @@
-// Package exec holds the engine's execution kernels: the typed hash
-// tables of joins (RowTable, KeyPacker), grouping (Grouper), DISTINCT
-// pair sets (PairSet), row comparison and sorting (SortKey, CompareRows,
-// SortRows, TopHeap) and the accounting of the memory operators hold
-// (OpMemory). They work on column vectors (package vec) and know nothing
-// of plans or SQL: package sqlplan's operators call them. Values a
-// kernel cannot read typed go through CompareScalars and AppendScalarKey,
-// which order and encode them by their kind (and nested ones by their
-// text, vec.ScalarText).
+// Package exec is the engine's physical layer: the operators that run a
+// plan, and the kernels they run on column vectors (package vec).
+//
+// An operator is a Node: each Next pulls the next batch of its rows from
+// its inputs, until io.EOF; Explain writes it for EXPLAIN through an
+// Explainer. What an operator evaluates on a batch is an Expr, which
+// package sqlplan binds from SQL; exec knows nothing of plans, SQL or the
+// binder, and sqlplan builds the operators from its plans. The operators
+// here are Const, Filter and RelFilter (with a Pred that evaluates
+// subqueries last), Project, Limit, Keep, Distinct, Union, SetOp
+// (INTERSECT, EXCEPT), Sort (and its top-N heap), Window (running window
+// functions the planner computes), Series and ReadAhead; Profile and
+// Stat instrument a plan for EXPLAIN ANALYZE (analyze.go).
+//
+// The kernels: the typed hash tables of joins (RowTable, KeyPacker),
+// grouping (Grouper), DISTINCT pair sets (PairSet), row comparison and
+// sorting (SortKey, CompareRows, SortRows, TopHeap) and the accounting of
+// the memory operators hold (OpMemory). Values a kernel cannot read typed
+// go through CompareScalars and AppendScalarKey, which order and encode
+// them by their kind (and nested ones by their text, vec.ScalarText).
 package exec
