@@ -5,6 +5,9 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	// Named so: the tests' exec helper takes the package's own name.
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 )
 
 // The hash aggregation operator: groups its input's rows (exec/grouper.go) and
@@ -47,7 +50,7 @@ func (n *aggNode) memWhat() string {
 // keep anything of them (keys are copied into the grouper unless they
 // are nested values).
 func (n *aggNode) recycles(states []*groupingState) bool {
-	if _, direct := bare(n.in).(*scanNode); !direct && !n.overScan {
+	if _, direct := bare(n.in).(*kernels.Scan); !direct && !n.overScan {
 		return false
 	}
 	for _, st := range states {
@@ -114,7 +117,7 @@ func (n *aggNode) parallelInputs(workers int) bool {
 	}
 	// Plain columns need no evaluation: over a bare scan there would be
 	// nothing to run in parallel.
-	_, computes := n.in.(*scanNode)
+	_, computes := n.in.(*kernels.Scan)
 	computes = !computes
 	for _, k := range n.keys {
 		if !concurrentSafe(k) {
@@ -135,7 +138,7 @@ func (n *aggNode) parallelInputs(workers int) bool {
 	if p == nil {
 		return false
 	}
-	_, n.overScan = n.in.(*scanNode)
+	_, n.overScan = n.in.(*kernels.Scan)
 	n.in, n.evaluated = p, true
 	return true
 }
@@ -474,7 +477,7 @@ func (st *groupingState) keyCol(j int) *Col {
 // are string columns as dictionary codes, when the aggregates do not read
 // them: grouping then looks each dictionary entry up once instead of
 // copying and hashing every row's bytes (assignCodes, assignMulti).
-func useCodes(sn *scanNode, keys []expr, aggs []*aggSpec) {
+func useCodes(sn *kernels.Scan, keys []expr, aggs []*aggSpec) {
 	if len(keys) > 1 && !multiKeyTypes(exprTypes(keys)) {
 		return // grouped by byte keys: decoded anyway
 	}
@@ -491,9 +494,9 @@ func useCodes(sn *scanNode, keys []expr, aggs []*aggSpec) {
 		if !ok || k.col == nil || storage(k.t) != stBytes || read[k.col] {
 			continue
 		}
-		for i, c := range sn.rel.used {
-			if c == k.col && k.s.idx == i && !slices.Contains(sn.req.Codes, sn.req.Columns[i]) {
-				sn.req.Codes = append(sn.req.Codes, sn.req.Columns[i])
+		for i, c := range scanRelation(sn).used {
+			if c == k.col && k.s.idx == i && !slices.Contains(sn.Req.Codes, sn.Req.Columns[i]) {
+				sn.Req.Codes = append(sn.Req.Codes, sn.Req.Columns[i])
 			}
 		}
 	}

@@ -340,8 +340,8 @@ func (s *Stmt) rewriteScope(p *planner, te *sqlparser.AliasedTableExpr, where *s
 		}
 		sp.root.Close()
 		for _, n := range qp.scans {
-			if n.t == table {
-				filter = n.req.Filter
+			if n.Table == table {
+				filter = n.Req.Filter
 			}
 		}
 	}

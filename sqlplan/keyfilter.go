@@ -60,18 +60,18 @@ func (n *joinNode) filterProbe(j int, keys *Col, rows int) {
 	if !ok {
 		return
 	}
-	if passesMost(src.rel.used[col], set) {
+	if passesMost(scanRelation(src).used[col], set) {
 		return
 	}
-	src.addFilter(scan.In{Column: src.req.Columns[col], Ints: set})
+	src.AddFilter(scan.In{Column: src.Req.Columns[col], Ints: set})
 }
 
 // wholeTable reports whether n reads a table's rows without filtering
 // them (through projections), so that the keys it yields are all of them.
 func wholeTable(n node) bool {
 	switch x := bare(n).(type) {
-	case *scanNode:
-		return x.req.Filter == nil
+	case *kernels.Scan:
+		return x.Req.Filter == nil
 	case *kernels.Project:
 		return wholeTable(x.In)
 	case *pipeNode:
@@ -87,19 +87,6 @@ func passesMost(c *scopeCol, set *intset.Set) bool {
 	return ok && float64(set.Len()) >= keyFilterMaxPass*(hi-lo+1)
 }
 
-// addFilter adds p to the conjuncts the scan evaluates; it must not have
-// started.
-func (n *scanNode) addFilter(p scan.Predicate) {
-	switch f := n.req.Filter.(type) {
-	case nil:
-		n.req.Filter = p
-	case scan.And:
-		n.req.Filter = scan.And{Terms: append(append([]scan.Predicate(nil), f.Terms...), p)}
-	default:
-		n.req.Filter = scan.And{Terms: []scan.Predicate{f, p}}
-	}
-}
-
 // scanColumn finds the scan, not yet started, whose column (at index col
 // of its request) becomes column slot of n's batches with the same values,
 // through operators that only drop rows or place the column among others:
@@ -107,14 +94,14 @@ func (n *scanNode) addFilter(p scan.Predicate) {
 // that a key filter on one of its columns drops would have been dropped
 // by the join above anyway, NULL-extended or not). src is nil when there
 // is none or the column is not a plain integer column the scan can test.
-func scanColumn(n node, slot int) (src *scanNode, col int) {
+func scanColumn(n node, slot int) (src *kernels.Scan, col int) {
 	switch x := bare(n).(type) {
-	case *scanNode:
-		if x.started || slot >= len(x.req.Columns) || len(x.req.Columns) != len(x.types) {
+	case *kernels.Scan:
+		if x.Started() || slot >= len(x.Req.Columns) || len(x.Req.Columns) != len(x.Types) {
 			return nil, 0
 		}
-		t := x.types[slot]
-		if t.Kind != KInt || strings.Contains(x.req.Columns[slot], ".") || t.Field != nil && t.Field.Kind != schema.Primitive {
+		t := x.Types[slot]
+		if t.Kind != KInt || strings.Contains(x.Req.Columns[slot], ".") || t.Field != nil && t.Field.Kind != schema.Primitive {
 			return nil, 0
 		}
 		return x, slot

@@ -238,7 +238,7 @@ func (n *pipeNode) runPrep(ctx context.Context, i int) error {
 // step (building the hash tables of the joins probed), and the pipelines
 // inside the chain whose steps these include.
 type pipeParts struct {
-	src                *scanNode
+	src                *kernels.Scan
 	steps              []pipeStep
 	prep               []func(context.Context) error
 	owners, prepOwners []node // the operator of each step and prep (nil: none)
@@ -261,10 +261,10 @@ func (p pipeParts) with(step pipeStep, prep func(context.Context) error, owner n
 // concurrently.
 func pipeline(n node) (pipeParts, bool) {
 	switch x := n.(type) {
-	case *scanNode:
+	case *kernels.Scan:
 		return pipeParts{src: x}, true
 	case *pipeNode:
-		src, ok := x.in.(*scanNode)
+		src, ok := x.in.(*kernels.Scan)
 		if x.started || !ok {
 			return pipeParts{}, false
 		}

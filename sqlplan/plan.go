@@ -46,7 +46,7 @@ type planner struct {
 	// without taking it again.
 	writeHeld bool
 	depth     int
-	scans     []*scanNode
+	scans     []*kernels.Scan
 	win       *winCtx // window functions of the SELECT being bound
 	// fromRefs are the column names the SELECT whose FROM is being
 	// planned refers to (nil: unknown), for pruneDerived.

@@ -589,7 +589,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		}
 	}
 	if agg != nil && !agg.done {
-		if sn, ok := root.(*scanNode); ok {
+		if sn, ok := root.(*kernels.Scan); ok {
 			useCodes(sn, agg.keys, agg.aggs)
 		}
 		if gj, ok := groupCountJoin(root, agg); ok {
@@ -774,7 +774,7 @@ func (p *planner) scanOf(r *relation, unordered bool) node {
 		// filter's columns only. A nil list would mean every column.
 		req.Columns = []string{}
 	}
-	n := &scanNode{rel: r, t: r.table, req: req, types: types}
+	n := &kernels.Scan{Alias: r.alias, Path: r.path, Table: r.table, Req: req, Types: types, Convert: fromVector, Origin: r}
 	p.scans = append(p.scans, n)
 	return n
 }
