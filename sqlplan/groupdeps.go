@@ -30,8 +30,8 @@ type colOrigin struct {
 func traceColumn(n node, slot int) colOrigin {
 	n = bare(n) // the origin is the operator, wrapped for EXPLAIN ANALYZE or not
 	switch x := n.(type) {
-	case *pipeNode:
-		return traceColumn(x.shown, slot)
+	case *kernels.Pipeline:
+		return traceColumn(x.Shown, slot)
 	case *kernels.Filter:
 		return traceColumn(x.In, slot)
 	case *kernels.Project:
@@ -63,8 +63,8 @@ func uniqueJoins(n node) []uniqueJoin {
 	var out []uniqueJoin
 	for n != nil {
 		switch x := bare(n).(type) {
-		case *pipeNode:
-			n = x.shown
+		case *kernels.Pipeline:
+			n = x.Shown
 		case *kernels.Filter:
 			n = x.In
 		case *kernels.Project:

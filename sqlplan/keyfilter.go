@@ -74,8 +74,8 @@ func wholeTable(n node) bool {
 		return x.Req.Filter == nil
 	case *kernels.Project:
 		return wholeTable(x.In)
-	case *pipeNode:
-		return wholeTable(x.shown)
+	case *kernels.Pipeline:
+		return wholeTable(x.Shown)
 	}
 	return false
 }
@@ -112,11 +112,11 @@ func scanColumn(n node, slot int) (src *kernels.Scan, col int) {
 			return nil, 0
 		}
 		return scanColumn(x.In, slot)
-	case *pipeNode:
-		if x.started {
+	case *kernels.Pipeline:
+		if x.Started() {
 			return nil, 0
 		}
-		return scanColumn(x.shown, slot)
+		return scanColumn(x.Shown, slot)
 	case *kernels.Project:
 		if slot >= len(x.Exprs) {
 			return nil, 0

@@ -82,7 +82,7 @@ type Instrumented interface {
 // Pipelined is an operator that runs its steps on workers: it shows its
 // wall time and its workers' time.
 type Pipelined interface {
-	Workers() int
+	WorkerCount() int
 }
 
 // MemHolder is an operator that accounts memory (for EXPLAIN ANALYZE).
@@ -183,7 +183,7 @@ func (n *Stat) figures() string {
 	case isPipe && st.calls.Load() > 0:
 		parts = append(parts, fmt.Sprintf("rows %d", st.rows.Load()),
 			"wall time "+showNanos(st.nanos.Load()),
-			fmt.Sprintf("worker time %s on %d threads", showNanos(st.work.Load()), pipe.Workers()))
+			fmt.Sprintf("worker time %s on %d threads", showNanos(st.work.Load()), pipe.WorkerCount()))
 	case st.steps.Load() > 0:
 		parts = append(parts, fmt.Sprintf("rows %d", st.rows.Load()), "worker time "+showNanos(st.work.Load()))
 		if t := st.nanos.Load(); t > 0 { // a join's table built for the pipeline
