@@ -79,12 +79,17 @@ func (n *Filter) Next(ctx context.Context) (*vec.Batch, error) {
 	if err := prepare(ctx, &n.started, &n.In, n.Prepare); err != nil {
 		return nil, err
 	}
+	return nextPassing(ctx, n.In, n.Pred.Filter)
+}
+
+// nextPassing pulls batches from in until filter keeps rows of one.
+func nextPassing(ctx context.Context, in Node, filter func(*vec.Batch) (*vec.Batch, error)) (*vec.Batch, error) {
 	for {
-		b, err := n.In.Next(ctx)
+		b, err := in.Next(ctx)
 		if err != nil {
 			return nil, err
 		}
-		if b, err = n.Pred.Filter(b); err != nil {
+		if b, err = filter(b); err != nil {
 			return nil, err
 		}
 		if b.N > 0 {
@@ -138,18 +143,7 @@ func (n *RelFilter) Next(ctx context.Context) (*vec.Batch, error) {
 	if err := prepare(ctx, &n.started, &n.In, n.Prepare); err != nil {
 		return nil, err
 	}
-	for {
-		b, err := n.In.Next(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if b, err = n.Filter(b); err != nil {
-			return nil, err
-		}
-		if b.N > 0 {
-			return b, nil
-		}
-	}
+	return nextPassing(ctx, n.In, n.Filter)
 }
 
 // Filter keeps the rows of one of the relation's batches that pass, the
