@@ -613,11 +613,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 		for k, w := range win.specs {
 			w.slot.idx = base + k
 		}
-		funcs := make([]kernels.WindowFunc, len(win.specs))
-		for k, w := range win.specs {
-			funcs[k] = w
-		}
-		root = &kernels.Window{In: root, Funcs: funcs}
+		root = newWindow(root, win.specs)
 	}
 	if qual != nil {
 		root = newFilter(root, qual)

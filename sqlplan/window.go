@@ -9,6 +9,9 @@ import (
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
+
+	// Named so: the tests' exec helper takes the package's own name.
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 )
 
 // Window functions. The rewrite layer turns fn(args) OVER (PARTITION BY
@@ -345,6 +348,15 @@ func (p *planner) bindRangeOffsets(spec *winSpec) error {
 }
 
 // The window operator is exec.Window; a winSpec is one of its functions.
+
+// newWindow computes the window functions specs over in.
+func newWindow(in node, specs []*winSpec) *kernels.Window {
+	funcs := make([]kernels.WindowFunc, len(specs))
+	for k, w := range specs {
+		funcs[k] = w
+	}
+	return &kernels.Window{In: in, Funcs: funcs}
+}
 
 func (w *winSpec) Compute(all *Batch) (*Col, error) { return computeWindow(all, w) }
 func (w *winSpec) Slot() int                        { return w.slot.idx }
