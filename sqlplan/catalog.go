@@ -6,9 +6,7 @@ import (
 
 	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/sqlplan/parse"
-
 	// Named so: the tests' exec helper takes the package's own name.
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 )
 
 // The catalog views information_schema.tables and information_schema.columns
@@ -37,87 +35,154 @@ func (p *planner) tableNames() []string {
 }
 
 // catalogRelation is the relation of a catalog view, ok false when name
-// is none.
+// is none. The views have DuckDB's columns, in its order.
 func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
 	which := strings.ToLower(name)
-	if which != "information_schema.tables" && which != "information_schema.columns" {
+	view, ok := strings.CutPrefix(which, "information_schema.")
+	if !ok {
 		return nil, false
 	}
 	if alias == "" {
-		alias = which[len("information_schema."):]
+		alias = view
 	}
-	var cols []Column
-	var data []*colBuilder
-	add := func(name string, t Type) *colBuilder {
-		cols = append(cols, Column{Name: name, Type: t, Nullable: true})
-		b := newBuilder(t, 0)
-		data = append(data, b)
-		return b
+	c := &catalogRows{}
+	switch view {
+	case "tables":
+		p.infoTables(c)
+	case "columns":
+		p.infoColumns(c)
+	case "views":
+		p.infoViews(c)
+	case "schemata":
+		infoSchemata(c)
+	default:
+		return nil, false
 	}
-	catalog, schema, table := add("table_catalog", tString), add("table_schema", tString), add("table_name", tString)
-	n := 0
-	row := func(name string) {
-		n++
+	return c.relation(alias, strings.ToUpper(which)), true
+}
+
+// nullColumns adds columns that are NULL in every row carquet lists,
+// and returns the function that adds a row's NULLs.
+func nullColumns(c *catalogRows, t Type, names ...string) func() {
+	var bs []*colBuilder
+	for _, n := range names {
+		bs = append(bs, c.col(n, t))
+	}
+	return func() {
+		for _, b := range bs {
+			b.Add(nil)
+		}
+	}
+}
+
+// tableColumns adds table_catalog, table_schema and table_name.
+func tableColumns(c *catalogRows) func(name string) {
+	catalog, schema, table := c.col("table_catalog", tString), c.col("table_schema", tString), c.col("table_name", tString)
+	return func(name string) {
+		c.n++
 		catalog.Add("carquet")
 		schema.Add("main")
 		table.Add(name)
 	}
-	if which == "information_schema.tables" {
-		kind := add("table_type", tString)
-		for _, name := range p.tableNames() {
-			row(name)
-			kind.Add("BASE TABLE")
-		}
-		for _, v := range p.e.viewNames() {
-			row(v)
-			kind.Add("VIEW")
-		}
-	} else {
-		column, pos := add("column_name", tString), add("ordinal_position", tInt)
-		nullable, dtype := add("is_nullable", tString), add("data_type", tString)
-		for _, name := range p.tableNames() {
-			t, _, err := p.openTable(name)
-			if err != nil {
-				continue // a file that does not open has no columns to list
-			}
-			for i, c := range t.Columns {
-				typ, null := tString, true
-				if c.Field != nil {
-					typ, null = typeOfField(c.Field), c.Field.Nullable
-				} else if c.PartitionType == 1 {
-					typ = tInt
-				}
-				row(name)
-				column.Add(c.Name)
-				pos.Add(int64(i + 1))
-				dtype.Add(typ.SQLName())
-				if null {
-					nullable.Add("YES")
-				} else {
-					nullable.Add("NO")
-				}
-			}
-			p.e.release(t)
-		}
-		for _, name := range p.e.viewNames() {
-			for i, c := range p.viewColumns(name) {
-				row(name)
-				column.Add(c.Name)
-				pos.Add(int64(i + 1))
-				dtype.Add(c.Type.SQLName())
+}
+
+func (p *planner) infoTables(c *catalogRows) {
+	row := tableColumns(c)
+	kind := c.col("table_type", tString)
+	nulls := nullColumns(c, tString, "self_referencing_column_name", "reference_generation", "user_defined_type_catalog", "user_defined_type_schema", "user_defined_type_name")
+	insertable, typed := c.col("is_insertable_into", tString), c.col("is_typed", tString)
+	commit, comment := c.col("commit_action", tString), c.col("TABLE_COMMENT", tString)
+	for _, name := range p.tableNames() {
+		row(name)
+		kind.Add("BASE TABLE")
+		nulls()
+		insertable.Add("YES")
+		typed.Add("NO")
+		commit.Add(nil)
+		comment.Add(nil)
+	}
+	for _, name := range p.e.viewNames() {
+		row(name)
+		kind.Add("VIEW")
+		nulls()
+		insertable.Add("NO")
+		typed.Add("NO")
+		commit.Add(nil)
+		comment.Add(nil)
+	}
+}
+
+func (p *planner) infoColumns(c *catalogRows) {
+	row := tableColumns(c)
+	column, pos := c.col("column_name", tString), c.col("ordinal_position", tInteger)
+	dflt, nullable, dtype := c.col("column_default", tString), c.col("is_nullable", tString), c.col("data_type", tString)
+	maxLen, octets := c.col("character_maximum_length", tInteger), c.col("character_octet_length", tInteger)
+	prec, radix, scale := c.col("numeric_precision", tInteger), c.col("numeric_precision_radix", tInteger), c.col("numeric_scale", tInteger)
+	dtPrec, ivType, ivPrec := c.col("datetime_precision", tInteger), c.col("interval_type", tString), c.col("interval_precision", tInteger)
+	names := nullColumns(c, tString, "character_set_catalog", "character_set_schema", "character_set_name", "collation_catalog",
+		"collation_schema", "collation_name", "domain_catalog", "domain_schema", "domain_name", "udt_catalog", "udt_schema",
+		"udt_name", "scope_catalog", "scope_schema", "scope_name")
+	maxCard, dtd := c.col("maximum_cardinality", tBigint), c.col("dtd_identifier", tString)
+	selfRef, identity := c.col("is_self_referencing", tBool), c.col("is_identity", tBool)
+	idents := nullColumns(c, tString, "identity_generation", "identity_start", "identity_increment", "identity_maximum", "identity_minimum")
+	idCycle := c.col("identity_cycle", tBool)
+	generated := nullColumns(c, tString, "is_generated", "generation_expression")
+	updatable, comment := c.col("is_updatable", tBool), c.col("COLUMN_COMMENT", tString)
+	for _, ent := range p.catalogEntries() {
+		for k, col := range ent.cols {
+			row(ent.name)
+			column.Add(col.name)
+			pos.Add(int64(k + 1))
+			dflt.Add(nullIfEmpty(col.dflt))
+			if col.notNull && ent.view == nil {
+				nullable.Add("NO")
+			} else {
 				nullable.Add("YES")
 			}
+			dtype.Add(col.t.SQLName())
+			pr, rx, sc := numericPrecision(col.t)
+			for _, v := range []struct {
+				b *colBuilder
+				v any
+			}{{maxLen, nil}, {octets, nil}, {prec, pr}, {radix, rx}, {scale, sc}, {dtPrec, nil}, {ivType, nil}, {ivPrec, nil},
+				{maxCard, nil}, {dtd, nil}, {selfRef, nil}, {identity, nil}, {idCycle, nil}, {updatable, nil}, {comment, nil}} {
+				v.b.Add(v.v)
+			}
+			names()
+			idents()
+			generated()
 		}
 	}
-	b := &Batch{N: n}
-	for _, d := range data {
-		b.Cols = append(b.Cols, d.C)
+}
+
+func (p *planner) infoViews(c *catalogRows) {
+	row := tableColumns(c)
+	def := c.col("view_definition", tString)
+	check := c.col("check_option", tString)
+	nos := []*colBuilder{c.col("is_updatable", tString), c.col("is_insertable_into", tString), c.col("is_trigger_updatable", tString),
+		c.col("is_trigger_deletable", tString), c.col("is_trigger_insertable_into", tString)}
+	for _, name := range p.e.viewNames() {
+		v := p.e.viewNamed(name)
+		if v == nil {
+			continue
+		}
+		row(name)
+		def.Add(v.definition() + ";")
+		check.Add("NONE")
+		for _, b := range nos {
+			b.Add("NO")
+		}
 	}
-	rel := &relation{alias: alias, sub: &selectPlan{root: &kernels.Const{Batches: []*Batch{b}, What: strings.ToUpper(which)}, cols: cols}}
-	for i, c := range cols {
-		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: c.Name, t: c.Type, slot: &slot{}, local: i})
-	}
-	return rel, true
+}
+
+func infoSchemata(c *catalogRows) {
+	catalog, schema, owner := c.col("catalog_name", tString), c.col("schema_name", tString), c.col("schema_owner", tString)
+	nulls := nullColumns(c, tString, "default_character_set_catalog", "default_character_set_schema", "default_character_set_name", "sql_path")
+	c.n = 1
+	catalog.Add("carquet")
+	schema.Add("main")
+	owner.Add("carquet")
+	nulls()
 }
 
 // viewNames lists the engine's views, sorted.

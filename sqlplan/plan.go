@@ -603,6 +603,9 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 		if rel, ok := p.catalogRelation(name, alias); ok {
 			return rel, nil
 		}
+		if rel, ok, err := p.duckdbRelation(name, alias); ok {
+			return rel, err
+		}
 		tbl, path := p.files[name], ""
 		if tbl != nil {
 			path = tbl.Path

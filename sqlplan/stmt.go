@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"sort"
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
@@ -191,6 +192,9 @@ func (e *Engine) prepareContext(ctx context.Context, text string, tx *Tx) (*Stmt
 		return nil, err
 	}
 	toks = keywordNames(toks)
+	if toks, err = describeSubqueries(toks); err != nil {
+		return nil, err
+	}
 	if toks, err = e.substituteViews(toks, tx); err != nil {
 		return nil, err
 	}
@@ -301,7 +305,9 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 			s.kind, s.table = kindDescribe, toks[3].Name()
 			s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
 			return s, nil
-		case len(toks) == 2 && (toks[1].Kind != parse.Ident || e.tableExists(toks[1].Name())):
+		case word(1) == "all" && word(2) == "tables" && len(toks) == 3:
+			return e.prepareText(ctx, showAllTables)
+		case len(toks) == 2 && (toks[1].Kind != parse.Ident || e.tableExists(toks[1].Name()) || e.viewNamed(toks[1].Name()) != nil):
 			// SHOW t is DESCRIBE t, as in DuckDB.
 			s.kind, s.table = kindDescribe, toks[1].Name()
 			s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
@@ -376,6 +382,9 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 	case "copy":
 		return e.prepareCopy(ctx, s, text, toks)
 	case "set", "reset", "pragma":
+		if st, ok, err := e.preparePragma(ctx, text, toks); ok {
+			return st, err
+		}
 		return e.prepareSet(s, text, toks)
 	case "optimize":
 		return e.prepareOptimize(s, text, toks)
@@ -625,8 +634,11 @@ func (s *Stmt) query(ctx context.Context, p *planner) (*Rows, error) {
 		ip.releaseAll()
 		return describeRows(ctx, sp.cols), nil
 	case kindShowTables:
-		b := newBuilder(tString, 8)
-		for _, t := range p.tableNames() {
+		// DuckDB's SHOW TABLES lists the views too, sorted by name.
+		names := append(p.tableNames(), p.e.viewNames()...)
+		sort.Strings(names)
+		b := newBuilder(tString, len(names))
+		for _, t := range names {
 			b.Add(t)
 		}
 		return constRows(ctx, []Column{{Name: "name", Type: tString}}, []*Col{b.C}), nil
@@ -642,47 +654,24 @@ func constRows(ctx context.Context, cols []Column, data []*Col) *Rows {
 	return &Rows{cols: cols, root: &kernels.Const{Batches: []*Batch{{N: n, Cols: data}}}, ctx: ctx}
 }
 
+// describe is DESCRIBE of a table or a view (describe.go).
 func (s *Stmt) describe(p *planner) (*Rows, error) {
-	t, _, err := s.e.openTable(s.table)
+	c, err := p.describeCatalog(s.table)
 	if err != nil {
 		return nil, s.src.Locate(asError(err), s.table)
 	}
-	defer s.e.release(t)
-	var cols []Column
-	for _, c := range t.Columns {
-		typ := Type{Kind: KString}
-		if c.Field != nil {
-			typ = typeOfField(c.Field)
-		} else if c.PartitionType == 1 {
-			typ = tInt
-		}
-		nullable := c.Field == nil || c.Field.Nullable
-		cols = append(cols, Column{Name: c.Name, Type: typ, Nullable: nullable})
-	}
-	rows := describeRows(p.ctx, cols)
-	phys := newBuilder(tString, len(t.Columns))
-	for _, c := range t.Columns {
-		phys.Add(physicalName(c.Field))
-	}
-	b := rows.root.(*kernels.Const).Batches[0]
-	b.Cols = append(b.Cols, phys.C)
-	rows.cols = append(rows.cols, Column{Name: "parquet_type", Type: tString})
-	return rows, nil
+	return c.rows(p.ctx), nil
 }
 
+// describeRows is DESCRIBE of a query's columns.
 func describeRows(ctx context.Context, cols []Column) *Rows {
-	names, types, nulls := newBuilder(tString, len(cols)), newBuilder(tString, len(cols)), newBuilder(tString, len(cols))
+	var ent catalogEntry
 	for _, c := range cols {
-		names.Add(c.Name)
-		types.Add(c.Type.SQLName())
-		if c.Nullable {
-			nulls.Add("YES")
-		} else {
-			nulls.Add("NO")
-		}
+		ent.cols = append(ent.cols, catalogColumn{name: c.Name, t: c.Type, notNull: !c.Nullable})
 	}
-	return constRows(ctx, []Column{{Name: "column_name", Type: tString}, {Name: "column_type", Type: tString}, {Name: "null", Type: tString}},
-		[]*Col{names.C, types.C, nulls.C})
+	c := &catalogRows{}
+	describeEntry(c, ent)
+	return c.rows(ctx)
 }
 
 // explain plans the inner query and prints its plan; EXPLAIN ANALYZE runs

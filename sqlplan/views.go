@@ -79,7 +79,7 @@ func parseView(s *Stmt, text string, toks []parse.Token) (*view, bool, error) {
 
 // definition is the CREATE VIEW statement that makes the view again.
 func (v *view) definition() string {
-	return "CREATE VIEW " + quoteIdent(v.name) + " AS " + tokText("", v.toks)
+	return "CREATE VIEW " + sqlIdent(v.name) + " AS " + spacedText(v.toks)
 }
 
 // prepareView prepares CREATE [OR REPLACE] [TEMP] VIEW; ok is false for

@@ -778,11 +778,19 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 				call = append(append(append(call, comma), toks[i+2:in]...), toks[k])
 				toks = append(toks[:i:i], append(call, toks[k+1:]...)...)
 				i--
-			case (low == "duckdb_settings" || low == "duckdb_variables") && afterFrom && next.Kind == Op && next.Text == "(" && at(i+2).Kind == Op && at(i+2).Text == ")":
-				// The table functions of the settings (settings.go) and
-				// the variables (variables.go).
+			case (low == "duckdb_settings" || low == "duckdb_variables" || CatalogFunctions[low]) && afterFrom && next.Kind == Op && next.Text == "(" && at(i+2).Kind == Op && at(i+2).Text == ")":
+				// The table functions of the settings (settings.go), the
+				// variables (variables.go) and the catalog (catalog_duckdb.go).
 				r.emit(Backquote(low+"()"), t)
 				i += 2
+			case low == "pragma_table_info" && afterFrom && next.Kind == Op && next.Text == "(":
+				// pragma_table_info('t'): a table name the catalog plans.
+				arg := at(i + 2)
+				if arg.Kind != String && arg.Kind != Ident && arg.Kind != DQuoted && arg.Kind != Quoted || at(i+3).Kind != Op || at(i+3).Text != ")" {
+					return nil, ErrAt(src, t.Pos, "pragma_table_info takes one table name")
+				}
+				r.emit(Backquote(TableInfoMarker+arg.Name()), t)
+				i += 3
 			case (low == "range" || low == "generate_series" || low == "unnest") && afterFrom && next.Kind == Op && next.Text == "(":
 				// A table function: the parser knows none, so it becomes a
 				// table name that relationOf plans (series.go), or a

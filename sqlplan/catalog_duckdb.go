@@ -1,0 +1,391 @@
+package sqlplan
+
+import (
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
+	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/parse"
+)
+
+// DuckDB's catalog as people paste it: the table functions duckdb_tables(),
+// duckdb_columns(), duckdb_views(), duckdb_schemas(), duckdb_databases()
+// and pragma_table_info('t') (PRAGMA table_info('t')), with DuckDB's column
+// names and types. carquet has one database, "carquet", with one schema,
+// "main"; the object ids are positions, stable only within a statement.
+
+// catalogColumn is a column of a table or view as the catalog lists it.
+type catalogColumn struct {
+	name    string
+	t       Type
+	notNull bool
+	dflt    string // the DEFAULT's text, "" without one
+	key     string // "PRI", "UNI" or ""
+}
+
+// catalogEntry is a table or a view of the catalog.
+type catalogEntry struct {
+	name string
+	view *view // nil for a table
+	cols []catalogColumn
+	rows int64 // of a table, from the files' footers
+	con  *constraints
+}
+
+// catalogEntries lists the tables (a table whose files do not open is
+// left out: it has no columns to list) and then the views.
+func (p *planner) catalogEntries() []catalogEntry {
+	var out []catalogEntry
+	for _, name := range p.tableNames() {
+		if ent, err := p.tableEntry(name); err == nil {
+			out = append(out, ent)
+		}
+	}
+	for _, name := range p.e.viewNames() {
+		out = append(out, p.viewEntry(name))
+	}
+	return out
+}
+
+// tableEntry reads a table's columns and constraints from its files.
+func (p *planner) tableEntry(name string) (catalogEntry, error) {
+	t, _, err := p.openTable(name)
+	if err != nil {
+		return catalogEntry{}, err
+	}
+	defer p.e.release(t)
+	ent := catalogEntry{name: t.Name, con: &constraints{}}
+	if ent.name == "" {
+		ent.name = name
+	}
+	for i := range t.Files {
+		f, err := t.File(i)
+		if err != nil {
+			return catalogEntry{}, err
+		}
+		if i == 0 {
+			ent.con = constraintsOf(decodeOptions(f))
+		}
+		ent.rows += f.Meta.NumRows
+	}
+	for _, c := range t.Columns {
+		typ, notNull := tString, false
+		if c.Field != nil {
+			typ, notNull = typeOfField(c.Field), !c.Field.Nullable
+		} else if c.PartitionType == 1 {
+			typ = tInt
+		}
+		col := catalogColumn{name: c.Name, t: typ, notNull: notNull, dflt: ent.con.defaults[c.Name]}
+		switch {
+		case len(ent.con.primary) == 1 && ent.con.primary[0] == c.Name:
+			col.key = "PRI"
+		case hasUniqueColumn(ent.con.unique, c.Name):
+			col.key = "UNI"
+		}
+		ent.cols = append(ent.cols, col)
+	}
+	return ent, nil
+}
+
+// hasUniqueColumn reports whether name alone is a UNIQUE key.
+func hasUniqueColumn(keys [][]string, name string) bool {
+	for _, k := range keys {
+		if len(k) == 1 && k[0] == name {
+			return true
+		}
+	}
+	return false
+}
+
+// viewEntry is a view with the columns its query gives.
+func (p *planner) viewEntry(name string) catalogEntry {
+	ent := catalogEntry{name: name, view: p.e.viewNamed(name), con: &constraints{}}
+	for _, c := range p.viewColumns(name) {
+		ent.cols = append(ent.cols, catalogColumn{name: c.Name, t: c.Type, notNull: !c.Nullable})
+	}
+	return ent
+}
+
+// viewNamed is the view of that name (a TEMP view before a kept one).
+func (e *Engine) viewNamed(name string) *view {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if v := e.tempViews[strings.ToLower(name)]; v != nil {
+		return v
+	}
+	return e.views[strings.ToLower(name)]
+}
+
+// catalogRows builds the relation of a catalog table function.
+type catalogRows struct {
+	cols []Column
+	data []*colBuilder
+	n    int
+}
+
+// col adds a column; its builder takes the values.
+func (c *catalogRows) col(name string, t Type) *colBuilder {
+	c.cols = append(c.cols, Column{Name: name, Type: t, Nullable: true})
+	b := newBuilder(t, 0)
+	c.data = append(c.data, b)
+	return b
+}
+
+// relation is the built rows as a relation named alias.
+func (c *catalogRows) relation(alias, what string) *relation {
+	b := &Batch{N: c.n}
+	for _, d := range c.data {
+		b.Cols = append(b.Cols, d.C)
+	}
+	rel := &relation{alias: alias, sub: &selectPlan{root: &kernels.Const{Batches: []*Batch{b}, What: what}, cols: c.cols}}
+	for i, col := range c.cols {
+		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: col.Name, t: col.Type, slot: &slot{}, local: i})
+	}
+	return rel
+}
+
+var (
+	tBigint  = Type{Kind: KInt}
+	tTagsMap = Type{Kind: KNested, MapOf: true, Fields: []NamedType{{Name: "key", Type: tString}, {Name: "value", Type: tString}}}
+)
+
+// The ids DuckDB gives its database and schema "main"; carquet's objects
+// are numbered after them.
+const (
+	catalogDatabaseOID = 1
+	catalogSchemaOID   = 2
+	catalogFirstOID    = 100
+)
+
+// duckdbRelation is the relation of a catalog table function's table
+// name (what the rewrite made of the call), ok false for other names.
+func (p *planner) duckdbRelation(name, alias string) (*relation, bool, error) {
+	if table, ok := strings.CutPrefix(name, describeMarker); ok {
+		rel, err := p.describeRelation(table, alias)
+		return rel, true, err
+	}
+	if table, ok := strings.CutPrefix(name, parse.TableInfoMarker); ok {
+		rel, err := p.tableInfoRelation(table, alias)
+		return rel, true, err
+	}
+	fn, ok := strings.CutSuffix(name, "()")
+	if !ok || !parse.CatalogFunctions[fn] {
+		return nil, false, nil
+	}
+	if alias == "" {
+		alias = fn
+	}
+	c := &catalogRows{}
+	switch fn {
+	case "duckdb_tables":
+		p.duckdbTables(c)
+	case "duckdb_columns":
+		p.duckdbColumns(c)
+	case "duckdb_views":
+		p.duckdbViews(c)
+	case "duckdb_schemas":
+		duckdbSchemas(c)
+	case "duckdb_databases":
+		p.duckdbDatabases(c)
+	}
+	return c.relation(alias, strings.ToUpper(fn)), true, nil
+}
+
+// objectColumns adds the columns every object row of DuckDB's catalog
+// functions begins with, and returns the function that fills them.
+func objectColumns(c *catalogRows, nameCol string) func(name string, oid int) {
+	db, dbOID := c.col("database_name", tString), c.col("database_oid", tBigint)
+	schema, schemaOID := c.col("schema_name", tString), c.col("schema_oid", tBigint)
+	name, oid := c.col(nameCol, tString), c.col(strings.TrimSuffix(nameCol, "_name")+"_oid", tBigint)
+	return func(n string, id int) {
+		db.Add("carquet")
+		dbOID.Add(int64(catalogDatabaseOID))
+		schema.Add("main")
+		schemaOID.Add(int64(catalogSchemaOID))
+		name.Add(n)
+		oid.Add(int64(id))
+	}
+}
+
+func (p *planner) duckdbTables(c *catalogRows) {
+	object := objectColumns(c, "table_name")
+	comment, tags, internal, temp := c.col("comment", tString), c.col("tags", tTagsMap), c.col("internal", tBool), c.col("temporary", tBool)
+	hasPK, size, ncols := c.col("has_primary_key", tBool), c.col("estimated_size", tBigint), c.col("column_count", tBigint)
+	nidx, nchecks, sql := c.col("index_count", tBigint), c.col("check_constraint_count", tBigint), c.col("sql", tString)
+	for i, ent := range p.catalogEntries() {
+		if ent.view != nil {
+			continue
+		}
+		c.n++
+		object(ent.name, catalogFirstOID+i)
+		comment.Add(nil)
+		tags.Add(map[any]any{})
+		internal.Add(false)
+		temp.Add(false)
+		hasPK.Add(len(ent.con.primary) > 0)
+		size.Add(ent.rows)
+		ncols.Add(int64(len(ent.cols)))
+		nidx.Add(int64(0))
+		nchecks.Add(int64(len(ent.con.checks)))
+		sql.Add(ent.createSQL() + ";")
+	}
+}
+
+func (p *planner) duckdbColumns(c *catalogRows) {
+	object := objectColumns(c, "table_name")
+	colName, index, comment, internal := c.col("column_name", tString), c.col("column_index", tInteger), c.col("comment", tString), c.col("internal", tBool)
+	dflt, nullable, dtype, typeID := c.col("column_default", tString), c.col("is_nullable", tBool), c.col("data_type", tString), c.col("data_type_id", tBigint)
+	maxLen, prec, radix, scale := c.col("character_maximum_length", tInteger), c.col("numeric_precision", tInteger), c.col("numeric_precision_radix", tInteger), c.col("numeric_scale", tInteger)
+	for i, ent := range p.catalogEntries() {
+		for k, col := range ent.cols {
+			c.n++
+			object(ent.name, catalogFirstOID+i)
+			colName.Add(col.name)
+			index.Add(int64(k + 1))
+			comment.Add(nil)
+			internal.Add(false)
+			dflt.Add(nullIfEmpty(col.dflt))
+			nullable.Add(!col.notNull || ent.view != nil)
+			dtype.Add(col.t.SQLName())
+			typeID.Add(duckdbTypeID(col.t))
+			maxLen.Add(nil)
+			pr, rx, sc := numericPrecision(col.t)
+			prec.Add(pr)
+			radix.Add(rx)
+			scale.Add(sc)
+		}
+	}
+}
+
+func (p *planner) duckdbViews(c *catalogRows) {
+	object := objectColumns(c, "view_name")
+	comment, tags, internal, temp := c.col("comment", tString), c.col("tags", tTagsMap), c.col("internal", tBool), c.col("temporary", tBool)
+	ncols, sql, bound := c.col("column_count", tBigint), c.col("sql", tString), c.col("is_bound", tBool)
+	for i, ent := range p.catalogEntries() {
+		if ent.view == nil {
+			continue
+		}
+		c.n++
+		object(ent.name, catalogFirstOID+i)
+		comment.Add(nil)
+		tags.Add(map[any]any{})
+		internal.Add(false)
+		temp.Add(ent.view.temp)
+		ncols.Add(int64(len(ent.cols)))
+		sql.Add(ent.view.definition() + ";")
+		bound.Add(len(ent.cols) > 0)
+	}
+}
+
+func duckdbSchemas(c *catalogRows) {
+	oid, db, dbOID, schema := c.col("oid", tBigint), c.col("database_name", tString), c.col("database_oid", tBigint), c.col("schema_name", tString)
+	comment, tags, internal, sql := c.col("comment", tString), c.col("tags", tTagsMap), c.col("internal", tBool), c.col("sql", tString)
+	c.n = 1
+	oid.Add(int64(catalogSchemaOID))
+	db.Add("carquet")
+	dbOID.Add(int64(catalogDatabaseOID))
+	schema.Add("main")
+	comment.Add(nil)
+	tags.Add(map[any]any{})
+	internal.Add(true)
+	sql.Add(nil)
+}
+
+func (p *planner) duckdbDatabases(c *catalogRows) {
+	db, dbOID, path, comment := c.col("database_name", tString), c.col("database_oid", tBigint), c.col("path", tString), c.col("comment", tString)
+	tags, internal, kind, readonly := c.col("tags", tTagsMap), c.col("internal", tBool), c.col("type", tString), c.col("readonly", tBool)
+	c.n = 1
+	db.Add("carquet")
+	dbOID.Add(int64(catalogDatabaseOID))
+	path.Add(p.e.root)
+	comment.Add(nil)
+	tags.Add(map[any]any{})
+	internal.Add(false)
+	kind.Add("carquet")
+	readonly.Add(false)
+}
+
+// tableInfoRelation is pragma_table_info('name') of a table or a view.
+func (p *planner) tableInfoRelation(name, alias string) (*relation, error) {
+	var ent catalogEntry
+	if p.e.viewNamed(name) != nil {
+		ent = p.viewEntry(name)
+	} else {
+		var err error
+		if ent, err = p.tableEntry(name); err != nil {
+			return nil, p.src.Locate(asError(err), name)
+		}
+	}
+	if alias == "" {
+		alias = "pragma_table_info"
+	}
+	c := &catalogRows{}
+	cid, colName, typ, notNull := c.col("cid", tInteger), c.col("name", tString), c.col("type", tString), c.col("notnull", tBool)
+	dflt, pk := c.col("dflt_value", tString), c.col("pk", tBool)
+	for k, col := range ent.cols {
+		c.n++
+		cid.Add(int64(k))
+		colName.Add(col.name)
+		typ.Add(col.t.SQLName())
+		notNull.Add(col.notNull && ent.view == nil)
+		dflt.Add(nullIfEmpty(col.dflt))
+		pk.Add(inPrimaryKey(ent.con, col.name))
+	}
+	return c.relation(alias, "PRAGMA_TABLE_INFO"), nil
+}
+
+// inPrimaryKey reports whether column name is part of the primary key.
+func inPrimaryKey(con *constraints, name string) bool {
+	for _, k := range con.primary {
+		if k == name {
+			return true
+		}
+	}
+	return false
+}
+
+// nullIfEmpty is s, or NULL for "".
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// duckdbTypeID is DuckDB's LogicalTypeId of a type, as duckdb_columns()
+// shows it in data_type_id.
+func duckdbTypeID(t Type) int64 {
+	name := t.SQLName()
+	switch {
+	case strings.HasSuffix(name, "]"):
+		return 101
+	case strings.HasPrefix(name, "STRUCT"):
+		return 100
+	case strings.HasPrefix(name, "MAP"):
+		return 102
+	case strings.HasPrefix(name, "DECIMAL"):
+		return 21
+	}
+	return duckdbTypeIDs[name]
+}
+
+var duckdbTypeIDs = map[string]int64{
+	"BOOLEAN": 10, "TINYINT": 11, "SMALLINT": 12, "INTEGER": 13, "BIGINT": 14, "DATE": 15, "TIME": 16,
+	"TIMESTAMP_S": 17, "TIMESTAMP_MS": 18, "TIMESTAMP": 19, "TIMESTAMP_NS": 20, "FLOAT": 22, "DOUBLE": 23,
+	"VARCHAR": 25, "BLOB": 26, "INTERVAL": 27, "UTINYINT": 28, "USMALLINT": 29, "UINTEGER": 30, "UBIGINT": 31,
+	"TIMESTAMP WITH TIME ZONE": 32, "TIME WITH TIME ZONE": 34, "BIT": 36, "UHUGEINT": 49, "HUGEINT": 50, "UUID": 54,
+}
+
+// numericPrecision is DuckDB's numeric_precision, _radix and _scale of a
+// type: bits for signed integers and floats, digits for decimals, NULL
+// for the rest (unsigned integers included, as in DuckDB).
+func numericPrecision(t Type) (prec, radix, scale any) {
+	name := t.SQLName()
+	if strings.HasPrefix(name, "DECIMAL") {
+		return int64(t.Prec), int64(10), int64(t.Scale)
+	}
+	bits, ok := map[string]int64{"TINYINT": 8, "SMALLINT": 16, "INTEGER": 32, "BIGINT": 64, "HUGEINT": 128, "FLOAT": 24, "DOUBLE": 53}[name]
+	if !ok {
+		return nil, nil, nil
+	}
+	return bits, int64(2), int64(0)
+}

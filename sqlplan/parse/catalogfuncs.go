@@ -1,0 +1,16 @@
+package parse
+
+// CatalogFunctions are DuckDB's catalog table functions without arguments
+// (duckdb_tables() and the others): the rewrite makes each a table name
+// of its own, "name()", which the engine's catalog plans.
+var CatalogFunctions = map[string]bool{
+	"duckdb_tables":    true,
+	"duckdb_columns":   true,
+	"duckdb_views":     true,
+	"duckdb_schemas":   true,
+	"duckdb_databases": true,
+}
+
+// TableInfoMarker begins the table name pragma_table_info('t') becomes:
+// the marker, then t.
+const TableInfoMarker = "__carquet_table_info__:"
