@@ -138,12 +138,16 @@
 // DROP MACRO [TABLE] (macros.go: calls expanded on the tokens; a typed
 // parameter, a INTEGER, takes what casts to its type implicitly; views and
 // macros that are not TEMP are kept in the folder's catalog file,
-// catalogfile.go), DESCRIBE, SHOW t, SHOW TABLES, SHOW COLUMNS,
-// information_schema.tables and information_schema.columns (catalog.go),
+// catalogfile.go), DESCRIBE, SHOW t, SHOW [ALL] TABLES, SHOW COLUMNS
+// (describe.go; as subqueries too), information_schema.tables, .columns,
+// .views and .schemata (catalog.go), duckdb_tables(), duckdb_columns(),
+// duckdb_views(), duckdb_schemas(), duckdb_databases(),
+// pragma_table_info('t') and the PRAGMAs table_info, show_tables,
+// show_tables_expanded and database_list (catalog_duckdb.go, pragmas.go),
 // EXPLAIN [ANALYZE] (ANALYZE runs the query and shows each operator's
 // rows, time and peak memory, exec/analyze.go). UPDATE t SET ... [FROM ...] [WHERE ...], DELETE FROM
 // t [WHERE ...] and TRUNCATE t of a single-file table, and MERGE INTO
-// (merge.go), in transactions too (txstage.go: staged files applied at
+// (merge.go; RETURNING with merge_action, merge_returning.go), in transactions too (txstage.go: staged files applied at
 // COMMIT) (dml.go: the file is written again, under its append lock,
 // and replaces the old one; UPDATE ... FROM becomes correlated subqueries,
 // updateFrom); ALTER TABLE ADD / DROP / RENAME COLUMN, ALTER COLUMN TYPE

@@ -75,6 +75,7 @@ type mergeSpec struct {
 	on          int      // ON's expression
 	exprs       *Stmt    // SELECT of every expression, nil when there is none
 	clauses     []*mergeClause
+	returning   []parse.Token // RETURNING's list (merge_returning.go), nil without
 }
 
 // updates reports whether the MERGE may change or delete target rows
@@ -214,7 +215,10 @@ func (e *Engine) prepareMerge(ctx context.Context, s *Stmt, text string, toks, w
 	unconditional := map[mergeWhen]bool{}
 	for i < len(toks) {
 		if r.word(i) == "returning" {
-			return nil, &Error{Msg: "MERGE ... RETURNING is not supported", Offset: toks[i].Pos, Err: ErrUnsupported}
+			if err := e.readReturning(ctx, text, toks, i, m); err != nil {
+				return nil, err
+			}
+			break
 		}
 		c, next, err := r.clause(i)
 		if err != nil {

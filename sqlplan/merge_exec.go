@@ -56,6 +56,8 @@ type mergeRun struct {
 	matched      []bool // source rows some target row matched
 	count        int64
 	inserts      []*Col // the rows to add, the target's columns
+	// ret collects the rows RETURNING returns (nil: none).
+	ret *mergeReturned
 }
 
 // mergeBound is a WHEN clause bound.
@@ -138,6 +140,14 @@ func (s *Stmt) newMergeRun(ctx context.Context, p *planner, tgt *target) (*merge
 		return nil, err
 	}
 	r.matched = make([]bool, r.src.N)
+	if ret := mergeReturnedOf(ctx); ret != nil {
+		names := make([]string, len(tgt.fields))
+		for k, f := range tgt.fields {
+			names[k] = f.Name
+		}
+		*ret = *newMergeReturned(names, r.types)
+		r.ret = ret
+	}
 	var exprs sqlparser.SelectExprs
 	r.p = p.child(s.src)
 	if m.exprs != nil {
@@ -494,6 +504,7 @@ func (r *mergeRun) targetBatch(b *Batch) (*mergeEdit, error) {
 		}
 		ed.cols[k] = out.C
 	}
+	r.ret.returnEdit(t, ed)
 	return ed, nil
 }
 
@@ -510,6 +521,9 @@ func (r *mergeRun) added() ([]*Col, error) {
 		if err := r.apply(whenNotMatched, r.pairs(nil, nil, alone, len(alone)), nil, nil); err != nil {
 			return nil, err
 		}
+	}
+	if r.inserts != nil && r.ret != nil {
+		r.ret.add("INSERT", r.inserts, allRows(r.inserts[0].Len))
 	}
 	return r.inserts, nil
 }

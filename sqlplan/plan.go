@@ -599,6 +599,8 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 			return p.settingsRelation(alias), nil
 		case variablesTable:
 			return p.variablesRelation(alias), nil
+		case mergeReturnedTable:
+			return p.returnedRelation(alias)
 		}
 		if rel, ok := p.catalogRelation(name, alias); ok {
 			return rel, nil

@@ -499,6 +499,8 @@ func (s *Stmt) Returns() bool {
 	switch s.kind {
 	case kindSelect, kindExplain, kindDescribe, kindDescribeQuery, kindShowTables, kindSetOp, kindSummarize:
 		return true
+	case kindMerge:
+		return s.merge.returning != nil
 	}
 	return false
 }
@@ -591,9 +593,12 @@ func (s *Stmt) queryTx(ctx context.Context, args []Arg, tx *Tx, sess *Session) (
 	ctx = withQueryMemory(ctx, set.memLimit) // memory.go
 	p := &planner{e: s.e, src: s.src, args: args, ctx: ctx, tx: tx, set: set}
 	var rows *Rows
-	if s.kind == kindSummarize {
+	switch s.kind {
+	case kindSummarize:
 		rows, err = s.summarize(ctx, p, sess)
-	} else {
+	case kindMerge:
+		rows, err = s.mergeReturning(ctx, args, tx, sess, p)
+	default:
 		rows, err = s.query(ctx, p)
 	}
 	if err != nil {
