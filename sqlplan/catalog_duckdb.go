@@ -74,7 +74,7 @@ func (p *planner) tableEntry(name string) (catalogEntry, error) {
 		} else if c.PartitionType == 1 {
 			typ = tInt
 		}
-		col := catalogColumn{name: c.Name, t: typ, notNull: notNull, dflt: ent.con.defaults[c.Name]}
+		col := catalogColumn{name: c.Name, t: typ, notNull: notNull, dflt: unparen(ent.con.defaults[c.Name])}
 		switch {
 		case len(ent.con.primary) == 1 && ent.con.primary[0] == c.Name:
 			col.key = "PRI"
@@ -388,4 +388,21 @@ func numericPrecision(t Type) (prec, radix, scale any) {
 		return nil, nil, nil
 	}
 	return bits, int64(2), int64(0)
+}
+
+// unparen is an expression's text without parentheses around the whole
+// (DEFAULT('x'), as DuckDB writes a default, shows as 'x').
+func unparen(text string) string {
+	for {
+		all, err := parse.Lex(text)
+		if err != nil {
+			return text
+		}
+		toks := parse.Significant(all)
+		n := len(toks)
+		if n < 3 || toks[0].Text != "(" || toks[0].Kind != parse.Op || parse.ClosingParen(toks, 0) != n-1 {
+			return text
+		}
+		text = strings.TrimSpace(text[toks[0].Pos+1 : toks[n-1].Pos])
+	}
 }

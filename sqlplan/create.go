@@ -289,7 +289,7 @@ func (e *Engine) prepareCopy(ctx context.Context, s *Stmt, text string, toks []p
 		return nil, fail(i, "COPY takes a table or a (query), then TO 'file.parquet'")
 	}
 	if i < len(toks) && toks[i].Is("from") {
-		return nil, &Error{Msg: "COPY ... FROM is not supported (INSERT INTO t SELECT * FROM 'file' reads files)", Offset: toks[i].Pos, Err: ErrUnsupported}
+		return e.prepareCopyFrom(ctx, text, toks, i) // export.go
 	}
 	if i >= len(toks) || !toks[i].Is("to") || i+1 >= len(toks) || toks[i+1].Kind != parse.String {
 		return nil, fail(i, "expected TO 'file.parquet'")

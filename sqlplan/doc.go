@@ -163,10 +163,13 @@
 // SUMMARIZE table | query (summarize.go); CHECKPOINT and FORCE
 // CHECKPOINT (a barrier on the engine's writes), INSTALL / LOAD of the
 // extensions carquet has built in, CALL f(args), ANALYZE and USE of the
-// one catalog and schema (session_stmts.go).
+// one catalog and schema (session_stmts.go). EXPORT DATABASE 'dir'
+// [(FORMAT parquet)] and IMPORT DATABASE 'dir' in DuckDB's layout
+// (schema.sql, load.sql, a Parquet file per table), and COPY t FROM
+// 'file.parquet' (export.go).
 //
 // Refused by name: SAVEPOINT, GRANT, REVOKE, LOCK, UNLOCK (DuckDB has
-// none of them), ATTACH, DETACH, EXPORT / IMPORT DATABASE, GROUPS frames, frame
+// none of them), ATTACH, DETACH, GROUPS frames, frame
 // EXCLUDE,
 // INTERSECT/EXCEPT mixed with UNION in one query (parenthesize one),
 // ORDER BY inside window aggregates, REGEXP/RLIKE, PIVOT after a table

@@ -369,7 +369,7 @@ func (e *Engine) TableNames() []string {
 			continue
 		}
 		if d.IsDir() {
-			if dir := filepath.Join(e.root, name); delta.IsTable(dir) || hasParquet(dir) {
+			if dir := filepath.Join(e.root, name); delta.IsTable(dir) || hasParquet(dir) && !isExport(dir) {
 				out = append(out, name)
 			}
 		} else if strings.HasSuffix(name, ".parquet") {

@@ -44,6 +44,7 @@ const (
 	kindSession   // PREPARE, DEALLOCATE, CHECKPOINT, INSTALL, LOAD, ANALYZE (session_stmts.go)
 	kindExecute   // EXECUTE name[(args)] (session_stmts.go)
 	kindSummarize // SUMMARIZE table | query (summarize.go)
+	kindExport    // EXPORT / IMPORT DATABASE (export.go)
 )
 
 // Stmt is a prepared statement: parsed once, planned at every execution
@@ -57,7 +58,8 @@ type Stmt struct {
 	analyze bool
 	inner   *Stmt // EXPLAIN's statement, CREATE TABLE AS's query
 	create  *createSpec
-	ifMod   bool // DROP IF EXISTS / CREATE IF NOT EXISTS
+	export  *exportSpec // EXPORT / IMPORT DATABASE
+	ifMod   bool        // DROP IF EXISTS / CREATE IF NOT EXISTS
 	// view is CREATE VIEW's definition (replace: OR REPLACE).
 	view    *view
 	replace bool
@@ -404,7 +406,9 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 		return nil, refuseAsDuckDB(0, strings.ToUpper(first), "carquet, like DuckDB, has no users or privileges")
 	case "lock", "unlock":
 		return nil, refuseAsDuckDB(0, strings.ToUpper(first), "carquet, like DuckDB, takes the locks its writes need itself")
-	case "attach", "detach", "export", "import":
+	case "export", "import":
+		return e.prepareExport(s, text, toks)
+	case "attach", "detach":
 		return nil, refuse(0, strings.ToUpper(first))
 	case "pivot", "unpivot":
 		query := e.pivotQuery

@@ -264,7 +264,7 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 		return Result{}, s.e.execSet(s.set, sess)
 	}
 	switch s.kind {
-	case kindInsert, kindCreate, kindCreateAs, kindDrop, kindDelete, kindUpdate, kindCopy, kindAlter, kindOptimize, kindVacuum, kindMerge:
+	case kindInsert, kindCreate, kindCreateAs, kindDrop, kindDelete, kindUpdate, kindCopy, kindAlter, kindOptimize, kindVacuum, kindMerge, kindExport:
 		if s.e.opts.ReadOnly {
 			return Result{}, &Error{Msg: ErrReadOnly.Error() + ": " + s.verb() + " refused", Offset: -1, Err: ErrReadOnly}
 		}
@@ -293,6 +293,8 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 		return s.updateRows(ctx, p)
 	case kindMerge:
 		return s.mergeRows(ctx, p)
+	case kindExport:
+		return s.execExport(ctx, p, tx, sess) // export.go
 	case kindSequence:
 		return s.e.execSequence(s)
 	case kindOptimize:

@@ -1,0 +1,260 @@
+package sqlplan
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/parse"
+)
+
+// EXPORT DATABASE 'dir' [(FORMAT parquet)] writes, as DuckDB does, one
+// Parquet file per table, schema.sql (the CREATE TABLE and CREATE VIEW
+// statements) and load.sql (a COPY t FROM 'file' per table), so that
+// DuckDB's IMPORT DATABASE reads carquet's export. IMPORT DATABASE 'dir'
+// runs a folder's schema.sql, then its load.sql: DuckDB's exports in
+// Parquet import here. The folder is a path like any other: below the
+// root for EXPORT (writes never leave it), below it for IMPORT unless
+// the engine reads outside (Options.ExternalRead). A folder holding
+// schema.sql and load.sql is an export, not a table (isExport). Without
+// FORMAT carquet writes Parquet (DuckDB's default is CSV, which carquet
+// does not write).
+
+// exportSpec is EXPORT or IMPORT DATABASE's folder.
+type exportSpec struct {
+	dir     string // as the statement names it
+	imports bool
+}
+
+// prepareExport reads EXPORT DATABASE 'dir' [(options)] and IMPORT
+// DATABASE 'dir'.
+func (e *Engine) prepareExport(s *Stmt, text string, toks []parse.Token) (*Stmt, error) {
+	verb := strings.ToUpper(toks[0].Text)
+	fail := func(i int, format string, args ...any) error {
+		return errAt(text, tokPos(text, toks, i), format, args...)
+	}
+	if len(toks) < 2 || !toks[1].Is("database") {
+		return nil, fail(1, "expected DATABASE after %s", verb)
+	}
+	if len(toks) < 3 || toks[2].Kind != parse.String {
+		return nil, fail(2, "%s DATABASE takes a folder: %s DATABASE 'folder'", verb, verb)
+	}
+	spec := &exportSpec{dir: toks[2].Unquoted(), imports: verb == "IMPORT"}
+	i := 3
+	if !spec.imports && i < len(toks) && toks[i].Kind == parse.Op && toks[i].Text == "(" {
+		end := parse.ClosingParen(toks, i)
+		if end < 0 {
+			return nil, fail(i, "unmatched ( in the EXPORT options")
+		}
+		for _, item := range parse.SplitList(toks[i+1 : end]) {
+			if len(item) == 3 && item[1].Text == "=" {
+				item = []parse.Token{item[0], item[2]}
+			}
+			if len(item) != 2 || !item[0].Is("format") {
+				return nil, fail(i+1, "EXPORT DATABASE takes (FORMAT parquet) only")
+			}
+			if f := item[1].Name(); !strings.EqualFold(f, "parquet") {
+				e := errAt(text, item[1].Pos, "EXPORT DATABASE as %s is not supported (carquet exports Parquet)", strings.ToUpper(f))
+				e.Err = ErrUnsupported
+				return nil, e
+			}
+		}
+		i = end + 1
+	}
+	if i < len(toks) {
+		return nil, fail(i, "unexpected %q after %s DATABASE 'folder'", toks[i].Text, verb)
+	}
+	if e.file != "" || e.remote() {
+		return nil, unsupported(verb + " DATABASE of an engine over one file or an object store")
+	}
+	s.kind, s.export = kindExport, spec
+	s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
+	return s, nil
+}
+
+// execExport runs EXPORT or IMPORT DATABASE.
+func (s *Stmt) execExport(ctx context.Context, p *planner, tx *Tx, sess *Session) (Result, error) {
+	dir := s.export.dir
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(s.e.root, dir)
+	}
+	if s.export.imports {
+		return Result{}, s.importDatabase(ctx, dir, tx, sess)
+	}
+	return Result{}, s.exportDatabase(ctx, p, dir, tx, sess)
+}
+
+// exportDatabase writes the tables' files, then schema.sql, then
+// load.sql: a folder with load.sql holds a whole export.
+func (s *Stmt) exportDatabase(ctx context.Context, p *planner, dir string, tx *Tx, sess *Session) error {
+	if err := s.e.writable(dir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var schema, load strings.Builder
+	used := map[string]bool{}
+	entries := p.catalogEntries()
+	for _, ent := range entries {
+		if ent.view != nil {
+			continue
+		}
+		file := exportFileName(ent.name, used)
+		path := filepath.Join(dir, file)
+		rel, err := filepath.Rel(s.e.root, path)
+		if err != nil {
+			return err
+		}
+		copyTo := "COPY " + sqlIdent(ent.name) + " TO " + quoteString(rel) + " (FORMAT parquet)"
+		if err := s.e.runInternal(ctx, copyTo, tx, sess); err != nil {
+			return fmt.Errorf("EXPORT DATABASE: table %s: %w", ent.name, err)
+		}
+		schema.WriteString(ent.createSQL() + ";\n")
+		load.WriteString("COPY " + sqlIdent(ent.name) + " FROM " + quoteString(path) + " (FORMAT 'parquet');\n")
+	}
+	for _, ent := range entries {
+		if ent.view != nil {
+			schema.WriteString(ent.view.definition() + ";\n")
+		}
+	}
+	if err := writeFileSynced(filepath.Join(dir, "schema.sql"), schema.String()); err != nil {
+		return err
+	}
+	return writeFileSynced(filepath.Join(dir, "load.sql"), load.String())
+}
+
+// importDatabase runs dir's schema.sql, then its load.sql.
+func (s *Stmt) importDatabase(ctx context.Context, dir string, tx *Tx, sess *Session) error {
+	for _, name := range []string{"schema.sql", "load.sql"} {
+		path := filepath.Join(dir, name)
+		if err := s.e.confine.Check(path, false); err != nil {
+			return &Error{Msg: err.Error(), Offset: -1, Err: err}
+		}
+		text, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("IMPORT DATABASE: %w", err)
+		}
+		stmts, _, err := parse.SplitStatements(string(text))
+		if err != nil {
+			return fmt.Errorf("IMPORT DATABASE: %s: %w", path, err)
+		}
+		for _, st := range stmts {
+			if strings.TrimSpace(st) == "" {
+				continue // DuckDB's schema.sql ends its statements with ;;
+			}
+			if err := s.e.runInternal(ctx, st, tx, sess); err != nil {
+				return fmt.Errorf("IMPORT DATABASE: %s: %s: %w", path, strings.TrimSpace(st), err)
+			}
+		}
+	}
+	return nil
+}
+
+// runInternal runs a statement EXPORT or IMPORT writes, in the same
+// transaction and session.
+func (e *Engine) runInternal(ctx context.Context, text string, tx *Tx, sess *Session) error {
+	st, err := e.prepareContext(ctx, text, tx)
+	if err != nil {
+		return err
+	}
+	if st.Returns() {
+		rows, err := st.queryTx(ctx, nil, tx, sess)
+		if err != nil {
+			return err
+		}
+		return rows.Close()
+	}
+	_, err = st.exec(ctx, nil, tx, sess)
+	return err
+}
+
+var notFileChar = regexp.MustCompile(`[^a-z0-9_]`)
+
+// exportFileName is a table's file name in an export, as DuckDB names
+// them: lower case, other characters as _, made unique with a number.
+func exportFileName(table string, used map[string]bool) string {
+	base := notFileChar.ReplaceAllString(strings.ToLower(table), "_")
+	name := base
+	for n := 1; used[name]; n++ {
+		name = fmt.Sprintf("%s_%d", base, n)
+	}
+	used[name] = true
+	return name + ".parquet"
+}
+
+// writeFileSynced writes a small file and syncs it.
+func writeFileSynced(path, text string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// isExport reports whether a folder is a database export (it holds
+// schema.sql and load.sql), which is not a table.
+func isExport(dir string) bool {
+	for _, name := range []string{"schema.sql", "load.sql"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// prepareCopyFrom reads COPY t FROM 'file.parquet' [(FORMAT parquet)],
+// which is INSERT INTO t SELECT * FROM read_parquet('file.parquet') (the
+// statement load.sql holds); at is FROM's index.
+func (e *Engine) prepareCopyFrom(ctx context.Context, text string, toks []parse.Token, at int) (*Stmt, error) {
+	fail := func(i int, format string, args ...any) error {
+		return errAt(text, tokPos(text, toks, i), format, args...)
+	}
+	if at != 2 || toks[1].Kind == parse.Op {
+		return nil, fail(1, "COPY ... FROM takes a table name: COPY t FROM 'file.parquet'")
+	}
+	if at+1 >= len(toks) || toks[at+1].Kind != parse.String {
+		return nil, fail(at+1, "expected FROM 'file.parquet'")
+	}
+	i := at + 2
+	if i < len(toks) && toks[i].Kind == parse.Op && toks[i].Text == "(" {
+		end := parse.ClosingParen(toks, i)
+		if end < 0 {
+			return nil, fail(i, "unmatched ( in the COPY options")
+		}
+		for _, item := range parse.SplitList(toks[i+1 : end]) {
+			if len(item) == 3 && item[1].Text == "=" {
+				item = []parse.Token{item[0], item[2]}
+			}
+			if len(item) != 2 || !item[0].Is("format") {
+				return nil, fail(i+1, "COPY ... FROM takes (FORMAT parquet) only")
+			}
+			if f := item[1].Name(); !strings.EqualFold(f, "parquet") {
+				e := errAt(text, item[1].Pos, "COPY ... FROM a %s file is not supported (carquet reads Parquet)", strings.ToUpper(f))
+				e.Err = ErrUnsupported
+				return nil, e
+			}
+		}
+		i = end + 1
+	}
+	if i < len(toks) {
+		return nil, fail(i, "unexpected %q after COPY ... FROM 'file'", toks[i].Text)
+	}
+	pos := toks[0].Pos
+	ins := []parse.Token{{Kind: parse.Ident, Text: "INSERT", Pos: pos}, {Kind: parse.Ident, Text: "INTO", Pos: pos}, toks[1],
+		{Kind: parse.Ident, Text: "SELECT", Pos: pos}, {Kind: parse.Op, Text: "*", Pos: pos}, {Kind: parse.Ident, Text: "FROM", Pos: pos},
+		{Kind: parse.Ident, Text: "read_parquet", Pos: toks[at+1].Pos}, {Kind: parse.Op, Text: "(", Pos: toks[at+1].Pos}, toks[at+1],
+		{Kind: parse.Op, Text: ")", Pos: toks[at+1].Pos}}
+	return e.prepareTokens(ctx, text, ins)
+}
