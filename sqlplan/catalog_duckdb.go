@@ -293,15 +293,19 @@ func duckdbSchemas(c *catalogRows) {
 func (p *planner) duckdbDatabases(c *catalogRows) {
 	db, dbOID, path, comment := c.col("database_name", tString), c.col("database_oid", tBigint), c.col("path", tString), c.col("comment", tString)
 	tags, internal, kind, readonly := c.col("tags", tTagsMap), c.col("internal", tBool), c.col("type", tString), c.col("readonly", tBool)
-	c.n = 1
-	db.Add("carquet")
-	dbOID.Add(int64(catalogDatabaseOID))
-	path.Add(p.e.root)
-	comment.Add(nil)
-	tags.Add(map[any]any{})
-	internal.Add(false)
-	kind.Add("carquet")
-	readonly.Add(false)
+	names, paths := p.e.attachedNames()
+	names, paths = append([]string{"carquet"}, names...), append([]string{p.e.root}, paths...)
+	for i, name := range names {
+		c.n++
+		db.Add(name)
+		dbOID.Add(int64(catalogDatabaseOID + i*catalogFirstOID))
+		path.Add(paths[i])
+		comment.Add(nil)
+		tags.Add(map[any]any{})
+		internal.Add(false)
+		kind.Add("carquet")
+		readonly.Add(i > 0 && p.e.writable(paths[i]) != nil) // writes stay below the root
+	}
 }
 
 // tableInfoRelation is pragma_table_info('name') of a table or a view.

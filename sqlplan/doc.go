@@ -166,10 +166,12 @@
 // one catalog and schema (session_stmts.go). EXPORT DATABASE 'dir'
 // [(FORMAT parquet)] and IMPORT DATABASE 'dir' in DuckDB's layout
 // (schema.sql, load.sql, a Parquet file per table), and COPY t FROM
-// 'file.parquet' (export.go).
+// 'file.parquet' (export.go). ATTACH 'folder' [AS name] of another
+// carquet root, read as name.table, and DETACH; main.t names t
+// (attach.go).
 //
 // Refused by name: SAVEPOINT, GRANT, REVOKE, LOCK, UNLOCK (DuckDB has
-// none of them), ATTACH, DETACH, GROUPS frames, frame
+// none of them), ATTACH of a DuckDB or SQLite file, GROUPS frames, frame
 // EXCLUDE,
 // INTERSECT/EXCEPT mixed with UNION in one query (parenthesize one),
 // ORDER BY inside window aggregates, REGEXP/RLIKE, PIVOT after a table

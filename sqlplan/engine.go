@@ -122,6 +122,9 @@ type Engine struct {
 	// made with the first one and removed by Close; their names come
 	// before the root's.
 	temp string
+	// attached are the folders ATTACH attached, by lower-case name
+	// (attach.go).
+	attached map[string]string
 }
 
 type tableEntry struct {
@@ -293,6 +296,9 @@ func (e *Engine) lookupTable(name string, withTemp bool) (string, bool, error) {
 	}
 	if name == "." || name == ".." || strings.ContainsAny(name, `/\`) {
 		return "", false, errorf("%q is not a table name", name)
+	}
+	if p, exists, ok, err := e.qualifiedPath(name); ok && (exists || err != nil || !e.plainExists(name)) {
+		return p, exists, err // db.table (attach.go)
 	}
 	if p, ok := e.tempTable(name); ok && withTemp {
 		return p, true, nil

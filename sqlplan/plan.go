@@ -622,6 +622,8 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 			alias = name
 			if isPathName(name) {
 				alias = tbl.Name
+			} else if t.Qualifier.String() != "" {
+				alias = t.Name.String() // db.t goes by t, as in DuckDB
 			}
 		}
 		rel := &relation{alias: alias, table: tbl, path: path}

@@ -45,6 +45,7 @@ const (
 	kindExecute   // EXECUTE name[(args)] (session_stmts.go)
 	kindSummarize // SUMMARIZE table | query (summarize.go)
 	kindExport    // EXPORT / IMPORT DATABASE (export.go)
+	kindAttach    // ATTACH / DETACH (attach.go)
 )
 
 // Stmt is a prepared statement: parsed once, planned at every execution
@@ -59,6 +60,7 @@ type Stmt struct {
 	inner   *Stmt // EXPLAIN's statement, CREATE TABLE AS's query
 	create  *createSpec
 	export  *exportSpec // EXPORT / IMPORT DATABASE
+	attach  *attachSpec // ATTACH / DETACH
 	ifMod   bool        // DROP IF EXISTS / CREATE IF NOT EXISTS
 	// view is CREATE VIEW's definition (replace: OR REPLACE).
 	view    *view
@@ -309,6 +311,8 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 			return s, nil
 		case word(1) == "all" && word(2) == "tables" && len(toks) == 3:
 			return e.prepareText(ctx, showAllTables)
+		case word(1) == "databases" && len(toks) == 2:
+			return e.prepareText(ctx, "SELECT database_name FROM duckdb_databases() ORDER BY database_name")
 		case len(toks) == 2 && (toks[1].Kind != parse.Ident || e.tableExists(toks[1].Name()) || e.viewNamed(toks[1].Name()) != nil):
 			// SHOW t is DESCRIBE t, as in DuckDB.
 			s.kind, s.table = kindDescribe, toks[1].Name()
@@ -409,7 +413,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 	case "export", "import":
 		return e.prepareExport(s, text, toks)
 	case "attach", "detach":
-		return nil, refuse(0, strings.ToUpper(first))
+		return e.prepareAttach(s, text, toks)
 	case "pivot", "unpivot":
 		query := e.pivotQuery
 		if first == "unpivot" {

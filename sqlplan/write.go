@@ -295,6 +295,8 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 		return s.mergeRows(ctx, p)
 	case kindExport:
 		return s.execExport(ctx, p, tx, sess) // export.go
+	case kindAttach:
+		return Result{}, s.e.execAttach(s.attach) // attach.go
 	case kindSequence:
 		return s.e.execSequence(s)
 	case kindOptimize:
