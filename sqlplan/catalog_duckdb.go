@@ -206,9 +206,22 @@ func objectColumns(c *catalogRows, nameCol string) func(name string, oid int) {
 	}
 }
 
+// flagColumns adds comment, tags, internal and temporary, which follow
+// the object columns of duckdb_tables() and duckdb_views(), and returns
+// the function that fills them (carquet has no comments or tags).
+func flagColumns(c *catalogRows) func(temporary bool) {
+	comment, tags, internal, temp := c.col("comment", tString), c.col("tags", tTagsMap), c.col("internal", tBool), c.col("temporary", tBool)
+	return func(temporary bool) {
+		comment.Add(nil)
+		tags.Add(map[any]any{})
+		internal.Add(false)
+		temp.Add(temporary)
+	}
+}
+
 func (p *planner) duckdbTables(c *catalogRows) {
 	object := objectColumns(c, "table_name")
-	comment, tags, internal, temp := c.col("comment", tString), c.col("tags", tTagsMap), c.col("internal", tBool), c.col("temporary", tBool)
+	flags := flagColumns(c)
 	hasPK, size, ncols := c.col("has_primary_key", tBool), c.col("estimated_size", tBigint), c.col("column_count", tBigint)
 	nidx, nchecks, sql := c.col("index_count", tBigint), c.col("check_constraint_count", tBigint), c.col("sql", tString)
 	for i, ent := range p.catalogEntries() {
@@ -217,10 +230,7 @@ func (p *planner) duckdbTables(c *catalogRows) {
 		}
 		c.n++
 		object(ent.name, catalogFirstOID+i)
-		comment.Add(nil)
-		tags.Add(map[any]any{})
-		internal.Add(false)
-		temp.Add(false)
+		flags(false)
 		hasPK.Add(len(ent.con.primary) > 0)
 		size.Add(ent.rows)
 		ncols.Add(int64(len(ent.cols)))
@@ -258,7 +268,7 @@ func (p *planner) duckdbColumns(c *catalogRows) {
 
 func (p *planner) duckdbViews(c *catalogRows) {
 	object := objectColumns(c, "view_name")
-	comment, tags, internal, temp := c.col("comment", tString), c.col("tags", tTagsMap), c.col("internal", tBool), c.col("temporary", tBool)
+	flags := flagColumns(c)
 	ncols, sql, bound := c.col("column_count", tBigint), c.col("sql", tString), c.col("is_bound", tBool)
 	for i, ent := range p.catalogEntries() {
 		if ent.view == nil {
@@ -266,10 +276,7 @@ func (p *planner) duckdbViews(c *catalogRows) {
 		}
 		c.n++
 		object(ent.name, catalogFirstOID+i)
-		comment.Add(nil)
-		tags.Add(map[any]any{})
-		internal.Add(false)
-		temp.Add(ent.view.temp)
+		flags(ent.view.temp)
 		ncols.Add(int64(len(ent.cols)))
 		sql.Add(ent.view.definition() + ";")
 		bound.Add(len(ent.cols) > 0)

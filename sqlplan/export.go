@@ -44,25 +44,11 @@ func (e *Engine) prepareExport(s *Stmt, text string, toks []parse.Token) (*Stmt,
 	}
 	spec := &exportSpec{dir: toks[2].Unquoted(), imports: verb == "IMPORT"}
 	i := 3
-	if !spec.imports && i < len(toks) && toks[i].Kind == parse.Op && toks[i].Text == "(" {
-		end := parse.ClosingParen(toks, i)
-		if end < 0 {
-			return nil, fail(i, "unmatched ( in the EXPORT options")
+	if !spec.imports {
+		var err error
+		if i, err = parquetOnly(text, toks, i, "EXPORT DATABASE", "EXPORT DATABASE as %s is not supported (carquet exports Parquet)"); err != nil {
+			return nil, err
 		}
-		for _, item := range parse.SplitList(toks[i+1 : end]) {
-			if len(item) == 3 && item[1].Text == "=" {
-				item = []parse.Token{item[0], item[2]}
-			}
-			if len(item) != 2 || !item[0].Is("format") {
-				return nil, fail(i+1, "EXPORT DATABASE takes (FORMAT parquet) only")
-			}
-			if f := item[1].Name(); !strings.EqualFold(f, "parquet") {
-				e := errAt(text, item[1].Pos, "EXPORT DATABASE as %s is not supported (carquet exports Parquet)", strings.ToUpper(f))
-				e.Err = ErrUnsupported
-				return nil, e
-			}
-		}
-		i = end + 1
 	}
 	if i < len(toks) {
 		return nil, fail(i, "unexpected %q after %s DATABASE 'folder'", toks[i].Text, verb)
@@ -227,26 +213,9 @@ func (e *Engine) prepareCopyFrom(ctx context.Context, text string, toks []parse.
 	if at+1 >= len(toks) || toks[at+1].Kind != parse.String {
 		return nil, fail(at+1, "expected FROM 'file.parquet'")
 	}
-	i := at + 2
-	if i < len(toks) && toks[i].Kind == parse.Op && toks[i].Text == "(" {
-		end := parse.ClosingParen(toks, i)
-		if end < 0 {
-			return nil, fail(i, "unmatched ( in the COPY options")
-		}
-		for _, item := range parse.SplitList(toks[i+1 : end]) {
-			if len(item) == 3 && item[1].Text == "=" {
-				item = []parse.Token{item[0], item[2]}
-			}
-			if len(item) != 2 || !item[0].Is("format") {
-				return nil, fail(i+1, "COPY ... FROM takes (FORMAT parquet) only")
-			}
-			if f := item[1].Name(); !strings.EqualFold(f, "parquet") {
-				e := errAt(text, item[1].Pos, "COPY ... FROM a %s file is not supported (carquet reads Parquet)", strings.ToUpper(f))
-				e.Err = ErrUnsupported
-				return nil, e
-			}
-		}
-		i = end + 1
+	i, err := parquetOnly(text, toks, at+2, "COPY ... FROM", "COPY ... FROM a %s file is not supported (carquet reads Parquet)")
+	if err != nil {
+		return nil, err
 	}
 	if i < len(toks) {
 		return nil, fail(i, "unexpected %q after COPY ... FROM 'file'", toks[i].Text)
@@ -257,4 +226,32 @@ func (e *Engine) prepareCopyFrom(ctx context.Context, text string, toks []parse.
 		{Kind: parse.Ident, Text: "read_parquet", Pos: toks[at+1].Pos}, {Kind: parse.Op, Text: "(", Pos: toks[at+1].Pos}, toks[at+1],
 		{Kind: parse.Op, Text: ")", Pos: toks[at+1].Pos}}
 	return e.prepareTokens(ctx, text, ins)
+}
+
+// parquetOnly reads the options at toks[i], if any: "(FORMAT parquet)" is
+// all the statement named what takes; another format is refused with the
+// message refusal (given the format's name). It returns the index after
+// the options.
+func parquetOnly(text string, toks []parse.Token, i int, what, refusal string) (int, error) {
+	if i >= len(toks) || toks[i].Kind != parse.Op || toks[i].Text != "(" {
+		return i, nil
+	}
+	end := parse.ClosingParen(toks, i)
+	if end < 0 {
+		return i, errAt(text, toks[i].Pos, "unmatched ( in the %s options", what)
+	}
+	for _, item := range parse.SplitList(toks[i+1 : end]) {
+		if len(item) == 3 && item[1].Text == "=" {
+			item = []parse.Token{item[0], item[2]}
+		}
+		if len(item) != 2 || !item[0].Is("format") {
+			return i, errAt(text, toks[i].Pos, "%s takes (FORMAT parquet) only", what)
+		}
+		if f := item[1].Name(); !strings.EqualFold(f, "parquet") {
+			e := errAt(text, item[1].Pos, refusal, strings.ToUpper(f))
+			e.Err = ErrUnsupported
+			return i, e
+		}
+	}
+	return end + 1, nil
 }
