@@ -80,3 +80,32 @@ func (a *bitstringAggAcc) result(ng int) *Col {
 	a.v = growTo(a.v, ng)
 	return bitsCol(tBit, a.v[:ng])
 }
+
+// bitStringAcc is bit_and, bit_or or bit_xor of BITs: per group, the bits
+// so far (nil before the first value).
+type bitStringAcc struct {
+	op  string // AND, OR or XOR
+	t   Type
+	v   [][]byte
+	err error
+}
+
+func (a *bitStringAcc) update(gids []int32, ng int, c *Col) {
+	a.v = growTo(a.v, ng)
+	for i, g := range gids {
+		if c.IsNull(i) || a.err != nil {
+			continue
+		}
+		s := c.Str(i)
+		if a.v[g] == nil {
+			a.v[g] = append([]byte{}, s...)
+			continue
+		}
+		a.err = combineBits(a.op, a.v[g], s)
+	}
+}
+
+func (a *bitStringAcc) result(ng int) *Col {
+	a.v = growTo(a.v, ng)
+	return bitsCol(a.t, a.v[:ng])
+}

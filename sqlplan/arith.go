@@ -306,20 +306,6 @@ func (e *arithExpr) overflowError(bits int, a, b int64) error {
 	return errorf("Overflow in %s of INT%d (%d %s %d)!", opName[e.op], bits, a, opSymbol(e.op), b)
 }
 
-func opSymbol(op byte) string {
-	if op == 'd' {
-		return "//"
-	}
-	return string(op)
-}
-
-func scaleOf(t Type) int {
-	if t.Kind == KDecimal {
-		return t.Scale
-	}
-	return 0
-}
-
 // floats returns a numeric column as float64s.
 func floats(c *Col) []float64 {
 	if c.F != nil {
@@ -486,4 +472,19 @@ func intAt(c *Col, i int) int64 {
 		return c.I[0]
 	}
 	return c.I[i]
+}
+
+// uhugeOperand reports an operand that arithmetic with a UHUGEINT keeps
+// UHUGEINT, as DuckDB: a UHUGEINT, an unsigned integer, or an integer
+// literal that is not negative.
+func uhugeOperand(e expr) bool {
+	t := e.typ()
+	switch {
+	case t.Kind == KUHuge || t.Kind == KUint:
+		return true
+	case t.Op() == KInt:
+		v, lit := intLiteral(e)
+		return lit && v >= 0
+	}
+	return false
 }

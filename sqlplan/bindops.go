@@ -1,7 +1,6 @@
 package sqlplan
 
 import (
-	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -745,85 +744,6 @@ func (p *planner) scaledInterval(n expr, unit interval, text string) (expr, erro
 	}}
 	e.setText(text)
 	return e, nil
-}
-
-// parseIntervalText reads an interval written as parts: "1 year 2 months
-// 3 days", "-2 hours", "1 day 04:05:06.5", "04:05".
-func parseIntervalText(s string) (interval, error) {
-	var iv interval
-	f := strings.Fields(strings.ToLower(s))
-	for i := 0; i < len(f); i++ {
-		if strings.Contains(f[i], ":") {
-			t := f[i]
-			neg := strings.HasPrefix(t, "-")
-			t = strings.TrimPrefix(strings.TrimPrefix(t, "-"), "+")
-			parts := strings.Split(t, ":")
-			if len(parts) < 2 || len(parts) > 3 {
-				return interval{}, errorf("invalid interval %q", s)
-			}
-			var us float64
-			for k, mult := range []float64{3600e6, 60e6, 1e6}[:len(parts)] {
-				x, err := strconv.ParseFloat(parts[k], 64)
-				if err != nil {
-					return interval{}, errorf("invalid interval %q", s)
-				}
-				us += x * mult
-			}
-			if neg {
-				us = -us
-			}
-			iv.Micros += int64(math.Round(us))
-			continue
-		}
-		n, err := strconv.ParseFloat(f[i], 64)
-		if err != nil || i+1 >= len(f) {
-			return interval{}, errorf("invalid interval %q", s)
-		}
-		i++
-		part, err := makeInterval(n, f[i])
-		if err != nil {
-			return interval{}, err
-		}
-		iv = iv.Add(part)
-	}
-	return iv, nil
-}
-
-// fractional is n times a unit of days or months; a fraction carries
-// into the smaller parts (1.5 months is 1 month 15 days).
-func fractional(unit interval, n float64) (interval, error) {
-	iv, ok := unit.Scale(n)
-	if !ok {
-		return interval{}, errorf("the interval is out of range")
-	}
-	return iv, nil
-}
-
-func makeInterval(n float64, unit string) (interval, error) {
-	u := strings.TrimSuffix(strings.ToLower(unit), "s")
-	switch u {
-	case "microsecond", "us":
-		return interval{Micros: int64(n)}, nil
-	case "millisecond", "ms":
-		return interval{Micros: int64(n * 1e3)}, nil
-	case "second", "sec":
-		return interval{Micros: int64(n * 1e6)}, nil
-	case "minute", "min":
-		return interval{Micros: int64(n * 60e6)}, nil
-	case "hour", "h":
-		return interval{Micros: int64(n * 3600e6)}, nil
-	case "day", "d":
-		return fractional(interval{Days: 1}, n)
-	case "week":
-		return fractional(interval{Days: 7}, n)
-	case "month":
-		return fractional(interval{Months: 1}, n)
-	case "quarter":
-		return fractional(interval{Months: 3}, n)
-	case "year":
-		return fractional(interval{Months: 12}, n)
-	}
-	return interval{}, errorf("unknown interval unit %q", unit)
 }
 
 // bindPatternMatch binds x [NOT] GLOB p and x [NOT] SIMILAR TO p, which

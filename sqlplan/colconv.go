@@ -1,8 +1,6 @@
 package sqlplan
 
 import (
-	"math"
-	"math/big"
 	"time"
 
 	"github.com/carquet-go/carquet/parquet/format"
@@ -217,85 +215,6 @@ func nanosOfDay(t time.Time) int64 {
 		return 86400e9
 	}
 	return int64(t.Hour())*int64(time.Hour) + int64(t.Minute())*int64(time.Minute) + int64(t.Second())*int64(time.Second) + int64(t.Nanosecond())
-}
-
-var pow10 = func() []int64 {
-	p := make([]int64, 19)
-	p[0] = 1
-	for i := 1; i < 19; i++ {
-		p[i] = p[i-1] * 10
-	}
-	return p
-}()
-
-func decimalOf(unscaled int64, scale int) value.Decimal {
-	return value.DecimalFromInt64(unscaled, int32(scale))
-}
-
-// decFloat is the nearest float to unscaled × 10^-scale.
-func decFloat(unscaled int64, scale int) float64 {
-	if scale < len(pow10) {
-		return float64(unscaled) / float64(pow10[scale])
-	}
-	return float64(unscaled) / math.Pow10(scale)
-}
-
-// rescale changes a decimal's scale (rounding half away from zero when
-// reducing); ok false on overflow.
-func rescale(u int64, from, to int) (int64, bool) {
-	if to == from {
-		return u, true
-	}
-	if to > from {
-		d := to - from
-		if d >= len(pow10) {
-			return 0, u == 0
-		}
-		m := pow10[d]
-		r := u * m
-		if u != 0 && (r/m != u) {
-			return 0, false
-		}
-		return r, true
-	}
-	d := from - to
-	if d >= len(pow10) {
-		return 0, true
-	}
-	m := pow10[d]
-	q, rem := u/m, u%m
-	if rem*2 >= m {
-		q++
-	} else if rem*2 <= -m {
-		q--
-	}
-	return q, true
-}
-
-// decimalToInt64 converts a value.Decimal to unscaled at scale; ok false
-// if it does not fit.
-func decimalToInt64(d value.Decimal, scale int) (int64, bool) {
-	u := new(big.Int).Set(d.Unscaled)
-	diff := scale - int(d.Scale)
-	if diff > 0 {
-		u.Mul(u, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(diff)), nil))
-	} else if diff < 0 {
-		m := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-diff)), nil)
-		q, r := new(big.Int).QuoRem(u, m, new(big.Int))
-		r2 := new(big.Int).Mul(r, big.NewInt(2))
-		if r2.CmpAbs(m) >= 0 {
-			if u.Sign() < 0 {
-				q.Sub(q, big.NewInt(1))
-			} else {
-				q.Add(q, big.NewInt(1))
-			}
-		}
-		u = q
-	}
-	if !u.IsInt64() {
-		return 0, false
-	}
-	return u.Int64(), true
 }
 
 // hasInt96Leaf reports an INT96 column below n: its SQL type is TIMESTAMP

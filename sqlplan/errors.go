@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/parquet/errs"
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
@@ -65,9 +66,7 @@ func errAt(src string, off int, format string, args ...any) *Error {
 }
 
 // unsupported returns an error naming a feature that is not supported.
-func unsupported(feature string) *Error {
-	return &Error{Msg: feature + " is not supported", Offset: -1, Err: ErrUnsupported}
-}
+func unsupported(feature string) *Error { return function.Unsupported(feature) }
 
 func errorf(format string, args ...any) *Error {
 	return &Error{Msg: fmt.Sprintf(format, args...), Offset: -1}

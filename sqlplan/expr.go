@@ -8,9 +8,6 @@ import (
 
 	"github.com/carquet-go/carquet/internal/intset"
 	"github.com/carquet-go/carquet/parquet/value"
-	"github.com/carquet-go/carquet/sqlplan/num"
-	// Named so: the tests' exec helper takes the package's own name.
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -655,22 +652,6 @@ func evalOn(e expr, b *Batch, idx []int32) (*Col, error) {
 	return e.Eval(takeBatch(b, idx))
 }
 
-// hugeOverflow is the error for x op y outside the type t: DuckDB's words
-// for a HUGEINT, the decimal's precision otherwise.
-func hugeOverflow(op byte, x, y num.Int128, ls, rs int, t Type) error {
-	switch {
-	case t.Huge && (op == 'd' || op == '%'):
-		return errorf("Overflow in division of %s / %s", x, y)
-	case t.Huge:
-		return errorf("Overflow in %s of INT128 (%s %s %s)!", opName[op], x, opSymbol(op), y)
-	}
-	return errorf("overflow in %s %c %s: the result does not fit %s",
-		string(x.AppendDecimal(nil, ls)), op, string(y.AppendDecimal(nil, rs)), t.SQLName())
-}
-
-// opName names an arithmetic operator in DuckDB's overflow errors.
-var opName = map[byte]string{'+': "addition", '-': "subtraction", '*': "multiplication", '/': "division", 'd': "division", '%': "modulo"}
-
 // funcExpr is a scalar function evaluated row by row on typed accessors;
 // the common functions have vectorized bodies in vec.
 type funcExpr struct {
@@ -731,10 +712,4 @@ func timeOf(c *Col, i int) time.Time {
 		return timeValue(c.T, c.I[i])
 	}
 	return stampToTime(c.T, c.I[i])
-}
-
-// addInt64 returns a+b and whether the sum left int64 (wrapped around).
-func addInt64(a, b int64) (int64, bool) {
-	s := a + b
-	return s, (s > a) != (b > 0)
 }

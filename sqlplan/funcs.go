@@ -60,13 +60,7 @@ func sig(result Type, args ...Type) func(p *planner, in []expr) ([]expr, Type, e
 // as they are (DuckDB's BLOB forms of md5, sha1, sha256); other types
 // cast to VARCHAR.
 func textOrBlob(result Type) func(p *planner, in []expr) ([]expr, Type, error) {
-	text := sig(result, tString)
-	return func(p *planner, in []expr) ([]expr, Type, error) {
-		if len(in) == 1 && in[0].Type().Kind == KBytes {
-			return in, result, nil
-		}
-		return text(p, in)
-	}
+	return bindRule(function.TextOrBlob(result))
 }
 
 // coerceArg casts a function argument: strings convert to what the
@@ -527,6 +521,9 @@ func addLibrary() {
 	m := make(map[string]*fn, len(lib))
 	for name, f := range lib {
 		m[name] = &fn{min: f.Min, max: f.Max, bind: bindRule(f.Rule), row: f.Row, nonStrict: f.NonStrict, volatile: f.Volatile}
+		if f.RowFor != nil {
+			rowByTypes[name] = f.RowFor
+		}
 	}
 	addFuncs(m)
 }
@@ -561,6 +558,10 @@ func bindRule(rule function.TypeRule) func(p *planner, in []expr) ([]expr, Type,
 		return out, result, nil
 	}
 }
+
+// rowByTypes chooses the row function of the functions whose computation
+// depends on their arguments' types (after binding).
+var rowByTypes = map[string]func(types []Type) func(a []*Col, i int) (any, error){}
 
 // vecKernels are the functions that compute a whole batch at once
 // rather than a value per row, by their fn (an alias shares its target's).
@@ -647,10 +648,6 @@ func padFn(left bool) func(a []*Col, i int) (any, error) {
 		}
 		return string(r) + string(fill), nil
 	}
-}
-
-func floatFn(f func(float64) float64) func(a []*Col, i int) (any, error) {
-	return func(a []*Col, i int) (any, error) { return f(a[0].F[i]), nil }
 }
 
 func logFn(f func(float64) float64) func(a []*Col, i int) (any, error) {

@@ -1,6 +1,9 @@
 package function
 
-import "github.com/carquet-go/carquet/sqlplan/num"
+import (
+	"github.com/carquet-go/carquet/sqlplan/num"
+	"github.com/carquet-go/carquet/sqlplan/vec"
+)
 
 // The loops of the common arithmetic: DOUBLE + - * /, and DECIMAL of at
 // most 18 digits + - * on unscaled int64s. An operand whose column has
@@ -163,4 +166,21 @@ func mulDecimal18(x, y int64) (int64, bool) {
 		return 0, false
 	}
 	return r.Int64(), true
+}
+
+// OpName names an arithmetic operator in DuckDB's overflow errors.
+var OpName = map[byte]string{'+': "addition", '-': "subtraction", '*': "multiplication", '/': "division", 'd': "division", '%': "modulo"}
+
+func OpSymbol(op byte) string {
+	if op == 'd' {
+		return "//"
+	}
+	return string(op)
+}
+
+func ScaleOf(t vec.Type) int {
+	if t.Kind == vec.KDecimal {
+		return t.Scale
+	}
+	return 0
 }

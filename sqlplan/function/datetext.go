@@ -325,7 +325,7 @@ func textError(f TextFault, s, field string, to vec.Type, form string) error {
 	case textZone:
 		return fmt.Errorf("%s field value \"%s\" has a timestamp that is not UTC", field, s)
 	case textInfinite:
-		return fmt.Errorf("cannot cast VARCHAR %s to %s: infinite dates and timestamps are not supported", quoteText(s), to.SQLName())
+		return fmt.Errorf("cannot cast VARCHAR %s to %s: infinite dates and timestamps are not supported", QuoteText(s), to.SQLName())
 	}
 	return fmt.Errorf("invalid %s field format: \"%s\", expected format is (%s)", field, s, form)
 }
@@ -358,7 +358,7 @@ func ParseTimestampText(s string, to vec.Type) (int64, error) {
 			}
 		}
 		if f != textInfinite {
-			return 0, fmt.Errorf("Could not convert string %s to TIMESTAMP_NS", quoteText(s))
+			return 0, fmt.Errorf("Could not convert string %s to TIMESTAMP_NS", QuoteText(s))
 		}
 	} else if f == TextOK {
 		return us, nil
@@ -386,4 +386,4 @@ func ParseTimeText(s string, nanos bool) (int64, error) {
 	return us, nil
 }
 
-func quoteText(s string) string { return "'" + s + "'" }
+func QuoteText(s string) string { return "'" + s + "'" }

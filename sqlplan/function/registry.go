@@ -3,6 +3,8 @@ package function
 import (
 	"fmt"
 
+	"github.com/carquet-go/carquet/parquet/errs"
+
 	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/carquet-go/carquet/sqlplan/vec"
 )
@@ -17,6 +19,10 @@ type Scalar struct {
 	// It sees no NULL argument unless NonStrict: the engine gives NULL
 	// for a row where one is NULL without calling it.
 	Row func(args []*vec.Col, i int) (any, error)
+	// RowFor, when set, chooses Row by the types of the bound arguments
+	// (a function whose computation depends on them, as hex's of an
+	// integer or of text).
+	RowFor func(types []vec.Type) func(args []*vec.Col, i int) (any, error)
 	// Batch, when set, computes a whole batch of n rows at once (and sees
 	// the NULL rows, which it makes NULL); the engine calls it instead of
 	// Row.
@@ -37,6 +43,18 @@ type TypeRule func(args []vec.Type) (casts []vec.Type, result vec.Type, err erro
 // arguments cast to args (the last repeating), its result of type result.
 func Sig(result vec.Type, args ...vec.Type) TypeRule {
 	return func([]vec.Type) ([]vec.Type, vec.Type, error) { return args, result, nil }
+}
+
+// TextOrBlob is the type rule of a function of one VARCHAR that reads a
+// BLOB's bytes as they are (DuckDB's BLOB forms of md5, sha1, sha256);
+// other types cast to VARCHAR.
+func TextOrBlob(result vec.Type) TypeRule {
+	return func(args []vec.Type) ([]vec.Type, vec.Type, error) {
+		if len(args) == 1 && args[0].Kind == vec.KBytes {
+			return nil, result, nil
+		}
+		return []vec.Type{tString}, result, nil
+	}
 }
 
 // The types of most signatures.
@@ -70,6 +88,12 @@ func Scalars() map[string]*Scalar { return scalars }
 // engine's Error, as the binder's own errors).
 func errorf(format string, args ...any) *parse.Error {
 	return &parse.Error{Msg: fmt.Sprintf(format, args...), Offset: -1}
+}
+
+// Unsupported is the error of a feature the engine recognizes but does
+// not run (errs.ErrUnsupported, for errors.Is).
+func Unsupported(feature string) *parse.Error {
+	return &parse.Error{Msg: feature + " is not supported", Offset: -1, Err: errs.ErrUnsupported}
 }
 
 // str is a string row as a Go string.

@@ -1,7 +1,10 @@
 package function
 
 import (
+	"fmt"
 	"math"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/carquet-go/carquet/sqlplan/vec"
@@ -84,4 +87,34 @@ func ParseZoned(s string, loc *time.Location) (any, error) {
 		return nil, err
 	}
 	return FromWall(us, loc), nil
+}
+
+// zones caches the time zones looked up by name.
+var zones sync.Map
+
+// ZoneNamed is the IANA time zone of that name (or UTC / an offset such
+// as +02:00).
+func ZoneNamed(name string) (*time.Location, error) {
+	if l, ok := zones.Load(name); ok {
+		return l.(*time.Location), nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		var h, m int
+		sign := 1
+		rest := name
+		if strings.HasPrefix(rest, "-") {
+			sign, rest = -1, rest[1:]
+		} else {
+			rest = strings.TrimPrefix(rest, "+")
+		}
+		if n, _ := fmt.Sscanf(rest, "%d:%d", &h, &m); n >= 1 && h <= 23 && m >= 0 && m < 60 && h >= 0 {
+			loc, err = time.FixedZone(name, sign*(h*3600+m*60)), nil
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("unknown time zone %q", name)
+	}
+	zones.Store(name, loc)
+	return loc, nil
 }

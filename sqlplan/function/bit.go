@@ -1,8 +1,10 @@
-package sqlplan
+package function
 
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // DuckDB's BIT (BITSTRING) functions and operators. A BIT value is the
@@ -11,43 +13,43 @@ import (
 // integer operators (& | xor ~ << >>) and bit_count, bit_length and
 // octet_length have their BIT meaning there.
 
-func init() { addFuncs(bitFuncs) }
+func init() { register(bitFuncs) }
 
 // tInteger is INTEGER, what get_bit and bit_position return.
-var tInteger = Type{Kind: KInt, Bits: 32}
+var tInteger = vec.Type{Kind: vec.KInt, Bits: 32}
 
-var bitFuncs = map[string]*fn{
-	"bit_count$bit": {1, 1, sig(tInt, tBit), func(a []*Col, i int) (any, error) {
+var bitFuncs = map[string]*Scalar{
+	"bit_count$bit": {Min: 1, Max: 1, Rule: Sig(tInt, TBit), Row: func(a []*vec.Col, i int) (any, error) {
 		return int64(bytes.Count(a[0].Str(i), []byte{'1'})), nil
-	}, false, false},
-	"bit_length$bit": {1, 1, sig(tInt, tBit), func(a []*Col, i int) (any, error) {
+	}},
+	"bit_length$bit": {Min: 1, Max: 1, Rule: Sig(tInt, TBit), Row: func(a []*vec.Col, i int) (any, error) {
 		return int64(len(a[0].Str(i))), nil
-	}, false, false},
-	"octet_length$bit": {1, 1, sig(tInt, tBit), func(a []*Col, i int) (any, error) {
+	}},
+	"octet_length$bit": {Min: 1, Max: 1, Rule: Sig(tInt, TBit), Row: func(a []*vec.Col, i int) (any, error) {
 		return int64((len(a[0].Str(i)) + 7) / 8), nil
-	}, false, false},
-	"bit_and_op$bit": {2, 2, sig(tBit, tBit), bitwiseFn("AND"), false, false},
-	"bit_or_op$bit":  {2, 2, sig(tBit, tBit), bitwiseFn("OR"), false, false},
-	"xor$bit":        {2, 2, sig(tBit, tBit), bitwiseFn("XOR"), false, false},
-	"bit_not$bit": {1, 1, sig(tBit, tBit), func(a []*Col, i int) (any, error) {
+	}},
+	"bit_and_op$bit": {Min: 2, Max: 2, Rule: Sig(TBit, TBit), Row: bitwiseFn("AND")},
+	"bit_or_op$bit":  {Min: 2, Max: 2, Rule: Sig(TBit, TBit), Row: bitwiseFn("OR")},
+	"xor$bit":        {Min: 2, Max: 2, Rule: Sig(TBit, TBit), Row: bitwiseFn("XOR")},
+	"bit_not$bit": {Min: 1, Max: 1, Rule: Sig(TBit, TBit), Row: func(a []*vec.Col, i int) (any, error) {
 		s := a[0].Str(i)
 		out := make([]byte, len(s))
 		for j, c := range s {
 			out[j] = c ^ 1 // '0' <-> '1'
 		}
 		return string(out), nil
-	}, false, false},
-	"shift_left$bit":  {2, 2, sig(tBit, tBit, tInt), bitShiftFn(true), false, false},
-	"shift_right$bit": {2, 2, sig(tBit, tBit, tInt), bitShiftFn(false), false, false},
-	"get_bit": {2, 2, sig(tInteger, tBit, tInt), func(a []*Col, i int) (any, error) {
+	}},
+	"shift_left$bit":  {Min: 2, Max: 2, Rule: Sig(TBit, TBit, tInt), Row: bitShiftFn(true)},
+	"shift_right$bit": {Min: 2, Max: 2, Rule: Sig(TBit, TBit, tInt), Row: bitShiftFn(false)},
+	"get_bit": {Min: 2, Max: 2, Rule: Sig(tInteger, TBit, tInt), Row: func(a []*vec.Col, i int) (any, error) {
 		s := a[0].Str(i)
 		k, err := bitIndex(s, a[1].I[i])
 		if err != nil {
 			return nil, err
 		}
 		return int64(s[k] - '0'), nil
-	}, false, false},
-	"set_bit": {3, 3, sig(tBit, tBit, tInt, tInt), func(a []*Col, i int) (any, error) {
+	}},
+	"set_bit": {Min: 3, Max: 3, Rule: Sig(TBit, TBit, tInt, tInt), Row: func(a []*vec.Col, i int) (any, error) {
 		s := a[0].Str(i)
 		k, err := bitIndex(s, a[1].I[i])
 		if err != nil {
@@ -60,9 +62,9 @@ var bitFuncs = map[string]*fn{
 		out := []byte(string(s))
 		out[k] = '0' + byte(v)
 		return string(out), nil
-	}, false, false},
+	}},
 	// bitstring(text, n): the bits of text, with 0s before it to n bits.
-	"bitstring": {2, 2, sig(tBit, tString, tInt), func(a []*Col, i int) (any, error) {
+	"bitstring": {Min: 2, Max: 2, Rule: Sig(TBit, tString, tInt), Row: func(a []*vec.Col, i int) (any, error) {
 		s, n := a[0].Str(i), a[1].I[i]
 		if err := checkBits(s); err != nil {
 			return nil, err
@@ -76,12 +78,12 @@ var bitFuncs = map[string]*fn{
 		out := bytes.Repeat([]byte{'0'}, int(n))
 		copy(out[int(n)-len(s):], s)
 		return string(out), nil
-	}, false, false},
+	}},
 	// bit_position(sub, bits): where sub first starts in bits, from 1; 0
 	// when it does not.
-	"bit_position": {2, 2, sig(tInteger, tBit), func(a []*Col, i int) (any, error) {
+	"bit_position": {Min: 2, Max: 2, Rule: Sig(tInteger, TBit), Row: func(a []*vec.Col, i int) (any, error) {
 		return int64(bytes.Index(a[1].Str(i), a[0].Str(i)) + 1), nil
-	}, false, false},
+	}},
 }
 
 // maxBitLength bounds the BIT that bitstring makes, so that a length
@@ -96,9 +98,9 @@ var bitOps = map[string]func(x, y byte) byte{
 	"XOR": func(x, y byte) byte { return x ^ y },
 }
 
-// combineBits sets dst to dst op src, bit by bit, for two BITs of one
+// CombineBits sets dst to dst op src, bit by bit, for two BITs of one
 // length (DuckDB refuses other lengths, naming the operator).
-func combineBits(name string, dst, src []byte) error {
+func CombineBits(name string, dst, src []byte) error {
 	if len(dst) != len(src) {
 		return fmt.Errorf("Cannot %s bit strings of different sizes", name)
 	}
@@ -110,49 +112,20 @@ func combineBits(name string, dst, src []byte) error {
 }
 
 // bitwiseFn is the BIT operator of bitOps[name].
-func bitwiseFn(name string) func(a []*Col, i int) (any, error) {
-	return func(a []*Col, i int) (any, error) {
+func bitwiseFn(name string) func(a []*vec.Col, i int) (any, error) {
+	return func(a []*vec.Col, i int) (any, error) {
 		out := []byte(string(a[0].Str(i)))
-		if err := combineBits(name, out, a[1].Str(i)); err != nil {
+		if err := CombineBits(name, out, a[1].Str(i)); err != nil {
 			return nil, err
 		}
 		return string(out), nil
 	}
 }
 
-// bitStringAcc is bit_and, bit_or or bit_xor of BITs: per group, the bits
-// so far (nil before the first value).
-type bitStringAcc struct {
-	op  string // AND, OR or XOR
-	t   Type
-	v   [][]byte
-	err error
-}
-
-func (a *bitStringAcc) update(gids []int32, ng int, c *Col) {
-	a.v = growTo(a.v, ng)
-	for i, g := range gids {
-		if c.IsNull(i) || a.err != nil {
-			continue
-		}
-		s := c.Str(i)
-		if a.v[g] == nil {
-			a.v[g] = append([]byte{}, s...)
-			continue
-		}
-		a.err = combineBits(a.op, a.v[g], s)
-	}
-}
-
-func (a *bitStringAcc) result(ng int) *Col {
-	a.v = growTo(a.v, ng)
-	return bitsCol(a.t, a.v[:ng])
-}
-
-// bitsCol makes a column of t (a BIT type) of the groups' bits, NULL
+// BitsCol makes a column of t (a BIT type) of the groups' bits, NULL
 // where a group had none (a nil slice).
-func bitsCol(t Type, v [][]byte) *Col {
-	b := newBuilder(t, len(v))
+func BitsCol(t vec.Type, v [][]byte) *vec.Col {
+	b := vec.NewBuilder(t, len(v))
 	for _, x := range v {
 		if x == nil {
 			b.Add(nil) // an untyped nil: a nil []byte would be a value
@@ -166,8 +139,8 @@ func bitsCol(t Type, v [][]byte) *Col {
 // bitShiftFn is << or >> on a BIT: its bits move n places within its
 // length, 0s coming in. As DuckDB's, a negative left shift is an error
 // and a negative right shift clears every bit.
-func bitShiftFn(left bool) func(a []*Col, i int) (any, error) {
-	return func(a []*Col, i int) (any, error) {
+func bitShiftFn(left bool) func(a []*vec.Col, i int) (any, error) {
+	return func(a []*vec.Col, i int) (any, error) {
 		s, n := a[0].Str(i), a[1].I[i]
 		if left && n < 0 {
 			return nil, fmt.Errorf("Cannot left-shift by negative number %d", n)
@@ -198,9 +171,9 @@ func bitIndex(s []byte, k int64) (int, error) {
 // has no BIT); a BIT becomes the bytes of its bits zero-padded on the
 // left to whole bytes ('101' is \x05). An empty BLOB is an error even
 // under TRY_CAST, as in DuckDB, whose TRY_CAST raises it too.
-func castBitBlob(c *Col, to Type) (*Col, error) {
+func castBitBlob(c *vec.Col, to vec.Type) (*vec.Col, error) {
 	n := c.Len
-	bld := newBuilder(to, n)
+	bld := vec.NewBuilder(to, n)
 	var buf []byte
 	for i := 0; i < n; i++ {
 		if c.IsNull(i) {
@@ -248,7 +221,7 @@ func bitsBlob(dst, s []byte) []byte {
 
 // bitBlobValue is castBitBlob of one value (a string or []byte) of a
 // constant.
-func bitBlobValue(v any, to Type) (any, error) {
+func bitBlobValue(v any, to vec.Type) (any, error) {
 	var b []byte
 	switch x := v.(type) {
 	case string:

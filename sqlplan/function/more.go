@@ -1,4 +1,4 @@
-package sqlplan
+package function
 
 import (
 	"crypto/rand"
@@ -10,33 +10,34 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // More scalar functions of DuckDB: numbers, bits, text formatting and
 // parsing, hashes, epoch conversions.
 
 func init() {
-	more := map[string]*fn{
-		"isfinite": {1, 1, sig(tBool, tFloat), func(a []*Col, i int) (any, error) {
+	more := map[string]*Scalar{
+		"isfinite": {Min: 1, Max: 1, Rule: Sig(tBool, tFloat), Row: func(a []*vec.Col, i int) (any, error) {
 			x := a[0].F[i]
 			return !math.IsInf(x, 0) && !math.IsNaN(x), nil
-		}, false, false},
-		"signbit": {1, 1, sig(tBool, tFloat), func(a []*Col, i int) (any, error) { return math.Signbit(a[0].F[i]), nil }, false, false},
-		"atan2": {2, 2, sig(tFloat, tFloat), func(a []*Col, i int) (any, error) {
+		}},
+		"signbit": {Min: 1, Max: 1, Rule: Sig(tBool, tFloat), Row: func(a []*vec.Col, i int) (any, error) { return math.Signbit(a[0].F[i]), nil }},
+		"atan2": {Min: 2, Max: 2, Rule: Sig(tFloat, tFloat), Row: func(a []*vec.Col, i int) (any, error) {
 			return math.Atan2(a[0].F[i], a[1].F[i]), nil
-		}, false, false},
-		"asin":    {1, 1, sig(tFloat, tFloat), domainFn(math.Asin, -1, 1), false, false},
-		"acos":    {1, 1, sig(tFloat, tFloat), domainFn(math.Acos, -1, 1), false, false},
-		"cot":     {1, 1, sig(tFloat, tFloat), floatFn(func(x float64) float64 { return 1 / math.Tan(x) }), false, false},
-		"degrees": {1, 1, sig(tFloat, tFloat), floatFn(func(x float64) float64 { return x * 180 / math.Pi }), false, false},
-		"radians": {1, 1, sig(tFloat, tFloat), floatFn(func(x float64) float64 { return x * math.Pi / 180 }), false, false},
-		"gcd": {2, 2, sig(tInt, tInt), func(a []*Col, i int) (any, error) {
+		}},
+		"asin":    {Min: 1, Max: 1, Rule: Sig(tFloat, tFloat), Row: domainFn(math.Asin, -1, 1)},
+		"acos":    {Min: 1, Max: 1, Rule: Sig(tFloat, tFloat), Row: domainFn(math.Acos, -1, 1)},
+		"cot":     {Min: 1, Max: 1, Rule: Sig(tFloat, tFloat), Row: FloatRow(func(x float64) float64 { return 1 / math.Tan(x) })},
+		"degrees": {Min: 1, Max: 1, Rule: Sig(tFloat, tFloat), Row: FloatRow(func(x float64) float64 { return x * 180 / math.Pi })},
+		"radians": {Min: 1, Max: 1, Rule: Sig(tFloat, tFloat), Row: FloatRow(func(x float64) float64 { return x * math.Pi / 180 })},
+		"gcd": {Min: 2, Max: 2, Rule: Sig(tInt, tInt), Row: func(a []*vec.Col, i int) (any, error) {
 			return gcd(a[0].I[i], a[1].I[i])
-		}, false, false},
-		"lcm": {2, 2, sig(tInt, tInt), func(a []*Col, i int) (any, error) {
+		}},
+		"lcm": {Min: 2, Max: 2, Rule: Sig(tInt, tInt), Row: func(a []*vec.Col, i int) (any, error) {
 			x, y := a[0].I[i], a[1].I[i]
 			if x == 0 || y == 0 {
 				return int64(0), nil
@@ -53,8 +54,8 @@ func init() {
 				l = -l
 			}
 			return l, nil
-		}, false, false},
-		"factorial": {1, 1, sig(tInt, tInt), func(a []*Col, i int) (any, error) {
+		}},
+		"factorial": {Min: 1, Max: 1, Rule: Sig(tInt, tInt), Row: func(a []*vec.Col, i int) (any, error) {
 			n := a[0].I[i]
 			if n > 20 {
 				return nil, fmt.Errorf("factorial(%d) is out of the BIGINT range", n)
@@ -64,49 +65,49 @@ func init() {
 				f *= k
 			}
 			return f, nil
-		}, false, false},
-		"even": {1, 1, sig(tFloat, tFloat), floatFn(func(x float64) float64 {
+		}},
+		"even": {Min: 1, Max: 1, Rule: Sig(tFloat, tFloat), Row: FloatRow(func(x float64) float64 {
 			// away from zero to the next even integer
 			r := math.Ceil(math.Abs(x))
 			if math.Mod(r, 2) != 0 {
 				r++
 			}
 			return math.Copysign(r, x)
-		}), false, false},
-		"bit_count": {1, 1, sig(tInt, tInt), func(a []*Col, i int) (any, error) {
+		})},
+		"bit_count": {Min: 1, Max: 1, Rule: Sig(tInt, tInt), Row: func(a []*vec.Col, i int) (any, error) {
 			return int64(bits.OnesCount64(uint64(a[0].I[i]))), nil
-		}, false, false},
-		"xor":         {2, 2, sig(tInt, tInt), func(a []*Col, i int) (any, error) { return a[0].I[i] ^ a[1].I[i], nil }, false, false},
-		"bit_and_op":  {2, 2, sig(tInt, tInt), func(a []*Col, i int) (any, error) { return a[0].I[i] & a[1].I[i], nil }, false, false},
-		"bit_or_op":   {2, 2, sig(tInt, tInt), func(a []*Col, i int) (any, error) { return a[0].I[i] | a[1].I[i], nil }, false, false},
-		"bit_not":     {1, 1, sig(tInt, tInt), func(a []*Col, i int) (any, error) { return ^a[0].I[i], nil }, false, false},
-		"shift_left":  {2, 2, sig(tInt, tInt), shiftFn(true), false, false},
-		"shift_right": {2, 2, sig(tInt, tInt), shiftFn(false), false, false},
-		"bit_length": {1, 1, sig(tInt, tString), func(a []*Col, i int) (any, error) {
+		}},
+		"xor":         {Min: 2, Max: 2, Rule: Sig(tInt, tInt), Row: func(a []*vec.Col, i int) (any, error) { return a[0].I[i] ^ a[1].I[i], nil }},
+		"bit_and_op":  {Min: 2, Max: 2, Rule: Sig(tInt, tInt), Row: func(a []*vec.Col, i int) (any, error) { return a[0].I[i] & a[1].I[i], nil }},
+		"bit_or_op":   {Min: 2, Max: 2, Rule: Sig(tInt, tInt), Row: func(a []*vec.Col, i int) (any, error) { return a[0].I[i] | a[1].I[i], nil }},
+		"bit_not":     {Min: 1, Max: 1, Rule: Sig(tInt, tInt), Row: func(a []*vec.Col, i int) (any, error) { return ^a[0].I[i], nil }},
+		"shift_left":  {Min: 2, Max: 2, Rule: Sig(tInt, tInt), Row: shiftFn(true)},
+		"shift_right": {Min: 2, Max: 2, Rule: Sig(tInt, tInt), Row: shiftFn(false)},
+		"bit_length": {Min: 1, Max: 1, Rule: Sig(tInt, tString), Row: func(a []*vec.Col, i int) (any, error) {
 			return int64(8 * len(a[0].Str(i))), nil
-		}, false, false},
-		"unicode": {1, 1, sig(tInt, tString), func(a []*Col, i int) (any, error) {
+		}},
+		"unicode": {Min: 1, Max: 1, Rule: Sig(tInt, tString), Row: func(a []*vec.Col, i int) (any, error) {
 			s := a[0].Str(i)
 			if len(s) == 0 {
 				return int64(-1), nil
 			}
 			r, _ := utf8.DecodeRune(s)
 			return int64(r), nil
-		}, false, false},
-		"translate": {3, 3, sig(tString, tString), func(a []*Col, i int) (any, error) {
+		}},
+		"translate": {Min: 3, Max: 3, Rule: Sig(tString, tString), Row: func(a []*vec.Col, i int) (any, error) {
 			return translate(str(a[0], i), str(a[1], i), str(a[2], i)), nil
-		}, false, false},
-		"levenshtein": {2, 2, sig(tInt, tString), func(a []*Col, i int) (any, error) {
+		}},
+		"levenshtein": {Min: 2, Max: 2, Rule: Sig(tInt, tString), Row: func(a []*vec.Col, i int) (any, error) {
 			return int64(levenshtein(a[0].Str(i), a[1].Str(i))), nil
-		}, false, false},
-		"sha256": {1, 1, textOrBlob(tString), func(a []*Col, i int) (any, error) {
+		}},
+		"sha256": {Min: 1, Max: 1, Rule: TextOrBlob(tString), Row: func(a []*vec.Col, i int) (any, error) {
 			h := sha256.Sum256(a[0].Str(i))
 			return hex.EncodeToString(h[:]), nil
-		}, false, false},
-		"hex":         {1, 1, bindHex, nil, false, false},
-		"to_base64":   {1, 1, sig(tString, Type{Kind: KBytes}), func(a []*Col, i int) (any, error) { return base64.StdEncoding.EncodeToString(a[0].Str(i)), nil }, false, false},
-		"from_base64": {1, 1, sig(Type{Kind: KBytes}, tString), fromBase64, false, false},
-		"uuid": {0, 0, sig(Type{Kind: KUUID}), func(a []*Col, i int) (any, error) {
+		}},
+		"hex":         {Min: 1, Max: 1, Rule: hexRule, RowFor: hexRow},
+		"to_base64":   {Min: 1, Max: 1, Rule: Sig(tString, vec.Type{Kind: vec.KBytes}), Row: func(a []*vec.Col, i int) (any, error) { return base64.StdEncoding.EncodeToString(a[0].Str(i)), nil }},
+		"from_base64": {Min: 1, Max: 1, Rule: Sig(vec.Type{Kind: vec.KBytes}, tString), Row: fromBase64},
+		"uuid": {Min: 0, Max: 0, Rule: Sig(vec.Type{Kind: vec.KUUID}), Row: func(a []*vec.Col, i int) (any, error) {
 			var b [16]byte
 			if _, err := rand.Read(b[:]); err != nil {
 				return nil, err
@@ -115,20 +116,20 @@ func init() {
 			b[8] = b[8]&0x3f | 0x80
 			h := hex.EncodeToString(b[:])
 			return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:], nil
-		}, false, true},
-		"printf":   {1, -1, bindFormat, func(a []*Col, i int) (any, error) { return printfRow(a, i) }, false, false},
-		"format":   {1, -1, bindFormat, func(a []*Col, i int) (any, error) { return formatRow(a, i) }, false, false},
-		"strptime": {2, 2, sig(tTS, tString), func(a []*Col, i int) (any, error) { return strptime(str(a[0], i), str(a[1], i)) }, false, false},
-		"try_strptime": {2, 2, sig(tTS, tString), func(a []*Col, i int) (any, error) {
+		}, Volatile: true},
+		"printf":   {Min: 1, Max: -1, Rule: formatRule, Row: printfRow},
+		"format":   {Min: 1, Max: -1, Rule: formatRule, Row: formatRow},
+		"strptime": {Min: 2, Max: 2, Rule: Sig(tTimestamp, tString), Row: func(a []*vec.Col, i int) (any, error) { return strptime(str(a[0], i), str(a[1], i)) }},
+		"try_strptime": {Min: 2, Max: 2, Rule: Sig(tTimestamp, tString), Row: func(a []*vec.Col, i int) (any, error) {
 			if v, err := strptime(str(a[0], i), str(a[1], i)); err == nil {
 				return v, nil
 			}
 			return nil, nil // NULL where strptime fails
-		}, false, false},
-		"epoch_ms": {1, 1, bindEpochIn, nil, false, false},
-		"timezone": {2, 2, bindTimezone, nil, false, false},
-		"epoch_us": {1, 1, sig(tInt, tTS), func(a []*Col, i int) (any, error) { return a[0].I[i], nil }, false, false},
-		"epoch_ns": {1, 1, bindEpochNs, func(a []*Col, i int) (any, error) {
+		}},
+		"epoch_ms": {Min: 1, Max: 1, Rule: epochInRule, RowFor: epochRow(1000)},
+		"timezone": {Min: 2, Max: 2, Rule: timezoneRule, RowFor: timezoneRow},
+		"epoch_us": {Min: 1, Max: 1, Rule: Sig(tInt, tTimestamp), Row: func(a []*vec.Col, i int) (any, error) { return a[0].I[i], nil }},
+		"epoch_ns": {Min: 1, Max: 1, Rule: epochNsRule, Row: func(a []*vec.Col, i int) (any, error) {
 			if a[0].T.Nanos {
 				return a[0].I[i], nil
 			}
@@ -137,27 +138,23 @@ func init() {
 				return nil, fmt.Errorf("the timestamp is out of the range of epoch_ns")
 			}
 			return us * 1000, nil
-		}, false, false},
+		}},
 	}
-	addFuncs(more)
-	rowByTypes["hex"] = hexRow
-	rowByTypes["to_hex"] = hexRow
-	rowByTypes["epoch_ms"] = epochRow(1000)
-	rowByTypes["timezone"] = timezoneRow
-	funcs["to_hex"] = funcs["hex"]
-	funcs["base64"] = funcs["to_base64"]
-	funcs["gen_random_uuid"] = funcs["uuid"]
-	funcs["ord"] = funcs["unicode"]
-	funcs["greatest_common_divisor"] = funcs["gcd"]
-	funcs["least_common_multiple"] = funcs["lcm"]
+	for alias, name := range map[string]string{
+		"to_hex": "hex", "base64": "to_base64", "gen_random_uuid": "uuid", "ord": "unicode",
+		"greatest_common_divisor": "gcd", "least_common_multiple": "lcm",
+	} {
+		more[alias] = more[name]
+	}
+	register(more)
 }
 
 // rowByTypes chooses the row function of the functions whose computation
 // depends on their arguments' types (after binding).
-var rowByTypes = map[string]func(types []Type) func(a []*Col, i int) (any, error){}
+var rowByTypes = map[string]func(types []vec.Type) func(a []*vec.Col, i int) (any, error){}
 
-func domainFn(f func(float64) float64, lo, hi float64) func(a []*Col, i int) (any, error) {
-	return func(a []*Col, i int) (any, error) {
+func domainFn(f func(float64) float64, lo, hi float64) func(a []*vec.Col, i int) (any, error) {
+	return func(a []*vec.Col, i int) (any, error) {
 		x := a[0].F[i]
 		if x < lo || x > hi {
 			return nil, fmt.Errorf("%v is outside the domain [%v, %v]", x, lo, hi)
@@ -182,8 +179,8 @@ func gcd(x, y int64) (any, error) {
 	return x, nil
 }
 
-func shiftFn(left bool) func(a []*Col, i int) (any, error) {
-	return func(a []*Col, i int) (any, error) {
+func shiftFn(left bool) func(a []*vec.Col, i int) (any, error) {
+	return func(a []*vec.Col, i int) (any, error) {
 		x, n := a[0].I[i], a[1].I[i]
 		if n < 0 || n > 63 {
 			return nil, fmt.Errorf("the shift %d is out of the range 0..63", n)
@@ -240,29 +237,26 @@ func levenshtein(a, b []byte) int {
 	return prev[len(b)]
 }
 
-// bindHex: hex of an integer (its two's complement, as DuckDB) or of the
-// bytes of a string or blob, upper case (hexRow picks the row function).
-func bindHex(p *planner, in []expr) ([]expr, Type, error) {
-	if k := in[0].Type().Op(); k == KInt || k == KBytes {
-		return in, tString, nil
+// hexRule types hex: of an integer (its two's complement, as DuckDB) or
+// of the bytes of a string or blob, upper case (hexRow picks the row
+// function); other types are cast to VARCHAR.
+func hexRule(args []vec.Type) ([]vec.Type, vec.Type, error) {
+	if k := args[0].Op(); k == vec.KInt || k == vec.KBytes {
+		return nil, tString, nil
 	}
-	c, err := p.cast(in[0], tString)
-	if err != nil {
-		return nil, Type{}, err
-	}
-	return []expr{c}, tString, nil
+	return []vec.Type{tString}, tString, nil
 }
 
-func hexRow(types []Type) func(a []*Col, i int) (any, error) {
-	if types[0].Op() == KInt {
-		return func(a []*Col, i int) (any, error) {
+func hexRow(types []vec.Type) func(a []*vec.Col, i int) (any, error) {
+	if types[0].Op() == vec.KInt {
+		return func(a []*vec.Col, i int) (any, error) {
 			return strings.ToUpper(strconv.FormatUint(uint64(a[0].I[i]), 16)), nil
 		}
 	}
-	return func(a []*Col, i int) (any, error) { return strings.ToUpper(hex.EncodeToString(a[0].Str(i))), nil }
+	return func(a []*vec.Col, i int) (any, error) { return strings.ToUpper(hex.EncodeToString(a[0].Str(i))), nil }
 }
 
-func fromBase64(a []*Col, i int) (any, error) {
+func fromBase64(a []*vec.Col, i int) (any, error) {
 	b, err := base64.StdEncoding.DecodeString(str(a[0], i))
 	if err != nil {
 		return nil, fmt.Errorf("from_base64: %v", err)
@@ -270,24 +264,22 @@ func fromBase64(a []*Col, i int) (any, error) {
 	return b, nil
 }
 
-// bindEpochIn binds epoch_ms and friends both ways: of a number (units
+// epochInRule types epoch_ms and friends both ways: of a number (units
 // since 1970) it is a timestamp, of a timestamp the number of units
 // (epochRow picks the row function).
-func bindEpochIn(p *planner, in []expr) ([]expr, Type, error) {
-	if t := in[0].Type(); t.IsNumeric() {
-		c, err := p.cast(in[0], tInt)
-		return []expr{c}, tTS, err
+func epochInRule(args []vec.Type) ([]vec.Type, vec.Type, error) {
+	if args[0].IsNumeric() {
+		return []vec.Type{tInt}, tTimestamp, nil
 	}
-	c, err := p.cast(in[0], tTS)
-	return []expr{c}, tInt, err
+	return []vec.Type{tTimestamp}, tInt, nil
 }
 
-func epochRow(microsPerUnit int64) func(types []Type) func(a []*Col, i int) (any, error) {
-	return func(types []Type) func(a []*Col, i int) (any, error) {
-		if types[0].Kind == KTimestamp {
-			return func(a []*Col, i int) (any, error) { return floorDiv(a[0].I[i], microsPerUnit), nil }
+func epochRow(microsPerUnit int64) func(types []vec.Type) func(a []*vec.Col, i int) (any, error) {
+	return func(types []vec.Type) func(a []*vec.Col, i int) (any, error) {
+		if types[0].Kind == vec.KTimestamp {
+			return func(a []*vec.Col, i int) (any, error) { return vec.FloorDiv(a[0].I[i], microsPerUnit), nil }
 		}
-		return func(a []*Col, i int) (any, error) {
+		return func(a []*vec.Col, i int) (any, error) {
 			v := a[0].I[i]
 			if v > math.MaxInt64/microsPerUnit || v < math.MinInt64/microsPerUnit {
 				return nil, fmt.Errorf("the epoch value %d is out of the TIMESTAMP range", v)
@@ -297,17 +289,14 @@ func epochRow(microsPerUnit int64) func(types []Type) func(a []*Col, i int) (any
 	}
 }
 
-// bindFormat takes a constant or column format string and any arguments.
-func bindFormat(p *planner, in []expr) ([]expr, Type, error) {
-	f, err := p.cast(in[0], tString)
-	if err != nil {
-		return nil, Type{}, err
-	}
-	return append([]expr{f}, in[1:]...), tString, nil
+// formatRule types printf and format: a format string (constant or
+// column), then arguments of any type, as they are.
+func formatRule(args []vec.Type) ([]vec.Type, vec.Type, error) {
+	return append([]vec.Type{tString}, args[1:]...), tString, nil
 }
 
 // argText is argument k of a printf/format call as text (NULL as "NULL").
-func argText(a []*Col, k, i int) string {
+func argText(a []*vec.Col, k, i int) string {
 	v := a[k].Get(i)
 	if v == nil {
 		return "NULL"
@@ -321,7 +310,7 @@ func argText(a []*Col, k, i int) string {
 
 // printfRow formats with printf directives: %[flags][width][.prec] and
 // d i u x X o c e E f F g G s %%.
-func printfRow(a []*Col, i int) (any, error) {
+func printfRow(a []*vec.Col, i int) (any, error) {
 	f := str(a[0], i)
 	var b strings.Builder
 	next := 1
@@ -381,7 +370,7 @@ func printfRow(a []*Col, i int) (any, error) {
 	return b.String(), nil
 }
 
-func intArg(c *Col, i int) (int64, error) {
+func intArg(c *vec.Col, i int) (int64, error) {
 	v, err := castScalar(c.Get(i), c.T, tInt)
 	if err != nil {
 		return 0, err
@@ -389,7 +378,7 @@ func intArg(c *Col, i int) (int64, error) {
 	return v.(int64), nil
 }
 
-func floatArg(c *Col, i int) (float64, error) {
+func floatArg(c *vec.Col, i int) (float64, error) {
 	v, err := castScalar(c.Get(i), c.T, tFloat)
 	if err != nil {
 		return 0, err
@@ -399,7 +388,7 @@ func floatArg(c *Col, i int) (float64, error) {
 
 // formatRow formats with fmt-style {} placeholders: {} or {:spec} where
 // spec is [<|>|^][width][.prec][d|f|s|x], and {{ / }} for braces.
-func formatRow(a []*Col, i int) (any, error) {
+func formatRow(a []*vec.Col, i int) (any, error) {
 	f := str(a[0], i)
 	var b strings.Builder
 	next := 1
@@ -638,25 +627,20 @@ func strptime(s, f string) (any, error) {
 	return t.UnixMicro() - int64(offset)*1e6, nil
 }
 
-// bindTimezone binds timezone(zone, t), which is t AT TIME ZONE zone: a
+// timezoneRule types timezone(zone, t), which is t AT TIME ZONE zone: a
 // TIMESTAMP (or DATE) read as the wall time in zone becomes the instant,
 // a TIMESTAMPTZ (an instant) becomes its wall time in zone.
-func bindTimezone(p *planner, in []expr) ([]expr, Type, error) {
-	zone, err := p.cast(in[0], tString)
-	if err != nil {
-		return nil, Type{}, err
+func timezoneRule(args []vec.Type) ([]vec.Type, vec.Type, error) {
+	if t := args[1]; t.Kind == vec.KTimestamp && t.TZ {
+		return []vec.Type{tString, t}, tTimestamp, nil
 	}
-	if t := in[1].Type(); t.Kind == KTimestamp && t.TZ {
-		return []expr{zone, in[1]}, tTS, nil
-	}
-	ts, err := p.cast(in[1], tTS)
-	return []expr{zone, ts}, Type{Kind: KTimestamp, TZ: true}, err
+	return []vec.Type{tString, tTimestamp}, vec.Type{Kind: vec.KTimestamp, TZ: true}, nil
 }
 
-func timezoneRow(types []Type) func(a []*Col, i int) (any, error) {
+func timezoneRow(types []vec.Type) func(a []*vec.Col, i int) (any, error) {
 	toWall := types[1].TZ
-	return func(a []*Col, i int) (any, error) {
-		loc, err := zoneNamed(str(a[0], i))
+	return func(a []*vec.Col, i int) (any, error) {
+		loc, err := ZoneNamed(str(a[0], i))
 		if err != nil {
 			return nil, err
 		}
@@ -669,41 +653,16 @@ func timezoneRow(types []Type) func(a []*Col, i int) (any, error) {
 	}
 }
 
-// zones caches the time zones looked up by name.
-var zones sync.Map
-
-// zoneNamed is the IANA time zone of that name (or UTC / an offset such
-// as +02:00).
-func zoneNamed(name string) (*time.Location, error) {
-	if l, ok := zones.Load(name); ok {
-		return l.(*time.Location), nil
+// epochNsRule takes a TIMESTAMP_NS as it is (its value is the answer)
+// and any other time as a TIMESTAMP.
+func epochNsRule(args []vec.Type) ([]vec.Type, vec.Type, error) {
+	if t := args[0]; t.Kind == vec.KTimestamp && t.Nanos {
+		return nil, tInt, nil
 	}
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		var h, m int
-		sign := 1
-		rest := name
-		if strings.HasPrefix(rest, "-") {
-			sign, rest = -1, rest[1:]
-		} else {
-			rest = strings.TrimPrefix(rest, "+")
-		}
-		if n, _ := fmt.Sscanf(rest, "%d:%d", &h, &m); n >= 1 && h <= 23 && m >= 0 && m < 60 && h >= 0 {
-			loc, err = time.FixedZone(name, sign*(h*3600+m*60)), nil
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("unknown time zone %q", name)
-	}
-	zones.Store(name, loc)
-	return loc, nil
+	return []vec.Type{tTimestamp}, tInt, nil
 }
 
-// bindEpochNs takes a TIMESTAMP_NS as it is (its value is the answer) and
-// any other time as a TIMESTAMP.
-func bindEpochNs(p *planner, in []expr) ([]expr, Type, error) {
-	if t := in[0].Type(); t.Kind == KTimestamp && t.Nanos {
-		return in, tInt, nil
-	}
-	return sig(tInt, tTS)(p, in)
+// FloatRow is the row function of f on a DOUBLE argument.
+func FloatRow(f func(float64) float64) func(a []*vec.Col, i int) (any, error) {
+	return func(a []*vec.Col, i int) (any, error) { return f(a[0].F[i]), nil }
 }

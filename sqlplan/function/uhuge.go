@@ -1,4 +1,4 @@
-package sqlplan
+package function
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/sqlplan/num"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // UHUGEINT, DuckDB's unsigned 128-bit integer. Col.H holds each value's
@@ -19,28 +20,28 @@ import (
 // integer literals stays UHUGEINT, with DuckDB's overflow errors; with
 // other numbers it is a DOUBLE.
 
-// tUHuge is UHUGEINT.
-var tUHuge = Type{Kind: KUHuge}
+// TUHuge is UHUGEINT.
+var TUHuge = vec.Type{Kind: vec.KUHuge}
 
-// maxUHuge is 2^128 - 1.
-var maxUHuge = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 128), big.NewInt(1))
+// MaxUHuge is 2^128 - 1.
+var MaxUHuge = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 128), big.NewInt(1))
 
 // uhugeRangeError is DuckDB's error for a value outside a cast's target.
-func uhugeRangeError(from Type, v any, to string) error {
-	return fmt.Errorf("Type %s with value %s can't be cast because the value is out of range for the destination type %s", from.SQLName(), formatScalar(from, v), to)
+func uhugeRangeError(from vec.Type, v any, to string) error {
+	return fmt.Errorf("Type %s with value %s can't be cast because the value is out of range for the destination type %s", from.SQLName(), vec.ScalarText(from, v), to)
 }
 
 // castUHuge casts a scalar to or from UHUGEINT (ok false when neither
 // side is one): from text, the integers, decimals, floats and BOOLEAN
 // (rounded as the casts to HUGEINT), to text, floats and, in range, the
 // integers and decimals.
-func castUHuge(v any, from, to Type) (r any, ok bool, err error) {
+func castUHuge(v any, from, to vec.Type) (r any, ok bool, err error) {
 	switch {
-	case from.Kind != KUHuge && to.Kind != KUHuge:
+	case from.Kind != vec.KUHuge && to.Kind != vec.KUHuge:
 		return nil, false, nil
 	case from.Kind == to.Kind:
 		return v, true, nil
-	case to.Kind == KUHuge:
+	case to.Kind == vec.KUHuge:
 		r, err = toUHuge(v, from)
 		return r, true, err
 	}
@@ -50,40 +51,40 @@ func castUHuge(v any, from, to Type) (r any, ok bool, err error) {
 	}
 	u := d.Unscaled
 	switch {
-	case to.Op() == KString:
+	case to.Op() == vec.KString:
 		return u.String(), true, nil
-	case to.Kind == KFloat:
+	case to.Kind == vec.KFloat:
 		f, _ := new(big.Float).SetInt(u).Float64()
 		return f, true, nil
-	case to.Kind == KUint && (to.Bits == 0 || to.Bits == 64):
+	case to.Kind == vec.KUint && (to.Bits == 0 || to.Bits == 64):
 		if !u.IsUint64() {
 			return nil, true, uhugeRangeError(from, v, "UINT64")
 		}
 		return u.Uint64(), true, nil
-	case to.IsNumeric() || to.Kind == KBool:
+	case to.IsNumeric() || to.Kind == vec.KBool:
 		// Through HUGEINT's casts, which check the target's range; past
 		// HUGEINT only a DECIMAL target reports it itself.
-		if !tHuge.FitsBig(u) && (to.Kind != KDecimal || to.Huge) {
+		if !THuge.FitsBig(u) && (to.Kind != vec.KDecimal || to.Huge) {
 			return nil, true, uhugeRangeError(from, v, "INT128")
 		}
-		r, err = castScalar(v, tHuge, to)
+		r, err = castScalar(v, THuge, to)
 		return r, true, err
 	}
 	return nil, true, fmt.Errorf("Unimplemented type for cast (%s -> %s)", from.SQLName(), to.SQLName())
 }
 
 // toUHuge is the cast of scalar v of type from to UHUGEINT.
-func toUHuge(v any, from Type) (any, error) {
+func toUHuge(v any, from vec.Type) (any, error) {
 	var u *big.Int
 	switch x := v.(type) {
 	case string:
 		r, ok := new(big.Rat).SetString(strings.TrimSpace(x))
 		if !ok {
-			return nil, fmt.Errorf("Could not convert string %s to UINT128", quoteText(x)) // DuckDB's words
+			return nil, fmt.Errorf("Could not convert string %s to UINT128", QuoteText(x)) // DuckDB's words
 		}
-		u = ratDecimal(r, 0).Unscaled
+		u = vec.RatDecimal(r, 0).Unscaled
 		if u.Sign() < 0 {
-			return nil, fmt.Errorf("Could not convert string %s to UINT128", quoteText(x))
+			return nil, fmt.Errorf("Could not convert string %s to UINT128", QuoteText(x))
 		}
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
@@ -99,23 +100,23 @@ func toUHuge(v any, from Type) (any, error) {
 		u = new(big.Int).SetUint64(x)
 	case int64:
 		u = big.NewInt(x)
-		if from.Kind == KDecimal {
-			u = ratDecimal(decRat(decimalOf(x, from.Scale)), 0).Unscaled
+		if from.Kind == vec.KDecimal {
+			u = vec.RatDecimal(vec.DecRat(DecimalOf(x, from.Scale)), 0).Unscaled
 		}
 	case value.Decimal:
-		u = ratDecimal(decRat(x), 0).Unscaled
+		u = vec.RatDecimal(vec.DecRat(x), 0).Unscaled
 	default:
 		return nil, fmt.Errorf("Unimplemented type for cast (%s -> UHUGEINT)", from.SQLName())
 	}
-	if u.Sign() < 0 || u.Cmp(maxUHuge) > 0 {
+	if u.Sign() < 0 || u.Cmp(MaxUHuge) > 0 {
 		return nil, uhugeRangeError(from, v, "UINT128")
 	}
 	return value.Decimal{Unscaled: u}, nil
 }
 
-// uhugeArith computes l op r (+ - * // %) of two UHUGEINT columns into
+// UHugeArith computes l op r (+ - * // %) of two UHUGEINT columns into
 // out.H, with DuckDB's overflow errors; a zero divisor gives NULL.
-func uhugeArith(op byte, lc, rc *Col, out *Col) error {
+func UHugeArith(op byte, lc, rc *vec.Col, out *vec.Col) error {
 	out.H = make([]num.Int128, out.Len)
 	for i := range out.H {
 		if out.IsNull(i) {
@@ -143,38 +144,23 @@ func uhugeArith(op byte, lc, rc *Col, out *Col) error {
 			}
 		}
 		if !ok {
-			return errorf("Overflow in %s of UINT128 (%s %s %s)!", opName[op], num.UBig(x), opSymbol(op), num.UBig(y))
+			return errorf("Overflow in %s of UINT128 (%s %s %s)!", OpName[op], num.UBig(x), OpSymbol(op), num.UBig(y))
 		}
 		out.H[i] = r.FlipSign()
 	}
 	return nil
 }
 
-// uhugeNeg is -x of each UHUGEINT in c.H: DuckDB wraps it modulo 2^128
+// UHugeNeg is -x of each UHUGEINT in c.H: DuckDB wraps it modulo 2^128
 // (-3 is 2^128 - 3, -0 is 0) rather than failing, as it does for the
 // other unsigned integers. Two's complement negation of the unsigned
 // bits is that wrap; Negate's overflow flag only marks 2^127, whose
 // negation wraps to itself.
-func uhugeNeg(c *Col) []num.Int128 {
+func UHugeNeg(c *vec.Col) []num.Int128 {
 	out := make([]num.Int128, c.Len)
 	for i, x := range c.H[:c.Len] {
 		n, _ := x.FlipSign().Negate()
 		out[i] = n.FlipSign()
 	}
 	return out
-}
-
-// uhugeOperand reports an operand that arithmetic with a UHUGEINT keeps
-// UHUGEINT, as DuckDB: a UHUGEINT, an unsigned integer, or an integer
-// literal that is not negative.
-func uhugeOperand(e expr) bool {
-	t := e.Type()
-	switch {
-	case t.Kind == KUHuge || t.Kind == KUint:
-		return true
-	case t.Op() == KInt:
-		v, lit := intLiteral(e)
-		return lit && v >= 0
-	}
-	return false
 }
