@@ -200,11 +200,6 @@ func scaleUnits(src []int64, unitNanos int64, nanos bool) []int64 {
 // Conversions between engine representations and Go values (the Go
 // values of scalars are vec.GoValue's).
 
-func timeToDays(t time.Time) int64 {
-	u := t.UTC()
-	return time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.UTC).Unix() / 86400
-}
-
 // clockEnd is the time.Time of TIME 24:00:00 (timeOfDay's, value.TimeOfDay's).
 var clockEnd = time.Date(1, 1, 2, 0, 0, 0, 0, time.UTC)
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/carquet-go/carquet/internal/intset"
 	"github.com/carquet-go/carquet/parquet/value"
@@ -701,15 +700,4 @@ func (e *funcExpr) Eval(b *Batch) (*Col, error) {
 		bld.Add(v)
 	}
 	return bld.C, nil
-}
-
-// timeOf returns a date or timestamp slot as time.Time.
-func timeOf(c *Col, i int) time.Time {
-	switch c.T.Kind {
-	case KDate:
-		return daysToTime(c.I[i])
-	case KTime:
-		return timeValue(c.T, c.I[i])
-	}
-	return stampToTime(c.T, c.I[i])
 }

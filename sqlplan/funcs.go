@@ -60,7 +60,7 @@ func sig(result Type, args ...Type) func(p *planner, in []expr) ([]expr, Type, e
 // as they are (DuckDB's BLOB forms of md5, sha1, sha256); other types
 // cast to VARCHAR.
 func textOrBlob(result Type) func(p *planner, in []expr) ([]expr, Type, error) {
-	return bindRule(function.TextOrBlob(result))
+	return bindRule(function.TextOrBlob(result), false)
 }
 
 // coerceArg casts a function argument: strings convert to what the
@@ -446,23 +446,23 @@ func init() {
 			return float64(a[0].I[i]) / 1e6, nil
 		}, false, false},
 		"date_part": {2, 2, bindDatePart, func(a []*Col, i int) (any, error) {
-			return partOf(strings.ToLower(str(a[0], i)), a[1], i)
+			return function.PartOf(strings.ToLower(str(a[0], i)), a[1], i)
 		}, false, false},
 		"date_trunc": {2, 2, bindDateTrunc, func(a []*Col, i int) (any, error) {
-			t, err := dateTrunc(strings.ToLower(str(a[0], i)), timeOf(a[1], i))
+			t, err := function.DateTrunc(strings.ToLower(str(a[0], i)), function.TimeOf(a[1], i))
 			if err != nil {
 				return nil, err
 			}
 			return t.UnixMicro(), nil
 		}, false, false},
 		"date_diff": {3, 3, sig(tInt, tString, tTS, tTS), func(a []*Col, i int) (any, error) {
-			return dateDiff(strings.ToLower(str(a[0], i)), a[1].I[i], a[2].I[i])
+			return function.DateDiff(strings.ToLower(str(a[0], i)), a[1].I[i], a[2].I[i])
 		}, false, false},
 		"date_sub": {3, 3, sig(tInt, tString, tTS, tTS), func(a []*Col, i int) (any, error) {
-			return dateSub(strings.ToLower(str(a[0], i)), a[1].I[i], a[2].I[i])
+			return function.DateSub(strings.ToLower(str(a[0], i)), a[1].I[i], a[2].I[i])
 		}, false, false},
 		"date_add":           {2, 2, nil, nil, false, false},
-		"time_bucket":        {2, 3, bindTimeBucket, timeBucket, false, false},
+		"time_bucket":        {2, 3, bindTimeBucket, function.TimeBucket, false, false},
 		parse.IntervalMarker: {1, 1, nil, nil, false, false},
 		"make_date": {3, 3, sig(tDate, tInt), func(a []*Col, i int) (any, error) {
 			y, m, d := a[0].I[i], a[1].I[i], a[2].I[i]
@@ -481,7 +481,7 @@ func init() {
 			return int64(math.Round(a[0].F[i] * 1e6)), nil
 		}, false, false},
 		"strftime": {2, 2, bindStrftime, func(a []*Col, i int) (any, error) {
-			return strftime(timeOf(a[0], i), str(a[1], i)), nil
+			return function.Strftime(function.TimeOf(a[0], i), str(a[1], i)), nil
 		}, false, false},
 		"last_day": {1, 1, sig(tDate, tDate), func(a []*Col, i int) (any, error) {
 			t := daysToTime(a[0].I[i])
@@ -520,7 +520,7 @@ func addLibrary() {
 	lib := function.Scalars()
 	m := make(map[string]*fn, len(lib))
 	for name, f := range lib {
-		m[name] = &fn{min: f.Min, max: f.Max, bind: bindRule(f.Rule), row: f.Row, nonStrict: f.NonStrict, volatile: f.Volatile}
+		m[name] = &fn{min: f.Min, max: f.Max, bind: bindRule(f.Rule, f.Exact), row: f.Row, nonStrict: f.NonStrict, volatile: f.Volatile}
 		if f.RowFor != nil {
 			rowByTypes[name] = f.RowFor
 		}
@@ -529,9 +529,10 @@ func addLibrary() {
 }
 
 // bindRule binds a call by a library type rule: the arguments cast to
-// the types it asks (as sig casts them), the result of its type. No rule
-// is no bind (the arguments as they are, a BIGINT result).
-func bindRule(rule function.TypeRule) func(p *planner, in []expr) ([]expr, Type, error) {
+// the types it asks (as sig casts them; exact: as CAST does, see
+// function.Scalar.Exact), the result of its type. No rule is no bind (the
+// arguments as they are, a BIGINT result).
+func bindRule(rule function.TypeRule, exact bool) func(p *planner, in []expr) ([]expr, Type, error) {
 	if rule == nil {
 		return nil
 	}
@@ -549,7 +550,7 @@ func bindRule(rule function.TypeRule) func(p *planner, in []expr) ([]expr, Type,
 		}
 		out := make([]expr, len(in))
 		for i, a := range in {
-			c, err := p.coerceArg(a, casts[min(i, len(casts)-1)])
+			c, err := p.ruleCast(a, casts[min(i, len(casts)-1)], exact)
 			if err != nil {
 				return nil, Type{}, err
 			}
@@ -562,6 +563,17 @@ func bindRule(rule function.TypeRule) func(p *planner, in []expr) ([]expr, Type,
 // rowByTypes chooses the row function of the functions whose computation
 // depends on their arguments' types (after binding).
 var rowByTypes = map[string]func(types []Type) func(a []*Col, i int) (any, error){}
+
+// ruleCast casts argument a to type t of a type rule (see bindRule).
+func (p *planner) ruleCast(a expr, t Type, exact bool) (expr, error) {
+	switch at := a.typ(); {
+	case !exact:
+		return p.coerceArg(a, t)
+	case at.SQLName() == t.SQLName():
+		return a, nil
+	}
+	return p.cast(a, t)
+}
 
 // vecKernels are the functions that compute a whole batch at once
 // rather than a value per row, by their fn (an alias shares its target's).

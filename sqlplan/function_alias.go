@@ -86,3 +86,4 @@ func init() {
 }
 func floatFn(f func(float64) float64) func(a []*Col, i int) (any, error) { return function.FloatRow(f) }
 func zoneNamed(name string) (*time.Location, error)                      { return function.ZoneNamed(name) }
+func timeToDays(t time.Time) int64                                       { return function.TimeToDays(t) }

@@ -104,7 +104,7 @@ func init() {
 			h := sha256.Sum256(a[0].Str(i))
 			return hex.EncodeToString(h[:]), nil
 		}},
-		"hex":         {Min: 1, Max: 1, Rule: hexRule, RowFor: hexRow},
+		"hex":         {Min: 1, Max: 1, Rule: hexRule, RowFor: hexRow, Exact: true},
 		"to_base64":   {Min: 1, Max: 1, Rule: Sig(tString, vec.Type{Kind: vec.KBytes}), Row: func(a []*vec.Col, i int) (any, error) { return base64.StdEncoding.EncodeToString(a[0].Str(i)), nil }},
 		"from_base64": {Min: 1, Max: 1, Rule: Sig(vec.Type{Kind: vec.KBytes}, tString), Row: fromBase64},
 		"uuid": {Min: 0, Max: 0, Rule: Sig(vec.Type{Kind: vec.KUUID}), Row: func(a []*vec.Col, i int) (any, error) {
@@ -117,8 +117,8 @@ func init() {
 			h := hex.EncodeToString(b[:])
 			return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:], nil
 		}, Volatile: true},
-		"printf":   {Min: 1, Max: -1, Rule: formatRule, Row: printfRow},
-		"format":   {Min: 1, Max: -1, Rule: formatRule, Row: formatRow},
+		"printf":   {Min: 1, Max: -1, Rule: formatRule, Row: printfRow, Exact: true},
+		"format":   {Min: 1, Max: -1, Rule: formatRule, Row: formatRow, Exact: true},
 		"strptime": {Min: 2, Max: 2, Rule: Sig(tTimestamp, tString), Row: func(a []*vec.Col, i int) (any, error) { return strptime(str(a[0], i), str(a[1], i)) }},
 		"try_strptime": {Min: 2, Max: 2, Rule: Sig(tTimestamp, tString), Row: func(a []*vec.Col, i int) (any, error) {
 			if v, err := strptime(str(a[0], i), str(a[1], i)); err == nil {
@@ -126,8 +126,8 @@ func init() {
 			}
 			return nil, nil // NULL where strptime fails
 		}},
-		"epoch_ms": {Min: 1, Max: 1, Rule: epochInRule, RowFor: epochRow(1000)},
-		"timezone": {Min: 2, Max: 2, Rule: timezoneRule, RowFor: timezoneRow},
+		"epoch_ms": {Min: 1, Max: 1, Rule: epochInRule, RowFor: epochRow(1000), Exact: true},
+		"timezone": {Min: 2, Max: 2, Rule: timezoneRule, RowFor: timezoneRow, Exact: true},
 		"epoch_us": {Min: 1, Max: 1, Rule: Sig(tInt, tTimestamp), Row: func(a []*vec.Col, i int) (any, error) { return a[0].I[i], nil }},
 		"epoch_ns": {Min: 1, Max: 1, Rule: epochNsRule, Row: func(a []*vec.Col, i int) (any, error) {
 			if a[0].T.Nanos {

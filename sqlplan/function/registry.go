@@ -27,6 +27,11 @@ type Scalar struct {
 	// the NULL rows, which it makes NULL); the engine calls it instead of
 	// Row.
 	Batch func(args []*vec.Col, n int) (*vec.Col, error)
+	// Exact functions have their arguments cast as CAST casts them
+	// (TIMESTAMP_NS to TIMESTAMP converts, INTEGER to BIGINT widens), an
+	// argument the rule gives its own type staying as it is; the others
+	// only across kinds (an INTEGER read as a BIGINT stays an INTEGER).
+	Exact bool
 	// NonStrict functions see NULL arguments.
 	NonStrict bool
 	// Volatile functions give a new value per call (random and the like).
