@@ -28,7 +28,19 @@
 //     unsupported SQL is refused by name.
 //  2. Bind (bind.go, funcs.go, agg.go): names resolve against the tables'
 //     Parquet schemas (with "did you mean" suggestions), types are
-//     inferred and unified, constants and arguments are folded.
+//     inferred and unified, constants and arguments are folded. The
+//     function library is package sqlplan/function (below the binder; it
+//     imports vec, num and parse, nothing of sqlplan): scalar functions
+//     with their type rules and kernels (function.Scalars, bound by
+//     addLibrary/bindRule in funcs.go), the cast hub (function.CastCol and
+//     CastScalar: every cast between vec kinds, used by CAST, TRY_CAST,
+//     ::, the binder's implicit casts and INSERT's conversions; the types
+//     CAST names, ParseTypeName), arithmetic (function.Arith: the binder's
+//     arithExpr types the operation, bindops.go) and the date and time
+//     kernels (funcs_time.go keeps the binds that read constant
+//     arguments). function_alias.go keeps the engine's old names for them;
+//     the casts reach nested values, whose Go forms stay here
+//     (nestedvals.go, nestedtext.go), through function.Nested.
 //  3. Plan (plan.go, select.go): WHERE is split into conjuncts; those the
 //     scan can evaluate exactly (column op constant, IN lists, IS NULL,
 //     LIKE 'prefix%', AND/OR/NOT trees of those) become scan.Predicates
@@ -127,7 +139,7 @@
 // list_reduce of x -> body, (a, b) -> body or lambda x: body, whose body
 // may read the query's columns), list comprehensions [e FOR x IN l IF c],
 // array_to_string, map_keys/values, unnest);
-// the scalar functions of funcs.go and funcs_more.go; // (integer
+// the scalar functions of funcs.go and package function; // (integer
 // division), ** and ^ (power), |, &, ~, << and >> (||, |, &, << and >> at
 // one precedence, left to right, as DuckDB). INSERT ... VALUES / SELECT, CREATE
 // [OR REPLACE] TABLE [IF NOT EXISTS] (columns, options) / AS SELECT,

@@ -2,18 +2,12 @@ package sqlplan
 
 import (
 	"bytes"
-	"crypto/md5"
-	"crypto/sha1"
-	"encoding/hex"
 	"fmt"
 	"math"
 	"math/big"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/sqlplan/function"
@@ -95,36 +89,10 @@ func addFuncs(m map[string]*fn) {
 func init() {
 	addLibrary()
 	addFuncs(map[string]*fn{
-		"lower": {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) { return strings.ToLower(str(a[0], i)), nil }, false, false},
-		"upper": {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) { return strings.ToUpper(str(a[0], i)), nil }, false, false},
-		"length": {1, 1, sig(tInt, tString), func(a []*Col, i int) (any, error) {
-			return int64(utf8.RuneCount(a[0].Str(i))), nil
-		}, false, false},
+		"random":       {0, 0, sig(tFloat), func(a []*Col, i int) (any, error) { return randFloat(), nil }, false, true},
+		"lower":        {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) { return strings.ToLower(str(a[0], i)), nil }, false, false},
+		"upper":        {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) { return strings.ToUpper(str(a[0], i)), nil }, false, false},
 		"octet_length": {1, 1, nil, func(a []*Col, i int) (any, error) { return int64(len(a[0].Str(i))), nil }, false, false},
-		"reverse": {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) {
-			r := []rune(str(a[0], i))
-			for x, y := 0, len(r)-1; x < y; x, y = x+1, y-1 {
-				r[x], r[y] = r[y], r[x]
-			}
-			return string(r), nil
-		}, false, false},
-		"left": {2, 2, sig(tString, tString, tInt), func(a []*Col, i int) (any, error) {
-			r := []rune(str(a[0], i))
-			n := a[1].I[i]
-			if n < 0 {
-				n = max(0, int64(len(r))+n)
-			}
-			return string(r[:min(n, int64(len(r)))]), nil
-		}, false, false},
-		"right": {2, 2, sig(tString, tString, tInt), func(a []*Col, i int) (any, error) {
-			r := []rune(str(a[0], i))
-			n := a[1].I[i]
-			if n < 0 {
-				n = max(0, int64(len(r))+n)
-			}
-			n = min(n, int64(len(r)))
-			return string(r[int64(len(r))-n:]), nil
-		}, false, false},
 		"concat": {1, -1, func(p *planner, in []expr) ([]expr, Type, error) {
 			out := make([]expr, len(in))
 			for i, a := range in {
@@ -177,93 +145,8 @@ func init() {
 			}
 			return strings.Join(parts, str(a[0], i)), nil
 		}, true, false},
-		"trim":  {1, 2, sig(tString, tString), trimFn(strings.Trim, strings.TrimSpace), false, false},
-		"ltrim": {1, 2, sig(tString, tString), trimFn(strings.TrimLeft, func(s string) string { return strings.TrimLeftFunc(s, unicode.IsSpace) }), false, false},
-		"rtrim": {1, 2, sig(tString, tString), trimFn(strings.TrimRight, func(s string) string { return strings.TrimRightFunc(s, unicode.IsSpace) }), false, false},
-		"replace": {3, 3, sig(tString, tString), func(a []*Col, i int) (any, error) {
-			return strings.ReplaceAll(str(a[0], i), str(a[1], i), str(a[2], i)), nil
-		}, false, false},
-		"starts_with": {2, 2, sig(tBool, tString), func(a []*Col, i int) (any, error) {
-			return bytes.HasPrefix(a[0].Str(i), a[1].Str(i)), nil
-		}, false, false},
-		"ends_with": {2, 2, sig(tBool, tString), func(a []*Col, i int) (any, error) {
-			return bytes.HasSuffix(a[0].Str(i), a[1].Str(i)), nil
-		}, false, false},
-		"contains": {2, 2, sig(tBool, tString), func(a []*Col, i int) (any, error) {
-			return bytes.Contains(a[0].Str(i), a[1].Str(i)), nil
-		}, false, false},
-		"strpos": {2, 2, sig(tInt, tString), func(a []*Col, i int) (any, error) {
-			s, sub := str(a[0], i), str(a[1], i)
-			k := strings.Index(s, sub)
-			if k < 0 {
-				return int64(0), nil
-			}
-			return int64(utf8.RuneCountInString(s[:k]) + 1), nil
-		}, false, false},
-		"lpad": {3, 3, sig(tString, tString, tInt, tString), padFn(true), false, false},
-		"rpad": {3, 3, sig(tString, tString, tInt, tString), padFn(false), false, false},
-		"repeat": {2, 2, sig(tString, tString, tInt), func(a []*Col, i int) (any, error) {
-			n := a[1].I[i]
-			if n <= 0 {
-				return "", nil
-			}
-			if n > maxStringResult || n*int64(len(a[0].Str(i))) > maxStringResult {
-				return nil, fmt.Errorf("result too large")
-			}
-			return strings.Repeat(str(a[0], i), int(n)), nil
-		}, false, false},
-		"split_part": {3, 3, sig(tString, tString, tString, tInt), func(a []*Col, i int) (any, error) {
-			parts := strings.Split(str(a[0], i), str(a[1], i))
-			k := a[2].I[i]
-			if k < 0 {
-				k = int64(len(parts)) + k + 1
-			}
-			if k < 1 || k > int64(len(parts)) {
-				return "", nil
-			}
-			return parts[k-1], nil
-		}, false, false},
-		"regexp_matches":    {2, 3, sig(tBool, tString), regexpMatch(false), false, false},
-		"regexp_full_match": {2, 3, sig(tBool, tString), regexpMatch(true), false, false},
 		parse.GlobMarker: {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) {
 			return globRegexp(str(a[0], i)), nil // x GLOB p: bindPatternMatch
-		}, false, false},
-		"regexp_replace": {3, 4, sig(tString, tString), func(a []*Col, i int) (any, error) {
-			re, err := regexpOf(a, 1, 3, i, false)
-			if err != nil {
-				return nil, err
-			}
-			repl := strings.ReplaceAll(str(a[2], i), `\`, `$`)
-			if len(a) > 3 && strings.Contains(str(a[3], i), "g") {
-				return re.ReplaceAllString(str(a[0], i), repl), nil
-			}
-			s := str(a[0], i)
-			loc := re.FindStringSubmatchIndex(s)
-			if loc == nil {
-				return s, nil
-			}
-			var dst []byte
-			dst = re.ExpandString(dst, repl, s, loc)
-			return s[:loc[0]] + string(dst) + s[loc[1]:], nil
-		}, false, false},
-		"regexp_extract": {2, 3, sig(tString, tString, tString, tInt), func(a []*Col, i int) (any, error) {
-			re, err := cachedRegexp(str(a[1], i))
-			if err != nil {
-				return nil, err
-			}
-			m := re.FindStringSubmatch(str(a[0], i))
-			g := int64(0)
-			if len(a) > 2 {
-				g = a[2].I[i]
-			}
-			if m == nil || g < 0 || g >= int64(len(m)) {
-				return "", nil
-			}
-			return m[g], nil
-		}, false, false},
-		"sha1": {1, 1, textOrBlob(tString), func(a []*Col, i int) (any, error) {
-			h := sha1.Sum(a[0].Str(i))
-			return hex.EncodeToString(h[:]), nil
 		}, false, false},
 		"to_days":         intervalFn(86400e6),
 		"to_hours":        intervalFn(3600e6),
@@ -271,18 +154,6 @@ func init() {
 		"to_seconds":      intervalFn(1e6),
 		"to_milliseconds": intervalFn(1e3),
 		"to_microseconds": intervalFn(1),
-		"md5": {1, 1, textOrBlob(tString), func(a []*Col, i int) (any, error) {
-			h := md5.Sum(a[0].Str(i))
-			return hex.EncodeToString(h[:]), nil
-		}, false, false},
-		"ascii": {1, 1, sig(tInt, tString), func(a []*Col, i int) (any, error) {
-			r, _ := utf8.DecodeRune(a[0].Str(i))
-			if r == utf8.RuneError {
-				return int64(0), nil
-			}
-			return int64(r), nil
-		}, false, false},
-		"chr": {1, 1, sig(tString, tInt), func(a []*Col, i int) (any, error) { return string(rune(a[0].I[i])), nil }, false, false},
 
 		// Math.
 		"abs": {1, 1, numericSame, func(a []*Col, i int) (any, error) {
@@ -316,56 +187,11 @@ func init() {
 			}
 			return x, nil
 		}, false, false},
-		"sign": {1, 1, sig(tInt, tFloat), func(a []*Col, i int) (any, error) {
-			x := a[0].F[i]
-			switch {
-			case x > 0:
-				return int64(1), nil
-			case x < 0:
-				return int64(-1), nil
-			}
-			return int64(0), nil
-		}, false, false},
-		"round": {1, 2, bindRound, nil, false, false},
-		"floor": {1, 1, bindFloorCeil, func(a []*Col, i int) (any, error) { return roundCol(a[0], i, 'f') }, false, false},
-		"ceil":  {1, 1, bindFloorCeil, func(a []*Col, i int) (any, error) { return roundCol(a[0], i, 'c') }, false, false},
-		"trunc": {1, 1, bindFloorCeil, func(a []*Col, i int) (any, error) { return roundCol(a[0], i, 't') }, false, false},
-		"sqrt": {1, 1, sig(tFloat, tFloat), func(a []*Col, i int) (any, error) {
-			x := a[0].F[i]
-			if x < 0 {
-				return nil, fmt.Errorf("cannot take the square root of a negative number")
-			}
-			return math.Sqrt(x), nil
-		}, false, false},
-		"cbrt":  {1, 1, sig(tFloat, tFloat), floatFn(math.Cbrt), false, false},
-		"exp":   {1, 1, sig(tFloat, tFloat), floatFn(math.Exp), false, false},
-		"ln":    {1, 1, sig(tFloat, tFloat), logFn(math.Log), false, false},
-		"log10": {1, 1, sig(tFloat, tFloat), logFn(math.Log10), false, false},
-		"log2":  {1, 1, sig(tFloat, tFloat), logFn(math.Log2), false, false},
-		"log": {1, 2, sig(tFloat, tFloat), func(a []*Col, i int) (any, error) {
-			if len(a) == 2 {
-				b, x := a[0].F[i], a[1].F[i]
-				if x <= 0 || b <= 0 {
-					return nil, fmt.Errorf("cannot take the logarithm of zero or a negative number")
-				}
-				return math.Log(x) / math.Log(b), nil
-			}
-			x := a[0].F[i]
-			if x <= 0 {
-				return nil, fmt.Errorf("cannot take the logarithm of zero or a negative number")
-			}
-			return math.Log10(x), nil
-		}, false, false},
-		"power":    {2, 2, sig(tFloat, tFloat), func(a []*Col, i int) (any, error) { return math.Pow(a[0].F[i], a[1].F[i]), nil }, false, false},
+		"round":    {1, 2, bindRound, nil, false, false},
+		"floor":    {1, 1, bindFloorCeil, func(a []*Col, i int) (any, error) { return roundCol(a[0], i, 'f') }, false, false},
+		"ceil":     {1, 1, bindFloorCeil, func(a []*Col, i int) (any, error) { return roundCol(a[0], i, 'c') }, false, false},
+		"trunc":    {1, 1, bindFloorCeil, func(a []*Col, i int) (any, error) { return roundCol(a[0], i, 't') }, false, false},
 		"mod":      {2, 2, bindMod, nil, false, false},
-		"pi":       {0, 0, sig(tFloat), func(a []*Col, i int) (any, error) { return math.Pi, nil }, false, false},
-		"sin":      {1, 1, sig(tFloat, tFloat), floatFn(math.Sin), false, false},
-		"cos":      {1, 1, sig(tFloat, tFloat), floatFn(math.Cos), false, false},
-		"tan":      {1, 1, sig(tFloat, tFloat), floatFn(math.Tan), false, false},
-		"atan":     {1, 1, sig(tFloat, tFloat), floatFn(math.Atan), false, false},
-		"isnan":    {1, 1, sig(tBool, tFloat), func(a []*Col, i int) (any, error) { return math.IsNaN(a[0].F[i]), nil }, false, false},
-		"isinf":    {1, 1, sig(tBool, tFloat), func(a []*Col, i int) (any, error) { return math.IsInf(a[0].F[i], 0), nil }, false, false},
-		"random":   {0, 0, sig(tFloat), func(a []*Col, i int) (any, error) { return randFloat(), nil }, false, true},
 		"greatest": {1, -1, bindCommon, func(a []*Col, i int) (any, error) { return extreme(a, i, 1), nil }, true, false},
 		"least":    {1, -1, bindCommon, func(a []*Col, i int) (any, error) { return extreme(a, i, -1), nil }, true, false},
 
@@ -442,9 +268,6 @@ func init() {
 		"century":           datePartFn("century"),
 		"millennium":        datePartFn("millennium"),
 		"era":               datePartFn("era"),
-		"epoch": {1, 1, sig(tFloat, tTS), func(a []*Col, i int) (any, error) {
-			return float64(a[0].I[i]) / 1e6, nil
-		}, false, false},
 		"date_part": {2, 2, bindDatePart, func(a []*Col, i int) (any, error) {
 			return function.PartOf(strings.ToLower(str(a[0], i)), a[1], i)
 		}, false, false},
@@ -455,37 +278,11 @@ func init() {
 			}
 			return t.UnixMicro(), nil
 		}, false, false},
-		"date_diff": {3, 3, sig(tInt, tString, tTS, tTS), func(a []*Col, i int) (any, error) {
-			return function.DateDiff(strings.ToLower(str(a[0], i)), a[1].I[i], a[2].I[i])
-		}, false, false},
-		"date_sub": {3, 3, sig(tInt, tString, tTS, tTS), func(a []*Col, i int) (any, error) {
-			return function.DateSub(strings.ToLower(str(a[0], i)), a[1].I[i], a[2].I[i])
-		}, false, false},
 		"date_add":           {2, 2, nil, nil, false, false},
 		"time_bucket":        {2, 3, bindTimeBucket, function.TimeBucket, false, false},
 		parse.IntervalMarker: {1, 1, nil, nil, false, false},
-		"make_date": {3, 3, sig(tDate, tInt), func(a []*Col, i int) (any, error) {
-			y, m, d := a[0].I[i], a[1].I[i], a[2].I[i]
-			t := time.Date(int(y), time.Month(m), int(d), 0, 0, 0, 0, time.UTC)
-			if int64(t.Year()) != y || int64(t.Month()) != m || int64(t.Day()) != d {
-				return nil, fmt.Errorf("make_date(%d, %d, %d) is not a date", y, m, d)
-			}
-			return timeToDays(t), nil
-		}, false, false},
-		"make_timestamp": {6, 6, sig(tTS, tInt, tInt, tInt, tInt, tInt, tFloat), func(a []*Col, i int) (any, error) {
-			sec := a[5].F[i]
-			t := time.Date(int(a[0].I[i]), time.Month(a[1].I[i]), int(a[2].I[i]), int(a[3].I[i]), int(a[4].I[i]), 0, 0, time.UTC)
-			return t.UnixMicro() + int64(math.Round(sec*1e6)), nil
-		}, false, false},
-		"to_timestamp": {1, 1, sig(tTS, tFloat), func(a []*Col, i int) (any, error) {
-			return int64(math.Round(a[0].F[i] * 1e6)), nil
-		}, false, false},
 		"strftime": {2, 2, bindStrftime, func(a []*Col, i int) (any, error) {
 			return function.Strftime(function.TimeOf(a[0], i), str(a[1], i)), nil
-		}, false, false},
-		"last_day": {1, 1, sig(tDate, tDate), func(a []*Col, i int) (any, error) {
-			t := daysToTime(a[0].I[i])
-			return timeToDays(time.Date(t.Year(), t.Month()+1, 0, 0, 0, 0, 0, time.UTC)), nil
 		}, false, false},
 		"dayname":   timeNameFn(func(t time.Time) string { return t.Weekday().String() }),
 		"monthname": timeNameFn(func(t time.Time) string { return t.Month().String() }),
@@ -578,120 +375,6 @@ func (p *planner) ruleCast(a expr, t Type, exact bool) (expr, error) {
 // vecKernels are the functions that compute a whole batch at once
 // rather than a value per row, by their fn (an alias shares its target's).
 var vecKernels map[*fn]func(args []*Col, n int) (*Col, error)
-
-// regexpMatch is regexp_matches (full: regexp_full_match).
-func regexpMatch(full bool) func(a []*Col, i int) (any, error) {
-	return func(a []*Col, i int) (any, error) {
-		re, err := regexpOf(a, 1, 2, i, full)
-		if err != nil {
-			return nil, err
-		}
-		return re.Match(a[0].Str(i)), nil
-	}
-}
-
-// regexpOf compiles the pattern in argument p with DuckDB's options in
-// argument o (if given): i case-insensitive, c case-sensitive, l literal,
-// m/n/p newline-sensitive, s dot matches newline; g (global) is read by
-// regexp_replace. full anchors the pattern at both ends.
-func regexpOf(a []*Col, p, o, i int, full bool) (*regexp.Regexp, error) {
-	pat := str(a[p], i)
-	flags := ""
-	if len(a) > o {
-		for _, c := range str(a[o], i) {
-			switch c {
-			case 'i':
-				flags = strings.ReplaceAll(flags, "i", "") + "i"
-			case 'c':
-				flags = strings.ReplaceAll(flags, "i", "")
-			case 'l':
-				pat = regexp.QuoteMeta(pat)
-			case 'm', 'n', 'p':
-				flags += "m"
-			case 's':
-				flags += "s"
-			case 'g':
-			default:
-				return nil, fmt.Errorf("unknown regular expression option %q", c)
-			}
-		}
-	}
-	if full {
-		pat = "^(?:" + pat + ")$"
-	}
-	if flags != "" {
-		pat = "(?" + flags + ")" + pat
-	}
-	return cachedRegexp(pat)
-}
-
-func trimFn(cut func(string, string) string, space func(string) string) func(a []*Col, i int) (any, error) {
-	return func(a []*Col, i int) (any, error) {
-		if len(a) > 1 {
-			return cut(str(a[0], i), str(a[1], i)), nil
-		}
-		return space(str(a[0], i)), nil
-	}
-}
-
-func padFn(left bool) func(a []*Col, i int) (any, error) {
-	return func(a []*Col, i int) (any, error) {
-		r := []rune(str(a[0], i))
-		if a[1].I[i] > maxStringResult {
-			return nil, fmt.Errorf("result too large")
-		}
-		n := int(a[1].I[i])
-		pad := []rune(str(a[2], i))
-		if n < 0 {
-			n = 0
-		}
-		if len(r) >= n {
-			return string(r[:n]), nil
-		}
-		if len(pad) == 0 {
-			return string(r), nil
-		}
-		fill := make([]rune, 0, n-len(r))
-		for len(fill) < n-len(r) {
-			fill = append(fill, pad[len(fill)%len(pad)])
-		}
-		if left {
-			return string(fill) + string(r), nil
-		}
-		return string(r) + string(fill), nil
-	}
-}
-
-func logFn(f func(float64) float64) func(a []*Col, i int) (any, error) {
-	return func(a []*Col, i int) (any, error) {
-		x := a[0].F[i]
-		if x <= 0 {
-			return nil, fmt.Errorf("cannot take the logarithm of zero or a negative number")
-		}
-		return f(x), nil
-	}
-}
-
-var regexpCache = struct {
-	m map[string]*regexp.Regexp
-}{m: map[string]*regexp.Regexp{}}
-
-func cachedRegexp(p string) (*regexp.Regexp, error) {
-	regexpMu.Lock()
-	defer regexpMu.Unlock()
-	if re, ok := regexpCache.m[p]; ok {
-		return re, nil
-	}
-	re, err := regexp.Compile(p)
-	if err != nil {
-		return nil, err
-	}
-	if len(regexpCache.m) > 256 {
-		regexpCache.m = map[string]*regexp.Regexp{}
-	}
-	regexpCache.m[p] = re
-	return re, nil
-}
 
 // numericSame keeps a numeric argument's type.
 func numericSame(p *planner, in []expr) ([]expr, Type, error) {
@@ -1094,6 +777,3 @@ func vecCase(upper bool) func(args []*Col, n int) (*Col, error) {
 		return out, nil
 	}
 }
-
-// maxStringResult bounds what repeat, lpad and rpad build (64 MiB).
-const maxStringResult = 1 << 26

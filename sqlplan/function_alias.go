@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"regexp"
 	"time"
 
 	"github.com/carquet-go/carquet/parquet/value"
@@ -87,3 +88,4 @@ func init() {
 func floatFn(f func(float64) float64) func(a []*Col, i int) (any, error) { return function.FloatRow(f) }
 func zoneNamed(name string) (*time.Location, error)                      { return function.ZoneNamed(name) }
 func timeToDays(t time.Time) int64                                       { return function.TimeToDays(t) }
+func cachedRegexp(p string) (*regexp.Regexp, error)                      { return function.CachedRegexp(p) }

@@ -3,6 +3,21 @@
 // the text forms of dates, times and blobs that casts use, and the
 // arithmetic and aggregate kernels that work on vectors alone.
 //
+// The cast hub is here: CastCol (a column to a type, with DuckDB's rules
+// for overflow, rounding and text, TRY_CAST's NULLs) and CastScalar (one
+// value) are every cast between vec kinds, with the types CAST may name
+// (ParseTypeName, CastCodeType, CastTypes) and the cases of BIT
+// (bit.go), UHUGEINT (uhuge.go) and TIMETZ (timetz.go). Nested values
+// (lists, structs, maps) keep their Go forms and text in the engine, which
+// sets Nested for the casts that reach them. Arithmetic is Arith (the
+// result type chosen by the binder), Negate and AddInterval
+// (arithcol.go); the date and time kernels are in datetime.go.
+//
+// A scalar function is a Scalar registered by its file's init: its
+// TypeRule types a call (and asks for casts: across kinds only, or as
+// CAST does when Exact), Row or Batch computes it, RowFor chooses Row by
+// the argument types when they change the computation.
+//
 // It sits below the planner: the binder (package sqlplan) looks a
 // function up by name, applies its type rule to the types of the
 // arguments (casting them), and evaluates it through its kernel. Nothing

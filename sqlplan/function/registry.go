@@ -69,6 +69,7 @@ var (
 	tFloat  = vec.Type{Kind: vec.KFloat}
 	tBool   = vec.Type{Kind: vec.KBool}
 
+	tDate      = vec.Type{Kind: vec.KDate}
 	tTimestamp = vec.Type{Kind: vec.KTimestamp}
 )
 
