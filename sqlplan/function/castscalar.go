@@ -23,7 +23,7 @@ func CastScalar(v any, from, to vec.Type, try bool) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
-	if _, ok := Nested.ListElem(to); ok && !(from.Kind == vec.KNested && SameNested(from, to)) {
+	if listCast(from, to) {
 		return Nested.CastList(v, from, to, try)
 	}
 	if from.Bit != to.Bit {
@@ -244,6 +244,9 @@ func CastScalar(v any, from, to vec.Type, try bool) (any, error) {
 		return FitDecimal(d, to)
 	case vec.KString:
 		if from.Kind == vec.KNested {
+			if Nested.Text == nil {
+				return nil, errorf("cannot cast %s to %s: nested values are the engine's", from.SQLName(), to.SQLName())
+			}
 			return Nested.Text(from, v)
 		}
 		return vec.ScalarText(from, v), nil
@@ -391,3 +394,15 @@ type NestedValues struct {
 
 // Nested is how CastScalar reaches nested values.
 var Nested NestedValues
+
+// listCast reports a cast to a list type that Nested.CastList makes
+// (element by element): not between two lists of one type, and never
+// before the engine has set Nested (a cast it refuses then, as a cast to
+// a type it does not know).
+func listCast(from, to vec.Type) bool {
+	if to.Kind != vec.KNested || Nested.ListElem == nil || Nested.CastList == nil {
+		return false
+	}
+	_, ok := Nested.ListElem(to)
+	return ok && !(from.Kind == vec.KNested && SameNested(from, to))
+}
