@@ -33,7 +33,7 @@ func (e *arithExpr) Eval(b *Batch) (*Col, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := function.Arith(e.op, e.l.typ(), e.r.typ(), e.t, lc, rc, n)
+	out, err := function.Arith(e.op, e.l.Type(), e.r.Type(), e.t, lc, rc, n)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +92,7 @@ func (e *negExpr) Eval(b *Batch) (*Col, error) {
 // UHUGEINT, as DuckDB: a UHUGEINT, an unsigned integer, or an integer
 // literal that is not negative.
 func uhugeOperand(e expr) bool {
-	t := e.typ()
+	t := e.Type()
 	switch {
 	case t.Kind == KUHuge || t.Kind == KUint:
 		return true

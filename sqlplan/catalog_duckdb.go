@@ -145,6 +145,7 @@ func (c *catalogRows) relation(alias, what string) *relation {
 
 var (
 	tBigint  = Type{Kind: KInt}
+	tInteger = Type{Kind: KInt, Bits: 32}
 	tTagsMap = Type{Kind: KNested, MapOf: true, Fields: []NamedType{{Name: "key", Type: tString}, {Name: "value", Type: tString}}}
 )
 

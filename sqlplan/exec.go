@@ -3,13 +3,10 @@ package sqlplan
 import (
 	"context"
 	"math/rand/v2"
-	"sync"
 
 	// Named so: the tests' exec helper takes the package's own name.
 	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 )
-
-var regexpMu sync.Mutex
 
 func randFloat() float64 { return rand.Float64() }
 

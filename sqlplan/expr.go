@@ -7,6 +7,8 @@ import (
 
 	"github.com/carquet-go/carquet/internal/intset"
 	"github.com/carquet-go/carquet/parquet/value"
+	// Named so: the tests' exec helper takes the package's own name.
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/xwb1989/sqlparser"
 )
 

@@ -363,7 +363,7 @@ var rowByTypes = map[string]func(types []Type) func(a []*Col, i int) (any, error
 
 // ruleCast casts argument a to type t of a type rule (see bindRule).
 func (p *planner) ruleCast(a expr, t Type, exact bool) (expr, error) {
-	switch at := a.typ(); {
+	switch at := a.Type(); {
 	case !exact:
 		return p.coerceArg(a, t)
 	case at.SQLName() == t.SQLName():

@@ -433,67 +433,6 @@ func isUnnest(e sqlparser.Expr) (*sqlparser.FuncExpr, bool) {
 	return f, ok && f.Qualifier.IsEmpty() && f.Name.Lowered() == "unnest"
 }
 
-// unnestNode expands each row into one row per element of its unnested
-// columns (the longest list; the others padded with NULLs); a row whose
-// lists are all NULL or empty gives no row.
-type unnestNode struct {
-	in    node
-	cols  []int  // the unnested columns
-	elems []Type // their element types
-}
-
-func (n *unnestNode) next(ctx context.Context) (*Batch, error) {
-	for {
-		b, err := n.in.next(ctx)
-		if err != nil {
-			return nil, err
-		}
-		var rows []int32
-		var pos []int
-		for i := 0; i < b.N; i++ {
-			longest := 0
-			for _, c := range n.cols {
-				if l, ok := b.Cols[c].Get(i).([]any); ok {
-					longest = max(longest, len(l))
-				}
-			}
-			for k := 0; k < longest; k++ {
-				rows = append(rows, int32(i))
-				pos = append(pos, k)
-			}
-		}
-		if len(rows) == 0 {
-			continue
-		}
-		out := &Batch{N: len(rows), Cols: make([]*Col, len(b.Cols))}
-		for c := range b.Cols {
-			out.Cols[c] = b.Cols[c].Take(rows)
-		}
-		for k, c := range n.cols {
-			bl := newBuilder(n.elems[k], len(rows))
-			src := b.Cols[c]
-			for r, row := range rows {
-				var v any
-				if l, ok := src.Get(int(row)).([]any); ok && pos[r] < len(l) {
-					if v, err = fromGo(n.elems[k], l[pos[r]]); err != nil {
-						return nil, err
-					}
-				}
-				bl.Add(v)
-			}
-			out.Cols[c] = bl.C
-		}
-		return out, nil
-	}
-}
-
-func (n *unnestNode) close() { n.in.close() }
-
-func (n *unnestNode) explain(x *explainer, depth int) {
-	x.line(depth, "UNNEST columns %v", n.cols)
-	n.in.explain(x, depth+1)
-}
-
 // castList casts v, of type from (a list, or a string in the list's text
 // form such as [1, 2, NULL]), to the list type to, element by element;
 // with try, an element that does not convert is NULL.
