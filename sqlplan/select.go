@@ -1,8 +1,6 @@
 package sqlplan
 
 import (
-	"context"
-	"io"
 	"maps"
 	"regexp"
 	"strconv"
@@ -689,28 +687,6 @@ func colNullable(c *scopeCol) bool {
 	return true
 }
 
-// orderFree reports whether aggregates give the same result whatever the
-// order of their input rows, so that the scan may deliver batches as
-// they are decoded. (Float sums can differ in the last bits.)
-func orderFree(aggs []*aggSpec) bool {
-	for _, a := range aggs {
-		switch a.fn {
-		case "string_agg", "any_value", "mode", "arg_max", "arg_min", "approx_top_k":
-			return false
-		}
-	}
-	return true
-}
-
-func allCountStar(aggs []*aggSpec) bool {
-	for _, a := range aggs {
-		if a.fn != "count_star" {
-			return false
-		}
-	}
-	return len(aggs) > 0
-}
-
 func andOf(es []expr) expr {
 	if len(es) == 1 {
 		return es[0]
@@ -785,36 +761,6 @@ func neverTrue(conjuncts []expr) bool {
 	return false
 }
 
-// footerCountNode answers COUNT(*) from the files' footers: one batch of
-// NumRows rows and no columns, which the aggregation counts.
-type footerCountNode struct {
-	rel  *relation
-	done bool
-}
-
-func (n *footerCountNode) Next(ctx context.Context) (*Batch, error) {
-	if n.done {
-		return nil, io.EOF
-	}
-	n.done = true
-	rows, err := n.rel.table.NumRows()
-	if err != nil {
-		return nil, err
-	}
-	return &Batch{N: int(rows)}, nil
-}
-
-func (n *footerCountNode) Close() {}
-
-func (n *footerCountNode) Explain(x *explainer, depth int) {
-	if snap := n.rel.table.Snapshot(); snap != nil {
-		// numRecords of the add actions, less rows deletion vectors remove.
-		x.Line(depth, "COUNT(*) FROM DELTA LOG (version %d) %s [%s]", snap.Version, n.rel.alias, x.Rel(n.rel.path))
-		return
-	}
-	x.Line(depth, "COUNT(*) FROM FOOTERS %s [%s]", n.rel.alias, x.Rel(n.rel.path))
-}
-
 // runSubquery plans and runs an uncorrelated subquery to completion.
 func (p *planner) runSubquery(stmt sqlparser.SelectStatement, outer *scope, limit int) (*Batch, error) {
 	sp, err := p.planSelect(stmt, outer)
@@ -849,72 +795,6 @@ func (p *planner) scalarSubquery(x *sqlparser.Subquery, sc *scope) (expr, error)
 		return &constExpr{t: t}, nil
 	}
 	return &constExpr{t: t, v: b.Cols[0].Get(0)}, nil
-}
-
-// fromFooters answers COUNT, MIN and MAX of plain columns without a
-// filter from the files' statistics, when they are exact.
-func (p *planner) fromFooters(r *relation, aggs []*aggSpec) (*Batch, string, bool) {
-	if r.table == nil || len(r.pushed) > 0 {
-		return nil, "", false
-	}
-	out := &Batch{N: 1}
-	var names []string
-	for _, a := range aggs {
-		if a.distinct {
-			return nil, "", false
-		}
-		var col *scopeCol
-		if a.arg != nil {
-			c, ok := a.arg.(*colExpr)
-			if !ok || c.col == nil || c.col.rel != r || strings.Contains(c.col.name, ".") || c.col.t.Kind == KNested {
-				return nil, "", false
-			}
-			if c.col.t.Bit && a.fn != "count" {
-				// The file's statistics order the text bytewise, not in
-				// DuckDB's order of bit strings (vec.CompareBits).
-				return nil, "", false
-			}
-			col = c.col
-		}
-		var v any
-		switch a.fn {
-		case "count_star":
-			n, err := r.table.NumRows()
-			if err != nil {
-				return nil, "", false
-			}
-			v = n
-		case "count", "min", "max":
-			sum, ok, err := r.table.Summarize(col.name)
-			if err != nil || !ok {
-				return nil, "", false
-			}
-			switch a.fn {
-			case "count":
-				v = sum.Rows - sum.Nulls
-			case "min", "max":
-				if !sum.MinMaxKnown {
-					return nil, "", false
-				}
-				x := sum.Min
-				if a.fn == "max" {
-					x = sum.Max
-				}
-				sv, err := goScalar(x, a.t)
-				if err != nil {
-					return nil, "", false
-				}
-				v = sv
-			}
-		default:
-			return nil, "", false
-		}
-		b := newBuilder(a.t, 1)
-		b.Add(v)
-		out.Cols = append(out.Cols, b.C)
-		names = append(names, a.text)
-	}
-	return out, "AGGREGATE FROM FOOTERS " + strings.Join(names, ", ") + " of " + r.alias, true
 }
 
 // isMarker reports whether an expression is the rewrite layer's marker
