@@ -122,3 +122,13 @@ func (u *droppingUpload) Commit() error {
 	defer u.c.drop()
 	return u.Upload.Commit()
 }
+
+// CreateIfMatch passes a conditional replacement to the store (see
+// Replacer), dropping the listings once it is made.
+func (c *listCache) CreateIfMatch(ctx context.Context, key, etag string) (Upload, error) {
+	up, err := CreateIfMatch(ctx, c.Store, key, etag)
+	if err != nil {
+		return nil, err
+	}
+	return &droppingUpload{Upload: up, c: c}, nil
+}

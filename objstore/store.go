@@ -258,3 +258,33 @@ func CreateURL(ctx context.Context, url string, options map[string]string, ifAbs
 	}
 	return st.Create(ctx, loc.Key, ifAbsent)
 }
+
+// Replacer is a Store that can replace an object only while it is still
+// the one a reader saw: Commit of the upload fails with an error that is
+// ErrChanged when the object at key no longer has the ETag etag (or is
+// gone). S3 does it with a conditional PUT (If-Match).
+type Replacer interface {
+	CreateIfMatch(ctx context.Context, key, etag string) (Upload, error)
+}
+
+// CreateIfMatch starts replacing the object at key, conditionally on its
+// ETag (see Replacer); a store that cannot make the condition part of the
+// write refuses, rather than replace an object blindly.
+func CreateIfMatch(ctx context.Context, st Store, key, etag string) (Upload, error) {
+	r, ok := st.(Replacer)
+	if !ok {
+		return nil, fmt.Errorf("%s: this object store cannot replace an object conditionally (If-Match)", key)
+	}
+	return r.CreateIfMatch(ctx, key, etag)
+}
+
+// ListNow is List answered by the store itself, never from a cached
+// listing: what a COMMIT checks for conflicts must be current.
+func ListNow(ctx context.Context, st Store, prefix string) ([]Entry, error) {
+	if c, ok := st.(*listCache); ok {
+		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+		defer cancel()
+		return c.Store.List(ctx, prefix)
+	}
+	return st.List(ctx, prefix)
+}

@@ -968,7 +968,8 @@ func (s *Stmt) dropTable(tx *Tx) (Result, error) {
 	}
 	if objstore.IsURL(path) {
 		if tx != nil {
-			return Result{}, unsupported("DROP TABLE of an object-store table inside a transaction")
+			// Its objects go at COMMIT (txremote.go).
+			return Result{}, tx.drop(path, s.table)
 		}
 		defer s.e.forget(path)
 		return Result{}, s.e.dropRemote(path)

@@ -190,8 +190,12 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 	if err != nil {
 		return err
 	}
-	if err := remoteRewrite(tgt.path, s.verb()); err != nil {
-		return err
+	// A transaction stages a one-object table's new contents and
+	// replaces the object at COMMIT, conditionally (txremote.go).
+	if p.tx == nil || tgt.folder {
+		if err := remoteRewrite(tgt.path, s.verb()); err != nil {
+			return err
+		}
 	}
 	if tgt.folder {
 		return s.rewriteFolder(ctx, p, tgt, te, items, sel, where, opts, change, added) // folderdml.go

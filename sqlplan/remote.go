@@ -178,6 +178,11 @@ func (e *Engine) remoteStamp(url string) string {
 	if err != nil {
 		return ""
 	}
+	return entriesStamp(ents)
+}
+
+// entriesStamp is the stamp of a remote table's objects.
+func entriesStamp(ents []objstore.Entry) string {
 	var b strings.Builder
 	for _, ent := range ents {
 		fmt.Fprintf(&b, "%s:%d:%s;", ent.Key, ent.Size, ent.ETag)

@@ -67,7 +67,8 @@ import (
 // tables are staged as next versions of their folders (txfolder.go),
 // Delta tables as copies whose commits become one Delta commit
 // (txdelta.go, which also says how that orders with the record). Tables
-// of an object store are not written in transactions, and an engine
+// of an object store are staged in a local folder and published by
+// conditional PUTs, with no commit record (txremote.go), and an engine
 // opened read-only completes no crashed COMMIT. Temporary
 // tables are staged beside their files (txtemp.go); OPTIMIZE stages a
 // compacted file, and VACUUM waits for COMMIT (txmaint.go).
@@ -275,7 +276,7 @@ func (t *Tx) changeLocked(path, name string) *txTable {
 		}
 		ch = &txTable{name: name}
 		t.changed[p] = ch
-		t.seenLocked(p, stampOf(p))
+		t.seenLocked(p, t.e.pathStamp(p))
 	}
 	t.dropOverlay(p)
 	if t.pending[p] != nil {
@@ -322,8 +323,11 @@ func (t *Tx) stagedPathLocked(path string) (string, error) {
 // a file, a folder table's next version, a Delta table's copy; t.mu is
 // held.
 func (t *Tx) stagedNameLocked(path, suffix string) (string, error) {
-	if objstore.IsURL(path) {
-		return "", unsupported("writing an object-store table inside a transaction")
+	if objstore.IsURL(path) && suffix != ".parquet" {
+		// Only a table's new contents as one object are staged for an
+		// object store (txremote.go), not a folder's next version or a
+		// Delta table's copy.
+		return "", unsupported("rewriting a folder or Delta table of an object store inside a transaction")
 	}
 	dir, err := t.stageDirLocked()
 	if err != nil {
@@ -340,7 +344,7 @@ func (t *Tx) stageDirLocked() (string, error) {
 		return t.stageDir, nil
 	}
 	if t.e.remote() {
-		return "", unsupported("writing tables inside a transaction on an object store")
+		return t.localStageDirLocked() // txremote.go
 	}
 	parent := filepath.Join(t.e.root, txDirName)
 	var last error
@@ -639,25 +643,10 @@ func (e *Engine) recoverCommitsLocked(parent string) error {
 // INSERTs, or more than one table (see the design above); t.mu is held.
 func (t *Tx) publishLocked() (err error) {
 	e := t.e
-	// The transaction's open files go first: its views and snapshots
-	// are read no more.
-	t.releaseSnapshot()
-	for _, ch := range t.changed {
-		if ch.view != nil {
-			e.release(ch.view)
-			ch.view = nil
-		}
+	paths := t.publishPathsLocked()
+	if e.remote() {
+		return t.publishRemoteLocked(paths) // txremote.go
 	}
-	paths := make([]string, 0, len(t.changed)+len(t.pending))
-	for p := range t.changed {
-		paths = append(paths, p)
-	}
-	for p := range t.pending {
-		if t.changed[p] == nil {
-			paths = append(paths, p)
-		}
-	}
-	sort.Strings(paths)
 	if _, err := t.stageDirLocked(); err != nil {
 		return err
 	}
@@ -739,6 +728,30 @@ func (t *Tx) publishLocked() (err error) {
 		}
 	}
 	return os.Remove(filepath.Join(t.stageDir, txRecordFile))
+}
+
+// publishPathsLocked releases the transaction's open files (its views
+// and snapshots are read no more) and returns the paths of the tables
+// COMMIT publishes, sorted; t.mu is held.
+func (t *Tx) publishPathsLocked() []string {
+	t.releaseSnapshot()
+	for _, ch := range t.changed {
+		if ch.view != nil {
+			t.e.release(ch.view)
+			ch.view = nil
+		}
+	}
+	paths := make([]string, 0, len(t.changed)+len(t.pending))
+	for p := range t.changed {
+		paths = append(paths, p)
+	}
+	for p := range t.pending {
+		if t.changed[p] == nil {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	return paths
 }
 
 // lockTable takes the lock of the table at path that keeps its other

@@ -221,6 +221,13 @@ func (s *store) Create(ctx context.Context, key string, ifAbsent bool) (objstore
 	return &upload{s: s, ctx: ctx, key: key, ifAbsent: ifAbsent, sem: make(chan struct{}, uploadsInFlight)}, nil
 }
 
+// CreateIfMatch starts replacing the object at key while it still has
+// the ETag etag: a conditional PUT (If-Match), which S3 checks and makes
+// in one step (objstore.Replacer).
+func (s *store) CreateIfMatch(ctx context.Context, key, etag string) (objstore.Upload, error) {
+	return &upload{s: s, ctx: ctx, key: key, ifMatch: aws.String(etag), sem: make(chan struct{}, uploadsInFlight)}, nil
+}
+
 // upload buffers an object; past one part it becomes a multipart upload,
 // whose parts are sent while the rest is written. Nothing is visible
 // until CompleteMultipartUpload (or the single PUT) succeeds: a process
@@ -231,7 +238,10 @@ type upload struct {
 	ctx      context.Context
 	key      string
 	ifAbsent bool
-	buf      []byte
+	// ifMatch, when set, is the ETag the object must still have
+	// (CreateIfMatch).
+	ifMatch *string
+	buf     []byte
 
 	id    *string
 	next  int32
@@ -318,10 +328,10 @@ func (u *upload) Commit() error {
 	if u.id == nil {
 		_, err := u.s.c.PutObject(u.ctx, &s3.PutObjectInput{
 			Bucket: &u.s.bucket, Key: &u.key, Body: bytes.NewReader(u.buf),
-			ContentLength: aws.Int64(int64(len(u.buf))), IfNoneMatch: ifNoneMatch,
+			ContentLength: aws.Int64(int64(len(u.buf))), IfNoneMatch: ifNoneMatch, IfMatch: u.ifMatch,
 		})
 		u.buf = nil
-		return u.s.wrap(u.key, err)
+		return u.wrapCommit(err)
 	}
 	if len(u.buf) > 0 {
 		if err := u.sendPart(u.buf); err != nil {
@@ -338,13 +348,24 @@ func (u *upload) Commit() error {
 	sort.Slice(u.parts, func(i, j int) bool { return *u.parts[i].PartNumber < *u.parts[j].PartNumber })
 	_, err := u.s.c.CompleteMultipartUpload(u.ctx, &s3.CompleteMultipartUploadInput{
 		Bucket: &u.s.bucket, Key: &u.key, UploadId: u.id,
-		MultipartUpload: &types.CompletedMultipartUpload{Parts: u.parts}, IfNoneMatch: ifNoneMatch,
+		MultipartUpload: &types.CompletedMultipartUpload{Parts: u.parts}, IfNoneMatch: ifNoneMatch, IfMatch: u.ifMatch,
 	})
 	if err != nil {
 		u.abort()
-		return u.s.wrap(u.key, err)
+		return u.wrapCommit(err)
 	}
 	return nil
+}
+
+// wrapCommit is wrap for the request that makes the object visible: a
+// failed If-Match (the object is no longer the one read, or is gone) is
+// objstore.ErrChanged.
+func (u *upload) wrapCommit(err error) error {
+	err = u.s.wrap(u.key, err)
+	if u.ifMatch != nil && (errors.Is(err, fs.ErrExist) || errors.Is(err, fs.ErrNotExist)) {
+		return fmt.Errorf("s3://%s/%s: %w", u.s.bucket, u.key, objstore.ErrChanged)
+	}
+	return err
 }
 
 func (u *upload) Abort() error {

@@ -228,3 +228,51 @@ func TestCoalesce(t *testing.T) {
 		t.Fatalf("split: %v", got)
 	}
 }
+
+// TestCreateIfMatch: a conditional replacement succeeds while the object
+// has the ETag read, and fails with ErrChanged, leaving the object as it
+// is, once another write replaced it or it is gone.
+func TestCreateIfMatch(t *testing.T) {
+	srv := fakes3.Start(t, "bkt")
+	st := open(t, srv, "bkt")
+	ctx := context.Background()
+	put := func(key, etag string, data []byte) error {
+		up, err := objstore.CreateIfMatch(ctx, st, key, etag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := up.Write(data); err != nil {
+			t.Fatal(err)
+		}
+		return up.Commit()
+	}
+	if err := write(t, st, "k.parquet", []byte("first"), false); err != nil {
+		t.Fatal(err)
+	}
+	first, err := st.Stat(ctx, "k.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := put("k.parquet", first.ETag, []byte("second")); err != nil {
+		t.Fatalf("replacing with the ETag read: %v", err)
+	}
+	// The ETag read first is stale now.
+	if err := put("k.parquet", first.ETag, []byte("third")); !errors.Is(err, objstore.ErrChanged) {
+		t.Fatalf("replacing with a stale ETag: %v, want ErrChanged", err)
+	}
+	rc, err := st.ReadRange(ctx, "k.parquet", 0, 6, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(rc)
+	rc.Close()
+	if string(got) != "second" {
+		t.Fatalf("after a refused replacement: %q", got)
+	}
+	if err := put("gone.parquet", first.ETag, []byte("x")); !errors.Is(err, objstore.ErrChanged) {
+		t.Fatalf("replacing a missing object: %v, want ErrChanged", err)
+	}
+	if _, err := objstore.CreateIfMatch(ctx, objstore.Dir(t.TempDir()), "k", "e"); err == nil {
+		t.Fatal("a store without conditional replacement accepted one")
+	}
+}

@@ -1,0 +1,203 @@
+package driver_test
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/carquet-go/carquet/internal/fakes3"
+	"github.com/carquet-go/carquet/sqlplan"
+)
+
+// s3TxStatements change every kind of table of s3Fixture's bucket in one
+// transaction: the one-object table sales rewritten (DELETE, UPDATE,
+// MERGE), rows inserted into the folder table events, a new table, the
+// hive table dropped.
+var s3TxStatements = []string{
+	`DELETE FROM sales WHERE id < 1000`,
+	`UPDATE sales SET cat = 'upd' WHERE id BETWEEN 5000 AND 5009`,
+	`MERGE INTO sales USING (SELECT 2000 AS id, 'merged' AS cat) src ON sales.id = src.id WHEN MATCHED THEN UPDATE SET cat = src.cat`,
+	`INSERT INTO events VALUES (9500, 1, 'tx')`,
+	`CREATE TABLE fresh AS SELECT id, cat FROM sales WHERE cat = 'upd'`,
+	`DROP TABLE hive`,
+}
+
+// s3TxState is what a connection reads of the tables s3TxStatements
+// change.
+func s3TxState(t *testing.T, q interface {
+	QueryRow(string, ...any) *sql.Row
+}) string {
+	t.Helper()
+	var n, upd, merged, events int64
+	if err := q.QueryRow(`SELECT COUNT(*), COUNT(*) FILTER (WHERE cat = 'upd'), COUNT(*) FILTER (WHERE cat = 'merged') FROM sales`).Scan(&n, &upd, &merged); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.QueryRow(`SELECT COUNT(*) FROM events`).Scan(&events); err != nil {
+		t.Fatal(err)
+	}
+	var fresh, hive string
+	var k int64
+	if err := q.QueryRow(`SELECT COUNT(*) FROM fresh`).Scan(&k); err != nil {
+		fresh = "none"
+	} else {
+		fresh = fmt.Sprint(k)
+	}
+	if err := q.QueryRow(`SELECT COUNT(*) FROM hive`).Scan(&k); err != nil {
+		hive = "none"
+	} else {
+		hive = fmt.Sprint(k)
+	}
+	return fmt.Sprintf("sales %d upd %d merged %d; events %d; fresh %s; hive %s", n, upd, merged, events, fresh, hive)
+}
+
+const (
+	s3TxBefore = "sales 100000 upd 0 merged 0; events 8000; fresh none; hive 200"
+	s3TxAfter  = "sales 99000 upd 10 merged 1; events 8001; fresh 10; hive none"
+)
+
+func runAll(t *testing.T, tx *sql.Tx, stmts []string) {
+	t.Helper()
+	for _, q := range stmts {
+		if _, err := tx.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+// TestS3TxOwnWrites: a transaction over a bucket rewrites, inserts,
+// creates and drops; it reads its own writes, another database on the
+// bucket reads the tables as they were and the bucket holds the same
+// objects until COMMIT, which publishes all of it.
+func TestS3TxOwnWrites(t *testing.T) {
+	_, srv, _ := s3Fixture(t)
+	db := openS3(t, srv, "s3://lake/db/", "")
+	other := openS3(t, srv, "s3://lake/db/", "")
+	keys := srv.Keys(t, "lake", "db/")
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runAll(t, tx, s3TxStatements)
+	if got := s3TxState(t, tx); got != s3TxAfter {
+		t.Errorf("in the transaction: %s, want %s", got, s3TxAfter)
+	}
+	if got := s3TxState(t, other); got != s3TxBefore {
+		t.Errorf("another database before COMMIT: %s", got)
+	}
+	if now := srv.Keys(t, "lake", "db/"); fmt.Sprint(now) != fmt.Sprint(keys) {
+		t.Errorf("the bucket changed before COMMIT: %v, was %v", now, keys)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := s3TxState(t, other); got != s3TxAfter {
+		t.Errorf("another database after COMMIT: %s, want %s", got, s3TxAfter)
+	}
+	if hive := srv.Keys(t, "lake", "db/hive/"); len(hive) != 0 {
+		t.Errorf("the dropped table's objects: %v", hive)
+	}
+	if fresh := srv.Keys(t, "lake", "db/fresh/"); len(fresh) != 1 {
+		t.Errorf("the new table's objects: %v", fresh)
+	}
+	// One-object DELETE and UPDATE stay refused outside transactions.
+	if _, err := db.Exec(`DELETE FROM sales WHERE id = 5`); err == nil || !strings.Contains(err.Error(), "immutable") {
+		t.Errorf("DELETE outside a transaction: %v", err)
+	}
+}
+
+// TestS3TxRollback: ROLLBACK leaves every object as it was.
+func TestS3TxRollback(t *testing.T) {
+	_, srv, _ := s3Fixture(t)
+	db := openS3(t, srv, "s3://lake/db/", "")
+	keys := srv.Keys(t, "lake", "db/")
+	srv.Reset()
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runAll(t, tx, s3TxStatements)
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if puts, others := srv.Puts.Load(), srv.Others.Load(); puts != 0 || others != 0 {
+		t.Errorf("the transaction wrote to the bucket: %d PUTs, %d other requests: %v", puts, others, srv.Log())
+	}
+	if now := srv.Keys(t, "lake", "db/"); fmt.Sprint(now) != fmt.Sprint(keys) {
+		t.Errorf("after ROLLBACK: %v, was %v", now, keys)
+	}
+	if got := s3TxState(t, db); got != s3TxBefore {
+		t.Errorf("after ROLLBACK: %s", got)
+	}
+}
+
+// TestS3TxConflict: a table another writer changed since the transaction
+// read it fails the COMMIT with ErrConflict, and nothing is published:
+// a one-object table rewritten by another transaction, a dropped folder
+// table that took an INSERT.
+func TestS3TxConflict(t *testing.T) {
+	_, srv, _ := s3Fixture(t)
+	db := openS3(t, srv, "s3://lake/db/", "")
+	other := openS3(t, srv, "s3://lake/db/", "")
+	for _, c := range []struct{ mine, theirs string }{
+		{`DELETE FROM sales WHERE id < 10`, `UPDATE sales SET cat = 'theirs' WHERE id = 7`},
+		{`DROP TABLE events`, `INSERT INTO events VALUES (9600, 1, 'theirs')`},
+	} {
+		tx, err := db.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		runAll(t, tx, []string{c.mine, `CREATE TABLE conflicted AS SELECT 1 AS a`})
+		rival, err := other.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		runAll(t, rival, []string{c.theirs})
+		if err := rival.Commit(); err != nil {
+			t.Fatalf("%s: %v", c.theirs, err)
+		}
+		keys := srv.Keys(t, "lake", "db/")
+		if err := tx.Commit(); !errors.Is(err, sqlplan.ErrConflict) || !strings.Contains(err.Error(), "nothing was committed") {
+			t.Fatalf("%s after %s: %v, want ErrConflict", c.mine, c.theirs, err)
+		}
+		if now := srv.Keys(t, "lake", "db/"); fmt.Sprint(now) != fmt.Sprint(keys) {
+			t.Errorf("a conflicting COMMIT changed the bucket: %v, was %v", now, keys)
+		}
+	}
+	var n int64
+	if err := db.QueryRow(`SELECT COUNT(*) FROM sales WHERE cat = 'theirs'`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("the rival's UPDATE: %d %v", n, err)
+	}
+	if err := db.QueryRow(`SELECT COUNT(*) FROM events`).Scan(&n); err != nil || n != 8001 {
+		t.Errorf("events after the conflict: %d %v", n, err)
+	}
+}
+
+// TestS3TxPartialCommit: the store refuses the second table's upload:
+// COMMIT fails naming the table published before (an object store has
+// no atomic write of several objects), and that table is published
+// whole, the other as it was.
+func TestS3TxPartialCommit(t *testing.T) {
+	_, srv, _ := s3Fixture(t)
+	db := openS3(t, srv, "s3://lake/db/", "max_attempts=1")
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Published in path order: events (its new object), then sales.
+	runAll(t, tx, []string{`INSERT INTO events VALUES (9700, 1, 'partial')`, `DELETE FROM sales WHERE id < 500`})
+	srv.Inject(fakes3.Fault{Method: "PUT", PathContains: "db/sales.parquet", Status: 503})
+	err = tx.Commit()
+	srv.Reset()
+	if err == nil || !strings.Contains(err.Error(), `tables ["events"] were committed`) {
+		t.Fatalf("COMMIT with the second upload refused: %v", err)
+	}
+	var n int64
+	if err := db.QueryRow(`SELECT COUNT(*) FROM events WHERE id = 9700`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("events: %d %v", n, err)
+	}
+	if err := db.QueryRow(`SELECT COUNT(*) FROM sales`).Scan(&n); err != nil || n != 100000 {
+		t.Errorf("sales: %d %v", n, err)
+	}
+}
