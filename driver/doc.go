@@ -128,8 +128,15 @@
 // renamed into place at Commit. VACUUM of a Delta table in a
 // transaction counts the files it would delete at once and deletes them
 // at Commit, after the tables are published; COPY ... TO writes its file
-// at Commit. Writes of Delta and object-store tables are refused inside
-// a transaction. CREATE/DROP VIEW in one are seen by its statements
+// at Commit. In a database in an object store, a transaction stages
+// its tables' new contents on the local disk (DELETE, UPDATE and MERGE
+// of one-object tables, CREATE and DROP TABLE, INSERTs) and Commit
+// publishes them by PUTs conditional on the objects it read (If-Match),
+// failing with sqlplan.ErrConflict when one changed: each table changes
+// whole, but several tables are not published atomically (a failure
+// between two PUTs keeps the first; the error names it; see sqlplan's
+// txremote.go). Rewrites of folder and Delta tables there are refused
+// inside a transaction. CREATE/DROP VIEW in one are seen by its statements
 // (MERGE's source too) and applied at Commit (the catalog file is
 // written after the tables, not under their commit record); CREATE
 // MACRO takes effect at once. Outside one, every INSERT is its own

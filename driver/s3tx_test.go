@@ -105,6 +105,24 @@ func TestS3TxOwnWrites(t *testing.T) {
 	if _, err := db.Exec(`DELETE FROM sales WHERE id = 5`); err == nil || !strings.Contains(err.Error(), "immutable") {
 		t.Errorf("DELETE outside a transaction: %v", err)
 	}
+	// Inside one, rewriting a folder table (several objects) or a Delta
+	// table of the bucket is refused, and the transaction goes on.
+	tx, err = db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	for q, want := range map[string]string{
+		`DELETE FROM events WHERE id = 1`: "immutable",
+		`UPDATE dl SET amount = 0`:        "inside a transaction",
+	} {
+		if _, err := tx.Exec(q); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s in a transaction: %v, want %q", q, err, want)
+		}
+	}
+	if _, err := tx.Exec(`DELETE FROM sales WHERE id = 1000`); err != nil {
+		t.Fatalf("after the refusals: %v", err)
+	}
 }
 
 // TestS3TxRollback: ROLLBACK leaves every object as it was.
@@ -177,7 +195,7 @@ func TestS3TxConflict(t *testing.T) {
 // TestS3TxPartialCommit: the store refuses the second table's upload:
 // COMMIT fails naming the table published before (an object store has
 // no atomic write of several objects), and that table is published
-// whole, the other as it was.
+// whole, the other as it was. A refusal of the first changes nothing.
 func TestS3TxPartialCommit(t *testing.T) {
 	_, srv, _ := s3Fixture(t)
 	db := openS3(t, srv, "s3://lake/db/", "max_attempts=1")
@@ -185,19 +203,45 @@ func TestS3TxPartialCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Published in path order: events (its new object), then sales.
-	runAll(t, tx, []string{`INSERT INTO events VALUES (9700, 1, 'partial')`, `DELETE FROM sales WHERE id < 500`})
+	// Published in this order: sales (its object replaced, conditionally),
+	// then the new object of events.
+	stmts := []string{`INSERT INTO events VALUES (9700, 1, 'partial')`, `DELETE FROM sales WHERE id < 500`}
+	runAll(t, tx, stmts)
+	srv.Inject(fakes3.Fault{Method: "PUT", PathContains: "db/events/part-", Status: 503})
+	err = tx.Commit()
+	srv.Reset()
+	if err == nil || !strings.Contains(err.Error(), `tables ["sales"] were committed`) {
+		t.Fatalf("COMMIT with the second upload refused: %v", err)
+	}
+	count := func(q string) int64 {
+		var n int64
+		if err := db.QueryRow(q).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := count(`SELECT COUNT(*) FROM events WHERE id = 9700`); n != 0 {
+		t.Errorf("events: %d rows of the transaction", n)
+	}
+	if n := count(`SELECT COUNT(*) FROM sales`); n != 99500 {
+		t.Errorf("sales: %d rows", n)
+	}
+	// The first refused: nothing is published.
+	keys := srv.Keys(t, "lake", "db/")
+	if tx, err = db.Begin(); err != nil {
+		t.Fatal(err)
+	}
+	runAll(t, tx, stmts)
 	srv.Inject(fakes3.Fault{Method: "PUT", PathContains: "db/sales.parquet", Status: 503})
 	err = tx.Commit()
 	srv.Reset()
-	if err == nil || !strings.Contains(err.Error(), `tables ["events"] were committed`) {
-		t.Fatalf("COMMIT with the second upload refused: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "nothing was committed") {
+		t.Fatalf("COMMIT with the first upload refused: %v", err)
 	}
-	var n int64
-	if err := db.QueryRow(`SELECT COUNT(*) FROM events WHERE id = 9700`).Scan(&n); err != nil || n != 1 {
-		t.Errorf("events: %d %v", n, err)
+	if now := srv.Keys(t, "lake", "db/"); fmt.Sprint(now) != fmt.Sprint(keys) {
+		t.Errorf("a COMMIT refused at its first upload changed the bucket: %v, was %v", now, keys)
 	}
-	if err := db.QueryRow(`SELECT COUNT(*) FROM sales`).Scan(&n); err != nil || n != 100000 {
-		t.Errorf("sales: %d %v", n, err)
+	if n := count(`SELECT COUNT(*) FROM sales`); n != 99500 {
+		t.Errorf("sales: %d rows", n)
 	}
 }

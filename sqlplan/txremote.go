@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/carquet-go/carquet/objstore"
@@ -29,12 +30,13 @@ import (
 //     and compares the objects (keys, sizes, ETags) with those the
 //     transaction first saw: another writer's change of any of them is
 //     ErrConflict, and nothing is published.
-//  2. Publishes, table by table in path order: a staged one-object table
+//  2. Publishes, table by table: a staged one-object table
 //     by a PUT that replaces the object only if it still has the ETag
 //     just listed (If-Match), or only if there is none (If-None-Match)
 //     for a new one; a new folder table, and a folder's inserted rows,
 //     as a new object of the folder, created only if the name is free;
-//     a dropped table by deleting the objects listed in step 1.
+//     a dropped table by deleting the objects listed in step 1. The
+//     conditional replacements go first, the DELETEs last (rank).
 //
 // Atomicity is the store's: one PUT or one DELETE of one object is
 // atomic, and S3 checks a PUT's condition and makes it in one step, so
@@ -105,6 +107,9 @@ func (t *Tx) publishRemoteLocked(paths []string) error {
 		}
 		steps = append(steps, step)
 	}
+	// The conditional PUTs, which a rival can still make fail, go first,
+	// so that a conflict found then mostly leaves nothing published.
+	sort.SliceStable(steps, func(i, j int) bool { return steps[i].rank() < steps[j].rank() })
 	var done []string
 	for _, s := range steps {
 		if err := t.publishRemoteStep(ctx, s); err != nil {
@@ -113,6 +118,19 @@ func (t *Tx) publishRemoteLocked(paths []string) error {
 		done = append(done, s.name)
 	}
 	return nil
+}
+
+// rank orders the steps of a COMMIT: the replacement or creation of a
+// named object (conditional) first, then new objects of folders (their
+// names are fresh), then tables that are only dropped.
+func (s remoteStep) rank() int {
+	switch {
+	case s.ch != nil && s.ch.staged != "" && strings.HasSuffix(s.path, ".parquet"):
+		return 0
+	case s.ch == nil || s.ch.staged != "":
+		return 1
+	}
+	return 2
 }
 
 // checkRemoteLocked lists the table at path from the store and checks
