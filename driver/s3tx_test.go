@@ -293,3 +293,55 @@ func TestS3TxRace(t *testing.T) {
 		t.Fatalf("after %d rounds: %d rows of the first 100, %v", rounds, n, err)
 	}
 }
+
+// TestS3TxInsertOneObject: INSERT into a one-object table, refused
+// outside a transaction, is taken inside one: the transaction reads its
+// rows, and COMMIT replaces the object (conditionally) with the table as
+// it is then followed by them — alone, or with rows of a folder table.
+func TestS3TxInsertOneObject(t *testing.T) {
+	_, srv, _ := s3Fixture(t)
+	db := openS3(t, srv, "s3://lake/db/", "")
+	other := openS3(t, srv, "s3://lake/db/", "")
+	count := func(q interface {
+		QueryRow(string, ...any) *sql.Row
+	}, query string) int64 {
+		t.Helper()
+		var n int64
+		if err := q.QueryRow(query).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for round, stmts := range [][]string{
+		{`INSERT INTO sales VALUES (200000, 1, 1.5, 'ins')`, `INSERT INTO sales SELECT 200001 + i, 2, 2.5, 'ins' FROM range(4) t(i)`},
+		{`INSERT INTO sales VALUES (300000, 1, 1.5, 'ins')`, `INSERT INTO events VALUES (9800, 1, 'ins')`},
+	} {
+		tx, err := db.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		runAll(t, tx, stmts)
+		want := int64(5 + round)
+		if n := count(tx, `SELECT COUNT(*) FROM sales WHERE cat = 'ins'`); n != want {
+			t.Errorf("round %d in the transaction: %d rows", round, n)
+		}
+		if n := count(other, `SELECT COUNT(*) FROM sales WHERE cat = 'ins'`); n != int64(5*round) { // the earlier rounds' rows
+			t.Errorf("round %d, another database before COMMIT: %d rows", round, n)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		if n := count(other, `SELECT COUNT(*) FROM sales WHERE cat = 'ins'`); n != want {
+			t.Errorf("round %d, another database after COMMIT: %d rows", round, n)
+		}
+	}
+	if n := count(other, `SELECT COUNT(*) FROM sales`); n != 100006 {
+		t.Errorf("sales: %d rows", n)
+	}
+	if n := count(other, `SELECT COUNT(*) FROM events WHERE id = 9800`); n != 1 {
+		t.Errorf("events: %d rows", n)
+	}
+	if keys := srv.Keys(t, "lake", "db/sales"); len(keys) != 1 || keys[0] != "db/sales.parquet" {
+		t.Errorf("sales' objects: %v", keys)
+	}
+}

@@ -300,7 +300,9 @@ func (t *Tx) Commit() error {
 	}
 	t.done = true
 	var err error
-	if len(t.changed) == 0 && len(t.order) <= 1 {
+	// In an object store only a folder takes an append (a new object);
+	// a one-object table's rows replace the object (txremote.go).
+	if len(t.changed) == 0 && len(t.order) <= 1 && !t.oneObjectInsertLocked() {
 		err = t.commitAppends()
 	} else {
 		err = t.publishLocked()

@@ -11,13 +11,16 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/objstore"
+	"github.com/carquet-go/carquet/parquet/file"
+	"github.com/carquet-go/carquet/writer"
 )
 
 // Transactions over a database in an object store.
 //
 // A statement that would change a table's objects — DELETE, UPDATE or
-// MERGE of a one-object table, CREATE TABLE [AS], DROP TABLE, INSERTs
-// into several tables — changes nothing in the store before COMMIT. The
+// MERGE of a one-object table, CREATE TABLE [AS], DROP TABLE, INSERT
+// into a one-object table or into several tables — changes nothing in
+// the store before COMMIT. The
 // new contents of a table are staged as a local file in a temporary
 // folder of this machine (stageDir), which the transaction reads in the
 // table's place (its own writes); a dropped table is only marked; the
@@ -33,7 +36,9 @@ import (
 //  2. Publishes, table by table: a staged one-object table
 //     by a PUT that replaces the object only if it still has the ETag
 //     just listed (If-Match), or only if there is none (If-None-Match)
-//     for a new one; a new folder table, and a folder's inserted rows,
+//     for a new one (rows a one-object table only took are staged then,
+//     after the object as listed); a new folder table, and a folder's
+//     inserted rows,
 //     as a new object of the folder, created only if the name is free;
 //     a dropped table by deleting the objects listed in step 1. The
 //     conditional replacements go first, the DELETEs last (rank).
@@ -85,6 +90,10 @@ type remoteStep struct {
 	objects []objstore.Entry
 	ch      *txTable
 	pw      *pendingWrite
+	// staged is the local file whose contents become the table's:
+	// ch.staged, or the object listed followed by the rows inserted into
+	// a one-object table (stageRemoteInserts).
+	staged string
 }
 
 // publishRemoteLocked commits a transaction over an object store (see
@@ -125,7 +134,7 @@ func (t *Tx) publishRemoteLocked(paths []string) error {
 // names are fresh), then tables that are only dropped.
 func (s remoteStep) rank() int {
 	switch {
-	case s.ch != nil && s.ch.staged != "" && strings.HasSuffix(s.path, ".parquet"):
+	case s.staged != "" && strings.HasSuffix(s.path, ".parquet"):
 		return 0
 	case s.ch == nil || s.ch.staged != "":
 		return 1
@@ -159,15 +168,54 @@ func (t *Tx) checkRemoteLocked(ctx context.Context, path string) (remoteStep, er
 		}
 	}
 	if step.ch == nil {
-		if step.pw != nil && !step.pw.folder {
-			return step, remoteRewrite(path, "INSERT into a one-object table")
+		if err := step.pw.flushRows(); err != nil {
+			return step, err
+		}
+		if !step.pw.folder {
+			return step, t.stageRemoteInsertsLocked(ctx, &step)
 		}
 		return step, nil
 	}
 	if entriesStamp(step.objects) != t.stamps[path] {
 		return step, remoteConflict(step.name, nil)
 	}
+	step.staged = step.ch.staged
 	return step, nil
+}
+
+// stageRemoteInsertsLocked stages the rows the transaction only inserted
+// into a one-object table: a local copy of the object as just listed
+// (its row groups copied as stored) followed by them, which replaces the
+// object if it still has that ETag. Rows inserted do not conflict: they
+// go into the table as it is now, as for local tables; t.mu is held.
+func (t *Tx) stageRemoteInsertsLocked(ctx context.Context, s *remoteStep) error {
+	pw := s.pw
+	if len(pw.cols) == 0 {
+		return nil
+	}
+	if len(s.objects) != 1 {
+		return remoteConflict(s.name, nil) // dropped, or made a folder, meanwhile
+	}
+	ent := s.objects[0]
+	obj := objstore.Open(ctx, s.st, s.path, ent)
+	defer obj.Close()
+	src, err := file.Open(obj, ent.Size, file.Options{Limits: t.e.opts.Limits, Decryption: t.e.opts.Decryption})
+	if err != nil {
+		return fmt.Errorf("COMMIT: table %s: %w", s.path, err)
+	}
+	opts, err := t.e.copyOptions(src)
+	if err != nil {
+		return err
+	}
+	staged, err := t.stagedPathLocked(s.path)
+	if err != nil {
+		return err
+	}
+	if err := writeFile(staged, pw.sch, opts, func(w *writer.Writer) error { return copyWith(w, src, pw.cols) }); err != nil {
+		return err
+	}
+	s.staged = staged
+	return nil
 }
 
 // remoteConflict is the error of a table another writer changed since
@@ -200,9 +248,18 @@ func publishedError(done []string, name string, err error) error {
 // publishRemoteStep publishes the transaction's change of one table.
 func (t *Tx) publishRemoteStep(ctx context.Context, s remoteStep) error {
 	e := t.e
-	if s.ch == nil {
-		if err := s.pw.flushRows(); err != nil || len(s.pw.cols) == 0 {
+	loc, err := objstore.Parse(s.path)
+	if err != nil {
+		return err
+	}
+	if s.staged != "" {
+		if err := t.putStaged(ctx, s, loc.Key); err != nil {
 			return err
+		}
+	}
+	if s.ch == nil {
+		if !s.pw.folder || len(s.pw.cols) == 0 {
+			return nil // staged above, or no rows
 		}
 		opts, err := e.writeOptions(s.pw.opts)
 		if err != nil {
@@ -210,16 +267,7 @@ func (t *Tx) publishRemoteStep(ctx context.Context, s remoteStep) error {
 		}
 		return e.writeRemoteBatches(s.path, s.pw.sch, opts, s.pw.cols)
 	}
-	loc, err := objstore.Parse(s.path)
-	if err != nil {
-		return err
-	}
-	if s.ch.staged != "" {
-		if err := t.putStaged(ctx, s, loc.Key); err != nil {
-			return err
-		}
-	}
-	if s.ch.drop && !(s.ch.staged != "" && strings.HasSuffix(loc.Key, ".parquet")) {
+	if s.ch.drop && !(s.staged != "" && strings.HasSuffix(loc.Key, ".parquet")) {
 		// The objects listed at the check go, after the table's new
 		// object (if any) is there; a one-object table's was replaced.
 		for _, ent := range s.objects {
@@ -235,7 +283,7 @@ func (t *Tx) publishRemoteStep(ctx context.Context, s remoteStep) error {
 // of a one-object table, conditionally on the ETag listed at the check,
 // or as the first object of a new folder table.
 func (t *Tx) putStaged(ctx context.Context, s remoteStep, key string) error {
-	f, err := os.Open(s.ch.staged)
+	f, err := os.Open(s.staged)
 	if err != nil {
 		return err
 	}
@@ -257,4 +305,15 @@ func (t *Tx) putStaged(ctx context.Context, s remoteStep, key string) error {
 		return errors.Join(err, up.Abort())
 	}
 	return up.Commit()
+}
+
+// oneObjectInsertLocked reports whether the transaction inserted into a
+// one-object table of an object store; t.mu is held.
+func (t *Tx) oneObjectInsertLocked() bool {
+	for p, pw := range t.pending {
+		if objstore.IsURL(p) && !pw.folder {
+			return true
+		}
+	}
+	return false
 }
