@@ -20,9 +20,9 @@ import (
 // A statement that would change a table's objects — DELETE, UPDATE or
 // MERGE of a one-object table, CREATE TABLE [AS], DROP TABLE, INSERT
 // into a one-object table or into several tables — changes nothing in
-// the store before COMMIT. The
-// new contents of a table are staged as a local file in a temporary
-// folder of this machine (stageDir), which the transaction reads in the
+// the store before COMMIT. The new contents of a table are staged as a
+// local file in a folder of this machine (stageDir, in the engine's
+// folder of temporary tables), which the transaction reads in the
 // table's place (its own writes); a dropped table is only marked; the
 // rows INSERTs add wait in memory, as for local tables. ROLLBACK removes
 // the folder: no request reached the store.
@@ -32,28 +32,26 @@ import (
 //  1. Lists each table it changed, from the store (no cached listing),
 //     and compares the objects (keys, sizes, ETags) with those the
 //     transaction first saw: another writer's change of any of them is
-//     ErrConflict, and nothing is published.
-//  2. Publishes, table by table: a staged one-object table
-//     by a PUT that replaces the object only if it still has the ETag
-//     just listed (If-Match), or only if there is none (If-None-Match)
-//     for a new one (rows a one-object table only took are staged then,
-//     after the object as listed); a new folder table, and a folder's
-//     inserted rows,
-//     as a new object of the folder, created only if the name is free;
-//     a dropped table by deleting the objects listed in step 1. The
+//     ErrConflict, and nothing is published. Rows a one-object table
+//     only took are staged now, after the object as listed.
+//  2. Publishes, table by table: a staged one-object table by a PUT
+//     that replaces the object only if it still has the ETag just
+//     listed (If-Match), or only if there is none (If-None-Match) for a
+//     new one; a new folder table, and a folder's inserted rows, as a
+//     new object of the folder, created only if the name is free; a
+//     dropped table by deleting the objects listed in step 1. The
 //     conditional replacements go first, the DELETEs last (rank).
 //
 // Atomicity is the store's: one PUT or one DELETE of one object is
 // atomic, and S3 checks a PUT's condition and makes it in one step, so
 // a table of one object changes whole or not at all, and never over a
-// rival's write made since the check. Several objects are not published
-// atomically, and there is no commit record: a COMMIT that fails (or a
-// process that dies) between two of its requests leaves the tables
-// published before as committed and the rest as they were; the error
-// names which. A dropped folder's objects go one by one, so a reader
-// during the DELETEs may see some of them. A conflict found by a failed
-// condition (a rival wrote between the listing and the PUT) is
-// ErrConflict too, with what was published before it named.
+// rival's write made since the check (a failed condition is ErrConflict
+// too). Several objects are not published atomically, and there is no
+// commit record: a COMMIT that fails (or a process that dies) between
+// two of its requests leaves the tables published before as committed
+// and the rest as they were; the error names which. A dropped folder's
+// objects go one by one, so a reader during the DELETEs may see some of
+// them, and an object a rival added to it after the check stays.
 
 // localStageDirLocked makes the transaction's staging folder in the
 // engine's local folder of temporary tables (which its statements may
