@@ -22,7 +22,9 @@ import (
 // immutable: a table takes INSERTs as new objects in its folder (a table
 // made here is made as a folder), each visible whole or not at all; what
 // would rewrite an object (DELETE, UPDATE, ALTER, CREATE OR REPLACE, an
-// INSERT into a one-object table) is refused.
+// INSERT into a one-object table) is refused, but inside a transaction,
+// whose COMMIT replaces a one-object table's object by a conditional PUT
+// (txremote.go).
 
 // remote reports whether the engine's root is in an object store.
 func (e *Engine) remote() bool { return objstore.IsURL(e.root) }
