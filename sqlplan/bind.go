@@ -755,7 +755,11 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		if len(x) == 1 {
 			return p.bindExpr(x[0], sc, agg)
 		}
-		return nil, unsupported("row values (tuples)")
+		vals, err := bindRowOf(p, x, sc, agg)
+		if err != nil {
+			return nil, err
+		}
+		return p.bindRowValue(vals)
 	case *sqlparser.CollateExpr:
 		return nil, unsupported("COLLATE")
 	case *sqlparser.MatchExpr:

@@ -25,7 +25,7 @@ var nestedNames = map[string]bool{
 	"len": true, "length": true, "array_length": true, "cardinality": true, "list_length": true,
 	"list_contains": true, "array_contains": true, "list_has": true, "array_has": true,
 	"map_keys": true, "map_values": true, "list_value": true, "list_pack": true,
-	parse.StructMarker: true, "struct_pack": true,
+	parse.StructMarker: true, "struct_pack": true, "row": true, "list_zip": true,
 	"string_split": true, "str_split": true, "string_to_array": true, "split": true,
 	"array_to_string": true, "array_join": true, "list_string_agg": true,
 	"list_sort": true, "array_sort": true, "list_reverse_sort": true, "array_reverse_sort": true,
@@ -83,6 +83,12 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		}
 		if _, ok := structFields(args[0].Type()); !ok && args[0].Type().Kind != KNull {
 			return nil, true, errorf("struct_extract needs a struct, not %s", args[0].Type().SQLName())
+		}
+		if c, ok := isConst(args[1]); ok && args[0].Type().Kind != KNull {
+			if n, isInt := c.v.(int64); isInt {
+				e, err := p.bindStructPosition(args[0], n)
+				return e, true, err
+			}
 		}
 		e, err := p.bindIndex(args[0], args[1])
 		return e, true, err
@@ -181,36 +187,24 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if len(args)%2 != 0 || len(args) == 0 {
 			return nil, true, errorf("malformed struct literal")
 		}
-		var fields []NamedType
+		var names []string
 		var vals []expr
-		var texts []string
 		for k := 0; k < len(args); k += 2 {
 			c, ok := isConst(args[k])
 			fname, isStr := c.v.(string)
 			if !ok || !isStr {
 				return nil, true, errorf("malformed struct literal")
 			}
-			ft := plainType(args[k+1].Type())
-			if ft.Kind == KNull {
-				ft = tInt
-			}
-			fields = append(fields, NamedType{Name: fname, Type: ft})
-			v, err := p.cast(args[k+1], ft)
-			if err != nil {
-				return nil, true, err
-			}
-			vals = append(vals, v)
-			texts = append(texts, "'"+fname+"': "+args[k+1].String())
+			names, vals = append(names, fname), append(vals, args[k+1])
 		}
-		e := nestedFunc("{"+strings.Join(texts, ", ")+"}", Type{Kind: KNested, Fields: fields}, vals, func(v []any) (any, error) {
-			m := make(map[string]any, len(v))
-			for i, x := range v {
-				m[fields[i].Name] = toGo(fields[i].Type, x)
-			}
-			return m, nil
-		})
-		e.strict = false
-		return e, true, nil
+		e, err := p.bindStructValue(names, vals, false)
+		return e, true, err
+	case "row":
+		e, err := p.bindRowValue(args)
+		return e, true, err
+	case "list_zip":
+		e, err := p.bindListZip(args)
+		return e, true, err
 	case "string_split", "str_split", "string_to_array", "split":
 		if len(args) != 2 {
 			return nil, true, errorf("%s takes a string and a separator", name)

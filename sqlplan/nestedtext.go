@@ -72,6 +72,9 @@ func writeNestedText(b *strings.Builder, t Type, v any, asJSON bool) error {
 		for i, f := range fields {
 			entries[i] = textEntry{f.Name, f.Type, m[f.Name]}
 		}
+		if t.Unnamed && !asJSON {
+			return writeRowText(b, entries)
+		}
 		return writeEntriesText(b, entries, asJSON, func(name string) string { return "'" + name + "': " })
 	}
 	s, err := fromGo(t, v)
@@ -157,6 +160,22 @@ func writeEntriesText(b *strings.Builder, entries []textEntry, asJSON bool, labe
 		}
 	}
 	b.WriteByte('}')
+	return nil
+}
+
+// writeRowText writes an unnamed struct as DuckDB's CAST to VARCHAR
+// does: its values in parentheses, without names.
+func writeRowText(b *strings.Builder, entries []textEntry) error {
+	b.WriteByte('(')
+	for i, e := range entries {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if err := writeNestedText(b, e.t, e.v, false); err != nil {
+			return err
+		}
+	}
+	b.WriteByte(')')
 	return nil
 }
 

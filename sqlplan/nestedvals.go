@@ -371,6 +371,9 @@ func (p *planner) bindIndex(x, i expr) (expr, error) {
 		if !isStr {
 			return nil, errorf("a struct field is named by a string: %s", text)
 		}
+		if xt.Unnamed {
+			return nil, errorf("struct_extract with a string key cannot be used on an unnamed struct, use a numeric index instead")
+		}
 		ft, exact, ok := structField(xt, name)
 		if !ok {
 			return nil, errorf("%s has no field %q", xt.SQLName(), name)

@@ -44,6 +44,9 @@ func (p *planner) bindRowComparison(x *sqlparser.ComparisonExpr, left sqlparser.
 	}
 	switch x.Operator {
 	case sqlparser.EqualStr, sqlparser.NotEqualStr, "<>":
+		if _, isTuple := x.Right.(sqlparser.ValTuple); !isTuple {
+			break // (a, b) = row(...) or a struct: compared as structs below
+		}
 		rs, err := bindRow(x.Right)
 		if err != nil {
 			return nil, err
@@ -108,7 +111,21 @@ func (p *planner) bindRowComparison(x *sqlparser.ComparisonExpr, left sqlparser.
 		}
 		return e, nil
 	}
-	return nil, unsupported("the " + x.Operator + " comparison of row values")
+	op, ok := cmpOps[x.Operator]
+	if !ok {
+		return nil, unsupported("the " + x.Operator + " comparison of row values")
+	}
+	// <, <=, >, >= (and = with a struct) compare row values as DuckDB
+	// compares unnamed structs: field by field.
+	l, err := p.bindRowValue(ls)
+	if err != nil {
+		return nil, err
+	}
+	r, err := p.bindExpr(x.Right, sc, agg)
+	if err != nil {
+		return nil, err
+	}
+	return p.compare(op, l, r)
 }
 
 func bindRowOf(p *planner, es []sqlparser.Expr, sc *scope, agg *aggCtx) ([]expr, error) {

@@ -81,6 +81,11 @@ type Type struct {
 	Fields []NamedType
 	// MapOf marks a MAP(Key, Value) in CREATE TABLE (Fields[0], Fields[1]).
 	MapOf bool
+	// Unnamed marks DuckDB's unnamed STRUCT(INTEGER, VARCHAR) of row(...)
+	// and (a, b): its fields carry the names v1, v2, ... inside the engine
+	// (values are map[string]any as for every struct), but SQL reaches
+	// them by position only and the type and text show no names.
+	Unnamed bool
 }
 
 // NamedType is a struct field in CREATE TABLE.
@@ -191,7 +196,10 @@ func nestedName(t Type) string {
 	case t.Fields != nil:
 		parts := make([]string, len(t.Fields))
 		for i, f := range t.Fields {
-			parts[i] = f.Name + " " + f.Type.SQLName()
+			parts[i] = f.Type.SQLName()
+			if !t.Unnamed {
+				parts[i] = f.Name + " " + parts[i]
+			}
 		}
 		return "STRUCT(" + strings.Join(parts, ", ") + ")"
 	}

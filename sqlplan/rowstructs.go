@@ -1,0 +1,166 @@
+package sqlplan
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Struct values: {'a': 1} (named), and DuckDB's unnamed structs, row(1,
+// 'a') and (1, 'a') as a value, typed STRUCT(INTEGER, VARCHAR) and shown
+// as (1, a). An unnamed struct is an ordinary struct whose fields are
+// named v1, v2, ... inside the engine (Type.Unnamed hides the names), so
+// comparison, ORDER BY, grouping and unnest treat both alike.
+
+// maxListZip bounds the lists list_zip takes.
+const maxListZip = 1_000
+
+// unnamedField is the engine's name of an unnamed struct's field i (0-based).
+func unnamedField(i int) string { return "v" + strconv.Itoa(i+1) }
+
+// bindStructValue builds a struct of the values vals, the field i named
+// names[i] (unnamed: v1, v2, ...). A NULL without a type is an INTEGER
+// field, as in DuckDB.
+func (p *planner) bindStructValue(names []string, vals []expr, unnamed bool) (*funcExpr, error) {
+	fields := make([]NamedType, len(vals))
+	cast := make([]expr, len(vals))
+	texts := make([]string, len(vals))
+	for i, a := range vals {
+		ft := plainType(a.Type())
+		if ft.Kind == KNull {
+			ft = tInteger
+		}
+		fields[i] = NamedType{Name: names[i], Type: ft}
+		v, err := p.cast(a, ft)
+		if err != nil {
+			return nil, err
+		}
+		cast[i] = v
+		texts[i] = a.String()
+		if !unnamed {
+			texts[i] = "'" + names[i] + "': " + texts[i]
+		}
+	}
+	text := "{" + strings.Join(texts, ", ") + "}"
+	if unnamed {
+		text = "row(" + strings.Join(texts, ", ") + ")"
+	}
+	e := nestedFunc(text, Type{Kind: KNested, Fields: fields, Unnamed: unnamed}, cast, func(v []any) (any, error) {
+		m := make(map[string]any, len(v))
+		for i, x := range v {
+			m[fields[i].Name] = toGo(fields[i].Type, x)
+		}
+		return m, nil
+	})
+	e.strict = false // a struct of NULLs is a struct, not NULL
+	return e, nil
+}
+
+// bindRowValue is row(a, b, ...) and (a, b, ...) as a value: an unnamed
+// struct.
+func (p *planner) bindRowValue(args []expr) (expr, error) {
+	if len(args) == 0 {
+		return nil, errorf("row() needs at least one value")
+	}
+	names := make([]string, len(args))
+	for i := range args {
+		names[i] = unnamedField(i)
+	}
+	return p.bindStructValue(names, args, true)
+}
+
+// bindStructPosition is struct_extract(s, n) of an unnamed struct: its
+// n-th field (from 1), n a constant as DuckDB requires.
+func (p *planner) bindStructPosition(s expr, n int64) (expr, error) {
+	st := s.Type()
+	fields, _ := structFields(st)
+	if !st.Unnamed {
+		return nil, errorf("struct_extract with an integer key can only be used on unnamed structs, use a string key instead")
+	}
+	if n < 1 || n > int64(len(fields)) {
+		return nil, errorf("struct_extract: index %d is out of range for %s", n, st.SQLName())
+	}
+	f := fields[n-1]
+	return nestedFunc("struct_extract("+s.String()+", "+strconv.FormatInt(n, 10)+")", plainType(f.Type), []expr{s}, func(v []any) (any, error) {
+		m, ok := v[0].(map[string]any)
+		if !ok {
+			return nil, nil
+		}
+		return fromGo(f.Type, m[f.Name])
+	}), nil
+}
+
+// bindListZip is list_zip(l1, ..., lk [, truncate]): a list of unnamed
+// structs, the i-th holding the i-th element of each list; as long as
+// the longest list (shorter ones give NULLs), or the shortest when
+// truncate is true.
+func (p *planner) bindListZip(args []expr) (expr, error) {
+	lists := args
+	var trunc expr
+	if n := len(args); n > 0 && args[n-1].Type().Kind == KBool {
+		lists, trunc = args[:n-1], args[n-1]
+	}
+	if len(lists) == 0 || len(lists) > maxListZip {
+		return nil, errorf("list_zip takes 1 to %d lists", maxListZip)
+	}
+	fields := make([]NamedType, len(lists))
+	for i, l := range lists {
+		et, ok := listElem(l.Type())
+		switch {
+		case ok:
+			et = plainType(et)
+		case l.Type().Kind == KNull:
+			et = tInteger
+		default:
+			return nil, errorf("list_zip needs lists, not %s (argument %d)", l.Type().SQLName(), i+1)
+		}
+		fields[i] = NamedType{Name: unnamedField(i), Type: et}
+	}
+	st := Type{Kind: KNested, Fields: fields, Unnamed: true}
+	in := append([]expr(nil), lists...)
+	if trunc != nil {
+		in = append(in, trunc)
+	}
+	texts := make([]string, len(in))
+	for i, a := range in {
+		texts[i] = a.String()
+	}
+	e := nestedFunc("list_zip("+strings.Join(texts, ", ")+")", Type{Kind: KNested, Elem: &st}, in, func(v []any) (any, error) {
+		short := trunc != nil && v[len(v)-1] == true
+		return zipLists(v[:len(lists)], fields, short), nil
+	})
+	e.strict = false // a NULL list zips as an empty one
+	return e, nil
+}
+
+// zipLists zips the Go lists ls (nil for NULL) into structs of fields.
+func zipLists(ls []any, fields []NamedType, short bool) []any {
+	n := -1
+	for _, l := range ls {
+		k := len(asList(l))
+		switch {
+		case n < 0:
+			n = k
+		case short && k < n, !short && k > n:
+			n = k
+		}
+	}
+	out := make([]any, n)
+	for i := range out {
+		m := make(map[string]any, len(fields))
+		for j, l := range ls {
+			var x any
+			if el := asList(l); i < len(el) {
+				x = el[i]
+			}
+			m[fields[j].Name] = x
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// asList is a Go list value, nil (empty) for NULL.
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
