@@ -25,7 +25,7 @@ var nestedNames = map[string]bool{
 	"len": true, "length": true, "array_length": true, "cardinality": true, "list_length": true,
 	"list_contains": true, "array_contains": true, "list_has": true, "array_has": true,
 	"map_keys": true, "map_values": true, "list_value": true, "list_pack": true,
-	parse.StructMarker: true, "struct_pack": true, "row": true, "list_zip": true,
+	parse.StructMarker: true, "struct_pack": true, "row": true, "list_zip": true, "struct_insert": true,
 	"string_split": true, "str_split": true, "string_to_array": true, "split": true,
 	"array_to_string": true, "array_join": true, "list_string_agg": true,
 	"list_sort": true, "array_sort": true, "list_reverse_sort": true, "array_reverse_sort": true,
@@ -204,6 +204,9 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		return e, true, err
 	case "list_zip":
 		e, err := p.bindListZip(args)
+		return e, true, err
+	case "struct_insert":
+		e, err := p.bindStructInsert(args)
 		return e, true, err
 	case "string_split", "str_split", "string_to_array", "split":
 		if len(args) != 2 {

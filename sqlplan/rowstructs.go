@@ -164,3 +164,54 @@ func asList(v any) []any {
 	l, _ := v.([]any)
 	return l
 }
+
+// bindStructInsert is struct_insert(s, 'name', value, ...), the rewrite
+// of struct_insert(s, name := value, ...): s with the fields added after
+// its own.
+func (p *planner) bindStructInsert(args []expr) (expr, error) {
+	if len(args) < 3 || len(args)%2 == 0 {
+		return nil, errorf("struct_insert takes a struct and name := value arguments")
+	}
+	s := args[0]
+	st := s.Type()
+	old, ok := structFields(st)
+	if !ok || st.Unnamed {
+		return nil, errorf("struct_insert needs a struct with named fields, not %s", st.SQLName())
+	}
+	names := make([]string, 0, len(args)/2)
+	vals := make([]expr, 0, len(args)/2)
+	for k := 1; k < len(args); k += 2 {
+		c, isC := isConst(args[k])
+		name, isStr := c.v.(string)
+		if !isC || !isStr {
+			return nil, errorf("struct_insert names its new fields: name := value")
+		}
+		names, vals = append(names, name), append(vals, args[k+1])
+	}
+	added, err := p.bindStructValue(names, vals, false)
+	if err != nil {
+		return nil, err
+	}
+	fields := append(append([]NamedType(nil), old...), added.t.Fields...)
+	seen := make(map[string]bool, len(fields))
+	for _, f := range fields {
+		low := strings.ToLower(f.Name)
+		if seen[low] {
+			return nil, errorf("Duplicate struct entry name %q", f.Name)
+		}
+		seen[low] = true
+	}
+	e := nestedFunc("struct_insert("+s.String()+", "+added.String()+")", Type{Kind: KNested, Fields: fields}, []expr{s, added}, func(v []any) (any, error) {
+		m, _ := v[0].(map[string]any) // a NULL struct gives NULL fields, as in DuckDB
+		out := make(map[string]any, len(fields))
+		for _, f := range old {
+			out[f.Name] = m[f.Name]
+		}
+		for k, x := range v[1].(map[string]any) {
+			out[k] = x
+		}
+		return out, nil
+	})
+	e.strict = false
+	return e, nil
+}

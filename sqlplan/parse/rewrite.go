@@ -553,6 +553,18 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 				e.Err = errs.ErrUnsupported
 				return nil, e
 			}
+			if (low == "struct_pack" || low == "struct_insert") && next.Kind == Op && next.Text == "(" {
+				// Named arguments, name := value (DuckDB's struct functions).
+				call, k, ok, err := namedArgCall(src, toks, i)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					toks = append(toks[:i:i], append(call, toks[k+1:]...)...)
+					i--
+					continue
+				}
+			}
 			switch {
 			case low == "at" && next.Is("time") && at(i+2).Is("zone"):
 				// x AT TIME ZONE z is timezone(z, x).

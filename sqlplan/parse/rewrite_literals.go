@@ -279,3 +279,52 @@ func listComprehension(toks []Token, i int) ([]Token, int, bool) {
 
 // IndexMarker is what the rewrite makes of x[i].
 const IndexMarker = "__carquet_index__"
+
+// namedArgCall rewrites struct_pack(a := 1, b := x) and
+// struct_insert(s, c := 2), whose toks[i] is the function's name, into
+// StructMarker('a', 1, 'b', x) and struct_insert(s, 'c', 2): the named
+// arguments become a name string and a value. ok is false (nothing to
+// rewrite) when no argument is named; k is the index of the ')'.
+func namedArgCall(src string, toks []Token, i int) (call []Token, k int, ok bool, err error) {
+	k = ClosingParen(toks, i+1)
+	if k < 0 {
+		return nil, 0, false, nil // the parser reports the parenthesis
+	}
+	args := SplitList(toks[i+2 : k])
+	named := func(a []Token) bool {
+		return len(a) > 3 && a[1].Kind == Op && a[1].Text == ":" && a[2].Kind == Op && a[2].Text == "=" && a[1].Pos+1 == a[2].Pos
+	}
+	for _, a := range args {
+		ok = ok || named(a)
+	}
+	if !ok {
+		return nil, 0, false, nil
+	}
+	name := toks[i]
+	if name.Is("struct_pack") {
+		name.Text = StructMarker
+	}
+	call = []Token{name, toks[i+1]}
+	for n, a := range args {
+		if len(a) == 0 {
+			return nil, 0, false, ErrAt(src, toks[k].Pos, "an empty argument of %s", toks[i].Text)
+		}
+		if n > 0 {
+			call = append(call, Token{Kind: Op, Text: ",", Pos: a[0].Pos})
+		}
+		if !named(a) {
+			if name.Text == StructMarker {
+				return nil, 0, false, ErrAt(src, a[0].Pos, "struct_pack takes name := value arguments")
+			}
+			call = append(call, a...)
+			continue
+		}
+		if a[0].Kind != Ident && a[0].Kind != DQuoted && a[0].Kind != Quoted {
+			return nil, 0, false, ErrAt(src, a[0].Pos, "an argument is named by a name before :=")
+		}
+		field := Token{Kind: String, Text: "'" + strings.ReplaceAll(a[0].Unquoted(), "'", "''") + "'", Pos: a[0].Pos}
+		call = append(call, field, Token{Kind: Op, Text: ",", Pos: a[1].Pos})
+		call = append(call, a[3:]...)
+	}
+	return append(call, toks[k]), k, true, nil
+}
