@@ -262,9 +262,11 @@ func bindTime(ci colInfo, t time.Time) (bound, bool) {
 	case ci.isStamp:
 		ns := t.UnixNano()
 		if t.Year() < 1678 || t.Year() > 2261 {
-			// Outside int64 nanoseconds: work in microseconds.
+			// Outside int64 nanoseconds: work in microseconds (a unit of
+			// one, to the column's microseconds per unit; none fit a
+			// nanosecond column).
 			us := t.UnixMicro()
-			return unitBound(us, 1000, ci.unitNanos/1000)
+			return unitBound(us, 1, ci.unitNanos/1000)
 		}
 		return unitBound(ns, 1, ci.unitNanos)
 	case ci.isTime:

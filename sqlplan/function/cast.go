@@ -65,8 +65,22 @@ func CastCol(c *vec.Col, to vec.Type, try bool) (*vec.Col, error) {
 		// TIMESTAMP (or TIMESTAMP_S into TIMESTAMP_MS) to a coarser unit:
 		// rounded, as DuckDB's cast.
 		out := &vec.Col{T: to, Len: n, Null: c.Null, I: make([]int64, n)}
+		ownNull := false
 		for i, x := range c.I[:n] {
-			out.I[i] = RoundToUnit(x, to.Coarse)
+			if c.Null != nil && c.Null[i] {
+				continue
+			}
+			var err error
+			if out.I[i], err = coarseStamp(x, to); err != nil {
+				if !try {
+					return nil, err
+				}
+				if !ownNull {
+					out.Null, ownNull = make([]bool, n), true // TRY_CAST: NULL, in a copy
+					copy(out.Null, c.Null)
+				}
+				out.Null[i] = true
+			}
 		}
 		return out, nil
 	}
@@ -76,6 +90,9 @@ func CastCol(c *vec.Col, to vec.Type, try bool) (*vec.Col, error) {
 		out := &vec.Col{T: to, Len: n, Null: c.Null, I: make([]int64, n)}
 		for i, x := range c.I[:n] {
 			out.I[i] = x / 1000
+			if from.Kind == vec.KTimestamp && vec.InfiniteStamp(x) {
+				out.I[i] = x // the infinities are the same in both units
+			}
 		}
 		return out, nil
 	}

@@ -54,9 +54,9 @@ func CastScalar(v any, from, to vec.Type, try bool) (any, error) {
 		if r == nil || err != nil {
 			return r, err
 		}
-		return RoundToUnit(r.(int64), to.Coarse), nil
+		return coarseStamp(r.(int64), to)
 	}
-	if from.Nanos && !to.Nanos && to.Kind != vec.KString {
+	if from.Nanos && !to.Nanos && to.Kind != vec.KString && !(from.Kind == vec.KTimestamp && vec.InfiniteStamp(v.(int64))) {
 		// To anything but text, a TIMESTAMP_NS/TIME_NS is first its
 		// microseconds (truncated, as DuckDB's casts).
 		v, from.Nanos = v.(int64)/1000, false
@@ -268,6 +268,9 @@ func CastScalar(v any, from, to vec.Type, try bool) (any, error) {
 	case vec.KDate:
 		switch from.Kind {
 		case vec.KTimestamp:
+			if x := v.(int64); vec.InfiniteStamp(x) {
+				return infiniteDate(x), nil
+			}
 			return vec.FloorDiv(v.(int64), vec.UnitsPerDay(from)), nil
 		case vec.KString:
 			return ParseDateText(v.(string))
@@ -277,6 +280,9 @@ func CastScalar(v any, from, to vec.Type, try bool) (any, error) {
 		switch from.Kind {
 		case vec.KDate:
 			d, per := v.(int64), vec.UnitsPerDay(to)
+			if vec.InfiniteDate(d) {
+				return infiniteStamp(d), nil
+			}
 			if d > math.MaxInt64/per || d < math.MinInt64/per {
 				return nil, fmt.Errorf("Type DATE with value %s can't be cast to the destination type %s", vec.ScalarText(from, v), to.SQLName())
 			}
@@ -318,7 +324,7 @@ func CastScalar(v any, from, to vec.Type, try bool) (any, error) {
 // up it is exact or out of range.
 func ConvertTimeUnit(x int64, from, to vec.Type) (any, error) {
 	switch {
-	case from.Nanos == to.Nanos:
+	case from.Nanos == to.Nanos, from.Kind == vec.KTimestamp && vec.InfiniteStamp(x):
 		return x, nil
 	case from.Nanos:
 		return x / 1000, nil

@@ -150,6 +150,24 @@ func RoundToUnit(us, unit int64) int64 {
 	return q * unit
 }
 
+// coarseStamp is TIMESTAMP microseconds us as a value of the coarse type
+// to. carquet writes TIMESTAMP_MS in milliseconds, which would make an
+// infinity finite, so those are refused.
+func coarseStamp(us int64, to vec.Type) (int64, error) {
+	if vec.InfiniteStamp(us) {
+		return 0, fmt.Errorf("cannot cast %s to %s: carquet has no infinite %s", vec.FormatTemporal(vec.Type{Kind: vec.KTimestamp}, us), to.SQLName(), to.SQLName())
+	}
+	return RoundToUnit(us, to.Coarse), nil
+}
+
+// infiniteDate is the DATE infinity of the TIMESTAMP infinity us.
+func infiniteDate(us int64) int64 {
+	if us < 0 {
+		return vec.DateNegInf
+	}
+	return vec.DateInf
+}
+
 // coarseCastError is DuckDB's refusal to cast a TIMESTAMP_NS to
 // TIMESTAMP_MS or TIMESTAMP_S, or a TIMESTAMP_MS to TIMESTAMP_S (a
 // TIMESTAMP goes to all three); nil for every other cast.

@@ -105,7 +105,10 @@ func scanDate(s string) (int64, int, TextFault) {
 				if w == "epoch" {
 					return 0, n, TextOK
 				}
-				return 0, 0, textInfinite
+				if neg {
+					return vec.DateNegInf, n, textInfinite
+				}
+				return vec.DateInf, n, textInfinite
 			}
 		}
 		return 0, 0, textFormat
@@ -265,6 +268,9 @@ func ScanTimestamp(s string, nanos bool) (us, ns, offset int64, f TextFault) {
 // gives a zone (Z, an offset or UTC).
 func ScanTimestampZoned(s string, nanos bool) (us, ns, offset int64, zoned bool, f TextFault) {
 	days, i, f := scanDate(s)
+	if f == textInfinite {
+		return infiniteStamp(days), 0, 0, false, f
+	}
 	if f != TextOK {
 		return 0, 0, 0, false, f
 	}
@@ -314,6 +320,14 @@ func ScanTimestampZoned(s string, nanos bool) (us, ns, offset int64, zoned bool,
 	return us, ns, offset, zoned, TextOK
 }
 
+// infiniteStamp is the TIMESTAMP infinity of the DATE infinity days.
+func infiniteStamp(days int64) int64 {
+	if days < 0 {
+		return vec.StampNegInf
+	}
+	return vec.StampInf
+}
+
 // The casts from text, with DuckDB's errors.
 
 // textError is DuckDB's error for text s that is not a value of type to:
@@ -325,7 +339,7 @@ func textError(f TextFault, s, field string, to vec.Type, form string) error {
 	case textZone:
 		return fmt.Errorf("%s field value \"%s\" has a timestamp that is not UTC", field, s)
 	case textInfinite:
-		return fmt.Errorf("cannot cast VARCHAR %s to %s: infinite dates and timestamps are not supported", QuoteText(s), to.SQLName())
+		return fmt.Errorf("cannot cast VARCHAR %s to %s: carquet has no infinite %s", QuoteText(s), to.SQLName(), to.SQLName())
 	}
 	return fmt.Errorf("invalid %s field format: \"%s\", expected format is (%s)", field, s, form)
 }
@@ -333,7 +347,7 @@ func textError(f TextFault, s, field string, to vec.Type, form string) error {
 // ParseDateText is VARCHAR to DATE.
 func ParseDateText(s string) (int64, error) {
 	days, _, f := scanDate(s)
-	if f != TextOK {
+	if f != TextOK && f != textInfinite {
 		return 0, textError(f, s, "date", vec.Type{Kind: vec.KDate}, "YYYY-MM-DD")
 	}
 	return days, nil
@@ -344,6 +358,9 @@ func ParseDateText(s string) (int64, error) {
 // with a UTC offset, the other two apply the offset.
 func ParseTimestampText(s string, to vec.Type) (int64, error) {
 	us, ns, off, f := ScanTimestamp(s, to.Nanos)
+	if f == textInfinite && to.Coarse == 0 {
+		return us, nil // the same int64 extremes in every unit
+	}
 	if f == TextOK && (to.TZ || to.Nanos) && off != 0 {
 		if d := off * 1e6; (d > 0 && us < math.MinInt64+d) || (d < 0 && us > math.MaxInt64+d) {
 			f = textRange

@@ -19,9 +19,30 @@ import (
 // More scalar functions of DuckDB: numbers, bits, text formatting and
 // parsing, hashes, epoch conversions.
 
+// floatOrTemporal is the type rule of isinf and isfinite: a DATE or
+// TIMESTAMP (of any unit or zone) as it is, anything else as DOUBLE.
+func floatOrTemporal(args []vec.Type) ([]vec.Type, vec.Type, error) {
+	if k := args[0].Kind; k == vec.KDate || k == vec.KTimestamp {
+		return args[:1], tBool, nil
+	}
+	return []vec.Type{tFloat}, tBool, nil
+}
+
+// infiniteTemporal reports whether DATE or TIMESTAMP value v of type t is
+// one of DuckDB's infinities.
+func infiniteTemporal(t vec.Type, v int64) bool {
+	if t.Kind == vec.KDate {
+		return vec.InfiniteDate(v)
+	}
+	return vec.InfiniteStamp(v)
+}
+
 func init() {
 	more := map[string]*Scalar{
-		"isfinite": {Min: 1, Max: 1, Rule: Sig(tBool, tFloat), Row: func(a []*vec.Col, i int) (any, error) {
+		"isfinite": {Min: 1, Max: 1, Rule: floatOrTemporal, Row: func(a []*vec.Col, i int) (any, error) {
+			if a[0].T.Kind != vec.KFloat {
+				return !infiniteTemporal(a[0].T, a[0].I[i]), nil
+			}
 			x := a[0].F[i]
 			return !math.IsInf(x, 0) && !math.IsNaN(x), nil
 		}},

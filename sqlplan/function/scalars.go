@@ -190,7 +190,12 @@ var scalarFuncs = map[string]*Scalar{
 	"tan":   {Min: 1, Max: 1, Rule: Sig(tFloat, tFloat), Row: FloatRow(math.Tan)},
 	"atan":  {Min: 1, Max: 1, Rule: Sig(tFloat, tFloat), Row: FloatRow(math.Atan)},
 	"isnan": {Min: 1, Max: 1, Rule: Sig(tBool, tFloat), Row: func(a []*vec.Col, i int) (any, error) { return math.IsNaN(a[0].F[i]), nil }},
-	"isinf": {Min: 1, Max: 1, Rule: Sig(tBool, tFloat), Row: func(a []*vec.Col, i int) (any, error) { return math.IsInf(a[0].F[i], 0), nil }},
+	"isinf": {Min: 1, Max: 1, Rule: floatOrTemporal, Row: func(a []*vec.Col, i int) (any, error) {
+		if a[0].T.Kind != vec.KFloat {
+			return infiniteTemporal(a[0].T, a[0].I[i]), nil
+		}
+		return math.IsInf(a[0].F[i], 0), nil
+	}},
 	"epoch": {Min: 1, Max: 1, Rule: Sig(tFloat, tTimestamp), Row: func(a []*vec.Col, i int) (any, error) {
 		return float64(a[0].I[i]) / 1e6, nil
 	}},

@@ -98,9 +98,40 @@ func AppendTimeTZ(b []byte, k int64) []byte {
 // AppendTwoDigits appends v (0..99) as two digits.
 func AppendTwoDigits(b []byte, v int64) []byte { return append(b, byte('0'+v/10), byte('0'+v%10)) }
 
+// DuckDB's infinite DATE and TIMESTAMP values, as it stores them (and
+// writes them to Parquet): the largest int32 (int64) and its negation, so
+// that plain integer order, min/max and statistics put them above and
+// below every finite value. TIMESTAMP_NS shares the TIMESTAMP pair.
+const (
+	DateInf     = math.MaxInt32
+	DateNegInf  = -math.MaxInt32
+	StampInf    = math.MaxInt64
+	StampNegInf = -math.MaxInt64
+)
+
+// InfiniteDate reports whether a day number is one of the infinities.
+func InfiniteDate(days int64) bool { return days >= DateInf || days <= DateNegInf }
+
+// InfiniteStamp reports whether a TIMESTAMP value (any unit) is one of
+// the infinities; MaxInt64-1 is DuckDB's last finite one.
+func InfiniteStamp(v int64) bool { return v == StampInf || v <= StampNegInf }
+
+// appendInfinity writes "infinity" or "-infinity" for an infinite value
+// (v above or below zero).
+func appendInfinity(b []byte, v int64) []byte {
+	if v < 0 {
+		b = append(b, '-')
+	}
+	return append(b, "infinity"...)
+}
+
 // AppendDate writes a day number as DuckDB does: YYYY-MM-DD with at least
-// four year digits, years before 1 as "YYYY-MM-DD (BC)".
+// four year digits, years before 1 as "YYYY-MM-DD (BC)", the infinities
+// as "infinity" and "-infinity".
 func AppendDate(b []byte, days int64) []byte {
+	if InfiniteDate(days) {
+		return appendInfinity(b, days)
+	}
 	y, m, d := CivilFromDays(days)
 	bc := y <= 0
 	if bc {
@@ -143,6 +174,9 @@ func AppendClock(b []byte, v int64, nanos bool) []byte {
 // AppendTimestamp writes a TIMESTAMP of type t as DuckDB does: the date,
 // a space and the time of day, and "+00" for TIMESTAMPTZ.
 func AppendTimestamp(b []byte, t Type, v int64) []byte {
+	if InfiniteStamp(v) {
+		return appendInfinity(b, v) // no zone either, as DuckDB's
+	}
 	day := UnitsPerDay(t)
 	days := FloorDiv(v, day)
 	b = AppendDate(b, days)
