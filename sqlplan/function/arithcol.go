@@ -145,7 +145,9 @@ func Arith(op byte, lt, rt, t vec.Type, lc, rc *vec.Col, n int) (*vec.Col, error
 		}
 	case lt.Kind == vec.KDate && t.Kind == vec.KDate: // date ± days
 		for i := range out.I {
-			if op == '+' {
+			if vec.InfiniteDate(x[i]) {
+				out.I[i] = x[i] // an infinity stays, as DuckDB's
+			} else if op == '+' {
 				out.I[i] = x[i] + y[i]
 			} else {
 				out.I[i] = x[i] - y[i]
@@ -154,6 +156,9 @@ func Arith(op byte, lt, rt, t vec.Type, lc, rc *vec.Col, n int) (*vec.Col, error
 	case rt.Kind == vec.KDate && t.Kind == vec.KDate: // days + date
 		for i := range out.I {
 			out.I[i] = x[i] + y[i]
+			if vec.InfiniteDate(y[i]) {
+				out.I[i] = y[i]
+			}
 		}
 	case t.Kind == vec.KInterval: // timestamp - timestamp
 		out.A, out.I = make([]any, n), nil
@@ -309,6 +314,9 @@ func addIntervalAt(from vec.Kind, x int64, iv vec.Interval, sub bool, to vec.Kin
 		us, off := vec.TimeTZParts(x)
 		return vec.TimeTZKey(addIntervalAt(vec.KTime, us, iv, sub, vec.KTime), off)
 	}
+	if inf, ok := infinityTo(from, x, to); ok {
+		return inf // DuckDB's infinities stay where they are
+	}
 	if from == vec.KDate {
 		x *= vec.MicrosPerDay
 	}
@@ -317,6 +325,24 @@ func addIntervalAt(from vec.Kind, x int64, iv vec.Interval, sub bool, to vec.Kin
 		us /= vec.MicrosPerDay
 	}
 	return us
+}
+
+// infinityTo is the infinity of kind to (DATE or TIMESTAMP) for x of kind
+// from when x is one of DuckDB's infinities.
+func infinityTo(from vec.Kind, x int64, to vec.Kind) (int64, bool) {
+	switch {
+	case from == vec.KDate && vec.InfiniteDate(x):
+		if to == vec.KDate {
+			return x, true
+		}
+		return infiniteStamp(x), true
+	case from == vec.KTimestamp && vec.InfiniteStamp(x):
+		if to == vec.KDate {
+			return infiniteDate(x), true
+		}
+		return x, true
+	}
+	return 0, false
 }
 
 // intervalArith computes lc op rc, of result type t, on interval columns: date, timestamp or time
