@@ -272,6 +272,9 @@ func init() {
 			return function.PartOf(strings.ToLower(str(a[0], i)), a[1], i)
 		}, false, false},
 		"date_trunc": {2, 2, bindDateTrunc, func(a []*Col, i int) (any, error) {
+			if us := a[1].I[i]; function.InfiniteValue(a[1].T, us) {
+				return us, nil // an infinity truncates to itself, as DuckDB's
+			}
 			t, err := function.DateTrunc(strings.ToLower(str(a[0], i)), function.TimeOf(a[1], i))
 			if err != nil {
 				return nil, err
@@ -282,6 +285,9 @@ func init() {
 		"time_bucket":        {2, 3, bindTimeBucket, function.TimeBucket, false, false},
 		parse.IntervalMarker: {1, 1, nil, nil, false, false},
 		"strftime": {2, 2, bindStrftime, func(a []*Col, i int) (any, error) {
+			if function.InfiniteValue(a[0].T, a[0].I[i]) {
+				return formatScalar(a[0].T, a[0].I[i]), nil // "infinity", whatever the format, as DuckDB's
+			}
 			return function.Strftime(function.TimeOf(a[0], i), str(a[1], i)), nil
 		}, false, false},
 		"dayname":   timeNameFn(func(t time.Time) string { return t.Weekday().String() }),

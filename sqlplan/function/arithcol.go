@@ -163,6 +163,9 @@ func Arith(op byte, lt, rt, t vec.Type, lc, rc *vec.Col, n int) (*vec.Col, error
 	case t.Kind == vec.KInterval: // timestamp - timestamp
 		out.A, out.I = make([]any, n), nil
 		for i := range out.A {
+			if !out.IsNull(i) && (vec.InfiniteStamp(x[i]) || vec.InfiniteStamp(y[i])) {
+				return nil, errorf("Cannot subtract infinite timestamps")
+			}
 			out.A[i] = vec.SplitMicros(x[i] - y[i])
 		}
 	default:

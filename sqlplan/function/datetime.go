@@ -27,7 +27,7 @@ func TimeOf(c *vec.Col, i int) time.Time {
 // PartOf is date_part of slot i of c. The hour of TIME 24:00:00 is 24 (as
 // DuckDB's), where its time.Time would read midnight.
 func PartOf(part string, c *vec.Col, i int) (any, error) {
-	if (c.T.Kind == vec.KDate || c.T.Kind == vec.KTimestamp) && infiniteTemporal(c.T, c.I[i]) {
+	if (c.T.Kind == vec.KDate || c.T.Kind == vec.KTimestamp) && InfiniteValue(c.T, c.I[i]) {
 		return nil, nil // no part of an infinity: NULL, as DuckDB's
 	}
 	switch part {

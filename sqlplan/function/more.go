@@ -28,9 +28,9 @@ func floatOrTemporal(args []vec.Type) ([]vec.Type, vec.Type, error) {
 	return []vec.Type{tFloat}, tBool, nil
 }
 
-// infiniteTemporal reports whether DATE or TIMESTAMP value v of type t is
+// InfiniteValue reports whether DATE or TIMESTAMP value v of type t is
 // one of DuckDB's infinities.
-func infiniteTemporal(t vec.Type, v int64) bool {
+func InfiniteValue(t vec.Type, v int64) bool {
 	if t.Kind == vec.KDate {
 		return vec.InfiniteDate(v)
 	}
@@ -41,7 +41,7 @@ func init() {
 	more := map[string]*Scalar{
 		"isfinite": {Min: 1, Max: 1, Rule: floatOrTemporal, Row: func(a []*vec.Col, i int) (any, error) {
 			if a[0].T.Kind != vec.KFloat {
-				return !infiniteTemporal(a[0].T, a[0].I[i]), nil
+				return !InfiniteValue(a[0].T, a[0].I[i]), nil
 			}
 			x := a[0].F[i]
 			return !math.IsInf(x, 0) && !math.IsNaN(x), nil
@@ -149,8 +149,16 @@ func init() {
 		}},
 		"epoch_ms": {Min: 1, Max: 1, Rule: epochInRule, RowFor: epochRow(1000), Exact: true},
 		"timezone": {Min: 2, Max: 2, Rule: timezoneRule, RowFor: timezoneRow, Exact: true},
-		"epoch_us": {Min: 1, Max: 1, Rule: Sig(tInt, tTimestamp), Row: func(a []*vec.Col, i int) (any, error) { return a[0].I[i], nil }},
+		"epoch_us": {Min: 1, Max: 1, Rule: Sig(tInt, tTimestamp), Row: func(a []*vec.Col, i int) (any, error) {
+			if vec.InfiniteStamp(a[0].I[i]) {
+				return nil, nil
+			}
+			return a[0].I[i], nil
+		}},
 		"epoch_ns": {Min: 1, Max: 1, Rule: epochNsRule, Row: func(a []*vec.Col, i int) (any, error) {
+			if vec.InfiniteStamp(a[0].I[i]) {
+				return nil, nil
+			}
 			if a[0].T.Nanos {
 				return a[0].I[i], nil
 			}
@@ -298,7 +306,12 @@ func epochInRule(args []vec.Type) ([]vec.Type, vec.Type, error) {
 func epochRow(microsPerUnit int64) func(types []vec.Type) func(a []*vec.Col, i int) (any, error) {
 	return func(types []vec.Type) func(a []*vec.Col, i int) (any, error) {
 		if types[0].Kind == vec.KTimestamp {
-			return func(a []*vec.Col, i int) (any, error) { return vec.FloorDiv(a[0].I[i], microsPerUnit), nil }
+			return func(a []*vec.Col, i int) (any, error) {
+				if vec.InfiniteStamp(a[0].I[i]) {
+					return nil, nil // NULL, as DuckDB's
+				}
+				return vec.FloorDiv(a[0].I[i], microsPerUnit), nil
+			}
 		}
 		return func(a []*vec.Col, i int) (any, error) {
 			v := a[0].I[i]

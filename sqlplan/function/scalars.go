@@ -192,17 +192,26 @@ var scalarFuncs = map[string]*Scalar{
 	"isnan": {Min: 1, Max: 1, Rule: Sig(tBool, tFloat), Row: func(a []*vec.Col, i int) (any, error) { return math.IsNaN(a[0].F[i]), nil }},
 	"isinf": {Min: 1, Max: 1, Rule: floatOrTemporal, Row: func(a []*vec.Col, i int) (any, error) {
 		if a[0].T.Kind != vec.KFloat {
-			return infiniteTemporal(a[0].T, a[0].I[i]), nil
+			return InfiniteValue(a[0].T, a[0].I[i]), nil
 		}
 		return math.IsInf(a[0].F[i], 0), nil
 	}},
 	"epoch": {Min: 1, Max: 1, Rule: Sig(tFloat, tTimestamp), Row: func(a []*vec.Col, i int) (any, error) {
+		if vec.InfiniteStamp(a[0].I[i]) {
+			return nil, nil // an infinity has no epoch: NULL, as DuckDB's
+		}
 		return float64(a[0].I[i]) / 1e6, nil
 	}},
 	"date_diff": {Min: 3, Max: 3, Rule: Sig(tInt, tString, tTimestamp, tTimestamp), Row: func(a []*vec.Col, i int) (any, error) {
+		if vec.InfiniteStamp(a[1].I[i]) || vec.InfiniteStamp(a[2].I[i]) {
+			return nil, nil // no count of parts to an infinity: NULL
+		}
 		return DateDiff(strings.ToLower(str(a[0], i)), a[1].I[i], a[2].I[i])
 	}},
 	"date_sub": {Min: 3, Max: 3, Rule: Sig(tInt, tString, tTimestamp, tTimestamp), Row: func(a []*vec.Col, i int) (any, error) {
+		if vec.InfiniteStamp(a[1].I[i]) || vec.InfiniteStamp(a[2].I[i]) {
+			return nil, nil
+		}
 		return DateSub(strings.ToLower(str(a[0], i)), a[1].I[i], a[2].I[i])
 	}},
 	"make_date": {Min: 3, Max: 3, Rule: Sig(tDate, tInt), Row: func(a []*vec.Col, i int) (any, error) {
