@@ -17,7 +17,7 @@ func TestNanosecondTimesThroughDatabaseSQL(t *testing.T) {
 	if _, err := db.Exec("CREATE TABLE n (ts TIMESTAMP_NS, t TIME_NS, us TIMESTAMP)"); err != nil {
 		t.Fatal(err)
 	}
-	at := time.Date(2262, 4, 11, 23, 47, 16, 854775807, time.UTC)   // the last TIMESTAMP_NS
+	at := time.Date(2262, 4, 11, 23, 47, 16, 854775806, time.UTC)   // the last TIMESTAMP_NS (...807 is infinity)
 	early := time.Date(1677, 9, 21, 0, 12, 43, 145224192, time.UTC) // the first
 	if _, err := db.Exec("INSERT INTO n VALUES (?, '23:59:59.999999999', ?), (?, '00:00:00.000000001', NULL)", at, at, early); err != nil {
 		t.Fatal(err)

@@ -339,7 +339,8 @@ func ConvertTimeUnit(x int64, from, to vec.Type) (any, error) {
 // outside TIMESTAMP_NS's range.
 func TimeToNanos(t time.Time) (int64, error) {
 	ns := t.UnixNano()
-	if (t.Year() < 1678 || t.Year() > 2261) && !time.Unix(0, ns).Equal(t) {
+	// The last nanosecond is DuckDB's infinity, not a time (as its text).
+	if (t.Year() < 1678 || t.Year() > 2261) && !time.Unix(0, ns).Equal(t) || ns == vec.StampInf {
 		return 0, fmt.Errorf("%v is out of range for TIMESTAMP_NS", t)
 	}
 	return ns, nil
