@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -134,36 +135,26 @@ func TestLimitOperatorChains(t *testing.T) {
 		},
 		func(n int) string { return "SELECT sum(x)" + strings.Repeat(" + 1", n) + " FROM range(3) r(x)" },
 	}
-	// A chain 4 times as long must cost about 4 times as much, not 16: the
-	// best of three runs of each length, compared (a ratio, so that the
-	// machine's load does not decide).
-	best := func(q string) time.Duration {
-		var b time.Duration
-		for range 3 {
-			start := time.Now()
-			rows, err := queryRows(t, e, q)
-			if err != nil || len(rows) != 1 {
-				t.Fatalf("%.40s...: %v", q, err)
-			}
-			if d := time.Since(start); b == 0 || d < b {
-				b = d
-			}
+	// A chain 4 times as long must cost about 4 times as much, not 16.
+	// Counted in bytes allocated (runtime.MemStats.TotalAlloc), which the
+	// machine's load does not change, rather than in time: the quadratic
+	// paths this guards against copied operand texts or slices per
+	// operator, which shows in the bytes.
+	allocated := func(q string) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		rows, err := queryRows(t, e, q)
+		runtime.ReadMemStats(&after)
+		if err != nil || len(rows) != 1 {
+			t.Fatalf("%.40s...: %v", q, err)
 		}
-		return b
+		return after.TotalAlloc - before.TotalAlloc
 	}
-	// A loaded machine can stall one measurement far more than 10x; a
-	// quadratic path is slow every time, so only a ratio seen in three
-	// rounds fails.
 	for _, query := range queries {
-		var short, long time.Duration
-		for range 3 {
-			short, long = best(query(1000)), best(query(4000))
-			if long <= 10*short || long <= 50*time.Millisecond {
-				break
-			}
-		}
-		if long > 10*short && long > 50*time.Millisecond {
-			t.Errorf("%.40s...: 4,000 operators took %v, 1,000 took %v: more than linear", query(1000), long, short)
+		short, long := allocated(query(1000)), allocated(query(4000))
+		t.Logf("%.30s...: %d bytes for 1,000 operators, %d for 4,000", query(1000), short, long)
+		if long > 8*short {
+			t.Errorf("%.40s...: 4,000 operators allocated %d bytes, 1,000 allocated %d: more than linear", query(1000), long, short)
 		}
 	}
 	for _, q := range []string{
