@@ -32,8 +32,10 @@ import (
 // writers). DELETE and UPDATE write deletion vectors (delta_dml.go), as
 // MERGE does (merge_exec.go); OPTIMIZE compacts the small data files of
 // each partition (delta_optimize.go); VACUUM deletes the files no version
-// within the retention needs (vacuum.go); DROP and CREATE OR REPLACE are
-// refused on Delta tables.
+// within the retention needs (vacuum.go); DROP TABLE removes the table
+// whole (create.go); in a transaction the statements run on a private
+// copy and COMMIT makes one commit of them (txdelta.go). CREATE OR
+// REPLACE is refused on Delta tables.
 
 // optionPrefix marks the table options (compression, row_group_rows...)
 // kept in a Delta table's configuration for its later INSERTs.
