@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"math"
 	"strconv"
 	"strings"
@@ -432,7 +433,7 @@ func quantileFraction(e expr) (float64, bool) {
 	case int64:
 		q = float64(v)
 		if k.t.Kind == KDecimal {
-			q = decFloat(v, k.t.Scale) // a short decimal's unscaled value
+			q = function.DecFloat(v, k.t.Scale) // a short decimal's unscaled value
 		}
 	case value.Decimal:
 		q, _ = decRat(v).Float64()

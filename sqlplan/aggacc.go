@@ -316,7 +316,7 @@ func (a *sumIntAcc) update(gids []int32, ng int, c *Col) {
 		if c.Null != nil && c.Null[i] {
 			continue
 		}
-		s, o := addInt64(a.sum[g], x[i])
+		s, o := function.AddInt64(a.sum[g], x[i])
 		a.overflow = a.overflow || o
 		a.sum[g] = s
 		a.seen[g] = true

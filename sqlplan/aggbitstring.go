@@ -1,6 +1,9 @@
 package sqlplan
 
-import "bytes"
+import (
+	"bytes"
+	"github.com/carquet-go/carquet/sqlplan/function"
+)
 
 // bitstring_agg(x, min, max) (DuckDB's): a BIT of max - min + 1 bits, bit
 // i set when some value of x is min + i; NULL for a group without
@@ -78,7 +81,7 @@ func (a *bitstringAggAcc) update(gids []int32, ng int, c *Col) {
 
 func (a *bitstringAggAcc) result(ng int) *Col {
 	a.v = growTo(a.v, ng)
-	return bitsCol(tBit, a.v[:ng])
+	return function.BitsCol(tBit, a.v[:ng])
 }
 
 // bitStringAcc is bit_and, bit_or or bit_xor of BITs: per group, the bits
@@ -101,11 +104,11 @@ func (a *bitStringAcc) update(gids []int32, ng int, c *Col) {
 			a.v[g] = append([]byte{}, s...)
 			continue
 		}
-		a.err = combineBits(a.op, a.v[g], s)
+		a.err = function.CombineBits(a.op, a.v[g], s)
 	}
 }
 
 func (a *bitStringAcc) result(ng int) *Col {
 	a.v = growTo(a.v, ng)
-	return bitsCol(a.t, a.v[:ng])
+	return function.BitsCol(a.t, a.v[:ng])
 }

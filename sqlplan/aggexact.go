@@ -37,7 +37,7 @@ func (s *decSum) addHuge(x num.Int128) {
 
 // addDecimal adds d, rescaled to scale.
 func (s *decSum) addDecimal(d value.Decimal, scale int) {
-	if u, ok := decimalToInt64(d, scale); ok {
+	if u, ok := function.DecimalToInt64(d, scale); ok {
 		s.addUnscaled(u)
 		return
 	}
@@ -125,7 +125,7 @@ func (a *sumDecAcc) addNarrow(gids []int32, ng int, c *Col) {
 		var ok bool
 		if a.part, ok = function.LaneSums(a.part, a.seen, gids, x, ng); ok {
 			for g, v := range a.part {
-				s, o := addInt64(a.narrow[g], v)
+				s, o := function.AddInt64(a.narrow[g], v)
 				if o {
 					a.widen()
 					for g2, v := range a.part[g:] {
@@ -142,7 +142,7 @@ func (a *sumDecAcc) addNarrow(gids []int32, ng int, c *Col) {
 		if c.Null != nil && c.Null[i] {
 			continue
 		}
-		s, o := addInt64(a.narrow[g], x[i])
+		s, o := function.AddInt64(a.narrow[g], x[i])
 		if o {
 			a.widen()
 			for j := i; j < len(gids); j++ {
@@ -222,7 +222,7 @@ func (a *sumDecAcc) update(gids []int32, ng int, c *Col) {
 			a.addHuge(g, c.H[i])
 		default:
 			d := c.Decimal(i)
-			if u, ok := decimalToInt64(d, a.t.Scale); ok {
+			if u, ok := function.DecimalToInt64(d, a.t.Scale); ok {
 				a.addHuge(g, num.FromInt64(u))
 			} else {
 				a.carry(g, ratDecimal(decRat(d), a.t.Scale).Unscaled)

@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"fmt"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 	"math"
 	"slices"
 	"sort"
@@ -233,7 +234,7 @@ func histOverflowKey(t Type) (any, bool) {
 			return "", true
 		}
 	case KTime:
-		return unitsPerDay(t), true // 24:00:00
+		return vec.UnitsPerDay(t), true // 24:00:00
 	case KDate, KTimestamp:
 		// DuckDB's is infinity, which carquet's dates and timestamps do
 		// not have: a value above the last bin is refused (overflowError).

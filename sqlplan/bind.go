@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"errors"
 	"fmt"
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"math"
 	"math/big"
 	"slices"
@@ -874,7 +875,7 @@ func (p *planner) bindLiteral(x *sqlparser.SQLVal) (expr, error) {
 			u = new(big.Int)
 		}
 		d := value.Decimal{Unscaled: u, Scale: int32(len(frac))}
-		v, err := fitDecimal(d, t)
+		v, err := function.FitDecimal(d, t)
 		if err != nil {
 			return nil, asError(err)
 		}

@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"math"
 	"strconv"
 	"strings"
@@ -168,7 +169,7 @@ func (p *planner) cast(e expr, t Type) (expr, error) {
 			return out, err
 		}
 	}
-	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.Op() == KInt && t.Bits != 0 && t.Bits < 64) && sameNested(et, t) && sameUnit(et, t) &&
+	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.Op() == KInt && t.Bits != 0 && t.Bits < 64) && function.SameNested(et, t) && function.SameUnit(et, t) &&
 		!(t.Kind == KInt && et.Bits != 0 && et.Bits < 64) && et.Coarse == t.Coarse && et.TZ == t.TZ && et.Bit == t.Bit {
 		return e, nil
 	}
@@ -216,7 +217,7 @@ func (p *planner) bindTryCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (ex
 	}
 	if k, ok := isConst(e); ok {
 		if _, isList := listElem(t); isList {
-			v, err := castScalarTry(k.v, k.t, t, true)
+			v, err := function.CastScalar(k.v, k.t, t, true)
 			if err != nil {
 				v = nil
 			}
@@ -231,7 +232,7 @@ func (p *planner) bindTryCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (ex
 		}
 		return c, nil
 	}
-	if _, ok := isConst(e); ok && !bitBlobCast(e.Type(), t) {
+	if _, ok := isConst(e); ok && !function.BitBlobCast(e.Type(), t) {
 		// A constant that does not convert; DuckDB's TRY_CAST of an
 		// empty BLOB to BIT is an error all the same.
 		return &constExpr{t: t}, nil
@@ -254,7 +255,7 @@ func convertType(ct *sqlparser.ConvertType) (Type, error) {
 		}
 	}
 	if name == "char" && len(params) == 1 {
-		if t, ok := castCodeType(params[0]); ok {
+		if t, ok := function.CastCodeType(params[0]); ok {
 			return t, nil
 		}
 	}
@@ -270,7 +271,7 @@ func convertType(ct *sqlparser.ConvertType) (Type, error) {
 	case "signed":
 		return Type{Kind: KInt, Bits: 64}, nil
 	}
-	t, err := parseTypeName(name, params)
+	t, err := function.ParseTypeName(name, params)
 	if err != nil {
 		return Type{}, asError(err)
 	}
@@ -331,7 +332,7 @@ func argScalar(v any) (Type, any, error) {
 			}
 		}
 		t := Type{Kind: KDecimal, Prec: min(38, max(p, s+1)), Scale: s}
-		out, err := fitDecimal(x, t)
+		out, err := function.FitDecimal(x, t)
 		if err != nil {
 			return Type{}, nil, asError(err)
 		}
@@ -339,7 +340,7 @@ func argScalar(v any) (Type, any, error) {
 	}
 	if t, ok := v.(time.Time); ok && t.Nanosecond()%1000 != 0 {
 		// Nanosecond digits: kept, so a TIMESTAMP_NS compares exactly.
-		if ns, err := timeToNanos(t); err == nil {
+		if ns, err := function.TimeToNanos(t); err == nil {
 			return Type{Kind: KTimestamp, TZ: true, Nanos: true}, ns, nil
 		}
 	}

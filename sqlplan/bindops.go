@@ -421,7 +421,7 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		case lk == KFloat || rk == KFloat:
 			t = Type{Kind: KFloat}
 		case lk == KDecimal || rk == KDecimal:
-			ls, rs := scaleOf(lt), scaleOf(rt)
+			ls, rs := function.ScaleOf(lt), function.ScaleOf(rt)
 			lp, rp := operandPrec(l, lt), operandPrec(r, rt)
 			switch op {
 			case '*':
@@ -467,7 +467,7 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		return nil, errorf("cannot compute %s %c %s", lt.SQLName(), op, rt.SQLName())
 	}
 	e := &arithExpr{op: op, l: l, r: r, t: t}
-	parts := append(operandParts(l, op, false), " "+opSymbol(op)+" ")
+	parts := append(operandParts(l, op, false), " "+function.OpSymbol(op)+" ")
 	e.setParts(append(parts, operandParts(r, op, true)...)...)
 	return p.fold(e, l, r)
 }
@@ -710,7 +710,7 @@ func (p *planner) bindInterval(x *sqlparser.IntervalExpr, sc *scope, agg *aggCtx
 	}
 	k, ok := isConst(e)
 	if !ok {
-		unit, err := makeInterval(1, x.Unit)
+		unit, err := function.MakeInterval(1, x.Unit)
 		if err != nil {
 			return nil, err
 		}
@@ -721,7 +721,7 @@ func (p *planner) bindInterval(x *sqlparser.IntervalExpr, sc *scope, agg *aggCtx
 		return nil, asError(err)
 	}
 	n, _ := f.(float64)
-	iv, err := makeInterval(n, x.Unit)
+	iv, err := function.MakeInterval(n, x.Unit)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package sqlplan
 
-// Casts of column vectors between every pair of types (castColTry), with
+import "github.com/carquet-go/carquet/sqlplan/function"
+
+// Casts of column vectors between every pair of types (function.CastCol), with
 // DuckDB's rules for overflow, rounding and text.
 
 // castExpr converts values to another type.
@@ -18,8 +20,8 @@ func (e *castExpr) Eval(b *Batch) (*Col, error) {
 	if err != nil {
 		return nil, err
 	}
-	return castColTry(c, e.to, e.try)
+	return function.CastCol(c, e.to, e.try)
 }
 
 // castCol converts a column to type to.
-func castCol(c *Col, to Type) (*Col, error) { return castColTry(c, to, false) }
+func castCol(c *Col, to Type) (*Col, error) { return function.CastCol(c, to, false) }

@@ -191,7 +191,7 @@ func scaleUnits(src []int64, unitNanos int64, nanos bool) []int64 {
 	default: // nanoseconds: floor to microseconds
 		out := make([]int64, len(src))
 		for i, x := range src {
-			out[i] = floorDiv(x, 1000)
+			out[i] = vec.FloorDiv(x, 1000)
 		}
 		return out
 	}

@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"bytes"
 	"fmt"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 	"math"
 	"math/big"
 	"sort"
@@ -433,9 +434,9 @@ func roundCol(c *Col, i int, mode byte) (any, error) {
 		x := c.I[i]
 		switch mode {
 		case 'f':
-			return floorDiv(x, m), nil
+			return vec.FloorDiv(x, m), nil
 		case 'c':
-			return -floorDiv(-x, m), nil
+			return -vec.FloorDiv(-x, m), nil
 		}
 		return x / m, nil
 	case c.T.Kind == KDecimal:
@@ -505,12 +506,12 @@ func roundRow(t Type) func(a []*Col, i int) (any, error) {
 			return int64(math.Round(float64(c.I[i])/m) * m), nil
 		case KDecimal:
 			if c.I != nil {
-				v, _ := rescale(c.I[i], c.T.Scale, t.Scale)
+				v, _ := function.Rescale(c.I[i], c.T.Scale, t.Scale)
 				if digits < 0 {
 					v = roundToPow10(v, -digits)
 				}
 				if t.Prec > 18 {
-					return decimalOf(v, t.Scale), nil
+					return function.DecimalOf(v, t.Scale), nil
 				}
 				return v, nil
 			}
@@ -651,7 +652,7 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 	case "now", "current_timestamp", "localtimestamp", "get_current_timestamp":
 		return &constExpr{t: Type{Kind: KTimestamp, TZ: true}, v: p.e.now().UnixMicro()}, nil
 	case "current_date", "today":
-		return &constExpr{t: tDate, v: timeToDays(p.e.now())}, nil
+		return &constExpr{t: tDate, v: function.TimeToDays(p.e.now())}, nil
 	case "current_setting":
 		return p.bindCurrentSetting(args)
 	case "getvariable":
@@ -670,7 +671,7 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		if !ok || !isStr {
 			return nil, errorf("malformed INTERVAL literal")
 		}
-		iv, err := parseIntervalText(s)
+		iv, err := function.ParseIntervalText(s)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"strings"
 
 	"github.com/carquet-go/carquet/parquet/value"
@@ -273,7 +274,7 @@ func scalarNumber(t Type, v any) (float64, bool) {
 	switch x := v.(type) {
 	case int64:
 		if t.Kind == KDecimal {
-			return decFloat(x, t.Scale), true
+			return function.DecFloat(x, t.Scale), true
 		}
 		return float64(x), true
 	case float64:

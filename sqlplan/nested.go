@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"sort"
 	"strings"
 
@@ -249,7 +250,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		}
 		split := name != "regexp_extract_all"
 		return nestedFunc(name+"(...)", Type{Kind: KNested, Elem: &tString}, cast, func(v []any) (any, error) {
-			re, err := cachedRegexp(v[1].(string))
+			re, err := function.CachedRegexp(v[1].(string))
 			if err != nil {
 				return nil, err
 			}
@@ -427,7 +428,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 					case KFloat:
 						sumF += x.(float64)
 					default:
-						s, overflow := addInt64(sumI, x.(int64))
+						s, overflow := function.AddInt64(sumI, x.(int64))
 						if overflow {
 							return nil, errorf("%s: integer overflow", name)
 						}

@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"fmt"
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"math/big"
 	"sort"
 	"strings"
@@ -153,7 +154,7 @@ func fromGo(t Type, v any) (any, error) {
 		case value.Interval:
 			return vec.ParquetInterval(x), nil
 		case string:
-			iv, err := parseIntervalText(x)
+			iv, err := function.ParseIntervalText(x)
 			if err != nil {
 				return bad()
 			}
@@ -196,12 +197,12 @@ func fromGo(t Type, v any) (any, error) {
 		}
 		switch t.Kind {
 		case KDate:
-			return timeToDays(x), nil
+			return function.TimeToDays(x), nil
 		case KTime:
-			return convertTimeUnit(nanosOfDay(x.UTC()), Type{Kind: KTime, Nanos: true}, t)
+			return function.ConvertTimeUnit(nanosOfDay(x.UTC()), Type{Kind: KTime, Nanos: true}, t)
 		}
 		if t.Nanos {
-			return timeToNanos(x)
+			return function.TimeToNanos(x)
 		}
 		return x.UnixMicro(), nil
 	case KDecimal:
@@ -453,7 +454,7 @@ func castList(v any, from, to Type, try bool) (any, error) {
 		s, _ := v.(string)
 		parts, err := splitListText(s)
 		if err != nil {
-			return nil, errorf("cannot cast %s to %s: %v", quoteText(s), to.SQLName(), err)
+			return nil, errorf("cannot cast %s to %s: %v", function.QuoteText(s), to.SQLName(), err)
 		}
 		xs, fe = parts, Type{Kind: KString}
 	default:
@@ -468,7 +469,7 @@ func castList(v any, from, to Type, try bool) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		y, err := castScalarTry(s, plainType(fe), te, try)
+		y, err := function.CastScalar(s, plainType(fe), te, try)
 		if err != nil {
 			if try {
 				continue // NULL
@@ -603,7 +604,7 @@ func (p *planner) bindSeries(name string, args []expr) (expr, error) {
 				return nil, errorf("%s would make more than %d values", name, maxSeries)
 			}
 			out = append(out, x)
-			next, overflow := addInt64(x, step)
+			next, overflow := function.AddInt64(x, step)
 			if overflow {
 				break
 			}

@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"maps"
 	"regexp"
 	"strconv"
@@ -666,7 +667,7 @@ func unmarkCasts(s string) string {
 		t := args[1]
 		if strings.HasPrefix(t, "char(") {
 			if n, err := strconv.Atoi(t[5 : len(t)-1]); err == nil {
-				if ct, ok := castCodeType(n); ok {
+				if ct, ok := function.CastCodeType(n); ok {
 					t = ct.SQLName()
 				}
 			}

@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"strconv"
 	"strings"
 
@@ -150,7 +151,7 @@ func (p *planner) bindSequenceCall(name string, args []expr) (expr, error) {
 		}
 		v := seq.next
 		seq.cur = &v
-		next, overflow := addInt64(seq.next, seq.inc)
+		next, overflow := function.AddInt64(seq.next, seq.inc)
 		if overflow {
 			return nil, errorf("sequence %q is exhausted", seqName)
 		}

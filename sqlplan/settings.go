@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"context"
 	"fmt"
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"math"
 	"slices"
 	"strconv"
@@ -218,7 +219,7 @@ var settingDefs = []*settingDef{
 			if strings.EqualFold(name, "UTC") {
 				name = "UTC"
 			}
-			loc, err := zoneNamed(name)
+			loc, err := function.ZoneNamed(name)
 			if err != nil {
 				return errorf("Unknown TimeZone '%s'!", v.text)
 			}

@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"fmt"
+	"github.com/carquet-go/carquet/sqlplan/function"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
 )
@@ -53,14 +54,14 @@ func readType(src string, toks []parse.Token, i int) (Type, int, error) {
 
 // isTypeName reports whether name, without parameters, names a type.
 func isTypeName(name string) bool {
-	_, err := parseTypeName(name, nil)
+	_, err := function.ParseTypeName(name, nil)
 	return err == nil
 }
 
 // typeOfName resolves a type name as written; its errors have no
 // position.
 func typeOfName(tn parse.TypeName) (Type, error) {
-	t, err := parseTypeName(tn.Name, tn.Params)
+	t, err := function.ParseTypeName(tn.Name, tn.Params)
 	if err != nil {
 		return Type{}, err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"math"
 	"math/big"
 	"sort"
@@ -32,11 +33,11 @@ func rescaleUnits(xs []int64, have, want int64) error {
 		// Into milliseconds (a TIMESTAMP_MS column): rounded, as DuckDB's
 		// cast to TIMESTAMP_MS.
 		for i, x := range xs {
-			xs[i] = roundToUnit(x, want/have) / (want / have)
+			xs[i] = function.RoundToUnit(x, want/have) / (want / have)
 		}
 	case have < want:
 		for i, x := range xs {
-			xs[i] = floorDiv(x, want/have)
+			xs[i] = vec.FloorDiv(x, want/have)
 		}
 	default:
 		m := have / want
@@ -339,13 +340,13 @@ func goScalar(x any, t Type) (any, error) {
 	case time.Time:
 		st, sv = Type{Kind: KTimestamp}, y.UnixMicro()
 		if t.Nanos && t.Kind == KTimestamp {
-			return timeToNanos(y)
+			return function.TimeToNanos(y)
 		}
 		switch t.Kind {
 		case KDate:
-			return timeToDays(y), nil
+			return function.TimeToDays(y), nil
 		case KTime:
-			return convertTimeUnit(nanosOfDay(y.UTC()), Type{Kind: KTime, Nanos: true}, t)
+			return function.ConvertTimeUnit(nanosOfDay(y.UTC()), Type{Kind: KTime, Nanos: true}, t)
 		}
 	case value.Decimal:
 		st, sv = Type{Kind: KDecimal, Prec: 38, Scale: int(y.Scale)}, y

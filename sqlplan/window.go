@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"math/big"
 	"sort"
 	"strconv"
@@ -792,7 +793,7 @@ func (a *winAcc) add(v any) error {
 			a.sumD.addUnscaled(x)
 			break
 		}
-		t, o := addInt64(a.sumI, x)
+		t, o := function.AddInt64(a.sumI, x)
 		if o && w.fn == "sum" {
 			return errorf("%s: integer overflow", w.text)
 		}
