@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"math"
 	"math/big"
 
@@ -718,7 +719,7 @@ func (a *entropyAcc) update(gids []int32, ng int, c *Col) {
 		if a.counts[g] == nil {
 			a.counts[g] = map[string]int64{}
 		}
-		a.buf = appendKey(a.buf[:0], c, i)
+		a.buf = kernels.AppendKey(a.buf[:0], c, i)
 		a.counts[g][string(a.buf)]++
 		a.n[g]++
 	}

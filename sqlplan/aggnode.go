@@ -50,7 +50,7 @@ func (n *aggNode) memWhat() string {
 // keep anything of them (keys are copied into the grouper unless they
 // are nested values).
 func (n *aggNode) recycles(states []*groupingState) bool {
-	if _, direct := bare(n.in).(*kernels.Scan); !direct && !n.overScan {
+	if _, direct := kernels.Bare(n.in).(*kernels.Scan); !direct && !n.overScan {
 		return false
 	}
 	for _, st := range states {
@@ -420,7 +420,7 @@ func newGroupingState(set []int, types []Type, det []bool, aggs int) *groupingSt
 		st.hashed = append(st.hashed, j)
 		hashedTypes = append(hashedTypes, types[k])
 	}
-	st.g = newGrouper(hashedTypes)
+	st.g = kernels.NewGrouper(hashedTypes)
 	return st
 }
 
@@ -478,7 +478,7 @@ func (st *groupingState) keyCol(j int) *Col {
 // them: grouping then looks each dictionary entry up once instead of
 // copying and hashing every row's bytes (assignCodes, assignMulti).
 func useCodes(sn *kernels.Scan, keys []expr, aggs []*aggSpec) {
-	if len(keys) > 1 && !multiKeyTypes(exprTypes(keys)) {
+	if len(keys) > 1 && !kernels.MultiKeyTypes(exprTypes(keys)) {
 		return // grouped by byte keys: decoded anyway
 	}
 	read := map[*scopeCol]bool{}

@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"slices"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
@@ -129,7 +130,7 @@ func (a *orderedAcc) result(ng int) *Col {
 			if gx, gy := a.gids[x], a.gids[y]; gx != gy {
 				return int(gx - gy)
 			}
-			return compareRows(a.keys, a.cols, int(x), a.cols, int(y))
+			return kernels.CompareRows(a.keys, a.cols, int(x), a.cols, int(y))
 		})
 		gids := make([]int32, a.n)
 		for i, r := range idx {

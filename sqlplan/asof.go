@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"io"
 	"math"
 	"slices"
@@ -287,7 +288,7 @@ func (n *asofNode) build(ctx context.Context) error {
 		}
 		switch {
 		case len(keys) == 1 && keys[0].I != nil:
-			n.table, n.intKey = buildInts(keys[0], all.N), true
+			n.table, n.intKey = kernels.BuildInts(keys[0], all.N), true
 			for r := range group {
 				if n.table.IsNull(r) {
 					group[r] = -1
@@ -298,7 +299,7 @@ func (n *asofNode) build(ctx context.Context) error {
 		default:
 			if pk, ok := newKeyPacker(keys, n.j.lkeys, all.N); ok {
 				packed := pk.Pack(keys, all.N)
-				n.table, n.packer, n.intKey = buildInts(packed, all.N), pk, true
+				n.table, n.packer, n.intKey = kernels.BuildInts(packed, all.N), pk, true
 				for r := range group {
 					if n.table.IsNull(r) {
 						group[r] = -1
@@ -307,7 +308,7 @@ func (n *asofNode) build(ctx context.Context) error {
 					}
 				}
 			} else {
-				n.table = buildKeys(keys, all.N)
+				n.table = kernels.BuildKeys(keys, all.N)
 				for r := range group {
 					if n.table.IsNull(r) {
 						group[r] = -1
@@ -427,7 +428,7 @@ func (n *asofNode) groups(b *Batch, lo, hi []int32) error {
 	var buf []byte
 	for i := 0; i < b.N; i++ {
 		var ok bool
-		if buf, ok = joinKey(buf, keys, i); ok {
+		if buf, ok = kernels.JoinKey(buf, keys, i); ok {
 			find(i, n.table.FindKey(buf))
 		}
 	}

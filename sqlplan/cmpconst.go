@@ -1,5 +1,7 @@
 package sqlplan
 
+import kernels "github.com/carquet-go/carquet/sqlplan/exec"
+
 // A comparison of a column with a constant of a wider type (a DATE with a
 // TIMESTAMP, a DECIMAL(15,2) with an INTEGER) would cast every row of the
 // column; comparing with the constant converted to the column's type
@@ -48,7 +50,7 @@ func constInColumnType(op cmpOp, t Type, k *constExpr) (*constExpr, bool) {
 			return nil, false
 		}
 		back, err := castScalar(v, t, k.t)
-		if err != nil || compareScalars(k.t, back, k.v) != 0 {
+		if err != nil || kernels.CompareScalars(k.t, back, k.v) != 0 {
 			return nil, false
 		}
 		return same(v), true

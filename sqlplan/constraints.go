@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"context"
 	"fmt"
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"sort"
 	"strconv"
 	"strings"
@@ -507,7 +508,7 @@ func (p *planner) checkKeys(ctx context.Context, con *constraints, table string,
 			if c.IsNull(i) {
 				return "", false
 			}
-			buf = appendKey(buf, c, i)
+			buf = kernels.AppendKey(buf, c, i)
 		}
 		return string(buf), true
 	}
@@ -784,7 +785,7 @@ func (s *Stmt) conflictRewrite(ctx context.Context, p *planner, tgt *target, nam
 			if k < 0 || cols[k].IsNull(i) {
 				return "", false
 			}
-			buf = appendKey(buf, cols[k], i)
+			buf = kernels.AppendKey(buf, cols[k], i)
 		}
 		return string(buf), true
 	}

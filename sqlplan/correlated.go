@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"errors"
 	"fmt"
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"sync"
 
 	"github.com/xwb1989/sqlparser"
@@ -578,9 +579,9 @@ func (g *groupedCorr) evalBatch(e *corrExpr, outer []*Col, n int) (*Col, bool, e
 		}
 		g.resCol = res.Decoded()
 		if nk == 1 && storage(g.keyTs[0]) == stInt {
-			g.table = buildInts(keys[0], g.res.N)
+			g.table = kernels.BuildInts(keys[0], g.res.N)
 		} else {
-			g.table = buildKeys(keys, g.res.N)
+			g.table = kernels.BuildKeys(keys, g.res.N)
 		}
 	}
 	cols := make([]*Col, nk)
@@ -642,7 +643,7 @@ func (g *groupedCorr) lookup(cols []*Col, n int) []int32 {
 			continue
 		}
 		var ok bool
-		if buf, ok = joinKey(buf, cols, i); ok {
+		if buf, ok = kernels.JoinKey(buf, cols, i); ok {
 			idx[i] = t.FindKey(buf)
 		}
 	}

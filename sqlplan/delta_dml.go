@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"context"
 	"fmt"
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"time"
 
 	"github.com/carquet-go/carquet/delta"
@@ -108,7 +109,7 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 			if err != nil {
 				return deltaFileEdit{}, err
 			}
-			ed.newRows = takeBatch(&Batch{Cols: cols, N: b.N}, ed.gone).Cols
+			ed.newRows = kernels.TakeBatch(&Batch{Cols: cols, N: b.N}, ed.gone).Cols
 		}
 		return ed, nil
 	}

@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"context"
 	"fmt"
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"strconv"
 
 	"github.com/carquet-go/carquet/delta"
@@ -164,7 +165,7 @@ func (s *Stmt) optimizeDeltaFiles(ctx context.Context, p *planner, tgt *target) 
 							keep = append(keep, int32(r))
 						}
 					}
-					b = takeBatch(b, keep)
+					b = kernels.TakeBatch(b, keep)
 				}
 				vecs, err := deltaVectors(tgt, b.Cols)
 				if err != nil {

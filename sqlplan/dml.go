@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"context"
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"io"
 	"strings"
 
@@ -73,7 +74,7 @@ func (s *Stmt) deleteRows(ctx context.Context, p *planner) (Result, error) {
 				keep = append(keep, int32(i))
 			}
 		}
-		return takeBatch(b, keep).Cols[:len(tgt.fields)], nil
+		return kernels.TakeBatch(b, keep).Cols[:len(tgt.fields)], nil
 	}, nil)
 	return Result{RowsAffected: deleted}, err
 }

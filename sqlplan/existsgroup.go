@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"cmp"
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -114,7 +115,7 @@ func (g *groupedExists) build(e *corrExpr) error {
 		return errGroupedFallback
 	}
 	key := b.Cols[0]
-	if needsCast(key.T, g.keyT) {
+	if kernels.NeedsCast(key.T, g.keyT) {
 		if key, err = castCol(key, g.keyT); err != nil {
 			return errGroupedFallback
 		}
@@ -126,7 +127,7 @@ func (g *groupedExists) build(e *corrExpr) error {
 			return errGroupedFallback
 		}
 		c := b.Cols[1+i]
-		if needsCast(c.T, r.t) {
+		if kernels.NeedsCast(c.T, r.t) {
 			if b.Cols[1+i], err = castCol(c, r.t); err != nil {
 				return errGroupedFallback
 			}
@@ -136,9 +137,9 @@ func (g *groupedExists) build(e *corrExpr) error {
 	g.rows = b
 	g.useInt = storage(g.keyT) == stInt && key.I != nil
 	if g.useInt {
-		g.table = buildInts(key, b.N)
+		g.table = kernels.BuildInts(key, b.N)
 	} else {
-		g.table = buildKeys([]*Col{key}, b.N)
+		g.table = kernels.BuildKeys([]*Col{key}, b.N)
 	}
 	g.built = true
 	return nil
@@ -169,7 +170,7 @@ func (g *groupedExists) exists(e *corrExpr, vals []any) (bool, error) {
 	} else {
 		one := newBuilder(g.keyT, 1)
 		one.Add(kv)
-		_, bucket = g.table.AppendKeyMatches(nil, nil, 0, appendKey(nil, one.C, 0))
+		_, bucket = g.table.AppendKeyMatches(nil, nil, 0, kernels.AppendKey(nil, one.C, 0))
 	}
 	if len(bucket) == 0 {
 		return false, nil
@@ -189,7 +190,7 @@ rows:
 		for i, r := range g.resid {
 			c := g.rows.Cols[1+i]
 			iv := c.Get(int(row))
-			if iv == nil || !holds(r.op, compareScalars(r.t, iv, ovs[i])) {
+			if iv == nil || !holds(r.op, kernels.CompareScalars(r.t, iv, ovs[i])) {
 				continue rows
 			}
 		}

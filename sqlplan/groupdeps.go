@@ -28,7 +28,7 @@ type colOrigin struct {
 // traceColumn follows column slot of n's batches down through the nodes
 // that pass columns on unchanged, to its origin.
 func traceColumn(n node, slot int) colOrigin {
-	n = bare(n) // the origin is the operator, wrapped for EXPLAIN ANALYZE or not
+	n = kernels.Bare(n) // the origin is the operator, wrapped for EXPLAIN ANALYZE or not
 	switch x := n.(type) {
 	case *kernels.Pipeline:
 		return traceColumn(x.Shown, slot)
@@ -62,7 +62,7 @@ type uniqueJoin struct {
 func uniqueJoins(n node) []uniqueJoin {
 	var out []uniqueJoin
 	for n != nil {
-		switch x := bare(n).(type) {
+		switch x := kernels.Bare(n).(type) {
 		case *kernels.Pipeline:
 			n = x.Shown
 		case *kernels.Filter:

@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"context"
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"io"
 	"strings"
 )
@@ -125,7 +126,7 @@ func groupLeftKeys(keys *Col) leftGroups {
 			g.nulls++
 		}
 	}
-	t := buildInts(keys, keys.Len)
+	t := kernels.BuildInts(keys, keys.Len)
 	if t.Unique() && g.nulls == 0 {
 		g.keys, g.table = keys, t
 		return g
@@ -147,7 +148,7 @@ func groupLeftKeys(keys *Col) leftGroups {
 	for k, r := range firsts {
 		g.mult[k] = count[r]
 	}
-	g.table = buildInts(g.keys, g.keys.Len)
+	g.table = kernels.BuildInts(g.keys, g.keys.Len)
 	return g
 }
 
@@ -174,7 +175,7 @@ func (n *groupCountJoinNode) leftKeys(ctx context.Context) (*Col, error) {
 		parts = append(parts, intKeyCol(k.Decoded(), b.N))
 		total += b.N
 	}
-	keys := concatCols(Type{Kind: KInt}, parts, total)
+	keys := kernels.ConcatCols(Type{Kind: KInt}, parts, total)
 	if keys.I == nil {
 		keys.I = make([]int64, total) // only NULLs
 	}

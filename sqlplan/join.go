@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"context"
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"io"
 	"sync"
 )
@@ -94,11 +95,11 @@ func (n *joinNode) build(ctx context.Context) error {
 		n.filterProbe(j, k, all.N)
 	}
 	if len(keys) == 1 && keys[0].I != nil && keys[0].Dict == nil {
-		n.table, n.intKey = buildInts(keys[0], all.N), true
+		n.table, n.intKey = kernels.BuildInts(keys[0], all.N), true
 	} else if pk, ok := newKeyPacker(keys, n.lkeys, all.N); ok {
-		n.table, n.packer, n.intKey = buildInts(pk.Pack(keys, all.N), all.N), pk, true
+		n.table, n.packer, n.intKey = kernels.BuildInts(pk.Pack(keys, all.N), all.N), pk, true
 	} else {
-		n.table = buildKeys(keys, all.N)
+		n.table = kernels.BuildKeys(keys, all.N)
 	}
 	return n.mem.Add(ctx, n.table.Bytes(), n.buildWhat)
 }
@@ -174,7 +175,7 @@ func (n *joinNode) nextLeft(ctx context.Context) (*Batch, error) {
 	for i := n.pendingAt; i < end; i++ {
 		rows = append(rows, int32(i))
 	}
-	part := takeBatch(n.pending, rows)
+	part := kernels.TakeBatch(n.pending, rows)
 	if n.pendingAt = end; end == n.pending.N {
 		n.pending = nil
 	}
@@ -222,7 +223,7 @@ func (n *joinNode) pairs(b *Batch) (li, ri []int32, err error) {
 		var buf []byte
 		for i := 0; i < b.N; i++ {
 			var ok bool
-			if buf, ok = joinKey(buf, keys, i); ok {
+			if buf, ok = kernels.JoinKey(buf, keys, i); ok {
 				li, ri = n.table.AppendKeyMatches(li, ri, i, buf)
 			}
 		}

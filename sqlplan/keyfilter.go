@@ -69,7 +69,7 @@ func (n *joinNode) filterProbe(j int, keys *Col, rows int) {
 // wholeTable reports whether n reads a table's rows without filtering
 // them (through projections), so that the keys it yields are all of them.
 func wholeTable(n node) bool {
-	switch x := bare(n).(type) {
+	switch x := kernels.Bare(n).(type) {
 	case *kernels.Scan:
 		return x.Req.Filter == nil
 	case *kernels.Project:
@@ -95,7 +95,7 @@ func passesMost(c *scopeCol, set *intset.Set) bool {
 // by the join above anyway, NULL-extended or not). src is nil when there
 // is none or the column is not a plain integer column the scan can test.
 func scanColumn(n node, slot int) (src *kernels.Scan, col int) {
-	switch x := bare(n).(type) {
+	switch x := kernels.Bare(n).(type) {
 	case *kernels.Scan:
 		if x.Started() || slot >= len(x.Req.Columns) || len(x.Req.Columns) != len(x.Types) {
 			return nil, 0

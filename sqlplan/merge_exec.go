@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"context"
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"io"
 	"strings"
 
@@ -115,7 +116,7 @@ func (s *Stmt) mergeRows(ctx context.Context, p *planner) (Result, error) {
 				keep = append(keep, int32(i))
 			}
 		}
-		return takeBatch(&Batch{Cols: ed.cols, N: b.N}, keep).Cols, nil
+		return kernels.TakeBatch(&Batch{Cols: ed.cols, N: b.N}, keep).Cols, nil
 	}, r.added)
 	return Result{RowsAffected: r.count}, err
 }
@@ -353,7 +354,7 @@ func appendKeyOf(buf []byte, cols []*Col, i int) ([]byte, bool) {
 		if c.IsNull(i) {
 			return buf, false
 		}
-		buf = appendKey(buf, c, i)
+		buf = kernels.AppendKey(buf, c, i)
 	}
 	return buf, true
 }
@@ -544,7 +545,7 @@ func (r *mergeRun) apply(when mergeWhen, pb *Batch, ti []int32, ed *mergeEdit) e
 		if c.cond == nil {
 			left = nil
 		} else {
-			v, err := c.cond.Eval(takeBatch(pb, left))
+			v, err := c.cond.Eval(kernels.TakeBatch(pb, left))
 			if err != nil {
 				return err
 			}
@@ -575,7 +576,7 @@ func (r *mergeRun) act(c *mergeBound, pb *Batch, rows, ti []int32, ed *mergeEdit
 	case mergeError:
 		msg := "Merge error condition " + c.when.String()
 		if c.msg != nil {
-			v, err := c.msg.Eval(takeBatch(pb, rows[:1]))
+			v, err := c.msg.Eval(kernels.TakeBatch(pb, rows[:1]))
 			if err != nil {
 				return err
 			}
@@ -591,7 +592,7 @@ func (r *mergeRun) act(c *mergeBound, pb *Batch, rows, ti []int32, ed *mergeEdit
 		r.count += int64(len(rows))
 		return nil
 	}
-	sub := takeBatch(pb, rows)
+	sub := kernels.TakeBatch(pb, rows)
 	vals := make([]*Col, len(r.fields))
 	for j, k := range c.set {
 		if c.vals[j] == nil {
@@ -675,7 +676,7 @@ func (r *mergeRun) deltaFile(ctx context.Context, p *planner, tgt *target) func(
 		if len(live) == 0 {
 			return deltaFileEdit{}, nil
 		}
-		ed, err := r.targetBatch(takeBatch(b, live))
+		ed, err := r.targetBatch(kernels.TakeBatch(b, live))
 		if err != nil {
 			return deltaFileEdit{}, err
 		}
@@ -690,7 +691,7 @@ func (r *mergeRun) deltaFile(ctx context.Context, p *planner, tgt *target) func(
 			}
 		}
 		if len(updated) > 0 {
-			out.newRows = takeBatch(&Batch{Cols: ed.cols, N: len(live)}, updated).Cols
+			out.newRows = kernels.TakeBatch(&Batch{Cols: ed.cols, N: len(live)}, updated).Cols
 		}
 		return out, nil
 	}

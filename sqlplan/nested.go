@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/function"
 	"sort"
 	"strings"
@@ -344,9 +345,9 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 					case x == nil || y == nil:
 						return y == nil && x != nil // NULLs last
 					case desc:
-						return compareScalars(pt, x, y) > 0
+						return kernels.CompareScalars(pt, x, y) > 0
 					}
-					return compareScalars(pt, x, y) < 0
+					return kernels.CompareScalars(pt, x, y) < 0
 				})
 			case strings.Contains(name, "distinct"):
 				var keep []int
@@ -356,7 +357,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 					}
 					dup := false
 					for _, j := range keep {
-						dup = dup || compareScalars(pt, vals[i], vals[j]) == 0
+						dup = dup || kernels.CompareScalars(pt, vals[i], vals[j]) == 0
 					}
 					if !dup {
 						keep = append(keep, i)

@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
@@ -63,10 +64,10 @@ func (p *planner) bindQuantified(x *sqlparser.ComparisonExpr, l expr, f *sqlpars
 			hasNull = true
 			continue
 		}
-		if lo == nil || compareScalars(c.T, v, lo) < 0 {
+		if lo == nil || kernels.CompareScalars(c.T, v, lo) < 0 {
 			lo = v
 		}
-		if hi == nil || compareScalars(c.T, v, hi) > 0 {
+		if hi == nil || kernels.CompareScalars(c.T, v, hi) > 0 {
 			hi = v
 		}
 	}
@@ -82,7 +83,7 @@ func (p *planner) bindQuantified(x *sqlparser.ComparisonExpr, l expr, f *sqlpars
 		if err != nil {
 			return nil, err
 		}
-		if compareScalars(c.T, lo, hi) != 0 {
+		if kernels.CompareScalars(c.T, lo, hi) != 0 {
 			// x cannot equal two values: false, or NULL for a NULL x.
 			if eq, err = p.compare(opNe, l, l); err != nil {
 				return nil, err
@@ -166,7 +167,7 @@ func (p *planner) bindQuantifiedList(op string, all bool, l expr, arg sqlparser.
 				sawNull = true
 				continue
 			}
-			if h := holds(o, compareScalars(ct, v[0], s)); h != all {
+			if h := holds(o, kernels.CompareScalars(ct, v[0], s)); h != all {
 				return h, nil
 			}
 		}

@@ -286,7 +286,7 @@ func newRows(b *Batch, seen map[string]bool) *Batch {
 	for r := 0; r < b.N; r++ {
 		key = key[:0]
 		for _, c := range b.Cols {
-			key = appendKey(key, c, r)
+			key = kernels.AppendKey(key, c, r)
 		}
 		if !seen[string(key)] {
 			seen[string(key)] = true
@@ -296,5 +296,5 @@ func newRows(b *Batch, seen map[string]bool) *Batch {
 	if len(keep) == b.N {
 		return b
 	}
-	return takeBatch(b, keep)
+	return kernels.TakeBatch(b, keep)
 }

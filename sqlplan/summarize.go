@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"context"
 	"fmt"
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"io"
 	"strings"
 
@@ -119,7 +120,7 @@ func (s *Stmt) summarize(ctx context.Context, p *planner, sess *Session) (*Rows,
 		if f > quartilesFigure {
 			name = summaryColumns[2+f+2]
 		}
-		out = append(out, concatCols(t, parts, len(cols)))
+		out = append(out, kernels.ConcatCols(t, parts, len(cols)))
 		outCols = append(outCols, Column{Name: name, Type: t, Nullable: true})
 	}
 	return constRows(ctx, outCols, out), nil

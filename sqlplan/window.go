@@ -407,11 +407,11 @@ func computeWindow(all *Batch, w *winSpec) (*Col, error) {
 	for j := range oc {
 		allKeys = append(allKeys, sortKey{Col: len(pc) + j, Desc: w.desc[j], NullsFirst: w.nullsFirst[j]})
 	}
-	idx := sortRows(allKeys, keyCols, nrows)
+	idx := kernels.SortRows(allKeys, keyCols, nrows)
 	res := make([]any, nrows)
 	for s := 0; s < nrows; {
 		e := s + 1
-		for e < nrows && compareRows(partKeys, keyCols, int(idx[s]), keyCols, int(idx[e])) == 0 {
+		for e < nrows && kernels.CompareRows(partKeys, keyCols, int(idx[s]), keyCols, int(idx[e])) == 0 {
 			e++
 		}
 		if err := windowPartition(w, idx[s:e], keyCols, allKeys, ac, rc, res, len(oc) > 0); err != nil {
@@ -436,7 +436,7 @@ func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey
 	for s := 0; s < n; {
 		e := s + 1
 		if ordered {
-			for e < n && compareRows(allKeys, keyCols, int(rows[s]), keyCols, int(rows[e])) == 0 {
+			for e < n && kernels.CompareRows(allKeys, keyCols, int(rows[s]), keyCols, int(rows[e])) == 0 {
 				e++
 			}
 		} else {
@@ -714,7 +714,7 @@ func (pe *peerGroups) valueFrames(w *winSpec, rows []int32, rc [2][2]*Col) {
 			// The first row (of [lo, hi)) past the moved key: for a
 			// start bound, at or past it; for an end bound, strictly.
 			out[k] = lo + sort.Search(hi-lo, func(j int) bool {
-				c := sign * compareRows(one, kc, int(rows[lo+j]), mc, r)
+				c := sign * kernels.CompareRows(one, kc, int(rows[lo+j]), mc, r)
 				return c > 0 || b == 0 && c == 0
 			})
 		}
