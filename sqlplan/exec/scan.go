@@ -146,7 +146,7 @@ func (n *Scan) Explain(x *Explainer, depth int) {
 	}
 	if x.Analyze {
 		s := n.stats
-		x.Line(depth+1, "files %d (pruned %d), row groups %d (pruned %d by statistics, %d by bloom filters), pages %d (pruned %d), bytes read %d, rows decoded %d, rows returned %d",
-			s.Files, s.FilesPruned, s.RowGroups, s.RowGroupsPrunedByStats, s.RowGroupsPrunedByBloom, s.Pages, s.PagesPruned, s.BytesRead, s.RowsDecoded, s.RowsOutput)
+		x.Line(depth+1, "files %d (pruned %d), row groups %d (pruned %d by statistics, %d by bloom filters), pages read %d, filter-column pages %d (pruned %d by page index), bytes read %d, rows decoded %d, rows returned %d",
+			s.Files, s.FilesPruned, s.RowGroups, s.RowGroupsPrunedByStats, s.RowGroupsPrunedByBloom, s.PagesRead, s.Pages, s.PagesPruned, s.BytesRead, s.RowsDecoded, s.RowsOutput)
 	}
 }
