@@ -1,10 +1,11 @@
 package compress
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
 	"sync"
 
+	"github.com/carquet-go/carquet/parquet/compress/inflate"
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/klauspost/compress/gzip"
 )
@@ -19,15 +20,6 @@ const gzipMaxRatio = 1032
 // dictionary indices, PLAIN ids), which only pays where values are stored
 // wastefully. Ask for level 7 or more where size matters above all.
 const gzipDefaultLevel = 5
-
-// gzipReader pairs a reusable gzip.Reader with the bytes.Reader it reads
-// from; bytes.Reader is an io.ByteReader, so gzip adds no bufio layer.
-type gzipReader struct {
-	br bytes.Reader
-	zr gzip.Reader
-}
-
-var gzipReaders sync.Pool
 
 // gzipWriter pairs a reusable gzip.Writer with the appendWriter it writes
 // into.
@@ -56,7 +48,9 @@ func newGzip(level int) (Codec, error) {
 func (gzipCodec) Codec() format.CompressionCodec { return format.Gzip }
 
 // Decode reads every gzip member in src, one after another, as RFC 1952
-// readers must: some writers emit several members per page.
+// readers must: some writers emit several members per page. Package inflate
+// decodes straight into the output, which therefore has the page's size from
+// the start; see gzipOutput for how that size is trusted.
 func (gzipCodec) Decode(dst, src []byte, size int) ([]byte, error) {
 	if err := checkClaim(format.Gzip, size, len(src), gzipMaxRatio); err != nil {
 		return dst[:0], err
@@ -64,24 +58,39 @@ func (gzipCodec) Decode(dst, src []byte, size int) ([]byte, error) {
 	if len(src) == 0 && size == 0 {
 		return dst[:0], nil
 	}
-	r, _ := gzipReaders.Get().(*gzipReader)
-	if r == nil {
-		r = new(gzipReader)
+	n := size
+	if cap(dst) < size {
+		n = firstChunk(size, len(src))
 	}
-	defer func() {
-		r.br.Reset(nil)
-		gzipReaders.Put(r)
-	}()
-	r.br.Reset(src)
-	if err := r.zr.Reset(&r.br); err != nil {
-		return dst[:0], corrupt(format.Gzip, err)
+	for {
+		out := gzipOutput(dst, n)
+		_, err := inflate.DecodeGzip(out, src)
+		switch {
+		case err == nil:
+			return out, nil
+		case errors.Is(err, inflate.ErrTooLong) && n < size:
+			// The data really produces more than n bytes: try again
+			// with room for more, growing as the old streaming reader
+			// did, so that a header's claim alone never sizes memory.
+			n = min(4*n, size)
+		case errors.Is(err, inflate.ErrTooLong), errors.Is(err, inflate.ErrTooShort):
+			return dst[:0], fmt.Errorf("compress: %v: page header says %d bytes: %w: %w", format.Gzip, size, ErrSizeMismatch, err)
+		default:
+			return dst[:0], corrupt(format.Gzip, err)
+		}
 	}
-	r.zr.Multistream(true)
-	out, err := readExactly(format.Gzip, &r.zr, dst, size, len(src))
-	if err != nil {
-		return dst[:0], err
+}
+
+// gzipOutput returns n bytes of output space, dst's own where it is large
+// enough. n is the page header's size only when the caller's buffer already
+// holds it or the claim is within firstChunk of the input's size; above
+// that, Decode starts smaller and grows only while the data really fills
+// the space.
+func gzipOutput(dst []byte, n int) []byte {
+	if cap(dst) >= n {
+		return dst[:n]
 	}
-	return out, nil
+	return make([]byte, n)
 }
 
 func (c gzipCodec) Encode(dst, src []byte) ([]byte, error) {
