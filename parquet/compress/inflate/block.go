@@ -183,18 +183,18 @@ func (d *decoder) huffman(lit *[litTableLen]uint32, dist *[distTableLen]uint32) 
 	bits, nbits, pos, o := d.bits, d.nbits, d.pos, d.o
 	var err error
 	for {
-		if nbits < 48 {
-			if pos+8 <= len(src) {
-				bits |= binary.LittleEndian.Uint64(src[pos:]) << (nbits & 63)
-				pos += int((63 - nbits) >> 3)
-				nbits |= 56
-			} else {
-				d.bits, d.nbits, d.pos = bits, nbits, pos
-				if err = d.refill(); err != nil {
-					break
-				}
-				bits, nbits, pos = d.bits, d.nbits, d.pos
+		// Refill at every symbol while eight input bytes remain: a load
+		// costs less than the badly predicted branch on the bit count.
+		if pos <= len(src)-8 {
+			bits |= binary.LittleEndian.Uint64(src[pos:]) << (nbits & 63)
+			pos += int((63 - nbits) >> 3)
+			nbits |= 56
+		} else if nbits < 48 {
+			d.bits, d.nbits, d.pos = bits, nbits, pos
+			if err = d.refill(); err != nil {
+				break
 			}
+			bits, nbits, pos = d.bits, d.nbits, d.pos
 		}
 		e := lit[bits&(1<<litBits-1)]
 		if e&entLink != 0 {
