@@ -466,3 +466,41 @@ func TestDecodeAllocations(t *testing.T) {
 		}
 	}
 }
+
+// TestGzipGrowsOutput checks the gzip codec's output sizing: a page whose
+// claim is far above what its input could make without long repeats is
+// decoded through growing buffers, and a false claim of that kind costs
+// memory in proportion to the data really decoded, not to the claim.
+func TestGzipGrowsOutput(t *testing.T) {
+	data := bytes.Repeat([]byte("0123456789abcdef"), 1<<18) // 4 MiB, ~8 KB compressed
+	enc, err := gzipDefault.Encode(nil, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if firstChunk(len(data), len(enc)) >= len(data) {
+		t.Fatalf("test data compresses too little (%d bytes) to need growing", len(enc))
+	}
+	out, err := gzipDefault.Decode(nil, enc, len(data))
+	if err != nil || !bytes.Equal(out, data) {
+		t.Fatalf("grown decode: %v", err)
+	}
+	// 64 KiB that do not compress, claiming as much as gzip could expand
+	// them to (67 MB): decoding stops at the first, 2 MB, buffer.
+	noise := make([]byte, 64<<10)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range noise {
+		noise[i] = byte(rng.Uint32())
+	}
+	small, _ := gzipDefault.Encode(nil, noise)
+	claim := len(small) * gzipMaxRatio
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = gzipDefault.Decode(nil, small, claim)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrSizeMismatch) {
+		t.Fatalf("false claim: %v, want ErrSizeMismatch", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > uint64(firstChunk(claim, len(small)))+256<<10 { // the chunk, a pooled decoder
+		t.Errorf("false claim of %d bytes allocated %d", claim, got)
+	}
+}

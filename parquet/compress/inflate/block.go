@@ -68,7 +68,7 @@ func litInfo(sym int) uint32 {
 	case sym == 256:
 		return entEnd
 	case sym <= 285:
-		return lengthBase[sym-257]<<16 | lengthExtra[sym-257]<<8
+		return lengthBase[sym-257]<<16 | lengthExtra[sym-257]
 	}
 	return entBad // 286 and 287 take part in the code but mean nothing
 }
@@ -76,7 +76,7 @@ func litInfo(sym int) uint32 {
 // distInfo is the entry of a distance symbol, without its code length.
 func distInfo(sym int) uint32 {
 	if sym < 30 {
-		return distBase[sym]<<16 | distExtra[sym]<<8
+		return distBase[sym]<<16 | distExtra[sym]
 	}
 	return entBad
 }
@@ -126,8 +126,8 @@ func (d *decoder) dynamic() error {
 		if e&entBad != 0 {
 			return d.fail(errSymbol)
 		}
-		d.bits >>= e & 15
-		d.nbits -= uint(e & 15)
+		d.bits >>= e & 31
+		d.nbits -= uint(e & 31)
 		sym := e >> 16
 		if sym < 16 {
 			lengths[i] = uint8(sym)
@@ -200,9 +200,9 @@ func (d *decoder) huffman(lit *[litTableLen]uint32, dist *[distTableLen]uint32) 
 		if e&entLink != 0 {
 			e = lit[int(e>>16)+int(bits>>litBits)&(1<<(e>>8&15)-1)]
 		}
-		bits >>= e & 15
-		nbits -= uint(e & 15)
 		if e&entLiteral != 0 {
+			bits >>= e & 31
+			nbits -= uint(e & 31)
 			if uint(o) >= uint(len(dst)) {
 				err = ErrTooLong
 				break
@@ -212,15 +212,17 @@ func (d *decoder) huffman(lit *[litTableLen]uint32, dist *[distTableLen]uint32) 
 			continue
 		}
 		if e&(entEnd|entBad) != 0 {
+			bits >>= e & 31
+			nbits -= uint(e & 31)
 			if e&entBad != 0 {
 				err = errSymbol
 			}
 			break
 		}
-		x := e >> 8 & 15
-		length := int(e>>16) + int(bits&(1<<x-1))
-		bits >>= x
-		nbits -= uint(x)
+		// The extra bits follow the code; one shift drops both.
+		length := int(e>>16) + int(bits&(1<<(e&31)-1)>>(e>>8&15))
+		bits >>= e & 31
+		nbits -= uint(e & 31)
 
 		e = dist[bits&(1<<distBits-1)]
 		if e&entLink != 0 {
@@ -230,12 +232,9 @@ func (d *decoder) huffman(lit *[litTableLen]uint32, dist *[distTableLen]uint32) 
 			err = errDistSymbol
 			break
 		}
-		bits >>= e & 15
-		nbits -= uint(e & 15)
-		x = e >> 8 & 15
-		distance := int(e>>16) + int(bits&(1<<x-1))
-		bits >>= x
-		nbits -= uint(x)
+		distance := int(e>>16) + int(bits&(1<<(e&31)-1)>>(e>>8&15))
+		bits >>= e & 31
+		nbits -= uint(e & 31)
 
 		if distance > o {
 			err = errDistance

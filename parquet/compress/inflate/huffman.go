@@ -5,20 +5,21 @@ import "errors"
 // A table entry is a uint32 that says, for the bits at the front of the
 // bit buffer, which symbol they start and how to continue:
 //
-//	bits  0..3   code length: bits to drop for the symbol itself
-//	bits  4..7   kind flags (entLiteral, entEnd, entLink, entBad)
-//	bits  8..11  extra bits that follow the code (lengths and distances),
-//	             or for entLink the index width of the subtable
+//	bits  0..4   bits to drop: the code, plus for lengths and distances
+//	             their extra bits, so that one shift passes both
+//	bits  8..11  the code's own length (the extra bits start there), or
+//	             for entLink the index width of the subtable
+//	bits 12..15  kind flags (entLiteral, entEnd, entLink, entBad)
 //	bits 16..31  value: the literal byte, the base length or distance,
 //	             or for entLink the subtable's start in the same array
 //
 // A length or distance entry has no kind flag, so the hot loop tests only
 // entLiteral first.
 const (
-	entLiteral = 1 << 4
-	entEnd     = 1 << 5
-	entLink    = 1 << 6
-	entBad     = 1 << 7
+	entLiteral = 1 << 12
+	entEnd     = 1 << 13
+	entLink    = 1 << 14
+	entBad     = 1 << 15
 )
 
 const maxCodeLen = 15
@@ -49,9 +50,9 @@ var (
 	errIncomplete     = errors.New("incomplete Huffman code")
 )
 
-// symbolInfo maps a symbol to its table entry minus the code length: a
-// literal, the end of block, a length or distance base with its extra bits,
-// or entBad for symbols a stream may define but never use (286, 287, and
+// symbolInfo maps a symbol to its table entry before the code length is
+// added: a literal, the end of block, a length or distance base with its
+// count of extra bits in bits 0..4, or entBad for symbols a stream may define but never use (286, 287, and
 // distances 30, 31).
 type symbolInfo func(sym int) uint32
 
@@ -134,7 +135,7 @@ func build(table []uint32, primary uint, lengths []uint8, info symbolInfo) error
 		c := codes[n]
 		codes[n]++
 		r := reverse(c, uint(n))
-		e := info(sym) | uint32(n)
+		e := info(sym) + uint32(n) | uint32(n)<<8
 		if uint(n) <= primary {
 			for i := r; i < size; i += 1 << n {
 				table[i] = e
