@@ -1,6 +1,7 @@
 package compress_test
 
 import (
+	"bytes"
 	"sync"
 	"testing"
 
@@ -10,9 +11,9 @@ import (
 	"github.com/carquet-go/carquet/writer"
 )
 
-// eventsPages are the gzip pages of the benchmark's events table (1M rows,
-// BENCHMARKS.md §1) as carquet's writer stores them by default.
-var eventsPages = sync.OnceValues(func() ([][]byte, []int) {
+// eventsGzipPages returns the gzip pages of the benchmark's events table
+// (BENCHMARKS.md §1) of n rows as carquet's writer stores them by default.
+func eventsGzipPages(n int) ([][]byte, []int) {
 	sch, err := events.Schema()
 	if err != nil {
 		panic(err)
@@ -22,7 +23,7 @@ var eventsPages = sync.OnceValues(func() ([][]byte, []int) {
 	if err != nil {
 		panic(err)
 	}
-	if err := w.WriteBatch(events.Generate(1_000_000, 1)); err != nil {
+	if err := w.WriteBatch(events.Generate(n, 1)); err != nil {
 		panic(err)
 	}
 	if err := w.Close(); err != nil {
@@ -33,7 +34,10 @@ var eventsPages = sync.OnceValues(func() ([][]byte, []int) {
 		panic(err)
 	}
 	return bodies, sizes
-})
+}
+
+// eventsPages are the pages of the benchmark's 1M-row table.
+var eventsPages = sync.OnceValues(func() ([][]byte, []int) { return eventsGzipPages(1_000_000) })
 
 // BenchmarkGzipEventsPages decodes every gzip page of the events table,
 // with the codec carquet uses and with the klauspost reader it used before.
@@ -71,5 +75,26 @@ func BenchmarkGzipEventsPages(b *testing.B) {
 			b.ReportMetric(float64(compress.CPUTime()-cpu0)/float64(b.N), "cpu-ns/op")
 			b.ReportMetric(float64(len(bodies)), "pages")
 		})
+	}
+}
+
+// TestGzipEventsPages checks the codec against the klauspost reader on
+// every gzip page of a 100,000-row events table (pages of 24,576 rows, as in
+// the 1M-row one).
+func TestGzipEventsPages(t *testing.T) {
+	bodies, sizes := eventsGzipPages(100_000)
+	codec, err := compress.Lookup(format.Gzip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, body := range bodies {
+		got, err := codec.Decode(nil, body, sizes[i])
+		if err != nil {
+			t.Fatalf("page %d: %v", i, err)
+		}
+		want, err := compress.KlauspostGunzip(nil, body, sizes[i])
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("page %d differs (%v)", i, err)
+		}
 	}
 }

@@ -1,8 +1,13 @@
 package compress
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/carquet-go/carquet/parquet/format"
 )
 
 // BenchmarkGzipDecoders decodes the synthetic page bodies of benchData,
@@ -44,4 +49,40 @@ func cpuTime() int64 {
 		return 0
 	}
 	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// TestGzipMatchesKlauspost decodes every gzip page of the parquet-testing
+// data files with the codec and with the klauspost reader it replaced: the
+// same bytes, or both fail.
+func TestGzipMatchesKlauspost(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(testingRoot(t), "data", "*.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := 0
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := filePages(data)
+		if err != nil {
+			continue
+		}
+		for _, p := range all {
+			if p.codec != format.Gzip || p.plainBody {
+				continue
+			}
+			got, err := gzipDefault.Decode(nil, p.body, p.size)
+			want, werr := klauspostGunzip(nil, p.body, p.size)
+			if (err == nil) != (werr == nil) || !bytes.Equal(got, want) {
+				t.Errorf("%s page at %d: codec %v, klauspost %v", filepath.Base(path), p.offset, err, werr)
+			}
+			pages++
+		}
+	}
+	if pages < 3 {
+		t.Fatalf("only %d gzip pages found", pages)
+	}
+	t.Logf("%d gzip pages compared", pages)
 }
