@@ -181,7 +181,9 @@ func (d *decoder) dynamic() error {
 func (d *decoder) huffman(lit *[litTableLen]uint32, dist *[distTableLen]uint32) error {
 	src, dst := d.src, d.dst
 	bits, nbits, pos, o := d.bits, d.nbits, d.pos, d.o
-	var err error
+	// Errors leave through stop, outside the loop, so that no error value
+	// stays live in the loop's registers.
+	var why error
 	for {
 		// Refill at every symbol while eight input bytes remain: a load
 		// costs less than the badly predicted branch on the bit count.
@@ -190,9 +192,9 @@ func (d *decoder) huffman(lit *[litTableLen]uint32, dist *[distTableLen]uint32) 
 			pos += int((63 - nbits) >> 3)
 			nbits |= 56
 		} else if nbits < 48 {
-			d.bits, d.nbits, d.pos = bits, nbits, pos
-			if err = d.refill(); err != nil {
-				break
+			d.bits, d.nbits, d.pos, d.o = bits, nbits, pos, o
+			if err := d.refill(); err != nil {
+				return err
 			}
 			bits, nbits, pos = d.bits, d.nbits, d.pos
 		}
@@ -204,7 +206,7 @@ func (d *decoder) huffman(lit *[litTableLen]uint32, dist *[distTableLen]uint32) 
 			bits >>= e & 31
 			nbits -= uint(e & 31)
 			if uint(o) >= uint(len(dst)) {
-				err = ErrTooLong
+				why = ErrTooLong
 				break
 			}
 			dst[o] = byte(e >> 16)
@@ -215,7 +217,7 @@ func (d *decoder) huffman(lit *[litTableLen]uint32, dist *[distTableLen]uint32) 
 			bits >>= e & 31
 			nbits -= uint(e & 31)
 			if e&entBad != 0 {
-				err = errSymbol
+				why = errSymbol
 			}
 			break
 		}
@@ -229,7 +231,7 @@ func (d *decoder) huffman(lit *[litTableLen]uint32, dist *[distTableLen]uint32) 
 			e = dist[int(e>>16)+int(bits>>distBits)&(1<<(e>>8&15)-1)]
 		}
 		if e&entBad != 0 {
-			err = errDistSymbol
+			why = errDistSymbol
 			break
 		}
 		distance := int(e>>16) + int(bits&(1<<(e&31)-1)>>(e>>8&15))
@@ -237,23 +239,21 @@ func (d *decoder) huffman(lit *[litTableLen]uint32, dist *[distTableLen]uint32) 
 		nbits -= uint(e & 31)
 
 		if distance > o {
-			err = errDistance
+			why = errDistance
 			break
 		}
 		if length > len(dst)-o {
-			err = ErrTooLong
+			why = ErrTooLong
 			break
 		}
 		copyMatch(dst, o, distance, length)
 		o += length
 	}
 	d.bits, d.nbits, d.pos, d.o = bits, nbits, pos, o
-	if err != nil {
-		if _, ok := err.(*CorruptError); !ok {
-			err = d.fail(err)
-		}
+	if why != nil {
+		return d.fail(why)
 	}
-	return err
+	return nil
 }
 
 // copyMatch copies length bytes from distance bytes back to dst[o:]; the
