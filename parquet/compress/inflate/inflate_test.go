@@ -163,8 +163,8 @@ func TestDecodeCorrupt(t *testing.T) {
 	c := corpus()
 	for _, name := range []string{"text", "small", "far", "ints"} {
 		for _, level := range []int{1, 6, 9, -2} {
-			enc := deflate(t, c[name], level)
-			for range 100 {
+			enc := deflate(t, c[name][:min(len(c[name]), 40_000)], level)
+			for range 60 {
 				bad := bytes.Clone(enc)
 				for range 1 + rng.IntN(3) {
 					bad[rng.IntN(len(bad))] ^= 1 << rng.IntN(8)
