@@ -9,7 +9,9 @@
 // column writer asks NewEncoder for a codec at the configured level and
 // compresses each page body. The package is a leaf: it imports only the
 // standard library, parquet/format and the compression libraries
-// (klauspost/compress, pierrec/lz4, andybalholm/brotli).
+// (klauspost/compress, pierrec/lz4, andybalholm/brotli). GZIP pages are
+// decompressed by its own subpackage inflate, which decodes a whole page
+// straight into the output buffer; klauspost/compress writes them.
 //
 // Every Codec is safe for concurrent use. Decoders and encoders keep their
 // heavy state in pools (or, for zstd, in one shared decoder and one shared
@@ -20,7 +22,8 @@
 // Hostile input: Decode takes the uncompressed size the page header claims,
 // rejects claims above MaxDecodedSize (or the lower limit set with
 // WithMaxDecodedSize), rejects claims a codec could never produce from
-// len(src) bytes, grows its output only as the data really decompresses,
-// and fails when the result differs from the claim. Bad input gives an
+// len(src) bytes, grows its output only as the data really decompresses
+// (gzip, which decodes whole pages, decodes again into a buffer four times
+// larger when the data fills the first one), and fails when the result differs from the claim. Bad input gives an
 // error, never a panic.
 package compress
