@@ -52,8 +52,8 @@ var (
 
 // symbolInfo maps a symbol to its table entry before the code length is
 // added: a literal, the end of block, a length or distance base with its
-// count of extra bits in bits 0..4, or entBad for symbols a stream may define but never use (286, 287, and
-// distances 30, 31).
+// count of extra bits in bits 0..4, or entBad for symbols a stream may
+// define but never use (286, 287, and distances 30, 31).
 type symbolInfo func(sym int) uint32
 
 // build fills table (primary part 1<<primary entries, then subtables) with
