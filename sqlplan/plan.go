@@ -48,6 +48,9 @@ type planner struct {
 	depth     int
 	scans     []*kernels.Scan
 	win       *winCtx // window functions of the SELECT being bound
+	// onLogical, when set (by tests), sees each SELECT's logical tree
+	// after binding ("bind") and after the rules ("optimize").
+	onLogical func(stage string, q *lQuery)
 	// fromRefs are the column names the SELECT whose FROM is being
 	// planned refers to (nil: unknown), for pruneDerived.
 	fromRefs *colRefs

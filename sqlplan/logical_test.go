@@ -1,0 +1,125 @@
+package sqlplan
+
+import (
+	"context"
+	"testing"
+)
+
+// logicalTrees plans a SELECT and returns the outermost query's logical
+// tree as bound and as optimized (the last of each stage that planCore
+// reports: subqueries are planned while their query is bound).
+func logicalTrees(t *testing.T, e *Engine, q string) (bound, optimized string) {
+	t.Helper()
+	s, err := e.Prepare(q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	p := &planner{e: s.e, src: s.src, ctx: context.Background(), set: e.settingsFor(nil)}
+	p.onLogical = func(stage string, lq *lQuery) {
+		text := explainLogical(lq.root)
+		if stage == "bind" {
+			bound = text
+		} else {
+			optimized = text
+		}
+	}
+	sp, err := s.plan(p)
+	if err != nil {
+		p.releaseAll()
+		t.Fatalf("%s: %v", q, err)
+	}
+	sp.root.Close()
+	p.releaseAll()
+	return bound, optimized
+}
+
+// TestLogicalPlans shows the logical tree of a few SELECTs as bound and
+// after the optimizer's rules: WHERE conjuncts pushed into the scans or
+// made join keys, ON conditions sorted, columns pruned, and the clauses
+// above the joins (aggregate, HAVING, window, QUALIFY, sort, limit) in
+// their order. (QUALIFY rn = 1 binds the item rn names again: the
+// window function is computed twice, as before the logical plan.)
+func TestLogicalPlans(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE c (id BIGINT, name VARCHAR, nation BIGINT)")
+	exec(t, e, "CREATE TABLE o (oid BIGINT, cust BIGINT, total DOUBLE, flag VARCHAR)")
+	exec(t, e, "CREATE TABLE n (nid BIGINT, nname VARCHAR)")
+	for _, tc := range []struct{ q, bound, optimized string }{
+		{
+			q: "SELECT c.name, o.total FROM c, o, n WHERE c.id = o.cust AND c.nation = n.nid AND o.total > 100 AND n.nname = 'FR' AND o.flag LIKE '%x%' ORDER BY o.total DESC LIMIT 5",
+			bound: `LIMIT 5 OFFSET 0
+  SORT o.total DESC top 5
+    PROJECT c.name, o.total
+      FILTER WHERE: c.id = o.cust AND c.nation = n.nid AND o.total > 100 AND n.nname = 'FR' AND o.flag like '%x%'
+        CROSS JOIN
+          CROSS JOIN
+            SCAN c
+            SCAN o
+          SCAN n
+`,
+			optimized: `LIMIT 5 OFFSET 0
+  SORT o.total DESC top 5
+    PROJECT c.name, o.total
+      FILTER WHERE: (nothing left)
+        INNER JOIN keys: c.nation = n.nid keeps 2 of 7 columns
+          INNER JOIN keys: c.id = o.cust keeps 3 of 6 columns
+            SCAN c columns: id, name, nation
+            SCAN o columns: cust, total, flag pushed: total > 100 filter: o.flag like '%x%' (1 filter-only columns dropped)
+          SCAN n columns: nid pushed: nname = 'FR'
+`,
+		},
+		{
+			q: "SELECT o.cust, sum(o.total) AS s FROM o WHERE o.flag = 'F' GROUP BY o.cust HAVING count(*) > 2",
+			bound: `PROJECT o.cust, sum(o.total)
+  FILTER HAVING: count(*) > 2
+    AGGREGATE group by: o.cust aggregates: sum(o.total), count(*)
+      FILTER WHERE: o.flag = 'F'
+        SCAN o
+`,
+			optimized: `PROJECT o.cust, sum(o.total)
+  FILTER HAVING: count(*) > 2
+    AGGREGATE group by: o.cust aggregates: sum(o.total), count(*)
+      FILTER WHERE: (nothing left)
+        SCAN o columns: cust, total pushed: flag = 'F'
+`,
+		},
+		{
+			q: "SELECT oid, cust, row_number() OVER (PARTITION BY cust ORDER BY total DESC) AS rn FROM o QUALIFY rn = 1",
+			bound: `PROJECT oid, cust, row_number(...) OVER (...)
+  FILTER QUALIFY: row_number(...) OVER (...) = 1
+    WINDOW row_number() OVER (PARTITION BY cust ORDER BY total DESC), row_number() OVER (PARTITION BY cust ORDER BY total DESC)
+      FILTER WHERE: (nothing left)
+        SCAN o
+`,
+			optimized: `PROJECT oid, cust, row_number(...) OVER (...)
+  FILTER QUALIFY: row_number(...) OVER (...) = 1
+    WINDOW row_number() OVER (PARTITION BY cust ORDER BY total DESC), row_number() OVER (PARTITION BY cust ORDER BY total DESC)
+      FILTER WHERE: (nothing left)
+        SCAN o columns: oid, cust, total
+`,
+		},
+		{
+			q: "SELECT c.name, o.oid FROM c LEFT JOIN o ON o.cust = c.id AND o.flag = 'F' AND o.total * 2 > 10 WHERE o.total IS NULL OR o.total < 50",
+			bound: `PROJECT c.name, o.oid
+  FILTER WHERE: o.total is null or o.total < 50
+    LEFT JOIN on: o.cust = c.id AND o.flag = 'F' AND o.total * 2 > 10
+      SCAN c
+      SCAN o
+`,
+			optimized: `PROJECT c.name, o.oid
+  FILTER WHERE: o.total is null or o.total < 50
+    LEFT JOIN keys: c.id = o.cust keeps 3 of 5 columns
+      SCAN c columns: id, name
+      SCAN o columns: oid, cust, total pushed: flag = 'F' filter: o.total * 2 > 10
+`,
+		},
+	} {
+		bound, optimized := logicalTrees(t, e, tc.q)
+		if bound != tc.bound {
+			t.Errorf("%s: bound\n%s\nwant\n%s", tc.q, bound, tc.bound)
+		}
+		if optimized != tc.optimized {
+			t.Errorf("%s: optimized\n%s\nwant\n%s", tc.q, optimized, tc.optimized)
+		}
+	}
+}

@@ -1,0 +1,501 @@
+package sqlplan
+
+import (
+	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/xwb1989/sqlparser"
+)
+
+// Binding a SELECT: names and types resolved against the FROM clause's
+// scope, into a logical tree (logical.go). No operator is built here; the
+// rules of select_optimize.go place the filters and lay out the columns.
+
+// planCore plans one SELECT (no UNION): bind, optimize, lower.
+func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, error) {
+	// Binding switches p.win between the clauses that allow window
+	// functions and those that do not; the enclosing query's comes back.
+	savedWin := p.win
+	defer func() { p.win = savedWin }()
+	q, err := p.bindSelect(sel, outer)
+	if err != nil {
+		return nil, err
+	}
+	if p.onLogical != nil {
+		p.onLogical("bind", q)
+	}
+	if err := p.optimize(q); err != nil {
+		return nil, err
+	}
+	if p.onLogical != nil {
+		p.onLogical("optimize", q)
+	}
+	return p.lower(q)
+}
+
+// bindSelect binds a SELECT into its logical tree, clause by clause in the
+// order their names resolve (and their errors show): FROM, WHERE, GROUP
+// BY, the select list, HAVING and QUALIFY, ORDER BY, LIMIT, then the
+// joins' ON and USING conditions.
+func (p *planner) bindSelect(sel *sqlparser.Select, outer *scope) (*lQuery, error) {
+	if sel.Lock != "" {
+		return nil, unsupported("SELECT ... FOR UPDATE / LOCK IN SHARE MODE")
+	}
+	restricted := p.restrict[sel] // before anything replaces sel
+	steps, sc, err := p.bindFrom(sel, outer)
+	if err != nil {
+		return nil, err
+	}
+	q := &lQuery{sc: sc, outer: outer}
+
+	// WHERE (no window functions: p.win is nil until the select list).
+	p.win = nil
+	sel = p.lateralAliases(sel, sc)
+	where, err := p.bindWhere(sel, sc, restricted)
+	if err != nil {
+		return nil, err
+	}
+	agg, qualify, err := p.bindGroupBy(sel, sc)
+	if err != nil {
+		return nil, err
+	}
+	q.agg = agg
+
+	// Select list (window functions allowed here and in ORDER BY).
+	win := &winCtx{}
+	p.win = win
+	q.win = win
+	outExprs, cols, unnests, err := p.bindSelectList(sel, sc, agg)
+	if err != nil {
+		return nil, err
+	}
+	q.cols = cols
+	visible := len(outExprs)
+	having, qual, err := p.bindHavingQualify(sel, qualify, sc, agg, win)
+	if err != nil {
+		return nil, err
+	}
+	keys, outExprs, err := p.bindOrderBy(sel, sc, agg, cols, outExprs)
+	if err != nil {
+		return nil, err
+	}
+	lim, off, err := p.limitValues(sel.Limit)
+	if err != nil {
+		return nil, err
+	}
+	from, err := p.bindJoins(steps, sc, outer)
+	if err != nil {
+		return nil, err
+	}
+
+	// The tree, from the FROM up.
+	q.where = &lFilter{in: from, conds: where, what: "WHERE"}
+	var n lnode = q.where
+	if agg != nil {
+		n = &lAggregate{in: n, agg: agg}
+		if having != nil {
+			n = &lFilter{in: n, conds: []expr{having}, what: "HAVING"}
+		}
+	}
+	if len(win.specs) > 0 {
+		n = &lWindow{in: n, win: win}
+	}
+	if qual != nil {
+		n = &lFilter{in: n, conds: []expr{qual}, what: "QUALIFY"}
+	}
+	q.proj = &lProject{in: n, exprs: outExprs}
+	n = q.proj
+	if len(unnests) > 0 {
+		n = &lUnnest{in: n, cols: unnests}
+	}
+	if sel.Distinct != "" {
+		n = &lDistinct{in: n}
+	}
+	if len(keys) > 0 {
+		n = &lSort{in: n, keys: keys, limit: lim}
+	}
+	if lim >= 0 || off > 0 {
+		l := lim - off
+		if lim < 0 {
+			l = -1
+		}
+		n = &lLimit{in: n, limit: l, offset: off}
+	}
+	if visible < len(outExprs) {
+		n = &lKeep{in: n, n: visible}
+	}
+	q.root = n
+	return q, nil
+}
+
+// bindFrom plans the FROM clause's items into join steps, and makes the
+// scope their columns are named in.
+func (p *planner) bindFrom(sel *sqlparser.Select, outer *scope) ([]joinStep, *scope, error) {
+	savedRefs := p.fromRefs
+	p.fromRefs = refsOf(sel)
+	steps, err := p.fromClause(sel.From, outer)
+	p.fromRefs = savedRefs
+	if err != nil {
+		return nil, nil, err
+	}
+	for i, st := range steps {
+		for _, prev := range steps[:i] {
+			if strings.EqualFold(prev.rel.alias, st.rel.alias) {
+				return nil, nil, p.src.Locate(errorf("table name %q is used twice in FROM (use an alias)", st.rel.alias), st.rel.alias)
+			}
+		}
+	}
+	sc := newScope(steps, outer)
+	if err := p.expandColumns(sel, sc); err != nil {
+		return nil, nil, err
+	}
+	return steps, sc, nil
+}
+
+// bindWhere binds WHERE, and the restrictions a caller adds to it, as
+// conjuncts.
+func (p *planner) bindWhere(sel *sqlparser.Select, sc *scope, restricted []keyRestriction) ([]expr, error) {
+	var where []expr
+	if sel.Where != nil {
+		if containsAggregate(sel.Where.Expr) {
+			return nil, errorf("aggregate functions are not allowed in WHERE (use HAVING)")
+		}
+		w, err := p.bindBool(factorDisjunctions(sel.Where.Expr), sc, nil)
+		if err != nil {
+			return nil, err
+		}
+		where = conjuncts(w)
+	}
+	if restricted != nil {
+		rs, err := p.bindRestrictions(restricted, sc)
+		if err != nil {
+			return nil, err
+		}
+		where = append(where, rs...)
+	}
+	return where, nil
+}
+
+// bindGroupBy binds the GROUP BY keys and grouping sets, nil when the
+// SELECT does not aggregate. It also takes the QUALIFY condition out of
+// HAVING, where the rewrite layer put it.
+func (p *planner) bindGroupBy(sel *sqlparser.Select, sc *scope) (*aggCtx, sqlparser.Expr, error) {
+	// GROUP BY ALL: every select item without an aggregate.
+	if len(sel.GroupBy) == 1 && isMarker(sel.GroupBy[0], parse.ByAllMarker) {
+		var keys sqlparser.GroupBy
+		for _, se := range sel.SelectExprs {
+			if ae, ok := se.(*sqlparser.AliasedExpr); ok && !containsAggregate(ae.Expr) {
+				keys = append(keys, ae.Expr)
+			}
+		}
+		sel.GroupBy = keys
+		if len(keys) == 0 {
+			sel.GroupBy = nil
+		}
+	}
+	sets, err := expandGroupingSets(sel)
+	if err != nil {
+		return nil, nil, err
+	}
+	// QUALIFY rides in HAVING (see rewrite): take it out.
+	var qualify sqlparser.Expr
+	if sel.Having != nil {
+		var rest sqlparser.Expr
+		rest, qualify = splitQualify(sel.Having.Expr)
+		if rest == nil {
+			sel.Having = nil
+		} else {
+			sel.Having.Expr = rest
+		}
+	}
+	hasAgg := len(sel.GroupBy) > 0 || sel.Having != nil || containsAggregate(sel.SelectExprs) || containsAggregate(sel.OrderBy) || qualify != nil && containsAggregate(qualify)
+	if !hasAgg {
+		return nil, qualify, nil
+	}
+	agg := &aggCtx{inScope: sc, sets: sets}
+	for _, g := range sel.GroupBy {
+		ge := p.groupTarget(g, sel.SelectExprs, sc)
+		if containsAggregate(ge) {
+			return nil, nil, errorf("aggregate functions are not allowed in GROUP BY")
+		}
+		k, err := p.bindExpr(ge, sc, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		agg.keys = append(agg.keys, k)
+		agg.keyTexts = append(agg.keyTexts, groupKeyText(ge))
+		var kc *scopeCol
+		if c, ok := k.(*colExpr); ok {
+			kc = c.col
+		}
+		agg.keyCols = append(agg.keyCols, kc)
+		agg.slots = append(agg.slots, &slot{})
+	}
+	return agg, qualify, nil
+}
+
+// bindSelectList binds the select items into output expressions and
+// columns; unnests lists the items that are unnest(list).
+func (p *planner) bindSelectList(sel *sqlparser.Select, sc *scope, agg *aggCtx) (outExprs []expr, cols []Column, unnests []int, err error) {
+	for k, se := range sel.SelectExprs {
+		if starMarker(se) != nil {
+			continue // applied with the star before it
+		}
+		switch x := se.(type) {
+		case *sqlparser.StarExpr:
+			if agg != nil {
+				return nil, nil, nil, errorf("SELECT * cannot be used with GROUP BY or aggregates")
+			}
+			// SELECT * EXCLUDE (names) / REPLACE (e AS name, ...).
+			exclude, replace, err := starModifiers(sel.SelectExprs, k)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			es, cs, err := p.bindStar(x, sc, exclude, replace)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			outExprs, cols = append(outExprs, es...), append(cols, cs...)
+		case *sqlparser.AliasedExpr:
+			var e expr
+			if f, ok := isUnnest(x.Expr); ok {
+				if agg != nil {
+					return nil, nil, nil, unsupported("unnest with GROUP BY or aggregates (unnest in a subquery first)")
+				}
+				if e, err = p.bindUnnest(f, sc); err != nil {
+					return nil, nil, nil, err
+				}
+				unnests = append(unnests, len(outExprs))
+			} else if e, err = p.bindExpr(x.Expr, sc, agg); err != nil {
+				return nil, nil, nil, err
+			}
+			nullable := true
+			if c, ok := e.(*colExpr); ok && c.col != nil {
+				nullable = colNullable(c.col)
+			}
+			if f, ok := x.Expr.(*sqlparser.FuncExpr); ok && f.Name.Lowered() == "count" {
+				nullable = false
+			}
+			cols = append(cols, Column{Name: itemName(x), Type: e.Type(), Nullable: nullable})
+			outExprs = append(outExprs, e)
+		default:
+			return nil, nil, nil, unsupported(sqlparser.String(se))
+		}
+	}
+	return outExprs, cols, unnests, nil
+}
+
+// starModifiers reads the EXCLUDE and REPLACE markers that follow the
+// star at items[k].
+func starModifiers(items sqlparser.SelectExprs, k int) (exclude map[string]bool, replace map[string]sqlparser.Expr, err error) {
+	for j := k + 1; j < len(items) && j <= k+2; j++ {
+		f := starMarker(items[j])
+		if f == nil {
+			break
+		}
+		ex, re, err := starChanges(f)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ex != nil {
+			exclude = ex
+		}
+		if re != nil {
+			replace = re
+		}
+	}
+	return exclude, replace, nil
+}
+
+// bindStar binds SELECT * (or t.*) into a column per relation column,
+// less those EXCLUDE names, with REPLACE's expressions in their places.
+func (p *planner) bindStar(x *sqlparser.StarExpr, sc *scope, exclude map[string]bool, replace map[string]sqlparser.Expr) ([]expr, []Column, error) {
+	var outExprs []expr
+	var cols []Column
+	rels := sc.from
+	qualified := false
+	if q := x.TableName.Name.String(); q != "" {
+		r := sc.relByName(q)
+		if r == nil {
+			return nil, nil, p.src.Locate(errorf("no table %q in FROM%s", q, suggest(q, relNames(sc))), q)
+		}
+		rels, qualified = []*relation{r}, true
+	}
+	for _, r := range rels {
+		for _, c := range r.cols {
+			if strings.Contains(c.name, ".") && r.table != nil || exclude[strings.ToLower(c.name)] {
+				continue
+			}
+			name := c.name
+			if !qualified && sc.hidden[c] {
+				continue // a USING column, shown once
+			}
+			if s, ok := sc.shown[c]; ok && !qualified {
+				c = s
+			}
+			if re, ok := replace[strings.ToLower(name)]; ok {
+				e, err := p.bindExpr(re, sc, nil)
+				if err != nil {
+					return nil, nil, err
+				}
+				outExprs = append(outExprs, e)
+				cols = append(cols, Column{Name: name, Type: e.Type(), Nullable: true})
+				continue
+			}
+			var e expr = &colExpr{s: c.slot, t: c.t, col: c}
+			e.setText(name)
+			if c.coalesce != nil && !qualified {
+				var err error
+				if e, err = p.usingCoalesce(c, name); err != nil {
+					return nil, nil, err
+				}
+			}
+			outExprs = append(outExprs, e)
+			cols = append(cols, Column{Name: name, Type: c.t, Nullable: colNullable(c)})
+		}
+	}
+	return outExprs, cols, nil
+}
+
+// bindHavingQualify binds HAVING (no window functions) and QUALIFY;
+// select-item aliases that name no column stand for their items in both.
+func (p *planner) bindHavingQualify(sel *sqlparser.Select, qualify sqlparser.Expr, sc *scope, agg *aggCtx, win *winCtx) (having, qual expr, err error) {
+	if sel.Having != nil {
+		p.win = nil
+		if having, err = p.bindBool(p.qualifyAliases(sel.Having.Expr, sel.SelectExprs, sc), sc, agg); err != nil {
+			return nil, nil, err
+		}
+		p.win = win
+	}
+	if qualify != nil {
+		if qual, err = p.bindBool(p.qualifyAliases(qualify, sel.SelectExprs, sc), sc, agg); err != nil {
+			return nil, nil, err
+		}
+	}
+	return having, qual, nil
+}
+
+// bindOrderBy binds ORDER BY into sort keys: output columns by position,
+// alias or text, else hidden columns added after the visible ones (and
+// returned with them).
+func (p *planner) bindOrderBy(sel *sqlparser.Select, sc *scope, agg *aggCtx, cols []Column, outExprs []expr) ([]sortKey, []expr, error) {
+	visible := len(outExprs)
+	var keys []sortKey
+	if len(sel.OrderBy) == 1 && isMarker(firstOf(orderItem(sel.OrderBy[0])), parse.ByAllMarker) {
+		_, desc, nullsFirst := p.orderKey(sel.OrderBy[0])
+		for i := 0; i < visible; i++ {
+			keys = append(keys, sortKey{Col: i, Desc: desc, NullsFirst: nullsFirst, Text: cols[i].Name})
+		}
+		sel.OrderBy = nil
+	}
+	for _, o := range sel.OrderBy {
+		item, desc, nullsFirst := p.orderKey(o)
+		idx, err := p.outputIndex(item, cols, sel.SelectExprs)
+		if err != nil {
+			return nil, nil, err
+		}
+		if idx < 0 {
+			e, err := p.bindExpr(item, sc, agg)
+			if err != nil {
+				return nil, nil, err
+			}
+			// Reuse a select item with the same text.
+			for i := 0; i < visible; i++ {
+				if outExprs[i].String() == e.String() {
+					idx = i
+				}
+			}
+			if idx < 0 {
+				if sel.Distinct != "" {
+					return nil, nil, errorf("for SELECT DISTINCT, ORDER BY expressions must appear in the select list: %s", sqlparser.String(item))
+				}
+				outExprs = append(outExprs, e)
+				idx = len(outExprs) - 1
+			}
+		}
+		keys = append(keys, sortKey{Col: idx, Desc: desc, NullsFirst: nullsFirst, Text: sqlparser.String(item)})
+	}
+	return keys, outExprs, nil
+}
+
+// bindJoins binds each join's ON and USING conditions (an ASOF join's
+// into its keys and inequality) and chains the relations into the
+// left-deep join tree, in FROM order.
+func (p *planner) bindJoins(steps []joinStep, sc *scope, outer *scope) (lnode, error) {
+	rels := make([]*lRel, len(steps))
+	joins := map[*lRel]*lJoin{}
+	for i, st := range steps {
+		rels[i] = &lRel{step: st}
+		if i == 0 {
+			continue
+		}
+		switch {
+		case st.positional:
+			if st.rel.lateral != nil {
+				return nil, unsupported("a lateral subquery in a POSITIONAL JOIN")
+			}
+			// No conjunct is pushed below a POSITIONAL join: rows pair by
+			// position.
+			for _, s := range steps[:i+1] {
+				s.rel.pinned = true
+			}
+		case st.asof:
+			st.rel.pinned = true
+		}
+		on, err := p.bindJoinCondition(st, sc.rels[:i+1], sc.rels[:i], outer)
+		if err != nil {
+			return nil, err
+		}
+		j := &lJoin{on: on}
+		if st.asof {
+			if st.rel.lateral != nil {
+				return nil, unsupported("a lateral subquery in an ASOF JOIN")
+			}
+			if err := p.asofKeys(st.rel, on, &j.keys); err != nil {
+				return nil, err
+			}
+			j.on = nil // all in the keys and the inequality now
+		}
+		joins[rels[i]] = j
+	}
+	return joinChain(rels, joins), nil
+}
+
+// bindJoinCondition binds a join step's ON condition (over the relations
+// up to it, visible) and its USING columns (each an equality of the
+// column of the step's relation with that of the first relation before it
+// that has it) as conjuncts.
+func (p *planner) bindJoinCondition(st joinStep, visible, before []*relation, outer *scope) ([]expr, error) {
+	var on []expr
+	if st.on != nil {
+		sub := &scope{rels: visible, outer: outer}
+		b, err := p.bindBool(st.on, sub, nil)
+		if err != nil {
+			return nil, err
+		}
+		on = conjuncts(b)
+	}
+	for _, u := range st.using {
+		rc := findCol(st.rel, u)
+		var lc *scopeCol
+		for _, r := range before {
+			if c := findCol(r, u); c != nil {
+				lc = c
+				break
+			}
+		}
+		if rc == nil || lc == nil {
+			return nil, p.src.Locate(errorf("column %q of USING is not in both sides of the join", u), u)
+		}
+		op := opEq
+		if st.asof && u == st.using[len(st.using)-1] {
+			op = opGe // ASOF JOIN ... USING (keys, t): left.t >= right.t
+		}
+		eq, err := p.compare(op, &colExpr{s: lc.slot, t: lc.t, col: lc}, &colExpr{s: rc.slot, t: rc.t, col: rc})
+		if err != nil {
+			return nil, err
+		}
+		on = append(on, eq)
+	}
+	return on, nil
+}

@@ -1,0 +1,248 @@
+package sqlplan
+
+import (
+	"github.com/carquet-go/carquet/scan"
+
+	// Named so: the tests' exec helper takes the package's own name.
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
+)
+
+// Lowering: the exec operators of an optimized logical tree. Besides the
+// one-to-one translation, this is where the physical choices are made:
+// pipelines run on several threads (parallel), an aggregate without keys
+// is answered from the footers, group keys read dictionary codes
+// (useCodes), a count per group over a join becomes a group-count join.
+
+// lower builds the operators of a SELECT's optimized tree.
+func (p *planner) lower(q *lQuery) (*selectPlan, error) {
+	root, err := p.lowerNode(q, q.root)
+	if err != nil {
+		return nil, err
+	}
+	return &selectPlan{root: root, cols: q.cols}, nil
+}
+
+// lowerNode builds the operators of n and its inputs, the FROM and WHERE
+// at once (lowerWhere).
+func (p *planner) lowerNode(q *lQuery, n lnode) (node, error) {
+	if n == q.where {
+		return p.lowerWhere(q)
+	}
+	var in node
+	if ins := n.inputs(); len(ins) == 1 {
+		var err error
+		if in, err = p.lowerNode(q, ins[0]); err != nil {
+			return nil, err
+		}
+	}
+	switch x := n.(type) {
+	case *lAggregate:
+		return p.lowerAggregate(q, x, in), nil
+	case *lFilter:
+		return newFilter(in, andOf(x.conds)), nil
+	case *lWindow:
+		return newWindow(in, x.win.specs), nil
+	case *lProject:
+		return newProject(in, x.exprs), nil
+	case *lUnnest:
+		un := &kernels.Unnest{In: in, Cols: x.cols, Convert: fromGo}
+		for _, c := range x.cols {
+			un.Elems = append(un.Elems, q.proj.exprs[c].Type())
+		}
+		return un, nil
+	case *lDistinct:
+		return &kernels.Distinct{In: in}, nil
+	case *lSort:
+		return &kernels.Sort{In: in, Keys: x.keys, Limit: x.limit, Types: exprTypes(q.proj.exprs), Cast: castCol}, nil
+	case *lLimit:
+		return &kernels.Limit{In: in, Limit: x.limit, Offset: x.offset}, nil
+	case *lKeep:
+		return &kernels.Keep{In: in, N: x.n}, nil
+	}
+	return nil, errorf("internal error: no operator for logical node %s", n.explain())
+}
+
+// lowerWhere builds the joins of the FROM and the WHERE left above them.
+// A WHERE that is never true reads nothing. Without aggregation, the
+// filters and joins run on every thread, in order.
+func (p *planner) lowerWhere(q *lQuery) (node, error) {
+	root, err := p.lowerJoins(q)
+	if err != nil {
+		return nil, err
+	}
+	residual := q.where.conds
+	if neverTrue(residual) {
+		// No row can pass: nothing below is read (nor its errors raised).
+		root.Close()
+		root = &kernels.Const{What: "NO ROWS (WHERE is never true)"}
+	} else if len(residual) > 0 {
+		root = residualFilter(root, residual, p.set.threads)
+	}
+	if q.agg == nil {
+		if pn := parallel(root, p.set.threads, nil); pn != nil {
+			root = pn
+		}
+	}
+	return root, nil
+}
+
+// lowerJoins builds the FROM's relations and the joins between them,
+// left-deep in the plan's order.
+func (p *planner) lowerJoins(q *lQuery) (node, error) {
+	rels, joins := q.chain()
+	if len(rels) == 0 {
+		return &kernels.Const{Batches: []*Batch{{N: 1}}, What: "ONE ROW"}, nil
+	}
+	var root node
+	for i, lr := range rels {
+		n, err := p.lowerRel(q, lr, i, len(rels))
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			root = n
+			continue
+		}
+		if root, err = p.lowerJoin(joins[i], rels[:i], root, n); err != nil {
+			return nil, err
+		}
+	}
+	return root, nil
+}
+
+// lowerRel builds the i-th of n relations: its scan (or its derived
+// table's plan; a lateral subquery's is built by its join) and its own
+// filter, which a join's build side runs on every thread.
+func (p *planner) lowerRel(q *lQuery, lr *lRel, i, n int) (node, error) {
+	st := lr.step
+	r := st.rel
+	var out node
+	switch {
+	case r.lateral != nil:
+		if st.full || i == 0 {
+			return nil, unsupported("a lateral subquery under RIGHT or FULL JOIN")
+		}
+	case r.sub != nil:
+		out = r.sub.root
+	default:
+		out = p.scanOf(r, q.agg != nil && n == 1 && orderFree(q.agg.aggs))
+	}
+	if len(r.residual) > 0 {
+		out = newRelFilter(out, andOf(r.residual), r.offset, lr.filterOnly)
+		if pn := parallel(out, p.set.threads, nil); pn != nil && i > 0 {
+			out = pn
+		}
+	}
+	return out, nil
+}
+
+// lowerJoin builds the join j of right (its relation built) to left, the
+// rows of the relations before it.
+func (p *planner) lowerJoin(j *lJoin, before []*lRel, left, right node) (node, error) {
+	st := j.right.step
+	r := st.rel
+	jn := &joinNode{left: left, right: right, leftWidth: r.offset, rightTypes: r.outputTypes(), leftOuter: st.left}
+	if r.lateral != nil {
+		if len(j.keys.cond) > 0 {
+			jn.cond = andOf(j.keys.cond)
+		}
+		return &lateralNode{p: p, spec: r.lateral, join: jn}, nil
+	}
+	if st.full || st.positional {
+		jn.rightOuter = true
+		for _, prev := range before {
+			jn.leftTypes = append(jn.leftTypes, prev.step.rel.outputTypes()...)
+		}
+	}
+	if st.positional {
+		jn.keep = j.keep
+		return &positionalNode{j: jn}, nil
+	}
+	for k := range j.keys.lkeys {
+		l, rr, err := p.unify(j.keys.lkeys[k], j.keys.rkeys[k])
+		if err != nil {
+			return nil, err
+		}
+		jn.lkeys = append(jn.lkeys, l)
+		jn.rkeys = append(jn.rkeys, rr)
+	}
+	if len(j.keys.cond) > 0 {
+		jn.cond = andOf(j.keys.cond)
+	}
+	jn.keep = j.keep
+	if !st.asof {
+		return jn, nil
+	}
+	l, rr, err := p.unify(j.keys.asofL, j.keys.asofR)
+	if err != nil {
+		return nil, err
+	}
+	return &asofNode{j: jn, lt: l, rt: rr, op: j.keys.asofOp, text: j.keys.asofText}, nil
+}
+
+// lowerAggregate builds the aggregation over in. An aggregate of one
+// unfiltered table without keys is answered from the footers when it can
+// be (fromFooters); group keys of a scan read dictionary codes; a count
+// per group of a join's build side is counted in the join
+// (groupCountJoin); else a hash aggregate, parallel over its input when
+// that is a pipeline.
+func (p *planner) lowerAggregate(q *lQuery, x *lAggregate, in node) node {
+	agg := x.agg
+	rels, _ := q.chain()
+	if len(agg.keys) == 0 && len(rels) == 1 && len(q.where.conds) == 0 && !(len(agg.aggs) == 1 && agg.aggs[0].fn == "count_star") {
+		if b, what, ok := p.fromFooters(rels[0].step.rel, agg.aggs); ok {
+			in.Close()
+			return &kernels.Const{Batches: []*Batch{b}, What: what}
+		}
+	}
+	if sn, ok := in.(*kernels.Scan); ok {
+		useCodes(sn, agg.keys, agg.aggs)
+	}
+	if gj, ok := groupCountJoin(in, agg); ok {
+		return gj
+	}
+	an := &aggNode{in: in, keys: agg.keys, aggs: agg.aggs, sets: agg.sets}
+	an.parallelInputs(p.set.threads)
+	return an
+}
+
+// scanOf builds the scan of a table relation. countOnly asks for the
+// footer row count when nothing is filtered.
+func (p *planner) scanOf(r *relation, unordered bool) node {
+	req := scan.Request{Columns: []string{}, Threads: p.set.threads, Unordered: unordered}
+	types := make([]Type, 0, len(r.used))
+	for _, c := range r.used {
+		req.Columns = append(req.Columns, c.name)
+		types = append(types, c.t)
+	}
+	if len(r.pushed) == 1 {
+		req.Filter = r.pushed[0]
+	} else if len(r.pushed) > 1 {
+		req.Filter = scan.And{Terms: r.pushed}
+	}
+	if p.onlyPath != "" && r.table.Path == p.onlyPath {
+		req.RowGroups = map[int][]int{p.onlyFile: p.onlyRowGroups}
+	}
+	if req.Filter == nil && len(r.used) == 0 && req.RowGroups == nil {
+		// Only the row count matters (COUNT(*), or a side of a cross join).
+		return &footerCountNode{rel: r}
+	}
+	if req.Columns == nil {
+		// No column to return (COUNT(*) with a filter): the scan reads the
+		// filter's columns only. A nil list would mean every column.
+		req.Columns = []string{}
+	}
+	n := &kernels.Scan{Alias: r.alias, Path: r.path, Table: r.table, Req: req, Types: types, Convert: fromVector, Origin: r}
+	p.scans = append(p.scans, n)
+	return n
+}
+
+// neverTrue reports whether a conjunct is a constant FALSE or NULL.
+func neverTrue(conjuncts []expr) bool {
+	for _, c := range conjuncts {
+		if k, ok := isConst(c); ok && (k.v == nil || k.v == false) {
+			return true
+		}
+	}
+	return false
+}
