@@ -41,12 +41,15 @@
 //     arguments). function_alias.go keeps the engine's old names for them;
 //     the casts reach nested values, whose Go forms stay here
 //     (nestedvals.go, nestedtext.go), through function.Nested.
-//  3. Plan (plan.go, select.go): WHERE is split into conjuncts; those the
-//     scan can evaluate exactly (column op constant, IN lists, IS NULL,
-//     LIKE 'prefix%', AND/OR/NOT trees of those) become scan.Predicates
-//     for pruning and filtering, the rest a residual filter; only the
-//     columns an expression reads are scanned. COUNT(*) without a filter
-//     is answered from the footers.
+//  3. Plan (plan.go; a SELECT in three steps over a logical plan,
+//     logical.go): bindSelect (select_bind.go) makes the tree of logical
+//     nodes, optimize (select_optimize.go) applies the rules in order, and
+//     lower (select_lower.go) builds the operators. WHERE is split into
+//     conjuncts; those the scan can evaluate exactly (column op constant,
+//     IN lists, IS NULL, LIKE 'prefix%', AND/OR/NOT trees of those) become
+//     scan.Predicates for pruning and filtering, the rest a residual
+//     filter; only the columns an expression reads are scanned. COUNT(*)
+//     without a filter is answered from the footers.
 //  4. Execute: operators pull columnar batches (Col: typed slices, no
 //     per-row boxing; the vectors and their types are package
 //     sqlplan/vec, below every stage, which imports nothing of sqlplan:

@@ -47,11 +47,9 @@ func explainLogical(n lnode) string {
 }
 
 // lQuery is a bound SELECT: its logical tree, and the places in it that
-// the rules and lowering work on.
+// the rules and lowering work on. A bound UNION has only root and cols.
 type lQuery struct {
-	root  lnode
-	sc    *scope // the FROM clause's scope
-	outer *scope
+	root lnode
 	// where filters the FROM's joined rows (its conds may be empty); its
 	// input is the join chain (lJoin nodes over lRel nodes, left-deep) or
 	// lOneRow.
@@ -60,11 +58,6 @@ type lQuery struct {
 	win   *winCtx // window functions (none: no lWindow node)
 	proj  *lProject
 	cols  []Column // the visible output columns
-	// later and width are the column layout's (layoutColumns): the
-	// columns read after the relations' own filters, and the width of
-	// the joined batches.
-	later map[*scopeCol]bool
-	width int
 }
 
 // lRel is a FROM item: a table's scan (with the conjuncts pushed into
@@ -78,7 +71,14 @@ type lRel struct {
 	filterOnly []int
 }
 
-func (n *lRel) inputs() []lnode { return nil }
+// inputs are, for a derived table, the logical tree of its plan (planned
+// and lowered when the FROM was bound).
+func (n *lRel) inputs() []lnode {
+	if sub := n.step.rel.sub; sub != nil && sub.tree != nil {
+		return []lnode{sub.tree}
+	}
+	return nil
+}
 
 func (n *lRel) explain() string {
 	r := n.step.rel
@@ -274,10 +274,12 @@ type lProject struct {
 func (n *lProject) inputs() []lnode { return []lnode{n.in} }
 func (n *lProject) explain() string { return "PROJECT " + exprList(n.exprs) }
 
-// lUnnest makes a row per element of the lists in the columns cols.
+// lUnnest makes a row per element of the lists in the columns cols, of
+// element types elems.
 type lUnnest struct {
-	in   lnode
-	cols []int
+	in    lnode
+	cols  []int
+	elems []Type
 }
 
 func (n *lUnnest) inputs() []lnode { return []lnode{n.in} }
@@ -289,12 +291,13 @@ type lDistinct struct{ in lnode }
 func (n *lDistinct) inputs() []lnode { return []lnode{n.in} }
 func (n *lDistinct) explain() string { return "DISTINCT" }
 
-// lSort orders the rows by the keys; limit (-1: none) keeps the first
-// rows only (a top-N).
+// lSort orders the rows (of column types types) by the keys; limit (-1:
+// none) keeps the first rows only (a top-N).
 type lSort struct {
 	in    lnode
 	keys  []sortKey
 	limit int64
+	types []Type
 }
 
 func (n *lSort) inputs() []lnode { return []lnode{n.in} }
@@ -326,6 +329,30 @@ type lLimit struct {
 func (n *lLimit) inputs() []lnode { return []lnode{n.in} }
 func (n *lLimit) explain() string {
 	return fmt.Sprintf("LIMIT %d OFFSET %d", n.limit, n.offset)
+}
+
+// lUnion is a chain of UNIONs of planned queries (each lowered when the
+// UNION was bound): kinds[i] is the UNION between the parts up to i and
+// part i+1; a UNION (not ALL) removes the duplicates of all the rows so
+// far. types are the union's column types.
+type lUnion struct {
+	parts []*selectPlan
+	kinds []string
+	types []Type
+}
+
+func (n *lUnion) inputs() []lnode {
+	var ins []lnode
+	for _, sp := range n.parts {
+		if sp.tree != nil {
+			ins = append(ins, sp.tree)
+		}
+	}
+	return ins
+}
+
+func (n *lUnion) explain() string {
+	return strings.ToUpper(strings.Join(n.kinds, ", "))
 }
 
 // lKeep drops the hidden columns after the first n.

@@ -37,8 +37,9 @@ func logicalTrees(t *testing.T, e *Engine, q string) (bound, optimized string) {
 // after the optimizer's rules: WHERE conjuncts pushed into the scans or
 // made join keys, ON conditions sorted, columns pruned, and the clauses
 // above the joins (aggregate, HAVING, window, QUALIFY, sort, limit) in
-// their order. (QUALIFY rn = 1 binds the item rn names again: the
-// window function is computed twice, as before the logical plan.)
+// their order; a derived table's tree (a UNION here) under it. (QUALIFY
+// rn = 1 binds the item rn names again: the window function is computed
+// twice, as before the logical plan.)
 func TestLogicalPlans(t *testing.T) {
 	e := newEngine(t)
 	exec(t, e, "CREATE TABLE c (id BIGINT, name VARCHAR, nation BIGINT)")
@@ -111,6 +112,38 @@ func TestLogicalPlans(t *testing.T) {
     LEFT JOIN keys: c.id = o.cust keeps 3 of 5 columns
       SCAN c columns: id, name
       SCAN o columns: oid, cust, total pushed: flag = 'F' filter: o.total * 2 > 10
+`,
+		},
+		{
+			// A derived table is planned (bound, optimized, lowered) when
+			// the FROM is bound: its tree shows optimized in both, and the
+			// outer WHERE is not pushed into it (yet).
+			q: "SELECT x.k FROM (SELECT cust AS k FROM o WHERE total > 5 UNION ALL SELECT id FROM c) x WHERE x.k > 1 ORDER BY 1 LIMIT 3",
+			bound: `LIMIT 3 OFFSET 0
+  SORT 1 top 3
+    PROJECT x.k
+      FILTER WHERE: x.k > 1
+        DERIVED x
+          UNION ALL
+            PROJECT cust
+              FILTER WHERE: (nothing left)
+                SCAN o columns: cust pushed: total > 5
+            PROJECT id
+              FILTER WHERE: (nothing left)
+                SCAN c columns: id
+`,
+			optimized: `LIMIT 3 OFFSET 0
+  SORT 1 top 3
+    PROJECT x.k
+      FILTER WHERE: x.k > 1
+        DERIVED x
+          UNION ALL
+            PROJECT cust
+              FILTER WHERE: (nothing left)
+                SCAN o columns: cust pushed: total > 5
+            PROJECT id
+              FILTER WHERE: (nothing left)
+                SCAN c columns: id
 `,
 		},
 	} {

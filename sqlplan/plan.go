@@ -110,6 +110,9 @@ func (p *planner) releaseAll() {
 type selectPlan struct {
 	root node
 	cols []Column
+	// tree is the logical tree root was lowered from (nil for plans
+	// made otherwise), shown under the relations that read the plan.
+	tree lnode
 }
 
 // drainAll runs the plan to the end into one batch of its columns' types,
@@ -196,16 +199,84 @@ func alignByName(plans []*selectPlan) error {
 			cols[at] = c
 			cols[at].Name = names[at]
 		}
-		plans[i] = &selectPlan{root: newProject(sp.root, exprs), cols: cols}
+		aligned := &selectPlan{root: newProject(sp.root, exprs), cols: cols}
+		if sp.tree != nil {
+			aligned.tree = &lProject{in: sp.tree, exprs: exprs}
+		}
+		plans[i] = aligned
 	}
 	return nil
 }
 
 func (p *planner) planUnion(u *sqlparser.Union, outer *scope) (*selectPlan, error) {
-	// Flatten a chain of UNIONs; a UNION (distinct) anywhere removes
-	// duplicates of everything to its left, as the parser nests left.
-	var parts []sqlparser.SelectStatement
-	var kinds []string
+	q, err := p.bindUnion(u, outer)
+	if err != nil {
+		return nil, err
+	}
+	return p.lower(q)
+}
+
+// bindUnion plans the parts of a chain of UNIONs and binds the chain into
+// a logical tree: the union of the parts, then its ORDER BY and LIMIT.
+func (p *planner) bindUnion(u *sqlparser.Union, outer *scope) (*lQuery, error) {
+	parts, kinds := unionParts(u)
+	var plans []*selectPlan
+	for _, part := range parts {
+		sp, err := p.planSelect(part, outer)
+		if err != nil {
+			return nil, err
+		}
+		plans = append(plans, sp)
+	}
+	if err := alignByName(plans); err != nil {
+		return nil, err
+	}
+	cols, err := unionColumns(plans)
+	if err != nil {
+		return nil, err
+	}
+	types := make([]Type, len(cols))
+	for i, c := range cols {
+		types[i] = c.Type
+	}
+	var n lnode = &lUnion{parts: plans, kinds: kinds, types: types}
+	if len(u.OrderBy) > 0 {
+		var keys []sortKey
+		for _, o := range u.OrderBy {
+			item, desc, nullsFirst := p.orderKey(o)
+			idx, err := p.outputIndex(item, cols, nil)
+			if err != nil {
+				return nil, err
+			}
+			if idx < 0 {
+				return nil, errorf("ORDER BY of a UNION must name an output column: %s", sqlparser.String(item))
+			}
+			keys = append(keys, sortKey{Col: idx, Desc: desc, NullsFirst: nullsFirst, Text: cols[idx].Name})
+		}
+		lim, _, err := p.limitValues(u.Limit)
+		if err != nil {
+			return nil, err
+		}
+		n = &lSort{in: n, keys: keys, limit: lim, types: types}
+	}
+	if u.Limit != nil {
+		lim, off, err := p.limitValues(u.Limit)
+		if err != nil {
+			return nil, err
+		}
+		l := lim - off
+		if lim < 0 {
+			l = -1
+		}
+		n = &lLimit{in: n, limit: l, offset: off}
+	}
+	return &lQuery{root: n, cols: cols}, nil
+}
+
+// unionParts flattens a chain of UNIONs into its parts and the kinds of
+// UNION between them; a UNION (distinct) anywhere removes duplicates of
+// everything to its left, as the parser nests left.
+func unionParts(u *sqlparser.Union) (parts []sqlparser.SelectStatement, kinds []string) {
 	var walk func(s sqlparser.SelectStatement)
 	walk = func(s sqlparser.SelectStatement) {
 		if x, ok := s.(*sqlparser.Union); ok && len(x.OrderBy) == 0 && x.Limit == nil {
@@ -219,17 +290,14 @@ func (p *planner) planUnion(u *sqlparser.Union, outer *scope) (*selectPlan, erro
 	walk(u.Left)
 	kinds = append(kinds, u.Type)
 	parts = append(parts, u.Right)
-	var plans []*selectPlan
-	for _, part := range parts {
-		sp, err := p.planSelect(part, outer)
-		if err != nil {
-			return nil, err
-		}
-		plans = append(plans, sp)
-	}
-	if err := alignByName(plans); err != nil {
-		return nil, err
-	}
+	return parts, kinds
+}
+
+// unionColumns checks that the parts of a UNION have as many columns, and
+// returns the union's: the first part's names, each of the type all the
+// parts' values fit (text when a part's is text and the others do not
+// unify with it).
+func unionColumns(plans []*selectPlan) ([]Column, error) {
 	for _, sp := range plans[1:] {
 		if len(sp.cols) != len(plans[0].cols) {
 			return nil, errorf("each UNION query must have the same number of columns (%d and %d)", len(plans[0].cols), len(sp.cols))
@@ -250,49 +318,7 @@ func (p *planner) planUnion(u *sqlparser.Union, outer *scope) (*selectPlan, erro
 			cols[i].Nullable = cols[i].Nullable || c.Nullable
 		}
 	}
-	types := make([]Type, len(cols))
-	for i, c := range cols {
-		types[i] = c.Type
-	}
-	// Union step by step so that UNION after UNION ALL dedups all rows so far.
-	var root node = plans[0].root
-	for i, sp := range plans[1:] {
-		root = &kernels.Union{Ins: []node{root, sp.root}, Types: types, Cast: castCol}
-		if kinds[i] != sqlparser.UnionAllStr {
-			root = &kernels.Distinct{In: root}
-		}
-	}
-	sp := &selectPlan{root: root, cols: cols}
-	if len(u.OrderBy) > 0 {
-		var keys []sortKey
-		for _, o := range u.OrderBy {
-			item, desc, nullsFirst := p.orderKey(o)
-			idx, err := p.outputIndex(item, cols, nil)
-			if err != nil {
-				return nil, err
-			}
-			if idx < 0 {
-				return nil, errorf("ORDER BY of a UNION must name an output column: %s", sqlparser.String(item))
-			}
-			keys = append(keys, sortKey{Col: idx, Desc: desc, NullsFirst: nullsFirst, Text: cols[idx].Name})
-		}
-		lim, _, err := p.limitValues(u.Limit)
-		if err != nil {
-			return nil, err
-		}
-		sp.root = &kernels.Sort{In: sp.root, Keys: keys, Limit: lim, Types: types, Cast: castCol}
-	}
-	if u.Limit != nil {
-		lim, off, err := p.limitValues(u.Limit)
-		if err != nil {
-			return nil, err
-		}
-		sp.root = &kernels.Limit{In: sp.root, Limit: lim - off, Offset: off}
-		if lim < 0 {
-			sp.root.(*kernels.Limit).Limit = -1
-		}
-	}
-	return sp, nil
+	return cols, nil
 }
 
 // outputIndex matches an ORDER BY item with an output column: by

@@ -46,7 +46,7 @@ func (p *planner) bindSelect(sel *sqlparser.Select, outer *scope) (*lQuery, erro
 	if err != nil {
 		return nil, err
 	}
-	q := &lQuery{sc: sc, outer: outer}
+	q := &lQuery{}
 
 	// WHERE (no window functions: p.win is nil until the select list).
 	p.win = nil
@@ -106,13 +106,17 @@ func (p *planner) bindSelect(sel *sqlparser.Select, outer *scope) (*lQuery, erro
 	q.proj = &lProject{in: n, exprs: outExprs}
 	n = q.proj
 	if len(unnests) > 0 {
-		n = &lUnnest{in: n, cols: unnests}
+		un := &lUnnest{in: n, cols: unnests}
+		for _, c := range unnests {
+			un.elems = append(un.elems, outExprs[c].Type())
+		}
+		n = un
 	}
 	if sel.Distinct != "" {
 		n = &lDistinct{in: n}
 	}
 	if len(keys) > 0 {
-		n = &lSort{in: n, keys: keys, limit: lim}
+		n = &lSort{in: n, keys: keys, limit: lim, types: exprTypes(outExprs)}
 	}
 	if lim >= 0 || off > 0 {
 		l := lim - off

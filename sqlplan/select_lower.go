@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"github.com/carquet-go/carquet/scan"
+	"github.com/xwb1989/sqlparser"
 
 	// Named so: the tests' exec helper takes the package's own name.
 	kernels "github.com/carquet-go/carquet/sqlplan/exec"
@@ -19,21 +20,23 @@ func (p *planner) lower(q *lQuery) (*selectPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &selectPlan{root: root, cols: q.cols}, nil
+	return &selectPlan{root: root, cols: q.cols, tree: q.root}, nil
 }
 
 // lowerNode builds the operators of n and its inputs, the FROM and WHERE
 // at once (lowerWhere).
 func (p *planner) lowerNode(q *lQuery, n lnode) (node, error) {
-	if n == q.where {
-		return p.lowerWhere(q)
-	}
-	var in node
-	if ins := n.inputs(); len(ins) == 1 {
-		var err error
-		if in, err = p.lowerNode(q, ins[0]); err != nil {
-			return nil, err
+	switch x := n.(type) {
+	case *lFilter:
+		if x == q.where {
+			return p.lowerWhere(q)
 		}
+	case *lUnion:
+		return lowerUnion(x), nil
+	}
+	in, err := p.lowerNode(q, n.inputs()[0])
+	if err != nil {
+		return nil, err
 	}
 	switch x := n.(type) {
 	case *lAggregate:
@@ -45,21 +48,31 @@ func (p *planner) lowerNode(q *lQuery, n lnode) (node, error) {
 	case *lProject:
 		return newProject(in, x.exprs), nil
 	case *lUnnest:
-		un := &kernels.Unnest{In: in, Cols: x.cols, Convert: fromGo}
-		for _, c := range x.cols {
-			un.Elems = append(un.Elems, q.proj.exprs[c].Type())
-		}
-		return un, nil
+		return &kernels.Unnest{In: in, Cols: x.cols, Elems: x.elems, Convert: fromGo}, nil
 	case *lDistinct:
 		return &kernels.Distinct{In: in}, nil
 	case *lSort:
-		return &kernels.Sort{In: in, Keys: x.keys, Limit: x.limit, Types: exprTypes(q.proj.exprs), Cast: castCol}, nil
+		return &kernels.Sort{In: in, Keys: x.keys, Limit: x.limit, Types: x.types, Cast: castCol}, nil
 	case *lLimit:
 		return &kernels.Limit{In: in, Limit: x.limit, Offset: x.offset}, nil
 	case *lKeep:
 		return &kernels.Keep{In: in, N: x.n}, nil
 	}
+	in.Close()
 	return nil, errorf("internal error: no operator for logical node %s", n.explain())
+}
+
+// lowerUnion unions the parts' operators step by step, so that a UNION
+// after UNION ALL removes the duplicates of all the rows so far.
+func lowerUnion(u *lUnion) node {
+	root := u.parts[0].root
+	for i, sp := range u.parts[1:] {
+		root = &kernels.Union{Ins: []node{root, sp.root}, Types: u.types, Cast: castCol}
+		if u.kinds[i] != sqlparser.UnionAllStr {
+			root = &kernels.Distinct{In: root}
+		}
+	}
+	return root
 }
 
 // lowerWhere builds the joins of the FROM and the WHERE left above them.

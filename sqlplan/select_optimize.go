@@ -183,7 +183,7 @@ func layoutColumns(q *lQuery) {
 	used := readAbove(q, keys)
 	// Columns that only a relation's own filter reads are dropped after
 	// it; the scan reads them all.
-	q.later = maps.Clone(used)
+	later := maps.Clone(used)
 	for _, st := range steps {
 		for _, c := range st.rel.residual {
 			columnsOf(c, used)
@@ -209,7 +209,6 @@ func layoutColumns(q *lQuery) {
 		}
 		offset += r.width()
 	}
-	q.width = offset
 	base := offset
 	if q.agg != nil {
 		for i, s := range q.agg.slots {
@@ -228,7 +227,7 @@ func layoutColumns(q *lQuery) {
 		}
 	}
 	for i, r := range rels {
-		r.filterOnly = filterOnly(r.step.rel, q.later, i, steps)
+		r.filterOnly = filterOnly(r.step.rel, later, i, steps)
 	}
 }
 
