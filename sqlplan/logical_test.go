@@ -37,7 +37,8 @@ func logicalTrees(t *testing.T, e *Engine, q string) (bound, optimized string) {
 // after the optimizer's rules: WHERE conjuncts pushed into the scans or
 // made join keys, ON conditions sorted, columns pruned, and the clauses
 // above the joins (aggregate, HAVING, window, QUALIFY, sort, limit) in
-// their order; a derived table's tree (a UNION here) under it. (QUALIFY
+// their order; a derived table's tree (a UNION here) under it; a UNION
+// chain with its ORDER BY and LIMIT. (QUALIFY
 // rn = 1 binds the item rn names again: the window function is computed
 // twice, as before the logical plan.)
 func TestLogicalPlans(t *testing.T) {
@@ -146,8 +147,29 @@ func TestLogicalPlans(t *testing.T) {
                 SCAN c columns: id
 `,
 		},
+		{
+			// A UNION chain: UNION after UNION ALL dedups all rows so far;
+			// ORDER BY and LIMIT apply to the union.
+			q: "SELECT nid FROM n UNION ALL SELECT cust FROM o UNION SELECT id FROM c WHERE nation = 2 ORDER BY 1 DESC LIMIT 4",
+			bound: `LIMIT 4 OFFSET 0
+  SORT nid DESC top 4
+    UNION ALL, UNION
+      PROJECT nid
+        FILTER WHERE: (nothing left)
+          SCAN n columns: nid
+      PROJECT cust
+        FILTER WHERE: (nothing left)
+          SCAN o columns: cust
+      PROJECT id
+        FILTER WHERE: (nothing left)
+          SCAN c columns: id pushed: nation = 2
+`,
+		},
 	} {
 		bound, optimized := logicalTrees(t, e, tc.q)
+		if tc.optimized == "" {
+			tc.optimized = tc.bound // no rule changes the tree
+		}
 		if bound != tc.bound {
 			t.Errorf("%s: bound\n%s\nwant\n%s", tc.q, bound, tc.bound)
 		}

@@ -48,8 +48,9 @@ type planner struct {
 	depth     int
 	scans     []*kernels.Scan
 	win       *winCtx // window functions of the SELECT being bound
-	// onLogical, when set (by tests), sees each SELECT's logical tree
-	// after binding ("bind") and after the rules ("optimize").
+	// onLogical, when set (by tests), sees each SELECT's and UNION's
+	// logical tree after binding ("bind") and after the rules
+	// ("optimize").
 	onLogical func(stage string, q *lQuery)
 	// fromRefs are the column names the SELECT whose FROM is being
 	// planned refers to (nil: unknown), for pruneDerived.
@@ -212,6 +213,11 @@ func (p *planner) planUnion(u *sqlparser.Union, outer *scope) (*selectPlan, erro
 	q, err := p.bindUnion(u, outer)
 	if err != nil {
 		return nil, err
+	}
+	// No rule rewrites a UNION yet: its tree is the same after optimize.
+	if p.onLogical != nil {
+		p.onLogical("bind", q)
+		p.onLogical("optimize", q)
 	}
 	return p.lower(q)
 }
