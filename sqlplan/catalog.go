@@ -38,6 +38,19 @@ func (p *planner) tableNames() []string {
 // is none. The views have DuckDB's columns, in its order.
 func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
 	which := strings.ToLower(name)
+	c := &catalogRows{}
+	if pg, ok := strings.CutPrefix(which, "pg_catalog."); ok || strings.HasPrefix(which, "pg_") && !p.e.tableExists(name) {
+		if !ok {
+			pg = which // pg_tables is pg_catalog.pg_tables where no table has the name
+		}
+		if alias == "" {
+			alias = pg
+		}
+		if !p.pgCatalogRelation(pg, c) {
+			return nil, false
+		}
+		return c.relation(alias, strings.ToUpper(which)), true
+	}
 	view, ok := strings.CutPrefix(which, "information_schema.")
 	if !ok {
 		return nil, false
@@ -45,7 +58,6 @@ func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
 	if alias == "" {
 		alias = view
 	}
-	c := &catalogRows{}
 	switch view {
 	case "tables":
 		p.infoTables(c)
@@ -55,6 +67,20 @@ func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
 		p.infoViews(c)
 	case "schemata":
 		infoSchemata(c)
+	case "table_constraints":
+		p.infoTableConstraints(c)
+	case "key_column_usage":
+		p.infoKeyColumnUsage(c)
+	case "referential_constraints":
+		p.infoReferentialConstraints(c)
+	case "check_constraints":
+		p.infoCheckConstraints(c)
+	case "constraint_column_usage":
+		p.infoConstraintUsage(c, true)
+	case "constraint_table_usage":
+		p.infoConstraintUsage(c, false)
+	case "character_sets":
+		infoCharacterSets(c)
 	default:
 		return nil, false
 	}

@@ -164,6 +164,9 @@ func (p *planner) duckdbRelation(name, alias string) (*relation, bool, error) {
 		rel, err := p.describeRelation(table, alias)
 		return rel, true, err
 	}
+	if rel, ok, err := p.statementRelation(name, alias); ok {
+		return rel, true, err
+	}
 	if table, ok := strings.CutPrefix(name, parse.TableInfoMarker); ok {
 		rel, err := p.tableInfoRelation(table, alias)
 		return rel, true, err
@@ -187,6 +190,16 @@ func (p *planner) duckdbRelation(name, alias string) (*relation, bool, error) {
 		duckdbSchemas(c)
 	case "duckdb_databases":
 		p.duckdbDatabases(c)
+	case "duckdb_constraints":
+		p.duckdbConstraints(c)
+	case "duckdb_indexes":
+		duckdbIndexes(c)
+	case "duckdb_sequences":
+		p.duckdbSequences(c)
+	case "duckdb_keywords":
+		duckdbKeywords(c)
+	case "duckdb_types":
+		duckdbTypes(c)
 	}
 	return c.relation(alias, strings.ToUpper(fn)), true, nil
 }

@@ -71,40 +71,113 @@ func (c *catalogRows) rows(ctx context.Context) *Rows {
 	return r
 }
 
-// describeSubqueries rewrites the DESCRIBE and SHOW statements written as
-// subqueries, "( DESCRIBE t )", into queries of the catalog.
-func describeSubqueries(toks []parse.Token) ([]parse.Token, error) {
+// describeSubqueries rewrites the statements DuckDB reads as subqueries,
+// "( DESCRIBE t )", "( DESCRIBE SELECT ... )", "( SHOW ... )",
+// and "( SUMMARIZE ... )", into queries of the catalog (or of a marker
+// table that runs the statement: statementSubquery). "( PRAGMA ... )" is
+// an error, as in DuckDB.
+func describeSubqueries(text string, toks []parse.Token) ([]parse.Token, error) {
 	for i := 0; i+2 < len(toks); i++ {
-		if toks[i].Kind != parse.Op || toks[i].Text != "(" || !toks[i+1].Is("describe") && !toks[i+1].Is("show") {
+		if toks[i].Kind != parse.Op || toks[i].Text != "(" || !isSubqueryStatement(toks[i+1]) {
 			continue
 		}
 		end := parse.ClosingParen(toks, i)
 		if end < 0 {
 			continue
 		}
-		inner := toks[i+1 : end]
-		var text string
-		switch {
-		case len(inner) == 2 && inner[1].Is("tables"):
-			text = showTablesQuery
-		case len(inner) == 3 && inner[1].Is("all") && inner[2].Is("tables"):
-			text = showAllTables
-		case len(inner) == 2 && isName(inner[1]):
-			text = "SELECT * FROM " + parse.Backquote(describeMarker+inner[1].Name())
-		default:
+		if i > 0 && toks[i-1].Is("as") && hasWord(toks[:i], "with") {
+			return nil, errAt(text, toks[i+1].Pos, "a CTE needs a SELECT (as in DuckDB): WITH name AS (SELECT * FROM (%s ...))",
+				strings.ToUpper(toks[i+1].Text))
+		}
+		if toks[i+1].Is("pragma") {
+			return nil, errAt(text, toks[i+1].Pos, "PRAGMA cannot be a subquery (nor can it in DuckDB): "+
+				"query pragma_table_info('t'), duckdb_tables() or (SHOW TABLES) instead")
+		}
+		query, ok := statementSubquery(toks[i+1 : end])
+		if !ok {
 			continue
 		}
-		all, err := parse.Lex(text)
+		all, err := parse.Lex(query)
 		if err != nil {
 			return nil, err
 		}
 		sub := parse.Significant(all)
 		for k := range sub {
-			sub[k].Pos = toks[i+1].Pos // errors point at the DESCRIBE
+			sub[k].Pos = toks[i+1].Pos // errors point at the statement
 		}
 		toks = append(toks[:i+1:i+1], append(sub, toks[end:]...)...)
 	}
 	return toks, nil
+}
+
+// isSubqueryStatement reports whether t begins a statement DuckDB reads
+// as a subquery.
+func isSubqueryStatement(t parse.Token) bool {
+	return t.Is("describe") || t.Is("show") || t.Is("summarize") || t.Is("pragma")
+}
+
+// The markers that begin the table names of (DESCRIBE query) and
+// (SUMMARIZE ...): the marker, then the statement's query text.
+const (
+	describeQueryMarker = "__carquet_describe_query__:"
+	summarizeMarker     = "__carquet_summarize__:"
+)
+
+// statementSubquery is the query a statement written as a subquery
+// stands for; ok is false for a statement that cannot be one.
+func statementSubquery(inner []parse.Token) (string, bool) {
+	isQuery := len(inner) > 1 && (inner[1].Is("select") || inner[1].Is("from") || inner[1].Is("with") ||
+		inner[1].Is("values") || inner[1].Kind == parse.Op && inner[1].Text == "(")
+	switch {
+	case len(inner) == 2 && inner[0].Is("show") && inner[1].Is("tables"):
+		return showTablesQuery, true
+	case len(inner) == 3 && inner[0].Is("show") && inner[1].Is("all") && inner[2].Is("tables"):
+		return showAllTables, true
+	case len(inner) == 2 && inner[0].Is("show") && inner[1].Is("databases"):
+		return showDatabases, true
+	case len(inner) == 2 && !inner[0].Is("summarize") && isName(inner[1]):
+		return "SELECT * FROM " + parse.Backquote(describeMarker+inner[1].Name()), true
+	case inner[0].Is("describe") && isQuery:
+		return "SELECT * FROM " + parse.Backquote(describeQueryMarker+spacedText(inner[1:])), true
+	case inner[0].Is("summarize") && len(inner) > 1:
+		return "SELECT * FROM " + parse.Backquote(summarizeMarker+spacedText(inner[1:])), true
+	}
+	return "", false
+}
+
+// showDatabases is SHOW DATABASES as a query.
+const showDatabases = "SELECT database_name FROM duckdb_databases() ORDER BY database_name"
+
+// statementRelation is the relation of (DESCRIBE query) or (SUMMARIZE
+// ...) in FROM: the statement runs when the query plans, and its rows
+// are the relation's; ok is false for other names.
+func (p *planner) statementRelation(name, alias string) (*relation, bool, error) {
+	var text string
+	if query, ok := strings.CutPrefix(name, describeQueryMarker); ok {
+		text = "DESCRIBE " + query
+	} else if query, ok := strings.CutPrefix(name, summarizeMarker); ok {
+		text = "SUMMARIZE " + query
+	} else {
+		return nil, false, nil
+	}
+	st, err := p.e.PrepareTx(p.ctx, text, p.tx)
+	if err != nil {
+		return nil, true, p.statementError(name, err)
+	}
+	var rows *Rows
+	if st.kind == kindSummarize {
+		rows, err = st.summarize(p.ctx, p, nil)
+	} else {
+		rows, err = st.query(p.ctx, p)
+	}
+	if err != nil {
+		return nil, true, p.statementError(name, err)
+	}
+	if alias == "" {
+		alias = "subquery"
+	}
+	rel, err := derivedRelation(alias, rows.cols, &relation{sub: &selectPlan{root: rows.root, cols: rows.cols}})
+	return rel, true, err
 }
 
 // showTablesQuery is SHOW TABLES as a query.
@@ -120,4 +193,32 @@ func (p *planner) describeRelation(name, alias string) (*relation, error) {
 		alias = strings.ToLower(name)
 	}
 	return c.relation(alias, "DESCRIBE"), nil
+}
+
+// statementError is the error of the statement a marker table name runs,
+// placed at the statement in the user's text (its own offsets are in
+// the text the marker carries).
+func (p *planner) statementError(marker string, err error) error {
+	e := asError(err)
+	if p.src == nil {
+		return e
+	}
+	for _, t := range p.src.Toks {
+		if t.Kind == parse.Quoted && t.Unquoted() == marker {
+			out := errAt(p.src.Orig, t.Pos, "%s", e.Msg)
+			out.Err = e.Err
+			return out
+		}
+	}
+	return e
+}
+
+// hasWord reports whether the word is among toks.
+func hasWord(toks []parse.Token, word string) bool {
+	for _, t := range toks {
+		if t.Is(word) {
+			return true
+		}
+	}
+	return false
 }

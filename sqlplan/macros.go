@@ -584,7 +584,7 @@ func (x *expander) expand(toks []parse.Token) ([]parse.Token, error) {
 		name := strings.ToLower(t.Unquoted())
 		m, ok := x.macros.lookup(name, tablePos[i])
 		if !ok {
-			if tablePos[i] && !tableFunctions[name] {
+			if tablePos[i] && !tableFunctions[name] && !parse.CatalogFunctions[name] {
 				return nil, errAt(x.text, t.Pos, "Table Function with name %s does not exist", t.Unquoted())
 			}
 			if !tablePos[i] {

@@ -16,6 +16,7 @@ import (
 type sequence struct {
 	next, inc int64
 	cur       *int64
+	start     int64 // the first value, as duckdb_sequences() shows it
 }
 
 func (e *Engine) prepareSequence(s *Stmt, text string, toks []parse.Token, create bool) (*Stmt, error) {
@@ -88,6 +89,7 @@ func (e *Engine) prepareSequence(s *Stmt, text string, toks []parse.Token, creat
 	if !startSet && seq.inc < 0 {
 		seq.next = -1
 	}
+	seq.start = seq.next
 	if !create && i < len(toks) {
 		return nil, fail(i, "unexpected %s", toks[i].Text)
 	}

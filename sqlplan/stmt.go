@@ -196,7 +196,7 @@ func (e *Engine) prepareContext(ctx context.Context, text string, tx *Tx) (*Stmt
 		return nil, err
 	}
 	toks = keywordNames(toks)
-	if toks, err = describeSubqueries(toks); err != nil {
+	if toks, err = describeSubqueries(text, toks); err != nil {
 		return nil, err
 	}
 	if toks, err = e.substituteViews(toks, tx); err != nil {
@@ -286,7 +286,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 		s.inner = inner
 		return s, nil
 	case "describe", "desc":
-		if word(1) == "select" || len(toks) > 1 && toks[1].Text == "(" {
+		if word(1) == "select" || word(1) == "from" || word(1) == "with" || word(1) == "values" || len(toks) > 1 && toks[1].Text == "(" {
 			inner, err := e.prepareTokens(ctx, text, toks[1:])
 			if err != nil {
 				return nil, err
@@ -312,7 +312,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 		case word(1) == "all" && word(2) == "tables" && len(toks) == 3:
 			return e.prepareText(ctx, showAllTables)
 		case word(1) == "databases" && len(toks) == 2:
-			return e.prepareText(ctx, "SELECT database_name FROM duckdb_databases() ORDER BY database_name")
+			return e.prepareText(ctx, showDatabases)
 		case len(toks) == 2 && (toks[1].Kind != parse.Ident || e.tableExists(toks[1].Name()) || e.viewNamed(toks[1].Name()) != nil):
 			// SHOW t is DESCRIBE t, as in DuckDB.
 			s.kind, s.table = kindDescribe, toks[1].Name()

@@ -4,11 +4,16 @@ package parse
 // (duckdb_tables() and the others): the rewrite makes each a table name
 // of its own, "name()", which the engine's catalog plans.
 var CatalogFunctions = map[string]bool{
-	"duckdb_tables":    true,
-	"duckdb_columns":   true,
-	"duckdb_views":     true,
-	"duckdb_schemas":   true,
-	"duckdb_databases": true,
+	"duckdb_tables":      true,
+	"duckdb_columns":     true,
+	"duckdb_views":       true,
+	"duckdb_schemas":     true,
+	"duckdb_databases":   true,
+	"duckdb_constraints": true,
+	"duckdb_indexes":     true,
+	"duckdb_sequences":   true,
+	"duckdb_keywords":    true,
+	"duckdb_types":       true,
 }
 
 // TableInfoMarker begins the table name pragma_table_info('t') becomes:

@@ -1,0 +1,369 @@
+package sqlplan
+
+import (
+	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/parse"
+)
+
+// The constraints of the catalog as DuckDB lists them: duckdb_constraints()
+// and the views information_schema.table_constraints, key_column_usage,
+// referential_constraints, check_constraints, constraint_column_usage and
+// constraint_table_usage. Each is a view of one list, tableConstraints,
+// made from what CREATE TABLE kept in the table's footer (constraints.go)
+// and the columns' nullability.
+//
+// DuckDB lists a table's constraints in the order CREATE TABLE declared
+// them, then a NOT NULL per primary key column. carquet keeps them by
+// kind, so it lists PRIMARY KEY, the UNIQUE keys, the NOT NULLs of the
+// other columns, the CHECKs, the FOREIGN KEYs and the primary key's NOT
+// NULLs: the same rows, in another order where a table mixes kinds.
+// constraint_index numbers the rows of all tables, as in DuckDB.
+//
+// A CHECK's text is the expression as CREATE TABLE wrote it; DuckDB
+// prints its own parse ("(v > 0)" for "v > 0").
+
+// tableConstraint is one constraint of a table.
+type tableConstraint struct {
+	kind    string // PRIMARY KEY, UNIQUE, NOT NULL, CHECK, FOREIGN KEY
+	cols    []string
+	check   string // a CHECK's expression
+	refs    string // a FOREIGN KEY's table
+	refCols []string
+}
+
+// name is DuckDB's name of the constraint of table.
+func (c tableConstraint) name(table string) string {
+	parts := append([]string{table}, c.cols...)
+	switch c.kind {
+	case "PRIMARY KEY":
+		return strings.Join(parts, "_") + "_pkey"
+	case "UNIQUE":
+		return strings.Join(parts, "_") + "_key"
+	case "NOT NULL":
+		return strings.Join(parts, "_") + "_not_null"
+	case "CHECK":
+		return strings.Join(parts, "_") + "_check"
+	}
+	return strings.Join(append(parts, c.refCols...), "_") + "_fkey"
+}
+
+// text is DuckDB's constraint_text.
+func (c tableConstraint) text() string {
+	switch c.kind {
+	case "PRIMARY KEY", "UNIQUE":
+		return c.kind + "(" + identList(c.cols) + ")"
+	case "NOT NULL":
+		return "NOT NULL"
+	case "CHECK":
+		return "CHECK(" + c.check + ")"
+	}
+	return "FOREIGN KEY (" + identList(c.cols) + ") REFERENCES " + sqlIdent(c.refs) + "(" + identList(c.refCols) + ")"
+}
+
+// tableConstraints lists ent's constraints (none for a view). A FOREIGN
+// KEY without its referenced columns references the other table's
+// primary key, which refKey reads.
+func tableConstraints(ent catalogEntry, refKey func(table string) []string) []tableConstraint {
+	if ent.view != nil {
+		return nil
+	}
+	var out []tableConstraint
+	con := ent.con
+	if len(con.primary) > 0 {
+		out = append(out, tableConstraint{kind: "PRIMARY KEY", cols: con.primary})
+	}
+	for _, u := range con.unique {
+		out = append(out, tableConstraint{kind: "UNIQUE", cols: u})
+	}
+	for _, col := range ent.cols {
+		if col.notNull && !inPrimaryKey(con, col.name) {
+			out = append(out, tableConstraint{kind: "NOT NULL", cols: []string{col.name}})
+		}
+	}
+	for _, chk := range con.checks {
+		out = append(out, tableConstraint{kind: "CHECK", cols: checkColumns(ent, chk), check: chk})
+	}
+	for _, fk := range con.foreign {
+		refCols := fk.refCols
+		if len(refCols) == 0 {
+			refCols = refKey(fk.table)
+		}
+		out = append(out, tableConstraint{kind: "FOREIGN KEY", cols: fk.cols, refs: fk.table, refCols: refCols})
+	}
+	for _, k := range con.primary {
+		out = append(out, tableConstraint{kind: "NOT NULL", cols: []string{k}})
+	}
+	return out
+}
+
+// checkColumns are the columns of ent a CHECK expression names, in the
+// table's order.
+func checkColumns(ent catalogEntry, check string) []string {
+	all, err := parse.Lex(check)
+	if err != nil {
+		return nil
+	}
+	named := namesIn(parse.Significant(all))
+	var out []string
+	for _, c := range ent.cols {
+		if named[strings.ToLower(c.name)] {
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
+
+// columnIndexes are the 0-based positions of names among ent's columns.
+func columnIndexes(ent catalogEntry, names []string) []any {
+	out := []any{}
+	for _, n := range names {
+		for k, c := range ent.cols {
+			if strings.EqualFold(c.name, n) {
+				out = append(out, int64(k))
+			}
+		}
+	}
+	return out
+}
+
+// anyList is names as a list value.
+func anyList(names []string) []any {
+	out := make([]any, len(names))
+	for i, n := range names {
+		out[i] = n
+	}
+	return out
+}
+
+// constrainedTable is a table with its constraints and catalog oid.
+type constrainedTable struct {
+	ent  catalogEntry
+	oid  int
+	cons []tableConstraint
+}
+
+// constrainedTables lists the tables of the catalog with their
+// constraints, in the catalog's order.
+func (p *planner) constrainedTables() []constrainedTable {
+	ents := p.catalogEntries()
+	primary := map[string][]string{}
+	for _, ent := range ents {
+		if ent.view == nil {
+			primary[strings.ToLower(ent.name)] = ent.con.primary
+		}
+	}
+	refKey := func(table string) []string { return primary[strings.ToLower(table)] }
+	var out []constrainedTable
+	for i, ent := range ents {
+		if ent.view == nil {
+			out = append(out, constrainedTable{ent: ent, oid: catalogFirstOID + i, cons: tableConstraints(ent, refKey)})
+		}
+	}
+	return out
+}
+
+var tStringList = Type{Kind: KNested, Elem: &tString}
+var tBigintList = Type{Kind: KNested, Elem: &tBigint}
+
+func (p *planner) duckdbConstraints(c *catalogRows) {
+	db, dbOID, schema, schemaOID := c.col("database_name", tString), c.col("database_oid", tBigint), c.col("schema_name", tString), c.col("schema_oid", tBigint)
+	table, tableOID, index, kind := c.col("table_name", tString), c.col("table_oid", tBigint), c.col("constraint_index", tBigint), c.col("constraint_type", tString)
+	text, expr, colIdx, colNames := c.col("constraint_text", tString), c.col("expression", tString), c.col("constraint_column_indexes", tBigintList), c.col("constraint_column_names", tStringList)
+	name, refTable, refCols := c.col("constraint_name", tString), c.col("referenced_table", tString), c.col("referenced_column_names", tStringList)
+	for _, t := range p.constrainedTables() {
+		for _, con := range t.cons {
+			db.Add("carquet")
+			dbOID.Add(int64(catalogDatabaseOID))
+			schema.Add("main")
+			schemaOID.Add(int64(catalogSchemaOID))
+			table.Add(t.ent.name)
+			tableOID.Add(int64(t.oid))
+			index.Add(int64(c.n))
+			kind.Add(con.kind)
+			text.Add(con.text())
+			expr.Add(nullIfEmpty(con.check))
+			colIdx.Add(columnIndexes(t.ent, con.cols))
+			colNames.Add(anyList(con.cols))
+			name.Add(con.name(t.ent.name))
+			refTable.Add(nullIfEmpty(con.refs))
+			refCols.Add(anyList(con.refCols))
+			c.n++
+		}
+	}
+}
+
+// constraintColumns adds constraint_catalog, constraint_schema and
+// constraint_name, which begin most of information_schema's constraint
+// views, and returns the function that fills them.
+func constraintColumns(c *catalogRows) func(name string) {
+	catalog, schema, name := c.col("constraint_catalog", tString), c.col("constraint_schema", tString), c.col("constraint_name", tString)
+	return func(n string) {
+		catalog.Add("carquet")
+		schema.Add("main")
+		name.Add(n)
+	}
+}
+
+// infoTableConstraints is information_schema.table_constraints: a NOT
+// NULL is a CHECK there, as in DuckDB.
+func (p *planner) infoTableConstraints(c *catalogRows) {
+	conName := constraintColumns(c)
+	row := tableColumns(c)
+	kind := c.col("constraint_type", tString)
+	flags := []*colBuilder{c.col("is_deferrable", tString), c.col("initially_deferred", tString), c.col("enforced", tString), c.col("nulls_distinct", tString)}
+	for _, t := range p.constrainedTables() {
+		for _, con := range t.cons {
+			conName(con.name(t.ent.name))
+			row(t.ent.name)
+			if con.kind == "NOT NULL" {
+				kind.Add("CHECK")
+			} else {
+				kind.Add(con.kind)
+			}
+			for i, v := range []string{"NO", "NO", "YES", "YES"} {
+				flags[i].Add(v)
+			}
+		}
+	}
+}
+
+// infoKeyColumnUsage is information_schema.key_column_usage: a row per
+// column of a PRIMARY KEY, UNIQUE or FOREIGN KEY constraint.
+func (p *planner) infoKeyColumnUsage(c *catalogRows) {
+	conName := constraintColumns(c)
+	row := tableColumns(c)
+	column, pos, uniquePos := c.col("column_name", tString), c.col("ordinal_position", tBigint), c.col("position_in_unique_constraint", tBigint)
+	for _, t := range p.constrainedTables() {
+		for _, con := range t.cons {
+			if con.kind != "PRIMARY KEY" && con.kind != "UNIQUE" && con.kind != "FOREIGN KEY" {
+				continue
+			}
+			for k, col := range con.cols {
+				conName(con.name(t.ent.name))
+				row(t.ent.name)
+				column.Add(col)
+				pos.Add(int64(k + 1))
+				if con.kind == "FOREIGN KEY" {
+					uniquePos.Add(int64(k + 1))
+				} else {
+					uniquePos.Add(nil)
+				}
+			}
+		}
+	}
+}
+
+// infoReferentialConstraints is information_schema.referential_constraints:
+// a row per FOREIGN KEY, naming the key of the table it references.
+func (p *planner) infoReferentialConstraints(c *catalogRows) {
+	tables := p.constrainedTables()
+	conName := constraintColumns(c)
+	ucCatalog, ucSchema, ucName := c.col("unique_constraint_catalog", tString), c.col("unique_constraint_schema", tString), c.col("unique_constraint_name", tString)
+	match, update, del := c.col("match_option", tString), c.col("update_rule", tString), c.col("delete_rule", tString)
+	for _, t := range tables {
+		for _, con := range t.cons {
+			if con.kind != "FOREIGN KEY" {
+				continue
+			}
+			c.n++
+			conName(con.name(t.ent.name))
+			ucCatalog.Add("carquet")
+			ucSchema.Add("main")
+			ucName.Add(nullIfEmpty(referencedKey(tables, con)))
+			match.Add("NONE")
+			update.Add("NO ACTION")
+			del.Add("NO ACTION")
+		}
+	}
+}
+
+// referencedKey is the name of the PRIMARY KEY or UNIQUE constraint a
+// foreign key references ("" if the table or key is gone).
+func referencedKey(tables []constrainedTable, fk tableConstraint) string {
+	for _, t := range tables {
+		if !strings.EqualFold(t.ent.name, fk.refs) {
+			continue
+		}
+		for _, con := range t.cons {
+			if (con.kind == "PRIMARY KEY" || con.kind == "UNIQUE") && strings.EqualFold(strings.Join(con.cols, ","), strings.Join(fk.refCols, ",")) {
+				return con.name(t.ent.name)
+			}
+		}
+	}
+	return ""
+}
+
+// infoCheckConstraints is information_schema.check_constraints: the
+// CHECKs and the NOT NULLs (as "col IS NOT NULL"), as in DuckDB.
+func (p *planner) infoCheckConstraints(c *catalogRows) {
+	conName := constraintColumns(c)
+	clause := c.col("check_clause", tString)
+	for _, t := range p.constrainedTables() {
+		for _, con := range t.cons {
+			switch con.kind {
+			case "CHECK":
+				clause.Add(con.text())
+			case "NOT NULL":
+				clause.Add(con.cols[0] + " IS NOT NULL")
+			default:
+				continue
+			}
+			c.n++
+			conName(con.name(t.ent.name))
+		}
+	}
+}
+
+// infoConstraintUsage is information_schema.constraint_column_usage
+// (perColumn) or constraint_table_usage: the constraints but NOT NULL, a
+// row per column or per constraint.
+func (p *planner) infoConstraintUsage(c *catalogRows, perColumn bool) {
+	row := tableColumns(c)
+	var column *colBuilder
+	if perColumn {
+		column = c.col("column_name", tString)
+	}
+	conName := constraintColumns(c)
+	kind := c.col("constraint_type", tString)
+	var text *colBuilder
+	if perColumn {
+		text = c.col("constraint_text", tString)
+	}
+	for _, t := range p.constrainedTables() {
+		for _, con := range t.cons {
+			if con.kind == "NOT NULL" {
+				continue
+			}
+			cols := []string{""}
+			if perColumn {
+				cols = con.cols
+			}
+			for _, col := range cols {
+				row(t.ent.name)
+				conName(con.name(t.ent.name))
+				kind.Add(con.kind)
+				if perColumn {
+					column.Add(col)
+					text.Add(con.text())
+				}
+			}
+		}
+	}
+}
+
+// infoCharacterSets is information_schema.character_sets: UTF8 only.
+func infoCharacterSets(c *catalogRows) {
+	cat, schema := c.col("character_set_catalog", tString), c.col("character_set_schema", tString)
+	name, repertoire, form := c.col("character_set_name", tString), c.col("character_repertoire", tString), c.col("form_of_use", tString)
+	collCat, collSchema, collName := c.col("default_collate_catalog", tString), c.col("default_collate_schema", tString), c.col("default_collate_name", tString)
+	c.n = 1
+	cat.Add(nil)
+	schema.Add(nil)
+	name.Add("UTF8")
+	repertoire.Add("UCS")
+	form.Add("UTF8")
+	collCat.Add("carquet")
+	collSchema.Add("pg_catalog")
+	collName.Add("ucs_basic")
+}

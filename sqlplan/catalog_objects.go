@@ -1,0 +1,208 @@
+package sqlplan
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/function"
+)
+
+// duckdb_indexes(), duckdb_sequences() and duckdb_types() with DuckDB's
+// columns. carquet has no indexes (CREATE INDEX is refused), so
+// duckdb_indexes() is always empty; it is there so that the queries
+// tools send to list them work.
+
+func duckdbIndexes(c *catalogRows) {
+	objectColumns(c, "index_name")
+	c.col("table_name", tString)
+	c.col("table_oid", tBigint)
+	c.col("comment", tString)
+	c.col("tags", tTagsMap)
+	c.col("is_unique", tBool)
+	c.col("is_primary", tBool)
+	c.col("expressions", tString)
+	c.col("sql", tString)
+}
+
+// duckdbSequences is duckdb_sequences(): carquet's sequences have no
+// bounds and do not cycle, so min_value and max_value are DuckDB's
+// defaults for the sign of the increment; last_value is the last
+// nextval, NULL before the first; sql starts at the next value.
+func (p *planner) duckdbSequences(c *catalogRows) {
+	object := objectColumns(c, "sequence_name")
+	comment, tags, temp := c.col("comment", tString), c.col("tags", tTagsMap), c.col("temporary", tBool)
+	start, minV, maxV, inc := c.col("start_value", tBigint), c.col("min_value", tBigint), c.col("max_value", tBigint), c.col("increment_by", tBigint)
+	cycle, last, sql := c.col("cycle", tBool), c.col("last_value", tBigint), c.col("sql", tString)
+	e := p.e
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	names := make([]string, 0, len(e.seqs))
+	for n := range e.seqs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for i, n := range names {
+		seq := e.seqs[n]
+		c.n++
+		object(n, catalogFirstOID/2+i) // below the tables' oids
+		comment.Add(nil)
+		tags.Add(map[any]any{})
+		temp.Add(false)
+		lo, hi := int64(1), int64(math.MaxInt64)
+		if seq.inc < 0 {
+			lo, hi = math.MinInt64, -1
+		}
+		start.Add(seq.start)
+		minV.Add(lo)
+		maxV.Add(hi)
+		inc.Add(seq.inc)
+		cycle.Add(false)
+		if seq.cur != nil {
+			last.Add(*seq.cur)
+		} else {
+			last.Add(nil)
+		}
+		sql.Add("CREATE SEQUENCE " + sqlIdent(n) + " INCREMENT BY " + strconv.FormatInt(seq.inc, 10) +
+			" MINVALUE " + strconv.FormatInt(lo, 10) + " MAXVALUE " + strconv.FormatInt(hi, 10) +
+			" START " + strconv.FormatInt(seq.next, 10) + " NO CYCLE;") // the value nextval gives next, as DuckDB writes it
+	}
+}
+
+// builtinType is a type name of DuckDB's duckdb_types(): its oid (0 for
+// an alias, which DuckDB lists without one), size in bytes (-1: none),
+// logical type and category.
+type builtinType struct {
+	name            string
+	oid, size       int
+	logical, family string
+}
+
+// duckdbTypeNames are the names of DuckDB's built-in types as
+// "name:oid:size:LOGICAL:CATEGORY" (+ for a space; 0 oid: an alias;
+// -1 size: none; an empty category is NULL). duckdb_types() lists those carquet's CREATE
+// TABLE and CAST take, and the nested ones it has.
+const duckdbTypeNames = `bool:10:1:BOOLEAN:BOOLEAN int1:11:1:TINYINT:NUMERIC int16:12:2:SMALLINT:NUMERIC
+int:13:4:INTEGER:NUMERIC bigint:14:8:BIGINT:NUMERIC date:15:4:DATE:DATETIME time:16:8:TIME:DATETIME
+timestamp_s:17:8:TIMESTAMP_S:DATETIME timestamp_ms:18:8:TIMESTAMP_MS:DATETIME datetime:19:8:TIMESTAMP:DATETIME
+timestamp_ns:20:8:TIMESTAMP_NS:DATETIME dec:21:-1:DECIMAL:NUMERIC float:22:4:FLOAT:NUMERIC double:23:8:DOUBLE:NUMERIC
+bpchar:25:16:VARCHAR:STRING binary:26:16:BLOB: interval:27:16:INTERVAL:DATETIME uint8:28:1:UTINYINT:NUMERIC
+uint16:29:2:USMALLINT:NUMERIC uint32:30:4:UINTEGER:NUMERIC ubigint:31:8:UBIGINT:NUMERIC
+timestamp+with+time+zone:32:8:TIMESTAMP+WITH+TIME+ZONE:DATETIME time+with+time+zone:34:8:TIME+WITH+TIME+ZONE:DATETIME
+time_ns:35:8:TIME_NS:DATETIME bit:36:16:BIT: bignum:39:16:BIGNUM: uhugeint:49:16:UHUGEINT:NUMERIC
+hugeint:50:16:HUGEINT:NUMERIC guid:54:16:UUID: row:100:0:STRUCT:COMPOSITE list:101:16:LIST:COMPOSITE
+map:102:16:MAP:COMPOSITE enum:104:-1:ENUM: union:107:0:UNION:COMPOSITE array:108:0:ARRAY:COMPOSITE
+bitstring:0:16:BIT: blob:0:16:BLOB: boolean:0:1:BOOLEAN:BOOLEAN bytea:0:16:BLOB: char:0:16:VARCHAR:STRING
+decimal:0:-1:DECIMAL:NUMERIC float4:0:4:FLOAT:NUMERIC float8:0:8:DOUBLE:NUMERIC int128:0:16:HUGEINT:NUMERIC
+int2:0:2:SMALLINT:NUMERIC int32:0:4:INTEGER:NUMERIC int4:0:4:INTEGER:NUMERIC int64:0:8:BIGINT:NUMERIC
+int8:0:8:BIGINT:NUMERIC integer:0:4:INTEGER:NUMERIC integral:0:4:INTEGER:NUMERIC logical:0:1:BOOLEAN:BOOLEAN
+long:0:8:BIGINT:NUMERIC numeric:0:-1:DECIMAL:NUMERIC nvarchar:0:16:VARCHAR:STRING oid:0:8:BIGINT:NUMERIC
+real:0:4:FLOAT:NUMERIC short:0:2:SMALLINT:NUMERIC signed:0:4:INTEGER:NUMERIC smallint:0:2:SMALLINT:NUMERIC
+string:0:16:VARCHAR:STRING struct:0:0:STRUCT:COMPOSITE text:0:16:VARCHAR:STRING timestamp:0:8:TIMESTAMP:DATETIME
+timestamp_us:0:8:TIMESTAMP:DATETIME timestamptz:0:8:TIMESTAMP+WITH+TIME+ZONE:DATETIME
+timetz:0:8:TIME+WITH+TIME+ZONE:DATETIME tinyint:0:1:TINYINT:NUMERIC uint128:0:16:UHUGEINT:NUMERIC
+uint64:0:8:UBIGINT:NUMERIC uinteger:0:4:UINTEGER:NUMERIC usmallint:0:2:USMALLINT:NUMERIC
+utinyint:0:1:UTINYINT:NUMERIC uuid:0:16:UUID: varbinary:0:16:BLOB: varchar:0:16:VARCHAR:STRING varint:0:16:BIGNUM:`
+
+// nestedTypeNames are the nested types carquet has, which are written
+// with their element or field types (STRUCT(a INTEGER), INTEGER[]).
+var nestedTypeNames = map[string]bool{"row": true, "struct": true, "list": true, "map": true}
+
+// carquetTypes are the entries of duckdbTypeNames carquet has, read once.
+var carquetTypes = func() []builtinType {
+	var out []builtinType
+	for _, f := range strings.Fields(duckdbTypeNames) {
+		parts := strings.Split(f, ":")
+		name := strings.ReplaceAll(parts[0], "+", " ")
+		if _, err := function.ParseTypeName(name, nil); err != nil && !nestedTypeNames[name] {
+			continue
+		}
+		oid, _ := strconv.Atoi(parts[1])
+		size, _ := strconv.Atoi(parts[2])
+		out = append(out, builtinType{name: name, oid: oid, size: size, logical: strings.ReplaceAll(parts[3], "+", " "), family: parts[4]})
+	}
+	return out
+}()
+
+// duckdbTypes is duckdb_types(): a row per type name carquet takes, in
+// DuckDB's order (the types by oid, then the aliases by name, which have
+// no oid).
+func duckdbTypes(c *catalogRows) {
+	db, dbOID, schema, schemaOID := c.col("database_name", tString), c.col("database_oid", tBigint), c.col("schema_name", tString), c.col("schema_oid", tBigint)
+	oid, name, size, logical := c.col("type_oid", tBigint), c.col("type_name", tString), c.col("type_size", tBigint), c.col("logical_type", tString)
+	family, comment, tags := c.col("type_category", tString), c.col("comment", tString), c.col("tags", tTagsMap)
+	internal, labels := c.col("internal", tBool), c.col("labels", tStringList)
+	for _, t := range carquetTypes {
+		c.n++
+		db.Add("carquet")
+		dbOID.Add(int64(catalogDatabaseOID))
+		schema.Add("main")
+		schemaOID.Add(int64(catalogSchemaOID))
+		oid.Add(nullIfZero(t.oid))
+		name.Add(t.name)
+		if t.size >= 0 {
+			size.Add(int64(t.size))
+		} else {
+			size.Add(nil)
+		}
+		logical.Add(t.logical)
+		family.Add(nullIfEmpty(t.family))
+		comment.Add(nil)
+		tags.Add(map[any]any{})
+		internal.Add(true)
+		labels.Add(nil)
+	}
+}
+
+// nullIfZero is n, or NULL for 0.
+func nullIfZero(n int) any {
+	if n == 0 {
+		return nil
+	}
+	return int64(n)
+}
+
+// pgCatalogRelation is a view of pg_catalog carquet has: pg_tables,
+// pg_views and pg_namespace (schema main only; owner "carquet";
+// carquet has no indexes, rules or triggers). ok is false for others.
+func (p *planner) pgCatalogRelation(view string, c *catalogRows) bool {
+	switch view {
+	case "pg_tables":
+		schema, name, owner, space := c.col("schemaname", tString), c.col("tablename", tString), c.col("tableowner", tString), c.col("tablespace", tInteger)
+		flags := []*colBuilder{c.col("hasindexes", tBool), c.col("hasrules", tBool), c.col("hastriggers", tBool)}
+		for _, t := range p.tableNames() {
+			c.n++
+			schema.Add("main")
+			name.Add(t)
+			owner.Add("carquet")
+			space.Add(nil)
+			for _, f := range flags {
+				f.Add(false)
+			}
+		}
+	case "pg_views":
+		schema, name, owner, def := c.col("schemaname", tString), c.col("viewname", tString), c.col("viewowner", tString), c.col("definition", tString)
+		for _, n := range p.e.viewNames() {
+			v := p.e.viewNamed(n)
+			if v == nil {
+				continue
+			}
+			c.n++
+			schema.Add("main")
+			name.Add(n)
+			owner.Add("carquet")
+			def.Add(v.definition() + ";")
+		}
+	case "pg_namespace":
+		oid, name, owner, acl := c.col("oid", tBigint), c.col("nspname", tString), c.col("nspowner", tInteger), c.col("nspacl", tInteger)
+		c.n = 1
+		oid.Add(int64(catalogSchemaOID))
+		name.Add("main")
+		owner.Add(int64(0))
+		acl.Add(nil)
+	default:
+		return false
+	}
+	return true
+}
