@@ -206,3 +206,61 @@ func (e *Engine) plainExists(name string) bool {
 	}
 	return false
 }
+
+// threePartNames rewrites DuckDB's three-part names database.schema.name
+// into the two-part names carquet resolves: db.main.t is db.t (for the
+// engine's own catalog, carquet, and each attached database). Other
+// a.b.c stay (a table's struct column's field; db.information_schema.x,
+// which DuckDB refuses too).
+func (e *Engine) threePartNames(toks []parse.Token) []parse.Token {
+	var out []parse.Token // a copy, made at the first change
+	for i := 0; i+4 < len(toks); i++ {
+		if i > 0 && isDot(toks[i-1]) || !isName(toks[i]) || !isDot(toks[i+1]) || !isName(toks[i+2]) || !isDot(toks[i+3]) || !isName(toks[i+4]) {
+			continue
+		}
+		db, schema := strings.ToLower(toks[i].Unquoted()), strings.ToLower(toks[i+2].Unquoted())
+		if schema != "main" || !e.isDatabase(db) {
+			continue
+		}
+		if out == nil {
+			out = append([]parse.Token(nil), toks...)
+		}
+		out = append(out[:i+1:i+1], append([]parse.Token{toks[i+3]}, toks[i+4:]...)...) // db . t
+		toks = out
+	}
+	if out == nil {
+		return toks
+	}
+	return out
+}
+
+// isDot reports whether t is the "." of a qualified name.
+func isDot(t parse.Token) bool { return t.Kind == parse.Op && t.Text == "." }
+
+// isDatabase reports whether name (lower case) is a database of the
+// catalog: carquet's own or an attached one.
+func (e *Engine) isDatabase(name string) bool {
+	if name == ownDatabase.name {
+		return true
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	_, ok := e.attached[name]
+	return ok
+}
+
+// qualifiedName reads a table name of one to three parts from toks[i]
+// (t, db.t, db.main.t: threePartNames made the last a db.t) and returns
+// it as carquet resolves it, "db.t", and the index after it.
+func qualifiedName(toks []parse.Token, i int) (string, int, bool) {
+	if i >= len(toks) || !isName(toks[i]) {
+		return "", i, false
+	}
+	name := toks[i].Name()
+	i++
+	if i+1 < len(toks) && isDot(toks[i]) && isName(toks[i+1]) {
+		name += "." + toks[i+1].Name()
+		i += 2
+	}
+	return name, i, true
+}

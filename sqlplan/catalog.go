@@ -66,7 +66,7 @@ func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
 	case "views":
 		p.infoViews(c)
 	case "schemata":
-		infoSchemata(c)
+		p.infoSchemata(c)
 	case "table_constraints":
 		p.infoTableConstraints(c)
 	case "key_column_usage":
@@ -102,11 +102,11 @@ func nullColumns(c *catalogRows, t Type, names ...string) func() {
 }
 
 // tableColumns adds table_catalog, table_schema and table_name.
-func tableColumns(c *catalogRows) func(name string) {
+func tableColumns(c *catalogRows) func(db, name string) {
 	catalog, schema, table := c.col("table_catalog", tString), c.col("table_schema", tString), c.col("table_name", tString)
-	return func(name string) {
+	return func(db, name string) {
 		c.n++
-		catalog.Add("carquet")
+		catalog.Add(db)
 		schema.Add("main")
 		table.Add(name)
 	}
@@ -118,8 +118,8 @@ func (p *planner) infoTables(c *catalogRows) {
 	nulls := nullColumns(c, tString, "self_referencing_column_name", "reference_generation", "user_defined_type_catalog", "user_defined_type_schema", "user_defined_type_name")
 	insertable, typed := c.col("is_insertable_into", tString), c.col("is_typed", tString)
 	commit, comment := c.col("commit_action", tString), c.col("TABLE_COMMENT", tString)
-	for _, name := range p.tableNames() {
-		row(name)
+	for _, t := range p.catalogTables() {
+		row(t.db.name, t.name)
 		kind.Add("BASE TABLE")
 		nulls()
 		insertable.Add("YES")
@@ -128,7 +128,7 @@ func (p *planner) infoTables(c *catalogRows) {
 		comment.Add(nil)
 	}
 	for _, name := range p.e.viewNames() {
-		row(name)
+		row(ownDatabase.name, name)
 		kind.Add("VIEW")
 		nulls()
 		insertable.Add("NO")
@@ -156,7 +156,7 @@ func (p *planner) infoColumns(c *catalogRows) {
 	updatable, comment := c.col("is_updatable", tBool), c.col("COLUMN_COMMENT", tString)
 	for _, ent := range p.catalogEntries() {
 		for k, col := range ent.cols {
-			row(ent.name)
+			row(ent.db.name, ent.name)
 			column.Add(col.name)
 			pos.Add(int64(k + 1))
 			dflt.Add(nullIfEmpty(col.dflt))
@@ -192,7 +192,7 @@ func (p *planner) infoViews(c *catalogRows) {
 		if v == nil {
 			continue
 		}
-		row(name)
+		row(ownDatabase.name, name)
 		def.Add(v.definition() + ";")
 		check.Add("NONE")
 		for _, b := range nos {
@@ -201,14 +201,16 @@ func (p *planner) infoViews(c *catalogRows) {
 	}
 }
 
-func infoSchemata(c *catalogRows) {
+func (p *planner) infoSchemata(c *catalogRows) {
 	catalog, schema, owner := c.col("catalog_name", tString), c.col("schema_name", tString), c.col("schema_owner", tString)
 	nulls := nullColumns(c, tString, "default_character_set_catalog", "default_character_set_schema", "default_character_set_name", "sql_path")
-	c.n = 1
-	catalog.Add("carquet")
-	schema.Add("main")
-	owner.Add("carquet")
-	nulls()
+	for _, db := range p.catalogDatabases() {
+		c.n++
+		catalog.Add(db.name)
+		schema.Add("main")
+		owner.Add("carquet")
+		nulls()
+	}
 }
 
 // viewNames lists the engine's views, sorted.

@@ -147,16 +147,16 @@ type constrainedTable struct {
 // constraints, in the catalog's order.
 func (p *planner) constrainedTables() []constrainedTable {
 	ents := p.catalogEntries()
-	primary := map[string][]string{}
+	primary := map[string][]string{} // by database.table
 	for _, ent := range ents {
 		if ent.view == nil {
-			primary[strings.ToLower(ent.name)] = ent.con.primary
+			primary[strings.ToLower(ent.db.name+"."+ent.name)] = ent.con.primary
 		}
 	}
-	refKey := func(table string) []string { return primary[strings.ToLower(table)] }
 	var out []constrainedTable
 	for i, ent := range ents {
 		if ent.view == nil {
+			refKey := func(table string) []string { return primary[strings.ToLower(ent.db.name+"."+table)] }
 			out = append(out, constrainedTable{ent: ent, oid: catalogFirstOID + i, cons: tableConstraints(ent, refKey)})
 		}
 	}
@@ -167,16 +167,13 @@ var tStringList = Type{Kind: KNested, Elem: &tString}
 var tBigintList = Type{Kind: KNested, Elem: &tBigint}
 
 func (p *planner) duckdbConstraints(c *catalogRows) {
-	db, dbOID, schema, schemaOID := c.col("database_name", tString), c.col("database_oid", tBigint), c.col("schema_name", tString), c.col("schema_oid", tBigint)
+	database := databaseColumns(c)
 	table, tableOID, index, kind := c.col("table_name", tString), c.col("table_oid", tBigint), c.col("constraint_index", tBigint), c.col("constraint_type", tString)
 	text, expr, colIdx, colNames := c.col("constraint_text", tString), c.col("expression", tString), c.col("constraint_column_indexes", tBigintList), c.col("constraint_column_names", tStringList)
 	name, refTable, refCols := c.col("constraint_name", tString), c.col("referenced_table", tString), c.col("referenced_column_names", tStringList)
 	for _, t := range p.constrainedTables() {
 		for _, con := range t.cons {
-			db.Add("carquet")
-			dbOID.Add(int64(catalogDatabaseOID))
-			schema.Add("main")
-			schemaOID.Add(int64(catalogSchemaOID))
+			database(t.ent.db)
 			table.Add(t.ent.name)
 			tableOID.Add(int64(t.oid))
 			index.Add(int64(c.n))
@@ -196,10 +193,10 @@ func (p *planner) duckdbConstraints(c *catalogRows) {
 // constraintColumns adds constraint_catalog, constraint_schema and
 // constraint_name, which begin most of information_schema's constraint
 // views, and returns the function that fills them.
-func constraintColumns(c *catalogRows) func(name string) {
+func constraintColumns(c *catalogRows) func(db, name string) {
 	catalog, schema, name := c.col("constraint_catalog", tString), c.col("constraint_schema", tString), c.col("constraint_name", tString)
-	return func(n string) {
-		catalog.Add("carquet")
+	return func(db, n string) {
+		catalog.Add(db)
 		schema.Add("main")
 		name.Add(n)
 	}
@@ -214,8 +211,8 @@ func (p *planner) infoTableConstraints(c *catalogRows) {
 	flags := []*colBuilder{c.col("is_deferrable", tString), c.col("initially_deferred", tString), c.col("enforced", tString), c.col("nulls_distinct", tString)}
 	for _, t := range p.constrainedTables() {
 		for _, con := range t.cons {
-			conName(con.name(t.ent.name))
-			row(t.ent.name)
+			conName(t.ent.db.name, con.name(t.ent.name))
+			row(t.ent.db.name, t.ent.name)
 			if con.kind == "NOT NULL" {
 				kind.Add("CHECK")
 			} else {
@@ -240,8 +237,8 @@ func (p *planner) infoKeyColumnUsage(c *catalogRows) {
 				continue
 			}
 			for k, col := range con.cols {
-				conName(con.name(t.ent.name))
-				row(t.ent.name)
+				conName(t.ent.db.name, con.name(t.ent.name))
+				row(t.ent.db.name, t.ent.name)
 				column.Add(col)
 				pos.Add(int64(k + 1))
 				if con.kind == "FOREIGN KEY" {
@@ -267,10 +264,10 @@ func (p *planner) infoReferentialConstraints(c *catalogRows) {
 				continue
 			}
 			c.n++
-			conName(con.name(t.ent.name))
-			ucCatalog.Add("carquet")
+			conName(t.ent.db.name, con.name(t.ent.name))
+			ucCatalog.Add(t.ent.db.name)
 			ucSchema.Add("main")
-			ucName.Add(nullIfEmpty(referencedKey(tables, con)))
+			ucName.Add(nullIfEmpty(referencedKey(tables, t.ent.db, con)))
 			match.Add("NONE")
 			update.Add("NO ACTION")
 			del.Add("NO ACTION")
@@ -280,9 +277,9 @@ func (p *planner) infoReferentialConstraints(c *catalogRows) {
 
 // referencedKey is the name of the PRIMARY KEY or UNIQUE constraint a
 // foreign key references ("" if the table or key is gone).
-func referencedKey(tables []constrainedTable, fk tableConstraint) string {
+func referencedKey(tables []constrainedTable, db catalogDB, fk tableConstraint) string {
 	for _, t := range tables {
-		if !strings.EqualFold(t.ent.name, fk.refs) {
+		if !strings.EqualFold(t.ent.name, fk.refs) || t.ent.db != db {
 			continue
 		}
 		for _, con := range t.cons {
@@ -310,7 +307,7 @@ func (p *planner) infoCheckConstraints(c *catalogRows) {
 				continue
 			}
 			c.n++
-			conName(con.name(t.ent.name))
+			conName(t.ent.db.name, con.name(t.ent.name))
 		}
 	}
 }
@@ -340,8 +337,8 @@ func (p *planner) infoConstraintUsage(c *catalogRows, perColumn bool) {
 				cols = con.cols
 			}
 			for _, col := range cols {
-				row(t.ent.name)
-				conName(con.name(t.ent.name))
+				row(t.ent.db.name, t.ent.name)
+				conName(t.ent.db.name, con.name(t.ent.name))
 				kind.Add(con.kind)
 				if perColumn {
 					column.Add(col)

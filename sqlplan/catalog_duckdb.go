@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	kernels "github.com/carquet-go/carquet/sqlplan/exec"
+	"sort"
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
@@ -24,6 +25,7 @@ type catalogColumn struct {
 
 // catalogEntry is a table or a view of the catalog.
 type catalogEntry struct {
+	db   catalogDB // the database: carquet's own or an attached folder
 	name string
 	view *view // nil for a table
 	cols []catalogColumn
@@ -31,12 +33,64 @@ type catalogEntry struct {
 	con  *constraints
 }
 
+// catalogDB is a database of the catalog: carquet's own (its root
+// folder) or an attached folder (attach.go).
+type catalogDB struct {
+	name, path string
+	oid        int64
+}
+
+// ownDatabase is carquet's own database.
+var ownDatabase = catalogDB{name: "carquet", oid: catalogDatabaseOID}
+
+// catalogDatabases lists carquet's database, then the attached ones by
+// name.
+func (p *planner) catalogDatabases() []catalogDB {
+	own := ownDatabase
+	own.path = p.e.root
+	out := []catalogDB{own}
+	names, paths := p.e.attachedNames()
+	for i, n := range names {
+		out = append(out, catalogDB{name: n, path: paths[i], oid: int64(catalogDatabaseOID + (i+1)*catalogFirstOID)})
+	}
+	return out
+}
+
+// catalogTable is a table's name in its database.
+type catalogTable struct {
+	db   catalogDB
+	name string
+}
+
+// catalogTables lists the tables of every database without opening them:
+// the statement's own (its transaction's, if it has one), then the
+// attached folders'.
+func (p *planner) catalogTables() []catalogTable {
+	var out []catalogTable
+	for _, db := range p.catalogDatabases() {
+		names := p.tableNames()
+		if db.name != ownDatabase.name {
+			names = folderTableNames(db.path)
+			sort.Strings(names)
+		}
+		for _, n := range names {
+			out = append(out, catalogTable{db: db, name: n})
+		}
+	}
+	return out
+}
+
 // catalogEntries lists the tables (a table whose files do not open is
 // left out: it has no columns to list) and then the views.
 func (p *planner) catalogEntries() []catalogEntry {
 	var out []catalogEntry
-	for _, name := range p.tableNames() {
+	for _, t := range p.catalogTables() {
+		name := t.name
+		if t.db.name != ownDatabase.name {
+			name = t.db.name + "." + t.name
+		}
 		if ent, err := p.tableEntry(name); err == nil {
+			ent.db, ent.name = t.db, t.name
 			out = append(out, ent)
 		}
 	}
@@ -53,7 +107,7 @@ func (p *planner) tableEntry(name string) (catalogEntry, error) {
 		return catalogEntry{}, err
 	}
 	defer p.e.release(t)
-	ent := catalogEntry{name: t.Name, con: &constraints{}}
+	ent := catalogEntry{db: ownDatabase, name: t.Name, con: &constraints{}}
 	if ent.name == "" {
 		ent.name = name
 	}
@@ -98,7 +152,7 @@ func hasUniqueColumn(keys [][]string, name string) bool {
 
 // viewEntry is a view with the columns its query gives.
 func (p *planner) viewEntry(name string) catalogEntry {
-	ent := catalogEntry{name: name, view: p.e.viewNamed(name), con: &constraints{}}
+	ent := catalogEntry{db: ownDatabase, name: name, view: p.e.viewNamed(name), con: &constraints{}}
 	for _, c := range p.viewColumns(name) {
 		ent.cols = append(ent.cols, catalogColumn{name: c.Name, t: c.Type, notNull: !c.Nullable})
 	}
@@ -187,7 +241,7 @@ func (p *planner) duckdbRelation(name, alias string) (*relation, bool, error) {
 	case "duckdb_views":
 		p.duckdbViews(c)
 	case "duckdb_schemas":
-		duckdbSchemas(c)
+		p.duckdbSchemas(c)
 	case "duckdb_databases":
 		p.duckdbDatabases(c)
 	case "duckdb_constraints":
@@ -206,17 +260,27 @@ func (p *planner) duckdbRelation(name, alias string) (*relation, bool, error) {
 
 // objectColumns adds the columns every object row of DuckDB's catalog
 // functions begins with, and returns the function that fills them.
-func objectColumns(c *catalogRows, nameCol string) func(name string, oid int) {
-	db, dbOID := c.col("database_name", tString), c.col("database_oid", tBigint)
-	schema, schemaOID := c.col("schema_name", tString), c.col("schema_oid", tBigint)
+func objectColumns(c *catalogRows, nameCol string) func(in catalogDB, name string, oid int) {
+	add := databaseColumns(c)
 	name, oid := c.col(nameCol, tString), c.col(strings.TrimSuffix(nameCol, "_name")+"_oid", tBigint)
-	return func(n string, id int) {
-		db.Add("carquet")
-		dbOID.Add(int64(catalogDatabaseOID))
-		schema.Add("main")
-		schemaOID.Add(int64(catalogSchemaOID))
+	return func(in catalogDB, n string, id int) {
+		add(in)
 		name.Add(n)
 		oid.Add(int64(id))
+	}
+}
+
+// databaseColumns adds database_name, database_oid, schema_name and
+// schema_oid and returns the function that fills them; each database has
+// one schema, main, whose oid follows the database's.
+func databaseColumns(c *catalogRows) func(in catalogDB) {
+	db, dbOID := c.col("database_name", tString), c.col("database_oid", tBigint)
+	schema, schemaOID := c.col("schema_name", tString), c.col("schema_oid", tBigint)
+	return func(in catalogDB) {
+		db.Add(in.name)
+		dbOID.Add(in.oid)
+		schema.Add("main")
+		schemaOID.Add(in.oid + catalogSchemaOID - catalogDatabaseOID)
 	}
 }
 
@@ -243,7 +307,7 @@ func (p *planner) duckdbTables(c *catalogRows) {
 			continue
 		}
 		c.n++
-		object(ent.name, catalogFirstOID+i)
+		object(ent.db, ent.name, catalogFirstOID+i)
 		flags(false)
 		hasPK.Add(len(ent.con.primary) > 0)
 		size.Add(ent.rows)
@@ -262,7 +326,7 @@ func (p *planner) duckdbColumns(c *catalogRows) {
 	for i, ent := range p.catalogEntries() {
 		for k, col := range ent.cols {
 			c.n++
-			object(ent.name, catalogFirstOID+i)
+			object(ent.db, ent.name, catalogFirstOID+i)
 			colName.Add(col.name)
 			index.Add(int64(k + 1))
 			comment.Add(nil)
@@ -289,7 +353,7 @@ func (p *planner) duckdbViews(c *catalogRows) {
 			continue
 		}
 		c.n++
-		object(ent.name, catalogFirstOID+i)
+		object(ent.db, ent.name, catalogFirstOID+i)
 		flags(ent.view.temp)
 		ncols.Add(int64(len(ent.cols)))
 		sql.Add(ent.view.definition() + ";")
@@ -297,35 +361,35 @@ func (p *planner) duckdbViews(c *catalogRows) {
 	}
 }
 
-func duckdbSchemas(c *catalogRows) {
+func (p *planner) duckdbSchemas(c *catalogRows) {
 	oid, db, dbOID, schema := c.col("oid", tBigint), c.col("database_name", tString), c.col("database_oid", tBigint), c.col("schema_name", tString)
 	comment, tags, internal, sql := c.col("comment", tString), c.col("tags", tTagsMap), c.col("internal", tBool), c.col("sql", tString)
-	c.n = 1
-	oid.Add(int64(catalogSchemaOID))
-	db.Add("carquet")
-	dbOID.Add(int64(catalogDatabaseOID))
-	schema.Add("main")
-	comment.Add(nil)
-	tags.Add(map[any]any{})
-	internal.Add(true)
-	sql.Add(nil)
+	for _, in := range p.catalogDatabases() {
+		c.n++
+		oid.Add(in.oid + catalogSchemaOID - catalogDatabaseOID)
+		db.Add(in.name)
+		dbOID.Add(in.oid)
+		schema.Add("main")
+		comment.Add(nil)
+		tags.Add(map[any]any{})
+		internal.Add(true)
+		sql.Add(nil)
+	}
 }
 
 func (p *planner) duckdbDatabases(c *catalogRows) {
 	db, dbOID, path, comment := c.col("database_name", tString), c.col("database_oid", tBigint), c.col("path", tString), c.col("comment", tString)
 	tags, internal, kind, readonly := c.col("tags", tTagsMap), c.col("internal", tBool), c.col("type", tString), c.col("readonly", tBool)
-	names, paths := p.e.attachedNames()
-	names, paths = append([]string{"carquet"}, names...), append([]string{p.e.root}, paths...)
-	for i, name := range names {
+	for i, in := range p.catalogDatabases() {
 		c.n++
-		db.Add(name)
-		dbOID.Add(int64(catalogDatabaseOID + i*catalogFirstOID))
-		path.Add(paths[i])
+		db.Add(in.name)
+		dbOID.Add(in.oid)
+		path.Add(in.path)
 		comment.Add(nil)
 		tags.Add(map[any]any{})
 		internal.Add(false)
 		kind.Add("carquet")
-		readonly.Add(i > 0 && p.e.writable(paths[i]) != nil) // writes stay below the root
+		readonly.Add(i > 0 && p.e.writable(in.path) != nil) // writes stay below the root
 	}
 }
 

@@ -1,7 +1,6 @@
 package sqlplan
 
 import (
-	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,14 +45,11 @@ func (p *planner) duckdbSequences(c *catalogRows) {
 	for i, n := range names {
 		seq := e.seqs[n]
 		c.n++
-		object(n, catalogFirstOID/2+i) // below the tables' oids
+		object(ownDatabase, n, catalogFirstOID/2+i) // below the tables' oids
 		comment.Add(nil)
 		tags.Add(map[any]any{})
 		temp.Add(false)
-		lo, hi := int64(1), int64(math.MaxInt64)
-		if seq.inc < 0 {
-			lo, hi = math.MinInt64, -1
-		}
+		lo, hi := seq.bounds()
 		start.Add(seq.start)
 		minV.Add(lo)
 		maxV.Add(hi)
@@ -64,9 +60,7 @@ func (p *planner) duckdbSequences(c *catalogRows) {
 		} else {
 			last.Add(nil)
 		}
-		sql.Add("CREATE SEQUENCE " + sqlIdent(n) + " INCREMENT BY " + strconv.FormatInt(seq.inc, 10) +
-			" MINVALUE " + strconv.FormatInt(lo, 10) + " MAXVALUE " + strconv.FormatInt(hi, 10) +
-			" START " + strconv.FormatInt(seq.next, 10) + " NO CYCLE;") // the value nextval gives next, as DuckDB writes it
+		sql.Add(seq.createSQL(n) + ";")
 	}
 }
 
@@ -129,16 +123,13 @@ var carquetTypes = func() []builtinType {
 // DuckDB's order (the types by oid, then the aliases by name, which have
 // no oid).
 func duckdbTypes(c *catalogRows) {
-	db, dbOID, schema, schemaOID := c.col("database_name", tString), c.col("database_oid", tBigint), c.col("schema_name", tString), c.col("schema_oid", tBigint)
+	database := databaseColumns(c)
 	oid, name, size, logical := c.col("type_oid", tBigint), c.col("type_name", tString), c.col("type_size", tBigint), c.col("logical_type", tString)
 	family, comment, tags := c.col("type_category", tString), c.col("comment", tString), c.col("tags", tTagsMap)
 	internal, labels := c.col("internal", tBool), c.col("labels", tStringList)
 	for _, t := range carquetTypes {
 		c.n++
-		db.Add("carquet")
-		dbOID.Add(int64(catalogDatabaseOID))
-		schema.Add("main")
-		schemaOID.Add(int64(catalogSchemaOID))
+		database(ownDatabase)
 		oid.Add(nullIfZero(t.oid))
 		name.Add(t.name)
 		if t.size >= 0 {

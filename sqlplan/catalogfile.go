@@ -140,6 +140,7 @@ func (e *Engine) reloadCatalogLocked() (bool, error) {
 	if err := e.loadCatalogLocked(); err != nil {
 		return false, err
 	}
+	e.viewsGen++ // another engine's views: statements that read views rebind
 	clear(e.stmts)
 	return true, nil
 }

@@ -98,6 +98,9 @@ func (e *Engine) prepareCreate(ctx context.Context, s *Stmt, text string, toks [
 		return nil, fail(i, "expected a table name")
 	}
 	s.table = toks[i].Name()
+	if name, next, ok := qualifiedName(toks, i); ok {
+		s.table, i = name, next-1 // db.t (attach.go)
+	}
 	s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
 	i++
 	spec := &createSpec{options: map[string]string{}}

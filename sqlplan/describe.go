@@ -135,8 +135,11 @@ func statementSubquery(inner []parse.Token) (string, bool) {
 		return showAllTables, true
 	case len(inner) == 2 && inner[0].Is("show") && inner[1].Is("databases"):
 		return showDatabases, true
-	case len(inner) == 2 && !inner[0].Is("summarize") && isName(inner[1]):
-		return "SELECT * FROM " + parse.Backquote(describeMarker+inner[1].Name()), true
+	case !inner[0].Is("summarize") && !isQuery:
+		if name, end, ok := qualifiedName(inner, 1); ok && end == len(inner) {
+			return "SELECT * FROM " + parse.Backquote(describeMarker+name), true
+		}
+		return "", false
 	case inner[0].Is("describe") && isQuery:
 		return "SELECT * FROM " + parse.Backquote(describeQueryMarker+spacedText(inner[1:])), true
 	case inner[0].Is("summarize") && len(inner) > 1:
@@ -180,8 +183,9 @@ func (p *planner) statementRelation(name, alias string) (*relation, bool, error)
 	return rel, true, err
 }
 
-// showTablesQuery is SHOW TABLES as a query.
-const showTablesQuery = "SELECT table_name AS name FROM information_schema.tables ORDER BY name"
+// showTablesQuery is SHOW TABLES as a query: the tables and views of
+// carquet's own database.
+const showTablesQuery = "SELECT table_name AS name FROM information_schema.tables WHERE table_catalog = 'carquet' ORDER BY name"
 
 // describeRelation is (DESCRIBE name) in FROM.
 func (p *planner) describeRelation(name, alias string) (*relation, error) {

@@ -109,6 +109,8 @@ type Engine struct {
 	// targets keeps the targets of statements that write single-file
 	// tables (targetcache.go).
 	targets targetCache
+	// viewsGen counts the changes of the views (rebind.go).
+	viewsGen uint64
 	// seqs are the sequences (sequence.go), by lower-case name.
 	seqs map[string]*sequence
 	// setMu guards global, the settings a plain SET or SET GLOBAL
@@ -365,25 +367,33 @@ func (e *Engine) TableNames() []string {
 		sort.Strings(out)
 		return slices.Compact(out)
 	}
-	ents, err := os.ReadDir(e.root)
+	out = append(out, folderTableNames(e.root)...)
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// folderTableNames lists the tables of a root folder (the engine's or an
+// attached one): its Parquet files and its folders of them.
+func folderTableNames(root string) []string {
+	ents, err := os.ReadDir(root)
 	if err != nil {
-		return out
+		return nil
 	}
+	var out []string
 	for _, d := range ents {
 		name := d.Name()
 		if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
 			continue
 		}
 		if d.IsDir() {
-			if dir := filepath.Join(e.root, name); delta.IsTable(dir) || hasParquet(dir) && !isExport(dir) {
+			if dir := filepath.Join(root, name); delta.IsTable(dir) || hasParquet(dir) && !isExport(dir) {
 				out = append(out, name)
 			}
 		} else if strings.HasSuffix(name, ".parquet") {
 			out = append(out, strings.TrimSuffix(name, ".parquet"))
 		}
 	}
-	sort.Strings(out)
-	return slices.Compact(out)
+	return out
 }
 
 func hasParquet(dir string) bool {

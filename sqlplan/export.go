@@ -6,14 +6,16 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
 // EXPORT DATABASE 'dir' [(FORMAT parquet)] writes, as DuckDB does, one
-// Parquet file per table, schema.sql (the CREATE TABLE and CREATE VIEW
-// statements) and load.sql (a COPY t FROM 'file' per table), so that
+// Parquet file per table, schema.sql (the CREATE SEQUENCE, CREATE TABLE,
+// CREATE MACRO and CREATE VIEW statements, in DuckDB's order; temporary
+// macros are left out, as DuckDB leaves them) and load.sql (a COPY t FROM 'file' per table), so that
 // DuckDB's IMPORT DATABASE reads carquet's export. IMPORT DATABASE 'dir'
 // runs a folder's schema.sql, then its load.sql: DuckDB's exports in
 // Parquet import here. The folder is a path like any other: below the
@@ -83,10 +85,13 @@ func (s *Stmt) exportDatabase(ctx context.Context, p *planner, dir string, tx *T
 		return err
 	}
 	var schema, load strings.Builder
+	for _, def := range s.e.sequenceDefinitions() {
+		schema.WriteString(def + ";\n")
+	}
 	used := map[string]bool{}
 	entries := p.catalogEntries()
 	for _, ent := range entries {
-		if ent.view != nil {
+		if ent.view != nil || ent.db.name != ownDatabase.name {
 			continue
 		}
 		file := exportFileName(ent.name, used)
@@ -101,6 +106,9 @@ func (s *Stmt) exportDatabase(ctx context.Context, p *planner, dir string, tx *T
 		}
 		schema.WriteString(ent.createSQL() + ";\n")
 		load.WriteString("COPY " + sqlIdent(ent.name) + " FROM " + quoteString(path) + " (FORMAT 'parquet');\n")
+	}
+	for _, def := range s.e.macroDefinitions() {
+		schema.WriteString(def + ";\n")
 	}
 	for _, ent := range entries {
 		if ent.view != nil {
@@ -254,4 +262,45 @@ func parquetOnly(text string, toks []parse.Token, i int, what, refusal string) (
 		}
 	}
 	return end + 1, nil
+}
+
+// sequenceDefinitions are the CREATE SEQUENCE statements of the engine's
+// sequences, by name.
+func (e *Engine) sequenceDefinitions() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	names := make([]string, 0, len(e.seqs))
+	for n := range e.seqs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = e.seqs[n].createSQL(n)
+	}
+	return out
+}
+
+// macroDefinitions are the CREATE MACRO statements of the engine's kept
+// macros, by name (scalar before table macro of a name).
+func (e *Engine) macroDefinitions() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var keys []macroKey
+	for k := range e.macros {
+		if !k.temp {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].name != keys[j].name {
+			return keys[i].name < keys[j].name
+		}
+		return !keys[i].table && keys[j].table
+	})
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = e.macros[k].definition()
+	}
+	return out
 }

@@ -173,6 +173,9 @@ func parseMacro(text string, toks []parse.Token, s *Stmt) (*macro, error) {
 			return nil, errAt(text, len(text), "expected a query after AS TABLE")
 		}
 		m.body = toks[i:]
+		if toks[i].Kind == parse.Op && toks[i].Text == "(" && parse.ClosingParen(toks, i) == len(toks)-1 && len(toks) > i+2 {
+			m.body = toks[i+1 : len(toks)-1] // AS TABLE (query), as DuckDB writes it
+		}
 		return m, nil
 	}
 	// A scalar macro's body is an expression: a comma at its top level

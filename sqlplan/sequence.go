@@ -1,6 +1,8 @@
 package sqlplan
 
 import (
+	"math"
+
 	"github.com/carquet-go/carquet/sqlplan/function"
 	"strconv"
 	"strings"
@@ -42,29 +44,48 @@ func (e *Engine) prepareSequence(s *Stmt, text string, toks []parse.Token, creat
 	name := strings.ToLower(toks[i].Name())
 	i++
 	seq := &sequence{next: 1, inc: 1}
-	// number reads [filler] [-]n after the option word at toks[k] and
-	// returns n and the index after it.
+	// number reads [filler] [-]n after the option word at toks[k] ("" for
+	// no filler) and returns n and the index after it.
 	number := func(k int, filler string) (int64, int, error) {
 		k++
-		if word(k) == filler {
+		if filler != "" && word(k) == filler {
 			k++
 		}
-		sign := int64(1)
+		sign := ""
 		if k < len(toks) && toks[k].Kind == parse.Op && toks[k].Text == "-" {
-			sign, k = -1, k+1
+			sign, k = "-", k+1
 		}
 		if k >= len(toks) || toks[k].Kind != parse.Number {
 			return 0, k, fail(k, "expected a number")
 		}
-		n, err := strconv.ParseInt(toks[k].Text, 10, 64)
+		// With its sign: the least BIGINT has no positive counterpart.
+		n, err := strconv.ParseInt(sign+toks[k].Text, 10, 64)
 		if err != nil {
 			return 0, k, fail(k, "expected an integer")
 		}
-		return sign * n, k + 1, nil
+		return n, k + 1, nil
 	}
 	startSet := false
+	var minV, maxV *int64 // MINVALUE, MAXVALUE as written
 	for create && i < len(toks) {
 		switch word(i) {
+		case "minvalue", "maxvalue":
+			n, next, err := number(i, "")
+			if err != nil {
+				return nil, err
+			}
+			if word(i) == "minvalue" {
+				minV = &n
+			} else {
+				maxV = &n
+			}
+			i = next
+		case "no":
+			// NO CYCLE, NO MINVALUE, NO MAXVALUE: the defaults.
+			if w := word(i + 1); w != "cycle" && w != "minvalue" && w != "maxvalue" {
+				return nil, fail(i+1, "expected CYCLE, MINVALUE or MAXVALUE after NO")
+			}
+			i += 2
 		case "start":
 			n, next, err := number(i, "with")
 			if err != nil {
@@ -81,7 +102,7 @@ func (e *Engine) prepareSequence(s *Stmt, text string, toks []parse.Token, creat
 			}
 			seq.inc, i = n, next
 		default:
-			err := fail(i, "CREATE SEQUENCE takes START and INCREMENT, not %s", toks[i].Text)
+			err := fail(i, "CREATE SEQUENCE takes START, INCREMENT, MINVALUE, MAXVALUE and NO CYCLE, not %s", toks[i].Text)
 			err.(*Error).Err = ErrUnsupported
 			return nil, err
 		}
@@ -90,6 +111,13 @@ func (e *Engine) prepareSequence(s *Stmt, text string, toks []parse.Token, creat
 		seq.next = -1
 	}
 	seq.start = seq.next
+	// carquet's sequences run over the whole range of their sign: the
+	// bounds DuckDB writes (EXPORT DATABASE's schema.sql) are those.
+	if lo, hi := seq.bounds(); minV != nil && *minV != lo || maxV != nil && *maxV != hi {
+		err := fail(1, "CREATE SEQUENCE with MINVALUE or MAXVALUE other than %d and %d is not supported", lo, hi)
+		err.(*Error).Err = ErrUnsupported
+		return nil, err
+	}
 	if !create && i < len(toks) {
 		return nil, fail(i, "unexpected %s", toks[i].Text)
 	}
@@ -162,4 +190,23 @@ func (p *planner) bindSequenceCall(name string, args []expr) (expr, error) {
 	}}
 	f.setText(name + "('" + seqName + "')")
 	return f, nil
+}
+
+// bounds are the sequence's MINVALUE and MAXVALUE: DuckDB's defaults for
+// the sign of its increment (carquet's sequences have no others).
+func (seq *sequence) bounds() (lo, hi int64) {
+	if seq.inc < 0 {
+		return math.MinInt64, -1
+	}
+	return 1, math.MaxInt64
+}
+
+// createSQL is the CREATE SEQUENCE that makes the sequence again as it
+// is now, as DuckDB writes it (duckdb_sequences(), EXPORT DATABASE): it
+// starts at the value nextval gives next.
+func (seq *sequence) createSQL(name string) string {
+	lo, hi := seq.bounds()
+	return "CREATE SEQUENCE " + sqlIdent(name) + " INCREMENT BY " + strconv.FormatInt(seq.inc, 10) +
+		" MINVALUE " + strconv.FormatInt(lo, 10) + " MAXVALUE " + strconv.FormatInt(hi, 10) +
+		" START " + strconv.FormatInt(seq.next, 10) + " NO CYCLE"
 }

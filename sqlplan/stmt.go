@@ -105,6 +105,10 @@ type Stmt struct {
 	execArgCount int
 	// summarized is SUMMARIZE's query as text (s.inner prepared).
 	summarized string
+	// rebindText is the text of a statement that read views, prepared
+	// again when the views change after viewsGen (rebind.go).
+	rebindText string
+	viewsGen   uint64
 }
 
 // Split splits SQL text into statements at semicolons outside quotes and
@@ -195,17 +199,28 @@ func (e *Engine) prepareContext(ctx context.Context, text string, tx *Tx) (*Stmt
 	if err := refuseMarkers(text, toks); err != nil {
 		return nil, err
 	}
-	toks = keywordNames(toks)
+	toks = e.threePartNames(keywordNames(toks))
 	if toks, err = describeSubqueries(text, toks); err != nil {
 		return nil, err
 	}
-	if toks, err = e.substituteViews(toks, tx); err != nil {
-		return nil, err
+	gen := e.viewsGeneration() // before the views are read: a change meanwhile rebinds
+	unviewed := len(toks)
+	if !isViewCreate(toks) {
+		if toks, err = e.substituteViews(toks, tx); err != nil {
+			return nil, err
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return e.prepareTokens(withViewsOf(ctx, tx), text, toks)
+	st, err := e.prepareTokens(withViewsOf(ctx, tx), text, toks)
+	if err != nil {
+		return nil, err
+	}
+	// A view's query replaced its name (a longer list of tokens): the
+	// statement is prepared again when the views change (rebind.go).
+	st.bindViews(gen, text, len(toks) != unviewed)
+	return st, nil
 }
 
 func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.Token) (*Stmt, error) {
@@ -294,10 +309,11 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 			s.kind, s.inner = kindDescribeQuery, inner
 			return s, nil
 		}
-		if len(toks) != 2 {
-			return nil, bad(min(2, len(toks)), "DESCRIBE takes one table name")
+		name, end, ok := qualifiedName(toks, 1)
+		if !ok || end != len(toks) {
+			return nil, bad(min(end, len(toks)), "DESCRIBE takes one table name")
 		}
-		s.kind, s.table = kindDescribe, toks[1].Name()
+		s.kind, s.table = kindDescribe, name
 		s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
 		return s, nil
 	case "show":
@@ -349,10 +365,11 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 			s.ifMod = true
 			k = 4
 		}
-		if len(toks) != k+1 {
+		name, end, ok := qualifiedName(toks, k)
+		if !ok || end != len(toks) {
 			return nil, bad(k, "DROP TABLE takes one table name")
 		}
-		s.kind, s.table = kindDrop, toks[k].Name()
+		s.kind, s.table = kindDrop, name
 		s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
 		return s, nil
 	case "update":
@@ -593,6 +610,12 @@ func (s *Stmt) queryTx(ctx context.Context, args []Arg, tx *Tx, sess *Session) (
 			return nil, err
 		}
 		return st.queryTx(ctx, stArgs, tx, sess)
+	}
+	if st, err := s.rebound(ctx, tx); err != nil || st != s {
+		if err != nil {
+			return nil, err
+		}
+		return st.queryTx(ctx, args, tx, sess)
 	}
 	if s.src != nil {
 		s.e.warmRemote(s.src.Orig)

@@ -12,8 +12,9 @@ import (
 // DROP VIEW [IF EXISTS] name. A view is its query's tokens, and every
 // statement prepared after it has its references to the view (after FROM,
 // JOIN or a comma of a FROM list) replaced by the query as a derived
-// table, like a CTE; views in the query were replaced when it was
-// created. A view is kept with the folder's catalog (catalogfile.go), so
+// table, like a CTE; the views its query reads are replaced in turn, as
+// they are when the statement is prepared (DuckDB binds a view's query
+// when it is used). A view is kept with the folder's catalog (catalogfile.go), so
 // that it lasts across engines; a TEMP view lasts as long as the engine
 // (the sql.DB), and hides a kept view of its name.
 
@@ -89,8 +90,13 @@ func (e *Engine) prepareView(ctx context.Context, s *Stmt, text string, toks []p
 	if !ok || err != nil {
 		return nil, ok, err
 	}
-	// The query must be one: prepare it now, as DuckDB checks it.
-	q, err := e.prepareTokens(ctx, text, v.toks)
+	// The query must be one: prepare it now, as DuckDB checks it, with
+	// the views it reads as they are now; it keeps their names.
+	checked, err := e.substituteViews(v.toks, viewsOf(ctx))
+	if err != nil {
+		return nil, true, err
+	}
+	q, err := e.prepareTokens(ctx, text, checked)
 	if err != nil {
 		return nil, true, err
 	}
@@ -139,6 +145,7 @@ func (e *Engine) execView(s *Stmt) (Result, error) {
 			return Result{}, err
 		}
 	}
+	e.viewsGen++
 	clear(e.stmts)
 	return Result{}, nil
 }
@@ -219,7 +226,41 @@ func (e *Engine) substituteViews(toks []parse.Token, tx *Tx) ([]parse.Token, err
 			m[k] = parenthesized(v.toks, v.toks[0].Pos)
 		}
 	}
-	return substituteCTEs(toks, m), nil
+	// A view's query names views by name too (they bind when used, as in
+	// DuckDB): replace until no name is left, a replacement always making
+	// the list longer.
+	for depth := 0; ; depth++ {
+		next := substituteCTEs(toks, m)
+		switch {
+		case len(next) == len(toks):
+			return next, nil
+		case depth == maxViewDepth:
+			return nil, errorf("infinite recursion detected: views nested more than %d deep (a view reads itself)", maxViewDepth)
+		case len(next) > maxViewTokens:
+			return nil, errorf("the views a statement reads make more than %d tokens", maxViewTokens)
+		}
+		toks = next
+	}
+}
+
+// The bounds of the views of one statement: their nesting, and the
+// tokens they expand into (a view may read another twice, at each level).
+const (
+	maxViewDepth  = 32
+	maxViewTokens = 1 << 20
+)
+
+// isViewCreate reports whether toks are CREATE [OR REPLACE] [TEMP] VIEW:
+// the views its query names stay names (prepareView).
+func isViewCreate(toks []parse.Token) bool {
+	i := 1
+	if len(toks) > 2 && toks[1].Is("or") && toks[2].Is("replace") {
+		i = 3
+	}
+	if i < len(toks) && (toks[i].Is("temp") || toks[i].Is("temporary")) {
+		i++
+	}
+	return len(toks) > 0 && toks[0].Is("create") && i < len(toks) && toks[i].Is("view")
 }
 
 // viewsKey keys, in a context of prepareContext, the transaction whose

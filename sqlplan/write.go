@@ -257,6 +257,12 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 		}
 		return st.exec(ctx, stArgs, tx, sess)
 	}
+	if st, err := s.rebound(ctx, tx); err != nil || st != s {
+		if err != nil {
+			return Result{}, err
+		}
+		return st.exec(ctx, args, tx, sess)
+	}
 	if s.kind == kindSet {
 		if s.set.variable != "" {
 			return Result{}, s.e.execVariable(ctx, s.set, args, tx, sess)

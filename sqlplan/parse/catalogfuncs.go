@@ -19,3 +19,7 @@ var CatalogFunctions = map[string]bool{
 // TableInfoMarker begins the table name pragma_table_info('t') becomes:
 // the marker, then t.
 const TableInfoMarker = "__carquet_table_info__:"
+
+// quotedTableFunctions are the table functions FROM may name in double
+// quotes, "range"(n), as DuckDB quotes them when it writes a query.
+var quotedTableFunctions = map[string]bool{"range": true, "generate_series": true, "unnest": true}

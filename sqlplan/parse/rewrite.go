@@ -320,6 +320,13 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 			t.Kind == Ident && (t.Is("order") || t.Is("limit") || t.Is("offset") || t.Is("union") || t.Is("except") || t.Is("intersect") || t.Is("window"))) {
 			closeQualify(t)
 		}
+		if t.Kind == DQuoted && afterFrom && next.Kind == Op && next.Text == "(" && quotedTableFunctions[strings.ToLower(t.Unquoted())] {
+			// FROM "range"(n), as DuckDB writes its table macros'
+			// queries (EXPORT DATABASE): the table function.
+			toks = append([]Token(nil), toks...)
+			t = Token{Kind: Ident, Text: t.Unquoted(), Pos: t.Pos}
+			toks[i] = t
+		}
 		switch t.Kind {
 		case DQuoted, Quoted:
 			r.emit(Backquote(t.Unquoted()), t)
