@@ -253,6 +253,9 @@ func (e *Engine) isDatabase(name string) bool {
 // (t, db.t, db.main.t: threePartNames made the last a db.t) and returns
 // it as carquet resolves it, "db.t", and the index after it.
 func qualifiedName(toks []parse.Token, i int) (string, int, bool) {
+	if i < len(toks) && toks[i].Kind == parse.String {
+		return toks[i].Unquoted(), i + 1, true // a file: DROP TABLE 'f.parquet'
+	}
 	if i >= len(toks) || !isName(toks[i]) {
 		return "", i, false
 	}

@@ -12,23 +12,25 @@ import (
 	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
-// EXPORT DATABASE 'dir' [(FORMAT parquet)] writes, as DuckDB does, one
-// Parquet file per table, schema.sql (the CREATE SEQUENCE, CREATE TABLE,
-// CREATE MACRO and CREATE VIEW statements, in DuckDB's order; temporary
-// macros are left out, as DuckDB leaves them) and load.sql (a COPY t FROM 'file' per table), so that
-// DuckDB's IMPORT DATABASE reads carquet's export. IMPORT DATABASE 'dir'
-// runs a folder's schema.sql, then its load.sql: DuckDB's exports in
-// Parquet import here. The folder is a path like any other: below the
-// root for EXPORT (writes never leave it), below it for IMPORT unless
-// the engine reads outside (Options.ExternalRead). A folder holding
-// schema.sql and load.sql is an export, not a table (isExport). Without
-// FORMAT carquet writes Parquet (DuckDB's default is CSV, which carquet
-// does not write).
+// EXPORT DATABASE 'dir' [(FORMAT csv|parquet, csv options)] writes, as
+// DuckDB does, one CSV (the default, as in DuckDB) or Parquet file per
+// table, schema.sql (the CREATE SEQUENCE, CREATE TABLE, CREATE MACRO and
+// CREATE VIEW statements, in DuckDB's order; temporary macros are left
+// out, as DuckDB leaves them) and load.sql (a COPY t FROM 'file' per
+// table), so that DuckDB's IMPORT DATABASE reads carquet's export.
+// Without FORMAT, a table with a nested column is written in Parquet
+// (csvwrite.go says why); (FORMAT csv) refuses it. IMPORT DATABASE 'dir'
+// runs a folder's schema.sql, then its load.sql: DuckDB's exports, CSV
+// or Parquet, import here. The folder is a path like any other: below
+// the root for EXPORT (writes never leave it), below it for IMPORT
+// unless the engine reads outside (Options.ExternalRead). A folder
+// holding schema.sql and load.sql is an export, not a table (isExport).
 
 // exportSpec is EXPORT or IMPORT DATABASE's folder.
 type exportSpec struct {
 	dir     string // as the statement names it
 	imports bool
+	opts    fileOptions // EXPORT's
 }
 
 // prepareExport reads EXPORT DATABASE 'dir' [(options)] and IMPORT
@@ -48,7 +50,7 @@ func (e *Engine) prepareExport(s *Stmt, text string, toks []parse.Token) (*Stmt,
 	i := 3
 	if !spec.imports {
 		var err error
-		if i, err = parquetOnly(text, toks, i, "EXPORT DATABASE", "EXPORT DATABASE as %s is not supported (carquet exports Parquet)"); err != nil {
+		if spec.opts, i, err = readFileOptions(text, toks, i, "EXPORT DATABASE", false); err != nil {
 			return nil, err
 		}
 	}
@@ -81,6 +83,15 @@ func (s *Stmt) exportDatabase(ctx context.Context, p *planner, dir string, tx *T
 	if err := s.e.writable(dir); err != nil {
 		return err
 	}
+	entries := p.catalogEntries()
+	if s.export.opts.format == "csv" {
+		// Refused before a file is written.
+		for _, ent := range entries {
+			if nested := csvNestedColumn(ent); nested != "" && ent.view == nil && ent.db.name == ownDatabase.name {
+				return errCSVNested(ent.name, nested)
+			}
+		}
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -89,23 +100,16 @@ func (s *Stmt) exportDatabase(ctx context.Context, p *planner, dir string, tx *T
 		schema.WriteString(def + ";\n")
 	}
 	used := map[string]bool{}
-	entries := p.catalogEntries()
 	for _, ent := range entries {
 		if ent.view != nil || ent.db.name != ownDatabase.name {
 			continue
 		}
-		file := exportFileName(ent.name, used)
-		path := filepath.Join(dir, file)
-		rel, err := filepath.Rel(s.e.root, path)
+		loadOpts, err := s.exportTable(ctx, ent, dir, used, tx, sess)
 		if err != nil {
-			return err
-		}
-		copyTo := "COPY " + sqlIdent(ent.name) + " TO " + quoteString(rel) + " (FORMAT parquet)"
-		if err := s.e.runInternal(ctx, copyTo, tx, sess); err != nil {
 			return fmt.Errorf("EXPORT DATABASE: table %s: %w", ent.name, err)
 		}
 		schema.WriteString(ent.createSQL() + ";\n")
-		load.WriteString("COPY " + sqlIdent(ent.name) + " FROM " + quoteString(path) + " (FORMAT 'parquet');\n")
+		load.WriteString("COPY " + sqlIdent(ent.name) + " FROM " + loadOpts + ";\n")
 	}
 	for _, def := range s.e.macroDefinitions() {
 		schema.WriteString(def + ";\n")
@@ -119,6 +123,47 @@ func (s *Stmt) exportDatabase(ctx context.Context, p *planner, dir string, tx *T
 		return err
 	}
 	return writeFileSynced(filepath.Join(dir, "load.sql"), load.String())
+}
+
+// exportTable writes table ent's file into dir and returns what follows
+// FROM in load.sql's COPY: the file and its options.
+func (s *Stmt) exportTable(ctx context.Context, ent catalogEntry, dir string, used map[string]bool, tx *Tx, sess *Session) (string, error) {
+	file := exportFileName(ent.name, used)
+	format := s.export.opts.format
+	if format == "" && csvNestedColumn(ent) == "" {
+		format = "csv"
+	}
+	if format == "csv" {
+		path := filepath.Join(dir, csvFileName(file))
+		opts := s.export.opts.csv
+		if err := s.exportCSV(ctx, ent, path, opts, tx, sess); err != nil {
+			return "", err
+		}
+		return quoteString(path) + " " + opts.loadOptions(ent.notNullColumns()), nil
+	}
+	path := filepath.Join(dir, file)
+	rel, err := filepath.Rel(s.e.root, path)
+	if err != nil {
+		return "", err
+	}
+	copyTo := "COPY " + sqlIdent(ent.name) + " TO " + quoteString(rel) + " (FORMAT parquet)"
+	if err := s.e.runInternal(ctx, copyTo, tx, sess); err != nil {
+		return "", err
+	}
+	return quoteString(path) + " (FORMAT 'parquet')", nil
+}
+
+// notNullColumns are the names of the entry's NOT NULL columns (its
+// key's among them), which load.sql's CSV COPY reads with
+// force_not_null, as DuckDB writes it.
+func (ent catalogEntry) notNullColumns() []string {
+	var out []string
+	for _, c := range ent.cols {
+		if c.notNull {
+			out = append(out, c.name)
+		}
+	}
+	return out
 }
 
 // importDatabase runs dir's schema.sql, then its load.sql.
@@ -208,9 +253,11 @@ func isExport(dir string) bool {
 	return true
 }
 
-// prepareCopyFrom reads COPY t FROM 'file.parquet' [(FORMAT parquet)],
-// which is INSERT INTO t SELECT * FROM read_parquet('file.parquet') (the
-// statement load.sql holds); at is FROM's index.
+// prepareCopyFrom reads COPY t FROM 'file' [(options)] (the statement
+// load.sql holds; at is FROM's index): for a Parquet file INSERT INTO t
+// SELECT * FROM read_parquet('file'), for a CSV file the same from the
+// file's relation (csvscan.go). Without FORMAT, a file named .csv is CSV
+// and others Parquet.
 func (e *Engine) prepareCopyFrom(ctx context.Context, text string, toks []parse.Token, at int) (*Stmt, error) {
 	fail := func(i int, format string, args ...any) error {
 		return errAt(text, tokPos(text, toks, i), format, args...)
@@ -221,12 +268,16 @@ func (e *Engine) prepareCopyFrom(ctx context.Context, text string, toks []parse.
 	if at+1 >= len(toks) || toks[at+1].Kind != parse.String {
 		return nil, fail(at+1, "expected FROM 'file.parquet'")
 	}
-	i, err := parquetOnly(text, toks, at+2, "COPY ... FROM", "COPY ... FROM a %s file is not supported (carquet reads Parquet)")
+	opts, i, err := readFileOptions(text, toks, at+2, "COPY ... FROM", true)
 	if err != nil {
 		return nil, err
 	}
 	if i < len(toks) {
 		return nil, fail(i, "unexpected %q after COPY ... FROM 'file'", toks[i].Text)
+	}
+	file := toks[at+1].Unquoted()
+	if opts.format == "csv" || opts.format == "" && strings.HasSuffix(strings.ToLower(file), ".csv") {
+		return e.prepareCopyFromCSV(ctx, text, toks[1], toks[at+1], opts.csv)
 	}
 	pos := toks[0].Pos
 	ins := []parse.Token{{Kind: parse.Ident, Text: "INSERT", Pos: pos}, {Kind: parse.Ident, Text: "INTO", Pos: pos}, toks[1],
@@ -236,32 +287,19 @@ func (e *Engine) prepareCopyFrom(ctx context.Context, text string, toks []parse.
 	return e.prepareTokens(ctx, text, ins)
 }
 
-// parquetOnly reads the options at toks[i], if any: "(FORMAT parquet)" is
-// all the statement named what takes; another format is refused with the
-// message refusal (given the format's name). It returns the index after
-// the options.
-func parquetOnly(text string, toks []parse.Token, i int, what, refusal string) (int, error) {
-	if i >= len(toks) || toks[i].Kind != parse.Op || toks[i].Text != "(" {
-		return i, nil
+// prepareCopyFromCSV is COPY table FROM file (a CSV file):
+// INSERT INTO table SELECT * FROM the file's relation.
+func (e *Engine) prepareCopyFromCSV(ctx context.Context, text string, table, file parse.Token, opts csvOptions) (*Stmt, error) {
+	path := file.Unquoted()
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(e.root, path)
 	}
-	end := parse.ClosingParen(toks, i)
-	if end < 0 {
-		return i, errAt(text, toks[i].Pos, "unmatched ( in the %s options", what)
-	}
-	for _, item := range parse.SplitList(toks[i+1 : end]) {
-		if len(item) == 3 && item[1].Text == "=" {
-			item = []parse.Token{item[0], item[2]}
-		}
-		if len(item) != 2 || !item[0].Is("format") {
-			return i, errAt(text, toks[i].Pos, "%s takes (FORMAT parquet) only", what)
-		}
-		if f := item[1].Name(); !strings.EqualFold(f, "parquet") {
-			e := errAt(text, item[1].Pos, refusal, strings.ToUpper(f))
-			e.Err = ErrUnsupported
-			return i, e
-		}
-	}
-	return end + 1, nil
+	name := csvRelationName(table.Name(), path, opts)
+	pos := file.Pos
+	ins := []parse.Token{{Kind: parse.Ident, Text: "INSERT", Pos: pos}, {Kind: parse.Ident, Text: "INTO", Pos: pos}, table,
+		{Kind: parse.Ident, Text: "SELECT", Pos: pos}, {Kind: parse.Op, Text: "*", Pos: pos}, {Kind: parse.Ident, Text: "FROM", Pos: pos},
+		{Kind: parse.DQuoted, Text: quoteIdent(name), Pos: pos}}
+	return e.prepareTokens(ctx, text, ins)
 }
 
 // sequenceDefinitions are the CREATE SEQUENCE statements of the engine's

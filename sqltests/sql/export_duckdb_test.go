@@ -32,11 +32,21 @@ var exportChecks = []string{
 	"SELECT name, type, \"notnull\" FROM pragma_table_info('t') ORDER BY cid",
 }
 
-// answers runs the checks and prints their rows as text.
+// answers runs exportChecks and prints their rows as text.
 func answers(t *testing.T, db *sql.DB) []string {
 	t.Helper()
+	out := answersOf(t, db, exportChecks)
+	if !strings.Contains(out[0], "it's") || !strings.Contains(out[1], "200") {
+		t.Fatalf("the tables lack their rows:\n%s", strings.Join(out, ""))
+	}
+	return out
+}
+
+// answersOf runs the queries and prints their rows as text.
+func answersOf(t *testing.T, db *sql.DB, checks []string) []string {
+	t.Helper()
 	var out []string
-	for _, q := range exportChecks {
+	for _, q := range checks {
 		rows, err := db.Query(q)
 		if err != nil {
 			t.Fatalf("%s: %v", q, err)
@@ -65,9 +75,6 @@ func answers(t *testing.T, db *sql.DB) []string {
 		}
 		rows.Close()
 		out = append(out, q+"\n"+b.String())
-	}
-	if !strings.Contains(out[0], "it's") || !strings.Contains(out[1], "200") {
-		t.Fatalf("the tables lack their rows:\n%s", strings.Join(out, ""))
 	}
 	return out
 }

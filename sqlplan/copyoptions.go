@@ -1,0 +1,190 @@
+package sqlplan
+
+import (
+	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/parse"
+)
+
+// The options of EXPORT DATABASE and COPY t FROM: the file format and,
+// for CSV, DuckDB's dialect options as DuckDB writes them in an export's
+// load.sql: (FORMAT 'csv', force_not_null ('a', 'b'), quote '"',
+// delimiter ',', header 1).
+
+// fileOptions are the options read.
+type fileOptions struct {
+	format string // "parquet" or "csv"; "" when not given
+	csv    csvOptions
+}
+
+// csvOptions is a CSV file's dialect.
+type csvOptions struct {
+	delim, quote, escape byte
+	header               bool
+	// notNull are FORCE_NOT_NULL's columns: an empty field of theirs is
+	// the empty string, not NULL (COPY ... FROM only).
+	notNull []string
+	// quotedNulls (ALLOW_QUOTED_NULLS, DuckDB's default) reads a quoted
+	// empty field as NULL too; carquet's exports turn it off, so that
+	// the empty string and NULL both come back (COPY ... FROM only).
+	quotedNulls bool
+}
+
+// defaultCSV is DuckDB's CSV dialect: comma, double quotes doubled
+// inside quotes, a header line.
+var defaultCSV = csvOptions{delim: ',', quote: '"', escape: '"', header: true, quotedNulls: true}
+
+// readFileOptions reads the options at toks[i], if any, for the
+// statement named what; fromFile permits FORCE_NOT_NULL (COPY ... FROM).
+// It returns the index after the options.
+func readFileOptions(text string, toks []parse.Token, i int, what string, fromFile bool) (fileOptions, int, error) {
+	opts := fileOptions{csv: defaultCSV}
+	if i >= len(toks) || toks[i].Kind != parse.Op || toks[i].Text != "(" {
+		return opts, i, nil
+	}
+	end := parse.ClosingParen(toks, i)
+	if end < 0 {
+		return opts, i, errAt(text, toks[i].Pos, "unmatched ( in the %s options", what)
+	}
+	escapeSet, csvSet := false, ""
+	for _, item := range parse.SplitList(toks[i+1 : end]) {
+		if len(item) >= 3 && item[1].Kind == parse.Op && item[1].Text == "=" {
+			item = append(item[:1:1], item[2:]...)
+		}
+		if len(item) == 0 {
+			return opts, i, errAt(text, toks[i].Pos, "empty option in the %s options", what)
+		}
+		key, val := strings.ToLower(item[0].Text), item[1:]
+		fail := func(format string, args ...any) error {
+			return errAt(text, item[0].Pos, "%s option %s: "+format, append([]any{what, strings.ToUpper(key)}, args...)...)
+		}
+		var err error
+		switch key {
+		case "format":
+			if len(val) != 1 {
+				return opts, i, fail("expected a format name")
+			}
+			f := strings.ToLower(val[0].Name())
+			if f != "parquet" && f != "csv" {
+				e := errAt(text, val[0].Pos, "%s as %s is not supported (carquet reads and writes Parquet and CSV)", what, strings.ToUpper(f))
+				e.Err = ErrUnsupported
+				return opts, i, e
+			}
+			opts.format = f
+		case "delimiter", "delim", "sep":
+			opts.csv.delim, err = optionByte(val, fail)
+			csvSet = key
+		case "quote":
+			opts.csv.quote, err = optionByte(val, fail)
+			csvSet = key
+		case "escape":
+			opts.csv.escape, err = optionByte(val, fail)
+			escapeSet, csvSet = true, key
+		case "header":
+			opts.csv.header, err = optionBool(val, fail)
+			csvSet = key
+		case "force_not_null", "allow_quoted_nulls":
+			if !fromFile {
+				return opts, i, fail("is an option of COPY ... FROM")
+			}
+			if key == "force_not_null" {
+				opts.csv.notNull, err = optionNames(val, fail)
+			} else {
+				opts.csv.quotedNulls, err = optionBool(val, fail)
+			}
+			csvSet = key
+		default:
+			e := errAt(text, item[0].Pos, "%s option %s is not supported (carquet takes FORMAT, DELIMITER, QUOTE, ESCAPE, HEADER, FORCE_NOT_NULL and ALLOW_QUOTED_NULLS)",
+				what, strings.ToUpper(key))
+			e.Err = ErrUnsupported
+			return opts, i, e
+		}
+		if err != nil {
+			return opts, i, err
+		}
+	}
+	if !escapeSet {
+		opts.csv.escape = opts.csv.quote // DuckDB's default: the quote, doubled
+	}
+	if csvSet != "" && opts.format == "parquet" {
+		return opts, i, errAt(text, toks[i].Pos, "%s option %s is a CSV option, not a Parquet one", what, strings.ToUpper(csvSet))
+	}
+	if c := opts.csv; c.delim == c.quote || c.delim == '\n' || c.delim == '\r' || c.quote == '\n' || c.quote == '\r' {
+		return opts, i, errAt(text, toks[i].Pos, "%s: the CSV delimiter and quote must differ and not be line ends", what)
+	}
+	return opts, end + 1, nil
+}
+
+// optionByte reads a one-character option value: 'c'.
+func optionByte(val []parse.Token, fail func(string, ...any) error) (byte, error) {
+	if len(val) != 1 || val[0].Kind != parse.String || len(val[0].Unquoted()) != 1 {
+		return 0, fail("expected one character in quotes")
+	}
+	return val[0].Unquoted()[0], nil
+}
+
+// optionBool reads a boolean option value; none is true (HEADER alone).
+func optionBool(val []parse.Token, fail func(string, ...any) error) (bool, error) {
+	if len(val) == 0 {
+		return true, nil
+	}
+	if len(val) == 1 {
+		switch strings.ToLower(val[0].Unquoted()) {
+		case "1", "true", "on":
+			return true, nil
+		case "0", "false", "off":
+			return false, nil
+		}
+	}
+	return false, fail("expected true or false")
+}
+
+// optionNames reads a column name or a parenthesized list of them, in
+// quotes or not: 'a' or ('a', 'b').
+func optionNames(val []parse.Token, fail func(string, ...any) error) ([]string, error) {
+	if len(val) >= 2 && val[0].Kind == parse.Op && val[0].Text == "(" && parse.ClosingParen(val, 0) == len(val)-1 {
+		var out []string
+		for _, item := range parse.SplitList(val[1 : len(val)-1]) {
+			if len(item) != 1 || item[0].Kind == parse.Op {
+				return nil, fail("expected column names")
+			}
+			out = append(out, item[0].Unquoted())
+		}
+		return out, nil
+	}
+	if len(val) != 1 || val[0].Kind == parse.Op {
+		return nil, fail("expected a column name or a list of them")
+	}
+	return []string{val[0].Unquoted()}, nil
+}
+
+// loadOptions is the options list of load.sql's COPY ... FROM for a CSV
+// file of these options and a table whose NOT NULL columns are notNull,
+// as DuckDB writes it, with allow_quoted_nulls off: the empty string
+// written "" reads back as itself in DuckDB too.
+func (c csvOptions) loadOptions(notNull []string) string {
+	var b strings.Builder
+	b.WriteString("(FORMAT 'csv'")
+	switch len(notNull) {
+	case 0:
+	case 1:
+		b.WriteString(", force_not_null " + quoteString(notNull[0]))
+	default:
+		quoted := make([]string, len(notNull))
+		for i, n := range notNull {
+			quoted[i] = quoteString(n)
+		}
+		b.WriteString(", force_not_null (" + strings.Join(quoted, ", ") + ")")
+	}
+	b.WriteString(", quote " + quoteString(string(c.quote)))
+	if c.escape != c.quote {
+		b.WriteString(", escape " + quoteString(string(c.escape)))
+	}
+	b.WriteString(", delimiter " + quoteString(string(c.delim)) + ", allow_quoted_nulls false")
+	if c.header {
+		b.WriteString(", header 1)")
+	} else {
+		b.WriteString(", header 0)")
+	}
+	return b.String()
+}

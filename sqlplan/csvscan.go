@@ -1,0 +1,322 @@
+package sqlplan
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
+)
+
+// COPY t FROM 'file.csv' (FORMAT csv, ...) reads a CSV file of DuckDB's
+// dialect (EXPORT DATABASE's load.sql): it is INSERT INTO t SELECT *
+// FROM a relation of the file's fields as VARCHAR columns, one per
+// column of t by position (as DuckDB's COPY matches them), which INSERT
+// casts to t's types. The relation is named by a marker table name that
+// carries the table, the file and the dialect; the file is read in
+// batches as the INSERT pulls them.
+
+// csvMarker begins the table name of a CSV file's relation.
+const csvMarker = "__carquet_csv__:"
+
+// csvRelationName is the marker name of table's CSV file path.
+func csvRelationName(table, path string, opts csvOptions) string {
+	v := url.Values{}
+	v.Set("table", table)
+	v.Set("path", path)
+	v.Set("dialect", string([]byte{opts.delim, opts.quote, opts.escape}))
+	v.Set("header", strconv.FormatBool(opts.header))
+	v.Set("quoted_nulls", strconv.FormatBool(opts.quotedNulls))
+	v["not_null"] = opts.notNull
+	return csvMarker + v.Encode()
+}
+
+// csvRelation is the relation of a CSV marker name; ok is false for
+// other names.
+func (p *planner) csvRelation(name, alias string) (*relation, bool, error) {
+	enc, ok := strings.CutPrefix(name, csvMarker)
+	if !ok {
+		return nil, false, nil
+	}
+	v, err := url.ParseQuery(enc)
+	dialect := v.Get("dialect")
+	if err != nil || len(dialect) != 3 {
+		return nil, true, errorf("%s is a name reserved for carquet's own use", name)
+	}
+	scan := &csvScan{path: v.Get("path"), opts: csvOptions{delim: dialect[0], quote: dialect[1], escape: dialect[2], header: v.Get("header") == "true", quotedNulls: v.Get("quoted_nulls") == "true"}}
+	if err := p.e.confine.Check(scan.path, false); err != nil {
+		return nil, true, &Error{Msg: err.Error(), Offset: -1, Err: err}
+	}
+	ent, err := p.tableEntry(v.Get("table"))
+	if err != nil {
+		return nil, true, err
+	}
+	cols := make([]Column, len(ent.cols))
+	scan.notNull = make([]bool, len(ent.cols))
+	for i, c := range ent.cols {
+		cols[i] = Column{Name: c.name, Type: tString, Nullable: true}
+	}
+	for _, n := range v["not_null"] {
+		k := columnIndexFold(ent.cols, n)
+		if k < 0 {
+			return nil, true, errorf("COPY %s FROM %s: FORCE_NOT_NULL names %q, which is not a column of %s", ent.name, quoteString(scan.path), n, ent.name)
+		}
+		scan.notNull[k] = true
+	}
+	if alias == "" {
+		alias = ent.name
+	}
+	rel := &relation{alias: alias, sub: &selectPlan{root: scan, cols: cols}}
+	for i, col := range cols {
+		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: col.Name, t: col.Type, slot: &slot{}, local: i})
+	}
+	return rel, true, nil
+}
+
+// columnIndexFold is the index of the column named name, in any case, or
+// -1.
+func columnIndexFold(cols []catalogColumn, name string) int {
+	for i, c := range cols {
+		if strings.EqualFold(c.name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// The bounds of one batch of a CSV file: rows, and bytes of one column
+// (its offsets are 32-bit).
+const (
+	csvBatchRows  = 2048
+	csvBatchBytes = 64 << 20
+)
+
+// csvScan reads a CSV file's records as VARCHAR columns.
+type csvScan struct {
+	path    string
+	opts    csvOptions
+	notNull []bool // by column: an unquoted empty field is ""
+	f       *os.File
+	r       *bufio.Reader
+	line    int // of the record being read, from 1, for errors
+	done    bool
+}
+
+func (n *csvScan) Next(ctx context.Context) (*Batch, error) {
+	if n.done {
+		return nil, io.EOF
+	}
+	if n.r == nil {
+		if err := n.open(); err != nil {
+			return nil, err
+		}
+	}
+	cols := make([]*Col, len(n.notNull))
+	for i := range cols {
+		cols[i] = &Col{T: tString, Off: []int32{0}, Null: make([]bool, 0, csvBatchRows)}
+	}
+	b := &Batch{Cols: cols}
+	for b.N < csvBatchRows && !n.done {
+		if b.N%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		got, err := n.record(cols)
+		if err != nil {
+			return nil, err
+		}
+		if got {
+			b.N++
+		}
+		if batchFull(cols) {
+			break
+		}
+	}
+	for _, c := range cols {
+		c.Len = b.N
+	}
+	if b.N == 0 {
+		return nil, io.EOF
+	}
+	return b, nil
+}
+
+// batchFull reports whether a column holds csvBatchBytes of text.
+func batchFull(cols []*Col) bool {
+	for _, c := range cols {
+		if len(c.Data) > csvBatchBytes {
+			return true
+		}
+	}
+	return false
+}
+
+// open opens the file and skips its header line.
+func (n *csvScan) open() error {
+	f, err := os.Open(n.path)
+	if err != nil {
+		return err
+	}
+	n.f, n.r = f, bufio.NewReaderSize(f, 1<<16)
+	if n.opts.header {
+		// The header's names are not read: columns match by position.
+		skip := make([]*Col, len(n.notNull))
+		for i := range skip {
+			skip[i] = &Col{T: tString, Off: []int32{0}}
+		}
+		if _, err := n.record(skip); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (n *csvScan) Close() {
+	if n.f != nil {
+		n.f.Close()
+		n.f = nil
+	}
+}
+
+func (n *csvScan) Explain(x *kernels.Explainer, depth int) {
+	x.Line(depth, "CSV %s", n.path)
+}
+
+// fail is an error at the record being read.
+func (n *csvScan) fail(format string, args ...any) error {
+	return errorf("%s: line %d: %s", n.path, n.line, fmt.Sprintf(format, args...))
+}
+
+// record reads one record into cols, a field each; got is false at the
+// end of the file and for an empty line (which DuckDB skips too, unless
+// the table has one column: then it is a NULL).
+func (n *csvScan) record(cols []*Col) (got bool, err error) {
+	n.line++
+	first, err := n.r.ReadByte()
+	if errors.Is(err, io.EOF) {
+		n.done = true
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if (first == '\n' || first == '\r') && len(cols) != 1 {
+		if first == '\r' {
+			n.skipLF()
+		}
+		return false, nil
+	}
+	n.r.UnreadByte()
+	for k := 0; ; k++ {
+		if k >= len(cols) {
+			return false, n.fail("more fields than the table's %d columns", len(cols))
+		}
+		end, err := n.field(cols[k], n.notNull[k])
+		if err != nil {
+			return false, err
+		}
+		if end {
+			if k+1 != len(cols) {
+				return false, n.fail("%d fields, the table has %d columns", k+1, len(cols))
+			}
+			return true, nil
+		}
+	}
+}
+
+// field reads one field into c; end is true when it ended its record.
+func (n *csvScan) field(c *Col, notNull bool) (end bool, err error) {
+	o := n.opts
+	ch, err := n.r.ReadByte()
+	quoted := err == nil && ch == o.quote
+	if quoted {
+		if err := n.quotedField(c); err != nil {
+			return false, err
+		}
+		ch, err = n.r.ReadByte()
+		if err == nil && ch != o.delim && ch != '\n' && ch != '\r' {
+			return false, n.fail("%q after a closing quote (expected the delimiter or a line end)", ch)
+		}
+	} else {
+		for err == nil && ch != o.delim && ch != '\n' && ch != '\r' {
+			c.Data = append(c.Data, ch)
+			ch, err = n.r.ReadByte()
+		}
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return false, err
+	}
+	empty := int32(len(c.Data)) == c.Off[len(c.Off)-1]
+	c.Null = append(c.Null, empty && !notNull && (!quoted || o.quotedNulls))
+	c.Off = append(c.Off, int32(len(c.Data)))
+	if err != nil { // io.EOF
+		n.done = true
+		return true, nil
+	}
+	if ch == '\r' {
+		n.skipLF()
+	}
+	if ch == '\n' || ch == '\r' {
+		return true, nil
+	}
+	return false, nil
+}
+
+// quotedField reads a quoted field's text, after its opening quote, up to
+// its closing quote.
+func (n *csvScan) quotedField(c *Col) error {
+	o, start := n.opts, n.line
+	unended := func() error {
+		n.line = start // the line the field begins on
+		return n.fail("a quoted field does not end")
+	}
+	for {
+		ch, err := n.r.ReadByte()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return unended()
+			}
+			return err
+		}
+		switch {
+		case ch == o.escape && o.escape == o.quote:
+			// A doubled quote is one; a single one ends the field.
+			next, err := n.r.ReadByte()
+			if err == nil && next == o.quote {
+				c.Data = append(c.Data, o.quote)
+				continue
+			}
+			if err == nil {
+				n.r.UnreadByte()
+			}
+			return nil
+		case ch == o.escape:
+			next, err := n.r.ReadByte()
+			if err != nil {
+				return unended()
+			}
+			c.Data = append(c.Data, next)
+		case ch == o.quote:
+			return nil
+		default:
+			if ch == '\n' {
+				n.line++
+			}
+			c.Data = append(c.Data, ch)
+		}
+	}
+}
+
+// skipLF reads the \n of a \r\n line end.
+func (n *csvScan) skipLF() {
+	if ch, err := n.r.ReadByte(); err == nil && ch != '\n' {
+		n.r.UnreadByte()
+	}
+}
