@@ -129,7 +129,7 @@ func (e *Engine) preparePrepare(ctx context.Context, s *Stmt, r stmtTokens) (*St
 	if err != nil {
 		return nil, err
 	}
-	inner.rebindText = r.text[r.toks[3].Pos:] // its own text, should it read views (rebind.go)
+	inner.views = &viewBinding{text: r.text[r.toks[3].Pos:]} // its own text, should it read views (rebind.go)
 	s.action, s.table, s.inner = actPrepare, r.toks[1].Name(), inner
 	return s, nil
 }

@@ -105,10 +105,9 @@ type Stmt struct {
 	execArgCount int
 	// summarized is SUMMARIZE's query as text (s.inner prepared).
 	summarized string
-	// rebindText is the text of a statement that read views, prepared
-	// again when the views change after viewsGen (rebind.go).
-	rebindText string
-	viewsGen   uint64
+	// views, for a statement that read views, rebinds it when they
+	// change (rebind.go).
+	views *viewBinding
 }
 
 // Split splits SQL text into statements at semicolons outside quotes and
@@ -219,7 +218,7 @@ func (e *Engine) prepareContext(ctx context.Context, text string, tx *Tx) (*Stmt
 	}
 	// A view's query replaced its name (a longer list of tokens): the
 	// statement is prepared again when the views change (rebind.go).
-	st.bindViews(gen, text, len(toks) != unviewed)
+	st.bindViews(gen, tx, text, len(toks) != unviewed)
 	return st, nil
 }
 
