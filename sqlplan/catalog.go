@@ -51,6 +51,13 @@ func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
 		}
 		return c.relation(alias, strings.ToUpper(which)), true
 	}
+	if (which == "sqlite_master" || which == "sqlite_schema") && !p.e.tableExists(name) {
+		if alias == "" {
+			alias = which
+		}
+		p.sqliteMaster(c)
+		return c.relation(alias, strings.ToUpper(which)), true
+	}
 	view, ok := strings.CutPrefix(which, "information_schema.")
 	if !ok {
 		return nil, false

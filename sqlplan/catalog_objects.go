@@ -155,8 +155,9 @@ func nullIfZero(n int) any {
 }
 
 // pgCatalogRelation is a view of pg_catalog carquet has: pg_tables,
-// pg_views and pg_namespace (schema main only; owner "carquet";
-// carquet has no indexes, rules or triggers). ok is false for others.
+// pg_views, pg_database and pg_namespace (schema main only; owner
+// "carquet"; carquet has no indexes, rules or triggers). ok is false for
+// others.
 func (p *planner) pgCatalogRelation(view string, c *catalogRows) bool {
 	switch view {
 	case "pg_tables":
@@ -185,6 +186,16 @@ func (p *planner) pgCatalogRelation(view string, c *catalogRows) bool {
 			owner.Add("carquet")
 			def.Add(v.definition() + ";")
 		}
+	case "pg_database":
+		oid, name := c.col("oid", tBigint), c.col("datname", tString)
+		allow, template := c.col("datallowconn", tBool), c.col("datistemplate", tBool)
+		for _, db := range p.catalogDatabases() {
+			c.n++
+			oid.Add(db.oid)
+			name.Add(db.name)
+			allow.Add(true)
+			template.Add(false)
+		}
 	case "pg_namespace":
 		oid, name, owner, acl := c.col("oid", tBigint), c.col("nspname", tString), c.col("nspowner", tInteger), c.col("nspacl", tInteger)
 		c.n = 1
@@ -196,4 +207,28 @@ func (p *planner) pgCatalogRelation(view string, c *catalogRows) bool {
 		return false
 	}
 	return true
+}
+
+// sqliteMaster is sqlite_master (or sqlite_schema), as DuckDB answers
+// it: a row per table and view of carquet's own database with the
+// statement that makes it (carquet has no indexes or triggers).
+func (p *planner) sqliteMaster(c *catalogRows) {
+	kind, name, table := c.col("type", tString), c.col("name", tString), c.col("tbl_name", tString)
+	root, sql := c.col("rootpage", tInteger), c.col("sql", tString)
+	for _, ent := range p.catalogEntries() {
+		if ent.db.name != ownDatabase.name {
+			continue
+		}
+		c.n++
+		name.Add(ent.name)
+		table.Add(ent.name)
+		root.Add(int64(0))
+		if ent.view != nil {
+			kind.Add("view")
+			sql.Add(ent.view.definition() + ";")
+		} else {
+			kind.Add("table")
+			sql.Add(ent.createSQL() + ";")
+		}
+	}
 }
