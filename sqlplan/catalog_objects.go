@@ -1,7 +1,6 @@
 package sqlplan
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 
@@ -37,12 +36,7 @@ func (p *planner) duckdbSequences(c *catalogRows) {
 	e := p.e
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	names := make([]string, 0, len(e.seqs))
-	for n := range e.seqs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for i, n := range names {
+	for i, n := range e.sequenceNamesLocked() {
 		seq := e.seqs[n]
 		c.n++
 		object(ownDatabase, n, catalogFirstOID/2+i) // below the tables' oids

@@ -307,16 +307,22 @@ func (e *Engine) prepareCopyFromCSV(ctx context.Context, text string, table, fil
 func (e *Engine) sequenceDefinitions() []string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	names := make([]string, 0, len(e.seqs))
-	for n := range e.seqs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := e.sequenceNamesLocked()
 	out := make([]string, len(names))
 	for i, n := range names {
 		out[i] = e.seqs[n].createSQL(n)
 	}
 	return out
+}
+
+// sequenceNamesLocked are the sequences' names, sorted; e.mu is held.
+func (e *Engine) sequenceNamesLocked() []string {
+	names := make([]string, 0, len(e.seqs))
+	for n := range e.seqs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // macroDefinitions are the CREATE MACRO statements of the engine's kept
