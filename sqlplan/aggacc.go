@@ -1,7 +1,7 @@
 package sqlplan
 
 import (
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 	"math"
 	"math/big"
 	"slices"
@@ -144,7 +144,7 @@ func (a *quantileAcc) result(ng int) *Col {
 			if a.desc {
 				x, y = y, x
 			}
-			return kernels.CompareScalars(a.t, x, y)
+			return vec.CompareScalars(a.t, x, y)
 		})
 		if a.qs == nil {
 			b.Add(a.pick(vs, a.q))
@@ -204,7 +204,7 @@ func (a *modeAcc) update(gids []int32, ng int, c *Col) {
 		if a.counts[g] == nil {
 			a.counts[g] = map[string]*modeEntry{}
 		}
-		a.buf = kernels.AppendKey(a.buf[:0], c, i)
+		a.buf = vec.AppendKey(a.buf[:0], c, i)
 		e := a.counts[g][string(a.buf)]
 		if e == nil {
 			e = &modeEntry{v: c.Get(i), first: len(a.counts[g])}
@@ -504,7 +504,7 @@ func (a *extremeFloatAcc) update(gids []int32, ng int, c *Col) {
 			continue
 		}
 		x := c.F[i]
-		if !a.seen[g] || kernels.CmpFloat(x, a.v[g])*a.sign > 0 {
+		if !a.seen[g] || vec.CmpFloat(x, a.v[g])*a.sign > 0 {
 			a.v[g], a.seen[g] = x, true
 		}
 	}
@@ -556,7 +556,7 @@ func (a *extremeAcc) update(gids []int32, ng int, c *Col) {
 			}
 			continue
 		}
-		if x := c.Get(i); kernels.CompareScalars(c.T, x, a.v[g])*a.sign > 0 {
+		if x := c.Get(i); vec.CompareScalars(c.T, x, a.v[g])*a.sign > 0 {
 			a.v[g] = x
 		}
 	}
@@ -683,7 +683,7 @@ func (a *distinctAcc) update(gids []int32, ng int, c *Col) {
 		}
 		a.buf = a.buf[:0]
 		a.buf = append(a.buf, byte(g), byte(g>>8), byte(g>>16), byte(g>>24))
-		a.buf = kernels.AppendKey(a.buf, c, i)
+		a.buf = vec.AppendKey(a.buf, c, i)
 		if _, ok := a.seen[string(a.buf)]; ok {
 			continue
 		}

@@ -1,7 +1,7 @@
 package sqlplan
 
 import (
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 	"math"
 	"math/big"
 
@@ -719,7 +719,7 @@ func (a *entropyAcc) update(gids []int32, ng int, c *Col) {
 		if a.counts[g] == nil {
 			a.counts[g] = map[string]int64{}
 		}
-		a.buf = kernels.AppendKey(a.buf[:0], c, i)
+		a.buf = vec.AppendKey(a.buf[:0], c, i)
 		a.counts[g][string(a.buf)]++
 		a.n[g]++
 	}

@@ -2,7 +2,6 @@ package sqlplan
 
 import (
 	"fmt"
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/vec"
 	"math"
 	"slices"
@@ -118,7 +117,7 @@ func (a *countingAcc) value(m map[string]*modeEntry) any {
 		es = append(es, e)
 	}
 	if a.top == 0 {
-		slices.SortFunc(es, func(x, y *modeEntry) int { return kernels.CompareScalars(a.t, x.v, y.v) })
+		slices.SortFunc(es, func(x, y *modeEntry) int { return vec.CompareScalars(a.t, x.v, y.v) })
 		keys, vals := make([]any, len(es)), make([]any, len(es))
 		for i, e := range es {
 			keys[i], vals[i] = e.v, int64(e.n)
@@ -206,8 +205,8 @@ func (p *planner) bindHistogramBins(spec *aggSpec, bound []expr) ([]expr, error)
 		}
 		bins.keys = append(bins.keys, c.Get(0))
 	}
-	slices.SortFunc(bins.keys, func(a, b any) int { return kernels.CompareScalars(kt, a, b) })
-	bins.keys = slices.CompactFunc(bins.keys, func(a, b any) bool { return kernels.CompareScalars(kt, a, b) == 0 })
+	slices.SortFunc(bins.keys, func(a, b any) int { return vec.CompareScalars(kt, a, b) })
+	bins.keys = slices.CompactFunc(bins.keys, func(a, b any) bool { return vec.CompareScalars(kt, a, b) == 0 })
 	spec.bins = bins
 	return []expr{x}, nil
 }
@@ -254,8 +253,8 @@ func (a *countingAcc) overflowError() error {
 	}
 	for _, m := range a.counts {
 		for _, e := range m {
-			i := sort.Search(len(b.keys), func(i int) bool { return kernels.CompareScalars(a.t, b.keys[i], e.v) >= 0 })
-			if i == len(b.keys) || b.exact && kernels.CompareScalars(a.t, b.keys[i], e.v) != 0 {
+			i := sort.Search(len(b.keys), func(i int) bool { return vec.CompareScalars(a.t, b.keys[i], e.v) >= 0 })
+			if i == len(b.keys) || b.exact && vec.CompareScalars(a.t, b.keys[i], e.v) != 0 {
 				return unsupported(fmt.Sprintf("the overflow bin of a histogram of %s values (DuckDB keys it infinity, which carquet's %s does not have: give a last bin above every value)", a.t.SQLName(), a.t.SQLName()))
 			}
 		}
@@ -269,8 +268,8 @@ func (a *countingAcc) binned(m map[string]*modeEntry) any {
 	b := a.bins
 	counts := make([]int64, len(b.keys)+1)
 	for _, e := range m {
-		i := sort.Search(len(b.keys), func(i int) bool { return kernels.CompareScalars(a.t, b.keys[i], e.v) >= 0 })
-		if b.exact && i < len(b.keys) && kernels.CompareScalars(a.t, b.keys[i], e.v) != 0 {
+		i := sort.Search(len(b.keys), func(i int) bool { return vec.CompareScalars(a.t, b.keys[i], e.v) >= 0 })
+		if b.exact && i < len(b.keys) && vec.CompareScalars(a.t, b.keys[i], e.v) != 0 {
 			i = len(b.keys)
 		}
 		counts[i] += int64(e.n)

@@ -1,8 +1,8 @@
 package sqlplan
 
 import (
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/function"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 	"math"
 	"strconv"
 	"strings"
@@ -122,7 +122,7 @@ func (p *planner) unify(l, r expr) (expr, expr, error) {
 		if lt.Op() == KInt && rt.Kind == KDecimal || lt.Op() == KInt && rt.Kind == KFloat {
 			// 3 = 3.0 compares as integers; 3 = 3.5 must not.
 			if v, err := castScalar(k.v, rt, lt); err == nil {
-				if back, err := castScalar(v, lt, rt); err == nil && kernels.CompareScalars(rt, back, k.v) == 0 {
+				if back, err := castScalar(v, lt, rt); err == nil && vec.CompareScalars(rt, back, k.v) == 0 {
 					return l, &constExpr{t: lt, v: v}, nil
 				}
 			}

@@ -1,7 +1,7 @@
 package sqlplan
 
 import (
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -183,7 +183,7 @@ func (p *planner) bindIn(l expr, right sqlparser.Expr, not bool, sc *scope, agg 
 		seen := make(map[string]struct{}, b.N)
 		var key []byte
 		for i := 0; i < b.N; i++ {
-			key = kernels.AppendKey(key[:0], c, i)
+			key = vec.AppendKey(key[:0], c, i)
 			if _, dup := seen[string(key)]; dup {
 				continue
 			}

@@ -1,6 +1,8 @@
 package sqlplan
 
-import kernels "github.com/carquet-go/carquet/sqlplan/exec"
+import (
+	"github.com/carquet-go/carquet/sqlplan/vec"
+)
 
 // A comparison of a column with a constant of a wider type (a DATE with a
 // TIMESTAMP, a DECIMAL(15,2) with an INTEGER) would cast every row of the
@@ -50,7 +52,7 @@ func constInColumnType(op cmpOp, t Type, k *constExpr) (*constExpr, bool) {
 			return nil, false
 		}
 		back, err := castScalar(v, t, k.t)
-		if err != nil || kernels.CompareScalars(k.t, back, k.v) != 0 {
+		if err != nil || vec.CompareScalars(k.t, back, k.v) != 0 {
 			return nil, false
 		}
 		return same(v), true

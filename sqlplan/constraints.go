@@ -3,7 +3,7 @@ package sqlplan
 import (
 	"context"
 	"fmt"
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 	"sort"
 	"strconv"
 	"strings"
@@ -508,7 +508,7 @@ func (p *planner) checkKeys(ctx context.Context, con *constraints, table string,
 			if c.IsNull(i) {
 				return "", false
 			}
-			buf = kernels.AppendKey(buf, c, i)
+			buf = vec.AppendKey(buf, c, i)
 		}
 		return string(buf), true
 	}
@@ -785,7 +785,7 @@ func (s *Stmt) conflictRewrite(ctx context.Context, p *planner, tgt *target, nam
 			if k < 0 || cols[k].IsNull(i) {
 				return "", false
 			}
-			buf = kernels.AppendKey(buf, cols[k], i)
+			buf = vec.AppendKey(buf, cols[k], i)
 		}
 		return string(buf), true
 	}

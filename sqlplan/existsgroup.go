@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"cmp"
 	kernels "github.com/carquet-go/carquet/sqlplan/exec"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -170,7 +171,7 @@ func (g *groupedExists) exists(e *corrExpr, vals []any) (bool, error) {
 	} else {
 		one := newBuilder(g.keyT, 1)
 		one.Add(kv)
-		_, bucket = g.table.AppendKeyMatches(nil, nil, 0, kernels.AppendKey(nil, one.C, 0))
+		_, bucket = g.table.AppendKeyMatches(nil, nil, 0, vec.AppendKey(nil, one.C, 0))
 	}
 	if len(bucket) == 0 {
 		return false, nil
@@ -190,7 +191,7 @@ rows:
 		for i, r := range g.resid {
 			c := g.rows.Cols[1+i]
 			iv := c.Get(int(row))
-			if iv == nil || !holds(r.op, kernels.CompareScalars(r.t, iv, ovs[i])) {
+			if iv == nil || !holds(r.op, vec.CompareScalars(r.t, iv, ovs[i])) {
 				continue rows
 			}
 		}

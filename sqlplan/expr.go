@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"bytes"
 	"fmt"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 	"strings"
 
 	"github.com/carquet-go/carquet/internal/intset"
@@ -182,7 +183,7 @@ func (e *cmpExpr) Eval(b *Batch) (*Col, error) {
 			case ln || rn:
 				out.B[i] = ln && rn
 			default:
-				out.B[i] = kernels.CompareAt(lc, i, rc, i) == 0
+				out.B[i] = vec.CompareAt(lc, i, rc, i) == 0
 			}
 		}
 		return out, nil
@@ -197,7 +198,7 @@ func (e *cmpExpr) Eval(b *Batch) (*Col, error) {
 	case lc.F != nil && rc.F != nil:
 		x, y := lc.F[:n], rc.F[:n]
 		for i := range x {
-			out.B[i] = holds(e.op, kernels.CmpFloat(x[i], y[i]))
+			out.B[i] = holds(e.op, vec.CmpFloat(x[i], y[i]))
 		}
 	case lc.Off != nil && rc.Off != nil:
 		for i := 0; i < n; i++ {
@@ -206,7 +207,7 @@ func (e *cmpExpr) Eval(b *Batch) (*Col, error) {
 	default:
 		for i := 0; i < n; i++ {
 			if !lc.IsNull(i) && !rc.IsNull(i) {
-				out.B[i] = holds(e.op, kernels.CompareAt(lc, i, rc, i))
+				out.B[i] = holds(e.op, vec.CompareAt(lc, i, rc, i))
 			}
 		}
 	}
@@ -251,7 +252,7 @@ func cmpConst(op cmpOp, c *Col, k any, out []bool) {
 		y := k.(float64)
 		if y != y {
 			for i, v := range x {
-				out[i] = holds(op, kernels.CmpFloat(v, y))
+				out[i] = holds(op, vec.CmpFloat(v, y))
 			}
 			return
 		}
@@ -311,7 +312,7 @@ func cmpConst(op cmpOp, c *Col, k any, out []bool) {
 	default:
 		for i := 0; i < n; i++ {
 			if !c.IsNull(i) {
-				out[i] = holds(op, kernels.CompareScalars(c.T, c.Get(i), k))
+				out[i] = holds(op, vec.CompareScalars(c.T, c.Get(i), k))
 			}
 		}
 	}
@@ -525,7 +526,7 @@ func (e *inExpr) Eval(b *Batch) (*Col, error) {
 		default:
 			x := c.Get(i)
 			for _, v := range e.vals {
-				if kernels.CompareScalars(c.T, x, v) == 0 {
+				if vec.CompareScalars(c.T, x, v) == 0 {
 					found = true
 					break
 				}

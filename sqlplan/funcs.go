@@ -3,7 +3,6 @@ package sqlplan
 import (
 	"bytes"
 	"fmt"
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/vec"
 	"math"
 	"math/big"
@@ -210,7 +209,7 @@ func init() {
 			if a[0].IsNull(i) {
 				return nil, nil
 			}
-			if !a[1].IsNull(i) && kernels.CompareAt(a[0], i, a[1], i) == 0 {
+			if !a[1].IsNull(i) && vec.CompareAt(a[0], i, a[1], i) == 0 {
 				return nil, nil
 			}
 			return a[0].Get(i), nil

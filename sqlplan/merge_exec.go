@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"context"
 	kernels "github.com/carquet-go/carquet/sqlplan/exec"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 	"io"
 	"strings"
 
@@ -354,7 +355,7 @@ func appendKeyOf(buf []byte, cols []*Col, i int) ([]byte, bool) {
 		if c.IsNull(i) {
 			return buf, false
 		}
-		buf = kernels.AppendKey(buf, c, i)
+		buf = vec.AppendKey(buf, c, i)
 	}
 	return buf, true
 }

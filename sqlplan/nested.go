@@ -1,8 +1,8 @@
 package sqlplan
 
 import (
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/function"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 	"sort"
 	"strings"
 
@@ -345,9 +345,9 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 					case x == nil || y == nil:
 						return y == nil && x != nil // NULLs last
 					case desc:
-						return kernels.CompareScalars(pt, x, y) > 0
+						return vec.CompareScalars(pt, x, y) > 0
 					}
-					return kernels.CompareScalars(pt, x, y) < 0
+					return vec.CompareScalars(pt, x, y) < 0
 				})
 			case strings.Contains(name, "distinct"):
 				var keep []int
@@ -357,7 +357,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 					}
 					dup := false
 					for _, j := range keep {
-						dup = dup || kernels.CompareScalars(pt, vals[i], vals[j]) == 0
+						dup = dup || vec.CompareScalars(pt, vals[i], vals[j]) == 0
 					}
 					if !dup {
 						keep = append(keep, i)

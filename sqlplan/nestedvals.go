@@ -2,7 +2,6 @@ package sqlplan
 
 import (
 	"fmt"
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/function"
 	"math/big"
 	"sort"
@@ -253,7 +252,7 @@ func listIndex(et Type, l []any, v any) (int, error) {
 		if err != nil {
 			return -1, err
 		}
-		if s != nil && kernels.CompareScalars(plainType(et), s, v) == 0 {
+		if s != nil && vec.CompareScalars(plainType(et), s, v) == 0 {
 			return i, nil
 		}
 	}
@@ -314,7 +313,7 @@ func sortedAnyKeys(kt Type, m map[any]any) ([]any, error) {
 		if a == nil || b == nil {
 			return a != nil
 		}
-		return kernels.CompareScalars(pt, a, b) < 0
+		return vec.CompareScalars(pt, a, b) < 0
 	})
 	out := make([]any, len(ks))
 	for i, k := range ks {
@@ -781,7 +780,7 @@ func mapLookup(kt, vt Type, m, key any) (any, bool, error) {
 			if err != nil {
 				return nil, false, err
 			}
-			if s != nil && kernels.CompareScalars(plainType(kt), s, key) == 0 {
+			if s != nil && vec.CompareScalars(plainType(kt), s, key) == 0 {
 				v, err := fromGo(vt, mv)
 				return v, true, err
 			}

@@ -1,8 +1,8 @@
 package sqlplan
 
 import (
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -64,10 +64,10 @@ func (p *planner) bindQuantified(x *sqlparser.ComparisonExpr, l expr, f *sqlpars
 			hasNull = true
 			continue
 		}
-		if lo == nil || kernels.CompareScalars(c.T, v, lo) < 0 {
+		if lo == nil || vec.CompareScalars(c.T, v, lo) < 0 {
 			lo = v
 		}
-		if hi == nil || kernels.CompareScalars(c.T, v, hi) > 0 {
+		if hi == nil || vec.CompareScalars(c.T, v, hi) > 0 {
 			hi = v
 		}
 	}
@@ -83,7 +83,7 @@ func (p *planner) bindQuantified(x *sqlparser.ComparisonExpr, l expr, f *sqlpars
 		if err != nil {
 			return nil, err
 		}
-		if kernels.CompareScalars(c.T, lo, hi) != 0 {
+		if vec.CompareScalars(c.T, lo, hi) != 0 {
 			// x cannot equal two values: false, or NULL for a NULL x.
 			if eq, err = p.compare(opNe, l, l); err != nil {
 				return nil, err
@@ -167,7 +167,7 @@ func (p *planner) bindQuantifiedList(op string, all bool, l expr, arg sqlparser.
 				sawNull = true
 				continue
 			}
-			if h := holds(o, kernels.CompareScalars(ct, v[0], s)); h != all {
+			if h := holds(o, vec.CompareScalars(ct, v[0], s)); h != all {
 				return h, nil
 			}
 		}

@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"fmt"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 	"strconv"
 	"strings"
 
@@ -286,7 +287,7 @@ func newRows(b *Batch, seen map[string]bool) *Batch {
 	for r := 0; r < b.N; r++ {
 		key = key[:0]
 		for _, c := range b.Cols {
-			key = kernels.AppendKey(key, c, r)
+			key = vec.AppendKey(key, c, r)
 		}
 		if !seen[string(key)] {
 			seen[string(key)] = true

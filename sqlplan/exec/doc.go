@@ -16,6 +16,6 @@
 // grouping (Grouper), DISTINCT pair sets (PairSet), row comparison and
 // sorting (SortKey, CompareRows, SortRows, TopHeap) and the accounting of
 // the memory operators hold (OpMemory). Values a kernel cannot read typed
-// go through CompareScalars and AppendScalarKey, which order and encode
+// go through vec.CompareScalars and vec.AppendScalarKey, which order and encode
 // them by their kind (and nested ones by their text, vec.ScalarText).
 package exec

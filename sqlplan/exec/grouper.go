@@ -193,7 +193,7 @@ func (g *Grouper) Assign(cols []*vec.Col, n int, gids []int32) {
 		for id := 0; id < g.n; id++ {
 			g.buf = g.buf[:0]
 			for j := range g.keys {
-				g.buf = AppendKey(g.buf, g.keys[j].C, id)
+				g.buf = vec.AppendKey(g.buf, g.keys[j].C, id)
 			}
 			g.strs[string(g.buf)] = int32(id)
 		}
@@ -202,7 +202,7 @@ func (g *Grouper) Assign(cols []*vec.Col, n int, gids []int32) {
 	for i := 0; i < n; i++ {
 		g.buf = g.buf[:0]
 		for _, c := range cols {
-			g.buf = AppendKey(g.buf, c, i)
+			g.buf = vec.AppendKey(g.buf, c, i)
 		}
 		id, ok := g.strs[string(g.buf)]
 		if !ok {

@@ -77,7 +77,7 @@ func (n *SetOp) account(ctx context.Context) error {
 func (n *SetOp) rowKey(b *vec.Batch, i int) []byte {
 	n.buf = n.buf[:0]
 	for _, c := range b.Cols {
-		n.buf = AppendKey(n.buf, c, i)
+		n.buf = vec.AppendKey(n.buf, c, i)
 	}
 	return n.buf
 }

@@ -37,7 +37,7 @@ func CompareRows(keys []SortKey, a []*vec.Col, i int, b []*vec.Col, j int) int {
 			}
 			return -1
 		default:
-			c = CompareAt(ca, i, cb, j)
+			c = vec.CompareAt(ca, i, cb, j)
 		}
 		if c != 0 {
 			if k.Desc {
@@ -47,59 +47,6 @@ func CompareRows(keys []SortKey, a []*vec.Col, i int, b []*vec.Col, j int) int {
 		}
 	}
 	return 0
-}
-
-// CompareAt orders the non-null values a[i] and b[j] of one type.
-func CompareAt(a *vec.Col, i int, b *vec.Col, j int) int {
-	switch {
-	case a.I != nil && b.I != nil:
-		if a.T.Kind == vec.KUint {
-			return cmp.Compare(uint64(a.I[i]), uint64(b.I[j]))
-		}
-		return cmp.Compare(a.I[i], b.I[j])
-	case a.F != nil && b.F != nil:
-		return CmpFloat(a.F[i], b.F[j])
-	case a.H != nil && b.H != nil && a.T.Scale == b.T.Scale:
-		// Wide decimals of one type share a scale: their unscaled values
-		// order them (sorting a SUM of decimals without math/big).
-		return a.H[i].Cmp(b.H[j])
-	case a.Off != nil && b.Off != nil:
-		return vec.CompareStrings(a.T, a.Str(i), b.Str(j))
-	case a.B != nil && b.B != nil:
-		return cmpBool(a.B[i], b.B[j])
-	}
-	return CompareScalars(a.T, a.Get(i), b.Get(j))
-}
-
-// CmpFloat orders floats as DuckDB does: NaN equals NaN and is above all.
-func CmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	case a == b:
-		return 0
-	}
-	an, bn := a != a, b != b
-	switch {
-	case an && bn:
-		return 0
-	case an:
-		return 1
-	}
-	return -1
-}
-
-// cmpBool orders false before true.
-func cmpBool(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
-	}
-	return -1
 }
 
 // SortRows returns the order of the n rows of cols by the keys; rows
@@ -194,11 +141,11 @@ func (o rowOrder) compare(i, j int) int {
 		case keyUint:
 			c = cmp.Compare(uint64(ko.ints[i]), uint64(ko.ints[j]))
 		case keyFloat:
-			c = CmpFloat(ko.floats[i], ko.floats[j])
+			c = vec.CmpFloat(ko.floats[i], ko.floats[j])
 		case keyBytes:
 			c = bytes.Compare(ko.data[ko.off[i]:ko.off[i+1]], ko.data[ko.off[j]:ko.off[j+1]])
 		default:
-			c = CompareAt(ko.col, i, ko.col, j)
+			c = vec.CompareAt(ko.col, i, ko.col, j)
 		}
 		if c != 0 {
 			if ko.desc {

@@ -1,4 +1,4 @@
-package exec
+package vec
 
 import (
 	"bytes"
@@ -6,29 +6,28 @@ import (
 	"testing"
 
 	"github.com/carquet-go/carquet/parquet/value"
-	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // The kernels order and key the values they cannot read typed by
 // themselves, with no engine hook set: intervals by their normalized
 // length, nested values by their text.
 func TestCompareScalarsKinds(t *testing.T) {
-	ivType := vec.Type{Kind: vec.KInterval}
-	list := vec.Type{Kind: vec.KNested, Elem: &vec.Type{Kind: vec.KInt}}
+	ivType := Type{Kind: KInterval}
+	list := Type{Kind: KNested, Elem: &Type{Kind: KInt}}
 	cases := []struct {
 		name string
-		t    vec.Type
+		t    Type
 		a, b any
 		want int
 	}{
-		{"int", vec.Type{Kind: vec.KInt}, int64(-3), int64(2), -1},
-		{"uint", vec.Type{Kind: vec.KUint}, uint64(1 << 63), uint64(1), 1},
-		{"nan above all", vec.Type{Kind: vec.KFloat}, math.NaN(), 1e300, 1},
-		{"bool", vec.Type{Kind: vec.KBool}, false, true, -1},
-		{"blob", vec.Type{Kind: vec.KBytes}, []byte{1}, []byte{1}, 0},
-		{"decimal", vec.Type{Kind: vec.KDecimal}, value.Decimal{}, value.Decimal{}, 0},
-		{"a month is 30 days", ivType, vec.Interval{Months: 1}, vec.Interval{Days: 30}, 0},
-		{"a day before a month", ivType, vec.Interval{Days: 1}, vec.Interval{Months: 1}, -1},
+		{"int", Type{Kind: KInt}, int64(-3), int64(2), -1},
+		{"uint", Type{Kind: KUint}, uint64(1 << 63), uint64(1), 1},
+		{"nan above all", Type{Kind: KFloat}, math.NaN(), 1e300, 1},
+		{"bool", Type{Kind: KBool}, false, true, -1},
+		{"blob", Type{Kind: KBytes}, []byte{1}, []byte{1}, 0},
+		{"decimal", Type{Kind: KDecimal}, value.Decimal{}, value.Decimal{}, 0},
+		{"a month is 30 days", ivType, Interval{Months: 1}, Interval{Days: 30}, 0},
+		{"a day before a month", ivType, Interval{Days: 1}, Interval{Months: 1}, -1},
 		{"lists by text", list, []any{int64(1), int64(2)}, []any{int64(1), int64(3)}, -1},
 	}
 	for _, c := range cases {
@@ -40,15 +39,15 @@ func TestCompareScalarsKinds(t *testing.T) {
 
 // Equal values (CompareScalars 0) encode alike, others not.
 func TestAppendScalarKeyEquality(t *testing.T) {
-	ivType := vec.Type{Kind: vec.KInterval}
-	month, days30, day := vec.Interval{Months: 1}, vec.Interval{Days: 30}, vec.Interval{Days: 1}
+	ivType := Type{Kind: KInterval}
+	month, days30, day := Interval{Months: 1}, Interval{Days: 30}, Interval{Days: 1}
 	if !bytes.Equal(AppendScalarKey(nil, ivType, month), AppendScalarKey(nil, ivType, days30)) {
 		t.Error("1 month and 30 days encode apart")
 	}
 	if bytes.Equal(AppendScalarKey(nil, ivType, month), AppendScalarKey(nil, ivType, day)) {
 		t.Error("1 month and 1 day encode alike")
 	}
-	list := vec.Type{Kind: vec.KNested, Elem: &vec.Type{Kind: vec.KInt}}
+	list := Type{Kind: KNested, Elem: &Type{Kind: KInt}}
 	a := AppendScalarKey(nil, list, []any{int64(1), int64(2)})
 	b := AppendScalarKey(nil, list, []any{int64(1), int64(2)})
 	c := AppendScalarKey(nil, list, []any{int64(12)})
