@@ -416,20 +416,9 @@ func (a *aggCtx) mayBeKey(n sqlparser.Expr) bool {
 	return err == nil
 }
 
-var aggNames = map[string]bool{
-	"count": true, "sum": true, "avg": true, "mean": true, "min": true, "max": true, "any_value": true, "first": true,
-	"grouping": true, "grouping_id": true,
-	"string_agg": true, "group_concat": true, "listagg": true, "bool_and": true, "bool_or": true, "count_if": true,
-	"arbitrary": true, "stddev": true, "stddev_samp": true, "stddev_pop": true, "variance": true, "var_samp": true, "var_pop": true,
-	"list": true, "array_agg": true, "median": true, "product": true, "countif": true, "every": true, "last": true,
-	"quantile_cont": true, "quantile_disc": true, "quantile": true, "mode": true, "approx_count_distinct": true,
-	"arg_max": true, "arg_min": true, "max_by": true, "min_by": true, "argmax": true, "argmin": true,
-	"corr": true, "covar_pop": true, "covar_samp": true, "regr_slope": true, "regr_intercept": true,
-	"regr_r2": true, "regr_count": true, "regr_avgx": true, "regr_avgy": true, "regr_sxx": true, "regr_syy": true, "regr_sxy": true,
-	"bit_and": true, "bit_or": true, "bit_xor": true, "bitstring_agg": true,
-	"skewness": true, "kurtosis": true, "kurtosis_pop": true, "geomean": true, "geometric_mean": true, "entropy": true,
-	"fsum": true, "sumkahan": true, "kahan_sum": true, "favg": true, "histogram": true, "histogram_exact": true, "approx_top_k": true,
-}
+// aggNames are the names of the aggregate functions (function's
+// registry, with their aliases and the forms the binder rewrites).
+var aggNames = function.AggregateNames()
 
 func isAggregate(n sqlparser.Expr) bool {
 	switch x := n.(type) {

@@ -38,7 +38,12 @@
 //     CAST names, ParseTypeName), arithmetic (function.Arith: the binder's
 //     arithExpr types the operation, bindops.go) and the date and time
 //     kernels (funcs_time.go keeps the binds that read constant
-//     arguments). function_alias.go keeps the engine's old names for them;
+//     arguments), and the aggregates: function.LookupAggregate resolves
+//     a name and its aliases to an entry whose rule types the call and
+//     whose accumulator computes it (agg.go binds the arguments and takes
+//     the constant ones off the call; aggorder.go, aggs_more.go,
+//     aggbitstring.go, grouping.go bind ORDER BY, k, bins, ranges and
+//     GROUPING). function_alias.go keeps the engine's old names for them;
 //     the casts reach nested values, whose Go forms stay here
 //     (nestedvals.go, nestedtext.go), through function.Nested.
 //  3. Plan (plan.go; a SELECT in three steps over a logical plan,
@@ -60,11 +65,14 @@
 //     sqlplan/exec, with the hash and sort kernels: filter, project,
 //     LIMIT/OFFSET, DISTINCT, UNION, INTERSECT/EXCEPT, sort and the top-N
 //     heap, window functions' operator (their computation is window.go's),
-//     series, read-ahead, and EXPLAIN ANALYZE's instrumentation
-//     (exec.Profile). exec.go builds them from bound expressions; the
-//     scan, hash aggregation (aggnode.go), joins (join.go, asof.go,
-//     lateral.go), unnest and the parallel pipelines (pipe.go) are still
-//     here.
+//     the hash aggregation (exec.HashAggregate with grouping sets, over
+//     exec.AggSpec: a bound call and its argument expressions), series,
+//     read-ahead, and EXPLAIN ANALYZE's instrumentation (exec.Profile).
+//     exec.go builds them from bound expressions, aggnode.go the hash
+//     aggregation (its parallel inputs, the footers' hint of its groups,
+//     the keys that others determine); the scan, joins (join.go,
+//     asof.go, lateral.go, the group-count join groupjoin.go), unnest
+//     and the parallel pipelines (pipe.go) are still here.
 //  5. Write (write.go): INSERT checks every value against the schema
 //     (types, NOT NULL, decimal precision) and the table's constraints
 //     (constraints.go: PRIMARY KEY, UNIQUE, CHECK, DEFAULT, FOREIGN KEY;

@@ -18,7 +18,7 @@ type (
 	rowTable  = kernels.RowTable
 	keyPacker = kernels.KeyPacker
 	grouper   = kernels.Grouper
-	pairSet   = kernels.PairSet
+	aggSpec   = kernels.AggSpec
 	sortKey   = kernels.SortKey
 	topHeap   = kernels.TopHeap
 )

@@ -15,21 +15,12 @@ import (
 // they are decoded. (Float sums can differ in the last bits.)
 func orderFree(aggs []*aggSpec) bool {
 	for _, a := range aggs {
-		switch a.fn {
+		switch a.Fn {
 		case "string_agg", "any_value", "mode", "arg_max", "arg_min", "approx_top_k":
 			return false
 		}
 	}
 	return true
-}
-
-func allCountStar(aggs []*aggSpec) bool {
-	for _, a := range aggs {
-		if a.fn != "count_star" {
-			return false
-		}
-	}
-	return len(aggs) > 0
 }
 
 // footerCountNode answers COUNT(*) from the files' footers: one batch of
@@ -71,16 +62,16 @@ func (p *planner) fromFooters(r *relation, aggs []*aggSpec) (*Batch, string, boo
 	out := &Batch{N: 1}
 	var names []string
 	for _, a := range aggs {
-		if a.distinct {
+		if a.Distinct {
 			return nil, "", false
 		}
 		var col *scopeCol
-		if a.arg != nil {
-			c, ok := a.arg.(*colExpr)
+		if a.Arg != nil {
+			c, ok := a.Arg.(*colExpr)
 			if !ok || c.col == nil || c.col.rel != r || strings.Contains(c.col.name, ".") || c.col.t.Kind == KNested {
 				return nil, "", false
 			}
-			if c.col.t.Bit && a.fn != "count" {
+			if c.col.t.Bit && a.Fn != "count" {
 				// The file's statistics order the text bytewise, not in
 				// DuckDB's order of bit strings (vec.CompareBits).
 				return nil, "", false
@@ -88,7 +79,7 @@ func (p *planner) fromFooters(r *relation, aggs []*aggSpec) (*Batch, string, boo
 			col = c.col
 		}
 		var v any
-		switch a.fn {
+		switch a.Fn {
 		case "count_star":
 			n, err := r.table.NumRows()
 			if err != nil {
@@ -100,7 +91,7 @@ func (p *planner) fromFooters(r *relation, aggs []*aggSpec) (*Batch, string, boo
 			if err != nil || !ok {
 				return nil, "", false
 			}
-			switch a.fn {
+			switch a.Fn {
 			case "count":
 				v = sum.Rows - sum.Nulls
 			case "min", "max":
@@ -108,10 +99,10 @@ func (p *planner) fromFooters(r *relation, aggs []*aggSpec) (*Batch, string, boo
 					return nil, "", false
 				}
 				x := sum.Min
-				if a.fn == "max" {
+				if a.Fn == "max" {
 					x = sum.Max
 				}
-				sv, err := goScalar(x, a.t)
+				sv, err := goScalar(x, a.T)
 				if err != nil {
 					return nil, "", false
 				}
@@ -120,10 +111,10 @@ func (p *planner) fromFooters(r *relation, aggs []*aggSpec) (*Batch, string, boo
 		default:
 			return nil, "", false
 		}
-		b := newBuilder(a.t, 1)
+		b := newBuilder(a.T, 1)
 		b.Add(v)
 		out.Cols = append(out.Cols, b.C)
-		names = append(names, a.text)
+		names = append(names, a.Text)
 	}
 	return out, "AGGREGATE FROM FOOTERS " + strings.Join(names, ", ") + " of " + r.alias, true
 }

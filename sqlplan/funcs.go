@@ -586,7 +586,7 @@ func extreme(a []*Col, i int, sign int) any {
 		if c.IsNull(i) {
 			continue
 		}
-		if best < 0 || extremeColCmp(c, i, a[best], i)*sign > 0 {
+		if best < 0 || function.ExtremeColCmp(c, i, a[best], i)*sign > 0 {
 			best = k
 		}
 	}

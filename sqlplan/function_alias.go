@@ -31,5 +31,6 @@ func init() {
 		ListElem: listElem,
 		CastList: castList,
 		Text:     func(t Type, v any) (string, error) { return nestedText(t, v, false) },
+		Map:      buildMap,
 	}
 }

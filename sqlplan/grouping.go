@@ -164,12 +164,12 @@ func setOf(e sqlparser.Expr, index func(sqlparser.Expr) int) []int {
 // be GROUP BY keys.
 func (p *planner) bindGrouping(x *sqlparser.FuncExpr, spec *aggSpec, agg *aggCtx) error {
 	if len(x.Exprs) == 0 {
-		return errorf("%s needs at least one GROUP BY key", spec.fn)
+		return errorf("%s needs at least one GROUP BY key", spec.Fn)
 	}
 	for _, a := range x.Exprs {
 		ae, ok := a.(*sqlparser.AliasedExpr)
 		if !ok {
-			return errorf("%s takes GROUP BY keys", spec.fn)
+			return errorf("%s takes GROUP BY keys", spec.Fn)
 		}
 		text := groupKeyText(ae.Expr)
 		found := -1
@@ -190,34 +190,10 @@ func (p *planner) bindGrouping(x *sqlparser.FuncExpr, spec *aggSpec, agg *aggCtx
 			}
 		}
 		if found < 0 {
-			return errorf("the arguments of %s must be GROUP BY keys: %s", spec.fn, text)
+			return errorf("the arguments of %s must be GROUP BY keys: %s", spec.Fn, text)
 		}
-		spec.grouping = append(spec.grouping, found)
+		spec.Grouping = append(spec.Grouping, found)
 	}
-	spec.fn, spec.t = "grouping", tInt
+	spec.Fn, spec.T = "grouping", tInt
 	return nil
-}
-
-// groupingAcc is GROUPING(...) for the rows of one grouping set: a
-// constant.
-type groupingAcc struct{ v int64 }
-
-func (a *groupingAcc) update(gids []int32, ng int, c *Col) {}
-func (a *groupingAcc) result(ng int) *Col                  { return constCol(tInt, a.v, ng) }
-
-// groupingValue is GROUPING(keys...) for the rows of a grouping set: a bit
-// per key, the first leftmost, 1 where the set does not group by it.
-func groupingValue(keys []int, set []int) int64 {
-	var v int64
-	for _, k := range keys {
-		v <<= 1
-		in := false
-		for _, s := range set {
-			in = in || s == k
-		}
-		if !in {
-			v |= 1
-		}
-	}
-	return v
 }

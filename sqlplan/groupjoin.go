@@ -64,14 +64,14 @@ func groupCountJoin(root node, agg *aggCtx) (*groupCountJoinNode, bool) {
 	n := &groupCountJoinNode{left: jn.left, right: jn.right, leftWidth: jn.leftWidth, lkey: lk, rkey: jn.rkeys[0], keyType: withoutField(lt), leftOuter: jn.leftOuter}
 	for _, a := range agg.aggs {
 		switch {
-		case a.fn == "count_star" && a.arg == nil && !a.distinct && a.order == nil:
-			n.counts = append(n.counts, groupCount{text: a.text})
-		case a.fn == "count" && !a.distinct && a.order == nil && a.arg2 == nil:
-			c, ok := a.arg.(*colExpr)
+		case a.Fn == "count_star" && a.Arg == nil && !a.Distinct && a.Order == nil:
+			n.counts = append(n.counts, groupCount{text: a.Text})
+		case a.Fn == "count" && !a.Distinct && a.Order == nil && a.Arg2 == nil:
+			c, ok := a.Arg.(*colExpr)
 			if !ok || c.s.idx < jn.leftWidth || c.s.idx >= jn.leftWidth+len(jn.rightTypes) {
 				return nil, false
 			}
-			n.counts = append(n.counts, groupCount{arg: c, text: a.text})
+			n.counts = append(n.counts, groupCount{arg: c, text: a.Text})
 		default:
 			return nil, false
 		}

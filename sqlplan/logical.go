@@ -236,7 +236,7 @@ func (n *lAggregate) inputs() []lnode { return []lnode{n.in} }
 func (n *lAggregate) explain() string {
 	aggs := make([]string, len(n.agg.aggs))
 	for i, a := range n.agg.aggs {
-		aggs[i] = a.text
+		aggs[i] = a.Text
 	}
 	s := "AGGREGATE"
 	if len(n.agg.keys) > 0 {

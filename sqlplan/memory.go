@@ -27,17 +27,3 @@ func formatBytes(n uint64) string {
 }
 
 const mapEntryBytes = kernels.MapEntryBytes
-
-// accBytesPerGroup estimates an accumulator's state per group (a sum and
-// a count, or an extreme and a flag); those that keep values (lists,
-// quantiles) take more, which is not counted.
-const accBytesPerGroup = 16
-
-// aggBytes estimates what an aggregation's grouping states take.
-func aggBytes(states []*groupingState) int64 {
-	var n int64
-	for _, st := range states {
-		n += st.g.Bytes() + int64(st.g.Groups())*int64(len(st.accs))*accBytesPerGroup
-	}
-	return n
-}

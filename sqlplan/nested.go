@@ -407,7 +407,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 			var n int64
 			var sumF float64
 			var sumI int64
-			var sumD decSum
+			var sumD function.DecSum
 			for _, x := range vals {
 				if x == nil {
 					continue
@@ -415,16 +415,16 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 				n++
 				switch name {
 				case "list_min", "list_max":
-					if acc == nil || (extremeCmp(pt, x, acc) < 0) == (name == "list_min") && extremeCmp(pt, x, acc) != 0 {
+					if acc == nil || (function.ExtremeCmp(pt, x, acc) < 0) == (name == "list_min") && function.ExtremeCmp(pt, x, acc) != 0 {
 						acc = x
 					}
 				default:
 					switch pt.Kind {
 					case KDecimal:
 						if d, ok := x.(value.Decimal); ok {
-							sumD.addDecimal(d, pt.Scale)
+							sumD.AddDecimal(d, pt.Scale)
 						} else {
-							sumD.addUnscaled(x.(int64))
+							sumD.AddUnscaled(x.(int64))
 						}
 					case KFloat:
 						sumF += x.(float64)
@@ -446,14 +446,14 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 				return acc, nil
 			case "list_avg":
 				if pt.Kind == KDecimal {
-					f, _ := decRat(sumD.value(pt.Scale)).Float64()
+					f, _ := decRat(sumD.Value(pt.Scale)).Float64()
 					return f / float64(n), nil
 				}
 				return sumF / float64(n), nil
 			}
 			switch pt.Kind {
 			case KDecimal:
-				return sumD.value(pt.Scale), nil
+				return sumD.Value(pt.Scale), nil
 			case KFloat:
 				return sumF, nil
 			}

@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"fmt"
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/function"
 	"math/big"
 	"sort"
@@ -857,10 +858,10 @@ func (p *planner) bindListAggregate(name string, args []expr) (expr, error) {
 		return nil, err
 	}
 	spec := one.aggs[0]
-	if spec.arg2 != nil || spec.order != nil {
+	if spec.Arg2 != nil || spec.Order != nil {
 		return nil, unsupported(name + " of " + fn)
 	}
-	e := nestedFunc(name+"("+args[0].String()+", '"+fn+"')", spec.t, args[:1], func(v []any) (any, error) {
+	e := nestedFunc(name+"("+args[0].String()+", '"+fn+"')", spec.T, args[:1], func(v []any) (any, error) {
 		vals, err := scalarsOf(et, v[0].([]any))
 		if err != nil {
 			return nil, err
@@ -870,18 +871,18 @@ func (p *planner) bindListAggregate(name string, args []expr) (expr, error) {
 			b.Add(x)
 		}
 		batch := &Batch{N: len(vals), Cols: []*Col{b.C}}
-		acc := newAccumulator(spec)
+		acc := kernels.NewAccumulator(spec)
 		var in *Col
-		if spec.arg != nil {
-			if in, err = spec.arg.Eval(batch); err != nil {
+		if spec.Arg != nil {
+			if in, err = spec.Arg.Eval(batch); err != nil {
 				return nil, err
 			}
 		}
-		acc.update(make([]int32, len(vals)), 1, in)
-		if err := accError(acc); err != nil {
+		acc.Update(make([]int32, len(vals)), 1, in)
+		if err := function.AccError(acc); err != nil {
 			return nil, err
 		}
-		return acc.result(1).Get(0), nil
+		return acc.Result(1).Get(0), nil
 	})
 	return e, nil
 }

@@ -202,7 +202,7 @@ func (p *planner) lowerJoin(j *lJoin, before []*lRel, left, right node) (node, e
 func (p *planner) lowerAggregate(q *lQuery, x *lAggregate, in node) node {
 	agg := x.agg
 	rels, _ := q.chain()
-	if len(agg.keys) == 0 && len(rels) == 1 && len(q.where.conds) == 0 && !(len(agg.aggs) == 1 && agg.aggs[0].fn == "count_star") {
+	if len(agg.keys) == 0 && len(rels) == 1 && len(q.where.conds) == 0 && !(len(agg.aggs) == 1 && agg.aggs[0].Fn == "count_star") {
 		if b, what, ok := p.fromFooters(rels[0].step.rel, agg.aggs); ok {
 			in.Close()
 			return &kernels.Const{Batches: []*Batch{b}, What: what}
@@ -214,9 +214,7 @@ func (p *planner) lowerAggregate(q *lQuery, x *lAggregate, in node) node {
 	if gj, ok := groupCountJoin(in, agg); ok {
 		return gj
 	}
-	an := &aggNode{in: in, keys: agg.keys, aggs: agg.aggs, sets: agg.sets}
-	an.parallelInputs(p.set.threads)
-	return an
+	return newAggregate(in, agg, p.set.threads)
 }
 
 // scanOf builds the scan of a table relation. countOnly asks for the

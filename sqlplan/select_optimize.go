@@ -1,6 +1,10 @@
 package sqlplan
 
-import "maps"
+import (
+	"maps"
+
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
+)
 
 // The optimizer's rules over a bound SELECT's logical tree (logical.go).
 // Each rule is a function of its own; optimize applies them in order.
@@ -263,14 +267,14 @@ func readAbove(q *lQuery, joins []joinKeys) map[*scopeCol]bool {
 			columnsOf(k, used)
 		}
 		for _, a := range q.agg.aggs {
-			if a.arg != nil {
-				columnsOf(a.arg, used)
+			if a.Arg != nil {
+				columnsOf(a.Arg.(expr), used)
 			}
-			if a.arg2 != nil {
-				columnsOf(a.arg2, used)
+			if a.Arg2 != nil {
+				columnsOf(a.Arg2.(expr), used)
 			}
-			for _, o := range a.order {
-				columnsOf(o, used)
+			for _, o := range a.Order {
+				columnsOf(o.(expr), used)
 			}
 		}
 		return used
@@ -336,9 +340,9 @@ func joinKeeps(steps []joinStep, joins []joinKeys, residual []expr, agg *aggCtx,
 			columnsOf(k, read)
 		}
 		for _, a := range agg.aggs {
-			for _, e := range append([]expr{a.arg, a.arg2}, a.order...) {
+			for _, e := range append([]kernels.Expr{a.Arg, a.Arg2}, a.Order...) {
 				if e != nil {
-					columnsOf(e, read)
+					columnsOf(e.(expr), read)
 				}
 			}
 		}

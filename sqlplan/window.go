@@ -604,13 +604,13 @@ func (p *planner) bindWindowAggregate(spec *winSpec, args sqlparser.SelectExprs,
 		return errorf("internal error: %s OVER (...) bound %d aggregates", spec.fn, len(one.aggs))
 	}
 	a := one.aggs[0]
-	if a.order != nil {
+	if a.Order != nil {
 		return unsupported("ORDER BY inside the window function " + spec.fn)
 	}
-	spec.agg, spec.t, spec.args = a, a.t, nil
-	for _, e := range []expr{a.arg, a.arg2} {
+	spec.agg, spec.t, spec.args = a, a.T, nil
+	for _, e := range []kernels.Expr{a.Arg, a.Arg2} {
 		if e != nil {
-			spec.args = append(spec.args, e)
+			spec.args = append(spec.args, e.(expr))
 		}
 	}
 	return nil
@@ -624,19 +624,19 @@ func (p *planner) bindWindowAggregate(spec *winSpec, args sqlparser.SelectExprs,
 // their state); other frames get a fresh accumulator each, which costs the
 // frame's width per distinct frame.
 func genericFrameAggregate(w *winSpec, rows []int32, ac []*Col, res []any, pe *peerGroups) error {
-	feed := func(acc accumulator, sel []int32) {
+	feed := func(acc function.Accumulator, sel []int32) {
 		gids := make([]int32, len(sel))
 		switch {
 		case len(ac) == 2:
-			acc.(pairAccumulator).update2(gids, 1, ac[0].Take(sel), ac[1].Take(sel))
+			acc.(function.PairAccumulator).Update2(gids, 1, ac[0].Take(sel), ac[1].Take(sel))
 		case len(ac) == 1:
-			acc.update(gids, 1, ac[0].Take(sel))
+			acc.Update(gids, 1, ac[0].Take(sel))
 		default:
-			acc.update(gids, 1, nil)
+			acc.Update(gids, 1, nil)
 		}
 	}
 	running := w.frame == nil || w.frame.start.kind == 'u'
-	var acc accumulator
+	var acc function.Accumulator
 	fed := 0 // running: rows [0, fed) are in acc
 	prevS, prevE := -1, -1
 	var prev any
@@ -647,21 +647,21 @@ func genericFrameAggregate(w *winSpec, rows []int32, ac []*Col, res []any, pe *p
 			switch {
 			case running && fe >= fed:
 				if acc == nil {
-					acc = newAccumulator(w.agg)
+					acc = kernels.NewAccumulator(w.agg)
 				}
 				feed(acc, rows[fed:fe])
 				fed = fe
 			default:
-				acc, fed = newAccumulator(w.agg), 0
+				acc, fed = kernels.NewAccumulator(w.agg), 0
 				feed(acc, rows[fs:fe])
 				if running {
 					fed = fe
 				}
 			}
-			if err := accError(acc); err != nil {
+			if err := function.AccError(acc); err != nil {
 				return err
 			}
-			prev, prevS, prevE = acc.result(1).Get(0), fs, fe
+			prev, prevS, prevE = acc.Result(1).Get(0), fs, fe
 		}
 		res[rows[k]] = prev
 	}
@@ -768,7 +768,7 @@ type winAcc struct {
 	cnt  int64
 	sumI int64
 	sumF float64
-	sumD decSum
+	sumD function.DecSum
 	ext  any
 }
 
@@ -790,7 +790,7 @@ func (a *winAcc) add(v any) error {
 		if w.t.Kind == KDecimal || w.fn == "avg" {
 			// a DECIMAL(p <= 18) in units of its scale, or an integer
 			// averaged exactly
-			a.sumD.addUnscaled(x)
+			a.sumD.AddUnscaled(x)
 			break
 		}
 		t, o := function.AddInt64(a.sumI, x)
@@ -799,14 +799,14 @@ func (a *winAcc) add(v any) error {
 		}
 		a.sumI = t
 	case value.Decimal:
-		a.sumD.addDecimal(x, a.t.Scale)
+		a.sumD.AddDecimal(x, a.t.Scale)
 	case float64:
 		a.sumF += x
 	}
 	if w.fn == "min" || w.fn == "max" {
 		if a.ext == nil {
 			a.ext = v
-		} else if c := extremeCmp(a.t, v, a.ext); w.fn == "min" && c < 0 || w.fn == "max" && c > 0 {
+		} else if c := function.ExtremeCmp(a.t, v, a.ext); w.fn == "min" && c < 0 || w.fn == "max" && c > 0 {
 			a.ext = v
 		}
 	}
@@ -827,7 +827,7 @@ func (a *winAcc) value() any {
 		case KFloat:
 			return a.sumF
 		case KDecimal:
-			return a.sumD.value(w.t.Scale)
+			return a.sumD.Value(w.t.Scale)
 		}
 		return a.sumI
 	case "avg":
@@ -835,7 +835,7 @@ func (a *winAcc) value() any {
 			return nil
 		}
 		if a.t.Op() == KInt || a.t.Kind == KDecimal {
-			q := new(big.Rat).Quo(decRat(a.sumD.value(a.t.Scale)), new(big.Rat).SetInt64(a.cnt))
+			q := new(big.Rat).Quo(decRat(a.sumD.Value(a.t.Scale)), new(big.Rat).SetInt64(a.cnt))
 			f, _ := q.Float64()
 			return f
 		}

@@ -9,13 +9,16 @@
 // here are Const, Filter and RelFilter (with a Pred that evaluates
 // subqueries last), Project, Limit, Keep, Distinct, Union, SetOp
 // (INTERSECT, EXCEPT), Sort (and its top-N heap), Window (running window
-// functions the planner computes), Series and ReadAhead; Profile and
-// Stat instrument a plan for EXPLAIN ANALYZE (analyze.go).
+// functions the planner computes), HashAggregate (GROUP BY, grouping
+// sets, aggregates with ORDER BY, over package function's accumulators;
+// the planner passes what the files and joins tell it as hooks), Series
+// and ReadAhead; Profile and Stat instrument a plan for EXPLAIN ANALYZE
+// (analyze.go). exec imports function (the accumulators) and vec.
 //
 // The kernels: the typed hash tables of joins (RowTable, KeyPacker),
-// grouping (Grouper), DISTINCT pair sets (PairSet), row comparison and
-// sorting (SortKey, CompareRows, SortRows, TopHeap) and the accounting of
-// the memory operators hold (OpMemory). Values a kernel cannot read typed
-// go through vec.CompareScalars and vec.AppendScalarKey, which order and encode
-// them by their kind (and nested ones by their text, vec.ScalarText).
+// grouping (Grouper), row comparison and sorting (SortKey, CompareRows,
+// SortRows, TopHeap) and the accounting of the memory operators hold
+// (OpMemory). Values a kernel cannot read typed go through
+// vec.CompareScalars and vec.AppendScalarKey, which order and encode them
+// by their kind (and nested ones by their text, vec.ScalarText).
 package exec

@@ -397,6 +397,9 @@ type NestedValues struct {
 	CastList func(v any, from, to vec.Type, try bool) (any, error)
 	// Text is a nested value's text, as CAST to VARCHAR writes it.
 	Text func(t vec.Type, v any) (string, error)
+	// Map is the value of a MAP of key type kt and value type vt (its
+	// keys distinct and not NULL), as histogram makes.
+	Map func(kt, vt vec.Type, keys, vals []any) (any, error)
 }
 
 // Nested is how CastScalar reaches nested values.

@@ -18,6 +18,17 @@
 // CAST does when Exact), Row or Batch computes it, RowFor chooses Row by
 // the argument types when they change the computation.
 //
+// An aggregate is an Aggregate of the registry (aggregates.go), found by
+// LookupAggregate through its aliases: its AggRule types a call from its
+// argument's type (the cast it asks for, the result type, the exact type
+// of AVG's sum), and its New makes the call's Accumulator (aggbasic.go,
+// aggexact.go, aggvalues.go), which is fed a batch at a time with each
+// row's group id (Update) and gives each group's result (Result);
+// NewAccumulator adds DISTINCT (PairSet for integers) and exact
+// averages. The operator that runs them, with ORDER BY inside the call,
+// is package exec's HashAggregate; window frames (package sqlplan) feed
+// them one frame at a time.
+//
 // It sits below the planner: the binder (package sqlplan) looks a
 // function up by name, applies its type rule to the types of the
 // arguments (casting them), and evaluates it through its kernel. Nothing

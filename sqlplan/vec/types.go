@@ -1,6 +1,8 @@
 // Package vec holds the engine's typed column vectors: Col, Batch, their
 // types (Type, Kind) and storage classes, scalars of a column (Col.Get,
-// Builder) and the pooled scratch vectors of arithmetic.
+// Builder), the pooled scratch vectors of arithmetic, and the order and
+// key encoding of values of every type (order.go: CompareScalars,
+// CompareAt, AppendKey) that sorting, grouping, joins and aggregates use.
 package vec
 
 import (
@@ -369,3 +371,8 @@ func Pow10Big(k int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewI
 // Field returns the Parquet field of a table column's type (nil for
 // computed values).
 func (t Type) ParquetField() *schema.Field { return t.Field }
+
+// MapType is the type of a MAP from keys of type kt to values of type vt.
+func MapType(kt, vt Type) Type {
+	return Type{Kind: KNested, MapOf: true, Fields: []NamedType{{Name: "key", Type: kt}, {Name: "value", Type: vt}}}
+}

@@ -1,6 +1,7 @@
-package sqlplan
+package function
 
 import (
+	"github.com/carquet-go/carquet/sqlplan/vec"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -14,10 +15,10 @@ import (
 // sums kept in big integers.
 func TestSumDecimalKernels(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 9))
-	dec := Type{Kind: KDecimal, Prec: 18, Scale: 2}
+	dec := vec.Type{Kind: vec.KDecimal, Prec: 18, Scale: 2}
 	for iter := 0; iter < 300; iter++ {
 		ng := []int{1, 2, 3, 4, 37, 5000}[rng.IntN(6)]
-		wide := Type{Kind: KDecimal, Prec: 38, Scale: 2}
+		wide := vec.Type{Kind: vec.KDecimal, Prec: 38, Scale: 2}
 		sum := &sumDecAcc{t: wide}
 		avg := &avgExactAcc{sum: sumDecAcc{t: wide}}
 		cnt := &countAcc{star: true}
@@ -27,7 +28,7 @@ func TestSumDecimalKernels(t *testing.T) {
 		for batch := 0; batch < 4; batch++ {
 			n := rng.IntN(9000)
 			gids := make([]int32, n)
-			c := &Col{T: dec, Len: n, I: make([]int64, n)}
+			c := &vec.Col{T: dec, Len: n, I: make([]int64, n)}
 			nulls := rng.IntN(3) == 0
 			if nulls {
 				c.Null = make([]bool, n)
@@ -48,11 +49,11 @@ func TestSumDecimalKernels(t *testing.T) {
 				want[g].Add(want[g], big.NewInt(c.I[i]))
 				counts[g]++
 			}
-			sum.update(gids, ng, c)
-			avg.update(gids, ng, c)
-			cnt.update(gids, ng, c)
+			sum.Update(gids, ng, c)
+			avg.Update(gids, ng, c)
+			cnt.Update(gids, ng, c)
 		}
-		sums, avgs, rows := sum.result(ng), avg.result(ng), cnt.result(ng)
+		sums, avgs, rows := sum.Result(ng), avg.Result(ng), cnt.Result(ng)
 		for g := 0; g < ng; g++ {
 			if rows.I[g] != perGroup[g] {
 				t.Fatalf("iteration %d: COUNT(*) of group %d is %d, want %d", iter, g, rows.I[g], perGroup[g])
@@ -78,17 +79,17 @@ func TestSumDecimalKernels(t *testing.T) {
 }
 
 // TestSumSeesEveryLane checks that a group whose only row is in the last
-// of the lanes of function.LaneSums gets a sum, not NULL.
+// of the lanes of LaneSums gets a sum, not NULL.
 func TestSumSeesEveryLane(t *testing.T) {
-	wide := Type{Kind: KDecimal, Prec: 38, Scale: 2}
+	wide := vec.Type{Kind: vec.KDecimal, Prec: 38, Scale: 2}
 	for at := 0; at < 4; at++ {
 		gids := make([]int32, 64)
 		gids[at] = 1
-		c := &Col{T: wide, Len: 64, I: make([]int64, 64)}
+		c := &vec.Col{T: wide, Len: 64, I: make([]int64, 64)}
 		c.I[at] = 5
 		sum := &sumDecAcc{t: wide}
-		sum.update(gids, 2, c)
-		r := sum.result(2)
+		sum.Update(gids, 2, c)
+		r := sum.Result(2)
 		if r.IsNull(1) || r.Decimal(1).Unscaled.Int64() != 5 {
 			t.Fatalf("a group whose one row is row %d sums to %v, want 5", at, r.Decimal(1))
 		}

@@ -1,33 +1,32 @@
-package sqlplan
+package function
 
 import (
-	"github.com/carquet-go/carquet/sqlplan/vec"
 	"math"
 	"math/big"
 
 	"github.com/carquet-go/carquet/parquet/value"
-	"github.com/carquet-go/carquet/sqlplan/function"
 	"github.com/carquet-go/carquet/sqlplan/num"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // Exact sums and averages of decimals and integers (128-bit and wider
-// accumulators), and the statistical, bit, list and shape accumulators.
+// accumulators), and the statistical, bit and shape accumulators.
 
-// decSum is an exact running sum of decimals at one scale: a 128-bit
+// DecSum is an exact running sum of decimals at one scale: a 128-bit
 // integer of unscaled units while it fits, carried into a big integer
 // past that.
-type decSum struct {
+type DecSum struct {
 	small num.Int128
 	big   *big.Int
 }
 
-// addUnscaled adds x units of the sum's scale.
-func (s *decSum) addUnscaled(x int64) {
+// AddUnscaled adds x units of the sum's scale.
+func (s *DecSum) AddUnscaled(x int64) {
 	s.addHuge(num.FromInt64(x))
 }
 
 // addHuge adds x units of the sum's scale.
-func (s *decSum) addHuge(x num.Int128) {
+func (s *DecSum) addHuge(x num.Int128) {
 	if t, ok := s.small.Add(x); ok {
 		s.small = t
 		return
@@ -36,24 +35,24 @@ func (s *decSum) addHuge(x num.Int128) {
 	s.small = x
 }
 
-// addDecimal adds d, rescaled to scale.
-func (s *decSum) addDecimal(d value.Decimal, scale int) {
-	if u, ok := function.DecimalToInt64(d, scale); ok {
-		s.addUnscaled(u)
+// AddDecimal adds d, rescaled to scale.
+func (s *DecSum) AddDecimal(d value.Decimal, scale int) {
+	if u, ok := DecimalToInt64(d, scale); ok {
+		s.AddUnscaled(u)
 		return
 	}
-	s.carry(ratDecimal(decRat(d), scale).Unscaled)
+	s.carry(vec.RatDecimal(vec.DecRat(d), scale).Unscaled)
 }
 
-func (s *decSum) carry(u *big.Int) {
+func (s *DecSum) carry(u *big.Int) {
 	if s.big == nil {
 		s.big = new(big.Int)
 	}
 	s.big.Add(s.big, u)
 }
 
-// value is the sum as a decimal of the given scale.
-func (s *decSum) value(scale int) value.Decimal {
+// Value is the sum as a decimal of the given scale.
+func (s *DecSum) Value(scale int) value.Decimal {
 	u := s.small.Big()
 	if s.big != nil {
 		u.Add(u, s.big)
@@ -61,7 +60,7 @@ func (s *decSum) value(scale int) value.Decimal {
 	return value.Decimal{Unscaled: u, Scale: int32(scale)}
 }
 
-// sumDecAcc sums decimals exactly, per group, as decSum does: 128-bit
+// sumDecAcc sums decimals exactly, per group, as DecSum does: 128-bit
 // sums, with what overflows them kept apart in big integers (rare), so
 // that the per-group slice holds no pointers for the collector to scan.
 // While every sum fits an int64 (a decimal(15,2) column's sums, the common
@@ -69,7 +68,7 @@ func (s *decSum) value(scale int) value.Decimal {
 // aggregation over many groups (TPC-H q18's 15M orders at SF 10) holds one
 // sum per group until its end.
 type sumDecAcc struct {
-	t Type
+	t vec.Type
 	// narrow holds the sums until one would leave int64 or a value comes
 	// as more than an int64; widen then moves them all into sum.
 	narrow []int64
@@ -81,7 +80,7 @@ type sumDecAcc struct {
 	// wide: some value came as more than an int64, so a sum may near the
 	// 128-bit limit and every addition is checked.
 	wide bool
-	part []int64 // per-batch partial sums (function.LaneSums)
+	part []int64 // per-batch partial sums (LaneSums)
 }
 
 // widen moves the int64 sums into 128-bit ones, for good.
@@ -108,11 +107,11 @@ func (a *sumDecAcc) at(g int) num.Int128 {
 // checked: at the first that would leave int64 every sum is widened and
 // the rest of the batch is added to the 128-bit sums. Without nulls, over
 // few groups, the additions go through the kernels of function/aggkernels.go.
-func (a *sumDecAcc) addNarrow(gids []int32, ng int, c *Col) {
-	a.narrow = growTo(a.narrow, ng)
+func (a *sumDecAcc) addNarrow(gids []int32, ng int, c *vec.Col) {
+	a.narrow = vec.GrowTo(a.narrow, ng)
 	x := c.I[:len(gids)]
 	if c.Null == nil && ng == 1 && len(gids) > 0 {
-		t, _ := num.FromInt64(a.narrow[0]).Add(function.Sum128(x)) // no overflow: see addInts
+		t, _ := num.FromInt64(a.narrow[0]).Add(Sum128(x)) // no overflow: see addInts
 		a.seen[0] = true
 		if t.Hi == int64(t.Lo)>>63 {
 			a.narrow[0] = int64(t.Lo)
@@ -122,11 +121,11 @@ func (a *sumDecAcc) addNarrow(gids []int32, ng int, c *Col) {
 		a.sum[0] = t
 		return
 	}
-	if c.Null == nil && function.FewGroups(ng, len(gids)) {
+	if c.Null == nil && FewGroups(ng, len(gids)) {
 		var ok bool
-		if a.part, ok = function.LaneSums(a.part, a.seen, gids, x, ng); ok {
+		if a.part, ok = LaneSums(a.part, a.seen, gids, x, ng); ok {
 			for g, v := range a.part {
-				s, o := function.AddInt64(a.narrow[g], v)
+				s, o := AddInt64(a.narrow[g], v)
 				if o {
 					a.widen()
 					for g2, v := range a.part[g:] {
@@ -143,7 +142,7 @@ func (a *sumDecAcc) addNarrow(gids []int32, ng int, c *Col) {
 		if c.Null != nil && c.Null[i] {
 			continue
 		}
-		s, o := function.AddInt64(a.narrow[g], x[i])
+		s, o := AddInt64(a.narrow[g], x[i])
 		if o {
 			a.widen()
 			for j := i; j < len(gids); j++ {
@@ -161,7 +160,7 @@ func (a *sumDecAcc) addNarrow(gids []int32, ng int, c *Col) {
 // addInts adds int64 unscaled values to their groups' 128-bit sums
 // without an overflow check: while only int64s are added, a sum needs
 // more than 2^64 additions to leave 128 bits.
-func (a *sumDecAcc) addInts(gids []int32, ng int, c *Col) {
+func (a *sumDecAcc) addInts(gids []int32, ng int, c *vec.Col) {
 	x := c.I[:len(gids)]
 	switch {
 	case c.Null != nil:
@@ -172,13 +171,13 @@ func (a *sumDecAcc) addInts(gids []int32, ng int, c *Col) {
 		}
 	case ng == 1:
 		if len(gids) > 0 {
-			a.sum[0], _ = a.sum[0].Add(function.Sum128(x)) // sums of int64s: no overflow, as above
+			a.sum[0], _ = a.sum[0].Add(Sum128(x)) // sums of int64s: no overflow, as above
 			a.seen[0] = true
 		}
 	default:
-		if function.FewGroups(ng, len(gids)) {
+		if FewGroups(ng, len(gids)) {
 			var ok bool
-			if a.part, ok = function.LaneSums(a.part, a.seen, gids, x, ng); ok {
+			if a.part, ok = LaneSums(a.part, a.seen, gids, x, ng); ok {
 				for g, v := range a.part {
 					a.sum[g] = a.sum[g].AddInt64(v)
 				}
@@ -197,15 +196,15 @@ func (a *sumDecAcc) addInt(g int32, v int64) {
 	a.seen[g] = true
 }
 
-func (a *sumDecAcc) update(gids []int32, ng int, c *Col) {
-	a.seen = growTo(a.seen, ng)
+func (a *sumDecAcc) Update(gids []int32, ng int, c *vec.Col) {
+	a.seen = vec.GrowTo(a.seen, ng)
 	ints := c.I != nil && c.Dict == nil && !a.wide
 	if ints && !a.widened {
 		a.addNarrow(gids, ng, c)
 		return
 	}
 	a.widen()
-	a.sum = growTo(a.sum, ng)
+	a.sum = vec.GrowTo(a.sum, ng)
 	if ints {
 		a.addInts(gids, ng, c)
 		return
@@ -223,10 +222,10 @@ func (a *sumDecAcc) update(gids []int32, ng int, c *Col) {
 			a.addHuge(g, c.H[i])
 		default:
 			d := c.Decimal(i)
-			if u, ok := function.DecimalToInt64(d, a.t.Scale); ok {
+			if u, ok := DecimalToInt64(d, a.t.Scale); ok {
 				a.addHuge(g, num.FromInt64(u))
 			} else {
-				a.carry(g, ratDecimal(decRat(d), a.t.Scale).Unscaled)
+				a.carry(g, vec.RatDecimal(vec.DecRat(d), a.t.Scale).Unscaled)
 			}
 		}
 	}
@@ -280,16 +279,16 @@ func (a *sumDecAcc) hugeOverflow() error {
 	return nil
 }
 
-func (a *sumDecAcc) result(ng int) *Col {
+func (a *sumDecAcc) Result(ng int) *vec.Col {
 	if a.widened {
-		a.sum = growTo(a.sum, ng)
+		a.sum = vec.GrowTo(a.sum, ng)
 	} else {
-		a.narrow = growTo(a.narrow, ng)
+		a.narrow = vec.GrowTo(a.narrow, ng)
 	}
-	a.seen = growTo(a.seen, ng)
-	if storage(a.t) == stHuge {
+	a.seen = vec.GrowTo(a.seen, ng)
+	if vec.Storage(a.t) == vec.StHuge {
 		// The common case: every sum fits 128 bits, no big integers.
-		c := &Col{T: a.t, Len: ng, H: make([]num.Int128, ng)}
+		c := &vec.Col{T: a.t, Len: ng, H: make([]num.Int128, ng)}
 		fits := true
 		for g := 0; g < ng && fits; g++ {
 			switch {
@@ -305,7 +304,7 @@ func (a *sumDecAcc) result(ng int) *Col {
 			return c
 		}
 	}
-	b := newBuilder(a.t, ng)
+	b := vec.NewBuilder(a.t, ng)
 	for g := 0; g < ng; g++ {
 		if !a.seen[g] {
 			b.Add(nil)
@@ -325,13 +324,13 @@ func (a *sumDecAcc) result(ng int) *Col {
 type avgExactAcc struct {
 	sum  sumDecAcc
 	n    []int64
-	part []int64 // per-batch partial counts (function.CountRows)
+	part []int64 // per-batch partial counts (CountRows)
 }
 
-func (a *avgExactAcc) update(gids []int32, ng int, c *Col) {
-	a.n = growTo(a.n, ng)
+func (a *avgExactAcc) Update(gids []int32, ng int, c *vec.Col) {
+	a.n = vec.GrowTo(a.n, ng)
 	if c.Null == nil {
-		a.part = function.CountRows(a.n, a.part, gids, ng)
+		a.part = CountRows(a.n, a.part, gids, ng)
 	} else {
 		for i, g := range gids {
 			if !c.Null[i] {
@@ -339,13 +338,13 @@ func (a *avgExactAcc) update(gids []int32, ng int, c *Col) {
 			}
 		}
 	}
-	a.sum.update(gids, ng, c)
+	a.sum.Update(gids, ng, c)
 }
 
-func (a *avgExactAcc) result(ng int) *Col {
-	a.n = growTo(a.n, ng)
-	sums := a.sum.result(ng)
-	c := &Col{T: tFloat, Len: ng, F: make([]float64, ng)}
+func (a *avgExactAcc) Result(ng int) *vec.Col {
+	a.n = vec.GrowTo(a.n, ng)
+	sums := a.sum.Result(ng)
+	c := &vec.Col{T: tFloat, Len: ng, F: make([]float64, ng)}
 	for g := 0; g < ng; g++ {
 		if a.n[g] == 0 || sums.IsNull(g) {
 			c.SetNull(g)
@@ -359,7 +358,7 @@ func (a *avgExactAcc) result(ng int) *Col {
 			}
 			d = sums.Decimal(g)
 		}
-		q := new(big.Rat).Quo(decRat(d), new(big.Rat).SetInt64(a.n[g]))
+		q := new(big.Rat).Quo(vec.DecRat(d), new(big.Rat).SetInt64(a.n[g]))
 		c.F[g], _ = q.Float64()
 	}
 	return c
@@ -368,7 +367,7 @@ func (a *avgExactAcc) result(ng int) *Col {
 // exactQuotient is sum g / n as the nearest float64, when the unscaled
 // sum and n * 10^scale are integers below 2^53: both convert exactly and
 // IEEE division rounds the quotient once, as big.Rat would.
-func exactQuotient(sums *Col, g int, n int64) (float64, bool) {
+func exactQuotient(sums *vec.Col, g int, n int64) (float64, bool) {
 	const limit = 1 << 53
 	var u int64
 	switch {
@@ -384,49 +383,10 @@ func exactQuotient(sums *Col, g int, n int64) (float64, bool) {
 		return 0, false
 	}
 	scale := sums.T.Scale
-	if u <= -limit || u >= limit || scale >= len(pow10) || n <= 0 || n >= limit/pow10[scale] {
+	if u <= -limit || u >= limit || scale >= len(Pow10) || n <= 0 || n >= limit/Pow10[scale] {
 		return 0, false
 	}
-	return float64(u) / float64(n*pow10[scale]), true
-}
-
-// accError is the error an accumulator met in its values, also under
-// DISTINCT: an integer SUM that left int64, the logarithm of a value of
-// geomean that is not positive.
-func accError(a accumulator) error {
-	switch x := a.(type) {
-	case *sumIntAcc:
-		if x.overflow {
-			return errorf("integer overflow")
-		}
-	case *shapeAcc:
-		return x.err
-	case *sumDecAcc:
-		return x.hugeOverflow()
-	case *bitStringAcc:
-		return x.err
-	case *countingAcc:
-		return x.overflowError()
-	case *bitstringAggAcc:
-		return x.err
-	case *distinctAcc:
-		return accError(x.inner)
-	case *orderedAcc:
-		return accError(x.inner)
-	}
-	return nil
-}
-
-// pairAccumulator is an accumulator of two arguments (arg, arg2).
-type pairAccumulator interface {
-	accumulator
-	update2(gids []int32, ng int, c, k *Col)
-}
-
-// pairStats are the aggregates of (y, x) pairs that pairAcc computes.
-var pairStats = map[string]bool{
-	"corr": true, "covar_pop": true, "covar_samp": true, "regr_slope": true, "regr_intercept": true, "regr_r2": true,
-	"regr_count": true, "regr_avgx": true, "regr_avgy": true, "regr_sxx": true, "regr_syy": true, "regr_sxy": true,
+	return float64(u) / float64(n*Pow10[scale]), true
 }
 
 // pairAcc keeps, per group, the count, means and co-moments of the (y, x)
@@ -437,17 +397,17 @@ type pairAcc struct {
 	mx, my, sxx, syy, sxy []float64
 }
 
-func (a *pairAcc) update(gids []int32, ng int, c *Col) {
+func (a *pairAcc) Update(gids []int32, ng int, c *vec.Col) {
 	panic("pairAcc: update2 takes both arguments")
 }
 
 func (a *pairAcc) grow(ng int) {
-	a.n = growTo(a.n, ng)
-	a.mx, a.my = growTo(a.mx, ng), growTo(a.my, ng)
-	a.sxx, a.syy, a.sxy = growTo(a.sxx, ng), growTo(a.syy, ng), growTo(a.sxy, ng)
+	a.n = vec.GrowTo(a.n, ng)
+	a.mx, a.my = vec.GrowTo(a.mx, ng), vec.GrowTo(a.my, ng)
+	a.sxx, a.syy, a.sxy = vec.GrowTo(a.sxx, ng), vec.GrowTo(a.syy, ng), vec.GrowTo(a.sxy, ng)
 }
 
-func (a *pairAcc) update2(gids []int32, ng int, yc, xc *Col) {
+func (a *pairAcc) Update2(gids []int32, ng int, yc, xc *vec.Col) {
 	a.grow(ng)
 	for i, g := range gids {
 		if yc.IsNull(i) || xc.IsNull(i) {
@@ -465,12 +425,12 @@ func (a *pairAcc) update2(gids []int32, ng int, yc, xc *Col) {
 	}
 }
 
-func (a *pairAcc) result(ng int) *Col {
+func (a *pairAcc) Result(ng int) *vec.Col {
 	a.grow(ng)
 	if a.fn == "regr_count" {
-		return &Col{T: tInt, Len: ng, I: append([]int64(nil), a.n[:ng]...)}
+		return &vec.Col{T: tInt, Len: ng, I: append([]int64(nil), a.n[:ng]...)}
 	}
-	c := &Col{T: tFloat, Len: ng, F: make([]float64, ng)}
+	c := &vec.Col{T: tFloat, Len: ng, F: make([]float64, ng)}
 	for g := 0; g < ng; g++ {
 		n := float64(a.n[g])
 		sxx, syy, sxy := a.sxx[g], a.syy[g], a.sxy[g]
@@ -518,13 +478,13 @@ func (a *pairAcc) result(ng int) *Col {
 // bitAcc is bit_and, bit_or or bit_xor of integers.
 type bitAcc struct {
 	fn   string
-	t    Type
+	t    vec.Type
 	v    []int64
 	seen []bool
 }
 
-func (a *bitAcc) update(gids []int32, ng int, c *Col) {
-	a.v, a.seen = growTo(a.v, ng), growTo(a.seen, ng)
+func (a *bitAcc) Update(gids []int32, ng int, c *vec.Col) {
+	a.v, a.seen = vec.GrowTo(a.v, ng), vec.GrowTo(a.seen, ng)
 	for i, g := range gids {
 		if c.IsNull(i) {
 			continue
@@ -544,46 +504,15 @@ func (a *bitAcc) update(gids []int32, ng int, c *Col) {
 	}
 }
 
-func (a *bitAcc) result(ng int) *Col {
-	a.v, a.seen = growTo(a.v, ng), growTo(a.seen, ng)
-	c := &Col{T: a.t, Len: ng, I: append([]int64(nil), a.v[:ng]...)}
+func (a *bitAcc) Result(ng int) *vec.Col {
+	a.v, a.seen = vec.GrowTo(a.v, ng), vec.GrowTo(a.seen, ng)
+	c := &vec.Col{T: a.t, Len: ng, I: append([]int64(nil), a.v[:ng]...)}
 	for g := 0; g < ng; g++ {
 		if !a.seen[g] {
 			c.SetNull(g)
 		}
 	}
 	return c
-}
-
-// listAcc is list (array_agg): every value of the group, NULLs included, in
-// input order; NULL for a group without rows.
-type listAcc struct {
-	t    Type
-	vals [][]any
-	seen []bool
-}
-
-func (a *listAcc) update(gids []int32, ng int, c *Col) {
-	a.vals, a.seen = growTo(a.vals, ng), growTo(a.seen, ng)
-	for i, g := range gids {
-		// Elements as nested values read from files hold them (time.Time
-		// for dates and times, strings for decimals).
-		a.vals[g] = append(a.vals[g], toGo(*a.t.Elem, c.Get(i)))
-		a.seen[g] = true
-	}
-}
-
-func (a *listAcc) result(ng int) *Col {
-	a.vals, a.seen = growTo(a.vals, ng), growTo(a.seen, ng)
-	b := newBuilder(a.t, ng)
-	for g := 0; g < ng; g++ {
-		if !a.seen[g] {
-			b.Add(nil)
-			continue
-		}
-		b.Add(a.vals[g])
-	}
-	return b.C
 }
 
 // shapeAcc computes the float aggregates of per-group sums: product,
@@ -599,10 +528,10 @@ type shapeAcc struct {
 	err error
 }
 
-func (a *shapeAcc) update(gids []int32, ng int, c *Col) {
-	a.n = growTo(a.n, ng)
+func (a *shapeAcc) Update(gids []int32, ng int, c *vec.Col) {
+	a.n = vec.GrowTo(a.n, ng)
 	for k := range a.sum {
-		a.sum[k] = growTo(a.sum[k], ng)
+		a.sum[k] = vec.GrowTo(a.sum[k], ng)
 	}
 	for i, g := range gids {
 		if c.Null != nil && c.Null[i] {
@@ -631,12 +560,12 @@ func (a *shapeAcc) update(gids []int32, ng int, c *Col) {
 	}
 }
 
-func (a *shapeAcc) result(ng int) *Col {
-	a.n = growTo(a.n, ng)
+func (a *shapeAcc) Result(ng int) *vec.Col {
+	a.n = vec.GrowTo(a.n, ng)
 	for k := range a.sum {
-		a.sum[k] = growTo(a.sum[k], ng)
+		a.sum[k] = vec.GrowTo(a.sum[k], ng)
 	}
-	c := &Col{T: tFloat, Len: ng, F: make([]float64, ng)}
+	c := &vec.Col{T: tFloat, Len: ng, F: make([]float64, ng)}
 	for g := 0; g < ng; g++ {
 		v, ok := a.value(g)
 		if !ok {
@@ -681,66 +610,6 @@ func (a *shapeAcc) value(g int) (float64, bool) {
 	}
 }
 
-// lastAcc keeps each group's last value in input order, NULL included
-// (first's counterpart; order-dependent without ORDER BY).
-type lastAcc struct {
-	t    Type
-	vals []any
-}
+func (a *sumDecAcc) Reserve(n int) { a.narrow, a.seen = make([]int64, 0, n), make([]bool, 0, n) }
 
-func (a *lastAcc) update(gids []int32, ng int, c *Col) {
-	a.vals = growTo(a.vals, ng)
-	for i, g := range gids {
-		a.vals[g] = c.Get(i)
-	}
-}
-
-func (a *lastAcc) result(ng int) *Col {
-	a.vals = growTo(a.vals, ng)
-	return valuesCol(a.t, a.vals[:ng])
-}
-
-// entropyAcc is the Shannon entropy, in bits, of each group's distribution
-// of non-NULL values.
-type entropyAcc struct {
-	t      Type
-	counts []map[string]int64
-	n      []int64
-	buf    []byte
-}
-
-func (a *entropyAcc) update(gids []int32, ng int, c *Col) {
-	a.counts = growTo(a.counts, ng)
-	a.n = growTo(a.n, ng)
-	for i, g := range gids {
-		if c.IsNull(i) {
-			continue
-		}
-		if a.counts[g] == nil {
-			a.counts[g] = map[string]int64{}
-		}
-		a.buf = vec.AppendKey(a.buf[:0], c, i)
-		a.counts[g][string(a.buf)]++
-		a.n[g]++
-	}
-}
-
-func (a *entropyAcc) result(ng int) *Col {
-	a.counts = growTo(a.counts, ng)
-	a.n = growTo(a.n, ng)
-	c := &Col{T: tFloat, Len: ng, F: make([]float64, ng)}
-	for g := 0; g < ng; g++ {
-		n := float64(a.n[g])
-		h := 0.0
-		for _, k := range a.counts[g] {
-			p := float64(k) / n
-			h -= p * math.Log2(p)
-		}
-		c.F[g] = h
-	}
-	return c
-}
-
-func (a *sumDecAcc) reserve(n int) { a.narrow, a.seen = make([]int64, 0, n), make([]bool, 0, n) }
-
-func (a *avgExactAcc) reserve(n int) { a.sum.reserve(n); a.n = make([]int64, 0, n) }
+func (a *avgExactAcc) Reserve(n int) { a.sum.Reserve(n); a.n = make([]int64, 0, n) }

@@ -1,6 +1,7 @@
-package sqlplan
+package function
 
 import (
+	"github.com/carquet-go/carquet/sqlplan/vec"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -17,12 +18,12 @@ import (
 // integers.
 func TestSumDecimalNarrowToWide(t *testing.T) {
 	rng := rand.New(rand.NewPCG(27, 18))
-	wide := Type{Kind: KDecimal, Prec: 38, Scale: 2}
+	wide := vec.Type{Kind: vec.KDecimal, Prec: 38, Scale: 2}
 	for iter := 0; iter < 400; iter++ {
 		ng := []int{1, 3, 50, 3000}[rng.IntN(4)]
 		sum := &sumDecAcc{t: wide}
 		if rng.IntN(2) == 0 {
-			sum.reserve(rng.IntN(2 * ng))
+			sum.Reserve(rng.IntN(2 * ng))
 		}
 		want := make([]*big.Int, ng)
 		add := func(g int32, x *big.Int) {
@@ -39,15 +40,15 @@ func TestSumDecimalNarrowToWide(t *testing.T) {
 			}
 			if rng.IntN(6) == 0 {
 				// 128-bit values: the sums are checked from here on.
-				c := &Col{T: wide, Len: n, H: make([]num.Int128, n)}
+				c := &vec.Col{T: wide, Len: n, H: make([]num.Int128, n)}
 				for i := range c.H {
 					c.H[i] = num.Int128{Hi: rng.Int64N(1<<40) - 1<<39, Lo: rng.Uint64()}
 					add(gids[i], c.H[i].Big())
 				}
-				sum.update(gids, ng, c)
+				sum.Update(gids, ng, c)
 				continue
 			}
-			c := &Col{T: wide, Len: n, I: make([]int64, n)}
+			c := &vec.Col{T: wide, Len: n, I: make([]int64, n)}
 			if rng.IntN(3) == 0 {
 				c.Null = make([]bool, n)
 			}
@@ -68,9 +69,9 @@ func TestSumDecimalNarrowToWide(t *testing.T) {
 				}
 				add(gids[i], big.NewInt(c.I[i]))
 			}
-			sum.update(gids, ng, c)
+			sum.Update(gids, ng, c)
 		}
-		got := sum.result(ng)
+		got := sum.Result(ng)
 		for g := 0; g < ng; g++ {
 			switch {
 			case want[g] == nil:

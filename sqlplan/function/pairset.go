@@ -1,4 +1,4 @@
-package exec
+package function
 
 // PairSet is a set of (group, integer value) pairs, the values a
 // count(DISTINCT x) of an integer x has seen per group: open addressing

@@ -1,0 +1,83 @@
+package function
+
+import (
+	"math"
+	"math/big"
+	"testing"
+
+	"github.com/carquet-go/carquet/parquet/value"
+	"github.com/carquet-go/carquet/sqlplan/vec"
+)
+
+// quantileOf feeds vals (nil: NULL) to a fresh accumulator of call a as
+// one group and returns its result.
+func quantileOf(t *testing.T, a *AggCall, c *vec.Col) any {
+	t.Helper()
+	acc := NewAccumulator(a)
+	acc.Update(make([]int32, c.Len), 1, c)
+	if err := AccError(acc); err != nil {
+		t.Fatal(err)
+	}
+	return acc.Result(1).Get(0)
+}
+
+// The typed quantiles (integer-stored and float values) pick and
+// interpolate as DuckDB: quantile_cont between the two values around
+// (n-1)*q, truncated for integers; quantile_disc the ceil(n*q)-th; NULLs
+// skipped; DESC ranks downwards; UBIGINT ranks unsigned; NaN above all.
+func TestQuantileTyped(t *testing.T) {
+	ints := func(tt vec.Type, vs ...int64) *vec.Col {
+		return &vec.Col{T: tt, Len: len(vs), I: vs}
+	}
+	tInt := vec.Type{Kind: vec.KInt}
+	tDec := vec.Type{Kind: vec.KDecimal, Prec: 9, Scale: 2}
+	tU := vec.Type{Kind: vec.KUint}
+	withNull := ints(tInt, 10, 0, 30, 20)
+	withNull.SetNull(1)
+	cases := []struct {
+		name string
+		a    AggCall
+		c    *vec.Col
+		want any
+	}{
+		{"cont median, even count", AggCall{Fn: "quantile_cont", T: tDec, Q: 0.5}, ints(tDec, 400, 100, 300, 200), int64(250)},
+		{"cont truncates", AggCall{Fn: "quantile_cont", T: tInt, Q: 0.25}, ints(tInt, 0, 3), int64(0)},
+		{"disc skips NULL", AggCall{Fn: "quantile_disc", T: tInt, Q: 0.5}, withNull, int64(20)},
+		{"disc desc", AggCall{Fn: "quantile_disc", T: tInt, Q: 0.25, QDesc: true}, ints(tInt, 1, 2, 3, 4), int64(4)},
+		{"disc unsigned", AggCall{Fn: "quantile_disc", T: tU, Q: 1}, ints(tU, 1, -1, 5), uint64(math.MaxUint64)},
+		{"cont floats", AggCall{Fn: "quantile_cont", T: tFloat, Q: 0.5}, &vec.Col{T: tFloat, Len: 3, F: []float64{3, 1, 2}}, 2.0},
+		{"disc NaN last", AggCall{Fn: "quantile_disc", T: tFloat, Q: 1}, &vec.Col{T: tFloat, Len: 3, F: []float64{math.NaN(), 1e300, 0}}, math.NaN()},
+	}
+	for _, c := range cases {
+		got := quantileOf(t, &c.a, c.c)
+		if f, ok := c.want.(float64); ok && math.IsNaN(f) {
+			if g, ok := got.(float64); !ok || !math.IsNaN(g) {
+				t.Errorf("%s: %v, want NaN", c.name, got)
+			}
+			continue
+		}
+		if got != c.want {
+			t.Errorf("%s: %v (%T), want %v (%T)", c.name, got, got, c.want, c.want)
+		}
+	}
+	// A list of fractions gives the list of quantiles, typed values too.
+	a := AggCall{Fn: "quantile_disc", T: vec.Type{Kind: vec.KNested, Elem: &tInt}, Qs: []float64{0, 0.5, 1}}
+	got, ok := quantileOf(t, &a, ints(tInt, 5, 1, 3)).([]any)
+	if !ok || len(got) != 3 || got[0] != int64(1) || got[1] != int64(3) || got[2] != int64(5) {
+		t.Errorf("list of quantiles: %v", got)
+	}
+	// Wide decimals stay scalars, interpolated exactly.
+	wide := vec.Type{Kind: vec.KDecimal, Prec: 38, Scale: 0}
+	b := vec.NewBuilder(wide, 2)
+	b.Add(value.Decimal{Unscaled: big.NewInt(10)})
+	b.Add(value.Decimal{Unscaled: big.NewInt(20)})
+	w := AggCall{Fn: "quantile_cont", T: wide, Q: 0.5}
+	if d, ok := quantileOf(t, &w, b.C).(value.Decimal); !ok || d.Unscaled.Int64() != 15 {
+		t.Errorf("wide decimal median: %v", d)
+	}
+	// A group without values is NULL.
+	empty := NewAccumulator(&AggCall{Fn: "quantile_cont", T: tFloat, Q: 0.5})
+	if r := empty.Result(2); !r.IsNull(0) || !r.IsNull(1) {
+		t.Errorf("empty groups: %v %v", r.Get(0), r.Get(1))
+	}
+}
