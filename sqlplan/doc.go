@@ -71,8 +71,9 @@
 //     exec.go builds them from bound expressions, aggnode.go the hash
 //     aggregation (its parallel inputs, the footers' hint of its groups,
 //     the keys that others determine); the scan, joins (join.go,
-//     asof.go, lateral.go, the group-count join groupjoin.go), unnest
-//     and the parallel pipelines (pipe.go) are still here.
+//     asof.go, lateral.go; groupjoin.go matches the plans that
+//     exec.GroupCountJoin answers), unnest and the parallel pipelines
+//     (pipe.go) are still here.
 //  5. Write (write.go): INSERT checks every value against the schema
 //     (types, NOT NULL, decimal precision) and the table's constraints
 //     (constraints.go: PRIMARY KEY, UNIQUE, CHECK, DEFAULT, FOREIGN KEY;

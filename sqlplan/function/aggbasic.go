@@ -262,7 +262,9 @@ func (a *extremeFloatAcc) Result(ng int) *vec.Col {
 	return c
 }
 
-// extremeAcc is MIN/MAX on any type (and ANY_VALUE when sign is 0).
+// extremeAcc is MIN/MAX of the types that have no typed accumulator
+// (wide decimals, booleans, intervals, nested values), and ANY_VALUE of
+// every type (sign 0).
 type extremeAcc struct {
 	sign int
 	t    vec.Type
@@ -282,20 +284,6 @@ func (a *extremeAcc) Update(gids []int32, ng int, c *vec.Col) {
 		if a.sign == 0 {
 			continue
 		}
-		if c.Off != nil {
-			cur := a.v[g]
-			var cb []byte
-			switch s := cur.(type) {
-			case string:
-				cb = []byte(s)
-			case []byte:
-				cb = s
-			}
-			if vec.CompareStrings(c.T, c.Str(i), cb)*a.sign > 0 {
-				a.v[g] = c.Get(i)
-			}
-			continue
-		}
 		if x := c.Get(i); vec.CompareScalars(c.T, x, a.v[g])*a.sign > 0 {
 			a.v[g] = x
 		}
@@ -305,6 +293,57 @@ func (a *extremeAcc) Update(gids []int32, ng int, c *vec.Col) {
 func (a *extremeAcc) Result(ng int) *vec.Col {
 	a.v = vec.GrowTo(a.v, ng)
 	return valuesCol(a.t, a.v[:ng])
+}
+
+// extremeBytesAcc is MIN/MAX of text and blobs: each group's extreme
+// kept as its own copy of the bytes (reused when a larger one replaces
+// it) and compared in place, with no value boxed or converted per row.
+type extremeBytesAcc struct {
+	sign int
+	t    vec.Type
+	v    [][]byte
+	seen []bool
+}
+
+func (a *extremeBytesAcc) Update(gids []int32, ng int, c *vec.Col) {
+	a.v, a.seen = vec.GrowTo(a.v, ng), vec.GrowTo(a.seen, ng)
+	for i, g := range gids {
+		if c.IsNull(i) {
+			continue
+		}
+		s := bytesAt(c, i)
+		if !a.seen[g] || vec.CompareStrings(c.T, s, a.v[g])*a.sign > 0 {
+			a.v[g], a.seen[g] = append(a.v[g][:0], s...), true
+		}
+	}
+}
+
+func (a *extremeBytesAcc) Result(ng int) *vec.Col {
+	a.v, a.seen = vec.GrowTo(a.v, ng), vec.GrowTo(a.seen, ng)
+	b := vec.NewBuilder(a.t, ng)
+	for g := range ng {
+		if a.seen[g] {
+			b.Add(a.v[g])
+		} else {
+			b.Add(nil)
+		}
+	}
+	return b.C
+}
+
+// bytesAt is the bytes of row i of a text or blob column (its scalar's
+// when the column does not hold them as bytes).
+func bytesAt(c *vec.Col, i int) []byte {
+	if c.Off != nil {
+		return c.Str(i)
+	}
+	switch v := c.Get(i).(type) {
+	case string:
+		return []byte(v)
+	case []byte:
+		return v
+	}
+	return nil
 }
 
 // valuesCol is the column of type t holding vals.

@@ -78,13 +78,15 @@ func NewAccumulator(a *AggCall) Accumulator {
 }
 
 // newExtreme is min's or max's accumulator (sign -1 or 1), typed when
-// the values are integers or floats.
+// the values are integers, floats or bytes.
 func newExtreme(a *AggCall, sign int) Accumulator {
 	switch vec.Storage(a.T) {
 	case vec.StInt:
 		return &extremeIntAcc{sign: sign, t: a.T}
 	case vec.StFloat:
 		return &extremeFloatAcc{sign: sign}
+	case vec.StBytes:
+		return &extremeBytesAcc{sign: sign, t: a.T}
 	}
 	return &extremeAcc{sign: sign, t: a.T}
 }
@@ -142,7 +144,7 @@ func CallError(text string, err error) error { return errorf("%s: %s", text, err
 // state), so that a scratch column can be released after Update.
 func CopiesValues(a Accumulator) bool {
 	switch a.(type) {
-	case *countAcc, *sumIntAcc, *sumFloatAcc, *momentAcc, *extremeIntAcc, *extremeFloatAcc, *sumDecAcc, *avgExactAcc:
+	case *countAcc, *sumIntAcc, *sumFloatAcc, *momentAcc, *extremeIntAcc, *extremeFloatAcc, *extremeBytesAcc, *sumDecAcc, *avgExactAcc:
 		return true
 	}
 	return false

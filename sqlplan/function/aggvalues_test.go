@@ -81,3 +81,41 @@ func TestQuantileTyped(t *testing.T) {
 		t.Errorf("empty groups: %v %v", r.Get(0), r.Get(1))
 	}
 }
+
+// TestExtremeBytes: min and max of text compare bytes in place, keep
+// their own copies (the input's buffers are reused), and take the empty
+// string as a value.
+func TestExtremeBytes(t *testing.T) {
+	tStr := vec.Type{Kind: vec.KString}
+	batch := func(vs ...string) *vec.Col {
+		b := vec.NewBuilder(tStr, len(vs))
+		for _, v := range vs {
+			if v == "NULL" {
+				b.Add(nil)
+			} else {
+				b.Add(v)
+			}
+		}
+		return b.C
+	}
+	lo, hi := NewAccumulator(&AggCall{Fn: "min", T: tStr}), NewAccumulator(&AggCall{Fn: "max", T: tStr})
+	gids := []int32{0, 1, 0, 1}
+	first := batch("pear", "NULL", "apple", "")
+	for _, a := range []Accumulator{lo, hi} {
+		a.Update(gids, 3, first)
+	}
+	clear(first.Data) // the input's buffer is reused
+	second := batch("zebra", "b", "NULL", "NULL")
+	for _, a := range []Accumulator{lo, hi} {
+		a.Update(gids, 3, second)
+	}
+	want := map[Accumulator][]any{lo: {"apple", "", nil}, hi: {"zebra", "b", nil}}
+	for a, w := range want {
+		r := a.Result(3)
+		for g, v := range w {
+			if got := r.Get(g); got != v {
+				t.Errorf("group %d: %v, want %v", g, got, v)
+			}
+		}
+	}
+}
