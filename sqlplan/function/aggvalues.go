@@ -102,27 +102,24 @@ func (a *quantileAcc) Result(ng int) *vec.Col {
 // intResult is each group's quantile of integer-stored values.
 func (a *quantileAcc) intResult(ng int) *vec.Col {
 	c := &vec.Col{T: a.t, Len: ng, I: make([]int64, ng)}
-	for g := range ng {
-		n := a.sortGroup(g)
-		if n == 0 {
-			c.SetNull(g)
-			continue
-		}
-		c.I[g] = a.pickInt(a.ints[g], a.q)
-	}
-	return c
+	return quantileCol(a, c, c.I, a.ints, a.pickInt)
 }
 
 // floatResult is each group's quantile of floats.
 func (a *quantileAcc) floatResult(ng int) *vec.Col {
 	c := &vec.Col{T: a.t, Len: ng, F: make([]float64, ng)}
-	for g := range ng {
-		n := a.sortGroup(g)
-		if n == 0 {
+	return quantileCol(a, c, c.F, a.floats, a.pickFloat)
+}
+
+// quantileCol fills c, whose values are out, with each group's quantile
+// of its values vals (NULL for a group without any).
+func quantileCol[T int64 | float64](a *quantileAcc, c *vec.Col, out []T, vals [][]T, pick func([]T, float64) T) *vec.Col {
+	for g := range out {
+		if a.sortGroup(g) == 0 {
 			c.SetNull(g)
 			continue
 		}
-		c.F[g] = a.pickFloat(a.floats[g], a.q)
+		out[g] = pick(vals[g], a.q)
 	}
 	return c
 }
