@@ -172,7 +172,7 @@ func (n *HashAggregate) Next(ctx context.Context) (*vec.Batch, error) {
 	}
 	// The first batch comes before the groupers are made: the joins below
 	// have built their tables by then, and which keys determine the others
-	// is known (groupdeps.go).
+	// is known (Determine).
 	first, err := n.In.Next(ctx)
 	if err != nil && err != io.EOF {
 		return nil, err

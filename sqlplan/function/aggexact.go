@@ -106,7 +106,7 @@ func (a *sumDecAcc) at(g int) num.Int128 {
 // addNarrow adds int64 unscaled values to the int64 sums, each addition
 // checked: at the first that would leave int64 every sum is widened and
 // the rest of the batch is added to the 128-bit sums. Without nulls, over
-// few groups, the additions go through the kernels of function/aggkernels.go.
+// few groups, the additions go through the kernels of aggkernels.go.
 func (a *sumDecAcc) addNarrow(gids []int32, ng int, c *vec.Col) {
 	a.narrow = vec.GrowTo(a.narrow, ng)
 	x := c.I[:len(gids)]

@@ -7,10 +7,10 @@ import (
 )
 
 // ExtremeCmp orders two non-NULL scalars of type t as DuckDB's min, max,
-// arg_min, arg_max, greatest, least and list_min/list_max do: as vec.CompareScalars, but a
-// TIMETZ by its local time of day, then the larger offset first
-// (timetzLocalKey), where DuckDB's comparisons and ORDER BY take the UTC
-// time first.
+// arg_min, arg_max, greatest, least and list_min/list_max do: as
+// vec.CompareScalars, but a TIMETZ by its local time of day, then the
+// larger offset first (vec.TimeTZLocalKey), where DuckDB's comparisons
+// and ORDER BY take the UTC time first.
 func ExtremeCmp(t vec.Type, a, b any) int {
 	if t.Kind == vec.KTimeTZ {
 		x, okx := a.(int64)
