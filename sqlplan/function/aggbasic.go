@@ -193,8 +193,7 @@ func (a *extremeIntAcc) Update(gids []int32, ng int, c *vec.Col) {
 	a.v = vec.GrowTo(a.v, ng)
 	a.seen = vec.GrowTo(a.seen, ng)
 	x := c.I
-	uns := c.T.Kind == vec.KUint
-	tz := c.T.Kind == vec.KTimeTZ // by local time, as DuckDB (extremeCmp)
+	ord := intOrderOf(c.T)
 	for i, g := range gids {
 		if c.Null != nil && c.Null[i] {
 			continue
@@ -203,19 +202,42 @@ func (a *extremeIntAcc) Update(gids []int32, ng int, c *vec.Col) {
 			a.v[g], a.seen[g] = x[i], true
 			continue
 		}
-		var c int
-		switch {
-		case tz:
-			c = cmp.Compare(vec.TimeTZLocalKey(x[i]), vec.TimeTZLocalKey(a.v[g]))
-		case uns:
-			c = cmp.Compare(uint64(x[i]), uint64(a.v[g]))
-		default:
-			c = cmp.Compare(x[i], a.v[g])
-		}
-		if c*a.sign > 0 {
+		if cmp.Compare(ord.key(x[i]), ord.key(a.v[g]))*a.sign > 0 {
 			a.v[g] = x[i]
 		}
 	}
+}
+
+// intOrder is how the extremes of a type stored as int64 compare
+// (ExtremeCmp): signed, unsigned (UBIGINT), or a TIMETZ by its local
+// time, as DuckDB.
+type intOrder uint8
+
+const (
+	intSigned intOrder = iota
+	intUnsigned
+	intTimeTZ
+)
+
+func intOrderOf(t vec.Type) intOrder {
+	switch t.Kind {
+	case vec.KUint:
+		return intUnsigned
+	case vec.KTimeTZ:
+		return intTimeTZ
+	}
+	return intSigned
+}
+
+// key maps x to an int64 whose signed order is o's order of x.
+func (o intOrder) key(x int64) int64 {
+	switch o {
+	case intUnsigned:
+		return x ^ math.MinInt64
+	case intTimeTZ:
+		return vec.TimeTZLocalKey(x)
+	}
+	return x
 }
 
 func (a *extremeIntAcc) Result(ng int) *vec.Col {

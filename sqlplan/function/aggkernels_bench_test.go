@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/carquet-go/carquet/sqlplan/num"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 func benchGroups(n, ng int) ([]int32, []int64) {
@@ -52,4 +53,17 @@ func BenchmarkSumKernels(b *testing.B) {
 			Sum128(x)
 		}
 	})
+}
+
+// BenchmarkArgMax: arg_max(x, k) of BIGINTs over 8192 rows in 1000
+// groups, keys random.
+func BenchmarkArgMax(b *testing.B) {
+	gids, k := benchGroups(8192, 1000)
+	_, x := benchGroups(8192, 1)
+	tInt := vec.Type{Kind: vec.KInt}
+	kc, xc := &vec.Col{T: tInt, Len: len(k), I: k}, &vec.Col{T: tInt, Len: len(x), I: x}
+	acc := NewAccumulator(&AggCall{Fn: "arg_max", T: tInt, Arg2T: tInt}).(PairAccumulator)
+	for b.Loop() {
+		acc.Update2(gids, 1000, xc, kc)
+	}
 }

@@ -276,10 +276,15 @@ func (a *modeAcc) Result(ng int) *vec.Col {
 
 // argAcc is arg_max/arg_min: per group, the first argument of the row
 // whose second argument is the largest (smallest); rows where either is
-// NULL do not count, and the first of equal ones wins.
+// NULL do not count, and the first of equal ones wins. Keys stored as
+// integers or floats are kept and compared typed (bestI, bestF), others
+// as scalars (best); the first argument is read only from a row that
+// wins.
 type argAcc struct {
 	t, kt vec.Type
 	sign  int
+	bestI []int64
+	bestF []float64
 	best  []any
 	res   []any
 	seen  []bool
@@ -290,10 +295,56 @@ func (a *argAcc) Update(gids []int32, ng int, c *vec.Col) {
 }
 
 func (a *argAcc) Update2(gids []int32, ng int, c, k *vec.Col) {
-	a.best, a.res, a.seen = vec.GrowTo(a.best, ng), vec.GrowTo(a.res, ng), vec.GrowTo(a.seen, ng)
+	a.res, a.seen = vec.GrowTo(a.res, ng), vec.GrowTo(a.seen, ng)
+	switch vec.Storage(a.kt) {
+	case vec.StInt:
+		a.updateInts(gids, ng, c, k)
+	case vec.StFloat:
+		a.updateFloats(gids, ng, c, k)
+	default:
+		a.updateScalars(gids, ng, c, k)
+	}
+}
+
+// updateInts is Update2 with keys stored as int64: signed, unsigned
+// (UBIGINT) or TIMETZ by local time, as ExtremeCmp orders them.
+func (a *argAcc) updateInts(gids []int32, ng int, c, k *vec.Col) {
+	a.bestI = vec.GrowTo(a.bestI, ng)
+	ord := intOrderOf(a.kt)
 	for i, g := range gids {
 		if k.IsNull(i) || c.IsNull(i) {
 			continue // as DuckDB's arg_max: rows with either NULL do not count
+		}
+		kv := k.I[i]
+		if a.seen[g] && a.sign*cmp.Compare(ord.key(kv), ord.key(a.bestI[g])) <= 0 {
+			continue
+		}
+		a.bestI[g], a.res[g], a.seen[g] = kv, c.Get(i), true
+	}
+}
+
+// updateFloats is Update2 with keys stored as float64 (NaN above all).
+func (a *argAcc) updateFloats(gids []int32, ng int, c, k *vec.Col) {
+	a.bestF = vec.GrowTo(a.bestF, ng)
+	for i, g := range gids {
+		if k.IsNull(i) || c.IsNull(i) {
+			continue
+		}
+		kv := k.F[i]
+		if a.seen[g] && a.sign*vec.CmpFloat(kv, a.bestF[g]) <= 0 {
+			continue
+		}
+		a.bestF[g], a.res[g], a.seen[g] = kv, c.Get(i), true
+	}
+}
+
+// updateScalars is Update2 with keys of the other types, compared as
+// scalars.
+func (a *argAcc) updateScalars(gids []int32, ng int, c, k *vec.Col) {
+	a.best = vec.GrowTo(a.best, ng)
+	for i, g := range gids {
+		if k.IsNull(i) || c.IsNull(i) {
+			continue
 		}
 		kv := k.Get(i)
 		if a.seen[g] && a.sign*ExtremeCmp(a.kt, kv, a.best[g]) <= 0 {

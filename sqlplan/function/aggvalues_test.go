@@ -119,3 +119,58 @@ func TestExtremeBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestArgTyped: arg_max and arg_min over keys kept typed (integers,
+// UBIGINT, TIMETZ, floats) take the first of equal keys, skip rows where
+// either argument is NULL, rank UBIGINT unsigned, TIMETZ by local time
+// and NaN above all, over several batches; other keys as scalars.
+func TestArgTyped(t *testing.T) {
+	tInt := vec.Type{Kind: vec.KInt}
+	val := func(vs ...int64) *vec.Col { return &vec.Col{T: tInt, Len: len(vs), I: vs} }
+	run := func(fn string, kt vec.Type, batches ...[2]*vec.Col) any {
+		acc := NewAccumulator(&AggCall{Fn: fn, T: tInt, Arg2T: kt}).(PairAccumulator)
+		for _, b := range batches {
+			acc.Update2(make([]int32, b[0].Len), 1, b[0], b[1])
+		}
+		return acc.Result(1).Get(0)
+	}
+	withNullVal := val(1, 2, 3)
+	withNullVal.SetNull(2)
+	keyNull := &vec.Col{T: tInt, Len: 2, I: []int64{100, 5}}
+	keyNull.SetNull(0)
+	tU, tTZ := vec.Type{Kind: vec.KUint}, vec.Type{Kind: vec.KTimeTZ}
+	// 12:00+00 is later in local time than 11:00-05 (16:00 UTC).
+	noonUTC := vec.TimeTZKey(12*3600e6, 0)
+	elevenEST := vec.TimeTZKey(11*3600e6, -5*3600)
+	tF := vec.Type{Kind: vec.KFloat}
+	floats := func(vs ...float64) *vec.Col { return &vec.Col{T: tF, Len: len(vs), F: vs} }
+	cases := []struct {
+		name string
+		got  any
+		want any
+	}{
+		{"max, first of ties", run("arg_max", tInt, [2]*vec.Col{val(1, 2, 3), val(7, 9, 9)}), int64(2)},
+		{"min, later batch", run("arg_min", tInt, [2]*vec.Col{val(1, 2), val(7, 9)}, [2]*vec.Col{val(3), val(-4)}), int64(3)},
+		{"NULL value skipped", run("arg_max", tInt, [2]*vec.Col{withNullVal, val(1, 2, 50)}), int64(2)},
+		{"NULL key skipped", run("arg_max", tInt, [2]*vec.Col{val(1, 2), keyNull}), int64(2)},
+		{"unsigned", run("arg_max", tU, [2]*vec.Col{val(1, 2), &vec.Col{T: tU, Len: 2, I: []int64{5, -1}}}), int64(2)},
+		{"timetz local", run("arg_max", tTZ, [2]*vec.Col{val(1, 2), &vec.Col{T: tTZ, Len: 2, I: []int64{noonUTC, elevenEST}}}), int64(1)},
+		{"float NaN highest", run("arg_max", tF, [2]*vec.Col{val(1, 2, 3), floats(math.Inf(1), math.NaN(), 0)}), int64(2)},
+		{"float min", run("arg_min", tF, [2]*vec.Col{val(1, 2), floats(-0.5, 3)}), int64(1)},
+		{"no rows", run("arg_max", tInt), nil},
+	}
+	for _, c := range cases {
+		if c.got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	// Keys with no typed storage (text) compare as scalars.
+	tStr := vec.Type{Kind: vec.KString}
+	b := vec.NewBuilder(tStr, 3)
+	for _, s := range []string{"b", "c", "a"} {
+		b.Add(s)
+	}
+	if got := run("arg_max", tStr, [2]*vec.Col{val(1, 2, 3), b.C}); got != int64(2) {
+		t.Errorf("text keys: %v", got)
+	}
+}
