@@ -13,8 +13,9 @@
 // sets, aggregates with ORDER BY, over package function's accumulators;
 // the planner passes what the files and joins tell it as hooks),
 // GroupCountJoin (counts per probe-side key over a join, without the
-// joined rows), Series and ReadAhead; Profile and Stat instrument a plan for EXPLAIN ANALYZE
-// (analyze.go). exec imports function (the accumulators) and vec.
+// joined rows), Series and ReadAhead; Profile and Stat instrument a plan
+// for EXPLAIN ANALYZE (analyze.go). exec imports function (the
+// accumulators) and vec.
 //
 // The kernels: the typed hash tables of joins (RowTable, KeyPacker),
 // grouping (Grouper), row comparison and sorting (SortKey, CompareRows,
