@@ -99,6 +99,14 @@ func newQuantile(a *AggCall) Accumulator {
 	return &quantileAcc{t: a.T, q: a.Q, cont: a.Fn == "quantile_cont", desc: a.QDesc}
 }
 
+// newMode is mode's accumulator: typed for values stored as integers.
+func newMode(a *AggCall) Accumulator {
+	if vec.Storage(a.T) == vec.StInt {
+		return &modeIntAcc{t: a.T}
+	}
+	return &modeAcc{t: a.T}
+}
+
 // newBitAgg is bit_and's, bit_or's or bit_xor's accumulator, of integers
 // or of BITs.
 func newBitAgg(a *AggCall) Accumulator {

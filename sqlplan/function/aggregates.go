@@ -148,7 +148,7 @@ func init() {
 		}, New: func(a *AggCall) Accumulator { return &stringAggAcc{sep: a.Sep} }, Distinct: true, Ordered: true},
 		"quantile_cont": {Rule: quantileContRule, New: newQuantile},
 		"quantile_disc": {Rule: valuesRule, New: newQuantile},
-		"mode":          {Rule: valuesRule, New: func(a *AggCall) Accumulator { return &modeAcc{t: a.T} }, Ordered: true},
+		"mode":          {Rule: valuesRule, New: newMode, Ordered: true},
 		"arg_max": {Rule: valuesRule, New: func(a *AggCall) Accumulator {
 			return &argAcc{t: a.T, kt: a.Arg2T, sign: 1}
 		}, Ordered: true},
