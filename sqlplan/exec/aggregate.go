@@ -141,7 +141,7 @@ func (n *HashAggregate) Next(ctx context.Context) (*vec.Batch, error) {
 	n.done = true
 	types := make([]vec.Type, len(n.Keys))
 	for i, k := range n.Keys {
-		types[i] = plainType(k.Type())
+		types[i] = k.Type().Plain()
 	}
 	if len(n.Keys) == 0 && allCountStar(n.Aggs) {
 		// COUNT(*) only: count rows without touching them.
@@ -434,15 +434,6 @@ func allCountStar(aggs []*AggSpec) bool {
 		}
 	}
 	return len(aggs) > 0
-}
-
-// plainType is t without its Parquet field, except for nested types,
-// which need it to know their elements.
-func plainType(t vec.Type) vec.Type {
-	if t.Kind != vec.KNested {
-		t.Field = nil
-	}
-	return t
 }
 
 // accBytesPerGroup estimates an accumulator's state per group (a sum and

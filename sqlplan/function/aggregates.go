@@ -101,15 +101,6 @@ func Ordered(fn string) bool {
 	return a != nil && a.Ordered
 }
 
-// plain is t without its Parquet field (nested types keep it: it knows
-// their elements).
-func plain(t vec.Type) vec.Type {
-	if t.Kind != vec.KNested {
-		t.Field = nil
-	}
-	return t
-}
-
 // valueType is the result type of an aggregate that returns one of its
 // values (min, max, any_value, last): the argument's type, BIGINT for a
 // bare NULL.
@@ -117,7 +108,7 @@ func valueType(at vec.Type) vec.Type {
 	if at.Kind == vec.KNull {
 		return tInt
 	}
-	return plain(at)
+	return at.Plain()
 }
 
 // castTo is the cast of a rule.
@@ -280,7 +271,7 @@ func quantileContRule(a *AggCall, at vec.Type) (*vec.Type, error) {
 	var cast *vec.Type
 	switch {
 	case at.Kind == vec.KDecimal:
-		a.T = plain(at)
+		a.T = at.Plain()
 	case at.Kind == vec.KDate || at.Kind == vec.KTimestamp:
 		a.T = vec.Type{Kind: vec.KTimestamp, TZ: at.TZ}
 		cast = castTo(a.T)
@@ -355,7 +346,7 @@ func countingRule(a *AggCall, at vec.Type) (*vec.Type, error) {
 	if at.Kind == vec.KNested {
 		return nil, errorf("%s of a nested value is not supported", a.Fn)
 	}
-	et := plain(at)
+	et := at.Plain()
 	if at.Kind == vec.KNull {
 		et = tInt
 	}

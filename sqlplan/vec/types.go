@@ -376,3 +376,12 @@ func (t Type) ParquetField() *schema.Field { return t.Field }
 func MapType(kt, vt Type) Type {
 	return Type{Kind: KNested, MapOf: true, Fields: []NamedType{{Name: "key", Type: kt}, {Name: "value", Type: vt}}}
 }
+
+// Plain is t without its Parquet field, as values computed from a
+// column have it; nested types keep theirs (it knows their elements).
+func (t Type) Plain() Type {
+	if t.Kind != KNested {
+		t.Field = nil
+	}
+	return t
+}
