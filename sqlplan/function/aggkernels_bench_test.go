@@ -67,3 +67,18 @@ func BenchmarkArgMax(b *testing.B) {
 		acc.Update2(gids, 1000, xc, kc)
 	}
 }
+
+// BenchmarkLast: last of BIGINTs over 8192 rows in 1000 groups, typed
+// and general.
+func BenchmarkLast(b *testing.B) {
+	tInt := vec.Type{Kind: vec.KInt}
+	gids, x := benchGroups(8192, 1000)
+	c := &vec.Col{T: tInt, Len: len(x), I: x}
+	for name, acc := range map[string]Accumulator{"typed": newLast(&AggCall{T: tInt}), "general": &lastAcc{t: tInt}} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				acc.Update(gids, 1000, c)
+			}
+		})
+	}
+}

@@ -132,7 +132,7 @@ func init() {
 		"min":       {Rule: extremeRule, New: func(a *AggCall) Accumulator { return newExtreme(a, -1) }, Distinct: true},
 		"max":       {Rule: extremeRule, New: func(a *AggCall) Accumulator { return newExtreme(a, 1) }, Distinct: true},
 		"any_value": {Rule: extremeRule, New: func(a *AggCall) Accumulator { return &extremeAcc{t: a.T} }, Ordered: true},
-		"last":      {Rule: extremeRule, New: func(a *AggCall) Accumulator { return &lastAcc{t: a.T} }, Ordered: true},
+		"last":      {Rule: extremeRule, New: newLast, Ordered: true},
 		"string_agg": {Rule: func(a *AggCall, at vec.Type) (*vec.Type, error) {
 			a.T = tString
 			return castTo(tString), nil

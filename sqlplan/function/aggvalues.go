@@ -413,6 +413,57 @@ func (a *lastAcc) Result(ng int) *vec.Col {
 	return valuesCol(a.t, a.vals[:ng])
 }
 
+// lastTypedAcc is last of values stored as int64 or float64 (of reads
+// a column's slice of them): each group's last value kept typed, set
+// false where it is NULL or the group has no row yet.
+type lastTypedAcc[T int64 | float64] struct {
+	t   vec.Type
+	of  func(c *vec.Col) []T
+	v   []T
+	set []bool
+}
+
+func (a *lastTypedAcc[T]) Update(gids []int32, ng int, c *vec.Col) {
+	a.v, a.set = vec.GrowTo(a.v, ng), vec.GrowTo(a.set, ng)
+	x := a.of(c)
+	for i, g := range gids {
+		if x == nil || c.IsNull(i) { // a batch without values holds only NULLs
+			a.set[g] = false
+			continue
+		}
+		a.v[g], a.set[g] = x[i], true
+	}
+}
+
+func (a *lastTypedAcc[T]) Result(ng int) *vec.Col {
+	a.v, a.set = vec.GrowTo(a.v, ng), vec.GrowTo(a.set, ng)
+	c := &vec.Col{T: a.t, Len: ng}
+	switch v := any(a.v[:ng]).(type) {
+	case []int64:
+		c.I = v
+	case []float64:
+		c.F = v
+	}
+	for g, ok := range a.set[:ng] {
+		if !ok {
+			c.SetNull(g)
+		}
+	}
+	return c
+}
+
+// newLast is last's accumulator: typed for values stored as int64 or
+// float64.
+func newLast(a *AggCall) Accumulator {
+	switch vec.Storage(a.T) {
+	case vec.StInt:
+		return &lastTypedAcc[int64]{t: a.T, of: func(c *vec.Col) []int64 { return c.I }}
+	case vec.StFloat:
+		return &lastTypedAcc[float64]{t: a.T, of: func(c *vec.Col) []float64 { return c.F }}
+	}
+	return &lastAcc{t: a.T}
+}
+
 // entropyAcc is the Shannon entropy, in bits, of each group's distribution
 // of non-NULL values.
 type entropyAcc struct {

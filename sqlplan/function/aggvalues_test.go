@@ -174,3 +174,33 @@ func TestArgTyped(t *testing.T) {
 		t.Errorf("text keys: %v", got)
 	}
 }
+
+// TestLastTyped: last of integers and floats keeps each group's last
+// row's value, a NULL one included, over several batches; a group
+// without rows is NULL; a batch of NULLs without values counts.
+func TestLastTyped(t *testing.T) {
+	tInt, tF := vec.Type{Kind: vec.KInt}, vec.Type{Kind: vec.KFloat}
+	ints := NewAccumulator(&AggCall{Fn: "last", T: tInt})
+	if _, ok := ints.(*lastTypedAcc[int64]); !ok {
+		t.Fatalf("last of BIGINT: %T", ints)
+	}
+	ints.Update([]int32{0, 1, 0, 2}, 3, &vec.Col{T: tInt, Len: 4, I: []int64{1, 2, 3, 4}})
+	nulls := &vec.Col{T: tInt, Len: 1}
+	nulls.SetNull(0)
+	ints.Update([]int32{2}, 4, nulls)
+	r := ints.Result(4)
+	for g, want := range []any{int64(3), int64(2), nil, nil} {
+		if got := r.Get(g); got != want {
+			t.Errorf("ints, group %d: %v, want %v", g, got, want)
+		}
+	}
+	floats := NewAccumulator(&AggCall{Fn: "last", T: tF})
+	withNull := &vec.Col{T: tF, Len: 2, F: []float64{1.5, 0}}
+	withNull.SetNull(1)
+	floats.Update([]int32{0, 0}, 1, withNull)
+	floats.Update([]int32{1}, 2, &vec.Col{T: tF, Len: 1, F: []float64{-2}})
+	rf := floats.Result(2)
+	if rf.Get(0) != nil || rf.Get(1) != -2.0 {
+		t.Errorf("floats: %v %v, want NULL -2", rf.Get(0), rf.Get(1))
+	}
+}
