@@ -657,6 +657,9 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		if name == parse.TryMarker {
 			return p.bindTryCast(x, sc, agg)
 		}
+		if name == parse.CastMarker {
+			return p.bindNestedCast(x, sc, agg, false)
+		}
 		if name == "columns" {
 			return nil, p.src.Locate(errorf("COLUMNS(...) is only allowed in the select list"), x.Name.String())
 		}

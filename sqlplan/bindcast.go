@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"github.com/carquet-go/carquet/sqlplan/function"
 	"github.com/carquet-go/carquet/sqlplan/vec"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"math"
 	"strconv"
 	"strings"
@@ -206,6 +207,9 @@ func (p *planner) bindTryCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (ex
 	var conv *sqlparser.ConvertExpr
 	if len(x.Exprs) == 1 {
 		if ae, ok := x.Exprs[0].(*sqlparser.AliasedExpr); ok {
+			if f, isNested := ae.Expr.(*sqlparser.FuncExpr); isNested && f.Name.Lowered() == parse.CastMarker {
+				return p.bindNestedCast(f, sc, agg, true)
+			}
 			conv, _ = ae.Expr.(*sqlparser.ConvertExpr)
 		}
 	}

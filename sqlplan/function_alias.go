@@ -29,7 +29,7 @@ func castScalar(v any, from, to Type) (any, error) { return function.CastScalar(
 func init() {
 	function.Nested = function.NestedValues{
 		ListElem: listElem,
-		CastList: castList,
+		CastList: castNested,
 		Text:     func(t Type, v any) (string, error) { return nestedText(t, v, false) },
 		Map:      buildMap,
 	}

@@ -72,10 +72,15 @@ func writeNestedText(b *strings.Builder, t Type, v any, asJSON bool) error {
 		for i, f := range fields {
 			entries[i] = textEntry{f.Name, f.Type, m[f.Name]}
 		}
-		if t.Unnamed && !asJSON {
+		switch {
+		case t.Unnamed && !asJSON:
 			return writeRowText(b, entries)
+		case t.Unnamed:
+			for i := range entries {
+				entries[i].key = "" // DuckDB's to_json of row(1, 2): {"":1,"":2}
+			}
 		}
-		return writeEntriesText(b, entries, asJSON, func(name string) string { return "'" + name + "': " })
+		return writeEntriesText(b, entries, asJSON, func(name string) string { return quotedLeaf(name) + ": " })
 	}
 	s, err := fromGo(t, v)
 	if err != nil {
@@ -99,7 +104,7 @@ func leafText(t Type, v any, asJSON bool) string {
 	var b strings.Builder
 	switch {
 	case !asJSON:
-		b.WriteString(text)
+		writeLeafText(&b, text)
 	case t.Kind == KBool || t.IsNumeric() && !isNonFinite(v):
 		b.WriteString(text)
 	case t.JSON:
@@ -115,7 +120,11 @@ func writeMapText(b *strings.Builder, kt, vt Type, v any, asJSON bool) error {
 	switch m := v.(type) {
 	case map[string]any:
 		for _, k := range sortedKeys(m) {
-			entries = append(entries, textEntry{k, vt, m[k]})
+			key := k
+			if !asJSON && leafNeedsQuotes(k) {
+				key = quotedLeaf(k)
+			}
+			entries = append(entries, textEntry{key, vt, m[k]})
 		}
 	case map[any]any:
 		keys, err := sortedAnyKeys(kt, m)
@@ -194,4 +203,49 @@ func writeJSONString(b *strings.Builder, s string) {
 func isNonFinite(v any) bool {
 	f, ok := v.(float64)
 	return ok && (math.IsNaN(f) || math.IsInf(f, 0))
+}
+
+// writeLeafText writes a leaf's text inside a nested value's text as
+// DuckDB does: bare, or quoted when a reader could not tell where it ends
+// (see leafNeedsQuotes).
+func writeLeafText(b *strings.Builder, text string) {
+	if !leafNeedsQuotes(text) {
+		b.WriteString(text)
+		return
+	}
+	b.WriteString(quotedLeaf(text))
+}
+
+// quotedLeaf is text in single quotes, its quotes and backslashes escaped
+// with a backslash (DuckDB's 'it\'s').
+func quotedLeaf(text string) string {
+	var b strings.Builder
+	b.WriteByte('\'')
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c == '\'' || c == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(text[i])
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// leafNeedsQuotes reports whether DuckDB quotes a leaf of text in a
+// nested value's text: an empty text, NULL (any case, so that it is not
+// read as a NULL), space at either end, or one of the characters that
+// delimit nested text (quotes, brackets, commas, colons, equal signs).
+// Timestamps and times are quoted by their colons.
+func leafNeedsQuotes(text string) bool {
+	if text == "" || strings.EqualFold(text, "null") {
+		return true
+	}
+	if isLeafSpace(text[0]) || isLeafSpace(text[len(text)-1]) {
+		return true
+	}
+	return strings.ContainsAny(text, "'\"()[]{},:=")
+}
+
+func isLeafSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }

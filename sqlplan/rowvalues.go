@@ -33,6 +33,9 @@ func (p *planner) bindRowComparison(x *sqlparser.ComparisonExpr, left sqlparser.
 		return &andExpr{terms: terms}, nil
 	}
 	bindRow := func(e sqlparser.Expr) ([]expr, error) {
+		if f, isRow := e.(*sqlparser.FuncExpr); isRow && f.Name.Lowered() == "row" && f.Qualifier.IsEmpty() {
+			return bindRowOf(p, funcArgExprs(f), sc, agg) // row(1, 2) is the tuple (1, 2)
+		}
 		t, ok := e.(sqlparser.ValTuple)
 		if !ok {
 			if pe, isParen := e.(*sqlparser.ParenExpr); isParen {
@@ -138,4 +141,16 @@ func bindRowOf(p *planner, es []sqlparser.Expr, sc *scope, agg *aggCtx) ([]expr,
 		out[i] = b
 	}
 	return out, nil
+}
+
+// funcArgExprs are a call's arguments as expressions (a * argument, which
+// row() does not take, is left out for the binder to report).
+func funcArgExprs(f *sqlparser.FuncExpr) []sqlparser.Expr {
+	out := make([]sqlparser.Expr, 0, len(f.Exprs))
+	for _, a := range f.Exprs {
+		if ae, ok := a.(*sqlparser.AliasedExpr); ok {
+			out = append(out, ae.Expr)
+		}
+	}
+	return out
 }

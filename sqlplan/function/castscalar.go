@@ -393,7 +393,8 @@ func FitDecimal(d value.Decimal, t vec.Type) (any, error) {
 type NestedValues struct {
 	// ListElem is the element type of a list type (false for others).
 	ListElem func(t vec.Type) (vec.Type, bool)
-	// CastList casts a list, or the text of one, to the list type to.
+	// CastList casts a list, or the text of one, to the list type to, and
+	// a struct or a map to another struct or map type.
 	CastList func(v any, from, to vec.Type, try bool) (any, error)
 	// Text is a nested value's text, as CAST to VARCHAR writes it.
 	Text func(t vec.Type, v any) (string, error)
@@ -405,14 +406,17 @@ type NestedValues struct {
 // Nested is how CastScalar reaches nested values.
 var Nested NestedValues
 
-// listCast reports a cast to a list type that Nested.CastList makes
-// (element by element): not between two lists of one type, and never
-// before the engine has set Nested (a cast it refuses then, as a cast to
-// a type it does not know).
+// listCast reports a cast to a nested type that Nested.CastList makes
+// (element by element, field by field): to a list type, or between two
+// nested types, not of one type; never before the engine has set Nested
+// (a cast it refuses then, as a cast to a type it does not know).
 func listCast(from, to vec.Type) bool {
 	if to.Kind != vec.KNested || Nested.ListElem == nil || Nested.CastList == nil {
 		return false
 	}
+	if from.Kind == vec.KNested {
+		return !SameNested(from, to)
+	}
 	_, ok := Nested.ListElem(to)
-	return ok && !(from.Kind == vec.KNested && SameNested(from, to))
+	return ok
 }

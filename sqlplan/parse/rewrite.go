@@ -371,9 +371,13 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 		case Op:
 			switch t.Text {
 			case "::":
-				spelling, n, err := r.readCastType(toks, i+1)
-				if err != nil {
-					return nil, err
+				nested, isNested := nestedCastType(src, toks, i+1)
+				spelling, n := "", 0
+				if !isNested {
+					var err error
+					if spelling, n, err = r.readCastType(toks, i+1); err != nil {
+						return nil, err
+					}
 				}
 				start := operandStart(r.out)
 				if start < 0 {
@@ -381,9 +385,14 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 				}
 				operand := append([]otok(nil), r.out[start:]...)
 				r.out = r.out[:start]
-				r.out = append(r.out, otok{text: "cast", orig: operand[0].orig, origLen: 0}, otok{text: "(", orig: operand[0].orig})
+				fn, target := "cast", otok{text: "as " + spelling, orig: t.Pos, origLen: len(t.Text)}
+				if isNested {
+					fn, target = CastMarker, otok{text: ", " + mysqlString(nested.text), orig: t.Pos, origLen: len(t.Text)}
+					n = nested.end
+				}
+				r.out = append(r.out, otok{text: fn, orig: operand[0].orig, origLen: 0}, otok{text: "(", orig: operand[0].orig})
 				r.out = append(r.out, operand...)
-				r.out = append(r.out, otok{text: "as " + spelling, orig: t.Pos, origLen: len(t.Text)}, otok{text: ")", orig: t.Pos})
+				r.out = append(r.out, target, otok{text: ")", orig: t.Pos})
 				i = n - 1
 			case "->", "->>":
 				// JSON: l -> p is json_extract(l, p), l ->> p
@@ -403,6 +412,12 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 				r.emit(",", t)
 				closer := Token{Kind: Op, Text: ")", Pos: toks[end-1].Pos}
 				toks = append(toks[:end:end], append([]Token{closer}, toks[end:]...)...)
+			case ".":
+				if r.fieldAccess(t, next) {
+					i++ // the field's name
+					continue
+				}
+				r.emit(t.Text, t)
 			case "||":
 				r.emit("|", t)
 			case "|":
@@ -685,6 +700,15 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 					return nil, err
 				}
 			case low == "as" && len(parens) > 0 && (parens[len(parens)-1].fn == "cast" || parens[len(parens)-1].fn == "try_cast" || parens[len(parens)-1].fn == "convert"):
+				if nested, ok := nestedCastType(src, toks, i+1); ok && parens[len(parens)-1].fn != "convert" {
+					// CAST(x AS STRUCT(...)) is CastMarker(x, 'STRUCT(...)').
+					if open := parens[len(parens)-1].out; open > 0 {
+						r.out[open-1].text = CastMarker
+					}
+					r.emit(", "+mysqlString(nested.text), t)
+					i = nested.end - 1
+					continue
+				}
 				spelling, n, err := r.readCastType(toks, i+1)
 				if err != nil {
 					return nil, err

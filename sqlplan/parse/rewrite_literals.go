@@ -280,11 +280,12 @@ func listComprehension(toks []Token, i int) ([]Token, int, bool) {
 // IndexMarker is what the rewrite makes of x[i].
 const IndexMarker = "__carquet_index__"
 
-// namedArgCall rewrites struct_pack(a := 1, b := x) and
+// namedArgCall rewrites struct_pack(a := 1, b := x, c) and
 // struct_insert(s, c := 2), whose toks[i] is the function's name, into
-// StructMarker('a', 1, 'b', x) and struct_insert(s, 'c', 2): the named
-// arguments become a name string and a value. ok is false (nothing to
-// rewrite) when no argument is named; k is the index of the ')'.
+// StructMarker('a', 1, 'b', x, 'c', c) and struct_insert(s, 'c', 2): the
+// named arguments become a name string and a value, and a column of
+// struct_pack is named after itself. ok is false (nothing to rewrite) for
+// a struct_insert without named arguments; k is the index of the ')'.
 func namedArgCall(src string, toks []Token, i int) (call []Token, k int, ok bool, err error) {
 	k = ClosingParen(toks, i+1)
 	if k < 0 {
@@ -294,14 +295,18 @@ func namedArgCall(src string, toks []Token, i int) (call []Token, k int, ok bool
 	named := func(a []Token) bool {
 		return len(a) > 3 && a[1].Kind == Op && a[1].Text == ":" && a[2].Kind == Op && a[2].Text == "=" && a[1].Pos+1 == a[2].Pos
 	}
+	pack := toks[i].Is("struct_pack")
 	for _, a := range args {
 		ok = ok || named(a)
 	}
-	if !ok {
+	if !ok && !pack {
 		return nil, 0, false, nil
 	}
+	if pack && k == i+2 {
+		return nil, 0, false, ErrAt(src, toks[i].Pos, "Can't pack nothing into a struct")
+	}
 	name := toks[i]
-	if name.Is("struct_pack") {
+	if pack {
 		name.Text = StructMarker
 	}
 	call = []Token{name, toks[i+1]}
@@ -312,19 +317,50 @@ func namedArgCall(src string, toks []Token, i int) (call []Token, k int, ok bool
 		if n > 0 {
 			call = append(call, Token{Kind: Op, Text: ",", Pos: a[0].Pos})
 		}
-		if !named(a) {
-			if name.Text == StructMarker {
-				return nil, 0, false, ErrAt(src, a[0].Pos, "struct_pack takes name := value arguments")
+		field, value := Token{}, a
+		switch {
+		case named(a):
+			if a[0].Kind != Ident && a[0].Kind != DQuoted && a[0].Kind != Quoted {
+				return nil, 0, false, ErrAt(src, a[0].Pos, "an argument is named by a name before :=")
 			}
+			field, value = a[0], a[3:]
+		case pack:
+			// struct_pack(x) names the field after the column x (DuckDB).
+			col, isCol := columnRef(a)
+			if !isCol {
+				return nil, 0, false, ErrAt(src, a[0].Pos, "Need named argument for struct pack, e.g. STRUCT_PACK(a := b)")
+			}
+			field = col
+		default:
 			call = append(call, a...)
 			continue
 		}
-		if a[0].Kind != Ident && a[0].Kind != DQuoted && a[0].Kind != Quoted {
-			return nil, 0, false, ErrAt(src, a[0].Pos, "an argument is named by a name before :=")
-		}
-		field := Token{Kind: String, Text: "'" + strings.ReplaceAll(a[0].Unquoted(), "'", "''") + "'", Pos: a[0].Pos}
-		call = append(call, field, Token{Kind: Op, Text: ",", Pos: a[1].Pos})
-		call = append(call, a[3:]...)
+		text := Token{Kind: String, Text: "'" + strings.ReplaceAll(field.Unquoted(), "'", "''") + "'", Pos: field.Pos}
+		call = append(call, text, Token{Kind: Op, Text: ",", Pos: field.Pos})
+		call = append(call, value...)
 	}
 	return append(call, toks[k]), k, true, nil
+}
+
+// columnRef reports whether the tokens a are a column's name, plain or
+// qualified (t.c), and returns the token of its last part.
+func columnRef(a []Token) (Token, bool) {
+	for n, t := range a {
+		if n%2 == 1 {
+			if t.Kind != Op || t.Text != "." {
+				return Token{}, false
+			}
+			continue
+		}
+		switch {
+		case t.Kind == DQuoted || t.Kind == Quoted:
+		case t.Kind == Ident && !t.Is("null") && !t.Is("true") && !t.Is("false"):
+		default:
+			return Token{}, false
+		}
+	}
+	if len(a)%2 == 0 {
+		return Token{}, false
+	}
+	return a[len(a)-1], true
 }

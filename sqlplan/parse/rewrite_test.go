@@ -50,7 +50,7 @@ func TestRewrite(t *testing.T) {
 		{"SELECT x FROM t ORDER BY x NULLS LAST", "SELECT x FROM t ORDER BY __carquet_nulls_last__( x )"},
 		{"SELECT a FROM t OFFSET 2 ROWS FETCH FIRST 3 ROWS ONLY", "SELECT a FROM t limit 3 offset 2"},
 		{"SELECT [1, 2][1], {'k': 1}", "SELECT __carquet_index__ ( list_value ( 1 , 2 ) , 1 ) , __carquet_struct__ ( 'k' , 1 )"},
-		{`SELECT struct_pack(a := 1, "B" := f(x, 2)), struct_insert(s, c := 'x'), struct_pack(a)`, "SELECT __carquet_struct__ ( 'a' , 1 , 'B' , f ( x , 2 ) ) , struct_insert ( s , 'c' , 'x' ) , struct_pack ( a )"},
+		{`SELECT struct_pack(a := 1, "B" := f(x, 2)), struct_insert(s, c := 'x'), struct_pack(a), struct_pack(t."x")`, "SELECT __carquet_struct__ ( 'a' , 1 , 'B' , f ( x , 2 ) ) , struct_insert ( s , 'c' , 'x' ) , __carquet_struct__ ( 'a' , a ) , __carquet_struct__ ( 'x' , t . `x` )"},
 	}
 	for _, c := range cases {
 		src, err := rewrite(t, c.in)
@@ -112,7 +112,7 @@ func TestRewriteErrors(t *testing.T) {
 		{"SELECT a FROM t WHERE a RLIKE 'x'", 25, "the RLIKE operator (use regexp_matches()) is not supported", true},
 		{"SELECT x FROM t STRAIGHT_JOIN u", 17, "STRAIGHT_JOIN is not supported", true},
 		{"SELECT a]", 9, "unmatched ]", false},
-		{"SELECT struct_pack(a := 1, 2)", 28, "struct_pack takes name := value arguments", false},
+		{"SELECT struct_pack(a := 1, 2)", 28, "Need named argument for struct pack, e.g. STRUCT_PACK(a := b)", false},
 		{"SELECT struct_insert(s, 'a' := 1)", 25, "an argument is named by a name before :=", false},
 		{"SELECT struct_pack(a := 1, )", 28, "an empty argument of struct_pack", false},
 	} {

@@ -200,7 +200,7 @@ func nestedName(t Type) string {
 		for i, f := range t.Fields {
 			parts[i] = f.Type.SQLName()
 			if !t.Unnamed {
-				parts[i] = f.Name + " " + parts[i]
+				parts[i] = fieldNameSQL(f.Name) + " " + parts[i]
 			}
 		}
 		return "STRUCT(" + strings.Join(parts, ", ") + ")"
@@ -208,12 +208,26 @@ func nestedName(t Type) string {
 	return "NESTED"
 }
 
+// fieldNameSQL is a struct field's name in a type's name: bare when it
+// is a plain identifier, else in double quotes (DuckDB's STRUCT("a b" INTEGER)).
+func fieldNameSQL(name string) string {
+	plain := name != ""
+	for i := 0; i < len(name) && plain; i++ {
+		c := name[i]
+		plain = c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9'
+	}
+	if plain {
+		return name
+	}
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
 func fieldSQLName(f *schema.Field) string {
 	switch f.Kind {
 	case schema.Struct:
 		parts := make([]string, len(f.Children))
 		for i, c := range f.Children {
-			parts[i] = c.Name + " " + fieldSQLName(c)
+			parts[i] = fieldNameSQL(c.Name) + " " + fieldSQLName(c)
 		}
 		return "STRUCT(" + strings.Join(parts, ", ") + ")"
 	case schema.List:

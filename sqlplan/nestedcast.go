@@ -1,0 +1,253 @@
+package sqlplan
+
+import (
+	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/function"
+	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/xwb1989/sqlparser"
+)
+
+// Casts to nested types written out: CAST(x AS STRUCT(a INTEGER)),
+// x::MAP(VARCHAR, INTEGER), TRY_CAST(x AS STRUCT(a INTEGER)[]). The
+// rewrite layer passes the type as text (parse.CastMarker); a struct
+// casts to a struct field by field (by name, or by position from an
+// unnamed struct, as DuckDB), a map key by key and value by value.
+
+// bindNestedCast binds parse.CastMarker(x, 'type'); with try, a value
+// that does not convert is NULL.
+func (p *planner) bindNestedCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx, try bool) (expr, error) {
+	args := funcArgExprs(x)
+	lit, ok := sqlparser.Expr(nil), false
+	if len(args) == 2 {
+		lit = args[1]
+		_, ok = lit.(*sqlparser.SQLVal)
+	}
+	if !ok {
+		return nil, errorf("bad CAST to a nested type")
+	}
+	t, err := nestedTypeOf(string(lit.(*sqlparser.SQLVal).Val))
+	if err != nil {
+		return nil, err
+	}
+	e, err := p.bindExpr(args[0], sc, agg)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkNestedCast(e.Type(), t); err != nil {
+		return nil, err
+	}
+	if k, isConst := isConst(e); isConst && try {
+		v, err := function.CastScalar(k.v, k.t, t, true)
+		if err != nil {
+			v = nil
+		}
+		return &constExpr{t: t, v: v}, nil
+	}
+	c, err := p.cast(e, t)
+	if err != nil {
+		return nil, err
+	}
+	if ce, isCast := c.(*castExpr); isCast && try {
+		ce.try = true
+		ce.setText("TRY_" + ce.String())
+	}
+	return c, nil
+}
+
+// nestedTypeOf reads a nested type as a statement wrote it.
+func nestedTypeOf(text string) (Type, error) {
+	toks, err := parse.Lex(text)
+	if err != nil {
+		return Type{}, err
+	}
+	toks = parse.Significant(toks)
+	t, j, err := readNestedType(text, toks, 0)
+	if err != nil {
+		return Type{}, err
+	}
+	if j != len(toks) {
+		return Type{}, errAt(text, toks[j].Pos, "unexpected %q after the type", toks[j].Text)
+	}
+	return t, nil
+}
+
+// checkNestedCast refuses, before any row is read, the casts between
+// nested types that no value can make: a number to a struct, a struct to
+// a struct sharing no field name with it (DuckDB's errors).
+func checkNestedCast(from, to Type) error {
+	if to.Kind != KNested || from.Kind == KNull || from.Kind == KNested && function.SameNested(from, to) {
+		return nil // scalars: the cast hub tells at the value
+	}
+	bad := errorf("Unimplemented type for cast (%s -> %s)", from.SQLName(), to.SQLName())
+	if te, isList := listElem(to); isList {
+		if fe, ok := listElem(from); ok {
+			return checkNestedCast(fe, te)
+		}
+		if from.IsStringy() {
+			return nil // the text of a list
+		}
+		return bad
+	}
+	if tk, tv, isMap := mapKV(to); isMap {
+		fk, fv, ok := mapKV(from)
+		if !ok {
+			return bad
+		}
+		if err := checkNestedCast(fk, tk); err != nil {
+			return err
+		}
+		return checkNestedCast(fv, tv)
+	}
+	tf, _ := structFields(to)
+	ff, ok := structFields(from)
+	if !ok {
+		return bad
+	}
+	pairs, err := structCastPairs(from, ff, tf)
+	if err != nil {
+		return err
+	}
+	for i, k := range pairs {
+		if k >= 0 {
+			if err := checkNestedCast(ff[k].Type, tf[i].Type); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// structCastPairs tells, for each field of the target struct, which field
+// of the source gives its value (-1: none, NULL): the one of the same
+// name (any case), or from an unnamed struct the one at its position.
+func structCastPairs(from Type, ff, tf []NamedType) ([]int, error) {
+	pairs := make([]int, len(tf))
+	if from.Unnamed {
+		if len(ff) != len(tf) {
+			return nil, errorf("cannot cast %s to %s: they have %d and %d fields", from.SQLName(), structName(tf), len(ff), len(tf))
+		}
+		for i := range pairs {
+			pairs[i] = i
+		}
+		return pairs, nil
+	}
+	matched := false
+	for i, t := range tf {
+		pairs[i] = -1
+		for k, f := range ff {
+			if strings.EqualFold(f.Name, t.Name) {
+				pairs[i], matched = k, true
+				break
+			}
+		}
+	}
+	if !matched {
+		return nil, errorf("STRUCT to STRUCT cast must have at least one matching member")
+	}
+	return pairs, nil
+}
+
+func structName(fields []NamedType) string {
+	return Type{Kind: KNested, Fields: fields}.SQLName()
+}
+
+// castNested casts v, of type from, to the nested type to (function's
+// Nested.CastList): lists element by element (castList), structs field
+// by field, maps entry by entry.
+func castNested(v any, from, to Type, try bool) (any, error) {
+	if _, isList := listElem(to); isList {
+		return castList(v, from, to, try)
+	}
+	if tk, tv, isMap := mapKV(to); isMap {
+		return castMap(v, from, tk, tv, try)
+	}
+	tf, isStruct := structFields(to)
+	ff, ok := structFields(from)
+	if !isStruct || !ok {
+		return nil, errorf("Unimplemented type for cast (%s -> %s)", from.SQLName(), to.SQLName())
+	}
+	pairs, err := structCastPairs(from, ff, tf)
+	if err != nil {
+		return nil, err
+	}
+	m, _ := v.(map[string]any)
+	out := make(map[string]any, len(tf))
+	for i, t := range tf {
+		if pairs[i] < 0 {
+			out[t.Name] = nil
+			continue
+		}
+		f := ff[pairs[i]]
+		x, err := castLeaf(m[f.Name], f.Type, t.Type, try)
+		if err != nil {
+			return nil, err
+		}
+		out[t.Name] = x
+	}
+	return out, nil
+}
+
+// castMap casts a map to MAP(tk, tv).
+func castMap(v any, from, tk, tv Type, try bool) (any, error) {
+	fk, fv, ok := mapKV(from)
+	if !ok {
+		return nil, errorf("Unimplemented type for cast (%s -> MAP)", from.SQLName())
+	}
+	var keys, vals []any
+	add := func(k, x any) error {
+		ck, err := castLeaf(k, fk, tk, try)
+		if err != nil {
+			return err
+		}
+		cv, err := castLeaf(x, fv, tv, try)
+		if err != nil {
+			return err
+		}
+		ks, err := fromGo(plainType(tk), ck)
+		if err != nil {
+			return err
+		}
+		vs, err := fromGo(plainType(tv), cv)
+		keys, vals = append(keys, ks), append(vals, vs)
+		return err
+	}
+	switch m := v.(type) {
+	case map[string]any:
+		for _, k := range sortedKeys(m) {
+			if err := add(k, m[k]); err != nil {
+				return nil, err
+			}
+		}
+	case map[any]any:
+		for k, x := range m {
+			if err := add(k, x); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return buildMap(tk, tv, keys, vals)
+}
+
+// castLeaf casts x, a Go value of a nested value of type from, to the Go
+// value of type to; with try, one that does not convert is NULL.
+func castLeaf(x any, from, to Type, try bool) (any, error) {
+	if x == nil {
+		return nil, nil
+	}
+	if from.Kind == KNested && function.SameNested(from, to) {
+		return x, nil
+	}
+	s, err := fromGo(plainType(from), x)
+	if err != nil {
+		return nil, err
+	}
+	y, err := function.CastScalar(s, plainType(from), plainType(to), try)
+	if err != nil {
+		if try {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return toGo(to, y), nil
+}
