@@ -232,6 +232,9 @@ func (p *planner) usingCoalesce(c *scopeCol, name string) (expr, error) {
 // nested finds (adding if needed) the struct field at path below a
 // top-level column of r.
 func nestedCol(r *relation, top *scopeCol, path []string) (*scopeCol, error) {
+	if computedStruct(r, top) {
+		return nil, &fieldPathError{col: top, path: path}
+	}
 	f := top.t.Field
 	name := top.name
 	for _, p := range path {
@@ -503,7 +506,8 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 	case *sqlparser.ColName:
 		c, err := p.resolve(sc, x)
 		if err != nil {
-			return nil, err
+			e, _, err := p.bindFieldPath(err)
+			return e, err
 		}
 		if c.corr != nil {
 			return c.corr.constant(c), nil

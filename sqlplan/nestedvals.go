@@ -403,25 +403,14 @@ func (e *unnestItem) Type() Type { return e.elem }
 
 func (e *unnestItem) Eval(b *Batch) (*Col, error) { return e.list.Eval(b) }
 
-// bindUnnest binds unnest(x) as a select item.
-func (p *planner) bindUnnest(f *sqlparser.FuncExpr, sc *scope) (expr, error) {
-	if len(f.Exprs) != 1 {
-		return nil, errorf("unnest takes one list")
-	}
-	ae, ok := f.Exprs[0].(*sqlparser.AliasedExpr)
-	if !ok {
-		return nil, errorf("unnest takes one list")
-	}
-	l, err := p.bindExpr(ae.Expr, sc, nil)
-	if err != nil {
-		return nil, err
-	}
+// bindUnnest binds unnest(l) of a bound l as a select item.
+func (p *planner) bindUnnest(l expr) (expr, error) {
 	et, ok := listElem(l.Type())
 	if !ok {
 		if l.Type().Kind == KNull {
 			et = tInt
 		} else {
-			return nil, errorf("unnest needs a list, not %s", l.Type().SQLName())
+			return nil, errorf("unnest needs a list or a struct, not %s", l.Type().SQLName())
 		}
 	}
 	e := &unnestItem{list: l, elem: plainType(et)}
@@ -731,6 +720,10 @@ func mapPartType(es []expr) (Type, error) {
 // buildMap makes the Go value of a map from engine scalars: string keys
 // make a map[string]any, others a map[any]any.
 func buildMap(kt, vt Type, keys, vals []any) (any, error) {
+	if kt.Kind == KNested {
+		// Go cannot key a map by a list or a struct value.
+		return nil, unsupported("map keys of type " + kt.SQLName())
+	}
 	seen := make(map[string]bool, len(keys))
 	var strMap map[string]any
 	var anyMap map[any]any

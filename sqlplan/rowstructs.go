@@ -24,7 +24,13 @@ func (p *planner) bindStructValue(names []string, vals []expr, unnamed bool) (*f
 	fields := make([]NamedType, len(vals))
 	cast := make([]expr, len(vals))
 	texts := make([]string, len(vals))
+	seen := make(map[string]bool, len(names))
 	for i, a := range vals {
+		low := strings.ToLower(names[i])
+		if seen[low] {
+			return nil, errorf("Duplicate struct entry name %q", names[i])
+		}
+		seen[low] = true
 		ft := plainType(a.Type())
 		if ft.Kind == KNull {
 			ft = tInteger

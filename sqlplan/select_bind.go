@@ -266,11 +266,23 @@ func (p *planner) bindSelectList(sel *sqlparser.Select, sc *scope, agg *aggCtx) 
 				if agg != nil {
 					return nil, nil, nil, unsupported("unnest with GROUP BY or aggregates (unnest in a subquery first)")
 				}
-				if e, err = p.bindUnnest(f, sc); err != nil {
+				outs, err := p.bindUnnestItem(f, sc) // unneststruct.go: a struct gives several columns
+				if err != nil {
 					return nil, nil, nil, err
 				}
-				unnests = append(unnests, len(outExprs))
-			} else if e, err = p.bindExpr(x.Expr, sc, agg); err != nil {
+				for _, o := range outs {
+					if o.rows {
+						unnests = append(unnests, len(outExprs))
+					}
+					if o.name == "" {
+						o.name = itemName(x)
+					}
+					cols = append(cols, Column{Name: o.name, Type: o.e.Type(), Nullable: true})
+					outExprs = append(outExprs, o.e)
+				}
+				continue
+			}
+			if e, err = p.bindExpr(x.Expr, sc, agg); err != nil {
 				return nil, nil, nil, err
 			}
 			nullable := true

@@ -1,0 +1,46 @@
+package sqlplan
+
+import "errors"
+
+// Field access on struct columns that are not a Parquet column's fields:
+// s.a where s is a struct computed in a derived table or a CTE
+// ((SELECT {'a': 1} AS s)), t.s.a.b. The binder reads such a path as
+// struct_extract of the column, field by field (a Parquet struct of a
+// table is read leaf by leaf instead: nestedCol).
+
+// fieldPathError is resolve's answer for a column name that reaches into
+// a computed struct: the column and the fields below it.
+type fieldPathError struct {
+	col  *scopeCol
+	path []string
+}
+
+func (e *fieldPathError) Error() string { return "field access on a computed struct" }
+
+// computedStruct reports whether the fields of column c of r are reached
+// through its values rather than read as Parquet columns.
+func computedStruct(r *relation, c *scopeCol) bool {
+	_, isStruct := structFields(c.t)
+	return isStruct && (c.t.Field == nil || r.derived())
+}
+
+// bindFieldPath binds the column of a fieldPathError and extracts its
+// fields one after the other.
+func (p *planner) bindFieldPath(err error) (expr, bool, error) {
+	var fp *fieldPathError
+	if !errors.As(err, &fp) {
+		return nil, false, err
+	}
+	var e expr = &colExpr{s: fp.col.slot, t: fp.col.t, col: fp.col}
+	if fp.col.corr != nil {
+		e = fp.col.corr.constant(fp.col)
+	}
+	for _, name := range fp.path {
+		next, err := p.bindIndex(e, &constExpr{t: tString, v: name})
+		if err != nil {
+			return nil, true, err
+		}
+		e = next
+	}
+	return e, true, nil
+}
