@@ -6,14 +6,18 @@ import (
 
 // bitstring_agg(x, min, max) (DuckDB's): a BIT of max - min + 1 bits, bit
 // i set when some value of x is min + i; NULL for a group without
-// values. DuckDB's bitstring_agg(x) takes min and max from the column's
-// statistics; carquet asks for them.
+// values. bitstring_agg(x) takes min and max from the column's
+// statistics (bitstringstats.go).
 
 // bindBitstringAggArgs takes bitstring_agg's min and max off the bound
 // arguments: integer constants, min <= max.
 func (p *planner) bindBitstringAggArgs(spec *aggSpec, bound []expr) ([]expr, error) {
 	if len(bound) == 1 {
-		return nil, unsupported("bitstring_agg(x) without min and max (DuckDB takes them from column statistics; give them: bitstring_agg(x, min, max))")
+		lo, hi, err := p.bitstringStatsRange(bound[0]) // bitstringstats.go
+		if err != nil {
+			return nil, err
+		}
+		bound = append(bound, &constExpr{t: tInt, v: lo}, &constExpr{t: tInt, v: hi})
 	}
 	if len(bound) != 3 {
 		return nil, errorf("bitstring_agg takes a value, then its min and max")
