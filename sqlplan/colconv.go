@@ -175,7 +175,7 @@ func scaleUnits(src []int64, unitNanos int64, nanos bool) []int64 {
 		}
 		out := make([]int64, len(src))
 		for i, x := range src {
-			out[i] = x * unitNanos
+			out[i] = scaleFinite(x, unitNanos)
 		}
 		return out
 	}
@@ -185,7 +185,7 @@ func scaleUnits(src []int64, unitNanos int64, nanos bool) []int64 {
 	case 1e6:
 		out := make([]int64, len(src))
 		for i, x := range src {
-			out[i] = x * 1000
+			out[i] = scaleFinite(x, 1000)
 		}
 		return out
 	default: // nanoseconds: floor to microseconds
@@ -195,6 +195,15 @@ func scaleUnits(src []int64, unitNanos int64, nanos bool) []int64 {
 		}
 		return out
 	}
+}
+
+// scaleFinite is x*m, except for the infinities of a timestamp (the
+// int64 extremes, in every unit, as DuckDB writes them), which stay.
+func scaleFinite(x, m int64) int64 {
+	if vec.InfiniteStamp(x) {
+		return x
+	}
+	return x * m
 }
 
 // Conversions between engine representations and Go values (the Go

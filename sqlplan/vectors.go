@@ -27,21 +27,22 @@ import (
 // another coarser unit by flooring, to a finer one exactly or with an
 // out-of-range error.
 func rescaleUnits(xs []int64, have, want int64) error {
-	switch {
-	case have == want:
-	case have < want && want == 1e6:
-		// Into milliseconds (a TIMESTAMP_MS column): rounded, as DuckDB's
-		// cast to TIMESTAMP_MS.
-		for i, x := range xs {
+	for i, x := range xs {
+		if vec.InfiniteStamp(x) {
+			// The infinities are the int64 extremes in every unit, as
+			// DuckDB writes them (a TIMESTAMP_MS one too).
+			continue
+		}
+		switch {
+		case have == want:
+		case have < want && want == 1e6:
+			// Into milliseconds (a TIMESTAMP_MS column): rounded, as
+			// DuckDB's cast to TIMESTAMP_MS.
 			xs[i] = function.RoundToUnit(x, want/have) / (want / have)
-		}
-	case have < want:
-		for i, x := range xs {
+		case have < want:
 			xs[i] = vec.FloorDiv(x, want/have)
-		}
-	default:
-		m := have / want
-		for i, x := range xs {
+		default:
+			m := have / want
 			if x > math.MaxInt64/m || x < math.MinInt64/m {
 				return fmt.Errorf("time value %d is out of range for the file's unit", x)
 			}
@@ -339,6 +340,16 @@ func goScalar(x any, t Type) (any, error) {
 	switch y := x.(type) {
 	case time.Time:
 		st, sv = Type{Kind: KTimestamp}, y.UnixMicro()
+		if sec := y.Unix(); t.Kind == KTimestamp && (sec > math.MaxInt64/1_000_000 || sec < math.MinInt64/1_000_000) {
+			// Past the microseconds' range: the infinity of a column in a
+			// coarser unit (DuckDB's TIMESTAMP_MS infinity is the largest
+			// millisecond count), as statistics give it.
+			sv = int64(vec.StampInf)
+			if sec < 0 {
+				sv = int64(vec.StampNegInf)
+			}
+			return sv, nil
+		}
 		if t.Nanos && t.Kind == KTimestamp {
 			return function.TimeToNanos(y)
 		}

@@ -26,6 +26,9 @@ func CastScalar(v any, from, to vec.Type, try bool) (any, error) {
 	if listCast(from, to) {
 		return Nested.CastList(v, from, to, try)
 	}
+	if err := infiniteStampError(v, from, to); err != nil {
+		return nil, err
+	}
 	if from.Bit != to.Bit {
 		if err := bitCastError(from, to); err != nil {
 			return nil, err

@@ -151,13 +151,34 @@ func RoundToUnit(us, unit int64) int64 {
 }
 
 // coarseStamp is TIMESTAMP microseconds us as a value of the coarse type
-// to. carquet writes TIMESTAMP_MS in milliseconds, which would make an
-// infinity finite, so those are refused.
+// to. The infinities stay: they are the same int64 extremes in every
+// unit, as DuckDB's (the writer keeps them when it writes milliseconds).
 func coarseStamp(us int64, to vec.Type) (int64, error) {
 	if vec.InfiniteStamp(us) {
-		return 0, fmt.Errorf("cannot cast %s to %s: carquet has no infinite %s", vec.FormatTemporal(vec.Type{Kind: vec.KTimestamp}, us), to.SQLName(), to.SQLName())
+		return us, nil
 	}
 	return RoundToUnit(us, to.Coarse), nil
+}
+
+// infiniteStampError is DuckDB's error for a cast of an infinite
+// timestamp v that has no infinity to go to: the time of day of any, the
+// date of a TIMESTAMP_MS (DuckDB's cast goes through microseconds and
+// fails there); nil for every other cast.
+func infiniteStampError(v any, from, to vec.Type) error {
+	x, ok := v.(int64)
+	if !ok || from.Kind != vec.KTimestamp || !vec.InfiniteStamp(x) {
+		return nil
+	}
+	ms := from.Coarse == 1000 && !from.TZ && !from.Nanos
+	switch {
+	case to.Kind == vec.KDate && ms, (to.Kind == vec.KTime || to.Kind == vec.KTimeTZ) && ms:
+		return fmt.Errorf("Could not convert Timestamp(MS) to Timestamp(US)")
+	case to.Kind != vec.KTime && to.Kind != vec.KTimeTZ:
+		return nil
+	case from.Coarse == 0 && !from.Nanos && !from.TZ:
+		return fmt.Errorf("Type INT64 with value %s can't be cast to the destination type INT64", vec.FormatTemporal(vec.Type{Kind: vec.KTimestamp}, x))
+	}
+	return fmt.Errorf("Can't get TIME of infinite TIMESTAMP")
 }
 
 // infiniteDate is the DATE infinity of the TIMESTAMP infinity us.

@@ -358,7 +358,7 @@ func ParseDateText(s string) (int64, error) {
 // with a UTC offset, the other two apply the offset.
 func ParseTimestampText(s string, to vec.Type) (int64, error) {
 	us, ns, off, f := ScanTimestamp(s, to.Nanos)
-	if f == textInfinite && to.Coarse == 0 {
+	if f == textInfinite {
 		return us, nil // the same int64 extremes in every unit
 	}
 	if f == TextOK && (to.TZ || to.Nanos) && off != 0 {

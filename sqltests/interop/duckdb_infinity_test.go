@@ -61,3 +61,64 @@ func TestDuckDBInfiniteDates(t *testing.T) {
 		t.Errorf("DuckDB's bounds on carquet's file: %s, want [[1]]", got)
 	}
 }
+
+// TestDuckDBInfiniteCoarseStamps: TIMESTAMP_MS infinities in Parquet both
+// ways. DuckDB writes one as the int64 extreme of a TIMESTAMP(MILLIS)
+// column; carquet writes and reads the same, statistics too. DuckDB's COPY
+// refuses an infinite TIMESTAMP_S ("Could not convert Timestamp(S) to
+// Timestamp(US)"); carquet writes it as the TIMESTAMP infinity in
+// microseconds (the unit it writes TIMESTAMP_S in, as DuckDB), which
+// DuckDB reads as infinity.
+func TestDuckDBInfiniteCoarseStamps(t *testing.T) {
+	dir := t.TempDir()
+	duck := openDuckDB(t)
+	const values = `SELECT * FROM (VALUES
+		(1, TIMESTAMP_S '1999-01-02 03:04:05', '-infinity'::TIMESTAMP_MS),
+		(2, TIMESTAMP_S '2024-01-02 03:04:05', TIMESTAMP_MS '2024-01-02 03:04:05.678'),
+		(3, TIMESTAMP_S '2000-01-02 03:04:05', 'infinity'::TIMESTAMP_MS)) v(k, s, m)`
+	fromDuck := filepath.Join(dir, "coarse_duckdb.parquet")
+	if _, err := duck.Exec(fmt.Sprintf(`COPY (%s) TO '%s'`, values, fromDuck)); err != nil {
+		t.Fatal(err)
+	}
+	cq, err := sql.Open("carquet", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cq.Close()
+	const readBack = `SELECT k, s::VARCHAR, m::VARCHAR, isinf(m) FROM %s ORDER BY m`
+	const want = "[[1 1999-01-02 03:04:05 -infinity true] [2 2024-01-02 03:04:05 2024-01-02 03:04:05.678 false] [3 2000-01-02 03:04:05 infinity true]]"
+	const extremes = `SELECT min(m)::VARCHAR, max(m)::VARCHAR, count(*) FILTER (WHERE m > TIMESTAMP '3000-01-01') FROM %s`
+	const wantExtremes = "[[-infinity infinity 1]]"
+
+	if got := fmt.Sprint(rowsOf(t, cq, fmt.Sprintf(readBack, "coarse_duckdb"))); got != want {
+		t.Errorf("carquet reads DuckDB's file: %s, want %s", got, want)
+	}
+	if got := fmt.Sprint(rowsOf(t, cq, fmt.Sprintf(extremes, "coarse_duckdb"))); got != wantExtremes {
+		t.Errorf("carquet's min/max of DuckDB's file: %s, want %s", got, wantExtremes)
+	}
+	if _, err := cq.Exec(`CREATE TABLE coarse_carquet AS ` + values); err != nil {
+		t.Fatal(err)
+	}
+	carquetFile := "'" + filepath.Join(dir, "coarse_carquet.parquet") + "'"
+	if got := fmt.Sprint(rowsOf(t, duck, fmt.Sprintf(readBack, carquetFile))); got != want {
+		t.Errorf("DuckDB reads carquet's file: %s, want %s", got, want)
+	}
+	if got := fmt.Sprint(rowsOf(t, duck, fmt.Sprintf(extremes, carquetFile))); got != wantExtremes {
+		t.Errorf("DuckDB's min/max of carquet's file: %s, want %s", got, wantExtremes)
+	}
+	if got := fmt.Sprint(rowsOf(t, cq, fmt.Sprintf(extremes, "coarse_carquet"))); got != wantExtremes {
+		t.Errorf("carquet's min/max of its own file: %s, want %s", got, wantExtremes)
+	}
+
+	if _, err := cq.Exec(`CREATE TABLE s_carquet AS SELECT * FROM (VALUES (1, 'infinity'::TIMESTAMP_S), (2, '-infinity'::TIMESTAMP_S)) v(k, s)`); err != nil {
+		t.Fatal(err)
+	}
+	sFile := "'" + filepath.Join(dir, "s_carquet.parquet") + "'"
+	const readS = `SELECT k, s::VARCHAR, isinf(s) FROM %s ORDER BY s`
+	const wantS = "[[2 -infinity true] [1 infinity true]]"
+	for name, db := range map[string]*sql.DB{"carquet": cq, "DuckDB": duck} {
+		if got := fmt.Sprint(rowsOf(t, db, fmt.Sprintf(readS, sFile))); got != wantS {
+			t.Errorf("%s reads carquet's TIMESTAMP_S infinities: %s, want %s", name, got, wantS)
+		}
+	}
+}
