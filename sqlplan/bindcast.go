@@ -23,6 +23,9 @@ func unifyTypes(a, b Type) (Type, error) {
 	case hugeint(a, b):
 		return tHuge, nil
 	case ak == bk:
+		if ak == KNested {
+			return unifyNested(a, b), nil // nestedcast.go
+		}
 		if ak == KDecimal {
 			scale := max(a.Scale, b.Scale)
 			prec := max(a.Prec-a.Scale, b.Prec-b.Scale) + scale

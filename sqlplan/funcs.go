@@ -660,6 +660,9 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 	case macroArgMarker:
 		return p.bindMacroArg(args)
 	case "typeof":
+		if args[0].Type().Kind == KNull {
+			return &constExpr{t: tString, v: `"NULL"`}, nil // DuckDB's name of a bare NULL's type
+		}
 		return &constExpr{t: tString, v: args[0].Type().SQLName()}, nil
 	case "mod":
 		return p.arith('%', args[0], args[1])

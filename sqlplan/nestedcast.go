@@ -251,3 +251,36 @@ func castLeaf(x any, from, to Type, try bool) (any, error) {
 	}
 	return toGo(to, y), nil
 }
+
+// unifyNested is the type two nested values of types a and b meet in:
+// a, with the fields and elements that are a bare NULL's ("NULL") in a
+// taken from b ([{'a': NULL}, {'a': 1}] is a STRUCT(a INTEGER)[]), as
+// DuckDB; other differences are the casts' to settle.
+func unifyNested(a, b Type) Type {
+	if a.Kind == KNull {
+		return b
+	}
+	if a.Kind != KNested || b.Kind != KNested || function.SameNested(a, b) {
+		return a
+	}
+	if ae, ok := listElem(a); ok {
+		if be, isList := listElem(b); isList {
+			e := unifyNested(ae, be)
+			return Type{Kind: KNested, Elem: &e}
+		}
+		return a
+	}
+	af, aStruct := structFields(a)
+	bf, bStruct := structFields(b)
+	if !aStruct || !bStruct || len(af) != len(bf) || a.MapOf != b.MapOf {
+		return a
+	}
+	out := Type{Kind: KNested, Fields: make([]NamedType, len(af)), MapOf: a.MapOf, Unnamed: a.Unnamed}
+	for i, f := range af {
+		out.Fields[i] = f
+		if strings.EqualFold(f.Name, bf[i].Name) {
+			out.Fields[i].Type = unifyNested(f.Type, bf[i].Type)
+		}
+	}
+	return out
+}

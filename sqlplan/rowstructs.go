@@ -18,8 +18,8 @@ const maxListZip = 1_000
 func unnamedField(i int) string { return "v" + strconv.Itoa(i+1) }
 
 // bindStructValue builds a struct of the values vals, the field i named
-// names[i] (unnamed: v1, v2, ...). A NULL without a type is an INTEGER
-// field, as in DuckDB.
+// names[i] (unnamed: v1, v2, ...). A NULL without a type is a field of
+// type "NULL", as in DuckDB (typeof shows it; a table stores INTEGER).
 func (p *planner) bindStructValue(names []string, vals []expr, unnamed bool) (*funcExpr, error) {
 	fields := make([]NamedType, len(vals))
 	cast := make([]expr, len(vals))
@@ -31,10 +31,7 @@ func (p *planner) bindStructValue(names []string, vals []expr, unnamed bool) (*f
 			return nil, errorf("Duplicate struct entry name %q", names[i])
 		}
 		seen[low] = true
-		ft := plainType(a.Type())
-		if ft.Kind == KNull {
-			ft = tInteger
-		}
+		ft := plainType(a.Type()) // a bare NULL keeps DuckDB's type "NULL" (INTEGER when stored)
 		fields[i] = NamedType{Name: names[i], Type: ft}
 		v, err := p.cast(a, ft)
 		if err != nil {
@@ -115,7 +112,7 @@ func (p *planner) bindListZip(args []expr) (expr, error) {
 		case ok:
 			et = plainType(et)
 		case l.Type().Kind == KNull:
-			et = tInteger
+			et = l.Type() // "NULL", as DuckDB
 		default:
 			return nil, errorf("list_zip needs lists, not %s (argument %d)", l.Type().SQLName(), i+1)
 		}

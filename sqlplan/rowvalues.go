@@ -5,7 +5,8 @@ import (
 )
 
 // Row values: (a, b) = (x, y) and <> compare field by field (AND of the
-// equalities, with SQL's NULL semantics); (a, b) [NOT] IN ((x, y), ...)
+// fields' IS NOT DISTINCT FROM: DuckDB compares row values as structs,
+// NULL fields alike); (a, b) [NOT] IN ((x, y), ...)
 // and (a, b) [NOT] IN (subquery) are the OR of such equalities, over the
 // subquery's rows (run once; correlated ones are refused).
 
@@ -24,7 +25,9 @@ func (p *planner) bindRowComparison(x *sqlparser.ComparisonExpr, left sqlparser.
 		}
 		terms := make([]expr, len(ls))
 		for i := range ls {
-			c, err := p.compare(opEq, ls[i], rs[i])
+			// As DuckDB compares structs: NULL fields are equal, so a row
+			// comparison is never NULL ((1, NULL) = (1, NULL) is true).
+			c, err := p.compare(opNullSafeEq, ls[i], rs[i])
 			if err != nil {
 				return nil, err
 			}

@@ -199,6 +199,9 @@ func nestedName(t Type) string {
 		parts := make([]string, len(t.Fields))
 		for i, f := range t.Fields {
 			parts[i] = f.Type.SQLName()
+			if f.Type.Kind == KNull {
+				parts[i] = `"NULL"` // DuckDB's name of the type of a bare NULL, quoted as a keyword
+			}
 			if !t.Unnamed {
 				parts[i] = fieldNameSQL(f.Name) + " " + parts[i]
 			}
