@@ -87,7 +87,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 			return nil, true, errorf("struct_extract needs a struct, not %s", args[0].Type().SQLName())
 		}
 		if c, ok := isConst(args[1]); ok && args[0].Type().Kind != KNull {
-			if n, isInt := c.v.(int64); isInt {
+			if n, isInt := c.v.(int64); isInt && isIntKind(c.t) {
 				e, err := p.bindStructPosition(args[0], n)
 				return e, true, err
 			}

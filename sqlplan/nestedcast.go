@@ -79,13 +79,13 @@ func checkNestedCast(from, to Type) error {
 	if to.Kind != KNested || from.Kind == KNull || from.Kind == KNested && function.SameNested(from, to) {
 		return nil // scalars: the cast hub tells at the value
 	}
+	if from.IsStringy() {
+		return nil // the text of a nested value (nestedparse.go)
+	}
 	bad := errorf("Unimplemented type for cast (%s -> %s)", from.SQLName(), to.SQLName())
 	if te, isList := listElem(to); isList {
 		if fe, ok := listElem(from); ok {
 			return checkNestedCast(fe, te)
-		}
-		if from.IsStringy() {
-			return nil // the text of a list
 		}
 		return bad
 	}
@@ -158,6 +158,10 @@ func structName(fields []NamedType) string {
 func castNested(v any, from, to Type, try bool) (any, error) {
 	if _, isList := listElem(to); isList {
 		return castList(v, from, to, try)
+	}
+	if from.IsStringy() {
+		s, _ := v.(string)
+		return castNestedText(s, to, try) // nestedparse.go
 	}
 	if tk, tv, isMap := mapKV(to); isMap {
 		return castMap(v, from, tk, tv, try)

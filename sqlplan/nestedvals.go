@@ -369,16 +369,19 @@ func (p *planner) bindIndex(x, i expr) (expr, error) {
 		}), nil
 	}
 	if k, ok := isConst(i); ok && xt.Kind == KNested {
+		if n, isInt := k.v.(int64); isInt && isIntKind(k.t) {
+			return p.bindStructPosition(x, n) // s[1] of an unnamed struct
+		}
 		name, isStr := k.v.(string)
 		if !isStr {
-			return nil, errorf("a struct field is named by a string: %s", text)
+			return nil, errorf("No function matches the given name and argument types 'array_extract(%s, %s)'. You might need to add explicit type casts.", xt.SQLName(), k.t.SQLName())
 		}
 		if xt.Unnamed {
 			return nil, errorf("struct_extract with a string key cannot be used on an unnamed struct, use a numeric index instead")
 		}
 		ft, exact, ok := structField(xt, name)
 		if !ok {
-			return nil, errorf("%s has no field %q", xt.SQLName(), name)
+			return nil, errNoStructKey(xt, name) // rowstructs.go
 		}
 		return nestedFunc(text, plainType(ft), []expr{x}, func(v []any) (any, error) {
 			m, ok := v[0].(map[string]any)
@@ -442,11 +445,7 @@ func castList(v any, from, to Type, try bool) (any, error) {
 		}
 	case from.IsStringy():
 		s, _ := v.(string)
-		parts, err := splitListText(s)
-		if err != nil {
-			return nil, errorf("cannot cast %s to %s: %v", function.QuoteText(s), to.SQLName(), err)
-		}
-		xs, fe = parts, Type{Kind: KString}
+		return castNestedText(s, to, try) // nestedparse.go
 	default:
 		return nil, errorf("cannot cast %s to %s", from.SQLName(), to.SQLName())
 	}
@@ -468,57 +467,6 @@ func castList(v any, from, to Type, try bool) (any, error) {
 		}
 		out[i] = toGo(te, y)
 	}
-	return out, nil
-}
-
-// splitListText splits the text form of a list, [a, 'b', [c, d], NULL],
-// into its elements' texts (quotes removed; nil for NULL).
-func splitListText(s string) ([]any, error) {
-	s = strings.TrimSpace(s)
-	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
-		return nil, errorf("not a list")
-	}
-	inner := strings.TrimSpace(s[1 : len(s)-1])
-	if inner == "" {
-		return []any{}, nil
-	}
-	var out []any
-	depth, start := 0, 0
-	var quote byte
-	add := func(e string) {
-		e = strings.TrimSpace(e)
-		switch {
-		case strings.EqualFold(e, "null"):
-			out = append(out, nil)
-		case len(e) >= 2 && (e[0] == '\'' || e[0] == '"') && e[len(e)-1] == e[0]:
-			q := string(e[0])
-			out = append(out, strings.ReplaceAll(e[1:len(e)-1], q+q, q))
-		default:
-			out = append(out, e)
-		}
-	}
-	for i := 0; i < len(inner); i++ {
-		c := inner[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '[' || c == '{' || c == '(':
-			depth++
-		case c == ']' || c == '}' || c == ')':
-			depth--
-		case c == ',' && depth == 0:
-			add(inner[start:i])
-			start = i + 1
-		}
-	}
-	if quote != 0 || depth != 0 {
-		return nil, errorf("unbalanced brackets or quotes")
-	}
-	add(inner[start:])
 	return out, nil
 }
 

@@ -80,7 +80,7 @@ func (p *planner) bindStructPosition(s expr, n int64) (expr, error) {
 		return nil, errorf("struct_extract with an integer key can only be used on unnamed structs, use a string key instead")
 	}
 	if n < 1 || n > int64(len(fields)) {
-		return nil, errorf("struct_extract: index %d is out of range for %s", n, st.SQLName())
+		return nil, errorf("Key index %d for struct_extract out of range - expected an index between 1 and %d", n, len(fields))
 	}
 	f := fields[n-1]
 	return nestedFunc("struct_extract("+s.String()+", "+strconv.FormatInt(n, 10)+")", plainType(f.Type), []expr{s}, func(v []any) (any, error) {
@@ -90,6 +90,17 @@ func (p *planner) bindStructPosition(s expr, n int64) (expr, error) {
 		}
 		return fromGo(f.Type, m[f.Name])
 	}), nil
+}
+
+// errNoStructKey is DuckDB's error for a field name that struct type t
+// does not have, with its candidates.
+func errNoStructKey(t Type, name string) error {
+	fields, _ := structFields(t)
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = strconv.Quote(f.Name)
+	}
+	return errorf("Could not find key %q in struct\n\nCandidate Entries: %s", name, strings.Join(names, ", "))
 }
 
 // bindListZip is list_zip(l1, ..., lk [, truncate]): a list of unnamed

@@ -397,7 +397,7 @@ type NestedValues struct {
 	// ListElem is the element type of a list type (false for others).
 	ListElem func(t vec.Type) (vec.Type, bool)
 	// CastList casts a list, or the text of one, to the list type to, and
-	// a struct or a map to another struct or map type.
+	// a struct or a map, or their text, to another struct or map type.
 	CastList func(v any, from, to vec.Type, try bool) (any, error)
 	// Text is a nested value's text, as CAST to VARCHAR writes it.
 	Text func(t vec.Type, v any) (string, error)
@@ -410,8 +410,8 @@ type NestedValues struct {
 var Nested NestedValues
 
 // listCast reports a cast to a nested type that Nested.CastList makes
-// (element by element, field by field): to a list type, or between two
-// nested types, not of one type; never before the engine has set Nested
+// (element by element, field by field): to a list type, from text, or
+// between two nested types, not of one type; never before the engine has set Nested
 // (a cast it refuses then, as a cast to a type it does not know).
 func listCast(from, to vec.Type) bool {
 	if to.Kind != vec.KNested || Nested.ListElem == nil || Nested.CastList == nil {
@@ -419,6 +419,9 @@ func listCast(from, to vec.Type) bool {
 	}
 	if from.Kind == vec.KNested {
 		return !SameNested(from, to)
+	}
+	if from.IsStringy() {
+		return true // the text of a list, struct or map
 	}
 	_, ok := Nested.ListElem(to)
 	return ok
