@@ -2,8 +2,8 @@ package sqlplan
 
 import (
 	"github.com/carquet-go/carquet/sqlplan/function"
-	"github.com/carquet-go/carquet/sqlplan/vec"
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 	"math"
 	"strconv"
 	"strings"
@@ -24,7 +24,7 @@ func unifyTypes(a, b Type) (Type, error) {
 		return tHuge, nil
 	case ak == bk:
 		if ak == KNested {
-			return unifyNested(a, b), nil // nestedcast.go
+			return commonNested(a, b) // nestedcast.go
 		}
 		if ak == KDecimal {
 			scale := max(a.Scale, b.Scale)
@@ -110,6 +110,9 @@ func withoutField(t Type) Type { t.Field = nil; return t }
 // unify casts two operands to their common type.
 func (p *planner) unify(l, r expr) (expr, expr, error) {
 	lt, rt := l.Type(), r.Type()
+	if lt.Kind == KNested && rt.Kind == KNested && !function.SameNested(lt, rt) {
+		return p.unifyNestedExprs(l, r) // nestedcast.go
+	}
 	if lt.Op() == rt.Op() && lt.Op() != KDecimal && lt.Nanos == rt.Nanos {
 		return l, r, nil
 	}

@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/function"
@@ -256,35 +257,99 @@ func castLeaf(x any, from, to Type, try bool) (any, error) {
 	return toGo(to, y), nil
 }
 
-// unifyNested is the type two nested values of types a and b meet in:
-// a, with the fields and elements that are a bare NULL's ("NULL") in a
-// taken from b ([{'a': NULL}, {'a': 1}] is a STRUCT(a INTEGER)[]), as
-// DuckDB; other differences are the casts' to settle.
-func unifyNested(a, b Type) Type {
-	if a.Kind == KNull {
-		return b
-	}
-	if a.Kind != KNested || b.Kind != KNested || function.SameNested(a, b) {
-		return a
+// commonNested is the type two nested values of types a and b meet in,
+// in comparisons, lists, CASE and coalesce, by DuckDB's rules: lists meet
+// in their elements; named structs in the union of their fields (a's
+// order, then b's new names; a value lacking one has it NULL), each field
+// in the common type of both; a named and an unnamed struct, or two
+// unnamed ones, field by field in position, which needs as many fields
+// (DuckDB's 'Cannot cast STRUCTs of different size'), the named one's
+// names kept. A field that is a bare NULL's ("NULL") takes the other
+// side's type. Other pairs (maps) stay a's, for the casts to settle.
+func commonNested(a, b Type) (Type, error) {
+	switch {
+	case a.Kind == KNull:
+		return b, nil
+	case b.Kind == KNull:
+		return a, nil
+	case a.Kind != KNested || b.Kind != KNested:
+		if a.Kind == KNested || b.Kind == KNested {
+			return a, nil
+		}
+		return unifyTypes(a, b)
+	case function.SameNested(a, b):
+		return a, nil
 	}
 	if ae, ok := listElem(a); ok {
-		if be, isList := listElem(b); isList {
-			e := unifyNested(ae, be)
-			return Type{Kind: KNested, Elem: &e}
+		be, isList := listElem(b)
+		if !isList {
+			return a, nil
 		}
-		return a
+		e, err := commonNested(ae, be)
+		return Type{Kind: KNested, Elem: &e}, err
 	}
 	af, aStruct := structFields(a)
 	bf, bStruct := structFields(b)
-	if !aStruct || !bStruct || len(af) != len(bf) || a.MapOf != b.MapOf {
-		return a
+	if !aStruct || !bStruct || a.MapOf || b.MapOf {
+		return a, nil
 	}
-	out := Type{Kind: KNested, Fields: make([]NamedType, len(af)), MapOf: a.MapOf, Unnamed: a.Unnamed}
-	for i, f := range af {
-		out.Fields[i] = f
-		if strings.EqualFold(f.Name, bf[i].Name) {
-			out.Fields[i].Type = unifyNested(f.Type, bf[i].Type)
+	if a.Unnamed || b.Unnamed {
+		return commonStructByPosition(a, b, af, bf)
+	}
+	return commonStructByName(af, bf)
+}
+
+// commonStructByPosition is commonNested of two structs, one of them
+// unnamed at least: field i with field i.
+func commonStructByPosition(a, b Type, af, bf []NamedType) (Type, error) {
+	if len(af) != len(bf) {
+		return Type{}, errorf("Mismatch Type Error: Type %s does not match with %s. Cannot cast STRUCTs of different size", b.SQLName(), a.SQLName())
+	}
+	names := af
+	if a.Unnamed {
+		names = bf // a named struct's names win
+	}
+	out := Type{Kind: KNested, Fields: make([]NamedType, len(af)), Unnamed: a.Unnamed && b.Unnamed}
+	for i := range af {
+		t, err := commonNested(af[i].Type, bf[i].Type)
+		if err != nil {
+			return Type{}, err
 		}
+		out.Fields[i] = NamedType{Name: names[i].Name, Type: t}
 	}
-	return out
+	return out, nil
+}
+
+// commonStructByName is commonNested of two named structs: the union of
+// their fields, matched by name in any case.
+func commonStructByName(af, bf []NamedType) (Type, error) {
+	out := Type{Kind: KNested, Fields: append([]NamedType(nil), af...)}
+	for _, g := range bf {
+		k := slices.IndexFunc(out.Fields, func(f NamedType) bool { return strings.EqualFold(f.Name, g.Name) })
+		if k < 0 {
+			out.Fields = append(out.Fields, g)
+			continue
+		}
+		t, err := commonNested(out.Fields[k].Type, g.Type)
+		if err != nil {
+			return Type{}, err
+		}
+		out.Fields[k].Type = t
+	}
+	return out, nil
+}
+
+// unifyNestedExprs casts nested l and r, of different types, to their
+// common type (commonNested), which DuckDB compares them in:
+// {'b': 1, 'a': 2} < {'a': 3, 'b': 0} compares b first.
+func (p *planner) unifyNestedExprs(l, r expr) (expr, expr, error) {
+	t, err := commonNested(l.Type(), r.Type())
+	if err != nil {
+		return nil, nil, err
+	}
+	if l, err = p.cast(l, t); err != nil {
+		return nil, nil, err
+	}
+	r, err = p.cast(r, t)
+	return l, r, err
 }

@@ -15,8 +15,8 @@ import (
 
 // CompareScalars orders two non-null scalars of type t: the values a
 // kernel does not read typed (a column's A: intervals, nested values, ...)
-// and the engine's own comparisons of scalars. Values of no order of
-// their own (nested ones) compare by their text.
+// and the engine's own comparisons of scalars. Nested values compare by
+// CompareNested; others of no order of their own by their text.
 func CompareScalars(t Type, a, b any) int {
 	switch x := a.(type) {
 	case int64:
@@ -39,8 +39,16 @@ func CompareScalars(t Type, a, b any) int {
 	case Interval:
 		return CompareIntervals(x, b.(Interval))
 	}
+	if t.Kind == KNested && CompareNested != nil {
+		return CompareNested(t, a, b)
+	}
 	return strings.Compare(ScalarText(t, a), ScalarText(t, b))
 }
+
+// CompareNested orders two non-null nested values of type t (DuckDB's
+// order: element by element, field by field, NULLs last). Package sqlplan,
+// which knows nested types, sets it in its init.
+var CompareNested func(t Type, a, b any) int
 
 // compareBools orders false before true.
 func compareBools(x, y bool) int {
