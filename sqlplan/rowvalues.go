@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -8,7 +9,9 @@ import (
 // fields' IS NOT DISTINCT FROM: DuckDB compares row values as structs,
 // NULL fields alike); (a, b) [NOT] IN ((x, y), ...)
 // and (a, b) [NOT] IN (subquery) are the OR of such equalities, over the
-// subquery's rows (run once; correlated ones are refused).
+// subquery's rows (run once; correlated ones are refused); an item or a
+// subquery's column may be a struct of as many fields. (a, b) op ANY|ALL
+// (subquery) compares the row value with each row as structs.
 
 // maxRowValueSet bounds the rows of an IN list of row values.
 const maxRowValueSet = 10_000
@@ -20,6 +23,9 @@ func (p *planner) bindRowComparison(x *sqlparser.ComparisonExpr, left sqlparser.
 	}
 	// rowEq is (ls) = (rs), field by field.
 	rowEq := func(rs []expr) (expr, error) {
+		if len(rs) == 1 && len(ls) > 1 && rs[0].Type().Kind == KNested {
+			return p.rowStructEq(ls, rs[0]) // (1, 2) IN ({'a': 1, 'b': 2})
+		}
 		if len(rs) != len(ls) {
 			return nil, errorf("row values of %d and %d fields cannot be compared", len(ls), len(rs))
 		}
@@ -47,6 +53,9 @@ func (p *planner) bindRowComparison(x *sqlparser.ComparisonExpr, left sqlparser.
 			return bindRowOf(p, []sqlparser.Expr{e}, sc, agg)
 		}
 		return bindRowOf(p, t, sc, agg)
+	}
+	if f, ok := x.Right.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == parse.AnyMarker || f.Name.Lowered() == parse.AllMarker) {
+		return p.bindRowQuantified(x.Operator, ls, f, sc)
 	}
 	switch x.Operator {
 	case sqlparser.EqualStr, sqlparser.NotEqualStr, "<>":
@@ -77,25 +86,8 @@ func (p *planner) bindRowComparison(x *sqlparser.ComparisonExpr, left sqlparser.
 				rows = append(rows, rs)
 			}
 		case *sqlparser.Subquery:
-			b, err := p.runSubquery(r.Select, sc, maxRowValueSet+1)
-			if isCorrelated(err) {
-				return nil, unsupported("a correlated subquery of row values (write EXISTS)")
-			}
-			if err != nil {
+			if rows, err = p.subqueryRows(r, ls, sc); err != nil {
 				return nil, err
-			}
-			if len(b.Cols) != len(ls) {
-				return nil, errorf("the subquery of IN returns %d columns, the row value has %d", len(b.Cols), len(ls))
-			}
-			if b.N > maxRowValueSet {
-				return nil, unsupported("IN with a subquery of more than 10000 row values (write EXISTS)")
-			}
-			for i := 0; i < b.N; i++ {
-				rs := make([]expr, len(b.Cols))
-				for k, c := range b.Cols {
-					rs[k] = &constExpr{t: c.T, v: c.Get(i)}
-				}
-				rows = append(rows, rs)
 			}
 		default:
 			return nil, unsupported("IN with " + sqlparser.String(x.Right))
@@ -156,4 +148,92 @@ func funcArgExprs(f *sqlparser.FuncExpr) []sqlparser.Expr {
 		}
 	}
 	return out
+}
+
+// rowStructEq is the row value ls = the struct s, compared as structs
+// (NULL fields alike, as DuckDB).
+func (p *planner) rowStructEq(ls []expr, s expr) (expr, error) {
+	l, err := p.bindRowValue(ls)
+	if err != nil {
+		return nil, err
+	}
+	return p.compare(opNullSafeEq, l, s)
+}
+
+// subqueryRows runs the subquery of a row value ls IN (subquery) once and
+// gives its rows: as many columns as ls has fields, or one column of
+// unnamed structs of that many (DuckDB's rules and errors).
+func (p *planner) subqueryRows(r *sqlparser.Subquery, ls []expr, sc *scope) ([][]expr, error) {
+	b, err := p.runSubquery(r.Select, sc, maxRowValueSet+1)
+	if isCorrelated(err) {
+		return nil, unsupported("a correlated subquery of row values (write EXISTS)")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(b.Cols) == 1 && b.Cols[0].T.Unnamed {
+		fields, _ := structFields(b.Cols[0].T)
+		if len(fields) != len(ls) {
+			l, err := p.bindRowValue(ls)
+			if err != nil {
+				return nil, err
+			}
+			return nil, errorf("Cannot compare values of type %s and %s in IN/ANY/ALL clause - an explicit cast is required", l.Type().SQLName(), b.Cols[0].T.SQLName())
+		}
+	} else if len(b.Cols) != len(ls) {
+		return nil, errorf("Subquery returns %d columns - expected %d", len(b.Cols), len(ls))
+	}
+	if b.N > maxRowValueSet {
+		return nil, unsupported("IN with a subquery of more than 10000 row values (write EXISTS)")
+	}
+	rows := make([][]expr, b.N)
+	for i := range rows {
+		rows[i] = make([]expr, len(b.Cols))
+		for k, c := range b.Cols {
+			rows[i][k] = &constExpr{t: c.T, v: c.Get(i)}
+		}
+	}
+	return rows, nil
+}
+
+// bindRowQuantified binds (a, b) op ANY|SOME|ALL (subquery): the OR (ANY)
+// or AND (ALL) of the row value compared with each row as structs; false
+// (ANY) or true (ALL) for no rows.
+func (p *planner) bindRowQuantified(operator string, ls []expr, f *sqlparser.FuncExpr, sc *scope) (expr, error) {
+	all := f.Name.Lowered() == parse.AllMarker
+	var sub *sqlparser.Subquery
+	if args := funcArgExprs(f); len(args) == 1 {
+		sub, _ = args[0].(*sqlparser.Subquery)
+	}
+	op, known := cmpOps[operator]
+	if sub == nil || !known {
+		return nil, unsupported("row values with " + operator + " ANY/ALL of a list")
+	}
+	rows, err := p.subqueryRows(sub, ls, sc)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return &constExpr{t: tBool, v: all}, nil
+	}
+	l, err := p.bindRowValue(ls)
+	if err != nil {
+		return nil, err
+	}
+	terms := make([]expr, len(rows))
+	for i, rs := range rows {
+		r := rs[0]
+		if len(rs) > 1 || !r.Type().Unnamed {
+			if r, err = p.bindRowValue(rs); err != nil {
+				return nil, err
+			}
+		}
+		if terms[i], err = p.compare(op, l, r); err != nil {
+			return nil, err
+		}
+	}
+	if all {
+		return &andExpr{terms: terms}, nil
+	}
+	return &orExpr{terms: terms}, nil
 }
