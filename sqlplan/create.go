@@ -463,11 +463,11 @@ func readNestedType(text string, toks []parse.Token, i int) (Type, int, error) {
 				return Type{}, j, err
 			}
 		}
-		// T[] suffixes.
-		for j+1 < len(toks) && toks[j].Kind == parse.Op && toks[j].Text == "[" && toks[j+1].Text == "]" {
+		// T[] and T ARRAY suffixes.
+		for n := parse.ListSuffix(toks, j); n > 0; n = parse.ListSuffix(toks, j) {
 			elem := t
 			t = Type{Kind: KNested, Elem: &elem}
-			j += 2
+			j += n
 		}
 		return t, j, nil
 	}

@@ -42,7 +42,7 @@ type nestedType struct {
 }
 
 // nestedCastType reads a STRUCT(...), ROW(...) or MAP(...) type at
-// toks[i:], with any [] after it; ok is false for other types (read by
+// toks[i:], with any [] or ARRAY after it; ok is false for other types (read by
 // ReadTypeName) and for an unclosed parenthesis (which the parser
 // reports).
 func nestedCastType(src string, toks []Token, i int) (nestedType, bool) {
@@ -54,8 +54,8 @@ func nestedCastType(src string, toks []Token, i int) (nestedType, bool) {
 		return nestedType{}, false
 	}
 	end := k + 1
-	for end+1 < len(toks) && toks[end].Kind == Op && toks[end].Text == "[" && toks[end+1].Kind == Op && toks[end+1].Text == "]" {
-		end += 2
+	for n := ListSuffix(toks, end); n > 0; n = ListSuffix(toks, end) {
+		end += n
 	}
 	last := toks[end-1]
 	return nestedType{text: src[toks[i].Pos : last.Pos+len(last.Text)], end: end}, true

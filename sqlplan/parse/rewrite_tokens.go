@@ -139,12 +139,27 @@ func ReadTypeName(src string, toks []Token, i int, known func(name string) bool)
 		}
 		j++
 	}
-	// T[] (and T[][], ...): a list type.
-	for j+1 < len(toks) && toks[j].Kind == Op && toks[j].Text == "[" && toks[j+1].Kind == Op && toks[j+1].Text == "]" {
+	// T[] (and T[][], ...), or the standard's T ARRAY: a list type.
+	for {
+		n := ListSuffix(toks, j)
+		if n == 0 {
+			return tn, j, nil
+		}
 		tn.ListDepth++
-		j += 2
+		j += n
 	}
-	return tn, j, nil
+}
+
+// ListSuffix is the number of tokens at toks[j:] that make a type a list
+// of it: 2 for [], 1 for the word ARRAY, 0 for none.
+func ListSuffix(toks []Token, j int) int {
+	switch {
+	case j+1 < len(toks) && toks[j].Kind == Op && toks[j].Text == "[" && toks[j+1].Kind == Op && toks[j+1].Text == "]":
+		return 2
+	case j < len(toks) && toks[j].Kind == Ident && toks[j].Is("array"):
+		return 1
+	}
+	return 0
 }
 
 // PositionedAt returns err, an error of resolving a type name, as an
