@@ -333,6 +333,10 @@ func (p *planner) bindStar(x *sqlparser.StarExpr, sc *scope, exclude map[string]
 	if q := x.TableName.Name.String(); q != "" {
 		r := sc.relByName(q)
 		if r == nil {
+			// s.* of a struct column s (structfields.go); no aggregates here.
+			if outs, scols, ok, err := p.structStar(q, sc, nil); ok || err != nil {
+				return outs, scols, err
+			}
 			return nil, nil, p.src.Locate(errorf("no table %q in FROM%s", q, suggest(q, relNames(sc))), q)
 		}
 		rels, qualified = []*relation{r}, true

@@ -1,6 +1,10 @@
 package sqlplan
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/xwb1989/sqlparser"
+)
 
 // Field access on struct columns that are not a Parquet column's fields:
 // s.a where s is a struct computed in a derived table or a CTE
@@ -43,4 +47,28 @@ func (p *planner) bindFieldPath(err error) (expr, bool, error) {
 		e = next
 	}
 	return e, true, nil
+}
+
+// structStar expands s.* where s names a column rather than a table
+// (DuckDB's struct.*): the struct's fields as columns, named after them;
+// DuckDB's errors for a column that is no struct and for an unnamed
+// struct. ok is false when s names no column, for the caller's error.
+func (p *planner) structStar(s string, sc *scope, agg *aggCtx) (outs []expr, cols []Column, ok bool, err error) {
+	e, err := p.bindExpr(&sqlparser.ColName{Name: sqlparser.NewColIdent(s)}, sc, agg)
+	if err != nil {
+		return nil, nil, false, nil
+	}
+	fields, isStruct := structFields(e.Type())
+	if !isStruct || e.Type().MapOf {
+		return nil, nil, true, errorf("Cannot extract field from expression \"%s.*\" because it is not a struct", s)
+	}
+	for _, f := range fields {
+		x, err := p.bindIndex(e, &constExpr{t: tString, v: f.Name})
+		if err != nil {
+			return nil, nil, true, err
+		}
+		outs = append(outs, x)
+		cols = append(cols, Column{Name: f.Name, Type: x.Type(), Nullable: true})
+	}
+	return outs, cols, true, nil
 }
