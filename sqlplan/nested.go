@@ -27,7 +27,7 @@ var nestedNames = map[string]bool{
 	"len": true, "length": true, "array_length": true, "cardinality": true, "list_length": true,
 	"list_contains": true, "array_contains": true, "list_has": true, "array_has": true,
 	"map_keys": true, "map_values": true, "list_value": true, "list_pack": true,
-	parse.StructMarker: true, "struct_pack": true, "row": true, "list_zip": true, "struct_insert": true,
+	parse.StructMarker: true, "struct_pack": true, "row": true, "list_zip": true, "struct_insert": true, "struct_concat": true, "struct_extract_at": true,
 	"string_split": true, "str_split": true, "string_to_array": true, "split": true,
 	"array_to_string": true, "array_join": true, "list_string_agg": true,
 	"list_sort": true, "array_sort": true, "list_reverse_sort": true, "array_reverse_sort": true,
@@ -209,6 +209,12 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		return e, true, err
 	case "struct_insert":
 		e, err := p.bindStructInsert(args)
+		return e, true, err
+	case "struct_concat":
+		e, err := p.bindStructConcat(args) // structfuncs.go
+		return e, true, err
+	case "struct_extract_at":
+		e, err := p.bindStructExtractAt(args)
 		return e, true, err
 	case "string_split", "str_split", "string_to_array", "split":
 		if len(args) != 2 {

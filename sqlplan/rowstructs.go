@@ -74,16 +74,21 @@ func (p *planner) bindRowValue(args []expr) (expr, error) {
 // bindStructPosition is struct_extract(s, n) of an unnamed struct: its
 // n-th field (from 1), n a constant as DuckDB requires.
 func (p *planner) bindStructPosition(s expr, n int64) (expr, error) {
-	st := s.Type()
-	fields, _ := structFields(st)
-	if !st.Unnamed {
+	if !s.Type().Unnamed {
 		return nil, errorf("struct_extract with an integer key can only be used on unnamed structs, use a string key instead")
 	}
+	return p.structAt(s, n, "struct_extract")
+}
+
+// structAt is the n-th field (from 1) of struct s, extracted by the
+// function name.
+func (p *planner) structAt(s expr, n int64, name string) (expr, error) {
+	fields, _ := structFields(s.Type())
 	if n < 1 || n > int64(len(fields)) {
 		return nil, errorf("Key index %d for struct_extract out of range - expected an index between 1 and %d", n, len(fields))
 	}
 	f := fields[n-1]
-	return nestedFunc("struct_extract("+s.String()+", "+strconv.FormatInt(n, 10)+")", plainType(f.Type), []expr{s}, func(v []any) (any, error) {
+	return nestedFunc(name+"("+s.String()+", "+strconv.FormatInt(n, 10)+")", plainType(f.Type), []expr{s}, func(v []any) (any, error) {
 		m, ok := v[0].(map[string]any)
 		if !ok {
 			return nil, nil
