@@ -82,11 +82,7 @@ func parseStructText(s string, fields []NamedType, try bool) (any, error) {
 		}
 		return out, nil
 	}
-	inner, ok := bracketed(s, '{', '}')
-	if !ok {
-		return nil, errNestedShape
-	}
-	parts, err := splitEntries(inner)
+	parts, err := braceEntries(s)
 	if err != nil {
 		return nil, err
 	}
@@ -122,11 +118,7 @@ func fieldNamed(fields []NamedType, name string) (NamedType, bool) {
 
 // parseMapText reads '{k=1, j=2}' as a map of keys kt and values vt.
 func parseMapText(s string, kt, vt Type, try bool) (any, error) {
-	inner, ok := bracketed(s, '{', '}')
-	if !ok {
-		return nil, errNestedShape
-	}
-	parts, err := splitEntries(inner)
+	parts, err := braceEntries(s)
 	if err != nil {
 		return nil, err
 	}
@@ -237,6 +229,16 @@ func splitTop(s string, sep byte, structural bool) ([]string, error) {
 		return nil, errNestedShape
 	}
 	return append(parts, s[start:]), nil
+}
+
+// braceEntries splits the text {...} of a struct or a map into its
+// entries.
+func braceEntries(s string) ([]string, error) {
+	inner, ok := bracketed(s, '{', '}')
+	if !ok {
+		return nil, errNestedShape
+	}
+	return splitEntries(inner)
 }
 
 // splitEntries splits the inside of a struct's or map's text into its

@@ -21,15 +21,7 @@ func TestDuckDBInfiniteDates(t *testing.T) {
 		(1, 'infinity'::DATE, 'infinity'::TIMESTAMP, 'infinity'::TIMESTAMPTZ),
 		(2, DATE '2024-01-02', TIMESTAMP '2024-01-02 03:04:05', TIMESTAMPTZ '2024-01-02 03:04:05+00'),
 		(3, '-infinity'::DATE, '-infinity'::TIMESTAMP, '-infinity'::TIMESTAMPTZ)) v(k, d, ts, tz)`
-	fromDuck := filepath.Join(dir, "from_duckdb.parquet")
-	if _, err := duck.Exec(fmt.Sprintf(`COPY (%s) TO '%s'`, values, fromDuck)); err != nil {
-		t.Fatal(err)
-	}
-	cq, err := sql.Open("carquet", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cq.Close()
+	cq := copyAndOpen(t, duck, dir, values, "from_duckdb")
 	if _, err := cq.Exec(`SET TimeZone = 'UTC'`); err != nil {
 		t.Fatal(err)
 	}
@@ -76,15 +68,7 @@ func TestDuckDBInfiniteCoarseStamps(t *testing.T) {
 		(1, TIMESTAMP_S '1999-01-02 03:04:05', '-infinity'::TIMESTAMP_MS),
 		(2, TIMESTAMP_S '2024-01-02 03:04:05', TIMESTAMP_MS '2024-01-02 03:04:05.678'),
 		(3, TIMESTAMP_S '2000-01-02 03:04:05', 'infinity'::TIMESTAMP_MS)) v(k, s, m)`
-	fromDuck := filepath.Join(dir, "coarse_duckdb.parquet")
-	if _, err := duck.Exec(fmt.Sprintf(`COPY (%s) TO '%s'`, values, fromDuck)); err != nil {
-		t.Fatal(err)
-	}
-	cq, err := sql.Open("carquet", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cq.Close()
+	cq := copyAndOpen(t, duck, dir, values, "coarse_duckdb")
 	const readBack = `SELECT k, s::VARCHAR, m::VARCHAR, isinf(m) FROM %s ORDER BY m`
 	const want = "[[1 1999-01-02 03:04:05 -infinity true] [2 2024-01-02 03:04:05 2024-01-02 03:04:05.678 false] [3 2000-01-02 03:04:05 infinity true]]"
 	const extremes = `SELECT min(m)::VARCHAR, max(m)::VARCHAR, count(*) FILTER (WHERE m > TIMESTAMP '3000-01-01') FROM %s`
@@ -121,4 +105,20 @@ func TestDuckDBInfiniteCoarseStamps(t *testing.T) {
 			t.Errorf("%s reads carquet's TIMESTAMP_S infinities: %s, want %s", name, got, wantS)
 		}
 	}
+}
+
+// copyAndOpen writes the rows of query values with DuckDB's COPY to
+// dir/name.parquet and opens carquet on dir (closed with the test).
+func copyAndOpen(t *testing.T, duck *sql.DB, dir, values, name string) *sql.DB {
+	t.Helper()
+	file := filepath.Join(dir, name+".parquet")
+	if _, err := duck.Exec(fmt.Sprintf(`COPY (%s) TO '%s'`, values, file)); err != nil {
+		t.Fatal(err)
+	}
+	cq, err := sql.Open("carquet", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cq.Close() })
+	return cq
 }
