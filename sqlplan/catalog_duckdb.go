@@ -257,6 +257,8 @@ func (p *planner) duckdbRelation(name, alias string) (*relation, bool, error) {
 		duckdbKeywords(c)
 	case "duckdb_types":
 		duckdbTypes(c)
+	case "duckdb_functions":
+		p.duckdbFunctions(c)
 	}
 	return c.relation(alias, strings.ToUpper(fn)), true, nil
 }

@@ -523,7 +523,8 @@ func (ms macroSet) lookup(name string, table bool) (*macro, bool) {
 // (and words that may come between FROM and a parenthesis).
 var tableFunctions = map[string]bool{"duckdb_settings": true, "duckdb_variables": true, "range": true, "generate_series": true, "unnest": true, "read_parquet": true, "parquet_scan": true, "lateral": true, "values": true, "select": true, "with": true,
 	// The catalog's (catalog_duckdb.go).
-	"duckdb_tables": true, "duckdb_columns": true, "duckdb_views": true, "duckdb_schemas": true, "duckdb_databases": true, "pragma_table_info": true}
+	"duckdb_tables": true, "duckdb_columns": true, "duckdb_views": true, "duckdb_schemas": true, "duckdb_databases": true, "pragma_table_info": true,
+	"duckdb_functions": true}
 
 // expandMacros expands the macro calls of a statement's tokens. Without
 // macros it only checks that the functions called in FROM are known.

@@ -14,6 +14,7 @@ var CatalogFunctions = map[string]bool{
 	"duckdb_sequences":   true,
 	"duckdb_keywords":    true,
 	"duckdb_types":       true,
+	"duckdb_functions":   true, // carquet's functions (sqlplan/catalog_functions.go)
 }
 
 // TableInfoMarker begins the table name pragma_table_info('t') becomes:
