@@ -624,17 +624,7 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		}
 		switch x.Operator {
 		case sqlparser.UMinusStr:
-			if e.Type().Kind == KUHuge {
-				// Wraps modulo 2^128, as DuckDB's; a constant folds here.
-				return p.fold(&negExpr{e: e}, e)
-			}
-			if k, ok := isConst(e); ok {
-				return negConst(k)
-			}
-			if !e.Type().IsNumeric() && e.Type().Kind != KInterval {
-				return nil, errorf("cannot negate %s", e.Type().SQLName())
-			}
-			return &negExpr{e: e}, nil
+			return p.negate(e)
 		case sqlparser.UPlusStr:
 			return e, nil
 		case sqlparser.TildaStr:

@@ -28,7 +28,8 @@ type functionRow struct {
 	varargs    bool   // more arguments like the last
 	volatile   bool   // a new value per call
 	withinStmt bool   // one value per statement (now())
-	macro      *macro // a user's macro (one overload)
+	macro      *macro // a macro (one overload)
+	system     bool   // a macro of the system (macros_builtin.go)
 }
 
 // functionKindOrder sorts the rows by kind as DuckDB groups them.
@@ -138,6 +139,7 @@ func sortFunctionRows(rows []functionRow) {
 
 func (p *planner) duckdbFunctions(c *catalogRows) {
 	rows := builtinFunctionRows()
+	rows = append(rows, builtinMacroRows()...)
 	sortFunctionRows(rows)
 	user := p.macroFunctionRows()
 	sortFunctionRows(user)
@@ -153,7 +155,7 @@ func (p *planner) duckdbFunctions(c *catalogRows) {
 	stability, categories := c.col("stability", tString), c.col("categories", tList)
 	for i, r := range rows {
 		c.n++
-		if r.macro != nil {
+		if r.macro != nil && !r.system {
 			db.Add("carquet")
 			dbOID.Add(strconv.Itoa(catalogDatabaseOID))
 		} else {
@@ -182,7 +184,7 @@ func (p *planner) duckdbFunctions(c *catalogRows) {
 			def.Add(nil)
 		}
 		effects.Add(r.volatile)
-		internal.Add(r.macro == nil)
+		internal.Add(r.macro == nil || r.system)
 		oid.Add(int64(catalogFirstFunctionOID + i))
 		examples.Add([]any{})
 		switch {

@@ -648,6 +648,9 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 	if len(args) < f.min || f.max >= 0 && len(args) > f.max {
 		return nil, errorf("%s takes %s, not %d", display, argCount(f), len(args))
 	}
+	if e, ok, err := p.bindOperatorFunc(name, args); ok {
+		return e, err
+	}
 	switch name {
 	case "now", "current_timestamp", "localtimestamp", "get_current_timestamp":
 		return &constExpr{t: Type{Kind: KTimestamp, TZ: true}, v: p.e.now().UnixMicro()}, nil

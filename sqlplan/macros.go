@@ -516,6 +516,9 @@ func (ms macroSet) lookup(name string, table bool) (*macro, bool) {
 		return m, true
 	}
 	m, ok := ms.m[macroKey{name: name, table: table}]
+	if !ok && !table {
+		return builtinMacro(name) // macros_builtin.go
+	}
 	return m, ok
 }
 
@@ -530,7 +533,7 @@ var tableFunctions = map[string]bool{"duckdb_settings": true, "duckdb_variables"
 // macros it only checks that the functions called in FROM are known.
 func (e *Engine) expandMacros(text string, toks []parse.Token) ([]parse.Token, error) {
 	x := &expander{text: text, macros: e.macroSnapshot()}
-	if len(x.macros.m) > 0 {
+	if len(x.macros.m) > 0 || callsBuiltinMacro(toks) {
 		toks = numberPlaceholders(toks)
 	}
 	return x.expand(toks)

@@ -339,6 +339,8 @@ func quoteKeywordNames(toks []Token) []Token {
 			quote = !inCast && (namesAfterAs[word] || isKeywordWord(word) && endsAlias(next))
 		case word == "key":
 			quote = !p.Is("primary") && !p.Is("foreign") && !p.Is("unique")
+		case keywordFunctions[word] && i+1 < len(toks) && toks[i+1].Kind == Op && toks[i+1].Text == "(":
+			quote = startsOperand(p)
 		}
 		if quote {
 			if out == nil {

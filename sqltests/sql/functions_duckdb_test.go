@@ -78,6 +78,7 @@ func functionNames(t *testing.T, db *sql.DB) map[string]map[string]bool {
 		if err := rows.Scan(&name, &kind); err != nil {
 			t.Fatal(err)
 		}
+		name = strings.ToLower(name) // formatReadableSize is formatreadablesize
 		if out[kind] == nil {
 			out[kind] = map[string]bool{}
 		}
