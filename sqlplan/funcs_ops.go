@@ -1,10 +1,13 @@
 package sqlplan
 
-// DuckDB's functions named after the arithmetic operators: add(a, b) is
-// a + b, subtract(a) is -a, and divide is DuckDB's / of the function form,
-// which divides integers as // does (divide(5, 2) is 2) and others as /.
-// They bind through the operators, so types, overflow errors and
-// constant folding are the operators'.
+// DuckDB's functions named after the arithmetic operators, and those of
+// the statement's time (transaction_timestamp, current_localtimestamp,
+// current_localtime) and time zone parts (timezone_hour).
+//
+// The arithmetic ones: add(a, b) is a + b, subtract(a) is -a, and divide
+// is DuckDB's / of the function form, which divides integers as // does
+// (divide(5, 2) is 2) and others as /. They bind through the operators, so
+// types, overflow errors and constant folding are the operators'.
 
 func init() {
 	addFuncs(map[string]*fn{
@@ -13,10 +16,21 @@ func init() {
 		"multiply": {min: 2, max: 2},
 		"divide":   {min: 2, max: 2},
 	})
-	funcs["editdist3"] = funcs["levenshtein"] // DuckDB's alias
+	// DuckDB's aliases.
+	funcs["editdist3"] = funcs["levenshtein"]
+	funcs["datesub"] = funcs["date_sub"]
+	funcs["uuidv4"] = funcs["uuid"]
+	// The statement's time (bindOperatorFunc).
+	addFuncs(map[string]*fn{
+		"transaction_timestamp":  {min: 0, max: 0},
+		"current_localtimestamp": {min: 0, max: 0},
+		"current_localtime":      {min: 0, max: 0},
+		"timezone_hour":          {min: 1, max: 1},
+		"timezone_minute":        {min: 1, max: 1},
+	})
 }
 
-// bindOperatorFunc binds the calls of those functions; ok is false for
+// bindOperatorFunc binds the calls of these functions; ok is false for
 // other names.
 func (p *planner) bindOperatorFunc(name string, args []expr) (e expr, ok bool, err error) {
 	switch name {
@@ -33,6 +47,18 @@ func (p *planner) bindOperatorFunc(name string, args []expr) (e expr, ok bool, e
 		e, err = p.arith('-', args[0], args[1])
 	case "multiply":
 		e, err = p.arith('*', args[0], args[1])
+	case "transaction_timestamp": // one statement, one transaction
+		e, err = p.bindFunc("now", nil)
+	case "current_localtimestamp": // now() in the session's time zone
+		if e, err = p.bindFunc("now", nil); err == nil {
+			e, err = p.cast(e, tTS)
+		}
+	case "current_localtime":
+		if e, err = p.bindFunc("current_localtimestamp", nil); err == nil {
+			e, err = p.cast(e, Type{Kind: KTime})
+		}
+	case "timezone_hour", "timezone_minute":
+		e, err = p.bindFunc("date_part", []expr{&constExpr{t: tString, v: name}, args[0]})
 	case "divide":
 		op := byte('/')
 		if isIntKind(args[0].Type()) && isIntKind(args[1].Type()) {

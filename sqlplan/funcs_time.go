@@ -90,7 +90,7 @@ func bindStrftime(p *planner, in []expr) ([]expr, Type, error) {
 // DuckDB's do (its date_trunc and arithmetic return TIMESTAMP).
 var keepsNanos = map[string]bool{
 	"coalesce": true, "nullif": true, "greatest": true, "least": true,
-	"strftime": true, "epoch_ns": true,
+	"strftime": true, "epoch_ns": true, "nanosecond": true,
 }
 
 // micros is e in microseconds when it is a TIMESTAMP_NS or TIME_NS (the
