@@ -31,6 +31,14 @@ var builtinMacroText = []string{
 	`CREATE MACRO pg_typeof(expression) AS lower(typeof(expression))`,
 	`CREATE MACRO pg_size_pretty(bytes) AS format_bytes(bytes)`,
 	`CREATE MACRO json(x) AS json_extract(x, '$')`,
+	`CREATE MACRO json_quote(x) AS to_json(x)`,
+	`CREATE MACRO array_to_json(x) AS to_json(x)`,
+	`CREATE MACRO row_to_json(x) AS to_json(x)`,
+	`CREATE MACRO json_extract_path(json, path) AS json_extract(json, path)`,
+	`CREATE MACRO json_extract_path_text(json, path) AS json_extract_string(json, path)`,
+	// A member whose value is null exists; json_value gives scalars only.
+	`CREATE MACRO json_exists(json, path) AS CASE WHEN json IS NOT NULL AND path IS NOT NULL THEN json_extract(json, path) IS NOT NULL END`,
+	`CREATE MACRO json_value(json, path) AS CASE WHEN json_type(json_extract(json, path)) NOT IN ('OBJECT', 'ARRAY', 'NULL') THEN json_extract(json, path) END`,
 	`CREATE MACRO map_contains_value("map", "value") AS list_contains(map_values("map"), "value")`,
 
 	// Aggregates: DuckDB's JSON ones build the text with string_agg (no

@@ -1,0 +1,172 @@
+package function
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/carquet-go/carquet/sqlplan/vec"
+)
+
+// JSON functions of DuckDB's list that carquet lacked: json_keys,
+// json_pretty and json_merge_patch (RFC 7396), with DuckDB's (v1.5)
+// results: keys and members in the order the text has them.
+
+var tJSONText = vec.Type{Kind: vec.KString, JSON: true}
+
+func init() {
+	register(map[string]*Scalar{
+		"json_keys":        {Min: 1, Max: 2, Rule: Sig(vec.Type{Kind: vec.KNested, Elem: &tString}, tString), Row: jsonKeysRow},
+		"json_pretty":      {Min: 1, Max: 1, Rule: Sig(tString, tString), Batch: bytesMap(tString, appendJSONPretty)},
+		"json_merge_patch": {Min: 2, Max: -1, Rule: Sig(tJSONText, tString), Row: jsonMergePatchRow, NonStrict: true},
+	})
+}
+
+// jsonKeysRow is json_keys(doc[, path]): an object's keys in order (an
+// empty list for anything else).
+func jsonKeysRow(a []*vec.Col, i int) (any, error) {
+	doc := json.RawMessage(a[0].Str(i))
+	if len(a) > 1 {
+		raw, ok, err := jsonAt(doc, str(a[1], i))
+		if err != nil || !ok {
+			return nil, err
+		}
+		doc = raw
+	}
+	members, isObject, err := jsonMembers(doc)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]any, 0, len(members))
+	if isObject {
+		for _, m := range members {
+			keys = append(keys, m.key)
+		}
+	}
+	return keys, nil
+}
+
+// appendJSONPretty appends a document indented by four spaces a level.
+func appendJSONPretty(dst, doc []byte) ([]byte, error) {
+	b := bytes.NewBuffer(dst)
+	if err := json.Indent(b, doc, "", "    "); err != nil {
+		return nil, fmt.Errorf("Malformed JSON: %v", err)
+	}
+	return b.Bytes(), nil
+}
+
+// jsonMergePatchRow applies each patch in turn to the first document (a
+// NULL document is null); a NULL patch makes the result NULL.
+func jsonMergePatchRow(a []*vec.Col, i int) (any, error) {
+	doc := json.RawMessage("null")
+	if !a[0].IsNull(i) {
+		doc = a[0].Str(i)
+	}
+	for _, c := range a[1:] {
+		if c.IsNull(i) {
+			return nil, nil
+		}
+		var err error
+		if doc, err = mergePatch(doc, c.Str(i)); err != nil {
+			return nil, err
+		}
+	}
+	return jsonText(doc), nil
+}
+
+// jsonMember is one key and value of an object, in the text's order.
+type jsonMember struct {
+	key string
+	val json.RawMessage
+}
+
+// jsonMembers reads an object's members in order; isObject is false (and
+// no error) for a valid document of another kind.
+func jsonMembers(doc json.RawMessage) (members []jsonMember, isObject bool, err error) {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, false, fmt.Errorf("Malformed JSON: %v", err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		if !json.Valid(doc) {
+			return nil, false, fmt.Errorf("Malformed JSON")
+		}
+		return nil, false, nil
+	}
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return nil, false, fmt.Errorf("Malformed JSON: %v", err)
+		}
+		var val json.RawMessage
+		if err := dec.Decode(&val); err != nil {
+			return nil, false, fmt.Errorf("Malformed JSON: %v", err)
+		}
+		members = append(members, jsonMember{key: kt.(string), val: val})
+	}
+	return members, true, nil
+}
+
+// mergePatch is RFC 7396's MergePatch(target, patch): a patch that is not
+// an object replaces the target; an object's null members remove keys,
+// the others merge into the target's (which stay in their places, new
+// keys after them).
+func mergePatch(target, patch json.RawMessage) (json.RawMessage, error) {
+	pm, patchIsObject, err := jsonMembers(patch)
+	if err != nil {
+		return nil, err
+	}
+	if !patchIsObject {
+		return patch, nil
+	}
+	tm, targetIsObject, err := jsonMembers(target)
+	if err != nil {
+		return nil, err
+	}
+	if !targetIsObject {
+		tm = nil
+	}
+	for _, m := range pm {
+		at := -1
+		for k := range tm {
+			if tm[k].key == m.key {
+				at = k
+				break
+			}
+		}
+		switch {
+		case string(bytes.TrimSpace(m.val)) == "null":
+			if at >= 0 {
+				tm = append(tm[:at], tm[at+1:]...)
+			}
+		case at >= 0:
+			if tm[at].val, err = mergePatch(tm[at].val, m.val); err != nil {
+				return nil, err
+			}
+		default:
+			v, err := mergePatch(json.RawMessage("null"), m.val)
+			if err != nil {
+				return nil, err
+			}
+			tm = append(tm, jsonMember{key: m.key, val: v})
+		}
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for k, m := range tm {
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(m.key); err != nil {
+			return nil, err
+		}
+		b.Truncate(b.Len() - 1) // Encode's newline
+		b.WriteByte(':')
+		b.Write(m.val)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
