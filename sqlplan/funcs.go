@@ -662,6 +662,11 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		return &constExpr{t: Type{Kind: KTimestamp, TZ: true}, v: p.e.now().UnixMicro()}, nil
 	case "current_date", "today":
 		return &constExpr{t: tDate, v: function.TimeToDays(p.e.now())}, nil
+	case "age":
+		if len(args) == 1 { // age(x): from x to today's midnight, as DuckDB
+			today := function.TimeToDays(p.e.now()) * 86400e6
+			args = append([]expr{&constExpr{t: tTS, v: today}}, args...)
+		}
 	case "current_setting":
 		return p.bindCurrentSetting(args)
 	case "getvariable":
