@@ -4,13 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // JSON functions of DuckDB's list that carquet lacked: json_keys,
-// json_pretty and json_merge_patch (RFC 7396), with DuckDB's (v1.5)
-// results: keys and members in the order the text has them.
+// json_pretty, json_merge_patch (RFC 7396) and json_contains, with
+// DuckDB's (v1.5) results: keys and members in the order the text has
+// them.
 
 var tJSONText = vec.Type{Kind: vec.KString, JSON: true}
 
@@ -19,6 +21,7 @@ func init() {
 		"json_keys":        {Min: 1, Max: 2, Rule: Sig(vec.Type{Kind: vec.KNested, Elem: &tString}, tString), Row: jsonKeysRow},
 		"json_pretty":      {Min: 1, Max: 1, Rule: Sig(tString, tString), Batch: bytesMap(tString, appendJSONPretty)},
 		"json_merge_patch": {Min: 2, Max: -1, Rule: Sig(tJSONText, tString), Row: jsonMergePatchRow, NonStrict: true},
+		"json_contains":    {Min: 2, Max: 2, Rule: Sig(tBool, tString), Batch: jsonContainsBatch},
 	})
 }
 
@@ -169,4 +172,121 @@ func mergePatch(target, patch json.RawMessage) (json.RawMessage, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
+}
+
+// jsonNode is a parsed JSON value: a scalar's text (a number as written,
+// a string quoted), or an object's members or an array's elements.
+type jsonNode struct {
+	kind byte // '{', '[', or 's' for a scalar
+	text string
+	keys []string // an object's, in order
+	vals []*jsonNode
+}
+
+// parseJSONNode parses one JSON document.
+func parseJSONNode(doc []byte) (*jsonNode, error) {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	n, err := readJSONNode(dec)
+	if err == nil {
+		if _, extra := dec.Token(); extra == nil {
+			err = fmt.Errorf("more than one value")
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("Malformed JSON: %v", err)
+	}
+	return n, nil
+}
+
+// readJSONNode reads the next value of dec.
+func readJSONNode(dec *json.Decoder) (*jsonNode, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	d, isDelim := tok.(json.Delim)
+	if !isDelim {
+		b, err := json.Marshal(tok)
+		return &jsonNode{kind: 's', text: string(b)}, err
+	}
+	n := &jsonNode{kind: byte(d)}
+	for dec.More() {
+		if d == '{' {
+			k, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			n.keys = append(n.keys, k.(string))
+		}
+		v, err := readJSONNode(dec)
+		if err != nil {
+			return nil, err
+		}
+		n.vals = append(n.vals, v)
+	}
+	_, err = dec.Token() // the closing delimiter
+	return n, err
+}
+
+// jsonContainsBatch is json_contains(haystack, needle).
+func jsonContainsBatch(a []*vec.Col, n int) (*vec.Col, error) {
+	out := &vec.Col{T: tBool, Len: n, Null: vec.MergeNulls(n, a...), B: make([]bool, n)}
+	for i := range n {
+		if out.Null != nil && out.Null[i] {
+			continue
+		}
+		h, err := parseJSONNode(a[0].Str(i))
+		if err != nil {
+			return nil, err
+		}
+		needle, err := parseJSONNode(a[1].Str(i))
+		if err != nil {
+			return nil, err
+		}
+		out.B[i] = jsonContains(h, needle)
+	}
+	return out, nil
+}
+
+// jsonContains reports whether needle matches h or a value anywhere
+// within it, as DuckDB's json_contains searches.
+func jsonContains(h, needle *jsonNode) bool {
+	if jsonMatches(h, needle) {
+		return true
+	}
+	for _, v := range h.vals {
+		if jsonContains(v, needle) {
+			return true
+		}
+	}
+	return false
+}
+
+// jsonMatches reports whether h has needle's shape: equal scalars (as
+// written: 1 is not 1.0), an object with each of needle's keys (its first
+// member of the name) matching, an array with an element matching each of
+// needle's.
+func jsonMatches(h, needle *jsonNode) bool {
+	if h.kind != needle.kind {
+		return false
+	}
+	switch h.kind {
+	case 's':
+		return h.text == needle.text
+	case '{':
+		for k, key := range needle.keys {
+			at := slices.Index(h.keys, key)
+			if at < 0 || !jsonMatches(h.vals[at], needle.vals[k]) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, want := range needle.vals {
+		if !slices.ContainsFunc(h.vals, func(v *jsonNode) bool { return jsonMatches(v, want) }) {
+			return false
+		}
+	}
+	return true
 }
