@@ -25,6 +25,7 @@ func init() {
 		"transaction_timestamp":  {min: 0, max: 0},
 		"current_localtimestamp": {min: 0, max: 0},
 		"current_localtime":      {min: 0, max: 0},
+		"get_current_time":       {min: 0, max: 0},
 		"timezone_hour":          {min: 1, max: 1},
 		"timezone_minute":        {min: 1, max: 1},
 	})
@@ -56,6 +57,10 @@ func (p *planner) bindOperatorFunc(name string, args []expr) (e expr, ok bool, e
 	case "current_localtime":
 		if e, err = p.bindFunc("current_localtimestamp", nil); err == nil {
 			e, err = p.cast(e, Type{Kind: KTime})
+		}
+	case "get_current_time": // the statement's time of day, with its offset
+		if e, err = p.bindFunc("now", nil); err == nil {
+			e, err = p.cast(e, Type{Kind: KTimeTZ})
 		}
 	case "timezone_hour", "timezone_minute":
 		e, err = p.bindFunc("date_part", []expr{&constExpr{t: tString, v: name}, args[0]})

@@ -39,6 +39,7 @@ var builtinMacroText = []string{
 	// A member whose value is null exists; json_value gives scalars only.
 	`CREATE MACRO json_exists(json, path) AS CASE WHEN json IS NOT NULL AND path IS NOT NULL THEN json_extract(json, path) IS NOT NULL END`,
 	`CREATE MACRO json_value(json, path) AS CASE WHEN json_type(json_extract(json, path)) NOT IN ('OBJECT', 'ARRAY', 'NULL') THEN json_extract(json, path) END`,
+	`CREATE MACRO array_to_string_comma_default(arr, sep := ',') AS array_to_string(arr, sep)`,
 	`CREATE MACRO map_contains_value("map", "value") AS list_contains(map_values("map"), "value")`,
 	// A NULL value matches a NULL value, as in DuckDB.
 	`CREATE MACRO map_contains_entry("map", "key", "value") AS CASE WHEN "map" IS NOT NULL THEN coalesce(map_contains("map", "key") AND map_extract_value("map", "key") IS NOT DISTINCT FROM "value", false) END`,
