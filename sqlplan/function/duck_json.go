@@ -28,13 +28,9 @@ func init() {
 // jsonKeysRow is json_keys(doc[, path]): an object's keys in order (an
 // empty list for anything else).
 func jsonKeysRow(a []*vec.Col, i int) (any, error) {
-	doc := json.RawMessage(a[0].Str(i))
-	if len(a) > 1 {
-		raw, ok, err := jsonAt(doc, str(a[1], i))
-		if err != nil || !ok {
-			return nil, err
-		}
-		doc = raw
+	doc, ok, err := jsonDocArg(a, i)
+	if err != nil || !ok {
+		return nil, err
 	}
 	members, isObject, err := jsonMembers(doc)
 	if err != nil {
@@ -47,6 +43,16 @@ func jsonKeysRow(a []*vec.Col, i int) (any, error) {
 		}
 	}
 	return keys, nil
+}
+
+// jsonDocArg is row i's document (argument 0) or, with a path (argument
+// 1), the value at that path; ok is false when the path finds nothing.
+func jsonDocArg(a []*vec.Col, i int) (doc json.RawMessage, ok bool, err error) {
+	doc = a[0].Str(i)
+	if len(a) > 1 {
+		return jsonAt(doc, str(a[1], i))
+	}
+	return doc, true, nil
 }
 
 // appendJSONPretty appends a document indented by four spaces a level.

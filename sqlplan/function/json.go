@@ -182,13 +182,9 @@ var jsonFuncs = map[string]*Scalar{
 		return json.Valid(a[0].Str(i)), nil
 	}},
 	"json_array_length": {Min: 1, Max: 2, Rule: Sig(tInt, tString), Row: func(a []*vec.Col, i int) (any, error) {
-		doc := json.RawMessage(a[0].Str(i))
-		if len(a) > 1 {
-			raw, ok, err := jsonAt(doc, str(a[1], i))
-			if err != nil || !ok {
-				return nil, err
-			}
-			doc = raw
+		doc, ok, err := jsonDocArg(a, i)
+		if err != nil || !ok {
+			return nil, err
 		}
 		var arr []json.RawMessage
 		if json.Unmarshal(doc, &arr) != nil {
