@@ -11,7 +11,8 @@ import (
 // List functions of DuckDB's list that carquet lacked, with DuckDB's
 // (v1.5) results and errors: the vector distances and products
 // (list_distance, list_cosine_similarity, ... and their array_ names),
-// list_resize, list_select, list_where and list_grade_up.
+// array_cross_product, list_resize, list_select, list_where,
+// list_grade_up, and the aliases array_aggr and array_zip.
 //
 // DuckDB's array_ forms of the distances ask for fixed-size arrays;
 // carquet has no ARRAY type, so they take lists of equal length, as the
@@ -51,6 +52,7 @@ var listFuncArity = map[string][2]int{
 	"list_select": {2, 2}, "array_select": {2, 2},
 	"list_where": {2, 2}, "array_where": {2, 2},
 	"list_grade_up": {1, 3}, "array_grade_up": {1, 3}, "grade_up": {1, 3},
+	"array_aggr": {2, -1}, "array_zip": {1, -1}, "array_cross_product": {2, 2},
 }
 
 func init() {
@@ -81,6 +83,12 @@ func (p *planner) bindListMore(name string, args []expr) (expr, bool, error) {
 		e, err = p.bindListPick(name, args)
 	case "list_grade_up", "array_grade_up", "grade_up":
 		e, err = p.bindGradeUp(name, args)
+	case "array_aggr": // DuckDB's alias of list_aggregate
+		e, err = p.bindListAggregate(name, args)
+	case "array_zip": // and of list_zip
+		e, err = p.bindListZip(args)
+	case "array_cross_product":
+		e, err = p.bindCrossProduct(name, args)
 	default:
 		return nil, false, nil
 	}
@@ -124,6 +132,41 @@ func (p *planner) bindVectorOp(name string, f func(dot, nx, ny, dist2 float64, n
 			r = float64(float32(r))
 		}
 		return r, nil
+	}), nil
+}
+
+// bindCrossProduct binds array_cross_product(x, y) of two vectors of
+// three numbers (DOUBLE, or FLOAT for two FLOAT lists).
+func (p *planner) bindCrossProduct(name string, args []expr) (expr, error) {
+	rt := tFloat
+	if isFloat32List(args[0].Type()) && isFloat32List(args[1].Type()) {
+		rt.Float32 = true
+	}
+	lt := Type{Kind: KNested, Elem: &rt}
+	cast, err := castAll(p, args, lt)
+	if err != nil {
+		return nil, err
+	}
+	return nestedFunc(name+"("+args[0].String()+", "+args[1].String()+")", lt, cast, func(v []any) (any, error) {
+		var x, y [3]float64
+		for k, side := range []string{"left", "right"} {
+			l := v[k].([]any)
+			if len(l) != 3 {
+				return nil, errorf("%s: %s argument must have 3 elements, not %d", name, side, len(l))
+			}
+			for i := range l {
+				f, err := vectorElem(name, side, l[i])
+				if err != nil {
+					return nil, err
+				}
+				if k == 0 {
+					x[i] = f
+				} else {
+					y[i] = f
+				}
+			}
+		}
+		return []any{x[1]*y[2] - x[2]*y[1], x[2]*y[0] - x[0]*y[2], x[0]*y[1] - x[1]*y[0]}, nil
 	}), nil
 }
 
