@@ -98,12 +98,7 @@ func (p *planner) bindListMore(name string, args []expr) (expr, bool, error) {
 // bindVectorOp binds a distance or product of two lists of numbers, read
 // as DOUBLE (FLOAT when both are FLOAT lists, as DuckDB types it).
 func (p *planner) bindVectorOp(name string, f func(dot, nx, ny, dist2 float64, n int) (float64, bool), args []expr) (expr, error) {
-	rt := tFloat
-	if isFloat32List(args[0].Type()) && isFloat32List(args[1].Type()) {
-		rt.Float32 = true
-	}
-	lt := Type{Kind: KNested, Elem: &rt}
-	cast, err := castAll(p, args, lt)
+	rt, cast, err := p.castVectors(args)
 	if err != nil {
 		return nil, err
 	}
@@ -138,16 +133,11 @@ func (p *planner) bindVectorOp(name string, f func(dot, nx, ny, dist2 float64, n
 // bindCrossProduct binds array_cross_product(x, y) of two vectors of
 // three numbers (DOUBLE, or FLOAT for two FLOAT lists).
 func (p *planner) bindCrossProduct(name string, args []expr) (expr, error) {
-	rt := tFloat
-	if isFloat32List(args[0].Type()) && isFloat32List(args[1].Type()) {
-		rt.Float32 = true
-	}
-	lt := Type{Kind: KNested, Elem: &rt}
-	cast, err := castAll(p, args, lt)
+	rt, cast, err := p.castVectors(args)
 	if err != nil {
 		return nil, err
 	}
-	return nestedFunc(name+"("+args[0].String()+", "+args[1].String()+")", lt, cast, func(v []any) (any, error) {
+	return nestedFunc(name+"("+args[0].String()+", "+args[1].String()+")", Type{Kind: KNested, Elem: &rt}, cast, func(v []any) (any, error) {
 		var x, y [3]float64
 		for k, side := range []string{"left", "right"} {
 			l := v[k].([]any)
@@ -170,6 +160,17 @@ func (p *planner) bindCrossProduct(name string, args []expr) (expr, error) {
 	}), nil
 }
 
+// castVectors casts two lists of numbers to lists of their element type
+// rt: DOUBLE, or FLOAT when both are FLOAT lists, as DuckDB types them.
+func (p *planner) castVectors(args []expr) (rt Type, cast []expr, err error) {
+	rt = tFloat
+	if isFloat32List(args[0].Type()) && isFloat32List(args[1].Type()) {
+		rt.Float32 = true
+	}
+	cast, err = castAll(p, args, Type{Kind: KNested, Elem: &rt})
+	return rt, cast, err
+}
+
 // isFloat32List reports whether t is a list of FLOAT.
 func isFloat32List(t Type) bool {
 	et, ok := listElem(t)
@@ -188,16 +189,23 @@ func vectorElem(name, side string, x any) (float64, error) {
 	return s.(float64), nil
 }
 
+// listOrNull is the element type of list argument a of function name;
+// a bare NULL instead makes the call a NULL constant (null), as in DuckDB.
+func listOrNull(name string, a expr) (et Type, null expr, err error) {
+	if a.Type().Kind == KNull {
+		return Type{}, &constExpr{t: Type{Kind: KNull}}, nil
+	}
+	et, err = listArgElem(name, a)
+	return et, nil, err
+}
+
 // bindListResize binds list_resize(list, size[, value]): the list cut or
 // padded to size elements with value (NULL by default). A NULL size gives
 // an empty list; a negative size is an error.
 func (p *planner) bindListResize(name string, args []expr) (expr, error) {
-	et, err := listArgElem(name, args[0])
-	if err != nil {
-		if args[0].Type().Kind == KNull {
-			return &constExpr{t: Type{Kind: KNull}}, nil
-		}
-		return nil, err
+	et, null, err := listOrNull(name, args[0])
+	if null != nil || err != nil {
+		return null, err
 	}
 	size, err := p.cast(args[1], tInt)
 	if err != nil {
@@ -242,11 +250,8 @@ func (p *planner) bindListResize(name string, args []expr) (expr, error) {
 // (the elements whose mask is true; a mask longer than the list gives
 // NULLs). NULLs in the second list are an error, as in DuckDB.
 func (p *planner) bindListPick(name string, args []expr) (expr, error) {
-	if _, err := listArgElem(name, args[0]); err != nil {
-		if args[0].Type().Kind == KNull {
-			return &constExpr{t: Type{Kind: KNull}}, nil
-		}
-		return nil, err
+	if _, null, err := listOrNull(name, args[0]); null != nil || err != nil {
+		return null, err
 	}
 	where := strings.HasSuffix(name, "_where")
 	st := tInt
@@ -290,12 +295,9 @@ func (p *planner) bindListPick(name string, args []expr) (expr, error) {
 // 'NULLS LAST']]): the 1-based positions of the elements in sorted order
 // (a stable sort; NULLs last unless asked).
 func (p *planner) bindGradeUp(name string, args []expr) (expr, error) {
-	et, err := listArgElem(name, args[0])
-	if err != nil {
-		if args[0].Type().Kind == KNull {
-			return &constExpr{t: Type{Kind: KNull}}, nil
-		}
-		return nil, err
+	et, null, err := listOrNull(name, args[0])
+	if null != nil || err != nil {
+		return null, err
 	}
 	var opts [2]string
 	for k, a := range args[1:] {
