@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // List functions of DuckDB's list that carquet lacked, with DuckDB's
@@ -332,7 +332,7 @@ func (p *planner) bindGradeUp(name string, args []expr) (expr, error) {
 			case y == nil:
 				return !nullsFirst
 			}
-			c := kernels.CompareScalars(pt, x, y)
+			c := vec.CompareScalars(pt, x, y)
 			return desc && c > 0 || !desc && c < 0
 		})
 		out := make([]any, len(idx))

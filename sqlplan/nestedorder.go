@@ -70,7 +70,7 @@ func nullRank(v any) int {
 // keys. (DuckDB keeps a map's entries in insertion order, which carquet's
 // maps do not hold.)
 func compareMaps(kt, vt Type, a, b any) int {
-	x, y := mapEntries(kt, a), mapEntries(kt, b)
+	x, y := entriesByKey(kt, a), entriesByKey(kt, b)
 	for i := 0; i < len(x) && i < len(y); i++ {
 		if c := compareNestedPart(kt, x[i].k, y[i].k); c != 0 {
 			return c
@@ -84,9 +84,9 @@ func compareMaps(kt, vt Type, a, b any) int {
 
 type mapEntry struct{ k, v any }
 
-// mapEntries is the entries of map m (a Go map) in the order of their
+// entriesByKey is the entries of map m (a Go map) in the order of their
 // keys, of type kt.
-func mapEntries(kt Type, m any) []mapEntry {
+func entriesByKey(kt Type, m any) []mapEntry {
 	var out []mapEntry
 	switch m := m.(type) {
 	case map[string]any:
