@@ -149,12 +149,17 @@ func (p *planner) bindAggArgs(spec *aggSpec, args []sqlparser.SelectExpr, agg *a
 	if err := p.bindAggOrder(spec, orderArgs, agg); err != nil {
 		return nil, err
 	}
-	if spec.Fn == "count" && len(bound) == 0 {
+	switch {
+	case spec.Fn == "count" && len(bound) == 0:
 		spec.Fn = "count_star"
 		if spec.Distinct {
 			return nil, errorf("COUNT(DISTINCT *) is not allowed")
 		}
-	} else if len(bound) == 0 {
+	case spec.Fn == "count_star": // DuckDB's name of count(*)
+		if len(bound) > 0 || spec.Distinct {
+			return nil, errorf("count_star takes no arguments")
+		}
+	case len(bound) == 0:
 		return nil, errorf("%s needs an argument", spec.Fn)
 	}
 	return bound, nil
@@ -196,7 +201,7 @@ func (p *planner) bindConstArgs(spec *aggSpec, bound []expr, median bool) ([]exp
 			return nil, errorf("%s takes a value and a fraction", spec.Fn)
 		}
 	}
-	if spec.Fn == "arg_max" || spec.Fn == "arg_min" {
+	if function.Keyed(spec.Fn) {
 		if len(bound) != 2 {
 			return nil, errorf("%s takes two arguments: the value returned and the value ordered by", spec.Fn)
 		}

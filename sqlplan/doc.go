@@ -138,8 +138,9 @@
 // lists or their text form '[1, 2]', element by element); QUALIFY (after HAVING, naming select items or not); aggregates count, count(DISTINCT), sum, avg, min, max,
 // string_agg/group_concat, list/array_agg, bool_and/or, count_if, any_value,
 // stddev/var, corr/covar/regr_*, bit_and/or/xor, median/quantiles, mode,
-// arg_max/arg_min, first/last, product, geomean, skewness, kurtosis[_pop],
-// entropy, fsum/favg;
+// arg_max/arg_min (and DuckDB's arg_max_null, arg_max_nulls_last),
+// first/last, product, geomean, skewness, kurtosis[_pop], entropy, sem,
+// mad, fsum/favg, count_star();
 // lists, maps and structs in expressions (nested.go: x[i], x[a:b] slices
 // of lists and strings, m[k], s['f'],
 // [a, b], list || list, {'f': v}, MAP {k: v}, map(keys, values),

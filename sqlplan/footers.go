@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/function"
 )
 
 // Aggregates answered from the files' footers: COUNT(*) from their row
@@ -16,7 +18,10 @@ import (
 func orderFree(aggs []*aggSpec) bool {
 	for _, a := range aggs {
 		switch a.Fn {
-		case "string_agg", "any_value", "mode", "arg_max", "arg_min", "approx_top_k":
+		case "string_agg", "any_value", "mode", "approx_top_k":
+			return false
+		}
+		if function.Keyed(a.Fn) { // arg_max and its kin: the first of equal keys wins
 			return false
 		}
 	}

@@ -99,6 +99,7 @@ var (
 var listAggregateMacros = []string{
 	"approx_count_distinct", "bit_and", "bit_or", "bit_xor", "bool_and", "bool_or", "entropy", "first", "histogram",
 	"kurtosis", "kurtosis_pop", "last", "median", "mode", "product", "skewness", "stddev_pop", "stddev_samp", "var_pop", "var_samp",
+	"mad", "sem",
 }
 
 // builtinMacros are the system's macros by lower-case name.

@@ -97,7 +97,7 @@ func parseFrame(m string) (*winFrame, error) {
 }
 
 var windowFns = map[string]bool{
-	"row_number": true, "rank": true, "dense_rank": true, "percent_rank": true, "cume_dist": true, "ntile": true,
+	"row_number": true, "rank": true, "dense_rank": true, "rank_dense": true, "percent_rank": true, "cume_dist": true, "ntile": true,
 	"lag": true, "lead": true, "first_value": true, "last_value": true, "nth_value": true,
 	"count": true, "sum": true, "avg": true, "mean": true, "min": true, "max": true,
 }
@@ -115,8 +115,11 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 		return nil, errorf("bad window call")
 	}
 	spec := &winSpec{fn: strings.ToLower(string(lit.Val)), text: parse.Unmark(sqlparser.String(x))}
-	if spec.fn == "mean" {
+	switch spec.fn {
+	case "mean":
 		spec.fn = "avg"
+	case "rank_dense": // DuckDB's alias
+		spec.fn = "dense_rank"
 	}
 	fn, ignoreNulls := strings.CutSuffix(spec.fn, parse.IgnoreNullsSuffix)
 	fn, distinct := strings.CutSuffix(fn, parse.DistinctSuffix)

@@ -112,7 +112,8 @@ func (a *sumFloatAcc) Result(ng int) *vec.Col {
 	return c
 }
 
-// momentAcc computes AVG, variances and standard deviations (Welford).
+// momentAcc computes AVG, variances, standard deviations and sem
+// (Welford).
 type momentAcc struct {
 	fn   string
 	n    []int64
@@ -162,12 +163,15 @@ func (a *momentAcc) Result(ng int) *vec.Col {
 			} else {
 				c.F[g] = a.sum[g] / n
 			}
-		case "var_pop", "stddev_pop":
+		case "var_pop", "stddev_pop", "sem":
 			if a.n[g] == 0 {
 				c.SetNull(g)
 				continue
 			}
 			c.F[g] = a.m2[g] / n
+			if a.fn == "sem" { // the standard error of the mean: stddev_pop / sqrt(n)
+				c.F[g] = math.Sqrt(c.F[g] / n)
+			}
 		default:
 			if a.n[g] < 2 {
 				c.SetNull(g)

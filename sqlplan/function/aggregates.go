@@ -1,6 +1,8 @@
 package function
 
 import (
+	"strings"
+
 	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
@@ -24,6 +26,9 @@ type Aggregate struct {
 	Ordered bool
 	// Pair: a statistic of (y, x) pairs, both cast to DOUBLE.
 	Pair bool
+	// Keyed: the call takes the value returned and the key it is ranked
+	// by (arg_max); the binder binds the key as the call's Arg2.
+	Keyed bool
 }
 
 // AggRule types an aggregate call whose argument has type at (KNull for
@@ -45,7 +50,10 @@ var aggAliases = map[string]string{
 	"countif":  "count_if",
 	"every":    "bool_and",
 	"quantile": "quantile_disc",
-	"max_by":   "arg_max", "argmax": "arg_max",
+	// DuckDB's approximations, computed exactly (an exact answer is a
+	// fine approximation, as approx_count_distinct's).
+	"approx_quantile": "quantile_disc", "reservoir_quantile": "quantile_disc",
+	"max_by": "arg_max", "argmax": "arg_max",
 	"min_by": "arg_min", "argmin": "arg_min",
 	"array_agg": "list",
 }
@@ -78,12 +86,12 @@ func LookupAggregate(name string) (string, *Aggregate) {
 var boundForms = []string{"median", "approx_count_distinct", "grouping", "grouping_id"}
 
 // AggregateNames are the names an aggregate call may have: the
-// library's aggregates, their aliases and the binder's own forms
-// (count(*) is count's; count_star is no name of SQL).
+// library's aggregates (count_star() is DuckDB's name of count(*)),
+// their aliases and the binder's own forms.
 func AggregateNames() map[string]bool {
 	names := map[string]bool{}
 	for n := range aggregates {
-		names[n] = n != "count_star"
+		names[n] = true
 	}
 	for n := range aggAliases {
 		names[n] = true
@@ -99,6 +107,13 @@ func AggregateNames() map[string]bool {
 func Ordered(fn string) bool {
 	a := aggregates[fn]
 	return a != nil && a.Ordered
+}
+
+// Keyed reports whether the aggregate named fn (canonical) ranks its
+// values by a second argument, as arg_max does.
+func Keyed(fn string) bool {
+	a := aggregates[fn]
+	return a != nil && a.Keyed
 }
 
 // valueType is the result type of an aggregate that returns one of its
@@ -129,6 +144,7 @@ func init() {
 		"avg":         {Rule: momentRule, New: newMoment, Distinct: true},
 		"stddev_samp": {Rule: momentRule, New: newMoment}, "stddev_pop": {Rule: momentRule, New: newMoment},
 		"var_samp": {Rule: momentRule, New: newMoment}, "var_pop": {Rule: momentRule, New: newMoment},
+		"sem":       {Rule: shapeRule, New: newMoment}, // numbers only, as DuckDB's
 		"min":       {Rule: extremeRule, New: func(a *AggCall) Accumulator { return newExtreme(a, -1) }, Distinct: true},
 		"max":       {Rule: extremeRule, New: func(a *AggCall) Accumulator { return newExtreme(a, 1) }, Distinct: true},
 		"any_value": {Rule: extremeRule, New: func(a *AggCall) Accumulator { return &extremeAcc{t: a.T} }, Ordered: true},
@@ -140,17 +156,19 @@ func init() {
 		"quantile_cont": {Rule: quantileContRule, New: newQuantile},
 		"quantile_disc": {Rule: valuesRule, New: newQuantile},
 		"mode":          {Rule: valuesRule, New: newMode, Ordered: true},
-		"arg_max": {Rule: valuesRule, New: func(a *AggCall) Accumulator {
-			return &argAcc{t: a.T, kt: a.Arg2T, sign: 1}
-		}, Ordered: true},
-		"arg_min": {Rule: valuesRule, New: func(a *AggCall) Accumulator {
-			return &argAcc{t: a.T, kt: a.Arg2T, sign: -1}
-		}, Ordered: true},
-		"bool_and": {Rule: boolRule, Coerce: true, New: func(*AggCall) Accumulator { return &boolAcc{and: true} }},
-		"bool_or":  {Rule: boolRule, Coerce: true, New: func(*AggCall) Accumulator { return &boolAcc{} }},
-		"product":  {Rule: shapeRule, New: newShape}, "skewness": {Rule: shapeRule, New: newShape},
+		"arg_max":       {Rule: valuesRule, New: newArg, Ordered: true, Keyed: true},
+		"arg_min":       {Rule: valuesRule, New: newArg, Ordered: true, Keyed: true},
+		// DuckDB's: a NULL argument is a value; and a NULL key ranks last.
+		"arg_max_null":       {Rule: valuesRule, New: newArg, Ordered: true, Keyed: true},
+		"arg_min_null":       {Rule: valuesRule, New: newArg, Ordered: true, Keyed: true},
+		"arg_max_nulls_last": {Rule: valuesRule, New: newArg, Ordered: true, Keyed: true},
+		"arg_min_nulls_last": {Rule: valuesRule, New: newArg, Ordered: true, Keyed: true},
+		"bool_and":           {Rule: boolRule, Coerce: true, New: func(*AggCall) Accumulator { return &boolAcc{and: true} }},
+		"bool_or":            {Rule: boolRule, Coerce: true, New: func(*AggCall) Accumulator { return &boolAcc{} }},
+		"product":            {Rule: shapeRule, New: newShape}, "skewness": {Rule: shapeRule, New: newShape},
 		"kurtosis": {Rule: shapeRule, New: newShape}, "kurtosis_pop": {Rule: shapeRule, New: newShape},
 		"geomean": {Rule: shapeRule, New: newShape},
+		"mad":     {Rule: shapeRule, New: func(*AggCall) Accumulator { return &madAcc{} }},
 		"entropy": {Rule: func(a *AggCall, at vec.Type) (*vec.Type, error) {
 			if at.Kind == vec.KNested {
 				return nil, errorf("entropy of a nested value is not supported")
@@ -258,6 +276,18 @@ func momentRule(a *AggCall, at vec.Type) (*vec.Type, error) {
 
 func newMoment(a *AggCall) Accumulator { return &momentAcc{fn: a.Fn} }
 
+// newArg is the accumulator of arg_max, arg_min and their NULL-handling
+// variants (named by suffix: _null, _nulls_last).
+func newArg(a *AggCall) Accumulator {
+	acc := &argAcc{t: a.T, kt: a.Arg2T, sign: 1}
+	if strings.HasPrefix(a.Fn, "arg_min") {
+		acc.sign = -1
+	}
+	acc.nullsLast = strings.HasSuffix(a.Fn, "_nulls_last")
+	acc.keepNulls = acc.nullsLast || strings.HasSuffix(a.Fn, "_null")
+	return acc
+}
+
 // extremeRule types min, max, any_value and last: the argument's type.
 func extremeRule(a *AggCall, at vec.Type) (*vec.Type, error) {
 	a.T = valueType(at)
@@ -316,7 +346,8 @@ func boolRule(a *AggCall, at vec.Type) (*vec.Type, error) {
 	return castTo(tBool), nil
 }
 
-// shapeRule types product, skewness, kurtosis and geomean: DOUBLE.
+// shapeRule types product, skewness, kurtosis, geomean, mad and sem:
+// numbers, as DOUBLE.
 func shapeRule(a *AggCall, at vec.Type) (*vec.Type, error) {
 	if !at.IsNumeric() && at.Kind != vec.KNull {
 		return nil, errorf("%s of %s is not defined", a.Fn, at.SQLName())

@@ -175,6 +175,51 @@ func around(n int, q float64) (lo, hi int, frac float64) {
 	return lo, min(lo+1, n-1), pos - float64(lo)
 }
 
+// madAcc is mad, the median absolute deviation: each group's values (as
+// DOUBLE), and at the end the median of their distances to their median,
+// both medians interpolated as quantile_cont's.
+type madAcc struct {
+	vals [][]float64
+}
+
+func (a *madAcc) Update(gids []int32, ng int, c *vec.Col) {
+	a.vals = vec.GrowTo(a.vals, ng)
+	for i, g := range gids {
+		if !c.IsNull(i) {
+			a.vals[g] = append(a.vals[g], c.F[i])
+		}
+	}
+}
+
+// Result does not change the values kept (a window's running frame reads
+// it again as rows are added): the distances go to a scratch slice.
+func (a *madAcc) Result(ng int) *vec.Col {
+	a.vals = vec.GrowTo(a.vals, ng)
+	c := &vec.Col{T: tFloat, Len: ng, F: make([]float64, ng)}
+	var dist []float64
+	for g, vs := range a.vals[:ng] {
+		if len(vs) == 0 {
+			c.SetNull(g)
+			continue
+		}
+		slices.Sort(vs)
+		m := medianSorted(vs)
+		dist = dist[:0]
+		for _, v := range vs {
+			dist = append(dist, math.Abs(v-m))
+		}
+		slices.Sort(dist)
+		c.F[g] = medianSorted(dist)
+	}
+	return c
+}
+
+// medianSorted is the interpolated median of sorted values.
+func medianSorted(vs []float64) float64 {
+	lo, hi, frac := around(len(vs), 0.5)
+	return vs[lo] + frac*(vs[hi]-vs[lo])
+}
+
 // pickInt is the quantile q of the sorted integer-stored values vs (a
 // DECIMAL's unscaled values, or microseconds: interpolated in integers,
 // truncated).
@@ -275,19 +320,33 @@ func (a *modeAcc) Result(ng int) *vec.Col {
 }
 
 // argAcc is arg_max/arg_min: per group, the first argument of the row
-// whose second argument is the largest (smallest); rows where either is
-// NULL do not count, and the first of equal ones wins. Keys stored as
-// integers or floats are kept and compared typed (bestI, bestF), others
-// as scalars (best); the first argument is read only from a row that
-// wins.
+// whose second argument (the key) is the largest (smallest); rows where
+// either is NULL do not count, and the first of equal ones wins. Keys
+// stored as integers or floats are kept and compared typed (bestI,
+// bestF), others as scalars (best); the first argument is read only from
+// a row that wins.
+//
+// DuckDB's variants change only the NULLs: with keepNulls (arg_max_null,
+// arg_max_nulls_last) a NULL argument is a value like any other; with
+// nullsLast (arg_max_nulls_last) a row with a NULL key counts too, ranked
+// below every other key, so it wins only in a group without a non-NULL
+// key. Those rows never enter the typed loops: the first of each group
+// is kept aside (nullKeyRes) and taken at the end by a group that saw no
+// other.
 type argAcc struct {
-	t, kt vec.Type
-	sign  int
-	bestI []int64
-	bestF []float64
-	best  []any
-	res   []any
-	seen  []bool
+	t, kt     vec.Type
+	sign      int
+	keepNulls bool
+	nullsLast bool
+	bestI     []int64
+	bestF     []float64
+	best      []any
+	res       []any
+	seen      []bool
+	// nullKeyRes is the argument of each group's first row with a NULL
+	// key (nullsLast), nullKeySeen whether there was one.
+	nullKeyRes  []any
+	nullKeySeen []bool
 }
 
 func (a *argAcc) Update(gids []int32, ng int, c *vec.Col) {
@@ -304,6 +363,29 @@ func (a *argAcc) Update2(gids []int32, ng int, c, k *vec.Col) {
 	default:
 		a.updateScalars(gids, ng, c, k)
 	}
+	if a.nullsLast {
+		a.updateNullKeys(gids, ng, c, k)
+	}
+}
+
+// skip reports whether row i does not take part in the ranking: its key
+// is NULL, or its argument is NULL and NULLs are not values.
+func (a *argAcc) skip(c, k *vec.Col, i int) bool {
+	return k.IsNull(i) || !a.keepNulls && c.IsNull(i)
+}
+
+// updateNullKeys keeps the argument of each group's first row with a
+// NULL key, the group's result if it has no other key (nullsLast).
+func (a *argAcc) updateNullKeys(gids []int32, ng int, c, k *vec.Col) {
+	if k.Null == nil {
+		return
+	}
+	a.nullKeyRes, a.nullKeySeen = vec.GrowTo(a.nullKeyRes, ng), vec.GrowTo(a.nullKeySeen, ng)
+	for i, g := range gids {
+		if k.Null[i] && !a.nullKeySeen[g] {
+			a.nullKeyRes[g], a.nullKeySeen[g] = c.Get(i), true
+		}
+	}
 }
 
 // updateInts is Update2 with keys stored as int64: signed, unsigned
@@ -312,7 +394,7 @@ func (a *argAcc) updateInts(gids []int32, ng int, c, k *vec.Col) {
 	a.bestI = vec.GrowTo(a.bestI, ng)
 	ord := intOrderOf(a.kt)
 	for i, g := range gids {
-		if k.IsNull(i) || c.IsNull(i) {
+		if a.skip(c, k, i) {
 			continue // as DuckDB's arg_max: rows with either NULL do not count
 		}
 		kv := k.I[i]
@@ -327,7 +409,7 @@ func (a *argAcc) updateInts(gids []int32, ng int, c, k *vec.Col) {
 func (a *argAcc) updateFloats(gids []int32, ng int, c, k *vec.Col) {
 	a.bestF = vec.GrowTo(a.bestF, ng)
 	for i, g := range gids {
-		if k.IsNull(i) || c.IsNull(i) {
+		if a.skip(c, k, i) {
 			continue
 		}
 		kv := k.F[i]
@@ -343,7 +425,7 @@ func (a *argAcc) updateFloats(gids []int32, ng int, c, k *vec.Col) {
 func (a *argAcc) updateScalars(gids []int32, ng int, c, k *vec.Col) {
 	a.best = vec.GrowTo(a.best, ng)
 	for i, g := range gids {
-		if k.IsNull(i) || c.IsNull(i) {
+		if a.skip(c, k, i) {
 			continue
 		}
 		kv := k.Get(i)
@@ -356,11 +438,26 @@ func (a *argAcc) updateScalars(gids []int32, ng int, c, k *vec.Col) {
 
 func (a *argAcc) Result(ng int) *vec.Col {
 	a.res = vec.GrowTo(a.res, ng)
+	if a.nullsLast {
+		a.takeNullKeys(ng)
+	}
 	b := vec.NewBuilder(a.t, ng)
 	for _, v := range a.res[:ng] {
 		b.Add(v)
 	}
 	return b.C
+}
+
+// takeNullKeys gives each group that saw only NULL keys the argument of
+// its first such row: NULL keys rank last, below every other.
+func (a *argAcc) takeNullKeys(ng int) {
+	a.seen = vec.GrowTo(a.seen, ng)
+	a.nullKeySeen = vec.GrowTo(a.nullKeySeen, ng)
+	for g, ok := range a.nullKeySeen[:ng] {
+		if ok && !a.seen[g] {
+			a.res[g] = a.nullKeyRes[g] // seen stays false: a later key still wins
+		}
+	}
 }
 
 // listAcc is list (array_agg): every value of the group, NULLs included, in
