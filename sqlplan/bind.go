@@ -48,6 +48,9 @@ type relation struct {
 	used   []*scopeCol
 	offset int // position of the relation's first column in joined batches
 	sub    *selectPlan
+	// lq is a derived table's bound query until its parent lowers it
+	// (select_derived.go); sub.root is nil until then.
+	lq *lQuery
 	// lateral: a derived table that names the FROM items before it, run
 	// per row of those (lateral.go).
 	lateral *lateralSpec

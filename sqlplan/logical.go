@@ -71,9 +71,12 @@ type lRel struct {
 	filterOnly []int
 }
 
-// inputs are, for a derived table, the logical tree of its plan (planned
-// and lowered when the FROM was bound).
+// inputs are, for a derived table, the logical tree of its query (kept
+// logical until its parent lowers it, or planned when the FROM was bound).
 func (n *lRel) inputs() []lnode {
+	if lq := n.step.rel.lq; lq != nil {
+		return []lnode{lq.root}
+	}
 	if sub := n.step.rel.sub; sub != nil && sub.tree != nil {
 		return []lnode{sub.tree}
 	}

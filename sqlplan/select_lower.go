@@ -135,6 +135,11 @@ func (p *planner) lowerRel(q *lQuery, lr *lRel, i, n int) (node, error) {
 		if st.full || i == 0 {
 			return nil, unsupported("a lateral subquery under RIGHT or FULL JOIN")
 		}
+	case r.lq != nil:
+		var err error
+		if out, err = p.lowerDerived(r); err != nil {
+			return nil, err
+		}
 	case r.sub != nil:
 		out = r.sub.root
 	default:

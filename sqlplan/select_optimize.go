@@ -15,16 +15,20 @@ import (
 // conditions are sorted, since a condition's place (key, filter of the
 // right side, join condition) depends on which relations come before it;
 // the WHERE gives up its equalities to the joins before the rest of it
-// is pushed down, and the columns are laid out last, when every
-// expression has its final place.
+// is pushed down; the filters left on a derived table go into it; the
+// columns are laid out when every expression has its final place, and the
+// derived tables, given their filters and the outputs read, are
+// optimized last.
 func (p *planner) optimize(q *lQuery) error {
 	addImpliedFilters(q)
 	p.reorderJoins(q)
 	splitJoinConditions(q)
 	whereIntoJoinKeys(q)
 	pushDownWhere(q)
+	pushIntoDerived(q)
 	layoutColumns(q)
-	return nil
+	pruneDerivedOutputs(q)
+	return p.planDerived(q)
 }
 
 // addImpliedFilters adds to the WHERE of a join the conjuncts its

@@ -2,7 +2,6 @@ package sqlplan
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
@@ -89,10 +88,7 @@ func volatile(n sqlparser.SQLNode) bool {
 	found := false
 	sqlparser.Walk(func(x sqlparser.SQLNode) (bool, error) {
 		if f, ok := x.(*sqlparser.FuncExpr); ok {
-			switch strings.ToLower(f.Name.String()) {
-			case "random", "rand", "setseed", "nextval", "currval", "uuid", "gen_random_uuid":
-				found = true
-			}
+			found = volatileFunc(f.Name.String())
 		}
 		return !found, nil
 	}, n)

@@ -1,0 +1,365 @@
+package sqlplan
+
+import (
+	"strings"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+// Derived tables (a subquery in FROM, a CTE named once, a view) stay
+// logical until their parent is optimized: the parent's rules move the
+// filters on a derived table's columns into its WHERE (pushIntoDerived)
+// and drop the outputs the parent never reads (pruneDerivedOutputs);
+// only then is the derived table optimized (planDerived) and, with its
+// parent, lowered (lowerRel).
+
+// bindDerived binds a derived table's SELECT without optimizing or
+// lowering it; its parent does both (planDerived, lowerRel).
+func (p *planner) bindDerived(sel *sqlparser.Select, outer *scope) (*lQuery, error) {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > 32 {
+		return nil, errorf("subqueries nested too deeply")
+	}
+	if err := p.ctxErr(); err != nil {
+		return nil, err
+	}
+	savedWin := p.win
+	defer func() { p.win = savedWin }()
+	q, err := p.bindSelect(sel, outer)
+	if err != nil {
+		return nil, err
+	}
+	if p.onLogical != nil {
+		p.onLogical("bind", q)
+	}
+	return q, nil
+}
+
+// pushIntoDerived moves the filters on one derived table's columns into
+// that table's WHERE, written in its own terms (its select expressions in
+// place of the columns), where its own rules push them on into its scans:
+// a relation's own filters (a WHERE conjunct or an ON condition that
+// pushDownWhere and splitJoinConditions placed on it, so never on a side
+// NULLs may fill) and, when the FROM is that table alone, the WHERE's.
+// Only into a table whose rows do not depend on which rows there are
+// (see derivedFilterable), and only through deterministic expressions.
+func pushIntoDerived(q *lQuery) {
+	rels, _ := q.chain()
+	for _, lr := range rels {
+		r := lr.step.rel
+		if r.lq == nil || !derivedFilterable(r.lq) {
+			continue
+		}
+		r.residual = moveInto(r, r.residual)
+		if len(rels) == 1 && !r.pinned && !r.nullExtended {
+			q.where.conds = moveInto(r, q.where.conds)
+		}
+	}
+}
+
+// moveInto adds to r's derived query the conjuncts of conds that name r
+// alone and can be written in its terms, and returns the others.
+func moveInto(r *relation, conds []expr) []expr {
+	var left []expr
+	for _, c := range conds {
+		rs := relsOf(c)
+		if len(rs) == 1 && rs[r] && !runsSubquery(c) {
+			if in, ok := substituteDerived(c, r); ok {
+				r.lq.where.conds = append(r.lq.where.conds, in)
+				continue
+			}
+		}
+		left = append(left, c)
+	}
+	return left
+}
+
+// derivedFilterable reports whether filtering a derived query's output
+// rows equals filtering its FROM's joined rows: no window, DISTINCT,
+// LIMIT, top-N or UNNEST between them (each of those makes a row's
+// presence or values depend on the other rows). Through an aggregation
+// only a filter on its group keys passes (substituteDerived), which
+// keeps or drops whole groups; not through grouping sets, whose rows
+// have NULL for the keys they roll up.
+func derivedFilterable(q *lQuery) bool {
+	if q.where == nil || q.proj == nil || (q.win != nil && len(q.win.specs) > 0) {
+		return false
+	}
+	if q.agg != nil && q.agg.sets != nil {
+		return false
+	}
+	return onlyOrderAbove(q)
+}
+
+// groupKeyOf is the group key (over the FROM's columns) that the select
+// expression e outputs, nil if e is not one.
+func groupKeyOf(agg *aggCtx, e expr) expr {
+	c, ok := e.(*colExpr)
+	if !ok || c.col != nil {
+		return nil
+	}
+	for i, k := range agg.keys {
+		if agg.slots[i] == c.s {
+			return k
+		}
+	}
+	return nil
+}
+
+// onlyOrderAbove reports whether the nodes above q's select list only
+// order the rows (a full sort) or drop hidden columns.
+func onlyOrderAbove(q *lQuery) bool {
+	for n := q.root; n != lnode(q.proj); {
+		switch x := n.(type) {
+		case *lSort:
+			if x.limit >= 0 {
+				return false
+			}
+			n = x.in
+		case *lKeep:
+			n = x.in
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// substituteDerived writes e, an expression over r's columns, over the
+// columns of r's derived query: each column becomes its select
+// expression. ok is false when an expression in it is not one this knows
+// to copy, or not deterministic (the filter would run on other rows or a
+// different number of times than the select list).
+func substituteDerived(e expr, r *relation) (expr, bool) {
+	if c, ok := e.(*colExpr); ok {
+		if c.col == nil || c.col.rel != r || c.col.local >= len(r.cols) || r.cols[c.col.local] != c.col {
+			return nil, false
+		}
+		in := r.lq.proj.exprs[c.col.local]
+		if r.lq.agg != nil {
+			// Below an aggregate, only a group key has a value per row.
+			in = groupKeyOf(r.lq.agg, in)
+		}
+		if in == nil || !stableExpr(in) {
+			return nil, false
+		}
+		return in, true
+	}
+	return copyExprWith(e, func(ch expr) (expr, bool) { return substituteDerived(ch, r) })
+}
+
+// stableExpr reports whether e is made only of expressions that give
+// the same value for the same row every time and have no effect.
+func stableExpr(e expr) bool {
+	switch x := e.(type) {
+	case *colExpr, *constExpr:
+		return true
+	case *funcExpr:
+		if volatileFunc(x.name) {
+			return false
+		}
+	case *cmpExpr, *andExpr, *orExpr, *notExpr, *isNullExpr, *isBoolExpr, *inExpr, *likeExpr, *caseExpr, *castExpr, *arithExpr, *negExpr:
+	default:
+		return false
+	}
+	for _, ch := range children(e) {
+		if !stableExpr(ch) {
+			return false
+		}
+	}
+	return true
+}
+
+// volatileFunc reports whether the function named name gives a new value
+// on each call (or changes state): each row of each reference must call
+// it.
+func volatileFunc(name string) bool {
+	switch strings.ToLower(name) {
+	case "random", "rand", "setseed", "nextval", "currval", "uuid", "gen_random_uuid":
+		return true
+	}
+	return false
+}
+
+// copyExprWith copies e with each input replaced by sub's result; ok is false
+// for a kind of expression it does not copy, or when sub fails.
+func copyExprWith(e expr, sub func(expr) (expr, bool)) (expr, bool) {
+	all := func(es []expr) ([]expr, bool) {
+		out := make([]expr, len(es))
+		for i, x := range es {
+			var ok bool
+			if out[i], ok = sub(x); !ok {
+				return nil, false
+			}
+		}
+		return out, true
+	}
+	one := func(x expr) (expr, bool) { return sub(x) }
+	ok, ok2 := true, true
+	switch x := e.(type) {
+	case *constExpr:
+		return x, true
+	case *cmpExpr:
+		n := *x
+		n.l, ok = one(x.l)
+		n.r, ok2 = one(x.r)
+		return &n, ok && ok2
+	case *arithExpr:
+		n := *x
+		n.l, ok = one(x.l)
+		n.r, ok2 = one(x.r)
+		return &n, ok && ok2
+	case *likeExpr:
+		n := *x
+		n.e, ok = one(x.e)
+		n.pat, ok2 = one(x.pat)
+		return &n, ok && ok2
+	case *andExpr:
+		n := *x
+		n.terms, ok = all(x.terms)
+		return &n, ok
+	case *orExpr:
+		n := *x
+		n.terms, ok = all(x.terms)
+		return &n, ok
+	case *notExpr:
+		n := *x
+		n.e, ok = one(x.e)
+		return &n, ok
+	case *isNullExpr:
+		n := *x
+		n.e, ok = one(x.e)
+		return &n, ok
+	case *isBoolExpr:
+		n := *x
+		n.e, ok = one(x.e)
+		return &n, ok
+	case *inExpr:
+		n := *x
+		n.e, ok = one(x.e)
+		return &n, ok
+	case *castExpr:
+		n := *x
+		n.e, ok = one(x.e)
+		return &n, ok
+	case *negExpr:
+		n := *x
+		n.e, ok = one(x.e)
+		return &n, ok
+	case *funcExpr:
+		if volatileFunc(x.name) {
+			return nil, false
+		}
+		n := *x
+		n.args, ok = all(x.args)
+		return &n, ok
+	case *caseExpr:
+		n := *x
+		n.conds, ok = all(x.conds)
+		n.vals, ok2 = all(x.vals)
+		if ok && ok2 && x.els != nil {
+			n.els, ok = one(x.els)
+		}
+		return &n, ok && ok2
+	}
+	return nil, false
+}
+
+// pruneDerivedOutputs replaces the select expressions of a derived table
+// that its parent never reads by NULL constants of their type, so that
+// their columns are not read nor computed (a count(*) over SELECT * reads
+// no column). Not under DISTINCT or UNNEST, where every column decides
+// the rows, nor with ORDER BY (its keys may read them).
+func pruneDerivedOutputs(q *lQuery) {
+	rels, _ := q.chain()
+	var read map[*scopeCol]bool
+	for _, lr := range rels {
+		r := lr.step.rel
+		if r.lq == nil || r.lq.proj == nil || !onlyKeepAbove(r.lq) {
+			continue
+		}
+		if read == nil {
+			read = readByParent(q)
+		}
+		for k, c := range r.cols {
+			if !read[c] && !c.used {
+				r.lq.proj.exprs[k] = withText(&constExpr{t: r.lq.proj.exprs[k].Type()}, "NULL")
+			}
+		}
+	}
+}
+
+// onlyKeepAbove reports whether nothing but the dropping of hidden
+// columns sits above q's select list.
+func onlyKeepAbove(q *lQuery) bool {
+	for n := q.root; n != lnode(q.proj); {
+		k, ok := n.(*lKeep)
+		if !ok {
+			return false
+		}
+		n = k.in
+	}
+	return true
+}
+
+// readByParent marks the columns q reads anywhere: above the relations
+// (readAbove), in their own filters, and in every filter and select list
+// of its tree.
+func readByParent(q *lQuery) map[*scopeCol]bool {
+	read := readAbove(q, q.joinKeyList())
+	for _, st := range q.steps() {
+		for _, c := range st.rel.residual {
+			columnsOf(c, read)
+		}
+	}
+	var walk func(n lnode)
+	walk = func(n lnode) {
+		switch x := n.(type) {
+		case *lFilter:
+			for _, c := range x.conds {
+				columnsOf(c, read)
+			}
+		case *lProject:
+			for _, e := range x.exprs {
+				columnsOf(e, read)
+			}
+		case *lRel, *lUnion:
+			return // another query's columns
+		}
+		for _, in := range n.inputs() {
+			walk(in)
+		}
+	}
+	walk(q.root)
+	return read
+}
+
+// planDerived optimizes the derived tables of q's FROM once q's rules
+// have given them their filters and outputs.
+func (p *planner) planDerived(q *lQuery) error {
+	rels, _ := q.chain()
+	for _, lr := range rels {
+		r := lr.step.rel
+		if r.lq == nil {
+			continue
+		}
+		if err := p.optimize(r.lq); err != nil {
+			return err
+		}
+		if p.onLogical != nil {
+			p.onLogical("optimize", r.lq)
+		}
+	}
+	return nil
+}
+
+// lowerDerived builds the operators of a derived table kept logical.
+func (p *planner) lowerDerived(r *relation) (node, error) {
+	sp, err := p.lower(r.lq)
+	if err != nil {
+		return nil, err
+	}
+	r.sub.root = sp.root
+	return sp.root, nil
+}
