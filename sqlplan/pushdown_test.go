@@ -120,3 +120,24 @@ func TestDerivedFilterOnGroupKeys(t *testing.T) {
 		t.Errorf("%s: the key filter should reach the scan:\n%s", q, plan)
 	}
 }
+
+// The outputs of a derived table that its parent never reads are neither
+// read nor computed, wherever the derived table sits in the FROM.
+func TestDerivedOutputsUnread(t *testing.T) {
+	e := pushdownTables(t)
+	q := "SELECT count(*) FROM (SELECT * FROM s) t"
+	if plan := analyzed(t, e, q); !strings.Contains(plan, "COUNT(*) FROM FOOTERS") {
+		t.Errorf("%s: the count should come from the footers:\n%s", q, plan)
+	}
+	for q, want := range map[string]string{
+		q: "[[1000]]",
+		// The derived table on a join's build side, and on its probe side.
+		"SELECT count(*), sum(b.v) FROM s a JOIN (SELECT * FROM s) b ON a.id = b.id WHERE a.g = 1":             "[[100 299]]",
+		"SELECT count(*), sum(a.v) FROM (SELECT * FROM s) a JOIN s b ON a.id = b.id WHERE b.g = 1":             "[[100 299]]",
+		"SELECT count(*), max(b.name) FROM s a LEFT JOIN (SELECT * FROM s) b ON a.id = b.id + 990 AND b.g = 1": "[[1000 n1]]",
+	} {
+		if got := fmt.Sprint(queryAll(t, e, q)); got != want {
+			t.Errorf("%s: got %s, want %s", q, got, want)
+		}
+	}
+}

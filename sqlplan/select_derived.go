@@ -267,8 +267,8 @@ func copyExprWith(e expr, sub func(expr) (expr, bool)) (expr, bool) {
 }
 
 // pruneDerivedOutputs replaces the select expressions of a derived table
-// that its parent never reads by NULL constants of their type, so that
-// their columns are not read nor computed (a count(*) over SELECT * reads
+// that its parent never reads by unreadExpr, so that their columns are
+// neither read nor computed (a count(*) over SELECT * reads
 // no column). Not under DISTINCT or UNNEST, where every column decides
 // the rows, nor with ORDER BY (its keys may read them).
 func pruneDerivedOutputs(q *lQuery) {
@@ -284,10 +284,24 @@ func pruneDerivedOutputs(q *lQuery) {
 		}
 		for k, c := range r.cols {
 			if !read[c] && !c.used {
-				r.lq.proj.exprs[k] = withText(&constExpr{t: r.lq.proj.exprs[k].Type()}, "NULL")
+				r.lq.proj.exprs[k] = withText(&unreadExpr{t: r.lq.proj.exprs[k].Type()}, "(unread)")
 			}
 		}
 	}
+}
+
+// unreadExpr stands for a derived table's output that its parent never
+// reads: a dropped column, which keeps its place and row count in the
+// batches (the parent's layout counts it) but holds no values, so it
+// costs nothing to make or to copy.
+type unreadExpr struct {
+	named
+	t Type
+}
+
+func (e *unreadExpr) Type() Type { return e.t }
+func (e *unreadExpr) Eval(b *Batch) (*Col, error) {
+	return droppedCol(e.t, b.N), nil
 }
 
 // onlyKeepAbove reports whether nothing but the dropping of hidden
