@@ -54,7 +54,13 @@
 //     IN lists, IS NULL, LIKE 'prefix%', AND/OR/NOT trees of those) become
 //     scan.Predicates for pruning and filtering, the rest a residual
 //     filter; only the columns an expression reads are scanned. COUNT(*)
-//     without a filter is answered from the footers.
+//     without a filter is answered from the footers. A derived table
+//     that is a plain SELECT (a subquery in FROM, a CTE named once, a
+//     view) stays logical until its parent's rules have run
+//     (select_derived.go): the parent's filters on it alone go into its
+//     WHERE (its select expressions in place of its columns; not past a
+//     window, DISTINCT, LIMIT or UNNEST, past GROUP BY only on the keys),
+//     and the outputs the parent never reads are not computed.
 //  4. Execute: operators pull columnar batches (Col: typed slices, no
 //     per-row boxing; the vectors and their types are package
 //     sqlplan/vec, below every stage, which imports nothing of sqlplan:

@@ -117,7 +117,7 @@ func TestLogicalPlans(t *testing.T) {
 `,
 		},
 		{
-			// A derived table is planned (bound, optimized, lowered) when
+			// A derived UNION is planned (bound, optimized, lowered) when
 			// the FROM is bound: its tree shows optimized in both (no
 			// optimized text: the same as bound), and the outer WHERE is
 			// not pushed into it (yet).
@@ -134,6 +134,28 @@ func TestLogicalPlans(t *testing.T) {
             PROJECT id
               FILTER WHERE: (nothing left)
                 SCAN c columns: id
+`,
+		},
+		{
+			// A derived SELECT stays logical: the outer WHERE goes into
+			// it, its scan gets the filter, and the outputs the outer
+			// query does not read are not computed.
+			q: "SELECT count(*) FROM (SELECT * FROM o) x WHERE x.cust > 1",
+			bound: `PROJECT count(*)
+  AGGREGATE aggregates: count(*)
+    FILTER WHERE: x.cust > 1
+      DERIVED x
+        PROJECT oid, cust, total, flag
+          FILTER WHERE: (nothing left)
+            SCAN o
+`,
+			optimized: `PROJECT count(*)
+  AGGREGATE aggregates: count(*)
+    FILTER WHERE: (nothing left)
+      DERIVED x
+        PROJECT (unread), (unread), (unread), (unread)
+          FILTER WHERE: (nothing left)
+            SCAN o pushed: cust > 1
 `,
 		},
 		{

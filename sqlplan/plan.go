@@ -128,12 +128,9 @@ func (sp *selectPlan) drainAll(ctx context.Context) (*Batch, error) {
 }
 
 func (p *planner) planSelect(stmt sqlparser.SelectStatement, outer *scope) (*selectPlan, error) {
-	p.depth++
-	defer func() { p.depth-- }()
-	if p.depth > 32 {
-		return nil, errorf("subqueries nested too deeply")
-	}
-	if err := p.ctxErr(); err != nil {
+	leave, err := p.enterQuery()
+	defer leave()
+	if err != nil {
 		return nil, err
 	}
 	switch s := stmt.(type) {
@@ -145,6 +142,17 @@ func (p *planner) planSelect(stmt sqlparser.SelectStatement, outer *scope) (*sel
 		return p.planUnion(s, outer)
 	}
 	return nil, unsupported(fmt.Sprintf("%T", stmt))
+}
+
+// enterQuery counts one more level of nested queries being planned (leave
+// counts it back), refusing too deep a nesting or a canceled statement.
+func (p *planner) enterQuery() (leave func(), err error) {
+	p.depth++
+	leave = func() { p.depth-- }
+	if p.depth > 32 {
+		return leave, errorf("subqueries nested too deeply")
+	}
+	return leave, p.ctxErr()
 }
 
 // byNameMarker is the first select item the rewrite gives the query after

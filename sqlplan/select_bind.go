@@ -13,6 +13,21 @@ import (
 
 // planCore plans one SELECT (no UNION): bind, optimize, lower.
 func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, error) {
+	q, err := p.bindCore(sel, outer)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.optimize(q); err != nil {
+		return nil, err
+	}
+	if p.onLogical != nil {
+		p.onLogical("optimize", q)
+	}
+	return p.lower(q)
+}
+
+// bindCore binds one SELECT (no UNION) into its logical tree.
+func (p *planner) bindCore(sel *sqlparser.Select, outer *scope) (*lQuery, error) {
 	// Binding switches p.win between the clauses that allow window
 	// functions and those that do not; the enclosing query's comes back.
 	savedWin := p.win
@@ -24,13 +39,7 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	if p.onLogical != nil {
 		p.onLogical("bind", q)
 	}
-	if err := p.optimize(q); err != nil {
-		return nil, err
-	}
-	if p.onLogical != nil {
-		p.onLogical("optimize", q)
-	}
-	return p.lower(q)
+	return q, nil
 }
 
 // bindSelect binds a SELECT into its logical tree, clause by clause in the

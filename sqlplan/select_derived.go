@@ -16,24 +16,12 @@ import (
 // bindDerived binds a derived table's SELECT without optimizing or
 // lowering it; its parent does both (planDerived, lowerRel).
 func (p *planner) bindDerived(sel *sqlparser.Select, outer *scope) (*lQuery, error) {
-	p.depth++
-	defer func() { p.depth-- }()
-	if p.depth > 32 {
-		return nil, errorf("subqueries nested too deeply")
-	}
-	if err := p.ctxErr(); err != nil {
-		return nil, err
-	}
-	savedWin := p.win
-	defer func() { p.win = savedWin }()
-	q, err := p.bindSelect(sel, outer)
+	leave, err := p.enterQuery()
+	defer leave()
 	if err != nil {
 		return nil, err
 	}
-	if p.onLogical != nil {
-		p.onLogical("bind", q)
-	}
-	return q, nil
+	return p.bindCore(sel, outer)
 }
 
 // pushIntoDerived moves the filters on one derived table's columns into
