@@ -173,83 +173,63 @@ func volatileFunc(name string) bool {
 // copyExprWith copies e with each input replaced by sub's result; ok is false
 // for a kind of expression it does not copy, or when sub fails.
 func copyExprWith(e expr, sub func(expr) (expr, bool)) (expr, bool) {
-	all := func(es []expr) ([]expr, bool) {
-		out := make([]expr, len(es))
-		for i, x := range es {
-			var ok bool
-			if out[i], ok = sub(x); !ok {
-				return nil, false
+	// set and setAll fill a copy's inputs, and say whether sub could.
+	set := func(dst *expr, src expr) bool {
+		var ok bool
+		*dst, ok = sub(src)
+		return ok
+	}
+	setAll := func(dst *[]expr, src []expr) bool {
+		*dst = make([]expr, len(src))
+		for i, x := range src {
+			if !set(&(*dst)[i], x) {
+				return false
 			}
 		}
-		return out, true
+		return true
 	}
-	one := func(x expr) (expr, bool) { return sub(x) }
-	ok, ok2 := true, true
 	switch x := e.(type) {
 	case *constExpr:
 		return x, true
 	case *cmpExpr:
 		n := *x
-		n.l, ok = one(x.l)
-		n.r, ok2 = one(x.r)
-		return &n, ok && ok2
+		return &n, set(&n.l, x.l) && set(&n.r, x.r)
 	case *arithExpr:
 		n := *x
-		n.l, ok = one(x.l)
-		n.r, ok2 = one(x.r)
-		return &n, ok && ok2
+		return &n, set(&n.l, x.l) && set(&n.r, x.r)
 	case *likeExpr:
 		n := *x
-		n.e, ok = one(x.e)
-		n.pat, ok2 = one(x.pat)
-		return &n, ok && ok2
+		return &n, set(&n.e, x.e) && set(&n.pat, x.pat)
 	case *andExpr:
 		n := *x
-		n.terms, ok = all(x.terms)
-		return &n, ok
+		return &n, setAll(&n.terms, x.terms)
 	case *orExpr:
 		n := *x
-		n.terms, ok = all(x.terms)
-		return &n, ok
+		return &n, setAll(&n.terms, x.terms)
 	case *notExpr:
 		n := *x
-		n.e, ok = one(x.e)
-		return &n, ok
+		return &n, set(&n.e, x.e)
 	case *isNullExpr:
 		n := *x
-		n.e, ok = one(x.e)
-		return &n, ok
+		return &n, set(&n.e, x.e)
 	case *isBoolExpr:
 		n := *x
-		n.e, ok = one(x.e)
-		return &n, ok
+		return &n, set(&n.e, x.e)
 	case *inExpr:
 		n := *x
-		n.e, ok = one(x.e)
-		return &n, ok
+		return &n, set(&n.e, x.e)
 	case *castExpr:
 		n := *x
-		n.e, ok = one(x.e)
-		return &n, ok
+		return &n, set(&n.e, x.e)
 	case *negExpr:
 		n := *x
-		n.e, ok = one(x.e)
-		return &n, ok
+		return &n, set(&n.e, x.e)
 	case *funcExpr:
-		if volatileFunc(x.name) {
-			return nil, false
-		}
 		n := *x
-		n.args, ok = all(x.args)
-		return &n, ok
+		return &n, !volatileFunc(x.name) && setAll(&n.args, x.args)
 	case *caseExpr:
 		n := *x
-		n.conds, ok = all(x.conds)
-		n.vals, ok2 = all(x.vals)
-		if ok && ok2 && x.els != nil {
-			n.els, ok = one(x.els)
-		}
-		return &n, ok && ok2
+		return &n, setAll(&n.conds, x.conds) && setAll(&n.vals, x.vals) && (x.els == nil || set(&n.els, x.els))
 	}
 	return nil, false
 }
@@ -271,6 +251,9 @@ func pruneDerivedOutputs(q *lQuery) {
 			read = readByParent(q)
 		}
 		for k, c := range r.cols {
+			if k >= len(r.lq.cols) {
+				break // only the select list's columns have an expression
+			}
 			if !read[c] && !c.used {
 				r.lq.proj.exprs[k] = withText(&unreadExpr{t: r.lq.proj.exprs[k].Type()}, "(unread)")
 			}
