@@ -68,11 +68,7 @@ func (a *sumIntAcc) Result(ng int) *vec.Col {
 	a.sum = vec.GrowTo(a.sum, ng)
 	a.seen = vec.GrowTo(a.seen, ng)
 	c := &vec.Col{T: a.t, Len: ng, I: a.sum[:ng]}
-	for g := 0; g < ng; g++ {
-		if !a.seen[g] {
-			c.SetNull(g)
-		}
-	}
+	nullUnseen(c, a.seen[:ng])
 	return c
 }
 
@@ -104,11 +100,7 @@ func (a *sumFloatAcc) Result(ng int) *vec.Col {
 	a.sum = vec.GrowTo(a.sum, ng)
 	a.seen = vec.GrowTo(a.seen, ng)
 	c := &vec.Col{T: tFloat, Len: ng, F: a.sum[:ng]}
-	for g := 0; g < ng; g++ {
-		if !a.seen[g] {
-			c.SetNull(g)
-		}
-	}
+	nullUnseen(c, a.seen[:ng])
 	return c
 }
 
@@ -248,11 +240,7 @@ func (a *extremeIntAcc) Result(ng int) *vec.Col {
 	a.v = vec.GrowTo(a.v, ng)
 	a.seen = vec.GrowTo(a.seen, ng)
 	c := &vec.Col{T: a.t, Len: ng, I: a.v[:ng]}
-	for g := 0; g < ng; g++ {
-		if !a.seen[g] {
-			c.SetNull(g)
-		}
-	}
+	nullUnseen(c, a.seen[:ng])
 	return c
 }
 
@@ -280,11 +268,7 @@ func (a *extremeFloatAcc) Result(ng int) *vec.Col {
 	a.v = vec.GrowTo(a.v, ng)
 	a.seen = vec.GrowTo(a.seen, ng)
 	c := &vec.Col{T: tFloat, Len: ng, F: a.v[:ng]}
-	for g := 0; g < ng; g++ {
-		if !a.seen[g] {
-			c.SetNull(g)
-		}
-	}
+	nullUnseen(c, a.seen[:ng])
 	return c
 }
 
@@ -442,11 +426,7 @@ func (a *boolAcc) Result(ng int) *vec.Col {
 	a.v = vec.GrowTo(a.v, ng)
 	a.seen = vec.GrowTo(a.seen, ng)
 	c := &vec.Col{T: tBool, Len: ng, B: a.v[:ng]}
-	for g := 0; g < ng; g++ {
-		if !a.seen[g] {
-			c.SetNull(g)
-		}
-	}
+	nullUnseen(c, a.seen[:ng])
 	return c
 }
 
@@ -509,3 +489,13 @@ func (a *sumFloatAcc) Reserve(n int) { a.sum, a.seen = make([]float64, 0, n), ma
 func (a *extremeIntAcc) Reserve(n int) { a.v, a.seen = make([]int64, 0, n), make([]bool, 0, n) }
 
 func (a *extremeFloatAcc) Reserve(n int) { a.v, a.seen = make([]float64, 0, n), make([]bool, 0, n) }
+
+// nullUnseen sets NULL the groups of c that saw no value (the result of an
+// aggregate over no rows, or only NULLs).
+func nullUnseen(c *vec.Col, seen []bool) {
+	for g, ok := range seen {
+		if !ok {
+			c.SetNull(g)
+		}
+	}
+}

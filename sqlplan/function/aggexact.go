@@ -507,11 +507,7 @@ func (a *bitAcc) Update(gids []int32, ng int, c *vec.Col) {
 func (a *bitAcc) Result(ng int) *vec.Col {
 	a.v, a.seen = vec.GrowTo(a.v, ng), vec.GrowTo(a.seen, ng)
 	c := &vec.Col{T: a.t, Len: ng, I: append([]int64(nil), a.v[:ng]...)}
-	for g := 0; g < ng; g++ {
-		if !a.seen[g] {
-			c.SetNull(g)
-		}
-	}
+	nullUnseen(c, a.seen[:ng])
 	return c
 }
 
