@@ -21,6 +21,3 @@ func CodecPages(data []byte, c format.CompressionCodec) (bodies [][]byte, sizes 
 	}
 	return bodies, sizes, nil
 }
-
-// CPUTime exports cpuTime to the benchmarks of package compress_test.
-var CPUTime = cpuTime

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
+	"github.com/carquet-go/carquet/internal/cputime"
 	"github.com/carquet-go/carquet/parquet/format"
 )
 
@@ -29,26 +29,17 @@ func BenchmarkGzipDecoders(b *testing.B) {
 					out := make([]byte, len(d.data))
 					b.SetBytes(int64(len(d.data)))
 					b.ReportAllocs()
-					cpu0 := cpuTime()
+					cpu0 := cputime.Process()
 					for b.Loop() {
 						if out, err = dec.fn(out, enc, len(d.data)); err != nil {
 							b.Fatal(err)
 						}
 					}
-					b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+					b.ReportMetric(float64(cputime.Process()-cpu0)/float64(b.N), "cpu-ns/op")
 				})
 			}
 		}
 	}
-}
-
-// cpuTime is the process's user and system CPU time in nanoseconds.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // TestGzipMatchesKlauspost decodes every gzip page of the parquet-testing

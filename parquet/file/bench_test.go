@@ -6,9 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
+	"github.com/carquet-go/carquet/internal/cputime"
 	"github.com/carquet-go/carquet/internal/events"
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/parquet/format"
@@ -93,7 +93,7 @@ func BenchmarkReadPageRows(b *testing.B) {
 			data := eventsFile(b, n, codec, writer.WithPageRowLimit(rows))
 			b.Run(fmt.Sprintf("%v/pages=%d", codec, rows), func(b *testing.B) {
 				b.SetBytes(int64(len(data)))
-				cpu0 := cpuTime()
+				cpu0 := cputime.Process()
 				for b.Loop() {
 					f, err := file.Open(bytes.NewReader(data), int64(len(data)), file.Options{})
 					if err != nil {
@@ -111,20 +111,10 @@ func BenchmarkReadPageRows(b *testing.B) {
 						}
 					}
 				}
-				b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64(cputime.Process()-cpu0)/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}
-}
-
-// cpuTime is the process's user and system CPU time in nanoseconds: on a
-// shared machine it moves less than the wall time.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // BenchmarkMmap reads every column of the uncompressed 1M-row events file
@@ -139,7 +129,7 @@ func BenchmarkMmap(b *testing.B) {
 	}
 	for _, mode := range []string{"fresh", "kept", "plain"} {
 		b.Run(mode, func(b *testing.B) {
-			cpu0 := cpuTime()
+			cpu0 := cputime.Process()
 			for b.Loop() {
 				f, err := file.OpenFile(path, file.Options{}, mode != "plain")
 				if err != nil {
@@ -169,7 +159,7 @@ func BenchmarkMmap(b *testing.B) {
 					b.Fatal("no amounts read")
 				}
 			}
-			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(cputime.Process()-cpu0)/float64(b.N), "cpu-ns/op")
 			file.DropIdleMappings()
 		})
 	}

@@ -4,9 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/carquet-go/carquet/internal/cputime"
 )
 
 // BenchmarkFileRead reads the files a carquet-bench run left in
@@ -40,8 +41,8 @@ func BenchmarkFileRead(b *testing.B) {
 				b.Run(work+"/"+base[:len(base)-len(".parquet")]+"/"+name, func(b *testing.B) {
 					// CPU time (user and system) per read besides the wall
 					// time: on a loaded machine it moves less.
-					start := cpuTime()
-					defer func() { b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op") }()
+					start := cputime.Process()
+					defer func() { b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op") }()
 					for i := 0; i < b.N; i++ {
 						var err error
 						switch work {
@@ -60,15 +61,6 @@ func BenchmarkFileRead(b *testing.B) {
 			}
 		}
 	}
-}
-
-// cpuTime is the process's user and system CPU time in nanoseconds.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // BenchmarkMmapRead reads each file of $CARQUET_BENCH_DIR with carquet's
