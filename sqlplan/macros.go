@@ -516,8 +516,8 @@ func (ms macroSet) lookup(name string, table bool) (*macro, bool) {
 		return m, true
 	}
 	m, ok := ms.m[macroKey{name: name, table: table}]
-	if !ok && !table {
-		return builtinMacro(name) // macros_builtin.go
+	if !ok {
+		return builtinMacro(name, table) // macros_builtin.go
 	}
 	return m, ok
 }

@@ -72,6 +72,10 @@ var builtinMacroText = []string{
 	`CREATE MACRO obj_description(object_oid, catalog_name) AS NULL`,
 	`CREATE MACRO shobj_description(object_oid, catalog_name) AS NULL`,
 	`CREATE MACRO map_to_pg_oid(type_name) AS CASE type_name WHEN 'bool' THEN 16 WHEN 'int16' THEN 21 WHEN 'int' THEN 23 WHEN 'bigint' THEN 20 WHEN 'date' THEN 1082 WHEN 'time' THEN 1083 WHEN 'datetime' THEN 1114 WHEN 'dec' THEN 1700 WHEN 'float' THEN 700 WHEN 'double' THEN 701 WHEN 'bpchar' THEN 1043 WHEN 'binary' THEN 17 WHEN 'interval' THEN 1186 WHEN 'timestamptz' THEN 1184 WHEN 'timestamp with time zone' THEN 1184 WHEN 'timetz' THEN 1266 WHEN 'time with time zone' THEN 1266 WHEN 'bit' THEN 1560 WHEN 'guid' THEN 2950 END`,
+	// DuckDB's table functions json_each and json_tree, as the unnested
+	// rows of a list that __json_each builds (function/json_each.go).
+	`CREATE MACRO json_each(json, path := '$') AS TABLE SELECT r.* FROM (SELECT unnest(__json_each(json, path, false)) AS r)`,
+	`CREATE MACRO json_tree(json, path := '$') AS TABLE SELECT r.* FROM (SELECT unnest(__json_each(json, path, true)) AS r)`,
 	`CREATE MACRO format_pg_type(logical_type, type_name) AS CASE upper(logical_type) WHEN 'FLOAT' THEN 'float4' WHEN 'DOUBLE' THEN 'float8' WHEN 'DECIMAL' THEN 'numeric' WHEN 'ENUM' THEN lower(type_name) WHEN 'VARCHAR' THEN 'varchar' WHEN 'BLOB' THEN 'bytea' WHEN 'TIMESTAMP' THEN 'timestamp' WHEN 'TIME' THEN 'time' WHEN 'TIMESTAMP WITH TIME ZONE' THEN 'timestamptz' WHEN 'TIME WITH TIME ZONE' THEN 'timetz' WHEN 'SMALLINT' THEN 'int2' WHEN 'INTEGER' THEN 'int4' WHEN 'BIGINT' THEN 'int8' WHEN 'BOOLEAN' THEN 'bool' ELSE lower(logical_type) END`,
 }
 
@@ -132,10 +136,11 @@ func parseBuiltinMacros() map[string]*macro {
 	return out
 }
 
-// builtinMacro is the system's scalar macro of a lower-case name.
-func builtinMacro(name string) (*macro, bool) {
+// builtinMacro is the system's scalar (table false) or table macro of a
+// lower-case name.
+func builtinMacro(name string, table bool) (*macro, bool) {
 	m, ok := builtinMacros[name]
-	return m, ok
+	return m, ok && m.table == table
 }
 
 // callsBuiltinMacro reports whether a statement's tokens may call one of
@@ -161,8 +166,12 @@ func builtinMacroRows() []functionRow {
 	sort.Strings(names)
 	var rows []functionRow
 	for _, name := range names {
+		kind := "macro"
+		if builtinMacros[name].table {
+			kind = "table" // DuckDB's table functions that carquet writes in SQL
+		}
 		for _, o := range builtinMacros[name].overloads() {
-			rows = append(rows, functionRow{name: name, kind: "macro", params: len(o.params), macro: o, system: true})
+			rows = append(rows, functionRow{name: name, kind: kind, params: len(o.params), macro: o, system: true})
 		}
 	}
 	return rows

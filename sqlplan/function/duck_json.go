@@ -187,6 +187,7 @@ type jsonNode struct {
 	text string
 	keys []string // an object's, in order
 	vals []*jsonNode
+	id   int64 // json_each's and json_tree's number of the value (numberJSON)
 }
 
 // parseJSONNode parses one JSON document.
@@ -194,10 +195,8 @@ func parseJSONNode(doc []byte) (*jsonNode, error) {
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
 	n, err := readJSONNode(dec)
-	if err == nil {
-		if _, extra := dec.Token(); extra == nil {
-			err = fmt.Errorf("more than one value")
-		}
+	if err == nil && len(bytes.TrimSpace(doc[dec.InputOffset():])) > 0 {
+		err = fmt.Errorf("unexpected content after the document at byte %d", dec.InputOffset())
 	}
 	if err != nil {
 		return nil, fmt.Errorf("Malformed JSON: %v", err)
@@ -213,6 +212,9 @@ func readJSONNode(dec *json.Decoder) (*jsonNode, error) {
 	}
 	d, isDelim := tok.(json.Delim)
 	if !isDelim {
+		if s, isStr := tok.(string); isStr {
+			return &jsonNode{kind: 's', text: jsonString(s)}, nil
+		}
 		b, err := json.Marshal(tok)
 		return &jsonNode{kind: 's', text: string(b)}, err
 	}
