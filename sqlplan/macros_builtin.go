@@ -48,6 +48,7 @@ var builtinMacroText = []string{
 	// row gives NULL); weighted_avg weighs the non-NULL values.
 	`CREATE MACRO json_group_array(x) AS CAST('[' || string_agg(CASE WHEN x IS NULL THEN 'null' ELSE CAST(to_json(x) AS VARCHAR) END, ',') || ']' AS JSON)`,
 	`CREATE MACRO json_group_object(n, v) AS CAST('{' || string_agg(CASE WHEN n IS NULL THEN error('json_group_object key cannot be NULL') ELSE CAST(to_json(CAST(n AS VARCHAR)) AS VARCHAR) END || ':' || CASE WHEN v IS NULL THEN 'null' ELSE CAST(to_json(v) AS VARCHAR) END, ',') || '}' AS JSON)`,
+	`CREATE MACRO json_group_structure(x) AS json_extract(json_structure(json_group_array(x)), '$[0]')`,
 	`CREATE MACRO weighted_avg("value", weight) AS sum("value" * weight) / sum(CASE WHEN "value" IS NOT NULL THEN weight ELSE 0 END)`,
 	`CREATE MACRO wavg("value", weight) AS weighted_avg("value", weight)`,
 
