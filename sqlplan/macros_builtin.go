@@ -72,6 +72,15 @@ var builtinMacroText = []string{
 	`CREATE MACRO col_description(table_oid, column_number) AS NULL`,
 	`CREATE MACRO obj_description(object_oid, catalog_name) AS NULL`,
 	`CREATE MACRO shobj_description(object_oid, catalog_name) AS NULL`,
+	// The schemas a name is looked up in: the implicit ones are DuckDB's
+	// temp, main and system schemas (all named main) and pg_catalog.
+	`CREATE MACRO current_schemas(include_implicit) AS CASE WHEN include_implicit THEN ['main', 'main', 'main', 'pg_catalog'] WHEN NOT include_implicit THEN CAST([] AS VARCHAR[]) END`,
+	`CREATE MACRO pg_sleep(seconds) AS sleep_ms(CAST(seconds * 1000 AS BIGINT))`,
+	// DuckDB's array_length(l, dim) knows dimension 1 only.
+	`CREATE MACRO generate_subscripts(arr, dim) AS unnest(generate_series(1, CASE WHEN dim = 1 THEN len(arr) ELSE error('array_length for lists with dimensions other than 1 not implemented') END))`,
+	`CREATE MACRO regexp_split_to_table("text", pattern) AS unnest(string_split_regex("text", pattern))`,
+	`CREATE MACRO format_type(type_oid, typemod) AS (SELECT format_pg_type(logical_type, type_name) FROM duckdb_types() t WHERE t.type_oid = type_oid) || CASE WHEN typemod > 0 THEN concat('(', typemod // 1000, ',', typemod % 1000, ')') ELSE '' END`,
+	`CREATE MACRO pg_get_viewdef(oid) AS (SELECT "sql" FROM duckdb_views() v WHERE v.view_oid = oid)`,
 	`CREATE MACRO map_to_pg_oid(type_name) AS CASE type_name WHEN 'bool' THEN 16 WHEN 'int16' THEN 21 WHEN 'int' THEN 23 WHEN 'bigint' THEN 20 WHEN 'date' THEN 1082 WHEN 'time' THEN 1083 WHEN 'datetime' THEN 1114 WHEN 'dec' THEN 1700 WHEN 'float' THEN 700 WHEN 'double' THEN 701 WHEN 'bpchar' THEN 1043 WHEN 'binary' THEN 17 WHEN 'interval' THEN 1186 WHEN 'timestamptz' THEN 1184 WHEN 'timestamp with time zone' THEN 1184 WHEN 'timetz' THEN 1266 WHEN 'time with time zone' THEN 1266 WHEN 'bit' THEN 1560 WHEN 'guid' THEN 2950 END`,
 	// DuckDB's table functions json_each and json_tree, as the unnested
 	// rows of a list that __json_each builds (function/json_each.go).

@@ -424,8 +424,16 @@ func (p *planner) bindUnnest(l expr) (expr, error) {
 	return e, nil
 }
 
-// isUnnest reports a select item unnest(...).
+// isUnnest reports a select item unnest(...), in parentheses or not (a
+// macro's body is put in them: regexp_split_to_table).
 func isUnnest(e sqlparser.Expr) (*sqlparser.FuncExpr, bool) {
+	for {
+		pe, isParen := e.(*sqlparser.ParenExpr)
+		if !isParen {
+			break
+		}
+		e = pe.Expr
+	}
 	f, ok := e.(*sqlparser.FuncExpr)
 	return f, ok && f.Qualifier.IsEmpty() && f.Name.Lowered() == "unnest"
 }

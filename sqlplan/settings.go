@@ -60,6 +60,10 @@ type settings struct {
 	local uint64
 	// vars are the session's variables (variables.go), not to be changed.
 	vars map[string]*variable
+	// connID and rng are the session's id and random numbers
+	// (funcs_session.go).
+	connID uint64
+	rng    *sessionRand
 }
 
 // nullsFirst is where NULLs of an ORDER BY item go: explicit is the
@@ -368,10 +372,16 @@ type Session struct {
 	// prepared are the statements PREPARE kept, by lower-case name
 	// (session_stmts.go).
 	prepared map[string]*Stmt
+	// id and rng: current_connection_id() and the random numbers setseed
+	// seeds (funcs_session.go).
+	id  uint64
+	rng *sessionRand
 }
 
 // NewSession returns a session of the engine with no settings of its own.
-func (e *Engine) NewSession() *Session { return &Session{e: e} }
+func (e *Engine) NewSession() *Session {
+	return &Session{e: e, id: lastConnectionID.Add(1), rng: &sessionRand{}}
+}
 
 // settingsFor is what a statement of session sess (nil: the engine's own
 // session) runs with: the session's values over the engine's.
@@ -391,6 +401,7 @@ func (e *Engine) settingsFor(sess *Session) settings {
 	}
 	s.local = sess.mask
 	s.vars = sess.vars
+	s.connID, s.rng = sess.id, sess.rng
 	return s
 }
 

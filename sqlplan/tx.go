@@ -48,6 +48,8 @@ type Tx struct {
 	views []*Stmt
 	// after is the work COMMIT does last (txmaint.go).
 	after []txAfter
+	// id is txid_current()'s, given when first asked (funcs_session.go).
+	id uint64
 }
 
 // overlay is a table as the transaction sees it: its snapshot followed by

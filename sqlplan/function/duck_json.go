@@ -187,7 +187,7 @@ type jsonNode struct {
 	text string
 	keys []string // an object's, in order
 	vals []*jsonNode
-	id   int64 // json_each's and json_tree's number of the value (numberJSON)
+	id   uint64 // json_each's and json_tree's number of the value (numberJSON)
 }
 
 // parseJSONNode parses one JSON document.

@@ -80,7 +80,7 @@ func jsonEachRows(a []*vec.Col, i int) (any, error) {
 // numberJSON gives n and the values below it their ids from next on (an
 // object's key takes the id before its value's) and returns the next
 // free id.
-func numberJSON(n *jsonNode, next int64) int64 {
+func numberJSON(n *jsonNode, next uint64) uint64 {
 	n.id = next
 	next++
 	for _, v := range n.vals {

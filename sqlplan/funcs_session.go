@@ -1,0 +1,169 @@
+package sqlplan
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Functions of the session and the statement that DuckDB (v1.5) has and
+// carquet lacked: current_query(), txid_current() and
+// current_transaction_id(), current_connection_id(), setseed(x) (random()
+// repeats its sequence after it, per connection), sleep_ms(ms), and
+// array_value (carquet has no fixed-size ARRAY type: the values make a
+// list, as list_value makes it).
+
+func init() {
+	addFuncs(map[string]*fn{
+		"current_query":          {min: 0, max: 0},
+		"txid_current":           {min: 0, max: 0},
+		"current_transaction_id": {min: 0, max: 0},
+		"current_connection_id":  {min: 0, max: 0},
+		"setseed":                {min: 1, max: 1, volatile: true},
+		"sleep_ms":               {min: 1, max: 1, volatile: true},
+		"array_value":            {min: 0, max: -1},
+	})
+}
+
+// Process-wide counters of the ids: unique among the engines of a
+// process, as DuckDB's are within its database.
+var (
+	lastConnectionID  atomic.Uint64
+	lastTransactionID atomic.Uint64
+)
+
+// sessionRand is a connection's random numbers: the process's until
+// setseed seeds the connection's own source.
+type sessionRand struct {
+	mu sync.Mutex
+	r  *rand.Rand
+}
+
+// fill sets dst to random()'s next values.
+func (s *sessionRand) fill(dst []float64) {
+	next := rand.Float64
+	if s != nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.r != nil {
+			next = s.r.Float64
+		}
+	}
+	for i := range dst {
+		dst[i] = next()
+	}
+}
+
+// seed makes the sequence of x (from -1 to 1) the connection's.
+func (s *sessionRand) seed(x float64) {
+	if s == nil {
+		return
+	}
+	bits := uint64(int64(x * (1 << 53)))
+	s.mu.Lock()
+	s.r = rand.New(rand.NewPCG(bits, bits^0x9e3779b97f4a7c15))
+	s.mu.Unlock()
+}
+
+// bindSessionFunc binds this file's functions and random(); ok is false
+// for other names.
+func (p *planner) bindSessionFunc(name string, args []expr) (expr, bool, error) {
+	switch name {
+	case "current_query":
+		text := ""
+		if p.src != nil {
+			text = p.src.Orig
+		}
+		return &constExpr{t: tString, v: text}, true, nil
+	case "txid_current", "current_transaction_id":
+		return &constExpr{t: Type{Kind: KUint}, v: p.transactionID()}, true, nil
+	case "current_connection_id":
+		return &constExpr{t: Type{Kind: KUint}, v: p.set.connID}, true, nil
+	case "random":
+		rng := p.set.rng
+		e := &funcExpr{name: name, t: tFloat, vec: func(_ []*Col, n int) (*Col, error) {
+			out := &Col{T: tFloat, Len: n, F: make([]float64, n)}
+			rng.fill(out.F)
+			return out, nil
+		}}
+		e.setText("random()")
+		return e, true, nil
+	case "setseed":
+		e, err := p.bindSetseed(args[0])
+		return e, true, err
+	case "sleep_ms":
+		e, err := p.bindSleep(args[0])
+		return e, true, err
+	case "array_value":
+		if len(args) == 0 {
+			return nil, true, errorf("array_value requires at least one argument")
+		}
+		return p.bindNested("list_value", args)
+	}
+	return nil, false, nil
+}
+
+// transactionID is the id of the statement's transaction: an explicit
+// transaction keeps one id, a statement of its own gets a new one.
+func (p *planner) transactionID() uint64 {
+	if p.tx == nil {
+		return lastTransactionID.Add(1)
+	}
+	p.tx.mu.Lock()
+	defer p.tx.mu.Unlock()
+	if p.tx.id == 0 {
+		p.tx.id = lastTransactionID.Add(1)
+	}
+	return p.tx.id
+}
+
+// bindSetseed is setseed(x): it seeds the connection's random() and is
+// NULL.
+func (p *planner) bindSetseed(x expr) (expr, error) {
+	seed, err := p.cast(x, tFloat)
+	if err != nil {
+		return nil, err
+	}
+	rng := p.set.rng
+	e := &funcExpr{name: "setseed", args: []expr{seed}, t: Type{Kind: KNull}, strict: true, row: func(a []*Col, i int) (any, error) {
+		v := a[0].F[i]
+		if v < -1 || v > 1 {
+			return nil, errorf("SETSEED accepts seed values between -1.0 and 1.0, inclusive")
+		}
+		rng.seed(v)
+		return nil, nil
+	}}
+	e.setText("setseed(" + x.String() + ")")
+	return e, nil
+}
+
+// bindSleep is sleep_ms(ms): it waits ms milliseconds (none for a
+// negative count), or until the statement is cancelled, and is NULL.
+func (p *planner) bindSleep(x expr) (expr, error) {
+	ms, err := p.cast(x, tInt)
+	if err != nil {
+		return nil, err
+	}
+	ctx := p.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	e := &funcExpr{name: "sleep_ms", args: []expr{ms}, t: Type{Kind: KNull}, strict: true, row: func(a []*Col, i int) (any, error) {
+		d := a[0].I[i]
+		if d <= 0 {
+			return nil, nil
+		}
+		t := time.NewTimer(time.Duration(min(d, int64(time.Duration(1<<62)/time.Millisecond))) * time.Millisecond)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return nil, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}}
+	e.setText("sleep_ms(" + x.String() + ")")
+	return e, nil
+}
