@@ -36,6 +36,8 @@ func (p *planner) bindStructMore(name string, args []expr) (expr, bool, error) {
 		e, err = p.bindStructSearch(name, args[0], args[1])
 	case "struct_update":
 		e, err = p.bindStructUpdate(args)
+	case "remap_struct":
+		e, err = p.bindRemapStruct(args) // funcs_remap.go
 	default:
 		return nil, false, nil
 	}
