@@ -190,25 +190,15 @@ func (p *planner) bindStructUpdate(args []expr) (expr, error) {
 	if !ok || s.Type().Unnamed {
 		return nil, errorf("struct_update needs a struct with named fields, not %s", s.Type().SQLName())
 	}
-	var names []string
-	var vals []expr
-	for k := 1; k < len(args); k += 2 {
-		c, isC := isConst(args[k])
-		name, isStr := c.v.(string)
-		if !isC || !isStr {
-			return nil, errorf("Need named argument for struct update, e.g., a := b")
-		}
-		names, vals = append(names, name), append(vals, args[k+1])
-	}
-	upd, err := p.bindStructValue(names, vals, false)
+	upd, err := p.bindNamedFields(args[1:], "Need named argument for struct update, e.g., a := b")
 	if err != nil {
 		return nil, err
 	}
 	// from[i] is where field i of the result comes from: the old struct's
 	// field of that name, or "" for an updated one.
-	fields := make([]NamedType, 0, len(old)+len(names))
+	fields := make([]NamedType, 0, len(old)+len(upd.t.Fields))
 	from := make([]string, 0, cap(fields))
-	replaced := make(map[int]bool, len(names))
+	replaced := make(map[int]bool, len(upd.t.Fields))
 	for _, f := range old {
 		nt, src := f, f.Name
 		for k, nf := range upd.t.Fields {

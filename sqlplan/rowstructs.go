@@ -108,6 +108,23 @@ func errNoStructKey(t Type, name string) error {
 	return errorf("Could not find key %q in struct\n\nCandidate Entries: %s", name, strings.Join(names, ", "))
 }
 
+// bindNamedFields binds the name := value arguments of struct_insert and
+// struct_update (the rewrite made them 'name', value) as a struct of
+// those fields; notNamed is the error for an argument without a name.
+func (p *planner) bindNamedFields(args []expr, notNamed string) (*funcExpr, error) {
+	names := make([]string, 0, len(args)/2)
+	vals := make([]expr, 0, len(args)/2)
+	for k := 0; k+1 < len(args); k += 2 {
+		c, isC := isConst(args[k])
+		name, isStr := c.v.(string)
+		if !isC || !isStr {
+			return nil, errorf("%s", notNamed)
+		}
+		names, vals = append(names, name), append(vals, args[k+1])
+	}
+	return p.bindStructValue(names, vals, false)
+}
+
 // bindListZip is list_zip(l1, ..., lk [, truncate]): a list of unnamed
 // structs, the i-th holding the i-th element of each list; as long as
 // the longest list (shorter ones give NULLs), or the shortest when
@@ -197,17 +214,7 @@ func (p *planner) bindStructInsert(args []expr) (expr, error) {
 	if !ok || st.Unnamed {
 		return nil, errorf("struct_insert needs a struct with named fields, not %s", st.SQLName())
 	}
-	names := make([]string, 0, len(args)/2)
-	vals := make([]expr, 0, len(args)/2)
-	for k := 1; k < len(args); k += 2 {
-		c, isC := isConst(args[k])
-		name, isStr := c.v.(string)
-		if !isC || !isStr {
-			return nil, errorf("struct_insert names its new fields: name := value")
-		}
-		names, vals = append(names, name), append(vals, args[k+1])
-	}
-	added, err := p.bindStructValue(names, vals, false)
+	added, err := p.bindNamedFields(args[1:], "struct_insert names its new fields: name := value")
 	if err != nil {
 		return nil, err
 	}
