@@ -1,0 +1,187 @@
+package sqlplan
+
+import (
+	"strings"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+// byNameMarker is the first select item the rewrite gives the query after
+// UNION [ALL] BY NAME (unionByName).
+const byNameMarker = "__carquet_byname__"
+
+// alignByName lines up the parts of a UNION of which all but the first
+// come BY NAME (their first column is byNameMarker): the columns are the
+// first part's, then the names the later parts add (any case), each part
+// giving NULL for the names it lacks.
+func alignByName(plans []*selectPlan) error {
+	byName := false
+	for i, sp := range plans[1:] {
+		marked := len(sp.cols) > 0 && sp.cols[0].Name == byNameMarker
+		if i > 0 && marked != byName {
+			return unsupported("UNION BY NAME mixed with UNION by position in one chain")
+		}
+		byName = marked
+	}
+	if !byName {
+		return nil
+	}
+	var names []string
+	index := map[string]int{}
+	for i, sp := range plans {
+		cols := sp.cols
+		if i > 0 {
+			cols = cols[1:]
+		}
+		for _, c := range cols {
+			k := strings.ToLower(c.Name)
+			if _, ok := index[k]; !ok {
+				index[k] = len(names)
+				names = append(names, c.Name)
+			}
+		}
+	}
+	for i, sp := range plans {
+		from := 0
+		if i > 0 {
+			from = 1
+		}
+		exprs := make([]expr, len(names))
+		cols := make([]Column, len(names))
+		for j, name := range names {
+			exprs[j] = &constExpr{t: Type{Kind: KNull}}
+			cols[j] = Column{Name: name, Type: Type{Kind: KNull}, Nullable: true}
+		}
+		for j := from; j < len(sp.cols); j++ {
+			c := sp.cols[j]
+			at := index[strings.ToLower(c.Name)]
+			exprs[at] = &colExpr{s: &slot{idx: j}, t: c.Type}
+			cols[at] = c
+			cols[at].Name = names[at]
+		}
+		aligned := &selectPlan{root: newProject(sp.root, exprs), cols: cols}
+		if sp.tree != nil {
+			aligned.tree = &lProject{in: sp.tree, exprs: exprs}
+		}
+		plans[i] = aligned
+	}
+	return nil
+}
+
+func (p *planner) planUnion(u *sqlparser.Union, outer *scope) (*selectPlan, error) {
+	q, err := p.bindUnion(u, outer)
+	if err != nil {
+		return nil, err
+	}
+	// No rule rewrites a UNION yet: its tree is the same after optimize.
+	if p.onLogical != nil {
+		p.onLogical("bind", q)
+		p.onLogical("optimize", q)
+	}
+	return p.lower(q)
+}
+
+// bindUnion plans the parts of a chain of UNIONs and binds the chain into
+// a logical tree: the union of the parts, then its ORDER BY and LIMIT.
+func (p *planner) bindUnion(u *sqlparser.Union, outer *scope) (*lQuery, error) {
+	parts, kinds := unionParts(u)
+	var plans []*selectPlan
+	for _, part := range parts {
+		sp, err := p.planSelect(part, outer)
+		if err != nil {
+			return nil, err
+		}
+		plans = append(plans, sp)
+	}
+	if err := alignByName(plans); err != nil {
+		return nil, err
+	}
+	cols, err := unionColumns(plans)
+	if err != nil {
+		return nil, err
+	}
+	types := make([]Type, len(cols))
+	for i, c := range cols {
+		types[i] = c.Type
+	}
+	var n lnode = &lUnion{parts: plans, kinds: kinds, types: types}
+	if len(u.OrderBy) > 0 {
+		var keys []sortKey
+		for _, o := range u.OrderBy {
+			item, desc, nullsFirst := p.orderKey(o)
+			idx, err := p.outputIndex(item, cols, nil)
+			if err != nil {
+				return nil, err
+			}
+			if idx < 0 {
+				return nil, errorf("ORDER BY of a UNION must name an output column: %s", sqlparser.String(item))
+			}
+			keys = append(keys, sortKey{Col: idx, Desc: desc, NullsFirst: nullsFirst, Text: cols[idx].Name})
+		}
+		lim, _, err := p.limitValues(u.Limit)
+		if err != nil {
+			return nil, err
+		}
+		n = &lSort{in: n, keys: keys, limit: lim, types: types}
+	}
+	if u.Limit != nil {
+		lim, off, err := p.limitValues(u.Limit)
+		if err != nil {
+			return nil, err
+		}
+		l := lim - off
+		if lim < 0 {
+			l = -1
+		}
+		n = &lLimit{in: n, limit: l, offset: off}
+	}
+	return &lQuery{root: n, cols: cols}, nil
+}
+
+// unionParts flattens a chain of UNIONs into its parts and the kinds of
+// UNION between them; a UNION (distinct) anywhere removes duplicates of
+// everything to its left, as the parser nests left.
+func unionParts(u *sqlparser.Union) (parts []sqlparser.SelectStatement, kinds []string) {
+	var walk func(s sqlparser.SelectStatement)
+	walk = func(s sqlparser.SelectStatement) {
+		if x, ok := s.(*sqlparser.Union); ok && len(x.OrderBy) == 0 && x.Limit == nil {
+			walk(x.Left)
+			kinds = append(kinds, x.Type)
+			parts = append(parts, x.Right)
+			return
+		}
+		parts = append(parts, s)
+	}
+	walk(u.Left)
+	kinds = append(kinds, u.Type)
+	parts = append(parts, u.Right)
+	return parts, kinds
+}
+
+// unionColumns checks that the parts of a UNION have as many columns, and
+// returns the union's: the first part's names, each of the type all the
+// parts' values fit (text when a part's is text and the others do not
+// unify with it).
+func unionColumns(plans []*selectPlan) ([]Column, error) {
+	for _, sp := range plans[1:] {
+		if len(sp.cols) != len(plans[0].cols) {
+			return nil, errorf("each UNION query must have the same number of columns (%d and %d)", len(plans[0].cols), len(sp.cols))
+		}
+	}
+	cols := append([]Column(nil), plans[0].cols...)
+	for _, sp := range plans[1:] {
+		for i, c := range sp.cols {
+			t, err := unifyTypes(cols[i].Type, c.Type)
+			if err != nil {
+				if cols[i].Type.Op() == KString || c.Type.Op() == KString {
+					t = tString
+				} else {
+					return nil, err
+				}
+			}
+			cols[i].Type = withoutField(t)
+			cols[i].Nullable = cols[i].Nullable || c.Nullable
+		}
+	}
+	return cols, nil
+}
