@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/scan"
+	"github.com/xwb1989/sqlparser"
 )
 
 // The logical plan of one SELECT: the stage between binding and the
@@ -47,9 +48,13 @@ func explainLogical(n lnode) string {
 }
 
 // lQuery is a bound SELECT: its logical tree, and the places in it that
-// the rules and lowering work on. A bound UNION has only root and cols.
+// the rules and lowering work on. A bound UNION has only root, cols and
+// union.
 type lQuery struct {
 	root lnode
+	// union is a UNION's chain: its root, or the input of the ORDER BY
+	// and LIMIT at its root.
+	union *lUnion
 	// where filters the FROM's joined rows (its conds may be empty); its
 	// input is the join chain (lJoin nodes over lRel nodes, left-deep) or
 	// lOneRow.
@@ -334,24 +339,34 @@ func (n *lLimit) explain() string {
 	return fmt.Sprintf("LIMIT %d OFFSET %d", n.limit, n.offset)
 }
 
-// lUnion is a chain of UNIONs of planned queries (each lowered when the
-// UNION was bound): kinds[i] is the UNION between the parts up to i and
-// part i+1; a UNION (not ALL) removes the duplicates of all the rows so
-// far. types are the union's column types.
+// lUnion is a chain of UNIONs of bound queries (each a SELECT or a
+// UNION in parentheses, optimized and lowered with the chain):
+// kinds[i] is the UNION between the parts up to i and part i+1; a UNION
+// (not ALL) removes the duplicates of all the rows so far. types are the
+// union's column types, to which each part's values are cast.
 type lUnion struct {
-	parts []*selectPlan
+	parts []*lQuery
 	kinds []string
 	types []Type
 }
 
 func (n *lUnion) inputs() []lnode {
-	var ins []lnode
-	for _, sp := range n.parts {
-		if sp.tree != nil {
-			ins = append(ins, sp.tree)
-		}
+	ins := make([]lnode, len(n.parts))
+	for i, q := range n.parts {
+		ins[i] = q.root
 	}
 	return ins
+}
+
+// all reports whether every UNION of the chain is UNION ALL (none
+// removes duplicates).
+func (n *lUnion) all() bool {
+	for _, k := range n.kinds {
+		if k != sqlparser.UnionAllStr {
+			return false
+		}
+	}
+	return true
 }
 
 func (n *lUnion) explain() string {

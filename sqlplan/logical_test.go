@@ -37,8 +37,8 @@ func logicalTrees(t *testing.T, e *Engine, q string) (bound, optimized string) {
 // after the optimizer's rules: WHERE conjuncts pushed into the scans or
 // made join keys, ON conditions sorted, columns pruned, and the clauses
 // above the joins (aggregate, HAVING, window, QUALIFY, sort, limit) in
-// their order; a derived table's tree (a UNION here) under it; a UNION
-// chain with its ORDER BY and LIMIT. (QUALIFY
+// their order; a derived table's tree (a UNION here) under it, with the
+// outer filters moved into it; a UNION chain with its ORDER BY and LIMIT. (QUALIFY
 // rn = 1 binds the item rn names again: the window function is computed
 // twice, as before the logical plan.)
 func TestLogicalPlans(t *testing.T) {
@@ -117,10 +117,8 @@ func TestLogicalPlans(t *testing.T) {
 `,
 		},
 		{
-			// A derived UNION is planned (bound, optimized, lowered) when
-			// the FROM is bound: its tree shows optimized in both (no
-			// optimized text: the same as bound), and the outer WHERE is
-			// not pushed into it (yet).
+			// A derived UNION stays logical too: the outer WHERE goes into
+			// each of its SELECTs (by position), and on into their scans.
 			q: "SELECT x.k FROM (SELECT cust AS k FROM o WHERE total > 5 UNION ALL SELECT id FROM c) x WHERE x.k > 1 ORDER BY 1 LIMIT 3",
 			bound: `LIMIT 3 OFFSET 0
   SORT 1 top 3
@@ -129,11 +127,59 @@ func TestLogicalPlans(t *testing.T) {
         DERIVED x
           UNION ALL
             PROJECT cust
-              FILTER WHERE: (nothing left)
-                SCAN o columns: cust pushed: total > 5
+              FILTER WHERE: total > 5
+                SCAN o
             PROJECT id
               FILTER WHERE: (nothing left)
-                SCAN c columns: id
+                SCAN c
+`,
+			optimized: `LIMIT 3 OFFSET 0
+  SORT 1 top 3
+    PROJECT x.k
+      FILTER WHERE: (nothing left)
+        DERIVED x
+          UNION ALL
+            PROJECT cust
+              FILTER WHERE: (nothing left)
+                SCAN o columns: cust pushed: total > 5 AND cust > 1
+            PROJECT id
+              FILTER WHERE: (nothing left)
+                SCAN c columns: id pushed: id > 1
+`,
+		},
+		{
+			// TPC-H-shaped: orders joined to the union of two years of
+			// lineitem-like rows. The filter on the union's column moves
+			// into both branches' scans, and the branches compute only
+			// the two columns the join and the sum read.
+			q: "SELECT o.flag, sum(l.total) FROM o JOIN (SELECT * FROM o WHERE flag = 'A' UNION ALL SELECT * FROM o WHERE flag = 'B') l ON l.cust = o.oid WHERE l.total > 100 GROUP BY o.flag",
+			bound: `PROJECT o.flag, sum(l.total)
+  AGGREGATE group by: o.flag aggregates: sum(l.total)
+    FILTER WHERE: l.total > 100
+      INNER JOIN on: l.cust = o.oid
+        SCAN o
+        DERIVED l
+          UNION ALL
+            PROJECT oid, cust, total, flag
+              FILTER WHERE: flag = 'A'
+                SCAN o
+            PROJECT oid, cust, total, flag
+              FILTER WHERE: flag = 'B'
+                SCAN o
+`,
+			optimized: `PROJECT o.flag, sum(l.total)
+  AGGREGATE group by: o.flag aggregates: sum(l.total)
+    FILTER WHERE: (nothing left)
+      INNER JOIN keys: o.oid = l.cust keeps 2 of 6 columns
+        SCAN o columns: oid, flag
+        DERIVED l
+          UNION ALL
+            PROJECT (unread), cust, total, (unread)
+              FILTER WHERE: (nothing left)
+                SCAN o columns: cust, total pushed: flag = 'A' AND total > 100
+            PROJECT (unread), cust, total, (unread)
+              FILTER WHERE: (nothing left)
+                SCAN o columns: cust, total pushed: flag = 'B' AND total > 100
 `,
 		},
 		{
@@ -160,9 +206,23 @@ func TestLogicalPlans(t *testing.T) {
 		},
 		{
 			// A UNION chain: UNION after UNION ALL dedups all rows so far;
-			// ORDER BY and LIMIT apply to the union.
+			// ORDER BY and LIMIT apply to the union. Its SELECTs are
+			// optimized with it.
 			q: "SELECT nid FROM n UNION ALL SELECT cust FROM o UNION SELECT id FROM c WHERE nation = 2 ORDER BY 1 DESC LIMIT 4",
 			bound: `LIMIT 4 OFFSET 0
+  SORT nid DESC top 4
+    UNION ALL, UNION
+      PROJECT nid
+        FILTER WHERE: (nothing left)
+          SCAN n
+      PROJECT cust
+        FILTER WHERE: (nothing left)
+          SCAN o
+      PROJECT id
+        FILTER WHERE: nation = 2
+          SCAN c
+`,
+			optimized: `LIMIT 4 OFFSET 0
   SORT nid DESC top 4
     UNION ALL, UNION
       PROJECT nid

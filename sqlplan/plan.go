@@ -518,20 +518,13 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 		}
 		pruneDerived(t.Select, p.fromRefs)
 		// A derived table does not see the other FROM items, but inside a
-		// subquery it sees the enclosing queries (a correlation). A plain
-		// SELECT stays logical for its parent's rules (select_derived.go).
-		if s, ok := t.Select.(*sqlparser.Select); ok {
-			q, err := p.bindDerived(s, outer)
-			if err != nil {
-				return nil, err
-			}
-			return derivedRelation(alias, q.cols, &relation{sub: &selectPlan{cols: q.cols, tree: q.root}, lq: q})
-		}
-		sp, err := p.planSelect(t.Select, outer)
+		// subquery it sees the enclosing queries (a correlation). It
+		// stays logical for its parent's rules (select_derived.go).
+		q, err := p.bindQuery(t.Select, outer)
 		if err != nil {
 			return nil, err
 		}
-		return derivedRelation(alias, sp.cols, &relation{sub: sp})
+		return derivedRelation(alias, q.cols, &relation{sub: &selectPlan{cols: q.cols, tree: q.root}, lq: q})
 	}
 	return nil, unsupported("the table expression " + sqlparser.String(x))
 }

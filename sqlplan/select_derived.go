@@ -31,36 +31,90 @@ func (p *planner) bindDerived(sel *sqlparser.Select, outer *scope) (*lQuery, err
 // pushDownWhere and splitJoinConditions placed on it, so never on a side
 // NULLs may fill) and, when the FROM is that table alone, the WHERE's.
 // Only into a table whose rows do not depend on which rows there are
-// (see derivedFilterable), and only through deterministic expressions.
+// (see filterTargets), and only through deterministic expressions.
 func pushIntoDerived(q *lQuery) {
 	rels, _ := q.chain()
 	for _, lr := range rels {
 		r := lr.step.rel
-		if r.lq == nil || !derivedFilterable(r.lq) {
+		if r.lq == nil {
 			continue
 		}
-		r.residual = moveInto(r, r.residual)
+		targets := filterTargets(r.lq)
+		if targets == nil {
+			continue
+		}
+		r.residual = moveInto(r, targets, r.residual)
 		if len(rels) == 1 && !r.pinned && !r.nullExtended {
-			q.where.conds = moveInto(r, q.where.conds)
+			q.where.conds = moveInto(r, targets, q.where.conds)
 		}
 	}
 }
 
-// moveInto adds to r's derived query the conjuncts of conds that name r
-// alone and can be written in its terms, and returns the others.
-func moveInto(r *relation, conds []expr) []expr {
+// moveInto adds to the WHERE of each of targets, the SELECTs of r's
+// derived query, the conjuncts of conds that name r alone and can be
+// written in the terms of every one of them, and returns the others.
+func moveInto(r *relation, targets []*lQuery, conds []expr) []expr {
 	var left []expr
 	for _, c := range conds {
 		rs := relsOf(c)
 		if len(rs) == 1 && rs[r] && !runsSubquery(c) {
-			if in, ok := substituteDerived(c, r); ok {
-				r.lq.where.conds = append(r.lq.where.conds, in)
+			if ins, ok := substituteAll(c, r, targets); ok {
+				for i, t := range targets {
+					t.where.conds = append(t.where.conds, ins[i])
+				}
 				continue
 			}
 		}
 		left = append(left, c)
 	}
 	return left
+}
+
+// substituteAll writes c in the terms of each of targets; ok is false
+// when one of them cannot take it (then none does: a branch of a UNION
+// left unfiltered would let its rows through).
+func substituteAll(c expr, r *relation, targets []*lQuery) ([]expr, bool) {
+	ins := make([]expr, len(targets))
+	for i, t := range targets {
+		in, ok := substituteDerived(c, r, t)
+		if !ok {
+			return nil, false
+		}
+		ins[i] = in
+	}
+	return ins, true
+}
+
+// filterTargets lists the SELECTs whose WHERE a filter on q's output rows
+// goes into: q itself (when derivedFilterable), or every SELECT of a
+// UNION, each filtered on its own output at the same positions; nil when
+// one of them cannot take it, or when a LIMIT on the union picks rows
+// before the filter would.
+//
+// Through UNION ALL this is plain: the union's rows are its parts' rows.
+// Through UNION (distinct) too: a deterministic filter reads only the
+// row's values, so rows that are duplicates of one another pass or fail
+// together, and removing them before or after the filter keeps the same
+// rows.
+func filterTargets(q *lQuery) []*lQuery {
+	if q.union == nil {
+		if !derivedFilterable(q) {
+			return nil
+		}
+		return []*lQuery{q}
+	}
+	if !onlyOrderBetween(q.root, q.union) {
+		return nil
+	}
+	var out []*lQuery
+	for _, part := range q.union.parts {
+		ts := filterTargets(part)
+		if ts == nil {
+			return nil
+		}
+		out = append(out, ts...)
+	}
+	return out
 }
 
 // derivedFilterable reports whether filtering a derived query's output
@@ -97,8 +151,12 @@ func groupKeyOf(agg *aggCtx, e expr) expr {
 
 // onlyOrderAbove reports whether the nodes above q's select list only
 // order the rows (a full sort) or drop hidden columns.
-func onlyOrderAbove(q *lQuery) bool {
-	for n := q.root; n != lnode(q.proj); {
+func onlyOrderAbove(q *lQuery) bool { return onlyOrderBetween(q.root, q.proj) }
+
+// onlyOrderBetween reports whether the nodes from top down to (not
+// including) bottom only order the rows or drop hidden columns.
+func onlyOrderBetween(top, bottom lnode) bool {
+	for n := top; n != bottom; {
 		switch x := n.(type) {
 		case *lSort:
 			if x.limit >= 0 {
@@ -115,26 +173,46 @@ func onlyOrderAbove(q *lQuery) bool {
 }
 
 // substituteDerived writes e, an expression over r's columns, over the
-// columns of r's derived query: each column becomes its select
-// expression. ok is false when an expression in it is not one this knows
-// to copy, or not deterministic (the filter would run on other rows or a
-// different number of times than the select list).
-func substituteDerived(e expr, r *relation) (expr, bool) {
+// columns of t, the SELECT of r's derived query that gives r its rows
+// (the query itself, or a part of its UNION): each column becomes t's
+// select expression at its position. ok is false when an expression in
+// it is not one this knows to copy, or not deterministic (the filter
+// would run on other rows or a different number of times than the select
+// list), or when a UNION's part makes values of another type than the
+// union's (the filter was bound for the union's type, and the part's
+// values are cast to it only after the union).
+func substituteDerived(e expr, r *relation, t *lQuery) (expr, bool) {
 	if c, ok := e.(*colExpr); ok {
 		if c.col == nil || c.col.rel != r || c.col.local >= len(r.cols) || r.cols[c.col.local] != c.col {
 			return nil, false
 		}
-		in := r.lq.proj.exprs[c.col.local]
-		if r.lq.agg != nil {
+		in := t.proj.exprs[c.col.local]
+		if t.agg != nil {
 			// Below an aggregate, only a group key has a value per row.
-			in = groupKeyOf(r.lq.agg, in)
+			in = groupKeyOf(t.agg, in)
 		}
 		if in == nil || !stableExpr(in) {
 			return nil, false
 		}
+		if t != r.lq && !sameValues(in.Type(), c.col.t) {
+			return nil, false
+		}
 		return in, true
 	}
-	return copyExprWith(e, func(ch expr) (expr, bool) { return substituteDerived(ch, r) })
+	return copyExprWith(e, func(ch expr) (expr, bool) { return substituteDerived(ch, r, t) })
+}
+
+// sameValues reports whether values of types a and b are the same
+// values, so that a filter bound for one means the same on the other.
+// Nested types are never taken for the same (their shape is in their
+// fields); an integer of no width named is 64 bits wide.
+func sameValues(a, b Type) bool {
+	for _, t := range []*Type{&a, &b} {
+		if t.Bits == 0 && (t.Kind == KInt || t.Kind == KUint) {
+			t.Bits = 64
+		}
+	}
+	return a.Kind != KNested && sameScalar(a, b) && a.JSON == b.JSON && a.Bit == b.Bit
 }
 
 // stableExpr reports whether e is made only of expressions that give
@@ -236,29 +314,60 @@ func copyExprWith(e expr, sub func(expr) (expr, bool)) (expr, bool) {
 
 // pruneDerivedOutputs replaces the select expressions of a derived table
 // that its parent never reads by unreadExpr, so that their columns are
-// neither read nor computed (a count(*) over SELECT * reads
-// no column). Not under DISTINCT or UNNEST, where every column decides
-// the rows, nor with ORDER BY (its keys may read them).
+// neither read nor computed (a count(*) over SELECT * reads no column),
+// in the SELECTs pruneTargets names.
 func pruneDerivedOutputs(q *lQuery) {
 	rels, _ := q.chain()
 	var read map[*scopeCol]bool
 	for _, lr := range rels {
 		r := lr.step.rel
-		if r.lq == nil || r.lq.proj == nil || !onlyKeepAbove(r.lq) {
+		if r.lq == nil {
+			continue
+		}
+		targets := pruneTargets(r.lq)
+		if len(targets) == 0 {
 			continue
 		}
 		if read == nil {
 			read = readByParent(q)
 		}
 		for k, c := range r.cols {
-			if k >= len(r.lq.cols) {
-				break // only the select list's columns have an expression
+			if read[c] || c.used {
+				continue
 			}
-			if !read[c] && !c.used {
-				r.lq.proj.exprs[k] = withText(&unreadExpr{t: r.lq.proj.exprs[k].Type()}, "(unread)")
+			for _, t := range targets {
+				if k < len(t.cols) { // only the select list's columns have an expression
+					// Of the derived table's type: a UNION's part casts
+					// nothing to it.
+					t.proj.exprs[k] = withText(&unreadExpr{t: c.t}, "(unread)")
+				}
 			}
 		}
 	}
+}
+
+// pruneTargets lists the SELECTs whose outputs may be dropped when no one
+// reads them: q itself when nothing but the dropping of hidden columns
+// sits above its select list (not under DISTINCT or UNNEST, where every
+// column decides the rows, nor with ORDER BY, whose keys may read them),
+// or those of the parts of a UNION ALL without ORDER BY or LIMIT. Not
+// below a UNION that removes duplicates: there too every column decides
+// which rows are duplicates.
+func pruneTargets(q *lQuery) []*lQuery {
+	if q.union == nil {
+		if q.proj == nil || !onlyKeepAbove(q) {
+			return nil
+		}
+		return []*lQuery{q}
+	}
+	if q.root != lnode(q.union) || !q.union.all() {
+		return nil
+	}
+	var out []*lQuery
+	for _, part := range q.union.parts {
+		out = append(out, pruneTargets(part)...)
+	}
+	return out
 }
 
 // unreadExpr stands for a derived table's output that its parent never

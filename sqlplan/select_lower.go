@@ -32,7 +32,7 @@ func (p *planner) lowerNode(q *lQuery, n lnode) (node, error) {
 			return p.lowerWhere(q)
 		}
 	case *lUnion:
-		return lowerUnion(x), nil
+		return p.lowerUnion(x)
 	}
 	in, err := p.lowerNode(q, n.inputs()[0])
 	if err != nil {
@@ -62,17 +62,29 @@ func (p *planner) lowerNode(q *lQuery, n lnode) (node, error) {
 	return nil, errorf("internal error: no operator for logical node %s", n.explain())
 }
 
-// lowerUnion unions the parts' operators step by step, so that a UNION
-// after UNION ALL removes the duplicates of all the rows so far.
-func lowerUnion(u *lUnion) node {
-	root := u.parts[0].root
-	for i, sp := range u.parts[1:] {
+// lowerUnion builds the parts' operators and unions them step by step,
+// so that a UNION after UNION ALL removes the duplicates of all the rows
+// so far.
+func (p *planner) lowerUnion(u *lUnion) (node, error) {
+	var root node
+	for i, part := range u.parts {
+		sp, err := p.lower(part)
+		if err != nil {
+			if root != nil {
+				root.Close()
+			}
+			return nil, err
+		}
+		if i == 0 {
+			root = sp.root
+			continue
+		}
 		root = &kernels.Union{Ins: []node{root, sp.root}, Types: u.types, Cast: castCol}
-		if u.kinds[i] != sqlparser.UnionAllStr {
+		if u.kinds[i-1] != sqlparser.UnionAllStr {
 			root = &kernels.Distinct{In: root}
 		}
 	}
-	return root
+	return root, nil
 }
 
 // lowerWhere builds the joins of the FROM and the WHERE left above them.

@@ -20,6 +20,9 @@ import (
 // derived tables, given their filters and the outputs read, are
 // optimized last.
 func (p *planner) optimize(q *lQuery) error {
+	if q.union != nil {
+		return p.optimizeParts(q.union)
+	}
 	addImpliedFilters(q)
 	p.reorderJoins(q)
 	splitJoinConditions(q)
@@ -29,6 +32,21 @@ func (p *planner) optimize(q *lQuery) error {
 	layoutColumns(q)
 	pruneDerivedOutputs(q)
 	return p.planDerived(q)
+}
+
+// optimizeParts optimizes the parts of a UNION once the union's parent
+// has given them their filters and pruned their outputs
+// (select_derived.go).
+func (p *planner) optimizeParts(u *lUnion) error {
+	for _, part := range u.parts {
+		if err := p.optimize(part); err != nil {
+			return err
+		}
+		if p.onLogical != nil {
+			p.onLogical("optimize", part)
+		}
+	}
+	return nil
 }
 
 // addImpliedFilters adds to the WHERE of a join the conjuncts its

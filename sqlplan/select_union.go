@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
@@ -14,7 +15,7 @@ const byNameMarker = "__carquet_byname__"
 // come BY NAME (their first column is byNameMarker): the columns are the
 // first part's, then the names the later parts add (any case), each part
 // giving NULL for the names it lacks.
-func alignByName(plans []*selectPlan) error {
+func alignByName(plans []*lQuery) error {
 	byName := false
 	for i, sp := range plans[1:] {
 		marked := len(sp.cols) > 0 && sp.cols[0].Name == byNameMarker
@@ -59,39 +60,64 @@ func alignByName(plans []*selectPlan) error {
 			cols[at] = c
 			cols[at].Name = names[at]
 		}
-		aligned := &selectPlan{root: newProject(sp.root, exprs), cols: cols}
-		if sp.tree != nil {
-			aligned.tree = &lProject{in: sp.tree, exprs: exprs}
-		}
-		plans[i] = aligned
+		// A projection above the part's own: no filter goes into it
+		// nor is an output pruned (onlyOrderAbove, onlyKeepAbove).
+		sp.root = &lProject{in: sp.root, exprs: exprs}
+		sp.cols = cols
 	}
 	return nil
 }
 
+// planUnion plans a chain of UNIONs: bind, optimize (each part's own
+// rules), lower.
 func (p *planner) planUnion(u *sqlparser.Union, outer *scope) (*selectPlan, error) {
 	q, err := p.bindUnion(u, outer)
 	if err != nil {
 		return nil, err
 	}
-	// No rule rewrites a UNION yet: its tree is the same after optimize.
 	if p.onLogical != nil {
 		p.onLogical("bind", q)
+	}
+	if err := p.optimize(q); err != nil {
+		return nil, err
+	}
+	if p.onLogical != nil {
 		p.onLogical("optimize", q)
 	}
 	return p.lower(q)
 }
 
-// bindUnion plans the parts of a chain of UNIONs and binds the chain into
-// a logical tree: the union of the parts, then its ORDER BY and LIMIT.
-func (p *planner) bindUnion(u *sqlparser.Union, outer *scope) (*lQuery, error) {
-	parts, kinds := unionParts(u)
-	var plans []*selectPlan
-	for _, part := range parts {
-		sp, err := p.planSelect(part, outer)
+// bindQuery binds a query (a SELECT, or a UNION) into its logical tree
+// without optimizing or lowering it: a derived table or a UNION's part,
+// whose parent gives it filters and prunes its outputs first.
+func (p *planner) bindQuery(stmt sqlparser.SelectStatement, outer *scope) (*lQuery, error) {
+	switch s := stmt.(type) {
+	case *sqlparser.Select:
+		return p.bindDerived(s, outer)
+	case *sqlparser.ParenSelect:
+		return p.bindQuery(s.Select, outer)
+	case *sqlparser.Union:
+		leave, err := p.enterQuery()
+		defer leave()
 		if err != nil {
 			return nil, err
 		}
-		plans = append(plans, sp)
+		return p.bindUnion(s, outer)
+	}
+	return nil, unsupported(fmt.Sprintf("%T", stmt))
+}
+
+// bindUnion binds the parts of a chain of UNIONs and the chain into a
+// logical tree: the union of the parts, then its ORDER BY and LIMIT.
+func (p *planner) bindUnion(u *sqlparser.Union, outer *scope) (*lQuery, error) {
+	parts, kinds := unionParts(u)
+	var plans []*lQuery
+	for _, part := range parts {
+		q, err := p.bindQuery(part, outer)
+		if err != nil {
+			return nil, err
+		}
+		plans = append(plans, q)
 	}
 	if err := alignByName(plans); err != nil {
 		return nil, err
@@ -104,7 +130,8 @@ func (p *planner) bindUnion(u *sqlparser.Union, outer *scope) (*lQuery, error) {
 	for i, c := range cols {
 		types[i] = c.Type
 	}
-	var n lnode = &lUnion{parts: plans, kinds: kinds, types: types}
+	un := &lUnion{parts: plans, kinds: kinds, types: types}
+	var n lnode = un
 	if len(u.OrderBy) > 0 {
 		var keys []sortKey
 		for _, o := range u.OrderBy {
@@ -135,7 +162,7 @@ func (p *planner) bindUnion(u *sqlparser.Union, outer *scope) (*lQuery, error) {
 		}
 		n = &lLimit{in: n, limit: l, offset: off}
 	}
-	return &lQuery{root: n, cols: cols}, nil
+	return &lQuery{root: n, cols: cols, union: un}, nil
 }
 
 // unionParts flattens a chain of UNIONs into its parts and the kinds of
@@ -162,7 +189,7 @@ func unionParts(u *sqlparser.Union) (parts []sqlparser.SelectStatement, kinds []
 // returns the union's: the first part's names, each of the type all the
 // parts' values fit (text when a part's is text and the others do not
 // unify with it).
-func unionColumns(plans []*selectPlan) ([]Column, error) {
+func unionColumns(plans []*lQuery) ([]Column, error) {
 	for _, sp := range plans[1:] {
 		if len(sp.cols) != len(plans[0].cols) {
 			return nil, errorf("each UNION query must have the same number of columns (%d and %d)", len(plans[0].cols), len(sp.cols))
