@@ -339,15 +339,27 @@ func (n *lLimit) explain() string {
 	return fmt.Sprintf("LIMIT %d OFFSET %d", n.limit, n.offset)
 }
 
-// lUnion is a chain of UNIONs of bound queries (each a SELECT or a
-// UNION in parentheses, optimized and lowered with the chain):
-// kinds[i] is the UNION between the parts up to i and part i+1; a UNION
-// (not ALL) removes the duplicates of all the rows so far. types are the
-// union's column types, to which each part's values are cast.
+// lUnion is a chain of set operations (UNION [ALL], or INTERSECT and
+// EXCEPT [ALL]) of bound queries (each a SELECT or a UNION in
+// parentheses, optimized and lowered with the chain): kinds[i] is the
+// operation between the parts up to i and part i+1; a UNION (not ALL)
+// removes the duplicates of all the rows so far. types are the chain's
+// column types, to which each part's values are cast. planners, when
+// set, are the parts' own (an INTERSECT's parts are statements of their
+// own source); otherwise the chain's planner plans them.
 type lUnion struct {
-	parts []*lQuery
-	kinds []string
-	types []Type
+	parts    []*lQuery
+	kinds    []string
+	types    []Type
+	planners []*planner
+}
+
+// planner is the planner of part i, p when it has none of its own.
+func (n *lUnion) planner(i int, p *planner) *planner {
+	if n.planners != nil {
+		return n.planners[i]
+	}
+	return p
 }
 
 func (n *lUnion) inputs() []lnode {

@@ -568,15 +568,24 @@ func (p *planner) setOpRelation(name, alias string) (*relation, error) {
 		return nil, errorf("a subquery must be a query")
 	}
 	st.setRecursive(p.src.recs)
-	// Its own planner: its markers are numbered in its own source.
-	pp := p.child(st.src)
-	sp, err := st.plan(pp)
-	p.acquired = append(p.acquired, pp.acquired...)
-	if err != nil {
-		return nil, err
-	}
 	if alias == "" {
 		alias = "subquery"
+	}
+	// Its own planner: its markers are numbered in its own source.
+	pp := p.child(st.src)
+	if st.kind == kindSetOp && len(st.trailer) == 0 {
+		// Kept logical, as a derived UNION, for its parent's rules.
+		q, err := st.bindSetOp(pp)
+		p.adopt(pp)
+		if err != nil {
+			return nil, err
+		}
+		return derivedRelation(alias, q.cols, &relation{sub: &selectPlan{cols: q.cols, tree: q.root}, lq: q})
+	}
+	sp, err := st.plan(pp)
+	p.adopt(pp)
+	if err != nil {
+		return nil, err
 	}
 	return derivedRelation(alias, sp.cols, &relation{sub: sp})
 }

@@ -241,3 +241,42 @@ func TestUnionFilterNotPushed(t *testing.T) {
 		}
 	}
 }
+
+// A filter on a derived INTERSECT or EXCEPT goes into both sides. For
+// EXCEPT that is right because the filter reads only a row's values: a
+// left row it keeps is removed by the right rows equal to it, and those
+// pass it too; the right rows it drops could remove only left rows it
+// drops as well. With ALL the counts of the rows it keeps are unchanged.
+func TestSetOpFilterReachesBothSides(t *testing.T) {
+	e := unionTables(t)
+	for _, c := range []struct{ q, pushed, want string }{
+		{"SELECT id FROM (SELECT * FROM s EXCEPT SELECT * FROM s WHERE g = 1) t WHERE id < 13 ORDER BY id", "id < 13", "[[0] [2] [3] [4] [5] [6] [7] [8] [9] [10] [12]]"},
+		{"SELECT count(*) FROM (SELECT * FROM s INTERSECT SELECT * FROM s WHERE g = 1) t WHERE id < 20", "id < 20", "[[2]]"},
+		{"WITH x AS (SELECT id FROM s INTERSECT SELECT id FROM s2) SELECT count(*) FROM x WHERE id >= 1000", "id >= 1000", "[[0]]"},
+		// Duplicates: s has each g 100 times, the right side 99 times
+		// for g >= 5.
+		{"SELECT g, count(*) FROM (SELECT g FROM s EXCEPT ALL SELECT g FROM s WHERE id < 995) t WHERE g > 2 GROUP BY g ORDER BY g", "g > 2", "[[5 1] [6 1] [7 1] [8 1] [9 1]]"},
+		{"SELECT count(*) FROM (SELECT g FROM s INTERSECT ALL SELECT g FROM s WHERE id < 995) t WHERE g = 7", "g = 7", "[[99]]"},
+	} {
+		if got := fmt.Sprint(queryAll(t, e, c.q)); got != c.want {
+			t.Errorf("%s: got %s, want %s", c.q, got, c.want)
+		}
+		plan := analyzed(t, e, c.q)
+		if n := strings.Count(plan, c.pushed+"\n") + strings.Count(plan, "AND ("+c.pushed+")\n"); n != 2 {
+			t.Errorf("%s: the filter should reach both scans (it reaches %d):\n%s", c.q, n, plan)
+		}
+	}
+	for _, c := range []struct{ q, want, notInPlan string }{
+		// The LIMIT after the last part picks rows before the filter.
+		{"SELECT id FROM (SELECT id FROM s EXCEPT SELECT id FROM s WHERE g = 1 ORDER BY id LIMIT 5) t WHERE id > 2 ORDER BY id", "[[3] [4] [5]]", "pushed filter: id > 2"},
+		// The REAL side's 0.1 becomes a DOUBLE only after the EXCEPT.
+		{"SELECT count(*) FROM (SELECT x FROM f EXCEPT SELECT 0.5) t WHERE x = 0.1", "[[0]]", "pushed filter: x"},
+	} {
+		if got := fmt.Sprint(queryAll(t, e, c.q)); got != c.want {
+			t.Errorf("%s: got %s, want %s", c.q, got, c.want)
+		}
+		if plan := analyzed(t, e, c.q); strings.Contains(plan, c.notInPlan) {
+			t.Errorf("%s: the filter should not be pushed:\n%s", c.q, plan)
+		}
+	}
+}

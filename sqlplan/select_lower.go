@@ -62,13 +62,15 @@ func (p *planner) lowerNode(q *lQuery, n lnode) (node, error) {
 	return nil, errorf("internal error: no operator for logical node %s", n.explain())
 }
 
-// lowerUnion builds the parts' operators and unions them step by step,
+// lowerUnion builds the parts' operators and combines them step by step,
 // so that a UNION after UNION ALL removes the duplicates of all the rows
 // so far.
 func (p *planner) lowerUnion(u *lUnion) (node, error) {
 	var root node
 	for i, part := range u.parts {
-		sp, err := p.lower(part)
+		pp := u.planner(i, p)
+		sp, err := pp.lower(part)
+		p.adopt(pp)
 		if err != nil {
 			if root != nil {
 				root.Close()
@@ -79,9 +81,13 @@ func (p *planner) lowerUnion(u *lUnion) (node, error) {
 			root = sp.root
 			continue
 		}
-		root = &kernels.Union{Ins: []node{root, sp.root}, Types: u.types, Cast: castCol}
-		if u.kinds[i-1] != sqlparser.UnionAllStr {
-			root = &kernels.Distinct{In: root}
+		switch kind := u.kinds[i-1]; kind {
+		case sqlparser.UnionAllStr:
+			root = &kernels.Union{Ins: []node{root, sp.root}, Types: u.types, Cast: castCol}
+		case sqlparser.UnionStr, sqlparser.UnionDistinctStr:
+			root = &kernels.Distinct{In: &kernels.Union{Ins: []node{root, sp.root}, Types: u.types, Cast: castCol}}
+		default: // intersect, except, intersect all, except all
+			root = &kernels.SetOp{Left: root, Right: sp.root, Op: kind, Types: u.types, Cast: castCol}
 		}
 	}
 	return root, nil

@@ -38,8 +38,8 @@ func (p *planner) optimize(q *lQuery) error {
 // has given them their filters and pruned their outputs
 // (select_derived.go).
 func (p *planner) optimizeParts(u *lUnion) error {
-	for _, part := range u.parts {
-		if err := p.optimize(part); err != nil {
+	for i, part := range u.parts {
+		if err := u.planner(i, p).optimize(part); err != nil {
 			return err
 		}
 		if p.onLogical != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -211,4 +212,65 @@ func unionColumns(plans []*lQuery) ([]Column, error) {
 		}
 	}
 	return cols, nil
+}
+
+// bindSetOp binds a chain of INTERSECT and EXCEPT (s.parts, s.setOps)
+// into a logical tree like a UNION's: the parts, each bound by a planner
+// of its own source (their markers are numbered in it), which also
+// optimizes and lowers it. The ORDER BY and LIMIT after the last part
+// (s.trailer) are the caller's.
+func (s *Stmt) bindSetOp(p *planner) (*lQuery, error) {
+	u := &lUnion{kinds: s.setOps}
+	for _, part := range s.parts {
+		pp := p.child(part.src)
+		ast := parse.CloneAST(part.ast.(sqlparser.SelectStatement))
+		if pp.shared == nil {
+			pp.shared = countDerived(ast)
+		}
+		q, err := pp.bindQuery(ast, nil)
+		p.adopt(pp)
+		if err != nil {
+			return nil, err
+		}
+		u.parts = append(u.parts, q)
+		u.planners = append(u.planners, pp)
+	}
+	cols, err := setOpColumns(u.parts, s.setOps)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cols {
+		u.types = append(u.types, c.Type)
+	}
+	return &lQuery{root: u, cols: cols, union: u}, nil
+}
+
+// setOpColumns checks that the parts of a chain of INTERSECT and EXCEPT
+// have as many columns, and returns the chain's: the first part's names,
+// each of the type all the parts' values fit.
+func setOpColumns(parts []*lQuery, ops []string) ([]Column, error) {
+	cols := append([]Column(nil), parts[0].cols...)
+	for i, q := range parts[1:] {
+		if len(q.cols) != len(cols) {
+			return nil, errorf("each %s query must have the same number of columns (%d and %d)", strings.ToUpper(ops[i]), len(cols), len(q.cols))
+		}
+		for k := range cols {
+			t, err := unifyTypes(cols[k].Type, q.cols[k].Type)
+			if err != nil {
+				return nil, err
+			}
+			cols[k].Type = withoutField(t)
+		}
+	}
+	return cols, nil
+}
+
+// adopt takes over the tables a child planner opened, to release them
+// with the statement's.
+func (p *planner) adopt(child *planner) {
+	if child == p {
+		return
+	}
+	p.acquired = append(p.acquired, child.acquired...)
+	child.acquired = nil
 }

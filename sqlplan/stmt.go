@@ -769,40 +769,18 @@ func (s *Stmt) plan(p *planner) (*selectPlan, error) {
 		}
 		return p.planSelect(ast, nil)
 	}
-	var left *selectPlan
-	for i, part := range s.parts {
-		pp := p.child(part.src)
-		sp, err := part.plan(pp)
-		p.acquired = append(p.acquired, pp.acquired...)
-		if err != nil {
-			if left != nil {
-				left.root.Close()
-			}
-			return nil, err
-		}
-		if i == 0 {
-			left = sp
-			continue
-		}
-		if len(sp.cols) != len(left.cols) {
-			sp.root.Close()
-			left.root.Close()
-			return nil, errorf("each %s query must have the same number of columns (%d and %d)", strings.ToUpper(s.setOps[i-1]), len(left.cols), len(sp.cols))
-		}
-		types := make([]Type, len(left.cols))
-		for k := range left.cols {
-			t, err := unifyTypes(left.cols[k].Type, sp.cols[k].Type)
-			if err != nil {
-				sp.root.Close()
-				left.root.Close()
-				return nil, err
-			}
-			types[k] = withoutField(t)
-			left.cols[k].Type = types[k]
-		}
-		left = &selectPlan{cols: left.cols, root: &kernels.SetOp{Left: left.root, Right: sp.root, Op: s.setOps[i-1], Types: types, Cast: castCol}}
+	q, err := s.bindSetOp(p)
+	if err != nil {
+		return nil, err
 	}
-	return s.applyTrailer(p, left)
+	if err := p.optimize(q); err != nil {
+		return nil, err
+	}
+	sp, err := p.lower(q)
+	if err != nil {
+		return nil, err
+	}
+	return s.applyTrailer(p, sp)
 }
 
 // markerPrefix starts the names the rewrite layer gives its markers
