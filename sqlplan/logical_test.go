@@ -38,7 +38,8 @@ func logicalTrees(t *testing.T, e *Engine, q string) (bound, optimized string) {
 // made join keys, ON conditions sorted, columns pruned, and the clauses
 // above the joins (aggregate, HAVING, window, QUALIFY, sort, limit) in
 // their order; a derived table's tree (a UNION here) under it, with the
-// outer filters moved into it; a UNION chain with its ORDER BY and LIMIT. (QUALIFY
+// outer filters moved into it; a filter copied across a LEFT JOIN's key;
+// a UNION chain with its ORDER BY and LIMIT. (QUALIFY
 // rn = 1 binds the item rn names again: the window function is computed
 // twice, as before the logical plan.)
 func TestLogicalPlans(t *testing.T) {
@@ -202,6 +203,30 @@ func TestLogicalPlans(t *testing.T) {
         PROJECT (unread), (unread), (unread), (unread)
           FILTER WHERE: (nothing left)
             SCAN o pushed: cust > 1
+`,
+		},
+		{
+			// The WHERE's filter on the kept side of a LEFT JOIN is copied
+			// onto the other side's key, in the join's ON, and from there
+			// into the derived table's scan.
+			q: "SELECT c.name, x.total FROM c LEFT JOIN (SELECT * FROM o) x ON x.cust = c.id WHERE c.id < 10",
+			bound: `PROJECT c.name, x.total
+  FILTER WHERE: c.id < 10
+    LEFT JOIN on: x.cust = c.id
+      SCAN c
+      DERIVED x
+        PROJECT oid, cust, total, flag
+          FILTER WHERE: (nothing left)
+            SCAN o
+`,
+			optimized: `PROJECT c.name, x.total
+  FILTER WHERE: (nothing left)
+    LEFT JOIN keys: c.id = x.cust keeps 2 of 6 columns
+      SCAN c columns: id, name pushed: id < 10
+      DERIVED x
+        PROJECT (unread), cust, total, (unread)
+          FILTER WHERE: (nothing left)
+            SCAN o columns: cust, total pushed: cust < 10
 `,
 		},
 		{

@@ -50,11 +50,13 @@ func (p *planner) optimizeParts(u *lUnion) error {
 }
 
 // addImpliedFilters adds to the WHERE of a join the conjuncts its
+// disjunctions imply, and to the WHERE and a LEFT JOIN's ON those its
 // equalities imply (a.k = b.k AND a.k < 5 gives b.k < 5), so that each
 // relation's scan can prune on them (implied.go).
 func addImpliedFilters(q *lQuery) {
 	if rels, _ := q.chain(); len(rels) > 1 {
 		q.where.conds = append(q.where.conds, impliedFilters(q.where.conds)...)
+		addKeyFilters(q)
 	}
 }
 
