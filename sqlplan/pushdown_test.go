@@ -280,3 +280,36 @@ func TestSetOpFilterReachesBothSides(t *testing.T) {
 		}
 	}
 }
+
+// Below window functions, a filter on a column every one of them
+// partitions by goes into the derived table's scan (a partition's values
+// depend on its own rows); a filter on another column, or on the window's
+// value, stays above (it would change the rows numbered).
+func TestWindowPartitionFilter(t *testing.T) {
+	e := pushdownTables(t)
+	for _, c := range []struct {
+		q, want string
+		pushed  bool
+	}{
+		{"SELECT id, rn FROM (SELECT id, g, row_number() OVER (PARTITION BY g ORDER BY id) AS rn FROM s) t WHERE g = 5 AND rn <= 2 ORDER BY id", "[[5 1] [15 2]]", true},
+		{"SELECT id, rn FROM (SELECT id, g, row_number() OVER (PARTITION BY g ORDER BY id) AS rn FROM s QUALIFY rn < 3) t WHERE g = 5 ORDER BY id", "[[5 1] [15 2]]", true},
+		{"SELECT id, rn, c FROM (SELECT id, g, v, row_number() OVER (PARTITION BY g ORDER BY id) AS rn, count(*) OVER (PARTITION BY v, g) AS c FROM s) t WHERE g = 5 ORDER BY id LIMIT 2", "[[5 1 15] [15 2 15]]", true},
+		// Not a key of the partitions: rn counts the rows of all of g's.
+		{"SELECT id, rn FROM (SELECT id, g, row_number() OVER (PARTITION BY g ORDER BY id) AS rn FROM s) t WHERE id = 15", "[[15 2]]", false},
+		// v is a key of one window's partitions, not of the other's.
+		{"SELECT id, rn, c FROM (SELECT id, g, v, row_number() OVER (PARTITION BY g ORDER BY id) AS rn, count(*) OVER (PARTITION BY v, g) AS c FROM s) t WHERE v = 1 AND g = 5 ORDER BY id LIMIT 2", "[[15 2 15] [85 9 15]]", true},
+		// No partitions: one window over all rows.
+		{"SELECT id, rn FROM (SELECT id, g, row_number() OVER (ORDER BY id) AS rn FROM s) t WHERE g = 5 ORDER BY id LIMIT 2", "[[5 6] [15 16]]", false},
+	} {
+		if got := fmt.Sprint(queryAll(t, e, c.q)); got != c.want {
+			t.Errorf("%s: got %s, want %s", c.q, got, c.want)
+		}
+		plan := analyzed(t, e, c.q)
+		if pushed := strings.Contains(plan, "pushed filter: g = 5\n"); pushed != c.pushed {
+			t.Errorf("%s: g = 5 pushed into the scan: %v, want %v:\n%s", c.q, pushed, c.pushed, plan)
+		}
+		if strings.Contains(plan, "pushed filter: id") || strings.Contains(plan, "pushed filter: v") {
+			t.Errorf("%s: only the filter on the partition key may reach the scan:\n%s", c.q, plan)
+		}
+	}
+}

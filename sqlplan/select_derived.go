@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
@@ -118,20 +119,43 @@ func filterTargets(q *lQuery) []*lQuery {
 }
 
 // derivedFilterable reports whether filtering a derived query's output
-// rows equals filtering its FROM's joined rows: no window, DISTINCT,
-// LIMIT, top-N or UNNEST between them (each of those makes a row's
-// presence or values depend on the other rows). Through an aggregation
-// only a filter on its group keys passes (substituteDerived), which
-// keeps or drops whole groups; not through grouping sets, whose rows
-// have NULL for the keys they roll up.
+// rows equals filtering its FROM's joined rows: no DISTINCT, LIMIT,
+// top-N or UNNEST between them (each of those makes a row's presence or
+// values depend on the other rows). Through an aggregation only a filter
+// on its group keys passes (substituteDerived), which keeps or drops
+// whole groups; not through grouping sets, whose rows have NULL for the
+// keys they roll up. Through window functions only a filter on the
+// PARTITION BY keys of all of them passes (windowPartitionKey); not when they
+// run over an aggregation's groups.
 func derivedFilterable(q *lQuery) bool {
-	if q.where == nil || q.proj == nil || (q.win != nil && len(q.win.specs) > 0) {
+	if q.where == nil || q.proj == nil {
 		return false
 	}
-	if q.agg != nil && q.agg.sets != nil {
+	windows := q.win != nil && len(q.win.specs) > 0
+	if q.agg != nil && (q.agg.sets != nil || windows) {
 		return false
 	}
 	return onlyOrderAbove(q)
+}
+
+// windowPartitionKey reports whether e, a select expression of a query with
+// window functions, is a column each of them partitions by: a filter on
+// it keeps or drops whole partitions, and a partition's window values
+// depend on its own rows alone.
+func windowPartitionKey(win *winCtx, e expr) bool {
+	c, ok := e.(*colExpr)
+	if !ok || c.col == nil {
+		return false
+	}
+	for _, w := range win.specs {
+		if !slices.ContainsFunc(w.part, func(p expr) bool {
+			pc, ok := p.(*colExpr)
+			return ok && pc.col == c.col
+		}) {
+			return false
+		}
+	}
+	return true
 }
 
 // groupKeyOf is the group key (over the FROM's columns) that the select
@@ -192,6 +216,9 @@ func substituteDerived(e expr, r *relation, t *lQuery) (expr, bool) {
 			in = groupKeyOf(t.agg, in)
 		}
 		if in == nil || !stableExpr(in) {
+			return nil, false
+		}
+		if t.win != nil && len(t.win.specs) > 0 && !windowPartitionKey(t.win, in) {
 			return nil, false
 		}
 		if t != r.lq && !sameValues(in.Type(), c.col.t) {
