@@ -527,7 +527,10 @@ func (ms macroSet) lookup(name string, table bool) (*macro, bool) {
 var tableFunctions = map[string]bool{"duckdb_settings": true, "duckdb_variables": true, "range": true, "generate_series": true, "unnest": true, "read_parquet": true, "parquet_scan": true, "lateral": true, "values": true, "select": true, "with": true,
 	// The catalog's (catalog_duckdb.go).
 	"duckdb_tables": true, "duckdb_columns": true, "duckdb_views": true, "duckdb_schemas": true, "duckdb_databases": true, "pragma_table_info": true,
-	"duckdb_functions": true}
+	"duckdb_functions": true,
+	// The Parquet introspection functions and glob (pqmeta.go).
+	"parquet_metadata": true, "parquet_schema": true, "parquet_file_metadata": true, "parquet_kv_metadata": true,
+	"parquet_full_metadata": true, "parquet_bloom_probe": true, "glob": true}
 
 // expandMacros expands the macro calls of a statement's tokens. Without
 // macros it only checks that the functions called in FROM are known.

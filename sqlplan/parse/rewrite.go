@@ -826,6 +826,14 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 				// variables (variables.go) and the catalog (catalog_duckdb.go).
 				r.emit(Backquote(low+"()"), t)
 				i += 2
+			case hasParquetMeta(low) && afterFrom && next.Kind == Op && next.Text == "(":
+				// parquet_metadata('f') and its kin, glob('p') (pqmeta.go).
+				name, k, err := parquetMetaCall(src, toks, i, low)
+				if err != nil {
+					return nil, err
+				}
+				r.emit(Backquote(name), t)
+				i = k
 			case low == "pragma_table_info" && afterFrom && next.Kind == Op && next.Text == "(":
 				// pragma_table_info('t'): a table name the catalog plans.
 				arg := at(i + 2)
