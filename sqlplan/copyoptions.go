@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
@@ -187,4 +188,42 @@ func (c csvOptions) loadOptions(notNull []string) string {
 		b.WriteString(", header 0)")
 	}
 	return b.String()
+}
+
+// kvMetadataOption reads COPY ... TO's KV_METADATA {key: 'value', ...}
+// (the tokens after the option's name), DuckDB's footer key/value
+// metadata, as the table option kv_metadata: the pairs as a URL query.
+func kvMetadataOption(text string, toks []parse.Token) (string, error) {
+	if len(toks) < 2 || toks[0].Kind != parse.Op || toks[0].Text != "{" || toks[len(toks)-1].Kind != parse.Op || toks[len(toks)-1].Text != "}" {
+		pos := len(text)
+		if len(toks) > 0 {
+			pos = toks[0].Pos
+		}
+		return "", errAt(text, pos, "KV_METADATA takes {key: 'value', ...}")
+	}
+	q := url.Values{}
+	for _, pair := range parse.SplitList(toks[1 : len(toks)-1]) {
+		if len(pair) != 3 || pair[1].Kind != parse.Op || pair[1].Text != ":" || !kvWord(pair[0]) || !kvWord(pair[2]) {
+			return "", errAt(text, toks[0].Pos, "KV_METADATA takes {key: 'value', ...}")
+		}
+		q.Set(kvText(pair[0]), kvText(pair[2]))
+	}
+	return q.Encode(), nil
+}
+
+// kvWord reports whether a token can be a KV_METADATA key or value.
+func kvWord(t parse.Token) bool {
+	switch t.Kind {
+	case parse.Ident, parse.String, parse.DQuoted, parse.Number:
+		return true
+	}
+	return false
+}
+
+// kvText is a KV_METADATA key's or value's text.
+func kvText(t parse.Token) string {
+	if t.Kind == parse.Ident || t.Kind == parse.Number {
+		return t.Text
+	}
+	return t.Unquoted()
 }

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,6 +55,7 @@ var tableOptions = map[string]string{
 	"dictionary":     "dictionary encoding on or off",
 	"page_rows":      "rows per data page at most",
 	"auto_optimize":  "compact the table when an INSERT leaves more than this many small row groups (or files of a folder table); 0: never",
+	"kv_metadata":    "footer key/value metadata, as a URL query (COPY's KV_METADATA {key: 'value'})",
 }
 
 // prepareCreate parses CREATE TABLE itself: the parser's grammar lacks
@@ -314,6 +317,14 @@ func (e *Engine) prepareCopy(ctx context.Context, s *Stmt, text string, toks []p
 		for _, item := range parse.SplitList(toks[i+1 : end]) {
 			if len(item) > 0 && item[len(item)-1].Kind == parse.Op && item[len(item)-1].Text == "=" {
 				return nil, fail(i, "a COPY option without a value")
+			}
+			if len(item) > 1 && item[0].Is("kv_metadata") {
+				kv, err := kvMetadataOption(text, item[1:]) // copyoptions.go
+				if err != nil {
+					return nil, err
+				}
+				spec.options["kv_metadata"] = kv
+				continue
 			}
 			if len(item) == 3 && item[1].Kind == parse.Op && item[1].Text == "=" {
 				item = []parse.Token{item[0], item[2]}
@@ -649,6 +660,15 @@ func (e *Engine) writeOptions(opts map[string]string) ([]writer.Option, error) {
 			if c = strings.TrimSpace(c); c != "" {
 				out = append(out, writer.WithBloomFilterFor(c, 0, writer.DefaultBloomFPP))
 			}
+		}
+	}
+	if v, ok := opts["kv_metadata"]; ok {
+		kv, err := url.ParseQuery(v)
+		if err != nil {
+			return nil, errorf("kv_metadata: %v", err)
+		}
+		for _, k := range slices.Sorted(maps.Keys(kv)) {
+			out = append(out, writer.WithKeyValue(k, kv.Get(k)))
 		}
 	}
 	if v, ok := opts["sorted_by"]; ok {

@@ -140,7 +140,9 @@ func (p *planner) expandPattern(pat string) (names, paths []string, err error) {
 }
 
 // shownPath is the name a match shows: as written when the pattern names
-// one file, else the match relative to where a relative pattern starts.
+// one file, else the match relative to where a relative pattern starts,
+// behind "./" when the pattern's first segment is a wildcard (DuckDB
+// globs '*.parquet' into './a.parquet').
 func shownPath(pat, full, match string) string {
 	if match == full {
 		return pat
@@ -149,10 +151,15 @@ func shownPath(pat, full, match string) string {
 		return match
 	}
 	base := strings.TrimSuffix(full, filepath.FromSlash(pat))
-	if rel, err := filepath.Rel(base, match); err == nil && base != full {
-		return filepath.ToSlash(rel)
+	rel, err := filepath.Rel(base, match)
+	if err != nil || base == full {
+		return match
 	}
-	return match
+	rel = filepath.ToSlash(rel)
+	if first, _, _ := strings.Cut(filepath.ToSlash(pat), "/"); strings.ContainsAny(first, "*?[") {
+		rel = "./" + rel
+	}
+	return rel
 }
 
 // globFiles lists the regular files matching pattern, sorted: * ? and

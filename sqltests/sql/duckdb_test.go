@@ -23,6 +23,10 @@ func TestSQLLogicDuckDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	sqllogic.RunFiles(t, files, "duckdb", func(t *testing.T) *sql.DB {
+		// Each file in a fresh folder, as carquet runs it: the files a
+		// test writes (COPY ... TO 'f.parquet') land there, and relative
+		// paths name the same files in both engines.
+		t.Chdir(t.TempDir())
 		db, err := sql.Open("duckdb", "")
 		if err != nil {
 			t.Fatal(err)
