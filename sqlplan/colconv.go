@@ -60,10 +60,17 @@ func fromVector(t Type, v *vector.Vector, n int) *Col {
 				c.I[i] = int64(x)
 			}
 		}
-		if t.Kind == KTime {
+		if t.Kind == KTime || t.Kind == KTimeTZ {
 			mul := schema.UnitNanos(lt.Time.Unit) / 1000
 			for i := range c.I {
 				c.I[i] *= mul
+			}
+		}
+		if t.Kind == KTimeTZ {
+			// TIME(MILLIS, UTC) as an INT32: the UTC time of day, offset +00
+			// (as the INT64 units below).
+			for i, us := range c.I {
+				c.I[i] = timetzKey(us, 0)
 			}
 		}
 	case vector.Int64:

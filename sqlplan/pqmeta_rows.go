@@ -231,8 +231,8 @@ func leafTypeName(nodes []*schema.Node, i int) any {
 	if i >= len(nodes) || !nodes[i].IsLeaf() || nodes[i].Parent == nil {
 		return nil
 	}
-	f, err := schema.LogicalField(nodes[i])
-	if err != nil {
+	f, err := leafField(nodes[i])
+	if err != nil || f.Kind != schema.Primitive {
 		return nil
 	}
 	return typeOfField(f).SQLName()

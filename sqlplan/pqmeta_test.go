@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/carquet-go/carquet/internal/testfiles"
+	"github.com/carquet-go/carquet/parquet/vector"
+	"github.com/carquet-go/carquet/writer"
 )
 
 // The Parquet introspection functions on parquet-testing's files. The
@@ -147,7 +149,7 @@ func TestParquetMetadataEveryFile(t *testing.T) {
 	for _, sub := range []string{"data", "bad_data"} {
 		e := testingEngine(t, sub)
 		dir := testfiles.Dir(t, sub)
-		for _, path := range testfiles.Glob(t, sub, ".parquet") {
+		for _, path := range testfiles.Glob(t, sub, ".parquet", ".parquet.encrypted") {
 			name, err := filepath.Rel(dir, path)
 			if err != nil {
 				t.Fatal(err)
@@ -226,4 +228,34 @@ func TestGlob(t *testing.T) {
 	checkRows(t, e, "SELECT count(*) FROM glob('sub')", "0\n") // a folder is no file
 	abs := filepath.Join(dir, "a.parquet")
 	checkRows(t, e, "SELECT * FROM glob('"+abs+"')", abs+"\n")
+}
+
+// A TIME(MILLIS, UTC) column is an INT32 of milliseconds: read, and its
+// statistics shown, as TIME WITH TIME ZONE at +00 (the INT32 form was
+// read as if it held the engine's encoded time and offset).
+func TestTimeMillisUTCInt32(t *testing.T) {
+	dir := t.TempDir()
+	sch, err := writer.NewSchema(writer.Time("t", writer.Millis, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := writer.Create(filepath.Join(dir, "tz.parquet"), sch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteBatch([]*vector.Vector{{Kind: vector.Int32, Len: 2, Int32s: []int32{3_600_000, 45_296_789}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	checkRows(t, e, "SELECT t::VARCHAR FROM tz ORDER BY t", "01:00:00+00\n12:34:56.789+00\n")
+	checkRows(t, e, "SELECT type, stats_min_value, stats_max_value FROM parquet_metadata('tz.parquet')", "INT32\t01:00:00+00\t12:34:56.789+00\n")
+	checkRows(t, e, "SELECT duckdb_type, logical_type FROM parquet_schema('tz.parquet') WHERE column_id = 1",
+		"TIME WITH TIME ZONE\tTimeType(isAdjustedToUTC=true, unit=TimeUnit(MILLIS=MilliSeconds(), MICROS=<null>, NANOS=<null>))\n")
 }

@@ -19,7 +19,7 @@ func statText(leaf *schema.Node, b []byte) any {
 	if b == nil {
 		return nil
 	}
-	f, err := schema.LogicalField(leaf)
+	f, err := leafField(leaf)
 	if err != nil {
 		return nil
 	}
@@ -33,6 +33,15 @@ func statText(leaf *schema.Node, b []byte) any {
 	}
 	c := fromVector(t, v, 1)
 	return formatScalar(plainType(t), c.Get(0))
+}
+
+// leafField is a leaf's primitive field: a repeated leaf's element.
+func leafField(leaf *schema.Node) (*schema.Field, error) {
+	f, err := schema.LogicalField(leaf)
+	if err == nil && f.Kind == schema.List && len(f.Children) == 1 {
+		f = f.Children[0]
+	}
+	return f, err
 }
 
 // plainVector is a one-value vector of the leaf's physical type holding
@@ -245,7 +254,7 @@ func probeLeaf(s *schema.Schema, column string) *schema.Node {
 // false when no filter can decide (an INTERVAL, a BOOLEAN, ±0.0 or
 // NaN, whose encodings differ from the values they equal).
 func probeHash(leaf *schema.Node, kind, text string) (h uint64, ok bool, err error) {
-	f, err := schema.LogicalField(leaf)
+	f, err := leafField(leaf)
 	if err != nil {
 		return 0, false, err
 	}
