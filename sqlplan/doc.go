@@ -175,6 +175,9 @@
 // duckdb_views(), duckdb_schemas(), duckdb_databases(),
 // pragma_table_info('t') and the PRAGMAs table_info, show_tables,
 // show_tables_expanded and database_list (catalog_duckdb.go, pragmas.go),
+// DuckDB's Parquet introspection functions parquet_metadata,
+// parquet_schema, parquet_file_metadata, parquet_kv_metadata,
+// parquet_bloom_probe and parquet_full_metadata, and glob (pqmeta.go),
 // EXPLAIN [ANALYZE] (ANALYZE runs the query and shows each operator's
 // rows, time and peak memory, exec/analyze.go). UPDATE t SET ... [FROM ...] [WHERE ...], DELETE FROM
 // t [WHERE ...] and TRUNCATE t of a single-file table, and MERGE INTO

@@ -226,16 +226,42 @@ func schemaNodes(n *schema.Node, dst []*schema.Node) []*schema.Node {
 	return dst
 }
 
-// leafTypeName is the SQL type a leaf element reads as (nil for groups).
+// leafTypeName is the SQL type DuckDB reads a leaf element as (nil for
+// groups).
 func leafTypeName(nodes []*schema.Node, i int) any {
 	if i >= len(nodes) || !nodes[i].IsLeaf() || nodes[i].Parent == nil {
 		return nil
 	}
-	f, err := leafField(nodes[i])
-	if err != nil || f.Kind != schema.Primitive {
+	n := nodes[i]
+	t, ok := metaType(n)
+	switch {
+	case !ok:
 		return nil
+	case n.SchemaElement != nil && n.SchemaElement.LogicalType != nil && n.SchemaElement.LogicalType.Unknown != nil:
+		return `"NULL"`
+	case t.Kind == KTimestamp && t.TZ:
+		return "TIMESTAMP WITH TIME ZONE"
 	}
-	return typeOfField(f).SQLName()
+	return t.SQLName()
+}
+
+// metaType is the SQL type of a leaf's values as DuckDB reads them:
+// carquet's, but for a footer without logical types, whose legacy
+// TIMESTAMP_* and TIME_* DuckDB takes as local (carquet as UTC, as
+// LogicalTypes.md says). ok is false for a leaf of no primitive type.
+func metaType(n *schema.Node) (Type, bool) {
+	f, err := leafField(n)
+	if err != nil || f.Kind != schema.Primitive {
+		return Type{}, false
+	}
+	t := typeOfField(f)
+	if e := n.SchemaElement; e == nil || e.LogicalType == nil {
+		t.TZ = false
+		if t.Kind == KTimeTZ {
+			t.Kind = KTime
+		}
+	}
+	return t, true
 }
 
 // fileMetaColumns is parquet_file_metadata: a row per file.

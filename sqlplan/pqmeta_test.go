@@ -257,5 +257,5 @@ func TestTimeMillisUTCInt32(t *testing.T) {
 	checkRows(t, e, "SELECT t::VARCHAR FROM tz ORDER BY t", "01:00:00+00\n12:34:56.789+00\n")
 	checkRows(t, e, "SELECT type, stats_min_value, stats_max_value FROM parquet_metadata('tz.parquet')", "INT32\t01:00:00+00\t12:34:56.789+00\n")
 	checkRows(t, e, "SELECT duckdb_type, logical_type FROM parquet_schema('tz.parquet') WHERE column_id = 1",
-		"TIME WITH TIME ZONE\tTimeType(isAdjustedToUTC=true, unit=TimeUnit(MILLIS=MilliSeconds(), MICROS=<null>, NANOS=<null>))\n")
+		"TIME WITH TIME ZONE\tTimeType(isAdjustedToUTC=1, unit=TimeUnit(MILLIS=MilliSeconds(), MICROS=<null>, NANOS=<null>))\n")
 }

@@ -19,20 +19,19 @@ func statText(leaf *schema.Node, b []byte) any {
 	if b == nil {
 		return nil
 	}
-	f, err := leafField(leaf)
-	if err != nil {
-		return nil
-	}
-	t := typeOfField(f)
-	if t.Kind == KNested {
+	t, ok := metaType(leaf)
+	if !ok {
 		return nil
 	}
 	v, ok := plainVector(leaf, b)
 	if !ok {
 		return nil
 	}
-	c := fromVector(t, v, 1)
-	return formatScalar(plainType(t), c.Get(0))
+	x := fromVector(t, v, 1).Get(0)
+	if f, ok := x.(float64); ok && f != f {
+		return nil // a NaN bound bounds nothing: DuckDB shows none
+	}
+	return formatScalar(plainType(t), x)
 }
 
 // leafField is a leaf's primitive field: a repeated leaf's element.
@@ -87,9 +86,17 @@ func plainVector(leaf *schema.Node, b []byte) (*vector.Vector, bool) {
 	return v, true
 }
 
-// logicalTypeText renders a logical type as Thrift's printTo does, as
-// DuckDB's parquet_schema shows it: DecimalType(scale=2, precision=10).
+// logicalTypeText renders a logical type as Thrift's C++ printTo does, as
+// DuckDB's parquet_schema shows it: DecimalType(scale=2, precision=10),
+// booleans as 1 and 0. (DuckDB's IntType bitWidth is an 8-bit integer
+// that its printTo writes as a raw character; carquet writes the number.)
 func logicalTypeText(lt *format.LogicalType) any {
+	flag := func(b bool) int {
+		if b {
+			return 1
+		}
+		return 0
+	}
 	unit := func(u format.TimeUnit) string {
 		part := func(name, val string, set bool) string {
 			if set {
@@ -119,11 +126,11 @@ func logicalTypeText(lt *format.LogicalType) any {
 	case lt.Date != nil:
 		return "DateType()"
 	case lt.Time != nil:
-		return fmt.Sprintf("TimeType(isAdjustedToUTC=%t, unit=%s)", lt.Time.IsAdjustedToUTC, unit(lt.Time.Unit))
+		return fmt.Sprintf("TimeType(isAdjustedToUTC=%d, unit=%s)", flag(lt.Time.IsAdjustedToUTC), unit(lt.Time.Unit))
 	case lt.Timestamp != nil:
-		return fmt.Sprintf("TimestampType(isAdjustedToUTC=%t, unit=%s)", lt.Timestamp.IsAdjustedToUTC, unit(lt.Timestamp.Unit))
+		return fmt.Sprintf("TimestampType(isAdjustedToUTC=%d, unit=%s)", flag(lt.Timestamp.IsAdjustedToUTC), unit(lt.Timestamp.Unit))
 	case lt.Integer != nil:
-		return fmt.Sprintf("IntType(bitWidth=%d, isSigned=%t)", lt.Integer.BitWidth, lt.Integer.IsSigned)
+		return fmt.Sprintf("IntType(bitWidth=%d, isSigned=%d)", lt.Integer.BitWidth, flag(lt.Integer.IsSigned))
 	case lt.Unknown != nil:
 		return "NullType()"
 	case lt.JSON != nil:

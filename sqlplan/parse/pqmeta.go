@@ -36,7 +36,7 @@ func parquetMetaCall(src string, toks []Token, i int, fn string) (string, int, e
 	if k < 0 {
 		return "", 0, ErrAt(src, toks[i].Pos, "unterminated %s(...)", fn)
 	}
-	args := splitArgs(toks[i+2 : k])
+	args := SplitList(toks[i+2 : k])
 	if want := 1 + ParquetMetaFunctions[fn]; len(args) != want {
 		return "", 0, ErrAt(src, toks[i].Pos, "%s takes %d argument(s), got %d", fn, want, len(args))
 	}
@@ -62,32 +62,6 @@ func parquetMetaCall(src string, toks []Token, i int, fn string) (string, int, e
 	return ParquetMetaMarker + q.Encode(), k, nil
 }
 
-// splitArgs splits a call's argument tokens at the commas of its level.
-func splitArgs(toks []Token) [][]Token {
-	if len(toks) == 0 {
-		return nil
-	}
-	var out [][]Token
-	depth, start := 0, 0
-	for j, t := range toks {
-		if t.Kind != Op {
-			continue
-		}
-		switch t.Text {
-		case "(", "[":
-			depth++
-		case ")", "]":
-			depth--
-		case ",":
-			if depth == 0 {
-				out = append(out, toks[start:j])
-				start = j + 1
-			}
-		}
-	}
-	return append(out, toks[start:])
-}
-
 // stringList reads 'a' or ['a', 'b', ...].
 func stringList(toks []Token) ([]string, bool) {
 	if len(toks) == 1 && toks[0].Kind == String {
@@ -97,7 +71,7 @@ func stringList(toks []Token) ([]string, bool) {
 		return nil, false
 	}
 	var out []string
-	for _, item := range splitArgs(toks[1 : len(toks)-1]) {
+	for _, item := range SplitList(toks[1 : len(toks)-1]) {
 		if len(item) != 1 || item[0].Kind != String {
 			return nil, false
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // The text of scalars, as DuckDB casts them to VARCHAR: it lives with the
@@ -60,7 +61,10 @@ func ScalarText(t Type, v any) string {
 func FormatFloat(f float64) string { return FormatFloatBits(f, 64) }
 
 // FormatFloatBits is FormatFloat with the shortest digits that read back
-// as the same float of that many bits (32 for FLOAT).
+// as the same float of that many bits (32 for FLOAT): in fixed notation
+// when the decimal exponent is from -4 to 15 (an integer with ".0":
+// 2255340.75, 1000000000000000.0), else as 1.5e+16 or 1.234e-05, as
+// DuckDB writes them (Go's %g turns to exponents from 1e+06 on).
 func FormatFloatBits(f float64, bits int) string {
 	switch {
 	case math.IsNaN(f):
@@ -70,10 +74,15 @@ func FormatFloatBits(f float64, bits int) string {
 	case math.IsInf(f, -1):
 		return "-inf"
 	}
-	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
-		return strconv.FormatFloat(f, 'f', 1, 64)
+	s := strconv.FormatFloat(f, 'e', -1, bits)
+	if exp, err := strconv.Atoi(s[strings.LastIndexByte(s, 'e')+1:]); err != nil || exp < -4 || exp > 15 {
+		return s
 	}
-	return strconv.FormatFloat(f, 'g', -1, bits)
+	s = strconv.FormatFloat(f, 'f', -1, bits)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s
 }
 
 // AppendTimeTZ writes a TIMETZ as DuckDB does: the time of day, then the
