@@ -364,29 +364,19 @@ func (a *avgExactAcc) Result(ng int) *vec.Col {
 	return c
 }
 
-// exactQuotient is sum g / n as the nearest float64, when the unscaled
-// sum and n * 10^scale are integers below 2^53: both convert exactly and
-// IEEE division rounds the quotient once, as big.Rat would.
+// exactQuotient is sum g / n as the nearest float64 (quotient64), when
+// the unscaled sum and n * 10^scale fit 64 bits.
 func exactQuotient(sums *vec.Col, g int, n int64) (float64, bool) {
-	const limit = 1 << 53
-	var u int64
+	var u num.Int128
 	switch {
 	case sums.H != nil:
-		h := sums.H[g]
-		if h.Hi != int64(h.Lo)>>63 {
-			return 0, false
-		}
-		u = int64(h.Lo)
+		u = sums.H[g]
 	case sums.I != nil:
-		u = sums.I[g]
+		u = num.FromInt64(sums.I[g])
 	default:
 		return 0, false
 	}
-	scale := sums.T.Scale
-	if u <= -limit || u >= limit || scale >= len(Pow10) || n <= 0 || n >= limit/Pow10[scale] {
-		return 0, false
-	}
-	return float64(u) / float64(n*Pow10[scale]), true
+	return quotient64(u, n, sums.T.Scale)
 }
 
 // pairAcc keeps, per group, the count, means and co-moments of the (y, x)

@@ -3,6 +3,7 @@ package function
 import (
 	"math"
 	"math/big"
+	"math/bits"
 
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/sqlplan/num"
@@ -105,4 +106,58 @@ func hugeOverflow(op byte, x, y num.Int128, ls, rs int, t vec.Type) error {
 func AddInt64(a, b int64) (int64, bool) {
 	s := a + b
 	return s, (s > a) != (b > 0)
+}
+
+// Quotient is the unscaled decimal sum of the given scale divided by n
+// (an average), as the nearest float64, ties to even: what big.Rat's
+// Float64 of the exact quotient gives. Without big numbers while |sum|
+// and n × 10^scale fit 64 bits, which is every average whose count and
+// scale are not extreme.
+func Quotient(sum num.Int128, n int64, scale int) float64 {
+	if f, ok := quotient64(sum, n, scale); ok {
+		return f
+	}
+	den := new(big.Int).Mul(big.NewInt(n), num.Pow10(scale).Big())
+	f, _ := new(big.Rat).SetFrac(sum.Big(), den).Float64()
+	return f
+}
+
+// quotient64 is Quotient when |sum| and the divisor d = n × 10^scale fit
+// a uint64. It divides |sum| × 2^s by d with s chosen so that the integer
+// quotient q has 63 or 64 bits (and the 128-bit dividend's high word is
+// below d, as bits.Div64 needs); a non-zero remainder sets q's lowest bit,
+// which lies below float64's rounding position, so converting q rounds as
+// the exact quotient would, and scaling by 2^-s is exact.
+func quotient64(sum num.Int128, n int64, scale int) (float64, bool) {
+	if n <= 0 || scale >= len(Pow10) {
+		return 0, false
+	}
+	dh, d := bits.Mul64(uint64(n), uint64(Pow10[scale]))
+	neg := sum.Sign() < 0
+	a := sum
+	if neg {
+		a = sum.Neg()
+	}
+	if dh != 0 || a.Hi != 0 {
+		return 0, false // also the one Int128 without a positive negation
+	}
+	if a.Lo == 0 {
+		return 0, true
+	}
+	s := 63 + bits.Len64(d) - bits.Len64(a.Lo)
+	var hi, lo uint64
+	if s < 64 {
+		hi, lo = a.Lo>>(64-s), a.Lo<<s // a shift by 64 is 0 in Go
+	} else {
+		hi = a.Lo << (s - 64)
+	}
+	q, r := bits.Div64(hi, lo, d)
+	if r != 0 {
+		q |= 1
+	}
+	f := math.Ldexp(float64(q), -s)
+	if neg {
+		f = -f
+	}
+	return f, true
 }
