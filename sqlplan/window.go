@@ -1,13 +1,9 @@
 package sqlplan
 
 import (
-	"github.com/carquet-go/carquet/sqlplan/function"
-	"math/big"
-	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 
@@ -37,7 +33,7 @@ type winSpec struct {
 	text       string
 	// frame is the frame clause, nil for the default frame (the partition
 	// up to the current row's last peer with ORDER BY, all of it without).
-	frame *winFrame
+	frame *kernels.WinFrame
 	// offsets are a RANGE frame's value offsets, in the order of its 'v'
 	// bounds. rangeKey[b] and rangeBound[b] are, for bound b (0 start, 1
 	// end) of kind 'v', the ORDER BY key and the key moved by the offset,
@@ -54,43 +50,29 @@ type winSpec struct {
 	ignoreNulls bool
 }
 
-// winFrame is a ROWS or RANGE frame. A bound is unbounded ('u'), the
-// current row ('c': for RANGE, the edge of its peer group), for ROWS the
-// row off positions away ('o'; negative is PRECEDING), for RANGE a value
-// offset ('v'; off is -1 for PRECEDING, 1 for FOLLOWING).
-type winFrame struct {
-	rows       bool
-	start, end frameBound
-}
-
-type frameBound struct {
-	kind byte
-	off  int64
-}
-
 // parseFrame decodes the "|f:MODE:START:END" marker of rewrite's
 // windowFrame.
-func parseFrame(m string) (*winFrame, error) {
+func parseFrame(m string) (*kernels.WinFrame, error) {
 	parts := strings.Split(m, ":")
 	if len(parts) != 4 || parts[0] != "|f" {
 		return nil, errorf("bad window frame")
 	}
-	f := &winFrame{rows: parts[1] == "rows"}
-	for i, b := range []*frameBound{&f.start, &f.end} {
+	f := &kernels.WinFrame{Rows: parts[1] == "rows"}
+	for i, b := range []*kernels.FrameBound{&f.Start, &f.End} {
 		switch t := parts[2+i]; t {
 		case "u", "c":
-			b.kind = t[0]
+			b.Kind = t[0]
 		case "v-", "v+":
-			b.kind, b.off = 'v', 1
+			b.Kind, b.Off = 'v', 1
 			if t == "v-" {
-				b.off = -1
+				b.Off = -1
 			}
 		default:
 			n, err := strconv.ParseInt(t, 10, 64)
 			if err != nil {
 				return nil, errorf("bad window frame")
 			}
-			b.kind, b.off = 'o', n
+			b.Kind, b.Off = 'o', n
 		}
 	}
 	return f, nil
@@ -224,7 +206,7 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 		if err := need(1); err != nil {
 			return nil, err
 		}
-		if k, ok := isConst(spec.args[0]); !ok || k.t.Op() != KInt {
+		if k, ok := isConst(spec.args[0]); !ok || k.t.Op() != KInt || k.v == nil {
 			return nil, errorf("ntile takes a constant integer")
 		}
 		spec.t = tInt
@@ -281,7 +263,7 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 		}
 		if spec.fn == "lag" || spec.fn == "lead" {
 			if len(spec.args) > 1 {
-				if k, ok := isConst(spec.args[1]); !ok || k.t.Op() != KInt {
+				if k, ok := isConst(spec.args[1]); !ok || k.t.Op() != KInt || k.v == nil {
 					return nil, errorf("the offset of %s must be a constant integer", spec.fn)
 				}
 			}
@@ -310,7 +292,7 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 // forward for FOLLOWING, the other way under DESC) in one type.
 func (p *planner) bindRangeOffsets(spec *winSpec) error {
 	f := spec.frame
-	if f == nil || f.rows || (f.start.kind != 'v' && f.end.kind != 'v') {
+	if f == nil || f.Rows || (f.Start.Kind != 'v' && f.End.Kind != 'v') {
 		return nil
 	}
 	if len(spec.order) != 1 {
@@ -318,8 +300,8 @@ func (p *planner) bindRangeOffsets(spec *winSpec) error {
 	}
 	key := spec.order[0]
 	k := 0
-	for b, bound := range []frameBound{f.start, f.end} {
-		if bound.kind != 'v' {
+	for b, bound := range []kernels.FrameBound{f.Start, f.End} {
+		if bound.Kind != 'v' {
 			continue
 		}
 		if k >= len(spec.offsets) {
@@ -337,7 +319,7 @@ func (p *planner) bindRangeOffsets(spec *winSpec) error {
 			}
 		}
 		op := byte('+')
-		if (bound.off < 0) != spec.desc[0] {
+		if (bound.Off < 0) != spec.desc[0] {
 			op = '-'
 		}
 		moved, err := p.arith(op, key, off)
@@ -366,12 +348,19 @@ func (w *winSpec) Compute(all *Batch) (*Col, error) { return computeWindow(all, 
 func (w *winSpec) Slot() int                        { return w.slot.idx }
 func (w *winSpec) String() string                   { return w.text }
 
+// computeWindow evaluates the call's expressions over all the rows and
+// runs its kernel (exec.WindowCall).
 func computeWindow(all *Batch, w *winSpec) (*Col, error) {
-	nrows := all.N
+	eval := func(e expr) (*Col, error) {
+		if e == nil {
+			return nil, nil
+		}
+		return e.Eval(all)
+	}
 	evalAll := func(es []expr) ([]*Col, error) {
 		out := make([]*Col, len(es))
 		for i, e := range es {
-			c, err := e.Eval(all)
+			c, err := eval(e)
 			if err != nil {
 				return nil, err
 			}
@@ -379,219 +368,63 @@ func computeWindow(all *Batch, w *winSpec) (*Col, error) {
 		}
 		return out, nil
 	}
-	pc, err := evalAll(w.part)
-	if err != nil {
+	var in kernels.WindowCols
+	var err error
+	if in.Part, err = evalAll(w.part); err != nil {
 		return nil, err
 	}
-	oc, err := evalAll(w.order)
-	if err != nil {
+	if in.Order, err = evalAll(w.order); err != nil {
 		return nil, err
 	}
-	ac, err := evalAll(w.args)
-	if err != nil {
-		return nil, err
+	var arg, arg2, def expr // the argument, an aggregate's second, lag's default
+	if len(w.args) > 0 {
+		arg = w.args[0]
 	}
-	var rc [2][2]*Col // a RANGE offset bound's key and moved key columns
-	for b := range rc {
+	switch {
+	case w.agg != nil && len(w.args) > 1:
+		arg2 = w.args[1]
+	case (w.fn == "lag" || w.fn == "lead") && len(w.args) > 2:
+		def = w.args[2]
+	}
+	for _, c := range []struct {
+		e   expr
+		out **Col
+	}{{arg, &in.Arg}, {arg2, &in.Arg2}, {def, &in.Default}} {
+		if *c.out, err = eval(c.e); err != nil {
+			return nil, err
+		}
+	}
+	for b := range in.Range {
 		if w.rangeKey[b] != nil {
 			cols, err := evalAll([]expr{w.rangeKey[b], w.rangeBound[b]})
 			if err != nil {
 				return nil, err
 			}
-			rc[b] = [2]*Col{cols[0], cols[1]}
+			in.Range[b] = [2]*Col{cols[0], cols[1]}
 		}
 	}
-	keyCols := append(append([]*Col(nil), pc...), oc...)
-	var partKeys, allKeys []sortKey
-	for i := range pc {
-		partKeys = append(partKeys, sortKey{Col: i})
-	}
-	allKeys = append(allKeys, partKeys...)
-	for j := range oc {
-		allKeys = append(allKeys, sortKey{Col: len(pc) + j, Desc: w.desc[j], NullsFirst: w.nullsFirst[j]})
-	}
-	idx := kernels.SortRows(allKeys, keyCols, nrows)
-	res := make([]any, nrows)
-	for s := 0; s < nrows; {
-		e := s + 1
-		for e < nrows && kernels.CompareRows(partKeys, keyCols, int(idx[s]), keyCols, int(idx[e])) == 0 {
-			e++
-		}
-		if err := windowPartition(w, idx[s:e], keyCols, allKeys, ac, rc, res, len(oc) > 0); err != nil {
-			return nil, err
-		}
-		s = e
-	}
-	b := newBuilder(w.t, nrows)
-	for _, v := range res {
-		b.Add(v)
-	}
-	return b.C, nil
+	return w.call().Eval(&in, all.N)
 }
 
-// windowPartition fills res for the rows of one partition, in window order.
-func windowPartition(w *winSpec, rows []int32, keyCols []*Col, allKeys []sortKey, ac []*Col, rc [2][2]*Col, res []any, ordered bool) error {
-	n := len(rows)
-	// peerEnd[k] is one past the last row of k's peer group (rows equal in
-	// the ORDER BY); without ORDER BY the whole partition is one group.
-	peerEnd := make([]int, n)
-	peerStart := make([]int, n)
-	for s := 0; s < n; {
-		e := s + 1
-		if ordered {
-			for e < n && kernels.CompareRows(allKeys, keyCols, int(rows[s]), keyCols, int(rows[e])) == 0 {
-				e++
-			}
-		} else {
-			e = n
+// call is the kernel's description of the window function.
+func (w *winSpec) call() *kernels.WindowCall {
+	c := &kernels.WindowCall{Fn: w.fn, T: w.t, Agg: w.agg, Star: w.star, Desc: w.desc, NullsFirst: w.nullsFirst,
+		Frame: w.frame, IgnoreNulls: w.ignoreNulls, Text: w.text}
+	constArg := func(i int, def int64) int64 {
+		if i < len(w.args) {
+			return w.args[i].(*constExpr).v.(int64)
 		}
-		for k := s; k < e; k++ {
-			peerStart[k], peerEnd[k] = s, e
-		}
-		s = e
-	}
-	pe := &peerGroups{start: peerStart, end: peerEnd}
-	if w.frame != nil && (w.frame.start.kind == 'v' || w.frame.end.kind == 'v') {
-		pe.valueFrames(w, rows, rc)
-	}
-	arg := func(k int) any {
-		if len(ac) == 0 {
-			return nil
-		}
-		return ac[0].Get(int(rows[k]))
+		return def
 	}
 	switch w.fn {
-	case "row_number":
-		for k := range rows {
-			res[rows[k]] = int64(k + 1)
-		}
-	case "rank":
-		for k := range rows {
-			res[rows[k]] = int64(peerStart[k] + 1)
-		}
-	case "dense_rank":
-		rank := int64(0)
-		for k := range rows {
-			if k == peerStart[k] {
-				rank++
-			}
-			res[rows[k]] = rank
-		}
-	case "percent_rank":
-		for k := range rows {
-			if n == 1 {
-				res[rows[k]] = 0.0
-			} else {
-				res[rows[k]] = float64(peerStart[k]) / float64(n-1)
-			}
-		}
-	case "cume_dist":
-		for k := range rows {
-			res[rows[k]] = float64(peerEnd[k]) / float64(n)
-		}
 	case "ntile":
-		buckets := w.args[0].(*constExpr).v.(int64)
-		if buckets < 1 {
-			buckets = 1
-		}
-		for k := range rows {
-			res[rows[k]] = int64(k)*buckets/int64(n) + 1
-		}
+		c.Param = constArg(0, 1)
 	case "lag", "lead":
-		off := int64(1)
-		if len(ac) > 1 {
-			off = w.args[1].(*constExpr).v.(int64)
-		}
-		if w.fn == "lag" {
-			off = -off
-		}
-		for k := range rows {
-			j := int64(k) + off
-			if w.ignoreNulls {
-				j = stepOverNulls(k, off, n, arg)
-			}
-			switch {
-			case j >= 0 && j < int64(n):
-				res[rows[k]] = arg(int(j))
-			case len(ac) > 2:
-				res[rows[k]] = ac[2].Get(int(rows[k]))
-			}
-		}
-	case "first_value", "last_value", "nth_value":
-		for k := range rows {
-			fs, fe := frameOf(w.frame, k, n, pe)
-			if w.ignoreNulls {
-				res[rows[k]] = nonNullInFrame(w, fs, fe, arg)
-				continue
-			}
-			switch {
-			case fs >= fe:
-				res[rows[k]] = nil
-			case w.fn == "first_value":
-				res[rows[k]] = arg(fs)
-			case w.fn == "nth_value":
-				// the nth row of the frame, NULL when the frame is shorter
-				if nth := int64(fs) + w.args[1].(*constExpr).v.(int64) - 1; nth < int64(fe) {
-					res[rows[k]] = arg(int(nth))
-				} else {
-					res[rows[k]] = nil
-				}
-			default:
-				res[rows[k]] = arg(fe - 1)
-			}
-		}
-	default: // count, sum, avg, min, max over each row's frame
-		if w.agg != nil {
-			return genericFrameAggregate(w, rows, ac, res, pe)
-		}
-		return frameAggregate(w, rows, ac, res, pe)
+		c.Param = constArg(1, 1)
+	case "nth_value":
+		c.Param = constArg(1, 1)
 	}
-	return nil
-}
-
-// stepOverNulls is the position off non-NULL values away from k (lag and
-// lead IGNORE NULLS), or -1.
-func stepOverNulls(k int, off int64, n int, arg func(int) any) int64 {
-	if off == 0 {
-		return int64(k)
-	}
-	dir := int64(1)
-	if off < 0 {
-		dir, off = -1, -off
-	}
-	for j := int64(k) + dir; j >= 0 && j < int64(n); j += dir {
-		if arg(int(j)) != nil {
-			if off--; off == 0 {
-				return j
-			}
-		}
-	}
-	return -1
-}
-
-// nonNullInFrame is first_value, last_value or nth_value over the
-// non-NULL values of the frame [fs, fe).
-func nonNullInFrame(w *winSpec, fs, fe int, arg func(int) any) any {
-	nth := int64(1)
-	if w.fn == "nth_value" {
-		nth = w.args[1].(*constExpr).v.(int64)
-	}
-	if w.fn == "last_value" {
-		for j := fe - 1; j >= fs; j-- {
-			if v := arg(j); v != nil {
-				return v
-			}
-		}
-		return nil
-	}
-	for j := fs; j < fe; j++ {
-		if v := arg(j); v != nil {
-			if nth--; nth == 0 {
-				return v
-			}
-		}
-	}
-	return nil
+	return c
 }
 
 // bindWindowAggregate binds an aggregate that has no window kernel of its
@@ -614,299 +447,6 @@ func (p *planner) bindWindowAggregate(spec *winSpec, args sqlparser.SelectExprs,
 	for _, e := range []kernels.Expr{a.Arg, a.Arg2} {
 		if e != nil {
 			spec.args = append(spec.args, e.(expr))
-		}
-	}
-	return nil
-}
-
-// genericFrameAggregate fills res with w.agg over each row's frame. A
-// frame equal to the previous row's (every row of a partition without
-// ORDER BY, peers under RANGE) is not aggregated again; frames that start
-// at the partition's first row grow one accumulator, whose result is read
-// as the frame ends move on (the accumulators' results do not consume
-// their state); other frames get a fresh accumulator each, which costs the
-// frame's width per distinct frame.
-func genericFrameAggregate(w *winSpec, rows []int32, ac []*Col, res []any, pe *peerGroups) error {
-	feed := func(acc function.Accumulator, sel []int32) {
-		gids := make([]int32, len(sel))
-		switch {
-		case len(ac) == 2:
-			acc.(function.PairAccumulator).Update2(gids, 1, ac[0].Take(sel), ac[1].Take(sel))
-		case len(ac) == 1:
-			acc.Update(gids, 1, ac[0].Take(sel))
-		default:
-			acc.Update(gids, 1, nil)
-		}
-	}
-	running := w.frame == nil || w.frame.start.kind == 'u'
-	var acc function.Accumulator
-	fed := 0 // running: rows [0, fed) are in acc
-	prevS, prevE := -1, -1
-	var prev any
-	for k := range rows {
-		fs, fe := frameOf(w.frame, k, len(rows), pe)
-		fe = max(fs, fe)
-		if fs != prevS || fe != prevE {
-			switch {
-			case running && fe >= fed:
-				if acc == nil {
-					acc = kernels.NewAccumulator(w.agg)
-				}
-				feed(acc, rows[fed:fe])
-				fed = fe
-			default:
-				acc, fed = kernels.NewAccumulator(w.agg), 0
-				feed(acc, rows[fs:fe])
-				if running {
-					fed = fe
-				}
-			}
-			if err := function.AccError(acc); err != nil {
-				return err
-			}
-			prev, prevS, prevE = acc.Result(1).Get(0), fs, fe
-		}
-		res[rows[k]] = prev
-	}
-	return nil
-}
-
-// peerGroups are, for each row of a partition in window order, its peer
-// group [start[k], end[k]) and, for a RANGE frame with value offsets, the
-// positions its 'v' bounds reach: valueStart[k], valueEnd[k].
-type peerGroups struct {
-	start, end           []int
-	valueStart, valueEnd []int
-}
-
-// valueFrames fills valueStart and valueEnd: for a start bound, the first
-// row whose key is not before the row's moved key (rc[0]); for an end
-// bound, one past the last row whose key is not after it (rc[1]). Rows with
-// a NULL key, which sort together at one end, frame their own peer group
-// (NULL moved by an offset is NULL); the others never reach them.
-func (pe *peerGroups) valueFrames(w *winSpec, rows []int32, rc [2][2]*Col) {
-	n := len(rows)
-	pe.valueStart, pe.valueEnd = make([]int, n), make([]int, n)
-	sign := 1 // rows are in ascending key order
-	if w.desc[0] {
-		sign = -1
-	}
-	one := []sortKey{{Col: 0}}
-	for b, out := range [][]int{pe.valueStart, pe.valueEnd} {
-		key, moved := rc[b][0], rc[b][1]
-		if key == nil {
-			continue
-		}
-		lo, hi := 0, n // the rows with a key
-		for lo < hi && key.IsNull(int(rows[lo])) {
-			lo++
-		}
-		for hi > lo && key.IsNull(int(rows[hi-1])) {
-			hi--
-		}
-		kc, mc := []*Col{key}, []*Col{moved}
-		for k := range rows {
-			r := int(rows[k])
-			if key.IsNull(r) || moved.IsNull(r) {
-				out[k] = pe.start[k]
-				if b == 1 {
-					out[k] = pe.end[k]
-				}
-				continue
-			}
-			// The first row (of [lo, hi)) past the moved key: for a
-			// start bound, at or past it; for an end bound, strictly.
-			out[k] = lo + sort.Search(hi-lo, func(j int) bool {
-				c := sign * kernels.CompareRows(one, kc, int(rows[lo+j]), mc, r)
-				return c > 0 || b == 0 && c == 0
-			})
-		}
-	}
-}
-
-// frameOf returns the frame [start, end) of the row at position k of a
-// partition of n rows: the default frame (up to k's last peer), or f's
-// bounds clipped to the partition (empty when start >= end).
-func frameOf(f *winFrame, k, n int, pe *peerGroups) (int, int) {
-	peerStart, peerEnd := pe.start, pe.end
-	if f == nil {
-		return 0, peerEnd[k]
-	}
-	pos := func(b frameBound, isEnd bool) int {
-		switch b.kind {
-		case 'u':
-			if isEnd {
-				return n
-			}
-			return 0
-		case 'v':
-			if isEnd {
-				return pe.valueEnd[k]
-			}
-			return pe.valueStart[k]
-		case 'c':
-			switch {
-			case !f.rows && isEnd:
-				return peerEnd[k]
-			case !f.rows:
-				return peerStart[k]
-			case isEnd:
-				return k + 1
-			}
-			return k
-		}
-		p := int64(k) + b.off
-		if isEnd {
-			p++
-		}
-		return int(max(0, min(p, int64(n))))
-	}
-	return pos(f.start, false), pos(f.end, true)
-}
-
-// winAcc accumulates count, sum, avg, min or max over a frame's values.
-type winAcc struct {
-	w    *winSpec
-	t    Type // the argument's type (min and max compare by it)
-	cnt  int64
-	sumI int64
-	sumF float64
-	sumD function.DecSum
-	ext  any
-}
-
-func (a *winAcc) reset() { *a = winAcc{w: a.w, t: a.t} }
-
-// add takes one value of the frame (nil for a NULL, or any row for count(*)).
-func (a *winAcc) add(v any) error {
-	w := a.w
-	if w.star {
-		a.cnt++
-		return nil
-	}
-	if v == nil {
-		return nil
-	}
-	a.cnt++
-	switch x := v.(type) {
-	case int64:
-		if w.t.Kind == KDecimal || w.fn == "avg" {
-			// a DECIMAL(p <= 18) in units of its scale, or an integer
-			// averaged exactly
-			a.sumD.AddUnscaled(x)
-			break
-		}
-		t, o := function.AddInt64(a.sumI, x)
-		if o && w.fn == "sum" {
-			return errorf("%s: integer overflow", w.text)
-		}
-		a.sumI = t
-	case value.Decimal:
-		a.sumD.AddDecimal(x, a.t.Scale)
-	case float64:
-		a.sumF += x
-	}
-	if w.fn == "min" || w.fn == "max" {
-		if a.ext == nil {
-			a.ext = v
-		} else if c := function.ExtremeCmp(a.t, v, a.ext); w.fn == "min" && c < 0 || w.fn == "max" && c > 0 {
-			a.ext = v
-		}
-	}
-	return nil
-}
-
-// value is the aggregate of the values added (NULL for none, but 0 for count).
-func (a *winAcc) value() any {
-	w := a.w
-	switch w.fn {
-	case "count":
-		return a.cnt
-	case "sum":
-		if a.cnt == 0 {
-			return nil
-		}
-		switch w.t.Kind {
-		case KFloat:
-			return a.sumF
-		case KDecimal:
-			return a.sumD.Value(w.t.Scale)
-		}
-		return a.sumI
-	case "avg":
-		if a.cnt == 0 {
-			return nil
-		}
-		if a.t.Op() == KInt || a.t.Kind == KDecimal {
-			q := new(big.Rat).Quo(decRat(a.sumD.Value(a.t.Scale)), new(big.Rat).SetInt64(a.cnt))
-			f, _ := q.Float64()
-			return f
-		}
-		return a.sumF / float64(a.cnt)
-	}
-	return a.ext
-}
-
-// frameAggregate fills res with an aggregate over each row's frame. Frames
-// that start at the partition's first row grow as k does: one running
-// accumulation, front to back; frames that end at its last row, likewise
-// back to front; other frames (a sliding window of rows) are aggregated
-// row by row, which costs the frame's width per row.
-func frameAggregate(w *winSpec, rows []int32, ac []*Col, res []any, pe *peerGroups) error {
-	n := len(rows)
-	acc := &winAcc{w: w}
-	if len(ac) > 0 {
-		acc.t = ac[0].T
-	}
-	arg := func(k int) any {
-		if len(ac) == 0 {
-			return nil
-		}
-		return ac[0].Get(int(rows[k]))
-	}
-	f := w.frame
-	empty := (&winAcc{w: w}).value() // over an empty frame: 0 for count, else NULL
-	switch {
-	case f == nil || f.start.kind == 'u':
-		done := 0
-		for k := range rows {
-			fs, fe := frameOf(f, k, n, pe)
-			for ; done < fe; done++ {
-				if err := acc.add(arg(done)); err != nil {
-					return err
-				}
-			}
-			if fs >= fe {
-				res[rows[k]] = empty
-				continue
-			}
-			res[rows[k]] = acc.value()
-		}
-	case f.end.kind == 'u':
-		done := n // rows [done, n) are in acc
-		for k := n - 1; k >= 0; k-- {
-			fs, fe := frameOf(f, k, n, pe)
-			for ; done > fs; done-- {
-				if err := acc.add(arg(done - 1)); err != nil {
-					return err
-				}
-			}
-			if fs >= fe {
-				res[rows[k]] = empty
-				continue
-			}
-			res[rows[k]] = acc.value()
-		}
-	default:
-		for k := range rows {
-			fs, fe := frameOf(f, k, n, pe)
-			acc.reset()
-			for j := fs; j < fe; j++ {
-				if err := acc.add(arg(j)); err != nil {
-					return err
-				}
-			}
-			res[rows[k]] = acc.value()
 		}
 	}
 	return nil
