@@ -186,7 +186,7 @@ func (w *WindowCall) exactFrames(p *winPart, arg *vec.Col, o *winOutput) error {
 }
 
 func (w *WindowCall) overflow() error {
-	return fmt.Errorf("%s: sum out of the range of a 128-bit integer", w.Text)
+	return fmt.Errorf("Overflow in HUGEINT addition: the sum of %s leaves INT128", w.Text)
 }
 
 // floatFrames writes sum or avg of floats over each row's frame. The
