@@ -1,6 +1,7 @@
 package sqlplan
 
 import (
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"strconv"
 	"strings"
 
@@ -78,11 +79,9 @@ func parseFrame(m string) (*kernels.WinFrame, error) {
 	return f, nil
 }
 
-var windowFns = map[string]bool{
-	"row_number": true, "rank": true, "dense_rank": true, "rank_dense": true, "percent_rank": true, "cume_dist": true, "ntile": true,
-	"lag": true, "lead": true, "first_value": true, "last_value": true, "nth_value": true,
-	"count": true, "sum": true, "avg": true, "mean": true, "min": true, "max": true,
-}
+// windowFns are the names of the window functions with kernels of their
+// own (function's window registry) and their aliases.
+var windowFns = function.WindowNames()
 
 func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (expr, error) {
 	if p.win == nil {
@@ -96,27 +95,22 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 	if !ok {
 		return nil, errorf("bad window call")
 	}
-	spec := &winSpec{fn: strings.ToLower(string(lit.Val)), text: parse.Unmark(sqlparser.String(x))}
-	switch spec.fn {
-	case "mean":
-		spec.fn = "avg"
-	case "rank_dense": // DuckDB's alias
-		spec.fn = "dense_rank"
-	}
-	fn, ignoreNulls := strings.CutSuffix(spec.fn, parse.IgnoreNullsSuffix)
+	spec := &winSpec{text: parse.Unmark(sqlparser.String(x))}
+	fn, ignoreNulls := strings.CutSuffix(strings.ToLower(string(lit.Val)), parse.IgnoreNullsSuffix)
 	fn, distinct := strings.CutSuffix(fn, parse.DistinctSuffix)
-	spec.fn, spec.ignoreNulls = fn, ignoreNulls
-	switch spec.fn {
-	case "first_value", "last_value", "nth_value", "lag", "lead":
-	default:
-		if ignoreNulls {
-			return nil, errorf("IGNORE NULLS is for first_value, last_value, nth_value, lag and lead, not %s", spec.fn)
-		}
+	spec.ignoreNulls = ignoreNulls
+	spec.fn = fn
+	name, def := function.LookupWindow(fn)
+	if def != nil {
+		spec.fn = name
+	}
+	if ignoreNulls && (def == nil || !def.IgnoreNulls) {
+		return nil, errorf("IGNORE NULLS is for first_value, last_value, nth_value, lag and lead, not %s", spec.fn)
 	}
 	// Aggregates without a kernel here, and any of DISTINCT values, run
 	// the GROUP BY accumulators over each frame.
-	generic := (!windowFns[spec.fn] || distinct) && aggNames[spec.fn] && spec.fn != "grouping" && spec.fn != "grouping_id"
-	if !windowFns[spec.fn] && !generic {
+	generic := (def == nil || distinct) && aggNames[spec.fn] && spec.fn != "grouping" && spec.fn != "grouping_id"
+	if def == nil && !generic {
 		return nil, unsupported("the window function " + spec.fn)
 	}
 	if generic && agg != nil {
@@ -183,107 +177,92 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 	} else if distinct {
 		return nil, unsupported("DISTINCT in the window function " + spec.fn)
 	}
-	var at Type
-	if len(spec.args) > 0 {
-		at = spec.args[0].Type()
-	}
-	avgInterval := false
-	need := func(n int) error {
-		if len(spec.args) < n {
-			return errorf("%s needs %d argument(s)", spec.fn, n)
-		}
-		return nil
-	}
-	switch spec.fn {
-	case "row_number", "rank", "dense_rank", "count":
-		spec.t = tInt
-		if spec.fn == "count" && !spec.star {
-			if err := need(1); err != nil {
-				return nil, err
-			}
-		}
-	case "ntile":
-		if err := need(1); err != nil {
+	if !generic {
+		avgInterval, err := p.typeWindow(spec, def)
+		if err != nil {
 			return nil, err
 		}
-		if k, ok := isConst(spec.args[0]); !ok || k.t.Op() != KInt || k.v == nil {
-			return nil, errorf("ntile takes a constant integer")
-		}
-		spec.t = tInt
-	case "percent_rank", "cume_dist", "avg":
-		spec.t = tFloat
-		if spec.fn == "avg" {
-			if err := need(1); err != nil {
-				return nil, err
-			}
-			// Integers and decimals are summed exactly (as the
-			// aggregate): only the quotient is a DOUBLE. An INTERVAL
-			// is averaged as its microseconds and turned back (below).
-			if at.Kind == KInterval {
-				spec.args[0], at, avgInterval = asBigint(spec.args[0]), tInt, true
-			}
-			if at.Op() != KInt && at.Kind != KDecimal {
-				c, err := p.cast(spec.args[0], tFloat)
-				if err != nil {
-					return nil, err
-				}
-				spec.args[0] = c
-			}
-		}
-	case "sum":
-		if err := need(1); err != nil {
-			return nil, err
-		}
-		switch {
-		case at.Op() == KInt || at.Huge:
-			spec.t = tHuge // as the aggregate and DuckDB
-		case at.Kind == KDecimal:
-			// Exact, as the aggregate and DuckDB: DECIMAL(38, s).
-			spec.t = Type{Kind: KDecimal, Prec: 38, Scale: at.Scale}
-		default:
-			c, err := p.cast(spec.args[0], tFloat)
-			if err != nil {
-				return nil, err
-			}
-			spec.args[0] = c
-			spec.t = tFloat
-		}
-	case "min", "max", "first_value", "last_value", "lag", "lead", "nth_value":
-		if err := need(1); err != nil {
-			return nil, err
-		}
-		spec.t = withoutField(at)
-		if spec.fn == "nth_value" {
-			if len(spec.args) != 2 {
-				return nil, errorf("nth_value takes a value and a position")
-			}
-			if k, ok := isConst(spec.args[1]); !ok || k.t.Op() != KInt || k.v == nil || k.v.(int64) < 1 {
-				return nil, errorf("the position of nth_value must be a constant integer from 1")
-			}
-		}
-		if spec.fn == "lag" || spec.fn == "lead" {
-			if len(spec.args) > 1 {
-				if k, ok := isConst(spec.args[1]); !ok || k.t.Op() != KInt || k.v == nil {
-					return nil, errorf("the offset of %s must be a constant integer", spec.fn)
-				}
-			}
-			if len(spec.args) > 2 {
-				c, err := p.cast(spec.args[2], spec.t)
-				if err != nil {
-					return nil, err
-				}
-				spec.args[2] = c
-			}
+		if avgInterval {
+			return p.addWindow(spec, true), nil
 		}
 	}
+	return p.addWindow(spec, false), nil
+}
+
+// addWindow adds the typed call to the SELECT's window functions and
+// returns its column; an average of an INTERVAL (computed over its
+// microseconds) turned back into one.
+func (p *planner) addWindow(spec *winSpec, avgInterval bool) expr {
 	spec.slot = &slot{}
 	p.win.specs = append(p.win.specs, spec)
 	e := &colExpr{s: spec.slot, t: spec.t}
 	e.setText(spec.fn + "(...) OVER (...)")
 	if avgInterval {
-		return microsInterval(e, spec.text), nil
+		return microsInterval(e, spec.text)
 	}
-	return e, nil
+	return e
+}
+
+// typeWindow types a call of a window function with a kernel: its
+// registry rule, the casts it asks for, and the constant arguments of
+// ntile, nth_value, lag and lead. avgInterval: avg of an INTERVAL, whose
+// microseconds are averaged.
+func (p *planner) typeWindow(spec *winSpec, def *function.WindowFn) (avgInterval bool, err error) {
+	if len(spec.args) < def.Args || spec.fn == "count" && !spec.star && len(spec.args) == 0 {
+		return false, errorf("%s needs %d argument(s)", spec.fn, max(def.Args, 1))
+	}
+	var at Type
+	if len(spec.args) > 0 {
+		at = spec.args[0].Type()
+		if spec.fn == "avg" && at.Kind == KInterval {
+			spec.args[0], at, avgInterval = asBigint(spec.args[0]), tInt, true
+		}
+	}
+	t, cast, err := def.Rule(at)
+	if err != nil {
+		return false, err
+	}
+	spec.t = t
+	if cast != nil {
+		c, err := p.cast(spec.args[0], *cast)
+		if err != nil {
+			return false, err
+		}
+		spec.args[0] = c
+	}
+	constInt := func(i int, min1 bool) bool {
+		k, ok := isConst(spec.args[i])
+		if !ok || k.t.Op() != KInt || k.v == nil {
+			return false
+		}
+		v, ok := k.v.(int64)
+		return ok && (!min1 || v >= 1)
+	}
+	switch spec.fn {
+	case "ntile":
+		if !constInt(0, false) {
+			return false, errorf("ntile takes a constant integer")
+		}
+	case "nth_value":
+		if len(spec.args) != 2 {
+			return false, errorf("nth_value takes a value and a position")
+		}
+		if !constInt(1, true) {
+			return false, errorf("the position of nth_value must be a constant integer from 1")
+		}
+	case "lag", "lead":
+		if len(spec.args) > 1 && !constInt(1, false) {
+			return false, errorf("the offset of %s must be a constant integer", spec.fn)
+		}
+		if len(spec.args) > 2 {
+			c, err := p.cast(spec.args[2], spec.t)
+			if err != nil {
+				return false, err
+			}
+			spec.args[2] = c
+		}
+	}
+	return avgInterval, nil
 }
 
 // bindRangeOffsets checks a RANGE frame's value offsets (constant, not

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"github.com/carquet-go/carquet/sqlplan/num"
 	"github.com/carquet-go/carquet/sqlplan/vec"
 )
@@ -127,11 +128,7 @@ func (w *WindowCall) Eval(in *WindowCols, n int) (*vec.Col, error) {
 // needsPeers: the function reads peer groups (ranks, cume_dist) or its
 // frames do (the default frame with ORDER BY, RANGE frames).
 func (w *WindowCall) needsPeers() bool {
-	switch w.Fn {
-	case "row_number", "ntile", "lag", "lead":
-		return false
-	}
-	return true
+	return w.Agg != nil || !function.Window(w.Fn).Positional
 }
 
 // peers fills the partition's peer groups: rows equal in the ORDER BY,
@@ -185,11 +182,7 @@ func (w *WindowCall) newOutput(in *WindowCols, n int) *winOutput {
 
 // picksRows: the result of each row is the argument's value at some row.
 func (w *WindowCall) picksRows() bool {
-	switch w.Fn {
-	case "lag", "lead", "first_value", "last_value", "nth_value", "min", "max":
-		return true
-	}
-	return false
+	return w.Agg == nil && function.Window(w.Fn).Picks
 }
 
 // finish builds the result column: out as written, or the rows picked
