@@ -323,66 +323,36 @@ func newWindow(in node, specs []*winSpec) *kernels.Window {
 	return &kernels.Window{In: in, Funcs: funcs}
 }
 
-func (w *winSpec) Compute(all *Batch) (*Col, error) { return computeWindow(all, w) }
+func (w *winSpec) Compute(all *Batch) (*Col, error) { return w.call().Compute(all, w.exprs()) }
 func (w *winSpec) Slot() int                        { return w.slot.idx }
 func (w *winSpec) String() string                   { return w.text }
 
-// computeWindow evaluates the call's expressions over all the rows and
-// runs its kernel (exec.WindowCall).
-func computeWindow(all *Batch, w *winSpec) (*Col, error) {
-	eval := func(e expr) (*Col, error) {
-		if e == nil {
-			return nil, nil
-		}
-		return e.Eval(all)
-	}
-	evalAll := func(es []expr) ([]*Col, error) {
-		out := make([]*Col, len(es))
-		for i, e := range es {
-			c, err := eval(e)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = c
-		}
-		return out, nil
-	}
-	var in kernels.WindowCols
-	var err error
-	if in.Part, err = evalAll(w.part); err != nil {
-		return nil, err
-	}
-	if in.Order, err = evalAll(w.order); err != nil {
-		return nil, err
-	}
-	var arg, arg2, def expr // the argument, an aggregate's second, lag's default
+// exprs are the expressions the call reads, for its kernel.
+func (w *winSpec) exprs() *kernels.WindowExprs {
+	x := &kernels.WindowExprs{Part: kernelExprs(w.part), Order: kernelExprs(w.order)}
 	if len(w.args) > 0 {
-		arg = w.args[0]
+		x.Arg = w.args[0]
 	}
 	switch {
 	case w.agg != nil && len(w.args) > 1:
-		arg2 = w.args[1]
+		x.Arg2 = w.args[1]
 	case (w.fn == "lag" || w.fn == "lead") && len(w.args) > 2:
-		def = w.args[2]
+		x.Default = w.args[2]
 	}
-	for _, c := range []struct {
-		e   expr
-		out **Col
-	}{{arg, &in.Arg}, {arg2, &in.Arg2}, {def, &in.Default}} {
-		if *c.out, err = eval(c.e); err != nil {
-			return nil, err
-		}
-	}
-	for b := range in.Range {
+	for b := range x.Range {
 		if w.rangeKey[b] != nil {
-			cols, err := evalAll([]expr{w.rangeKey[b], w.rangeBound[b]})
-			if err != nil {
-				return nil, err
-			}
-			in.Range[b] = [2]*Col{cols[0], cols[1]}
+			x.Range[b] = [2]kernels.Expr{w.rangeKey[b], w.rangeBound[b]}
 		}
 	}
-	return w.call().Eval(&in, all.N)
+	return x
+}
+
+func kernelExprs(es []expr) []kernels.Expr {
+	out := make([]kernels.Expr, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
 }
 
 // call is the kernel's description of the window function.

@@ -67,6 +67,59 @@ type WindowCols struct {
 	Range [2][2]*vec.Col
 }
 
+// WindowExprs are the expressions a WindowCall reads, as WindowCols
+// holds their columns.
+type WindowExprs struct {
+	Part, Order        []Expr
+	Arg, Arg2, Default Expr
+	Range              [2][2]Expr
+}
+
+// Compute evaluates the call's expressions over all the rows and the
+// call's column over them.
+func (w *WindowCall) Compute(all *vec.Batch, x *WindowExprs) (*vec.Col, error) {
+	var in WindowCols
+	var err error
+	if in.Part, err = evalExprs(all, x.Part); err != nil {
+		return nil, err
+	}
+	if in.Order, err = evalExprs(all, x.Order); err != nil {
+		return nil, err
+	}
+	one, err := evalExprs(all, []Expr{x.Arg, x.Arg2, x.Default})
+	if err != nil {
+		return nil, err
+	}
+	in.Arg, in.Arg2, in.Default = one[0], one[1], one[2]
+	for b, pair := range x.Range {
+		if pair[0] == nil {
+			continue
+		}
+		cols, err := evalExprs(all, pair[:])
+		if err != nil {
+			return nil, err
+		}
+		in.Range[b] = [2]*vec.Col{cols[0], cols[1]}
+	}
+	return w.Eval(&in, all.N)
+}
+
+// evalExprs evaluates es over b; a nil expression gives a nil column.
+func evalExprs(b *vec.Batch, es []Expr) ([]*vec.Col, error) {
+	out := make([]*vec.Col, len(es))
+	for i, e := range es {
+		if e == nil {
+			continue
+		}
+		c, err := e.Eval(b)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
 // winPart is one partition being evaluated: its rows (indices into the
 // input) in window order and, when the function needs them, each row's
 // peer group and value-offset frame edges.
