@@ -32,17 +32,7 @@ func TestWindowFrames(t *testing.T) {
 			q = strings.ReplaceAll(q, "OVER w", "OVER (PARTITION BY g ORDER BY id "+frame+")")
 			got := queryAll(t, e, q)
 			for i := range n {
-				// The partition of row i, in id order, and i's place in it.
-				var part []int
-				k := 0
-				for j := range n {
-					if rows[j].g == rows[i].g {
-						if j == i {
-							k = len(part)
-						}
-						part = append(part, j)
-					}
-				}
+				part, k := partitionOf(n, i, func(j int) bool { return rows[j].g == rows[i].g })
 				lo := max(0, min(len(part), k+s.off))
 				hi := max(0, min(len(part), k+en.off+1))
 				var cnt, sum int64
@@ -196,4 +186,18 @@ func frameRows(t *testing.T, e *Engine, table string, rng *rand.Rand, n, nullOne
 	exec(t, e, "CREATE TABLE "+table+" (id INTEGER, g INTEGER, v BIGINT)")
 	exec(t, e, "INSERT INTO "+table+" VALUES "+vals.String())
 	return rows
+}
+
+// partitionOf is the partition of row i of n, in id order — the rows j
+// for which same(j) — and i's place in it.
+func partitionOf(n, i int, same func(j int) bool) (part []int, k int) {
+	for j := range n {
+		if same(j) {
+			if j == i {
+				k = len(part)
+			}
+			part = append(part, j)
+		}
+	}
+	return part, k
 }

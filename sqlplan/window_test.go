@@ -64,16 +64,7 @@ func TestWindowAvgExact(t *testing.T) {
 		over := "(PARTITION BY g ORDER BY id " + fr.sql + ")"
 		got := queryAll(t, e, "SELECT id, avg(d) OVER "+over+", sum(f) OVER "+over+" FROM av ORDER BY id")
 		for i := range n {
-			var part []int
-			k := 0
-			for j := range n {
-				if rows[j].g == rows[i].g {
-					if j == i {
-						k = len(part)
-					}
-					part = append(part, j)
-				}
-			}
+			part, k := partitionOf(n, i, func(j int) bool { return rows[j].g == rows[i].g })
 			lo, hi := max(0, k+fr.lo), min(len(part), k+fr.hi+1)
 			sum, cnt := new(big.Int), int64(0)
 			var fsum float64
