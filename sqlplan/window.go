@@ -323,7 +323,9 @@ func newWindow(in node, specs []*winSpec) *kernels.Window {
 	return &kernels.Window{In: in, Funcs: funcs}
 }
 
-func (w *winSpec) Compute(all *Batch) (*Col, error) { return w.call().Compute(all, w.exprs()) }
+func (w *winSpec) Compute(all *Batch, sorts *kernels.WindowSorts) (*Col, error) {
+	return w.call().Compute(all, w.exprs(), sorts)
+}
 func (w *winSpec) Slot() int                        { return w.slot.idx }
 func (w *winSpec) String() string                   { return w.text }
 

@@ -95,9 +95,10 @@ func (r *ReadAhead) Explain(x *Explainer, depth int) {
 
 // WindowFunc is a window function as the planner bound it: Compute is
 // its column over all the rows of the input (its partitions and frames
-// are its own), which goes to column Slot of the output.
+// are its own), which goes to column Slot of the output; sorts holds the
+// row orders of the operator's functions computed before it, to share.
 type WindowFunc interface {
-	Compute(all *vec.Batch) (*vec.Col, error)
+	Compute(all *vec.Batch, sorts *WindowSorts) (*vec.Col, error)
 	Slot() int
 	String() string // the call as written, for EXPLAIN
 }
@@ -123,8 +124,9 @@ func (n *Window) Next(ctx context.Context) (*vec.Batch, error) {
 		if all == nil {
 			return nil, io.EOF
 		}
+		sorts := &WindowSorts{}
 		for _, w := range n.Funcs {
-			c, err := w.Compute(all)
+			c, err := w.Compute(all, sorts)
 			if err != nil {
 				return nil, err
 			}

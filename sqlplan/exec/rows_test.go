@@ -58,7 +58,7 @@ type runningSum struct{ fails bool }
 
 func (runningSum) Slot() int      { return 1 }
 func (runningSum) String() string { return "sum(x) OVER (ROWS UNBOUNDED PRECEDING)" }
-func (w runningSum) Compute(all *vec.Batch) (*vec.Col, error) {
+func (w runningSum) Compute(all *vec.Batch, _ *WindowSorts) (*vec.Col, error) {
 	if w.fails {
 		return nil, errors.New("window failed")
 	}

@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"slices"
+
 	"github.com/carquet-go/carquet/sqlplan/function"
 	"github.com/carquet-go/carquet/sqlplan/num"
 	"github.com/carquet-go/carquet/sqlplan/vec"
@@ -65,6 +67,36 @@ type WindowCols struct {
 	// Range[b] is, for frame bound b (0 start, 1 end) of kind 'v', the
 	// ORDER BY key and the key moved by the offset, in one type.
 	Range [2][2]*vec.Col
+	// Sorts, when set, shares row orders with other calls.
+	Sorts *WindowSorts
+}
+
+// WindowSorts are the row orders computed for the window functions of
+// one Window operator: functions over the same partition and order
+// columns (the same *vec.Col, as a column reference evaluates to the
+// batch's own column) in the same directions sort the rows once.
+type WindowSorts struct{ done []windowSort }
+
+type windowSort struct {
+	keys []SortKey
+	cols []*vec.Col
+	idx  []int32
+}
+
+// rows is the order of the n rows of cols by keys: one computed before,
+// or a new one, kept.
+func (s *WindowSorts) rows(keys []SortKey, cols []*vec.Col, n int) []int32 {
+	if s == nil {
+		return SortRows(keys, cols, n)
+	}
+	for _, d := range s.done {
+		if slices.Equal(d.keys, keys) && slices.Equal(d.cols, cols) {
+			return d.idx
+		}
+	}
+	idx := SortRows(keys, cols, n)
+	s.done = append(s.done, windowSort{keys: keys, cols: cols, idx: idx})
+	return idx
 }
 
 // WindowExprs are the expressions a WindowCall reads, as WindowCols
@@ -76,9 +108,10 @@ type WindowExprs struct {
 }
 
 // Compute evaluates the call's expressions over all the rows and the
-// call's column over them.
-func (w *WindowCall) Compute(all *vec.Batch, x *WindowExprs) (*vec.Col, error) {
-	var in WindowCols
+// call's column over them, sorting the rows as sorts has them already
+// when it can (sorts may be nil).
+func (w *WindowCall) Compute(all *vec.Batch, x *WindowExprs, sorts *WindowSorts) (*vec.Col, error) {
+	in := WindowCols{Sorts: sorts}
 	var err error
 	if in.Part, err = evalExprs(all, x.Part); err != nil {
 		return nil, err
@@ -148,7 +181,7 @@ func (w *WindowCall) Eval(in *WindowCols, n int) (*vec.Col, error) {
 	for j := range orderKeys {
 		orderKeys[j] = SortKey{Col: len(in.Part) + j, Desc: w.Desc[j], NullsFirst: w.NullsFirst[j]}
 	}
-	idx := SortRows(append(append([]SortKey(nil), partKeys...), orderKeys...), keyCols, n)
+	idx := in.Sorts.rows(append(append([]SortKey(nil), partKeys...), orderKeys...), keyCols, n)
 	o := w.newOutput(in, n)
 	partOrder := newRowOrder(partKeys, keyCols)
 	peerOrder := newRowOrder(orderKeys, keyCols)

@@ -101,3 +101,44 @@ func TestWindowSumOverflow(t *testing.T) {
 		t.Fatalf("no rows: %v %+v", err, got)
 	}
 }
+
+// colRef is an expression reading column i of the batch, as a column
+// reference does.
+type colRef int
+
+func (colRef) Type() vec.Type                        { return vec.Type{Kind: vec.KInt} }
+func (r colRef) Eval(b *vec.Batch) (*vec.Col, error) { return b.Cols[r], nil }
+func (colRef) String() string                        { return "col" }
+
+// TestWindowSharedSorts: calls over the same partition and order columns
+// in the same directions sort once; another direction sorts again, and
+// the results are those of unshared sorts.
+func TestWindowSharedSorts(t *testing.T) {
+	all := &vec.Batch{N: 5, Cols: []*vec.Col{nullable([]int64{1, 2, 1, 2, 1}), nullable([]int64{3, 1, 2, 5, 4})}}
+	x := &WindowExprs{Part: []Expr{colRef(0)}, Order: []Expr{colRef(1)}}
+	call := func(fn string, desc bool) *WindowCall {
+		return &WindowCall{Fn: fn, T: vec.Type{Kind: vec.KInt}, Desc: []bool{desc}, NullsFirst: []bool{false}}
+	}
+	sorts := &WindowSorts{}
+	for _, c := range []struct {
+		w    *WindowCall
+		want string
+		n    int // distinct sorts after it
+	}{
+		{call("row_number", false), "2 1 1 2 3", 1},
+		{call("rank", false), "2 1 1 2 3", 1},
+		{call("row_number", true), "2 2 3 1 1", 2},
+	} {
+		got, err := c.w.Compute(all, x, sorts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone, err := c.w.Compute(all, x, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if colText(got) != c.want || colText(alone) != c.want || len(sorts.done) != c.n {
+			t.Fatalf("%s desc %v: got %s (alone %s), %d sorts; want %s, %d", c.w.Fn, c.w.Desc[0], colText(got), colText(alone), len(sorts.done), c.want, c.n)
+		}
+	}
+}
