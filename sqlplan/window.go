@@ -326,8 +326,8 @@ func newWindow(in node, specs []*winSpec) *kernels.Window {
 func (w *winSpec) Compute(all *Batch, sorts *kernels.WindowSorts) (*Col, error) {
 	return w.call().Compute(all, w.exprs(), sorts)
 }
-func (w *winSpec) Slot() int                        { return w.slot.idx }
-func (w *winSpec) String() string                   { return w.text }
+func (w *winSpec) Slot() int      { return w.slot.idx }
+func (w *winSpec) String() string { return w.text }
 
 // exprs are the expressions the call reads, for its kernel.
 func (w *winSpec) exprs() *kernels.WindowExprs {
