@@ -41,6 +41,8 @@ func BenchmarkWindow(b *testing.B) {
 		{"first_value", "first_value(x) OVER (PARTITION BY k ORDER BY t)"},
 		{"last_value", "last_value(d) OVER (PARTITION BY k ORDER BY t ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)"},
 		{"ntile", "ntile(4) OVER (PARTITION BY k ORDER BY t)"},
+		// three functions over one window: one sort, where they can share it
+		{"three-one-window", "row_number() OVER (PARTITION BY k ORDER BY t) + rank() OVER (PARTITION BY k ORDER BY t) + lag(x, 1, 0) OVER (PARTITION BY k ORDER BY t)"},
 	}
 	for _, q := range queries {
 		b.Run(q.name, func(b *testing.B) {
