@@ -1,10 +1,10 @@
 package sqlplan
 
 import (
-	"github.com/carquet-go/carquet/sqlplan/function"
 	"strconv"
 	"strings"
 
+	"github.com/carquet-go/carquet/sqlplan/function"
 	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 
@@ -177,16 +177,14 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 	} else if distinct {
 		return nil, unsupported("DISTINCT in the window function " + spec.fn)
 	}
+	avgInterval := false
 	if !generic {
-		avgInterval, err := p.typeWindow(spec, def)
-		if err != nil {
+		var err error
+		if avgInterval, err = p.typeWindow(spec, def); err != nil {
 			return nil, err
 		}
-		if avgInterval {
-			return p.addWindow(spec, true), nil
-		}
 	}
-	return p.addWindow(spec, false), nil
+	return p.addWindow(spec, avgInterval), nil
 }
 
 // addWindow adds the typed call to the SELECT's window functions and
