@@ -11,7 +11,7 @@ import (
 )
 
 // BenchmarkFileRead reads the files a carquet-bench run left in
-// $CARQUET_BENCH_DIR (its -dir) with carquet, parquet-go and DuckDB, one
+// $CARQUET_BENCH_DIR (its -dir) with carquet, arrow-go, parquet-go and DuckDB, one
 // sub-benchmark per library, writer and codec, so that a profile
 // (-cpuprofile) can be taken of one cell alone and the two compared in
 // one run: go test -run X -bench 'FileRead/read/carquet-none' ./bench/
@@ -35,7 +35,7 @@ func BenchmarkFileRead(b *testing.B) {
 	cutoff := Generate(rows).Cutoff()
 	for _, work := range []string{"read", "column", "count"} {
 		for _, f := range files {
-			for _, name := range []string{"carquet", "parquet-go", "duckdb"} {
+			for _, name := range []string{"carquet", "arrow-go", "parquet-go", "duckdb"} {
 				lib, _ := ReadOnly(name)
 				base := filepath.Base(f)
 				b.Run(work+"/"+base[:len(base)-len(".parquet")]+"/"+name, func(b *testing.B) {
