@@ -131,6 +131,43 @@ func BenchmarkDecodeFloat64(b *testing.B) {
 	})
 }
 
+// BenchmarkDecodeBool decodes a page of random booleans (the events
+// table's flag column: half true) in batches of 8,192, the file reader's
+// default, starting each batch where the last one stopped.
+func BenchmarkDecodeBool(b *testing.B) {
+	r := benchRand()
+	flags := make([]bool, benchValues)
+	for i := range flags {
+		flags[i] = r.IntN(2) == 1
+	}
+	cases := []struct {
+		name string
+		enc  format.Encoding
+		data []byte
+	}{
+		{"plain", format.Plain, AppendPlainBool(nil, flags)},
+		{"rle", format.RLE, AppendRLEBool(nil, flags)},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			d, _ := NewBoolDecoder(c.enc)
+			dst := make([]bool, 0, 8192)
+			b.SetBytes(benchValues)
+			for b.Loop() {
+				if err := d.Reset(c.data, benchValues); err != nil {
+					b.Fatal(err)
+				}
+				for d.Remaining() > 0 {
+					var err error
+					if dst, err = d.Decode(dst[:0], 8192); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
 func BenchmarkDecodeFloat32(b *testing.B) {
 	r := benchRand()
 	v := make([]float32, benchValues)

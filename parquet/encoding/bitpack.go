@@ -79,6 +79,13 @@ func (r *packedRun) readInt64(dst []int64) {
 	r.advance(len(dst))
 }
 
+// readBools fills dst from a run of bit width 1 (RLE booleans) without
+// going through int32s; the caller guarantees the data holds the values.
+func (r *packedRun) readBools(dst []bool) {
+	unpackBools(dst, r.data, r.off)
+	r.advance(len(dst))
+}
+
 // advance moves past n values.
 func (r *packedRun) advance(n int) {
 	n += r.off

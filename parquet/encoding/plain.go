@@ -201,27 +201,49 @@ func (d *plainBoolDecoder) Decode(dst []bool, n int) ([]bool, error) {
 	n = max(0, min(n, d.left))
 	at := len(dst)
 	dst = extend(dst, n)
-	out := dst[at:]
-	bit := d.bit
-	i := 0
-	for ; i < len(out) && bit&7 != 0; i++ {
-		out[i] = d.src[bit>>3]>>(bit&7)&1 != 0
-		bit++
-	}
-	for ; i+8 <= len(out); i += 8 {
-		b := d.src[bit>>3]
-		o := out[i : i+8 : i+8]
-		o[0], o[1], o[2], o[3] = b&1 != 0, b&2 != 0, b&4 != 0, b&8 != 0
-		o[4], o[5], o[6], o[7] = b&16 != 0, b&32 != 0, b&64 != 0, b&128 != 0
-		bit += 8
-	}
-	for ; i < len(out); i++ {
-		out[i] = d.src[bit>>3]>>(bit&7)&1 != 0
-		bit++
-	}
-	d.bit = bit
+	unpackBools(dst[at:], d.src, d.bit)
+	d.bit += n
 	d.left -= n
 	return dst, nil
+}
+
+// unpackBools sets out[i] to bit bit+i of src, bits numbered LSB first;
+// src holds them. Whole bytes go through spreadBits.
+func unpackBools(out []bool, src []byte, bit int) {
+	i := 0
+	for ; i < len(out) && (bit+i)&7 != 0; i++ {
+		out[i] = src[(bit+i)>>3]>>((bit+i)&7)&1 != 0
+	}
+	if whole := (len(out) - i) / 8; whole > 0 {
+		at := (bit + i) >> 3
+		spreadBits(out[i:i+8*whole], src[at:at+whole])
+		i += 8 * whole
+	}
+	for ; i < len(out); i++ {
+		out[i] = src[(bit+i)>>3]>>((bit+i)&7)&1 != 0
+	}
+}
+
+// boolBytes[b] is the eight booleans of byte b (bit 0 first) as the bytes
+// of a little-endian word: one load and one 8-byte store per input byte
+// instead of eight shifts, tests and byte stores.
+var boolBytes = func() (t [256]uint64) {
+	for b := range t {
+		for j := range 8 {
+			t[b] |= uint64(b>>j&1) << (8 * j)
+		}
+	}
+	return t
+}()
+
+// spreadBits sets out[8k+j] to bit j of src[k]; len(out) is 8*len(src).
+// A Go bool is one byte holding 0 or 1, so out is written as bytes.
+func spreadBits(out []bool, src []byte) {
+	ob := castSlice[byte](out)
+	ob = ob[:8*len(src)]
+	for k, b := range src {
+		binary.LittleEndian.PutUint64(ob[8*k:8*k+8], boolBytes[b])
+	}
 }
 
 func (d *plainBoolDecoder) Skip(n int) error {

@@ -214,6 +214,8 @@ func (d *RLEDecoder) decodeBool(out []bool) (int, error) {
 			for i := range o {
 				o[i] = v
 			}
+		} else if d.packed.bw == 1 {
+			d.packed.readBools(o)
 		} else {
 			for len(o) > 0 {
 				m := min(len(o), len(d.scratch))
