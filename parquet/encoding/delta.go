@@ -135,7 +135,25 @@ func (d *deltaCore) nextMiniblock() error {
 	d.run.reset(d.src[d.pos:], bw)
 	d.pos += take
 	d.miniLeft = d.perMini
+	if take == full {
+		d.joinMiniblocks()
+	}
 	return nil
+}
+
+// joinMiniblocks adds to the current miniblock the ones after it in the
+// block that have its bit width and are whole: their bits follow its own,
+// so one unpack and one prefix sum (the block has one min delta) cover
+// them all, instead of a round of calls per 32 values. Miniblocks of a
+// block often share a width (random ids, timestamps at a steady rate).
+func (d *deltaCore) joinMiniblocks() {
+	full := d.perMini / 8 * int(d.bw)
+	for d.mini < d.miniblocks && uint(d.widths[d.mini]) == d.bw &&
+		d.miniLeft < d.deltasLeft && len(d.src)-d.pos >= full {
+		d.mini++
+		d.pos += full
+		d.miniLeft += d.perMini
+	}
 }
 
 // end returns the offset just past the stream, walking the block headers

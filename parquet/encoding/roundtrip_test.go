@@ -375,3 +375,54 @@ func (f fixedAsTyped) Decode(dst []string, n int) ([]string, error) {
 }
 func (f fixedAsTyped) Skip(n int) error { return f.d.Skip(n) }
 func (f fixedAsTyped) Remaining() int   { return f.d.Remaining() }
+
+// TestDeltaJoinedMiniblocks decodes blocks whose miniblocks share a bit
+// width, which the decoder unpacks as one run (deltaCore.joinMiniblocks),
+// next to one of another width, and a stream whose last miniblock lacks
+// its padding, which must not be joined to the whole one before it.
+func TestDeltaJoinedMiniblocks(t *testing.T) {
+	rng := newRand(t)
+	// Deltas of 128-value blocks of 4 miniblocks of 32: widths 5, 5, 9, 5
+	// in the first block, 5 everywhere in the second; the last block
+	// holds 40 deltas, a whole miniblock and one of 8 padded to 32. Each
+	// miniblock has a delta 0 and its largest one, fixing its width.
+	n := 1 + 128 + 128 + 40
+	v := make([]int64, n)
+	for i := 1; i < n; i++ {
+		j := i - 1
+		top := int64(31)
+		if j >= 64 && j < 96 {
+			top = 511
+		}
+		d := rng.Int64N(top + 1)
+		switch j % 32 {
+		case 0:
+			d = 0
+		case 1:
+			d = top
+		}
+		v[i] = v[i-1] + d
+	}
+	v32 := make([]int32, n)
+	for i, x := range v {
+		v32[i] = int32(x)
+	}
+	enc64, enc32 := AppendDeltaBinaryPackedInt64(nil, v), AppendDeltaBinaryPackedInt32(nil, v32)
+	for range 20 {
+		checkTyped(t, "int64", &DeltaInt64Decoder{}, enc64, v, rng)
+		checkTyped(t, "int32", &DeltaInt32Decoder{}, enc32, v32, rng)
+	}
+	// Without the last miniblock's padding (24 values of 5 bits) the
+	// stream still holds every value.
+	short := enc64[:len(enc64)-24*5/8]
+	for range 20 {
+		checkTyped(t, "int64 unpadded", &DeltaInt64Decoder{}, short, v, rng)
+	}
+	var d DeltaInt64Decoder
+	if err := d.Reset(short[:len(short)-1], n); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Decode(nil, n); err == nil {
+		t.Fatal("a stream one byte shorter than its values decoded")
+	}
+}
