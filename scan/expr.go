@@ -3,6 +3,7 @@ package scan
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/carquet-go/carquet/internal/intset"
 )
@@ -136,6 +137,13 @@ func literal(v any) string {
 		return fmt.Sprintf("X'%x'", x)
 	case nil:
 		return "NULL"
+	case time.Time:
+		// As SQL would write the value; a midnight is most often a DATE.
+		x = x.UTC()
+		if x.Hour() == 0 && x.Minute() == 0 && x.Second() == 0 && x.Nanosecond() == 0 {
+			return x.Format("'2006-01-02'")
+		}
+		return x.Format("'2006-01-02 15:04:05.999999999'")
 	}
 	return fmt.Sprint(v)
 }
