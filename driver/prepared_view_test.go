@@ -48,3 +48,35 @@ func TestPreparedOverView(t *testing.T) {
 	}
 	check(0, 10, 18)
 }
+
+// TestViewNamedLikeAColumn: a view or CTE whose name is also a column's
+// stays a column inside a subquery's SELECT list in a FROM list, and a
+// table after the comma that follows the subquery; a CTE hides a view of
+// its name.
+func TestViewNamedLikeAColumn(t *testing.T) {
+	db, _ := openTest(t, "")
+	for _, q := range []string{
+		"CREATE TABLE kv (k VARCHAR, v INTEGER)",
+		"INSERT INTO kv VALUES ('a', 1), ('b', 2)",
+		"CREATE VIEW v AS SELECT k, v * 2 AS v2 FROM kv",
+		"CREATE VIEW w AS SELECT k, v FROM kv",
+	} {
+		mustExec(t, db, q)
+	}
+	for _, c := range []struct {
+		q    string
+		want int64
+	}{
+		{"SELECT sum(v2) FROM v", 6},
+		{"SELECT sum(v) FROM w", 3},
+		{"SELECT sum(v.v2) FROM (SELECT k, v FROM kv) a, v WHERE a.k = v.k", 6},
+		{"WITH c AS (SELECT 5 AS z) SELECT sum(z + c) FROM (SELECT 1 AS c) x, c", 6},
+		{"WITH v AS (SELECT 7 AS z) SELECT sum(z) FROM (SELECT v FROM kv) x, v", 14},
+		{"WITH v AS (SELECT 7 AS z) SELECT z FROM v", 7}, // the CTE hides the view
+	} {
+		var got int64
+		if err := db.QueryRow(c.q).Scan(&got); err != nil || got != c.want {
+			t.Errorf("%s: %d, %v; want %d", c.q, got, err, c.want)
+		}
+	}
+}

@@ -140,31 +140,36 @@ func substituteCTEs(toks []parse.Token, ctes map[string][]parse.Token) []parse.T
 		return toks
 	}
 	var out []parse.Token
-	inFrom := false
-	depthAtFrom := -1
+	// inFrom[d] says whether the parenthesis depth d is in a FROM list:
+	// each subquery has its own clauses, so that a SELECT list inside a
+	// FROM list, "FROM (SELECT a, v FROM t), w", keeps "v" a column and
+	// "w" a table.
+	inFrom := []bool{false}
 	depth := 0
 	for i, t := range toks {
 		if t.Kind == parse.Op && t.Text == "(" {
 			depth++
-		}
-		if t.Kind == parse.Op && t.Text == ")" {
-			depth--
-			if depth < depthAtFrom {
-				inFrom = false
+			if depth == len(inFrom) {
+				inFrom = append(inFrom, false)
 			}
+			inFrom[depth] = false
+		}
+		if t.Kind == parse.Op && t.Text == ")" && depth > 0 {
+			depth--
 		}
 		if t.Is("from") || t.Is("join") {
-			inFrom, depthAtFrom = true, depth
-		} else if t.Kind == parse.Ident && depth == depthAtFrom {
+			inFrom[depth] = true
+		} else if t.Kind == parse.Ident {
 			switch strings.ToLower(t.Text) {
-			case "where", "group", "having", "order", "limit", "union", "on", "using", "select":
-				inFrom = false
+			case "where", "group", "having", "order", "limit", "union", "on", "using", "select",
+				"qualify", "window", "intersect", "except", "returning", "set", "values":
+				inFrom[depth] = false
 			}
 		}
 		body, isCTE := ctes[strings.ToLower(t.Unquoted())]
 		if isCTE && (t.Kind == parse.Ident || t.Kind == parse.Quoted || t.Kind == parse.DQuoted) && i > 0 {
 			prev := toks[i-1]
-			afterFrom := prev.Is("from") || prev.Is("join") || inFrom && prev.Kind == parse.Op && prev.Text == ","
+			afterFrom := prev.Is("from") || prev.Is("join") || inFrom[depth] && prev.Kind == parse.Op && prev.Text == ","
 			nextIsDot := i+1 < len(toks) && toks[i+1].Kind == parse.Op && toks[i+1].Text == "."
 			if afterFrom && !nextIsDot {
 				out = append(out, body...)

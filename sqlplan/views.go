@@ -226,6 +226,11 @@ func (e *Engine) substituteViews(toks []parse.Token, tx *Tx) ([]parse.Token, err
 			m[k] = parenthesized(v.toks, v.toks[0].Pos)
 		}
 	}
+	// A common table expression hides a view of its name, as it hides a
+	// table.
+	for name := range cteNames(toks) {
+		delete(m, name)
+	}
 	// A view's query names views by name too (they bind when used, as in
 	// DuckDB): replace until no name is left, a replacement always making
 	// the list longer.
@@ -281,4 +286,55 @@ func withViewsOf(ctx context.Context, tx *Tx) context.Context {
 func viewsOf(ctx context.Context) *Tx {
 	tx, _ := ctx.Value(viewsKey{}).(*Tx)
 	return tx
+}
+
+// cteNames returns the lower-case names the WITH clauses of a statement
+// (at any depth) define.
+func cteNames(toks []parse.Token) map[string]bool {
+	var names map[string]bool
+	isName := func(t parse.Token) bool {
+		return t.Kind == parse.Ident || t.Kind == parse.Quoted || t.Kind == parse.DQuoted
+	}
+	for i := range toks {
+		if !toks[i].Is("with") {
+			continue
+		}
+		j := i + 1
+		if j < len(toks) && toks[j].Is("recursive") {
+			j++
+		}
+		for j < len(toks) && isName(toks[j]) {
+			name := strings.ToLower(toks[j].Name())
+			j++
+			if j < len(toks) && toks[j].Kind == parse.Op && toks[j].Text == "(" {
+				if j = parse.ClosingParen(toks, j); j < 0 {
+					return names
+				}
+				j++
+			}
+			if j >= len(toks) || !toks[j].Is("as") {
+				break
+			}
+			for j < len(toks) && !(toks[j].Kind == parse.Op && toks[j].Text == "(") {
+				j++ // [NOT] MATERIALIZED
+			}
+			if j >= len(toks) {
+				break
+			}
+			if names == nil {
+				names = map[string]bool{}
+			}
+			names[name] = true
+			if j = parse.ClosingParen(toks, j); j < 0 {
+				return names
+			}
+			j++
+			if j < len(toks) && toks[j].Kind == parse.Op && toks[j].Text == "," {
+				j++
+				continue
+			}
+			break
+		}
+	}
+	return names
 }

@@ -394,19 +394,17 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 				r.out = append(r.out, operand...)
 				r.out = append(r.out, target, otok{text: ")", orig: t.Pos})
 				i = n - 1
-			case "->", "->>":
+			case "->", "->>", "@>", "&&":
 				// JSON: l -> p is json_extract(l, p), l ->> p
 				// json_extract_string(l, p) (lambdas were rewritten with
-				// their calls).
+				// their calls); lists: a @> b is list_has_all(a, b), a && b
+				// list_has_any(a, b), as in DuckDB.
 				start := operandStart(r.out)
 				end := operandEnd(toks, i+1)
 				if start < 0 || end <= i+1 {
 					return nil, ErrAt(src, t.Pos, "%s needs a value on each side", t.Text)
 				}
-				fn := "json_extract"
-				if t.Text == "->>" {
-					fn = "json_extract_string"
-				}
+				fn := map[string]string{"->": "json_extract", "->>": "json_extract_string", "@>": "list_has_all", "&&": "list_has_any"}[t.Text]
 				head := []otok{{text: fn, orig: r.out[start].orig}, {text: "(", orig: r.out[start].orig}}
 				r.out = append(r.out[:start], append(head, r.out[start:]...)...)
 				r.emit(",", t)

@@ -247,14 +247,19 @@ func operandEnd(toks []Token, i int) int {
 	switch t := toks[i]; {
 	case t.Kind == Op && t.Text == "(":
 		return min(levelEnd(toks, i+1)+1, len(toks))
+	case t.Kind == Op && (t.Text == "[" || t.Text == "{"):
+		i = bracketEnd(toks, i) // a list or struct literal, maybe indexed
 	case t.Kind == Op:
 		return i
+	default:
+		i++
 	}
-	i++
 	for i < len(toks) {
 		switch {
 		case toks[i].Kind == Op && toks[i].Text == "(":
 			i = levelEnd(toks, i+1) + 1
+		case toks[i].Kind == Op && toks[i].Text == "[":
+			i = bracketEnd(toks, i) // an index or a slice
 		case toks[i].Kind == Op && toks[i].Text == "." && i+1 < len(toks) && toks[i+1].Kind != Op:
 			i += 2
 		default:
@@ -262,6 +267,26 @@ func operandEnd(toks []Token, i int) int {
 		}
 	}
 	return min(i, len(toks))
+}
+
+// bracketEnd returns the index after the bracket or brace that closes
+// the one at toks[i] (len(toks) when none does).
+func bracketEnd(toks []Token, i int) int {
+	d := 0
+	for k := i; k < len(toks); k++ {
+		if toks[k].Kind != Op {
+			continue
+		}
+		switch toks[k].Text {
+		case "[", "{", "(":
+			d++
+		case "]", "}", ")":
+			if d--; d == 0 {
+				return k + 1
+			}
+		}
+	}
+	return len(toks)
 }
 
 func levelEnd(toks []Token, from int) int {
