@@ -328,15 +328,33 @@ func (n *lSort) explain() string {
 	return s
 }
 
-// lLimit keeps limit rows (-1: all) after skipping offset.
+// lLimit keeps limit rows (-1: all) after skipping offset; or, when
+// percent is not negative, that share of all the rows (LIMIT p%).
 type lLimit struct {
 	in            lnode
 	limit, offset int64
+	percent       float64
 }
 
 func (n *lLimit) inputs() []lnode { return []lnode{n.in} }
 func (n *lLimit) explain() string {
+	if n.percent >= 0 {
+		return fmt.Sprintf("LIMIT %g%% OFFSET %d", n.percent, n.offset)
+	}
 	return fmt.Sprintf("LIMIT %d OFFSET %d", n.limit, n.offset)
+}
+
+// newLimit is the LIMIT node of limitValues' results over in, nil when
+// the clause keeps every row.
+func newLimit(in lnode, lim, off int64, pct float64) *lLimit {
+	if lim < 0 && off == 0 && pct < 0 {
+		return nil
+	}
+	l := lim - off
+	if lim < 0 {
+		l = -1
+	}
+	return &lLimit{in: in, limit: l, offset: off, percent: pct}
 }
 
 // lUnion is a chain of set operations (UNION [ALL], or INTERSECT and

@@ -188,20 +188,33 @@ func (p *planner) outputIndex(e sqlparser.Expr, cols []Column, exprs []sqlparser
 	return -1, nil
 }
 
-func (p *planner) limitValues(l *sqlparser.Limit) (int64, int64, error) {
+// limitValues evaluates a LIMIT clause: the rows to keep counting those
+// skipped (-1: all), the rows to skip, and the share of LIMIT p% (a
+// percentage; negative: none, and then the limit is -1).
+func (p *planner) limitValues(l *sqlparser.Limit) (int64, int64, float64, error) {
 	if l == nil {
-		return -1, 0, nil
+		return -1, 0, -1, nil
+	}
+	constant := func(e sqlparser.Expr) (*constExpr, error) {
+		x, err := p.bindExpr(e, &scope{}, nil)
+		if err != nil {
+			return nil, err
+		}
+		k, ok := isConst(x)
+		if !ok {
+			return nil, errorf("LIMIT and OFFSET must be constants")
+		}
+		return k, nil
 	}
 	eval := func(e sqlparser.Expr) (int64, error) {
 		if e == nil {
 			return 0, nil
 		}
-		x, err := p.bindExpr(e, &scope{}, nil)
+		k, err := constant(e)
 		if err != nil {
 			return 0, err
 		}
-		k, ok := isConst(x)
-		if !ok || k.v == nil {
+		if k.v == nil {
 			return 0, errorf("LIMIT and OFFSET must be constants")
 		}
 		v, err := castScalar(k.v, k.t, tInt)
@@ -216,16 +229,45 @@ func (p *planner) limitValues(l *sqlparser.Limit) (int64, int64, error) {
 	}
 	off, err := eval(l.Offset)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, -1, err
 	}
 	if l.Rowcount == nil {
-		return -1, off, nil
+		return -1, off, -1, nil
+	}
+	if f, ok := l.Rowcount.(*sqlparser.FuncExpr); ok && f.Name.EqualString(parse.LimitPercentMarker) && len(f.Exprs) == 1 {
+		pct, err := p.limitPercent(f.Exprs[0], constant)
+		return -1, off, pct, err
 	}
 	n, err := eval(l.Rowcount)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, -1, err
 	}
-	return n + off, off, nil
+	return n + off, off, -1, nil
+}
+
+// limitPercent evaluates the share of LIMIT p%: NULL keeps every row, as
+// in DuckDB, and a share outside 0..100 is an error.
+func (p *planner) limitPercent(arg sqlparser.SelectExpr, constant func(sqlparser.Expr) (*constExpr, error)) (float64, error) {
+	ae, ok := arg.(*sqlparser.AliasedExpr)
+	if !ok {
+		return -1, errorf("LIMIT %% takes a number")
+	}
+	k, err := constant(ae.Expr)
+	if err != nil {
+		return -1, err
+	}
+	if k.v == nil {
+		return 100, nil
+	}
+	v, err := castScalar(k.v, k.t, tFloat)
+	if err != nil {
+		return -1, asError(err)
+	}
+	pct := v.(float64)
+	if !(pct >= 0 && pct <= 100) {
+		return -1, errorf("Limit percent out of range, should be between 0%% and 100%%")
+	}
+	return pct, nil
 }
 
 // joinStep is one relation of a FROM clause and how it joins the ones

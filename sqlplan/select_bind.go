@@ -88,7 +88,7 @@ func (p *planner) bindSelect(sel *sqlparser.Select, outer *scope) (*lQuery, erro
 	if err != nil {
 		return nil, err
 	}
-	lim, off, err := p.limitValues(sel.Limit)
+	lim, off, pct, err := p.limitValues(sel.Limit)
 	if err != nil {
 		return nil, err
 	}
@@ -127,12 +127,8 @@ func (p *planner) bindSelect(sel *sqlparser.Select, outer *scope) (*lQuery, erro
 	if len(keys) > 0 {
 		n = &lSort{in: n, keys: keys, limit: lim, types: exprTypes(outExprs)}
 	}
-	if lim >= 0 || off > 0 {
-		l := lim - off
-		if lim < 0 {
-			l = -1
-		}
-		n = &lLimit{in: n, limit: l, offset: off}
+	if l := newLimit(n, lim, off, pct); l != nil {
+		n = l
 	}
 	if visible < len(outExprs) {
 		n = &lKeep{in: n, n: visible}

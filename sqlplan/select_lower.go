@@ -54,6 +54,9 @@ func (p *planner) lowerNode(q *lQuery, n lnode) (node, error) {
 	case *lSort:
 		return &kernels.Sort{In: in, Keys: x.keys, Limit: x.limit, Types: x.types, Cast: castCol}, nil
 	case *lLimit:
+		if x.percent >= 0 {
+			return &kernels.LimitPercent{In: in, Percent: x.percent, Offset: x.offset}, nil
+		}
 		return &kernels.Limit{In: in, Limit: x.limit, Offset: x.offset}, nil
 	case *lKeep:
 		return &kernels.Keep{In: in, N: x.n}, nil

@@ -146,22 +146,20 @@ func (p *planner) bindUnion(u *sqlparser.Union, outer *scope) (*lQuery, error) {
 			}
 			keys = append(keys, sortKey{Col: idx, Desc: desc, NullsFirst: nullsFirst, Text: cols[idx].Name})
 		}
-		lim, _, err := p.limitValues(u.Limit)
+		lim, _, _, err := p.limitValues(u.Limit)
 		if err != nil {
 			return nil, err
 		}
 		n = &lSort{in: n, keys: keys, limit: lim, types: types}
 	}
 	if u.Limit != nil {
-		lim, off, err := p.limitValues(u.Limit)
+		lim, off, pct, err := p.limitValues(u.Limit)
 		if err != nil {
 			return nil, err
 		}
-		l := lim - off
-		if lim < 0 {
-			l = -1
+		if l := newLimit(n, lim, off, pct); l != nil {
+			n = l
 		}
-		n = &lLimit{in: n, limit: l, offset: off}
 	}
 	return &lQuery{root: n, cols: cols, union: un}, nil
 }

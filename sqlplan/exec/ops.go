@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"io"
+	"math"
 	"slices"
 
 	"github.com/carquet-go/carquet/sqlplan/vec"
@@ -366,3 +367,64 @@ func ProvablyEmpty(n Node) bool {
 	}
 	return false
 }
+
+// LimitPercent passes on the rows of its input after the first Offset,
+// Percent% of all its rows (rounded down), as LIMIT p% does: the share is
+// of a count known only at the end, so it reads the whole input first.
+type LimitPercent struct {
+	In      Node
+	Percent float64
+	Offset  int64
+	mem     OpMemory // the rows held
+	out     *Limit   // over the held rows, once counted
+}
+
+func (n *LimitPercent) Memory() *OpMemory { return &n.mem }
+
+func (n *LimitPercent) Next(ctx context.Context) (*vec.Batch, error) {
+	if n.out == nil {
+		held := &heldBatches{}
+		var total, bytes int64
+		for {
+			b, err := n.In.Next(ctx)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return nil, err
+			}
+			held.bs = append(held.bs, b)
+			total += int64(b.N)
+			bytes += BatchBytes(b)
+			if err := n.mem.Set(ctx, bytes, func() string { return "limit percent" }); err != nil {
+				return nil, err
+			}
+		}
+		keep := int64(math.Floor(float64(total) * n.Percent / 100))
+		n.out = &Limit{In: held, Limit: keep, Offset: n.Offset}
+	}
+	return n.out.Next(ctx)
+}
+
+func (n *LimitPercent) Close() { n.In.Close() }
+
+func (n *LimitPercent) Explain(x *Explainer, depth int) {
+	x.Line(depth, "LIMIT %g%% OFFSET %d", n.Percent, n.Offset)
+	n.In.Explain(x, depth+1)
+}
+
+// heldBatches is a Node of batches read already.
+type heldBatches struct{ bs []*vec.Batch }
+
+func (h *heldBatches) Next(context.Context) (*vec.Batch, error) {
+	if len(h.bs) == 0 {
+		return nil, io.EOF
+	}
+	b := h.bs[0]
+	h.bs = h.bs[1:]
+	return b, nil
+}
+
+func (h *heldBatches) Close() {}
+
+func (h *heldBatches) Explain(*Explainer, int) {}

@@ -88,6 +88,12 @@ func normalizeLimits(toks []Token) []Token {
 		if limit == nil {
 			limit = []Token{{Kind: Number, Text: "9223372036854775807", Pos: pos}}
 		}
+		if n := len(limit); n > 1 && (limit[n-1].Kind == Op && limit[n-1].Text == "%" || limit[n-1].Is("percent")) {
+			// LIMIT p% or p PERCENT: a share of the rows.
+			call := []Token{{Kind: Ident, Text: LimitPercentMarker, Pos: pos}, {Kind: Op, Text: "(", Pos: pos}}
+			call = append(call, limit[:n-1]...)
+			limit = append(call, Token{Kind: Op, Text: ")", Pos: limit[n-1].Pos})
+		}
 		out = append(out, Token{Kind: Ident, Text: "limit", Pos: pos})
 		out = append(out, limit...)
 		if offset != nil {
@@ -98,6 +104,9 @@ func normalizeLimits(toks []Token) []Token {
 	}
 	return out
 }
+
+// LimitPercentMarker wraps the share of LIMIT p% (LIMIT p PERCENT).
+const LimitPercentMarker = "__carquet_limit_percent__"
 
 // limitClause reads LIMIT / OFFSET / FETCH clauses (ts is all of them);
 // ok is false for anything else.
