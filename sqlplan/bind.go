@@ -654,6 +654,9 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		if name == parse.TryMarker {
 			return p.bindTryCast(x, sc, agg)
 		}
+		if name == "try" {
+			return p.bindTry(x, sc, agg)
+		}
 		if name == parse.CastMarker {
 			return p.bindNestedCast(x, sc, agg, false)
 		}

@@ -186,10 +186,12 @@ func (p *planner) cast(e expr, t Type) (expr, error) {
 	}
 	if k, ok := isConst(e); ok {
 		v, err := castScalar(k.v, k.t, t)
-		if err != nil {
+		if err == nil {
+			return &constExpr{named: named{text: k.text, node: k.node, parts: k.parts}, t: t, v: v}, nil
+		}
+		if p.inTry == 0 {
 			return nil, asError(err)
 		}
-		return &constExpr{named: named{text: k.text, node: k.node, parts: k.parts}, t: t, v: v}, nil
 	}
 	c := &castExpr{e: e, to: t}
 	c.setParts("CAST(", e, " AS "+t.SQLName()+")")

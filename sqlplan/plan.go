@@ -46,6 +46,9 @@ type planner struct {
 	// without taking it again.
 	writeHeld bool
 	depth     int
+	// inTry counts the try(...) being bound: inside one, a constant that
+	// does not cast is left to fail when evaluated, where try catches it.
+	inTry int
 	scans     []*kernels.Scan
 	win       *winCtx // window functions of the SELECT being bound
 	// onLogical, when set (by tests), sees each SELECT's and UNION's
@@ -677,6 +680,8 @@ func children(e expr) []expr {
 	case *arithExpr:
 		return []expr{x.l, x.r}
 	case *negExpr:
+		return []expr{x.e}
+	case *tryExpr:
 		return []expr{x.e}
 	case *funcExpr:
 		return x.args
