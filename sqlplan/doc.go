@@ -205,8 +205,7 @@
 // (attach.go).
 //
 // Refused by name: SAVEPOINT, GRANT, REVOKE, LOCK, UNLOCK (DuckDB has
-// none of them), ATTACH of a DuckDB or SQLite file, GROUPS frames, frame
-// EXCLUDE,
+// none of them), ATTACH of a DuckDB or SQLite file, frame EXCLUDE,
 // INTERSECT/EXCEPT mixed with UNION in one query (parenthesize one),
 // ORDER BY inside window aggregates, REGEXP/RLIKE, PIVOT after a table
 // (the SQL standard's form),

@@ -144,7 +144,6 @@ func TestErrorPositions(t *testing.T) {
 		{"SELECT DATE '2024-01-01', alpha::INTEGER,\n  gamma FROM t", 2, 3, `column "gamma" does not exist`, ErrNoColumn},
 		{"SELECT alpha FROM t WHERE", 1, 21, "syntax error", nil},
 		{"SELECT alpha FROM t\n WHERE alpha = )", 2, 16, "syntax error", nil},
-		{"SELECT sum(alpha) OVER (GROUPS 1 PRECEDING) FROM t", 1, 25, "GROUPS window frames are not supported", ErrUnsupported},
 		{"SELECT sum(alpha) OVER (ORDER BY alpha RANGE 1 PRECEDING EXCLUDE TIES) FROM t", 1, 58, "EXCLUDE in window frames is not supported", ErrUnsupported},
 		{"SELECT 'unterminated FROM t", 1, 8, "unterminated quoted string", nil},
 		{"SELECT lowerr(beta) FROM t", 1, 8, `function lowerr does not exist (did you mean "lower"?)`, ErrUnsupported},

@@ -58,7 +58,7 @@ func parseFrame(m string) (*kernels.WinFrame, error) {
 	if len(parts) != 4 || parts[0] != "|f" {
 		return nil, errorf("bad window frame")
 	}
-	f := &kernels.WinFrame{Rows: parts[1] == "rows"}
+	f := &kernels.WinFrame{Rows: parts[1] == "rows", Groups: parts[1] == "groups"}
 	for i, b := range []*kernels.FrameBound{&f.Start, &f.End} {
 		switch t := parts[2+i]; t {
 		case "u", "c":

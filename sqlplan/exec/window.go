@@ -20,6 +20,7 @@ import (
 // WinFrame is a ROWS or RANGE frame clause.
 type WinFrame struct {
 	Rows       bool
+	Groups     bool // GROUPS: offsets count peer groups (neither Rows nor RANGE)
 	Start, End FrameBound
 }
 
@@ -162,6 +163,10 @@ type winPart struct {
 	start, end []int
 	// valueStart, valueEnd: where a RANGE frame's 'v' bounds reach.
 	valueStart, valueEnd []int
+	// group[k]: the index of position k's peer group, and groupStart[g]
+	// where group g starts (with one more entry: the partition's end);
+	// made for GROUPS frames only.
+	group, groupStart []int
 }
 
 // Eval computes the call's column over the n rows of in.

@@ -51,11 +51,47 @@ func (p *winPart) bound(f *WinFrame, b FrameBound, k int, isEnd bool) int {
 		}
 		return k
 	}
+	if f.Groups {
+		return p.groupBound(b.Off, k, isEnd)
+	}
 	pos := int64(k) + b.Off
 	if isEnd {
 		pos++
 	}
 	return int(max(0, min(pos, int64(n))))
+}
+
+// groupBound is a GROUPS frame's bound off peer groups away from position
+// k's: the start of that group, or for an end bound its end; clipped to
+// the partition.
+func (p *winPart) groupBound(off int64, k int, isEnd bool) int {
+	if p.group == nil {
+		p.groupPeers()
+	}
+	last := int64(len(p.groupStart) - 2) // the last group's index
+	g := int64(p.group[k]) + off
+	switch {
+	case g < 0:
+		return 0
+	case g > last:
+		return len(p.rows)
+	case isEnd:
+		return p.groupStart[g+1]
+	}
+	return p.groupStart[g]
+}
+
+// groupPeers numbers the peer groups of the partition.
+func (p *winPart) groupPeers() {
+	p.group = make([]int, len(p.rows))
+	p.groupStart = p.groupStart[:0]
+	for k := range p.rows {
+		if k == p.start[k] {
+			p.groupStart = append(p.groupStart, k)
+		}
+		p.group[k] = len(p.groupStart) - 1
+	}
+	p.groupStart = append(p.groupStart, len(p.rows))
 }
 
 // valueFrames fills valueStart and valueEnd: for a start bound, the first

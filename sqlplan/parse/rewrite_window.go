@@ -430,14 +430,14 @@ func (r *rewriter) withinGroup(src string, toks []Token, i *int) error {
 	return nil
 }
 
-// windowFrame reads a frame clause — ROWS or RANGE, BETWEEN bound AND bound
-// or a single start bound (ending at CURRENT ROW) — and encodes it for
-// bindWindow as "|f:rows:START:END" or "|f:range:START:END". A bound is u
-// (UNBOUNDED), c (CURRENT ROW) or a signed row offset (n PRECEDING is -n, n
-// FOLLOWING is n); a RANGE bound with a value offset (a number, an
-// INTERVAL, any constant expression) is v- (PRECEDING) or v+ (FOLLOWING),
-// its expression returned in offsets. GROUPS and EXCLUDE are refused by
-// name.
+// windowFrame reads a frame clause — ROWS, RANGE or GROUPS, BETWEEN bound
+// AND bound or a single start bound (ending at CURRENT ROW) — and encodes
+// it for bindWindow as "|f:MODE:START:END" (MODE rows, range or groups).
+// A bound is u (UNBOUNDED), c (CURRENT ROW) or a signed offset in rows or
+// peer groups (n PRECEDING is -n, n FOLLOWING is n); a RANGE bound with a
+// value offset (a number, an INTERVAL, any constant expression) is v-
+// (PRECEDING) or v+ (FOLLOWING), its expression returned in offsets.
+// EXCLUDE is refused by name.
 func windowFrame(src string, ts []Token) (frame string, offsets [][]Token, err error) {
 	unsupportedAt := func(pos int, format string, args ...any) error {
 		e := ErrAt(src, pos, format, args...)
@@ -445,9 +445,6 @@ func windowFrame(src string, ts []Token) (frame string, offsets [][]Token, err e
 		return e
 	}
 	mode := strings.ToLower(ts[0].Text)
-	if mode == "groups" {
-		return "", nil, unsupportedAt(ts[0].Pos, "GROUPS window frames are not supported (ROWS and RANGE are)")
-	}
 	x := 1
 	// bound reads one frame bound at ts[x]; which is "start" or "end".
 	bound := func(which string) (string, error) {
