@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/carquet-go/carquet/parquet/value"
 	"github.com/carquet-go/carquet/sqlplan/function"
@@ -92,7 +93,7 @@ func init() {
 	addFuncs(map[string]*fn{
 		"random":       {0, 0, sig(tFloat), func(a []*Col, i int) (any, error) { return randFloat(), nil }, false, true},
 		"lower":        {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) { return strings.ToLower(str(a[0], i)), nil }, false, false},
-		"upper":        {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) { return strings.ToUpper(str(a[0], i)), nil }, false, false},
+		"upper":        {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) { return strings.ToUpperSpecial(upperSharpS, str(a[0], i)), nil }, false, false},
 		"octet_length": {1, 1, nil, func(a []*Col, i int) (any, error) { return int64(len(a[0].Str(i))), nil }, false, false},
 		"concat": {1, -1, func(p *planner, in []expr) ([]expr, Type, error) {
 			out := make([]expr, len(in))
@@ -781,6 +782,10 @@ func argCount(f *fn) string {
 }
 
 // vecCase lowers or uppercases a string column without a Go string per row.
+// upperSharpS upper-cases ß as ẞ, as DuckDB does (Unicode's simple case
+// mapping, which Go follows, leaves it).
+var upperSharpS = unicode.SpecialCase{{Lo: 'ß', Hi: 'ß', Delta: [unicode.MaxCase]rune{'ẞ' - 'ß', 0, 0}}}
+
 func vecCase(upper bool) func(args []*Col, n int) (*Col, error) {
 	return func(args []*Col, n int) (*Col, error) {
 		c := args[0]
@@ -804,7 +809,7 @@ func vecCase(upper bool) func(args []*Col, n int) (*Col, error) {
 					out.Data = append(out.Data, ch)
 				}
 			} else if upper {
-				out.Data = append(out.Data, bytes.ToUpper(s)...)
+				out.Data = append(out.Data, bytes.ToUpperSpecial(upperSharpS, s)...)
 			} else {
 				out.Data = append(out.Data, bytes.ToLower(s)...)
 			}
