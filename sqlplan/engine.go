@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"errors"
 	"fmt"
+	"github.com/carquet-go/carquet/sqlplan/dml"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -104,8 +105,8 @@ type Engine struct {
 	// writeMu serializes this engine's writes; opening a table takes it
 	// for reading so that no footer is read while an append is half done.
 	writeMu sync.RWMutex
-	// groups joins concurrent INSERTs into one table (groupcommit.go).
-	groups insertGroups
+	// groups joins concurrent INSERTs into one table (dml.InsertGroups).
+	groups dml.InsertGroups
 	// targets keeps the targets of statements that write single-file
 	// tables (targetcache.go).
 	targets targetCache

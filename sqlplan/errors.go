@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/parquet/errs"
+	"github.com/carquet-go/carquet/sqlplan/dml"
 	"github.com/carquet-go/carquet/sqlplan/function"
 	"github.com/carquet-go/carquet/sqlplan/parse"
 )
@@ -31,7 +32,7 @@ var (
 	ErrNoColumn = errors.New("no such column")
 	// ErrConflict is returned by a COMMIT that found a table the
 	// transaction changed changed by another connection meanwhile.
-	ErrConflict = errors.New("write-write conflict")
+	ErrConflict = dml.ErrConflict
 )
 
 // The kinds of error of reading and writing Parquet files (the values of

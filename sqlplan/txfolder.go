@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/carquet-go/carquet/writer"
@@ -27,18 +26,13 @@ import (
 // folder is still as the transaction first read it (else ErrConflict,
 // nothing changed), puts a mark file in the staged folder (synced), and
 // records an exchange 'X' of the two folders in its commit record. The
-// exchange (renameat2 RENAME_EXCHANGE) publishes the version in one step
+// exchange (renameat2 RENAME_EXCHANGE, dml.ExchangeOp) publishes the version in one step
 // and moves the old one into the staging folder, which goes with it. The
 // mark says whether it was made: before, it is in the staged folder;
 // after, in the table's, whence the exchange removes it. Recovery after
 // a crash exchanges only while the mark is in the staged folder, so an
 // exchange is made once, whole or not at all. A reader never lists the
 // mark: dot names are no table's files.
-
-// stagedMark names the mark file of the staged folder version src.
-func stagedMark(src string) string {
-	return writer.StagedMarkPrefix + filepath.Base(filepath.Dir(src)) + "-" + filepath.Base(src)
-}
 
 // folderEdit starts the edit of the folder table at path (named name) by
 // a statement of the transaction: its next version staged, from the table
@@ -149,46 +143,4 @@ func (t *Tx) settleFolder(path, name string, pw *pendingWrite) error {
 		return err
 	}
 	return finish()
-}
-
-// exchangeOp returns the step that publishes the staged folder version
-// src as the folder table at path, its mark put (durably) in src first.
-func exchangeOp(src, path string) (txOp, error) {
-	mark := filepath.Join(src, stagedMark(src))
-	f, err := os.OpenFile(mark, os.O_WRONLY|os.O_CREATE, 0o666)
-	if err != nil {
-		return txOp{}, err
-	}
-	if err := f.Close(); err != nil {
-		return txOp{}, err
-	}
-	if err := writer.SyncDir(src); err != nil {
-		return txOp{}, err
-	}
-	return txOp{kind: 'X', src: src, dst: path}, nil
-}
-
-// exchangeOnce swaps the staged folder version src with the folder table
-// dst unless that was done, and removes the mark; it may run again after
-// a crash at any point.
-func exchangeOnce(src, dst string) error {
-	mark := stagedMark(src)
-	_, err := os.Lstat(filepath.Join(src, mark))
-	switch {
-	case err == nil:
-		if err := writer.ExchangeDirs(src, dst); err != nil {
-			return err
-		}
-	case !errors.Is(err, fs.ErrNotExist):
-		return err
-	}
-	// Exchanged: the mark came along into the table's folder.
-	err = os.Remove(filepath.Join(dst, mark))
-	switch {
-	case err == nil:
-		return writer.SyncDir(dst)
-	case errors.Is(err, fs.ErrNotExist):
-		return nil
-	}
-	return err
 }

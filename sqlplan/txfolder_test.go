@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/carquet-go/carquet/delta"
+	"github.com/carquet-go/carquet/sqlplan/dml"
 	"io"
 	"os"
 	"path/filepath"
@@ -60,7 +62,7 @@ func treeState(t *testing.T, dir string) string {
 	var b strings.Builder
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
-			if err == nil && d.Name() == txDirName {
+			if err == nil && d.Name() == dml.StageDirName {
 				return filepath.SkipDir // staging, not tables
 			}
 			return err
@@ -146,7 +148,7 @@ func txScenario(t *testing.T, e *Engine, stmts []string, q, was, want string) {
 
 func assertNoStaging(t *testing.T, root string) {
 	t.Helper()
-	ents, _ := os.ReadDir(filepath.Join(root, txDirName))
+	ents, _ := os.ReadDir(filepath.Join(root, dml.StageDirName))
 	for _, d := range ents {
 		t.Errorf("left in the staging folder: %s", d.Name())
 	}
@@ -272,7 +274,7 @@ func crashAfterRecord(t *testing.T, tx *Tx, at crashPoint) {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
 	tx.releaseSnapshot()
-	var rec txRecord
+	var rec dml.Record
 	var paths []string
 	for p, ch := range tx.changed {
 		tx.e.release(ch.view)
@@ -284,25 +286,25 @@ func crashAfterRecord(t *testing.T, tx *Tx, at crashPoint) {
 		rec = append(rec, ops...)
 		paths = append(paths, p)
 	}
-	mark := commitMark(tx.stageDir)
+	mark := dml.CommitMark(tx.stageDir)
 	deltas, err := tx.deltaCommitsLocked(paths, mark)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(deltas) > 0 {
-		rec = append(rec, txOp{kind: 'C', src: deltas[0].path, dst: fmt.Sprintf("%s@%d", mark, deltas[0].c.ReadVersion)})
+		rec = append(rec, dml.DeltaStep(deltas[0], mark))
 	}
-	if err := rec.write(tx.stageDir); err != nil {
+	if err := rec.Write(tx.stageDir); err != nil {
 		t.Fatal(err)
 	}
 	if at.deltaDone {
-		if ok, err := commitDeltas(tx.e, deltas); !ok || err != nil {
+		if ok, err := dml.CommitDeltas(deltas, delta.CommitOptions{Store: tx.e.opts.Store}, tx.e.forget); !ok || err != nil {
 			t.Fatalf("the Delta commit: %v", err)
 		}
 	}
 	for _, op := range rec {
-		if op.kind == 'X' && at.exchanged {
-			if err := writer.ExchangeDirs(op.src, op.dst); err != nil {
+		if op.Kind == dml.OpExchange && at.exchanged {
+			if err := writer.ExchangeDirs(op.Src, op.Dst); err != nil {
 				t.Fatal(err)
 			}
 		}

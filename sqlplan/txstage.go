@@ -3,7 +3,7 @@ package sqlplan
 import (
 	"errors"
 	"fmt"
-	"io/fs"
+	"github.com/carquet-go/carquet/sqlplan/dml"
 	"os"
 	"path/filepath"
 	"sort"
@@ -77,9 +77,6 @@ import (
 // statements are prepared with them (Engine.PrepareTx), and COMMIT
 // applies them to the engine's views and catalog file once the tables
 // are published.
-
-// txDirName is the root's folder of staging folders.
-const txDirName = ".carquet_tx"
 
 // txTable is a table the transaction changed other than by INSERTs.
 type txTable struct {
@@ -346,7 +343,7 @@ func (t *Tx) stageDirLocked() (string, error) {
 	if t.e.remote() {
 		return t.localStageDirLocked() // txremote.go
 	}
-	parent := filepath.Join(t.e.root, txDirName)
+	parent := filepath.Join(t.e.root, dml.StageDirName)
 	var last error
 	for range 10 {
 		if err := os.MkdirAll(parent, 0o777); err != nil {
@@ -559,7 +556,7 @@ func (e *Engine) tableStamp(t *scan.Table) string {
 // lockCommits takes the root's commit lock, and completes or removes
 // what dead transactions left.
 func (e *Engine) lockCommits() (unlock func(), err error) {
-	parent := filepath.Join(e.root, txDirName)
+	parent := filepath.Join(e.root, dml.StageDirName)
 	if err := os.MkdirAll(parent, 0o777); err != nil {
 		return nil, err
 	}
@@ -567,7 +564,7 @@ func (e *Engine) lockCommits() (unlock func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := e.recoverCommitsLocked(parent); err != nil {
+	if err := dml.Recover(parent, e.forget); err != nil {
 		unlock()
 		return nil, err
 	}
@@ -580,7 +577,7 @@ func (e *Engine) recoverCommits() error {
 	if e.remote() || e.opts.ReadOnly {
 		return nil
 	}
-	if _, err := os.Stat(filepath.Join(e.root, txDirName)); err != nil {
+	if _, err := os.Stat(filepath.Join(e.root, dml.StageDirName)); err != nil {
 		return nil
 	}
 	unlock, err := e.lockCommits()
@@ -588,54 +585,6 @@ func (e *Engine) recoverCommits() error {
 		return fmt.Errorf("carquet: completing a crashed COMMIT: %w", err)
 	}
 	unlock()
-	return nil
-}
-
-// recoverCommitsLocked is recoverCommits under the commit lock: a staging
-// folder no one holds locked is a dead transaction's; with a record, its
-// COMMIT passed the commit point (for a record with a Delta step, when
-// the table's log holds the marked commit) and is completed.
-func (e *Engine) recoverCommitsLocked(parent string) error {
-	ents, err := os.ReadDir(parent)
-	if err != nil {
-		return err
-	}
-	for _, d := range ents {
-		if !d.IsDir() {
-			continue
-		}
-		dir := filepath.Join(parent, d.Name())
-		unlock, ok, err := writer.TryLockFolder(dir)
-		if err != nil || !ok {
-			continue // a live transaction's, or gone
-		}
-		b, err := os.ReadFile(filepath.Join(dir, txRecordFile))
-		if err == nil {
-			rec, ok := parseRecord(b)
-			if ok {
-				ok, err = rec.decided()
-				if err != nil {
-					unlock()
-					return fmt.Errorf("carquet: completing a crashed COMMIT (%s): %w", dir, err)
-				}
-			}
-			if ok {
-				if err := rec.apply(); err != nil {
-					unlock()
-					return err
-				}
-				for _, op := range rec {
-					e.forget(op.src)
-					e.forget(op.dst)
-				}
-			}
-		}
-		err = os.RemoveAll(dir)
-		unlock()
-		if err != nil {
-			return err
-		}
-	}
 	return nil
 }
 
@@ -665,18 +614,18 @@ func (t *Tx) publishLocked() (err error) {
 	for _, p := range paths {
 		// A folder the transaction replaces takes no INSERT meanwhile.
 		ch := t.changed[p]
-		unlockTable, err := lockTable(p, ch != nil && ch.dir)
+		unlockTable, err := dml.LockTable(p, ch != nil && ch.dir)
 		if err != nil {
 			return err
 		}
 		defer unlockTable()
 	}
-	var rec txRecord
+	var rec dml.Record
 	defer func() {
 		if err != nil {
 			for _, op := range rec {
-				if op.kind == 'R' {
-					os.Remove(op.src) // staged, not published
+				if op.Kind == dml.OpRename {
+					os.Remove(op.Src) // staged, not published
 				}
 			}
 		}
@@ -688,46 +637,45 @@ func (t *Tx) publishLocked() (err error) {
 			return err
 		}
 	}
-	mark := commitMark(t.stageDir)
+	mark := dml.CommitMark(t.stageDir)
 	deltas, err := t.deltaCommitsLocked(paths, mark) // txdelta.go
 	if err != nil {
 		return err
 	}
 	if len(deltas) > 0 {
 		// The first Delta commit, marked, is the commit point.
-		first := deltas[0]
-		rec = append(rec, txOp{kind: 'C', src: first.path, dst: mark + "@" + strconv.FormatInt(first.c.ReadVersion, 10)})
+		rec = append(rec, dml.DeltaStep(deltas[0], mark))
 	}
 	if len(rec) == 0 {
 		return nil
 	}
-	if err := rec.write(t.stageDir); err != nil {
+	if err := rec.Write(t.stageDir); err != nil {
 		return err
 	}
 	var partial error
 	if len(deltas) > 0 {
-		committed, err := commitDeltas(e, deltas)
+		committed, err := dml.CommitDeltas(deltas, delta.CommitOptions{Store: e.opts.Store}, e.forget)
 		if !committed {
-			os.Remove(filepath.Join(t.stageDir, txRecordFile))
+			os.Remove(filepath.Join(t.stageDir, dml.RecordFile))
 			return err
 		}
 		partial = err
 	}
 	// Committed: what fails now is completed by the next COMMIT or the
 	// next engine opened on the root.
-	if err := rec.apply(); err != nil {
+	if err := rec.Apply(); err != nil {
 		return fmt.Errorf("carquet: COMMIT is recorded but not yet applied (%w); the next COMMIT, or the next engine opened on %s, completes it", err, e.root)
 	}
 	if partial != nil {
-		os.Remove(filepath.Join(t.stageDir, txRecordFile))
+		os.Remove(filepath.Join(t.stageDir, dml.RecordFile))
 		return partial
 	}
 	for _, op := range rec {
-		if op.kind == 'D' && filepath.Dir(op.dst) != t.stageDir {
-			os.RemoveAll(op.dst) // a temporary table's, moved away beside it
+		if op.Kind == dml.OpDrop && filepath.Dir(op.Dst) != t.stageDir {
+			os.RemoveAll(op.Dst) // a temporary table's, moved away beside it
 		}
 	}
-	return os.Remove(filepath.Join(t.stageDir, txRecordFile))
+	return os.Remove(filepath.Join(t.stageDir, dml.RecordFile))
 }
 
 // publishPathsLocked releases the transaction's open files (its views
@@ -754,27 +702,9 @@ func (t *Tx) publishPathsLocked() []string {
 	return paths
 }
 
-// lockTable takes the lock of the table at path that keeps its other
-// writers out until the COMMIT is done: a file's append lock, a folder's
-// shared lock (which COMPACT/OPTIMIZE takes exclusive), or exclusive (a
-// folder COMMIT replaces whole); none for a table that does not exist
-// yet.
-func lockTable(path string, exclusive bool) (func(), error) {
-	st, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return func() {}, nil
-	case err != nil:
-		return nil, err
-	case st.IsDir():
-		return writer.LockFolder(path, exclusive)
-	}
-	return writer.LockFile(path)
-}
-
 // commitOpsLocked checks the table at path for a conflict and returns
 // the steps that publish the transaction's change of it; t.mu is held.
-func (t *Tx) commitOpsLocked(path string) ([]txOp, error) {
+func (t *Tx) commitOpsLocked(path string) ([]dml.Op, error) {
 	ch, pw := t.changed[path], t.pending[path]
 	if ch != nil && ch.delta != nil {
 		return nil, nil // a Delta commit, with Delta's conflict rules (txdelta.go)
@@ -784,7 +714,7 @@ func (t *Tx) commitOpsLocked(path string) ([]txOp, error) {
 		if err != nil || op == nil {
 			return nil, err
 		}
-		return []txOp{*op}, nil
+		return []dml.Op{*op}, nil
 	}
 	was := t.stamps[path]
 	if ch.staged == "" && was == "" {
@@ -793,23 +723,23 @@ func (t *Tx) commitOpsLocked(path string) ([]txOp, error) {
 	if stampOf(path) != was {
 		return nil, &Error{Msg: fmt.Sprintf("COMMIT: table %q was changed by another connection since this transaction first read it; nothing was committed", ch.name), Offset: -1, Err: ErrConflict}
 	}
-	var ops []txOp
+	var ops []dml.Op
 	if ch.drop {
 		trash, err := t.stagedPathLocked(path)
 		if err != nil {
 			return nil, err
 		}
-		ops = append(ops, txOp{kind: 'D', src: path, dst: trash + ".dropped"})
+		ops = append(ops, dml.Op{Kind: dml.OpDrop, Src: path, Dst: trash + ".dropped"})
 	}
 	switch {
 	case ch.dir:
-		op, err := exchangeOp(ch.staged, path) // txfolder.go
+		op, err := dml.ExchangeOp(ch.staged, path)
 		if err != nil {
 			return nil, err
 		}
 		ops = append(ops, op)
 	case ch.staged != "":
-		ops = append(ops, txOp{kind: 'R', src: ch.staged, dst: path})
+		ops = append(ops, dml.Op{Kind: dml.OpRename, Src: ch.staged, Dst: path})
 	}
 	return ops, nil
 }
@@ -817,7 +747,7 @@ func (t *Tx) commitOpsLocked(path string) ([]txOp, error) {
 // stageInsertsLocked stages the rows a transaction only inserted into the
 // table at path: a new file of a folder table, or a copy of the file as
 // it is now (its lock held) followed by them; t.mu is held.
-func (t *Tx) stageInsertsLocked(path string, pw *pendingWrite) (*txOp, error) {
+func (t *Tx) stageInsertsLocked(path string, pw *pendingWrite) (*dml.Op, error) {
 	if err := pw.flushRows(); err != nil {
 		return nil, err
 	}
@@ -839,7 +769,7 @@ func (t *Tx) stageInsertsLocked(path string, pw *pendingWrite) (*txOp, error) {
 		if err := writeFile(staged, pw.sch, opts, func(w *writer.Writer) error { return copyWith(w, nil, pw.cols) }); err != nil {
 			return nil, err
 		}
-		return &txOp{kind: 'R', src: staged, dst: filepath.Join(path, newPartName())}, nil
+		return &dml.Op{Kind: dml.OpRename, Src: staged, Dst: filepath.Join(path, newPartName())}, nil
 	}
 	src, err := writer.OpenCommitted(path, file.Options{Limits: t.e.opts.Limits, Decryption: t.e.opts.Decryption})
 	if err != nil {
@@ -853,7 +783,7 @@ func (t *Tx) stageInsertsLocked(path string, pw *pendingWrite) (*txOp, error) {
 	if err := writeFile(staged, pw.sch, opts, func(w *writer.Writer) error { return copyWith(w, src.File, pw.cols) }); err != nil {
 		return nil, err
 	}
-	return &txOp{kind: 'R', src: staged, dst: path}, nil
+	return &dml.Op{Kind: dml.OpRename, Src: staged, Dst: path}, nil
 }
 
 // discardLocked removes what the transaction staged and lets its staging

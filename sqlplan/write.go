@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/carquet-go/carquet/sqlplan/dml"
 	"io"
 	"io/fs"
 	"os"
@@ -628,6 +629,19 @@ func openTableWriter(path string, sch *schema.Schema, folder bool, opts []writer
 // files are added.
 func newPartName() string {
 	return fmt.Sprintf("part-%d-%d-%d.parquet", time.Now().UnixNano(), os.Getpid(), nextFileSeq())
+}
+
+// writeRowsGrouped is writeRows for an INSERT outside a transaction: the
+// rows of INSERTs into one local table that arrive while an append runs
+// go together in the next append, one fsync for all (dml.InsertGroups).
+func (e *Engine) writeRowsGrouped(path string, sch *schema.Schema, folder bool, tableOpts map[string]string, batches [][]*vector.Vector) error {
+	if objstore.IsURL(path) {
+		return e.writeRows(path, sch, folder, tableOpts, batches)
+	}
+	rows := dml.Rows{Schema: sch, Folder: folder, Options: tableOpts, Batches: batches}
+	return e.groups.Append(path, rows, func(path string, r dml.Rows) error {
+		return e.writeRows(path, r.Schema, r.Folder, r.Options, r.Batches)
+	})
 }
 
 // writeRows appends batches to a table atomically: a single-file table

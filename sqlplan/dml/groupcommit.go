@@ -1,10 +1,9 @@
-package sqlplan
+package dml
 
 import (
 	"sync"
 	"time"
 
-	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
 )
@@ -26,10 +25,11 @@ import (
 // many INSERTs wait as were in flight at the last append: the group of
 // the last append and those that waited meanwhile.
 
-// insertGroups holds, by table path, the INSERTs waiting for an append.
-// A table's queue stays when no INSERT waits: it keeps the counts the
-// next leader gathers by (a few words per table written).
-type insertGroups struct {
+// InsertGroups holds, by table path, the INSERTs waiting for an append;
+// its zero value is ready to use. A table's queue stays when no INSERT
+// waits: it keeps the counts the next leader gathers by (a few words per
+// table written).
+type InsertGroups struct {
 	mu sync.Mutex
 	q  map[string]*insertQueue
 }
@@ -47,25 +47,31 @@ type insertQueue struct {
 	full chan struct{}
 }
 
-type insertReq struct {
-	sch     *schema.Schema
-	folder  bool
-	opts    map[string]string
-	batches [][]*vector.Vector
-	err     error
-	done    chan struct{}
-	lead    bool // woken to write the next group, not with a result
+// Rows are an INSERT's rows, as an append of a table takes them: in the
+// table's schema, a folder table's or a one-file table's, with the
+// table's options.
+type Rows struct {
+	Schema  *schema.Schema
+	Folder  bool
+	Options map[string]string
+	Batches [][]*vector.Vector
 }
 
-// writeRowsGrouped is writeRows for an INSERT outside a transaction: it
-// joins the rows of INSERTs into the same table that arrive while an
-// append runs.
-func (e *Engine) writeRowsGrouped(path string, sch *schema.Schema, folder bool, tableOpts map[string]string, batches [][]*vector.Vector) error {
-	if objstore.IsURL(path) {
-		return e.writeRows(path, sch, folder, tableOpts, batches)
-	}
-	g := &e.groups
-	req := &insertReq{sch: sch, folder: folder, opts: tableOpts, batches: batches, done: make(chan struct{})}
+// AppendFunc appends rows to the table at path atomically.
+type AppendFunc func(path string, rows Rows) error
+
+type insertReq struct {
+	rows Rows
+	err  error
+	done chan struct{}
+	lead bool // woken to write the next group, not with a result
+}
+
+// Append appends rows to the table at path through appendRows, joined
+// with the rows of other INSERTs into the same table that arrive while
+// an append runs; it returns once the rows are written (or failed).
+func (g *InsertGroups) Append(path string, rows Rows, appendRows AppendFunc) error {
+	req := &insertReq{rows: rows, done: make(chan struct{})}
 	g.mu.Lock()
 	if g.q == nil {
 		g.q = map[string]*insertQueue{}
@@ -97,7 +103,7 @@ func (e *Engine) writeRowsGrouped(path string, sch *schema.Schema, folder bool, 
 	g.mu.Unlock()
 
 	start := time.Now()
-	e.writeGroup(path, group)
+	writeGroup(path, group, appendRows)
 	took := time.Since(start)
 
 	g.mu.Lock()
@@ -121,7 +127,7 @@ func (e *Engine) writeRowsGrouped(path string, sch *schema.Schema, folder bool, 
 
 // gather waits, g.mu held, until as many INSERTs wait in q as were in
 // flight at its last append, or half that append's time has passed.
-func (g *insertGroups) gather(q *insertQueue) {
+func (g *InsertGroups) gather(q *insertQueue) {
 	if len(q.waiting) >= q.inFlight || q.lastAppend <= 0 {
 		return
 	}
@@ -143,18 +149,18 @@ func (g *insertGroups) gather(q *insertQueue) {
 
 // writeGroup appends the rows of the requests in one append, or, when
 // that fails, one by one; it sets each request's err.
-func (e *Engine) writeGroup(path string, group []*insertReq) {
+func writeGroup(path string, group []*insertReq, appendRows AppendFunc) {
 	if len(group) > 1 {
-		var all [][]*vector.Vector
+		all := group[0].rows
+		all.Batches = nil
 		for _, r := range group {
-			all = append(all, r.batches...)
+			all.Batches = append(all.Batches, r.rows.Batches...)
 		}
-		first := group[0]
-		if e.writeRows(path, first.sch, first.folder, first.opts, all) == nil {
+		if appendRows(path, all) == nil {
 			return
 		}
 	}
 	for _, r := range group {
-		r.err = e.writeRows(path, r.sch, r.folder, r.opts, r.batches)
+		r.err = appendRows(path, r.rows)
 	}
 }

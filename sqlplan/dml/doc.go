@@ -1,0 +1,22 @@
+// Package dml is the storage side of the engine's writes: how the rows
+// of INSERT, UPDATE, DELETE, MERGE and OPTIMIZE reach a table's files,
+// and how a transaction's changes of several tables are published all or
+// nothing. It sits beside the stages of package sqlplan: the statements
+// are bound and planned there (SET and WHERE become expressions, rows
+// are checked against the table's constraints) and reach this package as
+// Parquet schemas, vectors, paths and callbacks; it imports nothing of
+// sqlplan but the syntax stage's Error, and below it the writer, scan,
+// delta and parquet packages.
+//
+// What lives here:
+//   - the COMMIT record (Record, Op): the steps that publish a
+//     transaction's staged files, written durably before the first of
+//     them, and Recover, which completes or drops what a crashed COMMIT
+//     left; LockTable and the exchange of a folder table's staged next
+//     version (ExchangeOp);
+//   - Delta tables in transactions: the staged copy (LinkDeltaCopy), the
+//     one commit that publishes it (NetDeltaCommit, MoveNewFiles,
+//     CommitDeltas) and the mark that makes that commit a COMMIT's commit
+//     point (CommitMark, DeltaStep);
+//   - group commit of INSERTs outside transactions (InsertGroups).
+package dml
