@@ -3,13 +3,14 @@ package sqlplan
 import (
 	"context"
 	"fmt"
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"time"
 
 	"github.com/carquet-go/carquet/delta"
 	"github.com/carquet-go/carquet/delta/dv"
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/dml"
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
@@ -300,7 +301,7 @@ func (s *Stmt) deltaEdit(ctx context.Context, tgt *target, predicate string,
 				batches = append(batches, vecs)
 			}
 		}
-		adds, undo, err := s.e.writeDeltaRows(ctx, tgt.path, tgt.layout, opts, batches)
+		adds, undo, err := dml.WriteDeltaRows(ctx, tgt.path, tgt.layout, opts, s.e.opts.Store, batches)
 		if err != nil {
 			undoDV()
 			return fail(err)

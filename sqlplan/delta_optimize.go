@@ -3,12 +3,13 @@ package sqlplan
 import (
 	"context"
 	"fmt"
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"strconv"
 
 	"github.com/carquet-go/carquet/delta"
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/dml"
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/writer"
 	"github.com/xwb1989/sqlparser"
 )
@@ -105,13 +106,13 @@ func (s *Stmt) optimizeDeltaFiles(ctx context.Context, p *planner, tgt *target) 
 			return Result{}, fail(err)
 		}
 		if a.Size < deltaSmallFile || st != nil && st.NumRecords >= 0 && st.NumRecords < rgRows {
-			pv := make([]*string, len(tgt.layout.pkeys))
-			for j, k := range tgt.layout.pkeys {
+			pv := make([]*string, len(tgt.layout.PartitionKeys()))
+			for j, k := range tgt.layout.PartitionKeys() {
 				if v := a.PartitionValues[k]; v != nil && *v != "" { // "" is null too
 					pv[j] = v
 				}
 			}
-			g := partitionGroup(byKey, &groups, pv, func() *smallFiles { return &smallFiles{values: pv} })
+			g := dml.PartitionGroup(byKey, &groups, pv, func() *smallFiles { return &smallFiles{values: pv} })
 			g.files = append(g.files, i)
 			g.withDV = g.withDV || a.DeletionVector != nil
 		}
@@ -140,7 +141,7 @@ func (s *Stmt) optimizeDeltaFiles(ctx context.Context, p *planner, tgt *target) 
 			continue
 		}
 		n := int64(0)
-		add, u, err := e.writeDeltaFile(ctx, tgt.path, tgt.layout, g.values, opts, func(put func([]*vector.Vector) error) error {
+		add, u, err := dml.WriteDeltaFile(ctx, tgt.path, tgt.layout, g.values, opts, e.opts.Store, func(put func([]*vector.Vector) error) error {
 			for _, i := range g.files {
 				if err := ctx.Err(); err != nil {
 					return err

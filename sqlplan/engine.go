@@ -3,7 +3,6 @@ package sqlplan
 import (
 	"errors"
 	"fmt"
-	"github.com/carquet-go/carquet/sqlplan/dml"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/dml"
 	"github.com/carquet-go/carquet/writer"
 )
 

@@ -2,11 +2,11 @@ package sqlplan
 
 import (
 	"fmt"
-	"github.com/carquet-go/carquet/sqlplan/dml"
 	"os"
 
 	"github.com/carquet-go/carquet/delta"
 	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/dml"
 )
 
 // Delta tables in transactions.

@@ -4,14 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/carquet-go/carquet/delta"
-	"github.com/carquet-go/carquet/sqlplan/dml"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/carquet-go/carquet/delta"
+	"github.com/carquet-go/carquet/sqlplan/dml"
 	"github.com/carquet-go/carquet/writer"
 )
 

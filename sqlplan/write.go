@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/carquet-go/carquet/sqlplan/dml"
 	"io"
 	"io/fs"
 	"os"
@@ -21,6 +20,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/dml"
 	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/carquet-go/carquet/writer"
 	"github.com/xwb1989/sqlparser"
@@ -139,7 +139,7 @@ type target struct {
 	kv []format.KeyValue
 	// delta is the snapshot of a Delta table an INSERT appends to.
 	delta  *delta.Snapshot
-	layout *deltaLayout
+	layout *dml.DeltaLayout
 	name   string
 	// parts counts the hive partition columns at the end of fields (not
 	// in sch): an INSERT routes rows to k=v folders (hive.go).

@@ -14,6 +14,10 @@
 //     them, and Recover, which completes or drops what a crashed COMMIT
 //     left; LockTable and the exchange of a folder table's staged next
 //     version (ExchangeOp);
+//   - Delta tables' data files: the rows split by partition values
+//     (DeltaLayout) and written one new file per partition
+//     (WriteDeltaRows, WriteDeltaFile), whose add actions the caller
+//     commits;
 //   - Delta tables in transactions: the staged copy (LinkDeltaCopy), the
 //     one commit that publishes it (NetDeltaCommit, MoveNewFiles,
 //     CommitDeltas) and the mark that makes that commit a COMMIT's commit
