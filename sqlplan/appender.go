@@ -7,6 +7,7 @@ import (
 	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
+	"github.com/carquet-go/carquet/sqlplan/dml"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -70,7 +71,7 @@ func (e *Engine) NewAppender(name string) (*Appender, error) {
 			return nil, err
 		}
 	}
-	w, err := openTableWriter(tg.path, tg.sch, tg.folder, opts)
+	w, err := dml.OpenTableWriter(tg.path, tg.sch, tg.folder, opts)
 	if err != nil {
 		unlock()
 		return nil, err

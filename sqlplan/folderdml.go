@@ -2,16 +2,14 @@ package sqlplan
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/dml"
 	"github.com/carquet-go/carquet/writer"
 	"github.com/xwb1989/sqlparser"
 )
@@ -28,23 +26,6 @@ import (
 // the other. The folder's lock, held exclusive meanwhile, keeps INSERTs
 // (which take it shared) and OPTIMIZE out. In a transaction the edit is
 // staged and published at COMMIT (txfolder.go).
-
-// rewriteMark separates a rewritten file's original name from what makes
-// the new name unique: "part-1.parquet" becomes "part-1.rw-<time>-….parquet"
-// (and stays "part-1.rw-…" when rewritten again), which sorts right after
-// the name it replaces, so the table's rows keep their order.
-const rewriteMark = ".rw-"
-
-// rewrittenName names the file that replaces the folder's file rel
-// (slash-separated): a name the folder never held.
-func rewrittenName(rel string) string {
-	dir, base := path.Split(rel)
-	stem := strings.TrimSuffix(base, ".parquet")
-	if i := strings.Index(stem, rewriteMark); i >= 0 {
-		stem = stem[:i]
-	}
-	return fmt.Sprintf("%s%s%s%d-%d-%d.parquet", dir, stem, rewriteMark, time.Now().UnixNano(), os.Getpid(), nextFileSeq())
-}
 
 // rewriteFolder is rewriteTable for a folder table: the files the WHERE
 // may match are rewritten through change, added's rows (MERGE's inserts)
@@ -128,7 +109,7 @@ func (s *Stmt) rewriteFolder(ctx context.Context, p *planner, tgt *target, te *s
 		// A folder table keeps at least one file, perhaps of no rows: a
 		// folder without files is no table. A hive table's empty file
 		// stays in a partition folder, where the table's files are.
-		name := newPartName()
+		name := dml.NewPartName()
 		if hive != nil && lastDir != "" {
 			name = path.Join(lastDir, name)
 		}
@@ -166,7 +147,7 @@ func (s *Stmt) rewriteFolderFile(ctx context.Context, p *planner, edit *writer.F
 	if err != nil {
 		return 0, err
 	}
-	w, err := edit.Create(rewrittenName(rel), tgt.sch, opts...)
+	w, err := edit.Create(dml.RewrittenName(rel), tgt.sch, opts...)
 	if err != nil {
 		return 0, err
 	}
@@ -209,31 +190,6 @@ func anyTrue(bs []bool) bool {
 		}
 	}
 	return false
-}
-
-// dropFolder removes a folder table (or Delta table) in one step as
-// readers and the catalog see it: the folder is renamed to a hidden name
-// beside it (".NAME.dropped-…", which no listing of tables or files
-// reads) and removed from there. Folders that a DROP killed before it
-// finished left under such names go too.
-func dropFolder(dir string) error {
-	parent, base := filepath.Split(filepath.Clean(dir))
-	prefix := "." + base + ".dropped-"
-	gone := filepath.Join(parent, fmt.Sprintf("%s%d-%d", prefix, os.Getpid(), time.Now().UnixNano()))
-	if err := os.Rename(dir, gone); err != nil {
-		return err
-	}
-	if d, err := os.Open(parent); err == nil {
-		d.Sync() // the rename is the drop: make it durable before the removal
-		d.Close()
-	}
-	ents, _ := os.ReadDir(parent)
-	for _, d := range ents {
-		if strings.HasPrefix(d.Name(), prefix) {
-			os.RemoveAll(filepath.Join(parent, d.Name()))
-		}
-	}
-	return nil
 }
 
 // deltaDroppable checks that DROP TABLE may remove the Delta table at

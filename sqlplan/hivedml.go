@@ -3,8 +3,8 @@ package sqlplan
 import (
 	"context"
 	"path"
-	"strconv"
 
+	"github.com/carquet-go/carquet/sqlplan/dml"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -28,28 +28,10 @@ type hiveSink struct {
 	order []string                  // the keys of moved, in the order made
 }
 
-// home names the partition folder ("k=v/…", as hiveGroups names rows'
-// folders) of a file whose partition values (scan.FileRef.Partition) are
-// part.
+// home names the partition folder of a file whose partition values
+// (scan.FileRef.Partition) are part.
 func (h *hiveSink) home(part map[string]any) string {
-	nf := len(h.tgt.fields) - h.tgt.parts
-	var b []byte
-	for j, f := range h.tgt.fields[nf:] {
-		if j > 0 {
-			b = append(b, '/')
-		}
-		b = append(b, f.Name...)
-		b = append(b, '=')
-		switch v := part[f.Name].(type) {
-		case int64:
-			b = strconv.AppendInt(b, v, 10)
-		case string:
-			b = appendPercentEncoded(b, []byte(v))
-		default:
-			b = append(b, hiveNull...)
-		}
-	}
-	return string(b)
+	return dml.HiveDir(h.tgt.fields[len(h.tgt.fields)-h.tgt.parts:], part)
 }
 
 // to returns the sink of the rows rewritten from a file of the partition
@@ -64,7 +46,7 @@ func (h *hiveSink) to(w *writer.Writer, home string) rowSink {
 			return err
 		}
 		nf := len(h.tgt.fields) - h.tgt.parts
-		order, rows := hiveGroups(h.tgt, cols, cols[0].Len)
+		order, rows := dml.HiveGroups(h.tgt.fields[nf:], cols[nf:], cols[0].Len)
 		if len(order) == 1 && order[0] == home {
 			return w.WriteBatch(vecs[:nf])
 		}
@@ -88,7 +70,7 @@ func (h *hiveSink) movedTo(dir string) (*writer.Writer, error) {
 	if w := h.moved[dir]; w != nil {
 		return w, nil
 	}
-	w, err := h.edit.Create(path.Join(dir, newPartName()), h.tgt.sch, h.opts...)
+	w, err := h.edit.Create(path.Join(dir, dml.NewPartName()), h.tgt.sch, h.opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
+	"github.com/carquet-go/carquet/sqlplan/dml"
 	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/carquet-go/carquet/writer"
 )
@@ -204,7 +205,7 @@ func remoteRewrite(path, what string) error {
 // unique across processes and machines by time, host and sequence.
 func remoteObjectName() string {
 	host, _ := os.Hostname()
-	return fmt.Sprintf("part-%d-%s-%d-%d.parquet", time.Now().UnixNano(), sanitizeHost(host), os.Getpid(), nextFileSeq())
+	return fmt.Sprintf("part-%d-%s-%d-%d.parquet", time.Now().UnixNano(), sanitizeHost(host), os.Getpid(), dml.NextFileSeq())
 }
 
 func sanitizeHost(h string) string {

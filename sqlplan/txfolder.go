@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/carquet-go/carquet/sqlplan/dml"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -132,11 +133,11 @@ func (t *Tx) settleFolder(path, name string, pw *pendingWrite) error {
 		return err
 	}
 	defer edit.Abort()
-	w, err := edit.Create(newPartName(), pw.sch, opts...)
+	w, err := edit.Create(dml.NewPartName(), pw.sch, opts...)
 	if err != nil {
 		return err
 	}
-	if err := copyWith(w, nil, pw.cols); err != nil {
+	if err := dml.CopyWith(w, nil, pw.cols); err != nil {
 		return errors.Join(err, w.Abort())
 	}
 	if err := w.Close(); err != nil {

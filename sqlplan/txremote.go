@@ -12,6 +12,7 @@ import (
 
 	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/parquet/file"
+	"github.com/carquet-go/carquet/sqlplan/dml"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -209,7 +210,7 @@ func (t *Tx) stageRemoteInsertsLocked(ctx context.Context, s *remoteStep) error 
 	if err != nil {
 		return err
 	}
-	if err := writeFile(staged, pw.sch, opts, func(w *writer.Writer) error { return copyWith(w, src, pw.cols) }); err != nil {
+	if err := dml.WriteFile(staged, pw.sch, opts, func(w *writer.Writer) error { return dml.CopyWith(w, src, pw.cols) }); err != nil {
 		return err
 	}
 	s.staged = staged

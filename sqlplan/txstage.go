@@ -310,7 +310,7 @@ func deleteString(list []string, s string) []string {
 // the staging folder, made and locked with its first file); t.mu is held.
 func (t *Tx) stagedPathLocked(path string) (string, error) {
 	if t.e.isTempPath(path) {
-		return filepath.Join(filepath.Dir(path), fmt.Sprintf(".carquet-tx-%d-%d.parquet", os.Getpid(), nextFileSeq())), nil
+		return filepath.Join(filepath.Dir(path), fmt.Sprintf(".carquet-tx-%d-%d.parquet", os.Getpid(), dml.NextFileSeq())), nil
 	}
 	return t.stagedNameLocked(path, ".parquet")
 }
@@ -380,7 +380,7 @@ func (t *Tx) stage(path, name string, sch *schema.Schema, fill func(*writer.Writ
 	if err != nil {
 		return err
 	}
-	if err := writeFile(staged, sch, opts, fill); err != nil {
+	if err := dml.WriteFile(staged, sch, opts, fill); err != nil {
 		return err
 	}
 	return t.adoptStaged(path, name, staged, false)
@@ -460,35 +460,7 @@ func (t *Tx) stageCopy(dst, dstName, src string, sch *schema.Schema, batches [][
 	if err != nil {
 		return err
 	}
-	return t.stage(dst, dstName, sch, func(w *writer.Writer) error { return copyWith(w, f, batches) }, opts)
-}
-
-// writeFile writes the file at path (through a temporary one) as fill
-// writes it.
-func writeFile(path string, sch *schema.Schema, opts []writer.Option, fill func(*writer.Writer) error) error {
-	w, err := writer.Create(path, sch, opts...)
-	if err != nil {
-		return err
-	}
-	if err := fill(w); err != nil {
-		return errors.Join(err, w.Abort())
-	}
-	return w.Close()
-}
-
-// copyWith writes the row groups of src (if any) as stored, then batches.
-func copyWith(w *writer.Writer, src *file.File, batches [][]*vector.Vector) error {
-	for rg := 0; src != nil && rg < src.NumRowGroups(); rg++ {
-		if err := w.CopyRowGroup(src, rg); err != nil {
-			return err
-		}
-	}
-	for _, b := range batches {
-		if err := w.WriteBatch(b); err != nil {
-			return err
-		}
-	}
-	return nil
+	return t.stage(dst, dstName, sch, func(w *writer.Writer) error { return dml.CopyWith(w, f, batches) }, opts)
 }
 
 // copyOptions are the writer options of a copy of the file f: the
@@ -766,10 +738,10 @@ func (t *Tx) stageInsertsLocked(path string, pw *pendingWrite) (*dml.Op, error) 
 		if err != nil {
 			return nil, err
 		}
-		if err := writeFile(staged, pw.sch, opts, func(w *writer.Writer) error { return copyWith(w, nil, pw.cols) }); err != nil {
+		if err := dml.WriteFile(staged, pw.sch, opts, func(w *writer.Writer) error { return dml.CopyWith(w, nil, pw.cols) }); err != nil {
 			return nil, err
 		}
-		return &dml.Op{Kind: dml.OpRename, Src: staged, Dst: filepath.Join(path, newPartName())}, nil
+		return &dml.Op{Kind: dml.OpRename, Src: staged, Dst: filepath.Join(path, dml.NewPartName())}, nil
 	}
 	src, err := writer.OpenCommitted(path, file.Options{Limits: t.e.opts.Limits, Decryption: t.e.opts.Decryption})
 	if err != nil {
@@ -780,7 +752,7 @@ func (t *Tx) stageInsertsLocked(path string, pw *pendingWrite) (*dml.Op, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := writeFile(staged, pw.sch, opts, func(w *writer.Writer) error { return copyWith(w, src.File, pw.cols) }); err != nil {
+	if err := dml.WriteFile(staged, pw.sch, opts, func(w *writer.Writer) error { return dml.CopyWith(w, src.File, pw.cols) }); err != nil {
 		return nil, err
 	}
 	return &dml.Op{Kind: dml.OpRename, Src: staged, Dst: path}, nil

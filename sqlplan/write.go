@@ -4,15 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/carquet-go/carquet/delta"
 	"github.com/carquet-go/carquet/objstore"
@@ -222,7 +217,7 @@ func (e *Engine) targetOf(name string, tx *Tx, withDelta bool) (*target, error) 
 	if err != nil {
 		return nil, err
 	}
-	if fields, err = withPartitionFields(fields, parts); err != nil {
+	if fields, err = dml.WithPartitionFields(fields, parts); err != nil {
 		return nil, err
 	}
 	tg := &target{path: path, sch: f0.Schema, fields: fields, folder: folder, opts: decodeOptions(f0), kv: otherKV(f0), name: name, parts: len(parts)}
@@ -599,38 +594,6 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	return Result{RowsAffected: int64(n)}, nil
 }
 
-var fileSeq struct {
-	sync.Mutex
-	n int
-}
-
-// nextFileSeq numbers the new files of folder tables within the process.
-func nextFileSeq() int {
-	fileSeq.Lock()
-	defer fileSeq.Unlock()
-	fileSeq.n++
-	return fileSeq.n
-}
-
-// openTableWriter starts an atomic append to a local table: to a
-// single-file table through the writer's crash-safe append, to a folder
-// table as a new file.
-func openTableWriter(path string, sch *schema.Schema, folder bool, opts []writer.Option) (*writer.Writer, error) {
-	if !folder {
-		return writer.Append(path, sch, opts...)
-	}
-	// Temporary files of writers killed before they finished are
-	// garbage: no reader looks at them.
-	writer.RemoveStaleTemps(path)
-	return writer.Create(filepath.Join(path, newPartName()), sch, opts...)
-}
-
-// newPartName names a new file of a folder table: names sort in the order
-// files are added.
-func newPartName() string {
-	return fmt.Sprintf("part-%d-%d-%d.parquet", time.Now().UnixNano(), os.Getpid(), nextFileSeq())
-}
-
 // writeRowsGrouped is writeRows for an INSERT outside a transaction: the
 // rows of INSERTs into one local table that arrive while an append runs
 // go together in the next append, one fsync for all (dml.InsertGroups).
@@ -683,7 +646,7 @@ func (e *Engine) appendRows(path string, sch *schema.Schema, folder bool, tableO
 		}
 		defer unlock()
 	}
-	w, err := openTableWriter(path, sch, folder, opts)
+	w, err := dml.OpenTableWriter(path, sch, folder, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -704,66 +667,4 @@ func (e *Engine) appendRows(path string, sch *schema.Schema, folder bool, tableO
 	e.appendedTo(path, w)
 	meta, _ := w.Written()
 	return meta, nil
-}
-
-// tableFolder checks that dir is a folder table: not the database's
-// root, holding Parquet files (and what writers leave beside them) in
-// folders of any depth, and nothing else — no other files, no links.
-func tableFolder(dir, root string) error {
-	if sameDir(dir, root) {
-		return errors.New("the database folder itself is not a table")
-	}
-	found := false
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		switch {
-		case d.IsDir():
-			return nil
-		case !d.Type().IsRegular():
-			return fmt.Errorf("%s is not a regular file", p)
-		case strings.HasSuffix(name, ".parquet"):
-			found = true
-			if ok, err := isParquetFile(p); err != nil {
-				return err
-			} else if !ok {
-				return fmt.Errorf("%s is not a Parquet file", p)
-			}
-			return nil
-		case strings.HasSuffix(name, writer.JournalSuffix) || writer.IsTempName(name) || name == "_SUCCESS" || strings.HasSuffix(name, ".crc"),
-			strings.HasPrefix(name, writer.StagedMarkPrefix): // a COMMIT's mark, until it removes it (txfolder.go)
-			return nil // what writers leave beside their files
-		}
-		return fmt.Errorf("%s is not a Parquet file", p)
-	})
-	if err != nil {
-		return err
-	}
-	if !found {
-		return fmt.Errorf("%s holds no Parquet file", dir)
-	}
-	return nil
-}
-
-// isParquetFile reports whether the file at p starts with a Parquet magic.
-func isParquetFile(p string) (bool, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	var head [4]byte
-	if _, err := io.ReadFull(f, head[:]); err != nil {
-		return false, nil
-	}
-	return string(head[:]) == "PAR1" || string(head[:]) == "PARE", nil
-}
-
-// sameDir reports whether two paths name one folder.
-func sameDir(a, b string) bool {
-	sa, err1 := os.Stat(a)
-	sb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }

@@ -22,5 +22,10 @@
 //     one commit that publishes it (NetDeltaCommit, MoveNewFiles,
 //     CommitDeltas) and the mark that makes that commit a COMMIT's commit
 //     point (CommitMark, DeltaStep);
-//   - group commit of INSERTs outside transactions (InsertGroups).
+//   - group commit of INSERTs outside transactions (InsertGroups);
+//   - hive partition folders (HiveGroups, HiveDir, WithPartitionFields);
+//   - table files: new file names (NewPartName, RewrittenName), a file
+//     written whole (WriteFile, CopyWith), an atomic append
+//     (OpenTableWriter), checking and dropping a folder table
+//     (TableFolder, DropFolder).
 package dml
