@@ -8,6 +8,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/dml"
 	"github.com/carquet-go/carquet/writer"
 	"github.com/xwb1989/sqlparser"
 )
@@ -38,11 +39,8 @@ type Tx struct {
 	// them ("" when they did not exist), which COMMIT checks.
 	changed map[string]*txTable
 	stamps  map[string]string
-	// stageDir is the folder of its staged files, locked (unlockStage)
-	// while the transaction lives; seq numbers the files.
-	stageDir    string
-	unlockStage func()
-	seq         int
+	// staging is the folder of its staged files (nil until the first).
+	staging *dml.Stage
 	// views are the CREATE and DROP VIEWs the transaction ran, applied
 	// to the engine's views at COMMIT.
 	views []*Stmt

@@ -286,7 +286,7 @@ func crashAfterRecord(t *testing.T, tx *Tx, at crashPoint) {
 		rec = append(rec, ops...)
 		paths = append(paths, p)
 	}
-	mark := dml.CommitMark(tx.stageDir)
+	mark := dml.CommitMark(tx.staging.Dir())
 	deltas, err := tx.deltaCommitsLocked(paths, mark)
 	if err != nil {
 		t.Fatal(err)
@@ -294,7 +294,7 @@ func crashAfterRecord(t *testing.T, tx *Tx, at crashPoint) {
 	if len(deltas) > 0 {
 		rec = append(rec, dml.DeltaStep(deltas[0], mark))
 	}
-	if err := rec.Write(tx.stageDir); err != nil {
+	if err := rec.Write(tx.staging.Dir()); err != nil {
 		t.Fatal(err)
 	}
 	if at.deltaDone {
@@ -309,6 +309,6 @@ func crashAfterRecord(t *testing.T, tx *Tx, at crashPoint) {
 			}
 		}
 	}
-	tx.unlockStage()
+	tx.staging.Unlock()
 	tx.done = true
 }

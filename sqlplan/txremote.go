@@ -22,7 +22,7 @@ import (
 // MERGE of a one-object table, CREATE TABLE [AS], DROP TABLE, INSERT
 // into a one-object table or into several tables — changes nothing in
 // the store before COMMIT. The new contents of a table are staged as a
-// local file in a folder of this machine (stageDir, in the engine's
+// local file in a folder of this machine (its stage, in the engine's
 // folder of temporary tables), which the transaction reads in the
 // table's place (its own writes); a dropped table is only marked; the
 // rows INSERTs add wait in memory, as for local tables. ROLLBACK removes
@@ -54,23 +54,17 @@ import (
 // objects go one by one, so a reader during the DELETEs may see some of
 // them, and an object a rival added to it after the check stays.
 
-// localStageDirLocked makes the transaction's staging folder in the
+// localStageLocked makes the transaction's staging folder in the
 // engine's local folder of temporary tables (which its statements may
 // read and write): an object store has no rename to publish a staged
 // object with, so staged files stay on this machine and go up by PUT at
 // COMMIT; t.mu is held.
-func (t *Tx) localStageDirLocked() (string, error) {
+func (t *Tx) localStageLocked() (*dml.Stage, error) {
 	temp, err := t.e.tempDir()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	// A dot-name: no temporary table's file.
-	dir, err := os.MkdirTemp(temp, ".tx-")
-	if err != nil {
-		return "", err
-	}
-	t.stageDir, t.unlockStage = dir, func() {}
-	return dir, nil
+	return dml.NewLocalStage(temp)
 }
 
 // pathStamp is the stamp of the table at path, local or remote.

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/carquet-go/carquet/delta"
@@ -326,44 +325,26 @@ func (t *Tx) stagedNameLocked(path, suffix string) (string, error) {
 		// Delta table's copy.
 		return "", unsupported("rewriting a folder or Delta table of an object store inside a transaction")
 	}
-	dir, err := t.stageDirLocked()
+	st, err := t.stageLocked()
 	if err != nil {
 		return "", err
 	}
-	t.seq++
-	return filepath.Join(dir, strconv.Itoa(t.seq)+suffix), nil
+	return st.Name(suffix), nil
 }
 
-// stageDirLocked returns the transaction's staging folder, made and
-// locked the first time; t.mu is held.
-func (t *Tx) stageDirLocked() (string, error) {
-	if t.stageDir != "" {
-		return t.stageDir, nil
+// stageLocked returns the transaction's staging folder, made (and
+// locked) the first time; t.mu is held.
+func (t *Tx) stageLocked() (*dml.Stage, error) {
+	if t.staging != nil {
+		return t.staging, nil
 	}
+	var err error
 	if t.e.remote() {
-		return t.localStageDirLocked() // txremote.go
+		t.staging, err = t.localStageLocked() // txremote.go
+	} else {
+		t.staging, err = dml.NewStage(filepath.Join(t.e.root, dml.StageDirName))
 	}
-	parent := filepath.Join(t.e.root, dml.StageDirName)
-	var last error
-	for range 10 {
-		if err := os.MkdirAll(parent, 0o777); err != nil {
-			return "", err
-		}
-		dir, err := os.MkdirTemp(parent, "tx-")
-		if err != nil {
-			return "", err
-		}
-		// A recovery that found the folder before it was locked removed
-		// it as a dead transaction's: then make another.
-		unlock, err := writer.LockFolder(dir, true)
-		if err != nil {
-			last = err
-			continue
-		}
-		t.stageDir, t.unlockStage = dir, unlock
-		return dir, nil
-	}
-	return "", fmt.Errorf("carquet: cannot keep a staging folder in %s: %w", parent, last)
+	return t.staging, err
 }
 
 // stage writes the table at path anew, as fill writes it (sch, opts), to
@@ -568,9 +549,11 @@ func (t *Tx) publishLocked() (err error) {
 	if e.remote() {
 		return t.publishRemoteLocked(paths) // txremote.go
 	}
-	if _, err := t.stageDirLocked(); err != nil {
+	st, err := t.stageLocked()
+	if err != nil {
 		return err
 	}
+	stageDir := st.Dir()
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	unlock, err := e.lockCommits()
@@ -609,7 +592,7 @@ func (t *Tx) publishLocked() (err error) {
 			return err
 		}
 	}
-	mark := dml.CommitMark(t.stageDir)
+	mark := dml.CommitMark(stageDir)
 	deltas, err := t.deltaCommitsLocked(paths, mark) // txdelta.go
 	if err != nil {
 		return err
@@ -621,14 +604,14 @@ func (t *Tx) publishLocked() (err error) {
 	if len(rec) == 0 {
 		return nil
 	}
-	if err := rec.Write(t.stageDir); err != nil {
+	if err := rec.Write(stageDir); err != nil {
 		return err
 	}
 	var partial error
 	if len(deltas) > 0 {
 		committed, err := dml.CommitDeltas(deltas, delta.CommitOptions{Store: e.opts.Store}, e.forget)
 		if !committed {
-			os.Remove(filepath.Join(t.stageDir, dml.RecordFile))
+			os.Remove(filepath.Join(stageDir, dml.RecordFile))
 			return err
 		}
 		partial = err
@@ -639,15 +622,15 @@ func (t *Tx) publishLocked() (err error) {
 		return fmt.Errorf("carquet: COMMIT is recorded but not yet applied (%w); the next COMMIT, or the next engine opened on %s, completes it", err, e.root)
 	}
 	if partial != nil {
-		os.Remove(filepath.Join(t.stageDir, dml.RecordFile))
+		os.Remove(filepath.Join(stageDir, dml.RecordFile))
 		return partial
 	}
 	for _, op := range rec {
-		if op.Kind == dml.OpDrop && filepath.Dir(op.Dst) != t.stageDir {
+		if op.Kind == dml.OpDrop && filepath.Dir(op.Dst) != stageDir {
 			os.RemoveAll(op.Dst) // a temporary table's, moved away beside it
 		}
 	}
-	return os.Remove(filepath.Join(t.stageDir, dml.RecordFile))
+	return os.Remove(filepath.Join(stageDir, dml.RecordFile))
 }
 
 // publishPathsLocked releases the transaction's open files (its views
@@ -774,10 +757,9 @@ func (t *Tx) discardLocked() {
 		}
 	}
 	t.changed = nil
-	if t.stageDir != "" {
-		os.RemoveAll(t.stageDir)
-		t.unlockStage()
-		t.stageDir, t.unlockStage = "", nil
+	if t.staging != nil {
+		t.staging.Discard()
+		t.staging = nil
 	}
 }
 

@@ -9,6 +9,7 @@
 // delta and parquet packages.
 //
 // What lives here:
+//   - a transaction's staging folder (Stage);
 //   - the COMMIT record (Record, Op): the steps that publish a
 //     transaction's staged files, written durably before the first of
 //     them, and Recover, which completes or drops what a crashed COMMIT
