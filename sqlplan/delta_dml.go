@@ -2,8 +2,6 @@ package sqlplan
 
 import (
 	"context"
-	"fmt"
-	"time"
 
 	"github.com/carquet-go/carquet/delta"
 	"github.com/carquet-go/carquet/delta/dv"
@@ -62,55 +60,55 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 		// first row say which.
 		one := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: sqlparser.NewIntVal([]byte("1"))}},
 			From: from, Where: &sqlparser.Where{Type: sqlparser.WhereStr, Expr: where.Expr}, Limit: &sqlparser.Limit{Rowcount: sqlparser.NewIntVal([]byte("1"))}}
-		edit := func(ft *scan.Table, bm *dv.Bitmap) (deltaFileEdit, error) {
+		edit := func(ft *scan.Table, bm *dv.Bitmap) (dml.DeltaFileEdit, error) {
 			b, err := p.readDeltaFile(ctx, ft, one)
 			if err != nil || b.N == 0 {
-				return deltaFileEdit{}, err
+				return dml.DeltaFileEdit{}, err
 			}
 			rows, err := ft.NumRows()
 			if err != nil {
-				return deltaFileEdit{}, err
+				return dml.DeltaFileEdit{}, err
 			}
 			affected += rows - int64(bm.Cardinality())
-			return deltaFileEdit{rows: rows, all: true}, nil
+			return dml.DeltaFileEdit{Rows: rows, All: true}, nil
 		}
 		return affected, s.deltaEdit(ctx, tgt, sqlparser.String(cond), edit, nil)
 	}
-	edit := func(ft *scan.Table, bm *dv.Bitmap) (deltaFileEdit, error) {
+	edit := func(ft *scan.Table, bm *dv.Bitmap) (dml.DeltaFileEdit, error) {
 		if count != nil {
 			// The file's statistics (and its row groups') may rule the
 			// WHERE out without reading it.
 			cb, err := p.readDeltaFile(ctx, ft, count)
 			if err != nil {
-				return deltaFileEdit{}, err
+				return dml.DeltaFileEdit{}, err
 			}
 			if n, _ := cb.Cols[0].Get(0).(int64); cb.N == 1 && n == 0 {
-				return deltaFileEdit{}, nil
+				return dml.DeltaFileEdit{}, nil
 			}
 		}
 		b, err := p.readDeltaFile(ctx, ft, sel)
 		if err != nil {
-			return deltaFileEdit{}, err
+			return dml.DeltaFileEdit{}, err
 		}
 		flag := b.Cols[len(b.Cols)-1]
 		hit := make([]bool, b.N)
-		ed := deltaFileEdit{rows: int64(b.N)}
+		ed := dml.DeltaFileEdit{Rows: int64(b.N)}
 		for r := range hit {
 			if flag.B[r] && !flag.IsNull(r) && !bm.Contains(uint64(r)) {
 				hit[r] = true
-				ed.gone = append(ed.gone, int32(r))
+				ed.Gone = append(ed.Gone, int32(r))
 			}
 		}
-		if len(ed.gone) == 0 {
-			return deltaFileEdit{}, nil
+		if len(ed.Gone) == 0 {
+			return dml.DeltaFileEdit{}, nil
 		}
-		affected += int64(len(ed.gone))
+		affected += int64(len(ed.Gone))
 		if change != nil {
 			cols, err := change(b, hit)
 			if err != nil {
-				return deltaFileEdit{}, err
+				return dml.DeltaFileEdit{}, err
 			}
-			ed.newRows = kernels.TakeBatch(&Batch{Cols: cols, N: b.N}, ed.gone).Cols
+			ed.NewRows = kernels.TakeBatch(&Batch{Cols: cols, N: b.N}, ed.Gone).Cols
 		}
 		return ed, nil
 	}
@@ -144,28 +142,13 @@ func partitionOnly(e sqlparser.Expr, snap *delta.Snapshot) bool {
 	return ok
 }
 
-// deltaFileEdit is what a statement does to one data file of a Delta
-// table: the positions of the rows it removes (deleted, or updated),
-// ascending, and the table's columns of the rows it writes in their
-// place (nil for none).
-type deltaFileEdit struct {
-	rows    int64 // the file's physical rows
-	gone    []int32
-	newRows []*Col
-	// all: every row of the file goes (gone is not listed), and the file
-	// with it.
-	all bool
-}
-
 // deltaEdit changes the Delta table tgt in one commit, under the write
-// lock: edit says, for each data file of the latest version (read alone
-// by the marker, bm its deletion vector), which rows go and which rows
-// come in their place; added, when not nil, gives once every file is
-// seen the rows the statement adds (MERGE's inserts). The removed rows
-// join the files' deletion vectors, the new rows go to one new data file.
-// Nothing is committed when nothing changes.
+// lock (dml.DeltaEdit): edit says, for each data file of the latest
+// version, which rows go and which rows come in their place; added, when
+// not nil, gives once every file is seen the rows the statement adds
+// (MERGE's inserts).
 func (s *Stmt) deltaEdit(ctx context.Context, tgt *target, predicate string,
-	edit func(ft *scan.Table, bm *dv.Bitmap) (deltaFileEdit, error), added func() ([]*Col, error)) error {
+	edit func(ft *scan.Table, bm *dv.Bitmap) (dml.DeltaFileEdit, error), added func() ([]*Col, error)) error {
 	verb := s.verb()
 	opts, err := s.e.writeOptions(tgt.opts)
 	if err != nil {
@@ -179,141 +162,16 @@ func (s *Stmt) deltaEdit(ctx context.Context, tgt *target, predicate string,
 		return err
 	}
 	defer s.e.release(tbl)
-	snap := tbl.Snapshot()
-	if snap == nil {
+	if tbl.Snapshot() == nil {
 		return errorf("%s %q: the table is no longer a Delta table", verb, tgt.name)
 	}
-	fail := func(err error) error {
-		return fmt.Errorf("%s %q (Delta version %d): %w", verb, tgt.name, snap.Version, err)
+	d := &dml.DeltaEdit{
+		Root: tgt.path, Table: tbl, Layout: tgt.layout, Options: opts, Store: s.e.opts.Store,
+		Verb: verb, Name: tgt.name, Predicate: predicate,
+		Edit: edit, Added: added,
+		Vectors: func(cols []*Col) ([]*vector.Vector, error) { return deltaVectors(tgt, cols) },
 	}
-	if err := snap.CheckDeletable(); err != nil {
-		return &Error{Msg: fmt.Sprintf("%s %q: %v", verb, tgt.name, err), Offset: -1, Err: ErrUnsupported}
-	}
-
-	type changed struct {
-		add  *delta.AddFile
-		bm   *dv.Bitmap
-		rows int64 // the file's physical rows
-	}
-	var files []changed
-	var whole []*delta.AddFile // files none of whose rows are left
-	var newRows [][]*Col       // the rows written, per file, then those added
-	for i := range tbl.Files {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		ft, err := tbl.DeltaFile(i)
-		if err != nil {
-			return fail(err)
-		}
-		add := tbl.DeltaAdd(i)
-		bm, err := snap.Deletions(add)
-		if err != nil {
-			ft.Close()
-			return fail(err)
-		}
-		ed, err := edit(ft, bm)
-		ft.Close()
-		if err != nil {
-			return err
-		}
-		if ed.all {
-			whole = append(whole, add)
-			continue
-		}
-		if len(ed.gone) == 0 {
-			continue
-		}
-		for _, r := range ed.gone {
-			bm.Add(uint64(r))
-		}
-		files = append(files, changed{add: add, bm: bm, rows: ed.rows})
-		if ed.newRows != nil {
-			newRows = append(newRows, ed.newRows)
-		}
-	}
-	if added != nil {
-		cols, err := added()
-		if err != nil {
-			return err
-		}
-		if cols != nil {
-			newRows = append(newRows, cols)
-		}
-	}
-	if len(files) == 0 && len(whole) == 0 && len(newRows) == 0 {
-		return nil
-	}
-	// A file none of whose rows are left is removed, not given a vector.
-	var bms []*dv.Bitmap
-	var kept []changed
-	gone := whole
-	for _, f := range files {
-		if int64(f.bm.Cardinality()) >= f.rows {
-			gone = append(gone, f.add)
-			continue
-		}
-		bms, kept = append(bms, f.bm), append(kept, f)
-	}
-	files = kept
-	undoDV := func() {}
-	var descs []dv.Descriptor
-	if len(bms) > 0 {
-		if descs, undoDV, err = delta.WriteDeletionVectors(snap.Root, bms); err != nil {
-			return fail(err)
-		}
-	}
-	now := time.Now().UnixMilli()
-	c := &delta.Commit{
-		Protocol:    delta.WithDeletionVectors(snap.Protocol),
-		Operation:   verb,
-		ReadVersion: snap.Version,
-		// The interval as the table sets it.
-		CheckpointInterval: delta.CheckpointInterval(snap.Metadata.Configuration),
-		OperationParameters: map[string]string{
-			"predicate": fmt.Sprintf("[%q]", predicate),
-		},
-	}
-	for _, a := range gone {
-		c.Removes = append(c.Removes, delta.RemoveOf(a))
-	}
-	for k, f := range files {
-		stats, err := delta.WideStats(f.add.StatsJSON, f.rows)
-		if err != nil {
-			undoDV()
-			return fail(fmt.Errorf("file %s: %w", f.add.URI, err))
-		}
-		d := descs[k]
-		c.Removes = append(c.Removes, delta.RemoveOf(f.add))
-		c.Adds = append(c.Adds, delta.Add{Path: f.add.URI, PartitionValues: f.add.PartitionValues, Size: f.add.Size, ModificationTime: now,
-			DataChange: true, Stats: stats, DeletionVector: &d})
-	}
-	undoData := func() {}
-	if len(newRows) > 0 {
-		var batches [][]*vector.Vector
-		for _, cols := range newRows {
-			vecs, err := deltaVectors(tgt, cols)
-			if err != nil {
-				undoDV()
-				return err
-			}
-			if vecs != nil {
-				batches = append(batches, vecs)
-			}
-		}
-		adds, undo, err := dml.WriteDeltaRows(ctx, tgt.path, tgt.layout, opts, s.e.opts.Store, batches)
-		if err != nil {
-			undoDV()
-			return fail(err)
-		}
-		c.Adds, undoData = append(c.Adds, adds...), undo
-	}
-	if _, err := c.Write(tgt.path, delta.CommitOptions{Store: s.e.opts.Store}); err != nil {
-		undoDV()
-		undoData()
-		return fmt.Errorf("%s %q (read at Delta version %d): %w", verb, tgt.name, snap.Version, err)
-	}
-	return nil
+	return d.Commit(ctx)
 }
 
 // deltaVectors casts the table's columns of some rows to the vectors of

@@ -2,8 +2,6 @@ package sqlplan
 
 import (
 	"context"
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
-	"github.com/carquet-go/carquet/sqlplan/vec"
 	"io"
 	"strings"
 
@@ -11,7 +9,10 @@ import (
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/dml"
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -660,13 +661,13 @@ func (r *mergeRun) predicate() string {
 // rows (those its deletion vector has not deleted) go through
 // targetBatch; the updated and deleted ones join the vector, the updated
 // ones are written anew.
-func (r *mergeRun) deltaFile(ctx context.Context, p *planner, tgt *target) func(ft *scan.Table, bm *dv.Bitmap) (deltaFileEdit, error) {
+func (r *mergeRun) deltaFile(ctx context.Context, p *planner, tgt *target) func(ft *scan.Table, bm *dv.Bitmap) (dml.DeltaFileEdit, error) {
 	from := sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(deltaFileMarker)}}}
 	sel := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}, From: from}
-	return func(ft *scan.Table, bm *dv.Bitmap) (deltaFileEdit, error) {
+	return func(ft *scan.Table, bm *dv.Bitmap) (dml.DeltaFileEdit, error) {
 		b, err := p.readDeltaFile(ctx, ft, sel)
 		if err != nil {
-			return deltaFileEdit{}, err
+			return dml.DeltaFileEdit{}, err
 		}
 		var live []int32
 		for i := 0; i < b.N; i++ {
@@ -675,24 +676,24 @@ func (r *mergeRun) deltaFile(ctx context.Context, p *planner, tgt *target) func(
 			}
 		}
 		if len(live) == 0 {
-			return deltaFileEdit{}, nil
+			return dml.DeltaFileEdit{}, nil
 		}
 		ed, err := r.targetBatch(kernels.TakeBatch(b, live))
 		if err != nil {
-			return deltaFileEdit{}, err
+			return dml.DeltaFileEdit{}, err
 		}
-		out := deltaFileEdit{rows: int64(b.N)}
+		out := dml.DeltaFileEdit{Rows: int64(b.N)}
 		var updated []int32
 		for k, t := range ed.touched {
 			if t {
-				out.gone = append(out.gone, live[k])
+				out.Gone = append(out.Gone, live[k])
 				if !ed.deleted[k] {
 					updated = append(updated, int32(k))
 				}
 			}
 		}
 		if len(updated) > 0 {
-			out.newRows = kernels.TakeBatch(&Batch{Cols: ed.cols, N: len(live)}, updated).Cols
+			out.NewRows = kernels.TakeBatch(&Batch{Cols: ed.cols, N: len(live)}, updated).Cols
 		}
 		return out, nil
 	}

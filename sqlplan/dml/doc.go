@@ -18,7 +18,8 @@
 //   - Delta tables' data files: the rows split by partition values
 //     (DeltaLayout) and written one new file per partition
 //     (WriteDeltaRows, WriteDeltaFile), whose add actions the caller
-//     commits;
+//     commits; a DELETE, UPDATE or MERGE of a Delta table as one commit
+//     of deletion vectors and new files (DeltaEdit);
 //   - Delta tables in transactions: the staged copy (LinkDeltaCopy), the
 //     one commit that publishes it (NetDeltaCommit, MoveNewFiles,
 //     CommitDeltas) and the mark that makes that commit a COMMIT's commit
