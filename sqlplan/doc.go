@@ -86,7 +86,13 @@
 //     INSERT OR IGNORE / ON CONFLICT DO NOTHING, INSERT OR REPLACE, ON
 //     CONFLICT DO UPDATE) before anything is
 //     written, then appends atomically through writer.Append (a folder
-//     table gets a new file); CREATE TABLE [AS] and DROP TABLE.
+//     table gets a new file); CREATE TABLE [AS] and DROP TABLE. The
+//     storage side of the writes is package sqlplan/dml, beside the
+//     stages (it imports nothing of sqlplan but parse.Error): new files
+//     of folder, hive-partitioned and Delta tables, Delta commits
+//     (dml.DeltaEdit for DELETE, UPDATE and MERGE), group commit of
+//     INSERTs, and the transactions' staging folder, COMMIT record and
+//     crash recovery; binding, constraint checks and the Tx stay here.
 //
 // # SQL accepted
 //

@@ -19,7 +19,8 @@
 //     (DeltaLayout) and written one new file per partition
 //     (WriteDeltaRows, WriteDeltaFile), whose add actions the caller
 //     commits; a DELETE, UPDATE or MERGE of a Delta table as one commit
-//     of deletion vectors and new files (DeltaEdit);
+//     of deletion vectors and new files (DeltaEdit); OPTIMIZE's
+//     compaction of small files (DeltaCompaction);
 //   - Delta tables in transactions: the staged copy (LinkDeltaCopy), the
 //     one commit that publishes it (NetDeltaCommit, MoveNewFiles,
 //     CommitDeltas) and the mark that makes that commit a COMMIT's commit
