@@ -331,7 +331,9 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 		case DQuoted, Quoted:
 			r.emit(Backquote(t.Unquoted()), t)
 		case String:
-			if afterFrom {
+			if afterFrom && IsJSONPath(t.Unquoted()) {
+				r.emit(Backquote(JSONPathTable(t.Unquoted())), t) // jsonread.go
+			} else if afterFrom {
 				r.emit(Backquote(t.Unquoted()), t)
 			} else {
 				r.emit(mysqlString(t.Unquoted()), t)
@@ -827,6 +829,14 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 			case hasParquetMeta(low) && afterFrom && next.Kind == Op && next.Text == "(":
 				// parquet_metadata('f') and its kin, glob('p') (pqmeta.go).
 				name, k, err := parquetMetaCall(src, toks, i, low)
+				if err != nil {
+					return nil, err
+				}
+				r.emit(Backquote(name), t)
+				i = k
+			case hasFileRead(low) && afterFrom && next.Kind == Op && next.Text == "(":
+				// read_json('f') and its kin, read_text, read_blob (jsonread.go).
+				name, k, err := fileReadCall(src, toks, i, low)
 				if err != nil {
 					return nil, err
 				}

@@ -1,0 +1,128 @@
+package sqlplan
+
+import (
+	"context"
+	"io"
+	"os"
+	"unicode/utf8"
+
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
+	"github.com/carquet-go/carquet/sqlplan/vec"
+)
+
+// read_text(path | glob) and read_blob: a row per file, with DuckDB's
+// columns filename, content (VARCHAR, which must be UTF-8, or BLOB), size
+// and last_modified. The files are read when the scan runs, a batch of
+// them at a time, never at planning (DESCRIBE reads none). A pattern
+// that names no file gives no row, as in DuckDB.
+
+// readTextMaxFile bounds one file's content: a column's offsets are
+// 32-bit.
+const readTextMaxFile = 1 << 30
+
+// The bounds of a batch of read_text: files, and bytes of content.
+const (
+	readTextBatchFiles = 64
+	readTextBatchBytes = 64 << 20
+)
+
+var tTimestampTZ = Type{Kind: KTimestamp, TZ: true}
+
+// readTextRelation plans read_text or read_blob over the patterns.
+func (p *planner) readTextRelation(fn, alias string, patterns []string) (*relation, error) {
+	scan := &readTextScan{blob: fn == "read_blob"}
+	for _, pat := range patterns {
+		names, paths, err := p.expandPattern(pat) // pqmeta.go
+		if err != nil {
+			return nil, err
+		}
+		for k := range paths {
+			scan.files = append(scan.files, jsonFile{name: names[k], path: paths[k]})
+		}
+	}
+	content := tString
+	if scan.blob {
+		content = tBlob
+	}
+	cols := []Column{{Name: "filename", Type: tString, Nullable: true}, {Name: "content", Type: content, Nullable: true},
+		{Name: "size", Type: tBigint, Nullable: true}, {Name: "last_modified", Type: tTimestampTZ, Nullable: true}}
+	rel := &relation{alias: alias, sub: &selectPlan{root: scan, cols: cols}}
+	for i, col := range cols {
+		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: col.Name, t: col.Type, slot: &slot{}, local: i})
+	}
+	return rel, nil
+}
+
+// readTextScan reads whole files as rows.
+type readTextScan struct {
+	files []jsonFile
+	blob  bool
+	next  int
+}
+
+func (n *readTextScan) Next(ctx context.Context) (*Batch, error) {
+	if n.next >= len(n.files) {
+		return nil, io.EOF
+	}
+	content := tString
+	if n.blob {
+		content = tBlob
+	}
+	names, data := vec.NewBuilder(tString, readTextBatchFiles), vec.NewBuilder(content, readTextBatchFiles)
+	sizes, times := vec.NewBuilder(tBigint, readTextBatchFiles), vec.NewBuilder(tTimestampTZ, readTextBatchFiles)
+	rows := 0
+	for n.next < len(n.files) && rows < readTextBatchFiles && len(data.C.Data) < readTextBatchBytes {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		f := n.files[n.next]
+		n.next++
+		st, err := os.Stat(f.path)
+		if err != nil {
+			return nil, errorf("%s: %v", f.name, err)
+		}
+		if st.Size() > readTextMaxFile {
+			return nil, errorf("%s: %d bytes, more than the %d bytes read_text reads from one file", f.name, st.Size(), readTextMaxFile)
+		}
+		body, err := readAtMost(f.path, readTextMaxFile)
+		if err != nil {
+			return nil, errorf("%s: %v", f.name, err)
+		}
+		if !n.blob && !utf8.Valid(body) {
+			return nil, errorf("read_text: %s is not valid UTF-8; read_blob reads it as BLOB", f.name)
+		}
+		names.Add(f.name)
+		data.C.Data = append(data.C.Data, body...)
+		data.C.Off = append(data.C.Off, int32(len(data.C.Data)))
+		pushed(data.C)
+		sizes.Add(int64(len(body)))
+		times.Add(st.ModTime().UnixMicro())
+		rows++
+	}
+	return &Batch{N: rows, Cols: []*Col{names.C, data.C, sizes.C, times.C}}, nil
+}
+
+// readAtMost reads a file of at most limit bytes (the file may have
+// grown since it was listed: what is past the limit is an error).
+func readAtMost(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	body, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(body)) > limit {
+		return nil, errorf("more than %d bytes", limit)
+	}
+	return body, err
+}
+
+func (n *readTextScan) Close() {}
+
+func (n *readTextScan) Explain(x *kernels.Explainer, depth int) {
+	what := "READ_TEXT"
+	if n.blob {
+		what = "READ_BLOB"
+	}
+	x.Line(depth, "%s (%d files)", what, len(n.files))
+}
