@@ -301,6 +301,9 @@ func (e *Engine) prepareCopy(ctx context.Context, s *Stmt, text string, toks []p
 		return nil, fail(i, "expected TO 'file.parquet'")
 	}
 	s.table = toks[i+1].Unquoted()
+	if isJSONCopy(s.table, toks[i+2:]) {
+		return e.prepareCopyJSON(ctx, s, text, toks, query, i+2) // jsoncopy.go
+	}
 	if !strings.HasSuffix(strings.ToLower(s.table), ".parquet") {
 		return nil, fail(i+1, "COPY writes Parquet files: name the file .parquet")
 	}

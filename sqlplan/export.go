@@ -268,6 +268,9 @@ func (e *Engine) prepareCopyFrom(ctx context.Context, text string, toks []parse.
 	if at+1 >= len(toks) || toks[at+1].Kind != parse.String {
 		return nil, fail(at+1, "expected FROM 'file.parquet'")
 	}
+	if isJSONCopy(toks[at+1].Unquoted(), toks[at+2:]) {
+		return e.prepareCopyFromJSON(ctx, toks, at) // jsoncopy.go
+	}
 	opts, i, err := readFileOptions(text, toks, at+2, "COPY ... FROM", true)
 	if err != nil {
 		return nil, err

@@ -60,8 +60,10 @@ type Stmt struct {
 	inner   *Stmt // EXPLAIN's statement, CREATE TABLE AS's query
 	create  *createSpec
 	export  *exportSpec // EXPORT / IMPORT DATABASE
-	attach  *attachSpec // ATTACH / DETACH
-	ifMod   bool        // DROP IF EXISTS / CREATE IF NOT EXISTS
+	// jsonCopy is COPY ... TO a JSON file's options (jsoncopy.go).
+	jsonCopy *jsonCopySpec
+	attach   *attachSpec // ATTACH / DETACH
+	ifMod    bool        // DROP IF EXISTS / CREATE IF NOT EXISTS
 	// view is CREATE VIEW's definition (replace: OR REPLACE).
 	view    *view
 	replace bool

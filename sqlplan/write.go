@@ -282,6 +282,9 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 	case kindInsert:
 		return s.insert(ctx, p, tx)
 	case kindCreate, kindCreateAs, kindCopy:
+		if s.jsonCopy != nil {
+			return s.copyToJSON(ctx, p) // jsoncopy.go
+		}
 		if tx != nil && s.create != nil && s.create.delta {
 			return Result{}, unsupported(s.verb() + " ... USING delta inside a transaction")
 		}

@@ -30,3 +30,7 @@ func (n *jsonNode) Text() string {
 	}
 	return n.text
 }
+
+// JSONQuote is s as a JSON string, as DuckDB writes one (<, > and & as
+// they are).
+func JSONQuote(s string) string { return jsonString(s) }

@@ -1,0 +1,275 @@
+package sqlplan
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/function"
+	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/klauspost/compress/gzip"
+)
+
+// COPY (query) TO 'x.json' [(FORMAT json, ARRAY true|false, COMPRESSION
+// gzip|none, DATEFORMAT f, TIMESTAMPFORMAT f)]: the rows as JSON objects,
+// one per line (or the elements of one array with ARRAY true), with
+// DuckDB's rendering of values (to_json's: numbers and booleans bare,
+// NULL as null, dates and times as strings, STRUCTs and MAPs as objects,
+// LISTs as arrays, JSON as it is). The file is written to a temporary
+// file beside it, renamed over it once whole.
+
+// jsonCopySpec is the options of a COPY TO a JSON file.
+type jsonCopySpec struct {
+	array                   bool
+	gzip                    bool
+	dateFormat, stampFormat string
+}
+
+// isJSONCopy reports whether COPY ... TO file with the options at
+// toks[i:] writes JSON: FORMAT json, or a .json/.ndjson/.jsonl name and
+// no FORMAT.
+func isJSONCopy(file string, toks []parse.Token) bool {
+	for k := 0; k+1 < len(toks); k++ {
+		if toks[k].Is("format") {
+			v := toks[k+1]
+			if v.Kind == parse.Op && v.Text == "=" && k+2 < len(toks) {
+				v = toks[k+2]
+			}
+			return strings.EqualFold(v.Unquoted(), "json") || strings.EqualFold(v.Text, "json")
+		}
+	}
+	return parse.IsJSONPath(file)
+}
+
+// prepareCopyJSON reads the options (their "(" at toks[i]) and the query
+// of a COPY TO a JSON file.
+func (e *Engine) prepareCopyJSON(ctx context.Context, s *Stmt, text string, toks, query []parse.Token, i int) (*Stmt, error) {
+	spec := &jsonCopySpec{gzip: strings.HasSuffix(strings.ToLower(s.table), ".gz")}
+	if i < len(toks) && toks[i].Is("with") {
+		i++
+	}
+	if i < len(toks) && toks[i].Kind == parse.Op && toks[i].Text == "(" {
+		end := parse.ClosingParen(toks, i)
+		if end < 0 {
+			return nil, errAt(text, toks[i].Pos, "unmatched ( in the COPY options")
+		}
+		for _, item := range parse.SplitList(toks[i+1 : end]) {
+			if err := spec.option(text, item); err != nil {
+				return nil, err
+			}
+		}
+		i = end + 1
+	}
+	if i < len(toks) && !(toks[i].Kind == parse.Op && toks[i].Text == ";") {
+		return nil, errAt(text, toks[i].Pos, "unexpected %q after the COPY options", toks[i].Text)
+	}
+	inner, err := e.prepareTokens(ctx, text, query)
+	if err != nil {
+		return nil, err
+	}
+	if inner.kind != kindSelect && inner.kind != kindSetOp {
+		return nil, errAt(text, toks[0].Pos, "COPY takes a table or a (SELECT ...)")
+	}
+	s.kind, s.inner, s.jsonCopy = kindCopy, inner, spec
+	s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
+	return s, nil
+}
+
+// option reads one COPY option: NAME value or NAME = value.
+func (spec *jsonCopySpec) option(text string, item []parse.Token) error {
+	if len(item) == 3 && item[1].Kind == parse.Op && item[1].Text == "=" {
+		item = []parse.Token{item[0], item[2]}
+	}
+	if len(item) == 1 && item[0].Is("array") {
+		spec.array = true
+		return nil
+	}
+	if len(item) != 2 {
+		return errAt(text, item[0].Pos, "COPY options are written NAME value, ...")
+	}
+	val := item[1].Unquoted()
+	if item[1].Kind == parse.Ident || item[1].Kind == parse.Number {
+		val = item[1].Text
+	}
+	switch strings.ToLower(item[0].Text) {
+	case "format":
+		if !strings.EqualFold(val, "json") {
+			return errAt(text, item[1].Pos, "COPY to a JSON file: FORMAT %s", val)
+		}
+	case "array":
+		b, err := boolOption("ARRAY", val)
+		spec.array = b
+		return err
+	case "compression", "codec":
+		switch strings.ToLower(val) {
+		case "gzip":
+			spec.gzip = true
+		case "none", "uncompressed":
+			spec.gzip = false
+		case "auto":
+		default:
+			return errAt(text, item[1].Pos, "COPY to JSON: compression %s is not supported (gzip or none)", val)
+		}
+	case "dateformat", "date_format":
+		spec.dateFormat = val
+	case "timestampformat", "timestamp_format":
+		spec.stampFormat = val
+	default:
+		return errAt(text, item[0].Pos, "unknown COPY option %q for FORMAT json", item[0].Text)
+	}
+	return nil
+}
+
+// copyToJSON runs the query and writes its rows.
+func (s *Stmt) copyToJSON(ctx context.Context, p *planner) (res Result, err error) {
+	path, err := s.e.confine.Join(s.table, true)
+	if err != nil {
+		return Result{}, &Error{Msg: err.Error(), Offset: -1, Err: err}
+	}
+	ip := p.child(s.inner.src)
+	defer ip.releaseAll()
+	sp, err := s.inner.plan(ip)
+	if err != nil {
+		return Result{}, err
+	}
+	defer sp.root.Close()
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".copy-*.json")
+	if err != nil {
+		return Result{}, err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	var out io.Writer = tmp
+	var zw *gzip.Writer
+	if s.jsonCopy.gzip {
+		zw = gzip.NewWriter(tmp)
+		out = zw
+	}
+	w := bufio.NewWriterSize(out, 1<<16)
+	n, err := s.jsonCopy.writeRows(ctx, w, sp)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := w.Flush(); err != nil {
+		return Result{}, err
+	}
+	if zw != nil {
+		if err := zw.Close(); err != nil {
+			return Result{}, err
+		}
+	}
+	if err := tmp.Sync(); err != nil {
+		return Result{}, err
+	}
+	if err := tmp.Close(); err != nil {
+		return Result{}, err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil { // as os.Create makes files
+		return Result{}, err
+	}
+	return Result{RowsAffected: n}, os.Rename(tmp.Name(), path)
+}
+
+// writeRows writes the plan's rows, an object per row.
+func (spec *jsonCopySpec) writeRows(ctx context.Context, w *bufio.Writer, sp *selectPlan) (int64, error) {
+	keys := make([]string, len(sp.cols))
+	for k, c := range sp.cols {
+		keys[k] = function.JSONQuote(c.Name) + ":"
+	}
+	if spec.array {
+		w.WriteString("[\n")
+	}
+	var n int64
+	for {
+		b, err := sp.root.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return n, err
+		}
+		for i := range b.N {
+			if spec.array && n > 0 {
+				w.WriteString(",\n")
+			}
+			if spec.array {
+				w.WriteByte('\t')
+			}
+			w.WriteByte('{')
+			for k, c := range b.Cols {
+				if k > 0 {
+					w.WriteByte(',')
+				}
+				w.WriteString(keys[k])
+				text, err := spec.valueJSON(sp.cols[k].Type, c, i)
+				if err != nil {
+					return n, err
+				}
+				w.WriteString(text)
+			}
+			w.WriteByte('}')
+			if !spec.array {
+				w.WriteByte('\n')
+			}
+			n++
+		}
+	}
+	if spec.array {
+		if n > 0 {
+			w.WriteByte('\n')
+		}
+		w.WriteString("]\n")
+	}
+	return n, nil
+}
+
+// valueJSON is row i of c, of type t, as to_json writes it (a JSON
+// value as it is, a non-finite DOUBLE as DuckDB's Infinity, -Infinity or
+// NaN), a DATE or TIMESTAMP in the format given.
+func (spec *jsonCopySpec) valueJSON(t Type, c *Col, i int) (string, error) {
+	v := c.Get(i)
+	switch {
+	case v == nil:
+		return "null", nil
+	case t.Kind == KString && t.JSON:
+		return string(c.Str(i)), nil
+	case t.Kind == KFloat && math.IsInf(v.(float64), 1):
+		return "Infinity", nil
+	case t.Kind == KFloat && math.IsInf(v.(float64), -1):
+		return "-Infinity", nil
+	case t.Kind == KFloat && math.IsNaN(v.(float64)):
+		return "NaN", nil
+	case t.Kind == KNested:
+		return nestedText(t, v, true)
+	case t.Kind == KDate && spec.dateFormat != "":
+		return function.JSONQuote(function.Strftime(daysToTime(v.(int64)), spec.dateFormat)), nil
+	case t.Kind == KTimestamp && spec.stampFormat != "":
+		return function.JSONQuote(function.Strftime(stampToTime(t, v.(int64)), spec.stampFormat)), nil
+	}
+	return scalarJSON(t, v), nil
+}
+
+// prepareCopyFromJSON is COPY t FROM 'x.json' [(FORMAT json)] (FROM at
+// toks[at]): INSERT INTO t BY NAME SELECT * FROM read_json_auto('x.json'),
+// columns matched by name as DuckDB's COPY matches them.
+func (e *Engine) prepareCopyFromJSON(ctx context.Context, toks []parse.Token, at int) (*Stmt, error) {
+	for _, t := range toks[at+2:] {
+		if t.Kind == parse.Ident && !t.Is("format") && !t.Is("json") && !t.Is("with") {
+			return nil, errorf("COPY ... FROM a JSON file: option %s is not supported (FORMAT json only)", t.Text)
+		}
+	}
+	sql := "INSERT INTO " + toks[1].Text + " BY NAME SELECT * FROM " + parse.Backquote(parse.JSONPathTable(toks[at+1].Unquoted()))
+	ins, err := parse.Lex(sql)
+	if err != nil {
+		return nil, err
+	}
+	return e.prepareTokens(ctx, sql, parse.Significant(ins))
+}
