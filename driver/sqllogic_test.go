@@ -18,7 +18,9 @@ func TestSQLLogic(t *testing.T) {
 		t.Fatal(err)
 	}
 	sqllogic.RunFiles(t, files, "carquet", func(t *testing.T) *sql.DB {
-		db, err := OpenDB(Config{Path: t.TempDir(), Threads: 2, Now: func() time.Time { return sqllogic.Now }})
+		dir := t.TempDir()
+		sqllogic.Seed(t, "../sqltests/sql", dir) // the file's data folder, if any
+		db, err := OpenDB(Config{Path: dir, Threads: 2, Now: func() time.Time { return sqllogic.Now }})
 		if err != nil {
 			t.Fatal(err)
 		}

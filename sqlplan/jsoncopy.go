@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"math"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -258,15 +259,17 @@ func (spec *jsonCopySpec) valueJSON(t Type, c *Col, i int) (string, error) {
 }
 
 // prepareCopyFromJSON is COPY t FROM 'x.json' [(FORMAT json)] (FROM at
-// toks[at]): INSERT INTO t BY NAME SELECT * FROM read_json_auto('x.json'),
-// columns matched by name as DuckDB's COPY matches them.
+// toks[at]): INSERT INTO t SELECT * FROM the file read with t's columns
+// (read_json's columns option), matched by name as DuckDB's COPY matches
+// them.
 func (e *Engine) prepareCopyFromJSON(ctx context.Context, toks []parse.Token, at int) (*Stmt, error) {
 	for _, t := range toks[at+2:] {
 		if t.Kind == parse.Ident && !t.Is("format") && !t.Is("json") && !t.Is("with") {
 			return nil, errorf("COPY ... FROM a JSON file: option %s is not supported (FORMAT json only)", t.Text)
 		}
 	}
-	sql := "INSERT INTO " + toks[1].Text + " BY NAME SELECT * FROM " + parse.Backquote(parse.JSONPathTable(toks[at+1].Unquoted()))
+	q := url.Values{"fn": {"read_json_auto"}, "path": {toks[at+1].Unquoted()}, "table": {toks[1].Name()}}
+	sql := "INSERT INTO " + toks[1].Text + " SELECT * FROM " + parse.Backquote(parse.FileReadMarker+q.Encode())
 	ins, err := parse.Lex(sql)
 	if err != nil {
 		return nil, err

@@ -68,6 +68,17 @@ func (p *planner) fileReadRelation(name, alias string) (*relation, bool, error) 
 	if err != nil {
 		return nil, true, err
 	}
+	if table := q.Get("table"); table != "" {
+		// COPY table FROM a JSON file: the table's columns (jsoncopy.go).
+		ent, err := p.tableEntry(table)
+		if err != nil {
+			return nil, true, err
+		}
+		opts.hasColumns, opts.columns = true, nil
+		for _, c := range ent.cols {
+			opts.columns = append(opts.columns, NamedType{Name: c.name, Type: c.t})
+		}
+	}
 	rel, err := p.jsonRelation(opts, alias, q["path"])
 	return rel, true, err
 }
@@ -83,7 +94,7 @@ func jsonOptionsOf(fn string, q url.Values) (*jsonOptions, error) {
 		v := vals[len(vals)-1]
 		var err error
 		switch key {
-		case "fn", "path", "has_columns":
+		case "fn", "path", "has_columns", "table":
 		case "format":
 			o.format, err = oneOf(key, strings.ToLower(v), "auto", "newline_delimited", "array", "unstructured")
 		case "records":

@@ -85,7 +85,8 @@ func (n *jsonScan) Next(ctx context.Context) (*Batch, error) {
 }
 
 // document reads the next document of the files, opening each in turn;
-// io.EOF after the last. With ignore_errors a malformed line is skipped.
+// io.EOF after the last. With ignore_errors a malformed line is nil, a
+// row of NULLs.
 func (n *jsonScan) document() (*function.JSONNode, error) {
 	for {
 		if n.src == nil {
@@ -105,7 +106,7 @@ func (n *jsonScan) document() (*function.JSONNode, error) {
 			n.src = nil
 			continue
 		case err != nil && n.opts.ignoreErrors && n.src.recoverable(err):
-			continue
+			return nil, nil // a row of NULLs, as DuckDB gives
 		case err != nil:
 			return nil, err
 		}
@@ -118,8 +119,8 @@ func (n *jsonScan) appendRow(out []*vec.Builder, doc *function.JSONNode) error {
 	if !n.records {
 		return n.appendValue(out[0], &n.cols[0], doc)
 	}
-	if !doc.IsObject() {
-		if doc.IsNull() || n.opts.ignoreErrors {
+	if doc == nil || !doc.IsObject() {
+		if doc == nil || doc.IsNull() || n.opts.ignoreErrors {
 			for _, o := range out {
 				o.Add(nil)
 			}

@@ -96,14 +96,22 @@ func compressionOf(option, path string) string {
 func (s *jsonSource) detectFormat() string {
 	head, _ := s.r.Peek(jsonPeekBytes)
 	trimmed := bytes.TrimLeft(head, " \t\r\n")
+	line, rest := trimmed, []byte(nil)
+	if k := bytes.IndexByte(trimmed, '\n'); k >= 0 {
+		line, rest = trimmed[:k], trimmed[k+1:]
+	} else if len(head) == jsonPeekBytes {
+		line = nil // a first line longer than the peek
+	}
 	if len(trimmed) > 0 && trimmed[0] == '[' {
+		// An array, unless its first line is a whole one and more
+		// follow: then arrays, a line each.
+		if line != nil && json.Valid(line) && len(bytes.TrimSpace(rest)) > 0 {
+			return "newline_delimited"
+		}
 		return "array"
 	}
-	line := trimmed
-	if k := bytes.IndexByte(trimmed, '\n'); k >= 0 {
-		line = trimmed[:k]
-	} else if len(head) == jsonPeekBytes {
-		return "newline_delimited" // a first line longer than the peek
+	if line == nil {
+		return "newline_delimited"
 	}
 	if len(bytes.TrimSpace(line)) == 0 || json.Valid(line) {
 		return "newline_delimited"
@@ -200,7 +208,7 @@ func (s *jsonSource) nextValue() (*function.JSONNode, error) {
 			return nil, fail(err)
 		}
 		if d, ok := tok.(json.Delim); !ok || d != '[' {
-			return nil, fail(errors.New("expected an array of values (format 'array')"))
+			return nil, errorf("Expected top-level JSON array with format='array', but the first value is no array in file %q; try format='auto' or format='newline_delimited'", s.file.name)
 		}
 	}
 	if !s.dec.More() {

@@ -272,3 +272,36 @@ func RunFiles(t *testing.T, files []string, engine string, open func(t *testing.
 
 // Now is the fixed clock the test files are written for.
 var Now = time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+
+// Seed copies the data files of the test file that subtest t runs into
+// dir, the folder the file runs in: the folder data/NAME beside the test
+// files (sqlDir), NAME the test file's name without .test, with its
+// subfolders. Files that need data no statement can write (JSON text of
+// a given shape, say) keep it there. A test file without such a folder
+// gets nothing.
+func Seed(t *testing.T, sqlDir, dir string) {
+	t.Helper()
+	name := strings.TrimSuffix(filepath.Base(t.Name()), ".test")
+	src := filepath.Join(sqlDir, "data", name)
+	if _, err := os.Stat(src); err != nil {
+		return
+	}
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		to := filepath.Join(dir, rel)
+		if d.IsDir() {
+			return os.MkdirAll(to, 0o755)
+		}
+		body, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(to, body, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

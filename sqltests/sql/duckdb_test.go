@@ -22,11 +22,17 @@ func TestSQLLogicDuckDB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sqlDir, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
 	sqllogic.RunFiles(t, files, "duckdb", func(t *testing.T) *sql.DB {
 		// Each file in a fresh folder, as carquet runs it: the files a
 		// test writes (COPY ... TO 'f.parquet') land there, and relative
 		// paths name the same files in both engines.
-		t.Chdir(t.TempDir())
+		dir := t.TempDir()
+		sqllogic.Seed(t, sqlDir, dir) // the file's data folder, if any
+		t.Chdir(dir)
 		db, err := sql.Open("duckdb", "")
 		if err != nil {
 			t.Fatal(err)
