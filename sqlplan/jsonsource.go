@@ -212,10 +212,18 @@ func (s *jsonSource) nextValue() (*function.JSONNode, error) {
 		}
 	}
 	if !s.dec.More() {
+		// The array's ']', then (or at once, unstructured) the end:
+		// anything else is malformed.
 		if s.format == "array" {
 			if _, err := s.dec.Token(); err != nil {
 				return nil, fail(err)
 			}
+		}
+		if tok, err := s.dec.Token(); !errors.Is(err, io.EOF) {
+			if err == nil {
+				err = fmt.Errorf("unexpected %v after the values", tok)
+			}
+			return nil, fail(err)
 		}
 		return nil, io.EOF
 	}
