@@ -316,38 +316,9 @@ func (e *jsonReadError) Error() string {
 	return fmt.Sprintf("Malformed JSON in file %q, at byte %d: %s", e.file, e.off, e.msg)
 }
 
-// jsonDepthLimit bounds the nesting of a document, so that reading one
-// never recurses without bound.
-const jsonDepthLimit = 1000
-
-// checkJSONDepth reports an error when doc nests deeper than the limit:
-// brackets outside strings are counted, nothing is parsed.
-func checkJSONDepth(doc []byte) error {
-	depth, inStr := 0, false
-	for k := 0; k < len(doc); k++ {
-		c := doc[k]
-		switch {
-		case inStr && c == '\\':
-			k++
-		case c == '"':
-			inStr = !inStr
-		case inStr:
-		case c == '[' || c == '{':
-			depth++
-			if depth > jsonDepthLimit {
-				return fmt.Errorf("the document nests deeper than %d levels", jsonDepthLimit)
-			}
-		case c == ']' || c == '}':
-			depth--
-		}
-	}
-	return nil
-}
-
-// parseJSONDoc parses one document, its depth bounded first.
+// parseJSONDoc parses one document; the parser bounds its nesting
+// (function/jsonparse.go), so a deep one is an error, not a deep
+// recursion.
 func parseJSONDoc(doc []byte) (*function.JSONNode, error) {
-	if err := checkJSONDepth(doc); err != nil {
-		return nil, err
-	}
 	return function.ParseJSON(doc)
 }

@@ -105,7 +105,7 @@ func TestReadJSONMalformed(t *testing.T) {
 
 func TestReadJSONDeep(t *testing.T) {
 	deep := strings.Repeat("[", 200000) + strings.Repeat("]", 200000)
-	obj := strings.Repeat(`{"a":`, 5000) + "1" + strings.Repeat("}", 5000)
+	obj := strings.Repeat(`{"a":`, 20000) + "1" + strings.Repeat("}", 20000)
 	e := jsonEngine(t, map[string][]byte{
 		"deep.json":  []byte(deep + "\n"),
 		"deep2.json": []byte("[" + deep + "]"),

@@ -190,51 +190,19 @@ type jsonNode struct {
 	id   uint64 // json_each's and json_tree's number of the value (numberJSON)
 }
 
-// parseJSONNode parses one JSON document.
+// parseJSONNode parses one JSON document (jsonparse.go).
 func parseJSONNode(doc []byte) (*jsonNode, error) {
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.UseNumber()
-	n, err := readJSONNode(dec)
-	if err == nil && len(bytes.TrimSpace(doc[dec.InputOffset():])) > 0 {
-		err = fmt.Errorf("unexpected content after the document at byte %d", dec.InputOffset())
+	p := &jsonParser{doc: doc}
+	n, err := p.value()
+	if err == nil {
+		if len(bytes.TrimSpace(doc[p.pos:])) > 0 {
+			err = fmt.Errorf("unexpected content after the document at byte %d", p.pos)
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("Malformed JSON: %v", err)
 	}
 	return n, nil
-}
-
-// readJSONNode reads the next value of dec.
-func readJSONNode(dec *json.Decoder) (*jsonNode, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	d, isDelim := tok.(json.Delim)
-	if !isDelim {
-		if s, isStr := tok.(string); isStr {
-			return &jsonNode{kind: 's', text: jsonString(s)}, nil
-		}
-		b, err := json.Marshal(tok)
-		return &jsonNode{kind: 's', text: string(b)}, err
-	}
-	n := &jsonNode{kind: byte(d)}
-	for dec.More() {
-		if d == '{' {
-			k, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			n.keys = append(n.keys, k.(string))
-		}
-		v, err := readJSONNode(dec)
-		if err != nil {
-			return nil, err
-		}
-		n.vals = append(n.vals, v)
-	}
-	_, err = dec.Token() // the closing delimiter
-	return n, err
 }
 
 // jsonContainsBatch is json_contains(haystack, needle).
