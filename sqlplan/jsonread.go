@@ -116,8 +116,13 @@ func jsonOptionsOf(fn string, q url.Values) (*jsonOptions, error) {
 			o.unionByName, err = boolOption(key, v)
 		case "ignore_errors":
 			o.ignoreErrors, err = boolOption(key, v)
-		case "auto_detect", "convert_strings_to_integers", "hive_partitioning":
-			_, err = boolOption(key, v)
+		case "auto_detect":
+			_, err = boolOption(key, v) // detection runs unless columns are given, as DuckDB's
+		case "convert_strings_to_integers", "hive_partitioning":
+			var on bool
+			if on, err = boolOption(key, v); err == nil && on {
+				err = errorf("%s: option %s is not supported", fn, key)
+			}
 		case "dateformat", "date_format":
 			o.dateFormat = v
 		case "timestampformat", "timestamp_format":
@@ -204,11 +209,7 @@ func (p *planner) jsonRelation(o *jsonOptions, alias string, patterns []string) 
 	if o.filename {
 		cols = append(cols, Column{Name: "filename", Type: tString, Nullable: false})
 	}
-	rel := &relation{alias: alias, sub: &selectPlan{root: scan, cols: cols}}
-	for i, col := range cols {
-		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: col.Name, t: col.Type, slot: &slot{}, local: i})
-	}
-	return rel, nil
+	return nodeRelation(alias, scan, cols), nil
 }
 
 // jsonFile is one file of a scan: the name its rows show, and its path.
@@ -321,4 +322,14 @@ func (e *jsonReadError) Error() string {
 // recursion.
 func parseJSONDoc(doc []byte) (*function.JSONNode, error) {
 	return function.ParseJSON(doc)
+}
+
+// nodeRelation is a relation named alias of the rows of a scan node with
+// columns cols.
+func nodeRelation(alias string, root node, cols []Column) *relation {
+	rel := &relation{alias: alias, sub: &selectPlan{root: root, cols: cols}}
+	for i, col := range cols {
+		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: col.Name, t: col.Type, slot: &slot{}, local: i})
+	}
+	return rel
 }

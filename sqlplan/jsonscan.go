@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"strings"
 
 	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/function"
@@ -222,17 +223,13 @@ func appendJSONFast(b *vec.Builder, c *jsonColumn, v *function.JSONNode) bool {
 		col.Off = append(col.Off, int32(len(col.Data)))
 	case t.Kind == KString && !t.Bit:
 		if text[0] == '"' {
-			s, _ := v.Scalar()
-			str, _ := s.(string)
-			col.Data = append(col.Data, str...)
+			col.Data = append(col.Data, jsonStringValue(v, text)...)
 		} else {
 			col.Data = append(col.Data, text...)
 		}
 		col.Off = append(col.Off, int32(len(col.Data)))
 	case (t.Kind == KDate || t.Kind == KTimestamp && !t.TZ && !t.Nanos && t.Coarse == 0) && c.format != "" && text[0] == '"':
-		s, _ := v.Scalar()
-		str, _ := s.(string)
-		us, err := function.Strptime(str, c.format)
+		us, err := function.Strptime(jsonStringValue(v, text), c.format)
 		if err != nil {
 			return false
 		}
@@ -245,6 +242,18 @@ func appendJSONFast(b *vec.Builder, c *jsonColumn, v *function.JSONNode) bool {
 	}
 	pushed(col)
 	return true
+}
+
+// jsonStringValue is the value of string node v of JSON text text:
+// the text within its quotes when it has no escape (the parser keeps a
+// string's text as written when it needs no change), else unquoted.
+func jsonStringValue(v *function.JSONNode, text string) string {
+	if strings.IndexByte(text, '\\') < 0 {
+		return text[1 : len(text)-1]
+	}
+	s, _ := v.Scalar()
+	str, _ := s.(string)
+	return str
 }
 
 // pushed counts a value appended straight to a builder's column.

@@ -46,11 +46,7 @@ func (p *planner) readTextRelation(fn, alias string, patterns []string) (*relati
 	}
 	cols := []Column{{Name: "filename", Type: tString, Nullable: true}, {Name: "content", Type: content, Nullable: true},
 		{Name: "size", Type: tBigint, Nullable: true}, {Name: "last_modified", Type: tTimestampTZ, Nullable: true}}
-	rel := &relation{alias: alias, sub: &selectPlan{root: scan, cols: cols}}
-	for i, col := range cols {
-		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: col.Name, t: col.Type, slot: &slot{}, local: i})
-	}
-	return rel, nil
+	return nodeRelation(alias, scan, cols), nil
 }
 
 // readTextScan reads whole files as rows.
