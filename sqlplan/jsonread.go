@@ -236,7 +236,10 @@ func (n *jsonScan) detect() error {
 		return nil
 	}
 	if o.hasColumns {
-		n.records = o.records != "false"
+		if o.records == "false" {
+			return errorf("%s: columns names the keys of records; it does not go with records=false", o.fn)
+		}
+		n.records = true
 		for _, c := range o.columns {
 			n.cols = append(n.cols, jsonColumn{name: c.Name, t: c.Type})
 		}

@@ -293,7 +293,12 @@ func (n *jsonScan) Close() {
 }
 
 func (n *jsonScan) Explain(x *kernels.Explainer, depth int) {
-	for _, f := range n.files {
-		x.Line(depth, "JSON %s", f.name)
+	switch len(n.files) {
+	case 0:
+		x.Line(depth, "JSON (no file)")
+	case 1:
+		x.Line(depth, "JSON %s", n.files[0].name)
+	default:
+		x.Line(depth, "JSON %s and %d more files", n.files[0].name, len(n.files)-1)
 	}
 }
