@@ -60,10 +60,8 @@ type Stmt struct {
 	inner   *Stmt // EXPLAIN's statement, CREATE TABLE AS's query
 	create  *createSpec
 	export  *exportSpec // EXPORT / IMPORT DATABASE
-	// jsonCopy is COPY ... TO a JSON file's options (jsoncopy.go).
-	jsonCopy *jsonCopySpec
-	attach   *attachSpec // ATTACH / DETACH
-	ifMod    bool        // DROP IF EXISTS / CREATE IF NOT EXISTS
+	attach  *attachSpec // ATTACH / DETACH
+	ifMod   bool        // DROP IF EXISTS / CREATE IF NOT EXISTS
 	// view is CREATE VIEW's definition (replace: OR REPLACE).
 	view    *view
 	replace bool
@@ -100,6 +98,9 @@ type Stmt struct {
 	vacuum *vacuumSpec
 	// merge is MERGE INTO's target, source and clauses.
 	merge *mergeSpec
+
+	// jsonCopy is COPY ... TO a JSON file's options (jsoncopy.go).
+	jsonCopy *jsonCopySpec
 	// action is what a kindSession statement does; execArgs the text of
 	// EXECUTE's argument expressions (execArgCount of them).
 	action       sessionAction
