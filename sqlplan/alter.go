@@ -82,7 +82,7 @@ func (e *Engine) prepareAlter(s *Stmt, text string, toks []parse.Token) (*Stmt, 
 			return nil, err
 		}
 		spec := &createSpec{options: map[string]string{}}
-		next, err := readColumnDef(text, toks, i, a.col, spec)
+		next, err := readColumnDef(text, toks, i, a.col, spec, e.userType)
 		if err != nil {
 			return nil, err
 		}
@@ -140,7 +140,7 @@ func (e *Engine) prepareAlter(s *Stmt, text string, toks []parse.Token) (*Stmt, 
 			if word(i) == "set" {
 				i += 2
 			}
-			t, next, err := readNestedType(text, toks, i+1)
+			t, next, err := readNestedType(text, toks, i+1, e.userType)
 			if err != nil {
 				return nil, err
 			}
@@ -310,7 +310,7 @@ func (s *Stmt) alterTable(ctx context.Context, p *planner) (Result, error) {
 			wopts = append(wopts, writer.WithKeyValue(kv.Key, kv.Value.Value))
 		}
 	}
-	if v := columnTypesKV(names, types); v != "" {
+	if v := columnTypesKV(names, types, false); v != "" {
 		wopts = append(wopts, writer.WithKeyValue(schema.ColumnTypesKey, v))
 	}
 	st, err := s.e.prepare(query)

@@ -20,6 +20,8 @@ import (
 func unifyTypes(a, b Type) (Type, error) {
 	ak, bk := a.Op(), b.Op()
 	switch {
+	case ak == KEnum || bk == KEnum:
+		return unifyEnum(a, b), nil
 	case hugeint(a, b):
 		return tHuge, nil
 	case ak == bk:
@@ -110,6 +112,15 @@ func withoutField(t Type) Type { t.Field = nil; return t }
 // unify casts two operands to their common type.
 func (p *planner) unify(l, r expr) (expr, expr, error) {
 	lt, rt := l.Type(), r.Type()
+	if lt.Kind == KEnum || rt.Kind == KEnum {
+		t := unifyEnum(lt, rt)
+		l, err := p.cast(l, t)
+		if err != nil {
+			return nil, nil, err
+		}
+		r, err := p.cast(r, t)
+		return l, r, err
+	}
 	if lt.Kind == KNested && rt.Kind == KNested && !function.SameNested(lt, rt) {
 		return p.unifyNestedExprs(l, r) // nestedcast.go
 	}
@@ -156,7 +167,7 @@ func (p *planner) unify(l, r expr) (expr, expr, error) {
 // coerce casts e to t implicitly.
 func (p *planner) coerce(e expr, t Type) (expr, error) {
 	et := e.Type()
-	if et.Op() == t.Op() || et.Kind == KNull {
+	if (et.Op() == t.Op() && vec.SameEnum(et.Enum, t.Enum)) || et.Kind == KNull {
 		if et.Kind == KNull {
 			return p.cast(e, t)
 		}
@@ -178,7 +189,8 @@ func (p *planner) cast(e expr, t Type) (expr, error) {
 		}
 	}
 	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.Op() == KInt && t.Bits != 0 && t.Bits < 64) && function.SameNested(et, t) && function.SameUnit(et, t) &&
-		!(t.Kind == KInt && et.Bits != 0 && et.Bits < 64) && et.Coarse == t.Coarse && et.TZ == t.TZ && et.Bit == t.Bit {
+		!(t.Kind == KInt && et.Bits != 0 && et.Bits < 64) && et.Coarse == t.Coarse && et.TZ == t.TZ && et.Bit == t.Bit &&
+		vec.SameEnum(et.Enum, t.Enum) {
 		return e, nil
 	}
 	if et.Kind == KDecimal && t.Kind == KDecimal && et.Scale == t.Scale && et.Prec <= 18 == (t.Prec <= 18) && t.Prec >= et.Prec {

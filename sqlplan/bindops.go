@@ -681,6 +681,10 @@ func commonType(vals []expr) (Type, error) {
 		if vt.Kind == KNull {
 			continue
 		}
+		if vt.Kind == KEnum || t.Kind == KEnum {
+			t = unifyEnum(t, vt) // text with an ENUM is text (enumtypes.go)
+			continue
+		}
 		if vt.Op() == KString && t.Op() != KString {
 			if _, ok := isConst(v); ok {
 				continue

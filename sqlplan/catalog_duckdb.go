@@ -262,7 +262,7 @@ func (p *planner) duckdbRelation(name, alias string) (*relation, bool, error) {
 	case "duckdb_keywords":
 		duckdbKeywords(c)
 	case "duckdb_types":
-		duckdbTypes(c)
+		duckdbTypes(c, p.e.userTypeList())
 	case "duckdb_functions":
 		p.duckdbFunctions(c)
 	}

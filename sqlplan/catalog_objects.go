@@ -94,8 +94,9 @@ uint64:0:8:UBIGINT:NUMERIC uinteger:0:4:UINTEGER:NUMERIC usmallint:0:2:USMALLINT
 utinyint:0:1:UTINYINT:NUMERIC uuid:0:16:UUID: varbinary:0:16:BLOB: varchar:0:16:VARCHAR:STRING varint:0:16:BIGNUM:`
 
 // nestedTypeNames are the nested types carquet has, which are written
-// with their element or field types (STRUCT(a INTEGER), INTEGER[]).
-var nestedTypeNames = map[string]bool{"row": true, "struct": true, "list": true, "map": true}
+// with their element or field types (STRUCT(a INTEGER), INTEGER[]), and
+// ENUM, written with its values.
+var nestedTypeNames = map[string]bool{"row": true, "struct": true, "list": true, "map": true, "enum": true}
 
 // carquetTypes are the entries of duckdbTypeNames carquet has, read once.
 var carquetTypes = func() []builtinType {
@@ -115,13 +116,13 @@ var carquetTypes = func() []builtinType {
 
 // duckdbTypes is duckdb_types(): a row per type name carquet takes, in
 // DuckDB's order (the types by oid, then the aliases by name, which have
-// no oid).
-func duckdbTypes(c *catalogRows) {
+// no oid), then the types of CREATE TYPE (user, by name).
+func duckdbTypes(c *catalogRows, user []*userType) {
 	database := databaseColumns(c)
 	oid, name, size, logical := c.col("type_oid", tBigint), c.col("type_name", tString), c.col("type_size", tBigint), c.col("logical_type", tString)
 	family, comment, tags := c.col("type_category", tString), c.col("comment", tString), c.col("tags", tTagsMap)
 	internal, labels := c.col("internal", tBool), c.col("labels", tStringList)
-	for _, t := range carquetTypes {
+	row := func(t builtinType, builtin bool, values []any) {
 		c.n++
 		database(ownDatabase)
 		oid.Add(nullIfZero(t.oid))
@@ -135,8 +136,20 @@ func duckdbTypes(c *catalogRows) {
 		family.Add(nullIfEmpty(t.family))
 		comment.Add(nil)
 		tags.Add(map[any]any{})
-		internal.Add(true)
-		labels.Add(nil)
+		internal.Add(builtin)
+		if values == nil {
+			labels.Add(nil) // a NULL, not an empty list
+		} else {
+			labels.Add(values)
+		}
+	}
+	for _, t := range carquetTypes {
+		row(t, true, nil)
+	}
+	for i, u := range user {
+		t, values := u.catalogRow()
+		t.oid = userTypeOID + i
+		row(t, false, values)
 	}
 }
 

@@ -50,16 +50,17 @@ func (e *Engine) loadCatalogLocked() error {
 	}
 	views := map[string]*view{}
 	macros := map[macroKey]*macro{}
+	types := map[string]*userType{}
 	if stamp != "" {
 		b, err := os.ReadFile(e.catalog)
 		if err != nil {
 			return fmt.Errorf("carquet: catalog: %w", err)
 		}
-		if err := parseCatalog(string(b), views, macros); err != nil {
+		if err := parseCatalog(string(b), views, macros, types); err != nil {
 			return fmt.Errorf("carquet: catalog %s: %w", e.catalog, err)
 		}
 	}
-	e.views = views
+	e.views, e.types = views, types
 	for k, m := range e.macros {
 		if m.temp {
 			macros[k] = m
@@ -73,7 +74,7 @@ func (e *Engine) loadCatalogLocked() error {
 // parseCatalog reads the statements of a catalog file. Nothing in them is
 // checked or expanded: they were when they were first made, and a view or
 // a macro may name one that comes after it.
-func parseCatalog(text string, views map[string]*view, macros map[macroKey]*macro) error {
+func parseCatalog(text string, views map[string]*view, macros map[macroKey]*macro, types map[string]*userType) error {
 	stmts, err := Split(text)
 	if err != nil {
 		return err
@@ -93,6 +94,15 @@ func parseCatalog(text string, views map[string]*view, macros map[macroKey]*macr
 		s := &Stmt{}
 		if !toks[0].Is("create") {
 			return errAt(st, toks[0].Pos, "expected CREATE VIEW or CREATE MACRO")
+		}
+		if isTypeCreate(toks) {
+			// Types are kept resolved: one names no other.
+			u, err := parseTypeCreate(s, st, toks, nil)
+			if err != nil {
+				return err
+			}
+			types[strings.ToLower(u.name)] = u
+			continue
 		}
 		if _, ok := isMacroCreate(toks); ok {
 			m, err := parseMacro(st, toks, s)
@@ -170,6 +180,9 @@ func (e *Engine) saveCatalogLocked() error {
 		if !m.temp {
 			defs = append(defs, m.definition())
 		}
+	}
+	for _, u := range e.types {
+		defs = append(defs, u.definition())
 	}
 	if len(defs) == 0 {
 		if err := os.Remove(e.catalog); err != nil && !os.IsNotExist(err) {

@@ -18,6 +18,10 @@ import (
 // sharing buffers where the layouts agree.
 func fromVector(t Type, v *vector.Vector, n int) *Col {
 	c := &Col{T: t, Len: n, Null: kernels.NullsOf(v, n)}
+	if t.Kind == KEnum && v.Kind == vector.ByteArray {
+		enumFromVector(c, v)
+		return c
+	}
 	if v.Dict != nil {
 		// Not asked for codes: the values.
 		v.Decode()
@@ -258,4 +262,43 @@ func microsInside(v any) any {
 		}
 	}
 	return v
+}
+
+// enumFromVector fills c, an ENUM column, with the codes of the text in
+// v: a dictionary-encoded page's entries are looked up once each. Text
+// that is none of the values (a file edited by hand) reads as NULL.
+func enumFromVector(c *Col, v *vector.Vector) {
+	n, e := c.Len, c.T.Enum
+	c.I = make([]int64, n)
+	lookup := func(b []byte) int64 {
+		code, ok := e.Code(string(b))
+		if !ok {
+			return -1
+		}
+		return code
+	}
+	set := func(i int, code int64) {
+		if code < 0 {
+			c.SetNull(i)
+			return
+		}
+		c.I[i] = code
+	}
+	if d := v.Dict; d != nil && d.Kind == vector.ByteArray {
+		codes := make([]int64, d.Len)
+		for k := range codes {
+			codes[k] = lookup(d.Bytes(k))
+		}
+		for i, k := range v.Codes[:n] {
+			if !c.IsNull(i) {
+				set(i, codes[k])
+			}
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		if !c.IsNull(i) {
+			set(i, lookup(v.Bytes(i)))
+		}
+	}
 }

@@ -123,7 +123,7 @@ func (e *Engine) prepareCreate(ctx context.Context, s *Stmt, text string, toks [
 				}
 				i = next
 			} else {
-				next, err := readColumnDef(text, toks, i, name, spec)
+				next, err := readColumnDef(text, toks, i, name, spec, e.userType)
 				if err != nil {
 					return nil, err
 				}
@@ -226,8 +226,8 @@ func (e *Engine) prepareCreate(ctx context.Context, s *Stmt, text string, toks [
 // readColumnDef reads the column definition of column name (its type at
 // toks[i+1], then NULL, NOT NULL and constraints) into spec and returns
 // where it ends.
-func readColumnDef(text string, toks []parse.Token, i int, name string, spec *createSpec) (int, error) {
-	t, i, err := readNestedType(text, toks, i+1)
+func readColumnDef(text string, toks []parse.Token, i int, name string, spec *createSpec, ut userTypes) (int, error) {
+	t, i, err := readNestedType(text, toks, i+1, ut)
 	if err != nil {
 		return i, err
 	}
@@ -400,8 +400,12 @@ func readOption(text string, toks []parse.Token, i int, spec *createSpec) (strin
 }
 
 // readNestedType reads a column type, including T[], LIST<T>, STRUCT<...>
-// / STRUCT(...) and MAP<K, V> / MAP(K, V).
-func readNestedType(text string, toks []parse.Token, i int) (Type, int, error) {
+// / STRUCT(...), MAP<K, V> / MAP(K, V), ENUM('a', ...) and the types of
+// CREATE TYPE that ut resolves (nil: none).
+func readNestedType(text string, toks []parse.Token, i int, ut userTypes) (Type, int, error) {
+	if t, j, ok, err := readUserType(text, toks, i, ut); ok || err != nil {
+		return t, j, err
+	}
 	if i < len(toks) && toks[i].Kind == parse.Ident {
 		w := strings.ToLower(toks[i].Text)
 		open := func(k int) bool {
@@ -416,7 +420,7 @@ func readNestedType(text string, toks []parse.Token, i int) (Type, int, error) {
 		switch {
 		case (w == "list" || w == "array") && open(j):
 			var elem Type
-			elem, j, err = readNestedType(text, toks, j+1)
+			elem, j, err = readNestedType(text, toks, j+1, ut)
 			if err != nil {
 				return Type{}, j, err
 			}
@@ -438,7 +442,7 @@ func readNestedType(text string, toks []parse.Token, i int) (Type, int, error) {
 					j++
 				}
 				var ft Type
-				ft, j, err = readNestedType(text, toks, j)
+				ft, j, err = readNestedType(text, toks, j, ut)
 				if err != nil {
 					return Type{}, j, err
 				}
@@ -453,16 +457,21 @@ func readNestedType(text string, toks []parse.Token, i int) (Type, int, error) {
 				}
 				return Type{}, j, errAt(text, tokPos(text, toks, j), "expected , or > in STRUCT")
 			}
+		case w == "enum" && open(j):
+			t, j, err = readEnumValues(text, toks, j)
+			if err != nil {
+				return Type{}, j, err
+			}
 		case w == "map" && open(j):
 			var k, v Type
-			k, j, err = readNestedType(text, toks, j+1)
+			k, j, err = readNestedType(text, toks, j+1, ut)
 			if err != nil {
 				return Type{}, j, err
 			}
 			if j >= len(toks) || toks[j].Text != "," {
 				return Type{}, j, errAt(text, tokPos(text, toks, j), "expected , in MAP")
 			}
-			v, j, err = readNestedType(text, toks, j+1)
+			v, j, err = readNestedType(text, toks, j+1, ut)
 			if err != nil {
 				return Type{}, j, err
 			}
@@ -524,6 +533,8 @@ func fieldOf(name string, t Type, notNull bool) (writer.Field, error) {
 		}
 	case KBytes:
 		f = writer.Binary(name)
+	case KEnum:
+		f = writer.Enum(name) // its values recorded in the footer (columnTypesKV)
 	case KDate:
 		f = writer.Date(name)
 	case KTime:
@@ -1060,14 +1071,14 @@ func (s *Stmt) createColumns(ctx context.Context, p *planner) (fields []writer.F
 
 // createColumnsTypes is createColumns with the key-value metadata that
 // records the SQL types the Parquet types do not convey (see
-// columnTypesKV); "" when there are none, and for COPY (DuckDB's COPY
-// writes a TIMESTAMP_S as a TIMESTAMP).
+// columnTypesKV); "" when there are none; COPY records only the values of
+// ENUM columns (DuckDB's COPY writes a TIMESTAMP_S as a TIMESTAMP).
 func (s *Stmt) createColumnsTypes(ctx context.Context, p *planner) (fields []writer.Field, data []*Col, n int, kv string, err error) {
 	var names []string
 	var types []Type
 	defer func() {
-		if err == nil && s.kind != kindCopy {
-			kv = columnTypesKV(names, types)
+		if err == nil {
+			kv = columnTypesKV(names, types, s.kind == kindCopy)
 		}
 	}()
 	if s.kind == kindCreateAs || s.kind == kindCopy {
@@ -1125,12 +1136,17 @@ func (s *Stmt) createColumnsTypes(ctx context.Context, p *planner) (fields []wri
 // columnTypesKV is the value of the schema.ColumnTypesKey entry for
 // columns of these names and types: the TIMESTAMP_S (a TIMESTAMP(MICROS)
 // in the file, as DuckDB writes it), TIMESTAMP_MS, BIT (a UTF8 string)
-// and HUGEINT and UHUGEINT (a DECIMAL(38,0)) columns, so that the table reads back with its declared types; "" when
+// and HUGEINT and UHUGEINT (a DECIMAL(38,0)) columns, and ENUM columns
+// (their value sets; the only ones when copying, for COPY), so that the
+// table reads back with its declared types; "" when
 // there are none.
-func columnTypesKV(names []string, types []Type) string {
+func columnTypesKV(names []string, types []Type, copying bool) string {
 	var b strings.Builder
 	for i, t := range types {
-		if !(t.Kind == KTimestamp && t.Coarse != 0 && !t.TZ && !t.Nanos || t.Kind == KString && t.Bit || t.Huge || t.Kind == KUHuge) || strings.ContainsAny(names[i], "=\n") {
+		if copying && t.Kind != KEnum {
+			continue
+		}
+		if !(t.Kind == KTimestamp && t.Coarse != 0 && !t.TZ && !t.Nanos || t.Kind == KString && t.Bit || t.Huge || t.Kind == KUHuge || t.Kind == KEnum) || strings.ContainsAny(names[i], "=\n") || strings.Contains(t.SQLName(), "\n") {
 			continue
 		}
 		if b.Len() > 0 {

@@ -96,6 +96,9 @@ type Engine struct {
 	// macros are the macros CREATE MACRO made (macros.go), kept and
 	// temporary.
 	macros map[macroKey]*macro
+	// types are the types CREATE TYPE made, by lower-case name
+	// (enumtypes.go).
+	types map[string]*userType
 	// catalogStamp is the catalog file's size and time when the engine
 	// last read or wrote it.
 	catalogStamp string

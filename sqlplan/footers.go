@@ -76,9 +76,10 @@ func (p *planner) fromFooters(r *relation, aggs []*aggSpec) (*Batch, string, boo
 			if !ok || c.col == nil || c.col.rel != r || strings.Contains(c.col.name, ".") || c.col.t.Kind == KNested {
 				return nil, "", false
 			}
-			if c.col.t.Bit && a.Fn != "count" {
+			if (c.col.t.Bit || c.col.t.Kind == KEnum) && a.Fn != "count" {
 				// The file's statistics order the text bytewise, not in
-				// DuckDB's order of bit strings (vec.CompareBits).
+				// DuckDB's order of bit strings (vec.CompareBits) or
+				// an ENUM's declared order.
 				return nil, "", false
 			}
 			col = c.col

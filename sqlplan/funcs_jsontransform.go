@@ -96,7 +96,7 @@ func structureType(n *function.JSONNode) (Type, error) {
 	if strings.EqualFold(s, "json") {
 		return tJSON, nil
 	}
-	return nestedTypeOf(s)
+	return nestedTypeOf(s, nil)
 }
 
 // transformJSON reads n as a value of type t (the engine's Go value of a

@@ -27,7 +27,7 @@ func (p *planner) bindNestedCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx, 
 	if !ok {
 		return nil, errorf("bad CAST to a nested type")
 	}
-	t, err := nestedTypeOf(string(lit.(*sqlparser.SQLVal).Val))
+	t, err := nestedTypeOf(string(lit.(*sqlparser.SQLVal).Val), p.e.userType)
 	if err != nil {
 		return nil, err
 	}
@@ -56,14 +56,15 @@ func (p *planner) bindNestedCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx, 
 	return c, nil
 }
 
-// nestedTypeOf reads a nested type as a statement wrote it.
-func nestedTypeOf(text string) (Type, error) {
+// nestedTypeOf reads a nested type as a statement wrote it, or a type
+// of CREATE TYPE that ut resolves.
+func nestedTypeOf(text string, ut userTypes) (Type, error) {
 	toks, err := parse.Lex(text)
 	if err != nil {
 		return Type{}, err
 	}
 	toks = parse.Significant(toks)
-	t, j, err := readNestedType(text, toks, 0)
+	t, j, err := readNestedType(text, toks, 0, ut)
 	if err != nil {
 		return Type{}, err
 	}

@@ -729,9 +729,10 @@ func toPredicate(e expr) (scan.Predicate, bool) {
 		if !ok || !kok || k.v == nil || x.op == opNullSafeEq {
 			return nil, false
 		}
-		if c.t.Bit && x.op != opEq && x.op != opNe {
+		if (c.t.Bit || c.t.Kind == KEnum) && x.op != opEq && x.op != opNe {
 			// The scan orders text bytewise, not as DuckDB orders bit
-			// strings (vec.CompareBits); the engine compares them.
+			// strings (vec.CompareBits) or an ENUM's values in their
+			// declared order; the engine compares them.
 			return nil, false
 		}
 		v, ok := scanValue(c.t, k.v)
@@ -857,6 +858,12 @@ func scanValue(t Type, v any) (any, bool) {
 	case KBytes:
 		x, ok := v.([]byte)
 		return x, ok
+	case KEnum:
+		x, ok := v.(int64) // the file holds the value's text
+		if !ok || x < 0 || int(x) >= len(t.Enum.Values) {
+			return nil, false
+		}
+		return t.Enum.Values[x], true
 	case KDate:
 		return daysToTime(v.(int64)), true
 	case KTimestamp:

@@ -251,6 +251,11 @@ func (p *planner) scanOf(r *relation, unordered bool) node {
 	for _, c := range r.used {
 		req.Columns = append(req.Columns, c.name)
 		types = append(types, c.t)
+		if c.t.Kind == KEnum {
+			// An ENUM column's text: each dictionary entry is looked up
+			// once (enumFromVector), not each row.
+			req.Codes = append(req.Codes, c.name)
+		}
 	}
 	if len(r.pushed) == 1 {
 		req.Filter = r.pushed[0]

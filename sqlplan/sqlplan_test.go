@@ -120,7 +120,9 @@ func TestRewriteCastCodes(t *testing.T) {
 		}
 	}
 	// Types the engine does not cast to are errors at their name.
-	for _, in := range []string{"SELECT a::DECIMAL(10, 2)[]", "SELECT a::INTEGER[][][][]", "SELECT a::NOSUCH"} {
+	// (A name that is none of its types is a type of CREATE TYPE or
+	// none: the engine tells when it binds the cast, enumtypes_test.go.)
+	for _, in := range []string{"SELECT a::DECIMAL(10, 2)[]", "SELECT a::INTEGER[][][][]"} {
 		toks, _ := parse.Lex(in)
 		_, err := rewriteTokens(in, parse.Significant(toks))
 		var e *Error

@@ -46,6 +46,7 @@ const (
 	kindSummarize // SUMMARIZE table | query (summarize.go)
 	kindExport    // EXPORT / IMPORT DATABASE (export.go)
 	kindAttach    // ATTACH / DETACH (attach.go)
+	kindType      // CREATE / DROP TYPE (enumtypes.go)
 )
 
 // Stmt is a prepared statement: parsed once, planned at every execution
@@ -69,6 +70,8 @@ type Stmt struct {
 	// probes are its bodies to plan when it runs (checkMacroBody).
 	macro  *macro
 	probes []*Stmt
+	// utype is CREATE TYPE's type, or DROP TYPE's name (enumtypes.go).
+	utype *userType
 	// INTERSECT / EXCEPT: the parts, the operators between them, and the
 	// ORDER BY / LIMIT that follow the last part.
 	parts   []*Stmt
@@ -345,6 +348,9 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 		if _, ok := isMacroCreate(toks); ok {
 			return e.prepareMacro(ctx, s, text, toks)
 		}
+		if isTypeCreate(toks) {
+			return e.prepareType(s, text, toks)
+		}
 		if st, ok, err := e.prepareView(ctx, s, text, toks); ok {
 			return st, err
 		}
@@ -358,6 +364,9 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 		}
 		if word(1) == "macro" || word(1) == "function" {
 			return e.prepareDropMacro(s, text, toks)
+		}
+		if word(1) == "type" {
+			return e.prepareType(s, text, toks)
 		}
 		if word(1) != "table" {
 			return nil, refuse(0, "DROP "+strings.ToUpper(word(1)))

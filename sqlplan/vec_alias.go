@@ -49,6 +49,7 @@ const (
 	KNested    = vec.KNested
 	KTimeTZ    = vec.KTimeTZ
 	KUHuge     = vec.KUHuge
+	KEnum      = vec.KEnum
 )
 
 const (

@@ -55,6 +55,15 @@ func rescaleUnits(xs []int64, have, want int64) error {
 // toVector converts a column of a field's SQL type into the physical
 // vector the writer takes.
 func toVector(c *Col, f *schema.Field) (*vector.Vector, error) {
+	if c.T.Kind == KEnum {
+		// An ENUM column is stored as its values' text (the writer
+		// makes them a dictionary).
+		text, err := function.CastCol(c, Type{Kind: KString}, false)
+		if err != nil {
+			return nil, err
+		}
+		c = text
+	}
 	n := c.Len
 	v := &vector.Vector{Len: n}
 	if c.Null != nil {

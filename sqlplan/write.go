@@ -326,6 +326,8 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 			return Result{}, err
 		}
 		return s.e.execMacro(s)
+	case kindType:
+		return s.e.execType(s)
 	}
 	return Result{}, errorf("the statement returns rows (use Query)")
 }

@@ -83,7 +83,7 @@ func (n *Scan) Next(ctx context.Context) (*vec.Batch, error) {
 		}
 		out := &vec.Batch{N: b.NumRows, Cols: make([]*vec.Col, len(b.Columns))}
 		for i, v := range b.Columns {
-			if v.Dict != nil {
+			if v.Dict != nil && n.Types[i].Kind != vec.KEnum { // an ENUM's Convert reads the codes
 				out.Cols[i] = n.codedCol(n.Types[i], v, b.NumRows)
 				continue
 			}

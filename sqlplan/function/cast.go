@@ -10,6 +10,9 @@ import (
 func CastCol(c *vec.Col, to vec.Type, try bool) (*vec.Col, error) {
 	from := c.T
 	n := c.Len
+	if enumCast(from, to) {
+		return castEnumCol(c, to, try)
+	}
 	if from.Kind == to.Kind && from.Kind != vec.KDecimal && !(to.Op() == vec.KInt && to.Bits != 0 && to.Bits < 64) && SameNested(from, to) && SameUnit(from, to) && from.Bit == to.Bit {
 		out := *c
 		out.T = to

@@ -23,6 +23,9 @@ func CastScalar(v any, from, to vec.Type, try bool) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
+	if enumCast(from, to) {
+		return castEnumScalar(v, from, to, try)
+	}
 	if listCast(from, to) {
 		return Nested.CastList(v, from, to, try)
 	}

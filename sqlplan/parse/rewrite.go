@@ -373,7 +373,7 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 		case Op:
 			switch t.Text {
 			case "::":
-				nested, isNested := nestedCastType(src, toks, i+1)
+				nested, isNested := r.markedCastType(toks, i+1)
 				spelling, n := "", 0
 				if !isNested {
 					var err error
@@ -700,7 +700,7 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 					return nil, err
 				}
 			case low == "as" && len(parens) > 0 && (parens[len(parens)-1].fn == "cast" || parens[len(parens)-1].fn == "try_cast" || parens[len(parens)-1].fn == "convert"):
-				if nested, ok := nestedCastType(src, toks, i+1); ok && parens[len(parens)-1].fn != "convert" {
+				if nested, ok := r.markedCastType(toks, i+1); ok && parens[len(parens)-1].fn != "convert" {
 					// CAST(x AS STRUCT(...)) is CastMarker(x, 'STRUCT(...)').
 					if open := parens[len(parens)-1].out; open > 0 {
 						r.out[open-1].text = CastMarker

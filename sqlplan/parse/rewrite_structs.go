@@ -1,5 +1,7 @@
 package parse
 
+import "strings"
+
 // Field access on a value that is not a column name: DuckDB's (s).a,
 // {'a': 1}.a, struct_pack(a := 1).a, l[1].a. The parser reads a dot only
 // inside names (t.c, s.a.b), so a dot after a closing parenthesis (the
@@ -60,3 +62,44 @@ func nestedCastType(src string, toks []Token, i int) (nestedType, bool) {
 	last := toks[end-1]
 	return nestedType{text: src[toks[i].Pos : last.Pos+len(last.Text)], end: end}, true
 }
+
+// markedCastType is nestedCastType, and also an ENUM('a', ...) and a name
+// that is none of the engine's types (a type of CREATE TYPE, which the
+// engine resolves when it binds the cast, or reports unknown there).
+func (r *rewriter) markedCastType(toks []Token, i int) (nestedType, bool) {
+	if nt, ok := nestedCastType(r.src, toks, i); ok {
+		return nt, true
+	}
+	if i >= len(toks) || toks[i].Kind != Ident && toks[i].Kind != DQuoted {
+		return nestedType{}, false
+	}
+	end := i + 1
+	switch {
+	case toks[i].Is("enum") && end < len(toks) && toks[end].Kind == Op && toks[end].Text == "(":
+		k := ClosingParen(toks, end)
+		if k < 0 {
+			return nestedType{}, false
+		}
+		end = k + 1
+	case toks[i].Kind == Ident:
+		if isOperatorWord(toks[i].Text) || clauseWords[strings.ToLower(toks[i].Text)] {
+			return nestedType{}, false // no type: readCastType says so
+		}
+		if _, err := r.cast(TypeName{Name: toks[i].Text}); err == nil {
+			return nestedType{}, false // the engine's own type, read by readCastType
+		}
+		if end < len(toks) && toks[end].Kind == Op && toks[end].Text == "(" {
+			return nestedType{}, false // a type with parameters: readCastType says what is wrong
+		}
+	}
+	for n := ListSuffix(toks, end); n > 0; n = ListSuffix(toks, end) {
+		end += n
+	}
+	last := toks[end-1]
+	return nestedType{text: r.src[toks[i].Pos : last.Pos+len(last.Text)], end: end}, true
+}
+
+// clauseWords are keywords that start a clause or end an expression
+// (beside isOperatorWord's): never the name of a type after ::.
+var clauseWords = map[string]bool{"group": true, "order": true, "union": true, "except": true, "intersect": true,
+	"join": true, "window": true, "end": true, "into": true, "using": true, "with": true, "asc": true, "desc": true, "null": true}

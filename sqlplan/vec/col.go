@@ -90,7 +90,7 @@ const (
 
 func Storage(t Type) StorageKind {
 	switch t.Kind {
-	case KInt, KUint, KDate, KTime, KTimeTZ, KTimestamp:
+	case KInt, KUint, KDate, KTime, KTimeTZ, KTimestamp, KEnum:
 		return StInt
 	case KDecimal:
 		switch {

@@ -31,6 +31,8 @@ func GoValue(t Type, v any) any {
 		return value.DecimalFromInt64(v.(int64), int32(t.Scale)).String()
 	case KInterval:
 		return FormatInterval(v.(Interval))
+	case KEnum:
+		return t.Enum.Values[v.(int64)]
 	}
 	return v
 }

@@ -37,9 +37,10 @@ const (
 	KNested                // Col.A: []any, map[string]any, map[any]any (lists, structs, maps)
 	KTimeTZ                // Col.I a key of the time of day and its UTC offset (the engine's timetzKey)
 	KUHuge                 // Col.H: UHUGEINT, the bits with the top one flipped (see UHugeSlot)
+	KEnum                  // Col.I the code of the value in Type.Enum (its declared position)
 )
 
-var kindNames = [...]string{"NULL", "BOOLEAN", "BIGINT", "UBIGINT", "DOUBLE", "DECIMAL", "VARCHAR", "BLOB", "DATE", "TIME", "TIMESTAMP", "UUID", "INTERVAL", "NESTED", "TIME WITH TIME ZONE", "UHUGEINT"}
+var kindNames = [...]string{"NULL", "BOOLEAN", "BIGINT", "UBIGINT", "DOUBLE", "DECIMAL", "VARCHAR", "BLOB", "DATE", "TIME", "TIMESTAMP", "UUID", "INTERVAL", "NESTED", "TIME WITH TIME ZONE", "UHUGEINT", "ENUM"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -88,6 +89,8 @@ type Type struct {
 	// (values are map[string]any as for every struct), but SQL reaches
 	// them by position only and the type and text show no names.
 	Unnamed bool
+	// Enum is the value set of an ENUM (KEnum).
+	Enum *Enum
 }
 
 // NamedType is a struct field in CREATE TABLE.
@@ -182,6 +185,8 @@ func (t Type) SQLName() string {
 		return "VARCHAR"
 	case KNested:
 		return nestedName(t)
+	case KEnum:
+		return t.Enum.SQLName()
 	}
 	return t.Kind.String()
 }
@@ -300,6 +305,14 @@ func TypeOfField(f *schema.Field) Type {
 		t.Kind = KBytes
 		if lt != nil {
 			switch {
+			case lt.Enum != nil && strings.HasPrefix(n.SQLType, "ENUM("):
+				// An ENUM column of this engine's writing: its value set
+				// is in the footer (schema.ColumnTypesKey). Other writers'
+				// ENUM columns read as VARCHAR, as DuckDB reads them.
+				t.Kind = KString
+				if e, err := ParseEnumName(n.SQLType); err == nil {
+					t.Kind, t.Enum = KEnum, e
+				}
 			case lt.String != nil, lt.Enum != nil:
 				t.Kind = KString
 				t.Bit = n.SQLType == "BIT"

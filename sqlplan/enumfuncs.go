@@ -1,0 +1,112 @@
+package sqlplan
+
+import (
+	"slices"
+
+	"github.com/carquet-go/carquet/sqlplan/vec"
+)
+
+// DuckDB's functions of ENUM types: enum_range, enum_first, enum_last and
+// enum_range_boundary read the type of their argument (not its value,
+// which may be NULL), enum_code the value's code.
+
+func init() {
+	addFuncs(map[string]*fn{
+		"enum_range":          {min: 1, max: 1},
+		"enum_first":          {min: 1, max: 1},
+		"enum_last":           {min: 1, max: 1},
+		"enum_code":           {min: 1, max: 1},
+		"enum_range_boundary": {min: 2, max: 2},
+	})
+}
+
+// errNeedsEnum is DuckDB's error for an argument that is not an ENUM.
+func errNeedsEnum() error { return errorf("This function needs an ENUM as an argument") }
+
+// bindEnumFunc binds the ENUM functions; ok is false for other names.
+func (p *planner) bindEnumFunc(name string, args []expr) (expr, bool, error) {
+	switch name {
+	case "enum_range", "enum_first", "enum_last", "enum_code":
+	case "enum_range_boundary":
+		e, err := p.bindEnumBoundary(args)
+		return e, true, err
+	default:
+		return nil, false, nil
+	}
+	t := args[0].Type()
+	if t.Kind != KEnum {
+		return nil, true, errNeedsEnum()
+	}
+	values := t.Enum.Values
+	switch name {
+	case "enum_range":
+		return &constExpr{t: tStrings, v: enumList(values)}, true, nil
+	case "enum_first", "enum_last":
+		if len(values) == 0 {
+			return &constExpr{t: tString}, true, nil
+		}
+		v := values[0]
+		if name == "enum_last" {
+			v = values[len(values)-1]
+		}
+		return &constExpr{t: tString, v: v}, true, nil
+	}
+	// enum_code: the codes are the column's integers, retyped.
+	ct := t.Enum.CodeType()
+	e := &funcExpr{name: name, args: args, t: ct, strict: true, vec: func(a []*Col, n int) (*Col, error) {
+		out := *a[0]
+		out.T = ct
+		return &out, nil
+	}}
+	e.setParts("enum_code(", args[0], ")")
+	folded, err := p.fold(e, args...)
+	return folded, true, err
+}
+
+// bindEnumBoundary binds enum_range_boundary(a, b): the values from a
+// (the first when NULL) to b (the last when NULL), empty when b comes
+// before a; both are of one ENUM, and one at least is typed so.
+func (p *planner) bindEnumBoundary(args []expr) (expr, error) {
+	lt, rt := args[0].Type(), args[1].Type()
+	var t Type
+	switch {
+	case lt.Kind == KEnum && (rt.Kind == KNull || rt.Kind == KEnum && vec.SameEnum(lt.Enum, rt.Enum)):
+		t = lt
+	case rt.Kind == KEnum && lt.Kind == KNull:
+		t = rt
+	default:
+		return nil, errNeedsEnum()
+	}
+	for i := range args {
+		c, err := p.cast(args[i], withoutField(t))
+		if err != nil {
+			return nil, err
+		}
+		args[i] = c
+	}
+	values := t.Enum.Values
+	e := &funcExpr{name: "enum_range_boundary", args: args, t: tStrings, row: func(a []*Col, i int) (any, error) {
+		from, to := 0, len(values)-1
+		if !a[0].IsNull(i) {
+			from = int(a[0].I[i])
+		}
+		if !a[1].IsNull(i) {
+			to = int(a[1].I[i])
+		}
+		if to < from {
+			return []any{}, nil
+		}
+		return enumList(values[from : to+1]), nil
+	}}
+	e.setParts("enum_range_boundary(", args[0], ", ", args[1], ")")
+	return p.fold(e, args...)
+}
+
+// enumList is values as a list value.
+func enumList(values []string) []any {
+	out := make([]any, len(values))
+	for i, v := range slices.Clone(values) {
+		out[i] = v
+	}
+	return out
+}
