@@ -709,7 +709,14 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		if err != nil {
 			return nil, err
 		}
-		return p.cast(e, t)
+		c, err := p.cast(e, t)
+		if k, isConst := c.(*constExpr); isConst && err == nil && k != e {
+			// A cast literal is no literal: 5::INTEGER keeps its type
+			// where a bare 5 would take its other operand's (intLiteral).
+			k.setNode(x)
+			k.text, k.parts = "", nil
+		}
+		return c, err
 	case *sqlparser.SubstrExpr:
 		s, err := p.bindExpr(x.Name, sc, agg)
 		if err != nil {

@@ -124,6 +124,17 @@ func (p *planner) unify(l, r expr) (expr, expr, error) {
 	if lt.Kind == KNested && rt.Kind == KNested && !function.SameNested(lt, rt) {
 		return p.unifyNestedExprs(l, r) // nestedcast.go
 	}
+	if lt.Op() == KInt && rt.Op() == KInt && lt.Kind != rt.Kind {
+		// A narrow unsigned integer with a signed one: both as BIGINT
+		// (Col.Get gives the unsigned one's values as uint64s).
+		var err error
+		if lt.Kind == KUint {
+			l, err = p.cast(l, tBigint)
+		} else {
+			r, err = p.cast(r, tBigint)
+		}
+		return l, r, err
+	}
 	if lt.Op() == rt.Op() && lt.Op() != KDecimal && lt.Nanos == rt.Nanos {
 		return l, r, nil
 	}

@@ -404,6 +404,11 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		if r, err = p.cast(r, t); err != nil {
 			return nil, err
 		}
+	case op != '/' && unsignedInts(lt, rt): // unsignedops.go
+		var err error
+		if t, l, r, err = p.unsignedOperands(l, r); err != nil {
+			return nil, err
+		}
 	case lt.IsNumeric() && rt.IsNumeric():
 		switch {
 		case op == '/':

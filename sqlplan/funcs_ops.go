@@ -78,8 +78,9 @@ func (p *planner) bindOperatorFunc(name string, args []expr) (e expr, ok bool, e
 
 // negate binds -e (unary minus, and subtract(e)).
 func (p *planner) negate(e expr) (expr, error) {
-	if e.Type().Kind == KUHuge {
-		// Wraps modulo 2^128, as DuckDB's; a constant folds here.
+	if k, ok := isConst(e); e.Type().Kind == KUHuge || e.Type().Kind == KUint && !(ok && k.v == uint64(1<<63)) {
+		// Wraps modulo 2^128 (2^64, 2^32, ...), as DuckDB's; a constant
+		// folds here. (-9223372036854775808 is negConst's.)
 		return p.fold(&negExpr{e: e}, e)
 	}
 	if k, ok := isConst(e); ok {

@@ -19,6 +19,9 @@ import (
 // one-row column.
 func Arith(op byte, lt, rt, t vec.Type, lc, rc *vec.Col, n int) (*vec.Col, error) {
 	out := &vec.Col{T: t, Len: n, Null: vec.MergeNulls(n, lc, rc)}
+	if t.Kind == vec.KFloat && op == 'd' {
+		op = '/' // // of DOUBLEs divides, as DuckDB's (7.0 // 2 is 3.5)
+	}
 	switch {
 	case t.Kind == vec.KFloat && op != '%':
 		out.F, out.Scratch = vec.ScratchFloats(n)
@@ -134,6 +137,12 @@ func Arith(op byte, lt, rt, t vec.Type, lc, rc *vec.Col, n int) (*vec.Col, error
 	}
 	if lt.Kind == vec.KInterval || rt.Kind == vec.KInterval {
 		return intervalArith(op, t, lc, rc, out)
+	}
+	if t.Kind == vec.KUint {
+		if err := uintArith(op, t, lc, rc, out); err != nil {
+			return nil, err
+		}
+		return out, nil
 	}
 	// Integer-like results.
 	x, y := lc.I, rc.I
@@ -388,6 +397,13 @@ func intAt(c *vec.Col, i int) int64 {
 func Negate(c *vec.Col, text string) (*vec.Col, error) {
 	out := &vec.Col{T: c.T, Len: c.Len, Null: c.Null}
 	switch {
+	case c.I != nil && c.T.Kind == vec.KUint:
+		// Unsigned: modulo 2^width, as DuckDB's (-(200::UTINYINT) is 56).
+		out.I = make([]int64, c.Len)
+		mask := UintMax(c.T.Bits)
+		for i, x := range c.I[:c.Len] {
+			out.I[i] = int64(-uint64(x) & mask)
+		}
 	case c.I != nil:
 		out.I = make([]int64, c.Len)
 		for i, x := range c.I[:c.Len] {

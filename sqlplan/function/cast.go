@@ -13,6 +13,13 @@ func CastCol(c *vec.Col, to vec.Type, try bool) (*vec.Col, error) {
 	if enumCast(from, to) {
 		return castEnumCol(c, to, try)
 	}
+	if from.Kind == vec.KUint && from.Op() == vec.KInt && to.Kind == vec.KInt && (to.Bits == 0 || to.Bits > from.Bits) && c.I != nil {
+		// UTINYINT..UINTEGER to a wider signed type: the values are
+		// already int64s that fit it.
+		out := *c
+		out.T = to
+		return &out, nil
+	}
 	if from.Kind == to.Kind && from.Kind != vec.KDecimal && !(to.Op() == vec.KInt && to.Bits != 0 && to.Bits < 64) && SameNested(from, to) && SameUnit(from, to) && from.Bit == to.Bit {
 		out := *c
 		out.T = to

@@ -26,6 +26,9 @@ func CastScalar(v any, from, to vec.Type, try bool) (any, error) {
 	if enumCast(from, to) {
 		return castEnumScalar(v, from, to, try)
 	}
+	if u, ok := v.(uint64); ok && from.Op() == vec.KInt {
+		v = int64(u) // UTINYINT..UINTEGER compute as BIGINT (Type.Op)
+	}
 	if listCast(from, to) {
 		return Nested.CastList(v, from, to, try)
 	}
