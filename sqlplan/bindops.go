@@ -141,6 +141,8 @@ func (p *planner) compare(op cmpOp, l, r expr) (expr, error) {
 		if _, lc := isConst(l); !lc {
 			if k2, ok := constInColumnType(op, l.Type(), k); ok {
 				r = k2
+			} else if k2, ok := enumEqualityConst(op, l.Type(), k); ok {
+				r = k2
 			}
 		}
 	}

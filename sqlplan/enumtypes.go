@@ -261,3 +261,20 @@ func (u *userType) catalogRow() (builtinType, []any) {
 	}
 	return row, nil
 }
+
+// enumEqualityConst is the text constant k of an = or <> with an ENUM
+// column of type t as that ENUM's code, when it is one of its values:
+// equal text is an equal code, so the comparison runs on the codes
+// instead of on the column's text (as DuckDB's rule, text, would have
+// it). Other comparisons, and text of no value, compare as text.
+func enumEqualityConst(op cmpOp, t Type, k *constExpr) (*constExpr, bool) {
+	s, isText := k.v.(string)
+	if t.Kind != KEnum || !isText || k.t.Kind != KString || op != opEq && op != opNe {
+		return nil, false
+	}
+	code, ok := t.Enum.Code(s)
+	if !ok {
+		return nil, false
+	}
+	return &constExpr{named: k.named, t: withoutField(t), v: code}, true
+}

@@ -148,3 +148,19 @@ func TestEnumErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestEnumEqualityWithText: = and <> with text compare codes when the
+// text is a value of the ENUM, and as text when it is none (no error);
+// NULL stays NULL.
+func TestEnumEqualityWithText(t *testing.T) {
+	e := newEngine(t)
+	exec(t, e, "CREATE TABLE t (m ENUM('a', 'b'), i INTEGER)")
+	exec(t, e, "INSERT INTO t VALUES ('a', 1), ('b', 2), (NULL, 3)")
+	got := queryAll(t, e, "SELECT i, m = 'a', m <> 'a', m = 'zz', m <> 'zz', 'b' = m FROM t ORDER BY i")
+	if s := fmt.Sprint(got); s != "[[1 true false false true false] [2 false true false true true] [3 <nil> <nil> <nil> <nil> <nil>]]" {
+		t.Fatalf("got %s", s)
+	}
+	if got := queryAll(t, e, "SELECT i FROM t WHERE m <> 'a' ORDER BY i"); fmt.Sprint(got) != "[[2]]" {
+		t.Fatalf("filter: %v", got)
+	}
+}
