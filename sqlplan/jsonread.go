@@ -151,7 +151,7 @@ func jsonDeclaredColumns(pairs []string) ([]NamedType, error) {
 		if !ok {
 			return nil, errorf("columns takes a struct of column names and type names, as {'a': 'INTEGER'}")
 		}
-		t, err := nestedTypeOf(typ)
+		t, err := nestedTypeOf(typ, nil) // built-in type names only
 		if err != nil {
 			return nil, errorf("columns: %s: %v", name, err)
 		}
