@@ -230,6 +230,9 @@ func (p *planner) duckdbRelation(name, alias string) (*relation, bool, error) {
 	if rel, ok, err := p.parquetMetaRelation(name, alias); ok { // pqmeta.go
 		return rel, true, err
 	}
+	if rel, ok, err := p.pgViewRelation(name, alias); ok { // catalog_pg.go
+		return rel, true, err
+	}
 	if table, ok := strings.CutPrefix(name, parse.TableInfoMarker); ok {
 		rel, err := p.tableInfoRelation(table, alias)
 		return rel, true, err
@@ -240,6 +243,9 @@ func (p *planner) duckdbRelation(name, alias string) (*relation, bool, error) {
 	}
 	if alias == "" {
 		alias = fn
+	}
+	if rel, ok, err := p.systemRelation(fn, alias); ok { // systables.go
+		return rel, true, err
 	}
 	c := &catalogRows{}
 	switch fn {

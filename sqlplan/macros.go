@@ -596,6 +596,23 @@ func (x *expander) expand(toks []parse.Token) ([]parse.Token, error) {
 		}
 		name := strings.ToLower(t.Unquoted())
 		m, ok := x.macros.lookup(name, tablePos[i])
+		if !ok && tablePos[i] && queryTableFunctions[name] != nil { // tablefuncs.go
+			k := parse.ClosingParen(toks, i+1)
+			if k < 0 {
+				return nil, errAt(x.text, toks[i+1].Pos, "unclosed parenthesis")
+			}
+			body, err := x.expandQueryCall(toks, i, k, name)
+			if err != nil {
+				return nil, err
+			}
+			derived, err := x.derivedTable(toks, k, name, body, t.Pos)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, derived...)
+			i = k
+			continue
+		}
 		if !ok {
 			if tablePos[i] && !tableFunctions[name] && !parse.CatalogFunctions[name] {
 				return nil, errAt(x.text, t.Pos, "Table Function with name %s does not exist", t.Unquoted())
@@ -674,30 +691,43 @@ func (x *expander) expand(toks []parse.Token) ([]parse.Token, error) {
 		if err != nil {
 			return nil, err
 		}
-		if m.table && body[0].Is("with") {
-			// A derived table takes no WITH: its CTEs are put in place.
-			q, recs, err := expandCTEs(x.text, body)
+		if m.table {
+			derived, err := x.derivedTable(toks, k, m.name, body, t.Pos)
 			if err != nil {
 				return nil, err
 			}
-			if len(recs) > 0 {
-				return nil, parse.UnsupportedAt(x.text, t.Pos, "WITH RECURSIVE in a table macro")
-			}
-			body = q
-		}
-		out = append(out, parenthesized(body, t.Pos)...)
-		if items != nil && items[i] && itemEnds(toks, k+1) {
-			// A select item that is the call is named by it, as in DuckDB.
-			out = append(out, parse.Token{Kind: parse.Ident, Text: "AS", Pos: t.Pos}, parse.Token{Kind: parse.Quoted, Text: parse.Backquote(callText(toks[i : k+1])), Pos: t.Pos})
-		}
-		if tablePos[i] {
-			// The macro's name is the derived table's unless an alias follows.
-			hasAlias := k+1 < len(toks) && (toks[k+1].Is("as") || isNameToken(toks[k+1]) && !parse.IsClauseWord(toks[k+1].Text))
-			if !hasAlias {
-				out = append(out, parse.Token{Kind: parse.Ident, Text: "AS", Pos: t.Pos}, parse.Token{Kind: parse.Quoted, Text: parse.Backquote(m.name), Pos: t.Pos})
+			out = append(out, derived...)
+		} else {
+			out = append(out, parenthesized(body, t.Pos)...)
+			if items != nil && items[i] && itemEnds(toks, k+1) {
+				// A select item that is the call is named by it, as in DuckDB.
+				out = append(out, parse.Token{Kind: parse.Ident, Text: "AS", Pos: t.Pos}, parse.Token{Kind: parse.Quoted, Text: parse.Backquote(callText(toks[i : k+1])), Pos: t.Pos})
 			}
 		}
 		i = k
+	}
+	return out, nil
+}
+
+// derivedTable is the derived table a call in FROM, ending at toks[k],
+// becomes: its query in parentheses, named after the function unless an
+// alias follows the call.
+func (x *expander) derivedTable(toks []parse.Token, k int, name string, body []parse.Token, pos int) ([]parse.Token, error) {
+	if body[0].Is("with") {
+		// A derived table takes no WITH: its CTEs are put in place.
+		q, recs, err := expandCTEs(x.text, body)
+		if err != nil {
+			return nil, err
+		}
+		if len(recs) > 0 {
+			return nil, parse.UnsupportedAt(x.text, pos, "WITH RECURSIVE in a table macro")
+		}
+		body = q
+	}
+	out := parenthesized(body, pos)
+	hasAlias := k+1 < len(toks) && (toks[k+1].Is("as") || isNameToken(toks[k+1]) && !parse.IsClauseWord(toks[k+1].Text))
+	if !hasAlias {
+		out = append(out, parse.Token{Kind: parse.Ident, Text: "AS", Pos: pos}, parse.Token{Kind: parse.Quoted, Text: parse.Backquote(name), Pos: pos})
 	}
 	return out, nil
 }

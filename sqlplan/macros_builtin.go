@@ -121,6 +121,7 @@ var builtinMacros = parseBuiltinMacros()
 
 func parseBuiltinMacros() map[string]*macro {
 	texts := append([]string(nil), builtinMacroText...)
+	texts = append(texts, systemTableMacros...) // systables_sql.go
 	for name, params := range privilegeMacros {
 		// With and without the user first.
 		texts = append(texts, fmt.Sprintf("CREATE MACRO %s(%s) AS true, (\"user\", %s) AS true", name, params, params))

@@ -10,8 +10,9 @@ import (
 // DuckDB's catalog pragmas are queries of the catalog (catalog_duckdb.go):
 // PRAGMA table_info('t') is SELECT * FROM pragma_table_info('t'), PRAGMA
 // show_tables is SHOW TABLES, PRAGMA show_tables_expanded is SHOW ALL
-// TABLES and PRAGMA database_list lists carquet's one database. Other
-// PRAGMAs are settings (settings.go).
+// TABLES and PRAGMA database_list lists carquet's one database. PRAGMA
+// version and the other systemPragmas are SELECT * FROM pragma_version()
+// and its kin (systables.go). Other PRAGMAs are settings (settings.go).
 
 // showAllTables is SHOW ALL TABLES: a row per table and view of every
 // database with its column names and types.
@@ -37,6 +38,10 @@ func (e *Engine) preparePragma(ctx context.Context, text string, toks []parse.To
 		return st, true, err
 	case len(toks) != 2:
 		return nil, false, nil
+	case systemPragmas[name]:
+		// PRAGMA version is SELECT * FROM pragma_version() (systables.go).
+		st, err := e.prepareText(ctx, "SELECT * FROM pragma_"+name+"()")
+		return st, true, err
 	case name == "show_tables":
 		st, err := e.prepareText(ctx, "SHOW TABLES")
 		return st, true, err

@@ -23,15 +23,26 @@ func (p *planner) optimize(q *lQuery) error {
 	if q.union != nil {
 		return p.optimizeParts(q.union)
 	}
-	addImpliedFilters(q)
-	p.reorderJoins(q)
-	splitJoinConditions(q)
-	whereIntoJoinKeys(q)
-	pushDownWhere(q)
-	pushIntoDerived(q)
-	layoutColumns(q)
-	pruneDerivedOutputs(q)
+	for _, r := range optimizerRules {
+		r.apply(p, q)
+	}
 	return p.planDerived(q)
+}
+
+// optimizerRules are the rules optimize applies, in order, by the names
+// duckdb_optimizers() lists (systables.go).
+var optimizerRules = []struct {
+	name  string
+	apply func(p *planner, q *lQuery)
+}{
+	{"implied_filters", func(_ *planner, q *lQuery) { addImpliedFilters(q) }},
+	{"join_order", (*planner).reorderJoins},
+	{"split_join_conditions", func(_ *planner, q *lQuery) { splitJoinConditions(q) }},
+	{"where_into_join_keys", func(_ *planner, q *lQuery) { whereIntoJoinKeys(q) }},
+	{"filter_pushdown", func(_ *planner, q *lQuery) { pushDownWhere(q) }},
+	{"derived_filter_pushdown", func(_ *planner, q *lQuery) { pushIntoDerived(q) }},
+	{"column_layout", func(_ *planner, q *lQuery) { layoutColumns(q) }},
+	{"unused_derived_columns", func(_ *planner, q *lQuery) { pruneDerivedOutputs(q) }},
 }
 
 // optimizeParts optimizes the parts of a UNION once the union's parent

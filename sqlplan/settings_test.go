@@ -64,7 +64,7 @@ func TestSettingsPrepare(t *testing.T) {
 		"SET threads 1":                    "line 1:13: expected = or TO after SET threads",
 		"SET threads = 0":                  "line 1:15: Must have at least 1 thread!",
 		"RESET threads 2":                  "line 1:15: RESET takes one setting name",
-		"PRAGMA version":                   "line 1:1: PRAGMA version is not supported",
+		"PRAGMA storage_info":              "line 1:1: PRAGMA storage_info is not supported",
 		"SET SESSION memory_limit = '1GB'": `line 1:13: option "memory_limit" cannot be set locally`,
 		"SET default_order = 'up'":         `line 1:21: Unrecognized parameter for option DEFAULT_ORDER "up". Expected ASC or DESC.`,
 		"SELECT current_setting(x) FROM (SELECT 'threads' AS x) t": "line 1:8: Key name for current_setting needs to be a constant string",

@@ -59,8 +59,26 @@ func nestedCastType(src string, toks []Token, i int) (nestedType, bool) {
 	for n := ListSuffix(toks, end); n > 0; n = ListSuffix(toks, end) {
 		end += n
 	}
-	last := toks[end-1]
-	return nestedType{text: src[toks[i].Pos : last.Pos+len(last.Text)], end: end}, true
+	return nestedType{text: tokensText(src, toks[i:end]), end: end}, true
+}
+
+// tokensText is the text of toks as the statement has it, or the tokens'
+// own texts spaced when they are not in their places in src (a macro's
+// body, whose tokens all point at the call).
+func tokensText(src string, toks []Token) string {
+	first, last := toks[0], toks[len(toks)-1]
+	inPlace := last.Pos > first.Pos || len(toks) == 1
+	for _, t := range []Token{first, last} {
+		inPlace = inPlace && t.Pos >= 0 && t.Pos+len(t.Text) <= len(src) && src[t.Pos:t.Pos+len(t.Text)] == t.Text
+	}
+	if inPlace {
+		return src[first.Pos : last.Pos+len(last.Text)]
+	}
+	parts := make([]string, len(toks))
+	for j, t := range toks {
+		parts[j] = t.Text
+	}
+	return strings.Join(parts, " ")
 }
 
 // markedCastType is nestedCastType, and also an ENUM('a', ...) and a name

@@ -1,0 +1,286 @@
+package sqlplan
+
+import (
+	"context"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"strings"
+
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
+	"github.com/carquet-go/carquet/sqlplan/parse"
+)
+
+// DuckDB's system table functions without arguments, with DuckDB's
+// column names and types and carquet's own values: its version and
+// platform (never DuckDB's), its optimizer's rules, the memory its
+// process holds, the sizes of its databases' folders, and checkpoint(),
+// which waits for the engine's writes as CHECKPOINT does
+// (session_stmts.go). Those whose rows are constants or always none are
+// table macros in SQL (systemTableMacros); the others are built here when
+// the statement is planned, like duckdb_tables() (catalog_duckdb.go).
+
+// systemFunctions are the table functions built here.
+var systemFunctions = map[string]func(p *planner, c *catalogRows) error{
+	"pragma_version":               pragmaVersion,
+	"pragma_platform":              pragmaPlatform,
+	"pragma_user_agent":            pragmaUserAgent,
+	"pragma_database_size":         (*planner).pragmaDatabaseSize,
+	"duckdb_memory":                duckdbMemory,
+	"duckdb_optimizers":            duckdbOptimizers,
+	"duckdb_extensions":            duckdbExtensions,
+	"duckdb_approx_database_count": (*planner).duckdbDatabaseCount,
+	"pg_timezone_names":            pgTimezoneNames,
+}
+
+func init() {
+	// The rewrite makes a call of one a table name, "name()", as it does
+	// for the catalog's (parse/catalogfuncs.go); checkpoint() too.
+	for name := range systemFunctions {
+		parse.CatalogFunctions[name] = true
+	}
+	parse.CatalogFunctions["checkpoint"] = true
+	parse.CatalogFunctions["force_checkpoint"] = true
+}
+
+// systemRelation is the relation of one of the functions here, ok false
+// for other names.
+func (p *planner) systemRelation(fn, alias string) (*relation, bool, error) {
+	if fn == "checkpoint" || fn == "force_checkpoint" {
+		return p.checkpointRelation(alias), true, nil
+	}
+	build := systemFunctions[fn]
+	if build == nil {
+		return nil, false, nil
+	}
+	c := &catalogRows{}
+	if err := build(p, c); err != nil {
+		return nil, true, err
+	}
+	return c.relation(alias, strings.ToUpper(fn)), true, nil
+}
+
+// carquetBuild is carquet's module version ("(devel)" when built from
+// its own source) and the VCS revision the binary was built from, ""
+// when the build did not record it (go test, go run of a package).
+func carquetBuild() (version, revision string) {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(devel)", ""
+	}
+	version = "(devel)"
+	if info.Main.Path == "github.com/carquet-go/carquet" && info.Main.Version != "" {
+		version = info.Main.Version
+	}
+	for _, d := range info.Deps {
+		if d.Path == "github.com/carquet-go/carquet" && d.Version != "" {
+			version = d.Version
+		}
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" {
+			revision = s.Value
+		}
+	}
+	return version, revision
+}
+
+// pragmaVersion is carquet's version: library_version its module version,
+// source_id the first 10 digits of the commit it was built from (NULL
+// when the build did not record one), codename NULL (carquet has none).
+func pragmaVersion(_ *planner, c *catalogRows) error {
+	version, revision := carquetBuild()
+	lib, src, code := c.col("library_version", tString), c.col("source_id", tString), c.col("codename", tString)
+	c.n = 1
+	lib.Add("carquet " + version)
+	src.Add(nullIfEmpty(revision[:min(len(revision), 10)]))
+	code.Add(nil)
+	return nil
+}
+
+// platform is the platform as DuckDB names its builds: os_arch.
+func platform() string { return runtime.GOOS + "_" + runtime.GOARCH }
+
+func pragmaPlatform(_ *planner, c *catalogRows) error {
+	c.col("platform", tString).Add(platform())
+	c.n = 1
+	return nil
+}
+
+// pragmaUserAgent is carquet/version(platform) and the Go release, as
+// DuckDB's duckdb/v1.5.6(linux_amd64) names the client after it.
+func pragmaUserAgent(_ *planner, c *catalogRows) error {
+	version, _ := carquetBuild()
+	c.col("user_agent", tString).Add("carquet/" + version + "(" + platform() + ") " + runtime.Version())
+	c.n = 1
+	return nil
+}
+
+// pragmaDatabaseSize is a row per database: its folder's files' bytes
+// (NULL for an object store's, which would be a listing of the bucket).
+// carquet stores tables as Parquet files, not in blocks, and has no
+// write-ahead log: the block columns are 0 and wal_size 0 bytes.
+// memory_usage is the heap the process holds, memory_limit the setting.
+func (p *planner) pragmaDatabaseSize(c *catalogRows) error {
+	name, size, block := c.col("database_name", tString), c.col("database_size", tString), c.col("block_size", tBigint)
+	total, used, free := c.col("total_blocks", tBigint), c.col("used_blocks", tBigint), c.col("free_blocks", tBigint)
+	wal, mem, limit := c.col("wal_size", tString), c.col("memory_usage", tString), c.col("memory_limit", tString)
+	heap := readMemoryMetrics()["/memory/classes/heap/objects:bytes"]
+	for _, db := range p.catalogDatabases() {
+		if err := p.ctx.Err(); err != nil {
+			return err
+		}
+		c.n++
+		name.Add(db.name)
+		if bytes, ok := folderBytes(db.path); ok {
+			size.Add(formatBytes(bytes))
+		} else {
+			size.Add(nil)
+		}
+		for _, b := range []*colBuilder{block, total, used, free} {
+			b.Add(int64(0))
+		}
+		wal.Add(formatBytes(0))
+		mem.Add(formatBytes(heap))
+		limit.Add(formatBytes(p.set.memLimit))
+	}
+	return nil
+}
+
+// duckdbDatabaseCount is duckdb_approx_database_count(): carquet's
+// database and the attached ones.
+func (p *planner) duckdbDatabaseCount(c *catalogRows) error {
+	c.col("approx_count", tUBigint).Add(uint64(len(p.catalogDatabases())))
+	c.n = 1
+	return nil
+}
+
+var tUBigint = Type{Kind: KUint, Bits: 64}
+
+// duckdbMemory is the memory of carquet's process by what holds it, from
+// the Go runtime's metrics (DuckDB's tags are those of its buffer
+// manager, which carquet has not: its queries account their memory
+// against memory_limit while they run, exec/memory.go). Nothing spills to
+// disk, so temporary_storage_bytes is 0.
+func duckdbMemory(_ *planner, c *catalogRows) error {
+	tag, used, temp := c.col("tag", tString), c.col("memory_usage_bytes", tBigint), c.col("temporary_storage_bytes", tBigint)
+	m := readMemoryMetrics()
+	heap, stacks := m["/memory/classes/heap/objects:bytes"], m["/memory/classes/heap/stacks:bytes"]
+	rows := []struct {
+		tag   string
+		bytes uint64
+	}{
+		{"HEAP_OBJECTS", heap},
+		{"STACKS", stacks},
+		{"HEAP_FREE", m["/memory/classes/heap/free:bytes"] + m["/memory/classes/heap/released:bytes"] + m["/memory/classes/heap/unused:bytes"]},
+		{"RUNTIME_OTHER", m["/memory/classes/total:bytes"] - heap - stacks - m["/memory/classes/heap/free:bytes"] - m["/memory/classes/heap/released:bytes"] - m["/memory/classes/heap/unused:bytes"]},
+	}
+	for _, r := range rows {
+		c.n++
+		tag.Add(r.tag)
+		used.Add(int64(r.bytes))
+		temp.Add(int64(0))
+	}
+	return nil
+}
+
+// readMemoryMetrics reads the runtime's memory classes (cheap: no
+// stop of the world, unlike runtime.ReadMemStats).
+func readMemoryMetrics() map[string]uint64 {
+	names := []string{"/memory/classes/heap/objects:bytes", "/memory/classes/heap/stacks:bytes", "/memory/classes/heap/free:bytes",
+		"/memory/classes/heap/released:bytes", "/memory/classes/heap/unused:bytes", "/memory/classes/total:bytes"}
+	samples := make([]metrics.Sample, len(names))
+	for i, n := range names {
+		samples[i].Name = n
+	}
+	metrics.Read(samples)
+	out := make(map[string]uint64, len(names))
+	for _, s := range samples {
+		if s.Value.Kind() == metrics.KindUint64 {
+			out[s.Name] = s.Value.Uint64()
+		}
+	}
+	return out
+}
+
+// duckdbOptimizers lists carquet's optimizer rules by name, in the order
+// optimize applies them (select_optimize.go).
+func duckdbOptimizers(_ *planner, c *catalogRows) error {
+	name := c.col("name", tString)
+	for _, r := range optimizerRules {
+		c.n++
+		name.Add(r.name)
+	}
+	return nil
+}
+
+// duckdbExtensions lists the DuckDB extensions whose work carquet does
+// itself (builtinExtensions, which INSTALL and LOAD accept): built in,
+// so loaded and installed, as DuckDB shows its statically linked ones.
+func duckdbExtensions(_ *planner, c *catalogRows) error {
+	name, loaded, installed, path := c.col("extension_name", tString), c.col("loaded", tBool), c.col("installed", tBool), c.col("install_path", tString)
+	desc, aliases, version := c.col("description", tString), c.col("aliases", tStringList), c.col("extension_version", tString)
+	mode, from := c.col("install_mode", tString), c.col("installed_from", tString)
+	v, _ := carquetBuild()
+	for _, ext := range builtinExtensions {
+		c.n++
+		name.Add(ext)
+		loaded.Add(true)
+		installed.Add(true)
+		path.Add("(BUILT-IN)")
+		desc.Add(extensionDescriptions[ext])
+		aliases.Add([]any{})
+		version.Add("carquet " + v)
+		mode.Add("STATICALLY_LINKED")
+		from.Add("")
+	}
+	return nil
+}
+
+// extensionDescriptions say what carquet has of each extension.
+var extensionDescriptions = map[string]string{
+	"core_functions": "carquet's built-in functions",
+	"delta":          "carquet reads and writes Delta Lake tables itself",
+	"httpfs":         "carquet reads files over HTTP(S) and S3 itself (objstore)",
+	"json":           "carquet's built-in JSON type and functions",
+	"parquet":        "carquet's own Parquet reader and writer",
+}
+
+// checkpointRelation is checkpoint() and force_checkpoint(): no row, a
+// column Success, and the wait CHECKPOINT does, when the statement runs.
+// DuckDB's moves its write-ahead log into the database file; carquet has
+// no log (a committed statement's files are already in place), so the
+// only thing to wait for is the writes under way. In a transaction it
+// waits for nothing, as CHECKPOINT.
+func (p *planner) checkpointRelation(alias string) *relation {
+	c := &catalogRows{}
+	c.col("Success", tBool)
+	rel := c.relation(alias, "CHECKPOINT")
+	rel.sub.root = &checkpointNode{e: p.e, inTx: p.tx != nil}
+	return rel
+}
+
+// checkpointNode waits for the engine's writes, then ends: no row.
+type checkpointNode struct {
+	e    *Engine
+	inTx bool
+	done bool
+}
+
+func (n *checkpointNode) Next(ctx context.Context) (*Batch, error) {
+	if !n.done && !n.inTx {
+		// A barrier: once the lock is had, the writes under way ended.
+		n.e.writeMu.Lock()
+		n.e.writeMu.Unlock()
+	}
+	n.done = true
+	return nil, io.EOF
+}
+
+func (n *checkpointNode) Close() {}
+
+func (n *checkpointNode) Explain(x *kernels.Explainer, depth int) { x.Line(depth, "CHECKPOINT") }
+
+// systemPragmas are the PRAGMAs that are SELECT * FROM pragma_name().
+var systemPragmas = map[string]bool{"version": true, "platform": true, "user_agent": true, "database_size": true, "collations": true}
