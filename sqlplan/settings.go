@@ -64,6 +64,9 @@ type settings struct {
 	// (funcs_session.go).
 	connID uint64
 	rng    *sessionRand
+	// queryID numbers the statement's run (current_query_id(),
+	// funcs_system.go).
+	queryID uint64
 }
 
 // nullsFirst is where NULLs of an ORDER BY item go: explicit is the
@@ -402,6 +405,7 @@ func (e *Engine) settingsFor(sess *Session) settings {
 	s.local = sess.mask
 	s.vars = sess.vars
 	s.connID, s.rng = sess.id, sess.rng
+	s.queryID = lastQueryID.Add(1)
 	return s
 }
 

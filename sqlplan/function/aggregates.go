@@ -56,6 +56,10 @@ var aggAliases = map[string]string{
 	"max_by": "arg_max", "argmax": "arg_max",
 	"min_by": "arg_min", "argmin": "arg_min",
 	"array_agg": "list",
+	// DuckDB's sum without its overflow check, which it keeps for its
+	// own plans; carquet's sum is exact (HUGEINT for integers) and never
+	// overflows, so it is that sum.
+	"sum_no_overflow": "sum",
 }
 
 // registerAggregates adds aggregate functions to the library; a name
