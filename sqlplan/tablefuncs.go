@@ -84,9 +84,12 @@ func queryCall(x *expander, call parse.Token, args [][]parse.Token) ([]parse.Tok
 	if len(toks) == 0 || !startsQuery(toks[0]) || hasTopLevelSemicolon(toks) {
 		return nil, errAt(x.text, lit.Pos, "query: expected a single SELECT statement")
 	}
+	// The places are exact when the string's contents stand verbatim
+	// after its quote (not so for E'...', $$...$$, an escaped quote, or a
+	// call in a macro's body).
 	shift := lit.Pos + 1
-	if x.text[lit.Pos] != '\'' || strings.Contains(text, "'") {
-		shift = -1 // E'...', $$...$$ or an escaped quote: no exact places
+	if end := shift + len(text); lit.Pos < 0 || end > len(x.text) || x.text[lit.Pos] != '\'' || x.text[shift:end] != text {
+		shift = -1
 	}
 	for j := range toks {
 		if shift < 0 {
