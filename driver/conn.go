@@ -60,6 +60,9 @@ func (c *Conn) Close() error {
 		c.tx.Rollback()
 		c.tx = nil
 	}
+	if !c.closed && c.sess != nil {
+		c.sess.Close()
+	}
 	c.closed = true
 	return nil
 }

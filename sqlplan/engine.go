@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/carquet-go/carquet/delta"
@@ -124,6 +125,9 @@ type Engine struct {
 	global   settings
 	defaults settings
 	sess0    *Session
+	// openSessions counts the sessions made and not closed, sess0 among
+	// them (duckdb_connection_count(), systables.go).
+	openSessions atomic.Int64
 	// temp is the folder of the temporary tables (CREATE TEMP TABLE),
 	// made with the first one and removed by Close; their names come
 	// before the root's.

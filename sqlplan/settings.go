@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
@@ -379,10 +380,13 @@ type Session struct {
 	// seeds (funcs_session.go).
 	id  uint64
 	rng *sessionRand
+	// closed: Close was called (duckdb_connection_count(), systables.go).
+	closed atomic.Bool
 }
 
 // NewSession returns a session of the engine with no settings of its own.
 func (e *Engine) NewSession() *Session {
+	e.openSessions.Add(1)
 	return &Session{e: e, id: lastConnectionID.Add(1), rng: &sessionRand{}}
 }
 

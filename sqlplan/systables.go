@@ -31,6 +31,7 @@ var systemFunctions = map[string]func(p *planner, c *catalogRows) error{
 	"duckdb_optimizers":            duckdbOptimizers,
 	"duckdb_extensions":            duckdbExtensions,
 	"duckdb_approx_database_count": (*planner).duckdbDatabaseCount,
+	"duckdb_connection_count":      (*planner).duckdbConnectionCount,
 	"pg_timezone_names":            pgTimezoneNames,
 }
 
@@ -157,6 +158,24 @@ func (p *planner) duckdbDatabaseCount(c *catalogRows) error {
 }
 
 var tUBigint = Type{Kind: KUint, Bits: 64}
+
+// duckdbConnectionCount is duckdb_connection_count(): the sessions open
+// now (each database/sql connection has one, closed with it), less the
+// engine's own, and at least the one asking.
+func (p *planner) duckdbConnectionCount(c *catalogRows) error {
+	n := max(p.e.openSessions.Load()-1, 1)
+	c.col("count", tUBigint).Add(uint64(n))
+	c.n = 1
+	return nil
+}
+
+// Close ends a session: it no longer counts as a connection. Closing
+// twice counts once.
+func (s *Session) Close() {
+	if s.closed.CompareAndSwap(false, true) {
+		s.e.openSessions.Add(-1)
+	}
+}
 
 // duckdbMemory is the memory of carquet's process by what holds it, from
 // the Go runtime's metrics (DuckDB's tags are those of its buffer
