@@ -227,6 +227,9 @@ func (p *planner) duckdbRelation(name, alias string) (*relation, bool, error) {
 	if rel, ok, err := p.fileReadRelation(name, alias); ok { // jsonread.go
 		return rel, true, err
 	}
+	if rel, ok, err := p.csvReadRelation(name, alias); ok { // csvread.go
+		return rel, true, err
+	}
 	if rel, ok, err := p.parquetMetaRelation(name, alias); ok { // pqmeta.go
 		return rel, true, err
 	}

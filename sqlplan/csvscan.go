@@ -1,10 +1,7 @@
 package sqlplan
 
 import (
-	"bufio"
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"net/url"
 	"os"
@@ -103,8 +100,7 @@ type csvScan struct {
 	opts    csvOptions
 	notNull []bool // by column: an unquoted empty field is ""
 	f       *os.File
-	r       *bufio.Reader
-	line    int // of the record being read, from 1, for errors
+	sp      *csvSplitter // csvsplit.go
 	done    bool
 }
 
@@ -112,7 +108,7 @@ func (n *csvScan) Next(ctx context.Context) (*Batch, error) {
 	if n.done {
 		return nil, io.EOF
 	}
-	if n.r == nil {
+	if n.sp == nil {
 		if err := n.open(); err != nil {
 			return nil, err
 		}
@@ -122,7 +118,7 @@ func (n *csvScan) Next(ctx context.Context) (*Batch, error) {
 		cols[i] = &Col{T: tString, Off: []int32{0}, Null: make([]bool, 0, csvBatchRows)}
 	}
 	b := &Batch{Cols: cols}
-	for b.N < csvBatchRows && !n.done {
+	for b.N < csvBatchRows && !n.sp.done {
 		if b.N%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
@@ -139,6 +135,7 @@ func (n *csvScan) Next(ctx context.Context) (*Batch, error) {
 			break
 		}
 	}
+	n.done = n.sp.done
 	for _, c := range cols {
 		c.Len = b.N
 	}
@@ -164,7 +161,7 @@ func (n *csvScan) open() error {
 	if err != nil {
 		return err
 	}
-	n.f, n.r = f, bufio.NewReaderSize(f, 1<<16)
+	n.f, n.sp = f, newCSVSplitter(f, n.opts, n.path)
 	if n.opts.header {
 		// The header's names are not read: columns match by position.
 		skip := make([]*Col, len(n.notNull))
@@ -189,134 +186,17 @@ func (n *csvScan) Explain(x *kernels.Explainer, depth int) {
 	x.Line(depth, "CSV %s", n.path)
 }
 
-// fail is an error at the record being read.
-func (n *csvScan) fail(format string, args ...any) error {
-	return errorf("%s: line %d: %s", n.path, n.line, fmt.Sprintf(format, args...))
-}
-
 // record reads one record into cols, a field each; got is false at the
-// end of the file and for an empty line (which DuckDB skips too, unless
-// the table has one column: then it is a NULL).
+// end of the file and for an empty line.
 func (n *csvScan) record(cols []*Col) (got bool, err error) {
-	n.line++
-	first, err := n.r.ReadByte()
-	if errors.Is(err, io.EOF) {
-		n.done = true
-		return false, nil
-	}
-	if err != nil {
+	k, err := n.sp.record(cols, n.notNull)
+	switch {
+	case err != nil || k == 0:
 		return false, err
+	case k > len(cols):
+		return false, n.sp.fail("more fields than the table's %d columns", len(cols))
+	case k < len(cols):
+		return false, n.sp.fail("%d fields, the table has %d columns", k, len(cols))
 	}
-	if (first == '\n' || first == '\r') && len(cols) != 1 {
-		if first == '\r' {
-			n.skipLF()
-		}
-		return false, nil
-	}
-	n.r.UnreadByte()
-	for k := 0; ; k++ {
-		if k >= len(cols) {
-			return false, n.fail("more fields than the table's %d columns", len(cols))
-		}
-		end, err := n.field(cols[k], n.notNull[k])
-		if err != nil {
-			return false, err
-		}
-		if end {
-			if k+1 != len(cols) {
-				return false, n.fail("%d fields, the table has %d columns", k+1, len(cols))
-			}
-			return true, nil
-		}
-	}
-}
-
-// field reads one field into c; end is true when it ended its record.
-func (n *csvScan) field(c *Col, notNull bool) (end bool, err error) {
-	o := n.opts
-	ch, err := n.r.ReadByte()
-	quoted := err == nil && ch == o.quote
-	if quoted {
-		if err := n.quotedField(c); err != nil {
-			return false, err
-		}
-		ch, err = n.r.ReadByte()
-		if err == nil && ch != o.delim && ch != '\n' && ch != '\r' {
-			return false, n.fail("%q after a closing quote (expected the delimiter or a line end)", ch)
-		}
-	} else {
-		for err == nil && ch != o.delim && ch != '\n' && ch != '\r' {
-			c.Data = append(c.Data, ch)
-			ch, err = n.r.ReadByte()
-		}
-	}
-	if err != nil && !errors.Is(err, io.EOF) {
-		return false, err
-	}
-	empty := int32(len(c.Data)) == c.Off[len(c.Off)-1]
-	c.Null = append(c.Null, empty && !notNull && (!quoted || o.quotedNulls))
-	c.Off = append(c.Off, int32(len(c.Data)))
-	if err != nil { // io.EOF
-		n.done = true
-		return true, nil
-	}
-	if ch == '\r' {
-		n.skipLF()
-	}
-	if ch == '\n' || ch == '\r' {
-		return true, nil
-	}
-	return false, nil
-}
-
-// quotedField reads a quoted field's text, after its opening quote, up to
-// its closing quote.
-func (n *csvScan) quotedField(c *Col) error {
-	o, start := n.opts, n.line
-	unended := func() error {
-		n.line = start // the line the field begins on
-		return n.fail("a quoted field does not end")
-	}
-	for {
-		ch, err := n.r.ReadByte()
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return unended()
-			}
-			return err
-		}
-		switch {
-		case ch == o.escape && o.escape == o.quote:
-			// A doubled quote is one; a single one ends the field.
-			next, err := n.r.ReadByte()
-			if err == nil && next == o.quote {
-				c.Data = append(c.Data, o.quote)
-				continue
-			}
-			if err == nil {
-				n.r.UnreadByte()
-			}
-			return nil
-		case ch == o.escape:
-			next, err := n.r.ReadByte()
-			if err != nil {
-				return unended()
-			}
-			c.Data = append(c.Data, next)
-		case ch == o.quote:
-			return nil
-		default:
-			if ch == '\n' {
-				n.line++
-			}
-			c.Data = append(c.Data, ch)
-		}
-	}
-}
-
-// skipLF reads the \n of a \r\n line end.
-func (n *csvScan) skipLF() {
-	if ch, err := n.r.ReadByte(); err == nil && ch != '\n' {
-		n.r.UnreadByte()
-	}
+	return true, nil
 }

@@ -12,8 +12,8 @@ func JSONScalarType(n *JSONNode) string { return jsonNodeType(n) }
 // json_structure meets them: JSON where they disagree.
 func MeetJSONTypes(a, b string) string { return meetTypeNames(a, b) }
 
-// Strptime parses s with a strftime format into microseconds since
-// 1970-01-01 UTC.
+// Strptime parses s with a strptime format into microseconds since
+// 1970-01-01 UTC (the file readers' dateformat and timestampformat).
 func Strptime(s, format string) (int64, error) {
 	v, err := strptime(s, format)
 	if err != nil {

@@ -334,7 +334,7 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 			if afterFrom && IsJSONPath(t.Unquoted()) {
 				r.emit(Backquote(JSONPathTable(t.Unquoted())), t) // jsonread.go
 			} else if afterFrom {
-				r.emit(Backquote(t.Unquoted()), t)
+				r.emit(Backquote(fromFileName(t.Unquoted())), t) // csvcall.go
 			} else {
 				r.emit(mysqlString(t.Unquoted()), t)
 			}
@@ -837,6 +837,14 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 			case hasFileRead(low) && afterFrom && next.Kind == Op && next.Text == "(":
 				// read_json('f') and its kin, read_text, read_blob (jsonread.go).
 				name, k, err := fileReadCall(src, toks, i, low)
+				if err != nil {
+					return nil, err
+				}
+				r.emit(Backquote(name), t)
+				i = k
+			case CSVFunctions[low] && afterFrom && next.Kind == Op && next.Text == "(":
+				// read_csv('f', ...) and its kin (csvcall.go).
+				name, k, err := csvCall(src, toks, i, low)
 				if err != nil {
 					return nil, err
 				}

@@ -1,0 +1,292 @@
+package sqlplan
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/parse"
+)
+
+// read_csv's options, as the rewrite passed them (parse/csvcall.go):
+// each option's name and its value's text, read here as constants.
+
+// csvDefaultSample is DuckDB's sample_size: the rows the sniffer reads.
+const csvDefaultSample = 20480
+
+// csvReadSpec is a read_csv call.
+type csvReadSpec struct {
+	fn       string
+	patterns []string
+	opts     csvOptions  // the dialect given; what is not set is sniffed
+	columns  []NamedType // columns=: the names and types, not sniffed
+	types    []Type      // types= by position
+	typesBy  map[string]Type
+	names    []string
+	auto     bool // auto_detect
+	allText  bool // all_varchar
+	skip     int
+	nullstr  []string
+	dateFmt  string
+	stampFmt string
+	filename bool
+	byName   bool // union_by_name
+	sample   int  // rows; -1 for the whole file
+	ignore   bool // ignore_errors
+	compress string
+	given    []string // the options as written, for sniff_csv's UserArguments
+
+	delimSet, quoteSet, escapeSet, headerSet bool
+}
+
+// readCSVSpec reads a call's query.
+func readCSVSpec(q url.Values) (*csvReadSpec, error) {
+	s := &csvReadSpec{fn: q.Get("fn"), patterns: q["path"], opts: defaultCSV, auto: true, sample: csvDefaultSample, nullstr: []string{""}, compress: "auto"}
+	names, vals := q["o"], q["v"]
+	if len(names) != len(vals) {
+		return nil, errorf("%s: malformed options", s.fn)
+	}
+	for i, name := range names {
+		if err := s.option(name, vals[i]); err != nil {
+			return nil, err
+		}
+		s.given = append(s.given, name+"="+vals[i])
+	}
+	if s.quoteSet && !s.escapeSet {
+		s.opts.escape = s.opts.quote
+	}
+	if s.delimSet && s.quoteSet && s.opts.delim == s.opts.quote {
+		return nil, errorf("%s: the delimiter and the quote must differ", s.fn)
+	}
+	return s, nil
+}
+
+// option reads one option.
+func (s *csvReadSpec) option(name, text string) error {
+	toks, err := parse.Lex(text)
+	if err != nil {
+		return errorf("%s: option %s: %v", s.fn, name, err)
+	}
+	val := parse.Significant(toks)
+	fail := func(what string) error {
+		return errorf("%s: option %s takes %s, got %s", s.fn, name, what, text)
+	}
+	var ok bool
+	switch name {
+	case "delim", "sep", "delimiter":
+		var d string
+		if d, ok = constString(val); ok && d == "\\t" {
+			d = "\t"
+		}
+		if !ok || len(d) != 1 || d == "\n" || d == "\r" {
+			return fail("one character")
+		}
+		s.opts.delim, s.delimSet = d[0], true
+	case "quote", "escape":
+		c, ok := constString(val)
+		if !ok || len(c) > 1 {
+			return fail("one character or ''")
+		}
+		b := byte(0)
+		if c != "" {
+			b = c[0]
+		}
+		if name == "quote" {
+			s.opts.quote, s.quoteSet = b, true
+		} else {
+			s.opts.escape, s.escapeSet = b, true
+		}
+	case "header":
+		if s.opts.header, ok = constBool(val); !ok {
+			return fail("true or false")
+		}
+		s.headerSet = true
+	case "auto_detect":
+		if s.auto, ok = constBool(val); !ok {
+			return fail("true or false")
+		}
+	case "all_varchar":
+		if s.allText, ok = constBool(val); !ok {
+			return fail("true or false")
+		}
+	case "filename":
+		if s.filename, ok = constBool(val); !ok {
+			return fail("true or false")
+		}
+	case "union_by_name":
+		if s.byName, ok = constBool(val); !ok {
+			return fail("true or false")
+		}
+	case "ignore_errors":
+		if s.ignore, ok = constBool(val); !ok {
+			return fail("true or false")
+		}
+	case "skip":
+		if s.skip, ok = constInt(val); !ok || s.skip < 0 {
+			return fail("a number of lines")
+		}
+	case "sample_size":
+		if s.sample, ok = constInt(val); !ok || s.sample == 0 || s.sample < -1 {
+			return fail("a number of rows, or -1")
+		}
+	case "nullstr", "null":
+		if s.nullstr, ok = constStrings(val); !ok {
+			return fail("a string or a list of strings")
+		}
+	case "names", "column_names":
+		if s.names, ok = constStrings(val); !ok {
+			return fail("a list of names")
+		}
+	case "dateformat", "date_format":
+		if s.dateFmt, ok = constString(val); !ok {
+			return fail("a strptime format")
+		}
+	case "timestampformat", "timestamp_format":
+		if s.stampFmt, ok = constString(val); !ok {
+			return fail("a strptime format")
+		}
+	case "new_line":
+		// \n, \r\n and \r all end a record, whichever is given.
+		if _, ok = constString(val); !ok {
+			return fail("a line end")
+		}
+	case "compression":
+		c, ok := constString(val)
+		if c = strings.ToLower(c); !ok || c != "auto" && c != "none" && c != "gzip" && c != "zstd" {
+			return fail("auto, none, gzip or zstd")
+		}
+		s.compress = c
+	case "columns":
+		return s.columnsOption(val, fail)
+	case "types", "dtypes", "column_types":
+		return s.typesOption(val, fail)
+	default:
+		e := errorf("%s: option %s is not supported (carquet takes delim, quote, escape, header, columns, types, names, auto_detect, all_varchar, skip, nullstr, new_line, dateformat, timestampformat, filename, union_by_name, sample_size, ignore_errors and compression)", s.fn, name)
+		e.Err = ErrUnsupported
+		return e
+	}
+	return nil
+}
+
+// columnsOption reads columns={'name': 'TYPE', ...}.
+func (s *csvReadSpec) columnsOption(val []parse.Token, fail func(string) error) error {
+	pairs, ok := constStruct(val)
+	if !ok || len(pairs) == 0 {
+		return fail("{'name': 'TYPE', ...}")
+	}
+	for _, p := range pairs {
+		t, err := typeFromText(p[1])
+		if err != nil {
+			return fail("{'name': 'TYPE', ...} (" + err.Error() + ")")
+		}
+		s.columns = append(s.columns, NamedType{Name: p[0], Type: t})
+	}
+	return nil
+}
+
+// typesOption reads types=['TYPE', ...] (by position) or {'name': 'TYPE'}.
+func (s *csvReadSpec) typesOption(val []parse.Token, fail func(string) error) error {
+	if list, ok := constStrings(val); ok {
+		for _, name := range list {
+			t, err := typeFromText(name)
+			if err != nil {
+				return fail("a list of types (" + err.Error() + ")")
+			}
+			s.types = append(s.types, t)
+		}
+		return nil
+	}
+	pairs, ok := constStruct(val)
+	if !ok {
+		return fail("a list of types or {'name': 'TYPE', ...}")
+	}
+	s.typesBy = map[string]Type{}
+	for _, p := range pairs {
+		t, err := typeFromText(p[1])
+		if err != nil {
+			return fail("{'name': 'TYPE', ...} (" + err.Error() + ")")
+		}
+		s.typesBy[strings.ToLower(p[0])] = t
+	}
+	return nil
+}
+
+// typeFromText is the type a name such as 'DECIMAL(10,2)' stands for.
+func typeFromText(text string) (Type, error) {
+	toks, err := parse.Lex(text)
+	if err != nil {
+		return Type{}, err
+	}
+	toks = parse.Significant(toks)
+	t, j, err := readType(text, toks, 0)
+	if err == nil && j != len(toks) {
+		err = errorf("%q is not a type", text)
+	}
+	return t, err
+}
+
+// constString reads a string constant.
+func constString(val []parse.Token) (string, bool) {
+	if len(val) == 1 && val[0].Kind == parse.String {
+		return val[0].Unquoted(), true
+	}
+	return "", false
+}
+
+// constBool reads true, false, 1, 0 or their strings.
+func constBool(val []parse.Token) (bool, bool) {
+	if len(val) != 1 {
+		return false, false
+	}
+	switch strings.ToLower(val[0].Unquoted()) {
+	case "true", "1", "on":
+		return true, true
+	case "false", "0", "off":
+		return false, true
+	}
+	return false, false
+}
+
+// constInt reads an integer, negative or not.
+func constInt(val []parse.Token) (int, bool) {
+	text := ""
+	for _, t := range val {
+		text += t.Text
+	}
+	n, err := strconv.Atoi(text)
+	return n, err == nil && len(val) >= 1 && len(val) <= 2
+}
+
+// constStrings reads 'a' or ['a', 'b', ...].
+func constStrings(val []parse.Token) ([]string, bool) {
+	if s, ok := constString(val); ok {
+		return []string{s}, true
+	}
+	if len(val) < 2 || val[0].Text != "[" || val[len(val)-1].Text != "]" {
+		return nil, false
+	}
+	var out []string
+	for _, item := range parse.SplitList(val[1 : len(val)-1]) {
+		s, ok := constString(item)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
+// constStruct reads {'key': 'value', ...} as pairs.
+func constStruct(val []parse.Token) ([][2]string, bool) {
+	if len(val) < 2 || val[0].Text != "{" || val[len(val)-1].Text != "}" {
+		return nil, false
+	}
+	var out [][2]string
+	for _, item := range parse.SplitList(val[1 : len(val)-1]) {
+		if len(item) != 3 || item[1].Text != ":" || item[0].Kind == parse.Op || item[2].Kind != parse.String {
+			return nil, false
+		}
+		out = append(out, [2]string{item[0].Unquoted(), item[2].Unquoted()})
+	}
+	return out, true
+}

@@ -1,0 +1,390 @@
+package sqlplan
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// read_csv's sniffer, after DuckDB's: from a sample of the file's first
+// rows (sample_size, 20480 by default) it finds the dialect (delimiter
+// , | ; or tab; quote " or ' or none), whether the first line is a
+// header, and each column's type: the most specific of BOOLEAN, BIGINT,
+// DOUBLE, TIME, DATE, TIMESTAMP that every value of the sample takes,
+// else VARCHAR. Only the sample is held in memory.
+
+// csvSampleMaxBytes bounds the sample (sample_size -1 reads the file up
+// to it).
+const csvSampleMaxBytes = 64 << 20
+
+// csvSchema is how one file is read: its dialect and columns.
+type csvSchema struct {
+	opts  csvOptions
+	names []string
+	types []Type
+	// sniffed: the header and the types were detected, not given (for
+	// sniff_csv and the errors' hints).
+	sniffed bool
+}
+
+// csvSample is the sample's bytes; whole when it is the entire file.
+type csvSample struct {
+	data  []byte
+	whole bool
+}
+
+// readCSVSample reads the lines after skip up to rows+1 line ends (the
+// header's and a margin for quoted line ends are within the bound).
+func readCSVSample(r *bufio.Reader, rows int) (csvSample, error) {
+	var buf bytes.Buffer
+	lines := 0
+	for rows < 0 || lines <= rows+1 {
+		line, err := r.ReadSlice('\n')
+		buf.Write(line)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			if buf.Len() > csvSampleMaxBytes {
+				return csvSample{data: buf.Bytes()}, nil
+			}
+			continue
+		}
+		if errors.Is(err, io.EOF) {
+			return csvSample{data: buf.Bytes(), whole: true}, nil
+		}
+		if err != nil {
+			return csvSample{}, err
+		}
+		lines++
+		if buf.Len() > csvSampleMaxBytes {
+			break
+		}
+	}
+	return csvSample{data: buf.Bytes()}, nil
+}
+
+// countFields splits the sample with a dialect, at most maxRows
+// records, counting fields: width is the widest record's count, even
+// whether every record had it. A record cut by the sample's end is left
+// out.
+func countFields(s csvSample, opts csvOptions, maxRows int, path string) (width, rows int, even bool, err error) {
+	sp := newCSVSplitter(bytes.NewReader(s.data), opts, path)
+	width, even = 0, true
+	for !sp.done && (maxRows < 0 || rows < maxRows) {
+		n, err := sp.record(nil, nil)
+		if err != nil {
+			if !s.whole {
+				break // a quoted field the sample cut
+			}
+			return 0, 0, false, err
+		}
+		if n == 0 || sp.done && !s.whole {
+			continue
+		}
+		if rows > 0 && n != width {
+			even = false
+		}
+		width = max(width, n)
+		rows++
+	}
+	return width, rows, even, nil
+}
+
+// splitSample splits the sample into width columns of text, at most
+// maxRows records: a short record's missing fields are NULL, a long
+// one's extra fields left out.
+func splitSample(s csvSample, opts csvOptions, width, maxRows int, path string) (cols []*Col, rows int, err error) {
+	cols = make([]*Col, width)
+	for i := range cols {
+		cols[i] = &Col{T: tString, Off: []int32{0}}
+	}
+	sp := newCSVSplitter(bytes.NewReader(s.data), opts, path)
+	for !sp.done && (maxRows < 0 || rows < maxRows) {
+		n, err := sp.record(cols, nil)
+		if err != nil {
+			if !s.whole {
+				break
+			}
+			return nil, 0, err
+		}
+		if n == 0 || sp.done && !s.whole {
+			truncCols(cols, rows)
+			continue
+		}
+		rows++
+		padCols(cols, rows)
+	}
+	truncCols(cols, rows)
+	return cols, rows, nil
+}
+
+// padCols makes every column rows long, NULL where a record was short.
+func padCols(cols []*Col, rows int) {
+	for _, c := range cols {
+		for len(c.Null) < rows {
+			c.Null = append(c.Null, true)
+			c.Off = append(c.Off, int32(len(c.Data)))
+		}
+	}
+}
+
+// truncCols drops the rows from rows on.
+func truncCols(cols []*Col, rows int) {
+	for _, c := range cols {
+		if len(c.Null) > rows {
+			c.Null = c.Null[:rows]
+			c.Off = c.Off[:rows+1]
+			c.Data = c.Data[:c.Off[rows]]
+		}
+	}
+}
+
+// countQuoteStarts counts the fields of the sample that begin with q, by
+// delimiter d: a sign that q quotes.
+func countQuoteStarts(data []byte, d, q byte) int {
+	n := 0
+	for i, c := range data {
+		if c == q && (i == 0 || data[i-1] == d || data[i-1] == '\n' || data[i-1] == '\r') {
+			n++
+		}
+	}
+	return n
+}
+
+// sniffDialect finds the delimiter and the quote the spec leaves open:
+// of the dialects that split every sampled record into as many fields,
+// the one with the most fields, the first in DuckDB's order on a tie; a
+// quote only when some field begins with it.
+func (s *csvReadSpec) sniffDialect(sample csvSample, rows int) (csvOptions, error) {
+	delims := []byte{',', '|', ';', '\t'}
+	if s.delimSet {
+		delims = []byte{s.opts.delim}
+	}
+	best, bestWidth := csvOptions{}, -1
+	for _, d := range delims {
+		quotes := []byte{s.opts.quote}
+		if !s.quoteSet {
+			quotes = nil
+			for _, q := range []byte{'"', '\''} {
+				if countQuoteStarts(sample.data, d, q) > 0 {
+					quotes = append(quotes, q)
+				}
+			}
+			quotes = append(quotes, 0)
+		}
+		for _, q := range quotes {
+			o := s.opts
+			o.delim, o.quote = d, q
+			if !s.escapeSet {
+				o.escape = q
+			}
+			width, _, even, err := countFields(sample, o, rows, "")
+			if err != nil || !even {
+				continue
+			}
+			if width > bestWidth {
+				best, bestWidth = o, width
+			}
+			break
+		}
+	}
+	if bestWidth < 0 {
+		return best, errorf("Error when sniffing file: it was not possible to automatically detect the CSV parsing dialect (delimiter, quote): every record needs as many fields; set delim, quote and escape, or ignore_errors")
+	}
+	return best, nil
+}
+
+// sniffTypes is each column's type over rows [from, to) of the sample.
+func sniffTypes(cols []*Col, from, to int, nullstr []string, f csvFormats) []Type {
+	types := make([]Type, len(cols))
+	for k, c := range cols {
+		fits := make([]bool, len(csvTypeCandidates))
+		for i := range fits {
+			fits[i] = true
+		}
+		seen := false
+		for r := from; r < to; r++ {
+			if c.Null[r] || isNullText(c.Str(r), nullstr) {
+				continue
+			}
+			seen = true
+			v := fieldText(c.Str(r))
+			for i := range fits {
+				fits[i] = fits[i] && sniffFits(i, v, f)
+			}
+		}
+		types[k] = tString
+		for i, ok := range fits {
+			if ok && seen {
+				types[k] = csvTypeCandidates[i]
+				break
+			}
+		}
+	}
+	return types
+}
+
+// isNullText reports whether a field is one of nullstr's texts ("" is
+// the splitter's NULL already).
+func isNullText(v []byte, nullstr []string) bool {
+	for _, n := range nullstr {
+		if n != "" && string(v) == n {
+			return true
+		}
+	}
+	return false
+}
+
+// sniffHeader decides whether the first record is a header, as DuckDB:
+// when a value of it is not of its column's type, or when every column
+// is VARCHAR and it has no NULL.
+func sniffHeader(cols []*Col, types []Type, nullstr []string, f csvFormats) bool {
+	allText, anyNull := true, false
+	for k, c := range cols {
+		if c.Null[0] || isNullText(c.Str(0), nullstr) {
+			anyNull = true
+			continue
+		}
+		if types[k].Kind == KString {
+			continue
+		}
+		allText = false
+		for i, t := range csvTypeCandidates {
+			if t.Kind == types[k].Kind && !sniffFits(i, fieldText(c.Str(0)), f) {
+				return true
+			}
+		}
+	}
+	return allText && !anyNull
+}
+
+// csvColumnNames are DuckDB's names of columns without a header:
+// column0, column1, ..., the numbers padded to the widest.
+func csvColumnNames(n int) []string {
+	width := len(strconv.Itoa(n - 1))
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("column%0*d", width, i)
+	}
+	return out
+}
+
+// headerNames are a header's names: an empty one is columnN, a repeated
+// one gets _1, _2, ... as in DuckDB.
+func headerNames(cols []*Col) []string {
+	generic := csvColumnNames(len(cols))
+	seen := map[string]bool{}
+	out := make([]string, len(cols))
+	for k, c := range cols {
+		name := string(c.Str(0))
+		if c.Null[0] || name == "" {
+			name = generic[k]
+		}
+		base := name
+		for i := 1; seen[strings.ToLower(name)]; i++ {
+			name = base + "_" + strconv.Itoa(i)
+		}
+		seen[strings.ToLower(name)] = true
+		out[k] = name
+	}
+	return out
+}
+
+// sniffFile is how the spec reads one file: the dialect, header, names
+// and types given, the rest sniffed from the file's first rows.
+func (s *csvReadSpec) sniffFile(path, shown string) (*csvSchema, error) {
+	rc, err := s.openCSV(path)
+	if err != nil {
+		return nil, errorf("%s: %v", shown, err)
+	}
+	defer rc.Close()
+	br := bufio.NewReaderSize(rc, 1<<16)
+	sp := csvSplitter{r: br}
+	if err := sp.skipLines(s.skip); err != nil {
+		return nil, errorf("%s: %v", shown, err)
+	}
+	sample, err := readCSVSample(br, s.sample)
+	if err != nil {
+		return nil, errorf("%s: %v", shown, err)
+	}
+	sch := &csvSchema{opts: s.opts, sniffed: s.auto}
+	rows := s.sample
+	if rows > 0 {
+		rows++ // the header's
+	}
+	if s.auto {
+		if sch.opts, err = s.sniffDialect(sample, rows); err != nil {
+			return nil, errorf("%s: %v", shown, err)
+		}
+	}
+	width, _, _, err := countFields(sample, sch.opts, rows, shown)
+	if err != nil {
+		return nil, err
+	}
+	cols, n, err := splitSample(sample, sch.opts, width, rows, shown)
+	if err != nil {
+		return nil, err
+	}
+	f := csvFormats{s.dateFmt, s.stampFmt}
+	if len(s.columns) > 0 {
+		for _, c := range s.columns {
+			sch.names, sch.types = append(sch.names, c.Name), append(sch.types, c.Type)
+		}
+		if !s.headerSet && s.auto && n > 0 && len(cols) == len(s.columns) {
+			sch.opts.header = sniffHeader(cols, sch.types, s.nullstr, f)
+		}
+		return sch, nil
+	}
+	if len(cols) == 0 {
+		return nil, errorf("%s: the file has no rows to read columns from; give columns={'name': 'TYPE', ...}", shown)
+	}
+	from := 0
+	if n > 1 {
+		from = 1
+	}
+	types := sniffTypes(cols, from, n, s.nullstr, f)
+	if !s.headerSet && s.auto {
+		sch.opts.header = sniffHeader(cols, types, s.nullstr, f)
+	}
+	if sch.opts.header {
+		sch.names = headerNames(cols)
+		types = sniffTypes(cols, 1, n, s.nullstr, f)
+	} else {
+		sch.names = csvColumnNames(len(cols))
+		types = sniffTypes(cols, 0, n, s.nullstr, f)
+	}
+	if !s.auto || s.allText {
+		for i := range types {
+			types[i] = tString
+		}
+	}
+	sch.types = types
+	return sch, s.applyNamesAndTypes(sch, shown)
+}
+
+// applyNamesAndTypes puts names= and types= over the sniffed ones.
+func (s *csvReadSpec) applyNamesAndTypes(sch *csvSchema, shown string) error {
+	if len(s.names) > len(sch.names) {
+		return errorf("%s: names= gives %d names, the file has %d columns", shown, len(s.names), len(sch.names))
+	}
+	copy(sch.names, s.names)
+	if len(s.types) > len(sch.types) {
+		return errorf("%s: types= gives %d types, the file has %d columns", shown, len(s.types), len(sch.types))
+	}
+	copy(sch.types, s.types)
+	for name, t := range s.typesBy {
+		k := -1
+		for i, n := range sch.names {
+			if strings.EqualFold(n, name) {
+				k = i
+			}
+		}
+		if k < 0 {
+			return errorf("%s: types= names the column %q, which the file does not have", shown, name)
+		}
+		sch.types[k] = t
+	}
+	return nil
+}
