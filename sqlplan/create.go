@@ -304,6 +304,9 @@ func (e *Engine) prepareCopy(ctx context.Context, s *Stmt, text string, toks []p
 	if isJSONCopy(s.table, toks[i+2:]) {
 		return e.prepareCopyJSON(ctx, s, text, toks, query, i+2) // jsoncopy.go
 	}
+	if copyToCSV(s.table, toks, i+2) {
+		return e.prepareCopyCSV(ctx, s, text, toks, query, s.table, i+2) // csvcopy.go
+	}
 	if !strings.HasSuffix(strings.ToLower(s.table), ".parquet") {
 		return nil, fail(i+1, "COPY writes Parquet files: name the file .parquet")
 	}

@@ -118,7 +118,12 @@ func writeCSVField(w *bufio.Writer, opts csvOptions, k int, v []byte, null bool)
 	if null {
 		return
 	}
-	if !needsCSVQuotes(v, opts) {
+	writeCSVValue(w, opts, v, needsCSVQuotes(v, opts))
+}
+
+// writeCSVValue writes a value, in quotes or not.
+func writeCSVValue(w *bufio.Writer, opts csvOptions, v []byte, quote bool) {
+	if !quote {
 		w.Write(v)
 		return
 	}

@@ -60,9 +60,10 @@ type Stmt struct {
 	analyze bool
 	inner   *Stmt // EXPLAIN's statement, CREATE TABLE AS's query
 	create  *createSpec
-	export  *exportSpec // EXPORT / IMPORT DATABASE
-	attach  *attachSpec // ATTACH / DETACH
-	ifMod   bool        // DROP IF EXISTS / CREATE IF NOT EXISTS
+	export  *exportSpec  // EXPORT / IMPORT DATABASE
+	csvOut  *csvCopySpec // COPY ... TO a CSV file (csvcopy.go)
+	attach  *attachSpec  // ATTACH / DETACH
+	ifMod   bool         // DROP IF EXISTS / CREATE IF NOT EXISTS
 	// view is CREATE VIEW's definition (replace: OR REPLACE).
 	view    *view
 	replace bool

@@ -285,6 +285,9 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 		if s.jsonCopy != nil {
 			return s.copyToJSON(ctx, p) // jsoncopy.go
 		}
+		if s.csvOut != nil {
+			return s.copyCSV(ctx, args, tx, sess) // csvcopy.go
+		}
 		if tx != nil && s.create != nil && s.create.delta {
 			return Result{}, unsupported(s.verb() + " ... USING delta inside a transaction")
 		}
