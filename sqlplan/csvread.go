@@ -269,7 +269,6 @@ func (n *csvReadScan) batch(ctx context.Context) (*Batch, error) {
 // typed makes the batch of text columns one of the output's types.
 func (n *csvReadScan) typed(f csvFile, text []*Col, lines []int) (*Batch, error) {
 	rows := len(lines)
-	fm := csvFormats{n.spec.dateFmt, n.spec.stampFmt}
 	var drop []bool
 	if n.spec.ignore {
 		drop = make([]bool, rows)
@@ -280,7 +279,7 @@ func (n *csvReadScan) typed(f csvFile, text []*Col, lines []int) (*Batch, error)
 		markNullTexts(c, rows, n.spec.nullstr)
 		j := f.proj[k]
 		t := n.cols[j].Type
-		col, bad, err := csvConvert(c, rows, t, fm, drop)
+		col, bad, err := csvConvert(c, rows, t, f.sch.formats[k], drop)
 		if err != nil {
 			return nil, errorf("%s: column %q: %v", f.shown, f.sch.names[k], err)
 		}

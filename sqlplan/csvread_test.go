@@ -145,3 +145,32 @@ func FuzzCSVRead(f *testing.F) {
 		}
 	})
 }
+
+// Dates and timestamps that are not ISO: the sniffer's formats, the last
+// one that reads every value (DuckDB's answers for the same files).
+func TestCSVSniffDateFormats(t *testing.T) {
+	files := map[string]string{}
+	cases := []struct{ value, format, typ, text string }{
+		{"02/01/2024", "%d/%m/%Y", "DATE", "2024-01-02"},
+		{"12/31/2023", "%m/%d/%Y", "DATE", "2023-12-31"},
+		{"2024/01/02", "%Y/%m/%d", "DATE", "2024-01-02"},
+		{"02-01-24", "%y-%m-%d", "DATE", "2002-01-24"},
+		{"13.01.2024", "%d.%m.%Y", "DATE", "2024-01-13"},
+		{"01/02/2024 10:00:00", "%d/%m/%Y %H:%M:%S", "TIMESTAMP", "2024-02-01 10:00:00"},
+		{"01/02/2024 10:00:00 PM", "%m/%d/%Y %I:%M:%S %p", "TIMESTAMP", "2024-01-02 22:00:00"},
+		// carquet's typeof names it TIMESTAMPTZ (DuckDB's TIMESTAMP WITH TIME ZONE).
+		{"2024-01-02 10:00:00+02", "", "TIMESTAMPTZ", "2024-01-02 08:00:00+00"},
+		{"20240102T100000Z", "", "VARCHAR", "20240102T100000Z"},
+	}
+	for i, c := range cases {
+		files[string(rune('a'+i))+".csv"] = "d\n" + c.value + "\n"
+	}
+	e := csvEngine(t, files)
+	for i, c := range cases {
+		name := string(rune('a'+i)) + ".csv"
+		got := queryAll(t, e, "SELECT coalesce(DateFormat, TimestampFormat, ''), (SELECT typeof(d) FROM '"+name+"'), (SELECT CAST(d AS VARCHAR) FROM '"+name+"') FROM sniff_csv('"+name+"')")
+		if len(got) != 1 || got[0][0] != c.format || got[0][1] != c.typ || got[0][2] != c.text {
+			t.Errorf("%s: got %v, want %s %s %s", c.value, got, c.format, c.typ, c.text)
+		}
+	}
+}

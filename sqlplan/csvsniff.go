@@ -8,6 +8,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/function"
 )
 
 // read_csv's sniffer, after DuckDB's: from a sample of the file's first
@@ -26,6 +28,9 @@ type csvSchema struct {
 	opts  csvOptions
 	names []string
 	types []Type
+	// formats are each column's date and timestamp formats: the
+	// user's, else those sniffed ("" for ISO).
+	formats []csvFormats
 	// sniffed: the header and the types were detected, not given (for
 	// sniff_csv and the errors' hints).
 	sniffed bool
@@ -196,34 +201,146 @@ func (s *csvReadSpec) sniffDialect(sample csvSample, rows int) (csvOptions, erro
 	return best, nil
 }
 
-// sniffTypes is each column's type over rows [from, to) of the sample.
-func sniffTypes(cols []*Col, from, to int, nullstr []string, f csvFormats) []Type {
-	types := make([]Type, len(cols))
-	for k, c := range cols {
-		fits := make([]bool, len(csvTypeCandidates))
-		for i := range fits {
-			fits[i] = true
+// csvDateFormats and csvStampFormats are the formats the sniffer tries
+// for dates and timestamps that are not ISO, with each separator; of
+// those that read every value, DuckDB takes the last (so 02/01/2024 is
+// the 2nd of January).
+var csvDateFormats, csvStampFormats = formatsWithSeparators(
+	[]string{"%m-%d-%Y", "%m-%d-%y", "%d-%m-%Y", "%d-%m-%y", "%Y-%m-%d", "%y-%m-%d"}), formatsWithSeparators(
+	[]string{"%Y-%m-%d %H:%M:%S.%f", "%m-%d-%Y %I:%M:%S %p", "%m-%d-%y %I:%M:%S %p", "%d-%m-%Y %H:%M:%S", "%d-%m-%y %H:%M:%S", "%Y-%m-%d %H:%M:%S", "%y-%m-%d %H:%M:%S"})
+
+func formatsWithSeparators(templates []string) []string {
+	var out []string
+	for _, sep := range []string{"-", "/", "."} {
+		for _, t := range templates {
+			out = append(out, strings.ReplaceAll(t, "-", sep))
 		}
-		seen := false
-		for r := from; r < to; r++ {
-			if c.Null[r] || isNullText(c.Str(r), nullstr) {
-				continue
-			}
-			seen = true
-			v := fieldText(c.Str(r))
-			for i := range fits {
-				fits[i] = fits[i] && sniffFits(i, v, f)
-			}
+	}
+	return out
+}
+
+// columnSniff is what the sniffer knows of a column while it reads the
+// sample: which candidate types, and which date and timestamp formats,
+// every value so far takes.
+type columnSniff struct {
+	fits               []bool // by csvTypeCandidates, ISO or the user's format
+	dateFmts, stampFmt []bool // by csvDateFormats, csvStampFormats
+	seen, zoned        bool
+}
+
+func newColumnSniff(f csvFormats) *columnSniff {
+	cs := &columnSniff{fits: make([]bool, len(csvTypeCandidates))}
+	for i := range cs.fits {
+		cs.fits[i] = true
+	}
+	if f.date == "" {
+		cs.dateFmts = make([]bool, len(csvDateFormats))
+	}
+	if f.stamp == "" {
+		cs.stampFmt = make([]bool, len(csvStampFormats))
+	}
+	for i := range cs.dateFmts {
+		cs.dateFmts[i] = true
+	}
+	for i := range cs.stampFmt {
+		cs.stampFmt[i] = true
+	}
+	return cs
+}
+
+// add takes one value.
+func (cs *columnSniff) add(v string, f csvFormats) {
+	cs.seen = true
+	cs.zoned = cs.zoned || f.stamp == "" && hasZone(v)
+	for i := range cs.fits {
+		cs.fits[i] = cs.fits[i] && sniffFits(i, v, f)
+	}
+	digit := v != "" && v[0] >= '0' && v[0] <= '9'
+	for i, ok := range cs.dateFmts {
+		if ok {
+			_, err := function.Strptime(v, csvDateFormats[i])
+			cs.dateFmts[i] = digit && err == nil
 		}
-		types[k] = tString
-		for i, ok := range fits {
-			if ok && seen {
-				types[k] = csvTypeCandidates[i]
-				break
+	}
+	for i, ok := range cs.stampFmt {
+		if ok {
+			_, err := function.Strptime(v, csvStampFormats[i])
+			cs.stampFmt[i] = digit && err == nil
+		}
+	}
+}
+
+// result is the column's type and the format its dates or timestamps
+// are read with ("" for ISO or the user's). A file has one date and one
+// timestamp format, as in DuckDB: the first column to need one sets it
+// (*date, *stamp, -1 while unset), a later one takes it or is not of
+// that type.
+func (cs *columnSniff) result(f csvFormats, date, stamp *int) (Type, csvFormats) {
+	if !cs.seen {
+		return tString, f
+	}
+	for i, t := range csvTypeCandidates {
+		if cs.fits[i] {
+			if t.Kind == KTimestamp && cs.zoned {
+				t.TZ = true
+			}
+			return t, f
+		}
+		switch t.Kind {
+		case KDate:
+			if k := fileFormat(cs.dateFmts, date); k >= 0 {
+				f.date = csvDateFormats[k]
+				return t, f
+			}
+		case KTimestamp:
+			if k := fileFormat(cs.stampFmt, stamp); k >= 0 {
+				f.stamp = csvStampFormats[k]
+				return t, f
 			}
 		}
 	}
-	return types
+	return tString, f
+}
+
+// fileFormat is the format a column reads with: the file's when set
+// (-1 if the column's values do not take it), else the last that takes
+// them all, which becomes the file's.
+func fileFormat(alive []bool, file *int) int {
+	if *file >= 0 {
+		if alive != nil && alive[*file] {
+			return *file
+		}
+		return -1
+	}
+	*file = lastTrue(alive)
+	return *file
+}
+
+func lastTrue(bs []bool) int {
+	for i := len(bs) - 1; i >= 0; i-- {
+		if bs[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+// sniffTypes is each column's type over rows [from, to) of the sample,
+// and the formats its dates and timestamps are read with.
+func sniffTypes(cols []*Col, from, to int, nullstr []string, f csvFormats) ([]Type, []csvFormats) {
+	types := make([]Type, len(cols))
+	formats := make([]csvFormats, len(cols))
+	date, stamp := -1, -1
+	for k, c := range cols {
+		cs := newColumnSniff(f)
+		for r := from; r < to; r++ {
+			if !c.Null[r] && !isNullText(c.Str(r), nullstr) {
+				cs.add(fieldText(c.Str(r)), f)
+			}
+		}
+		types[k], formats[k] = cs.result(f, &date, &stamp)
+	}
+	return types, formats
 }
 
 // isNullText reports whether a field is one of nullstr's texts ("" is
@@ -240,7 +357,7 @@ func isNullText(v []byte, nullstr []string) bool {
 // sniffHeader decides whether the first record is a header, as DuckDB:
 // when a value of it is not of its column's type, or when every column
 // is VARCHAR and it has no NULL.
-func sniffHeader(cols []*Col, types []Type, nullstr []string, f csvFormats) bool {
+func sniffHeader(cols []*Col, types []Type, formats []csvFormats, nullstr []string) bool {
 	allText, anyNull := true, false
 	for k, c := range cols {
 		if c.Null[0] || isNullText(c.Str(0), nullstr) {
@@ -252,7 +369,7 @@ func sniffHeader(cols []*Col, types []Type, nullstr []string, f csvFormats) bool
 		}
 		allText = false
 		for i, t := range csvTypeCandidates {
-			if t.Kind == types[k].Kind && !sniffFits(i, fieldText(c.Str(0)), f) {
+			if t.Kind == types[k].Kind && !sniffFits(i, fieldText(c.Str(0)), formats[k]) {
 				return true
 			}
 		}
@@ -332,8 +449,12 @@ func (s *csvReadSpec) sniffFile(path, shown string) (*csvSchema, error) {
 		for _, c := range s.columns {
 			sch.names, sch.types = append(sch.names, c.Name), append(sch.types, c.Type)
 		}
+		sch.formats = make([]csvFormats, len(s.columns))
+		for i := range sch.formats {
+			sch.formats[i] = f
+		}
 		if !s.headerSet && s.auto && n > 0 && len(cols) == len(s.columns) {
-			sch.opts.header = sniffHeader(cols, sch.types, s.nullstr, f)
+			sch.opts.header = sniffHeader(cols, sch.types, sch.formats, s.nullstr)
 		}
 		return sch, nil
 	}
@@ -344,23 +465,23 @@ func (s *csvReadSpec) sniffFile(path, shown string) (*csvSchema, error) {
 	if n > 1 {
 		from = 1
 	}
-	types := sniffTypes(cols, from, n, s.nullstr, f)
+	types, formats := sniffTypes(cols, from, n, s.nullstr, f)
 	if !s.headerSet && s.auto {
-		sch.opts.header = sniffHeader(cols, types, s.nullstr, f)
+		sch.opts.header = sniffHeader(cols, types, formats, s.nullstr)
 	}
 	if sch.opts.header {
 		sch.names = headerNames(cols)
-		types = sniffTypes(cols, 1, n, s.nullstr, f)
+		types, formats = sniffTypes(cols, 1, n, s.nullstr, f)
 	} else {
 		sch.names = csvColumnNames(len(cols))
-		types = sniffTypes(cols, 0, n, s.nullstr, f)
+		types, formats = sniffTypes(cols, 0, n, s.nullstr, f)
 	}
 	if !s.auto || s.allText {
 		for i := range types {
-			types[i] = tString
+			types[i], formats[i] = tString, f
 		}
 	}
-	sch.types = types
+	sch.types, sch.formats = types, formats
 	return sch, s.applyNamesAndTypes(sch, shown)
 }
 

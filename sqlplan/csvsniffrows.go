@@ -33,21 +33,36 @@ func (s *csvReadSpec) sniffRelation(alias, shown, path string) (*relation, error
 		fields[i] = quoteString(name) + ": " + quoteString(sch.types[i].SQLName())
 	}
 	c.col("Columns", tSniffColumns).Add(cols)
-	c.col("DateFormat", tString).Add(nilIfEmpty(s.dateFmt))
-	c.col("TimestampFormat", tString).Add(nilIfEmpty(s.stampFmt))
+	dateFmt, stampFmt := sch.sniffedFormats()
+	c.col("DateFormat", tString).Add(nilIfEmpty(dateFmt))
+	c.col("TimestampFormat", tString).Add(nilIfEmpty(stampFmt))
 	c.col("UserArguments", tString).Add(nilIfEmpty(strings.Join(s.given, ", ")))
 	prompt := "FROM read_csv(" + quoteString(shown) + ", auto_detect=false, delim=" + quoteString(string(o.delim)) +
 		", quote=" + quoteString(dialectChar(o.quote)) + ", escape=" + quoteString(dialectChar(o.escape)) +
 		`, new_line='\n', skip=` + strconv.Itoa(s.skip) + ", comment='', header=" + boolWord(o.header) +
 		", columns={" + strings.Join(fields, ", ") + "}"
-	if s.dateFmt != "" {
-		prompt += ", dateformat=" + quoteString(s.dateFmt)
+	if dateFmt != "" {
+		prompt += ", dateformat=" + quoteString(dateFmt)
 	}
-	if s.stampFmt != "" {
-		prompt += ", timestampformat=" + quoteString(s.stampFmt)
+	if stampFmt != "" {
+		prompt += ", timestampformat=" + quoteString(stampFmt)
 	}
 	c.col("Prompt", tString).Add(prompt + ");")
 	return c.relation(alias, "SNIFF_CSV"), nil
+}
+
+// sniffedFormats are the date and timestamp formats of the first DATE
+// and TIMESTAMP columns read with one ("" for none or ISO).
+func (sch *csvSchema) sniffedFormats() (date, stamp string) {
+	for i, t := range sch.types {
+		switch {
+		case t.Kind == KDate && date == "":
+			date = sch.formats[i].date
+		case t.Kind == KTimestamp && stamp == "":
+			stamp = sch.formats[i].stamp
+		}
+	}
+	return date, stamp
 }
 
 // dialectChar is a quote or escape as sniff_csv shows it: "" for none.

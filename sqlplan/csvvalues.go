@@ -51,19 +51,39 @@ func sniffFits(k int, s string, f csvFormats) bool {
 		_, err := function.ParseTimeText(s, false)
 		return err == nil
 	case 4:
-		if f.date == "" && strings.ContainsAny(s, ": T") {
+		if f.date == "" && (strings.ContainsAny(s, ": T") || !isoShaped(s)) {
 			return false
 		}
 		_, err := parseCSVDate(s, f.date)
 		return err == nil
 	case 5:
-		if f.stamp == "" && !strings.Contains(s, ":") {
+		if f.stamp == "" && (!strings.Contains(s, ":") || !isoShaped(s)) {
 			return false
 		}
 		_, err := parseCSVStamp(s, f.stamp, Type{Kind: KTimestamp})
 		return err == nil
 	}
 	return false
+}
+
+// isoShaped reports whether a text begins as an ISO date, YYYY-MM-:
+// other shapes are left to the sniffer's formats, as DuckDB does.
+func isoShaped(s string) bool {
+	if len(s) < 8 || s[4] != '-' {
+		return false
+	}
+	for _, c := range []byte(s[:4]) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// hasZone reports whether an ISO timestamp's text ends with a UTC offset
+// or Z: the sniffer makes such a column TIMESTAMP WITH TIME ZONE.
+func hasZone(s string) bool {
+	return len(s) > 19 && strings.ContainsAny(s[19:], "+-Z")
 }
 
 // parseCSVInt parses a decimal integer with an optional sign.
