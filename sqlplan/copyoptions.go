@@ -29,6 +29,10 @@ type csvOptions struct {
 	// empty field as NULL too; carquet's exports turn it off, so that
 	// the empty string and NULL both come back (COPY ... FROM only).
 	quotedNulls bool
+	// sniff names what COPY ... FROM's sniffer finds in the file, as
+	// DuckDB's AUTO_DETECT (on by default): those of delim, quote and
+	// header that the options did not give (csvread.go).
+	sniff []string
 }
 
 // defaultCSV is DuckDB's CSV dialect: comma, double quotes doubled
@@ -41,6 +45,9 @@ var defaultCSV = csvOptions{delim: ',', quote: '"', escape: '"', header: true, q
 func readFileOptions(text string, toks []parse.Token, i int, what string, fromFile bool) (fileOptions, int, error) {
 	opts := fileOptions{csv: defaultCSV}
 	if i >= len(toks) || toks[i].Kind != parse.Op || toks[i].Text != "(" {
+		if fromFile {
+			opts.csv.sniff = []string{"delim", "quote", "header"}
+		}
 		return opts, i, nil
 	}
 	end := parse.ClosingParen(toks, i)
@@ -48,6 +55,7 @@ func readFileOptions(text string, toks []parse.Token, i int, what string, fromFi
 		return opts, i, errAt(text, toks[i].Pos, "unmatched ( in the %s options", what)
 	}
 	escapeSet, csvSet := false, ""
+	given, auto := map[string]bool{}, true
 	for _, item := range parse.SplitList(toks[i+1 : end]) {
 		if len(item) >= 3 && item[1].Kind == parse.Op && item[1].Text == "=" {
 			item = append(item[:1:1], item[2:]...)
@@ -74,15 +82,21 @@ func readFileOptions(text string, toks []parse.Token, i int, what string, fromFi
 			opts.format = f
 		case "delimiter", "delim", "sep":
 			opts.csv.delim, err = optionByte(val, fail)
-			csvSet = key
+			csvSet, given["delim"] = key, true
 		case "quote":
 			opts.csv.quote, err = optionByte(val, fail)
-			csvSet = key
+			csvSet, given["quote"] = key, true
 		case "escape":
 			opts.csv.escape, err = optionByte(val, fail)
 			escapeSet, csvSet = true, key
 		case "header":
 			opts.csv.header, err = optionBool(val, fail)
+			csvSet, given["header"] = key, true
+		case "auto_detect":
+			if !fromFile {
+				return opts, i, fail("is an option of COPY ... FROM")
+			}
+			auto, err = optionBool(val, fail)
 			csvSet = key
 		case "force_not_null", "allow_quoted_nulls":
 			if !fromFile {
@@ -95,7 +109,7 @@ func readFileOptions(text string, toks []parse.Token, i int, what string, fromFi
 			}
 			csvSet = key
 		default:
-			e := errAt(text, item[0].Pos, "%s option %s is not supported (carquet takes FORMAT, DELIMITER, QUOTE, ESCAPE, HEADER, FORCE_NOT_NULL and ALLOW_QUOTED_NULLS)",
+			e := errAt(text, item[0].Pos, "%s option %s is not supported (carquet takes FORMAT, DELIMITER, QUOTE, ESCAPE, HEADER, AUTO_DETECT, FORCE_NOT_NULL and ALLOW_QUOTED_NULLS)",
 				what, strings.ToUpper(key))
 			e.Err = ErrUnsupported
 			return opts, i, e
@@ -106,6 +120,11 @@ func readFileOptions(text string, toks []parse.Token, i int, what string, fromFi
 	}
 	if !escapeSet {
 		opts.csv.escape = opts.csv.quote // DuckDB's default: the quote, doubled
+	}
+	for _, k := range []string{"delim", "quote", "header"} {
+		if fromFile && auto && !given[k] {
+			opts.csv.sniff = append(opts.csv.sniff, k)
+		}
 	}
 	if csvSet != "" && opts.format == "parquet" {
 		return opts, i, errAt(text, toks[i].Pos, "%s option %s is a CSV option, not a Parquet one", what, strings.ToUpper(csvSet))

@@ -31,6 +31,7 @@ func csvRelationName(table, path string, opts csvOptions) string {
 	v.Set("header", strconv.FormatBool(opts.header))
 	v.Set("quoted_nulls", strconv.FormatBool(opts.quotedNulls))
 	v["not_null"] = opts.notNull
+	v["sniff"] = opts.sniff
 	return csvMarker + v.Encode()
 }
 
@@ -66,14 +67,42 @@ func (p *planner) csvRelation(name, alias string) (*relation, bool, error) {
 		}
 		scan.notNull[k] = true
 	}
+	if len(v["sniff"]) > 0 {
+		if err := scan.sniffDialect(ent, v["sniff"]); err != nil {
+			return nil, true, err
+		}
+	}
 	if alias == "" {
 		alias = ent.name
 	}
-	rel := &relation{alias: alias, sub: &selectPlan{root: scan, cols: cols}}
-	for i, col := range cols {
-		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: col.Name, t: col.Type, slot: &slot{}, local: i})
+	return nodeRelation(alias, scan, cols), true, nil
+}
+
+// sniffDialect finds what of the delimiter, the quote and the header
+// the options left open with read_csv's sniffer (csvsniff.go), the
+// table's columns as the file's.
+func (n *csvScan) sniffDialect(ent catalogEntry, what []string) error {
+	spec := &csvReadSpec{fn: "COPY", opts: n.opts, delimSet: true, quoteSet: true, escapeSet: true, headerSet: true, auto: true,
+		sample: csvDefaultSample, nullstr: []string{""}, compress: "none"}
+	for _, w := range what {
+		switch w {
+		case "delim":
+			spec.delimSet = false
+		case "quote":
+			spec.quoteSet, spec.escapeSet = false, false
+		case "header":
+			spec.headerSet = false
+		}
 	}
-	return rel, true, nil
+	for _, c := range ent.cols {
+		spec.columns = append(spec.columns, NamedType{Name: c.name, Type: c.t})
+	}
+	sch, err := spec.sniffFile(n.path, n.path)
+	if err != nil {
+		return err
+	}
+	n.opts.delim, n.opts.quote, n.opts.escape, n.opts.header = sch.opts.delim, sch.opts.quote, sch.opts.escape, sch.opts.header
+	return nil
 }
 
 // columnIndexFold is the index of the column named name, in any case, or
