@@ -174,6 +174,8 @@ type csvReadScan struct {
 	cur   int      // the file being read
 	rc    io.ReadCloser
 	sp    *csvSplitter
+	// textHint is the text bytes of each column of the last batch.
+	textHint []int
 }
 
 func (n *csvReadScan) Next(ctx context.Context) (*Batch, error) {
@@ -229,9 +231,18 @@ func (n *csvReadScan) batch(ctx context.Context) (*Batch, error) {
 	f := n.files[n.cur]
 	width := len(f.sch.names)
 	text := make([]*Col, width)
-	for i := range text {
-		text[i] = &Col{T: tString, Off: []int32{0}, Null: make([]bool, 0, csvBatchRows)}
+	if len(n.textHint) != width {
+		n.textHint = make([]int, width)
 	}
+	for i := range text {
+		// Sized as the last batch's column, so that it seldom grows.
+		text[i] = &Col{T: tString, Off: make([]int32, 1, csvBatchRows+1), Null: make([]bool, 0, csvBatchRows), Data: make([]byte, 0, n.textHint[i])}
+	}
+	defer func() {
+		for i, c := range text {
+			n.textHint[i] = min(len(c.Data)+len(c.Data)/8, csvBatchBytes)
+		}
+	}()
 	var lines []int
 	for len(lines) < csvBatchRows && !n.sp.done && !batchFull(text) {
 		if len(lines)%256 == 0 {

@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,5 +173,37 @@ func TestCSVSniffDateFormats(t *testing.T) {
 		if len(got) != 1 || got[0][0] != c.format || got[0][1] != c.typ || got[0][2] != c.text {
 			t.Errorf("%s: got %v, want %s %s %s", c.value, got, c.format, c.typ, c.text)
 		}
+	}
+}
+
+// BenchmarkReadCSV sniffs and reads a 100,000-row file of four columns
+// (BIGINT, VARCHAR, DOUBLE, DATE) through read_csv, aggregating each.
+func BenchmarkReadCSV(b *testing.B) {
+	var text strings.Builder
+	text.WriteString("id,name,score,day\n")
+	for i := 0; i < 100000; i++ {
+		fmt.Fprintf(&text, "%d,name_%d,%d.%03d,2024-%02d-%02d\n", i, i%977, i%1000, i%997, i%12+1, i%28+1)
+	}
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "b.csv"), []byte(text.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	e, err := Open(dir, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	b.SetBytes(int64(text.Len()))
+	for b.Loop() {
+		rows, err := mustQuery(e, "SELECT sum(id), max(name), sum(score), max(day) FROM 'b.csv'")
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			if _, err := rows.Next(); err != nil {
+				break
+			}
+		}
+		rows.Close()
 	}
 }
