@@ -6,12 +6,8 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/klauspost/compress/gzip"
 
 	"github.com/carquet-go/carquet/sqlplan/function"
 	"github.com/carquet-go/carquet/sqlplan/parse"
@@ -167,7 +163,8 @@ func optionText(val []parse.Token, fail func(string, ...any) error) (string, err
 }
 
 // copyCSV runs COPY ... TO a CSV file.
-func (s *Stmt) copyCSV(ctx context.Context, args []Arg, tx *Tx, sess *Session) (res Result, err error) {
+func (s *Stmt) copyCSV(ctx context.Context, args []Arg, tx *Tx, sess *Session) (Result, error) {
+	var res Result
 	c := s.csvOut
 	path, err := s.e.confine.Join(c.path, true)
 	if err != nil {
@@ -178,50 +175,21 @@ func (s *Stmt) copyCSV(ctx context.Context, args []Arg, tx *Tx, sess *Session) (
 		return Result{}, err
 	}
 	defer rows.Close()
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".copy-*.csv")
+	err = replaceFile(path, ".copy-*.csv", c.gzip, func(w *bufio.Writer) error { // csvwrite.go
+		if c.opts.header {
+			for k, col := range rows.Columns() {
+				c.field(w, k, []byte(col.Name), false)
+			}
+			w.WriteByte('\n')
+		}
+		n, err := c.writeRows(w, rows)
+		res.RowsAffected = n
+		return err
+	})
 	if err != nil {
 		return Result{}, err
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	var out io.Writer = tmp
-	var z *gzip.Writer
-	if c.gzip {
-		z = gzip.NewWriter(tmp)
-		out = z
-	}
-	w := bufio.NewWriterSize(out, 1<<16)
-	if c.opts.header {
-		for k, col := range rows.Columns() {
-			c.field(w, k, []byte(col.Name), false)
-		}
-		w.WriteByte('\n')
-	}
-	if res.RowsAffected, err = c.writeRows(w, rows); err != nil {
-		return Result{}, err
-	}
-	if err := w.Flush(); err != nil {
-		return Result{}, err
-	}
-	if z != nil {
-		if err := z.Close(); err != nil {
-			return Result{}, err
-		}
-	}
-	if err := tmp.Sync(); err != nil {
-		return Result{}, err
-	}
-	if err := tmp.Close(); err != nil {
-		return Result{}, err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return Result{}, err
-	}
-	return res, os.Rename(tmp.Name(), path)
+	return res, nil
 }
 
 // writeRows writes the rows, each value as its text, a line each.

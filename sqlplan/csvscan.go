@@ -80,7 +80,8 @@ func (p *planner) csvRelation(name, alias string) (*relation, bool, error) {
 
 // sniffDialect finds what of the delimiter, the quote and the header
 // the options left open with read_csv's sniffer (csvsniff.go), the
-// table's columns as the file's.
+// table's columns as the file's; when none splits the file into the
+// table's columns, the defaults stand.
 func (n *csvScan) sniffDialect(ent catalogEntry, what []string) error {
 	spec := &csvReadSpec{fn: "COPY", opts: n.opts, delimSet: true, quoteSet: true, escapeSet: true, headerSet: true, auto: true,
 		sample: csvDefaultSample, nullstr: []string{""}, compress: "none"}
@@ -98,8 +99,10 @@ func (n *csvScan) sniffDialect(ent catalogEntry, what []string) error {
 		spec.columns = append(spec.columns, NamedType{Name: c.name, Type: c.t})
 	}
 	sch, err := spec.sniffFile(n.path, n.path)
-	if err != nil {
-		return err
+	if err != nil || sch.width != len(ent.cols) {
+		// No dialect fits the table: the defaults stand, and reading
+		// tells where the file goes wrong.
+		return nil
 	}
 	n.opts.delim, n.opts.quote, n.opts.escape, n.opts.header = sch.opts.delim, sch.opts.quote, sch.opts.escape, sch.opts.header
 	return nil

@@ -31,6 +31,7 @@ type csvSchema struct {
 	// formats are each column's date and timestamp formats: the
 	// user's, else those sniffed ("" for ISO).
 	formats []csvFormats
+	width   int // the fields of the sample's records
 	// sniffed: the header and the types were detected, not given (for
 	// sniff_csv and the errors' hints).
 	sniffed bool
@@ -161,7 +162,7 @@ func countQuoteStarts(data []byte, d, q byte) int {
 // sniffDialect finds the delimiter and the quote the spec leaves open:
 // of the dialects that split every sampled record into as many fields,
 // the one with the most fields, the first in DuckDB's order on a tie; a
-// quote only when some field begins with it.
+// quote when some field begins with it, else none.
 func (s *csvReadSpec) sniffDialect(sample csvSample, rows int) (csvOptions, error) {
 	delims := []byte{',', '|', ';', '\t'}
 	if s.delimSet {
@@ -177,7 +178,10 @@ func (s *csvReadSpec) sniffDialect(sample csvSample, rows int) (csvOptions, erro
 					quotes = append(quotes, q)
 				}
 			}
-			quotes = append(quotes, 0)
+			if len(quotes) == 0 {
+				// DuckDB tries no quote only when no field begins with one.
+				quotes = append(quotes, 0)
+			}
 		}
 		for _, q := range quotes {
 			o := s.opts
@@ -440,6 +444,7 @@ func (s *csvReadSpec) sniffFile(path, shown string) (*csvSchema, error) {
 	if err != nil {
 		return nil, err
 	}
+	sch.width = width
 	cols, n, err := splitSample(sample, sch.opts, width, rows, shown)
 	if err != nil {
 		return nil, err

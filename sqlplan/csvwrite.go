@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // EXPORT DATABASE's CSV files, in DuckDB's layout: a header line of the
@@ -31,7 +33,7 @@ func csvNestedColumn(ent catalogEntry) string {
 
 // exportCSV writes table ent's rows to path (a temporary file renamed
 // once whole and synced).
-func (s *Stmt) exportCSV(ctx context.Context, ent catalogEntry, path string, opts csvOptions, tx *Tx, sess *Session) (err error) {
+func (s *Stmt) exportCSV(ctx context.Context, ent catalogEntry, path string, opts csvOptions, tx *Tx, sess *Session) error {
 	casts := make([]string, len(ent.cols))
 	for i, c := range ent.cols {
 		casts[i] = "CAST(" + sqlIdent(c.name) + " AS VARCHAR)"
@@ -45,7 +47,22 @@ func (s *Stmt) exportCSV(ctx context.Context, ent catalogEntry, path string, opt
 		return err
 	}
 	defer rows.Close()
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".export-*.csv")
+	return replaceFile(path, ".export-*.csv", false, func(w *bufio.Writer) error {
+		if opts.header {
+			for i, c := range ent.cols {
+				writeCSVField(w, opts, i, []byte(c.name), false)
+			}
+			w.WriteByte('\n')
+		}
+		return writeCSVRows(w, rows, opts)
+	})
+}
+
+// replaceFile writes a file through write, gzipped or not, into a
+// temporary file beside path (named by pattern), synced, then renamed
+// over path: a failed write leaves no file and path as it was.
+func replaceFile(path, pattern string, gz bool, write func(w *bufio.Writer) error) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), pattern)
 	if err != nil {
 		return err
 	}
@@ -55,18 +72,23 @@ func (s *Stmt) exportCSV(ctx context.Context, ent catalogEntry, path string, opt
 			os.Remove(tmp.Name())
 		}
 	}()
-	w := bufio.NewWriterSize(tmp, 1<<16)
-	if opts.header {
-		for i, c := range ent.cols {
-			writeCSVField(w, opts, i, []byte(c.name), false)
-		}
-		w.WriteByte('\n')
+	var out io.Writer = tmp
+	var z *gzip.Writer
+	if gz {
+		z = gzip.NewWriter(tmp)
+		out = z
 	}
-	if err := writeCSVRows(w, rows, opts); err != nil {
+	w := bufio.NewWriterSize(out, 1<<16)
+	if err := write(w); err != nil {
 		return err
 	}
 	if err := w.Flush(); err != nil {
 		return err
+	}
+	if z != nil {
+		if err := z.Close(); err != nil {
+			return err
+		}
 	}
 	if err := tmp.Sync(); err != nil {
 		return err
