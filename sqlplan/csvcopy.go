@@ -64,6 +64,18 @@ func (e *Engine) prepareCopyCSV(ctx context.Context, s *Stmt, text string, toks 
 	if i, err = spec.options(text, toks, i); err != nil {
 		return nil, err
 	}
+	inner, err := e.prepareCopyQuery(ctx, text, toks, i, query)
+	if err != nil {
+		return nil, err
+	}
+	s.kind, s.inner, s.csvOut, s.table = kindCopy, inner, spec, path
+	s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
+	return s, nil
+}
+
+// prepareCopyQuery prepares the query a COPY ... TO a text file writes,
+// once its options end at toks[i].
+func (e *Engine) prepareCopyQuery(ctx context.Context, text string, toks []parse.Token, i int, query []parse.Token) (*Stmt, error) {
 	if i < len(toks) && !(toks[i].Kind == parse.Op && toks[i].Text == ";") {
 		return nil, errAt(text, toks[i].Pos, "unexpected %q after the COPY options", toks[i].Text)
 	}
@@ -74,9 +86,7 @@ func (e *Engine) prepareCopyCSV(ctx context.Context, s *Stmt, text string, toks 
 	if inner.kind != kindSelect && inner.kind != kindSetOp {
 		return nil, errAt(text, toks[0].Pos, "COPY takes a table or a (SELECT ...)")
 	}
-	s.kind, s.inner, s.csvOut, s.table = kindCopy, inner, spec, path
-	s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
-	return s, nil
+	return inner, nil
 }
 
 // options reads the parenthesized options at toks[i], if any, and

@@ -6,13 +6,10 @@ import (
 	"io"
 	"math"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/function"
 	"github.com/carquet-go/carquet/sqlplan/parse"
-	"github.com/klauspost/compress/gzip"
 )
 
 // COPY (query) TO 'x.json' [(FORMAT json, ARRAY true|false, COMPRESSION
@@ -65,15 +62,9 @@ func (e *Engine) prepareCopyJSON(ctx context.Context, s *Stmt, text string, toks
 		}
 		i = end + 1
 	}
-	if i < len(toks) && !(toks[i].Kind == parse.Op && toks[i].Text == ";") {
-		return nil, errAt(text, toks[i].Pos, "unexpected %q after the COPY options", toks[i].Text)
-	}
-	inner, err := e.prepareTokens(ctx, text, query)
+	inner, err := e.prepareCopyQuery(ctx, text, toks, i, query) // csvcopy.go
 	if err != nil {
 		return nil, err
-	}
-	if inner.kind != kindSelect && inner.kind != kindSetOp {
-		return nil, errAt(text, toks[0].Pos, "COPY takes a table or a (SELECT ...)")
 	}
 	s.kind, s.inner, s.jsonCopy = kindCopy, inner, spec
 	s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
@@ -138,45 +129,16 @@ func (s *Stmt) copyToJSON(ctx context.Context, p *planner) (res Result, err erro
 		return Result{}, err
 	}
 	defer sp.root.Close()
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".copy-*.json")
+	var n int64
+	err = replaceFile(path, ".copy-*.json", s.jsonCopy.gzip, func(w *bufio.Writer) error { // csvwrite.go
+		var err error
+		n, err = s.jsonCopy.writeRows(ctx, w, sp)
+		return err
+	})
 	if err != nil {
 		return Result{}, err
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	var out io.Writer = tmp
-	var zw *gzip.Writer
-	if s.jsonCopy.gzip {
-		zw = gzip.NewWriter(tmp)
-		out = zw
-	}
-	w := bufio.NewWriterSize(out, 1<<16)
-	n, err := s.jsonCopy.writeRows(ctx, w, sp)
-	if err != nil {
-		return Result{}, err
-	}
-	if err := w.Flush(); err != nil {
-		return Result{}, err
-	}
-	if zw != nil {
-		if err := zw.Close(); err != nil {
-			return Result{}, err
-		}
-	}
-	if err := tmp.Sync(); err != nil {
-		return Result{}, err
-	}
-	if err := tmp.Close(); err != nil {
-		return Result{}, err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil { // as os.Create makes files
-		return Result{}, err
-	}
-	return Result{RowsAffected: n}, os.Rename(tmp.Name(), path)
+	return Result{RowsAffected: n}, nil
 }
 
 // writeRows writes the plan's rows, an object per row.
