@@ -206,7 +206,13 @@
 // one catalog and schema (session_stmts.go). EXPORT DATABASE 'dir'
 // [(FORMAT parquet)] and IMPORT DATABASE 'dir' in DuckDB's layout
 // (schema.sql, load.sql, a Parquet file per table), and COPY t FROM
-// 'file.parquet' (export.go). ATTACH 'folder' [AS name] of another
+// 'file.parquet' (export.go). CSV and JSON files: read_csv, read_csv_auto,
+// sniff_csv and FROM 'x.csv' with DuckDB's sniffer (csvread.go,
+// csvsniff.go); read_json and its kin, read_text, read_blob and FROM
+// 'x.json' (jsonread.go, readtext.go); COPY ... TO 'x.csv' / 'x.json'
+// (csvcopy.go, jsoncopy.go) and COPY t FROM 'x.csv' / 'x.json'. LIMIT p%
+// (a share of the rows), try(e), GROUPS window frames, CREATE TYPE ...
+// AS ENUM (enumtypes.go). ATTACH 'folder' [AS name] of another
 // carquet root, read as name.table, and DETACH; main.t names t
 // (attach.go).
 //
@@ -216,7 +222,7 @@
 // ORDER BY inside window aggregates, REGEXP/RLIKE, PIVOT after a table
 // (the SQL standard's form),
 // SET LOCAL (as in DuckDB), PRAGMA calls,
-// COPY to other formats or FROM files, BEGIN/COMMIT/ROLLBACK through
+// COPY to formats other than Parquet, CSV and JSON, BEGIN/COMMIT/ROLLBACK through
 // Engine.Prepare (the driver runs them on its transaction), ON DELETE/UPDATE actions of foreign keys. CREATE TEMP TABLE makes a table that
 // lives as long as the engine (in a temporary folder); so do sequences
 // (sequence.go: CREATE/DROP SEQUENCE, nextval, currval).
