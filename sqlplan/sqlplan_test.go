@@ -307,6 +307,24 @@ func TestColumnNames(t *testing.T) {
 	if got := strings.Join(names, "|"); got != "string_agg(x, ',' ORDER BY x DESC, coalesce(x, 'a') NULLS FIRST)|list(x ORDER BY x)" {
 		t.Errorf("names %s", got)
 	}
+	// Struct and map literals are named as written, not by the rewrite's
+	// markers.
+	s, err = e.Prepare("SELECT map {'k': 1}['k'], [{'a': [1, 2], 'b': {'c': 'x,y'}}], MAP {}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows3, err := s.Query(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows3.Close()
+	names = names[:0]
+	for _, c := range rows3.Columns() {
+		names = append(names, c.Name)
+	}
+	if got := strings.Join(names, "|"); got != "MAP {'k': 1}['k']|[{'a': [1, 2], 'b': {'c': 'x,y'}}]|MAP {}" {
+		t.Errorf("names %s", got)
+	}
 }
 
 func TestTopNMatchesSort(t *testing.T) {

@@ -500,6 +500,7 @@ func Unmark(s string) string {
 		}
 		s = s[:i] + windowCallText(args) + s[end:]
 	}
+	s = unmarkLiterals(s)
 	// [a, b] as written, last: SplitCallArgs splits at commas in brackets.
 	for {
 		i := callOutsideQuotes(s, "list_value")
@@ -512,6 +513,33 @@ func Unmark(s string) string {
 		}
 		s = s[:i] + "[" + strings.Join(args, ", ") + "]" + s[end:]
 	}
+}
+
+// unmarkLiterals writes struct and map literals back as written: {'a':
+// 1} and MAP {'k': 1} (before the lists, whose commas SplitCallArgs does
+// not see inside brackets; a list's own split only joins its parts again).
+func unmarkLiterals(s string) string {
+	for _, m := range []struct{ marker, open string }{{StructMarker, "{"}, {MapMarker, "MAP {"}} {
+		for {
+			i := callOutsideQuotes(s, m.marker)
+			if i < 0 {
+				break
+			}
+			args, end := SplitCallArgs(s, i+len(m.marker)+1)
+			if len(args) == 1 && args[0] == "" {
+				args = nil // MAP {}
+			}
+			if end < 0 || len(args)%2 != 0 {
+				return s
+			}
+			pairs := make([]string, 0, len(args)/2)
+			for k := 0; k+1 < len(args); k += 2 {
+				pairs = append(pairs, args[k]+": "+args[k+1])
+			}
+			s = s[:i] + m.open + strings.Join(pairs, ", ") + "}" + s[end:]
+		}
+	}
+	return s
 }
 
 // callOutsideQuotes is the index of the first call name( in s outside
