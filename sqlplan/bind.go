@@ -657,6 +657,13 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		if name == "try" {
 			return p.bindTry(x, sc, agg)
 		}
+		if name == parse.ContainedMarker && len(x.Exprs) == 2 {
+			// a <@ b: list_has_all(b, a).
+			y := *x
+			y.Name = sqlparser.NewColIdent("list_has_all")
+			y.Exprs = sqlparser.SelectExprs{x.Exprs[1], x.Exprs[0]}
+			return p.bindExpr(&y, sc, agg)
+		}
 		if name == parse.CastMarker {
 			return p.bindNestedCast(x, sc, agg, false)
 		}

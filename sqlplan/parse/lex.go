@@ -47,7 +47,7 @@ func (t Token) Unquoted() string {
 }
 
 // multiOps are the operators of more than one character, longest first.
-var multiOps = []string{"->>", "<=>", "::", "||", "<=", ">=", "<>", "!=", "->", "<<", ">>", "//", "**", "@>", "&&"}
+var multiOps = []string{"->>", "<=>", "::", "||", "<=", ">=", "<>", "!=", "->", "<<", ">>", "//", "**", "@>", "<@", "&&"}
 
 // OperatorLen is the length of the operator that starts s (which does
 // not start with a space, a quote, a name, a number or a parameter): one

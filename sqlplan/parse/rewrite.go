@@ -396,17 +396,18 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 				r.out = append(r.out, operand...)
 				r.out = append(r.out, target, otok{text: ")", orig: t.Pos})
 				i = n - 1
-			case "->", "->>", "@>", "&&":
+			case "->", "->>", "@>", "<@", "&&":
 				// JSON: l -> p is json_extract(l, p), l ->> p
 				// json_extract_string(l, p) (lambdas were rewritten with
-				// their calls); lists: a @> b is list_has_all(a, b), a && b
+				// their calls); lists: a @> b is list_has_all(a, b), a <@ b
+				// list_has_all(b, a) (ContainedMarker), a && b
 				// list_has_any(a, b), as in DuckDB.
 				start := operandStart(r.out)
 				end := operandEnd(toks, i+1)
 				if start < 0 || end <= i+1 {
 					return nil, ErrAt(src, t.Pos, "%s needs a value on each side", t.Text)
 				}
-				fn := map[string]string{"->": "json_extract", "->>": "json_extract_string", "@>": "list_has_all", "&&": "list_has_any"}[t.Text]
+				fn := map[string]string{"->": "json_extract", "->>": "json_extract_string", "@>": "list_has_all", "<@": ContainedMarker, "&&": "list_has_any"}[t.Text]
 				head := []otok{{text: fn, orig: r.out[start].orig}, {text: "(", orig: r.out[start].orig}}
 				r.out = append(r.out[:start], append(head, r.out[start:]...)...)
 				r.emit(",", t)
@@ -1042,6 +1043,10 @@ const (
 	GlobMarker    = "__carquet_glob__"
 	SimilarMarker = "__carquet_similar__"
 )
+
+// ContainedMarker(a, b) is a <@ b: list_has_all(b, a), its operands in
+// the order written.
+const ContainedMarker = "__carquet_contained__"
 
 // TryMarker wraps the CAST that TRY_CAST is rewritten to.
 const TryMarker = "__carquet_try__"

@@ -482,6 +482,14 @@ func Unmark(s string) string {
 			s = s[:i] + args[0] + s[end:]
 			continue
 		}
+		if i := callOutsideQuotes(s, ContainedMarker); i >= 0 {
+			args, end := SplitCallArgs(s, i+len(ContainedMarker)+1)
+			if end < 0 || len(args) != 2 {
+				return s
+			}
+			s = s[:i] + args[0] + " <@ " + args[1] + s[end:]
+			continue
+		}
 		if i := callOutsideQuotes(s, TryMarker); i >= 0 {
 			args, end := SplitCallArgs(s, i+len(TryMarker)+1)
 			if end < 0 || len(args) != 1 {
