@@ -130,16 +130,7 @@ func (s *csvReadSpec) openCSV(path string) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := s.compress
-	if c == "auto" {
-		switch low := strings.ToLower(path); {
-		case strings.HasSuffix(low, ".gz"):
-			c = "gzip"
-		case strings.HasSuffix(low, ".zst"):
-			c = "zstd"
-		}
-	}
-	switch c {
+	switch compressionOf(s.compress, path) { // jsonsource.go
 	case "gzip":
 		z, err := gzip.NewReader(f)
 		if err != nil {
