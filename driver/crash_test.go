@@ -346,7 +346,8 @@ func TestInsertCrash(t *testing.T) {
 	createCrashTables(t, dir)
 	// Small row groups and pages: a statement writes several of each.
 	dsn := dir + "?row_group_rows=40"
-	rng := rand.New(rand.NewPCG(11, 5))
+	// The window widens when a run commits nothing (a loaded machine).
+	window := &killWindow{rng: rand.New(rand.NewPCG(11, 5)), max: 60 * time.Millisecond}
 	deadline := time.Now().Add(18 * time.Second)
 	kills, iters, maxTemps, torn := 0, 0, 0, 0
 	nt, nf := 0, 0
@@ -355,7 +356,7 @@ func TestInsertCrash(t *testing.T) {
 		// Statement s goes to t, then to f: a kill between the two leaves
 		// t one ahead.
 		c := startSQLChild(t, fmt.Sprintf("%s,0,t:%d,f:%d", dsn, nt, nf))
-		if killAfter(t, c, time.Duration(rng.IntN(60))*time.Millisecond) {
+		if killAfter(t, c, window.next()) {
 			kills++
 		}
 
@@ -378,6 +379,7 @@ func TestInsertCrash(t *testing.T) {
 		if temps > 1 {
 			t.Fatalf("%d temporary files in the folder table", temps)
 		}
+		window.progressed(gotT > nt || gotF > nf)
 		nt, nf = gotT, gotF
 	}
 	// Recovering the last kill's append (the next INSERT would) changes
@@ -490,11 +492,11 @@ func TestBulkCrash(t *testing.T) {
 	dir := t.TempDir()
 	createCrashTables(t, dir)
 	dsn := dir + "?row_group_rows=40"
-	rng := rand.New(rand.NewPCG(7, 3))
+	window := &killWindow{rng: rand.New(rand.NewPCG(7, 3)), max: 80 * time.Millisecond}
 	kills, torn, nt, nf := 0, 0, 0, 0
 	for kills < want {
 		c := startSQLChildEnv(t, fmt.Sprintf("%s,0,t:%d,f:%d", dsn, nt, nf), bulkChildEnv+"=1")
-		if killAfter(t, c, time.Duration(rng.IntN(80))*time.Millisecond) {
+		if killAfter(t, c, window.next()) {
 			kills++
 		}
 		if journal.Active(filepath.Join(dir, "t.parquet")) {
@@ -507,6 +509,7 @@ func TestBulkCrash(t *testing.T) {
 		}
 		files, _ := tableFiles(t, dir)
 		validFiles(t, files...)
+		window.progressed(gotT > nt || gotF > nf)
 		nt, nf = gotT, gotF
 	}
 	t.Logf("%d kills (%d inside an append to t); %d statements committed to t, %d to f", kills, torn, nt, nf)
