@@ -35,7 +35,10 @@ type alterSpec struct {
 	notNull     bool
 	expr        string // DEFAULT or USING expression text
 	ifExists    bool   // ALTER TABLE IF EXISTS
-	ifColExists bool   // ADD ... IF NOT EXISTS / DROP ... IF EXISTS
+	ifColExists bool   // ADD ... IF NOT EXISTS / DROP ... IF EXISTS; CREATE INDEX IF NOT EXISTS
+	// index is the index of CREATE INDEX or DROP INDEX (index.go;
+	// action create_index or drop_index), nil for an ALTER TABLE.
+	index *tableIndex
 }
 
 func (e *Engine) prepareAlter(s *Stmt, text string, toks []parse.Token) (*Stmt, error) {
@@ -174,24 +177,32 @@ func (e *Engine) prepareAlter(s *Stmt, text string, toks []parse.Token) (*Stmt, 
 	return s, nil
 }
 
-// alterTable runs an ALTER TABLE.
+// alterTable runs an ALTER TABLE, or CREATE/DROP INDEX (index.go).
 func (s *Stmt) alterTable(ctx context.Context, p *planner) (Result, error) {
+	if s.alter.index != nil {
+		return s.runIndex(ctx, p)
+	}
+	return s.rewriteAltered(ctx, p, s.table)
+}
+
+// rewriteAltered writes table again as s.alter changes it.
+func (s *Stmt) rewriteAltered(ctx context.Context, p *planner, table string) (Result, error) {
 	a := s.alter
 	resolve := s.e.tablePath
 	if p.tx != nil {
 		resolve = p.tx.tablePath
 	}
-	if _, ok, err := resolve(s.table); err != nil {
+	if _, ok, err := resolve(table); err != nil {
 		return Result{}, err
 	} else if !ok && a.ifExists {
 		return Result{}, nil
 	}
-	tgt, err := s.e.insertTarget(s.table, p.tx)
+	tgt, err := s.e.insertTarget(table, p.tx)
 	if err != nil {
 		return Result{}, err
 	}
 	if tgt.folder {
-		return Result{}, unsupported("ALTER TABLE of a table that is a folder of files")
+		return Result{}, unsupported(s.verb() + " of a table that is a folder of files")
 	}
 	if p.tx != nil {
 		// The table's rows the transaction inserted are part of what the
@@ -208,6 +219,12 @@ func (s *Stmt) alterTable(ctx context.Context, p *planner) (Result, error) {
 	}
 	k := fieldIndex(tgt.fields, a.col)
 	switch {
+	case a.index != nil:
+		if a.action == "create_index" {
+			if err := checkIndexColumns(a, tgt); err != nil {
+				return Result{}, err
+			}
+		}
 	case a.action == "add" && k >= 0:
 		if a.ifColExists {
 			return Result{}, nil
@@ -217,7 +234,7 @@ func (s *Stmt) alterTable(ctx context.Context, p *planner) (Result, error) {
 		if a.action == "drop" && a.ifColExists {
 			return Result{}, nil
 		}
-		e := errorf("table %q has no column %q%s", s.table, a.col, suggest(a.col, fieldNames(tgt.fields)))
+		e := errorf("table %q has no column %q%s", table, a.col, suggest(a.col, fieldNames(tgt.fields)))
 		e.Err = ErrNoColumn
 		return Result{}, e
 	case a.action == "rename" && fieldIndex(tgt.fields, a.to) >= 0 && !strings.EqualFold(a.to, a.col):
@@ -297,7 +314,11 @@ func (s *Stmt) alterTable(ctx context.Context, p *planner) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	query := "SELECT " + strings.Join(items, ", ") + " FROM " + a.tableText
+	from := a.tableText
+	if from == "" { // DROP INDEX: the table the index was found on
+		from = quoteIdent(table)
+	}
+	query := "SELECT " + strings.Join(items, ", ") + " FROM " + from
 	wopts, err := s.e.writeOptions(opts)
 	if err != nil {
 		return Result{}, err
@@ -409,6 +430,20 @@ func alteredOptions(old map[string]string, a *alterSpec) (map[string]string, err
 	opts := map[string]string{}
 	for k, v := range old {
 		opts[k] = v
+	}
+	if a.index != nil {
+		return indexOptions(opts, a), nil
+	}
+	if ix, ok := indexNaming(old, a.col); ok {
+		// As DuckDB: the index depends on its columns.
+		switch a.action {
+		case "drop":
+			return nil, errorf("Cannot drop column %q: index %s depends on it", a.col, ix.name)
+		case "rename":
+			return nil, errorf("Cannot rename column %q: index %s depends on it", a.col, ix.name)
+		case "type":
+			return nil, errorf("Cannot change the type of column %q: index %s depends on it", a.col, ix.name)
+		}
 	}
 	con := constraintsOf(old)
 	named := func() bool {

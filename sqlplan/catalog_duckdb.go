@@ -29,8 +29,10 @@ type catalogEntry struct {
 	name string
 	view *view // nil for a table
 	cols []catalogColumn
-	rows int64 // of a table, from the files' footers
-	con  *constraints
+	rows int64        // of a table, from the files' footers
+	con  *constraints // those the table declares (no UNIQUE index)
+	// indexes are the table's (index.go).
+	indexes []tableIndex
 }
 
 // catalogDB is a database of the catalog: carquet's own (its root
@@ -117,7 +119,8 @@ func (p *planner) tableEntry(name string) (catalogEntry, error) {
 			return catalogEntry{}, err
 		}
 		if i == 0 {
-			ent.con = constraintsOf(decodeOptions(f))
+			opts := decodeOptions(f)
+			ent.con, ent.indexes = constraintsOf(withoutIndexes(opts)), indexesOf(opts)
 		}
 		ent.rows += f.Meta.NumRows
 	}
@@ -265,7 +268,7 @@ func (p *planner) duckdbRelation(name, alias string) (*relation, bool, error) {
 	case "duckdb_constraints":
 		p.duckdbConstraints(c)
 	case "duckdb_indexes":
-		duckdbIndexes(c)
+		p.duckdbIndexes(c)
 	case "duckdb_sequences":
 		p.duckdbSequences(c)
 	case "duckdb_keywords":
@@ -332,7 +335,7 @@ func (p *planner) duckdbTables(c *catalogRows) {
 		hasPK.Add(len(ent.con.primary) > 0)
 		size.Add(ent.rows)
 		ncols.Add(int64(len(ent.cols)))
-		nidx.Add(int64(0))
+		nidx.Add(int64(len(ent.indexes)))
 		nchecks.Add(int64(len(ent.con.checks)))
 		sql.Add(ent.createSQL() + ";")
 	}

@@ -8,20 +8,33 @@ import (
 )
 
 // duckdb_indexes(), duckdb_sequences() and duckdb_types() with DuckDB's
-// columns. carquet has no indexes (CREATE INDEX is refused), so
-// duckdb_indexes() is always empty; it is there so that the queries
-// tools send to list them work.
+// columns.
 
-func duckdbIndexes(c *catalogRows) {
-	objectColumns(c, "index_name")
-	c.col("table_name", tString)
-	c.col("table_oid", tBigint)
-	c.col("comment", tString)
-	c.col("tags", tTagsMap)
-	c.col("is_unique", tBool)
-	c.col("is_primary", tBool)
-	c.col("expressions", tString)
-	c.col("sql", tString)
+// duckdbIndexes is duckdb_indexes(): the indexes of the tables (index.go),
+// with oids after the tables'.
+func (p *planner) duckdbIndexes(c *catalogRows) {
+	object := objectColumns(c, "index_name")
+	table, tableOID := c.col("table_name", tString), c.col("table_oid", tBigint)
+	comment, tags := c.col("comment", tString), c.col("tags", tTagsMap)
+	unique, primary := c.col("is_unique", tBool), c.col("is_primary", tBool)
+	exprs, sql := c.col("expressions", tString), c.col("sql", tString)
+	ents := p.catalogEntries()
+	oid := catalogFirstOID + len(ents)
+	for i, ent := range ents {
+		for _, ix := range ent.indexes {
+			c.n++
+			object(ent.db, ix.name, oid)
+			oid++
+			table.Add(ent.name)
+			tableOID.Add(int64(catalogFirstOID + i))
+			comment.Add(nil)
+			tags.Add(map[any]any{})
+			unique.Add(ix.unique)
+			primary.Add(false)
+			exprs.Add("[" + strings.Join(ix.cols, ", ") + "]")
+			sql.Add(ix.sql(ent.name))
+		}
+	}
 }
 
 // duckdbSequences is duckdb_sequences(): carquet's sequences have no

@@ -312,6 +312,11 @@ func constraintsOf(opts map[string]string) *constraints {
 			c.unique = append(c.unique, strings.Split(u, ","))
 		}
 	}
+	for _, ix := range indexesOf(opts) {
+		if ix.unique { // a UNIQUE index is a uniqueness rule (index.go)
+			c.unique = append(c.unique, ix.cols)
+		}
+	}
 	var checkKeys, foreignKeys []string
 	for k, v := range opts {
 		if col, ok := strings.CutPrefix(k, "default."); ok {

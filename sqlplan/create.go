@@ -672,12 +672,21 @@ func (e *Engine) writeOptions(opts map[string]string) ([]writer.Option, error) {
 	if rows > 0 {
 		out = append(out, writer.WithRowGroupRows(rows))
 	}
+	var bloom []string
 	if v, ok := opts["bloom_filter"]; ok {
 		for _, c := range strings.Split(v, ",") {
-			if c = strings.TrimSpace(c); c != "" {
-				out = append(out, writer.WithBloomFilterFor(c, 0, writer.DefaultBloomFPP))
+			if c = strings.TrimSpace(c); c != "" && !slices.Contains(bloom, c) {
+				bloom = append(bloom, c)
 			}
 		}
+	}
+	for _, c := range indexedColumns(opts) { // index.go
+		if !slices.Contains(bloom, c) {
+			bloom = append(bloom, c)
+		}
+	}
+	for _, c := range bloom {
+		out = append(out, writer.WithBloomFilterFor(c, 0, writer.DefaultBloomFPP))
 	}
 	if v, ok := opts["kv_metadata"]; ok {
 		kv, err := url.ParseQuery(v)
@@ -779,7 +788,7 @@ func decodeOptions(f interface{ KeyValue(string) (string, bool) }) map[string]st
 	}
 	out := map[string]string{}
 	for k, vs := range q {
-		if _, known := tableOptions[k]; (known || isConstraintKey(k)) && len(vs) > 0 && k != "sorted_by" {
+		if _, known := tableOptions[k]; (known || isConstraintKey(k) || strings.HasPrefix(k, indexOptionPrefix)) && len(vs) > 0 && k != "sorted_by" {
 			out[k] = vs[0]
 		}
 	}

@@ -212,7 +212,9 @@
 // 'x.json' (jsonread.go, readtext.go); COPY ... TO 'x.csv' / 'x.json'
 // (csvcopy.go, jsoncopy.go) and COPY t FROM 'x.csv' / 'x.json'. LIMIT p%
 // (a share of the rows), try(e), GROUPS window frames, CREATE TYPE ...
-// AS ENUM (enumtypes.go). ATTACH 'folder' [AS name] of another
+// AS ENUM (enumtypes.go). CREATE [UNIQUE] INDEX and DROP INDEX on
+// single-file tables: bloom filters for the indexed columns, UNIQUE
+// indexes checked as keys, duckdb_indexes() (index.go). ATTACH 'folder' [AS name] of another
 // carquet root, read as name.table, and DETACH; main.t names t
 // (attach.go).
 //

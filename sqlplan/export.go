@@ -109,6 +109,9 @@ func (s *Stmt) exportDatabase(ctx context.Context, p *planner, dir string, tx *T
 			return fmt.Errorf("EXPORT DATABASE: table %s: %w", ent.name, err)
 		}
 		schema.WriteString(ent.createSQL() + ";\n")
+		for _, ix := range ent.indexes {
+			schema.WriteString(ix.sql(ent.name) + "\n")
+		}
 		load.WriteString("COPY " + sqlIdent(ent.name) + " FROM " + loadOpts + ";\n")
 	}
 	for _, def := range s.e.macroDefinitions() {

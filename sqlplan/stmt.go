@@ -343,6 +343,9 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 		}
 		return nil, refuse(0, "SHOW "+strings.ToUpper(word(1)))
 	case "create":
+		if isIndexStatement(toks) {
+			return e.prepareIndex(s, text, toks) // index.go
+		}
 		if word(1) == "sequence" || word(1) == "or" && word(2) == "replace" && word(3) == "sequence" {
 			return e.prepareSequence(s, text, toks, true)
 		}
@@ -357,6 +360,9 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 		}
 		return e.prepareCreate(ctx, s, text, toks)
 	case "drop":
+		if isIndexStatement(toks) {
+			return e.prepareIndex(s, text, toks) // index.go
+		}
 		if word(1) == "sequence" {
 			return e.prepareSequence(s, text, toks, false)
 		}

@@ -366,6 +366,12 @@ func (s *Stmt) verb() string {
 	case kindUpdate:
 		return "UPDATE"
 	case kindAlter:
+		switch {
+		case s.alter != nil && s.alter.action == "create_index":
+			return "CREATE INDEX"
+		case s.alter != nil && s.alter.action == "drop_index":
+			return "DROP INDEX"
+		}
 		return "ALTER TABLE"
 	case kindOptimize:
 		return "OPTIMIZE"
