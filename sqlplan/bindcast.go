@@ -37,7 +37,7 @@ func unifyTypes(a, b Type) (Type, error) {
 			return Type{Kind: KInt, Bits: intWidth(a, b)}, nil
 		}
 		if ak == KFloat {
-			return Type{Kind: KFloat}, nil
+			return function.Float32Result(a, b), nil
 		}
 		if ak == KString {
 			return Type{Kind: KString, Bit: a.Bit && b.Bit}, nil
@@ -77,7 +77,7 @@ func unifyTypes(a, b Type) (Type, error) {
 			}
 			return Type{Kind: KFloat}, nil
 		case ak == KFloat || bk == KFloat:
-			return Type{Kind: KFloat}, nil
+			return function.Float32Result(a, b), nil
 		case ak == KDecimal || bk == KDecimal:
 			d, o := a, b
 			if bk == KDecimal {
@@ -201,7 +201,7 @@ func (p *planner) cast(e expr, t Type) (expr, error) {
 	}
 	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.Op() == KInt && t.Bits != 0 && t.Bits < 64) && function.SameNested(et, t) && function.SameUnit(et, t) &&
 		!(t.Kind == KInt && et.Bits != 0 && et.Bits < 64) && et.Coarse == t.Coarse && et.TZ == t.TZ && et.Bit == t.Bit &&
-		vec.SameEnum(et.Enum, t.Enum) {
+		vec.SameEnum(et.Enum, t.Enum) && et.Float32 == t.Float32 {
 		return e, nil
 	}
 	if et.Kind == KDecimal && t.Kind == KDecimal && et.Scale == t.Scale && et.Prec <= 18 == (t.Prec <= 18) && t.Prec >= et.Prec {

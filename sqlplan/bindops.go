@@ -463,11 +463,14 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 			t = Type{Kind: KInt, Bits: literalWidth(l, r)}
 		}
 		if t.Kind == KFloat {
+			// FLOAT with an integer or a decimal is a FLOAT, the other
+			// operand rounded to one first (function/float32.go).
+			t = function.Float32Result(lt, rt)
 			var err error
-			if l, err = p.cast(l, Type{Kind: KFloat}); err != nil {
+			if l, err = p.cast(l, t); err != nil {
 				return nil, err
 			}
-			if r, err = p.cast(r, Type{Kind: KFloat}); err != nil {
+			if r, err = p.cast(r, t); err != nil {
 				return nil, err
 			}
 		}

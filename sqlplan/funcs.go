@@ -394,7 +394,7 @@ func numericSame(p *planner, in []expr) ([]expr, Type, error) {
 		}
 		return in, withoutField(Type{Kind: t.Op()}), nil
 	case KFloat:
-		return in, withoutField(Type{Kind: t.Op()}), nil
+		return in, Type{Kind: KFloat, Float32: t.Float32}, nil
 	case KDecimal, KUHuge:
 		return in, withoutField(t), nil
 	case KNull:
@@ -411,6 +411,9 @@ func bindFloorCeil(p *planner, in []expr) ([]expr, Type, error) {
 	}
 	if t.Kind == KDecimal {
 		return in, Type{Kind: KDecimal, Prec: t.Prec, Scale: 0, Huge: t.Huge}, nil
+	}
+	if t.Kind == KFloat && t.Float32 {
+		return in, Type{Kind: KFloat, Float32: true}, nil // a whole FLOAT is a FLOAT
 	}
 	c, err := p.cast(in[0], tFloat)
 	return []expr{c}, tFloat, err

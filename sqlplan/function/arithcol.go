@@ -26,6 +26,9 @@ func Arith(op byte, lt, rt, t vec.Type, lc, rc *vec.Col, n int) (*vec.Col, error
 	case t.Kind == vec.KFloat && op != '%':
 		out.F, out.Scratch = vec.ScratchFloats(n)
 		FloatArith(op, out.F, floats(lc), floats(rc))
+		if t.Float32 {
+			RoundFloat32s(out.F) // float32.go
+		}
 		return out, nil
 	case t.Kind == vec.KFloat:
 		x, y := floats(lc), floats(rc)
@@ -56,6 +59,9 @@ func Arith(op byte, lt, rt, t vec.Type, lc, rc *vec.Col, n int) (*vec.Col, error
 				}
 				out.F[i] = math.Mod(x[i], y[i])
 			}
+		}
+		if t.Float32 {
+			RoundFloat32s(out.F)
 		}
 		return out, nil
 	case t.Kind == vec.KDecimal && t.Prec <= 18 && (op == '+' || op == '-' || op == '*'):

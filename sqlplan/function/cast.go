@@ -8,6 +8,17 @@ import (
 // CastCol converts a column to type to; with try, a value that does
 // not convert is NULL rather than an error.
 func CastCol(c *vec.Col, to vec.Type, try bool) (*vec.Col, error) {
+	if narrowsToFloat32(c.T, to) { // float32.go
+		wide, err := castCol(c, Wide(to), try)
+		if err != nil {
+			return nil, err
+		}
+		return narrowFloatCol(wide, c.T, to, try)
+	}
+	return castCol(c, to, try)
+}
+
+func castCol(c *vec.Col, to vec.Type, try bool) (*vec.Col, error) {
 	from := c.T
 	n := c.Len
 	if enumCast(from, to) {

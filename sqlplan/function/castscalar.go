@@ -23,6 +23,13 @@ func CastScalar(v any, from, to vec.Type, try bool) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
+	if narrowsToFloat32(from, to) { // float32.go
+		wide, err := CastScalar(v, from, Wide(to), try)
+		if err != nil || wide == nil {
+			return wide, err
+		}
+		return narrowFloat(wide.(float64), from, try)
+	}
 	if enumCast(from, to) {
 		return castEnumScalar(v, from, to, try)
 	}

@@ -80,6 +80,9 @@ func Text(v any, typ string, machine bool) string {
 	case uint8:
 		return strconv.FormatUint(uint64(x), 10)
 	case float64:
+		if typ == "FLOAT" || typ == "REAL" {
+			return Float(x, 32) // a FLOAT column's values are float32s, widened
+		}
 		return Float(x, 64)
 	case float32:
 		return Float(float64(x), 32)
