@@ -17,6 +17,33 @@ import (
 // (CAST, TRY_CAST, ::) at bind time.
 
 // unifyTypes returns the type two operands are compared or combined in.
+// commonInt is the common type of two integer types of at most 64 bits
+// (UBIGINT aside), as DuckDB's: unsigned ones meet in the wider unsigned
+// type; an unsigned one with a signed one in a signed type that holds
+// both (UTINYINT with TINYINT is a SMALLINT).
+func commonInt(a, b Type) Type {
+	bits := func(t Type) int {
+		if t.Bits == 0 {
+			return 64
+		}
+		return t.Bits
+	}
+	switch {
+	case a.Kind == KUint && b.Kind == KUint:
+		return Type{Kind: KUint, Bits: max(a.Bits, b.Bits)}
+	case a.Kind == KUint || b.Kind == KUint:
+		u, s := a, b
+		if b.Kind == KUint {
+			u, s = b, a
+		}
+		if w := max(bits(s), 2*bits(u)); w < 64 {
+			return Type{Kind: KInt, Bits: w}
+		}
+		return Type{Kind: KInt}
+	}
+	return Type{Kind: KInt, Bits: intWidth(a, b)}
+}
+
 func unifyTypes(a, b Type) (Type, error) {
 	ak, bk := a.Op(), b.Op()
 	switch {
@@ -34,7 +61,7 @@ func unifyTypes(a, b Type) (Type, error) {
 			return Type{Kind: KDecimal, Prec: min(prec, 38), Scale: scale}, nil
 		}
 		if ak == KInt {
-			return Type{Kind: KInt, Bits: intWidth(a, b)}, nil
+			return commonInt(a, b), nil
 		}
 		if ak == KFloat {
 			return function.Float32Result(a, b), nil

@@ -147,7 +147,7 @@ var scalarFuncs = map[string]*Scalar{
 		return int64(r), nil
 	}},
 	"chr": {Min: 1, Max: 1, Rule: Sig(tString, tInt), Row: func(a []*vec.Col, i int) (any, error) { return string(rune(a[0].I[i])), nil }},
-	"sign": {Min: 1, Max: 1, Rule: Sig(tInt, tFloat), Row: func(a []*vec.Col, i int) (any, error) {
+	"sign": {Min: 1, Max: 1, Rule: Sig(vec.Type{Kind: vec.KInt, Bits: 8}, tFloat), Row: func(a []*vec.Col, i int) (any, error) {
 		x := a[0].F[i]
 		switch {
 		case x > 0:
