@@ -228,7 +228,7 @@ func (p *planner) cast(e expr, t Type) (expr, error) {
 	}
 	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.Op() == KInt && t.Bits != 0 && t.Bits < 64) && function.SameNested(et, t) && function.SameUnit(et, t) &&
 		!(t.Kind == KInt && et.Bits != 0 && et.Bits < 64) && et.Coarse == t.Coarse && et.TZ == t.TZ && et.Bit == t.Bit &&
-		vec.SameEnum(et.Enum, t.Enum) && et.Float32 == t.Float32 {
+		vec.SameEnum(et.Enum, t.Enum) && et.Float32 == t.Float32 && et.JSON == t.JSON {
 		return e, nil
 	}
 	if et.Kind == KDecimal && t.Kind == KDecimal && et.Scale == t.Scale && et.Prec <= 18 == (t.Prec <= 18) && t.Prec >= et.Prec {

@@ -15,6 +15,9 @@ func CastCol(c *vec.Col, to vec.Type, try bool) (*vec.Col, error) {
 		}
 		return narrowFloatCol(wide, c.T, to, try)
 	}
+	if textToJSON(c.T, to) { // jsoncast.go
+		return castTextToJSON(c, to, try)
+	}
 	return castCol(c, to, try)
 }
 

@@ -30,6 +30,16 @@ func CastScalar(v any, from, to vec.Type, try bool) (any, error) {
 		}
 		return narrowFloat(wide.(float64), from, try)
 	}
+	if textToJSON(from, to) { // jsoncast.go
+		s, _ := v.(string)
+		if err := checkJSONText([]byte(s)); err != nil {
+			if try {
+				return nil, nil
+			}
+			return nil, err
+		}
+		return s, nil
+	}
 	if enumCast(from, to) {
 		return castEnumScalar(v, from, to, try)
 	}

@@ -157,7 +157,7 @@ func jsonText(raw json.RawMessage) string {
 func init() { register(jsonFuncs) }
 
 var jsonFuncs = map[string]*Scalar{
-	"json_extract": {Min: 2, Max: 2, Rule: Sig(tString, tString), Row: func(a []*vec.Col, i int) (any, error) {
+	"json_extract": {Min: 2, Max: 2, Rule: Sig(tJSONText, tString), Row: func(a []*vec.Col, i int) (any, error) {
 		raw, ok, err := jsonAt(a[0].Str(i), str(a[1], i))
 		if err != nil || !ok {
 			return nil, err
