@@ -115,7 +115,8 @@
 // (NULLs last unless NULLS FIRST), LIMIT/OFFSET (also LIMIT ALL, OFFSET
 // alone, FETCH FIRST|NEXT n ROWS ONLY); UNION [ALL] [BY NAME]; INTERSECT / EXCEPT [ALL]
 // (between whole SELECTs, or in parentheses: subqueries, derived tables,
-// CTEs); WITH (column lists; RECURSIVE: recursive.go);
+// CTEs), mixed with UNION [ALL] as the standard reads them (INTERSECT
+// first, then left to right: setops_mixed.go); WITH (column lists; RECURSIVE: recursive.go);
 // VALUES lists as queries; derived-table column lists (t(a, b)); GROUP BY ALL, ORDER BY ALL,
 // SELECT * EXCLUDE (...) / REPLACE (e AS c, ...), COLUMNS(* | 'regex' | c ->
 // cond) in select items (columns.go), agg(x) FILTER (WHERE ...), agg(x ORDER BY ...)
@@ -220,7 +221,7 @@
 //
 // Refused by name: SAVEPOINT, GRANT, REVOKE, LOCK, UNLOCK (DuckDB has
 // none of them), ATTACH of a DuckDB or SQLite file, frame EXCLUDE,
-// INTERSECT/EXCEPT mixed with UNION in one query (parenthesize one),
+// UNION BY NAME in one query with INTERSECT or EXCEPT,
 // ORDER BY inside window aggregates, REGEXP/RLIKE, PIVOT after a table
 // (the SQL standard's form),
 // SET LOCAL (as in DuckDB), PRAGMA calls,

@@ -197,13 +197,9 @@ func unionColumns(plans []*lQuery) ([]Column, error) {
 	cols := append([]Column(nil), plans[0].cols...)
 	for _, sp := range plans[1:] {
 		for i, c := range sp.cols {
-			t, err := unifyTypes(cols[i].Type, c.Type)
+			t, err := setOpType(cols[i].Type, c.Type)
 			if err != nil {
-				if cols[i].Type.Op() == KString || c.Type.Op() == KString {
-					t = tString
-				} else {
-					return nil, err
-				}
+				return nil, err
 			}
 			cols[i].Type = withoutField(t)
 			cols[i].Nullable = cols[i].Nullable || c.Nullable
@@ -212,7 +208,20 @@ func unionColumns(plans []*lQuery) ([]Column, error) {
 	return cols, nil
 }
 
-// bindSetOp binds a chain of INTERSECT and EXCEPT (s.parts, s.setOps)
+// setOpType is the type of a set operation's column of types a and b:
+// text when one is text and the other a scalar of another type (DuckDB:
+// SELECT 1 UNION SELECT 'a' is VARCHAR, where a comparison would cast
+// the text to the number), else the type both fit.
+func setOpType(a, b Type) (Type, error) {
+	ak, bk := a.Op(), b.Op()
+	scalars := ak != KNull && bk != KNull && ak != KEnum && bk != KEnum && a.Kind != KNested && b.Kind != KNested
+	if scalars && (ak == KString) != (bk == KString) {
+		return tString, nil
+	}
+	return unifyTypes(a, b)
+}
+
+// bindSetOp binds a chain of set operations (s.parts, s.setOps)
 // into a logical tree like a UNION's: the parts, each bound by a planner
 // of its own source (their markers are numbered in it), which also
 // optimizes and lowers it. The ORDER BY and LIMIT after the last part
@@ -221,11 +230,7 @@ func (s *Stmt) bindSetOp(p *planner) (*lQuery, error) {
 	u := &lUnion{kinds: s.setOps}
 	for _, part := range s.parts {
 		pp := p.child(part.src)
-		ast := parse.CloneAST(part.ast.(sqlparser.SelectStatement))
-		if pp.shared == nil {
-			pp.shared = countDerived(ast)
-		}
-		q, err := pp.bindQuery(ast, nil)
+		q, err := part.bindSetOpPart(pp)
 		p.adopt(pp)
 		if err != nil {
 			return nil, err
@@ -243,9 +248,22 @@ func (s *Stmt) bindSetOp(p *planner) (*lQuery, error) {
 	return &lQuery{root: u, cols: cols, union: u}, nil
 }
 
+// bindSetOpPart binds one part of a set operation with its own planner:
+// a SELECT, or a run of INTERSECTs between UNIONs or EXCEPTs.
+func (s *Stmt) bindSetOpPart(p *planner) (*lQuery, error) {
+	if s.kind == kindSetOp {
+		return s.bindSetOp(p)
+	}
+	ast := parse.CloneAST(s.ast.(sqlparser.SelectStatement))
+	if p.shared == nil {
+		p.shared = countDerived(ast)
+	}
+	return p.bindQuery(ast, nil)
+}
+
 // setOpColumns checks that the parts of a chain of INTERSECT and EXCEPT
 // have as many columns, and returns the chain's: the first part's names,
-// each of the type all the parts' values fit.
+// each of the type all the parts' values fit (setOpType).
 func setOpColumns(parts []*lQuery, ops []string) ([]Column, error) {
 	cols := append([]Column(nil), parts[0].cols...)
 	for i, q := range parts[1:] {
@@ -253,7 +271,7 @@ func setOpColumns(parts []*lQuery, ops []string) ([]Column, error) {
 			return nil, errorf("each %s query must have the same number of columns (%d and %d)", strings.ToUpper(ops[i]), len(cols), len(q.cols))
 		}
 		for k := range cols {
-			t, err := unifyTypes(cols[k].Type, q.cols[k].Type)
+			t, err := setOpType(cols[k].Type, q.cols[k].Type)
 			if err != nil {
 				return nil, err
 			}

@@ -1,7 +1,6 @@
 package sqlplan
 
 import (
-	"context"
 	"slices"
 	"strconv"
 	"strings"
@@ -184,70 +183,6 @@ func substituteCTEs(toks []parse.Token, ctes map[string][]parse.Token) []parse.T
 		out = append(out, t)
 	}
 	return out
-}
-
-// prepareSetOp splits a query at top-level INTERSECT and EXCEPT; ok is
-// false when there are none.
-func (e *Engine) prepareSetOp(ctx context.Context, text string, toks []parse.Token) (*Stmt, bool, error) {
-	var cuts []int
-	parse.EachTopLevelWord(toks, func(i int, t parse.Token) bool {
-		if t.Is("intersect") || t.Is("except") {
-			cuts = append(cuts, i)
-		}
-		return true
-	})
-	if len(cuts) == 0 {
-		return nil, false, nil
-	}
-	s := &Stmt{e: e, kind: kindSetOp, src: &source{Source: parse.Source{Orig: text, Toks: toks}}}
-	start := 0
-	for _, c := range append(cuts, len(toks)) {
-		part := toks[start:c]
-		if c == len(toks) {
-			// ORDER BY / LIMIT after the last part apply to the whole.
-			parse.EachTopLevelWord(part, func(i int, t parse.Token) bool {
-				if t.Is("order") || t.Is("limit") || t.Is("offset") {
-					s.trailer = part[i:]
-					part = part[:i]
-					return false
-				}
-				return true
-			})
-		} else {
-			op := strings.ToLower(toks[c].Text)
-			next := start
-			_ = next
-			if c+1 < len(toks) && toks[c+1].Is("all") {
-				op += " all"
-			} else if c+1 < len(toks) && toks[c+1].Is("distinct") {
-				op += ""
-			}
-			s.setOps = append(s.setOps, op)
-		}
-		for _, t := range part {
-			if t.Is("union") {
-				err := errAt(text, t.Pos, "UNION together with INTERSECT or EXCEPT is not supported (use a derived table)")
-				err.Err = ErrUnsupported
-				return nil, true, err
-			}
-		}
-		if len(part) == 0 {
-			return nil, true, errAt(text, tokPos(text, toks, c), "expected a SELECT")
-		}
-		ps, err := e.prepareTokens(ctx, text, part)
-		if err != nil {
-			return nil, true, err
-		}
-		if ps.kind != kindSelect {
-			return nil, true, errAt(text, part[0].Pos, "INTERSECT and EXCEPT take SELECTs")
-		}
-		s.parts = append(s.parts, ps)
-		start = c + 1
-		if c < len(toks) && c+1 < len(toks) && (toks[c+1].Is("all") || toks[c+1].Is("distinct")) {
-			start++
-		}
-	}
-	return s, true, nil
 }
 
 // applyTrailer applies ORDER BY (output positions or names) and LIMIT /
