@@ -112,6 +112,14 @@ func converter(t sqlplan.Type) func(c *sqlplan.Col, i int) driver.Value {
 		return func(c *sqlplan.Col, i int) driver.Value { return time.UnixMicro(c.I[i]).UTC() }
 	case sqlplan.KDate:
 		return func(c *sqlplan.Col, i int) driver.Value { return time.Unix(c.I[i]*86400, 0).UTC() }
+	case sqlplan.KNested:
+		if sqlplan.IsUnion(t) {
+			// A UNION's value is its member's (duckdb-go's Union.Value).
+			return func(c *sqlplan.Col, i int) driver.Value {
+				v, _ := sqlplan.UnionMember(t, c.Value(i))
+				return v
+			}
+		}
 	case sqlplan.KDecimal, sqlplan.KUHuge:
 		if t.Huge || t.Kind == sqlplan.KUHuge {
 			// HUGEINT and UHUGEINT as a *big.Int, as duckdb-go gives them;
@@ -166,6 +174,9 @@ func (r *Rows) ColumnTypeScanType(index int) reflect.Type {
 	case sqlplan.KDate, sqlplan.KTime, sqlplan.KTimeTZ, sqlplan.KTimestamp:
 		return tTime
 	case sqlplan.KNested:
+		if sqlplan.IsUnion(t) {
+			return tAny // the member's value (converter)
+		}
 		if f := t.ParquetField(); f != nil {
 			switch f.Kind.String() {
 			case "list":

@@ -680,7 +680,7 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		if name == parse.LambdaMarker {
 			return nil, errorf("a lambda (x -> ...) is only allowed as an argument of list_transform, list_filter or list_reduce")
 		}
-		if _, known := funcs[name]; !known && !nestedNames[name] && name != "nextval" && name != "currval" {
+		if _, known := funcs[name]; !known && !nestedNames[name] && !unionFuncNames[name] && name != "nextval" && name != "currval" {
 			// An unknown function is the error, not its arguments (which,
 			// above a GROUP BY, would be reported as ungrouped columns).
 			_, err := p.bindFunc(name, nil)

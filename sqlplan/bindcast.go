@@ -47,6 +47,10 @@ func commonInt(a, b Type) Type {
 func unifyTypes(a, b Type) (Type, error) {
 	ak, bk := a.Op(), b.Op()
 	switch {
+	case isUnionWithScalar(a, b): // uniontype.go
+		return a, nil
+	case isUnionWithScalar(b, a):
+		return b, nil
 	case ak == KEnum || bk == KEnum:
 		return unifyEnum(a, b), nil
 	case hugeint(a, b):

@@ -433,32 +433,16 @@ func readNestedType(text string, toks []parse.Token, i int, ut userTypes) (Type,
 			t = Type{Kind: KNested, Elem: &elem}
 			j++
 		case (w == "struct" || w == "row") && open(j):
-			j++
-			t = Type{Kind: KNested, Fields: []NamedType{}}
-			for {
-				if j >= len(toks) {
-					return Type{}, j, errAt(text, len(text), "unterminated STRUCT")
-				}
-				name := toks[j].Name()
-				j++
-				if j < len(toks) && toks[j].Kind == parse.Op && toks[j].Text == ":" {
-					j++
-				}
-				var ft Type
-				ft, j, err = readNestedType(text, toks, j, ut)
-				if err != nil {
-					return Type{}, j, err
-				}
-				t.Fields = append(t.Fields, NamedType{Name: name, Type: ft})
-				if j < len(toks) && toks[j].Kind == parse.Op && toks[j].Text == "," {
-					j++
-					continue
-				}
-				if closeAt(j) {
-					j++
-					break
-				}
-				return Type{}, j, errAt(text, tokPos(text, toks, j), "expected , or > in STRUCT")
+			var fields []NamedType
+			fields, j, err = readFieldList(text, toks, j+1, ut, "STRUCT")
+			if err != nil {
+				return Type{}, j, err
+			}
+			t = Type{Kind: KNested, Fields: fields}
+		case w == "union" && open(j):
+			t, j, err = readUnionType(text, toks, j+1, ut) // uniontype.go
+			if err != nil {
+				return Type{}, j, err
 			}
 		case w == "enum" && open(j):
 			t, j, err = readEnumValues(text, toks, j)
@@ -591,6 +575,37 @@ func fieldOf(name string, t Type, notNull bool) (writer.Field, error) {
 		f = f.Required()
 	}
 	return f, nil
+}
+
+// readFieldList reads the fields of a STRUCT or the members of a UNION
+// (what) from toks[j], after the '(' or '<', to the ')' or '>' that
+// closes them; j is the index after it.
+func readFieldList(text string, toks []parse.Token, j int, ut userTypes, what string) ([]NamedType, int, error) {
+	fields := []NamedType{}
+	for {
+		if j >= len(toks) {
+			return nil, j, errAt(text, len(text), "unterminated %s", what)
+		}
+		name := toks[j].Name()
+		j++
+		if j < len(toks) && toks[j].Kind == parse.Op && toks[j].Text == ":" {
+			j++
+		}
+		ft, k, err := readNestedType(text, toks, j, ut)
+		if err != nil {
+			return nil, k, err
+		}
+		j = k
+		fields = append(fields, NamedType{Name: name, Type: ft})
+		if j < len(toks) && toks[j].Kind == parse.Op && toks[j].Text == "," {
+			j++
+			continue
+		}
+		if j < len(toks) && toks[j].Kind == parse.Op && (toks[j].Text == ">" || toks[j].Text == ")") {
+			return fields, j + 1, nil
+		}
+		return nil, j, errAt(text, tokPos(text, toks, j), "expected , or > in %s", what)
+	}
 }
 
 // writerFieldOf rebuilds a writer field from a schema field (CREATE TABLE

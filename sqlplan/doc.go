@@ -164,7 +164,12 @@
 // generate_series, lambdas (lambda.go: list_transform, list_filter and
 // list_reduce of x -> body, (a, b) -> body or lambda x: body, whose body
 // may read the query's columns), list comprehensions [e FOR x IN l IF c],
-// array_to_string, map_keys/values, unnest);
+// array_to_string, map_keys/values, unnest); the UNION type
+// (uniontype.go: UNION(a INTEGER, b VARCHAR) in CREATE TABLE and casts,
+// union_value(tag := x), union_tag, union_extract, u.tag, a member's
+// value cast into it implicitly, order by tag then value; stored as
+// DuckDB writes it, a STRUCT of a UTINYINT tag named "" and the members,
+// and such a struct read back as a UNION);
 // the scalar functions of funcs.go and package function; // (integer
 // division), ** and ^ (power), |, &, ~, << and >> (||, |, &, << and >> at
 // one precedence, left to right, as DuckDB). INSERT ... VALUES / SELECT, CREATE

@@ -53,7 +53,7 @@ func readUserType(text string, toks []parse.Token, i int, ut userTypes) (Type, i
 	name := toks[i].Name()
 	if toks[i].Kind == parse.Ident {
 		switch strings.ToLower(name) {
-		case "list", "array", "struct", "row", "map", "enum":
+		case "list", "array", "struct", "row", "map", "enum", "union":
 			return Type{}, i, false, nil
 		}
 		if isTypeName(name) || i+1 < len(toks) && toks[i+1].Kind == parse.Ident && isTypeName(name+" "+toks[i+1].Text) {

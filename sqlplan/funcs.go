@@ -612,6 +612,9 @@ func partsType(t Type) Type {
 
 // bindFunc binds a scalar function call.
 func (p *planner) bindFunc(name string, args []expr) (expr, error) {
+	if e, ok, err := p.bindUnionFunc(name, args); ok {
+		return e, err // unionfuncs.go
+	}
 	if e, ok, err := p.bindNested(name, args); ok {
 		return e, err
 	}

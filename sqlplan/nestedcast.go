@@ -78,6 +78,9 @@ func nestedTypeOf(text string, ut userTypes) (Type, error) {
 // nested types that no value can make: a number to a struct, a struct to
 // a struct sharing no field name with it (DuckDB's errors).
 func checkNestedCast(from, to Type) error {
+	if members, ok := unionMembers(to); ok {
+		return checkUnionCast(from, to, members) // uniontype_cast.go
+	}
 	if to.Kind != KNested || from.Kind == KNull || from.Kind == KNested && function.SameNested(from, to) {
 		return nil // scalars: the cast hub tells at the value
 	}
@@ -158,6 +161,9 @@ func structName(fields []NamedType) string {
 // Nested.CastList): lists element by element (castList), structs field
 // by field, maps entry by entry.
 func castNested(v any, from, to Type, try bool) (any, error) {
+	if members, ok := unionMembers(to); ok {
+		return castToUnion(v, from, to, members, try) // uniontype_cast.go
+	}
 	if _, isList := listElem(to); isList {
 		return castList(v, from, to, try)
 	}

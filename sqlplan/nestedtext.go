@@ -66,6 +66,15 @@ func writeNestedText(b *strings.Builder, t Type, v any, asJSON bool) error {
 	if kt, vt, ok := mapKV(t); ok {
 		return writeMapText(b, kt, vt, v, asJSON)
 	}
+	if members, ok := unionMembers(t); ok {
+		// A UNION's text is its member's (uniontype.go).
+		tag, ok := unionTagOf(v, members)
+		if !ok {
+			return writeNestedText(b, t, nil, asJSON)
+		}
+		m, _ := v.(map[string]any)
+		return writeNestedText(b, members[tag].Type, m[members[tag].Name], asJSON)
+	}
 	if fields, ok := structFields(t); ok {
 		m, _ := v.(map[string]any)
 		entries := make([]textEntry, len(fields))

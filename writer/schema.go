@@ -337,7 +337,7 @@ func Elements(root string, fields ...Field) ([]format.SchemaElement, error) {
 		return nil, fmt.Errorf("schema %q: no fields", root)
 	}
 	elems := []format.SchemaElement{{Name: root, NumChildren: format.Some(int32(len(fields)))}}
-	if err := checkNames(root, fields); err != nil {
+	if err := checkNames(root, fields, false); err != nil {
 		return nil, err
 	}
 	for _, f := range fields {
@@ -349,10 +349,13 @@ func Elements(root string, fields ...Field) ([]format.SchemaElement, error) {
 	return elems, nil
 }
 
-func checkNames(parent string, fields []Field) error {
+// checkNames refuses empty and repeated names among fields. The first
+// field of a group may have an empty name: DuckDB names a UNION's tag
+// field "" in the struct it writes the UNION as.
+func checkNames(parent string, fields []Field, group bool) error {
 	seen := make(map[string]bool, len(fields))
-	for _, f := range fields {
-		if f.name == "" {
+	for i, f := range fields {
+		if f.name == "" && !(group && i == 0) {
 			return fmt.Errorf("%s: a field has an empty name", parent)
 		}
 		if seen[f.name] {
@@ -393,7 +396,7 @@ func (f Field) appendElements(elems []format.SchemaElement, parent string) ([]fo
 		if len(f.children) == 0 {
 			return nil, fmt.Errorf("group %s has no fields", path)
 		}
-		if err := checkNames(path, f.children); err != nil {
+		if err := checkNames(path, f.children, true); err != nil {
 			return nil, err
 		}
 		if f.logical != nil {

@@ -447,5 +447,5 @@ func listCast(from, to vec.Type) bool {
 		return true // the text of a list, struct or map
 	}
 	_, ok := Nested.ListElem(to)
-	return ok
+	return ok || vec.IsUnion(to) // a value into a UNION's member
 }

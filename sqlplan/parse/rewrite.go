@@ -576,7 +576,7 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 				e.Err = errs.ErrUnsupported
 				return nil, e
 			}
-			if (low == "struct_pack" || low == "struct_insert" || low == "struct_update" || low == "unnest") && next.Kind == Op && next.Text == "(" {
+			if (low == "struct_pack" || low == "struct_insert" || low == "struct_update" || low == "unnest" || low == "union_value") && next.Kind == Op && next.Text == "(" {
 				// Named arguments, name := value (DuckDB's struct functions).
 				call, k, ok, err := namedArgCall(src, toks, i)
 				if err != nil {

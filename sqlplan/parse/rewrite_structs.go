@@ -43,12 +43,12 @@ type nestedType struct {
 	end  int
 }
 
-// nestedCastType reads a STRUCT(...), ROW(...) or MAP(...) type at
+// nestedCastType reads a STRUCT(...), ROW(...), MAP(...) or UNION(...) type at
 // toks[i:], with any [] or ARRAY after it; ok is false for other types (read by
 // ReadTypeName) and for an unclosed parenthesis (which the parser
 // reports).
 func nestedCastType(src string, toks []Token, i int) (nestedType, bool) {
-	if i+1 >= len(toks) || !(toks[i].Is("struct") || toks[i].Is("row") || toks[i].Is("map")) || toks[i+1].Kind != Op || toks[i+1].Text != "(" {
+	if i+1 >= len(toks) || !(toks[i].Is("struct") || toks[i].Is("row") || toks[i].Is("map") || toks[i].Is("union")) || toks[i+1].Kind != Op || toks[i+1].Text != "(" {
 		return nestedType{}, false
 	}
 	k := ClosingParen(toks, i+1)

@@ -201,6 +201,9 @@ func nestedName(t Type) string {
 	case t.MapOf:
 		return "MAP(" + t.Fields[0].Type.SQLName() + ", " + t.Fields[1].Type.SQLName() + ")"
 	case t.Fields != nil:
+		if name, ok := fieldsUnionName(t.Fields); ok {
+			return name
+		}
 		parts := make([]string, len(t.Fields))
 		for i, f := range t.Fields {
 			parts[i] = f.Type.SQLName()
@@ -233,6 +236,9 @@ func fieldNameSQL(name string) string {
 func fieldSQLName(f *schema.Field) string {
 	switch f.Kind {
 	case schema.Struct:
+		if name, ok := schemaUnionName(f); ok {
+			return name
+		}
 		parts := make([]string, len(f.Children))
 		for i, c := range f.Children {
 			parts[i] = fieldNameSQL(c.Name) + " " + fieldSQLName(c)
