@@ -50,9 +50,9 @@ func splitSetOps(text string, toks []parse.Token) (setOpSplit, error) {
 			next++
 		}
 		if op == "union" || op == "union all" {
-			if byNameAt(toks, next) {
+			if byNameAt(toks, next) && err == nil {
+				// An error only with an INTERSECT or EXCEPT too.
 				err = unsupportedAt(text, t.Pos, "UNION BY NAME together with INTERSECT or EXCEPT")
-				return false
 			}
 		} else {
 			hasOther = true
@@ -62,7 +62,10 @@ func splitSetOps(text string, toks []parse.Token) (setOpSplit, error) {
 		start = next
 		return true
 	})
-	if err != nil || !hasOther {
+	if !hasOther {
+		return setOpSplit{}, nil
+	}
+	if err != nil {
 		return setOpSplit{}, err
 	}
 	last := setOpRange{start, len(toks)}
