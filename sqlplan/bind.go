@@ -253,6 +253,9 @@ func nestedCol(r *relation, top *scopeCol, path []string) (*scopeCol, error) {
 			}
 		}
 		if next == nil {
+			if members, ok := unionMembers(Type{Kind: KNested, Field: f}); ok {
+				return nil, unionKeyError(p, members) // unionfuncs.go
+			}
 			e := errorf("struct %s has no field %q%s", name, p, suggest(p, names))
 			e.Err = ErrNoColumn
 			return nil, e

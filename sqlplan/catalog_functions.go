@@ -82,6 +82,9 @@ func builtinFunctionRows() []functionRow {
 	for name := range nestedNames {
 		add(functionRow{name: name, kind: "scalar", params: -1})
 	}
+	for name := range unionFuncNames {
+		add(functionRow{name: name, kind: "scalar", params: -1})
+	}
 	for _, name := range parse.LambdaFunctions() {
 		add(functionRow{name: name, kind: "scalar", params: 2})
 	}

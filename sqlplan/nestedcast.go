@@ -287,6 +287,9 @@ func commonNested(a, b Type) (Type, error) {
 	case function.SameNested(a, b):
 		return a, nil
 	}
+	if t, ok, err := commonUnion(a, b); ok {
+		return t, err // uniontype_cast.go
+	}
 	if ae, ok := listElem(a); ok {
 		be, isList := listElem(b)
 		if !isList {

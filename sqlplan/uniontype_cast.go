@@ -158,3 +158,23 @@ func implicitCost(from, to Type) (int, bool) {
 	}
 	return 0, false
 }
+
+// commonUnion is the type two UNIONs meet in (in set operations, CASE,
+// lists and comparisons): the one whose members include the other's
+// (by name), into which the other casts; DuckDB's cast error when
+// neither does. ok is false unless both are UNIONs.
+func commonUnion(a, b Type) (Type, bool, error) {
+	am, aok := unionMembers(a)
+	bm, bok := unionMembers(b)
+	if !aok || !bok {
+		return Type{}, false, nil
+	}
+	if _, err := unionMemberPairs(b, a, bm, am); err == nil {
+		return a, true, nil
+	}
+	if _, err := unionMemberPairs(a, b, am, bm); err == nil {
+		return b, true, nil
+	}
+	_, err := unionMemberPairs(b, a, bm, am)
+	return Type{}, true, err
+}

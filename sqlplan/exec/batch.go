@@ -90,7 +90,8 @@ func ProjectBatch[E Expr](b *vec.Batch, exprs []E) (*vec.Batch, error) {
 // NeedsCast reports whether values of type a must be converted to be
 // stored and compared as type b.
 func NeedsCast(a, b vec.Type) bool {
-	return a.Kind != b.Kind || vec.Storage(a) != vec.Storage(b) || a.Kind == vec.KDecimal && a.Scale != b.Scale
+	return a.Kind != b.Kind || vec.Storage(a) != vec.Storage(b) || a.Kind == vec.KDecimal && a.Scale != b.Scale ||
+		vec.IsUnion(b) && a.SQLName() != b.SQLName() // a UNION's tags are positions in its own members
 }
 
 // CastBatch brings b's columns to the given types, in place.
