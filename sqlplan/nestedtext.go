@@ -73,6 +73,12 @@ func writeNestedText(b *strings.Builder, t Type, v any, asJSON bool) error {
 			return writeNestedText(b, t, nil, asJSON)
 		}
 		m, _ := v.(map[string]any)
+		if asJSON { // to_json: {"tag":value}, as DuckDB's
+			b.WriteByte('{')
+			writeJSONString(b, members[tag].Name)
+			b.WriteByte(':')
+			defer b.WriteByte('}')
+		}
 		return writeNestedText(b, members[tag].Type, m[members[tag].Name], asJSON)
 	}
 	if fields, ok := structFields(t); ok {
