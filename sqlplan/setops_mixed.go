@@ -123,6 +123,9 @@ func (e *Engine) prepareSetOp(ctx context.Context, text string, toks []parse.Tok
 	if sp.ops == nil {
 		return nil, false, nil
 	}
+	// The parts are prepared one by one: each ? would count from the
+	// first argument again (numberPlaceholders, macros.go).
+	toks = numberPlaceholders(toks)
 	// Group the runs of INTERSECT: each group is one part of the chain
 	// of UNIONs and EXCEPTs.
 	var groups [][]int // operand indexes
