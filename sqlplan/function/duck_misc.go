@@ -7,8 +7,6 @@ import (
 	"math"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/carquet-go/carquet/sqlplan/num"
 	"github.com/carquet-go/carquet/sqlplan/vec"
@@ -33,7 +31,7 @@ func init() {
 		"parse_dirname":    {Min: 1, Max: 2, Rule: Sig(tString, tString), Batch: pathPartBatch(topDirectory), NonStrict: true},
 		"parse_dirpath":    {Min: 1, Max: 2, Rule: Sig(tString, tString), Batch: pathPartBatch(dirPath), NonStrict: true},
 		"parse_path":       {Min: 1, Max: 2, Rule: Sig(vec.Type{Kind: vec.KNested, Elem: &tString}, tString), Row: parsePathRow, NonStrict: true},
-		"strip_accents":    {Min: 1, Max: 1, Rule: Sig(tString, tString), Batch: bytesMap(tString, appendStripAccents)},
+		"strip_accents":    {Min: 1, Max: 1, Rule: Sig(tString, tString), Batch: stripAccentsBatch},
 		"make_timestamptz": {Min: 1, Max: 7, Rule: makeTimestampTZRule, Row: makeTimestampTZRow},
 		"age":              {Min: 1, Max: 2, Rule: Sig(tInterval, tTimestamp), Row: ageRow},
 	})
@@ -180,40 +178,6 @@ func parsePathRow(a []*vec.Col, i int) (any, error) {
 	return parts, nil
 }
 
-// accentBase is the letter without its marks of each code point below
-// U+2000 that has one (0 otherwise), built from accentPairs.
-var accentBase [0x2000]rune
-
-func init() {
-	for s := accentPairs; s != ""; {
-		from, n := utf8.DecodeRuneInString(s)
-		to, m := utf8.DecodeRuneInString(s[n:])
-		accentBase[from] = to
-		s = s[n+m:]
-	}
-}
-
-// appendStripAccents appends s with its letters' accents removed: a
-// precomposed letter becomes its base letter and combining marks are
-// dropped (letters that are not a base letter with marks, as ø or ß,
-// stay).
-func appendStripAccents(dst, s []byte) ([]byte, error) {
-	for len(s) > 0 {
-		r, n := utf8.DecodeRune(s)
-		switch {
-		case r < utf8.RuneSelf:
-			dst = append(dst, s[0])
-		case r < rune(len(accentBase)) && accentBase[r] != 0:
-			dst = utf8.AppendRune(dst, accentBase[r])
-		case unicode.Is(unicode.Mn, r):
-		default:
-			dst = append(dst, s[:n]...)
-		}
-		s = s[n:]
-	}
-	return dst, nil
-}
-
 // makeTimestampTZRule types make_timestamptz(micros) and
 // make_timestamptz(year, month, day, hour, minute, seconds[, zone]).
 func makeTimestampTZRule(args []vec.Type) ([]vec.Type, vec.Type, error) {
@@ -274,35 +238,3 @@ func ageRow(a []*vec.Col, i int) (any, error) {
 	}
 	return vec.Interval{Months: sign * months, Days: sign * days, Micros: sign * micros}, nil
 }
-
-// accentPairs are the code points below U+2000 whose canonical
-// decomposition is one letter and combining marks, each followed by that
-// letter (generated from Unicode 14's decompositions).
-const accentPairs = "" +
-	"ÀAÁAÂAÃAÄAÅAÇCÈEÉEÊEËEÌIÍIÎIÏIÑNÒOÓOÔOÕOÖOÙUÚUÛUÜUÝYàaáaâaãaäaåa" +
-	"çcèeéeêeëeìiíiîiïiñnòoóoôoõoöoùuúuûuüuýyÿyĀAāaĂAăaĄAąaĆCćcĈCĉcĊC" +
-	"ċcČCčcĎDďdĒEēeĔEĕeĖEėeĘEęeĚEěeĜGĝgĞGğgĠGġgĢGģgĤHĥhĨIĩiĪIīiĬIĭiĮI" +
-	"įiİIĴJĵjĶKķkĹLĺlĻLļlĽLľlŃNńnŅNņnŇNňnŌOōoŎOŏoŐOőoŔRŕrŖRŗrŘRřrŚSśs" +
-	"ŜSŝsŞSşsŠSšsŢTţtŤTťtŨUũuŪUūuŬUŭuŮUůuŰUűuŲUųuŴWŵwŶYŷyŸYŹZźzŻZżzŽZ" +
-	"žzƠOơoƯUưuǍAǎaǏIǐiǑOǒoǓUǔuǕUǖuǗUǘuǙUǚuǛUǜuǞAǟaǠAǡaǢÆǣæǦGǧgǨKǩkǪO" +
-	"ǫoǬOǭoǮƷǯʒǰjǴGǵgǸNǹnǺAǻaǼÆǽæǾØǿøȀAȁaȂAȃaȄEȅeȆEȇeȈIȉiȊIȋiȌOȍoȎOȏo" +
-	"ȐRȑrȒRȓrȔUȕuȖUȗuȘSșsȚTțtȞHȟhȦAȧaȨEȩeȪOȫoȬOȭoȮOȯoȰOȱoȲYȳyʹʹ;;΅¨ΆΑ" +
-	"··ΈΕΉΗΊΙΌΟΎΥΏΩΐιΪΙΫΥάαέεήηίιΰυϊιϋυόούυώωϓϒϔϒЀЕЁЕЃГЇІЌКЍИЎУЙИйиѐе" +
-	"ёеѓгїіќкѝиўуѶѴѷѵӁЖӂжӐАӑаӒАӓаӖЕӗеӚӘӛәӜЖӝжӞЗӟзӢИӣиӤИӥиӦОӧоӪӨӫөӬЭӭэ" +
-	"ӮУӯуӰУӱуӲУӳуӴЧӵчӸЫӹыآاأاؤوإائيۀەۂہۓےऩनऱरऴळक़कख़खग़गज़जड़डढ़ढफ़फय़यড়ডঢ়ঢয়য" +
-	"ਲ਼ਲਸ਼ਸਖ਼ਖਗ਼ਗਜ਼ਜਫ਼ਫଡ଼ଡଢ଼ଢైెේෙྲྀྲླྀླḀAḁaḂBḃbḄBḅbḆBḇbḈCḉcḊDḋdḌDḍdḎDḏdḐDḑdḒDḓd" +
-	"ḔEḕeḖEḗeḘEḙeḚEḛeḜEḝeḞFḟfḠGḡgḢHḣhḤHḥhḦHḧhḨHḩhḪHḫhḬIḭiḮIḯiḰKḱkḲKḳk" +
-	"ḴKḵkḶLḷlḸLḹlḺLḻlḼLḽlḾMḿmṀMṁmṂMṃmṄNṅnṆNṇnṈNṉnṊNṋnṌOṍoṎOṏoṐOṑoṒOṓo" +
-	"ṔPṕpṖPṗpṘRṙrṚRṛrṜRṝrṞRṟrṠSṡsṢSṣsṤSṥsṦSṧsṨSṩsṪTṫtṬTṭtṮTṯtṰTṱtṲUṳu" +
-	"ṴUṵuṶUṷuṸUṹuṺUṻuṼVṽvṾVṿvẀWẁwẂWẃwẄWẅwẆWẇwẈWẉwẊXẋxẌXẍxẎYẏyẐZẑzẒZẓz" +
-	"ẔZẕzẖhẗtẘwẙyẛſẠAạaẢAảaẤAấaẦAầaẨAẩaẪAẫaẬAậaẮAắaẰAằaẲAẳaẴAẵaẶAặaẸE" +
-	"ẹeẺEẻeẼEẽeẾEếeỀEềeỂEểeỄEễeỆEệeỈIỉiỊIịiỌOọoỎOỏoỐOốoỒOồoỔOổoỖOỗoỘO" +
-	"ộoỚOớoỜOờoỞOởoỠOỡoỢOợoỤUụuỦUủuỨUứuỪUừuỬUửuỮUữuỰUựuỲYỳyỴYỵyỶYỷyỸY" +
-	"ỹyἀαἁαἂαἃαἄαἅαἆαἇαἈΑἉΑἊΑἋΑἌΑἍΑἎΑἏΑἐεἑεἒεἓεἔεἕεἘΕἙΕἚΕἛΕἜΕἝΕἠηἡηἢη" +
-	"ἣηἤηἥηἦηἧηἨΗἩΗἪΗἫΗἬΗἭΗἮΗἯΗἰιἱιἲιἳιἴιἵιἶιἷιἸΙἹΙἺΙἻΙἼΙἽΙἾΙἿΙὀοὁοὂο" +
-	"ὃοὄοὅοὈΟὉΟὊΟὋΟὌΟὍΟὐυὑυὒυὓυὔυὕυὖυὗυὙΥὛΥὝΥὟΥὠωὡωὢωὣωὤωὥωὦωὧωὨΩὩΩὪΩ" +
-	"ὫΩὬΩὭΩὮΩὯΩὰαάαὲεέεὴηήηὶιίιὸοόοὺυύυὼωώωᾀαᾁαᾂαᾃαᾄαᾅαᾆαᾇαᾈΑᾉΑᾊΑᾋΑᾌΑ" +
-	"ᾍΑᾎΑᾏΑᾐηᾑηᾒηᾓηᾔηᾕηᾖηᾗηᾘΗᾙΗᾚΗᾛΗᾜΗᾝΗᾞΗᾟΗᾠωᾡωᾢωᾣωᾤωᾥωᾦωᾧωᾨΩᾩΩᾪΩᾫΩᾬΩ" +
-	"ᾭΩᾮΩᾯΩᾰαᾱαᾲαᾳαᾴαᾶαᾷαᾸΑᾹΑᾺΑΆΑᾼΑιι῁¨ῂηῃηῄηῆηῇηῈΕΈΕῊΗΉΗῌΗ῍᾿῎᾿῏᾿ῐιῑι" +
-	"ῒιΐιῖιῗιῘΙῙΙῚΙΊΙ῝῾῞῾῟῾ῠυῡυῢυΰυῤρῥρῦυῧυῨΥῩΥῪΥΎΥῬΡ῭¨΅¨``ῲωῳωῴωῶωῷω" +
-	"ῸΟΌΟῺΩΏΩῼΩ´´"
