@@ -682,6 +682,9 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 	if e, ok, err := p.bindTypeFunc(name, args); ok { // funcs_system.go
 		return e, err
 	}
+	if e, ok, err := p.bindMetaFunc(name, args); ok { // funcs_meta.go
+		return e, err
+	}
 	switch name {
 	case "now", "current_timestamp", "localtimestamp", "get_current_timestamp":
 		return &constExpr{t: Type{Kind: KTimestamp, TZ: true}, v: p.e.now().UnixMicro()}, nil
