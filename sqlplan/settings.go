@@ -65,6 +65,9 @@ type settings struct {
 	// (funcs_session.go).
 	connID uint64
 	rng    *sessionRand
+	// sess is the session itself, for its prepared statements
+	// (duckdb_prepared_statements(), systables_prepared.go).
+	sess *Session
 	// queryID numbers the statement's run (current_query_id(),
 	// funcs_system.go).
 	queryID uint64
@@ -408,7 +411,7 @@ func (e *Engine) settingsFor(sess *Session) settings {
 	}
 	s.local = sess.mask
 	s.vars = sess.vars
-	s.connID, s.rng = sess.id, sess.rng
+	s.connID, s.rng, s.sess = sess.id, sess.rng, sess
 	s.queryID = lastQueryID.Add(1)
 	return s
 }
