@@ -170,7 +170,10 @@
 // value cast into it implicitly, order by tag then value; stored as
 // DuckDB writes it, a STRUCT of a UTINYINT tag named "" and the members,
 // and such a struct read back as a UNION);
-// the scalar functions of funcs.go and package function; // (integer
+// the scalar functions of funcs.go and package function (Unicode ones:
+// nfc_normalize, strip_accents and the *_grapheme functions; alias,
+// stats, switch and replace_type read their argument's expression,
+// funcs_meta.go); // (integer
 // division), ** and ^ (power), |, &, ~, << and >> (||, |, &, << and >> at
 // one precedence, left to right, as DuckDB). INSERT ... VALUES / SELECT, CREATE
 // [OR REPLACE] TABLE [IF NOT EXISTS] (columns, options) / AS SELECT,
@@ -205,7 +208,8 @@
 // current_setting('name') and duckdb_settings() (settings.go); SET
 // VARIABLE name = expr / RESET VARIABLE, getvariable('name') and
 // duckdb_variables() (variables.go). PREPARE name AS statement /
-// EXECUTE name(args) / DEALLOCATE, kept in the connection's session;
+// EXECUTE name(args) / DEALLOCATE, kept in the connection's session
+// and listed by duckdb_prepared_statements();
 // SUMMARIZE table | query (summarize.go); CHECKPOINT and FORCE
 // CHECKPOINT (a barrier on the engine's writes), INSTALL / LOAD of the
 // extensions carquet has built in, CALL f(args), ANALYZE and USE of the
