@@ -2,6 +2,9 @@ package function
 
 import (
 	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/carquet-go/carquet/sqlplan/vec"
 )
@@ -59,4 +62,29 @@ func TestStripAccents(t *testing.T) {
 	want := []string{"ardech", "ardech", "E", "u", "α", "か", "가", "क", "a",
 		"A", "ø ß ł ı", "\ufb01", "", "", "ascii", "\xffe"}
 	checkRows(t, "strip_accents", in, batchStrings(t, "strip_accents", strCol(in...)), want)
+}
+
+// TestStripAccentsEveryCodePoint: the one-character-at-a-time kernel
+// gives what the definition gives, NFC(NFD(s) without marks), for every
+// code point alone, after a letter, and before a combining mark.
+func TestStripAccentsEveryCodePoint(t *testing.T) {
+	reference := func(s string) string {
+		return string(norm.NFC.Bytes(appendWithoutMarks(nil, norm.NFD.Bytes([]byte(s)))))
+	}
+	var in []string
+	for r := rune(0x80); r <= 0x2FFFF; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		c := string(r)
+		in = append(in, c, "a"+c, c+"\u0301", "\u1100"+c)
+	}
+	got := batchStrings(t, "strip_accents", strCol(in...))
+	bad := 0
+	for i, s := range in {
+		if want := reference(s); got[i] != want && bad < 10 {
+			bad++
+			t.Errorf("strip_accents(%+q) = %+q, want %+q", s, got[i], want)
+		}
+	}
 }
