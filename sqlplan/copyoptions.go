@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/textfile"
 )
 
 // The options of EXPORT DATABASE and COPY t FROM: the file format and,
@@ -18,26 +19,22 @@ type fileOptions struct {
 	csv    csvOptions
 }
 
-// csvOptions is a CSV file's dialect.
+// csvOptions is a CSV file's dialect, and what COPY ... FROM does with
+// it.
 type csvOptions struct {
-	delim, quote, escape byte
-	header               bool
+	textfile.Dialect
 	// notNull are FORCE_NOT_NULL's columns: an empty field of theirs is
 	// the empty string, not NULL (COPY ... FROM only).
 	notNull []string
-	// quotedNulls (ALLOW_QUOTED_NULLS, DuckDB's default) reads a quoted
-	// empty field as NULL too; carquet's exports turn it off, so that
-	// the empty string and NULL both come back (COPY ... FROM only).
-	quotedNulls bool
 	// sniff names what COPY ... FROM's sniffer finds in the file, as
 	// DuckDB's AUTO_DETECT (on by default): those of delim, quote and
-	// header that the options did not give (csvread.go).
+	// header that the options did not give (textfile.CopyScan).
 	sniff []string
 }
 
 // defaultCSV is DuckDB's CSV dialect: comma, double quotes doubled
 // inside quotes, a header line.
-var defaultCSV = csvOptions{delim: ',', quote: '"', escape: '"', header: true, quotedNulls: true}
+var defaultCSV = csvOptions{Dialect: textfile.DefaultDialect}
 
 // readFileOptions reads the options at toks[i], if any, for the
 // statement named what; fromFile permits FORCE_NOT_NULL (COPY ... FROM).
@@ -81,16 +78,16 @@ func readFileOptions(text string, toks []parse.Token, i int, what string, fromFi
 			}
 			opts.format = f
 		case "delimiter", "delim", "sep":
-			opts.csv.delim, err = optionByte(val, fail)
+			opts.csv.Delim, err = optionByte(val, fail)
 			csvSet, given["delim"] = key, true
 		case "quote":
-			opts.csv.quote, err = optionByte(val, fail)
+			opts.csv.Quote, err = optionByte(val, fail)
 			csvSet, given["quote"] = key, true
 		case "escape":
-			opts.csv.escape, err = optionByte(val, fail)
+			opts.csv.Escape, err = optionByte(val, fail)
 			escapeSet, csvSet = true, key
 		case "header":
-			opts.csv.header, err = optionBool(val, fail)
+			opts.csv.Header, err = optionBool(val, fail)
 			csvSet, given["header"] = key, true
 		case "auto_detect":
 			if !fromFile {
@@ -105,7 +102,7 @@ func readFileOptions(text string, toks []parse.Token, i int, what string, fromFi
 			if key == "force_not_null" {
 				opts.csv.notNull, err = optionNames(val, fail)
 			} else {
-				opts.csv.quotedNulls, err = optionBool(val, fail)
+				opts.csv.QuotedNulls, err = optionBool(val, fail)
 			}
 			csvSet = key
 		default:
@@ -119,7 +116,7 @@ func readFileOptions(text string, toks []parse.Token, i int, what string, fromFi
 		}
 	}
 	if !escapeSet {
-		opts.csv.escape = opts.csv.quote // DuckDB's default: the quote, doubled
+		opts.csv.Escape = opts.csv.Quote // DuckDB's default: the quote, doubled
 	}
 	for _, k := range []string{"delim", "quote", "header"} {
 		if fromFile && auto && !given[k] {
@@ -129,7 +126,7 @@ func readFileOptions(text string, toks []parse.Token, i int, what string, fromFi
 	if csvSet != "" && opts.format == "parquet" {
 		return opts, i, errAt(text, toks[i].Pos, "%s option %s is a CSV option, not a Parquet one", what, strings.ToUpper(csvSet))
 	}
-	if c := opts.csv; c.delim == c.quote || c.delim == '\n' || c.delim == '\r' || c.quote == '\n' || c.quote == '\r' {
+	if c := opts.csv; c.Delim == c.Quote || c.Delim == '\n' || c.Delim == '\r' || c.Quote == '\n' || c.Quote == '\r' {
 		return opts, i, errAt(text, toks[i].Pos, "%s: the CSV delimiter and quote must differ and not be line ends", what)
 	}
 	return opts, end + 1, nil
@@ -196,12 +193,12 @@ func (c csvOptions) loadOptions(notNull []string) string {
 		}
 		b.WriteString(", force_not_null (" + strings.Join(quoted, ", ") + ")")
 	}
-	b.WriteString(", quote " + quoteString(string(c.quote)))
-	if c.escape != c.quote {
-		b.WriteString(", escape " + quoteString(string(c.escape)))
+	b.WriteString(", quote " + quoteString(string(c.Quote)))
+	if c.Escape != c.Quote {
+		b.WriteString(", escape " + quoteString(string(c.Escape)))
 	}
-	b.WriteString(", delimiter " + quoteString(string(c.delim)) + ", allow_quoted_nulls false")
-	if c.header {
+	b.WriteString(", delimiter " + quoteString(string(c.Delim)) + ", allow_quoted_nulls false")
+	if c.Header {
 		b.WriteString(", header 1)")
 	} else {
 		b.WriteString(", header 0)")

@@ -2,15 +2,13 @@ package sqlplan
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"io"
 	"strings"
-	"time"
 
-	"github.com/carquet-go/carquet/sqlplan/function"
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/textfile"
 )
 
 // COPY (query) TO 'file.csv' [(options)] and COPY t TO 'file.csv': the
@@ -22,14 +20,12 @@ import (
 // (.csv, .tsv, .csv.gz); gzip from COMPRESSION or .gz. The file is
 // written whole to a temporary file, then renamed over the target.
 
-// csvCopySpec is COPY ... TO's CSV target.
+// csvCopySpec is COPY ... TO's CSV target: the file, and how it is
+// written (package textfile writes it).
 type csvCopySpec struct {
-	path     string
-	opts     csvOptions
-	nullstr  string
-	gzip     bool
-	dateFmt  string
-	stampFmt string
+	path   string
+	gzip   bool
+	format textfile.CSVCopy
 }
 
 // copyToCSV reports whether COPY ... TO path with the options at
@@ -53,9 +49,9 @@ func copyToCSV(path string, toks []parse.Token, i int) bool {
 // prepareCopyCSV reads the options of COPY ... TO a CSV file (at
 // toks[i:]) and prepares the query.
 func (e *Engine) prepareCopyCSV(ctx context.Context, s *Stmt, text string, toks []parse.Token, query []parse.Token, path string, i int) (*Stmt, error) {
-	spec := &csvCopySpec{path: path, opts: defaultCSV, gzip: strings.HasSuffix(strings.ToLower(path), ".gz")}
+	spec := &csvCopySpec{path: path, format: textfile.CSVCopy{Dialect: textfile.DefaultDialect}, gzip: strings.HasSuffix(strings.ToLower(path), ".gz")}
 	if strings.HasSuffix(strings.TrimSuffix(strings.ToLower(path), ".gz"), ".tsv") {
-		spec.opts.delim = '\t'
+		spec.format.Dialect.Delim = '\t'
 	}
 	if i < len(toks) && toks[i].Is("with") {
 		i++
@@ -116,20 +112,20 @@ func (c *csvCopySpec) options(text string, toks []parse.Token, i int) (int, erro
 		case "format":
 			// copyToCSV checked it is csv.
 		case "header":
-			c.opts.header, err = optionBool(val, fail)
+			c.format.Dialect.Header, err = optionBool(val, fail)
 		case "delimiter", "delim", "sep":
-			c.opts.delim, err = optionByte(val, fail)
+			c.format.Dialect.Delim, err = optionByte(val, fail)
 		case "quote":
-			c.opts.quote, err = optionByte(val, fail)
+			c.format.Dialect.Quote, err = optionByte(val, fail)
 		case "escape":
-			c.opts.escape, err = optionByte(val, fail)
+			c.format.Dialect.Escape, err = optionByte(val, fail)
 			escapeSet = true
 		case "nullstr", "null":
-			c.nullstr, err = optionText(val, fail)
+			c.format.Null, err = optionText(val, fail)
 		case "dateformat", "date_format":
-			c.dateFmt, err = optionText(val, fail)
+			c.format.DateFormat, err = optionText(val, fail)
 		case "timestampformat", "timestamp_format":
-			c.stampFmt, err = optionText(val, fail)
+			c.format.TimestampFormat, err = optionText(val, fail)
 		case "compression", "codec":
 			var v string
 			if v, err = optionText(val, fail); err == nil {
@@ -153,9 +149,9 @@ func (c *csvCopySpec) options(text string, toks []parse.Token, i int) (int, erro
 		}
 	}
 	if !escapeSet {
-		c.opts.escape = c.opts.quote
+		c.format.Dialect.Escape = c.format.Dialect.Quote
 	}
-	if o := c.opts; o.delim == o.quote || o.delim == '\n' || o.delim == '\r' || o.quote == '\n' || o.quote == '\r' {
+	if o := c.format.Dialect; o.Delim == o.Quote || o.Delim == '\n' || o.Delim == '\r' || o.Quote == '\n' || o.Quote == '\r' {
 		return i, errAt(text, toks[i].Pos, "COPY: the CSV delimiter and quote must differ and not be line ends")
 	}
 	return end + 1, nil
@@ -185,103 +181,30 @@ func (s *Stmt) copyCSV(ctx context.Context, args []Arg, tx *Tx, sess *Session) (
 		return Result{}, err
 	}
 	defer rows.Close()
-	err = replaceFile(path, ".copy-*.csv", c.gzip, func(w *bufio.Writer) error { // csvwrite.go
-		if c.opts.header {
-			for k, col := range rows.Columns() {
-				c.field(w, k, []byte(col.Name), false)
+	err = textfile.ReplaceFile(path, ".copy-*.csv", c.gzip, func(w *bufio.Writer) error {
+		if c.format.Dialect.Header {
+			names := make([]string, 0, len(rows.Columns()))
+			for _, col := range rows.Columns() {
+				names = append(names, col.Name)
 			}
-			w.WriteByte('\n')
+			c.format.WriteHeader(w, names)
 		}
-		n, err := c.writeRows(w, rows)
-		res.RowsAffected = n
-		return err
+		for {
+			b, err := rows.Next()
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			if err := c.format.WriteBatch(w, b); err != nil {
+				return err
+			}
+			res.RowsAffected += int64(b.N)
+		}
 	})
 	if err != nil {
 		return Result{}, err
 	}
 	return res, nil
-}
-
-// writeRows writes the rows, each value as its text, a line each.
-func (c *csvCopySpec) writeRows(w *bufio.Writer, rows *Rows) (int64, error) {
-	var n int64
-	for {
-		b, err := rows.Next()
-		if errors.Is(err, io.EOF) {
-			return n, nil
-		}
-		if err != nil {
-			return n, err
-		}
-		cols := make([]*Col, len(b.Cols))
-		for k, col := range b.Cols {
-			if cols[k], err = c.text(col.Decoded(), b.N); err != nil {
-				return n, err
-			}
-		}
-		for r := 0; r < b.N; r++ {
-			for k, col := range cols {
-				c.field(w, k, col.Str(r), col.IsNull(r))
-			}
-			if err := w.WriteByte('\n'); err != nil {
-				return n, err
-			}
-		}
-		n += int64(b.N)
-	}
-}
-
-// text is a column's values as text: DATEFORMAT and TIMESTAMPFORMAT's
-// for dates and timestamps when given, else the VARCHAR cast's.
-func (c *csvCopySpec) text(col *Col, n int) (*Col, error) {
-	format := ""
-	switch {
-	case col.T.Kind == KDate && c.dateFmt != "":
-		format = c.dateFmt
-	case col.T.Kind == KTimestamp && c.stampFmt != "" && col.I != nil:
-		format = c.stampFmt
-	}
-	if format == "" {
-		col.Len = n
-		return castCol(col, tString)
-	}
-	out := &Col{T: tString, Len: n, Null: make([]bool, n), Off: make([]int32, 1, n+1)}
-	for r := 0; r < n; r++ {
-		if col.IsNull(r) {
-			out.Null[r] = true
-		} else {
-			out.Data = append(out.Data, function.Strftime(c.instant(col, r), format)...)
-		}
-		out.Off = append(out.Off, int32(len(out.Data)))
-	}
-	return out, nil
-}
-
-// instant is row r of a DATE or TIMESTAMP column as a UTC time.
-func (c *csvCopySpec) instant(col *Col, r int) time.Time {
-	v := col.I[r]
-	switch {
-	case col.T.Kind == KDate:
-		return time.Unix(v*86400, 0).UTC()
-	case col.T.Nanos:
-		return time.Unix(0, v).UTC()
-	}
-	return time.UnixMicro(v).UTC()
-}
-
-// field writes the k-th field of a line: its delimiter, then the value,
-// quoted as DuckDB quotes it: when it holds the delimiter, the quote,
-// the escape or a line end, or would read back as NULL.
-func (c *csvCopySpec) field(w *bufio.Writer, k int, v []byte, null bool) {
-	if k > 0 {
-		w.WriteByte(c.opts.delim)
-	}
-	if null {
-		w.WriteString(c.nullstr)
-		return
-	}
-	o := c.opts
-	quote := string(v) == c.nullstr || bytes.IndexByte(v, o.delim) >= 0 || bytes.IndexByte(v, o.quote) >= 0 ||
-		bytes.IndexByte(v, o.escape) >= 0 || bytes.IndexAny(v, "\r\n") >= 0
-	writeCSVValue(w, o, v, quote) // csvwrite.go
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/carquet-go/carquet/sqlplan/function"
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/textfile"
 )
 
 // COPY (query) TO 'x.json' [(FORMAT json, ARRAY true|false, COMPRESSION
@@ -130,7 +131,7 @@ func (s *Stmt) copyToJSON(ctx context.Context, p *planner) (res Result, err erro
 	}
 	defer sp.root.Close()
 	var n int64
-	err = replaceFile(path, ".copy-*.json", s.jsonCopy.gzip, func(w *bufio.Writer) error { // csvwrite.go
+	err = textfile.ReplaceFile(path, ".copy-*.json", s.jsonCopy.gzip, func(w *bufio.Writer) error { // textfile/csvwrite.go
 		var err error
 		n, err = s.jsonCopy.writeRows(ctx, w, sp)
 		return err

@@ -1,4 +1,4 @@
-package sqlplan
+package textfile
 
 import (
 	"math"
@@ -26,7 +26,7 @@ func fieldText(b []byte) string {
 
 // csvTypeCandidates are the types the sniffer tries, most specific first
 // (DuckDB's order); VARCHAR is the last resort.
-var csvTypeCandidates = []Type{{Kind: KBool}, tBigint, {Kind: KFloat}, {Kind: KTime}, {Kind: KDate}, {Kind: KTimestamp}}
+var csvTypeCandidates = []vec.Type{{Kind: vec.KBool}, tBigint, {Kind: vec.KFloat}, {Kind: vec.KTime}, {Kind: vec.KDate}, {Kind: vec.KTimestamp}}
 
 // csvFormats are the user's dateformat and timestampformat, "" for ISO.
 type csvFormats struct{ date, stamp string }
@@ -60,7 +60,7 @@ func sniffFits(k int, s string, f csvFormats) bool {
 		if f.stamp == "" && (!strings.Contains(s, ":") || !isoShaped(s)) {
 			return false
 		}
-		_, err := parseCSVStamp(s, f.stamp, Type{Kind: KTimestamp})
+		_, err := parseCSVStamp(s, f.stamp, vec.Type{Kind: vec.KTimestamp})
 		return err == nil
 	}
 	return false
@@ -149,11 +149,11 @@ func parseCSVDate(s, format string) (int64, error) {
 		return function.ParseDateText(s)
 	}
 	us, err := function.Strptime(s, format)
-	return vec.FloorDiv(us, microsPerDay), err
+	return vec.FloorDiv(us, vec.MicrosPerDay), err
 }
 
 // parseCSVStamp parses a timestamp, ISO or with a strptime format.
-func parseCSVStamp(s, format string, t Type) (int64, error) {
+func parseCSVStamp(s, format string, t vec.Type) (int64, error) {
 	if format == "" {
 		return function.ParseTimestampText(s, t)
 	}
@@ -163,19 +163,19 @@ func parseCSVStamp(s, format string, t Type) (int64, error) {
 // csvConvert makes the VARCHAR column text (n rows) a column of type t.
 // bad gets the first row whose text is not a value of t, -1 if none;
 // with skipBad the bad rows are marked in drop and made NULL instead.
-func csvConvert(text *Col, n int, t Type, f csvFormats, drop []bool) (*Col, int, error) {
-	if t.Kind == KString && !t.Bit {
+func csvConvert(text *vec.Col, n int, t vec.Type, f csvFormats, drop []bool) (*vec.Col, int, error) {
+	if t.Kind == vec.KString && !t.Bit {
 		out := *text
 		out.T, out.Len = t, n
 		return &out, -1, nil
 	}
-	out := &Col{T: t, Len: n, Null: text.Null[:n]}
+	out := &vec.Col{T: t, Len: n, Null: text.Null[:n]}
 	var parse func(s string, r int) bool
 	switch {
-	case t.Kind == KBool:
+	case t.Kind == vec.KBool:
 		out.B = make([]bool, n)
 		parse = func(s string, r int) (ok bool) { out.B[r], ok = parseCSVBool(s); return ok }
-	case t.Kind == KInt:
+	case t.Kind == vec.KInt:
 		out.I = make([]int64, n)
 		lo, hi := intRange(t.Bits)
 		parse = func(s string, r int) bool {
@@ -183,24 +183,24 @@ func csvConvert(text *Col, n int, t Type, f csvFormats, drop []bool) (*Col, int,
 			out.I[r] = v
 			return ok && v >= lo && v <= hi
 		}
-	case t.Kind == KFloat:
+	case t.Kind == vec.KFloat:
 		out.F = make([]float64, n)
 		parse = func(s string, r int) (ok bool) { out.F[r], ok = parseCSVFloat(s); return ok }
-	case t.Kind == KDate:
+	case t.Kind == vec.KDate:
 		out.I = make([]int64, n)
 		parse = func(s string, r int) bool {
 			v, err := parseCSVDate(s, f.date)
 			out.I[r] = v
 			return err == nil
 		}
-	case t.Kind == KTimestamp && t.Coarse == 0:
+	case t.Kind == vec.KTimestamp && t.Coarse == 0:
 		out.I = make([]int64, n)
 		parse = func(s string, r int) bool {
 			v, err := parseCSVStamp(s, f.stamp, t)
 			out.I[r] = v
 			return err == nil
 		}
-	case t.Kind == KTime && t.Coarse == 0 && !t.TZ:
+	case t.Kind == vec.KTime && t.Coarse == 0 && !t.TZ:
 		out.I = make([]int64, n)
 		parse = func(s string, r int) bool {
 			v, err := function.ParseTimeText(s, t.Nanos)
@@ -229,7 +229,7 @@ func csvConvert(text *Col, n int, t Type, f csvFormats, drop []bool) (*Col, int,
 // castCSVText casts text to a type read_csv does not parse itself
 // (DECIMAL, UUID, lists, ...) with the engine's cast, row by row only to
 // find the bad row.
-func castCSVText(text *Col, n int, t Type, drop []bool) (*Col, int, error) {
+func castCSVText(text *vec.Col, n int, t vec.Type, drop []bool) (*vec.Col, int, error) {
 	in := *text
 	in.Len = n
 	out, err := function.CastCol(&in, t, true)

@@ -1,4 +1,4 @@
-package sqlplan
+package textfile
 
 import (
 	"bufio"
@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/function"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // read_csv's sniffer, after DuckDB's: from a sample of the file's first
@@ -25,9 +26,9 @@ const csvSampleMaxBytes = 64 << 20
 
 // csvSchema is how one file is read: its dialect and columns.
 type csvSchema struct {
-	opts  csvOptions
+	opts  Dialect
 	names []string
-	types []Type
+	types []vec.Type
 	// formats are each column's date and timestamp formats: the
 	// user's, else those sniffed ("" for ISO).
 	formats []csvFormats
@@ -75,7 +76,7 @@ func readCSVSample(r *bufio.Reader, rows int) (csvSample, error) {
 // records, counting fields: width is the widest record's count, even
 // whether every record had it. A record cut by the sample's end is left
 // out.
-func countFields(s csvSample, opts csvOptions, maxRows int, path string) (width, rows int, even bool, err error) {
+func countFields(s csvSample, opts Dialect, maxRows int, path string) (width, rows int, even bool, err error) {
 	sp := newCSVSplitter(bytes.NewReader(s.data), opts, path)
 	width, even = 0, true
 	for !sp.done && (maxRows < 0 || rows < maxRows) {
@@ -101,10 +102,10 @@ func countFields(s csvSample, opts csvOptions, maxRows int, path string) (width,
 // splitSample splits the sample into width columns of text, at most
 // maxRows records: a short record's missing fields are NULL, a long
 // one's extra fields left out.
-func splitSample(s csvSample, opts csvOptions, width, maxRows int, path string) (cols []*Col, rows int, err error) {
-	cols = make([]*Col, width)
+func splitSample(s csvSample, opts Dialect, width, maxRows int, path string) (cols []*vec.Col, rows int, err error) {
+	cols = make([]*vec.Col, width)
 	for i := range cols {
-		cols[i] = &Col{T: tString, Off: []int32{0}}
+		cols[i] = &vec.Col{T: tString, Off: []int32{0}}
 	}
 	sp := newCSVSplitter(bytes.NewReader(s.data), opts, path)
 	for !sp.done && (maxRows < 0 || rows < maxRows) {
@@ -127,7 +128,7 @@ func splitSample(s csvSample, opts csvOptions, width, maxRows int, path string) 
 }
 
 // padCols makes every column rows long, NULL where a record was short.
-func padCols(cols []*Col, rows int) {
+func padCols(cols []*vec.Col, rows int) {
 	for _, c := range cols {
 		for len(c.Null) < rows {
 			c.Null = append(c.Null, true)
@@ -137,7 +138,7 @@ func padCols(cols []*Col, rows int) {
 }
 
 // truncCols drops the rows from rows on.
-func truncCols(cols []*Col, rows int) {
+func truncCols(cols []*vec.Col, rows int) {
 	for _, c := range cols {
 		if len(c.Null) > rows {
 			c.Null = c.Null[:rows]
@@ -163,14 +164,14 @@ func countQuoteStarts(data []byte, d, q byte) int {
 // of the dialects that split every sampled record into as many fields,
 // the one with the most fields, the first in DuckDB's order on a tie; a
 // quote when some field begins with it, else none.
-func (s *csvReadSpec) sniffDialect(sample csvSample, rows int) (csvOptions, error) {
+func (s *CSVSpec) sniffDialect(sample csvSample, rows int) (Dialect, error) {
 	delims := []byte{',', '|', ';', '\t'}
 	if s.delimSet {
-		delims = []byte{s.opts.delim}
+		delims = []byte{s.opts.Delim}
 	}
-	best, bestWidth := csvOptions{}, -1
+	best, bestWidth := Dialect{}, -1
 	for _, d := range delims {
-		quotes := []byte{s.opts.quote}
+		quotes := []byte{s.opts.Quote}
 		if !s.quoteSet {
 			quotes = nil
 			for _, q := range []byte{'"', '\''} {
@@ -185,9 +186,9 @@ func (s *csvReadSpec) sniffDialect(sample csvSample, rows int) (csvOptions, erro
 		}
 		for _, q := range quotes {
 			o := s.opts
-			o.delim, o.quote = d, q
+			o.Delim, o.Quote = d, q
 			if !s.escapeSet {
-				o.escape = q
+				o.Escape = q
 			}
 			width, _, even, err := countFields(sample, o, rows, "")
 			if err != nil || !even {
@@ -279,24 +280,24 @@ func (cs *columnSniff) add(v string, f csvFormats) {
 // timestamp format, as in DuckDB: the first column to need one sets it
 // (*date, *stamp, -1 while unset), a later one takes it or is not of
 // that type.
-func (cs *columnSniff) result(f csvFormats, date, stamp *int) (Type, csvFormats) {
+func (cs *columnSniff) result(f csvFormats, date, stamp *int) (vec.Type, csvFormats) {
 	if !cs.seen {
 		return tString, f
 	}
 	for i, t := range csvTypeCandidates {
 		if cs.fits[i] {
-			if t.Kind == KTimestamp && cs.zoned {
+			if t.Kind == vec.KTimestamp && cs.zoned {
 				t.TZ = true
 			}
 			return t, f
 		}
 		switch t.Kind {
-		case KDate:
+		case vec.KDate:
 			if k := fileFormat(cs.dateFmts, date); k >= 0 {
 				f.date = csvDateFormats[k]
 				return t, f
 			}
-		case KTimestamp:
+		case vec.KTimestamp:
 			if k := fileFormat(cs.stampFmt, stamp); k >= 0 {
 				f.stamp = csvStampFormats[k]
 				return t, f
@@ -331,8 +332,8 @@ func lastTrue(bs []bool) int {
 
 // sniffTypes is each column's type over rows [from, to) of the sample,
 // and the formats its dates and timestamps are read with.
-func sniffTypes(cols []*Col, from, to int, nullstr []string, f csvFormats) ([]Type, []csvFormats) {
-	types := make([]Type, len(cols))
+func sniffTypes(cols []*vec.Col, from, to int, nullstr []string, f csvFormats) ([]vec.Type, []csvFormats) {
+	types := make([]vec.Type, len(cols))
 	formats := make([]csvFormats, len(cols))
 	date, stamp := -1, -1
 	for k, c := range cols {
@@ -361,14 +362,14 @@ func isNullText(v []byte, nullstr []string) bool {
 // sniffHeader decides whether the first record is a header, as DuckDB:
 // when a value of it is not of its column's type, or when every column
 // is VARCHAR and it has no NULL.
-func sniffHeader(cols []*Col, types []Type, formats []csvFormats, nullstr []string) bool {
+func sniffHeader(cols []*vec.Col, types []vec.Type, formats []csvFormats, nullstr []string) bool {
 	allText, anyNull := true, false
 	for k, c := range cols {
 		if c.Null[0] || isNullText(c.Str(0), nullstr) {
 			anyNull = true
 			continue
 		}
-		if types[k].Kind == KString {
+		if types[k].Kind == vec.KString {
 			continue
 		}
 		allText = false
@@ -394,7 +395,7 @@ func csvColumnNames(n int) []string {
 
 // headerNames are a header's names: an empty one is columnN, a repeated
 // one gets _1, _2, ... as in DuckDB.
-func headerNames(cols []*Col) []string {
+func headerNames(cols []*vec.Col) []string {
 	generic := csvColumnNames(len(cols))
 	seen := map[string]bool{}
 	out := make([]string, len(cols))
@@ -415,8 +416,8 @@ func headerNames(cols []*Col) []string {
 
 // sniffFile is how the spec reads one file: the dialect, header, names
 // and types given, the rest sniffed from the file's first rows.
-func (s *csvReadSpec) sniffFile(path, shown string) (*csvSchema, error) {
-	rc, err := s.openCSV(path)
+func (s *CSVSpec) sniffFile(path, shown string) (*csvSchema, error) {
+	rc, err := s.open(path)
 	if err != nil {
 		return nil, errorf("%s: %v", shown, err)
 	}
@@ -459,7 +460,7 @@ func (s *csvReadSpec) sniffFile(path, shown string) (*csvSchema, error) {
 			sch.formats[i] = f
 		}
 		if !s.headerSet && s.auto && n > 0 && len(cols) == len(s.columns) {
-			sch.opts.header = sniffHeader(cols, sch.types, sch.formats, s.nullstr)
+			sch.opts.Header = sniffHeader(cols, sch.types, sch.formats, s.nullstr)
 		}
 		return sch, nil
 	}
@@ -472,9 +473,9 @@ func (s *csvReadSpec) sniffFile(path, shown string) (*csvSchema, error) {
 	}
 	types, formats := sniffTypes(cols, from, n, s.nullstr, f)
 	if !s.headerSet && s.auto {
-		sch.opts.header = sniffHeader(cols, types, formats, s.nullstr)
+		sch.opts.Header = sniffHeader(cols, types, formats, s.nullstr)
 	}
-	if sch.opts.header {
+	if sch.opts.Header {
 		sch.names = headerNames(cols)
 		types, formats = sniffTypes(cols, 1, n, s.nullstr, f)
 	} else {
@@ -491,7 +492,7 @@ func (s *csvReadSpec) sniffFile(path, shown string) (*csvSchema, error) {
 }
 
 // applyNamesAndTypes puts names= and types= over the sniffed ones.
-func (s *csvReadSpec) applyNamesAndTypes(sch *csvSchema, shown string) error {
+func (s *CSVSpec) applyNamesAndTypes(sch *csvSchema, shown string) error {
 	if len(s.names) > len(sch.names) {
 		return errorf("%s: names= gives %d names, the file has %d columns", shown, len(s.names), len(sch.names))
 	}

@@ -1,4 +1,4 @@
-package sqlplan
+package textfile
 
 import (
 	"net/url"
@@ -6,22 +6,40 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // read_csv's options, as the rewrite passed them (parse/csvcall.go):
 // each option's name and its value's text, read here as constants.
 
+// Dialect is how a CSV file splits into records and fields. A quote or
+// escape of 0 is none.
+type Dialect struct {
+	Delim, Quote, Escape byte
+	Header               bool
+	// QuotedNulls (ALLOW_QUOTED_NULLS, DuckDB's default) reads a quoted
+	// empty field as NULL too; carquet's exports turn it off, so that
+	// the empty string and NULL both come back (COPY ... FROM only).
+	QuotedNulls bool
+}
+
+// DefaultDialect is DuckDB's CSV dialect: comma, double quotes doubled
+// inside quotes, a header line.
+var DefaultDialect = Dialect{Delim: ',', Quote: '"', Escape: '"', Header: true, QuotedNulls: true}
+
 // csvDefaultSample is DuckDB's sample_size: the rows the sniffer reads.
 const csvDefaultSample = 20480
 
-// csvReadSpec is a read_csv call.
-type csvReadSpec struct {
-	fn       string
-	patterns []string
-	opts     csvOptions  // the dialect given; what is not set is sniffed
-	columns  []NamedType // columns=: the names and types, not sniffed
-	types    []Type      // types= by position
-	typesBy  map[string]Type
+// CSVSpec is a read_csv call.
+type CSVSpec struct {
+	// Fn is the function called (read_csv, read_csv_auto, sniff_csv),
+	// Patterns the files or globs it names.
+	Fn       string
+	Patterns []string
+	opts     Dialect         // the dialect given; what is not set is sniffed
+	columns  []vec.NamedType // columns=: the names and types, not sniffed
+	types    []vec.Type      // types= by position
+	typesBy  map[string]vec.Type
 	names    []string
 	auto     bool // auto_detect
 	allText  bool // all_varchar
@@ -35,16 +53,19 @@ type csvReadSpec struct {
 	ignore   bool // ignore_errors
 	compress string
 	given    []string // the options as written, for sniff_csv's UserArguments
+	// parseType reads the type names of columns= and types=.
+	parseType TypeParser
 
 	delimSet, quoteSet, escapeSet, headerSet bool
 }
 
-// readCSVSpec reads a call's query.
-func readCSVSpec(q url.Values) (*csvReadSpec, error) {
-	s := &csvReadSpec{fn: q.Get("fn"), patterns: q["path"], opts: defaultCSV, auto: true, sample: csvDefaultSample, nullstr: []string{""}, compress: "auto"}
+// ReadCSVSpec reads a call's query (fn, path, and the options as o and
+// v pairs), type names with parseType.
+func ReadCSVSpec(q url.Values, parseType TypeParser) (*CSVSpec, error) {
+	s := &CSVSpec{Fn: q.Get("fn"), Patterns: q["path"], opts: DefaultDialect, auto: true, sample: csvDefaultSample, nullstr: []string{""}, compress: "auto", parseType: parseType}
 	names, vals := q["o"], q["v"]
 	if len(names) != len(vals) {
-		return nil, errorf("%s: malformed options", s.fn)
+		return nil, errorf("%s: malformed options", s.Fn)
 	}
 	for i, name := range names {
 		if err := s.option(name, vals[i]); err != nil {
@@ -53,23 +74,23 @@ func readCSVSpec(q url.Values) (*csvReadSpec, error) {
 		s.given = append(s.given, name+"="+vals[i])
 	}
 	if s.quoteSet && !s.escapeSet {
-		s.opts.escape = s.opts.quote
+		s.opts.Escape = s.opts.Quote
 	}
-	if s.delimSet && s.quoteSet && s.opts.delim == s.opts.quote {
-		return nil, errorf("%s: the delimiter and the quote must differ", s.fn)
+	if s.delimSet && s.quoteSet && s.opts.Delim == s.opts.Quote {
+		return nil, errorf("%s: the delimiter and the quote must differ", s.Fn)
 	}
 	return s, nil
 }
 
 // option reads one option.
-func (s *csvReadSpec) option(name, text string) error {
+func (s *CSVSpec) option(name, text string) error {
 	toks, err := parse.Lex(text)
 	if err != nil {
-		return errorf("%s: option %s: %v", s.fn, name, err)
+		return errorf("%s: option %s: %v", s.Fn, name, err)
 	}
 	val := parse.Significant(toks)
 	fail := func(what string) error {
-		return errorf("%s: option %s takes %s, got %s", s.fn, name, what, text)
+		return errorf("%s: option %s takes %s, got %s", s.Fn, name, what, text)
 	}
 	var ok bool
 	switch name {
@@ -81,7 +102,7 @@ func (s *csvReadSpec) option(name, text string) error {
 		if !ok || len(d) != 1 || d == "\n" || d == "\r" {
 			return fail("one character")
 		}
-		s.opts.delim, s.delimSet = d[0], true
+		s.opts.Delim, s.delimSet = d[0], true
 	case "quote", "escape":
 		c, ok := constString(val)
 		if !ok || len(c) > 1 {
@@ -92,12 +113,12 @@ func (s *csvReadSpec) option(name, text string) error {
 			b = c[0]
 		}
 		if name == "quote" {
-			s.opts.quote, s.quoteSet = b, true
+			s.opts.Quote, s.quoteSet = b, true
 		} else {
-			s.opts.escape, s.escapeSet = b, true
+			s.opts.Escape, s.escapeSet = b, true
 		}
 	case "header":
-		if s.opts.header, ok = constBool(val); !ok {
+		if s.opts.Header, ok = constBool(val); !ok {
 			return fail("true or false")
 		}
 		s.headerSet = true
@@ -161,34 +182,32 @@ func (s *csvReadSpec) option(name, text string) error {
 	case "types", "dtypes", "column_types":
 		return s.typesOption(val, fail)
 	default:
-		e := errorf("%s: option %s is not supported (carquet takes delim, quote, escape, header, columns, types, names, auto_detect, all_varchar, skip, nullstr, new_line, dateformat, timestampformat, filename, union_by_name, sample_size, ignore_errors and compression)", s.fn, name)
-		e.Err = ErrUnsupported
-		return e
+		return unsupported("%s: option %s is not supported (carquet takes delim, quote, escape, header, columns, types, names, auto_detect, all_varchar, skip, nullstr, new_line, dateformat, timestampformat, filename, union_by_name, sample_size, ignore_errors and compression)", s.Fn, name)
 	}
 	return nil
 }
 
 // columnsOption reads columns={'name': 'TYPE', ...}.
-func (s *csvReadSpec) columnsOption(val []parse.Token, fail func(string) error) error {
+func (s *CSVSpec) columnsOption(val []parse.Token, fail func(string) error) error {
 	pairs, ok := constStruct(val)
 	if !ok || len(pairs) == 0 {
 		return fail("{'name': 'TYPE', ...}")
 	}
 	for _, p := range pairs {
-		t, err := typeFromText(p[1])
+		t, err := s.parseType(p[1])
 		if err != nil {
 			return fail("{'name': 'TYPE', ...} (" + err.Error() + ")")
 		}
-		s.columns = append(s.columns, NamedType{Name: p[0], Type: t})
+		s.columns = append(s.columns, vec.NamedType{Name: p[0], Type: t})
 	}
 	return nil
 }
 
 // typesOption reads types=['TYPE', ...] (by position) or {'name': 'TYPE'}.
-func (s *csvReadSpec) typesOption(val []parse.Token, fail func(string) error) error {
+func (s *CSVSpec) typesOption(val []parse.Token, fail func(string) error) error {
 	if list, ok := constStrings(val); ok {
 		for _, name := range list {
-			t, err := typeFromText(name)
+			t, err := s.parseType(name)
 			if err != nil {
 				return fail("a list of types (" + err.Error() + ")")
 			}
@@ -200,29 +219,15 @@ func (s *csvReadSpec) typesOption(val []parse.Token, fail func(string) error) er
 	if !ok {
 		return fail("a list of types or {'name': 'TYPE', ...}")
 	}
-	s.typesBy = map[string]Type{}
+	s.typesBy = map[string]vec.Type{}
 	for _, p := range pairs {
-		t, err := typeFromText(p[1])
+		t, err := s.parseType(p[1])
 		if err != nil {
 			return fail("{'name': 'TYPE', ...} (" + err.Error() + ")")
 		}
 		s.typesBy[strings.ToLower(p[0])] = t
 	}
 	return nil
-}
-
-// typeFromText is the type a name such as 'DECIMAL(10,2)' stands for.
-func typeFromText(text string) (Type, error) {
-	toks, err := parse.Lex(text)
-	if err != nil {
-		return Type{}, err
-	}
-	toks = parse.Significant(toks)
-	t, j, err := readType(text, toks, 0)
-	if err == nil && j != len(toks) {
-		err = errorf("%q is not a type", text)
-	}
-	return t, err
 }
 
 // constString reads a string constant.

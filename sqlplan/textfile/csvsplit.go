@@ -1,10 +1,12 @@
-package sqlplan
+package textfile
 
 import (
 	"bufio"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // csvSplitter splits a CSV stream into records of fields, appending each
@@ -13,14 +15,14 @@ import (
 // or escape of 0 is none.
 type csvSplitter struct {
 	r     *bufio.Reader
-	opts  csvOptions
+	opts  Dialect
 	path  string // for errors
 	line  int    // of the record being read, from 1
 	done  bool
-	spill *Col // the fields past the columns given
+	spill *vec.Col // the fields past the columns given
 }
 
-func newCSVSplitter(r io.Reader, opts csvOptions, path string) *csvSplitter {
+func newCSVSplitter(r io.Reader, opts Dialect, path string) *csvSplitter {
 	return &csvSplitter{r: bufio.NewReaderSize(r, 1<<16), opts: opts, path: path}
 }
 
@@ -34,7 +36,7 @@ func (s *csvSplitter) fail(format string, args ...any) error {
 // field the empty string. n is the number of fields, 0 at the end of the
 // stream and for an empty line (which DuckDB skips, unless a record has
 // one column: then it is a NULL).
-func (s *csvSplitter) record(cols []*Col, notNull []bool) (n int, err error) {
+func (s *csvSplitter) record(cols []*vec.Col, notNull []bool) (n int, err error) {
 	s.line++
 	first, err := s.r.ReadByte()
 	if errors.Is(err, io.EOF) {
@@ -69,29 +71,29 @@ func (s *csvSplitter) record(cols []*Col, notNull []bool) (n int, err error) {
 
 // spillCol is the column that takes fields past the columns given, kept
 // empty.
-func (s *csvSplitter) spillCol() *Col {
+func (s *csvSplitter) spillCol() *vec.Col {
 	if s.spill == nil {
-		s.spill = &Col{T: tString}
+		s.spill = &vec.Col{T: tString}
 	}
 	s.spill.Data, s.spill.Off, s.spill.Null = s.spill.Data[:0], append(s.spill.Off[:0], 0), s.spill.Null[:0]
 	return s.spill
 }
 
 // field reads one field into c; end is true when it ended its record.
-func (s *csvSplitter) field(c *Col, notNull bool) (end bool, err error) {
+func (s *csvSplitter) field(c *vec.Col, notNull bool) (end bool, err error) {
 	o := s.opts
 	ch, err := s.r.ReadByte()
-	quoted := err == nil && o.quote != 0 && ch == o.quote
+	quoted := err == nil && o.Quote != 0 && ch == o.Quote
 	if quoted {
 		if err := s.quotedField(c); err != nil {
 			return false, err
 		}
 		ch, err = s.r.ReadByte()
-		if err == nil && ch != o.delim && ch != '\n' && ch != '\r' {
+		if err == nil && ch != o.Delim && ch != '\n' && ch != '\r' {
 			return false, s.fail("%q after a closing quote (expected the delimiter or a line end)", ch)
 		}
 	} else {
-		for err == nil && ch != o.delim && ch != '\n' && ch != '\r' {
+		for err == nil && ch != o.Delim && ch != '\n' && ch != '\r' {
 			c.Data = append(c.Data, ch)
 			ch, err = s.r.ReadByte()
 		}
@@ -100,7 +102,7 @@ func (s *csvSplitter) field(c *Col, notNull bool) (end bool, err error) {
 		return false, err
 	}
 	empty := int32(len(c.Data)) == c.Off[len(c.Off)-1]
-	c.Null = append(c.Null, empty && !notNull && (!quoted || o.quotedNulls))
+	c.Null = append(c.Null, empty && !notNull && (!quoted || o.QuotedNulls))
 	c.Off = append(c.Off, int32(len(c.Data)))
 	if err != nil { // io.EOF
 		s.done = true
@@ -114,7 +116,7 @@ func (s *csvSplitter) field(c *Col, notNull bool) (end bool, err error) {
 
 // quotedField reads a quoted field's text, after its opening quote, up to
 // its closing quote.
-func (s *csvSplitter) quotedField(c *Col) error {
+func (s *csvSplitter) quotedField(c *vec.Col) error {
 	o, start := s.opts, s.line
 	unended := func() error {
 		s.line = start // the line the field begins on
@@ -129,24 +131,24 @@ func (s *csvSplitter) quotedField(c *Col) error {
 			return err
 		}
 		switch {
-		case ch == o.escape && o.escape == o.quote:
+		case ch == o.Escape && o.Escape == o.Quote:
 			// A doubled quote is one; a single one ends the field.
 			next, err := s.r.ReadByte()
-			if err == nil && next == o.quote {
-				c.Data = append(c.Data, o.quote)
+			if err == nil && next == o.Quote {
+				c.Data = append(c.Data, o.Quote)
 				continue
 			}
 			if err == nil {
 				s.r.UnreadByte()
 			}
 			return nil
-		case ch == o.escape && o.escape != 0:
+		case ch == o.Escape && o.Escape != 0:
 			next, err := s.r.ReadByte()
 			if err != nil {
 				return unended()
 			}
 			c.Data = append(c.Data, next)
-		case ch == o.quote:
+		case ch == o.Quote:
 			return nil
 		default:
 			if ch == '\n' {

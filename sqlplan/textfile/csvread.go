@@ -1,24 +1,17 @@
-package sqlplan
+package textfile
 
 import (
 	"context"
 	"io"
-	"net/url"
-	"os"
 	"strings"
 
-	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zstd"
-
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
-	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // read_csv(path | [paths] | glob, option = value, ...), read_csv_auto
 // and FROM 'file.csv': the rewrite made the call a marker table name
-// (parse/csvcall.go); here it becomes a relation over a scan that
-// streams the files in batches, each field's text parsed into its
+// (parse/csvcall.go), which the planner binds (csvbind.go in package
+// sqlplan) to the scan here: it streams the files in batches, each field's text parsed into its
 // column's vector (csvvalues.go), the schema sniffed from the first
 // file's first rows (csvsniff.go), or from each file's with
 // union_by_name.
@@ -30,41 +23,9 @@ type csvFile struct {
 	proj        []int // the output column of each of the file's columns
 }
 
-// csvReadRelation is the relation of a read_csv marker name, ok false
-// for other names.
-func (p *planner) csvReadRelation(name, alias string) (*relation, bool, error) {
-	enc, ok := strings.CutPrefix(name, parse.CSVReadMarker)
-	if !ok {
-		return nil, false, nil
-	}
-	q, err := url.ParseQuery(enc)
-	if err != nil || !parse.CSVFunctions[q.Get("fn")] {
-		return nil, true, errorf("%s is a name reserved for carquet's own use", name)
-	}
-	spec, err := readCSVSpec(q)
-	if err != nil {
-		return nil, true, err
-	}
-	if alias == "" {
-		alias = spec.fn
-	}
-	shown, paths, err := p.metaPaths(spec.patterns)
-	if err != nil {
-		return nil, true, err
-	}
-	if spec.fn == "sniff_csv" {
-		rel, err := spec.sniffRelation(alias, shown[0], paths[0])
-		return rel, true, err
-	}
-	scan, cols, err := spec.plan(shown, paths)
-	if err != nil {
-		return nil, true, err
-	}
-	return nodeRelation(alias, scan, cols), true, nil
-}
-
-// plan sniffs the files and returns the scan and its columns.
-func (s *csvReadSpec) plan(shown, paths []string) (*csvReadScan, []Column, error) {
+// Plan sniffs the files (paths, shown in errors and filename as shown)
+// and returns the scan and its columns.
+func (s *CSVSpec) Plan(shown, paths []string) (Scan, []Column, error) {
 	scan := &csvReadScan{spec: s}
 	var cols []Column
 	first, err := s.sniffFile(paths[0], shown[0])
@@ -113,53 +74,25 @@ func columnIndexOf(cols []Column, name string) int {
 
 // csvUnifiedType is the type of a column two files read as a and b
 // (union_by_name): the same, DOUBLE for two numbers, else VARCHAR.
-func csvUnifiedType(a, b Type) Type {
+func csvUnifiedType(a, b vec.Type) vec.Type {
 	switch {
 	case a.Kind == b.Kind && a.Bits == b.Bits:
 		return a
-	case (a.Kind == KInt || a.Kind == KFloat) && (b.Kind == KInt || b.Kind == KFloat):
-		return Type{Kind: KFloat}
+	case (a.Kind == vec.KInt || a.Kind == vec.KFloat) && (b.Kind == vec.KInt || b.Kind == vec.KFloat):
+		return vec.Type{Kind: vec.KFloat}
 	}
 	return tString
 }
 
-// openCSV opens a file, decompressed by the compression option or its
-// extension (.gz, .zst).
-func (s *csvReadSpec) openCSV(path string) (io.ReadCloser, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	switch compressionOf(s.compress, path) { // jsonsource.go
-	case "gzip":
-		z, err := gzip.NewReader(f)
-		if err != nil {
-			f.Close()
-			return nil, err
-		}
-		return readCloser{z, func() error { z.Close(); return f.Close() }}, nil
-	case "zstd":
-		z, err := zstd.NewReader(f, zstd.WithDecoderConcurrency(1))
-		if err != nil {
-			f.Close()
-			return nil, err
-		}
-		return readCloser{z, func() error { z.Close(); return f.Close() }}, nil
-	}
-	return f, nil
+// open opens a file, decompressed by the compression option or its
+// extension.
+func (s *CSVSpec) open(path string) (io.ReadCloser, error) {
+	return Open(path, s.compress)
 }
-
-// readCloser is a reader with its own Close.
-type readCloser struct {
-	io.Reader
-	close func() error
-}
-
-func (r readCloser) Close() error { return r.close() }
 
 // csvReadScan streams the files of a read_csv call, one after the other.
 type csvReadScan struct {
-	spec  *csvReadSpec
+	spec  *CSVSpec
 	files []csvFile
 	cols  []Column // the output's, filename last when asked for
 	cur   int      // the file being read
@@ -169,7 +102,7 @@ type csvReadScan struct {
 	textHint []int
 }
 
-func (n *csvReadScan) Next(ctx context.Context) (*Batch, error) {
+func (n *csvReadScan) Next(ctx context.Context) (*vec.Batch, error) {
 	for n.cur < len(n.files) {
 		if n.sp == nil {
 			if err := n.open(); err != nil {
@@ -194,7 +127,7 @@ func (n *csvReadScan) Next(ctx context.Context) (*Batch, error) {
 // open opens the current file and skips its first lines and header.
 func (n *csvReadScan) open() error {
 	f := n.files[n.cur]
-	rc, err := n.spec.openCSV(f.path)
+	rc, err := n.spec.open(f.path)
 	if err != nil {
 		return errorf("%s: %v", f.shown, err)
 	}
@@ -202,7 +135,7 @@ func (n *csvReadScan) open() error {
 	if err := n.sp.skipLines(n.spec.skip); err != nil {
 		return errorf("%s: %v", f.shown, err)
 	}
-	if f.sch.opts.header {
+	if f.sch.opts.Header {
 		for !n.sp.done {
 			k, err := n.sp.record(nil, nil)
 			if err != nil {
@@ -218,16 +151,16 @@ func (n *csvReadScan) open() error {
 
 // batch reads up to csvBatchRows records of the current file; nil when
 // it had none left.
-func (n *csvReadScan) batch(ctx context.Context) (*Batch, error) {
+func (n *csvReadScan) batch(ctx context.Context) (*vec.Batch, error) {
 	f := n.files[n.cur]
 	width := len(f.sch.names)
-	text := make([]*Col, width)
+	text := make([]*vec.Col, width)
 	if len(n.textHint) != width {
 		n.textHint = make([]int, width)
 	}
 	for i := range text {
 		// Sized as the last batch's column, so that it seldom grows.
-		text[i] = &Col{T: tString, Off: make([]int32, 1, csvBatchRows+1), Null: make([]bool, 0, csvBatchRows), Data: make([]byte, 0, n.textHint[i])}
+		text[i] = &vec.Col{T: tString, Off: make([]int32, 1, csvBatchRows+1), Null: make([]bool, 0, csvBatchRows), Data: make([]byte, 0, n.textHint[i])}
 	}
 	defer func() {
 		for i, c := range text {
@@ -269,13 +202,13 @@ func (n *csvReadScan) batch(ctx context.Context) (*Batch, error) {
 }
 
 // typed makes the batch of text columns one of the output's types.
-func (n *csvReadScan) typed(f csvFile, text []*Col, lines []int) (*Batch, error) {
+func (n *csvReadScan) typed(f csvFile, text []*vec.Col, lines []int) (*vec.Batch, error) {
 	rows := len(lines)
 	var drop []bool
 	if n.spec.ignore {
 		drop = make([]bool, rows)
 	}
-	out := make([]*Col, len(n.cols))
+	out := make([]*vec.Col, len(n.cols))
 	for k, c := range text {
 		c.Len = rows
 		markNullTexts(c, rows, n.spec.nullstr)
@@ -299,7 +232,7 @@ func (n *csvReadScan) typed(f csvFile, text []*Col, lines []int) (*Batch, error)
 	if n.spec.filename {
 		out[len(out)-1] = constText(f.shown, rows)
 	}
-	b := &Batch{Cols: out, N: rows}
+	b := &vec.Batch{Cols: out, N: rows}
 	if drop != nil {
 		return dropRows(b, drop), nil
 	}
@@ -307,7 +240,7 @@ func (n *csvReadScan) typed(f csvFile, text []*Col, lines []int) (*Batch, error)
 }
 
 // markNullTexts makes the fields that are one of nullstr's texts NULL.
-func markNullTexts(c *Col, rows int, nullstr []string) {
+func markNullTexts(c *vec.Col, rows int, nullstr []string) {
 	if len(nullstr) == 1 && nullstr[0] == "" {
 		return
 	}
@@ -336,8 +269,8 @@ func containsEmpty(list []string) bool {
 }
 
 // constText is a VARCHAR column of one value.
-func constText(v string, rows int) *Col {
-	c := &Col{T: tString, Len: rows, Null: make([]bool, rows), Off: make([]int32, rows+1)}
+func constText(v string, rows int) *vec.Col {
+	c := &vec.Col{T: tString, Len: rows, Null: make([]bool, rows), Off: make([]int32, rows+1)}
 	c.Data = make([]byte, 0, len(v)*rows)
 	for r := 0; r < rows; r++ {
 		c.Data = append(c.Data, v...)
@@ -347,7 +280,7 @@ func constText(v string, rows int) *Col {
 }
 
 // dropRows leaves out the rows that drop marks (ignore_errors).
-func dropRows(b *Batch, drop []bool) *Batch {
+func dropRows(b *vec.Batch, drop []bool) *vec.Batch {
 	var keep []int32
 	for r, d := range drop {
 		if !d {
@@ -357,7 +290,7 @@ func dropRows(b *Batch, drop []bool) *Batch {
 	if len(keep) == b.N {
 		return b
 	}
-	out := &Batch{N: len(keep)}
+	out := &vec.Batch{N: len(keep)}
 	for _, c := range b.Cols {
 		out.Cols = append(out.Cols, c.Take(keep))
 	}
@@ -371,10 +304,11 @@ func (n *csvReadScan) Close() {
 	}
 }
 
-func (n *csvReadScan) Explain(x *kernels.Explainer, depth int) {
+// Label is the scan's line in EXPLAIN.
+func (n *csvReadScan) Label() string {
 	names := make([]string, len(n.files))
 	for i, f := range n.files {
 		names[i] = f.shown
 	}
-	x.Line(depth, "READ_CSV %s", strings.Join(names, ", "))
+	return "READ_CSV " + strings.Join(names, ", ")
 }

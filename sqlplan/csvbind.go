@@ -1,0 +1,189 @@
+package sqlplan
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
+	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/textfile"
+)
+
+// The binding of CSV files (package textfile reads them): read_csv(...),
+// read_csv_auto, sniff_csv and FROM 'file.csv', which the rewrite made a
+// marker table name (parse/csvcall.go), and COPY t FROM 'file.csv',
+// whose relation is named by a marker that carries the table, the file
+// and the dialect (it is INSERT INTO t SELECT * FROM that relation: the
+// file's fields as VARCHAR columns, one per column of t by position, as
+// DuckDB's COPY matches them, which INSERT casts to t's types).
+
+// csvReadRelation is the relation of a read_csv marker name, ok false
+// for other names.
+func (p *planner) csvReadRelation(name, alias string) (*relation, bool, error) {
+	enc, ok := strings.CutPrefix(name, parse.CSVReadMarker)
+	if !ok {
+		return nil, false, nil
+	}
+	q, err := url.ParseQuery(enc)
+	if err != nil || !parse.CSVFunctions[q.Get("fn")] {
+		return nil, true, errorf("%s is a name reserved for carquet's own use", name)
+	}
+	spec, err := textfile.ReadCSVSpec(q, typeFromText)
+	if err != nil {
+		return nil, true, err
+	}
+	if alias == "" {
+		alias = spec.Fn
+	}
+	shown, paths, err := p.metaPaths(spec.Patterns)
+	if err != nil {
+		return nil, true, err
+	}
+	if spec.Fn == "sniff_csv" {
+		rel, err := sniffRelation(spec, alias, shown[0], paths[0])
+		return rel, true, err
+	}
+	scan, cols, err := spec.Plan(shown, paths)
+	if err != nil {
+		return nil, true, err
+	}
+	return sourceRelation(alias, scan, cols), true, nil
+}
+
+// typeFromText is the type a name such as 'DECIMAL(10,2)' stands for.
+func typeFromText(text string) (Type, error) {
+	toks, err := parse.Lex(text)
+	if err != nil {
+		return Type{}, err
+	}
+	toks = parse.Significant(toks)
+	t, j, err := readType(text, toks, 0)
+	if err == nil && j != len(toks) {
+		err = errorf("%q is not a type", text)
+	}
+	return t, err
+}
+
+var tSniffColumns = Type{Kind: KNested, Elem: &Type{Kind: KNested, Fields: []NamedType{{Name: "name", Type: tString}, {Name: "type", Type: tString}}}}
+
+// sniffRelation is sniff_csv's row for a file, as DuckDB's.
+func sniffRelation(spec *textfile.CSVSpec, alias, shown, path string) (*relation, error) {
+	sn, err := spec.Sniff(path, shown)
+	if err != nil {
+		return nil, err
+	}
+	c := &catalogRows{n: 1}
+	c.col("Delimiter", tString).Add(sn.Delimiter)
+	c.col("Quote", tString).Add(sn.Quote)
+	c.col("Escape", tString).Add(sn.Escape)
+	c.col("NewLineDelimiter", tString).Add(`\n`)
+	c.col("Comment", tString).Add("")
+	c.col("SkipRows", Type{Kind: KUint, Bits: 32}).Add(uint64(sn.SkipRows))
+	c.col("HasHeader", Type{Kind: KBool}).Add(sn.HasHeader)
+	cols := make([]any, len(sn.Columns))
+	for i, col := range sn.Columns {
+		cols[i] = map[string]any{"name": col.Name, "type": col.Type.SQLName()}
+	}
+	c.col("Columns", tSniffColumns).Add(cols)
+	c.col("DateFormat", tString).Add(nilIfEmpty(sn.DateFormat))
+	c.col("TimestampFormat", tString).Add(nilIfEmpty(sn.TimestampFormat))
+	c.col("UserArguments", tString).Add(nilIfEmpty(sn.UserArguments))
+	c.col("Prompt", tString).Add(sn.Prompt)
+	return c.relation(alias, "SNIFF_CSV"), nil
+}
+
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// csvMarker begins the table name of a CSV file's relation.
+const csvMarker = "__carquet_csv__:"
+
+// csvRelationName is the marker name of table's CSV file path.
+func csvRelationName(table, path string, opts csvOptions) string {
+	v := url.Values{}
+	v.Set("table", table)
+	v.Set("path", path)
+	v.Set("dialect", string([]byte{opts.Delim, opts.Quote, opts.Escape}))
+	v.Set("header", strconv.FormatBool(opts.Header))
+	v.Set("quoted_nulls", strconv.FormatBool(opts.QuotedNulls))
+	v["not_null"] = opts.notNull
+	v["sniff"] = opts.sniff
+	return csvMarker + v.Encode()
+}
+
+// csvRelation is the relation of a CSV marker name; ok is false for
+// other names.
+func (p *planner) csvRelation(name, alias string) (*relation, bool, error) {
+	enc, ok := strings.CutPrefix(name, csvMarker)
+	if !ok {
+		return nil, false, nil
+	}
+	v, err := url.ParseQuery(enc)
+	dialect := v.Get("dialect")
+	if err != nil || len(dialect) != 3 {
+		return nil, true, errorf("%s is a name reserved for carquet's own use", name)
+	}
+	path := v.Get("path")
+	if err := p.e.confine.Check(path, false); err != nil {
+		return nil, true, &Error{Msg: err.Error(), Offset: -1, Err: err}
+	}
+	ent, err := p.tableEntry(v.Get("table"))
+	if err != nil {
+		return nil, true, err
+	}
+	cols := make([]Column, len(ent.cols))
+	notNull := make([]bool, len(ent.cols))
+	for i, c := range ent.cols {
+		cols[i] = Column{Name: c.name, Type: tString, Nullable: true}
+	}
+	for _, n := range v["not_null"] {
+		k := columnIndexFold(ent.cols, n)
+		if k < 0 {
+			return nil, true, errorf("COPY %s FROM %s: FORCE_NOT_NULL names %q, which is not a column of %s", ent.name, quoteString(path), n, ent.name)
+		}
+		notNull[k] = true
+	}
+	d := textfile.Dialect{Delim: dialect[0], Quote: dialect[1], Escape: dialect[2], Header: v.Get("header") == "true", QuotedNulls: v.Get("quoted_nulls") == "true"}
+	scan := textfile.NewCopyScan(path, d, notNull)
+	if len(v["sniff"]) > 0 {
+		types := make([]NamedType, len(ent.cols))
+		for i, c := range ent.cols {
+			types[i] = NamedType{Name: c.name, Type: c.t}
+		}
+		scan.SniffDialect(types, v["sniff"])
+	}
+	if alias == "" {
+		alias = ent.name
+	}
+	return nodeRelation(alias, sourceNode{scan}, cols), true, nil
+}
+
+// columnIndexFold is the index of the column named name, in any case, or
+// -1.
+func columnIndexFold(cols []catalogColumn, name string) int {
+	for i, c := range cols {
+		if strings.EqualFold(c.name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// sourceNode is a file source's scan as a node of a plan.
+type sourceNode struct{ textfile.Scan }
+
+func (n sourceNode) Explain(x *kernels.Explainer, depth int) { x.Line(depth, "%s", n.Label()) }
+
+// sourceRelation is a relation named alias of a file source's rows.
+func sourceRelation(alias string, scan textfile.Scan, cols []textfile.Column) *relation {
+	out := make([]Column, len(cols))
+	for i, c := range cols {
+		out[i] = Column{Name: c.Name, Type: c.Type, Nullable: c.Nullable}
+	}
+	return nodeRelation(alias, sourceNode{scan}, out)
+}
