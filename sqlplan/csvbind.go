@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/carquet-go/carquet/sqlplan/textfile"
 )
@@ -172,18 +171,4 @@ func columnIndexFold(cols []catalogColumn, name string) int {
 		}
 	}
 	return -1
-}
-
-// sourceNode is a file source's scan as a node of a plan.
-type sourceNode struct{ textfile.Scan }
-
-func (n sourceNode) Explain(x *kernels.Explainer, depth int) { x.Line(depth, "%s", n.Label()) }
-
-// sourceRelation is a relation named alias of a file source's rows.
-func sourceRelation(alias string, scan textfile.Scan, cols []textfile.Column) *relation {
-	out := make([]Column, len(cols))
-	for i, c := range cols {
-		out[i] = Column{Name: c.Name, Type: c.Type, Nullable: c.Nullable}
-	}
-	return nodeRelation(alias, sourceNode{scan}, out)
 }

@@ -4,28 +4,23 @@ import (
 	"bufio"
 	"context"
 	"io"
-	"math"
 	"net/url"
 	"strings"
 
-	"github.com/carquet-go/carquet/sqlplan/function"
 	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/carquet-go/carquet/sqlplan/textfile"
 )
 
 // COPY (query) TO 'x.json' [(FORMAT json, ARRAY true|false, COMPRESSION
 // gzip|none, DATEFORMAT f, TIMESTAMPFORMAT f)]: the rows as JSON objects,
-// one per line (or the elements of one array with ARRAY true), with
-// DuckDB's rendering of values (to_json's: numbers and booleans bare,
-// NULL as null, dates and times as strings, STRUCTs and MAPs as objects,
-// LISTs as arrays, JSON as it is). The file is written to a temporary
-// file beside it, renamed over it once whole.
+// one per line (or the elements of one array with ARRAY true), which
+// package textfile writes with DuckDB's rendering of values. The file is
+// written to a temporary file beside it, renamed over it once whole.
 
 // jsonCopySpec is the options of a COPY TO a JSON file.
 type jsonCopySpec struct {
-	array                   bool
-	gzip                    bool
-	dateFormat, stampFormat string
+	gzip   bool
+	format textfile.JSONCopy
 }
 
 // isJSONCopy reports whether COPY ... TO file with the options at
@@ -47,7 +42,7 @@ func isJSONCopy(file string, toks []parse.Token) bool {
 // prepareCopyJSON reads the options (their "(" at toks[i]) and the query
 // of a COPY TO a JSON file.
 func (e *Engine) prepareCopyJSON(ctx context.Context, s *Stmt, text string, toks, query []parse.Token, i int) (*Stmt, error) {
-	spec := &jsonCopySpec{gzip: strings.HasSuffix(strings.ToLower(s.table), ".gz")}
+	spec := &jsonCopySpec{gzip: strings.HasSuffix(strings.ToLower(s.table), ".gz"), format: textfile.JSONCopy{ToJSON: valueJSON}}
 	if i < len(toks) && toks[i].Is("with") {
 		i++
 	}
@@ -78,7 +73,7 @@ func (spec *jsonCopySpec) option(text string, item []parse.Token) error {
 		item = []parse.Token{item[0], item[2]}
 	}
 	if len(item) == 1 && item[0].Is("array") {
-		spec.array = true
+		spec.format.Array = true
 		return nil
 	}
 	if len(item) != 2 {
@@ -94,8 +89,8 @@ func (spec *jsonCopySpec) option(text string, item []parse.Token) error {
 			return errAt(text, item[1].Pos, "COPY to a JSON file: FORMAT %s", val)
 		}
 	case "array":
-		b, err := boolOption("ARRAY", val)
-		spec.array = b
+		b, err := textfile.BoolOption("ARRAY", val)
+		spec.format.Array = b
 		return err
 	case "compression", "codec":
 		switch strings.ToLower(val) {
@@ -108,9 +103,9 @@ func (spec *jsonCopySpec) option(text string, item []parse.Token) error {
 			return errAt(text, item[1].Pos, "COPY to JSON: compression %s is not supported (gzip or none)", val)
 		}
 	case "dateformat", "date_format":
-		spec.dateFormat = val
+		spec.format.DateFormat = val
 	case "timestampformat", "timestamp_format":
-		spec.stampFormat = val
+		spec.format.TimestampFormat = val
 	default:
 		return errAt(text, item[0].Pos, "unknown COPY option %q for FORMAT json", item[0].Text)
 	}
@@ -144,79 +139,30 @@ func (s *Stmt) copyToJSON(ctx context.Context, p *planner) (res Result, err erro
 
 // writeRows writes the plan's rows, an object per row.
 func (spec *jsonCopySpec) writeRows(ctx context.Context, w *bufio.Writer, sp *selectPlan) (int64, error) {
-	keys := make([]string, len(sp.cols))
+	cols := make([]NamedType, len(sp.cols))
 	for k, c := range sp.cols {
-		keys[k] = function.JSONQuote(c.Name) + ":"
+		cols[k] = NamedType{Name: c.Name, Type: c.Type}
 	}
-	if spec.array {
-		w.WriteString("[\n")
-	}
-	var n int64
+	f := spec.format // a copy: it counts this run's rows, and a statement may run at once in two
+	f.Begin(w, cols)
 	for {
 		b, err := sp.root.Next(ctx)
 		if err == io.EOF {
-			break
+			return f.End(w), nil
 		}
 		if err != nil {
-			return n, err
+			return 0, err
 		}
-		for i := range b.N {
-			if spec.array && n > 0 {
-				w.WriteString(",\n")
-			}
-			if spec.array {
-				w.WriteByte('\t')
-			}
-			w.WriteByte('{')
-			for k, c := range b.Cols {
-				if k > 0 {
-					w.WriteByte(',')
-				}
-				w.WriteString(keys[k])
-				text, err := spec.valueJSON(sp.cols[k].Type, c, i)
-				if err != nil {
-					return n, err
-				}
-				w.WriteString(text)
-			}
-			w.WriteByte('}')
-			if !spec.array {
-				w.WriteByte('\n')
-			}
-			n++
+		if err := f.WriteBatch(w, b); err != nil {
+			return 0, err
 		}
 	}
-	if spec.array {
-		if n > 0 {
-			w.WriteByte('\n')
-		}
-		w.WriteString("]\n")
-	}
-	return n, nil
 }
 
-// valueJSON is row i of c, of type t, as to_json writes it (a JSON
-// value as it is, a non-finite DOUBLE as DuckDB's Infinity, -Infinity or
-// NaN), a DATE or TIMESTAMP in the format given.
-func (spec *jsonCopySpec) valueJSON(t Type, c *Col, i int) (string, error) {
-	v := c.Get(i)
-	switch {
-	case v == nil:
-		return "null", nil
-	case t.Kind == KString && t.JSON:
-		return string(c.Str(i)), nil
-	case t.Kind == KFloat && math.IsInf(v.(float64), 1):
-		return "Infinity", nil
-	case t.Kind == KFloat && math.IsInf(v.(float64), -1):
-		return "-Infinity", nil
-	case t.Kind == KFloat && math.IsNaN(v.(float64)):
-		return "NaN", nil
-	case t.Kind == KNested:
+// valueJSON is to_json's text of a value of type t, not NULL.
+func valueJSON(t Type, v any) (string, error) {
+	if t.Kind == KNested {
 		return nestedText(t, v, true)
-	case t.Kind == KDate && spec.dateFormat != "":
-		return function.JSONQuote(function.Strftime(daysToTime(v.(int64)), spec.dateFormat)), nil
-	case t.Kind == KTimestamp && spec.stampFormat != "":
-		return function.JSONQuote(function.Strftime(stampToTime(t, v.(int64)), spec.stampFormat)), nil
 	}
 	return scalarJSON(t, v), nil
 }

@@ -1,4 +1,4 @@
-package sqlplan
+package textfile_test
 
 import (
 	"bytes"
@@ -12,15 +12,20 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/carquet-go/carquet/sqlplan"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // read_json on bad input: every file gives rows or an error that names
 // the file (and the line of a newline-delimited one), never a panic or a
 // hang; nesting is bounded before a document is parsed, and a line is
-// held to maximum_object_size however long it is.
+// held to maximum_object_size however long it is. These run SQL on an
+// engine (package sqlplan binds read_json and reads nested values as
+// json_transform does), hence an external test package.
 
 // jsonEngine opens an engine on a folder holding files (name → content).
-func jsonEngine(t testing.TB, files map[string][]byte) *Engine {
+func jsonEngine(t testing.TB, files map[string][]byte) (*sqlplan.Engine, string) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, body := range files {
@@ -31,36 +36,53 @@ func jsonEngine(t testing.TB, files map[string][]byte) *Engine {
 			t.Fatal(err)
 		}
 	}
-	e, err := Open(dir, Options{})
+	e, err := sqlplan.Open(dir, sqlplan.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
-	return e
+	return e, dir
 }
 
 // jsonRun runs q to its end and returns how many rows it gave, or its
 // error; a run past its deadline (a hang) ends with the context's error.
-func jsonRun(e *Engine, q string) (int, error) {
+func jsonRun(e *sqlplan.Engine, q string) (int, error) {
+	n, _, err := jsonQuery(e, q)
+	return n, err
+}
+
+// jsonQuery runs q to its end and returns its rows, as jsonRun, and
+// their text: a line each, the values tab separated.
+func jsonQuery(e *sqlplan.Engine, q string) (int, string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	st, err := e.Prepare(q)
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	rows, err := st.Query(ctx, nil)
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	defer rows.Close()
 	n := 0
+	var text strings.Builder
 	for {
 		b, err := rows.Next()
 		if err == io.EOF {
-			return n, nil
+			return n, text.String(), nil
 		}
 		if err != nil {
-			return n, err
+			return n, text.String(), err
+		}
+		for r := range b.N {
+			for k, c := range b.Cols {
+				if k > 0 {
+					text.WriteByte('\t')
+				}
+				text.WriteString(vec.ScalarText(c.T, c.Get(r)))
+			}
+			text.WriteByte('\n')
 		}
 		n += b.N
 	}
@@ -84,7 +106,7 @@ func TestReadJSONMalformed(t *testing.T) {
 	for name, body := range cases {
 		files[name] = []byte(body)
 	}
-	e := jsonEngine(t, files)
+	e, _ := jsonEngine(t, files)
 	for name := range cases {
 		for _, format := range []string{"auto", "newline_delimited", "array", "unstructured"} {
 			_, err := jsonRun(e, "SELECT * FROM read_json('"+name+"', format='"+format+"')")
@@ -106,7 +128,7 @@ func TestReadJSONMalformed(t *testing.T) {
 func TestReadJSONDeep(t *testing.T) {
 	deep := strings.Repeat("[", 200000) + strings.Repeat("]", 200000)
 	obj := strings.Repeat(`{"a":`, 20000) + "1" + strings.Repeat("}", 20000)
-	e := jsonEngine(t, map[string][]byte{
+	e, _ := jsonEngine(t, map[string][]byte{
 		"deep.json":  []byte(deep + "\n"),
 		"deep2.json": []byte("[" + deep + "]"),
 		"obj.json":   []byte(obj + "\n"),
@@ -125,7 +147,7 @@ func TestReadJSONDeep(t *testing.T) {
 
 func TestReadJSONMaximumObjectSize(t *testing.T) {
 	long := `{"a": "` + strings.Repeat("x", 3<<20) + `"}` + "\n"
-	e := jsonEngine(t, map[string][]byte{"long.json": []byte(long + `{"a": "y"}` + "\n")})
+	e, _ := jsonEngine(t, map[string][]byte{"long.json": []byte(long + `{"a": "y"}` + "\n")})
 	_, err := jsonRun(e, "SELECT * FROM read_json('long.json', maximum_object_size=1048576)")
 	if err == nil || !strings.Contains(err.Error(), "maximum_object_size") || !strings.Contains(err.Error(), "long.json") {
 		t.Errorf("want the maximum_object_size error naming the file, got %v", err)
@@ -146,11 +168,10 @@ func TestReadJSONBatches(t *testing.T) {
 	zw := gzip.NewWriter(&z)
 	zw.Write(raw.Bytes())
 	zw.Close()
-	e := jsonEngine(t, map[string][]byte{"many.json.gz": z.Bytes()})
-	rows := queryAll(t, e, "SELECT count(*), sum(i), count(DISTINCT s), sum(f) FROM 'many.json.gz'")
-	got := metaRowsText(rows)
-	if want := "5000\t12497500\t7\t2500\n"; got != want {
-		t.Errorf("got %q, want %q", got, want)
+	e, _ := jsonEngine(t, map[string][]byte{"many.json.gz": z.Bytes()})
+	_, got, err := jsonQuery(e, "SELECT count(*), sum(i), count(DISTINCT s), sum(f) FROM 'many.json.gz'")
+	if want := "5000\t12497500\t7\t2500.0\n"; err != nil || got != want {
+		t.Errorf("got %q (%v), want %q", got, err, want)
 	}
 }
 
@@ -165,8 +186,7 @@ func FuzzJSONFileReader(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	e := jsonEngine(f, nil)
-	dir := e.root
+	e, dir := jsonEngine(f, nil)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if err := os.WriteFile(filepath.Join(dir, "f.json"), data, 0o644); err != nil {
 			t.Fatal(err)

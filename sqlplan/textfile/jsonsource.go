@@ -1,4 +1,4 @@
-package sqlplan
+package textfile
 
 import (
 	"bufio"
@@ -7,12 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/function"
-	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zstd"
 )
 
 // A JSON file's values, one document at a time, in the file's format:
@@ -20,15 +18,15 @@ import (
 // most maximum_object_size bytes), an array of values (its elements
 // decoded one at a time, never the whole array at once) or values one
 // after another (unstructured). A file is decompressed as it is read
-// (gzip or zstd, by the compression option or the name's extension).
+// (gzip or zstd, by the compression option or the name's extension:
+// Open, in open.go).
 
 // jsonSource reads one file's documents.
 type jsonSource struct {
-	file   jsonFile
-	opts   *jsonOptions
-	format string // newline_delimited, array or unstructured
-	f      *os.File
-	zr     io.Closer // the decompressor, if any
+	file   File
+	opts   *JSONOptions
+	format string        // newline_delimited, array or unstructured
+	rc     io.ReadCloser // the file, decompressed
 	r      *bufio.Reader
 	dec    *json.Decoder
 	line   int // of the last document read, newline-delimited
@@ -40,30 +38,17 @@ type jsonSource struct {
 const jsonPeekBytes = 1 << 20
 
 // openJSONSource opens a file and settles its format.
-func openJSONSource(file jsonFile, o *jsonOptions) (*jsonSource, error) {
-	f, err := os.Open(file.path)
+func openJSONSource(file File, o *JSONOptions) (*jsonSource, error) {
+	rc, err := Open(file.Path, o.compression)
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) && pathErr.Op == "open" {
+		return nil, errorf("IO Error: No files found that match the pattern %q", file.Name)
+	}
 	if err != nil {
-		return nil, errorf("IO Error: No files found that match the pattern %q", file.name)
+		return nil, errorf("%s: %v", file.Name, err)
 	}
-	s := &jsonSource{file: file, opts: o, f: f, format: o.format}
-	var r io.Reader = f
-	switch compressionOf(o.compression, file.path) {
-	case "gzip":
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			f.Close()
-			return nil, errorf("%s: not a gzip file: %v", file.name, err)
-		}
-		r, s.zr = zr, zr
-	case "zstd":
-		zr, err := zstd.NewReader(f)
-		if err != nil {
-			f.Close()
-			return nil, errorf("%s: not a zstd file: %v", file.name, err)
-		}
-		r, s.zr = zr, zr.IOReadCloser()
-	}
-	s.r = bufio.NewReaderSize(r, 1<<16)
+	s := &jsonSource{file: file, opts: o, rc: rc, format: o.format}
+	s.r = bufio.NewReaderSize(rc, 1<<16)
 	if s.format == "auto" {
 		s.format = s.detectFormat()
 	}
@@ -72,22 +57,6 @@ func openJSONSource(file jsonFile, o *jsonOptions) (*jsonSource, error) {
 		s.dec.UseNumber()
 	}
 	return s, nil
-}
-
-// compressionOf is the compression of a file: the option's, or (auto)
-// the one its extension names.
-func compressionOf(option, path string) string {
-	if option != "auto" {
-		return option
-	}
-	p := strings.ToLower(path)
-	switch {
-	case strings.HasSuffix(p, ".gz"):
-		return "gzip"
-	case strings.HasSuffix(p, ".zst"):
-		return "zstd"
-	}
-	return "none"
 }
 
 // detectFormat looks at the start of the file: an array when its first
@@ -119,12 +88,7 @@ func (s *jsonSource) detectFormat() string {
 	return "unstructured"
 }
 
-func (s *jsonSource) close() {
-	if s.zr != nil {
-		s.zr.Close()
-	}
-	s.f.Close()
-}
+func (s *jsonSource) close() { s.rc.Close() }
 
 // recoverable reports whether err spoils one document only, which
 // ignore_errors skips.
@@ -153,7 +117,7 @@ func (s *jsonSource) nextLine() (*function.JSONNode, error) {
 		}
 		n, err := parseJSONDoc(line)
 		if err != nil {
-			return nil, &jsonReadError{file: s.file.name, line: s.line, msg: strings.TrimPrefix(err.Error(), "Malformed JSON: ")}
+			return nil, &jsonReadError{file: s.file.Name, line: s.line, msg: strings.TrimPrefix(err.Error(), "Malformed JSON: ")}
 		}
 		return n, nil
 	}
@@ -167,7 +131,7 @@ func (s *jsonSource) readLine() ([]byte, error) {
 	for {
 		chunk, err := s.r.ReadSlice('\n')
 		if len(line)+len(chunk) > s.opts.maxObject+1 {
-			return nil, &jsonReadError{file: s.file.name, line: s.line + 1, fatal: true,
+			return nil, &jsonReadError{file: s.file.Name, line: s.line + 1, fatal: true,
 				msg: fmt.Sprintf("\"maximum_object_size\" of %d bytes exceeded; try increasing \"maximum_object_size\"", s.opts.maxObject)}
 		}
 		switch {
@@ -186,7 +150,7 @@ func (s *jsonSource) readLine() ([]byte, error) {
 			s.line++
 			return append(line, chunk...), nil
 		default:
-			return nil, errorf("%s: %v", s.file.name, err)
+			return nil, errorf("%s: %v", s.file.Name, err)
 		}
 	}
 }
@@ -196,7 +160,7 @@ func (s *jsonSource) readLine() ([]byte, error) {
 // decoder cannot resynchronise.
 func (s *jsonSource) nextValue() (*function.JSONNode, error) {
 	fail := func(err error) error {
-		return &jsonReadError{file: s.file.name, off: s.dec.InputOffset(), msg: err.Error(), fatal: true}
+		return &jsonReadError{file: s.file.Name, off: s.dec.InputOffset(), msg: err.Error(), fatal: true}
 	}
 	if s.format == "array" && !s.began {
 		s.began = true
@@ -208,7 +172,7 @@ func (s *jsonSource) nextValue() (*function.JSONNode, error) {
 			return nil, fail(err)
 		}
 		if d, ok := tok.(json.Delim); !ok || d != '[' {
-			return nil, errorf("Expected top-level JSON array with format='array', but the first value is no array in file %q; try format='auto' or format='newline_delimited'", s.file.name)
+			return nil, errorf("Expected top-level JSON array with format='array', but the first value is no array in file %q; try format='auto' or format='newline_delimited'", s.file.Name)
 		}
 	}
 	if !s.dec.More() {

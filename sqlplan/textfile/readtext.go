@@ -1,12 +1,12 @@
-package sqlplan
+package textfile
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"unicode/utf8"
 
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
@@ -26,37 +26,26 @@ const (
 	readTextBatchBytes = 64 << 20
 )
 
-var tTimestampTZ = Type{Kind: KTimestamp, TZ: true}
-
-// readTextRelation plans read_text or read_blob over the patterns.
-func (p *planner) readTextRelation(fn, alias string, patterns []string) (*relation, error) {
-	scan := &readTextScan{blob: fn == "read_blob"}
-	for _, pat := range patterns {
-		names, paths, err := p.expandPattern(pat) // pqmeta.go
-		if err != nil {
-			return nil, err
-		}
-		for k := range paths {
-			scan.files = append(scan.files, jsonFile{name: names[k], path: paths[k]})
-		}
-	}
+// ReadText is the scan of read_text, or with blob of read_blob, over
+// the files, and its columns.
+func ReadText(files []File, blob bool) (Scan, []Column) {
 	content := tString
-	if scan.blob {
+	if blob {
 		content = tBlob
 	}
 	cols := []Column{{Name: "filename", Type: tString, Nullable: true}, {Name: "content", Type: content, Nullable: true},
 		{Name: "size", Type: tBigint, Nullable: true}, {Name: "last_modified", Type: tTimestampTZ, Nullable: true}}
-	return nodeRelation(alias, scan, cols), nil
+	return &readTextScan{files: files, blob: blob}, cols
 }
 
 // readTextScan reads whole files as rows.
 type readTextScan struct {
-	files []jsonFile
+	files []File
 	blob  bool
 	next  int
 }
 
-func (n *readTextScan) Next(ctx context.Context) (*Batch, error) {
+func (n *readTextScan) Next(ctx context.Context) (*vec.Batch, error) {
 	if n.next >= len(n.files) {
 		return nil, io.EOF
 	}
@@ -73,21 +62,21 @@ func (n *readTextScan) Next(ctx context.Context) (*Batch, error) {
 		}
 		f := n.files[n.next]
 		n.next++
-		st, err := os.Stat(f.path)
+		st, err := os.Stat(f.Path)
 		if err != nil {
-			return nil, errorf("%s: %v", f.name, err)
+			return nil, errorf("%s: %v", f.Name, err)
 		}
 		if st.Size() > readTextMaxFile {
-			return nil, errorf("%s: %d bytes, more than the %d bytes read_text reads from one file", f.name, st.Size(), readTextMaxFile)
+			return nil, errorf("%s: %d bytes, more than the %d bytes read_text reads from one file", f.Name, st.Size(), readTextMaxFile)
 		}
-		body, err := readAtMost(f.path, readTextMaxFile)
+		body, err := readAtMost(f.Path, readTextMaxFile)
 		if err != nil {
-			return nil, errorf("%s: %v", f.name, err)
+			return nil, errorf("%s: %v", f.Name, err)
 		}
 		if !n.blob && !utf8.Valid(body) {
-			return nil, errorf("read_text: %s is not valid UTF-8; read_blob reads it as BLOB", f.name)
+			return nil, errorf("read_text: %s is not valid UTF-8; read_blob reads it as BLOB", f.Name)
 		}
-		names.Add(f.name)
+		names.Add(f.Name)
 		data.C.Data = append(data.C.Data, body...)
 		data.C.Off = append(data.C.Off, int32(len(data.C.Data)))
 		pushed(data.C)
@@ -95,7 +84,7 @@ func (n *readTextScan) Next(ctx context.Context) (*Batch, error) {
 		times.Add(st.ModTime().UnixMicro())
 		rows++
 	}
-	return &Batch{N: rows, Cols: []*Col{names.C, data.C, sizes.C, times.C}}, nil
+	return &vec.Batch{N: rows, Cols: []*vec.Col{names.C, data.C, sizes.C, times.C}}, nil
 }
 
 // readAtMost reads a file of at most limit bytes (the file may have
@@ -115,10 +104,11 @@ func readAtMost(path string, limit int64) ([]byte, error) {
 
 func (n *readTextScan) Close() {}
 
-func (n *readTextScan) Explain(x *kernels.Explainer, depth int) {
+// Label is the scan's line in EXPLAIN.
+func (n *readTextScan) Label() string {
 	what := "READ_TEXT"
 	if n.blob {
 		what = "READ_BLOB"
 	}
-	x.Line(depth, "%s (%d files)", what, len(n.files))
+	return fmt.Sprintf("%s (%d files)", what, len(n.files))
 }

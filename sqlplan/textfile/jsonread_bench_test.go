@@ -1,4 +1,4 @@
-package sqlplan
+package textfile_test
 
 import (
 	"bytes"
@@ -18,8 +18,8 @@ func BenchmarkReadJSON(b *testing.B) {
 		doc.WriteString(`{"id": ` + s + `, "name": "name` + strconv.Itoa(i%1000) + `", "score": ` + strconv.Itoa(i%97) + `.25, "ok": ` +
 			strconv.FormatBool(i%2 == 0) + `, "d": "2024-01-` + strconv.Itoa(10+i%18) + `", "tags": [` + strconv.Itoa(i%5) + `, ` + strconv.Itoa(i%7) + `]}` + "\n")
 	}
-	e := jsonEngine(b, nil)
-	if err := os.WriteFile(filepath.Join(e.root, "b.json"), doc.Bytes(), 0o644); err != nil {
+	e, dir := jsonEngine(b, nil)
+	if err := os.WriteFile(filepath.Join(dir, "b.json"), doc.Bytes(), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(doc.Len()))

@@ -1,13 +1,14 @@
-package sqlplan
+package textfile
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/function"
 	"github.com/carquet-go/carquet/sqlplan/vec"
 )
@@ -24,8 +25,9 @@ const jsonBatchRows = 2048
 
 // jsonScan reads JSON files (jsonread.go sets it up).
 type jsonScan struct {
-	opts    *jsonOptions
-	files   []jsonFile
+	opts    *JSONOptions
+	files   []File
+	convert JSONConverter // json_transform's reading of other values
 	cols    []jsonColumn
 	records bool // each document is an object of the columns; else the one column
 	next    int  // the next file to open
@@ -34,7 +36,7 @@ type jsonScan struct {
 	done    bool
 }
 
-func (n *jsonScan) Next(ctx context.Context) (*Batch, error) {
+func (n *jsonScan) Next(ctx context.Context) (*vec.Batch, error) {
 	if n.done {
 		return nil, io.EOF
 	}
@@ -68,14 +70,14 @@ func (n *jsonScan) Next(ctx context.Context) (*Batch, error) {
 			return nil, err
 		}
 		if names != nil {
-			names.Add(n.src.file.name)
+			names.Add(n.src.file.Name)
 		}
 		rows++
 	}
 	if rows == 0 {
 		return nil, io.EOF
 	}
-	b := &Batch{N: rows}
+	b := &vec.Batch{N: rows}
 	for _, o := range out {
 		b.Cols = append(b.Cols, o.C)
 	}
@@ -151,7 +153,7 @@ func (n *jsonScan) keyAt(k int, keys []string) int {
 	if h := n.hints[k]; h < len(keys) && keys[h] == name {
 		return h
 	}
-	at := keyIndex(keys, name) // funcs_jsontransform.go
+	at := slices.Index(keys, name)
 	if at >= 0 {
 		n.hints[k] = at
 	}
@@ -167,16 +169,7 @@ func (n *jsonScan) appendValue(b *vec.Builder, c *jsonColumn, v *function.JSONNo
 	if appendJSONFast(b, c, v) {
 		return nil
 	}
-	var x any
-	var err error
-	if c.t.Kind == KNested {
-		x, err = transformJSON(v, c.t, false)
-	} else {
-		x, err = transformLeaf(v, c.t, !n.opts.ignoreErrors)
-	}
-	if err == nil {
-		x, err = fromGo(plainType(c.t), x)
-	}
+	x, err := n.convert(v, c.t, !n.opts.ignoreErrors)
 	if err != nil {
 		if n.opts.ignoreErrors {
 			b.Add(nil)
@@ -194,7 +187,7 @@ func appendJSONFast(b *vec.Builder, c *jsonColumn, v *function.JSONNode) bool {
 	col := b.C
 	text := v.Text()
 	if text == "" {
-		if c.t.Kind == KString && c.t.JSON {
+		if c.t.Kind == vec.KString && c.t.JSON {
 			col.Data = append(col.Data, v.Minified()...)
 			col.Off = append(col.Off, int32(len(col.Data)))
 			pushed(col)
@@ -204,37 +197,37 @@ func appendJSONFast(b *vec.Builder, c *jsonColumn, v *function.JSONNode) bool {
 	}
 	t := c.t
 	switch {
-	case t.Kind == KInt && (t.Bits == 0 || t.Bits == 64):
+	case t.Kind == vec.KInt && (t.Bits == 0 || t.Bits == 64):
 		x, err := strconv.ParseInt(text, 10, 64)
 		if err != nil {
 			return false
 		}
 		col.I = append(col.I, x)
-	case t.Kind == KFloat && !t.Float32 && (text[0] == '-' || text[0] >= '0' && text[0] <= '9'):
+	case t.Kind == vec.KFloat && !t.Float32 && (text[0] == '-' || text[0] >= '0' && text[0] <= '9'):
 		x, err := strconv.ParseFloat(text, 64)
 		if err != nil {
 			return false
 		}
 		col.F = append(col.F, x)
-	case t.Kind == KBool && (text == "true" || text == "false"):
+	case t.Kind == vec.KBool && (text == "true" || text == "false"):
 		col.B = append(col.B, text == "true")
-	case t.Kind == KString && t.JSON:
+	case t.Kind == vec.KString && t.JSON:
 		col.Data = append(col.Data, text...)
 		col.Off = append(col.Off, int32(len(col.Data)))
-	case t.Kind == KString && !t.Bit:
+	case t.Kind == vec.KString && !t.Bit:
 		if text[0] == '"' {
 			col.Data = append(col.Data, jsonStringValue(v, text)...)
 		} else {
 			col.Data = append(col.Data, text...)
 		}
 		col.Off = append(col.Off, int32(len(col.Data)))
-	case (t.Kind == KDate || t.Kind == KTimestamp && !t.TZ && !t.Nanos && t.Coarse == 0) && c.format != "" && text[0] == '"':
+	case (t.Kind == vec.KDate || t.Kind == vec.KTimestamp && !t.TZ && !t.Nanos && t.Coarse == 0) && c.format != "" && text[0] == '"':
 		us, err := function.Strptime(jsonStringValue(v, text), c.format)
 		if err != nil {
 			return false
 		}
-		if t.Kind == KDate {
-			us = floorDiv(us, 86400e6)
+		if t.Kind == vec.KDate {
+			us = vec.FloorDiv(us, vec.MicrosPerDay)
 		}
 		col.I = append(col.I, us)
 	default:
@@ -257,30 +250,21 @@ func jsonStringValue(v *function.JSONNode, text string) string {
 }
 
 // pushed counts a value appended straight to a builder's column.
-func pushed(c *Col) {
+func pushed(c *vec.Col) {
 	if c.Null != nil {
 		c.Null = append(c.Null, false)
 	}
 	c.Len++
 }
 
-// floorDiv is a/b rounded down.
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
-}
-
 // fail is an error at the document being read.
 func (n *jsonScan) fail(format string, args ...any) error {
 	src := n.src
 	if src != nil && src.line > 0 {
-		return errorf("%s: line %d: "+format, append([]any{src.file.name, src.line}, args...)...)
+		return errorf("%s: line %d: "+format, append([]any{src.file.Name, src.line}, args...)...)
 	}
 	if src != nil {
-		return errorf("%s: "+format, append([]any{src.file.name}, args...)...)
+		return errorf("%s: "+format, append([]any{src.file.Name}, args...)...)
 	}
 	return errorf(format, args...)
 }
@@ -292,13 +276,13 @@ func (n *jsonScan) Close() {
 	}
 }
 
-func (n *jsonScan) Explain(x *kernels.Explainer, depth int) {
+// Label is the scan's line in EXPLAIN.
+func (n *jsonScan) Label() string {
 	switch len(n.files) {
 	case 0:
-		x.Line(depth, "JSON (no file)")
+		return "JSON (no file)"
 	case 1:
-		x.Line(depth, "JSON %s", n.files[0].name)
-	default:
-		x.Line(depth, "JSON %s and %d more files", n.files[0].name, len(n.files)-1)
+		return "JSON " + n.files[0].Name
 	}
+	return fmt.Sprintf("JSON %s and %d more files", n.files[0].Name, len(n.files)-1)
 }

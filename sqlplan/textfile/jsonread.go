@@ -1,4 +1,4 @@
-package sqlplan
+package textfile
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/function"
-	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // read_json(path | [paths] | glob, options...), read_json_auto,
@@ -17,9 +17,10 @@ import (
 // DuckDB (v1.5) reads them, the columns of their records with the types
 // it detects (jsoninfer.go) from a sample of the values, or one column
 // "json" of each value when the values are no records. The rewrite made
-// the call a marker table name (parse/jsonread.go); this file reads its
-// options, lists the files, detects the columns and plans the scan
-// (jsonscan.go), which streams the files in batches of typed vectors.
+// the call a marker table name (parse/jsonread.go), which the planner
+// binds (jsonbind.go in package sqlplan); this file reads its options,
+// detects the columns and plans the scan (jsonscan.go), which streams
+// the files in batches of typed vectors.
 
 // The defaults of DuckDB's options.
 const (
@@ -27,12 +28,12 @@ const (
 	jsonDefaultMaxObject = 16 << 20
 )
 
-// jsonOptions are a call's options.
-type jsonOptions struct {
+// JSONOptions are a call's options.
+type JSONOptions struct {
 	fn                      string
 	format                  string // auto, newline_delimited, array or unstructured
 	records                 string // auto, true or false
-	columns                 []NamedType
+	columns                 []vec.NamedType
 	hasColumns              bool
 	maxDepth                int // -1: no limit
 	sampleSize              int // -1: every value
@@ -45,47 +46,10 @@ type jsonOptions struct {
 	objects                 bool // read_json_objects: each value as JSON
 }
 
-// fileReadRelation is the relation of a call the rewrite made a table
-// name of, ok false for other names.
-func (p *planner) fileReadRelation(name, alias string) (*relation, bool, error) {
-	enc, ok := strings.CutPrefix(name, parse.FileReadMarker)
-	if !ok {
-		return nil, false, nil
-	}
-	q, err := url.ParseQuery(enc)
-	fn := q.Get("fn")
-	if _, known := parse.FileReadFunctions[fn]; err != nil || !known {
-		return nil, true, errorf("%s is a name reserved for carquet's own use", name)
-	}
-	if alias == "" {
-		alias = fn
-	}
-	if fn == "read_text" || fn == "read_blob" {
-		rel, err := p.readTextRelation(fn, alias, q["path"]) // readtext.go
-		return rel, true, err
-	}
-	opts, err := jsonOptionsOf(fn, q)
-	if err != nil {
-		return nil, true, err
-	}
-	if table := q.Get("table"); table != "" {
-		// COPY table FROM a JSON file: the table's columns (jsoncopy.go).
-		ent, err := p.tableEntry(table)
-		if err != nil {
-			return nil, true, err
-		}
-		opts.hasColumns, opts.columns = true, nil
-		for _, c := range ent.cols {
-			opts.columns = append(opts.columns, NamedType{Name: c.name, Type: c.t})
-		}
-	}
-	rel, err := p.jsonRelation(opts, alias, q["path"])
-	return rel, true, err
-}
-
-// jsonOptionsOf reads a call's options, as DuckDB names them.
-func jsonOptionsOf(fn string, q url.Values) (*jsonOptions, error) {
-	o := &jsonOptions{fn: fn, format: "auto", records: "auto", maxDepth: -1, sampleSize: jsonDefaultSample, compression: "auto", maxObject: jsonDefaultMaxObject}
+// ReadJSONOptions reads a call's options, as DuckDB names them, the type
+// names of columns= with parseType.
+func ReadJSONOptions(fn string, q url.Values, parseType TypeParser) (*JSONOptions, error) {
+	o := &JSONOptions{fn: fn, format: "auto", records: "auto", maxDepth: -1, sampleSize: jsonDefaultSample, compression: "auto", maxObject: jsonDefaultMaxObject}
 	if strings.HasPrefix(fn, "read_ndjson") {
 		o.format = "newline_delimited"
 	}
@@ -103,7 +67,7 @@ func jsonOptionsOf(fn string, q url.Values) (*jsonOptions, error) {
 			o.compression, err = oneOf(key, strings.ToLower(v), "auto", "none", "gzip", "zstd", "uncompressed")
 		case "columns":
 			o.hasColumns = true
-			o.columns, err = jsonDeclaredColumns(vals)
+			o.columns, err = jsonDeclaredColumns(vals, parseType)
 		case "maximum_depth":
 			o.maxDepth, err = intOption(key, v, -1)
 		case "sample_size":
@@ -111,16 +75,16 @@ func jsonOptionsOf(fn string, q url.Values) (*jsonOptions, error) {
 		case "maximum_object_size":
 			o.maxObject, err = intOption(key, v, 1)
 		case "filename":
-			o.filename, err = boolOption(key, v)
+			o.filename, err = BoolOption(key, v)
 		case "union_by_name":
-			o.unionByName, err = boolOption(key, v)
+			o.unionByName, err = BoolOption(key, v)
 		case "ignore_errors":
-			o.ignoreErrors, err = boolOption(key, v)
+			o.ignoreErrors, err = BoolOption(key, v)
 		case "auto_detect":
-			_, err = boolOption(key, v) // detection runs unless columns are given, as DuckDB's
+			_, err = BoolOption(key, v) // detection runs unless columns are given, as DuckDB's
 		case "convert_strings_to_integers", "hive_partitioning":
 			var on bool
-			if on, err = boolOption(key, v); err == nil && on {
+			if on, err = BoolOption(key, v); err == nil && on {
 				err = errorf("%s: option %s is not supported", fn, key)
 			}
 		case "dateformat", "date_format":
@@ -144,18 +108,18 @@ func jsonOptionsOf(fn string, q url.Values) (*jsonOptions, error) {
 }
 
 // jsonDeclaredColumns reads columns={'a': 'INTEGER', ...}.
-func jsonDeclaredColumns(pairs []string) ([]NamedType, error) {
-	out := make([]NamedType, 0, len(pairs))
+func jsonDeclaredColumns(pairs []string, parseType TypeParser) ([]vec.NamedType, error) {
+	out := make([]vec.NamedType, 0, len(pairs))
 	for _, pair := range pairs {
 		name, typ, ok := strings.Cut(pair, "\x1f")
 		if !ok {
 			return nil, errorf("columns takes a struct of column names and type names, as {'a': 'INTEGER'}")
 		}
-		t, err := nestedTypeOf(typ, nil) // built-in type names only
+		t, err := parseType(typ)
 		if err != nil {
 			return nil, errorf("columns: %s: %v", name, err)
 		}
-		out = append(out, NamedType{Name: name, Type: t})
+		out = append(out, vec.NamedType{Name: name, Type: t})
 	}
 	return out, nil
 }
@@ -177,7 +141,8 @@ func intOption(key, v string, least int) (int, error) {
 	return n, nil
 }
 
-func boolOption(key, v string) (bool, error) {
+// BoolOption reads option key's value v: true, false, 1 or 0.
+func BoolOption(key, v string) (bool, error) {
 	switch strings.ToLower(v) {
 	case "true", "1":
 		return true, nil
@@ -187,20 +152,30 @@ func boolOption(key, v string) (bool, error) {
 	return false, errorf("%s takes true or false, not %q", key, v)
 }
 
-// jsonRelation lists the files, detects the columns (unless given) and
-// plans the scan.
-func (p *planner) jsonRelation(o *jsonOptions, alias string, patterns []string) (*relation, error) {
-	names, paths, err := p.metaPaths(patterns) // pqmeta.go
-	if err != nil {
-		return nil, err
-	}
-	files := make([]jsonFile, len(paths))
-	for k := range paths {
-		files[k] = jsonFile{name: names[k], path: paths[k]}
-	}
-	scan := &jsonScan{opts: o, files: files}
+// File is one file of a scan: the name its rows and errors show, and
+// its path.
+type File struct {
+	Name, Path string
+}
+
+// SetColumns makes the columns the call reads those given, as if
+// columns= named them (COPY t FROM a JSON file reads t's).
+func (o *JSONOptions) SetColumns(cols []vec.NamedType) {
+	o.hasColumns, o.columns = true, cols
+}
+
+// JSONConverter reads a JSON value as a value of type t, as
+// json_transform does (strict: an error where a value does not fit,
+// else NULL).
+type JSONConverter func(n *function.JSONNode, t vec.Type, strict bool) (any, error)
+
+// PlanJSON detects the columns of the files (unless given) and returns
+// the scan, which reads the values that are not plain scalars with
+// convert, and its columns.
+func PlanJSON(o *JSONOptions, files []File, convert JSONConverter) (Scan, []Column, error) {
+	scan := &jsonScan{opts: o, files: files, convert: convert}
 	if err := scan.detect(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cols := make([]Column, 0, len(scan.cols)+1)
 	for _, c := range scan.cols {
@@ -209,19 +184,14 @@ func (p *planner) jsonRelation(o *jsonOptions, alias string, patterns []string) 
 	if o.filename {
 		cols = append(cols, Column{Name: "filename", Type: tString, Nullable: false})
 	}
-	return nodeRelation(alias, scan, cols), nil
-}
-
-// jsonFile is one file of a scan: the name its rows show, and its path.
-type jsonFile struct {
-	name, path string
+	return scan, cols, nil
 }
 
 // jsonColumn is a column of a scan: its name, type and, for a DATE or
 // TIMESTAMP detected from strings, the format they are read with.
 type jsonColumn struct {
 	name   string
-	t      Type
+	t      vec.Type
 	format string
 }
 
@@ -325,14 +295,4 @@ func (e *jsonReadError) Error() string {
 // recursion.
 func parseJSONDoc(doc []byte) (*function.JSONNode, error) {
 	return function.ParseJSON(doc)
-}
-
-// nodeRelation is a relation named alias of the rows of a scan node with
-// columns cols.
-func nodeRelation(alias string, root node, cols []Column) *relation {
-	rel := &relation{alias: alias, sub: &selectPlan{root: root, cols: cols}}
-	for i, col := range cols {
-		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: col.Name, t: col.Type, slot: &slot{}, local: i})
-	}
-	return rel
 }

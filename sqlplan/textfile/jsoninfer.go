@@ -1,10 +1,11 @@
-package sqlplan
+package textfile
 
 import (
 	"math"
 	"strconv"
 
 	"github.com/carquet-go/carquet/sqlplan/function"
+	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // The types read_json detects from a sample of a file's values, as DuckDB
@@ -34,12 +35,6 @@ var (
 	jsonDateFormats  = []string{"%y-%m-%d", "%Y-%m-%d", "%d-%m-%y", "%d-%m-%Y", "%m-%d-%y", "%m-%d-%Y"}
 	jsonStampFormats = []string{"%Y-%m-%dT%H:%M:%S.%fZ", "%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%M:%S", "%y-%m-%d %H:%M:%S",
 		"%Y-%m-%d %H:%M:%S", "%d-%m-%y %H:%M:%S", "%d-%m-%Y %H:%M:%S", "%m-%d-%y %I:%M:%S %p", "%m-%d-%Y %I:%M:%S %p", "%Y-%m-%d %H:%M:%S.%f"}
-)
-
-var (
-	tHugeint = Type{Kind: KDecimal, Prec: 38, Huge: true}
-	tTime    = Type{Kind: KTime}
-	tUUID    = Type{Kind: KUUID}
 )
 
 // jsonShape gathers the values seen at one place of the documents.
@@ -234,7 +229,7 @@ func isUUIDText(s string) bool {
 // jsonColumnType is the type of the values of shape s at depth (1 for a
 // column) under the maximum depth (-1: none), and the format its strings
 // are read with ("" but for a detected DATE or TIMESTAMP).
-func jsonColumnType(s *jsonShape, depth, maxDepth int) (Type, string) {
+func jsonColumnType(s *jsonShape, depth, maxDepth int) (vec.Type, string) {
 	if maxDepth >= 0 && depth >= maxDepth && depth > 0 {
 		return tJSON, ""
 	}
@@ -243,18 +238,18 @@ func jsonColumnType(s *jsonShape, depth, maxDepth int) (Type, string) {
 		return tJSON, ""
 	case '[':
 		et, _ := jsonColumnType(s.elem, depth+1, maxDepth)
-		return Type{Kind: KNested, Elem: &et}, ""
+		return vec.Type{Kind: vec.KNested, Elem: &et}, ""
 	case '{':
 		if s.isMap() {
 			vt, _ := jsonColumnType(s.mapValues(), depth+1, maxDepth)
-			return mapType(tString, vt), ""
+			return vec.MapType(tString, vt), ""
 		}
-		fields := make([]NamedType, len(s.keys))
+		fields := make([]vec.NamedType, len(s.keys))
 		for k, v := range s.vals {
 			ft, _ := jsonColumnType(v, depth+1, maxDepth)
-			fields[k] = NamedType{Name: s.keys[k], Type: ft}
+			fields[k] = vec.NamedType{Name: s.keys[k], Type: ft}
 		}
-		return Type{Kind: KNested, Fields: fields}, ""
+		return vec.Type{Kind: vec.KNested, Fields: fields}, ""
 	}
 	switch s.name {
 	case "BOOLEAN":
@@ -263,9 +258,9 @@ func jsonColumnType(s *jsonShape, depth, maxDepth int) (Type, string) {
 		if s.over {
 			return tHugeint, ""
 		}
-		return tInt, ""
+		return tBigint, ""
 	case "BIGINT":
-		return tInt, ""
+		return tBigint, ""
 	case "HUGEINT":
 		return tHugeint, ""
 	case "DOUBLE":
@@ -278,7 +273,7 @@ func jsonColumnType(s *jsonShape, depth, maxDepth int) (Type, string) {
 	case len(c.dates) > 0:
 		return tDate, c.dates[0]
 	case len(c.stamps) > 0:
-		return tTS, c.stamps[0]
+		return tTimestamp, c.stamps[0]
 	case c.time:
 		return tTime, ""
 	case c.uuid:
