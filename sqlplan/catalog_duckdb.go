@@ -224,13 +224,13 @@ func (p *planner) duckdbRelation(name, alias string) (*relation, bool, error) {
 	if rel, ok, err := p.statementRelation(name, alias); ok {
 		return rel, true, err
 	}
-	if rel, ok, err := p.csvRelation(name, alias); ok { // csvscan.go
+	if rel, ok, err := p.csvRelation(name, alias); ok { // csvbind.go
 		return rel, true, err
 	}
-	if rel, ok, err := p.fileReadRelation(name, alias); ok { // jsonread.go
+	if rel, ok, err := p.fileReadRelation(name, alias); ok { // textbind.go
 		return rel, true, err
 	}
-	if rel, ok, err := p.csvReadRelation(name, alias); ok { // csvread.go
+	if rel, ok, err := p.csvReadRelation(name, alias); ok { // csvbind.go
 		return rel, true, err
 	}
 	if rel, ok, err := p.parquetMetaRelation(name, alias); ok { // pqmeta.go

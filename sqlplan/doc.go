@@ -217,9 +217,9 @@
 // [(FORMAT parquet)] and IMPORT DATABASE 'dir' in DuckDB's layout
 // (schema.sql, load.sql, a Parquet file per table), and COPY t FROM
 // 'file.parquet' (export.go). CSV and JSON files: read_csv, read_csv_auto,
-// sniff_csv and FROM 'x.csv' with DuckDB's sniffer (csvread.go,
-// csvsniff.go); read_json and its kin, read_text, read_blob and FROM
-// 'x.json' (jsonread.go, readtext.go); COPY ... TO 'x.csv' / 'x.json'
+// sniff_csv and FROM 'x.csv' with DuckDB's sniffer (csvbind.go; package
+// textfile reads the files); read_json and its kin, read_text, read_blob
+// and FROM 'x.json' (textbind.go); COPY ... TO 'x.csv' / 'x.json'
 // (csvcopy.go, jsoncopy.go) and COPY t FROM 'x.csv' / 'x.json'. LIMIT p%
 // (a share of the rows), try(e), GROUPS window frames, CREATE TYPE ...
 // AS ENUM (enumtypes.go). CREATE [UNIQUE] INDEX and DROP INDEX on

@@ -19,7 +19,7 @@ import (
 // out, as DuckDB leaves them) and load.sql (a COPY t FROM 'file' per
 // table), so that DuckDB's IMPORT DATABASE reads carquet's export.
 // Without FORMAT, a table with a nested column is written in Parquet
-// (csvwrite.go says why); (FORMAT csv) refuses it. IMPORT DATABASE 'dir'
+// (csvexport.go says why); (FORMAT csv) refuses it. IMPORT DATABASE 'dir'
 // runs a folder's schema.sql, then its load.sql: DuckDB's exports, CSV
 // or Parquet, import here. The folder is a path like any other: below
 // the root for EXPORT (writes never leave it), below it for IMPORT
@@ -259,7 +259,7 @@ func isExport(dir string) bool {
 // prepareCopyFrom reads COPY t FROM 'file' [(options)] (the statement
 // load.sql holds; at is FROM's index): for a Parquet file INSERT INTO t
 // SELECT * FROM read_parquet('file'), for a CSV file the same from the
-// file's relation (csvscan.go). Without FORMAT, a file named .csv is CSV
+// file's relation (csvbind.go). Without FORMAT, a file named .csv is CSV
 // and others Parquet.
 func (e *Engine) prepareCopyFrom(ctx context.Context, text string, toks []parse.Token, at int) (*Stmt, error) {
 	fail := func(i int, format string, args ...any) error {

@@ -126,7 +126,7 @@ func (s *Stmt) copyToJSON(ctx context.Context, p *planner) (res Result, err erro
 	}
 	defer sp.root.Close()
 	var n int64
-	err = textfile.ReplaceFile(path, ".copy-*.json", s.jsonCopy.gzip, func(w *bufio.Writer) error { // textfile/csvwrite.go
+	err = textfile.ReplaceFile(path, ".copy-*.json", s.jsonCopy.gzip, func(w *bufio.Writer) error {
 		var err error
 		n, err = s.jsonCopy.writeRows(ctx, w, sp)
 		return err

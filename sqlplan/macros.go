@@ -531,10 +531,10 @@ var tableFunctions = map[string]bool{"duckdb_settings": true, "duckdb_variables"
 	// The Parquet introspection functions and glob (pqmeta.go).
 	"parquet_metadata": true, "parquet_schema": true, "parquet_file_metadata": true, "parquet_kv_metadata": true,
 	"parquet_full_metadata": true, "parquet_bloom_probe": true, "glob": true,
-	// The JSON and text file readers (jsonread.go, readtext.go).
+	// The JSON and text file readers (textbind.go).
 	"read_json": true, "read_json_auto": true, "read_ndjson": true, "read_ndjson_auto": true, "read_json_objects": true,
 	"read_json_objects_auto": true, "read_ndjson_objects": true, "read_text": true, "read_blob": true,
-	// The CSV functions (csvread.go).
+	// The CSV functions (csvbind.go).
 	"read_csv": true, "read_csv_auto": true, "sniff_csv": true}
 
 // expandMacros expands the macro calls of a statement's tokens. Without

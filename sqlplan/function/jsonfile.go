@@ -1,6 +1,6 @@
 package function
 
-// What the JSON file reader (sqlplan/jsonread.go) takes from this
+// What the JSON file reader (sqlplan/textfile) takes from this
 // package's JSON functions: the type names json_structure gives values
 // and their meeting, and strptime.
 

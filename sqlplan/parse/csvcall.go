@@ -10,7 +10,7 @@ import (
 // parser knows no table functions, so the rewrite makes each a table name
 // of its own, the marker then the call as a URL query (fn, path, and each
 // option's name "o" and text "v" in order), which the planner reads
-// (sqlplan/csvread.go).
+// (sqlplan/csvbind.go, sqlplan/textfile).
 
 // CSVReadMarker begins the table name a call becomes.
 const CSVReadMarker = "__carquet_readcsv__:"

@@ -10,7 +10,7 @@ import (
 // parquet_metadata (pqmeta.go), the parser knows no table functions, so
 // the rewrite makes each call a table name of its own: the marker, then
 // the call as a URL query (fn, the paths, each named option), which the
-// planner turns into a scan (sqlplan/jsonread.go, sqlplan/readtext.go).
+// planner turns into a scan (sqlplan/textbind.go, sqlplan/textfile).
 // A FROM 'x.json' (or .ndjson, .jsonl, .json.gz) becomes
 // read_json_auto('x.json') the same way.
 

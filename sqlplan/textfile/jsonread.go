@@ -18,7 +18,7 @@ import (
 // it detects (jsoninfer.go) from a sample of the values, or one column
 // "json" of each value when the values are no records. The rewrite made
 // the call a marker table name (parse/jsonread.go), which the planner
-// binds (jsonbind.go in package sqlplan); this file reads its options,
+// binds (textbind.go in package sqlplan); this file reads its options,
 // detects the columns and plans the scan (jsonscan.go), which streams
 // the files in batches of typed vectors.
 
