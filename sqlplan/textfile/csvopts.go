@@ -53,6 +53,11 @@ type CSVSpec struct {
 	ignore   bool // ignore_errors
 	compress string
 	given    []string // the options as written, for sniff_csv's UserArguments
+	// nullPadding (null_padding) makes a short record's missing fields
+	// NULL; decimalComma (decimal_separator=',') reads 1,5 as 1.5;
+	// encoding is the file's: utf-8, utf-16 or latin-1.
+	nullPadding, decimalComma bool
+	encoding                  string
 	// parseType reads the type names of columns= and types=.
 	parseType TypeParser
 
@@ -62,7 +67,7 @@ type CSVSpec struct {
 // ReadCSVSpec reads a call's query (fn, path, and the options as o and
 // v pairs), type names with parseType.
 func ReadCSVSpec(q url.Values, parseType TypeParser) (*CSVSpec, error) {
-	s := &CSVSpec{Fn: q.Get("fn"), Patterns: q["path"], opts: DefaultDialect, auto: true, sample: csvDefaultSample, nullstr: []string{""}, compress: "auto", parseType: parseType}
+	s := &CSVSpec{Fn: q.Get("fn"), Patterns: q["path"], opts: DefaultDialect, auto: true, sample: csvDefaultSample, nullstr: []string{""}, compress: "auto", encoding: "utf-8", parseType: parseType}
 	names, vals := q["o"], q["v"]
 	if len(names) != len(vals) {
 		return nil, errorf("%s: malformed options", s.Fn)
@@ -177,12 +182,28 @@ func (s *CSVSpec) option(name, text string) error {
 			return fail("auto, none, gzip or zstd")
 		}
 		s.compress = c
+	case "null_padding":
+		if s.nullPadding, ok = constBool(val); !ok {
+			return fail("true or false")
+		}
+	case "decimal_separator":
+		c, ok := constString(val)
+		if !ok || c != "." && c != "," {
+			return errorf("%s: Unsupported parameter for DECIMAL_SEPARATOR: should be '.' or ','", s.Fn)
+		}
+		s.decimalComma = c == ","
+	case "encoding":
+		c, ok := constString(val)
+		if c = strings.ToLower(c); !ok || c != "utf-8" && c != "utf-16" && c != "latin-1" {
+			return fail("utf-8, utf-16 or latin-1")
+		}
+		s.encoding = c
 	case "columns":
 		return s.columnsOption(val, fail)
 	case "types", "dtypes", "column_types":
 		return s.typesOption(val, fail)
 	default:
-		return unsupported("%s: option %s is not supported (carquet takes delim, quote, escape, header, columns, types, names, auto_detect, all_varchar, skip, nullstr, new_line, dateformat, timestampformat, filename, union_by_name, sample_size, ignore_errors and compression)", s.Fn, name)
+		return unsupported("%s: option %s is not supported (carquet takes delim, quote, escape, header, columns, types, names, auto_detect, all_varchar, skip, nullstr, new_line, dateformat, timestampformat, filename, union_by_name, sample_size, ignore_errors, compression, null_padding, decimal_separator and encoding)", s.Fn, name)
 	}
 	return nil
 }

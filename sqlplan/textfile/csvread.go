@@ -85,9 +85,13 @@ func csvUnifiedType(a, b vec.Type) vec.Type {
 }
 
 // open opens a file, decompressed by the compression option or its
-// extension.
+// extension, and decoded to UTF-8 from the encoding option's.
 func (s *CSVSpec) open(path string) (io.ReadCloser, error) {
-	return Open(path, s.compress)
+	rc, err := Open(path, s.compress)
+	if err != nil {
+		return nil, err
+	}
+	return decodeUTF8(rc, s.encoding), nil
 }
 
 // csvReadScan streams the files of a read_csv call, one after the other.
@@ -185,6 +189,10 @@ func (n *csvReadScan) batch(ctx context.Context) (*vec.Batch, error) {
 		}
 		if k == 0 {
 			continue
+		}
+		if k < width && n.spec.nullPadding {
+			padCols(text, len(lines)+1) // csvsniff.go
+			k = width
 		}
 		if k != width {
 			if n.spec.ignore {

@@ -191,7 +191,7 @@ func (s *CSVSpec) sniffDialect(sample csvSample, rows int) (Dialect, error) {
 				o.Escape = q
 			}
 			width, _, even, err := countFields(sample, o, rows, "")
-			if err != nil || !even {
+			if err != nil || !even && !s.nullPadding {
 				continue
 			}
 			if width > bestWidth {
@@ -450,7 +450,7 @@ func (s *CSVSpec) sniffFile(path, shown string) (*csvSchema, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := csvFormats{s.dateFmt, s.stampFmt}
+	f := csvFormats{date: s.dateFmt, stamp: s.stampFmt, comma: s.decimalComma}
 	if len(s.columns) > 0 {
 		for _, c := range s.columns {
 			sch.names, sch.types = append(sch.names, c.Name), append(sch.types, c.Type)

@@ -48,6 +48,16 @@ func (s *CSVSpec) Sniff(path, shown string) (*CSVSniff, error) {
 	if out.TimestampFormat != "" {
 		prompt += ", timestampformat=" + sqlString(out.TimestampFormat)
 	}
+	// The options that are not the dialect's, as DuckDB adds them.
+	if s.nullPadding {
+		prompt += ", null_padding=true"
+	}
+	if s.decimalComma {
+		prompt += ", decimal_separator=','"
+	}
+	if s.encoding != "utf-8" {
+		prompt += ", encoding=" + sqlString(s.encoding)
+	}
 	out.Prompt = prompt + ");"
 	return out, nil
 }

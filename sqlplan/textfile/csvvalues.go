@@ -28,8 +28,12 @@ func fieldText(b []byte) string {
 // (DuckDB's order); VARCHAR is the last resort.
 var csvTypeCandidates = []vec.Type{{Kind: vec.KBool}, tBigint, {Kind: vec.KFloat}, {Kind: vec.KTime}, {Kind: vec.KDate}, {Kind: vec.KTimestamp}}
 
-// csvFormats are the user's dateformat and timestampformat, "" for ISO.
-type csvFormats struct{ date, stamp string }
+// csvFormats are the user's dateformat and timestampformat, "" for ISO,
+// and whether numbers are written with a decimal comma.
+type csvFormats struct {
+	date, stamp string
+	comma       bool
+}
 
 // sniffFits reports whether a field's text is a value of candidate k of
 // csvTypeCandidates, as the sniffer takes it: stricter than the cast
@@ -42,7 +46,7 @@ func sniffFits(k int, s string, f csvFormats) bool {
 		_, ok := parseCSVInt(s)
 		return ok
 	case 2:
-		_, ok := parseCSVFloat(s)
+		_, ok := parseCSVFloat(s, f.comma)
 		return ok
 	case 3:
 		if strings.ContainsAny(s, "-/ T") || !strings.Contains(s, ":") {
@@ -117,10 +121,17 @@ func parseCSVInt(s string) (int64, bool) {
 }
 
 // parseCSVFloat parses a decimal number, with an exponent or not, inf
-// and nan (not Go's hexadecimal floats nor its underscores).
-func parseCSVFloat(s string) (float64, bool) {
+// and nan (not Go's hexadecimal floats nor its underscores); with comma,
+// its decimal separator is a comma.
+func parseCSVFloat(s string, comma bool) (float64, bool) {
 	if s == "" || strings.ContainsAny(s, "_xXpP") {
 		return 0, false
+	}
+	if comma {
+		if strings.IndexByte(s, '.') >= 0 {
+			return 0, false
+		}
+		s = strings.Replace(s, ",", ".", 1)
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
@@ -185,7 +196,7 @@ func csvConvert(text *vec.Col, n int, t vec.Type, f csvFormats, drop []bool) (*v
 		}
 	case t.Kind == vec.KFloat:
 		out.F = make([]float64, n)
-		parse = func(s string, r int) (ok bool) { out.F[r], ok = parseCSVFloat(s); return ok }
+		parse = func(s string, r int) (ok bool) { out.F[r], ok = parseCSVFloat(s, f.comma); return ok }
 	case t.Kind == vec.KDate:
 		out.I = make([]int64, n)
 		parse = func(s string, r int) bool {
@@ -207,6 +218,8 @@ func csvConvert(text *vec.Col, n int, t vec.Type, f csvFormats, drop []bool) (*v
 			out.I[r] = v
 			return err == nil
 		}
+	case t.Kind == vec.KDecimal && f.comma:
+		return castCSVText(decimalPoints(text, n), n, t, drop)
 	default:
 		return castCSVText(text, n, t, drop)
 	}
@@ -224,6 +237,23 @@ func csvConvert(text *vec.Col, n int, t vec.Type, f csvFormats, drop []bool) (*v
 		out.Null[r], drop[r] = true, true
 	}
 	return out, -1, nil
+}
+
+// decimalPoints is text with its decimal commas made points, for the
+// cast (and its points made commas, so that they do not read).
+func decimalPoints(text *vec.Col, n int) *vec.Col {
+	out := *text
+	out.Data = make([]byte, text.Off[n])
+	for i, c := range text.Data[:text.Off[n]] {
+		switch c {
+		case ',':
+			c = '.'
+		case '.':
+			c = ','
+		}
+		out.Data[i] = c
+	}
+	return &out
 }
 
 // castCSVText casts text to a type read_csv does not parse itself
