@@ -77,7 +77,7 @@ func sniffRelation(spec *textfile.CSVSpec, alias, shown, path string) (*relation
 	c.col("Quote", tString).Add(sn.Quote)
 	c.col("Escape", tString).Add(sn.Escape)
 	c.col("NewLineDelimiter", tString).Add(`\n`)
-	c.col("Comment", tString).Add("")
+	c.col("Comment", tString).Add(sn.Comment)
 	c.col("SkipRows", Type{Kind: KUint, Bits: 32}).Add(uint64(sn.SkipRows))
 	c.col("HasHeader", Type{Kind: KBool}).Add(sn.HasHeader)
 	cols := make([]any, len(sn.Columns))

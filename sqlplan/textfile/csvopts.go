@@ -21,6 +21,9 @@ type Dialect struct {
 	// empty field as NULL too; carquet's exports turn it off, so that
 	// the empty string and NULL both come back (COPY ... FROM only).
 	QuotedNulls bool
+	// Comment (read_csv's comment, 0 for none) begins a comment: the
+	// rest of its line is not read, and a line it begins is skipped.
+	Comment byte
 }
 
 // DefaultDialect is DuckDB's CSV dialect: comma, double quotes doubled
@@ -83,6 +86,12 @@ func ReadCSVSpec(q url.Values, parseType TypeParser) (*CSVSpec, error) {
 	}
 	if s.delimSet && s.quoteSet && s.opts.Delim == s.opts.Quote {
 		return nil, errorf("%s: the delimiter and the quote must differ", s.Fn)
+	}
+	if c := s.opts.Comment; c != 0 && c == s.opts.Delim {
+		return nil, errorf("%s: COMMENT must not appear in the DELIMITER specification and vice versa", s.Fn)
+	}
+	if c := s.opts.Comment; c != 0 && s.quoteSet && c == s.opts.Quote {
+		return nil, errorf("%s: the comment and the quote must differ", s.Fn)
 	}
 	return s, nil
 }
@@ -182,6 +191,15 @@ func (s *CSVSpec) option(name, text string) error {
 			return fail("auto, none, gzip or zstd")
 		}
 		s.compress = c
+	case "comment":
+		c, ok := constString(val)
+		if !ok || len(c) > 1 || c == "\n" || c == "\r" {
+			return fail("one character or ''")
+		}
+		s.opts.Comment = 0
+		if c != "" {
+			s.opts.Comment = c[0]
+		}
 	case "null_padding":
 		if s.nullPadding, ok = constBool(val); !ok {
 			return fail("true or false")
@@ -203,7 +221,7 @@ func (s *CSVSpec) option(name, text string) error {
 	case "types", "dtypes", "column_types":
 		return s.typesOption(val, fail)
 	default:
-		return unsupported("%s: option %s is not supported (carquet takes delim, quote, escape, header, columns, types, names, auto_detect, all_varchar, skip, nullstr, new_line, dateformat, timestampformat, filename, union_by_name, sample_size, ignore_errors, compression, null_padding, decimal_separator and encoding)", s.Fn, name)
+		return unsupported("%s: option %s is not supported (carquet takes delim, quote, escape, header, columns, types, names, auto_detect, all_varchar, skip, nullstr, new_line, dateformat, timestampformat, filename, union_by_name, sample_size, ignore_errors, compression, comment, null_padding, decimal_separator and encoding)", s.Fn, name)
 	}
 	return nil
 }

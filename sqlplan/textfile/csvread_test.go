@@ -236,7 +236,7 @@ func TestCSVSniff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := CSVSniff{Delimiter: ";", Quote: "", Escape: "", HasHeader: true, DateFormat: "%d/%m/%Y", UserArguments: "sample_size=10",
+	want := CSVSniff{Delimiter: ";", Quote: "", Escape: "", Comment: "", HasHeader: true, DateFormat: "%d/%m/%Y", UserArguments: "sample_size=10",
 		Prompt: `FROM read_csv('s.csv', auto_detect=false, delim=';', quote='', escape='', new_line='\n', skip=0, comment='', header=true, columns={'id': 'BIGINT', 'day': 'DATE'}, dateformat='%d/%m/%Y');`}
 	cols := sn.Columns
 	sn.Columns = nil

@@ -15,6 +15,7 @@ import (
 // "" when there is none (sniff_csv's NULL).
 type CSVSniff struct {
 	Delimiter, Quote, Escape    string // a quote or escape "" for none
+	Comment                     string // "" for none
 	SkipRows                    int
 	HasHeader                   bool
 	Columns                     []vec.NamedType
@@ -30,7 +31,7 @@ func (s *CSVSpec) Sniff(path, shown string) (*CSVSniff, error) {
 		return nil, err
 	}
 	o := sch.opts
-	out := &CSVSniff{Delimiter: string(o.Delim), Quote: dialectChar(o.Quote), Escape: dialectChar(o.Escape),
+	out := &CSVSniff{Delimiter: string(o.Delim), Quote: dialectChar(o.Quote), Escape: dialectChar(o.Escape), Comment: dialectChar(o.Comment),
 		SkipRows: s.skip, HasHeader: o.Header, UserArguments: strings.Join(s.given, ", ")}
 	fields := make([]string, len(sch.names))
 	for i, name := range sch.names {
@@ -38,9 +39,15 @@ func (s *CSVSpec) Sniff(path, shown string) (*CSVSniff, error) {
 		fields[i] = sqlString(name) + ": " + sqlString(sch.types[i].SQLName())
 	}
 	out.DateFormat, out.TimestampFormat = sch.sniffedFormats()
+	// DuckDB writes comment='' among the dialect's options, a comment
+	// at the end with the options that are not the dialect's.
+	noComment := ", comment=''"
+	if o.Comment != 0 {
+		noComment = ""
+	}
 	prompt := "FROM read_csv(" + sqlString(shown) + ", auto_detect=false, delim=" + sqlString(out.Delimiter) +
 		", quote=" + sqlString(out.Quote) + ", escape=" + sqlString(out.Escape) +
-		`, new_line='\n', skip=` + strconv.Itoa(s.skip) + ", comment='', header=" + strconv.FormatBool(o.Header) +
+		`, new_line='\n', skip=` + strconv.Itoa(s.skip) + noComment + ", header=" + strconv.FormatBool(o.Header) +
 		", columns={" + strings.Join(fields, ", ") + "}"
 	if out.DateFormat != "" {
 		prompt += ", dateformat=" + sqlString(out.DateFormat)
@@ -48,7 +55,9 @@ func (s *CSVSpec) Sniff(path, shown string) (*CSVSniff, error) {
 	if out.TimestampFormat != "" {
 		prompt += ", timestampformat=" + sqlString(out.TimestampFormat)
 	}
-	// The options that are not the dialect's, as DuckDB adds them.
+	if o.Comment != 0 {
+		prompt += ", comment=" + sqlString(string(o.Comment))
+	}
 	if s.nullPadding {
 		prompt += ", null_padding=true"
 	}

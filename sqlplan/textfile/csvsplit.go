@@ -46,6 +46,18 @@ func (s *csvSplitter) record(cols []*vec.Col, notNull []bool) (n int, err error)
 	if err != nil {
 		return 0, err
 	}
+	if first == s.opts.Comment && first != 0 {
+		// A comment line is no record, as an empty one.
+		end, err := s.skipComment()
+		if errors.Is(err, io.EOF) {
+			s.done = true
+			return 0, nil
+		}
+		if end == '\r' {
+			s.skipLF()
+		}
+		return 0, err
+	}
 	if (first == '\n' || first == '\r') && len(cols) != 1 {
 		if first == '\r' {
 			s.skipLF()
@@ -89,13 +101,19 @@ func (s *csvSplitter) field(c *vec.Col, notNull bool) (end bool, err error) {
 			return false, err
 		}
 		ch, err = s.r.ReadByte()
+		if err == nil && ch == o.Comment && ch != 0 {
+			ch, err = s.skipComment() // the field ends its record
+		}
 		if err == nil && ch != o.Delim && ch != '\n' && ch != '\r' {
 			return false, s.fail("%q after a closing quote (expected the delimiter or a line end)", ch)
 		}
 	} else {
-		for err == nil && ch != o.Delim && ch != '\n' && ch != '\r' {
+		for err == nil && ch != o.Delim && ch != '\n' && ch != '\r' && (ch != o.Comment || ch == 0) {
 			c.Data = append(c.Data, ch)
 			ch, err = s.r.ReadByte()
+		}
+		if err == nil && ch == o.Comment && ch != 0 {
+			ch, err = s.skipComment() // the field ends its record
 		}
 	}
 	if err != nil && !errors.Is(err, io.EOF) {
@@ -155,6 +173,17 @@ func (s *csvSplitter) quotedField(c *vec.Col) error {
 				s.line++
 			}
 			c.Data = append(c.Data, ch)
+		}
+	}
+}
+
+// skipComment reads a comment up to its line's end, which it returns
+// (io.EOF when the stream ends first).
+func (s *csvSplitter) skipComment() (byte, error) {
+	for {
+		ch, err := s.r.ReadByte()
+		if err != nil || ch == '\n' || ch == '\r' {
+			return ch, err
 		}
 	}
 }
