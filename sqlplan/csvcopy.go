@@ -3,8 +3,6 @@ package sqlplan
 import (
 	"bufio"
 	"context"
-	"errors"
-	"io"
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
@@ -189,19 +187,10 @@ func (s *Stmt) copyCSV(ctx context.Context, args []Arg, tx *Tx, sess *Session) (
 			}
 			c.format.WriteHeader(w, names)
 		}
-		for {
-			b, err := rows.Next()
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			if err := c.format.WriteBatch(w, b); err != nil {
-				return err
-			}
+		return eachBatch(rows, func(b *Batch) error {
 			res.RowsAffected += int64(b.N)
-		}
+			return c.format.WriteBatch(w, b)
+		})
 	})
 	if err != nil {
 		return Result{}, err

@@ -50,19 +50,24 @@ func (s *Stmt) exportCSV(ctx context.Context, ent catalogEntry, path string, opt
 			}
 			textfile.WriteExportHeader(w, opts.Dialect, names)
 		}
-		for {
-			b, err := rows.Next()
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			if err := textfile.WriteExportRows(w, b, opts.Dialect); err != nil {
-				return err
-			}
-		}
+		return eachBatch(rows, func(b *Batch) error { return textfile.WriteExportRows(w, b, opts.Dialect) })
 	})
+}
+
+// eachBatch calls write with each batch of rows, to their end.
+func eachBatch(rows *Rows, write func(b *Batch) error) error {
+	for {
+		b, err := rows.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := write(b); err != nil {
+			return err
+		}
+	}
 }
 
 // csvFileName is exportFileName's name with .csv for .parquet.
