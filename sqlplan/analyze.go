@@ -4,9 +4,6 @@ package sqlplan
 // (exec/analyze.go), which wraps the inputs of every operator; these are
 // the inputs of the operators defined here.
 
-func (j *joinNode) WrapInputs(wrap func(node) node) { j.left, j.right = wrap(j.left), wrap(j.right) }
 func (n *lateralNode) WrapInputs(wrap func(node) node) {
-	n.join.left = wrap(n.join.left)
+	n.join.Left = wrap(n.join.Left)
 }
-func (n *asofNode) WrapInputs(wrap func(node) node)       { n.j.WrapInputs(wrap) }
-func (n *positionalNode) WrapInputs(wrap func(node) node) { n.j.WrapInputs(wrap) }

@@ -40,11 +40,11 @@ func traceColumn(n node, slot int) colOrigin {
 				return traceColumn(x.In, c.s.idx)
 			}
 		}
-	case *joinNode:
-		if slot >= x.leftWidth {
-			return colOrigin{x, slot - x.leftWidth}
+	case *kernels.HashJoin:
+		if slot >= x.LeftWidth {
+			return colOrigin{x, slot - x.LeftWidth}
 		}
-		return traceColumn(x.left, slot)
+		return traceColumn(x.Left, slot)
 	}
 	return colOrigin{n, slot}
 }
@@ -53,7 +53,7 @@ func traceColumn(n node, slot int) colOrigin {
 // so every build column, follows from the values of its probe keys
 // (lkeys) or, equal to them, of its build keys (rkeys).
 type uniqueJoin struct {
-	j            *joinNode
+	j            *kernels.HashJoin
 	lkeys, rkeys []colOrigin // nil when a key is not a plain column
 }
 
@@ -69,18 +69,18 @@ func uniqueJoins(n node) []uniqueJoin {
 			n = x.In
 		case *kernels.Project:
 			n = x.In
-		case *joinNode:
-			if x.built && x.buildErr == nil && x.table != nil && x.table.Unique() && x.cond == nil && !x.leftOuter && !x.rightOuter {
+		case *kernels.HashJoin:
+			if x.UniqueBuilt() && x.Cond == nil && !x.LeftOuter && !x.RightOuter {
 				u := uniqueJoin{j: x}
 				lok, rok := true, true
-				for k := range x.lkeys {
-					if l, ok := x.lkeys[k].(*colExpr); ok {
-						u.lkeys = append(u.lkeys, traceColumn(x.left, l.s.idx))
+				for k := range x.LKeys {
+					if l, ok := x.LKeys[k].(*colExpr); ok {
+						u.lkeys = append(u.lkeys, traceColumn(x.Left, l.s.idx))
 					} else {
 						lok = false
 					}
-					if r, ok := x.rkeys[k].(*colExpr); ok && r.s.idx >= x.leftWidth {
-						u.rkeys = append(u.rkeys, colOrigin{x, r.s.idx - x.leftWidth})
+					if r, ok := x.RKeys[k].(*colExpr); ok && r.s.idx >= x.LeftWidth {
+						u.rkeys = append(u.rkeys, colOrigin{x, r.s.idx - x.LeftWidth})
 					} else {
 						rok = false
 					}
@@ -93,7 +93,7 @@ func uniqueJoins(n node) []uniqueJoin {
 				}
 				out = append(out, u)
 			}
-			n = x.left
+			n = x.Left
 		default:
 			n = nil
 		}

@@ -16,27 +16,27 @@ var noGroupCountJoin bool
 // key of the left side alone, whose aggregates are all COUNT(*) or
 // COUNT(column of the right side).
 func groupCountJoin(root node, agg *aggCtx) (*kernels.GroupCountJoin, bool) {
-	jn, ok := root.(*joinNode)
-	if !ok || noGroupCountJoin || jn.rightOuter || jn.cond != nil || len(jn.lkeys) != 1 || agg.sets != nil || len(agg.keys) != 1 || len(agg.aggs) == 0 {
+	jn, ok := root.(*kernels.HashJoin)
+	if !ok || noGroupCountJoin || jn.RightOuter || jn.Cond != nil || len(jn.LKeys) != 1 || agg.sets != nil || len(agg.keys) != 1 || len(agg.aggs) == 0 {
 		return nil, false
 	}
-	lk, lok := jn.lkeys[0].(*colExpr)
+	lk, lok := jn.LKeys[0].(*colExpr)
 	gk, gok := agg.keys[0].(*colExpr)
-	if !lok || !gok || lk.s != gk.s || lk.s.idx < 0 || lk.s.idx >= jn.leftWidth {
+	if !lok || !gok || lk.s != gk.s || lk.s.idx < 0 || lk.s.idx >= jn.LeftWidth {
 		return nil, false
 	}
-	lt, rt := jn.lkeys[0].Type(), jn.rkeys[0].Type()
+	lt, rt := jn.LKeys[0].Type(), jn.RKeys[0].Type()
 	if storage(lt) != stInt || storage(rt) != stInt || lt.Kind != rt.Kind || lt.Scale != rt.Scale || lt.Nanos != rt.Nanos {
 		return nil, false
 	}
-	n := &kernels.GroupCountJoin{Left: jn.left, Right: jn.right, LeftWidth: jn.leftWidth, LKey: lk, RKey: jn.rkeys[0], KeyType: withoutField(lt), LeftOuter: jn.leftOuter}
+	n := &kernels.GroupCountJoin{Left: jn.Left, Right: jn.Right, LeftWidth: jn.LeftWidth, LKey: lk, RKey: jn.RKeys[0], KeyType: withoutField(lt), LeftOuter: jn.LeftOuter}
 	for _, a := range agg.aggs {
 		switch {
 		case a.Fn == "count_star" && a.Arg == nil && !a.Distinct && a.Order == nil:
 			n.Counts = append(n.Counts, kernels.GroupCount{Text: a.Text})
 		case a.Fn == "count" && !a.Distinct && a.Order == nil && a.Arg2 == nil:
 			c, ok := a.Arg.(*colExpr)
-			if !ok || c.s.idx < jn.leftWidth || c.s.idx >= jn.leftWidth+len(jn.rightTypes) {
+			if !ok || c.s.idx < jn.LeftWidth || c.s.idx >= jn.LeftWidth+len(jn.RightTypes) {
 				return nil, false
 			}
 			n.Counts = append(n.Counts, kernels.GroupCount{Arg: c, Text: a.Text})

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 )
 
 // TestOuterJoinNullable: the columns of a null-extended side of an outer
@@ -55,8 +57,8 @@ func TestLargeCrossJoin(t *testing.T) {
 			}
 		}
 	}
-	if 3000*1500 <= crossChunk {
-		t.Fatalf("the tables are too small to test slicing (%d pairs, crossChunk %d)", 3000*1500, crossChunk)
+	if 3000*1500 <= kernels.CrossChunk {
+		t.Fatalf("the tables are too small to test slicing (%d pairs, CrossChunk %d)", 3000*1500, kernels.CrossChunk)
 	}
 	for q, want := range map[string]int64{
 		"SELECT count(*) FROM a, b WHERE a.x < b.y":           less,

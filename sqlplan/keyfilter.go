@@ -31,22 +31,23 @@ const (
 )
 
 // filterProbe gives the probe side's scan the build side's values of key
-// j as a filter, when the join and the key allow it. It runs after build.
+// j as a filter, when the join and the key allow it: the join's
+// FilterProbe hook, which runs once its table is built.
 // Each key of a join on several filters alone: a probe row whose value of
 // one key no build row has matches nothing (TPC-H Q02's partsupp rows of
 // parts other than the 3,907 of the size and type asked for).
-func (n *joinNode) filterProbe(j int, keys *Col, rows int) {
-	if n.leftOuter || keys == nil || keys.I == nil || keys.Dict != nil || keys.T.Kind != KInt {
+func filterProbe(n *kernels.HashJoin, j int, keys *Col, rows int) {
+	if n.LeftOuter || keys == nil || keys.I == nil || keys.Dict != nil || keys.T.Kind != KInt {
 		return
 	}
-	lk, ok := n.lkeys[j].(*colExpr)
+	lk, ok := n.LKeys[j].(*colExpr)
 	if !ok || lk.t.Kind != KInt {
 		return
 	}
-	if wholeTable(n.right) {
+	if wholeTable(n.Right) {
 		return // a foreign key's target, all of it: every key is there
 	}
-	src, col := scanColumn(n.left, lk.s.idx)
+	src, col := scanColumn(n.Left, lk.s.idx)
 	if src == nil {
 		return
 	}
@@ -126,11 +127,11 @@ func scanColumn(n node, slot int) (src *kernels.Scan, col int) {
 			return nil, 0
 		}
 		return scanColumn(x.In, c.s.idx)
-	case *joinNode:
-		if slot < x.leftWidth {
-			return scanColumn(x.left, slot)
+	case *kernels.HashJoin:
+		if slot < x.LeftWidth {
+			return scanColumn(x.Left, slot)
 		}
-		return scanColumn(x.right, slot-x.leftWidth)
+		return scanColumn(x.Right, slot-x.LeftWidth)
 	}
 	return nil, 0
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 
 	"github.com/xwb1989/sqlparser"
+
+	// Named so: the tests' exec helper takes the package's own name.
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 )
 
 // Lateral derived tables: a subquery in FROM that names columns of the
@@ -66,7 +69,7 @@ func (p *planner) lateralRelation(sub *sqlparser.Subquery, alias string, before 
 type lateralNode struct {
 	p    *planner
 	spec *lateralSpec
-	join *joinNode // left input, layout, condition, LEFT; right unused
+	join *kernels.HashJoin // left input, layout, condition, LEFT; right unused
 }
 
 func (n *lateralNode) Next(ctx context.Context) (*Batch, error) {
@@ -74,7 +77,7 @@ func (n *lateralNode) Next(ctx context.Context) (*Batch, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		b, err := n.join.left.Next(ctx)
+		b, err := n.join.Left.Next(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -82,7 +85,7 @@ func (n *lateralNode) Next(ctx context.Context) (*Batch, error) {
 		if err != nil {
 			return nil, err
 		}
-		out, err := n.join.finish(b, li, ri)
+		out, err := n.join.Finish(b, li, ri)
 		if err != nil {
 			return nil, err
 		}
@@ -133,7 +136,7 @@ func (n *lateralNode) pairs(b *Batch) (li, ri []int32, err error) {
 			li, ri = append(li, int32(i)), append(ri, r)
 		}
 	}
-	n.join.rall = right
+	n.join.SetRight(right)
 	return li, ri, nil
 }
 
@@ -161,16 +164,16 @@ func (n *lateralNode) run(vals []any) (*Batch, error) {
 	return rows, nil
 }
 
-func (n *lateralNode) Close() { n.join.left.Close() }
+func (n *lateralNode) Close() { n.join.Left.Close() }
 
 func (n *lateralNode) Explain(x *explainer, depth int) {
 	kind := "INNER"
-	if n.join.leftOuter {
+	if n.join.LeftOuter {
 		kind = "LEFT"
 	}
 	x.Line(depth, "LATERAL JOIN %s (the subquery runs per distinct %s)", kind, exprList(n.spec.outer))
-	if n.join.cond != nil {
-		x.Line(depth+1, "join condition: %s", n.join.cond)
+	if n.join.Cond != nil {
+		x.Line(depth+1, "join condition: %s", n.join.Cond)
 	}
-	n.join.left.Explain(x, depth+1)
+	n.join.Left.Explain(x, depth+1)
 }

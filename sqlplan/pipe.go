@@ -71,12 +71,12 @@ func pipeline(n node) (pipeParts, bool) {
 		p, ok := pipeline(x.In)
 		exprs := x.Exprs
 		return p.with(func(b *Batch) (*Batch, error) { return kernels.ProjectBatch(b, exprs) }, nil, x), ok
-	case *joinNode:
-		if !x.probeConcurrently() {
+	case *kernels.HashJoin:
+		if !probeConcurrently(x) {
 			return pipeParts{}, false
 		}
-		p, ok := pipeline(x.left)
-		return p.with(x.probe, x.prepare, x), ok
+		p, ok := pipeline(x.Left)
+		return p.with(x.Probe, x.Prepare, x), ok
 	}
 	return pipeParts{}, false
 }

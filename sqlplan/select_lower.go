@@ -180,35 +180,32 @@ func (p *planner) lowerRel(q *lQuery, lr *lRel, i, n int) (node, error) {
 func (p *planner) lowerJoin(j *lJoin, before []*lRel, left, right node) (node, error) {
 	st := j.right.step
 	r := st.rel
-	jn := &joinNode{left: left, right: right, leftWidth: r.offset, rightTypes: r.outputTypes(), leftOuter: st.left}
+	jn := newHashJoin(left, right, r.offset, r.outputTypes(), st.left)
 	if r.lateral != nil {
-		if len(j.keys.cond) > 0 {
-			jn.cond = andOf(j.keys.cond)
-		}
+		setJoinCond(jn, j.keys.cond)
 		return &lateralNode{p: p, spec: r.lateral, join: jn}, nil
 	}
 	if st.full || st.positional {
-		jn.rightOuter = true
+		jn.RightOuter = true
 		for _, prev := range before {
-			jn.leftTypes = append(jn.leftTypes, prev.step.rel.outputTypes()...)
+			jn.LeftTypes = append(jn.LeftTypes, prev.step.rel.outputTypes()...)
 		}
 	}
 	if st.positional {
-		jn.keep = j.keep
-		return &positionalNode{j: jn}, nil
+		jn.Keep = j.keep
+		return &kernels.PositionalJoin{J: jn}, nil
 	}
+	var lkeys, rkeys []expr
 	for k := range j.keys.lkeys {
 		l, rr, err := p.unify(j.keys.lkeys[k], j.keys.rkeys[k])
 		if err != nil {
 			return nil, err
 		}
-		jn.lkeys = append(jn.lkeys, l)
-		jn.rkeys = append(jn.rkeys, rr)
+		lkeys, rkeys = append(lkeys, l), append(rkeys, rr)
 	}
-	if len(j.keys.cond) > 0 {
-		jn.cond = andOf(j.keys.cond)
-	}
-	jn.keep = j.keep
+	setJoinKeys(jn, lkeys, rkeys)
+	setJoinCond(jn, j.keys.cond)
+	jn.Keep = j.keep
 	if !st.asof {
 		return jn, nil
 	}
@@ -216,7 +213,7 @@ func (p *planner) lowerJoin(j *lJoin, before []*lRel, left, right node) (node, e
 	if err != nil {
 		return nil, err
 	}
-	return &asofNode{j: jn, lt: l, rt: rr, op: j.keys.asofOp, text: j.keys.asofText}, nil
+	return &kernels.AsofJoin{J: jn, LT: l, RT: rr, Op: asofOp(j.keys.asofOp), Text: j.keys.asofText}, nil
 }
 
 // lowerAggregate builds the aggregation over in. An aggregate of one

@@ -12,8 +12,11 @@
 // functions the planner computes), HashAggregate (GROUP BY, grouping
 // sets, aggregates with ORDER BY, over package function's accumulators;
 // the planner passes what the files and joins tell it as hooks),
-// GroupCountJoin (counts per probe-side key over a join, without the
-// joined rows), Series and ReadAhead; Profile and Stat instrument a plan
+// HashJoin (inner and outer hash and nested-loop joins; the planner
+// passes the restriction of the build keys' correlated subqueries and
+// the probe side's key filters as hooks), AsofJoin and PositionalJoin
+// (on a HashJoin's layout), GroupCountJoin (counts per probe-side key
+// over a join, without the joined rows), Series and ReadAhead; Profile and Stat instrument a plan
 // for EXPLAIN ANALYZE (analyze.go). exec imports function (the
 // accumulators) and vec.
 //
