@@ -166,10 +166,9 @@ func (p *planner) bindCorrelated(kind corrKind, n sqlparser.Expr, left sqlparser
 	return e, nil
 }
 
-// appendOuterKey appends to a key of outer values the value v, told
-// apart by its Go type (a correlated subquery or a lateral join runs once
-// per distinct key).
-func appendOuterKey(buf []byte, v any) []byte { return fmt.Appendf(buf, "%T\x00%v\x01", v, v) }
+// appendOuterKey appends to a key of outer values the value v (see
+// exec.AppendOuterKey, which a lateral join keys its runs by).
+func appendOuterKey(buf []byte, v any) []byte { return kernels.AppendOuterKey(buf, v) }
 
 // isCorrelated reports an error that bindCorrelated can resolve.
 func isCorrelated(err error) bool { return errors.Is(err, errCorrelated) }

@@ -1,8 +1,6 @@
 package sqlplan
 
 import (
-	"context"
-
 	"github.com/xwb1989/sqlparser"
 
 	// Named so: the tests' exec helper takes the package's own name.
@@ -62,99 +60,30 @@ func (p *planner) lateralRelation(sub *sqlparser.Subquery, alias string, before 
 	return derivedRelation(alias, sp.cols, &relation{lateral: spec})
 }
 
-// lateralNode joins each left batch with the rows of the lateral
-// subquery for its rows' outer values: their runs' rows are gathered into
-// one right batch, and the pairs go through the join's condition and
-// outer-join handling.
-type lateralNode struct {
-	p    *planner
-	spec *lateralSpec
-	join *kernels.HashJoin // left input, layout, condition, LEFT; right unused
+// lateralJoin is the join of a lateral relation (spec) on jn's layout
+// and condition: exec.LateralJoin, with the subquery planned and run by
+// a planner of its own for each distinct combination of outer values.
+func (p *planner) lateralJoin(spec *lateralSpec, jn *kernels.HashJoin) *kernels.LateralJoin {
+	return &kernels.LateralJoin{J: jn, Outer: execExprs(spec.outer), Types: spec.types, Run: func(vals []any) (*Batch, error) {
+		return p.runLateral(spec, vals)
+	}}
 }
 
-func (n *lateralNode) Next(ctx context.Context) (*Batch, error) {
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		b, err := n.join.Left.Next(ctx)
-		if err != nil {
-			return nil, err
-		}
-		li, ri, err := n.pairs(b)
-		if err != nil {
-			return nil, err
-		}
-		out, err := n.join.Finish(b, li, ri)
-		if err != nil {
-			return nil, err
-		}
-		if out.N > 0 {
-			return out, nil
-		}
-	}
-}
-
-// pairs runs the subquery once per distinct outer values in b, gathers
-// the rows into the join's right batch, and pairs each left row with the
-// rows of its run.
-func (n *lateralNode) pairs(b *Batch) (li, ri []int32, err error) {
-	outer := make([]*Col, len(n.spec.outer))
-	for i, o := range n.spec.outer {
-		if outer[i], err = o.Eval(b); err != nil {
-			return nil, nil, err
-		}
-	}
-	right := &Batch{Cols: make([]*Col, len(n.spec.types))}
-	for k, t := range n.spec.types {
-		right.Cols[k] = newBuilder(t, 0).C
-	}
-	type span struct{ from, to int32 }
-	runs := map[string]span{}
-	var buf []byte
-	vals := make([]any, len(outer))
-	for i := 0; i < b.N; i++ {
-		buf = buf[:0]
-		for j, c := range outer {
-			vals[j] = c.Get(i)
-			buf = appendOuterKey(buf, vals[j])
-		}
-		sp, ok := runs[string(buf)]
-		if !ok {
-			rows, err := n.run(vals)
-			if err != nil {
-				return nil, nil, err
-			}
-			sp = span{int32(right.N), int32(right.N + rows.N)}
-			for k := range right.Cols {
-				appendCol(right.Cols[k], rows.Cols[k])
-			}
-			right.N += rows.N
-			runs[string(buf)] = sp
-		}
-		for r := sp.from; r < sp.to; r++ {
-			li, ri = append(li, int32(i)), append(ri, r)
-		}
-	}
-	n.join.SetRight(right)
-	return li, ri, nil
-}
-
-// run plans and runs the subquery for one set of outer values, with a
-// planner of its own (see corrExpr.instantiate), and returns its rows in
-// the relation's column types.
-func (n *lateralNode) run(vals []any) (*Batch, error) {
-	p := n.p.child(n.p.src)
+// runLateral plans and runs the subquery of spec for one set of outer
+// values, with a planner of its own (see corrExpr.instantiate), and
+// returns its rows in the relation's column types.
+func (p *planner) runLateral(spec *lateralSpec, vals []any) (*Batch, error) {
+	p = p.child(p.src)
 	defer p.releaseAll()
-	sc := &scope{outer: n.spec.sc, corr: &corrFrame{refs: n.spec.refs, vals: vals, fixed: true}}
-	rows, err := p.runSubquery(n.spec.stmt, sc, -1)
+	sc := &scope{outer: spec.sc, corr: &corrFrame{refs: spec.refs, vals: vals, fixed: true}}
+	rows, err := p.runSubquery(spec.stmt, sc, -1)
 	if err != nil {
 		return nil, err
 	}
-	if len(rows.Cols) != len(n.spec.types) {
-		return nil, errorf("internal error: the lateral subquery returned %d columns, planned %d", len(rows.Cols), len(n.spec.types))
+	if len(rows.Cols) != len(spec.types) {
+		return nil, errorf("internal error: the lateral subquery returned %d columns, planned %d", len(rows.Cols), len(spec.types))
 	}
-	for k, t := range n.spec.types {
+	for k, t := range spec.types {
 		if c := rows.Cols[k]; c.T.Kind != t.Kind || c.T.Scale != t.Scale {
 			if rows.Cols[k], err = castCol(c, t); err != nil {
 				return nil, err
@@ -162,18 +91,4 @@ func (n *lateralNode) run(vals []any) (*Batch, error) {
 		}
 	}
 	return rows, nil
-}
-
-func (n *lateralNode) Close() { n.join.Left.Close() }
-
-func (n *lateralNode) Explain(x *explainer, depth int) {
-	kind := "INNER"
-	if n.join.LeftOuter {
-		kind = "LEFT"
-	}
-	x.Line(depth, "LATERAL JOIN %s (the subquery runs per distinct %s)", kind, exprList(n.spec.outer))
-	if n.join.Cond != nil {
-		x.Line(depth+1, "join condition: %s", n.join.Cond)
-	}
-	n.join.Left.Explain(x, depth+1)
 }

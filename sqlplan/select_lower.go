@@ -183,7 +183,7 @@ func (p *planner) lowerJoin(j *lJoin, before []*lRel, left, right node) (node, e
 	jn := newHashJoin(left, right, r.offset, r.outputTypes(), st.left)
 	if r.lateral != nil {
 		setJoinCond(jn, j.keys.cond)
-		return &lateralNode{p: p, spec: r.lateral, join: jn}, nil
+		return p.lateralJoin(r.lateral, jn), nil
 	}
 	if st.full || st.positional {
 		jn.RightOuter = true

@@ -14,8 +14,9 @@
 // the planner passes what the files and joins tell it as hooks),
 // HashJoin (inner and outer hash and nested-loop joins; the planner
 // passes the restriction of the build keys' correlated subqueries and
-// the probe side's key filters as hooks), AsofJoin and PositionalJoin
-// (on a HashJoin's layout), GroupCountJoin (counts per probe-side key
+// the probe side's key filters as hooks), AsofJoin, PositionalJoin and
+// LateralJoin (on a HashJoin's layout; the planner runs a lateral
+// subquery through a hook), GroupCountJoin (counts per probe-side key
 // over a join, without the joined rows), Series and ReadAhead; Profile and Stat instrument a plan
 // for EXPLAIN ANALYZE (analyze.go). exec imports function (the
 // accumulators) and vec.

@@ -241,7 +241,7 @@ func (n *HashJoin) Probe(b *vec.Batch) (*vec.Batch, error) {
 	if err != nil {
 		return nil, err
 	}
-	return n.Finish(b, li, ri)
+	return n.finish(b, li, ri)
 }
 
 // pairs lists the (left row, right row) pairs whose keys match, or all of
@@ -281,10 +281,10 @@ func (n *HashJoin) pairs(b *vec.Batch) (li, ri []int32, err error) {
 	return li, ri, nil
 }
 
-// Finish builds the joined batch of the pairs (left rows li of b, right
+// finish builds the joined batch of the pairs (left rows li of b, right
 // rows ri of the right side), keeps those that meet Cond, and adds the
 // unmatched rows of an outer join.
-func (n *HashJoin) Finish(b *vec.Batch, li, ri []int32) (*vec.Batch, error) {
+func (n *HashJoin) finish(b *vec.Batch, li, ri []int32) (*vec.Batch, error) {
 	if n.Cond != nil {
 		// The condition sees the pairs' columns it reads; the joined
 		// batch is built for the pairs that meet it.
@@ -452,10 +452,6 @@ func isIdentity(idx []int32, n int) bool {
 	}
 	return true
 }
-
-// SetRight makes b the right side's rows that Finish pairs left rows
-// with (a lateral join gathers them per left batch).
-func (n *HashJoin) SetRight(b *vec.Batch) { n.rall = b }
 
 func (n *HashJoin) Close() {
 	n.mem.Release()
