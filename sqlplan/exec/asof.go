@@ -202,30 +202,9 @@ func (n *AsofJoin) Next(ctx context.Context) (*vec.Batch, error) {
 	if err := n.prepare(ctx); err != nil {
 		return nil, err
 	}
-	j := n.J
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		b, err := j.Left.Next(ctx)
-		if err == io.EOF && j.RightOuter && !j.rightDone {
-			// ASOF RIGHT or FULL JOIN: the right rows no left row chose.
-			j.rightDone = true
-			if out := j.unmatchedRight(); out.N > 0 {
-				return out, nil
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-		out, err := n.probe(b)
-		if err != nil {
-			return nil, err
-		}
-		if out.N > 0 {
-			return out, nil
-		}
-	}
+	// An ASOF RIGHT or FULL JOIN ends with the right rows no left row
+	// chose, as a hash join's.
+	return n.J.pull(ctx, n.J.Left.Next, n.probe)
 }
 
 // groups sets lo[i], hi[i] to the range in order of left row i's key

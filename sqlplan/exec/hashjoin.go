@@ -182,11 +182,18 @@ func (n *HashJoin) Next(ctx context.Context) (*vec.Batch, error) {
 	if err := n.Prepare(ctx); err != nil {
 		return nil, err
 	}
+	return n.pull(ctx, n.nextLeft, n.Probe)
+}
+
+// pull returns the next non-empty batch of joined rows: left rows from
+// next, joined by probe, and after them for a right or full outer join
+// the right rows no left row matched.
+func (n *HashJoin) pull(ctx context.Context, next func(context.Context) (*vec.Batch, error), probe func(*vec.Batch) (*vec.Batch, error)) (*vec.Batch, error) {
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		b, err := n.nextLeft(ctx)
+		b, err := next(ctx)
 		if err == io.EOF && n.RightOuter && !n.rightDone {
 			n.rightDone = true
 			if out := n.unmatchedRight(); out.N > 0 {
@@ -196,7 +203,7 @@ func (n *HashJoin) Next(ctx context.Context) (*vec.Batch, error) {
 		if err != nil {
 			return nil, err
 		}
-		out, err := n.Probe(b)
+		out, err := probe(b)
 		if err != nil {
 			return nil, err
 		}
