@@ -404,13 +404,31 @@ func (p *planner) fillDefaults(con *constraints, fields []*schema.Field, types [
 		if _, ok := con.defaults[f.Name]; !ok || data[k] != nil {
 			continue
 		}
-		v, err := p.defaultValue(con, f, types[k])
+		// Evaluated over the n rows, so that a volatile DEFAULT (a
+		// sequence's nextval, random()) gives each row its own value.
+		c, err := p.defaultCol(con, f, types[k], n)
 		if err != nil {
 			return err
 		}
-		data[k] = constCol(types[k], v, n)
+		data[k] = c
 	}
 	return nil
+}
+
+// defaultCol is the DEFAULT of column f, of type t, for n rows.
+func (p *planner) defaultCol(con *constraints, f *schema.Field, t Type, n int) (*Col, error) {
+	bound, err := p.bindStored(con.defaults[f.Name], &scope{}, false, fmt.Sprintf("DEFAULT of column %q", f.Name))
+	if err != nil {
+		return nil, err
+	}
+	c, err := bound.Eval(&Batch{N: n})
+	if err == nil {
+		c, err = castCol(c, t)
+	}
+	if err != nil {
+		return nil, errorf("DEFAULT of column %q: %v", f.Name, err)
+	}
+	return c, nil
 }
 
 // defaultValue is the DEFAULT of column f, of type t (NULL without one).
@@ -834,11 +852,15 @@ func (s *Stmt) conflictRewrite(ctx context.Context, p *planner, tgt *target, nam
 			}
 		}
 		var updated []*Col
+		var applied []bool
 		if len(hitOld) > 0 {
 			var err error
-			if updated, err = p.upsertRows(up, tgt.fields, old, hitOld, data, hitNew, name); err != nil {
+			if updated, applied, err = p.upsertRows(up, tgt.fields, old, hitOld, data, hitNew, name); err != nil {
 				return nil, err
 			}
+		}
+		if err := returnUpserted(ctx, data, used, updated, applied, hitNew); err != nil {
+			return nil, err
 		}
 		out := make([]*Col, len(tgt.fields))
 		for k := range tgt.fields {
@@ -857,8 +879,9 @@ func (s *Stmt) conflictRewrite(ctx context.Context, p *planner, tgt *target, nam
 }
 
 // upsertRows computes the table rows oldRows of old updated by up's SET
-// list, the rows newRows of data being their excluded rows.
-func (p *planner) upsertRows(up *upsertSpec, fields []*schema.Field, old []*Col, oldRows []int32, data []*Col, newRows []int32, table string) ([]*Col, error) {
+// list, the rows newRows of data being their excluded rows, and which of
+// them its WHERE let it update.
+func (p *planner) upsertRows(up *upsertSpec, fields []*schema.Field, old []*Col, oldRows []int32, data []*Col, newRows []int32, table string) ([]*Col, []bool, error) {
 	m := len(fields)
 	rel := &relation{alias: table}
 	batch := &Batch{N: len(oldRows)}
@@ -887,7 +910,7 @@ func (p *planner) upsertRows(up *upsertSpec, fields []*schema.Field, old []*Col,
 	if up.where != "" {
 		c, err := eval(up.where, true)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for i := range apply {
 			apply[i] = !c.IsNull(i) && c.B[i]
@@ -896,14 +919,14 @@ func (p *planner) upsertRows(up *upsertSpec, fields []*schema.Field, old []*Col,
 	for j, col := range up.cols {
 		k := fieldIndex(fields, col)
 		if k < 0 {
-			return nil, errorf("ON CONFLICT DO UPDATE SET: table %q has no column %q", table, col)
+			return nil, nil, errorf("ON CONFLICT DO UPDATE SET: table %q has no column %q", table, col)
 		}
 		nv, err := eval(up.exprs[j], false)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if nv, err = castCol(nv, out[k].T); err != nil {
-			return nil, errorf("ON CONFLICT DO UPDATE SET %s: %v", col, err)
+			return nil, nil, errorf("ON CONFLICT DO UPDATE SET %s: %v", col, err)
 		}
 		b := newBuilder(out[k].T, batch.N)
 		for i := 0; i < batch.N; i++ {
@@ -915,5 +938,5 @@ func (p *planner) upsertRows(up *upsertSpec, fields []*schema.Field, old []*Col,
 		}
 		out[k] = b.C
 	}
-	return out, nil
+	return out, apply, nil
 }

@@ -54,7 +54,8 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 	}
 	sel := &sqlparser.Select{SelectExprs: append(append(sqlparser.SelectExprs(nil), items...), &sqlparser.AliasedExpr{Expr: cond}), From: from}
 	var affected int64
-	if change == nil && where != nil && partitionOnly(where.Expr, tgt.delta) {
+	ret := returnedOf(ctx) // a DELETE's RETURNING reads the rows deleted
+	if change == nil && ret == nil && where != nil && partitionOnly(where.Expr, tgt.delta) {
 		// A DELETE by partition values: true or not for a whole file,
 		// whose partition values alone (a file pruned is not opened) or
 		// first row say which.
@@ -103,6 +104,11 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 			return dml.DeltaFileEdit{}, nil
 		}
 		affected += int64(len(ed.Gone))
+		if change == nil && ret != nil {
+			if err := ret.add("", b.Cols[:len(tgt.fields)], ed.Gone); err != nil {
+				return dml.DeltaFileEdit{}, err
+			}
+		}
 		if change != nil {
 			cols, err := change(b, hit)
 			if err != nil {

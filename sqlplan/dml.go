@@ -58,14 +58,20 @@ func (s *Stmt) deleteRows(ctx context.Context, p *planner) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	items := sqlparser.SelectExprs{&sqlparser.StarExpr{}}
+	ret := returnedOf(ctx) // RETURNING's rows: those deleted (dml_returning.go)
 	if tgt.delta != nil {
-		// Only the WHERE's columns are read.
-		n, err := s.deltaDML(ctx, p, tgt, te, nil, del.Where, nil)
+		if ret == nil {
+			items = nil // only the WHERE's columns are read
+		}
+		n, err := s.deltaDML(ctx, p, tgt, te, items, del.Where, nil)
 		return Result{RowsAffected: n}, err
 	}
-	items := sqlparser.SelectExprs{&sqlparser.StarExpr{}}
 	var deleted int64
 	err = s.rewriteTable(ctx, p, tgt, te, items, del.Where, func(b *Batch, hit []bool) ([]*Col, error) {
+		if err := ret.addHit(b.Cols[:len(tgt.fields)], hit); err != nil {
+			return nil, err
+		}
 		var keep []int32
 		for i, h := range hit {
 			if h {
@@ -137,7 +143,8 @@ func (s *Stmt) updateRows(ctx context.Context, p *planner) (Result, error) {
 			}
 			cols[k] = out.C
 		}
-		return cols, nil
+		// RETURNING's rows: the new values (dml_returning.go).
+		return cols, returnedOf(ctx).addHit(cols, hit)
 	}
 	if tgt.delta != nil {
 		n, err := s.deltaDML(ctx, p, tgt, te, items, up.Where, change)

@@ -60,7 +60,7 @@ type mergeRun struct {
 	count        int64
 	inserts      []*Col // the rows to add, the target's columns
 	// ret collects the rows RETURNING returns (nil: none).
-	ret *mergeReturned
+	ret *returned
 }
 
 // mergeBound is a WHEN clause bound.
@@ -143,12 +143,12 @@ func (s *Stmt) newMergeRun(ctx context.Context, p *planner, tgt *target) (*merge
 		return nil, err
 	}
 	r.matched = make([]bool, r.src.N)
-	if ret := mergeReturnedOf(ctx); ret != nil {
+	if ret := returnedOf(ctx); ret != nil {
 		names := make([]string, len(tgt.fields))
 		for k, f := range tgt.fields {
 			names[k] = f.Name
 		}
-		*ret = *newMergeReturned(names, r.types)
+		*ret = *newReturned(names, r.types, true)
 		r.ret = ret
 	}
 	var exprs sqlparser.SelectExprs
@@ -507,7 +507,9 @@ func (r *mergeRun) targetBatch(b *Batch) (*mergeEdit, error) {
 		}
 		ed.cols[k] = out.C
 	}
-	r.ret.returnEdit(t, ed)
+	if err := r.ret.returnEdit(t, ed); err != nil {
+		return nil, err
+	}
 	return ed, nil
 }
 
@@ -526,7 +528,9 @@ func (r *mergeRun) added() ([]*Col, error) {
 		}
 	}
 	if r.inserts != nil && r.ret != nil {
-		r.ret.add("INSERT", r.inserts, allRows(r.inserts[0].Len))
+		if err := r.ret.add("INSERT", r.inserts, allRows(r.inserts[0].Len)); err != nil {
+			return nil, err
+		}
 	}
 	return r.inserts, nil
 }

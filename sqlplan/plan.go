@@ -507,7 +507,7 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 			return p.settingsRelation(alias), nil
 		case variablesTable:
 			return p.variablesRelation(alias), nil
-		case mergeReturnedTable:
+		case returnedTable:
 			return p.returnedRelation(alias)
 		}
 		if rel, ok := p.catalogRelation(name, alias); ok {

@@ -102,6 +102,9 @@ type Stmt struct {
 	vacuum *vacuumSpec
 	// merge is MERGE INTO's target, source and clauses.
 	merge *mergeSpec
+	// returning is an INSERT, UPDATE or DELETE's RETURNING list
+	// (dml_returning.go), nil without.
+	returning []parse.Token
 
 	// jsonCopy is COPY ... TO a JSON file's options (jsoncopy.go).
 	jsonCopy *jsonCopySpec
@@ -391,10 +394,21 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 		s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
 		return s, nil
 	case "update":
+		if toks, err = cutReturning(text, toks, s); err != nil {
+			return nil, err
+		}
 		if rewritten, ok := updateFrom(toks); ok {
-			return e.prepareTokens(ctx, text, rewritten)
+			st, err := e.prepareTokens(ctx, text, rewritten)
+			if err != nil || s.returning == nil {
+				return st, err
+			}
+			st.returning = s.returning
+			return st, st.checkDMLReturning(ctx)
 		}
 	case "delete":
+		if toks, err = cutReturning(text, toks, s); err != nil {
+			return nil, err
+		}
 	case "truncate":
 		// TRUNCATE [TABLE] t is DELETE FROM t.
 		k := 1
@@ -491,6 +505,9 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 			return st, err
 		}
 	case "insert":
+		if toks, err = cutReturning(text, toks, s); err != nil {
+			return nil, err
+		}
 		if toks, err = conflictClause(text, toks, s); err != nil {
 			return nil, err
 		}
@@ -534,7 +551,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 	default:
 		return nil, bad(0, "unsupported statement")
 	}
-	return s, nil
+	return s, s.checkDMLReturning(ctx)
 }
 
 // Returns reports whether the statement produces rows.
@@ -544,6 +561,8 @@ func (s *Stmt) Returns() bool {
 		return true
 	case kindMerge:
 		return s.merge.returning != nil
+	case kindInsert, kindUpdate, kindDelete:
+		return s.returning != nil
 	}
 	return false
 }
@@ -647,6 +666,8 @@ func (s *Stmt) queryTx(ctx context.Context, args []Arg, tx *Tx, sess *Session) (
 		rows, err = s.summarize(ctx, p, sess)
 	case kindMerge:
 		rows, err = s.mergeReturning(ctx, args, tx, sess, p)
+	case kindInsert, kindUpdate, kindDelete:
+		rows, err = s.dmlReturning(ctx, args, tx, sess, p) // dml_returning.go
 	default:
 		rows, err = s.query(ctx, p)
 	}

@@ -198,7 +198,7 @@ func (pw *pendingWrite) flushRows() error {
 // INSERT run once per row), which insertPending adds to the pending rows
 // without planning, and returns the row.
 func (s *Stmt) pendingRow(ins *sqlparser.Insert, tx *Tx, tgt *target, target []int) (sqlparser.ValTuple, bool) {
-	if tx == nil || tgt.parts > 0 || tgt.delta != nil || s.defaultValues || s.byName || s.replaceConflicts || s.ignoreConflicts || s.upsert != nil {
+	if tx == nil || tgt.parts > 0 || tgt.delta != nil || s.defaultValues || s.byName || s.replaceConflicts || s.ignoreConflicts || s.upsert != nil || s.returning != nil {
 		return nil, false
 	}
 	rows, ok := ins.Rows.(sqlparser.Values)

@@ -577,6 +577,10 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	if err := p.checkForeign(ctx, con, fields, data, n); err != nil {
 		return Result{}, err
 	}
+	// RETURNING's rows are these, as written (dml_returning.go).
+	if err := returnedOf(ctx).add("", data, allRows(n)); err != nil {
+		return Result{}, err
+	}
 	if n == 0 {
 		return Result{}, nil
 	}

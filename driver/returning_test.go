@@ -1,0 +1,251 @@
+package driver
+
+import (
+	"database/sql"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// returningKinds are the kinds of table INSERT, UPDATE and DELETE ...
+// RETURNING write: how to make the table r (columns id BIGINT, v
+// VARCHAR, and for the hive table its partition column p) and the text
+// of one row of it.
+var returningKinds = []struct {
+	name, create string
+	row          func(id int, v string) string
+}{
+	{"file", "CREATE TABLE r (id BIGINT, v VARCHAR)", plainRow},
+	{"folder", "CREATE TABLE 'r/a.parquet' (id BIGINT, v VARCHAR)", plainRow},
+	{"hive", "CREATE TABLE 'r/p=x/a.parquet' (id BIGINT, v VARCHAR)", func(id int, v string) string { return fmt.Sprintf("(%d, '%s', 'y')", id, v) }},
+	{"delta", "CREATE TABLE r (id BIGINT, v VARCHAR) USING delta", plainRow},
+	{"temp", "CREATE TEMP TABLE r (id BIGINT, v VARCHAR)", plainRow},
+}
+
+func plainRow(id int, v string) string { return fmt.Sprintf("(%d, '%s')", id, v) }
+
+// returningSteps run on r holding rows 1 a, 2 b: each statement with the
+// rows it returns (as dumpQuery writes them).
+func returningSteps(row func(int, string) string) [][2]string {
+	return [][2]string{
+		{"INSERT INTO r VALUES " + row(3, "c") + ", " + row(4, "d") + " RETURNING id, v", "3 c\n4 d\n"},
+		{"UPDATE r SET v = v || '!' WHERE id >= 3 RETURNING id * 10, v", "30 c!\n40 d!\n"},
+		{"DELETE FROM r WHERE id = 4 RETURNING v, id", "d! 4\n"},
+		{"DELETE FROM r WHERE id = 99 RETURNING v", ""},
+		{"SELECT id, v FROM r ORDER BY id", "1 a\n2 b\n3 c!\n"},
+	}
+}
+
+// TestReturningTableKinds: RETURNING through db.Query gives the rows
+// written or deleted, through db.Exec their count, for every kind of
+// table carquet writes.
+func TestReturningTableKinds(t *testing.T) {
+	for _, k := range returningKinds {
+		t.Run(k.name, func(t *testing.T) {
+			db, _ := openTest(t, "")
+			db.SetMaxOpenConns(1) // the temp table lives in its connection
+			mustExec(t, db, k.create)
+			mustExec(t, db, "INSERT INTO r VALUES "+k.row(1, "a")+", "+k.row(2, "b"))
+			for _, st := range returningSteps(k.row) {
+				if got := dumpQuery(db, st[0]); got != st[1] {
+					t.Fatalf("%s:\n got %q\nwant %q", st[0], got, st[1])
+				}
+			}
+			// Through Exec: RowsAffected counts the rows returned.
+			for _, c := range []struct {
+				q string
+				n int64
+			}{
+				{"INSERT INTO r VALUES " + k.row(5, "e") + " RETURNING *", 1},
+				{"UPDATE r SET v = 'z' WHERE id < 3 RETURNING id", 2},
+				{"DELETE FROM r WHERE v = 'z' RETURNING *", 2},
+			} {
+				if n, _ := mustExec(t, db, c.q).RowsAffected(); n != c.n {
+					t.Errorf("%s: %d rows affected, want %d", c.q, n, c.n)
+				}
+			}
+			if got := dumpQuery(db, "SELECT id, v FROM r ORDER BY id"); got != "3 c!\n5 e\n" {
+				t.Errorf("after the Execs: %q", got)
+			}
+		})
+	}
+}
+
+// TestReturningHiveStar: RETURNING * of a hive table gives its partition
+// column too, and an UPDATE that moves rows to another partition returns
+// them as written there.
+func TestReturningHiveStar(t *testing.T) {
+	db, _ := openTest(t, "")
+	mustExec(t, db, "CREATE TABLE 'h/p=x/a.parquet' (id BIGINT, v VARCHAR)")
+	if got := dumpQuery(db, "INSERT INTO h VALUES (1, 'a', 'x'), (2, 'b', 'y') RETURNING *"); got != "1 a x\n2 b y\n" {
+		t.Fatalf("INSERT: %q", got)
+	}
+	if got := dumpQuery(db, "UPDATE h SET p = 'z' WHERE id = 2 RETURNING p, id"); got != "z 2\n" {
+		t.Fatalf("UPDATE: %q", got)
+	}
+	if got := dumpQuery(db, "SELECT id, p FROM h ORDER BY id"); got != "1 x\n2 z\n" {
+		t.Fatalf("after the UPDATE: %q", got)
+	}
+}
+
+// TestReturningDeltaPartition: a DELETE of whole partitions of a Delta
+// table, which otherwise reads no rows, returns the rows it deleted.
+func TestReturningDeltaPartition(t *testing.T) {
+	db, _ := openTest(t, "")
+	mustExec(t, db, "CREATE TABLE d (id BIGINT, p VARCHAR) USING delta PARTITIONED BY (p)")
+	mustExec(t, db, "INSERT INTO d VALUES (1, 'x'), (2, 'y'), (3, 'x')")
+	if got := dumpQuery(db, "DELETE FROM d WHERE p = 'x' RETURNING id, p"); got != "1 x\n3 x\n" {
+		t.Fatalf("DELETE of a partition: %q", got)
+	}
+	if n, _ := mustExec(t, db, "DELETE FROM d WHERE p = 'y' RETURNING *").RowsAffected(); n != 1 {
+		t.Errorf("DELETE through Exec: %d rows affected", n)
+	}
+	if got := dumpQuery(db, "SELECT count(*) FROM d"); got != "0\n" {
+		t.Errorf("after the DELETEs: %q", got)
+	}
+}
+
+// TestReturningTx: in a transaction, RETURNING gives the rows as the
+// transaction writes them, the transaction sees its own changes, and
+// ROLLBACK leaves the table's files as they were.
+func TestReturningTx(t *testing.T) {
+	for _, k := range returningKinds {
+		if k.name == "temp" {
+			continue // a temp table has no files (TestReturningTxTemp)
+		}
+		t.Run(k.name, func(t *testing.T) {
+			db, dir := openTest(t, "")
+			mustExec(t, db, k.create)
+			mustExec(t, db, "INSERT INTO r VALUES "+k.row(1, "a")+", "+k.row(2, "b"))
+			before := tableBytes(t, dir)
+			tx, err := db.Begin()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, st := range returningSteps(k.row) {
+				if got := dumpQuery(tx, st[0]); got != st[1] {
+					t.Fatalf("in the transaction, %s:\n got %q\nwant %q", st[0], got, st[1])
+				}
+			}
+			if err := tx.Rollback(); err != nil {
+				t.Fatal(err)
+			}
+			sameTables(t, "after ROLLBACK", before, tableBytes(t, dir))
+			if got := dumpQuery(db, "SELECT id, v FROM r ORDER BY id"); got != "1 a\n2 b\n" {
+				t.Errorf("after ROLLBACK: %q", got)
+			}
+		})
+	}
+}
+
+// TestReturningTxCommit: the rows a transaction's RETURNING gave are
+// those its COMMIT publishes.
+func TestReturningTxCommit(t *testing.T) {
+	db, _ := openTest(t, "")
+	mustExec(t, db, "CREATE TABLE r (id BIGINT PRIMARY KEY, v VARCHAR DEFAULT 'dflt')")
+	mustExec(t, db, "INSERT INTO r VALUES (1, 'a')")
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range [][2]string{
+		{"INSERT INTO r (id) VALUES (2) RETURNING *", "2 dflt\n"},
+		{"INSERT INTO r VALUES (1, 'x'), (3, 'y') ON CONFLICT DO UPDATE SET v = excluded.v RETURNING *", "1 x\n3 y\n"},
+		{"DELETE FROM r WHERE id = 2 RETURNING id", "2\n"},
+	} {
+		if got := dumpQuery(tx, st[0]); got != st[1] {
+			t.Fatalf("%s:\n got %q\nwant %q", st[0], got, st[1])
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := dumpQuery(db, "SELECT id, v FROM r ORDER BY id"); got != "1 x\n3 y\n" {
+		t.Errorf("after COMMIT: %q", got)
+	}
+}
+
+// TestReturningTxTemp: a temp table's changes in a transaction, with
+// RETURNING, go with its ROLLBACK.
+func TestReturningTxTemp(t *testing.T) {
+	db, _ := openTest(t, "")
+	db.SetMaxOpenConns(1)
+	mustExec(t, db, "CREATE TEMP TABLE r (id BIGINT, v VARCHAR)")
+	mustExec(t, db, "INSERT INTO r VALUES (1, 'a'), (2, 'b')")
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range returningSteps(plainRow) {
+		if got := dumpQuery(tx, st[0]); got != st[1] {
+			t.Fatalf("in the transaction, %s:\n got %q\nwant %q", st[0], got, st[1])
+		}
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if got := dumpQuery(db, "SELECT id, v FROM r ORDER BY id"); got != "1 a\n2 b\n" {
+		t.Errorf("after ROLLBACK: %q", got)
+	}
+}
+
+// TestReturningErrors: a RETURNING that does not bind, or that DuckDB
+// refuses, fails before anything is written, through Query and Exec.
+func TestReturningErrors(t *testing.T) {
+	db, dir := openTest(t, "")
+	mustExec(t, db, "CREATE TABLE r (id BIGINT, v VARCHAR)")
+	mustExec(t, db, "INSERT INTO r VALUES (1, 'a')")
+	before := tableBytes(t, dir)
+	for _, c := range []struct{ q, want string }{
+		{"INSERT INTO r VALUES (2, 'b') RETURNING nope", "nope"},
+		{"UPDATE r SET v = 'x' RETURNING sum(id)", "aggregate"},
+		{"DELETE FROM r RETURNING (SELECT 1)", "subqueries"},
+		{"DELETE FROM r RETURNING rank() OVER ()", "window"},
+		{"INSERT INTO r VALUES (2, 'b') RETURNING", "RETURNING needs"},
+	} {
+		for _, run := range []func(string) error{
+			func(q string) error { _, err := db.Exec(q); return err },
+			func(q string) error {
+				rows, err := db.Query(q)
+				if err == nil {
+					rows.Close()
+				}
+				return err
+			},
+		} {
+			err := run(c.q)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s: error %v, want one saying %q", c.q, err, c.want)
+			}
+		}
+	}
+	sameTables(t, "after the refused statements", before, tableBytes(t, dir))
+}
+
+// TestReturningPrepared: a prepared INSERT ... RETURNING with
+// parameters, run several times, returns each run's rows.
+func TestReturningPrepared(t *testing.T) {
+	db, _ := openTest(t, "")
+	mustExec(t, db, "CREATE TABLE r (id BIGINT, v VARCHAR)")
+	st, err := db.Prepare("INSERT INTO r VALUES (?, ?) RETURNING id + 1, upper(v)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for i, v := range []string{"a", "b"} {
+		var n int64
+		var s string
+		if err := st.QueryRow(i, v).Scan(&n, &s); err != nil {
+			t.Fatal(err)
+		}
+		if n != int64(i+1) || s != strings.ToUpper(v) {
+			t.Errorf("run %d: %d %s", i, n, s)
+		}
+	}
+	var count int
+	if err := db.QueryRow("SELECT count(*) FROM r").Scan(&count); err != nil || count != 2 {
+		t.Errorf("rows written: %d (%v)", count, err)
+	}
+}
+
+var _ rowQuerier = (*sql.Tx)(nil)
