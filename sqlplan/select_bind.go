@@ -32,6 +32,10 @@ func (p *planner) bindCore(sel *sqlparser.Select, outer *scope) (*lQuery, error)
 	// functions and those that do not; the enclosing query's comes back.
 	savedWin := p.win
 	defer func() { p.win = savedWin }()
+	sel, err := p.unnestInExprs(sel) // unnestexpr.go
+	if err != nil {
+		return nil, err
+	}
 	q, err := p.bindSelect(sel, outer)
 	if err != nil {
 		return nil, err
@@ -273,6 +277,9 @@ func (p *planner) bindSelectList(sel *sqlparser.Select, sc *scope, agg *aggCtx) 
 				}
 				outs, err := p.bindUnnestItem(f, sc) // unneststruct.go: a struct gives several columns
 				if err != nil {
+					return nil, nil, nil, err
+				}
+				if err := p.unnestInside(x, outs); err != nil { // unnestexpr.go
 					return nil, nil, nil, err
 				}
 				for _, o := range outs {
