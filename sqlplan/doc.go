@@ -164,7 +164,9 @@
 // generate_series, lambdas (lambda.go: list_transform, list_filter and
 // list_reduce of x -> body, (a, b) -> body or lambda x: body, whose body
 // may read the query's columns), list comprehensions [e FOR x IN l IF c],
-// array_to_string, map_keys/values, unnest); the UNION type
+// array_to_string, map_keys/values, unnest: as a select item, and inside
+// the select list's expressions, zipped with NULL padding, unnestexpr.go);
+// the UNION type
 // (uniontype.go: UNION(a INTEGER, b VARCHAR) in CREATE TABLE and casts,
 // union_value(tag := x), union_tag, union_extract, u.tag, a member's
 // value cast into it implicitly, order by tag then value; stored as
@@ -196,7 +198,9 @@
 // EXPLAIN [ANALYZE] (ANALYZE runs the query and shows each operator's
 // rows, time and peak memory, exec/analyze.go). UPDATE t SET ... [FROM ...] [WHERE ...], DELETE FROM
 // t [WHERE ...] and TRUNCATE t of a single-file table, and MERGE INTO
-// (merge.go; RETURNING with merge_action, merge_returning.go), in transactions too (txstage.go: staged files applied at
+// (merge.go); RETURNING on INSERT, UPDATE, DELETE and MERGE (with
+// merge_action): the rows as written, or as they were for DELETE
+// (returning.go, dml_returning.go); in transactions too (txstage.go: staged files applied at
 // COMMIT) (dml.go: the file is written again, under its append lock,
 // and replaces the old one; UPDATE ... FROM becomes correlated subqueries,
 // updateFrom); ALTER TABLE ADD / DROP / RENAME COLUMN, ALTER COLUMN TYPE
