@@ -46,11 +46,7 @@ func TestReturningTableKinds(t *testing.T) {
 			db.SetMaxOpenConns(1) // the temp table lives in its connection
 			mustExec(t, db, k.create)
 			mustExec(t, db, "INSERT INTO r VALUES "+k.row(1, "a")+", "+k.row(2, "b"))
-			for _, st := range returningSteps(k.row) {
-				if got := dumpQuery(db, st[0]); got != st[1] {
-					t.Fatalf("%s:\n got %q\nwant %q", st[0], got, st[1])
-				}
-			}
+			checkSteps(t, db, returningSteps(k.row))
 			// Through Exec: RowsAffected counts the rows returned.
 			for _, c := range []struct {
 				q string
@@ -107,14 +103,12 @@ func TestReturningDeltaPartition(t *testing.T) {
 
 // TestReturningTx: in a transaction, RETURNING gives the rows as the
 // transaction writes them, the transaction sees its own changes, and
-// ROLLBACK leaves the table's files as they were.
+// ROLLBACK leaves the table (and the folder's files) as they were.
 func TestReturningTx(t *testing.T) {
 	for _, k := range returningKinds {
-		if k.name == "temp" {
-			continue // a temp table has no files (TestReturningTxTemp)
-		}
 		t.Run(k.name, func(t *testing.T) {
 			db, dir := openTest(t, "")
+			db.SetMaxOpenConns(1) // the temp table lives in its connection
 			mustExec(t, db, k.create)
 			mustExec(t, db, "INSERT INTO r VALUES "+k.row(1, "a")+", "+k.row(2, "b"))
 			before := tableBytes(t, dir)
@@ -122,11 +116,7 @@ func TestReturningTx(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, st := range returningSteps(k.row) {
-				if got := dumpQuery(tx, st[0]); got != st[1] {
-					t.Fatalf("in the transaction, %s:\n got %q\nwant %q", st[0], got, st[1])
-				}
-			}
+			checkSteps(t, tx, returningSteps(k.row))
 			if err := tx.Rollback(); err != nil {
 				t.Fatal(err)
 			}
@@ -135,6 +125,17 @@ func TestReturningTx(t *testing.T) {
 				t.Errorf("after ROLLBACK: %q", got)
 			}
 		})
+	}
+}
+
+// checkSteps runs each statement of steps and compares the rows it
+// returns with the text that follows it.
+func checkSteps(t *testing.T, q rowQuerier, steps [][2]string) {
+	t.Helper()
+	for _, st := range steps {
+		if got := dumpQuery(q, st[0]); got != st[1] {
+			t.Fatalf("%s:\n got %q\nwant %q", st[0], got, st[1])
+		}
 	}
 }
 
@@ -148,44 +149,16 @@ func TestReturningTxCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, st := range [][2]string{
+	checkSteps(t, tx, [][2]string{
 		{"INSERT INTO r (id) VALUES (2) RETURNING *", "2 dflt\n"},
 		{"INSERT INTO r VALUES (1, 'x'), (3, 'y') ON CONFLICT DO UPDATE SET v = excluded.v RETURNING *", "1 x\n3 y\n"},
 		{"DELETE FROM r WHERE id = 2 RETURNING id", "2\n"},
-	} {
-		if got := dumpQuery(tx, st[0]); got != st[1] {
-			t.Fatalf("%s:\n got %q\nwant %q", st[0], got, st[1])
-		}
-	}
+	})
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
 	if got := dumpQuery(db, "SELECT id, v FROM r ORDER BY id"); got != "1 x\n3 y\n" {
 		t.Errorf("after COMMIT: %q", got)
-	}
-}
-
-// TestReturningTxTemp: a temp table's changes in a transaction, with
-// RETURNING, go with its ROLLBACK.
-func TestReturningTxTemp(t *testing.T) {
-	db, _ := openTest(t, "")
-	db.SetMaxOpenConns(1)
-	mustExec(t, db, "CREATE TEMP TABLE r (id BIGINT, v VARCHAR)")
-	mustExec(t, db, "INSERT INTO r VALUES (1, 'a'), (2, 'b')")
-	tx, err := db.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, st := range returningSteps(plainRow) {
-		if got := dumpQuery(tx, st[0]); got != st[1] {
-			t.Fatalf("in the transaction, %s:\n got %q\nwant %q", st[0], got, st[1])
-		}
-	}
-	if err := tx.Rollback(); err != nil {
-		t.Fatal(err)
-	}
-	if got := dumpQuery(db, "SELECT id, v FROM r ORDER BY id"); got != "1 a\n2 b\n" {
-		t.Errorf("after ROLLBACK: %q", got)
 	}
 }
 
