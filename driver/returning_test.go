@@ -63,6 +63,20 @@ func TestReturningTableKinds(t *testing.T) {
 			if got := dumpQuery(db, "SELECT id, v FROM r ORDER BY id"); got != "3 c!\n5 e\n" {
 				t.Errorf("after the Execs: %q", got)
 			}
+			// A RETURNING that fails once the rows are written (v is no
+			// integer) takes the statement back with it, as in DuckDB.
+			for _, q := range []string{
+				"UPDATE r SET v = 'zz' RETURNING v::INTEGER",
+				"INSERT INTO r VALUES " + k.row(6, "f") + " RETURNING v::INTEGER",
+				"DELETE FROM r RETURNING v::INTEGER",
+			} {
+				if _, err := db.Exec(q); err == nil {
+					t.Errorf("%s ran", q)
+				}
+			}
+			if got := dumpQuery(db, "SELECT id, v FROM r ORDER BY id"); got != "3 c!\n5 e\n" {
+				t.Errorf("after the failed RETURNINGs: %q", got)
+			}
 		})
 	}
 }

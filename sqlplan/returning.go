@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/xwb1989/sqlparser"
 )
@@ -224,6 +225,11 @@ func (s *Stmt) mergeReturning(ctx context.Context, args []Arg, tx *Tx, sess *Ses
 // columns (names, types; by alias): the list is bound first over them,
 // so that a name it does not know changes nothing; then the statement
 // runs, collecting its rows, and the list is evaluated over those.
+//
+// Outside a transaction the statement runs in one of its own, committed
+// once the list is evaluated over every row: an error there (a cast
+// that fails, a division by zero) leaves the tables as they were, as in
+// DuckDB, where the statement and its RETURNING are one.
 func (s *Stmt) runReturning(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *planner,
 	names []string, types []Type, withAction bool, list []parse.Token, alias string) (*Rows, error) {
 	check, err := s.planReturning(ctx, p, newReturned(names, types, withAction), list, alias)
@@ -231,11 +237,44 @@ func (s *Stmt) runReturning(ctx context.Context, args []Arg, tx *Tx, sess *Sessi
 		return nil, err
 	}
 	check.Close()
-	ret := newReturned(names, types, withAction)
+	own := tx == nil
+	if own {
+		tx = s.e.Begin(false)
+	}
+	rows, err := s.returnedRows(ctx, args, tx, sess, p, newReturned(names, types, withAction), list, alias, own)
+	if own {
+		if err != nil {
+			tx.Rollback()
+			return nil, err
+		}
+		if err := tx.Commit(); err != nil {
+			rows.Close()
+			return nil, err
+		}
+	}
+	return rows, err
+}
+
+// returnedRows runs the statement in tx, collecting its rows into ret,
+// and plans the list over them; evaluated to the end when whole.
+func (s *Stmt) returnedRows(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *planner,
+	ret *returned, list []parse.Token, alias string, whole bool) (*Rows, error) {
 	if _, err := s.exec(context.WithValue(ctx, returnedKey{}, ret), args, tx, sess); err != nil {
 		return nil, err
 	}
-	return s.planReturning(ctx, p, ret, list, alias)
+	rows, err := s.planReturning(ctx, p, ret, list, alias)
+	if err != nil || !whole {
+		return rows, err
+	}
+	defer rows.Close()
+	b, err := (&selectPlan{root: rows.root, cols: rows.cols}).drainAll(rows.ctx)
+	rows.root = nil // drainAll closed it
+	if err != nil {
+		return nil, err
+	}
+	out := constRows(ctx, rows.cols, b.Cols)
+	out.root.(*kernels.Const).Batches[0].N = b.N
+	return out, nil
 }
 
 // planReturning plans the RETURNING list over the rows ret holds, the
