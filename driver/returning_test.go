@@ -3,7 +3,9 @@ package driver
 import (
 	"database/sql"
 	"fmt"
+	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -173,6 +175,46 @@ func TestReturningTxCommit(t *testing.T) {
 	}
 	if got := dumpQuery(db, "SELECT id, v FROM r ORDER BY id"); got != "1 x\n3 y\n" {
 		t.Errorf("after COMMIT: %q", got)
+	}
+}
+
+// TestReturningConcurrent: UPDATEs with RETURNING from several
+// connections at once all run (a COMMIT that conflicts runs the
+// statement again), each returning its own new value, as plain UPDATEs
+// would, one after the other.
+func TestReturningConcurrent(t *testing.T) {
+	db, _ := openTest(t, "")
+	mustExec(t, db, "CREATE TABLE r (id BIGINT, n BIGINT)")
+	mustExec(t, db, "INSERT INTO r VALUES (1, 0)")
+	const writers, each = 3, 10
+	var mu sync.Mutex
+	var got []int
+	var wg sync.WaitGroup
+	for range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range each {
+				var n int
+				if err := db.QueryRow("UPDATE r SET n = n + 1 RETURNING n").Scan(&n); err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				got = append(got, n)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	sort.Ints(got)
+	for i, n := range got {
+		if n != i+1 {
+			t.Fatalf("values returned: %v, want 1..%d each once", got, writers*each)
+		}
+	}
+	if got := dumpQuery(db, "SELECT n FROM r"); got != fmt.Sprintf("%d\n", writers*each) {
+		t.Errorf("after the UPDATEs: %q", got)
 	}
 }
 

@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	kernels "github.com/carquet-go/carquet/sqlplan/exec"
@@ -237,23 +238,32 @@ func (s *Stmt) runReturning(ctx context.Context, args []Arg, tx *Tx, sess *Sessi
 		return nil, err
 	}
 	check.Close()
-	own := tx == nil
-	if own {
-		tx = s.e.Begin(false)
+	if tx != nil {
+		return s.returnedRows(ctx, args, tx, sess, p, newReturned(names, types, withAction), list, alias, false)
 	}
-	rows, err := s.returnedRows(ctx, args, tx, sess, p, newReturned(names, types, withAction), list, alias, own)
-	if own {
-		if err != nil {
-			tx.Rollback()
-			return nil, err
-		}
-		if err := tx.Commit(); err != nil {
+	// A table another connection changed meanwhile fails the COMMIT with
+	// ErrConflict, and nothing was written: the statement runs again, as
+	// one without RETURNING would have waited for the other's write.
+	for attempt := 1; ; attempt++ {
+		tx := s.e.Begin(false)
+		rows, err := s.returnedRows(ctx, args, tx, sess, p, newReturned(names, types, withAction), list, alias, true)
+		if err == nil {
+			if err = tx.Commit(); err == nil {
+				return rows, nil
+			}
 			rows.Close()
+		} else {
+			tx.Rollback()
+		}
+		if !errors.Is(err, ErrConflict) || attempt == returningAttempts || ctx.Err() != nil {
 			return nil, err
 		}
 	}
-	return rows, err
 }
+
+// returningAttempts bounds the runs of a statement with RETURNING whose
+// COMMIT conflicts with other connections' writes.
+const returningAttempts = 20
 
 // returnedRows runs the statement in tx, collecting its rows into ret,
 // and plans the list over them; evaluated to the end when whole.
