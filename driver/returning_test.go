@@ -38,16 +38,23 @@ func returningSteps(row func(int, string) string) [][2]string {
 	}
 }
 
+// openKind opens a database whose table r, made by create, holds rows
+// 1 a and 2 b.
+func openKind(t *testing.T, create string, row func(int, string) string) (*sql.DB, string) {
+	db, dir := openTest(t, "")
+	db.SetMaxOpenConns(1) // a temp table lives in its connection
+	mustExec(t, db, create)
+	mustExec(t, db, "INSERT INTO r VALUES "+row(1, "a")+", "+row(2, "b"))
+	return db, dir
+}
+
 // TestReturningTableKinds: RETURNING through db.Query gives the rows
 // written or deleted, through db.Exec their count, for every kind of
 // table carquet writes.
 func TestReturningTableKinds(t *testing.T) {
 	for _, k := range returningKinds {
 		t.Run(k.name, func(t *testing.T) {
-			db, _ := openTest(t, "")
-			db.SetMaxOpenConns(1) // the temp table lives in its connection
-			mustExec(t, db, k.create)
-			mustExec(t, db, "INSERT INTO r VALUES "+k.row(1, "a")+", "+k.row(2, "b"))
+			db, _ := openKind(t, k.create, k.row)
 			checkSteps(t, db, returningSteps(k.row))
 			// Through Exec: RowsAffected counts the rows returned.
 			for _, c := range []struct {
@@ -89,15 +96,11 @@ func TestReturningTableKinds(t *testing.T) {
 func TestReturningHiveStar(t *testing.T) {
 	db, _ := openTest(t, "")
 	mustExec(t, db, "CREATE TABLE 'h/p=x/a.parquet' (id BIGINT, v VARCHAR)")
-	if got := dumpQuery(db, "INSERT INTO h VALUES (1, 'a', 'x'), (2, 'b', 'y') RETURNING *"); got != "1 a x\n2 b y\n" {
-		t.Fatalf("INSERT: %q", got)
-	}
-	if got := dumpQuery(db, "UPDATE h SET p = 'z' WHERE id = 2 RETURNING p, id"); got != "z 2\n" {
-		t.Fatalf("UPDATE: %q", got)
-	}
-	if got := dumpQuery(db, "SELECT id, p FROM h ORDER BY id"); got != "1 x\n2 z\n" {
-		t.Fatalf("after the UPDATE: %q", got)
-	}
+	checkSteps(t, db, [][2]string{
+		{"INSERT INTO h VALUES (1, 'a', 'x'), (2, 'b', 'y') RETURNING *", "1 a x\n2 b y\n"},
+		{"UPDATE h SET p = 'z' WHERE id = 2 RETURNING p, id", "z 2\n"},
+		{"SELECT id, p FROM h ORDER BY id", "1 x\n2 z\n"},
+	})
 }
 
 // TestReturningDeltaPartition: a DELETE of whole partitions of a Delta
@@ -106,15 +109,11 @@ func TestReturningDeltaPartition(t *testing.T) {
 	db, _ := openTest(t, "")
 	mustExec(t, db, "CREATE TABLE d (id BIGINT, p VARCHAR) USING delta PARTITIONED BY (p)")
 	mustExec(t, db, "INSERT INTO d VALUES (1, 'x'), (2, 'y'), (3, 'x')")
-	if got := dumpQuery(db, "DELETE FROM d WHERE p = 'x' RETURNING id, p"); got != "1 x\n3 x\n" {
-		t.Fatalf("DELETE of a partition: %q", got)
-	}
+	checkSteps(t, db, [][2]string{{"DELETE FROM d WHERE p = 'x' RETURNING id, p", "1 x\n3 x\n"}})
 	if n, _ := mustExec(t, db, "DELETE FROM d WHERE p = 'y' RETURNING *").RowsAffected(); n != 1 {
 		t.Errorf("DELETE through Exec: %d rows affected", n)
 	}
-	if got := dumpQuery(db, "SELECT count(*) FROM d"); got != "0\n" {
-		t.Errorf("after the DELETEs: %q", got)
-	}
+	checkSteps(t, db, [][2]string{{"SELECT count(*) FROM d", "0\n"}})
 }
 
 // TestReturningTx: in a transaction, RETURNING gives the rows as the
@@ -123,10 +122,7 @@ func TestReturningDeltaPartition(t *testing.T) {
 func TestReturningTx(t *testing.T) {
 	for _, k := range returningKinds {
 		t.Run(k.name, func(t *testing.T) {
-			db, dir := openTest(t, "")
-			db.SetMaxOpenConns(1) // the temp table lives in its connection
-			mustExec(t, db, k.create)
-			mustExec(t, db, "INSERT INTO r VALUES "+k.row(1, "a")+", "+k.row(2, "b"))
+			db, dir := openKind(t, k.create, k.row)
 			before := tableBytes(t, dir)
 			tx, err := db.Begin()
 			if err != nil {
