@@ -31,7 +31,9 @@ func narrowsToFloat32(from, to vec.Type) bool {
 
 // narrowFloat is x, a number of type from cast to DOUBLE, as a FLOAT.
 func narrowFloat(x float64, from vec.Type, try bool) (any, error) {
-	if math.Abs(x) > math.MaxFloat32 && !math.IsInf(x, 0) {
+	// Halfway between FLOAT's largest value and the next power of two
+	// (which is infinite) and beyond, a value rounds to infinity.
+	if math.Abs(x) >= 0x1.ffffffp127 && !math.IsInf(x, 0) {
 		if try {
 			return nil, nil
 		}
