@@ -124,13 +124,18 @@
 // (row_number, rank, dense_rank, percent_rank, cume_dist, ntile, lag,
 // lead, first_value, last_value, nth_value, count, sum, avg, min, max, and
 // every other aggregate, DISTINCT too, through the GROUP BY accumulators
-// per frame; IGNORE NULLS in first_value, last_value, nth_value, lag
-// and lead) OVER
+// per frame, agg(x ORDER BY k) too (string_agg, list, ...: each frame's
+// rows in that order; count, sum, avg, min and max ignore it); IGNORE
+// NULLS in first_value, last_value, nth_value, lag and lead; fill(x
+// [ORDER BY k]), DuckDB's linear interpolation of NULLs over the one
+// ORDER BY key, winfill.go) OVER
 // (PARTITION BY ... ORDER BY ... [frame]), the frame ROWS BETWEEN any of
 // UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW, n FOLLOWING, UNBOUNDED
 // FOLLOWING (or ROWS start), or RANGE with the same bounds, n being a
 // value offset from the single ORDER BY key (a number, a decimal, an
-// INTERVAL; CURRENT ROW the peers), named windows (WINDOW w AS (...), OVER w, OVER (w frame));
+// INTERVAL; CURRENT ROW the peers), or GROUPS; any frame then EXCLUDE
+// CURRENT ROW | GROUP | TIES | NO OTHERS (winexclude.go), named windows
+// (WINDOW w AS (...), OVER w, OVER (w frame));
 // [NOT] LIKE / ILIKE [ESCAPE], [NOT] GLOB (* ? [a-z] [!a]), [NOT] SIMILAR
 // TO and ~ / !~ (a regular expression matching the whole string, as in
 // DuckDB), ^@ (starts_with);
@@ -233,9 +238,10 @@
 // (attach.go).
 //
 // Refused by name: SAVEPOINT, GRANT, REVOKE, LOCK, UNLOCK (DuckDB has
-// none of them), ATTACH of a DuckDB or SQLite file, frame EXCLUDE,
+// none of them), ATTACH of a DuckDB or SQLite file,
 // UNION BY NAME in one query with INTERSECT or EXCEPT,
-// ORDER BY inside window aggregates, REGEXP/RLIKE, PIVOT after a table
+// ORDER BY inside window functions that are not aggregates (first_value,
+// lag, row_number, ...; fill has it), REGEXP/RLIKE, PIVOT after a table
 // (the SQL standard's form),
 // SET LOCAL (as in DuckDB), PRAGMA calls,
 // COPY to formats other than Parquet, CSV and JSON, BEGIN/COMMIT/ROLLBACK through

@@ -318,7 +318,7 @@ func readAbove(q *lQuery, joins []joinKeys) map[*scopeCol]bool {
 		columnsOf(e, used)
 	}
 	for _, w := range q.win.specs {
-		for _, es := range [][]expr{w.args, w.part, w.order} {
+		for _, es := range w.reads() {
 			for _, e := range es {
 				columnsOf(e, used)
 			}
@@ -387,7 +387,7 @@ func joinKeeps(steps []joinStep, joins []joinKeys, residual []expr, agg *aggCtx,
 		}
 		if win != nil {
 			for _, w := range win.specs {
-				for _, es := range [][]expr{w.args, w.part, w.order} {
+				for _, es := range w.reads() {
 					for _, e := range es {
 						columnsOf(e, read)
 					}

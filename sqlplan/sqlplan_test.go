@@ -146,7 +146,7 @@ func TestErrorPositions(t *testing.T) {
 		{"SELECT DATE '2024-01-01', alpha::INTEGER,\n  gamma FROM t", 2, 3, `column "gamma" does not exist`, ErrNoColumn},
 		{"SELECT alpha FROM t WHERE", 1, 21, "syntax error", nil},
 		{"SELECT alpha FROM t\n WHERE alpha = )", 2, 16, "syntax error", nil},
-		{"SELECT sum(alpha) OVER (ORDER BY alpha RANGE 1 PRECEDING EXCLUDE TIES) FROM t", 1, 58, "EXCLUDE in window frames is not supported", ErrUnsupported},
+		{"SELECT sum(alpha) OVER (ORDER BY alpha RANGE 1 PRECEDING EXCLUDE OTHERS) FROM t", 1, 58, "EXCLUDE takes CURRENT ROW, GROUP, TIES or NO OTHERS", nil},
 		{"SELECT 'unterminated FROM t", 1, 8, "unterminated quoted string", nil},
 		{"SELECT lowerr(beta) FROM t", 1, 8, `function lowerr does not exist (did you mean "lower"?)`, ErrUnsupported},
 		{"SELECT t.gama FROM t", 1, 10, `table "t" has no column "gama"`, ErrNoColumn},

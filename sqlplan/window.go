@@ -49,16 +49,28 @@ type winSpec struct {
 	// ignoreNulls: first_value, last_value, nth_value, lag and lead skip
 	// NULL values (IGNORE NULLS).
 	ignoreNulls bool
+	// argOrder and argKeys are fill's own ORDER BY (fill(x ORDER BY k)):
+	// the key and its direction.
+	argOrder []expr
+	argKeys  []kernels.SortKey
 }
 
-// parseFrame decodes the "|f:MODE:START:END" marker of rewrite's
-// windowFrame.
+// parseFrame decodes the "|f:MODE:START:END[:EXCLUDE]" marker of
+// rewrite's windowFrame.
 func parseFrame(m string) (*kernels.WinFrame, error) {
 	parts := strings.Split(m, ":")
-	if len(parts) != 4 || parts[0] != "|f" {
+	if len(parts) != 4 && len(parts) != 5 || parts[0] != "|f" {
 		return nil, errorf("bad window frame")
 	}
 	f := &kernels.WinFrame{Rows: parts[1] == "rows", Groups: parts[1] == "groups"}
+	if len(parts) == 5 {
+		switch x := parts[4]; x {
+		case "c", "g", "t":
+			f.Exclude = x[0]
+		default:
+			return nil, errorf("bad window frame")
+		}
+	}
 	for i, b := range []*kernels.FrameBound{&f.Start, &f.End} {
 		switch t := parts[2+i]; t {
 		case "u", "c":
@@ -116,7 +128,9 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 	if generic && agg != nil {
 		return nil, unsupported("the window function " + spec.fn + " in a query with GROUP BY or aggregates")
 	}
-	var rawArgs sqlparser.SelectExprs
+	// rawArgs are the arguments as written; aggOrder the items of the
+	// call's own ORDER BY (after parse.AggOrderMarker: key, direction, ...).
+	var rawArgs, aggOrder sqlparser.SelectExprs
 	mode := 'a'
 	for _, it := range x.Exprs[1:] {
 		switch it := it.(type) {
@@ -124,6 +138,14 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 			spec.star = true
 		case *sqlparser.AliasedExpr:
 			if v, ok := it.Expr.(*sqlparser.SQLVal); ok && v.Type == sqlparser.StrVal {
+				switch m := string(v.Val); {
+				case m == parse.AggOrderMarker && mode == 'a':
+					mode = 'g'
+					continue
+				case mode == 'g' && m != "|p" && m != "|o" && !strings.HasPrefix(m, "|f"):
+					aggOrder = append(aggOrder, it)
+					continue
+				}
 				switch string(v.Val) {
 				case "|p":
 					mode = 'p'
@@ -148,6 +170,10 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 					continue
 				}
 			}
+			if mode == 'g' {
+				aggOrder = append(aggOrder, it)
+				continue
+			}
 			e, err := p.bindExpr(it.Expr, sc, agg)
 			if err != nil {
 				return nil, err
@@ -170,12 +196,28 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 	if err := p.bindRangeOffsets(spec); err != nil {
 		return nil, err
 	}
+	// An ORDER BY inside the call matters to the aggregates that depend on
+	// their input's order, run by their accumulators over sorted frames.
+	if len(aggOrder) > 0 && !generic && function.Ordered(spec.fn) {
+		generic = true
+	}
 	if generic {
-		if err := p.bindWindowAggregate(spec, rawArgs, distinct, sc); err != nil {
+		if err := p.bindWindowAggregate(spec, rawArgs, aggOrder, distinct, sc); err != nil {
 			return nil, err
 		}
-	} else if distinct {
-		return nil, unsupported("DISTINCT in the window function " + spec.fn)
+	} else {
+		if distinct {
+			return nil, unsupported("DISTINCT in the window function " + spec.fn)
+		}
+		var err error
+		if spec.fn == "fill" {
+			err = p.bindFillOrder(spec, aggOrder, sc)
+		} else {
+			err = p.checkIgnoredOrder(spec, aggOrder, sc)
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	avgInterval := false
 	if !generic {
@@ -237,6 +279,20 @@ func (p *planner) typeWindow(spec *winSpec, def *function.WindowFn) (avgInterval
 		return ok && (!min1 || v >= 1)
 	}
 	switch spec.fn {
+	case "fill":
+		if len(spec.args) != 1 {
+			return false, errorf("fill takes one argument")
+		}
+		keys := spec.order
+		if len(spec.argOrder) > 0 {
+			keys = spec.argOrder
+		}
+		if len(keys) != 1 {
+			return false, errorf("FILL functions must have only one ORDER BY expression")
+		}
+		if !function.FillType(keys[0].Type()) {
+			return false, errorf("FILL ordering must support subtraction")
+		}
 	case "ntile":
 		if !constInt(0, false) {
 			return false, errorf("ntile takes a constant integer")
@@ -327,11 +383,31 @@ func (w *winSpec) Compute(all *Batch, sorts *kernels.WindowSorts) (*Col, error) 
 func (w *winSpec) Slot() int      { return w.slot.idx }
 func (w *winSpec) String() string { return w.text }
 
+// reads are the expressions the call reads from its input: arguments,
+// PARTITION BY and ORDER BY keys, and an aggregate's own ORDER BY keys.
+func (w *winSpec) reads() [][]expr {
+	out := [][]expr{w.args, w.part, w.order, w.argOrder}
+	if w.agg != nil && len(w.agg.Order) > 0 {
+		keys := make([]expr, len(w.agg.Order))
+		for i, e := range w.agg.Order {
+			keys[i] = e.(expr)
+		}
+		out = append(out, keys)
+	}
+	return out
+}
+
 // exprs are the expressions the call reads, for its kernel.
 func (w *winSpec) exprs() *kernels.WindowExprs {
 	x := &kernels.WindowExprs{Part: kernelExprs(w.part), Order: kernelExprs(w.order)}
 	if len(w.args) > 0 {
 		x.Arg = w.args[0]
+	}
+	switch {
+	case w.agg != nil:
+		x.AggOrder = w.agg.Order
+	case len(w.argOrder) > 0:
+		x.AggOrder = kernelExprs(w.argOrder)
 	}
 	switch {
 	case w.agg != nil && len(w.args) > 1:
@@ -358,7 +434,7 @@ func kernelExprs(es []expr) []kernels.Expr {
 // call is the kernel's description of the window function.
 func (w *winSpec) call() *kernels.WindowCall {
 	c := &kernels.WindowCall{Fn: w.fn, T: w.t, Agg: w.agg, Star: w.star, Desc: w.desc, NullsFirst: w.nullsFirst,
-		Frame: w.frame, IgnoreNulls: w.ignoreNulls, Text: w.text}
+		Frame: w.frame, IgnoreNulls: w.ignoreNulls, Text: w.text, ArgKeys: w.argKeys}
 	constArg := func(i int, def int64) int64 {
 		if i < len(w.args) {
 			return w.args[i].(*constExpr).v.(int64)
@@ -379,7 +455,11 @@ func (w *winSpec) call() *kernels.WindowCall {
 // bindWindowAggregate binds an aggregate that has no window kernel of its
 // own, as the aggregate over one group would be: spec.agg, its type, and
 // its argument and second argument as the window's arguments.
-func (p *planner) bindWindowAggregate(spec *winSpec, args sqlparser.SelectExprs, distinct bool, sc *scope) error {
+func (p *planner) bindWindowAggregate(spec *winSpec, args, order sqlparser.SelectExprs, distinct bool, sc *scope) error {
+	if len(order) > 0 {
+		marker := &sqlparser.AliasedExpr{Expr: sqlparser.NewStrVal([]byte(parse.AggOrderMarker))}
+		args = append(append(append(sqlparser.SelectExprs(nil), args...), marker), order...)
+	}
 	call := &sqlparser.FuncExpr{Name: sqlparser.NewColIdent(spec.fn), Exprs: args, Distinct: distinct}
 	one := &aggCtx{inScope: sc}
 	if _, err := p.bindAggregate(call, one); err != nil {
@@ -389,14 +469,59 @@ func (p *planner) bindWindowAggregate(spec *winSpec, args sqlparser.SelectExprs,
 		return errorf("internal error: %s OVER (...) bound %d aggregates", spec.fn, len(one.aggs))
 	}
 	a := one.aggs[0]
-	if a.Order != nil {
-		return unsupported("ORDER BY inside the window function " + spec.fn)
-	}
 	spec.agg, spec.t, spec.args = a, a.T, nil
 	for _, e := range []kernels.Expr{a.Arg, a.Arg2} {
 		if e != nil {
 			spec.args = append(spec.args, e.(expr))
 		}
+	}
+	return nil
+}
+
+// checkIgnoredOrder binds the ORDER BY inside a call with a kernel of its
+// own, for its errors: count, sum, avg, min and max do not depend on the
+// order of their input, and drop it (as DuckDB); the functions whose
+// result would change with it (first_value, lag, row_number, ...) refuse
+// it.
+func (p *planner) checkIgnoredOrder(spec *winSpec, order sqlparser.SelectExprs, sc *scope) error {
+	if len(order) == 0 {
+		return nil
+	}
+	switch spec.fn {
+	case "count", "sum", "avg", "min", "max":
+	default:
+		return unsupported("ORDER BY inside the window function " + spec.fn)
+	}
+	for i := 0; i < len(order); i += 2 {
+		if ae, ok := order[i].(*sqlparser.AliasedExpr); ok {
+			if _, err := p.bindExpr(ae.Expr, sc, nil); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// bindFillOrder binds fill's own ORDER BY (fill(x ORDER BY k) OVER
+// (...)): the order each partition is filled in, instead of the window's.
+func (p *planner) bindFillOrder(spec *winSpec, order sqlparser.SelectExprs, sc *scope) error {
+	for i := 0; i+1 < len(order); i += 2 {
+		ae, ok1 := order[i].(*sqlparser.AliasedExpr)
+		de, ok2 := order[i+1].(*sqlparser.AliasedExpr)
+		if !ok1 || !ok2 {
+			return errorf("internal error: malformed ORDER BY in %s", spec.text)
+		}
+		e, err := p.bindExpr(ae.Expr, sc, nil)
+		if err != nil {
+			return err
+		}
+		var dir parse.OrderDir
+		if v, ok := de.Expr.(*sqlparser.SQLVal); ok {
+			dir, _ = parse.ParseOrderDir(string(v.Val))
+		}
+		desc, nullsFirst := p.set.resolveOrder(dir.Dir, dir.Nulls)
+		spec.argKeys = append(spec.argKeys, kernels.SortKey{Col: len(spec.argOrder), Desc: desc, NullsFirst: nullsFirst})
+		spec.argOrder = append(spec.argOrder, e)
 	}
 	return nil
 }

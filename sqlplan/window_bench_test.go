@@ -41,6 +41,13 @@ func BenchmarkWindow(b *testing.B) {
 		{"first_value", "first_value(x) OVER (PARTITION BY k ORDER BY t)"},
 		{"last_value", "last_value(d) OVER (PARTITION BY k ORDER BY t ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)"},
 		{"ntile", "ntile(4) OVER (PARTITION BY k ORDER BY t)"},
+		// EXCLUDE: prefix sums over the frame's runs; min from a tree;
+		// string_agg over each partition in its own order; fill.
+		{"sum-exclude", "sum(x) OVER (PARTITION BY k ORDER BY t ROWS BETWEEN 5 PRECEDING AND 5 FOLLOWING EXCLUDE CURRENT ROW)"},
+		{"min-exclude", "min(x) OVER (PARTITION BY k ORDER BY t ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW EXCLUDE CURRENT ROW)"},
+		{"float-sum-exclude", "sum(x::DOUBLE) OVER (PARTITION BY k ORDER BY t ROWS BETWEEN 50 PRECEDING AND 50 FOLLOWING EXCLUDE CURRENT ROW)"},
+		{"string_agg-ordered", "string_agg(x::VARCHAR, ',' ORDER BY x) OVER (PARTITION BY k)"},
+		{"fill", "fill(CASE WHEN x % 3 = 0 THEN NULL ELSE x END) OVER (PARTITION BY k ORDER BY t)"},
 		// three functions over one window: one sort, where they can share it
 		{"three-one-window", "row_number() OVER (PARTITION BY k ORDER BY t) + rank() OVER (PARTITION BY k ORDER BY t) + lag(x, 1, 0) OVER (PARTITION BY k ORDER BY t)"},
 	}

@@ -17,11 +17,16 @@ import (
 // row indices gathered from the argument's column, count, sum and avg
 // from prefix sums or typed running state (winframe.go).
 
-// WinFrame is a ROWS or RANGE frame clause.
+// WinFrame is a ROWS, RANGE or GROUPS frame clause.
 type WinFrame struct {
 	Rows       bool
 	Groups     bool // GROUPS: offsets count peer groups (neither Rows nor RANGE)
 	Start, End FrameBound
+	// Exclude is the EXCLUDE clause: 'c' CURRENT ROW, 'g' GROUP (the
+	// row's peers and itself), 't' TIES (its peers, not itself); 0 for
+	// none (NO OTHERS). The aggregates and first_value, last_value and
+	// nth_value leave those rows out of each frame (winexclude.go).
+	Exclude byte
 }
 
 // FrameBound is one end of a frame: unbounded ('u'), the current row
@@ -36,8 +41,8 @@ type FrameBound struct {
 // WindowCall is one window function as bound.
 type WindowCall struct {
 	// Fn is row_number, rank, dense_rank, percent_rank, cume_dist,
-	// ntile, lag, lead, first_value, last_value, nth_value, count, sum,
-	// avg, min or max; with Agg set, any aggregate, run by its
+	// ntile, lag, lead, first_value, last_value, nth_value, fill, count,
+	// sum, avg, min or max; with Agg set, any aggregate, run by its
 	// accumulator over each frame.
 	Fn  string
 	T   vec.Type // the result's type
@@ -55,7 +60,10 @@ type WindowCall struct {
 	// Param is ntile's bucket count, lag's and lead's offset, or
 	// nth_value's position.
 	Param int64
-	Text  string // the call as written, for errors
+	// ArgKeys are the directions of fill's own ORDER BY (fill(x ORDER BY
+	// k)), whose key columns WindowCols.AggOrder holds.
+	ArgKeys []SortKey
+	Text    string // the call as written, for errors
 }
 
 // WindowCols are the columns of a WindowCall's expressions over all the
@@ -68,6 +76,9 @@ type WindowCols struct {
 	// Range[b] is, for frame bound b (0 start, 1 end) of kind 'v', the
 	// ORDER BY key and the key moved by the offset, in one type.
 	Range [2][2]*vec.Col
+	// AggOrder are the keys of an aggregate's own ORDER BY
+	// (agg(x ORDER BY k) OVER (...)), as Agg.OrderKeys index them.
+	AggOrder []*vec.Col
 	// Sorts, when set, shares row orders with other calls.
 	Sorts *WindowSorts
 }
@@ -106,6 +117,7 @@ type WindowExprs struct {
 	Part, Order        []Expr
 	Arg, Arg2, Default Expr
 	Range              [2][2]Expr
+	AggOrder           []Expr
 }
 
 // Compute evaluates the call's expressions over all the rows and the
@@ -125,6 +137,12 @@ func (w *WindowCall) Compute(all *vec.Batch, x *WindowExprs, sorts *WindowSorts)
 		return nil, err
 	}
 	in.Arg, in.Arg2, in.Default = one[0], one[1], one[2]
+	if in.AggOrder, err = evalExprs(all, x.AggOrder); err != nil {
+		return nil, err
+	}
+	for i, c := range in.AggOrder {
+		in.AggOrder[i] = c.Decoded()
+	}
 	for b, pair := range x.Range {
 		if pair[0] == nil {
 			continue
@@ -375,6 +393,8 @@ func (w *WindowCall) partition(p *winPart, in *WindowCols, o *winOutput) error {
 		w.lagLead(p, in, o.src)
 	case "first_value", "last_value", "nth_value":
 		w.frameValue(p, in.Arg, o.src)
+	case "fill":
+		w.fill(p, in, o.out)
 	default: // count, sum, avg, min, max, or an aggregate, over each row's frame
 		if w.Agg != nil {
 			return w.accFrames(p, in, o.accs)
@@ -432,6 +452,10 @@ func stepOverNulls(p *winPart, arg *vec.Col, k int, off int64) int64 {
 // frameValue picks first_value's, last_value's or nth_value's row of
 // each row's frame.
 func (w *WindowCall) frameValue(p *winPart, arg *vec.Col, src []int32) {
+	if w.excludes() {
+		w.frameValueExcluded(p, arg, src)
+		return
+	}
 	for k, r := range p.rows {
 		fs, fe := p.frame(w.Frame, k)
 		j := -1

@@ -141,15 +141,21 @@ func (p *winPart) valueFrames(desc bool, rc [2][2]*vec.Col) {
 // frame.
 func (w *WindowCall) frameAggregate(p *winPart, arg *vec.Col, o *winOutput) error {
 	switch {
+	case (w.Fn == "min" || w.Fn == "max") && w.excludes():
+		w.frameExtremesExcluded(p, arg, o.src)
+		return nil
 	case w.Fn == "min" || w.Fn == "max":
 		w.frameExtremes(p, arg, o.src)
 		return nil
 	case w.Fn == "count":
 		cnt := o.counts(p, arg, w.Star)
+		var buf [3]span
 		for k, r := range p.rows {
-			fs, fe := p.frame(w.Frame, k)
-			o.out.I[r] = cnt[max(fs, fe)] - cnt[fs]
+			o.out.I[r] = spansCount(p.frameSpans(w.Frame, k, buf[:]), cnt)
 		}
+		return nil
+	case arg.F != nil && w.excludes():
+		w.floatFramesExcluded(p, arg, o)
 		return nil
 	case arg.F != nil:
 		w.floatFrames(p, arg, o.out)
@@ -200,17 +206,23 @@ func (w *WindowCall) exactFrames(p *winPart, arg *vec.Col, o *winOutput) error {
 		sum[k+1] = t
 	}
 	out := o.out
+	var buf [3]span
 	for k, r := range p.rows {
-		fs, fe := p.frame(w.Frame, k)
-		fe = max(fs, fe)
-		c := cnt[fe] - cnt[fs]
+		spans := p.frameSpans(w.Frame, k, buf[:])
+		c := spansCount(spans, cnt)
 		if c == 0 {
 			out.SetNull(int(r))
 			continue
 		}
-		s, ok := sum[fe].Sub(sum[fs])
-		if !ok {
-			return w.overflow()
+		var s num.Int128
+		for _, sp := range spans {
+			d, ok := sum[sp.e].Sub(sum[sp.s])
+			if ok {
+				s, ok = s.Add(d)
+			}
+			if !ok {
+				return w.overflow()
+			}
 		}
 		if w.Fn == "avg" {
 			out.F[r] = function.Quotient(s, c, arg.T.Scale)
@@ -344,17 +356,10 @@ func (w *WindowCall) frameExtremes(p *winPart, arg *vec.Col, src []int32) {
 // not consume their state); other frames get a fresh accumulator each,
 // which costs the frame's width per distinct frame.
 func (w *WindowCall) accFrames(p *winPart, in *WindowCols, res []*vec.Col) error {
-	feed := func(acc function.Accumulator, sel []int32) {
-		gids := make([]int32, len(sel))
-		switch {
-		case in.Arg2 != nil:
-			acc.(function.PairAccumulator).Update2(gids, 1, in.Arg.Take(sel), in.Arg2.Take(sel))
-		case in.Arg != nil:
-			acc.Update(gids, 1, in.Arg.Take(sel))
-		default:
-			acc.Update(gids, 1, nil)
-		}
+	if w.excludes() || w.Agg.Order != nil {
+		return w.accFramesSorted(p, in, res)
 	}
+	feed := func(acc function.Accumulator, sel []int32) { feedRows(acc, in, sel) }
 	running := w.Frame == nil || w.Frame.Start.Kind == 'u'
 	var acc function.Accumulator
 	fed := 0 // running: positions [0, fed) are in acc
@@ -387,4 +392,17 @@ func (w *WindowCall) accFrames(p *winPart, in *WindowCols, res []*vec.Col) error
 		res[r] = prev
 	}
 	return nil
+}
+
+// feedRows updates acc (one group) with the argument values of rows sel.
+func feedRows(acc function.Accumulator, in *WindowCols, sel []int32) {
+	gids := make([]int32, len(sel))
+	switch {
+	case in.Arg2 != nil:
+		acc.(function.PairAccumulator).Update2(gids, 1, in.Arg.Take(sel), in.Arg2.Take(sel))
+	case in.Arg != nil:
+		acc.Update(gids, 1, in.Arg.Take(sel))
+	default:
+		acc.Update(gids, 1, nil)
+	}
 }

@@ -82,6 +82,26 @@ var windowFns = map[string]*WindowFn{
 	"avg":          {Args: 1, Rule: windowAvg},
 	"min":          {Args: 1, Rule: argType, Picks: true},
 	"max":          {Args: 1, Rule: argType, Picks: true},
+	"fill":         {Args: 1, Rule: fillType, Positional: true},
+}
+
+// FillType reports whether fill can interpolate values (or keys) of type
+// t: numbers and times, not TIME WITH TIME ZONE, not INTERVAL.
+func FillType(t vec.Type) bool {
+	switch t.Kind {
+	case vec.KInt, vec.KUint, vec.KFloat, vec.KDecimal, vec.KUHuge, vec.KDate, vec.KTime, vec.KTimestamp:
+		return t.Kind != vec.KDecimal || t.Prec <= 38
+	}
+	return false
+}
+
+// fillType: fill returns its argument's type, which must support
+// subtraction.
+func fillType(at vec.Type) (vec.Type, *vec.Type, error) {
+	if !FillType(at) {
+		return at, nil, fmt.Errorf("FILL argument must support subtraction")
+	}
+	return argType(at)
 }
 
 // windowAliases maps the other names of window functions to their

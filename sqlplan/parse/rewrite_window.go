@@ -137,7 +137,7 @@ func (r *rewriter) window(src string, toks []Token, i *int) error {
 	if x+1 < len(spec) && spec[x].Is("partition") && spec[x+1].Is("by") {
 		x += 2
 		from := x
-		for x < len(spec) && !(spec[x].Is("order") && x+1 < len(spec) && spec[x+1].Is("by")) && !spec[x].Is("rows") && !spec[x].Is("range") && !spec[x].Is("groups") {
+		for x < len(spec) && !(spec[x].Is("order") && x+1 < len(spec) && spec[x+1].Is("by")) && !spec[x].Is("rows") && !spec[x].Is("range") && !spec[x].Is("groups") && !isExcludeClause(spec[x:]) {
 			x++
 		}
 		part = spec[from:x]
@@ -145,13 +145,17 @@ func (r *rewriter) window(src string, toks []Token, i *int) error {
 	if x+1 < len(spec) && spec[x].Is("order") && spec[x+1].Is("by") {
 		x += 2
 		from := x
-		for x < len(spec) && !spec[x].Is("rows") && !spec[x].Is("range") && !spec[x].Is("groups") {
+		for x < len(spec) && !spec[x].Is("rows") && !spec[x].Is("range") && !spec[x].Is("groups") && !isExcludeClause(spec[x:]) {
 			x++
 		}
 		order = spec[from:x]
 	}
 	var frame string
 	var offsets [][]Token
+	if x < len(spec) && isExcludeClause(spec[x:]) {
+		// As DuckDB: EXCLUDE belongs to a frame clause.
+		return ErrAt(src, spec[x].Pos, "EXCLUDE needs a ROWS, RANGE or GROUPS frame before it")
+	}
 	if x < len(spec) {
 		var err error
 		if frame, offsets, err = windowFrame(src, spec[x:]); err != nil {
@@ -437,13 +441,8 @@ func (r *rewriter) withinGroup(src string, toks []Token, i *int) error {
 // peer groups (n PRECEDING is -n, n FOLLOWING is n); a RANGE bound with a
 // value offset (a number, an INTERVAL, any constant expression) is v-
 // (PRECEDING) or v+ (FOLLOWING), its expression returned in offsets.
-// EXCLUDE is refused by name.
+// An EXCLUDE clause adds a fifth part (frameExclude).
 func windowFrame(src string, ts []Token) (frame string, offsets [][]Token, err error) {
-	unsupportedAt := func(pos int, format string, args ...any) error {
-		e := ErrAt(src, pos, format, args...)
-		e.Err = errs.ErrUnsupported
-		return e
-	}
 	mode := strings.ToLower(ts[0].Text)
 	x := 1
 	// bound reads one frame bound at ts[x]; which is "start" or "end".
@@ -525,13 +524,46 @@ func windowFrame(src string, ts []Token) (frame string, offsets [][]Token, err e
 	case following(start) && (preceding(end) || end == "c"):
 		return "", nil, ErrAt(src, ts[0].Pos, "a window frame starting from following rows cannot end at the current row or preceding rows")
 	}
-	if x < len(ts) {
-		if ts[x].Is("exclude") {
-			return "", nil, unsupportedAt(ts[x].Pos, "EXCLUDE in window frames is not supported")
-		}
-		return "", nil, ErrAt(src, ts[x].Pos, "unexpected %q after the window frame", ts[x].Text)
+	exclude, err := frameExclude(src, ts[x:])
+	if err != nil {
+		return "", nil, err
 	}
-	return "|f:" + mode + ":" + start + ":" + end, offsets, nil
+	return "|f:" + mode + ":" + start + ":" + end + exclude, offsets, nil
+}
+
+// isExcludeClause: ts starts with EXCLUDE CURRENT, GROUP, TIES or NO.
+func isExcludeClause(ts []Token) bool {
+	return len(ts) > 1 && ts[0].Is("exclude") && (ts[1].Is("current") || ts[1].Is("group") || ts[1].Is("ties") || ts[1].Is("no"))
+}
+
+// frameExclude reads what may follow a frame's bounds: EXCLUDE CURRENT ROW,
+// GROUP, TIES or NO OTHERS, encoded as the frame marker's fifth part
+// (":c", ":g", ":t"; nothing for NO OTHERS, which excludes nothing).
+func frameExclude(src string, ts []Token) (string, error) {
+	if len(ts) == 0 {
+		return "", nil
+	}
+	if !ts[0].Is("exclude") {
+		return "", ErrAt(src, ts[0].Pos, "unexpected %q after the window frame", ts[0].Text)
+	}
+	var code string
+	n := 2
+	switch {
+	case len(ts) >= 3 && ts[1].Is("current") && ts[2].Is("row"):
+		code, n = ":c", 3
+	case len(ts) >= 2 && ts[1].Is("group"):
+		code = ":g"
+	case len(ts) >= 2 && ts[1].Is("ties"):
+		code = ":t"
+	case len(ts) >= 3 && ts[1].Is("no") && ts[2].Is("others"):
+		n = 3
+	default:
+		return "", ErrAt(src, ts[0].Pos, "EXCLUDE takes CURRENT ROW, GROUP, TIES or NO OTHERS")
+	}
+	if n < len(ts) {
+		return "", ErrAt(src, ts[n].Pos, "unexpected %q after the window frame", ts[n].Text)
+	}
+	return code, nil
 }
 
 // windowCallText renders the marker call's arguments as fn(args) OVER (...).
@@ -589,11 +621,15 @@ func windowCallText(args []string) string {
 	return unq(args[0]) + "(" + strings.Join(fnArgs, ", ") + ") OVER (" + strings.Join(over, " ") + ")"
 }
 
-// frameText renders windowFrame's "|f:MODE:START:END" as SQL.
+// frameText renders windowFrame's "|f:MODE:START:END[:EXCLUDE]" as SQL.
 func frameText(m string) string {
 	parts := strings.Split(m, ":")
-	if len(parts) != 4 {
+	if len(parts) != 4 && len(parts) != 5 {
 		return ""
+	}
+	exclude := ""
+	if len(parts) == 5 {
+		exclude = map[string]string{"c": " EXCLUDE CURRENT ROW", "g": " EXCLUDE GROUP", "t": " EXCLUDE TIES"}[parts[4]]
 	}
 	bound := func(b string, start bool) string {
 		switch b {
@@ -614,7 +650,7 @@ func frameText(m string) string {
 		}
 		return b + " FOLLOWING"
 	}
-	return strings.ToUpper(parts[1]) + " BETWEEN " + bound(parts[2], true) + " AND " + bound(parts[3], false)
+	return strings.ToUpper(parts[1]) + " BETWEEN " + bound(parts[2], true) + " AND " + bound(parts[3], false) + exclude
 }
 
 // orderMarkerCall finds the first call of an ORDER BY item's marker in
