@@ -31,11 +31,22 @@ func splitAggOrder(args []sqlparser.SelectExpr) (plain, order []sqlparser.Select
 // bindAggOrder binds the ORDER BY keys of an aggregate (key, direction
 // pairs) into spec.
 func (p *planner) bindAggOrder(spec *aggSpec, order []sqlparser.SelectExpr, agg *aggCtx) error {
-	if len(order) == 0 {
-		return nil
+	keys, dirs, err := p.bindOrderItems(order, agg.inScope, spec.Text)
+	if err != nil {
+		return err
 	}
+	if len(keys) > 0 && function.Ordered(spec.Fn) {
+		spec.Order, spec.OrderKeys = keys, dirs
+	}
+	return nil
+}
+
+// bindOrderItems binds the ORDER BY inside a call (key, direction pairs
+// after parse.AggOrderMarker) in scope sc: the keys and their directions,
+// each key's Col its position. text is the call, for errors.
+func (p *planner) bindOrderItems(order []sqlparser.SelectExpr, sc *scope, text string) ([]kernels.Expr, []sortKey, error) {
 	if len(order)%2 != 0 {
-		return errorf("internal error: malformed ORDER BY in %s", spec.Text)
+		return nil, nil, errorf("internal error: malformed ORDER BY in %s", text)
 	}
 	var keys []kernels.Expr
 	var dirs []sortKey
@@ -43,14 +54,14 @@ func (p *planner) bindAggOrder(spec *aggSpec, order []sqlparser.SelectExpr, agg 
 		ae, ok1 := order[i].(*sqlparser.AliasedExpr)
 		de, ok2 := order[i+1].(*sqlparser.AliasedExpr)
 		if !ok1 || !ok2 {
-			return errorf("internal error: malformed ORDER BY in %s", spec.Text)
+			return nil, nil, errorf("internal error: malformed ORDER BY in %s", text)
 		}
 		if containsAggregate(ae.Expr) {
-			return errorf("aggregate function calls cannot be nested: %s", spec.Text)
+			return nil, nil, errorf("aggregate function calls cannot be nested: %s", text)
 		}
-		e, err := p.bindExpr(ae.Expr, agg.inScope, nil)
+		e, err := p.bindExpr(ae.Expr, sc, nil)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		var dir parse.OrderDir
 		if v, ok := de.Expr.(*sqlparser.SQLVal); ok {
@@ -60,8 +71,5 @@ func (p *planner) bindAggOrder(spec *aggSpec, order []sqlparser.SelectExpr, agg 
 		keys = append(keys, e)
 		dirs = append(dirs, sortKey{Col: len(dirs), Desc: desc, NullsFirst: nullsFirst, Text: sqlparser.String(ae.Expr)})
 	}
-	if function.Ordered(spec.Fn) {
-		spec.Order, spec.OrderKeys = keys, dirs
-	}
-	return nil
+	return keys, dirs, nil
 }

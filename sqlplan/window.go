@@ -492,36 +492,20 @@ func (p *planner) checkIgnoredOrder(spec *winSpec, order sqlparser.SelectExprs, 
 	default:
 		return unsupported("ORDER BY inside the window function " + spec.fn)
 	}
-	for i := 0; i < len(order); i += 2 {
-		if ae, ok := order[i].(*sqlparser.AliasedExpr); ok {
-			if _, err := p.bindExpr(ae.Expr, sc, nil); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	_, _, err := p.bindOrderItems(order, sc, spec.text)
+	return err
 }
 
 // bindFillOrder binds fill's own ORDER BY (fill(x ORDER BY k) OVER
 // (...)): the order each partition is filled in, instead of the window's.
 func (p *planner) bindFillOrder(spec *winSpec, order sqlparser.SelectExprs, sc *scope) error {
-	for i := 0; i+1 < len(order); i += 2 {
-		ae, ok1 := order[i].(*sqlparser.AliasedExpr)
-		de, ok2 := order[i+1].(*sqlparser.AliasedExpr)
-		if !ok1 || !ok2 {
-			return errorf("internal error: malformed ORDER BY in %s", spec.text)
-		}
-		e, err := p.bindExpr(ae.Expr, sc, nil)
-		if err != nil {
-			return err
-		}
-		var dir parse.OrderDir
-		if v, ok := de.Expr.(*sqlparser.SQLVal); ok {
-			dir, _ = parse.ParseOrderDir(string(v.Val))
-		}
-		desc, nullsFirst := p.set.resolveOrder(dir.Dir, dir.Nulls)
-		spec.argKeys = append(spec.argKeys, kernels.SortKey{Col: len(spec.argOrder), Desc: desc, NullsFirst: nullsFirst})
-		spec.argOrder = append(spec.argOrder, e)
+	keys, dirs, err := p.bindOrderItems(order, sc, spec.text)
+	if err != nil {
+		return err
 	}
+	for _, k := range keys {
+		spec.argOrder = append(spec.argOrder, k.(expr))
+	}
+	spec.argKeys = dirs
 	return nil
 }
