@@ -41,6 +41,8 @@ type Server struct {
 	// BytesOut counts the body bytes of GET responses (of objects, not
 	// listings).
 	BytesOut atomic.Int64
+	// inFlight counts the requests being answered (Settle).
+	inFlight atomic.Int64
 
 	// latency delays every answer (nanoseconds), as a store across a
 	// network would.
@@ -82,6 +84,8 @@ func Start(t testing.TB, buckets ...string) *Server {
 	faker := gofakes3.New(s.backend, gofakes3.WithLogger(gofakes3.DiscardLog()))
 	inner := faker.Server()
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.inFlight.Add(1)
+		defer s.inFlight.Add(-1)
 		s.count(r)
 		if d := s.latency.Load(); d > 0 {
 			time.Sleep(time.Duration(d))
@@ -203,6 +207,15 @@ func (s *Server) Keys(t testing.TB, bucket, prefix string) []string {
 // SetLatency delays every answer by d from now on (first-byte latency of
 // a store across a network; S3 in a region answers in 10-30 ms).
 func (s *Server) SetLatency(d time.Duration) { s.latency.Store(int64(d)) }
+
+// Settle waits (up to ten seconds) until no request is being answered:
+// a reader's read-ahead may still be receiving a response after the
+// query that asked for it returned, and its bytes belong to that query.
+func (s *Server) Settle() {
+	for deadline := time.Now().Add(10 * time.Second); s.inFlight.Load() > 0 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+}
 
 // Reset zeroes the counters and clears the faults.
 func (s *Server) Reset() {
