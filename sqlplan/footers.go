@@ -18,7 +18,7 @@ import (
 func orderFree(aggs []*aggSpec) bool {
 	for _, a := range aggs {
 		switch a.Fn {
-		case "string_agg", "any_value", "mode", "approx_top_k":
+		case "string_agg", "any_value", "first", "last", "mode", "approx_top_k":
 			return false
 		}
 		if function.Keyed(a.Fn) { // arg_max and its kin: the first of equal keys wins

@@ -42,8 +42,8 @@ var aggregates = map[string]*Aggregate{}
 // aggAliases maps the other names of aggregates to their canonical one.
 var aggAliases = map[string]string{
 	"mean": "avg", "favg": "avg",
-	"first": "any_value", "arbitrary": "any_value",
-	"fsum": "sum", "sumkahan": "sum", "kahan_sum": "sum",
+	"arbitrary": "first",
+	"fsum":      "sum", "sumkahan": "sum", "kahan_sum": "sum",
 	"geometric_mean": "geomean",
 	"group_concat":   "string_agg", "listagg": "string_agg",
 	"stddev": "stddev_samp", "variance": "var_samp",
@@ -153,6 +153,8 @@ func init() {
 		"max":       {Rule: extremeRule, New: func(a *AggCall) Accumulator { return newExtreme(a, 1) }, Distinct: true},
 		"any_value": {Rule: extremeRule, New: func(a *AggCall) Accumulator { return &extremeAcc{t: a.T} }, Ordered: true},
 		"last":      {Rule: extremeRule, New: newLast, Ordered: true},
+		// first keeps a NULL first value, as DuckDB's; any_value skips NULLs.
+		"first": {Rule: extremeRule, New: func(a *AggCall) Accumulator { return &firstAcc{t: a.T} }, Ordered: true},
 		"string_agg": {Rule: func(a *AggCall, at vec.Type) (*vec.Type, error) {
 			a.T = tString
 			return castTo(tString), nil

@@ -517,6 +517,29 @@ func (a *lastAcc) Result(ng int) *vec.Col {
 	return valuesCol(a.t, a.vals[:ng])
 }
 
+// firstAcc is first (arbitrary): each group's first row's value, NULL
+// included. Only the first row of a group is boxed.
+type firstAcc struct {
+	t    vec.Type
+	seen []bool
+	vals []any
+}
+
+func (a *firstAcc) Update(gids []int32, ng int, c *vec.Col) {
+	a.vals = vec.GrowTo(a.vals, ng)
+	a.seen = vec.GrowTo(a.seen, ng)
+	for i, g := range gids {
+		if !a.seen[g] {
+			a.seen[g], a.vals[g] = true, c.Get(i)
+		}
+	}
+}
+
+func (a *firstAcc) Result(ng int) *vec.Col {
+	a.vals = vec.GrowTo(a.vals, ng)
+	return valuesCol(a.t, a.vals[:ng])
+}
+
 // lastTypedAcc is last of values stored as int64 or float64 (of reads
 // a column's slice of them): each group's last value kept typed, set
 // false where it is NULL or the group has no row yet.
