@@ -154,7 +154,7 @@ func init() {
 		"any_value": {Rule: extremeRule, New: func(a *AggCall) Accumulator { return &extremeAcc{t: a.T} }, Ordered: true},
 		"last":      {Rule: extremeRule, New: newLast, Ordered: true},
 		// first keeps a NULL first value, as DuckDB's; any_value skips NULLs.
-		"first": {Rule: extremeRule, New: func(a *AggCall) Accumulator { return &firstAcc{t: a.T} }, Ordered: true},
+		"first": {Rule: extremeRule, New: func(a *AggCall) Accumulator { return &firstAcc{lastAcc: lastAcc{t: a.T}} }, Ordered: true},
 		"string_agg": {Rule: func(a *AggCall, at vec.Type) (*vec.Type, error) {
 			a.T = tString
 			return castTo(tString), nil

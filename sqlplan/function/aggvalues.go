@@ -518,11 +518,11 @@ func (a *lastAcc) Result(ng int) *vec.Col {
 }
 
 // firstAcc is first (arbitrary): each group's first row's value, NULL
-// included. Only the first row of a group is boxed.
+// included; lastAcc's values and Result with rows after a group's first
+// ignored. Only the first row of a group is boxed.
 type firstAcc struct {
-	t    vec.Type
+	lastAcc
 	seen []bool
-	vals []any
 }
 
 func (a *firstAcc) Update(gids []int32, ng int, c *vec.Col) {
@@ -533,11 +533,6 @@ func (a *firstAcc) Update(gids []int32, ng int, c *vec.Col) {
 			a.seen[g], a.vals[g] = true, c.Get(i)
 		}
 	}
-}
-
-func (a *firstAcc) Result(ng int) *vec.Col {
-	a.vals = vec.GrowTo(a.vals, ng)
-	return valuesCol(a.t, a.vals[:ng])
 }
 
 // lastTypedAcc is last of values stored as int64 or float64 (of reads
