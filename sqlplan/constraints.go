@@ -614,6 +614,7 @@ func (p *planner) keyColumns(ctx context.Context, table string, cols []string) (
 	if err != nil {
 		return nil, fmt.Errorf("reading the table's keys: %w", err)
 	}
+	traceRead(ctx, sp, "KEY CHECK reads "+table) // EXPLAIN ANALYZE (explain_dml.go)
 	return sp.drainAll(ctx)
 }
 

@@ -39,20 +39,17 @@ type deltaChange func(b *Batch, hit []bool) ([]*Col, error)
 // and returns the rows it deleted or updated.
 func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlparser.AliasedTableExpr, items sqlparser.SelectExprs,
 	where *sqlparser.Where, change deltaChange) (int64, error) {
-	var cond sqlparser.Expr = sqlparser.BoolVal(true)
-	if where != nil {
-		if containsAggregate(where.Expr) {
-			return 0, errorf("aggregate functions are not allowed in WHERE")
-		}
-		cond = &sqlparser.IsExpr{Operator: sqlparser.IsTrueStr, Expr: where.Expr}
-	}
 	from := sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(deltaFileMarker)}, As: sqlparser.NewTableIdent(s.tableName(te))}}
+	sel, err := flaggedSelect(items, where, from)
+	if err != nil {
+		return 0, err
+	}
+	cond := sel.SelectExprs[len(sel.SelectExprs)-1].(*sqlparser.AliasedExpr).Expr
 	var count *sqlparser.Select
 	if where != nil {
 		count = &sqlparser.Select{From: from, Where: &sqlparser.Where{Type: sqlparser.WhereStr, Expr: where.Expr},
 			SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: &sqlparser.FuncExpr{Name: sqlparser.NewColIdent("count"), Exprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}}}}}
 	}
-	sel := &sqlparser.Select{SelectExprs: append(append(sqlparser.SelectExprs(nil), items...), &sqlparser.AliasedExpr{Expr: cond}), From: from}
 	var affected int64
 	ret := returnedOf(ctx) // a DELETE's RETURNING reads the rows deleted
 	if change == nil && ret == nil && where != nil && partitionOnly(where.Expr, tgt.delta) {
@@ -118,7 +115,7 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 		}
 		return ed, nil
 	}
-	err := s.deltaEdit(ctx, tgt, sqlparser.String(cond), edit, nil)
+	err = s.deltaEdit(ctx, tgt, sqlparser.String(cond), edit, nil)
 	return affected, err
 }
 
@@ -219,5 +216,6 @@ func (p *planner) readDeltaFile(ctx context.Context, ft *scan.Table, sel *sqlpar
 	if err != nil {
 		return nil, err
 	}
+	traceRead(ctx, sp, "") // EXPLAIN ANALYZE (explain_dml.go)
 	return sp.drainAll(ctx)
 }

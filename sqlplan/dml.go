@@ -51,8 +51,8 @@ func (s *Stmt) dmlTarget(verb string, tables sqlparser.TableExprs, tx *Tx) (*tar
 // deleteRows runs DELETE FROM t [WHERE c].
 func (s *Stmt) deleteRows(ctx context.Context, p *planner) (Result, error) {
 	del := parse.CloneAST(s.ast.(*sqlparser.Delete))
-	if len(del.Targets) > 0 || len(del.OrderBy) > 0 || del.Limit != nil || len(del.Partitions) > 0 {
-		return Result{}, unsupported("this DELETE form (DELETE FROM t [WHERE ...] is)")
+	if err := deleteForm(del); err != nil {
+		return Result{}, err
 	}
 	tgt, te, err := s.dmlTarget("DELETE", del.TableExprs, p.tx)
 	if err != nil {
@@ -89,31 +89,16 @@ func (s *Stmt) deleteRows(ctx context.Context, p *planner) (Result, error) {
 // are cast to the columns' types as INSERT casts them.
 func (s *Stmt) updateRows(ctx context.Context, p *planner) (Result, error) {
 	up := parse.CloneAST(s.ast.(*sqlparser.Update))
-	if len(up.OrderBy) > 0 || up.Limit != nil {
-		return Result{}, unsupported("UPDATE with ORDER BY or LIMIT")
+	if err := updateForm(up); err != nil {
+		return Result{}, err
 	}
 	tgt, te, err := s.dmlTarget("UPDATE", up.TableExprs, p.tx)
 	if err != nil {
 		return Result{}, err
 	}
-	// The SELECT reads every column, then the new values.
-	items := sqlparser.SelectExprs{&sqlparser.StarExpr{}}
-	set := map[int]int{} // field index -> item index of its new value
-	for _, ue := range up.Exprs {
-		k := fieldIndex(tgt.fields, ue.Name.Name.String())
-		if k < 0 {
-			e := errorf("table %q has no column %q%s", s.tableName(te), ue.Name.Name.String(), suggest(ue.Name.Name.String(), fieldNames(tgt.fields)))
-			e.Err = ErrNoColumn
-			return Result{}, s.src.Locate(e, ue.Name.Name.String())
-		}
-		if _, twice := set[k]; twice {
-			return Result{}, errorf("column %q is set twice", tgt.fields[k].Name)
-		}
-		if q := ue.Name.Qualifier.Name.String(); q != "" && !strings.EqualFold(q, s.tableName(te)) {
-			return Result{}, errorf("SET %s: %q is not the table updated", sqlparser.String(ue.Name), q)
-		}
-		set[k] = len(tgt.fields) + len(set)
-		items = append(items, &sqlparser.AliasedExpr{Expr: ue.Expr})
+	items, set, err := s.updateSet(tgt, te, up)
+	if err != nil {
+		return Result{}, err
 	}
 	var updated int64
 	change := func(b *Batch, hit []bool) ([]*Col, error) {
@@ -154,6 +139,47 @@ func (s *Stmt) updateRows(ctx context.Context, p *planner) (Result, error) {
 	return Result{RowsAffected: updated}, err
 }
 
+// deleteForm refuses the forms of DELETE other than DELETE FROM t [WHERE ...].
+func deleteForm(del *sqlparser.Delete) error {
+	if len(del.Targets) > 0 || len(del.OrderBy) > 0 || del.Limit != nil || len(del.Partitions) > 0 {
+		return unsupported("this DELETE form (DELETE FROM t [WHERE ...] is)")
+	}
+	return nil
+}
+
+// updateForm refuses UPDATE with ORDER BY or LIMIT.
+func updateForm(up *sqlparser.Update) error {
+	if len(up.OrderBy) > 0 || up.Limit != nil {
+		return unsupported("UPDATE with ORDER BY or LIMIT")
+	}
+	return nil
+}
+
+// updateSet resolves UPDATE's SET list against the table: the items the
+// rewrite reads (every column, then the new values) and, by field index
+// of each column set, the item of its new value.
+func (s *Stmt) updateSet(tgt *target, te *sqlparser.AliasedTableExpr, up *sqlparser.Update) (sqlparser.SelectExprs, map[int]int, error) {
+	items := sqlparser.SelectExprs{&sqlparser.StarExpr{}}
+	set := map[int]int{}
+	for _, ue := range up.Exprs {
+		k := fieldIndex(tgt.fields, ue.Name.Name.String())
+		if k < 0 {
+			e := errorf("table %q has no column %q%s", s.tableName(te), ue.Name.Name.String(), suggest(ue.Name.Name.String(), fieldNames(tgt.fields)))
+			e.Err = ErrNoColumn
+			return nil, nil, s.src.Locate(e, ue.Name.Name.String())
+		}
+		if _, twice := set[k]; twice {
+			return nil, nil, errorf("column %q is set twice", tgt.fields[k].Name)
+		}
+		if q := ue.Name.Qualifier.Name.String(); q != "" && !strings.EqualFold(q, s.tableName(te)) {
+			return nil, nil, errorf("SET %s: %q is not the table updated", sqlparser.String(ue.Name), q)
+		}
+		set[k] = len(tgt.fields) + len(set)
+		items = append(items, &sqlparser.AliasedExpr{Expr: ue.Expr})
+	}
+	return items, set, nil
+}
+
 func (s *Stmt) tableName(te *sqlparser.AliasedTableExpr) string {
 	if !te.As.IsEmpty() {
 		return te.As.String()
@@ -186,14 +212,10 @@ func fieldNames(fields []*schema.Field) []string {
 // them (MERGE's inserts).
 func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sqlparser.AliasedTableExpr, items sqlparser.SelectExprs,
 	where *sqlparser.Where, change func(b *Batch, hit []bool) ([]*Col, error), added func() ([]*Col, error)) error {
-	var cond sqlparser.Expr = sqlparser.BoolVal(true)
-	if where != nil {
-		if containsAggregate(where.Expr) {
-			return errorf("aggregate functions are not allowed in WHERE")
-		}
-		cond = &sqlparser.IsExpr{Operator: sqlparser.IsTrueStr, Expr: where.Expr}
+	sel, err := flaggedSelect(items, where, sqlparser.TableExprs{te})
+	if err != nil {
+		return err
 	}
-	sel := &sqlparser.Select{SelectExprs: append(items, &sqlparser.AliasedExpr{Expr: cond}), From: sqlparser.TableExprs{te}}
 	opts, err := s.e.rewriteOptions(tgt.opts, tgt.kv)
 	if err != nil {
 		return err
@@ -236,6 +258,7 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 			if err != nil {
 				return err
 			}
+			traceRead(ctx, sp, "") // EXPLAIN ANALYZE (explain_dml.go)
 			b, err := sp.drainAll(ctx)
 			if err != nil {
 				return err
@@ -269,6 +292,7 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 			return err
 		}
 		defer done()
+		writeTraceOf(ctx).rowGroups(may)
 		for i := 0; i < len(may); {
 			if !may[i] {
 				if err := w.CopyRowGroup(f, i); err != nil {
@@ -299,6 +323,20 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 		defer rp.releaseAll()
 		return writeChecked(ctx, rp, w, tgt, con, more)
 	})
+}
+
+// flaggedSelect is what a DELETE or UPDATE reads of the rows from: the
+// items, then whether the WHERE holds for the row (true without WHERE).
+func flaggedSelect(items sqlparser.SelectExprs, where *sqlparser.Where, from sqlparser.TableExprs) (*sqlparser.Select, error) {
+	var cond sqlparser.Expr = sqlparser.BoolVal(true)
+	if where != nil {
+		if containsAggregate(where.Expr) {
+			return nil, errorf("aggregate functions are not allowed in WHERE")
+		}
+		cond = &sqlparser.IsExpr{Operator: sqlparser.IsTrueStr, Expr: where.Expr}
+	}
+	items = append(append(sqlparser.SelectExprs(nil), items...), &sqlparser.AliasedExpr{Expr: cond})
+	return &sqlparser.Select{SelectExprs: items, From: from}, nil
 }
 
 // rowGroupsToRead opens the table's file and tells which of its row
@@ -384,6 +422,7 @@ func (s *Stmt) streamRewrite(ctx context.Context, p *planner, put rowSink, tgt *
 	if err != nil {
 		return err
 	}
+	traceRead(ctx, sp, "")
 	defer sp.root.Close()
 	for {
 		b, err := sp.root.Next(ctx)

@@ -59,6 +59,7 @@ func (s *Stmt) rewriteFolder(ctx context.Context, p *planner, tgt *target, te *s
 		if err != nil {
 			return err
 		}
+		writeTraceOf(ctx).rowGroups(may) // EXPLAIN ANALYZE (explain_dml.go)
 		if !anyTrue(may) {
 			kept++
 			continue

@@ -136,6 +136,7 @@ func (s *Stmt) newMergeRun(ctx context.Context, p *planner, tgt *target) (*merge
 		sp.releaseAll()
 		return nil, err
 	}
+	traceRead(ctx, plan, "") // EXPLAIN ANALYZE (explain_dml.go)
 	r.srcCols = plan.cols
 	r.src, err = plan.drainAll(ctx)
 	sp.releaseAll()
@@ -716,6 +717,7 @@ func (r *mergeRun) appendRows(ctx context.Context, s *Stmt, tgt *target) (Result
 	if err != nil {
 		return Result{}, err
 	}
+	traceRead(ctx, sp, "")
 	defer sp.root.Close()
 	for {
 		b, err := sp.root.Next(ctx)

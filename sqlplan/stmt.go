@@ -304,8 +304,8 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 		if err != nil {
 			return nil, err
 		}
-		if inner.kind != kindSelect && inner.kind != kindSetOp {
-			return nil, bad(k, "EXPLAIN takes a SELECT")
+		if inner.kind != kindSelect && inner.kind != kindSetOp && !inner.writes() {
+			return nil, bad(k, "EXPLAIN takes a SELECT, INSERT, UPDATE, DELETE or MERGE")
 		}
 		s.inner = inner
 		return s, nil
@@ -668,6 +668,12 @@ func (s *Stmt) queryTx(ctx context.Context, args []Arg, tx *Tx, sess *Session) (
 		rows, err = s.mergeReturning(ctx, args, tx, sess, p)
 	case kindInsert, kindUpdate, kindDelete:
 		rows, err = s.dmlReturning(ctx, args, tx, sess, p) // dml_returning.go
+	case kindExplain:
+		if s.inner.writes() {
+			rows, err = s.explainWrite(ctx, args, tx, sess, p) // explain_dml.go
+			break
+		}
+		rows, err = s.query(ctx, p)
 	default:
 		rows, err = s.query(ctx, p)
 	}

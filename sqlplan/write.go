@@ -497,6 +497,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
+		traceRead(ctx, sp, "") // EXPLAIN ANALYZE (explain_dml.go)
 		if s.byName {
 			// The SELECT's columns go to the table's columns of their names.
 			if len(ins.Columns) > 0 {
