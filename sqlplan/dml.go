@@ -380,22 +380,34 @@ func (s *Stmt) rewriteScope(p *planner, te *sqlparser.AliasedTableExpr, where *s
 		s.e.release(table)
 		qp.releaseAll()
 	}
-	var filter scan.Predicate
-	if where != nil {
-		one := sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: sqlparser.NewIntVal([]byte("1"))}}
-		sp, err := qp.planSelect(parse.CloneAST(&sqlparser.Select{SelectExprs: one, From: sqlparser.TableExprs{te}, Where: where}), nil)
-		if err != nil {
-			done()
-			return nil, nil, nil, err
-		}
-		sp.root.Close()
-		for _, n := range qp.scans {
-			if n.Table == table {
-				filter = n.Req.Filter
-			}
-		}
+	filter, err := qp.pushedFilter(te, where, func(t *scan.Table) bool { return t == table })
+	if err != nil {
+		done()
+		return nil, nil, nil, err
 	}
 	return table, filter, done, nil
+}
+
+// pushedFilter is the filter the scan of te pushes down for where (nil
+// without where), as the SELECT path plans SELECT 1 FROM te WHERE ...:
+// the scan planned with p whose table is, by isTarget, te's.
+func (p *planner) pushedFilter(te *sqlparser.AliasedTableExpr, where *sqlparser.Where, isTarget func(*scan.Table) bool) (scan.Predicate, error) {
+	if where == nil {
+		return nil, nil
+	}
+	one := sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: sqlparser.NewIntVal([]byte("1"))}}
+	sp, err := p.planSelect(parse.CloneAST(&sqlparser.Select{SelectExprs: one, From: sqlparser.TableExprs{te}, Where: where}), nil)
+	if err != nil {
+		return nil, err
+	}
+	sp.root.Close()
+	var filter scan.Predicate
+	for _, n := range p.scans {
+		if isTarget(n.Table) {
+			filter = n.Req.Filter
+		}
+	}
+	return filter, nil
 }
 
 // A rowSink takes the rows a rewrite makes (the table's columns), checks

@@ -213,7 +213,11 @@ func (s *Stmt) rewritePlan(p *planner, planRows bool) (*writeShow, error) {
 		return sh, nil
 	}
 	if where != nil && !keyed {
-		filter, err := s.matchFilter(p, tgt, te, where)
+		// What picks the row groups (and files) the rewrite reads, as
+		// rewriteScope finds it (dml.go).
+		qp := p.child(p.src)
+		filter, err := qp.pushedFilter(te, where, func(t *scan.Table) bool { return t != nil && t.Path == tgt.path })
+		qp.releaseAll()
 		if err != nil {
 			return nil, err
 		}
@@ -262,29 +266,6 @@ func rewriteHow(kind string, update, where, keyed bool) string {
 func hasKeys(tgt *target) bool {
 	con := constraintsOf(tgt.opts)
 	return con.primary != nil || con.unique != nil || len(con.foreign) > 0
-}
-
-// matchFilter is the filter the scan of te pushes down for where, as the
-// SELECT path plans it: what picks the row groups (and files) a rewrite
-// reads (nil: all of them).
-func (s *Stmt) matchFilter(p *planner, tgt *target, te *sqlparser.AliasedTableExpr, where *sqlparser.Where) (scan.Predicate, error) {
-	qp := p.child(p.src)
-	defer qp.releaseAll()
-	one := sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: sqlparser.NewIntVal([]byte("1"))}}
-	sp, err := qp.planSelect(parse.CloneAST(&sqlparser.Select{SelectExprs: one, From: sqlparser.TableExprs{te}, Where: where}), nil)
-	if err != nil {
-		return nil, err
-	}
-	sp.root.Close()
-	for _, n := range qp.scans {
-		if n.Table != nil && n.Table.Path == tgt.path {
-			return n.Req.Filter, nil
-		}
-	}
-	if len(qp.scans) > 0 {
-		return qp.scans[0].Req.Filter, nil
-	}
-	return nil, nil
 }
 
 // mergePlan is writePlan of a MERGE: its join of the target's rows to
