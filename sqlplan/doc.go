@@ -80,7 +80,10 @@
 //     asof.go, lateral.go; groupjoin.go matches the plans that
 //     exec.GroupCountJoin answers), unnest and the parallel pipelines
 //     (pipe.go) are still here.
-//  5. Write (write.go): INSERT checks every value against the schema
+//  5. Write (write.go; the logical node of a write, lWrite, is
+//     dml_logical.go's, over the plan of the rows it writes or matches:
+//     the query's tree, VALUES, the target's read or MERGE's join):
+//     INSERT checks every value against the schema
 //     (types, NOT NULL, decimal precision) and the table's constraints
 //     (constraints.go: PRIMARY KEY, UNIQUE, CHECK, DEFAULT, FOREIGN KEY;
 //     INSERT OR IGNORE / ON CONFLICT DO NOTHING, INSERT OR REPLACE, ON
@@ -201,7 +204,12 @@
 // parquet_schema, parquet_file_metadata, parquet_kv_metadata,
 // parquet_bloom_probe and parquet_full_metadata, and glob (pqmeta.go),
 // EXPLAIN [ANALYZE] (ANALYZE runs the query and shows each operator's
-// rows, time and peak memory, exec/analyze.go). UPDATE t SET ... [FROM ...] [WHERE ...], DELETE FROM
+// rows, time and peak memory, exec/analyze.go) of queries and of INSERT,
+// UPDATE, DELETE and MERGE (explain_dml.go: the write's node, naming
+// its table, kind, columns, clauses and checks, over the plans of the
+// rows it reads; EXPLAIN writes nothing, EXPLAIN ANALYZE runs the write,
+// in the transaction if any, and adds the reads' figures, the row
+// groups and files read or kept, and the rows affected). UPDATE t SET ... [FROM ...] [WHERE ...], DELETE FROM
 // t [WHERE ...] and TRUNCATE t of a single-file table, and MERGE INTO
 // (merge.go); RETURNING on INSERT, UPDATE, DELETE and MERGE (with
 // merge_action): the rows as written, or as they were for DELETE
