@@ -216,6 +216,6 @@ func (p *planner) readDeltaFile(ctx context.Context, ft *scan.Table, sel *sqlpar
 	if err != nil {
 		return nil, err
 	}
-	traceRead(ctx, sp, "") // EXPLAIN ANALYZE (explain_dml.go)
+	traceRead(ctx, sp, writeTraceOf(ctx).fileLabel(ft)) // EXPLAIN ANALYZE (explain_dml.go)
 	return sp.drainAll(ctx)
 }

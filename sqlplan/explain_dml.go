@@ -77,11 +77,7 @@ func (s *Stmt) explainWrite(ctx context.Context, args []Arg, tx *Tx, sess *Sessi
 	if s.analyze {
 		x.Line(0, "rows affected: %d", res.RowsAffected)
 	}
-	b := newBuilder(tString, 16)
-	for _, l := range strings.Split(strings.TrimRight(x.String(), "\n"), "\n") {
-		b.Add(l)
-	}
-	return constRows(ctx, []Column{{Name: "plan", Type: tString}}, []*Col{b.C}), nil
+	return planRows(ctx, x), nil
 }
 
 // print writes the write's line, its lines, and the reads under it (under
@@ -430,6 +426,16 @@ func (n *tracedNode) Close() {
 	}
 	n.node.Explain(x, depth)
 	t.reads = append(t.reads, x.String())
+}
+
+// fileLabel is the line EXPLAIN ANALYZE shows over the reads of the
+// table of one data file ft ("" when the write is not traced).
+func (t *writeTrace) fileLabel(ft *scan.Table) string {
+	if t == nil || len(ft.Files) != 1 {
+		return ""
+	}
+	x := &explainer{Root: t.root}
+	return "DATA FILE " + x.Rel(ft.Files[0].Path)
 }
 
 // rowGroups counts the row groups of one file a rewrite looked at, and

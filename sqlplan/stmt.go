@@ -786,11 +786,16 @@ func (s *Stmt) explain(ctx context.Context, p *planner) (*Rows, error) {
 	if s.analyze {
 		x.Line(0, "rows returned: %d", rowsOut)
 	}
+	return planRows(ctx, x), nil
+}
+
+// planRows is EXPLAIN's result: the plan x wrote, a row per line.
+func planRows(ctx context.Context, x *explainer) *Rows {
 	b := newBuilder(tString, 16)
 	for _, l := range strings.Split(strings.TrimRight(x.String(), "\n"), "\n") {
 		b.Add(l)
 	}
-	return constRows(ctx, []Column{{Name: "plan", Type: tString}}, []*Col{b.C}), nil
+	return constRows(ctx, []Column{{Name: "plan", Type: tString}}, []*Col{b.C})
 }
 
 // Result is what a statement without rows did.
