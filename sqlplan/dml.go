@@ -26,26 +26,32 @@ import (
 // dmlTarget resolves the table of a DELETE or UPDATE: a single-file or
 // folder table, written by anyone, whose columns the rewrite keeps.
 func (s *Stmt) dmlTarget(verb string, tables sqlparser.TableExprs, tx *Tx) (*target, *sqlparser.AliasedTableExpr, error) {
-	if len(tables) != 1 {
-		return nil, nil, unsupported(verb + " of more than one table")
+	te, tn, err := dmlTableExpr(verb, tables)
+	if err != nil {
+		return nil, nil, err
 	}
-	te, ok := tables[0].(*sqlparser.AliasedTableExpr)
-	if !ok {
-		return nil, nil, unsupported(verb + " of a join")
-	}
-	tn, ok := te.Expr.(sqlparser.TableName)
-	if !ok {
-		return nil, nil, unsupported(verb + " of a subquery")
-	}
-	name := tn.Name.String()
-	if q := tn.Qualifier.String(); q != "" {
-		name = q + "." + name
-	}
-	tgt, err := s.e.targetOf(name, tx, true)
+	tgt, err := s.e.targetOf(qualifiedTable(tn), tx, true)
 	if err != nil {
 		return nil, nil, s.src.Locate(asError(err), tn.Name.String())
 	}
 	return tgt, te, nil
+}
+
+// dmlTableExpr is the one table of a DELETE or UPDATE's list, and its
+// name; other lists are refused.
+func dmlTableExpr(verb string, tables sqlparser.TableExprs) (*sqlparser.AliasedTableExpr, sqlparser.TableName, error) {
+	if len(tables) != 1 {
+		return nil, sqlparser.TableName{}, unsupported(verb + " of more than one table")
+	}
+	te, ok := tables[0].(*sqlparser.AliasedTableExpr)
+	if !ok {
+		return nil, sqlparser.TableName{}, unsupported(verb + " of a join")
+	}
+	tn, ok := te.Expr.(sqlparser.TableName)
+	if !ok {
+		return nil, sqlparser.TableName{}, unsupported(verb + " of a subquery")
+	}
+	return te, tn, nil
 }
 
 // deleteRows runs DELETE FROM t [WHERE c].

@@ -128,8 +128,13 @@ func (e *Engine) newWrite(verb string, tgt *target) *lWrite {
 		w.kind = "folder"
 	}
 	if w.kind != "temp" {
+		// A transaction writes a staged copy of the table: the table's
+		// own place is shown.
 		w.path = tgt.path
-		if r, err := filepath.Rel(e.root, tgt.path); err == nil && !strings.HasPrefix(r, "..") {
+		if p, ok, err := e.tablePath(tgt.name); err == nil && ok {
+			w.path = p
+		}
+		if r, err := filepath.Rel(e.root, w.path); err == nil && !strings.HasPrefix(r, "..") {
 			w.path = filepath.ToSlash(r)
 		}
 	}

@@ -103,24 +103,45 @@ func (sh *writeShow) print(x *explainer) {
 	}
 }
 
-// writePlan is the write's node and, when planRows, the plans of the
+// writePlan is the write's node and, when withReads, the plans of the
 // rows it reads, planned (not run) with p.
-func (s *Stmt) writePlan(p *planner, planRows bool) (*writeShow, error) {
+func (s *Stmt) writePlan(p *planner, withReads bool) (*writeShow, error) {
 	switch s.kind {
 	case kindInsert:
-		return s.insertPlan(p, planRows)
+		return s.insertPlan(p, withReads)
 	case kindUpdate, kindDelete:
-		return s.rewritePlan(p, planRows)
+		return s.rewritePlan(p, withReads)
 	case kindMerge:
-		return s.mergePlan(p, planRows)
+		return s.mergePlan(p, withReads)
 	}
 	return nil, errorf("EXPLAIN takes a SELECT, INSERT, UPDATE, DELETE or MERGE")
 }
 
+// explainTarget is targetOf for EXPLAIN, which writes nothing: a Delta
+// table in a transaction is described by the snapshot the transaction
+// reads, not staged for writing as a write's target is (txdelta.go).
+func (e *Engine) explainTarget(name string, tx *Tx) (*target, error) {
+	if tx != nil {
+		t, path, err := tx.openBase(name)
+		if err != nil {
+			return nil, err
+		}
+		snap := t.Snapshot()
+		e.release(t)
+		if snap != nil {
+			if err := e.writable(path); err != nil {
+				return nil, err
+			}
+			return deltaTarget(name, path, snap)
+		}
+	}
+	return e.targetOf(name, tx, true)
+}
+
 // insertPlan is writePlan of an INSERT: VALUES, or its query's plan.
-func (s *Stmt) insertPlan(p *planner, planRows bool) (*writeShow, error) {
+func (s *Stmt) insertPlan(p *planner, withReads bool) (*writeShow, error) {
 	ins := s.ast.(*sqlparser.Insert)
-	tgt, err := s.e.targetOf(qualifiedTable(ins.Table), p.tx, true)
+	tgt, err := s.e.explainTarget(qualifiedTable(ins.Table), p.tx)
 	if err != nil {
 		return nil, s.src.Locate(asError(err), ins.Table.Name.String())
 	}
@@ -149,7 +170,7 @@ func (s *Stmt) insertPlan(p *planner, planRows bool) (*writeShow, error) {
 		w.in = v
 		sh.lines = append(sh.lines, v.explain())
 	case sqlparser.SelectStatement:
-		if !planRows {
+		if !withReads {
 			break
 		}
 		sp, err := p.planSelect(parse.CloneAST(rows), nil)
@@ -165,7 +186,7 @@ func (s *Stmt) insertPlan(p *planner, planRows bool) (*writeShow, error) {
 // rewritePlan is writePlan of an UPDATE or DELETE: what its rewrite reads
 // of the table (every column, the new values and the WHERE's truth), and
 // the filter that picks the row groups (and files) it reads.
-func (s *Stmt) rewritePlan(p *planner, planRows bool) (*writeShow, error) {
+func (s *Stmt) rewritePlan(p *planner, withReads bool) (*writeShow, error) {
 	var tables sqlparser.TableExprs
 	var where *sqlparser.Where
 	var up *sqlparser.Update
@@ -182,9 +203,13 @@ func (s *Stmt) rewritePlan(p *planner, planRows bool) (*writeShow, error) {
 		}
 		tables, where = a.TableExprs, a.Where
 	}
-	tgt, te, err := s.dmlTarget(strings.Fields(verb)[0], tables, p.tx)
+	te, tn, err := dmlTableExpr(strings.Fields(verb)[0], tables)
 	if err != nil {
 		return nil, err
+	}
+	tgt, err := s.e.explainTarget(qualifiedTable(tn), p.tx)
+	if err != nil {
+		return nil, s.src.Locate(asError(err), tn.Name.String())
 	}
 	w := s.e.newWrite(verb, tgt)
 	if where != nil {
@@ -205,7 +230,7 @@ func (s *Stmt) rewritePlan(p *planner, planRows bool) (*writeShow, error) {
 		return nil, unsupported(strings.Fields(verb)[0] + " of a folder table with keys")
 	}
 	sh := &writeShow{w: w, lines: []string{rewriteHow(w.kind, up != nil, where != nil, keyed)}}
-	if !planRows {
+	if !withReads {
 		return sh, nil
 	}
 	if where != nil && !keyed {
@@ -266,9 +291,9 @@ func hasKeys(tgt *target) bool {
 
 // mergePlan is writePlan of a MERGE: its join of the target's rows to
 // the source's.
-func (s *Stmt) mergePlan(p *planner, planRows bool) (*writeShow, error) {
+func (s *Stmt) mergePlan(p *planner, withReads bool) (*writeShow, error) {
 	m := s.merge
-	tgt, err := s.e.targetOf(m.target, p.tx, true)
+	tgt, err := s.e.explainTarget(m.target, p.tx)
 	if err != nil {
 		return nil, s.src.Locate(asError(err), m.target)
 	}
@@ -288,7 +313,7 @@ func (s *Stmt) mergePlan(p *planner, planRows bool) (*writeShow, error) {
 	} else {
 		sh.lines = append(sh.lines, rewriteHow(w.kind, true, false, hasKeys(tgt)))
 	}
-	if !planRows {
+	if !withReads {
 		return sh, nil
 	}
 	sel := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}},

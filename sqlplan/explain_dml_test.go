@@ -195,6 +195,31 @@ func TestExplainWritePlans(t *testing.T) {
 	if fmt.Sprint(after) != fmt.Sprint(before) {
 		t.Errorf("EXPLAIN changed the files:\nbefore %v\nafter  %v", before, after)
 	}
+
+	// In a transaction EXPLAIN stages nothing: no copy of a Delta table,
+	// no file, and its COMMIT writes nothing.
+	tx := e.Begin(false)
+	for _, q := range []string{
+		"EXPLAIN DELETE FROM d WHERE id = 2",
+		"EXPLAIN MERGE INTO d USING s ON d.id = s.a WHEN MATCHED THEN DELETE",
+		"EXPLAIN INSERT INTO d VALUES (9, 'n')",
+		"EXPLAIN UPDATE f SET v = 'x'",
+		"EXPLAIN INSERT INTO s VALUES (9, 'n')",
+	} {
+		plan := explainText(t, e, q, tx)
+		if !strings.Contains(plan, "[Delta d]") && !strings.Contains(plan, "[folder f]") && !strings.Contains(plan, "[file s.parquet]") {
+			t.Errorf("%s in a transaction:\n%s", q, plan)
+		}
+	}
+	if got := fileHashes(t, e); fmt.Sprint(got) != fmt.Sprint(before) {
+		t.Errorf("EXPLAIN in a transaction changed the files:\nbefore %v\nafter  %v", before, got)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := fileHashes(t, e); fmt.Sprint(got) != fmt.Sprint(before) {
+		t.Errorf("COMMIT after EXPLAIN changed the files:\nbefore %v\nafter  %v", before, got)
+	}
 }
 
 // TestExplainWriteLogical: the write's logical node is over the rows'
@@ -265,11 +290,20 @@ func TestExplainAnalyzeWrites(t *testing.T) {
 	tx := e.Begin(false)
 	plan := explainText(t, e, "EXPLAIN ANALYZE DELETE FROM s WHERE a = 4", tx)
 	wantLines(t, "in a transaction", plan, "DELETE FROM s", "rows affected: 1")
+	// A Delta table the transaction wrote is shown by its own place, not
+	// its staged copy's.
+	plan = explainText(t, e, "EXPLAIN ANALYZE DELETE FROM d WHERE id = 3", tx)
+	wantLines(t, "Delta in a transaction", plan, "DELETE FROM d [Delta d]", "rows affected: 1")
+	plan = explainText(t, e, "EXPLAIN DELETE FROM d WHERE id = 1", tx)
+	wantLines(t, "Delta in a transaction", plan, "DELETE FROM d [Delta d]")
 	if err := tx.Rollback(); err != nil {
 		t.Fatal(err)
 	}
 	if got := fmt.Sprint(queryAll(t, e, "SELECT count(*) FROM s WHERE a = 4")); got != "[[1]]" {
 		t.Errorf("after ROLLBACK the row is %s, want [[1]]", got)
+	}
+	if got := fmt.Sprint(queryAll(t, e, "SELECT list(id ORDER BY id) FROM d")); got != "[[[1 3]]]" {
+		t.Errorf("after ROLLBACK d holds %s, want [[[1 3]]]", got)
 	}
 	// Errors of the write are the statement's.
 	if _, err := queryRows(t, e, "EXPLAIN ANALYZE INSERT INTO t VALUES (1, 'dup')"); err == nil || !strings.Contains(err.Error(), "PRIMARY KEY") && !strings.Contains(err.Error(), "duplicate") {
