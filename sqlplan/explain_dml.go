@@ -117,6 +117,18 @@ func (s *Stmt) writePlan(p *planner, withReads bool) (*writeShow, error) {
 	return nil, errorf("EXPLAIN takes a SELECT, INSERT, UPDATE, DELETE or MERGE")
 }
 
+// returningText is the text of a RETURNING list (its tokens, read from
+// src, to the end of the statement).
+func returningText(src *source, toks []parse.Token) string {
+	if len(toks) == 0 {
+		return ""
+	}
+	if p := toks[0].Pos; src == nil || p < 0 || p > len(src.Orig) {
+		return tokensText(toks)
+	}
+	return strings.TrimRight(sourceText(src.Orig, toks, 0, len(toks)), "; \t\n")
+}
+
 // explainTarget is targetOf for EXPLAIN, which writes nothing: a Delta
 // table in a transaction is described by the snapshot the transaction
 // reads, not staged for writing as a write's target is (txdelta.go).
@@ -162,7 +174,7 @@ func (s *Stmt) insertPlan(p *planner, withReads bool) (*writeShow, error) {
 		opts = append(opts, "ON CONFLICT DO UPDATE SET "+strings.Join(s.upsert.cols, ", "))
 	}
 	w.conflict = strings.Join(opts, " ")
-	w.returning = tokensText(s.returning)
+	w.returning = returningText(s.src, s.returning)
 	sh := &writeShow{w: w}
 	switch rows := ins.Rows.(type) {
 	case sqlparser.Values:
@@ -215,7 +227,7 @@ func (s *Stmt) rewritePlan(p *planner, withReads bool) (*writeShow, error) {
 	if where != nil {
 		w.where = sqlparser.String(where.Expr)
 	}
-	w.returning = tokensText(s.returning)
+	w.returning = returningText(s.src, s.returning)
 	items := sqlparser.SelectExprs{&sqlparser.StarExpr{}}
 	if up != nil {
 		if items, _, err = s.updateSet(tgt, te, up); err != nil {
@@ -301,7 +313,7 @@ func (s *Stmt) mergePlan(p *planner, withReads bool) (*writeShow, error) {
 	for _, c := range m.clauses {
 		w.clauses = append(w.clauses, m.clauseText(c))
 	}
-	w.returning = tokensText(m.returning)
+	w.returning = returningText(s.src, m.returning)
 	join := &lMergeJoin{on: "using: " + strings.Join(m.using, ", ")}
 	if m.using == nil {
 		join.on = "on: " + m.exprText(m.on)

@@ -169,7 +169,7 @@ func TestExplainWritePlans(t *testing.T) {
 			"SCAN d [d]"}},
 		{"EXPLAIN UPDATE d SET s = 'q' WHERE id = 2", []string{"UPDATE d [Delta d] set: s = 'q'", "deletion vectors mark the rows matched; their new versions go to a new data file"}},
 		{"EXPLAIN INSERT INTO d VALUES (9, 'n')", []string{"INSERT INTO d [Delta d]", "VALUES 1 row"}},
-		{"EXPLAIN UPDATE tt SET v = 'uno' WHERE k = 1 RETURNING k, v", []string{"UPDATE tt [temp] set: v = 'uno' where: k = 1 returning: k , v", "PROJECT k, v, 'uno'"}},
+		{"EXPLAIN UPDATE tt SET v = 'uno' WHERE k = 1 RETURNING k, v", []string{"UPDATE tt [temp] set: v = 'uno' where: k = 1 returning: k, v", "PROJECT k, v, 'uno'"}},
 		{"EXPLAIN INSERT INTO tt VALUES (3, 'three')", []string{"INSERT INTO tt [temp]", "VALUES 1 row"}},
 		{"EXPLAIN MERGE INTO t USING s ON t.a = s.a WHEN MATCHED THEN UPDATE SET b = s.b WHEN NOT MATCHED THEN INSERT VALUES (s.a, s.b)", []string{
 			"MERGE INTO t [file t.parquet] WHEN MATCHED THEN UPDATE SET b, WHEN NOT MATCHED THEN INSERT checks:",
