@@ -413,6 +413,9 @@ func (p *planner) pushedFilter(te *sqlparser.AliasedTableExpr, where *sqlparser.
 			filter = n.Req.Filter
 		}
 	}
+	if p.ctx != nil {
+		writeTraceOf(p.ctx).pushedFilter(filter) // EXPLAIN ANALYZE (explain_dml.go)
+	}
 	return filter, nil
 }
 

@@ -255,7 +255,7 @@ func (s *Stmt) rewritePlan(p *planner, withReads bool) (*writeShow, error) {
 			return nil, err
 		}
 		if filter != nil {
-			sh.lines = append(sh.lines, "reads only what may match: "+filter.String())
+			sh.lines = append(sh.lines, pushedLine(filter))
 		}
 	}
 	sel, err := flaggedSelect(items, where, sqlparser.TableExprs{te})
@@ -401,6 +401,8 @@ type writeTrace struct {
 	// rewrote; groups and groupsRead the same for the row groups of the
 	// files it looked at.
 	files, filesRead, groups, groupsRead int
+	// pushed is the line of the filter that picked them ("" for none).
+	pushed string
 }
 
 // maxTracedReads bounds the plans EXPLAIN ANALYZE shows of a write (a
@@ -475,6 +477,23 @@ func (t *writeTrace) fileLabel(ft *scan.Table) string {
 	return "DATA FILE " + x.Rel(ft.Files[0].Path)
 }
 
+// pushedLine is the line that shows the filter that picks the row groups
+// (and files) a rewrite reads.
+func pushedLine(filter scan.Predicate) string {
+	return "reads only what may match: " + filter.String()
+}
+
+// pushedFilter keeps the line of the filter a rewrite picks its row
+// groups by (none for nil).
+func (t *writeTrace) pushedFilter(filter scan.Predicate) {
+	if t == nil || filter == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.pushed = pushedLine(filter)
+}
+
 // rowGroups counts the row groups of one file a rewrite looked at, and
 // those it reads (may).
 func (t *writeTrace) rowGroups(may []bool) {
@@ -497,14 +516,18 @@ func (t *writeTrace) rowGroups(may []bool) {
 
 // figures are the lines of what the rewrites read or kept.
 func (t *writeTrace) figures() []string {
+	var lines []string
+	if t.pushed != "" {
+		lines = append(lines, t.pushed)
+	}
 	if t.files == 0 {
-		return nil
+		return lines
 	}
 	line := fmt.Sprintf("row groups %d (read %d, kept as stored %d)", t.groups, t.groupsRead, t.groups-t.groupsRead)
 	if t.files > 1 {
 		line = fmt.Sprintf("files %d (rewritten %d, kept %d), ", t.files, t.filesRead, t.files-t.filesRead) + line
 	}
-	return []string{line}
+	return append(lines, line)
 }
 
 // moreText is the line of the reads not shown ("" when all are).

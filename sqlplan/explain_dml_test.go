@@ -261,9 +261,9 @@ func TestExplainAnalyzeWrites(t *testing.T) {
 		check    string // a query and its result after the write
 		result   string
 	}{
-		{"EXPLAIN ANALYZE UPDATE s SET b = 'z' WHERE a = 2", 1, []string{"UPDATE s [file s.parquet] set: b = 'z' where: a = 2", "row groups 1 (read 1, kept as stored 0)", "PROJECT a, b, 'z'", "SCAN s", "files 1 (pruned 0)"},
+		{"EXPLAIN ANALYZE UPDATE s SET b = 'z' WHERE a = 2", 1, []string{"UPDATE s [file s.parquet] set: b = 'z' where: a = 2", "reads only what may match: a = 2", "row groups 1 (read 1, kept as stored 0)", "PROJECT a, b, 'z'", "SCAN s", "files 1 (pruned 0)"},
 			"SELECT b FROM s WHERE a = 2", "[[z]]"},
-		{"EXPLAIN ANALYZE DELETE FROM f WHERE id >= 15", 5, []string{"DELETE FROM f [folder f]", "files 3 (rewritten 1, kept 2), row groups 2 (read 1, kept as stored 1)", "SCAN f"},
+		{"EXPLAIN ANALYZE DELETE FROM f WHERE id >= 15", 5, []string{"DELETE FROM f [folder f]", "reads only what may match: id >= 15", "files 3 (rewritten 1, kept 2), row groups 2 (read 1, kept as stored 1)", "SCAN f"},
 			"SELECT count(*) FROM f", "[[15]]"},
 		{"EXPLAIN ANALYZE INSERT INTO t SELECT a + 10, b FROM s", 2, []string{"INSERT INTO t [file t.parquet]", "PROJECT a + 10, b", "SCAN s", "KEY CHECK reads t", "SCAN t"},
 			"SELECT count(*) FROM t", "[[5]]"},
