@@ -137,6 +137,10 @@ func TestExplainWritePlans(t *testing.T) {
 			"pushed filter: a > 2"}},
 		{"EXPLAIN INSERT OR REPLACE INTO t VALUES (1, 'r')", []string{"INSERT INTO t [file t.parquet] OR REPLACE checks:", "VALUES 1 row"}},
 		{"EXPLAIN INSERT INTO t VALUES (1, 'r') ON CONFLICT (a) DO UPDATE SET b = excluded.b", []string{"INSERT INTO t [file t.parquet] ON CONFLICT DO UPDATE SET b checks:"}},
+		{"EXPLAIN INSERT OR IGNORE INTO t VALUES (1, 'r')", []string{"INSERT INTO t [file t.parquet] ON CONFLICT DO NOTHING checks:", "VALUES 1 row"}},
+		{"EXPLAIN INSERT INTO s BY NAME SELECT 'k' AS b, 5 AS a", []string{"INSERT INTO s [file s.parquet] BY NAME", "PROJECT 'k', 5", "ONE ROW"}},
+		{"EXPLAIN INSERT INTO f VALUES (30, 'x')", []string{"INSERT INTO f [folder f]", "VALUES 1 row"}},
+		{"EXPLAIN INSERT INTO h VALUES (7, 'g', 'eu', 2024)", []string{"INSERT INTO h [hive h]", "VALUES 1 row"}},
 		{"EXPLAIN INSERT INTO s DEFAULT VALUES", []string{"INSERT INTO s [file s.parquet]", "DEFAULT VALUES 1 row"}},
 		{"EXPLAIN UPDATE s SET b = 'z' WHERE a = 2", []string{
 			"UPDATE s [file s.parquet] set: b = 'z' where: a = 2",
