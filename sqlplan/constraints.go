@@ -302,6 +302,12 @@ type constraints struct {
 	foreign  []foreignKey
 }
 
+// hasKeys reports whether there are keys to check: PRIMARY KEY, UNIQUE
+// or FOREIGN KEY.
+func (c *constraints) hasKeys() bool {
+	return c.primary != nil || c.unique != nil || len(c.foreign) > 0
+}
+
 func constraintsOf(opts map[string]string) *constraints {
 	c := &constraints{defaults: map[string]string{}}
 	if v := opts["primary_key"]; v != "" {

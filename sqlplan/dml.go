@@ -255,7 +255,7 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 	return write(func(w *writer.Writer) error {
 		s.e.forget(tgt.path) // read what is committed now that the locks are held
 		con := constraintsOf(tgt.opts)
-		if con.primary != nil || con.unique != nil || len(con.foreign) > 0 {
+		if con.hasKeys() {
 			// Keys are checked over the table's new contents as a whole.
 			rp := p.child(p.src)
 			rp.writeHeld = true

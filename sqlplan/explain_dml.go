@@ -296,10 +296,7 @@ func rewriteHow(kind string, update, where, keyed bool) string {
 
 // hasKeys reports whether the table has keys a rewrite checks over its
 // whole new contents (dml.go's rewriteTable).
-func hasKeys(tgt *target) bool {
-	con := constraintsOf(tgt.opts)
-	return con.primary != nil || con.unique != nil || len(con.foreign) > 0
-}
+func hasKeys(tgt *target) bool { return constraintsOf(tgt.opts).hasKeys() }
 
 // mergePlan is writePlan of a MERGE: its join of the target's rows to
 // the source's.

@@ -33,7 +33,7 @@ import (
 func (s *Stmt) rewriteFolder(ctx context.Context, p *planner, tgt *target, te *sqlparser.AliasedTableExpr, items sqlparser.SelectExprs,
 	sel *sqlparser.Select, where *sqlparser.Where, opts []writer.Option, change func(b *Batch, hit []bool) ([]*Col, error), added func() ([]*Col, error)) error {
 	con := constraintsOf(tgt.opts)
-	if con.primary != nil || con.unique != nil || len(con.foreign) > 0 {
+	if con.hasKeys() {
 		return unsupported(s.verb() + " of a folder table with keys")
 	}
 	// In a transaction the edit is staged (txfolder.go).
