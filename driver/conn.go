@@ -154,6 +154,25 @@ func (c *Conn) runAllButLast(ctx context.Context, query string, args []driver.Na
 	return parts[len(parts)-1], nil
 }
 
+// ReturnsRows reports whether query (one statement) returns rows of its
+// own: a SELECT, EXPLAIN, DESCRIBE, a write with RETURNING, or EXECUTE of
+// a prepared statement that does. Tools that print results, such as the
+// pqsql shell, reach it through (*sql.Conn).Raw to choose between Query
+// and Exec without guessing from the statement's first word.
+func (c *Conn) ReturnsRows(ctx context.Context, query string) (bool, error) {
+	if c.closed {
+		return false, driver.ErrBadConn
+	}
+	if sqlplan.TxControl(query) != "" {
+		return false, nil
+	}
+	s, err := c.engine.PrepareTx(ctx, query, c.tx)
+	if err != nil {
+		return false, err
+	}
+	return s.In(c.sess).Returns(), nil
+}
+
 func query1(ctx context.Context, c *Conn, s *sqlplan.Stmt, args []driver.NamedValue) (_ driver.Rows, err error) {
 	defer recoverInternal(&err)
 	if !s.In(c.sess).Returns() {

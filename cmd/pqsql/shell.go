@@ -15,7 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	_ "github.com/carquet-go/carquet/driver"
+	carquet "github.com/carquet-go/carquet/driver"
 	"github.com/carquet-go/carquet/objstore"
 	// s3:// paths: the shell reads and writes tables in S3 and
 	// S3-compatible stores.
@@ -377,8 +377,30 @@ func firstWord(st string) string {
 	return strings.ToUpper(st[:end])
 }
 
-// returnsRows reports statements run with Query (the rest with Exec).
-func returnsRows(st string) bool {
+// returnsRows reports whether st is run with Query (the rest with Exec):
+// the driver says so for the statement as prepared (a write with
+// RETURNING and EXECUTE of a query return rows too); the first word
+// decides only when the statement does not prepare, where either call
+// reports the same error.
+func (sh *shell) returnsRows(ctx context.Context, st string) bool {
+	var rows bool
+	err := sh.conn.Raw(func(dc any) error {
+		c, ok := dc.(*carquet.Conn)
+		if !ok {
+			return errors.New("not a carquet connection")
+		}
+		var err error
+		rows, err = c.ReturnsRows(ctx, st)
+		return err
+	})
+	if err != nil {
+		return returnsRowsByWord(st)
+	}
+	return rows
+}
+
+// returnsRowsByWord guesses from the first word whether st returns rows.
+func returnsRowsByWord(st string) bool {
 	switch firstWord(st) {
 	case "SELECT", "WITH", "EXPLAIN", "DESCRIBE", "DESC", "SHOW", "VALUES", "FROM", "TABLE", "PRAGMA", "SUMMARIZE", "PIVOT", "UNPIVOT":
 		return true
@@ -460,7 +482,7 @@ func (sh *shell) exec(st string) error {
 	ctx, cancel := sh.statementContext()
 	defer cancel()
 	start := time.Now()
-	if !returnsRows(st) {
+	if !sh.returnsRows(ctx, st) {
 		res, err := sh.runner().ExecContext(ctx, st)
 		if err != nil {
 			return err

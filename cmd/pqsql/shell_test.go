@@ -194,6 +194,24 @@ func TestShellReadonlyAndInsert(t *testing.T) {
 	}
 }
 
+// TestShellRowsOfWrites: a write with RETURNING and EXECUTE of a prepared
+// query print their rows (the shell asks the driver, not the first word);
+// EXECUTE of a prepared INSERT prints nothing and writes, also inside a
+// transaction.
+func TestShellRowsOfWrites(t *testing.T) {
+	dir := t.TempDir()
+	ok(t, dir, "CREATE TABLE t (a INTEGER, b VARCHAR)")
+	script := "INSERT INTO t VALUES (1, 'x'), (2, 'y') RETURNING a;\n" +
+		"PREPARE ins AS INSERT INTO t VALUES (?, 'z');\nEXECUTE ins(3);\n" +
+		"PREPARE sel AS SELECT b FROM t WHERE a >= ? ORDER BY a;\nEXECUTE sel(2);\n" +
+		"BEGIN; UPDATE t SET b = 'w' WHERE a = 1 RETURNING b; DELETE FROM t WHERE a = 3 RETURNING a * 10 AS d; COMMIT;\n" +
+		"SELECT count(*) AS n FROM t;\n"
+	r := pq(t, script, dir)
+	if want := "a\n1\n2\nb\ny\nz\nb\nw\nd\n30\nn\n2\n"; r.code != 0 || r.stdout != want {
+		t.Errorf("got %+v\nwant stdout %q", r, want)
+	}
+}
+
 // TestShellTransactions: BEGIN ... ROLLBACK writes nothing, BEGIN ...
 // COMMIT writes all, a transaction left open at the end is rolled back,
 // and the transaction statements out of place are errors.
@@ -224,7 +242,7 @@ func TestSplitStatements(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("split: %q", got)
 	}
-	if firstWord("  (SELECT 1)") != "SELECT" || !returnsRows("describe t") || returnsRows("INSERT INTO t VALUES (1)") {
+	if firstWord("  (SELECT 1)") != "SELECT" || !returnsRowsByWord("describe t") || returnsRowsByWord("INSERT INTO t VALUES (1)") {
 		t.Error("statement kinds")
 	}
 	for _, c := range []struct {
