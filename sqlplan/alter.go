@@ -189,31 +189,31 @@ func (s *Stmt) alterTable(ctx context.Context, p *planner) (Result, error) {
 func (s *Stmt) rewriteAltered(ctx context.Context, p *planner, table string) (Result, error) {
 	a := s.alter
 	resolve := s.e.tablePath
-	if p.tx != nil {
-		resolve = p.tx.tablePath
+	if stmtOf(p).tx != nil {
+		resolve = stmtOf(p).tx.tablePath
 	}
 	if _, ok, err := resolve(table); err != nil {
 		return Result{}, err
 	} else if !ok && a.ifExists {
 		return Result{}, nil
 	}
-	tgt, err := s.e.insertTarget(table, p.tx)
+	tgt, err := s.e.insertTarget(table, stmtOf(p).tx)
 	if err != nil {
 		return Result{}, err
 	}
 	if tgt.folder {
 		return Result{}, unsupported(s.verb() + " of a table that is a folder of files")
 	}
-	if p.tx != nil {
+	if stmtOf(p).tx != nil {
 		// The table's rows the transaction inserted are part of what the
 		// ALTER reads and writes (to a staged file, below).
-		if err := p.tx.settle(tgt.path, tgt.name); err != nil {
+		if err := stmtOf(p).tx.settle(tgt.path, tgt.name); err != nil {
 			return Result{}, err
 		}
 	}
 	if a.action == "rename_table" {
-		if p.tx != nil {
-			return Result{}, s.renameInTx(p.tx, tgt, a.to)
+		if stmtOf(p).tx != nil {
+			return Result{}, s.renameInTx(stmtOf(p).tx, tgt, a.to)
 		}
 		return Result{}, s.renameTable(tgt.path, a.to)
 	}
@@ -347,7 +347,7 @@ func (s *Stmt) rewriteAltered(ctx context.Context, p *planner, table string) (Re
 		defer s.e.forget(tgt.path)
 		return writer.Rewrite(tgt.path, sch, fill, wopts...)
 	}
-	if tx := p.tx; tx != nil {
+	if tx := stmtOf(p).tx; tx != nil {
 		write = func(fill func(w *writer.Writer) error) error {
 			return tx.stage(tgt.path, tgt.name, sch, fill, wopts)
 		}
@@ -355,7 +355,7 @@ func (s *Stmt) rewriteAltered(ctx context.Context, p *planner, table string) (Re
 	return Result{}, write(func(w *writer.Writer) error {
 		s.e.forget(tgt.path) // read what is committed now that the locks are held
 		rp := p.child(st.src)
-		rp.writeHeld = true
+		holdWrite(rp)
 		defer rp.releaseAll()
 		sp, err := st.plan(rp)
 		if err != nil {

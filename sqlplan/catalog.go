@@ -4,7 +4,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/sqlplan/parse"
 	// Named so: the tests' exec helper takes the package's own name.
 )
@@ -13,33 +12,12 @@ import (
 // list the folder's tables and the engine's views as other databases do,
 // in catalog "carquet" and schema "main".
 
-// openTable opens a table for the statement: in its transaction's snapshot
-// if it has one, without taking the write lock again if it holds it.
-func (p *planner) openTable(name string) (*scan.Table, string, error) {
-	switch {
-	case p.tx != nil:
-		return p.tx.openTable(name)
-	case p.writeHeld:
-		return p.e.openTableWriteHeld(name)
-	}
-	return p.e.openTable(name)
-}
-
-// tableNames are the table names the statement sees: its transaction's,
-// if it has one.
-func (p *planner) tableNames() []string {
-	if p.tx != nil {
-		return p.tx.tableNames()
-	}
-	return p.e.TableNames()
-}
-
 // catalogRelation is the relation of a catalog view, ok false when name
 // is none. The views have DuckDB's columns, in its order.
 func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
 	which := strings.ToLower(name)
 	c := &catalogRows{}
-	if pg, ok := strings.CutPrefix(which, "pg_catalog."); ok || strings.HasPrefix(which, "pg_") && !p.e.tableExists(name) {
+	if pg, ok := strings.CutPrefix(which, "pg_catalog."); ok || strings.HasPrefix(which, "pg_") && !p.cat.TableExists(name) {
 		if !ok {
 			pg = which // pg_tables is pg_catalog.pg_tables where no table has the name
 		}
@@ -51,7 +29,7 @@ func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
 		}
 		return c.relation(alias, strings.ToUpper(which)), true
 	}
-	if (which == "sqlite_master" || which == "sqlite_schema") && !p.e.tableExists(name) {
+	if (which == "sqlite_master" || which == "sqlite_schema") && !p.cat.TableExists(name) {
 		if alias == "" {
 			alias = which
 		}
@@ -134,7 +112,7 @@ func (p *planner) infoTables(c *catalogRows) {
 		commit.Add(nil)
 		comment.Add(nil)
 	}
-	for _, name := range p.e.viewNames() {
+	for _, name := range p.cat.ViewNames() {
 		row(ownDatabase.name, name)
 		kind.Add("VIEW")
 		nulls()
@@ -194,8 +172,8 @@ func (p *planner) infoViews(c *catalogRows) {
 	check := c.col("check_option", tString)
 	nos := []*colBuilder{c.col("is_updatable", tString), c.col("is_insertable_into", tString), c.col("is_trigger_updatable", tString),
 		c.col("is_trigger_deletable", tString), c.col("is_trigger_insertable_into", tString)}
-	for _, name := range p.e.viewNames() {
-		v := p.e.viewNamed(name)
+	for _, name := range p.cat.ViewNames() {
+		v := p.cat.View(name)
 		if v == nil {
 			continue
 		}
@@ -247,7 +225,7 @@ func (e *Engine) tableExists(name string) bool {
 // viewColumns are the output columns of a view (none if it does not plan:
 // a table it reads was dropped).
 func (p *planner) viewColumns(name string) []Column {
-	st, err := p.e.Prepare("SELECT * FROM " + parse.Backquote(name))
+	st, err := p.cat.PrepareOutside("SELECT * FROM " + parse.Backquote(name))
 	if err != nil {
 		return nil
 	}

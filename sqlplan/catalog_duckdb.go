@@ -49,9 +49,9 @@ var ownDatabase = catalogDB{name: "carquet", oid: catalogDatabaseOID}
 // name.
 func (p *planner) catalogDatabases() []catalogDB {
 	own := ownDatabase
-	own.path = p.e.root
+	own.path = stmtOf(p).e.root
 	out := []catalogDB{own}
-	names, paths := p.e.attachedNames()
+	names, paths := stmtOf(p).e.attachedNames()
 	for i, n := range names {
 		out = append(out, catalogDB{name: n, path: paths[i], oid: int64(catalogDatabaseOID + (i+1)*catalogFirstOID)})
 	}
@@ -70,7 +70,7 @@ type catalogTable struct {
 func (p *planner) catalogTables() []catalogTable {
 	var out []catalogTable
 	for _, db := range p.catalogDatabases() {
-		names := p.tableNames()
+		names := p.cat.TableNames()
 		if db.name != ownDatabase.name {
 			names = folderTableNames(db.path)
 			sort.Strings(names)
@@ -96,7 +96,7 @@ func (p *planner) catalogEntries() []catalogEntry {
 			out = append(out, ent)
 		}
 	}
-	for _, name := range p.e.viewNames() {
+	for _, name := range p.cat.ViewNames() {
 		out = append(out, p.viewEntry(name))
 	}
 	return out
@@ -104,11 +104,11 @@ func (p *planner) catalogEntries() []catalogEntry {
 
 // tableEntry reads a table's columns and constraints from its files.
 func (p *planner) tableEntry(name string) (catalogEntry, error) {
-	t, _, err := p.openTable(name)
+	t, _, err := p.cat.OpenTable(name)
 	if err != nil {
 		return catalogEntry{}, err
 	}
-	defer p.e.release(t)
+	defer p.cat.ReleaseTable(t)
 	ent := catalogEntry{db: ownDatabase, name: t.Name, con: &constraints{}}
 	if ent.name == "" {
 		ent.name = name
@@ -155,7 +155,7 @@ func hasUniqueColumn(keys [][]string, name string) bool {
 
 // viewEntry is a view with the columns its query gives.
 func (p *planner) viewEntry(name string) catalogEntry {
-	ent := catalogEntry{db: ownDatabase, name: name, view: p.e.viewNamed(name), con: &constraints{}}
+	ent := catalogEntry{db: ownDatabase, name: name, view: p.cat.View(name), con: &constraints{}}
 	for _, c := range p.viewColumns(name) {
 		ent.cols = append(ent.cols, catalogColumn{name: c.Name, t: c.Type, notNull: !c.Nullable})
 	}
@@ -274,7 +274,7 @@ func (p *planner) duckdbRelation(name, alias string) (*relation, bool, error) {
 	case "duckdb_keywords":
 		duckdbKeywords(c)
 	case "duckdb_types":
-		duckdbTypes(c, p.e.userTypeList())
+		duckdbTypes(c, stmtOf(p).e.userTypeList())
 	case "duckdb_functions":
 		p.duckdbFunctions(c)
 	}
@@ -412,14 +412,14 @@ func (p *planner) duckdbDatabases(c *catalogRows) {
 		tags.Add(map[any]any{})
 		internal.Add(false)
 		kind.Add("carquet")
-		readonly.Add(i > 0 && p.e.writable(in.path) != nil) // writes stay below the root
+		readonly.Add(i > 0 && stmtOf(p).e.writable(in.path) != nil) // writes stay below the root
 	}
 }
 
 // tableInfoRelation is pragma_table_info('name') of a table or a view.
 func (p *planner) tableInfoRelation(name, alias string) (*relation, error) {
 	var ent catalogEntry
-	if p.e.viewNamed(name) != nil {
+	if p.cat.View(name) != nil {
 		ent = p.viewEntry(name)
 	} else {
 		var err error

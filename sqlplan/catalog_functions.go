@@ -114,7 +114,7 @@ func builtinFunctionRows() []functionRow {
 // macroFunctionRows lists the user's macros, one row per overload.
 func (p *planner) macroFunctionRows() []functionRow {
 	var rows []functionRow
-	for _, m := range p.e.macroSnapshot().m {
+	for _, m := range stmtOf(p).e.macroSnapshot().m {
 		kind := "macro"
 		if m.table {
 			kind = "table_macro"

@@ -46,7 +46,7 @@ func (p *planner) duckdbSequences(c *catalogRows) {
 	comment, tags, temp := c.col("comment", tString), c.col("tags", tTagsMap), c.col("temporary", tBool)
 	start, minV, maxV, inc := c.col("start_value", tBigint), c.col("min_value", tBigint), c.col("max_value", tBigint), c.col("increment_by", tBigint)
 	cycle, last, sql := c.col("cycle", tBool), c.col("last_value", tBigint), c.col("sql", tString)
-	e := p.e
+	e := stmtOf(p).e
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for i, n := range e.sequenceNamesLocked() {
@@ -183,7 +183,7 @@ func (p *planner) pgCatalogRelation(view string, c *catalogRows) bool {
 	case "pg_tables":
 		schema, name, owner, space := c.col("schemaname", tString), c.col("tablename", tString), c.col("tableowner", tString), c.col("tablespace", tInteger)
 		flags := []*colBuilder{c.col("hasindexes", tBool), c.col("hasrules", tBool), c.col("hastriggers", tBool)}
-		for _, t := range p.tableNames() {
+		for _, t := range p.cat.TableNames() {
 			c.n++
 			schema.Add("main")
 			name.Add(t)
@@ -195,8 +195,8 @@ func (p *planner) pgCatalogRelation(view string, c *catalogRows) bool {
 		}
 	case "pg_views":
 		schema, name, owner, def := c.col("schemaname", tString), c.col("viewname", tString), c.col("viewowner", tString), c.col("definition", tString)
-		for _, n := range p.e.viewNames() {
-			v := p.e.viewNamed(n)
+		for _, n := range p.cat.ViewNames() {
+			v := p.cat.View(n)
 			if v == nil {
 				continue
 			}

@@ -375,7 +375,7 @@ func (e *Engine) exprOf(text string) (sqlparser.Expr, *source, error) {
 // bindStored binds a constraint's stored expression text in sc (as a
 // condition with asBool); a binding error is reported under label.
 func (p *planner) bindStored(text string, sc *scope, asBool bool, label string) (expr, error) {
-	e, src, err := p.e.exprOf(text)
+	e, src, err := p.cat.StoredExpr(text)
 	if err != nil {
 		return nil, err
 	}
@@ -642,7 +642,7 @@ func (p *planner) checkForeign(ctx context.Context, con *constraints, fields []*
 		}
 		refCols := fk.refCols
 		if len(refCols) == 0 {
-			ref, err := p.e.insertTarget(fk.table, nil)
+			ref, err := stmtOf(p).e.insertTarget(fk.table, nil)
 			if err != nil {
 				return errorf("the table %q the foreign key references: %v", fk.table, err)
 			}

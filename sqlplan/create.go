@@ -827,8 +827,8 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 		return Result{}, errorf("cannot create table %q: the database is the single file %s", s.table, s.e.file)
 	}
 	resolve := s.e.tablePath
-	if p.tx != nil {
-		resolve = p.tx.tablePath
+	if stmtOf(p).tx != nil {
+		resolve = stmtOf(p).tx.tablePath
 	}
 	path, exists, err := resolve(s.table)
 	if err != nil {
@@ -841,8 +841,8 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
-		if p.tx != nil {
-			path, exists = p.tx.tempTable(s.table)
+		if stmtOf(p).tx != nil {
+			path, exists = stmtOf(p).tx.tempTable(s.table)
 		} else {
 			path, exists = s.e.tempTable(s.table)
 		}
@@ -855,7 +855,7 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 	// A first look, to fail before running a query; the decision is taken
 	// again under the lock, below.
 	if exists {
-		if done, err := s.existingIn(path, p.tx); done || err != nil {
+		if done, err := s.existingIn(path, stmtOf(p).tx); done || err != nil {
 			return Result{}, err
 		}
 	}
@@ -895,9 +895,9 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 		}
 		return w.WriteBatch(vecs)
 	}
-	if p.tx != nil {
+	if stmtOf(p).tx != nil {
 		// The new table (or the replacing one) is staged for COMMIT.
-		return Result{RowsAffected: int64(n)}, p.tx.stage(path, s.table, sch, fill, opts)
+		return Result{RowsAffected: int64(n)}, stmtOf(p).tx.stage(path, s.table, sch, fill, opts)
 	}
 	s.e.writeMu.Lock()
 	defer s.e.writeMu.Unlock()

@@ -128,7 +128,7 @@ func (p *planner) csvRelation(name, alias string) (*relation, bool, error) {
 		return nil, true, errorf("%s is a name reserved for carquet's own use", name)
 	}
 	path := v.Get("path")
-	if err := p.e.confine.Check(path, false); err != nil {
+	if err := p.cat.Confine().Check(path, false); err != nil {
 		return nil, true, &Error{Msg: err.Error(), Offset: -1, Err: err}
 	}
 	ent, err := p.tableEntry(v.Get("table"))

@@ -209,7 +209,7 @@ func deltaVectors(tgt *target, cols []*Col) ([]*vector.Vector, error) {
 // the write lock the caller holds.
 func (p *planner) readDeltaFile(ctx context.Context, ft *scan.Table, sel *sqlparser.Select) (*Batch, error) {
 	rp := p.child(p.src)
-	rp.writeHeld = true
+	holdWrite(rp)
 	rp.files = map[string]*scan.Table{deltaFileMarker: ft}
 	defer rp.releaseAll()
 	sp, err := rp.planSelect(parse.CloneAST(sel), nil)

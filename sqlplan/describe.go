@@ -19,7 +19,7 @@ const describeMarker = "__carquet_describe__:"
 // describeCatalog is DESCRIBE of the table or view name.
 func (p *planner) describeCatalog(name string) (*catalogRows, error) {
 	c := &catalogRows{}
-	if p.e.viewNamed(name) != nil {
+	if p.cat.View(name) != nil {
 		describeEntry(c, p.viewEntry(name))
 		return c, nil
 	}
@@ -27,11 +27,11 @@ func (p *planner) describeCatalog(name string) (*catalogRows, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, _, err := p.openTable(name)
+	t, _, err := p.cat.OpenTable(name)
 	if err != nil {
 		return nil, err
 	}
-	defer p.e.release(t)
+	defer p.cat.ReleaseTable(t)
 	describeEntry(c, ent)
 	phys := c.col("parquet_type", tString)
 	for _, col := range t.Columns {
@@ -163,7 +163,7 @@ func (p *planner) statementRelation(name, alias string) (*relation, bool, error)
 	} else {
 		return nil, false, nil
 	}
-	st, err := p.e.PrepareTx(p.ctx, text, p.tx)
+	st, err := p.cat.Prepare(p.ctx, text)
 	if err != nil {
 		return nil, true, p.statementError(name, err)
 	}

@@ -60,7 +60,7 @@ func (s *Stmt) deleteRows(ctx context.Context, p *planner) (Result, error) {
 	if err := deleteForm(del); err != nil {
 		return Result{}, err
 	}
-	tgt, te, err := s.dmlTarget("DELETE", del.TableExprs, p.tx)
+	tgt, te, err := s.dmlTarget("DELETE", del.TableExprs, stmtOf(p).tx)
 	if err != nil {
 		return Result{}, err
 	}
@@ -98,7 +98,7 @@ func (s *Stmt) updateRows(ctx context.Context, p *planner) (Result, error) {
 	if err := updateForm(up); err != nil {
 		return Result{}, err
 	}
-	tgt, te, err := s.dmlTarget("UPDATE", up.TableExprs, p.tx)
+	tgt, te, err := s.dmlTarget("UPDATE", up.TableExprs, stmtOf(p).tx)
 	if err != nil {
 		return Result{}, err
 	}
@@ -228,7 +228,7 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 	}
 	// A transaction stages a one-object table's new contents and
 	// replaces the object at COMMIT, conditionally (txremote.go).
-	if p.tx == nil || tgt.folder {
+	if stmtOf(p).tx == nil || tgt.folder {
 		if err := remoteRewrite(tgt.path, s.verb()); err != nil {
 			return err
 		}
@@ -244,7 +244,7 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 		defer s.e.forget(tgt.path)
 		return writer.Rewrite(tgt.path, tgt.sch, fill, opts...)
 	}
-	if tx := p.tx; tx != nil {
+	if tx := stmtOf(p).tx; tx != nil {
 		if err := tx.settle(tgt.path, tgt.name); err != nil {
 			return err
 		}
@@ -258,7 +258,7 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 		if con.hasKeys() {
 			// Keys are checked over the table's new contents as a whole.
 			rp := p.child(p.src)
-			rp.writeHeld = true
+			holdWrite(rp)
 			defer rp.releaseAll()
 			sp, err := rp.planSelect(sel, nil)
 			if err != nil {
@@ -325,7 +325,7 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 			return err
 		}
 		rp := p.child(p.src)
-		rp.writeHeld = true
+		holdWrite(rp)
 		defer rp.releaseAll()
 		return writeChecked(ctx, rp, w, tgt, con, more)
 	})
@@ -371,13 +371,13 @@ func (s *Stmt) rowGroupsToRead(p *planner, tgt *target, te *sqlparser.AliasedTab
 // ...; nil: every row group may match). done releases the table.
 func (s *Stmt) rewriteScope(p *planner, te *sqlparser.AliasedTableExpr, where *sqlparser.Where) (*scan.Table, scan.Predicate, func(), error) {
 	qp := p.child(p.src)
-	qp.writeHeld = true
+	holdWrite(qp)
 	tn := te.Expr.(sqlparser.TableName)
 	name := tn.Name.String()
 	if q := tn.Qualifier.String(); q != "" {
 		name = q + "." + name
 	}
-	table, _, err := qp.openTable(name)
+	table, _, err := qp.cat.OpenTable(name)
 	if err != nil {
 		qp.releaseAll()
 		return nil, nil, nil, err
@@ -436,7 +436,7 @@ func checkedSink(w *writer.Writer, tgt *target, con *constraints) rowSink {
 func (s *Stmt) streamRewrite(ctx context.Context, p *planner, put rowSink, tgt *target, items sqlparser.SelectExprs,
 	sel *sqlparser.Select, fi int, rgs []int, change func(b *Batch, hit []bool) ([]*Col, error)) error {
 	rp := p.child(p.src)
-	rp.writeHeld = true
+	holdWrite(rp)
 	rp.onlyPath, rp.onlyFile, rp.onlyRowGroups = tgt.path, fi, rgs
 	defer rp.releaseAll()
 	sp, err := rp.planSelect(parse.CloneAST(sel), nil)

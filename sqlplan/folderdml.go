@@ -37,7 +37,7 @@ func (s *Stmt) rewriteFolder(ctx context.Context, p *planner, tgt *target, te *s
 		return unsupported(s.verb() + " of a folder table with keys")
 	}
 	// In a transaction the edit is staged (txfolder.go).
-	edit, finish, editDone, err := s.e.startFolderEdit(p.tx, tgt)
+	edit, finish, editDone, err := s.e.startFolderEdit(stmtOf(p).tx, tgt)
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (s *Stmt) rewriteFolder(ctx context.Context, p *planner, tgt *target, te *s
 		// MERGE's inserts go to the folders of their partitions.
 		if more != nil {
 			rp := p.child(p.src)
-			rp.writeHeld = true
+			holdWrite(rp)
 			err = hive.to(nil, "")(ctx, rp, more)
 			rp.releaseAll()
 			if err != nil {
@@ -120,7 +120,7 @@ func (s *Stmt) rewriteFolder(ctx context.Context, p *planner, tgt *target, te *s
 		}
 		if more != nil {
 			rp := p.child(p.src)
-			rp.writeHeld = true
+			holdWrite(rp)
 			err = writeChecked(ctx, rp, w, tgt, con, more)
 			rp.releaseAll()
 		}

@@ -687,12 +687,12 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 	}
 	switch name {
 	case "now", "current_timestamp", "localtimestamp", "get_current_timestamp":
-		return &constExpr{t: Type{Kind: KTimestamp, TZ: true}, v: p.e.now().UnixMicro()}, nil
+		return &constExpr{t: Type{Kind: KTimestamp, TZ: true}, v: p.cat.Now().UnixMicro()}, nil
 	case "current_date", "today":
-		return &constExpr{t: tDate, v: function.TimeToDays(p.e.now())}, nil
+		return &constExpr{t: tDate, v: function.TimeToDays(p.cat.Now())}, nil
 	case "age":
 		if len(args) == 1 { // age(x): from x to today's midnight, as DuckDB
-			today := function.TimeToDays(p.e.now()) * 86400e6
+			today := function.TimeToDays(p.cat.Now()) * 86400e6
 			args = append([]expr{&constExpr{t: tTS, v: today}}, args...)
 		}
 	case "current_setting":

@@ -78,7 +78,7 @@ func (p *planner) bindSessionFunc(name string, args []expr) (expr, bool, error) 
 		}
 		return &constExpr{t: tString, v: text}, true, nil
 	case "txid_current", "current_transaction_id":
-		return &constExpr{t: Type{Kind: KUint}, v: p.transactionID()}, true, nil
+		return &constExpr{t: Type{Kind: KUint}, v: p.cat.TransactionID()}, true, nil
 	case "current_connection_id":
 		return &constExpr{t: Type{Kind: KUint}, v: p.set.connID}, true, nil
 	case "random":
@@ -103,20 +103,6 @@ func (p *planner) bindSessionFunc(name string, args []expr) (expr, bool, error) 
 		return p.bindNested("list_value", args)
 	}
 	return nil, false, nil
-}
-
-// transactionID is the id of the statement's transaction: an explicit
-// transaction keeps one id, a statement of its own gets a new one.
-func (p *planner) transactionID() uint64 {
-	if p.tx == nil {
-		return lastTransactionID.Add(1)
-	}
-	p.tx.mu.Lock()
-	defer p.tx.mu.Unlock()
-	if p.tx.id == 0 {
-		p.tx.id = lastTransactionID.Add(1)
-	}
-	return p.tx.id
 }
 
 // bindSetseed is setseed(x): it seeds the connection's random() and is

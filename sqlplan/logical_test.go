@@ -14,7 +14,7 @@ func logicalTrees(t *testing.T, e *Engine, q string) (bound, optimized string) {
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
-	p := &planner{e: s.e, src: s.src, ctx: context.Background(), set: e.settingsFor(nil)}
+	p := &planner{cat: &stmtCatalog{e: s.e}, src: s.src, ctx: context.Background(), set: e.settingsFor(nil)}
 	p.onLogical = func(stage string, lq *lQuery) {
 		text := explainLogical(lq.root)
 		if stage == "bind" {

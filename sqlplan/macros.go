@@ -363,7 +363,7 @@ func (s *Stmt) checkMacroBody(ctx context.Context) error {
 }
 
 func (q *Stmt) checkProbe(ctx context.Context) error {
-	p := &planner{e: q.e, src: q.src, ctx: ctx}
+	p := &planner{cat: &stmtCatalog{e: q.e}, src: q.src, ctx: ctx}
 	defer p.releaseAll()
 	sp, err := q.plan(p)
 	if err != nil {

@@ -90,7 +90,7 @@ type mergeSet struct {
 // mergeRows runs MERGE INTO and returns the rows affected.
 func (s *Stmt) mergeRows(ctx context.Context, p *planner) (Result, error) {
 	m := s.merge
-	tgt, err := s.e.targetOf(m.target, p.tx, true)
+	tgt, err := s.e.targetOf(m.target, stmtOf(p).tx, true)
 	if err != nil {
 		return Result{}, s.src.Locate(asError(err), m.target)
 	}
@@ -741,9 +741,9 @@ func (r *mergeRun) appendRows(ctx context.Context, s *Stmt, tgt *target) (Result
 	}
 	switch {
 	case tgt.parts > 0:
-		err = s.e.insertHive(r.p.tx, tgt, cols, cols[0].Len) // hive.go: rows to their partitions' folders
-	case r.p.tx != nil && tgt.delta == nil:
-		err = r.p.tx.addPending(tgt, vecs)
+		err = s.e.insertHive(stmtOf(r.p).tx, tgt, cols, cols[0].Len) // hive.go: rows to their partitions' folders
+	case stmtOf(r.p).tx != nil && tgt.delta == nil:
+		err = stmtOf(r.p).tx.addPending(tgt, vecs)
 	case tgt.delta != nil:
 		err = s.e.appendDelta(tgt, [][]*vector.Vector{vecs}, false)
 	default:

@@ -27,7 +27,7 @@ func (p *planner) bindNestedCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx, 
 	if !ok {
 		return nil, errorf("bad CAST to a nested type")
 	}
-	t, err := nestedTypeOf(string(lit.(*sqlparser.SQLVal).Val), p.e.userType)
+	t, err := nestedTypeOf(string(lit.(*sqlparser.SQLVal).Val), p.cat.UserType)
 	if err != nil {
 		return nil, err
 	}

@@ -35,17 +35,13 @@ type Column struct {
 
 // planner turns one statement into executable nodes.
 type planner struct {
-	e        *Engine
+	// cat is the engine as the statement sees it (plancatalog.go).
+	cat      planCatalog
 	src      *source
 	args     []Arg
 	ctx      context.Context
 	acquired []*scan.Table
-	tx       *Tx // the transaction whose snapshot the statement reads, if any
-	// writeHeld says the statement holds the engine's write lock (a
-	// DELETE or UPDATE reading the table it rewrites): tables are opened
-	// without taking it again.
-	writeHeld bool
-	depth     int
+	depth    int
 	// inTry counts the try(...) being bound: inside one, a constant that
 	// does not cast is left to fail when evaluated, where try catches it.
 	inTry int
@@ -100,12 +96,12 @@ func (p *planner) ctxErr() error {
 // own (a subquery, a CTE, a set operation's part): the same engine,
 // arguments, context, transaction and locks.
 func (p *planner) child(src *source) *planner {
-	return &planner{e: p.e, src: src, args: p.args, ctx: p.ctx, tx: p.tx, writeHeld: p.writeHeld, shared: p.shared, set: p.set}
+	return &planner{cat: p.cat, src: src, args: p.args, ctx: p.ctx, shared: p.shared, set: p.set}
 }
 
 func (p *planner) releaseAll() {
 	for _, t := range p.acquired {
-		p.e.release(t)
+		p.cat.ReleaseTable(t)
 	}
 	p.acquired = nil
 }
@@ -521,7 +517,7 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 			path = tbl.Path
 		} else {
 			var err error
-			if tbl, path, err = p.openTable(name); err != nil {
+			if tbl, path, err = p.cat.OpenTable(name); err != nil {
 				return nil, p.src.Locate(asError(err), t.Name.String())
 			}
 			p.acquired = append(p.acquired, tbl)
@@ -605,7 +601,7 @@ func (p *planner) setOpRelation(name, alias string) (*relation, error) {
 	if err != nil || p.src == nil || idx < 0 || idx >= len(p.src.SetOps) {
 		return nil, errorf("internal error: unknown table %s", name)
 	}
-	st, err := p.e.prepareTokens(p.ctx, p.src.Orig, p.src.SetOps[idx])
+	st, err := p.cat.PrepareTokens(p.ctx, p.src.Orig, p.src.SetOps[idx])
 	if err != nil {
 		return nil, err
 	}

@@ -81,7 +81,7 @@ func (p *planner) fileMetaRows(c *catalogRows, fn string, q url.Values) error {
 		add = p.bloomProbeColumns(c, q.Get("column"), q.Get("kind"), q.Get("value"))
 	}
 	for i, path := range paths {
-		f, err := scan.OpenFile(path, p.e.scanOptions(nil))
+		f, err := scan.OpenFile(path, p.cat.ScanOptions())
 		if err != nil {
 			return errorf("%s: %v", names[i], err)
 		}
@@ -115,7 +115,7 @@ func (p *planner) metaPaths(patterns []string) (names, paths []string, err error
 // to the root as every path a statement reads. A URL is taken as one
 // object (globs over object stores are not listed here).
 func (p *planner) expandPattern(pat string) (names, paths []string, err error) {
-	full, err := p.e.confine.Join(pat, false)
+	full, err := p.cat.Confine().Join(pat, false)
 	if err != nil {
 		return nil, nil, &Error{Msg: err.Error(), Offset: -1, Err: err}
 	}
@@ -130,7 +130,7 @@ func (p *planner) expandPattern(pat string) (names, paths []string, err error) {
 		return nil, nil, errorf("%s: %v", pat, err)
 	}
 	for _, m := range matches {
-		if err := p.e.confine.Check(m, false); err != nil {
+		if err := p.cat.Confine().Check(m, false); err != nil {
 			return nil, nil, &Error{Msg: err.Error(), Offset: -1, Err: err}
 		}
 		names = append(names, shownPath(pat, full, m))

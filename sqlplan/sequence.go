@@ -163,19 +163,34 @@ func (p *planner) bindSequenceCall(name string, args []expr) (expr, error) {
 		return nil, errorf("%s takes the name of a sequence as a string", name)
 	}
 	seqName = strings.ToLower(seqName)
-	e := p.e
-	e.mu.Lock()
-	seq := e.seqs[seqName]
-	e.mu.Unlock()
-	if seq == nil {
+	next, ok := p.cat.Sequence(seqName)
+	if !ok {
 		return nil, errorf("sequence %q does not exist", seqName)
 	}
+	currval := name == "currval"
 	f := &funcExpr{name: name, args: nil, t: tInt, row: func(_ []*Col, _ int) (any, error) {
+		return next(currval)
+	}}
+	f.setText(name + "('" + seqName + "')")
+	return f, nil
+}
+
+// sequenceCall is the sequence called name as nextval and currval call
+// it: next advances it (or reads it, with currval) under the engine's
+// lock. ok is false when there is none.
+func (e *Engine) sequenceCall(name string) (next func(currval bool) (int64, error), ok bool) {
+	e.mu.Lock()
+	seq := e.seqs[name]
+	e.mu.Unlock()
+	if seq == nil {
+		return nil, false
+	}
+	return func(currval bool) (int64, error) {
 		e.mu.Lock()
 		defer e.mu.Unlock()
-		if name == "currval" {
+		if currval {
 			if seq.cur == nil {
-				return nil, errorf("currval of sequence %q: nextval has not been called", seqName)
+				return 0, errorf("currval of sequence %q: nextval has not been called", name)
 			}
 			return *seq.cur, nil
 		}
@@ -183,13 +198,11 @@ func (p *planner) bindSequenceCall(name string, args []expr) (expr, error) {
 		seq.cur = &v
 		next, overflow := function.AddInt64(seq.next, seq.inc)
 		if overflow {
-			return nil, errorf("sequence %q is exhausted", seqName)
+			return 0, errorf("sequence %q is exhausted", name)
 		}
 		seq.next = next
 		return v, nil
-	}}
-	f.setText(name + "('" + seqName + "')")
-	return f, nil
+	}, true
 }
 
 // bounds are the sequence's MINVALUE and MAXVALUE: DuckDB's defaults for

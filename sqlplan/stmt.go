@@ -659,7 +659,7 @@ func (s *Stmt) queryTx(ctx context.Context, args []Arg, tx *Tx, sess *Session) (
 	}
 	set := s.e.settingsFor(sess)
 	ctx = withQueryMemory(ctx, set.memLimit) // memory.go
-	p := &planner{e: s.e, src: s.src, args: args, ctx: ctx, tx: tx, set: set}
+	p := &planner{cat: &stmtCatalog{e: s.e, tx: tx}, src: s.src, args: args, ctx: ctx, set: set}
 	var rows *Rows
 	switch s.kind {
 	case kindSummarize:
@@ -716,7 +716,7 @@ func (s *Stmt) query(ctx context.Context, p *planner) (*Rows, error) {
 		return describeRows(ctx, sp.cols), nil
 	case kindShowTables:
 		// DuckDB's SHOW TABLES lists the views too, sorted by name.
-		names := append(p.tableNames(), p.e.viewNames()...)
+		names := append(p.cat.TableNames(), p.cat.ViewNames()...)
 		sort.Strings(names)
 		b := newBuilder(tString, len(names))
 		for _, t := range names {

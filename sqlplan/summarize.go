@@ -77,11 +77,11 @@ func (s *Stmt) summarize(ctx context.Context, p *planner, sess *Session) (*Rows,
 	cols := sp.cols
 	sp.root.Close()
 	ip.releaseAll()
-	agg, err := s.e.PrepareTx(ctx, summaryQuery(s.summarized, cols), p.tx)
+	agg, err := s.e.PrepareTx(ctx, summaryQuery(s.summarized, cols), stmtOf(p).tx)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := agg.QuerySession(ctx, p.args, p.tx, sess)
+	rows, err := agg.QuerySession(ctx, p.args, stmtOf(p).tx, sess)
 	if err != nil {
 		return nil, err
 	}

@@ -163,7 +163,7 @@ var tUBigint = Type{Kind: KUint, Bits: 64}
 // now (each database/sql connection has one, closed with it), less the
 // engine's own, and at least the one asking.
 func (p *planner) duckdbConnectionCount(c *catalogRows) error {
-	n := max(p.e.openSessions.Load()-1, 1)
+	n := max(stmtOf(p).e.openSessions.Load()-1, 1)
 	c.col("count", tUBigint).Add(uint64(n))
 	c.n = 1
 	return nil
@@ -276,7 +276,7 @@ func (p *planner) checkpointRelation(alias string) *relation {
 	c := &catalogRows{}
 	c.col("Success", tBool)
 	rel := c.relation(alias, "CHECKPOINT")
-	rel.sub.root = &checkpointNode{e: p.e, inTx: p.tx != nil}
+	rel.sub.root = &checkpointNode{e: stmtOf(p).e, inTx: stmtOf(p).tx != nil}
 	return rel
 }
 

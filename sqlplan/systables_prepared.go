@@ -28,7 +28,7 @@ func (p *planner) duckdbPreparedStatements(c *catalogRows) error {
 	params, results := c.col("parameter_types", tStringList), c.col("result_types", tStringList)
 	sess := p.set.sess
 	if sess == nil {
-		sess = p.e.sess0
+		sess = stmtOf(p).e.sess0
 	}
 	sess.mu.Lock()
 	names := make([]string, 0, len(sess.prepared))

@@ -1,0 +1,57 @@
+package sqlplan
+
+import (
+	"context"
+	"time"
+
+	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/xwb1989/sqlparser"
+)
+
+// planCatalog is everything the planner asks of the engine, as one
+// statement sees it (its transaction's snapshot, the locks it holds).
+// The planner holds one and no *Engine, so that it can become a package
+// of its own below the engine (issue 27); the engine's side is
+// stmtCatalog. The methods are named for what the planner needs, not for
+// how the engine keeps it.
+type planCatalog interface {
+	// OpenTable opens the table or file a FROM names, for a scan, with
+	// the path it was found at; ReleaseTable gives it back.
+	OpenTable(name string) (*scan.Table, string, error)
+	ReleaseTable(t *scan.Table)
+	// TableNames are the tables the statement sees; TableExists says
+	// whether name is a table of the folder (outside any transaction).
+	TableNames() []string
+	TableExists(name string) bool
+	// ViewNames are the engine's views; View is one by name (nil: none).
+	ViewNames() []string
+	View(name string) *view
+	// Confine is the root every path a statement reads must be under.
+	Confine() *scan.Root
+	// ScanOptions are the options a file the statement opens directly
+	// (the Parquet metadata functions) is read with.
+	ScanOptions() scan.Options
+	// Now is the statement's now() (fixed for its transaction).
+	Now() time.Time
+	// UserType resolves a type made by CREATE TYPE.
+	UserType(name string) (Type, bool)
+	// Sequence is the sequence called name: next gives its nextval (or
+	// its currval, with currval) each time it is called.
+	Sequence(name string) (next func(currval bool) (int64, error), ok bool)
+	// TransactionID is txid_current(): the transaction's id, or a new
+	// one for a statement outside any.
+	TransactionID() uint64
+	// Prepare parses a statement the planner plans inside this one (a
+	// DESCRIBE, a catalog view's query), in the statement's transaction;
+	// PrepareOutside parses one outside it, as the catalog views read
+	// the engine's views; PrepareTokens parses a part of this statement's
+	// text (a parenthesized set operation).
+	Prepare(ctx context.Context, text string) (*Stmt, error)
+	PrepareOutside(text string) (*Stmt, error)
+	PrepareTokens(ctx context.Context, text string, toks []parse.Token) (*Stmt, error)
+	// StoredExpr parses the text of an expression the engine stored (a
+	// constraint's CHECK or DEFAULT), to be bound by a planner of the
+	// returned source.
+	StoredExpr(text string) (sqlparser.Expr, *source, error)
+}

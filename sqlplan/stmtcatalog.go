@@ -1,0 +1,95 @@
+package sqlplan
+
+import (
+	"context"
+	"time"
+
+	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/xwb1989/sqlparser"
+)
+
+// stmtCatalog is the engine as one statement sees it, the planner's
+// planCatalog: the transaction whose snapshot the statement reads, if
+// any, and whether it holds the engine's write lock (a DELETE or UPDATE
+// reading the table it rewrites: tables are opened without taking it
+// again). The statement's DDL and DML reach it through stmtOf.
+type stmtCatalog struct {
+	e         *Engine
+	tx        *Tx
+	writeHeld bool
+}
+
+// stmtOf is the engine side of the statement p plans.
+func stmtOf(p *planner) *stmtCatalog { return p.cat.(*stmtCatalog) }
+
+// holdWrite makes p open tables without taking the write lock, which its
+// statement holds; p's parent is left as it was.
+func holdWrite(p *planner) {
+	c := *stmtOf(p)
+	c.writeHeld = true
+	p.cat = &c
+}
+
+func (c *stmtCatalog) OpenTable(name string) (*scan.Table, string, error) {
+	switch {
+	case c.tx != nil:
+		return c.tx.openTable(name)
+	case c.writeHeld:
+		return c.e.openTableWriteHeld(name)
+	}
+	return c.e.openTable(name)
+}
+
+func (c *stmtCatalog) ReleaseTable(t *scan.Table) { c.e.release(t) }
+
+func (c *stmtCatalog) TableNames() []string {
+	if c.tx != nil {
+		return c.tx.tableNames()
+	}
+	return c.e.TableNames()
+}
+
+func (c *stmtCatalog) TableExists(name string) bool { return c.e.tableExists(name) }
+
+func (c *stmtCatalog) ViewNames() []string { return c.e.viewNames() }
+
+func (c *stmtCatalog) View(name string) *view { return c.e.viewNamed(name) }
+
+func (c *stmtCatalog) Confine() *scan.Root { return c.e.confine }
+
+func (c *stmtCatalog) ScanOptions() scan.Options { return c.e.scanOptions(nil) }
+
+func (c *stmtCatalog) Now() time.Time { return c.e.now() }
+
+func (c *stmtCatalog) UserType(name string) (Type, bool) { return c.e.userType(name) }
+
+func (c *stmtCatalog) Sequence(name string) (func(currval bool) (int64, error), bool) {
+	return c.e.sequenceCall(name)
+}
+
+func (c *stmtCatalog) TransactionID() uint64 {
+	if c.tx == nil {
+		return lastTransactionID.Add(1)
+	}
+	c.tx.mu.Lock()
+	defer c.tx.mu.Unlock()
+	if c.tx.id == 0 {
+		c.tx.id = lastTransactionID.Add(1)
+	}
+	return c.tx.id
+}
+
+func (c *stmtCatalog) Prepare(ctx context.Context, text string) (*Stmt, error) {
+	return c.e.PrepareTx(ctx, text, c.tx)
+}
+
+func (c *stmtCatalog) PrepareOutside(text string) (*Stmt, error) { return c.e.Prepare(text) }
+
+func (c *stmtCatalog) PrepareTokens(ctx context.Context, text string, toks []parse.Token) (*Stmt, error) {
+	return c.e.prepareTokens(ctx, text, toks)
+}
+
+func (c *stmtCatalog) StoredExpr(text string) (sqlparser.Expr, *source, error) {
+	return c.e.exprOf(text)
+}
