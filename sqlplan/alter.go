@@ -254,7 +254,7 @@ func (s *Stmt) rewriteAltered(ctx context.Context, p *planner, table string) (Re
 	var names []string
 	var types []Type
 	for i, f := range tgt.fields {
-		item := quoteIdent(f.Name)
+		item := parse.QuoteIdent(f.Name)
 		wf := *f
 		if i != k || a.action != "drop" {
 			names, types = append(names, f.Name), append(types, typeOfField(f))
@@ -316,7 +316,7 @@ func (s *Stmt) rewriteAltered(ctx context.Context, p *planner, table string) (Re
 	}
 	from := a.tableText
 	if from == "" { // DROP INDEX: the table the index was found on
-		from = quoteIdent(table)
+		from = parse.QuoteIdent(table)
 	}
 	query := "SELECT " + strings.Join(items, ", ") + " FROM " + from
 	wopts, err := s.e.writeOptions(opts)
@@ -558,7 +558,7 @@ func (s *Stmt) renameDest(path, to string) (string, error) {
 	if s.e.file != "" {
 		return "", errorf("cannot rename a table: the database is the single file %s", s.e.file)
 	}
-	if isPathName(to) || strings.ContainsAny(to, `/\`) {
+	if parse.IsPathName(to) || strings.ContainsAny(to, `/\`) {
 		return "", errorf("ALTER TABLE RENAME TO takes a plain table name, not %q", to)
 	}
 	dest := filepath.Join(filepath.Dir(path), to+".parquet")

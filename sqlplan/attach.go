@@ -27,7 +27,7 @@ type attachSpec struct {
 // prepareAttach reads ATTACH and DETACH.
 func (e *Engine) prepareAttach(s *Stmt, text string, toks []parse.Token) (*Stmt, error) {
 	fail := func(i int, format string, args ...any) error {
-		return errAt(text, tokPos(text, toks, i), format, args...)
+		return errAt(text, parse.TokPos(text, toks, i), format, args...)
 	}
 	spec := &attachSpec{detach: toks[0].Is("detach")}
 	i := 1

@@ -52,13 +52,13 @@ func (c tableConstraint) name(table string) string {
 func (c tableConstraint) text() string {
 	switch c.kind {
 	case "PRIMARY KEY", "UNIQUE":
-		return c.kind + "(" + identList(c.cols) + ")"
+		return c.kind + "(" + parse.IdentList(c.cols) + ")"
 	case "NOT NULL":
 		return "NOT NULL"
 	case "CHECK":
 		return "CHECK(" + c.check + ")"
 	}
-	return "FOREIGN KEY (" + identList(c.cols) + ") REFERENCES " + sqlIdent(c.refs) + "(" + identList(c.refCols) + ")"
+	return "FOREIGN KEY (" + parse.IdentList(c.cols) + ") REFERENCES " + parse.SQLIdent(c.refs) + "(" + parse.IdentList(c.refCols) + ")"
 }
 
 // tableConstraints lists ent's constraints (none for a view). A FOREIGN
@@ -104,7 +104,7 @@ func checkColumns(ent catalogEntry, check string) []string {
 	if err != nil {
 		return nil
 	}
-	named := namesIn(parse.Significant(all))
+	named := parse.NamesIn(parse.Significant(all))
 	var out []string
 	for _, c := range ent.cols {
 		if named[strings.ToLower(c.name)] {

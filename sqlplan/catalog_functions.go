@@ -182,7 +182,7 @@ func (p *planner) duckdbFunctions(c *catalogRows) {
 			varargs.Add(nil)
 		}
 		if r.macro != nil {
-			def.Add(tokText("", r.macro.body))
+			def.Add(parse.TokText(r.macro.body))
 		} else {
 			def.Add(nil)
 		}

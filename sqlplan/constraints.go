@@ -41,7 +41,7 @@ func isConstraintKey(k string) bool {
 // toks[i] and the index after the closing one.
 func parenTokens(text string, toks []parse.Token, i int) ([]parse.Token, int, error) {
 	if i >= len(toks) || toks[i].Kind != parse.Op || toks[i].Text != "(" {
-		return nil, i, errAt(text, tokPos(text, toks, i), "expected (")
+		return nil, i, errAt(text, parse.TokPos(text, toks, i), "expected (")
 	}
 	k := parse.ClosingParen(toks, i)
 	if k < 0 {
@@ -94,7 +94,7 @@ type foreignKey struct {
 func readReferences(text string, toks []parse.Token, i int, fk *foreignKey) (int, error) {
 	i++
 	if i >= len(toks) || toks[i].Kind == parse.Op {
-		return i, errAt(text, tokPos(text, toks, i), "REFERENCES needs a table")
+		return i, errAt(text, parse.TokPos(text, toks, i), "REFERENCES needs a table")
 	}
 	fk.table = toks[i].Name()
 	i++
@@ -216,7 +216,7 @@ func readTableConstraint(text string, toks []parse.Token, i int, spec *createSpe
 			return i, err
 		}
 		if next >= len(toks) || !toks[next].Is("references") {
-			return i, errAt(text, tokPos(text, toks, next), "expected REFERENCES")
+			return i, errAt(text, parse.TokPos(text, toks, next), "expected REFERENCES")
 		}
 		fk := foreignKey{cols: cols}
 		next, err = readReferences(text, toks, next, &fk)
@@ -732,13 +732,13 @@ func readUpsert(text string, toks []parse.Token, at, set int) (*upsertSpec, erro
 	}
 	for _, item := range parse.SplitList(body[:end]) {
 		if len(item) < 3 || item[1].Kind != parse.Op || item[1].Text != "=" {
-			return nil, errAt(text, tokPos(text, toks, set), "DO UPDATE SET takes column = value items")
+			return nil, errAt(text, parse.TokPos(text, toks, set), "DO UPDATE SET takes column = value items")
 		}
 		up.cols = append(up.cols, item[0].Name())
 		up.exprs = append(up.exprs, tokensText(item[2:]))
 	}
 	if len(up.cols) == 0 {
-		return nil, errAt(text, tokPos(text, toks, set), "DO UPDATE SET takes column = value items")
+		return nil, errAt(text, parse.TokPos(text, toks, set), "DO UPDATE SET takes column = value items")
 	}
 	return up, nil
 }

@@ -185,19 +185,19 @@ func (c csvOptions) loadOptions(notNull []string) string {
 	switch len(notNull) {
 	case 0:
 	case 1:
-		b.WriteString(", force_not_null " + quoteString(notNull[0]))
+		b.WriteString(", force_not_null " + parse.QuoteString(notNull[0]))
 	default:
 		quoted := make([]string, len(notNull))
 		for i, n := range notNull {
-			quoted[i] = quoteString(n)
+			quoted[i] = parse.QuoteString(n)
 		}
 		b.WriteString(", force_not_null (" + strings.Join(quoted, ", ") + ")")
 	}
-	b.WriteString(", quote " + quoteString(string(c.Quote)))
+	b.WriteString(", quote " + parse.QuoteString(string(c.Quote)))
 	if c.Escape != c.Quote {
-		b.WriteString(", escape " + quoteString(string(c.Escape)))
+		b.WriteString(", escape " + parse.QuoteString(string(c.Escape)))
 	}
-	b.WriteString(", delimiter " + quoteString(string(c.Delim)) + ", allow_quoted_nulls false")
+	b.WriteString(", delimiter " + parse.QuoteString(string(c.Delim)) + ", allow_quoted_nulls false")
 	if c.Header {
 		b.WriteString(", header 1)")
 	} else {

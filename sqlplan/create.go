@@ -256,7 +256,7 @@ func readColumnDef(text string, toks []parse.Token, i int, name string, spec *cr
 	}
 	for _, c := range spec.cols {
 		if strings.EqualFold(c.Name, name) {
-			return i, errAt(text, tokPos(text, toks, i-1), "column %q is defined twice", name)
+			return i, errAt(text, parse.TokPos(text, toks, i-1), "column %q is defined twice", name)
 		}
 	}
 	spec.cols = append(spec.cols, NamedType{Name: name, Type: t})
@@ -428,7 +428,7 @@ func readNestedType(text string, toks []parse.Token, i int, ut userTypes) (Type,
 				return Type{}, j, err
 			}
 			if !closeAt(j) {
-				return Type{}, j, errAt(text, tokPos(text, toks, j), "expected > after the list element type")
+				return Type{}, j, errAt(text, parse.TokPos(text, toks, j), "expected > after the list element type")
 			}
 			t = Type{Kind: KNested, Elem: &elem}
 			j++
@@ -456,14 +456,14 @@ func readNestedType(text string, toks []parse.Token, i int, ut userTypes) (Type,
 				return Type{}, j, err
 			}
 			if j >= len(toks) || toks[j].Text != "," {
-				return Type{}, j, errAt(text, tokPos(text, toks, j), "expected , in MAP")
+				return Type{}, j, errAt(text, parse.TokPos(text, toks, j), "expected , in MAP")
 			}
 			v, j, err = readNestedType(text, toks, j+1, ut)
 			if err != nil {
 				return Type{}, j, err
 			}
 			if !closeAt(j) {
-				return Type{}, j, errAt(text, tokPos(text, toks, j), "expected > after MAP")
+				return Type{}, j, errAt(text, parse.TokPos(text, toks, j), "expected > after MAP")
 			}
 			j++
 			t = Type{Kind: KNested, MapOf: true, Fields: []NamedType{{Name: "key", Type: k}, {Name: "value", Type: v}}}
@@ -481,7 +481,7 @@ func readNestedType(text string, toks []parse.Token, i int, ut userTypes) (Type,
 		}
 		return t, j, nil
 	}
-	return Type{}, i, errAt(text, tokPos(text, toks, i), "expected a type")
+	return Type{}, i, errAt(text, parse.TokPos(text, toks, i), "expected a type")
 }
 
 // fieldOf maps a SQL type to a writer field.
@@ -604,7 +604,7 @@ func readFieldList(text string, toks []parse.Token, j int, ut userTypes, what st
 		if j < len(toks) && toks[j].Kind == parse.Op && (toks[j].Text == ">" || toks[j].Text == ")") {
 			return fields, j + 1, nil
 		}
-		return nil, j, errAt(text, tokPos(text, toks, j), "expected , or > in %s", what)
+		return nil, j, errAt(text, parse.TokPos(text, toks, j), "expected , or > in %s", what)
 	}
 }
 
@@ -817,13 +817,13 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 	if s.create != nil && (len(s.create.partitionBy) > 0 || s.create.properties != nil) {
 		return Result{}, unsupported("PARTITIONED BY and TBLPROPERTIES of a table that is not a Delta table (CREATE TABLE ... USING delta)")
 	}
-	if isPathName(s.table) && !strings.HasSuffix(s.table, ".parquet") {
+	if parse.IsPathName(s.table) && !strings.HasSuffix(s.table, ".parquet") {
 		return Result{}, errorf("cannot create table %q: name it plainly or as a .parquet file", s.table)
 	}
-	if s.temp && isPathName(s.table) {
+	if s.temp && parse.IsPathName(s.table) {
 		return Result{}, errorf("a temporary table is named plainly, not %q", s.table)
 	}
-	if s.e.file != "" && !isPathName(s.table) && !s.temp {
+	if s.e.file != "" && !parse.IsPathName(s.table) && !s.temp {
 		return Result{}, errorf("cannot create table %q: the database is the single file %s", s.table, s.e.file)
 	}
 	resolve := s.e.tablePath

@@ -143,7 +143,7 @@ func (p *planner) csvRelation(name, alias string) (*relation, bool, error) {
 	for _, n := range v["not_null"] {
 		k := columnIndexFold(ent.cols, n)
 		if k < 0 {
-			return nil, true, errorf("COPY %s FROM %s: FORCE_NOT_NULL names %q, which is not a column of %s", ent.name, quoteString(path), n, ent.name)
+			return nil, true, errorf("COPY %s FROM %s: FORCE_NOT_NULL names %q, which is not a column of %s", ent.name, parse.QuoteString(path), n, ent.name)
 		}
 		notNull[k] = true
 	}

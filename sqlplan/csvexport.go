@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/carquet-go/carquet/sqlplan/textfile"
 )
 
@@ -31,9 +32,9 @@ func csvNestedColumn(ent catalogEntry) string {
 func (s *Stmt) exportCSV(ctx context.Context, ent catalogEntry, path string, opts csvOptions, tx *Tx, sess *Session) error {
 	casts := make([]string, len(ent.cols))
 	for i, c := range ent.cols {
-		casts[i] = "CAST(" + sqlIdent(c.name) + " AS VARCHAR)"
+		casts[i] = "CAST(" + parse.SQLIdent(c.name) + " AS VARCHAR)"
 	}
-	st, err := s.e.prepareContext(ctx, "SELECT "+strings.Join(casts, ", ")+" FROM "+sqlIdent(ent.name), tx)
+	st, err := s.e.prepareContext(ctx, "SELECT "+strings.Join(casts, ", ")+" FROM "+parse.SQLIdent(ent.name), tx)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/sqlplan/dml"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -95,9 +96,9 @@ func (s *Stmt) createDelta(ctx context.Context, p *planner) (Result, error) {
 		return Result{}, unsupported("a temporary Delta table")
 	case s.replace:
 		return Result{}, unsupported("CREATE OR REPLACE of a Delta table")
-	case isPathName(s.table) && strings.HasSuffix(strings.ToLower(s.table), ".parquet"):
+	case parse.IsPathName(s.table) && strings.HasSuffix(strings.ToLower(s.table), ".parquet"):
 		return Result{}, errorf("cannot create the Delta table %q: a Delta table is a folder, not a .parquet file", s.table)
-	case s.e.file != "" && !isPathName(s.table):
+	case s.e.file != "" && !parse.IsPathName(s.table):
 		return Result{}, errorf("cannot create table %q: the database is the single file %s", s.table, s.e.file)
 	case len(spec.primary) > 0 || len(spec.unique) > 0 || len(spec.defaults) > 0 || len(spec.checks) > 0 || len(spec.foreign) > 0:
 		return Result{}, unsupported(fmt.Sprintf("constraints on the Delta table %q (NOT NULL is the only one kept)", s.table))

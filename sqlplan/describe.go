@@ -141,9 +141,9 @@ func statementSubquery(inner []parse.Token) (string, bool) {
 		}
 		return "", false
 	case inner[0].Is("describe") && isQuery:
-		return "SELECT * FROM " + parse.Backquote(describeQueryMarker+spacedText(inner[1:])), true
+		return "SELECT * FROM " + parse.Backquote(describeQueryMarker+parse.SpacedText(inner[1:])), true
 	case inner[0].Is("summarize") && len(inner) > 1:
-		return "SELECT * FROM " + parse.Backquote(summarizeMarker+spacedText(inner[1:])), true
+		return "SELECT * FROM " + parse.Backquote(summarizeMarker+parse.SpacedText(inner[1:])), true
 	}
 	return "", false
 }

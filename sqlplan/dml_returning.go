@@ -31,7 +31,7 @@ func cutReturning(text string, toks []parse.Token, s *Stmt) ([]parse.Token, erro
 			depth--
 		case depth == 0 && t.Is("returning"):
 			if i+1 == len(toks) {
-				return nil, errAt(text, tokPos(text, toks, i+1), "RETURNING needs a list of expressions")
+				return nil, errAt(text, parse.TokPos(text, toks, i+1), "RETURNING needs a list of expressions")
 			}
 			s.returning = toks[i+1:]
 			return toks[:i], nil

@@ -20,6 +20,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/sqlplan/dml"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -262,11 +263,6 @@ func (e *Engine) now() time.Time {
 	return time.Now().UTC()
 }
 
-// isPathName reports whether a table name is a path, not a plain name.
-func isPathName(name string) bool {
-	return strings.ContainsAny(name, "/*?[\\") || strings.HasSuffix(name, ".parquet")
-}
-
 // tablePath resolves a table name to the path of its file or folder.
 // exists is false (with the path a new table would get) when no table
 // has that name. It is the one place where names become paths: a name
@@ -288,7 +284,7 @@ func (e *Engine) lookupTable(name string, withTemp bool) (string, bool, error) {
 	if strings.IndexByte(name, 0) >= 0 {
 		return "", false, errorf("table name %q holds a NUL byte", name)
 	}
-	if isPathName(name) {
+	if parse.IsPathName(name) {
 		p, err := e.confine.Join(name, false)
 		if err != nil {
 			return "", false, &Error{Msg: err.Error(), Offset: -1, Err: err}
@@ -630,7 +626,7 @@ func (e *Engine) openTableIn(name string, writeHeld, withTemp bool) (*scan.Table
 	}
 	if !ok {
 		msg := fmt.Sprintf("table %q does not exist", name)
-		if !isPathName(name) {
+		if !parse.IsPathName(name) {
 			msg += suggest(name, e.TableNames())
 		}
 		return nil, path, &Error{Msg: msg, Offset: -1, Err: ErrNoTable}

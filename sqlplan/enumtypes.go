@@ -29,7 +29,7 @@ type userType struct {
 
 // definition is the statement that makes the type again.
 func (u *userType) definition() string {
-	return "CREATE TYPE " + quoteIdent(u.name) + " AS " + u.t.SQLName()
+	return "CREATE TYPE " + parse.QuoteIdent(u.name) + " AS " + u.t.SQLName()
 }
 
 // userType is the engine's userTypes.
@@ -119,7 +119,7 @@ func parseTypeCreate(s *Stmt, text string, toks []parse.Token, ut userTypes) (*u
 		s.ifMod, k = true, k+3
 	}
 	if k+1 >= len(toks) || toks[k].Kind == parse.Op || toks[k].Kind == parse.String || !toks[k+1].Is("as") {
-		return nil, errAt(text, tokPos(text, toks, min(k, len(toks))), "expected CREATE TYPE name AS type")
+		return nil, errAt(text, parse.TokPos(text, toks, min(k, len(toks))), "expected CREATE TYPE name AS type")
 	}
 	name := toks[k].Name()
 	if isTypeName(name) {
@@ -157,7 +157,7 @@ func (e *Engine) prepareType(s *Stmt, text string, toks []parse.Token) (*Stmt, e
 		s.ifMod, k = true, k+2
 	}
 	if len(toks) != k+1 || toks[k].Kind == parse.Op || toks[k].Kind == parse.String {
-		return nil, errAt(text, tokPos(text, toks, min(k, len(toks))), "DROP TYPE takes one type name")
+		return nil, errAt(text, parse.TokPos(text, toks, min(k, len(toks))), "DROP TYPE takes one type name")
 	}
 	s.utype = &userType{name: toks[k].Name(), drop: true}
 	s.table = s.utype.name

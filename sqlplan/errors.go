@@ -2,9 +2,6 @@ package sqlplan
 
 import (
 	"errors"
-	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/carquet-go/carquet/parquet/errs"
 	"github.com/carquet-go/carquet/sqlplan/dml"
@@ -69,51 +66,8 @@ func errAt(src string, off int, format string, args ...any) *Error {
 // unsupported returns an error naming a feature that is not supported.
 func unsupported(feature string) *Error { return function.Unsupported(feature) }
 
-func errorf(format string, args ...any) *Error {
-	return &Error{Msg: fmt.Sprintf(format, args...), Offset: -1}
-}
+// errorf is an Error without a position (parse.Errorf).
+func errorf(format string, args ...any) *Error { return parse.Errorf(format, args...) }
 
-// suggest returns ` (did you mean "x"?)` for the candidate closest to name,
-// or "" when none is close.
-func suggest(name string, candidates []string) string {
-	best, bestD := "", 1<<30
-	ln := strings.ToLower(name)
-	sorted := append([]string(nil), candidates...)
-	sort.Strings(sorted)
-	for _, c := range sorted {
-		d := editDistance(ln, strings.ToLower(c))
-		if d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if best == "" || bestD > max(2, len(name)/3) {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-// editDistance is the optimal string alignment distance: insertions,
-// deletions, substitutions and transpositions of neighbours cost 1.
-func editDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
-}
+// suggest is parse.Suggest: ` (did you mean "x"?)` or "".
+func suggest(name string, candidates []string) string { return parse.Suggest(name, candidates) }

@@ -38,7 +38,7 @@ type exportSpec struct {
 func (e *Engine) prepareExport(s *Stmt, text string, toks []parse.Token) (*Stmt, error) {
 	verb := strings.ToUpper(toks[0].Text)
 	fail := func(i int, format string, args ...any) error {
-		return errAt(text, tokPos(text, toks, i), format, args...)
+		return errAt(text, parse.TokPos(text, toks, i), format, args...)
 	}
 	if len(toks) < 2 || !toks[1].Is("database") {
 		return nil, fail(1, "expected DATABASE after %s", verb)
@@ -112,7 +112,7 @@ func (s *Stmt) exportDatabase(ctx context.Context, p *planner, dir string, tx *T
 		for _, ix := range ent.indexes {
 			schema.WriteString(ix.sql(ent.name) + "\n")
 		}
-		load.WriteString("COPY " + sqlIdent(ent.name) + " FROM " + loadOpts + ";\n")
+		load.WriteString("COPY " + parse.SQLIdent(ent.name) + " FROM " + loadOpts + ";\n")
 	}
 	for _, def := range s.e.macroDefinitions() {
 		schema.WriteString(def + ";\n")
@@ -142,18 +142,18 @@ func (s *Stmt) exportTable(ctx context.Context, ent catalogEntry, dir string, us
 		if err := s.exportCSV(ctx, ent, path, opts, tx, sess); err != nil {
 			return "", err
 		}
-		return quoteString(path) + " " + opts.loadOptions(ent.notNullColumns()), nil
+		return parse.QuoteString(path) + " " + opts.loadOptions(ent.notNullColumns()), nil
 	}
 	path := filepath.Join(dir, file)
 	rel, err := filepath.Rel(s.e.root, path)
 	if err != nil {
 		return "", err
 	}
-	copyTo := "COPY " + sqlIdent(ent.name) + " TO " + quoteString(rel) + " (FORMAT parquet)"
+	copyTo := "COPY " + parse.SQLIdent(ent.name) + " TO " + parse.QuoteString(rel) + " (FORMAT parquet)"
 	if err := s.e.runInternal(ctx, copyTo, tx, sess); err != nil {
 		return "", err
 	}
-	return quoteString(path) + " (FORMAT 'parquet')", nil
+	return parse.QuoteString(path) + " (FORMAT 'parquet')", nil
 }
 
 // notNullColumns are the names of the entry's NOT NULL columns (its
@@ -263,7 +263,7 @@ func isExport(dir string) bool {
 // and others Parquet.
 func (e *Engine) prepareCopyFrom(ctx context.Context, text string, toks []parse.Token, at int) (*Stmt, error) {
 	fail := func(i int, format string, args ...any) error {
-		return errAt(text, tokPos(text, toks, i), format, args...)
+		return errAt(text, parse.TokPos(text, toks, i), format, args...)
 	}
 	if at != 2 || toks[1].Kind == parse.Op {
 		return nil, fail(1, "COPY ... FROM takes a table name: COPY t FROM 'file.parquet'")
@@ -304,7 +304,7 @@ func (e *Engine) prepareCopyFromCSV(ctx context.Context, text string, table, fil
 	pos := file.Pos
 	ins := []parse.Token{{Kind: parse.Ident, Text: "INSERT", Pos: pos}, {Kind: parse.Ident, Text: "INTO", Pos: pos}, table,
 		{Kind: parse.Ident, Text: "SELECT", Pos: pos}, {Kind: parse.Op, Text: "*", Pos: pos}, {Kind: parse.Ident, Text: "FROM", Pos: pos},
-		{Kind: parse.DQuoted, Text: quoteIdent(name), Pos: pos}}
+		{Kind: parse.DQuoted, Text: parse.QuoteIdent(name), Pos: pos}}
 	return e.prepareTokens(ctx, text, ins)
 }
 

@@ -53,9 +53,9 @@ func (ix tableIndex) sql(table string) string {
 	}
 	cols := make([]string, len(ix.cols))
 	for i, c := range ix.cols {
-		cols[i] = sqlIdent(c)
+		cols[i] = parse.SQLIdent(c)
 	}
-	return "CREATE " + kind + " " + sqlIdent(ix.name) + " ON " + sqlIdent(table) + "(" + strings.Join(cols, ", ") + ");"
+	return "CREATE " + kind + " " + parse.SQLIdent(ix.name) + " ON " + parse.SQLIdent(table) + "(" + strings.Join(cols, ", ") + ");"
 }
 
 // indexesOf returns the indexes a table's options keep, by name.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
@@ -72,11 +71,11 @@ func (m *macro) paramText(quoteName func(string) string) string {
 		b.WriteString(quoteName(p))
 		if i < len(m.types) && m.types[i] != nil {
 			b.WriteString(" ")
-			b.WriteString(tokText("", m.types[i]))
+			b.WriteString(parse.TokText(m.types[i]))
 		}
 		if d := m.defaults[i]; d != nil {
 			b.WriteString(" := ")
-			b.WriteString(tokText("", d))
+			b.WriteString(parse.TokText(d))
 		}
 	}
 	b.WriteByte(')')
@@ -100,17 +99,17 @@ func (m *macro) definition() string {
 		b.WriteString("TEMP ")
 	}
 	b.WriteString("MACRO ")
-	b.WriteString(quoteIdent(m.name))
+	b.WriteString(parse.QuoteIdent(m.name))
 	for k, o := range m.overloads() {
 		if k > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(o.paramText(quoteIdent))
+		b.WriteString(o.paramText(parse.QuoteIdent))
 		b.WriteString(" AS ")
 		if m.table {
 			b.WriteString("TABLE ")
 		}
-		b.WriteString(tokText("", o.body))
+		b.WriteString(parse.TokText(o.body))
 	}
 	return b.String()
 }
@@ -158,7 +157,7 @@ func parseMacro(text string, toks []parse.Token, s *Stmt) (*macro, error) {
 		i += 2
 	}
 	if i >= len(toks) || toks[i].Kind != parse.Ident && toks[i].Kind != parse.Quoted && toks[i].Kind != parse.DQuoted {
-		return nil, errAt(text, tokPos(text, toks, i), "expected the name of the %s", strings.ToLower(what))
+		return nil, errAt(text, parse.TokPos(text, toks, i), "expected the name of the %s", strings.ToLower(what))
 	}
 	m.name = toks[i].Name()
 	i++
@@ -180,7 +179,7 @@ func parseMacro(text string, toks []parse.Token, s *Stmt) (*macro, error) {
 	}
 	// A scalar macro's body is an expression: a comma at its top level
 	// starts another overload, (params) AS expr.
-	parts := splitTopLevel(toks[i:])
+	parts := parse.SplitTopLevel(toks[i:])
 	m.body = parts[0]
 	for _, part := range parts[1:] {
 		o := &macro{name: m.name, temp: m.temp}
@@ -209,16 +208,16 @@ func parseMacro(text string, toks []parse.Token, s *Stmt) (*macro, error) {
 // returns where the body starts.
 func parseOverload(text string, toks []parse.Token, i int, m *macro) (int, error) {
 	if i >= len(toks) || toks[i].Kind != parse.Op || toks[i].Text != "(" {
-		return 0, errAt(text, tokPos(text, toks, i), "expected the parameters of %s in parentheses", m.name)
+		return 0, errAt(text, parse.TokPos(text, toks, i), "expected the parameters of %s in parentheses", m.name)
 	}
 	k := parse.ClosingParen(toks, i)
 	if k < 0 {
 		return 0, errAt(text, toks[i].Pos, "unclosed parenthesis")
 	}
 	if k > i+1 {
-		for _, p := range splitTopLevel(toks[i+1 : k]) {
+		for _, p := range parse.SplitTopLevel(toks[i+1 : k]) {
 			if len(p) == 0 || p[0].Kind != parse.Ident && p[0].Kind != parse.Quoted && p[0].Kind != parse.DQuoted {
-				return 0, errAt(text, tokPos(text, toks, k), "expected a parameter name")
+				return 0, errAt(text, parse.TokPos(text, toks, k), "expected a parameter name")
 			}
 			name := strings.ToLower(p[0].Name())
 			for _, q := range m.params {
@@ -229,7 +228,7 @@ func parseOverload(text string, toks []parse.Token, i int, m *macro) (int, error
 			var def, typ []parse.Token
 			switch {
 			case len(p) == 1:
-			case len(p) > 3 && isNamedArrow(p, 1):
+			case len(p) > 3 && parse.IsNamedArrow(p, 1):
 				def = p[3:]
 			case len(p) > 2 && p[1].Is("default"):
 				def = p[2:]
@@ -254,39 +253,9 @@ func parseOverload(text string, toks []parse.Token, i int, m *macro) (int, error
 	}
 	i = k + 1
 	if i >= len(toks) || !toks[i].Is("as") || i+1 >= len(toks) {
-		return 0, errAt(text, tokPos(text, toks, i), "expected AS and the body of %s", m.name)
+		return 0, errAt(text, parse.TokPos(text, toks, i), "expected AS and the body of %s", m.name)
 	}
 	return i + 1, nil
-}
-
-// isNamedArrow reports whether toks[i:] starts with := (the lexer gives
-// ':' and '=').
-func isNamedArrow(toks []parse.Token, i int) bool {
-	return i+1 < len(toks) && toks[i].Kind == parse.Op && toks[i].Text == ":" && toks[i+1].Kind == parse.Op && toks[i+1].Text == "="
-}
-
-// splitTopLevel splits toks at the commas outside parentheses and
-// brackets.
-func splitTopLevel(toks []parse.Token) [][]parse.Token {
-	var out [][]parse.Token
-	depth, start := 0, 0
-	for k, t := range toks {
-		if t.Kind != parse.Op {
-			continue
-		}
-		switch t.Text {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
-		case ",":
-			if depth == 0 {
-				out = append(out, toks[start:k])
-				start = k + 1
-			}
-		}
-	}
-	return append(out, toks[start:])
 }
 
 // prepareMacro prepares CREATE MACRO / CREATE FUNCTION. Like DuckDB, it
@@ -395,7 +364,7 @@ func (e *Engine) prepareDropMacro(s *Stmt, text string, toks []parse.Token) (*St
 		k += 2
 	}
 	if len(toks) != k+1 || toks[k].Kind != parse.Ident && toks[k].Kind != parse.Quoted && toks[k].Kind != parse.DQuoted {
-		return nil, errAt(text, tokPos(text, toks, min(k, len(toks))), "DROP MACRO takes one macro name")
+		return nil, errAt(text, parse.TokPos(text, toks, min(k, len(toks))), "DROP MACRO takes one macro name")
 	}
 	s.kind, s.table = kindDropMacro, toks[k].Name()
 	s.macro = &macro{name: s.table, table: table, temp: temp}
@@ -542,30 +511,9 @@ var tableFunctions = map[string]bool{"duckdb_settings": true, "duckdb_variables"
 func (e *Engine) expandMacros(text string, toks []parse.Token) ([]parse.Token, error) {
 	x := &expander{text: text, macros: e.macroSnapshot()}
 	if len(x.macros.m) > 0 || callsBuiltinMacro(toks) {
-		toks = numberPlaceholders(toks)
+		toks = parse.NumberPlaceholders(toks)
 	}
 	return x.expand(toks)
-}
-
-// numberPlaceholders makes the k-th ? of a statement $k (what the rewrite
-// would make it), so that an argument ? put twice in a macro's body stays
-// one argument.
-func numberPlaceholders(toks []parse.Token) []parse.Token {
-	var out []parse.Token
-	n := 0
-	for i, t := range toks {
-		if t.Kind == parse.Param && t.Text == "?" {
-			if out == nil {
-				out = append([]parse.Token(nil), toks...)
-			}
-			n++
-			out[i].Text = "$" + strconv.Itoa(n)
-		}
-	}
-	if out == nil {
-		return toks
-	}
-	return out
 }
 
 // Bounds of an expansion: macros nested deeper than maxMacroDepth, or an
@@ -592,7 +540,7 @@ func (x *expander) expand(toks []parse.Token) ([]parse.Token, error) {
 	}
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		if !isNameToken(t) || i+1 >= len(toks) || toks[i+1].Kind != parse.Op || toks[i+1].Text != "(" || !callContext(toks, i, tablePos[i]) {
+		if !parse.IsNameToken(t) || i+1 >= len(toks) || toks[i+1].Kind != parse.Op || toks[i+1].Text != "(" || !callContext(toks, i, tablePos[i]) {
 			out = append(out, t)
 			continue
 		}
@@ -644,7 +592,7 @@ func (x *expander) expand(toks []parse.Token) ([]parse.Token, error) {
 		// of add in an argument of add is no recursion).
 		var args [][]parse.Token
 		if k > i+2 {
-			args = splitTopLevel(toks[i+2 : k])
+			args = parse.SplitTopLevel(toks[i+2 : k])
 		}
 		for a := range args {
 			if len(args[a]) == 0 {
@@ -700,10 +648,10 @@ func (x *expander) expand(toks []parse.Token) ([]parse.Token, error) {
 			}
 			out = append(out, derived...)
 		} else {
-			out = append(out, parenthesized(body, t.Pos)...)
+			out = append(out, parse.Parenthesized(body, t.Pos)...)
 			if items != nil && items[i] && itemEnds(toks, k+1) {
 				// A select item that is the call is named by it, as in DuckDB.
-				out = append(out, parse.Token{Kind: parse.Ident, Text: "AS", Pos: t.Pos}, parse.Token{Kind: parse.Quoted, Text: parse.Backquote(callText(toks[i : k+1])), Pos: t.Pos})
+				out = append(out, parse.Token{Kind: parse.Ident, Text: "AS", Pos: t.Pos}, parse.Token{Kind: parse.Quoted, Text: parse.Backquote(parse.CallText(toks[i : k+1])), Pos: t.Pos})
 			}
 		}
 		i = k
@@ -726,8 +674,8 @@ func (x *expander) derivedTable(toks []parse.Token, k int, name string, body []p
 		}
 		body = q
 	}
-	out := parenthesized(body, pos)
-	hasAlias := k+1 < len(toks) && (toks[k+1].Is("as") || isNameToken(toks[k+1]) && !parse.IsClauseWord(toks[k+1].Text))
+	out := parse.Parenthesized(body, pos)
+	hasAlias := k+1 < len(toks) && (toks[k+1].Is("as") || parse.IsNameToken(toks[k+1]) && !parse.IsClauseWord(toks[k+1].Text))
 	if !hasAlias {
 		out = append(out, parse.Token{Kind: parse.Ident, Text: "AS", Pos: pos}, parse.Token{Kind: parse.Quoted, Text: parse.Backquote(name), Pos: pos})
 	}
@@ -745,7 +693,7 @@ func (x *expander) bind(m *macro, call parse.Token, args [][]parse.Token) ([][]p
 	}
 	named := false
 	for a, arg := range args {
-		if len(arg) > 3 && isNameToken(arg[0]) && isNamedArrow(arg, 1) {
+		if len(arg) > 3 && parse.IsNameToken(arg[0]) && parse.IsNamedArrow(arg, 1) {
 			named = true
 			pname := strings.ToLower(arg[0].Unquoted())
 			p := -1
@@ -803,7 +751,7 @@ func typedArg(val []parse.Token, m *macro, typ []parse.Token, pos int) []parse.T
 	}
 	out := []parse.Token{at(parse.Ident, macroArgMarker), at(parse.Op, "(")}
 	out = append(out, val...)
-	out = append(out, at(parse.Op, ","), at(parse.String, quoteString(m.name+m.paramText(func(s string) string { return s }))), at(parse.Op, ","),
+	out = append(out, at(parse.Op, ","), at(parse.String, parse.QuoteString(m.name+m.paramText(func(s string) string { return s }))), at(parse.Op, ","),
 		at(parse.Ident, "CAST"), at(parse.Op, "("), at(parse.Ident, "NULL"), at(parse.Ident, "AS"))
 	for _, t := range typ {
 		t.Pos = pos
@@ -870,10 +818,10 @@ func castsImplicitly(from, to Type) bool {
 
 // argValue is an argument as it replaces a parameter.
 func argValue(arg []parse.Token) []parse.Token {
-	if len(arg) == 1 || len(arg) > 2 && isNameToken(arg[0]) && arg[1].Kind == parse.Op && arg[1].Text == "->" {
+	if len(arg) == 1 || len(arg) > 2 && parse.IsNameToken(arg[0]) && arg[1].Kind == parse.Op && arg[1].Text == "->" {
 		return arg
 	}
-	return parenthesized(arg, arg[0].Pos)
+	return parse.Parenthesized(arg, arg[0].Pos)
 }
 
 // substituteParams replaces the references to the parameters in a body:
@@ -897,7 +845,7 @@ func substituteParams(body []parse.Token, params []string, value func(p int) []p
 	for i := 0; i < len(body); i++ {
 		t := body[i]
 		p := -1
-		if isNameToken(t) && !tablePos[i] && !shadow[i][strings.ToLower(t.Unquoted())] {
+		if parse.IsNameToken(t) && !tablePos[i] && !shadow[i][strings.ToLower(t.Unquoted())] {
 			name := strings.ToLower(t.Unquoted())
 			for j, q := range params {
 				if q == name {
@@ -913,17 +861,17 @@ func substituteParams(body []parse.Token, params []string, value func(p int) []p
 		}
 		if p >= 0 && i+1 < len(body) {
 			next := body[i+1]
-			if next.Kind == parse.Op && next.Text == "." && fields && i+2 < len(body) && isNameToken(body[i+2]) {
+			if next.Kind == parse.Op && next.Text == "." && fields && i+2 < len(body) && parse.IsNameToken(body[i+2]) {
 				// p.f.g is (value)['f']['g'].
-				out = append(out, parenthesized(value(p), t.Pos)...)
-				for i+2 < len(body) && body[i+1].Kind == parse.Op && body[i+1].Text == "." && isNameToken(body[i+2]) {
+				out = append(out, parse.Parenthesized(value(p), t.Pos)...)
+				for i+2 < len(body) && body[i+1].Kind == parse.Op && body[i+1].Text == "." && parse.IsNameToken(body[i+2]) {
 					at := body[i+1].Pos
-					out = append(out, parse.Token{Kind: parse.Op, Text: "[", Pos: at}, parse.Token{Kind: parse.String, Text: quoteString(body[i+2].Unquoted()), Pos: at}, parse.Token{Kind: parse.Op, Text: "]", Pos: at})
+					out = append(out, parse.Token{Kind: parse.Op, Text: "[", Pos: at}, parse.Token{Kind: parse.String, Text: parse.QuoteString(body[i+2].Unquoted()), Pos: at}, parse.Token{Kind: parse.Op, Text: "]", Pos: at})
 					i += 2
 				}
 				continue
 			}
-			if next.Kind == parse.Op && (next.Text == "." || next.Text == "(" || next.Text == "->") || isNamedArrow(body, i+1) {
+			if next.Kind == parse.Op && (next.Text == "." || next.Text == "(" || next.Text == "->") || parse.IsNamedArrow(body, i+1) {
 				p = -1
 			}
 		}
@@ -948,11 +896,11 @@ func lambdaShadows(toks []parse.Token) []map[string]bool {
 		var names []string
 		arrow := -1
 		switch {
-		case isNameToken(toks[i]) && op(i+1, "->"):
+		case parse.IsNameToken(toks[i]) && op(i+1, "->"):
 			names, arrow = []string{toks[i].Unquoted()}, i+1
 		case op(i, "("):
 			k := i + 1
-			for k < len(toks) && isNameToken(toks[k]) {
+			for k < len(toks) && parse.IsNameToken(toks[k]) {
 				names = append(names, toks[k].Unquoted())
 				k++
 				if !op(k, ",") {
@@ -1000,10 +948,6 @@ func lambdaShadows(toks []parse.Token) []map[string]bool {
 		out = make([]map[string]bool, len(toks))
 	}
 	return out
-}
-
-func isNameToken(t parse.Token) bool {
-	return t.Kind == parse.Ident || t.Kind == parse.Quoted || t.Kind == parse.DQuoted
 }
 
 // tablePositions marks the tokens that name a table: after FROM, JOIN,
@@ -1054,7 +998,7 @@ func tablePositions(toks []parse.Token) []bool {
 				inFrom = false
 			}
 		}
-		if i > 0 && isNameToken(t) {
+		if i > 0 && parse.IsNameToken(t) {
 			prev := toks[i-1]
 			out[i] = inFrom && depth == depthAtFrom && (prev.Is("from") || prev.Is("join") || prev.Is("lateral") || prev.Kind == parse.Op && prev.Text == ",")
 		}
@@ -1143,24 +1087,4 @@ func itemEnds(toks []parse.Token, k int) bool {
 	}
 	t := toks[k]
 	return t.Kind == parse.Op && (t.Text == "," || t.Text == ")") || t.Kind == parse.Ident && isItemEnd(t)
-}
-
-// callText is a call's text for a column name: its tokens spaced as
-// DuckDB prints a call, name(a, b := 2).
-func callText(toks []parse.Token) string {
-	var b strings.Builder
-	for j, t := range toks {
-		if j > 0 {
-			prev := toks[j-1]
-			tight := prev.Kind == parse.Op && (prev.Text == "(" || prev.Text == "." || prev.Text == "[") ||
-				t.Kind == parse.Op && (t.Text == ")" || t.Text == "," || t.Text == "." || t.Text == "]" || t.Text == "(" && isNameToken(prev)) ||
-				t.Kind == parse.Op && t.Text == "[" && (isNameToken(prev) || prev.Kind == parse.Op && (prev.Text == "]" || prev.Text == ")")) ||
-				t.Kind == parse.Op && t.Text == "=" && prev.Kind == parse.Op && prev.Text == ":"
-			if !tight {
-				b.WriteByte(' ')
-			}
-		}
-		b.WriteString(t.Text)
-	}
-	return b.String()
 }

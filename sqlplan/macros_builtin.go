@@ -158,7 +158,7 @@ func builtinMacro(name string, table bool) (*macro, bool) {
 // the system's macros (a name of one before a parenthesis).
 func callsBuiltinMacro(toks []parse.Token) bool {
 	for i := 0; i+1 < len(toks); i++ {
-		if isNameToken(toks[i]) && toks[i+1].Kind == parse.Op && toks[i+1].Text == "(" {
+		if parse.IsNameToken(toks[i]) && toks[i+1].Kind == parse.Op && toks[i+1].Text == "(" {
 			if _, ok := builtinMacros[strings.ToLower(toks[i].Unquoted())]; ok {
 				return true
 			}

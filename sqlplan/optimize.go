@@ -25,7 +25,7 @@ import (
 // prepareOptimize prepares OPTIMIZE name.
 func (e *Engine) prepareOptimize(s *Stmt, text string, toks []parse.Token) (*Stmt, error) {
 	if len(toks) != 2 || toks[1].Kind != parse.Ident && toks[1].Kind != parse.Quoted && toks[1].Kind != parse.DQuoted && toks[1].Kind != parse.String {
-		return nil, errAt(text, tokPos(text, toks, min(len(toks)-1, 2)), "OPTIMIZE takes one table name")
+		return nil, errAt(text, parse.TokPos(text, toks, min(len(toks)-1, 2)), "OPTIMIZE takes one table name")
 	}
 	s.kind = kindOptimize
 	s.table = toks[1].Name()

@@ -55,17 +55,6 @@ func pivotClauses(toks []parse.Token, words ...string) (map[string][]parse.Token
 	return out, tail
 }
 
-// tokText is the SQL text of toks: their texts as written, spaced (not a
-// slice of text: a view's tokens, substituted for its name, come from
-// another statement).
-func tokText(_ string, toks []parse.Token) string {
-	parts := make([]string, len(toks))
-	for i, t := range toks {
-		parts[i] = t.Text
-	}
-	return strings.Join(parts, " ")
-}
-
 // queryAll runs a query of the engine and returns its columns and rows as
 // scalars.
 func (e *Engine) queryAll(text string) ([]Column, [][]any, error) {
@@ -95,23 +84,6 @@ func (e *Engine) queryAll(text string) ([]Column, [][]any, error) {
 			out = append(out, row)
 		}
 	}
-}
-
-// quoteIdent is name as a double-quoted identifier.
-func quoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
-
-// quoteString is s as a string literal.
-func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
-// namesIn reports the identifiers among toks, lower-cased.
-func namesIn(toks []parse.Token) map[string]bool {
-	out := map[string]bool{}
-	for _, t := range toks {
-		if t.Kind == parse.Ident || t.Kind == parse.DQuoted || t.Kind == parse.Quoted {
-			out[strings.ToLower(t.Unquoted())] = true
-		}
-	}
-	return out
 }
 
 // expandPivots replaces each parenthesized PIVOT or UNPIVOT in toks — a
@@ -157,7 +129,7 @@ func (e *Engine) pivotQuery(text string, toks []parse.Token) (string, error) {
 	if len(table) == 0 || len(on) == 0 {
 		return "", errAt(text, toks[0].Pos, "PIVOT takes a table and ON")
 	}
-	from := tokText(text, table)
+	from := parse.TokText(table)
 	// ON k IN (v, ...): the values given.
 	var in []parse.Token
 	for x, t := range on {
@@ -166,7 +138,7 @@ func (e *Engine) pivotQuery(text string, toks []parse.Token) (string, error) {
 			break
 		}
 	}
-	key := tokText(text, on)
+	key := parse.TokText(on)
 	type value struct{ lit, name string }
 	var values []value
 	if in != nil {
@@ -178,11 +150,11 @@ func (e *Engine) pivotQuery(text string, toks []parse.Token) (string, error) {
 			if len(v) == 0 {
 				return "", errAt(text, in[0].Pos, "empty value in PIVOT ... IN")
 			}
-			name := tokText(text, v)
+			name := parse.TokText(v)
 			if len(v) == 1 && v[0].Kind == parse.String {
 				name = v[0].Unquoted()
 			}
-			values = append(values, value{lit: tokText(text, v), name: name})
+			values = append(values, value{lit: parse.TokText(v), name: name})
 		}
 	} else {
 		cols, rows, err := e.queryAll("SELECT DISTINCT CAST(" + key + " AS VARCHAR), " + key + " FROM " + from + " WHERE (" + key + ") IS NOT NULL ORDER BY 2")
@@ -191,7 +163,7 @@ func (e *Engine) pivotQuery(text string, toks []parse.Token) (string, error) {
 		}
 		for _, r := range rows {
 			s, _ := r[0].(string)
-			values = append(values, value{lit: "CAST(" + quoteString(s) + " AS " + cols[1].Type.SQLName() + ")", name: s})
+			values = append(values, value{lit: "CAST(" + parse.QuoteString(s) + " AS " + cols[1].Type.SQLName() + ")", name: s})
 		}
 		if len(values) == 0 {
 			return "", errAt(text, toks[0].Pos, "PIVOT: %s has no values in %s", key, from)
@@ -213,7 +185,7 @@ func (e *Engine) pivotQuery(text string, toks []parse.Token) (string, error) {
 			if n := len(a); n > 2 && a[n-2].Is("as") {
 				alias, a = a[n-1].Unquoted(), a[:n-2]
 			}
-			aggs = append(aggs, aggregate{call: tokText(text, a), alias: alias})
+			aggs = append(aggs, aggregate{call: parse.TokText(a), alias: alias})
 		}
 	}
 	// GROUP BY g, ...: else every column neither ON nor USING names.
@@ -223,20 +195,20 @@ func (e *Engine) pivotQuery(text string, toks []parse.Token) (string, error) {
 			return "", errAt(text, toks[0].Pos, "expected GROUP BY and columns in PIVOT")
 		}
 		for _, c := range parse.SplitList(g[1:]) {
-			groups = append(groups, tokText(text, c))
+			groups = append(groups, parse.TokText(c))
 		}
 	} else {
 		cols, _, err := e.queryAll("SELECT * FROM " + from + " LIMIT 0")
 		if err != nil {
 			return "", err
 		}
-		used := namesIn(on)
-		for n := range namesIn(cl["using"]) {
+		used := parse.NamesIn(on)
+		for n := range parse.NamesIn(cl["using"]) {
 			used[n] = true
 		}
 		for _, c := range cols {
 			if !used[strings.ToLower(c.Name)] {
-				groups = append(groups, quoteIdent(c.Name))
+				groups = append(groups, parse.QuoteIdent(c.Name))
 			}
 		}
 	}
@@ -252,7 +224,7 @@ func (e *Engine) pivotQuery(text string, toks []parse.Token) (string, error) {
 				}
 				name += "_" + suffix
 			}
-			items = append(items, a.call+" FILTER (WHERE ("+key+") IS NOT DISTINCT FROM "+v.lit+") AS "+quoteIdent(name))
+			items = append(items, a.call+" FILTER (WHERE ("+key+") IS NOT DISTINCT FROM "+v.lit+") AS "+parse.QuoteIdent(name))
 		}
 	}
 	q := "SELECT " + strings.Join(items, ", ") + " FROM " + from
@@ -260,7 +232,7 @@ func (e *Engine) pivotQuery(text string, toks []parse.Token) (string, error) {
 		q += " GROUP BY " + strings.Join(groups, ", ")
 	}
 	if tail < len(toks) {
-		q += " " + tokText(text, toks[tail:])
+		q += " " + parse.TokText(toks[tail:])
 	}
 	return q, nil
 }
@@ -273,7 +245,7 @@ func (e *Engine) unpivotQuery(text string, toks []parse.Token) (string, error) {
 	if len(table) == 0 || len(on) == 0 {
 		return "", errAt(text, toks[0].Pos, "UNPIVOT takes a table and ON columns")
 	}
-	from := tokText(text, table)
+	from := parse.TokText(table)
 	nameCol, valueCol := "name", "value"
 	if into, ok := cl["into"]; ok {
 		if len(into) != 4 || !into[0].Is("name") || !into[2].Is("value") {
@@ -297,17 +269,17 @@ func (e *Engine) unpivotQuery(text string, toks []parse.Token) (string, error) {
 	var others []string
 	for _, c := range cols {
 		if !skip[strings.ToLower(c.Name)] {
-			others = append(others, quoteIdent(c.Name))
+			others = append(others, parse.QuoteIdent(c.Name))
 		}
 	}
 	var parts []string
 	for _, c := range unpivoted {
-		items := append(append([]string{}, others...), quoteString(c)+" AS "+quoteIdent(nameCol), quoteIdent(c)+" AS "+quoteIdent(valueCol))
-		parts = append(parts, "SELECT "+strings.Join(items, ", ")+" FROM "+from+" WHERE "+quoteIdent(c)+" IS NOT NULL")
+		items := append(append([]string{}, others...), parse.QuoteString(c)+" AS "+parse.QuoteIdent(nameCol), parse.QuoteIdent(c)+" AS "+parse.QuoteIdent(valueCol))
+		parts = append(parts, "SELECT "+strings.Join(items, ", ")+" FROM "+from+" WHERE "+parse.QuoteIdent(c)+" IS NOT NULL")
 	}
 	q := "SELECT * FROM (" + strings.Join(parts, " UNION ALL ") + ") AS unpivoted"
 	if tail < len(toks) {
-		q += " " + tokText(text, toks[tail:])
+		q += " " + parse.TokText(toks[tail:])
 	}
 	return q, nil
 }

@@ -524,7 +524,7 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 		}
 		if alias == "" {
 			alias = name
-			if isPathName(name) {
+			if parse.IsPathName(name) {
 				alias = tbl.Name
 			} else if t.Qualifier.String() != "" {
 				alias = t.Name.String() // db.t goes by t, as in DuckDB
@@ -540,7 +540,7 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 				}
 			} else {
 				typ = typeOfField(c.Field)
-				if isPathName(name) {
+				if parse.IsPathName(name) {
 					// A file read by its path has its Parquet types, as
 					// DuckDB reads it: the column-types entry names the
 					// types of a table.

@@ -120,7 +120,7 @@ func (c *returned) returnEdit(t *Batch, ed *mergeEdit) error {
 func (e *Engine) readReturning(ctx context.Context, text string, toks []parse.Token, i int, m *mergeSpec) error {
 	list := toks[i+1:]
 	if len(list) == 0 {
-		return errAt(text, tokPos(text, toks, i+1), "RETURNING needs a list of expressions")
+		return errAt(text, parse.TokPos(text, toks, i+1), "RETURNING needs a list of expressions")
 	}
 	m.returning = list
 	return e.checkReturning(ctx, text, list, m.alias)

@@ -219,7 +219,7 @@ func (seq *sequence) bounds() (lo, hi int64) {
 // starts at the value nextval gives next.
 func (seq *sequence) createSQL(name string) string {
 	lo, hi := seq.bounds()
-	return "CREATE SEQUENCE " + sqlIdent(name) + " INCREMENT BY " + strconv.FormatInt(seq.inc, 10) +
+	return "CREATE SEQUENCE " + parse.SQLIdent(name) + " INCREMENT BY " + strconv.FormatInt(seq.inc, 10) +
 		" MINVALUE " + strconv.FormatInt(lo, 10) + " MAXVALUE " + strconv.FormatInt(hi, 10) +
 		" START " + strconv.FormatInt(seq.next, 10) + " NO CYCLE"
 }

@@ -125,7 +125,7 @@ func (e *Engine) prepareSetOp(ctx context.Context, text string, toks []parse.Tok
 	}
 	// The parts are prepared one by one: each ? would count from the
 	// first argument again (numberPlaceholders, macros.go).
-	toks = numberPlaceholders(toks)
+	toks = parse.NumberPlaceholders(toks)
 	// Group the runs of INTERSECT: each group is one part of the chain
 	// of UNIONs and EXCEPTs.
 	var groups [][]int // operand indexes
@@ -199,7 +199,7 @@ func (e *Engine) prepareSetOpChain(ctx context.Context, text string, toks []pars
 func (e *Engine) prepareSetOpPart(ctx context.Context, text string, toks []parse.Token, r setOpRange) (*Stmt, error) {
 	part := toks[r.from:r.to]
 	if len(part) == 0 {
-		return nil, errAt(text, tokPos(text, toks, r.from), "expected a SELECT")
+		return nil, errAt(text, parse.TokPos(text, toks, r.from), "expected a SELECT")
 	}
 	part = unwrapQuery(part)
 	ps, err := e.prepareTokens(ctx, text, part)

@@ -436,7 +436,7 @@ type setSpec struct {
 // RESET [SESSION|GLOBAL] name and PRAGMA name = value / name(value).
 func (e *Engine) prepareSet(s *Stmt, text string, toks []parse.Token) (*Stmt, error) {
 	fail := func(i int, format string, args ...any) error {
-		return errAt(text, tokPos(text, toks, i), format, args...)
+		return errAt(text, parse.TokPos(text, toks, i), format, args...)
 	}
 	verb := strings.ToLower(toks[0].Text)
 	spec := &setSpec{reset: verb == "reset"}

@@ -23,7 +23,7 @@ import (
 // marker table (recursive.go).
 func expandCTEs(text string, toks []parse.Token) ([]parse.Token, []*recCTE, error) {
 	fail := func(i int, format string, args ...any) error {
-		return errAt(text, tokPos(text, toks, i), format, args...)
+		return errAt(text, parse.TokPos(text, toks, i), format, args...)
 	}
 	i := 1
 	recursive := false
@@ -88,7 +88,7 @@ func expandCTEs(text string, toks []parse.Token) ([]parse.Token, []*recCTE, erro
 			if cols != nil {
 				body = renameColumns(body, cols, namePos)
 			}
-			ctes[strings.ToLower(name)] = parenthesized(body, namePos)
+			ctes[strings.ToLower(name)] = parse.Parenthesized(body, namePos)
 		}
 		i++
 		if i < len(toks) && toks[i].Kind == parse.Op && toks[i].Text == "," {
@@ -103,18 +103,12 @@ func expandCTEs(text string, toks []parse.Token) ([]parse.Token, []*recCTE, erro
 	return substituteCTEs(toks[i:], ctes), recs, nil
 }
 
-func parenthesized(body []parse.Token, pos int) []parse.Token {
-	out := []parse.Token{{Kind: parse.Op, Text: "(", Pos: pos}}
-	out = append(out, body...)
-	return append(out, parse.Token{Kind: parse.Op, Text: ")", Pos: pos})
-}
-
 // renameColumns wraps a CTE's query as SELECT * FROM (q) AS renaming
 // alias, which relationOf reads back.
 func renameColumns(body []parse.Token, cols []string, pos int) []parse.Token {
 	alias := parse.ColsMarker + "\x1f" + strings.Join(cols, "\x1f")
 	out := []parse.Token{{Kind: parse.Ident, Text: "SELECT", Pos: pos}, {Kind: parse.Op, Text: "*", Pos: pos}, {Kind: parse.Ident, Text: "FROM", Pos: pos}}
-	out = append(out, parenthesized(body, pos)...)
+	out = append(out, parse.Parenthesized(body, pos)...)
 	return append(out, parse.Token{Kind: parse.Ident, Text: "AS", Pos: pos}, parse.Token{Kind: parse.Quoted, Text: parse.Backquote(alias), Pos: pos})
 }
 
@@ -197,7 +191,7 @@ func (s *Stmt) applyTrailer(p *planner, sp *selectPlan) (*selectPlan, error) {
 	lim, off := int64(-1), int64(0)
 	fail := func() (*selectPlan, error) {
 		sp.root.Close()
-		return nil, errAt(s.src.Orig, tokPos(s.src.Orig, toks, i), "after INTERSECT or EXCEPT, ORDER BY takes output positions or names, LIMIT and OFFSET numbers")
+		return nil, errAt(s.src.Orig, parse.TokPos(s.src.Orig, toks, i), "after INTERSECT or EXCEPT, ORDER BY takes output positions or names, LIMIT and OFFSET numbers")
 	}
 	if i < len(toks) && toks[i].Is("order") {
 		i++
@@ -447,7 +441,7 @@ func (r stmtTokens) word(k int) string {
 
 // fail is an error at toks[k] (the end of the text past the last).
 func (r stmtTokens) fail(k int, format string, args ...any) error {
-	return errAt(r.text, tokPos(r.text, r.toks, k), format, args...)
+	return errAt(r.text, parse.TokPos(r.text, r.toks, k), format, args...)
 }
 
 // keywordNames quotes INTERSECT, EXCEPT and TABLESAMPLE where DuckDB

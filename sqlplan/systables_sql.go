@@ -1,6 +1,10 @@
 package sqlplan
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/parse"
+)
 
 // DuckDB's system functions that carquet writes in SQL, as macros of the
 // system (macros_builtin.go): the table functions that are always empty
@@ -109,7 +113,7 @@ func testAllTypes() string {
 		least, greatest, _ := strings.Cut(c[2], "|")
 		// The outer CAST keeps the narrow types (UTINYINT, FLOAT) the CASE
 		// widens.
-		cols[i] = "CAST(CASE __row WHEN 0 THEN CAST(" + least + " AS " + c[1] + ") WHEN 1 THEN CAST(" + greatest + " AS " + c[1] + ") END AS " + c[1] + ") AS " + quoteIdent(c[0])
+		cols[i] = "CAST(CASE __row WHEN 0 THEN CAST(" + least + " AS " + c[1] + ") WHEN 1 THEN CAST(" + greatest + " AS " + c[1] + ") END AS " + c[1] + ") AS " + parse.QuoteIdent(c[0])
 	}
 	return "CREATE MACRO test_all_types() AS TABLE SELECT " + strings.Join(cols, ", ") + " FROM range(3) AS __rows(__row)"
 }

@@ -40,7 +40,7 @@ func init() {
 func (x *expander) expandQueryCall(toks []parse.Token, i, k int, name string) ([]parse.Token, error) {
 	var args [][]parse.Token
 	if k > i+2 {
-		args = splitTopLevel(toks[i+2 : k])
+		args = parse.SplitTopLevel(toks[i+2 : k])
 	}
 	for _, a := range args {
 		if len(a) == 0 {
@@ -158,7 +158,7 @@ func queryTableCall(x *expander, call parse.Token, args [][]parse.Token) ([]pars
 				b.WriteString("BY NAME ")
 			}
 		}
-		b.WriteString("SELECT * FROM " + quoteIdent(n))
+		b.WriteString("SELECT * FROM " + parse.QuoteIdent(n))
 	}
 	return lexAt(b.String(), call.Pos), nil
 }
@@ -178,7 +178,7 @@ func stringConstants(arg []parse.Token) (names []string, list bool) {
 	if n == 2 {
 		return names, true
 	}
-	for _, item := range splitTopLevel(arg[1 : n-1]) {
+	for _, item := range parse.SplitTopLevel(arg[1 : n-1]) {
 		if len(item) != 1 || item[0].Kind != parse.String {
 			return nil, false
 		}
@@ -212,7 +212,7 @@ func repeatCall(x *expander, call parse.Token, args [][]parse.Token) ([]parse.To
 	if err != nil {
 		return nil, err
 	}
-	name := callText(args[0])
+	name := parse.CallText(args[0])
 	if len(args[0]) == 1 && args[0][0].Kind == parse.String {
 		name = args[0][0].Name()
 	}
@@ -250,7 +250,7 @@ func repeatRowCall(x *expander, call parse.Token, args [][]parse.Token) ([]parse
 
 // isNamedArg reports whether an argument is name := value.
 func isNamedArg(arg []parse.Token) bool {
-	return len(arg) > 3 && isNameToken(arg[0]) && isNamedArrow(arg, 1)
+	return len(arg) > 3 && parse.IsNameToken(arg[0]) && parse.IsNamedArrow(arg, 1)
 }
 
 // repeatCount reads the count of repeat or repeat_row: an integer
@@ -287,8 +287,8 @@ func repeatQuery(pos int, vals [][]parse.Token, names []string, n int64) []parse
 		if j > 0 {
 			out = append(out, at(parse.Op, ","))
 		}
-		out = append(out, parenthesized(v, pos)...)
-		out = append(out, at(parse.Ident, "AS"), at(parse.DQuoted, quoteIdent(names[j])))
+		out = append(out, parse.Parenthesized(v, pos)...)
+		out = append(out, at(parse.Ident, "AS"), at(parse.DQuoted, parse.QuoteIdent(names[j])))
 	}
 	return append(out, lexAt("FROM range("+strconv.FormatInt(n, 10)+")", pos)...)
 }
@@ -296,7 +296,7 @@ func repeatQuery(pos int, vals [][]parse.Token, names []string, n int64) []parse
 // pragmaShowCall is pragma_show('t'): DESCRIBE t, whose first columns
 // are DuckDB's pragma_show's.
 func pragmaShowCall(x *expander, call parse.Token, args [][]parse.Token) ([]parse.Token, error) {
-	if len(args) != 1 || len(args[0]) != 1 || args[0][0].Kind != parse.String && !isNameToken(args[0][0]) {
+	if len(args) != 1 || len(args[0]) != 1 || args[0][0].Kind != parse.String && !parse.IsNameToken(args[0][0]) {
 		return nil, errAt(x.text, call.Pos, "pragma_show takes one table name")
 	}
 	// DESCRIBE adds carquet's parquet_type, which pragma_show lacks.

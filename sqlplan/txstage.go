@@ -104,7 +104,7 @@ var errTxDone = errors.New("the transaction is already finished")
 // transaction; t.mu is held.
 func (t *Tx) noTableLocked(name string) error {
 	msg := fmt.Sprintf("table %q does not exist", name)
-	if !isPathName(name) {
+	if !parse.IsPathName(name) {
 		msg += suggest(name, t.tableNamesLocked())
 	}
 	return &Error{Msg: msg, Offset: -1, Err: ErrNoTable}

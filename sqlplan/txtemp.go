@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/scan"
+	"github.com/carquet-go/carquet/sqlplan/parse"
 )
 
 // Temporary tables in transactions.
@@ -25,7 +26,7 @@ import (
 // tempChangeLocked finds the transaction's change of the temporary table
 // name (any case): its path, "" when it has none; t.mu is held.
 func (t *Tx) tempChangeLocked(name string) (string, *txTable) {
-	if isPathName(name) {
+	if parse.IsPathName(name) {
 		return "", nil
 	}
 	for p, ch := range t.changed {

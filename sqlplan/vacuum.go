@@ -30,7 +30,9 @@ type vacuumSpec struct {
 
 // prepareVacuum prepares VACUUM name [RETAIN n HOURS [FORCE]] [DRY RUN].
 func (e *Engine) prepareVacuum(s *Stmt, text string, toks []parse.Token) (*Stmt, error) {
-	bad := func(i int, msg string) error { return errAt(text, tokPos(text, toks, min(i, len(toks)-1)), "%s", msg) }
+	bad := func(i int, msg string) error {
+		return errAt(text, parse.TokPos(text, toks, min(i, len(toks)-1)), "%s", msg)
+	}
 	if len(toks) < 2 || toks[1].Kind != parse.Ident && toks[1].Kind != parse.Quoted && toks[1].Kind != parse.DQuoted && toks[1].Kind != parse.String {
 		return nil, bad(1, "VACUUM takes a table name")
 	}

@@ -38,7 +38,7 @@ func prepareSetVariable(s *Stmt, text string, toks []parse.Token, i int, reset b
 		verb = "RESET"
 	}
 	if i >= len(toks) || toks[i].Kind != parse.Ident && toks[i].Kind != parse.Quoted && toks[i].Kind != parse.DQuoted {
-		return nil, errAt(text, tokPos(text, toks, i), "%s VARIABLE takes the name of a variable", verb)
+		return nil, errAt(text, parse.TokPos(text, toks, i), "%s VARIABLE takes the name of a variable", verb)
 	}
 	spec := &setSpec{reset: reset, variable: toks[i].Name()}
 	i++
@@ -54,7 +54,7 @@ func prepareSetVariable(s *Stmt, text string, toks []parse.Token, i int, reset b
 		spec.pos = toks[i+1].Pos
 		spec.expr = strings.TrimRight(strings.TrimSpace(text[spec.pos:]), ";")
 	default:
-		return nil, errAt(text, tokPos(text, toks, i), "expected = or TO after SET VARIABLE %s", spec.variable)
+		return nil, errAt(text, parse.TokPos(text, toks, i), "expected = or TO after SET VARIABLE %s", spec.variable)
 	}
 	s.kind, s.set = kindSet, spec
 	return s, nil

@@ -50,7 +50,7 @@ func parseView(s *Stmt, text string, toks []parse.Token) (*view, bool, error) {
 		i += 3
 	}
 	if i >= len(toks) || toks[i].Kind != parse.Ident && toks[i].Kind != parse.Quoted && toks[i].Kind != parse.DQuoted {
-		return nil, true, errAt(text, tokPos(text, toks, i), "expected the name of the view")
+		return nil, true, errAt(text, parse.TokPos(text, toks, i), "expected the name of the view")
 	}
 	name := toks[i].Name()
 	i++
@@ -64,7 +64,7 @@ func parseView(s *Stmt, text string, toks []parse.Token) (*view, bool, error) {
 		i = k + 1
 	}
 	if i >= len(toks) || !toks[i].Is("as") || i+1 >= len(toks) {
-		return nil, true, errAt(text, tokPos(text, toks, i), "expected AS and a query after the view's name")
+		return nil, true, errAt(text, parse.TokPos(text, toks, i), "expected AS and a query after the view's name")
 	}
 	body := toks[i+1:]
 	if cols != nil {
@@ -80,7 +80,7 @@ func parseView(s *Stmt, text string, toks []parse.Token) (*view, bool, error) {
 
 // definition is the CREATE VIEW statement that makes the view again.
 func (v *view) definition() string {
-	return "CREATE VIEW " + sqlIdent(v.name) + " AS " + spacedText(v.toks)
+	return "CREATE VIEW " + parse.SQLIdent(v.name) + " AS " + parse.SpacedText(v.toks)
 }
 
 // prepareView prepares CREATE [OR REPLACE] [TEMP] VIEW; ok is false for
@@ -116,7 +116,7 @@ func (e *Engine) prepareDropView(s *Stmt, text string, toks []parse.Token) (*Stm
 		k += 2
 	}
 	if len(toks) != k+1 {
-		return nil, errAt(text, tokPos(text, toks, min(k, len(toks))), "DROP VIEW takes one view name")
+		return nil, errAt(text, parse.TokPos(text, toks, min(k, len(toks))), "DROP VIEW takes one view name")
 	}
 	s.kind, s.table = kindDropView, toks[k].Name()
 	return s, nil
@@ -223,7 +223,7 @@ func (e *Engine) substituteViews(toks []parse.Token, tx *Tx) ([]parse.Token, err
 	m := make(map[string][]parse.Token, len(kept)+len(temp))
 	for _, views := range []map[string]*view{kept, temp} {
 		for k, v := range views {
-			m[k] = parenthesized(v.toks, v.toks[0].Pos)
+			m[k] = parse.Parenthesized(v.toks, v.toks[0].Pos)
 		}
 	}
 	// A common table expression hides a view of its name, as it hides a

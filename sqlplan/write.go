@@ -35,18 +35,18 @@ var deltaProperties = map[string][]string{
 // starting at toks[i], and returns where it ends.
 func readProperties(text string, toks []parse.Token, i int, spec *createSpec) (int, error) {
 	if i >= len(toks) || toks[i].Kind != parse.Op || toks[i].Text != "(" {
-		return i, errAt(text, tokPos(text, toks, i), "expected ( after TBLPROPERTIES")
+		return i, errAt(text, parse.TokPos(text, toks, i), "expected ( after TBLPROPERTIES")
 	}
 	end := parse.ClosingParen(toks, i)
 	if end < 0 {
-		return i, errAt(text, tokPos(text, toks, i), "unmatched ( after TBLPROPERTIES")
+		return i, errAt(text, parse.TokPos(text, toks, i), "unmatched ( after TBLPROPERTIES")
 	}
 	if spec.properties == nil {
 		spec.properties = map[string]string{}
 	}
 	for _, item := range parse.SplitList(toks[i+1 : end]) {
 		if len(item) != 3 || item[0].Kind != parse.String || item[1].Kind != parse.Op || item[1].Text != "=" || item[2].Kind == parse.Op {
-			return i, errAt(text, tokPos(text, toks, i), "TBLPROPERTIES takes 'key' = 'value', ...")
+			return i, errAt(text, parse.TokPos(text, toks, i), "TBLPROPERTIES takes 'key' = 'value', ...")
 		}
 		k, v := item[0].Unquoted(), item[2].Unquoted()
 		if item[2].Kind == parse.Ident || item[2].Kind == parse.Number {
@@ -79,32 +79,25 @@ func readProperties(text string, toks []parse.Token, i int, spec *createSpec) (i
 // which starts at toks[i], and returns where it ends.
 func readPartitionBy(text string, toks []parse.Token, i int, spec *createSpec) (int, error) {
 	if len(spec.partitionBy) > 0 {
-		return i, errAt(text, tokPos(text, toks, i-2), "PARTITIONED BY is given twice")
+		return i, errAt(text, parse.TokPos(text, toks, i-2), "PARTITIONED BY is given twice")
 	}
 	if i >= len(toks) || toks[i].Kind != parse.Op || toks[i].Text != "(" {
-		return i, errAt(text, tokPos(text, toks, i), "expected ( after PARTITIONED BY")
+		return i, errAt(text, parse.TokPos(text, toks, i), "expected ( after PARTITIONED BY")
 	}
 	end := parse.ClosingParen(toks, i)
 	if end < 0 {
-		return i, errAt(text, tokPos(text, toks, i), "unmatched ( after PARTITIONED BY")
+		return i, errAt(text, parse.TokPos(text, toks, i), "unmatched ( after PARTITIONED BY")
 	}
 	for _, item := range parse.SplitList(toks[i+1 : end]) {
 		if len(item) != 1 || item[0].Kind != parse.Ident && item[0].Kind != parse.Quoted && item[0].Kind != parse.DQuoted {
-			return i, errAt(text, tokPos(text, toks, i), "PARTITIONED BY takes a list of column names")
+			return i, errAt(text, parse.TokPos(text, toks, i), "PARTITIONED BY takes a list of column names")
 		}
 		spec.partitionBy = append(spec.partitionBy, item[0].Name())
 	}
 	if len(spec.partitionBy) == 0 {
-		return i, errAt(text, tokPos(text, toks, i), "PARTITIONED BY takes a list of column names")
+		return i, errAt(text, parse.TokPos(text, toks, i), "PARTITIONED BY takes a list of column names")
 	}
 	return end + 1, nil
-}
-
-func tokPos(text string, toks []parse.Token, i int) int {
-	if i < len(toks) {
-		return toks[i].Pos
-	}
-	return len(text)
 }
 
 // addPending adds rows to the transaction's pending rows of the table,
