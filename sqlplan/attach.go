@@ -38,7 +38,7 @@ func (e *Engine) prepareAttach(s *Stmt, text string, toks []parse.Token) (*Stmt,
 		if i+1 < len(toks) && toks[i].Is("if") && toks[i+1].Is("exists") {
 			spec.ifMod, i = true, i+2
 		}
-		if i+1 != len(toks) || !isName(toks[i]) {
+		if i+1 != len(toks) || !parse.IsNameToken(toks[i]) {
 			return nil, fail(i, "DETACH takes a database name")
 		}
 		spec.name = toks[i].Name()
@@ -51,7 +51,7 @@ func (e *Engine) prepareAttach(s *Stmt, text string, toks []parse.Token) (*Stmt,
 		}
 		spec.path = toks[i].Unquoted()
 		i++
-		if i+1 < len(toks) && toks[i].Is("as") && isName(toks[i+1]) {
+		if i+1 < len(toks) && toks[i].Is("as") && parse.IsNameToken(toks[i+1]) {
 			spec.name, i = toks[i+1].Name(), i+2
 		}
 		if i < len(toks) && toks[i].Kind == parse.Op && toks[i].Text == "(" {
@@ -215,7 +215,7 @@ func (e *Engine) plainExists(name string) bool {
 func (e *Engine) threePartNames(toks []parse.Token) []parse.Token {
 	var out []parse.Token // a copy, made at the first change
 	for i := 0; i+4 < len(toks); i++ {
-		if i > 0 && isDot(toks[i-1]) || !isName(toks[i]) || !isDot(toks[i+1]) || !isName(toks[i+2]) || !isDot(toks[i+3]) || !isName(toks[i+4]) {
+		if i > 0 && parse.IsDot(toks[i-1]) || !parse.IsNameToken(toks[i]) || !parse.IsDot(toks[i+1]) || !parse.IsNameToken(toks[i+2]) || !parse.IsDot(toks[i+3]) || !parse.IsNameToken(toks[i+4]) {
 			continue
 		}
 		db, schema := strings.ToLower(toks[i].Unquoted()), strings.ToLower(toks[i+2].Unquoted())
@@ -234,9 +234,6 @@ func (e *Engine) threePartNames(toks []parse.Token) []parse.Token {
 	return out
 }
 
-// isDot reports whether t is the "." of a qualified name.
-func isDot(t parse.Token) bool { return t.Kind == parse.Op && t.Text == "." }
-
 // isDatabase reports whether name (lower case) is a database of the
 // catalog: carquet's own or an attached one.
 func (e *Engine) isDatabase(name string) bool {
@@ -247,23 +244,4 @@ func (e *Engine) isDatabase(name string) bool {
 	defer e.mu.Unlock()
 	_, ok := e.attached[name]
 	return ok
-}
-
-// qualifiedName reads a table name of one to three parts from toks[i]
-// (t, db.t, db.main.t: threePartNames made the last a db.t) and returns
-// it as carquet resolves it, "db.t", and the index after it.
-func qualifiedName(toks []parse.Token, i int) (string, int, bool) {
-	if i < len(toks) && toks[i].Kind == parse.String {
-		return toks[i].Unquoted(), i + 1, true // a file: DROP TABLE 'f.parquet'
-	}
-	if i >= len(toks) || !isName(toks[i]) {
-		return "", i, false
-	}
-	name := toks[i].Name()
-	i++
-	if i+1 < len(toks) && isDot(toks[i]) && isName(toks[i+1]) {
-		name += "." + toks[i+1].Name()
-		i += 2
-	}
-	return name, i, true
 }

@@ -1,7 +1,6 @@
 package sqlplan
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
@@ -196,30 +195,6 @@ func (p *planner) infoSchemata(c *catalogRows) {
 		owner.Add("carquet")
 		nulls()
 	}
-}
-
-// viewNames lists the engine's views, sorted.
-func (e *Engine) viewNames() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	var out []string
-	for _, v := range e.views {
-		if _, hidden := e.tempViews[strings.ToLower(v.name)]; !hidden {
-			out = append(out, v.name)
-		}
-	}
-	for _, v := range e.tempViews {
-		out = append(out, v.name)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// tableExists reports whether name is a table of the folder (SHOW name
-// describes it; other SHOW words are settings, which are refused).
-func (e *Engine) tableExists(name string) bool {
-	_, ok, err := e.tablePath(name)
-	return ok && err == nil
 }
 
 // viewColumns are the output columns of a view (none if it does not plan:

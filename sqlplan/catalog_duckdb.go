@@ -1,7 +1,6 @@
 package sqlplan
 
 import (
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"sort"
 	"strings"
 
@@ -162,47 +161,7 @@ func (p *planner) viewEntry(name string) catalogEntry {
 	return ent
 }
 
-// viewNamed is the view of that name (a TEMP view before a kept one).
-func (e *Engine) viewNamed(name string) *view {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if v := e.tempViews[strings.ToLower(name)]; v != nil {
-		return v
-	}
-	return e.views[strings.ToLower(name)]
-}
-
-// catalogRows builds the relation of a catalog table function.
-type catalogRows struct {
-	cols []Column
-	data []*colBuilder
-	n    int
-}
-
-// col adds a column; its builder takes the values.
-func (c *catalogRows) col(name string, t Type) *colBuilder {
-	c.cols = append(c.cols, Column{Name: name, Type: t, Nullable: true})
-	b := newBuilder(t, 0)
-	c.data = append(c.data, b)
-	return b
-}
-
-// relation is the built rows as a relation named alias.
-func (c *catalogRows) relation(alias, what string) *relation {
-	b := &Batch{N: c.n}
-	for _, d := range c.data {
-		b.Cols = append(b.Cols, d.C)
-	}
-	rel := &relation{alias: alias, sub: &selectPlan{root: &kernels.Const{Batches: []*Batch{b}, What: what}, cols: c.cols}}
-	for i, col := range c.cols {
-		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: col.Name, t: col.Type, slot: &slot{}, local: i})
-	}
-	return rel
-}
-
 var (
-	tBigint  = Type{Kind: KInt}
-	tInteger = Type{Kind: KInt, Bits: 32}
 	tTagsMap = Type{Kind: KNested, MapOf: true, Fields: []NamedType{{Name: "key", Type: tString}, {Name: "value", Type: tString}}}
 )
 
@@ -453,14 +412,6 @@ func inPrimaryKey(con *constraints, name string) bool {
 		}
 	}
 	return false
-}
-
-// nullIfEmpty is s, or NULL for "".
-func nullIfEmpty(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
 }
 
 // duckdbTypeID is DuckDB's LogicalTypeId of a type, as duckdb_columns()

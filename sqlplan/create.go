@@ -101,7 +101,7 @@ func (e *Engine) prepareCreate(ctx context.Context, s *Stmt, text string, toks [
 		return nil, fail(i, "expected a table name")
 	}
 	s.table = toks[i].Name()
-	if name, next, ok := qualifiedName(toks, i); ok {
+	if name, next, ok := parse.QualifiedName(toks, i); ok {
 		s.table, i = name, next-1 // db.t (attach.go)
 	}
 	s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
@@ -402,88 +402,6 @@ func readOption(text string, toks []parse.Token, i int, spec *createSpec) (strin
 	return k, i + 1, nil
 }
 
-// readNestedType reads a column type, including T[], LIST<T>, STRUCT<...>
-// / STRUCT(...), MAP<K, V> / MAP(K, V), ENUM('a', ...) and the types of
-// CREATE TYPE that ut resolves (nil: none).
-func readNestedType(text string, toks []parse.Token, i int, ut userTypes) (Type, int, error) {
-	if t, j, ok, err := readUserType(text, toks, i, ut); ok || err != nil {
-		return t, j, err
-	}
-	if i < len(toks) && toks[i].Kind == parse.Ident {
-		w := strings.ToLower(toks[i].Text)
-		open := func(k int) bool {
-			return k < len(toks) && toks[k].Kind == parse.Op && (toks[k].Text == "<" || toks[k].Text == "(")
-		}
-		closeAt := func(k int) bool {
-			return k < len(toks) && toks[k].Kind == parse.Op && (toks[k].Text == ">" || toks[k].Text == ")")
-		}
-		var t Type
-		var err error
-		j := i + 1
-		switch {
-		case (w == "list" || w == "array") && open(j):
-			var elem Type
-			elem, j, err = readNestedType(text, toks, j+1, ut)
-			if err != nil {
-				return Type{}, j, err
-			}
-			if !closeAt(j) {
-				return Type{}, j, errAt(text, parse.TokPos(text, toks, j), "expected > after the list element type")
-			}
-			t = Type{Kind: KNested, Elem: &elem}
-			j++
-		case (w == "struct" || w == "row") && open(j):
-			var fields []NamedType
-			fields, j, err = readFieldList(text, toks, j+1, ut, "STRUCT")
-			if err != nil {
-				return Type{}, j, err
-			}
-			t = Type{Kind: KNested, Fields: fields}
-		case w == "union" && open(j):
-			t, j, err = readUnionType(text, toks, j+1, ut) // uniontype.go
-			if err != nil {
-				return Type{}, j, err
-			}
-		case w == "enum" && open(j):
-			t, j, err = readEnumValues(text, toks, j)
-			if err != nil {
-				return Type{}, j, err
-			}
-		case w == "map" && open(j):
-			var k, v Type
-			k, j, err = readNestedType(text, toks, j+1, ut)
-			if err != nil {
-				return Type{}, j, err
-			}
-			if j >= len(toks) || toks[j].Text != "," {
-				return Type{}, j, errAt(text, parse.TokPos(text, toks, j), "expected , in MAP")
-			}
-			v, j, err = readNestedType(text, toks, j+1, ut)
-			if err != nil {
-				return Type{}, j, err
-			}
-			if !closeAt(j) {
-				return Type{}, j, errAt(text, parse.TokPos(text, toks, j), "expected > after MAP")
-			}
-			j++
-			t = Type{Kind: KNested, MapOf: true, Fields: []NamedType{{Name: "key", Type: k}, {Name: "value", Type: v}}}
-		default:
-			t, j, err = readType(text, toks, i)
-			if err != nil {
-				return Type{}, j, err
-			}
-		}
-		// T[] and T ARRAY suffixes.
-		for n := parse.ListSuffix(toks, j); n > 0; n = parse.ListSuffix(toks, j) {
-			elem := t
-			t = Type{Kind: KNested, Elem: &elem}
-			j += n
-		}
-		return t, j, nil
-	}
-	return Type{}, i, errAt(text, parse.TokPos(text, toks, i), "expected a type")
-}
-
 // fieldOf maps a SQL type to a writer field.
 func fieldOf(name string, t Type, notNull bool) (writer.Field, error) {
 	var f writer.Field
@@ -575,37 +493,6 @@ func fieldOf(name string, t Type, notNull bool) (writer.Field, error) {
 		f = f.Required()
 	}
 	return f, nil
-}
-
-// readFieldList reads the fields of a STRUCT or the members of a UNION
-// (what) from toks[j], after the '(' or '<', to the ')' or '>' that
-// closes them; j is the index after it.
-func readFieldList(text string, toks []parse.Token, j int, ut userTypes, what string) ([]NamedType, int, error) {
-	fields := []NamedType{}
-	for {
-		if j >= len(toks) {
-			return nil, j, errAt(text, len(text), "unterminated %s", what)
-		}
-		name := toks[j].Name()
-		j++
-		if j < len(toks) && toks[j].Kind == parse.Op && toks[j].Text == ":" {
-			j++
-		}
-		ft, k, err := readNestedType(text, toks, j, ut)
-		if err != nil {
-			return nil, k, err
-		}
-		j = k
-		fields = append(fields, NamedType{Name: name, Type: ft})
-		if j < len(toks) && toks[j].Kind == parse.Op && toks[j].Text == "," {
-			j++
-			continue
-		}
-		if j < len(toks) && toks[j].Kind == parse.Op && (toks[j].Text == ">" || toks[j].Text == ")") {
-			return fields, j + 1, nil
-		}
-		return nil, j, errAt(text, parse.TokPos(text, toks, j), "expected , or > in %s", what)
-	}
 }
 
 // writerFieldOf rebuilds a writer field from a schema field (CREATE TABLE

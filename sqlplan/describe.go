@@ -2,8 +2,9 @@ package sqlplan
 
 import (
 	"context"
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"strings"
+
+	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
 )
@@ -136,7 +137,7 @@ func statementSubquery(inner []parse.Token) (string, bool) {
 	case len(inner) == 2 && inner[0].Is("show") && inner[1].Is("databases"):
 		return showDatabases, true
 	case !inner[0].Is("summarize") && !isQuery:
-		if name, end, ok := qualifiedName(inner, 1); ok && end == len(inner) {
+		if name, end, ok := parse.QualifiedName(inner, 1); ok && end == len(inner) {
 			return "SELECT * FROM " + parse.Backquote(describeMarker+name), true
 		}
 		return "", false
@@ -226,3 +227,9 @@ func hasWord(toks []parse.Token, word string) bool {
 	}
 	return false
 }
+
+// showAllTables is SHOW ALL TABLES: a row per table and view of every
+// database with its column names and types.
+const showAllTables = "SELECT database_name AS `database`, 'main' AS `schema`, table_name AS name, " +
+	"list(column_name ORDER BY column_index) AS column_names, list(data_type ORDER BY column_index) AS column_types, " +
+	"false AS temporary FROM duckdb_columns() GROUP BY database_name, table_name ORDER BY `database`, name"

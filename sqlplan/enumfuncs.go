@@ -110,3 +110,33 @@ func enumList(values []string) []any {
 	}
 	return out
 }
+
+// unifyEnum is the type an ENUM meets another in: the ENUM itself with
+// the same ENUM or a NULL, else VARCHAR (DuckDB compares an ENUM with
+// text, or with another ENUM, as text).
+func unifyEnum(a, b Type) Type {
+	switch {
+	case a.Kind == KEnum && b.Kind == KEnum && vec.SameEnum(a.Enum, b.Enum), b.Kind == KNull:
+		return withoutField(a)
+	case a.Kind == KNull:
+		return withoutField(b)
+	}
+	return Type{Kind: KString}
+}
+
+// enumEqualityConst is the text constant k of an = or <> with an ENUM
+// column of type t as that ENUM's code, when it is one of its values:
+// equal text is an equal code, so the comparison runs on the codes
+// instead of on the column's text (as DuckDB's rule, text, would have
+// it). Other comparisons, and text of no value, compare as text.
+func enumEqualityConst(op cmpOp, t Type, k *constExpr) (*constExpr, bool) {
+	s, isText := k.v.(string)
+	if t.Kind != KEnum || !isText || k.t.Kind != KString || op != opEq && op != opNe {
+		return nil, false
+	}
+	code, ok := t.Enum.Code(s)
+	if !ok {
+		return nil, false
+	}
+	return &constExpr{named: k.named, t: withoutField(t), v: code}, true
+}

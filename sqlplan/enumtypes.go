@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
-	"github.com/carquet-go/carquet/sqlplan/vec"
 )
 
 // User types: CREATE TYPE name AS ENUM ('a', ...) and CREATE TYPE name AS
@@ -15,10 +14,6 @@ import (
 // name them: their names resolve when a statement is prepared, to the
 // type they stand for, so a table's column is of the ENUM itself (DuckDB
 // shows ENUM('a', 'b') for it too, not the name).
-
-// userTypes resolves a type name that is none of the engine's own (nil
-// resolves none).
-type userTypes func(name string) (Type, bool)
 
 // userType is a type CREATE TYPE made, or the name DROP TYPE drops.
 type userType struct {
@@ -41,61 +36,6 @@ func (e *Engine) userType(name string) (Type, bool) {
 		return Type{}, false
 	}
 	return u.t, true
-}
-
-// readUserType reads at toks[i] the name of a type that ut resolves, with
-// any [] after it; ok is false for the engine's own types and the words
-// that start a written-out one. A name that is neither is DuckDB's error.
-func readUserType(text string, toks []parse.Token, i int, ut userTypes) (Type, int, bool, error) {
-	if ut == nil || i >= len(toks) || toks[i].Kind != parse.Ident && toks[i].Kind != parse.DQuoted {
-		return Type{}, i, false, nil
-	}
-	name := toks[i].Name()
-	if toks[i].Kind == parse.Ident {
-		switch strings.ToLower(name) {
-		case "list", "array", "struct", "row", "map", "enum", "union":
-			return Type{}, i, false, nil
-		}
-		if isTypeName(name) || i+1 < len(toks) && toks[i+1].Kind == parse.Ident && isTypeName(name+" "+toks[i+1].Text) {
-			return Type{}, i, false, nil
-		}
-	}
-	t, found := ut(name)
-	if !found {
-		return Type{}, i, true, errAt(text, toks[i].Pos, "Type with name %s does not exist!", name)
-	}
-	j := i + 1
-	for n := parse.ListSuffix(toks, j); n > 0; n = parse.ListSuffix(toks, j) {
-		elem := t
-		t = Type{Kind: KNested, Elem: &elem}
-		j += n
-	}
-	return t, j, true, nil
-}
-
-// readEnumValues reads the ('a', 'b', ...) of an ENUM at toks[open] (its
-// opening parenthesis) and returns the type and the index after it.
-func readEnumValues(text string, toks []parse.Token, open int) (Type, int, error) {
-	var values []string
-	j := open + 1
-	for j < len(toks) && !(toks[j].Kind == parse.Op && toks[j].Text == ")") {
-		if toks[j].Kind != parse.String {
-			return Type{}, j, errAt(text, toks[j].Pos, "ENUM takes string literals: syntax error at or near %q", toks[j].Text)
-		}
-		values = append(values, toks[j].Unquoted())
-		j++
-		if j < len(toks) && toks[j].Kind == parse.Op && toks[j].Text == "," {
-			j++
-		}
-	}
-	if j >= len(toks) {
-		return Type{}, j, errAt(text, len(text), "unterminated ENUM(...)")
-	}
-	e, err := vec.NewEnum(values)
-	if err != nil {
-		return Type{}, j, errAt(text, toks[open].Pos, "%v", err)
-	}
-	return Type{Kind: KEnum, Enum: e}, j + 1, nil
 }
 
 // isTypeCreate reports whether toks start CREATE [OR REPLACE] TYPE.
@@ -205,19 +145,6 @@ func (e *Engine) execType(s *Stmt) (Result, error) {
 	return Result{}, nil
 }
 
-// unifyEnum is the type an ENUM meets another in: the ENUM itself with
-// the same ENUM or a NULL, else VARCHAR (DuckDB compares an ENUM with
-// text, or with another ENUM, as text).
-func unifyEnum(a, b Type) Type {
-	switch {
-	case a.Kind == KEnum && b.Kind == KEnum && vec.SameEnum(a.Enum, b.Enum), b.Kind == KNull:
-		return withoutField(a)
-	case a.Kind == KNull:
-		return withoutField(b)
-	}
-	return Type{Kind: KString}
-}
-
 // userTypeOID is the first oid duckdb_types() gives the types of CREATE
 // TYPE (positions after DuckDB's own, stable within a statement).
 const userTypeOID = 1000
@@ -260,21 +187,4 @@ func (u *userType) catalogRow() (builtinType, []any) {
 		}
 	}
 	return row, nil
-}
-
-// enumEqualityConst is the text constant k of an = or <> with an ENUM
-// column of type t as that ENUM's code, when it is one of its values:
-// equal text is an equal code, so the comparison runs on the codes
-// instead of on the column's text (as DuckDB's rule, text, would have
-// it). Other comparisons, and text of no value, compare as text.
-func enumEqualityConst(op cmpOp, t Type, k *constExpr) (*constExpr, bool) {
-	s, isText := k.v.(string)
-	if t.Kind != KEnum || !isText || k.t.Kind != KString || op != opEq && op != opNe {
-		return nil, false
-	}
-	code, ok := t.Enum.Code(s)
-	if !ok {
-		return nil, false
-	}
-	return &constExpr{named: k.named, t: withoutField(t), v: code}, true
 }

@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"context"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -152,4 +153,27 @@ func (p *planner) bindSleep(x expr) (expr, error) {
 	}}
 	e.setText("sleep_ms(" + x.String() + ")")
 	return e, nil
+}
+
+// bindSequenceCall binds nextval(name) and currval(name).
+func (p *planner) bindSequenceCall(name string, args []expr) (expr, error) {
+	if len(args) != 1 {
+		return nil, errorf("%s takes the name of a sequence", name)
+	}
+	k, ok := isConst(args[0])
+	seqName, isStr := k.v.(string)
+	if !ok || !isStr {
+		return nil, errorf("%s takes the name of a sequence as a string", name)
+	}
+	seqName = strings.ToLower(seqName)
+	next, ok := p.cat.Sequence(seqName)
+	if !ok {
+		return nil, errorf("sequence %q does not exist", seqName)
+	}
+	currval := name == "currval"
+	f := &funcExpr{name: name, args: nil, t: tInt, row: func(_ []*Col, _ int) (any, error) {
+		return next(currval)
+	}}
+	f.setText(name + "('" + seqName + "')")
+	return f, nil
 }

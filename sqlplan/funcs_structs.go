@@ -229,3 +229,6 @@ func (p *planner) bindStructUpdate(args []expr) (expr, error) {
 	e.strict = false // a NULL struct still takes the new fields
 	return e, nil
 }
+
+// tInt32Null is the type DuckDB gives getvariable of an unset variable.
+var tInt32Null = Type{Kind: KInt, Bits: 32}

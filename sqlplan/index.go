@@ -173,7 +173,7 @@ func (e *Engine) prepareIndex(s *Stmt, text string, toks []parse.Token) (*Stmt, 
 			return nil, fail(i+1, "expected ON and the table")
 		}
 		i += 2
-		table, next, ok := qualifiedName(toks, i)
+		table, next, ok := parse.QualifiedName(toks, i)
 		if !ok {
 			return nil, fail(i, "expected the table's name")
 		}

@@ -739,11 +739,6 @@ func (x *expander) bind(m *macro, call parse.Token, args [][]parse.Token) ([][]p
 	return vals, nil
 }
 
-// macroArgMarker(value, 'macro', CAST(NULL AS type)) is the argument of a
-// typed parameter: the binder checks that the value casts to the type
-// implicitly and casts it (bindMacroArg).
-const macroArgMarker = "__carquet_macro_arg__"
-
 // typedArg wraps an argument of a typed parameter in macroArgMarker.
 func typedArg(val []parse.Token, m *macro, typ []parse.Token, pos int) []parse.Token {
 	at := func(kind parse.TokenKind, text string) parse.Token {
@@ -758,62 +753,6 @@ func typedArg(val []parse.Token, m *macro, typ []parse.Token, pos int) []parse.T
 		out = append(out, t)
 	}
 	return append(out, at(parse.Op, ")"), at(parse.Op, ")"))
-}
-
-// bindMacroArg binds macroArgMarker(value, signature, typed NULL): DuckDB
-// takes an argument of a typed parameter only when it casts to the type
-// implicitly (a SMALLINT to an INTEGER, not a BIGINT or a string).
-func (p *planner) bindMacroArg(args []expr) (expr, error) {
-	sig, _ := isConst(args[1])
-	name, _ := sig.v.(string)
-	if i := strings.IndexByte(name, '('); i > 0 {
-		name = name[:i]
-	}
-	to := args[2].Type()
-	if !castsImplicitly(args[0].Type(), to) {
-		return nil, errorf("Macro %s() does not support the supplied arguments. You might need to add explicit type casts. (%s is %s; the macro is %s)", name, args[0].String(), args[0].Type().SQLName(), sig.v)
-	}
-	return p.cast(args[0], to)
-}
-
-// castsImplicitly reports whether DuckDB casts a value of type from to
-// type to without being asked: NULL to anything, an integer to a wider
-// integer, a decimal or a float, decimals to decimals, FLOAT to DOUBLE,
-// DATE to TIMESTAMP.
-func castsImplicitly(from, to Type) bool {
-	if from.Kind == KNull || from.SQLName() == to.SQLName() {
-		return true
-	}
-	bits := func(t Type) int {
-		if t.Bits == 0 {
-			return 64
-		}
-		return t.Bits
-	}
-	switch from.Kind {
-	case KInt, KUint:
-		switch to.Kind {
-		case KInt:
-			if from.Kind == KUint {
-				return bits(from) < bits(to)
-			}
-			return bits(from) <= bits(to)
-		case KUint:
-			return from.Kind == KUint && bits(from) <= bits(to)
-		case KFloat:
-			return true
-		case KDecimal:
-			digits := map[int]int{8: 3, 16: 5, 32: 10, 64: 19}[bits(from)]
-			return to.Prec-to.Scale >= digits
-		}
-	case KDecimal:
-		return to.Kind == KDecimal || to.Kind == KFloat
-	case KFloat:
-		return to.Kind == KFloat && !to.Float32
-	case KDate:
-		return to.Kind == KTimestamp
-	}
-	return false
 }
 
 // argValue is an argument as it replaces a parameter.

@@ -14,12 +14,6 @@ import (
 // version and the other systemPragmas are SELECT * FROM pragma_version()
 // and its kin (systables.go). Other PRAGMAs are settings (settings.go).
 
-// showAllTables is SHOW ALL TABLES: a row per table and view of every
-// database with its column names and types.
-const showAllTables = "SELECT database_name AS `database`, 'main' AS `schema`, table_name AS name, " +
-	"list(column_name ORDER BY column_index) AS column_names, list(data_type ORDER BY column_index) AS column_types, " +
-	"false AS temporary FROM duckdb_columns() GROUP BY database_name, table_name ORDER BY `database`, name"
-
 // databaseList is PRAGMA database_list.
 const databaseList = "SELECT database_oid AS seq, database_name AS name, path AS file FROM duckdb_databases()"
 

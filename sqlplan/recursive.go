@@ -59,15 +59,15 @@ func newRecCTE(text, name string, cols []string, body []parse.Token, idx, pos in
 			if all || len(rest) > 0 && rest[0].Is("distinct") {
 				rest = rest[1:]
 			}
-			if !namesTable(rest, name) {
+			if !parse.NamesTable(rest, name) {
 				continue
 			}
-			if namesTable(body[:i], name) {
+			if parse.NamesTable(body[:i], name) {
 				return nil, errAt(text, pos, "the anchor of the recursive CTE %s (before UNION) names %s", name, name)
 			}
 			rc := &recCTE{name: name, idx: idx, cols: cols, anchor: body[:i], all: all}
 			work := map[string][]parse.Token{strings.ToLower(name): {{Kind: parse.Quoted, Text: parse.Backquote(workMarker + ":" + strconv.Itoa(idx)), Pos: pos}}}
-			rc.step = substituteCTEs(rest, work)
+			rc.step = parse.SubstituteCTEs(rest, work)
 			return rc, nil
 		}
 	}

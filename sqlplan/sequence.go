@@ -152,29 +152,6 @@ func (e *Engine) execSequence(s *Stmt) (Result, error) {
 	return Result{}, nil
 }
 
-// bindSequenceCall binds nextval(name) and currval(name).
-func (p *planner) bindSequenceCall(name string, args []expr) (expr, error) {
-	if len(args) != 1 {
-		return nil, errorf("%s takes the name of a sequence", name)
-	}
-	k, ok := isConst(args[0])
-	seqName, isStr := k.v.(string)
-	if !ok || !isStr {
-		return nil, errorf("%s takes the name of a sequence as a string", name)
-	}
-	seqName = strings.ToLower(seqName)
-	next, ok := p.cat.Sequence(seqName)
-	if !ok {
-		return nil, errorf("sequence %q does not exist", seqName)
-	}
-	currval := name == "currval"
-	f := &funcExpr{name: name, args: nil, t: tInt, row: func(_ []*Col, _ int) (any, error) {
-		return next(currval)
-	}}
-	f.setText(name + "('" + seqName + "')")
-	return f, nil
-}
-
 // sequenceCall is the sequence called name as nextval and currval call
 // it: next advances it (or reads it, with currval) under the engine's
 // lock. ok is false when there is none.

@@ -66,7 +66,7 @@ func (e *Engine) prepareSessionStmt(ctx context.Context, s *Stmt, text string, t
 		if r.word(1) == "prepare" {
 			k = 2
 		}
-		if k+1 != len(toks) || !isName(toks[k]) {
+		if k+1 != len(toks) || !parse.IsNameToken(toks[k]) {
 			return nil, r.fail(k, "DEALLOCATE takes the name of a prepared statement")
 		}
 		s.action, s.table = actDeallocate, toks[k].Name()
@@ -104,15 +104,10 @@ func (e *Engine) prepareSessionStmt(ctx context.Context, s *Stmt, text string, t
 	return nil, r.fail(0, "syntax error near %q", toks[0].Text)
 }
 
-// isName reports whether t can be a name: a word or a quoted identifier.
-func isName(t parse.Token) bool {
-	return t.Kind == parse.Ident || t.Kind == parse.DQuoted || t.Kind == parse.Quoted
-}
-
 // preparePrepare reads PREPARE name AS statement and prepares the
 // statement now, so that its errors show at PREPARE as in DuckDB.
 func (e *Engine) preparePrepare(ctx context.Context, s *Stmt, r stmtTokens) (*Stmt, error) {
-	if len(r.toks) < 2 || !isName(r.toks[1]) {
+	if len(r.toks) < 2 || !parse.IsNameToken(r.toks[1]) {
 		return nil, r.fail(1, "PREPARE takes a name: PREPARE name AS statement")
 	}
 	if r.word(2) != "as" {
@@ -137,7 +132,7 @@ func (e *Engine) preparePrepare(ctx context.Context, s *Stmt, r stmtTokens) (*St
 // prepareExecute reads EXECUTE name [(arg, ...)]; the arguments are
 // kept as the text of one SELECT that computes them all (execArgs).
 func prepareExecute(s *Stmt, r stmtTokens) (*Stmt, error) {
-	if len(r.toks) < 2 || !isName(r.toks[1]) {
+	if len(r.toks) < 2 || !parse.IsNameToken(r.toks[1]) {
 		return nil, r.fail(1, "EXECUTE takes the name of a prepared statement")
 	}
 	s.kind, s.table = kindExecute, r.toks[1].Name()
@@ -167,7 +162,7 @@ func prepareExecute(s *Stmt, r stmtTokens) (*Stmt, error) {
 // built in.
 func prepareExtension(s *Stmt, r stmtTokens) (*Stmt, error) {
 	verb := strings.ToUpper(r.word(0))
-	if len(r.toks) < 2 || !isName(r.toks[1]) && r.toks[1].Kind != parse.String {
+	if len(r.toks) < 2 || !parse.IsNameToken(r.toks[1]) && r.toks[1].Kind != parse.String {
 		return nil, r.fail(1, "%s takes the name of an extension", verb)
 	}
 	if len(r.toks) > 2 && !(verb == "INSTALL" && r.word(2) == "from" && len(r.toks) == 4) {
@@ -187,7 +182,7 @@ func prepareExtension(s *Stmt, r stmtTokens) (*Stmt, error) {
 func prepareUse(s *Stmt, r stmtTokens) (*Stmt, error) {
 	var parts []string
 	for k := 1; k < len(r.toks); k += 2 {
-		if !isName(r.toks[k]) || k+1 < len(r.toks) && (r.toks[k+1].Kind != parse.Op || r.toks[k+1].Text != ".") {
+		if !parse.IsNameToken(r.toks[k]) || k+1 < len(r.toks) && (r.toks[k+1].Kind != parse.Op || r.toks[k+1].Text != ".") {
 			return nil, r.fail(k, "USE takes a catalog or schema name")
 		}
 		parts = append(parts, strings.ToLower(r.toks[k].Name()))

@@ -318,7 +318,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 			s.kind, s.inner = kindDescribeQuery, inner
 			return s, nil
 		}
-		name, end, ok := qualifiedName(toks, 1)
+		name, end, ok := parse.QualifiedName(toks, 1)
 		if !ok || end != len(toks) {
 			return nil, bad(min(end, len(toks)), "DESCRIBE takes one table name")
 		}
@@ -386,7 +386,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 			s.ifMod = true
 			k = 4
 		}
-		name, end, ok := qualifiedName(toks, k)
+		name, end, ok := parse.QualifiedName(toks, k)
 		if !ok || end != len(toks) {
 			return nil, bad(k, "DROP TABLE takes one table name")
 		}

@@ -76,15 +76,15 @@ func expandCTEs(text string, toks []parse.Token) ([]parse.Token, []*recCTE, erro
 			return nil, nil, fail(start, "unterminated common table expression %s", name)
 		}
 		raw := toks[start+1 : i]
-		if recursive && namesTable(raw, name) {
-			rc, err := newRecCTE(text, name, cols, substituteCTEs(raw, ctes), len(recs), namePos)
+		if recursive && parse.NamesTable(raw, name) {
+			rc, err := newRecCTE(text, name, cols, parse.SubstituteCTEs(raw, ctes), len(recs), namePos)
 			if err != nil {
 				return nil, nil, err
 			}
 			recs = append(recs, rc)
 			ctes[strings.ToLower(name)] = []parse.Token{{Kind: parse.Quoted, Text: parse.Backquote(rc.marker()), Pos: namePos}}
 		} else {
-			body := substituteCTEs(raw, ctes)
+			body := parse.SubstituteCTEs(raw, ctes)
 			if cols != nil {
 				body = renameColumns(body, cols, namePos)
 			}
@@ -100,7 +100,7 @@ func expandCTEs(text string, toks []parse.Token) ([]parse.Token, []*recCTE, erro
 	if i >= len(toks) {
 		return nil, nil, fail(i, "expected a query after WITH")
 	}
-	return substituteCTEs(toks[i:], ctes), recs, nil
+	return parse.SubstituteCTEs(toks[i:], ctes), recs, nil
 }
 
 // renameColumns wraps a CTE's query as SELECT * FROM (q) AS renaming
@@ -110,73 +110,6 @@ func renameColumns(body []parse.Token, cols []string, pos int) []parse.Token {
 	out := []parse.Token{{Kind: parse.Ident, Text: "SELECT", Pos: pos}, {Kind: parse.Op, Text: "*", Pos: pos}, {Kind: parse.Ident, Text: "FROM", Pos: pos}}
 	out = append(out, parse.Parenthesized(body, pos)...)
 	return append(out, parse.Token{Kind: parse.Ident, Text: "AS", Pos: pos}, parse.Token{Kind: parse.Quoted, Text: parse.Backquote(alias), Pos: pos})
-}
-
-// namesTable reports whether toks name the table name after FROM, JOIN
-// or a comma of a FROM list.
-func namesTable(toks []parse.Token, name string) bool {
-	probe := map[string][]parse.Token{strings.ToLower(name): {{Kind: parse.Ident, Text: "__probe__"}}}
-	out := substituteCTEs(toks, probe)
-	for _, t := range out {
-		if t.Kind == parse.Ident && t.Text == "__probe__" {
-			return true
-		}
-	}
-	return false
-}
-
-// substituteCTEs replaces table references to CTEs (after FROM, JOIN or
-// a comma in a FROM list) with their replacements (a parenthesized query
-// or a marker table name).
-func substituteCTEs(toks []parse.Token, ctes map[string][]parse.Token) []parse.Token {
-	if len(ctes) == 0 {
-		return toks
-	}
-	var out []parse.Token
-	// inFrom[d] says whether the parenthesis depth d is in a FROM list:
-	// each subquery has its own clauses, so that a SELECT list inside a
-	// FROM list, "FROM (SELECT a, v FROM t), w", keeps "v" a column and
-	// "w" a table.
-	inFrom := []bool{false}
-	depth := 0
-	for i, t := range toks {
-		if t.Kind == parse.Op && t.Text == "(" {
-			depth++
-			if depth == len(inFrom) {
-				inFrom = append(inFrom, false)
-			}
-			inFrom[depth] = false
-		}
-		if t.Kind == parse.Op && t.Text == ")" && depth > 0 {
-			depth--
-		}
-		if t.Is("from") || t.Is("join") {
-			inFrom[depth] = true
-		} else if t.Kind == parse.Ident {
-			switch strings.ToLower(t.Text) {
-			case "where", "group", "having", "order", "limit", "union", "on", "using", "select",
-				"qualify", "window", "intersect", "except", "returning", "set", "values":
-				inFrom[depth] = false
-			}
-		}
-		body, isCTE := ctes[strings.ToLower(t.Unquoted())]
-		if isCTE && (t.Kind == parse.Ident || t.Kind == parse.Quoted || t.Kind == parse.DQuoted) && i > 0 {
-			prev := toks[i-1]
-			afterFrom := prev.Is("from") || prev.Is("join") || inFrom[depth] && prev.Kind == parse.Op && prev.Text == ","
-			nextIsDot := i+1 < len(toks) && toks[i+1].Kind == parse.Op && toks[i+1].Text == "."
-			if afterFrom && !nextIsDot {
-				out = append(out, body...)
-				// Keep the CTE's name as the alias unless one follows.
-				hasAlias := i+1 < len(toks) && (toks[i+1].Is("as") || toks[i+1].Kind == parse.Ident && !parse.IsClauseWord(toks[i+1].Text))
-				if !hasAlias {
-					out = append(out, parse.Token{Kind: parse.Ident, Text: "AS", Pos: t.Pos}, parse.Token{Kind: parse.Quoted, Text: parse.Backquote(t.Unquoted()), Pos: t.Pos})
-				}
-				continue
-			}
-		}
-		out = append(out, t)
-	}
-	return out
 }
 
 // applyTrailer applies ORDER BY (output positions or names) and LIMIT /

@@ -16,9 +16,6 @@ import (
 // case-insensitive. A statement reads the variables once, when it is
 // planned, as it reads the settings: getvariable is a constant.
 
-// tInt32Null is the type DuckDB gives getvariable of an unset variable.
-var tInt32Null = Type{Kind: KInt, Bits: 32}
-
 // variable is one variable's value, in the engine's representation of
 // its type (what Col.get returns).
 type variable struct {

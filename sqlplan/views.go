@@ -3,6 +3,7 @@ package sqlplan
 import (
 	"context"
 	"maps"
+	"sort"
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
@@ -235,7 +236,7 @@ func (e *Engine) substituteViews(toks []parse.Token, tx *Tx) ([]parse.Token, err
 	// DuckDB): replace until no name is left, a replacement always making
 	// the list longer.
 	for depth := 0; ; depth++ {
-		next := substituteCTEs(toks, m)
+		next := parse.SubstituteCTEs(toks, m)
 		switch {
 		case len(next) == len(toks):
 			return next, nil
@@ -292,9 +293,6 @@ func viewsOf(ctx context.Context) *Tx {
 // (at any depth) define.
 func cteNames(toks []parse.Token) map[string]bool {
 	var names map[string]bool
-	isName := func(t parse.Token) bool {
-		return t.Kind == parse.Ident || t.Kind == parse.Quoted || t.Kind == parse.DQuoted
-	}
 	for i := range toks {
 		if !toks[i].Is("with") {
 			continue
@@ -303,7 +301,7 @@ func cteNames(toks []parse.Token) map[string]bool {
 		if j < len(toks) && toks[j].Is("recursive") {
 			j++
 		}
-		for j < len(toks) && isName(toks[j]) {
+		for j < len(toks) && parse.IsNameToken(toks[j]) {
 			name := strings.ToLower(toks[j].Name())
 			j++
 			if j < len(toks) && toks[j].Kind == parse.Op && toks[j].Text == "(" {
@@ -337,4 +335,38 @@ func cteNames(toks []parse.Token) map[string]bool {
 		}
 	}
 	return names
+}
+
+// viewNames lists the engine's views, sorted.
+func (e *Engine) viewNames() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []string
+	for _, v := range e.views {
+		if _, hidden := e.tempViews[strings.ToLower(v.name)]; !hidden {
+			out = append(out, v.name)
+		}
+	}
+	for _, v := range e.tempViews {
+		out = append(out, v.name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// tableExists reports whether name is a table of the folder (SHOW name
+// describes it; other SHOW words are settings, which are refused).
+func (e *Engine) tableExists(name string) bool {
+	_, ok, err := e.tablePath(name)
+	return ok && err == nil
+}
+
+// viewNamed is the view of that name (a TEMP view before a kept one).
+func (e *Engine) viewNamed(name string) *view {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if v := e.tempViews[strings.ToLower(name)]; v != nil {
+		return v
+	}
+	return e.views[strings.ToLower(name)]
 }

@@ -186,3 +186,92 @@ func TokPos(text string, toks []Token, i int) int {
 func IsPathName(name string) bool {
 	return strings.ContainsAny(name, "/*?[\\") || strings.HasSuffix(name, ".parquet")
 }
+
+// QualifiedName reads a table name of one to three parts from toks[i]
+// (t, db.t, db.main.t: threePartNames made the last a db.t) and returns
+// it as carquet resolves it, "db.t", and the index after it.
+func QualifiedName(toks []Token, i int) (string, int, bool) {
+	if i < len(toks) && toks[i].Kind == String {
+		return toks[i].Unquoted(), i + 1, true // a file: DROP TABLE 'f.parquet'
+	}
+	if i >= len(toks) || !IsNameToken(toks[i]) {
+		return "", i, false
+	}
+	name := toks[i].Name()
+	i++
+	if i+1 < len(toks) && IsDot(toks[i]) && IsNameToken(toks[i+1]) {
+		name += "." + toks[i+1].Name()
+		i += 2
+	}
+	return name, i, true
+}
+
+// IsDot reports whether t is the "." of a qualified name.
+func IsDot(t Token) bool { return t.Kind == Op && t.Text == "." }
+
+// NamesTable reports whether toks name the table name after FROM, JOIN
+// or a comma of a FROM list.
+func NamesTable(toks []Token, name string) bool {
+	probe := map[string][]Token{strings.ToLower(name): {{Kind: Ident, Text: "__probe__"}}}
+	out := SubstituteCTEs(toks, probe)
+	for _, t := range out {
+		if t.Kind == Ident && t.Text == "__probe__" {
+			return true
+		}
+	}
+	return false
+}
+
+// SubstituteCTEs replaces table references to CTEs (after FROM, JOIN or
+// a comma in a FROM list) with their replacements (a parenthesized query
+// or a marker table name).
+func SubstituteCTEs(toks []Token, ctes map[string][]Token) []Token {
+	if len(ctes) == 0 {
+		return toks
+	}
+	var out []Token
+	// inFrom[d] says whether the parenthesis depth d is in a FROM list:
+	// each subquery has its own clauses, so that a SELECT list inside a
+	// FROM list, "FROM (SELECT a, v FROM t), w", keeps "v" a column and
+	// "w" a table.
+	inFrom := []bool{false}
+	depth := 0
+	for i, t := range toks {
+		if t.Kind == Op && t.Text == "(" {
+			depth++
+			if depth == len(inFrom) {
+				inFrom = append(inFrom, false)
+			}
+			inFrom[depth] = false
+		}
+		if t.Kind == Op && t.Text == ")" && depth > 0 {
+			depth--
+		}
+		if t.Is("from") || t.Is("join") {
+			inFrom[depth] = true
+		} else if t.Kind == Ident {
+			switch strings.ToLower(t.Text) {
+			case "where", "group", "having", "order", "limit", "union", "on", "using", "select",
+				"qualify", "window", "intersect", "except", "returning", "set", "values":
+				inFrom[depth] = false
+			}
+		}
+		body, isCTE := ctes[strings.ToLower(t.Unquoted())]
+		if isCTE && (t.Kind == Ident || t.Kind == Quoted || t.Kind == DQuoted) && i > 0 {
+			prev := toks[i-1]
+			afterFrom := prev.Is("from") || prev.Is("join") || inFrom[depth] && prev.Kind == Op && prev.Text == ","
+			nextIsDot := i+1 < len(toks) && toks[i+1].Kind == Op && toks[i+1].Text == "."
+			if afterFrom && !nextIsDot {
+				out = append(out, body...)
+				// Keep the CTE's name as the alias unless one follows.
+				hasAlias := i+1 < len(toks) && (toks[i+1].Is("as") || toks[i+1].Kind == Ident && !IsClauseWord(toks[i+1].Text))
+				if !hasAlias {
+					out = append(out, Token{Kind: Ident, Text: "AS", Pos: t.Pos}, Token{Kind: Quoted, Text: Backquote(t.Unquoted()), Pos: t.Pos})
+				}
+				continue
+			}
+		}
+		out = append(out, t)
+	}
+	return out
+}
