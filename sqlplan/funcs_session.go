@@ -177,3 +177,46 @@ func (p *planner) bindSequenceCall(name string, args []expr) (expr, error) {
 	f.setText(name + "('" + seqName + "')")
 	return f, nil
 }
+
+// bindCurrentSetting binds current_setting('name'): the value the
+// statement runs with, a constant.
+func (p *planner) bindCurrentSetting(args []expr) (expr, error) {
+	k, ok := isConst(args[0])
+	if !ok {
+		return nil, errorf("Key name for current_setting needs to be a constant string")
+	}
+	name, isStr := k.v.(string)
+	if !isStr && k.v != nil {
+		return nil, errorf("Key name for current_setting needs to be a constant string")
+	}
+	if name == "" {
+		return nil, errorf("Key name for current_setting needs to be neither NULL nor empty")
+	}
+	t, v, err := p.cat.Setting(&p.set, name)
+	if err != nil {
+		return nil, err
+	}
+	return &constExpr{t: t, v: v}, nil
+}
+
+// bindGetVariable binds getvariable('name'): the variable's value when the
+// statement was planned, a constant.
+func (p *planner) bindGetVariable(args []expr) (expr, error) {
+	k, ok := isConst(args[0])
+	if !ok {
+		return nil, errorf("getvariable requires a constant input")
+	}
+	if k.v == nil {
+		return &constExpr{t: tInt32Null, v: nil}, nil
+	}
+	name, isStr := k.v.(string)
+	if !isStr {
+		return nil, errorf("getvariable requires a constant string input")
+	}
+	v := p.set.vars[strings.ToLower(name)]
+	if v == nil {
+		// DuckDB types an unset variable as INTEGER.
+		return &constExpr{t: tInt32Null, v: nil}, nil
+	}
+	return &constExpr{t: v.t, v: v.v}, nil
+}

@@ -498,18 +498,7 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 		if strings.HasPrefix(name, parse.SetOpMarker+":") {
 			return p.setOpRelation(name, alias)
 		}
-		switch name {
-		case settingsTable:
-			return p.settingsRelation(alias), nil
-		case variablesTable:
-			return p.variablesRelation(alias), nil
-		case returnedTable:
-			return p.returnedRelation(alias)
-		}
-		if rel, ok := p.catalogRelation(name, alias); ok {
-			return rel, nil
-		}
-		if rel, ok, err := p.duckdbRelation(name, alias); ok {
+		if rel, ok, err := p.cat.Relation(p, name, alias); ok {
 			return rel, err
 		}
 		tbl, path := p.files[name], ""

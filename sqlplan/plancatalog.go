@@ -54,4 +54,12 @@ type planCatalog interface {
 	// constraint's CHECK or DEFAULT), to be bound by a planner of the
 	// returned source.
 	StoredExpr(text string) (sqlparser.Expr, *source, error)
+	// Setting is the value of the setting called name (current_setting)
+	// in set, the settings the statement runs with, and its type.
+	Setting(set *settings, name string) (Type, any, error)
+	// Relation is the relation of a name in FROM that the engine answers
+	// rather than a table: its settings and variables, the rows of a
+	// RETURNING, its catalog views and table functions, planned by p; ok
+	// is false for other names.
+	Relation(p *planner, name, alias string) (rel *relation, ok bool, err error)
 }

@@ -3,7 +3,6 @@ package sqlplan
 import (
 	"context"
 	"fmt"
-	"github.com/carquet-go/carquet/sqlplan/function"
 	"math"
 	"slices"
 	"strconv"
@@ -11,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/carquet-go/carquet/sqlplan/function"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
 
@@ -32,66 +33,6 @@ import (
 //
 // A statement reads the settings once, when it is planned (planner.set):
 // nothing is looked up per row.
-
-// nullOrder is default_null_order: where NULLs sort when an ORDER BY item
-// does not say.
-type nullOrder uint8
-
-const (
-	nullsLastAlways nullOrder = iota
-	nullsFirstAlways
-	nullsFirstOnAsc // NULLS_FIRST_ON_ASC_LAST_ON_DESC (sqlite, mysql)
-	nullsLastOnAsc  // NULLS_LAST_ON_ASC_FIRST_ON_DESC (postgres)
-)
-
-// settings are the values a statement runs with.
-type settings struct {
-	nullOrder nullOrder
-	orderDesc bool // default_order DESC
-	// orderSet says default_order was set: DuckDB shows its default as
-	// ASCENDING, a value set as ASC or DESC.
-	orderSet bool
-	intDiv   bool
-	threads  int
-	memLimit uint64
-	tzName   string
-	tz       *time.Location // nil: UTC
-	// local has a bit (by settingDefs index) per setting the session has
-	// its own value of: duckdb_settings() shows their scope as LOCAL.
-	local uint64
-	// vars are the session's variables (variables.go), not to be changed.
-	vars map[string]*variable
-	// connID and rng are the session's id and random numbers
-	// (funcs_session.go).
-	connID uint64
-	rng    *sessionRand
-	// sess is the session itself, for its prepared statements
-	// (duckdb_prepared_statements(), systables_prepared.go).
-	sess *Session
-	// queryID numbers the statement's run (current_query_id(),
-	// funcs_system.go).
-	queryID uint64
-}
-
-// nullsFirst is where NULLs of an ORDER BY item go: explicit is the
-// item's NULLS FIRST / NULLS LAST (0: none given).
-func (s *settings) nullsFirst(desc bool, explicit int8) bool {
-	switch {
-	case explicit > 0:
-		return true
-	case explicit < 0:
-		return false
-	}
-	switch s.nullOrder {
-	case nullsFirstAlways:
-		return true
-	case nullsFirstOnAsc:
-		return !desc
-	case nullsLastOnAsc:
-		return desc
-	}
-	return false
-}
 
 type settingScope uint8
 
@@ -411,7 +352,7 @@ func (e *Engine) settingsFor(sess *Session) settings {
 	}
 	s.local = sess.mask
 	s.vars = sess.vars
-	s.connID, s.rng, s.sess = sess.id, sess.rng, sess
+	s.connID, s.rng = sess.id, sess.rng
 	s.queryID = lastQueryID.Add(1)
 	return s
 }
@@ -553,28 +494,6 @@ func (e *Engine) execSet(spec *setSpec, sess *Session) error {
 	e.setMu.Lock()
 	defer e.setMu.Unlock()
 	return d.parse(spec.val, &e.global)
-}
-
-// bindCurrentSetting binds current_setting('name'): the value the
-// statement runs with, a constant.
-func (p *planner) bindCurrentSetting(args []expr) (expr, error) {
-	k, ok := isConst(args[0])
-	if !ok {
-		return nil, errorf("Key name for current_setting needs to be a constant string")
-	}
-	name, isStr := k.v.(string)
-	if !isStr && k.v != nil {
-		return nil, errorf("Key name for current_setting needs to be a constant string")
-	}
-	if name == "" {
-		return nil, errorf("Key name for current_setting needs to be neither NULL nor empty")
-	}
-	i, ok := settingNamed(name)
-	if !ok {
-		return nil, unknownSetting(name)
-	}
-	d := settingDefs[i]
-	return &constExpr{t: d.typ(), v: d.show(&p.set)}, nil
 }
 
 // settingsRelation is duckdb_settings(): a row per setting (and per

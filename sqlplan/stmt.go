@@ -659,7 +659,7 @@ func (s *Stmt) queryTx(ctx context.Context, args []Arg, tx *Tx, sess *Session) (
 	}
 	set := s.e.settingsFor(sess)
 	ctx = withQueryMemory(ctx, set.memLimit) // memory.go
-	p := &planner{cat: &stmtCatalog{e: s.e, tx: tx}, src: s.src, args: args, ctx: ctx, set: set}
+	p := &planner{cat: &stmtCatalog{e: s.e, tx: tx, sess: sess}, src: s.src, args: args, ctx: ctx, set: set}
 	var rows *Rows
 	switch s.kind {
 	case kindSummarize:

@@ -11,12 +11,14 @@ import (
 
 // stmtCatalog is the engine as one statement sees it, the planner's
 // planCatalog: the transaction whose snapshot the statement reads, if
-// any, and whether it holds the engine's write lock (a DELETE or UPDATE
-// reading the table it rewrites: tables are opened without taking it
-// again). The statement's DDL and DML reach it through stmtOf.
+// any, the session it runs in (nil: the engine's first), and whether it
+// holds the engine's write lock (a DELETE or UPDATE reading the table it
+// rewrites: tables are opened without taking it again). The statement's
+// DDL and DML reach it through stmtOf.
 type stmtCatalog struct {
 	e         *Engine
 	tx        *Tx
+	sess      *Session
 	writeHeld bool
 }
 
@@ -92,4 +94,29 @@ func (c *stmtCatalog) PrepareTokens(ctx context.Context, text string, toks []par
 
 func (c *stmtCatalog) StoredExpr(text string) (sqlparser.Expr, *source, error) {
 	return c.e.exprOf(text)
+}
+
+func (c *stmtCatalog) Relation(p *planner, name, alias string) (*relation, bool, error) {
+	switch name {
+	case settingsTable:
+		return p.settingsRelation(alias), true, nil
+	case variablesTable:
+		return p.variablesRelation(alias), true, nil
+	case returnedTable:
+		rel, err := p.returnedRelation(alias)
+		return rel, true, err
+	}
+	if rel, ok := p.catalogRelation(name, alias); ok {
+		return rel, true, nil
+	}
+	return p.duckdbRelation(name, alias)
+}
+
+func (c *stmtCatalog) Setting(set *settings, name string) (Type, any, error) {
+	i, ok := settingNamed(name)
+	if !ok {
+		return Type{}, nil, unknownSetting(name)
+	}
+	d := settingDefs[i]
+	return d.typ(), d.show(set), nil
 }

@@ -26,7 +26,7 @@ func init() {
 func (p *planner) duckdbPreparedStatements(c *catalogRows) error {
 	name, text := c.col("name", tString), c.col("statement", tString)
 	params, results := c.col("parameter_types", tStringList), c.col("result_types", tStringList)
-	sess := p.set.sess
+	sess := stmtOf(p).sess
 	if sess == nil {
 		sess = stmtOf(p).e.sess0
 	}

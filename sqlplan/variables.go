@@ -16,14 +16,6 @@ import (
 // case-insensitive. A statement reads the variables once, when it is
 // planned, as it reads the settings: getvariable is a constant.
 
-// variable is one variable's value, in the engine's representation of
-// its type (what Col.get returns).
-type variable struct {
-	name string // as first set
-	t    Type
-	v    any
-}
-
 // variablesTable is the table name duckdb_variables() becomes.
 const variablesTable = "duckdb_variables()"
 
@@ -134,28 +126,6 @@ func (s *Session) setVariable(key string, v *variable) {
 		vars[key] = v
 	}
 	s.vars = vars
-}
-
-// bindGetVariable binds getvariable('name'): the variable's value when the
-// statement was planned, a constant.
-func (p *planner) bindGetVariable(args []expr) (expr, error) {
-	k, ok := isConst(args[0])
-	if !ok {
-		return nil, errorf("getvariable requires a constant input")
-	}
-	if k.v == nil {
-		return &constExpr{t: tInt32Null, v: nil}, nil
-	}
-	name, isStr := k.v.(string)
-	if !isStr {
-		return nil, errorf("getvariable requires a constant string input")
-	}
-	v := p.set.vars[strings.ToLower(name)]
-	if v == nil {
-		// DuckDB types an unset variable as INTEGER.
-		return &constExpr{t: tInt32Null, v: nil}, nil
-	}
-	return &constExpr{t: v.t, v: v.v}, nil
 }
 
 // variablesRelation is duckdb_variables(): a row per variable of the

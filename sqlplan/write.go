@@ -269,7 +269,7 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 	}
 	set := s.e.settingsFor(sess)
 	ctx = withQueryMemory(ctx, set.memLimit) // memory.go
-	p := &planner{cat: &stmtCatalog{e: s.e, tx: tx}, src: s.src, args: args, ctx: ctx, set: set}
+	p := &planner{cat: &stmtCatalog{e: s.e, tx: tx, sess: sess}, src: s.src, args: args, ctx: ctx, set: set}
 	defer p.releaseAll()
 	switch s.kind {
 	case kindInsert:
