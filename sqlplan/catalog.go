@@ -16,7 +16,7 @@ import (
 func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
 	which := strings.ToLower(name)
 	c := &catalogRows{}
-	if pg, ok := strings.CutPrefix(which, "pg_catalog."); ok || strings.HasPrefix(which, "pg_") && !p.cat.TableExists(name) {
+	if pg, ok := strings.CutPrefix(which, "pg_catalog."); ok || strings.HasPrefix(which, "pg_") && !stmtOf(p).TableExists(name) {
 		if !ok {
 			pg = which // pg_tables is pg_catalog.pg_tables where no table has the name
 		}
@@ -28,7 +28,7 @@ func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
 		}
 		return c.relation(alias, strings.ToUpper(which)), true
 	}
-	if (which == "sqlite_master" || which == "sqlite_schema") && !p.cat.TableExists(name) {
+	if (which == "sqlite_master" || which == "sqlite_schema") && !stmtOf(p).TableExists(name) {
 		if alias == "" {
 			alias = which
 		}
@@ -111,7 +111,7 @@ func (p *planner) infoTables(c *catalogRows) {
 		commit.Add(nil)
 		comment.Add(nil)
 	}
-	for _, name := range p.cat.ViewNames() {
+	for _, name := range stmtOf(p).ViewNames() {
 		row(ownDatabase.name, name)
 		kind.Add("VIEW")
 		nulls()
@@ -171,8 +171,8 @@ func (p *planner) infoViews(c *catalogRows) {
 	check := c.col("check_option", tString)
 	nos := []*colBuilder{c.col("is_updatable", tString), c.col("is_insertable_into", tString), c.col("is_trigger_updatable", tString),
 		c.col("is_trigger_deletable", tString), c.col("is_trigger_insertable_into", tString)}
-	for _, name := range p.cat.ViewNames() {
-		v := p.cat.View(name)
+	for _, name := range stmtOf(p).ViewNames() {
+		v := stmtOf(p).View(name)
 		if v == nil {
 			continue
 		}
@@ -200,7 +200,7 @@ func (p *planner) infoSchemata(c *catalogRows) {
 // viewColumns are the output columns of a view (none if it does not plan:
 // a table it reads was dropped).
 func (p *planner) viewColumns(name string) []Column {
-	st, err := p.cat.PrepareOutside("SELECT * FROM " + parse.Backquote(name))
+	st, err := stmtOf(p).PrepareOutside("SELECT * FROM " + parse.Backquote(name))
 	if err != nil {
 		return nil
 	}

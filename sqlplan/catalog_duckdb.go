@@ -69,7 +69,7 @@ type catalogTable struct {
 func (p *planner) catalogTables() []catalogTable {
 	var out []catalogTable
 	for _, db := range p.catalogDatabases() {
-		names := p.cat.TableNames()
+		names := stmtOf(p).TableNames()
 		if db.name != ownDatabase.name {
 			names = folderTableNames(db.path)
 			sort.Strings(names)
@@ -90,24 +90,24 @@ func (p *planner) catalogEntries() []catalogEntry {
 		if t.db.name != ownDatabase.name {
 			name = t.db.name + "." + t.name
 		}
-		if ent, err := p.tableEntry(name); err == nil {
+		if ent, err := stmtOf(p).tableEntry(name); err == nil {
 			ent.db, ent.name = t.db, t.name
 			out = append(out, ent)
 		}
 	}
-	for _, name := range p.cat.ViewNames() {
+	for _, name := range stmtOf(p).ViewNames() {
 		out = append(out, p.viewEntry(name))
 	}
 	return out
 }
 
 // tableEntry reads a table's columns and constraints from its files.
-func (p *planner) tableEntry(name string) (catalogEntry, error) {
-	t, _, err := p.cat.OpenTable(name)
+func (c *stmtCatalog) tableEntry(name string) (catalogEntry, error) {
+	t, _, err := c.OpenTable(name)
 	if err != nil {
 		return catalogEntry{}, err
 	}
-	defer p.cat.ReleaseTable(t)
+	defer c.ReleaseTable(t)
 	ent := catalogEntry{db: ownDatabase, name: t.Name, con: &constraints{}}
 	if ent.name == "" {
 		ent.name = name
@@ -154,7 +154,7 @@ func hasUniqueColumn(keys [][]string, name string) bool {
 
 // viewEntry is a view with the columns its query gives.
 func (p *planner) viewEntry(name string) catalogEntry {
-	ent := catalogEntry{db: ownDatabase, name: name, view: p.cat.View(name), con: &constraints{}}
+	ent := catalogEntry{db: ownDatabase, name: name, view: stmtOf(p).View(name), con: &constraints{}}
 	for _, c := range p.viewColumns(name) {
 		ent.cols = append(ent.cols, catalogColumn{name: c.Name, t: c.Type, notNull: !c.Nullable})
 	}
@@ -378,11 +378,11 @@ func (p *planner) duckdbDatabases(c *catalogRows) {
 // tableInfoRelation is pragma_table_info('name') of a table or a view.
 func (p *planner) tableInfoRelation(name, alias string) (*relation, error) {
 	var ent catalogEntry
-	if p.cat.View(name) != nil {
+	if stmtOf(p).View(name) != nil {
 		ent = p.viewEntry(name)
 	} else {
 		var err error
-		if ent, err = p.tableEntry(name); err != nil {
+		if ent, err = stmtOf(p).tableEntry(name); err != nil {
 			return nil, p.src.Locate(asError(err), name)
 		}
 	}

@@ -183,7 +183,7 @@ func (p *planner) pgCatalogRelation(view string, c *catalogRows) bool {
 	case "pg_tables":
 		schema, name, owner, space := c.col("schemaname", tString), c.col("tablename", tString), c.col("tableowner", tString), c.col("tablespace", tInteger)
 		flags := []*colBuilder{c.col("hasindexes", tBool), c.col("hasrules", tBool), c.col("hastriggers", tBool)}
-		for _, t := range p.cat.TableNames() {
+		for _, t := range stmtOf(p).TableNames() {
 			c.n++
 			schema.Add("main")
 			name.Add(t)
@@ -195,8 +195,8 @@ func (p *planner) pgCatalogRelation(view string, c *catalogRows) bool {
 		}
 	case "pg_views":
 		schema, name, owner, def := c.col("schemaname", tString), c.col("viewname", tString), c.col("viewowner", tString), c.col("definition", tString)
-		for _, n := range p.cat.ViewNames() {
-			v := p.cat.View(n)
+		for _, n := range stmtOf(p).ViewNames() {
+			v := stmtOf(p).View(n)
 			if v == nil {
 				continue
 			}

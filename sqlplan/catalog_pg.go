@@ -75,13 +75,13 @@ func (p *planner) pgViewRelation(name, alias string) (*relation, bool, error) {
 	which := strings.ToLower(name)
 	view, qualified := strings.CutPrefix(which, "pg_catalog.")
 	text, ok := pgViews[view]
-	if !ok || !qualified && p.cat.TableExists(name) {
+	if !ok || !qualified && stmtOf(p).TableExists(name) {
 		return nil, false, nil
 	}
 	if alias == "" {
 		alias = view
 	}
-	st, err := p.cat.Prepare(p.ctx, text)
+	st, err := stmtOf(p).Prepare(p.ctx, text)
 	if err != nil {
 		return nil, true, err
 	}

@@ -102,16 +102,18 @@ func nilIfEmpty(s string) any {
 // csvMarker begins the table name of a CSV file's relation.
 const csvMarker = "__carquet_csv__:"
 
-// csvRelationName is the marker name of table's CSV file path.
-func csvRelationName(table, path string, opts csvOptions) string {
+// csvRelationName is the marker name of table's CSV file path, read in
+// dialect d: notNull are FORCE_NOT_NULL's columns, sniff what the sniffer
+// is to find in the file (COPY ... FROM's csvOptions).
+func csvRelationName(table, path string, d textfile.Dialect, notNull, sniff []string) string {
 	v := url.Values{}
 	v.Set("table", table)
 	v.Set("path", path)
-	v.Set("dialect", string([]byte{opts.Delim, opts.Quote, opts.Escape}))
-	v.Set("header", strconv.FormatBool(opts.Header))
-	v.Set("quoted_nulls", strconv.FormatBool(opts.QuotedNulls))
-	v["not_null"] = opts.notNull
-	v["sniff"] = opts.sniff
+	v.Set("dialect", string([]byte{d.Delim, d.Quote, d.Escape}))
+	v.Set("header", strconv.FormatBool(d.Header))
+	v.Set("quoted_nulls", strconv.FormatBool(d.QuotedNulls))
+	v["not_null"] = notNull
+	v["sniff"] = sniff
 	return csvMarker + v.Encode()
 }
 
@@ -131,42 +133,38 @@ func (p *planner) csvRelation(name, alias string) (*relation, bool, error) {
 	if err := p.cat.Confine().Check(path, false); err != nil {
 		return nil, true, &Error{Msg: err.Error(), Offset: -1, Err: err}
 	}
-	ent, err := p.tableEntry(v.Get("table"))
+	table, types, err := p.cat.TableColumns(v.Get("table"))
 	if err != nil {
 		return nil, true, err
 	}
-	cols := make([]Column, len(ent.cols))
-	notNull := make([]bool, len(ent.cols))
-	for i, c := range ent.cols {
-		cols[i] = Column{Name: c.name, Type: tString, Nullable: true}
+	cols := make([]Column, len(types))
+	notNull := make([]bool, len(types))
+	for i, c := range types {
+		cols[i] = Column{Name: c.Name, Type: tString, Nullable: true}
 	}
 	for _, n := range v["not_null"] {
-		k := columnIndexFold(ent.cols, n)
+		k := columnIndexFold(types, n)
 		if k < 0 {
-			return nil, true, errorf("COPY %s FROM %s: FORCE_NOT_NULL names %q, which is not a column of %s", ent.name, parse.QuoteString(path), n, ent.name)
+			return nil, true, errorf("COPY %s FROM %s: FORCE_NOT_NULL names %q, which is not a column of %s", table, parse.QuoteString(path), n, table)
 		}
 		notNull[k] = true
 	}
 	d := textfile.Dialect{Delim: dialect[0], Quote: dialect[1], Escape: dialect[2], Header: v.Get("header") == "true", QuotedNulls: v.Get("quoted_nulls") == "true"}
 	scan := textfile.NewCopyScan(path, d, notNull)
 	if len(v["sniff"]) > 0 {
-		types := make([]NamedType, len(ent.cols))
-		for i, c := range ent.cols {
-			types[i] = NamedType{Name: c.name, Type: c.t}
-		}
 		scan.SniffDialect(types, v["sniff"])
 	}
 	if alias == "" {
-		alias = ent.name
+		alias = table
 	}
 	return nodeRelation(alias, sourceNode{scan}, cols), true, nil
 }
 
 // columnIndexFold is the index of the column named name, in any case, or
 // -1.
-func columnIndexFold(cols []catalogColumn, name string) int {
+func columnIndexFold(cols []NamedType, name string) int {
 	for i, c := range cols {
-		if strings.EqualFold(c.name, name) {
+		if strings.EqualFold(c.Name, name) {
 			return i
 		}
 	}

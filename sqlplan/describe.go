@@ -20,11 +20,11 @@ const describeMarker = "__carquet_describe__:"
 // describeCatalog is DESCRIBE of the table or view name.
 func (p *planner) describeCatalog(name string) (*catalogRows, error) {
 	c := &catalogRows{}
-	if p.cat.View(name) != nil {
+	if stmtOf(p).View(name) != nil {
 		describeEntry(c, p.viewEntry(name))
 		return c, nil
 	}
-	ent, err := p.tableEntry(name)
+	ent, err := stmtOf(p).tableEntry(name)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +164,7 @@ func (p *planner) statementRelation(name, alias string) (*relation, bool, error)
 	} else {
 		return nil, false, nil
 	}
-	st, err := p.cat.Prepare(p.ctx, text)
+	st, err := stmtOf(p).Prepare(p.ctx, text)
 	if err != nil {
 		return nil, true, p.statementError(name, err)
 	}

@@ -300,7 +300,7 @@ func (e *Engine) prepareCopyFromCSV(ctx context.Context, text string, table, fil
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(e.root, path)
 	}
-	name := csvRelationName(table.Name(), path, opts)
+	name := csvRelationName(table.Name(), path, opts.Dialect, opts.notNull, opts.sniff)
 	pos := file.Pos
 	ins := []parse.Token{{Kind: parse.Ident, Text: "INSERT", Pos: pos}, {Kind: parse.Ident, Text: "INTO", Pos: pos}, table,
 		{Kind: parse.Ident, Text: "SELECT", Pos: pos}, {Kind: parse.Op, Text: "*", Pos: pos}, {Kind: parse.Ident, Text: "FROM", Pos: pos},

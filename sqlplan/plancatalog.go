@@ -20,13 +20,6 @@ type planCatalog interface {
 	// the path it was found at; ReleaseTable gives it back.
 	OpenTable(name string) (*scan.Table, string, error)
 	ReleaseTable(t *scan.Table)
-	// TableNames are the tables the statement sees; TableExists says
-	// whether name is a table of the folder (outside any transaction).
-	TableNames() []string
-	TableExists(name string) bool
-	// ViewNames are the engine's views; View is one by name (nil: none).
-	ViewNames() []string
-	View(name string) *view
 	// Confine is the root every path a statement reads must be under.
 	Confine() *scan.Root
 	// ScanOptions are the options a file the statement opens directly
@@ -42,18 +35,16 @@ type planCatalog interface {
 	// TransactionID is txid_current(): the transaction's id, or a new
 	// one for a statement outside any.
 	TransactionID() uint64
-	// Prepare parses a statement the planner plans inside this one (a
-	// DESCRIBE, a catalog view's query), in the statement's transaction;
-	// PrepareOutside parses one outside it, as the catalog views read
-	// the engine's views; PrepareTokens parses a part of this statement's
-	// text (a parenthesized set operation).
-	Prepare(ctx context.Context, text string) (*Stmt, error)
-	PrepareOutside(text string) (*Stmt, error)
+	// PrepareTokens parses a part of this statement's text (a
+	// parenthesized set operation), to be planned by a child planner.
 	PrepareTokens(ctx context.Context, text string, toks []parse.Token) (*Stmt, error)
 	// StoredExpr parses the text of an expression the engine stored (a
 	// constraint's CHECK or DEFAULT), to be bound by a planner of the
 	// returned source.
 	StoredExpr(text string) (sqlparser.Expr, *source, error)
+	// TableColumns are the columns of the table called name (COPY into
+	// it reads a file as them), with the name the table goes by.
+	TableColumns(name string) (table string, cols []NamedType, err error)
 	// Setting is the value of the setting called name (current_setting)
 	// in set, the settings the statement runs with, and its type.
 	Setting(set *settings, name string) (Type, any, error)

@@ -210,7 +210,7 @@ func returningSelect(list []parse.Token, names []string, alias string) []parse.T
 // with merge_action.
 func (s *Stmt) mergeReturning(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *planner) (*Rows, error) {
 	m := s.merge
-	ent, err := p.tableEntry(m.target)
+	ent, err := stmtOf(p).tableEntry(m.target)
 	if err != nil {
 		return nil, s.src.Locate(asError(err), m.target)
 	}

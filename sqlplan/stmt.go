@@ -716,7 +716,7 @@ func (s *Stmt) query(ctx context.Context, p *planner) (*Rows, error) {
 		return describeRows(ctx, sp.cols), nil
 	case kindShowTables:
 		// DuckDB's SHOW TABLES lists the views too, sorted by name.
-		names := append(p.cat.TableNames(), p.cat.ViewNames()...)
+		names := append(stmtOf(p).TableNames(), stmtOf(p).ViewNames()...)
 		sort.Strings(names)
 		b := newBuilder(tString, len(names))
 		for _, t := range names {

@@ -120,3 +120,15 @@ func (c *stmtCatalog) Setting(set *settings, name string) (Type, any, error) {
 	d := settingDefs[i]
 	return d.typ(), d.show(set), nil
 }
+
+func (c *stmtCatalog) TableColumns(name string) (string, []NamedType, error) {
+	ent, err := c.tableEntry(name)
+	if err != nil {
+		return "", nil, err
+	}
+	cols := make([]NamedType, len(ent.cols))
+	for i, c := range ent.cols {
+		cols[i] = NamedType{Name: c.name, Type: c.t}
+	}
+	return ent.name, cols, nil
+}

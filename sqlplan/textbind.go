@@ -40,13 +40,9 @@ func (p *planner) fileReadRelation(name, alias string) (*relation, bool, error) 
 	}
 	if table := q.Get("table"); table != "" {
 		// COPY table FROM a JSON file: the table's columns (jsoncopy.go).
-		ent, err := p.tableEntry(table)
+		_, cols, err := p.cat.TableColumns(table)
 		if err != nil {
 			return nil, true, err
-		}
-		cols := make([]NamedType, len(ent.cols))
-		for i, c := range ent.cols {
-			cols[i] = NamedType{Name: c.name, Type: c.t}
 		}
 		opts.SetColumns(cols)
 	}
