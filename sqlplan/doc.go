@@ -97,6 +97,25 @@
 //     INSERTs, and the transactions' staging folder, COMMIT record and
 //     crash recovery; binding, constraint checks and the Tx stay here.
 //
+// The planner (stages 2 to 4: binding, the logical plan and its rules,
+// lowering) and the facade (Engine, Stmt, Rows, Tx, sessions, settings,
+// the statement forms, DDL, DML, the catalog objects and the catalog's
+// tables) still share this package, in separate files, with the arrow
+// one way: the facade calls the planner, and the planner reaches the
+// engine only through planCatalog (plancatalog.go), which stmtCatalog
+// (stmtcatalog.go: the Engine with the statement's Tx, session and
+// write lock) implements: opening tables for a scan, now(), CREATE TYPE's
+// types, sequences, txid_current(), the paths a statement may read, the
+// stored CHECK and DEFAULT expressions, a set operation's parts, COPY's
+// table columns, current_setting and the names in FROM the engine
+// answers itself (settings, variables, RETURNING rows, the catalog
+// views and table functions, which are the facade's). A statement reaches
+// the planner as its parsed form (parsed.go: source, syntax tree, the
+// parts of an INTERSECT / EXCEPT), which Stmt embeds, with the settings
+// it runs with (plansettings.go); the SQL text helpers both sides use
+// are package parse's. Moving the planner into a package of its own
+// below the facade is the next step (issue 27).
+//
 // # SQL accepted
 //
 // FROM-first statements (FROM t [SELECT ...] [WHERE ...] ..., at the top

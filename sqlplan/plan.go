@@ -590,12 +590,9 @@ func (p *planner) setOpRelation(name, alias string) (*relation, error) {
 	if err != nil || p.src == nil || idx < 0 || idx >= len(p.src.SetOps) {
 		return nil, errorf("internal error: unknown table %s", name)
 	}
-	st, err := p.cat.PrepareTokens(p.ctx, p.src.Orig, p.src.SetOps[idx])
+	st, err := p.cat.PrepareQuery(p.ctx, p.src.Orig, p.src.SetOps[idx])
 	if err != nil {
 		return nil, err
-	}
-	if st.kind != kindSelect && st.kind != kindSetOp {
-		return nil, errorf("a subquery must be a query")
 	}
 	st.setRecursive(p.src.recs)
 	if alias == "" {
@@ -603,7 +600,7 @@ func (p *planner) setOpRelation(name, alias string) (*relation, error) {
 	}
 	// Its own planner: its markers are numbered in its own source.
 	pp := p.child(st.src)
-	if st.kind == kindSetOp && len(st.trailer) == 0 {
+	if st.setOp && len(st.trailer) == 0 {
 		// Kept logical, as a derived UNION, for its parent's rules.
 		q, err := st.bindSetOp(pp)
 		p.adopt(pp)

@@ -35,9 +35,10 @@ type planCatalog interface {
 	// TransactionID is txid_current(): the transaction's id, or a new
 	// one for a statement outside any.
 	TransactionID() uint64
-	// PrepareTokens parses a part of this statement's text (a
-	// parenthesized set operation), to be planned by a child planner.
-	PrepareTokens(ctx context.Context, text string, toks []parse.Token) (*Stmt, error)
+	// PrepareQuery parses a part of this statement's text (a
+	// parenthesized set operation) as a query, to be planned by a child
+	// planner; another statement is an error.
+	PrepareQuery(ctx context.Context, text string, toks []parse.Token) (*parsed, error)
 	// StoredExpr parses the text of an expression the engine stored (a
 	// constraint's CHECK or DEFAULT), to be bound by a planner of the
 	// returned source.

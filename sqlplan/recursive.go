@@ -76,17 +76,13 @@ func newRecCTE(text, name string, cols []string, body []parse.Token, idx, pos in
 	return nil, e
 }
 
-// setRecursive hands the recursive CTEs of a WITH to the statement and
-// the statements inside it (their sources carry them to the planners).
-func (s *Stmt) setRecursive(recs []*recCTE) {
-	if s == nil {
-		return
+// setRecursive hands the recursive CTEs of a WITH to the query and its
+// parts (their sources carry them to the planners).
+func (q *parsed) setRecursive(recs []*recCTE) {
+	if q.src != nil {
+		q.src.recs = recs
 	}
-	if s.src != nil {
-		s.src.recs = recs
-	}
-	s.inner.setRecursive(recs)
-	for _, p := range s.parts {
+	for _, p := range q.parts {
 		p.setRecursive(recs)
 	}
 }

@@ -226,7 +226,7 @@ func setOpType(a, b Type) (Type, error) {
 // of its own source (their markers are numbered in it), which also
 // optimizes and lowers it. The ORDER BY and LIMIT after the last part
 // (s.trailer) are the caller's.
-func (s *Stmt) bindSetOp(p *planner) (*lQuery, error) {
+func (s *parsed) bindSetOp(p *planner) (*lQuery, error) {
 	u := &lUnion{kinds: s.setOps}
 	for _, part := range s.parts {
 		pp := p.child(part.src)
@@ -250,8 +250,8 @@ func (s *Stmt) bindSetOp(p *planner) (*lQuery, error) {
 
 // bindSetOpPart binds one part of a set operation with its own planner:
 // a SELECT, or a run of INTERSECTs between UNIONs or EXCEPTs.
-func (s *Stmt) bindSetOpPart(p *planner) (*lQuery, error) {
-	if s.kind == kindSetOp {
+func (s *parsed) bindSetOpPart(p *planner) (*lQuery, error) {
+	if s.setOp {
 		return s.bindSetOp(p)
 	}
 	ast := parse.CloneAST(s.ast.(sqlparser.SelectStatement))

@@ -143,7 +143,7 @@ func (e *Engine) prepareSetOp(ctx context.Context, text string, toks []parse.Tok
 	if len(groups) == 1 {
 		s, err = e.prepareSetOpChain(ctx, text, toks, sp, groups[0])
 	} else {
-		s = &Stmt{e: e, kind: kindSetOp, src: &source{Source: parse.Source{Orig: text, Toks: toks}}, setOps: outer}
+		s = &Stmt{e: e, kind: kindSetOp, parsed: parsed{src: &source{Source: parse.Source{Orig: text, Toks: toks}}, setOp: true, setOps: outer}}
 		for _, g := range groups {
 			var part *Stmt
 			if len(g) == 1 {
@@ -154,7 +154,7 @@ func (e *Engine) prepareSetOp(ctx context.Context, text string, toks []parse.Tok
 			if err != nil {
 				break
 			}
-			s.parts = append(s.parts, part)
+			s.parts = append(s.parts, &part.parsed)
 		}
 	}
 	if err != nil {
@@ -180,7 +180,7 @@ func unionKind(op string) string {
 // operators between them, as one kindSetOp statement.
 func (e *Engine) prepareSetOpChain(ctx context.Context, text string, toks []parse.Token, sp setOpSplit, g []int) (*Stmt, error) {
 	first, last := sp.operands[g[0]], sp.operands[g[len(g)-1]]
-	s := &Stmt{e: e, kind: kindSetOp, src: &source{Source: parse.Source{Orig: text, Toks: toks[first.from:last.to]}}}
+	s := &Stmt{e: e, kind: kindSetOp, parsed: parsed{src: &source{Source: parse.Source{Orig: text, Toks: toks[first.from:last.to]}}, setOp: true}}
 	for k, i := range g {
 		if k > 0 {
 			s.setOps = append(s.setOps, sp.ops[i-1])
@@ -189,7 +189,7 @@ func (e *Engine) prepareSetOpChain(ctx context.Context, text string, toks []pars
 		if err != nil {
 			return nil, err
 		}
-		s.parts = append(s.parts, part)
+		s.parts = append(s.parts, &part.parsed)
 	}
 	return s, nil
 }

@@ -52,10 +52,11 @@ const (
 // Stmt is a prepared statement: parsed once, planned at every execution
 // (arguments take part in constant folding and pushdown).
 type Stmt struct {
-	e       *Engine
-	kind    stmtKind
-	src     *source
-	ast     sqlparser.Statement
+	e    *Engine
+	kind stmtKind
+	// parsed is the statement's source and syntax tree, and a SELECT's or
+	// an INTERSECT / EXCEPT's form as the planner plans it (query.go).
+	parsed
 	table   string // DESCRIBE, DROP, CREATE
 	analyze bool
 	inner   *Stmt // EXPLAIN's statement, CREATE TABLE AS's query
@@ -73,13 +74,8 @@ type Stmt struct {
 	probes []*Stmt
 	// utype is CREATE TYPE's type, or DROP TYPE's name (enumtypes.go).
 	utype *userType
-	// INTERSECT / EXCEPT: the parts, the operators between them, and the
-	// ORDER BY / LIMIT that follow the last part.
-	parts   []*Stmt
-	setOps  []string
-	trailer []parse.Token
-	alter   *alterSpec
-	temp    bool // CREATE TEMP TABLE
+	alter *alterSpec
+	temp  bool // CREATE TEMP TABLE
 	// CREATE / DROP SEQUENCE
 	seqName string
 	seq     *sequence
@@ -809,29 +805,6 @@ func recoverInternal(err *error) {
 	if r := recover(); r != nil {
 		*err = fmt.Errorf("carquet: internal error: %v\n%s", r, debug.Stack())
 	}
-}
-
-// plan plans a query statement (a SELECT or a chain of INTERSECT/EXCEPT).
-func (s *Stmt) plan(p *planner) (*selectPlan, error) {
-	if s.kind != kindSetOp {
-		ast := parse.CloneAST(s.ast.(sqlparser.SelectStatement))
-		if p.shared == nil {
-			p.shared = countDerived(ast)
-		}
-		return p.planSelect(ast, nil)
-	}
-	q, err := s.bindSetOp(p)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.optimize(q); err != nil {
-		return nil, err
-	}
-	sp, err := p.lower(q)
-	if err != nil {
-		return nil, err
-	}
-	return s.applyTrailer(p, sp)
 }
 
 // markerPrefix starts the names the rewrite layer gives its markers

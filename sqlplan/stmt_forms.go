@@ -2,13 +2,10 @@ package sqlplan
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
-
 	// Named so: the tests' exec helper takes the package's own name.
-	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 )
 
 // WITH: common table expressions expanded into the statement's tokens,
@@ -110,93 +107,6 @@ func renameColumns(body []parse.Token, cols []string, pos int) []parse.Token {
 	out := []parse.Token{{Kind: parse.Ident, Text: "SELECT", Pos: pos}, {Kind: parse.Op, Text: "*", Pos: pos}, {Kind: parse.Ident, Text: "FROM", Pos: pos}}
 	out = append(out, parse.Parenthesized(body, pos)...)
 	return append(out, parse.Token{Kind: parse.Ident, Text: "AS", Pos: pos}, parse.Token{Kind: parse.Quoted, Text: parse.Backquote(alias), Pos: pos})
-}
-
-// applyTrailer applies ORDER BY (output positions or names) and LIMIT /
-// OFFSET written after the last part of an INTERSECT or EXCEPT.
-func (s *Stmt) applyTrailer(p *planner, sp *selectPlan) (*selectPlan, error) {
-	toks := s.trailer
-	if len(toks) == 0 {
-		return sp, nil
-	}
-	i := 0
-	var keys []sortKey
-	lim, off := int64(-1), int64(0)
-	fail := func() (*selectPlan, error) {
-		sp.root.Close()
-		return nil, errAt(s.src.Orig, parse.TokPos(s.src.Orig, toks, i), "after INTERSECT or EXCEPT, ORDER BY takes output positions or names, LIMIT and OFFSET numbers")
-	}
-	if i < len(toks) && toks[i].Is("order") {
-		i++
-		if i >= len(toks) || !toks[i].Is("by") {
-			return fail()
-		}
-		i++
-		for {
-			if i >= len(toks) {
-				return fail()
-			}
-			idx := -1
-			switch toks[i].Kind {
-			case parse.Number:
-				n, err := strconv.Atoi(toks[i].Text)
-				if err != nil || n < 1 || n > len(sp.cols) {
-					return fail()
-				}
-				idx = n - 1
-			case parse.Ident, parse.Quoted, parse.DQuoted:
-				for k, c := range sp.cols {
-					if strings.EqualFold(c.Name, toks[i].Unquoted()) {
-						idx = k
-						break
-					}
-				}
-			}
-			if idx < 0 {
-				return fail()
-			}
-			i++
-			desc := false
-			if i < len(toks) && (toks[i].Is("asc") || toks[i].Is("desc")) {
-				desc = toks[i].Is("desc")
-				i++
-			}
-			keys = append(keys, sortKey{Col: idx, Desc: desc, Text: sp.cols[idx].Name})
-			if i < len(toks) && toks[i].Kind == parse.Op && toks[i].Text == "," {
-				i++
-				continue
-			}
-			break
-		}
-	}
-	for i < len(toks) {
-		switch {
-		case toks[i].Is("limit") && i+1 < len(toks) && toks[i+1].Kind == parse.Number:
-			lim, _ = strconv.ParseInt(toks[i+1].Text, 10, 64)
-			i += 2
-		case toks[i].Is("offset") && i+1 < len(toks) && toks[i+1].Kind == parse.Number:
-			off, _ = strconv.ParseInt(toks[i+1].Text, 10, 64)
-			i += 2
-		default:
-			return fail()
-		}
-	}
-	types := make([]Type, len(sp.cols))
-	for k, c := range sp.cols {
-		types[k] = c.Type
-	}
-	root := sp.root
-	if len(keys) > 0 {
-		need := int64(-1)
-		if lim >= 0 {
-			need = lim + off
-		}
-		root = &kernels.Sort{In: root, Keys: keys, Limit: need, Types: types, Cast: castCol}
-	}
-	if lim >= 0 || off > 0 {
-		root = &kernels.Limit{In: root, Limit: lim, Offset: off}
-	}
-	return &selectPlan{root: root, cols: sp.cols}, nil
 }
 
 // afterSelectList are the words that end a select list.
@@ -519,4 +429,14 @@ func unionByName(toks []parse.Token) []parse.Token {
 		toks = out
 	}
 	return toks
+}
+
+// setRecursive hands the recursive CTEs of a WITH to the statement and
+// the statement inside it (EXPLAIN's, CREATE TABLE AS's query).
+func (s *Stmt) setRecursive(recs []*recCTE) {
+	if s == nil {
+		return
+	}
+	s.parsed.setRecursive(recs)
+	s.inner.setRecursive(recs)
 }

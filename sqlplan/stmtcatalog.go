@@ -88,8 +88,15 @@ func (c *stmtCatalog) Prepare(ctx context.Context, text string) (*Stmt, error) {
 
 func (c *stmtCatalog) PrepareOutside(text string) (*Stmt, error) { return c.e.Prepare(text) }
 
-func (c *stmtCatalog) PrepareTokens(ctx context.Context, text string, toks []parse.Token) (*Stmt, error) {
-	return c.e.prepareTokens(ctx, text, toks)
+func (c *stmtCatalog) PrepareQuery(ctx context.Context, text string, toks []parse.Token) (*parsed, error) {
+	st, err := c.e.prepareTokens(ctx, text, toks)
+	if err != nil {
+		return nil, err
+	}
+	if st.kind != kindSelect && st.kind != kindSetOp {
+		return nil, errorf("a subquery must be a query")
+	}
+	return &st.parsed, nil
 }
 
 func (c *stmtCatalog) StoredExpr(text string) (sqlparser.Expr, *source, error) {
