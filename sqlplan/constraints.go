@@ -375,7 +375,7 @@ func (e *Engine) exprOf(text string) (sqlparser.Expr, *source, error) {
 // bindStored binds a constraint's stored expression text in sc (as a
 // condition with asBool); a binding error is reported under label.
 func (p *planner) bindStored(text string, sc *scope, asBool bool, label string) (expr, error) {
-	e, src, err := p.cat.StoredExpr(text)
+	e, src, err := stmtOf(p).StoredExpr(text)
 	if err != nil {
 		return nil, err
 	}

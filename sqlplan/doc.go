@@ -105,9 +105,8 @@
 // engine only through planCatalog (plancatalog.go), which stmtCatalog
 // (stmtcatalog.go: the Engine with the statement's Tx, session and
 // write lock) implements: opening tables for a scan, now(), CREATE TYPE's
-// types, sequences, txid_current(), the paths a statement may read, the
-// stored CHECK and DEFAULT expressions, a set operation's parts, COPY's
-// table columns, current_setting and the names in FROM the engine
+// types, sequences, txid_current(), the paths a statement may read, a set
+// operation's parts, COPY's table columns, current_setting and the names in FROM the engine
 // answers itself (settings, variables, RETURNING rows, the catalog
 // views and table functions, which are the facade's). A statement reaches
 // the planner as its parsed form (parsed.go: source, syntax tree, the

@@ -6,7 +6,6 @@ import (
 
 	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/sqlplan/parse"
-	"github.com/xwb1989/sqlparser"
 )
 
 // planCatalog is everything the planner asks of the engine, as one
@@ -25,7 +24,8 @@ type planCatalog interface {
 	// ScanOptions are the options a file the statement opens directly
 	// (the Parquet metadata functions) is read with.
 	ScanOptions() scan.Options
-	// Now is the statement's now() (fixed for its transaction).
+	// Now is now(), current_date and age(x)'s today: the engine's clock (its
+	// Options.Now, if set), in UTC.
 	Now() time.Time
 	// UserType resolves a type made by CREATE TYPE.
 	UserType(name string) (Type, bool)
@@ -39,10 +39,6 @@ type planCatalog interface {
 	// parenthesized set operation) as a query, to be planned by a child
 	// planner; another statement is an error.
 	PrepareQuery(ctx context.Context, text string, toks []parse.Token) (*parsed, error)
-	// StoredExpr parses the text of an expression the engine stored (a
-	// constraint's CHECK or DEFAULT), to be bound by a planner of the
-	// returned source.
-	StoredExpr(text string) (sqlparser.Expr, *source, error)
 	// TableColumns are the columns of the table called name (COPY into
 	// it reads a file as them), with the name the table goes by.
 	TableColumns(name string) (table string, cols []NamedType, err error)

@@ -99,6 +99,9 @@ func (c *stmtCatalog) PrepareQuery(ctx context.Context, text string, toks []pars
 	return &st.parsed, nil
 }
 
+// StoredExpr parses the text of an expression the engine stored (a
+// constraint's CHECK or DEFAULT), to be bound by a planner of the
+// returned source.
 func (c *stmtCatalog) StoredExpr(text string) (sqlparser.Expr, *source, error) {
 	return c.e.exprOf(text)
 }
