@@ -153,7 +153,7 @@ func (e *Engine) explainTarget(name string, tx *Tx) (*target, error) {
 // insertPlan is writePlan of an INSERT: VALUES, or its query's plan.
 func (s *Stmt) insertPlan(p *planner, withReads bool) (*writeShow, error) {
 	ins := s.ast.(*sqlparser.Insert)
-	tgt, err := s.e.explainTarget(qualifiedTable(ins.Table), p.tx)
+	tgt, err := s.e.explainTarget(qualifiedTable(ins.Table), stmtOf(p).tx)
 	if err != nil {
 		return nil, s.src.Locate(asError(err), ins.Table.Name.String())
 	}
@@ -219,7 +219,7 @@ func (s *Stmt) rewritePlan(p *planner, withReads bool) (*writeShow, error) {
 	if err != nil {
 		return nil, err
 	}
-	tgt, err := s.e.explainTarget(qualifiedTable(tn), p.tx)
+	tgt, err := s.e.explainTarget(qualifiedTable(tn), stmtOf(p).tx)
 	if err != nil {
 		return nil, s.src.Locate(asError(err), tn.Name.String())
 	}
@@ -302,7 +302,7 @@ func hasKeys(tgt *target) bool { return constraintsOf(tgt.opts).hasKeys() }
 // the source's.
 func (s *Stmt) mergePlan(p *planner, withReads bool) (*writeShow, error) {
 	m := s.merge
-	tgt, err := s.e.explainTarget(m.target, p.tx)
+	tgt, err := s.e.explainTarget(m.target, stmtOf(p).tx)
 	if err != nil {
 		return nil, s.src.Locate(asError(err), m.target)
 	}

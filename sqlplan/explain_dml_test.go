@@ -240,7 +240,7 @@ func TestExplainWriteLogical(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := &planner{e: e, src: s.src, ctx: context.Background()}
+		p := &planner{cat: &stmtCatalog{e: e}, src: s.src, ctx: context.Background(), set: e.settingsFor(nil)}
 		sh, err := s.writePlan(p, true)
 		p.releaseAll()
 		if err != nil {
