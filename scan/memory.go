@@ -59,18 +59,29 @@ func (m *memoryBudget) release(n int64) {
 
 // unitMemory estimates what decoding a unit holds: the column chunks it
 // reads as they sit in memory (compressed), plus the decoded size of the
-// batches it may have in flight (the one being built and the two its
-// channel buffers), from the chunks' uncompressed sizes. A split unit
-// reads its share of the pages.
+// batches it may have in flight (the one being built and those its
+// channel buffers, unitQueue), from the chunks' uncompressed sizes. A
+// split unit reads its share of the pages.
 func (s *Scanner) unitMemory(b *fileBinding, f *file.File, u *unit) int64 {
 	rows := f.Meta.RowGroups[u.rg].NumRows
 	if rows <= 0 {
 		return 0
 	}
-	var chunks, decoded float64
+	chunks, decoded := s.chunkSizes(b, f, u.rg)
+	share := 1.0
+	if u.span {
+		share = float64(u.to-u.from) / float64(rows)
+	}
+	inFlight := min(1, float64(1+s.unitQueue(b, f, u))*float64(s.req.BatchSize)/float64(rows))
+	return int64(share*chunks + inFlight*decoded)
+}
+
+// chunkSizes are the compressed and uncompressed sizes of the column
+// chunks of row group rg that the scan reads.
+func (s *Scanner) chunkSizes(b *fileBinding, f *file.File, rg int) (chunks, decoded float64) {
 	for _, name := range b.needed {
 		for _, leaf := range schema.LeavesUnder(nil, b.fields[name].Node) {
-			cc, err := f.ColumnChunk(u.rg, leaf.Column)
+			cc, err := f.ColumnChunk(rg, leaf.Column)
 			if err != nil || cc.MetaData == nil {
 				continue
 			}
@@ -78,12 +89,32 @@ func (s *Scanner) unitMemory(b *fileBinding, f *file.File, u *unit) int64 {
 			decoded += float64(max(cc.MetaData.TotalUncompressedSize, 0))
 		}
 	}
-	share := 1.0
+	return chunks, decoded
+}
+
+// queueBytes bounds the decoded batches an ordered scan's unit may hold
+// ready before the consumer reaches it.
+const queueBytes = 16 << 20
+
+// unitQueue is the number of batches a unit of an ordered scan may hold
+// ready for the consumer. The consumer takes the units in order, so a
+// worker decoding a later unit can only run ahead as far as its queue
+// lets it: with a queue of two batches, the second thread of a scan of
+// large row groups sat idle most of the time (TPC-H Q05's and Q12's
+// lineitem). The queue holds the whole unit when its decoded size
+// (estimated from the chunks' uncompressed sizes) is within queueBytes.
+func (s *Scanner) unitQueue(b *fileBinding, f *file.File, u *unit) int {
+	rows := f.Meta.RowGroups[u.rg].NumRows
 	if u.span {
-		share = float64(u.to-u.from) / float64(rows)
+		rows = u.to - u.from
 	}
-	inFlight := min(1, 3*float64(s.req.BatchSize)/float64(rows))
-	return int64(share*chunks + inFlight*decoded)
+	batches := int(rows/int64(s.req.BatchSize)) + 1
+	_, decoded := s.chunkSizes(b, f, u.rg)
+	if all := f.Meta.RowGroups[u.rg].NumRows; all > 0 && decoded > 0 {
+		perBatch := decoded / float64(all) * float64(s.req.BatchSize)
+		batches = min(batches, int(queueBytes/perBatch))
+	}
+	return max(batches, 2)
 }
 
 // reserve takes a unit's memory from the budget before the unit is handed

@@ -331,7 +331,7 @@ func (s *Scanner) plan(work chan<- *unit) {
 				if s.req.Unordered {
 					u.out = s.merged
 				} else {
-					u.out = make(chan result, 2)
+					u.out = make(chan result, s.unitQueue(fb, f, u))
 					select {
 					case s.units <- u:
 					case <-s.ctx.Done():

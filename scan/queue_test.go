@@ -1,0 +1,38 @@
+package scan
+
+import (
+	"context"
+	"testing"
+)
+
+// An ordered scan's unit holds up to its whole share of the row group
+// ready, within queueBytes, and never fewer than two batches.
+func TestUnitQueue(t *testing.T) {
+	tbl, err := Open(writeEvents(t, 40_000, 40_000, 1), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Close()
+	s, err := tbl.Scan(context.Background(), Request{Columns: []string{"user_id"}, BatchSize: 1000, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	f, err := tbl.File(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := s.bindFile(0, f)
+	if got := s.unitQueue(b, f, &unit{rg: 0}); got != 41 {
+		t.Errorf("a row group of 40 batches: queue of %d, want 41", got)
+	}
+	if got := s.unitQueue(b, f, &unit{rg: 0, span: true, from: 0, to: 10_000}); got != 11 {
+		t.Errorf("a span of 10 batches: queue of %d, want 11", got)
+	}
+	// Batches so large that queueBytes holds fewer than two of them.
+	_, decoded := s.chunkSizes(b, f, 0)
+	s.req.BatchSize = 40_000 * int(queueBytes/decoded+1)
+	if got := s.unitQueue(b, f, &unit{rg: 0}); got != 2 {
+		t.Errorf("batches of more than queueBytes: queue of %d, want 2", got)
+	}
+}
