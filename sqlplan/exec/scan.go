@@ -31,6 +31,10 @@ type Scan struct {
 	stats   scan.Stats
 	done    bool
 	started bool
+	// held is a batch (or the error) the coalescing read after the
+	// small ones it joined, returned next (coalesce.go).
+	held    *vec.Batch
+	heldErr error
 	// dicts holds the Col of each dictionary the scan's coded vectors
 	// pointed at lately, so that a row group's batches share one (the
 	// grouper keys its code-to-group maps by it).
@@ -55,6 +59,11 @@ func (n *Scan) AddFilter(p scan.Predicate) {
 }
 
 func (n *Scan) Next(ctx context.Context) (*vec.Batch, error) {
+	return n.coalesced(ctx)
+}
+
+// next is the scan's next batch as it decoded it.
+func (n *Scan) next(ctx context.Context) (*vec.Batch, error) {
 	if n.done {
 		return nil, io.EOF
 	}
