@@ -20,6 +20,7 @@ func TestRowTableInts(t *testing.T) {
 			return []int64{math.MinInt64, math.MaxInt64, 0, -1, 1, math.MinInt64 + 1}[i%6]
 		},
 		"strided": func(i int) int64 { return int64(i%100) << 24 },
+		"spread":  func(i int) int64 { return int64(i/2*29 + i%2) },
 	}
 	for name, key := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -38,8 +39,11 @@ func TestRowTableInts(t *testing.T) {
 			if name == "dense" && !tab.direct {
 				t.Error("dense keys are not placed directly")
 			}
-			if name == "extreme" && tab.direct {
-				t.Error("extreme keys placed directly")
+			if name == "extreme" && (tab.direct || tab.ranged) {
+				t.Error("extreme keys placed by their values")
+			}
+			if name == "spread" && !tab.ranged {
+				t.Error("keys spread over 15 values a row are not placed by their range")
 			}
 			for k, rows := range want {
 				_, got := tab.AppendIntMatches(nil, nil, 0, k)
