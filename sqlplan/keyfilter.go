@@ -37,17 +37,13 @@ const (
 // one key no build row has matches nothing (TPC-H Q02's partsupp rows of
 // parts other than the 3,907 of the size and type asked for).
 func filterProbe(n *kernels.HashJoin, j int, keys *Col, rows int) {
-	if n.LeftOuter || keys == nil || keys.I == nil || keys.Dict != nil || keys.T.Kind != KInt {
-		return
-	}
-	lk, ok := n.LKeys[j].(*colExpr)
-	if !ok || lk.t.Kind != KInt {
+	if keys == nil || keys.I == nil || keys.Dict != nil || keys.T.Kind != KInt {
 		return
 	}
 	if wholeTable(n.Right) {
 		return // a foreign key's target, all of it: every key is there
 	}
-	src, col := scanColumn(n.Left, lk.s.idx)
+	src, col := probeKeyScan(n, j)
 	if src == nil {
 		return
 	}
@@ -65,6 +61,20 @@ func filterProbe(n *kernels.HashJoin, j int, keys *Col, rows int) {
 		return
 	}
 	src.AddFilter(scan.In{Column: src.Req.Columns[col], Ints: set})
+}
+
+// probeKeyScan is the scan (and its column) that join n's probe key j
+// reads as it is, which the build side's values of the key may filter;
+// nil when there is none.
+func probeKeyScan(n *kernels.HashJoin, j int) (*kernels.Scan, int) {
+	if n.LeftOuter {
+		return nil, 0
+	}
+	lk, ok := n.LKeys[j].(*colExpr)
+	if !ok || lk.t.Kind != KInt {
+		return nil, 0
+	}
+	return scanColumn(n.Left, lk.s.idx)
 }
 
 // wholeTable reports whether n reads a table's rows without filtering

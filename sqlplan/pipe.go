@@ -100,7 +100,8 @@ func parallel(n node, workers int, extra kernels.Step) *kernels.Pipeline {
 	for _, f := range p.fused {
 		f.Fused = true // runs as part of this one
 	}
-	return &kernels.Pipeline{In: p.src, Steps: p.steps, Prep: p.prep, Owners: p.owners, PrepOwners: p.prepOwners, Workers: workers, Shown: n}
+	return &kernels.Pipeline{In: p.src, Steps: p.steps, Prep: p.prep, PrepAfter: prepAfter(p.prepOwners),
+		Owners: p.owners, PrepOwners: p.prepOwners, Workers: workers, Shown: n}
 }
 
 // concurrentSafe reports whether e may be evaluated on several batches at

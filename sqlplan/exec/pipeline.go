@@ -25,10 +25,14 @@ type Step func(*vec.Batch) (*vec.Batch, error)
 // Pipeline feeds the batches of In to Workers goroutines running Steps,
 // and hands the results on in order.
 type Pipeline struct {
-	In      Node
-	Steps   []Step
-	Prep    []func(context.Context) error // run once before the workers start
-	Workers int
+	In    Node
+	Steps []Step
+	Prep  []func(context.Context) error // run once before the workers start
+	// PrepAfter lists for each prep the preps that must finish before it
+	// starts; the others run at once, up to Workers at a time
+	// (preps.go). nil: one after another, from the last to the first.
+	PrepAfter [][]int
+	Workers   int
 	// Owners and PrepOwners are the operators whose work Steps and Prep
 	// do (nil: the pipeline's own), for their EXPLAIN ANALYZE figures.
 	Owners, PrepOwners []Node
@@ -134,14 +138,9 @@ func (n *Pipeline) Next(ctx context.Context) (*vec.Batch, error) {
 		return nil, n.failed
 	}
 	if !n.started {
-		// Top down: a join builds its table before the joins below it
-		// build theirs, so that its keys can filter their build sides'
-		// scans (sqlplan's keyfilter.go), as in a serial run.
-		for i := len(n.Prep) - 1; i >= 0; i-- {
-			if err := n.runPrep(ctx, i); err != nil {
-				n.failed = err
-				return nil, err
-			}
+		if err := n.runPreps(ctx); err != nil {
+			n.failed = err
+			return nil, err
 		}
 		n.start(ctx)
 	}
