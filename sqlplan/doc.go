@@ -79,7 +79,11 @@
 //     the keys that others determine); the scan, joins (join.go,
 //     asof.go, lateral.go; groupjoin.go matches the plans that
 //     exec.GroupCountJoin answers), unnest and the parallel pipelines
-//     (pipe.go) are still here.
+//     (pipe.go; the builds of a pipeline's joins run at once where no
+//     key filter orders them, prepdeps.go) are still here. The scan
+//     node joins the small batches a selective pushed filter leaves
+//     (exec/coalesce.go), so that the operators above pay their
+//     per-batch costs for thousands of rows, not a few.
 //  5. Write (write.go; the logical node of a write, lWrite, is
 //     dml_logical.go's, over the plan of the rows it writes or matches:
 //     the query's tree, VALUES, the target's read or MERGE's join):
