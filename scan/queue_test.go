@@ -6,7 +6,8 @@ import (
 )
 
 // An ordered scan's unit holds up to its whole share of the row group
-// ready, within queueBytes, and never fewer than two batches.
+// ready, within queueBytes (a quarter of it without a filter), and never
+// fewer than two batches.
 func TestUnitQueue(t *testing.T) {
 	tbl, err := Open(writeEvents(t, 40_000, 40_000, 1), Options{})
 	if err != nil {
@@ -29,9 +30,21 @@ func TestUnitQueue(t *testing.T) {
 	if got := s.unitQueue(b, f, &unit{rg: 0, span: true, from: 0, to: 10_000}); got != 11 {
 		t.Errorf("a span of 10 batches: queue of %d, want 11", got)
 	}
-	// Batches so large that queueBytes holds fewer than two of them.
+	// queueBytes a quarter of the row group: ten batches of 1000 rows
+	// with a filter, two (the least) without.
+	defer func(q int) { queueBytes = q }(queueBytes)
 	_, decoded := s.chunkSizes(b, f, 0)
-	s.req.BatchSize = 40_000 * int(queueBytes/decoded+1)
+	queueBytes = int(decoded/4) + 16
+	if got := s.unitQueue(b, f, &unit{rg: 0}); got != 2 {
+		t.Errorf("no filter, a quarter of the row group allowed: queue of %d, want 2", got)
+	}
+	s.filter = And{}
+	if got := s.unitQueue(b, f, &unit{rg: 0}); got != 10 {
+		t.Errorf("a filter, a quarter of the row group allowed: queue of %d, want 10", got)
+	}
+	queueBytes = 16 << 20
+	// Batches so large that queueBytes holds fewer than two of them.
+	s.req.BatchSize = 40_000 * int(float64(queueBytes)/decoded+1)
 	if got := s.unitQueue(b, f, &unit{rg: 0}); got != 2 {
 		t.Errorf("batches of more than queueBytes: queue of %d, want 2", got)
 	}
