@@ -107,6 +107,9 @@ var queueBytes = 16 << 20 // a variable for the tests
 // lineitem). The queue holds the whole unit when its decoded size
 // (estimated from the chunks' uncompressed sizes) is within queueBytes.
 func (s *Scanner) unitQueue(b *fileBinding, f *file.File, u *unit) int {
+	if s.req.Threads < 2 {
+		return 2 // one worker: no later unit is decoded meanwhile
+	}
 	rows := f.Meta.RowGroups[u.rg].NumRows
 	if u.span {
 		rows = u.to - u.from

@@ -7,14 +7,14 @@ import (
 
 // An ordered scan's unit holds up to its whole share of the row group
 // ready, within queueBytes (a quarter of it without a filter), and never
-// fewer than two batches.
+// fewer than two batches; with one worker, two.
 func TestUnitQueue(t *testing.T) {
 	tbl, err := Open(writeEvents(t, 40_000, 40_000, 1), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tbl.Close()
-	s, err := tbl.Scan(context.Background(), Request{Columns: []string{"user_id"}, BatchSize: 1000, Threads: 1})
+	s, err := tbl.Scan(context.Background(), Request{Columns: []string{"user_id"}, BatchSize: 1000, Threads: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,6 +30,11 @@ func TestUnitQueue(t *testing.T) {
 	if got := s.unitQueue(b, f, &unit{rg: 0, span: true, from: 0, to: 10_000}); got != 11 {
 		t.Errorf("a span of 10 batches: queue of %d, want 11", got)
 	}
+	s.req.Threads = 1
+	if got := s.unitQueue(b, f, &unit{rg: 0}); got != 2 {
+		t.Errorf("one worker: queue of %d, want 2", got)
+	}
+	s.req.Threads = 2
 	// queueBytes a quarter of the row group: ten batches of 1000 rows
 	// with a filter, two (the least) without.
 	defer func(q int) { queueBytes = q }(queueBytes)
