@@ -91,8 +91,8 @@ func groupsHint(in node, keys []expr) (groups int, denseHi int64) {
 }
 
 // useCodes asks the scan below an aggregation for its GROUP BY keys that
-// are string columns as dictionary codes, when the aggregates do not read
-// them: grouping then looks each dictionary entry up once instead of
+// are string columns as dictionary codes, when neither the aggregates nor
+// the other keys read them: grouping then looks each dictionary entry up once instead of
 // copying and hashing every row's bytes (assignCodes, assignMulti).
 func useCodes(sn *kernels.Scan, keys []expr, aggs []*aggSpec) {
 	if len(keys) > 1 && !kernels.MultiKeyTypes(exprTypes(keys)) {
@@ -104,6 +104,13 @@ func useCodes(sn *kernels.Scan, keys []expr, aggs []*aggSpec) {
 			if e != nil {
 				columnsOf(e.(expr), read)
 			}
+		}
+	}
+	// A key computed from a column (GROUP BY g, left(g, 1)) reads its
+	// values too: a coded column has none.
+	for _, key := range keys {
+		if _, ok := key.(*colExpr); !ok {
+			columnsOf(key, read)
 		}
 	}
 	for _, key := range keys {
