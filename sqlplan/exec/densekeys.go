@@ -117,7 +117,10 @@ func (d *denseKeys) grow(g *Grouper, lo, hi [4]int64, ncols int) bool {
 	table := make([]int32, slots)
 	for _, e := range g.multi.ents {
 		k, id := e.k, e.id
-		if k.nulls != 0 {
+		if k.nulls != 0 || !inRanges(k.v[:ncols], base[:ncols], top[:ncols]) {
+			// Groups made by the map while the table was not in use (a
+			// batch with nulls) may lie outside the new ranges; the map
+			// keeps finding them.
 			continue
 		}
 		var idx int64
@@ -127,5 +130,15 @@ func (d *denseKeys) grow(g *Grouper, lo, hi [4]int64, ncols int) bool {
 		table[idx] = id + 1
 	}
 	d.base, d.top, d.stride, d.table = base, top, stride, table
+	return true
+}
+
+// inRanges reports whether every v[j] lies in [lo[j], hi[j]].
+func inRanges(v, lo, hi []int64) bool {
+	for j := range v {
+		if v[j] < lo[j] || v[j] > hi[j] {
+			return false
+		}
+	}
 	return true
 }

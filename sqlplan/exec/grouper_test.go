@@ -112,3 +112,26 @@ func TestGrouperDenseMultiKeys(t *testing.T) {
 		t.Fatalf("%d groups for %d keys", g.Groups(), len(ids))
 	}
 }
+
+// TestGrouperDenseAfterMapGroups: groups the map made for a batch with
+// nulls (the direct table is not used then) can lie outside the ranges
+// of a later batch without nulls; building the table for that batch
+// must leave them to the map (it indexed the table with them: a panic
+// found by the differential test).
+func TestGrouperDenseAfterMapGroups(t *testing.T) {
+	g := NewGrouper([]Type{tInt, tInt})
+	gids := make([]int32, 3)
+	g.Assign([]*Col{{T: tInt, Len: 3, I: []int64{191, 5, 7}, Null: []bool{false, false, true}}, {T: tInt, Len: 3, I: []int64{1, 2, 3}}}, 3, gids)
+	first := gids[0]
+	g.Assign([]*Col{{T: tInt, Len: 2, I: []int64{4, 5}}, {T: tInt, Len: 2, I: []int64{1, 2}}}, 2, gids)
+	if gids[1] != 1 {
+		t.Fatalf("key (5, 2) is group %d, was 1", gids[1])
+	}
+	g.Assign([]*Col{{T: tInt, Len: 1, I: []int64{191}}, {T: tInt, Len: 1, I: []int64{1}}}, 1, gids)
+	if gids[0] != first {
+		t.Fatalf("key (191, 1) is group %d, was %d", gids[0], first)
+	}
+	if g.Groups() != 4 {
+		t.Fatalf("%d groups, want 4", g.Groups())
+	}
+}
