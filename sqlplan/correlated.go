@@ -44,7 +44,7 @@ type corrFrame struct {
 // capture returns the stand-in column of outer column c.
 func (f *corrFrame) capture(c *scopeCol, n *sqlparser.ColName) (*scopeCol, error) {
 	for i, r := range f.refs {
-		if r == c {
+		if sameOuterCol(r, c) {
 			return &scopeCol{name: c.name, t: c.t, corr: f, corrIdx: i}, nil
 		}
 	}
@@ -54,6 +54,14 @@ func (f *corrFrame) capture(c *scopeCol, n *sqlparser.ColName) (*scopeCol, error
 	f.refs = append(f.refs, c)
 	f.names = append(f.names, n)
 	return &scopeCol{name: c.name, t: c.t, corr: f, corrIdx: len(f.refs) - 1}, nil
+}
+
+// sameOuterCol: r and c are one column. A column captured further out
+// (a subquery two levels in naming the outermost query) is a new
+// stand-in each time it is resolved: the same frame's slot is the same
+// column.
+func sameOuterCol(r, c *scopeCol) bool {
+	return r == c || r.corr != nil && r.corr == c.corr && r.corrIdx == c.corrIdx
 }
 
 // constant is what a captured column binds to.

@@ -489,7 +489,10 @@ func windowFrame(src string, ts []Token) (frame string, offsets [][]Token, err e
 			}
 			x += 2
 			if ts[x-1].Is("preceding") {
-				n = -n
+				// "-0" for 0 PRECEDING: it is a preceding bound for the
+				// checks below (0 PRECEDING AND 2 PRECEDING is an empty
+				// frame, not an error).
+				return "-" + strconv.FormatInt(n, 10), nil
 			}
 			return strconv.FormatInt(n, 10), nil
 		}
