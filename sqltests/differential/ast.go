@@ -88,12 +88,16 @@ type tableRef struct {
 	name  string
 	alias string
 	sub   *selectStmt
+	// lateral writes LATERAL before a derived table (ast_shapes.go).
+	lateral bool
 }
 
 type join struct {
 	kind string // "JOIN", "LEFT JOIN", "RIGHT JOIN" or "CROSS JOIN" (no ON)
 	ref  tableRef
 	on   []*node
+	// using, when set, is the join's USING list instead of ON.
+	using []string
 }
 
 type selectStmt struct {
@@ -106,6 +110,7 @@ type selectStmt struct {
 	having   *node
 	// order and limit belong to a select that is a subquery (a top-level
 	// query keeps them in query).
+	shape
 }
 
 type orderKey struct {
@@ -128,6 +133,7 @@ type query struct {
 	order  []orderKey
 	limit  int // -1 for none
 	offset int // 0 for none
+	queryShape
 }
 
 func (s *selectStmt) clone() *selectStmt {
@@ -139,11 +145,12 @@ func (s *selectStmt) clone() *selectStmt {
 	c.from = s.from.clone()
 	c.joins = make([]join, len(s.joins))
 	for i, j := range s.joins {
-		c.joins[i] = join{kind: j.kind, ref: j.ref.clone(), on: cloneNodes(j.on)}
+		c.joins[i] = join{kind: j.kind, ref: j.ref.clone(), on: cloneNodes(j.on), using: j.using}
 	}
 	c.where = cloneNodes(s.where)
 	c.groupBy = cloneNodes(s.groupBy)
 	c.having = s.having.clone()
+	c.shape = s.shape.clone()
 	return &c
 }
 
@@ -171,11 +178,15 @@ func (q *query) clone() *query {
 	}
 	c.unions = append([]string(nil), q.unions...)
 	c.order = append([]orderKey(nil), q.order...)
+	c.queryShape = q.queryShape.clone()
 	return &c
 }
 
 func (t tableRef) write(b *strings.Builder) {
 	if t.sub != nil {
+		if t.lateral {
+			b.WriteString("LATERAL ")
+		}
 		b.WriteString("(")
 		t.sub.write(b)
 		b.WriteString(")")
@@ -192,12 +203,15 @@ func (s *selectStmt) write(b *strings.Builder) {
 	if s.distinct {
 		b.WriteString("DISTINCT ")
 	}
+	s.writeDistinctOn(b)
 	for i, it := range s.items {
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		it.write(b)
-		fmt.Fprintf(b, " AS c%d", i)
+		if len(it.parts) != 1 || it.parts[0] != "*" {
+			fmt.Fprintf(b, " AS c%d", i)
+		}
 	}
 	b.WriteString(" FROM ")
 	s.from.write(b)
@@ -208,6 +222,9 @@ func (s *selectStmt) write(b *strings.Builder) {
 			b.WriteString(" ON ")
 			writeConj(b, j.on)
 		}
+		if len(j.using) > 0 {
+			b.WriteString(" USING (" + strings.Join(j.using, ", ") + ")")
+		}
 	}
 	if len(s.where) > 0 {
 		b.WriteString(" WHERE ")
@@ -215,17 +232,13 @@ func (s *selectStmt) write(b *strings.Builder) {
 	}
 	if len(s.groupBy) > 0 {
 		b.WriteString(" GROUP BY ")
-		for i, g := range s.groupBy {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			g.write(b)
-		}
+		s.writeGroupBy(b)
 	}
 	if s.having != nil {
 		b.WriteString(" HAVING ")
 		s.having.write(b)
 	}
+	s.writeTail(b)
 }
 
 func writeConj(b *strings.Builder, ns []*node) {
@@ -263,6 +276,7 @@ func (q *query) orderPositions() []orderKey {
 // SQL renders the statement.
 func (q *query) SQL() string {
 	var b strings.Builder
+	q.writeCTEs(&b)
 	sels := q.sels
 	if q.with && sels[0].from.sub != nil {
 		// WITH sqN AS (...) SELECT ... FROM sqN: the first select's
@@ -278,12 +292,15 @@ func (q *query) SQL() string {
 		if i > 0 {
 			b.WriteString(" " + q.unions[i-1] + " ")
 		}
+		q.openParen(&b, i)
 		s.write(&b)
+		q.closeParen(&b, i)
 	}
 	if q.ordered {
 		b.WriteString(" ORDER BY ")
+		q.writeOrderExprs(&b)
 		for i, k := range q.orderPositions() {
-			if i > 0 {
+			if i > 0 || len(q.orderExprs) > 0 {
 				b.WriteString(", ")
 			}
 			if q.byName {
@@ -345,9 +362,17 @@ func (q *query) selects() []*selectStmt {
 			visitNode(n)
 		}
 		visitNode(s.having)
+		for _, n := range s.shape.nodes() {
+			visitNode(n)
+		}
 	}
 	for _, s := range q.sels {
 		visit(s)
+	}
+	for _, c := range q.ctes {
+		if c.body != nil {
+			visit(c.body)
+		}
 	}
 	return out
 }
@@ -377,11 +402,17 @@ func (q *query) slots() []**node {
 			visitNode(&s.groupBy[i])
 		}
 		visitNode(&s.having)
+		for _, p := range s.shape.slots() {
+			visitNode(p)
+		}
 		for ji := range s.joins {
 			for i := range s.joins[ji].on {
 				visitNode(&s.joins[ji].on[i])
 			}
 		}
+	}
+	for i := range q.orderExprs {
+		visitNode(&q.orderExprs[i])
 	}
 	return out
 }

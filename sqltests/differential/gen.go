@@ -33,6 +33,9 @@ type Generator struct {
 	tables []*Table
 	// aliases counts derived-table aliases so that nested ones differ.
 	aliases int
+	// shaped draws one of the query shapes of gen_shapes.go; nested is
+	// set while it draws a subquery inside a correlated one.
+	shaped, nested bool
 }
 
 // querySeedStream separates each query's random stream from the others.
@@ -41,7 +44,7 @@ const querySeedStream = 0x9e3779b97f4a7c15
 // NewGenerator returns the generator of query number i of seed: every
 // query has its own random stream, so one can be drawn again alone.
 func NewGenerator(seed int64, i int, tables []*Table) *Generator {
-	return &Generator{r: rand.New(rand.NewPCG(uint64(seed), querySeedStream^uint64(i))), tables: tables}
+	return &Generator{r: rand.New(rand.NewPCG(uint64(seed), querySeedStream^uint64(i))), tables: tables, shaped: isShaped(i)}
 }
 
 func (g *Generator) chance(p float64) bool { return g.r.Float64() < p }
@@ -49,6 +52,9 @@ func (g *Generator) intn(n int) int        { return g.r.IntN(n) }
 
 // Query draws one statement.
 func (g *Generator) Query() *query {
+	if g.shaped {
+		return g.shapeQuery()
+	}
 	q := &query{limit: -1}
 	s, sc := g.selectStmt(3, true)
 	q.sels = []*selectStmt{s}
@@ -64,20 +70,26 @@ func (g *Generator) Query() *query {
 	}
 	q.with = s.from.sub != nil && g.chance(0.5)
 	if g.chance(0.45) {
-		q.ordered = true
-		q.byName = g.chance(0.3)
-		n := len(s.items)
-		for range 1 + g.intn(2) {
-			q.order = append(q.order, orderKey{pos: g.intn(n), desc: g.chance(0.4)})
-		}
-		if g.chance(0.6) {
-			q.limit = pick(g.r, []int{0, 1, 3, 10, 50})
-			if g.chance(0.4) {
-				q.offset = pick(g.r, []int{1, 2, 5, 20})
-			}
-		}
+		g.orderQuery(q)
 	}
 	return q
+}
+
+// orderQuery gives q an ORDER BY of one or two positions (made total
+// when written) and maybe LIMIT and OFFSET.
+func (g *Generator) orderQuery(q *query) {
+	q.ordered = true
+	q.byName = g.chance(0.3)
+	n := len(q.sels[0].items)
+	for range 1 + g.intn(2) {
+		q.order = append(q.order, orderKey{pos: g.intn(n), desc: g.chance(0.4)})
+	}
+	if g.chance(0.6) {
+		q.limit = pick(g.r, []int{0, 1, 3, 10, 50})
+		if g.chance(0.4) {
+			q.offset = pick(g.r, []int{1, 2, 5, 20})
+		}
+	}
 }
 
 // fromClause picks the tables of a select and returns the scope they make.
