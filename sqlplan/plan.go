@@ -417,6 +417,13 @@ func (p *planner) tableExpr(te sqlparser.TableExpr, outer *scope, before []joinS
 				return nil, errorf("ASOF JOIN takes one ON condition")
 			}
 		}
+		if f, ok := step.on.(*sqlparser.FuncExpr); ok && f.Name.Lowered() == parse.NaturalMarker {
+			// NATURAL FULL JOIN (see rewrite)
+			step.on, step.using = nil, naturalColumns(left, step.rel)
+			if len(step.using) == 0 {
+				return nil, errorf("no columns to join on in NATURAL JOIN %s (use CROSS JOIN for a cross product)", step.rel.alias)
+			}
+		}
 		if f, ok := step.on.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == parse.UsingMarker || asofKind(f.Name.Lowered(), asofUsingMarker)) {
 			// FULL JOIN ... USING (see rewrite)
 			step.on, step.using = nil, nil

@@ -932,6 +932,22 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 				if err := r.window(src, toks, &i); err != nil {
 					return nil, err
 				}
+			case low == "natural" && next.Is("full"):
+				// NATURAL FULL [OUTER] JOIN t: FULL JOIN t ON
+				// NaturalMarker(), whose columns the planner finds
+				// (the parser has no NATURAL FULL JOIN).
+				j := i + 2
+				if at(j).Is("outer") {
+					j++
+				}
+				if !at(j).Is("join") {
+					return nil, ErrAt(src, t.Pos, "expected JOIN after NATURAL FULL")
+				}
+				k := fromItemEnd(toks, j+1)
+				on := []Token{{Kind: Ident, Text: "on", Pos: t.Pos}, {Kind: Ident, Text: NaturalMarker, Pos: t.Pos},
+					{Kind: Op, Text: "(", Pos: t.Pos}, {Kind: Op, Text: ")", Pos: t.Pos}}
+				toks = append(toks[:i:i], append(append(toks[i+1:k:k], on...), toks[k:]...)...)
+				i--
 			case low == "full" && (next.Is("join") || next.Is("outer") && at(i+2).Is("join")):
 				// FULL [OUTER] JOIN ... ON becomes the parser's STRAIGHT_JOIN
 				// (which takes ON but not USING), read back as a full outer

@@ -318,6 +318,47 @@ func valuesFromItem(toks []Token, p int) bool {
 // UsingMarker carries the columns of FULL JOIN ... USING (cols) in ON.
 const UsingMarker = "__carquet_using__"
 
+// NaturalMarker stands in ON for the columns of NATURAL FULL JOIN.
+const NaturalMarker = "__carquet_natural__"
+
+// fromItemEnd returns the index just past the FROM item that starts at
+// toks[from]: a name (dotted, or a table function's call) or a
+// parenthesized subquery, then its alias and column list, if any.
+func fromItemEnd(toks []Token, from int) int {
+	q := from
+	if q >= len(toks) {
+		return q
+	}
+	isOpen := func(q int) bool { return q < len(toks) && toks[q].Kind == Op && toks[q].Text == "(" }
+	past := func(q int) int {
+		if c := ClosingParen(toks, q); c >= 0 {
+			return c + 1
+		}
+		return len(toks)
+	}
+	if isOpen(q) {
+		q = past(q)
+	} else {
+		q++
+		for q+1 < len(toks) && toks[q].Kind == Op && toks[q].Text == "." {
+			q += 2
+		}
+		if isOpen(q) {
+			q = past(q)
+		}
+	}
+	if q < len(toks) && toks[q].Is("as") {
+		q++
+	}
+	if q < len(toks) && aliasToken(toks[q]) {
+		q++
+		if isOpen(q) {
+			q = past(q)
+		}
+	}
+	return q
+}
+
 // fullJoinUsing returns the index of the USING of the join whose right
 // side starts at toks[from] (the first ON or USING at its parenthesis
 // depth), or -1 when it takes ON.
