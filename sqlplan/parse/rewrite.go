@@ -259,6 +259,7 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 		depth int
 		keys  []Token
 		pos   int
+		items [][]Token // the select list, for ORDER BY positions
 	}
 	var distinctOn *distinctOnState
 	qualifies := map[int]bool{} // depths whose SELECT has a QUALIFY
@@ -280,7 +281,7 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 			if distinctOn == nil {
 				break
 			}
-			synth, err := distinctOnTokens(src, distinctOn.keys, distinctOn.pos, nil)
+			synth, err := distinctOnTokens(src, distinctOn.keys, distinctOn.pos, nil, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -297,7 +298,7 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 			if t.Is("order") && at(i+1).Is("by") {
 				order = orderByTokens(toks[i+2:])
 			}
-			synth, err := distinctOnTokens(src, distinctOn.keys, distinctOn.pos, order)
+			synth, err := distinctOnTokens(src, distinctOn.keys, distinctOn.pos, order, distinctOn.items)
 			if err != nil {
 				return nil, err
 			}
@@ -891,7 +892,7 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 				if k <= i+3 {
 					return nil, ErrAt(src, t.Pos, "expected DISTINCT ON (expressions)")
 				}
-				distinctOn = &distinctOnState{depth: len(parens), keys: toks[i+3 : k], pos: t.Pos}
+				distinctOn = &distinctOnState{depth: len(parens), keys: toks[i+3 : k], pos: t.Pos, items: selectItems(toks, k+1)}
 				i = k
 			case low == "having":
 				havingAt[len(parens)] = len(r.out)

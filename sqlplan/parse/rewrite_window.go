@@ -359,13 +359,13 @@ func orderByTokens(ts []Token) []Token {
 
 // distinctOnTokens builds QUALIFY row_number() OVER (PARTITION BY keys
 // [ORDER BY order]) = 1, the filter DISTINCT ON (keys) stands for: the
-// first row of each key in the query's order. ORDER BY positions are
-// refused: inside OVER they would be constants.
-func distinctOnTokens(src string, keys []Token, pos int, order []Token) ([]Token, error) {
-	for k, t := range order {
-		if t.Kind == Number && (k == 0 || order[k-1].Kind == Op && order[k-1].Text == ",") {
-			return nil, UnsupportedAt(src, t.Pos, "DISTINCT ON with ORDER BY positions")
-		}
+// first row of each key in the query's order. ORDER BY positions become
+// the select items they name (items): inside OVER they would be
+// constants.
+func distinctOnTokens(src string, keys []Token, pos int, order []Token, items [][]Token) ([]Token, error) {
+	var err error
+	if order, err = positionsToItems(src, order, items); err != nil {
+		return nil, err
 	}
 	id := func(s string) Token { return Token{Kind: Ident, Text: s, Pos: pos} }
 	op := func(s string) Token { return Token{Kind: Op, Text: s, Pos: pos} }
@@ -727,4 +727,73 @@ func (d OrderDir) Text() string {
 		s += " NULLS LAST"
 	}
 	return s
+}
+
+// positionsToItems replaces each ORDER BY item of order that is a
+// position (a number alone) by the select item it names, in parentheses.
+func positionsToItems(src string, order []Token, items [][]Token) ([]Token, error) {
+	var out []Token
+	depth := 0
+	for k := 0; k < len(order); k++ {
+		t := order[k]
+		switch {
+		case t.Kind == Op && t.Text == "(":
+			depth++
+		case t.Kind == Op && t.Text == ")":
+			depth--
+		}
+		itemStart := k == 0 || depth == 0 && order[k-1].Kind == Op && order[k-1].Text == ","
+		itemEnd := k+1 == len(order) || order[k+1].Kind == Op && order[k+1].Text == "," ||
+			order[k+1].Is("asc") || order[k+1].Is("desc") || order[k+1].Is("nulls")
+		if t.Kind != Number || !itemStart || !itemEnd {
+			out = append(out, t)
+			continue
+		}
+		n, err := strconv.Atoi(t.Text)
+		if err != nil || n < 1 || n > len(items) || len(items[n-1]) == 0 || len(items[n-1]) == 1 && items[n-1][0].Text == "*" {
+			return nil, UnsupportedAt(src, t.Pos, "DISTINCT ON with ORDER BY position "+t.Text)
+		}
+		out = append(out, Token{Kind: Op, Text: "(", Pos: t.Pos})
+		out = append(out, items[n-1]...)
+		out = append(out, Token{Kind: Op, Text: ")", Pos: t.Pos})
+	}
+	return out, nil
+}
+
+// selectItems splits the select list that starts at toks[from] (up to
+// its FROM, or the end of its SELECT) into its items, without their
+// aliases.
+func selectItems(toks []Token, from int) [][]Token {
+	var items [][]Token
+	depth, start := 0, from
+	cut := func(end int) {
+		item := toks[start:end]
+		if n := len(item); n >= 2 && item[n-2].Is("as") {
+			item = item[:n-2]
+		} else if n >= 2 && (item[n-1].Kind == Ident || item[n-1].Kind == DQuoted) && !item[n-1].Is("end") && endsOperand(item[n-2]) {
+			item = item[:n-1] // an alias without AS
+		}
+		items = append(items, append([]Token(nil), item...))
+	}
+	for j := from; j < len(toks); j++ {
+		t := toks[j]
+		switch {
+		case t.Kind == Op && t.Text == "(":
+			depth++
+		case t.Kind == Op && t.Text == ")":
+			if depth == 0 {
+				cut(j)
+				return items
+			}
+			depth--
+		case depth == 0 && t.Kind == Op && t.Text == ",":
+			cut(j)
+			start = j + 1
+		case depth == 0 && (t.Is("from") || t.Kind == Op && t.Text == ";"):
+			cut(j)
+			return items
+		}
+	}
+	cut(len(toks))
+	return items
 }

@@ -411,13 +411,13 @@ func (g *Generator) framedWindow(sc *scope, named string) *node {
 }
 
 // rangeKey picks the ORDER BY key of a RANGE frame and offsets of its
-// type: id and k (k has NULLs) with integers, dates and timestamps with
-// intervals.
+// type, in ascending order: id and k (k has NULLs) with integers, dates
+// and timestamps with intervals.
 func (g *Generator) rangeKey(sc *scope) (*node, []string) {
 	if g.chance(0.3) {
 		for _, t := range []Type{TDate, TTS} {
 			if cs := sc.ofType(t); len(cs) > 0 {
-				return colLeaf(t, cs[g.intn(len(cs))].text), []string{"INTERVAL 1 DAY", "INTERVAL 30 DAY", "INTERVAL 2 HOUR", "INTERVAL 365 DAY"}
+				return colLeaf(t, cs[g.intn(len(cs))].text), []string{"INTERVAL 2 HOUR", "INTERVAL 1 DAY", "INTERVAL 30 DAY", "INTERVAL 365 DAY"}
 			}
 		}
 	}
@@ -426,27 +426,38 @@ func (g *Generator) rangeKey(sc *scope) (*node, []string) {
 
 // frameBounds draws BETWEEN start AND end (or start alone), start never
 // after end in the order UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW,
-// n FOLLOWING, UNBOUNDED FOLLOWING.
+// n FOLLOWING, UNBOUNDED FOLLOWING, and with two offsets of one side,
+// start not past end (offsets ascend): DuckDB counts such an empty frame
+// negative (COUNT(*) OVER (ORDER BY k, id ROWS BETWEEN 1 PRECEDING AND
+// 3 PRECEDING) is -1; case duckdb-inverted-frame-count).
 func (g *Generator) frameBounds(offsets []string) string {
-	bound := func(rank int) string {
+	i, j := g.intn(len(offsets)), g.intn(len(offsets))
+	lo, hi := offsets[min(i, j)], offsets[max(i, j)]
+	bound := func(rank int, start bool) string {
 		switch rank {
 		case 0:
 			return "UNBOUNDED PRECEDING"
 		case 1:
-			return pick(g.r, offsets) + " PRECEDING"
+			if start {
+				return hi + " PRECEDING"
+			}
+			return lo + " PRECEDING"
 		case 2:
 			return "CURRENT ROW"
 		case 3:
-			return pick(g.r, offsets) + " FOLLOWING"
+			if start {
+				return lo + " FOLLOWING"
+			}
+			return hi + " FOLLOWING"
 		}
 		return "UNBOUNDED FOLLOWING"
 	}
 	start := g.intn(4)
 	if start < 3 && g.chance(0.15) {
-		return bound(start)
+		return bound(start, true)
 	}
 	end := max(start, 1) + g.intn(5-max(start, 1))
-	return "BETWEEN " + bound(start) + " AND " + bound(end)
+	return "BETWEEN " + bound(start, true) + " AND " + bound(end, false)
 }
 
 // groupedWindows fills s with GROUP BY one or two keys, aggregates, and
