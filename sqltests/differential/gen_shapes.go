@@ -531,6 +531,20 @@ func (g *Generator) groupingSetsQuery() *query {
 			}
 			s.sets = append(s.sets, set)
 		}
+		// Every key is in some set: the select list and GROUPING() name
+		// them all, which both engines refuse otherwise.
+		covered := map[int]bool{}
+		for _, set := range s.sets {
+			for _, p := range set {
+				covered[p] = true
+			}
+		}
+		for p := range s.groupBy {
+			if !covered[p] {
+				i := g.intn(len(s.sets))
+				s.sets[i] = append(s.sets[i], p)
+			}
+		}
 	}
 	for _, k := range s.groupBy {
 		if g.chance(0.8) {
