@@ -25,9 +25,11 @@ var (
 // seeds are for exploring (go test ./differential -seed 123 -n 500).
 var defaultSeeds = []int64{1, 2, 3}
 
+// A third of the statements are query shapes (gen_shapes.go); 200 a seed
+// take under a minute on an idle machine.
 const (
-	defaultN = 100
-	shortN   = 30
+	defaultN = 200
+	shortN   = 60
 )
 
 const regressionsFile = "testdata/regressions.txt"

@@ -195,7 +195,7 @@
 //
 // # Reproducing and minimizing
 //
-//	go test ./differential                                  # the CI run: seeds 1, 2, 3, 100 statements each (30 with -short)
+//	go test ./differential                                  # the CI run: seeds 1, 2, 3, 200 statements each (60 with -short)
 //	go test ./differential -run TestDifferential -seed 123 -n 500
 //	go test ./differential -run TestDifferential -seed 123 -query 42 -keep -v
 //	go test ./differential -run TestDifferential -seed 123 -sql 'SELECT ...' -v
