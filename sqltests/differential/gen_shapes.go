@@ -104,6 +104,18 @@ func (g *Generator) totalOrder(sc *scope, idText string) []*node {
 	return []*node{key, pin(leaf(TInt, idText))}
 }
 
+// oneTable is a select over one table (t1 with probability pFirst), its
+// columns unqualified, with a WHERE at times.
+func (g *Generator) oneTable(pFirst float64) (*selectStmt, *scope) {
+	t := g.pickTable(pFirst)
+	sc := tableScope(t, "")
+	s := &selectStmt{from: tableRef{name: t.Name}}
+	if g.chance(0.3) {
+		s.where = append(s.where, g.boolExpr(sc, 1, false))
+	}
+	return s, sc
+}
+
 // ---- correlated subqueries ----
 
 // correlatedQuery is a select over one table (or two joined) whose
@@ -285,12 +297,7 @@ func (g *Generator) corrPredicate(outer *scope, depth int) *node {
 // functions, with frames, named windows and QUALIFY; or window functions
 // over the groups of a GROUP BY.
 func (g *Generator) windowQuery() *query {
-	t := g.pickTable(0.4)
-	sc := tableScope(t, "")
-	s := &selectStmt{from: tableRef{name: t.Name}}
-	if g.chance(0.3) {
-		s.where = append(s.where, g.boolExpr(sc, 1, false))
-	}
+	s, sc := g.oneTable(0.4)
 	if g.chance(0.3) {
 		g.groupedWindows(s, sc)
 		return g.newQuery(s, 0.3)
@@ -567,12 +574,7 @@ func (g *Generator) groupingSetsQuery() *query {
 // total ORDER BY (the keys, a column, the id): at the top level, or in a
 // derived table whose rows the outer query reads.
 func (g *Generator) distinctOnQuery() *query {
-	t := g.pickTable(0.5)
-	sc := tableScope(t, "")
-	s := &selectStmt{from: tableRef{name: t.Name}}
-	if g.chance(0.3) {
-		s.where = append(s.where, g.boolExpr(sc, 1, false))
-	}
+	s, sc := g.oneTable(0.5)
 	for range 1 + g.intn(2) {
 		s.distinctOn = append(s.distinctOn, g.column(sc, g.groupKeyType(sc)))
 	}
@@ -606,12 +608,7 @@ func (g *Generator) distinctOnQuery() *query {
 // deterministic), FILTER (WHERE ...), DISTINCT, and arg_min/arg_max by
 // the id.
 func (g *Generator) orderedAggQuery() *query {
-	t := g.pickTable(0.5)
-	sc := tableScope(t, "")
-	s := &selectStmt{from: tableRef{name: t.Name}}
-	if g.chance(0.3) {
-		s.where = append(s.where, g.boolExpr(sc, 1, false))
-	}
+	s, sc := g.oneTable(0.5)
 	for range g.intn(3) {
 		s.groupBy = append(s.groupBy, g.column(sc, g.groupKeyType(sc)))
 	}
