@@ -157,8 +157,12 @@
 // (case duckdb-inverted-frame-count); a subquery nested in a correlated
 // one is tied to the keys k and g only, since carquet runs it once per
 // distinct combination of the outer values it names, and ids would make
-// one statement take minutes; the big table t1 in self-joins, theta
-// joins, three-way joins and recursive CTEs.
+// one statement take minutes; expressions in the select list of a
+// subquery with LIMIT and of DISTINCT ON, since carquet computes them on
+// the rows these drop (as SQL reads them) and fails on their overflow,
+// where DuckDB computes them after (case
+// limit-subquery-item-error-on-dropped-row); the big table t1 in
+// self-joins, theta joins, three-way joins and recursive CTEs.
 //
 // Not generated (yet): window SUMs of BIGINT columns other than id and
 // k (they would only repeat SUM's known overflow), window functions

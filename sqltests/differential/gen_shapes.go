@@ -579,8 +579,11 @@ func (g *Generator) distinctOnQuery() *query {
 		s.distinctOn = append(s.distinctOn, g.column(sc, g.groupKeyType(sc)))
 	}
 	s.items = cloneNodes(s.distinctOn)
+	// Columns, not expressions: carquet computes the select list of rows
+	// that DISTINCT ON (or a LIMIT) drops, and fails where one overflows;
+	// DuckDB computes it after (case limit-subquery-item-error-on-dropped-row).
 	for range 1 + g.intn(2) {
-		s.items = append(s.items, g.expr(sc, g.itemType(), 1, false))
+		s.items = append(s.items, g.column(sc, g.itemType()))
 	}
 	order := append(cloneNodes(s.distinctOn), g.totalOrder(sc, "id")...)
 	if g.chance(0.5) {
@@ -1013,7 +1016,8 @@ func (g *Generator) limitedSubquery() *query {
 	case 0:
 		sub := &selectStmt{from: tableRef{name: t.Name}}
 		for range 1 + g.intn(3) {
-			sub.items = append(sub.items, g.expr(sc, g.itemType(), 1, false))
+			// Columns: see distinctOnQuery.
+			sub.items = append(sub.items, g.column(sc, g.itemType()))
 		}
 		if g.chance(0.4) {
 			sub.where = []*node{g.boolExpr(sc, 1, false)}
