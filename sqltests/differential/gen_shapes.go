@@ -160,6 +160,12 @@ func (g *Generator) correlatedQuery() *query {
 		case 1:
 			s.items = append(s.items, g.corrPredicate(sc, 2))
 		case 2:
+			if t == TDec {
+				// DuckDB types CASE over a SUM of DECIMALs and another
+				// DECIMAL by dropping fractional digits (case
+				// duckdb-case-decimal-cap).
+				t = TInt
+			}
 			s.items = append(s.items, mk(t, "CASE WHEN $ THEN $ ELSE $ END", g.boolExpr(sc, 1, false), g.corrScalar(sc, t, 1), g.expr(sc, t, 1, false)))
 		default:
 			s.items = append(s.items, g.corrScalar(sc, t, 2))
