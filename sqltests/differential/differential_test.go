@@ -19,6 +19,7 @@ var (
 	flagKeep     = flag.Bool("keep", false, "keep the data files even when the test passes")
 	flagMinimize = flag.Int("minimize", 300, "statements tried when minimizing a failure (0: do not minimize)")
 	flagShow     = flag.Bool("show", false, "log every statement and both results")
+	flagShapes   = flag.Bool("shapes", false, "draw query shapes (gen_shapes.go) only")
 )
 
 // The default run: a few fixed seeds, so that CI is reproducible; other
@@ -62,6 +63,8 @@ func TestDifferential(t *testing.T) {
 		n = *flagN
 	}
 	cases := loadCases(t)
+	onlyShapes = *flagShapes
+	defer func() { onlyShapes = false }()
 	for _, seed := range seeds {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
 			e := openEngines(t, seed)

@@ -199,10 +199,13 @@
 //
 // # Reproducing and minimizing
 //
-//	go test ./differential                                  # the CI run: seeds 1, 2, 3, 200 statements each (60 with -short)
-//	go test ./differential -run TestDifferential -seed 123 -n 500
-//	go test ./differential -run TestDifferential -seed 123 -query 42 -keep -v
-//	go test ./differential -run TestDifferential -seed 123 -sql 'SELECT ...' -v
+//	go test ./differential          # the CI run: seeds 1, 2, 3, 200 statements each (60 with -short)
+//	go test ./differential -run TestDifferential -args -seed 123 -n 500
+//	go test ./differential -run TestDifferential -args -seed 123 -n 500 -shapes   # query shapes only
+//	go test ./differential -run TestDifferential -v -args -seed 123 -query 42 -keep
+//	go test ./differential -run TestDifferential -v -args -seed 123 -sql 'SELECT ...'
+//
+// (-args: go test itself reads -n, as "print the commands".)
 //
 // A failure prints the seed and statement number, the statement, its
 // minimized form, both results, the tables' schemas and writer options

@@ -12,8 +12,12 @@ import (
 // statement of a seed is one of them (isShaped), so the statements of
 // gen.go keep their numbers' random streams.
 
+// onlyShapes makes every statement a query shape (the test's -shapes
+// flag, for exploring).
+var onlyShapes bool
+
 // isShaped says whether statement number i is a query shape.
-func isShaped(i int) bool { return i%3 == 2 }
+func isShaped(i int) bool { return onlyShapes || i%3 == 2 }
 
 func (g *Generator) shapeQuery() *query {
 	var q *query
