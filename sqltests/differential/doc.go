@@ -77,14 +77,14 @@
 //	              one level deeper a subquery tied by k or g to either level
 //	window     := f OVER ([PARTITION BY c] ORDER BY c [DESC], id ROWS frame)
 //	              | f OVER ([PARTITION BY c] ORDER BY c [DESC] GROUPS frame)
-//	              | f OVER ([PARTITION BY c] ORDER BY id|k|date [DESC] RANGE frame)
+//	              | f OVER ([PARTITION BY c] ORDER BY id|k|double|date [DESC] RANGE frame)
 //	              | OVER w | OVER (w ROWS frame) with WINDOW w AS (...), [QUALIFY ...],
 //	              one to three in a select; or SUM(agg)/LAG(agg)/RANK()/COUNT(*)
 //	              OVER (ORDER BY the GROUP BY keys) over a GROUP BY
 //	frame      := BETWEEN UNBOUNDED PRECEDING|n PRECEDING|CURRENT ROW|n FOLLOWING
 //	              AND ...|UNBOUNDED FOLLOWING (start not after end), or a start alone,
-//	              [EXCLUDE CURRENT ROW|GROUP|TIES|NO OTHERS]; n an integer or,
-//	              for RANGE over dates and timestamps, an INTERVAL
+//	              [EXCLUDE CURRENT ROW|GROUP|TIES|NO OTHERS]; n an integer, for
+//	              RANGE over doubles a fraction, over dates and timestamps an INTERVAL
 //	f          := COUNT(*), COUNT(x), SUM/AVG(id, k, doubles, decimals), MIN, MAX,
 //	              and under ROWS FIRST_VALUE, LAST_VALUE, NTH_VALUE(x, 2)
 //	grouping   := GROUP BY ROLLUP|CUBE|GROUPING SETS (...) of one to three keys,
@@ -166,8 +166,7 @@
 //
 // Not generated (yet): window SUMs of BIGINT columns other than id and
 // k (they would only repeat SUM's known overflow), window functions
-// with ORDER BY inside the aggregate, RANGE frames over decimal and
-// double keys, LATERAL under RIGHT or FULL JOIN, recursive CTEs other
+// with ORDER BY inside the aggregate, RANGE frames over decimal keys, LATERAL under RIGHT or FULL JOIN, recursive CTEs other
 // than counting, MATERIALIZED CTEs, UNION BY NAME, ASOF and POSITIONAL
 // joins, PIVOT, LIKE on non-ASCII patterns, regular expressions, casts
 // of doubles to VARCHAR (float text is engine-specific; not tried), time

@@ -432,8 +432,8 @@ func (g *Generator) framedWindow(sc *scope, named string) *node {
 }
 
 // rangeKey picks the ORDER BY key of a RANGE frame and offsets of its
-// type, in ascending order: id and k (k has NULLs) with integers, dates
-// and timestamps with intervals.
+// type, in ascending order: id and k (k has NULLs) with integers,
+// doubles with fractions, dates and timestamps with intervals.
 func (g *Generator) rangeKey(sc *scope) (*node, []string) {
 	if g.chance(0.3) {
 		for _, t := range []Type{TDate, TTS} {
@@ -441,6 +441,12 @@ func (g *Generator) rangeKey(sc *scope) (*node, []string) {
 				return colLeaf(t, cs[g.intn(len(cs))].text), []string{"INTERVAL 2 HOUR", "INTERVAL 1 DAY", "INTERVAL 30 DAY", "INTERVAL 365 DAY"}
 			}
 		}
+	}
+	if cs := sc.ofType(TFloat); len(cs) > 0 && g.chance(0.25) {
+		// Doubles (±Inf among them) with fractional offsets; not
+		// decimals, whose largest values plus an offset overflow in
+		// DuckDB.
+		return colLeaf(TFloat, cs[g.intn(len(cs))].text), []string{"0.5", "1", "2.5", "100"}
 	}
 	return colLeaf(TInt, pick(g.r, []string{"id", "k"})), []string{"0", "1", "2", "5"}
 }
