@@ -22,8 +22,13 @@ const (
 	KExact // integers of every width and decimals, as exact rationals
 	KFloat
 	KString
-	KTime  // DATE and TIMESTAMP[TZ], as UTC microseconds since the epoch
+	KTime  // DATE and TIMESTAMP[TZ], as UTC microseconds since the epoch (and nanoseconds)
 	KOther // anything else, compared as text
+	// Nested values and intervals (compare_nested.go).
+	KList     // Elems in order
+	KStruct   // Names (sorted) and Elems
+	KMap      // Elems: key, value, key, value, ... in key order
+	KInterval // S: months, days and microseconds
 )
 
 // Value is one normalised cell.
@@ -37,6 +42,11 @@ type Value struct {
 	F   float64
 	S   string
 	T   int64
+	// N is the nanoseconds of a KTime beyond its microseconds
+	// (TIMESTAMP_NS).
+	N     int
+	Elems []Value
+	Names []string
 }
 
 // Tolerances of float comparisons: relative, with an absolute floor for
@@ -53,6 +63,9 @@ func ExactInt(i *big.Int) Value { return Value{Kind: KExact, R: new(big.Rat).Set
 // dbType is the column's DatabaseTypeName: carquet returns DECIMAL as
 // exact text, which must not be compared as a string.
 func Normalize(v any, dbType string) (Value, error) {
+	if nv, ok, err := normalizeNested(v, dbType); ok || err != nil {
+		return nv, err
+	}
 	switch x := v.(type) {
 	case nil:
 		return Value{Kind: KNull}, nil
@@ -94,7 +107,7 @@ func Normalize(v any, dbType string) (Value, error) {
 	case []byte:
 		return Value{Kind: KString, S: string(x)}, nil
 	case time.Time:
-		return Value{Kind: KTime, T: x.UnixMicro()}, nil
+		return Value{Kind: KTime, T: x.UnixMicro(), N: x.Nanosecond() % 1000}, nil
 	}
 	return Value{Kind: KOther, S: fmt.Sprintf("%T:%v", v, v)}, nil
 }
@@ -120,7 +133,12 @@ func (v Value) String() string {
 	case KString:
 		return strconv.Quote(v.S)
 	case KTime:
+		if v.N != 0 {
+			return time.UnixMicro(v.T).UTC().Add(time.Duration(v.N)).Format("2006-01-02 15:04:05.999999999")
+		}
 		return time.UnixMicro(v.T).UTC().Format("2006-01-02 15:04:05.999999")
+	case KList, KStruct, KMap:
+		return nestedString(v)
 	}
 	return v.S
 }
@@ -179,7 +197,9 @@ func Equal(a, b Value) bool {
 	case KBool:
 		return a.B == b.B
 	case KTime:
-		return a.T == b.T
+		return a.T == b.T && a.N == b.N
+	case KList, KStruct, KMap:
+		return equalNested(a, b)
 	}
 	return a.S == b.S
 }
@@ -218,7 +238,9 @@ func (v Value) sortKey() string {
 	case KString:
 		return "3" + v.S
 	case KTime:
-		return "4" + strconv.FormatInt(v.T, 10)
+		return "4" + strconv.FormatInt(v.T, 10) + "." + strconv.Itoa(v.N)
+	case KList, KStruct, KMap:
+		return nestedSortKey(v)
 	}
 	return "5" + v.S
 }

@@ -30,8 +30,10 @@ type engines struct {
 	seed   int64
 	dir    string
 	tables []*Table
-	duck   *sql.DB
-	carq   *sql.DB
+	// typed is t4, the table of the typed statements (gen_types.go).
+	typed *Table
+	duck  *sql.DB
+	carq  *sql.DB
 	// Time spent in each engine.
 	duckTime, carqTime time.Duration
 }
@@ -56,6 +58,10 @@ func openEngines(t testing.TB, seed int64) *engines {
 	if err != nil {
 		t.Fatalf("seed %d: generating tables: %v", seed, err)
 	}
+	typed, err := GenerateTypedTable(seed, dir)
+	if err != nil {
+		t.Fatalf("seed %d: generating t4: %v", seed, err)
+	}
 	duck, err := sql.Open("duckdb", "")
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +72,7 @@ func openEngines(t testing.TB, seed int64) *engines {
 	duck.SetMaxOpenConns(1)
 	t.Cleanup(func() { duck.Close() })
 	setup := []string{"SET threads=1", "SET TimeZone='UTC'"}
-	for _, tb := range tables {
+	for _, tb := range append(tables, typed) {
 		setup = append(setup, fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM read_parquet('%s')", tb.Name, strings.ReplaceAll(tb.Path, "'", "''")))
 	}
 	for _, s := range setup {
@@ -79,14 +85,14 @@ func openEngines(t testing.TB, seed int64) *engines {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { carq.Close() })
-	return &engines{seed: seed, dir: dir, tables: tables, duck: duck, carq: carq}
+	return &engines{seed: seed, dir: dir, tables: tables, typed: typed, duck: duck, carq: carq}
 }
 
 // describe is the tables and where they are, for failure reports.
 func (e *engines) describe() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "data files: %s (seed %d, tables version %d)", e.dir, e.seed, TablesVersion)
-	for _, t := range e.tables {
+	for _, t := range append(e.tables, e.typed) {
 		b.WriteString("\n    " + t.Describe())
 	}
 	return b.String()
@@ -141,13 +147,17 @@ func run(db *sql.DB, query string) *Result {
 
 var errTooLarge = fmt.Errorf("more than %d rows", maxRows)
 
+func init() { normalizeAny = normalize }
+
 // normalize adds DuckDB's own Go types to Normalize.
 func normalize(v any, dbType string) (Value, error) {
 	switch x := v.(type) {
 	case duckdb.Decimal:
 		return ExactDecimal(x.Value, int(x.Scale)), nil
 	case duckdb.Interval:
-		return Value{Kind: KOther, S: fmt.Sprintf("interval(%d months, %d days, %d us)", x.Months, x.Days, x.Micros)}, nil
+		return IntervalValue(x.Months, x.Days, x.Micros), nil
+	case duckdb.OrderedMap:
+		return normalizeMap(x.Keys(), x.Values(), dbType)
 	}
 	return Normalize(v, dbType)
 }

@@ -38,6 +38,9 @@ const (
 )
 
 func (t Type) String() string {
+	if t >= numTypes {
+		return typedNames[t-numTypes]
+	}
 	return [...]string{"int", "float", "decimal", "varchar", "bool", "date", "timestamp"}[t]
 }
 
@@ -64,6 +67,9 @@ type Column struct {
 
 // SQLType is the column's type in DuckDB's words.
 func (c Column) SQLType() string {
+	if c.Type >= numTypes {
+		return typedSQL[c.Type-numTypes]
+	}
 	switch c.Type {
 	case TInt:
 		if c.Bits == 32 {
@@ -408,36 +414,44 @@ func randomOptions(r *rand.Rand, rows int) ([]writer.Option, string) {
 }
 
 func writeTable(t *Table, opts []writer.Option) error {
-	var fields []writer.Field
-	for _, c := range t.Cols {
-		var f writer.Field
-		switch c.Type {
-		case TInt:
-			if c.Bits == 32 {
-				f = writer.Int32(c.Name)
-			} else {
-				f = writer.Int64(c.Name)
-			}
-		case TFloat:
-			f = writer.Double(c.Name)
-		case TDec:
-			f = writer.Decimal(c.Name, c.Prec, c.Scale)
-		case TStr:
-			f = writer.String(c.Name)
-		case TBool:
-			f = writer.Bool(c.Name)
-		case TDate:
-			f = writer.Date(c.Name)
-		case TTS:
-			f = writer.Timestamp(c.Name, writer.Micros, c.TZ)
-		}
-		if c.Nullable {
-			f = f.Optional()
-		} else {
-			f = f.Required()
-		}
-		fields = append(fields, f)
+	fields := make([]writer.Field, len(t.Cols))
+	for i, c := range t.Cols {
+		fields[i] = baseField(c)
 	}
+	return writeFields(t, fields, opts)
+}
+
+// baseField is the writer's field of a column of gen.go's classes.
+func baseField(c Column) writer.Field {
+	var f writer.Field
+	switch c.Type {
+	case TInt:
+		if c.Bits == 32 {
+			f = writer.Int32(c.Name)
+		} else {
+			f = writer.Int64(c.Name)
+		}
+	case TFloat:
+		f = writer.Double(c.Name)
+	case TDec:
+		f = writer.Decimal(c.Name, c.Prec, c.Scale)
+	case TStr:
+		f = writer.String(c.Name)
+	case TBool:
+		f = writer.Bool(c.Name)
+	case TDate:
+		f = writer.Date(c.Name)
+	case TTS:
+		f = writer.Timestamp(c.Name, writer.Micros, c.TZ)
+	}
+	if c.Nullable {
+		return f.Optional()
+	}
+	return f.Required()
+}
+
+// writeFields writes the rows of t into t.Path with the schema of fields.
+func writeFields(t *Table, fields []writer.Field, opts []writer.Option) error {
 	sch, err := writer.NewSchema(fields...)
 	if err != nil {
 		return fmt.Errorf("%s: %w", t.Name, err)
