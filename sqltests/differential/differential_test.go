@@ -90,11 +90,11 @@ func runSeed(t *testing.T, e *engines, n int, cases []Case) {
 	var counts [numOutcomes]int
 	nonEmpty, known, ran := 0, 0, 0
 	errs := map[Outcome]map[string]int{}
-	for i := range n {
+	for _, i := range statementNumbers(n) {
 		if *flagQuery >= 0 && i != *flagQuery {
 			continue
 		}
-		q := NewGenerator(e.seed, i, e.tables).Query()
+		q := e.draw(i)
 		c := e.compare(q.SQL(), q.ordered)
 		ran++
 		counts[c.outcome]++
@@ -169,6 +169,27 @@ func runSeed(t *testing.T, e *engines, n int, cases []Case) {
 			t.Logf("  %s:\n%s", o, strings.Join(lines, "\n"))
 		}
 	}
+}
+
+// statementNumbers are the numbers of the n statements of gen.go and the
+// n typed statements of gen_types.go of a seed.
+func statementNumbers(n int) []int {
+	out := make([]int, 0, 2*n)
+	for i := range n {
+		out = append(out, i)
+	}
+	for i := range n {
+		out = append(out, TypedBase+i)
+	}
+	return out
+}
+
+// draw is statement number i of the seed.
+func (e *engines) draw(i int) *query {
+	if i >= TypedBase {
+		return NewTypedGenerator(e.seed, i, e.typed).TypedQuery()
+	}
+	return NewGenerator(e.seed, i, e.tables).Query()
 }
 
 func indent(s string) string {
