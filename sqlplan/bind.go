@@ -819,6 +819,9 @@ func negConst(k *constExpr) (expr, error) {
 	case nil:
 		return k, nil
 	case int64:
+		if k.t.Kind == KInt && v == function.IntMin(k.t) {
+			return nil, errorf("Overflow in negation of numeric value!") // DuckDB's words
+		}
 		return &constExpr{t: k.t, v: -v}, nil
 	case float64:
 		return &constExpr{t: k.t, v: -v}, nil

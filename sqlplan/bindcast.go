@@ -232,7 +232,7 @@ func (p *planner) cast(e expr, t Type) (expr, error) {
 		}
 	}
 	if et.Kind == t.Kind && et.Kind != KDecimal && !(t.Op() == KInt && t.Bits != 0 && t.Bits < 64) && function.SameNested(et, t) && function.SameUnit(et, t) &&
-		!(t.Kind == KInt && et.Bits != 0 && et.Bits < 64) && et.Coarse == t.Coarse && et.TZ == t.TZ && et.Bit == t.Bit &&
+		!(t.Kind == KInt && et.Bits != 0 && et.Bits < 64) && !(t.Kind == KUint && et.Bits != t.Bits) && et.Coarse == t.Coarse && et.TZ == t.TZ && et.Bit == t.Bit &&
 		vec.SameEnum(et.Enum, t.Enum) && et.Float32 == t.Float32 && et.JSON == t.JSON {
 		return e, nil
 	}

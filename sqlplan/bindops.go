@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"github.com/carquet-go/carquet/sqlplan/vec"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -350,6 +351,9 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 			return &constExpr{t: lt, v: lv.Add(rv)}, nil
 		}
 	}
+	if op == '+' && (lt.Kind == KDate && rt.Kind == KTime || lt.Kind == KTime && rt.Kind == KDate) {
+		return p.dateAtTime(l, r)
+	}
 	var t Type
 	lk, rk := lt.Op(), rt.Op()
 	switch {
@@ -441,9 +445,21 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 					prec = 18
 				}
 				t = Type{Kind: KDecimal, Scale: ls + rs, Prec: min(38, prec)}
-			default:
+			case '%':
+				// DuckDB's modulo: the digits of the wider operand, no
+				// carry digit.
 				s := max(ls, rs)
-				t = Type{Kind: KDecimal, Scale: s, Prec: min(38, max(lp-ls, rp-rs)+s+1)}
+				t = Type{Kind: KDecimal, Scale: s, Prec: min(38, max(max(lp-ls, rp-rs)+s, lp, rp))}
+			default:
+				// + and -: a carry digit; operands of at most 18 digits
+				// stay in 64 bits as DECIMAL(18, s), an overflow being an
+				// error (DuckDB's rule, as for *).
+				s := max(ls, rs)
+				prec := max(max(lp-ls, rp-rs)+s, lp, rp) + 1
+				if prec > 18 && lp <= 18 && rp <= 18 {
+					prec = 18
+				}
+				t = Type{Kind: KDecimal, Scale: s, Prec: min(38, prec)}
 			}
 			if hugeint(lt, rt) {
 				t = tHuge // HUGEINT with integers stays HUGEINT
@@ -481,6 +497,26 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 	parts := append(operandParts(l, op, false), " "+function.OpSymbol(op)+" ")
 	e.setParts(append(parts, operandParts(r, op, true)...)...)
 	return p.fold(e, l, r)
+}
+
+// dateAtTime is DATE + TIME (either order), DuckDB's TIMESTAMP of that
+// day at that time: the day's midnight in microseconds plus the time's.
+func (p *planner) dateAtTime(l, r expr) (expr, error) {
+	if l.Type().Kind == KTime {
+		l, r = r, l
+	}
+	text := []any{l, " + ", r}
+	day, err := p.cast(l, Type{Kind: KTimestamp})
+	if err != nil {
+		return nil, err
+	}
+	clock, err := p.cast(r, Type{Kind: KTime})
+	if err != nil {
+		return nil, err
+	}
+	e := &arithExpr{op: '+', l: day, r: clock, t: Type{Kind: KTimestamp}}
+	e.setParts(text...)
+	return p.fold(e, day, clock)
 }
 
 // arithPrec is the precedence of an arithmetic operator in SQL text.
@@ -597,16 +633,13 @@ func precOf(t Type) int {
 }
 
 // operandPrec is the precision an operand of decimal arithmetic counts
-// with: an integer constant's digits (as DuckDB types an integer literal
-// by its value), else its type's.
+// with: its type's, an integer constant's being DuckDB's type of the
+// literal, INTEGER (10 digits) when it fits 32 bits, else BIGINT (19), as
+// DuckDB's DECIMAL(5,2) * 2 is a DECIMAL(15,2).
 func operandPrec(e expr, t Type) int {
-	if k, ok := isConst(e); ok && t.Op() == KInt {
-		if v, ok := k.v.(int64); ok {
-			digits := 1
-			for a := v; a >= 10 || a <= -10; a /= 10 {
-				digits++
-			}
-			return digits
+	if k, ok := isConst(e); ok && t.Kind == KInt && t.Bits == 0 {
+		if v, ok := k.v.(int64); ok && v >= math.MinInt32 && v <= math.MaxInt32 {
+			return 10
 		}
 	}
 	return precOf(t)

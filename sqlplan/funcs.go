@@ -705,7 +705,7 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		if args[0].Type().Kind == KNull {
 			return &constExpr{t: tString, v: `"NULL"`}, nil // DuckDB's name of a bare NULL's type
 		}
-		return &constExpr{t: tString, v: args[0].Type().SQLName()}, nil
+		return &constExpr{t: tString, v: typeofName(args[0].Type())}, nil
 	case "mod":
 		return p.arith('%', args[0], args[1])
 	case "date_add":

@@ -2,6 +2,7 @@ package sqlplan
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
@@ -179,4 +180,14 @@ func statsString(s string) (string, bool) {
 		}
 	}
 	return b.String(), unicode
+}
+
+// timestampTZWord matches TIMESTAMPTZ as a word of a type's name.
+var timestampTZWord = regexp.MustCompile(`\bTIMESTAMPTZ\b`)
+
+// typeofName is typeof's name of t: DuckDB's typeof spells TIMESTAMPTZ
+// as TIMESTAMP WITH TIME ZONE (in nested types too), where SQLName keeps
+// the short name its driver's DatabaseTypeName uses.
+func typeofName(t Type) string {
+	return timestampTZWord.ReplaceAllString(t.SQLName(), "TIMESTAMP WITH TIME ZONE")
 }

@@ -313,6 +313,11 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 				}
 				parts = append(parts, formatScalar(plainType(et), s))
 			}
+			if parts == nil && len(v[0].([]any)) > 0 {
+				// As DuckDB's string_agg over the elements: NULL when
+				// there are elements and all are NULL ([] gives '').
+				return nil, nil
+			}
 			return strings.Join(parts, sep), nil
 		}), true, nil
 	case "list_sort", "array_sort", "list_reverse_sort", "array_reverse_sort", "list_distinct", "array_distinct", "list_reverse", "array_reverse":
@@ -509,7 +514,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 				return nil, nil
 			}
 			n := int64(len(l))
-			pos := func(x any, def int64) int64 {
+			pos := func(x any, def, hi int64) int64 {
 				i, ok := x.(int64)
 				if !ok {
 					return def
@@ -517,9 +522,11 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 				if i < 0 {
 					i += n + 1
 				}
-				return max(min(i, n), 0)
+				return max(min(i, hi), 0)
 			}
-			from, to := pos(v[1], 1), pos(v[2], n)
+			// A start past the end gives nothing ([-1][2:] is []), so
+			// it is kept one past the last element, not clamped to it.
+			from, to := pos(v[1], 1, n+1), pos(v[2], n, n)
 			from = max(from, 1)
 			if isString {
 				var b strings.Builder

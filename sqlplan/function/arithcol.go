@@ -399,6 +399,15 @@ func intAt(c *vec.Col, i int) int64 {
 	return c.I[i]
 }
 
+// IntMin is the least value of the signed integer type t (its Bits, 64
+// when 0).
+func IntMin(t vec.Type) int64 {
+	if t.Bits == 0 || t.Bits >= 64 {
+		return math.MinInt64
+	}
+	return -(int64(1) << (t.Bits - 1))
+}
+
 // Negate is -c; text names the operation in an integer overflow's error.
 func Negate(c *vec.Col, text string) (*vec.Col, error) {
 	out := &vec.Col{T: c.T, Len: c.Len, Null: c.Null}
@@ -412,8 +421,9 @@ func Negate(c *vec.Col, text string) (*vec.Col, error) {
 		}
 	case c.I != nil:
 		out.I = make([]int64, c.Len)
+		least := IntMin(c.T) // -(-128::TINYINT) does not fit a TINYINT
 		for i, x := range c.I[:c.Len] {
-			if x == math.MinInt64 && !c.IsNull(i) {
+			if x == least && !c.IsNull(i) {
 				return nil, errorf("integer overflow in %s", text)
 			}
 			out.I[i] = -x

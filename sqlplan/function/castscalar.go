@@ -97,6 +97,14 @@ func CastScalar(v any, from, to vec.Type, try bool) (any, error) {
 		if to.Kind == vec.KInt && to.Bits != 0 && to.Bits < 64 {
 			return checkIntRange(v.(int64), to)
 		}
+		if to.Kind == vec.KUint && to.Bits != 0 && to.Bits < 64 {
+			// UBIGINT or a wider unsigned type into a narrower one:
+			// checked like the signed ones, not reinterpreted.
+			return checkUintRange(v, to)
+		}
+		if x, ok := v.(int64); ok && to.Kind == vec.KUint && to.Op() == vec.KUint {
+			return uint64(x), nil // a narrow unsigned value widened to UBIGINT
+		}
 		if from.Nanos != to.Nanos && (to.Kind == vec.KTimestamp || to.Kind == vec.KTime) {
 			return ConvertTimeUnit(v.(int64), from, to)
 		}
@@ -384,6 +392,18 @@ func checkIntRange(x int64, t vec.Type) (any, error) {
 		}
 	}
 	return x, nil
+}
+
+// checkUintRange checks an unsigned value (a UBIGINT's uint64 or a
+// narrower one's int64) against the range of the narrow unsigned type t.
+func checkUintRange(v any, t vec.Type) (any, error) {
+	if u, ok := v.(uint64); ok {
+		if u > math.MaxInt64 {
+			return nil, fmt.Errorf("%d is out of range for %s", u, t.SQLName())
+		}
+		v = int64(u)
+	}
+	return checkIntRange(v.(int64), t)
 }
 
 // DecimalScalar returns a decimal scalar as value.Decimal.

@@ -96,7 +96,7 @@ func Normalize(v any, dbType string) (Value, error) {
 	case float32:
 		return Value{Kind: KFloat, F: float64(x)}, nil
 	case string:
-		if strings.HasPrefix(strings.ToUpper(dbType), "DECIMAL") || strings.HasPrefix(strings.ToUpper(dbType), "NUMERIC") {
+		if exactText(dbType) {
 			r, ok := new(big.Rat).SetString(x)
 			if !ok {
 				return Value{}, fmt.Errorf("bad decimal text %q", x)
@@ -110,6 +110,13 @@ func Normalize(v any, dbType string) (Value, error) {
 		return Value{Kind: KTime, T: x.UnixMicro(), N: x.Nanosecond() % 1000}, nil
 	}
 	return Value{Kind: KOther, S: fmt.Sprintf("%T:%v", v, v)}, nil
+}
+
+// exactText reports the types whose values carquet hands out as exact
+// text: DECIMAL, and HUGEINT inside nested values.
+func exactText(dbType string) bool {
+	t := strings.ToUpper(dbType)
+	return strings.HasPrefix(t, "DECIMAL") || strings.HasPrefix(t, "NUMERIC") || t == "HUGEINT" || t == "UHUGEINT"
 }
 
 // ExactDecimal is unscaled × 10^-scale.

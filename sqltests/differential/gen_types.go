@@ -254,6 +254,14 @@ func (g *Generator) tliteral(t Type) *node {
 	return g.literal(t)
 }
 
+// strConst is the VARCHAR constant s, pinned: it is part of the
+// function it is an argument of.
+func (g *Generator) strConst(s string) *node {
+	n := leaf(TStr, quote(s))
+	n.lit = true
+	return pin(n)
+}
+
 // intExpr draws an integer expression of class t: arithmetic at the
 // width of t (DuckDB fails on overflow, so must carquet), casts between
 // widths (failing when the value does not fit, NULL with TRY_CAST) and
@@ -435,7 +443,8 @@ func (g *Generator) typedPred(sc *scope, depth int) *node {
 		pat := pick(g.r, []string{"é%", "%é", "_a%", "%ß%", "Σ_", "%€%", "n_ïve", "__"})
 		return mk(TBool, "($ "+pick(g.r, []string{"LIKE", "NOT LIKE", "ILIKE"})+" "+quote(pat)+")", e(TStr))
 	case 3:
-		return mk(TBool, "regexp_matches($, "+quote(pick(g.r, []string{"^a", "b$", "[é]", "a.c", "^$", "(ab)+"}))+")", e(TStr))
+		// The pattern is an argument: a template takes "$" for one.
+		return mk(TBool, "regexp_matches($, $)", e(TStr), g.strConst(pick(g.r, []string{"^a", "b$", "[é]", "a.c", "^$", "(ab)+"})))
 	case 4:
 		return mk(TBool, "list_contains($, "+pick(g.r, []string{"1", "2", "NULL", "-1"})+")", e(TIntList))
 	case 5:
