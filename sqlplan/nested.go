@@ -637,11 +637,10 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 			return nil, true, errorf("%s needs lists, not %s", name, args[0].Type().SQLName())
 		}
 		e := nestedFunc(name+"(...)", args[0].Type(), args, func(v []any) (any, error) {
+			// NULL lists count as empty: list_concat(NULL, NULL) is []
+			// in DuckDB (its || operator is strict, bindListConcatOp).
 			a, _ := v[0].([]any)
 			b, _ := v[1].([]any)
-			if v[0] == nil && v[1] == nil {
-				return nil, nil
-			}
 			return append(append([]any{}, a...), b...), nil
 		})
 		e.strict = false

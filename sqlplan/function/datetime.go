@@ -201,6 +201,16 @@ func Strftime(t time.Time, f string) string {
 			continue
 		}
 		i++
+		if f[i] == '-' && i+1 < len(f) && strings.IndexByte("dmHIMSjy", f[i+1]) >= 0 {
+			// %-d, %-m, ...: the number without its padding zeros.
+			i++
+			num := strings.TrimLeft(Strftime(t, "%"+f[i:i+1]), "0")
+			if num == "" {
+				num = "0"
+			}
+			b.WriteString(num)
+			continue
+		}
 		switch f[i] {
 		case 'Y': // years before 1 BC unpadded, as DuckDB's
 			if y := t.Year(); y < 0 {

@@ -613,7 +613,7 @@ func Rewrite(src string, toks []Token, cast CastSpelling) (*Source, error) {
 				spelling, _ := r.cast(TypeName{Name: low + " with time zone"})
 				r.typedLiteral(spelling, t, at(i+4))
 				i += 4
-			case (low == "date" || low == "timestamp" || low == "time" || low == "timestamptz" || low == "datetime" || low == "timestamp_ns" || low == "time_ns" || low == "timestamp_ms" || low == "timestamp_s" || low == "timetz") && next.Kind == String:
+			case (low == "date" || low == "timestamp" || low == "time" || low == "timestamptz" || low == "datetime" || low == "timestamp_ns" || low == "time_ns" || low == "timestamp_ms" || low == "timestamp_s" || low == "timetz" || low == "uuid" || low == "blob") && next.Kind == String:
 				spelling, _ := r.cast(TypeName{Name: low})
 				r.typedLiteral(spelling, t, next)
 				i++

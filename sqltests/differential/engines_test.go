@@ -238,10 +238,10 @@ func firstLine(err error) string {
 
 var digits = regexp.MustCompile(`[0-9]+`)
 
-// missedOverflow matches DuckDB's errors for a BIGINT result out of
-// range. (Its INTEGER and DECIMAL(18) overflows are not carquet's: carquet
-// widens those types where DuckDB keeps their width.)
-var missedOverflow = regexp.MustCompile(`Overflow in [a-z]+ of INT64|Overflow in negation of numeric value|Overflow on abs\(-9223372036854775808\)`)
+// missedOverflow matches DuckDB's errors for an integer result out of
+// its type's range, of every width (carquet keeps the widths as DuckDB),
+// and for a cast to an integer type that does not hold the value.
+var missedOverflow = regexp.MustCompile(`Overflow in [a-z]+ of U?INT(8|16|32|64)|Overflow in negation of numeric value|Overflow on abs\(|can't be cast because the value is out of range for the destination type U?INT`)
 
 // errorClass is an error message with its numbers and quoted parts
 // blurred, for counting errors by kind.

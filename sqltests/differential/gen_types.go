@@ -177,7 +177,9 @@ func (g *Generator) texpr(sc *scope, t Type, depth int) *node {
 	case t == TStrList:
 		switch g.intn(4) {
 		case 0:
-			return mk(t, "string_split($, "+quote(pick(g.r, []string{"a", "", "é"}))+")", e(TStr))
+			// Not the separator '': DuckDB splits a column's '' into
+			// [''] and a constant '' into [] (carquet: [] for both).
+			return mk(t, "string_split($, "+quote(pick(g.r, []string{"a", "b", "é"}))+")", e(TStr))
 		case 1:
 			return mk(t, "list_sort($)", e(TStrList))
 		case 2:
@@ -296,7 +298,9 @@ func (g *Generator) intExpr(t Type, e func(Type) *node) *node {
 	case 3:
 		return mk(t, pick(g.r, []string{"epoch_ms($)", "epoch_us($)", "epoch($)"}), e(pick(g.r, []Type{TTS, TTSms})))
 	case 4:
-		return mk(t, "$.a", e(TStruct))
+		// struct_extract, not x.a: carquet's grammar reads a field
+		// only after a name (CASE ... END.a is a syntax error there).
+		return mk(t, "struct_extract($, 'a')", e(TStruct))
 	case 5:
 		return mk(t, "map_extract($, 'a')[1]", e(TMap))
 	case 6:
@@ -350,7 +354,7 @@ func (g *Generator) strExpr(sc *scope, e func(Type) *node) *node {
 	case 7:
 		return mk(t, "array_to_string($, "+quote(pick(g.r, []string{",", "", "-"}))+")", e(pick(g.r, []Type{TStrList, TIntList})))
 	case 8:
-		return mk(t, "$.b", e(TStruct))
+		return mk(t, "struct_extract($, 'b')", e(TStruct))
 	case 9:
 		return mk(t, "$["+pick(g.r, []string{"1", "2", "-1"})+"]", e(TStrList))
 	case 10:

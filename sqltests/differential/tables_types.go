@@ -282,7 +282,10 @@ func randomTypedValue(r *rand.Rand, c Column) any {
 	case TStrList:
 		return randomList(r, func() any { return pick(r, []string{"a", "b", "ab", "", "é", "c"}) })
 	case TStruct:
-		return randomStruct(r)
+		if st := randomStruct(r); st != nil || c.Nullable {
+			return st
+		}
+		return map[string]any{}
 	case TMap:
 		m := map[string]any{}
 		for range r.IntN(4) {
