@@ -605,10 +605,14 @@ func (e *caseExpr) Eval(b *Batch) (*Col, error) {
 		if k < len(e.vals) {
 			ve = e.vals[k]
 		}
-		var err error
-		if vals[k], err = evalOn(ve, b, idx); err != nil {
+		c, err := evalOn(ve, b, idx)
+		if err != nil {
 			return nil, err
 		}
+		// The gathering below reads values in place, not a coded
+		// column's codes (a GROUP BY key's column comes coded: GROUP BY
+		// coalesce(g, s1), g indexed an empty Off and panicked).
+		vals[k] = c.Decoded()
 	}
 	out := newCol(e.t, n)
 	st := storage(e.t)

@@ -150,6 +150,15 @@ func (c *Col) Take(idx []int32) *Col {
 		}
 	}
 	switch {
+	case c.Dict != nil:
+		// Coded: the same dictionary, the taken rows' codes (the
+		// values are not in I, Off or A, and a CASE branch taken of
+		// such a column read NULLs).
+		out.Dict = c.Dict
+		out.Codes = make([]int32, len(idx))
+		for k, i := range idx {
+			out.Codes[k] = c.Codes[i]
+		}
 	case c.I != nil:
 		out.I = make([]int64, len(idx))
 		for k, i := range idx {
