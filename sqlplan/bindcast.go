@@ -115,7 +115,9 @@ func unifyTypes(a, b Type) (Type, error) {
 			if bk == KDecimal {
 				d, o = b, a
 			}
-			digits := 19
+			// The integer's own digits (DuckDB: DECIMAL(4,1) with a
+			// TINYINT is a DECIMAL(4,1)), UBIGINT's 20.
+			digits := precOf(o)
 			if o.Op() == KUint {
 				digits = 20
 			}

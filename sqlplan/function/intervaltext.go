@@ -61,7 +61,10 @@ func fractional(unit vec.Interval, n float64) (vec.Interval, error) {
 }
 
 func MakeInterval(n float64, unit string) (vec.Interval, error) {
-	u := strings.TrimSuffix(strings.ToLower(unit), "s")
+	u := strings.ToLower(unit)
+	if u != "ms" && u != "us" { // not a plural: 'ms' is milliseconds
+		u = strings.TrimSuffix(u, "s")
+	}
 	switch u {
 	case "microsecond", "us":
 		return vec.Interval{Micros: int64(n)}, nil

@@ -139,7 +139,7 @@ var scalarFuncs = map[string]*Scalar{
 		h := md5.Sum(a[0].Str(i))
 		return hex.EncodeToString(h[:]), nil
 	}},
-	"ascii": {Min: 1, Max: 1, Rule: Sig(tInt, tString), Row: func(a []*vec.Col, i int) (any, error) {
+	"ascii": {Min: 1, Max: 1, Rule: Sig(tInteger, tString), Row: func(a []*vec.Col, i int) (any, error) {
 		r, _ := utf8.DecodeRune(a[0].Str(i))
 		if r == utf8.RuneError {
 			return int64(0), nil

@@ -72,6 +72,9 @@ func (iv Interval) Normalized() Interval {
 	months := iv.Months + iv.Days/daysPerMonth + iv.Micros/microsPerMonth
 	micros := iv.Micros % microsPerMonth
 	days := iv.Days%daysPerMonth + micros/MicrosPerDay
+	// The days the microseconds bring may make a month again: DuckDB's
+	// '15 days 360 hours' equals '1 month'.
+	months, days = months+days/daysPerMonth, days%daysPerMonth
 	return Interval{months, days, micros % MicrosPerDay}
 }
 
