@@ -127,8 +127,8 @@ func unifyTypes(a, b Type) (Type, error) {
 				return Type{Kind: KFloat}, nil
 			}
 			return Type{Kind: KDecimal, Prec: prec, Scale: scale}, nil
-		default: // int with ubigint
-			return Type{Kind: KDecimal, Prec: 20, Scale: 0}, nil
+		default: // a signed integer with UBIGINT: a HUGEINT, as DuckDB
+			return tHuge, nil
 		}
 	case ak == KString && b.Kind != KNested:
 		return withoutField(b), nil

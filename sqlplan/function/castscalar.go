@@ -153,7 +153,9 @@ func CastScalar(v any, from, to vec.Type, try bool) (any, error) {
 		case vec.KFloat:
 			f := v.(float64)
 			r := math.RoundToEven(f)
-			if math.IsNaN(f) || r >= 9.223372036854775807e18 || r < -9.223372036854775808e18 {
+			if math.IsNaN(f) || r >= 9.223372036854775807e18 || r < -9.223372036854775808e18 || to.Kind == vec.KUint && f < 0 {
+				// A negative number is no unsigned one, even when it
+				// rounds to 0 (DuckDB: TRY_CAST(-0.25 AS USMALLINT) is NULL).
 				return nil, fmt.Errorf("%v is out of range for %s", f, to.SQLName())
 			}
 			x = int64(r)
