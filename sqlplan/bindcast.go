@@ -127,6 +127,11 @@ func unifyTypes(a, b Type) (Type, error) {
 				return Type{Kind: KFloat}, nil
 			}
 			return Type{Kind: KDecimal, Prec: prec, Scale: scale}, nil
+		case a.Kind == KUint && b.Kind == KUint: // a narrow unsigned one with UBIGINT
+			if ak == KUint {
+				return a, nil
+			}
+			return b, nil
 		default: // a signed integer with UBIGINT: a HUGEINT, as DuckDB
 			return tHuge, nil
 		}

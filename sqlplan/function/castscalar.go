@@ -203,8 +203,7 @@ func CastScalar(v any, from, to vec.Type, try bool) (any, error) {
 			}
 			return u, nil
 		case vec.KDecimal:
-			d := DecimalScalar(from, v)
-			r, _ := new(big.Float).SetRat(vec.DecRat(d)).Int(nil)
+			r := roundHalfAway(DecimalScalar(from, v))
 			if r.Sign() < 0 || !r.IsUint64() {
 				return nil, bad()
 			}
@@ -394,6 +393,23 @@ func checkIntRange(x int64, t vec.Type) (any, error) {
 		}
 	}
 	return x, nil
+}
+
+// roundHalfAway is d rounded to an integer, halves away from zero, as
+// DuckDB's casts of decimals to integers (1.5 is 2, -0.5 is -1).
+func roundHalfAway(d value.Decimal) *big.Int {
+	if d.Scale <= 0 {
+		return new(big.Int).Mul(d.Unscaled, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-d.Scale)), nil))
+	}
+	unit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d.Scale)), nil)
+	q, rem := new(big.Int).QuoRem(new(big.Int).Abs(d.Unscaled), unit, new(big.Int))
+	if rem.Lsh(rem, 1).Cmp(unit) >= 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	if d.Unscaled.Sign() < 0 {
+		q.Neg(q)
+	}
+	return q
 }
 
 // checkUintRange checks an unsigned value (a UBIGINT's uint64 or a
