@@ -364,14 +364,14 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 	case lk == KDate && rk == KDate && op == '-':
 		t = Type{Kind: KInt}
 	case (lk == KTimestamp || lk == KDate) && rk == KInterval && (op == '+' || op == '-'):
-		t = Type{Kind: KTimestamp}
+		t = Type{Kind: KTimestamp, TZ: lt.TZ} // TIMESTAMPTZ ± INTERVAL stays TIMESTAMPTZ
 	case lk == KTime && rk == KInterval && (op == '+' || op == '-'):
 		t = Type{Kind: KTime}
 	case lk == KTimeTZ && rk == KInterval && (op == '+' || op == '-'):
 		t = tTimeTZ
 	case lk == KInterval && (rk == KTimestamp || rk == KDate) && op == '+':
 		l, r = r, l
-		t = Type{Kind: KTimestamp}
+		t = Type{Kind: KTimestamp, TZ: rt.TZ}
 	case lk == KTimestamp && rk == KTimestamp && op == '-':
 		t = Type{Kind: KInterval}
 	case lk == KInterval && rk == KInterval && (op == '+' || op == '-'):
