@@ -175,7 +175,7 @@ func (g *Generator) texpr(sc *scope, t Type, depth int) *node {
 			return mk(t, pick(g.r, []string{"greatest($, $)", "least($, $)"}), e(TTime), e(TTime))
 		}
 	case t == TBlob:
-		return mk(t, pick(g.r, []string{"CAST($ AS BLOB)", "encode($)"}), e(TStr))
+		return mk(t, pick(g.r, []string{"TRY_CAST($ AS BLOB)", "encode($)"}), e(TStr))
 	case t == TUUID:
 		return mk(t, "TRY_CAST($ AS UUID)", e(TStr))
 	case t == TTSms:
@@ -292,7 +292,8 @@ func (g *Generator) intExpr(t Type, e func(Type) *node) *node {
 		return mk(t, "($ "+pick(g.r, []string{"+", "-", "*"})+" $)", e(t), e(t))
 	case 2:
 		from := pick(g.r, append(intClasses, TDec, TF32, TStr, TFloat))
-		return mk(t, g.castWord(from)+"($ AS "+typedCastName(t)+")", e(from))
+		arg := e(from)
+		return mk(t, g.castWord(arg)+"($ AS "+typedCastName(t)+")", arg)
 	case 3:
 		return mk(t, "($ "+pick(g.r, []string{"%", "//"})+" $)", e(t), g.tliteral(t))
 	case 4:
@@ -306,7 +307,7 @@ func (g *Generator) intExpr(t Type, e func(Type) *node) *node {
 	}
 	switch g.intn(9) {
 	case 0:
-		return mk(t, pick(g.r, []string{"len($)", "list_aggregate($, 'sum')", "list_aggregate($, 'max')", "$[1]", "$[-1]", "list_position($, 2)"}), e(TIntList))
+		return mk(t, pick(g.r, []string{"len($)", "list_aggregate($, 'sum')", "list_aggregate($, 'max')", "($)[1]", "($)[-1]", "list_position($, 2)"}), e(TIntList))
 	case 1:
 		return mk(t, pick(g.r, []string{"instr($, 'a')", "ascii($)", "length($)", "strlen($)", "strpos($, 'é')"}), e(TStr))
 	case 2:
@@ -329,12 +330,12 @@ func (g *Generator) intExpr(t Type, e func(Type) *node) *node {
 	return mk(t, "len($)", e(TStrList))
 }
 
-// castWord is CAST or TRY_CAST for a cast from class from; text only
-// with TRY_CAST: a constant text that does not convert fails when carquet
-// binds it even where no row evaluates it, and DuckDB only on a row
-// (a known carquet difference, testdata/regressions.txt).
-func (g *Generator) castWord(from Type) string {
-	if from == TStr || g.chance(0.5) {
+// castWord is CAST or TRY_CAST for a cast of arg; text and constants
+// only with TRY_CAST: a constant that does not convert fails when carquet
+// binds it even where no row evaluates it, and DuckDB only on a row (a
+// known carquet difference, testdata/regressions.txt).
+func (g *Generator) castWord(arg *node) string {
+	if arg.typ == TStr || !arg.hasColumn() || g.chance(0.5) {
 		return "TRY_CAST"
 	}
 	return "CAST"
@@ -353,8 +354,8 @@ func (g *Generator) decExpr(sc *scope, e func(Type) *node) *node {
 		// 18 digits through float arithmetic (1.125 becomes
 		// 1.1249999872 as DECIMAL(28,10)), carquet exactly.
 		ps := pick(g.r, typedDecimals)
-		from := pick(g.r, []Type{TDec, TI8, TU64, TStr, TInt})
-		return mk(t, fmt.Sprintf("%s($ AS DECIMAL(%d,%d))", g.castWord(from), ps[0], ps[1]), e(from))
+		arg := e(pick(g.r, []Type{TDec, TI8, TU64, TStr, TInt}))
+		return mk(t, fmt.Sprintf("%s($ AS DECIMAL(%d,%d))", g.castWord(arg), ps[0], ps[1]), arg)
 	case 3:
 		return mk(t, pick(g.r, []string{"round($, 1)", "round($, 0)", "abs($)", "(- $)", "floor($)", "ceil($)", "trunc($)"}), e(TDec))
 	case 4:
@@ -388,7 +389,7 @@ func (g *Generator) strExpr(sc *scope, e func(Type) *node) *node {
 	case 8:
 		return mk(t, "struct_extract($, 'b')", e(TStruct))
 	case 9:
-		return mk(t, "$["+pick(g.r, []string{"1", "2", "-1"})+"]", e(TStrList))
+		return mk(t, "($)["+pick(g.r, []string{"1", "2", "-1"})+"]", e(TStrList))
 	case 10:
 		return mk(t, "substring($, 2, 2)", e(TStr))
 	}
@@ -448,7 +449,9 @@ func (g *Generator) intListExpr(e func(Type) *node) *node {
 	case 2:
 		return mk(t, "list_slice($, "+pick(g.r, []string{"1, 2", "2, 3", "-2, -1", "0, 10"})+")", e(t))
 	case 3:
-		return mk(t, "$["+pick(g.r, []string{"1:2", "2:", ":1"})+"]", e(t))
+		// In parentheses: carquet's grammar reads [ ] after a name or a
+		// parenthesized expression only (CASE ... END[1:2] fails).
+		return mk(t, "($)["+pick(g.r, []string{"1:2", "2:", ":1"})+"]", e(t))
 	case 4:
 		return mk(t, "list_transform($, x -> "+pick(g.r, []string{"x + 1", "x * x", "coalesce(x, 0)", "x % 3"})+")", e(t))
 	case 5:
