@@ -17,8 +17,8 @@
 //     turns the SQL users write in DuckDB and PostgreSQL style into text
 //     that github.com/xwb1989/sqlparser (a MySQL grammar) parses:
 //     'file.parquet' / "x" / read_parquet('...') table references
-//     become back-quoted names, DATE '...' and
-//     TIMESTAMP '...' literals and CAST(x AS BIGINT|DOUBLE|...) / x::type
+//     become back-quoted names, DATE '...',
+//     TIMESTAMP '...', UUID '...' and BLOB '...' literals and CAST(x AS BIGINT|DOUBLE|...) / x::type
 //     become casts it accepts, $1 and ? become :v1, || becomes the concat
 //     operator, EXTRACT(part FROM x) becomes date_part. Every output token
 //     remembers its input offset, so errors point at line:column of the

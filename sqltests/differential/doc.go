@@ -240,6 +240,7 @@
 //	go test ./differential -run TestDifferential -args -seed 123 -n 500
 //	go test ./differential -run TestDifferential -args -seed 123 -n 500 -shapes   # query shapes only
 //	go test ./differential -run TestDifferential -v -args -seed 123 -query 42 -keep
+//	go test ./differential -run TestDifferential -v -args -seed 123 -query 1000042 -keep   # a typed statement
 //	go test ./differential -run TestDifferential -v -args -seed 123 -sql 'SELECT ...'
 //
 // (-args: go test itself reads -n, as "print the commands".)
