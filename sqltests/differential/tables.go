@@ -195,14 +195,8 @@ func GenerateTables(seed int64, dir string) ([]*Table, error) {
 		sortBy := -1
 		if r.IntN(3) > 0 {
 			sortBy = r.IntN(len(t.Cols))
-			slices.SortStableFunc(t.Rows, func(a, b []any) int { return compareGo(a[sortBy], b[sortBy]) })
 		}
-		opts, desc := randomOptions(r, n)
-		if sortBy >= 0 {
-			desc = "sorted by " + t.Cols[sortBy].Name + ", " + desc
-		}
-		t.Options = desc
-		t.Path = filepath.Join(dir, t.Name+".parquet")
+		opts := sortAndPlace(r, t, n, sortBy, compareGo, dir)
 		if err := writeTable(t, opts); err != nil {
 			return nil, err
 		}
@@ -389,6 +383,22 @@ func boolInt(b bool) int {
 // randomOptions picks how a table is written: row groups and pages small
 // enough that a few thousand rows make many of each, so that row-group
 // statistics, the page index and bloom filters all get used.
+// sortAndPlace sorts t's rows by column sortBy with cmp (not when it is
+// -1), draws the writer's options for its n rows, describes both in
+// t.Options and names its file in dir.
+func sortAndPlace(r *rand.Rand, t *Table, n, sortBy int, cmp func(a, b any) int, dir string) []writer.Option {
+	if sortBy >= 0 {
+		slices.SortStableFunc(t.Rows, func(a, b []any) int { return cmp(a[sortBy], b[sortBy]) })
+	}
+	opts, desc := randomOptions(r, n)
+	if sortBy >= 0 {
+		desc = "sorted by " + t.Cols[sortBy].Name + ", " + desc
+	}
+	t.Options = desc
+	t.Path = filepath.Join(dir, t.Name+".parquet")
+	return opts
+}
+
 func randomOptions(r *rand.Rand, rows int) ([]writer.Option, string) {
 	rg := pick(r, []int64{50, 128, 333, 1000, int64(rows) + 1})
 	pageRows := pick(r, []int{7, 20, 64, 500})

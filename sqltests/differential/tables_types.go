@@ -5,8 +5,6 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/carquet-go/carquet/parquet/value"
@@ -121,14 +119,8 @@ func GenerateTypedTable(seed int64, dir string) (*Table, error) {
 	if r.IntN(2) == 0 {
 		// Sort by a column the writer's statistics order plainly.
 		sortBy = pick(r, []int{0, 1, 2, 3, 9, 12})
-		slices.SortStableFunc(t.Rows, func(a, b []any) int { return compareTyped(a[sortBy], b[sortBy]) })
 	}
-	opts, desc := randomOptions(r, n)
-	if sortBy >= 0 {
-		desc = "sorted by " + t.Cols[sortBy].Name + ", " + desc
-	}
-	t.Options = desc
-	t.Path = filepath.Join(dir, t.Name+".parquet")
+	opts := sortAndPlace(r, t, n, sortBy, compareTyped, dir)
 	fields := make([]writer.Field, len(t.Cols))
 	for i, c := range t.Cols {
 		fields[i] = typedField(c)
