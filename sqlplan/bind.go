@@ -335,6 +335,11 @@ func (p *planner) resolve(sc *scope, n *sqlparser.ColName) (*scopeCol, error) {
 				return nil, p.src.Locate(e, parts[0])
 			case isCorrelated(err):
 				return nil, err
+			case !errors.Is(err, ErrNoColumn) || len(parts) >= 2 && sc.outer.namesRel(parts[0]):
+				// The outer query's own error: the name reached a
+				// relation there (o.nosuch names no column of o) or failed
+				// otherwise; "no column here" would hide it.
+				return nil, err
 			}
 		}
 		var e *Error
@@ -350,6 +355,17 @@ func (p *planner) resolve(sc *scope, n *sqlparser.ColName) (*scopeCol, error) {
 		return nestedCol(found.rel, found, parts[1:])
 	}
 	return found, nil
+}
+
+// namesRel reports whether sc or a scope around it has a relation named
+// name.
+func (sc *scope) namesRel(name string) bool {
+	for s := sc; s != nil; s = s.outer {
+		if s.relByName(name) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func colNames(r *relation) []string {

@@ -150,6 +150,11 @@ func TestErrorPositions(t *testing.T) {
 		{"SELECT 'unterminated FROM t", 1, 8, "unterminated quoted string", nil},
 		{"SELECT lowerr(beta) FROM t", 1, 8, `function lowerr does not exist (did you mean "lower"?)`, ErrUnsupported},
 		{"SELECT t.gama FROM t", 1, 10, `table "t" has no column "gama"`, ErrNoColumn},
+		// A subquery naming an outer table's missing column gets the outer
+		// query's error, not "no table named o" from its own scope.
+		{"SELECT (SELECT o.gama FROM t x) FROM t o", 1, 18, `table "o" has no column "gama"`, ErrNoColumn},
+		{"SELECT (SELECT (SELECT o.gama FROM t y) FROM t x) FROM t o", 1, 26, `table "o" has no column "gama"`, ErrNoColumn},
+		{"SELECT (SELECT gama FROM t x) FROM t o", 1, 16, `column "gama" does not exist`, ErrNoColumn},
 	}
 	for _, c := range cases {
 		s, err := e.Prepare(c.q)
