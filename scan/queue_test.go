@@ -18,7 +18,9 @@ func TestUnitQueue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	// The test sets the scanner's fields below: its planning and workers
+	// must have stopped first (the race detector caught them reading).
+	s.Close()
 	f, err := tbl.File(0)
 	if err != nil {
 		t.Fatal(err)
