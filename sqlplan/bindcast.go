@@ -251,7 +251,7 @@ func (p *planner) cast(e expr, t Type) (expr, error) {
 		if err == nil {
 			return &constExpr{named: named{text: k.text, node: k.node, parts: k.parts}, t: t, v: v}, nil
 		}
-		if p.inTry == 0 {
+		if p.inTry == 0 && p.inBranch == 0 {
 			return nil, asError(err)
 		}
 	}

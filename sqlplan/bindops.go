@@ -653,6 +653,15 @@ func decType(t Type) Type {
 	return Type{Kind: KDecimal, Prec: 18, Scale: 0}
 }
 
+// bindBranch binds a CASE branch's value. A constant in it that does not
+// cast fails when a row takes the branch, not when the query is bound:
+// DuckDB's CASE WHEN false THEN CAST('x' AS INTEGER) ELSE 1 END is 1.
+func (p *planner) bindBranch(x sqlparser.Expr, sc *scope, agg *aggCtx) (expr, error) {
+	p.inBranch++
+	defer func() { p.inBranch-- }()
+	return p.bindExpr(x, sc, agg)
+}
+
 func (p *planner) bindCase(x *sqlparser.CaseExpr, sc *scope, agg *aggCtx) (expr, error) {
 	var subject expr
 	if x.Expr != nil {
@@ -677,7 +686,7 @@ func (p *planner) bindCase(x *sqlparser.CaseExpr, sc *scope, agg *aggCtx) (expr,
 		} else if cond, err = p.bindBool(w.Cond, sc, agg); err != nil {
 			return nil, err
 		}
-		v, err := p.bindExpr(w.Val, sc, agg)
+		v, err := p.bindBranch(w.Val, sc, agg)
 		if err != nil {
 			return nil, err
 		}
@@ -685,7 +694,7 @@ func (p *planner) bindCase(x *sqlparser.CaseExpr, sc *scope, agg *aggCtx) (expr,
 		vals = append(vals, v)
 	}
 	if x.Else != nil {
-		v, err := p.bindExpr(x.Else, sc, agg)
+		v, err := p.bindBranch(x.Else, sc, agg)
 		if err != nil {
 			return nil, err
 		}
@@ -695,6 +704,8 @@ func (p *planner) bindCase(x *sqlparser.CaseExpr, sc *scope, agg *aggCtx) (expr,
 	if err != nil {
 		return nil, err
 	}
+	p.inBranch++
+	defer func() { p.inBranch-- }()
 	for i := range vals {
 		if vals[i], err = p.cast(vals[i], t); err != nil {
 			return nil, err

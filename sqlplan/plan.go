@@ -45,8 +45,11 @@ type planner struct {
 	// inTry counts the try(...) being bound: inside one, a constant that
 	// does not cast is left to fail when evaluated, where try catches it.
 	inTry int
-	scans []*kernels.Scan
-	win   *winCtx // window functions of the SELECT being bound
+	// inBranch counts the CASE branches being bound: a constant cast that
+	// fails there is left to fail when a row takes the branch.
+	inBranch int
+	scans    []*kernels.Scan
+	win      *winCtx // window functions of the SELECT being bound
 	// onLogical, when set (by tests), sees each SELECT's and UNION's
 	// logical tree after binding ("bind") and after the rules
 	// ("optimize").

@@ -331,9 +331,9 @@ func (g *Generator) intExpr(t Type, e func(Type) *node) *node {
 }
 
 // castWord is CAST or TRY_CAST for a cast of arg; text and constants
-// only with TRY_CAST: a constant that does not convert fails when carquet
-// binds it even where no row evaluates it, and DuckDB only on a row (a
-// known carquet difference, testdata/regressions.txt).
+// only with TRY_CAST: outside a CASE branch, a constant that does not
+// convert fails when carquet binds it even where no row evaluates it
+// (over no rows), and DuckDB only on a row.
 func (g *Generator) castWord(arg *node) string {
 	if arg.typ == TStr || !arg.hasColumn() || g.chance(0.5) {
 		return "TRY_CAST"
