@@ -51,7 +51,7 @@ const dotHelp = `.tables [PATTERN]        list tables (LIKE pattern)
 .timer on|off            print the wall time and row count after each statement
 .output [FILE]           send results to FILE (no FILE: back to stdout)
 .read FILE               run the SQL script in FILE
-.explain [on|off|SQL]    toggle printing each query's plan first, or show SQL's plan
+.explain [on|off|SQL]    toggle printing the plan of each query and write first, or show SQL's plan
 .maxrows N               rows the table modes show at most (0: all)
 .nullvalue TEXT          text shown for NULL in the table modes
 .bail on|off             stop a script at the first error
@@ -482,6 +482,11 @@ func (sh *shell) exec(st string) error {
 	ctx, cancel := sh.statementContext()
 	defer cancel()
 	start := time.Now()
+	if sh.explain && hasPlan(st) {
+		if err := sh.printPlan(ctx, st); err != nil {
+			return err
+		}
+	}
 	if !sh.returnsRows(ctx, st) {
 		res, err := sh.runner().ExecContext(ctx, st)
 		if err != nil {
@@ -495,11 +500,6 @@ func (sh *shell) exec(st string) error {
 			fmt.Fprintf(sh.e.stderr, "%d rows affected\n", n)
 		}
 		return nil
-	}
-	if sh.explain && (firstWord(st) == "SELECT" || firstWord(st) == "WITH") {
-		if err := sh.printPlan(ctx, st); err != nil {
-			return err
-		}
 	}
 	rows, err := sh.runner().QueryContext(ctx, st)
 	if err != nil {
@@ -575,6 +575,17 @@ func (sh *shell) printRows(rows *sql.Rows) (int64, error) {
 }
 
 // printPlan prints EXPLAIN's plan of a query, one line per plan line.
+// hasPlan reports whether EXPLAIN shows a plan of st: queries and the
+// writes (INSERT, UPDATE, DELETE, MERGE, whose EXPLAIN writes nothing), not
+// DDL, SET or PRAGMA.
+func hasPlan(st string) bool {
+	switch firstWord(st) {
+	case "SELECT", "WITH", "FROM", "VALUES", "TABLE", "INSERT", "UPDATE", "DELETE", "MERGE":
+		return true
+	}
+	return false
+}
+
 func (sh *shell) printPlan(ctx context.Context, st string) error {
 	rows, err := sh.runner().QueryContext(ctx, "EXPLAIN "+st)
 	if err != nil {

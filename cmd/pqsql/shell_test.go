@@ -338,3 +338,26 @@ func TestCompletion(t *testing.T) {
 		}
 	}
 }
+
+// TestShellExplainWrites: with .explain on, a write's plan is printed
+// before it runs, and the write then runs once; DDL prints no plan.
+func TestShellExplainWrites(t *testing.T) {
+	dir := t.TempDir()
+	ok(t, dir, "CREATE TABLE t (a INTEGER, b VARCHAR)")
+	script := ".explain on\nCREATE TABLE u (x INTEGER);\nINSERT INTO t VALUES (1, 'x'), (2, 'y');\n" +
+		"UPDATE t SET b = 'z' WHERE a = 2;\nFROM t SELECT count(*) AS n;\n"
+	r := pq(t, script, dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	ins, upd, n := strings.Index(r.stdout, "VALUES 2 rows"), strings.Index(r.stdout, "UPDATE"), strings.Index(r.stdout, "n\n2\n")
+	if ins < 0 || upd < ins || n < upd {
+		t.Errorf("plans of the writes, then the count:\n%s", r.stdout)
+	}
+	if strings.Contains(r.stdout, "CREATE") {
+		t.Errorf("a plan printed for DDL:\n%s", r.stdout)
+	}
+	if out := ok(t, dir, "SELECT a, b FROM t ORDER BY a"); out != "a,b\n1,x\n2,z\n" {
+		t.Errorf("after the writes: %q", out)
+	}
+}
