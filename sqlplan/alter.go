@@ -385,10 +385,10 @@ func (s *Stmt) rewriteAltered(ctx context.Context, p *planner, table string) (Re
 			}
 		}
 		con := constraintsOf(opts)
-		if err := rp.checkRows(con, lfields, types, cols, b.N); err != nil {
+		if err := checkConstraintRows(rp, con, lfields, types, cols, b.N); err != nil {
 			return err
 		}
-		if _, err := rp.checkKeys(ctx, con, "", lfields, cols, b.N, false); err != nil {
+		if _, err := checkKeys(rp, ctx, con, "", lfields, cols, b.N, false); err != nil {
 			return err
 		}
 		vecs := make([]*vector.Vector, len(lfields))

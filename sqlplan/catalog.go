@@ -13,7 +13,7 @@ import (
 
 // catalogRelation is the relation of a catalog view, ok false when name
 // is none. The views have DuckDB's columns, in its order.
-func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
+func catalogRelation(p *planner, name, alias string) (*relation, bool) {
 	which := strings.ToLower(name)
 	c := &catalogRows{}
 	if pg, ok := strings.CutPrefix(which, "pg_catalog."); ok || strings.HasPrefix(which, "pg_") && !stmtOf(p).TableExists(name) {
@@ -23,7 +23,7 @@ func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
 		if alias == "" {
 			alias = pg
 		}
-		if !p.pgCatalogRelation(pg, c) {
+		if !pgCatalogRelation(p, pg, c) {
 			return nil, false
 		}
 		return c.relation(alias, strings.ToUpper(which)), true
@@ -32,7 +32,7 @@ func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
 		if alias == "" {
 			alias = which
 		}
-		p.sqliteMaster(c)
+		sqliteMaster(p, c)
 		return c.relation(alias, strings.ToUpper(which)), true
 	}
 	view, ok := strings.CutPrefix(which, "information_schema.")
@@ -44,25 +44,25 @@ func (p *planner) catalogRelation(name, alias string) (*relation, bool) {
 	}
 	switch view {
 	case "tables":
-		p.infoTables(c)
+		infoTables(p, c)
 	case "columns":
-		p.infoColumns(c)
+		infoColumns(p, c)
 	case "views":
-		p.infoViews(c)
+		infoViews(p, c)
 	case "schemata":
-		p.infoSchemata(c)
+		infoSchemata(p, c)
 	case "table_constraints":
-		p.infoTableConstraints(c)
+		infoTableConstraints(p, c)
 	case "key_column_usage":
-		p.infoKeyColumnUsage(c)
+		infoKeyColumnUsage(p, c)
 	case "referential_constraints":
-		p.infoReferentialConstraints(c)
+		infoReferentialConstraints(p, c)
 	case "check_constraints":
-		p.infoCheckConstraints(c)
+		infoCheckConstraints(p, c)
 	case "constraint_column_usage":
-		p.infoConstraintUsage(c, true)
+		infoConstraintUsage(p, c, true)
 	case "constraint_table_usage":
-		p.infoConstraintUsage(c, false)
+		infoConstraintUsage(p, c, false)
 	case "character_sets":
 		infoCharacterSets(c)
 	default:
@@ -96,13 +96,13 @@ func tableColumns(c *catalogRows) func(db, name string) {
 	}
 }
 
-func (p *planner) infoTables(c *catalogRows) {
+func infoTables(p *planner, c *catalogRows) {
 	row := tableColumns(c)
 	kind := c.col("table_type", tString)
 	nulls := nullColumns(c, tString, "self_referencing_column_name", "reference_generation", "user_defined_type_catalog", "user_defined_type_schema", "user_defined_type_name")
 	insertable, typed := c.col("is_insertable_into", tString), c.col("is_typed", tString)
 	commit, comment := c.col("commit_action", tString), c.col("TABLE_COMMENT", tString)
-	for _, t := range p.catalogTables() {
+	for _, t := range catalogTables(p) {
 		row(t.db.name, t.name)
 		kind.Add("BASE TABLE")
 		nulls()
@@ -122,7 +122,7 @@ func (p *planner) infoTables(c *catalogRows) {
 	}
 }
 
-func (p *planner) infoColumns(c *catalogRows) {
+func infoColumns(p *planner, c *catalogRows) {
 	row := tableColumns(c)
 	column, pos := c.col("column_name", tString), c.col("ordinal_position", tInteger)
 	dflt, nullable, dtype := c.col("column_default", tString), c.col("is_nullable", tString), c.col("data_type", tString)
@@ -138,7 +138,7 @@ func (p *planner) infoColumns(c *catalogRows) {
 	idCycle := c.col("identity_cycle", tBool)
 	generated := nullColumns(c, tString, "is_generated", "generation_expression")
 	updatable, comment := c.col("is_updatable", tBool), c.col("COLUMN_COMMENT", tString)
-	for _, ent := range p.catalogEntries() {
+	for _, ent := range catalogEntries(p) {
 		for k, col := range ent.cols {
 			row(ent.db.name, ent.name)
 			column.Add(col.name)
@@ -165,7 +165,7 @@ func (p *planner) infoColumns(c *catalogRows) {
 	}
 }
 
-func (p *planner) infoViews(c *catalogRows) {
+func infoViews(p *planner, c *catalogRows) {
 	row := tableColumns(c)
 	def := c.col("view_definition", tString)
 	check := c.col("check_option", tString)
@@ -185,10 +185,10 @@ func (p *planner) infoViews(c *catalogRows) {
 	}
 }
 
-func (p *planner) infoSchemata(c *catalogRows) {
+func infoSchemata(p *planner, c *catalogRows) {
 	catalog, schema, owner := c.col("catalog_name", tString), c.col("schema_name", tString), c.col("schema_owner", tString)
 	nulls := nullColumns(c, tString, "default_character_set_catalog", "default_character_set_schema", "default_character_set_name", "sql_path")
-	for _, db := range p.catalogDatabases() {
+	for _, db := range catalogDatabases(p) {
 		c.n++
 		catalog.Add(db.name)
 		schema.Add("main")
@@ -199,7 +199,7 @@ func (p *planner) infoSchemata(c *catalogRows) {
 
 // viewColumns are the output columns of a view (none if it does not plan:
 // a table it reads was dropped).
-func (p *planner) viewColumns(name string) []Column {
+func viewColumns(p *planner, name string) []Column {
 	st, err := stmtOf(p).PrepareOutside("SELECT * FROM " + parse.Backquote(name))
 	if err != nil {
 		return nil

@@ -145,8 +145,8 @@ type constrainedTable struct {
 
 // constrainedTables lists the tables of the catalog with their
 // constraints, in the catalog's order.
-func (p *planner) constrainedTables() []constrainedTable {
-	ents := p.catalogEntries()
+func constrainedTables(p *planner) []constrainedTable {
+	ents := catalogEntries(p)
 	primary := map[string][]string{} // by database.table
 	for _, ent := range ents {
 		if ent.view == nil {
@@ -166,12 +166,12 @@ func (p *planner) constrainedTables() []constrainedTable {
 var tStringList = Type{Kind: KNested, Elem: &tString}
 var tBigintList = Type{Kind: KNested, Elem: &tBigint}
 
-func (p *planner) duckdbConstraints(c *catalogRows) {
+func duckdbConstraints(p *planner, c *catalogRows) {
 	database := databaseColumns(c)
 	table, tableOID, index, kind := c.col("table_name", tString), c.col("table_oid", tBigint), c.col("constraint_index", tBigint), c.col("constraint_type", tString)
 	text, expr, colIdx, colNames := c.col("constraint_text", tString), c.col("expression", tString), c.col("constraint_column_indexes", tBigintList), c.col("constraint_column_names", tStringList)
 	name, refTable, refCols := c.col("constraint_name", tString), c.col("referenced_table", tString), c.col("referenced_column_names", tStringList)
-	for _, t := range p.constrainedTables() {
+	for _, t := range constrainedTables(p) {
 		for _, con := range t.cons {
 			database(t.ent.db)
 			table.Add(t.ent.name)
@@ -204,12 +204,12 @@ func constraintColumns(c *catalogRows) func(db, name string) {
 
 // infoTableConstraints is information_schema.table_constraints: a NOT
 // NULL is a CHECK there, as in DuckDB.
-func (p *planner) infoTableConstraints(c *catalogRows) {
+func infoTableConstraints(p *planner, c *catalogRows) {
 	conName := constraintColumns(c)
 	row := tableColumns(c)
 	kind := c.col("constraint_type", tString)
 	flags := []*colBuilder{c.col("is_deferrable", tString), c.col("initially_deferred", tString), c.col("enforced", tString), c.col("nulls_distinct", tString)}
-	for _, t := range p.constrainedTables() {
+	for _, t := range constrainedTables(p) {
 		for _, con := range t.cons {
 			conName(t.ent.db.name, con.name(t.ent.name))
 			row(t.ent.db.name, t.ent.name)
@@ -227,11 +227,11 @@ func (p *planner) infoTableConstraints(c *catalogRows) {
 
 // infoKeyColumnUsage is information_schema.key_column_usage: a row per
 // column of a PRIMARY KEY, UNIQUE or FOREIGN KEY constraint.
-func (p *planner) infoKeyColumnUsage(c *catalogRows) {
+func infoKeyColumnUsage(p *planner, c *catalogRows) {
 	conName := constraintColumns(c)
 	row := tableColumns(c)
 	column, pos, uniquePos := c.col("column_name", tString), c.col("ordinal_position", tBigint), c.col("position_in_unique_constraint", tBigint)
-	for _, t := range p.constrainedTables() {
+	for _, t := range constrainedTables(p) {
 		for _, con := range t.cons {
 			if con.kind != "PRIMARY KEY" && con.kind != "UNIQUE" && con.kind != "FOREIGN KEY" {
 				continue
@@ -253,8 +253,8 @@ func (p *planner) infoKeyColumnUsage(c *catalogRows) {
 
 // infoReferentialConstraints is information_schema.referential_constraints:
 // a row per FOREIGN KEY, naming the key of the table it references.
-func (p *planner) infoReferentialConstraints(c *catalogRows) {
-	tables := p.constrainedTables()
+func infoReferentialConstraints(p *planner, c *catalogRows) {
+	tables := constrainedTables(p)
 	conName := constraintColumns(c)
 	ucCatalog, ucSchema, ucName := c.col("unique_constraint_catalog", tString), c.col("unique_constraint_schema", tString), c.col("unique_constraint_name", tString)
 	match, update, del := c.col("match_option", tString), c.col("update_rule", tString), c.col("delete_rule", tString)
@@ -293,10 +293,10 @@ func referencedKey(tables []constrainedTable, db catalogDB, fk tableConstraint) 
 
 // infoCheckConstraints is information_schema.check_constraints: the
 // CHECKs and the NOT NULLs (as "col IS NOT NULL"), as in DuckDB.
-func (p *planner) infoCheckConstraints(c *catalogRows) {
+func infoCheckConstraints(p *planner, c *catalogRows) {
 	conName := constraintColumns(c)
 	clause := c.col("check_clause", tString)
-	for _, t := range p.constrainedTables() {
+	for _, t := range constrainedTables(p) {
 		for _, con := range t.cons {
 			switch con.kind {
 			case "CHECK":
@@ -315,7 +315,7 @@ func (p *planner) infoCheckConstraints(c *catalogRows) {
 // infoConstraintUsage is information_schema.constraint_column_usage
 // (perColumn) or constraint_table_usage: the constraints but NOT NULL, a
 // row per column or per constraint.
-func (p *planner) infoConstraintUsage(c *catalogRows, perColumn bool) {
+func infoConstraintUsage(p *planner, c *catalogRows, perColumn bool) {
 	row := tableColumns(c)
 	var column *colBuilder
 	if perColumn {
@@ -327,7 +327,7 @@ func (p *planner) infoConstraintUsage(c *catalogRows, perColumn bool) {
 	if perColumn {
 		text = c.col("constraint_text", tString)
 	}
-	for _, t := range p.constrainedTables() {
+	for _, t := range constrainedTables(p) {
 		for _, con := range t.cons {
 			if con.kind == "NOT NULL" {
 				continue

@@ -46,7 +46,7 @@ var ownDatabase = catalogDB{name: "carquet", oid: catalogDatabaseOID}
 
 // catalogDatabases lists carquet's database, then the attached ones by
 // name.
-func (p *planner) catalogDatabases() []catalogDB {
+func catalogDatabases(p *planner) []catalogDB {
 	own := ownDatabase
 	own.path = stmtOf(p).e.root
 	out := []catalogDB{own}
@@ -66,9 +66,9 @@ type catalogTable struct {
 // catalogTables lists the tables of every database without opening them:
 // the statement's own (its transaction's, if it has one), then the
 // attached folders'.
-func (p *planner) catalogTables() []catalogTable {
+func catalogTables(p *planner) []catalogTable {
 	var out []catalogTable
-	for _, db := range p.catalogDatabases() {
+	for _, db := range catalogDatabases(p) {
 		names := stmtOf(p).TableNames()
 		if db.name != ownDatabase.name {
 			names = folderTableNames(db.path)
@@ -83,9 +83,9 @@ func (p *planner) catalogTables() []catalogTable {
 
 // catalogEntries lists the tables (a table whose files do not open is
 // left out: it has no columns to list) and then the views.
-func (p *planner) catalogEntries() []catalogEntry {
+func catalogEntries(p *planner) []catalogEntry {
 	var out []catalogEntry
-	for _, t := range p.catalogTables() {
+	for _, t := range catalogTables(p) {
 		name := t.name
 		if t.db.name != ownDatabase.name {
 			name = t.db.name + "." + t.name
@@ -96,7 +96,7 @@ func (p *planner) catalogEntries() []catalogEntry {
 		}
 	}
 	for _, name := range stmtOf(p).ViewNames() {
-		out = append(out, p.viewEntry(name))
+		out = append(out, viewEntry(p, name))
 	}
 	return out
 }
@@ -153,9 +153,9 @@ func hasUniqueColumn(keys [][]string, name string) bool {
 }
 
 // viewEntry is a view with the columns its query gives.
-func (p *planner) viewEntry(name string) catalogEntry {
+func viewEntry(p *planner, name string) catalogEntry {
 	ent := catalogEntry{db: ownDatabase, name: name, view: stmtOf(p).View(name), con: &constraints{}}
-	for _, c := range p.viewColumns(name) {
+	for _, c := range viewColumns(p, name) {
 		ent.cols = append(ent.cols, catalogColumn{name: c.Name, t: c.Type, notNull: !c.Nullable})
 	}
 	return ent
@@ -175,12 +175,12 @@ const (
 
 // duckdbRelation is the relation of a catalog table function's table
 // name (what the rewrite made of the call), ok false for other names.
-func (p *planner) duckdbRelation(name, alias string) (*relation, bool, error) {
+func duckdbRelation(p *planner, name, alias string) (*relation, bool, error) {
 	if table, ok := strings.CutPrefix(name, describeMarker); ok {
-		rel, err := p.describeRelation(table, alias)
+		rel, err := describeRelation(p, table, alias)
 		return rel, true, err
 	}
-	if rel, ok, err := p.statementRelation(name, alias); ok {
+	if rel, ok, err := statementRelation(p, name, alias); ok {
 		return rel, true, err
 	}
 	if rel, ok, err := p.csvRelation(name, alias); ok { // csvbind.go
@@ -195,11 +195,11 @@ func (p *planner) duckdbRelation(name, alias string) (*relation, bool, error) {
 	if rel, ok, err := p.parquetMetaRelation(name, alias); ok { // pqmeta.go
 		return rel, true, err
 	}
-	if rel, ok, err := p.pgViewRelation(name, alias); ok { // catalog_pg.go
+	if rel, ok, err := pgViewRelation(p, name, alias); ok { // catalog_pg.go
 		return rel, true, err
 	}
 	if table, ok := strings.CutPrefix(name, parse.TableInfoMarker); ok {
-		rel, err := p.tableInfoRelation(table, alias)
+		rel, err := tableInfoRelation(p, table, alias)
 		return rel, true, err
 	}
 	fn, ok := strings.CutSuffix(name, "()")
@@ -209,33 +209,33 @@ func (p *planner) duckdbRelation(name, alias string) (*relation, bool, error) {
 	if alias == "" {
 		alias = fn
 	}
-	if rel, ok, err := p.systemRelation(fn, alias); ok { // systables.go
+	if rel, ok, err := systemRelation(p, fn, alias); ok { // systables.go
 		return rel, true, err
 	}
 	c := &catalogRows{}
 	switch fn {
 	case "duckdb_tables":
-		p.duckdbTables(c)
+		duckdbTables(p, c)
 	case "duckdb_columns":
-		p.duckdbColumns(c)
+		duckdbColumns(p, c)
 	case "duckdb_views":
-		p.duckdbViews(c)
+		duckdbViews(p, c)
 	case "duckdb_schemas":
-		p.duckdbSchemas(c)
+		duckdbSchemas(p, c)
 	case "duckdb_databases":
-		p.duckdbDatabases(c)
+		duckdbDatabases(p, c)
 	case "duckdb_constraints":
-		p.duckdbConstraints(c)
+		duckdbConstraints(p, c)
 	case "duckdb_indexes":
-		p.duckdbIndexes(c)
+		duckdbIndexes(p, c)
 	case "duckdb_sequences":
-		p.duckdbSequences(c)
+		duckdbSequences(p, c)
 	case "duckdb_keywords":
 		duckdbKeywords(c)
 	case "duckdb_types":
 		duckdbTypes(c, stmtOf(p).e.userTypeList())
 	case "duckdb_functions":
-		p.duckdbFunctions(c)
+		duckdbFunctions(p, c)
 	}
 	return c.relation(alias, strings.ToUpper(fn)), true, nil
 }
@@ -279,12 +279,12 @@ func flagColumns(c *catalogRows) func(temporary bool) {
 	}
 }
 
-func (p *planner) duckdbTables(c *catalogRows) {
+func duckdbTables(p *planner, c *catalogRows) {
 	object := objectColumns(c, "table_name")
 	flags := flagColumns(c)
 	hasPK, size, ncols := c.col("has_primary_key", tBool), c.col("estimated_size", tBigint), c.col("column_count", tBigint)
 	nidx, nchecks, sql := c.col("index_count", tBigint), c.col("check_constraint_count", tBigint), c.col("sql", tString)
-	for i, ent := range p.catalogEntries() {
+	for i, ent := range catalogEntries(p) {
 		if ent.view != nil {
 			continue
 		}
@@ -300,12 +300,12 @@ func (p *planner) duckdbTables(c *catalogRows) {
 	}
 }
 
-func (p *planner) duckdbColumns(c *catalogRows) {
+func duckdbColumns(p *planner, c *catalogRows) {
 	object := objectColumns(c, "table_name")
 	colName, index, comment, internal := c.col("column_name", tString), c.col("column_index", tInteger), c.col("comment", tString), c.col("internal", tBool)
 	dflt, nullable, dtype, typeID := c.col("column_default", tString), c.col("is_nullable", tBool), c.col("data_type", tString), c.col("data_type_id", tBigint)
 	maxLen, prec, radix, scale := c.col("character_maximum_length", tInteger), c.col("numeric_precision", tInteger), c.col("numeric_precision_radix", tInteger), c.col("numeric_scale", tInteger)
-	for i, ent := range p.catalogEntries() {
+	for i, ent := range catalogEntries(p) {
 		for k, col := range ent.cols {
 			c.n++
 			object(ent.db, ent.name, catalogFirstOID+i)
@@ -326,11 +326,11 @@ func (p *planner) duckdbColumns(c *catalogRows) {
 	}
 }
 
-func (p *planner) duckdbViews(c *catalogRows) {
+func duckdbViews(p *planner, c *catalogRows) {
 	object := objectColumns(c, "view_name")
 	flags := flagColumns(c)
 	ncols, sql, bound := c.col("column_count", tBigint), c.col("sql", tString), c.col("is_bound", tBool)
-	for i, ent := range p.catalogEntries() {
+	for i, ent := range catalogEntries(p) {
 		if ent.view == nil {
 			continue
 		}
@@ -343,10 +343,10 @@ func (p *planner) duckdbViews(c *catalogRows) {
 	}
 }
 
-func (p *planner) duckdbSchemas(c *catalogRows) {
+func duckdbSchemas(p *planner, c *catalogRows) {
 	oid, db, dbOID, schema := c.col("oid", tBigint), c.col("database_name", tString), c.col("database_oid", tBigint), c.col("schema_name", tString)
 	comment, tags, internal, sql := c.col("comment", tString), c.col("tags", tTagsMap), c.col("internal", tBool), c.col("sql", tString)
-	for _, in := range p.catalogDatabases() {
+	for _, in := range catalogDatabases(p) {
 		c.n++
 		oid.Add(in.oid + catalogSchemaOID - catalogDatabaseOID)
 		db.Add(in.name)
@@ -359,10 +359,10 @@ func (p *planner) duckdbSchemas(c *catalogRows) {
 	}
 }
 
-func (p *planner) duckdbDatabases(c *catalogRows) {
+func duckdbDatabases(p *planner, c *catalogRows) {
 	db, dbOID, path, comment := c.col("database_name", tString), c.col("database_oid", tBigint), c.col("path", tString), c.col("comment", tString)
 	tags, internal, kind, readonly := c.col("tags", tTagsMap), c.col("internal", tBool), c.col("type", tString), c.col("readonly", tBool)
-	for i, in := range p.catalogDatabases() {
+	for i, in := range catalogDatabases(p) {
 		c.n++
 		db.Add(in.name)
 		dbOID.Add(in.oid)
@@ -376,10 +376,10 @@ func (p *planner) duckdbDatabases(c *catalogRows) {
 }
 
 // tableInfoRelation is pragma_table_info('name') of a table or a view.
-func (p *planner) tableInfoRelation(name, alias string) (*relation, error) {
+func tableInfoRelation(p *planner, name, alias string) (*relation, error) {
 	var ent catalogEntry
 	if stmtOf(p).View(name) != nil {
-		ent = p.viewEntry(name)
+		ent = viewEntry(p, name)
 	} else {
 		var err error
 		if ent, err = stmtOf(p).tableEntry(name); err != nil {

@@ -112,7 +112,7 @@ func builtinFunctionRows() []functionRow {
 }
 
 // macroFunctionRows lists the user's macros, one row per overload.
-func (p *planner) macroFunctionRows() []functionRow {
+func macroFunctionRows(p *planner) []functionRow {
 	var rows []functionRow
 	for _, m := range stmtOf(p).e.macroSnapshot().m {
 		kind := "macro"
@@ -140,11 +140,11 @@ func sortFunctionRows(rows []functionRow) {
 	})
 }
 
-func (p *planner) duckdbFunctions(c *catalogRows) {
+func duckdbFunctions(p *planner, c *catalogRows) {
 	rows := builtinFunctionRows()
 	rows = append(rows, builtinMacroRows()...)
 	sortFunctionRows(rows)
-	user := p.macroFunctionRows()
+	user := macroFunctionRows(p)
 	sortFunctionRows(user)
 	rows = append(rows, user...)
 

@@ -12,13 +12,13 @@ import (
 
 // duckdbIndexes is duckdb_indexes(): the indexes of the tables (index.go),
 // with oids after the tables'.
-func (p *planner) duckdbIndexes(c *catalogRows) {
+func duckdbIndexes(p *planner, c *catalogRows) {
 	object := objectColumns(c, "index_name")
 	table, tableOID := c.col("table_name", tString), c.col("table_oid", tBigint)
 	comment, tags := c.col("comment", tString), c.col("tags", tTagsMap)
 	unique, primary := c.col("is_unique", tBool), c.col("is_primary", tBool)
 	exprs, sql := c.col("expressions", tString), c.col("sql", tString)
-	ents := p.catalogEntries()
+	ents := catalogEntries(p)
 	oid := catalogFirstOID + len(ents)
 	for i, ent := range ents {
 		for _, ix := range ent.indexes {
@@ -41,7 +41,7 @@ func (p *planner) duckdbIndexes(c *catalogRows) {
 // bounds and do not cycle, so min_value and max_value are DuckDB's
 // defaults for the sign of the increment; last_value is the last
 // nextval, NULL before the first; sql starts at the next value.
-func (p *planner) duckdbSequences(c *catalogRows) {
+func duckdbSequences(p *planner, c *catalogRows) {
 	object := objectColumns(c, "sequence_name")
 	comment, tags, temp := c.col("comment", tString), c.col("tags", tTagsMap), c.col("temporary", tBool)
 	start, minV, maxV, inc := c.col("start_value", tBigint), c.col("min_value", tBigint), c.col("max_value", tBigint), c.col("increment_by", tBigint)
@@ -178,7 +178,7 @@ func nullIfZero(n int) any {
 // pg_views, pg_database and pg_namespace (schema main only; owner
 // "carquet"; carquet has no indexes, rules or triggers). ok is false for
 // others.
-func (p *planner) pgCatalogRelation(view string, c *catalogRows) bool {
+func pgCatalogRelation(p *planner, view string, c *catalogRows) bool {
 	switch view {
 	case "pg_tables":
 		schema, name, owner, space := c.col("schemaname", tString), c.col("tablename", tString), c.col("tableowner", tString), c.col("tablespace", tInteger)
@@ -209,7 +209,7 @@ func (p *planner) pgCatalogRelation(view string, c *catalogRows) bool {
 	case "pg_database":
 		oid, name := c.col("oid", tBigint), c.col("datname", tString)
 		allow, template := c.col("datallowconn", tBool), c.col("datistemplate", tBool)
-		for _, db := range p.catalogDatabases() {
+		for _, db := range catalogDatabases(p) {
 			c.n++
 			oid.Add(db.oid)
 			name.Add(db.name)
@@ -232,10 +232,10 @@ func (p *planner) pgCatalogRelation(view string, c *catalogRows) bool {
 // sqliteMaster is sqlite_master (or sqlite_schema), as DuckDB answers
 // it: a row per table and view of carquet's own database with the
 // statement that makes it (carquet has no indexes or triggers).
-func (p *planner) sqliteMaster(c *catalogRows) {
+func sqliteMaster(p *planner, c *catalogRows) {
 	kind, name, table := c.col("type", tString), c.col("name", tString), c.col("tbl_name", tString)
 	root, sql := c.col("rootpage", tInteger), c.col("sql", tString)
-	for _, ent := range p.catalogEntries() {
+	for _, ent := range catalogEntries(p) {
 		if ent.db.name != ownDatabase.name {
 			continue
 		}

@@ -71,7 +71,7 @@ var pgViews = map[string]string{
 
 // pgViewRelation plans a view of pgViews: pg_catalog.name, or name alone
 // where no table has it. ok is false for other names.
-func (p *planner) pgViewRelation(name, alias string) (*relation, bool, error) {
+func pgViewRelation(p *planner, name, alias string) (*relation, bool, error) {
 	which := strings.ToLower(name)
 	view, qualified := strings.CutPrefix(which, "pg_catalog.")
 	text, ok := pgViews[view]

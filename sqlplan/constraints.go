@@ -374,7 +374,7 @@ func (e *Engine) exprOf(text string) (sqlparser.Expr, *source, error) {
 
 // bindStored binds a constraint's stored expression text in sc (as a
 // condition with asBool); a binding error is reported under label.
-func (p *planner) bindStored(text string, sc *scope, asBool bool, label string) (expr, error) {
+func bindStored(p *planner, text string, sc *scope, asBool bool, label string) (expr, error) {
 	e, src, err := stmtOf(p).StoredExpr(text)
 	if err != nil {
 		return nil, err
@@ -405,14 +405,14 @@ func rowsScope(fields []*schema.Field, types []Type) *scope {
 
 // fillDefaults sets the columns an INSERT leaves out (data[k] nil) that
 // have a DEFAULT to its value.
-func (p *planner) fillDefaults(con *constraints, fields []*schema.Field, types []Type, data []*Col, n int) error {
+func fillDefaults(p *planner, con *constraints, fields []*schema.Field, types []Type, data []*Col, n int) error {
 	for k, f := range fields {
 		if _, ok := con.defaults[f.Name]; !ok || data[k] != nil {
 			continue
 		}
 		// Evaluated over the n rows, so that a volatile DEFAULT (a
 		// sequence's nextval, random()) gives each row its own value.
-		c, err := p.defaultCol(con, f, types[k], n)
+		c, err := defaultCol(p, con, f, types[k], n)
 		if err != nil {
 			return err
 		}
@@ -422,8 +422,8 @@ func (p *planner) fillDefaults(con *constraints, fields []*schema.Field, types [
 }
 
 // defaultCol is the DEFAULT of column f, of type t, for n rows.
-func (p *planner) defaultCol(con *constraints, f *schema.Field, t Type, n int) (*Col, error) {
-	bound, err := p.bindStored(con.defaults[f.Name], &scope{}, false, fmt.Sprintf("DEFAULT of column %q", f.Name))
+func defaultCol(p *planner, con *constraints, f *schema.Field, t Type, n int) (*Col, error) {
+	bound, err := bindStored(p, con.defaults[f.Name], &scope{}, false, fmt.Sprintf("DEFAULT of column %q", f.Name))
 	if err != nil {
 		return nil, err
 	}
@@ -438,12 +438,12 @@ func (p *planner) defaultCol(con *constraints, f *schema.Field, t Type, n int) (
 }
 
 // defaultValue is the DEFAULT of column f, of type t (NULL without one).
-func (p *planner) defaultValue(con *constraints, f *schema.Field, t Type) (any, error) {
+func defaultValue(p *planner, con *constraints, f *schema.Field, t Type) (any, error) {
 	text, ok := con.defaults[f.Name]
 	if !ok {
 		return nil, nil
 	}
-	bound, err := p.bindStored(text, &scope{}, false, fmt.Sprintf("DEFAULT of column %q", f.Name))
+	bound, err := bindStored(p, text, &scope{}, false, fmt.Sprintf("DEFAULT of column %q", f.Name))
 	if err != nil {
 		return nil, err
 	}
@@ -460,15 +460,15 @@ func (p *planner) defaultValue(con *constraints, f *schema.Field, t Type) (any, 
 	return v, nil
 }
 
-// checkRows enforces the CHECK constraints on the rows data.
-func (p *planner) checkRows(con *constraints, fields []*schema.Field, types []Type, data []*Col, n int) error {
+// checkConstraintRows enforces the CHECK constraints on the rows data.
+func checkConstraintRows(p *planner, con *constraints, fields []*schema.Field, types []Type, data []*Col, n int) error {
 	if len(con.checks) == 0 || n == 0 {
 		return nil
 	}
 	sc := rowsScope(fields, types)
 	b := &Batch{N: n, Cols: data}
 	for _, text := range con.checks {
-		bound, err := p.bindStored(text, sc, true, "CHECK ("+text+")")
+		bound, err := bindStored(p, text, sc, true, "CHECK ("+text+")")
 		if err != nil {
 			return err
 		}
@@ -490,7 +490,7 @@ func (p *planner) checkRows(con *constraints, fields []*schema.Field, types []Ty
 // planner: in a transaction, its own rows too). With ignore, the rows
 // whose key is taken are left out instead: keep lists the rows kept (nil
 // when all are).
-func (p *planner) checkKeys(ctx context.Context, con *constraints, table string, fields []*schema.Field, data []*Col, n int, ignore bool) (keep []int32, err error) {
+func checkKeys(p *planner, ctx context.Context, con *constraints, table string, fields []*schema.Field, data []*Col, n int, ignore bool) (keep []int32, err error) {
 	type key struct {
 		cols    []int
 		primary bool
@@ -548,7 +548,7 @@ func (p *planner) checkKeys(ctx context.Context, con *constraints, table string,
 			for j, c := range k.cols {
 				names[j] = fields[c].Name
 			}
-			old, err := p.keyColumns(ctx, table, names)
+			old, err := keyColumns(p, ctx, table, names)
 			if err != nil {
 				return nil, err
 			}
@@ -609,7 +609,7 @@ func keyText(fields []*schema.Field, idx []int, cols []*Col, i int) string {
 }
 
 // keyColumns reads the columns named cols of table.
-func (p *planner) keyColumns(ctx context.Context, table string, cols []string) (*Batch, error) {
+func keyColumns(p *planner, ctx context.Context, table string, cols []string) (*Batch, error) {
 	sel := &sqlparser.Select{From: sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(table)}}}}
 	for _, name := range cols {
 		sel.SelectExprs = append(sel.SelectExprs, &sqlparser.AliasedExpr{Expr: &sqlparser.ColName{Name: sqlparser.NewColIdent(name)}})
@@ -627,7 +627,7 @@ func (p *planner) keyColumns(ctx context.Context, table string, cols []string) (
 // checkForeign enforces the FOREIGN KEYs on the rows data: each key
 // without NULLs must be a key of the table it references (read through
 // the planner). Deleting or changing the referenced rows is not checked.
-func (p *planner) checkForeign(ctx context.Context, con *constraints, fields []*schema.Field, data []*Col, n int) error {
+func checkForeign(p *planner, ctx context.Context, con *constraints, fields []*schema.Field, data []*Col, n int) error {
 	for _, fk := range con.foreign {
 		cols := make([]*Col, len(fk.cols))
 		for j, name := range fk.cols {
@@ -651,7 +651,7 @@ func (p *planner) checkForeign(ctx context.Context, con *constraints, fields []*
 				return errorf("the table %q the foreign key references has no primary key of %d columns", fk.table, len(fk.cols))
 			}
 		}
-		ref, err := p.keyColumns(ctx, fk.table, refCols)
+		ref, err := keyColumns(p, ctx, fk.table, refCols)
 		if err != nil {
 			return err
 		}
@@ -862,7 +862,7 @@ func (s *Stmt) conflictRewrite(ctx context.Context, p *planner, tgt *target, nam
 		var applied []bool
 		if len(hitOld) > 0 {
 			var err error
-			if updated, applied, err = p.upsertRows(up, tgt.fields, old, hitOld, data, hitNew, name); err != nil {
+			if updated, applied, err = upsertRows(p, up, tgt.fields, old, hitOld, data, hitNew, name); err != nil {
 				return nil, err
 			}
 		}
@@ -888,7 +888,7 @@ func (s *Stmt) conflictRewrite(ctx context.Context, p *planner, tgt *target, nam
 // upsertRows computes the table rows oldRows of old updated by up's SET
 // list, the rows newRows of data being their excluded rows, and which of
 // them its WHERE let it update.
-func (p *planner) upsertRows(up *upsertSpec, fields []*schema.Field, old []*Col, oldRows []int32, data []*Col, newRows []int32, table string) ([]*Col, []bool, error) {
+func upsertRows(p *planner, up *upsertSpec, fields []*schema.Field, old []*Col, oldRows []int32, data []*Col, newRows []int32, table string) ([]*Col, []bool, error) {
 	m := len(fields)
 	rel := &relation{alias: table}
 	batch := &Batch{N: len(oldRows)}
@@ -902,7 +902,7 @@ func (p *planner) upsertRows(up *upsertSpec, fields []*schema.Field, old []*Col,
 	}
 	sc := &scope{rels: []*relation{rel}}
 	eval := func(text string, asBool bool) (*Col, error) {
-		bound, err := p.bindStored(text, sc, asBool, "ON CONFLICT DO UPDATE")
+		bound, err := bindStored(p, text, sc, asBool, "ON CONFLICT DO UPDATE")
 		if err != nil {
 			return nil, err
 		}

@@ -59,7 +59,7 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 		one := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: sqlparser.NewIntVal([]byte("1"))}},
 			From: from, Where: &sqlparser.Where{Type: sqlparser.WhereStr, Expr: where.Expr}, Limit: &sqlparser.Limit{Rowcount: sqlparser.NewIntVal([]byte("1"))}}
 		edit := func(ft *scan.Table, bm *dv.Bitmap) (dml.DeltaFileEdit, error) {
-			b, err := p.readDeltaFile(ctx, ft, one)
+			b, err := readDeltaFile(p, ctx, ft, one)
 			if err != nil || b.N == 0 {
 				return dml.DeltaFileEdit{}, err
 			}
@@ -76,7 +76,7 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 		if count != nil {
 			// The file's statistics (and its row groups') may rule the
 			// WHERE out without reading it.
-			cb, err := p.readDeltaFile(ctx, ft, count)
+			cb, err := readDeltaFile(p, ctx, ft, count)
 			if err != nil {
 				return dml.DeltaFileEdit{}, err
 			}
@@ -84,7 +84,7 @@ func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlpar
 				return dml.DeltaFileEdit{}, nil
 			}
 		}
-		b, err := p.readDeltaFile(ctx, ft, sel)
+		b, err := readDeltaFile(p, ctx, ft, sel)
 		if err != nil {
 			return dml.DeltaFileEdit{}, err
 		}
@@ -207,7 +207,7 @@ func deltaVectors(tgt *target, cols []*Col) ([]*vector.Vector, error) {
 // readDeltaFile runs sel, whose FROM names deltaFileMarker, over the one
 // Delta data file ft (read alone, without its deletion vector), under
 // the write lock the caller holds.
-func (p *planner) readDeltaFile(ctx context.Context, ft *scan.Table, sel *sqlparser.Select) (*Batch, error) {
+func readDeltaFile(p *planner, ctx context.Context, ft *scan.Table, sel *sqlparser.Select) (*Batch, error) {
 	rp := p.child(p.src)
 	holdWrite(rp)
 	rp.files = map[string]*scan.Table{deltaFileMarker: ft}

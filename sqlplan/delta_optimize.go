@@ -77,7 +77,7 @@ func (s *Stmt) optimizeDeltaFiles(ctx context.Context, p *planner, tgt *target) 
 		Name: tgt.name, RowGroupRows: rgRows,
 		Read: func(ft *scan.Table) (*Batch, error) {
 			defer ft.Close()
-			return p.readDeltaFile(ctx, ft, sel)
+			return readDeltaFile(p, ctx, ft, sel)
 		},
 		Vectors: func(cols []*Col) ([]*vector.Vector, error) { return deltaVectors(tgt, cols) },
 	}

@@ -18,10 +18,10 @@ import (
 const describeMarker = "__carquet_describe__:"
 
 // describeCatalog is DESCRIBE of the table or view name.
-func (p *planner) describeCatalog(name string) (*catalogRows, error) {
+func describeCatalog(p *planner, name string) (*catalogRows, error) {
 	c := &catalogRows{}
 	if stmtOf(p).View(name) != nil {
-		describeEntry(c, p.viewEntry(name))
+		describeEntry(c, viewEntry(p, name))
 		return c, nil
 	}
 	ent, err := stmtOf(p).tableEntry(name)
@@ -61,8 +61,8 @@ func describeEntry(c *catalogRows, ent catalogEntry) {
 	}
 }
 
-// rows are c's rows as a statement's result.
-func (c *catalogRows) rows(ctx context.Context) *Rows {
+// catalogRowsResult are c's rows as a statement's result.
+func catalogRowsResult(ctx context.Context, c *catalogRows) *Rows {
 	cols := make([]*Col, len(c.data))
 	for i, d := range c.data {
 		cols[i] = d.C
@@ -155,7 +155,7 @@ const showDatabases = "SELECT database_name FROM duckdb_databases() ORDER BY dat
 // statementRelation is the relation of (DESCRIBE query) or (SUMMARIZE
 // ...) in FROM: the statement runs when the query plans, and its rows
 // are the relation's; ok is false for other names.
-func (p *planner) statementRelation(name, alias string) (*relation, bool, error) {
+func statementRelation(p *planner, name, alias string) (*relation, bool, error) {
 	var text string
 	if query, ok := strings.CutPrefix(name, describeQueryMarker); ok {
 		text = "DESCRIBE " + query
@@ -166,7 +166,7 @@ func (p *planner) statementRelation(name, alias string) (*relation, bool, error)
 	}
 	st, err := stmtOf(p).Prepare(p.ctx, text)
 	if err != nil {
-		return nil, true, p.statementError(name, err)
+		return nil, true, statementError(p, name, err)
 	}
 	var rows *Rows
 	if st.kind == kindSummarize {
@@ -175,7 +175,7 @@ func (p *planner) statementRelation(name, alias string) (*relation, bool, error)
 		rows, err = st.query(p.ctx, p)
 	}
 	if err != nil {
-		return nil, true, p.statementError(name, err)
+		return nil, true, statementError(p, name, err)
 	}
 	if alias == "" {
 		alias = "subquery"
@@ -189,8 +189,8 @@ func (p *planner) statementRelation(name, alias string) (*relation, bool, error)
 const showTablesQuery = "SELECT table_name AS name FROM information_schema.tables WHERE table_catalog = 'carquet' ORDER BY name"
 
 // describeRelation is (DESCRIBE name) in FROM.
-func (p *planner) describeRelation(name, alias string) (*relation, error) {
-	c, err := p.describeCatalog(name)
+func describeRelation(p *planner, name, alias string) (*relation, error) {
+	c, err := describeCatalog(p, name)
 	if err != nil {
 		return nil, p.src.Locate(asError(err), name)
 	}
@@ -203,7 +203,7 @@ func (p *planner) describeRelation(name, alias string) (*relation, error) {
 // statementError is the error of the statement a marker table name runs,
 // placed at the statement in the user's text (its own offsets are in
 // the text the marker carries).
-func (p *planner) statementError(marker string, err error) error {
+func statementError(p *planner, marker string, err error) error {
 	e := asError(err)
 	if p.src == nil {
 		return e

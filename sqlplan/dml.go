@@ -386,7 +386,7 @@ func (s *Stmt) rewriteScope(p *planner, te *sqlparser.AliasedTableExpr, where *s
 		s.e.release(table)
 		qp.releaseAll()
 	}
-	filter, err := qp.pushedFilter(te, where, func(t *scan.Table) bool { return t == table })
+	filter, err := pushedFilter(qp, te, where, func(t *scan.Table) bool { return t == table })
 	if err != nil {
 		done()
 		return nil, nil, nil, err
@@ -397,7 +397,7 @@ func (s *Stmt) rewriteScope(p *planner, te *sqlparser.AliasedTableExpr, where *s
 // pushedFilter is the filter the scan of te pushes down for where (nil
 // without where), as the SELECT path plans SELECT 1 FROM te WHERE ...:
 // the scan planned with p whose table is, by isTarget, te's.
-func (p *planner) pushedFilter(te *sqlparser.AliasedTableExpr, where *sqlparser.Where, isTarget func(*scan.Table) bool) (scan.Predicate, error) {
+func pushedFilter(p *planner, te *sqlparser.AliasedTableExpr, where *sqlparser.Where, isTarget func(*scan.Table) bool) (scan.Predicate, error) {
 	if where == nil {
 		return nil, nil
 	}
@@ -519,13 +519,13 @@ func checkedVectors(ctx context.Context, rp *planner, tgt *target, con *constrai
 		}
 		cols[k] = c
 	}
-	if err := rp.checkRows(con, tgt.fields, types, cols, n); err != nil {
+	if err := checkConstraintRows(rp, con, tgt.fields, types, cols, n); err != nil {
 		return nil, err
 	}
-	if _, err := rp.checkKeys(ctx, con, table, tgt.fields, cols, n, false); err != nil {
+	if _, err := checkKeys(rp, ctx, con, table, tgt.fields, cols, n, false); err != nil {
 		return nil, err
 	}
-	if err := rp.checkForeign(ctx, con, tgt.fields, cols, n); err != nil {
+	if err := checkForeign(rp, ctx, con, tgt.fields, cols, n); err != nil {
 		return nil, err
 	}
 	vecs := make([]*vector.Vector, len(tgt.fields))

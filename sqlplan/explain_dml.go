@@ -249,7 +249,7 @@ func (s *Stmt) rewritePlan(p *planner, withReads bool) (*writeShow, error) {
 		// What picks the row groups (and files) the rewrite reads, as
 		// rewriteScope finds it (dml.go).
 		qp := p.child(p.src)
-		filter, err := qp.pushedFilter(te, where, func(t *scan.Table) bool { return t != nil && t.Path == tgt.path })
+		filter, err := pushedFilter(qp, te, where, func(t *scan.Table) bool { return t != nil && t.Path == tgt.path })
 		qp.releaseAll()
 		if err != nil {
 			return nil, err

@@ -83,7 +83,7 @@ func (s *Stmt) exportDatabase(ctx context.Context, p *planner, dir string, tx *T
 	if err := s.e.writable(dir); err != nil {
 		return err
 	}
-	entries := p.catalogEntries()
+	entries := catalogEntries(p)
 	if s.export.opts.format == "csv" {
 		// Refused before a file is written.
 		for _, ent := range entries {

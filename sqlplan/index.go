@@ -232,8 +232,8 @@ func readIndexColumns(r stmtTokens, i int) ([]string, int, error) {
 
 // indexedTable returns the table of the index named name (the own
 // database's tables are searched), and whether there is one.
-func (p *planner) indexedTable(name string) (string, bool) {
-	for _, ent := range p.catalogEntries() {
+func indexedTable(p *planner, name string) (string, bool) {
+	for _, ent := range catalogEntries(p) {
 		if ent.view != nil || ent.db.name != ownDatabase.name {
 			continue
 		}
@@ -247,9 +247,9 @@ func (p *planner) indexedTable(name string) (string, bool) {
 }
 
 // indexNames lists the indexes of the own database, for suggestions.
-func (p *planner) indexNames() []string {
+func indexNames(p *planner) []string {
 	var out []string
-	for _, ent := range p.catalogEntries() {
+	for _, ent := range catalogEntries(p) {
 		for _, ix := range ent.indexes {
 			out = append(out, ix.name)
 		}
@@ -262,13 +262,13 @@ func (p *planner) indexNames() []string {
 // when the statement has nothing to do (IF [NOT] EXISTS).
 func (s *Stmt) indexTarget(p *planner) (string, error) {
 	a := s.alter
-	table, found := p.indexedTable(a.index.name)
+	table, found := indexedTable(p, a.index.name)
 	if a.action == "drop_index" {
 		if !found {
 			if a.ifExists {
 				return "", nil
 			}
-			return "", errorf("Index with name %s does not exist!%s", a.index.name, suggest(a.index.name, p.indexNames()))
+			return "", errorf("Index with name %s does not exist!%s", a.index.name, suggest(a.index.name, indexNames(p)))
 		}
 		return table, nil
 	}

@@ -615,7 +615,7 @@ func (r *mergeRun) act(c *mergeBound, pb *Batch, rows, ti []int32, ed *mergeEdit
 	}
 	r.count += int64(len(rows))
 	if c.action == mergeInsert {
-		if err := r.p.fillDefaults(r.con, r.fields, r.types, vals, sub.N); err != nil {
+		if err := fillDefaults(r.p, r.con, r.fields, r.types, vals, sub.N); err != nil {
 			return err
 		}
 		for k := range vals {
@@ -670,7 +670,7 @@ func (r *mergeRun) deltaFile(ctx context.Context, p *planner, tgt *target) func(
 	from := sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(deltaFileMarker)}}}
 	sel := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}, From: from}
 	return func(ft *scan.Table, bm *dv.Bitmap) (dml.DeltaFileEdit, error) {
-		b, err := p.readDeltaFile(ctx, ft, sel)
+		b, err := readDeltaFile(p, ctx, ft, sel)
 		if err != nil {
 			return dml.DeltaFileEdit{}, err
 		}

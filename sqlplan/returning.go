@@ -306,7 +306,7 @@ func (s *Stmt) planReturning(ctx context.Context, p *planner, ret *returned, lis
 }
 
 // returnedRelation is the relation of the rows a statement returned.
-func (p *planner) returnedRelation(alias string) (*relation, error) {
+func returnedRelation(p *planner, alias string) (*relation, error) {
 	ret := returnedOf(p.ctx)
 	if ret == nil || ret.rows == nil {
 		return nil, errorf("%s is carquet's own table of ... RETURNING", returnedTable)

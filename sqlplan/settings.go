@@ -498,7 +498,7 @@ func (e *Engine) execSet(spec *setSpec, sess *Session) error {
 
 // settingsRelation is duckdb_settings(): a row per setting (and per
 // alias, as DuckDB lists them) with its value for the statement.
-func (p *planner) settingsRelation(alias string) *relation {
+func settingsRelation(p *planner, alias string) *relation {
 	if alias == "" {
 		alias = "duckdb_settings"
 	}

@@ -733,11 +733,11 @@ func constRows(ctx context.Context, cols []Column, data []*Col) *Rows {
 
 // describe is DESCRIBE of a table or a view (describe.go).
 func (s *Stmt) describe(p *planner) (*Rows, error) {
-	c, err := p.describeCatalog(s.table)
+	c, err := describeCatalog(p, s.table)
 	if err != nil {
 		return nil, s.src.Locate(asError(err), s.table)
 	}
-	return c.rows(p.ctx), nil
+	return catalogRowsResult(p.ctx, c), nil
 }
 
 // describeRows is DESCRIBE of a query's columns.
@@ -748,7 +748,7 @@ func describeRows(ctx context.Context, cols []Column) *Rows {
 	}
 	c := &catalogRows{}
 	describeEntry(c, ent)
-	return c.rows(ctx)
+	return catalogRowsResult(ctx, c)
 }
 
 // explain plans the inner query and prints its plan; EXPLAIN ANALYZE runs

@@ -109,17 +109,17 @@ func (c *stmtCatalog) StoredExpr(text string) (sqlparser.Expr, *source, error) {
 func (c *stmtCatalog) Relation(p *planner, name, alias string) (*relation, bool, error) {
 	switch name {
 	case settingsTable:
-		return p.settingsRelation(alias), true, nil
+		return settingsRelation(p, alias), true, nil
 	case variablesTable:
-		return p.variablesRelation(alias), true, nil
+		return variablesRelation(p, alias), true, nil
 	case returnedTable:
-		rel, err := p.returnedRelation(alias)
+		rel, err := returnedRelation(p, alias)
 		return rel, true, err
 	}
-	if rel, ok := p.catalogRelation(name, alias); ok {
+	if rel, ok := catalogRelation(p, name, alias); ok {
 		return rel, true, nil
 	}
-	return p.duckdbRelation(name, alias)
+	return duckdbRelation(p, name, alias)
 }
 
 func (c *stmtCatalog) Setting(set *settings, name string) (Type, any, error) {

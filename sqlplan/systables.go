@@ -26,12 +26,12 @@ var systemFunctions = map[string]func(p *planner, c *catalogRows) error{
 	"pragma_version":               pragmaVersion,
 	"pragma_platform":              pragmaPlatform,
 	"pragma_user_agent":            pragmaUserAgent,
-	"pragma_database_size":         (*planner).pragmaDatabaseSize,
+	"pragma_database_size":         pragmaDatabaseSize,
 	"duckdb_memory":                duckdbMemory,
 	"duckdb_optimizers":            duckdbOptimizers,
 	"duckdb_extensions":            duckdbExtensions,
-	"duckdb_approx_database_count": (*planner).duckdbDatabaseCount,
-	"duckdb_connection_count":      (*planner).duckdbConnectionCount,
+	"duckdb_approx_database_count": duckdbDatabaseCount,
+	"duckdb_connection_count":      duckdbConnectionCount,
 	"pg_timezone_names":            pgTimezoneNames,
 }
 
@@ -47,9 +47,9 @@ func init() {
 
 // systemRelation is the relation of one of the functions here, ok false
 // for other names.
-func (p *planner) systemRelation(fn, alias string) (*relation, bool, error) {
+func systemRelation(p *planner, fn, alias string) (*relation, bool, error) {
 	if fn == "checkpoint" || fn == "force_checkpoint" {
-		return p.checkpointRelation(alias), true, nil
+		return checkpointRelation(p, alias), true, nil
 	}
 	build := systemFunctions[fn]
 	if build == nil {
@@ -123,12 +123,12 @@ func pragmaUserAgent(_ *planner, c *catalogRows) error {
 // carquet stores tables as Parquet files, not in blocks, and has no
 // write-ahead log: the block columns are 0 and wal_size 0 bytes.
 // memory_usage is the heap the process holds, memory_limit the setting.
-func (p *planner) pragmaDatabaseSize(c *catalogRows) error {
+func pragmaDatabaseSize(p *planner, c *catalogRows) error {
 	name, size, block := c.col("database_name", tString), c.col("database_size", tString), c.col("block_size", tBigint)
 	total, used, free := c.col("total_blocks", tBigint), c.col("used_blocks", tBigint), c.col("free_blocks", tBigint)
 	wal, mem, limit := c.col("wal_size", tString), c.col("memory_usage", tString), c.col("memory_limit", tString)
 	heap := readMemoryMetrics()["/memory/classes/heap/objects:bytes"]
-	for _, db := range p.catalogDatabases() {
+	for _, db := range catalogDatabases(p) {
 		if err := p.ctx.Err(); err != nil {
 			return err
 		}
@@ -151,8 +151,8 @@ func (p *planner) pragmaDatabaseSize(c *catalogRows) error {
 
 // duckdbDatabaseCount is duckdb_approx_database_count(): carquet's
 // database and the attached ones.
-func (p *planner) duckdbDatabaseCount(c *catalogRows) error {
-	c.col("approx_count", tUBigint).Add(uint64(len(p.catalogDatabases())))
+func duckdbDatabaseCount(p *planner, c *catalogRows) error {
+	c.col("approx_count", tUBigint).Add(uint64(len(catalogDatabases(p))))
 	c.n = 1
 	return nil
 }
@@ -162,7 +162,7 @@ var tUBigint = Type{Kind: KUint, Bits: 64}
 // duckdbConnectionCount is duckdb_connection_count(): the sessions open
 // now (each database/sql connection has one, closed with it), less the
 // engine's own, and at least the one asking.
-func (p *planner) duckdbConnectionCount(c *catalogRows) error {
+func duckdbConnectionCount(p *planner, c *catalogRows) error {
 	n := max(stmtOf(p).e.openSessions.Load()-1, 1)
 	c.col("count", tUBigint).Add(uint64(n))
 	c.n = 1
@@ -272,7 +272,7 @@ var extensionDescriptions = map[string]string{
 // no log (a committed statement's files are already in place), so the
 // only thing to wait for is the writes under way. In a transaction it
 // waits for nothing, as CHECKPOINT.
-func (p *planner) checkpointRelation(alias string) *relation {
+func checkpointRelation(p *planner, alias string) *relation {
 	c := &catalogRows{}
 	c.col("Success", tBool)
 	rel := c.relation(alias, "CHECKPOINT")

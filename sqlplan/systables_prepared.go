@@ -17,13 +17,13 @@ import (
 // the statement only when it runs.
 
 func init() {
-	systemFunctions["duckdb_prepared_statements"] = (*planner).duckdbPreparedStatements
+	systemFunctions["duckdb_prepared_statements"] = duckdbPreparedStatements
 	parse.CatalogFunctions["duckdb_prepared_statements"] = true
 }
 
 // duckdbPreparedStatements lists the session's prepared statements by
 // name.
-func (p *planner) duckdbPreparedStatements(c *catalogRows) error {
+func duckdbPreparedStatements(p *planner, c *catalogRows) error {
 	name, text := c.col("name", tString), c.col("statement", tString)
 	params, results := c.col("parameter_types", tStringList), c.col("result_types", tStringList)
 	sess := stmtOf(p).sess

@@ -130,7 +130,7 @@ func (s *Session) setVariable(key string, v *variable) {
 
 // variablesRelation is duckdb_variables(): a row per variable of the
 // statement's session, with its value as text and its type, by name.
-func (p *planner) variablesRelation(alias string) *relation {
+func variablesRelation(p *planner, alias string) *relation {
 	if alias == "" {
 		alias = "duckdb_variables"
 	}

@@ -453,7 +453,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 			for j, ve := range row {
 				k := target[j]
 				if _, isDefault := ve.(*sqlparser.Default); isDefault {
-					v, err := p.defaultValue(con, fields[k], types[k])
+					v, err := defaultValue(p, con, fields[k], types[k])
 					if err != nil {
 						return Result{}, err
 					}
@@ -534,7 +534,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	default:
 		return Result{}, unsupported("this INSERT form")
 	}
-	if err := p.fillDefaults(con, fields, types, data, n); err != nil {
+	if err := fillDefaults(p, con, fields, types, data, n); err != nil {
 		return Result{}, err
 	}
 	for k := range data {
@@ -549,7 +549,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 			}
 		}
 	}
-	if err := p.checkRows(con, fields, types, data, n); err != nil {
+	if err := checkConstraintRows(p, con, fields, types, data, n); err != nil {
 		return Result{}, err
 	}
 	if (s.replaceConflicts || s.upsert != nil) && (con.primary != nil || con.unique != nil) {
@@ -558,7 +558,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	if s.upsert != nil {
 		return Result{}, errorf("ON CONFLICT DO UPDATE: table %q has no PRIMARY KEY or UNIQUE constraint", name)
 	}
-	keep, err := p.checkKeys(ctx, con, name, fields, data, n, s.ignoreConflicts)
+	keep, err := checkKeys(p, ctx, con, name, fields, data, n, s.ignoreConflicts)
 	if err != nil {
 		return Result{}, err
 	}
@@ -568,7 +568,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 		}
 		n = len(keep)
 	}
-	if err := p.checkForeign(ctx, con, fields, data, n); err != nil {
+	if err := checkForeign(p, ctx, con, fields, data, n); err != nil {
 		return Result{}, err
 	}
 	// RETURNING's rows are these, as written (dml_returning.go).
