@@ -18,11 +18,11 @@ import (
 // call (its rule) and makes its accumulator; the binder binds the
 // arguments and takes the constant ones (separator, fractions, k, bins)
 // off the call.
-func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
+func (p *Planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (Expr, error) {
 	text := sqlparser.String(n)
 	for i, a := range agg.aggs {
 		if a.Text == text {
-			return &colExpr{s: agg.slots[len(agg.keys)+i], t: a.T}, nil
+			return &ColExpr{S: agg.slots[len(agg.keys)+i], T: a.T}, nil
 		}
 	}
 	spec := &aggSpec{Text: text}
@@ -72,7 +72,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 	if len(bound) > 1 {
 		return nil, errorf("%s takes one argument", spec.Fn)
 	}
-	var arg expr
+	var arg Expr
 	at := Type{}
 	if len(bound) == 1 {
 		arg = bound[0]
@@ -81,7 +81,7 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 	avgInterval := spec.Fn == "avg" && at.Kind == KInterval // its result turns back into one
 	if avgInterval {
 		// The mean of the microseconds, back as an INTERVAL (below).
-		arg, at = asBigint(arg), tInt
+		arg, at = asBigint(arg), TInt
 	}
 	if def == nil {
 		return nil, unsupported("the aggregate function " + spec.Fn)
@@ -117,18 +117,18 @@ func (p *planner) bindAggregate(n sqlparser.Expr, agg *aggCtx) (expr, error) {
 }
 
 // add appends an aggregate to the context: the column of its result.
-func (a *aggCtx) add(spec *aggSpec) *colExpr {
+func (a *aggCtx) add(spec *aggSpec) *ColExpr {
 	a.aggs = append(a.aggs, spec)
-	s := &slot{}
+	s := &Slot{}
 	a.slots = append(a.slots, s)
-	return &colExpr{s: s, t: spec.T}
+	return &ColExpr{S: s, T: spec.T}
 }
 
 // bindAggArgs binds an aggregate's arguments and its ORDER BY; count()
 // becomes count(*).
-func (p *planner) bindAggArgs(spec *aggSpec, args []sqlparser.SelectExpr, agg *aggCtx) ([]expr, error) {
+func (p *Planner) bindAggArgs(spec *aggSpec, args []sqlparser.SelectExpr, agg *aggCtx) ([]Expr, error) {
 	args, orderArgs := splitAggOrder(args)
-	var bound []expr
+	var bound []Expr
 	for _, a := range args {
 		switch ae := a.(type) {
 		case *sqlparser.StarExpr:
@@ -136,10 +136,10 @@ func (p *planner) bindAggArgs(spec *aggSpec, args []sqlparser.SelectExpr, agg *a
 				return nil, errorf("%s(*) is not allowed", spec.Fn)
 			}
 		case *sqlparser.AliasedExpr:
-			if containsAggregate(ae.Expr) {
+			if ContainsAggregate(ae.Expr) {
 				return nil, errorf("aggregate function calls cannot be nested: %s", spec.Text)
 			}
-			e, err := p.bindExpr(ae.Expr, agg.inScope, nil)
+			e, err := p.BindExpr(ae.Expr, agg.inScope, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -169,20 +169,20 @@ func (p *planner) bindAggArgs(spec *aggSpec, args []sqlparser.SelectExpr, agg *a
 // ones: string_agg's separator, the fractions of a quantile, the value
 // arg_max orders by, approx_top_k's k, histogram's bins, bitstring_agg's
 // range.
-func (p *planner) bindConstArgs(spec *aggSpec, bound []expr, median bool) ([]expr, error) {
+func (p *Planner) bindConstArgs(spec *aggSpec, bound []Expr, median bool) ([]Expr, error) {
 	if spec.Fn == "string_agg" && len(bound) == 2 {
-		k, ok := isConst(bound[1])
-		if !ok || k.t.Op() != KString {
+		k, ok := IsConst(bound[1])
+		if !ok || k.T.Op() != KString {
 			return nil, errorf("the separator of string_agg must be a constant string")
 		}
-		spec.Sep = k.v.(string)
+		spec.Sep = k.V.(string)
 		bound = bound[:1]
 	} else if spec.Fn == "string_agg" && spec.Sep == "" && len(bound) == 1 {
 		spec.Sep = ","
 	}
 	if spec.Fn == "quantile_cont" || spec.Fn == "quantile_disc" {
 		if n := len(bound); n == 3 {
-			if k, ok := isConst(bound[2]); ok && k.v == parse.DescMarker {
+			if k, ok := IsConst(bound[2]); ok && k.V == parse.DescMarker {
 				spec.QDesc, bound = true, bound[:2]
 			}
 		}
@@ -211,7 +211,7 @@ func (p *planner) bindConstArgs(spec *aggSpec, bound []expr, median bool) ([]exp
 }
 
 // bindPairStat binds a statistic of (y, x) pairs: both DOUBLE.
-func (p *planner) bindPairStat(spec *aggSpec, bound []expr, def *function.Aggregate, agg *aggCtx) (expr, error) {
+func (p *Planner) bindPairStat(spec *aggSpec, bound []Expr, def *function.Aggregate, agg *aggCtx) (Expr, error) {
 	if len(bound) != 2 {
 		return nil, errorf("%s takes two arguments (y, x)", spec.Fn)
 	}
@@ -240,9 +240,9 @@ func (p *planner) bindPairStat(spec *aggSpec, bound []expr, def *function.Aggreg
 
 // asBigint reads an INTERVAL expression as its microseconds, a BIGINT (a
 // month counting 30 days, see interval.flatMicros).
-func asBigint(e expr) expr {
-	f := &funcExpr{name: "micros", args: []expr{e}, t: tInt, strict: true, row: func(a []*Col, i int) (any, error) {
-		return a[0].Get(i).(interval).FlatMicros(), nil
+func asBigint(e Expr) Expr {
+	f := &funcExpr{name: "micros", args: []Expr{e}, t: TInt, strict: true, row: func(a []*Col, i int) (any, error) {
+		return a[0].Get(i).(Interval).FlatMicros(), nil
 	}}
 	f.setText(e.String())
 	return f
@@ -250,8 +250,8 @@ func asBigint(e expr) expr {
 
 // microsInterval turns a DOUBLE of microseconds into an INTERVAL of days
 // and microseconds.
-func microsInterval(e expr, text string) expr {
-	f := &funcExpr{name: "interval", args: []expr{e}, t: Type{Kind: KInterval}, strict: true, row: func(a []*Col, i int) (any, error) {
+func microsInterval(e Expr, text string) Expr {
+	f := &funcExpr{name: "interval", args: []Expr{e}, t: Type{Kind: KInterval}, strict: true, row: func(a []*Col, i int) (any, error) {
 		return vec.SplitMicros(int64(math.Round(a[0].F[i]))), nil
 	}}
 	f.setText(text)
@@ -259,19 +259,19 @@ func microsInterval(e expr, text string) expr {
 }
 
 // quantileFraction is the constant fraction of a quantile, in [0, 1].
-func quantileFraction(e expr) (float64, bool) {
-	k, ok := isConst(e)
+func quantileFraction(e Expr) (float64, bool) {
+	k, ok := IsConst(e)
 	if !ok {
 		return 0, false
 	}
 	var q float64
-	switch v := k.v.(type) {
+	switch v := k.V.(type) {
 	case float64:
 		q = v
 	case int64:
 		q = float64(v)
-		if k.t.Kind == KDecimal {
-			q = function.DecFloat(v, k.t.Scale) // a short decimal's unscaled value
+		if k.T.Kind == KDecimal {
+			q = function.DecFloat(v, k.T.Scale) // a short decimal's unscaled value
 		}
 	case value.Decimal:
 		q, _ = decRat(v).Float64()
@@ -282,16 +282,16 @@ func quantileFraction(e expr) (float64, bool) {
 }
 
 // quantileFractions is a constant list of fractions in [0, 1].
-func quantileFractions(e expr) ([]float64, bool) {
+func quantileFractions(e Expr) ([]float64, bool) {
 	t := e.Type()
 	if t.Kind != KNested || t.Elem == nil || !constantTree(e) {
 		return nil, false
 	}
 	k, err := constantValue(e)
-	if err != nil || k == nil || k.v == nil {
+	if err != nil || k == nil || k.V == nil {
 		return nil, false
 	}
-	vs, ok := k.v.([]any)
+	vs, ok := k.V.([]any)
 	if !ok || len(vs) == 0 {
 		return nil, false
 	}
@@ -306,7 +306,7 @@ func quantileFractions(e expr) ([]float64, bool) {
 			qs[i] = f
 			continue
 		}
-		q, ok := quantileFraction(&constExpr{v: v, t: *k.t.Elem})
+		q, ok := quantileFraction(&ConstExpr{V: v, T: *k.T.Elem})
 		if !ok {
 			return nil, false
 		}
@@ -316,10 +316,10 @@ func quantileFractions(e expr) ([]float64, bool) {
 }
 
 // constantTree reports whether every leaf of e is a constant.
-func constantTree(e expr) bool {
+func constantTree(e Expr) bool {
 	ch := children(e)
 	if len(ch) == 0 {
-		_, ok := isConst(e)
+		_, ok := IsConst(e)
 		return ok
 	}
 	for _, c := range ch {
@@ -331,7 +331,7 @@ func constantTree(e expr) bool {
 }
 
 // exprTypes lists the expressions' types.
-func exprTypes(es []expr) []Type {
+func exprTypes(es []Expr) []Type {
 	out := make([]Type, len(es))
 	for i, e := range es {
 		out[i] = e.Type()

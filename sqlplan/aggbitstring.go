@@ -11,13 +11,13 @@ import (
 
 // bindBitstringAggArgs takes bitstring_agg's min and max off the bound
 // arguments: integer constants, min <= max.
-func (p *planner) bindBitstringAggArgs(spec *aggSpec, bound []expr) ([]expr, error) {
+func (p *Planner) bindBitstringAggArgs(spec *aggSpec, bound []Expr) ([]Expr, error) {
 	if len(bound) == 1 {
 		lo, hi, err := p.bitstringStatsRange(bound[0]) // bitstringstats.go
 		if err != nil {
 			return nil, err
 		}
-		bound = append(bound, &constExpr{t: tInt, v: lo}, &constExpr{t: tInt, v: hi})
+		bound = append(bound, &ConstExpr{T: TInt, V: lo}, &ConstExpr{T: TInt, V: hi})
 	}
 	if len(bound) != 3 {
 		return nil, errorf("bitstring_agg takes a value, then its min and max")
@@ -27,11 +27,11 @@ func (p *planner) bindBitstringAggArgs(spec *aggSpec, bound []expr) ([]expr, err
 	}
 	var r [2]int64
 	for k, b := range bound[1:] {
-		c, ok := isConst(b)
-		if !ok || c.t.Op() != KInt && c.t.Kind != KUint {
+		c, ok := IsConst(b)
+		if !ok || c.T.Op() != KInt && c.T.Kind != KUint {
 			return nil, errorf("bitstring_agg's min and max are integer constants")
 		}
-		n, isInt := c.v.(int64)
+		n, isInt := c.V.(int64)
 		if !isInt {
 			return nil, errorf("bitstring_agg's min and max are integers that are not NULL")
 		}

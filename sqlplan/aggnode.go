@@ -14,14 +14,14 @@ import (
 
 // newAggregate is the hash aggregation of root's rows by agg's keys and
 // aggregates, its inputs evaluated on up to threads threads.
-func newAggregate(root node, agg *aggCtx, threads int) node {
+func newAggregate(root Node, agg *aggCtx, threads int) Node {
 	keys := make([]kernels.Expr, len(agg.keys))
 	for i, k := range agg.keys {
 		keys[i] = k
 	}
 	an := &kernels.HashAggregate{In: root, Keys: keys, Aggs: agg.aggs, Sets: agg.sets,
-		Determine: func(in node) []bool { return determinedKeys(in, agg.keys) },
-		Hint:      func(in node) (int, int64) { return groupsHint(in, agg.keys) },
+		Determine: func(in Node) []bool { return determinedKeys(in, agg.keys) },
+		Hint:      func(in Node) (int, int64) { return GroupsHint(in, agg.keys) },
 	}
 	parallelAggregate(an, threads)
 	return an
@@ -39,16 +39,16 @@ func parallelAggregate(n *kernels.HashAggregate, workers int) bool {
 	_, computes := n.In.(*kernels.Scan)
 	computes = !computes
 	for _, k := range n.Keys {
-		if !concurrentSafe(k.(expr)) {
+		if !concurrentSafe(k.(Expr)) {
 			return false
 		}
-		computes = computes || !isColumn(k.(expr))
+		computes = computes || !isColumn(k.(Expr))
 	}
 	for _, a := range n.Aggs {
-		if a.Order != nil || a.Arg != nil && !concurrentSafe(a.Arg.(expr)) || a.Arg2 != nil && !concurrentSafe(a.Arg2.(expr)) {
+		if a.Order != nil || a.Arg != nil && !concurrentSafe(a.Arg.(Expr)) || a.Arg2 != nil && !concurrentSafe(a.Arg2.(Expr)) {
 			return false
 		}
-		computes = computes || a.Arg != nil && !isColumn(a.Arg.(expr)) || a.Arg2 != nil && !isColumn(a.Arg2.(expr))
+		computes = computes || a.Arg != nil && !isColumn(a.Arg.(Expr)) || a.Arg2 != nil && !isColumn(a.Arg2.(Expr))
 	}
 	if !computes {
 		return false
@@ -62,19 +62,19 @@ func parallelAggregate(n *kernels.HashAggregate, workers int) bool {
 	return true
 }
 
-// groupsHint estimates the groups of an aggregation of a whole table by
+// GroupsHint estimates the groups of an aggregation of a whole table by
 // one integer column, from the footers: at most the rows, and at most the
 // width of the column's range (denseHi is the range's top when the values
 // are small non-negative integers, else -1). 0 when not known or small.
-func groupsHint(in node, keys []expr) (groups int, denseHi int64) {
+func GroupsHint(in Node, keys []Expr) (groups int, denseHi int64) {
 	if len(keys) != 1 || !wholeTable(in) {
 		return 0, -1
 	}
-	k, ok := keys[0].(*colExpr)
-	if !ok || k.col == nil || k.col.rel == nil || k.col.rel.table == nil || k.col.t.Kind != KInt {
+	k, ok := keys[0].(*ColExpr)
+	if !ok || k.col == nil || k.col.Rel == nil || k.col.Rel.table == nil || k.col.T.Kind != KInt {
 		return 0, -1
 	}
-	rows, err := k.col.rel.table.NumRows()
+	rows, err := k.col.Rel.table.NumRows()
 	lo, hi, ok := footerRange(k.col)
 	if err != nil || !ok || rows <= 0 {
 		return 0, -1
@@ -94,32 +94,32 @@ func groupsHint(in node, keys []expr) (groups int, denseHi int64) {
 // are string columns as dictionary codes, when neither the aggregates nor
 // the other keys read them: grouping then looks each dictionary entry up once instead of
 // copying and hashing every row's bytes (assignCodes, assignMulti).
-func useCodes(sn *kernels.Scan, keys []expr, aggs []*aggSpec) {
+func useCodes(sn *kernels.Scan, keys []Expr, aggs []*aggSpec) {
 	if len(keys) > 1 && !kernels.MultiKeyTypes(exprTypes(keys)) {
 		return // grouped by byte keys: decoded anyway
 	}
-	read := map[*scopeCol]bool{}
+	read := map[*ScopeCol]bool{}
 	for _, a := range aggs {
 		for _, e := range append([]kernels.Expr{a.Arg, a.Arg2}, a.Order...) {
 			if e != nil {
-				columnsOf(e.(expr), read)
+				columnsOf(e.(Expr), read)
 			}
 		}
 	}
 	// A key computed from a column (GROUP BY g, left(g, 1)) reads its
 	// values too: a coded column has none.
 	for _, key := range keys {
-		if _, ok := key.(*colExpr); !ok {
+		if _, ok := key.(*ColExpr); !ok {
 			columnsOf(key, read)
 		}
 	}
 	for _, key := range keys {
-		k, ok := key.(*colExpr)
-		if !ok || k.col == nil || storage(k.t) != stBytes || read[k.col] {
+		k, ok := key.(*ColExpr)
+		if !ok || k.col == nil || Storage(k.T) != stBytes || read[k.col] {
 			continue
 		}
 		for i, c := range scanRelation(sn).used {
-			if c == k.col && k.s.idx == i && !slices.Contains(sn.Req.Codes, sn.Req.Columns[i]) {
+			if c == k.col && k.S.Idx == i && !slices.Contains(sn.Req.Codes, sn.Req.Columns[i]) {
 				sn.Req.Codes = append(sn.Req.Codes, sn.Req.Columns[i])
 			}
 		}

@@ -14,7 +14,7 @@ func TestAggregationReservesGroupsFromFooters(t *testing.T) {
 			t.Errorf("column %d: got %s, want %s", i, g, w)
 		}
 	}
-	if g, d := groupsHint(nil, nil); g != 0 || d != -1 {
+	if g, d := GroupsHint(nil, nil); g != 0 || d != -1 {
 		t.Errorf("no keys: hint %d %d", g, d)
 	}
 }

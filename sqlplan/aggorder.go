@@ -30,7 +30,7 @@ func splitAggOrder(args []sqlparser.SelectExpr) (plain, order []sqlparser.Select
 
 // bindAggOrder binds the ORDER BY keys of an aggregate (key, direction
 // pairs) into spec.
-func (p *planner) bindAggOrder(spec *aggSpec, order []sqlparser.SelectExpr, agg *aggCtx) error {
+func (p *Planner) bindAggOrder(spec *aggSpec, order []sqlparser.SelectExpr, agg *aggCtx) error {
 	keys, dirs, err := p.bindOrderItems(order, agg.inScope, spec.Text)
 	if err != nil {
 		return err
@@ -44,7 +44,7 @@ func (p *planner) bindAggOrder(spec *aggSpec, order []sqlparser.SelectExpr, agg 
 // bindOrderItems binds the ORDER BY inside a call (key, direction pairs
 // after parse.AggOrderMarker) in scope sc: the keys and their directions,
 // each key's Col its position. text is the call, for errors.
-func (p *planner) bindOrderItems(order []sqlparser.SelectExpr, sc *scope, text string) ([]kernels.Expr, []sortKey, error) {
+func (p *Planner) bindOrderItems(order []sqlparser.SelectExpr, sc *Scope, text string) ([]kernels.Expr, []sortKey, error) {
 	if len(order)%2 != 0 {
 		return nil, nil, errorf("internal error: malformed ORDER BY in %s", text)
 	}
@@ -56,10 +56,10 @@ func (p *planner) bindOrderItems(order []sqlparser.SelectExpr, sc *scope, text s
 		if !ok1 || !ok2 {
 			return nil, nil, errorf("internal error: malformed ORDER BY in %s", text)
 		}
-		if containsAggregate(ae.Expr) {
+		if ContainsAggregate(ae.Expr) {
 			return nil, nil, errorf("aggregate function calls cannot be nested: %s", text)
 		}
-		e, err := p.bindExpr(ae.Expr, sc, nil)
+		e, err := p.BindExpr(ae.Expr, sc, nil)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -67,7 +67,7 @@ func (p *planner) bindOrderItems(order []sqlparser.SelectExpr, sc *scope, text s
 		if v, ok := de.Expr.(*sqlparser.SQLVal); ok {
 			dir, _ = parse.ParseOrderDir(string(v.Val))
 		}
-		desc, nullsFirst := p.set.resolveOrder(dir.Dir, dir.Nulls)
+		desc, nullsFirst := p.Set.resolveOrder(dir.Dir, dir.Nulls)
 		keys = append(keys, e)
 		dirs = append(dirs, sortKey{Col: len(dirs), Desc: desc, NullsFirst: nullsFirst, Text: sqlparser.String(ae.Expr)})
 	}

@@ -15,7 +15,7 @@ import (
 
 // bindCountingArgs takes approx_top_k's k, or the bins of histogram(x,
 // bins) and histogram_exact, off the bound arguments.
-func (p *planner) bindCountingArgs(spec *aggSpec, bound []expr) ([]expr, error) {
+func (p *Planner) bindCountingArgs(spec *aggSpec, bound []Expr) ([]Expr, error) {
 	switch {
 	case spec.Fn == "histogram" && len(bound) == 2 || spec.Fn == "histogram_exact":
 		return p.bindHistogramBins(spec, bound)
@@ -27,17 +27,17 @@ func (p *planner) bindCountingArgs(spec *aggSpec, bound []expr) ([]expr, error) 
 	if len(bound) != 2 {
 		return nil, errorf("approx_top_k takes a value and a count k")
 	}
-	k, ok := isConst(bound[1])
+	k, ok := IsConst(bound[1])
 	if !ok {
 		return nil, unsupported("approx_top_k with a k that is not a constant")
 	}
-	if k.v == nil {
+	if k.V == nil {
 		return nil, errorf("Invalid input for approx_top_k: k value cannot be NULL")
 	}
-	if k.t.Op() != KInt && k.t.Kind != KUint {
-		return nil, errorf("approx_top_k(%s, %s) is not defined: k is a BIGINT", bound[0].Type().SQLName(), k.t.SQLName())
+	if k.T.Op() != KInt && k.T.Kind != KUint {
+		return nil, errorf("approx_top_k(%s, %s) is not defined: k is a BIGINT", bound[0].Type().SQLName(), k.T.SQLName())
 	}
-	n, _ := k.v.(int64)
+	n, _ := k.V.(int64)
 	if n <= 0 {
 		return nil, errorf("Invalid input for approx_top_k: k value must be > 0")
 	}
@@ -48,7 +48,7 @@ func (p *planner) bindCountingArgs(spec *aggSpec, bound []expr) ([]expr, error) 
 // bindHistogramBins checks and converts the bins of histogram(x, bins):
 // a constant list without NULLs. Decimals are binned as DOUBLEs, as in
 // DuckDB.
-func (p *planner) bindHistogramBins(spec *aggSpec, bound []expr) ([]expr, error) {
+func (p *Planner) bindHistogramBins(spec *aggSpec, bound []Expr) ([]Expr, error) {
 	if len(bound) != 2 {
 		return nil, errorf("%s takes a value and a list of bins", spec.Fn)
 	}
@@ -59,9 +59,9 @@ func (p *planner) bindHistogramBins(spec *aggSpec, bound []expr) ([]expr, error)
 			return nil, err
 		}
 	}
-	kt := plainType(withoutField(x.Type()))
+	kt := plainType(WithoutField(x.Type()))
 	if kt.Kind == KNull {
-		kt = tInt
+		kt = TInt
 	}
 	over, ok := function.HistOverflowKey(kt)
 	if !ok {
@@ -74,13 +74,13 @@ func (p *planner) bindHistogramBins(spec *aggSpec, bound []expr) ([]expr, error)
 	if k == nil {
 		return nil, unsupported(spec.Fn + " with bins that are not a constant list")
 	}
-	if k.v == nil {
+	if k.V == nil {
 		return nil, errorf("Histogram bin list cannot be NULL")
 	}
-	et, isList := listElem(k.t)
-	list, _ := k.v.([]any)
+	et, isList := listElem(k.T)
+	list, _ := k.V.([]any)
 	if !isList {
-		return nil, errorf("%s(%s, %s) is not defined: the bins are a list", spec.Fn, x.Type().SQLName(), k.t.SQLName())
+		return nil, errorf("%s(%s, %s) is not defined: the bins are a list", spec.Fn, x.Type().SQLName(), k.T.SQLName())
 	}
 	bins := &function.HistBins{Exact: spec.Fn == "histogram_exact", Over: over}
 	for _, el := range list {
@@ -91,7 +91,7 @@ func (p *planner) bindHistogramBins(spec *aggSpec, bound []expr) ([]expr, error)
 		if err != nil {
 			return nil, err
 		}
-		c, err := castCol(constCol(plainType(et), v, 1), kt)
+		c, err := CastCol(ConstCol(plainType(et), v, 1), kt)
 		if err != nil {
 			return nil, err
 		}
@@ -100,12 +100,12 @@ func (p *planner) bindHistogramBins(spec *aggSpec, bound []expr) ([]expr, error)
 	slices.SortFunc(bins.Keys, func(a, b any) int { return vec.CompareScalars(kt, a, b) })
 	bins.Keys = slices.CompactFunc(bins.Keys, func(a, b any) bool { return vec.CompareScalars(kt, a, b) == 0 })
 	spec.Bins = bins
-	return []expr{x}, nil
+	return []Expr{x}, nil
 }
 
 // constantValue evaluates e if it reads no column (nil if it does).
-func constantValue(e expr) (*constExpr, error) {
-	if k, ok := isConst(e); ok {
+func constantValue(e Expr) (*ConstExpr, error) {
+	if k, ok := IsConst(e); ok {
 		return k, nil
 	}
 	if !constantTree(e) {
@@ -115,5 +115,5 @@ func constantValue(e expr) (*constExpr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &constExpr{t: e.Type(), v: c.Get(0)}, nil
+	return &ConstExpr{T: e.Type(), V: c.Get(0)}, nil
 }

@@ -143,7 +143,7 @@ func (e *Engine) prepareAlter(s *Stmt, text string, toks []parse.Token) (*Stmt, 
 			if word(i) == "set" {
 				i += 2
 			}
-			t, next, err := readNestedType(text, toks, i+1, e.userType)
+			t, next, err := ReadNestedType(text, toks, i+1, e.userType)
 			if err != nil {
 				return nil, err
 			}
@@ -173,12 +173,12 @@ func (e *Engine) prepareAlter(s *Stmt, text string, toks []parse.Token) (*Stmt, 
 	if i < len(toks) {
 		return nil, fail(i, "unexpected %s", toks[i].Text)
 	}
-	s.kind, s.alter, s.src = kindAlter, a, &source{Source: parse.Source{Orig: text, Toks: toks}}
+	s.kind, s.alter, s.Src = kindAlter, a, &Source{Source: parse.Source{Orig: text, Toks: toks}}
 	return s, nil
 }
 
 // alterTable runs an ALTER TABLE, or CREATE/DROP INDEX (index.go).
-func (s *Stmt) alterTable(ctx context.Context, p *planner) (Result, error) {
+func (s *Stmt) alterTable(ctx context.Context, p *Planner) (Result, error) {
 	if s.alter.index != nil {
 		return s.runIndex(ctx, p)
 	}
@@ -186,7 +186,7 @@ func (s *Stmt) alterTable(ctx context.Context, p *planner) (Result, error) {
 }
 
 // rewriteAltered writes table again as s.alter changes it.
-func (s *Stmt) rewriteAltered(ctx context.Context, p *planner, table string) (Result, error) {
+func (s *Stmt) rewriteAltered(ctx context.Context, p *Planner, table string) (Result, error) {
 	a := s.alter
 	resolve := s.e.tablePath
 	if stmtOf(p).tx != nil {
@@ -257,7 +257,7 @@ func (s *Stmt) rewriteAltered(ctx context.Context, p *planner, table string) (Re
 		item := parse.QuoteIdent(f.Name)
 		wf := *f
 		if i != k || a.action != "drop" {
-			names, types = append(names, f.Name), append(types, typeOfField(f))
+			names, types = append(names, f.Name), append(types, TypeOfField(f))
 			if i == k && a.action == "rename" {
 				names[len(names)-1] = a.to
 			}
@@ -354,14 +354,14 @@ func (s *Stmt) rewriteAltered(ctx context.Context, p *planner, table string) (Re
 	}
 	return Result{}, write(func(w *writer.Writer) error {
 		s.e.forget(tgt.path) // read what is committed now that the locks are held
-		rp := p.child(st.src)
+		rp := p.Child(st.Src)
 		holdWrite(rp)
-		defer rp.releaseAll()
-		sp, err := st.plan(rp)
+		defer rp.ReleaseAll()
+		sp, err := st.Plan(rp)
 		if err != nil {
 			return err
 		}
-		b, err := sp.drainAll(ctx)
+		b, err := sp.DrainAll(ctx)
 		if err != nil {
 			return err
 		}
@@ -372,8 +372,8 @@ func (s *Stmt) rewriteAltered(ctx context.Context, p *planner, table string) (Re
 		types := make([]Type, len(lfields))
 		cols := make([]*Col, len(lfields))
 		for j, f := range lfields {
-			types[j] = typeOfField(f)
-			if cols[j], err = castCol(b.Cols[j], types[j]); err != nil {
+			types[j] = TypeOfField(f)
+			if cols[j], err = CastCol(b.Cols[j], types[j]); err != nil {
 				return errorf("column %q: %v", f.Name, err)
 			}
 			if !f.Nullable && cols[j].Null != nil {
@@ -393,7 +393,7 @@ func (s *Stmt) rewriteAltered(ctx context.Context, p *planner, table string) (Re
 		}
 		vecs := make([]*vector.Vector, len(lfields))
 		for j, f := range lfields {
-			if vecs[j], err = toVector(cols[j], f); err != nil {
+			if vecs[j], err = ToVector(cols[j], f); err != nil {
 				return errorf("column %q: %v", f.Name, err)
 			}
 		}

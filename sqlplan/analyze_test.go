@@ -29,14 +29,14 @@ var durationRe = regexp.MustCompile(`(?:time|self) ([0-9.]+(?:ns|µs|ms|s|m|h)[0
 // figures in plan order, and the plan.
 func analyzeFigures(t *testing.T, e *Engine, q string) ([]opFigures, string) {
 	t.Helper()
-	plan := analyzed(t, e, q)
-	return parseFigures(t, plan), plan
+	pl := analyzed(t, e, q)
+	return parseFigures(t, pl), pl
 }
 
-func parseFigures(t *testing.T, plan string) []opFigures {
+func parseFigures(t *testing.T, pl string) []opFigures {
 	t.Helper()
 	var out []opFigures
-	for _, l := range strings.Split(plan, "\n") {
+	for _, l := range strings.Split(pl, "\n") {
 		m := figuresRe.FindStringSubmatch(l)
 		if m == nil {
 			continue
@@ -85,7 +85,7 @@ func TestExplainAnalyzeFigures(t *testing.T) {
 	for _, threads := range []int{1, 2} {
 		t.Run(fmt.Sprintf("threads=%d", threads), func(t *testing.T) {
 			exec(t, e, fmt.Sprintf("SET threads = %d", threads))
-			ops, plan := analyzeFigures(t, e, q)
+			ops, pl := analyzeFigures(t, e, q)
 			seen := map[string]bool{}
 			for _, op := range ops {
 				seen[op.op] = true
@@ -100,14 +100,14 @@ func TestExplainAnalyzeFigures(t *testing.T) {
 				switch op.op {
 				case "HASH JOIN":
 					if op.rows != joined {
-						t.Errorf("the join shows %d rows, it returns %d:\n%s", op.rows, joined, plan)
+						t.Errorf("the join shows %d rows, it returns %d:\n%s", op.rows, joined, pl)
 					}
 					if !strings.Contains(op.line, "peak memory") {
 						t.Errorf("the join shows no peak memory: %q", op.line)
 					}
 				case "HASH AGGREGATE", "SORT", "PROJECT":
 					if op.rows != groups {
-						t.Errorf("%s shows %d rows, want %d:\n%s", op.op, op.rows, groups, plan)
+						t.Errorf("%s shows %d rows, want %d:\n%s", op.op, op.rows, groups, pl)
 					}
 				}
 				if op.op == "SCAN" && strings.Contains(op.line, "SCAN d ") && op.rows > 100000 {
@@ -116,14 +116,14 @@ func TestExplainAnalyzeFigures(t *testing.T) {
 			}
 			for _, want := range []string{"SCAN", "HASH JOIN", "HASH AGGREGATE", "SORT", "PROJECT"} {
 				if !seen[want] {
-					t.Errorf("no figures on %s:\n%s", want, plan)
+					t.Errorf("no figures on %s:\n%s", want, pl)
 				}
 			}
 			if threads == 2 && !seen["PARALLEL"] {
-				t.Errorf("no pipeline with 2 threads:\n%s", plan)
+				t.Errorf("no pipeline with 2 threads:\n%s", pl)
 			}
-			if !strings.Contains(plan, fmt.Sprintf("rows returned: %d", groups)) {
-				t.Errorf("the total is not %d:\n%s", groups, plan)
+			if !strings.Contains(pl, fmt.Sprintf("rows returned: %d", groups)) {
+				t.Errorf("the total is not %d:\n%s", groups, pl)
 			}
 		})
 	}
@@ -135,18 +135,18 @@ func TestExplainAnalyzeSerialFilter(t *testing.T) {
 	e := analyzeTables(t)
 	exec(t, e, "SET threads = 1")
 	pass := countOf(t, e, "SELECT count(*) FROM f WHERE v % 7 = 1")
-	ops, plan := analyzeFigures(t, e, "SELECT id FROM f WHERE v % 7 = 1 LIMIT 10")
+	ops, pl := analyzeFigures(t, e, "SELECT id FROM f WHERE v % 7 = 1 LIMIT 10")
 	for _, op := range ops {
 		switch op.op {
 		case "LIMIT":
 			if op.rows != 10 {
-				t.Errorf("LIMIT shows %d rows:\n%s", op.rows, plan)
+				t.Errorf("LIMIT shows %d rows:\n%s", op.rows, pl)
 			}
 		case "FILTER":
 			// The limit stops the filter early: it returned at least the
 			// 10 rows, at most all that pass.
 			if op.rows < 10 || op.rows > pass {
-				t.Errorf("FILTER shows %d rows (of %d passing):\n%s", op.rows, pass, plan)
+				t.Errorf("FILTER shows %d rows (of %d passing):\n%s", op.rows, pass, pl)
 			}
 		}
 	}

@@ -11,7 +11,7 @@ import (
 type arithExpr struct {
 	named
 	op   byte // + - * / %
-	l, r expr
+	l, r Expr
 	t    Type
 }
 
@@ -24,8 +24,8 @@ func (e *arithExpr) Eval(b *Batch) (*Col, error) {
 	}
 	n := b.N
 	// Temporal arithmetic with a constant interval keeps calendar months.
-	if k, ok := isConst(e.r); ok && e.t.Kind != KInterval {
-		if iv, ok := k.v.(interval); ok {
+	if k, ok := IsConst(e.r); ok && e.t.Kind != KInterval {
+		if iv, ok := k.V.(Interval); ok {
 			return function.AddInterval(lc, iv, e.op == '-', e.t)
 		}
 	}
@@ -56,16 +56,16 @@ func (e *arithExpr) vectorKernel() bool {
 
 // operand evaluates one side of e: a constant that a kernel broadcasts as
 // a one-row column, anything else as a column of the batch's rows.
-func (e *arithExpr) operand(side expr, b *Batch) (*Col, error) {
-	if k, ok := isConst(side); ok && b.N > 1 && e.vectorKernel() {
-		switch v := k.v.(type) {
+func (e *arithExpr) operand(side Expr, b *Batch) (*Col, error) {
+	if k, ok := IsConst(side); ok && b.N > 1 && e.vectorKernel() {
+		switch v := k.V.(type) {
 		case float64:
 			if e.t.Kind == KFloat {
-				return &Col{T: k.t, Len: 1, F: []float64{v}}, nil
+				return &Col{T: k.T, Len: 1, F: []float64{v}}, nil
 			}
 		case int64:
-			if e.t.Kind == KDecimal && k.t.Kind == KDecimal {
-				return &Col{T: k.t, Len: 1, I: []int64{v}}, nil
+			if e.t.Kind == KDecimal && k.T.Kind == KDecimal {
+				return &Col{T: k.T, Len: 1, I: []int64{v}}, nil
 			}
 		}
 	}
@@ -75,7 +75,7 @@ func (e *arithExpr) operand(side expr, b *Batch) (*Col, error) {
 // negExpr is unary minus.
 type negExpr struct {
 	named
-	e expr
+	e Expr
 }
 
 func (e *negExpr) Type() Type { return e.e.Type() }
@@ -91,7 +91,7 @@ func (e *negExpr) Eval(b *Batch) (*Col, error) {
 // uhugeOperand reports an operand that arithmetic with a UHUGEINT keeps
 // UHUGEINT, as DuckDB: a UHUGEINT, an unsigned integer, or an integer
 // literal that is not negative.
-func uhugeOperand(e expr) bool {
+func uhugeOperand(e Expr) bool {
 	t := e.Type()
 	switch {
 	case t.Kind == KUHuge || t.Kind == KUint:

@@ -68,10 +68,10 @@ func joinItemEnd(toks []parse.Token, from int, stopOnUsing bool) int {
 	return len(toks)
 }
 
-// asofJoins rewrites ASOF and POSITIONAL joins into joins the parser
+// AsofJoins rewrites ASOF and POSITIONAL joins into joins the parser
 // takes, with markers its planner reads back (see above). Forms it does
 // not know are left for the rewrite to refuse.
-func asofJoins(src string, toks []parse.Token) ([]parse.Token, error) {
+func AsofJoins(src string, toks []parse.Token) ([]parse.Token, error) {
 	at := func(i int) parse.Token {
 		if i < len(toks) {
 			return toks[i]
@@ -150,9 +150,9 @@ func asofJoins(src string, toks []parse.Token) ([]parse.Token, error) {
 // equality keys and the one inequality, with the left side's operand
 // first (l op r: l reads the relations before the join, r the joined
 // one).
-func (p *planner) asofKeys(rel *relation, on []expr, j *joinKeys) error {
-	onlyRight := func(e expr) bool { rs := relsOf(e); return len(rs) == 1 && rs[rel] }
-	onlyLeft := func(e expr) bool { rs := relsOf(e); return len(rs) > 0 && !rs[rel] }
+func (p *Planner) asofKeys(rel *Relation, on []Expr, j *joinKeys) error {
+	onlyRight := func(e Expr) bool { rs := relsOf(e); return len(rs) == 1 && rs[rel] }
+	onlyLeft := func(e Expr) bool { rs := relsOf(e); return len(rs) > 0 && !rs[rel] }
 	for _, c := range on {
 		e, ok := c.(*cmpExpr)
 		if !ok {

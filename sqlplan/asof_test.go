@@ -16,20 +16,20 @@ func TestAsofPlan(t *testing.T) {
 	exec(t, e, "INSERT INTO r VALUES ('a', 4, 10), ('a', 9, 20), ('b', 1, 30), ('b', 2, 40)")
 	// A WHERE on the right side filters the joined rows, after the match
 	// is chosen: it is not pushed into the right scan.
-	plan := planOf(t, e, "SELECT l.x, r.v FROM l ASOF JOIN r ON l.k = r.k AND l.t >= r.t WHERE r.v > 15 AND l.x < 3")
-	if !strings.Contains(plan, "ASOF JOIN INNER on l.k = r.k and l.t >= r.t") {
-		t.Errorf("plan:\n%s", plan)
+	pl := planOf(t, e, "SELECT l.x, r.v FROM l ASOF JOIN r ON l.k = r.k AND l.t >= r.t WHERE r.v > 15 AND l.x < 3")
+	if !strings.Contains(pl, "ASOF JOIN INNER on l.k = r.k and l.t >= r.t") {
+		t.Errorf("plan:\n%s", pl)
 	}
-	if !strings.Contains(plan, "r.v > 15") || strings.Contains(plan, "pushed: r.v") {
-		t.Errorf("the right side's WHERE was pushed below the ASOF join:\n%s", plan)
+	if !strings.Contains(pl, "r.v > 15") || strings.Contains(pl, "pushed: r.v") {
+		t.Errorf("the right side's WHERE was pushed below the ASOF join:\n%s", pl)
 	}
 	got := fmt.Sprint(queryAll(t, e, "SELECT l.x, r.v FROM l ASOF JOIN r ON l.k = r.k AND l.t >= r.t WHERE r.v > 15 ORDER BY l.x"))
 	if got != "[[2 20] [3 40]]" {
 		t.Errorf("got %s", got)
 	}
-	plan = planOf(t, e, "SELECT * FROM l POSITIONAL JOIN r WHERE r.v > 15")
-	if !strings.Contains(plan, "POSITIONAL JOIN") {
-		t.Errorf("plan:\n%s", plan)
+	pl = planOf(t, e, "SELECT * FROM l POSITIONAL JOIN r WHERE r.v > 15")
+	if !strings.Contains(pl, "POSITIONAL JOIN") {
+		t.Errorf("plan:\n%s", pl)
 	}
 	got = fmt.Sprint(queryAll(t, e, "SELECT l.x, r.v FROM l POSITIONAL JOIN r WHERE r.v > 15"))
 	if got != "[[2 20] [3 30] [<nil> 40]]" {

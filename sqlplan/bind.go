@@ -17,14 +17,14 @@ import (
 	"github.com/xwb1989/sqlparser"
 )
 
-// scopeCol is a column a query can name.
-type scopeCol struct {
-	rel  *relation
-	name string // column name (a dotted path for struct fields)
-	t    Type
-	slot *slot
-	// local is the column's index within its relation's output.
-	local int
+// ScopeCol is a column a query can name.
+type ScopeCol struct {
+	Rel  *Relation
+	Name string // column name (a dotted path for struct fields)
+	T    Type
+	Slot *Slot
+	// Local is the column's index within its relation's output.
+	Local int
 	used  bool
 	// corr, for a column of an enclosing query that a correlated subquery
 	// names, is the subquery's frame (the column binds to a constant) and
@@ -33,24 +33,24 @@ type scopeCol struct {
 	corrIdx int
 	// coalesce, under FULL JOIN ... USING, is the other side's column of a
 	// USING column: named without a table, the column is COALESCE of both.
-	coalesce *scopeCol
+	coalesce *ScopeCol
 }
 
-// relation is one FROM item: a table scan or a derived table.
-type relation struct {
-	alias string
+// Relation is one FROM item: a table scan or a derived table.
+type Relation struct {
+	Alias string
 	table *scan.Table
 	path  string
-	// cols are the columns a query may name (a table's top-level columns,
+	// Cols are the columns a query may name (a table's top-level columns,
 	// plus struct fields as they get named).
-	cols []*scopeCol
+	Cols []*ScopeCol
 	// used lists, for a table, the scanned columns in output order.
-	used   []*scopeCol
+	used   []*ScopeCol
 	offset int // position of the relation's first column in joined batches
-	sub    *selectPlan
+	Sub    *SelectPlan
 	// lq is a derived table's bound query until its parent lowers it
 	// (select_derived.go); sub.root is nil until then.
-	lq *lQuery
+	lq *LQuery
 	// lateral: a derived table that names the FROM items before it, run
 	// per row of those (lateral.go).
 	lateral *lateralSpec
@@ -58,7 +58,7 @@ type relation struct {
 	pushed []scan.Predicate
 	// residual conjuncts evaluated on the relation's own batches
 	// (they only name this relation's columns).
-	residual []expr
+	residual []Expr
 	// nullExtended: the relation is on a side of an outer join that may
 	// be filled with NULLs, so none of its columns is NOT NULL.
 	nullExtended bool
@@ -69,51 +69,51 @@ type relation struct {
 }
 
 // outputTypes are the types of the relation's columns in joined batches.
-func (r *relation) outputTypes() []Type {
+func (r *Relation) outputTypes() []Type {
 	cols := r.outputCols()
 	types := make([]Type, len(cols))
 	for i, c := range cols {
-		types[i] = c.t
+		types[i] = c.T
 	}
 	return types
 }
 
 // outputCols are the relation's columns in its batches, in order.
-func (r *relation) outputCols() []*scopeCol {
+func (r *Relation) outputCols() []*ScopeCol {
 	if r.derived() {
-		return r.cols
+		return r.Cols
 	}
 	return r.used
 }
 
-func (r *relation) width() int {
+func (r *Relation) width() int {
 	if r.derived() {
-		return len(r.cols)
+		return len(r.Cols)
 	}
 	return len(r.used)
 }
 
 // derived tells a derived table (its columns are its query's, all in the
 // batches) from a table (only the columns read are).
-func (r *relation) derived() bool { return r.sub != nil || r.lateral != nil }
+func (r *Relation) derived() bool { return r.Sub != nil || r.lateral != nil }
 
 // use marks a column read and returns its slot.
-func (r *relation) use(c *scopeCol) *slot {
+func (r *Relation) use(c *ScopeCol) *Slot {
 	if !c.used {
 		c.used = true
 		if !r.derived() {
-			c.local = len(r.used)
+			c.Local = len(r.used)
 			r.used = append(r.used, c)
 		}
 	}
-	return c.slot
+	return c.Slot
 }
 
-// scope is the set of relations an expression may name, with the scope
+// Scope is the set of relations an expression may name, with the scope
 // of an enclosing query for error messages about correlation.
-type scope struct {
-	rels  []*relation
-	outer *scope
+type Scope struct {
+	Rels  []*Relation
+	outer *Scope
 	// lambda marks a lambda body's scope: names that are not its
 	// parameters are the enclosing query's columns (lambda.go).
 	lambda bool
@@ -124,10 +124,10 @@ type scope struct {
 	// column it maps to (the preserved side's, under a RIGHT JOIN). from
 	// lists the relations in FROM order for SELECT * (a RIGHT JOIN is
 	// planned with its sides swapped).
-	merged map[*relation]map[string]bool
-	hidden map[*scopeCol]bool
-	shown  map[*scopeCol]*scopeCol
-	from   []*relation
+	Merged map[*Relation]map[string]bool
+	hidden map[*ScopeCol]bool
+	shown  map[*ScopeCol]*ScopeCol
+	from   []*Relation
 	// corr makes this a correlation scope (no relations of its own): the
 	// names that reach it from a correlated subquery are resolved in outer
 	// and captured in corr.
@@ -135,16 +135,16 @@ type scope struct {
 }
 
 // newScope is the scope of a FROM clause's join steps.
-func newScope(steps []joinStep, outer *scope) *scope {
-	sc := &scope{outer: outer, merged: map[*relation]map[string]bool{}, hidden: map[*scopeCol]bool{}, shown: map[*scopeCol]*scopeCol{}}
+func newScope(steps []joinStep, outer *Scope) *Scope {
+	sc := &Scope{outer: outer, Merged: map[*Relation]map[string]bool{}, hidden: map[*ScopeCol]bool{}, shown: map[*ScopeCol]*ScopeCol{}}
 	for i, st := range steps {
-		sc.rels = append(sc.rels, st.rel)
+		sc.Rels = append(sc.Rels, st.rel)
 		sc.from = append(sc.from, st.rel)
 		if st.left {
 			st.rel.nullExtended = true
 		}
 		if st.full {
-			for _, r := range sc.rels[:i] {
+			for _, r := range sc.Rels[:i] {
 				r.nullExtended = true
 			}
 		}
@@ -153,8 +153,8 @@ func newScope(steps []joinStep, outer *scope) *scope {
 		}
 		for _, u := range st.using {
 			own := findCol(st.rel, u)
-			var partner *scopeCol
-			for _, r := range sc.rels[:i] {
+			var partner *ScopeCol
+			for _, r := range sc.Rels[:i] {
 				if partner = findCol(r, u); partner != nil {
 					break
 				}
@@ -162,10 +162,10 @@ func newScope(steps []joinStep, outer *scope) *scope {
 			if own == nil || partner == nil {
 				continue // the join reports it
 			}
-			if sc.merged[st.rel] == nil {
-				sc.merged[st.rel] = map[string]bool{}
+			if sc.Merged[st.rel] == nil {
+				sc.Merged[st.rel] = map[string]bool{}
 			}
-			sc.merged[st.rel][strings.ToLower(u)] = true
+			sc.Merged[st.rel][strings.ToLower(u)] = true
 			switch {
 			case st.swapped:
 				sc.shown[own], sc.hidden[partner] = partner, true
@@ -180,42 +180,42 @@ func newScope(steps []joinStep, outer *scope) *scope {
 	if !slices.IsSortedFunc(steps, func(a, b joinStep) int { return a.item - b.item }) {
 		// FROM items planned out of order (fromClause): SELECT * lists
 		// them as written.
-		item := map[*relation]int{}
+		item := map[*Relation]int{}
 		for _, st := range steps {
 			item[st.rel] = st.item
 		}
-		slices.SortStableFunc(sc.from, func(a, b *relation) int { return item[a] - item[b] })
+		slices.SortStableFunc(sc.from, func(a, b *Relation) int { return item[a] - item[b] })
 	}
 	return sc
 }
 
-func (s *scope) allNames() []string {
+func (s *Scope) allNames() []string {
 	var out []string
-	for _, r := range s.rels {
-		for _, c := range r.cols {
-			out = append(out, c.name)
+	for _, r := range s.Rels {
+		for _, c := range r.Cols {
+			out = append(out, c.Name)
 		}
 	}
 	return out
 }
 
-func (s *scope) relByName(name string) *relation {
-	for _, r := range s.rels {
-		if strings.EqualFold(r.alias, name) {
+func (s *Scope) relByName(name string) *Relation {
+	for _, r := range s.Rels {
+		if strings.EqualFold(r.Alias, name) {
 			return r
 		}
 	}
 	return nil
 }
 
-func findCol(r *relation, name string) *scopeCol {
-	for _, c := range r.cols {
-		if c.name == name {
+func findCol(r *Relation, name string) *ScopeCol {
+	for _, c := range r.Cols {
+		if c.Name == name {
 			return c
 		}
 	}
-	for _, c := range r.cols {
-		if strings.EqualFold(c.name, name) {
+	for _, c := range r.Cols {
+		if strings.EqualFold(c.Name, name) {
 			return c
 		}
 	}
@@ -224,8 +224,8 @@ func findCol(r *relation, name string) *scopeCol {
 
 // usingCoalesce is a USING column of a FULL JOIN named without a table:
 // COALESCE of both sides' columns (named name).
-func (p *planner) usingCoalesce(c *scopeCol, name string) (expr, error) {
-	e, err := p.bindFunc("coalesce", []expr{&colExpr{s: c.slot, t: c.t, col: c}, &colExpr{s: c.coalesce.slot, t: c.coalesce.t, col: c.coalesce}})
+func (p *Planner) usingCoalesce(c *ScopeCol, name string) (Expr, error) {
+	e, err := p.bindFunc("coalesce", []Expr{&ColExpr{S: c.Slot, T: c.T, col: c}, &ColExpr{S: c.coalesce.Slot, T: c.coalesce.T, col: c.coalesce}})
 	if err != nil {
 		return nil, err
 	}
@@ -234,12 +234,12 @@ func (p *planner) usingCoalesce(c *scopeCol, name string) (expr, error) {
 
 // nested finds (adding if needed) the struct field at path below a
 // top-level column of r.
-func nestedCol(r *relation, top *scopeCol, path []string) (*scopeCol, error) {
+func nestedCol(r *Relation, top *ScopeCol, path []string) (*ScopeCol, error) {
 	if computedStruct(r, top) {
 		return nil, &fieldPathError{col: top, path: path}
 	}
-	f := top.t.Field
-	name := top.name
+	f := top.T.Field
+	name := top.Name
 	for _, p := range path {
 		if f == nil || f.Kind != schema.Struct {
 			return nil, errorf("%s is not a struct: cannot access field %q", name, p)
@@ -269,13 +269,13 @@ func nestedCol(r *relation, top *scopeCol, path []string) (*scopeCol, error) {
 	if c := findCol(r, name); c != nil {
 		return c, nil
 	}
-	c := &scopeCol{rel: r, name: name, t: typeOfField(f), slot: &slot{}}
-	r.cols = append(r.cols, c)
+	c := &ScopeCol{Rel: r, Name: name, T: TypeOfField(f), Slot: &Slot{}}
+	r.Cols = append(r.Cols, c)
 	return c, nil
 }
 
 // resolve finds the column a ColName names.
-func (p *planner) resolve(sc *scope, n *sqlparser.ColName) (*scopeCol, error) {
+func (p *Planner) resolve(sc *Scope, n *sqlparser.ColName) (*ScopeCol, error) {
 	var parts []string
 	if q := n.Qualifier.Qualifier.String(); q != "" {
 		parts = append(parts, q)
@@ -290,9 +290,9 @@ func (p *planner) resolve(sc *scope, n *sqlparser.ColName) (*scopeCol, error) {
 		if r := sc.relByName(parts[0]); r != nil {
 			c := findCol(r, parts[1])
 			if c == nil {
-				e := errorf("table %q has no column %q%s", r.alias, parts[1], suggest(parts[1], colNames(r)))
+				e := errorf("table %q has no column %q%s", r.Alias, parts[1], suggest(parts[1], colNames(r)))
 				e.Err = ErrNoColumn
-				return nil, p.src.Locate(e, parts[1])
+				return nil, p.Src.Locate(e, parts[1])
 			}
 			if len(parts) > 2 {
 				return nestedCol(r, c, parts[2:])
@@ -301,14 +301,14 @@ func (p *planner) resolve(sc *scope, n *sqlparser.ColName) (*scopeCol, error) {
 		}
 	}
 	// column[.field...]
-	var found *scopeCol
-	for _, r := range sc.rels {
+	var found *ScopeCol
+	for _, r := range sc.Rels {
 		if c := findCol(r, parts[0]); c != nil {
-			if found != nil && found.rel != r {
-				if sc.merged[r][strings.ToLower(parts[0])] {
+			if found != nil && found.Rel != r {
+				if sc.Merged[r][strings.ToLower(parts[0])] {
 					continue // a USING column: the earlier (preserved) side's
 				}
-				return nil, p.src.Locate(errorf("column %q is ambiguous (in %q and %q)", parts[0], found.rel.alias, r.alias), parts[0])
+				return nil, p.Src.Locate(errorf("column %q is ambiguous (in %q and %q)", parts[0], found.Rel.Alias, r.Alias), parts[0])
 			}
 			found = c
 		}
@@ -332,7 +332,7 @@ func (p *planner) resolve(sc *scope, n *sqlparser.ColName) (*scopeCol, error) {
 			case err == nil:
 				e := errorf("column %s of the outer query is named in a subquery where it cannot be bound", strconv.Quote(full))
 				e.Err = errCorrelated
-				return nil, p.src.Locate(e, parts[0])
+				return nil, p.Src.Locate(e, parts[0])
 			case isCorrelated(err):
 				return nil, err
 			case !errors.Is(err, ErrNoColumn) || len(parts) >= 2 && sc.outer.namesRel(parts[0]):
@@ -343,23 +343,23 @@ func (p *planner) resolve(sc *scope, n *sqlparser.ColName) (*scopeCol, error) {
 			}
 		}
 		var e *Error
-		if len(parts) > 1 && len(sc.rels) > 0 {
+		if len(parts) > 1 && len(sc.Rels) > 0 {
 			e = errorf("no table or struct column named %q%s", parts[0], suggest(parts[0], append(sc.allNames(), relNames(sc)...)))
 		} else {
 			e = errorf("column %q does not exist%s", parts[0], suggest(parts[0], sc.allNames()))
 		}
 		e.Err = ErrNoColumn
-		return nil, p.src.Locate(e, parts[0])
+		return nil, p.Src.Locate(e, parts[0])
 	}
 	if len(parts) > 1 {
-		return nestedCol(found.rel, found, parts[1:])
+		return nestedCol(found.Rel, found, parts[1:])
 	}
 	return found, nil
 }
 
 // namesRel reports whether sc or a scope around it has a relation named
 // name.
-func (sc *scope) namesRel(name string) bool {
+func (sc *Scope) namesRel(name string) bool {
 	for s := sc; s != nil; s = s.outer {
 		if s.relByName(name) != nil {
 			return true
@@ -368,18 +368,18 @@ func (sc *scope) namesRel(name string) bool {
 	return false
 }
 
-func colNames(r *relation) []string {
+func colNames(r *Relation) []string {
 	var out []string
-	for _, c := range r.cols {
-		out = append(out, c.name)
+	for _, c := range r.Cols {
+		out = append(out, c.Name)
 	}
 	return out
 }
 
-func relNames(sc *scope) []string {
+func relNames(sc *Scope) []string {
 	var out []string
-	for _, r := range sc.rels {
-		out = append(out, r.alias)
+	for _, r := range sc.Rels {
+		out = append(out, r.Alias)
 	}
 	return out
 }
@@ -387,12 +387,12 @@ func relNames(sc *scope) []string {
 // aggCtx binds expressions above a GROUP BY: group keys and aggregates
 // become references to the aggregation's output.
 type aggCtx struct {
-	keys     []expr   // bound group keys (input scope)
+	keys     []Expr   // bound group keys (input scope)
 	keyTexts []string // their SQL text (groupKeyText)
-	keyCols  []*scopeCol
+	keyCols  []*ScopeCol
 	aggs     []*aggSpec
-	slots    []*slot // output slots: keys then aggregates
-	inScope  *scope
+	slots    []*Slot // output slots: keys then aggregates
+	inScope  *Scope
 	done     bool    // answered without an aggregation operator
 	sets     [][]int // grouping sets (GROUPING SETS, ROLLUP, CUBE), nil for one
 }
@@ -441,28 +441,28 @@ func (a *aggCtx) mayBeKey(n sqlparser.Expr) bool {
 	return err == nil
 }
 
-// aggNames are the names of the aggregate functions (function's
+// AggNames are the names of the aggregate functions (function's
 // registry, with their aliases and the forms the binder rewrites).
-var aggNames = function.AggregateNames()
+var AggNames = function.AggregateNames()
 
-func isAggregate(n sqlparser.Expr) bool {
+func IsAggregate(n sqlparser.Expr) bool {
 	switch x := n.(type) {
 	case *sqlparser.FuncExpr:
-		return aggNames[x.Name.Lowered()] && x.Qualifier.IsEmpty()
+		return AggNames[x.Name.Lowered()] && x.Qualifier.IsEmpty()
 	case *sqlparser.GroupConcatExpr:
 		return true
 	}
 	return false
 }
 
-func containsAggregate(n sqlparser.SQLNode) bool {
+func ContainsAggregate(n sqlparser.SQLNode) bool {
 	found := false
 	sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
 		switch node.(type) {
 		case *sqlparser.Subquery:
 			return false, nil
 		}
-		if e, ok := node.(sqlparser.Expr); ok && isAggregate(e) {
+		if e, ok := node.(sqlparser.Expr); ok && IsAggregate(e) {
 			found = true
 			return false, nil
 		}
@@ -471,9 +471,9 @@ func containsAggregate(n sqlparser.SQLNode) bool {
 	return found
 }
 
-// bindExpr binds an expression in a scope (and, above a GROUP BY, the
+// BindExpr binds an expression in a scope (and, above a GROUP BY, the
 // aggregation context).
-func (p *planner) bindExpr(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, error) {
+func (p *Planner) BindExpr(n sqlparser.Expr, sc *Scope, agg *aggCtx) (Expr, error) {
 	e, err := p.bindExpr0(n, sc, agg)
 	if err != nil {
 		return nil, err
@@ -484,7 +484,7 @@ func (p *planner) bindExpr(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, erro
 	return e, nil
 }
 
-func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, error) {
+func (p *Planner) bindExpr0(n sqlparser.Expr, sc *Scope, agg *aggCtx) (Expr, error) {
 	if p.binds++; p.binds&1023 == 0 {
 		if err := p.ctxErr(); err != nil {
 			return nil, err
@@ -494,17 +494,17 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		text := groupKeyText(n)
 		for i, kt := range agg.keyTexts {
 			if kt == text {
-				return &colExpr{s: agg.slots[i], t: agg.keys[i].Type()}, nil
+				return &ColExpr{S: agg.slots[i], T: agg.keys[i].Type()}, nil
 			}
 		}
 	}
 	if agg != nil {
-		if isAggregate(n) {
+		if IsAggregate(n) {
 			return p.bindAggregate(n, agg)
 		}
 		if c, ok := n.(*sqlparser.ColName); ok {
 			if param := lambdaParam(sc, c); param != nil {
-				return &colExpr{s: param.slot, t: param.t, col: param}, nil
+				return &ColExpr{S: param.Slot, T: param.T, col: param}, nil
 			}
 			// A key that is a column may be named differently (t.a vs a).
 			col, err := p.resolve(agg.inScope, c)
@@ -516,13 +516,13 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 			}
 			for i, kc := range agg.keyCols {
 				if kc == col {
-					return &colExpr{s: agg.slots[i], t: agg.keys[i].Type()}, nil
+					return &ColExpr{S: agg.slots[i], T: agg.keys[i].Type()}, nil
 				}
 			}
-			return nil, p.src.Locate(errorf("column %q must appear in the GROUP BY clause or be used in an aggregate function", sqlparser.String(c)), c.Name.String())
+			return nil, p.Src.Locate(errorf("column %q must appear in the GROUP BY clause or be used in an aggregate function", sqlparser.String(c)), c.Name.String())
 		}
-	} else if isAggregate(n) {
-		return nil, p.src.Locate(errorf("aggregate function %s is not allowed here", sqlparser.String(n)), funcName(n))
+	} else if IsAggregate(n) {
+		return nil, p.Src.Locate(errorf("aggregate function %s is not allowed here", sqlparser.String(n)), funcName(n))
 	}
 	switch x := n.(type) {
 	case *sqlparser.ColName:
@@ -535,23 +535,23 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 			return c.corr.constant(c), nil
 		}
 		if c.coalesce != nil && x.Qualifier.IsEmpty() {
-			return p.usingCoalesce(c, c.name)
+			return p.usingCoalesce(c, c.Name)
 		}
-		return &colExpr{s: c.slot, t: c.t, col: c}, nil
+		return &ColExpr{S: c.Slot, T: c.T, col: c}, nil
 	case *sqlparser.SQLVal:
 		return p.bindLiteral(x)
 	case *sqlparser.NullVal:
-		return &constExpr{t: Type{Kind: KNull}}, nil
+		return &ConstExpr{T: Type{Kind: KNull}}, nil
 	case sqlparser.BoolVal:
-		return &constExpr{t: Type{Kind: KBool}, v: bool(x)}, nil
+		return &ConstExpr{T: Type{Kind: KBool}, V: bool(x)}, nil
 	case *sqlparser.ParenExpr:
-		return p.bindExpr(x.Expr, sc, agg)
+		return p.BindExpr(x.Expr, sc, agg)
 	case *sqlparser.AndExpr:
 		return p.bindLogic(true, []sqlparser.Expr{x.Left, x.Right}, sc, agg)
 	case *sqlparser.OrExpr:
 		return p.bindLogic(false, []sqlparser.Expr{x.Left, x.Right}, sc, agg)
 	case *sqlparser.NotExpr:
-		e, err := p.bindBool(x.Expr, sc, agg)
+		e, err := p.BindBool(x.Expr, sc, agg)
 		if err != nil {
 			return nil, err
 		}
@@ -559,15 +559,15 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 	case *sqlparser.ComparisonExpr:
 		return p.bindComparison(x, sc, agg)
 	case *sqlparser.RangeCond:
-		l, err := p.bindExpr(x.Left, sc, agg)
+		l, err := p.BindExpr(x.Left, sc, agg)
 		if err != nil {
 			return nil, err
 		}
-		from, err := p.bindExpr(x.From, sc, agg)
+		from, err := p.BindExpr(x.From, sc, agg)
 		if err != nil {
 			return nil, err
 		}
-		to, err := p.bindExpr(x.To, sc, agg)
+		to, err := p.BindExpr(x.To, sc, agg)
 		if err != nil {
 			return nil, err
 		}
@@ -580,7 +580,7 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 			if err != nil {
 				return nil, err
 			}
-			return &andExpr{terms: []expr{a, b}}, nil
+			return &AndExpr{Terms: []Expr{a, b}}, nil
 		}
 		a, err := p.compare(opLt, l, from)
 		if err != nil {
@@ -590,9 +590,9 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		if err != nil {
 			return nil, err
 		}
-		return &orExpr{terms: []expr{a, b}}, nil
+		return &orExpr{terms: []Expr{a, b}}, nil
 	case *sqlparser.IsExpr:
-		e, err := p.bindExpr(x.Expr, sc, agg)
+		e, err := p.BindExpr(x.Expr, sc, agg)
 		if err != nil {
 			return nil, err
 		}
@@ -619,20 +619,20 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		if opChainOperator[x.Operator] != "" {
 			return p.bindOpChain(x, sc, agg)
 		}
-		l, err := p.bindExpr(x.Left, sc, agg)
+		l, err := p.BindExpr(x.Left, sc, agg)
 		if err != nil {
 			return nil, err
 		}
-		r, err := p.bindExpr(x.Right, sc, agg)
+		r, err := p.BindExpr(x.Right, sc, agg)
 		if err != nil {
 			return nil, err
 		}
 		switch x.Operator {
 		case sqlparser.BitXorStr: // ^ and ** are powers
-			return p.bindFunc("power", []expr{l, r})
+			return p.bindFunc("power", []Expr{l, r})
 		case sqlparser.PlusStr, sqlparser.MinusStr, sqlparser.MultStr, sqlparser.DivStr, sqlparser.ModStr, sqlparser.IntDivStr:
 			op := x.Operator[0]
-			if x.Operator == sqlparser.IntDivStr || op == '/' && p.set.intDiv && isIntKind(l.Type()) && isIntKind(r.Type()) {
+			if x.Operator == sqlparser.IntDivStr || op == '/' && p.Set.IntDiv && isIntKind(l.Type()) && isIntKind(r.Type()) {
 				// integer_division: / on integers is //.
 				op = 'd'
 			}
@@ -640,7 +640,7 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		}
 		return nil, unsupported("the " + x.Operator + " operator")
 	case *sqlparser.UnaryExpr:
-		e, err := p.bindExpr(x.Expr, sc, agg)
+		e, err := p.BindExpr(x.Expr, sc, agg)
 		if err != nil {
 			return nil, err
 		}
@@ -650,7 +650,7 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		case sqlparser.UPlusStr:
 			return e, nil
 		case sqlparser.TildaStr:
-			return p.bindFunc("bit_not", []expr{e})
+			return p.bindFunc("bit_not", []Expr{e})
 		case sqlparser.BangStr:
 			e, err = p.coerce(e, Type{Kind: KBool})
 			if err != nil {
@@ -668,7 +668,7 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 			return p.bindWindow(x, sc, agg)
 		}
 		if _, order := splitAggOrder(x.Exprs); order != nil {
-			return nil, p.src.Locate(errorf("ORDER BY applies to aggregate functions, not to %s", name), x.Name.String())
+			return nil, p.Src.Locate(errorf("ORDER BY applies to aggregate functions, not to %s", name), x.Name.String())
 		}
 		if name == parse.TryMarker {
 			return p.bindTryCast(x, sc, agg)
@@ -681,34 +681,34 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 			y := *x
 			y.Name = sqlparser.NewColIdent("list_has_all")
 			y.Exprs = sqlparser.SelectExprs{x.Exprs[1], x.Exprs[0]}
-			return p.bindExpr(&y, sc, agg)
+			return p.BindExpr(&y, sc, agg)
 		}
 		if name == parse.CastMarker {
 			return p.bindNestedCast(x, sc, agg, false)
 		}
 		if name == "columns" {
-			return nil, p.src.Locate(errorf("COLUMNS(...) is only allowed in the select list"), x.Name.String())
+			return nil, p.Src.Locate(errorf("COLUMNS(...) is only allowed in the select list"), x.Name.String())
 		}
 		if parse.TakesLambda(name) {
 			e, err := p.bindLambdaCall(name, x, sc, agg)
 			if err != nil {
-				return nil, p.src.Locate(asError(err), x.Name.String())
+				return nil, p.Src.Locate(AsError(err), x.Name.String())
 			}
 			return e, nil
 		}
 		if name == parse.LambdaMarker {
 			return nil, errorf("a lambda (x -> ...) is only allowed as an argument of list_transform, list_filter or list_reduce")
 		}
-		if _, known := funcs[name]; !known && !nestedNames[name] && !unionFuncNames[name] && name != "nextval" && name != "currval" {
+		if _, known := Funcs[name]; !known && !NestedNames[name] && !UnionFuncNames[name] && name != "nextval" && name != "currval" {
 			// An unknown function is the error, not its arguments (which,
 			// above a GROUP BY, would be reported as ungrouped columns).
 			_, err := p.bindFunc(name, nil)
-			return nil, p.src.Locate(asError(err), x.Name.String())
+			return nil, p.Src.Locate(AsError(err), x.Name.String())
 		}
 		if x.Distinct {
 			return nil, errorf("DISTINCT is only allowed in aggregate functions")
 		}
-		var args []expr
+		var args []Expr
 		for _, se := range x.Exprs {
 			ae, ok := se.(*sqlparser.AliasedExpr)
 			if !ok {
@@ -717,7 +717,7 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 				}
 				return nil, errorf("%s(*) is not a function call", name)
 			}
-			a, err := p.bindExpr(ae.Expr, sc, agg)
+			a, err := p.BindExpr(ae.Expr, sc, agg)
 			if err != nil {
 				return nil, err
 			}
@@ -725,7 +725,7 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		}
 		e, err := p.bindFunc(name, args)
 		if err != nil {
-			return nil, p.src.Locate(asError(err), x.Name.String())
+			return nil, p.Src.Locate(AsError(err), x.Name.String())
 		}
 		return e, nil
 	case *sqlparser.CaseExpr:
@@ -736,7 +736,7 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 			return nil, err
 		}
 		c, err := p.cast(e, t)
-		if k, isConst := c.(*constExpr); isConst && err == nil && k != e {
+		if k, isConst := c.(*ConstExpr); isConst && err == nil && k != e {
 			// A cast literal is no literal: 5::INTEGER keeps its type
 			// where a bare 5 would take its other operand's (intLiteral).
 			k.setNode(x)
@@ -744,16 +744,16 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		}
 		return c, err
 	case *sqlparser.SubstrExpr:
-		s, err := p.bindExpr(x.Name, sc, agg)
+		s, err := p.BindExpr(x.Name, sc, agg)
 		if err != nil {
 			return nil, err
 		}
-		args := []expr{s}
+		args := []Expr{s}
 		for _, a := range []sqlparser.Expr{x.From, x.To} {
 			if a == nil {
 				continue
 			}
-			b, err := p.bindExpr(a, sc, agg)
+			b, err := p.BindExpr(a, sc, agg)
 			if err != nil {
 				return nil, err
 			}
@@ -776,10 +776,10 @@ func (p *planner) bindExpr0(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, err
 		if err != nil {
 			return nil, err
 		}
-		return &constExpr{t: Type{Kind: KBool}, v: rows.N > 0}, nil
+		return &ConstExpr{T: Type{Kind: KBool}, V: rows.N > 0}, nil
 	case sqlparser.ValTuple:
 		if len(x) == 1 {
-			return p.bindExpr(x[0], sc, agg)
+			return p.BindExpr(x[0], sc, agg)
 		}
 		vals, err := bindRowOf(p, x, sc, agg)
 		if err != nil {
@@ -807,7 +807,7 @@ func funcName(n sqlparser.Expr) string {
 	return "group_concat"
 }
 
-func asError(err error) *Error {
+func AsError(err error) *Error {
 	if e, ok := err.(*Error); ok {
 		return e
 	}
@@ -815,9 +815,9 @@ func asError(err error) *Error {
 }
 
 // fold evaluates an expression whose inputs are all constants.
-func (p *planner) fold(e expr, inputs ...expr) (expr, error) {
+func (p *Planner) fold(e Expr, inputs ...Expr) (Expr, error) {
 	for _, in := range inputs {
-		if _, ok := isConst(in); !ok {
+		if _, ok := IsConst(in); !ok {
 			return e, nil
 		}
 	}
@@ -827,72 +827,72 @@ func (p *planner) fold(e expr, inputs ...expr) (expr, error) {
 		// (SELECT abs(x) FROM t WHERE false is no error, as in DuckDB).
 		return e, nil
 	}
-	return &constExpr{t: e.Type(), v: c.Get(0)}, nil
+	return &ConstExpr{T: e.Type(), V: c.Get(0)}, nil
 }
 
-func negConst(k *constExpr) (expr, error) {
-	switch v := k.v.(type) {
+func negConst(k *ConstExpr) (Expr, error) {
+	switch v := k.V.(type) {
 	case nil:
 		return k, nil
 	case int64:
-		if k.t.Kind == KInt && v == function.IntMin(k.t) {
+		if k.T.Kind == KInt && v == function.IntMin(k.T) {
 			return nil, errorf("Overflow in negation of numeric value!") // DuckDB's words
 		}
-		return &constExpr{t: k.t, v: -v}, nil
+		return &ConstExpr{T: k.T, V: -v}, nil
 	case float64:
-		return &constExpr{t: k.t, v: -v}, nil
+		return &ConstExpr{T: k.T, V: -v}, nil
 	case value.Decimal:
 		n := new(big.Int).Neg(v.Unscaled)
-		if k.t.Huge && !k.t.FitsBig(n) {
+		if k.T.Huge && !k.T.FitsBig(n) {
 			return nil, errorf("Overflow in negation of numeric value!") // DuckDB's words
 		}
-		return &constExpr{t: k.t, v: value.Decimal{Unscaled: n, Scale: v.Scale}}, nil
-	case interval:
-		return &constExpr{t: k.t, v: v.Neg()}, nil
+		return &ConstExpr{T: k.T, V: value.Decimal{Unscaled: n, Scale: v.Scale}}, nil
+	case Interval:
+		return &ConstExpr{T: k.T, V: v.Neg()}, nil
 	case uint64:
 		if v == 1<<63 {
-			return &constExpr{t: Type{Kind: KInt}, v: int64(math.MinInt64)}, nil
+			return &ConstExpr{T: Type{Kind: KInt}, V: int64(math.MinInt64)}, nil
 		}
 	}
-	return nil, errorf("cannot negate %s", k.t.SQLName())
+	return nil, errorf("cannot negate %s", k.T.SQLName())
 }
 
 // bindLiteral types a literal like DuckDB: integers INTEGER or BIGINT
 // (wider ones HUGEINT up to 2^127-1, UHUGEINT up to 2^128-1, then DOUBLE), decimals DECIMAL, exponents
 // DOUBLE.
-func (p *planner) bindLiteral(x *sqlparser.SQLVal) (expr, error) {
+func (p *Planner) bindLiteral(x *sqlparser.SQLVal) (Expr, error) {
 	s := string(x.Val)
 	switch x.Type {
 	case sqlparser.StrVal:
-		return &constExpr{t: Type{Kind: KString}, v: s}, nil
+		return &ConstExpr{T: Type{Kind: KString}, V: s}, nil
 	case sqlparser.IntVal:
 		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 			if n >= math.MinInt32 && n <= math.MaxInt32 {
-				return &constExpr{t: Type{Kind: KInt, Bits: 32}, v: n}, nil
+				return &ConstExpr{T: Type{Kind: KInt, Bits: 32}, V: n}, nil
 			}
-			return &constExpr{t: Type{Kind: KInt}, v: n}, nil
+			return &ConstExpr{T: Type{Kind: KInt}, V: n}, nil
 		}
 		if u, ok := new(big.Int).SetString(s, 10); ok && tHuge.FitsBig(u) {
-			return &constExpr{t: tHuge, v: value.Decimal{Unscaled: u}}, nil
+			return &ConstExpr{T: tHuge, V: value.Decimal{Unscaled: u}}, nil
 		} else if ok && u.Sign() > 0 && u.Cmp(maxUHuge) <= 0 {
-			return &constExpr{t: tUHuge, v: value.Decimal{Unscaled: u}}, nil
+			return &ConstExpr{T: tUHuge, V: value.Decimal{Unscaled: u}}, nil
 		}
 		f, _ := strconv.ParseFloat(s, 64)
-		return &constExpr{t: Type{Kind: KFloat}, v: f}, nil
+		return &ConstExpr{T: Type{Kind: KFloat}, V: f}, nil
 	case sqlparser.FloatVal:
 		if strings.ContainsAny(s, "eE") {
 			f, err := strconv.ParseFloat(s, 64)
 			if err != nil {
 				return nil, errorf("bad number %s", s)
 			}
-			return &constExpr{t: Type{Kind: KFloat}, v: f}, nil
+			return &ConstExpr{T: Type{Kind: KFloat}, V: f}, nil
 		}
 		intPart, frac, _ := strings.Cut(s, ".")
 		intPart = strings.TrimLeft(intPart, "0")
 		prec := len(intPart) + len(frac)
 		if prec > 38 {
 			f, _ := strconv.ParseFloat(s, 64)
-			return &constExpr{t: Type{Kind: KFloat}, v: f}, nil
+			return &ConstExpr{T: Type{Kind: KFloat}, V: f}, nil
 		}
 		if prec == 0 {
 			prec = 1
@@ -905,23 +905,23 @@ func (p *planner) bindLiteral(x *sqlparser.SQLVal) (expr, error) {
 		d := value.Decimal{Unscaled: u, Scale: int32(len(frac))}
 		v, err := function.FitDecimal(d, t)
 		if err != nil {
-			return nil, asError(err)
+			return nil, AsError(err)
 		}
-		return &constExpr{t: t, v: v}, nil
+		return &ConstExpr{T: t, V: v}, nil
 	case sqlparser.HexVal:
 		b, err := hexBytes(s)
 		if err != nil {
 			return nil, errorf("bad hex literal X'%s'", s)
 		}
-		return &constExpr{t: Type{Kind: KBytes}, v: b}, nil
+		return &ConstExpr{T: Type{Kind: KBytes}, V: b}, nil
 	case sqlparser.HexNum:
 		n, err := strconv.ParseInt(s[2:], 16, 64)
 		if err != nil {
 			return nil, errorf("bad hex number %s", s)
 		}
-		return &constExpr{t: Type{Kind: KInt}, v: n}, nil
+		return &ConstExpr{T: Type{Kind: KInt}, V: n}, nil
 	case sqlparser.ValArg:
-		return p.param(s)
+		return p.Param(s)
 	}
 	return nil, unsupported("the literal " + s)
 }
@@ -941,8 +941,8 @@ func hexBytes(s string) ([]byte, error) {
 	return out, nil
 }
 
-// param binds a placeholder (:v1 for ? and $1, :n_name for named ones).
-func (p *planner) param(name string) (expr, error) {
+// Param binds a placeholder (:v1 for ? and $1, :n_name for named ones).
+func (p *Planner) Param(name string) (Expr, error) {
 	name = strings.TrimPrefix(name, ":")
 	var a *Arg
 	named, isNamed := strings.CutPrefix(name, "n_")
@@ -950,38 +950,38 @@ func (p *planner) param(name string) (expr, error) {
 		name = named
 	} else if strings.HasPrefix(name, "v") {
 		if n, err := strconv.Atoi(name[1:]); err == nil {
-			for i := range p.args {
-				if p.args[i].Ordinal == n && p.args[i].Name == "" {
-					a = &p.args[i]
+			for i := range p.Args {
+				if p.Args[i].Ordinal == n && p.Args[i].Name == "" {
+					a = &p.Args[i]
 				}
 			}
-			if a == nil && n >= 1 && n <= len(p.args) && p.args[n-1].Name == "" {
-				a = &p.args[n-1]
+			if a == nil && n >= 1 && n <= len(p.Args) && p.Args[n-1].Name == "" {
+				a = &p.Args[n-1]
 			}
 			if a == nil {
-				return nil, errorf("no value for parameter $%d (%d given)", n, len(p.args))
+				return nil, errorf("no value for parameter $%d (%d given)", n, len(p.Args))
 			}
 		}
 	}
 	if a == nil {
-		for i := range p.args {
-			if strings.EqualFold(p.args[i].Name, name) {
-				a = &p.args[i]
+		for i := range p.Args {
+			if strings.EqualFold(p.Args[i].Name, name) {
+				a = &p.Args[i]
 			}
 		}
 		if a == nil {
 			return nil, errorf("no value for parameter :%s", name)
 		}
 	}
-	if v, ok := a.Value.(*variable); ok {
+	if v, ok := a.Value.(*Variable); ok {
 		// EXECUTE's arguments keep the types their expressions have.
-		return &constExpr{t: v.t, v: v.v}, nil
+		return &ConstExpr{T: v.T, V: v.V}, nil
 	}
 	t, v, err := argScalar(a.Value)
 	if err != nil {
 		return nil, err
 	}
-	return &constExpr{t: t, v: v}, nil
+	return &ConstExpr{T: t, V: v}, nil
 }
 
 // shortText is the text of an expression when it is a literal or a sign
@@ -1007,7 +1007,7 @@ func shortText(n *named) (string, bool) {
 			return "", false
 		}
 		for _, p := range n.parts {
-			if k, isConst := p.(*constExpr); isConst {
+			if k, isConst := p.(*ConstExpr); isConst {
 				if _, ok := shortText(&k.named); !ok {
 					return "", false
 				}

@@ -45,7 +45,7 @@ func commonInt(a, b Type) Type {
 	return Type{Kind: KInt, Bits: intWidth(a, b)}
 }
 
-func unifyTypes(a, b Type) (Type, error) {
+func UnifyTypes(a, b Type) (Type, error) {
 	ak, bk := a.Op(), b.Op()
 	switch {
 	case isUnionWithScalar(a, b): // uniontype.go
@@ -136,9 +136,9 @@ func unifyTypes(a, b Type) (Type, error) {
 			return tHuge, nil
 		}
 	case ak == KString && b.Kind != KNested:
-		return withoutField(b), nil
+		return WithoutField(b), nil
 	case bk == KString && a.Kind != KNested:
-		return withoutField(a), nil
+		return WithoutField(a), nil
 	case ak == KDate && bk == KTimestamp || ak == KTimestamp && bk == KDate:
 		// A DATE meets TIMESTAMP_S and TIMESTAMP_MS in their own type.
 		return Type{Kind: KTimestamp, Coarse: a.Coarse + b.Coarse}, nil
@@ -146,10 +146,10 @@ func unifyTypes(a, b Type) (Type, error) {
 	return Type{}, errorf("cannot compare %s with %s", a.SQLName(), b.SQLName())
 }
 
-func withoutField(t Type) Type { t.Field = nil; return t }
+func WithoutField(t Type) Type { t.Field = nil; return t }
 
 // unify casts two operands to their common type.
-func (p *planner) unify(l, r expr) (expr, expr, error) {
+func (p *Planner) unify(l, r Expr) (Expr, Expr, error) {
 	lt, rt := l.Type(), r.Type()
 	if lt.Kind == KEnum || rt.Kind == KEnum {
 		t := unifyEnum(lt, rt)
@@ -168,9 +168,9 @@ func (p *planner) unify(l, r expr) (expr, expr, error) {
 		// (Col.Get gives the unsigned one's values as uint64s).
 		var err error
 		if lt.Kind == KUint {
-			l, err = p.cast(l, tBigint)
+			l, err = p.cast(l, TBigint)
 		} else {
-			r, err = p.cast(r, tBigint)
+			r, err = p.cast(r, TBigint)
 		}
 		return l, r, err
 	}
@@ -180,29 +180,29 @@ func (p *planner) unify(l, r expr) (expr, expr, error) {
 	if lt.Op() == KDecimal && rt.Op() == KDecimal && lt.Scale == rt.Scale && lt.Prec <= 18 == (rt.Prec <= 18) {
 		return l, r, nil
 	}
-	t, err := unifyTypes(lt, rt)
+	t, err := UnifyTypes(lt, rt)
 	if err != nil {
 		return nil, nil, err
 	}
 	// Compare a column with a constant in the column's own type when the
 	// constant converts exactly (keeps the typed fast path and pushdown).
-	if k, ok := isConst(r); ok && k.v != nil && lt.Kind != KNested {
+	if k, ok := IsConst(r); ok && k.V != nil && lt.Kind != KNested {
 		if lt.Op() == KInt && rt.Kind == KDecimal || lt.Op() == KInt && rt.Kind == KFloat {
 			// 3 = 3.0 compares as integers; 3 = 3.5 must not.
-			if v, err := castScalar(k.v, rt, lt); err == nil {
-				if back, err := castScalar(v, lt, rt); err == nil && vec.CompareScalars(rt, back, k.v) == 0 {
-					return l, &constExpr{t: lt, v: v}, nil
+			if v, err := CastScalar(k.V, rt, lt); err == nil {
+				if back, err := CastScalar(v, lt, rt); err == nil && vec.CompareScalars(rt, back, k.V) == 0 {
+					return l, &ConstExpr{T: lt, V: v}, nil
 				}
 			}
 		} else if rt.Op() == KString {
-			if _, lc := isConst(l); !lc {
-				c, err := p.cast(r, withoutField(lt))
+			if _, lc := IsConst(l); !lc {
+				c, err := p.cast(r, WithoutField(lt))
 				return l, c, err
 			}
 		}
 	}
-	if k, ok := isConst(l); ok && k.v != nil && lt.Op() == KString && rt.Kind != KNested {
-		c, err := p.cast(l, withoutField(rt))
+	if k, ok := IsConst(l); ok && k.V != nil && lt.Op() == KString && rt.Kind != KNested {
+		c, err := p.cast(l, WithoutField(rt))
 		return c, r, err
 	}
 	if l, err = p.cast(l, t); err != nil {
@@ -215,7 +215,7 @@ func (p *planner) unify(l, r expr) (expr, expr, error) {
 }
 
 // coerce casts e to t implicitly.
-func (p *planner) coerce(e expr, t Type) (expr, error) {
+func (p *Planner) coerce(e Expr, t Type) (Expr, error) {
 	et := e.Type()
 	if (et.Op() == t.Op() && vec.SameEnum(et.Enum, t.Enum)) || et.Kind == KNull {
 		if et.Kind == KNull {
@@ -230,9 +230,9 @@ func (p *planner) coerce(e expr, t Type) (expr, error) {
 }
 
 // cast converts e to t, folding constants.
-func (p *planner) cast(e expr, t Type) (expr, error) {
+func (p *Planner) cast(e Expr, t Type) (Expr, error) {
 	et := e.Type()
-	if loc := p.set.tz; loc != nil && (et.TZ || t.TZ) {
+	if loc := p.Set.TZ; loc != nil && (et.TZ || t.TZ) {
 		// TIMESTAMPTZ and wall times meet in the TimeZone (timezone.go).
 		if out, ok, err := p.zoneCast(e, t, loc); ok {
 			return out, err
@@ -246,13 +246,13 @@ func (p *planner) cast(e expr, t Type) (expr, error) {
 	if et.Kind == KDecimal && t.Kind == KDecimal && et.Scale == t.Scale && et.Prec <= 18 == (t.Prec <= 18) && t.Prec >= et.Prec {
 		return e, nil
 	}
-	if k, ok := isConst(e); ok {
-		v, err := castScalar(k.v, k.t, t)
+	if k, ok := IsConst(e); ok {
+		v, err := CastScalar(k.V, k.T, t)
 		if err == nil {
-			return &constExpr{named: named{text: k.text, node: k.node, parts: k.parts}, t: t, v: v}, nil
+			return &ConstExpr{named: named{text: k.text, node: k.node, parts: k.parts}, T: t, V: v}, nil
 		}
 		if p.inTry == 0 && p.inBranch == 0 {
-			return nil, asError(err)
+			return nil, AsError(err)
 		}
 	}
 	c := &castExpr{e: e, to: t}
@@ -261,8 +261,8 @@ func (p *planner) cast(e expr, t Type) (expr, error) {
 }
 
 // bindConvert binds the operand and the target type of CAST(x AS t).
-func (p *planner) bindConvert(x *sqlparser.ConvertExpr, sc *scope, agg *aggCtx) (expr, Type, error) {
-	e, err := p.bindExpr(x.Expr, sc, agg)
+func (p *Planner) bindConvert(x *sqlparser.ConvertExpr, sc *Scope, agg *aggCtx) (Expr, Type, error) {
+	e, err := p.BindExpr(x.Expr, sc, agg)
 	if err != nil {
 		return nil, Type{}, err
 	}
@@ -273,7 +273,7 @@ func (p *planner) bindConvert(x *sqlparser.ConvertExpr, sc *scope, agg *aggCtx) 
 // bindTryCast binds TRY_CAST(x AS t) (rewritten as parse.TryMarker(CAST(x AS
 // t))): a CAST whose values that do not convert are NULL instead of an
 // error.
-func (p *planner) bindTryCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (expr, error) {
+func (p *Planner) bindTryCast(x *sqlparser.FuncExpr, sc *Scope, agg *aggCtx) (Expr, error) {
 	var conv *sqlparser.ConvertExpr
 	if len(x.Exprs) == 1 {
 		if ae, ok := x.Exprs[0].(*sqlparser.AliasedExpr); ok {
@@ -290,13 +290,13 @@ func (p *planner) bindTryCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (ex
 	if err != nil {
 		return nil, err
 	}
-	if k, ok := isConst(e); ok {
+	if k, ok := IsConst(e); ok {
 		if _, isList := listElem(t); isList {
-			v, err := function.CastScalar(k.v, k.t, t, true)
+			v, err := function.CastScalar(k.V, k.T, t, true)
 			if err != nil {
 				v = nil
 			}
-			return &constExpr{t: t, v: v}, nil
+			return &ConstExpr{T: t, V: v}, nil
 		}
 	}
 	c, err := p.cast(e, t)
@@ -307,10 +307,10 @@ func (p *planner) bindTryCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (ex
 		}
 		return c, nil
 	}
-	if _, ok := isConst(e); ok && !function.BitBlobCast(e.Type(), t) {
+	if _, ok := IsConst(e); ok && !function.BitBlobCast(e.Type(), t) {
 		// A constant that does not convert; DuckDB's TRY_CAST of an
 		// empty BLOB to BIT is an error all the same.
-		return &constExpr{t: t}, nil
+		return &ConstExpr{T: t}, nil
 	}
 	return nil, err
 }
@@ -348,7 +348,7 @@ func convertType(ct *sqlparser.ConvertType) (Type, error) {
 	}
 	t, err := function.ParseTypeName(name, params)
 	if err != nil {
-		return Type{}, asError(err)
+		return Type{}, AsError(err)
 	}
 	return t, nil
 }
@@ -409,7 +409,7 @@ func argScalar(v any) (Type, any, error) {
 		t := Type{Kind: KDecimal, Prec: min(38, max(p, s+1)), Scale: s}
 		out, err := function.FitDecimal(x, t)
 		if err != nil {
-			return Type{}, nil, asError(err)
+			return Type{}, nil, AsError(err)
 		}
 		return t, out, nil
 	}
@@ -428,20 +428,20 @@ func argScalar(v any) (Type, any, error) {
 // macroArgMarker(value, 'macro', CAST(NULL AS type)) is the argument of a
 // typed parameter: the binder checks that the value casts to the type
 // implicitly and casts it (bindMacroArg).
-const macroArgMarker = "__carquet_macro_arg__"
+const MacroArgMarker = "__carquet_macro_arg__"
 
 // bindMacroArg binds macroArgMarker(value, signature, typed NULL): DuckDB
 // takes an argument of a typed parameter only when it casts to the type
 // implicitly (a SMALLINT to an INTEGER, not a BIGINT or a string).
-func (p *planner) bindMacroArg(args []expr) (expr, error) {
-	sig, _ := isConst(args[1])
-	name, _ := sig.v.(string)
+func (p *Planner) bindMacroArg(args []Expr) (Expr, error) {
+	sig, _ := IsConst(args[1])
+	name, _ := sig.V.(string)
 	if i := strings.IndexByte(name, '('); i > 0 {
 		name = name[:i]
 	}
 	to := args[2].Type()
 	if !castsImplicitly(args[0].Type(), to) {
-		return nil, errorf("Macro %s() does not support the supplied arguments. You might need to add explicit type casts. (%s is %s; the macro is %s)", name, args[0].String(), args[0].Type().SQLName(), sig.v)
+		return nil, errorf("Macro %s() does not support the supplied arguments. You might need to add explicit type casts. (%s is %s; the macro is %s)", name, args[0].String(), args[0].Type().SQLName(), sig.V)
 	}
 	return p.cast(args[0], to)
 }

@@ -16,20 +16,20 @@ import (
 // Binding operators: comparisons, IN, arithmetic with DuckDB's result types
 // and overflow rules, CASE, intervals, LIKE/GLOB and operator chains.
 
-func (p *planner) bindLogic(and bool, parts []sqlparser.Expr, sc *scope, agg *aggCtx) (expr, error) {
-	var terms []expr
+func (p *Planner) bindLogic(and bool, parts []sqlparser.Expr, sc *Scope, agg *aggCtx) (Expr, error) {
+	var terms []Expr
 	for _, part := range parts {
-		e, err := p.bindBool(part, sc, agg)
+		e, err := p.BindBool(part, sc, agg)
 		if err != nil {
 			return nil, err
 		}
 		// Flatten nested ANDs / ORs. The first part's terms are taken over,
 		// not copied: a left-deep chain of n ORs would copy O(n²) terms.
-		var nested []expr
+		var nested []Expr
 		switch x := e.(type) {
-		case *andExpr:
+		case *AndExpr:
 			if and {
-				nested = x.terms
+				nested = x.Terms
 			}
 		case *orExpr:
 			if !and {
@@ -46,31 +46,31 @@ func (p *planner) bindLogic(and bool, parts []sqlparser.Expr, sc *scope, agg *ag
 		}
 		terms = append(terms, e)
 	}
-	var e expr
+	var e Expr
 	if and {
-		e = &andExpr{terms: terms}
+		e = &AndExpr{Terms: terms}
 	} else {
 		e = &orExpr{terms: terms}
 	}
 	return p.fold(e, terms...)
 }
 
-func (p *planner) bindBool(n sqlparser.Expr, sc *scope, agg *aggCtx) (expr, error) {
-	e, err := p.bindExpr(n, sc, agg)
+func (p *Planner) BindBool(n sqlparser.Expr, sc *Scope, agg *aggCtx) (Expr, error) {
+	e, err := p.BindExpr(n, sc, agg)
 	if err != nil {
 		return nil, err
 	}
 	return p.coerce(e, Type{Kind: KBool})
 }
 
-func (p *planner) bindComparison(x *sqlparser.ComparisonExpr, sc *scope, agg *aggCtx) (expr, error) {
+func (p *Planner) bindComparison(x *sqlparser.ComparisonExpr, sc *Scope, agg *aggCtx) (Expr, error) {
 	if t, ok := x.Left.(sqlparser.ValTuple); ok && len(t) > 1 {
 		return p.bindRowComparison(x, t, sc, agg)
 	}
 	if f, ok := x.Right.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == parse.GlobMarker || f.Name.Lowered() == parse.SimilarMarker) {
 		return p.bindPatternMatch(x, f, sc, agg)
 	}
-	l, err := p.bindExpr(x.Left, sc, agg)
+	l, err := p.BindExpr(x.Left, sc, agg)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +86,7 @@ func (p *planner) bindComparison(x *sqlparser.ComparisonExpr, sc *scope, agg *ag
 	if f, ok := x.Right.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == parse.AnyMarker || f.Name.Lowered() == parse.AllMarker) {
 		return p.bindQuantified(x, l, f, sc, agg)
 	}
-	r, err := p.bindExpr(x.Right, sc, agg)
+	r, err := p.BindExpr(x.Right, sc, agg)
 	if err != nil {
 		return nil, err
 	}
@@ -102,22 +102,22 @@ func (p *planner) bindComparison(x *sqlparser.ComparisonExpr, sc *scope, agg *ag
 		}
 		e := &likeExpr{e: l, pat: r, not: not, fold: fold}
 		if x.Escape != nil {
-			esc, err := p.bindExpr(x.Escape, sc, agg)
+			esc, err := p.BindExpr(x.Escape, sc, agg)
 			if err != nil {
 				return nil, err
 			}
-			k, ok := isConst(esc)
-			s, _ := k.v.(string)
+			k, ok := IsConst(esc)
+			s, _ := k.V.(string)
 			if !ok || len(s) != 1 {
 				return nil, errorf("ESCAPE must be a single character")
 			}
 			e.esc = s[0]
 		}
-		if k, ok := isConst(r); ok {
-			if k.v == nil {
-				return &constExpr{t: Type{Kind: KBool}}, nil
+		if k, ok := IsConst(r); ok {
+			if k.V == nil {
+				return &ConstExpr{T: Type{Kind: KBool}}, nil
 			}
-			e.m = function.CompileLike(k.v.(string), e.esc, fold)
+			e.m = function.CompileLike(k.V.(string), e.esc, fold)
 		}
 		return p.fold(e, l, r)
 	case sqlparser.JSONExtractOp, sqlparser.JSONUnquoteExtractOp:
@@ -132,14 +132,14 @@ func (p *planner) bindComparison(x *sqlparser.ComparisonExpr, sc *scope, agg *ag
 
 // compare builds `l op r` after bringing both sides to one type, with
 // constants on the right where possible.
-func (p *planner) compare(op cmpOp, l, r expr) (expr, error) {
-	if _, lc := isConst(l); lc {
-		if _, rc := isConst(r); !rc {
+func (p *Planner) compare(op cmpOp, l, r Expr) (Expr, error) {
+	if _, lc := IsConst(l); lc {
+		if _, rc := IsConst(r); !rc {
 			l, r, op = r, l, flipCmp(op)
 		}
 	}
-	if k, ok := isConst(r); ok {
-		if _, lc := isConst(l); !lc {
+	if k, ok := IsConst(r); ok {
+		if _, lc := IsConst(l); !lc {
 			if k2, ok := constInColumnType(op, l.Type(), k); ok {
 				r = k2
 			} else if k2, ok := enumEqualityConst(op, l.Type(), k); ok {
@@ -151,8 +151,8 @@ func (p *planner) compare(op cmpOp, l, r expr) (expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, lc := isConst(l); lc {
-		if _, rc := isConst(r); !rc {
+	if _, lc := IsConst(l); lc {
+		if _, rc := IsConst(r); !rc {
 			l, r, op = r, l, flipCmp(op)
 		}
 	}
@@ -161,12 +161,12 @@ func (p *planner) compare(op cmpOp, l, r expr) (expr, error) {
 	return p.fold(e, l, r)
 }
 
-func (p *planner) bindIn(l expr, right sqlparser.Expr, not bool, sc *scope, agg *aggCtx) (expr, error) {
-	var items []expr
+func (p *Planner) bindIn(l Expr, right sqlparser.Expr, not bool, sc *Scope, agg *aggCtx) (Expr, error) {
+	var items []Expr
 	switch rt := right.(type) {
 	case sqlparser.ValTuple:
 		for _, it := range rt {
-			e, err := p.bindExpr(it, sc, agg)
+			e, err := p.BindExpr(it, sc, agg)
 			if err != nil {
 				return nil, err
 			}
@@ -191,11 +191,11 @@ func (p *planner) bindIn(l expr, right sqlparser.Expr, not bool, sc *scope, agg 
 				continue
 			}
 			seen[string(key)] = struct{}{}
-			items = append(items, &constExpr{t: c.T, v: c.Get(i)})
+			items = append(items, &ConstExpr{T: c.T, V: c.Get(i)})
 		}
 		if b.N == 0 {
 			// x IN (empty) is false, even for NULL x.
-			return &constExpr{t: Type{Kind: KBool}, v: not}, nil
+			return &ConstExpr{T: Type{Kind: KBool}, V: not}, nil
 		}
 	case sqlparser.ListArg:
 		return nil, unsupported("list arguments")
@@ -204,13 +204,13 @@ func (p *planner) bindIn(l expr, right sqlparser.Expr, not bool, sc *scope, agg 
 	}
 	allConst := true
 	for _, it := range items {
-		if _, ok := isConst(it); !ok {
+		if _, ok := IsConst(it); !ok {
 			allConst = false
 		}
 	}
 	if !allConst {
 		// x IN (a, b) with expressions: a disjunction of equalities.
-		var terms []expr
+		var terms []Expr
 		for _, it := range items {
 			c, err := p.compare(opEq, l, it)
 			if err != nil {
@@ -218,7 +218,7 @@ func (p *planner) bindIn(l expr, right sqlparser.Expr, not bool, sc *scope, agg 
 			}
 			terms = append(terms, c)
 		}
-		var e expr = &orExpr{terms: terms}
+		var e Expr = &orExpr{terms: terms}
 		if not {
 			e = &notExpr{e: e}
 		}
@@ -231,7 +231,7 @@ func (p *planner) bindIn(l expr, right sqlparser.Expr, not bool, sc *scope, agg 
 		if t.Kind == KNull {
 			continue
 		}
-		u, err := unifyTypes(target, t)
+		u, err := UnifyTypes(target, t)
 		if err != nil {
 			return nil, err
 		}
@@ -248,14 +248,14 @@ func (p *planner) bindIn(l expr, right sqlparser.Expr, not bool, sc *scope, agg 
 	}
 	e := &inExpr{e: l, not: not}
 	for _, it := range items {
-		k := it.(*constExpr)
-		if k.v == nil {
+		k := it.(*ConstExpr)
+		if k.V == nil {
 			e.hasNull = true
 			continue
 		}
-		v, err := castScalar(k.v, k.t, target)
+		v, err := CastScalar(k.V, k.T, target)
 		if err != nil {
-			return nil, asError(err)
+			return nil, AsError(err)
 		}
 		e.vals = append(e.vals, v)
 	}
@@ -263,7 +263,7 @@ func (p *planner) bindIn(l expr, right sqlparser.Expr, not bool, sc *scope, agg 
 	return p.fold(e, l)
 }
 
-func (p *planner) arith(op byte, l, r expr) (expr, error) {
+func (p *Planner) arith(op byte, l, r Expr) (Expr, error) {
 	var err error
 	if l, err = p.micros(l); err != nil {
 		return nil, err
@@ -280,11 +280,11 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		if t.Kind == KNull {
 			t = Type{Kind: KInt}
 		}
-		return &constExpr{t: t}, nil
+		return &ConstExpr{T: t}, nil
 	}
 	// Strings in arithmetic are numbers (or dates) given as text.
 	if lt.Op() == KString {
-		if _, ok := isConst(l); ok {
+		if _, ok := IsConst(l); ok {
 			if rt.IsNumeric() {
 				// Text that is not a number is an error ('' + 1 dereferenced
 				// the nil the failed cast returned — found by FuzzQuery).
@@ -296,7 +296,7 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		}
 	}
 	if rt.Op() == KString {
-		if _, ok := isConst(r); ok {
+		if _, ok := IsConst(r); ok {
 			switch {
 			case rt.Op() == KString && (lt.Kind == KTimestamp || lt.Kind == KDate):
 				var err error
@@ -318,17 +318,17 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 		if rt.Kind == KInterval {
 			iv, n = r, l
 		}
-		ik, ok1 := isConst(iv)
-		nk, ok2 := isConst(n)
-		if ok1 && ok2 && nk.t.Op() == KInt {
-			x, isIv := ik.v.(interval)
-			m, isInt := nk.v.(int64)
+		ik, ok1 := IsConst(iv)
+		nk, ok2 := IsConst(n)
+		if ok1 && ok2 && nk.T.Op() == KInt {
+			x, isIv := ik.V.(Interval)
+			m, isInt := nk.V.(int64)
 			if isIv && isInt {
-				return &constExpr{t: Type{Kind: KInterval}, v: x.MulInt(m)}, nil
+				return &ConstExpr{T: Type{Kind: KInterval}, V: x.MulInt(m)}, nil
 			}
 		}
 		if ok1 {
-			if x, isIv := ik.v.(interval); isIv && n.Type().IsNumeric() {
+			if x, isIv := ik.V.(Interval); isIv && n.Type().IsNumeric() {
 				return p.scaledInterval(n, x, n.String()+" * "+iv.String())
 			}
 		}
@@ -348,7 +348,7 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 			if op == '-' {
 				rv = rv.Neg()
 			}
-			return &constExpr{t: lt, v: lv.Add(rv)}, nil
+			return &ConstExpr{T: lt, V: lv.Add(rv)}, nil
 		}
 	}
 	if op == '+' && (lt.Kind == KDate && rt.Kind == KTime || lt.Kind == KTime && rt.Kind == KDate) {
@@ -501,7 +501,7 @@ func (p *planner) arith(op byte, l, r expr) (expr, error) {
 
 // dateAtTime is DATE + TIME (either order), DuckDB's TIMESTAMP of that
 // day at that time: the day's midnight in microseconds plus the time's.
-func (p *planner) dateAtTime(l, r expr) (expr, error) {
+func (p *Planner) dateAtTime(l, r Expr) (Expr, error) {
 	if l.Type().Kind == KTime {
 		l, r = r, l
 	}
@@ -535,7 +535,7 @@ func arithPrec(op byte) int {
 // looser (a * (b - c)), or as tight on the right of a - or / (a - (b - c)).
 // The parser's ParenExpr binds to its inner expression, so the text has
 // to put them back.
-func operandParts(e expr, op byte, right bool) []any {
+func operandParts(e Expr, op byte, right bool) []any {
 	if a, ok := e.(*arithExpr); ok && a.parts != nil {
 		po, pa := arithPrec(op), arithPrec(a.op)
 		if pa < po || right && pa == po && op != '+' && op != '*' {
@@ -564,7 +564,7 @@ func intWidth(a, b Type) int {
 // literalWidth is intWidth of l and r, where an integer literal takes the
 // other operand's narrower width when it fits it (DuckDB lets a literal
 // cast implicitly: SMALLINT * 2 is a SMALLINT, TINYINT + 1000 an INTEGER).
-func literalWidth(l, r expr) int {
+func literalWidth(l, r Expr) int {
 	lt, rt := l.Type(), r.Type()
 	lv, lLit := intLiteral(l)
 	rv, rLit := intLiteral(r)
@@ -586,12 +586,12 @@ func literalWidth(l, r expr) int {
 
 // intLiteral reports an integer literal as written (not a CAST) and its
 // value.
-func intLiteral(e expr) (int64, bool) {
-	k, ok := isConst(e)
-	if !ok || k.t.Kind != KInt || k.t.Bits != 0 && k.t.Bits < 32 {
+func intLiteral(e Expr) (int64, bool) {
+	k, ok := IsConst(e)
+	if !ok || k.T.Kind != KInt || k.T.Bits != 0 && k.T.Bits < 32 {
 		return 0, false // a CAST to a narrow type is no literal
 	}
-	v, ok := k.v.(int64)
+	v, ok := k.V.(int64)
 	if !ok {
 		return 0, false
 	}
@@ -606,10 +606,10 @@ func hugeint(a, b Type) bool {
 	return (a.Huge || b.Huge) && intLike(a) && intLike(b)
 }
 
-func mustArith(p *planner, op byte, l, r expr) expr {
+func mustArith(p *Planner, op byte, l, r Expr) Expr {
 	e, err := p.arith(op, l, r)
 	if err != nil {
-		return &constExpr{t: Type{Kind: KFloat}}
+		return &ConstExpr{T: Type{Kind: KFloat}}
 	}
 	return e
 }
@@ -636,9 +636,9 @@ func precOf(t Type) int {
 // with: its type's, an integer constant's being DuckDB's type of the
 // literal, INTEGER (10 digits) when it fits 32 bits, else BIGINT (19), as
 // DuckDB's DECIMAL(5,2) * 2 is a DECIMAL(15,2).
-func operandPrec(e expr, t Type) int {
-	if k, ok := isConst(e); ok && t.Kind == KInt && t.Bits == 0 {
-		if v, ok := k.v.(int64); ok && v >= math.MinInt32 && v <= math.MaxInt32 {
+func operandPrec(e Expr, t Type) int {
+	if k, ok := IsConst(e); ok && t.Kind == KInt && t.Bits == 0 {
+		if v, ok := k.V.(int64); ok && v >= math.MinInt32 && v <= math.MaxInt32 {
 			return 10
 		}
 	}
@@ -656,34 +656,34 @@ func decType(t Type) Type {
 // bindBranch binds a CASE branch's value. A constant in it that does not
 // cast fails when a row takes the branch, not when the query is bound:
 // DuckDB's CASE WHEN false THEN CAST('x' AS INTEGER) ELSE 1 END is 1.
-func (p *planner) bindBranch(x sqlparser.Expr, sc *scope, agg *aggCtx) (expr, error) {
+func (p *Planner) bindBranch(x sqlparser.Expr, sc *Scope, agg *aggCtx) (Expr, error) {
 	p.inBranch++
 	defer func() { p.inBranch-- }()
-	return p.bindExpr(x, sc, agg)
+	return p.BindExpr(x, sc, agg)
 }
 
-func (p *planner) bindCase(x *sqlparser.CaseExpr, sc *scope, agg *aggCtx) (expr, error) {
-	var subject expr
+func (p *Planner) bindCase(x *sqlparser.CaseExpr, sc *Scope, agg *aggCtx) (Expr, error) {
+	var subject Expr
 	if x.Expr != nil {
 		var err error
-		if subject, err = p.bindExpr(x.Expr, sc, agg); err != nil {
+		if subject, err = p.BindExpr(x.Expr, sc, agg); err != nil {
 			return nil, err
 		}
 	}
 	e := &caseExpr{}
-	var vals []expr
+	var vals []Expr
 	for _, w := range x.Whens {
-		var cond expr
+		var cond Expr
 		var err error
 		if subject != nil {
-			v, err := p.bindExpr(w.Cond, sc, agg)
+			v, err := p.BindExpr(w.Cond, sc, agg)
 			if err != nil {
 				return nil, err
 			}
 			if cond, err = p.compare(opEq, subject, v); err != nil {
 				return nil, err
 			}
-		} else if cond, err = p.bindBool(w.Cond, sc, agg); err != nil {
+		} else if cond, err = p.BindBool(w.Cond, sc, agg); err != nil {
 			return nil, err
 		}
 		v, err := p.bindBranch(w.Val, sc, agg)
@@ -721,12 +721,12 @@ func (p *planner) bindCase(x *sqlparser.CaseExpr, sc *scope, agg *aggCtx) (expr,
 
 // commonType is the type several values (CASE branches, COALESCE
 // arguments) are brought to.
-func commonType(vals []expr) (Type, error) {
+func commonType(vals []Expr) (Type, error) {
 	t := Type{Kind: KNull}
 	for _, v := range vals {
 		vt := v.Type()
 		if t.Kind == KNull {
-			t = withoutField(vt)
+			t = WithoutField(vt)
 			if vt.Kind == KNested {
 				t = vt
 			}
@@ -740,7 +740,7 @@ func commonType(vals []expr) (Type, error) {
 			continue
 		}
 		if vt.Op() == KString && t.Op() != KString {
-			if _, ok := isConst(v); ok {
+			if _, ok := IsConst(v); ok {
 				continue
 			}
 			t = Type{Kind: KString}
@@ -750,7 +750,7 @@ func commonType(vals []expr) (Type, error) {
 			t = Type{Kind: KString}
 			continue
 		}
-		u, err := unifyTypes(t, vt)
+		u, err := UnifyTypes(t, vt)
 		if err != nil {
 			return Type{}, err
 		}
@@ -762,12 +762,12 @@ func commonType(vals []expr) (Type, error) {
 	return t, nil
 }
 
-func (p *planner) bindInterval(x *sqlparser.IntervalExpr, sc *scope, agg *aggCtx) (expr, error) {
-	e, err := p.bindExpr(x.Expr, sc, agg)
+func (p *Planner) bindInterval(x *sqlparser.IntervalExpr, sc *Scope, agg *aggCtx) (Expr, error) {
+	e, err := p.BindExpr(x.Expr, sc, agg)
 	if err != nil {
 		return nil, err
 	}
-	k, ok := isConst(e)
+	k, ok := IsConst(e)
 	if !ok {
 		unit, err := function.MakeInterval(1, x.Unit)
 		if err != nil {
@@ -775,26 +775,26 @@ func (p *planner) bindInterval(x *sqlparser.IntervalExpr, sc *scope, agg *aggCtx
 		}
 		return p.scaledInterval(e, unit, "INTERVAL ("+e.String()+") "+strings.ToUpper(x.Unit))
 	}
-	f, err := castScalar(k.v, k.t, Type{Kind: KFloat})
+	f, err := CastScalar(k.V, k.T, Type{Kind: KFloat})
 	if err != nil {
-		return nil, asError(err)
+		return nil, AsError(err)
 	}
 	n, _ := f.(float64)
 	iv, err := function.MakeInterval(n, x.Unit)
 	if err != nil {
 		return nil, err
 	}
-	return &constExpr{t: Type{Kind: KInterval}, v: iv}, nil
+	return &ConstExpr{T: Type{Kind: KInterval}, V: iv}, nil
 }
 
 // scaledInterval is n times the interval unit, n an expression, as
 // interval.scale (a fraction of a month carries into days).
-func (p *planner) scaledInterval(n expr, unit interval, text string) (expr, error) {
+func (p *Planner) scaledInterval(n Expr, unit Interval, text string) (Expr, error) {
 	f, err := p.cast(n, tFloat)
 	if err != nil {
 		return nil, err
 	}
-	e := &funcExpr{name: "interval", args: []expr{f}, t: Type{Kind: KInterval}, strict: true, row: func(a []*Col, i int) (any, error) {
+	e := &funcExpr{name: "interval", args: []Expr{f}, t: Type{Kind: KInterval}, strict: true, row: func(a []*Col, i int) (any, error) {
 		iv, ok := unit.Scale(a[0].F[i])
 		if !ok {
 			return nil, errorf("the interval is out of range")
@@ -809,7 +809,7 @@ func (p *planner) scaledInterval(n expr, unit interval, text string) (expr, erro
 // the rewrite made x [NOT] LIKE marker(p): regexp_full_match(x, p), the
 // GLOB pattern first made a regular expression (by the function of the
 // marker's name, folded for a constant).
-func (p *planner) bindPatternMatch(x *sqlparser.ComparisonExpr, f *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (expr, error) {
+func (p *Planner) bindPatternMatch(x *sqlparser.ComparisonExpr, f *sqlparser.FuncExpr, sc *Scope, agg *aggCtx) (Expr, error) {
 	if len(f.Exprs) != 1 || x.Escape != nil {
 		return nil, errorf("GLOB and SIMILAR TO take one pattern")
 	}
@@ -826,7 +826,7 @@ func (p *planner) bindPatternMatch(x *sqlparser.ComparisonExpr, f *sqlparser.Fun
 	if x.Operator == sqlparser.NotLikeStr {
 		e = &sqlparser.NotExpr{Expr: e}
 	}
-	return p.bindExpr(e, sc, agg)
+	return p.BindExpr(e, sc, agg)
 }
 
 // globRegexp returns the regular expression of a GLOB pattern: * any
@@ -886,7 +886,7 @@ var opChainOperator = map[string]string{
 
 // bindOpChain binds a chain of opChainOperator operators, as parsed from
 // left to right, folding it from the left.
-func (p *planner) bindOpChain(x *sqlparser.BinaryExpr, sc *scope, agg *aggCtx) (expr, error) {
+func (p *Planner) bindOpChain(x *sqlparser.BinaryExpr, sc *Scope, agg *aggCtx) (Expr, error) {
 	var operands []sqlparser.Expr
 	var ops []string
 	var flatten func(e sqlparser.Expr)
@@ -900,7 +900,7 @@ func (p *planner) bindOpChain(x *sqlparser.BinaryExpr, sc *scope, agg *aggCtx) (
 		operands = append(operands, e)
 	}
 	flatten(x)
-	acc, err := p.bindExpr(operands[0], sc, agg)
+	acc, err := p.BindExpr(operands[0], sc, agg)
 	if err != nil {
 		return nil, err
 	}
@@ -912,7 +912,7 @@ func (p *planner) bindOpChain(x *sqlparser.BinaryExpr, sc *scope, agg *aggCtx) (
 				fn = "bit_or_op"
 			}
 		}
-		r, err := p.bindExpr(operand, sc, agg)
+		r, err := p.BindExpr(operand, sc, agg)
 		if err != nil {
 			return nil, err
 		}
@@ -922,7 +922,7 @@ func (p *planner) bindOpChain(x *sqlparser.BinaryExpr, sc *scope, agg *aggCtx) (
 			}
 			continue
 		}
-		if acc, err = p.bindFunc(fn, []expr{acc, r}); err != nil {
+		if acc, err = p.bindFunc(fn, []Expr{acc, r}); err != nil {
 			return nil, err
 		}
 	}

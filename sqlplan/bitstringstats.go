@@ -12,23 +12,23 @@ func errNoBitstringStats() error {
 }
 
 // bitstringStatsRange is the min and max bitstring_agg(x) takes for x.
-func (p *planner) bitstringStatsRange(x expr) (lo, hi int64, err error) {
+func (p *Planner) bitstringStatsRange(x Expr) (lo, hi int64, err error) {
 	t := x.Type()
 	if t.Op() != KInt && t.Kind != KUint {
 		return 0, 0, errorf("No function matches the given name and argument types 'bitstring_agg(%s)'. You might need to add explicit type casts.", t.SQLName())
 	}
-	if c, ok := isConst(x); ok {
-		n, _ := c.v.(int64) // NULL: no bit to set, any range
+	if c, ok := IsConst(x); ok {
+		n, _ := c.V.(int64) // NULL: no bit to set, any range
 		return n, n, nil
 	}
 	if c, isCast := x.(*castExpr); isCast && isIntKind(c.e.Type()) {
 		x = c.e // an integer cast keeps the values, and so the range
 	}
-	col, ok := x.(*colExpr)
-	if !ok || col.col == nil || col.col.rel == nil || col.col.rel.table == nil || col.col.rel.derived() {
+	col, ok := x.(*ColExpr)
+	if !ok || col.col == nil || col.col.Rel == nil || col.col.Rel.table == nil || col.col.Rel.derived() {
 		return 0, 0, errNoBitstringStats()
 	}
-	sum, ok, err := col.col.rel.table.Summarize(col.col.name)
+	sum, ok, err := col.col.Rel.table.Summarize(col.col.Name)
 	if err == nil && ok && sum.Rows == sum.Nulls {
 		return 0, 0, nil // no values: NULL, whatever the range
 	}

@@ -8,7 +8,7 @@ import "github.com/carquet-go/carquet/sqlplan/function"
 // castExpr converts values to another type.
 type castExpr struct {
 	named
-	e   expr
+	e   Expr
 	to  Type
 	try bool // TRY_CAST: values that do not convert are NULL
 }
@@ -23,5 +23,5 @@ func (e *castExpr) Eval(b *Batch) (*Col, error) {
 	return function.CastCol(c, e.to, e.try)
 }
 
-// castCol converts a column to type to.
-func castCol(c *Col, to Type) (*Col, error) { return function.CastCol(c, to, false) }
+// CastCol converts a column to type to.
+func CastCol(c *Col, to Type) (*Col, error) { return function.CastCol(c, to, false) }

@@ -13,9 +13,9 @@ import (
 
 // catalogRelation is the relation of a catalog view, ok false when name
 // is none. The views have DuckDB's columns, in its order.
-func catalogRelation(p *planner, name, alias string) (*relation, bool) {
+func catalogRelation(p *Planner, name, alias string) (*Relation, bool) {
 	which := strings.ToLower(name)
-	c := &catalogRows{}
+	c := &CatalogRows{}
 	if pg, ok := strings.CutPrefix(which, "pg_catalog."); ok || strings.HasPrefix(which, "pg_") && !stmtOf(p).TableExists(name) {
 		if !ok {
 			pg = which // pg_tables is pg_catalog.pg_tables where no table has the name
@@ -26,14 +26,14 @@ func catalogRelation(p *planner, name, alias string) (*relation, bool) {
 		if !pgCatalogRelation(p, pg, c) {
 			return nil, false
 		}
-		return c.relation(alias, strings.ToUpper(which)), true
+		return c.Relation(alias, strings.ToUpper(which)), true
 	}
 	if (which == "sqlite_master" || which == "sqlite_schema") && !stmtOf(p).TableExists(name) {
 		if alias == "" {
 			alias = which
 		}
 		sqliteMaster(p, c)
-		return c.relation(alias, strings.ToUpper(which)), true
+		return c.Relation(alias, strings.ToUpper(which)), true
 	}
 	view, ok := strings.CutPrefix(which, "information_schema.")
 	if !ok {
@@ -68,15 +68,15 @@ func catalogRelation(p *planner, name, alias string) (*relation, bool) {
 	default:
 		return nil, false
 	}
-	return c.relation(alias, strings.ToUpper(which)), true
+	return c.Relation(alias, strings.ToUpper(which)), true
 }
 
 // nullColumns adds columns that are NULL in every row carquet lists,
 // and returns the function that adds a row's NULLs.
-func nullColumns(c *catalogRows, t Type, names ...string) func() {
-	var bs []*colBuilder
+func nullColumns(c *CatalogRows, t Type, names ...string) func() {
+	var bs []*ColBuilder
 	for _, n := range names {
-		bs = append(bs, c.col(n, t))
+		bs = append(bs, c.Col(n, t))
 	}
 	return func() {
 		for _, b := range bs {
@@ -86,22 +86,22 @@ func nullColumns(c *catalogRows, t Type, names ...string) func() {
 }
 
 // tableColumns adds table_catalog, table_schema and table_name.
-func tableColumns(c *catalogRows) func(db, name string) {
-	catalog, schema, table := c.col("table_catalog", tString), c.col("table_schema", tString), c.col("table_name", tString)
+func tableColumns(c *CatalogRows) func(db, name string) {
+	catalog, schema, table := c.Col("table_catalog", TString), c.Col("table_schema", TString), c.Col("table_name", TString)
 	return func(db, name string) {
-		c.n++
+		c.N++
 		catalog.Add(db)
 		schema.Add("main")
 		table.Add(name)
 	}
 }
 
-func infoTables(p *planner, c *catalogRows) {
+func infoTables(p *Planner, c *CatalogRows) {
 	row := tableColumns(c)
-	kind := c.col("table_type", tString)
-	nulls := nullColumns(c, tString, "self_referencing_column_name", "reference_generation", "user_defined_type_catalog", "user_defined_type_schema", "user_defined_type_name")
-	insertable, typed := c.col("is_insertable_into", tString), c.col("is_typed", tString)
-	commit, comment := c.col("commit_action", tString), c.col("TABLE_COMMENT", tString)
+	kind := c.Col("table_type", TString)
+	nulls := nullColumns(c, TString, "self_referencing_column_name", "reference_generation", "user_defined_type_catalog", "user_defined_type_schema", "user_defined_type_name")
+	insertable, typed := c.Col("is_insertable_into", TString), c.Col("is_typed", TString)
+	commit, comment := c.Col("commit_action", TString), c.Col("TABLE_COMMENT", TString)
 	for _, t := range catalogTables(p) {
 		row(t.db.name, t.name)
 		kind.Add("BASE TABLE")
@@ -122,28 +122,28 @@ func infoTables(p *planner, c *catalogRows) {
 	}
 }
 
-func infoColumns(p *planner, c *catalogRows) {
+func infoColumns(p *Planner, c *CatalogRows) {
 	row := tableColumns(c)
-	column, pos := c.col("column_name", tString), c.col("ordinal_position", tInteger)
-	dflt, nullable, dtype := c.col("column_default", tString), c.col("is_nullable", tString), c.col("data_type", tString)
-	maxLen, octets := c.col("character_maximum_length", tInteger), c.col("character_octet_length", tInteger)
-	prec, radix, scale := c.col("numeric_precision", tInteger), c.col("numeric_precision_radix", tInteger), c.col("numeric_scale", tInteger)
-	dtPrec, ivType, ivPrec := c.col("datetime_precision", tInteger), c.col("interval_type", tString), c.col("interval_precision", tInteger)
-	names := nullColumns(c, tString, "character_set_catalog", "character_set_schema", "character_set_name", "collation_catalog",
+	column, pos := c.Col("column_name", TString), c.Col("ordinal_position", TInteger)
+	dflt, nullable, dtype := c.Col("column_default", TString), c.Col("is_nullable", TString), c.Col("data_type", TString)
+	maxLen, octets := c.Col("character_maximum_length", TInteger), c.Col("character_octet_length", TInteger)
+	prec, radix, scale := c.Col("numeric_precision", TInteger), c.Col("numeric_precision_radix", TInteger), c.Col("numeric_scale", TInteger)
+	dtPrec, ivType, ivPrec := c.Col("datetime_precision", TInteger), c.Col("interval_type", TString), c.Col("interval_precision", TInteger)
+	names := nullColumns(c, TString, "character_set_catalog", "character_set_schema", "character_set_name", "collation_catalog",
 		"collation_schema", "collation_name", "domain_catalog", "domain_schema", "domain_name", "udt_catalog", "udt_schema",
 		"udt_name", "scope_catalog", "scope_schema", "scope_name")
-	maxCard, dtd := c.col("maximum_cardinality", tBigint), c.col("dtd_identifier", tString)
-	selfRef, identity := c.col("is_self_referencing", tBool), c.col("is_identity", tBool)
-	idents := nullColumns(c, tString, "identity_generation", "identity_start", "identity_increment", "identity_maximum", "identity_minimum")
-	idCycle := c.col("identity_cycle", tBool)
-	generated := nullColumns(c, tString, "is_generated", "generation_expression")
-	updatable, comment := c.col("is_updatable", tBool), c.col("COLUMN_COMMENT", tString)
+	maxCard, dtd := c.Col("maximum_cardinality", TBigint), c.Col("dtd_identifier", TString)
+	selfRef, identity := c.Col("is_self_referencing", TBool), c.Col("is_identity", TBool)
+	idents := nullColumns(c, TString, "identity_generation", "identity_start", "identity_increment", "identity_maximum", "identity_minimum")
+	idCycle := c.Col("identity_cycle", TBool)
+	generated := nullColumns(c, TString, "is_generated", "generation_expression")
+	updatable, comment := c.Col("is_updatable", TBool), c.Col("COLUMN_COMMENT", TString)
 	for _, ent := range catalogEntries(p) {
 		for k, col := range ent.cols {
 			row(ent.db.name, ent.name)
 			column.Add(col.name)
 			pos.Add(int64(k + 1))
-			dflt.Add(nullIfEmpty(col.dflt))
+			dflt.Add(NullIfEmpty(col.dflt))
 			if col.notNull && ent.view == nil {
 				nullable.Add("NO")
 			} else {
@@ -152,7 +152,7 @@ func infoColumns(p *planner, c *catalogRows) {
 			dtype.Add(col.t.SQLName())
 			pr, rx, sc := numericPrecision(col.t)
 			for _, v := range []struct {
-				b *colBuilder
+				b *ColBuilder
 				v any
 			}{{maxLen, nil}, {octets, nil}, {prec, pr}, {radix, rx}, {scale, sc}, {dtPrec, nil}, {ivType, nil}, {ivPrec, nil},
 				{maxCard, nil}, {dtd, nil}, {selfRef, nil}, {identity, nil}, {idCycle, nil}, {updatable, nil}, {comment, nil}} {
@@ -165,12 +165,12 @@ func infoColumns(p *planner, c *catalogRows) {
 	}
 }
 
-func infoViews(p *planner, c *catalogRows) {
+func infoViews(p *Planner, c *CatalogRows) {
 	row := tableColumns(c)
-	def := c.col("view_definition", tString)
-	check := c.col("check_option", tString)
-	nos := []*colBuilder{c.col("is_updatable", tString), c.col("is_insertable_into", tString), c.col("is_trigger_updatable", tString),
-		c.col("is_trigger_deletable", tString), c.col("is_trigger_insertable_into", tString)}
+	def := c.Col("view_definition", TString)
+	check := c.Col("check_option", TString)
+	nos := []*ColBuilder{c.Col("is_updatable", TString), c.Col("is_insertable_into", TString), c.Col("is_trigger_updatable", TString),
+		c.Col("is_trigger_deletable", TString), c.Col("is_trigger_insertable_into", TString)}
 	for _, name := range stmtOf(p).ViewNames() {
 		v := stmtOf(p).View(name)
 		if v == nil {
@@ -185,11 +185,11 @@ func infoViews(p *planner, c *catalogRows) {
 	}
 }
 
-func infoSchemata(p *planner, c *catalogRows) {
-	catalog, schema, owner := c.col("catalog_name", tString), c.col("schema_name", tString), c.col("schema_owner", tString)
-	nulls := nullColumns(c, tString, "default_character_set_catalog", "default_character_set_schema", "default_character_set_name", "sql_path")
+func infoSchemata(p *Planner, c *CatalogRows) {
+	catalog, schema, owner := c.Col("catalog_name", TString), c.Col("schema_name", TString), c.Col("schema_owner", TString)
+	nulls := nullColumns(c, TString, "default_character_set_catalog", "default_character_set_schema", "default_character_set_name", "sql_path")
 	for _, db := range catalogDatabases(p) {
-		c.n++
+		c.N++
 		catalog.Add(db.name)
 		schema.Add("main")
 		owner.Add("carquet")
@@ -199,17 +199,17 @@ func infoSchemata(p *planner, c *catalogRows) {
 
 // viewColumns are the output columns of a view (none if it does not plan:
 // a table it reads was dropped).
-func viewColumns(p *planner, name string) []Column {
+func viewColumns(p *Planner, name string) []Column {
 	st, err := stmtOf(p).PrepareOutside("SELECT * FROM " + parse.Backquote(name))
 	if err != nil {
 		return nil
 	}
-	vp := p.child(st.src)
-	defer vp.releaseAll()
-	sp, err := st.plan(vp)
+	vp := p.Child(st.Src)
+	defer vp.ReleaseAll()
+	sp, err := st.Plan(vp)
 	if err != nil {
 		return nil
 	}
-	sp.root.Close()
-	return sp.cols
+	sp.Root.Close()
+	return sp.Cols
 }

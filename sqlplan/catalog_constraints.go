@@ -145,7 +145,7 @@ type constrainedTable struct {
 
 // constrainedTables lists the tables of the catalog with their
 // constraints, in the catalog's order.
-func constrainedTables(p *planner) []constrainedTable {
+func constrainedTables(p *Planner) []constrainedTable {
 	ents := catalogEntries(p)
 	primary := map[string][]string{} // by database.table
 	for _, ent := range ents {
@@ -163,29 +163,29 @@ func constrainedTables(p *planner) []constrainedTable {
 	return out
 }
 
-var tStringList = Type{Kind: KNested, Elem: &tString}
-var tBigintList = Type{Kind: KNested, Elem: &tBigint}
+var tStringList = Type{Kind: KNested, Elem: &TString}
+var tBigintList = Type{Kind: KNested, Elem: &TBigint}
 
-func duckdbConstraints(p *planner, c *catalogRows) {
+func duckdbConstraints(p *Planner, c *CatalogRows) {
 	database := databaseColumns(c)
-	table, tableOID, index, kind := c.col("table_name", tString), c.col("table_oid", tBigint), c.col("constraint_index", tBigint), c.col("constraint_type", tString)
-	text, expr, colIdx, colNames := c.col("constraint_text", tString), c.col("expression", tString), c.col("constraint_column_indexes", tBigintList), c.col("constraint_column_names", tStringList)
-	name, refTable, refCols := c.col("constraint_name", tString), c.col("referenced_table", tString), c.col("referenced_column_names", tStringList)
+	table, tableOID, index, kind := c.Col("table_name", TString), c.Col("table_oid", TBigint), c.Col("constraint_index", TBigint), c.Col("constraint_type", TString)
+	text, expr, colIdx, colNames := c.Col("constraint_text", TString), c.Col("expression", TString), c.Col("constraint_column_indexes", tBigintList), c.Col("constraint_column_names", tStringList)
+	name, refTable, refCols := c.Col("constraint_name", TString), c.Col("referenced_table", TString), c.Col("referenced_column_names", tStringList)
 	for _, t := range constrainedTables(p) {
 		for _, con := range t.cons {
 			database(t.ent.db)
 			table.Add(t.ent.name)
 			tableOID.Add(int64(t.oid))
-			index.Add(int64(c.n))
+			index.Add(int64(c.N))
 			kind.Add(con.kind)
 			text.Add(con.text())
-			expr.Add(nullIfEmpty(con.check))
+			expr.Add(NullIfEmpty(con.check))
 			colIdx.Add(columnIndexes(t.ent, con.cols))
 			colNames.Add(anyList(con.cols))
 			name.Add(con.name(t.ent.name))
-			refTable.Add(nullIfEmpty(con.refs))
+			refTable.Add(NullIfEmpty(con.refs))
 			refCols.Add(anyList(con.refCols))
-			c.n++
+			c.N++
 		}
 	}
 }
@@ -193,8 +193,8 @@ func duckdbConstraints(p *planner, c *catalogRows) {
 // constraintColumns adds constraint_catalog, constraint_schema and
 // constraint_name, which begin most of information_schema's constraint
 // views, and returns the function that fills them.
-func constraintColumns(c *catalogRows) func(db, name string) {
-	catalog, schema, name := c.col("constraint_catalog", tString), c.col("constraint_schema", tString), c.col("constraint_name", tString)
+func constraintColumns(c *CatalogRows) func(db, name string) {
+	catalog, schema, name := c.Col("constraint_catalog", TString), c.Col("constraint_schema", TString), c.Col("constraint_name", TString)
 	return func(db, n string) {
 		catalog.Add(db)
 		schema.Add("main")
@@ -204,11 +204,11 @@ func constraintColumns(c *catalogRows) func(db, name string) {
 
 // infoTableConstraints is information_schema.table_constraints: a NOT
 // NULL is a CHECK there, as in DuckDB.
-func infoTableConstraints(p *planner, c *catalogRows) {
+func infoTableConstraints(p *Planner, c *CatalogRows) {
 	conName := constraintColumns(c)
 	row := tableColumns(c)
-	kind := c.col("constraint_type", tString)
-	flags := []*colBuilder{c.col("is_deferrable", tString), c.col("initially_deferred", tString), c.col("enforced", tString), c.col("nulls_distinct", tString)}
+	kind := c.Col("constraint_type", TString)
+	flags := []*ColBuilder{c.Col("is_deferrable", TString), c.Col("initially_deferred", TString), c.Col("enforced", TString), c.Col("nulls_distinct", TString)}
 	for _, t := range constrainedTables(p) {
 		for _, con := range t.cons {
 			conName(t.ent.db.name, con.name(t.ent.name))
@@ -227,10 +227,10 @@ func infoTableConstraints(p *planner, c *catalogRows) {
 
 // infoKeyColumnUsage is information_schema.key_column_usage: a row per
 // column of a PRIMARY KEY, UNIQUE or FOREIGN KEY constraint.
-func infoKeyColumnUsage(p *planner, c *catalogRows) {
+func infoKeyColumnUsage(p *Planner, c *CatalogRows) {
 	conName := constraintColumns(c)
 	row := tableColumns(c)
-	column, pos, uniquePos := c.col("column_name", tString), c.col("ordinal_position", tBigint), c.col("position_in_unique_constraint", tBigint)
+	column, pos, uniquePos := c.Col("column_name", TString), c.Col("ordinal_position", TBigint), c.Col("position_in_unique_constraint", TBigint)
 	for _, t := range constrainedTables(p) {
 		for _, con := range t.cons {
 			if con.kind != "PRIMARY KEY" && con.kind != "UNIQUE" && con.kind != "FOREIGN KEY" {
@@ -253,21 +253,21 @@ func infoKeyColumnUsage(p *planner, c *catalogRows) {
 
 // infoReferentialConstraints is information_schema.referential_constraints:
 // a row per FOREIGN KEY, naming the key of the table it references.
-func infoReferentialConstraints(p *planner, c *catalogRows) {
+func infoReferentialConstraints(p *Planner, c *CatalogRows) {
 	tables := constrainedTables(p)
 	conName := constraintColumns(c)
-	ucCatalog, ucSchema, ucName := c.col("unique_constraint_catalog", tString), c.col("unique_constraint_schema", tString), c.col("unique_constraint_name", tString)
-	match, update, del := c.col("match_option", tString), c.col("update_rule", tString), c.col("delete_rule", tString)
+	ucCatalog, ucSchema, ucName := c.Col("unique_constraint_catalog", TString), c.Col("unique_constraint_schema", TString), c.Col("unique_constraint_name", TString)
+	match, update, del := c.Col("match_option", TString), c.Col("update_rule", TString), c.Col("delete_rule", TString)
 	for _, t := range tables {
 		for _, con := range t.cons {
 			if con.kind != "FOREIGN KEY" {
 				continue
 			}
-			c.n++
+			c.N++
 			conName(t.ent.db.name, con.name(t.ent.name))
 			ucCatalog.Add(t.ent.db.name)
 			ucSchema.Add("main")
-			ucName.Add(nullIfEmpty(referencedKey(tables, t.ent.db, con)))
+			ucName.Add(NullIfEmpty(referencedKey(tables, t.ent.db, con)))
 			match.Add("NONE")
 			update.Add("NO ACTION")
 			del.Add("NO ACTION")
@@ -293,9 +293,9 @@ func referencedKey(tables []constrainedTable, db catalogDB, fk tableConstraint) 
 
 // infoCheckConstraints is information_schema.check_constraints: the
 // CHECKs and the NOT NULLs (as "col IS NOT NULL"), as in DuckDB.
-func infoCheckConstraints(p *planner, c *catalogRows) {
+func infoCheckConstraints(p *Planner, c *CatalogRows) {
 	conName := constraintColumns(c)
-	clause := c.col("check_clause", tString)
+	clause := c.Col("check_clause", TString)
 	for _, t := range constrainedTables(p) {
 		for _, con := range t.cons {
 			switch con.kind {
@@ -306,7 +306,7 @@ func infoCheckConstraints(p *planner, c *catalogRows) {
 			default:
 				continue
 			}
-			c.n++
+			c.N++
 			conName(t.ent.db.name, con.name(t.ent.name))
 		}
 	}
@@ -315,17 +315,17 @@ func infoCheckConstraints(p *planner, c *catalogRows) {
 // infoConstraintUsage is information_schema.constraint_column_usage
 // (perColumn) or constraint_table_usage: the constraints but NOT NULL, a
 // row per column or per constraint.
-func infoConstraintUsage(p *planner, c *catalogRows, perColumn bool) {
+func infoConstraintUsage(p *Planner, c *CatalogRows, perColumn bool) {
 	row := tableColumns(c)
-	var column *colBuilder
+	var column *ColBuilder
 	if perColumn {
-		column = c.col("column_name", tString)
+		column = c.Col("column_name", TString)
 	}
 	conName := constraintColumns(c)
-	kind := c.col("constraint_type", tString)
-	var text *colBuilder
+	kind := c.Col("constraint_type", TString)
+	var text *ColBuilder
 	if perColumn {
-		text = c.col("constraint_text", tString)
+		text = c.Col("constraint_text", TString)
 	}
 	for _, t := range constrainedTables(p) {
 		for _, con := range t.cons {
@@ -350,11 +350,11 @@ func infoConstraintUsage(p *planner, c *catalogRows, perColumn bool) {
 }
 
 // infoCharacterSets is information_schema.character_sets: UTF8 only.
-func infoCharacterSets(c *catalogRows) {
-	cat, schema := c.col("character_set_catalog", tString), c.col("character_set_schema", tString)
-	name, repertoire, form := c.col("character_set_name", tString), c.col("character_repertoire", tString), c.col("form_of_use", tString)
-	collCat, collSchema, collName := c.col("default_collate_catalog", tString), c.col("default_collate_schema", tString), c.col("default_collate_name", tString)
-	c.n = 1
+func infoCharacterSets(c *CatalogRows) {
+	cat, schema := c.Col("character_set_catalog", TString), c.Col("character_set_schema", TString)
+	name, repertoire, form := c.Col("character_set_name", TString), c.Col("character_repertoire", TString), c.Col("form_of_use", TString)
+	collCat, collSchema, collName := c.Col("default_collate_catalog", TString), c.Col("default_collate_schema", TString), c.Col("default_collate_name", TString)
+	c.N = 1
 	cat.Add(nil)
 	schema.Add(nil)
 	name.Add("UTF8")

@@ -46,7 +46,7 @@ var ownDatabase = catalogDB{name: "carquet", oid: catalogDatabaseOID}
 
 // catalogDatabases lists carquet's database, then the attached ones by
 // name.
-func catalogDatabases(p *planner) []catalogDB {
+func catalogDatabases(p *Planner) []catalogDB {
 	own := ownDatabase
 	own.path = stmtOf(p).e.root
 	out := []catalogDB{own}
@@ -66,7 +66,7 @@ type catalogTable struct {
 // catalogTables lists the tables of every database without opening them:
 // the statement's own (its transaction's, if it has one), then the
 // attached folders'.
-func catalogTables(p *planner) []catalogTable {
+func catalogTables(p *Planner) []catalogTable {
 	var out []catalogTable
 	for _, db := range catalogDatabases(p) {
 		names := stmtOf(p).TableNames()
@@ -83,7 +83,7 @@ func catalogTables(p *planner) []catalogTable {
 
 // catalogEntries lists the tables (a table whose files do not open is
 // left out: it has no columns to list) and then the views.
-func catalogEntries(p *planner) []catalogEntry {
+func catalogEntries(p *Planner) []catalogEntry {
 	var out []catalogEntry
 	for _, t := range catalogTables(p) {
 		name := t.name
@@ -124,11 +124,11 @@ func (c *stmtCatalog) tableEntry(name string) (catalogEntry, error) {
 		ent.rows += f.Meta.NumRows
 	}
 	for _, c := range t.Columns {
-		typ, notNull := tString, false
+		typ, notNull := TString, false
 		if c.Field != nil {
-			typ, notNull = typeOfField(c.Field), !c.Field.Nullable
+			typ, notNull = TypeOfField(c.Field), !c.Field.Nullable
 		} else if c.PartitionType == 1 {
-			typ = tInt
+			typ = TInt
 		}
 		col := catalogColumn{name: c.Name, t: typ, notNull: notNull, dflt: unparen(ent.con.defaults[c.Name])}
 		switch {
@@ -153,7 +153,7 @@ func hasUniqueColumn(keys [][]string, name string) bool {
 }
 
 // viewEntry is a view with the columns its query gives.
-func viewEntry(p *planner, name string) catalogEntry {
+func viewEntry(p *Planner, name string) catalogEntry {
 	ent := catalogEntry{db: ownDatabase, name: name, view: stmtOf(p).View(name), con: &constraints{}}
 	for _, c := range viewColumns(p, name) {
 		ent.cols = append(ent.cols, catalogColumn{name: c.Name, t: c.Type, notNull: !c.Nullable})
@@ -162,7 +162,7 @@ func viewEntry(p *planner, name string) catalogEntry {
 }
 
 var (
-	tTagsMap = Type{Kind: KNested, MapOf: true, Fields: []NamedType{{Name: "key", Type: tString}, {Name: "value", Type: tString}}}
+	tTagsMap = Type{Kind: KNested, MapOf: true, Fields: []NamedType{{Name: "key", Type: TString}, {Name: "value", Type: TString}}}
 )
 
 // The ids DuckDB gives its database and schema "main"; carquet's objects
@@ -175,7 +175,7 @@ const (
 
 // duckdbRelation is the relation of a catalog table function's table
 // name (what the rewrite made of the call), ok false for other names.
-func duckdbRelation(p *planner, name, alias string) (*relation, bool, error) {
+func duckdbRelation(p *Planner, name, alias string) (*Relation, bool, error) {
 	if table, ok := strings.CutPrefix(name, describeMarker); ok {
 		rel, err := describeRelation(p, table, alias)
 		return rel, true, err
@@ -183,16 +183,16 @@ func duckdbRelation(p *planner, name, alias string) (*relation, bool, error) {
 	if rel, ok, err := statementRelation(p, name, alias); ok {
 		return rel, true, err
 	}
-	if rel, ok, err := p.csvRelation(name, alias); ok { // csvbind.go
+	if rel, ok, err := p.CSVRelation(name, alias); ok { // csvbind.go
 		return rel, true, err
 	}
-	if rel, ok, err := p.fileReadRelation(name, alias); ok { // textbind.go
+	if rel, ok, err := p.FileReadRelation(name, alias); ok { // textbind.go
 		return rel, true, err
 	}
-	if rel, ok, err := p.csvReadRelation(name, alias); ok { // csvbind.go
+	if rel, ok, err := p.CSVReadRelation(name, alias); ok { // csvbind.go
 		return rel, true, err
 	}
-	if rel, ok, err := p.parquetMetaRelation(name, alias); ok { // pqmeta.go
+	if rel, ok, err := p.ParquetMetaRelation(name, alias); ok { // pqmeta.go
 		return rel, true, err
 	}
 	if rel, ok, err := pgViewRelation(p, name, alias); ok { // catalog_pg.go
@@ -212,7 +212,7 @@ func duckdbRelation(p *planner, name, alias string) (*relation, bool, error) {
 	if rel, ok, err := systemRelation(p, fn, alias); ok { // systables.go
 		return rel, true, err
 	}
-	c := &catalogRows{}
+	c := &CatalogRows{}
 	switch fn {
 	case "duckdb_tables":
 		duckdbTables(p, c)
@@ -237,14 +237,14 @@ func duckdbRelation(p *planner, name, alias string) (*relation, bool, error) {
 	case "duckdb_functions":
 		duckdbFunctions(p, c)
 	}
-	return c.relation(alias, strings.ToUpper(fn)), true, nil
+	return c.Relation(alias, strings.ToUpper(fn)), true, nil
 }
 
 // objectColumns adds the columns every object row of DuckDB's catalog
 // functions begins with, and returns the function that fills them.
-func objectColumns(c *catalogRows, nameCol string) func(in catalogDB, name string, oid int) {
+func objectColumns(c *CatalogRows, nameCol string) func(in catalogDB, name string, oid int) {
 	add := databaseColumns(c)
-	name, oid := c.col(nameCol, tString), c.col(strings.TrimSuffix(nameCol, "_name")+"_oid", tBigint)
+	name, oid := c.Col(nameCol, TString), c.Col(strings.TrimSuffix(nameCol, "_name")+"_oid", TBigint)
 	return func(in catalogDB, n string, id int) {
 		add(in)
 		name.Add(n)
@@ -255,9 +255,9 @@ func objectColumns(c *catalogRows, nameCol string) func(in catalogDB, name strin
 // databaseColumns adds database_name, database_oid, schema_name and
 // schema_oid and returns the function that fills them; each database has
 // one schema, main, whose oid follows the database's.
-func databaseColumns(c *catalogRows) func(in catalogDB) {
-	db, dbOID := c.col("database_name", tString), c.col("database_oid", tBigint)
-	schema, schemaOID := c.col("schema_name", tString), c.col("schema_oid", tBigint)
+func databaseColumns(c *CatalogRows) func(in catalogDB) {
+	db, dbOID := c.Col("database_name", TString), c.Col("database_oid", TBigint)
+	schema, schemaOID := c.Col("schema_name", TString), c.Col("schema_oid", TBigint)
 	return func(in catalogDB) {
 		db.Add(in.name)
 		dbOID.Add(in.oid)
@@ -269,8 +269,8 @@ func databaseColumns(c *catalogRows) func(in catalogDB) {
 // flagColumns adds comment, tags, internal and temporary, which follow
 // the object columns of duckdb_tables() and duckdb_views(), and returns
 // the function that fills them (carquet has no comments or tags).
-func flagColumns(c *catalogRows) func(temporary bool) {
-	comment, tags, internal, temp := c.col("comment", tString), c.col("tags", tTagsMap), c.col("internal", tBool), c.col("temporary", tBool)
+func flagColumns(c *CatalogRows) func(temporary bool) {
+	comment, tags, internal, temp := c.Col("comment", TString), c.Col("tags", tTagsMap), c.Col("internal", TBool), c.Col("temporary", TBool)
 	return func(temporary bool) {
 		comment.Add(nil)
 		tags.Add(map[any]any{})
@@ -279,16 +279,16 @@ func flagColumns(c *catalogRows) func(temporary bool) {
 	}
 }
 
-func duckdbTables(p *planner, c *catalogRows) {
+func duckdbTables(p *Planner, c *CatalogRows) {
 	object := objectColumns(c, "table_name")
 	flags := flagColumns(c)
-	hasPK, size, ncols := c.col("has_primary_key", tBool), c.col("estimated_size", tBigint), c.col("column_count", tBigint)
-	nidx, nchecks, sql := c.col("index_count", tBigint), c.col("check_constraint_count", tBigint), c.col("sql", tString)
+	hasPK, size, ncols := c.Col("has_primary_key", TBool), c.Col("estimated_size", TBigint), c.Col("column_count", TBigint)
+	nidx, nchecks, sql := c.Col("index_count", TBigint), c.Col("check_constraint_count", TBigint), c.Col("sql", TString)
 	for i, ent := range catalogEntries(p) {
 		if ent.view != nil {
 			continue
 		}
-		c.n++
+		c.N++
 		object(ent.db, ent.name, catalogFirstOID+i)
 		flags(false)
 		hasPK.Add(len(ent.con.primary) > 0)
@@ -300,20 +300,20 @@ func duckdbTables(p *planner, c *catalogRows) {
 	}
 }
 
-func duckdbColumns(p *planner, c *catalogRows) {
+func duckdbColumns(p *Planner, c *CatalogRows) {
 	object := objectColumns(c, "table_name")
-	colName, index, comment, internal := c.col("column_name", tString), c.col("column_index", tInteger), c.col("comment", tString), c.col("internal", tBool)
-	dflt, nullable, dtype, typeID := c.col("column_default", tString), c.col("is_nullable", tBool), c.col("data_type", tString), c.col("data_type_id", tBigint)
-	maxLen, prec, radix, scale := c.col("character_maximum_length", tInteger), c.col("numeric_precision", tInteger), c.col("numeric_precision_radix", tInteger), c.col("numeric_scale", tInteger)
+	colName, index, comment, internal := c.Col("column_name", TString), c.Col("column_index", TInteger), c.Col("comment", TString), c.Col("internal", TBool)
+	dflt, nullable, dtype, typeID := c.Col("column_default", TString), c.Col("is_nullable", TBool), c.Col("data_type", TString), c.Col("data_type_id", TBigint)
+	maxLen, prec, radix, scale := c.Col("character_maximum_length", TInteger), c.Col("numeric_precision", TInteger), c.Col("numeric_precision_radix", TInteger), c.Col("numeric_scale", TInteger)
 	for i, ent := range catalogEntries(p) {
 		for k, col := range ent.cols {
-			c.n++
+			c.N++
 			object(ent.db, ent.name, catalogFirstOID+i)
 			colName.Add(col.name)
 			index.Add(int64(k + 1))
 			comment.Add(nil)
 			internal.Add(false)
-			dflt.Add(nullIfEmpty(col.dflt))
+			dflt.Add(NullIfEmpty(col.dflt))
 			nullable.Add(!col.notNull || ent.view != nil)
 			dtype.Add(col.t.SQLName())
 			typeID.Add(duckdbTypeID(col.t))
@@ -326,15 +326,15 @@ func duckdbColumns(p *planner, c *catalogRows) {
 	}
 }
 
-func duckdbViews(p *planner, c *catalogRows) {
+func duckdbViews(p *Planner, c *CatalogRows) {
 	object := objectColumns(c, "view_name")
 	flags := flagColumns(c)
-	ncols, sql, bound := c.col("column_count", tBigint), c.col("sql", tString), c.col("is_bound", tBool)
+	ncols, sql, bound := c.Col("column_count", TBigint), c.Col("sql", TString), c.Col("is_bound", TBool)
 	for i, ent := range catalogEntries(p) {
 		if ent.view == nil {
 			continue
 		}
-		c.n++
+		c.N++
 		object(ent.db, ent.name, catalogFirstOID+i)
 		flags(ent.view.temp)
 		ncols.Add(int64(len(ent.cols)))
@@ -343,11 +343,11 @@ func duckdbViews(p *planner, c *catalogRows) {
 	}
 }
 
-func duckdbSchemas(p *planner, c *catalogRows) {
-	oid, db, dbOID, schema := c.col("oid", tBigint), c.col("database_name", tString), c.col("database_oid", tBigint), c.col("schema_name", tString)
-	comment, tags, internal, sql := c.col("comment", tString), c.col("tags", tTagsMap), c.col("internal", tBool), c.col("sql", tString)
+func duckdbSchemas(p *Planner, c *CatalogRows) {
+	oid, db, dbOID, schema := c.Col("oid", TBigint), c.Col("database_name", TString), c.Col("database_oid", TBigint), c.Col("schema_name", TString)
+	comment, tags, internal, sql := c.Col("comment", TString), c.Col("tags", tTagsMap), c.Col("internal", TBool), c.Col("sql", TString)
 	for _, in := range catalogDatabases(p) {
-		c.n++
+		c.N++
 		oid.Add(in.oid + catalogSchemaOID - catalogDatabaseOID)
 		db.Add(in.name)
 		dbOID.Add(in.oid)
@@ -359,11 +359,11 @@ func duckdbSchemas(p *planner, c *catalogRows) {
 	}
 }
 
-func duckdbDatabases(p *planner, c *catalogRows) {
-	db, dbOID, path, comment := c.col("database_name", tString), c.col("database_oid", tBigint), c.col("path", tString), c.col("comment", tString)
-	tags, internal, kind, readonly := c.col("tags", tTagsMap), c.col("internal", tBool), c.col("type", tString), c.col("readonly", tBool)
+func duckdbDatabases(p *Planner, c *CatalogRows) {
+	db, dbOID, path, comment := c.Col("database_name", TString), c.Col("database_oid", TBigint), c.Col("path", TString), c.Col("comment", TString)
+	tags, internal, kind, readonly := c.Col("tags", tTagsMap), c.Col("internal", TBool), c.Col("type", TString), c.Col("readonly", TBool)
 	for i, in := range catalogDatabases(p) {
-		c.n++
+		c.N++
 		db.Add(in.name)
 		dbOID.Add(in.oid)
 		path.Add(in.path)
@@ -376,32 +376,32 @@ func duckdbDatabases(p *planner, c *catalogRows) {
 }
 
 // tableInfoRelation is pragma_table_info('name') of a table or a view.
-func tableInfoRelation(p *planner, name, alias string) (*relation, error) {
+func tableInfoRelation(p *Planner, name, alias string) (*Relation, error) {
 	var ent catalogEntry
 	if stmtOf(p).View(name) != nil {
 		ent = viewEntry(p, name)
 	} else {
 		var err error
 		if ent, err = stmtOf(p).tableEntry(name); err != nil {
-			return nil, p.src.Locate(asError(err), name)
+			return nil, p.Src.Locate(AsError(err), name)
 		}
 	}
 	if alias == "" {
 		alias = "pragma_table_info"
 	}
-	c := &catalogRows{}
-	cid, colName, typ, notNull := c.col("cid", tInteger), c.col("name", tString), c.col("type", tString), c.col("notnull", tBool)
-	dflt, pk := c.col("dflt_value", tString), c.col("pk", tBool)
+	c := &CatalogRows{}
+	cid, colName, typ, notNull := c.Col("cid", TInteger), c.Col("name", TString), c.Col("type", TString), c.Col("notnull", TBool)
+	dflt, pk := c.Col("dflt_value", TString), c.Col("pk", TBool)
 	for k, col := range ent.cols {
-		c.n++
+		c.N++
 		cid.Add(int64(k))
 		colName.Add(col.name)
 		typ.Add(col.t.SQLName())
 		notNull.Add(col.notNull && ent.view == nil)
-		dflt.Add(nullIfEmpty(col.dflt))
+		dflt.Add(NullIfEmpty(col.dflt))
 		pk.Add(inPrimaryKey(ent.con, col.name))
 	}
-	return c.relation(alias, "PRAGMA_TABLE_INFO"), nil
+	return c.Relation(alias, "PRAGMA_TABLE_INFO"), nil
 }
 
 // inPrimaryKey reports whether column name is part of the primary key.

@@ -46,7 +46,7 @@ var statementConstants = map[string]bool{
 // of its own (a rewrite's marker, an operator's implementation, a
 // variant chosen by type) rather than a function a query may call.
 func internalFunction(name string) bool {
-	return strings.HasPrefix(name, "__") || strings.Contains(name, "$") || name == "concat_op" || name == "substring_fn" || name == macroArgMarker
+	return strings.HasPrefix(name, "__") || strings.Contains(name, "$") || name == "concat_op" || name == "substring_fn" || name == MacroArgMarker
 }
 
 // builtinFunctionRows lists the engine's own functions.
@@ -61,28 +61,28 @@ func builtinFunctionRows() []functionRow {
 		seen[key] = true
 		rows = append(rows, r)
 	}
-	for name, f := range funcs {
+	for name, f := range Funcs {
 		if internalFunction(name) {
 			continue
 		}
 		// now() and its like are marked volatile so as not to fold early,
 		// but give one value per statement.
 		within := statementConstants[name]
-		r := functionRow{name: name, kind: "scalar", params: f.min, volatile: f.volatile && !within, withinStmt: within}
-		if f.max < 0 {
+		r := functionRow{name: name, kind: "scalar", params: f.Min, volatile: f.Volatile && !within, withinStmt: within}
+		if f.Max < 0 {
 			r.varargs = true
 			add(r)
 			continue
 		}
-		for ; r.params <= f.max; r.params++ { // one row per arity
+		for ; r.params <= f.Max; r.params++ { // one row per arity
 			rows = append(rows, r)
 		}
 		seen["scalar\x00"+name] = true
 	}
-	for name := range nestedNames {
+	for name := range NestedNames {
 		add(functionRow{name: name, kind: "scalar", params: -1})
 	}
-	for name := range unionFuncNames {
+	for name := range UnionFuncNames {
 		add(functionRow{name: name, kind: "scalar", params: -1})
 	}
 	for _, name := range parse.LambdaFunctions() {
@@ -90,12 +90,12 @@ func builtinFunctionRows() []functionRow {
 	}
 	add(functionRow{name: "nextval", kind: "scalar", params: 1, volatile: true})
 	add(functionRow{name: "currval", kind: "scalar", params: 1, volatile: true})
-	for name := range aggNames {
+	for name := range AggNames {
 		if name != "grouping" && name != "grouping_id" { // GROUPING is syntax in DuckDB
 			add(functionRow{name: name, kind: "aggregate", params: -1})
 		}
 	}
-	for name := range windowFns {
+	for name := range WindowFns {
 		add(functionRow{name: name, kind: "aggregate", params: -1})
 	}
 	for name := range tableFunctions {
@@ -112,7 +112,7 @@ func builtinFunctionRows() []functionRow {
 }
 
 // macroFunctionRows lists the user's macros, one row per overload.
-func macroFunctionRows(p *planner) []functionRow {
+func macroFunctionRows(p *Planner) []functionRow {
 	var rows []functionRow
 	for _, m := range stmtOf(p).e.macroSnapshot().m {
 		kind := "macro"
@@ -140,7 +140,7 @@ func sortFunctionRows(rows []functionRow) {
 	})
 }
 
-func duckdbFunctions(p *planner, c *catalogRows) {
+func duckdbFunctions(p *Planner, c *CatalogRows) {
 	rows := builtinFunctionRows()
 	rows = append(rows, builtinMacroRows()...)
 	sortFunctionRows(rows)
@@ -148,16 +148,16 @@ func duckdbFunctions(p *planner, c *catalogRows) {
 	sortFunctionRows(user)
 	rows = append(rows, user...)
 
-	tList := Type{Kind: KNested, Elem: &tString}
-	db, dbOID, schema := c.col("database_name", tString), c.col("database_oid", tString), c.col("schema_name", tString)
-	name, aliasOf, kind := c.col("function_name", tString), c.col("alias_of", tString), c.col("function_type", tString)
-	desc, comment, tags := c.col("description", tString), c.col("comment", tString), c.col("tags", tTagsMap)
-	ret, params, ptypes := c.col("return_type", tString), c.col("parameters", tList), c.col("parameter_types", tList)
-	varargs, def, effects := c.col("varargs", tString), c.col("macro_definition", tString), c.col("has_side_effects", tBool)
-	internal, oid, examples := c.col("internal", tBool), c.col("function_oid", tBigint), c.col("examples", tList)
-	stability, categories := c.col("stability", tString), c.col("categories", tList)
+	tList := Type{Kind: KNested, Elem: &TString}
+	db, dbOID, schema := c.Col("database_name", TString), c.Col("database_oid", TString), c.Col("schema_name", TString)
+	name, aliasOf, kind := c.Col("function_name", TString), c.Col("alias_of", TString), c.Col("function_type", TString)
+	desc, comment, tags := c.Col("description", TString), c.Col("comment", TString), c.Col("tags", tTagsMap)
+	ret, params, ptypes := c.Col("return_type", TString), c.Col("parameters", tList), c.Col("parameter_types", tList)
+	varargs, def, effects := c.Col("varargs", TString), c.Col("macro_definition", TString), c.Col("has_side_effects", TBool)
+	internal, oid, examples := c.Col("internal", TBool), c.Col("function_oid", TBigint), c.Col("examples", tList)
+	stability, categories := c.Col("stability", TString), c.Col("categories", tList)
 	for i, r := range rows {
-		c.n++
+		c.N++
 		if r.macro != nil && !r.system {
 			db.Add("carquet")
 			dbOID.Add(strconv.Itoa(catalogDatabaseOID))

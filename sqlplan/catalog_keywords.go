@@ -9,7 +9,7 @@ import (
 
 // duckdbKeywords is duckdb_keywords(): a row per keyword, sorted as
 // DuckDB lists them.
-func duckdbKeywords(c *catalogRows) {
+func duckdbKeywords(c *CatalogRows) {
 	categoryOf := map[string]string{}
 	var words []string
 	for _, cat := range parse.KeywordCategories {
@@ -19,9 +19,9 @@ func duckdbKeywords(c *catalogRows) {
 		}
 	}
 	sort.Strings(words)
-	name, category := c.col("keyword_name", tString), c.col("keyword_category", tString)
+	name, category := c.Col("keyword_name", TString), c.Col("keyword_category", TString)
 	for _, w := range words {
-		c.n++
+		c.N++
 		name.Add(w)
 		category.Add(categoryOf[w])
 	}

@@ -12,17 +12,17 @@ import (
 
 // duckdbIndexes is duckdb_indexes(): the indexes of the tables (index.go),
 // with oids after the tables'.
-func duckdbIndexes(p *planner, c *catalogRows) {
+func duckdbIndexes(p *Planner, c *CatalogRows) {
 	object := objectColumns(c, "index_name")
-	table, tableOID := c.col("table_name", tString), c.col("table_oid", tBigint)
-	comment, tags := c.col("comment", tString), c.col("tags", tTagsMap)
-	unique, primary := c.col("is_unique", tBool), c.col("is_primary", tBool)
-	exprs, sql := c.col("expressions", tString), c.col("sql", tString)
+	table, tableOID := c.Col("table_name", TString), c.Col("table_oid", TBigint)
+	comment, tags := c.Col("comment", TString), c.Col("tags", tTagsMap)
+	unique, primary := c.Col("is_unique", TBool), c.Col("is_primary", TBool)
+	exprs, sql := c.Col("expressions", TString), c.Col("sql", TString)
 	ents := catalogEntries(p)
 	oid := catalogFirstOID + len(ents)
 	for i, ent := range ents {
 		for _, ix := range ent.indexes {
-			c.n++
+			c.N++
 			object(ent.db, ix.name, oid)
 			oid++
 			table.Add(ent.name)
@@ -41,17 +41,17 @@ func duckdbIndexes(p *planner, c *catalogRows) {
 // bounds and do not cycle, so min_value and max_value are DuckDB's
 // defaults for the sign of the increment; last_value is the last
 // nextval, NULL before the first; sql starts at the next value.
-func duckdbSequences(p *planner, c *catalogRows) {
+func duckdbSequences(p *Planner, c *CatalogRows) {
 	object := objectColumns(c, "sequence_name")
-	comment, tags, temp := c.col("comment", tString), c.col("tags", tTagsMap), c.col("temporary", tBool)
-	start, minV, maxV, inc := c.col("start_value", tBigint), c.col("min_value", tBigint), c.col("max_value", tBigint), c.col("increment_by", tBigint)
-	cycle, last, sql := c.col("cycle", tBool), c.col("last_value", tBigint), c.col("sql", tString)
+	comment, tags, temp := c.Col("comment", TString), c.Col("tags", tTagsMap), c.Col("temporary", TBool)
+	start, minV, maxV, inc := c.Col("start_value", TBigint), c.Col("min_value", TBigint), c.Col("max_value", TBigint), c.Col("increment_by", TBigint)
+	cycle, last, sql := c.Col("cycle", TBool), c.Col("last_value", TBigint), c.Col("sql", TString)
 	e := stmtOf(p).e
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for i, n := range e.sequenceNamesLocked() {
 		seq := e.seqs[n]
-		c.n++
+		c.N++
 		object(ownDatabase, n, catalogFirstOID/2+i) // below the tables' oids
 		comment.Add(nil)
 		tags.Add(map[any]any{})
@@ -130,13 +130,13 @@ var carquetTypes = func() []builtinType {
 // duckdbTypes is duckdb_types(): a row per type name carquet takes, in
 // DuckDB's order (the types by oid, then the aliases by name, which have
 // no oid), then the types of CREATE TYPE (user, by name).
-func duckdbTypes(c *catalogRows, user []*userType) {
+func duckdbTypes(c *CatalogRows, user []*userType) {
 	database := databaseColumns(c)
-	oid, name, size, logical := c.col("type_oid", tBigint), c.col("type_name", tString), c.col("type_size", tBigint), c.col("logical_type", tString)
-	family, comment, tags := c.col("type_category", tString), c.col("comment", tString), c.col("tags", tTagsMap)
-	internal, labels := c.col("internal", tBool), c.col("labels", tStringList)
+	oid, name, size, logical := c.Col("type_oid", TBigint), c.Col("type_name", TString), c.Col("type_size", TBigint), c.Col("logical_type", TString)
+	family, comment, tags := c.Col("type_category", TString), c.Col("comment", TString), c.Col("tags", tTagsMap)
+	internal, labels := c.Col("internal", TBool), c.Col("labels", tStringList)
 	row := func(t builtinType, builtin bool, values []any) {
-		c.n++
+		c.N++
 		database(ownDatabase)
 		oid.Add(nullIfZero(t.oid))
 		name.Add(t.name)
@@ -146,7 +146,7 @@ func duckdbTypes(c *catalogRows, user []*userType) {
 			size.Add(nil)
 		}
 		logical.Add(t.logical)
-		family.Add(nullIfEmpty(t.family))
+		family.Add(NullIfEmpty(t.family))
 		comment.Add(nil)
 		tags.Add(map[any]any{})
 		internal.Add(builtin)
@@ -178,13 +178,13 @@ func nullIfZero(n int) any {
 // pg_views, pg_database and pg_namespace (schema main only; owner
 // "carquet"; carquet has no indexes, rules or triggers). ok is false for
 // others.
-func pgCatalogRelation(p *planner, view string, c *catalogRows) bool {
+func pgCatalogRelation(p *Planner, view string, c *CatalogRows) bool {
 	switch view {
 	case "pg_tables":
-		schema, name, owner, space := c.col("schemaname", tString), c.col("tablename", tString), c.col("tableowner", tString), c.col("tablespace", tInteger)
-		flags := []*colBuilder{c.col("hasindexes", tBool), c.col("hasrules", tBool), c.col("hastriggers", tBool)}
+		schema, name, owner, space := c.Col("schemaname", TString), c.Col("tablename", TString), c.Col("tableowner", TString), c.Col("tablespace", TInteger)
+		flags := []*ColBuilder{c.Col("hasindexes", TBool), c.Col("hasrules", TBool), c.Col("hastriggers", TBool)}
 		for _, t := range stmtOf(p).TableNames() {
-			c.n++
+			c.N++
 			schema.Add("main")
 			name.Add(t)
 			owner.Add("carquet")
@@ -194,31 +194,31 @@ func pgCatalogRelation(p *planner, view string, c *catalogRows) bool {
 			}
 		}
 	case "pg_views":
-		schema, name, owner, def := c.col("schemaname", tString), c.col("viewname", tString), c.col("viewowner", tString), c.col("definition", tString)
+		schema, name, owner, def := c.Col("schemaname", TString), c.Col("viewname", TString), c.Col("viewowner", TString), c.Col("definition", TString)
 		for _, n := range stmtOf(p).ViewNames() {
 			v := stmtOf(p).View(n)
 			if v == nil {
 				continue
 			}
-			c.n++
+			c.N++
 			schema.Add("main")
 			name.Add(n)
 			owner.Add("carquet")
 			def.Add(v.definition() + ";")
 		}
 	case "pg_database":
-		oid, name := c.col("oid", tBigint), c.col("datname", tString)
-		allow, template := c.col("datallowconn", tBool), c.col("datistemplate", tBool)
+		oid, name := c.Col("oid", TBigint), c.Col("datname", TString)
+		allow, template := c.Col("datallowconn", TBool), c.Col("datistemplate", TBool)
 		for _, db := range catalogDatabases(p) {
-			c.n++
+			c.N++
 			oid.Add(db.oid)
 			name.Add(db.name)
 			allow.Add(true)
 			template.Add(false)
 		}
 	case "pg_namespace":
-		oid, name, owner, acl := c.col("oid", tBigint), c.col("nspname", tString), c.col("nspowner", tInteger), c.col("nspacl", tInteger)
-		c.n = 1
+		oid, name, owner, acl := c.Col("oid", TBigint), c.Col("nspname", TString), c.Col("nspowner", TInteger), c.Col("nspacl", TInteger)
+		c.N = 1
 		oid.Add(int64(catalogSchemaOID))
 		name.Add("main")
 		owner.Add(int64(0))
@@ -232,14 +232,14 @@ func pgCatalogRelation(p *planner, view string, c *catalogRows) bool {
 // sqliteMaster is sqlite_master (or sqlite_schema), as DuckDB answers
 // it: a row per table and view of carquet's own database with the
 // statement that makes it (carquet has no indexes or triggers).
-func sqliteMaster(p *planner, c *catalogRows) {
-	kind, name, table := c.col("type", tString), c.col("name", tString), c.col("tbl_name", tString)
-	root, sql := c.col("rootpage", tInteger), c.col("sql", tString)
+func sqliteMaster(p *Planner, c *CatalogRows) {
+	kind, name, table := c.Col("type", TString), c.Col("name", TString), c.Col("tbl_name", TString)
+	root, sql := c.Col("rootpage", TInteger), c.Col("sql", TString)
 	for _, ent := range catalogEntries(p) {
 		if ent.db.name != ownDatabase.name {
 			continue
 		}
-		c.n++
+		c.N++
 		name.Add(ent.name)
 		table.Add(ent.name)
 		root.Add(int64(0))

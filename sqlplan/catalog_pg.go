@@ -71,7 +71,7 @@ var pgViews = map[string]string{
 
 // pgViewRelation plans a view of pgViews: pg_catalog.name, or name alone
 // where no table has it. ok is false for other names.
-func pgViewRelation(p *planner, name, alias string) (*relation, bool, error) {
+func pgViewRelation(p *Planner, name, alias string) (*Relation, bool, error) {
 	which := strings.ToLower(name)
 	view, qualified := strings.CutPrefix(which, "pg_catalog.")
 	text, ok := pgViews[view]
@@ -81,14 +81,14 @@ func pgViewRelation(p *planner, name, alias string) (*relation, bool, error) {
 	if alias == "" {
 		alias = view
 	}
-	st, err := stmtOf(p).Prepare(p.ctx, text)
+	st, err := stmtOf(p).Prepare(p.Ctx, text)
 	if err != nil {
 		return nil, true, err
 	}
-	rows, err := st.query(p.ctx, p)
+	rows, err := st.query(p.Ctx, p)
 	if err != nil {
 		return nil, true, err
 	}
-	rel, err := derivedRelation(alias, rows.cols, &relation{sub: &selectPlan{root: rows.root, cols: rows.cols}})
+	rel, err := DerivedRelation(alias, rows.cols, &Relation{Sub: &SelectPlan{Root: rows.root, Cols: rows.cols}})
 	return rel, true, err
 }

@@ -13,14 +13,14 @@ import (
 // constInColumnType returns k converted to col's type t such that
 // `col op k` keeps its answer for every value of col; ok is false when no
 // such constant is known.
-func constInColumnType(op cmpOp, t Type, k *constExpr) (*constExpr, bool) {
-	if k.v == nil {
+func constInColumnType(op cmpOp, t Type, k *ConstExpr) (*ConstExpr, bool) {
+	if k.V == nil {
 		return nil, false
 	}
-	same := func(v any) *constExpr { return &constExpr{named: k.named, t: t, v: v} }
+	same := func(v any) *ConstExpr { return &ConstExpr{named: k.named, T: t, V: v} }
 	switch {
-	case t.Kind == KDate && k.t.Kind == KTimestamp && !k.t.TZ && !k.t.Nanos:
-		us, ok := k.v.(int64)
+	case t.Kind == KDate && k.T.Kind == KTimestamp && !k.T.TZ && !k.T.Nanos:
+		us, ok := k.V.(int64)
 		if !ok {
 			return nil, false
 		}
@@ -45,14 +45,14 @@ func constInColumnType(op cmpOp, t Type, k *constExpr) (*constExpr, bool) {
 		if exact {
 			return same(floor), true
 		}
-	case t.Kind == KDecimal && !t.Huge && (k.t.Kind == KDecimal || k.t.Kind == KInt):
+	case t.Kind == KDecimal && !t.Huge && (k.T.Kind == KDecimal || k.T.Kind == KInt):
 		// Only a constant that the column's type holds exactly.
-		v, err := castScalar(k.v, k.t, t)
+		v, err := CastScalar(k.V, k.T, t)
 		if err != nil {
 			return nil, false
 		}
-		back, err := castScalar(v, t, k.t)
-		if err != nil || vec.CompareScalars(k.t, back, k.v) != 0 {
+		back, err := CastScalar(v, t, k.T)
+		if err != nil || vec.CompareScalars(k.T, back, k.V) != 0 {
 			return nil, false
 		}
 		return same(v), true

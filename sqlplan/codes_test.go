@@ -108,9 +108,9 @@ func TestGroupByCodes(t *testing.T) {
 				{"SELECT k, count(k) + count(*) - count(k), sum(x) FROM " + table + " GROUP BY k", false, func(int) bool { return true }},
 			}
 			for _, c := range cases {
-				plan := planOf(t, e, c.q)
-				if strings.Contains(plan, "dictionary codes: k") != c.codes {
-					t.Errorf("%s: codes %v expected in the plan:\n%s", c.q, c.codes, plan)
+				pl := planOf(t, e, c.q)
+				if strings.Contains(pl, "dictionary codes: k") != c.codes {
+					t.Errorf("%s: codes %v expected in the plan:\n%s", c.q, c.codes, pl)
 				}
 				if g, w := got(e, c.q), want(c.keep); g != w {
 					t.Fatalf("threads %d: %s:\ngot\n%s\nwant\n%s", threads, c.q, g, w)

@@ -17,7 +17,7 @@ import (
 
 // expandColumns expands the COLUMNS items of sel's select list over the
 // columns of sc.
-func (p *planner) expandColumns(sel *sqlparser.Select, sc *scope) error {
+func (p *Planner) expandColumns(sel *sqlparser.Select, sc *Scope) error {
 	var out sqlparser.SelectExprs
 	changed := false
 	for _, se := range sel.SelectExprs {
@@ -82,7 +82,7 @@ func columnsCalls(e sqlparser.Expr) []*sqlparser.FuncExpr {
 // columnsMatching returns, as SQL text, the columns of sc (those SELECT *
 // shows, qualified where the name is ambiguous) that the COLUMNS call
 // selects.
-func (p *planner) columnsMatching(call *sqlparser.FuncExpr, sc *scope) ([]string, error) {
+func (p *Planner) columnsMatching(call *sqlparser.FuncExpr, sc *Scope) ([]string, error) {
 	if len(call.Exprs) != 1 {
 		return nil, errorf("COLUMNS takes *, a regular expression or a lambda")
 	}
@@ -105,15 +105,15 @@ func (p *planner) columnsMatching(call *sqlparser.FuncExpr, sc *scope) ([]string
 			if x.Name.Lowered() != parse.LambdaMarker {
 				return nil, errorf("COLUMNS takes *, a regular expression or a lambda")
 			}
-			body, _, _, err := p.bindLambdaBody("COLUMNS", x, 1, tString, nil, nil)
+			body, _, _, err := p.bindLambdaBody("COLUMNS", x, 1, TString, nil, nil)
 			if err != nil {
 				return nil, err
 			}
-			if body, err = p.coerce(body, tBool); err != nil {
+			if body, err = p.coerce(body, TBool); err != nil {
 				return nil, err
 			}
 			match = func(name string) (bool, error) {
-				c, err := body.Eval(&Batch{N: 1, Cols: []*Col{constCol(tString, name, 1)}})
+				c, err := body.Eval(&Batch{N: 1, Cols: []*Col{ConstCol(TString, name, 1)}})
 				if err != nil {
 					return false, err
 				}
@@ -126,18 +126,18 @@ func (p *planner) columnsMatching(call *sqlparser.FuncExpr, sc *scope) ([]string
 		return nil, errorf("COLUMNS takes *, a regular expression or a lambda")
 	}
 	type visible struct {
-		rel  *relation
+		rel  *Relation
 		name string
 	}
 	var cols []visible
 	count := map[string]int{}
 	for _, r := range sc.from {
-		for _, c := range r.cols {
-			if strings.Contains(c.name, ".") && r.table != nil || sc.hidden[c] {
+		for _, c := range r.Cols {
+			if strings.Contains(c.Name, ".") && r.table != nil || sc.hidden[c] {
 				continue
 			}
-			cols = append(cols, visible{r, c.name})
-			count[strings.ToLower(c.name)]++
+			cols = append(cols, visible{r, c.Name})
+			count[strings.ToLower(c.Name)]++
 		}
 	}
 	var out []string
@@ -151,7 +151,7 @@ func (p *planner) columnsMatching(call *sqlparser.FuncExpr, sc *scope) ([]string
 		}
 		text := parse.Backquote(c.name)
 		if count[strings.ToLower(c.name)] > 1 {
-			text = parse.Backquote(c.rel.alias) + "." + text
+			text = parse.Backquote(c.rel.Alias) + "." + text
 		}
 		out = append(out, text)
 	}

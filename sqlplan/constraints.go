@@ -356,12 +356,12 @@ func constraintsOf(opts map[string]string) *constraints {
 
 // exprOf parses the expression text of a constraint, to be bound by a
 // planner of the returned source.
-func (e *Engine) exprOf(text string) (sqlparser.Expr, *source, error) {
+func (e *Engine) exprOf(text string) (sqlparser.Expr, *Source, error) {
 	st, err := e.prepare("SELECT " + text)
 	if err != nil {
 		return nil, nil, errorf("the constraint expression %q: %v", text, err)
 	}
-	sel, ok := st.ast.(*sqlparser.Select)
+	sel, ok := st.AST.(*sqlparser.Select)
 	if !ok || len(sel.SelectExprs) != 1 {
 		return nil, nil, errorf("the constraint expression %q is not one expression", text)
 	}
@@ -369,23 +369,23 @@ func (e *Engine) exprOf(text string) (sqlparser.Expr, *source, error) {
 	if !ok {
 		return nil, nil, errorf("the constraint expression %q is not one expression", text)
 	}
-	return ae.Expr, st.src, nil
+	return ae.Expr, st.Src, nil
 }
 
 // bindStored binds a constraint's stored expression text in sc (as a
 // condition with asBool); a binding error is reported under label.
-func bindStored(p *planner, text string, sc *scope, asBool bool, label string) (expr, error) {
+func bindStored(p *Planner, text string, sc *Scope, asBool bool, label string) (Expr, error) {
 	e, src, err := stmtOf(p).StoredExpr(text)
 	if err != nil {
 		return nil, err
 	}
-	cp := p.child(src)
-	defer cp.releaseAll()
-	var bound expr
+	cp := p.Child(src)
+	defer cp.ReleaseAll()
+	var bound Expr
 	if asBool {
-		bound, err = cp.bindBool(e, sc, nil)
+		bound, err = cp.BindBool(e, sc, nil)
 	} else {
-		bound, err = cp.bindExpr(e, sc, nil)
+		bound, err = cp.BindExpr(e, sc, nil)
 	}
 	if err != nil {
 		return nil, errorf("%s: %v", label, err)
@@ -395,17 +395,17 @@ func bindStored(p *planner, text string, sc *scope, asBool bool, label string) (
 
 // rowsScope is a scope whose one relation is the rows being written: the
 // table's columns, column k in slot k of their batch.
-func rowsScope(fields []*schema.Field, types []Type) *scope {
-	rel := &relation{alias: "new"}
+func rowsScope(fields []*schema.Field, types []Type) *Scope {
+	rel := &Relation{Alias: "new"}
 	for k, f := range fields {
-		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: f.Name, t: types[k], slot: &slot{idx: k}})
+		rel.Cols = append(rel.Cols, &ScopeCol{Rel: rel, Name: f.Name, T: types[k], Slot: &Slot{Idx: k}})
 	}
-	return &scope{rels: []*relation{rel}}
+	return &Scope{Rels: []*Relation{rel}}
 }
 
 // fillDefaults sets the columns an INSERT leaves out (data[k] nil) that
 // have a DEFAULT to its value.
-func fillDefaults(p *planner, con *constraints, fields []*schema.Field, types []Type, data []*Col, n int) error {
+func fillDefaults(p *Planner, con *constraints, fields []*schema.Field, types []Type, data []*Col, n int) error {
 	for k, f := range fields {
 		if _, ok := con.defaults[f.Name]; !ok || data[k] != nil {
 			continue
@@ -422,14 +422,14 @@ func fillDefaults(p *planner, con *constraints, fields []*schema.Field, types []
 }
 
 // defaultCol is the DEFAULT of column f, of type t, for n rows.
-func defaultCol(p *planner, con *constraints, f *schema.Field, t Type, n int) (*Col, error) {
-	bound, err := bindStored(p, con.defaults[f.Name], &scope{}, false, fmt.Sprintf("DEFAULT of column %q", f.Name))
+func defaultCol(p *Planner, con *constraints, f *schema.Field, t Type, n int) (*Col, error) {
+	bound, err := bindStored(p, con.defaults[f.Name], &Scope{}, false, fmt.Sprintf("DEFAULT of column %q", f.Name))
 	if err != nil {
 		return nil, err
 	}
 	c, err := bound.Eval(&Batch{N: n})
 	if err == nil {
-		c, err = castCol(c, t)
+		c, err = CastCol(c, t)
 	}
 	if err != nil {
 		return nil, errorf("DEFAULT of column %q: %v", f.Name, err)
@@ -438,12 +438,12 @@ func defaultCol(p *planner, con *constraints, f *schema.Field, t Type, n int) (*
 }
 
 // defaultValue is the DEFAULT of column f, of type t (NULL without one).
-func defaultValue(p *planner, con *constraints, f *schema.Field, t Type) (any, error) {
+func defaultValue(p *Planner, con *constraints, f *schema.Field, t Type) (any, error) {
 	text, ok := con.defaults[f.Name]
 	if !ok {
 		return nil, nil
 	}
-	bound, err := bindStored(p, text, &scope{}, false, fmt.Sprintf("DEFAULT of column %q", f.Name))
+	bound, err := bindStored(p, text, &Scope{}, false, fmt.Sprintf("DEFAULT of column %q", f.Name))
 	if err != nil {
 		return nil, err
 	}
@@ -453,7 +453,7 @@ func defaultValue(p *planner, con *constraints, f *schema.Field, t Type) (any, e
 	}
 	v := c.Get(0)
 	if v != nil {
-		if v, err = castScalar(v, c.T, t); err != nil {
+		if v, err = CastScalar(v, c.T, t); err != nil {
 			return nil, errorf("DEFAULT of column %q: %v", f.Name, err)
 		}
 	}
@@ -461,7 +461,7 @@ func defaultValue(p *planner, con *constraints, f *schema.Field, t Type) (any, e
 }
 
 // checkConstraintRows enforces the CHECK constraints on the rows data.
-func checkConstraintRows(p *planner, con *constraints, fields []*schema.Field, types []Type, data []*Col, n int) error {
+func checkConstraintRows(p *Planner, con *constraints, fields []*schema.Field, types []Type, data []*Col, n int) error {
 	if len(con.checks) == 0 || n == 0 {
 		return nil
 	}
@@ -490,7 +490,7 @@ func checkConstraintRows(p *planner, con *constraints, fields []*schema.Field, t
 // planner: in a transaction, its own rows too). With ignore, the rows
 // whose key is taken are left out instead: keep lists the rows kept (nil
 // when all are).
-func checkKeys(p *planner, ctx context.Context, con *constraints, table string, fields []*schema.Field, data []*Col, n int, ignore bool) (keep []int32, err error) {
+func checkKeys(p *Planner, ctx context.Context, con *constraints, table string, fields []*schema.Field, data []*Col, n int, ignore bool) (keep []int32, err error) {
 	type key struct {
 		cols    []int
 		primary bool
@@ -603,31 +603,31 @@ func checkKeys(p *planner, ctx context.Context, con *constraints, table string, 
 func keyText(fields []*schema.Field, idx []int, cols []*Col, i int) string {
 	parts := make([]string, len(idx))
 	for j, k := range idx {
-		parts[j] = fields[k].Name + ": " + formatScalar(cols[j].T, cols[j].Get(i))
+		parts[j] = fields[k].Name + ": " + FormatScalar(cols[j].T, cols[j].Get(i))
 	}
 	return strings.Join(parts, ", ")
 }
 
 // keyColumns reads the columns named cols of table.
-func keyColumns(p *planner, ctx context.Context, table string, cols []string) (*Batch, error) {
+func keyColumns(p *Planner, ctx context.Context, table string, cols []string) (*Batch, error) {
 	sel := &sqlparser.Select{From: sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(table)}}}}
 	for _, name := range cols {
 		sel.SelectExprs = append(sel.SelectExprs, &sqlparser.AliasedExpr{Expr: &sqlparser.ColName{Name: sqlparser.NewColIdent(name)}})
 	}
-	cp := p.child(p.src)
-	defer cp.releaseAll()
-	sp, err := cp.planSelect(sel, nil)
+	cp := p.Child(p.Src)
+	defer cp.ReleaseAll()
+	sp, err := cp.PlanSelect(sel, nil)
 	if err != nil {
 		return nil, fmt.Errorf("reading the table's keys: %w", err)
 	}
 	traceRead(ctx, sp, "KEY CHECK reads "+table) // EXPLAIN ANALYZE (explain_dml.go)
-	return sp.drainAll(ctx)
+	return sp.DrainAll(ctx)
 }
 
 // checkForeign enforces the FOREIGN KEYs on the rows data: each key
 // without NULLs must be a key of the table it references (read through
 // the planner). Deleting or changing the referenced rows is not checked.
-func checkForeign(p *planner, ctx context.Context, con *constraints, fields []*schema.Field, data []*Col, n int) error {
+func checkForeign(p *Planner, ctx context.Context, con *constraints, fields []*schema.Field, data []*Col, n int) error {
 	for _, fk := range con.foreign {
 		cols := make([]*Col, len(fk.cols))
 		for j, name := range fk.cols {
@@ -662,7 +662,7 @@ func checkForeign(p *planner, ctx context.Context, con *constraints, fields []*s
 				if c.IsNull(i) {
 					return "", false
 				}
-				v, err := castScalar(c.Get(i), c.T, cols[j].T)
+				v, err := CastScalar(c.Get(i), c.T, cols[j].T)
 				if err != nil {
 					return "", false
 				}
@@ -681,7 +681,7 @@ func checkForeign(p *planner, ctx context.Context, con *constraints, fields []*s
 				// Named as DuckDB names it: by the referenced columns.
 				parts := make([]string, len(cols))
 				for j, c := range cols {
-					parts[j] = refCols[j] + ": " + formatScalar(c.T, c.Get(i))
+					parts[j] = refCols[j] + ": " + FormatScalar(c.T, c.Get(i))
 				}
 				return errorf("violates foreign key constraint because key %q does not exist in the referenced table %s (row %d)", strings.Join(parts, ", "), fk.table, i+1)
 			}
@@ -772,7 +772,7 @@ func tokensText(toks []parse.Token) string {
 // constraint) a new row has is replaced by it (OR REPLACE) or updated by
 // up's SET list (DO UPDATE, where its WHERE holds); the other new rows
 // are added.
-func (s *Stmt) conflictRewrite(ctx context.Context, p *planner, tgt *target, name string, con *constraints, data []*Col, n int, up *upsertSpec) (Result, error) {
+func (s *Stmt) conflictRewrite(ctx context.Context, p *Planner, tgt *target, name string, con *constraints, data []*Col, n int, up *upsertSpec) (Result, error) {
 	if tgt.folder {
 		return Result{}, unsupported("INSERT OR REPLACE or ON CONFLICT DO UPDATE into a table that is a folder of files")
 	}
@@ -832,7 +832,7 @@ func (s *Stmt) conflictRewrite(ctx context.Context, p *planner, tgt *target, nam
 	err := s.rewriteTable(ctx, p, tgt, te, sqlparser.SelectExprs{&sqlparser.StarExpr{}}, nil, func(b *Batch, _ []bool) ([]*Col, error) {
 		old := make([]*Col, len(tgt.fields))
 		for k, f := range tgt.fields {
-			c, err := castCol(b.Cols[k], typeOfField(f))
+			c, err := CastCol(b.Cols[k], TypeOfField(f))
 			if err != nil {
 				return nil, err
 			}
@@ -873,9 +873,9 @@ func (s *Stmt) conflictRewrite(ctx context.Context, p *planner, tgt *target, nam
 		for k := range tgt.fields {
 			out[k] = old[k].Take(keep)
 			if updated != nil {
-				appendCol(out[k], updated[k])
+				AppendCol(out[k], updated[k])
 			}
-			appendCol(out[k], data[k].Take(rest))
+			AppendCol(out[k], data[k].Take(rest))
 		}
 		return out, nil
 	}, nil)
@@ -888,19 +888,19 @@ func (s *Stmt) conflictRewrite(ctx context.Context, p *planner, tgt *target, nam
 // upsertRows computes the table rows oldRows of old updated by up's SET
 // list, the rows newRows of data being their excluded rows, and which of
 // them its WHERE let it update.
-func upsertRows(p *planner, up *upsertSpec, fields []*schema.Field, old []*Col, oldRows []int32, data []*Col, newRows []int32, table string) ([]*Col, []bool, error) {
+func upsertRows(p *Planner, up *upsertSpec, fields []*schema.Field, old []*Col, oldRows []int32, data []*Col, newRows []int32, table string) ([]*Col, []bool, error) {
 	m := len(fields)
-	rel := &relation{alias: table}
+	rel := &Relation{Alias: table}
 	batch := &Batch{N: len(oldRows)}
 	for k, f := range fields {
-		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: f.Name, t: old[k].T, slot: &slot{idx: k}})
+		rel.Cols = append(rel.Cols, &ScopeCol{Rel: rel, Name: f.Name, T: old[k].T, Slot: &Slot{Idx: k}})
 		batch.Cols = append(batch.Cols, old[k].Take(oldRows))
 	}
 	for k, f := range fields {
-		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: excludedPrefix + f.Name, t: data[k].T, slot: &slot{idx: m + k}})
+		rel.Cols = append(rel.Cols, &ScopeCol{Rel: rel, Name: excludedPrefix + f.Name, T: data[k].T, Slot: &Slot{Idx: m + k}})
 		batch.Cols = append(batch.Cols, data[k].Take(newRows))
 	}
-	sc := &scope{rels: []*relation{rel}}
+	sc := &Scope{Rels: []*Relation{rel}}
 	eval := func(text string, asBool bool) (*Col, error) {
 		bound, err := bindStored(p, text, sc, asBool, "ON CONFLICT DO UPDATE")
 		if err != nil {
@@ -932,10 +932,10 @@ func upsertRows(p *planner, up *upsertSpec, fields []*schema.Field, old []*Col, 
 		if err != nil {
 			return nil, nil, err
 		}
-		if nv, err = castCol(nv, out[k].T); err != nil {
+		if nv, err = CastCol(nv, out[k].T); err != nil {
 			return nil, nil, errorf("ON CONFLICT DO UPDATE SET %s: %v", col, err)
 		}
-		b := newBuilder(out[k].T, batch.N)
+		b := NewBuilder(out[k].T, batch.N)
 		for i := 0; i < batch.N; i++ {
 			if apply[i] {
 				b.Add(nv.Get(i))

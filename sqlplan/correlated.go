@@ -35,43 +35,43 @@ var errCorrelated = fmt.Errorf("correlated subquery: %w", ErrUnsupported)
 // corrFrame holds the outer columns a correlated subquery names and, while
 // it runs, their values for one outer row.
 type corrFrame struct {
-	refs  []*scopeCol
+	refs  []*ScopeCol
 	names []*sqlparser.ColName // how each ref was first named (bound again in the outer scope)
 	vals  []any                // nil while probing: every ref is NULL
 	fixed bool                 // refs are known: capturing another is a bug
 }
 
 // capture returns the stand-in column of outer column c.
-func (f *corrFrame) capture(c *scopeCol, n *sqlparser.ColName) (*scopeCol, error) {
+func (f *corrFrame) capture(c *ScopeCol, n *sqlparser.ColName) (*ScopeCol, error) {
 	for i, r := range f.refs {
 		if sameOuterCol(r, c) {
-			return &scopeCol{name: c.name, t: c.t, corr: f, corrIdx: i}, nil
+			return &ScopeCol{Name: c.Name, T: c.T, corr: f, corrIdx: i}, nil
 		}
 	}
 	if f.fixed {
-		return nil, errorf("internal error: correlated column %q was not seen while planning", c.name)
+		return nil, errorf("internal error: correlated column %q was not seen while planning", c.Name)
 	}
 	f.refs = append(f.refs, c)
 	f.names = append(f.names, n)
-	return &scopeCol{name: c.name, t: c.t, corr: f, corrIdx: len(f.refs) - 1}, nil
+	return &ScopeCol{Name: c.Name, T: c.T, corr: f, corrIdx: len(f.refs) - 1}, nil
 }
 
 // sameOuterCol: r and c are one column. A column captured further out
 // (a subquery two levels in naming the outermost query) is a new
 // stand-in each time it is resolved: the same frame's slot is the same
 // column.
-func sameOuterCol(r, c *scopeCol) bool {
+func sameOuterCol(r, c *ScopeCol) bool {
 	return r == c || r.corr != nil && r.corr == c.corr && r.corrIdx == c.corrIdx
 }
 
 // constant is what a captured column binds to.
-func (f *corrFrame) constant(c *scopeCol) expr {
+func (f *corrFrame) constant(c *ScopeCol) Expr {
 	var v any
 	if c.corrIdx < len(f.vals) {
 		v = f.vals[c.corrIdx]
 	}
-	k := &constExpr{t: c.t, v: v}
-	k.setText(c.name)
+	k := &ConstExpr{T: c.T, V: v}
+	k.setText(c.Name)
 	return k
 }
 
@@ -89,18 +89,18 @@ const (
 // from the memo or from running the subquery with those values.
 type corrExpr struct {
 	named
-	p     *planner
-	sc    *scope // the scope the subquery is nested in
+	p     *Planner
+	sc    *Scope // the scope the subquery is nested in
 	kind  corrKind
 	node  sqlparser.Expr // the Subquery or ExistsExpr; for IN, the right side
 	not   bool           // NOT IN
-	refs  []*scopeCol    // the outer columns the subquery names
-	outer []expr         // those columns bound in the outer query
-	left  expr           // IN: the left operand (in the outer query)
+	refs  []*ScopeCol    // the outer columns the subquery names
+	outer []Expr         // those columns bound in the outer query
+	left  Expr           // IN: the left operand (in the outer query)
 	t     Type
 
 	mu   sync.Mutex
-	memo map[string]expr // by the outer values: the subquery's result (for IN, a test of slot 0)
+	memo map[string]Expr // by the outer values: the subquery's result (for IN, a test of slot 0)
 	// grouped, when set, answers every outer value from one grouped run
 	// of the subquery instead of a run per value; existsG does so for an
 	// EXISTS (existsgroup.go).
@@ -114,10 +114,10 @@ func (e *corrExpr) Type() Type { return e.t }
 // correlated subquery after binding it plainly failed on a name of this
 // scope. A name of a scope further out is left to that scope's binder
 // (errCorrelated again).
-func (p *planner) bindCorrelated(kind corrKind, n sqlparser.Expr, left sqlparser.Expr, not bool, sc *scope, agg *aggCtx) (expr, error) {
-	e := &corrExpr{p: p, sc: sc, kind: kind, node: n, not: not, t: Type{Kind: KBool}, memo: map[string]expr{}}
+func (p *Planner) bindCorrelated(kind corrKind, n sqlparser.Expr, left sqlparser.Expr, not bool, sc *Scope, agg *aggCtx) (Expr, error) {
+	e := &corrExpr{p: p, sc: sc, kind: kind, node: n, not: not, t: Type{Kind: KBool}, memo: map[string]Expr{}}
 	if left != nil {
-		l, err := p.bindExpr(left, sc, agg)
+		l, err := p.BindExpr(left, sc, agg)
 		if err != nil {
 			return nil, err
 		}
@@ -133,28 +133,28 @@ func (p *planner) bindCorrelated(kind corrKind, n sqlparser.Expr, left sqlparser
 	case *sqlparser.ExistsExpr:
 		stmt = x.Subquery.Select
 	}
-	sp, err := p.planSelect(stmt, &scope{outer: sc, corr: frame})
+	sp, err := p.PlanSelect(stmt, &Scope{outer: sc, corr: frame})
 	if err != nil {
 		return nil, err
 	}
-	sp.root.Close()
+	sp.Root.Close()
 	switch kind {
 	case corrScalar:
-		if len(sp.cols) != 1 {
-			return nil, errorf("a scalar subquery must return one column, not %d", len(sp.cols))
+		if len(sp.Cols) != 1 {
+			return nil, errorf("a scalar subquery must return one column, not %d", len(sp.Cols))
 		}
-		e.t = sp.cols[0].Type
+		e.t = sp.Cols[0].Type
 	case corrIn:
-		if len(sp.cols) != 1 {
-			return nil, errorf("the subquery of IN returns %d columns, not 1", len(sp.cols))
+		if len(sp.Cols) != 1 {
+			return nil, errorf("the subquery of IN returns %d columns, not 1", len(sp.Cols))
 		}
 	}
 	frame.fixed = true
 	e.refs = frame.refs
-	if !noGroupedCorrelation && len(frame.refs) > 0 {
+	if !NoGroupedCorrelation && len(frame.refs) > 0 {
 		ts := make([]Type, len(frame.refs))
 		for i, r := range frame.refs {
-			ts[i] = r.t
+			ts[i] = r.T
 		}
 		switch kind {
 		case corrScalar:
@@ -164,7 +164,7 @@ func (p *planner) bindCorrelated(kind corrKind, n sqlparser.Expr, left sqlparser
 		}
 	}
 	for _, name := range frame.names {
-		o, err := p.bindExpr(name, sc, agg)
+		o, err := p.BindExpr(name, sc, agg)
 		if err != nil {
 			return nil, err
 		}
@@ -248,7 +248,7 @@ func (e *corrExpr) Eval(b *Batch) (*Col, error) {
 				} else if err != nil {
 					return nil, err
 				}
-				test = &constExpr{t: e.t, v: v}
+				test = &ConstExpr{T: e.t, V: v}
 			}
 			if e.grouped == nil {
 				if test, err = e.instantiate(vals); err != nil {
@@ -268,14 +268,14 @@ func (e *corrExpr) Eval(b *Batch) (*Col, error) {
 		for j, r := range rows {
 			v := res.Get(j)
 			if v != nil && (res.T.Kind != e.t.Kind || res.T.Scale != e.t.Scale) {
-				if v, err = castScalar(v, res.T, e.t); err != nil {
-					return nil, asError(err)
+				if v, err = CastScalar(v, res.T, e.t); err != nil {
+					return nil, AsError(err)
 				}
 			}
 			results[r] = v
 		}
 	}
-	out := newBuilder(e.t, b.N)
+	out := NewBuilder(e.t, b.N)
 	for _, v := range results {
 		out.Add(v)
 	}
@@ -288,26 +288,26 @@ func (e *corrExpr) Eval(b *Batch) (*Col, error) {
 // It plans with a planner of its own: the statement's planner has finished,
 // and other correlated subqueries of the statement may run at the same
 // time. The tables it opens are released once the subquery has run.
-func (e *corrExpr) instantiate(vals []any) (expr, error) {
-	p := e.p.child(e.p.src)
-	defer p.releaseAll()
-	sc := &scope{outer: e.sc, corr: &corrFrame{refs: e.refs, vals: vals, fixed: true}}
+func (e *corrExpr) instantiate(vals []any) (Expr, error) {
+	p := e.p.Child(e.p.Src)
+	defer p.ReleaseAll()
+	sc := &Scope{outer: e.sc, corr: &corrFrame{refs: e.refs, vals: vals, fixed: true}}
 	switch e.kind {
 	case corrIn:
-		return p.bindIn(&colExpr{s: &slot{}, t: e.left.Type()}, e.node, e.not, sc, nil)
+		return p.bindIn(&ColExpr{S: &Slot{}, T: e.left.Type()}, e.node, e.not, sc, nil)
 	case corrExists:
 		x := e.node.(*sqlparser.ExistsExpr)
 		rows, err := p.runSubquery(x.Subquery.Select, sc, 1)
 		if err != nil {
 			return nil, err
 		}
-		return &constExpr{t: Type{Kind: KBool}, v: rows.N > 0}, nil
+		return &ConstExpr{T: Type{Kind: KBool}, V: rows.N > 0}, nil
 	}
 	return p.scalarSubquery(e.node.(*sqlparser.Subquery), sc)
 }
 
-// noGroupedCorrelation turns the grouped form off (tests compare the two).
-var noGroupedCorrelation bool
+// NoGroupedCorrelation turns the grouped form off (tests compare the two).
+var NoGroupedCorrelation bool
 
 // errGroupedFallback: the grouped form cannot key the outer values; the
 // subquery runs per value instead.
@@ -348,7 +348,7 @@ func groupedCorrelation(sub *sqlparser.Subquery, names []*sqlparser.ColName, out
 		return nil
 	}
 	item, ok := sel.SelectExprs[0].(*sqlparser.AliasedExpr)
-	if !ok || !containsAggregate(item.Expr) || containsSubquery(item.Expr) {
+	if !ok || !ContainsAggregate(item.Expr) || ContainsSubquery(item.Expr) {
 		return nil
 	}
 	refs := outerNamesOf(names)
@@ -362,7 +362,7 @@ func groupedCorrelation(sub *sqlparser.Subquery, names []*sqlparser.ColName, out
 	}
 	inners := make([]sqlparser.Expr, len(refs))
 	var rest []sqlparser.Expr
-	for _, c := range splitAnd(sel.Where.Expr) {
+	for _, c := range SplitAnd(sel.Where.Expr) {
 		cmp, ok := c.(*sqlparser.ComparisonExpr)
 		if ok && cmp.Operator == sqlparser.EqualStr {
 			if r := refs.ref(cmp.Right); r >= 0 && inners[r] == nil && refs.count(cmp.Left, -1) == 0 {
@@ -377,7 +377,7 @@ func groupedCorrelation(sub *sqlparser.Subquery, names []*sqlparser.ColName, out
 		rest = append(rest, c)
 	}
 	for _, inner := range inners {
-		if inner == nil || containsAggregate(inner) || containsSubquery(inner) {
+		if inner == nil || ContainsAggregate(inner) || ContainsSubquery(inner) {
 			return nil
 		}
 	}
@@ -448,19 +448,19 @@ func (o outerNames) count(n sqlparser.SQLNode, ref int) int {
 	return k
 }
 
-func splitAnd(e sqlparser.Expr) []sqlparser.Expr {
+func SplitAnd(e sqlparser.Expr) []sqlparser.Expr {
 	switch x := e.(type) {
 	case *sqlparser.AndExpr:
-		return append(splitAnd(x.Left), splitAnd(x.Right)...)
+		return append(SplitAnd(x.Left), SplitAnd(x.Right)...)
 	case *sqlparser.ParenExpr:
 		if _, ok := x.Expr.(*sqlparser.AndExpr); ok {
-			return splitAnd(x.Expr)
+			return SplitAnd(x.Expr)
 		}
 	}
 	return []sqlparser.Expr{e}
 }
 
-func containsSubquery(n sqlparser.SQLNode) bool {
+func ContainsSubquery(n sqlparser.SQLNode) bool {
 	found := false
 	sqlparser.Walk(func(x sqlparser.SQLNode) (bool, error) {
 		if _, ok := x.(*sqlparser.Subquery); ok {
@@ -502,8 +502,8 @@ func (g *groupedCorr) build(e *corrExpr) error {
 		return nil
 	}
 	nk := len(g.outerTs)
-	p := e.p.child(e.p.src)
-	defer p.releaseAll()
+	p := e.p.Child(e.p.Src)
+	defer p.ReleaseAll()
 	b, err := runRestricted(p, g.grouped, g.restrictions, e.sc)
 	if err != nil {
 		return err
@@ -517,7 +517,7 @@ func (g *groupedCorr) build(e *corrExpr) error {
 	}
 	g.keyTs = make([]Type, nk)
 	for k := range nk {
-		if g.keyTs[k], err = unifyTypes(withoutField(b.Cols[k].T), withoutField(g.outerTs[k])); err != nil {
+		if g.keyTs[k], err = UnifyTypes(WithoutField(b.Cols[k].T), WithoutField(g.outerTs[k])); err != nil {
 			return errGroupedFallback
 		}
 	}
@@ -550,8 +550,8 @@ rows:
 		r := res.Get(i)
 		if r != nil && (res.T.Kind != g.resT.Kind || res.T.Scale != g.resT.Scale) {
 			var err error
-			if r, err = castScalar(r, res.T, g.resT); err != nil {
-				return asError(err)
+			if r, err = CastScalar(r, res.T, g.resT); err != nil {
+				return AsError(err)
 			}
 		}
 		g.m[string(key)] = r
@@ -578,14 +578,14 @@ func (g *groupedCorr) evalBatch(e *corrExpr, outer []*Col, n int) (*Col, bool, e
 		}
 		res := g.res.Cols[nk]
 		if res.T.Kind != g.resT.Kind || res.T.Scale != g.resT.Scale || res.T.Prec != g.resT.Prec {
-			c, err := castCol(res, g.resT)
+			c, err := CastCol(res, g.resT)
 			if err != nil {
 				return nil, false, nil
 			}
 			res = c
 		}
 		g.resCol = res.Decoded()
-		if nk == 1 && storage(g.keyTs[0]) == stInt {
+		if nk == 1 && Storage(g.keyTs[0]) == stInt {
 			g.table = kernels.BuildInts(keys[0], g.res.N)
 		} else {
 			g.table = kernels.BuildKeys(keys, g.res.N)
@@ -601,7 +601,7 @@ func (g *groupedCorr) evalBatch(e *corrExpr, outer []*Col, n int) (*Col, bool, e
 	switch v := g.none.(type) {
 	case nil:
 	case int64:
-		if storage(g.resT) != stInt {
+		if Storage(g.resT) != stInt {
 			return nil, false, nil
 		}
 		noneI = v
@@ -611,9 +611,9 @@ func (g *groupedCorr) evalBatch(e *corrExpr, outer []*Col, n int) (*Col, bool, e
 	idx := g.lookup(cols, n)
 	if g.res.N == 0 {
 		if g.none != nil {
-			return constCol(g.resT, g.none, n), true, nil
+			return ConstCol(g.resT, g.none, n), true, nil
 		}
-		return nullCol(g.resT, n), true, nil
+		return NullCol(g.resT, n), true, nil
 	}
 	safe := make([]int32, n)
 	for i, j := range idx {
@@ -661,7 +661,7 @@ func (g *groupedCorr) lookup(cols []*Col, n int) []int32 {
 // (so that equal keys have equal int64s or bytes): the same kind and
 // unit, integer-like or strings.
 func hashableAs(c *Col, t Type) bool {
-	switch storage(t) {
+	switch Storage(t) {
 	case stInt:
 		if c.I == nil {
 			return false
@@ -678,9 +678,9 @@ func hashableAs(c *Col, t Type) bool {
 
 // appendKey appends key k's value v (of type t) in the keys' common type.
 func (g *groupedCorr) appendKey(buf []byte, k int, v any, t Type) ([]byte, error) {
-	c, err := castScalar(v, withoutField(t), g.keyTs[k])
+	c, err := CastScalar(v, WithoutField(t), g.keyTs[k])
 	if err != nil {
-		return nil, asError(err)
+		return nil, AsError(err)
 	}
 	return appendOuterKey(buf, c), nil
 }

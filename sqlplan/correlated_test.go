@@ -136,10 +136,10 @@ func TestGroupedCorrelation(t *testing.T) {
 	}
 	for _, q := range queries {
 		grouped := strings.Join(rowStrings(queryAll(t, e, q)), ";")
-		noGroupedCorrelation = true
+		NoGroupedCorrelation = true
 		clear(e.stmts) // prepared again without the grouped form
 		perValue := strings.Join(rowStrings(queryAll(t, e, q)), ";")
-		noGroupedCorrelation = false
+		NoGroupedCorrelation = false
 		clear(e.stmts)
 		if grouped != perValue {
 			t.Errorf("%s:\ngrouped   %s\nper value %s", q, grouped, perValue)

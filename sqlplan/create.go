@@ -104,7 +104,7 @@ func (e *Engine) prepareCreate(ctx context.Context, s *Stmt, text string, toks [
 	if name, next, ok := parse.QualifiedName(toks, i); ok {
 		s.table, i = name, next-1 // db.t (attach.go)
 	}
-	s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
+	s.Src = &Source{Source: parse.Source{Orig: text, Toks: toks}}
 	i++
 	spec := &createSpec{options: map[string]string{}}
 	s.create = spec
@@ -226,8 +226,8 @@ func (e *Engine) prepareCreate(ctx context.Context, s *Stmt, text string, toks [
 // readColumnDef reads the column definition of column name (its type at
 // toks[i+1], then NULL, NOT NULL and constraints) into spec and returns
 // where it ends.
-func readColumnDef(text string, toks []parse.Token, i int, name string, spec *createSpec, ut userTypes) (int, error) {
-	t, i, err := readNestedType(text, toks, i+1, ut)
+func readColumnDef(text string, toks []parse.Token, i int, name string, spec *createSpec, ut UserTypes) (int, error) {
+	t, i, err := ReadNestedType(text, toks, i+1, ut)
 	if err != nil {
 		return i, err
 	}
@@ -371,7 +371,7 @@ func (e *Engine) prepareCopy(ctx context.Context, s *Stmt, text string, toks []p
 		return nil, fail(1, "COPY takes a table or a (SELECT ...)")
 	}
 	s.kind, s.inner, s.create, s.replace = kindCopy, inner, spec, true
-	s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
+	s.Src = &Source{Source: parse.Source{Orig: text, Toks: toks}}
 	return s, nil
 }
 
@@ -443,11 +443,11 @@ func fieldOf(name string, t Type, notNull bool) (writer.Field, error) {
 	case KDate:
 		f = writer.Date(name)
 	case KTime:
-		f = writer.Time(name, timeUnitOf(t), false) // TIME, not TIMETZ
+		f = writer.Time(name, TimeUnitOf(t), false) // TIME, not TIMETZ
 	case KTimeTZ:
 		f = writer.Time(name, writer.Micros, true) // the UTC time, as DuckDB
 	case KTimestamp:
-		f = writer.Timestamp(name, timeUnitOf(t), t.TZ)
+		f = writer.Timestamp(name, TimeUnitOf(t), t.TZ)
 	case KUUID:
 		f = writer.UUID(name)
 	case KInterval:
@@ -697,7 +697,7 @@ func decodeOptions(f interface{ KeyValue(string) (string, bool) }) map[string]st
 	return out
 }
 
-func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
+func (s *Stmt) createTable(ctx context.Context, p *Planner) (Result, error) {
 	if s.create != nil && s.create.delta {
 		return s.createDelta(ctx, p)
 	}
@@ -776,7 +776,7 @@ func (s *Stmt) createTable(ctx context.Context, p *planner) (Result, error) {
 		vecs := make([]*vector.Vector, len(lfields))
 		for k, f := range lfields {
 			var err error
-			if vecs[k], err = toVector(data[k], f); err != nil {
+			if vecs[k], err = ToVector(data[k], f); err != nil {
 				return errorf("column %q: %v", f.Name, err)
 			}
 		}
@@ -909,7 +909,7 @@ func (s *Stmt) dropTable(tx *Tx) (Result, error) {
 		}
 		e := errorf("table %q does not exist%s", s.table, suggest(s.table, names))
 		e.Err = ErrNoTable
-		return Result{}, s.src.Locate(e, s.table)
+		return Result{}, s.Src.Locate(e, s.table)
 	}
 	if s.e.file != "" && path == s.e.file {
 		return Result{}, errorf("cannot drop the database's own file")
@@ -978,7 +978,7 @@ func (s *Stmt) droppable(path string, st os.FileInfo) error {
 
 // createColumns is the columns of a CREATE TABLE: those given, or the
 // query's with its rows.
-func (s *Stmt) createColumns(ctx context.Context, p *planner) (fields []writer.Field, data []*Col, n int, err error) {
+func (s *Stmt) createColumns(ctx context.Context, p *Planner) (fields []writer.Field, data []*Col, n int, err error) {
 	fields, data, n, _, err = s.createColumnsTypes(ctx, p)
 	return fields, data, n, err
 }
@@ -987,7 +987,7 @@ func (s *Stmt) createColumns(ctx context.Context, p *planner) (fields []writer.F
 // records the SQL types the Parquet types do not convey (see
 // columnTypesKV); "" when there are none; COPY records only the values of
 // ENUM columns (DuckDB's COPY writes a TIMESTAMP_S as a TIMESTAMP).
-func (s *Stmt) createColumnsTypes(ctx context.Context, p *planner) (fields []writer.Field, data []*Col, n int, kv string, err error) {
+func (s *Stmt) createColumnsTypes(ctx context.Context, p *Planner) (fields []writer.Field, data []*Col, n int, kv string, err error) {
 	var names []string
 	var types []Type
 	defer func() {
@@ -996,41 +996,41 @@ func (s *Stmt) createColumnsTypes(ctx context.Context, p *planner) (fields []wri
 		}
 	}()
 	if s.kind == kindCreateAs || s.kind == kindCopy {
-		ip := p.child(s.inner.src)
-		defer ip.releaseAll()
-		sp, err := s.inner.plan(ip)
+		ip := p.Child(s.inner.Src)
+		defer ip.ReleaseAll()
+		sp, err := s.inner.Plan(ip)
 		if err != nil {
 			return nil, nil, 0, "", err
 		}
-		types = make([]Type, len(sp.cols))
+		types = make([]Type, len(sp.Cols))
 		seen := map[string]bool{}
-		for i, c := range sp.cols {
+		for i, c := range sp.Cols {
 			types[i] = c.Type
 			names = append(names, c.Name)
 			if c.Type.Kind == KNull {
-				types[i] = tInt
+				types[i] = TInt
 			}
 			if seen[strings.ToLower(c.Name)] {
-				sp.root.Close()
+				sp.Root.Close()
 				return nil, nil, 0, "", errorf("CREATE TABLE AS: column name %q is used twice (use aliases)", c.Name)
 			}
 			seen[strings.ToLower(c.Name)] = true
 			f, err := fieldOf(c.Name, types[i], false)
 			if err != nil {
-				sp.root.Close()
+				sp.Root.Close()
 				return nil, nil, 0, "", err
 			}
 			fields = append(fields, f)
 		}
-		b, err := drain(ctx, sp.root, types)
-		sp.root.Close()
+		b, err := Drain(ctx, sp.Root, types)
+		sp.Root.Close()
 		if err != nil {
 			return nil, nil, 0, "", err
 		}
 		n = b.N
 		for i, c := range b.Cols {
 			if c.T.Kind == KNull {
-				c = nullCol(types[i], n)
+				c = NullCol(types[i], n)
 			}
 			data = append(data, c)
 		}

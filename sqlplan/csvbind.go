@@ -17,9 +17,9 @@ import (
 // file's fields as VARCHAR columns, one per column of t by position, as
 // DuckDB's COPY matches them, which INSERT casts to t's types).
 
-// csvReadRelation is the relation of a read_csv marker name, ok false
+// CSVReadRelation is the relation of a read_csv marker name, ok false
 // for other names.
-func (p *planner) csvReadRelation(name, alias string) (*relation, bool, error) {
+func (p *Planner) CSVReadRelation(name, alias string) (*Relation, bool, error) {
 	enc, ok := strings.CutPrefix(name, parse.CSVReadMarker)
 	if !ok {
 		return nil, false, nil
@@ -57,39 +57,39 @@ func typeFromText(text string) (Type, error) {
 		return Type{}, err
 	}
 	toks = parse.Significant(toks)
-	t, j, err := readType(text, toks, 0)
+	t, j, err := ReadType(text, toks, 0)
 	if err == nil && j != len(toks) {
 		err = errorf("%q is not a type", text)
 	}
 	return t, err
 }
 
-var tSniffColumns = Type{Kind: KNested, Elem: &Type{Kind: KNested, Fields: []NamedType{{Name: "name", Type: tString}, {Name: "type", Type: tString}}}}
+var tSniffColumns = Type{Kind: KNested, Elem: &Type{Kind: KNested, Fields: []NamedType{{Name: "name", Type: TString}, {Name: "type", Type: TString}}}}
 
 // sniffRelation is sniff_csv's row for a file, as DuckDB's.
-func sniffRelation(spec *textfile.CSVSpec, alias, shown, path string) (*relation, error) {
+func sniffRelation(spec *textfile.CSVSpec, alias, shown, path string) (*Relation, error) {
 	sn, err := spec.Sniff(path, shown)
 	if err != nil {
 		return nil, err
 	}
-	c := &catalogRows{n: 1}
-	c.col("Delimiter", tString).Add(sn.Delimiter)
-	c.col("Quote", tString).Add(sn.Quote)
-	c.col("Escape", tString).Add(sn.Escape)
-	c.col("NewLineDelimiter", tString).Add(`\n`)
-	c.col("Comment", tString).Add(sn.Comment)
-	c.col("SkipRows", Type{Kind: KUint, Bits: 32}).Add(uint64(sn.SkipRows))
-	c.col("HasHeader", Type{Kind: KBool}).Add(sn.HasHeader)
+	c := &CatalogRows{N: 1}
+	c.Col("Delimiter", TString).Add(sn.Delimiter)
+	c.Col("Quote", TString).Add(sn.Quote)
+	c.Col("Escape", TString).Add(sn.Escape)
+	c.Col("NewLineDelimiter", TString).Add(`\n`)
+	c.Col("Comment", TString).Add(sn.Comment)
+	c.Col("SkipRows", Type{Kind: KUint, Bits: 32}).Add(uint64(sn.SkipRows))
+	c.Col("HasHeader", Type{Kind: KBool}).Add(sn.HasHeader)
 	cols := make([]any, len(sn.Columns))
 	for i, col := range sn.Columns {
 		cols[i] = map[string]any{"name": col.Name, "type": col.Type.SQLName()}
 	}
-	c.col("Columns", tSniffColumns).Add(cols)
-	c.col("DateFormat", tString).Add(nilIfEmpty(sn.DateFormat))
-	c.col("TimestampFormat", tString).Add(nilIfEmpty(sn.TimestampFormat))
-	c.col("UserArguments", tString).Add(nilIfEmpty(sn.UserArguments))
-	c.col("Prompt", tString).Add(sn.Prompt)
-	return c.relation(alias, "SNIFF_CSV"), nil
+	c.Col("Columns", tSniffColumns).Add(cols)
+	c.Col("DateFormat", TString).Add(nilIfEmpty(sn.DateFormat))
+	c.Col("TimestampFormat", TString).Add(nilIfEmpty(sn.TimestampFormat))
+	c.Col("UserArguments", TString).Add(nilIfEmpty(sn.UserArguments))
+	c.Col("Prompt", TString).Add(sn.Prompt)
+	return c.Relation(alias, "SNIFF_CSV"), nil
 }
 
 func nilIfEmpty(s string) any {
@@ -102,10 +102,10 @@ func nilIfEmpty(s string) any {
 // csvMarker begins the table name of a CSV file's relation.
 const csvMarker = "__carquet_csv__:"
 
-// csvRelationName is the marker name of table's CSV file path, read in
+// CSVRelationName is the marker name of table's CSV file path, read in
 // dialect d: notNull are FORCE_NOT_NULL's columns, sniff what the sniffer
 // is to find in the file (COPY ... FROM's csvOptions).
-func csvRelationName(table, path string, d textfile.Dialect, notNull, sniff []string) string {
+func CSVRelationName(table, path string, d textfile.Dialect, notNull, sniff []string) string {
 	v := url.Values{}
 	v.Set("table", table)
 	v.Set("path", path)
@@ -117,9 +117,9 @@ func csvRelationName(table, path string, d textfile.Dialect, notNull, sniff []st
 	return csvMarker + v.Encode()
 }
 
-// csvRelation is the relation of a CSV marker name; ok is false for
+// CSVRelation is the relation of a CSV marker name; ok is false for
 // other names.
-func (p *planner) csvRelation(name, alias string) (*relation, bool, error) {
+func (p *Planner) CSVRelation(name, alias string) (*Relation, bool, error) {
 	enc, ok := strings.CutPrefix(name, csvMarker)
 	if !ok {
 		return nil, false, nil
@@ -130,17 +130,17 @@ func (p *planner) csvRelation(name, alias string) (*relation, bool, error) {
 		return nil, true, errorf("%s is a name reserved for carquet's own use", name)
 	}
 	path := v.Get("path")
-	if err := p.cat.Confine().Check(path, false); err != nil {
+	if err := p.Cat.Confine().Check(path, false); err != nil {
 		return nil, true, &Error{Msg: err.Error(), Offset: -1, Err: err}
 	}
-	table, types, err := p.cat.TableColumns(v.Get("table"))
+	table, types, err := p.Cat.TableColumns(v.Get("table"))
 	if err != nil {
 		return nil, true, err
 	}
 	cols := make([]Column, len(types))
 	notNull := make([]bool, len(types))
 	for i, c := range types {
-		cols[i] = Column{Name: c.Name, Type: tString, Nullable: true}
+		cols[i] = Column{Name: c.Name, Type: TString, Nullable: true}
 	}
 	for _, n := range v["not_null"] {
 		k := columnIndexFold(types, n)

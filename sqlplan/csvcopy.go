@@ -63,7 +63,7 @@ func (e *Engine) prepareCopyCSV(ctx context.Context, s *Stmt, text string, toks 
 		return nil, err
 	}
 	s.kind, s.inner, s.csvOut, s.table = kindCopy, inner, spec, path
-	s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
+	s.Src = &Source{Source: parse.Source{Orig: text, Toks: toks}}
 	return s, nil
 }
 

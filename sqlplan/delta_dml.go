@@ -37,7 +37,7 @@ type deltaChange func(b *Batch, hit []bool) ([]*Col, error)
 
 // deltaDML runs a DELETE (change nil) or UPDATE of the Delta table tgt
 // and returns the rows it deleted or updated.
-func (s *Stmt) deltaDML(ctx context.Context, p *planner, tgt *target, te *sqlparser.AliasedTableExpr, items sqlparser.SelectExprs,
+func (s *Stmt) deltaDML(ctx context.Context, p *Planner, tgt *target, te *sqlparser.AliasedTableExpr, items sqlparser.SelectExprs,
 	where *sqlparser.Where, change deltaChange) (int64, error) {
 	from := sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(deltaFileMarker)}, As: sqlparser.NewTableIdent(s.tableName(te))}}
 	sel, err := flaggedSelect(items, where, from)
@@ -186,7 +186,7 @@ func deltaVectors(tgt *target, cols []*Col) ([]*vector.Vector, error) {
 	n := cols[0].Len
 	vecs := make([]*vector.Vector, len(tgt.fields))
 	for k, f := range tgt.fields {
-		c, err := castCol(cols[k], typeOfField(f))
+		c, err := CastCol(cols[k], TypeOfField(f))
 		if err != nil {
 			return nil, errorf("column %q: %v", f.Name, err)
 		}
@@ -197,7 +197,7 @@ func deltaVectors(tgt *target, cols []*Col) ([]*vector.Vector, error) {
 				}
 			}
 		}
-		if vecs[k], err = toVector(c, f); err != nil {
+		if vecs[k], err = ToVector(c, f); err != nil {
 			return nil, errorf("column %q: %v", f.Name, err)
 		}
 	}
@@ -207,15 +207,15 @@ func deltaVectors(tgt *target, cols []*Col) ([]*vector.Vector, error) {
 // readDeltaFile runs sel, whose FROM names deltaFileMarker, over the one
 // Delta data file ft (read alone, without its deletion vector), under
 // the write lock the caller holds.
-func readDeltaFile(p *planner, ctx context.Context, ft *scan.Table, sel *sqlparser.Select) (*Batch, error) {
-	rp := p.child(p.src)
+func readDeltaFile(p *Planner, ctx context.Context, ft *scan.Table, sel *sqlparser.Select) (*Batch, error) {
+	rp := p.Child(p.Src)
 	holdWrite(rp)
-	rp.files = map[string]*scan.Table{deltaFileMarker: ft}
-	defer rp.releaseAll()
-	sp, err := rp.planSelect(parse.CloneAST(sel), nil)
+	rp.Files = map[string]*scan.Table{deltaFileMarker: ft}
+	defer rp.ReleaseAll()
+	sp, err := rp.PlanSelect(parse.CloneAST(sel), nil)
 	if err != nil {
 		return nil, err
 	}
 	traceRead(ctx, sp, writeTraceOf(ctx).fileLabel(ft)) // EXPLAIN ANALYZE (explain_dml.go)
-	return sp.drainAll(ctx)
+	return sp.DrainAll(ctx)
 }

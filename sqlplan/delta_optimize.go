@@ -26,7 +26,7 @@ import (
 
 // optimizeDelta runs OPTIMIZE of the Delta table tgt, its data files then
 // its log; RowsAffected is the number of rows written to the new file.
-func (s *Stmt) optimizeDelta(ctx context.Context, p *planner, tgt *target) (Result, error) {
+func (s *Stmt) optimizeDelta(ctx context.Context, p *Planner, tgt *target) (Result, error) {
 	res, err := s.optimizeDeltaFiles(ctx, p, tgt)
 	if err == nil {
 		delta.CompactLog(tgt.path, s.e.opts.Store) // best effort: see above
@@ -35,7 +35,7 @@ func (s *Stmt) optimizeDelta(ctx context.Context, p *planner, tgt *target) (Resu
 }
 
 // optimizeDeltaFiles compacts the small data files of the Delta table tgt.
-func (s *Stmt) optimizeDeltaFiles(ctx context.Context, p *planner, tgt *target) (Result, error) {
+func (s *Stmt) optimizeDeltaFiles(ctx context.Context, p *Planner, tgt *target) (Result, error) {
 	opts, err := s.e.writeOptions(tgt.opts)
 	if err != nil {
 		return Result{}, err

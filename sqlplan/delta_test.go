@@ -260,8 +260,8 @@ func TestDeltaDeletionVectors(t *testing.T) {
 		t.Fatalf("got %s, want %s", g, w)
 	}
 	// COUNT(*) alone is answered from metadata: numRecords less deleted rows.
-	if plan := planOf(t, e, "SELECT COUNT(*) FROM dvt"); !strings.Contains(plan, "COUNT(*) FROM DELTA LOG (version 1)") {
-		t.Fatalf("plan:\n%s", plan)
+	if pl := planOf(t, e, "SELECT COUNT(*) FROM dvt"); !strings.Contains(pl, "COUNT(*) FROM DELTA LOG (version 1)") {
+		t.Fatalf("plan:\n%s", pl)
 	}
 	if g := fmt.Sprint(queryAll(t, e, "SELECT COUNT(*) FROM dvt")); g != fmt.Sprintf("[[%d]]", len(live)) {
 		t.Fatalf("count(*): %s", g)

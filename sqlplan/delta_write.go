@@ -89,7 +89,7 @@ func (e *Engine) appendDelta(tgt *target, batches [][]*vector.Vector, blind bool
 // createDelta runs CREATE TABLE ... USING delta: a folder with the first
 // commit of the table (protocol, metadata and, for AS SELECT, the data
 // file of the query's rows).
-func (s *Stmt) createDelta(ctx context.Context, p *planner) (Result, error) {
+func (s *Stmt) createDelta(ctx context.Context, p *Planner) (Result, error) {
 	spec := s.create
 	switch {
 	case s.temp:
@@ -169,7 +169,7 @@ func (s *Stmt) createDelta(ctx context.Context, p *planner) (Result, error) {
 	var vecs []*vector.Vector
 	if n > 0 {
 		for k, f := range lfields {
-			c, err := castCol(data[k], typeOfField(f))
+			c, err := CastCol(data[k], TypeOfField(f))
 			if err != nil {
 				return Result{}, errorf("column %q: %v", f.Name, err)
 			}
@@ -180,7 +180,7 @@ func (s *Stmt) createDelta(ctx context.Context, p *planner) (Result, error) {
 					}
 				}
 			}
-			v, err := toVector(c, f)
+			v, err := ToVector(c, f)
 			if err != nil {
 				return Result{}, errorf("column %q: %v", f.Name, err)
 			}

@@ -18,8 +18,8 @@ import (
 const describeMarker = "__carquet_describe__:"
 
 // describeCatalog is DESCRIBE of the table or view name.
-func describeCatalog(p *planner, name string) (*catalogRows, error) {
-	c := &catalogRows{}
+func describeCatalog(p *Planner, name string) (*CatalogRows, error) {
+	c := &CatalogRows{}
 	if stmtOf(p).View(name) != nil {
 		describeEntry(c, viewEntry(p, name))
 		return c, nil
@@ -28,26 +28,26 @@ func describeCatalog(p *planner, name string) (*catalogRows, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, _, err := p.cat.OpenTable(name)
+	t, _, err := p.Cat.OpenTable(name)
 	if err != nil {
 		return nil, err
 	}
-	defer p.cat.ReleaseTable(t)
+	defer p.Cat.ReleaseTable(t)
 	describeEntry(c, ent)
-	phys := c.col("parquet_type", tString)
+	phys := c.Col("parquet_type", TString)
 	for _, col := range t.Columns {
-		phys.Add(physicalName(col.Field))
+		phys.Add(PhysicalName(col.Field))
 	}
 	return c, nil
 }
 
 // describeEntry adds DuckDB's DESCRIBE columns of ent's columns to c;
 // extra is always NULL.
-func describeEntry(c *catalogRows, ent catalogEntry) {
-	names, types, nulls := c.col("column_name", tString), c.col("column_type", tString), c.col("null", tString)
-	keys, defaults, extra := c.col("key", tString), c.col("default", tString), c.col("extra", tString)
+func describeEntry(c *CatalogRows, ent catalogEntry) {
+	names, types, nulls := c.Col("column_name", TString), c.Col("column_type", TString), c.Col("null", TString)
+	keys, defaults, extra := c.Col("key", TString), c.Col("default", TString), c.Col("extra", TString)
 	for _, col := range ent.cols {
-		c.n++
+		c.N++
 		names.Add(col.name)
 		types.Add(col.t.SQLName())
 		if col.notNull {
@@ -55,20 +55,20 @@ func describeEntry(c *catalogRows, ent catalogEntry) {
 		} else {
 			nulls.Add("YES")
 		}
-		keys.Add(nullIfEmpty(col.key))
-		defaults.Add(nullIfEmpty(col.dflt))
+		keys.Add(NullIfEmpty(col.key))
+		defaults.Add(NullIfEmpty(col.dflt))
 		extra.Add(nil)
 	}
 }
 
 // catalogRowsResult are c's rows as a statement's result.
-func catalogRowsResult(ctx context.Context, c *catalogRows) *Rows {
-	cols := make([]*Col, len(c.data))
-	for i, d := range c.data {
+func catalogRowsResult(ctx context.Context, c *CatalogRows) *Rows {
+	cols := make([]*Col, len(c.Data))
+	for i, d := range c.Data {
 		cols[i] = d.C
 	}
-	r := constRows(ctx, c.cols, cols)
-	r.root.(*kernels.Const).Batches[0].N = c.n
+	r := constRows(ctx, c.Cols, cols)
+	r.root.(*kernels.Const).Batches[0].N = c.N
 	return r
 }
 
@@ -155,7 +155,7 @@ const showDatabases = "SELECT database_name FROM duckdb_databases() ORDER BY dat
 // statementRelation is the relation of (DESCRIBE query) or (SUMMARIZE
 // ...) in FROM: the statement runs when the query plans, and its rows
 // are the relation's; ok is false for other names.
-func statementRelation(p *planner, name, alias string) (*relation, bool, error) {
+func statementRelation(p *Planner, name, alias string) (*Relation, bool, error) {
 	var text string
 	if query, ok := strings.CutPrefix(name, describeQueryMarker); ok {
 		text = "DESCRIBE " + query
@@ -164,15 +164,15 @@ func statementRelation(p *planner, name, alias string) (*relation, bool, error) 
 	} else {
 		return nil, false, nil
 	}
-	st, err := stmtOf(p).Prepare(p.ctx, text)
+	st, err := stmtOf(p).Prepare(p.Ctx, text)
 	if err != nil {
 		return nil, true, statementError(p, name, err)
 	}
 	var rows *Rows
 	if st.kind == kindSummarize {
-		rows, err = st.summarize(p.ctx, p, nil)
+		rows, err = st.summarize(p.Ctx, p, nil)
 	} else {
-		rows, err = st.query(p.ctx, p)
+		rows, err = st.query(p.Ctx, p)
 	}
 	if err != nil {
 		return nil, true, statementError(p, name, err)
@@ -180,7 +180,7 @@ func statementRelation(p *planner, name, alias string) (*relation, bool, error) 
 	if alias == "" {
 		alias = "subquery"
 	}
-	rel, err := derivedRelation(alias, rows.cols, &relation{sub: &selectPlan{root: rows.root, cols: rows.cols}})
+	rel, err := DerivedRelation(alias, rows.cols, &Relation{Sub: &SelectPlan{Root: rows.root, Cols: rows.cols}})
 	return rel, true, err
 }
 
@@ -189,28 +189,28 @@ func statementRelation(p *planner, name, alias string) (*relation, bool, error) 
 const showTablesQuery = "SELECT table_name AS name FROM information_schema.tables WHERE table_catalog = 'carquet' ORDER BY name"
 
 // describeRelation is (DESCRIBE name) in FROM.
-func describeRelation(p *planner, name, alias string) (*relation, error) {
+func describeRelation(p *Planner, name, alias string) (*Relation, error) {
 	c, err := describeCatalog(p, name)
 	if err != nil {
-		return nil, p.src.Locate(asError(err), name)
+		return nil, p.Src.Locate(AsError(err), name)
 	}
 	if alias == "" {
 		alias = strings.ToLower(name)
 	}
-	return c.relation(alias, "DESCRIBE"), nil
+	return c.Relation(alias, "DESCRIBE"), nil
 }
 
 // statementError is the error of the statement a marker table name runs,
 // placed at the statement in the user's text (its own offsets are in
 // the text the marker carries).
-func statementError(p *planner, marker string, err error) error {
-	e := asError(err)
-	if p.src == nil {
+func statementError(p *Planner, marker string, err error) error {
+	e := AsError(err)
+	if p.Src == nil {
 		return e
 	}
-	for _, t := range p.src.Toks {
+	for _, t := range p.Src.Toks {
 		if t.Kind == parse.Quoted && t.Unquoted() == marker {
-			out := errAt(p.src.Orig, t.Pos, "%s", e.Msg)
+			out := errAt(p.Src.Orig, t.Pos, "%s", e.Msg)
 			out.Err = e.Err
 			return out
 		}

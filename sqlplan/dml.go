@@ -32,7 +32,7 @@ func (s *Stmt) dmlTarget(verb string, tables sqlparser.TableExprs, tx *Tx) (*tar
 	}
 	tgt, err := s.e.targetOf(qualifiedTable(tn), tx, true)
 	if err != nil {
-		return nil, nil, s.src.Locate(asError(err), tn.Name.String())
+		return nil, nil, s.Src.Locate(AsError(err), tn.Name.String())
 	}
 	return tgt, te, nil
 }
@@ -55,8 +55,8 @@ func dmlTableExpr(verb string, tables sqlparser.TableExprs) (*sqlparser.AliasedT
 }
 
 // deleteRows runs DELETE FROM t [WHERE c].
-func (s *Stmt) deleteRows(ctx context.Context, p *planner) (Result, error) {
-	del := parse.CloneAST(s.ast.(*sqlparser.Delete))
+func (s *Stmt) deleteRows(ctx context.Context, p *Planner) (Result, error) {
+	del := parse.CloneAST(s.AST.(*sqlparser.Delete))
 	if err := deleteForm(del); err != nil {
 		return Result{}, err
 	}
@@ -93,8 +93,8 @@ func (s *Stmt) deleteRows(ctx context.Context, p *planner) (Result, error) {
 
 // updateRows runs UPDATE t SET col = expr, ... [WHERE c]. The new values
 // are cast to the columns' types as INSERT casts them.
-func (s *Stmt) updateRows(ctx context.Context, p *planner) (Result, error) {
-	up := parse.CloneAST(s.ast.(*sqlparser.Update))
+func (s *Stmt) updateRows(ctx context.Context, p *Planner) (Result, error) {
+	up := parse.CloneAST(s.AST.(*sqlparser.Update))
 	if err := updateForm(up); err != nil {
 		return Result{}, err
 	}
@@ -115,16 +115,16 @@ func (s *Stmt) updateRows(ctx context.Context, p *planner) (Result, error) {
 			}
 		}
 		for k, j := range set {
-			t := typeOfField(tgt.fields[k])
-			nv, err := castCol(b.Cols[j], t)
+			t := TypeOfField(tgt.fields[k])
+			nv, err := CastCol(b.Cols[j], t)
 			if err != nil {
 				return nil, errorf("column %q: %v", tgt.fields[k].Name, err)
 			}
-			old, err := castCol(cols[k], t)
+			old, err := CastCol(cols[k], t)
 			if err != nil {
 				return nil, err
 			}
-			out := newBuilder(t, b.N)
+			out := NewBuilder(t, b.N)
 			for i, h := range hit {
 				if h {
 					out.Add(nv.Get(i))
@@ -172,7 +172,7 @@ func (s *Stmt) updateSet(tgt *target, te *sqlparser.AliasedTableExpr, up *sqlpar
 		if k < 0 {
 			e := errorf("table %q has no column %q%s", s.tableName(te), ue.Name.Name.String(), suggest(ue.Name.Name.String(), fieldNames(tgt.fields)))
 			e.Err = ErrNoColumn
-			return nil, nil, s.src.Locate(e, ue.Name.Name.String())
+			return nil, nil, s.Src.Locate(e, ue.Name.Name.String())
 		}
 		if _, twice := set[k]; twice {
 			return nil, nil, errorf("column %q is set twice", tgt.fields[k].Name)
@@ -216,7 +216,7 @@ func fieldNames(fields []*schema.Field) []string {
 // new contents, with the table's schema, options and key-value metadata;
 // added, when not nil, gives once every row is read the rows that follow
 // them (MERGE's inserts).
-func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sqlparser.AliasedTableExpr, items sqlparser.SelectExprs,
+func (s *Stmt) rewriteTable(ctx context.Context, p *Planner, tgt *target, te *sqlparser.AliasedTableExpr, items sqlparser.SelectExprs,
 	where *sqlparser.Where, change func(b *Batch, hit []bool) ([]*Col, error), added func() ([]*Col, error)) error {
 	sel, err := flaggedSelect(items, where, sqlparser.TableExprs{te})
 	if err != nil {
@@ -257,15 +257,15 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 		con := constraintsOf(tgt.opts)
 		if con.hasKeys() {
 			// Keys are checked over the table's new contents as a whole.
-			rp := p.child(p.src)
+			rp := p.Child(p.Src)
 			holdWrite(rp)
-			defer rp.releaseAll()
-			sp, err := rp.planSelect(sel, nil)
+			defer rp.ReleaseAll()
+			sp, err := rp.PlanSelect(sel, nil)
 			if err != nil {
 				return err
 			}
 			traceRead(ctx, sp, "") // EXPLAIN ANALYZE (explain_dml.go)
-			b, err := sp.drainAll(ctx)
+			b, err := sp.DrainAll(ctx)
 			if err != nil {
 				return err
 			}
@@ -280,10 +280,10 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 				}
 				if more != nil {
 					for k := range cols {
-						if cols[k], err = castCol(cols[k], typeOfField(tgt.fields[k])); err != nil {
+						if cols[k], err = CastCol(cols[k], TypeOfField(tgt.fields[k])); err != nil {
 							return errorf("column %q: %v", tgt.fields[k].Name, err)
 						}
-						appendCol(cols[k], more[k])
+						AppendCol(cols[k], more[k])
 					}
 				}
 			}
@@ -324,9 +324,9 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 		if err != nil || more == nil {
 			return err
 		}
-		rp := p.child(p.src)
+		rp := p.Child(p.Src)
 		holdWrite(rp)
-		defer rp.releaseAll()
+		defer rp.ReleaseAll()
 		return writeChecked(ctx, rp, w, tgt, con, more)
 	})
 }
@@ -336,7 +336,7 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *planner, tgt *target, te *sq
 func flaggedSelect(items sqlparser.SelectExprs, where *sqlparser.Where, from sqlparser.TableExprs) (*sqlparser.Select, error) {
 	var cond sqlparser.Expr = sqlparser.BoolVal(true)
 	if where != nil {
-		if containsAggregate(where.Expr) {
+		if ContainsAggregate(where.Expr) {
 			return nil, errorf("aggregate functions are not allowed in WHERE")
 		}
 		cond = &sqlparser.IsExpr{Operator: sqlparser.IsTrueStr, Expr: where.Expr}
@@ -347,7 +347,7 @@ func flaggedSelect(items sqlparser.SelectExprs, where *sqlparser.Where, from sql
 
 // rowGroupsToRead opens the table's file and tells which of its row
 // groups the WHERE may match (see rewriteScope). done releases the table.
-func (s *Stmt) rowGroupsToRead(p *planner, tgt *target, te *sqlparser.AliasedTableExpr, where *sqlparser.Where) (*file.File, []bool, func(), error) {
+func (s *Stmt) rowGroupsToRead(p *Planner, tgt *target, te *sqlparser.AliasedTableExpr, where *sqlparser.Where) (*file.File, []bool, func(), error) {
 	table, filter, done, err := s.rewriteScope(p, te, where)
 	if err != nil {
 		return nil, nil, nil, err
@@ -369,22 +369,22 @@ func (s *Stmt) rowGroupsToRead(p *planner, tgt *target, te *sqlparser.AliasedTab
 // the conjuncts of the WHERE the scan can test against each row group's
 // statistics and bloom filters (found by planning SELECT 1 FROM te WHERE
 // ...; nil: every row group may match). done releases the table.
-func (s *Stmt) rewriteScope(p *planner, te *sqlparser.AliasedTableExpr, where *sqlparser.Where) (*scan.Table, scan.Predicate, func(), error) {
-	qp := p.child(p.src)
+func (s *Stmt) rewriteScope(p *Planner, te *sqlparser.AliasedTableExpr, where *sqlparser.Where) (*scan.Table, scan.Predicate, func(), error) {
+	qp := p.Child(p.Src)
 	holdWrite(qp)
 	tn := te.Expr.(sqlparser.TableName)
 	name := tn.Name.String()
 	if q := tn.Qualifier.String(); q != "" {
 		name = q + "." + name
 	}
-	table, _, err := qp.cat.OpenTable(name)
+	table, _, err := qp.Cat.OpenTable(name)
 	if err != nil {
-		qp.releaseAll()
+		qp.ReleaseAll()
 		return nil, nil, nil, err
 	}
 	done := func() {
 		s.e.release(table)
-		qp.releaseAll()
+		qp.ReleaseAll()
 	}
 	filter, err := pushedFilter(qp, te, where, func(t *scan.Table) bool { return t == table })
 	if err != nil {
@@ -397,35 +397,35 @@ func (s *Stmt) rewriteScope(p *planner, te *sqlparser.AliasedTableExpr, where *s
 // pushedFilter is the filter the scan of te pushes down for where (nil
 // without where), as the SELECT path plans SELECT 1 FROM te WHERE ...:
 // the scan planned with p whose table is, by isTarget, te's.
-func pushedFilter(p *planner, te *sqlparser.AliasedTableExpr, where *sqlparser.Where, isTarget func(*scan.Table) bool) (scan.Predicate, error) {
+func pushedFilter(p *Planner, te *sqlparser.AliasedTableExpr, where *sqlparser.Where, isTarget func(*scan.Table) bool) (scan.Predicate, error) {
 	if where == nil {
 		return nil, nil
 	}
 	one := sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: sqlparser.NewIntVal([]byte("1"))}}
-	sp, err := p.planSelect(parse.CloneAST(&sqlparser.Select{SelectExprs: one, From: sqlparser.TableExprs{te}, Where: where}), nil)
+	sp, err := p.PlanSelect(parse.CloneAST(&sqlparser.Select{SelectExprs: one, From: sqlparser.TableExprs{te}, Where: where}), nil)
 	if err != nil {
 		return nil, err
 	}
-	sp.root.Close()
+	sp.Root.Close()
 	var filter scan.Predicate
-	for _, n := range p.scans {
+	for _, n := range p.Scans {
 		if isTarget(n.Table) {
 			filter = n.Req.Filter
 		}
 	}
-	if p.ctx != nil {
-		writeTraceOf(p.ctx).pushedFilter(filter) // EXPLAIN ANALYZE (explain_dml.go)
+	if p.Ctx != nil {
+		writeTraceOf(p.Ctx).pushedFilter(filter) // EXPLAIN ANALYZE (explain_dml.go)
 	}
 	return filter, nil
 }
 
 // A rowSink takes the rows a rewrite makes (the table's columns), checks
 // and writes them; rp is the planner that read them.
-type rowSink func(ctx context.Context, rp *planner, cols []*Col) error
+type rowSink func(ctx context.Context, rp *Planner, cols []*Col) error
 
 // checkedSink writes rows to w after writeChecked's checks.
 func checkedSink(w *writer.Writer, tgt *target, con *constraints) rowSink {
-	return func(ctx context.Context, rp *planner, cols []*Col) error {
+	return func(ctx context.Context, rp *Planner, cols []*Col) error {
 		return writeChecked(ctx, rp, w, tgt, con, cols)
 	}
 }
@@ -433,20 +433,20 @@ func checkedSink(w *writer.Writer, tgt *target, con *constraints) rowSink {
 // streamRewrite reads the rows of the row groups rgs of the table's file
 // fi through sel and gives what change makes of them to put, a batch at
 // a time.
-func (s *Stmt) streamRewrite(ctx context.Context, p *planner, put rowSink, tgt *target, items sqlparser.SelectExprs,
+func (s *Stmt) streamRewrite(ctx context.Context, p *Planner, put rowSink, tgt *target, items sqlparser.SelectExprs,
 	sel *sqlparser.Select, fi int, rgs []int, change func(b *Batch, hit []bool) ([]*Col, error)) error {
-	rp := p.child(p.src)
+	rp := p.Child(p.Src)
 	holdWrite(rp)
-	rp.onlyPath, rp.onlyFile, rp.onlyRowGroups = tgt.path, fi, rgs
-	defer rp.releaseAll()
-	sp, err := rp.planSelect(parse.CloneAST(sel), nil)
+	rp.OnlyPath, rp.OnlyFile, rp.OnlyRowGroups = tgt.path, fi, rgs
+	defer rp.ReleaseAll()
+	sp, err := rp.PlanSelect(parse.CloneAST(sel), nil)
 	if err != nil {
 		return err
 	}
 	traceRead(ctx, sp, "")
-	defer sp.root.Close()
+	defer sp.Root.Close()
 	for {
-		b, err := sp.root.Next(ctx)
+		b, err := sp.Root.Next(ctx)
 		if err == io.EOF {
 			return nil
 		}
@@ -454,8 +454,8 @@ func (s *Stmt) streamRewrite(ctx context.Context, p *planner, put rowSink, tgt *
 			return err
 		}
 		for i, c := range b.Cols {
-			if t := sp.cols[i].Type; c.T.Kind != t.Kind && storage(c.T) != storage(t) {
-				if b.Cols[i], err = castCol(c, t); err != nil {
+			if t := sp.Cols[i].Type; c.T.Kind != t.Kind && Storage(c.T) != Storage(t) {
+				if b.Cols[i], err = CastCol(c, t); err != nil {
 					return err
 				}
 			}
@@ -486,7 +486,7 @@ func changeBatch(tgt *target, items sqlparser.SelectExprs, b *Batch, change func
 
 // writeChecked casts rows to the table's column types, checks them
 // against its constraints (keys among themselves) and writes them.
-func writeChecked(ctx context.Context, rp *planner, w *writer.Writer, tgt *target, con *constraints, cols []*Col) error {
+func writeChecked(ctx context.Context, rp *Planner, w *writer.Writer, tgt *target, con *constraints, cols []*Col) error {
 	vecs, err := checkedVectors(ctx, rp, tgt, con, cols, "")
 	if err != nil || vecs == nil {
 		return err
@@ -498,15 +498,15 @@ func writeChecked(ctx context.Context, rp *planner, w *writer.Writer, tgt *targe
 // against its constraints (keys among themselves, and against the rows
 // of table when it is not "") and returns them as the writer takes them
 // (nil for no rows).
-func checkedVectors(ctx context.Context, rp *planner, tgt *target, con *constraints, cols []*Col, table string) ([]*vector.Vector, error) {
+func checkedVectors(ctx context.Context, rp *Planner, tgt *target, con *constraints, cols []*Col, table string) ([]*vector.Vector, error) {
 	n := cols[0].Len
 	if n == 0 {
 		return nil, nil
 	}
 	types := make([]Type, len(tgt.fields))
 	for k, f := range tgt.fields {
-		types[k] = typeOfField(f)
-		c, err := castCol(cols[k], types[k])
+		types[k] = TypeOfField(f)
+		c, err := CastCol(cols[k], types[k])
 		if err != nil {
 			return nil, errorf("column %q: %v", f.Name, err)
 		}
@@ -531,7 +531,7 @@ func checkedVectors(ctx context.Context, rp *planner, tgt *target, con *constrai
 	vecs := make([]*vector.Vector, len(tgt.fields))
 	for k, f := range tgt.fields {
 		var err error
-		if vecs[k], err = toVector(cols[k], f); err != nil {
+		if vecs[k], err = ToVector(cols[k], f); err != nil {
 			return nil, errorf("column %q: %v", f.Name, err)
 		}
 	}

@@ -33,14 +33,14 @@ type lWrite struct {
 	returning string
 	// checks are the constraints checked on the rows written.
 	checks []string
-	in     lnode // nil when the rows' plan is not shown
+	in     LNode // nil when the rows' plan is not shown
 }
 
-func (n *lWrite) inputs() []lnode {
+func (n *lWrite) inputs() []LNode {
 	if n.in == nil {
 		return nil
 	}
-	return []lnode{n.in}
+	return []LNode{n.in}
 }
 
 func (n *lWrite) explain() string {
@@ -80,7 +80,7 @@ type lValues struct {
 	defaults bool
 }
 
-func (lValues) inputs() []lnode { return nil }
+func (lValues) inputs() []LNode { return nil }
 
 func (n lValues) explain() string {
 	if n.defaults {
@@ -97,12 +97,12 @@ func (n lValues) explain() string {
 // rows stream through it (merge_exec.go).
 type lMergeJoin struct {
 	on             string
-	target, source lnode
+	target, source LNode
 }
 
-func (n *lMergeJoin) inputs() []lnode {
-	var ins []lnode
-	for _, in := range []lnode{n.target, n.source} {
+func (n *lMergeJoin) inputs() []LNode {
+	var ins []LNode
+	for _, in := range []LNode{n.target, n.source} {
 		if in != nil {
 			ins = append(ins, in)
 		}

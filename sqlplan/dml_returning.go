@@ -45,7 +45,7 @@ func cutReturning(text string, toks []parse.Token, s *Stmt) ([]parse.Token, erro
 // table, else its name).
 func (s *Stmt) dmlTable() (name, alias string) {
 	var tn sqlparser.TableName
-	switch a := s.ast.(type) {
+	switch a := s.AST.(type) {
 	case *sqlparser.Insert:
 		tn = a.Table
 	case *sqlparser.Update:
@@ -93,23 +93,23 @@ func (s *Stmt) checkDMLReturning(ctx context.Context) error {
 	}
 	_, alias := s.dmlTable()
 	if alias == "" {
-		return errAt(s.src.Orig, s.returning[0].Pos, "RETURNING needs a statement of one table")
+		return errAt(s.Src.Orig, s.returning[0].Pos, "RETURNING needs a statement of one table")
 	}
-	return s.e.checkReturning(ctx, s.src.Orig, s.returning, alias)
+	return s.e.checkReturning(ctx, s.Src.Orig, s.returning, alias)
 }
 
 // dmlReturning runs an INSERT, UPDATE or DELETE with RETURNING and
 // returns the list over the rows it wrote or deleted.
-func (s *Stmt) dmlReturning(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *planner) (*Rows, error) {
+func (s *Stmt) dmlReturning(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *Planner) (*Rows, error) {
 	name, alias := s.dmlTable()
 	tgt, err := s.e.targetOf(name, tx, true)
 	if err != nil {
-		return nil, s.src.Locate(asError(err), name)
+		return nil, s.Src.Locate(AsError(err), name)
 	}
 	names := fieldNames(tgt.fields)
 	types := make([]Type, len(tgt.fields))
 	for k, f := range tgt.fields {
-		types[k] = typeOfField(f)
+		types[k] = TypeOfField(f)
 	}
 	return s.runReturning(ctx, args, tx, sess, p, names, types, false, s.returning, alias)
 }
@@ -139,7 +139,7 @@ func returnUpserted(ctx context.Context, data []*Col, used []bool, updated []*Co
 	both := make([]*Col, len(data)) // updated's rows, then data's
 	for k := range data {
 		both[k] = updated[k].Take(allRows(updated[k].Len))
-		appendCol(both[k], data[k])
+		AppendCol(both[k], data[k])
 	}
 	m := int32(updated[0].Len)
 	var rows []int32

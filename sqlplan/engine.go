@@ -123,8 +123,8 @@ type Engine struct {
 	// changes (settings.go); defaults are those before any SET, sess0 the
 	// session of statements run without one.
 	setMu    sync.Mutex
-	global   settings
-	defaults settings
+	global   Settings
+	defaults Settings
 	sess0    *Session
 	// openSessions counts the sessions made and not closed, sess0 among
 	// them (duckdb_connection_count(), systables.go).

@@ -12,11 +12,11 @@ import (
 
 func init() {
 	addFuncs(map[string]*fn{
-		"enum_range":          {min: 1, max: 1},
-		"enum_first":          {min: 1, max: 1},
-		"enum_last":           {min: 1, max: 1},
-		"enum_code":           {min: 1, max: 1},
-		"enum_range_boundary": {min: 2, max: 2},
+		"enum_range":          {Min: 1, Max: 1},
+		"enum_first":          {Min: 1, Max: 1},
+		"enum_last":           {Min: 1, Max: 1},
+		"enum_code":           {Min: 1, Max: 1},
+		"enum_range_boundary": {Min: 2, Max: 2},
 	})
 }
 
@@ -24,7 +24,7 @@ func init() {
 func errNeedsEnum() error { return errorf("This function needs an ENUM as an argument") }
 
 // bindEnumFunc binds the ENUM functions; ok is false for other names.
-func (p *planner) bindEnumFunc(name string, args []expr) (expr, bool, error) {
+func (p *Planner) bindEnumFunc(name string, args []Expr) (Expr, bool, error) {
 	switch name {
 	case "enum_range", "enum_first", "enum_last", "enum_code":
 	case "enum_range_boundary":
@@ -40,16 +40,16 @@ func (p *planner) bindEnumFunc(name string, args []expr) (expr, bool, error) {
 	values := t.Enum.Values
 	switch name {
 	case "enum_range":
-		return &constExpr{t: tStrings, v: enumList(values)}, true, nil
+		return &ConstExpr{T: tStrings, V: EnumList(values)}, true, nil
 	case "enum_first", "enum_last":
 		if len(values) == 0 {
-			return &constExpr{t: tString}, true, nil
+			return &ConstExpr{T: TString}, true, nil
 		}
 		v := values[0]
 		if name == "enum_last" {
 			v = values[len(values)-1]
 		}
-		return &constExpr{t: tString, v: v}, true, nil
+		return &ConstExpr{T: TString, V: v}, true, nil
 	}
 	// enum_code: the codes are the column's integers, retyped.
 	ct := t.Enum.CodeType()
@@ -66,7 +66,7 @@ func (p *planner) bindEnumFunc(name string, args []expr) (expr, bool, error) {
 // bindEnumBoundary binds enum_range_boundary(a, b): the values from a
 // (the first when NULL) to b (the last when NULL), empty when b comes
 // before a; both are of one ENUM, and one at least is typed so.
-func (p *planner) bindEnumBoundary(args []expr) (expr, error) {
+func (p *Planner) bindEnumBoundary(args []Expr) (Expr, error) {
 	lt, rt := args[0].Type(), args[1].Type()
 	var t Type
 	switch {
@@ -78,7 +78,7 @@ func (p *planner) bindEnumBoundary(args []expr) (expr, error) {
 		return nil, errNeedsEnum()
 	}
 	for i := range args {
-		c, err := p.cast(args[i], withoutField(t))
+		c, err := p.cast(args[i], WithoutField(t))
 		if err != nil {
 			return nil, err
 		}
@@ -96,14 +96,14 @@ func (p *planner) bindEnumBoundary(args []expr) (expr, error) {
 		if to < from {
 			return []any{}, nil
 		}
-		return enumList(values[from : to+1]), nil
+		return EnumList(values[from : to+1]), nil
 	}}
 	e.setParts("enum_range_boundary(", args[0], ", ", args[1], ")")
 	return p.fold(e, args...)
 }
 
-// enumList is values as a list value.
-func enumList(values []string) []any {
+// EnumList is values as a list value.
+func EnumList(values []string) []any {
 	out := make([]any, len(values))
 	for i, v := range slices.Clone(values) {
 		out[i] = v
@@ -117,9 +117,9 @@ func enumList(values []string) []any {
 func unifyEnum(a, b Type) Type {
 	switch {
 	case a.Kind == KEnum && b.Kind == KEnum && vec.SameEnum(a.Enum, b.Enum), b.Kind == KNull:
-		return withoutField(a)
+		return WithoutField(a)
 	case a.Kind == KNull:
-		return withoutField(b)
+		return WithoutField(b)
 	}
 	return Type{Kind: KString}
 }
@@ -129,14 +129,14 @@ func unifyEnum(a, b Type) Type {
 // equal text is an equal code, so the comparison runs on the codes
 // instead of on the column's text (as DuckDB's rule, text, would have
 // it). Other comparisons, and text of no value, compare as text.
-func enumEqualityConst(op cmpOp, t Type, k *constExpr) (*constExpr, bool) {
-	s, isText := k.v.(string)
-	if t.Kind != KEnum || !isText || k.t.Kind != KString || op != opEq && op != opNe {
+func enumEqualityConst(op cmpOp, t Type, k *ConstExpr) (*ConstExpr, bool) {
+	s, isText := k.V.(string)
+	if t.Kind != KEnum || !isText || k.T.Kind != KString || op != opEq && op != opNe {
 		return nil, false
 	}
 	code, ok := t.Enum.Code(s)
 	if !ok {
 		return nil, false
 	}
-	return &constExpr{named: k.named, t: withoutField(t), v: code}, true
+	return &ConstExpr{named: k.named, T: WithoutField(t), V: code}, true
 }

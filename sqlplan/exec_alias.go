@@ -11,9 +11,9 @@ import (
 // the operators here use them unqualified.
 
 type (
-	// node is an operator of an executable plan (see exec.Node).
-	node      = kernels.Node
-	explainer = kernels.Explainer
+	// Node is an operator of an executable plan (see exec.Node).
+	Node      = kernels.Node
+	Explainer = kernels.Explainer
 
 	rowTable  = kernels.RowTable
 	keyPacker = kernels.KeyPacker
@@ -25,21 +25,21 @@ type (
 
 // newKeyPacker packs a join's build keys against its probe expressions'
 // types (see exec.NewKeyPacker).
-func newKeyPacker(keys []*Col, lkeys []expr, n int) (*keyPacker, bool) {
+func newKeyPacker(keys []*Col, lkeys []Expr, n int) (*keyPacker, bool) {
 	if len(keys) != len(lkeys) {
 		return nil, false
 	}
 	return kernels.NewKeyPacker(keys, exprTypes(lkeys), n)
 }
 
-func exprList(es []expr) string { return kernels.ExprList(es) }
+func exprList(es []Expr) string { return kernels.ExprList(es) }
 
-// drain reads every batch of a node into one batch (see exec.DrainHeld).
-func drain(ctx context.Context, n node, types []Type) (*Batch, error) {
-	return kernels.DrainHeld(ctx, n, types, castCol, nil, nil)
+// Drain reads every batch of a node into one batch (see exec.DrainHeld).
+func Drain(ctx context.Context, n Node, types []Type) (*Batch, error) {
+	return kernels.DrainHeld(ctx, n, types, CastCol, nil, nil)
 }
 
 // drainHeld is drain accounting what it holds to m as operator what.
-func drainHeld(ctx context.Context, n node, types []Type, m *opMemory, what func() string) (*Batch, error) {
-	return kernels.DrainHeld(ctx, n, types, castCol, m, what)
+func drainHeld(ctx context.Context, n Node, types []Type, m *opMemory, what func() string) (*Batch, error) {
+	return kernels.DrainHeld(ctx, n, types, CastCol, m, what)
 }

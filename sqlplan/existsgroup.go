@@ -46,7 +46,7 @@ type existsResidual struct {
 func groupedExistsOf(x *sqlparser.ExistsExpr, names []*sqlparser.ColName, ts []Type) *groupedExists {
 	sel, ok := x.Subquery.Select.(*sqlparser.Select)
 	if !ok || sel.Where == nil || len(sel.GroupBy) > 0 || sel.Having != nil || sel.Limit != nil || sel.Lock != "" ||
-		containsAggregate(sel.SelectExprs) {
+		ContainsAggregate(sel.SelectExprs) {
 		return nil
 	}
 	refs := outerNamesOf(names)
@@ -58,7 +58,7 @@ func groupedExistsOf(x *sqlparser.ExistsExpr, names []*sqlparser.ColName, ts []T
 	var keyExpr sqlparser.Expr
 	var residExprs []sqlparser.Expr
 	var inner []sqlparser.Expr
-	for _, c := range splitAnd(sel.Where.Expr) {
+	for _, c := range SplitAnd(sel.Where.Expr) {
 		if !mentions(c) {
 			inner = append(inner, c)
 			continue
@@ -68,7 +68,7 @@ func groupedExistsOf(x *sqlparser.ExistsExpr, names []*sqlparser.ColName, ts []T
 			return nil
 		}
 		op, ok := cmpOps[cmp.Operator]
-		if !ok || op == opNullSafeEq || containsSubquery(cmp) {
+		if !ok || op == opNullSafeEq || ContainsSubquery(cmp) {
 			return nil
 		}
 		var in sqlparser.Expr
@@ -106,37 +106,37 @@ func groupedExistsOf(x *sqlparser.ExistsExpr, names []*sqlparser.ColName, ts []T
 
 // build runs the subquery once and buckets its rows by key.
 func (g *groupedExists) build(e *corrExpr) error {
-	p := e.p.child(e.p.src)
-	defer p.releaseAll()
+	p := e.p.Child(e.p.Src)
+	defer p.ReleaseAll()
 	b, err := runRestricted(p, g.sel, g.restrictions, e.sc)
 	if err != nil {
 		return err
 	}
-	if g.keyT, err = unifyTypes(withoutField(b.Cols[0].T), withoutField(g.outerTs[g.keyRef])); err != nil {
+	if g.keyT, err = UnifyTypes(WithoutField(b.Cols[0].T), WithoutField(g.outerTs[g.keyRef])); err != nil {
 		return errGroupedFallback
 	}
 	key := b.Cols[0]
 	if kernels.NeedsCast(key.T, g.keyT) {
-		if key, err = castCol(key, g.keyT); err != nil {
+		if key, err = CastCol(key, g.keyT); err != nil {
 			return errGroupedFallback
 		}
 	}
 	key = key.Decoded()
 	for i := range g.resid {
 		r := &g.resid[i]
-		if r.t, err = unifyTypes(withoutField(b.Cols[1+i].T), withoutField(g.outerTs[r.ref])); err != nil {
+		if r.t, err = UnifyTypes(WithoutField(b.Cols[1+i].T), WithoutField(g.outerTs[r.ref])); err != nil {
 			return errGroupedFallback
 		}
 		c := b.Cols[1+i]
 		if kernels.NeedsCast(c.T, r.t) {
-			if b.Cols[1+i], err = castCol(c, r.t); err != nil {
+			if b.Cols[1+i], err = CastCol(c, r.t); err != nil {
 				return errGroupedFallback
 			}
 		}
 		b.Cols[1+i] = b.Cols[1+i].Decoded()
 	}
 	g.rows = b
-	g.useInt = storage(g.keyT) == stInt && key.I != nil
+	g.useInt = Storage(g.keyT) == stInt && key.I != nil
 	if g.useInt {
 		g.table = kernels.BuildInts(key, b.N)
 	} else {
@@ -157,9 +157,9 @@ func (g *groupedExists) exists(e *corrExpr, vals []any) (bool, error) {
 	if kv == nil {
 		return false, nil
 	}
-	kv, err := castScalar(kv, withoutField(g.outerTs[g.keyRef]), g.keyT)
+	kv, err := CastScalar(kv, WithoutField(g.outerTs[g.keyRef]), g.keyT)
 	if err != nil {
-		return false, asError(err)
+		return false, AsError(err)
 	}
 	var bucket []int32
 	if g.useInt {
@@ -169,7 +169,7 @@ func (g *groupedExists) exists(e *corrExpr, vals []any) (bool, error) {
 		}
 		_, bucket = g.table.AppendIntMatches(nil, nil, 0, x)
 	} else {
-		one := newBuilder(g.keyT, 1)
+		one := NewBuilder(g.keyT, 1)
 		one.Add(kv)
 		_, bucket = g.table.AppendKeyMatches(nil, nil, 0, vec.AppendKey(nil, one.C, 0))
 	}
@@ -182,8 +182,8 @@ func (g *groupedExists) exists(e *corrExpr, vals []any) (bool, error) {
 		if v == nil {
 			return false, nil // a comparison with NULL holds for no row
 		}
-		if ovs[i], err = castScalar(v, withoutField(g.outerTs[r.ref]), r.t); err != nil {
-			return false, asError(err)
+		if ovs[i], err = CastScalar(v, WithoutField(g.outerTs[r.ref]), r.t); err != nil {
+			return false, AsError(err)
 		}
 	}
 rows:
@@ -245,7 +245,7 @@ func (g *groupedExists) evalRows(e *corrExpr, outer []*Col, n int) (*Col, error)
 // types on both sides, no casts.
 func (g *groupedExists) intResiduals(kc *Col, outer []*Col) bool {
 	same := func(c *Col, t Type) bool {
-		return c.I != nil && c.Dict == nil && storage(t) == stInt && c.T.Kind == t.Kind && c.T.Kind != KUint &&
+		return c.I != nil && c.Dict == nil && Storage(t) == stInt && c.T.Kind == t.Kind && c.T.Kind != KUint &&
 			c.T.Scale == t.Scale && c.T.Nanos == t.Nanos && c.T.Coarse == t.Coarse
 	}
 	if !g.useInt || !same(kc, g.keyT) {

@@ -44,22 +44,22 @@ type writeShow struct {
 }
 
 // addPlan closes sp and keeps its EXPLAIN text as a read of the write.
-func (sh *writeShow) addPlan(root string, sp *selectPlan) {
-	sp.root.Close()
-	x := &explainer{Root: root}
-	sp.root.Explain(x, 0)
+func (sh *writeShow) addPlan(root string, sp *SelectPlan) {
+	sp.Root.Close()
+	x := &Explainer{Root: root}
+	sp.Root.Explain(x, 0)
 	sh.reads = append(sh.reads, x.String())
 }
 
 // explainWrite is EXPLAIN [ANALYZE] of the write s.inner.
-func (s *Stmt) explainWrite(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *planner) (*Rows, error) {
-	ip := p.child(s.inner.src)
-	defer ip.releaseAll()
+func (s *Stmt) explainWrite(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *Planner) (*Rows, error) {
+	ip := p.Child(s.inner.Src)
+	defer ip.ReleaseAll()
 	sh, err := s.inner.writePlan(ip, !s.analyze)
 	if err != nil {
 		return nil, err
 	}
-	x := &explainer{Analyze: s.analyze, Root: s.e.root}
+	x := &Explainer{Analyze: s.analyze, Root: s.e.root}
 	var res Result
 	if s.analyze {
 		tr := &writeTrace{root: s.e.root}
@@ -82,7 +82,7 @@ func (s *Stmt) explainWrite(ctx context.Context, args []Arg, tx *Tx, sess *Sessi
 
 // print writes the write's line, its lines, and the reads under it (under
 // MERGE's join line).
-func (sh *writeShow) print(x *explainer) {
+func (sh *writeShow) print(x *Explainer) {
 	x.Line(0, "%s", sh.w.explain())
 	for _, l := range sh.lines {
 		x.Line(1, "%s", l)
@@ -105,7 +105,7 @@ func (sh *writeShow) print(x *explainer) {
 
 // writePlan is the write's node and, when withReads, the plans of the
 // rows it reads, planned (not run) with p.
-func (s *Stmt) writePlan(p *planner, withReads bool) (*writeShow, error) {
+func (s *Stmt) writePlan(p *Planner, withReads bool) (*writeShow, error) {
 	switch s.kind {
 	case kindInsert:
 		return s.insertPlan(p, withReads)
@@ -119,7 +119,7 @@ func (s *Stmt) writePlan(p *planner, withReads bool) (*writeShow, error) {
 
 // returningText is the text of a RETURNING list (its tokens, read from
 // src, to the end of the statement).
-func returningText(src *source, toks []parse.Token) string {
+func returningText(src *Source, toks []parse.Token) string {
 	if len(toks) == 0 {
 		return ""
 	}
@@ -151,11 +151,11 @@ func (e *Engine) explainTarget(name string, tx *Tx) (*target, error) {
 }
 
 // insertPlan is writePlan of an INSERT: VALUES, or its query's plan.
-func (s *Stmt) insertPlan(p *planner, withReads bool) (*writeShow, error) {
-	ins := s.ast.(*sqlparser.Insert)
+func (s *Stmt) insertPlan(p *Planner, withReads bool) (*writeShow, error) {
+	ins := s.AST.(*sqlparser.Insert)
 	tgt, err := s.e.explainTarget(qualifiedTable(ins.Table), stmtOf(p).tx)
 	if err != nil {
-		return nil, s.src.Locate(asError(err), ins.Table.Name.String())
+		return nil, s.Src.Locate(AsError(err), ins.Table.Name.String())
 	}
 	w := s.e.newWrite("INSERT INTO", tgt)
 	for _, c := range ins.Columns {
@@ -174,7 +174,7 @@ func (s *Stmt) insertPlan(p *planner, withReads bool) (*writeShow, error) {
 		opts = append(opts, "ON CONFLICT DO UPDATE SET "+strings.Join(s.upsert.cols, ", "))
 	}
 	w.conflict = strings.Join(opts, " ")
-	w.returning = returningText(s.src, s.returning)
+	w.returning = returningText(s.Src, s.returning)
 	sh := &writeShow{w: w}
 	switch rows := ins.Rows.(type) {
 	case sqlparser.Values:
@@ -185,11 +185,11 @@ func (s *Stmt) insertPlan(p *planner, withReads bool) (*writeShow, error) {
 		if !withReads {
 			break
 		}
-		sp, err := p.planSelect(parse.CloneAST(rows), nil)
+		sp, err := p.PlanSelect(parse.CloneAST(rows), nil)
 		if err != nil {
 			return nil, err
 		}
-		w.in = sp.tree
+		w.in = sp.Tree
 		sh.addPlan(s.e.root, sp)
 	}
 	return sh, nil
@@ -198,12 +198,12 @@ func (s *Stmt) insertPlan(p *planner, withReads bool) (*writeShow, error) {
 // rewritePlan is writePlan of an UPDATE or DELETE: what its rewrite reads
 // of the table (every column, the new values and the WHERE's truth), and
 // the filter that picks the row groups (and files) it reads.
-func (s *Stmt) rewritePlan(p *planner, withReads bool) (*writeShow, error) {
+func (s *Stmt) rewritePlan(p *Planner, withReads bool) (*writeShow, error) {
 	var tables sqlparser.TableExprs
 	var where *sqlparser.Where
 	var up *sqlparser.Update
 	verb := "DELETE FROM"
-	switch a := parse.CloneAST(s.ast).(type) {
+	switch a := parse.CloneAST(s.AST).(type) {
 	case *sqlparser.Update:
 		if err := updateForm(a); err != nil {
 			return nil, err
@@ -221,13 +221,13 @@ func (s *Stmt) rewritePlan(p *planner, withReads bool) (*writeShow, error) {
 	}
 	tgt, err := s.e.explainTarget(qualifiedTable(tn), stmtOf(p).tx)
 	if err != nil {
-		return nil, s.src.Locate(asError(err), tn.Name.String())
+		return nil, s.Src.Locate(AsError(err), tn.Name.String())
 	}
 	w := s.e.newWrite(verb, tgt)
 	if where != nil {
 		w.where = sqlparser.String(where.Expr)
 	}
-	w.returning = returningText(s.src, s.returning)
+	w.returning = returningText(s.Src, s.returning)
 	items := sqlparser.SelectExprs{&sqlparser.StarExpr{}}
 	if up != nil {
 		if items, _, err = s.updateSet(tgt, te, up); err != nil {
@@ -248,9 +248,9 @@ func (s *Stmt) rewritePlan(p *planner, withReads bool) (*writeShow, error) {
 	if where != nil && !keyed {
 		// What picks the row groups (and files) the rewrite reads, as
 		// rewriteScope finds it (dml.go).
-		qp := p.child(p.src)
+		qp := p.Child(p.Src)
 		filter, err := pushedFilter(qp, te, where, func(t *scan.Table) bool { return t != nil && t.Path == tgt.path })
-		qp.releaseAll()
+		qp.ReleaseAll()
 		if err != nil {
 			return nil, err
 		}
@@ -262,11 +262,11 @@ func (s *Stmt) rewritePlan(p *planner, withReads bool) (*writeShow, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp, err := p.planSelect(sel, nil)
+	sp, err := p.PlanSelect(sel, nil)
 	if err != nil {
 		return nil, err
 	}
-	w.in = sp.tree
+	w.in = sp.Tree
 	sh.addPlan(s.e.root, sp)
 	return sh, nil
 }
@@ -300,17 +300,17 @@ func hasKeys(tgt *target) bool { return constraintsOf(tgt.opts).hasKeys() }
 
 // mergePlan is writePlan of a MERGE: its join of the target's rows to
 // the source's.
-func (s *Stmt) mergePlan(p *planner, withReads bool) (*writeShow, error) {
+func (s *Stmt) mergePlan(p *Planner, withReads bool) (*writeShow, error) {
 	m := s.merge
 	tgt, err := s.e.explainTarget(m.target, stmtOf(p).tx)
 	if err != nil {
-		return nil, s.src.Locate(asError(err), m.target)
+		return nil, s.Src.Locate(AsError(err), m.target)
 	}
 	w := s.e.newWrite("MERGE INTO", tgt)
 	for _, c := range m.clauses {
 		w.clauses = append(w.clauses, m.clauseText(c))
 	}
-	w.returning = returningText(s.src, m.returning)
+	w.returning = returningText(s.Src, m.returning)
 	join := &lMergeJoin{on: "using: " + strings.Join(m.using, ", ")}
 	if m.using == nil {
 		join.on = "on: " + m.exprText(m.on)
@@ -327,19 +327,19 @@ func (s *Stmt) mergePlan(p *planner, withReads bool) (*writeShow, error) {
 	}
 	sel := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}},
 		From: sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(m.target)}}}}
-	tp, err := p.planSelect(sel, nil)
+	tp, err := p.PlanSelect(sel, nil)
 	if err != nil {
 		return nil, err
 	}
-	join.target = tp.tree
+	join.target = tp.Tree
 	sh.addPlan(s.e.root, tp)
-	srcP := p.child(m.source.src)
-	defer srcP.releaseAll()
-	sp, err := m.source.plan(srcP)
+	srcP := p.Child(m.source.Src)
+	defer srcP.ReleaseAll()
+	sp, err := m.source.Plan(srcP)
 	if err != nil {
 		return nil, err
 	}
-	join.source = sp.tree
+	join.source = sp.Tree
 	sh.addPlan(s.e.root, sp)
 	return sh, nil
 }
@@ -349,7 +349,7 @@ func (m *mergeSpec) exprText(i int) string {
 	if i < 0 || m.exprs == nil {
 		return ""
 	}
-	items := m.exprs.ast.(*sqlparser.Select).SelectExprs
+	items := m.exprs.AST.(*sqlparser.Select).SelectExprs
 	if i >= len(items) {
 		return ""
 	}
@@ -416,16 +416,16 @@ func writeTraceOf(ctx context.Context) *writeTrace {
 // traceRead instruments sp's operators when the write runs under EXPLAIN
 // ANALYZE; the plan with their figures is kept when it closes, under a
 // line what when what is not "".
-func traceRead(ctx context.Context, sp *selectPlan, what string) {
+func traceRead(ctx context.Context, sp *SelectPlan, what string) {
 	if t := writeTraceOf(ctx); t != nil {
 		prof := kernels.NewProfile()
-		sp.root = &tracedNode{node: prof.Wrap(sp.root), t: t, what: what}
+		sp.Root = &tracedNode{Node: prof.Wrap(sp.Root), t: t, what: what}
 	}
 }
 
 // tracedNode is a read of a write under EXPLAIN ANALYZE.
 type tracedNode struct {
-	node
+	Node
 	t    *writeTrace
 	what string
 	rows int64
@@ -433,7 +433,7 @@ type tracedNode struct {
 }
 
 func (n *tracedNode) Next(ctx context.Context) (*Batch, error) {
-	b, err := n.node.Next(ctx)
+	b, err := n.Node.Next(ctx)
 	if b != nil {
 		n.rows += int64(b.N)
 	}
@@ -441,7 +441,7 @@ func (n *tracedNode) Next(ctx context.Context) (*Batch, error) {
 }
 
 func (n *tracedNode) Close() {
-	n.node.Close()
+	n.Node.Close()
 	if n.done {
 		return
 	}
@@ -454,13 +454,13 @@ func (n *tracedNode) Close() {
 		t.hiddenRows += n.rows
 		return
 	}
-	x := &explainer{Analyze: true, Root: t.root}
+	x := &Explainer{Analyze: true, Root: t.root}
 	depth := 0
 	if n.what != "" {
 		x.Line(0, "%s", n.what)
 		depth = 1
 	}
-	n.node.Explain(x, depth)
+	n.Node.Explain(x, depth)
 	t.reads = append(t.reads, x.String())
 }
 
@@ -470,7 +470,7 @@ func (t *writeTrace) fileLabel(ft *scan.Table) string {
 	if t == nil || len(ft.Files) != 1 {
 		return ""
 	}
-	x := &explainer{Root: t.root}
+	x := &Explainer{Root: t.root}
 	return "DATA FILE " + x.Rel(ft.Files[0].Path)
 }
 

@@ -77,16 +77,16 @@ func fileHashes(t *testing.T, e *Engine) map[string][32]byte {
 
 // wantLines checks that the plan has each of the lines (trimmed of their
 // indentation) in order.
-func wantLines(t *testing.T, q, plan string, want ...string) {
+func wantLines(t *testing.T, q, pl string, want ...string) {
 	t.Helper()
-	lines := strings.Split(plan, "\n")
+	lines := strings.Split(pl, "\n")
 	i := 0
 	for _, w := range want {
 		for i < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[i]), w) {
 			i++
 		}
 		if i == len(lines) {
-			t.Errorf("%s: no line %q (in order) in\n%s", q, w, plan)
+			t.Errorf("%s: no line %q (in order) in\n%s", q, w, pl)
 			return
 		}
 		i++
@@ -189,10 +189,10 @@ func TestExplainWritePlans(t *testing.T) {
 			"MERGE INTO d [Delta d] WHEN MATCHED AND s.b = 'w' THEN DELETE",
 			"MERGE JOIN on: d.id = s.a"}},
 	} {
-		plan := explainText(t, e, c.q, nil)
-		wantLines(t, c.q, plan, c.want...)
-		if strings.Contains(plan, "rows affected") || strings.Contains(plan, "[rows") {
-			t.Errorf("%s: EXPLAIN without ANALYZE shows figures:\n%s", c.q, plan)
+		pl := explainText(t, e, c.q, nil)
+		wantLines(t, c.q, pl, c.want...)
+		if strings.Contains(pl, "rows affected") || strings.Contains(pl, "[rows") {
+			t.Errorf("%s: EXPLAIN without ANALYZE shows figures:\n%s", c.q, pl)
 		}
 	}
 	after := fileHashes(t, e)
@@ -210,9 +210,9 @@ func TestExplainWritePlans(t *testing.T) {
 		"EXPLAIN UPDATE f SET v = 'x'",
 		"EXPLAIN INSERT INTO s VALUES (9, 'n')",
 	} {
-		plan := explainText(t, e, q, tx)
-		if !strings.Contains(plan, "[Delta d]") && !strings.Contains(plan, "[folder f]") && !strings.Contains(plan, "[file s.parquet]") {
-			t.Errorf("%s in a transaction:\n%s", q, plan)
+		pl := explainText(t, e, q, tx)
+		if !strings.Contains(pl, "[Delta d]") && !strings.Contains(pl, "[folder f]") && !strings.Contains(pl, "[file s.parquet]") {
+			t.Errorf("%s in a transaction:\n%s", q, pl)
 		}
 	}
 	if got := fileHashes(t, e); fmt.Sprint(got) != fmt.Sprint(before) {
@@ -240,13 +240,13 @@ func TestExplainWriteLogical(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := &planner{cat: &stmtCatalog{e: e}, src: s.src, ctx: context.Background(), set: e.settingsFor(nil)}
+		p := &Planner{Cat: &stmtCatalog{e: e}, Src: s.Src, Ctx: context.Background(), Set: e.settingsFor(nil)}
 		sh, err := s.writePlan(p, true)
-		p.releaseAll()
+		p.ReleaseAll()
 		if err != nil {
 			t.Fatalf("%s: %v", c.q, err)
 		}
-		got := explainLogical(sh.w)
+		got := ExplainLogical(sh.w)
 		if !strings.HasPrefix(got, c.want) {
 			t.Errorf("%s: logical plan\n%s\nwant it to start with\n%s", c.q, got, c.want)
 		}
@@ -280,10 +280,10 @@ func TestExplainAnalyzeWrites(t *testing.T) {
 		{"EXPLAIN ANALYZE INSERT INTO tt VALUES (3, 'three')", 1, []string{"INSERT INTO tt [temp]", "VALUES 1 row"},
 			"SELECT count(*) FROM tt", "[[3]]"},
 	} {
-		plan := explainText(t, e, c.q, nil)
-		wantLines(t, c.q, plan, c.want...)
-		if !strings.Contains(plan, fmt.Sprintf("rows affected: %d", c.affected)) || !strings.Contains(strings.SplitN(plan, "\n", 2)[0], fmt.Sprintf("[rows %d, time ", c.affected)) {
-			t.Errorf("%s: want %d rows affected in\n%s", c.q, c.affected, plan)
+		pl := explainText(t, e, c.q, nil)
+		wantLines(t, c.q, pl, c.want...)
+		if !strings.Contains(pl, fmt.Sprintf("rows affected: %d", c.affected)) || !strings.Contains(strings.SplitN(pl, "\n", 2)[0], fmt.Sprintf("[rows %d, time ", c.affected)) {
+			t.Errorf("%s: want %d rows affected in\n%s", c.q, c.affected, pl)
 		}
 		if got := fmt.Sprint(queryAll(t, e, c.check)); got != c.result {
 			t.Errorf("%s: after it %s gives %s, want %s", c.q, c.check, got, c.result)
@@ -292,14 +292,14 @@ func TestExplainAnalyzeWrites(t *testing.T) {
 
 	// In a transaction: the write is the transaction's, ROLLBACK undoes it.
 	tx := e.Begin(false)
-	plan := explainText(t, e, "EXPLAIN ANALYZE DELETE FROM s WHERE a = 4", tx)
-	wantLines(t, "in a transaction", plan, "DELETE FROM s", "rows affected: 1")
+	pl := explainText(t, e, "EXPLAIN ANALYZE DELETE FROM s WHERE a = 4", tx)
+	wantLines(t, "in a transaction", pl, "DELETE FROM s", "rows affected: 1")
 	// A Delta table the transaction wrote is shown by its own place, not
 	// its staged copy's.
-	plan = explainText(t, e, "EXPLAIN ANALYZE DELETE FROM d WHERE id = 3", tx)
-	wantLines(t, "Delta in a transaction", plan, "DELETE FROM d [Delta d]", "rows affected: 1")
-	plan = explainText(t, e, "EXPLAIN DELETE FROM d WHERE id = 1", tx)
-	wantLines(t, "Delta in a transaction", plan, "DELETE FROM d [Delta d]")
+	pl = explainText(t, e, "EXPLAIN ANALYZE DELETE FROM d WHERE id = 3", tx)
+	wantLines(t, "Delta in a transaction", pl, "DELETE FROM d [Delta d]", "rows affected: 1")
+	pl = explainText(t, e, "EXPLAIN DELETE FROM d WHERE id = 1", tx)
+	wantLines(t, "Delta in a transaction", pl, "DELETE FROM d [Delta d]")
 	if err := tx.Rollback(); err != nil {
 		t.Fatal(err)
 	}
@@ -341,8 +341,8 @@ func TestExplainWritePrepared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan := explainOf(t, s, "", nil, Arg{Ordinal: 1, Value: "k"}, Arg{Ordinal: 2, Value: int64(2)})
-	wantLines(t, "parameters", plan, "UPDATE s", "reads only what may match: a = 2")
+	pl := explainOf(t, s, "", nil, Arg{Ordinal: 1, Value: "k"}, Arg{Ordinal: 2, Value: int64(2)})
+	wantLines(t, "parameters", pl, "UPDATE s", "reads only what may match: a = 2")
 	if after := fileHashes(t, e); fmt.Sprint(after) != fmt.Sprint(before) {
 		t.Error("EXPLAIN with parameters changed the files")
 	}

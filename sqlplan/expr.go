@@ -13,9 +13,9 @@ import (
 	"github.com/xwb1989/sqlparser"
 )
 
-// expr is a bound expression evaluated on whole batches: what the
+// Expr is a bound expression evaluated on whole batches: what the
 // operators of package exec evaluate (exec.Expr), with its SQL text.
-type expr interface {
+type Expr interface {
 	kernels.Expr
 	writeText(*strings.Builder)
 	setText(string)
@@ -62,7 +62,7 @@ func (n *named) writeParts(b *strings.Builder) {
 		switch p := p.(type) {
 		case string:
 			b.WriteString(p)
-		case expr:
+		case Expr:
 			p.writeText(b)
 		}
 	}
@@ -72,36 +72,36 @@ func (n *named) setText(s string)         { n.text, n.parts = s, nil }
 func (n *named) setParts(parts ...any)    { n.text, n.parts = "", parts }
 func (n *named) setNode(e sqlparser.Expr) { n.node = e }
 func (n *named) hasText() bool            { return n.text != "" || n.node != nil || n.parts != nil }
-func withText(e expr, s string) expr      { e.setText(s); return e }
+func withText(e Expr, s string) Expr      { e.setText(s); return e }
 
-// slot is a column position in the batches an expression sees; it is
+// Slot is a column position in the batches an expression sees; it is
 // filled in once the plan knows which columns it reads.
-type slot struct{ idx int }
+type Slot struct{ Idx int }
 
-type colExpr struct {
+type ColExpr struct {
 	named
-	s   *slot
-	t   Type
-	col *scopeCol // the table column, nil for computed inputs
+	S   *Slot
+	T   Type
+	col *ScopeCol // the table column, nil for computed inputs
 }
 
-func (e *colExpr) Type() Type { return e.t }
-func (e *colExpr) Eval(b *Batch) (*Col, error) {
-	return b.Cols[e.s.idx], nil
+func (e *ColExpr) Type() Type { return e.T }
+func (e *ColExpr) Eval(b *Batch) (*Col, error) {
+	return b.Cols[e.S.Idx], nil
 }
 
-type constExpr struct {
+type ConstExpr struct {
 	named
-	t Type
-	v any
+	T Type
+	V any
 }
 
-func (e *constExpr) Type() Type { return e.t }
-func (e *constExpr) Eval(b *Batch) (*Col, error) {
-	return constCol(e.t, e.v, b.N), nil
+func (e *ConstExpr) Type() Type { return e.T }
+func (e *ConstExpr) Eval(b *Batch) (*Col, error) {
+	return ConstCol(e.T, e.V, b.N), nil
 }
 
-func isConst(e expr) (*constExpr, bool) { c, ok := e.(*constExpr); return c, ok }
+func IsConst(e Expr) (*ConstExpr, bool) { c, ok := e.(*ConstExpr); return c, ok }
 
 // cmpOp is a comparison operator.
 type cmpOp uint8
@@ -155,7 +155,7 @@ func holds(op cmpOp, c int) bool {
 type cmpExpr struct {
 	named
 	op   cmpOp
-	l, r expr
+	l, r Expr
 }
 
 func (e *cmpExpr) Type() Type { return Type{Kind: KBool} }
@@ -167,9 +167,9 @@ func (e *cmpExpr) Eval(b *Batch) (*Col, error) {
 	}
 	n := b.N
 	out := &Col{T: Type{Kind: KBool}, Len: n, B: make([]bool, n)}
-	if k, ok := isConst(e.r); ok && k.v != nil && e.op != opNullSafeEq {
+	if k, ok := IsConst(e.r); ok && k.V != nil && e.op != opNullSafeEq {
 		out.Null = mergeNulls(n, lc)
-		cmpConst(e.op, lc, k.v, out.B)
+		cmpConst(e.op, lc, k.V, out.B)
 		return out, nil
 	}
 	rc, err := e.r.Eval(b)
@@ -328,19 +328,19 @@ func hugeConst(k any, scale int) bool {
 
 // Boolean connectives with SQL's three-valued logic.
 
-type andExpr struct {
+type AndExpr struct {
 	named
-	terms []expr
+	Terms []Expr
 }
 
-func (e *andExpr) Type() Type { return Type{Kind: KBool} }
-func (e *andExpr) Eval(b *Batch) (*Col, error) {
-	return evalLogic(b, e.terms, true)
+func (e *AndExpr) Type() Type { return Type{Kind: KBool} }
+func (e *AndExpr) Eval(b *Batch) (*Col, error) {
+	return evalLogic(b, e.Terms, true)
 }
 
 type orExpr struct {
 	named
-	terms []expr
+	terms []Expr
 }
 
 func (e *orExpr) Type() Type { return Type{Kind: KBool} }
@@ -348,7 +348,7 @@ func (e *orExpr) Eval(b *Batch) (*Col, error) {
 	return evalLogic(b, e.terms, false)
 }
 
-func evalLogic(b *Batch, terms []expr, and bool) (*Col, error) {
+func evalLogic(b *Batch, terms []Expr, and bool) (*Col, error) {
 	n := b.N
 	out := &Col{T: Type{Kind: KBool}, Len: n, B: make([]bool, n)}
 	// Start from the identity: TRUE for AND, FALSE for OR.
@@ -398,7 +398,7 @@ func evalLogic(b *Batch, terms []expr, and bool) (*Col, error) {
 
 type notExpr struct {
 	named
-	e expr
+	e Expr
 }
 
 func (e *notExpr) Type() Type { return Type{Kind: KBool} }
@@ -416,7 +416,7 @@ func (e *notExpr) Eval(b *Batch) (*Col, error) {
 
 type isNullExpr struct {
 	named
-	e   expr
+	e   Expr
 	not bool
 }
 
@@ -436,7 +436,7 @@ func (e *isNullExpr) Eval(b *Batch) (*Col, error) {
 // isBoolExpr is IS [NOT] TRUE / FALSE: never NULL.
 type isBoolExpr struct {
 	named
-	e         expr
+	e         Expr
 	want, not bool
 }
 
@@ -457,7 +457,7 @@ func (e *isBoolExpr) Eval(b *Batch) (*Col, error) {
 // (prepare), or a set of integers alone (inIntSet).
 type inExpr struct {
 	named
-	e       expr
+	e       Expr
 	vals    []any // scalars of e's type, no NULLs
 	hasNull bool
 	not     bool
@@ -470,7 +470,7 @@ func (e *inExpr) Type() Type { return Type{Kind: KBool} }
 // inIntSet is `e IN (set)` for an integer e and a set given as such (the
 // outer keys a grouped correlated subquery is restricted to, reduce.go),
 // not as listed values.
-func inIntSet(e expr, set *intset.Set) *inExpr {
+func inIntSet(e Expr, set *intset.Set) *inExpr {
 	x := &inExpr{e: e, ints: set}
 	lo, hi, _ := set.Range()
 	x.setParts("", e, fmt.Sprintf(" IN (%d integers from %d to %d)", set.Len(), lo, hi))
@@ -478,7 +478,7 @@ func inIntSet(e expr, set *intset.Set) *inExpr {
 }
 
 func (e *inExpr) prepare() {
-	switch storage(e.e.Type()) {
+	switch Storage(e.e.Type()) {
 	case stInt:
 		ints := make([]int64, 0, len(e.vals))
 		for _, v := range e.vals {
@@ -547,9 +547,9 @@ func (e *inExpr) Eval(b *Batch) (*Col, error) {
 // caseExpr is a searched CASE (a simple CASE is bound as one).
 type caseExpr struct {
 	named
-	conds []expr
-	vals  []expr
-	els   expr
+	conds []Expr
+	vals  []Expr
+	els   Expr
 	t     Type
 }
 
@@ -615,7 +615,7 @@ func (e *caseExpr) Eval(b *Batch) (*Col, error) {
 		vals[k] = c.Decoded()
 	}
 	out := newCol(e.t, n)
-	st := storage(e.t)
+	st := Storage(e.t)
 	if st == stBytes {
 		out.Off = out.Off[:1]
 	}
@@ -651,7 +651,7 @@ func (e *caseExpr) Eval(b *Batch) (*Col, error) {
 
 // evalOn evaluates e on the rows idx of b (all of them without a copy
 // when idx is every row, in order).
-func evalOn(e expr, b *Batch, idx []int32) (*Col, error) {
+func evalOn(e Expr, b *Batch, idx []int32) (*Col, error) {
 	if len(idx) == b.N {
 		return e.Eval(b)
 	}
@@ -663,7 +663,7 @@ func evalOn(e expr, b *Batch, idx []int32) (*Col, error) {
 type funcExpr struct {
 	named
 	name string
-	args []expr
+	args []Expr
 	t    Type
 	// row computes one row; args hold the evaluated argument columns.
 	row func(args []*Col, i int) (any, error)
@@ -685,7 +685,7 @@ func (e *funcExpr) Eval(b *Batch) (*Col, error) {
 	if e.vec != nil {
 		return e.vec(args, b.N)
 	}
-	bld := newBuilder(e.t, b.N)
+	bld := NewBuilder(e.t, b.N)
 	for i := 0; i < b.N; i++ {
 		if e.strict {
 			null := false

@@ -14,13 +14,13 @@ import (
 // test of every pair of rows. The AST is not changed: a new condition is
 // built around its subtrees.
 func factorDisjunctions(e sqlparser.Expr) sqlparser.Expr {
-	conj := splitAnd(e)
+	conj := SplitAnd(e)
 	changed := false
 	out := make([]sqlparser.Expr, 0, len(conj))
 	for _, c := range conj {
 		if f, ok := factorOr(c); ok {
 			changed = true
-			out = append(out, splitAnd(f)...)
+			out = append(out, SplitAnd(f)...)
 			continue
 		}
 		out = append(out, c)
@@ -47,7 +47,7 @@ func factorOr(e sqlparser.Expr) (sqlparser.Expr, bool) {
 	conjs := make([][]sqlparser.Expr, len(branches))
 	keys := make([]map[string]bool, len(branches))
 	for i, b := range branches {
-		conjs[i] = splitAnd(b)
+		conjs[i] = SplitAnd(b)
 		keys[i] = map[string]bool{}
 		for _, c := range conjs[i] {
 			keys[i][sqlparser.String(c)] = true

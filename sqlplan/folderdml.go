@@ -30,7 +30,7 @@ import (
 // rewriteFolder is rewriteTable for a folder table: the files the WHERE
 // may match are rewritten through change, added's rows (MERGE's inserts)
 // go to a new file, and the edit is published in one step.
-func (s *Stmt) rewriteFolder(ctx context.Context, p *planner, tgt *target, te *sqlparser.AliasedTableExpr, items sqlparser.SelectExprs,
+func (s *Stmt) rewriteFolder(ctx context.Context, p *Planner, tgt *target, te *sqlparser.AliasedTableExpr, items sqlparser.SelectExprs,
 	sel *sqlparser.Select, where *sqlparser.Where, opts []writer.Option, change func(b *Batch, hit []bool) ([]*Col, error), added func() ([]*Col, error)) error {
 	con := constraintsOf(tgt.opts)
 	if con.hasKeys() {
@@ -91,10 +91,10 @@ func (s *Stmt) rewriteFolder(ctx context.Context, p *planner, tgt *target, te *s
 	if hive != nil {
 		// MERGE's inserts go to the folders of their partitions.
 		if more != nil {
-			rp := p.child(p.src)
+			rp := p.Child(p.Src)
 			holdWrite(rp)
 			err = hive.to(nil, "")(ctx, rp, more)
-			rp.releaseAll()
+			rp.ReleaseAll()
 			if err != nil {
 				return err
 			}
@@ -119,10 +119,10 @@ func (s *Stmt) rewriteFolder(ctx context.Context, p *planner, tgt *target, te *s
 			return err
 		}
 		if more != nil {
-			rp := p.child(p.src)
+			rp := p.Child(p.Src)
 			holdWrite(rp)
 			err = writeChecked(ctx, rp, w, tgt, con, more)
-			rp.releaseAll()
+			rp.ReleaseAll()
 		}
 		if err != nil {
 			w.Abort()
@@ -141,7 +141,7 @@ func (s *Stmt) rewriteFolder(ctx context.Context, p *planner, tgt *target, te *s
 // a hive table that an UPDATE moves out of the file's partition (home)
 // go to hive's files instead. It returns
 // the rows written; a file left without rows is not written.
-func (s *Stmt) rewriteFolderFile(ctx context.Context, p *planner, edit *writer.FolderEdit, tgt *target, con *constraints, hive *hiveSink, home string, items sqlparser.SelectExprs,
+func (s *Stmt) rewriteFolderFile(ctx context.Context, p *Planner, edit *writer.FolderEdit, tgt *target, con *constraints, hive *hiveSink, home string, items sqlparser.SelectExprs,
 	sel *sqlparser.Select, open func(int) (*file.File, error), fi int, rel string, may []bool, opts []writer.Option,
 	change func(b *Batch, hit []bool) ([]*Col, error)) (int64, error) {
 	f, err := open(fi)

@@ -31,7 +31,7 @@ func orderFree(aggs []*aggSpec) bool {
 // footerCountNode answers COUNT(*) from the files' footers: one batch of
 // NumRows rows and no columns, which the aggregation counts.
 type footerCountNode struct {
-	rel  *relation
+	rel  *Relation
 	done bool
 }
 
@@ -49,18 +49,18 @@ func (n *footerCountNode) Next(ctx context.Context) (*Batch, error) {
 
 func (n *footerCountNode) Close() {}
 
-func (n *footerCountNode) Explain(x *explainer, depth int) {
+func (n *footerCountNode) Explain(x *Explainer, depth int) {
 	if snap := n.rel.table.Snapshot(); snap != nil {
 		// numRecords of the add actions, less rows deletion vectors remove.
-		x.Line(depth, "COUNT(*) FROM DELTA LOG (version %d) %s [%s]", snap.Version, n.rel.alias, x.Rel(n.rel.path))
+		x.Line(depth, "COUNT(*) FROM DELTA LOG (version %d) %s [%s]", snap.Version, n.rel.Alias, x.Rel(n.rel.path))
 		return
 	}
-	x.Line(depth, "COUNT(*) FROM FOOTERS %s [%s]", n.rel.alias, x.Rel(n.rel.path))
+	x.Line(depth, "COUNT(*) FROM FOOTERS %s [%s]", n.rel.Alias, x.Rel(n.rel.path))
 }
 
 // fromFooters answers COUNT, MIN and MAX of plain columns without a
 // filter from the files' statistics, when they are exact.
-func (p *planner) fromFooters(r *relation, aggs []*aggSpec) (*Batch, string, bool) {
+func (p *Planner) fromFooters(r *Relation, aggs []*aggSpec) (*Batch, string, bool) {
 	if r.table == nil || len(r.pushed) > 0 {
 		return nil, "", false
 	}
@@ -70,13 +70,13 @@ func (p *planner) fromFooters(r *relation, aggs []*aggSpec) (*Batch, string, boo
 		if a.Distinct {
 			return nil, "", false
 		}
-		var col *scopeCol
+		var col *ScopeCol
 		if a.Arg != nil {
-			c, ok := a.Arg.(*colExpr)
-			if !ok || c.col == nil || c.col.rel != r || strings.Contains(c.col.name, ".") || c.col.t.Kind == KNested {
+			c, ok := a.Arg.(*ColExpr)
+			if !ok || c.col == nil || c.col.Rel != r || strings.Contains(c.col.Name, ".") || c.col.T.Kind == KNested {
 				return nil, "", false
 			}
-			if (c.col.t.Bit || c.col.t.Kind == KEnum) && a.Fn != "count" {
+			if (c.col.T.Bit || c.col.T.Kind == KEnum) && a.Fn != "count" {
 				// The file's statistics order the text bytewise, not in
 				// DuckDB's order of bit strings (vec.CompareBits) or
 				// an ENUM's declared order.
@@ -93,7 +93,7 @@ func (p *planner) fromFooters(r *relation, aggs []*aggSpec) (*Batch, string, boo
 			}
 			v = n
 		case "count", "min", "max":
-			sum, ok, err := r.table.Summarize(col.name)
+			sum, ok, err := r.table.Summarize(col.Name)
 			if err != nil || !ok {
 				return nil, "", false
 			}
@@ -117,10 +117,10 @@ func (p *planner) fromFooters(r *relation, aggs []*aggSpec) (*Batch, string, boo
 		default:
 			return nil, "", false
 		}
-		b := newBuilder(a.T, 1)
+		b := NewBuilder(a.T, 1)
 		b.Add(v)
 		out.Cols = append(out.Cols, b.C)
 		names = append(names, a.Text)
 	}
-	return out, "AGGREGATE FROM FOOTERS " + strings.Join(names, ", ") + " of " + r.alias, true
+	return out, "AGGREGATE FROM FOOTERS " + strings.Join(names, ", ") + " of " + r.Alias, true
 }

@@ -18,28 +18,28 @@ import (
 
 // fn describes a scalar function: how to type it and compute a row.
 type fn struct {
-	min, max int // argument counts (max -1: any)
+	Min, Max int // argument counts (max -1: any)
 	// bind checks and casts the arguments and returns the result type.
-	bind func(p *planner, args []expr) ([]expr, Type, error)
-	row  func(args []*Col, i int) (any, error)
+	bind func(p *Planner, args []Expr) ([]Expr, Type, error)
+	Row  func(args []*Col, i int) (any, error)
 	// nonStrict functions see NULL arguments (COALESCE and friends).
 	nonStrict bool
-	volatile  bool
+	Volatile  bool
 }
 
 var (
-	tString = Type{Kind: KString}
-	tInt    = Type{Kind: KInt}
+	TString = Type{Kind: KString}
+	TInt    = Type{Kind: KInt}
 	tFloat  = Type{Kind: KFloat}
-	tBool   = Type{Kind: KBool}
+	TBool   = Type{Kind: KBool}
 	tDate   = Type{Kind: KDate}
 	tTS     = Type{Kind: KTimestamp}
 )
 
 // sig casts the arguments to fixed types and returns a fixed type.
-func sig(result Type, args ...Type) func(p *planner, in []expr) ([]expr, Type, error) {
-	return func(p *planner, in []expr) ([]expr, Type, error) {
-		out := make([]expr, len(in))
+func sig(result Type, args ...Type) func(p *Planner, in []Expr) ([]Expr, Type, error) {
+	return func(p *Planner, in []Expr) ([]Expr, Type, error) {
+		out := make([]Expr, len(in))
 		for i, a := range in {
 			t := args[min(i, len(args)-1)]
 			c, err := p.coerceArg(a, t)
@@ -55,13 +55,13 @@ func sig(result Type, args ...Type) func(p *planner, in []expr) ([]expr, Type, e
 // textOrBlob binds a function of one VARCHAR that reads a BLOB's bytes
 // as they are (DuckDB's BLOB forms of md5, sha1, sha256); other types
 // cast to VARCHAR.
-func textOrBlob(result Type) func(p *planner, in []expr) ([]expr, Type, error) {
+func textOrBlob(result Type) func(p *Planner, in []Expr) ([]Expr, Type, error) {
 	return bindRule(function.TextOrBlob(result), false)
 }
 
 // coerceArg casts a function argument: strings convert to what the
 // function needs, numbers widen.
-func (p *planner) coerceArg(a expr, t Type) (expr, error) {
+func (p *Planner) coerceArg(a Expr, t Type) (Expr, error) {
 	at := a.Type()
 	if at.Op() == t.Op() && t.Kind != KDecimal {
 		return a, nil
@@ -74,17 +74,17 @@ func (p *planner) coerceArg(a expr, t Type) (expr, error) {
 
 func str(c *Col, i int) string { return string(c.Str(i)) }
 
-var funcs map[string]*fn
+var Funcs map[string]*fn
 
 // addFuncs adds scalar functions to the table. Each file's init calls it,
 // and Go runs the inits of a package's files in the order of their names:
 // whichever comes first makes the table.
 func addFuncs(m map[string]*fn) {
-	if funcs == nil {
-		funcs = make(map[string]*fn, 512)
+	if Funcs == nil {
+		Funcs = make(map[string]*fn, 512)
 	}
 	for name, f := range m {
-		funcs[name] = f
+		Funcs[name] = f
 	}
 }
 
@@ -92,19 +92,19 @@ func init() {
 	addLibrary()
 	addFuncs(map[string]*fn{
 		"random":       {0, 0, sig(tFloat), func(a []*Col, i int) (any, error) { return randFloat(), nil }, false, true},
-		"lower":        {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) { return strings.ToLower(str(a[0], i)), nil }, false, false},
-		"upper":        {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) { return strings.ToUpperSpecial(upperSharpS, str(a[0], i)), nil }, false, false},
+		"lower":        {1, 1, sig(TString, TString), func(a []*Col, i int) (any, error) { return strings.ToLower(str(a[0], i)), nil }, false, false},
+		"upper":        {1, 1, sig(TString, TString), func(a []*Col, i int) (any, error) { return strings.ToUpperSpecial(upperSharpS, str(a[0], i)), nil }, false, false},
 		"octet_length": {1, 1, nil, func(a []*Col, i int) (any, error) { return int64(len(a[0].Str(i))), nil }, false, false},
-		"concat": {1, -1, func(p *planner, in []expr) ([]expr, Type, error) {
-			out := make([]expr, len(in))
+		"concat": {1, -1, func(p *Planner, in []Expr) ([]Expr, Type, error) {
+			out := make([]Expr, len(in))
 			for i, a := range in {
-				c, err := p.cast(a, tString)
+				c, err := p.cast(a, TString)
 				if err != nil {
 					return nil, Type{}, err
 				}
 				out[i] = c
 			}
-			return out, tString, nil
+			return out, TString, nil
 		}, func(a []*Col, i int) (any, error) {
 			var b strings.Builder
 			for _, c := range a {
@@ -114,27 +114,27 @@ func init() {
 			}
 			return b.String(), nil
 		}, true, false},
-		"concat_op": {2, 2, func(p *planner, in []expr) ([]expr, Type, error) {
-			out := make([]expr, len(in))
+		"concat_op": {2, 2, func(p *Planner, in []Expr) ([]Expr, Type, error) {
+			out := make([]Expr, len(in))
 			for i, a := range in {
-				c, err := p.cast(a, tString)
+				c, err := p.cast(a, TString)
 				if err != nil {
 					return nil, Type{}, err
 				}
 				out[i] = c
 			}
-			return out, tString, nil
+			return out, TString, nil
 		}, func(a []*Col, i int) (any, error) { return str(a[0], i) + str(a[1], i), nil }, false, false},
-		"concat_ws": {2, -1, func(p *planner, in []expr) ([]expr, Type, error) {
-			out := make([]expr, len(in))
+		"concat_ws": {2, -1, func(p *Planner, in []Expr) ([]Expr, Type, error) {
+			out := make([]Expr, len(in))
 			for i, a := range in {
-				c, err := p.cast(a, tString)
+				c, err := p.cast(a, TString)
 				if err != nil {
 					return nil, Type{}, err
 				}
 				out[i] = c
 			}
-			return out, tString, nil
+			return out, TString, nil
 		}, func(a []*Col, i int) (any, error) {
 			if a[0].IsNull(i) {
 				return nil, nil
@@ -147,7 +147,7 @@ func init() {
 			}
 			return strings.Join(parts, str(a[0], i)), nil
 		}, true, false},
-		parse.GlobMarker: {1, 1, sig(tString, tString), func(a []*Col, i int) (any, error) {
+		parse.GlobMarker: {1, 1, sig(TString, TString), func(a []*Col, i int) (any, error) {
 			return globRegexp(str(a[0], i)), nil // x GLOB p: bindPatternMatch
 		}, false, false},
 		"to_days":         intervalFn(86400e6),
@@ -215,8 +215,8 @@ func init() {
 			}
 			return a[0].Get(i), nil
 		}, true, false},
-		"if": {3, 3, func(p *planner, in []expr) ([]expr, Type, error) {
-			c, err := p.coerce(in[0], tBool)
+		"if": {3, 3, func(p *Planner, in []Expr) ([]Expr, Type, error) {
+			c, err := p.coerce(in[0], TBool)
 			if err != nil {
 				return nil, Type{}, err
 			}
@@ -232,7 +232,7 @@ func init() {
 			if err != nil {
 				return nil, Type{}, err
 			}
-			return []expr{c, a, b}, t, nil
+			return []Expr{c, a, b}, t, nil
 		}, func(a []*Col, i int) (any, error) {
 			if !a[0].IsNull(i) && a[0].B[i] {
 				return a[1].Get(i), nil
@@ -246,7 +246,7 @@ func init() {
 		"current_date":      {0, 0, nil, nil, false, true},
 		"current_setting":   {1, 1, nil, nil, false, true}, // settings.go
 		"getvariable":       {1, 1, nil, nil, false, true}, // variables.go
-		macroArgMarker:      {3, 3, nil, nil, false, true}, // macros.go
+		MacroArgMarker:      {3, 3, nil, nil, false, true}, // macros.go
 		"today":             {0, 0, nil, nil, false, true},
 		"year":              datePartFn("year"),
 		"month":             datePartFn("month"),
@@ -288,7 +288,7 @@ func init() {
 		parse.IntervalMarker: {1, 1, nil, nil, false, false},
 		"strftime": {2, 2, bindStrftime, func(a []*Col, i int) (any, error) {
 			if function.InfiniteValue(a[0].T, a[0].I[i]) {
-				return formatScalar(a[0].T, a[0].I[i]), nil // "infinity", whatever the format, as DuckDB's
+				return FormatScalar(a[0].T, a[0].I[i]), nil // "infinity", whatever the format, as DuckDB's
 			}
 			return function.Strftime(function.TimeOf(a[0], i), str(a[1], i)), nil
 		}, false, false},
@@ -305,15 +305,15 @@ func init() {
 		"string_split_part": "split_part",
 	}
 	for a, f := range alias {
-		funcs[a] = funcs[f]
+		Funcs[a] = Funcs[f]
 	}
-	vecKernels = map[*fn]func(args []*Col, n int) (*Col, error){
-		funcs["lower"]: vecCase(false),
-		funcs["upper"]: vecCase(true),
+	VecKernels = map[*fn]func(args []*Col, n int) (*Col, error){
+		Funcs["lower"]: vecCase(false),
+		Funcs["upper"]: vecCase(true),
 	}
 	for name, f := range function.Scalars() {
 		if f.Batch != nil {
-			vecKernels[funcs[name]] = f.Batch
+			VecKernels[Funcs[name]] = f.Batch
 		}
 	}
 }
@@ -325,7 +325,7 @@ func addLibrary() {
 	lib := function.Scalars()
 	m := make(map[string]*fn, len(lib))
 	for name, f := range lib {
-		m[name] = &fn{min: f.Min, max: f.Max, bind: bindRule(f.Rule, f.Exact), row: f.Row, nonStrict: f.NonStrict, volatile: f.Volatile}
+		m[name] = &fn{Min: f.Min, Max: f.Max, bind: bindRule(f.Rule, f.Exact), Row: f.Row, nonStrict: f.NonStrict, Volatile: f.Volatile}
 		if f.RowFor != nil {
 			rowByTypes[name] = f.RowFor
 		}
@@ -337,11 +337,11 @@ func addLibrary() {
 // the types it asks (as sig casts them; exact: as CAST does, see
 // function.Scalar.Exact), the result of its type. No rule is no bind (the
 // arguments as they are, a BIGINT result).
-func bindRule(rule function.TypeRule, exact bool) func(p *planner, in []expr) ([]expr, Type, error) {
+func bindRule(rule function.TypeRule, exact bool) func(p *Planner, in []Expr) ([]Expr, Type, error) {
 	if rule == nil {
 		return nil
 	}
-	return func(p *planner, in []expr) ([]expr, Type, error) {
+	return func(p *Planner, in []Expr) ([]Expr, Type, error) {
 		types := make([]Type, len(in))
 		for i, a := range in {
 			types[i] = a.Type()
@@ -353,7 +353,7 @@ func bindRule(rule function.TypeRule, exact bool) func(p *planner, in []expr) ([
 		if casts == nil {
 			return in, result, nil
 		}
-		out := make([]expr, len(in))
+		out := make([]Expr, len(in))
 		for i, a := range in {
 			c, err := p.ruleCast(a, casts[min(i, len(casts)-1)], exact)
 			if err != nil {
@@ -370,7 +370,7 @@ func bindRule(rule function.TypeRule, exact bool) func(p *planner, in []expr) ([
 var rowByTypes = map[string]func(types []Type) func(a []*Col, i int) (any, error){}
 
 // ruleCast casts argument a to type t of a type rule (see bindRule).
-func (p *planner) ruleCast(a expr, t Type, exact bool) (expr, error) {
+func (p *Planner) ruleCast(a Expr, t Type, exact bool) (Expr, error) {
 	switch at := a.Type(); {
 	case !exact:
 		return p.coerceArg(a, t)
@@ -380,34 +380,34 @@ func (p *planner) ruleCast(a expr, t Type, exact bool) (expr, error) {
 	return p.cast(a, t)
 }
 
-// vecKernels are the functions that compute a whole batch at once
+// VecKernels are the functions that compute a whole batch at once
 // rather than a value per row, by their fn (an alias shares its target's).
-var vecKernels map[*fn]func(args []*Col, n int) (*Col, error)
+var VecKernels map[*fn]func(args []*Col, n int) (*Col, error)
 
 // numericSame keeps a numeric argument's type.
-func numericSame(p *planner, in []expr) ([]expr, Type, error) {
+func numericSame(p *Planner, in []Expr) ([]Expr, Type, error) {
 	t := in[0].Type()
 	switch t.Op() {
 	case KInt:
 		if t.Kind == KInt {
 			return in, Type{Kind: KInt, Bits: t.Bits}, nil // abs(INTEGER) is an INTEGER
 		}
-		return in, withoutField(Type{Kind: t.Op()}), nil
+		return in, WithoutField(Type{Kind: t.Op()}), nil
 	case KFloat:
 		return in, Type{Kind: KFloat, Float32: t.Float32}, nil
 	case KDecimal, KUHuge:
-		return in, withoutField(t), nil
+		return in, WithoutField(t), nil
 	case KNull:
-		return in, tInt, nil
+		return in, TInt, nil
 	}
 	c, err := p.cast(in[0], tFloat)
-	return []expr{c}, tFloat, err
+	return []Expr{c}, tFloat, err
 }
 
-func bindFloorCeil(p *planner, in []expr) ([]expr, Type, error) {
+func bindFloorCeil(p *Planner, in []Expr) ([]Expr, Type, error) {
 	t := in[0].Type()
 	if t.Op() == KInt {
-		return in, tInt, nil
+		return in, TInt, nil
 	}
 	if t.Kind == KDecimal {
 		return in, Type{Kind: KDecimal, Prec: t.Prec, Scale: 0, Huge: t.Huge}, nil
@@ -416,7 +416,7 @@ func bindFloorCeil(p *planner, in []expr) ([]expr, Type, error) {
 		return in, Type{Kind: KFloat, Float32: true}, nil // a whole FLOAT is a FLOAT
 	}
 	c, err := p.cast(in[0], tFloat)
-	return []expr{c}, tFloat, err
+	return []Expr{c}, tFloat, err
 }
 
 // roundCol is floor ('f'), ceil ('c') or trunc ('t') of a row, exact for
@@ -463,26 +463,26 @@ func roundCol(c *Col, i int, mode byte) (any, error) {
 }
 
 // bindRound: ROUND(x[, digits]) keeps decimals exact.
-func bindRound(p *planner, in []expr) ([]expr, Type, error) {
+func bindRound(p *Planner, in []Expr) ([]Expr, Type, error) {
 	if len(in) == 2 {
 		var err error
-		if in[1], err = p.cast(in[1], tInt); err != nil {
+		if in[1], err = p.cast(in[1], TInt); err != nil {
 			return nil, Type{}, err
 		}
 	}
 	t := in[0].Type()
 	switch {
 	case t.Op() == KInt:
-		return in, tInt, nil
+		return in, TInt, nil
 	case t.Kind == KDecimal:
 		digits := 0
 		if len(in) == 2 {
-			k, ok := isConst(in[1])
-			if !ok || k.v == nil {
+			k, ok := IsConst(in[1])
+			if !ok || k.V == nil {
 				c, err := p.cast(in[0], tFloat)
-				return []expr{c, in[1]}, tFloat, err
+				return []Expr{c, in[1]}, tFloat, err
 			}
-			digits = int(k.v.(int64))
+			digits = int(k.V.(int64))
 		}
 		return in, Type{Kind: KDecimal, Prec: t.Prec, Scale: max(0, min(digits, t.Scale)), Huge: t.Huge}, nil
 	}
@@ -561,21 +561,21 @@ func roundToPow10(v, n int64) int64 {
 	return q * m
 }
 
-func bindMod(p *planner, in []expr) ([]expr, Type, error) {
+func bindMod(p *Planner, in []Expr) ([]Expr, Type, error) {
 	e, err := p.arith('%', in[0], in[1])
 	if err != nil {
 		return nil, Type{}, err
 	}
-	return []expr{e}, e.Type(), nil
+	return []Expr{e}, e.Type(), nil
 }
 
 // bindCommon brings every argument to one type.
-func bindCommon(p *planner, in []expr) ([]expr, Type, error) {
+func bindCommon(p *Planner, in []Expr) ([]Expr, Type, error) {
 	t, err := commonType(in)
 	if err != nil {
 		return nil, Type{}, err
 	}
-	out := make([]expr, len(in))
+	out := make([]Expr, len(in))
 	for i, a := range in {
 		if out[i], err = p.cast(a, t); err != nil {
 			return nil, Type{}, err
@@ -611,7 +611,7 @@ func partsType(t Type) Type {
 }
 
 // bindFunc binds a scalar function call.
-func (p *planner) bindFunc(name string, args []expr) (expr, error) {
+func (p *Planner) bindFunc(name string, args []Expr) (Expr, error) {
 	if e, ok, err := p.bindUnionFunc(name, args); ok {
 		return e, err // unionfuncs.go
 	}
@@ -627,13 +627,13 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 	if e, ok, err := p.bindZonePart(name, args); ok {
 		return e, err
 	}
-	f, ok := funcs[name]
+	f, ok := Funcs[name]
 	if !ok {
-		if aggNames[name] {
+		if AggNames[name] {
 			return nil, errorf("aggregate function %s is not allowed here", name)
 		}
-		names := make([]string, 0, len(funcs))
-		for k := range funcs {
+		names := make([]string, 0, len(Funcs))
+		for k := range Funcs {
 			if k != "concat_op" && k != "substring_fn" && !strings.Contains(k, "$") {
 				names = append(names, k)
 			}
@@ -644,7 +644,7 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		return nil, e
 	}
 	if len(args) >= 1 && args[0].Type().Bit {
-		if g := funcs[name+"$bit"]; g != nil {
+		if g := Funcs[name+"$bit"]; g != nil {
 			f = g // the BIT meaning of an integer operator (funcs_bit.go)
 		}
 	}
@@ -652,7 +652,7 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 	if name == "substring_fn" {
 		display = "substring"
 	}
-	if len(args) < f.min || f.max >= 0 && len(args) > f.max {
+	if len(args) < f.Min || f.Max >= 0 && len(args) > f.Max {
 		return nil, errorf("%s takes %s, not %d", display, argCount(f), len(args))
 	}
 	if e, ok, err := p.bindOperatorFunc(name, args); ok {
@@ -687,32 +687,32 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 	}
 	switch name {
 	case "now", "current_timestamp", "localtimestamp", "get_current_timestamp":
-		return &constExpr{t: Type{Kind: KTimestamp, TZ: true}, v: p.cat.Now().UnixMicro()}, nil
+		return &ConstExpr{T: Type{Kind: KTimestamp, TZ: true}, V: p.Cat.Now().UnixMicro()}, nil
 	case "current_date", "today":
-		return &constExpr{t: tDate, v: function.TimeToDays(p.cat.Now())}, nil
+		return &ConstExpr{T: tDate, V: function.TimeToDays(p.Cat.Now())}, nil
 	case "age":
 		if len(args) == 1 { // age(x): from x to today's midnight, as DuckDB
-			today := function.TimeToDays(p.cat.Now()) * 86400e6
-			args = append([]expr{&constExpr{t: tTS, v: today}}, args...)
+			today := function.TimeToDays(p.Cat.Now()) * 86400e6
+			args = append([]Expr{&ConstExpr{T: tTS, V: today}}, args...)
 		}
 	case "current_setting":
 		return p.bindCurrentSetting(args)
 	case "getvariable":
 		return p.bindGetVariable(args)
-	case macroArgMarker:
+	case MacroArgMarker:
 		return p.bindMacroArg(args)
 	case "typeof":
 		if args[0].Type().Kind == KNull {
-			return &constExpr{t: tString, v: `"NULL"`}, nil // DuckDB's name of a bare NULL's type
+			return &ConstExpr{T: TString, V: `"NULL"`}, nil // DuckDB's name of a bare NULL's type
 		}
-		return &constExpr{t: tString, v: typeofName(args[0].Type())}, nil
+		return &ConstExpr{T: TString, V: typeofName(args[0].Type())}, nil
 	case "mod":
 		return p.arith('%', args[0], args[1])
 	case "date_add":
 		return p.arith('+', args[0], args[1])
 	case parse.IntervalMarker:
-		k, ok := isConst(args[0])
-		s, isStr := k.v.(string)
+		k, ok := IsConst(args[0])
+		s, isStr := k.V.(string)
 		if !ok || !isStr {
 			return nil, errorf("malformed INTERVAL literal")
 		}
@@ -720,10 +720,10 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &constExpr{t: Type{Kind: KInterval}, v: iv}, nil
+		return &ConstExpr{T: Type{Kind: KInterval}, V: iv}, nil
 	case "octet_length":
 		if args[0].Type().Op() != KBytes && !args[0].Type().Bit {
-			c, err := p.cast(args[0], tString)
+			c, err := p.cast(args[0], TString)
 			if err != nil {
 				return nil, err
 			}
@@ -745,7 +745,7 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 			return nil, err
 		}
 	} else {
-		t = tInt
+		t = TInt
 	}
 	if name == "coalesce" && len(args) > 1 {
 		// COALESCE evaluates an argument only for the rows whose earlier
@@ -763,7 +763,7 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 		ce.setText(display + "(" + strings.Join(parts, ", ") + ")")
 		return ce, nil
 	}
-	row := f.row
+	row := f.Row
 	if name == "round" {
 		row = roundRow(t)
 	}
@@ -779,8 +779,8 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 	if name == "concat_op" {
 		e.setText(strings.Join(parts, " || "))
 	}
-	e.vec = vecKernels[f]
-	if f.volatile {
+	e.vec = VecKernels[f]
+	if f.Volatile {
 		return e, nil
 	}
 	return p.fold(e, args...)
@@ -788,12 +788,12 @@ func (p *planner) bindFunc(name string, args []expr) (expr, error) {
 
 func argCount(f *fn) string {
 	switch {
-	case f.max < 0:
-		return fmt.Sprintf("at least %d arguments", f.min)
-	case f.min == f.max:
-		return fmt.Sprintf("%d arguments", f.min)
+	case f.Max < 0:
+		return fmt.Sprintf("at least %d arguments", f.Min)
+	case f.Min == f.Max:
+		return fmt.Sprintf("%d arguments", f.Min)
 	}
-	return fmt.Sprintf("%d to %d arguments", f.min, f.max)
+	return fmt.Sprintf("%d to %d arguments", f.Min, f.Max)
 }
 
 // vecCase lowers or uppercases a string column without a Go string per row.
@@ -804,7 +804,7 @@ var upperSharpS = unicode.SpecialCase{{Lo: 'ß', Hi: 'ß', Delta: [unicode.MaxCa
 func vecCase(upper bool) func(args []*Col, n int) (*Col, error) {
 	return func(args []*Col, n int) (*Col, error) {
 		c := args[0]
-		out := &Col{T: tString, Len: n, Null: c.Null, Off: make([]int32, n+1), Data: make([]byte, 0, len(c.Data))}
+		out := &Col{T: TString, Len: n, Null: c.Null, Off: make([]int32, n+1), Data: make([]byte, 0, len(c.Data))}
 		for i := 0; i < n; i++ {
 			s := c.Str(i)
 			ascii := true

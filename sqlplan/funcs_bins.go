@@ -14,7 +14,7 @@ var binsFuncs = map[string]*fn{
 
 // bindEquiWidthBins picks the integer, double or timestamp overload, as
 // DuckDB does, and makes the row function of the chosen one.
-func bindEquiWidthBins(p *planner, in []expr) ([]expr, Type, error) {
+func bindEquiWidthBins(p *Planner, in []Expr) ([]Expr, Type, error) {
 	k0, k1 := in[0].Type().Kind, in[1].Type().Kind
 	if k0 == KNull || k1 == KNull {
 		return in, Type{Kind: KNull}, nil
@@ -22,11 +22,11 @@ func bindEquiWidthBins(p *planner, in []expr) ([]expr, Type, error) {
 	if k := in[2].Type().Kind; k != KInt && k != KUint && k != KNull {
 		return nil, Type{}, errorf("equi_width_bins takes an integer bin count, not %s", in[2].Type().SQLName())
 	}
-	count, err := p.cast(in[2], tInt)
+	count, err := p.cast(in[2], TInt)
 	if err != nil {
 		return nil, Type{}, err
 	}
-	nice, err := p.cast(in[3], tBool)
+	nice, err := p.cast(in[3], TBool)
 	if err != nil {
 		return nil, Type{}, err
 	}
@@ -36,7 +36,7 @@ func bindEquiWidthBins(p *planner, in []expr) ([]expr, Type, error) {
 	var arg, elem Type
 	switch {
 	case isInt(k0) && isInt(k1):
-		arg, elem = tInt, tInt
+		arg, elem = TInt, TInt
 		if t0, t1 := in[0].Type(), in[1].Type(); sameScalar(t0, t1) && t0.Kind == KInt {
 			elem = t0
 		}
@@ -61,7 +61,7 @@ func bindEquiWidthBins(p *planner, in []expr) ([]expr, Type, error) {
 			return nil, Type{}, err
 		}
 	}
-	return []expr{bounds[0], bounds[1], count, nice}, Type{Kind: KNested, Elem: &elem}, nil
+	return []Expr{bounds[0], bounds[1], count, nice}, Type{Kind: KNested, Elem: &elem}, nil
 }
 
 // sameScalar tells whether two scalar types are the same.

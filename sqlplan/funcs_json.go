@@ -10,8 +10,8 @@ import (
 
 func init() {
 	addFuncs(map[string]*fn{
-		"json_object": {min: 0, max: -1},
-		"json_array":  {min: 0, max: -1},
+		"json_object": {Min: 0, Max: -1},
+		"json_array":  {Min: 0, Max: -1},
 	})
 }
 
@@ -19,7 +19,7 @@ var tJSON = Type{Kind: KString, JSON: true}
 
 // bindJSONBuild binds json_object and json_array; ok is false for other
 // names.
-func (p *planner) bindJSONBuild(name string, args []expr) (expr, bool, error) {
+func (p *Planner) bindJSONBuild(name string, args []Expr) (Expr, bool, error) {
 	if name != "json_object" && name != "json_array" {
 		return nil, false, nil
 	}
@@ -27,14 +27,14 @@ func (p *planner) bindJSONBuild(name string, args []expr) (expr, bool, error) {
 	if object && len(args)%2 != 0 {
 		return nil, true, errorf("json_object() requires an even number of arguments")
 	}
-	parts := make([]expr, len(args))
+	parts := make([]Expr, len(args))
 	texts := make([]string, len(args))
 	for k, a := range args {
 		texts[k] = a.String()
 		if object && k%2 == 0 && a.Type().Kind != KString {
 			return nil, true, errorf("json_object() keys must be VARCHAR, add an explicit cast to argument %q", a.String())
 		}
-		j, err := p.bindFunc("to_json", []expr{a})
+		j, err := p.bindFunc("to_json", []Expr{a})
 		if err != nil {
 			return nil, true, err
 		}

@@ -18,28 +18,28 @@ import (
 
 func init() {
 	addFuncs(map[string]*fn{
-		"json_transform":        {min: 2, max: 2},
-		"json_transform_strict": {min: 2, max: 2},
-		"from_json":             {min: 2, max: 2},
-		"from_json_strict":      {min: 2, max: 2},
+		"json_transform":        {Min: 2, Max: 2},
+		"json_transform_strict": {Min: 2, Max: 2},
+		"from_json":             {Min: 2, Max: 2},
+		"from_json_strict":      {Min: 2, Max: 2},
 	})
 }
 
 // bindJSONTransform binds this file's functions; ok is false for other
 // names.
-func (p *planner) bindJSONTransform(name string, args []expr) (expr, bool, error) {
+func (p *Planner) bindJSONTransform(name string, args []Expr) (Expr, bool, error) {
 	if name != "json_transform" && name != "json_transform_strict" && name != "from_json" && name != "from_json_strict" {
 		return nil, false, nil
 	}
 	strict := strings.HasSuffix(name, "_strict")
-	k, ok := isConst(args[1])
+	k, ok := IsConst(args[1])
 	if !ok {
 		return nil, true, errorf("JSON structure must be a constant!")
 	}
-	if k.v == nil || args[0].Type().Kind == KNull {
-		return &constExpr{t: tInt32Null}, true, nil // DuckDB's type for a NULL structure
+	if k.V == nil || args[0].Type().Kind == KNull {
+		return &ConstExpr{T: tInt32Null}, true, nil // DuckDB's type for a NULL structure
 	}
-	text, isStr := k.v.(string)
+	text, isStr := k.V.(string)
 	if !isStr {
 		return nil, true, errorf("JSON structure must be a VARCHAR constant")
 	}
@@ -51,11 +51,11 @@ func (p *planner) bindJSONTransform(name string, args []expr) (expr, bool, error
 	if err != nil {
 		return nil, true, err
 	}
-	doc, err := p.coerceArg(args[0], tString)
+	doc, err := p.coerceArg(args[0], TString)
 	if err != nil {
 		return nil, true, err
 	}
-	e := nestedFunc(name+"("+args[0].String()+", "+args[1].String()+")", t, []expr{doc}, func(v []any) (any, error) {
+	e := nestedFunc(name+"("+args[0].String()+", "+args[1].String()+")", t, []Expr{doc}, func(v []any) (any, error) {
 		n, err := function.ParseJSON([]byte(v[0].(string)))
 		if err != nil {
 			return nil, err
@@ -159,7 +159,7 @@ func transformMap(n *function.JSONNode, kt, vt Type, strict bool) (any, error) {
 	keys := make([]any, 0, len(n.Keys()))
 	vals := make([]any, 0, len(n.Keys()))
 	for k, v := range n.Values() {
-		key, err := castLeaf(n.Keys()[k], tString, kt, !strict)
+		key, err := castLeaf(n.Keys()[k], TString, kt, !strict)
 		if err != nil {
 			return nil, err
 		}
@@ -220,7 +220,7 @@ func transformLeaf(n *function.JSONNode, t Type, strict bool) (any, error) {
 	if vt.Kind == KNull || t.Kind == KDecimal && vt.IsNumeric() {
 		// An array or object casts from its text (and fails to); a
 		// DECIMAL keeps every digit of the number.
-		v, vt = n.Minified(), tString
+		v, vt = n.Minified(), TString
 	}
 	y, err := function.CastScalar(v, vt, plainType(t), !strict)
 	switch {

@@ -58,23 +58,23 @@ var listFuncArity = map[string][2]int{
 func init() {
 	m := map[string]*fn{}
 	for op := range vectorOps {
-		m["list_"+op] = &fn{min: 2, max: 2}
-		m["array_"+op] = &fn{min: 2, max: 2}
+		m["list_"+op] = &fn{Min: 2, Max: 2}
+		m["array_"+op] = &fn{Min: 2, Max: 2}
 	}
 	for name, a := range listFuncArity {
-		m[name] = &fn{min: a[0], max: a[1]}
+		m[name] = &fn{Min: a[0], Max: a[1]}
 	}
 	addFuncs(m)
 }
 
 // bindListMore binds this file's functions; ok is false for other names.
-func (p *planner) bindListMore(name string, args []expr) (expr, bool, error) {
+func (p *Planner) bindListMore(name string, args []Expr) (Expr, bool, error) {
 	op := strings.TrimPrefix(strings.TrimPrefix(name, "list_"), "array_")
 	if f := vectorOps[op]; f != nil && op != name {
 		e, err := p.bindVectorOp(name, f, args)
 		return e, true, err
 	}
-	var e expr
+	var e Expr
 	var err error
 	switch name {
 	case "list_resize", "array_resize":
@@ -97,7 +97,7 @@ func (p *planner) bindListMore(name string, args []expr) (expr, bool, error) {
 
 // bindVectorOp binds a distance or product of two lists of numbers, read
 // as DOUBLE (FLOAT when both are FLOAT lists, as DuckDB types it).
-func (p *planner) bindVectorOp(name string, f func(dot, nx, ny, dist2 float64, n int) (float64, bool), args []expr) (expr, error) {
+func (p *Planner) bindVectorOp(name string, f func(dot, nx, ny, dist2 float64, n int) (float64, bool), args []Expr) (Expr, error) {
 	rt, cast, err := p.castVectors(args)
 	if err != nil {
 		return nil, err
@@ -132,7 +132,7 @@ func (p *planner) bindVectorOp(name string, f func(dot, nx, ny, dist2 float64, n
 
 // bindCrossProduct binds array_cross_product(x, y) of two vectors of
 // three numbers (DOUBLE, or FLOAT for two FLOAT lists).
-func (p *planner) bindCrossProduct(name string, args []expr) (expr, error) {
+func (p *Planner) bindCrossProduct(name string, args []Expr) (Expr, error) {
 	rt, cast, err := p.castVectors(args)
 	if err != nil {
 		return nil, err
@@ -162,7 +162,7 @@ func (p *planner) bindCrossProduct(name string, args []expr) (expr, error) {
 
 // castVectors casts two lists of numbers to lists of their element type
 // rt: DOUBLE, or FLOAT when both are FLOAT lists, as DuckDB types them.
-func (p *planner) castVectors(args []expr) (rt Type, cast []expr, err error) {
+func (p *Planner) castVectors(args []Expr) (rt Type, cast []Expr, err error) {
 	rt = tFloat
 	if isFloat32List(args[0].Type()) && isFloat32List(args[1].Type()) {
 		rt.Float32 = true
@@ -191,9 +191,9 @@ func vectorElem(name, side string, x any) (float64, error) {
 
 // listOrNull is the element type of list argument a of function name;
 // a bare NULL instead makes the call a NULL constant (null), as in DuckDB.
-func listOrNull(name string, a expr) (et Type, null expr, err error) {
+func listOrNull(name string, a Expr) (et Type, null Expr, err error) {
 	if a.Type().Kind == KNull {
-		return Type{}, &constExpr{t: Type{Kind: KNull}}, nil
+		return Type{}, &ConstExpr{T: Type{Kind: KNull}}, nil
 	}
 	et, err = listArgElem(name, a)
 	return et, nil, err
@@ -202,16 +202,16 @@ func listOrNull(name string, a expr) (et Type, null expr, err error) {
 // bindListResize binds list_resize(list, size[, value]): the list cut or
 // padded to size elements with value (NULL by default). A NULL size gives
 // an empty list; a negative size is an error.
-func (p *planner) bindListResize(name string, args []expr) (expr, error) {
+func (p *Planner) bindListResize(name string, args []Expr) (Expr, error) {
 	et, null, err := listOrNull(name, args[0])
 	if null != nil || err != nil {
 		return null, err
 	}
-	size, err := p.cast(args[1], tInt)
+	size, err := p.cast(args[1], TInt)
 	if err != nil {
 		return nil, err
 	}
-	parts := []expr{args[0], size}
+	parts := []Expr{args[0], size}
 	if len(args) == 3 {
 		fill, err := p.cast(args[2], plainType(et))
 		if err != nil {
@@ -249,20 +249,20 @@ func (p *planner) bindListResize(name string, args []expr) (expr, error) {
 // 1-based indexes, NULL for one out of range) and list_where(list, mask)
 // (the elements whose mask is true; a mask longer than the list gives
 // NULLs). NULLs in the second list are an error, as in DuckDB.
-func (p *planner) bindListPick(name string, args []expr) (expr, error) {
+func (p *Planner) bindListPick(name string, args []Expr) (Expr, error) {
 	if _, null, err := listOrNull(name, args[0]); null != nil || err != nil {
 		return null, err
 	}
 	where := strings.HasSuffix(name, "_where")
-	st := tInt
+	st := TInt
 	if where {
-		st = tBool
+		st = TBool
 	}
 	sel, err := p.cast(args[1], Type{Kind: KNested, Elem: &st})
 	if err != nil {
 		return nil, err
 	}
-	return nestedFunc(name+"(...)", args[0].Type(), []expr{args[0], sel}, func(v []any) (any, error) {
+	return nestedFunc(name+"(...)", args[0].Type(), []Expr{args[0], sel}, func(v []any) (any, error) {
 		l, picks := v[0].([]any), v[1].([]any)
 		out := make([]any, 0, len(picks))
 		for i, x := range picks {
@@ -294,15 +294,15 @@ func (p *planner) bindListPick(name string, args []expr) (expr, error) {
 // bindGradeUp binds list_grade_up(list[, 'ASC'|'DESC'[, 'NULLS FIRST'|
 // 'NULLS LAST']]): the 1-based positions of the elements in sorted order
 // (a stable sort; NULLs last unless asked).
-func (p *planner) bindGradeUp(name string, args []expr) (expr, error) {
+func (p *Planner) bindGradeUp(name string, args []Expr) (Expr, error) {
 	et, null, err := listOrNull(name, args[0])
 	if null != nil || err != nil {
 		return null, err
 	}
 	var opts [2]string
 	for k, a := range args[1:] {
-		c, ok := isConst(a)
-		s, isStr := c.v.(string)
+		c, ok := IsConst(a)
+		s, isStr := c.V.(string)
 		if !ok || !isStr {
 			return nil, errorf("%s: the sort order must be a constant string", name)
 		}
@@ -313,7 +313,7 @@ func (p *planner) bindGradeUp(name string, args []expr) (expr, error) {
 		return nil, err
 	}
 	pt := plainType(et)
-	return nestedFunc(name+"("+args[0].String()+")", Type{Kind: KNested, Elem: &tInt}, args[:1], func(v []any) (any, error) {
+	return nestedFunc(name+"("+args[0].String()+")", Type{Kind: KNested, Elem: &TInt}, args[:1], func(v []any) (any, error) {
 		vals, err := scalarsOf(et, v[0].([]any))
 		if err != nil {
 			return nil, err

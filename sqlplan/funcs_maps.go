@@ -9,17 +9,17 @@ import "strings"
 
 func init() {
 	addFuncs(map[string]*fn{
-		"map_concat":        {min: 2, max: -1},
-		"map_entries":       {min: 1, max: 1},
-		"map_from_entries":  {min: 1, max: 1},
-		"map_extract_value": {min: 2, max: 2},
-		"map_contains":      {min: 2, max: 2},
+		"map_concat":        {Min: 2, Max: -1},
+		"map_entries":       {Min: 1, Max: 1},
+		"map_from_entries":  {Min: 1, Max: 1},
+		"map_extract_value": {Min: 2, Max: 2},
+		"map_contains":      {Min: 2, Max: 2},
 	})
 }
 
 // bindMapMore binds this file's functions; ok is false for other names.
-func (p *planner) bindMapMore(name string, args []expr) (expr, bool, error) {
-	var e expr
+func (p *Planner) bindMapMore(name string, args []Expr) (Expr, bool, error) {
+	var e Expr
 	var err error
 	switch name {
 	case "map_concat":
@@ -38,7 +38,7 @@ func (p *planner) bindMapMore(name string, args []expr) (expr, bool, error) {
 
 // mapArg is the key and value types of argument a of function name, or
 // the error that a is not a map.
-func mapArg(name string, a expr) (Type, Type, error) {
+func mapArg(name string, a Expr) (Type, Type, error) {
 	kt, vt, ok := mapKV(a.Type())
 	if !ok {
 		return Type{}, Type{}, errorf("%s needs a map, not %s", name, a.Type().SQLName())
@@ -68,9 +68,9 @@ func mapEntries(kt Type, m any, f func(k, v any)) error {
 // bindMapConcat binds map_concat(m1, m2, ...): the maps merged, a later
 // map's value winning for a key in several; NULL maps are skipped (all
 // NULL: NULL). The maps must have one type, as DuckDB asks.
-func (p *planner) bindMapConcat(args []expr) (expr, error) {
+func (p *Planner) bindMapConcat(args []Expr) (Expr, error) {
 	var kt, vt Type
-	var typed expr
+	var typed Expr
 	for _, a := range args {
 		if a.Type().Kind == KNull {
 			continue
@@ -88,7 +88,7 @@ func (p *planner) bindMapConcat(args []expr) (expr, error) {
 		}
 	}
 	if typed == nil {
-		return &constExpr{t: Type{Kind: KNull}}, nil
+		return &ConstExpr{T: Type{Kind: KNull}}, nil
 	}
 	texts := make([]string, len(args))
 	for i, a := range args {
@@ -103,7 +103,7 @@ func (p *planner) bindMapConcat(args []expr) (expr, error) {
 				if err != nil || s == nil {
 					return
 				}
-				text := formatScalar(kt, s)
+				text := FormatScalar(kt, s)
 				val, _ := fromGo(vt, x)
 				if i, dup := at[text]; dup {
 					vals[i] = val
@@ -150,16 +150,16 @@ func entryType(kt, vt Type) Type {
 
 // bindMapEntries binds map_entries(m): the entries as a list of {key,
 // value} structs, in key order.
-func (p *planner) bindMapEntries(m expr) (expr, error) {
+func (p *Planner) bindMapEntries(m Expr) (Expr, error) {
 	kt, vt, err := mapArg("map_entries", m)
 	if err != nil {
 		if m.Type().Kind == KNull {
-			return &constExpr{t: Type{Kind: KNull}}, nil
+			return &ConstExpr{T: Type{Kind: KNull}}, nil
 		}
 		return nil, err
 	}
 	et := entryType(kt, vt)
-	return nestedFunc("map_entries("+m.String()+")", Type{Kind: KNested, Elem: &et}, []expr{m}, func(v []any) (any, error) {
+	return nestedFunc("map_entries("+m.String()+")", Type{Kind: KNested, Elem: &et}, []Expr{m}, func(v []any) (any, error) {
 		out := []any{}
 		err := mapEntries(kt, v[0], func(k, x any) {
 			out = append(out, map[string]any{"key": k, "value": x})
@@ -171,9 +171,9 @@ func (p *planner) bindMapEntries(m expr) (expr, error) {
 // bindMapFromEntries binds map_from_entries(list): a map from a list of
 // two-field structs (key, then value, whatever their names); a NULL or
 // repeated key is an error, as a NULL entry is.
-func (p *planner) bindMapFromEntries(l expr) (expr, error) {
+func (p *Planner) bindMapFromEntries(l Expr) (Expr, error) {
 	if l.Type().Kind == KNull {
-		return &constExpr{t: Type{Kind: KNull}}, nil
+		return &ConstExpr{T: Type{Kind: KNull}}, nil
 	}
 	et, err := listArgElem("map_from_entries", l)
 	if err != nil {
@@ -184,7 +184,7 @@ func (p *planner) bindMapFromEntries(l expr) (expr, error) {
 		return nil, errorf("map_from_entries needs a list of structs of two fields (key, value), not %s", l.Type().SQLName())
 	}
 	kt, vt := plainType(fields[0].Type), plainType(fields[1].Type)
-	return nestedFunc("map_from_entries("+l.String()+")", mapType(kt, vt), []expr{l}, func(v []any) (any, error) {
+	return nestedFunc("map_from_entries("+l.String()+")", mapType(kt, vt), []Expr{l}, func(v []any) (any, error) {
 		entries := v[0].([]any)
 		keys, vals := make([]any, len(entries)), make([]any, len(entries))
 		for i, x := range entries {
@@ -206,9 +206,9 @@ func (p *planner) bindMapFromEntries(l expr) (expr, error) {
 
 // bindMapKeyFunc binds map_extract_value(m, key) (the value under key, or
 // NULL) and map_contains(m, key) (whether key is there).
-func (p *planner) bindMapKeyFunc(name string, args []expr) (expr, error) {
+func (p *Planner) bindMapKeyFunc(name string, args []Expr) (Expr, error) {
 	if args[0].Type().Kind == KNull {
-		return &constExpr{t: Type{Kind: KNull}}, nil
+		return &ConstExpr{T: Type{Kind: KNull}}, nil
 	}
 	kt, vt, err := mapArg(name, args[0])
 	if err != nil {
@@ -220,9 +220,9 @@ func (p *planner) bindMapKeyFunc(name string, args []expr) (expr, error) {
 	}
 	t := vt
 	if name == "map_contains" {
-		t = tBool
+		t = TBool
 	}
-	return nestedFunc(name+"("+args[0].String()+", "+args[1].String()+")", t, []expr{args[0], key}, func(v []any) (any, error) {
+	return nestedFunc(name+"("+args[0].String()+", "+args[1].String()+")", t, []Expr{args[0], key}, func(v []any) (any, error) {
 		x, found, err := mapLookup(kt, vt, v[0], v[1])
 		if name == "map_contains" {
 			return found, err

@@ -27,21 +27,21 @@ import (
 
 func init() {
 	addFuncs(map[string]*fn{
-		"alias":        {min: 1, max: 1},
-		"stats":        {min: 1, max: 1},
-		"switch":       {min: 2, max: 3},
-		"unpivot_list": {min: 0, max: -1},
-		"replace_type": {min: 3, max: 3},
+		"alias":        {Min: 1, Max: 1},
+		"stats":        {Min: 1, Max: 1},
+		"switch":       {Min: 2, Max: 3},
+		"unpivot_list": {Min: 0, Max: -1},
+		"replace_type": {Min: 3, Max: 3},
 	})
 }
 
 // bindMetaFunc binds this file's functions; ok is false for other names.
-func (p *planner) bindMetaFunc(name string, args []expr) (expr, bool, error) {
+func (p *Planner) bindMetaFunc(name string, args []Expr) (Expr, bool, error) {
 	switch name {
 	case "alias":
-		return &constExpr{t: tString, v: aliasOf(args[0])}, true, nil
+		return &ConstExpr{T: TString, V: aliasOf(args[0])}, true, nil
 	case "stats":
-		return &constExpr{t: tString, v: statsText(args[0])}, true, nil
+		return &ConstExpr{T: TString, V: statsText(args[0])}, true, nil
 	case "switch":
 		e, err := p.bindSwitch(args)
 		return e, true, err
@@ -58,34 +58,34 @@ func (p *planner) bindMetaFunc(name string, args []expr) (expr, bool, error) {
 // aliasOf is the name a SELECT gives e's column (itemName): a column's
 // own name, else the expression's text with the rewrite layer's marks
 // undone.
-func aliasOf(e expr) string {
-	if c, ok := e.(*colExpr); ok && c.col != nil {
-		return c.col.name
+func aliasOf(e Expr) string {
+	if c, ok := e.(*ColExpr); ok && c.col != nil {
+		return c.col.Name
 	}
 	return parse.Unmark(unmarkCasts(e.String()))
 }
 
 // bindSwitch is switch(key, map[, default]) as CASE WHEN map_contains(map,
 // key) THEN map_extract_value(map, key) ELSE default END.
-func (p *planner) bindSwitch(args []expr) (expr, error) {
+func (p *Planner) bindSwitch(args []Expr) (Expr, error) {
 	if args[1].Type().Kind != KNested || !args[1].Type().MapOf {
 		return nil, errorf("switch takes a MAP as its second argument, not %s", args[1].Type().SQLName())
 	}
-	has, err := p.bindFunc("map_contains", []expr{args[1], args[0]})
+	has, err := p.bindFunc("map_contains", []Expr{args[1], args[0]})
 	if err != nil {
 		return nil, err
 	}
-	val, err := p.bindFunc("map_extract_value", []expr{args[1], args[0]})
+	val, err := p.bindFunc("map_extract_value", []Expr{args[1], args[0]})
 	if err != nil {
 		return nil, err
 	}
-	var els expr = &constExpr{t: val.Type()}
+	var els Expr = &ConstExpr{T: val.Type()}
 	if len(args) == 3 {
 		if els, err = p.cast(args[2], val.Type()); err != nil {
 			return nil, err
 		}
 	}
-	ce := &caseExpr{t: val.Type(), conds: []expr{has}, vals: []expr{val}, els: els}
+	ce := &caseExpr{t: val.Type(), conds: []Expr{has}, vals: []Expr{val}, els: els}
 	parts := make([]string, len(args))
 	for i, a := range args {
 		parts[i] = a.String()
@@ -120,9 +120,9 @@ func replaceType(t, from, to Type) Type {
 // statsText is DuckDB's text of what is known of e's values: for a
 // constant its value as both bounds, with "Approx Unique: 1"; for anything
 // else the bounds unknown and NULLs possible.
-func statsText(e expr) string {
+func statsText(e Expr) string {
 	t := e.Type()
-	k, isConst := isConst(e)
+	k, isConst := IsConst(e)
 	if !isConst {
 		switch {
 		case t.Op() == KString || t.Op() == KBytes:
@@ -134,21 +134,21 @@ func statsText(e expr) string {
 	}
 	const unique = "[Approx Unique: 1]"
 	switch {
-	case k.v == nil && t.Kind == KNull:
+	case k.V == nil && t.Kind == KNull:
 		return "[Has Null: true, Has No Null: false]" + unique
-	case k.v == nil && hasStatsBounds(t):
+	case k.V == nil && hasStatsBounds(t):
 		return "[Min: NULL, Max: NULL][Has Null: true, Has No Null: false]" + unique
-	case k.v == nil:
+	case k.V == nil:
 		return "[Has Null: true, Has No Null: false]" + unique
 	case t.Op() == KString || t.Op() == KBytes:
-		s := fmt.Sprint(k.v)
-		if b, ok := k.v.([]byte); ok {
+		s := fmt.Sprint(k.V)
+		if b, ok := k.V.([]byte); ok {
 			s = string(b)
 		}
 		text, unicode := statsString(s)
 		return fmt.Sprintf("[Min: %s, Max: %s, Has Unicode: %t, Max String Length: %d][Has Null: false, Has No Null: true]%s", text, text, unicode, len(s), unique)
 	case hasStatsBounds(t):
-		v := formatScalar(t, k.v)
+		v := FormatScalar(t, k.V)
 		return fmt.Sprintf("[Min: %s, Max: %s][Has Null: false, Has No Null: true]%s", v, v, unique)
 	}
 	return "[Has Null: false, Has No Null: true]" + unique

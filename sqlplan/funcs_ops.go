@@ -11,29 +11,29 @@ package sqlplan
 
 func init() {
 	addFuncs(map[string]*fn{
-		"add":      {min: 1, max: 2},
-		"subtract": {min: 1, max: 2},
-		"multiply": {min: 2, max: 2},
-		"divide":   {min: 2, max: 2},
+		"add":      {Min: 1, Max: 2},
+		"subtract": {Min: 1, Max: 2},
+		"multiply": {Min: 2, Max: 2},
+		"divide":   {Min: 2, Max: 2},
 	})
 	// DuckDB's aliases.
-	funcs["editdist3"] = funcs["levenshtein"]
-	funcs["datesub"] = funcs["date_sub"]
-	funcs["uuidv4"] = funcs["uuid"]
+	Funcs["editdist3"] = Funcs["levenshtein"]
+	Funcs["datesub"] = Funcs["date_sub"]
+	Funcs["uuidv4"] = Funcs["uuid"]
 	// The statement's time (bindOperatorFunc).
 	addFuncs(map[string]*fn{
-		"transaction_timestamp":  {min: 0, max: 0},
-		"current_localtimestamp": {min: 0, max: 0},
-		"current_localtime":      {min: 0, max: 0},
-		"get_current_time":       {min: 0, max: 0},
-		"timezone_hour":          {min: 1, max: 1},
-		"timezone_minute":        {min: 1, max: 1},
+		"transaction_timestamp":  {Min: 0, Max: 0},
+		"current_localtimestamp": {Min: 0, Max: 0},
+		"current_localtime":      {Min: 0, Max: 0},
+		"get_current_time":       {Min: 0, Max: 0},
+		"timezone_hour":          {Min: 1, Max: 1},
+		"timezone_minute":        {Min: 1, Max: 1},
 	})
 }
 
 // bindOperatorFunc binds the calls of these functions; ok is false for
 // other names.
-func (p *planner) bindOperatorFunc(name string, args []expr) (e expr, ok bool, err error) {
+func (p *Planner) bindOperatorFunc(name string, args []Expr) (e Expr, ok bool, err error) {
 	switch name {
 	case "add":
 		if len(args) == 1 {
@@ -63,7 +63,7 @@ func (p *planner) bindOperatorFunc(name string, args []expr) (e expr, ok bool, e
 			e, err = p.cast(e, Type{Kind: KTimeTZ})
 		}
 	case "timezone_hour", "timezone_minute":
-		e, err = p.bindFunc("date_part", []expr{&constExpr{t: tString, v: name}, args[0]})
+		e, err = p.bindFunc("date_part", []Expr{&ConstExpr{T: TString, V: name}, args[0]})
 	case "divide":
 		op := byte('/')
 		if isIntKind(args[0].Type()) && isIntKind(args[1].Type()) {
@@ -77,13 +77,13 @@ func (p *planner) bindOperatorFunc(name string, args []expr) (e expr, ok bool, e
 }
 
 // negate binds -e (unary minus, and subtract(e)).
-func (p *planner) negate(e expr) (expr, error) {
-	if k, ok := isConst(e); e.Type().Kind == KUHuge || e.Type().Kind == KUint && !(ok && k.v == uint64(1<<63)) {
+func (p *Planner) negate(e Expr) (Expr, error) {
+	if k, ok := IsConst(e); e.Type().Kind == KUHuge || e.Type().Kind == KUint && !(ok && k.V == uint64(1<<63)) {
 		// Wraps modulo 2^128 (2^64, 2^32, ...), as DuckDB's; a constant
 		// folds here. (-9223372036854775808 is negConst's.)
 		return p.fold(&negExpr{e: e}, e)
 	}
-	if k, ok := isConst(e); ok {
+	if k, ok := IsConst(e); ok {
 		return negConst(k)
 	}
 	if !e.Type().IsNumeric() && e.Type().Kind != KInterval {

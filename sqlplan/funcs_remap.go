@@ -13,7 +13,7 @@ import (
 // when the call is bound, with DuckDB's errors.
 
 func init() {
-	addFuncs(map[string]*fn{"remap_struct": {min: 4, max: 4}})
+	addFuncs(map[string]*fn{"remap_struct": {Min: 4, Max: 4}})
 }
 
 // remapField is how one field of the target is made.
@@ -29,7 +29,7 @@ type remapField struct {
 }
 
 // bindRemapStruct binds remap_struct.
-func (p *planner) bindRemapStruct(args []expr) (expr, error) {
+func (p *Planner) bindRemapStruct(args []Expr) (Expr, error) {
 	for k, a := range args {
 		if _, isStruct := structFields(a.Type()); !isStruct && !(k == 3 && a.Type().Kind == KNull) {
 			return nil, errorf("Struct remap can only remap nested types, not '%s'", a.Type().SQLName())
@@ -162,10 +162,10 @@ func remapValue(v any, fields []remapField) (any, error) {
 // constValue is the value of an expression of constants only (a struct
 // or list literal is a function of its constants), as the engine's Go
 // value; false when it reads a column or is volatile.
-func constValue(e expr) (any, bool) {
+func constValue(e Expr) (any, bool) {
 	switch x := e.(type) {
-	case *constExpr:
-		return toGo(x.t, x.v), true
+	case *ConstExpr:
+		return toGo(x.T, x.V), true
 	case *funcExpr:
 		if x.name == "random" || x.name == "setseed" || x.name == "sleep_ms" {
 			return nil, false

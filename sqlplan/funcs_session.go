@@ -18,32 +18,32 @@ import (
 
 func init() {
 	addFuncs(map[string]*fn{
-		"current_query":          {min: 0, max: 0},
-		"txid_current":           {min: 0, max: 0},
-		"current_transaction_id": {min: 0, max: 0},
-		"current_connection_id":  {min: 0, max: 0},
-		"setseed":                {min: 1, max: 1, volatile: true},
-		"sleep_ms":               {min: 1, max: 1, volatile: true},
-		"array_value":            {min: 0, max: -1},
+		"current_query":          {Min: 0, Max: 0},
+		"txid_current":           {Min: 0, Max: 0},
+		"current_transaction_id": {Min: 0, Max: 0},
+		"current_connection_id":  {Min: 0, Max: 0},
+		"setseed":                {Min: 1, Max: 1, Volatile: true},
+		"sleep_ms":               {Min: 1, Max: 1, Volatile: true},
+		"array_value":            {Min: 0, Max: -1},
 	})
 }
 
 // Process-wide counters of the ids: unique among the engines of a
 // process, as DuckDB's are within its database.
 var (
-	lastConnectionID  atomic.Uint64
-	lastTransactionID atomic.Uint64
+	LastConnectionID  atomic.Uint64
+	LastTransactionID atomic.Uint64
 )
 
-// sessionRand is a connection's random numbers: the process's until
+// SessionRand is a connection's random numbers: the process's until
 // setseed seeds the connection's own source.
-type sessionRand struct {
+type SessionRand struct {
 	mu sync.Mutex
 	r  *rand.Rand
 }
 
 // fill sets dst to random()'s next values.
-func (s *sessionRand) fill(dst []float64) {
+func (s *SessionRand) fill(dst []float64) {
 	next := rand.Float64
 	if s != nil {
 		s.mu.Lock()
@@ -58,7 +58,7 @@ func (s *sessionRand) fill(dst []float64) {
 }
 
 // seed makes the sequence of x (from -1 to 1) the connection's.
-func (s *sessionRand) seed(x float64) {
+func (s *SessionRand) seed(x float64) {
 	if s == nil {
 		return
 	}
@@ -70,20 +70,20 @@ func (s *sessionRand) seed(x float64) {
 
 // bindSessionFunc binds this file's functions and random(); ok is false
 // for other names.
-func (p *planner) bindSessionFunc(name string, args []expr) (expr, bool, error) {
+func (p *Planner) bindSessionFunc(name string, args []Expr) (Expr, bool, error) {
 	switch name {
 	case "current_query":
 		text := ""
-		if p.src != nil {
-			text = p.src.Orig
+		if p.Src != nil {
+			text = p.Src.Orig
 		}
-		return &constExpr{t: tString, v: text}, true, nil
+		return &ConstExpr{T: TString, V: text}, true, nil
 	case "txid_current", "current_transaction_id":
-		return &constExpr{t: Type{Kind: KUint}, v: p.cat.TransactionID()}, true, nil
+		return &ConstExpr{T: Type{Kind: KUint}, V: p.Cat.TransactionID()}, true, nil
 	case "current_connection_id":
-		return &constExpr{t: Type{Kind: KUint}, v: p.set.connID}, true, nil
+		return &ConstExpr{T: Type{Kind: KUint}, V: p.Set.ConnID}, true, nil
 	case "random":
-		rng := p.set.rng
+		rng := p.Set.Rng
 		e := &funcExpr{name: name, t: tFloat, vec: func(_ []*Col, n int) (*Col, error) {
 			out := &Col{T: tFloat, Len: n, F: make([]float64, n)}
 			rng.fill(out.F)
@@ -108,13 +108,13 @@ func (p *planner) bindSessionFunc(name string, args []expr) (expr, bool, error) 
 
 // bindSetseed is setseed(x): it seeds the connection's random() and is
 // NULL.
-func (p *planner) bindSetseed(x expr) (expr, error) {
+func (p *Planner) bindSetseed(x Expr) (Expr, error) {
 	seed, err := p.cast(x, tFloat)
 	if err != nil {
 		return nil, err
 	}
-	rng := p.set.rng
-	e := &funcExpr{name: "setseed", args: []expr{seed}, t: Type{Kind: KNull}, strict: true, row: func(a []*Col, i int) (any, error) {
+	rng := p.Set.Rng
+	e := &funcExpr{name: "setseed", args: []Expr{seed}, t: Type{Kind: KNull}, strict: true, row: func(a []*Col, i int) (any, error) {
 		v := a[0].F[i]
 		if v < -1 || v > 1 {
 			return nil, errorf("SETSEED accepts seed values between -1.0 and 1.0, inclusive")
@@ -128,16 +128,16 @@ func (p *planner) bindSetseed(x expr) (expr, error) {
 
 // bindSleep is sleep_ms(ms): it waits ms milliseconds (none for a
 // negative count), or until the statement is cancelled, and is NULL.
-func (p *planner) bindSleep(x expr) (expr, error) {
-	ms, err := p.cast(x, tInt)
+func (p *Planner) bindSleep(x Expr) (Expr, error) {
+	ms, err := p.cast(x, TInt)
 	if err != nil {
 		return nil, err
 	}
-	ctx := p.ctx
+	ctx := p.Ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	e := &funcExpr{name: "sleep_ms", args: []expr{ms}, t: Type{Kind: KNull}, strict: true, row: func(a []*Col, i int) (any, error) {
+	e := &funcExpr{name: "sleep_ms", args: []Expr{ms}, t: Type{Kind: KNull}, strict: true, row: func(a []*Col, i int) (any, error) {
 		d := a[0].I[i]
 		if d <= 0 {
 			return nil, nil
@@ -156,22 +156,22 @@ func (p *planner) bindSleep(x expr) (expr, error) {
 }
 
 // bindSequenceCall binds nextval(name) and currval(name).
-func (p *planner) bindSequenceCall(name string, args []expr) (expr, error) {
+func (p *Planner) bindSequenceCall(name string, args []Expr) (Expr, error) {
 	if len(args) != 1 {
 		return nil, errorf("%s takes the name of a sequence", name)
 	}
-	k, ok := isConst(args[0])
-	seqName, isStr := k.v.(string)
+	k, ok := IsConst(args[0])
+	seqName, isStr := k.V.(string)
 	if !ok || !isStr {
 		return nil, errorf("%s takes the name of a sequence as a string", name)
 	}
 	seqName = strings.ToLower(seqName)
-	next, ok := p.cat.Sequence(seqName)
+	next, ok := p.Cat.Sequence(seqName)
 	if !ok {
 		return nil, errorf("sequence %q does not exist", seqName)
 	}
 	currval := name == "currval"
-	f := &funcExpr{name: name, args: nil, t: tInt, row: func(_ []*Col, _ int) (any, error) {
+	f := &funcExpr{name: name, args: nil, t: TInt, row: func(_ []*Col, _ int) (any, error) {
 		return next(currval)
 	}}
 	f.setText(name + "('" + seqName + "')")
@@ -180,43 +180,43 @@ func (p *planner) bindSequenceCall(name string, args []expr) (expr, error) {
 
 // bindCurrentSetting binds current_setting('name'): the value the
 // statement runs with, a constant.
-func (p *planner) bindCurrentSetting(args []expr) (expr, error) {
-	k, ok := isConst(args[0])
+func (p *Planner) bindCurrentSetting(args []Expr) (Expr, error) {
+	k, ok := IsConst(args[0])
 	if !ok {
 		return nil, errorf("Key name for current_setting needs to be a constant string")
 	}
-	name, isStr := k.v.(string)
-	if !isStr && k.v != nil {
+	name, isStr := k.V.(string)
+	if !isStr && k.V != nil {
 		return nil, errorf("Key name for current_setting needs to be a constant string")
 	}
 	if name == "" {
 		return nil, errorf("Key name for current_setting needs to be neither NULL nor empty")
 	}
-	t, v, err := p.cat.Setting(&p.set, name)
+	t, v, err := p.Cat.Setting(&p.Set, name)
 	if err != nil {
 		return nil, err
 	}
-	return &constExpr{t: t, v: v}, nil
+	return &ConstExpr{T: t, V: v}, nil
 }
 
 // bindGetVariable binds getvariable('name'): the variable's value when the
 // statement was planned, a constant.
-func (p *planner) bindGetVariable(args []expr) (expr, error) {
-	k, ok := isConst(args[0])
+func (p *Planner) bindGetVariable(args []Expr) (Expr, error) {
+	k, ok := IsConst(args[0])
 	if !ok {
 		return nil, errorf("getvariable requires a constant input")
 	}
-	if k.v == nil {
-		return &constExpr{t: tInt32Null, v: nil}, nil
+	if k.V == nil {
+		return &ConstExpr{T: tInt32Null, V: nil}, nil
 	}
-	name, isStr := k.v.(string)
+	name, isStr := k.V.(string)
 	if !isStr {
 		return nil, errorf("getvariable requires a constant string input")
 	}
-	v := p.set.vars[strings.ToLower(name)]
+	v := p.Set.Vars[strings.ToLower(name)]
 	if v == nil {
 		// DuckDB types an unset variable as INTEGER.
-		return &constExpr{t: tInt32Null, v: nil}, nil
+		return &ConstExpr{T: tInt32Null, V: nil}, nil
 	}
-	return &constExpr{t: v.t, v: v.v}, nil
+	return &ConstExpr{T: v.T, V: v.V}, nil
 }

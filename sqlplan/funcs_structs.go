@@ -13,19 +13,19 @@ import (
 
 func init() {
 	addFuncs(map[string]*fn{
-		"struct_keys":     {min: 1, max: 1},
-		"struct_values":   {min: 1, max: 1},
-		"struct_has":      {min: 2, max: 2},
-		"struct_contains": {min: 2, max: 2},
-		"struct_indexof":  {min: 2, max: 2},
-		"struct_position": {min: 2, max: 2},
-		"struct_update":   {min: 1, max: -1},
+		"struct_keys":     {Min: 1, Max: 1},
+		"struct_values":   {Min: 1, Max: 1},
+		"struct_has":      {Min: 2, Max: 2},
+		"struct_contains": {Min: 2, Max: 2},
+		"struct_indexof":  {Min: 2, Max: 2},
+		"struct_position": {Min: 2, Max: 2},
+		"struct_update":   {Min: 1, Max: -1},
 	})
 }
 
 // bindStructMore binds this file's functions; ok is false for other names.
-func (p *planner) bindStructMore(name string, args []expr) (expr, bool, error) {
-	var e expr
+func (p *Planner) bindStructMore(name string, args []Expr) (Expr, bool, error) {
+	var e Expr
 	var err error
 	switch name {
 	case "struct_keys":
@@ -45,10 +45,10 @@ func (p *planner) bindStructMore(name string, args []expr) (expr, bool, error) {
 }
 
 // bindStructKeys is struct_keys(s): the field names of a named struct.
-func (p *planner) bindStructKeys(s expr) (expr, error) {
-	lt := Type{Kind: KNested, Elem: &tString}
+func (p *Planner) bindStructKeys(s Expr) (Expr, error) {
+	lt := Type{Kind: KNested, Elem: &TString}
 	if s.Type().Kind == KNull {
-		return &constExpr{t: lt}, nil
+		return &ConstExpr{T: lt}, nil
 	}
 	fields, ok := structFields(s.Type())
 	if !ok {
@@ -61,16 +61,16 @@ func (p *planner) bindStructKeys(s expr) (expr, error) {
 	for i, f := range fields {
 		keys[i] = f.Name
 	}
-	return nestedFunc("struct_keys("+s.String()+")", lt, []expr{s}, func([]any) (any, error) {
+	return nestedFunc("struct_keys("+s.String()+")", lt, []Expr{s}, func([]any) (any, error) {
 		return keys, nil
 	}), nil
 }
 
 // bindStructValues is struct_values(s): the fields' values as an unnamed
 // struct of the same types.
-func (p *planner) bindStructValues(s expr) (expr, error) {
+func (p *Planner) bindStructValues(s Expr) (Expr, error) {
 	if s.Type().Kind == KNull {
-		return &constExpr{t: tInt32Null}, nil // DuckDB's type of struct_values(NULL)
+		return &ConstExpr{T: tInt32Null}, nil // DuckDB's type of struct_values(NULL)
 	}
 	fields, ok := structFields(s.Type())
 	if !ok {
@@ -80,7 +80,7 @@ func (p *planner) bindStructValues(s expr) (expr, error) {
 	for i, f := range fields {
 		out[i] = NamedType{Name: unnamedField(i), Type: plainType(f.Type)}
 	}
-	return nestedFunc("struct_values("+s.String()+")", Type{Kind: KNested, Fields: out, Unnamed: true}, []expr{s}, func(v []any) (any, error) {
+	return nestedFunc("struct_values("+s.String()+")", Type{Kind: KNested, Fields: out, Unnamed: true}, []Expr{s}, func(v []any) (any, error) {
 		m, _ := v[0].(map[string]any)
 		vals := make(map[string]any, len(fields))
 		for i, f := range fields {
@@ -97,14 +97,14 @@ func (p *planner) bindStructValues(s expr) (expr, error) {
 // compared only when its type and x's are of one family (numbers with
 // numbers, text with text): DuckDB finds no '2' among INTEGER fields.
 // NULL when s or x is NULL.
-func (p *planner) bindStructSearch(name string, s, x expr) (expr, error) {
+func (p *Planner) bindStructSearch(name string, s, x Expr) (Expr, error) {
 	position := name == "struct_indexof" || name == "struct_position"
-	rt := tBool
+	rt := TBool
 	if position {
-		rt = tInteger
+		rt = TInteger
 	}
 	if s.Type().Kind == KNull || x.Type().Kind == KNull {
-		return &constExpr{t: rt}, nil
+		return &ConstExpr{T: rt}, nil
 	}
 	fields, ok := structFields(s.Type())
 	if !ok {
@@ -115,7 +115,7 @@ func (p *planner) bindStructSearch(name string, s, x expr) (expr, error) {
 	}
 	// One equality per comparable field: the comparisons run on the
 	// fields' vectors; eval picks the match per row.
-	args := []expr{s, x}
+	args := []Expr{s, x}
 	var at []int // the field position of each comparison
 	for i, f := range fields {
 		if !sameFamily(f.Type, x.Type()) {
@@ -132,7 +132,7 @@ func (p *planner) bindStructSearch(name string, s, x expr) (expr, error) {
 		args, at = append(args, eq), append(at, i+1)
 	}
 	e := &funcExpr{name: name, args: args, t: rt, vec: func(a []*Col, n int) (*Col, error) {
-		bld := newBuilder(rt, n)
+		bld := NewBuilder(rt, n)
 		for i := range n {
 			if a[0].IsNull(i) || a[1].IsNull(i) {
 				bld.Add(nil)
@@ -178,7 +178,7 @@ func sameFamily(a, b Type) bool {
 // named fields replaced in place (any case; the new name shows) and the
 // others added at the end. A NULL struct gives NULL to the fields not
 // updated.
-func (p *planner) bindStructUpdate(args []expr) (expr, error) {
+func (p *Planner) bindStructUpdate(args []Expr) (Expr, error) {
 	if len(args) == 1 {
 		return nil, errorf("Can't update nothing into a STRUCT")
 	}
@@ -213,7 +213,7 @@ func (p *planner) bindStructUpdate(args []expr) (expr, error) {
 			fields, from = append(fields, nf), append(from, "")
 		}
 	}
-	e := nestedFunc("struct_update("+s.String()+", "+upd.String()+")", Type{Kind: KNested, Fields: fields}, []expr{s, upd}, func(v []any) (any, error) {
+	e := nestedFunc("struct_update("+s.String()+", "+upd.String()+")", Type{Kind: KNested, Fields: fields}, []Expr{s, upd}, func(v []any) (any, error) {
 		m, _ := v[0].(map[string]any)
 		u := v[1].(map[string]any)
 		out := make(map[string]any, len(fields))

@@ -2,8 +2,8 @@ package sqlplan
 
 import "sync/atomic"
 
-// lastQueryID counts the statements' runs.
-var lastQueryID atomic.Uint64
+// LastQueryID counts the statements' runs.
+var LastQueryID atomic.Uint64
 
 // current_query_id() is the number of the statement's run: one value
 // within a statement, a new one for each statement run (the settings a
@@ -19,22 +19,22 @@ var lastQueryID atomic.Uint64
 
 func init() {
 	addFuncs(map[string]*fn{
-		"cast_to_type":        {min: 2, max: 2},
-		"can_cast_implicitly": {min: 2, max: 2},
-		"current_query_id":    {min: 0, max: 0},
+		"cast_to_type":        {Min: 2, Max: 2},
+		"can_cast_implicitly": {Min: 2, Max: 2},
+		"current_query_id":    {Min: 0, Max: 0},
 	})
 }
 
 // bindTypeFunc binds this file's functions; ok is false for other names.
-func (p *planner) bindTypeFunc(name string, args []expr) (expr, bool, error) {
+func (p *Planner) bindTypeFunc(name string, args []Expr) (Expr, bool, error) {
 	switch name {
 	case "current_query_id":
-		return &constExpr{t: Type{Kind: KUint}, v: p.set.queryID}, true, nil
+		return &ConstExpr{T: Type{Kind: KUint}, V: p.Set.QueryID}, true, nil
 	case "cast_to_type":
 		e, err := p.cast(args[0], args[1].Type())
 		return e, true, err
 	case "can_cast_implicitly":
-		return &constExpr{t: tBool, v: castsImplicitly(args[0].Type(), args[1].Type())}, true, nil
+		return &ConstExpr{T: TBool, V: castsImplicitly(args[0].Type(), args[1].Type())}, true, nil
 	}
 	return nil, false, nil
 }

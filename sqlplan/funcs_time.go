@@ -14,13 +14,13 @@ import (
 // timeFn is a function of one date, time or timestamp (other arguments
 // are cast to TIMESTAMP) returning type rt.
 func timeFn(rt Type, f func(time.Time) (any, error)) *fn {
-	return &fn{1, 1, func(p *planner, in []expr) ([]expr, Type, error) {
+	return &fn{1, 1, func(p *Planner, in []Expr) ([]Expr, Type, error) {
 		if t := in[0].Type(); t.Kind != KDate && t.Kind != KTime {
 			c, err := p.cast(in[0], partsType(t))
 			if err != nil {
 				return nil, Type{}, err
 			}
-			in = []expr{c}
+			in = []Expr{c}
 		}
 		return in, rt, nil
 	}, func(a []*Col, i int) (any, error) {
@@ -29,19 +29,19 @@ func timeFn(rt Type, f func(time.Time) (any, error)) *fn {
 }
 
 func datePartFn(part string) *fn {
-	f := *timeFn(tInt, nil)
-	f.row = func(a []*Col, i int) (any, error) { return function.PartOf(part, a[0], i) }
+	f := *timeFn(TInt, nil)
+	f.Row = func(a []*Col, i int) (any, error) { return function.PartOf(part, a[0], i) }
 	return &f
 }
 
 // timeNameFn is a function of a date or timestamp returning a name (the
 // English day or month name, as DuckDB's dayname and monthname).
 func timeNameFn(name func(time.Time) string) *fn {
-	return timeFn(tString, func(t time.Time) (any, error) { return name(t), nil })
+	return timeFn(TString, func(t time.Time) (any, error) { return name(t), nil })
 }
 
-func bindDatePart(p *planner, in []expr) ([]expr, Type, error) {
-	a, err := p.cast(in[0], tString)
+func bindDatePart(p *Planner, in []Expr) ([]Expr, Type, error) {
+	a, err := p.cast(in[0], TString)
 	if err != nil {
 		return nil, Type{}, err
 	}
@@ -51,15 +51,15 @@ func bindDatePart(p *planner, in []expr) ([]expr, Type, error) {
 			return nil, Type{}, err
 		}
 	}
-	rt := tInt
-	if k, ok := isConst(a); ok && k.v != nil && strings.ToLower(k.v.(string)) == "epoch" {
+	rt := TInt
+	if k, ok := IsConst(a); ok && k.V != nil && strings.ToLower(k.V.(string)) == "epoch" {
 		rt = tFloat
 	}
-	return []expr{a, b}, rt, nil
+	return []Expr{a, b}, rt, nil
 }
 
-func bindDateTrunc(p *planner, in []expr) ([]expr, Type, error) {
-	a, err := p.cast(in[0], tString)
+func bindDateTrunc(p *Planner, in []Expr) ([]Expr, Type, error) {
+	a, err := p.cast(in[0], TString)
 	if err != nil {
 		return nil, Type{}, err
 	}
@@ -67,10 +67,10 @@ func bindDateTrunc(p *planner, in []expr) ([]expr, Type, error) {
 	if err != nil {
 		return nil, Type{}, err
 	}
-	return []expr{a, b}, tTS, nil
+	return []Expr{a, b}, tTS, nil
 }
 
-func bindStrftime(p *planner, in []expr) ([]expr, Type, error) {
+func bindStrftime(p *Planner, in []Expr) ([]Expr, Type, error) {
 	a := in[0]
 	if t := a.Type(); t.Kind != KDate {
 		var err error
@@ -78,11 +78,11 @@ func bindStrftime(p *planner, in []expr) ([]expr, Type, error) {
 			return nil, Type{}, err
 		}
 	}
-	b, err := p.cast(in[1], tString)
+	b, err := p.cast(in[1], TString)
 	if err != nil {
 		return nil, Type{}, err
 	}
-	return []expr{a, b}, tString, nil
+	return []Expr{a, b}, TString, nil
 }
 
 // keepsNanos are the functions that take TIMESTAMP_NS and TIME_NS values
@@ -95,7 +95,7 @@ var keepsNanos = map[string]bool{
 
 // micros is e in microseconds when it is a TIMESTAMP_NS or TIME_NS (the
 // value floored), else e.
-func (p *planner) micros(e expr) (expr, error) {
+func (p *Planner) micros(e Expr) (Expr, error) {
 	t := e.Type()
 	if !t.Nanos {
 		return e, nil
@@ -108,10 +108,10 @@ func (p *planner) micros(e expr) (expr, error) {
 // offset, and the origin, become integer constant arguments of timeBucket:
 // width months, width micros, t (as a TIMESTAMP), origin micros, offset
 // months, offset micros, and whether t is a DATE (then so is the result).
-func bindTimeBucket(p *planner, in []expr) ([]expr, Type, error) {
+func bindTimeBucket(p *Planner, in []Expr) ([]Expr, Type, error) {
 	width, ok := constInterval(in[0])
 	// Days are fixed widths here (buckets of timestamps without zones).
-	width = interval{Months: width.Months, Micros: width.Days*microsPerDay + width.Micros}
+	width = Interval{Months: width.Months, Micros: width.Days*microsPerDay + width.Micros}
 	switch {
 	case !ok:
 		return nil, Type{}, errorf("the bucket width of time_bucket must be a constant INTERVAL")
@@ -136,7 +136,7 @@ func bindTimeBucket(p *planner, in []expr) ([]expr, Type, error) {
 	if width.Months != 0 {
 		origin = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
 	}
-	var offset interval
+	var offset Interval
 	if len(in) == 3 {
 		if iv, ok := constInterval(in[2]); ok {
 			offset = iv
@@ -145,21 +145,21 @@ func bindTimeBucket(p *planner, in []expr) ([]expr, Type, error) {
 			if err != nil {
 				return nil, Type{}, err
 			}
-			c, ok := isConst(o)
-			if !ok || c.v == nil {
+			c, ok := IsConst(o)
+			if !ok || c.V == nil {
 				return nil, Type{}, errorf("the origin of time_bucket must be a constant")
 			}
-			origin = c.v.(int64)
+			origin = c.V.(int64)
 		}
 	}
 	isDate := int64(0)
 	if rt.Kind == KDate {
 		isDate = 1
 	}
-	ints := func(vs ...int64) []expr {
-		out := make([]expr, len(vs))
+	ints := func(vs ...int64) []Expr {
+		out := make([]Expr, len(vs))
 		for i, v := range vs {
-			out[i] = &constExpr{t: tInt, v: v}
+			out[i] = &ConstExpr{T: TInt, V: v}
 		}
 		return out
 	}
@@ -168,38 +168,38 @@ func bindTimeBucket(p *planner, in []expr) ([]expr, Type, error) {
 }
 
 // constInterval is the value of a constant INTERVAL expression.
-func constInterval(e expr) (interval, bool) {
-	c, ok := isConst(e)
-	if !ok || c.t.Kind != KInterval {
-		return interval{}, false
+func constInterval(e Expr) (Interval, bool) {
+	c, ok := IsConst(e)
+	if !ok || c.T.Kind != KInterval {
+		return Interval{}, false
 	}
-	switch v := c.v.(type) {
-	case interval:
+	switch v := c.V.(type) {
+	case Interval:
 		return v, true
 	}
-	return interval{}, false
+	return Interval{}, false
 }
 
 // intervalFn makes to_days and friends: n units of unit microseconds as
 // an INTERVAL.
 func intervalFn(unit int64) *fn {
-	return &fn{1, 1, sig(Type{Kind: KInterval}, tInt), func(a []*Col, i int) (any, error) {
+	return &fn{1, 1, sig(Type{Kind: KInterval}, TInt), func(a []*Col, i int) (any, error) {
 		n := a[0].I[i]
 		if n > math.MaxInt64/unit || n < math.MinInt64/unit {
 			return nil, errorf("interval out of range")
 		}
 		if unit == microsPerDay {
-			return interval{Days: n}, nil
+			return Interval{Days: n}, nil
 		}
-		return interval{Micros: n * unit}, nil
+		return Interval{Micros: n * unit}, nil
 	}, false, false}
 }
 
 // bindIntervalPart binds epoch(interval) and date_part(part, interval) (so
 // EXTRACT) from the interval's own months, days and microseconds, as
 // DuckDB (epoch counts a month as 30 days); ok is false for other calls.
-func bindIntervalPart(name string, args []expr) (expr, bool, error) {
-	var part, iv expr
+func bindIntervalPart(name string, args []Expr) (Expr, bool, error) {
+	var part, iv Expr
 	switch {
 	case name == "epoch" && len(args) == 1 && args[0].Type().Kind == KInterval:
 		iv = args[0]
@@ -210,19 +210,19 @@ func bindIntervalPart(name string, args []expr) (expr, bool, error) {
 	}
 	what := "epoch"
 	if part != nil {
-		k, ok := isConst(part)
-		s, isStr := k.v.(string)
+		k, ok := IsConst(part)
+		s, isStr := k.V.(string)
 		if !ok || !isStr {
 			return nil, true, errorf("the part of date_part of an INTERVAL must be a constant")
 		}
 		what = strings.ToLower(s)
 	}
-	t := tInt
+	t := TInt
 	if what == "epoch" {
 		t = tFloat
 	}
-	e := &funcExpr{name: name, args: []expr{iv}, t: t, strict: true, row: func(a []*Col, i int) (any, error) {
-		return function.IntervalPart(what, a[0].Get(i).(interval))
+	e := &funcExpr{name: name, args: []Expr{iv}, t: t, strict: true, row: func(a []*Col, i int) (any, error) {
+		return function.IntervalPart(what, a[0].Get(i).(Interval))
 	}}
 	text := "epoch(" + iv.String() + ")"
 	if part != nil {
@@ -237,15 +237,15 @@ func bindIntervalPart(name string, args []expr) (expr, bool, error) {
 // offset, a TIMESTAMPTZ's offset in the statement's TimeZone at that
 // instant, 0 for TIME and TIMESTAMP, an error for DATE, as DuckDB's;
 // ok is false for other calls.
-func (p *planner) bindZonePart(name string, args []expr) (expr, bool, error) {
+func (p *Planner) bindZonePart(name string, args []Expr) (Expr, bool, error) {
 	if name != "date_part" || len(args) != 2 {
 		return nil, false, nil
 	}
-	k, ok := isConst(args[0])
+	k, ok := IsConst(args[0])
 	if !ok {
 		return nil, false, nil
 	}
-	s, isStr := k.v.(string)
+	s, isStr := k.V.(string)
 	if !isStr {
 		return nil, false, nil
 	}
@@ -260,7 +260,7 @@ func (p *planner) bindZonePart(name string, args []expr) (expr, bool, error) {
 	case t.Kind == KTimeTZ:
 		offset = func(c *Col, i int) int64 { _, off := timetzParts(c.I[i]); return off }
 	case t.Kind == KTimestamp && t.TZ:
-		loc := p.set.tz
+		loc := p.Set.TZ
 		offset = func(c *Col, i int) int64 {
 			if loc == nil || function.InfiniteStamp(c.I[i]) {
 				return 0
@@ -280,7 +280,7 @@ func (p *planner) bindZonePart(name string, args []expr) (expr, bool, error) {
 		in = c
 		offset = func(*Col, int) int64 { return 0 }
 	}
-	f := &funcExpr{name: name, args: []expr{in}, t: tInt, strict: true, row: func(a []*Col, i int) (any, error) {
+	f := &funcExpr{name: name, args: []Expr{in}, t: TInt, strict: true, row: func(a []*Col, i int) (any, error) {
 		return function.ZonePart(what, offset(a[0], i)), nil
 	}}
 	f.setText("date_part(" + args[0].String() + ", " + args[1].String() + ")")

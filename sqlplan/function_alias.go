@@ -22,7 +22,7 @@ const (
 	castCodeBase     = function.CastCodeBase
 )
 
-func castScalar(v any, from, to Type) (any, error) { return function.CastScalar(v, from, to, false) }
+func CastScalar(v any, from, to Type) (any, error) { return function.CastScalar(v, from, to, false) }
 
 // The casts of package function reach nested values (their Go forms and
 // text live here, nestedvals.go and nestedtext.go) through its Nested.
@@ -30,7 +30,7 @@ func init() {
 	function.Nested = function.NestedValues{
 		ListElem: listElem,
 		CastList: castNested,
-		Text:     func(t Type, v any) (string, error) { return nestedText(t, v, false) },
+		Text:     func(t Type, v any) (string, error) { return NestedText(t, v, false) },
 		Map:      buildMap,
 	}
 }

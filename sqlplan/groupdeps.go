@@ -21,13 +21,13 @@ import (
 // leftmost input, an opaque projection). Two columns of one origin hold
 // the same value in every row.
 type colOrigin struct {
-	owner node
+	owner Node
 	col   int
 }
 
 // traceColumn follows column slot of n's batches down through the nodes
 // that pass columns on unchanged, to its origin.
-func traceColumn(n node, slot int) colOrigin {
+func traceColumn(n Node, slot int) colOrigin {
 	n = kernels.Bare(n) // the origin is the operator, wrapped for EXPLAIN ANALYZE or not
 	switch x := n.(type) {
 	case *kernels.Pipeline:
@@ -36,8 +36,8 @@ func traceColumn(n node, slot int) colOrigin {
 		return traceColumn(x.In, slot)
 	case *kernels.Project:
 		if slot < len(x.Exprs) {
-			if c, ok := x.Exprs[slot].(*colExpr); ok {
-				return traceColumn(x.In, c.s.idx)
+			if c, ok := x.Exprs[slot].(*ColExpr); ok {
+				return traceColumn(x.In, c.S.Idx)
 			}
 		}
 	case *kernels.HashJoin:
@@ -59,7 +59,7 @@ type uniqueJoin struct {
 
 // uniqueJoins lists the unique inner joins on the probe spine of n (the
 // chain of left inputs), which have built their tables.
-func uniqueJoins(n node) []uniqueJoin {
+func uniqueJoins(n Node) []uniqueJoin {
 	var out []uniqueJoin
 	for n != nil {
 		switch x := kernels.Bare(n).(type) {
@@ -74,13 +74,13 @@ func uniqueJoins(n node) []uniqueJoin {
 				u := uniqueJoin{j: x}
 				lok, rok := true, true
 				for k := range x.LKeys {
-					if l, ok := x.LKeys[k].(*colExpr); ok {
-						u.lkeys = append(u.lkeys, traceColumn(x.Left, l.s.idx))
+					if l, ok := x.LKeys[k].(*ColExpr); ok {
+						u.lkeys = append(u.lkeys, traceColumn(x.Left, l.S.Idx))
 					} else {
 						lok = false
 					}
-					if r, ok := x.RKeys[k].(*colExpr); ok && r.s.idx >= x.LeftWidth {
-						u.rkeys = append(u.rkeys, colOrigin{x, r.s.idx - x.LeftWidth})
+					if r, ok := x.RKeys[k].(*ColExpr); ok && r.S.Idx >= x.LeftWidth {
+						u.rkeys = append(u.rkeys, colOrigin{x, r.S.Idx - x.LeftWidth})
 					} else {
 						rok = false
 					}
@@ -108,7 +108,7 @@ func closure(known []colOrigin, joins []uniqueJoin, o colOrigin) bool {
 	for _, k := range known {
 		have[k] = true
 	}
-	rows := map[node]bool{} // joins whose build row is known
+	rows := map[Node]bool{} // joins whose build row is known
 	all := func(os []colOrigin) bool {
 		if len(os) == 0 {
 			return false
@@ -139,7 +139,7 @@ func closure(known []colOrigin, joins []uniqueJoin, o colOrigin) bool {
 // batch has arrived) that the unmarked keys determine; nil when none is.
 // Keys of other storages than integers go first, as they cost the most
 // to hash.
-func determinedKeys(in node, keys []expr) []bool {
+func determinedKeys(in Node, keys []Expr) []bool {
 	if len(keys) < 2 {
 		return nil
 	}
@@ -150,8 +150,8 @@ func determinedKeys(in node, keys []expr) []bool {
 	origins := make([]colOrigin, len(keys))
 	plain := make([]bool, len(keys))
 	for i, k := range keys {
-		if c, ok := k.(*colExpr); ok {
-			origins[i], plain[i] = traceColumn(in, c.s.idx), true
+		if c, ok := k.(*ColExpr); ok {
+			origins[i], plain[i] = traceColumn(in, c.S.Idx), true
 		}
 	}
 	var det []bool
@@ -173,12 +173,12 @@ func determinedKeys(in node, keys []expr) []bool {
 		}
 	}
 	for i, k := range keys {
-		if storage(k.Type()) != stInt {
+		if Storage(k.Type()) != stInt {
 			drop(i)
 		}
 	}
 	for i, k := range keys {
-		if storage(k.Type()) == stInt {
+		if Storage(k.Type()) == stInt {
 			drop(i)
 		}
 	}

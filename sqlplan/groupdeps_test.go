@@ -34,9 +34,9 @@ func TestGroupKeysDeterminedByUniqueJoinKeys(t *testing.T) {
 			"SELECT f.k, d.name || '', sum(f.v) FROM fact f JOIN dim d ON f.k = d.k AND f.v > d.grp GROUP BY f.k, d.name || ''", false},
 	}
 	for _, c := range cases {
-		plan := analyzed(t, e, c.q)
-		if strings.Contains(plan, note) != c.folds {
-			t.Errorf("%s: keys left out %v, want %v:\n%s", c.q, !c.folds, c.folds, plan)
+		pl := analyzed(t, e, c.q)
+		if strings.Contains(pl, note) != c.folds {
+			t.Errorf("%s: keys left out %v, want %v:\n%s", c.q, !c.folds, c.folds, pl)
 		}
 		if strings.Contains(analyzed(t, e, c.plain), note) {
 			t.Errorf("%s: keys that are expressions must stay hashed", c.plain)

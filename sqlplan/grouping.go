@@ -162,7 +162,7 @@ func setOf(e sqlparser.Expr, index func(sqlparser.Expr) int) []int {
 
 // bindGrouping binds GROUPING(k, ...) (or grouping_id): its arguments must
 // be GROUP BY keys.
-func (p *planner) bindGrouping(x *sqlparser.FuncExpr, spec *aggSpec, agg *aggCtx) error {
+func (p *Planner) bindGrouping(x *sqlparser.FuncExpr, spec *aggSpec, agg *aggCtx) error {
 	if len(x.Exprs) == 0 {
 		return errorf("%s needs at least one GROUP BY key", spec.Fn)
 	}
@@ -194,6 +194,6 @@ func (p *planner) bindGrouping(x *sqlparser.FuncExpr, spec *aggSpec, agg *aggCtx
 		}
 		spec.Grouping = append(spec.Grouping, found)
 	}
-	spec.Fn, spec.T = "grouping", tInt
+	spec.Fn, spec.T = "grouping", TInt
 	return nil
 }

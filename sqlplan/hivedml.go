@@ -38,7 +38,7 @@ func (h *hiveSink) home(part map[string]any) string {
 // home: those that stay in home go to w, the others to moved files (w is
 // nil and home "" for rows of no file: MERGE's inserts).
 func (h *hiveSink) to(w *writer.Writer, home string) rowSink {
-	return func(ctx context.Context, rp *planner, cols []*Col) error {
+	return func(ctx context.Context, rp *Planner, cols []*Col) error {
 		// The checks cast cols to the table's types in place, the
 		// partition columns' values among them.
 		vecs, err := checkedVectors(ctx, rp, h.tgt, h.con, cols, "")

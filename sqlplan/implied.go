@@ -14,8 +14,8 @@ import (
 // stays: the derived ones only let fewer rows reach it. A derived filter
 // is true wherever the original is, in three-valued logic too (a true
 // branch has every conjunct true), so adding it changes no answer.
-func impliedFilters(where []expr) []expr {
-	var out []expr
+func impliedFilters(where []Expr) []Expr {
+	var out []Expr
 	for _, c := range where {
 		or, ok := c.(*orExpr)
 		if !ok || runsSubquery(c) {
@@ -25,11 +25,11 @@ func impliedFilters(where []expr) []expr {
 		if len(rels) < 2 {
 			continue
 		}
-		order := make([]*relation, 0, len(rels))
+		order := make([]*Relation, 0, len(rels))
 		for r := range rels {
 			order = append(order, r)
 		}
-		slices.SortFunc(order, func(a, b *relation) int { return strings.Compare(a.alias, b.alias) })
+		slices.SortFunc(order, func(a, b *Relation) int { return strings.Compare(a.Alias, b.Alias) })
 		for _, r := range order {
 			if f := impliedOn(or, r); f != nil {
 				out = append(out, f)
@@ -41,10 +41,10 @@ func impliedFilters(where []expr) []expr {
 
 // impliedOn is the OR of each branch's conjuncts on r alone, or nil when
 // a branch has none.
-func impliedOn(or *orExpr, r *relation) expr {
-	branches := make([]expr, 0, len(or.terms))
+func impliedOn(or *orExpr, r *Relation) Expr {
+	branches := make([]Expr, 0, len(or.terms))
 	for _, t := range or.terms {
-		var mine []expr
+		var mine []Expr
 		for _, cj := range conjuncts(t) {
 			if rs := relsOf(cj); len(rs) == 1 && rs[r] {
 				mine = append(mine, cj)
@@ -88,9 +88,9 @@ func impliedOn(or *orExpr, r *relation) expr {
 
 // addKeyFilters adds the filters the FROM's equalities imply: those of
 // the WHERE to it, those a LEFT JOIN's right side takes to the join's ON.
-func addKeyFilters(q *lQuery) {
+func addKeyFilters(q *LQuery) {
 	_, joins := q.chain()
-	facts := append([]expr(nil), q.where.conds...)
+	facts := append([]Expr(nil), q.where.conds...)
 	for _, j := range joins {
 		if j == nil {
 			continue
@@ -104,8 +104,8 @@ func addKeyFilters(q *lQuery) {
 		}
 	}
 	steps := q.steps()
-	implied := copiedFilters(facts, facts, func(c *scopeCol) bool {
-		r := c.rel
+	implied := copiedFilters(facts, facts, func(c *ScopeCol) bool {
+		r := c.Rel
 		return !r.nullExtended && !r.pinned && r.lateral == nil && ownRelation(steps, r)
 	})
 	q.where.conds = append(q.where.conds, implied...)
@@ -115,10 +115,10 @@ func addKeyFilters(q *lQuery) {
 			continue
 		}
 		r := j.right.step.rel
-		onRight := func(c *scopeCol) bool { return c.rel == r }
+		onRight := func(c *ScopeCol) bool { return c.Rel == r }
 		// The filters of the rows before the join: the WHERE's, the inner
 		// joins', and this ON's own on the left side.
-		var left []expr
+		var left []Expr
 		for _, f := range append(facts, j.on...) {
 			if rs := relsOf(f); len(rs) == 1 && !rs[r] {
 				left = append(left, f)
@@ -138,7 +138,7 @@ func plainJoin(st joinStep) bool {
 // constant, or IN a list) onto the columns that the equalities of eqs
 // make equal to its column, directly or through others, and that onto
 // accepts; a copy whose text filters already has is left out.
-func copiedFilters(filters, eqs []expr, onto func(*scopeCol) bool) []expr {
+func copiedFilters(filters, eqs []Expr, onto func(*ScopeCol) bool) []Expr {
 	classes := equalColumns(eqs)
 	if len(classes) == 0 {
 		return nil
@@ -147,14 +147,14 @@ func copiedFilters(filters, eqs []expr, onto func(*scopeCol) bool) []expr {
 	for _, f := range append(filters, eqs...) {
 		have[f.String()] = true
 	}
-	var out []expr
+	var out []Expr
 	for _, f := range filters {
 		col, ok := filteredColumn(f)
 		if !ok {
 			continue
 		}
 		for _, other := range classes[col] {
-			if other == col || other.rel == col.rel || !onto(other) {
+			if other == col || other.Rel == col.Rel || !onto(other) {
 				continue
 			}
 			if g := onColumn(f, other); g != nil && !have[g.String()] {
@@ -169,29 +169,29 @@ func copiedFilters(filters, eqs []expr, onto func(*scopeCol) bool) []expr {
 // equalColumns groups the columns that the equalities among conds make
 // equal (a.x = b.y AND b.y = c.z: a.x, b.y and c.z), each column
 // mapped to its group; only columns of the same type are grouped.
-func equalColumns(conds []expr) map[*scopeCol][]*scopeCol {
-	classes := map[*scopeCol][]*scopeCol{}
+func equalColumns(conds []Expr) map[*ScopeCol][]*ScopeCol {
+	classes := map[*ScopeCol][]*ScopeCol{}
 	for _, c := range conds {
 		eq, ok := c.(*cmpExpr)
 		if !ok || eq.op != opEq {
 			continue
 		}
-		a, aok := eq.l.(*colExpr)
-		b, bok := eq.r.(*colExpr)
-		if !aok || !bok || a.col == nil || b.col == nil || a.col.rel == b.col.rel || !sameValues(a.t, b.t) {
+		a, aok := eq.l.(*ColExpr)
+		b, bok := eq.r.(*ColExpr)
+		if !aok || !bok || a.col == nil || b.col == nil || a.col.Rel == b.col.Rel || !sameValues(a.T, b.T) {
 			continue
 		}
 		ga, gb := classes[a.col], classes[b.col]
 		if ga == nil {
-			ga = []*scopeCol{a.col}
+			ga = []*ScopeCol{a.col}
 		}
 		if gb == nil {
-			gb = []*scopeCol{b.col}
+			gb = []*ScopeCol{b.col}
 		}
 		if slices.Contains(ga, b.col) {
 			continue
 		}
-		merged := append(append([]*scopeCol(nil), ga...), gb...)
+		merged := append(append([]*ScopeCol(nil), ga...), gb...)
 		for _, m := range merged {
 			classes[m] = merged
 		}
@@ -201,23 +201,23 @@ func equalColumns(conds []expr) map[*scopeCol][]*scopeCol {
 
 // filteredColumn is the column a filter compares with a constant (x < 5,
 // 5 > x, x IN (1, 2)); ok is false for other filters.
-func filteredColumn(f expr) (*scopeCol, bool) {
+func filteredColumn(f Expr) (*ScopeCol, bool) {
 	switch x := f.(type) {
 	case *cmpExpr:
 		if x.op == opNullSafeEq {
 			return nil, false
 		}
-		c, cok := x.l.(*colExpr)
-		_, kok := isConst(x.r)
+		c, cok := x.l.(*ColExpr)
+		_, kok := IsConst(x.r)
 		if !cok || !kok {
-			c, cok = x.r.(*colExpr)
-			_, kok = isConst(x.l)
+			c, cok = x.r.(*ColExpr)
+			_, kok = IsConst(x.l)
 		}
 		if cok && kok && c.col != nil {
 			return c.col, true
 		}
 	case *inExpr:
-		if c, ok := x.e.(*colExpr); ok && c.col != nil {
+		if c, ok := x.e.(*ColExpr); ok && c.col != nil {
 			return c.col, true
 		}
 	}
@@ -226,13 +226,13 @@ func filteredColumn(f expr) (*scopeCol, bool) {
 
 // onColumn is filter f (of filteredColumn's forms) on column c instead of
 // its own, with the column first (5 > x becomes c < 5).
-func onColumn(f expr, c *scopeCol) expr {
-	col := &colExpr{s: c.slot, t: c.t, col: c}
-	col.setText(c.rel.alias + "." + c.name)
+func onColumn(f Expr, c *ScopeCol) Expr {
+	col := &ColExpr{S: c.Slot, T: c.T, col: c}
+	col.setText(c.Rel.Alias + "." + c.Name)
 	switch x := f.(type) {
 	case *cmpExpr:
 		n := *x
-		if _, ok := x.l.(*colExpr); ok {
+		if _, ok := x.l.(*ColExpr); ok {
 			n.l = col
 		} else {
 			n.l, n.r, n.op = col, x.l, flipCmp(x.op)

@@ -53,9 +53,9 @@ func TestKeyFilterCopiedAcrossJoin(t *testing.T) {
 		if got != want {
 			t.Errorf("%s: got %s, want %s", c.q, got, want)
 		}
-		plan := analyzed(t, e, c.q)
-		if n := strings.Count(plan, "row groups 10 (pruned 9 by statistics"); n != len(c.pruned) {
-			t.Errorf("%s: %d scans should prune 9 of 10 row groups (%d do):\n%s", c.q, len(c.pruned), n, plan)
+		pl := analyzed(t, e, c.q)
+		if n := strings.Count(pl, "row groups 10 (pruned 9 by statistics"); n != len(c.pruned) {
+			t.Errorf("%s: %d scans should prune 9 of 10 row groups (%d do):\n%s", c.q, len(c.pruned), n, pl)
 		}
 	}
 }
@@ -91,11 +91,11 @@ func TestKeyFilterNotCopied(t *testing.T) {
 		if got != want {
 			t.Errorf("%s: got %s, want %s", c.q, got, want)
 		}
-		plan := analyzed(t, e, c.q)
+		pl := analyzed(t, e, c.q)
 		for _, alias := range c.keeps {
 			all := map[string]string{"o": "rows decoded 10000, rows returned 10000", "l": "rows decoded 40000, rows returned 40000"}[alias]
-			if !strings.Contains(plan, all) {
-				t.Errorf("%s: %s's scan should return all its rows:\n%s", c.q, alias, plan)
+			if !strings.Contains(pl, all) {
+				t.Errorf("%s: %s's scan should return all its rows:\n%s", c.q, alias, pl)
 			}
 		}
 	}

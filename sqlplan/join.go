@@ -15,13 +15,13 @@ import (
 
 // newHashJoin is the join of right, the relation at offset width of the
 // joined batches with columns of types, to left.
-func newHashJoin(left, right node, width int, types []Type, leftOuter bool) *kernels.HashJoin {
-	return &kernels.HashJoin{Left: left, Right: right, LeftWidth: width, RightTypes: types, LeftOuter: leftOuter, Cast: castCol}
+func newHashJoin(left, right Node, width int, types []Type, leftOuter bool) *kernels.HashJoin {
+	return &kernels.HashJoin{Left: left, Right: right, LeftWidth: width, RightTypes: types, LeftOuter: leftOuter, Cast: CastCol}
 }
 
 // setJoinCond gives jn the conjuncts of ON that are not its keys, and
 // marks the joined columns they read.
-func setJoinCond(jn *kernels.HashJoin, conds []expr) {
+func setJoinCond(jn *kernels.HashJoin, conds []Expr) {
 	if len(conds) == 0 {
 		return
 	}
@@ -31,7 +31,7 @@ func setJoinCond(jn *kernels.HashJoin, conds []expr) {
 
 // setJoinKeys gives jn its equality keys and the hooks its build runs on
 // them.
-func setJoinKeys(jn *kernels.HashJoin, lkeys, rkeys []expr) {
+func setJoinKeys(jn *kernels.HashJoin, lkeys, rkeys []Expr) {
 	jn.LKeys, jn.RKeys = execExprs(lkeys), execExprs(rkeys)
 	jn.Reduce = func(build *Batch) ([]int, error) { return reduceOnBuild(rkeys, build) }
 	jn.FilterProbe = func(j int, keys *Col, rows int) { filterProbe(jn, j, keys, rows) }
@@ -40,15 +40,15 @@ func setJoinKeys(jn *kernels.HashJoin, lkeys, rkeys []expr) {
 // condSlots marks the columns of a joined batch of width columns that
 // cond reads; nil (all of them) when cond has kinds of expression whose
 // inputs children may not list.
-func condSlots(cond expr, width int) []bool {
+func condSlots(cond Expr, width int) []bool {
 	if !concurrentSafe(cond) {
 		return nil
 	}
 	cols := make([]bool, width)
-	var walk func(e expr)
-	walk = func(e expr) {
-		if c, ok := e.(*colExpr); ok && c.s.idx >= 0 && c.s.idx < width {
-			cols[c.s.idx] = true
+	var walk func(e Expr)
+	walk = func(e Expr) {
+		if c, ok := e.(*ColExpr); ok && c.S.Idx >= 0 && c.S.Idx < width {
+			cols[c.S.Idx] = true
 		}
 		for _, ch := range children(e) {
 			walk(ch)
@@ -62,11 +62,11 @@ func condSlots(cond expr, width int) []bool {
 // left batches at once: an equality join whose right side's unmatched
 // rows need no bookkeeping, with expressions that can.
 func probeConcurrently(jn *kernels.HashJoin) bool {
-	if len(jn.LKeys) == 0 || jn.RightOuter || jn.Cond != nil && !concurrentSafe(jn.Cond.(expr)) {
+	if len(jn.LKeys) == 0 || jn.RightOuter || jn.Cond != nil && !concurrentSafe(jn.Cond.(Expr)) {
 		return false
 	}
 	for _, k := range jn.LKeys {
-		if !concurrentSafe(k.(expr)) {
+		if !concurrentSafe(k.(Expr)) {
 			return false
 		}
 	}
@@ -76,11 +76,11 @@ func probeConcurrently(jn *kernels.HashJoin) bool {
 // joinKeys are what a join step matches on: equalities between the
 // relations before it (lkeys) and its own (rkeys), and other conditions.
 type joinKeys struct {
-	lkeys, rkeys []expr
-	cond         []expr
+	lkeys, rkeys []Expr
+	cond         []Expr
 	// An ASOF join's inequality asofL asofOp asofR (asofL reads the
 	// relations before the join); asofText is how it was written.
-	asofL, asofR expr
+	asofL, asofR Expr
 	asofOp       cmpOp
 	asofText     string
 }
@@ -92,11 +92,11 @@ type joinKeys struct {
 // left where it is when its relation's step is an outer join, or when a
 // FULL or RIGHT join comes after it: that join's null-extended rows must
 // still meet the WHERE.
-func whereJoinKeys(steps []joinStep, where []expr, joins []joinKeys) []expr {
+func whereJoinKeys(steps []joinStep, where []Expr, joins []joinKeys) []Expr {
 	if len(steps) < 2 {
 		return where
 	}
-	index := map[*relation]int{}
+	index := map[*Relation]int{}
 	lastFull := -1
 	for i, st := range steps {
 		index[st.rel] = i
@@ -106,7 +106,7 @@ func whereJoinKeys(steps []joinStep, where []expr, joins []joinKeys) []expr {
 	}
 	// span gives the lowest and highest step an expression reads, ok false
 	// when it reads none or a relation not of this FROM (an outer query's).
-	span := func(e expr) (lo, hi int, ok bool) {
+	span := func(e Expr) (lo, hi int, ok bool) {
 		lo, hi = len(steps), -1
 		for r := range relsOf(e) {
 			i, found := index[r]
@@ -117,7 +117,7 @@ func whereJoinKeys(steps []joinStep, where []expr, joins []joinKeys) []expr {
 		}
 		return lo, hi, hi >= 0
 	}
-	var rest []expr
+	var rest []Expr
 	for _, c := range where {
 		if eq, ok := c.(*cmpExpr); ok && eq.op == opEq {
 			llo, lhi, lok := span(eq.l)

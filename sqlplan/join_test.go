@@ -71,8 +71,8 @@ func TestLargeCrossJoin(t *testing.T) {
 			t.Errorf("%s: %v, want %d", q, got, want)
 		}
 	}
-	if plan := planOf(t, e, "SELECT count(*) FROM a, b WHERE a.k = b.k"); !strings.Contains(plan, "HASH JOIN") {
-		t.Errorf("FROM a, b WHERE a.k = b.k is not a hash join:\n%s", plan)
+	if pl := planOf(t, e, "SELECT count(*) FROM a, b WHERE a.k = b.k"); !strings.Contains(pl, "HASH JOIN") {
+		t.Errorf("FROM a, b WHERE a.k = b.k is not a hash join:\n%s", pl)
 	}
 }
 
@@ -151,8 +151,8 @@ func TestLateral(t *testing.T) {
 			t.Errorf("%s: %v, want %v", q, got, want)
 		}
 	}
-	if plan := planOf(t, e, "SELECT id, x FROM big, unnest(l) AS u(x)"); !strings.Contains(plan, "LATERAL JOIN INNER") {
-		t.Errorf("no lateral join in the plan:\n%s", plan)
+	if pl := planOf(t, e, "SELECT id, x FROM big, unnest(l) AS u(x)"); !strings.Contains(pl, "LATERAL JOIN INNER") {
+		t.Errorf("no lateral join in the plan:\n%s", pl)
 	}
 	for q, msg := range map[string]string{
 		"SELECT * FROM big b FULL JOIN LATERAL (SELECT b.id AS z) s ON true": "RIGHT or FULL JOIN",

@@ -18,7 +18,7 @@ import (
 
 // orderJoins returns the steps in the order to join them (steps itself
 // when the FROM is not of that kind).
-func (p *planner) orderJoins(steps []joinStep, where []expr) []joinStep {
+func (p *Planner) orderJoins(steps []joinStep, where []Expr) []joinStep {
 	if len(steps) < 2 {
 		return steps
 	}
@@ -27,7 +27,7 @@ func (p *planner) orderJoins(steps []joinStep, where []expr) []joinStep {
 			return steps
 		}
 	}
-	size := make(map[*relation]float64, len(steps))
+	size := make(map[*Relation]float64, len(steps))
 	for _, st := range steps {
 		n, err := st.rel.table.NumRows()
 		if err != nil {
@@ -37,9 +37,9 @@ func (p *planner) orderJoins(steps []joinStep, where []expr) []joinStep {
 	}
 	// Conjuncts of one relation filter it: guess what they keep, from the
 	// footers' value ranges where a column is compared with constants.
-	var links []map[*relation]bool
+	var links []map[*Relation]bool
 	var keys []joinEquality
-	ranges := map[*scopeCol]*valueRange{}
+	ranges := map[*ScopeCol]*valueRange{}
 	for _, c := range where {
 		rs := relsOf(c)
 		switch {
@@ -61,19 +61,19 @@ func (p *planner) orderJoins(steps []joinStep, where []expr) []joinStep {
 		case len(rs) > 1:
 			if eq, ok := c.(*cmpExpr); ok && eq.op == opEq {
 				links = append(links, rs)
-				if l, r := baseColumn(eq.l), baseColumn(eq.r); l != nil && r != nil && l.rel != r.rel {
+				if l, r := baseColumn(eq.l), baseColumn(eq.r); l != nil && r != nil && l.Rel != r.Rel {
 					keys = append(keys, joinEquality{l, r})
 				}
 			}
 		}
 	}
 	for col, rg := range ranges {
-		if _, ok := size[col.rel]; ok {
-			size[col.rel] *= rg.share(col)
+		if _, ok := size[col.Rel]; ok {
+			size[col.Rel] *= rg.share(col)
 		}
 	}
-	joined := map[*relation]bool{}
-	connected := func(r *relation) bool {
+	joined := map[*Relation]bool{}
+	connected := func(r *Relation) bool {
 		for _, l := range links {
 			if !l[r] {
 				continue
@@ -98,8 +98,8 @@ func (p *planner) orderJoins(steps []joinStep, where []expr) []joinStep {
 	// rowsAfter estimates the rows of joining r to the relations joined so
 	// far (cur rows): cur * |r| / the distinct count of the most selective
 	// equality between them (no equality: a cross product).
-	ndvs := map[*scopeCol]float64{}
-	ndv := func(c *scopeCol) float64 {
+	ndvs := map[*ScopeCol]float64{}
+	ndv := func(c *ScopeCol) float64 {
 		if v, ok := ndvs[c]; ok {
 			return v
 		}
@@ -107,14 +107,14 @@ func (p *planner) orderJoins(steps []joinStep, where []expr) []joinStep {
 		ndvs[c] = v
 		return v
 	}
-	rowsAfter := func(cur float64, r *relation) float64 {
+	rowsAfter := func(cur float64, r *Relation) float64 {
 		best := 1.0
 		for _, k := range keys {
-			var mine, theirs *scopeCol
+			var mine, theirs *ScopeCol
 			switch {
-			case k.l.rel == r && joined[k.r.rel]:
+			case k.l.Rel == r && joined[k.r.Rel]:
 				mine, theirs = k.l, k.r
-			case k.r.rel == r && joined[k.l.rel]:
+			case k.r.Rel == r && joined[k.l.Rel]:
 				mine, theirs = k.r, k.l
 			default:
 				continue
@@ -160,14 +160,14 @@ func (p *planner) orderJoins(steps []joinStep, where []expr) []joinStep {
 }
 
 // joinEquality is a WHERE equality of columns of two relations.
-type joinEquality struct{ l, r *scopeCol }
+type joinEquality struct{ l, r *ScopeCol }
 
 // baseColumn is the table column e reads (through casts), or nil.
-func baseColumn(e expr) *scopeCol {
+func baseColumn(e Expr) *ScopeCol {
 	for {
 		switch x := e.(type) {
-		case *colExpr:
-			if x.col != nil && x.col.rel != nil && x.col.rel.table != nil && !strings.Contains(x.col.name, ".") {
+		case *ColExpr:
+			if x.col != nil && x.col.Rel != nil && x.col.Rel.table != nil && !strings.Contains(x.col.Name, ".") {
 				return x.col
 			}
 			return nil
@@ -182,13 +182,13 @@ func baseColumn(e expr) *scopeCol {
 // distinctEstimate guesses a column's count of distinct values: for
 // integer-like columns at most the width of its footer range, else (and
 // at most) the table's rows.
-func distinctEstimate(c *scopeCol) float64 {
-	rows, err := c.rel.table.NumRows()
+func distinctEstimate(c *ScopeCol) float64 {
+	rows, err := c.Rel.table.NumRows()
 	if err != nil || rows <= 0 {
 		return 1
 	}
 	n := float64(rows)
-	if storage(c.t) != stInt || c.t.Kind == KDecimal && c.t.Scale > 0 {
+	if Storage(c.T) != stInt || c.T.Kind == KDecimal && c.T.Scale > 0 {
 		return n
 	}
 	lo, hi, ok := footerRange(c)
@@ -200,32 +200,32 @@ func distinctEstimate(c *scopeCol) float64 {
 
 // footerRange is a column's smallest and largest value over the table
 // as numbers (scalarNumber), from the footers' statistics.
-func footerRange(c *scopeCol) (lo, hi float64, ok bool) {
-	sum, ok, err := c.rel.table.Summarize(c.name)
+func footerRange(c *ScopeCol) (lo, hi float64, ok bool) {
+	sum, ok, err := c.Rel.table.Summarize(c.Name)
 	if err != nil || !ok || sum.Min == nil || sum.Max == nil {
 		return 0, 0, false
 	}
-	mn, err1 := goScalar(sum.Min, c.t)
-	mx, err2 := goScalar(sum.Max, c.t)
-	lo, ok1 := scalarNumber(c.t, mn)
-	hi, ok2 := scalarNumber(c.t, mx)
+	mn, err1 := goScalar(sum.Min, c.T)
+	mx, err2 := goScalar(sum.Max, c.T)
+	lo, ok1 := scalarNumber(c.T, mn)
+	hi, ok2 := scalarNumber(c.T, mx)
 	return lo, hi, err1 == nil && err2 == nil && ok1 && ok2 && lo <= hi
 }
 
 // columnBound returns the column and the numeric bound of a conjunct
 // col < k, col <= k, col > k or col >= k (k a constant), ok false for
 // other conjuncts.
-func columnBound(c expr) (*scopeCol, cmpOp, float64, bool) {
+func columnBound(c Expr) (*ScopeCol, cmpOp, float64, bool) {
 	cmp, ok := c.(*cmpExpr)
 	if !ok || cmp.op < opLt || cmp.op > opGe {
 		return nil, 0, 0, false
 	}
-	col, ok := cmp.l.(*colExpr)
-	k, kok := isConst(cmp.r)
-	if !ok || !kok || col.col == nil || col.col.rel == nil || col.col.rel.table == nil || strings.Contains(col.col.name, ".") {
+	col, ok := cmp.l.(*ColExpr)
+	k, kok := IsConst(cmp.r)
+	if !ok || !kok || col.col == nil || col.col.Rel == nil || col.col.Rel.table == nil || strings.Contains(col.col.Name, ".") {
 		return nil, 0, 0, false
 	}
-	x, ok := scalarNumber(k.t, k.v)
+	x, ok := scalarNumber(k.T, k.V)
 	if !ok {
 		return nil, 0, 0, false
 	}
@@ -253,7 +253,7 @@ func (r *valueRange) narrow(op cmpOp, k float64) {
 
 // share is the part of the column's footer range [min, max] that the
 // interval covers (values taken as spread evenly), 0.3 without footers.
-func (r *valueRange) share(col *scopeCol) float64 {
+func (r *valueRange) share(col *ScopeCol) float64 {
 	mn, mx, ok := footerRange(col)
 	if !ok || mx == mn {
 		return 0.3
@@ -286,9 +286,9 @@ func scalarNumber(t Type, v any) (float64, bool) {
 }
 
 // selectivity guesses the share of rows a one-relation conjunct keeps.
-func selectivity(c expr) float64 {
+func selectivity(c Expr) float64 {
 	if cmp, ok := c.(*cmpExpr); ok {
-		if _, isConst := isConst(cmp.r); isConst && cmp.op == opEq {
+		if _, isConst := IsConst(cmp.r); isConst && cmp.op == opEq {
 			return 0.1
 		}
 	}

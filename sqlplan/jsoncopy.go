@@ -63,7 +63,7 @@ func (e *Engine) prepareCopyJSON(ctx context.Context, s *Stmt, text string, toks
 		return nil, err
 	}
 	s.kind, s.inner, s.jsonCopy = kindCopy, inner, spec
-	s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
+	s.Src = &Source{Source: parse.Source{Orig: text, Toks: toks}}
 	return s, nil
 }
 
@@ -113,18 +113,18 @@ func (spec *jsonCopySpec) option(text string, item []parse.Token) error {
 }
 
 // copyToJSON runs the query and writes its rows.
-func (s *Stmt) copyToJSON(ctx context.Context, p *planner) (res Result, err error) {
+func (s *Stmt) copyToJSON(ctx context.Context, p *Planner) (res Result, err error) {
 	path, err := s.e.confine.Join(s.table, true)
 	if err != nil {
 		return Result{}, &Error{Msg: err.Error(), Offset: -1, Err: err}
 	}
-	ip := p.child(s.inner.src)
-	defer ip.releaseAll()
-	sp, err := s.inner.plan(ip)
+	ip := p.Child(s.inner.Src)
+	defer ip.ReleaseAll()
+	sp, err := s.inner.Plan(ip)
 	if err != nil {
 		return Result{}, err
 	}
-	defer sp.root.Close()
+	defer sp.Root.Close()
 	var n int64
 	err = textfile.ReplaceFile(path, ".copy-*.json", s.jsonCopy.gzip, func(w *bufio.Writer) error {
 		var err error
@@ -138,15 +138,15 @@ func (s *Stmt) copyToJSON(ctx context.Context, p *planner) (res Result, err erro
 }
 
 // writeRows writes the plan's rows, an object per row.
-func (spec *jsonCopySpec) writeRows(ctx context.Context, w *bufio.Writer, sp *selectPlan) (int64, error) {
-	cols := make([]NamedType, len(sp.cols))
-	for k, c := range sp.cols {
+func (spec *jsonCopySpec) writeRows(ctx context.Context, w *bufio.Writer, sp *SelectPlan) (int64, error) {
+	cols := make([]NamedType, len(sp.Cols))
+	for k, c := range sp.Cols {
 		cols[k] = NamedType{Name: c.Name, Type: c.Type}
 	}
 	f := spec.format // a copy: it counts this run's rows, and a statement may run at once in two
 	f.Begin(w, cols)
 	for {
-		b, err := sp.root.Next(ctx)
+		b, err := sp.Root.Next(ctx)
 		if err == io.EOF {
 			return f.End(w), nil
 		}
@@ -162,9 +162,9 @@ func (spec *jsonCopySpec) writeRows(ctx context.Context, w *bufio.Writer, sp *se
 // valueJSON is to_json's text of a value of type t, not NULL.
 func valueJSON(t Type, v any) (string, error) {
 	if t.Kind == KNested {
-		return nestedText(t, v, true)
+		return NestedText(t, v, true)
 	}
-	return scalarJSON(t, v), nil
+	return ScalarJSON(t, v), nil
 }
 
 // prepareCopyFromJSON is COPY t FROM 'x.json' [(FORMAT json)] (FROM at

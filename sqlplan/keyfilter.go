@@ -70,16 +70,16 @@ func probeKeyScan(n *kernels.HashJoin, j int) (*kernels.Scan, int) {
 	if n.LeftOuter {
 		return nil, 0
 	}
-	lk, ok := n.LKeys[j].(*colExpr)
-	if !ok || lk.t.Kind != KInt {
+	lk, ok := n.LKeys[j].(*ColExpr)
+	if !ok || lk.T.Kind != KInt {
 		return nil, 0
 	}
-	return scanColumn(n.Left, lk.s.idx)
+	return scanColumn(n.Left, lk.S.Idx)
 }
 
 // wholeTable reports whether n reads a table's rows without filtering
 // them (through projections), so that the keys it yields are all of them.
-func wholeTable(n node) bool {
+func wholeTable(n Node) bool {
 	switch x := kernels.Bare(n).(type) {
 	case *kernels.Scan:
 		return x.Req.Filter == nil
@@ -93,7 +93,7 @@ func wholeTable(n node) bool {
 
 // passesMost reports whether the keys in set cover nearly every value the
 // column holds, by its footer range.
-func passesMost(c *scopeCol, set *intset.Set) bool {
+func passesMost(c *ScopeCol, set *intset.Set) bool {
 	lo, hi, ok := footerRange(c)
 	return ok && float64(set.Len()) >= keyFilterMaxPass*(hi-lo+1)
 }
@@ -105,7 +105,7 @@ func passesMost(c *scopeCol, set *intset.Set) bool {
 // that a key filter on one of its columns drops would have been dropped
 // by the join above anyway, NULL-extended or not). src is nil when there
 // is none or the column is not a plain integer column the scan can test.
-func scanColumn(n node, slot int) (src *kernels.Scan, col int) {
+func scanColumn(n Node, slot int) (src *kernels.Scan, col int) {
 	switch x := kernels.Bare(n).(type) {
 	case *kernels.Scan:
 		if x.Started() || slot >= len(x.Req.Columns) || len(x.Req.Columns) != len(x.Types) {
@@ -132,11 +132,11 @@ func scanColumn(n node, slot int) (src *kernels.Scan, col int) {
 		if slot >= len(x.Exprs) {
 			return nil, 0
 		}
-		c, ok := x.Exprs[slot].(*colExpr)
+		c, ok := x.Exprs[slot].(*ColExpr)
 		if !ok {
 			return nil, 0
 		}
-		return scanColumn(x.In, c.s.idx)
+		return scanColumn(x.In, c.S.Idx)
 	case *kernels.HashJoin:
 		if slot < x.LeftWidth {
 			return scanColumn(x.Left, slot)

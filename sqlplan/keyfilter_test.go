@@ -25,28 +25,28 @@ func keyFilterTables(t *testing.T) *Engine {
 func TestJoinKeysFilterTheProbeScan(t *testing.T) {
 	e := keyFilterTables(t)
 	q := "SELECT count(*), sum(f.v) FROM fact f JOIN dim d ON f.k = d.k WHERE d.grp = 3"
-	plan := analyzed(t, e, q)
-	if !strings.Contains(plan, "pushed filter: k IN (100 integers from 3 to 993)") || !strings.Contains(plan, "rows returned 2000") {
-		t.Errorf("the probe scan should be filtered by the 100 build keys:\n%s", plan)
+	pl := analyzed(t, e, q)
+	if !strings.Contains(pl, "pushed filter: k IN (100 integers from 3 to 993)") || !strings.Contains(pl, "rows returned 2000") {
+		t.Errorf("the probe scan should be filtered by the 100 build keys:\n%s", pl)
 	}
 	got := queryAll(t, e, q)
 	if len(got) != 1 || got[0][0] != int64(2000) {
 		t.Errorf("got %v, want 2000 rows", got)
 	}
 	// A LEFT JOIN keeps every probe row.
-	plan = analyzed(t, e, "SELECT count(*) FROM fact f LEFT JOIN (SELECT * FROM dim WHERE grp = 3) d ON f.k = d.k")
-	if strings.Contains(plan, "integers from") {
-		t.Errorf("a LEFT JOIN's probe side must not be filtered:\n%s", plan)
+	pl = analyzed(t, e, "SELECT count(*) FROM fact f LEFT JOIN (SELECT * FROM dim WHERE grp = 3) d ON f.k = d.k")
+	if strings.Contains(pl, "integers from") {
+		t.Errorf("a LEFT JOIN's probe side must not be filtered:\n%s", pl)
 	}
 	// Keys covering the whole column filter nothing: no filter.
-	plan = analyzed(t, e, "SELECT count(*) FROM fact f JOIN dim d ON f.k = d.k")
-	if strings.Contains(plan, "integers from") {
-		t.Errorf("build keys that cover the column should not become a filter:\n%s", plan)
+	pl = analyzed(t, e, "SELECT count(*) FROM fact f JOIN dim d ON f.k = d.k")
+	if strings.Contains(pl, "integers from") {
+		t.Errorf("build keys that cover the column should not become a filter:\n%s", pl)
 	}
 	// Through an inner join below: the filter reaches the first scan.
-	plan = analyzed(t, e, "SELECT count(*) FROM fact f JOIN fact g ON f.id = g.id JOIN dim d ON f.k = d.k WHERE d.grp = 3")
-	if !strings.Contains(plan, "pushed filter: k IN (100 integers") {
-		t.Errorf("the filter should pass the join below:\n%s", plan)
+	pl = analyzed(t, e, "SELECT count(*) FROM fact f JOIN fact g ON f.id = g.id JOIN dim d ON f.k = d.k WHERE d.grp = 3")
+	if !strings.Contains(pl, "pushed filter: k IN (100 integers") {
+		t.Errorf("the filter should pass the join below:\n%s", pl)
 	}
 }
 
@@ -72,8 +72,8 @@ func TestCorrelatedAggregateReadsAheadForItsKeys(t *testing.T) {
 // planHas checks that the EXPLAIN ANALYZE of q holds text.
 func planHas(t *testing.T, e *Engine, q, text, why string) {
 	t.Helper()
-	if plan := analyzed(t, e, q); !strings.Contains(plan, text) {
-		t.Errorf("%s:\n%s", why, plan)
+	if pl := analyzed(t, e, q); !strings.Contains(pl, text) {
+		t.Errorf("%s:\n%s", why, pl)
 	}
 }
 
@@ -82,8 +82,8 @@ func planHas(t *testing.T, e *Engine, q, text, why string) {
 func sameAsPerValue(t *testing.T, e *Engine, q string) {
 	t.Helper()
 	want := queryAll(t, e, q)
-	noGroupedCorrelation = true
-	defer func() { noGroupedCorrelation = false }()
+	NoGroupedCorrelation = true
+	defer func() { NoGroupedCorrelation = false }()
 	if got := queryAll(t, e, q); len(got) != 1 || got[0][0] != want[0][0] {
 		t.Errorf("per-value runs give %v, the grouped run %v", got, want)
 	}
@@ -95,10 +95,10 @@ func sameAsPerValue(t *testing.T, e *Engine, q string) {
 func TestPlainConjunctsFilterBeforeTheSubqueries(t *testing.T) {
 	e := keyFilterTables(t)
 	q := "SELECT count(*) FROM fact o WHERE o.id % 100 = 0 AND o.v >= (SELECT max(i.v) - 3 FROM fact i WHERE i.k = o.k)"
-	plan := analyzed(t, e, q)
-	ahead := strings.Index(plan, "READ AHEAD 200 rows")
-	if ahead < 0 || !strings.Contains(plan[ahead:], "PARALLEL") || !strings.Contains(plan[ahead:], "FILTER (residual) o.id % 100 = 0") {
-		t.Errorf("the plain conjunct should filter (in parallel) below the read-ahead of 200 rows:\n%s", plan)
+	pl := analyzed(t, e, q)
+	ahead := strings.Index(pl, "READ AHEAD 200 rows")
+	if ahead < 0 || !strings.Contains(pl[ahead:], "PARALLEL") || !strings.Contains(pl[ahead:], "FILTER (residual) o.id % 100 = 0") {
+		t.Errorf("the plain conjunct should filter (in parallel) below the read-ahead of 200 rows:\n%s", pl)
 	}
 	sameAsPerValue(t, e, q)
 }
@@ -122,9 +122,9 @@ func TestJoinKeysCascadeDownTheBuildSides(t *testing.T) {
 			t.Fatal(err)
 		}
 		q := "SELECT count(*), sum(f.v) FROM fact f, dim d, grps g WHERE f.k = d.k AND d.grp = g.grp AND g.name = 'g3'"
-		plan := analyzed(t, e, q)
-		if !strings.Contains(plan, "pushed filter: grp IN (1 integers from 3 to 3)") || !strings.Contains(plan, "pushed filter: k IN (100 integers from 3 to 993)") {
-			t.Errorf("threads %d: the group's key should filter dim, and dim's keys fact:\n%s", threads, plan)
+		pl := analyzed(t, e, q)
+		if !strings.Contains(pl, "pushed filter: grp IN (1 integers from 3 to 3)") || !strings.Contains(pl, "pushed filter: k IN (100 integers from 3 to 993)") {
+			t.Errorf("threads %d: the group's key should filter dim, and dim's keys fact:\n%s", threads, pl)
 		}
 		if got := queryAll(t, e, q); got[0][0] != int64(2000) {
 			t.Errorf("threads %d: got %v, want 2000 rows", threads, got)
@@ -140,14 +140,14 @@ func TestCorrelatedExistsReadsAheadForItsKeys(t *testing.T) {
 		"SELECT count(*) FROM fact o WHERE o.id < 300 AND NOT EXISTS (SELECT * FROM fact i WHERE i.k = o.k AND i.v > o.v AND i.id <> o.id)",
 		"SELECT count(*) FROM fact o WHERE o.id % 100 = 7 AND EXISTS (SELECT * FROM fact i WHERE i.k = o.id AND i.v = 0)",
 	} {
-		plan := analyzed(t, e, q)
-		if !strings.Contains(plan, "correlated subqueries restricted to") {
-			t.Errorf("%s: the EXISTS should be restricted to the outer keys:\n%s", q, plan)
+		pl := analyzed(t, e, q)
+		if !strings.Contains(pl, "correlated subqueries restricted to") {
+			t.Errorf("%s: the EXISTS should be restricted to the outer keys:\n%s", q, pl)
 		}
 		want := queryAll(t, e, q)
-		noGroupedCorrelation = true
+		NoGroupedCorrelation = true
 		got := queryAll(t, e, q)
-		noGroupedCorrelation = false
+		NoGroupedCorrelation = false
 		if got[0][0] != want[0][0] {
 			t.Errorf("%s: per-value runs give %v, the restricted grouped run %v", q, got, want)
 		}

@@ -27,7 +27,7 @@ func lambdaKind(name string) byte {
 }
 
 // bindLambdaCall binds f(list, lambda).
-func (p *planner) bindLambdaCall(name string, x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (expr, error) {
+func (p *Planner) bindLambdaCall(name string, x *sqlparser.FuncExpr, sc *Scope, agg *aggCtx) (Expr, error) {
 	if len(x.Exprs) != 2 {
 		return nil, errorf("%s takes a list and a lambda", name)
 	}
@@ -40,13 +40,13 @@ func (p *planner) bindLambdaCall(name string, x *sqlparser.FuncExpr, sc *scope, 
 	if !ok || lam.Name.Lowered() != parse.LambdaMarker {
 		return nil, errorf("the second argument of %s must be a lambda (x -> ...)", name)
 	}
-	list, err := p.bindExpr(first.Expr, sc, agg)
+	list, err := p.BindExpr(first.Expr, sc, agg)
 	if err != nil {
 		return nil, err
 	}
 	lt := list.Type()
 	if lt.Kind == KNull {
-		return &constExpr{t: Type{Kind: KNull}}, nil
+		return &ConstExpr{T: Type{Kind: KNull}}, nil
 	}
 	elem, ok := listElem(lt)
 	if !ok {
@@ -65,7 +65,7 @@ func (p *planner) bindLambdaCall(name string, x *sqlparser.FuncExpr, sc *scope, 
 	e.outer = outerRefs(body, slots)
 	switch kind {
 	case 'f':
-		if e.body, err = p.coerce(body, tBool); err != nil {
+		if e.body, err = p.coerce(body, TBool); err != nil {
 			return nil, err
 		}
 		e.t = lt
@@ -78,7 +78,7 @@ func (p *planner) bindLambdaCall(name string, x *sqlparser.FuncExpr, sc *scope, 
 	default:
 		bt := plainType(body.Type())
 		if bt.Kind == KNull {
-			bt = tInt
+			bt = TInt
 		}
 		if e.body, err = p.cast(body, bt); err != nil {
 			return nil, err
@@ -93,7 +93,7 @@ func (p *planner) bindLambdaCall(name string, x *sqlparser.FuncExpr, sc *scope, 
 // parameters, each of type t. The parameters are the columns of a relation
 // of their own, at slots 0 (and 1) of the batches the body is evaluated
 // on.
-func (p *planner) bindLambdaBody(name string, lam *sqlparser.FuncExpr, want int, t Type, outer *scope, agg *aggCtx) (expr, []string, []*slot, error) {
+func (p *Planner) bindLambdaBody(name string, lam *sqlparser.FuncExpr, want int, t Type, outer *Scope, agg *aggCtx) (Expr, []string, []*Slot, error) {
 	var params []string
 	for _, a := range lam.Exprs[:len(lam.Exprs)-1] {
 		ae, ok := a.(*sqlparser.AliasedExpr)
@@ -113,38 +113,38 @@ func (p *planner) bindLambdaBody(name string, lam *sqlparser.FuncExpr, want int,
 	if !ok {
 		return nil, nil, nil, errorf("bad lambda")
 	}
-	rel := &relation{alias: parse.LambdaMarker}
+	rel := &Relation{Alias: parse.LambdaMarker}
 	for i, name := range params {
-		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: name, t: t, slot: &slot{idx: i}, local: i})
+		rel.Cols = append(rel.Cols, &ScopeCol{Rel: rel, Name: name, T: t, Slot: &Slot{Idx: i}, Local: i})
 	}
-	lsc := &scope{rels: []*relation{rel}, from: []*relation{rel}, outer: outer, lambda: true,
-		merged: map[*relation]map[string]bool{}, hidden: map[*scopeCol]bool{}, shown: map[*scopeCol]*scopeCol{}}
+	lsc := &Scope{Rels: []*Relation{rel}, from: []*Relation{rel}, outer: outer, lambda: true,
+		Merged: map[*Relation]map[string]bool{}, hidden: map[*ScopeCol]bool{}, shown: map[*ScopeCol]*ScopeCol{}}
 	// Under GROUP BY the body reads the group keys and aggregates, as the
 	// select item it is in (bindExpr0 finds the parameters first).
-	body, err := p.bindExpr(bodyAE.Expr, lsc, agg)
+	body, err := p.BindExpr(bodyAE.Expr, lsc, agg)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	slots := make([]*slot, len(rel.cols))
-	for i, c := range rel.cols {
-		slots[i] = c.slot
+	slots := make([]*Slot, len(rel.Cols))
+	for i, c := range rel.Cols {
+		slots[i] = c.Slot
 	}
 	return body, params, slots, nil
 }
 
 // outerRefs lists the query's columns that a bound lambda body reads
 // (every column it names but the parameters, at params).
-func outerRefs(body expr, params []*slot) []expr {
-	isParam := map[*slot]bool{}
+func outerRefs(body Expr, params []*Slot) []Expr {
+	isParam := map[*Slot]bool{}
 	for _, s := range params {
 		isParam[s] = true
 	}
-	var out []expr
-	seen := map[*slot]bool{}
-	var walk func(e expr)
-	walk = func(e expr) {
-		if c, ok := e.(*colExpr); ok && !isParam[c.s] && !seen[c.s] {
-			seen[c.s] = true
+	var out []Expr
+	seen := map[*Slot]bool{}
+	var walk func(e Expr)
+	walk = func(e Expr) {
+		if c, ok := e.(*ColExpr); ok && !isParam[c.S] && !seen[c.S] {
+			seen[c.S] = true
 			out = append(out, c)
 		}
 		for _, ch := range children(e) {
@@ -161,16 +161,16 @@ func outerRefs(body expr, params []*slot) []expr {
 type lambdaExpr struct {
 	named
 	kind   byte
-	list   expr
+	list   Expr
 	elem   Type
-	body   expr
+	body   Expr
 	t      Type
 	params []string
 	// paramSlots are the body's parameter slots, placed after the
 	// query's columns when the body is evaluated; outer are the query's
 	// columns the body reads.
-	paramSlots []*slot
-	outer      []expr
+	paramSlots []*Slot
+	outer      []Expr
 }
 
 func (e *lambdaExpr) Type() Type { return e.t }
@@ -189,9 +189,9 @@ func (e *lambdaExpr) Eval(b *Batch) (*Col, error) {
 	// The parameters come after the batch's columns.
 	width := len(b.Cols)
 	for i, s := range e.paramSlots {
-		s.idx = width + i
+		s.Idx = width + i
 	}
-	out := newBuilder(e.t, b.N)
+	out := NewBuilder(e.t, b.N)
 	if e.kind == 'r' {
 		for i, l := range lists {
 			if lc.IsNull(i) {
@@ -208,7 +208,7 @@ func (e *lambdaExpr) Eval(b *Batch) (*Col, error) {
 	}
 	// Every element of every list in one batch, the body evaluated once,
 	// each element with the query's columns of its row.
-	elems := newBuilder(e.elem, b.N)
+	elems := NewBuilder(e.elem, b.N)
 	var rowOf []int32
 	for i, l := range lists {
 		for _, x := range l {
@@ -259,7 +259,7 @@ func (e *lambdaExpr) Eval(b *Batch) (*Col, error) {
 func (e *lambdaExpr) elementBatch(b *Batch, rowOf []int32) *Batch {
 	eb := &Batch{N: len(rowOf), Cols: make([]*Col, len(b.Cols)+len(e.paramSlots))}
 	for _, o := range e.outer {
-		if idx := o.(*colExpr).s.idx; idx < len(b.Cols) && b.Cols[idx] != nil && eb.Cols[idx] == nil {
+		if idx := o.(*ColExpr).S.Idx; idx < len(b.Cols) && b.Cols[idx] != nil && eb.Cols[idx] == nil {
 			eb.Cols[idx] = b.Cols[idx].Take(rowOf)
 		}
 	}
@@ -281,7 +281,7 @@ func (e *lambdaExpr) reduce(b *Batch, i int, l []any) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		a, c := newBuilder(e.elem, 1), newBuilder(e.elem, 1)
+		a, c := NewBuilder(e.elem, 1), NewBuilder(e.elem, 1)
 		a.Add(acc)
 		c.Add(v)
 		eb := e.elementBatch(b, []int32{int32(i)})
@@ -297,13 +297,13 @@ func (e *lambdaExpr) reduce(b *Batch, i int, l []any) (any, error) {
 
 // lambdaParam is the lambda parameter that c names in the lambda body
 // scope sc, nil if sc is not one or c names something else.
-func lambdaParam(sc *scope, c *sqlparser.ColName) *scopeCol {
+func lambdaParam(sc *Scope, c *sqlparser.ColName) *ScopeCol {
 	for ; sc != nil && sc.lambda; sc = sc.outer {
 		if !c.Qualifier.IsEmpty() {
 			return nil
 		}
-		for _, col := range sc.rels[0].cols {
-			if strings.EqualFold(col.name, c.Name.String()) {
+		for _, col := range sc.Rels[0].Cols {
+			if strings.EqualFold(col.Name, c.Name.String()) {
 				return col
 			}
 		}

@@ -20,50 +20,50 @@ import (
 // lateralSpec is what a lateral relation runs.
 type lateralSpec struct {
 	stmt  sqlparser.SelectStatement
-	sc    *scope      // the scope of the FROM items before it
-	refs  []*scopeCol // the outer columns the subquery names
-	outer []expr      // those columns, bound in sc
+	sc    *Scope      // the scope of the FROM items before it
+	refs  []*ScopeCol // the outer columns the subquery names
+	outer []Expr      // those columns, bound in sc
 	types []Type      // the relation's column types
 }
 
 // lateralRelation plans sub, named alias, as a lateral derived table over
 // the steps before it.
-func (p *planner) lateralRelation(sub *sqlparser.Subquery, alias string, before []joinStep, outer *scope) (*relation, error) {
-	left := &scope{outer: outer}
+func (p *Planner) lateralRelation(sub *sqlparser.Subquery, alias string, before []joinStep, outer *Scope) (*Relation, error) {
+	left := &Scope{outer: outer}
 	for _, st := range before {
-		left.rels = append(left.rels, st.rel)
+		left.Rels = append(left.Rels, st.rel)
 	}
 	frame := &corrFrame{}
-	sp, err := p.planSelect(sub.Select, &scope{outer: left, corr: frame})
+	sp, err := p.PlanSelect(sub.Select, &Scope{outer: left, corr: frame})
 	if err != nil {
 		return nil, err
 	}
-	sp.root.Close()
+	sp.Root.Close()
 	if len(frame.refs) == 0 {
 		return nil, errorf("not a lateral subquery")
 	}
 	frame.fixed = true
 	spec := &lateralSpec{stmt: sub.Select, sc: left, refs: frame.refs}
 	for _, name := range frame.names {
-		o, err := p.bindExpr(name, left, nil)
+		o, err := p.BindExpr(name, left, nil)
 		if err != nil {
 			return nil, err
 		}
 		spec.outer = append(spec.outer, o)
 	}
-	for _, c := range sp.cols {
+	for _, c := range sp.Cols {
 		spec.types = append(spec.types, c.Type)
 	}
 	if alias == "" {
 		alias = "subquery"
 	}
-	return derivedRelation(alias, sp.cols, &relation{lateral: spec})
+	return DerivedRelation(alias, sp.Cols, &Relation{lateral: spec})
 }
 
 // lateralJoin is the join of a lateral relation (spec) on jn's layout
 // and condition: exec.LateralJoin, with the subquery planned and run by
 // a planner of its own for each distinct combination of outer values.
-func (p *planner) lateralJoin(spec *lateralSpec, jn *kernels.HashJoin) *kernels.LateralJoin {
+func (p *Planner) lateralJoin(spec *lateralSpec, jn *kernels.HashJoin) *kernels.LateralJoin {
 	return &kernels.LateralJoin{J: jn, Outer: execExprs(spec.outer), Types: spec.types, Run: func(vals []any) (*Batch, error) {
 		return p.runLateral(spec, vals)
 	}}
@@ -72,10 +72,10 @@ func (p *planner) lateralJoin(spec *lateralSpec, jn *kernels.HashJoin) *kernels.
 // runLateral plans and runs the subquery of spec for one set of outer
 // values, with a planner of its own (see corrExpr.instantiate), and
 // returns its rows in the relation's column types.
-func (p *planner) runLateral(spec *lateralSpec, vals []any) (*Batch, error) {
-	p = p.child(p.src)
-	defer p.releaseAll()
-	sc := &scope{outer: spec.sc, corr: &corrFrame{refs: spec.refs, vals: vals, fixed: true}}
+func (p *Planner) runLateral(spec *lateralSpec, vals []any) (*Batch, error) {
+	p = p.Child(p.Src)
+	defer p.ReleaseAll()
+	sc := &Scope{outer: spec.sc, corr: &corrFrame{refs: spec.refs, vals: vals, fixed: true}}
 	rows, err := p.runSubquery(spec.stmt, sc, -1)
 	if err != nil {
 		return nil, err
@@ -85,7 +85,7 @@ func (p *planner) runLateral(spec *lateralSpec, vals []any) (*Batch, error) {
 	}
 	for k, t := range spec.types {
 		if c := rows.Cols[k]; c.T.Kind != t.Kind || c.T.Scale != t.Scale {
-			if rows.Cols[k], err = castCol(c, t); err != nil {
+			if rows.Cols[k], err = CastCol(c, t); err != nil {
 				return nil, err
 			}
 		}

@@ -13,13 +13,13 @@ import (
 // defines one of its names again), with its batch kernel where it has one.
 func TestLibraryFunctions(t *testing.T) {
 	for name, lib := range function.Scalars() {
-		f := funcs[name]
+		f := Funcs[name]
 		switch {
 		case f == nil:
 			t.Errorf("%s: not in the table", name)
-		case reflect.ValueOf(f.row).Pointer() != reflect.ValueOf(lib.Row).Pointer():
+		case reflect.ValueOf(f.Row).Pointer() != reflect.ValueOf(lib.Row).Pointer():
 			t.Errorf("%s: the engine defines it again", name)
-		case (lib.Batch != nil) != (vecKernels[f] != nil):
+		case (lib.Batch != nil) != (VecKernels[f] != nil):
 			t.Errorf("%s: batch kernel lost", name)
 		}
 	}

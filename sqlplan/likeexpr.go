@@ -9,7 +9,7 @@ import (
 // likeExpr is `e [NOT] LIKE pattern` (ILIKE when fold is set).
 type likeExpr struct {
 	named
-	e, pat expr
+	e, pat Expr
 	esc    byte
 	not    bool
 	fold   bool

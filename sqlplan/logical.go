@@ -22,20 +22,20 @@ import (
 // package sqlplan/logical needs those to move first (see logical_test.go
 // for the tree the rules see).
 
-// lnode is a node of the logical plan.
-type lnode interface {
+// LNode is a node of the logical plan.
+type LNode interface {
 	// inputs are the node's children, left to right.
-	inputs() []lnode
+	inputs() []LNode
 	// explain is the node's line in explainLogical's text.
 	explain() string
 }
 
-// explainLogical prints a logical tree, one line per node, inputs
+// ExplainLogical prints a logical tree, one line per node, inputs
 // indented under the node that reads them.
-func explainLogical(n lnode) string {
+func ExplainLogical(n LNode) string {
 	var b strings.Builder
-	var walk func(n lnode, depth int)
-	walk = func(n lnode, depth int) {
+	var walk func(n LNode, depth int)
+	walk = func(n LNode, depth int) {
 		b.WriteString(strings.Repeat("  ", depth))
 		b.WriteString(n.explain())
 		b.WriteByte('\n')
@@ -47,11 +47,11 @@ func explainLogical(n lnode) string {
 	return b.String()
 }
 
-// lQuery is a bound SELECT: its logical tree, and the places in it that
+// LQuery is a bound SELECT: its logical tree, and the places in it that
 // the rules and lowering work on. A bound UNION has only root, cols and
 // union.
-type lQuery struct {
-	root lnode
+type LQuery struct {
+	Root LNode
 	// union is a UNION's chain: its root, or the input of the ORDER BY
 	// and LIMIT at its root.
 	union *lUnion
@@ -78,12 +78,12 @@ type lRel struct {
 
 // inputs are, for a derived table, the logical tree of its query (kept
 // logical until its parent lowers it, or planned when the FROM was bound).
-func (n *lRel) inputs() []lnode {
+func (n *lRel) inputs() []LNode {
 	if lq := n.step.rel.lq; lq != nil {
-		return []lnode{lq.root}
+		return []LNode{lq.Root}
 	}
-	if sub := n.step.rel.sub; sub != nil && sub.tree != nil {
-		return []lnode{sub.tree}
+	if sub := n.step.rel.Sub; sub != nil && sub.Tree != nil {
+		return []LNode{sub.Tree}
 	}
 	return nil
 }
@@ -93,16 +93,16 @@ func (n *lRel) explain() string {
 	var b strings.Builder
 	switch {
 	case r.lateral != nil:
-		fmt.Fprintf(&b, "LATERAL %s", r.alias)
-	case r.sub != nil:
-		fmt.Fprintf(&b, "DERIVED %s", r.alias)
+		fmt.Fprintf(&b, "LATERAL %s", r.Alias)
+	case r.Sub != nil:
+		fmt.Fprintf(&b, "DERIVED %s", r.Alias)
 	default:
-		fmt.Fprintf(&b, "SCAN %s", r.alias)
+		fmt.Fprintf(&b, "SCAN %s", r.Alias)
 	}
 	if len(r.used) > 0 {
 		names := make([]string, len(r.used))
 		for i, c := range r.used {
-			names[i] = c.name
+			names[i] = c.Name
 		}
 		fmt.Fprintf(&b, " columns: %s", strings.Join(names, ", "))
 	}
@@ -129,7 +129,7 @@ func predicateList(ps []scan.Predicate) string {
 // lOneRow is a SELECT without FROM: one row of no columns.
 type lOneRow struct{}
 
-func (lOneRow) inputs() []lnode { return nil }
+func (lOneRow) inputs() []LNode { return nil }
 func (lOneRow) explain() string { return "ONE ROW" }
 
 // lJoin joins its right relation to the rows of its left input. on holds
@@ -138,14 +138,14 @@ func (lOneRow) explain() string { return "ONE ROW" }
 // filters and the join's remaining condition (keys.cond). keep marks the
 // joined columns read after the join (nil: all).
 type lJoin struct {
-	left  lnode
+	left  LNode
 	right *lRel
-	on    []expr
+	on    []Expr
 	keys  joinKeys
 	keep  []bool
 }
 
-func (n *lJoin) inputs() []lnode { return []lnode{n.left, n.right} }
+func (n *lJoin) inputs() []LNode { return []LNode{n.left, n.right} }
 
 // kind names the join as the engine plans it: a RIGHT JOIN of two
 // relations is planned as a LEFT JOIN with its sides swapped; a RIGHT JOIN
@@ -207,7 +207,7 @@ func (n *lJoin) explain() string {
 	return b.String()
 }
 
-func exprAnd(es []expr) string {
+func exprAnd(es []Expr) string {
 	parts := make([]string, len(es))
 	for i, e := range es {
 		parts[i] = e.String()
@@ -218,12 +218,12 @@ func exprAnd(es []expr) string {
 // lFilter keeps the rows for which all its conjuncts are true. what says
 // which clause it is (WHERE, HAVING, QUALIFY).
 type lFilter struct {
-	in    lnode
-	conds []expr
+	in    LNode
+	conds []Expr
 	what  string
 }
 
-func (n *lFilter) inputs() []lnode { return []lnode{n.in} }
+func (n *lFilter) inputs() []LNode { return []LNode{n.in} }
 
 func (n *lFilter) explain() string {
 	if len(n.conds) == 0 {
@@ -235,11 +235,11 @@ func (n *lFilter) explain() string {
 // lAggregate groups its input by the keys (in grouping sets when
 // agg.sets is set) and computes the aggregates.
 type lAggregate struct {
-	in  lnode
+	in  LNode
 	agg *aggCtx
 }
 
-func (n *lAggregate) inputs() []lnode { return []lnode{n.in} }
+func (n *lAggregate) inputs() []LNode { return []LNode{n.in} }
 
 func (n *lAggregate) explain() string {
 	aggs := make([]string, len(n.agg.aggs))
@@ -258,11 +258,11 @@ func (n *lAggregate) explain() string {
 
 // lWindow adds a column per window function.
 type lWindow struct {
-	in  lnode
+	in  LNode
 	win *winCtx
 }
 
-func (n *lWindow) inputs() []lnode { return []lnode{n.in} }
+func (n *lWindow) inputs() []LNode { return []LNode{n.in} }
 
 func (n *lWindow) explain() string {
 	texts := make([]string, len(n.win.specs))
@@ -275,40 +275,40 @@ func (n *lWindow) explain() string {
 // lProject computes the select list (and the hidden ORDER BY columns
 // after it).
 type lProject struct {
-	in    lnode
-	exprs []expr
+	in    LNode
+	exprs []Expr
 }
 
-func (n *lProject) inputs() []lnode { return []lnode{n.in} }
+func (n *lProject) inputs() []LNode { return []LNode{n.in} }
 func (n *lProject) explain() string { return "PROJECT " + exprList(n.exprs) }
 
 // lUnnest makes a row per element of the lists in the columns cols, of
 // element types elems.
 type lUnnest struct {
-	in    lnode
+	in    LNode
 	cols  []int
 	elems []Type
 }
 
-func (n *lUnnest) inputs() []lnode { return []lnode{n.in} }
+func (n *lUnnest) inputs() []LNode { return []LNode{n.in} }
 func (n *lUnnest) explain() string { return fmt.Sprintf("UNNEST columns %v", n.cols) }
 
 // lDistinct drops repeated rows.
-type lDistinct struct{ in lnode }
+type lDistinct struct{ in LNode }
 
-func (n *lDistinct) inputs() []lnode { return []lnode{n.in} }
+func (n *lDistinct) inputs() []LNode { return []LNode{n.in} }
 func (n *lDistinct) explain() string { return "DISTINCT" }
 
 // lSort orders the rows (of column types types) by the keys; limit (-1:
 // none) keeps the first rows only (a top-N).
 type lSort struct {
-	in    lnode
+	in    LNode
 	keys  []sortKey
 	limit int64
 	types []Type
 }
 
-func (n *lSort) inputs() []lnode { return []lnode{n.in} }
+func (n *lSort) inputs() []LNode { return []LNode{n.in} }
 
 func (n *lSort) explain() string {
 	parts := make([]string, len(n.keys))
@@ -331,12 +331,12 @@ func (n *lSort) explain() string {
 // lLimit keeps limit rows (-1: all) after skipping offset; or, when
 // percent is not negative, that share of all the rows (LIMIT p%).
 type lLimit struct {
-	in            lnode
+	in            LNode
 	limit, offset int64
 	percent       float64
 }
 
-func (n *lLimit) inputs() []lnode { return []lnode{n.in} }
+func (n *lLimit) inputs() []LNode { return []LNode{n.in} }
 func (n *lLimit) explain() string {
 	if n.percent >= 0 {
 		return fmt.Sprintf("LIMIT %g%% OFFSET %d", n.percent, n.offset)
@@ -346,7 +346,7 @@ func (n *lLimit) explain() string {
 
 // newLimit is the LIMIT node of limitValues' results over in, nil when
 // the clause keeps every row.
-func newLimit(in lnode, lim, off int64, pct float64) *lLimit {
+func newLimit(in LNode, lim, off int64, pct float64) *lLimit {
 	if lim < 0 && off == 0 && pct < 0 {
 		return nil
 	}
@@ -366,24 +366,24 @@ func newLimit(in lnode, lim, off int64, pct float64) *lLimit {
 // set, are the parts' own (an INTERSECT's parts are statements of their
 // own source); otherwise the chain's planner plans them.
 type lUnion struct {
-	parts    []*lQuery
+	parts    []*LQuery
 	kinds    []string
 	types    []Type
-	planners []*planner
+	planners []*Planner
 }
 
 // planner is the planner of part i, p when it has none of its own.
-func (n *lUnion) planner(i int, p *planner) *planner {
+func (n *lUnion) planner(i int, p *Planner) *Planner {
 	if n.planners != nil {
 		return n.planners[i]
 	}
 	return p
 }
 
-func (n *lUnion) inputs() []lnode {
-	ins := make([]lnode, len(n.parts))
+func (n *lUnion) inputs() []LNode {
+	ins := make([]LNode, len(n.parts))
 	for i, q := range n.parts {
-		ins[i] = q.root
+		ins[i] = q.Root
 	}
 	return ins
 }
@@ -405,18 +405,18 @@ func (n *lUnion) explain() string {
 
 // lKeep drops the hidden columns after the first n.
 type lKeep struct {
-	in lnode
+	in LNode
 	n  int
 }
 
-func (n *lKeep) inputs() []lnode { return []lnode{n.in} }
+func (n *lKeep) inputs() []LNode { return []LNode{n.in} }
 func (n *lKeep) explain() string { return fmt.Sprintf("KEEP %d columns", n.n) }
 
 // chain lists the FROM's relations in join order and, for each but the
 // first, the join that adds it (joins[0] is nil). No FROM: none.
-func (q *lQuery) chain() (rels []*lRel, joins []*lJoin) {
-	var walk func(n lnode)
-	walk = func(n lnode) {
+func (q *LQuery) chain() (rels []*lRel, joins []*lJoin) {
+	var walk func(n LNode)
+	walk = func(n LNode) {
 		switch x := n.(type) {
 		case *lJoin:
 			walk(x.left)
@@ -432,7 +432,7 @@ func (q *lQuery) chain() (rels []*lRel, joins []*lJoin) {
 }
 
 // steps are the FROM's join steps in join order.
-func (q *lQuery) steps() []joinStep {
+func (q *LQuery) steps() []joinStep {
 	rels, _ := q.chain()
 	steps := make([]joinStep, len(rels))
 	for i, r := range rels {
@@ -443,7 +443,7 @@ func (q *lQuery) steps() []joinStep {
 
 // joinKeyList copies the joins' keys into a list by step (what the
 // join-key rules of join.go take); setJoinKeys stores them back.
-func (q *lQuery) joinKeyList() []joinKeys {
+func (q *LQuery) joinKeyList() []joinKeys {
 	_, joins := q.chain()
 	out := make([]joinKeys, len(joins))
 	for i, j := range joins {
@@ -454,7 +454,7 @@ func (q *lQuery) joinKeyList() []joinKeys {
 	return out
 }
 
-func (q *lQuery) setJoinKeys(keys []joinKeys) {
+func (q *LQuery) setJoinKeys(keys []joinKeys) {
 	_, joins := q.chain()
 	for i, j := range joins {
 		if j != nil {
@@ -466,11 +466,11 @@ func (q *lQuery) setJoinKeys(keys []joinKeys) {
 // joinChain joins the relations left-deep in their order, each with the
 // join node that carried it before (its ON conjuncts and keys), or a new
 // one.
-func joinChain(rels []*lRel, old map[*lRel]*lJoin) lnode {
+func joinChain(rels []*lRel, old map[*lRel]*lJoin) LNode {
 	if len(rels) == 0 {
 		return lOneRow{}
 	}
-	var n lnode = rels[0]
+	var n LNode = rels[0]
 	for _, r := range rels[1:] {
 		j := old[r]
 		if j == nil {

@@ -14,22 +14,22 @@ func logicalTrees(t *testing.T, e *Engine, q string) (bound, optimized string) {
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
-	p := &planner{cat: &stmtCatalog{e: s.e}, src: s.src, ctx: context.Background(), set: e.settingsFor(nil)}
-	p.onLogical = func(stage string, lq *lQuery) {
-		text := explainLogical(lq.root)
+	p := &Planner{Cat: &stmtCatalog{e: s.e}, Src: s.Src, Ctx: context.Background(), Set: e.settingsFor(nil)}
+	p.OnLogical = func(stage string, lq *LQuery) {
+		text := ExplainLogical(lq.Root)
 		if stage == "bind" {
 			bound = text
 		} else {
 			optimized = text
 		}
 	}
-	sp, err := s.plan(p)
+	sp, err := s.Plan(p)
 	if err != nil {
-		p.releaseAll()
+		p.ReleaseAll()
 		t.Fatalf("%s: %v", q, err)
 	}
-	sp.root.Close()
-	p.releaseAll()
+	sp.Root.Close()
+	p.ReleaseAll()
 	return bound, optimized
 }
 

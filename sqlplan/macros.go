@@ -234,7 +234,7 @@ func parseOverload(text string, toks []parse.Token, i int, m *macro) (int, error
 				def = p[2:]
 			default:
 				// name TYPE, as DuckDB has them (without a default).
-				_, end, err := readType(text, p, 1)
+				_, end, err := ReadType(text, p, 1)
 				if err != nil {
 					return 0, err
 				}
@@ -332,16 +332,16 @@ func (s *Stmt) checkMacroBody(ctx context.Context) error {
 }
 
 func (q *Stmt) checkProbe(ctx context.Context) error {
-	p := &planner{cat: &stmtCatalog{e: q.e}, src: q.src, ctx: ctx}
-	defer p.releaseAll()
-	sp, err := q.plan(p)
+	p := &Planner{Cat: &stmtCatalog{e: q.e}, Src: q.Src, Ctx: ctx}
+	defer p.ReleaseAll()
+	sp, err := q.Plan(p)
 	if err != nil {
 		if errors.Is(err, ErrNoColumn) {
 			return err
 		}
 		return nil
 	}
-	sp.root.Close()
+	sp.Root.Close()
 	return nil
 }
 
@@ -744,7 +744,7 @@ func typedArg(val []parse.Token, m *macro, typ []parse.Token, pos int) []parse.T
 	at := func(kind parse.TokenKind, text string) parse.Token {
 		return parse.Token{Kind: kind, Text: text, Pos: pos}
 	}
-	out := []parse.Token{at(parse.Ident, macroArgMarker), at(parse.Op, "(")}
+	out := []parse.Token{at(parse.Ident, MacroArgMarker), at(parse.Op, "(")}
 	out = append(out, val...)
 	out = append(out, at(parse.Op, ","), at(parse.String, parse.QuoteString(m.name+m.paramText(func(s string) string { return s }))), at(parse.Op, ","),
 		at(parse.Ident, "CAST"), at(parse.Op, "("), at(parse.Ident, "NULL"), at(parse.Ident, "AS"))

@@ -6,7 +6,7 @@ import "testing"
 // expander would replace the call before the binder saw it.
 func TestBuiltinMacrosShadowNothing(t *testing.T) {
 	for name := range builtinMacros {
-		if _, ok := funcs[name]; ok || nestedNames[name] || aggNames[name] || windowFns[name] {
+		if _, ok := Funcs[name]; ok || NestedNames[name] || AggNames[name] || WindowFns[name] {
 			t.Errorf("system macro %s has the name of a native function", name)
 		}
 	}

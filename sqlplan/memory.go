@@ -16,13 +16,13 @@ var ErrMemoryLimit = kernels.ErrMemoryLimit
 
 type opMemory = kernels.OpMemory
 
-func withQueryMemory(ctx context.Context, limit uint64) context.Context {
+func WithQueryMemory(ctx context.Context, limit uint64) context.Context {
 	return kernels.WithQueryMemory(ctx, limit)
 }
 
 func colBytes(c *Col) int64     { return kernels.ColBytes(c) }
 func batchBytes(b *Batch) int64 { return kernels.BatchBytes(b) }
-func formatBytes(n uint64) string {
+func FormatBytes(n uint64) string {
 	return kernels.FormatBytes(n)
 }
 

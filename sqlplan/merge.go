@@ -244,11 +244,11 @@ func (e *Engine) prepareMerge(ctx context.Context, s *Stmt, text string, toks, w
 		if m.exprs, err = e.prepareTokens(ctx, text, sel); err != nil {
 			return nil, err
 		}
-		if sl, ok := m.exprs.ast.(*sqlparser.Select); !ok || len(sl.SelectExprs) != len(r.exprs) {
+		if sl, ok := m.exprs.AST.(*sqlparser.Select); !ok || len(sl.SelectExprs) != len(r.exprs) {
 			return nil, r.fail(0, "MERGE: an expression could not be read")
 		}
 	}
-	s.kind, s.merge, s.src = kindMerge, m, &source{Source: parse.Source{Orig: text, Toks: toks}}
+	s.kind, s.merge, s.Src = kindMerge, m, &Source{Source: parse.Source{Orig: text, Toks: toks}}
 	return s, nil
 }
 

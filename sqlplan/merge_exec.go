@@ -42,17 +42,17 @@ const mergePairsMax = 1 << 16
 // target's columns, then the source's), and what the run has done.
 type mergeRun struct {
 	m       *mergeSpec
-	p       *planner // binds and evaluates the statement's expressions
+	p       *Planner // binds and evaluates the statement's expressions
 	con     *constraints
 	fields  []*schema.Field
 	types   []Type // the target's column types
 	src     *Batch
 	srcCols []Column
-	on      expr
+	on      Expr
 	// ON's equalities, target side over target rows and source side over
 	// source rows, compared in keyTypes; index maps a key to its source
 	// rows in order (nil: ON has no equality).
-	tKeys, sKeys []expr
+	tKeys, sKeys []Expr
 	keyTypes     []Type
 	index        map[string][]int32
 	clauses      []*mergeBound
@@ -66,10 +66,10 @@ type mergeRun struct {
 // mergeBound is a WHEN clause bound.
 type mergeBound struct {
 	*mergeClause
-	cond expr
+	cond Expr
 	set  []int  // the target columns an UPDATE or INSERT gives values
-	vals []expr // their values (nil: the column's DEFAULT)
-	msg  expr
+	vals []Expr // their values (nil: the column's DEFAULT)
+	msg  Expr
 }
 
 // mergeEdit is what a MERGE does to a batch of target rows.
@@ -88,17 +88,17 @@ type mergeSet struct {
 }
 
 // mergeRows runs MERGE INTO and returns the rows affected.
-func (s *Stmt) mergeRows(ctx context.Context, p *planner) (Result, error) {
+func (s *Stmt) mergeRows(ctx context.Context, p *Planner) (Result, error) {
 	m := s.merge
 	tgt, err := s.e.targetOf(m.target, stmtOf(p).tx, true)
 	if err != nil {
-		return Result{}, s.src.Locate(asError(err), m.target)
+		return Result{}, s.Src.Locate(AsError(err), m.target)
 	}
 	r, err := s.newMergeRun(ctx, p, tgt)
 	if err != nil {
 		return Result{}, err
 	}
-	defer r.p.releaseAll()
+	defer r.p.ReleaseAll()
 	if !m.updates() {
 		return r.appendRows(ctx, s, tgt)
 	}
@@ -124,22 +124,22 @@ func (s *Stmt) mergeRows(ctx context.Context, p *planner) (Result, error) {
 }
 
 // newMergeRun reads the source and binds the statement's expressions.
-func (s *Stmt) newMergeRun(ctx context.Context, p *planner, tgt *target) (*mergeRun, error) {
+func (s *Stmt) newMergeRun(ctx context.Context, p *Planner, tgt *target) (*mergeRun, error) {
 	m := s.merge
 	r := &mergeRun{m: m, con: constraintsOf(tgt.opts), fields: tgt.fields}
 	for _, f := range tgt.fields {
-		r.types = append(r.types, typeOfField(f))
+		r.types = append(r.types, TypeOfField(f))
 	}
-	sp := p.child(m.source.src)
-	plan, err := m.source.plan(sp)
+	sp := p.Child(m.source.Src)
+	pl, err := m.source.Plan(sp)
 	if err != nil {
-		sp.releaseAll()
+		sp.ReleaseAll()
 		return nil, err
 	}
-	traceRead(ctx, plan, "") // EXPLAIN ANALYZE (explain_dml.go)
-	r.srcCols = plan.cols
-	r.src, err = plan.drainAll(ctx)
-	sp.releaseAll()
+	traceRead(ctx, pl, "") // EXPLAIN ANALYZE (explain_dml.go)
+	r.srcCols = pl.Cols
+	r.src, err = pl.DrainAll(ctx)
+	sp.ReleaseAll()
 	if err != nil {
 		return nil, err
 	}
@@ -153,13 +153,13 @@ func (s *Stmt) newMergeRun(ctx context.Context, p *planner, tgt *target) (*merge
 		r.ret = ret
 	}
 	var exprs sqlparser.SelectExprs
-	r.p = p.child(s.src)
+	r.p = p.Child(s.Src)
 	if m.exprs != nil {
-		r.p = p.child(m.exprs.src)
-		exprs = parse.CloneAST(m.exprs.ast.(*sqlparser.Select)).SelectExprs
+		r.p = p.Child(m.exprs.Src)
+		exprs = parse.CloneAST(m.exprs.AST.(*sqlparser.Select)).SelectExprs
 	}
 	if err := r.bind(exprs); err != nil {
-		r.p.releaseAll()
+		r.p.ReleaseAll()
 		return nil, err
 	}
 	return r, nil
@@ -167,10 +167,10 @@ func (s *Stmt) newMergeRun(ctx context.Context, p *planner, tgt *target) (*merge
 
 // relationOf is a relation of columns of these names and types, the
 // first in slot base.
-func relationOf(alias string, names []string, types []Type, base int) *relation {
-	rel := &relation{alias: alias}
+func relationOf(alias string, names []string, types []Type, base int) *Relation {
+	rel := &Relation{Alias: alias}
 	for k, name := range names {
-		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: name, t: types[k], slot: &slot{idx: base + k}, local: k})
+		rel.Cols = append(rel.Cols, &ScopeCol{Rel: rel, Name: name, T: types[k], Slot: &Slot{Idx: base + k}, Local: k})
 	}
 	return rel
 }
@@ -189,29 +189,29 @@ func (r *mergeRun) bind(exprs sqlparser.SelectExprs) error {
 	}
 	tRel := relationOf(m.alias, fieldNames(r.fields), r.types, 0)
 	sRel := relationOf(m.sourceAlias, srcNames, srcTypes, mt)
-	pair := &scope{rels: []*relation{tRel, sRel}}
-	scopes := map[mergeWhen]*scope{
+	pair := &Scope{Rels: []*Relation{tRel, sRel}}
+	scopes := map[mergeWhen]*Scope{
 		whenMatched:         pair,
-		whenNotMatched:      {rels: []*relation{sRel}},
-		whenNotMatchedBySrc: {rels: []*relation{tRel}},
+		whenNotMatched:      {Rels: []*Relation{sRel}},
+		whenNotMatchedBySrc: {Rels: []*Relation{tRel}},
 	}
 	ast := func(k int) sqlparser.Expr { return exprs[k].(*sqlparser.AliasedExpr).Expr }
-	srcCol := func(j int) expr { return &colExpr{s: &slot{idx: mt + j}, t: srcTypes[j]} }
+	srcCol := func(j int) Expr { return &ColExpr{S: &Slot{Idx: mt + j}, T: srcTypes[j]} }
 	var err error
 	if m.using != nil {
-		pair.merged = map[*relation]map[string]bool{sRel: {}}
-		var conds []expr
+		pair.Merged = map[*Relation]map[string]bool{sRel: {}}
+		var conds []Expr
 		for _, name := range m.using {
 			k, j := fieldIndex(r.fields, name), columnIndex(srcNames, name)
 			if k < 0 || j < 0 {
 				return errorf("MERGE USING (%s): column %q is not in both the target and the source", strings.Join(m.using, ", "), name)
 			}
-			pair.merged[sRel][strings.ToLower(name)] = true
-			t := &colExpr{s: &slot{idx: k}, t: r.types[k]}
-			if err := r.addKey(t, &colExpr{s: &slot{idx: j}, t: srcTypes[j]}); err != nil {
+			pair.Merged[sRel][strings.ToLower(name)] = true
+			t := &ColExpr{S: &Slot{Idx: k}, T: r.types[k]}
+			if err := r.addKey(t, &ColExpr{S: &Slot{Idx: j}, T: srcTypes[j]}); err != nil {
 				return err
 			}
-			eq, err := r.p.bindBool(&sqlparser.ComparisonExpr{Operator: sqlparser.EqualStr,
+			eq, err := r.p.BindBool(&sqlparser.ComparisonExpr{Operator: sqlparser.EqualStr,
 				Left:  &sqlparser.ColName{Name: sqlparser.NewColIdent(r.fields[k].Name), Qualifier: sqlparser.TableName{Name: sqlparser.NewTableIdent(m.alias)}},
 				Right: &sqlparser.ColName{Name: sqlparser.NewColIdent(srcNames[j]), Qualifier: sqlparser.TableName{Name: sqlparser.NewTableIdent(m.sourceAlias)}}}, pair, nil)
 			if err != nil {
@@ -221,22 +221,22 @@ func (r *mergeRun) bind(exprs sqlparser.SelectExprs) error {
 		}
 		r.on = conds[0]
 		if len(conds) > 1 {
-			r.on = &andExpr{terms: conds}
+			r.on = &AndExpr{Terms: conds}
 		}
 	} else {
-		if r.on, err = r.p.bindBool(ast(m.on), pair, nil); err != nil {
+		if r.on, err = r.p.BindBool(ast(m.on), pair, nil); err != nil {
 			return err
 		}
-		s0 := &scope{rels: []*relation{relationOf(m.sourceAlias, srcNames, srcTypes, 0)}}
-		t0 := &scope{rels: []*relation{tRel}}
-		for _, c := range splitAnd(ast(m.on)) {
+		s0 := &Scope{Rels: []*Relation{relationOf(m.sourceAlias, srcNames, srcTypes, 0)}}
+		t0 := &Scope{Rels: []*Relation{tRel}}
+		for _, c := range SplitAnd(ast(m.on)) {
 			cmp, ok := c.(*sqlparser.ComparisonExpr)
-			if !ok || cmp.Operator != sqlparser.EqualStr || containsSubquery(cmp) {
+			if !ok || cmp.Operator != sqlparser.EqualStr || ContainsSubquery(cmp) {
 				continue
 			}
 			for _, sides := range [][2]sqlparser.Expr{{cmp.Left, cmp.Right}, {cmp.Right, cmp.Left}} {
-				t, err1 := r.p.child(r.p.src).bindExpr(parse.CloneAST(sides[0]), t0, nil)
-				s, err2 := r.p.child(r.p.src).bindExpr(parse.CloneAST(sides[1]), s0, nil)
+				t, err1 := r.p.Child(r.p.Src).BindExpr(parse.CloneAST(sides[0]), t0, nil)
+				s, err2 := r.p.Child(r.p.Src).BindExpr(parse.CloneAST(sides[1]), s0, nil)
 				if err1 == nil && err2 == nil {
 					if r.addKey(t, s) == nil {
 						break
@@ -252,12 +252,12 @@ func (r *mergeRun) bind(exprs sqlparser.SelectExprs) error {
 		b := &mergeBound{mergeClause: c}
 		sc := scopes[c.when]
 		if c.cond >= 0 {
-			if b.cond, err = r.p.bindBool(ast(c.cond), sc, nil); err != nil {
+			if b.cond, err = r.p.BindBool(ast(c.cond), sc, nil); err != nil {
 				return err
 			}
 		}
 		if c.msg >= 0 {
-			if b.msg, err = r.p.bindExpr(ast(c.msg), sc, nil); err != nil {
+			if b.msg, err = r.p.BindExpr(ast(c.msg), sc, nil); err != nil {
 				return err
 			}
 		}
@@ -302,9 +302,9 @@ func (r *mergeRun) bind(exprs sqlparser.SelectExprs) error {
 			}
 		}
 		for _, v := range c.vals {
-			var e expr
+			var e Expr
 			if v >= 0 {
-				if e, err = r.p.bindExpr(ast(v), sc, nil); err != nil {
+				if e, err = r.p.BindExpr(ast(v), sc, nil); err != nil {
 					return err
 				}
 			}
@@ -326,8 +326,8 @@ func columnIndex(names []string, name string) int {
 
 // addKey adds an equality of ON to the hash join's key, compared in the
 // type both sides unify to.
-func (r *mergeRun) addKey(t, s expr) error {
-	kt, err := unifyTypes(t.Type(), s.Type())
+func (r *mergeRun) addKey(t, s Expr) error {
+	kt, err := UnifyTypes(t.Type(), s.Type())
 	if err != nil {
 		return err
 	}
@@ -336,14 +336,14 @@ func (r *mergeRun) addKey(t, s expr) error {
 }
 
 // keyCols evaluates key expressions over b, in the key's types.
-func (r *mergeRun) keyCols(keys []expr, b *Batch) ([]*Col, error) {
+func (r *mergeRun) keyCols(keys []Expr, b *Batch) ([]*Col, error) {
 	out := make([]*Col, len(keys))
 	for i, k := range keys {
 		c, err := k.Eval(b)
 		if err != nil {
 			return nil, err
 		}
-		if out[i], err = castCol(c, r.keyTypes[i]); err != nil {
+		if out[i], err = CastCol(c, r.keyTypes[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -388,14 +388,14 @@ func (r *mergeRun) pairs(t *Batch, ti, si []int32, n int) *Batch {
 	b := &Batch{N: n}
 	for k, typ := range r.types {
 		if ti == nil {
-			b.Cols = append(b.Cols, nullCol(typ, n))
+			b.Cols = append(b.Cols, NullCol(typ, n))
 		} else {
 			b.Cols = append(b.Cols, t.Cols[k].Take(ti))
 		}
 	}
 	for j, c := range r.src.Cols {
 		if si == nil {
-			b.Cols = append(b.Cols, nullCol(r.srcCols[j].Type, n))
+			b.Cols = append(b.Cols, NullCol(r.srcCols[j].Type, n))
 		} else {
 			b.Cols = append(b.Cols, c.Take(si))
 		}
@@ -411,7 +411,7 @@ func truth(c *Col, i int) bool { return c.B != nil && c.B[i] && !c.IsNull(i) }
 func (r *mergeRun) targetBatch(b *Batch) (*mergeEdit, error) {
 	t := &Batch{N: b.N, Cols: make([]*Col, len(r.fields))}
 	for k := range r.fields {
-		c, err := castCol(b.Cols[k], r.types[k])
+		c, err := CastCol(b.Cols[k], r.types[k])
 		if err != nil {
 			return nil, errorf("column %q: %v", r.fields[k].Name, err)
 		}
@@ -498,7 +498,7 @@ func (r *mergeRun) targetBatch(b *Batch) (*mergeEdit, error) {
 			ed.cols[k] = t.Cols[k]
 			continue
 		}
-		out := newBuilder(r.types[k], n)
+		out := NewBuilder(r.types[k], n)
 		for i, u := range sets {
 			if u.col != nil {
 				out.AddRow(u.col, int(u.at))
@@ -588,7 +588,7 @@ func (r *mergeRun) act(c *mergeBound, pb *Batch, rows, ti []int32, ed *mergeEdit
 				return err
 			}
 			if !v.IsNull(0) {
-				msg += ": " + formatScalar(v.T, v.Get(0))
+				msg += ": " + FormatScalar(v.T, v.Get(0))
 			}
 		}
 		return errorf("%s", msg)
@@ -609,7 +609,7 @@ func (r *mergeRun) act(c *mergeBound, pb *Batch, rows, ti []int32, ed *mergeEdit
 		if err != nil {
 			return err
 		}
-		if vals[k], err = castCol(v, r.types[k]); err != nil {
+		if vals[k], err = CastCol(v, r.types[k]); err != nil {
 			return errorf("column %q: %v", r.fields[k].Name, err)
 		}
 	}
@@ -620,10 +620,10 @@ func (r *mergeRun) act(c *mergeBound, pb *Batch, rows, ti []int32, ed *mergeEdit
 		}
 		for k := range vals {
 			if vals[k] == nil {
-				vals[k] = nullCol(r.types[k], sub.N)
+				vals[k] = NullCol(r.types[k], sub.N)
 			}
 			if r.inserts != nil {
-				appendCol(r.inserts[k], vals[k])
+				AppendCol(r.inserts[k], vals[k])
 			}
 		}
 		if r.inserts == nil {
@@ -666,7 +666,7 @@ func (r *mergeRun) predicate() string {
 // rows (those its deletion vector has not deleted) go through
 // targetBatch; the updated and deleted ones join the vector, the updated
 // ones are written anew.
-func (r *mergeRun) deltaFile(ctx context.Context, p *planner, tgt *target) func(ft *scan.Table, bm *dv.Bitmap) (dml.DeltaFileEdit, error) {
+func (r *mergeRun) deltaFile(ctx context.Context, p *Planner, tgt *target) func(ft *scan.Table, bm *dv.Bitmap) (dml.DeltaFileEdit, error) {
 	from := sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(deltaFileMarker)}}}
 	sel := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}, From: from}
 	return func(ft *scan.Table, bm *dv.Bitmap) (dml.DeltaFileEdit, error) {
@@ -709,18 +709,18 @@ func (r *mergeRun) deltaFile(ctx context.Context, p *planner, tgt *target) func(
 // against the table's keys, appended to its file, to a folder table as
 // a new file, to a Delta table in a commit of its own).
 func (r *mergeRun) appendRows(ctx context.Context, s *Stmt, tgt *target) (Result, error) {
-	qp := r.p.child(r.p.src)
-	defer qp.releaseAll()
+	qp := r.p.Child(r.p.Src)
+	defer qp.ReleaseAll()
 	sel := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}},
 		From: sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(r.m.target)}}}}
-	sp, err := qp.planSelect(sel, nil)
+	sp, err := qp.PlanSelect(sel, nil)
 	if err != nil {
 		return Result{}, err
 	}
 	traceRead(ctx, sp, "")
-	defer sp.root.Close()
+	defer sp.Root.Close()
 	for {
-		b, err := sp.root.Next(ctx)
+		b, err := sp.Root.Next(ctx)
 		if err == io.EOF {
 			break
 		}

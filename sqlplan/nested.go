@@ -21,8 +21,8 @@ import (
 // leaves as the Parquet reader gives them (value.Get) or as toGo renders
 // scalars; fromGo turns a leaf back into the engine's scalar of its type.
 
-// nestedNames are the functions bindNested knows.
-var nestedNames = map[string]bool{
+// NestedNames are the functions bindNested knows.
+var NestedNames = map[string]bool{
 	parse.IndexMarker: true, "list_extract": true, "struct_extract": true, "to_json": true, parse.MapMarker: true, "map": true, "map_extract": true, "array_extract": true, "element_at": true, "list_element": true,
 	"len": true, "length": true, "array_length": true, "cardinality": true, "list_length": true,
 	"list_contains": true, "array_contains": true, "list_has": true, "array_has": true,
@@ -50,7 +50,7 @@ const maxSeries = 10_000_000
 
 // bindNested binds the nested-value functions; ok is false for a call
 // that is not one of them (or whose arguments are not nested).
-func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
+func (p *Planner) bindNested(name string, args []Expr) (Expr, bool, error) {
 	switch name {
 	case "range", "generate_series":
 		e, err := p.bindSeries(name, args)
@@ -59,7 +59,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if len(args)%2 != 0 {
 			return nil, true, errorf("malformed map literal")
 		}
-		var keys, vals []expr
+		var keys, vals []Expr
 		for k := 0; k < len(args); k += 2 {
 			keys, vals = append(keys, args[k]), append(vals, args[k+1])
 		}
@@ -75,9 +75,9 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		t := args[0].Type()
 		return nestedFunc("to_json("+args[0].String()+")", Type{Kind: KString, JSON: true}, args, func(v []any) (any, error) {
 			if t.Kind == KNested {
-				return nestedText(t, v[0], true)
+				return NestedText(t, v[0], true)
 			}
-			return scalarJSON(t, v[0]), nil
+			return ScalarJSON(t, v[0]), nil
 		}), true, nil
 	case "struct_extract":
 		if len(args) != 2 {
@@ -86,8 +86,8 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if _, ok := structFields(args[0].Type()); !ok && args[0].Type().Kind != KNull {
 			return nil, true, errorf("struct_extract needs a struct, not %s", args[0].Type().SQLName())
 		}
-		if c, ok := isConst(args[1]); ok && args[0].Type().Kind != KNull {
-			if n, isInt := c.v.(int64); isInt && isIntKind(c.t) {
+		if c, ok := IsConst(args[1]); ok && args[0].Type().Kind != KNull {
+			if n, isInt := c.V.(int64); isInt && isIntKind(c.T) {
 				e, err := p.bindStructPosition(args[0], n)
 				return e, true, err
 			}
@@ -97,7 +97,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 	case parse.IndexMarker, "list_extract", "array_extract", "element_at", "list_element":
 		if len(args) != 2 || args[0].Type().Kind != KNested {
 			if len(args) == 2 && args[0].Type().Kind == KNull {
-				return &constExpr{t: Type{Kind: KNull}}, true, nil
+				return &ConstExpr{T: Type{Kind: KNull}}, true, nil
 			}
 			if len(args) == 2 {
 				return nil, true, errorf("cannot index %s with [ ]", args[0].Type().SQLName())
@@ -121,7 +121,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 			}
 			return nil, true, errorf("%s takes one argument", name)
 		}
-		return nestedFunc(name+"("+args[0].String()+")", tInt, args, func(v []any) (any, error) {
+		return nestedFunc(name+"("+args[0].String()+")", TInt, args, func(v []any) (any, error) {
 			switch x := v[0].(type) {
 			case []any:
 				return int64(len(x)), nil
@@ -137,7 +137,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		return nestedFunc(name+"("+args[0].String()+", "+args[1].String()+")", tBool, []expr{l, needle}, func(v []any) (any, error) {
+		return nestedFunc(name+"("+args[0].String()+", "+args[1].String()+")", TBool, []Expr{l, needle}, func(v []any) (any, error) {
 			at, err := listIndex(et, v[0].([]any), v[1])
 			return at >= 0, err
 		}), true, nil
@@ -190,10 +190,10 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 			return nil, true, errorf("malformed struct literal")
 		}
 		var names []string
-		var vals []expr
+		var vals []Expr
 		for k := 0; k < len(args); k += 2 {
-			c, ok := isConst(args[k])
-			fname, isStr := c.v.(string)
+			c, ok := IsConst(args[k])
+			fname, isStr := c.V.(string)
 			if !ok || !isStr {
 				return nil, true, errorf("malformed struct literal")
 			}
@@ -220,11 +220,11 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if len(args) != 2 {
 			return nil, true, errorf("%s takes a string and a separator", name)
 		}
-		cast, err := castAll(p, args, tString)
+		cast, err := castAll(p, args, TString)
 		if err != nil {
 			return nil, true, err
 		}
-		return nestedFunc(name+"("+args[0].String()+", "+args[1].String()+")", Type{Kind: KNested, Elem: &tString}, cast, func(v []any) (any, error) {
+		return nestedFunc(name+"("+args[0].String()+", "+args[1].String()+")", Type{Kind: KNested, Elem: &TString}, cast, func(v []any) (any, error) {
 			s, sep := v[0].(string), v[1].(string)
 			var parts []string
 			if sep == "" {
@@ -244,19 +244,19 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if len(args) < 2 || len(args) > 3 || len(args) == 3 && name != "regexp_extract_all" {
 			return nil, true, errorf("%s takes a string and a regular expression", name)
 		}
-		cast, err := castAll(p, args[:2], tString)
+		cast, err := castAll(p, args[:2], TString)
 		if err != nil {
 			return nil, true, err
 		}
 		if len(args) == 3 {
-			g, err := p.cast(args[2], tInt)
+			g, err := p.cast(args[2], TInt)
 			if err != nil {
 				return nil, true, err
 			}
 			cast = append(cast, g)
 		}
 		split := name != "regexp_extract_all"
-		return nestedFunc(name+"(...)", Type{Kind: KNested, Elem: &tString}, cast, func(v []any) (any, error) {
+		return nestedFunc(name+"(...)", Type{Kind: KNested, Elem: &TString}, cast, func(v []any) (any, error) {
 			re, err := function.CachedRegexp(v[1].(string))
 			if err != nil {
 				return nil, err
@@ -289,15 +289,15 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		in := []expr{args[0]}
+		in := []Expr{args[0]}
 		if len(args) == 2 {
-			sep, err := p.cast(args[1], tString)
+			sep, err := p.cast(args[1], TString)
 			if err != nil {
 				return nil, true, err
 			}
 			in = append(in, sep)
 		}
-		return nestedFunc(name+"(...)", tString, in, func(v []any) (any, error) {
+		return nestedFunc(name+"(...)", TString, in, func(v []any) (any, error) {
 			sep := ","
 			if len(v) > 1 {
 				sep = v[1].(string)
@@ -311,7 +311,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 				if s == nil {
 					continue
 				}
-				parts = append(parts, formatScalar(plainType(et), s))
+				parts = append(parts, FormatScalar(plainType(et), s))
 			}
 			if parts == nil && len(v[0].([]any)) > 0 {
 				// As DuckDB's string_agg over the elements: NULL when
@@ -330,8 +330,8 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		}
 		desc := strings.Contains(name, "reverse_sort")
 		if len(args) > 1 {
-			k, ok := isConst(args[1])
-			s, isStr := k.v.(string)
+			k, ok := IsConst(args[1])
+			s, isStr := k.V.(string)
 			if !ok || !isStr {
 				return nil, true, errorf("the order of %s must be 'ASC' or 'DESC'", name)
 			}
@@ -405,7 +405,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		case name == "list_sum" && pt.Kind == KDecimal:
 			rt = Type{Kind: KDecimal, Prec: 38, Scale: pt.Scale, Huge: pt.Huge}
 		case name == "list_sum" && pt.Op() == KInt:
-			rt = tInt
+			rt = TInt
 		case name == "list_sum" && pt.Kind != KFloat:
 			return nil, true, errorf("%s of %s is not defined", name, pt.SQLName())
 		}
@@ -496,11 +496,11 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if !isList && !isString {
 			return nil, true, errorf("%s needs a list or a string, not %s", name, args[0].Type().SQLName())
 		}
-		bounds, err := castAll(p, args[1:], tInt)
+		bounds, err := castAll(p, args[1:], TInt)
 		if err != nil {
 			return nil, true, err
 		}
-		e := nestedFunc(name+"(...)", args[0].Type(), append([]expr{args[0]}, bounds...), func(v []any) (any, error) {
+		e := nestedFunc(name+"(...)", args[0].Type(), append([]Expr{args[0]}, bounds...), func(v []any) (any, error) {
 			var l []any
 			switch x := v[0].(type) {
 			case []any:
@@ -553,11 +553,11 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		t := tBool
+		t := TBool
 		if strings.HasSuffix(name, "intersect") {
 			t = args[0].Type()
 		}
-		return nestedFunc(name+"(...)", t, []expr{args[0], other}, func(v []any) (any, error) {
+		return nestedFunc(name+"(...)", t, []Expr{args[0], other}, func(v []any) (any, error) {
 			a, b := v[0].([]any), v[1].([]any)
 			inB := map[string]bool{}
 			for _, x := range b {
@@ -605,7 +605,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		t := tInt
+		t := TInt
 		if name == "list_any_value" {
 			t = et
 		}
@@ -650,7 +650,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		return nestedFunc(name+"(...)", tInt, []expr{l, needle}, func(v []any) (any, error) {
+		return nestedFunc(name+"(...)", TInt, []Expr{l, needle}, func(v []any) (any, error) {
 			at, err := listIndex(et, v[0].([]any), v[1])
 			if at < 0 || err != nil {
 				return nil, err
@@ -674,7 +674,7 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 			return nil, true, err
 		}
 		front := strings.Contains(name, "prepend") || strings.Contains(name, "front")
-		e := nestedFunc(name+"(...)", args[li].Type(), []expr{args[li], val}, func(v []any) (any, error) {
+		e := nestedFunc(name+"(...)", args[li].Type(), []Expr{args[li], val}, func(v []any) (any, error) {
 			l, ok := v[0].([]any)
 			if !ok {
 				return nil, nil
@@ -695,13 +695,13 @@ func (p *planner) bindNested(name string, args []expr) (expr, bool, error) {
 				return nil, true, err
 			}
 		} else {
-			et = tInt
+			et = TInt
 		}
 		if et.Kind == KNull {
-			et = tInt
+			et = TInt
 		}
 		et = plainType(et)
-		cast := make([]expr, len(args))
+		cast := make([]Expr, len(args))
 		texts := make([]string, len(args))
 		for i, a := range args {
 			c, err := p.cast(a, et)

@@ -17,7 +17,7 @@ import (
 
 // bindNestedCast binds parse.CastMarker(x, 'type'); with try, a value
 // that does not convert is NULL.
-func (p *planner) bindNestedCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx, try bool) (expr, error) {
+func (p *Planner) bindNestedCast(x *sqlparser.FuncExpr, sc *Scope, agg *aggCtx, try bool) (Expr, error) {
 	args := funcArgExprs(x)
 	lit, ok := sqlparser.Expr(nil), false
 	if len(args) == 2 {
@@ -27,23 +27,23 @@ func (p *planner) bindNestedCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx, 
 	if !ok {
 		return nil, errorf("bad CAST to a nested type")
 	}
-	t, err := nestedTypeOf(string(lit.(*sqlparser.SQLVal).Val), p.cat.UserType)
+	t, err := nestedTypeOf(string(lit.(*sqlparser.SQLVal).Val), p.Cat.UserType)
 	if err != nil {
 		return nil, err
 	}
-	e, err := p.bindExpr(args[0], sc, agg)
+	e, err := p.BindExpr(args[0], sc, agg)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkNestedCast(e.Type(), t); err != nil {
 		return nil, err
 	}
-	if k, isConst := isConst(e); isConst && try {
-		v, err := function.CastScalar(k.v, k.t, t, true)
+	if k, isConst := IsConst(e); isConst && try {
+		v, err := function.CastScalar(k.V, k.T, t, true)
 		if err != nil {
 			v = nil
 		}
-		return &constExpr{t: t, v: v}, nil
+		return &ConstExpr{T: t, V: v}, nil
 	}
 	c, err := p.cast(e, t)
 	if err != nil {
@@ -58,13 +58,13 @@ func (p *planner) bindNestedCast(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx, 
 
 // nestedTypeOf reads a nested type as a statement wrote it, or a type
 // of CREATE TYPE that ut resolves.
-func nestedTypeOf(text string, ut userTypes) (Type, error) {
+func nestedTypeOf(text string, ut UserTypes) (Type, error) {
 	toks, err := parse.Lex(text)
 	if err != nil {
 		return Type{}, err
 	}
 	toks = parse.Significant(toks)
-	t, j, err := readNestedType(text, toks, 0, ut)
+	t, j, err := ReadNestedType(text, toks, 0, ut)
 	if err != nil {
 		return Type{}, err
 	}
@@ -283,7 +283,7 @@ func commonNested(a, b Type) (Type, error) {
 		if a.Kind == KNested || b.Kind == KNested {
 			return a, nil
 		}
-		return unifyTypes(a, b)
+		return UnifyTypes(a, b)
 	case function.SameNested(a, b):
 		return a, nil
 	}
@@ -352,7 +352,7 @@ func commonStructByName(af, bf []NamedType) (Type, error) {
 // unifyNestedExprs casts nested l and r, of different types, to their
 // common type (commonNested), which DuckDB compares them in:
 // {'b': 1, 'a': 2} < {'a': 3, 'b': 0} compares b first.
-func (p *planner) unifyNestedExprs(l, r expr) (expr, expr, error) {
+func (p *Planner) unifyNestedExprs(l, r Expr) (Expr, Expr, error) {
 	t, err := commonNested(l.Type(), r.Type())
 	if err != nil {
 		return nil, nil, err

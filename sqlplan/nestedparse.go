@@ -171,7 +171,7 @@ func castTextPart(part string, t Type, try, escapes bool) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	y, err := function.CastScalar(leaf, tString, plainType(t), try)
+	y, err := function.CastScalar(leaf, TString, plainType(t), try)
 	if err != nil {
 		if try {
 			return nil, nil

@@ -25,16 +25,16 @@ func structFields(t Type) ([]NamedType, bool) {
 		}
 		out := make([]NamedType, len(f.Children))
 		for i, c := range f.Children {
-			out[i] = NamedType{Name: c.Name, Type: typeOfField(c)}
+			out[i] = NamedType{Name: c.Name, Type: TypeOfField(c)}
 		}
 		return out, true
 	}
 	return t.Fields, t.Fields != nil
 }
 
-// nestedText renders v, of type t, as CAST to VARCHAR (asJSON false) or
+// NestedText renders v, of type t, as CAST to VARCHAR (asJSON false) or
 // to_json (asJSON true) do.
-func nestedText(t Type, v any, asJSON bool) (string, error) {
+func NestedText(t Type, v any, asJSON bool) (string, error) {
 	var b strings.Builder
 	err := writeNestedText(&b, t, v, asJSON)
 	return b.String(), err
@@ -105,8 +105,8 @@ func writeNestedText(b *strings.Builder, t Type, v any, asJSON bool) error {
 	return nil
 }
 
-// scalarJSON is to_json of a scalar of type t.
-func scalarJSON(t Type, v any) string {
+// ScalarJSON is to_json of a scalar of type t.
+func ScalarJSON(t Type, v any) string {
 	if v == nil {
 		return "null"
 	}
@@ -115,7 +115,7 @@ func scalarJSON(t Type, v any) string {
 
 // leafText is the text of scalar v of type t in a nested value's text.
 func leafText(t Type, v any, asJSON bool) string {
-	text := formatScalar(plainType(t), v)
+	text := FormatScalar(plainType(t), v)
 	var b strings.Builder
 	switch {
 	case !asJSON:
@@ -147,7 +147,7 @@ func writeMapText(b *strings.Builder, kt, vt Type, v any, asJSON bool) error {
 			return err
 		}
 		for _, k := range keys {
-			ks, err := nestedText(kt, k, false)
+			ks, err := NestedText(kt, k, false)
 			if err != nil {
 				return err
 			}

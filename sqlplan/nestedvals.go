@@ -21,7 +21,7 @@ import (
 // listElem is the element type of a list type.
 // listArgElem is the element type of argument a of function name, or the
 // error that a is not a list.
-func listArgElem(name string, a expr) (Type, error) {
+func listArgElem(name string, a Expr) (Type, error) {
 	et, ok := listElem(a.Type())
 	if !ok {
 		return Type{}, errorf("%s needs a list, not %s", name, a.Type().SQLName())
@@ -35,7 +35,7 @@ func listElem(t Type) (Type, bool) {
 	}
 	if f := t.Field; f != nil {
 		if f.Kind == schema.List && len(f.Children) == 1 {
-			return typeOfField(f.Children[0]), true
+			return TypeOfField(f.Children[0]), true
 		}
 		return Type{}, false
 	}
@@ -56,9 +56,9 @@ func mapKV(t Type) (Type, Type, bool) {
 		}
 		v := Type{Kind: KNull}
 		if len(f.Children) > 1 {
-			v = typeOfField(f.Children[1])
+			v = TypeOfField(f.Children[1])
 		}
-		return typeOfField(f.Children[0]), v, true
+		return TypeOfField(f.Children[0]), v, true
 	}
 	if t.MapOf && len(t.Fields) == 2 {
 		return t.Fields[0].Type, t.Fields[1].Type, true
@@ -78,7 +78,7 @@ func structField(t Type, name string) (Type, string, bool) {
 		}
 		for _, c := range f.Children {
 			if strings.EqualFold(c.Name, name) {
-				return typeOfField(c), c.Name, true
+				return TypeOfField(c), c.Name, true
 			}
 		}
 		return Type{}, "", false
@@ -100,7 +100,7 @@ func plainType(t Type) Type {
 	if t.Kind == KNested {
 		return t
 	}
-	return withoutField(t)
+	return WithoutField(t)
 }
 
 // fromGo converts a leaf of a nested value to the scalar of type t.
@@ -150,7 +150,7 @@ func fromGo(t Type, v any) (any, error) {
 		return bad()
 	case KInterval:
 		switch x := v.(type) {
-		case interval:
+		case Interval:
 			return x, nil
 		case value.Interval:
 			return vec.ParquetInterval(x), nil
@@ -231,7 +231,7 @@ func fromGo(t Type, v any) (any, error) {
 
 // listAndValue binds f(list, value) (list_contains, list_position): the
 // list, the value cast to its element type, and that type.
-func (p *planner) listAndValue(name string, args []expr) (expr, expr, Type, error) {
+func (p *Planner) listAndValue(name string, args []Expr) (Expr, Expr, Type, error) {
 	if len(args) != 2 {
 		return nil, nil, Type{}, errorf("%s takes a list and a value", name)
 	}
@@ -261,8 +261,8 @@ func listIndex(et Type, l []any, v any) (int, error) {
 }
 
 // castAll casts every argument to t.
-func castAll(p *planner, args []expr, t Type) ([]expr, error) {
-	out := make([]expr, len(args))
+func castAll(p *Planner, args []Expr, t Type) ([]Expr, error) {
+	out := make([]Expr, len(args))
 	for i, a := range args {
 		c, err := p.cast(a, t)
 		if err != nil {
@@ -325,7 +325,7 @@ func sortedAnyKeys(kt Type, m map[any]any) ([]any, error) {
 
 // nestedFunc is a function of nested values computed row by row from the
 // arguments' scalars.
-func nestedFunc(text string, t Type, args []expr, f func(v []any) (any, error)) *funcExpr {
+func nestedFunc(text string, t Type, args []Expr, f func(v []any) (any, error)) *funcExpr {
 	e := &funcExpr{name: text, args: args, t: t, strict: true, row: func(a []*Col, i int) (any, error) {
 		v := make([]any, len(a))
 		for k, c := range a {
@@ -338,15 +338,15 @@ func nestedFunc(text string, t Type, args []expr, f func(v []any) (any, error)) 
 }
 
 // bindIndex binds x[i]: a list element, a map value or a struct field.
-func (p *planner) bindIndex(x, i expr) (expr, error) {
+func (p *Planner) bindIndex(x, i Expr) (Expr, error) {
 	xt := x.Type()
 	text := x.String() + "[" + i.String() + "]"
 	if et, ok := listElem(xt); ok {
-		idx, err := p.cast(i, tInt)
+		idx, err := p.cast(i, TInt)
 		if err != nil {
 			return nil, err
 		}
-		return nestedFunc(text, plainType(et), []expr{x, idx}, func(v []any) (any, error) {
+		return nestedFunc(text, plainType(et), []Expr{x, idx}, func(v []any) (any, error) {
 			l := v[0].([]any)
 			n := v[1].(int64)
 			if n < 0 {
@@ -363,18 +363,18 @@ func (p *planner) bindIndex(x, i expr) (expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return nestedFunc(text, plainType(vt), []expr{x, key}, func(v []any) (any, error) {
+		return nestedFunc(text, plainType(vt), []Expr{x, key}, func(v []any) (any, error) {
 			got, _, err := mapLookup(kt, vt, v[0], v[1])
 			return got, err
 		}), nil
 	}
-	if k, ok := isConst(i); ok && xt.Kind == KNested {
-		if n, isInt := k.v.(int64); isInt && isIntKind(k.t) {
+	if k, ok := IsConst(i); ok && xt.Kind == KNested {
+		if n, isInt := k.V.(int64); isInt && isIntKind(k.T) {
 			return p.bindStructPosition(x, n) // s[1] of an unnamed struct
 		}
-		name, isStr := k.v.(string)
+		name, isStr := k.V.(string)
 		if !isStr {
-			return nil, errorf("No function matches the given name and argument types 'array_extract(%s, %s)'. You might need to add explicit type casts.", xt.SQLName(), k.t.SQLName())
+			return nil, errorf("No function matches the given name and argument types 'array_extract(%s, %s)'. You might need to add explicit type casts.", xt.SQLName(), k.T.SQLName())
 		}
 		if xt.Unnamed {
 			return nil, errorf("struct_extract with a string key cannot be used on an unnamed struct, use a numeric index instead")
@@ -383,7 +383,7 @@ func (p *planner) bindIndex(x, i expr) (expr, error) {
 		if !ok {
 			return nil, errNoStructKey(xt, name) // rowstructs.go
 		}
-		return nestedFunc(text, plainType(ft), []expr{x}, func(v []any) (any, error) {
+		return nestedFunc(text, plainType(ft), []Expr{x}, func(v []any) (any, error) {
 			m, ok := v[0].(map[string]any)
 			if !ok {
 				return nil, nil
@@ -398,7 +398,7 @@ func (p *planner) bindIndex(x, i expr) (expr, error) {
 // type the element type; exec.Unnest expands the rows.
 type unnestItem struct {
 	named
-	list expr
+	list Expr
 	elem Type
 }
 
@@ -407,11 +407,11 @@ func (e *unnestItem) Type() Type { return e.elem }
 func (e *unnestItem) Eval(b *Batch) (*Col, error) { return e.list.Eval(b) }
 
 // bindUnnest binds unnest(l) of a bound l as a select item.
-func (p *planner) bindUnnest(l expr) (expr, error) {
+func (p *Planner) bindUnnest(l Expr) (Expr, error) {
 	et, ok := listElem(l.Type())
 	if !ok {
 		if l.Type().Kind == KNull {
-			et = tInt
+			et = TInt
 		} else {
 			return nil, errorf("unnest needs a list or a struct, not %s", l.Type().SQLName())
 		}
@@ -482,7 +482,7 @@ func castList(v any, from, to Type, try bool) (any, error) {
 // step]) (stop excluded) and generate_series (stop included), of integers,
 // or of timestamps from DATE or TIMESTAMP bounds and a constant INTERVAL
 // step.
-func (p *planner) bindSeries(name string, args []expr) (expr, error) {
+func (p *Planner) bindSeries(name string, args []Expr) (Expr, error) {
 	if len(args) < 1 || len(args) > 3 {
 		return nil, errorf("%s takes 1 to 3 arguments", name)
 	}
@@ -491,16 +491,16 @@ func (p *planner) bindSeries(name string, args []expr) (expr, error) {
 		if len(args) != 3 {
 			return nil, errorf("%s of dates or timestamps takes a start, a stop and an interval", name)
 		}
-		c, ok := isConst(args[2])
-		var step interval
-		switch v := c.v.(type) {
-		case interval:
+		c, ok := IsConst(args[2])
+		var step Interval
+		switch v := c.V.(type) {
+		case Interval:
 			// Days step as 24 hours here (timestamps without zones).
-			step = interval{Months: v.Months, Micros: v.Days*microsPerDay + v.Micros}
+			step = Interval{Months: v.Months, Micros: v.Days*microsPerDay + v.Micros}
 		default:
 			ok = false
 		}
-		if !ok || c.t.Kind != KInterval {
+		if !ok || c.T.Kind != KInterval {
 			return nil, errorf("the step of %s must be a constant INTERVAL", name)
 		}
 		if step.Months == 0 && step.Micros == 0 || step.Months < 0 && step.Micros > 0 || step.Months > 0 && step.Micros < 0 {
@@ -528,11 +528,11 @@ func (p *planner) bindSeries(name string, args []expr) (expr, error) {
 			return append([]any{}, out...), nil // [] rather than nil when empty
 		}), nil
 	}
-	ints, err := castAll(p, args, tInt)
+	ints, err := castAll(p, args, TInt)
 	if err != nil {
 		return nil, err
 	}
-	elem := tInt
+	elem := TInt
 	return nestedFunc(name+"(...)", Type{Kind: KNested, Elem: &elem}, ints, func(v []any) (any, error) {
 		start, stop, step := int64(0), v[0].(int64), int64(1)
 		if len(v) > 1 {
@@ -566,7 +566,7 @@ func elemKey(x any) string { return fmt.Sprintf("%T:%v", x, x) }
 
 // isListConcat tells whether a || b joins lists: one side is a list and
 // the other a list or NULL.
-func isListConcat(a, b expr) bool {
+func isListConcat(a, b Expr) bool {
 	_, la := listElem(a.Type())
 	_, lb := listElem(b.Type())
 	return (la || a.Type().Kind == KNull) && (lb || b.Type().Kind == KNull) && (la || lb)
@@ -574,11 +574,11 @@ func isListConcat(a, b expr) bool {
 
 // bindListConcatOp binds list || list: list_concat, but NULL when either
 // side is (as DuckDB's operator, unlike the function).
-func (p *planner) bindListConcatOp(a, b expr) (expr, error) {
+func (p *Planner) bindListConcatOp(a, b Expr) (Expr, error) {
 	if a.Type().Kind == KNull {
 		a, b = b, a
 	}
-	e, _, err := p.bindNested("list_concat", []expr{a, b})
+	e, _, err := p.bindNested("list_concat", []Expr{a, b})
 	if err != nil {
 		return nil, err
 	}
@@ -591,7 +591,7 @@ func (p *planner) bindListConcatOp(a, b expr) (expr, error) {
 
 // bindMapLiteral binds MAP {k: v, ...}: the keys share one type, the
 // values another; a NULL or repeated key is an error (as in DuckDB).
-func (p *planner) bindMapLiteral(keys, vals []expr) (expr, error) {
+func (p *Planner) bindMapLiteral(keys, vals []Expr) (Expr, error) {
 	kt, err := mapPartType(keys)
 	if err != nil {
 		return nil, err
@@ -620,7 +620,7 @@ func (p *planner) bindMapLiteral(keys, vals []expr) (expr, error) {
 
 // bindMapFunc binds map() (an empty map) and map(keys, values), which
 // pairs two lists of the same length.
-func (p *planner) bindMapFunc(args []expr) (expr, error) {
+func (p *Planner) bindMapFunc(args []Expr) (Expr, error) {
 	if len(args) == 0 {
 		return p.bindMapLiteral(nil, nil)
 	}
@@ -662,13 +662,13 @@ func mapType(kt, vt Type) Type {
 
 // mapPartType is the common type of a map literal's keys or values
 // (VARCHAR when there are none or all are NULL).
-func mapPartType(es []expr) (Type, error) {
+func mapPartType(es []Expr) (Type, error) {
 	t, err := commonType(es)
 	if err != nil {
 		return Type{}, err
 	}
 	if t.Kind == KNull {
-		t = tString
+		t = TString
 	}
 	return plainType(t), nil
 }
@@ -692,7 +692,7 @@ func buildMap(kt, vt Type, keys, vals []any) (any, error) {
 		if k == nil {
 			return nil, errorf("map keys cannot be NULL")
 		}
-		ks := formatScalar(kt, k)
+		ks := FormatScalar(kt, k)
 		if seen[ks] {
 			return nil, errorf("map keys must be unique: %s appears twice", ks)
 		}
@@ -742,7 +742,7 @@ func mapLookup(kt, vt Type, m, key any) (any, bool, error) {
 // bindMapExtract binds map_extract(m, key) (and element_at on a map): the
 // value under key as a one-element list, an empty list when key is not
 // there.
-func (p *planner) bindMapExtract(args []expr) (expr, bool, error) {
+func (p *Planner) bindMapExtract(args []Expr) (Expr, bool, error) {
 	if len(args) != 2 {
 		return nil, true, errorf("map_extract takes a map and a key")
 	}
@@ -755,7 +755,7 @@ func (p *planner) bindMapExtract(args []expr) (expr, bool, error) {
 		return nil, true, err
 	}
 	et := plainType(vt)
-	e := nestedFunc("map_extract("+args[0].String()+", "+args[1].String()+")", Type{Kind: KNested, Elem: &et}, []expr{args[0], key}, func(x []any) (any, error) {
+	e := nestedFunc("map_extract("+args[0].String()+", "+args[1].String()+")", Type{Kind: KNested, Elem: &et}, []Expr{args[0], key}, func(x []any) (any, error) {
 		if x[0] == nil {
 			return nil, nil
 		}
@@ -773,7 +773,7 @@ func (p *planner) bindMapExtract(args []expr) (expr, bool, error) {
 // aggregate name over the list's elements, as over the rows of a group
 // (the GROUP BY accumulators, one list at a time); the extra arguments
 // are constants (string_agg's separator, a quantile's fraction).
-func (p *planner) bindListAggregate(name string, args []expr) (expr, error) {
+func (p *Planner) bindListAggregate(name string, args []Expr) (Expr, error) {
 	if len(args) < 2 {
 		return nil, errorf("%s takes a list and the name of an aggregate", name)
 	}
@@ -781,28 +781,28 @@ func (p *planner) bindListAggregate(name string, args []expr) (expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, ok := isConst(args[1])
-	fn, isStr := k.v.(string)
+	k, ok := IsConst(args[1])
+	fn, isStr := k.V.(string)
 	if !ok || !isStr {
 		return nil, errorf("%s: the aggregate is named by a constant string", name)
 	}
 	fn = strings.ToLower(fn)
-	if !aggNames[fn] || fn == "grouping" || fn == "grouping_id" {
+	if !AggNames[fn] || fn == "grouping" || fn == "grouping_id" {
 		return nil, errorf("%s: %q is not an aggregate", name, fn)
 	}
 	// The elements are column x of a one-column relation.
-	rel := &relation{alias: "list"}
-	elem := &scopeCol{rel: rel, name: "x", t: plainType(et), slot: &slot{}}
-	rel.cols = []*scopeCol{elem} // slot 0: the batch of the elements
+	rel := &Relation{Alias: "list"}
+	elem := &ScopeCol{Rel: rel, Name: "x", T: plainType(et), Slot: &Slot{}}
+	rel.Cols = []*ScopeCol{elem} // slot 0: the batch of the elements
 	call := &sqlparser.FuncExpr{Name: sqlparser.NewColIdent(fn), Exprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: &sqlparser.ColName{Name: sqlparser.NewColIdent("x")}}}}
 	for _, a := range args[2:] {
-		c, ok := isConst(a)
+		c, ok := IsConst(a)
 		if !ok {
 			return nil, errorf("%s: the arguments after the aggregate's name must be constants", name)
 		}
 		call.Exprs = append(call.Exprs, &sqlparser.AliasedExpr{Expr: sqlLiteral(c)})
 	}
-	one := &aggCtx{inScope: &scope{rels: []*relation{rel}}}
+	one := &aggCtx{inScope: &Scope{Rels: []*Relation{rel}}}
 	if _, err := p.bindAggregate(call, one); err != nil {
 		return nil, err
 	}
@@ -815,7 +815,7 @@ func (p *planner) bindListAggregate(name string, args []expr) (expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		b := newBuilder(elem.t, len(vals))
+		b := NewBuilder(elem.T, len(vals))
 		for _, x := range vals {
 			b.Add(x)
 		}
@@ -837,14 +837,14 @@ func (p *planner) bindListAggregate(name string, args []expr) (expr, error) {
 }
 
 // sqlLiteral writes constant c back as a literal for the parser's tree.
-func sqlLiteral(c *constExpr) sqlparser.Expr {
+func sqlLiteral(c *ConstExpr) sqlparser.Expr {
 	switch {
-	case c.v == nil:
+	case c.V == nil:
 		return &sqlparser.NullVal{}
-	case c.t.Op() == KInt:
-		return sqlparser.NewIntVal([]byte(formatScalar(c.t, c.v)))
-	case c.t.IsNumeric():
-		return sqlparser.NewFloatVal([]byte(formatScalar(c.t, c.v)))
+	case c.T.Op() == KInt:
+		return sqlparser.NewIntVal([]byte(FormatScalar(c.T, c.V)))
+	case c.T.IsNumeric():
+		return sqlparser.NewFloatVal([]byte(FormatScalar(c.T, c.V)))
 	}
-	return sqlparser.NewStrVal([]byte(formatScalar(c.t, c.v)))
+	return sqlparser.NewStrVal([]byte(FormatScalar(c.T, c.V)))
 }

@@ -34,7 +34,7 @@ func (e *Engine) prepareOptimize(s *Stmt, text string, toks []parse.Token) (*Stm
 
 // optimize runs OPTIMIZE; RowsAffected is the number of rows rewritten
 // (0 when the table's row groups were full already).
-func (s *Stmt) optimize(ctx context.Context, p *planner) (Result, error) {
+func (s *Stmt) optimize(ctx context.Context, p *Planner) (Result, error) {
 	tg, err := s.e.targetOf(s.table, nil, true)
 	if err != nil {
 		return Result{}, err

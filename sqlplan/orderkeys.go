@@ -45,7 +45,7 @@ func orderItem(o *sqlparser.Order) (sqlparser.Expr, orderMods) {
 // orderKey is an ORDER BY item's expression, direction and NULL
 // placement under the statement's settings (default_order,
 // default_null_order).
-func (p *planner) orderKey(o *sqlparser.Order) (item sqlparser.Expr, desc, nullsFirst bool) {
+func (p *Planner) orderKey(o *sqlparser.Order) (item sqlparser.Expr, desc, nullsFirst bool) {
 	item, m := orderItem(o)
 	dir := int8(0)
 	switch {
@@ -54,15 +54,15 @@ func (p *planner) orderKey(o *sqlparser.Order) (item sqlparser.Expr, desc, nulls
 	case m.asc:
 		dir = 1
 	}
-	desc, nullsFirst = p.set.resolveOrder(dir, m.nulls)
+	desc, nullsFirst = p.Set.resolveOrder(dir, m.nulls)
 	return item, desc, nullsFirst
 }
 
 // resolveOrder is the direction and NULL placement of an ORDER BY item
 // that says dir (1 ASC, -1 DESC, 0 nothing) and nulls (1 NULLS FIRST, -1
 // NULLS LAST, 0 nothing).
-func (s *settings) resolveOrder(dir, nulls int8) (desc, nullsFirst bool) {
-	desc = dir < 0 || dir == 0 && s.orderDesc
+func (s *Settings) resolveOrder(dir, nulls int8) (desc, nullsFirst bool) {
+	desc = dir < 0 || dir == 0 && s.OrderDesc
 	return desc, s.nullsFirst(desc, nulls)
 }
 

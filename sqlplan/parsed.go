@@ -9,29 +9,29 @@ import (
 	"github.com/xwb1989/sqlparser"
 )
 
-// parsed is a prepared statement as the planner reads it: its source (the
+// Parsed is a prepared statement as the planner reads it: its source (the
 // text, the tokens and the markers the rewrite made) and its syntax tree,
 // and for a query the form it is planned in: a SELECT (ast), or a chain
 // of INTERSECT and EXCEPT (setOp: the parts, each with its own source,
 // the operators between them, and the ORDER BY / LIMIT after the last
 // part). Stmt embeds it; the planner sees no more of a statement.
-type parsed struct {
-	src     *source
-	ast     sqlparser.Statement
-	setOp   bool
-	parts   []*parsed
-	setOps  []string
-	trailer []parse.Token
+type Parsed struct {
+	Src     *Source
+	AST     sqlparser.Statement
+	SetOp   bool
+	Parts   []*Parsed
+	SetOps  []string
+	Trailer []parse.Token
 }
 
 // plan plans a query statement (a SELECT or a chain of INTERSECT/EXCEPT).
-func (s *parsed) plan(p *planner) (*selectPlan, error) {
-	if !s.setOp {
-		ast := parse.CloneAST(s.ast.(sqlparser.SelectStatement))
+func (s *Parsed) Plan(p *Planner) (*SelectPlan, error) {
+	if !s.SetOp {
+		ast := parse.CloneAST(s.AST.(sqlparser.SelectStatement))
 		if p.shared == nil {
 			p.shared = countDerived(ast)
 		}
-		return p.planSelect(ast, nil)
+		return p.PlanSelect(ast, nil)
 	}
 	q, err := s.bindSetOp(p)
 	if err != nil {
@@ -49,17 +49,17 @@ func (s *parsed) plan(p *planner) (*selectPlan, error) {
 
 // applyTrailer applies ORDER BY (output positions or names) and LIMIT /
 // OFFSET written after the last part of an INTERSECT or EXCEPT.
-func (s *parsed) applyTrailer(p *planner, sp *selectPlan) (*selectPlan, error) {
-	toks := s.trailer
+func (s *Parsed) applyTrailer(p *Planner, sp *SelectPlan) (*SelectPlan, error) {
+	toks := s.Trailer
 	if len(toks) == 0 {
 		return sp, nil
 	}
 	i := 0
 	var keys []sortKey
 	lim, off := int64(-1), int64(0)
-	fail := func() (*selectPlan, error) {
-		sp.root.Close()
-		return nil, errAt(s.src.Orig, parse.TokPos(s.src.Orig, toks, i), "after INTERSECT or EXCEPT, ORDER BY takes output positions or names, LIMIT and OFFSET numbers")
+	fail := func() (*SelectPlan, error) {
+		sp.Root.Close()
+		return nil, errAt(s.Src.Orig, parse.TokPos(s.Src.Orig, toks, i), "after INTERSECT or EXCEPT, ORDER BY takes output positions or names, LIMIT and OFFSET numbers")
 	}
 	if i < len(toks) && toks[i].Is("order") {
 		i++
@@ -75,12 +75,12 @@ func (s *parsed) applyTrailer(p *planner, sp *selectPlan) (*selectPlan, error) {
 			switch toks[i].Kind {
 			case parse.Number:
 				n, err := strconv.Atoi(toks[i].Text)
-				if err != nil || n < 1 || n > len(sp.cols) {
+				if err != nil || n < 1 || n > len(sp.Cols) {
 					return fail()
 				}
 				idx = n - 1
 			case parse.Ident, parse.Quoted, parse.DQuoted:
-				for k, c := range sp.cols {
+				for k, c := range sp.Cols {
 					if strings.EqualFold(c.Name, toks[i].Unquoted()) {
 						idx = k
 						break
@@ -96,7 +96,7 @@ func (s *parsed) applyTrailer(p *planner, sp *selectPlan) (*selectPlan, error) {
 				desc = toks[i].Is("desc")
 				i++
 			}
-			keys = append(keys, sortKey{Col: idx, Desc: desc, Text: sp.cols[idx].Name})
+			keys = append(keys, sortKey{Col: idx, Desc: desc, Text: sp.Cols[idx].Name})
 			if i < len(toks) && toks[i].Kind == parse.Op && toks[i].Text == "," {
 				i++
 				continue
@@ -116,20 +116,20 @@ func (s *parsed) applyTrailer(p *planner, sp *selectPlan) (*selectPlan, error) {
 			return fail()
 		}
 	}
-	types := make([]Type, len(sp.cols))
-	for k, c := range sp.cols {
+	types := make([]Type, len(sp.Cols))
+	for k, c := range sp.Cols {
 		types[k] = c.Type
 	}
-	root := sp.root
+	root := sp.Root
 	if len(keys) > 0 {
 		need := int64(-1)
 		if lim >= 0 {
 			need = lim + off
 		}
-		root = &kernels.Sort{In: root, Keys: keys, Limit: need, Types: types, Cast: castCol}
+		root = &kernels.Sort{In: root, Keys: keys, Limit: need, Types: types, Cast: CastCol}
 	}
 	if lim >= 0 || off > 0 {
 		root = &kernels.Limit{In: root, Limit: lim, Offset: off}
 	}
-	return &selectPlan{root: root, cols: sp.cols}, nil
+	return &SelectPlan{Root: root, Cols: sp.Cols}, nil
 }

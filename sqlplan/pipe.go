@@ -19,12 +19,12 @@ type pipeParts struct {
 	src                *kernels.Scan
 	steps              []kernels.Step
 	prep               []func(context.Context) error
-	owners, prepOwners []node // the operator of each step and prep (nil: none)
+	owners, prepOwners []Node // the operator of each step and prep (nil: none)
 	fused              []*kernels.Pipeline
 }
 
 // with is p with one more step (and what it needs first), owner's work.
-func (p pipeParts) with(step kernels.Step, prep func(context.Context) error, owner node) pipeParts {
+func (p pipeParts) with(step kernels.Step, prep func(context.Context) error, owner Node) pipeParts {
 	p.steps = append(p.steps, step)
 	p.owners = append(p.owners, owner)
 	if prep != nil {
@@ -37,7 +37,7 @@ func (p pipeParts) with(step kernels.Step, prep func(context.Context) error, own
 // pipeline takes n apart when it is a chain of filters, projections and
 // equality joins over a scan whose expressions can be evaluated
 // concurrently.
-func pipeline(n node) (pipeParts, bool) {
+func pipeline(n Node) (pipeParts, bool) {
 	switch x := n.(type) {
 	case *kernels.Scan:
 		return pipeParts{src: x}, true
@@ -64,7 +64,7 @@ func pipeline(n node) (pipeParts, bool) {
 		return p.with(x.Filter, nil, x), ok
 	case *kernels.Project:
 		for _, e := range x.Exprs {
-			if !concurrentSafe(e.(expr)) {
+			if !concurrentSafe(e.(Expr)) {
 				return pipeParts{}, false
 			}
 		}
@@ -83,7 +83,7 @@ func pipeline(n node) (pipeParts, bool) {
 
 // parallel returns n run as a pipeline on workers goroutines with extra
 // as its last step, or nil when it cannot be.
-func parallel(n node, workers int, extra kernels.Step) *kernels.Pipeline {
+func parallel(n Node, workers int, extra kernels.Step) *kernels.Pipeline {
 	if workers < 2 {
 		return nil
 	}
@@ -108,11 +108,11 @@ func parallel(n node, workers int, extra kernels.Step) *kernels.Pipeline {
 // once: expressions of the kinds below hold no state that evaluation
 // changes; functions with state of their own (random numbers, sequences)
 // and everything else (subqueries, lambdas) stay serial.
-func concurrentSafe(e expr) bool {
+func concurrentSafe(e Expr) bool {
 	switch x := e.(type) {
-	case *colExpr, *constExpr:
+	case *ColExpr, *ConstExpr:
 		return true
-	case *cmpExpr, *andExpr, *orExpr, *notExpr, *isNullExpr, *isBoolExpr, *inExpr,
+	case *cmpExpr, *AndExpr, *orExpr, *notExpr, *isNullExpr, *isBoolExpr, *inExpr,
 		*likeExpr, *caseExpr, *castExpr, *arithExpr, *negExpr:
 	case *funcExpr:
 		switch x.name {
@@ -131,9 +131,9 @@ func concurrentSafe(e expr) bool {
 }
 
 // isColumn reports whether e reads a column (or a constant) as it is.
-func isColumn(e expr) bool {
+func isColumn(e Expr) bool {
 	switch e.(type) {
-	case *colExpr, *constExpr:
+	case *ColExpr, *ConstExpr:
 		return true
 	}
 	return false

@@ -33,13 +33,13 @@ type Column struct {
 	Nullable bool
 }
 
-// planner turns one statement into executable nodes.
-type planner struct {
-	// cat is the engine as the statement sees it (plancatalog.go).
-	cat      planCatalog
-	src      *source
-	args     []Arg
-	ctx      context.Context
+// Planner turns one statement into executable nodes.
+type Planner struct {
+	// Cat is the engine as the statement sees it (plancatalog.go).
+	Cat      Catalog
+	Src      *Source
+	Args     []Arg
+	Ctx      context.Context
 	acquired []*scan.Table
 	depth    int
 	// inTry counts the try(...) being bound: inside one, a constant that
@@ -48,12 +48,12 @@ type planner struct {
 	// inBranch counts the CASE branches being bound: a constant cast that
 	// fails there is left to fail when a row takes the branch.
 	inBranch int
-	scans    []*kernels.Scan
+	Scans    []*kernels.Scan
 	win      *winCtx // window functions of the SELECT being bound
-	// onLogical, when set (by tests), sees each SELECT's and UNION's
+	// OnLogical, when set (by tests), sees each SELECT's and UNION's
 	// logical tree after binding ("bind") and after the rules
 	// ("optimize").
-	onLogical func(stage string, q *lQuery)
+	OnLogical func(stage string, q *LQuery)
 	// fromRefs are the column names the SELECT whose FROM is being
 	// planned refers to (nil: unknown), for pruneDerived.
 	fromRefs *colRefs
@@ -69,67 +69,67 @@ type planner struct {
 	// restrict holds the restrictions of the grouped subquery this
 	// planner runs (reduce.go).
 	restrict map[*sqlparser.Select][]keyRestriction
-	// set are the settings the statement runs with, read once when it
+	// Set are the settings the statement runs with, read once when it
 	// starts (settings.go).
-	set settings
-	// onlyPath, onlyFile and onlyRowGroups restrict this planner's scans
+	Set Settings
+	// OnlyPath, onlyFile and onlyRowGroups restrict this planner's scans
 	// of the table at onlyPath to some row groups of one of its files (a
 	// DELETE or UPDATE reads only those its WHERE may match; dml.go,
 	// folderdml.go). Not passed to subqueries, which read the whole table.
-	onlyPath      string
-	onlyFile      int
-	onlyRowGroups []int
-	// files are tables the FROM of this planner's query names by marker
+	OnlyPath      string
+	OnlyFile      int
+	OnlyRowGroups []int
+	// Files are tables the FROM of this planner's query names by marker
 	// (a Delta data file read alone by DELETE or UPDATE: delta_dml.go);
 	// child planners do not see them.
-	files map[string]*scan.Table
+	Files map[string]*scan.Table
 }
 
 // ctxErr is the error of the statement's context once it is done: the
 // planner checks it between query blocks and every 1024 expressions
 // bound, so that a deadline stops the planning of a large statement.
-func (p *planner) ctxErr() error {
-	if p.ctx == nil {
+func (p *Planner) ctxErr() error {
+	if p.Ctx == nil {
 		return nil
 	}
-	return p.ctx.Err()
+	return p.Ctx.Err()
 }
 
-// child is a planner for a part of the statement with a source of its
+// Child is a planner for a part of the statement with a source of its
 // own (a subquery, a CTE, a set operation's part): the same engine,
 // arguments, context, transaction and locks.
-func (p *planner) child(src *source) *planner {
-	return &planner{cat: p.cat, src: src, args: p.args, ctx: p.ctx, shared: p.shared, set: p.set}
+func (p *Planner) Child(src *Source) *Planner {
+	return &Planner{Cat: p.Cat, Src: src, Args: p.Args, Ctx: p.Ctx, shared: p.shared, Set: p.Set}
 }
 
-func (p *planner) releaseAll() {
+func (p *Planner) ReleaseAll() {
 	for _, t := range p.acquired {
-		p.cat.ReleaseTable(t)
+		p.Cat.ReleaseTable(t)
 	}
 	p.acquired = nil
 }
 
-// selectPlan is a planned query.
-type selectPlan struct {
-	root node
-	cols []Column
-	// tree is the logical tree root was lowered from (nil for plans
+// SelectPlan is a planned query.
+type SelectPlan struct {
+	Root Node
+	Cols []Column
+	// Tree is the logical tree root was lowered from (nil for plans
 	// made otherwise), shown under the relations that read the plan.
-	tree lnode
+	Tree LNode
 }
 
-// drainAll runs the plan to the end into one batch of its columns' types,
+// DrainAll runs the plan to the end into one batch of its columns' types,
 // and closes it.
-func (sp *selectPlan) drainAll(ctx context.Context) (*Batch, error) {
-	defer sp.root.Close()
-	types := make([]Type, len(sp.cols))
-	for i, c := range sp.cols {
+func (sp *SelectPlan) DrainAll(ctx context.Context) (*Batch, error) {
+	defer sp.Root.Close()
+	types := make([]Type, len(sp.Cols))
+	for i, c := range sp.Cols {
 		types[i] = c.Type
 	}
-	return drain(ctx, sp.root, types)
+	return Drain(ctx, sp.Root, types)
 }
 
-func (p *planner) planSelect(stmt sqlparser.SelectStatement, outer *scope) (*selectPlan, error) {
+func (p *Planner) PlanSelect(stmt sqlparser.SelectStatement, outer *Scope) (*SelectPlan, error) {
 	leave, err := p.enterQuery()
 	defer leave()
 	if err != nil {
@@ -139,7 +139,7 @@ func (p *planner) planSelect(stmt sqlparser.SelectStatement, outer *scope) (*sel
 	case *sqlparser.Select:
 		return p.planCore(s, outer)
 	case *sqlparser.ParenSelect:
-		return p.planSelect(s.Select, outer)
+		return p.PlanSelect(s.Select, outer)
 	case *sqlparser.Union:
 		return p.planUnion(s, outer)
 	}
@@ -148,7 +148,7 @@ func (p *planner) planSelect(stmt sqlparser.SelectStatement, outer *scope) (*sel
 
 // enterQuery counts one more level of nested queries being planned (leave
 // counts it back), refusing too deep a nesting or a canceled statement.
-func (p *planner) enterQuery() (leave func(), err error) {
+func (p *Planner) enterQuery() (leave func(), err error) {
 	p.depth++
 	leave = func() { p.depth-- }
 	if p.depth > 32 {
@@ -159,7 +159,7 @@ func (p *planner) enterQuery() (leave func(), err error) {
 
 // outputIndex matches an ORDER BY item with an output column: by
 // position, or by name. -1 when it is neither.
-func (p *planner) outputIndex(e sqlparser.Expr, cols []Column, exprs []sqlparser.SelectExpr) (int, error) {
+func (p *Planner) outputIndex(e sqlparser.Expr, cols []Column, exprs []sqlparser.SelectExpr) (int, error) {
 	if v, ok := e.(*sqlparser.SQLVal); ok && v.Type == sqlparser.IntVal {
 		n, _ := strconv.Atoi(string(v.Val))
 		if n < 1 || n > len(cols) {
@@ -193,16 +193,16 @@ func (p *planner) outputIndex(e sqlparser.Expr, cols []Column, exprs []sqlparser
 // limitValues evaluates a LIMIT clause: the rows to keep counting those
 // skipped (-1: all), the rows to skip, and the share of LIMIT p% (a
 // percentage; negative: none, and then the limit is -1).
-func (p *planner) limitValues(l *sqlparser.Limit) (int64, int64, float64, error) {
+func (p *Planner) limitValues(l *sqlparser.Limit) (int64, int64, float64, error) {
 	if l == nil {
 		return -1, 0, -1, nil
 	}
-	constant := func(e sqlparser.Expr) (*constExpr, error) {
-		x, err := p.bindExpr(e, &scope{}, nil)
+	constant := func(e sqlparser.Expr) (*ConstExpr, error) {
+		x, err := p.BindExpr(e, &Scope{}, nil)
 		if err != nil {
 			return nil, err
 		}
-		k, ok := isConst(x)
+		k, ok := IsConst(x)
 		if !ok {
 			return nil, errorf("LIMIT and OFFSET must be constants")
 		}
@@ -216,12 +216,12 @@ func (p *planner) limitValues(l *sqlparser.Limit) (int64, int64, float64, error)
 		if err != nil {
 			return 0, err
 		}
-		if k.v == nil {
+		if k.V == nil {
 			return 0, errorf("LIMIT and OFFSET must be constants")
 		}
-		v, err := castScalar(k.v, k.t, tInt)
+		v, err := CastScalar(k.V, k.T, TInt)
 		if err != nil {
-			return 0, asError(err)
+			return 0, AsError(err)
 		}
 		n := v.(int64)
 		if n < 0 {
@@ -249,7 +249,7 @@ func (p *planner) limitValues(l *sqlparser.Limit) (int64, int64, float64, error)
 
 // limitPercent evaluates the share of LIMIT p%: NULL keeps every row, as
 // in DuckDB, and a share outside 0..100 is an error.
-func (p *planner) limitPercent(arg sqlparser.SelectExpr, constant func(sqlparser.Expr) (*constExpr, error)) (float64, error) {
+func (p *Planner) limitPercent(arg sqlparser.SelectExpr, constant func(sqlparser.Expr) (*ConstExpr, error)) (float64, error) {
 	ae, ok := arg.(*sqlparser.AliasedExpr)
 	if !ok {
 		return -1, errorf("LIMIT %% takes a number")
@@ -258,12 +258,12 @@ func (p *planner) limitPercent(arg sqlparser.SelectExpr, constant func(sqlparser
 	if err != nil {
 		return -1, err
 	}
-	if k.v == nil {
+	if k.V == nil {
 		return 100, nil
 	}
-	v, err := castScalar(k.v, k.t, tFloat)
+	v, err := CastScalar(k.V, k.T, tFloat)
 	if err != nil {
-		return -1, asError(err)
+		return -1, AsError(err)
 	}
 	pct := v.(float64)
 	if !(pct >= 0 && pct <= 100) {
@@ -275,7 +275,7 @@ func (p *planner) limitPercent(arg sqlparser.SelectExpr, constant func(sqlparser
 // joinStep is one relation of a FROM clause and how it joins the ones
 // before it.
 type joinStep struct {
-	rel  *relation
+	rel  *Relation
 	left bool // LEFT JOIN (or FULL): keeps the rows before it that found no partner
 	// full: FULL OUTER JOIN, or a RIGHT JOIN after other joins (full
 	// without left): keeps the rows of rel that found no partner, and the
@@ -295,7 +295,7 @@ type joinStep struct {
 	item int
 }
 
-func (p *planner) fromClause(from sqlparser.TableExprs, outer *scope) ([]joinStep, error) {
+func (p *Planner) fromClause(from sqlparser.TableExprs, outer *Scope) ([]joinStep, error) {
 	var steps []joinStep
 	for k, te := range from {
 		s, err := p.tableExpr(te, outer, steps)
@@ -324,7 +324,7 @@ func (p *planner) fromClause(from sqlparser.TableExprs, outer *scope) ([]joinSte
 
 // tableExpr plans a FROM item; before are the steps of the items before
 // it, which a derived table may name (a lateral one).
-func (p *planner) tableExpr(te sqlparser.TableExpr, outer *scope, before []joinStep) ([]joinStep, error) {
+func (p *Planner) tableExpr(te sqlparser.TableExpr, outer *Scope, before []joinStep) ([]joinStep, error) {
 	switch x := te.(type) {
 	case *sqlparser.AliasedTableExpr:
 		rel, err := p.relationOf(x, outer)
@@ -372,7 +372,7 @@ func (p *planner) tableExpr(te sqlparser.TableExpr, outer *scope, before []joinS
 				x.Condition.Using = append(x.Condition.Using, sqlparser.NewColIdent(lc))
 			}
 			if len(x.Condition.Using) == 0 {
-				return nil, errorf("no columns to join on in NATURAL JOIN %s (use CROSS JOIN for a cross product)", step.rel.alias)
+				return nil, errorf("no columns to join on in NATURAL JOIN %s (use CROSS JOIN for a cross product)", step.rel.Alias)
 			}
 		}
 		switch x.Join {
@@ -424,7 +424,7 @@ func (p *planner) tableExpr(te sqlparser.TableExpr, outer *scope, before []joinS
 			// NATURAL FULL JOIN (see rewrite)
 			step.on, step.using = nil, naturalColumns(left, step.rel)
 			if len(step.using) == 0 {
-				return nil, errorf("no columns to join on in NATURAL JOIN %s (use CROSS JOIN for a cross product)", step.rel.alias)
+				return nil, errorf("no columns to join on in NATURAL JOIN %s (use CROSS JOIN for a cross product)", step.rel.Alias)
 			}
 		}
 		if f, ok := step.on.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == parse.UsingMarker || asofKind(f.Name.Lowered(), asofUsingMarker)) {
@@ -448,20 +448,20 @@ func (p *planner) tableExpr(te sqlparser.TableExpr, outer *scope, before []joinS
 
 // naturalColumns lists the top-level columns of right that a relation of
 // left also has (any case), in right's order.
-func naturalColumns(left []joinStep, right *relation) []string {
+func naturalColumns(left []joinStep, right *Relation) []string {
 	var out []string
-	for _, rc := range right.cols {
-		if strings.Contains(rc.name, ".") && right.table != nil {
+	for _, rc := range right.Cols {
+		if strings.Contains(rc.Name, ".") && right.table != nil {
 			continue
 		}
 		found := false
 		for _, st := range left {
-			for _, lc := range st.rel.cols {
-				found = found || strings.EqualFold(lc.name, rc.name) && !(strings.Contains(lc.name, ".") && st.rel.table != nil)
+			for _, lc := range st.rel.Cols {
+				found = found || strings.EqualFold(lc.Name, rc.Name) && !(strings.Contains(lc.Name, ".") && st.rel.table != nil)
 			}
 		}
 		if found {
-			out = append(out, rc.name)
+			out = append(out, rc.Name)
 		}
 	}
 	return out
@@ -488,7 +488,7 @@ func identNames(cols sqlparser.Columns) []string {
 }
 
 // relationOf opens a table or plans a derived table.
-func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*relation, error) {
+func (p *Planner) relationOf(x *sqlparser.AliasedTableExpr, outer *Scope) (*Relation, error) {
 	alias := x.As.String()
 	switch t := x.Expr.(type) {
 	case sqlparser.TableName:
@@ -508,16 +508,16 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 		if strings.HasPrefix(name, parse.SetOpMarker+":") {
 			return p.setOpRelation(name, alias)
 		}
-		if rel, ok, err := p.cat.Relation(p, name, alias); ok {
+		if rel, ok, err := p.Cat.Relation(p, name, alias); ok {
 			return rel, err
 		}
-		tbl, path := p.files[name], ""
+		tbl, path := p.Files[name], ""
 		if tbl != nil {
 			path = tbl.Path
 		} else {
 			var err error
-			if tbl, path, err = p.cat.OpenTable(name); err != nil {
-				return nil, p.src.Locate(asError(err), t.Name.String())
+			if tbl, path, err = p.Cat.OpenTable(name); err != nil {
+				return nil, p.Src.Locate(AsError(err), t.Name.String())
 			}
 			p.acquired = append(p.acquired, tbl)
 		}
@@ -529,7 +529,7 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 				alias = t.Name.String() // db.t goes by t, as in DuckDB
 			}
 		}
-		rel := &relation{alias: alias, table: tbl, path: path}
+		rel := &Relation{Alias: alias, table: tbl, path: path}
 		for _, c := range tbl.Columns {
 			var typ Type
 			if c.Partition && c.Field == nil {
@@ -538,7 +538,7 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 					typ = Type{Kind: KInt}
 				}
 			} else {
-				typ = typeOfField(c.Field)
+				typ = TypeOfField(c.Field)
 				if parse.IsPathName(name) {
 					// A file read by its path has its Parquet types, as
 					// DuckDB reads it: the column-types entry names the
@@ -546,7 +546,7 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 					typ.Coarse, typ.Bit = 0, false
 				}
 			}
-			rel.cols = append(rel.cols, &scopeCol{rel: rel, name: c.Name, t: typ, slot: &slot{}})
+			rel.Cols = append(rel.Cols, &ScopeCol{Rel: rel, Name: c.Name, T: typ, Slot: &Slot{}})
 		}
 		return rel, nil
 	case *sqlparser.Subquery:
@@ -564,15 +564,15 @@ func (p *planner) relationOf(x *sqlparser.AliasedTableExpr, outer *scope) (*rela
 		if err != nil {
 			return nil, err
 		}
-		return derivedRelation(alias, q.cols, &relation{sub: &selectPlan{cols: q.cols, tree: q.root}, lq: q})
+		return DerivedRelation(alias, q.cols, &Relation{Sub: &SelectPlan{Cols: q.cols, Tree: q.Root}, lq: q})
 	}
 	return nil, unsupported("the table expression " + sqlparser.String(x))
 }
 
-// derivedRelation completes rel, a derived table of columns cols, under
+// DerivedRelation completes rel, a derived table of columns cols, under
 // alias; an alias carrying a column list (a CTE's, or t(a, b)) renames the
 // columns.
-func derivedRelation(alias string, cols []Column, rel *relation) (*relation, error) {
+func DerivedRelation(alias string, cols []Column, rel *Relation) (*Relation, error) {
 	if names, ok := strings.CutPrefix(alias, parse.ColsMarker+"\x1f"); ok {
 		list := strings.Split(names, "\x1f")
 		if len(list) > len(cols) {
@@ -583,9 +583,9 @@ func derivedRelation(alias string, cols []Column, rel *relation) (*relation, err
 		}
 		alias = "subquery"
 	}
-	rel.alias = alias
+	rel.Alias = alias
 	for i, c := range cols {
-		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: c.Name, t: c.Type, slot: &slot{}, local: i})
+		rel.Cols = append(rel.Cols, &ScopeCol{Rel: rel, Name: c.Name, T: c.Type, Slot: &Slot{}, Local: i})
 	}
 	return rel, nil
 }
@@ -594,96 +594,96 @@ func isSQLVal(e sqlparser.Expr) bool { _, ok := e.(*sqlparser.SQLVal); return ok
 
 // setOpRelation plans a parenthesized query with INTERSECT or EXCEPT
 // (extractSetOps) as a statement of its own.
-func (p *planner) setOpRelation(name, alias string) (*relation, error) {
+func (p *Planner) setOpRelation(name, alias string) (*Relation, error) {
 	_, num, _ := strings.Cut(name, ":")
 	idx, err := strconv.Atoi(num)
-	if err != nil || p.src == nil || idx < 0 || idx >= len(p.src.SetOps) {
+	if err != nil || p.Src == nil || idx < 0 || idx >= len(p.Src.SetOps) {
 		return nil, errorf("internal error: unknown table %s", name)
 	}
-	st, err := p.cat.PrepareQuery(p.ctx, p.src.Orig, p.src.SetOps[idx])
+	st, err := p.Cat.PrepareQuery(p.Ctx, p.Src.Orig, p.Src.SetOps[idx])
 	if err != nil {
 		return nil, err
 	}
-	st.setRecursive(p.src.recs)
+	st.SetRecursive(p.Src.recs)
 	if alias == "" {
 		alias = "subquery"
 	}
 	// Its own planner: its markers are numbered in its own source.
-	pp := p.child(st.src)
-	if st.setOp && len(st.trailer) == 0 {
+	pp := p.Child(st.Src)
+	if st.SetOp && len(st.Trailer) == 0 {
 		// Kept logical, as a derived UNION, for its parent's rules.
 		q, err := st.bindSetOp(pp)
 		p.adopt(pp)
 		if err != nil {
 			return nil, err
 		}
-		return derivedRelation(alias, q.cols, &relation{sub: &selectPlan{cols: q.cols, tree: q.root}, lq: q})
+		return DerivedRelation(alias, q.cols, &Relation{Sub: &SelectPlan{Cols: q.cols, Tree: q.Root}, lq: q})
 	}
-	sp, err := st.plan(pp)
+	sp, err := st.Plan(pp)
 	p.adopt(pp)
 	if err != nil {
 		return nil, err
 	}
-	return derivedRelation(alias, sp.cols, &relation{sub: sp})
+	return DerivedRelation(alias, sp.Cols, &Relation{Sub: sp})
 }
 
 // conjuncts splits an expression at its top-level ANDs.
-func conjuncts(e expr) []expr {
-	if a, ok := e.(*andExpr); ok {
-		var out []expr
-		for _, t := range a.terms {
+func conjuncts(e Expr) []Expr {
+	if a, ok := e.(*AndExpr); ok {
+		var out []Expr
+		for _, t := range a.Terms {
 			out = append(out, conjuncts(t)...)
 		}
 		return out
 	}
-	if k, ok := isConst(e); ok && k.v == true {
+	if k, ok := IsConst(e); ok && k.V == true {
 		return nil
 	}
-	return []expr{e}
+	return []Expr{e}
 }
 
 // children lists an expression's inputs.
-func children(e expr) []expr {
+func children(e Expr) []Expr {
 	switch x := e.(type) {
 	case *cmpExpr:
-		return []expr{x.l, x.r}
-	case *andExpr:
-		return x.terms
+		return []Expr{x.l, x.r}
+	case *AndExpr:
+		return x.Terms
 	case *orExpr:
 		return x.terms
 	case *notExpr:
-		return []expr{x.e}
+		return []Expr{x.e}
 	case *isNullExpr:
-		return []expr{x.e}
+		return []Expr{x.e}
 	case *isBoolExpr:
-		return []expr{x.e}
+		return []Expr{x.e}
 	case *inExpr:
-		return []expr{x.e}
+		return []Expr{x.e}
 	case *likeExpr:
-		return []expr{x.e, x.pat}
+		return []Expr{x.e, x.pat}
 	case *caseExpr:
-		out := append(append([]expr(nil), x.conds...), x.vals...)
+		out := append(append([]Expr(nil), x.conds...), x.vals...)
 		if x.els != nil {
 			out = append(out, x.els)
 		}
 		return out
 	case *castExpr:
-		return []expr{x.e}
+		return []Expr{x.e}
 	case *arithExpr:
-		return []expr{x.l, x.r}
+		return []Expr{x.l, x.r}
 	case *negExpr:
-		return []expr{x.e}
+		return []Expr{x.e}
 	case *tryExpr:
-		return []expr{x.e}
+		return []Expr{x.e}
 	case *funcExpr:
 		return x.args
 	case *unnestItem:
-		return []expr{x.list}
+		return []Expr{x.list}
 	case *lambdaExpr:
-		return append([]expr{x.list}, x.outer...) // and the body's parameters
+		return append([]Expr{x.list}, x.outer...) // and the body's parameters
 	case *corrExpr:
 		if x.left != nil {
-			return append([]expr{x.left}, x.outer...)
+			return append([]Expr{x.left}, x.outer...)
 		}
 		return x.outer
 	}
@@ -691,8 +691,8 @@ func children(e expr) []expr {
 }
 
 // columnsOf collects the table columns an expression reads.
-func columnsOf(e expr, out map[*scopeCol]bool) {
-	if c, ok := e.(*colExpr); ok && c.col != nil {
+func columnsOf(e Expr, out map[*ScopeCol]bool) {
+	if c, ok := e.(*ColExpr); ok && c.col != nil {
 		out[c.col] = true
 		return
 	}
@@ -701,38 +701,38 @@ func columnsOf(e expr, out map[*scopeCol]bool) {
 	}
 }
 
-func relsOf(e expr) map[*relation]bool {
-	cols := map[*scopeCol]bool{}
+func relsOf(e Expr) map[*Relation]bool {
+	cols := map[*ScopeCol]bool{}
 	columnsOf(e, cols)
-	out := map[*relation]bool{}
+	out := map[*Relation]bool{}
 	for c := range cols {
-		out[c.rel] = true
+		out[c.Rel] = true
 	}
 	return out
 }
 
 // toPredicate converts a bound filter to a scan predicate when the scan
 // can evaluate it exactly.
-func toPredicate(e expr) (scan.Predicate, bool) {
+func toPredicate(e Expr) (scan.Predicate, bool) {
 	switch x := e.(type) {
 	case *cmpExpr:
 		c, ok := pushableCol(x.l)
-		k, kok := isConst(x.r)
-		if !ok || !kok || k.v == nil || x.op == opNullSafeEq {
+		k, kok := IsConst(x.r)
+		if !ok || !kok || k.V == nil || x.op == opNullSafeEq {
 			return nil, false
 		}
-		if (c.t.Bit || c.t.Kind == KEnum) && x.op != opEq && x.op != opNe {
+		if (c.T.Bit || c.T.Kind == KEnum) && x.op != opEq && x.op != opNe {
 			// The scan orders text bytewise, not as DuckDB orders bit
 			// strings (vec.CompareBits) or an ENUM's values in their
 			// declared order; the engine compares them.
 			return nil, false
 		}
-		v, ok := scanValue(c.t, k.v)
+		v, ok := scanValue(c.T, k.V)
 		if !ok {
 			return nil, false
 		}
 		ops := [...]scan.Op{scan.Eq, scan.Ne, scan.Lt, scan.Le, scan.Gt, scan.Ge}
-		return scan.Compare{Column: c.name, Op: ops[x.op], Value: v}, true
+		return scan.Compare{Column: c.Name, Op: ops[x.op], Value: v}, true
 	case *inExpr:
 		c, ok := pushableCol(x.e)
 		if !ok || x.hasNull {
@@ -740,36 +740,36 @@ func toPredicate(e expr) (scan.Predicate, bool) {
 		}
 		if x.vals == nil && x.ints != nil {
 			// A set of integers without listed values (inIntSet).
-			if c.t.Kind != KInt {
+			if c.T.Kind != KInt {
 				return nil, false
 			}
-			return scan.In{Column: c.name, Ints: x.ints, Not: x.not}, true
+			return scan.In{Column: c.Name, Ints: x.ints, Not: x.not}, true
 		}
 		var vals []any
 		for _, v := range x.vals {
-			sv, ok := scanValue(c.t, v)
+			sv, ok := scanValue(c.T, v)
 			if !ok {
 				return nil, false
 			}
 			vals = append(vals, sv)
 		}
-		return scan.In{Column: c.name, Values: vals, Not: x.not}, true
+		return scan.In{Column: c.Name, Values: vals, Not: x.not}, true
 	case *isNullExpr:
 		c, ok := pushableCol(x.e)
 		if !ok {
 			return nil, false
 		}
-		return scan.IsNull{Column: c.name, Not: x.not}, true
+		return scan.IsNull{Column: c.Name, Not: x.not}, true
 	case *likeExpr:
 		c, ok := pushableCol(x.e)
-		if !ok || x.m == nil || x.fold || c.t.Op() != KString {
+		if !ok || x.m == nil || x.fold || c.T.Op() != KString {
 			return nil, false
 		}
 		var p scan.Predicate
 		if lit, ok := x.m.Exact(); ok {
-			p = scan.Compare{Column: c.name, Op: scan.Eq, Value: lit}
+			p = scan.Compare{Column: c.Name, Op: scan.Eq, Value: lit}
 		} else if lit, ok := x.m.Prefix(); ok {
-			p = scan.Prefix{Column: c.name, Prefix: lit}
+			p = scan.Prefix{Column: c.Name, Prefix: lit}
 		} else {
 			return nil, false
 		}
@@ -777,9 +777,9 @@ func toPredicate(e expr) (scan.Predicate, bool) {
 			p = scan.Not{Term: p}
 		}
 		return p, true
-	case *andExpr:
+	case *AndExpr:
 		var terms []scan.Predicate
-		for _, t := range x.terms {
+		for _, t := range x.Terms {
 			p, ok := toPredicate(t)
 			if !ok {
 				return nil, false
@@ -809,12 +809,12 @@ func toPredicate(e expr) (scan.Predicate, bool) {
 
 // pushableCol returns the table column an expression is, if it is one the
 // scan can filter on (a top-level primitive or partition column).
-func pushableCol(e expr) (*scopeCol, bool) {
-	c, ok := e.(*colExpr)
-	if !ok || c.col == nil || c.col.rel.table == nil || strings.Contains(c.col.name, ".") {
+func pushableCol(e Expr) (*ScopeCol, bool) {
+	c, ok := e.(*ColExpr)
+	if !ok || c.col == nil || c.col.Rel.table == nil || strings.Contains(c.col.Name, ".") {
 		return nil, false
 	}
-	t := c.col.t
+	t := c.col.T
 	if t.Kind == KNested || t.Kind == KInterval {
 		return nil, false
 	}
@@ -969,7 +969,7 @@ func pruneDerived(stmt sqlparser.SelectStatement, refs *colRefs) {
 	if len(kept) == 0 {
 		kept = sel.SelectExprs[:1]
 	}
-	if len(sel.GroupBy) == 0 && containsAggregate(sel.SelectExprs) && !containsAggregate(kept) {
+	if len(sel.GroupBy) == 0 && ContainsAggregate(sel.SelectExprs) && !ContainsAggregate(kept) {
 		// Still one row: an aggregate that cannot fail keeps it one.
 		kept = append(kept, &sqlparser.AliasedExpr{As: sqlparser.NewColIdent("__carquet_rows__"),
 			Expr: &sqlparser.FuncExpr{Name: sqlparser.NewColIdent("count"), Exprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}}})

@@ -11,62 +11,62 @@ import "time"
 type nullOrder uint8
 
 const (
-	nullsLastAlways nullOrder = iota
-	nullsFirstAlways
-	nullsFirstOnAsc // NULLS_FIRST_ON_ASC_LAST_ON_DESC (sqlite, mysql)
-	nullsLastOnAsc  // NULLS_LAST_ON_ASC_FIRST_ON_DESC (postgres)
+	NullsLastAlways nullOrder = iota
+	NullsFirstAlways
+	NullsFirstOnAsc // NULLS_FIRST_ON_ASC_LAST_ON_DESC (sqlite, mysql)
+	NullsLastOnAsc  // NULLS_LAST_ON_ASC_FIRST_ON_DESC (postgres)
 )
 
-// settings are the values a statement runs with.
-type settings struct {
-	nullOrder nullOrder
-	orderDesc bool // default_order DESC
-	// orderSet says default_order was set: DuckDB shows its default as
+// Settings are the values a statement runs with.
+type Settings struct {
+	NullOrder nullOrder
+	OrderDesc bool // default_order DESC
+	// OrderSet says default_order was set: DuckDB shows its default as
 	// ASCENDING, a value set as ASC or DESC.
-	orderSet bool
-	intDiv   bool
-	threads  int
-	memLimit uint64
-	tzName   string
-	tz       *time.Location // nil: UTC
-	// local has a bit (by settingDefs index) per setting the session has
+	OrderSet bool
+	IntDiv   bool
+	Threads  int
+	MemLimit uint64
+	TZName   string
+	TZ       *time.Location // nil: UTC
+	// Local has a bit (by settingDefs index) per setting the session has
 	// its own value of: duckdb_settings() shows their scope as LOCAL.
-	local uint64
-	// vars are the session's variables (variables.go), not to be changed.
-	vars map[string]*variable
-	// connID and rng are the session's id and random numbers
+	Local uint64
+	// Vars are the session's variables (variables.go), not to be changed.
+	Vars map[string]*Variable
+	// ConnID and rng are the session's id and random numbers
 	// (funcs_session.go).
-	connID uint64
-	rng    *sessionRand
-	// queryID numbers the statement's run (current_query_id(),
+	ConnID uint64
+	Rng    *SessionRand
+	// QueryID numbers the statement's run (current_query_id(),
 	// funcs_system.go).
-	queryID uint64
+	QueryID uint64
 }
 
 // nullsFirst is where NULLs of an ORDER BY item go: explicit is the
 // item's NULLS FIRST / NULLS LAST (0: none given).
-func (s *settings) nullsFirst(desc bool, explicit int8) bool {
+func (s *Settings) nullsFirst(desc bool, explicit int8) bool {
 	switch {
 	case explicit > 0:
 		return true
 	case explicit < 0:
 		return false
 	}
-	switch s.nullOrder {
-	case nullsFirstAlways:
+	switch s.NullOrder {
+	case NullsFirstAlways:
 		return true
-	case nullsFirstOnAsc:
+	case NullsFirstOnAsc:
 		return !desc
-	case nullsLastOnAsc:
+	case NullsLastOnAsc:
 		return desc
 	}
 	return false
 }
 
-// variable is one variable's value, in the engine's representation of
+// Variable is one variable's value, in the engine's representation of
 // its type (what Col.get returns).
-type variable struct {
-	name string // as first set
-	t    Type
-	v    any
+type Variable struct {
+	Name string // as first set
+	T    Type
+	V    any
 }

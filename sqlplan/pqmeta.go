@@ -31,9 +31,9 @@ type metaFile struct {
 	f    *file.File
 }
 
-// parquetMetaRelation is the relation of a call the rewrite made a table
+// ParquetMetaRelation is the relation of a call the rewrite made a table
 // name of (parse/pqmeta.go), ok false for other names.
-func (p *planner) parquetMetaRelation(name, alias string) (*relation, bool, error) {
+func (p *Planner) ParquetMetaRelation(name, alias string) (*Relation, bool, error) {
 	enc, ok := strings.CutPrefix(name, parse.ParquetMetaMarker)
 	if !ok {
 		return nil, false, nil
@@ -46,7 +46,7 @@ func (p *planner) parquetMetaRelation(name, alias string) (*relation, bool, erro
 	if alias == "" {
 		alias = fn
 	}
-	c := &catalogRows{}
+	c := &CatalogRows{}
 	if fn == "glob" {
 		err = p.globRows(c, q["path"])
 	} else {
@@ -55,12 +55,12 @@ func (p *planner) parquetMetaRelation(name, alias string) (*relation, bool, erro
 	if err != nil {
 		return nil, true, err
 	}
-	return c.relation(alias, strings.ToUpper(fn)), true, nil
+	return c.Relation(alias, strings.ToUpper(fn)), true, nil
 }
 
 // fileMetaRows opens the files the paths name, one at a time, and adds
 // the function's rows for each.
-func (p *planner) fileMetaRows(c *catalogRows, fn string, q url.Values) error {
+func (p *Planner) fileMetaRows(c *CatalogRows, fn string, q url.Values) error {
 	names, paths, err := p.metaPaths(q["path"])
 	if err != nil {
 		return err
@@ -81,7 +81,7 @@ func (p *planner) fileMetaRows(c *catalogRows, fn string, q url.Values) error {
 		add = p.bloomProbeColumns(c, q.Get("column"), q.Get("kind"), q.Get("value"))
 	}
 	for i, path := range paths {
-		f, err := scan.OpenFile(path, p.cat.ScanOptions())
+		f, err := scan.OpenFile(path, p.Cat.ScanOptions())
 		if err != nil {
 			return errorf("%s: %v", names[i], err)
 		}
@@ -97,7 +97,7 @@ func (p *planner) fileMetaRows(c *catalogRows, fn string, q url.Values) error {
 // metaPaths expands the patterns into the files they name, in order
 // (each glob's matches sorted), with the names the rows show. A pattern
 // that names no file is an error, as in DuckDB.
-func (p *planner) metaPaths(patterns []string) (names, paths []string, err error) {
+func (p *Planner) metaPaths(patterns []string) (names, paths []string, err error) {
 	for _, pat := range patterns {
 		n, ps, err := p.expandPattern(pat)
 		if err != nil {
@@ -114,8 +114,8 @@ func (p *planner) metaPaths(patterns []string) (names, paths []string, err error
 // expandPattern lists the regular files a path or glob names, confined
 // to the root as every path a statement reads. A URL is taken as one
 // object (globs over object stores are not listed here).
-func (p *planner) expandPattern(pat string) (names, paths []string, err error) {
-	full, err := p.cat.Confine().Join(pat, false)
+func (p *Planner) expandPattern(pat string) (names, paths []string, err error) {
+	full, err := p.Cat.Confine().Join(pat, false)
 	if err != nil {
 		return nil, nil, &Error{Msg: err.Error(), Offset: -1, Err: err}
 	}
@@ -130,7 +130,7 @@ func (p *planner) expandPattern(pat string) (names, paths []string, err error) {
 		return nil, nil, errorf("%s: %v", pat, err)
 	}
 	for _, m := range matches {
-		if err := p.cat.Confine().Check(m, false); err != nil {
+		if err := p.Cat.Confine().Check(m, false); err != nil {
 			return nil, nil, &Error{Msg: err.Error(), Offset: -1, Err: err}
 		}
 		names = append(names, shownPath(pat, full, m))
@@ -238,15 +238,15 @@ func matchSegments(pat, segs []string) bool {
 
 // globRows is glob(pattern): the files each pattern names, a pattern
 // naming none adding no row.
-func (p *planner) globRows(c *catalogRows, patterns []string) error {
-	col := c.col("file", tString)
+func (p *Planner) globRows(c *CatalogRows, patterns []string) error {
+	col := c.Col("file", TString)
 	for _, pat := range patterns {
 		names, _, err := p.expandPattern(pat)
 		if err != nil {
 			return err
 		}
 		for _, n := range names {
-			c.n++
+			c.N++
 			col.Add(n)
 		}
 	}

@@ -17,7 +17,7 @@ import (
 var (
 	tBlob    = Type{Kind: KBytes}
 	tUbigint = Type{Kind: KUint}
-	tStrings = Type{Kind: KNested, Elem: &tString}
+	tStrings = Type{Kind: KNested, Elem: &TString}
 	tBlobMap = Type{Kind: KNested, MapOf: true, Fields: []NamedType{{Name: "key", Type: tBlob}, {Name: "value", Type: tBlob}}}
 	tGeoBBox = Type{Kind: KNested, Fields: []NamedType{
 		{Name: "xmin", Type: tFloat}, {Name: "xmax", Type: tFloat}, {Name: "ymin", Type: tFloat}, {Name: "ymax", Type: tFloat},
@@ -41,15 +41,15 @@ func optBool(o format.Opt[bool]) any {
 }
 
 // chunkMetaColumns is parquet_metadata: a row per column chunk.
-func chunkMetaColumns(c *catalogRows) func(m metaFile) error {
-	name, rgID, rgRows, rgCols, rgBytes := c.col("file_name", tString), c.col("row_group_id", tBigint), c.col("row_group_num_rows", tBigint), c.col("row_group_num_columns", tBigint), c.col("row_group_bytes", tBigint)
-	colID, offset, numValues, path, typ := c.col("column_id", tBigint), c.col("file_offset", tBigint), c.col("num_values", tBigint), c.col("path_in_schema", tString), c.col("type", tString)
-	statsMin, statsMax, nulls, distinct := c.col("stats_min", tString), c.col("stats_max", tString), c.col("stats_null_count", tBigint), c.col("stats_distinct_count", tBigint)
-	minValue, maxValue, codec, encodings := c.col("stats_min_value", tString), c.col("stats_max_value", tString), c.col("compression", tString), c.col("encodings", tString)
-	indexPage, dictPage, dataPage := c.col("index_page_offset", tBigint), c.col("dictionary_page_offset", tBigint), c.col("data_page_offset", tBigint)
-	compressed, uncompressed, kv := c.col("total_compressed_size", tBigint), c.col("total_uncompressed_size", tBigint), c.col("key_value_metadata", tBlobMap)
-	bloomOff, bloomLen, minExact, maxExact := c.col("bloom_filter_offset", tBigint), c.col("bloom_filter_length", tBigint), c.col("min_is_exact", tBool), c.col("max_is_exact", tBool)
-	rgCompressed, geoBBox, geoTypes := c.col("row_group_compressed_bytes", tBigint), c.col("geo_bbox", tGeoBBox), c.col("geo_types", tStrings)
+func chunkMetaColumns(c *CatalogRows) func(m metaFile) error {
+	name, rgID, rgRows, rgCols, rgBytes := c.Col("file_name", TString), c.Col("row_group_id", TBigint), c.Col("row_group_num_rows", TBigint), c.Col("row_group_num_columns", TBigint), c.Col("row_group_bytes", TBigint)
+	colID, offset, numValues, path, typ := c.Col("column_id", TBigint), c.Col("file_offset", TBigint), c.Col("num_values", TBigint), c.Col("path_in_schema", TString), c.Col("type", TString)
+	statsMin, statsMax, nulls, distinct := c.Col("stats_min", TString), c.Col("stats_max", TString), c.Col("stats_null_count", TBigint), c.Col("stats_distinct_count", TBigint)
+	minValue, maxValue, codec, encodings := c.Col("stats_min_value", TString), c.Col("stats_max_value", TString), c.Col("compression", TString), c.Col("encodings", TString)
+	indexPage, dictPage, dataPage := c.Col("index_page_offset", TBigint), c.Col("dictionary_page_offset", TBigint), c.Col("data_page_offset", TBigint)
+	compressed, uncompressed, kv := c.Col("total_compressed_size", TBigint), c.Col("total_uncompressed_size", TBigint), c.Col("key_value_metadata", tBlobMap)
+	bloomOff, bloomLen, minExact, maxExact := c.Col("bloom_filter_offset", TBigint), c.Col("bloom_filter_length", TBigint), c.Col("min_is_exact", TBool), c.Col("max_is_exact", TBool)
+	rgCompressed, geoBBox, geoTypes := c.Col("row_group_compressed_bytes", TBigint), c.Col("geo_bbox", tGeoBBox), c.Col("geo_types", tStrings)
 	return func(m metaFile) error {
 		leaves := m.f.Schema.Leaves
 		for rg := range m.f.Meta.RowGroups {
@@ -63,7 +63,7 @@ func chunkMetaColumns(c *catalogRows) func(m metaFile) error {
 				if md == nil {
 					return errorf("%s: row group %d, column %d has no metadata (an encrypted column?)", m.name, rg, col)
 				}
-				c.n++
+				c.N++
 				name.Add(m.name)
 				rgID.Add(int64(rg))
 				rgRows.Add(g.NumRows)
@@ -102,7 +102,7 @@ func chunkMetaColumns(c *catalogRows) func(m metaFile) error {
 // addStats adds a chunk's statistics: the legacy min/max and the
 // min_value/max_value as text of the column's type, the counts and the
 // exactness flags.
-func addStats(m metaFile, leaf *schema.Node, st *format.Statistics, statsMin, statsMax, nulls, distinct, minValue, maxValue, minExact, maxExact *colBuilder) {
+func addStats(m metaFile, leaf *schema.Node, st *format.Statistics, statsMin, statsMax, nulls, distinct, minValue, maxValue, minExact, maxExact *ColBuilder) {
 	if st == nil {
 		st = &format.Statistics{}
 	}
@@ -169,15 +169,15 @@ func geoStats(g *format.GeospatialStatistics) (bbox, types any) {
 
 // schemaMetaColumns is parquet_schema: a row per schema element, in the
 // footer's (depth-first) order.
-func schemaMetaColumns(c *catalogRows) func(m metaFile) error {
-	name, elemName, typ, typeLen, rep := c.col("file_name", tString), c.col("name", tString), c.col("type", tString), c.col("type_length", tString), c.col("repetition_type", tString)
-	children, converted, scale, prec, fieldID := c.col("num_children", tBigint), c.col("converted_type", tString), c.col("scale", tBigint), c.col("precision", tBigint), c.col("field_id", tBigint)
-	logical, duckType, colID := c.col("logical_type", tString), c.col("duckdb_type", tString), c.col("column_id", tBigint)
+func schemaMetaColumns(c *CatalogRows) func(m metaFile) error {
+	name, elemName, typ, typeLen, rep := c.Col("file_name", TString), c.Col("name", TString), c.Col("type", TString), c.Col("type_length", TString), c.Col("repetition_type", TString)
+	children, converted, scale, prec, fieldID := c.Col("num_children", TBigint), c.Col("converted_type", TString), c.Col("scale", TBigint), c.Col("precision", TBigint), c.Col("field_id", TBigint)
+	logical, duckType, colID := c.Col("logical_type", TString), c.Col("duckdb_type", TString), c.Col("column_id", TBigint)
 	return func(m metaFile) error {
 		nodes := schemaNodes(m.f.Schema.Root, nil)
 		for i := range m.f.Meta.Schema {
 			e := &m.f.Meta.Schema[i]
-			c.n++
+			c.N++
 			name.Add(m.name)
 			elemName.Add(e.Name)
 			typ.Add(optString(e.Type))
@@ -254,7 +254,7 @@ func metaType(n *schema.Node) (Type, bool) {
 	if err != nil || f.Kind != schema.Primitive {
 		return Type{}, false
 	}
-	t := typeOfField(f)
+	t := TypeOfField(f)
 	if e := n.SchemaElement; e == nil || e.LogicalType == nil {
 		t.TZ = false
 		if t.Kind == KTimeTZ {
@@ -265,12 +265,12 @@ func metaType(n *schema.Node) (Type, bool) {
 }
 
 // fileMetaColumns is parquet_file_metadata: a row per file.
-func fileMetaColumns(c *catalogRows) func(m metaFile) error {
-	name, createdBy, numRows, numRGs, version := c.col("file_name", tString), c.col("created_by", tString), c.col("num_rows", tBigint), c.col("num_row_groups", tBigint), c.col("format_version", tBigint)
-	algo, signing, size, footer, orders := c.col("encryption_algorithm", tString), c.col("footer_signing_key_metadata", tString), c.col("file_size_bytes", tUbigint), c.col("footer_size", tUbigint), c.col("column_orders", tStrings)
+func fileMetaColumns(c *CatalogRows) func(m metaFile) error {
+	name, createdBy, numRows, numRGs, version := c.Col("file_name", TString), c.Col("created_by", TString), c.Col("num_rows", TBigint), c.Col("num_row_groups", TBigint), c.Col("format_version", TBigint)
+	algo, signing, size, footer, orders := c.Col("encryption_algorithm", TString), c.Col("footer_signing_key_metadata", TString), c.Col("file_size_bytes", tUbigint), c.Col("footer_size", tUbigint), c.Col("column_orders", tStrings)
 	return func(m metaFile) error {
 		md := m.f.Meta
-		c.n++
+		c.N++
 		name.Add(m.name)
 		if s, ok := md.CreatedBy.Get(); ok {
 			createdBy.Add(s)
@@ -343,11 +343,11 @@ func columnOrdersText(orders []format.ColumnOrder) any {
 }
 
 // kvMetaColumns is parquet_kv_metadata: a row per footer key/value pair.
-func kvMetaColumns(c *catalogRows) func(m metaFile) error {
-	name, key, val := c.col("file_name", tString), c.col("key", tBlob), c.col("value", tBlob)
+func kvMetaColumns(c *CatalogRows) func(m metaFile) error {
+	name, key, val := c.Col("file_name", TString), c.Col("key", tBlob), c.Col("value", tBlob)
 	return func(m metaFile) error {
 		for _, kv := range m.f.Meta.KeyValueMetadata {
-			c.n++
+			c.N++
 			name.Add(m.name)
 			key.Add(kv.Key)
 			val.Add(kv.Value.Value) // a key without a value: the empty blob, as in DuckDB

@@ -31,7 +31,7 @@ func statText(leaf *schema.Node, b []byte) any {
 	if f, ok := x.(float64); ok && f != f {
 		return nil // a NaN bound bounds nothing: DuckDB shows none
 	}
-	return formatScalar(plainType(t), x)
+	return FormatScalar(plainType(t), x)
 }
 
 // leafField is a leaf's primitive field: a repeated leaf's element.
@@ -156,32 +156,32 @@ func logicalTypeText(lt *format.LogicalType) any {
 // columns are the rows of parquet_file_metadata, parquet_metadata,
 // parquet_schema and parquet_kv_metadata for that file, as lists of
 // structs.
-func fullMetaColumns(c *catalogRows) func(m metaFile) error {
+func fullMetaColumns(c *CatalogRows) func(m metaFile) error {
 	parts := []struct {
 		name string
-		cols func(*catalogRows) func(metaFile) error
+		cols func(*CatalogRows) func(metaFile) error
 	}{
 		{"parquet_file_metadata", fileMetaColumns},
 		{"parquet_metadata", chunkMetaColumns},
 		{"parquet_schema", schemaMetaColumns},
 		{"parquet_kv_metadata", kvMetaColumns},
 	}
-	builders := make([]*colBuilder, len(parts))
+	builders := make([]*ColBuilder, len(parts))
 	for i, part := range parts {
 		// The struct's fields are the function's columns.
-		probe := &catalogRows{}
+		probe := &CatalogRows{}
 		part.cols(probe)
 		var fields []NamedType
-		for _, col := range probe.cols {
+		for _, col := range probe.Cols {
 			fields = append(fields, NamedType{Name: col.Name, Type: col.Type})
 		}
 		elem := Type{Kind: KNested, Fields: fields}
-		builders[i] = c.col(part.name, Type{Kind: KNested, Elem: &elem})
+		builders[i] = c.Col(part.name, Type{Kind: KNested, Elem: &elem})
 	}
 	return func(m metaFile) error {
-		c.n++
+		c.N++
 		for i, part := range parts {
-			sub := &catalogRows{}
+			sub := &CatalogRows{}
 			if err := part.cols(sub)(m); err != nil {
 				return err
 			}
@@ -192,12 +192,12 @@ func fullMetaColumns(c *catalogRows) func(m metaFile) error {
 }
 
 // structs is the rows as a list of struct values.
-func (c *catalogRows) structs() []any {
-	out := make([]any, c.n)
-	for r := 0; r < c.n; r++ {
-		row := make(map[string]any, len(c.cols))
-		for j, col := range c.cols {
-			row[col.Name] = c.data[j].C.Get(r)
+func (c *CatalogRows) structs() []any {
+	out := make([]any, c.N)
+	for r := 0; r < c.N; r++ {
+		row := make(map[string]any, len(c.Cols))
+		for j, col := range c.Cols {
+			row[col.Name] = c.Data[j].C.Get(r)
 		}
 		out[r] = row
 	}
@@ -208,8 +208,8 @@ func (c *catalogRows) structs() []any {
 // per row group telling whether its bloom filter excludes the value (the
 // value is cast to the column's type, then hashed as its PLAIN encoding);
 // a row group without a filter excludes nothing.
-func (p *planner) bloomProbeColumns(c *catalogRows, column, kind, text string) func(m metaFile) error {
-	name, rgID, excludes := c.col("file_name", tString), c.col("row_group_id", tBigint), c.col("bloom_filter_excludes", tBool)
+func (p *Planner) bloomProbeColumns(c *CatalogRows, column, kind, text string) func(m metaFile) error {
+	name, rgID, excludes := c.Col("file_name", TString), c.Col("row_group_id", TBigint), c.Col("bloom_filter_excludes", TBool)
 	return func(m metaFile) error {
 		if kind == "null" {
 			return errorf("Can't have NULL parameters for parquet_bloom_probe")
@@ -235,7 +235,7 @@ func (p *planner) bloomProbeColumns(c *catalogRows, column, kind, text string) f
 				}
 				excluded = bf != nil && !bf.Check(h)
 			}
-			c.n++
+			c.N++
 			name.Add(m.name)
 			rgID.Add(int64(rg))
 			excludes.Add(excluded)
@@ -265,17 +265,17 @@ func probeHash(leaf *schema.Node, kind, text string) (h uint64, ok bool, err err
 	if err != nil {
 		return 0, false, err
 	}
-	t := typeOfField(f)
+	t := TypeOfField(f)
 	if t.Kind == KNested || t.Kind == KInterval {
 		return 0, false, nil
 	}
-	v, err := castScalar(text, tString, plainType(t))
+	v, err := CastScalar(text, TString, plainType(t))
 	if err != nil {
 		return 0, false, err
 	}
-	b := newBuilder(plainType(t), 1)
+	b := NewBuilder(plainType(t), 1)
 	b.Add(v)
-	vec1, err := toVector(b.C, f)
+	vec1, err := ToVector(b.C, f)
 	if err != nil {
 		return 0, false, err
 	}

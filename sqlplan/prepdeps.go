@@ -20,7 +20,7 @@ import (
 // its own starts; nil (all serial) unless every build side is made of
 // operators that hold no shared state (those a pipeline runs: scans,
 // filters, projections and joins of expressions safe on any goroutine).
-func prepAfter(owners []node) [][]int {
+func prepAfter(owners []Node) [][]int {
 	if len(owners) < 2 {
 		return nil
 	}
@@ -95,11 +95,11 @@ func shareScan(a, b []*kernels.Scan) bool {
 // joinExprsSafe reports whether join j's keys and condition may be
 // evaluated while other joins build their tables on other goroutines.
 func joinExprsSafe(j *kernels.HashJoin) bool {
-	if j.Cond != nil && !concurrentSafe(j.Cond.(expr)) {
+	if j.Cond != nil && !concurrentSafe(j.Cond.(Expr)) {
 		return false
 	}
 	for _, k := range slices.Concat(j.LKeys, j.RKeys) {
-		if !concurrentSafe(k.(expr)) {
+		if !concurrentSafe(k.(Expr)) {
 			return false
 		}
 	}
@@ -109,7 +109,7 @@ func joinExprsSafe(j *kernels.HashJoin) bool {
 // safeScans returns the scans of n, ok false when n has an operator that
 // may not run beside other builds (one with state of its own, or
 // expressions that are not concurrentSafe).
-func safeScans(n node) (scans []*kernels.Scan, ok bool) {
+func safeScans(n Node) (scans []*kernels.Scan, ok bool) {
 	switch x := kernels.Bare(n).(type) {
 	case *kernels.Scan:
 		return []*kernels.Scan{x}, true
@@ -125,7 +125,7 @@ func safeScans(n node) (scans []*kernels.Scan, ok bool) {
 		return safeScans(x.In)
 	case *kernels.Project:
 		for _, e := range x.Exprs {
-			if !concurrentSafe(e.(expr)) {
+			if !concurrentSafe(e.(Expr)) {
 				return nil, false
 			}
 		}

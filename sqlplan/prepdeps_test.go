@@ -36,8 +36,8 @@ func TestJoinBuildsAtOnce(t *testing.T) {
 		}
 	}
 	exec(t, e, "SET threads = 2")
-	plan := fmt.Sprint(queryAll(t, e, "EXPLAIN ANALYZE "+q))
-	if !strings.Contains(plan, "PARALLEL x2") || !strings.Contains(plan, "fk1 IN (100 integers") {
-		t.Errorf("EXPLAIN ANALYZE: no pipeline or no key filter from d1:\n%s", plan)
+	pl := fmt.Sprint(queryAll(t, e, "EXPLAIN ANALYZE "+q))
+	if !strings.Contains(pl, "PARALLEL x2") || !strings.Contains(pl, "fk1 IN (100 integers") {
+		t.Errorf("EXPLAIN ANALYZE: no pipeline or no key filter from d1:\n%s", pl)
 	}
 }

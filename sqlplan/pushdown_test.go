@@ -27,12 +27,12 @@ func TestDerivedFilterReachesScan(t *testing.T) {
 		{"SELECT count(*) FROM (SELECT * FROM (SELECT * FROM s) a) b WHERE id = 5", "id = 5"},
 		{"SELECT count(*) FROM (SELECT id AS k, name FROM s WHERE g = 5) t WHERE k = 5", "(g = 5) AND (id = 5)"},
 	} {
-		plan := analyzed(t, e, c.q)
-		if !strings.Contains(plan, "pushed filter: "+c.pushed+"\n") || !strings.Contains(plan, "columns: (no columns)") {
-			t.Errorf("%s: the filter should reach the scan, which reads no column:\n%s", c.q, plan)
+		pl := analyzed(t, e, c.q)
+		if !strings.Contains(pl, "pushed filter: "+c.pushed+"\n") || !strings.Contains(pl, "columns: (no columns)") {
+			t.Errorf("%s: the filter should reach the scan, which reads no column:\n%s", c.q, pl)
 		}
-		if strings.Contains(plan, "FILTER") {
-			t.Errorf("%s: no filter should be left above the scan:\n%s", c.q, plan)
+		if strings.Contains(pl, "FILTER") {
+			t.Errorf("%s: no filter should be left above the scan:\n%s", c.q, pl)
 		}
 		if got := queryAll(t, e, c.q); got[0][0] != int64(1) {
 			t.Errorf("%s: got %v, want 1", c.q, got)
@@ -48,21 +48,21 @@ func TestDerivedFilterThroughExpressions(t *testing.T) {
 	if got := fmt.Sprint(queryAll(t, e, q)); got != "[[6 n5]]" {
 		t.Errorf("%s: got %s", q, got)
 	}
-	if plan := analyzed(t, e, q); strings.Contains(plan, "FILTER WHERE") || !strings.Contains(plan, "id + 1") {
-		t.Errorf("%s: the filter should run inside the derived table:\n%s", q, plan)
+	if pl := analyzed(t, e, q); strings.Contains(pl, "FILTER WHERE") || !strings.Contains(pl, "id + 1") {
+		t.Errorf("%s: the filter should run inside the derived table:\n%s", q, pl)
 	}
 	// An ON condition on the derived table alone filters it in its scan.
 	q = "SELECT count(*) FROM s a JOIN (SELECT * FROM s) b ON a.id = b.id AND b.g = 3"
 	if got := queryAll(t, e, q); got[0][0] != int64(100) {
 		t.Errorf("%s: got %v, want 100", q, got)
 	}
-	if plan := analyzed(t, e, q); !strings.Contains(plan, "pushed filter: g = 3") {
-		t.Errorf("%s: the ON condition should reach the scan:\n%s", q, plan)
+	if pl := analyzed(t, e, q); !strings.Contains(pl, "pushed filter: g = 3") {
+		t.Errorf("%s: the ON condition should reach the scan:\n%s", q, pl)
 	}
 	// Only the columns read above are read.
 	q = "SELECT sum(v) FROM (SELECT * FROM s) t WHERE g = 2"
-	if plan := analyzed(t, e, q); !strings.Contains(plan, "columns: v") || strings.Contains(plan, "name") {
-		t.Errorf("%s: the scan should read v alone:\n%s", q, plan)
+	if pl := analyzed(t, e, q); !strings.Contains(pl, "columns: v") || strings.Contains(pl, "name") {
+		t.Errorf("%s: the scan should read v alone:\n%s", q, pl)
 	}
 	if got := queryAll(t, e, q); fmt.Sprint(got) != fmt.Sprint(queryAll(t, e, "SELECT sum(v) FROM s WHERE g = 2")) {
 		t.Errorf("%s: got %v", q, got)
@@ -94,8 +94,8 @@ func TestDerivedFilterNotPushed(t *testing.T) {
 		if got := fmt.Sprint(queryAll(t, e, c.q)); got != c.want {
 			t.Errorf("%s: got %s, want %s", c.q, got, c.want)
 		}
-		if plan := analyzed(t, e, c.q); c.notInPlan != "" && strings.Contains(plan, c.notInPlan) {
-			t.Errorf("%s: the filter should not be pushed:\n%s", c.q, plan)
+		if pl := analyzed(t, e, c.q); c.notInPlan != "" && strings.Contains(pl, c.notInPlan) {
+			t.Errorf("%s: the filter should not be pushed:\n%s", c.q, pl)
 		}
 	}
 }
@@ -108,16 +108,16 @@ func TestDerivedFilterOnGroupKeys(t *testing.T) {
 	if got := fmt.Sprint(queryAll(t, e, q)); got != "[[3 303]]" {
 		t.Errorf("%s: got %s", q, got)
 	}
-	plan := analyzed(t, e, q)
-	if !strings.Contains(plan, "pushed filter: g = 3\n") || !strings.Contains(plan, "FILTER (residual) total > 0") {
-		t.Errorf("%s: the key filter should reach the scan, the other stay above:\n%s", q, plan)
+	pl := analyzed(t, e, q)
+	if !strings.Contains(pl, "pushed filter: g = 3\n") || !strings.Contains(pl, "FILTER (residual) total > 0") {
+		t.Errorf("%s: the key filter should reach the scan, the other stay above:\n%s", q, pl)
 	}
 	q = "WITH x AS (SELECT g AS k, count(*) AS n FROM s GROUP BY g HAVING count(*) > 0) SELECT k, n FROM x WHERE k IN (1, 2) ORDER BY k"
 	if got := fmt.Sprint(queryAll(t, e, q)); got != "[[1 100] [2 100]]" {
 		t.Errorf("%s: got %s", q, got)
 	}
-	if plan := analyzed(t, e, q); !strings.Contains(plan, "pushed filter: g IN") {
-		t.Errorf("%s: the key filter should reach the scan:\n%s", q, plan)
+	if pl := analyzed(t, e, q); !strings.Contains(pl, "pushed filter: g IN") {
+		t.Errorf("%s: the key filter should reach the scan:\n%s", q, pl)
 	}
 }
 
@@ -126,8 +126,8 @@ func TestDerivedFilterOnGroupKeys(t *testing.T) {
 func TestDerivedOutputsUnread(t *testing.T) {
 	e := pushdownTables(t)
 	q := "SELECT count(*) FROM (SELECT * FROM s) t"
-	if plan := analyzed(t, e, q); !strings.Contains(plan, "COUNT(*) FROM FOOTERS") {
-		t.Errorf("%s: the count should come from the footers:\n%s", q, plan)
+	if pl := analyzed(t, e, q); !strings.Contains(pl, "COUNT(*) FROM FOOTERS") {
+		t.Errorf("%s: the count should come from the footers:\n%s", q, pl)
 	}
 	for q, want := range map[string]string{
 		q: "[[1000]]",
@@ -179,25 +179,25 @@ func TestUnionFilterReachesEveryScan(t *testing.T) {
 		if got := fmt.Sprint(queryAll(t, e, c.q)); got != c.want {
 			t.Errorf("%s: got %s, want %s", c.q, got, c.want)
 		}
-		plan := analyzed(t, e, c.q)
-		if n := strings.Count(plan, "pushed filter: "+c.pushed+"\n"); n != c.scans {
-			t.Errorf("%s: the filter should reach all %d scans of the union (it reaches %d):\n%s", c.q, c.scans, n, plan)
+		pl := analyzed(t, e, c.q)
+		if n := strings.Count(pl, "pushed filter: "+c.pushed+"\n"); n != c.scans {
+			t.Errorf("%s: the filter should reach all %d scans of the union (it reaches %d):\n%s", c.q, c.scans, n, pl)
 		}
-		if strings.Contains(plan, "FILTER (residual) id") {
-			t.Errorf("%s: no filter should be left above the union:\n%s", c.q, plan)
+		if strings.Contains(pl, "FILTER (residual) id") {
+			t.Errorf("%s: no filter should be left above the union:\n%s", c.q, pl)
 		}
-		if !strings.Contains(plan, "row groups 1 (pruned 1 by statistics") {
-			t.Errorf("%s: a scan should prune its row group:\n%s", c.q, plan)
+		if !strings.Contains(pl, "row groups 1 (pruned 1 by statistics") {
+			t.Errorf("%s: a scan should prune its row group:\n%s", c.q, pl)
 		}
 	}
 	// Under UNION ALL the scans read only what is read above.
 	q := "SELECT count(*) FROM (SELECT * FROM s UNION ALL SELECT * FROM s2) t"
-	if plan := analyzed(t, e, q); strings.Count(plan, "COUNT(*) FROM FOOTERS") != 2 {
-		t.Errorf("%s: each branch's count should come from the footers:\n%s", q, plan)
+	if pl := analyzed(t, e, q); strings.Count(pl, "COUNT(*) FROM FOOTERS") != 2 {
+		t.Errorf("%s: each branch's count should come from the footers:\n%s", q, pl)
 	}
 	q = "SELECT sum(v) FROM (SELECT * FROM s UNION ALL SELECT * FROM s2) t WHERE g = 2"
-	if plan := analyzed(t, e, q); strings.Count(plan, "columns: v ") != 2 || strings.Contains(plan, "name") {
-		t.Errorf("%s: the scans should read v alone:\n%s", q, plan)
+	if pl := analyzed(t, e, q); strings.Count(pl, "columns: v ") != 2 || strings.Contains(pl, "name") {
+		t.Errorf("%s: the scans should read v alone:\n%s", q, pl)
 	}
 	if got := fmt.Sprint(queryAll(t, e, q)); got != "[[600]]" {
 		t.Errorf("%s: got %s, want [[600]]", q, got)
@@ -237,8 +237,8 @@ func TestUnionFilterNotPushed(t *testing.T) {
 		if got := fmt.Sprint(queryAll(t, e, c.q)); got != c.want {
 			t.Errorf("%s: got %s, want %s", c.q, got, c.want)
 		}
-		if plan := analyzed(t, e, c.q); c.notInPlan != "" && strings.Contains(plan, c.notInPlan) {
-			t.Errorf("%s: the filter should not be pushed:\n%s", c.q, plan)
+		if pl := analyzed(t, e, c.q); c.notInPlan != "" && strings.Contains(pl, c.notInPlan) {
+			t.Errorf("%s: the filter should not be pushed:\n%s", c.q, pl)
 		}
 	}
 }
@@ -262,9 +262,9 @@ func TestSetOpFilterReachesBothSides(t *testing.T) {
 		if got := fmt.Sprint(queryAll(t, e, c.q)); got != c.want {
 			t.Errorf("%s: got %s, want %s", c.q, got, c.want)
 		}
-		plan := analyzed(t, e, c.q)
-		if n := strings.Count(plan, c.pushed+"\n") + strings.Count(plan, "AND ("+c.pushed+")\n"); n != 2 {
-			t.Errorf("%s: the filter should reach both scans (it reaches %d):\n%s", c.q, n, plan)
+		pl := analyzed(t, e, c.q)
+		if n := strings.Count(pl, c.pushed+"\n") + strings.Count(pl, "AND ("+c.pushed+")\n"); n != 2 {
+			t.Errorf("%s: the filter should reach both scans (it reaches %d):\n%s", c.q, n, pl)
 		}
 	}
 	for _, c := range []struct{ q, want, notInPlan string }{
@@ -277,8 +277,8 @@ func TestSetOpFilterReachesBothSides(t *testing.T) {
 		if got := fmt.Sprint(queryAll(t, e, c.q)); got != c.want {
 			t.Errorf("%s: got %s, want %s", c.q, got, c.want)
 		}
-		if plan := analyzed(t, e, c.q); c.notInPlan != "" && strings.Contains(plan, c.notInPlan) {
-			t.Errorf("%s: the filter should not be pushed:\n%s", c.q, plan)
+		if pl := analyzed(t, e, c.q); c.notInPlan != "" && strings.Contains(pl, c.notInPlan) {
+			t.Errorf("%s: the filter should not be pushed:\n%s", c.q, pl)
 		}
 	}
 }
@@ -306,12 +306,12 @@ func TestWindowPartitionFilter(t *testing.T) {
 		if got := fmt.Sprint(queryAll(t, e, c.q)); got != c.want {
 			t.Errorf("%s: got %s, want %s", c.q, got, c.want)
 		}
-		plan := analyzed(t, e, c.q)
-		if pushed := strings.Contains(plan, "pushed filter: g = 5\n"); pushed != c.pushed {
-			t.Errorf("%s: g = 5 pushed into the scan: %v, want %v:\n%s", c.q, pushed, c.pushed, plan)
+		pl := analyzed(t, e, c.q)
+		if pushed := strings.Contains(pl, "pushed filter: g = 5\n"); pushed != c.pushed {
+			t.Errorf("%s: g = 5 pushed into the scan: %v, want %v:\n%s", c.q, pushed, c.pushed, pl)
 		}
-		if strings.Contains(plan, "pushed filter: id") || strings.Contains(plan, "pushed filter: v") {
-			t.Errorf("%s: only the filter on the partition key may reach the scan:\n%s", c.q, plan)
+		if strings.Contains(pl, "pushed filter: id") || strings.Contains(pl, "pushed filter: v") {
+			t.Errorf("%s: only the filter on the partition key may reach the scan:\n%s", c.q, pl)
 		}
 	}
 }

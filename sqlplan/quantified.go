@@ -18,7 +18,7 @@ import (
 // a NULL; over an empty s, ANY is false and ALL true. = ALL is x = min =
 // max, <> ANY its negation.
 
-func (p *planner) bindQuantified(x *sqlparser.ComparisonExpr, l expr, f *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (expr, error) {
+func (p *Planner) bindQuantified(x *sqlparser.ComparisonExpr, l Expr, f *sqlparser.FuncExpr, sc *Scope, agg *aggCtx) (Expr, error) {
 	all := f.Name.Lowered() == parse.AllMarker
 	var sub *sqlparser.Subquery
 	if len(f.Exprs) == 1 {
@@ -53,7 +53,7 @@ func (p *planner) bindQuantified(x *sqlparser.ComparisonExpr, l expr, f *sqlpars
 		return nil, errorf("the subquery of ANY/ALL returns %d columns, not 1", len(b.Cols))
 	}
 	if b.N == 0 {
-		return &constExpr{t: tBool, v: all}, nil
+		return &ConstExpr{T: TBool, V: all}, nil
 	}
 	c := b.Cols[0]
 	var lo, hi any
@@ -71,12 +71,12 @@ func (p *planner) bindQuantified(x *sqlparser.ComparisonExpr, l expr, f *sqlpars
 			hi = v
 		}
 	}
-	unknown := &constExpr{t: tBool}
+	unknown := &ConstExpr{T: TBool}
 	if lo == nil { // only NULLs
 		return unknown, nil
 	}
-	cmp := func(o cmpOp, v any) (expr, error) { return p.compare(o, l, &constExpr{t: c.T, v: v}) }
-	var e expr
+	cmp := func(o cmpOp, v any) (Expr, error) { return p.compare(o, l, &ConstExpr{T: c.T, V: v}) }
+	var e Expr
 	switch op {
 	case "=", "<>": // = ALL, <> ANY
 		eq, err := cmp(opEq, lo)
@@ -108,9 +108,9 @@ func (p *planner) bindQuantified(x *sqlparser.ComparisonExpr, l expr, f *sqlpars
 	}
 	if hasNull {
 		if all {
-			e = &andExpr{terms: []expr{e, unknown}}
+			e = &AndExpr{Terms: []Expr{e, unknown}}
 		} else {
-			e = &orExpr{terms: []expr{e, unknown}}
+			e = &orExpr{terms: []Expr{e, unknown}}
 		}
 	}
 	return e, nil
@@ -120,12 +120,12 @@ func (p *planner) bindQuantified(x *sqlparser.ComparisonExpr, l expr, f *sqlpars
 // ANY is true when some comparison is, else NULL when some is NULL, else
 // false; ALL is false when some comparison is, else NULL when some is
 // NULL, else true.
-func (p *planner) bindQuantifiedList(op string, all bool, l expr, arg sqlparser.SelectExpr, sc *scope, agg *aggCtx) (expr, error) {
+func (p *Planner) bindQuantifiedList(op string, all bool, l Expr, arg sqlparser.SelectExpr, sc *Scope, agg *aggCtx) (Expr, error) {
 	ae, ok := arg.(*sqlparser.AliasedExpr)
 	if !ok {
 		return nil, errorf("ANY, SOME and ALL take a subquery or a list")
 	}
-	list, err := p.bindExpr(ae.Expr, sc, agg)
+	list, err := p.BindExpr(ae.Expr, sc, agg)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func (p *planner) bindQuantifiedList(op string, all bool, l expr, arg sqlparser.
 	if err != nil {
 		return nil, err
 	}
-	ct, err := unifyTypes(l.Type(), plainType(et))
+	ct, err := UnifyTypes(l.Type(), plainType(et))
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +149,7 @@ func (p *planner) bindQuantifiedList(op string, all bool, l expr, arg sqlparser.
 	if all {
 		word = "ALL"
 	}
-	e := nestedFunc(x.String()+" "+op+" "+word+"("+list.String()+")", tBool, []expr{x, list}, func(v []any) (any, error) {
+	e := nestedFunc(x.String()+" "+op+" "+word+"("+list.String()+")", TBool, []Expr{x, list}, func(v []any) (any, error) {
 		elems, _ := v[1].([]any)
 		sawNull := false
 		for _, el := range elems {
@@ -158,7 +158,7 @@ func (p *planner) bindQuantifiedList(op string, all bool, l expr, arg sqlparser.
 				return nil, err
 			}
 			if s != nil {
-				s, err = castScalar(s, plainType(et), ct)
+				s, err = CastScalar(s, plainType(et), ct)
 				if err != nil {
 					return nil, err
 				}

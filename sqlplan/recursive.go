@@ -29,11 +29,11 @@ const (
 // Bounds on a recursion: a query that does not converge is an error, not
 // a hang.
 var (
-	maxRecRounds = 100_000
-	maxRecRows   = 10_000_000
+	MaxRecRounds = 100_000
+	MaxRecRows   = 10_000_000
 )
 
-type recCTE struct {
+type RecCTE struct {
 	name   string
 	idx    int
 	cols   []string // the column list, nil for the anchor's names
@@ -42,10 +42,10 @@ type recCTE struct {
 	all    bool          // UNION ALL
 }
 
-func (r *recCTE) marker() string { return recMarker + ":" + strconv.Itoa(r.idx) }
+func (r *RecCTE) Marker() string { return recMarker + ":" + strconv.Itoa(r.idx) }
 
-// newRecCTE splits the query of a recursive CTE into anchor and step.
-func newRecCTE(text, name string, cols []string, body []parse.Token, idx, pos int) (*recCTE, error) {
+// NewRecCTE splits the query of a recursive CTE into anchor and step.
+func NewRecCTE(text, name string, cols []string, body []parse.Token, idx, pos int) (*RecCTE, error) {
 	depth := 0
 	for i, t := range body {
 		switch {
@@ -65,7 +65,7 @@ func newRecCTE(text, name string, cols []string, body []parse.Token, idx, pos in
 			if parse.NamesTable(body[:i], name) {
 				return nil, errAt(text, pos, "the anchor of the recursive CTE %s (before UNION) names %s", name, name)
 			}
-			rc := &recCTE{name: name, idx: idx, cols: cols, anchor: body[:i], all: all}
+			rc := &RecCTE{name: name, idx: idx, cols: cols, anchor: body[:i], all: all}
 			work := map[string][]parse.Token{strings.ToLower(name): {{Kind: parse.Quoted, Text: parse.Backquote(workMarker + ":" + strconv.Itoa(idx)), Pos: pos}}}
 			rc.step = parse.SubstituteCTEs(rest, work)
 			return rc, nil
@@ -76,14 +76,14 @@ func newRecCTE(text, name string, cols []string, body []parse.Token, idx, pos in
 	return nil, e
 }
 
-// setRecursive hands the recursive CTEs of a WITH to the query and its
+// SetRecursive hands the recursive CTEs of a WITH to the query and its
 // parts (their sources carry them to the planners).
-func (q *parsed) setRecursive(recs []*recCTE) {
-	if q.src != nil {
-		q.src.recs = recs
+func (q *Parsed) SetRecursive(recs []*RecCTE) {
+	if q.Src != nil {
+		q.Src.recs = recs
 	}
-	for _, p := range q.parts {
-		p.setRecursive(recs)
+	for _, p := range q.Parts {
+		p.SetRecursive(recs)
 	}
 }
 
@@ -95,27 +95,27 @@ type recTable struct {
 	types []Type
 }
 
-func (t *recTable) relation(alias, what string) *relation {
+func (t *recTable) relation(alias, what string) *Relation {
 	cols := make([]Column, len(t.names))
 	for i := range t.names {
 		cols[i] = Column{Name: t.names[i], Type: t.types[i], Nullable: true}
 	}
 	b := &Batch{N: t.b.N, Cols: append([]*Col(nil), t.b.Cols...)}
-	rel := &relation{alias: alias, sub: &selectPlan{root: &kernels.Const{Batches: []*Batch{b}, What: what}, cols: cols}}
+	rel := &Relation{Alias: alias, Sub: &SelectPlan{Root: &kernels.Const{Batches: []*Batch{b}, What: what}, Cols: cols}}
 	for i, c := range cols {
-		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: c.Name, t: c.Type, slot: &slot{}, local: i})
+		rel.Cols = append(rel.Cols, &ScopeCol{Rel: rel, Name: c.Name, T: c.Type, Slot: &Slot{}, Local: i})
 	}
 	return rel
 }
 
 // markerRelation plans a recursive CTE's or a work table's marker name.
-func (p *planner) markerRelation(name, alias string) (*relation, error) {
+func (p *Planner) markerRelation(name, alias string) (*Relation, error) {
 	kind, num, _ := strings.Cut(name, ":")
 	idx, err := strconv.Atoi(num)
-	if err != nil || p.src == nil || idx < 0 || idx >= len(p.src.recs) {
+	if err != nil || p.Src == nil || idx < 0 || idx >= len(p.Src.recs) {
 		return nil, errorf("internal error: unknown table %s", name)
 	}
-	rc := p.src.recs[idx]
+	rc := p.Src.recs[idx]
 	if alias == "" {
 		alias = rc.name
 	}
@@ -134,7 +134,7 @@ func (p *planner) markerRelation(name, alias string) (*relation, error) {
 }
 
 // recursiveResult computes a recursive CTE (once per planner).
-func (p *planner) recursiveResult(rc *recCTE) (*recTable, error) {
+func (p *Planner) recursiveResult(rc *RecCTE) (*recTable, error) {
 	if r := p.recDone[rc.idx]; r != nil {
 		return r, nil
 	}
@@ -158,7 +158,7 @@ func (p *planner) recursiveResult(rc *recCTE) (*recTable, error) {
 	for i, c := range cols {
 		res.names[i], res.types[i] = c.Name, c.Type
 		if res.types[i].Kind == KNull {
-			res.types[i] = tInt
+			res.types[i] = TInt
 		}
 	}
 	if rc.cols != nil {
@@ -178,11 +178,11 @@ func (p *planner) recursiveResult(rc *recCTE) (*recTable, error) {
 	res.b = b
 	work := b
 	for round := 0; work.N > 0; round++ {
-		if err := p.ctx.Err(); err != nil {
+		if err := p.Ctx.Err(); err != nil {
 			return nil, err
 		}
-		if round >= maxRecRounds {
-			return nil, errorf("the recursive CTE %s did not end after %d rounds", rc.name, maxRecRounds)
+		if round >= MaxRecRounds {
+			return nil, errorf("the recursive CTE %s did not end after %d rounds", rc.name, MaxRecRounds)
 		}
 		p.recWork[rc.idx] = &recTable{b: work, names: res.names, types: res.types}
 		nb, ncols, err := p.runTokens(rc.step)
@@ -198,11 +198,11 @@ func (p *planner) recursiveResult(rc *recCTE) (*recTable, error) {
 		if seen != nil {
 			nb = newRows(nb, seen)
 		}
-		if res.b.N+nb.N > maxRecRows {
-			return nil, errorf("the recursive CTE %s produced more than %d rows", rc.name, maxRecRows)
+		if res.b.N+nb.N > MaxRecRows {
+			return nil, errorf("the recursive CTE %s produced more than %d rows", rc.name, MaxRecRows)
 		}
 		for i := range res.b.Cols {
-			appendCol(res.b.Cols[i], nb.Cols[i])
+			AppendCol(res.b.Cols[i], nb.Cols[i])
 		}
 		res.b.N += nb.N
 		work = nb
@@ -213,12 +213,12 @@ func (p *planner) recursiveResult(rc *recCTE) (*recTable, error) {
 }
 
 // runTokens plans and runs a query given as tokens of the statement.
-func (p *planner) runTokens(toks []parse.Token) (*Batch, []Column, error) {
-	src, err := rewriteTokens(p.src.Orig, toks)
+func (p *Planner) runTokens(toks []parse.Token) (*Batch, []Column, error) {
+	src, err := RewriteTokens(p.Src.Orig, toks)
 	if err != nil {
 		return nil, nil, err
 	}
-	src.recs = p.src.recs
+	src.recs = p.Src.recs
 	ast, err := sqlparser.Parse(src.Text)
 	if err != nil {
 		return nil, nil, src.ParseError(err)
@@ -227,19 +227,19 @@ func (p *planner) runTokens(toks []parse.Token) (*Batch, []Column, error) {
 	if !ok {
 		return nil, nil, errorf("a CTE must be a query")
 	}
-	saved := p.src
-	p.src = src
-	defer func() { p.src = saved }()
-	sp, err := p.planSelect(sel, nil)
+	saved := p.Src
+	p.Src = src
+	defer func() { p.Src = saved }()
+	sp, err := p.PlanSelect(sel, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer sp.root.Close()
-	types := make([]Type, len(sp.cols))
-	for i, c := range sp.cols {
+	defer sp.Root.Close()
+	types := make([]Type, len(sp.Cols))
+	for i, c := range sp.Cols {
 		types[i] = c.Type
 	}
-	b, err := drain(p.ctx, sp.root, types)
+	b, err := Drain(p.Ctx, sp.Root, types)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -247,10 +247,10 @@ func (p *planner) runTokens(toks []parse.Token) (*Batch, []Column, error) {
 	out := &Batch{N: b.N}
 	for i, c := range b.Cols {
 		d := emptyCol(types[i])
-		appendCol(d, c.Decoded())
+		AppendCol(d, c.Decoded())
 		out.Cols = append(out.Cols, d)
 	}
-	return out, sp.cols, nil
+	return out, sp.Cols, nil
 }
 
 // conform casts the columns of b (of cols' types) to types.
@@ -260,12 +260,12 @@ func conform(b *Batch, cols []Column, types []Type) (*Batch, error) {
 		if from.Kind == types[i].Kind && from.Scale == types[i].Scale {
 			continue
 		}
-		nb := newBuilder(types[i], b.N)
+		nb := NewBuilder(types[i], b.N)
 		for r := 0; r < b.N; r++ {
 			v := c.Get(r)
 			if v != nil && from.Kind != KNull {
 				var err error
-				if v, err = castScalar(v, from, types[i]); err != nil {
+				if v, err = CastScalar(v, from, types[i]); err != nil {
 					return nil, fmt.Errorf("recursive CTE column %s: %w", cols[i].Name, err)
 				}
 			}

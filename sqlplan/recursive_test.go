@@ -9,8 +9,8 @@ import (
 // the round or row limit instead of running forever.
 func TestRecursiveLimits(t *testing.T) {
 	e := newEngine(t)
-	defer func(r, n int) { maxRecRounds, maxRecRows = r, n }(maxRecRounds, maxRecRows)
-	maxRecRounds, maxRecRows = 200, 1000
+	defer func(r, n int) { MaxRecRounds, MaxRecRows = r, n }(MaxRecRounds, MaxRecRows)
+	MaxRecRounds, MaxRecRows = 200, 1000
 	for q, want := range map[string]string{
 		"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r":                       "did not end after 200 rounds",
 		"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n FROM r UNION ALL SELECT n FROM r) SELECT count(*) FROM r": "more than 1000 rows",

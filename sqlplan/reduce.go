@@ -55,10 +55,10 @@ type reducer interface {
 
 // reducible lists the grouped correlated subqueries in pred that can be
 // reduced.
-func reducible(pred expr) []*corrExpr {
+func reducible(pred Expr) []*corrExpr {
 	var out []*corrExpr
-	var walk func(e expr)
-	walk = func(e expr) {
+	var walk func(e Expr)
+	walk = func(e Expr) {
 		if c, ok := e.(*corrExpr); ok && c.reducer() != nil && !slices.Contains(out, c) {
 			out = append(out, c) // once (COALESCE holds its argument twice)
 		}
@@ -105,7 +105,7 @@ func reducibleTypes(ts []Type) bool {
 // can be reduced, restricts them to the outer values seen, and returns the
 // node to read from instead of in. view gives the batch pred reads for an
 // input batch (a relation filter shifts it).
-func reduceCorrelated(ctx context.Context, in node, pred expr, view func(*Batch) *Batch) (node, error) {
+func reduceCorrelated(ctx context.Context, in Node, pred Expr, view func(*Batch) *Batch) (Node, error) {
 	subs := reducible(pred)
 	if len(subs) == 0 {
 		return in, nil
@@ -276,7 +276,7 @@ func (g *groupedExists) restrict(sets []keySet) bool {
 
 // runRestricted runs sel, a grouped subquery, with its restrictions bound
 // into its WHERE (bindRestrictions).
-func runRestricted(p *planner, sel *sqlparser.Select, rs []keyRestriction, sc *scope) (*Batch, error) {
+func runRestricted(p *Planner, sel *sqlparser.Select, rs []keyRestriction, sc *Scope) (*Batch, error) {
 	if len(rs) > 0 {
 		p.restrict = map[*sqlparser.Select][]keyRestriction{sel: rs}
 	}
@@ -288,10 +288,10 @@ func runRestricted(p *planner, sel *sqlparser.Select, rs []keyRestriction, sc *s
 // (which the scan evaluates) or a list of strings. A
 // restriction whose inner key is not of the kind of its values is left
 // out (the run is then not restricted by it, which is still exact).
-func (p *planner) bindRestrictions(rs []keyRestriction, sc *scope) ([]expr, error) {
-	var out []expr
+func (p *Planner) bindRestrictions(rs []keyRestriction, sc *Scope) ([]Expr, error) {
+	var out []Expr
 	for _, r := range rs {
-		e, err := p.bindExpr(r.inner, sc, nil)
+		e, err := p.BindExpr(r.inner, sc, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -315,7 +315,7 @@ func (p *planner) bindRestrictions(rs []keyRestriction, sc *scope) ([]expr, erro
 // its grouped run aggregates all 200,000 parts' rows of partsupp at SF 1).
 // It returns the number of values of each restriction made, for EXPLAIN
 // ANALYZE.
-func reduceOnBuild(keys []expr, b *Batch) ([]int, error) {
+func reduceOnBuild(keys []Expr, b *Batch) ([]int, error) {
 	if b.N > reduceMaxRows {
 		return nil, nil
 	}

@@ -14,14 +14,14 @@ func TestReduceOnBuild(t *testing.T) {
 	exec(t, e, "CREATE TABLE part AS SELECT i AS pk, i % 9 AS size FROM range(2000) t(i)")
 	exec(t, e, "CREATE TABLE ps AS SELECT i % 2000 AS pk, i AS sk, (i * 37) % 101 AS cost FROM range(8000) t(i)")
 	q := "SELECT p.pk, ps.sk, ps.cost FROM ps, part p WHERE p.pk = ps.pk AND p.size = 4 AND ps.cost = (SELECT min(x.cost) FROM ps x WHERE x.pk = p.pk AND x.sk % 3 <> 0)"
-	plan := analyzed(t, e, q)
-	if !strings.Contains(plan, "correlated subquery of the build keys restricted to 222 outer keys") {
-		t.Errorf("the subquery should be restricted to the 222 parts of size 4:\n%s", plan)
+	pl := analyzed(t, e, q)
+	if !strings.Contains(pl, "correlated subquery of the build keys restricted to 222 outer keys") {
+		t.Errorf("the subquery should be restricted to the 222 parts of size 4:\n%s", pl)
 	}
 	got := sortedRows(queryAll(t, e, q))
-	noGroupedCorrelation = true
+	NoGroupedCorrelation = true
 	want := sortedRows(queryAll(t, e, q))
-	noGroupedCorrelation = false
+	NoGroupedCorrelation = false
 	if len(want) == 0 || !slices.Equal(got, want) {
 		t.Errorf("restricted run gives %d rows %v, per-value runs %d %v", len(got), got[:min(len(got), 5)], len(want), want[:min(len(want), 5)])
 	}

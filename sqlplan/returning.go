@@ -26,9 +26,9 @@ const returnedTable = "__carquet_returned__"
 
 // returned collects the rows a statement returns.
 type returned struct {
-	rows   *catalogRows
-	data   []*colBuilder // the target's columns
-	action *colBuilder   // MERGE's merge_action (nil for the others)
+	rows   *CatalogRows
+	data   []*ColBuilder // the target's columns
+	action *ColBuilder   // MERGE's merge_action (nil for the others)
 	names  []string
 }
 
@@ -44,12 +44,12 @@ func returnedOf(ctx context.Context) *returned {
 // newReturned is a collector of rows of the target's columns, with
 // merge_action when withAction.
 func newReturned(names []string, types []Type, withAction bool) *returned {
-	c := &returned{rows: &catalogRows{}, names: names}
+	c := &returned{rows: &CatalogRows{}, names: names}
 	for k, n := range names {
-		c.data = append(c.data, c.rows.col(n, types[k]))
+		c.data = append(c.data, c.rows.Col(n, types[k]))
 	}
 	if withAction {
-		c.action = c.rows.col("merge_action", tString)
+		c.action = c.rows.Col("merge_action", TString)
 	}
 	return c
 }
@@ -64,7 +64,7 @@ func (c *returned) add(action string, cols []*Col, rows []int32) error {
 	src := make([]*Col, len(c.data))
 	for k, b := range c.data {
 		var err error
-		if src[k], err = castCol(cols[k], b.C.T); err != nil {
+		if src[k], err = CastCol(cols[k], b.C.T); err != nil {
 			return errorf("RETURNING, column %q: %v", c.names[k], err)
 		}
 	}
@@ -75,7 +75,7 @@ func (c *returned) add(action string, cols []*Col, rows []int32) error {
 		if c.action != nil {
 			c.action.Add(action)
 		}
-		c.rows.n++
+		c.rows.N++
 	}
 	return nil
 }
@@ -135,7 +135,7 @@ func (e *Engine) checkReturning(ctx context.Context, text string, list []parse.T
 	if err != nil {
 		return err
 	}
-	sel, ok := st.ast.(*sqlparser.Select)
+	sel, ok := st.AST.(*sqlparser.Select)
 	if !ok {
 		return errAt(text, list[0].Pos, "RETURNING takes a list of expressions")
 	}
@@ -151,14 +151,14 @@ func (e *Engine) checkReturning(ctx context.Context, text string, list []parse.T
 				what, at = "window functions are", "over"
 			case name == "unnest":
 				what, at = "unnest is", name
-			case isAggregate(x):
+			case IsAggregate(x):
 				what, at = "aggregate functions are", x.Name.String()
 			}
 		case *sqlparser.GroupConcatExpr:
 			what, at = "aggregate functions are", "group_concat"
 		}
 		if what != "" {
-			bad = st.src.Locate(errorf("%s not supported in RETURNING", what), at)
+			bad = st.Src.Locate(errorf("%s not supported in RETURNING", what), at)
 			return false, nil
 		}
 		return true, nil
@@ -208,11 +208,11 @@ func returningSelect(list []parse.Token, names []string, alias string) []parse.T
 
 // mergeReturning runs a MERGE with RETURNING (runReturning), its rows
 // with merge_action.
-func (s *Stmt) mergeReturning(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *planner) (*Rows, error) {
+func (s *Stmt) mergeReturning(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *Planner) (*Rows, error) {
 	m := s.merge
 	ent, err := stmtOf(p).tableEntry(m.target)
 	if err != nil {
-		return nil, s.src.Locate(asError(err), m.target)
+		return nil, s.Src.Locate(AsError(err), m.target)
 	}
 	var names []string
 	var types []Type
@@ -231,7 +231,7 @@ func (s *Stmt) mergeReturning(ctx context.Context, args []Arg, tx *Tx, sess *Ses
 // once the list is evaluated over every row: an error there (a cast
 // that fails, a division by zero) leaves the tables as they were, as in
 // DuckDB, where the statement and its RETURNING are one.
-func (s *Stmt) runReturning(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *planner,
+func (s *Stmt) runReturning(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *Planner,
 	names []string, types []Type, withAction bool, list []parse.Token, alias string) (*Rows, error) {
 	check, err := s.planReturning(ctx, p, newReturned(names, types, withAction), list, alias)
 	if err != nil {
@@ -267,7 +267,7 @@ const returningAttempts = 20
 
 // returnedRows runs the statement in tx, collecting its rows into ret,
 // and plans the list over them; evaluated to the end when whole.
-func (s *Stmt) returnedRows(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *planner,
+func (s *Stmt) returnedRows(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *Planner,
 	ret *returned, list []parse.Token, alias string, whole bool) (*Rows, error) {
 	if _, err := s.exec(context.WithValue(ctx, returnedKey{}, ret), args, tx, sess); err != nil {
 		return nil, err
@@ -277,7 +277,7 @@ func (s *Stmt) returnedRows(ctx context.Context, args []Arg, tx *Tx, sess *Sessi
 		return rows, err
 	}
 	defer rows.Close()
-	b, err := (&selectPlan{root: rows.root, cols: rows.cols}).drainAll(rows.ctx)
+	b, err := (&SelectPlan{Root: rows.root, Cols: rows.cols}).DrainAll(rows.ctx)
 	rows.root = nil // drainAll closed it
 	if err != nil {
 		return nil, err
@@ -289,29 +289,29 @@ func (s *Stmt) returnedRows(ctx context.Context, args []Arg, tx *Tx, sess *Sessi
 
 // planReturning plans the RETURNING list over the rows ret holds, the
 // target's columns going by alias.
-func (s *Stmt) planReturning(ctx context.Context, p *planner, ret *returned, list []parse.Token, alias string) (*Rows, error) {
+func (s *Stmt) planReturning(ctx context.Context, p *Planner, ret *returned, list []parse.Token, alias string) (*Rows, error) {
 	ctx = context.WithValue(ctx, returnedKey{}, ret)
-	st, err := s.e.prepareTokens(ctx, s.src.Orig, returningSelect(list, ret.names, alias))
+	st, err := s.e.prepareTokens(ctx, s.Src.Orig, returningSelect(list, ret.names, alias))
 	if err != nil {
 		return nil, err
 	}
-	rp := p.child(st.src)
-	rp.ctx = ctx
-	sp, err := st.plan(rp)
+	rp := p.Child(st.Src)
+	rp.Ctx = ctx
+	sp, err := st.Plan(rp)
 	if err != nil {
-		rp.releaseAll()
+		rp.ReleaseAll()
 		return nil, err
 	}
-	return &Rows{cols: sp.cols, root: sp.root, ctx: ctx, p: rp}, nil
+	return &Rows{cols: sp.Cols, root: sp.Root, ctx: ctx, p: rp}, nil
 }
 
 // returnedRelation is the relation of the rows a statement returned.
-func returnedRelation(p *planner, alias string) (*relation, error) {
-	ret := returnedOf(p.ctx)
+func returnedRelation(p *Planner, alias string) (*Relation, error) {
+	ret := returnedOf(p.Ctx)
 	if ret == nil || ret.rows == nil {
 		return nil, errorf("%s is carquet's own table of ... RETURNING", returnedTable)
 	}
-	return ret.rows.relation(alias, "RETURNING"), nil
+	return ret.rows.Relation(alias, "RETURNING"), nil
 }
 
 // allRows is 0..n-1.

@@ -6,36 +6,36 @@ import kernels "github.com/carquet-go/carquet/sqlplan/exec"
 // the Parquet metadata functions, DESCRIBE): built column by column, then
 // planned as a constant input.
 
-// catalogRows builds the relation of a catalog table function.
-type catalogRows struct {
-	cols []Column
-	data []*colBuilder
-	n    int
+// CatalogRows builds the relation of a catalog table function.
+type CatalogRows struct {
+	Cols []Column
+	Data []*ColBuilder
+	N    int
 }
 
-// col adds a column; its builder takes the values.
-func (c *catalogRows) col(name string, t Type) *colBuilder {
-	c.cols = append(c.cols, Column{Name: name, Type: t, Nullable: true})
-	b := newBuilder(t, 0)
-	c.data = append(c.data, b)
+// Col adds a column; its builder takes the values.
+func (c *CatalogRows) Col(name string, t Type) *ColBuilder {
+	c.Cols = append(c.Cols, Column{Name: name, Type: t, Nullable: true})
+	b := NewBuilder(t, 0)
+	c.Data = append(c.Data, b)
 	return b
 }
 
-// relation is the built rows as a relation named alias.
-func (c *catalogRows) relation(alias, what string) *relation {
-	b := &Batch{N: c.n}
-	for _, d := range c.data {
+// Relation is the built rows as a relation named alias.
+func (c *CatalogRows) Relation(alias, what string) *Relation {
+	b := &Batch{N: c.N}
+	for _, d := range c.Data {
 		b.Cols = append(b.Cols, d.C)
 	}
-	rel := &relation{alias: alias, sub: &selectPlan{root: &kernels.Const{Batches: []*Batch{b}, What: what}, cols: c.cols}}
-	for i, col := range c.cols {
-		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: col.Name, t: col.Type, slot: &slot{}, local: i})
+	rel := &Relation{Alias: alias, Sub: &SelectPlan{Root: &kernels.Const{Batches: []*Batch{b}, What: what}, Cols: c.Cols}}
+	for i, col := range c.Cols {
+		rel.Cols = append(rel.Cols, &ScopeCol{Rel: rel, Name: col.Name, T: col.Type, Slot: &Slot{}, Local: i})
 	}
 	return rel
 }
 
-// nullIfEmpty is s, or NULL for "".
-func nullIfEmpty(s string) any {
+// NullIfEmpty is s, or NULL for "".
+func NullIfEmpty(s string) any {
 	if s == "" {
 		return nil
 	}
@@ -44,6 +44,6 @@ func nullIfEmpty(s string) any {
 
 // The integer types catalog columns have.
 var (
-	tBigint  = Type{Kind: KInt}
-	tInteger = Type{Kind: KInt, Bits: 32}
+	TBigint  = Type{Kind: KInt}
+	TInteger = Type{Kind: KInt, Bits: 32}
 )

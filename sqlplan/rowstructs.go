@@ -20,9 +20,9 @@ func unnamedField(i int) string { return "v" + strconv.Itoa(i+1) }
 // bindStructValue builds a struct of the values vals, the field i named
 // names[i] (unnamed: v1, v2, ...). A NULL without a type is a field of
 // type "NULL", as in DuckDB (typeof shows it; a table stores INTEGER).
-func (p *planner) bindStructValue(names []string, vals []expr, unnamed bool) (*funcExpr, error) {
+func (p *Planner) bindStructValue(names []string, vals []Expr, unnamed bool) (*funcExpr, error) {
 	fields := make([]NamedType, len(vals))
-	cast := make([]expr, len(vals))
+	cast := make([]Expr, len(vals))
 	texts := make([]string, len(vals))
 	seen := make(map[string]bool, len(names))
 	for i, a := range vals {
@@ -60,7 +60,7 @@ func (p *planner) bindStructValue(names []string, vals []expr, unnamed bool) (*f
 
 // bindRowValue is row(a, b, ...) and (a, b, ...) as a value: an unnamed
 // struct.
-func (p *planner) bindRowValue(args []expr) (expr, error) {
+func (p *Planner) bindRowValue(args []Expr) (Expr, error) {
 	if len(args) == 0 {
 		return nil, errorf("row() needs at least one value")
 	}
@@ -73,7 +73,7 @@ func (p *planner) bindRowValue(args []expr) (expr, error) {
 
 // bindStructPosition is struct_extract(s, n) of an unnamed struct: its
 // n-th field (from 1), n a constant as DuckDB requires.
-func (p *planner) bindStructPosition(s expr, n int64) (expr, error) {
+func (p *Planner) bindStructPosition(s Expr, n int64) (Expr, error) {
 	if !s.Type().Unnamed {
 		return nil, errorf("struct_extract with an integer key can only be used on unnamed structs, use a string key instead")
 	}
@@ -82,13 +82,13 @@ func (p *planner) bindStructPosition(s expr, n int64) (expr, error) {
 
 // structAt is the n-th field (from 1) of struct s, extracted by the
 // function name.
-func (p *planner) structAt(s expr, n int64, name string) (expr, error) {
+func (p *Planner) structAt(s Expr, n int64, name string) (Expr, error) {
 	fields, _ := structFields(s.Type())
 	if n < 1 || n > int64(len(fields)) {
 		return nil, errorf("Key index %d for struct_extract out of range - expected an index between 1 and %d", n, len(fields))
 	}
 	f := fields[n-1]
-	return nestedFunc(name+"("+s.String()+", "+strconv.FormatInt(n, 10)+")", plainType(f.Type), []expr{s}, func(v []any) (any, error) {
+	return nestedFunc(name+"("+s.String()+", "+strconv.FormatInt(n, 10)+")", plainType(f.Type), []Expr{s}, func(v []any) (any, error) {
 		m, ok := v[0].(map[string]any)
 		if !ok {
 			return nil, nil
@@ -111,12 +111,12 @@ func errNoStructKey(t Type, name string) error {
 // bindNamedFields binds the name := value arguments of struct_insert and
 // struct_update (the rewrite made them 'name', value) as a struct of
 // those fields; notNamed is the error for an argument without a name.
-func (p *planner) bindNamedFields(args []expr, notNamed string) (*funcExpr, error) {
+func (p *Planner) bindNamedFields(args []Expr, notNamed string) (*funcExpr, error) {
 	names := make([]string, 0, len(args)/2)
-	vals := make([]expr, 0, len(args)/2)
+	vals := make([]Expr, 0, len(args)/2)
 	for k := 0; k+1 < len(args); k += 2 {
-		c, isC := isConst(args[k])
-		name, isStr := c.v.(string)
+		c, isC := IsConst(args[k])
+		name, isStr := c.V.(string)
 		if !isC || !isStr {
 			return nil, errorf("%s", notNamed)
 		}
@@ -129,9 +129,9 @@ func (p *planner) bindNamedFields(args []expr, notNamed string) (*funcExpr, erro
 // structs, the i-th holding the i-th element of each list; as long as
 // the longest list (shorter ones give NULLs), or the shortest when
 // truncate is true.
-func (p *planner) bindListZip(args []expr) (expr, error) {
+func (p *Planner) bindListZip(args []Expr) (Expr, error) {
 	lists := args
-	var trunc expr
+	var trunc Expr
 	if n := len(args); n > 0 && args[n-1].Type().Kind == KBool {
 		lists, trunc = args[:n-1], args[n-1]
 	}
@@ -152,7 +152,7 @@ func (p *planner) bindListZip(args []expr) (expr, error) {
 		fields[i] = NamedType{Name: unnamedField(i), Type: et}
 	}
 	st := Type{Kind: KNested, Fields: fields, Unnamed: true}
-	in := append([]expr(nil), lists...)
+	in := append([]Expr(nil), lists...)
 	if trunc != nil {
 		in = append(in, trunc)
 	}
@@ -204,7 +204,7 @@ func asList(v any) []any {
 // bindStructInsert is struct_insert(s, 'name', value, ...), the rewrite
 // of struct_insert(s, name := value, ...): s with the fields added after
 // its own.
-func (p *planner) bindStructInsert(args []expr) (expr, error) {
+func (p *Planner) bindStructInsert(args []Expr) (Expr, error) {
 	if len(args) < 3 || len(args)%2 == 0 {
 		return nil, errorf("struct_insert takes a struct and name := value arguments")
 	}
@@ -227,7 +227,7 @@ func (p *planner) bindStructInsert(args []expr) (expr, error) {
 		}
 		seen[low] = true
 	}
-	e := nestedFunc("struct_insert("+s.String()+", "+added.String()+")", Type{Kind: KNested, Fields: fields}, []expr{s, added}, func(v []any) (any, error) {
+	e := nestedFunc("struct_insert("+s.String()+", "+added.String()+")", Type{Kind: KNested, Fields: fields}, []Expr{s, added}, func(v []any) (any, error) {
 		m, _ := v[0].(map[string]any) // a NULL struct gives NULL fields, as in DuckDB
 		out := make(map[string]any, len(fields))
 		for _, f := range old {

@@ -16,20 +16,20 @@ import (
 // maxRowValueSet bounds the rows of an IN list of row values.
 const maxRowValueSet = 10_000
 
-func (p *planner) bindRowComparison(x *sqlparser.ComparisonExpr, left sqlparser.ValTuple, sc *scope, agg *aggCtx) (expr, error) {
+func (p *Planner) bindRowComparison(x *sqlparser.ComparisonExpr, left sqlparser.ValTuple, sc *Scope, agg *aggCtx) (Expr, error) {
 	ls, err := bindRowOf(p, left, sc, agg)
 	if err != nil {
 		return nil, err
 	}
 	// rowEq is (ls) = (rs), field by field.
-	rowEq := func(rs []expr) (expr, error) {
+	rowEq := func(rs []Expr) (Expr, error) {
 		if len(rs) == 1 && len(ls) > 1 && rs[0].Type().Kind == KNested {
 			return p.rowStructEq(ls, rs[0]) // (1, 2) IN ({'a': 1, 'b': 2})
 		}
 		if len(rs) != len(ls) {
 			return nil, errorf("row values of %d and %d fields cannot be compared", len(ls), len(rs))
 		}
-		terms := make([]expr, len(ls))
+		terms := make([]Expr, len(ls))
 		for i := range ls {
 			// As DuckDB compares structs: NULL fields are equal, so a row
 			// comparison is never NULL ((1, NULL) = (1, NULL) is true).
@@ -39,9 +39,9 @@ func (p *planner) bindRowComparison(x *sqlparser.ComparisonExpr, left sqlparser.
 			}
 			terms[i] = c
 		}
-		return &andExpr{terms: terms}, nil
+		return &AndExpr{Terms: terms}, nil
 	}
-	bindRow := func(e sqlparser.Expr) ([]expr, error) {
+	bindRow := func(e sqlparser.Expr) ([]Expr, error) {
 		if f, isRow := e.(*sqlparser.FuncExpr); isRow && f.Name.Lowered() == "row" && f.Qualifier.IsEmpty() {
 			return bindRowOf(p, funcArgExprs(f), sc, agg) // row(1, 2) is the tuple (1, 2)
 		}
@@ -75,7 +75,7 @@ func (p *planner) bindRowComparison(x *sqlparser.ComparisonExpr, left sqlparser.
 		}
 		return e, nil
 	case sqlparser.InStr, sqlparser.NotInStr:
-		var rows [][]expr
+		var rows [][]Expr
 		switch r := x.Right.(type) {
 		case sqlparser.ValTuple:
 			for _, item := range r {
@@ -93,9 +93,9 @@ func (p *planner) bindRowComparison(x *sqlparser.ComparisonExpr, left sqlparser.
 			return nil, unsupported("IN with " + sqlparser.String(x.Right))
 		}
 		if len(rows) == 0 {
-			return &constExpr{t: tBool, v: x.Operator == sqlparser.NotInStr}, nil
+			return &ConstExpr{T: TBool, V: x.Operator == sqlparser.NotInStr}, nil
 		}
-		var terms []expr
+		var terms []Expr
 		for _, rs := range rows {
 			e, err := rowEq(rs)
 			if err != nil {
@@ -103,7 +103,7 @@ func (p *planner) bindRowComparison(x *sqlparser.ComparisonExpr, left sqlparser.
 			}
 			terms = append(terms, e)
 		}
-		var e expr = &orExpr{terms: terms}
+		var e Expr = &orExpr{terms: terms}
 		if x.Operator == sqlparser.NotInStr {
 			e = &notExpr{e: e}
 		}
@@ -119,17 +119,17 @@ func (p *planner) bindRowComparison(x *sqlparser.ComparisonExpr, left sqlparser.
 	if err != nil {
 		return nil, err
 	}
-	r, err := p.bindExpr(x.Right, sc, agg)
+	r, err := p.BindExpr(x.Right, sc, agg)
 	if err != nil {
 		return nil, err
 	}
 	return p.compare(op, l, r)
 }
 
-func bindRowOf(p *planner, es []sqlparser.Expr, sc *scope, agg *aggCtx) ([]expr, error) {
-	out := make([]expr, len(es))
+func bindRowOf(p *Planner, es []sqlparser.Expr, sc *Scope, agg *aggCtx) ([]Expr, error) {
+	out := make([]Expr, len(es))
 	for i, e := range es {
-		b, err := p.bindExpr(e, sc, agg)
+		b, err := p.BindExpr(e, sc, agg)
 		if err != nil {
 			return nil, err
 		}
@@ -152,7 +152,7 @@ func funcArgExprs(f *sqlparser.FuncExpr) []sqlparser.Expr {
 
 // rowStructEq is the row value ls = the struct s, compared as structs
 // (NULL fields alike, as DuckDB).
-func (p *planner) rowStructEq(ls []expr, s expr) (expr, error) {
+func (p *Planner) rowStructEq(ls []Expr, s Expr) (Expr, error) {
 	l, err := p.bindRowValue(ls)
 	if err != nil {
 		return nil, err
@@ -163,7 +163,7 @@ func (p *planner) rowStructEq(ls []expr, s expr) (expr, error) {
 // subqueryRows runs the subquery of a row value ls IN (subquery) once and
 // gives its rows: as many columns as ls has fields, or one column of
 // unnamed structs of that many (DuckDB's rules and errors).
-func (p *planner) subqueryRows(r *sqlparser.Subquery, ls []expr, sc *scope) ([][]expr, error) {
+func (p *Planner) subqueryRows(r *sqlparser.Subquery, ls []Expr, sc *Scope) ([][]Expr, error) {
 	b, err := p.runSubquery(r.Select, sc, maxRowValueSet+1)
 	if isCorrelated(err) {
 		return nil, unsupported("a correlated subquery of row values (write EXISTS)")
@@ -186,11 +186,11 @@ func (p *planner) subqueryRows(r *sqlparser.Subquery, ls []expr, sc *scope) ([][
 	if b.N > maxRowValueSet {
 		return nil, unsupported("IN with a subquery of more than 10000 row values (write EXISTS)")
 	}
-	rows := make([][]expr, b.N)
+	rows := make([][]Expr, b.N)
 	for i := range rows {
-		rows[i] = make([]expr, len(b.Cols))
+		rows[i] = make([]Expr, len(b.Cols))
 		for k, c := range b.Cols {
-			rows[i][k] = &constExpr{t: c.T, v: c.Get(i)}
+			rows[i][k] = &ConstExpr{T: c.T, V: c.Get(i)}
 		}
 	}
 	return rows, nil
@@ -199,7 +199,7 @@ func (p *planner) subqueryRows(r *sqlparser.Subquery, ls []expr, sc *scope) ([][
 // bindRowQuantified binds (a, b) op ANY|SOME|ALL (subquery): the OR (ANY)
 // or AND (ALL) of the row value compared with each row as structs; false
 // (ANY) or true (ALL) for no rows.
-func (p *planner) bindRowQuantified(operator string, ls []expr, f *sqlparser.FuncExpr, sc *scope) (expr, error) {
+func (p *Planner) bindRowQuantified(operator string, ls []Expr, f *sqlparser.FuncExpr, sc *Scope) (Expr, error) {
 	all := f.Name.Lowered() == parse.AllMarker
 	var sub *sqlparser.Subquery
 	if args := funcArgExprs(f); len(args) == 1 {
@@ -214,13 +214,13 @@ func (p *planner) bindRowQuantified(operator string, ls []expr, f *sqlparser.Fun
 		return nil, err
 	}
 	if len(rows) == 0 {
-		return &constExpr{t: tBool, v: all}, nil
+		return &ConstExpr{T: TBool, V: all}, nil
 	}
 	l, err := p.bindRowValue(ls)
 	if err != nil {
 		return nil, err
 	}
-	terms := make([]expr, len(rows))
+	terms := make([]Expr, len(rows))
 	for i, rs := range rows {
 		r := rs[0]
 		if len(rs) > 1 || !r.Type().Unnamed {
@@ -233,7 +233,7 @@ func (p *planner) bindRowQuantified(operator string, ls []expr, f *sqlparser.Fun
 		}
 	}
 	if all {
-		return &andExpr{terms: terms}, nil
+		return &AndExpr{Terms: terms}, nil
 	}
 	return &orExpr{terms: terms}, nil
 }

@@ -17,8 +17,8 @@ import (
 // uniformly (ORDER BY random() LIMIT n). REPEATABLE (a seed) is refused:
 // random() has none.
 
-// sampleTokens rewrites the samples of a statement's tokens.
-func sampleTokens(text string, toks []parse.Token) ([]parse.Token, error) {
+// SampleTokens rewrites the samples of a statement's tokens.
+func SampleTokens(text string, toks []parse.Token) ([]parse.Token, error) {
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		var table, alias, next, spec int // next: the token after the table (and its alias)

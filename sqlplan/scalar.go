@@ -13,19 +13,19 @@ import (
 
 // scaleIntervalCol is interval iv times (or, div, divided by) the number
 // n, as interval.scale does.
-func scaleIntervalCol(iv, n expr, div bool) expr {
+func scaleIntervalCol(iv, n Expr, div bool) Expr {
 	op := " * "
 	if div {
 		op = " / "
 	}
-	e := &funcExpr{name: "interval" + op, args: []expr{iv, n}, t: Type{Kind: KInterval}, strict: true, row: func(a []*Col, i int) (any, error) {
-		f, err := castScalar(a[1].Get(i), a[1].T, tFloat)
+	e := &funcExpr{name: "interval" + op, args: []Expr{iv, n}, t: Type{Kind: KInterval}, strict: true, row: func(a []*Col, i int) (any, error) {
+		f, err := CastScalar(a[1].Get(i), a[1].T, tFloat)
 		if err != nil {
 			return nil, err
 		}
 		x := f.(float64)
 		if a[1].T.Op() == KInt && !div {
-			return a[0].Get(i).(interval).MulInt(a[1].Get(i).(int64)), nil
+			return a[0].Get(i).(Interval).MulInt(a[1].Get(i).(int64)), nil
 		}
 		if div {
 			if x == 0 {
@@ -33,7 +33,7 @@ func scaleIntervalCol(iv, n expr, div bool) expr {
 			}
 			x = 1 / x
 		}
-		r, ok := a[0].Get(i).(interval).Scale(x)
+		r, ok := a[0].Get(i).(Interval).Scale(x)
 		if !ok {
 			return nil, errorf("the interval is out of range")
 		}
@@ -43,13 +43,13 @@ func scaleIntervalCol(iv, n expr, div bool) expr {
 	return e
 }
 
-// constCol is a column of n copies of scalar v.
-func constCol(t Type, v any, n int) *Col {
+// ConstCol is a column of n copies of scalar v.
+func ConstCol(t Type, v any, n int) *Col {
 	if v == nil {
-		return nullCol(t, n)
+		return NullCol(t, n)
 	}
 	c := &Col{T: t, Len: n}
-	switch storage(t) {
+	switch Storage(t) {
 	case stInt:
 		var x int64
 		switch y := v.(type) {

@@ -46,27 +46,27 @@ func unmarkCasts(s string) string {
 	}
 }
 
-func colNullable(c *scopeCol) bool {
-	if c.rel != nil && c.rel.nullExtended {
+func colNullable(c *ScopeCol) bool {
+	if c.Rel != nil && c.Rel.nullExtended {
 		return true
 	}
-	if c.t.Field != nil {
-		return c.t.Field.Nullable || strings.Contains(c.name, ".")
+	if c.T.Field != nil {
+		return c.T.Field.Nullable || strings.Contains(c.Name, ".")
 	}
 	return true
 }
 
-func andOf(es []expr) expr {
+func andOf(es []Expr) Expr {
 	if len(es) == 1 {
 		return es[0]
 	}
-	e := &andExpr{terms: es}
+	e := &AndExpr{Terms: es}
 	e.setText(exprList(es))
 	return e
 }
 
 // groupTarget resolves GROUP BY 1 and GROUP BY alias to select items.
-func (p *planner) groupTarget(g sqlparser.Expr, items sqlparser.SelectExprs, sc *scope) sqlparser.Expr {
+func (p *Planner) groupTarget(g sqlparser.Expr, items sqlparser.SelectExprs, sc *Scope) sqlparser.Expr {
 	if v, ok := g.(*sqlparser.SQLVal); ok && v.Type == sqlparser.IntVal {
 		n, _ := strconv.Atoi(string(v.Val))
 		if n >= 1 && n <= len(items) {
@@ -90,24 +90,24 @@ func (p *planner) groupTarget(g sqlparser.Expr, items sqlparser.SelectExprs, sc 
 }
 
 // runSubquery plans and runs an uncorrelated subquery to completion.
-func (p *planner) runSubquery(stmt sqlparser.SelectStatement, outer *scope, limit int) (*Batch, error) {
-	sp, err := p.planSelect(stmt, outer)
+func (p *Planner) runSubquery(stmt sqlparser.SelectStatement, outer *Scope, limit int) (*Batch, error) {
+	sp, err := p.PlanSelect(stmt, outer)
 	if err != nil {
 		return nil, err
 	}
-	defer sp.root.Close()
-	types := make([]Type, len(sp.cols))
-	for i, c := range sp.cols {
+	defer sp.Root.Close()
+	types := make([]Type, len(sp.Cols))
+	for i, c := range sp.Cols {
 		types[i] = c.Type
 	}
-	root := sp.root
+	root := sp.Root
 	if limit >= 0 {
 		root = &kernels.Limit{In: root, Limit: int64(limit)}
 	}
-	return drain(p.ctx, root, types)
+	return Drain(p.Ctx, root, types)
 }
 
-func (p *planner) scalarSubquery(x *sqlparser.Subquery, sc *scope) (expr, error) {
+func (p *Planner) scalarSubquery(x *sqlparser.Subquery, sc *Scope) (Expr, error) {
 	b, err := p.runSubquery(x.Select, sc, 2)
 	if err != nil {
 		return nil, err
@@ -120,9 +120,9 @@ func (p *planner) scalarSubquery(x *sqlparser.Subquery, sc *scope) (expr, error)
 	}
 	t := b.Cols[0].T
 	if b.N == 0 {
-		return &constExpr{t: t}, nil
+		return &ConstExpr{T: t}, nil
 	}
-	return &constExpr{t: t, v: b.Cols[0].Get(0)}, nil
+	return &ConstExpr{T: t, V: b.Cols[0].Get(0)}, nil
 }
 
 // isMarker reports whether an expression is the rewrite layer's marker
@@ -157,7 +157,7 @@ func splitQualify(e sqlparser.Expr) (rest, qualify sqlparser.Expr) {
 // qualifyAliases replaces, in a QUALIFY condition, the names of select
 // items (AS aliases) that are not columns of the FROM clause by the items'
 // expressions, so that QUALIFY rn = 1 filters on the item named rn.
-func (p *planner) qualifyAliases(q sqlparser.Expr, items sqlparser.SelectExprs, sc *scope) sqlparser.Expr {
+func (p *Planner) qualifyAliases(q sqlparser.Expr, items sqlparser.SelectExprs, sc *Scope) sqlparser.Expr {
 	aliases := map[string]sqlparser.Expr{}
 	for _, it := range items {
 		if ae, ok := it.(*sqlparser.AliasedExpr); ok && !ae.As.IsEmpty() {
@@ -172,7 +172,7 @@ func (p *planner) qualifyAliases(q sqlparser.Expr, items sqlparser.SelectExprs, 
 // aliases and not columns in scope by their expressions (in parentheses).
 // Subqueries and lambda bodies keep their names. It changes e in place
 // (and returns it, or what replaced it), and says whether it did.
-func (p *planner) replaceAliases(e sqlparser.Expr, aliases map[string]sqlparser.Expr, sc *scope) (sqlparser.Expr, bool) {
+func (p *Planner) replaceAliases(e sqlparser.Expr, aliases map[string]sqlparser.Expr, sc *Scope) (sqlparser.Expr, bool) {
 	names := p.aliasRefs(e, aliases, sc)
 	changed := false
 	for _, c := range names {
@@ -186,7 +186,7 @@ func (p *planner) replaceAliases(e sqlparser.Expr, aliases map[string]sqlparser.
 }
 
 // aliasRefs lists the names in e that replaceAliases replaces.
-func (p *planner) aliasRefs(e sqlparser.Expr, aliases map[string]sqlparser.Expr, sc *scope) []*sqlparser.ColName {
+func (p *Planner) aliasRefs(e sqlparser.Expr, aliases map[string]sqlparser.Expr, sc *Scope) []*sqlparser.ColName {
 	if len(aliases) == 0 || e == nil {
 		return nil
 	}
@@ -233,7 +233,7 @@ func cloneExpr(e sqlparser.Expr) (sqlparser.Expr, bool) {
 // changed keeps its output name. The statement's own tree is shared by
 // every execution (and goroutine) and is never changed: a SELECT that
 // uses such names is replaced by a copy.
-func (p *planner) lateralAliases(sel *sqlparser.Select, sc *scope) *sqlparser.Select {
+func (p *Planner) lateralAliases(sel *sqlparser.Select, sc *Scope) *sqlparser.Select {
 	if !p.usesLateralAliases(sel, sc) {
 		return sel
 	}
@@ -265,7 +265,7 @@ func (p *planner) lateralAliases(sel *sqlparser.Select, sc *scope) *sqlparser.Se
 
 // usesLateralAliases reports, without changing anything, whether
 // lateralAliases has names to replace in sel.
-func (p *planner) usesLateralAliases(sel *sqlparser.Select, sc *scope) bool {
+func (p *Planner) usesLateralAliases(sel *sqlparser.Select, sc *Scope) bool {
 	aliases := map[string]sqlparser.Expr{}
 	for _, it := range sel.SelectExprs {
 		ae, ok := it.(*sqlparser.AliasedExpr)

@@ -12,7 +12,7 @@ import (
 // rules of select_optimize.go place the filters and lay out the columns.
 
 // planCore plans one SELECT (no UNION): bind, optimize, lower.
-func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, error) {
+func (p *Planner) planCore(sel *sqlparser.Select, outer *Scope) (*SelectPlan, error) {
 	q, err := p.bindCore(sel, outer)
 	if err != nil {
 		return nil, err
@@ -20,14 +20,14 @@ func (p *planner) planCore(sel *sqlparser.Select, outer *scope) (*selectPlan, er
 	if err := p.optimize(q); err != nil {
 		return nil, err
 	}
-	if p.onLogical != nil {
-		p.onLogical("optimize", q)
+	if p.OnLogical != nil {
+		p.OnLogical("optimize", q)
 	}
 	return p.lower(q)
 }
 
 // bindCore binds one SELECT (no UNION) into its logical tree.
-func (p *planner) bindCore(sel *sqlparser.Select, outer *scope) (*lQuery, error) {
+func (p *Planner) bindCore(sel *sqlparser.Select, outer *Scope) (*LQuery, error) {
 	// Binding switches p.win between the clauses that allow window
 	// functions and those that do not; the enclosing query's comes back.
 	savedWin := p.win
@@ -40,8 +40,8 @@ func (p *planner) bindCore(sel *sqlparser.Select, outer *scope) (*lQuery, error)
 	if err != nil {
 		return nil, err
 	}
-	if p.onLogical != nil {
-		p.onLogical("bind", q)
+	if p.OnLogical != nil {
+		p.OnLogical("bind", q)
 	}
 	return q, nil
 }
@@ -50,7 +50,7 @@ func (p *planner) bindCore(sel *sqlparser.Select, outer *scope) (*lQuery, error)
 // order their names resolve (and their errors show): FROM, WHERE, GROUP
 // BY, the select list, HAVING and QUALIFY, ORDER BY, LIMIT, then the
 // joins' ON and USING conditions.
-func (p *planner) bindSelect(sel *sqlparser.Select, outer *scope) (*lQuery, error) {
+func (p *Planner) bindSelect(sel *sqlparser.Select, outer *Scope) (*LQuery, error) {
 	if sel.Lock != "" {
 		return nil, unsupported("SELECT ... FOR UPDATE / LOCK IN SHARE MODE")
 	}
@@ -59,7 +59,7 @@ func (p *planner) bindSelect(sel *sqlparser.Select, outer *scope) (*lQuery, erro
 	if err != nil {
 		return nil, err
 	}
-	q := &lQuery{}
+	q := &LQuery{}
 
 	// WHERE (no window functions: p.win is nil until the select list).
 	p.win = nil
@@ -103,18 +103,18 @@ func (p *planner) bindSelect(sel *sqlparser.Select, outer *scope) (*lQuery, erro
 
 	// The tree, from the FROM up.
 	q.where = &lFilter{in: from, conds: where, what: "WHERE"}
-	var n lnode = q.where
+	var n LNode = q.where
 	if agg != nil {
 		n = &lAggregate{in: n, agg: agg}
 		if having != nil {
-			n = &lFilter{in: n, conds: []expr{having}, what: "HAVING"}
+			n = &lFilter{in: n, conds: []Expr{having}, what: "HAVING"}
 		}
 	}
 	if len(win.specs) > 0 {
 		n = &lWindow{in: n, win: win}
 	}
 	if qual != nil {
-		n = &lFilter{in: n, conds: []expr{qual}, what: "QUALIFY"}
+		n = &lFilter{in: n, conds: []Expr{qual}, what: "QUALIFY"}
 	}
 	q.proj = &lProject{in: n, exprs: outExprs}
 	n = q.proj
@@ -137,13 +137,13 @@ func (p *planner) bindSelect(sel *sqlparser.Select, outer *scope) (*lQuery, erro
 	if visible < len(outExprs) {
 		n = &lKeep{in: n, n: visible}
 	}
-	q.root = n
+	q.Root = n
 	return q, nil
 }
 
 // bindFrom plans the FROM clause's items into join steps, and makes the
 // scope their columns are named in.
-func (p *planner) bindFrom(sel *sqlparser.Select, outer *scope) ([]joinStep, *scope, error) {
+func (p *Planner) bindFrom(sel *sqlparser.Select, outer *Scope) ([]joinStep, *Scope, error) {
 	savedRefs := p.fromRefs
 	p.fromRefs = refsOf(sel)
 	steps, err := p.fromClause(sel.From, outer)
@@ -153,8 +153,8 @@ func (p *planner) bindFrom(sel *sqlparser.Select, outer *scope) ([]joinStep, *sc
 	}
 	for i, st := range steps {
 		for _, prev := range steps[:i] {
-			if strings.EqualFold(prev.rel.alias, st.rel.alias) {
-				return nil, nil, p.src.Locate(errorf("table name %q is used twice in FROM (use an alias)", st.rel.alias), st.rel.alias)
+			if strings.EqualFold(prev.rel.Alias, st.rel.Alias) {
+				return nil, nil, p.Src.Locate(errorf("table name %q is used twice in FROM (use an alias)", st.rel.Alias), st.rel.Alias)
 			}
 		}
 	}
@@ -167,13 +167,13 @@ func (p *planner) bindFrom(sel *sqlparser.Select, outer *scope) ([]joinStep, *sc
 
 // bindWhere binds WHERE, and the restrictions a caller adds to it, as
 // conjuncts.
-func (p *planner) bindWhere(sel *sqlparser.Select, sc *scope, restricted []keyRestriction) ([]expr, error) {
-	var where []expr
+func (p *Planner) bindWhere(sel *sqlparser.Select, sc *Scope, restricted []keyRestriction) ([]Expr, error) {
+	var where []Expr
 	if sel.Where != nil {
-		if containsAggregate(sel.Where.Expr) {
+		if ContainsAggregate(sel.Where.Expr) {
 			return nil, errorf("aggregate functions are not allowed in WHERE (use HAVING)")
 		}
-		w, err := p.bindBool(factorDisjunctions(sel.Where.Expr), sc, nil)
+		w, err := p.BindBool(factorDisjunctions(sel.Where.Expr), sc, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -192,12 +192,12 @@ func (p *planner) bindWhere(sel *sqlparser.Select, sc *scope, restricted []keyRe
 // bindGroupBy binds the GROUP BY keys and grouping sets, nil when the
 // SELECT does not aggregate. It also takes the QUALIFY condition out of
 // HAVING, where the rewrite layer put it.
-func (p *planner) bindGroupBy(sel *sqlparser.Select, sc *scope) (*aggCtx, sqlparser.Expr, error) {
+func (p *Planner) bindGroupBy(sel *sqlparser.Select, sc *Scope) (*aggCtx, sqlparser.Expr, error) {
 	// GROUP BY ALL: every select item without an aggregate.
 	if len(sel.GroupBy) == 1 && isMarker(sel.GroupBy[0], parse.ByAllMarker) {
 		var keys sqlparser.GroupBy
 		for _, se := range sel.SelectExprs {
-			if ae, ok := se.(*sqlparser.AliasedExpr); ok && !containsAggregate(ae.Expr) {
+			if ae, ok := se.(*sqlparser.AliasedExpr); ok && !ContainsAggregate(ae.Expr) {
 				keys = append(keys, ae.Expr)
 			}
 		}
@@ -221,35 +221,35 @@ func (p *planner) bindGroupBy(sel *sqlparser.Select, sc *scope) (*aggCtx, sqlpar
 			sel.Having.Expr = rest
 		}
 	}
-	hasAgg := len(sel.GroupBy) > 0 || sel.Having != nil || containsAggregate(sel.SelectExprs) || containsAggregate(sel.OrderBy) || qualify != nil && containsAggregate(qualify)
+	hasAgg := len(sel.GroupBy) > 0 || sel.Having != nil || ContainsAggregate(sel.SelectExprs) || ContainsAggregate(sel.OrderBy) || qualify != nil && ContainsAggregate(qualify)
 	if !hasAgg {
 		return nil, qualify, nil
 	}
 	agg := &aggCtx{inScope: sc, sets: sets}
 	for _, g := range sel.GroupBy {
 		ge := p.groupTarget(g, sel.SelectExprs, sc)
-		if containsAggregate(ge) {
+		if ContainsAggregate(ge) {
 			return nil, nil, errorf("aggregate functions are not allowed in GROUP BY")
 		}
-		k, err := p.bindExpr(ge, sc, nil)
+		k, err := p.BindExpr(ge, sc, nil)
 		if err != nil {
 			return nil, nil, err
 		}
 		agg.keys = append(agg.keys, k)
 		agg.keyTexts = append(agg.keyTexts, groupKeyText(ge))
-		var kc *scopeCol
-		if c, ok := k.(*colExpr); ok {
+		var kc *ScopeCol
+		if c, ok := k.(*ColExpr); ok {
 			kc = c.col
 		}
 		agg.keyCols = append(agg.keyCols, kc)
-		agg.slots = append(agg.slots, &slot{})
+		agg.slots = append(agg.slots, &Slot{})
 	}
 	return agg, qualify, nil
 }
 
 // bindSelectList binds the select items into output expressions and
 // columns; unnests lists the items that are unnest(list).
-func (p *planner) bindSelectList(sel *sqlparser.Select, sc *scope, agg *aggCtx) (outExprs []expr, cols []Column, unnests []int, err error) {
+func (p *Planner) bindSelectList(sel *sqlparser.Select, sc *Scope, agg *aggCtx) (outExprs []Expr, cols []Column, unnests []int, err error) {
 	for k, se := range sel.SelectExprs {
 		if starMarker(se) != nil {
 			continue // applied with the star before it
@@ -270,7 +270,7 @@ func (p *planner) bindSelectList(sel *sqlparser.Select, sc *scope, agg *aggCtx) 
 			}
 			outExprs, cols = append(outExprs, es...), append(cols, cs...)
 		case *sqlparser.AliasedExpr:
-			var e expr
+			var e Expr
 			if f, ok := isUnnest(x.Expr); ok {
 				if agg != nil {
 					return nil, nil, nil, unsupported("unnest with GROUP BY or aggregates (unnest in a subquery first)")
@@ -294,11 +294,11 @@ func (p *planner) bindSelectList(sel *sqlparser.Select, sc *scope, agg *aggCtx) 
 				}
 				continue
 			}
-			if e, err = p.bindExpr(x.Expr, sc, agg); err != nil {
+			if e, err = p.BindExpr(x.Expr, sc, agg); err != nil {
 				return nil, nil, nil, err
 			}
 			nullable := true
-			if c, ok := e.(*colExpr); ok && c.col != nil {
+			if c, ok := e.(*ColExpr); ok && c.col != nil {
 				nullable = colNullable(c.col)
 			}
 			if f, ok := x.Expr.(*sqlparser.FuncExpr); ok && f.Name.Lowered() == "count" {
@@ -337,8 +337,8 @@ func starModifiers(items sqlparser.SelectExprs, k int) (exclude map[string]bool,
 
 // bindStar binds SELECT * (or t.*) into a column per relation column,
 // less those EXCLUDE names, with REPLACE's expressions in their places.
-func (p *planner) bindStar(x *sqlparser.StarExpr, sc *scope, exclude map[string]bool, replace map[string]sqlparser.Expr) ([]expr, []Column, error) {
-	var outExprs []expr
+func (p *Planner) bindStar(x *sqlparser.StarExpr, sc *Scope, exclude map[string]bool, replace map[string]sqlparser.Expr) ([]Expr, []Column, error) {
+	var outExprs []Expr
 	var cols []Column
 	rels := sc.from
 	qualified := false
@@ -349,16 +349,16 @@ func (p *planner) bindStar(x *sqlparser.StarExpr, sc *scope, exclude map[string]
 			if outs, scols, ok, err := p.structStar(q, sc, nil); ok || err != nil {
 				return outs, scols, err
 			}
-			return nil, nil, p.src.Locate(errorf("no table %q in FROM%s", q, suggest(q, relNames(sc))), q)
+			return nil, nil, p.Src.Locate(errorf("no table %q in FROM%s", q, suggest(q, relNames(sc))), q)
 		}
-		rels, qualified = []*relation{r}, true
+		rels, qualified = []*Relation{r}, true
 	}
 	for _, r := range rels {
-		for _, c := range r.cols {
-			if strings.Contains(c.name, ".") && r.table != nil || exclude[strings.ToLower(c.name)] {
+		for _, c := range r.Cols {
+			if strings.Contains(c.Name, ".") && r.table != nil || exclude[strings.ToLower(c.Name)] {
 				continue
 			}
-			name := c.name
+			name := c.Name
 			if !qualified && sc.hidden[c] {
 				continue // a USING column, shown once
 			}
@@ -366,7 +366,7 @@ func (p *planner) bindStar(x *sqlparser.StarExpr, sc *scope, exclude map[string]
 				c = s
 			}
 			if re, ok := replace[strings.ToLower(name)]; ok {
-				e, err := p.bindExpr(re, sc, nil)
+				e, err := p.BindExpr(re, sc, nil)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -374,7 +374,7 @@ func (p *planner) bindStar(x *sqlparser.StarExpr, sc *scope, exclude map[string]
 				cols = append(cols, Column{Name: name, Type: e.Type(), Nullable: true})
 				continue
 			}
-			var e expr = &colExpr{s: c.slot, t: c.t, col: c}
+			var e Expr = &ColExpr{S: c.Slot, T: c.T, col: c}
 			e.setText(name)
 			if c.coalesce != nil && !qualified {
 				var err error
@@ -383,7 +383,7 @@ func (p *planner) bindStar(x *sqlparser.StarExpr, sc *scope, exclude map[string]
 				}
 			}
 			outExprs = append(outExprs, e)
-			cols = append(cols, Column{Name: name, Type: c.t, Nullable: colNullable(c)})
+			cols = append(cols, Column{Name: name, Type: c.T, Nullable: colNullable(c)})
 		}
 	}
 	return outExprs, cols, nil
@@ -391,16 +391,16 @@ func (p *planner) bindStar(x *sqlparser.StarExpr, sc *scope, exclude map[string]
 
 // bindHavingQualify binds HAVING (no window functions) and QUALIFY;
 // select-item aliases that name no column stand for their items in both.
-func (p *planner) bindHavingQualify(sel *sqlparser.Select, qualify sqlparser.Expr, sc *scope, agg *aggCtx, win *winCtx) (having, qual expr, err error) {
+func (p *Planner) bindHavingQualify(sel *sqlparser.Select, qualify sqlparser.Expr, sc *Scope, agg *aggCtx, win *winCtx) (having, qual Expr, err error) {
 	if sel.Having != nil {
 		p.win = nil
-		if having, err = p.bindBool(p.qualifyAliases(sel.Having.Expr, sel.SelectExprs, sc), sc, agg); err != nil {
+		if having, err = p.BindBool(p.qualifyAliases(sel.Having.Expr, sel.SelectExprs, sc), sc, agg); err != nil {
 			return nil, nil, err
 		}
 		p.win = win
 	}
 	if qualify != nil {
-		if qual, err = p.bindBool(p.qualifyAliases(qualify, sel.SelectExprs, sc), sc, agg); err != nil {
+		if qual, err = p.BindBool(p.qualifyAliases(qualify, sel.SelectExprs, sc), sc, agg); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -410,7 +410,7 @@ func (p *planner) bindHavingQualify(sel *sqlparser.Select, qualify sqlparser.Exp
 // bindOrderBy binds ORDER BY into sort keys: output columns by position,
 // alias or text, else hidden columns added after the visible ones (and
 // returned with them).
-func (p *planner) bindOrderBy(sel *sqlparser.Select, sc *scope, agg *aggCtx, cols []Column, outExprs []expr) ([]sortKey, []expr, error) {
+func (p *Planner) bindOrderBy(sel *sqlparser.Select, sc *Scope, agg *aggCtx, cols []Column, outExprs []Expr) ([]sortKey, []Expr, error) {
 	visible := len(outExprs)
 	var keys []sortKey
 	if len(sel.OrderBy) == 1 && isMarker(firstOf(orderItem(sel.OrderBy[0])), parse.ByAllMarker) {
@@ -427,7 +427,7 @@ func (p *planner) bindOrderBy(sel *sqlparser.Select, sc *scope, agg *aggCtx, col
 			return nil, nil, err
 		}
 		if idx < 0 {
-			e, err := p.bindExpr(item, sc, agg)
+			e, err := p.BindExpr(item, sc, agg)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -453,7 +453,7 @@ func (p *planner) bindOrderBy(sel *sqlparser.Select, sc *scope, agg *aggCtx, col
 // bindJoins binds each join's ON and USING conditions (an ASOF join's
 // into its keys and inequality) and chains the relations into the
 // left-deep join tree, in FROM order.
-func (p *planner) bindJoins(steps []joinStep, sc *scope, outer *scope) (lnode, error) {
+func (p *Planner) bindJoins(steps []joinStep, sc *Scope, outer *Scope) (LNode, error) {
 	rels := make([]*lRel, len(steps))
 	joins := map[*lRel]*lJoin{}
 	for i, st := range steps {
@@ -474,7 +474,7 @@ func (p *planner) bindJoins(steps []joinStep, sc *scope, outer *scope) (lnode, e
 		case st.asof:
 			st.rel.pinned = true
 		}
-		on, err := p.bindJoinCondition(st, sc.rels[:i+1], sc.rels[:i], outer)
+		on, err := p.bindJoinCondition(st, sc.Rels[:i+1], sc.Rels[:i], outer)
 		if err != nil {
 			return nil, err
 		}
@@ -497,11 +497,11 @@ func (p *planner) bindJoins(steps []joinStep, sc *scope, outer *scope) (lnode, e
 // up to it, visible) and its USING columns (each an equality of the
 // column of the step's relation with that of the first relation before it
 // that has it) as conjuncts.
-func (p *planner) bindJoinCondition(st joinStep, visible, before []*relation, outer *scope) ([]expr, error) {
-	var on []expr
+func (p *Planner) bindJoinCondition(st joinStep, visible, before []*Relation, outer *Scope) ([]Expr, error) {
+	var on []Expr
 	if st.on != nil {
-		sub := &scope{rels: visible, outer: outer}
-		b, err := p.bindBool(st.on, sub, nil)
+		sub := &Scope{Rels: visible, outer: outer}
+		b, err := p.BindBool(st.on, sub, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -509,7 +509,7 @@ func (p *planner) bindJoinCondition(st joinStep, visible, before []*relation, ou
 	}
 	for _, u := range st.using {
 		rc := findCol(st.rel, u)
-		var lc *scopeCol
+		var lc *ScopeCol
 		for _, r := range before {
 			if c := findCol(r, u); c != nil {
 				lc = c
@@ -517,13 +517,13 @@ func (p *planner) bindJoinCondition(st joinStep, visible, before []*relation, ou
 			}
 		}
 		if rc == nil || lc == nil {
-			return nil, p.src.Locate(errorf("column %q of USING is not in both sides of the join", u), u)
+			return nil, p.Src.Locate(errorf("column %q of USING is not in both sides of the join", u), u)
 		}
 		op := opEq
 		if st.asof && u == st.using[len(st.using)-1] {
 			op = opGe // ASOF JOIN ... USING (keys, t): left.t >= right.t
 		}
-		eq, err := p.compare(op, &colExpr{s: lc.slot, t: lc.t, col: lc}, &colExpr{s: rc.slot, t: rc.t, col: rc})
+		eq, err := p.compare(op, &ColExpr{S: lc.Slot, T: lc.T, col: lc}, &ColExpr{S: rc.Slot, T: rc.T, col: rc})
 		if err != nil {
 			return nil, err
 		}

@@ -16,7 +16,7 @@ import (
 
 // bindDerived binds a derived table's SELECT without optimizing or
 // lowering it; its parent does both (planDerived, lowerRel).
-func (p *planner) bindDerived(sel *sqlparser.Select, outer *scope) (*lQuery, error) {
+func (p *Planner) bindDerived(sel *sqlparser.Select, outer *Scope) (*LQuery, error) {
 	leave, err := p.enterQuery()
 	defer leave()
 	if err != nil {
@@ -33,7 +33,7 @@ func (p *planner) bindDerived(sel *sqlparser.Select, outer *scope) (*lQuery, err
 // NULLs may fill) and, when the FROM is that table alone, the WHERE's.
 // Only into a table whose rows do not depend on which rows there are
 // (see filterTargets), and only through deterministic expressions.
-func pushIntoDerived(q *lQuery) {
+func pushIntoDerived(q *LQuery) {
 	rels, _ := q.chain()
 	for _, lr := range rels {
 		r := lr.step.rel
@@ -54,8 +54,8 @@ func pushIntoDerived(q *lQuery) {
 // moveInto adds to the WHERE of each of targets, the SELECTs of r's
 // derived query, the conjuncts of conds that name r alone and can be
 // written in the terms of every one of them, and returns the others.
-func moveInto(r *relation, targets []*lQuery, conds []expr) []expr {
-	var left []expr
+func moveInto(r *Relation, targets []*LQuery, conds []Expr) []Expr {
+	var left []Expr
 	for _, c := range conds {
 		rs := relsOf(c)
 		if len(rs) == 1 && rs[r] && !runsSubquery(c) {
@@ -74,8 +74,8 @@ func moveInto(r *relation, targets []*lQuery, conds []expr) []expr {
 // substituteAll writes c in the terms of each of targets; ok is false
 // when one of them cannot take it (then none does: a branch of a UNION
 // left unfiltered would let its rows through).
-func substituteAll(c expr, r *relation, targets []*lQuery) ([]expr, bool) {
-	ins := make([]expr, len(targets))
+func substituteAll(c Expr, r *Relation, targets []*LQuery) ([]Expr, bool) {
+	ins := make([]Expr, len(targets))
 	for i, t := range targets {
 		in, ok := substituteDerived(c, r, t)
 		if !ok {
@@ -97,17 +97,17 @@ func substituteAll(c expr, r *relation, targets []*lQuery) ([]expr, bool) {
 // row's values, so rows that are duplicates of one another pass or fail
 // together, and removing them before or after the filter keeps the same
 // rows.
-func filterTargets(q *lQuery) []*lQuery {
+func filterTargets(q *LQuery) []*LQuery {
 	if q.union == nil {
 		if !derivedFilterable(q) {
 			return nil
 		}
-		return []*lQuery{q}
+		return []*LQuery{q}
 	}
-	if !onlyOrderBetween(q.root, q.union) {
+	if !onlyOrderBetween(q.Root, q.union) {
 		return nil
 	}
-	var out []*lQuery
+	var out []*LQuery
 	for _, part := range q.union.parts {
 		ts := filterTargets(part)
 		if ts == nil {
@@ -127,7 +127,7 @@ func filterTargets(q *lQuery) []*lQuery {
 // keys they roll up. Through window functions only a filter on the
 // PARTITION BY keys of all of them passes (windowPartitionKey); not when they
 // run over an aggregation's groups.
-func derivedFilterable(q *lQuery) bool {
+func derivedFilterable(q *LQuery) bool {
 	if q.where == nil || q.proj == nil {
 		return false
 	}
@@ -142,14 +142,14 @@ func derivedFilterable(q *lQuery) bool {
 // window functions, is a column each of them partitions by: a filter on
 // it keeps or drops whole partitions, and a partition's window values
 // depend on its own rows alone.
-func windowPartitionKey(win *winCtx, e expr) bool {
-	c, ok := e.(*colExpr)
+func windowPartitionKey(win *winCtx, e Expr) bool {
+	c, ok := e.(*ColExpr)
 	if !ok || c.col == nil {
 		return false
 	}
 	for _, w := range win.specs {
-		if !slices.ContainsFunc(w.part, func(p expr) bool {
-			pc, ok := p.(*colExpr)
+		if !slices.ContainsFunc(w.part, func(p Expr) bool {
+			pc, ok := p.(*ColExpr)
 			return ok && pc.col == c.col
 		}) {
 			return false
@@ -160,13 +160,13 @@ func windowPartitionKey(win *winCtx, e expr) bool {
 
 // groupKeyOf is the group key (over the FROM's columns) that the select
 // expression e outputs, nil if e is not one.
-func groupKeyOf(agg *aggCtx, e expr) expr {
-	c, ok := e.(*colExpr)
+func groupKeyOf(agg *aggCtx, e Expr) Expr {
+	c, ok := e.(*ColExpr)
 	if !ok || c.col != nil {
 		return nil
 	}
 	for i, k := range agg.keys {
-		if agg.slots[i] == c.s {
+		if agg.slots[i] == c.S {
 			return k
 		}
 	}
@@ -175,11 +175,11 @@ func groupKeyOf(agg *aggCtx, e expr) expr {
 
 // onlyOrderAbove reports whether the nodes above q's select list only
 // order the rows (a full sort) or drop hidden columns.
-func onlyOrderAbove(q *lQuery) bool { return onlyOrderBetween(q.root, q.proj) }
+func onlyOrderAbove(q *LQuery) bool { return onlyOrderBetween(q.Root, q.proj) }
 
 // onlyOrderBetween reports whether the nodes from top down to (not
 // including) bottom only order the rows or drop hidden columns.
-func onlyOrderBetween(top, bottom lnode) bool {
+func onlyOrderBetween(top, bottom LNode) bool {
 	for n := top; n != bottom; {
 		switch x := n.(type) {
 		case *lSort:
@@ -205,12 +205,12 @@ func onlyOrderBetween(top, bottom lnode) bool {
 // list), or when a UNION's part makes values of another type than the
 // union's (the filter was bound for the union's type, and the part's
 // values are cast to it only after the union).
-func substituteDerived(e expr, r *relation, t *lQuery) (expr, bool) {
-	if c, ok := e.(*colExpr); ok {
-		if c.col == nil || c.col.rel != r || c.col.local >= len(r.cols) || r.cols[c.col.local] != c.col {
+func substituteDerived(e Expr, r *Relation, t *LQuery) (Expr, bool) {
+	if c, ok := e.(*ColExpr); ok {
+		if c.col == nil || c.col.Rel != r || c.col.Local >= len(r.Cols) || r.Cols[c.col.Local] != c.col {
 			return nil, false
 		}
-		in := t.proj.exprs[c.col.local]
+		in := t.proj.exprs[c.col.Local]
 		if t.agg != nil {
 			// Below an aggregate, only a group key has a value per row.
 			in = groupKeyOf(t.agg, in)
@@ -221,12 +221,12 @@ func substituteDerived(e expr, r *relation, t *lQuery) (expr, bool) {
 		if t.win != nil && len(t.win.specs) > 0 && !windowPartitionKey(t.win, in) {
 			return nil, false
 		}
-		if t != r.lq && !sameValues(in.Type(), c.col.t) {
+		if t != r.lq && !sameValues(in.Type(), c.col.T) {
 			return nil, false
 		}
 		return in, true
 	}
-	return copyExprWith(e, func(ch expr) (expr, bool) { return substituteDerived(ch, r, t) })
+	return copyExprWith(e, func(ch Expr) (Expr, bool) { return substituteDerived(ch, r, t) })
 }
 
 // sameValues reports whether values of types a and b are the same
@@ -244,15 +244,15 @@ func sameValues(a, b Type) bool {
 
 // stableExpr reports whether e is made only of expressions that give
 // the same value for the same row every time and have no effect.
-func stableExpr(e expr) bool {
+func stableExpr(e Expr) bool {
 	switch x := e.(type) {
-	case *colExpr, *constExpr:
+	case *ColExpr, *ConstExpr:
 		return true
 	case *funcExpr:
 		if volatileFunc(x.name) {
 			return false
 		}
-	case *cmpExpr, *andExpr, *orExpr, *notExpr, *isNullExpr, *isBoolExpr, *inExpr, *likeExpr, *caseExpr, *castExpr, *arithExpr, *negExpr:
+	case *cmpExpr, *AndExpr, *orExpr, *notExpr, *isNullExpr, *isBoolExpr, *inExpr, *likeExpr, *caseExpr, *castExpr, *arithExpr, *negExpr:
 	default:
 		return false
 	}
@@ -277,15 +277,15 @@ func volatileFunc(name string) bool {
 
 // copyExprWith copies e with each input replaced by sub's result; ok is false
 // for a kind of expression it does not copy, or when sub fails.
-func copyExprWith(e expr, sub func(expr) (expr, bool)) (expr, bool) {
+func copyExprWith(e Expr, sub func(Expr) (Expr, bool)) (Expr, bool) {
 	// set and setAll fill a copy's inputs, and say whether sub could.
-	set := func(dst *expr, src expr) bool {
+	set := func(dst *Expr, src Expr) bool {
 		var ok bool
 		*dst, ok = sub(src)
 		return ok
 	}
-	setAll := func(dst *[]expr, src []expr) bool {
-		*dst = make([]expr, len(src))
+	setAll := func(dst *[]Expr, src []Expr) bool {
+		*dst = make([]Expr, len(src))
 		for i, x := range src {
 			if !set(&(*dst)[i], x) {
 				return false
@@ -294,7 +294,7 @@ func copyExprWith(e expr, sub func(expr) (expr, bool)) (expr, bool) {
 		return true
 	}
 	switch x := e.(type) {
-	case *constExpr:
+	case *ConstExpr:
 		return x, true
 	case *cmpExpr:
 		n := *x
@@ -305,9 +305,9 @@ func copyExprWith(e expr, sub func(expr) (expr, bool)) (expr, bool) {
 	case *likeExpr:
 		n := *x
 		return &n, set(&n.e, x.e) && set(&n.pat, x.pat)
-	case *andExpr:
+	case *AndExpr:
 		n := *x
-		return &n, setAll(&n.terms, x.terms)
+		return &n, setAll(&n.Terms, x.Terms)
 	case *orExpr:
 		n := *x
 		return &n, setAll(&n.terms, x.terms)
@@ -343,9 +343,9 @@ func copyExprWith(e expr, sub func(expr) (expr, bool)) (expr, bool) {
 // that its parent never reads by unreadExpr, so that their columns are
 // neither read nor computed (a count(*) over SELECT * reads no column),
 // in the SELECTs pruneTargets names.
-func pruneDerivedOutputs(q *lQuery) {
+func pruneDerivedOutputs(q *LQuery) {
 	rels, _ := q.chain()
-	var read map[*scopeCol]bool
+	var read map[*ScopeCol]bool
 	for _, lr := range rels {
 		r := lr.step.rel
 		if r.lq == nil {
@@ -358,7 +358,7 @@ func pruneDerivedOutputs(q *lQuery) {
 		if read == nil {
 			read = readByParent(q)
 		}
-		for k, c := range r.cols {
+		for k, c := range r.Cols {
 			if read[c] || c.used {
 				continue
 			}
@@ -366,7 +366,7 @@ func pruneDerivedOutputs(q *lQuery) {
 				if k < len(t.cols) { // only the select list's columns have an expression
 					// Of the derived table's type: a UNION's part casts
 					// nothing to it.
-					t.proj.exprs[k] = withText(&unreadExpr{t: c.t}, "(unread)")
+					t.proj.exprs[k] = withText(&unreadExpr{t: c.T}, "(unread)")
 				}
 			}
 		}
@@ -380,17 +380,17 @@ func pruneDerivedOutputs(q *lQuery) {
 // or those of the parts of a UNION ALL without ORDER BY or LIMIT. Not
 // below a UNION that removes duplicates: there too every column decides
 // which rows are duplicates.
-func pruneTargets(q *lQuery) []*lQuery {
+func pruneTargets(q *LQuery) []*LQuery {
 	if q.union == nil {
 		if q.proj == nil || !onlyKeepAbove(q) {
 			return nil
 		}
-		return []*lQuery{q}
+		return []*LQuery{q}
 	}
-	if q.root != lnode(q.union) || !q.union.all() {
+	if q.Root != LNode(q.union) || !q.union.all() {
 		return nil
 	}
-	var out []*lQuery
+	var out []*LQuery
 	for _, part := range q.union.parts {
 		out = append(out, pruneTargets(part)...)
 	}
@@ -413,8 +413,8 @@ func (e *unreadExpr) Eval(b *Batch) (*Col, error) {
 
 // onlyKeepAbove reports whether nothing but the dropping of hidden
 // columns sits above q's select list.
-func onlyKeepAbove(q *lQuery) bool {
-	for n := q.root; n != lnode(q.proj); {
+func onlyKeepAbove(q *LQuery) bool {
+	for n := q.Root; n != LNode(q.proj); {
 		k, ok := n.(*lKeep)
 		if !ok {
 			return false
@@ -427,15 +427,15 @@ func onlyKeepAbove(q *lQuery) bool {
 // readByParent marks the columns q reads anywhere: above the relations
 // (readAbove), in their own filters, and in every filter and select list
 // of its tree.
-func readByParent(q *lQuery) map[*scopeCol]bool {
+func readByParent(q *LQuery) map[*ScopeCol]bool {
 	read := readAbove(q, q.joinKeyList())
 	for _, st := range q.steps() {
 		for _, c := range st.rel.residual {
 			columnsOf(c, read)
 		}
 	}
-	var walk func(n lnode)
-	walk = func(n lnode) {
+	var walk func(n LNode)
+	walk = func(n LNode) {
 		switch x := n.(type) {
 		case *lFilter:
 			for _, c := range x.conds {
@@ -452,13 +452,13 @@ func readByParent(q *lQuery) map[*scopeCol]bool {
 			walk(in)
 		}
 	}
-	walk(q.root)
+	walk(q.Root)
 	return read
 }
 
 // planDerived optimizes the derived tables of q's FROM once q's rules
 // have given them their filters and outputs.
-func (p *planner) planDerived(q *lQuery) error {
+func (p *Planner) planDerived(q *LQuery) error {
 	rels, _ := q.chain()
 	for _, lr := range rels {
 		r := lr.step.rel
@@ -468,19 +468,19 @@ func (p *planner) planDerived(q *lQuery) error {
 		if err := p.optimize(r.lq); err != nil {
 			return err
 		}
-		if p.onLogical != nil {
-			p.onLogical("optimize", r.lq)
+		if p.OnLogical != nil {
+			p.OnLogical("optimize", r.lq)
 		}
 	}
 	return nil
 }
 
 // lowerDerived builds the operators of a derived table kept logical.
-func (p *planner) lowerDerived(r *relation) (node, error) {
+func (p *Planner) lowerDerived(r *Relation) (Node, error) {
 	sp, err := p.lower(r.lq)
 	if err != nil {
 		return nil, err
 	}
-	r.sub.root = sp.root
-	return sp.root, nil
+	r.Sub.Root = sp.Root
+	return sp.Root, nil
 }

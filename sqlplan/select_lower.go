@@ -15,17 +15,17 @@ import (
 // (useCodes), a count per group over a join becomes a group-count join.
 
 // lower builds the operators of a SELECT's optimized tree.
-func (p *planner) lower(q *lQuery) (*selectPlan, error) {
-	root, err := p.lowerNode(q, q.root)
+func (p *Planner) lower(q *LQuery) (*SelectPlan, error) {
+	root, err := p.lowerNode(q, q.Root)
 	if err != nil {
 		return nil, err
 	}
-	return &selectPlan{root: root, cols: q.cols, tree: q.root}, nil
+	return &SelectPlan{Root: root, Cols: q.cols, Tree: q.Root}, nil
 }
 
 // lowerNode builds the operators of n and its inputs, the FROM and WHERE
 // at once (lowerWhere).
-func (p *planner) lowerNode(q *lQuery, n lnode) (node, error) {
+func (p *Planner) lowerNode(q *LQuery, n LNode) (Node, error) {
 	switch x := n.(type) {
 	case *lFilter:
 		if x == q.where {
@@ -52,7 +52,7 @@ func (p *planner) lowerNode(q *lQuery, n lnode) (node, error) {
 	case *lDistinct:
 		return &kernels.Distinct{In: in}, nil
 	case *lSort:
-		return &kernels.Sort{In: in, Keys: x.keys, Limit: x.limit, Types: x.types, Cast: castCol}, nil
+		return &kernels.Sort{In: in, Keys: x.keys, Limit: x.limit, Types: x.types, Cast: CastCol}, nil
 	case *lLimit:
 		if x.percent >= 0 {
 			return &kernels.LimitPercent{In: in, Percent: x.percent, Offset: x.offset}, nil
@@ -68,8 +68,8 @@ func (p *planner) lowerNode(q *lQuery, n lnode) (node, error) {
 // lowerUnion builds the parts' operators and combines them step by step,
 // so that a UNION after UNION ALL removes the duplicates of all the rows
 // so far.
-func (p *planner) lowerUnion(u *lUnion) (node, error) {
-	var root node
+func (p *Planner) lowerUnion(u *lUnion) (Node, error) {
+	var root Node
 	for i, part := range u.parts {
 		pp := u.planner(i, p)
 		sp, err := pp.lower(part)
@@ -81,16 +81,16 @@ func (p *planner) lowerUnion(u *lUnion) (node, error) {
 			return nil, err
 		}
 		if i == 0 {
-			root = sp.root
+			root = sp.Root
 			continue
 		}
 		switch kind := u.kinds[i-1]; kind {
 		case sqlparser.UnionAllStr:
-			root = &kernels.Union{Ins: []node{root, sp.root}, Types: u.types, Cast: castCol}
+			root = &kernels.Union{Ins: []Node{root, sp.Root}, Types: u.types, Cast: CastCol}
 		case sqlparser.UnionStr, sqlparser.UnionDistinctStr:
-			root = &kernels.Distinct{In: &kernels.Union{Ins: []node{root, sp.root}, Types: u.types, Cast: castCol}}
+			root = &kernels.Distinct{In: &kernels.Union{Ins: []Node{root, sp.Root}, Types: u.types, Cast: CastCol}}
 		default: // intersect, except, intersect all, except all
-			root = &kernels.SetOp{Left: root, Right: sp.root, Op: kind, Types: u.types, Cast: castCol}
+			root = &kernels.SetOp{Left: root, Right: sp.Root, Op: kind, Types: u.types, Cast: CastCol}
 		}
 	}
 	return root, nil
@@ -99,7 +99,7 @@ func (p *planner) lowerUnion(u *lUnion) (node, error) {
 // lowerWhere builds the joins of the FROM and the WHERE left above them.
 // A WHERE that is never true reads nothing. Without aggregation, the
 // filters and joins run on every thread, in order.
-func (p *planner) lowerWhere(q *lQuery) (node, error) {
+func (p *Planner) lowerWhere(q *LQuery) (Node, error) {
 	root, err := p.lowerJoins(q)
 	if err != nil {
 		return nil, err
@@ -110,10 +110,10 @@ func (p *planner) lowerWhere(q *lQuery) (node, error) {
 		root.Close()
 		root = &kernels.Const{What: "NO ROWS (WHERE is never true)"}
 	} else if len(residual) > 0 {
-		root = residualFilter(root, residual, p.set.threads)
+		root = residualFilter(root, residual, p.Set.Threads)
 	}
 	if q.agg == nil {
-		if pn := parallel(root, p.set.threads, nil); pn != nil {
+		if pn := parallel(root, p.Set.Threads, nil); pn != nil {
 			root = pn
 		}
 	}
@@ -122,12 +122,12 @@ func (p *planner) lowerWhere(q *lQuery) (node, error) {
 
 // lowerJoins builds the FROM's relations and the joins between them,
 // left-deep in the plan's order.
-func (p *planner) lowerJoins(q *lQuery) (node, error) {
+func (p *Planner) lowerJoins(q *LQuery) (Node, error) {
 	rels, joins := q.chain()
 	if len(rels) == 0 {
 		return &kernels.Const{Batches: []*Batch{{N: 1}}, What: "ONE ROW"}, nil
 	}
-	var root node
+	var root Node
 	for i, lr := range rels {
 		n, err := p.lowerRel(q, lr, i, len(rels))
 		if err != nil {
@@ -147,10 +147,10 @@ func (p *planner) lowerJoins(q *lQuery) (node, error) {
 // lowerRel builds the i-th of n relations: its scan (or its derived
 // table's plan; a lateral subquery's is built by its join) and its own
 // filter, which a join's build side runs on every thread.
-func (p *planner) lowerRel(q *lQuery, lr *lRel, i, n int) (node, error) {
+func (p *Planner) lowerRel(q *LQuery, lr *lRel, i, n int) (Node, error) {
 	st := lr.step
 	r := st.rel
-	var out node
+	var out Node
 	switch {
 	case r.lateral != nil:
 		if st.full || i == 0 {
@@ -161,14 +161,14 @@ func (p *planner) lowerRel(q *lQuery, lr *lRel, i, n int) (node, error) {
 		if out, err = p.lowerDerived(r); err != nil {
 			return nil, err
 		}
-	case r.sub != nil:
-		out = r.sub.root
+	case r.Sub != nil:
+		out = r.Sub.Root
 	default:
 		out = p.scanOf(r, q.agg != nil && n == 1 && orderFree(q.agg.aggs))
 	}
 	if len(r.residual) > 0 {
 		out = newRelFilter(out, andOf(r.residual), r.offset, lr.filterOnly)
-		if pn := parallel(out, p.set.threads, nil); pn != nil && i > 0 {
+		if pn := parallel(out, p.Set.Threads, nil); pn != nil && i > 0 {
 			out = pn
 		}
 	}
@@ -177,7 +177,7 @@ func (p *planner) lowerRel(q *lQuery, lr *lRel, i, n int) (node, error) {
 
 // lowerJoin builds the join j of right (its relation built) to left, the
 // rows of the relations before it.
-func (p *planner) lowerJoin(j *lJoin, before []*lRel, left, right node) (node, error) {
+func (p *Planner) lowerJoin(j *lJoin, before []*lRel, left, right Node) (Node, error) {
 	st := j.right.step
 	r := st.rel
 	jn := newHashJoin(left, right, r.offset, r.outputTypes(), st.left)
@@ -195,7 +195,7 @@ func (p *planner) lowerJoin(j *lJoin, before []*lRel, left, right node) (node, e
 		jn.Keep = j.keep
 		return &kernels.PositionalJoin{J: jn}, nil
 	}
-	var lkeys, rkeys []expr
+	var lkeys, rkeys []Expr
 	for k := range j.keys.lkeys {
 		l, rr, err := p.unify(j.keys.lkeys[k], j.keys.rkeys[k])
 		if err != nil {
@@ -222,7 +222,7 @@ func (p *planner) lowerJoin(j *lJoin, before []*lRel, left, right node) (node, e
 // per group of a join's build side is counted in the join
 // (groupCountJoin); else a hash aggregate, parallel over its input when
 // that is a pipeline.
-func (p *planner) lowerAggregate(q *lQuery, x *lAggregate, in node) node {
+func (p *Planner) lowerAggregate(q *LQuery, x *lAggregate, in Node) Node {
 	agg := x.agg
 	rels, _ := q.chain()
 	if len(agg.keys) == 0 && len(rels) == 1 && len(q.where.conds) == 0 && !(len(agg.aggs) == 1 && agg.aggs[0].Fn == "count_star") {
@@ -237,21 +237,21 @@ func (p *planner) lowerAggregate(q *lQuery, x *lAggregate, in node) node {
 	if gj, ok := groupCountJoin(in, agg); ok {
 		return gj
 	}
-	return newAggregate(in, agg, p.set.threads)
+	return newAggregate(in, agg, p.Set.Threads)
 }
 
 // scanOf builds the scan of a table relation. countOnly asks for the
 // footer row count when nothing is filtered.
-func (p *planner) scanOf(r *relation, unordered bool) node {
-	req := scan.Request{Columns: []string{}, Threads: p.set.threads, Unordered: unordered}
+func (p *Planner) scanOf(r *Relation, unordered bool) Node {
+	req := scan.Request{Columns: []string{}, Threads: p.Set.Threads, Unordered: unordered}
 	types := make([]Type, 0, len(r.used))
 	for _, c := range r.used {
-		req.Columns = append(req.Columns, c.name)
-		types = append(types, c.t)
-		if c.t.Kind == KEnum {
+		req.Columns = append(req.Columns, c.Name)
+		types = append(types, c.T)
+		if c.T.Kind == KEnum {
 			// An ENUM column's text: each dictionary entry is looked up
 			// once (enumFromVector), not each row.
-			req.Codes = append(req.Codes, c.name)
+			req.Codes = append(req.Codes, c.Name)
 		}
 	}
 	if len(r.pushed) == 1 {
@@ -259,8 +259,8 @@ func (p *planner) scanOf(r *relation, unordered bool) node {
 	} else if len(r.pushed) > 1 {
 		req.Filter = scan.And{Terms: r.pushed}
 	}
-	if p.onlyPath != "" && r.table.Path == p.onlyPath {
-		req.RowGroups = map[int][]int{p.onlyFile: p.onlyRowGroups}
+	if p.OnlyPath != "" && r.table.Path == p.OnlyPath {
+		req.RowGroups = map[int][]int{p.OnlyFile: p.OnlyRowGroups}
 	}
 	if req.Filter == nil && len(r.used) == 0 && req.RowGroups == nil {
 		// Only the row count matters (COUNT(*), or a side of a cross join).
@@ -271,15 +271,15 @@ func (p *planner) scanOf(r *relation, unordered bool) node {
 		// filter's columns only. A nil list would mean every column.
 		req.Columns = []string{}
 	}
-	n := &kernels.Scan{Alias: r.alias, Path: r.path, Table: r.table, Req: req, Types: types, Convert: fromVector, Origin: r}
-	p.scans = append(p.scans, n)
+	n := &kernels.Scan{Alias: r.Alias, Path: r.path, Table: r.table, Req: req, Types: types, Convert: fromVector, Origin: r}
+	p.Scans = append(p.Scans, n)
 	return n
 }
 
 // neverTrue reports whether a conjunct is a constant FALSE or NULL.
-func neverTrue(conjuncts []expr) bool {
+func neverTrue(conjuncts []Expr) bool {
 	for _, c := range conjuncts {
-		if k, ok := isConst(c); ok && (k.v == nil || k.v == false) {
+		if k, ok := IsConst(c); ok && (k.V == nil || k.V == false) {
 			return true
 		}
 	}

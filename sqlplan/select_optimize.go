@@ -19,42 +19,42 @@ import (
 // columns are laid out when every expression has its final place, and the
 // derived tables, given their filters and the outputs read, are
 // optimized last.
-func (p *planner) optimize(q *lQuery) error {
+func (p *Planner) optimize(q *LQuery) error {
 	if q.union != nil {
 		return p.optimizeParts(q.union)
 	}
-	for _, r := range optimizerRules {
+	for _, r := range OptimizerRules {
 		r.apply(p, q)
 	}
 	return p.planDerived(q)
 }
 
-// optimizerRules are the rules optimize applies, in order, by the names
+// OptimizerRules are the rules optimize applies, in order, by the names
 // duckdb_optimizers() lists (systables.go).
-var optimizerRules = []struct {
-	name  string
-	apply func(p *planner, q *lQuery)
+var OptimizerRules = []struct {
+	Name  string
+	apply func(p *Planner, q *LQuery)
 }{
-	{"implied_filters", func(_ *planner, q *lQuery) { addImpliedFilters(q) }},
-	{"join_order", (*planner).reorderJoins},
-	{"split_join_conditions", func(_ *planner, q *lQuery) { splitJoinConditions(q) }},
-	{"where_into_join_keys", func(_ *planner, q *lQuery) { whereIntoJoinKeys(q) }},
-	{"filter_pushdown", func(_ *planner, q *lQuery) { pushDownWhere(q) }},
-	{"derived_filter_pushdown", func(_ *planner, q *lQuery) { pushIntoDerived(q) }},
-	{"column_layout", func(_ *planner, q *lQuery) { layoutColumns(q) }},
-	{"unused_derived_columns", func(_ *planner, q *lQuery) { pruneDerivedOutputs(q) }},
+	{"implied_filters", func(_ *Planner, q *LQuery) { addImpliedFilters(q) }},
+	{"join_order", (*Planner).reorderJoins},
+	{"split_join_conditions", func(_ *Planner, q *LQuery) { splitJoinConditions(q) }},
+	{"where_into_join_keys", func(_ *Planner, q *LQuery) { whereIntoJoinKeys(q) }},
+	{"filter_pushdown", func(_ *Planner, q *LQuery) { pushDownWhere(q) }},
+	{"derived_filter_pushdown", func(_ *Planner, q *LQuery) { pushIntoDerived(q) }},
+	{"column_layout", func(_ *Planner, q *LQuery) { layoutColumns(q) }},
+	{"unused_derived_columns", func(_ *Planner, q *LQuery) { pruneDerivedOutputs(q) }},
 }
 
 // optimizeParts optimizes the parts of a UNION once the union's parent
 // has given them their filters and pruned their outputs
 // (select_derived.go).
-func (p *planner) optimizeParts(u *lUnion) error {
+func (p *Planner) optimizeParts(u *lUnion) error {
 	for i, part := range u.parts {
 		if err := u.planner(i, p).optimize(part); err != nil {
 			return err
 		}
-		if p.onLogical != nil {
-			p.onLogical("optimize", part)
+		if p.OnLogical != nil {
+			p.OnLogical("optimize", part)
 		}
 	}
 	return nil
@@ -64,7 +64,7 @@ func (p *planner) optimizeParts(u *lUnion) error {
 // disjunctions imply, and to the WHERE and a LEFT JOIN's ON those its
 // equalities imply (a.k = b.k AND a.k < 5 gives b.k < 5), so that each
 // relation's scan can prune on them (implied.go).
-func addImpliedFilters(q *lQuery) {
+func addImpliedFilters(q *LQuery) {
 	if rels, _ := q.chain(); len(rels) > 1 {
 		q.where.conds = append(q.where.conds, impliedFilters(q.where.conds)...)
 		addKeyFilters(q)
@@ -74,14 +74,14 @@ func addImpliedFilters(q *lQuery) {
 // reorderJoins chooses the join order of a FROM of base tables joined by
 // WHERE alone, from the tables' sizes and the WHERE's filters
 // (joinorder.go); other FROMs keep their order.
-func (p *planner) reorderJoins(q *lQuery) {
+func (p *Planner) reorderJoins(q *LQuery) {
 	rels, joins := q.chain()
 	if len(rels) < 2 {
 		return
 	}
 	steps := q.steps()
 	ordered := p.orderJoins(steps, q.where.conds)
-	byRel := map[*relation]*lRel{}
+	byRel := map[*Relation]*lRel{}
 	old := map[*lRel]*lJoin{}
 	for i, r := range rels {
 		byRel[r.step.rel] = r
@@ -102,7 +102,7 @@ func (p *planner) reorderJoins(q *lQuery) {
 // row; a condition on no relation of an inner join goes to the WHERE; the
 // rest is the join's condition. ASOF joins' conditions were taken apart
 // when bound.
-func splitJoinConditions(q *lQuery) {
+func splitJoinConditions(q *LQuery) {
 	_, joins := q.chain()
 	for _, j := range joins {
 		if j == nil {
@@ -139,14 +139,14 @@ func splitJoinConditions(q *lQuery) {
 // joinKey adds c to the keys of the join that adds rel when it is an
 // equality between rel's columns and those of the relations before it,
 // and says whether it did.
-func joinKey(c expr, rel *relation, keys *joinKeys) bool {
+func joinKey(c Expr, rel *Relation, keys *joinKeys) bool {
 	eq, ok := c.(*cmpExpr)
 	if !ok || eq.op != opEq || rel.lateral != nil {
 		return false
 	}
 	lr, rr := relsOf(eq.l), relsOf(eq.r)
-	onlyRight := func(m map[*relation]bool) bool { return len(m) == 1 && m[rel] }
-	onlyLeft := func(m map[*relation]bool) bool { return len(m) > 0 && !m[rel] }
+	onlyRight := func(m map[*Relation]bool) bool { return len(m) == 1 && m[rel] }
+	onlyLeft := func(m map[*Relation]bool) bool { return len(m) > 0 && !m[rel] }
 	switch {
 	case onlyLeft(lr) && onlyRight(rr):
 		keys.lkeys = append(keys.lkeys, eq.l)
@@ -164,7 +164,7 @@ func joinKey(c expr, rel *relation, keys *joinKeys) bool {
 // relation and those before it keys of its join, so that FROM a, b WHERE
 // a.k = b.k is a hash join rather than a filtered cross product
 // (whereJoinKeys, join.go).
-func whereIntoJoinKeys(q *lQuery) {
+func whereIntoJoinKeys(q *LQuery) {
 	keys := q.joinKeyList()
 	q.where.conds = whereJoinKeys(q.steps(), q.where.conds, keys)
 	q.setJoinKeys(keys)
@@ -175,9 +175,9 @@ func whereIntoJoinKeys(q *lQuery) {
 // else onto its batches before it is joined. Not for a relation NULLs
 // may fill (the WHERE sees its rows only after the join), nor a pinned
 // one; a correlated subquery's test waits for the rows the joins leave.
-func pushDownWhere(q *lQuery) {
+func pushDownWhere(q *LQuery) {
 	steps := q.steps()
-	var residual []expr
+	var residual []Expr
 	for _, c := range q.where.conds {
 		if !pushConjunct(c, steps) {
 			residual = append(residual, c)
@@ -188,7 +188,7 @@ func pushDownWhere(q *lQuery) {
 
 // pushConjunct pushes one WHERE conjunct below the joins if it can, and
 // says whether it did.
-func pushConjunct(c expr, steps []joinStep) bool {
+func pushConjunct(c Expr, steps []joinStep) bool {
 	rs := relsOf(c)
 	if len(rs) != 1 {
 		return false
@@ -215,7 +215,7 @@ func pushConjunct(c expr, steps []joinStep) bool {
 // joined batches; a join passes on only the columns read after it
 // (joinKeeps), and a relation drops the columns only its own filter reads
 // after it (filterOnly).
-func layoutColumns(q *lQuery) {
+func layoutColumns(q *LQuery) {
 	rels, joins := q.chain()
 	steps := q.steps()
 	keys := q.joinKeyList()
@@ -233,17 +233,17 @@ func layoutColumns(q *lQuery) {
 		r := st.rel
 		r.offset = offset
 		if r.derived() {
-			for k, c := range r.cols {
-				c.slot.idx = offset + k
+			for k, c := range r.Cols {
+				c.Slot.Idx = offset + k
 			}
 		} else {
-			for _, c := range r.cols {
+			for _, c := range r.Cols {
 				if used[c] {
 					r.use(c)
 				}
 			}
 			for k, c := range r.used {
-				c.slot.idx = offset + k
+				c.Slot.Idx = offset + k
 			}
 		}
 		offset += r.width()
@@ -251,13 +251,13 @@ func layoutColumns(q *lQuery) {
 	base := offset
 	if q.agg != nil {
 		for i, s := range q.agg.slots {
-			s.idx = i
+			s.Idx = i
 		}
 		base = len(q.agg.slots)
 	}
 	// Window functions' columns follow their input's.
 	for k, w := range q.win.specs {
-		w.slot.idx = base + k
+		w.slot.Idx = base + k
 	}
 	keeps := joinKeeps(steps, keys, q.where.conds, q.agg, q.proj.exprs, q.win)
 	for i, j := range joins {
@@ -274,8 +274,8 @@ func layoutColumns(q *lQuery) {
 // the WHERE left after pushdown, the lateral subqueries' outer
 // references, the joins, and the aggregation or the select list and the
 // windows.
-func readAbove(q *lQuery, joins []joinKeys) map[*scopeCol]bool {
-	used := map[*scopeCol]bool{}
+func readAbove(q *LQuery, joins []joinKeys) map[*ScopeCol]bool {
+	used := map[*ScopeCol]bool{}
 	for _, c := range q.where.conds {
 		columnsOf(c, used)
 	}
@@ -287,7 +287,7 @@ func readAbove(q *lQuery, joins []joinKeys) map[*scopeCol]bool {
 		}
 	}
 	for _, j := range joins {
-		for _, es := range [][]expr{j.lkeys, j.rkeys, j.cond} {
+		for _, es := range [][]Expr{j.lkeys, j.rkeys, j.cond} {
 			for _, e := range es {
 				columnsOf(e, used)
 			}
@@ -303,13 +303,13 @@ func readAbove(q *lQuery, joins []joinKeys) map[*scopeCol]bool {
 		}
 		for _, a := range q.agg.aggs {
 			if a.Arg != nil {
-				columnsOf(a.Arg.(expr), used)
+				columnsOf(a.Arg.(Expr), used)
 			}
 			if a.Arg2 != nil {
-				columnsOf(a.Arg2.(expr), used)
+				columnsOf(a.Arg2.(Expr), used)
 			}
 			for _, o := range a.Order {
-				columnsOf(o.(expr), used)
+				columnsOf(o.(Expr), used)
 			}
 		}
 		return used
@@ -329,7 +329,7 @@ func readAbove(q *lQuery, joins []joinKeys) map[*scopeCol]bool {
 
 // ownRelation reports whether r is one of the FROM's steps (not a
 // relation of an enclosing query).
-func ownRelation(steps []joinStep, r *relation) bool {
+func ownRelation(steps []joinStep, r *Relation) bool {
 	for _, st := range steps {
 		if st.rel == r {
 			return true
@@ -341,7 +341,7 @@ func ownRelation(steps []joinStep, r *relation) bool {
 // runsSubquery reports whether e holds a correlated subquery: a test that
 // costs a lookup or a run per row, better made on the rows that are left
 // after the joins' filters than before them.
-func runsSubquery(e expr) bool {
+func runsSubquery(e Expr) bool {
 	if _, ok := e.(*corrExpr); ok {
 		return true
 	}
@@ -359,14 +359,14 @@ func runsSubquery(e expr) bool {
 // join gathers only those (a fact table's foreign key is not copied past
 // its join). nil for a step that keeps all (and for FROMs with lateral
 // subqueries, whose outer references read the joined rows).
-func joinKeeps(steps []joinStep, joins []joinKeys, residual []expr, agg *aggCtx, outExprs []expr, win *winCtx) [][]bool {
+func joinKeeps(steps []joinStep, joins []joinKeys, residual []Expr, agg *aggCtx, outExprs []Expr, win *winCtx) [][]bool {
 	keeps := make([][]bool, len(steps))
 	for _, st := range steps {
 		if st.rel.lateral != nil {
 			return keeps
 		}
 	}
-	read := map[*scopeCol]bool{}
+	read := map[*ScopeCol]bool{}
 	for _, c := range residual {
 		columnsOf(c, read)
 	}
@@ -377,7 +377,7 @@ func joinKeeps(steps []joinStep, joins []joinKeys, residual []expr, agg *aggCtx,
 		for _, a := range agg.aggs {
 			for _, e := range append([]kernels.Expr{a.Arg, a.Arg2}, a.Order...) {
 				if e != nil {
-					columnsOf(e.(expr), read)
+					columnsOf(e.(Expr), read)
 				}
 			}
 		}
@@ -409,7 +409,7 @@ func joinKeeps(steps []joinStep, joins []joinKeys, residual []expr, agg *aggCtx,
 		if !all {
 			keeps[i] = keep
 		}
-		for _, es := range [][]expr{joins[i].lkeys, joins[i].rkeys, joins[i].cond, {joins[i].asofL, joins[i].asofR}} {
+		for _, es := range [][]Expr{joins[i].lkeys, joins[i].rkeys, joins[i].cond, {joins[i].asofL, joins[i].asofR}} {
 			for _, e := range es {
 				if e != nil {
 					columnsOf(e, read)
@@ -423,7 +423,7 @@ func joinKeeps(steps []joinStep, joins []joinKeys, residual []expr, agg *aggCtx,
 // filterOnly lists the columns (by place in the relation) of a join's
 // build side that only its own filter reads (not in later), to drop after
 // the filter; none for the first relation, derived or lateral ones.
-func filterOnly(r *relation, later map[*scopeCol]bool, i int, steps []joinStep) []int {
+func filterOnly(r *Relation, later map[*ScopeCol]bool, i int, steps []joinStep) []int {
 	if i == 0 || r.derived() || r.table == nil {
 		return nil
 	}

@@ -8,18 +8,18 @@ import (
 	"github.com/xwb1989/sqlparser"
 )
 
-// byNameMarker is the first select item the rewrite gives the query after
+// ByNameMarker is the first select item the rewrite gives the query after
 // UNION [ALL] BY NAME (unionByName).
-const byNameMarker = "__carquet_byname__"
+const ByNameMarker = "__carquet_byname__"
 
 // alignByName lines up the parts of a UNION of which all but the first
 // come BY NAME (their first column is byNameMarker): the columns are the
 // first part's, then the names the later parts add (any case), each part
 // giving NULL for the names it lacks.
-func alignByName(plans []*lQuery) error {
+func alignByName(plans []*LQuery) error {
 	byName := false
 	for i, sp := range plans[1:] {
-		marked := len(sp.cols) > 0 && sp.cols[0].Name == byNameMarker
+		marked := len(sp.cols) > 0 && sp.cols[0].Name == ByNameMarker
 		if i > 0 && marked != byName {
 			return unsupported("UNION BY NAME mixed with UNION by position in one chain")
 		}
@@ -48,22 +48,22 @@ func alignByName(plans []*lQuery) error {
 		if i > 0 {
 			from = 1
 		}
-		exprs := make([]expr, len(names))
+		exprs := make([]Expr, len(names))
 		cols := make([]Column, len(names))
 		for j, name := range names {
-			exprs[j] = &constExpr{t: Type{Kind: KNull}}
+			exprs[j] = &ConstExpr{T: Type{Kind: KNull}}
 			cols[j] = Column{Name: name, Type: Type{Kind: KNull}, Nullable: true}
 		}
 		for j := from; j < len(sp.cols); j++ {
 			c := sp.cols[j]
 			at := index[strings.ToLower(c.Name)]
-			exprs[at] = &colExpr{s: &slot{idx: j}, t: c.Type}
+			exprs[at] = &ColExpr{S: &Slot{Idx: j}, T: c.Type}
 			cols[at] = c
 			cols[at].Name = names[at]
 		}
 		// A projection above the part's own: no filter goes into it
 		// nor is an output pruned (onlyOrderAbove, onlyKeepAbove).
-		sp.root = &lProject{in: sp.root, exprs: exprs}
+		sp.Root = &lProject{in: sp.Root, exprs: exprs}
 		sp.cols = cols
 	}
 	return nil
@@ -71,19 +71,19 @@ func alignByName(plans []*lQuery) error {
 
 // planUnion plans a chain of UNIONs: bind, optimize (each part's own
 // rules), lower.
-func (p *planner) planUnion(u *sqlparser.Union, outer *scope) (*selectPlan, error) {
+func (p *Planner) planUnion(u *sqlparser.Union, outer *Scope) (*SelectPlan, error) {
 	q, err := p.bindUnion(u, outer)
 	if err != nil {
 		return nil, err
 	}
-	if p.onLogical != nil {
-		p.onLogical("bind", q)
+	if p.OnLogical != nil {
+		p.OnLogical("bind", q)
 	}
 	if err := p.optimize(q); err != nil {
 		return nil, err
 	}
-	if p.onLogical != nil {
-		p.onLogical("optimize", q)
+	if p.OnLogical != nil {
+		p.OnLogical("optimize", q)
 	}
 	return p.lower(q)
 }
@@ -91,7 +91,7 @@ func (p *planner) planUnion(u *sqlparser.Union, outer *scope) (*selectPlan, erro
 // bindQuery binds a query (a SELECT, or a UNION) into its logical tree
 // without optimizing or lowering it: a derived table or a UNION's part,
 // whose parent gives it filters and prunes its outputs first.
-func (p *planner) bindQuery(stmt sqlparser.SelectStatement, outer *scope) (*lQuery, error) {
+func (p *Planner) bindQuery(stmt sqlparser.SelectStatement, outer *Scope) (*LQuery, error) {
 	switch s := stmt.(type) {
 	case *sqlparser.Select:
 		return p.bindDerived(s, outer)
@@ -110,9 +110,9 @@ func (p *planner) bindQuery(stmt sqlparser.SelectStatement, outer *scope) (*lQue
 
 // bindUnion binds the parts of a chain of UNIONs and the chain into a
 // logical tree: the union of the parts, then its ORDER BY and LIMIT.
-func (p *planner) bindUnion(u *sqlparser.Union, outer *scope) (*lQuery, error) {
+func (p *Planner) bindUnion(u *sqlparser.Union, outer *Scope) (*LQuery, error) {
 	parts, kinds := unionParts(u)
-	var plans []*lQuery
+	var plans []*LQuery
 	for _, part := range parts {
 		q, err := p.bindQuery(part, outer)
 		if err != nil {
@@ -132,7 +132,7 @@ func (p *planner) bindUnion(u *sqlparser.Union, outer *scope) (*lQuery, error) {
 		types[i] = c.Type
 	}
 	un := &lUnion{parts: plans, kinds: kinds, types: types}
-	var n lnode = un
+	var n LNode = un
 	if len(u.OrderBy) > 0 {
 		var keys []sortKey
 		for _, o := range u.OrderBy {
@@ -161,7 +161,7 @@ func (p *planner) bindUnion(u *sqlparser.Union, outer *scope) (*lQuery, error) {
 			n = l
 		}
 	}
-	return &lQuery{root: n, cols: cols, union: un}, nil
+	return &LQuery{Root: n, cols: cols, union: un}, nil
 }
 
 // unionParts flattens a chain of UNIONs into its parts and the kinds of
@@ -188,7 +188,7 @@ func unionParts(u *sqlparser.Union) (parts []sqlparser.SelectStatement, kinds []
 // returns the union's: the first part's names, each of the type all the
 // parts' values fit (text when a part's is text and the others do not
 // unify with it).
-func unionColumns(plans []*lQuery) ([]Column, error) {
+func unionColumns(plans []*LQuery) ([]Column, error) {
 	for _, sp := range plans[1:] {
 		if len(sp.cols) != len(plans[0].cols) {
 			return nil, errorf("each UNION query must have the same number of columns (%d and %d)", len(plans[0].cols), len(sp.cols))
@@ -201,7 +201,7 @@ func unionColumns(plans []*lQuery) ([]Column, error) {
 			if err != nil {
 				return nil, err
 			}
-			cols[i].Type = withoutField(t)
+			cols[i].Type = WithoutField(t)
 			cols[i].Nullable = cols[i].Nullable || c.Nullable
 		}
 	}
@@ -216,9 +216,9 @@ func setOpType(a, b Type) (Type, error) {
 	ak, bk := a.Op(), b.Op()
 	scalars := ak != KNull && bk != KNull && ak != KEnum && bk != KEnum && a.Kind != KNested && b.Kind != KNested
 	if scalars && (ak == KString) != (bk == KString) {
-		return tString, nil
+		return TString, nil
 	}
-	return unifyTypes(a, b)
+	return UnifyTypes(a, b)
 }
 
 // bindSetOp binds a chain of set operations (s.parts, s.setOps)
@@ -226,10 +226,10 @@ func setOpType(a, b Type) (Type, error) {
 // of its own source (their markers are numbered in it), which also
 // optimizes and lowers it. The ORDER BY and LIMIT after the last part
 // (s.trailer) are the caller's.
-func (s *parsed) bindSetOp(p *planner) (*lQuery, error) {
-	u := &lUnion{kinds: s.setOps}
-	for _, part := range s.parts {
-		pp := p.child(part.src)
+func (s *Parsed) bindSetOp(p *Planner) (*LQuery, error) {
+	u := &lUnion{kinds: s.SetOps}
+	for _, part := range s.Parts {
+		pp := p.Child(part.Src)
 		q, err := part.bindSetOpPart(pp)
 		p.adopt(pp)
 		if err != nil {
@@ -238,23 +238,23 @@ func (s *parsed) bindSetOp(p *planner) (*lQuery, error) {
 		u.parts = append(u.parts, q)
 		u.planners = append(u.planners, pp)
 	}
-	cols, err := setOpColumns(u.parts, s.setOps)
+	cols, err := setOpColumns(u.parts, s.SetOps)
 	if err != nil {
 		return nil, err
 	}
 	for _, c := range cols {
 		u.types = append(u.types, c.Type)
 	}
-	return &lQuery{root: u, cols: cols, union: u}, nil
+	return &LQuery{Root: u, cols: cols, union: u}, nil
 }
 
 // bindSetOpPart binds one part of a set operation with its own planner:
 // a SELECT, or a run of INTERSECTs between UNIONs or EXCEPTs.
-func (s *parsed) bindSetOpPart(p *planner) (*lQuery, error) {
-	if s.setOp {
+func (s *Parsed) bindSetOpPart(p *Planner) (*LQuery, error) {
+	if s.SetOp {
 		return s.bindSetOp(p)
 	}
-	ast := parse.CloneAST(s.ast.(sqlparser.SelectStatement))
+	ast := parse.CloneAST(s.AST.(sqlparser.SelectStatement))
 	if p.shared == nil {
 		p.shared = countDerived(ast)
 	}
@@ -264,7 +264,7 @@ func (s *parsed) bindSetOpPart(p *planner) (*lQuery, error) {
 // setOpColumns checks that the parts of a chain of INTERSECT and EXCEPT
 // have as many columns, and returns the chain's: the first part's names,
 // each of the type all the parts' values fit (setOpType).
-func setOpColumns(parts []*lQuery, ops []string) ([]Column, error) {
+func setOpColumns(parts []*LQuery, ops []string) ([]Column, error) {
 	cols := append([]Column(nil), parts[0].cols...)
 	for i, q := range parts[1:] {
 		if len(q.cols) != len(cols) {
@@ -275,7 +275,7 @@ func setOpColumns(parts []*lQuery, ops []string) ([]Column, error) {
 			if err != nil {
 				return nil, err
 			}
-			cols[k].Type = withoutField(t)
+			cols[k].Type = WithoutField(t)
 		}
 	}
 	return cols, nil
@@ -283,7 +283,7 @@ func setOpColumns(parts []*lQuery, ops []string) ([]Column, error) {
 
 // adopt takes over the tables a child planner opened, to release them
 // with the statement's.
-func (p *planner) adopt(child *planner) {
+func (p *Planner) adopt(child *Planner) {
 	if child == p {
 		return
 	}

@@ -10,7 +10,7 @@ import (
 
 // seriesRelation plans the marker table name as a one-column relation
 // (named like the function, as DuckDB).
-func seriesRelation(name, alias string) (*relation, error) {
+func seriesRelation(name, alias string) (*Relation, error) {
 	parts := strings.Split(name, ":")
 	if len(parts) != 5 {
 		return nil, errorf("bad table function")
@@ -29,8 +29,8 @@ func seriesRelation(name, alias string) (*relation, error) {
 	}
 	n := &kernels.Series{Cur: v[0], Stop: v[1], Step: v[2], Incl: fn == "generate_series",
 		What: fn + "(" + parts[2] + ", " + parts[3] + ", " + parts[4] + ")"}
-	sp := &selectPlan{root: n, cols: []Column{{Name: fn, Type: tInt}}}
-	rel := &relation{alias: alias, sub: sp}
-	rel.cols = append(rel.cols, &scopeCol{rel: rel, name: fn, t: tInt, slot: &slot{}})
+	sp := &SelectPlan{Root: n, Cols: []Column{{Name: fn, Type: TInt}}}
+	rel := &Relation{Alias: alias, Sub: sp}
+	rel.Cols = append(rel.Cols, &ScopeCol{Rel: rel, Name: fn, T: TInt, Slot: &Slot{}})
 	return rel, nil
 }

@@ -54,7 +54,7 @@ const (
 // first word.
 func (e *Engine) prepareSessionStmt(ctx context.Context, s *Stmt, text string, toks []parse.Token) (*Stmt, error) {
 	r := stmtTokens{text: text, toks: toks}
-	s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
+	s.Src = &Source{Source: parse.Source{Orig: text, Toks: toks}}
 	s.kind = kindSession
 	switch r.word(0) {
 	case "prepare":
@@ -276,7 +276,7 @@ func (s *Stmt) In(sess *Session) *Stmt {
 func (s *Stmt) executeTarget(ctx context.Context, args []Arg, tx *Tx, sess *Session) (*Stmt, []Arg, error) {
 	st := s.In(sess)
 	if st == s {
-		return nil, nil, s.src.Locate(errorf("prepared statement %q does not exist", s.table), s.table)
+		return nil, nil, s.Src.Locate(errorf("prepared statement %q does not exist", s.table), s.table)
 	}
 	if s.execArgs == "" {
 		return st, nil, nil
@@ -302,7 +302,7 @@ func (s *Stmt) executeTarget(ctx context.Context, args []Arg, tx *Tx, sess *Sess
 	}
 	out := make([]Arg, len(b.Cols))
 	for i, c := range b.Cols {
-		out[i] = Arg{Ordinal: i + 1, Value: &variable{t: c.T, v: c.Get(0)}}
+		out[i] = Arg{Ordinal: i + 1, Value: &Variable{T: c.T, V: c.Get(0)}}
 	}
 	return st, out, nil
 }

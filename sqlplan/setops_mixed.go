@@ -86,7 +86,7 @@ func splitSetOps(text string, toks []parse.Token) (setOpSplit, error) {
 // unionByName gave it byNameMarker as its first column.
 func byNameAt(toks []parse.Token, i int) bool {
 	for k := i; k < len(toks) && k < i+5; k++ {
-		if toks[k].Kind == parse.Ident && toks[k].Text == byNameMarker {
+		if toks[k].Kind == parse.Ident && toks[k].Text == ByNameMarker {
 			return true
 		}
 	}
@@ -143,7 +143,7 @@ func (e *Engine) prepareSetOp(ctx context.Context, text string, toks []parse.Tok
 	if len(groups) == 1 {
 		s, err = e.prepareSetOpChain(ctx, text, toks, sp, groups[0])
 	} else {
-		s = &Stmt{e: e, kind: kindSetOp, parsed: parsed{src: &source{Source: parse.Source{Orig: text, Toks: toks}}, setOp: true, setOps: outer}}
+		s = &Stmt{e: e, kind: kindSetOp, Parsed: Parsed{Src: &Source{Source: parse.Source{Orig: text, Toks: toks}}, SetOp: true, SetOps: outer}}
 		for _, g := range groups {
 			var part *Stmt
 			if len(g) == 1 {
@@ -154,13 +154,13 @@ func (e *Engine) prepareSetOp(ctx context.Context, text string, toks []parse.Tok
 			if err != nil {
 				break
 			}
-			s.parts = append(s.parts, &part.parsed)
+			s.Parts = append(s.Parts, &part.Parsed)
 		}
 	}
 	if err != nil {
 		return nil, true, err
 	}
-	s.trailer = sp.trailer
+	s.Trailer = sp.trailer
 	return s, true, nil
 }
 
@@ -180,16 +180,16 @@ func unionKind(op string) string {
 // operators between them, as one kindSetOp statement.
 func (e *Engine) prepareSetOpChain(ctx context.Context, text string, toks []parse.Token, sp setOpSplit, g []int) (*Stmt, error) {
 	first, last := sp.operands[g[0]], sp.operands[g[len(g)-1]]
-	s := &Stmt{e: e, kind: kindSetOp, parsed: parsed{src: &source{Source: parse.Source{Orig: text, Toks: toks[first.from:last.to]}}, setOp: true}}
+	s := &Stmt{e: e, kind: kindSetOp, Parsed: Parsed{Src: &Source{Source: parse.Source{Orig: text, Toks: toks[first.from:last.to]}}, SetOp: true}}
 	for k, i := range g {
 		if k > 0 {
-			s.setOps = append(s.setOps, sp.ops[i-1])
+			s.SetOps = append(s.SetOps, sp.ops[i-1])
 		}
 		part, err := e.prepareSetOpPart(ctx, text, toks, sp.operands[i])
 		if err != nil {
 			return nil, err
 		}
-		s.parts = append(s.parts, &part.parsed)
+		s.Parts = append(s.Parts, &part.Parsed)
 	}
 	return s, nil
 }

@@ -50,11 +50,11 @@ type settingDef struct {
 	inputType string
 	scope     settingScope
 	// parse checks a value and stores it in s.
-	parse func(v setValue, s *settings) error
+	parse func(v setValue, s *Settings) error
 	// show is the value current_setting returns (a string, int64 or bool).
-	show func(s *settings) any
+	show func(s *Settings) any
 	// copy copies the setting from src to dst.
-	copy func(dst, src *settings)
+	copy func(dst, src *Settings)
 }
 
 // setValue is the value a SET gives: its text and whether it was a string
@@ -67,78 +67,78 @@ type setValue struct {
 func (d *settingDef) typ() Type {
 	switch d.inputType {
 	case "BIGINT":
-		return tInt
+		return TInt
 	case "BOOLEAN":
-		return tBool
+		return TBool
 	}
-	return tString
+	return TString
 }
 
 var settingDefs = []*settingDef{
 	{
 		name: "default_null_order", alias: "null_order", inputType: "VARCHAR", scope: scopeGlobal,
 		desc: "NULL ordering used when none is specified (NULLS_FIRST or NULLS_LAST)",
-		parse: func(v setValue, s *settings) error {
+		parse: func(v setValue, s *Settings) error {
 			switch strings.ToLower(v.text) {
 			case "nulls_first", "nulls first", "first":
-				s.nullOrder = nullsFirstAlways
+				s.NullOrder = NullsFirstAlways
 			case "nulls_last", "nulls last", "last":
-				s.nullOrder = nullsLastAlways
+				s.NullOrder = NullsLastAlways
 			case "nulls_first_on_asc_last_on_desc", "sqlite", "mysql":
-				s.nullOrder = nullsFirstOnAsc
+				s.NullOrder = NullsFirstOnAsc
 			case "nulls_last_on_asc_first_on_desc", "postgres":
-				s.nullOrder = nullsLastOnAsc
+				s.NullOrder = NullsLastOnAsc
 			default:
 				return errorf("Unrecognized parameter for option NULL_ORDER %q, expected either NULLS FIRST, NULLS LAST, SQLite, MySQL or Postgres", v.text)
 			}
 			return nil
 		},
-		show: func(s *settings) any {
-			return [...]string{"NULLS_LAST", "NULLS_FIRST", "NULLS_FIRST_ON_ASC_LAST_ON_DESC", "NULLS_LAST_ON_ASC_FIRST_ON_DESC"}[s.nullOrder]
+		show: func(s *Settings) any {
+			return [...]string{"NULLS_LAST", "NULLS_FIRST", "NULLS_FIRST_ON_ASC_LAST_ON_DESC", "NULLS_LAST_ON_ASC_FIRST_ON_DESC"}[s.NullOrder]
 		},
-		copy: func(dst, src *settings) { dst.nullOrder = src.nullOrder },
+		copy: func(dst, src *Settings) { dst.NullOrder = src.NullOrder },
 	},
 	{
 		name: "default_order", inputType: "VARCHAR", scope: scopeGlobal,
 		desc: "The order type used when none is specified (ASC or DESC)",
-		parse: func(v setValue, s *settings) error {
+		parse: func(v setValue, s *Settings) error {
 			switch strings.ToLower(v.text) {
 			case "asc", "ascending":
-				s.orderDesc = false
+				s.OrderDesc = false
 			case "desc", "descending":
-				s.orderDesc = true
+				s.OrderDesc = true
 			default:
 				return errorf("Unrecognized parameter for option DEFAULT_ORDER %q. Expected ASC or DESC.", v.text)
 			}
-			s.orderSet = true
+			s.OrderSet = true
 			return nil
 		},
-		show: func(s *settings) any {
+		show: func(s *Settings) any {
 			switch {
-			case s.orderDesc:
+			case s.OrderDesc:
 				return "DESC"
-			case s.orderSet:
+			case s.OrderSet:
 				return "ASC"
 			}
 			return "ASCENDING"
 		},
-		copy: func(dst, src *settings) { dst.orderDesc, dst.orderSet = src.orderDesc, src.orderSet },
+		copy: func(dst, src *Settings) { dst.OrderDesc, dst.OrderSet = src.OrderDesc, src.OrderSet },
 	},
 	{
 		name: "integer_division", inputType: "BOOLEAN", scope: scopeLocal,
 		desc: "Whether or not the / operator defaults to integer division, or to floating point division",
-		parse: func(v setValue, s *settings) error {
+		parse: func(v setValue, s *Settings) error {
 			b, err := settingBool(v)
-			s.intDiv = b
+			s.IntDiv = b
 			return err
 		},
-		show: func(s *settings) any { return s.intDiv },
-		copy: func(dst, src *settings) { dst.intDiv = src.intDiv },
+		show: func(s *Settings) any { return s.IntDiv },
+		copy: func(dst, src *Settings) { dst.IntDiv = src.IntDiv },
 	},
 	{
 		name: "threads", alias: "worker_threads", inputType: "BIGINT", scope: scopeGlobalOnly,
 		desc: "The number of total threads used by the system.",
-		parse: func(v setValue, s *settings) error {
+		parse: func(v setValue, s *Settings) error {
 			n, err := settingInt(v)
 			if err != nil {
 				return err
@@ -146,27 +146,27 @@ var settingDefs = []*settingDef{
 			if n < 1 {
 				return errorf("Must have at least 1 thread!")
 			}
-			s.threads = int(min(n, 1<<16))
+			s.Threads = int(min(n, 1<<16))
 			return nil
 		},
-		show: func(s *settings) any { return int64(s.threads) },
-		copy: func(dst, src *settings) { dst.threads = src.threads },
+		show: func(s *Settings) any { return int64(s.Threads) },
+		copy: func(dst, src *Settings) { dst.Threads = src.Threads },
 	},
 	{
 		name: "memory_limit", alias: "max_memory", inputType: "VARCHAR", scope: scopeGlobalOnly,
 		desc: "The maximum memory of the system (e.g. 1GB)",
-		parse: func(v setValue, s *settings) error {
+		parse: func(v setValue, s *Settings) error {
 			n, err := parseMemoryLimit(v.text)
-			s.memLimit = n
+			s.MemLimit = n
 			return err
 		},
-		show: func(s *settings) any { return formatBytes(s.memLimit) },
-		copy: func(dst, src *settings) { dst.memLimit = src.memLimit },
+		show: func(s *Settings) any { return FormatBytes(s.MemLimit) },
+		copy: func(dst, src *Settings) { dst.MemLimit = src.MemLimit },
 	},
 	{
 		name: "TimeZone", inputType: "VARCHAR", scope: scopeLocal,
 		desc: "The current time zone", // timezone.go
-		parse: func(v setValue, s *settings) error {
+		parse: func(v setValue, s *Settings) error {
 			name := v.text
 			if strings.EqualFold(name, "UTC") {
 				name = "UTC"
@@ -175,14 +175,14 @@ var settingDefs = []*settingDef{
 			if err != nil {
 				return errorf("Unknown TimeZone '%s'!", v.text)
 			}
-			s.tzName, s.tz = name, loc
+			s.TZName, s.TZ = name, loc
 			if loc == time.UTC {
-				s.tz = nil
+				s.TZ = nil
 			}
 			return nil
 		},
-		show: func(s *settings) any { return s.tzName },
-		copy: func(dst, src *settings) { dst.tzName, dst.tz = src.tzName, src.tz },
+		show: func(s *Settings) any { return s.TZName },
+		copy: func(dst, src *Settings) { dst.TZName, dst.TZ = src.TZName, src.TZ },
 	},
 }
 
@@ -288,8 +288,8 @@ func parseMemoryLimit(arg string) (uint64, error) {
 }
 
 // defaultSettings are an engine's settings before any SET.
-func defaultSettings(opts Options) settings {
-	return settings{threads: opts.Threads, memLimit: defaultMemoryLimit(opts), tzName: "UTC"}
+func defaultSettings(opts Options) Settings {
+	return Settings{Threads: opts.Threads, MemLimit: defaultMemoryLimit(opts), TZName: "UTC"}
 }
 
 // defaultMemoryLimit is the memory limit configured, else the scan memory
@@ -315,15 +315,15 @@ type Session struct {
 	e    *Engine
 	mu   sync.Mutex
 	mask uint64 // the settings (bits by settingDefs index) the session has its own value of
-	vals settings
-	vars map[string]*variable // by lower-case name; replaced, never changed (variables.go)
+	vals Settings
+	vars map[string]*Variable // by lower-case name; replaced, never changed (variables.go)
 	// prepared are the statements PREPARE kept, by lower-case name
 	// (session_stmts.go).
 	prepared map[string]*Stmt
 	// id and rng: current_connection_id() and the random numbers setseed
 	// seeds (funcs_session.go).
 	id  uint64
-	rng *sessionRand
+	rng *SessionRand
 	// closed: Close was called (duckdb_connection_count(), systables.go).
 	closed atomic.Bool
 }
@@ -331,12 +331,12 @@ type Session struct {
 // NewSession returns a session of the engine with no settings of its own.
 func (e *Engine) NewSession() *Session {
 	e.openSessions.Add(1)
-	return &Session{e: e, id: lastConnectionID.Add(1), rng: &sessionRand{}}
+	return &Session{e: e, id: LastConnectionID.Add(1), rng: &SessionRand{}}
 }
 
 // settingsFor is what a statement of session sess (nil: the engine's own
 // session) runs with: the session's values over the engine's.
-func (e *Engine) settingsFor(sess *Session) settings {
+func (e *Engine) settingsFor(sess *Session) Settings {
 	if sess == nil {
 		sess = e.sess0
 	}
@@ -350,10 +350,10 @@ func (e *Engine) settingsFor(sess *Session) settings {
 			d.copy(&s, &sess.vals)
 		}
 	}
-	s.local = sess.mask
-	s.vars = sess.vars
-	s.connID, s.rng = sess.id, sess.rng
-	s.queryID = lastQueryID.Add(1)
+	s.Local = sess.mask
+	s.Vars = sess.vars
+	s.ConnID, s.Rng = sess.id, sess.rng
+	s.QueryID = LastQueryID.Add(1)
 	return s
 }
 
@@ -451,7 +451,7 @@ func (e *Engine) prepareSet(s *Stmt, text string, toks []parse.Token) (*Stmt, er
 		}
 		spec.val = setValue{text: sign + valToks[0].Unquoted(), kind: valToks[0].Kind}
 		// The value is checked now, so that a bad one fails at Prepare.
-		var probe settings
+		var probe Settings
 		if err := settingDefs[def].parse(spec.val, &probe); err != nil {
 			return nil, fail(min(i+1, len(toks)-1), "%s", err.(*Error).Msg)
 		}
@@ -498,7 +498,7 @@ func (e *Engine) execSet(spec *setSpec, sess *Session) error {
 
 // settingsRelation is duckdb_settings(): a row per setting (and per
 // alias, as DuckDB lists them) with its value for the statement.
-func settingsRelation(p *planner, alias string) *relation {
+func settingsRelation(p *Planner, alias string) *Relation {
 	if alias == "" {
 		alias = "duckdb_settings"
 	}
@@ -509,7 +509,7 @@ func settingsRelation(p *planner, alias string) *relation {
 	}
 	var rows []row
 	for i, d := range settingDefs {
-		local := p.set.local&(1<<i) != 0
+		local := p.Set.Local&(1<<i) != 0
 		rows = append(rows, row{d, d.name, local})
 		if d.alias != "" {
 			rows = append(rows, row{d, d.alias, local})
@@ -522,19 +522,19 @@ func settingsRelation(p *planner, alias string) *relation {
 		if r.local {
 			scope = "LOCAL"
 		}
-		text[i] = []string{r.name, fmt.Sprint(r.d.show(&p.set)), r.d.desc, r.d.inputType, scope}
+		text[i] = []string{r.name, fmt.Sprint(r.d.show(&p.Set)), r.d.desc, r.d.inputType, scope}
 	}
 	return stringsRelation(alias, []string{"name", "value", "description", "input_type", "scope"}, text, "DUCKDB_SETTINGS()")
 }
 
 // stringsRelation is a relation of VARCHAR columns named names with the
 // given rows, shown as what in EXPLAIN.
-func stringsRelation(alias string, names []string, rows [][]string, what string) *relation {
-	var data []*colBuilder
+func stringsRelation(alias string, names []string, rows [][]string, what string) *Relation {
+	var data []*ColBuilder
 	var cols []Column
 	for _, n := range names {
-		cols = append(cols, Column{Name: n, Type: tString, Nullable: true})
-		data = append(data, newBuilder(tString, len(rows)))
+		cols = append(cols, Column{Name: n, Type: TString, Nullable: true})
+		data = append(data, NewBuilder(TString, len(rows)))
 	}
 	for _, r := range rows {
 		for i, s := range r {
@@ -545,9 +545,9 @@ func stringsRelation(alias string, names []string, rows [][]string, what string)
 	for _, d := range data {
 		b.Cols = append(b.Cols, d.C)
 	}
-	rel := &relation{alias: alias, sub: &selectPlan{root: &kernels.Const{Batches: []*Batch{b}, What: what}, cols: cols}}
+	rel := &Relation{Alias: alias, Sub: &SelectPlan{Root: &kernels.Const{Batches: []*Batch{b}, What: what}, Cols: cols}}
 	for i, c := range cols {
-		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: c.Name, t: c.Type, slot: &slot{}, local: i})
+		rel.Cols = append(rel.Cols, &ScopeCol{Rel: rel, Name: c.Name, T: c.Type, Slot: &Slot{}, Local: i})
 	}
 	return rel
 }

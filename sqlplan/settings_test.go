@@ -20,7 +20,7 @@ func TestMemoryLimitText(t *testing.T) {
 			t.Errorf("%q: %v", c.in, err)
 			continue
 		}
-		if got := formatBytes(n); got != c.want {
+		if got := FormatBytes(n); got != c.want {
 			t.Errorf("%q: %d shows as %q, want %q", c.in, n, got, c.want)
 		}
 	}
@@ -29,8 +29,8 @@ func TestMemoryLimitText(t *testing.T) {
 			t.Errorf("%q: no error", bad)
 		}
 	}
-	if formatBytes(math.MaxUint64) != "16383.9 PiB" {
-		t.Error(formatBytes(math.MaxUint64))
+	if FormatBytes(math.MaxUint64) != "16383.9 PiB" {
+		t.Error(FormatBytes(math.MaxUint64))
 	}
 }
 

@@ -47,7 +47,7 @@ func countDerived(stmt sqlparser.SQLNode) *sharedDerived {
 // sharedRelation returns the relation of derived table sub under alias,
 // read from its computed rows when the statement names it more than once;
 // ok is false when it is to be planned as usual.
-func (p *planner) sharedRelation(sub *sqlparser.Subquery, alias string) (rel *relation, ok bool, err error) {
+func (p *Planner) sharedRelation(sub *sqlparser.Subquery, alias string) (rel *Relation, ok bool, err error) {
 	sh := p.shared
 	if sh == nil {
 		return nil, false, nil
@@ -64,21 +64,21 @@ func (p *planner) sharedRelation(sub *sqlparser.Subquery, alias string) (rel *re
 		}
 		// Planned without the enclosing queries: one that names them
 		// (correlated) fails here and is planned per reference.
-		sp, err := p.planSelect(parse.CloneAST(sub.Select), nil)
+		sp, err := p.PlanSelect(parse.CloneAST(sub.Select), nil)
 		if err != nil {
 			sh.counts[key] = 0
 			return nil, false, nil
 		}
-		b, err := sp.drainAll(p.ctx)
+		b, err := sp.DrainAll(p.Ctx)
 		if err != nil {
 			return nil, true, err
 		}
-		d = &derivedResult{b: b, cols: sp.cols}
+		d = &derivedResult{b: b, cols: sp.Cols}
 		sh.done[key] = d
 	}
 	cols := append([]Column(nil), d.cols...)
 	what := fmt.Sprintf("DERIVED TABLE computed once for %d references (%d rows)", sh.counts[key], d.b.N)
-	rel, err = derivedRelation(alias, cols, &relation{sub: &selectPlan{root: &kernels.Const{Batches: []*Batch{d.b}, What: what}, cols: cols}})
+	rel, err = DerivedRelation(alias, cols, &Relation{Sub: &SelectPlan{Root: &kernels.Const{Batches: []*Batch{d.b}, What: what}, Cols: cols}})
 	return rel, true, err
 }
 

@@ -108,7 +108,7 @@ func TestRewriteCastCodes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src, err := rewriteTokens(c.in, parse.Significant(toks))
+		src, err := RewriteTokens(c.in, parse.Significant(toks))
 		if err != nil {
 			t.Fatalf("%s: %v", c.in, err)
 		}
@@ -124,7 +124,7 @@ func TestRewriteCastCodes(t *testing.T) {
 	// none: the engine tells when it binds the cast, enumtypes_test.go.)
 	for _, in := range []string{"SELECT a::DECIMAL(10, 2)[]", "SELECT a::INTEGER[][][][]"} {
 		toks, _ := parse.Lex(in)
-		_, err := rewriteTokens(in, parse.Significant(toks))
+		_, err := RewriteTokens(in, parse.Significant(toks))
 		var e *Error
 		if !errors.As(err, &e) || e.Column != 11 {
 			t.Errorf("%s: got %v", in, err)
@@ -213,32 +213,32 @@ func TestPushdown(t *testing.T) {
 		{"f > 1", "f > 1", ""},
 	}
 	for _, c := range cases {
-		plan := planOf(t, e, "SELECT a FROM t WHERE "+c.where)
-		if c.pushed != "" && !strings.Contains(plan, "pushed filter: "+c.pushed+"\n") {
-			t.Errorf("%s: want pushed %q in\n%s", c.where, c.pushed, plan)
+		pl := planOf(t, e, "SELECT a FROM t WHERE "+c.where)
+		if c.pushed != "" && !strings.Contains(pl, "pushed filter: "+c.pushed+"\n") {
+			t.Errorf("%s: want pushed %q in\n%s", c.where, c.pushed, pl)
 		}
-		if c.pushed == "" && strings.Contains(plan, "pushed filter") {
-			t.Errorf("%s: nothing should be pushed:\n%s", c.where, plan)
+		if c.pushed == "" && strings.Contains(pl, "pushed filter") {
+			t.Errorf("%s: nothing should be pushed:\n%s", c.where, pl)
 		}
-		if c.residual != "" && !strings.Contains(plan, "FILTER (residual) "+c.residual) {
-			t.Errorf("%s: want residual %q in\n%s", c.where, c.residual, plan)
+		if c.residual != "" && !strings.Contains(pl, "FILTER (residual) "+c.residual) {
+			t.Errorf("%s: want residual %q in\n%s", c.where, c.residual, pl)
 		}
-		if c.residual == "" && strings.Contains(plan, "residual") {
-			t.Errorf("%s: no residual expected:\n%s", c.where, plan)
+		if c.residual == "" && strings.Contains(pl, "residual") {
+			t.Errorf("%s: no residual expected:\n%s", c.where, pl)
 		}
 	}
 	// Only referenced columns are scanned; COUNT(*) reads footers.
-	if plan := planOf(t, e, "SELECT s FROM t WHERE a = 1"); !strings.Contains(plan, "columns: s\n") {
-		t.Errorf("projection:\n%s", plan)
+	if pl := planOf(t, e, "SELECT s FROM t WHERE a = 1"); !strings.Contains(pl, "columns: s\n") {
+		t.Errorf("projection:\n%s", pl)
 	}
-	if plan := planOf(t, e, "SELECT count(*) FROM t"); !strings.Contains(plan, "COUNT(*) FROM FOOTERS") {
-		t.Errorf("count:\n%s", plan)
+	if pl := planOf(t, e, "SELECT count(*) FROM t"); !strings.Contains(pl, "COUNT(*) FROM FOOTERS") {
+		t.Errorf("count:\n%s", pl)
 	}
 	// The right side of a LEFT JOIN is not filtered by WHERE below the join.
 	exec(t, e, "CREATE TABLE u (a BIGINT, v VARCHAR)")
-	plan := planOf(t, e, "SELECT t.a FROM t LEFT JOIN u ON t.a = u.a WHERE u.v = 'x' AND t.a = 2")
-	if !strings.Contains(plan, "FILTER (residual) u.v = 'x'") || !strings.Contains(plan, "pushed filter: a = 2") {
-		t.Errorf("left join pushdown:\n%s", plan)
+	pl := planOf(t, e, "SELECT t.a FROM t LEFT JOIN u ON t.a = u.a WHERE u.v = 'x' AND t.a = 2")
+	if !strings.Contains(pl, "FILTER (residual) u.v = 'x'") || !strings.Contains(pl, "pushed filter: a = 2") {
+		t.Errorf("left join pushdown:\n%s", pl)
 	}
 }
 
@@ -251,12 +251,12 @@ func TestPushdownPrunes(t *testing.T) {
 	exec(t, e, "CREATE TABLE q (id BIGINT) row_group_rows = 2")
 	exec(t, e, "INSERT INTO q VALUES (1), (2), (3), (4), (5), (6)")
 	got := queryAll(t, e, "EXPLAIN ANALYZE SELECT id FROM q WHERE id >= 5")
-	var plan strings.Builder
+	var pl strings.Builder
 	for _, r := range got {
-		plan.WriteString(r[0].(string) + "\n")
+		pl.WriteString(r[0].(string) + "\n")
 	}
-	if !strings.Contains(plan.String(), "row groups 3 (pruned 2 by statistics") || !strings.Contains(plan.String(), "rows returned: 2") {
-		t.Errorf("EXPLAIN ANALYZE:\n%s", plan.String())
+	if !strings.Contains(pl.String(), "row groups 3 (pruned 2 by statistics") || !strings.Contains(pl.String(), "rows returned: 2") {
+		t.Errorf("EXPLAIN ANALYZE:\n%s", pl.String())
 	}
 }
 
@@ -371,9 +371,9 @@ func TestAggregatesFromFooters(t *testing.T) {
 	exec(t, e, "CREATE TABLE f (a INTEGER, s VARCHAR, ts TIMESTAMP, d DECIMAL(6,2), x DOUBLE) row_group_rows = 2")
 	exec(t, e, "INSERT INTO f VALUES (3, 'b', '2024-01-02 00:00:00', 1.50, 1), (NULL, 'a', NULL, -2.25, 2), (7, NULL, '2023-05-06 07:08:09', NULL, 'NaN'), (-1, 'c', '2024-03-01 00:00:00', 9.99, 0)")
 	q := "SELECT count(*), count(a), min(a), max(a), min(ts), max(ts), min(d), max(d), count(s), min(s), max(s) FROM f"
-	plan := planOf(t, e, q)
-	if !strings.Contains(plan, "AGGREGATE FROM FOOTERS") {
-		t.Errorf("not from footers:\n%s", plan)
+	pl := planOf(t, e, q)
+	if !strings.Contains(pl, "AGGREGATE FROM FOOTERS") {
+		t.Errorf("not from footers:\n%s", pl)
 	}
 	got := queryAll(t, e, q)
 	// The same aggregates computed by scanning (a filter defeats footers).
@@ -382,8 +382,8 @@ func TestAggregatesFromFooters(t *testing.T) {
 		t.Errorf("footers %v\nscan    %v", got, want)
 	}
 	// NaN in a float column: statistics are not exact, the scan answers.
-	if plan := planOf(t, e, "SELECT max(x) FROM f"); strings.Contains(plan, "FROM FOOTERS") {
-		t.Errorf("max of a float column with NaN from footers:\n%s", plan)
+	if pl := planOf(t, e, "SELECT max(x) FROM f"); strings.Contains(pl, "FROM FOOTERS") {
+		t.Errorf("max of a float column with NaN from footers:\n%s", pl)
 	}
 }
 
@@ -501,9 +501,9 @@ func TestNewAggregatesEdges(t *testing.T) {
 func TestArithmeticTextKeepsParentheses(t *testing.T) {
 	e := newEngine(t)
 	exec(t, e, "CREATE TABLE t (a BIGINT, b BIGINT, c BIGINT)")
-	plan := planOf(t, e, "SELECT a * (1 - b) - 2 * (3 + c), 1 - (2 - a), (a - 1) * 2, a - b - c, a * b * c, 10 / (a / b) FROM t")
+	pl := planOf(t, e, "SELECT a * (1 - b) - 2 * (3 + c), 1 - (2 - a), (a - 1) * 2, a - b - c, a * b * c, 10 / (a / b) FROM t")
 	want := "PROJECT a * (1 - b) - 2 * (3 + c), 1 - (2 - a), (a - 1) * 2, a - b - c, a * b * c, 10 / (CAST(a AS DOUBLE) / CAST(b AS DOUBLE))"
-	if !strings.Contains(plan, want) {
-		t.Errorf("got\n%s\nwant a line with\n%s", plan, want)
+	if !strings.Contains(pl, want) {
+		t.Errorf("got\n%s\nwant a line with\n%s", pl, want)
 	}
 }

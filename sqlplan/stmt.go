@@ -56,7 +56,7 @@ type Stmt struct {
 	kind stmtKind
 	// parsed is the statement's source and syntax tree, and a SELECT's or
 	// an INTERSECT / EXCEPT's form as the planner plans it (query.go).
-	parsed
+	Parsed
 	table   string // DESCRIBE, DROP, CREATE
 	analyze bool
 	inner   *Stmt // EXPLAIN's statement, CREATE TABLE AS's query
@@ -247,11 +247,11 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 	if err != nil {
 		return nil, err
 	}
-	if toks, err = sampleTokens(text, toks); err != nil {
+	if toks, err = SampleTokens(text, toks); err != nil {
 		return nil, err
 	}
 	toks = semiJoins(toks)
-	if toks, err = asofJoins(text, toks); err != nil {
+	if toks, err = AsofJoins(text, toks); err != nil {
 		return nil, err
 	}
 	toks = unionByName(toks)
@@ -319,7 +319,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 			return nil, bad(min(end, len(toks)), "DESCRIBE takes one table name")
 		}
 		s.kind, s.table = kindDescribe, name
-		s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
+		s.Src = &Source{Source: parse.Source{Orig: text, Toks: toks}}
 		return s, nil
 	case "show":
 		switch {
@@ -328,7 +328,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 			return s, nil
 		case word(1) == "columns" && (word(2) == "from" || word(2) == "in") && len(toks) == 4:
 			s.kind, s.table = kindDescribe, toks[3].Name()
-			s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
+			s.Src = &Source{Source: parse.Source{Orig: text, Toks: toks}}
 			return s, nil
 		case word(1) == "all" && word(2) == "tables" && len(toks) == 3:
 			return e.prepareText(ctx, showAllTables)
@@ -337,7 +337,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 		case len(toks) == 2 && (toks[1].Kind != parse.Ident || e.tableExists(toks[1].Name()) || e.viewNamed(toks[1].Name()) != nil):
 			// SHOW t is DESCRIBE t, as in DuckDB.
 			s.kind, s.table = kindDescribe, toks[1].Name()
-			s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
+			s.Src = &Source{Source: parse.Source{Orig: text, Toks: toks}}
 			return s, nil
 		}
 		return nil, refuse(0, "SHOW "+strings.ToUpper(word(1)))
@@ -387,7 +387,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 			return nil, bad(k, "DROP TABLE takes one table name")
 		}
 		s.kind, s.table = kindDrop, name
-		s.src = &source{Source: parse.Source{Orig: text, Toks: toks}}
+		s.Src = &Source{Source: parse.Source{Orig: text, Toks: toks}}
 		return s, nil
 	case "update":
 		if toks, err = cutReturning(text, toks, s); err != nil {
@@ -513,19 +513,19 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	src, err := rewriteTokens(text, toks)
+	src, err := RewriteTokens(text, toks)
 	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	s.src = src
+	s.Src = src
 	ast, err := sqlparser.Parse(src.Text)
 	if err != nil {
 		return nil, src.ParseError(err)
 	}
-	s.ast = ast
+	s.AST = ast
 	switch a := ast.(type) {
 	case sqlparser.SelectStatement:
 		s.kind = kindSelect
@@ -566,9 +566,9 @@ func (s *Stmt) Returns() bool {
 // Rows is a running query's result.
 type Rows struct {
 	cols   []Column
-	root   node
+	root   Node
 	ctx    context.Context
-	p      *planner
+	p      *Planner
 	first  *Batch
 	err    error
 	closed bool
@@ -618,7 +618,7 @@ func (r *Rows) Close() error {
 		r.root.Close()
 	}
 	if r.p != nil {
-		r.p.releaseAll()
+		r.p.ReleaseAll()
 	}
 	return nil
 }
@@ -650,12 +650,12 @@ func (s *Stmt) queryTx(ctx context.Context, args []Arg, tx *Tx, sess *Session) (
 		}
 		return st.queryTx(ctx, args, tx, sess)
 	}
-	if s.src != nil {
-		s.e.warmRemote(s.src.Orig)
+	if s.Src != nil {
+		s.e.warmRemote(s.Src.Orig)
 	}
 	set := s.e.settingsFor(sess)
-	ctx = withQueryMemory(ctx, set.memLimit) // memory.go
-	p := &planner{cat: &stmtCatalog{e: s.e, tx: tx, sess: sess}, src: s.src, args: args, ctx: ctx, set: set}
+	ctx = WithQueryMemory(ctx, set.MemLimit) // memory.go
+	p := &Planner{Cat: &stmtCatalog{e: s.e, tx: tx, sess: sess}, Src: s.Src, Args: args, Ctx: ctx, Set: set}
 	var rows *Rows
 	switch s.kind {
 	case kindSummarize:
@@ -674,7 +674,7 @@ func (s *Stmt) queryTx(ctx context.Context, args []Arg, tx *Tx, sess *Session) (
 		rows, err = s.query(ctx, p)
 	}
 	if err != nil {
-		p.releaseAll()
+		p.ReleaseAll()
 		return nil, err
 	}
 	b, err := rows.Next()
@@ -688,37 +688,37 @@ func (s *Stmt) queryTx(ctx context.Context, args []Arg, tx *Tx, sess *Session) (
 	return rows, nil
 }
 
-func (s *Stmt) query(ctx context.Context, p *planner) (*Rows, error) {
+func (s *Stmt) query(ctx context.Context, p *Planner) (*Rows, error) {
 	switch s.kind {
 	case kindSelect, kindSetOp:
-		sp, err := s.plan(p)
+		sp, err := s.Plan(p)
 		if err != nil {
 			return nil, err
 		}
-		return &Rows{cols: sp.cols, root: sp.root, ctx: ctx, p: p}, nil
+		return &Rows{cols: sp.Cols, root: sp.Root, ctx: ctx, p: p}, nil
 	case kindExplain:
 		return s.explain(ctx, p)
 	case kindDescribe:
 		return s.describe(p)
 	case kindDescribeQuery:
-		ip := p.child(s.inner.src)
-		sp, err := s.inner.plan(ip)
+		ip := p.Child(s.inner.Src)
+		sp, err := s.inner.Plan(ip)
 		if err != nil {
-			ip.releaseAll()
+			ip.ReleaseAll()
 			return nil, err
 		}
-		sp.root.Close()
-		ip.releaseAll()
-		return describeRows(ctx, sp.cols), nil
+		sp.Root.Close()
+		ip.ReleaseAll()
+		return describeRows(ctx, sp.Cols), nil
 	case kindShowTables:
 		// DuckDB's SHOW TABLES lists the views too, sorted by name.
 		names := append(stmtOf(p).TableNames(), stmtOf(p).ViewNames()...)
 		sort.Strings(names)
-		b := newBuilder(tString, len(names))
+		b := NewBuilder(TString, len(names))
 		for _, t := range names {
 			b.Add(t)
 		}
-		return constRows(ctx, []Column{{Name: "name", Type: tString}}, []*Col{b.C}), nil
+		return constRows(ctx, []Column{{Name: "name", Type: TString}}, []*Col{b.C}), nil
 	}
 	return nil, errorf("the statement does not return rows (use Exec)")
 }
@@ -732,12 +732,12 @@ func constRows(ctx context.Context, cols []Column, data []*Col) *Rows {
 }
 
 // describe is DESCRIBE of a table or a view (describe.go).
-func (s *Stmt) describe(p *planner) (*Rows, error) {
+func (s *Stmt) describe(p *Planner) (*Rows, error) {
 	c, err := describeCatalog(p, s.table)
 	if err != nil {
-		return nil, s.src.Locate(asError(err), s.table)
+		return nil, s.Src.Locate(AsError(err), s.table)
 	}
-	return catalogRowsResult(p.ctx, c), nil
+	return catalogRowsResult(p.Ctx, c), nil
 }
 
 // describeRows is DESCRIBE of a query's columns.
@@ -746,7 +746,7 @@ func describeRows(ctx context.Context, cols []Column) *Rows {
 	for _, c := range cols {
 		ent.cols = append(ent.cols, catalogColumn{name: c.Name, t: c.Type, notNull: !c.Nullable})
 	}
-	c := &catalogRows{}
+	c := &CatalogRows{}
 	describeEntry(c, ent)
 	return catalogRowsResult(ctx, c)
 }
@@ -754,31 +754,31 @@ func describeRows(ctx context.Context, cols []Column) *Rows {
 // explain plans the inner query and prints its plan; EXPLAIN ANALYZE runs
 // it first and adds what the scans read and pruned and each operator's
 // rows, time and memory (analyze.go).
-func (s *Stmt) explain(ctx context.Context, p *planner) (*Rows, error) {
-	ip := p.child(s.inner.src)
-	defer ip.releaseAll()
-	sp, err := s.inner.plan(ip)
+func (s *Stmt) explain(ctx context.Context, p *Planner) (*Rows, error) {
+	ip := p.Child(s.inner.Src)
+	defer ip.ReleaseAll()
+	sp, err := s.inner.Plan(ip)
 	if err != nil {
 		return nil, err
 	}
-	x := &explainer{Analyze: s.analyze, Root: s.e.root}
+	x := &Explainer{Analyze: s.analyze, Root: s.e.root}
 	var rowsOut int
 	if s.analyze {
-		sp.root = kernels.NewProfile().Wrap(sp.root)
+		sp.Root = kernels.NewProfile().Wrap(sp.Root)
 		for {
-			b, err := sp.root.Next(ctx)
+			b, err := sp.Root.Next(ctx)
 			if err == io.EOF {
 				break
 			}
 			if err != nil {
-				sp.root.Close()
+				sp.Root.Close()
 				return nil, err
 			}
 			rowsOut += b.N
 		}
 	}
-	sp.root.Close()
-	sp.root.Explain(x, 0)
+	sp.Root.Close()
+	sp.Root.Explain(x, 0)
 	if s.analyze {
 		x.Line(0, "rows returned: %d", rowsOut)
 	}
@@ -786,12 +786,12 @@ func (s *Stmt) explain(ctx context.Context, p *planner) (*Rows, error) {
 }
 
 // planRows is EXPLAIN's result: the plan x wrote, a row per line.
-func planRows(ctx context.Context, x *explainer) *Rows {
-	b := newBuilder(tString, 16)
+func planRows(ctx context.Context, x *Explainer) *Rows {
+	b := NewBuilder(TString, 16)
 	for _, l := range strings.Split(strings.TrimRight(x.String(), "\n"), "\n") {
 		b.Add(l)
 	}
-	return constRows(ctx, []Column{{Name: "plan", Type: tString}}, []*Col{b.C})
+	return constRows(ctx, []Column{{Name: "plan", Type: TString}}, []*Col{b.C})
 }
 
 // Result is what a statement without rows did.

@@ -18,7 +18,7 @@ import (
 // a (x, y) AS (q), renames q's columns (parse.ColsMarker). Under WITH RECURSIVE,
 // a CTE whose query names itself is returned apart and referred to by a
 // marker table (recursive.go).
-func expandCTEs(text string, toks []parse.Token) ([]parse.Token, []*recCTE, error) {
+func expandCTEs(text string, toks []parse.Token) ([]parse.Token, []*RecCTE, error) {
 	fail := func(i int, format string, args ...any) error {
 		return errAt(text, parse.TokPos(text, toks, i), format, args...)
 	}
@@ -29,7 +29,7 @@ func expandCTEs(text string, toks []parse.Token) ([]parse.Token, []*recCTE, erro
 		i++
 	}
 	ctes := map[string][]parse.Token{}
-	var recs []*recCTE
+	var recs []*RecCTE
 	for {
 		if i >= len(toks) || toks[i].Kind != parse.Ident && toks[i].Kind != parse.Quoted && toks[i].Kind != parse.DQuoted {
 			return nil, nil, fail(i, "expected the name of a common table expression")
@@ -74,12 +74,12 @@ func expandCTEs(text string, toks []parse.Token) ([]parse.Token, []*recCTE, erro
 		}
 		raw := toks[start+1 : i]
 		if recursive && parse.NamesTable(raw, name) {
-			rc, err := newRecCTE(text, name, cols, parse.SubstituteCTEs(raw, ctes), len(recs), namePos)
+			rc, err := NewRecCTE(text, name, cols, parse.SubstituteCTEs(raw, ctes), len(recs), namePos)
 			if err != nil {
 				return nil, nil, err
 			}
 			recs = append(recs, rc)
-			ctes[strings.ToLower(name)] = []parse.Token{{Kind: parse.Quoted, Text: parse.Backquote(rc.marker()), Pos: namePos}}
+			ctes[strings.ToLower(name)] = []parse.Token{{Kind: parse.Quoted, Text: parse.Backquote(rc.Marker()), Pos: namePos}}
 		} else {
 			body := parse.SubstituteCTEs(raw, ctes)
 			if cols != nil {
@@ -423,7 +423,7 @@ func unionByName(toks []parse.Token) []parse.Token {
 			k++
 		}
 		pos := toks[j].Pos
-		marker := []parse.Token{{Kind: parse.String, Text: "'x'", Pos: pos}, {Kind: parse.Ident, Text: "as", Pos: pos}, {Kind: parse.Ident, Text: byNameMarker, Pos: pos}, {Kind: parse.Op, Text: ",", Pos: pos}}
+		marker := []parse.Token{{Kind: parse.String, Text: "'x'", Pos: pos}, {Kind: parse.Ident, Text: "as", Pos: pos}, {Kind: parse.Ident, Text: ByNameMarker, Pos: pos}, {Kind: parse.Op, Text: ",", Pos: pos}}
 		out := append(append([]parse.Token(nil), toks[:j]...), toks[j+2:k]...)
 		out = append(append(out, marker...), toks[k:]...)
 		toks = out
@@ -433,10 +433,10 @@ func unionByName(toks []parse.Token) []parse.Token {
 
 // setRecursive hands the recursive CTEs of a WITH to the statement and
 // the statement inside it (EXPLAIN's, CREATE TABLE AS's query).
-func (s *Stmt) setRecursive(recs []*recCTE) {
+func (s *Stmt) setRecursive(recs []*RecCTE) {
 	if s == nil {
 		return
 	}
-	s.parsed.setRecursive(recs)
+	s.Parsed.SetRecursive(recs)
 	s.inner.setRecursive(recs)
 }

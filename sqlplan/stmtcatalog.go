@@ -23,14 +23,14 @@ type stmtCatalog struct {
 }
 
 // stmtOf is the engine side of the statement p plans.
-func stmtOf(p *planner) *stmtCatalog { return p.cat.(*stmtCatalog) }
+func stmtOf(p *Planner) *stmtCatalog { return p.Cat.(*stmtCatalog) }
 
 // holdWrite makes p open tables without taking the write lock, which its
 // statement holds; p's parent is left as it was.
-func holdWrite(p *planner) {
+func holdWrite(p *Planner) {
 	c := *stmtOf(p)
 	c.writeHeld = true
-	p.cat = &c
+	p.Cat = &c
 }
 
 func (c *stmtCatalog) OpenTable(name string) (*scan.Table, string, error) {
@@ -72,12 +72,12 @@ func (c *stmtCatalog) Sequence(name string) (func(currval bool) (int64, error), 
 
 func (c *stmtCatalog) TransactionID() uint64 {
 	if c.tx == nil {
-		return lastTransactionID.Add(1)
+		return LastTransactionID.Add(1)
 	}
 	c.tx.mu.Lock()
 	defer c.tx.mu.Unlock()
 	if c.tx.id == 0 {
-		c.tx.id = lastTransactionID.Add(1)
+		c.tx.id = LastTransactionID.Add(1)
 	}
 	return c.tx.id
 }
@@ -88,7 +88,7 @@ func (c *stmtCatalog) Prepare(ctx context.Context, text string) (*Stmt, error) {
 
 func (c *stmtCatalog) PrepareOutside(text string) (*Stmt, error) { return c.e.Prepare(text) }
 
-func (c *stmtCatalog) PrepareQuery(ctx context.Context, text string, toks []parse.Token) (*parsed, error) {
+func (c *stmtCatalog) PrepareQuery(ctx context.Context, text string, toks []parse.Token) (*Parsed, error) {
 	st, err := c.e.prepareTokens(ctx, text, toks)
 	if err != nil {
 		return nil, err
@@ -96,17 +96,17 @@ func (c *stmtCatalog) PrepareQuery(ctx context.Context, text string, toks []pars
 	if st.kind != kindSelect && st.kind != kindSetOp {
 		return nil, errorf("a subquery must be a query")
 	}
-	return &st.parsed, nil
+	return &st.Parsed, nil
 }
 
 // StoredExpr parses the text of an expression the engine stored (a
 // constraint's CHECK or DEFAULT), to be bound by a planner of the
 // returned source.
-func (c *stmtCatalog) StoredExpr(text string) (sqlparser.Expr, *source, error) {
+func (c *stmtCatalog) StoredExpr(text string) (sqlparser.Expr, *Source, error) {
 	return c.e.exprOf(text)
 }
 
-func (c *stmtCatalog) Relation(p *planner, name, alias string) (*relation, bool, error) {
+func (c *stmtCatalog) Relation(p *Planner, name, alias string) (*Relation, bool, error) {
 	switch name {
 	case settingsTable:
 		return settingsRelation(p, alias), true, nil
@@ -122,7 +122,7 @@ func (c *stmtCatalog) Relation(p *planner, name, alias string) (*relation, bool,
 	return duckdbRelation(p, name, alias)
 }
 
-func (c *stmtCatalog) Setting(set *settings, name string) (Type, any, error) {
+func (c *stmtCatalog) Setting(set *Settings, name string) (Type, any, error) {
 	i, ok := settingNamed(name)
 	if !ok {
 		return Type{}, nil, unknownSetting(name)

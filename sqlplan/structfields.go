@@ -15,7 +15,7 @@ import (
 // fieldPathError is resolve's answer for a column name that reaches into
 // a computed struct: the column and the fields below it.
 type fieldPathError struct {
-	col  *scopeCol
+	col  *ScopeCol
 	path []string
 }
 
@@ -23,24 +23,24 @@ func (e *fieldPathError) Error() string { return "field access on a computed str
 
 // computedStruct reports whether the fields of column c of r are reached
 // through its values rather than read as Parquet columns.
-func computedStruct(r *relation, c *scopeCol) bool {
-	_, isStruct := structFields(c.t)
-	return isStruct && (c.t.Field == nil || r.derived())
+func computedStruct(r *Relation, c *ScopeCol) bool {
+	_, isStruct := structFields(c.T)
+	return isStruct && (c.T.Field == nil || r.derived())
 }
 
 // bindFieldPath binds the column of a fieldPathError and extracts its
 // fields one after the other.
-func (p *planner) bindFieldPath(err error) (expr, bool, error) {
+func (p *Planner) bindFieldPath(err error) (Expr, bool, error) {
 	var fp *fieldPathError
 	if !errors.As(err, &fp) {
 		return nil, false, err
 	}
-	var e expr = &colExpr{s: fp.col.slot, t: fp.col.t, col: fp.col}
+	var e Expr = &ColExpr{S: fp.col.Slot, T: fp.col.T, col: fp.col}
 	if fp.col.corr != nil {
 		e = fp.col.corr.constant(fp.col)
 	}
 	for _, name := range fp.path {
-		next, err := p.bindIndex(e, &constExpr{t: tString, v: name})
+		next, err := p.bindIndex(e, &ConstExpr{T: TString, V: name})
 		if err != nil {
 			return nil, true, err
 		}
@@ -53,8 +53,8 @@ func (p *planner) bindFieldPath(err error) (expr, bool, error) {
 // (DuckDB's struct.*): the struct's fields as columns, named after them;
 // DuckDB's errors for a column that is no struct and for an unnamed
 // struct. ok is false when s names no column, for the caller's error.
-func (p *planner) structStar(s string, sc *scope, agg *aggCtx) (outs []expr, cols []Column, ok bool, err error) {
-	e, err := p.bindExpr(&sqlparser.ColName{Name: sqlparser.NewColIdent(s)}, sc, agg)
+func (p *Planner) structStar(s string, sc *Scope, agg *aggCtx) (outs []Expr, cols []Column, ok bool, err error) {
+	e, err := p.BindExpr(&sqlparser.ColName{Name: sqlparser.NewColIdent(s)}, sc, agg)
 	if err != nil {
 		return nil, nil, false, nil
 	}
@@ -63,7 +63,7 @@ func (p *planner) structStar(s string, sc *scope, agg *aggCtx) (outs []expr, col
 		return nil, nil, true, errorf("Cannot extract field from expression \"%s.*\" because it is not a struct", s)
 	}
 	for _, f := range fields {
-		x, err := p.bindIndex(e, &constExpr{t: tString, v: f.Name})
+		x, err := p.bindIndex(e, &ConstExpr{T: TString, V: f.Name})
 		if err != nil {
 			return nil, nil, true, err
 		}

@@ -10,7 +10,7 @@ import (
 // bindStructConcat is struct_concat: one struct of the arguments' fields
 // in order (a NULL struct gives its fields NULL), all named or all
 // unnamed, no name twice; DuckDB's errors otherwise.
-func (p *planner) bindStructConcat(args []expr) (expr, error) {
+func (p *Planner) bindStructConcat(args []Expr) (Expr, error) {
 	if len(args) == 0 {
 		return nil, errorf("struct_concat: At least one argument is required")
 	}
@@ -60,20 +60,20 @@ func (p *planner) bindStructConcat(args []expr) (expr, error) {
 
 // bindStructExtractAt is struct_extract_at(s, n): the n-th field (from
 // 1) of a named or unnamed struct, n a constant as DuckDB requires.
-func (p *planner) bindStructExtractAt(args []expr) (expr, error) {
+func (p *Planner) bindStructExtractAt(args []Expr) (Expr, error) {
 	if len(args) != 2 {
 		return nil, errorf("struct_extract_at takes a struct and a position")
 	}
 	if args[0].Type().Kind == KNull {
-		return &constExpr{t: Type{Kind: KNull}}, nil
+		return &ConstExpr{T: Type{Kind: KNull}}, nil
 	}
 	if _, ok := structFields(args[0].Type()); !ok || args[0].Type().MapOf {
 		return nil, errorf("struct_extract_at needs a struct, not %s", args[0].Type().SQLName())
 	}
-	if k, ok := isConst(args[1]); ok && k.v == nil {
-		return &constExpr{t: Type{Kind: KNull}}, nil // a NULL position: NULL
-	} else if ok && isIntKind(k.t) {
-		if n, isInt := k.v.(int64); isInt {
+	if k, ok := IsConst(args[1]); ok && k.V == nil {
+		return &ConstExpr{T: Type{Kind: KNull}}, nil // a NULL position: NULL
+	} else if ok && isIntKind(k.T) {
+		if n, isInt := k.V.(int64); isInt {
 			return p.structAt(args[0], n, "struct_extract_at")
 		}
 	}

@@ -14,37 +14,37 @@ import (
 // source with what planning adds to it, and the types of casts, which the
 // syntax stage reads as names and the engine resolves.
 
-// source is a statement's text as the syntax stage rewrote it, with the
+// Source is a statement's text as the syntax stage rewrote it, with the
 // recursive CTEs of the statement, which planning runs (recursive.go).
-type source struct {
+type Source struct {
 	parse.Source
-	recs []*recCTE
+	recs []*RecCTE
 }
 
 // Locate fills in the position of an error that names an identifier (see
 // parse.Source.Locate); a statement without a source leaves it as it is.
-func (s *source) Locate(e *Error, ident string) *Error {
+func (s *Source) Locate(e *Error, ident string) *Error {
 	if s == nil {
 		return e
 	}
 	return s.Source.Locate(e, ident)
 }
 
-// rewriteTokens rewrites the significant tokens of text into SQL the
+// RewriteTokens rewrites the significant tokens of text into SQL the
 // parser reads (parse.Rewrite), casts spelled with the engine's types.
-func rewriteTokens(text string, toks []parse.Token) (*source, error) {
+func RewriteTokens(text string, toks []parse.Token) (*Source, error) {
 	ps, err := parse.Rewrite(text, toks, castTypeSpelling)
 	if err != nil {
 		return nil, err
 	}
-	return &source{Source: *ps}, nil
+	return &Source{Source: *ps}, nil
 }
 
-// readType reads a type name at toks[i:] (words, then optional
+// ReadType reads a type name at toks[i:] (words, then optional
 // parameters in parentheses, then optional [] pairs) and returns its type
 // and the index after it.
-func readType(src string, toks []parse.Token, i int) (Type, int, error) {
-	tn, j, err := parse.ReadTypeName(src, toks, i, isTypeName)
+func ReadType(src string, toks []parse.Token, i int) (Type, int, error) {
+	tn, j, err := parse.ReadTypeName(src, toks, i, IsTypeName)
 	if err != nil {
 		return Type{}, j, err
 	}
@@ -55,8 +55,8 @@ func readType(src string, toks []parse.Token, i int) (Type, int, error) {
 	return t, j, nil
 }
 
-// isTypeName reports whether name, without parameters, names a type.
-func isTypeName(name string) bool {
+// IsTypeName reports whether name, without parameters, names a type.
+func IsTypeName(name string) bool {
 	_, err := function.ParseTypeName(name, nil)
 	return err == nil
 }
@@ -106,10 +106,10 @@ func castSpelling(t Type) string {
 	return "char"
 }
 
-// readNestedType reads a column type, including T[], LIST<T>, STRUCT<...>
+// ReadNestedType reads a column type, including T[], LIST<T>, STRUCT<...>
 // / STRUCT(...), MAP<K, V> / MAP(K, V), ENUM('a', ...) and the types of
 // CREATE TYPE that ut resolves (nil: none).
-func readNestedType(text string, toks []parse.Token, i int, ut userTypes) (Type, int, error) {
+func ReadNestedType(text string, toks []parse.Token, i int, ut UserTypes) (Type, int, error) {
 	if t, j, ok, err := readUserType(text, toks, i, ut); ok || err != nil {
 		return t, j, err
 	}
@@ -127,7 +127,7 @@ func readNestedType(text string, toks []parse.Token, i int, ut userTypes) (Type,
 		switch {
 		case (w == "list" || w == "array") && open(j):
 			var elem Type
-			elem, j, err = readNestedType(text, toks, j+1, ut)
+			elem, j, err = ReadNestedType(text, toks, j+1, ut)
 			if err != nil {
 				return Type{}, j, err
 			}
@@ -155,14 +155,14 @@ func readNestedType(text string, toks []parse.Token, i int, ut userTypes) (Type,
 			}
 		case w == "map" && open(j):
 			var k, v Type
-			k, j, err = readNestedType(text, toks, j+1, ut)
+			k, j, err = ReadNestedType(text, toks, j+1, ut)
 			if err != nil {
 				return Type{}, j, err
 			}
 			if j >= len(toks) || toks[j].Text != "," {
 				return Type{}, j, errAt(text, parse.TokPos(text, toks, j), "expected , in MAP")
 			}
-			v, j, err = readNestedType(text, toks, j+1, ut)
+			v, j, err = ReadNestedType(text, toks, j+1, ut)
 			if err != nil {
 				return Type{}, j, err
 			}
@@ -172,7 +172,7 @@ func readNestedType(text string, toks []parse.Token, i int, ut userTypes) (Type,
 			j++
 			t = Type{Kind: KNested, MapOf: true, Fields: []NamedType{{Name: "key", Type: k}, {Name: "value", Type: v}}}
 		default:
-			t, j, err = readType(text, toks, i)
+			t, j, err = ReadType(text, toks, i)
 			if err != nil {
 				return Type{}, j, err
 			}
@@ -191,7 +191,7 @@ func readNestedType(text string, toks []parse.Token, i int, ut userTypes) (Type,
 // readFieldList reads the fields of a STRUCT or the members of a UNION
 // (what) from toks[j], after the '(' or '<', to the ')' or '>' that
 // closes them; j is the index after it.
-func readFieldList(text string, toks []parse.Token, j int, ut userTypes, what string) ([]NamedType, int, error) {
+func readFieldList(text string, toks []parse.Token, j int, ut UserTypes, what string) ([]NamedType, int, error) {
 	fields := []NamedType{}
 	for {
 		if j >= len(toks) {
@@ -202,7 +202,7 @@ func readFieldList(text string, toks []parse.Token, j int, ut userTypes, what st
 		if j < len(toks) && toks[j].Kind == parse.Op && toks[j].Text == ":" {
 			j++
 		}
-		ft, k, err := readNestedType(text, toks, j, ut)
+		ft, k, err := ReadNestedType(text, toks, j, ut)
 		if err != nil {
 			return nil, k, err
 		}
@@ -219,14 +219,14 @@ func readFieldList(text string, toks []parse.Token, j int, ut userTypes, what st
 	}
 }
 
-// userTypes resolves a type name that is none of the engine's own (nil
+// UserTypes resolves a type name that is none of the engine's own (nil
 // resolves none).
-type userTypes func(name string) (Type, bool)
+type UserTypes func(name string) (Type, bool)
 
 // readUserType reads at toks[i] the name of a type that ut resolves, with
 // any [] after it; ok is false for the engine's own types and the words
 // that start a written-out one. A name that is neither is DuckDB's error.
-func readUserType(text string, toks []parse.Token, i int, ut userTypes) (Type, int, bool, error) {
+func readUserType(text string, toks []parse.Token, i int, ut UserTypes) (Type, int, bool, error) {
 	if ut == nil || i >= len(toks) || toks[i].Kind != parse.Ident && toks[i].Kind != parse.DQuoted {
 		return Type{}, i, false, nil
 	}
@@ -236,7 +236,7 @@ func readUserType(text string, toks []parse.Token, i int, ut userTypes) (Type, i
 		case "list", "array", "struct", "row", "map", "enum", "union":
 			return Type{}, i, false, nil
 		}
-		if isTypeName(name) || i+1 < len(toks) && toks[i+1].Kind == parse.Ident && isTypeName(name+" "+toks[i+1].Text) {
+		if IsTypeName(name) || i+1 < len(toks) && toks[i+1].Kind == parse.Ident && IsTypeName(name+" "+toks[i+1].Text) {
 			return Type{}, i, false, nil
 		}
 	}

@@ -22,7 +22,7 @@ import (
 // the statement is planned, like duckdb_tables() (catalog_duckdb.go).
 
 // systemFunctions are the table functions built here.
-var systemFunctions = map[string]func(p *planner, c *catalogRows) error{
+var systemFunctions = map[string]func(p *Planner, c *CatalogRows) error{
 	"pragma_version":               pragmaVersion,
 	"pragma_platform":              pragmaPlatform,
 	"pragma_user_agent":            pragmaUserAgent,
@@ -47,7 +47,7 @@ func init() {
 
 // systemRelation is the relation of one of the functions here, ok false
 // for other names.
-func systemRelation(p *planner, fn, alias string) (*relation, bool, error) {
+func systemRelation(p *Planner, fn, alias string) (*Relation, bool, error) {
 	if fn == "checkpoint" || fn == "force_checkpoint" {
 		return checkpointRelation(p, alias), true, nil
 	}
@@ -55,11 +55,11 @@ func systemRelation(p *planner, fn, alias string) (*relation, bool, error) {
 	if build == nil {
 		return nil, false, nil
 	}
-	c := &catalogRows{}
+	c := &CatalogRows{}
 	if err := build(p, c); err != nil {
 		return nil, true, err
 	}
-	return c.relation(alias, strings.ToUpper(fn)), true, nil
+	return c.Relation(alias, strings.ToUpper(fn)), true, nil
 }
 
 // carquetBuild is carquet's module version ("(devel)" when built from
@@ -90,12 +90,12 @@ func carquetBuild() (version, revision string) {
 // pragmaVersion is carquet's version: library_version its module version,
 // source_id the first 10 digits of the commit it was built from (NULL
 // when the build did not record one), codename NULL (carquet has none).
-func pragmaVersion(_ *planner, c *catalogRows) error {
+func pragmaVersion(_ *Planner, c *CatalogRows) error {
 	version, revision := carquetBuild()
-	lib, src, code := c.col("library_version", tString), c.col("source_id", tString), c.col("codename", tString)
-	c.n = 1
+	lib, src, code := c.Col("library_version", TString), c.Col("source_id", TString), c.Col("codename", TString)
+	c.N = 1
 	lib.Add("carquet " + version)
-	src.Add(nullIfEmpty(revision[:min(len(revision), 10)]))
+	src.Add(NullIfEmpty(revision[:min(len(revision), 10)]))
 	code.Add(nil)
 	return nil
 }
@@ -103,18 +103,18 @@ func pragmaVersion(_ *planner, c *catalogRows) error {
 // platform is the platform as DuckDB names its builds: os_arch.
 func platform() string { return runtime.GOOS + "_" + runtime.GOARCH }
 
-func pragmaPlatform(_ *planner, c *catalogRows) error {
-	c.col("platform", tString).Add(platform())
-	c.n = 1
+func pragmaPlatform(_ *Planner, c *CatalogRows) error {
+	c.Col("platform", TString).Add(platform())
+	c.N = 1
 	return nil
 }
 
 // pragmaUserAgent is carquet/version(platform) and the Go release, as
 // DuckDB's duckdb/v1.5.6(linux_amd64) names the client after it.
-func pragmaUserAgent(_ *planner, c *catalogRows) error {
+func pragmaUserAgent(_ *Planner, c *CatalogRows) error {
 	version, _ := carquetBuild()
-	c.col("user_agent", tString).Add("carquet/" + version + "(" + platform() + ") " + runtime.Version())
-	c.n = 1
+	c.Col("user_agent", TString).Add("carquet/" + version + "(" + platform() + ") " + runtime.Version())
+	c.N = 1
 	return nil
 }
 
@@ -123,37 +123,37 @@ func pragmaUserAgent(_ *planner, c *catalogRows) error {
 // carquet stores tables as Parquet files, not in blocks, and has no
 // write-ahead log: the block columns are 0 and wal_size 0 bytes.
 // memory_usage is the heap the process holds, memory_limit the setting.
-func pragmaDatabaseSize(p *planner, c *catalogRows) error {
-	name, size, block := c.col("database_name", tString), c.col("database_size", tString), c.col("block_size", tBigint)
-	total, used, free := c.col("total_blocks", tBigint), c.col("used_blocks", tBigint), c.col("free_blocks", tBigint)
-	wal, mem, limit := c.col("wal_size", tString), c.col("memory_usage", tString), c.col("memory_limit", tString)
+func pragmaDatabaseSize(p *Planner, c *CatalogRows) error {
+	name, size, block := c.Col("database_name", TString), c.Col("database_size", TString), c.Col("block_size", TBigint)
+	total, used, free := c.Col("total_blocks", TBigint), c.Col("used_blocks", TBigint), c.Col("free_blocks", TBigint)
+	wal, mem, limit := c.Col("wal_size", TString), c.Col("memory_usage", TString), c.Col("memory_limit", TString)
 	heap := readMemoryMetrics()["/memory/classes/heap/objects:bytes"]
 	for _, db := range catalogDatabases(p) {
-		if err := p.ctx.Err(); err != nil {
+		if err := p.Ctx.Err(); err != nil {
 			return err
 		}
-		c.n++
+		c.N++
 		name.Add(db.name)
 		if bytes, ok := folderBytes(db.path); ok {
-			size.Add(formatBytes(bytes))
+			size.Add(FormatBytes(bytes))
 		} else {
 			size.Add(nil)
 		}
-		for _, b := range []*colBuilder{block, total, used, free} {
+		for _, b := range []*ColBuilder{block, total, used, free} {
 			b.Add(int64(0))
 		}
-		wal.Add(formatBytes(0))
-		mem.Add(formatBytes(heap))
-		limit.Add(formatBytes(p.set.memLimit))
+		wal.Add(FormatBytes(0))
+		mem.Add(FormatBytes(heap))
+		limit.Add(FormatBytes(p.Set.MemLimit))
 	}
 	return nil
 }
 
 // duckdbDatabaseCount is duckdb_approx_database_count(): carquet's
 // database and the attached ones.
-func duckdbDatabaseCount(p *planner, c *catalogRows) error {
-	c.col("approx_count", tUBigint).Add(uint64(len(catalogDatabases(p))))
-	c.n = 1
+func duckdbDatabaseCount(p *Planner, c *CatalogRows) error {
+	c.Col("approx_count", tUBigint).Add(uint64(len(catalogDatabases(p))))
+	c.N = 1
 	return nil
 }
 
@@ -162,10 +162,10 @@ var tUBigint = Type{Kind: KUint, Bits: 64}
 // duckdbConnectionCount is duckdb_connection_count(): the sessions open
 // now (each database/sql connection has one, closed with it), less the
 // engine's own, and at least the one asking.
-func duckdbConnectionCount(p *planner, c *catalogRows) error {
+func duckdbConnectionCount(p *Planner, c *CatalogRows) error {
 	n := max(stmtOf(p).e.openSessions.Load()-1, 1)
-	c.col("count", tUBigint).Add(uint64(n))
-	c.n = 1
+	c.Col("count", tUBigint).Add(uint64(n))
+	c.N = 1
 	return nil
 }
 
@@ -182,8 +182,8 @@ func (s *Session) Close() {
 // manager, which carquet has not: its queries account their memory
 // against memory_limit while they run, exec/memory.go). Nothing spills to
 // disk, so temporary_storage_bytes is 0.
-func duckdbMemory(_ *planner, c *catalogRows) error {
-	tag, used, temp := c.col("tag", tString), c.col("memory_usage_bytes", tBigint), c.col("temporary_storage_bytes", tBigint)
+func duckdbMemory(_ *Planner, c *CatalogRows) error {
+	tag, used, temp := c.Col("tag", TString), c.Col("memory_usage_bytes", TBigint), c.Col("temporary_storage_bytes", TBigint)
 	m := readMemoryMetrics()
 	heap, stacks := m["/memory/classes/heap/objects:bytes"], m["/memory/classes/heap/stacks:bytes"]
 	rows := []struct {
@@ -196,7 +196,7 @@ func duckdbMemory(_ *planner, c *catalogRows) error {
 		{"RUNTIME_OTHER", m["/memory/classes/total:bytes"] - heap - stacks - m["/memory/classes/heap/free:bytes"] - m["/memory/classes/heap/released:bytes"] - m["/memory/classes/heap/unused:bytes"]},
 	}
 	for _, r := range rows {
-		c.n++
+		c.N++
 		tag.Add(r.tag)
 		used.Add(int64(r.bytes))
 		temp.Add(int64(0))
@@ -225,11 +225,11 @@ func readMemoryMetrics() map[string]uint64 {
 
 // duckdbOptimizers lists carquet's optimizer rules by name, in the order
 // optimize applies them (select_optimize.go).
-func duckdbOptimizers(_ *planner, c *catalogRows) error {
-	name := c.col("name", tString)
-	for _, r := range optimizerRules {
-		c.n++
-		name.Add(r.name)
+func duckdbOptimizers(_ *Planner, c *CatalogRows) error {
+	name := c.Col("name", TString)
+	for _, r := range OptimizerRules {
+		c.N++
+		name.Add(r.Name)
 	}
 	return nil
 }
@@ -237,13 +237,13 @@ func duckdbOptimizers(_ *planner, c *catalogRows) error {
 // duckdbExtensions lists the DuckDB extensions whose work carquet does
 // itself (builtinExtensions, which INSTALL and LOAD accept): built in,
 // so loaded and installed, as DuckDB shows its statically linked ones.
-func duckdbExtensions(_ *planner, c *catalogRows) error {
-	name, loaded, installed, path := c.col("extension_name", tString), c.col("loaded", tBool), c.col("installed", tBool), c.col("install_path", tString)
-	desc, aliases, version := c.col("description", tString), c.col("aliases", tStringList), c.col("extension_version", tString)
-	mode, from := c.col("install_mode", tString), c.col("installed_from", tString)
+func duckdbExtensions(_ *Planner, c *CatalogRows) error {
+	name, loaded, installed, path := c.Col("extension_name", TString), c.Col("loaded", TBool), c.Col("installed", TBool), c.Col("install_path", TString)
+	desc, aliases, version := c.Col("description", TString), c.Col("aliases", tStringList), c.Col("extension_version", TString)
+	mode, from := c.Col("install_mode", TString), c.Col("installed_from", TString)
 	v, _ := carquetBuild()
 	for _, ext := range builtinExtensions {
-		c.n++
+		c.N++
 		name.Add(ext)
 		loaded.Add(true)
 		installed.Add(true)
@@ -272,11 +272,11 @@ var extensionDescriptions = map[string]string{
 // no log (a committed statement's files are already in place), so the
 // only thing to wait for is the writes under way. In a transaction it
 // waits for nothing, as CHECKPOINT.
-func checkpointRelation(p *planner, alias string) *relation {
-	c := &catalogRows{}
-	c.col("Success", tBool)
-	rel := c.relation(alias, "CHECKPOINT")
-	rel.sub.root = &checkpointNode{e: stmtOf(p).e, inTx: stmtOf(p).tx != nil}
+func checkpointRelation(p *Planner, alias string) *Relation {
+	c := &CatalogRows{}
+	c.Col("Success", TBool)
+	rel := c.Relation(alias, "CHECKPOINT")
+	rel.Sub.Root = &checkpointNode{e: stmtOf(p).e, inTx: stmtOf(p).tx != nil}
 	return rel
 }
 

@@ -23,9 +23,9 @@ func init() {
 
 // duckdbPreparedStatements lists the session's prepared statements by
 // name.
-func duckdbPreparedStatements(p *planner, c *catalogRows) error {
-	name, text := c.col("name", tString), c.col("statement", tString)
-	params, results := c.col("parameter_types", tStringList), c.col("result_types", tStringList)
+func duckdbPreparedStatements(p *Planner, c *CatalogRows) error {
+	name, text := c.Col("name", TString), c.Col("statement", TString)
+	params, results := c.Col("parameter_types", tStringList), c.Col("result_types", tStringList)
 	sess := stmtOf(p).sess
 	if sess == nil {
 		sess = stmtOf(p).e.sess0
@@ -51,7 +51,7 @@ func duckdbPreparedStatements(p *planner, c *catalogRows) error {
 		params.Add(types)
 		results.Add(nil)
 	}
-	c.n = len(stmts)
+	c.N = len(stmts)
 	return nil
 }
 
@@ -59,21 +59,21 @@ func duckdbPreparedStatements(p *planner, c *catalogRows) error {
 // the statement's text from its first token (its source is the whole
 // PREPARE).
 func preparedText(st *Stmt) string {
-	if st.src == nil || len(st.src.Toks) == 0 {
+	if st.Src == nil || len(st.Src.Toks) == 0 {
 		return ""
 	}
-	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(st.src.Orig[st.src.Toks[0].Pos:]), ";"))
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(st.Src.Orig[st.Src.Toks[0].Pos:]), ";"))
 }
 
 // paramCount is the number of parameters of a prepared statement: its
 // ? placeholders, or its largest $n, and one per distinct :name.
 func paramCount(st *Stmt) int {
-	if st.src == nil {
+	if st.Src == nil {
 		return 0
 	}
 	var marks, numbered int
 	named := map[string]bool{}
-	for _, t := range st.src.Toks {
+	for _, t := range st.Src.Toks {
 		if t.Kind != parse.Param {
 			continue
 		}

@@ -27,8 +27,8 @@ import (
 // zoneNames are the zone names, read once.
 var zoneNames = sync.OnceValue(readZoneNames)
 
-func pgTimezoneNames(_ *planner, c *catalogRows) error {
-	name, abbrev, offset, dst := c.col("name", tString), c.col("abbrev", tString), c.col("utc_offset", Type{Kind: KInterval}), c.col("is_dst", tBool)
+func pgTimezoneNames(_ *Planner, c *CatalogRows) error {
+	name, abbrev, offset, dst := c.Col("name", TString), c.Col("abbrev", TString), c.Col("utc_offset", Type{Kind: KInterval}), c.Col("is_dst", TBool)
 	now := time.Now()
 	for _, n := range zoneNames() {
 		loc, err := function.ZoneNamed(n)
@@ -37,10 +37,10 @@ func pgTimezoneNames(_ *planner, c *catalogRows) error {
 		}
 		at := now.In(loc)
 		ab, secs := at.Zone()
-		c.n++
+		c.N++
 		name.Add(n)
 		abbrev.Add(ab)
-		offset.Add(interval{Micros: int64(secs) * 1_000_000})
+		offset.Add(Interval{Micros: int64(secs) * 1_000_000})
 		dst.Add(at.IsDST())
 	}
 	return nil

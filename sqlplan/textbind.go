@@ -15,9 +15,9 @@ import (
 // rewrite made a marker table name (parse/jsonread.go), become relations
 // over the package's scans; CSV's are in csvbind.go.
 
-// fileReadRelation is the relation of a call the rewrite made a table
+// FileReadRelation is the relation of a call the rewrite made a table
 // name of, ok false for other names.
-func (p *planner) fileReadRelation(name, alias string) (*relation, bool, error) {
+func (p *Planner) FileReadRelation(name, alias string) (*Relation, bool, error) {
 	enc, ok := strings.CutPrefix(name, parse.FileReadMarker)
 	if !ok {
 		return nil, false, nil
@@ -40,7 +40,7 @@ func (p *planner) fileReadRelation(name, alias string) (*relation, bool, error) 
 	}
 	if table := q.Get("table"); table != "" {
 		// COPY table FROM a JSON file: the table's columns (jsoncopy.go).
-		_, cols, err := p.cat.TableColumns(table)
+		_, cols, err := p.Cat.TableColumns(table)
 		if err != nil {
 			return nil, true, err
 		}
@@ -56,7 +56,7 @@ func typeOfBuiltinName(text string) (Type, error) { return nestedTypeOf(text, ni
 
 // jsonRelation lists the files, then the package detects the columns
 // (unless given) and plans the scan.
-func (p *planner) jsonRelation(o *textfile.JSONOptions, alias string, patterns []string) (*relation, error) {
+func (p *Planner) jsonRelation(o *textfile.JSONOptions, alias string, patterns []string) (*Relation, error) {
 	names, paths, err := p.metaPaths(patterns) // pqmeta.go
 	if err != nil {
 		return nil, err
@@ -90,7 +90,7 @@ func jsonValue(n *function.JSONNode, t Type, strict bool) (any, error) {
 }
 
 // readTextRelation plans read_text or read_blob over the patterns.
-func (p *planner) readTextRelation(fn, alias string, patterns []string) (*relation, error) {
+func (p *Planner) readTextRelation(fn, alias string, patterns []string) (*Relation, error) {
 	var files []textfile.File
 	for _, pat := range patterns {
 		names, paths, err := p.expandPattern(pat) // pqmeta.go
@@ -111,7 +111,7 @@ type sourceNode struct{ textfile.Scan }
 func (n sourceNode) Explain(x *kernels.Explainer, depth int) { x.Line(depth, "%s", n.Label()) }
 
 // sourceRelation is a relation named alias of a file source's rows.
-func sourceRelation(alias string, scan textfile.Scan, cols []textfile.Column) *relation {
+func sourceRelation(alias string, scan textfile.Scan, cols []textfile.Column) *Relation {
 	out := make([]Column, len(cols))
 	for i, c := range cols {
 		out[i] = Column{Name: c.Name, Type: c.Type, Nullable: c.Nullable}
@@ -121,10 +121,10 @@ func sourceRelation(alias string, scan textfile.Scan, cols []textfile.Column) *r
 
 // nodeRelation is a relation named alias of the rows of a scan node with
 // columns cols.
-func nodeRelation(alias string, root node, cols []Column) *relation {
-	rel := &relation{alias: alias, sub: &selectPlan{root: root, cols: cols}}
+func nodeRelation(alias string, root Node, cols []Column) *Relation {
+	rel := &Relation{Alias: alias, Sub: &SelectPlan{Root: root, Cols: cols}}
 	for i, col := range cols {
-		rel.cols = append(rel.cols, &scopeCol{rel: rel, name: col.Name, t: col.Type, slot: &slot{}, local: i})
+		rel.Cols = append(rel.Cols, &ScopeCol{Rel: rel, Name: col.Name, T: col.Type, Slot: &Slot{}, Local: i})
 	}
 	return rel
 }

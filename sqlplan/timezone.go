@@ -15,12 +15,12 @@ import (
 
 // zoneCast binds the cast of e to t when it crosses between instants and
 // wall times in zone loc; ok is false when it does not.
-func (p *planner) zoneCast(e expr, t Type, loc *time.Location) (expr, bool, error) {
+func (p *Planner) zoneCast(e Expr, t Type, loc *time.Location) (Expr, bool, error) {
 	et := e.Type()
 	isTZ := func(t Type) bool { return t.Kind == KTimestamp && t.TZ }
 	wall := func(t Type) bool { return t.Kind == KTimestamp && !t.TZ || t.Kind == KDate || t.Kind == KTime }
-	mk := func(in expr, to Type, row func(a []*Col, i int) (any, error)) (expr, bool, error) {
-		f := &funcExpr{name: "CAST", args: []expr{in}, t: to, row: row, strict: true}
+	mk := func(in Expr, to Type, row func(a []*Col, i int) (any, error)) (Expr, bool, error) {
+		f := &funcExpr{name: "CAST", args: []Expr{in}, t: to, row: row, strict: true}
 		f.setParts("CAST(", e, " AS "+to.SQLName()+")")
 		out, err := p.fold(f, in)
 		return out, true, err

@@ -13,7 +13,7 @@ import (
 // it evaluated again row by row, to find the rows that fail.
 type tryExpr struct {
 	named
-	e expr
+	e Expr
 }
 
 func (t *tryExpr) Type() Type { return t.e.Type() }
@@ -23,7 +23,7 @@ func (t *tryExpr) Eval(b *Batch) (*Col, error) {
 	if err == nil {
 		return c, nil
 	}
-	out := newBuilder(t.e.Type(), b.N)
+	out := NewBuilder(t.e.Type(), b.N)
 	one := []int32{0}
 	for i := range b.N {
 		one[0] = int32(i)
@@ -43,7 +43,7 @@ func (t *tryExpr) Eval(b *Batch) (*Col, error) {
 
 // bindTry binds try(e): one argument, not an aggregate (DuckDB refuses
 // those too: an aggregate's error is the query's).
-func (p *planner) bindTry(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (expr, error) {
+func (p *Planner) bindTry(x *sqlparser.FuncExpr, sc *Scope, agg *aggCtx) (Expr, error) {
 	if len(x.Exprs) != 1 || x.Distinct {
 		return nil, errorf("try takes one expression")
 	}
@@ -51,22 +51,22 @@ func (p *planner) bindTry(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (expr, 
 	if !ok {
 		return nil, errorf("try takes one expression")
 	}
-	if containsAggregate(ae.Expr) {
+	if ContainsAggregate(ae.Expr) {
 		return nil, errorf("aggregate functions are not allowed inside try")
 	}
 	p.inTry++
-	e, err := p.bindExpr(ae.Expr, sc, agg)
+	e, err := p.BindExpr(ae.Expr, sc, agg)
 	p.inTry--
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := isConst(e); ok {
+	if _, ok := IsConst(e); ok {
 		// Folded now: a constant that fails is NULL.
 		c, err := e.Eval(&Batch{N: 1})
 		if err != nil {
-			return &constExpr{t: e.Type()}, nil
+			return &ConstExpr{T: e.Type()}, nil
 		}
-		return &constExpr{t: e.Type(), v: c.Get(0)}, nil
+		return &ConstExpr{T: e.Type(), V: c.Get(0)}, nil
 	}
 	return &tryExpr{e: e}, nil
 }

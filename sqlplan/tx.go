@@ -157,7 +157,7 @@ type pendingWrite struct {
 	cols   [][]*vector.Vector
 	// rows gathers, one builder per field, the rows of INSERTs of one row
 	// of parameters (insertPending) until they go to cols as one batch.
-	rows  []*colBuilder
+	rows  []*ColBuilder
 	nrows int
 }
 
@@ -182,7 +182,7 @@ func (pw *pendingWrite) flushRows() error {
 	}
 	vecs := make([]*vector.Vector, len(pw.fields))
 	for k, f := range pw.fields {
-		v, err := toVector(pw.rows[k].C, f)
+		v, err := ToVector(pw.rows[k].C, f)
 		if err != nil {
 			return errorf("column %q: %v", f.Name, err)
 		}
@@ -220,17 +220,17 @@ func (s *Stmt) pendingRow(ins *sqlparser.Insert, tx *Tx, tgt *target, target []i
 
 // insertPending adds one row of parameters to the transaction's pending
 // rows of the table: cast to the columns' types, into column builders.
-func (s *Stmt) insertPending(p *planner, tx *Tx, tgt *target, target []int, types []Type, row sqlparser.ValTuple) (Result, error) {
+func (s *Stmt) insertPending(p *Planner, tx *Tx, tgt *target, target []int, types []Type, row sqlparser.ValTuple) (Result, error) {
 	fields := tgt.fields
 	vals := make([]any, len(fields))
 	for j, ve := range row {
 		k := target[j]
-		e, err := p.param(string(ve.(*sqlparser.SQLVal).Val))
+		e, err := p.Param(string(ve.(*sqlparser.SQLVal).Val))
 		if err != nil {
 			return Result{}, err
 		}
-		kc := e.(*constExpr)
-		if vals[k], err = castScalar(kc.v, kc.t, types[k]); err != nil {
+		kc := e.(*ConstExpr)
+		if vals[k], err = CastScalar(kc.V, kc.T, types[k]); err != nil {
 			return Result{}, errorf("row 1, column %q: %v", fields[k].Name, err)
 		}
 	}
@@ -246,9 +246,9 @@ func (s *Stmt) insertPending(p *planner, tx *Tx, tgt *target, target []int, type
 	}
 	pw := tx.pendingFor(tgt)
 	if pw.rows == nil {
-		pw.rows = make([]*colBuilder, len(fields))
+		pw.rows = make([]*ColBuilder, len(fields))
 		for k := range fields {
-			pw.rows[k] = newBuilder(types[k], 1024)
+			pw.rows[k] = NewBuilder(types[k], 1024)
 		}
 	}
 	for k, v := range vals {

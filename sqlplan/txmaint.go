@@ -26,7 +26,7 @@ import (
 // nothing and runs at once.
 
 // optimizeInTx runs OPTIMIZE in transaction tx.
-func (s *Stmt) optimizeInTx(ctx context.Context, p *planner, tx *Tx) (Result, error) {
+func (s *Stmt) optimizeInTx(ctx context.Context, p *Planner, tx *Tx) (Result, error) {
 	tg, err := s.e.targetOf(s.table, tx, true)
 	if err != nil {
 		return Result{}, err

@@ -12,11 +12,11 @@ import (
 // ENUM of the member names; union_extract(u, 'tag'), the member's value
 // or NULL (u.tag is the same, as a struct field).
 
-// unionFuncNames are the functions bindUnionFunc binds.
-var unionFuncNames = map[string]bool{"union_value": true, "union_tag": true, "union_extract": true}
+// UnionFuncNames are the functions bindUnionFunc binds.
+var UnionFuncNames = map[string]bool{"union_value": true, "union_tag": true, "union_extract": true}
 
 // bindUnionFunc binds the UNION functions; ok is false for other names.
-func (p *planner) bindUnionFunc(name string, args []expr) (expr, bool, error) {
+func (p *Planner) bindUnionFunc(name string, args []Expr) (Expr, bool, error) {
 	switch name {
 	case "union_value":
 		e, err := p.bindUnionValue(args)
@@ -33,10 +33,10 @@ func (p *planner) bindUnionFunc(name string, args []expr) (expr, bool, error) {
 
 // bindUnionValue is union_value('tag', x): a UNION of the one member tag
 // of x's type. The value is never NULL: its tag is set even when x is.
-func (p *planner) bindUnionValue(args []expr) (expr, error) {
-	c, isConst := expr(nil), false
+func (p *Planner) bindUnionValue(args []Expr) (Expr, error) {
+	c, isConst := Expr(nil), false
 	if len(args) == 2 {
-		c, isConst = args[0].(*constExpr)
+		c, isConst = args[0].(*ConstExpr)
 	}
 	if !isConst {
 		if len(args) == 1 {
@@ -44,7 +44,7 @@ func (p *planner) bindUnionValue(args []expr) (expr, error) {
 		}
 		return nil, errorf("union_value takes exactly one argument")
 	}
-	tag, isStr := c.(*constExpr).v.(string)
+	tag, isStr := c.(*ConstExpr).V.(string)
 	if !isStr {
 		return nil, errorf("Need named argument for union tag, e.g. UNION_VALUE(a := b)")
 	}
@@ -55,7 +55,7 @@ func (p *planner) bindUnionValue(args []expr) (expr, error) {
 		return nil, err
 	}
 	text := fmt.Sprintf("union_value(%s := %s)", tag, args[1].String())
-	e := nestedFunc(text, t, []expr{x}, func(v []any) (any, error) {
+	e := nestedFunc(text, t, []Expr{x}, func(v []any) (any, error) {
 		return unionValue(members, 0, toGo(members[0].Type, v[0])), nil
 	})
 	e.strict = false
@@ -64,7 +64,7 @@ func (p *planner) bindUnionValue(args []expr) (expr, error) {
 
 // bindUnionTag is union_tag(u): the name of u's member, an ENUM of the
 // member names; NULL for a NULL union.
-func bindUnionTag(args []expr) (expr, error) {
+func bindUnionTag(args []Expr) (Expr, error) {
 	if len(args) != 1 {
 		return nil, errorf("union_tag takes one argument")
 	}
@@ -91,15 +91,15 @@ func bindUnionTag(args []expr) (expr, error) {
 
 // bindUnionExtract is union_extract(u, 'tag'): the member's value when u
 // holds it, else NULL.
-func (p *planner) bindUnionExtract(args []expr) (expr, error) {
+func (p *Planner) bindUnionExtract(args []Expr) (Expr, error) {
 	if len(args) != 2 {
 		return nil, errorf("union_extract takes a union and a member name")
 	}
 	members, ok := unionMembers(args[0].Type())
-	c, isConst := args[1].(*constExpr)
+	c, isConst := args[1].(*ConstExpr)
 	name, isStr := "", false
 	if isConst {
-		name, isStr = c.v.(string)
+		name, isStr = c.V.(string)
 	}
 	if !ok || !isStr {
 		return nil, errorf("No function matches the given name and argument types 'union_extract(%s, %s)'", args[0].Type().SQLName(), args[1].Type().SQLName())

@@ -44,7 +44,7 @@ func unionType(members []NamedType) Type {
 
 // readUnionType reads the members of UNION( from toks[j], after the '(',
 // and returns the type and the index after the ')'.
-func readUnionType(text string, toks []parse.Token, j int, ut userTypes) (Type, int, error) {
+func readUnionType(text string, toks []parse.Token, j int, ut UserTypes) (Type, int, error) {
 	at := parse.TokPos(text, toks, j)
 	members, j, err := readFieldList(text, toks, j, ut, "UNION")
 	if err != nil {

@@ -61,13 +61,13 @@ func hasUnnest(n sqlparser.SQLNode) bool {
 }
 
 // unnestNotHere is DuckDB's error for unnest where it has no meaning.
-func (p *planner) unnestNotHere() error {
-	return p.src.Locate(errorf("UNNEST not supported here"), "unnest")
+func (p *Planner) unnestNotHere() error {
+	return p.Src.Locate(errorf("UNNEST not supported here"), "unnest")
 }
 
 // checkUnnestPlaces refuses unnest in WHERE, GROUP BY, HAVING and
 // QUALIFY, inside an aggregate and inside another unnest.
-func (p *planner) checkUnnestPlaces(sel *sqlparser.Select) error {
+func (p *Planner) checkUnnestPlaces(sel *sqlparser.Select) error {
 	if sel.Where != nil && hasUnnest(sel.Where.Expr) || hasUnnest(sel.GroupBy) || sel.Having != nil && hasUnnest(sel.Having.Expr) {
 		return p.unnestNotHere()
 	}
@@ -79,8 +79,8 @@ func (p *planner) checkUnnestPlaces(sel *sqlparser.Select) error {
 		case *sqlparser.FuncExpr:
 			switch {
 			case isUnnestCall(x) && hasUnnest(x.Exprs):
-				bad = p.src.Locate(errorf("nested UNNEST calls are not supported - use UNNEST(x, recursive := true) to unnest multiple levels"), "unnest")
-			case isAggregate(x) && hasUnnest(x.Exprs):
+				bad = p.Src.Locate(errorf("nested UNNEST calls are not supported - use UNNEST(x, recursive := true) to unnest multiple levels"), "unnest")
+			case IsAggregate(x) && hasUnnest(x.Exprs):
 				bad = p.unnestNotHere()
 			}
 		case *sqlparser.GroupConcatExpr:
@@ -157,7 +157,7 @@ func isLiteral(e sqlparser.Expr) bool {
 // unnestInExprs rewrites a SELECT with unnest inside an expression of
 // its select list (see above); any other SELECT comes back as it is,
 // once unnest is checked to be nowhere DuckDB refuses it.
-func (p *planner) unnestInExprs(sel *sqlparser.Select) (*sqlparser.Select, error) {
+func (p *Planner) unnestInExprs(sel *sqlparser.Select) (*sqlparser.Select, error) {
 	if err := p.checkUnnestPlaces(sel); err != nil {
 		return nil, err
 	}
@@ -243,9 +243,9 @@ func orderByOutput(e sqlparser.Expr, names map[string]bool) bool {
 // unnestInside refuses, as DuckDB does, an unnest that an expression
 // holds (the inner SELECT's item x, of columns outs) when it makes
 // columns of a struct's fields: the expression needs one value.
-func (p *planner) unnestInside(x *sqlparser.AliasedExpr, outs []unnestOut) error {
+func (p *Planner) unnestInside(x *sqlparser.AliasedExpr, outs []unnestOut) error {
 	if !strings.HasPrefix(x.As.String(), unnestHidden) || len(outs) == 1 && outs[0].rows {
 		return nil
 	}
-	return p.src.Locate(errorf("UNNEST() on a struct column can only be applied as the root element of a SELECT expression"), "unnest")
+	return p.Src.Locate(errorf("UNNEST() on a struct column can only be applied as the root element of a SELECT expression"), "unnest")
 }

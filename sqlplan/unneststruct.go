@@ -22,18 +22,18 @@ const maxUnnestDepth = 64
 // name ("" for the item's own) and whether it is unnested (a row per
 // element) or a plain value.
 type unnestOut struct {
-	e    expr
+	e    Expr
 	name string
 	rows bool
 }
 
 // bindUnnestItem binds unnest(...) as a select item into its columns.
-func (p *planner) bindUnnestItem(f *sqlparser.FuncExpr, sc *scope) ([]unnestOut, error) {
+func (p *Planner) bindUnnestItem(f *sqlparser.FuncExpr, sc *Scope) ([]unnestOut, error) {
 	args := funcArgExprs(f)
 	if len(args) == 0 || len(args) != len(f.Exprs) || len(args)%2 == 0 {
 		return nil, errorf("unnest takes one list or struct, and recursive := or max_depth :=")
 	}
-	x, err := p.bindExpr(args[0], sc, nil)
+	x, err := p.BindExpr(args[0], sc, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -75,35 +75,35 @@ func (p *planner) bindUnnestItem(f *sqlparser.FuncExpr, sc *scope) ([]unnestOut,
 // unnestOption reads a named option of unnest (the rewrite made name :=
 // value a name string and a value): recursive (a boolean) or max_depth
 // (an integer), constants.
-func (p *planner) unnestOption(name, value sqlparser.Expr, sc *scope) (string, any, error) {
-	n, err := p.bindExpr(name, sc, nil)
+func (p *Planner) unnestOption(name, value sqlparser.Expr, sc *Scope) (string, any, error) {
+	n, err := p.BindExpr(name, sc, nil)
 	if err != nil {
 		return "", nil, err
 	}
-	c, _ := isConst(n)
-	s, _ := c.v.(string)
-	v, err := p.bindExpr(value, sc, nil)
+	c, _ := IsConst(n)
+	s, _ := c.V.(string)
+	v, err := p.BindExpr(value, sc, nil)
 	if err != nil {
 		return "", nil, err
 	}
-	want := map[string]Type{"recursive": tBool, "max_depth": tInt}[s]
+	want := map[string]Type{"recursive": TBool, "max_depth": TInt}[s]
 	if want.Kind == KNull {
 		return "", nil, errorf("unnest takes the named arguments recursive and max_depth, not %q", s)
 	}
 	if v, err = p.cast(v, want); err != nil {
 		return "", nil, err
 	}
-	k, ok := isConst(v)
-	if !ok || k.v == nil {
+	k, ok := IsConst(v)
+	if !ok || k.V == nil {
 		return "", nil, errorf("unnest: %s must be a constant", s)
 	}
-	return s, k.v, nil
+	return s, k.V, nil
 }
 
 // unnestFields splits x, a struct (or with ofList a list of structs),
 // into a column per field, nested structs too with recursive; the columns
 // of a list are lists of the field's values, unnested.
-func (p *planner) unnestFields(x expr, recursive, ofList bool) []unnestOut {
+func (p *Planner) unnestFields(x Expr, recursive, ofList bool) []unnestOut {
 	st := x.Type()
 	if ofList {
 		st, _ = listElem(st)
@@ -131,10 +131,10 @@ func (p *planner) unnestFields(x expr, recursive, ofList bool) []unnestOut {
 
 // fieldOfValue is field f of struct x, or with ofList the list of field
 // f of each struct of list x (NULL for a NULL struct).
-func fieldOfValue(x expr, f NamedType, ofList bool) expr {
+func fieldOfValue(x Expr, f NamedType, ofList bool) Expr {
 	text := x.String() + "." + f.Name
 	if !ofList {
-		e := nestedFunc(text, plainType(f.Type), []expr{x}, func(v []any) (any, error) {
+		e := nestedFunc(text, plainType(f.Type), []Expr{x}, func(v []any) (any, error) {
 			m, _ := v[0].(map[string]any)
 			return fromGo(plainType(f.Type), m[f.Name])
 		})
@@ -142,7 +142,7 @@ func fieldOfValue(x expr, f NamedType, ofList bool) expr {
 		return e
 	}
 	ft := plainType(f.Type)
-	return nestedFunc(text, Type{Kind: KNested, Elem: &ft}, []expr{x}, func(v []any) (any, error) {
+	return nestedFunc(text, Type{Kind: KNested, Elem: &ft}, []Expr{x}, func(v []any) (any, error) {
 		l := asList(v[0])
 		out := make([]any, len(l))
 		for i, el := range l {
@@ -156,7 +156,7 @@ func fieldOfValue(x expr, f NamedType, ofList bool) expr {
 // flattenLists is x with up to depth-1 levels of lists of lists
 // flattened into one list (unnest(x, max_depth := depth) then unnests
 // it).
-func flattenLists(x expr, depth int) expr {
+func flattenLists(x Expr, depth int) Expr {
 	for ; depth > 1; depth-- {
 		et, ok := listElem(x.Type())
 		if !ok {
@@ -167,7 +167,7 @@ func flattenLists(x expr, depth int) expr {
 			return x
 		}
 		inner = plainType(inner)
-		x = nestedFunc("flatten("+x.String()+")", Type{Kind: KNested, Elem: &inner}, []expr{x}, func(v []any) (any, error) {
+		x = nestedFunc("flatten("+x.String()+")", Type{Kind: KNested, Elem: &inner}, []Expr{x}, func(v []any) (any, error) {
 			out := []any{}
 			for _, l := range asList(v[0]) {
 				out = append(out, asList(l)...)

@@ -61,7 +61,7 @@ func fitsUnsigned(v int64, t Type) bool {
 // unsignedOperands types integer arithmetic with an unsigned operand:
 // literals take the unsigned type they fit, then both operands are cast
 // to the common type, which it returns.
-func (p *planner) unsignedOperands(l, r expr) (Type, expr, expr, error) {
+func (p *Planner) unsignedOperands(l, r Expr) (Type, Expr, Expr, error) {
 	lt, rt := l.Type(), r.Type()
 	if v, ok := intLiteral(l); ok && rt.Kind == KUint && fitsUnsigned(v, rt) {
 		lt = rt

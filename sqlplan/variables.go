@@ -65,14 +65,14 @@ func (e *Engine) execVariable(ctx context.Context, spec *setSpec, args []Arg, tx
 	if err != nil {
 		return err
 	}
-	v.name = spec.variable
+	v.Name = spec.variable
 	sess.setVariable(key, v)
 	return nil
 }
 
 // evalOneValue evaluates expr as SELECT expr: one column, at most one row
 // (none is NULL).
-func (e *Engine) evalOneValue(ctx context.Context, expr string, args []Arg, tx *Tx, sess *Session) (*variable, error) {
+func (e *Engine) evalOneValue(ctx context.Context, expr string, args []Arg, tx *Tx, sess *Session) (*Variable, error) {
 	st, err := e.PrepareTx(ctx, "SELECT "+expr, tx)
 	if err != nil {
 		return nil, err
@@ -82,7 +82,7 @@ func (e *Engine) evalOneValue(ctx context.Context, expr string, args []Arg, tx *
 		return nil, err
 	}
 	defer rows.Close()
-	var out *variable
+	var out *Variable
 	for {
 		b, err := rows.Next()
 		if err == io.EOF {
@@ -101,11 +101,11 @@ func (e *Engine) evalOneValue(ctx context.Context, expr string, args []Arg, tx *
 			return nil, errorf("SET VARIABLE: the value is more than one row")
 		}
 		c := b.Cols[0]
-		out = &variable{t: c.T, v: c.Get(0)}
+		out = &Variable{T: c.T, V: c.Get(0)}
 	}
 	if out == nil {
 		cols := rows.Columns()
-		out = &variable{t: cols[0].Type}
+		out = &Variable{T: cols[0].Type}
 	}
 	return out, nil
 }
@@ -113,10 +113,10 @@ func (e *Engine) evalOneValue(ctx context.Context, expr string, args []Arg, tx *
 // setVariable sets (v non-nil) or forgets a variable of the session. The
 // map is replaced, never changed, so that the settings a statement took
 // keep the variables as they were.
-func (s *Session) setVariable(key string, v *variable) {
+func (s *Session) setVariable(key string, v *Variable) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	vars := make(map[string]*variable, len(s.vars)+1)
+	vars := make(map[string]*Variable, len(s.vars)+1)
 	for k, x := range s.vars {
 		vars[k] = x
 	}
@@ -130,27 +130,27 @@ func (s *Session) setVariable(key string, v *variable) {
 
 // variablesRelation is duckdb_variables(): a row per variable of the
 // statement's session, with its value as text and its type, by name.
-func variablesRelation(p *planner, alias string) *relation {
+func variablesRelation(p *Planner, alias string) *Relation {
 	if alias == "" {
 		alias = "duckdb_variables"
 	}
-	vars := make([]*variable, 0, len(p.set.vars))
-	for _, v := range p.set.vars {
+	vars := make([]*Variable, 0, len(p.Set.Vars))
+	for _, v := range p.Set.Vars {
 		vars = append(vars, v)
 	}
-	slices.SortFunc(vars, func(a, b *variable) int { return strings.Compare(strings.ToLower(a.name), strings.ToLower(b.name)) })
+	slices.SortFunc(vars, func(a, b *Variable) int { return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)) })
 	rows := make([][]string, len(vars))
 	for i, v := range vars {
 		text := "NULL"
-		if v.v != nil {
+		if v.V != nil {
 			// As CAST(value AS VARCHAR) writes it (nested values too).
-			if c, err := castCol(constCol(v.t, v.v, 1), tString); err == nil {
+			if c, err := CastCol(ConstCol(v.T, v.V, 1), TString); err == nil {
 				text, _ = c.Get(0).(string)
 			} else {
-				text = formatScalar(v.t, v.v)
+				text = FormatScalar(v.T, v.V)
 			}
 		}
-		rows[i] = []string{v.name, text, v.t.SQLName()}
+		rows[i] = []string{v.Name, text, v.T.SQLName()}
 	}
 	return stringsRelation(alias, []string{"name", "value", "type"}, rows, "DUCKDB_VARIABLES()")
 }

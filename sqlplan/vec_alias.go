@@ -26,9 +26,9 @@ type (
 	// NamedType is a struct field in CREATE TABLE (see vec.NamedType).
 	NamedType = vec.NamedType
 
-	colBuilder  = vec.Builder
+	ColBuilder  = vec.Builder
 	storageKind = vec.StorageKind
-	interval    = vec.Interval
+	Interval    = vec.Interval
 )
 
 // The kinds of values (see vec.Kind).
@@ -66,17 +66,17 @@ const (
 )
 
 func newCol(t Type, n int) *Col                      { return vec.NewCol(t, n) }
-func nullCol(t Type, n int) *Col                     { return vec.NullCol(t, n) }
+func NullCol(t Type, n int) *Col                     { return vec.NullCol(t, n) }
 func droppedCol(t Type, n int) *Col                  { return vec.DroppedCol(t, n) }
 func emptyCol(t Type) *Col                           { return vec.EmptyCol(t) }
-func appendCol(dst, src *Col)                        { vec.AppendCol(dst, src) }
-func storage(t Type) storageKind                     { return vec.Storage(t) }
-func newBuilder(t Type, capacity int) *colBuilder    { return vec.NewBuilder(t, capacity) }
+func AppendCol(dst, src *Col)                        { vec.AppendCol(dst, src) }
+func Storage(t Type) storageKind                     { return vec.Storage(t) }
+func NewBuilder(t Type, capacity int) *ColBuilder    { return vec.NewBuilder(t, capacity) }
 func scratchInts(n int) ([]int64, bool)              { return vec.ScratchInts(n) }
 func scratchFloats(n int) ([]float64, bool)          { return vec.ScratchFloats(n) }
 func release(c *Col)                                 { vec.Release(c) }
-func typeOfField(f *schema.Field) Type               { return vec.TypeOfField(f) }
-func physicalName(f *schema.Field) string            { return vec.PhysicalName(f) }
+func TypeOfField(f *schema.Field) Type               { return vec.TypeOfField(f) }
+func PhysicalName(f *schema.Field) string            { return vec.PhysicalName(f) }
 func pow10Big(k int) *big.Int                        { return vec.Pow10Big(k) }
 func hugeScalar(v any, scale int) num.Int128         { return vec.HugeScalar(v, scale) }
 func decRat(d value.Decimal) *big.Rat                { return vec.DecRat(d) }
@@ -97,7 +97,7 @@ func timetzLocalKey(k int64) int64                   { return vec.TimeTZLocalKey
 func compareStrings(t Type, a, b []byte) int         { return vec.CompareStrings(t, a, b) }
 func mergeNulls(n int, cols ...*Col) []bool          { return vec.MergeNulls(n, cols...) }
 func growTo[T any](s []T, n int) []T                 { return vec.GrowTo(s, n) }
-func formatScalar(t Type, v any) string              { return vec.ScalarText(t, v) }
+func FormatScalar(t Type, v any) string              { return vec.ScalarText(t, v) }
 func formatFloat(f float64) string                   { return vec.FormatFloat(f) }
 func formatFloatBits(f float64, bits int) string     { return vec.FormatFloatBits(f, bits) }
 func appendTimeTZ(b []byte, k int64) []byte          { return vec.AppendTimeTZ(b, k) }

@@ -52,9 +52,9 @@ func rescaleUnits(xs []int64, have, want int64) error {
 	return nil
 }
 
-// toVector converts a column of a field's SQL type into the physical
+// ToVector converts a column of a field's SQL type into the physical
 // vector the writer takes.
-func toVector(c *Col, f *schema.Field) (*vector.Vector, error) {
+func ToVector(c *Col, f *schema.Field) (*vector.Vector, error) {
 	if c.T.Kind == KEnum {
 		// An ENUM column is stored as its values' text (the writer
 		// makes them a dictionary).
@@ -84,7 +84,7 @@ func toVector(c *Col, f *schema.Field) (*vector.Vector, error) {
 		return nestedVector(vals, f)
 	}
 	node := f.Node
-	t := typeOfField(f)
+	t := TypeOfField(f)
 	switch node.Physical {
 	case format.Boolean:
 		v.Kind = vector.Bool
@@ -176,7 +176,7 @@ func toVector(c *Col, f *schema.Field) (*vector.Vector, error) {
 				case KFloat:
 					b = float16Bytes(float32(c.F[i]))
 				case KInterval:
-					iv := c.A[i].(interval)
+					iv := c.A[i].(Interval)
 					if iv.Months < 0 || iv.Days < 0 || iv.Micros < 0 {
 						return nil, errors.New("Parquet files do not support negative intervals")
 					}
@@ -252,8 +252,8 @@ func nestedVector(vals []any, f *schema.Field) (*vector.Vector, error) {
 	}
 	switch f.Kind {
 	case schema.Primitive:
-		t := typeOfField(f)
-		b := newBuilder(t, n)
+		t := TypeOfField(f)
+		b := NewBuilder(t, n)
 		for i, x := range vals {
 			sv, err := goScalar(x, t)
 			if err != nil {
@@ -261,7 +261,7 @@ func nestedVector(vals []any, f *schema.Field) (*vector.Vector, error) {
 			}
 			b.Add(sv)
 		}
-		return toVector(b.C, f)
+		return ToVector(b.C, f)
 	case schema.Struct:
 		v.Kind = vector.Struct
 		for _, child := range f.Children {
@@ -379,12 +379,12 @@ func goScalar(x any, t Type) (any, error) {
 			return nil, err
 		}
 	}
-	return castScalar(sv, st, t)
+	return CastScalar(sv, st, t)
 }
 
-// timeUnitOf is the Parquet unit a TIME or TIMESTAMP column of type t is
+// TimeUnitOf is the Parquet unit a TIME or TIMESTAMP column of type t is
 // written in.
-func timeUnitOf(t Type) writer.TimeUnit {
+func TimeUnitOf(t Type) writer.TimeUnit {
 	switch {
 	case t.Nanos:
 		return writer.Nanos

@@ -22,15 +22,15 @@ type winCtx struct{ specs []*winSpec }
 
 type winSpec struct {
 	fn    string
-	args  []expr
+	args  []Expr
 	star  bool
-	part  []expr
-	order []expr
+	part  []Expr
+	order []Expr
 	desc  []bool
 	// nullsFirst per ORDER BY item (NULLS FIRST).
 	nullsFirst []bool
 	t          Type
-	slot       *slot
+	slot       *Slot
 	text       string
 	// frame is the frame clause, nil for the default frame (the partition
 	// up to the current row's last peer with ORDER BY, all of it without).
@@ -40,8 +40,8 @@ type winSpec struct {
 	// end) of kind 'v', the ORDER BY key and the key moved by the offset,
 	// both of one type: the frame of a row runs over the rows whose key is
 	// between its bounds' values.
-	offsets              []expr
-	rangeKey, rangeBound [2]expr
+	offsets              []Expr
+	rangeKey, rangeBound [2]Expr
 	// agg is set for the other aggregates (median, string_agg, stddev,
 	// ...): each row's frame is aggregated with the GROUP BY
 	// accumulator; args are then its argument and second argument.
@@ -51,7 +51,7 @@ type winSpec struct {
 	ignoreNulls bool
 	// argOrder and argKeys are fill's own ORDER BY (fill(x ORDER BY k)):
 	// the key and its direction.
-	argOrder []expr
+	argOrder []Expr
 	argKeys  []kernels.SortKey
 }
 
@@ -91,11 +91,11 @@ func parseFrame(m string) (*kernels.WinFrame, error) {
 	return f, nil
 }
 
-// windowFns are the names of the window functions with kernels of their
+// WindowFns are the names of the window functions with kernels of their
 // own (function's window registry) and their aliases.
-var windowFns = function.WindowNames()
+var WindowFns = function.WindowNames()
 
-func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (expr, error) {
+func (p *Planner) bindWindow(x *sqlparser.FuncExpr, sc *Scope, agg *aggCtx) (Expr, error) {
 	if p.win == nil {
 		return nil, errorf("window functions are only allowed in the select list and ORDER BY")
 	}
@@ -121,7 +121,7 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 	}
 	// Aggregates without a kernel here, and any of DISTINCT values, run
 	// the GROUP BY accumulators over each frame.
-	generic := (def == nil || distinct) && aggNames[spec.fn] && spec.fn != "grouping" && spec.fn != "grouping_id"
+	generic := (def == nil || distinct) && AggNames[spec.fn] && spec.fn != "grouping" && spec.fn != "grouping_id"
 	if def == nil && !generic {
 		return nil, unsupported("the window function " + spec.fn)
 	}
@@ -158,7 +158,7 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 					continue
 				}
 				if d, ok := parse.ParseOrderDir(string(v.Val)); ok && mode == 'o' && len(spec.desc) > 0 {
-					spec.desc[len(spec.desc)-1], spec.nullsFirst[len(spec.nullsFirst)-1] = p.set.resolveOrder(d.Dir, d.Nulls)
+					spec.desc[len(spec.desc)-1], spec.nullsFirst[len(spec.nullsFirst)-1] = p.Set.resolveOrder(d.Dir, d.Nulls)
 					continue
 				}
 				if strings.HasPrefix(string(v.Val), "|f:") {
@@ -174,7 +174,7 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 				aggOrder = append(aggOrder, it)
 				continue
 			}
-			e, err := p.bindExpr(it.Expr, sc, agg)
+			e, err := p.BindExpr(it.Expr, sc, agg)
 			if err != nil {
 				return nil, err
 			}
@@ -232,10 +232,10 @@ func (p *planner) bindWindow(x *sqlparser.FuncExpr, sc *scope, agg *aggCtx) (exp
 // addWindow adds the typed call to the SELECT's window functions and
 // returns its column; an average of an INTERVAL (computed over its
 // microseconds) turned back into one.
-func (p *planner) addWindow(spec *winSpec, avgInterval bool) expr {
-	spec.slot = &slot{}
+func (p *Planner) addWindow(spec *winSpec, avgInterval bool) Expr {
+	spec.slot = &Slot{}
 	p.win.specs = append(p.win.specs, spec)
-	e := &colExpr{s: spec.slot, t: spec.t}
+	e := &ColExpr{S: spec.slot, T: spec.t}
 	e.setText(spec.fn + "(...) OVER (...)")
 	if avgInterval {
 		return microsInterval(e, spec.text)
@@ -247,7 +247,7 @@ func (p *planner) addWindow(spec *winSpec, avgInterval bool) expr {
 // registry rule, the casts it asks for, and the constant arguments of
 // ntile, nth_value, lag and lead. avgInterval: avg of an INTERVAL, whose
 // microseconds are averaged.
-func (p *planner) typeWindow(spec *winSpec, def *function.WindowFn) (avgInterval bool, err error) {
+func (p *Planner) typeWindow(spec *winSpec, def *function.WindowFn) (avgInterval bool, err error) {
 	if len(spec.args) < def.Args || spec.fn == "count" && !spec.star && len(spec.args) == 0 {
 		return false, errorf("%s needs %d argument(s)", spec.fn, max(def.Args, 1))
 	}
@@ -255,7 +255,7 @@ func (p *planner) typeWindow(spec *winSpec, def *function.WindowFn) (avgInterval
 	if len(spec.args) > 0 {
 		at = spec.args[0].Type()
 		if spec.fn == "avg" && at.Kind == KInterval {
-			spec.args[0], at, avgInterval = asBigint(spec.args[0]), tInt, true
+			spec.args[0], at, avgInterval = asBigint(spec.args[0]), TInt, true
 		}
 	}
 	t, cast, err := def.Rule(at)
@@ -271,11 +271,11 @@ func (p *planner) typeWindow(spec *winSpec, def *function.WindowFn) (avgInterval
 		spec.args[0] = c
 	}
 	constInt := func(i int, min1 bool) bool {
-		k, ok := isConst(spec.args[i])
-		if !ok || k.t.Op() != KInt || k.v == nil {
+		k, ok := IsConst(spec.args[i])
+		if !ok || k.T.Op() != KInt || k.V == nil {
 			return false
 		}
-		v, ok := k.v.(int64)
+		v, ok := k.V.(int64)
 		return ok && (!min1 || v >= 1)
 	}
 	switch spec.fn {
@@ -323,7 +323,7 @@ func (p *planner) typeWindow(spec *winSpec, def *function.WindowFn) (avgInterval
 // NULL, not negative, one ORDER BY key) and binds, for each bound with an
 // offset, the key and the key moved by the offset (back for PRECEDING,
 // forward for FOLLOWING, the other way under DESC) in one type.
-func (p *planner) bindRangeOffsets(spec *winSpec) error {
+func (p *Planner) bindRangeOffsets(spec *winSpec) error {
 	f := spec.frame
 	if f == nil || f.Rows || (f.Start.Kind != 'v' && f.End.Kind != 'v') {
 		return nil
@@ -342,11 +342,11 @@ func (p *planner) bindRangeOffsets(spec *winSpec) error {
 		}
 		off := spec.offsets[k]
 		k++
-		c, ok := isConst(off)
-		if !ok || c.v == nil {
+		c, ok := IsConst(off)
+		if !ok || c.V == nil {
 			return errorf("a RANGE frame offset must be a constant, not NULL")
 		}
-		if neg, err := p.compare(opLt, off, &constExpr{t: tInt, v: int64(0)}); err == nil {
+		if neg, err := p.compare(opLt, off, &ConstExpr{T: TInt, V: int64(0)}); err == nil {
 			if v, err := neg.Eval(&Batch{N: 1}); err == nil && !v.IsNull(0) && v.B[0] {
 				return errorf("a RANGE frame offset cannot be negative")
 			}
@@ -369,7 +369,7 @@ func (p *planner) bindRangeOffsets(spec *winSpec) error {
 // The window operator is exec.Window; a winSpec is one of its functions.
 
 // newWindow computes the window functions specs over in.
-func newWindow(in node, specs []*winSpec) *kernels.Window {
+func newWindow(in Node, specs []*winSpec) *kernels.Window {
 	funcs := make([]kernels.WindowFunc, len(specs))
 	for k, w := range specs {
 		funcs[k] = w
@@ -380,17 +380,17 @@ func newWindow(in node, specs []*winSpec) *kernels.Window {
 func (w *winSpec) Compute(all *Batch, sorts *kernels.WindowSorts) (*Col, error) {
 	return w.call().Compute(all, w.exprs(), sorts)
 }
-func (w *winSpec) Slot() int      { return w.slot.idx }
+func (w *winSpec) Slot() int      { return w.slot.Idx }
 func (w *winSpec) String() string { return w.text }
 
 // reads are the expressions the call reads from its input: arguments,
 // PARTITION BY and ORDER BY keys, and an aggregate's own ORDER BY keys.
-func (w *winSpec) reads() [][]expr {
-	out := [][]expr{w.args, w.part, w.order, w.argOrder}
+func (w *winSpec) reads() [][]Expr {
+	out := [][]Expr{w.args, w.part, w.order, w.argOrder}
 	if w.agg != nil && len(w.agg.Order) > 0 {
-		keys := make([]expr, len(w.agg.Order))
+		keys := make([]Expr, len(w.agg.Order))
 		for i, e := range w.agg.Order {
-			keys[i] = e.(expr)
+			keys[i] = e.(Expr)
 		}
 		out = append(out, keys)
 	}
@@ -423,7 +423,7 @@ func (w *winSpec) exprs() *kernels.WindowExprs {
 	return x
 }
 
-func kernelExprs(es []expr) []kernels.Expr {
+func kernelExprs(es []Expr) []kernels.Expr {
 	out := make([]kernels.Expr, len(es))
 	for i, e := range es {
 		out[i] = e
@@ -437,7 +437,7 @@ func (w *winSpec) call() *kernels.WindowCall {
 		Frame: w.frame, IgnoreNulls: w.ignoreNulls, Text: w.text, ArgKeys: w.argKeys}
 	constArg := func(i int, def int64) int64 {
 		if i < len(w.args) {
-			return w.args[i].(*constExpr).v.(int64)
+			return w.args[i].(*ConstExpr).V.(int64)
 		}
 		return def
 	}
@@ -455,7 +455,7 @@ func (w *winSpec) call() *kernels.WindowCall {
 // bindWindowAggregate binds an aggregate that has no window kernel of its
 // own, as the aggregate over one group would be: spec.agg, its type, and
 // its argument and second argument as the window's arguments.
-func (p *planner) bindWindowAggregate(spec *winSpec, args, order sqlparser.SelectExprs, distinct bool, sc *scope) error {
+func (p *Planner) bindWindowAggregate(spec *winSpec, args, order sqlparser.SelectExprs, distinct bool, sc *Scope) error {
 	if len(order) > 0 {
 		marker := &sqlparser.AliasedExpr{Expr: sqlparser.NewStrVal([]byte(parse.AggOrderMarker))}
 		args = append(append(append(sqlparser.SelectExprs(nil), args...), marker), order...)
@@ -472,7 +472,7 @@ func (p *planner) bindWindowAggregate(spec *winSpec, args, order sqlparser.Selec
 	spec.agg, spec.t, spec.args = a, a.T, nil
 	for _, e := range []kernels.Expr{a.Arg, a.Arg2} {
 		if e != nil {
-			spec.args = append(spec.args, e.(expr))
+			spec.args = append(spec.args, e.(Expr))
 		}
 	}
 	return nil
@@ -483,7 +483,7 @@ func (p *planner) bindWindowAggregate(spec *winSpec, args, order sqlparser.Selec
 // order of their input, and drop it (as DuckDB); the functions whose
 // result would change with it (first_value, lag, row_number, ...) refuse
 // it.
-func (p *planner) checkIgnoredOrder(spec *winSpec, order sqlparser.SelectExprs, sc *scope) error {
+func (p *Planner) checkIgnoredOrder(spec *winSpec, order sqlparser.SelectExprs, sc *Scope) error {
 	if len(order) == 0 {
 		return nil
 	}
@@ -498,13 +498,13 @@ func (p *planner) checkIgnoredOrder(spec *winSpec, order sqlparser.SelectExprs, 
 
 // bindFillOrder binds fill's own ORDER BY (fill(x ORDER BY k) OVER
 // (...)): the order each partition is filled in, instead of the window's.
-func (p *planner) bindFillOrder(spec *winSpec, order sqlparser.SelectExprs, sc *scope) error {
+func (p *Planner) bindFillOrder(spec *winSpec, order sqlparser.SelectExprs, sc *Scope) error {
 	keys, dirs, err := p.bindOrderItems(order, sc, spec.text)
 	if err != nil {
 		return err
 	}
 	for _, k := range keys {
-		spec.argOrder = append(spec.argOrder, k.(expr))
+		spec.argOrder = append(spec.argOrder, k.(Expr))
 	}
 	spec.argKeys = dirs
 	return nil

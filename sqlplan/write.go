@@ -268,9 +268,9 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 		}
 	}
 	set := s.e.settingsFor(sess)
-	ctx = withQueryMemory(ctx, set.memLimit) // memory.go
-	p := &planner{cat: &stmtCatalog{e: s.e, tx: tx, sess: sess}, src: s.src, args: args, ctx: ctx, set: set}
-	defer p.releaseAll()
+	ctx = WithQueryMemory(ctx, set.MemLimit) // memory.go
+	p := &Planner{Cat: &stmtCatalog{e: s.e, tx: tx, sess: sess}, Src: s.Src, Args: args, Ctx: ctx, Set: set}
+	defer p.ReleaseAll()
 	switch s.kind {
 	case kindInsert:
 		return s.insert(ctx, p, tx)
@@ -376,8 +376,8 @@ func (s *Stmt) verb() string {
 	return "statement"
 }
 
-func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
-	ins := s.ast.(*sqlparser.Insert)
+func (s *Stmt) insert(ctx context.Context, p *Planner, tx *Tx) (Result, error) {
+	ins := s.AST.(*sqlparser.Insert)
 	if sel, ok := ins.Rows.(sqlparser.SelectStatement); ok {
 		// INSERT ... SELECT plans its query: plan a copy (see parse.CloneAST);
 		// VALUES rows are only read.
@@ -391,7 +391,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	}
 	tgt, err := s.e.targetOf(name, tx, true)
 	if err != nil {
-		return Result{}, s.src.Locate(asError(err), ins.Table.Name.String())
+		return Result{}, s.Src.Locate(AsError(err), ins.Table.Name.String())
 	}
 	path, sch, fields, folder := tgt.path, tgt.sch, tgt.fields, tgt.folder
 	// Target columns.
@@ -414,10 +414,10 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 			if k < 0 {
 				e := errorf("table %q has no column %q%s", name, c.String(), suggest(c.String(), names))
 				e.Err = ErrNoColumn
-				return Result{}, s.src.Locate(e, c.String())
+				return Result{}, s.Src.Locate(e, c.String())
 			}
 			if seen[k] {
-				return Result{}, s.src.Locate(errorf("column %q is given twice", c.String()), c.String())
+				return Result{}, s.Src.Locate(errorf("column %q is given twice", c.String()), c.String())
 			}
 			seen[k] = true
 			target = append(target, k)
@@ -425,7 +425,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	}
 	types := make([]Type, len(fields))
 	for i, f := range fields {
-		types[i] = typeOfField(f)
+		types[i] = TypeOfField(f)
 	}
 	if row, ok := s.pendingRow(ins, tx, tgt, target); ok {
 		return s.insertPending(p, tx, tgt, target, types, row)
@@ -441,9 +441,9 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 			break
 		}
 		n = len(rows)
-		builders := make([]*colBuilder, len(fields))
+		builders := make([]*ColBuilder, len(fields))
 		for _, k := range target {
-			builders[k] = newBuilder(types[k], n)
+			builders[k] = NewBuilder(types[k], n)
 		}
 		one := &Batch{N: 1}
 		for r, row := range rows {
@@ -460,14 +460,14 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 					builders[k].Add(v)
 					continue
 				}
-				e, err := p.bindExpr(ve, &scope{}, nil)
+				e, err := p.BindExpr(ve, &Scope{}, nil)
 				if err != nil {
 					return Result{}, err
 				}
 				var v any
 				var vt Type
-				if kc, ok := isConst(e); ok {
-					v, vt = kc.v, kc.t
+				if kc, ok := IsConst(e); ok {
+					v, vt = kc.V, kc.T
 				} else {
 					c, err := e.Eval(one)
 					if err != nil {
@@ -475,7 +475,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 					}
 					v, vt = c.Get(0), c.T
 				}
-				cv, err := castScalar(v, vt, types[k])
+				cv, err := CastScalar(v, vt, types[k])
 				if err != nil {
 					return Result{}, errorf("row %d, column %q: %v", r+1, fields[k].Name, err)
 				}
@@ -486,7 +486,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 			data[k] = builders[k].C
 		}
 	case *sqlparser.Select, *sqlparser.Union, *sqlparser.ParenSelect:
-		sp, err := p.planSelect(rows.(sqlparser.SelectStatement), nil)
+		sp, err := p.PlanSelect(rows.(sqlparser.SelectStatement), nil)
 		if err != nil {
 			return Result{}, err
 		}
@@ -494,38 +494,38 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 		if s.byName {
 			// The SELECT's columns go to the table's columns of their names.
 			if len(ins.Columns) > 0 {
-				sp.root.Close()
+				sp.Root.Close()
 				return Result{}, errorf("INSERT BY NAME takes no column list")
 			}
 			target = target[:0]
 			seen := map[int]bool{}
-			for _, c := range sp.cols {
+			for _, c := range sp.Cols {
 				k := fieldIndex(fields, c.Name)
 				if k < 0 {
-					sp.root.Close()
+					sp.Root.Close()
 					e := errorf("table %q has no column %q%s", name, c.Name, suggest(c.Name, fieldNames(fields)))
 					e.Err = ErrNoColumn
 					return Result{}, e
 				}
 				if seen[k] {
-					sp.root.Close()
+					sp.Root.Close()
 					return Result{}, errorf("column %q is given twice", c.Name)
 				}
 				seen[k] = true
 				target = append(target, k)
 			}
 		}
-		if len(sp.cols) != len(target) {
-			sp.root.Close()
-			return Result{}, errorf("the SELECT returns %d columns for %d target columns", len(sp.cols), len(target))
+		if len(sp.Cols) != len(target) {
+			sp.Root.Close()
+			return Result{}, errorf("the SELECT returns %d columns for %d target columns", len(sp.Cols), len(target))
 		}
-		b, err := sp.drainAll(ctx)
+		b, err := sp.DrainAll(ctx)
 		if err != nil {
 			return Result{}, err
 		}
 		n = b.N
 		for j, k := range target {
-			c, err := castCol(b.Cols[j], types[k])
+			c, err := CastCol(b.Cols[j], types[k])
 			if err != nil {
 				return Result{}, errorf("column %q: %v", fields[k].Name, err)
 			}
@@ -539,7 +539,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	}
 	for k := range data {
 		if data[k] == nil {
-			data[k] = nullCol(types[k], n)
+			data[k] = NullCol(types[k], n)
 		}
 		if !fields[k].Nullable && data[k].Null != nil {
 			for i := 0; i < n; i++ {
@@ -583,7 +583,7 @@ func (s *Stmt) insert(ctx context.Context, p *planner, tx *Tx) (Result, error) {
 	}
 	vecs := make([]*vector.Vector, len(fields))
 	for k, f := range fields {
-		v, err := toVector(data[k], f)
+		v, err := ToVector(data[k], f)
 		if err != nil {
 			return Result{}, errorf("column %q: %v", f.Name, err)
 		}
