@@ -36,14 +36,14 @@ type lWrite struct {
 	in     LNode // nil when the rows' plan is not shown
 }
 
-func (n *lWrite) inputs() []LNode {
+func (n *lWrite) Inputs() []LNode {
 	if n.in == nil {
 		return nil
 	}
 	return []LNode{n.in}
 }
 
-func (n *lWrite) explain() string {
+func (n *lWrite) Explain() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s [%s", n.verb, n.table, n.kind)
 	if n.path != "" {
@@ -80,9 +80,9 @@ type lValues struct {
 	defaults bool
 }
 
-func (lValues) inputs() []LNode { return nil }
+func (lValues) Inputs() []LNode { return nil }
 
-func (n lValues) explain() string {
+func (n lValues) Explain() string {
 	if n.defaults {
 		return "DEFAULT VALUES 1 row"
 	}
@@ -100,7 +100,7 @@ type lMergeJoin struct {
 	target, source LNode
 }
 
-func (n *lMergeJoin) inputs() []LNode {
+func (n *lMergeJoin) Inputs() []LNode {
 	var ins []LNode
 	for _, in := range []LNode{n.target, n.source} {
 		if in != nil {
@@ -110,7 +110,7 @@ func (n *lMergeJoin) inputs() []LNode {
 	return ins
 }
 
-func (n *lMergeJoin) explain() string { return "MERGE JOIN " + n.on }
+func (n *lMergeJoin) Explain() string { return "MERGE JOIN " + n.on }
 
 // newWrite is the write node of verb into the table tgt, its kind and
 // its checks filled in.

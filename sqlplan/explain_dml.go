@@ -83,7 +83,7 @@ func (s *Stmt) explainWrite(ctx context.Context, args []Arg, tx *Tx, sess *Sessi
 // print writes the write's line, its lines, and the reads under it (under
 // MERGE's join line).
 func (sh *writeShow) print(x *Explainer) {
-	x.Line(0, "%s", sh.w.explain())
+	x.Line(0, "%s", sh.w.Explain())
 	for _, l := range sh.lines {
 		x.Line(1, "%s", l)
 	}
@@ -180,7 +180,7 @@ func (s *Stmt) insertPlan(p *Planner, withReads bool) (*writeShow, error) {
 	case sqlparser.Values:
 		v := lValues{rows: len(rows), defaults: s.defaultValues}
 		w.in = v
-		sh.lines = append(sh.lines, v.explain())
+		sh.lines = append(sh.lines, v.Explain())
 	case sqlparser.SelectStatement:
 		if !withReads {
 			break
@@ -316,7 +316,7 @@ func (s *Stmt) mergePlan(p *Planner, withReads bool) (*writeShow, error) {
 		join.on = "on: " + m.exprText(m.on)
 	}
 	w.in = join
-	sh := &writeShow{w: w, join: join.explain()}
+	sh := &writeShow{w: w, join: join.Explain()}
 	if !m.updates() {
 		sh.lines = append(sh.lines, "appends the rows inserted")
 	} else {

@@ -24,10 +24,10 @@ import (
 
 // LNode is a node of the logical plan.
 type LNode interface {
-	// inputs are the node's children, left to right.
-	inputs() []LNode
-	// explain is the node's line in explainLogical's text.
-	explain() string
+	// Inputs are the node's children, left to right.
+	Inputs() []LNode
+	// Explain is the node's line in explainLogical's text.
+	Explain() string
 }
 
 // ExplainLogical prints a logical tree, one line per node, inputs
@@ -37,9 +37,9 @@ func ExplainLogical(n LNode) string {
 	var walk func(n LNode, depth int)
 	walk = func(n LNode, depth int) {
 		b.WriteString(strings.Repeat("  ", depth))
-		b.WriteString(n.explain())
+		b.WriteString(n.Explain())
 		b.WriteByte('\n')
-		for _, in := range n.inputs() {
+		for _, in := range n.Inputs() {
 			walk(in, depth+1)
 		}
 	}
@@ -76,9 +76,9 @@ type lRel struct {
 	filterOnly []int
 }
 
-// inputs are, for a derived table, the logical tree of its query (kept
+// Inputs are, for a derived table, the logical tree of its query (kept
 // logical until its parent lowers it, or planned when the FROM was bound).
-func (n *lRel) inputs() []LNode {
+func (n *lRel) Inputs() []LNode {
 	if lq := n.step.rel.lq; lq != nil {
 		return []LNode{lq.Root}
 	}
@@ -88,7 +88,7 @@ func (n *lRel) inputs() []LNode {
 	return nil
 }
 
-func (n *lRel) explain() string {
+func (n *lRel) Explain() string {
 	r := n.step.rel
 	var b strings.Builder
 	switch {
@@ -129,8 +129,8 @@ func predicateList(ps []scan.Predicate) string {
 // lOneRow is a SELECT without FROM: one row of no columns.
 type lOneRow struct{}
 
-func (lOneRow) inputs() []LNode { return nil }
-func (lOneRow) explain() string { return "ONE ROW" }
+func (lOneRow) Inputs() []LNode { return nil }
+func (lOneRow) Explain() string { return "ONE ROW" }
 
 // lJoin joins its right relation to the rows of its left input. on holds
 // the bound ON and USING conjuncts until splitJoinConditions sorts them
@@ -145,7 +145,7 @@ type lJoin struct {
 	keep  []bool
 }
 
-func (n *lJoin) inputs() []LNode { return []LNode{n.left, n.right} }
+func (n *lJoin) Inputs() []LNode { return []LNode{n.left, n.right} }
 
 // kind names the join as the engine plans it: a RIGHT JOIN of two
 // relations is planned as a LEFT JOIN with its sides swapped; a RIGHT JOIN
@@ -176,7 +176,7 @@ func (n *lJoin) kind() string {
 	return "INNER JOIN"
 }
 
-func (n *lJoin) explain() string {
+func (n *lJoin) Explain() string {
 	var b strings.Builder
 	b.WriteString(n.kind())
 	if len(n.on) > 0 {
@@ -223,9 +223,9 @@ type lFilter struct {
 	what  string
 }
 
-func (n *lFilter) inputs() []LNode { return []LNode{n.in} }
+func (n *lFilter) Inputs() []LNode { return []LNode{n.in} }
 
-func (n *lFilter) explain() string {
+func (n *lFilter) Explain() string {
 	if len(n.conds) == 0 {
 		return "FILTER " + n.what + ": (nothing left)"
 	}
@@ -239,9 +239,9 @@ type lAggregate struct {
 	agg *aggCtx
 }
 
-func (n *lAggregate) inputs() []LNode { return []LNode{n.in} }
+func (n *lAggregate) Inputs() []LNode { return []LNode{n.in} }
 
-func (n *lAggregate) explain() string {
+func (n *lAggregate) Explain() string {
 	aggs := make([]string, len(n.agg.aggs))
 	for i, a := range n.agg.aggs {
 		aggs[i] = a.Text
@@ -262,9 +262,9 @@ type lWindow struct {
 	win *winCtx
 }
 
-func (n *lWindow) inputs() []LNode { return []LNode{n.in} }
+func (n *lWindow) Inputs() []LNode { return []LNode{n.in} }
 
-func (n *lWindow) explain() string {
+func (n *lWindow) Explain() string {
 	texts := make([]string, len(n.win.specs))
 	for i, w := range n.win.specs {
 		texts[i] = w.text
@@ -279,8 +279,8 @@ type lProject struct {
 	exprs []Expr
 }
 
-func (n *lProject) inputs() []LNode { return []LNode{n.in} }
-func (n *lProject) explain() string { return "PROJECT " + exprList(n.exprs) }
+func (n *lProject) Inputs() []LNode { return []LNode{n.in} }
+func (n *lProject) Explain() string { return "PROJECT " + exprList(n.exprs) }
 
 // lUnnest makes a row per element of the lists in the columns cols, of
 // element types elems.
@@ -290,14 +290,14 @@ type lUnnest struct {
 	elems []Type
 }
 
-func (n *lUnnest) inputs() []LNode { return []LNode{n.in} }
-func (n *lUnnest) explain() string { return fmt.Sprintf("UNNEST columns %v", n.cols) }
+func (n *lUnnest) Inputs() []LNode { return []LNode{n.in} }
+func (n *lUnnest) Explain() string { return fmt.Sprintf("UNNEST columns %v", n.cols) }
 
 // lDistinct drops repeated rows.
 type lDistinct struct{ in LNode }
 
-func (n *lDistinct) inputs() []LNode { return []LNode{n.in} }
-func (n *lDistinct) explain() string { return "DISTINCT" }
+func (n *lDistinct) Inputs() []LNode { return []LNode{n.in} }
+func (n *lDistinct) Explain() string { return "DISTINCT" }
 
 // lSort orders the rows (of column types types) by the keys; limit (-1:
 // none) keeps the first rows only (a top-N).
@@ -308,9 +308,9 @@ type lSort struct {
 	types []Type
 }
 
-func (n *lSort) inputs() []LNode { return []LNode{n.in} }
+func (n *lSort) Inputs() []LNode { return []LNode{n.in} }
 
-func (n *lSort) explain() string {
+func (n *lSort) Explain() string {
 	parts := make([]string, len(n.keys))
 	for i, k := range n.keys {
 		parts[i] = k.Text
@@ -336,8 +336,8 @@ type lLimit struct {
 	percent       float64
 }
 
-func (n *lLimit) inputs() []LNode { return []LNode{n.in} }
-func (n *lLimit) explain() string {
+func (n *lLimit) Inputs() []LNode { return []LNode{n.in} }
+func (n *lLimit) Explain() string {
 	if n.percent >= 0 {
 		return fmt.Sprintf("LIMIT %g%% OFFSET %d", n.percent, n.offset)
 	}
@@ -380,7 +380,7 @@ func (n *lUnion) planner(i int, p *Planner) *Planner {
 	return p
 }
 
-func (n *lUnion) inputs() []LNode {
+func (n *lUnion) Inputs() []LNode {
 	ins := make([]LNode, len(n.parts))
 	for i, q := range n.parts {
 		ins[i] = q.Root
@@ -399,7 +399,7 @@ func (n *lUnion) all() bool {
 	return true
 }
 
-func (n *lUnion) explain() string {
+func (n *lUnion) Explain() string {
 	return strings.ToUpper(strings.Join(n.kinds, ", "))
 }
 
@@ -409,8 +409,8 @@ type lKeep struct {
 	n  int
 }
 
-func (n *lKeep) inputs() []LNode { return []LNode{n.in} }
-func (n *lKeep) explain() string { return fmt.Sprintf("KEEP %d columns", n.n) }
+func (n *lKeep) Inputs() []LNode { return []LNode{n.in} }
+func (n *lKeep) Explain() string { return fmt.Sprintf("KEEP %d columns", n.n) }
 
 // chain lists the FROM's relations in join order and, for each but the
 // first, the join that adds it (joins[0] is nil). No FROM: none.

@@ -448,7 +448,7 @@ func readByParent(q *LQuery) map[*ScopeCol]bool {
 		case *lRel, *lUnion:
 			return // another query's columns
 		}
-		for _, in := range n.inputs() {
+		for _, in := range n.Inputs() {
 			walk(in)
 		}
 	}

@@ -34,7 +34,7 @@ func (p *Planner) lowerNode(q *LQuery, n LNode) (Node, error) {
 	case *lUnion:
 		return p.lowerUnion(x)
 	}
-	in, err := p.lowerNode(q, n.inputs()[0])
+	in, err := p.lowerNode(q, n.Inputs()[0])
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +62,7 @@ func (p *Planner) lowerNode(q *LQuery, n LNode) (Node, error) {
 		return &kernels.Keep{In: in, N: x.n}, nil
 	}
 	in.Close()
-	return nil, errorf("internal error: no operator for logical node %s", n.explain())
+	return nil, errorf("internal error: no operator for logical node %s", n.Explain())
 }
 
 // lowerUnion builds the parts' operators and combines them step by step,
