@@ -1,6 +1,10 @@
 package sqlplan
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/carquet-go/carquet/sqlplan/plan"
+)
 
 // An aggregation of a whole table by a key with a wide footer range
 // reserves its groups up front; the answers are those of any other run.
@@ -14,7 +18,7 @@ func TestAggregationReservesGroupsFromFooters(t *testing.T) {
 			t.Errorf("column %d: got %s, want %s", i, g, w)
 		}
 	}
-	if g, d := GroupsHint(nil, nil); g != 0 || d != -1 {
+	if g, d := plan.GroupsHint(nil, nil); g != 0 || d != -1 {
 		t.Errorf("no keys: hint %d %d", g, d)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -143,7 +144,7 @@ func (e *Engine) prepareAlter(s *Stmt, text string, toks []parse.Token) (*Stmt, 
 			if word(i) == "set" {
 				i += 2
 			}
-			t, next, err := ReadNestedType(text, toks, i+1, e.userType)
+			t, next, err := plan.ReadNestedType(text, toks, i+1, e.userType)
 			if err != nil {
 				return nil, err
 			}
@@ -173,12 +174,12 @@ func (e *Engine) prepareAlter(s *Stmt, text string, toks []parse.Token) (*Stmt, 
 	if i < len(toks) {
 		return nil, fail(i, "unexpected %s", toks[i].Text)
 	}
-	s.kind, s.alter, s.Src = kindAlter, a, &Source{Source: parse.Source{Orig: text, Toks: toks}}
+	s.kind, s.alter, s.Src = kindAlter, a, &plan.Source{Source: parse.Source{Orig: text, Toks: toks}}
 	return s, nil
 }
 
 // alterTable runs an ALTER TABLE, or CREATE/DROP INDEX (index.go).
-func (s *Stmt) alterTable(ctx context.Context, p *Planner) (Result, error) {
+func (s *Stmt) alterTable(ctx context.Context, p *plan.Planner) (Result, error) {
 	if s.alter.index != nil {
 		return s.runIndex(ctx, p)
 	}
@@ -186,7 +187,7 @@ func (s *Stmt) alterTable(ctx context.Context, p *Planner) (Result, error) {
 }
 
 // rewriteAltered writes table again as s.alter changes it.
-func (s *Stmt) rewriteAltered(ctx context.Context, p *Planner, table string) (Result, error) {
+func (s *Stmt) rewriteAltered(ctx context.Context, p *plan.Planner, table string) (Result, error) {
 	a := s.alter
 	resolve := s.e.tablePath
 	if stmtOf(p).tx != nil {
@@ -257,7 +258,7 @@ func (s *Stmt) rewriteAltered(ctx context.Context, p *Planner, table string) (Re
 		item := parse.QuoteIdent(f.Name)
 		wf := *f
 		if i != k || a.action != "drop" {
-			names, types = append(names, f.Name), append(types, TypeOfField(f))
+			names, types = append(names, f.Name), append(types, plan.TypeOfField(f))
 			if i == k && a.action == "rename" {
 				names[len(names)-1] = a.to
 			}
@@ -372,8 +373,8 @@ func (s *Stmt) rewriteAltered(ctx context.Context, p *Planner, table string) (Re
 		types := make([]Type, len(lfields))
 		cols := make([]*Col, len(lfields))
 		for j, f := range lfields {
-			types[j] = TypeOfField(f)
-			if cols[j], err = CastCol(b.Cols[j], types[j]); err != nil {
+			types[j] = plan.TypeOfField(f)
+			if cols[j], err = plan.CastCol(b.Cols[j], types[j]); err != nil {
 				return errorf("column %q: %v", f.Name, err)
 			}
 			if !f.Nullable && cols[j].Null != nil {
@@ -393,7 +394,7 @@ func (s *Stmt) rewriteAltered(ctx context.Context, p *Planner, table string) (Re
 		}
 		vecs := make([]*vector.Vector, len(lfields))
 		for j, f := range lfields {
-			if vecs[j], err = ToVector(cols[j], f); err != nil {
+			if vecs[j], err = plan.ToVector(cols[j], f); err != nil {
 				return errorf("column %q: %v", f.Name, err)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	// Named so: the tests' exec helper takes the package's own name.
 )
 
@@ -13,9 +14,9 @@ import (
 
 // catalogRelation is the relation of a catalog view, ok false when name
 // is none. The views have DuckDB's columns, in its order.
-func catalogRelation(p *Planner, name, alias string) (*Relation, bool) {
+func catalogRelation(p *plan.Planner, name, alias string) (*plan.Relation, bool) {
 	which := strings.ToLower(name)
-	c := &CatalogRows{}
+	c := &plan.CatalogRows{}
 	if pg, ok := strings.CutPrefix(which, "pg_catalog."); ok || strings.HasPrefix(which, "pg_") && !stmtOf(p).TableExists(name) {
 		if !ok {
 			pg = which // pg_tables is pg_catalog.pg_tables where no table has the name
@@ -73,8 +74,8 @@ func catalogRelation(p *Planner, name, alias string) (*Relation, bool) {
 
 // nullColumns adds columns that are NULL in every row carquet lists,
 // and returns the function that adds a row's NULLs.
-func nullColumns(c *CatalogRows, t Type, names ...string) func() {
-	var bs []*ColBuilder
+func nullColumns(c *plan.CatalogRows, t Type, names ...string) func() {
+	var bs []*plan.ColBuilder
 	for _, n := range names {
 		bs = append(bs, c.Col(n, t))
 	}
@@ -86,8 +87,8 @@ func nullColumns(c *CatalogRows, t Type, names ...string) func() {
 }
 
 // tableColumns adds table_catalog, table_schema and table_name.
-func tableColumns(c *CatalogRows) func(db, name string) {
-	catalog, schema, table := c.Col("table_catalog", TString), c.Col("table_schema", TString), c.Col("table_name", TString)
+func tableColumns(c *plan.CatalogRows) func(db, name string) {
+	catalog, schema, table := c.Col("table_catalog", plan.TString), c.Col("table_schema", plan.TString), c.Col("table_name", plan.TString)
 	return func(db, name string) {
 		c.N++
 		catalog.Add(db)
@@ -96,12 +97,12 @@ func tableColumns(c *CatalogRows) func(db, name string) {
 	}
 }
 
-func infoTables(p *Planner, c *CatalogRows) {
+func infoTables(p *plan.Planner, c *plan.CatalogRows) {
 	row := tableColumns(c)
-	kind := c.Col("table_type", TString)
-	nulls := nullColumns(c, TString, "self_referencing_column_name", "reference_generation", "user_defined_type_catalog", "user_defined_type_schema", "user_defined_type_name")
-	insertable, typed := c.Col("is_insertable_into", TString), c.Col("is_typed", TString)
-	commit, comment := c.Col("commit_action", TString), c.Col("TABLE_COMMENT", TString)
+	kind := c.Col("table_type", plan.TString)
+	nulls := nullColumns(c, plan.TString, "self_referencing_column_name", "reference_generation", "user_defined_type_catalog", "user_defined_type_schema", "user_defined_type_name")
+	insertable, typed := c.Col("is_insertable_into", plan.TString), c.Col("is_typed", plan.TString)
+	commit, comment := c.Col("commit_action", plan.TString), c.Col("TABLE_COMMENT", plan.TString)
 	for _, t := range catalogTables(p) {
 		row(t.db.name, t.name)
 		kind.Add("BASE TABLE")
@@ -122,28 +123,28 @@ func infoTables(p *Planner, c *CatalogRows) {
 	}
 }
 
-func infoColumns(p *Planner, c *CatalogRows) {
+func infoColumns(p *plan.Planner, c *plan.CatalogRows) {
 	row := tableColumns(c)
-	column, pos := c.Col("column_name", TString), c.Col("ordinal_position", TInteger)
-	dflt, nullable, dtype := c.Col("column_default", TString), c.Col("is_nullable", TString), c.Col("data_type", TString)
-	maxLen, octets := c.Col("character_maximum_length", TInteger), c.Col("character_octet_length", TInteger)
-	prec, radix, scale := c.Col("numeric_precision", TInteger), c.Col("numeric_precision_radix", TInteger), c.Col("numeric_scale", TInteger)
-	dtPrec, ivType, ivPrec := c.Col("datetime_precision", TInteger), c.Col("interval_type", TString), c.Col("interval_precision", TInteger)
-	names := nullColumns(c, TString, "character_set_catalog", "character_set_schema", "character_set_name", "collation_catalog",
+	column, pos := c.Col("column_name", plan.TString), c.Col("ordinal_position", plan.TInteger)
+	dflt, nullable, dtype := c.Col("column_default", plan.TString), c.Col("is_nullable", plan.TString), c.Col("data_type", plan.TString)
+	maxLen, octets := c.Col("character_maximum_length", plan.TInteger), c.Col("character_octet_length", plan.TInteger)
+	prec, radix, scale := c.Col("numeric_precision", plan.TInteger), c.Col("numeric_precision_radix", plan.TInteger), c.Col("numeric_scale", plan.TInteger)
+	dtPrec, ivType, ivPrec := c.Col("datetime_precision", plan.TInteger), c.Col("interval_type", plan.TString), c.Col("interval_precision", plan.TInteger)
+	names := nullColumns(c, plan.TString, "character_set_catalog", "character_set_schema", "character_set_name", "collation_catalog",
 		"collation_schema", "collation_name", "domain_catalog", "domain_schema", "domain_name", "udt_catalog", "udt_schema",
 		"udt_name", "scope_catalog", "scope_schema", "scope_name")
-	maxCard, dtd := c.Col("maximum_cardinality", TBigint), c.Col("dtd_identifier", TString)
-	selfRef, identity := c.Col("is_self_referencing", TBool), c.Col("is_identity", TBool)
-	idents := nullColumns(c, TString, "identity_generation", "identity_start", "identity_increment", "identity_maximum", "identity_minimum")
-	idCycle := c.Col("identity_cycle", TBool)
-	generated := nullColumns(c, TString, "is_generated", "generation_expression")
-	updatable, comment := c.Col("is_updatable", TBool), c.Col("COLUMN_COMMENT", TString)
+	maxCard, dtd := c.Col("maximum_cardinality", plan.TBigint), c.Col("dtd_identifier", plan.TString)
+	selfRef, identity := c.Col("is_self_referencing", plan.TBool), c.Col("is_identity", plan.TBool)
+	idents := nullColumns(c, plan.TString, "identity_generation", "identity_start", "identity_increment", "identity_maximum", "identity_minimum")
+	idCycle := c.Col("identity_cycle", plan.TBool)
+	generated := nullColumns(c, plan.TString, "is_generated", "generation_expression")
+	updatable, comment := c.Col("is_updatable", plan.TBool), c.Col("COLUMN_COMMENT", plan.TString)
 	for _, ent := range catalogEntries(p) {
 		for k, col := range ent.cols {
 			row(ent.db.name, ent.name)
 			column.Add(col.name)
 			pos.Add(int64(k + 1))
-			dflt.Add(NullIfEmpty(col.dflt))
+			dflt.Add(plan.NullIfEmpty(col.dflt))
 			if col.notNull && ent.view == nil {
 				nullable.Add("NO")
 			} else {
@@ -152,7 +153,7 @@ func infoColumns(p *Planner, c *CatalogRows) {
 			dtype.Add(col.t.SQLName())
 			pr, rx, sc := numericPrecision(col.t)
 			for _, v := range []struct {
-				b *ColBuilder
+				b *plan.ColBuilder
 				v any
 			}{{maxLen, nil}, {octets, nil}, {prec, pr}, {radix, rx}, {scale, sc}, {dtPrec, nil}, {ivType, nil}, {ivPrec, nil},
 				{maxCard, nil}, {dtd, nil}, {selfRef, nil}, {identity, nil}, {idCycle, nil}, {updatable, nil}, {comment, nil}} {
@@ -165,12 +166,12 @@ func infoColumns(p *Planner, c *CatalogRows) {
 	}
 }
 
-func infoViews(p *Planner, c *CatalogRows) {
+func infoViews(p *plan.Planner, c *plan.CatalogRows) {
 	row := tableColumns(c)
-	def := c.Col("view_definition", TString)
-	check := c.Col("check_option", TString)
-	nos := []*ColBuilder{c.Col("is_updatable", TString), c.Col("is_insertable_into", TString), c.Col("is_trigger_updatable", TString),
-		c.Col("is_trigger_deletable", TString), c.Col("is_trigger_insertable_into", TString)}
+	def := c.Col("view_definition", plan.TString)
+	check := c.Col("check_option", plan.TString)
+	nos := []*plan.ColBuilder{c.Col("is_updatable", plan.TString), c.Col("is_insertable_into", plan.TString), c.Col("is_trigger_updatable", plan.TString),
+		c.Col("is_trigger_deletable", plan.TString), c.Col("is_trigger_insertable_into", plan.TString)}
 	for _, name := range stmtOf(p).ViewNames() {
 		v := stmtOf(p).View(name)
 		if v == nil {
@@ -185,9 +186,9 @@ func infoViews(p *Planner, c *CatalogRows) {
 	}
 }
 
-func infoSchemata(p *Planner, c *CatalogRows) {
-	catalog, schema, owner := c.Col("catalog_name", TString), c.Col("schema_name", TString), c.Col("schema_owner", TString)
-	nulls := nullColumns(c, TString, "default_character_set_catalog", "default_character_set_schema", "default_character_set_name", "sql_path")
+func infoSchemata(p *plan.Planner, c *plan.CatalogRows) {
+	catalog, schema, owner := c.Col("catalog_name", plan.TString), c.Col("schema_name", plan.TString), c.Col("schema_owner", plan.TString)
+	nulls := nullColumns(c, plan.TString, "default_character_set_catalog", "default_character_set_schema", "default_character_set_name", "sql_path")
 	for _, db := range catalogDatabases(p) {
 		c.N++
 		catalog.Add(db.name)
@@ -199,7 +200,7 @@ func infoSchemata(p *Planner, c *CatalogRows) {
 
 // viewColumns are the output columns of a view (none if it does not plan:
 // a table it reads was dropped).
-func viewColumns(p *Planner, name string) []Column {
+func viewColumns(p *plan.Planner, name string) []Column {
 	st, err := stmtOf(p).PrepareOutside("SELECT * FROM " + parse.Backquote(name))
 	if err != nil {
 		return nil

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // The constraints of the catalog as DuckDB lists them: duckdb_constraints()
@@ -145,7 +146,7 @@ type constrainedTable struct {
 
 // constrainedTables lists the tables of the catalog with their
 // constraints, in the catalog's order.
-func constrainedTables(p *Planner) []constrainedTable {
+func constrainedTables(p *plan.Planner) []constrainedTable {
 	ents := catalogEntries(p)
 	primary := map[string][]string{} // by database.table
 	for _, ent := range ents {
@@ -163,14 +164,14 @@ func constrainedTables(p *Planner) []constrainedTable {
 	return out
 }
 
-var tStringList = Type{Kind: KNested, Elem: &TString}
-var tBigintList = Type{Kind: KNested, Elem: &TBigint}
+var tStringList = Type{Kind: KNested, Elem: &plan.TString}
+var tBigintList = Type{Kind: KNested, Elem: &plan.TBigint}
 
-func duckdbConstraints(p *Planner, c *CatalogRows) {
+func duckdbConstraints(p *plan.Planner, c *plan.CatalogRows) {
 	database := databaseColumns(c)
-	table, tableOID, index, kind := c.Col("table_name", TString), c.Col("table_oid", TBigint), c.Col("constraint_index", TBigint), c.Col("constraint_type", TString)
-	text, expr, colIdx, colNames := c.Col("constraint_text", TString), c.Col("expression", TString), c.Col("constraint_column_indexes", tBigintList), c.Col("constraint_column_names", tStringList)
-	name, refTable, refCols := c.Col("constraint_name", TString), c.Col("referenced_table", TString), c.Col("referenced_column_names", tStringList)
+	table, tableOID, index, kind := c.Col("table_name", plan.TString), c.Col("table_oid", plan.TBigint), c.Col("constraint_index", plan.TBigint), c.Col("constraint_type", plan.TString)
+	text, expr, colIdx, colNames := c.Col("constraint_text", plan.TString), c.Col("expression", plan.TString), c.Col("constraint_column_indexes", tBigintList), c.Col("constraint_column_names", tStringList)
+	name, refTable, refCols := c.Col("constraint_name", plan.TString), c.Col("referenced_table", plan.TString), c.Col("referenced_column_names", tStringList)
 	for _, t := range constrainedTables(p) {
 		for _, con := range t.cons {
 			database(t.ent.db)
@@ -179,11 +180,11 @@ func duckdbConstraints(p *Planner, c *CatalogRows) {
 			index.Add(int64(c.N))
 			kind.Add(con.kind)
 			text.Add(con.text())
-			expr.Add(NullIfEmpty(con.check))
+			expr.Add(plan.NullIfEmpty(con.check))
 			colIdx.Add(columnIndexes(t.ent, con.cols))
 			colNames.Add(anyList(con.cols))
 			name.Add(con.name(t.ent.name))
-			refTable.Add(NullIfEmpty(con.refs))
+			refTable.Add(plan.NullIfEmpty(con.refs))
 			refCols.Add(anyList(con.refCols))
 			c.N++
 		}
@@ -193,8 +194,8 @@ func duckdbConstraints(p *Planner, c *CatalogRows) {
 // constraintColumns adds constraint_catalog, constraint_schema and
 // constraint_name, which begin most of information_schema's constraint
 // views, and returns the function that fills them.
-func constraintColumns(c *CatalogRows) func(db, name string) {
-	catalog, schema, name := c.Col("constraint_catalog", TString), c.Col("constraint_schema", TString), c.Col("constraint_name", TString)
+func constraintColumns(c *plan.CatalogRows) func(db, name string) {
+	catalog, schema, name := c.Col("constraint_catalog", plan.TString), c.Col("constraint_schema", plan.TString), c.Col("constraint_name", plan.TString)
 	return func(db, n string) {
 		catalog.Add(db)
 		schema.Add("main")
@@ -204,11 +205,11 @@ func constraintColumns(c *CatalogRows) func(db, name string) {
 
 // infoTableConstraints is information_schema.table_constraints: a NOT
 // NULL is a CHECK there, as in DuckDB.
-func infoTableConstraints(p *Planner, c *CatalogRows) {
+func infoTableConstraints(p *plan.Planner, c *plan.CatalogRows) {
 	conName := constraintColumns(c)
 	row := tableColumns(c)
-	kind := c.Col("constraint_type", TString)
-	flags := []*ColBuilder{c.Col("is_deferrable", TString), c.Col("initially_deferred", TString), c.Col("enforced", TString), c.Col("nulls_distinct", TString)}
+	kind := c.Col("constraint_type", plan.TString)
+	flags := []*plan.ColBuilder{c.Col("is_deferrable", plan.TString), c.Col("initially_deferred", plan.TString), c.Col("enforced", plan.TString), c.Col("nulls_distinct", plan.TString)}
 	for _, t := range constrainedTables(p) {
 		for _, con := range t.cons {
 			conName(t.ent.db.name, con.name(t.ent.name))
@@ -227,10 +228,10 @@ func infoTableConstraints(p *Planner, c *CatalogRows) {
 
 // infoKeyColumnUsage is information_schema.key_column_usage: a row per
 // column of a PRIMARY KEY, UNIQUE or FOREIGN KEY constraint.
-func infoKeyColumnUsage(p *Planner, c *CatalogRows) {
+func infoKeyColumnUsage(p *plan.Planner, c *plan.CatalogRows) {
 	conName := constraintColumns(c)
 	row := tableColumns(c)
-	column, pos, uniquePos := c.Col("column_name", TString), c.Col("ordinal_position", TBigint), c.Col("position_in_unique_constraint", TBigint)
+	column, pos, uniquePos := c.Col("column_name", plan.TString), c.Col("ordinal_position", plan.TBigint), c.Col("position_in_unique_constraint", plan.TBigint)
 	for _, t := range constrainedTables(p) {
 		for _, con := range t.cons {
 			if con.kind != "PRIMARY KEY" && con.kind != "UNIQUE" && con.kind != "FOREIGN KEY" {
@@ -253,11 +254,11 @@ func infoKeyColumnUsage(p *Planner, c *CatalogRows) {
 
 // infoReferentialConstraints is information_schema.referential_constraints:
 // a row per FOREIGN KEY, naming the key of the table it references.
-func infoReferentialConstraints(p *Planner, c *CatalogRows) {
+func infoReferentialConstraints(p *plan.Planner, c *plan.CatalogRows) {
 	tables := constrainedTables(p)
 	conName := constraintColumns(c)
-	ucCatalog, ucSchema, ucName := c.Col("unique_constraint_catalog", TString), c.Col("unique_constraint_schema", TString), c.Col("unique_constraint_name", TString)
-	match, update, del := c.Col("match_option", TString), c.Col("update_rule", TString), c.Col("delete_rule", TString)
+	ucCatalog, ucSchema, ucName := c.Col("unique_constraint_catalog", plan.TString), c.Col("unique_constraint_schema", plan.TString), c.Col("unique_constraint_name", plan.TString)
+	match, update, del := c.Col("match_option", plan.TString), c.Col("update_rule", plan.TString), c.Col("delete_rule", plan.TString)
 	for _, t := range tables {
 		for _, con := range t.cons {
 			if con.kind != "FOREIGN KEY" {
@@ -267,7 +268,7 @@ func infoReferentialConstraints(p *Planner, c *CatalogRows) {
 			conName(t.ent.db.name, con.name(t.ent.name))
 			ucCatalog.Add(t.ent.db.name)
 			ucSchema.Add("main")
-			ucName.Add(NullIfEmpty(referencedKey(tables, t.ent.db, con)))
+			ucName.Add(plan.NullIfEmpty(referencedKey(tables, t.ent.db, con)))
 			match.Add("NONE")
 			update.Add("NO ACTION")
 			del.Add("NO ACTION")
@@ -293,9 +294,9 @@ func referencedKey(tables []constrainedTable, db catalogDB, fk tableConstraint) 
 
 // infoCheckConstraints is information_schema.check_constraints: the
 // CHECKs and the NOT NULLs (as "col IS NOT NULL"), as in DuckDB.
-func infoCheckConstraints(p *Planner, c *CatalogRows) {
+func infoCheckConstraints(p *plan.Planner, c *plan.CatalogRows) {
 	conName := constraintColumns(c)
-	clause := c.Col("check_clause", TString)
+	clause := c.Col("check_clause", plan.TString)
 	for _, t := range constrainedTables(p) {
 		for _, con := range t.cons {
 			switch con.kind {
@@ -315,17 +316,17 @@ func infoCheckConstraints(p *Planner, c *CatalogRows) {
 // infoConstraintUsage is information_schema.constraint_column_usage
 // (perColumn) or constraint_table_usage: the constraints but NOT NULL, a
 // row per column or per constraint.
-func infoConstraintUsage(p *Planner, c *CatalogRows, perColumn bool) {
+func infoConstraintUsage(p *plan.Planner, c *plan.CatalogRows, perColumn bool) {
 	row := tableColumns(c)
-	var column *ColBuilder
+	var column *plan.ColBuilder
 	if perColumn {
-		column = c.Col("column_name", TString)
+		column = c.Col("column_name", plan.TString)
 	}
 	conName := constraintColumns(c)
-	kind := c.Col("constraint_type", TString)
-	var text *ColBuilder
+	kind := c.Col("constraint_type", plan.TString)
+	var text *plan.ColBuilder
 	if perColumn {
-		text = c.Col("constraint_text", TString)
+		text = c.Col("constraint_text", plan.TString)
 	}
 	for _, t := range constrainedTables(p) {
 		for _, con := range t.cons {
@@ -350,10 +351,10 @@ func infoConstraintUsage(p *Planner, c *CatalogRows, perColumn bool) {
 }
 
 // infoCharacterSets is information_schema.character_sets: UTF8 only.
-func infoCharacterSets(c *CatalogRows) {
-	cat, schema := c.Col("character_set_catalog", TString), c.Col("character_set_schema", TString)
-	name, repertoire, form := c.Col("character_set_name", TString), c.Col("character_repertoire", TString), c.Col("form_of_use", TString)
-	collCat, collSchema, collName := c.Col("default_collate_catalog", TString), c.Col("default_collate_schema", TString), c.Col("default_collate_name", TString)
+func infoCharacterSets(c *plan.CatalogRows) {
+	cat, schema := c.Col("character_set_catalog", plan.TString), c.Col("character_set_schema", plan.TString)
+	name, repertoire, form := c.Col("character_set_name", plan.TString), c.Col("character_repertoire", plan.TString), c.Col("form_of_use", plan.TString)
+	collCat, collSchema, collName := c.Col("default_collate_catalog", plan.TString), c.Col("default_collate_schema", plan.TString), c.Col("default_collate_name", plan.TString)
 	c.N = 1
 	cat.Add(nil)
 	schema.Add(nil)

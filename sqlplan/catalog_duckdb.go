@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // DuckDB's catalog as people paste it: the table functions duckdb_tables(),
@@ -46,7 +47,7 @@ var ownDatabase = catalogDB{name: "carquet", oid: catalogDatabaseOID}
 
 // catalogDatabases lists carquet's database, then the attached ones by
 // name.
-func catalogDatabases(p *Planner) []catalogDB {
+func catalogDatabases(p *plan.Planner) []catalogDB {
 	own := ownDatabase
 	own.path = stmtOf(p).e.root
 	out := []catalogDB{own}
@@ -66,7 +67,7 @@ type catalogTable struct {
 // catalogTables lists the tables of every database without opening them:
 // the statement's own (its transaction's, if it has one), then the
 // attached folders'.
-func catalogTables(p *Planner) []catalogTable {
+func catalogTables(p *plan.Planner) []catalogTable {
 	var out []catalogTable
 	for _, db := range catalogDatabases(p) {
 		names := stmtOf(p).TableNames()
@@ -83,7 +84,7 @@ func catalogTables(p *Planner) []catalogTable {
 
 // catalogEntries lists the tables (a table whose files do not open is
 // left out: it has no columns to list) and then the views.
-func catalogEntries(p *Planner) []catalogEntry {
+func catalogEntries(p *plan.Planner) []catalogEntry {
 	var out []catalogEntry
 	for _, t := range catalogTables(p) {
 		name := t.name
@@ -124,11 +125,11 @@ func (c *stmtCatalog) tableEntry(name string) (catalogEntry, error) {
 		ent.rows += f.Meta.NumRows
 	}
 	for _, c := range t.Columns {
-		typ, notNull := TString, false
+		typ, notNull := plan.TString, false
 		if c.Field != nil {
-			typ, notNull = TypeOfField(c.Field), !c.Field.Nullable
+			typ, notNull = plan.TypeOfField(c.Field), !c.Field.Nullable
 		} else if c.PartitionType == 1 {
-			typ = TInt
+			typ = plan.TInt
 		}
 		col := catalogColumn{name: c.Name, t: typ, notNull: notNull, dflt: unparen(ent.con.defaults[c.Name])}
 		switch {
@@ -153,7 +154,7 @@ func hasUniqueColumn(keys [][]string, name string) bool {
 }
 
 // viewEntry is a view with the columns its query gives.
-func viewEntry(p *Planner, name string) catalogEntry {
+func viewEntry(p *plan.Planner, name string) catalogEntry {
 	ent := catalogEntry{db: ownDatabase, name: name, view: stmtOf(p).View(name), con: &constraints{}}
 	for _, c := range viewColumns(p, name) {
 		ent.cols = append(ent.cols, catalogColumn{name: c.Name, t: c.Type, notNull: !c.Nullable})
@@ -162,7 +163,7 @@ func viewEntry(p *Planner, name string) catalogEntry {
 }
 
 var (
-	tTagsMap = Type{Kind: KNested, MapOf: true, Fields: []NamedType{{Name: "key", Type: TString}, {Name: "value", Type: TString}}}
+	tTagsMap = Type{Kind: KNested, MapOf: true, Fields: []NamedType{{Name: "key", Type: plan.TString}, {Name: "value", Type: plan.TString}}}
 )
 
 // The ids DuckDB gives its database and schema "main"; carquet's objects
@@ -175,7 +176,7 @@ const (
 
 // duckdbRelation is the relation of a catalog table function's table
 // name (what the rewrite made of the call), ok false for other names.
-func duckdbRelation(p *Planner, name, alias string) (*Relation, bool, error) {
+func duckdbRelation(p *plan.Planner, name, alias string) (*plan.Relation, bool, error) {
 	if table, ok := strings.CutPrefix(name, describeMarker); ok {
 		rel, err := describeRelation(p, table, alias)
 		return rel, true, err
@@ -212,7 +213,7 @@ func duckdbRelation(p *Planner, name, alias string) (*Relation, bool, error) {
 	if rel, ok, err := systemRelation(p, fn, alias); ok { // systables.go
 		return rel, true, err
 	}
-	c := &CatalogRows{}
+	c := &plan.CatalogRows{}
 	switch fn {
 	case "duckdb_tables":
 		duckdbTables(p, c)
@@ -242,9 +243,9 @@ func duckdbRelation(p *Planner, name, alias string) (*Relation, bool, error) {
 
 // objectColumns adds the columns every object row of DuckDB's catalog
 // functions begins with, and returns the function that fills them.
-func objectColumns(c *CatalogRows, nameCol string) func(in catalogDB, name string, oid int) {
+func objectColumns(c *plan.CatalogRows, nameCol string) func(in catalogDB, name string, oid int) {
 	add := databaseColumns(c)
-	name, oid := c.Col(nameCol, TString), c.Col(strings.TrimSuffix(nameCol, "_name")+"_oid", TBigint)
+	name, oid := c.Col(nameCol, plan.TString), c.Col(strings.TrimSuffix(nameCol, "_name")+"_oid", plan.TBigint)
 	return func(in catalogDB, n string, id int) {
 		add(in)
 		name.Add(n)
@@ -255,9 +256,9 @@ func objectColumns(c *CatalogRows, nameCol string) func(in catalogDB, name strin
 // databaseColumns adds database_name, database_oid, schema_name and
 // schema_oid and returns the function that fills them; each database has
 // one schema, main, whose oid follows the database's.
-func databaseColumns(c *CatalogRows) func(in catalogDB) {
-	db, dbOID := c.Col("database_name", TString), c.Col("database_oid", TBigint)
-	schema, schemaOID := c.Col("schema_name", TString), c.Col("schema_oid", TBigint)
+func databaseColumns(c *plan.CatalogRows) func(in catalogDB) {
+	db, dbOID := c.Col("database_name", plan.TString), c.Col("database_oid", plan.TBigint)
+	schema, schemaOID := c.Col("schema_name", plan.TString), c.Col("schema_oid", plan.TBigint)
 	return func(in catalogDB) {
 		db.Add(in.name)
 		dbOID.Add(in.oid)
@@ -269,8 +270,8 @@ func databaseColumns(c *CatalogRows) func(in catalogDB) {
 // flagColumns adds comment, tags, internal and temporary, which follow
 // the object columns of duckdb_tables() and duckdb_views(), and returns
 // the function that fills them (carquet has no comments or tags).
-func flagColumns(c *CatalogRows) func(temporary bool) {
-	comment, tags, internal, temp := c.Col("comment", TString), c.Col("tags", tTagsMap), c.Col("internal", TBool), c.Col("temporary", TBool)
+func flagColumns(c *plan.CatalogRows) func(temporary bool) {
+	comment, tags, internal, temp := c.Col("comment", plan.TString), c.Col("tags", tTagsMap), c.Col("internal", plan.TBool), c.Col("temporary", plan.TBool)
 	return func(temporary bool) {
 		comment.Add(nil)
 		tags.Add(map[any]any{})
@@ -279,11 +280,11 @@ func flagColumns(c *CatalogRows) func(temporary bool) {
 	}
 }
 
-func duckdbTables(p *Planner, c *CatalogRows) {
+func duckdbTables(p *plan.Planner, c *plan.CatalogRows) {
 	object := objectColumns(c, "table_name")
 	flags := flagColumns(c)
-	hasPK, size, ncols := c.Col("has_primary_key", TBool), c.Col("estimated_size", TBigint), c.Col("column_count", TBigint)
-	nidx, nchecks, sql := c.Col("index_count", TBigint), c.Col("check_constraint_count", TBigint), c.Col("sql", TString)
+	hasPK, size, ncols := c.Col("has_primary_key", plan.TBool), c.Col("estimated_size", plan.TBigint), c.Col("column_count", plan.TBigint)
+	nidx, nchecks, sql := c.Col("index_count", plan.TBigint), c.Col("check_constraint_count", plan.TBigint), c.Col("sql", plan.TString)
 	for i, ent := range catalogEntries(p) {
 		if ent.view != nil {
 			continue
@@ -300,11 +301,11 @@ func duckdbTables(p *Planner, c *CatalogRows) {
 	}
 }
 
-func duckdbColumns(p *Planner, c *CatalogRows) {
+func duckdbColumns(p *plan.Planner, c *plan.CatalogRows) {
 	object := objectColumns(c, "table_name")
-	colName, index, comment, internal := c.Col("column_name", TString), c.Col("column_index", TInteger), c.Col("comment", TString), c.Col("internal", TBool)
-	dflt, nullable, dtype, typeID := c.Col("column_default", TString), c.Col("is_nullable", TBool), c.Col("data_type", TString), c.Col("data_type_id", TBigint)
-	maxLen, prec, radix, scale := c.Col("character_maximum_length", TInteger), c.Col("numeric_precision", TInteger), c.Col("numeric_precision_radix", TInteger), c.Col("numeric_scale", TInteger)
+	colName, index, comment, internal := c.Col("column_name", plan.TString), c.Col("column_index", plan.TInteger), c.Col("comment", plan.TString), c.Col("internal", plan.TBool)
+	dflt, nullable, dtype, typeID := c.Col("column_default", plan.TString), c.Col("is_nullable", plan.TBool), c.Col("data_type", plan.TString), c.Col("data_type_id", plan.TBigint)
+	maxLen, prec, radix, scale := c.Col("character_maximum_length", plan.TInteger), c.Col("numeric_precision", plan.TInteger), c.Col("numeric_precision_radix", plan.TInteger), c.Col("numeric_scale", plan.TInteger)
 	for i, ent := range catalogEntries(p) {
 		for k, col := range ent.cols {
 			c.N++
@@ -313,7 +314,7 @@ func duckdbColumns(p *Planner, c *CatalogRows) {
 			index.Add(int64(k + 1))
 			comment.Add(nil)
 			internal.Add(false)
-			dflt.Add(NullIfEmpty(col.dflt))
+			dflt.Add(plan.NullIfEmpty(col.dflt))
 			nullable.Add(!col.notNull || ent.view != nil)
 			dtype.Add(col.t.SQLName())
 			typeID.Add(duckdbTypeID(col.t))
@@ -326,10 +327,10 @@ func duckdbColumns(p *Planner, c *CatalogRows) {
 	}
 }
 
-func duckdbViews(p *Planner, c *CatalogRows) {
+func duckdbViews(p *plan.Planner, c *plan.CatalogRows) {
 	object := objectColumns(c, "view_name")
 	flags := flagColumns(c)
-	ncols, sql, bound := c.Col("column_count", TBigint), c.Col("sql", TString), c.Col("is_bound", TBool)
+	ncols, sql, bound := c.Col("column_count", plan.TBigint), c.Col("sql", plan.TString), c.Col("is_bound", plan.TBool)
 	for i, ent := range catalogEntries(p) {
 		if ent.view == nil {
 			continue
@@ -343,9 +344,9 @@ func duckdbViews(p *Planner, c *CatalogRows) {
 	}
 }
 
-func duckdbSchemas(p *Planner, c *CatalogRows) {
-	oid, db, dbOID, schema := c.Col("oid", TBigint), c.Col("database_name", TString), c.Col("database_oid", TBigint), c.Col("schema_name", TString)
-	comment, tags, internal, sql := c.Col("comment", TString), c.Col("tags", tTagsMap), c.Col("internal", TBool), c.Col("sql", TString)
+func duckdbSchemas(p *plan.Planner, c *plan.CatalogRows) {
+	oid, db, dbOID, schema := c.Col("oid", plan.TBigint), c.Col("database_name", plan.TString), c.Col("database_oid", plan.TBigint), c.Col("schema_name", plan.TString)
+	comment, tags, internal, sql := c.Col("comment", plan.TString), c.Col("tags", tTagsMap), c.Col("internal", plan.TBool), c.Col("sql", plan.TString)
 	for _, in := range catalogDatabases(p) {
 		c.N++
 		oid.Add(in.oid + catalogSchemaOID - catalogDatabaseOID)
@@ -359,9 +360,9 @@ func duckdbSchemas(p *Planner, c *CatalogRows) {
 	}
 }
 
-func duckdbDatabases(p *Planner, c *CatalogRows) {
-	db, dbOID, path, comment := c.Col("database_name", TString), c.Col("database_oid", TBigint), c.Col("path", TString), c.Col("comment", TString)
-	tags, internal, kind, readonly := c.Col("tags", tTagsMap), c.Col("internal", TBool), c.Col("type", TString), c.Col("readonly", TBool)
+func duckdbDatabases(p *plan.Planner, c *plan.CatalogRows) {
+	db, dbOID, path, comment := c.Col("database_name", plan.TString), c.Col("database_oid", plan.TBigint), c.Col("path", plan.TString), c.Col("comment", plan.TString)
+	tags, internal, kind, readonly := c.Col("tags", tTagsMap), c.Col("internal", plan.TBool), c.Col("type", plan.TString), c.Col("readonly", plan.TBool)
 	for i, in := range catalogDatabases(p) {
 		c.N++
 		db.Add(in.name)
@@ -376,29 +377,29 @@ func duckdbDatabases(p *Planner, c *CatalogRows) {
 }
 
 // tableInfoRelation is pragma_table_info('name') of a table or a view.
-func tableInfoRelation(p *Planner, name, alias string) (*Relation, error) {
+func tableInfoRelation(p *plan.Planner, name, alias string) (*plan.Relation, error) {
 	var ent catalogEntry
 	if stmtOf(p).View(name) != nil {
 		ent = viewEntry(p, name)
 	} else {
 		var err error
 		if ent, err = stmtOf(p).tableEntry(name); err != nil {
-			return nil, p.Src.Locate(AsError(err), name)
+			return nil, p.Src.Locate(plan.AsError(err), name)
 		}
 	}
 	if alias == "" {
 		alias = "pragma_table_info"
 	}
-	c := &CatalogRows{}
-	cid, colName, typ, notNull := c.Col("cid", TInteger), c.Col("name", TString), c.Col("type", TString), c.Col("notnull", TBool)
-	dflt, pk := c.Col("dflt_value", TString), c.Col("pk", TBool)
+	c := &plan.CatalogRows{}
+	cid, colName, typ, notNull := c.Col("cid", plan.TInteger), c.Col("name", plan.TString), c.Col("type", plan.TString), c.Col("notnull", plan.TBool)
+	dflt, pk := c.Col("dflt_value", plan.TString), c.Col("pk", plan.TBool)
 	for k, col := range ent.cols {
 		c.N++
 		cid.Add(int64(k))
 		colName.Add(col.name)
 		typ.Add(col.t.SQLName())
 		notNull.Add(col.notNull && ent.view == nil)
-		dflt.Add(NullIfEmpty(col.dflt))
+		dflt.Add(plan.NullIfEmpty(col.dflt))
 		pk.Add(inPrimaryKey(ent.con, col.name))
 	}
 	return c.Relation(alias, "PRAGMA_TABLE_INFO"), nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // duckdb_functions(): the functions carquet knows, with the columns of
@@ -46,7 +47,7 @@ var statementConstants = map[string]bool{
 // of its own (a rewrite's marker, an operator's implementation, a
 // variant chosen by type) rather than a function a query may call.
 func internalFunction(name string) bool {
-	return strings.HasPrefix(name, "__") || strings.Contains(name, "$") || name == "concat_op" || name == "substring_fn" || name == MacroArgMarker
+	return strings.HasPrefix(name, "__") || strings.Contains(name, "$") || name == "concat_op" || name == "substring_fn" || name == plan.MacroArgMarker
 }
 
 // builtinFunctionRows lists the engine's own functions.
@@ -61,7 +62,7 @@ func builtinFunctionRows() []functionRow {
 		seen[key] = true
 		rows = append(rows, r)
 	}
-	for name, f := range Funcs {
+	for name, f := range plan.Funcs {
 		if internalFunction(name) {
 			continue
 		}
@@ -79,10 +80,10 @@ func builtinFunctionRows() []functionRow {
 		}
 		seen["scalar\x00"+name] = true
 	}
-	for name := range NestedNames {
+	for name := range plan.NestedNames {
 		add(functionRow{name: name, kind: "scalar", params: -1})
 	}
-	for name := range UnionFuncNames {
+	for name := range plan.UnionFuncNames {
 		add(functionRow{name: name, kind: "scalar", params: -1})
 	}
 	for _, name := range parse.LambdaFunctions() {
@@ -90,12 +91,12 @@ func builtinFunctionRows() []functionRow {
 	}
 	add(functionRow{name: "nextval", kind: "scalar", params: 1, volatile: true})
 	add(functionRow{name: "currval", kind: "scalar", params: 1, volatile: true})
-	for name := range AggNames {
+	for name := range plan.AggNames {
 		if name != "grouping" && name != "grouping_id" { // GROUPING is syntax in DuckDB
 			add(functionRow{name: name, kind: "aggregate", params: -1})
 		}
 	}
-	for name := range WindowFns {
+	for name := range plan.WindowFns {
 		add(functionRow{name: name, kind: "aggregate", params: -1})
 	}
 	for name := range tableFunctions {
@@ -112,7 +113,7 @@ func builtinFunctionRows() []functionRow {
 }
 
 // macroFunctionRows lists the user's macros, one row per overload.
-func macroFunctionRows(p *Planner) []functionRow {
+func macroFunctionRows(p *plan.Planner) []functionRow {
 	var rows []functionRow
 	for _, m := range stmtOf(p).e.macroSnapshot().m {
 		kind := "macro"
@@ -140,7 +141,7 @@ func sortFunctionRows(rows []functionRow) {
 	})
 }
 
-func duckdbFunctions(p *Planner, c *CatalogRows) {
+func duckdbFunctions(p *plan.Planner, c *plan.CatalogRows) {
 	rows := builtinFunctionRows()
 	rows = append(rows, builtinMacroRows()...)
 	sortFunctionRows(rows)
@@ -148,14 +149,14 @@ func duckdbFunctions(p *Planner, c *CatalogRows) {
 	sortFunctionRows(user)
 	rows = append(rows, user...)
 
-	tList := Type{Kind: KNested, Elem: &TString}
-	db, dbOID, schema := c.Col("database_name", TString), c.Col("database_oid", TString), c.Col("schema_name", TString)
-	name, aliasOf, kind := c.Col("function_name", TString), c.Col("alias_of", TString), c.Col("function_type", TString)
-	desc, comment, tags := c.Col("description", TString), c.Col("comment", TString), c.Col("tags", tTagsMap)
-	ret, params, ptypes := c.Col("return_type", TString), c.Col("parameters", tList), c.Col("parameter_types", tList)
-	varargs, def, effects := c.Col("varargs", TString), c.Col("macro_definition", TString), c.Col("has_side_effects", TBool)
-	internal, oid, examples := c.Col("internal", TBool), c.Col("function_oid", TBigint), c.Col("examples", tList)
-	stability, categories := c.Col("stability", TString), c.Col("categories", tList)
+	tList := Type{Kind: KNested, Elem: &plan.TString}
+	db, dbOID, schema := c.Col("database_name", plan.TString), c.Col("database_oid", plan.TString), c.Col("schema_name", plan.TString)
+	name, aliasOf, kind := c.Col("function_name", plan.TString), c.Col("alias_of", plan.TString), c.Col("function_type", plan.TString)
+	desc, comment, tags := c.Col("description", plan.TString), c.Col("comment", plan.TString), c.Col("tags", tTagsMap)
+	ret, params, ptypes := c.Col("return_type", plan.TString), c.Col("parameters", tList), c.Col("parameter_types", tList)
+	varargs, def, effects := c.Col("varargs", plan.TString), c.Col("macro_definition", plan.TString), c.Col("has_side_effects", plan.TBool)
+	internal, oid, examples := c.Col("internal", plan.TBool), c.Col("function_oid", plan.TBigint), c.Col("examples", tList)
+	stability, categories := c.Col("stability", plan.TString), c.Col("categories", tList)
 	for i, r := range rows {
 		c.N++
 		if r.macro != nil && !r.system {

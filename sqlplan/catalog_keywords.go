@@ -5,11 +5,12 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // duckdbKeywords is duckdb_keywords(): a row per keyword, sorted as
 // DuckDB lists them.
-func duckdbKeywords(c *CatalogRows) {
+func duckdbKeywords(c *plan.CatalogRows) {
 	categoryOf := map[string]string{}
 	var words []string
 	for _, cat := range parse.KeywordCategories {
@@ -19,7 +20,7 @@ func duckdbKeywords(c *CatalogRows) {
 		}
 	}
 	sort.Strings(words)
-	name, category := c.Col("keyword_name", TString), c.Col("keyword_category", TString)
+	name, category := c.Col("keyword_name", plan.TString), c.Col("keyword_category", plan.TString)
 	for _, w := range words {
 		c.N++
 		name.Add(w)

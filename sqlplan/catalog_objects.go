@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/function"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // duckdb_indexes(), duckdb_sequences() and duckdb_types() with DuckDB's
@@ -12,12 +13,12 @@ import (
 
 // duckdbIndexes is duckdb_indexes(): the indexes of the tables (index.go),
 // with oids after the tables'.
-func duckdbIndexes(p *Planner, c *CatalogRows) {
+func duckdbIndexes(p *plan.Planner, c *plan.CatalogRows) {
 	object := objectColumns(c, "index_name")
-	table, tableOID := c.Col("table_name", TString), c.Col("table_oid", TBigint)
-	comment, tags := c.Col("comment", TString), c.Col("tags", tTagsMap)
-	unique, primary := c.Col("is_unique", TBool), c.Col("is_primary", TBool)
-	exprs, sql := c.Col("expressions", TString), c.Col("sql", TString)
+	table, tableOID := c.Col("table_name", plan.TString), c.Col("table_oid", plan.TBigint)
+	comment, tags := c.Col("comment", plan.TString), c.Col("tags", tTagsMap)
+	unique, primary := c.Col("is_unique", plan.TBool), c.Col("is_primary", plan.TBool)
+	exprs, sql := c.Col("expressions", plan.TString), c.Col("sql", plan.TString)
 	ents := catalogEntries(p)
 	oid := catalogFirstOID + len(ents)
 	for i, ent := range ents {
@@ -41,11 +42,11 @@ func duckdbIndexes(p *Planner, c *CatalogRows) {
 // bounds and do not cycle, so min_value and max_value are DuckDB's
 // defaults for the sign of the increment; last_value is the last
 // nextval, NULL before the first; sql starts at the next value.
-func duckdbSequences(p *Planner, c *CatalogRows) {
+func duckdbSequences(p *plan.Planner, c *plan.CatalogRows) {
 	object := objectColumns(c, "sequence_name")
-	comment, tags, temp := c.Col("comment", TString), c.Col("tags", tTagsMap), c.Col("temporary", TBool)
-	start, minV, maxV, inc := c.Col("start_value", TBigint), c.Col("min_value", TBigint), c.Col("max_value", TBigint), c.Col("increment_by", TBigint)
-	cycle, last, sql := c.Col("cycle", TBool), c.Col("last_value", TBigint), c.Col("sql", TString)
+	comment, tags, temp := c.Col("comment", plan.TString), c.Col("tags", tTagsMap), c.Col("temporary", plan.TBool)
+	start, minV, maxV, inc := c.Col("start_value", plan.TBigint), c.Col("min_value", plan.TBigint), c.Col("max_value", plan.TBigint), c.Col("increment_by", plan.TBigint)
+	cycle, last, sql := c.Col("cycle", plan.TBool), c.Col("last_value", plan.TBigint), c.Col("sql", plan.TString)
 	e := stmtOf(p).e
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -130,11 +131,11 @@ var carquetTypes = func() []builtinType {
 // duckdbTypes is duckdb_types(): a row per type name carquet takes, in
 // DuckDB's order (the types by oid, then the aliases by name, which have
 // no oid), then the types of CREATE TYPE (user, by name).
-func duckdbTypes(c *CatalogRows, user []*userType) {
+func duckdbTypes(c *plan.CatalogRows, user []*userType) {
 	database := databaseColumns(c)
-	oid, name, size, logical := c.Col("type_oid", TBigint), c.Col("type_name", TString), c.Col("type_size", TBigint), c.Col("logical_type", TString)
-	family, comment, tags := c.Col("type_category", TString), c.Col("comment", TString), c.Col("tags", tTagsMap)
-	internal, labels := c.Col("internal", TBool), c.Col("labels", tStringList)
+	oid, name, size, logical := c.Col("type_oid", plan.TBigint), c.Col("type_name", plan.TString), c.Col("type_size", plan.TBigint), c.Col("logical_type", plan.TString)
+	family, comment, tags := c.Col("type_category", plan.TString), c.Col("comment", plan.TString), c.Col("tags", tTagsMap)
+	internal, labels := c.Col("internal", plan.TBool), c.Col("labels", tStringList)
 	row := func(t builtinType, builtin bool, values []any) {
 		c.N++
 		database(ownDatabase)
@@ -146,7 +147,7 @@ func duckdbTypes(c *CatalogRows, user []*userType) {
 			size.Add(nil)
 		}
 		logical.Add(t.logical)
-		family.Add(NullIfEmpty(t.family))
+		family.Add(plan.NullIfEmpty(t.family))
 		comment.Add(nil)
 		tags.Add(map[any]any{})
 		internal.Add(builtin)
@@ -178,11 +179,11 @@ func nullIfZero(n int) any {
 // pg_views, pg_database and pg_namespace (schema main only; owner
 // "carquet"; carquet has no indexes, rules or triggers). ok is false for
 // others.
-func pgCatalogRelation(p *Planner, view string, c *CatalogRows) bool {
+func pgCatalogRelation(p *plan.Planner, view string, c *plan.CatalogRows) bool {
 	switch view {
 	case "pg_tables":
-		schema, name, owner, space := c.Col("schemaname", TString), c.Col("tablename", TString), c.Col("tableowner", TString), c.Col("tablespace", TInteger)
-		flags := []*ColBuilder{c.Col("hasindexes", TBool), c.Col("hasrules", TBool), c.Col("hastriggers", TBool)}
+		schema, name, owner, space := c.Col("schemaname", plan.TString), c.Col("tablename", plan.TString), c.Col("tableowner", plan.TString), c.Col("tablespace", plan.TInteger)
+		flags := []*plan.ColBuilder{c.Col("hasindexes", plan.TBool), c.Col("hasrules", plan.TBool), c.Col("hastriggers", plan.TBool)}
 		for _, t := range stmtOf(p).TableNames() {
 			c.N++
 			schema.Add("main")
@@ -194,7 +195,7 @@ func pgCatalogRelation(p *Planner, view string, c *CatalogRows) bool {
 			}
 		}
 	case "pg_views":
-		schema, name, owner, def := c.Col("schemaname", TString), c.Col("viewname", TString), c.Col("viewowner", TString), c.Col("definition", TString)
+		schema, name, owner, def := c.Col("schemaname", plan.TString), c.Col("viewname", plan.TString), c.Col("viewowner", plan.TString), c.Col("definition", plan.TString)
 		for _, n := range stmtOf(p).ViewNames() {
 			v := stmtOf(p).View(n)
 			if v == nil {
@@ -207,8 +208,8 @@ func pgCatalogRelation(p *Planner, view string, c *CatalogRows) bool {
 			def.Add(v.definition() + ";")
 		}
 	case "pg_database":
-		oid, name := c.Col("oid", TBigint), c.Col("datname", TString)
-		allow, template := c.Col("datallowconn", TBool), c.Col("datistemplate", TBool)
+		oid, name := c.Col("oid", plan.TBigint), c.Col("datname", plan.TString)
+		allow, template := c.Col("datallowconn", plan.TBool), c.Col("datistemplate", plan.TBool)
 		for _, db := range catalogDatabases(p) {
 			c.N++
 			oid.Add(db.oid)
@@ -217,7 +218,7 @@ func pgCatalogRelation(p *Planner, view string, c *CatalogRows) bool {
 			template.Add(false)
 		}
 	case "pg_namespace":
-		oid, name, owner, acl := c.Col("oid", TBigint), c.Col("nspname", TString), c.Col("nspowner", TInteger), c.Col("nspacl", TInteger)
+		oid, name, owner, acl := c.Col("oid", plan.TBigint), c.Col("nspname", plan.TString), c.Col("nspowner", plan.TInteger), c.Col("nspacl", plan.TInteger)
 		c.N = 1
 		oid.Add(int64(catalogSchemaOID))
 		name.Add("main")
@@ -232,9 +233,9 @@ func pgCatalogRelation(p *Planner, view string, c *CatalogRows) bool {
 // sqliteMaster is sqlite_master (or sqlite_schema), as DuckDB answers
 // it: a row per table and view of carquet's own database with the
 // statement that makes it (carquet has no indexes or triggers).
-func sqliteMaster(p *Planner, c *CatalogRows) {
-	kind, name, table := c.Col("type", TString), c.Col("name", TString), c.Col("tbl_name", TString)
-	root, sql := c.Col("rootpage", TInteger), c.Col("sql", TString)
+func sqliteMaster(p *plan.Planner, c *plan.CatalogRows) {
+	kind, name, table := c.Col("type", plan.TString), c.Col("name", plan.TString), c.Col("tbl_name", plan.TString)
+	root, sql := c.Col("rootpage", plan.TInteger), c.Col("sql", plan.TString)
 	for _, ent := range catalogEntries(p) {
 		if ent.db.name != ownDatabase.name {
 			continue

@@ -1,6 +1,10 @@
 package sqlplan
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/plan"
+)
 
 // pg_catalog views that tools query (psql's \d, ORMs, BI connectors),
 // with the columns DuckDB gives them. Like DuckDB, carquet writes them
@@ -71,7 +75,7 @@ var pgViews = map[string]string{
 
 // pgViewRelation plans a view of pgViews: pg_catalog.name, or name alone
 // where no table has it. ok is false for other names.
-func pgViewRelation(p *Planner, name, alias string) (*Relation, bool, error) {
+func pgViewRelation(p *plan.Planner, name, alias string) (*plan.Relation, bool, error) {
 	which := strings.ToLower(name)
 	view, qualified := strings.CutPrefix(which, "pg_catalog.")
 	text, ok := pgViews[view]
@@ -89,6 +93,6 @@ func pgViewRelation(p *Planner, name, alias string) (*Relation, bool, error) {
 	if err != nil {
 		return nil, true, err
 	}
-	rel, err := DerivedRelation(alias, rows.cols, &Relation{Sub: &SelectPlan{Root: rows.root, Cols: rows.cols}})
+	rel, err := plan.DerivedRelation(alias, rows.cols, &plan.Relation{Sub: &plan.SelectPlan{Root: rows.root, Cols: rows.cols}})
 	return rel, true, err
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -356,7 +357,7 @@ func constraintsOf(opts map[string]string) *constraints {
 
 // exprOf parses the expression text of a constraint, to be bound by a
 // planner of the returned source.
-func (e *Engine) exprOf(text string) (sqlparser.Expr, *Source, error) {
+func (e *Engine) exprOf(text string) (sqlparser.Expr, *plan.Source, error) {
 	st, err := e.prepare("SELECT " + text)
 	if err != nil {
 		return nil, nil, errorf("the constraint expression %q: %v", text, err)
@@ -374,14 +375,14 @@ func (e *Engine) exprOf(text string) (sqlparser.Expr, *Source, error) {
 
 // bindStored binds a constraint's stored expression text in sc (as a
 // condition with asBool); a binding error is reported under label.
-func bindStored(p *Planner, text string, sc *Scope, asBool bool, label string) (Expr, error) {
+func bindStored(p *plan.Planner, text string, sc *plan.Scope, asBool bool, label string) (plan.Expr, error) {
 	e, src, err := stmtOf(p).StoredExpr(text)
 	if err != nil {
 		return nil, err
 	}
 	cp := p.Child(src)
 	defer cp.ReleaseAll()
-	var bound Expr
+	var bound plan.Expr
 	if asBool {
 		bound, err = cp.BindBool(e, sc, nil)
 	} else {
@@ -395,17 +396,17 @@ func bindStored(p *Planner, text string, sc *Scope, asBool bool, label string) (
 
 // rowsScope is a scope whose one relation is the rows being written: the
 // table's columns, column k in slot k of their batch.
-func rowsScope(fields []*schema.Field, types []Type) *Scope {
-	rel := &Relation{Alias: "new"}
+func rowsScope(fields []*schema.Field, types []Type) *plan.Scope {
+	rel := &plan.Relation{Alias: "new"}
 	for k, f := range fields {
-		rel.Cols = append(rel.Cols, &ScopeCol{Rel: rel, Name: f.Name, T: types[k], Slot: &Slot{Idx: k}})
+		rel.Cols = append(rel.Cols, &plan.ScopeCol{Rel: rel, Name: f.Name, T: types[k], Slot: &plan.Slot{Idx: k}})
 	}
-	return &Scope{Rels: []*Relation{rel}}
+	return &plan.Scope{Rels: []*plan.Relation{rel}}
 }
 
 // fillDefaults sets the columns an INSERT leaves out (data[k] nil) that
 // have a DEFAULT to its value.
-func fillDefaults(p *Planner, con *constraints, fields []*schema.Field, types []Type, data []*Col, n int) error {
+func fillDefaults(p *plan.Planner, con *constraints, fields []*schema.Field, types []Type, data []*Col, n int) error {
 	for k, f := range fields {
 		if _, ok := con.defaults[f.Name]; !ok || data[k] != nil {
 			continue
@@ -422,14 +423,14 @@ func fillDefaults(p *Planner, con *constraints, fields []*schema.Field, types []
 }
 
 // defaultCol is the DEFAULT of column f, of type t, for n rows.
-func defaultCol(p *Planner, con *constraints, f *schema.Field, t Type, n int) (*Col, error) {
-	bound, err := bindStored(p, con.defaults[f.Name], &Scope{}, false, fmt.Sprintf("DEFAULT of column %q", f.Name))
+func defaultCol(p *plan.Planner, con *constraints, f *schema.Field, t Type, n int) (*Col, error) {
+	bound, err := bindStored(p, con.defaults[f.Name], &plan.Scope{}, false, fmt.Sprintf("DEFAULT of column %q", f.Name))
 	if err != nil {
 		return nil, err
 	}
 	c, err := bound.Eval(&Batch{N: n})
 	if err == nil {
-		c, err = CastCol(c, t)
+		c, err = plan.CastCol(c, t)
 	}
 	if err != nil {
 		return nil, errorf("DEFAULT of column %q: %v", f.Name, err)
@@ -438,12 +439,12 @@ func defaultCol(p *Planner, con *constraints, f *schema.Field, t Type, n int) (*
 }
 
 // defaultValue is the DEFAULT of column f, of type t (NULL without one).
-func defaultValue(p *Planner, con *constraints, f *schema.Field, t Type) (any, error) {
+func defaultValue(p *plan.Planner, con *constraints, f *schema.Field, t Type) (any, error) {
 	text, ok := con.defaults[f.Name]
 	if !ok {
 		return nil, nil
 	}
-	bound, err := bindStored(p, text, &Scope{}, false, fmt.Sprintf("DEFAULT of column %q", f.Name))
+	bound, err := bindStored(p, text, &plan.Scope{}, false, fmt.Sprintf("DEFAULT of column %q", f.Name))
 	if err != nil {
 		return nil, err
 	}
@@ -453,7 +454,7 @@ func defaultValue(p *Planner, con *constraints, f *schema.Field, t Type) (any, e
 	}
 	v := c.Get(0)
 	if v != nil {
-		if v, err = CastScalar(v, c.T, t); err != nil {
+		if v, err = plan.CastScalar(v, c.T, t); err != nil {
 			return nil, errorf("DEFAULT of column %q: %v", f.Name, err)
 		}
 	}
@@ -461,7 +462,7 @@ func defaultValue(p *Planner, con *constraints, f *schema.Field, t Type) (any, e
 }
 
 // checkConstraintRows enforces the CHECK constraints on the rows data.
-func checkConstraintRows(p *Planner, con *constraints, fields []*schema.Field, types []Type, data []*Col, n int) error {
+func checkConstraintRows(p *plan.Planner, con *constraints, fields []*schema.Field, types []Type, data []*Col, n int) error {
 	if len(con.checks) == 0 || n == 0 {
 		return nil
 	}
@@ -490,7 +491,7 @@ func checkConstraintRows(p *Planner, con *constraints, fields []*schema.Field, t
 // planner: in a transaction, its own rows too). With ignore, the rows
 // whose key is taken are left out instead: keep lists the rows kept (nil
 // when all are).
-func checkKeys(p *Planner, ctx context.Context, con *constraints, table string, fields []*schema.Field, data []*Col, n int, ignore bool) (keep []int32, err error) {
+func checkKeys(p *plan.Planner, ctx context.Context, con *constraints, table string, fields []*schema.Field, data []*Col, n int, ignore bool) (keep []int32, err error) {
 	type key struct {
 		cols    []int
 		primary bool
@@ -603,13 +604,13 @@ func checkKeys(p *Planner, ctx context.Context, con *constraints, table string, 
 func keyText(fields []*schema.Field, idx []int, cols []*Col, i int) string {
 	parts := make([]string, len(idx))
 	for j, k := range idx {
-		parts[j] = fields[k].Name + ": " + FormatScalar(cols[j].T, cols[j].Get(i))
+		parts[j] = fields[k].Name + ": " + plan.FormatScalar(cols[j].T, cols[j].Get(i))
 	}
 	return strings.Join(parts, ", ")
 }
 
 // keyColumns reads the columns named cols of table.
-func keyColumns(p *Planner, ctx context.Context, table string, cols []string) (*Batch, error) {
+func keyColumns(p *plan.Planner, ctx context.Context, table string, cols []string) (*Batch, error) {
 	sel := &sqlparser.Select{From: sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(table)}}}}
 	for _, name := range cols {
 		sel.SelectExprs = append(sel.SelectExprs, &sqlparser.AliasedExpr{Expr: &sqlparser.ColName{Name: sqlparser.NewColIdent(name)}})
@@ -627,7 +628,7 @@ func keyColumns(p *Planner, ctx context.Context, table string, cols []string) (*
 // checkForeign enforces the FOREIGN KEYs on the rows data: each key
 // without NULLs must be a key of the table it references (read through
 // the planner). Deleting or changing the referenced rows is not checked.
-func checkForeign(p *Planner, ctx context.Context, con *constraints, fields []*schema.Field, data []*Col, n int) error {
+func checkForeign(p *plan.Planner, ctx context.Context, con *constraints, fields []*schema.Field, data []*Col, n int) error {
 	for _, fk := range con.foreign {
 		cols := make([]*Col, len(fk.cols))
 		for j, name := range fk.cols {
@@ -662,7 +663,7 @@ func checkForeign(p *Planner, ctx context.Context, con *constraints, fields []*s
 				if c.IsNull(i) {
 					return "", false
 				}
-				v, err := CastScalar(c.Get(i), c.T, cols[j].T)
+				v, err := plan.CastScalar(c.Get(i), c.T, cols[j].T)
 				if err != nil {
 					return "", false
 				}
@@ -681,7 +682,7 @@ func checkForeign(p *Planner, ctx context.Context, con *constraints, fields []*s
 				// Named as DuckDB names it: by the referenced columns.
 				parts := make([]string, len(cols))
 				for j, c := range cols {
-					parts[j] = refCols[j] + ": " + FormatScalar(c.T, c.Get(i))
+					parts[j] = refCols[j] + ": " + plan.FormatScalar(c.T, c.Get(i))
 				}
 				return errorf("violates foreign key constraint because key %q does not exist in the referenced table %s (row %d)", strings.Join(parts, ", "), fk.table, i+1)
 			}
@@ -772,7 +773,7 @@ func tokensText(toks []parse.Token) string {
 // constraint) a new row has is replaced by it (OR REPLACE) or updated by
 // up's SET list (DO UPDATE, where its WHERE holds); the other new rows
 // are added.
-func (s *Stmt) conflictRewrite(ctx context.Context, p *Planner, tgt *target, name string, con *constraints, data []*Col, n int, up *upsertSpec) (Result, error) {
+func (s *Stmt) conflictRewrite(ctx context.Context, p *plan.Planner, tgt *target, name string, con *constraints, data []*Col, n int, up *upsertSpec) (Result, error) {
 	if tgt.folder {
 		return Result{}, unsupported("INSERT OR REPLACE or ON CONFLICT DO UPDATE into a table that is a folder of files")
 	}
@@ -832,7 +833,7 @@ func (s *Stmt) conflictRewrite(ctx context.Context, p *Planner, tgt *target, nam
 	err := s.rewriteTable(ctx, p, tgt, te, sqlparser.SelectExprs{&sqlparser.StarExpr{}}, nil, func(b *Batch, _ []bool) ([]*Col, error) {
 		old := make([]*Col, len(tgt.fields))
 		for k, f := range tgt.fields {
-			c, err := CastCol(b.Cols[k], TypeOfField(f))
+			c, err := plan.CastCol(b.Cols[k], plan.TypeOfField(f))
 			if err != nil {
 				return nil, err
 			}
@@ -873,9 +874,9 @@ func (s *Stmt) conflictRewrite(ctx context.Context, p *Planner, tgt *target, nam
 		for k := range tgt.fields {
 			out[k] = old[k].Take(keep)
 			if updated != nil {
-				AppendCol(out[k], updated[k])
+				plan.AppendCol(out[k], updated[k])
 			}
-			AppendCol(out[k], data[k].Take(rest))
+			plan.AppendCol(out[k], data[k].Take(rest))
 		}
 		return out, nil
 	}, nil)
@@ -888,19 +889,19 @@ func (s *Stmt) conflictRewrite(ctx context.Context, p *Planner, tgt *target, nam
 // upsertRows computes the table rows oldRows of old updated by up's SET
 // list, the rows newRows of data being their excluded rows, and which of
 // them its WHERE let it update.
-func upsertRows(p *Planner, up *upsertSpec, fields []*schema.Field, old []*Col, oldRows []int32, data []*Col, newRows []int32, table string) ([]*Col, []bool, error) {
+func upsertRows(p *plan.Planner, up *upsertSpec, fields []*schema.Field, old []*Col, oldRows []int32, data []*Col, newRows []int32, table string) ([]*Col, []bool, error) {
 	m := len(fields)
-	rel := &Relation{Alias: table}
+	rel := &plan.Relation{Alias: table}
 	batch := &Batch{N: len(oldRows)}
 	for k, f := range fields {
-		rel.Cols = append(rel.Cols, &ScopeCol{Rel: rel, Name: f.Name, T: old[k].T, Slot: &Slot{Idx: k}})
+		rel.Cols = append(rel.Cols, &plan.ScopeCol{Rel: rel, Name: f.Name, T: old[k].T, Slot: &plan.Slot{Idx: k}})
 		batch.Cols = append(batch.Cols, old[k].Take(oldRows))
 	}
 	for k, f := range fields {
-		rel.Cols = append(rel.Cols, &ScopeCol{Rel: rel, Name: excludedPrefix + f.Name, T: data[k].T, Slot: &Slot{Idx: m + k}})
+		rel.Cols = append(rel.Cols, &plan.ScopeCol{Rel: rel, Name: excludedPrefix + f.Name, T: data[k].T, Slot: &plan.Slot{Idx: m + k}})
 		batch.Cols = append(batch.Cols, data[k].Take(newRows))
 	}
-	sc := &Scope{Rels: []*Relation{rel}}
+	sc := &plan.Scope{Rels: []*plan.Relation{rel}}
 	eval := func(text string, asBool bool) (*Col, error) {
 		bound, err := bindStored(p, text, sc, asBool, "ON CONFLICT DO UPDATE")
 		if err != nil {
@@ -932,10 +933,10 @@ func upsertRows(p *Planner, up *upsertSpec, fields []*schema.Field, old []*Col, 
 		if err != nil {
 			return nil, nil, err
 		}
-		if nv, err = CastCol(nv, out[k].T); err != nil {
+		if nv, err = plan.CastCol(nv, out[k].T); err != nil {
 			return nil, nil, errorf("ON CONFLICT DO UPDATE SET %s: %v", col, err)
 		}
-		b := NewBuilder(out[k].T, batch.N)
+		b := plan.NewBuilder(out[k].T, batch.N)
 		for i := 0; i < batch.N; i++ {
 			if apply[i] {
 				b.Add(nv.Get(i))

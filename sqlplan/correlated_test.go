@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // TestCorrelatedSubqueries checks correlated scalar, EXISTS and IN
@@ -136,10 +138,10 @@ func TestGroupedCorrelation(t *testing.T) {
 	}
 	for _, q := range queries {
 		grouped := strings.Join(rowStrings(queryAll(t, e, q)), ";")
-		NoGroupedCorrelation = true
+		plan.NoGroupedCorrelation = true
 		clear(e.stmts) // prepared again without the grouped form
 		perValue := strings.Join(rowStrings(queryAll(t, e, q)), ";")
-		NoGroupedCorrelation = false
+		plan.NoGroupedCorrelation = false
 		clear(e.stmts)
 		if grouped != perValue {
 			t.Errorf("%s:\ngrouped   %s\nper value %s", q, grouped, perValue)

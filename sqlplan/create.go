@@ -20,6 +20,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/schema"
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -104,7 +105,7 @@ func (e *Engine) prepareCreate(ctx context.Context, s *Stmt, text string, toks [
 	if name, next, ok := parse.QualifiedName(toks, i); ok {
 		s.table, i = name, next-1 // db.t (attach.go)
 	}
-	s.Src = &Source{Source: parse.Source{Orig: text, Toks: toks}}
+	s.Src = &plan.Source{Source: parse.Source{Orig: text, Toks: toks}}
 	i++
 	spec := &createSpec{options: map[string]string{}}
 	s.create = spec
@@ -226,8 +227,8 @@ func (e *Engine) prepareCreate(ctx context.Context, s *Stmt, text string, toks [
 // readColumnDef reads the column definition of column name (its type at
 // toks[i+1], then NULL, NOT NULL and constraints) into spec and returns
 // where it ends.
-func readColumnDef(text string, toks []parse.Token, i int, name string, spec *createSpec, ut UserTypes) (int, error) {
-	t, i, err := ReadNestedType(text, toks, i+1, ut)
+func readColumnDef(text string, toks []parse.Token, i int, name string, spec *createSpec, ut plan.UserTypes) (int, error) {
+	t, i, err := plan.ReadNestedType(text, toks, i+1, ut)
 	if err != nil {
 		return i, err
 	}
@@ -371,7 +372,7 @@ func (e *Engine) prepareCopy(ctx context.Context, s *Stmt, text string, toks []p
 		return nil, fail(1, "COPY takes a table or a (SELECT ...)")
 	}
 	s.kind, s.inner, s.create, s.replace = kindCopy, inner, spec, true
-	s.Src = &Source{Source: parse.Source{Orig: text, Toks: toks}}
+	s.Src = &plan.Source{Source: parse.Source{Orig: text, Toks: toks}}
 	return s, nil
 }
 
@@ -443,11 +444,11 @@ func fieldOf(name string, t Type, notNull bool) (writer.Field, error) {
 	case KDate:
 		f = writer.Date(name)
 	case KTime:
-		f = writer.Time(name, TimeUnitOf(t), false) // TIME, not TIMETZ
+		f = writer.Time(name, plan.TimeUnitOf(t), false) // TIME, not TIMETZ
 	case KTimeTZ:
 		f = writer.Time(name, writer.Micros, true) // the UTC time, as DuckDB
 	case KTimestamp:
-		f = writer.Timestamp(name, TimeUnitOf(t), t.TZ)
+		f = writer.Timestamp(name, plan.TimeUnitOf(t), t.TZ)
 	case KUUID:
 		f = writer.UUID(name)
 	case KInterval:
@@ -697,7 +698,7 @@ func decodeOptions(f interface{ KeyValue(string) (string, bool) }) map[string]st
 	return out
 }
 
-func (s *Stmt) createTable(ctx context.Context, p *Planner) (Result, error) {
+func (s *Stmt) createTable(ctx context.Context, p *plan.Planner) (Result, error) {
 	if s.create != nil && s.create.delta {
 		return s.createDelta(ctx, p)
 	}
@@ -776,7 +777,7 @@ func (s *Stmt) createTable(ctx context.Context, p *Planner) (Result, error) {
 		vecs := make([]*vector.Vector, len(lfields))
 		for k, f := range lfields {
 			var err error
-			if vecs[k], err = ToVector(data[k], f); err != nil {
+			if vecs[k], err = plan.ToVector(data[k], f); err != nil {
 				return errorf("column %q: %v", f.Name, err)
 			}
 		}
@@ -978,7 +979,7 @@ func (s *Stmt) droppable(path string, st os.FileInfo) error {
 
 // createColumns is the columns of a CREATE TABLE: those given, or the
 // query's with its rows.
-func (s *Stmt) createColumns(ctx context.Context, p *Planner) (fields []writer.Field, data []*Col, n int, err error) {
+func (s *Stmt) createColumns(ctx context.Context, p *plan.Planner) (fields []writer.Field, data []*Col, n int, err error) {
 	fields, data, n, _, err = s.createColumnsTypes(ctx, p)
 	return fields, data, n, err
 }
@@ -987,7 +988,7 @@ func (s *Stmt) createColumns(ctx context.Context, p *Planner) (fields []writer.F
 // records the SQL types the Parquet types do not convey (see
 // columnTypesKV); "" when there are none; COPY records only the values of
 // ENUM columns (DuckDB's COPY writes a TIMESTAMP_S as a TIMESTAMP).
-func (s *Stmt) createColumnsTypes(ctx context.Context, p *Planner) (fields []writer.Field, data []*Col, n int, kv string, err error) {
+func (s *Stmt) createColumnsTypes(ctx context.Context, p *plan.Planner) (fields []writer.Field, data []*Col, n int, kv string, err error) {
 	var names []string
 	var types []Type
 	defer func() {
@@ -1008,7 +1009,7 @@ func (s *Stmt) createColumnsTypes(ctx context.Context, p *Planner) (fields []wri
 			types[i] = c.Type
 			names = append(names, c.Name)
 			if c.Type.Kind == KNull {
-				types[i] = TInt
+				types[i] = plan.TInt
 			}
 			if seen[strings.ToLower(c.Name)] {
 				sp.Root.Close()
@@ -1022,7 +1023,7 @@ func (s *Stmt) createColumnsTypes(ctx context.Context, p *Planner) (fields []wri
 			}
 			fields = append(fields, f)
 		}
-		b, err := Drain(ctx, sp.Root, types)
+		b, err := plan.Drain(ctx, sp.Root, types)
 		sp.Root.Close()
 		if err != nil {
 			return nil, nil, 0, "", err
@@ -1030,7 +1031,7 @@ func (s *Stmt) createColumnsTypes(ctx context.Context, p *Planner) (fields []wri
 		n = b.N
 		for i, c := range b.Cols {
 			if c.T.Kind == KNull {
-				c = NullCol(types[i], n)
+				c = plan.NullCol(types[i], n)
 			}
 			data = append(data, c)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/carquet-go/carquet/sqlplan/textfile"
 )
 
@@ -63,7 +64,7 @@ func (e *Engine) prepareCopyCSV(ctx context.Context, s *Stmt, text string, toks 
 		return nil, err
 	}
 	s.kind, s.inner, s.csvOut, s.table = kindCopy, inner, spec, path
-	s.Src = &Source{Source: parse.Source{Orig: text, Toks: toks}}
+	s.Src = &plan.Source{Source: parse.Source{Orig: text, Toks: toks}}
 	return s, nil
 }
 

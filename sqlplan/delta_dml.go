@@ -10,6 +10,7 @@ import (
 	"github.com/carquet-go/carquet/sqlplan/dml"
 	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -37,7 +38,7 @@ type deltaChange func(b *Batch, hit []bool) ([]*Col, error)
 
 // deltaDML runs a DELETE (change nil) or UPDATE of the Delta table tgt
 // and returns the rows it deleted or updated.
-func (s *Stmt) deltaDML(ctx context.Context, p *Planner, tgt *target, te *sqlparser.AliasedTableExpr, items sqlparser.SelectExprs,
+func (s *Stmt) deltaDML(ctx context.Context, p *plan.Planner, tgt *target, te *sqlparser.AliasedTableExpr, items sqlparser.SelectExprs,
 	where *sqlparser.Where, change deltaChange) (int64, error) {
 	from := sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(deltaFileMarker)}, As: sqlparser.NewTableIdent(s.tableName(te))}}
 	sel, err := flaggedSelect(items, where, from)
@@ -186,7 +187,7 @@ func deltaVectors(tgt *target, cols []*Col) ([]*vector.Vector, error) {
 	n := cols[0].Len
 	vecs := make([]*vector.Vector, len(tgt.fields))
 	for k, f := range tgt.fields {
-		c, err := CastCol(cols[k], TypeOfField(f))
+		c, err := plan.CastCol(cols[k], plan.TypeOfField(f))
 		if err != nil {
 			return nil, errorf("column %q: %v", f.Name, err)
 		}
@@ -197,7 +198,7 @@ func deltaVectors(tgt *target, cols []*Col) ([]*vector.Vector, error) {
 				}
 			}
 		}
-		if vecs[k], err = ToVector(c, f); err != nil {
+		if vecs[k], err = plan.ToVector(c, f); err != nil {
 			return nil, errorf("column %q: %v", f.Name, err)
 		}
 	}
@@ -207,7 +208,7 @@ func deltaVectors(tgt *target, cols []*Col) ([]*vector.Vector, error) {
 // readDeltaFile runs sel, whose FROM names deltaFileMarker, over the one
 // Delta data file ft (read alone, without its deletion vector), under
 // the write lock the caller holds.
-func readDeltaFile(p *Planner, ctx context.Context, ft *scan.Table, sel *sqlparser.Select) (*Batch, error) {
+func readDeltaFile(p *plan.Planner, ctx context.Context, ft *scan.Table, sel *sqlparser.Select) (*Batch, error) {
 	rp := p.Child(p.Src)
 	holdWrite(rp)
 	rp.Files = map[string]*scan.Table{deltaFileMarker: ft}

@@ -9,6 +9,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/sqlplan/dml"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/carquet-go/carquet/writer"
 	"github.com/xwb1989/sqlparser"
 )
@@ -26,7 +27,7 @@ import (
 
 // optimizeDelta runs OPTIMIZE of the Delta table tgt, its data files then
 // its log; RowsAffected is the number of rows written to the new file.
-func (s *Stmt) optimizeDelta(ctx context.Context, p *Planner, tgt *target) (Result, error) {
+func (s *Stmt) optimizeDelta(ctx context.Context, p *plan.Planner, tgt *target) (Result, error) {
 	res, err := s.optimizeDeltaFiles(ctx, p, tgt)
 	if err == nil {
 		delta.CompactLog(tgt.path, s.e.opts.Store) // best effort: see above
@@ -35,7 +36,7 @@ func (s *Stmt) optimizeDelta(ctx context.Context, p *Planner, tgt *target) (Resu
 }
 
 // optimizeDeltaFiles compacts the small data files of the Delta table tgt.
-func (s *Stmt) optimizeDeltaFiles(ctx context.Context, p *Planner, tgt *target) (Result, error) {
+func (s *Stmt) optimizeDeltaFiles(ctx context.Context, p *plan.Planner, tgt *target) (Result, error) {
 	opts, err := s.e.writeOptions(tgt.opts)
 	if err != nil {
 		return Result{}, err

@@ -16,6 +16,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/sqlplan/dml"
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -89,7 +90,7 @@ func (e *Engine) appendDelta(tgt *target, batches [][]*vector.Vector, blind bool
 // createDelta runs CREATE TABLE ... USING delta: a folder with the first
 // commit of the table (protocol, metadata and, for AS SELECT, the data
 // file of the query's rows).
-func (s *Stmt) createDelta(ctx context.Context, p *Planner) (Result, error) {
+func (s *Stmt) createDelta(ctx context.Context, p *plan.Planner) (Result, error) {
 	spec := s.create
 	switch {
 	case s.temp:
@@ -169,7 +170,7 @@ func (s *Stmt) createDelta(ctx context.Context, p *Planner) (Result, error) {
 	var vecs []*vector.Vector
 	if n > 0 {
 		for k, f := range lfields {
-			c, err := CastCol(data[k], TypeOfField(f))
+			c, err := plan.CastCol(data[k], plan.TypeOfField(f))
 			if err != nil {
 				return Result{}, errorf("column %q: %v", f.Name, err)
 			}
@@ -180,7 +181,7 @@ func (s *Stmt) createDelta(ctx context.Context, p *Planner) (Result, error) {
 					}
 				}
 			}
-			v, err := ToVector(c, f)
+			v, err := plan.ToVector(c, f)
 			if err != nil {
 				return Result{}, errorf("column %q: %v", f.Name, err)
 			}

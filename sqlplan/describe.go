@@ -7,6 +7,7 @@ import (
 	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // DESCRIBE has DuckDB's columns (column_name, column_type, null, key,
@@ -18,8 +19,8 @@ import (
 const describeMarker = "__carquet_describe__:"
 
 // describeCatalog is DESCRIBE of the table or view name.
-func describeCatalog(p *Planner, name string) (*CatalogRows, error) {
-	c := &CatalogRows{}
+func describeCatalog(p *plan.Planner, name string) (*plan.CatalogRows, error) {
+	c := &plan.CatalogRows{}
 	if stmtOf(p).View(name) != nil {
 		describeEntry(c, viewEntry(p, name))
 		return c, nil
@@ -34,18 +35,18 @@ func describeCatalog(p *Planner, name string) (*CatalogRows, error) {
 	}
 	defer p.Cat.ReleaseTable(t)
 	describeEntry(c, ent)
-	phys := c.Col("parquet_type", TString)
+	phys := c.Col("parquet_type", plan.TString)
 	for _, col := range t.Columns {
-		phys.Add(PhysicalName(col.Field))
+		phys.Add(plan.PhysicalName(col.Field))
 	}
 	return c, nil
 }
 
 // describeEntry adds DuckDB's DESCRIBE columns of ent's columns to c;
 // extra is always NULL.
-func describeEntry(c *CatalogRows, ent catalogEntry) {
-	names, types, nulls := c.Col("column_name", TString), c.Col("column_type", TString), c.Col("null", TString)
-	keys, defaults, extra := c.Col("key", TString), c.Col("default", TString), c.Col("extra", TString)
+func describeEntry(c *plan.CatalogRows, ent catalogEntry) {
+	names, types, nulls := c.Col("column_name", plan.TString), c.Col("column_type", plan.TString), c.Col("null", plan.TString)
+	keys, defaults, extra := c.Col("key", plan.TString), c.Col("default", plan.TString), c.Col("extra", plan.TString)
 	for _, col := range ent.cols {
 		c.N++
 		names.Add(col.name)
@@ -55,14 +56,14 @@ func describeEntry(c *CatalogRows, ent catalogEntry) {
 		} else {
 			nulls.Add("YES")
 		}
-		keys.Add(NullIfEmpty(col.key))
-		defaults.Add(NullIfEmpty(col.dflt))
+		keys.Add(plan.NullIfEmpty(col.key))
+		defaults.Add(plan.NullIfEmpty(col.dflt))
 		extra.Add(nil)
 	}
 }
 
 // catalogRowsResult are c's rows as a statement's result.
-func catalogRowsResult(ctx context.Context, c *CatalogRows) *Rows {
+func catalogRowsResult(ctx context.Context, c *plan.CatalogRows) *Rows {
 	cols := make([]*Col, len(c.Data))
 	for i, d := range c.Data {
 		cols[i] = d.C
@@ -155,7 +156,7 @@ const showDatabases = "SELECT database_name FROM duckdb_databases() ORDER BY dat
 // statementRelation is the relation of (DESCRIBE query) or (SUMMARIZE
 // ...) in FROM: the statement runs when the query plans, and its rows
 // are the relation's; ok is false for other names.
-func statementRelation(p *Planner, name, alias string) (*Relation, bool, error) {
+func statementRelation(p *plan.Planner, name, alias string) (*plan.Relation, bool, error) {
 	var text string
 	if query, ok := strings.CutPrefix(name, describeQueryMarker); ok {
 		text = "DESCRIBE " + query
@@ -180,7 +181,7 @@ func statementRelation(p *Planner, name, alias string) (*Relation, bool, error) 
 	if alias == "" {
 		alias = "subquery"
 	}
-	rel, err := DerivedRelation(alias, rows.cols, &Relation{Sub: &SelectPlan{Root: rows.root, Cols: rows.cols}})
+	rel, err := plan.DerivedRelation(alias, rows.cols, &plan.Relation{Sub: &plan.SelectPlan{Root: rows.root, Cols: rows.cols}})
 	return rel, true, err
 }
 
@@ -189,10 +190,10 @@ func statementRelation(p *Planner, name, alias string) (*Relation, bool, error) 
 const showTablesQuery = "SELECT table_name AS name FROM information_schema.tables WHERE table_catalog = 'carquet' ORDER BY name"
 
 // describeRelation is (DESCRIBE name) in FROM.
-func describeRelation(p *Planner, name, alias string) (*Relation, error) {
+func describeRelation(p *plan.Planner, name, alias string) (*plan.Relation, error) {
 	c, err := describeCatalog(p, name)
 	if err != nil {
-		return nil, p.Src.Locate(AsError(err), name)
+		return nil, p.Src.Locate(plan.AsError(err), name)
 	}
 	if alias == "" {
 		alias = strings.ToLower(name)
@@ -203,8 +204,8 @@ func describeRelation(p *Planner, name, alias string) (*Relation, error) {
 // statementError is the error of the statement a marker table name runs,
 // placed at the statement in the user's text (its own offsets are in
 // the text the marker carries).
-func statementError(p *Planner, marker string, err error) error {
-	e := AsError(err)
+func statementError(p *plan.Planner, marker string, err error) error {
+	e := plan.AsError(err)
 	if p.Src == nil {
 		return e
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/carquet-go/carquet/writer"
 	"github.com/xwb1989/sqlparser"
 )
@@ -32,7 +33,7 @@ func (s *Stmt) dmlTarget(verb string, tables sqlparser.TableExprs, tx *Tx) (*tar
 	}
 	tgt, err := s.e.targetOf(qualifiedTable(tn), tx, true)
 	if err != nil {
-		return nil, nil, s.Src.Locate(AsError(err), tn.Name.String())
+		return nil, nil, s.Src.Locate(plan.AsError(err), tn.Name.String())
 	}
 	return tgt, te, nil
 }
@@ -55,7 +56,7 @@ func dmlTableExpr(verb string, tables sqlparser.TableExprs) (*sqlparser.AliasedT
 }
 
 // deleteRows runs DELETE FROM t [WHERE c].
-func (s *Stmt) deleteRows(ctx context.Context, p *Planner) (Result, error) {
+func (s *Stmt) deleteRows(ctx context.Context, p *plan.Planner) (Result, error) {
 	del := parse.CloneAST(s.AST.(*sqlparser.Delete))
 	if err := deleteForm(del); err != nil {
 		return Result{}, err
@@ -93,7 +94,7 @@ func (s *Stmt) deleteRows(ctx context.Context, p *Planner) (Result, error) {
 
 // updateRows runs UPDATE t SET col = expr, ... [WHERE c]. The new values
 // are cast to the columns' types as INSERT casts them.
-func (s *Stmt) updateRows(ctx context.Context, p *Planner) (Result, error) {
+func (s *Stmt) updateRows(ctx context.Context, p *plan.Planner) (Result, error) {
 	up := parse.CloneAST(s.AST.(*sqlparser.Update))
 	if err := updateForm(up); err != nil {
 		return Result{}, err
@@ -115,16 +116,16 @@ func (s *Stmt) updateRows(ctx context.Context, p *Planner) (Result, error) {
 			}
 		}
 		for k, j := range set {
-			t := TypeOfField(tgt.fields[k])
-			nv, err := CastCol(b.Cols[j], t)
+			t := plan.TypeOfField(tgt.fields[k])
+			nv, err := plan.CastCol(b.Cols[j], t)
 			if err != nil {
 				return nil, errorf("column %q: %v", tgt.fields[k].Name, err)
 			}
-			old, err := CastCol(cols[k], t)
+			old, err := plan.CastCol(cols[k], t)
 			if err != nil {
 				return nil, err
 			}
-			out := NewBuilder(t, b.N)
+			out := plan.NewBuilder(t, b.N)
 			for i, h := range hit {
 				if h {
 					out.Add(nv.Get(i))
@@ -216,7 +217,7 @@ func fieldNames(fields []*schema.Field) []string {
 // new contents, with the table's schema, options and key-value metadata;
 // added, when not nil, gives once every row is read the rows that follow
 // them (MERGE's inserts).
-func (s *Stmt) rewriteTable(ctx context.Context, p *Planner, tgt *target, te *sqlparser.AliasedTableExpr, items sqlparser.SelectExprs,
+func (s *Stmt) rewriteTable(ctx context.Context, p *plan.Planner, tgt *target, te *sqlparser.AliasedTableExpr, items sqlparser.SelectExprs,
 	where *sqlparser.Where, change func(b *Batch, hit []bool) ([]*Col, error), added func() ([]*Col, error)) error {
 	sel, err := flaggedSelect(items, where, sqlparser.TableExprs{te})
 	if err != nil {
@@ -280,10 +281,10 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *Planner, tgt *target, te *sq
 				}
 				if more != nil {
 					for k := range cols {
-						if cols[k], err = CastCol(cols[k], TypeOfField(tgt.fields[k])); err != nil {
+						if cols[k], err = plan.CastCol(cols[k], plan.TypeOfField(tgt.fields[k])); err != nil {
 							return errorf("column %q: %v", tgt.fields[k].Name, err)
 						}
-						AppendCol(cols[k], more[k])
+						plan.AppendCol(cols[k], more[k])
 					}
 				}
 			}
@@ -336,7 +337,7 @@ func (s *Stmt) rewriteTable(ctx context.Context, p *Planner, tgt *target, te *sq
 func flaggedSelect(items sqlparser.SelectExprs, where *sqlparser.Where, from sqlparser.TableExprs) (*sqlparser.Select, error) {
 	var cond sqlparser.Expr = sqlparser.BoolVal(true)
 	if where != nil {
-		if ContainsAggregate(where.Expr) {
+		if plan.ContainsAggregate(where.Expr) {
 			return nil, errorf("aggregate functions are not allowed in WHERE")
 		}
 		cond = &sqlparser.IsExpr{Operator: sqlparser.IsTrueStr, Expr: where.Expr}
@@ -347,7 +348,7 @@ func flaggedSelect(items sqlparser.SelectExprs, where *sqlparser.Where, from sql
 
 // rowGroupsToRead opens the table's file and tells which of its row
 // groups the WHERE may match (see rewriteScope). done releases the table.
-func (s *Stmt) rowGroupsToRead(p *Planner, tgt *target, te *sqlparser.AliasedTableExpr, where *sqlparser.Where) (*file.File, []bool, func(), error) {
+func (s *Stmt) rowGroupsToRead(p *plan.Planner, tgt *target, te *sqlparser.AliasedTableExpr, where *sqlparser.Where) (*file.File, []bool, func(), error) {
 	table, filter, done, err := s.rewriteScope(p, te, where)
 	if err != nil {
 		return nil, nil, nil, err
@@ -369,7 +370,7 @@ func (s *Stmt) rowGroupsToRead(p *Planner, tgt *target, te *sqlparser.AliasedTab
 // the conjuncts of the WHERE the scan can test against each row group's
 // statistics and bloom filters (found by planning SELECT 1 FROM te WHERE
 // ...; nil: every row group may match). done releases the table.
-func (s *Stmt) rewriteScope(p *Planner, te *sqlparser.AliasedTableExpr, where *sqlparser.Where) (*scan.Table, scan.Predicate, func(), error) {
+func (s *Stmt) rewriteScope(p *plan.Planner, te *sqlparser.AliasedTableExpr, where *sqlparser.Where) (*scan.Table, scan.Predicate, func(), error) {
 	qp := p.Child(p.Src)
 	holdWrite(qp)
 	tn := te.Expr.(sqlparser.TableName)
@@ -397,7 +398,7 @@ func (s *Stmt) rewriteScope(p *Planner, te *sqlparser.AliasedTableExpr, where *s
 // pushedFilter is the filter the scan of te pushes down for where (nil
 // without where), as the SELECT path plans SELECT 1 FROM te WHERE ...:
 // the scan planned with p whose table is, by isTarget, te's.
-func pushedFilter(p *Planner, te *sqlparser.AliasedTableExpr, where *sqlparser.Where, isTarget func(*scan.Table) bool) (scan.Predicate, error) {
+func pushedFilter(p *plan.Planner, te *sqlparser.AliasedTableExpr, where *sqlparser.Where, isTarget func(*scan.Table) bool) (scan.Predicate, error) {
 	if where == nil {
 		return nil, nil
 	}
@@ -421,11 +422,11 @@ func pushedFilter(p *Planner, te *sqlparser.AliasedTableExpr, where *sqlparser.W
 
 // A rowSink takes the rows a rewrite makes (the table's columns), checks
 // and writes them; rp is the planner that read them.
-type rowSink func(ctx context.Context, rp *Planner, cols []*Col) error
+type rowSink func(ctx context.Context, rp *plan.Planner, cols []*Col) error
 
 // checkedSink writes rows to w after writeChecked's checks.
 func checkedSink(w *writer.Writer, tgt *target, con *constraints) rowSink {
-	return func(ctx context.Context, rp *Planner, cols []*Col) error {
+	return func(ctx context.Context, rp *plan.Planner, cols []*Col) error {
 		return writeChecked(ctx, rp, w, tgt, con, cols)
 	}
 }
@@ -433,7 +434,7 @@ func checkedSink(w *writer.Writer, tgt *target, con *constraints) rowSink {
 // streamRewrite reads the rows of the row groups rgs of the table's file
 // fi through sel and gives what change makes of them to put, a batch at
 // a time.
-func (s *Stmt) streamRewrite(ctx context.Context, p *Planner, put rowSink, tgt *target, items sqlparser.SelectExprs,
+func (s *Stmt) streamRewrite(ctx context.Context, p *plan.Planner, put rowSink, tgt *target, items sqlparser.SelectExprs,
 	sel *sqlparser.Select, fi int, rgs []int, change func(b *Batch, hit []bool) ([]*Col, error)) error {
 	rp := p.Child(p.Src)
 	holdWrite(rp)
@@ -454,8 +455,8 @@ func (s *Stmt) streamRewrite(ctx context.Context, p *Planner, put rowSink, tgt *
 			return err
 		}
 		for i, c := range b.Cols {
-			if t := sp.Cols[i].Type; c.T.Kind != t.Kind && Storage(c.T) != Storage(t) {
-				if b.Cols[i], err = CastCol(c, t); err != nil {
+			if t := sp.Cols[i].Type; c.T.Kind != t.Kind && plan.Storage(c.T) != plan.Storage(t) {
+				if b.Cols[i], err = plan.CastCol(c, t); err != nil {
 					return err
 				}
 			}
@@ -486,7 +487,7 @@ func changeBatch(tgt *target, items sqlparser.SelectExprs, b *Batch, change func
 
 // writeChecked casts rows to the table's column types, checks them
 // against its constraints (keys among themselves) and writes them.
-func writeChecked(ctx context.Context, rp *Planner, w *writer.Writer, tgt *target, con *constraints, cols []*Col) error {
+func writeChecked(ctx context.Context, rp *plan.Planner, w *writer.Writer, tgt *target, con *constraints, cols []*Col) error {
 	vecs, err := checkedVectors(ctx, rp, tgt, con, cols, "")
 	if err != nil || vecs == nil {
 		return err
@@ -498,15 +499,15 @@ func writeChecked(ctx context.Context, rp *Planner, w *writer.Writer, tgt *targe
 // against its constraints (keys among themselves, and against the rows
 // of table when it is not "") and returns them as the writer takes them
 // (nil for no rows).
-func checkedVectors(ctx context.Context, rp *Planner, tgt *target, con *constraints, cols []*Col, table string) ([]*vector.Vector, error) {
+func checkedVectors(ctx context.Context, rp *plan.Planner, tgt *target, con *constraints, cols []*Col, table string) ([]*vector.Vector, error) {
 	n := cols[0].Len
 	if n == 0 {
 		return nil, nil
 	}
 	types := make([]Type, len(tgt.fields))
 	for k, f := range tgt.fields {
-		types[k] = TypeOfField(f)
-		c, err := CastCol(cols[k], types[k])
+		types[k] = plan.TypeOfField(f)
+		c, err := plan.CastCol(cols[k], types[k])
 		if err != nil {
 			return nil, errorf("column %q: %v", f.Name, err)
 		}
@@ -531,7 +532,7 @@ func checkedVectors(ctx context.Context, rp *Planner, tgt *target, con *constrai
 	vecs := make([]*vector.Vector, len(tgt.fields))
 	for k, f := range tgt.fields {
 		var err error
-		if vecs[k], err = ToVector(cols[k], f); err != nil {
+		if vecs[k], err = plan.ToVector(cols[k], f); err != nil {
 			return nil, errorf("column %q: %v", f.Name, err)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // The logical nodes of the writes: INSERT, UPDATE, DELETE and MERGE are
@@ -33,14 +35,14 @@ type lWrite struct {
 	returning string
 	// checks are the constraints checked on the rows written.
 	checks []string
-	in     LNode // nil when the rows' plan is not shown
+	in     plan.LNode // nil when the rows' plan is not shown
 }
 
-func (n *lWrite) Inputs() []LNode {
+func (n *lWrite) Inputs() []plan.LNode {
 	if n.in == nil {
 		return nil
 	}
-	return []LNode{n.in}
+	return []plan.LNode{n.in}
 }
 
 func (n *lWrite) Explain() string {
@@ -80,7 +82,7 @@ type lValues struct {
 	defaults bool
 }
 
-func (lValues) Inputs() []LNode { return nil }
+func (lValues) Inputs() []plan.LNode { return nil }
 
 func (n lValues) Explain() string {
 	if n.defaults {
@@ -97,12 +99,12 @@ func (n lValues) Explain() string {
 // rows stream through it (merge_exec.go).
 type lMergeJoin struct {
 	on             string
-	target, source LNode
+	target, source plan.LNode
 }
 
-func (n *lMergeJoin) Inputs() []LNode {
-	var ins []LNode
-	for _, in := range []LNode{n.target, n.source} {
+func (n *lMergeJoin) Inputs() []plan.LNode {
+	var ins []plan.LNode
+	for _, in := range []plan.LNode{n.target, n.source} {
 		if in != nil {
 			ins = append(ins, in)
 		}

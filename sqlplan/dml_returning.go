@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -100,16 +101,16 @@ func (s *Stmt) checkDMLReturning(ctx context.Context) error {
 
 // dmlReturning runs an INSERT, UPDATE or DELETE with RETURNING and
 // returns the list over the rows it wrote or deleted.
-func (s *Stmt) dmlReturning(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *Planner) (*Rows, error) {
+func (s *Stmt) dmlReturning(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *plan.Planner) (*Rows, error) {
 	name, alias := s.dmlTable()
 	tgt, err := s.e.targetOf(name, tx, true)
 	if err != nil {
-		return nil, s.Src.Locate(AsError(err), name)
+		return nil, s.Src.Locate(plan.AsError(err), name)
 	}
 	names := fieldNames(tgt.fields)
 	types := make([]Type, len(tgt.fields))
 	for k, f := range tgt.fields {
-		types[k] = TypeOfField(f)
+		types[k] = plan.TypeOfField(f)
 	}
 	return s.runReturning(ctx, args, tx, sess, p, names, types, false, s.returning, alias)
 }
@@ -139,7 +140,7 @@ func returnUpserted(ctx context.Context, data []*Col, used []bool, updated []*Co
 	both := make([]*Col, len(data)) // updated's rows, then data's
 	for k := range data {
 		both[k] = updated[k].Take(allRows(updated[k].Len))
-		AppendCol(both[k], data[k])
+		plan.AppendCol(both[k], data[k])
 	}
 	m := int32(updated[0].Len)
 	var rows []int32

@@ -21,6 +21,7 @@ import (
 	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/sqlplan/dml"
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -123,8 +124,8 @@ type Engine struct {
 	// changes (settings.go); defaults are those before any SET, sess0 the
 	// session of statements run without one.
 	setMu    sync.Mutex
-	global   Settings
-	defaults Settings
+	global   plan.Settings
+	defaults plan.Settings
 	sess0    *Session
 	// openSessions counts the sessions made and not closed, sess0 among
 	// them (duckdb_connection_count(), systables.go).

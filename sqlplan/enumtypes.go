@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // User types: CREATE TYPE name AS ENUM ('a', ...) and CREATE TYPE name AS
@@ -49,7 +50,7 @@ func isTypeCreate(toks []parse.Token) bool {
 
 // parseTypeCreate reads CREATE [OR REPLACE] TYPE [IF NOT EXISTS] name AS
 // type into s; types resolves the names of other types in it.
-func parseTypeCreate(s *Stmt, text string, toks []parse.Token, ut UserTypes) (*userType, error) {
+func parseTypeCreate(s *Stmt, text string, toks []parse.Token, ut plan.UserTypes) (*userType, error) {
 	k := 1
 	if toks[1].Is("or") {
 		s.replace, k = true, 3
@@ -62,7 +63,7 @@ func parseTypeCreate(s *Stmt, text string, toks []parse.Token, ut UserTypes) (*u
 		return nil, errAt(text, parse.TokPos(text, toks, min(k, len(toks))), "expected CREATE TYPE name AS type")
 	}
 	name := toks[k].Name()
-	if IsTypeName(name) {
+	if plan.IsTypeName(name) {
 		return nil, errAt(text, toks[k].Pos, "Type with name %q already exists!", name)
 	}
 	at := k + 2
@@ -71,7 +72,7 @@ func parseTypeCreate(s *Stmt, text string, toks []parse.Token, ut UserTypes) (*u
 		e.Err = ErrUnsupported
 		return nil, e
 	}
-	t, end, err := ReadNestedType(text, toks, at, ut)
+	t, end, err := plan.ReadNestedType(text, toks, at, ut)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +171,7 @@ func (u *userType) catalogRow() (builtinType, []any) {
 	switch {
 	case t.Kind == KEnum:
 		row.size, row.logical = t.Enum.CodeBits()/8, "ENUM"
-		return row, EnumList(t.Enum.Values)
+		return row, plan.EnumList(t.Enum.Values)
 	case t.Elem != nil:
 		row.logical = "LIST"
 	case t.MapOf:

@@ -10,6 +10,7 @@ import (
 	"github.com/carquet-go/carquet/scan"
 	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -44,22 +45,22 @@ type writeShow struct {
 }
 
 // addPlan closes sp and keeps its EXPLAIN text as a read of the write.
-func (sh *writeShow) addPlan(root string, sp *SelectPlan) {
+func (sh *writeShow) addPlan(root string, sp *plan.SelectPlan) {
 	sp.Root.Close()
-	x := &Explainer{Root: root}
+	x := &plan.Explainer{Root: root}
 	sp.Root.Explain(x, 0)
 	sh.reads = append(sh.reads, x.String())
 }
 
 // explainWrite is EXPLAIN [ANALYZE] of the write s.inner.
-func (s *Stmt) explainWrite(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *Planner) (*Rows, error) {
+func (s *Stmt) explainWrite(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *plan.Planner) (*Rows, error) {
 	ip := p.Child(s.inner.Src)
 	defer ip.ReleaseAll()
 	sh, err := s.inner.writePlan(ip, !s.analyze)
 	if err != nil {
 		return nil, err
 	}
-	x := &Explainer{Analyze: s.analyze, Root: s.e.root}
+	x := &plan.Explainer{Analyze: s.analyze, Root: s.e.root}
 	var res Result
 	if s.analyze {
 		tr := &writeTrace{root: s.e.root}
@@ -82,7 +83,7 @@ func (s *Stmt) explainWrite(ctx context.Context, args []Arg, tx *Tx, sess *Sessi
 
 // print writes the write's line, its lines, and the reads under it (under
 // MERGE's join line).
-func (sh *writeShow) print(x *Explainer) {
+func (sh *writeShow) print(x *plan.Explainer) {
 	x.Line(0, "%s", sh.w.Explain())
 	for _, l := range sh.lines {
 		x.Line(1, "%s", l)
@@ -105,7 +106,7 @@ func (sh *writeShow) print(x *Explainer) {
 
 // writePlan is the write's node and, when withReads, the plans of the
 // rows it reads, planned (not run) with p.
-func (s *Stmt) writePlan(p *Planner, withReads bool) (*writeShow, error) {
+func (s *Stmt) writePlan(p *plan.Planner, withReads bool) (*writeShow, error) {
 	switch s.kind {
 	case kindInsert:
 		return s.insertPlan(p, withReads)
@@ -119,7 +120,7 @@ func (s *Stmt) writePlan(p *Planner, withReads bool) (*writeShow, error) {
 
 // returningText is the text of a RETURNING list (its tokens, read from
 // src, to the end of the statement).
-func returningText(src *Source, toks []parse.Token) string {
+func returningText(src *plan.Source, toks []parse.Token) string {
 	if len(toks) == 0 {
 		return ""
 	}
@@ -151,11 +152,11 @@ func (e *Engine) explainTarget(name string, tx *Tx) (*target, error) {
 }
 
 // insertPlan is writePlan of an INSERT: VALUES, or its query's plan.
-func (s *Stmt) insertPlan(p *Planner, withReads bool) (*writeShow, error) {
+func (s *Stmt) insertPlan(p *plan.Planner, withReads bool) (*writeShow, error) {
 	ins := s.AST.(*sqlparser.Insert)
 	tgt, err := s.e.explainTarget(qualifiedTable(ins.Table), stmtOf(p).tx)
 	if err != nil {
-		return nil, s.Src.Locate(AsError(err), ins.Table.Name.String())
+		return nil, s.Src.Locate(plan.AsError(err), ins.Table.Name.String())
 	}
 	w := s.e.newWrite("INSERT INTO", tgt)
 	for _, c := range ins.Columns {
@@ -198,7 +199,7 @@ func (s *Stmt) insertPlan(p *Planner, withReads bool) (*writeShow, error) {
 // rewritePlan is writePlan of an UPDATE or DELETE: what its rewrite reads
 // of the table (every column, the new values and the WHERE's truth), and
 // the filter that picks the row groups (and files) it reads.
-func (s *Stmt) rewritePlan(p *Planner, withReads bool) (*writeShow, error) {
+func (s *Stmt) rewritePlan(p *plan.Planner, withReads bool) (*writeShow, error) {
 	var tables sqlparser.TableExprs
 	var where *sqlparser.Where
 	var up *sqlparser.Update
@@ -221,7 +222,7 @@ func (s *Stmt) rewritePlan(p *Planner, withReads bool) (*writeShow, error) {
 	}
 	tgt, err := s.e.explainTarget(qualifiedTable(tn), stmtOf(p).tx)
 	if err != nil {
-		return nil, s.Src.Locate(AsError(err), tn.Name.String())
+		return nil, s.Src.Locate(plan.AsError(err), tn.Name.String())
 	}
 	w := s.e.newWrite(verb, tgt)
 	if where != nil {
@@ -300,11 +301,11 @@ func hasKeys(tgt *target) bool { return constraintsOf(tgt.opts).hasKeys() }
 
 // mergePlan is writePlan of a MERGE: its join of the target's rows to
 // the source's.
-func (s *Stmt) mergePlan(p *Planner, withReads bool) (*writeShow, error) {
+func (s *Stmt) mergePlan(p *plan.Planner, withReads bool) (*writeShow, error) {
 	m := s.merge
 	tgt, err := s.e.explainTarget(m.target, stmtOf(p).tx)
 	if err != nil {
-		return nil, s.Src.Locate(AsError(err), m.target)
+		return nil, s.Src.Locate(plan.AsError(err), m.target)
 	}
 	w := s.e.newWrite("MERGE INTO", tgt)
 	for _, c := range m.clauses {
@@ -416,7 +417,7 @@ func writeTraceOf(ctx context.Context) *writeTrace {
 // traceRead instruments sp's operators when the write runs under EXPLAIN
 // ANALYZE; the plan with their figures is kept when it closes, under a
 // line what when what is not "".
-func traceRead(ctx context.Context, sp *SelectPlan, what string) {
+func traceRead(ctx context.Context, sp *plan.SelectPlan, what string) {
 	if t := writeTraceOf(ctx); t != nil {
 		prof := kernels.NewProfile()
 		sp.Root = &tracedNode{Node: prof.Wrap(sp.Root), t: t, what: what}
@@ -425,7 +426,7 @@ func traceRead(ctx context.Context, sp *SelectPlan, what string) {
 
 // tracedNode is a read of a write under EXPLAIN ANALYZE.
 type tracedNode struct {
-	Node
+	plan.Node
 	t    *writeTrace
 	what string
 	rows int64
@@ -454,7 +455,7 @@ func (n *tracedNode) Close() {
 		t.hiddenRows += n.rows
 		return
 	}
-	x := &Explainer{Analyze: true, Root: t.root}
+	x := &plan.Explainer{Analyze: true, Root: t.root}
 	depth := 0
 	if n.what != "" {
 		x.Line(0, "%s", n.what)
@@ -470,7 +471,7 @@ func (t *writeTrace) fileLabel(ft *scan.Table) string {
 	if t == nil || len(ft.Files) != 1 {
 		return ""
 	}
-	x := &Explainer{Root: t.root}
+	x := &plan.Explainer{Root: t.root}
 	return "DATA FILE " + x.Rel(ft.Files[0].Path)
 }
 

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // explainText runs an EXPLAIN statement (in tx when not nil) and returns
@@ -240,13 +242,13 @@ func TestExplainWriteLogical(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := &Planner{Cat: &stmtCatalog{e: e}, Src: s.Src, Ctx: context.Background(), Set: e.settingsFor(nil)}
+		p := &plan.Planner{Cat: &stmtCatalog{e: e}, Src: s.Src, Ctx: context.Background(), Set: e.settingsFor(nil)}
 		sh, err := s.writePlan(p, true)
 		p.ReleaseAll()
 		if err != nil {
 			t.Fatalf("%s: %v", c.q, err)
 		}
-		got := ExplainLogical(sh.w)
+		got := plan.ExplainLogical(sh.w)
 		if !strings.HasPrefix(got, c.want) {
 			t.Errorf("%s: logical plan\n%s\nwant it to start with\n%s", c.q, got, c.want)
 		}

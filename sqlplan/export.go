@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // EXPORT DATABASE 'dir' [(FORMAT csv|parquet, csv options)] writes, as
@@ -61,12 +62,12 @@ func (e *Engine) prepareExport(s *Stmt, text string, toks []parse.Token) (*Stmt,
 		return nil, unsupported(verb + " DATABASE of an engine over one file or an object store")
 	}
 	s.kind, s.export = kindExport, spec
-	s.Src = &Source{Source: parse.Source{Orig: text, Toks: toks}}
+	s.Src = &plan.Source{Source: parse.Source{Orig: text, Toks: toks}}
 	return s, nil
 }
 
 // execExport runs EXPORT or IMPORT DATABASE.
-func (s *Stmt) execExport(ctx context.Context, p *Planner, tx *Tx, sess *Session) (Result, error) {
+func (s *Stmt) execExport(ctx context.Context, p *plan.Planner, tx *Tx, sess *Session) (Result, error) {
 	dir := s.export.dir
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(s.e.root, dir)
@@ -79,7 +80,7 @@ func (s *Stmt) execExport(ctx context.Context, p *Planner, tx *Tx, sess *Session
 
 // exportDatabase writes the tables' files, then schema.sql, then
 // load.sql: a folder with load.sql holds a whole export.
-func (s *Stmt) exportDatabase(ctx context.Context, p *Planner, dir string, tx *Tx, sess *Session) error {
+func (s *Stmt) exportDatabase(ctx context.Context, p *plan.Planner, dir string, tx *Tx, sess *Session) error {
 	if err := s.e.writable(dir); err != nil {
 		return err
 	}
@@ -300,7 +301,7 @@ func (e *Engine) prepareCopyFromCSV(ctx context.Context, text string, table, fil
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(e.root, path)
 	}
-	name := CSVRelationName(table.Name(), path, opts.Dialect, opts.notNull, opts.sniff)
+	name := plan.CSVRelationName(table.Name(), path, opts.Dialect, opts.notNull, opts.sniff)
 	pos := file.Pos
 	ins := []parse.Token{{Kind: parse.Ident, Text: "INSERT", Pos: pos}, {Kind: parse.Ident, Text: "INTO", Pos: pos}, table,
 		{Kind: parse.Ident, Text: "SELECT", Pos: pos}, {Kind: parse.Op, Text: "*", Pos: pos}, {Kind: parse.Ident, Text: "FROM", Pos: pos},

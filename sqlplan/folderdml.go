@@ -10,6 +10,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/file"
 	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/sqlplan/dml"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/carquet-go/carquet/writer"
 	"github.com/xwb1989/sqlparser"
 )
@@ -30,7 +31,7 @@ import (
 // rewriteFolder is rewriteTable for a folder table: the files the WHERE
 // may match are rewritten through change, added's rows (MERGE's inserts)
 // go to a new file, and the edit is published in one step.
-func (s *Stmt) rewriteFolder(ctx context.Context, p *Planner, tgt *target, te *sqlparser.AliasedTableExpr, items sqlparser.SelectExprs,
+func (s *Stmt) rewriteFolder(ctx context.Context, p *plan.Planner, tgt *target, te *sqlparser.AliasedTableExpr, items sqlparser.SelectExprs,
 	sel *sqlparser.Select, where *sqlparser.Where, opts []writer.Option, change func(b *Batch, hit []bool) ([]*Col, error), added func() ([]*Col, error)) error {
 	con := constraintsOf(tgt.opts)
 	if con.hasKeys() {
@@ -141,7 +142,7 @@ func (s *Stmt) rewriteFolder(ctx context.Context, p *Planner, tgt *target, te *s
 // a hive table that an UPDATE moves out of the file's partition (home)
 // go to hive's files instead. It returns
 // the rows written; a file left without rows is not written.
-func (s *Stmt) rewriteFolderFile(ctx context.Context, p *Planner, edit *writer.FolderEdit, tgt *target, con *constraints, hive *hiveSink, home string, items sqlparser.SelectExprs,
+func (s *Stmt) rewriteFolderFile(ctx context.Context, p *plan.Planner, edit *writer.FolderEdit, tgt *target, con *constraints, hive *hiveSink, home string, items sqlparser.SelectExprs,
 	sel *sqlparser.Select, open func(int) (*file.File, error), fi int, rel string, may []bool, opts []writer.Option,
 	change func(b *Batch, hit []bool) ([]*Col, error)) (int64, error) {
 	f, err := open(fi)

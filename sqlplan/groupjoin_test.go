@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // TestGroupCountJoin: counts per probe-side key over a join are answered
@@ -32,9 +34,9 @@ func TestGroupCountJoin(t *testing.T) {
 			t.Errorf("%s: no group count join:\n%s", q, pl)
 		}
 		got := sortedRows(queryAll(t, e, q))
-		NoGroupCountJoin = true
+		plan.NoGroupCountJoin = true
 		want := sortedRows(queryAll(t, e, q))
-		NoGroupCountJoin = false
+		plan.NoGroupCountJoin = false
 		if !slices.Equal(got, want) {
 			t.Errorf("%s:\n got %v\nwant %v", q, got, want)
 		}

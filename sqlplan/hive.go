@@ -5,6 +5,7 @@ import (
 
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/sqlplan/dml"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -59,7 +60,7 @@ func writeHiveRows(w *writer.Writer, tgt *target, cols []*Col, idx []int32) erro
 	vecs := make([]*vector.Vector, len(cols))
 	for k, c := range cols {
 		var err error
-		if vecs[k], err = ToVector(c.Take(idx), tgt.fields[k]); err != nil {
+		if vecs[k], err = plan.ToVector(c.Take(idx), tgt.fields[k]); err != nil {
 			return errorf("column %q: %v", tgt.fields[k].Name, err)
 		}
 	}

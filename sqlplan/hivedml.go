@@ -5,6 +5,7 @@ import (
 	"path"
 
 	"github.com/carquet-go/carquet/sqlplan/dml"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -38,7 +39,7 @@ func (h *hiveSink) home(part map[string]any) string {
 // home: those that stay in home go to w, the others to moved files (w is
 // nil and home "" for rows of no file: MERGE's inserts).
 func (h *hiveSink) to(w *writer.Writer, home string) rowSink {
-	return func(ctx context.Context, rp *Planner, cols []*Col) error {
+	return func(ctx context.Context, rp *plan.Planner, cols []*Col) error {
 		// The checks cast cols to the table's types in place, the
 		// partition columns' values among them.
 		vecs, err := checkedVectors(ctx, rp, h.tgt, h.con, cols, "")

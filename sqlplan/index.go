@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON t [USING art] (c [ASC|DESC],
@@ -194,7 +195,7 @@ func (e *Engine) prepareIndex(s *Stmt, text string, toks []parse.Token) (*Stmt, 
 	if i < len(toks) {
 		return nil, fail(i, "unexpected %s", toks[i].Text)
 	}
-	s.kind, s.alter, s.Src = kindAlter, a, &Source{Source: parse.Source{Orig: text, Toks: toks}}
+	s.kind, s.alter, s.Src = kindAlter, a, &plan.Source{Source: parse.Source{Orig: text, Toks: toks}}
 	return s, nil
 }
 
@@ -232,7 +233,7 @@ func readIndexColumns(r stmtTokens, i int) ([]string, int, error) {
 
 // indexedTable returns the table of the index named name (the own
 // database's tables are searched), and whether there is one.
-func indexedTable(p *Planner, name string) (string, bool) {
+func indexedTable(p *plan.Planner, name string) (string, bool) {
 	for _, ent := range catalogEntries(p) {
 		if ent.view != nil || ent.db.name != ownDatabase.name {
 			continue
@@ -247,7 +248,7 @@ func indexedTable(p *Planner, name string) (string, bool) {
 }
 
 // indexNames lists the indexes of the own database, for suggestions.
-func indexNames(p *Planner) []string {
+func indexNames(p *plan.Planner) []string {
 	var out []string
 	for _, ent := range catalogEntries(p) {
 		for _, ix := range ent.indexes {
@@ -260,7 +261,7 @@ func indexNames(p *Planner) []string {
 // indexTarget resolves the table an index statement rewrites: CREATE
 // INDEX names it; DROP INDEX finds the table of the index. It returns ""
 // when the statement has nothing to do (IF [NOT] EXISTS).
-func (s *Stmt) indexTarget(p *Planner) (string, error) {
+func (s *Stmt) indexTarget(p *plan.Planner) (string, error) {
 	a := s.alter
 	table, found := indexedTable(p, a.index.name)
 	if a.action == "drop_index" {
@@ -321,7 +322,7 @@ func indexWriteError(a *alterSpec, err error) error {
 
 // runIndex runs CREATE INDEX or DROP INDEX: the table is written again
 // with its options (alterTable).
-func (s *Stmt) runIndex(ctx context.Context, p *Planner) (Result, error) {
+func (s *Stmt) runIndex(ctx context.Context, p *plan.Planner) (Result, error) {
 	table, err := s.indexTarget(p)
 	if err != nil || table == "" {
 		return Result{}, err

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/carquet-go/carquet/sqlplan/textfile"
 )
 
@@ -63,7 +64,7 @@ func (e *Engine) prepareCopyJSON(ctx context.Context, s *Stmt, text string, toks
 		return nil, err
 	}
 	s.kind, s.inner, s.jsonCopy = kindCopy, inner, spec
-	s.Src = &Source{Source: parse.Source{Orig: text, Toks: toks}}
+	s.Src = &plan.Source{Source: parse.Source{Orig: text, Toks: toks}}
 	return s, nil
 }
 
@@ -113,7 +114,7 @@ func (spec *jsonCopySpec) option(text string, item []parse.Token) error {
 }
 
 // copyToJSON runs the query and writes its rows.
-func (s *Stmt) copyToJSON(ctx context.Context, p *Planner) (res Result, err error) {
+func (s *Stmt) copyToJSON(ctx context.Context, p *plan.Planner) (res Result, err error) {
 	path, err := s.e.confine.Join(s.table, true)
 	if err != nil {
 		return Result{}, &Error{Msg: err.Error(), Offset: -1, Err: err}
@@ -138,7 +139,7 @@ func (s *Stmt) copyToJSON(ctx context.Context, p *Planner) (res Result, err erro
 }
 
 // writeRows writes the plan's rows, an object per row.
-func (spec *jsonCopySpec) writeRows(ctx context.Context, w *bufio.Writer, sp *SelectPlan) (int64, error) {
+func (spec *jsonCopySpec) writeRows(ctx context.Context, w *bufio.Writer, sp *plan.SelectPlan) (int64, error) {
 	cols := make([]NamedType, len(sp.Cols))
 	for k, c := range sp.Cols {
 		cols[k] = NamedType{Name: c.Name, Type: c.Type}
@@ -162,9 +163,9 @@ func (spec *jsonCopySpec) writeRows(ctx context.Context, w *bufio.Writer, sp *Se
 // valueJSON is to_json's text of a value of type t, not NULL.
 func valueJSON(t Type, v any) (string, error) {
 	if t.Kind == KNested {
-		return NestedText(t, v, true)
+		return plan.NestedText(t, v, true)
 	}
-	return ScalarJSON(t, v), nil
+	return plan.ScalarJSON(t, v), nil
 }
 
 // prepareCopyFromJSON is COPY t FROM 'x.json' [(FORMAT json)] (FROM at

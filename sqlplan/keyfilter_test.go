@@ -3,6 +3,8 @@ package sqlplan
 import (
 	"strings"
 	"testing"
+
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // analyzed runs EXPLAIN ANALYZE and returns its lines.
@@ -82,8 +84,8 @@ func planHas(t *testing.T, e *Engine, q, text, why string) {
 func sameAsPerValue(t *testing.T, e *Engine, q string) {
 	t.Helper()
 	want := queryAll(t, e, q)
-	NoGroupedCorrelation = true
-	defer func() { NoGroupedCorrelation = false }()
+	plan.NoGroupedCorrelation = true
+	defer func() { plan.NoGroupedCorrelation = false }()
 	if got := queryAll(t, e, q); len(got) != 1 || got[0][0] != want[0][0] {
 		t.Errorf("per-value runs give %v, the grouped run %v", got, want)
 	}
@@ -145,9 +147,9 @@ func TestCorrelatedExistsReadsAheadForItsKeys(t *testing.T) {
 			t.Errorf("%s: the EXISTS should be restricted to the outer keys:\n%s", q, pl)
 		}
 		want := queryAll(t, e, q)
-		NoGroupedCorrelation = true
+		plan.NoGroupedCorrelation = true
 		got := queryAll(t, e, q)
-		NoGroupedCorrelation = false
+		plan.NoGroupedCorrelation = false
 		if got[0][0] != want[0][0] {
 			t.Errorf("%s: per-value runs give %v, the restricted grouped run %v", q, got, want)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/carquet-go/carquet/sqlplan/function"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // TestLibraryFunctions: every function of package function is in the
@@ -13,13 +14,13 @@ import (
 // defines one of its names again), with its batch kernel where it has one.
 func TestLibraryFunctions(t *testing.T) {
 	for name, lib := range function.Scalars() {
-		f := Funcs[name]
+		f := plan.Funcs[name]
 		switch {
 		case f == nil:
 			t.Errorf("%s: not in the table", name)
 		case reflect.ValueOf(f.Row).Pointer() != reflect.ValueOf(lib.Row).Pointer():
 			t.Errorf("%s: the engine defines it again", name)
-		case (lib.Batch != nil) != (VecKernels[f] != nil):
+		case (lib.Batch != nil) != (plan.VecKernels[f] != nil):
 			t.Errorf("%s: batch kernel lost", name)
 		}
 	}

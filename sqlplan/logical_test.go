@@ -3,6 +3,8 @@ package sqlplan
 import (
 	"context"
 	"testing"
+
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // logicalTrees plans a SELECT and returns the outermost query's logical
@@ -14,9 +16,9 @@ func logicalTrees(t *testing.T, e *Engine, q string) (bound, optimized string) {
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
-	p := &Planner{Cat: &stmtCatalog{e: s.e}, Src: s.Src, Ctx: context.Background(), Set: e.settingsFor(nil)}
-	p.OnLogical = func(stage string, lq *LQuery) {
-		text := ExplainLogical(lq.Root)
+	p := &plan.Planner{Cat: &stmtCatalog{e: s.e}, Src: s.Src, Ctx: context.Background(), Set: e.settingsFor(nil)}
+	p.OnLogical = func(stage string, lq *plan.LQuery) {
+		text := plan.ExplainLogical(lq.Root)
 		if stage == "bind" {
 			bound = text
 		} else {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // Macros (DuckDB's CREATE MACRO, also spelled CREATE FUNCTION):
@@ -234,7 +235,7 @@ func parseOverload(text string, toks []parse.Token, i int, m *macro) (int, error
 				def = p[2:]
 			default:
 				// name TYPE, as DuckDB has them (without a default).
-				_, end, err := ReadType(text, p, 1)
+				_, end, err := plan.ReadType(text, p, 1)
 				if err != nil {
 					return 0, err
 				}
@@ -332,7 +333,7 @@ func (s *Stmt) checkMacroBody(ctx context.Context) error {
 }
 
 func (q *Stmt) checkProbe(ctx context.Context) error {
-	p := &Planner{Cat: &stmtCatalog{e: q.e}, Src: q.Src, Ctx: ctx}
+	p := &plan.Planner{Cat: &stmtCatalog{e: q.e}, Src: q.Src, Ctx: ctx}
 	defer p.ReleaseAll()
 	sp, err := q.Plan(p)
 	if err != nil {
@@ -744,7 +745,7 @@ func typedArg(val []parse.Token, m *macro, typ []parse.Token, pos int) []parse.T
 	at := func(kind parse.TokenKind, text string) parse.Token {
 		return parse.Token{Kind: kind, Text: text, Pos: pos}
 	}
-	out := []parse.Token{at(parse.Ident, MacroArgMarker), at(parse.Op, "(")}
+	out := []parse.Token{at(parse.Ident, plan.MacroArgMarker), at(parse.Op, "(")}
 	out = append(out, val...)
 	out = append(out, at(parse.Op, ","), at(parse.String, parse.QuoteString(m.name+m.paramText(func(s string) string { return s }))), at(parse.Op, ","),
 		at(parse.Ident, "CAST"), at(parse.Op, "("), at(parse.Ident, "NULL"), at(parse.Ident, "AS"))

@@ -1,12 +1,16 @@
 package sqlplan
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/carquet-go/carquet/sqlplan/plan"
+)
 
 // A system macro must not hide a function carquet computes natively: the
 // expander would replace the call before the binder saw it.
 func TestBuiltinMacrosShadowNothing(t *testing.T) {
 	for name := range builtinMacros {
-		if _, ok := Funcs[name]; ok || NestedNames[name] || AggNames[name] || WindowFns[name] {
+		if _, ok := plan.Funcs[name]; ok || plan.NestedNames[name] || plan.AggNames[name] || plan.WindowFns[name] {
 			t.Errorf("system macro %s has the name of a native function", name)
 		}
 	}

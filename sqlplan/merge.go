@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -248,7 +249,7 @@ func (e *Engine) prepareMerge(ctx context.Context, s *Stmt, text string, toks, w
 			return nil, r.fail(0, "MERGE: an expression could not be read")
 		}
 	}
-	s.kind, s.merge, s.Src = kindMerge, m, &Source{Source: parse.Source{Orig: text, Toks: toks}}
+	s.kind, s.merge, s.Src = kindMerge, m, &plan.Source{Source: parse.Source{Orig: text, Toks: toks}}
 	return s, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/carquet-go/carquet/sqlplan/dml"
 	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/carquet-go/carquet/sqlplan/vec"
 	"github.com/xwb1989/sqlparser"
 )
@@ -42,17 +43,17 @@ const mergePairsMax = 1 << 16
 // target's columns, then the source's), and what the run has done.
 type mergeRun struct {
 	m       *mergeSpec
-	p       *Planner // binds and evaluates the statement's expressions
+	p       *plan.Planner // binds and evaluates the statement's expressions
 	con     *constraints
 	fields  []*schema.Field
 	types   []Type // the target's column types
 	src     *Batch
 	srcCols []Column
-	on      Expr
+	on      plan.Expr
 	// ON's equalities, target side over target rows and source side over
 	// source rows, compared in keyTypes; index maps a key to its source
 	// rows in order (nil: ON has no equality).
-	tKeys, sKeys []Expr
+	tKeys, sKeys []plan.Expr
 	keyTypes     []Type
 	index        map[string][]int32
 	clauses      []*mergeBound
@@ -66,10 +67,10 @@ type mergeRun struct {
 // mergeBound is a WHEN clause bound.
 type mergeBound struct {
 	*mergeClause
-	cond Expr
-	set  []int  // the target columns an UPDATE or INSERT gives values
-	vals []Expr // their values (nil: the column's DEFAULT)
-	msg  Expr
+	cond plan.Expr
+	set  []int       // the target columns an UPDATE or INSERT gives values
+	vals []plan.Expr // their values (nil: the column's DEFAULT)
+	msg  plan.Expr
 }
 
 // mergeEdit is what a MERGE does to a batch of target rows.
@@ -88,11 +89,11 @@ type mergeSet struct {
 }
 
 // mergeRows runs MERGE INTO and returns the rows affected.
-func (s *Stmt) mergeRows(ctx context.Context, p *Planner) (Result, error) {
+func (s *Stmt) mergeRows(ctx context.Context, p *plan.Planner) (Result, error) {
 	m := s.merge
 	tgt, err := s.e.targetOf(m.target, stmtOf(p).tx, true)
 	if err != nil {
-		return Result{}, s.Src.Locate(AsError(err), m.target)
+		return Result{}, s.Src.Locate(plan.AsError(err), m.target)
 	}
 	r, err := s.newMergeRun(ctx, p, tgt)
 	if err != nil {
@@ -124,11 +125,11 @@ func (s *Stmt) mergeRows(ctx context.Context, p *Planner) (Result, error) {
 }
 
 // newMergeRun reads the source and binds the statement's expressions.
-func (s *Stmt) newMergeRun(ctx context.Context, p *Planner, tgt *target) (*mergeRun, error) {
+func (s *Stmt) newMergeRun(ctx context.Context, p *plan.Planner, tgt *target) (*mergeRun, error) {
 	m := s.merge
 	r := &mergeRun{m: m, con: constraintsOf(tgt.opts), fields: tgt.fields}
 	for _, f := range tgt.fields {
-		r.types = append(r.types, TypeOfField(f))
+		r.types = append(r.types, plan.TypeOfField(f))
 	}
 	sp := p.Child(m.source.Src)
 	pl, err := m.source.Plan(sp)
@@ -167,10 +168,10 @@ func (s *Stmt) newMergeRun(ctx context.Context, p *Planner, tgt *target) (*merge
 
 // relationOf is a relation of columns of these names and types, the
 // first in slot base.
-func relationOf(alias string, names []string, types []Type, base int) *Relation {
-	rel := &Relation{Alias: alias}
+func relationOf(alias string, names []string, types []Type, base int) *plan.Relation {
+	rel := &plan.Relation{Alias: alias}
 	for k, name := range names {
-		rel.Cols = append(rel.Cols, &ScopeCol{Rel: rel, Name: name, T: types[k], Slot: &Slot{Idx: base + k}, Local: k})
+		rel.Cols = append(rel.Cols, &plan.ScopeCol{Rel: rel, Name: name, T: types[k], Slot: &plan.Slot{Idx: base + k}, Local: k})
 	}
 	return rel
 }
@@ -189,26 +190,26 @@ func (r *mergeRun) bind(exprs sqlparser.SelectExprs) error {
 	}
 	tRel := relationOf(m.alias, fieldNames(r.fields), r.types, 0)
 	sRel := relationOf(m.sourceAlias, srcNames, srcTypes, mt)
-	pair := &Scope{Rels: []*Relation{tRel, sRel}}
-	scopes := map[mergeWhen]*Scope{
+	pair := &plan.Scope{Rels: []*plan.Relation{tRel, sRel}}
+	scopes := map[mergeWhen]*plan.Scope{
 		whenMatched:         pair,
-		whenNotMatched:      {Rels: []*Relation{sRel}},
-		whenNotMatchedBySrc: {Rels: []*Relation{tRel}},
+		whenNotMatched:      {Rels: []*plan.Relation{sRel}},
+		whenNotMatchedBySrc: {Rels: []*plan.Relation{tRel}},
 	}
 	ast := func(k int) sqlparser.Expr { return exprs[k].(*sqlparser.AliasedExpr).Expr }
-	srcCol := func(j int) Expr { return &ColExpr{S: &Slot{Idx: mt + j}, T: srcTypes[j]} }
+	srcCol := func(j int) plan.Expr { return &plan.ColExpr{S: &plan.Slot{Idx: mt + j}, T: srcTypes[j]} }
 	var err error
 	if m.using != nil {
-		pair.Merged = map[*Relation]map[string]bool{sRel: {}}
-		var conds []Expr
+		pair.Merged = map[*plan.Relation]map[string]bool{sRel: {}}
+		var conds []plan.Expr
 		for _, name := range m.using {
 			k, j := fieldIndex(r.fields, name), columnIndex(srcNames, name)
 			if k < 0 || j < 0 {
 				return errorf("MERGE USING (%s): column %q is not in both the target and the source", strings.Join(m.using, ", "), name)
 			}
 			pair.Merged[sRel][strings.ToLower(name)] = true
-			t := &ColExpr{S: &Slot{Idx: k}, T: r.types[k]}
-			if err := r.addKey(t, &ColExpr{S: &Slot{Idx: j}, T: srcTypes[j]}); err != nil {
+			t := &plan.ColExpr{S: &plan.Slot{Idx: k}, T: r.types[k]}
+			if err := r.addKey(t, &plan.ColExpr{S: &plan.Slot{Idx: j}, T: srcTypes[j]}); err != nil {
 				return err
 			}
 			eq, err := r.p.BindBool(&sqlparser.ComparisonExpr{Operator: sqlparser.EqualStr,
@@ -221,17 +222,17 @@ func (r *mergeRun) bind(exprs sqlparser.SelectExprs) error {
 		}
 		r.on = conds[0]
 		if len(conds) > 1 {
-			r.on = &AndExpr{Terms: conds}
+			r.on = &plan.AndExpr{Terms: conds}
 		}
 	} else {
 		if r.on, err = r.p.BindBool(ast(m.on), pair, nil); err != nil {
 			return err
 		}
-		s0 := &Scope{Rels: []*Relation{relationOf(m.sourceAlias, srcNames, srcTypes, 0)}}
-		t0 := &Scope{Rels: []*Relation{tRel}}
-		for _, c := range SplitAnd(ast(m.on)) {
+		s0 := &plan.Scope{Rels: []*plan.Relation{relationOf(m.sourceAlias, srcNames, srcTypes, 0)}}
+		t0 := &plan.Scope{Rels: []*plan.Relation{tRel}}
+		for _, c := range plan.SplitAnd(ast(m.on)) {
 			cmp, ok := c.(*sqlparser.ComparisonExpr)
-			if !ok || cmp.Operator != sqlparser.EqualStr || ContainsSubquery(cmp) {
+			if !ok || cmp.Operator != sqlparser.EqualStr || plan.ContainsSubquery(cmp) {
 				continue
 			}
 			for _, sides := range [][2]sqlparser.Expr{{cmp.Left, cmp.Right}, {cmp.Right, cmp.Left}} {
@@ -302,7 +303,7 @@ func (r *mergeRun) bind(exprs sqlparser.SelectExprs) error {
 			}
 		}
 		for _, v := range c.vals {
-			var e Expr
+			var e plan.Expr
 			if v >= 0 {
 				if e, err = r.p.BindExpr(ast(v), sc, nil); err != nil {
 					return err
@@ -326,8 +327,8 @@ func columnIndex(names []string, name string) int {
 
 // addKey adds an equality of ON to the hash join's key, compared in the
 // type both sides unify to.
-func (r *mergeRun) addKey(t, s Expr) error {
-	kt, err := UnifyTypes(t.Type(), s.Type())
+func (r *mergeRun) addKey(t, s plan.Expr) error {
+	kt, err := plan.UnifyTypes(t.Type(), s.Type())
 	if err != nil {
 		return err
 	}
@@ -336,14 +337,14 @@ func (r *mergeRun) addKey(t, s Expr) error {
 }
 
 // keyCols evaluates key expressions over b, in the key's types.
-func (r *mergeRun) keyCols(keys []Expr, b *Batch) ([]*Col, error) {
+func (r *mergeRun) keyCols(keys []plan.Expr, b *Batch) ([]*Col, error) {
 	out := make([]*Col, len(keys))
 	for i, k := range keys {
 		c, err := k.Eval(b)
 		if err != nil {
 			return nil, err
 		}
-		if out[i], err = CastCol(c, r.keyTypes[i]); err != nil {
+		if out[i], err = plan.CastCol(c, r.keyTypes[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -388,14 +389,14 @@ func (r *mergeRun) pairs(t *Batch, ti, si []int32, n int) *Batch {
 	b := &Batch{N: n}
 	for k, typ := range r.types {
 		if ti == nil {
-			b.Cols = append(b.Cols, NullCol(typ, n))
+			b.Cols = append(b.Cols, plan.NullCol(typ, n))
 		} else {
 			b.Cols = append(b.Cols, t.Cols[k].Take(ti))
 		}
 	}
 	for j, c := range r.src.Cols {
 		if si == nil {
-			b.Cols = append(b.Cols, NullCol(r.srcCols[j].Type, n))
+			b.Cols = append(b.Cols, plan.NullCol(r.srcCols[j].Type, n))
 		} else {
 			b.Cols = append(b.Cols, c.Take(si))
 		}
@@ -411,7 +412,7 @@ func truth(c *Col, i int) bool { return c.B != nil && c.B[i] && !c.IsNull(i) }
 func (r *mergeRun) targetBatch(b *Batch) (*mergeEdit, error) {
 	t := &Batch{N: b.N, Cols: make([]*Col, len(r.fields))}
 	for k := range r.fields {
-		c, err := CastCol(b.Cols[k], r.types[k])
+		c, err := plan.CastCol(b.Cols[k], r.types[k])
 		if err != nil {
 			return nil, errorf("column %q: %v", r.fields[k].Name, err)
 		}
@@ -498,7 +499,7 @@ func (r *mergeRun) targetBatch(b *Batch) (*mergeEdit, error) {
 			ed.cols[k] = t.Cols[k]
 			continue
 		}
-		out := NewBuilder(r.types[k], n)
+		out := plan.NewBuilder(r.types[k], n)
 		for i, u := range sets {
 			if u.col != nil {
 				out.AddRow(u.col, int(u.at))
@@ -588,7 +589,7 @@ func (r *mergeRun) act(c *mergeBound, pb *Batch, rows, ti []int32, ed *mergeEdit
 				return err
 			}
 			if !v.IsNull(0) {
-				msg += ": " + FormatScalar(v.T, v.Get(0))
+				msg += ": " + plan.FormatScalar(v.T, v.Get(0))
 			}
 		}
 		return errorf("%s", msg)
@@ -609,7 +610,7 @@ func (r *mergeRun) act(c *mergeBound, pb *Batch, rows, ti []int32, ed *mergeEdit
 		if err != nil {
 			return err
 		}
-		if vals[k], err = CastCol(v, r.types[k]); err != nil {
+		if vals[k], err = plan.CastCol(v, r.types[k]); err != nil {
 			return errorf("column %q: %v", r.fields[k].Name, err)
 		}
 	}
@@ -620,10 +621,10 @@ func (r *mergeRun) act(c *mergeBound, pb *Batch, rows, ti []int32, ed *mergeEdit
 		}
 		for k := range vals {
 			if vals[k] == nil {
-				vals[k] = NullCol(r.types[k], sub.N)
+				vals[k] = plan.NullCol(r.types[k], sub.N)
 			}
 			if r.inserts != nil {
-				AppendCol(r.inserts[k], vals[k])
+				plan.AppendCol(r.inserts[k], vals[k])
 			}
 		}
 		if r.inserts == nil {
@@ -666,7 +667,7 @@ func (r *mergeRun) predicate() string {
 // rows (those its deletion vector has not deleted) go through
 // targetBatch; the updated and deleted ones join the vector, the updated
 // ones are written anew.
-func (r *mergeRun) deltaFile(ctx context.Context, p *Planner, tgt *target) func(ft *scan.Table, bm *dv.Bitmap) (dml.DeltaFileEdit, error) {
+func (r *mergeRun) deltaFile(ctx context.Context, p *plan.Planner, tgt *target) func(ft *scan.Table, bm *dv.Bitmap) (dml.DeltaFileEdit, error) {
 	from := sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(deltaFileMarker)}}}
 	sel := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}, From: from}
 	return func(ft *scan.Table, bm *dv.Bitmap) (dml.DeltaFileEdit, error) {

@@ -8,6 +8,7 @@ import (
 	"github.com/carquet-go/carquet/objstore"
 	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -34,7 +35,7 @@ func (e *Engine) prepareOptimize(s *Stmt, text string, toks []parse.Token) (*Stm
 
 // optimize runs OPTIMIZE; RowsAffected is the number of rows rewritten
 // (0 when the table's row groups were full already).
-func (s *Stmt) optimize(ctx context.Context, p *Planner) (Result, error) {
+func (s *Stmt) optimize(ctx context.Context, p *plan.Planner) (Result, error) {
 	tg, err := s.e.targetOf(s.table, nil, true)
 	if err != nil {
 		return Result{}, err

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // TestReduceOnBuild: a correlated subquery that is a hash join's build key
@@ -19,9 +21,9 @@ func TestReduceOnBuild(t *testing.T) {
 		t.Errorf("the subquery should be restricted to the 222 parts of size 4:\n%s", pl)
 	}
 	got := sortedRows(queryAll(t, e, q))
-	NoGroupedCorrelation = true
+	plan.NoGroupedCorrelation = true
 	want := sortedRows(queryAll(t, e, q))
-	NoGroupedCorrelation = false
+	plan.NoGroupedCorrelation = false
 	if len(want) == 0 || !slices.Equal(got, want) {
 		t.Errorf("restricted run gives %d rows %v, per-value runs %d %v", len(got), got[:min(len(got), 5)], len(want), want[:min(len(want), 5)])
 	}

@@ -7,6 +7,7 @@ import (
 
 	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -26,9 +27,9 @@ const returnedTable = "__carquet_returned__"
 
 // returned collects the rows a statement returns.
 type returned struct {
-	rows   *CatalogRows
-	data   []*ColBuilder // the target's columns
-	action *ColBuilder   // MERGE's merge_action (nil for the others)
+	rows   *plan.CatalogRows
+	data   []*plan.ColBuilder // the target's columns
+	action *plan.ColBuilder   // MERGE's merge_action (nil for the others)
 	names  []string
 }
 
@@ -44,12 +45,12 @@ func returnedOf(ctx context.Context) *returned {
 // newReturned is a collector of rows of the target's columns, with
 // merge_action when withAction.
 func newReturned(names []string, types []Type, withAction bool) *returned {
-	c := &returned{rows: &CatalogRows{}, names: names}
+	c := &returned{rows: &plan.CatalogRows{}, names: names}
 	for k, n := range names {
 		c.data = append(c.data, c.rows.Col(n, types[k]))
 	}
 	if withAction {
-		c.action = c.rows.Col("merge_action", TString)
+		c.action = c.rows.Col("merge_action", plan.TString)
 	}
 	return c
 }
@@ -64,7 +65,7 @@ func (c *returned) add(action string, cols []*Col, rows []int32) error {
 	src := make([]*Col, len(c.data))
 	for k, b := range c.data {
 		var err error
-		if src[k], err = CastCol(cols[k], b.C.T); err != nil {
+		if src[k], err = plan.CastCol(cols[k], b.C.T); err != nil {
 			return errorf("RETURNING, column %q: %v", c.names[k], err)
 		}
 	}
@@ -151,7 +152,7 @@ func (e *Engine) checkReturning(ctx context.Context, text string, list []parse.T
 				what, at = "window functions are", "over"
 			case name == "unnest":
 				what, at = "unnest is", name
-			case IsAggregate(x):
+			case plan.IsAggregate(x):
 				what, at = "aggregate functions are", x.Name.String()
 			}
 		case *sqlparser.GroupConcatExpr:
@@ -208,11 +209,11 @@ func returningSelect(list []parse.Token, names []string, alias string) []parse.T
 
 // mergeReturning runs a MERGE with RETURNING (runReturning), its rows
 // with merge_action.
-func (s *Stmt) mergeReturning(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *Planner) (*Rows, error) {
+func (s *Stmt) mergeReturning(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *plan.Planner) (*Rows, error) {
 	m := s.merge
 	ent, err := stmtOf(p).tableEntry(m.target)
 	if err != nil {
-		return nil, s.Src.Locate(AsError(err), m.target)
+		return nil, s.Src.Locate(plan.AsError(err), m.target)
 	}
 	var names []string
 	var types []Type
@@ -231,7 +232,7 @@ func (s *Stmt) mergeReturning(ctx context.Context, args []Arg, tx *Tx, sess *Ses
 // once the list is evaluated over every row: an error there (a cast
 // that fails, a division by zero) leaves the tables as they were, as in
 // DuckDB, where the statement and its RETURNING are one.
-func (s *Stmt) runReturning(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *Planner,
+func (s *Stmt) runReturning(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *plan.Planner,
 	names []string, types []Type, withAction bool, list []parse.Token, alias string) (*Rows, error) {
 	check, err := s.planReturning(ctx, p, newReturned(names, types, withAction), list, alias)
 	if err != nil {
@@ -267,7 +268,7 @@ const returningAttempts = 20
 
 // returnedRows runs the statement in tx, collecting its rows into ret,
 // and plans the list over them; evaluated to the end when whole.
-func (s *Stmt) returnedRows(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *Planner,
+func (s *Stmt) returnedRows(ctx context.Context, args []Arg, tx *Tx, sess *Session, p *plan.Planner,
 	ret *returned, list []parse.Token, alias string, whole bool) (*Rows, error) {
 	if _, err := s.exec(context.WithValue(ctx, returnedKey{}, ret), args, tx, sess); err != nil {
 		return nil, err
@@ -277,7 +278,7 @@ func (s *Stmt) returnedRows(ctx context.Context, args []Arg, tx *Tx, sess *Sessi
 		return rows, err
 	}
 	defer rows.Close()
-	b, err := (&SelectPlan{Root: rows.root, Cols: rows.cols}).DrainAll(rows.ctx)
+	b, err := (&plan.SelectPlan{Root: rows.root, Cols: rows.cols}).DrainAll(rows.ctx)
 	rows.root = nil // drainAll closed it
 	if err != nil {
 		return nil, err
@@ -289,7 +290,7 @@ func (s *Stmt) returnedRows(ctx context.Context, args []Arg, tx *Tx, sess *Sessi
 
 // planReturning plans the RETURNING list over the rows ret holds, the
 // target's columns going by alias.
-func (s *Stmt) planReturning(ctx context.Context, p *Planner, ret *returned, list []parse.Token, alias string) (*Rows, error) {
+func (s *Stmt) planReturning(ctx context.Context, p *plan.Planner, ret *returned, list []parse.Token, alias string) (*Rows, error) {
 	ctx = context.WithValue(ctx, returnedKey{}, ret)
 	st, err := s.e.prepareTokens(ctx, s.Src.Orig, returningSelect(list, ret.names, alias))
 	if err != nil {
@@ -306,7 +307,7 @@ func (s *Stmt) planReturning(ctx context.Context, p *Planner, ret *returned, lis
 }
 
 // returnedRelation is the relation of the rows a statement returned.
-func returnedRelation(p *Planner, alias string) (*Relation, error) {
+func returnedRelation(p *plan.Planner, alias string) (*plan.Relation, error) {
 	ret := returnedOf(p.Ctx)
 	if ret == nil || ret.rows == nil {
 		return nil, errorf("%s is carquet's own table of ... RETURNING", returnedTable)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // Statements DuckDB users paste that act on the session or on the engine
@@ -54,7 +55,7 @@ const (
 // first word.
 func (e *Engine) prepareSessionStmt(ctx context.Context, s *Stmt, text string, toks []parse.Token) (*Stmt, error) {
 	r := stmtTokens{text: text, toks: toks}
-	s.Src = &Source{Source: parse.Source{Orig: text, Toks: toks}}
+	s.Src = &plan.Source{Source: parse.Source{Orig: text, Toks: toks}}
 	s.kind = kindSession
 	switch r.word(0) {
 	case "prepare":
@@ -302,7 +303,7 @@ func (s *Stmt) executeTarget(ctx context.Context, args []Arg, tx *Tx, sess *Sess
 	}
 	out := make([]Arg, len(b.Cols))
 	for i, c := range b.Cols {
-		out[i] = Arg{Ordinal: i + 1, Value: &Variable{T: c.T, V: c.Get(0)}}
+		out[i] = Arg{Ordinal: i + 1, Value: &plan.Variable{T: c.T, V: c.Get(0)}}
 	}
 	return st, out, nil
 }

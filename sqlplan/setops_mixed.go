@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -86,7 +87,7 @@ func splitSetOps(text string, toks []parse.Token) (setOpSplit, error) {
 // unionByName gave it byNameMarker as its first column.
 func byNameAt(toks []parse.Token, i int) bool {
 	for k := i; k < len(toks) && k < i+5; k++ {
-		if toks[k].Kind == parse.Ident && toks[k].Text == ByNameMarker {
+		if toks[k].Kind == parse.Ident && toks[k].Text == plan.ByNameMarker {
 			return true
 		}
 	}
@@ -143,7 +144,7 @@ func (e *Engine) prepareSetOp(ctx context.Context, text string, toks []parse.Tok
 	if len(groups) == 1 {
 		s, err = e.prepareSetOpChain(ctx, text, toks, sp, groups[0])
 	} else {
-		s = &Stmt{e: e, kind: kindSetOp, Parsed: Parsed{Src: &Source{Source: parse.Source{Orig: text, Toks: toks}}, SetOp: true, SetOps: outer}}
+		s = &Stmt{e: e, kind: kindSetOp, Parsed: plan.Parsed{Src: &plan.Source{Source: parse.Source{Orig: text, Toks: toks}}, SetOp: true, SetOps: outer}}
 		for _, g := range groups {
 			var part *Stmt
 			if len(g) == 1 {
@@ -180,7 +181,7 @@ func unionKind(op string) string {
 // operators between them, as one kindSetOp statement.
 func (e *Engine) prepareSetOpChain(ctx context.Context, text string, toks []parse.Token, sp setOpSplit, g []int) (*Stmt, error) {
 	first, last := sp.operands[g[0]], sp.operands[g[len(g)-1]]
-	s := &Stmt{e: e, kind: kindSetOp, Parsed: Parsed{Src: &Source{Source: parse.Source{Orig: text, Toks: toks[first.from:last.to]}}, SetOp: true}}
+	s := &Stmt{e: e, kind: kindSetOp, Parsed: plan.Parsed{Src: &plan.Source{Source: parse.Source{Orig: text, Toks: toks[first.from:last.to]}}, SetOp: true}}
 	for k, i := range g {
 		if k > 0 {
 			s.SetOps = append(s.SetOps, sp.ops[i-1])

@@ -14,6 +14,7 @@ import (
 	"github.com/carquet-go/carquet/sqlplan/function"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 
 	// Named so: the tests' exec helper takes the package's own name.
 	kernels "github.com/carquet-go/carquet/sqlplan/exec"
@@ -50,11 +51,11 @@ type settingDef struct {
 	inputType string
 	scope     settingScope
 	// parse checks a value and stores it in s.
-	parse func(v setValue, s *Settings) error
+	parse func(v setValue, s *plan.Settings) error
 	// show is the value current_setting returns (a string, int64 or bool).
-	show func(s *Settings) any
+	show func(s *plan.Settings) any
 	// copy copies the setting from src to dst.
-	copy func(dst, src *Settings)
+	copy func(dst, src *plan.Settings)
 }
 
 // setValue is the value a SET gives: its text and whether it was a string
@@ -67,41 +68,41 @@ type setValue struct {
 func (d *settingDef) typ() Type {
 	switch d.inputType {
 	case "BIGINT":
-		return TInt
+		return plan.TInt
 	case "BOOLEAN":
-		return TBool
+		return plan.TBool
 	}
-	return TString
+	return plan.TString
 }
 
 var settingDefs = []*settingDef{
 	{
 		name: "default_null_order", alias: "null_order", inputType: "VARCHAR", scope: scopeGlobal,
 		desc: "NULL ordering used when none is specified (NULLS_FIRST or NULLS_LAST)",
-		parse: func(v setValue, s *Settings) error {
+		parse: func(v setValue, s *plan.Settings) error {
 			switch strings.ToLower(v.text) {
 			case "nulls_first", "nulls first", "first":
-				s.NullOrder = NullsFirstAlways
+				s.NullOrder = plan.NullsFirstAlways
 			case "nulls_last", "nulls last", "last":
-				s.NullOrder = NullsLastAlways
+				s.NullOrder = plan.NullsLastAlways
 			case "nulls_first_on_asc_last_on_desc", "sqlite", "mysql":
-				s.NullOrder = NullsFirstOnAsc
+				s.NullOrder = plan.NullsFirstOnAsc
 			case "nulls_last_on_asc_first_on_desc", "postgres":
-				s.NullOrder = NullsLastOnAsc
+				s.NullOrder = plan.NullsLastOnAsc
 			default:
 				return errorf("Unrecognized parameter for option NULL_ORDER %q, expected either NULLS FIRST, NULLS LAST, SQLite, MySQL or Postgres", v.text)
 			}
 			return nil
 		},
-		show: func(s *Settings) any {
+		show: func(s *plan.Settings) any {
 			return [...]string{"NULLS_LAST", "NULLS_FIRST", "NULLS_FIRST_ON_ASC_LAST_ON_DESC", "NULLS_LAST_ON_ASC_FIRST_ON_DESC"}[s.NullOrder]
 		},
-		copy: func(dst, src *Settings) { dst.NullOrder = src.NullOrder },
+		copy: func(dst, src *plan.Settings) { dst.NullOrder = src.NullOrder },
 	},
 	{
 		name: "default_order", inputType: "VARCHAR", scope: scopeGlobal,
 		desc: "The order type used when none is specified (ASC or DESC)",
-		parse: func(v setValue, s *Settings) error {
+		parse: func(v setValue, s *plan.Settings) error {
 			switch strings.ToLower(v.text) {
 			case "asc", "ascending":
 				s.OrderDesc = false
@@ -113,7 +114,7 @@ var settingDefs = []*settingDef{
 			s.OrderSet = true
 			return nil
 		},
-		show: func(s *Settings) any {
+		show: func(s *plan.Settings) any {
 			switch {
 			case s.OrderDesc:
 				return "DESC"
@@ -122,23 +123,23 @@ var settingDefs = []*settingDef{
 			}
 			return "ASCENDING"
 		},
-		copy: func(dst, src *Settings) { dst.OrderDesc, dst.OrderSet = src.OrderDesc, src.OrderSet },
+		copy: func(dst, src *plan.Settings) { dst.OrderDesc, dst.OrderSet = src.OrderDesc, src.OrderSet },
 	},
 	{
 		name: "integer_division", inputType: "BOOLEAN", scope: scopeLocal,
 		desc: "Whether or not the / operator defaults to integer division, or to floating point division",
-		parse: func(v setValue, s *Settings) error {
+		parse: func(v setValue, s *plan.Settings) error {
 			b, err := settingBool(v)
 			s.IntDiv = b
 			return err
 		},
-		show: func(s *Settings) any { return s.IntDiv },
-		copy: func(dst, src *Settings) { dst.IntDiv = src.IntDiv },
+		show: func(s *plan.Settings) any { return s.IntDiv },
+		copy: func(dst, src *plan.Settings) { dst.IntDiv = src.IntDiv },
 	},
 	{
 		name: "threads", alias: "worker_threads", inputType: "BIGINT", scope: scopeGlobalOnly,
 		desc: "The number of total threads used by the system.",
-		parse: func(v setValue, s *Settings) error {
+		parse: func(v setValue, s *plan.Settings) error {
 			n, err := settingInt(v)
 			if err != nil {
 				return err
@@ -149,24 +150,24 @@ var settingDefs = []*settingDef{
 			s.Threads = int(min(n, 1<<16))
 			return nil
 		},
-		show: func(s *Settings) any { return int64(s.Threads) },
-		copy: func(dst, src *Settings) { dst.Threads = src.Threads },
+		show: func(s *plan.Settings) any { return int64(s.Threads) },
+		copy: func(dst, src *plan.Settings) { dst.Threads = src.Threads },
 	},
 	{
 		name: "memory_limit", alias: "max_memory", inputType: "VARCHAR", scope: scopeGlobalOnly,
 		desc: "The maximum memory of the system (e.g. 1GB)",
-		parse: func(v setValue, s *Settings) error {
+		parse: func(v setValue, s *plan.Settings) error {
 			n, err := parseMemoryLimit(v.text)
 			s.MemLimit = n
 			return err
 		},
-		show: func(s *Settings) any { return FormatBytes(s.MemLimit) },
-		copy: func(dst, src *Settings) { dst.MemLimit = src.MemLimit },
+		show: func(s *plan.Settings) any { return plan.FormatBytes(s.MemLimit) },
+		copy: func(dst, src *plan.Settings) { dst.MemLimit = src.MemLimit },
 	},
 	{
 		name: "TimeZone", inputType: "VARCHAR", scope: scopeLocal,
 		desc: "The current time zone", // timezone.go
-		parse: func(v setValue, s *Settings) error {
+		parse: func(v setValue, s *plan.Settings) error {
 			name := v.text
 			if strings.EqualFold(name, "UTC") {
 				name = "UTC"
@@ -181,8 +182,8 @@ var settingDefs = []*settingDef{
 			}
 			return nil
 		},
-		show: func(s *Settings) any { return s.TZName },
-		copy: func(dst, src *Settings) { dst.TZName, dst.TZ = src.TZName, src.TZ },
+		show: func(s *plan.Settings) any { return s.TZName },
+		copy: func(dst, src *plan.Settings) { dst.TZName, dst.TZ = src.TZName, src.TZ },
 	},
 }
 
@@ -288,8 +289,8 @@ func parseMemoryLimit(arg string) (uint64, error) {
 }
 
 // defaultSettings are an engine's settings before any SET.
-func defaultSettings(opts Options) Settings {
-	return Settings{Threads: opts.Threads, MemLimit: defaultMemoryLimit(opts), TZName: "UTC"}
+func defaultSettings(opts Options) plan.Settings {
+	return plan.Settings{Threads: opts.Threads, MemLimit: defaultMemoryLimit(opts), TZName: "UTC"}
 }
 
 // defaultMemoryLimit is the memory limit configured, else the scan memory
@@ -315,15 +316,15 @@ type Session struct {
 	e    *Engine
 	mu   sync.Mutex
 	mask uint64 // the settings (bits by settingDefs index) the session has its own value of
-	vals Settings
-	vars map[string]*Variable // by lower-case name; replaced, never changed (variables.go)
+	vals plan.Settings
+	vars map[string]*plan.Variable // by lower-case name; replaced, never changed (variables.go)
 	// prepared are the statements PREPARE kept, by lower-case name
 	// (session_stmts.go).
 	prepared map[string]*Stmt
 	// id and rng: current_connection_id() and the random numbers setseed
 	// seeds (funcs_session.go).
 	id  uint64
-	rng *SessionRand
+	rng *plan.SessionRand
 	// closed: Close was called (duckdb_connection_count(), systables.go).
 	closed atomic.Bool
 }
@@ -331,12 +332,12 @@ type Session struct {
 // NewSession returns a session of the engine with no settings of its own.
 func (e *Engine) NewSession() *Session {
 	e.openSessions.Add(1)
-	return &Session{e: e, id: LastConnectionID.Add(1), rng: &SessionRand{}}
+	return &Session{e: e, id: plan.LastConnectionID.Add(1), rng: &plan.SessionRand{}}
 }
 
 // settingsFor is what a statement of session sess (nil: the engine's own
 // session) runs with: the session's values over the engine's.
-func (e *Engine) settingsFor(sess *Session) Settings {
+func (e *Engine) settingsFor(sess *Session) plan.Settings {
 	if sess == nil {
 		sess = e.sess0
 	}
@@ -353,7 +354,7 @@ func (e *Engine) settingsFor(sess *Session) Settings {
 	s.Local = sess.mask
 	s.Vars = sess.vars
 	s.ConnID, s.Rng = sess.id, sess.rng
-	s.QueryID = LastQueryID.Add(1)
+	s.QueryID = plan.LastQueryID.Add(1)
 	return s
 }
 
@@ -451,7 +452,7 @@ func (e *Engine) prepareSet(s *Stmt, text string, toks []parse.Token) (*Stmt, er
 		}
 		spec.val = setValue{text: sign + valToks[0].Unquoted(), kind: valToks[0].Kind}
 		// The value is checked now, so that a bad one fails at Prepare.
-		var probe Settings
+		var probe plan.Settings
 		if err := settingDefs[def].parse(spec.val, &probe); err != nil {
 			return nil, fail(min(i+1, len(toks)-1), "%s", err.(*Error).Msg)
 		}
@@ -498,7 +499,7 @@ func (e *Engine) execSet(spec *setSpec, sess *Session) error {
 
 // settingsRelation is duckdb_settings(): a row per setting (and per
 // alias, as DuckDB lists them) with its value for the statement.
-func settingsRelation(p *Planner, alias string) *Relation {
+func settingsRelation(p *plan.Planner, alias string) *plan.Relation {
 	if alias == "" {
 		alias = "duckdb_settings"
 	}
@@ -529,12 +530,12 @@ func settingsRelation(p *Planner, alias string) *Relation {
 
 // stringsRelation is a relation of VARCHAR columns named names with the
 // given rows, shown as what in EXPLAIN.
-func stringsRelation(alias string, names []string, rows [][]string, what string) *Relation {
-	var data []*ColBuilder
+func stringsRelation(alias string, names []string, rows [][]string, what string) *plan.Relation {
+	var data []*plan.ColBuilder
 	var cols []Column
 	for _, n := range names {
-		cols = append(cols, Column{Name: n, Type: TString, Nullable: true})
-		data = append(data, NewBuilder(TString, len(rows)))
+		cols = append(cols, Column{Name: n, Type: plan.TString, Nullable: true})
+		data = append(data, plan.NewBuilder(plan.TString, len(rows)))
 	}
 	for _, r := range rows {
 		for i, s := range r {
@@ -545,9 +546,9 @@ func stringsRelation(alias string, names []string, rows [][]string, what string)
 	for _, d := range data {
 		b.Cols = append(b.Cols, d.C)
 	}
-	rel := &Relation{Alias: alias, Sub: &SelectPlan{Root: &kernels.Const{Batches: []*Batch{b}, What: what}, Cols: cols}}
+	rel := &plan.Relation{Alias: alias, Sub: &plan.SelectPlan{Root: &kernels.Const{Batches: []*Batch{b}, What: what}, Cols: cols}}
 	for i, c := range cols {
-		rel.Cols = append(rel.Cols, &ScopeCol{Rel: rel, Name: c.Name, T: c.Type, Slot: &Slot{}, Local: i})
+		rel.Cols = append(rel.Cols, &plan.ScopeCol{Rel: rel, Name: c.Name, T: c.Type, Slot: &plan.Slot{}, Local: i})
 	}
 	return rel
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 func TestMemoryLimitText(t *testing.T) {
@@ -20,7 +22,7 @@ func TestMemoryLimitText(t *testing.T) {
 			t.Errorf("%q: %v", c.in, err)
 			continue
 		}
-		if got := FormatBytes(n); got != c.want {
+		if got := plan.FormatBytes(n); got != c.want {
 			t.Errorf("%q: %d shows as %q, want %q", c.in, n, got, c.want)
 		}
 	}
@@ -29,8 +31,8 @@ func TestMemoryLimitText(t *testing.T) {
 			t.Errorf("%q: no error", bad)
 		}
 	}
-	if FormatBytes(math.MaxUint64) != "16383.9 PiB" {
-		t.Error(FormatBytes(math.MaxUint64))
+	if plan.FormatBytes(math.MaxUint64) != "16383.9 PiB" {
+		t.Error(plan.FormatBytes(math.MaxUint64))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -108,7 +109,7 @@ func TestRewriteCastCodes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src, err := RewriteTokens(c.in, parse.Significant(toks))
+		src, err := plan.RewriteTokens(c.in, parse.Significant(toks))
 		if err != nil {
 			t.Fatalf("%s: %v", c.in, err)
 		}
@@ -124,7 +125,7 @@ func TestRewriteCastCodes(t *testing.T) {
 	// none: the engine tells when it binds the cast, enumtypes_test.go.)
 	for _, in := range []string{"SELECT a::DECIMAL(10, 2)[]", "SELECT a::INTEGER[][][][]"} {
 		toks, _ := parse.Lex(in)
-		_, err := RewriteTokens(in, parse.Significant(toks))
+		_, err := plan.RewriteTokens(in, parse.Significant(toks))
 		var e *Error
 		if !errors.As(err, &e) || e.Column != 11 {
 			t.Errorf("%s: got %v", in, err)

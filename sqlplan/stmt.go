@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/xwb1989/sqlparser"
 
 	// Named so: the tests' exec helper takes the package's own name.
@@ -56,7 +57,7 @@ type Stmt struct {
 	kind stmtKind
 	// parsed is the statement's source and syntax tree, and a SELECT's or
 	// an INTERSECT / EXCEPT's form as the planner plans it (query.go).
-	Parsed
+	plan.Parsed
 	table   string // DESCRIBE, DROP, CREATE
 	analyze bool
 	inner   *Stmt // EXPLAIN's statement, CREATE TABLE AS's query
@@ -247,11 +248,11 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 	if err != nil {
 		return nil, err
 	}
-	if toks, err = SampleTokens(text, toks); err != nil {
+	if toks, err = plan.SampleTokens(text, toks); err != nil {
 		return nil, err
 	}
 	toks = semiJoins(toks)
-	if toks, err = AsofJoins(text, toks); err != nil {
+	if toks, err = plan.AsofJoins(text, toks); err != nil {
 		return nil, err
 	}
 	toks = unionByName(toks)
@@ -319,7 +320,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 			return nil, bad(min(end, len(toks)), "DESCRIBE takes one table name")
 		}
 		s.kind, s.table = kindDescribe, name
-		s.Src = &Source{Source: parse.Source{Orig: text, Toks: toks}}
+		s.Src = &plan.Source{Source: parse.Source{Orig: text, Toks: toks}}
 		return s, nil
 	case "show":
 		switch {
@@ -328,7 +329,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 			return s, nil
 		case word(1) == "columns" && (word(2) == "from" || word(2) == "in") && len(toks) == 4:
 			s.kind, s.table = kindDescribe, toks[3].Name()
-			s.Src = &Source{Source: parse.Source{Orig: text, Toks: toks}}
+			s.Src = &plan.Source{Source: parse.Source{Orig: text, Toks: toks}}
 			return s, nil
 		case word(1) == "all" && word(2) == "tables" && len(toks) == 3:
 			return e.prepareText(ctx, showAllTables)
@@ -337,7 +338,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 		case len(toks) == 2 && (toks[1].Kind != parse.Ident || e.tableExists(toks[1].Name()) || e.viewNamed(toks[1].Name()) != nil):
 			// SHOW t is DESCRIBE t, as in DuckDB.
 			s.kind, s.table = kindDescribe, toks[1].Name()
-			s.Src = &Source{Source: parse.Source{Orig: text, Toks: toks}}
+			s.Src = &plan.Source{Source: parse.Source{Orig: text, Toks: toks}}
 			return s, nil
 		}
 		return nil, refuse(0, "SHOW "+strings.ToUpper(word(1)))
@@ -387,7 +388,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 			return nil, bad(k, "DROP TABLE takes one table name")
 		}
 		s.kind, s.table = kindDrop, name
-		s.Src = &Source{Source: parse.Source{Orig: text, Toks: toks}}
+		s.Src = &plan.Source{Source: parse.Source{Orig: text, Toks: toks}}
 		return s, nil
 	case "update":
 		if toks, err = cutReturning(text, toks, s); err != nil {
@@ -513,7 +514,7 @@ func (e *Engine) prepareTokens(ctx context.Context, text string, toks []parse.To
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	src, err := RewriteTokens(text, toks)
+	src, err := plan.RewriteTokens(text, toks)
 	if err != nil {
 		return nil, err
 	}
@@ -566,9 +567,9 @@ func (s *Stmt) Returns() bool {
 // Rows is a running query's result.
 type Rows struct {
 	cols   []Column
-	root   Node
+	root   plan.Node
 	ctx    context.Context
-	p      *Planner
+	p      *plan.Planner
 	first  *Batch
 	err    error
 	closed bool
@@ -654,8 +655,8 @@ func (s *Stmt) queryTx(ctx context.Context, args []Arg, tx *Tx, sess *Session) (
 		s.e.warmRemote(s.Src.Orig)
 	}
 	set := s.e.settingsFor(sess)
-	ctx = WithQueryMemory(ctx, set.MemLimit) // memory.go
-	p := &Planner{Cat: &stmtCatalog{e: s.e, tx: tx, sess: sess}, Src: s.Src, Args: args, Ctx: ctx, Set: set}
+	ctx = plan.WithQueryMemory(ctx, set.MemLimit) // memory.go
+	p := &plan.Planner{Cat: &stmtCatalog{e: s.e, tx: tx, sess: sess}, Src: s.Src, Args: args, Ctx: ctx, Set: set}
 	var rows *Rows
 	switch s.kind {
 	case kindSummarize:
@@ -688,7 +689,7 @@ func (s *Stmt) queryTx(ctx context.Context, args []Arg, tx *Tx, sess *Session) (
 	return rows, nil
 }
 
-func (s *Stmt) query(ctx context.Context, p *Planner) (*Rows, error) {
+func (s *Stmt) query(ctx context.Context, p *plan.Planner) (*Rows, error) {
 	switch s.kind {
 	case kindSelect, kindSetOp:
 		sp, err := s.Plan(p)
@@ -714,11 +715,11 @@ func (s *Stmt) query(ctx context.Context, p *Planner) (*Rows, error) {
 		// DuckDB's SHOW TABLES lists the views too, sorted by name.
 		names := append(stmtOf(p).TableNames(), stmtOf(p).ViewNames()...)
 		sort.Strings(names)
-		b := NewBuilder(TString, len(names))
+		b := plan.NewBuilder(plan.TString, len(names))
 		for _, t := range names {
 			b.Add(t)
 		}
-		return constRows(ctx, []Column{{Name: "name", Type: TString}}, []*Col{b.C}), nil
+		return constRows(ctx, []Column{{Name: "name", Type: plan.TString}}, []*Col{b.C}), nil
 	}
 	return nil, errorf("the statement does not return rows (use Exec)")
 }
@@ -732,10 +733,10 @@ func constRows(ctx context.Context, cols []Column, data []*Col) *Rows {
 }
 
 // describe is DESCRIBE of a table or a view (describe.go).
-func (s *Stmt) describe(p *Planner) (*Rows, error) {
+func (s *Stmt) describe(p *plan.Planner) (*Rows, error) {
 	c, err := describeCatalog(p, s.table)
 	if err != nil {
-		return nil, s.Src.Locate(AsError(err), s.table)
+		return nil, s.Src.Locate(plan.AsError(err), s.table)
 	}
 	return catalogRowsResult(p.Ctx, c), nil
 }
@@ -746,7 +747,7 @@ func describeRows(ctx context.Context, cols []Column) *Rows {
 	for _, c := range cols {
 		ent.cols = append(ent.cols, catalogColumn{name: c.Name, t: c.Type, notNull: !c.Nullable})
 	}
-	c := &CatalogRows{}
+	c := &plan.CatalogRows{}
 	describeEntry(c, ent)
 	return catalogRowsResult(ctx, c)
 }
@@ -754,14 +755,14 @@ func describeRows(ctx context.Context, cols []Column) *Rows {
 // explain plans the inner query and prints its plan; EXPLAIN ANALYZE runs
 // it first and adds what the scans read and pruned and each operator's
 // rows, time and memory (analyze.go).
-func (s *Stmt) explain(ctx context.Context, p *Planner) (*Rows, error) {
+func (s *Stmt) explain(ctx context.Context, p *plan.Planner) (*Rows, error) {
 	ip := p.Child(s.inner.Src)
 	defer ip.ReleaseAll()
 	sp, err := s.inner.Plan(ip)
 	if err != nil {
 		return nil, err
 	}
-	x := &Explainer{Analyze: s.analyze, Root: s.e.root}
+	x := &plan.Explainer{Analyze: s.analyze, Root: s.e.root}
 	var rowsOut int
 	if s.analyze {
 		sp.Root = kernels.NewProfile().Wrap(sp.Root)
@@ -786,12 +787,12 @@ func (s *Stmt) explain(ctx context.Context, p *Planner) (*Rows, error) {
 }
 
 // planRows is EXPLAIN's result: the plan x wrote, a row per line.
-func planRows(ctx context.Context, x *Explainer) *Rows {
-	b := NewBuilder(TString, 16)
+func planRows(ctx context.Context, x *plan.Explainer) *Rows {
+	b := plan.NewBuilder(plan.TString, 16)
 	for _, l := range strings.Split(strings.TrimRight(x.String(), "\n"), "\n") {
 		b.Add(l)
 	}
-	return constRows(ctx, []Column{{Name: "plan", Type: TString}}, []*Col{b.C})
+	return constRows(ctx, []Column{{Name: "plan", Type: plan.TString}}, []*Col{b.C})
 }
 
 // Result is what a statement without rows did.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	// Named so: the tests' exec helper takes the package's own name.
 )
 
@@ -18,7 +19,7 @@ import (
 // a (x, y) AS (q), renames q's columns (parse.ColsMarker). Under WITH RECURSIVE,
 // a CTE whose query names itself is returned apart and referred to by a
 // marker table (recursive.go).
-func expandCTEs(text string, toks []parse.Token) ([]parse.Token, []*RecCTE, error) {
+func expandCTEs(text string, toks []parse.Token) ([]parse.Token, []*plan.RecCTE, error) {
 	fail := func(i int, format string, args ...any) error {
 		return errAt(text, parse.TokPos(text, toks, i), format, args...)
 	}
@@ -29,7 +30,7 @@ func expandCTEs(text string, toks []parse.Token) ([]parse.Token, []*RecCTE, erro
 		i++
 	}
 	ctes := map[string][]parse.Token{}
-	var recs []*RecCTE
+	var recs []*plan.RecCTE
 	for {
 		if i >= len(toks) || toks[i].Kind != parse.Ident && toks[i].Kind != parse.Quoted && toks[i].Kind != parse.DQuoted {
 			return nil, nil, fail(i, "expected the name of a common table expression")
@@ -74,7 +75,7 @@ func expandCTEs(text string, toks []parse.Token) ([]parse.Token, []*RecCTE, erro
 		}
 		raw := toks[start+1 : i]
 		if recursive && parse.NamesTable(raw, name) {
-			rc, err := NewRecCTE(text, name, cols, parse.SubstituteCTEs(raw, ctes), len(recs), namePos)
+			rc, err := plan.NewRecCTE(text, name, cols, parse.SubstituteCTEs(raw, ctes), len(recs), namePos)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -423,7 +424,7 @@ func unionByName(toks []parse.Token) []parse.Token {
 			k++
 		}
 		pos := toks[j].Pos
-		marker := []parse.Token{{Kind: parse.String, Text: "'x'", Pos: pos}, {Kind: parse.Ident, Text: "as", Pos: pos}, {Kind: parse.Ident, Text: ByNameMarker, Pos: pos}, {Kind: parse.Op, Text: ",", Pos: pos}}
+		marker := []parse.Token{{Kind: parse.String, Text: "'x'", Pos: pos}, {Kind: parse.Ident, Text: "as", Pos: pos}, {Kind: parse.Ident, Text: plan.ByNameMarker, Pos: pos}, {Kind: parse.Op, Text: ",", Pos: pos}}
 		out := append(append([]parse.Token(nil), toks[:j]...), toks[j+2:k]...)
 		out = append(append(out, marker...), toks[k:]...)
 		toks = out
@@ -433,7 +434,7 @@ func unionByName(toks []parse.Token) []parse.Token {
 
 // setRecursive hands the recursive CTEs of a WITH to the statement and
 // the statement inside it (EXPLAIN's, CREATE TABLE AS's query).
-func (s *Stmt) setRecursive(recs []*RecCTE) {
+func (s *Stmt) setRecursive(recs []*plan.RecCTE) {
 	if s == nil {
 		return
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -23,11 +24,11 @@ type stmtCatalog struct {
 }
 
 // stmtOf is the engine side of the statement p plans.
-func stmtOf(p *Planner) *stmtCatalog { return p.Cat.(*stmtCatalog) }
+func stmtOf(p *plan.Planner) *stmtCatalog { return p.Cat.(*stmtCatalog) }
 
 // holdWrite makes p open tables without taking the write lock, which its
 // statement holds; p's parent is left as it was.
-func holdWrite(p *Planner) {
+func holdWrite(p *plan.Planner) {
 	c := *stmtOf(p)
 	c.writeHeld = true
 	p.Cat = &c
@@ -72,12 +73,12 @@ func (c *stmtCatalog) Sequence(name string) (func(currval bool) (int64, error), 
 
 func (c *stmtCatalog) TransactionID() uint64 {
 	if c.tx == nil {
-		return LastTransactionID.Add(1)
+		return plan.LastTransactionID.Add(1)
 	}
 	c.tx.mu.Lock()
 	defer c.tx.mu.Unlock()
 	if c.tx.id == 0 {
-		c.tx.id = LastTransactionID.Add(1)
+		c.tx.id = plan.LastTransactionID.Add(1)
 	}
 	return c.tx.id
 }
@@ -88,7 +89,7 @@ func (c *stmtCatalog) Prepare(ctx context.Context, text string) (*Stmt, error) {
 
 func (c *stmtCatalog) PrepareOutside(text string) (*Stmt, error) { return c.e.Prepare(text) }
 
-func (c *stmtCatalog) PrepareQuery(ctx context.Context, text string, toks []parse.Token) (*Parsed, error) {
+func (c *stmtCatalog) PrepareQuery(ctx context.Context, text string, toks []parse.Token) (*plan.Parsed, error) {
 	st, err := c.e.prepareTokens(ctx, text, toks)
 	if err != nil {
 		return nil, err
@@ -102,11 +103,11 @@ func (c *stmtCatalog) PrepareQuery(ctx context.Context, text string, toks []pars
 // StoredExpr parses the text of an expression the engine stored (a
 // constraint's CHECK or DEFAULT), to be bound by a planner of the
 // returned source.
-func (c *stmtCatalog) StoredExpr(text string) (sqlparser.Expr, *Source, error) {
+func (c *stmtCatalog) StoredExpr(text string) (sqlparser.Expr, *plan.Source, error) {
 	return c.e.exprOf(text)
 }
 
-func (c *stmtCatalog) Relation(p *Planner, name, alias string) (*Relation, bool, error) {
+func (c *stmtCatalog) Relation(p *plan.Planner, name, alias string) (*plan.Relation, bool, error) {
 	switch name {
 	case settingsTable:
 		return settingsRelation(p, alias), true, nil
@@ -122,7 +123,7 @@ func (c *stmtCatalog) Relation(p *Planner, name, alias string) (*Relation, bool,
 	return duckdbRelation(p, name, alias)
 }
 
-func (c *stmtCatalog) Setting(set *Settings, name string) (Type, any, error) {
+func (c *stmtCatalog) Setting(set *plan.Settings, name string) (Type, any, error) {
 	i, ok := settingNamed(name)
 	if !ok {
 		return Type{}, nil, unknownSetting(name)

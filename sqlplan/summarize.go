@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // SUMMARIZE table | query, as DuckDB has it: a row per column of the
@@ -59,7 +60,7 @@ func (e *Engine) prepareSummarize(ctx context.Context, s *Stmt, text string, tok
 	if st.kind != kindSelect && st.kind != kindSetOp {
 		return nil, r.fail(1, "SUMMARIZE takes a table or a query")
 	}
-	s.kind, s.inner, s.Src = kindSummarize, st, &Source{Source: parse.Source{Orig: text, Toks: toks}}
+	s.kind, s.inner, s.Src = kindSummarize, st, &plan.Source{Source: parse.Source{Orig: text, Toks: toks}}
 	s.summarized = query
 	return s, nil
 }
@@ -67,7 +68,7 @@ func (e *Engine) prepareSummarize(ctx context.Context, s *Stmt, text string, tok
 // summarize runs SUMMARIZE: the query's columns come from planning it,
 // their figures from one aggregating query over it (summaryQuery), whose
 // single row is cut into a row per column.
-func (s *Stmt) summarize(ctx context.Context, p *Planner, sess *Session) (*Rows, error) {
+func (s *Stmt) summarize(ctx context.Context, p *plan.Planner, sess *Session) (*Rows, error) {
 	ip := p.Child(s.inner.Src)
 	sp, err := s.inner.Plan(ip)
 	if err != nil {
@@ -93,13 +94,13 @@ func (s *Stmt) summarize(ctx context.Context, p *Planner, sess *Session) (*Rows,
 	if err != nil {
 		return nil, err
 	}
-	names, types := NewBuilder(TString, len(cols)), NewBuilder(TString, len(cols))
+	names, types := plan.NewBuilder(plan.TString, len(cols)), plan.NewBuilder(plan.TString, len(cols))
 	for _, c := range cols {
 		names.Add(c.Name)
 		types.Add(c.Type.SQLName())
 	}
 	out := []*Col{names.C, types.C}
-	outCols := []Column{{Name: summaryColumns[0], Type: TString}, {Name: summaryColumns[1], Type: TString}}
+	outCols := []Column{{Name: summaryColumns[0], Type: plan.TString}, {Name: summaryColumns[1], Type: plan.TString}}
 	// The aggregating query's columns are figure by figure, then column by
 	// column: figure f of column i is b.Cols[i*queryFigures+f]; the
 	// quartiles are one list (one sort of the column for all three).
@@ -111,11 +112,11 @@ func (s *Stmt) summarize(ctx context.Context, p *Planner, sess *Session) (*Rows,
 		if f == quartilesFigure {
 			for k, qc := range quartileCols(parts) {
 				out = append(out, qc)
-				outCols = append(outCols, Column{Name: summaryColumns[2+f+k], Type: TString, Nullable: true})
+				outCols = append(outCols, Column{Name: summaryColumns[2+f+k], Type: plan.TString, Nullable: true})
 			}
 			continue
 		}
-		t := WithoutField(b.Cols[f].T)
+		t := plan.WithoutField(b.Cols[f].T)
 		name := summaryColumns[2+f]
 		if f > quartilesFigure {
 			name = summaryColumns[2+f+2]
@@ -137,9 +138,9 @@ const (
 // quartileCols splits the quartile lists (VARCHAR[], one row each, NULL
 // where a column has none) into the q25, q50 and q75 columns.
 func quartileCols(lists []*Col) [3]*Col {
-	var qs [3]*ColBuilder
+	var qs [3]*plan.ColBuilder
 	for k := range qs {
-		qs[k] = NewBuilder(TString, len(lists))
+		qs[k] = plan.NewBuilder(plan.TString, len(lists))
 	}
 	for _, l := range lists {
 		vals, _ := l.Get(0).([]any)

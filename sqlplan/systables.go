@@ -10,6 +10,7 @@ import (
 
 	kernels "github.com/carquet-go/carquet/sqlplan/exec"
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // DuckDB's system table functions without arguments, with DuckDB's
@@ -22,7 +23,7 @@ import (
 // the statement is planned, like duckdb_tables() (catalog_duckdb.go).
 
 // systemFunctions are the table functions built here.
-var systemFunctions = map[string]func(p *Planner, c *CatalogRows) error{
+var systemFunctions = map[string]func(p *plan.Planner, c *plan.CatalogRows) error{
 	"pragma_version":               pragmaVersion,
 	"pragma_platform":              pragmaPlatform,
 	"pragma_user_agent":            pragmaUserAgent,
@@ -47,7 +48,7 @@ func init() {
 
 // systemRelation is the relation of one of the functions here, ok false
 // for other names.
-func systemRelation(p *Planner, fn, alias string) (*Relation, bool, error) {
+func systemRelation(p *plan.Planner, fn, alias string) (*plan.Relation, bool, error) {
 	if fn == "checkpoint" || fn == "force_checkpoint" {
 		return checkpointRelation(p, alias), true, nil
 	}
@@ -55,7 +56,7 @@ func systemRelation(p *Planner, fn, alias string) (*Relation, bool, error) {
 	if build == nil {
 		return nil, false, nil
 	}
-	c := &CatalogRows{}
+	c := &plan.CatalogRows{}
 	if err := build(p, c); err != nil {
 		return nil, true, err
 	}
@@ -90,12 +91,12 @@ func carquetBuild() (version, revision string) {
 // pragmaVersion is carquet's version: library_version its module version,
 // source_id the first 10 digits of the commit it was built from (NULL
 // when the build did not record one), codename NULL (carquet has none).
-func pragmaVersion(_ *Planner, c *CatalogRows) error {
+func pragmaVersion(_ *plan.Planner, c *plan.CatalogRows) error {
 	version, revision := carquetBuild()
-	lib, src, code := c.Col("library_version", TString), c.Col("source_id", TString), c.Col("codename", TString)
+	lib, src, code := c.Col("library_version", plan.TString), c.Col("source_id", plan.TString), c.Col("codename", plan.TString)
 	c.N = 1
 	lib.Add("carquet " + version)
-	src.Add(NullIfEmpty(revision[:min(len(revision), 10)]))
+	src.Add(plan.NullIfEmpty(revision[:min(len(revision), 10)]))
 	code.Add(nil)
 	return nil
 }
@@ -103,17 +104,17 @@ func pragmaVersion(_ *Planner, c *CatalogRows) error {
 // platform is the platform as DuckDB names its builds: os_arch.
 func platform() string { return runtime.GOOS + "_" + runtime.GOARCH }
 
-func pragmaPlatform(_ *Planner, c *CatalogRows) error {
-	c.Col("platform", TString).Add(platform())
+func pragmaPlatform(_ *plan.Planner, c *plan.CatalogRows) error {
+	c.Col("platform", plan.TString).Add(platform())
 	c.N = 1
 	return nil
 }
 
 // pragmaUserAgent is carquet/version(platform) and the Go release, as
 // DuckDB's duckdb/v1.5.6(linux_amd64) names the client after it.
-func pragmaUserAgent(_ *Planner, c *CatalogRows) error {
+func pragmaUserAgent(_ *plan.Planner, c *plan.CatalogRows) error {
 	version, _ := carquetBuild()
-	c.Col("user_agent", TString).Add("carquet/" + version + "(" + platform() + ") " + runtime.Version())
+	c.Col("user_agent", plan.TString).Add("carquet/" + version + "(" + platform() + ") " + runtime.Version())
 	c.N = 1
 	return nil
 }
@@ -123,10 +124,10 @@ func pragmaUserAgent(_ *Planner, c *CatalogRows) error {
 // carquet stores tables as Parquet files, not in blocks, and has no
 // write-ahead log: the block columns are 0 and wal_size 0 bytes.
 // memory_usage is the heap the process holds, memory_limit the setting.
-func pragmaDatabaseSize(p *Planner, c *CatalogRows) error {
-	name, size, block := c.Col("database_name", TString), c.Col("database_size", TString), c.Col("block_size", TBigint)
-	total, used, free := c.Col("total_blocks", TBigint), c.Col("used_blocks", TBigint), c.Col("free_blocks", TBigint)
-	wal, mem, limit := c.Col("wal_size", TString), c.Col("memory_usage", TString), c.Col("memory_limit", TString)
+func pragmaDatabaseSize(p *plan.Planner, c *plan.CatalogRows) error {
+	name, size, block := c.Col("database_name", plan.TString), c.Col("database_size", plan.TString), c.Col("block_size", plan.TBigint)
+	total, used, free := c.Col("total_blocks", plan.TBigint), c.Col("used_blocks", plan.TBigint), c.Col("free_blocks", plan.TBigint)
+	wal, mem, limit := c.Col("wal_size", plan.TString), c.Col("memory_usage", plan.TString), c.Col("memory_limit", plan.TString)
 	heap := readMemoryMetrics()["/memory/classes/heap/objects:bytes"]
 	for _, db := range catalogDatabases(p) {
 		if err := p.Ctx.Err(); err != nil {
@@ -135,23 +136,23 @@ func pragmaDatabaseSize(p *Planner, c *CatalogRows) error {
 		c.N++
 		name.Add(db.name)
 		if bytes, ok := folderBytes(db.path); ok {
-			size.Add(FormatBytes(bytes))
+			size.Add(plan.FormatBytes(bytes))
 		} else {
 			size.Add(nil)
 		}
-		for _, b := range []*ColBuilder{block, total, used, free} {
+		for _, b := range []*plan.ColBuilder{block, total, used, free} {
 			b.Add(int64(0))
 		}
-		wal.Add(FormatBytes(0))
-		mem.Add(FormatBytes(heap))
-		limit.Add(FormatBytes(p.Set.MemLimit))
+		wal.Add(plan.FormatBytes(0))
+		mem.Add(plan.FormatBytes(heap))
+		limit.Add(plan.FormatBytes(p.Set.MemLimit))
 	}
 	return nil
 }
 
 // duckdbDatabaseCount is duckdb_approx_database_count(): carquet's
 // database and the attached ones.
-func duckdbDatabaseCount(p *Planner, c *CatalogRows) error {
+func duckdbDatabaseCount(p *plan.Planner, c *plan.CatalogRows) error {
 	c.Col("approx_count", tUBigint).Add(uint64(len(catalogDatabases(p))))
 	c.N = 1
 	return nil
@@ -162,7 +163,7 @@ var tUBigint = Type{Kind: KUint, Bits: 64}
 // duckdbConnectionCount is duckdb_connection_count(): the sessions open
 // now (each database/sql connection has one, closed with it), less the
 // engine's own, and at least the one asking.
-func duckdbConnectionCount(p *Planner, c *CatalogRows) error {
+func duckdbConnectionCount(p *plan.Planner, c *plan.CatalogRows) error {
 	n := max(stmtOf(p).e.openSessions.Load()-1, 1)
 	c.Col("count", tUBigint).Add(uint64(n))
 	c.N = 1
@@ -182,8 +183,8 @@ func (s *Session) Close() {
 // manager, which carquet has not: its queries account their memory
 // against memory_limit while they run, exec/memory.go). Nothing spills to
 // disk, so temporary_storage_bytes is 0.
-func duckdbMemory(_ *Planner, c *CatalogRows) error {
-	tag, used, temp := c.Col("tag", TString), c.Col("memory_usage_bytes", TBigint), c.Col("temporary_storage_bytes", TBigint)
+func duckdbMemory(_ *plan.Planner, c *plan.CatalogRows) error {
+	tag, used, temp := c.Col("tag", plan.TString), c.Col("memory_usage_bytes", plan.TBigint), c.Col("temporary_storage_bytes", plan.TBigint)
 	m := readMemoryMetrics()
 	heap, stacks := m["/memory/classes/heap/objects:bytes"], m["/memory/classes/heap/stacks:bytes"]
 	rows := []struct {
@@ -225,9 +226,9 @@ func readMemoryMetrics() map[string]uint64 {
 
 // duckdbOptimizers lists carquet's optimizer rules by name, in the order
 // optimize applies them (select_optimize.go).
-func duckdbOptimizers(_ *Planner, c *CatalogRows) error {
-	name := c.Col("name", TString)
-	for _, r := range OptimizerRules {
+func duckdbOptimizers(_ *plan.Planner, c *plan.CatalogRows) error {
+	name := c.Col("name", plan.TString)
+	for _, r := range plan.OptimizerRules {
 		c.N++
 		name.Add(r.Name)
 	}
@@ -237,10 +238,10 @@ func duckdbOptimizers(_ *Planner, c *CatalogRows) error {
 // duckdbExtensions lists the DuckDB extensions whose work carquet does
 // itself (builtinExtensions, which INSTALL and LOAD accept): built in,
 // so loaded and installed, as DuckDB shows its statically linked ones.
-func duckdbExtensions(_ *Planner, c *CatalogRows) error {
-	name, loaded, installed, path := c.Col("extension_name", TString), c.Col("loaded", TBool), c.Col("installed", TBool), c.Col("install_path", TString)
-	desc, aliases, version := c.Col("description", TString), c.Col("aliases", tStringList), c.Col("extension_version", TString)
-	mode, from := c.Col("install_mode", TString), c.Col("installed_from", TString)
+func duckdbExtensions(_ *plan.Planner, c *plan.CatalogRows) error {
+	name, loaded, installed, path := c.Col("extension_name", plan.TString), c.Col("loaded", plan.TBool), c.Col("installed", plan.TBool), c.Col("install_path", plan.TString)
+	desc, aliases, version := c.Col("description", plan.TString), c.Col("aliases", tStringList), c.Col("extension_version", plan.TString)
+	mode, from := c.Col("install_mode", plan.TString), c.Col("installed_from", plan.TString)
 	v, _ := carquetBuild()
 	for _, ext := range builtinExtensions {
 		c.N++
@@ -272,9 +273,9 @@ var extensionDescriptions = map[string]string{
 // no log (a committed statement's files are already in place), so the
 // only thing to wait for is the writes under way. In a transaction it
 // waits for nothing, as CHECKPOINT.
-func checkpointRelation(p *Planner, alias string) *Relation {
-	c := &CatalogRows{}
-	c.Col("Success", TBool)
+func checkpointRelation(p *plan.Planner, alias string) *plan.Relation {
+	c := &plan.CatalogRows{}
+	c.Col("Success", plan.TBool)
 	rel := c.Relation(alias, "CHECKPOINT")
 	rel.Sub.Root = &checkpointNode{e: stmtOf(p).e, inTx: stmtOf(p).tx != nil}
 	return rel

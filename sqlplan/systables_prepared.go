@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // duckdb_prepared_statements(): the statements PREPARE kept in the
@@ -23,8 +24,8 @@ func init() {
 
 // duckdbPreparedStatements lists the session's prepared statements by
 // name.
-func duckdbPreparedStatements(p *Planner, c *CatalogRows) error {
-	name, text := c.Col("name", TString), c.Col("statement", TString)
+func duckdbPreparedStatements(p *plan.Planner, c *plan.CatalogRows) error {
+	name, text := c.Col("name", plan.TString), c.Col("statement", plan.TString)
 	params, results := c.Col("parameter_types", tStringList), c.Col("result_types", tStringList)
 	sess := stmtOf(p).sess
 	if sess == nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/carquet-go/carquet/sqlplan/function"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // pg_timezone_names() lists the IANA time zones the engine knows, as
@@ -27,8 +28,8 @@ import (
 // zoneNames are the zone names, read once.
 var zoneNames = sync.OnceValue(readZoneNames)
 
-func pgTimezoneNames(_ *Planner, c *CatalogRows) error {
-	name, abbrev, offset, dst := c.Col("name", TString), c.Col("abbrev", TString), c.Col("utc_offset", Type{Kind: KInterval}), c.Col("is_dst", TBool)
+func pgTimezoneNames(_ *plan.Planner, c *plan.CatalogRows) error {
+	name, abbrev, offset, dst := c.Col("name", plan.TString), c.Col("abbrev", plan.TString), c.Col("utc_offset", Type{Kind: KInterval}), c.Col("is_dst", plan.TBool)
 	now := time.Now()
 	for _, n := range zoneNames() {
 		loc, err := function.ZoneNamed(n)
@@ -40,7 +41,7 @@ func pgTimezoneNames(_ *Planner, c *CatalogRows) error {
 		c.N++
 		name.Add(n)
 		abbrev.Add(ab)
-		offset.Add(Interval{Micros: int64(secs) * 1_000_000})
+		offset.Add(plan.Interval{Micros: int64(secs) * 1_000_000})
 		dst.Add(at.IsDST())
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"github.com/carquet-go/carquet/parquet/vector"
 	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/sqlplan/dml"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/carquet-go/carquet/writer"
 	"github.com/xwb1989/sqlparser"
 )
@@ -157,7 +158,7 @@ type pendingWrite struct {
 	cols   [][]*vector.Vector
 	// rows gathers, one builder per field, the rows of INSERTs of one row
 	// of parameters (insertPending) until they go to cols as one batch.
-	rows  []*ColBuilder
+	rows  []*plan.ColBuilder
 	nrows int
 }
 
@@ -182,7 +183,7 @@ func (pw *pendingWrite) flushRows() error {
 	}
 	vecs := make([]*vector.Vector, len(pw.fields))
 	for k, f := range pw.fields {
-		v, err := ToVector(pw.rows[k].C, f)
+		v, err := plan.ToVector(pw.rows[k].C, f)
 		if err != nil {
 			return errorf("column %q: %v", f.Name, err)
 		}
@@ -220,7 +221,7 @@ func (s *Stmt) pendingRow(ins *sqlparser.Insert, tx *Tx, tgt *target, target []i
 
 // insertPending adds one row of parameters to the transaction's pending
 // rows of the table: cast to the columns' types, into column builders.
-func (s *Stmt) insertPending(p *Planner, tx *Tx, tgt *target, target []int, types []Type, row sqlparser.ValTuple) (Result, error) {
+func (s *Stmt) insertPending(p *plan.Planner, tx *Tx, tgt *target, target []int, types []Type, row sqlparser.ValTuple) (Result, error) {
 	fields := tgt.fields
 	vals := make([]any, len(fields))
 	for j, ve := range row {
@@ -229,8 +230,8 @@ func (s *Stmt) insertPending(p *Planner, tx *Tx, tgt *target, target []int, type
 		if err != nil {
 			return Result{}, err
 		}
-		kc := e.(*ConstExpr)
-		if vals[k], err = CastScalar(kc.V, kc.T, types[k]); err != nil {
+		kc := e.(*plan.ConstExpr)
+		if vals[k], err = plan.CastScalar(kc.V, kc.T, types[k]); err != nil {
 			return Result{}, errorf("row 1, column %q: %v", fields[k].Name, err)
 		}
 	}
@@ -246,9 +247,9 @@ func (s *Stmt) insertPending(p *Planner, tx *Tx, tgt *target, target []int, type
 	}
 	pw := tx.pendingFor(tgt)
 	if pw.rows == nil {
-		pw.rows = make([]*ColBuilder, len(fields))
+		pw.rows = make([]*plan.ColBuilder, len(fields))
 		for k := range fields {
-			pw.rows[k] = NewBuilder(types[k], 1024)
+			pw.rows[k] = plan.NewBuilder(types[k], 1024)
 		}
 	}
 	for k, v := range vals {

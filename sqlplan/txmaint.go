@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/carquet-go/carquet/objstore"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/carquet-go/carquet/writer"
 )
 
@@ -26,7 +27,7 @@ import (
 // nothing and runs at once.
 
 // optimizeInTx runs OPTIMIZE in transaction tx.
-func (s *Stmt) optimizeInTx(ctx context.Context, p *Planner, tx *Tx) (Result, error) {
+func (s *Stmt) optimizeInTx(ctx context.Context, p *plan.Planner, tx *Tx) (Result, error) {
 	tg, err := s.e.targetOf(s.table, tx, true)
 	if err != nil {
 		return Result{}, err

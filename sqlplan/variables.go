@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 )
 
 // Variables, as DuckDB has them: SET VARIABLE name = expression stores the
@@ -72,7 +73,7 @@ func (e *Engine) execVariable(ctx context.Context, spec *setSpec, args []Arg, tx
 
 // evalOneValue evaluates expr as SELECT expr: one column, at most one row
 // (none is NULL).
-func (e *Engine) evalOneValue(ctx context.Context, expr string, args []Arg, tx *Tx, sess *Session) (*Variable, error) {
+func (e *Engine) evalOneValue(ctx context.Context, expr string, args []Arg, tx *Tx, sess *Session) (*plan.Variable, error) {
 	st, err := e.PrepareTx(ctx, "SELECT "+expr, tx)
 	if err != nil {
 		return nil, err
@@ -82,7 +83,7 @@ func (e *Engine) evalOneValue(ctx context.Context, expr string, args []Arg, tx *
 		return nil, err
 	}
 	defer rows.Close()
-	var out *Variable
+	var out *plan.Variable
 	for {
 		b, err := rows.Next()
 		if err == io.EOF {
@@ -101,11 +102,11 @@ func (e *Engine) evalOneValue(ctx context.Context, expr string, args []Arg, tx *
 			return nil, errorf("SET VARIABLE: the value is more than one row")
 		}
 		c := b.Cols[0]
-		out = &Variable{T: c.T, V: c.Get(0)}
+		out = &plan.Variable{T: c.T, V: c.Get(0)}
 	}
 	if out == nil {
 		cols := rows.Columns()
-		out = &Variable{T: cols[0].Type}
+		out = &plan.Variable{T: cols[0].Type}
 	}
 	return out, nil
 }
@@ -113,10 +114,10 @@ func (e *Engine) evalOneValue(ctx context.Context, expr string, args []Arg, tx *
 // setVariable sets (v non-nil) or forgets a variable of the session. The
 // map is replaced, never changed, so that the settings a statement took
 // keep the variables as they were.
-func (s *Session) setVariable(key string, v *Variable) {
+func (s *Session) setVariable(key string, v *plan.Variable) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	vars := make(map[string]*Variable, len(s.vars)+1)
+	vars := make(map[string]*plan.Variable, len(s.vars)+1)
 	for k, x := range s.vars {
 		vars[k] = x
 	}
@@ -130,24 +131,26 @@ func (s *Session) setVariable(key string, v *Variable) {
 
 // variablesRelation is duckdb_variables(): a row per variable of the
 // statement's session, with its value as text and its type, by name.
-func variablesRelation(p *Planner, alias string) *Relation {
+func variablesRelation(p *plan.Planner, alias string) *plan.Relation {
 	if alias == "" {
 		alias = "duckdb_variables"
 	}
-	vars := make([]*Variable, 0, len(p.Set.Vars))
+	vars := make([]*plan.Variable, 0, len(p.Set.Vars))
 	for _, v := range p.Set.Vars {
 		vars = append(vars, v)
 	}
-	slices.SortFunc(vars, func(a, b *Variable) int { return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)) })
+	slices.SortFunc(vars, func(a, b *plan.Variable) int {
+		return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
+	})
 	rows := make([][]string, len(vars))
 	for i, v := range vars {
 		text := "NULL"
 		if v.V != nil {
 			// As CAST(value AS VARCHAR) writes it (nested values too).
-			if c, err := CastCol(ConstCol(v.T, v.V, 1), TString); err == nil {
+			if c, err := plan.CastCol(plan.ConstCol(v.T, v.V, 1), plan.TString); err == nil {
 				text, _ = c.Get(0).(string)
 			} else {
-				text = FormatScalar(v.T, v.V)
+				text = plan.FormatScalar(v.T, v.V)
 			}
 		}
 		rows[i] = []string{v.Name, text, v.T.SQLName()}

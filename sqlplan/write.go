@@ -17,6 +17,7 @@ import (
 	"github.com/carquet-go/carquet/scan"
 	"github.com/carquet-go/carquet/sqlplan/dml"
 	"github.com/carquet-go/carquet/sqlplan/parse"
+	"github.com/carquet-go/carquet/sqlplan/plan"
 	"github.com/carquet-go/carquet/writer"
 	"github.com/xwb1989/sqlparser"
 )
@@ -268,8 +269,8 @@ func (s *Stmt) exec(ctx context.Context, args []Arg, tx *Tx, sess *Session) (_ R
 		}
 	}
 	set := s.e.settingsFor(sess)
-	ctx = WithQueryMemory(ctx, set.MemLimit) // memory.go
-	p := &Planner{Cat: &stmtCatalog{e: s.e, tx: tx, sess: sess}, Src: s.Src, Args: args, Ctx: ctx, Set: set}
+	ctx = plan.WithQueryMemory(ctx, set.MemLimit) // memory.go
+	p := &plan.Planner{Cat: &stmtCatalog{e: s.e, tx: tx, sess: sess}, Src: s.Src, Args: args, Ctx: ctx, Set: set}
 	defer p.ReleaseAll()
 	switch s.kind {
 	case kindInsert:
@@ -376,7 +377,7 @@ func (s *Stmt) verb() string {
 	return "statement"
 }
 
-func (s *Stmt) insert(ctx context.Context, p *Planner, tx *Tx) (Result, error) {
+func (s *Stmt) insert(ctx context.Context, p *plan.Planner, tx *Tx) (Result, error) {
 	ins := s.AST.(*sqlparser.Insert)
 	if sel, ok := ins.Rows.(sqlparser.SelectStatement); ok {
 		// INSERT ... SELECT plans its query: plan a copy (see parse.CloneAST);
@@ -391,7 +392,7 @@ func (s *Stmt) insert(ctx context.Context, p *Planner, tx *Tx) (Result, error) {
 	}
 	tgt, err := s.e.targetOf(name, tx, true)
 	if err != nil {
-		return Result{}, s.Src.Locate(AsError(err), ins.Table.Name.String())
+		return Result{}, s.Src.Locate(plan.AsError(err), ins.Table.Name.String())
 	}
 	path, sch, fields, folder := tgt.path, tgt.sch, tgt.fields, tgt.folder
 	// Target columns.
@@ -425,7 +426,7 @@ func (s *Stmt) insert(ctx context.Context, p *Planner, tx *Tx) (Result, error) {
 	}
 	types := make([]Type, len(fields))
 	for i, f := range fields {
-		types[i] = TypeOfField(f)
+		types[i] = plan.TypeOfField(f)
 	}
 	if row, ok := s.pendingRow(ins, tx, tgt, target); ok {
 		return s.insertPending(p, tx, tgt, target, types, row)
@@ -441,9 +442,9 @@ func (s *Stmt) insert(ctx context.Context, p *Planner, tx *Tx) (Result, error) {
 			break
 		}
 		n = len(rows)
-		builders := make([]*ColBuilder, len(fields))
+		builders := make([]*plan.ColBuilder, len(fields))
 		for _, k := range target {
-			builders[k] = NewBuilder(types[k], n)
+			builders[k] = plan.NewBuilder(types[k], n)
 		}
 		one := &Batch{N: 1}
 		for r, row := range rows {
@@ -460,13 +461,13 @@ func (s *Stmt) insert(ctx context.Context, p *Planner, tx *Tx) (Result, error) {
 					builders[k].Add(v)
 					continue
 				}
-				e, err := p.BindExpr(ve, &Scope{}, nil)
+				e, err := p.BindExpr(ve, &plan.Scope{}, nil)
 				if err != nil {
 					return Result{}, err
 				}
 				var v any
 				var vt Type
-				if kc, ok := IsConst(e); ok {
+				if kc, ok := plan.IsConst(e); ok {
 					v, vt = kc.V, kc.T
 				} else {
 					c, err := e.Eval(one)
@@ -475,7 +476,7 @@ func (s *Stmt) insert(ctx context.Context, p *Planner, tx *Tx) (Result, error) {
 					}
 					v, vt = c.Get(0), c.T
 				}
-				cv, err := CastScalar(v, vt, types[k])
+				cv, err := plan.CastScalar(v, vt, types[k])
 				if err != nil {
 					return Result{}, errorf("row %d, column %q: %v", r+1, fields[k].Name, err)
 				}
@@ -525,7 +526,7 @@ func (s *Stmt) insert(ctx context.Context, p *Planner, tx *Tx) (Result, error) {
 		}
 		n = b.N
 		for j, k := range target {
-			c, err := CastCol(b.Cols[j], types[k])
+			c, err := plan.CastCol(b.Cols[j], types[k])
 			if err != nil {
 				return Result{}, errorf("column %q: %v", fields[k].Name, err)
 			}
@@ -539,7 +540,7 @@ func (s *Stmt) insert(ctx context.Context, p *Planner, tx *Tx) (Result, error) {
 	}
 	for k := range data {
 		if data[k] == nil {
-			data[k] = NullCol(types[k], n)
+			data[k] = plan.NullCol(types[k], n)
 		}
 		if !fields[k].Nullable && data[k].Null != nil {
 			for i := 0; i < n; i++ {
@@ -583,7 +584,7 @@ func (s *Stmt) insert(ctx context.Context, p *Planner, tx *Tx) (Result, error) {
 	}
 	vecs := make([]*vector.Vector, len(fields))
 	for k, f := range fields {
-		v, err := ToVector(data[k], f)
+		v, err := plan.ToVector(data[k], f)
 		if err != nil {
 			return Result{}, errorf("column %q: %v", f.Name, err)
 		}
