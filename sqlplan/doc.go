@@ -23,8 +23,8 @@
 //     operator, EXTRACT(part FROM x) becomes date_part. Every output token
 //     remembers its input offset, so errors point at line:column of the
 //     user's text (parse.Error, which is this package's Error). Types are
-//     read as names there and resolved here (syntax.go: castTypeSpelling,
-//     readType); stmt.go sorts statements into their forms, and
+//     read as names there and resolved by the planner (plan/syntax.go:
+//     castTypeSpelling, ReadType); stmt.go sorts statements into their forms, and
 //     unsupported SQL is refused by name.
 //  2. Bind (bind.go, funcs.go, agg.go): names resolve against the tables'
 //     Parquet schemas (with "did you mean" suggestions), types are
@@ -102,23 +102,33 @@
 //     crash recovery; binding, constraint checks and the Tx stay here.
 //
 // The planner (stages 2 to 4: binding, the logical plan and its rules,
-// lowering) and the facade (Engine, Stmt, Rows, Tx, sessions, settings,
-// the statement forms, DDL, DML, the catalog objects and the catalog's
-// tables) still share this package, in separate files, with the arrow
-// one way: the facade calls the planner, and the planner reaches the
-// engine only through planCatalog (plancatalog.go), which stmtCatalog
-// (stmtcatalog.go: the Engine with the statement's Tx, session and
-// write lock) implements: opening tables for a scan, now(), CREATE TYPE's
-// types, sequences, txid_current(), the paths a statement may read, a set
-// operation's parts, COPY's table columns, current_setting and the names in FROM the engine
-// answers itself (settings, variables, RETURNING rows, the catalog
-// views and table functions, which are the facade's). A statement reaches
-// the planner as its parsed form (parsed.go: source, syntax tree, the
-// parts of an INTERSECT / EXCEPT), which Stmt embeds, with the settings
-// it runs with (plansettings.go); the SQL text helpers both sides use
-// are package parse's. Moving the planner into a package of its own
-// below the facade is the next step (issue 27); until then seam_test.go
-// lists the planner's files and keeps them off the engine's types.
+// lowering) is package sqlplan/plan, below this package, which is the
+// facade: Engine, Stmt, Rows, Tx, sessions, settings, the statement
+// forms, DDL, DML, the catalog objects and the catalog's tables. The
+// files the stages above name are plan's unless they are the facade's
+// (write.go, dml_logical.go, constraints.go, ...). The arrow points one
+// way and the compiler keeps it: the facade calls the planner
+// (plan.Planner, plan.Parsed, plan.Settings, ...), and the planner
+// reaches the engine only through plan.Catalog (plan/plancatalog.go),
+// which stmtCatalog (stmtcatalog.go: the Engine with the statement's Tx,
+// session and write lock) implements: opening tables for a scan, now(),
+// CREATE TYPE's types, sequences, txid_current(), the paths a statement
+// may read, a set operation's parts, COPY's table columns,
+// current_setting and the names in FROM the engine answers itself
+// (settings, variables, RETURNING rows, the catalog views and table
+// functions, which are the facade's: functions here taking the
+// *plan.Planner that plans them). A statement reaches the planner as its
+// parsed form (plan.Parsed: source, syntax tree, the parts of an
+// INTERSECT / EXCEPT), which Stmt embeds, with the settings it runs with
+// (plan.Settings); the SQL text helpers both sides use are package
+// parse's. The planner's names that were this package's API (Arg,
+// Column, Error, ErrNoColumn, ErrUnsupported, ErrMemoryLimit, IsUnion,
+// UnionMember, and vec's Col, Batch, Type, Kind, NamedType and kinds)
+// are re-exported (planapi.go). arrows_test.go checks the imports
+// between sqlplan's packages: parse and num import none of them, vec
+// only num, function vec, num and parse, exec and textfile those and
+// function, dml and plan those and exec (plan textfile too), and only
+// the facade imports plan and dml.
 //
 // # SQL accepted
 //

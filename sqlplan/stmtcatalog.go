@@ -11,7 +11,7 @@ import (
 )
 
 // stmtCatalog is the engine as one statement sees it, the planner's
-// planCatalog: the transaction whose snapshot the statement reads, if
+// plan.Catalog: the transaction whose snapshot the statement reads, if
 // any, the session it runs in (nil: the engine's first), and whether it
 // holds the engine's write lock (a DELETE or UPDATE reading the table it
 // rewrites: tables are opened without taking it again). The statement's

@@ -10,10 +10,10 @@ import (
 
 // Catalog is everything the planner asks of the engine, as one
 // statement sees it (its transaction's snapshot, the locks it holds).
-// The planner holds one and no *Engine, so that it can become a package
-// of its own below the engine (issue 27); the engine's side is
-// stmtCatalog. The methods are named for what the planner needs, not for
-// how the engine keeps it.
+// The planner holds one and no *Engine: it is a package below the
+// engine (issue 27), and the engine's side is sqlplan's stmtCatalog.
+// The methods are named for what the planner needs, not for how the
+// engine keeps it.
 type Catalog interface {
 	// OpenTable opens the table or file a FROM names, for a scan, with
 	// the path it was found at; ReleaseTable gives it back.
