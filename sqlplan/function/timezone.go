@@ -53,7 +53,7 @@ func FromWall(us int64, loc *time.Location) int64 {
 }
 
 // ZoneText is a TIMESTAMPTZ's text in loc: the wall time and the offset
-// as +HH, +HH:MM or +HH:MM:SS.
+// as +HH or +HH:MM.
 func ZoneText(us int64, loc *time.Location) string {
 	t := vec.Type{Kind: vec.KTimestamp}
 	if InfiniteStamp(us) {
@@ -66,11 +66,10 @@ func ZoneText(us int64, loc *time.Location) string {
 		sign, off = '-', -off
 	}
 	b = vec.AppendTwoDigits(append(b, sign), int64(off/3600))
-	if off%3600 != 0 {
+	if off/60%60 != 0 {
+		// DuckDB writes no seconds of an offset (a local mean time's
+		// -00:44:30 is -00:44), though the wall time keeps them.
 		b = vec.AppendTwoDigits(append(b, ':'), int64(off/60%60))
-		if off%60 != 0 {
-			b = vec.AppendTwoDigits(append(b, ':'), int64(off%60))
-		}
 	}
 	return string(b)
 }

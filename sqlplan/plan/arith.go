@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"time"
+
 	"github.com/carquet-go/carquet/sqlplan/function"
 )
 
@@ -13,6 +15,7 @@ type arithExpr struct {
 	op   byte // + - * / %
 	l, r Expr
 	t    Type
+	zone *time.Location // TIMESTAMPTZ arithmetic: DuckDB's calendar in this zone (function/zonearith.go)
 }
 
 func (e *arithExpr) Type() Type { return e.t }
@@ -24,7 +27,7 @@ func (e *arithExpr) Eval(b *Batch) (*Col, error) {
 	}
 	n := b.N
 	// Temporal arithmetic with a constant interval keeps calendar months.
-	if k, ok := IsConst(e.r); ok && e.t.Kind != KInterval {
+	if k, ok := IsConst(e.r); ok && e.t.Kind != KInterval && e.zone == nil {
 		if iv, ok := k.V.(Interval); ok {
 			return function.AddInterval(lc, iv, e.op == '-', e.t)
 		}
@@ -32,6 +35,9 @@ func (e *arithExpr) Eval(b *Batch) (*Col, error) {
 	rc, err := e.operand(e.r, b)
 	if err != nil {
 		return nil, err
+	}
+	if e.zone != nil {
+		return function.ZonedArith(e.op, lc, rc, e.t, e.zone)
 	}
 	out, err := function.Arith(e.op, e.l.Type(), e.r.Type(), e.t, lc, rc, n)
 	if err != nil {

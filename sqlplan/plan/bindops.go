@@ -374,6 +374,15 @@ func (p *Planner) arith(op byte, l, r Expr) (Expr, error) {
 		t = Type{Kind: KTimestamp, TZ: rt.TZ}
 	case lk == KTimestamp && rk == KTimestamp && op == '-':
 		t = Type{Kind: KInterval}
+		if lt.TZ || rt.TZ { // with a TIMESTAMPTZ, DuckDB subtracts instants in the TimeZone
+			var err error
+			if l, err = p.cast(l, Type{Kind: KTimestamp, TZ: true}); err == nil {
+				r, err = p.cast(r, Type{Kind: KTimestamp, TZ: true})
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
 	case lk == KInterval && rk == KInterval && (op == '+' || op == '-'):
 		t = Type{Kind: KInterval}
 	case (lk == KUHuge || rk == KUHuge) && lt.IsNumeric() && rt.IsNumeric():
@@ -494,6 +503,9 @@ func (p *Planner) arith(op byte, l, r Expr) (Expr, error) {
 		return nil, errorf("cannot compute %s %c %s", lt.SQLName(), op, rt.SQLName())
 	}
 	e := &arithExpr{op: op, l: l, r: r, t: t}
+	if t.Kind == KTimestamp && t.TZ || t.Kind == KInterval && l.Type().Kind == KTimestamp && l.Type().TZ {
+		e.zone = p.zone()
+	}
 	parts := append(operandParts(l, op, false), " "+function.OpSymbol(op)+" ")
 	e.setParts(append(parts, operandParts(r, op, true)...)...)
 	return p.fold(e, l, r)

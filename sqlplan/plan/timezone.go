@@ -13,6 +13,14 @@ import (
 // TIMESTAMP_NS, DATE and text without a zone. In UTC (the default) these
 // casts change no value and zoneCast is not used.
 
+// zone is the statement's time zone, UTC by default.
+func (p *Planner) zone() *time.Location {
+	if p.Set.TZ != nil {
+		return p.Set.TZ
+	}
+	return time.UTC
+}
+
 // zoneCast binds the cast of e to t when it crosses between instants and
 // wall times in zone loc; ok is false when it does not.
 func (p *Planner) zoneCast(e Expr, t Type, loc *time.Location) (Expr, bool, error) {
