@@ -223,6 +223,9 @@ func castHuge(c *vec.Col, from, to vec.Type) (*vec.Col, bool, error) {
 			ok = false
 		}
 		if !ok || (to.Kind == vec.KDecimal && !to.Fits(r)) {
+			if to.Kind == vec.KDecimal { // DuckDB's words, as castScalar's
+				return nil, true, errorf("Could not cast value %s to %s", string(x.AppendDecimal(nil, fs)), to.SQLName())
+			}
 			return nil, true, errorf("%s is out of range for %s", string(x.AppendDecimal(nil, fs)), to.SQLName())
 		}
 		if st == vec.StHuge {

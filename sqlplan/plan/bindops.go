@@ -665,15 +665,6 @@ func decType(t Type) Type {
 	return Type{Kind: KDecimal, Prec: 18, Scale: 0}
 }
 
-// bindBranch binds a CASE branch's value. A constant in it that does not
-// cast fails when a row takes the branch, not when the query is bound:
-// DuckDB's CASE WHEN false THEN CAST('x' AS INTEGER) ELSE 1 END is 1.
-func (p *Planner) bindBranch(x sqlparser.Expr, sc *Scope, agg *aggCtx) (Expr, error) {
-	p.inBranch++
-	defer func() { p.inBranch-- }()
-	return p.BindExpr(x, sc, agg)
-}
-
 func (p *Planner) bindCase(x *sqlparser.CaseExpr, sc *Scope, agg *aggCtx) (Expr, error) {
 	var subject Expr
 	if x.Expr != nil {
@@ -698,7 +689,7 @@ func (p *Planner) bindCase(x *sqlparser.CaseExpr, sc *Scope, agg *aggCtx) (Expr,
 		} else if cond, err = p.BindBool(w.Cond, sc, agg); err != nil {
 			return nil, err
 		}
-		v, err := p.bindBranch(w.Val, sc, agg)
+		v, err := p.BindExpr(w.Val, sc, agg)
 		if err != nil {
 			return nil, err
 		}
@@ -706,7 +697,7 @@ func (p *Planner) bindCase(x *sqlparser.CaseExpr, sc *Scope, agg *aggCtx) (Expr,
 		vals = append(vals, v)
 	}
 	if x.Else != nil {
-		v, err := p.bindBranch(x.Else, sc, agg)
+		v, err := p.BindExpr(x.Else, sc, agg)
 		if err != nil {
 			return nil, err
 		}
@@ -716,8 +707,6 @@ func (p *Planner) bindCase(x *sqlparser.CaseExpr, sc *Scope, agg *aggCtx) (Expr,
 	if err != nil {
 		return nil, err
 	}
-	p.inBranch++
-	defer func() { p.inBranch-- }()
 	for i := range vals {
 		if vals[i], err = p.cast(vals[i], t); err != nil {
 			return nil, err

@@ -42,12 +42,6 @@ type Planner struct {
 	Ctx      context.Context
 	acquired []*scan.Table
 	depth    int
-	// inTry counts the try(...) being bound: inside one, a constant that
-	// does not cast is left to fail when evaluated, where try catches it.
-	inTry int
-	// inBranch counts the CASE branches being bound: a constant cast that
-	// fails there is left to fail when a row takes the branch.
-	inBranch int
 	Scans    []*kernels.Scan
 	win      *winCtx // window functions of the SELECT being bound
 	// OnLogical, when set (by tests), sees each SELECT's and UNION's

@@ -54,9 +54,7 @@ func (p *Planner) bindTry(x *sqlparser.FuncExpr, sc *Scope, agg *aggCtx) (Expr, 
 	if ContainsAggregate(ae.Expr) {
 		return nil, errorf("aggregate functions are not allowed inside try")
 	}
-	p.inTry++
 	e, err := p.BindExpr(ae.Expr, sc, agg)
-	p.inTry--
 	if err != nil {
 		return nil, err
 	}

@@ -330,12 +330,12 @@ func (g *Generator) intExpr(t Type, e func(Type) *node) *node {
 	return mk(t, "len($)", e(TStrList))
 }
 
-// castWord is CAST or TRY_CAST for a cast of arg; text and constants
-// only with TRY_CAST: outside a CASE branch, a constant that does not
-// convert fails when carquet binds it even where no row evaluates it
-// (over no rows), and DuckDB only on a row.
+// castWord is CAST or TRY_CAST for a cast of arg; a text column only
+// with TRY_CAST (most of its values do not convert, and the statement
+// would only fail on both engines). A constant that does not convert
+// fails on the rows that evaluate it, in both, not when it is bound.
 func (g *Generator) castWord(arg *node) string {
-	if arg.typ == TStr || !arg.hasColumn() || g.chance(0.5) {
+	if arg.typ == TStr && arg.hasColumn() || g.chance(0.5) {
 		return "TRY_CAST"
 	}
 	return "CAST"
