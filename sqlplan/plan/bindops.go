@@ -611,6 +611,40 @@ func intLiteral(e Expr) (int64, bool) {
 	return v, ok && text == strconv.FormatInt(v, 10)
 }
 
+// literalsCommonType is the common type of vals where some are integer
+// literals and the others meet in an integer type: a literal that fits
+// that type takes it, as DuckDB casts one implicitly (coalesce(u32,
+// 1000000) is a UINTEGER, CASE ... THEN i8 ELSE 5 END a TINYINT); ok is
+// false when vals are not of that kind.
+func literalsCommonType(vals []Expr) (Type, bool, error) {
+	var typed, lits []Expr
+	for _, v := range vals {
+		if _, ok := intLiteral(v); ok {
+			lits = append(lits, v)
+		} else {
+			typed = append(typed, v)
+		}
+	}
+	if len(lits) == 0 || len(typed) == 0 {
+		return Type{}, false, nil
+	}
+	t, err := commonType(typed)
+	if err != nil || t.Huge || t.Kind != KInt && t.Kind != KUint {
+		return Type{}, false, err
+	}
+	for _, l := range lits {
+		v, _ := intLiteral(l)
+		fits := t.Kind == KUint && v >= 0 && uint64(v) <= function.UintMax(t.Bits) ||
+			t.Kind == KInt && (t.Bits == 0 || t.Bits >= 64 || v >= -(1<<(t.Bits-1)) && v < 1<<(t.Bits-1))
+		if !fits {
+			if t, err = UnifyTypes(t, l.Type()); err != nil {
+				return Type{}, true, err
+			}
+		}
+	}
+	return t, true, nil
+}
+
 // hugeint reports operands of which one is a HUGEINT and the other a
 // HUGEINT or an integer (UBIGINT too): DuckDB computes them as HUGEINT.
 func hugeint(a, b Type) bool {
@@ -723,6 +757,9 @@ func (p *Planner) bindCase(x *sqlparser.CaseExpr, sc *Scope, agg *aggCtx) (Expr,
 // commonType is the type several values (CASE branches, COALESCE
 // arguments) are brought to.
 func commonType(vals []Expr) (Type, error) {
+	if t, ok, err := literalsCommonType(vals); ok || err != nil {
+		return t, err
+	}
 	t := Type{Kind: KNull}
 	for _, v := range vals {
 		vt := v.Type()

@@ -485,6 +485,8 @@ func bindRound(p *Planner, in []Expr) ([]Expr, Type, error) {
 			digits = int(k.V.(int64))
 		}
 		return in, Type{Kind: KDecimal, Prec: t.Prec, Scale: max(0, min(digits, t.Scale)), Huge: t.Huge}, nil
+	case t.Kind == KFloat && t.Float32:
+		return in, t, nil // a FLOAT stays a FLOAT (roundRow rounds it back)
 	}
 	c, err := p.cast(in[0], tFloat)
 	if err != nil {
@@ -536,6 +538,9 @@ func roundRow(t Type) func(a []*Col, i int) (any, error) {
 		r := math.Round(x*m) / m
 		if math.IsInf(r, 0) || math.IsNaN(r) {
 			return x, nil
+		}
+		if t.Float32 {
+			return float64(float32(r)), nil
 		}
 		return r, nil
 	}

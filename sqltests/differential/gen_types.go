@@ -193,11 +193,15 @@ func (g *Generator) texpr(sc *scope, t Type, depth int) *node {
 	case t == TIntList:
 		return g.intListExpr(e)
 	case t == TStrList:
-		switch g.intn(4) {
+		switch g.intn(6) {
 		case 0:
 			// Not the separator '': DuckDB splits a column's '' into
 			// [''] and a constant '' into [] (carquet: [] for both).
 			return mk(t, "string_split($, "+quote(pick(g.r, []string{"a", "b", "é"}))+")", e(TStr))
+		case 4:
+			return mk(t, pick(g.r, []string{"string_split_regex($, '[aé]')", "regexp_split_to_array($, 'b+')", "regexp_extract_all($, '[a-cé]')", "str_split($, 'ß')"}), e(TStr))
+		case 5:
+			return mk(t, "regexp_extract_all($, '([a-z])(.)', 2)", e(TStr))
 		case 1:
 			return mk(t, "list_sort($)", e(TStrList))
 		case 2:
@@ -346,7 +350,7 @@ func (g *Generator) castWord(arg *node) string {
 // casts to decimals of other precisions, round.
 func (g *Generator) decExpr(sc *scope, e func(Type) *node) *node {
 	t := TDec
-	switch g.intn(6) {
+	switch g.intn(8) {
 	case 0, 1:
 		return mk(t, "($ "+pick(g.r, []string{"+", "-", "*"})+" $)", e(TDec), e(pick(g.r, []Type{TDec, TDec, TI8, TU16, TInt})))
 	case 2:
@@ -360,15 +364,25 @@ func (g *Generator) decExpr(sc *scope, e func(Type) *node) *node {
 		return mk(t, pick(g.r, []string{"round($, 1)", "round($, 0)", "abs($)", "(- $)", "floor($)", "ceil($)", "trunc($)"}), e(TDec))
 	case 4:
 		return mk(t, "coalesce($, $)", e(TDec), e(pick(g.r, []Type{TDec, TInt})))
+	case 5:
+		return mk(t, "($ % $)", e(TDec), e(TDec))
+	case 6:
+		// Mixed scales past 18 digits: the product of three decimals, a
+		// sum with a wide constant, a 38-digit operand (DuckDB fails on
+		// overflow of the result type, so must carquet).
+		if g.chance(0.3) {
+			return mk(t, "($ * $ * $)", e(TDec), e(TDec), e(pick(g.r, []Type{TDec, TI8, TInt})))
+		}
+		return mk(t, pick(g.r, []string{"(($ + $) * CAST(1.000001 AS DECIMAL(7,6)))", "(CAST(99999999999999.9999 AS DECIMAL(18,4)) * $ + $)", "(CAST($ AS DECIMAL(38,10)) - $)"}), e(TDec), e(pick(g.r, []Type{TDec, TI8, TInt})))
 	}
-	return mk(t, "($ % $)", e(TDec), e(TDec))
+	return mk(t, "round($ * $, 3)", e(TDec), e(TDec))
 }
 
 // strExpr draws a VARCHAR expression: string functions not in gen.go,
 // on non-ASCII text too, and casts of the typed classes to text.
 func (g *Generator) strExpr(sc *scope, e func(Type) *node) *node {
 	t := TStr
-	switch g.intn(12) {
+	switch g.intn(18) {
 	case 0:
 		return mk(t, pick(g.r, []string{"lower($)", "upper($)", "reverse($)"}), e(TStr))
 	case 1:
@@ -392,6 +406,19 @@ func (g *Generator) strExpr(sc *scope, e func(Type) *node) *node {
 		return mk(t, "($)["+pick(g.r, []string{"1", "2", "-1"})+"]", e(TStrList))
 	case 10:
 		return mk(t, "substring($, 2, 2)", e(TStr))
+	case 11:
+		// Padding and cutting count characters, not bytes.
+		return mk(t, pick(g.r, []string{"lpad($, 5, 'é')", "rpad($, 3, '*')", "lpad($, 1, 'xy')", "rpad($, 0, 'a')"}), e(TStr))
+	case 12:
+		return mk(t, "split_part($, "+pick(g.r, []string{"'a', 2", "'é', 1", "'ß', -1", "'', 1", "'_', 2"})+")", e(TStr))
+	case 13:
+		return mk(t, pick(g.r, []string{"left($, 2)", "right($, 3)", "left($, -1)", "substring($, -2)", "repeat($, 2)", "ltrim($, 'aé')", "rtrim($, 'bß')", "trim($, 'é')"}), e(TStr))
+	case 14:
+		return mk(t, pick(g.r, []string{"replace($, 'a', 'é')", "regexp_replace($, '[sSσ]', '*', 'g')", "regexp_replace($, '[^a-z]', '', 'g')", "ucase($)", "lcase($)"}), e(TStr))
+	case 15:
+		return mk(t, pick(g.r, []string{"concat_ws('-', $, $)", "($ || $)", "concat_ws('', $, NULL, $)"}), e(TStr), e(TStr))
+	case 16:
+		return mk(t, pick(g.r, []string{"printf('%s|%5s', $, $)", "format('{}:{}', $, $)"}), e(TStr), e(pick(g.r, []Type{TStr, TInt})))
 	}
 	return mk(t, "concat($, $)", e(TStr), e(pick(g.r, []Type{TStr, TTime, TU8})))
 }
@@ -469,7 +496,9 @@ func (g *Generator) intListExpr(e func(Type) *node) *node {
 func (g *Generator) typedPred(sc *scope, depth int) *node {
 	e := func(t Type) *node { return g.texpr(sc, t, depth) }
 	op := pick(g.r, []string{"=", "<>", "<", "<=", ">", ">="})
-	switch g.intn(9) {
+	switch g.intn(10) {
+	case 8:
+		return mk(TBool, pick(g.r, []string{"regexp_full_match($, '[a-zé]*')", "starts_with($, 'é')", "contains($, 'ß')", "ends_with($, 'a')", "regexp_matches($, 'Σ', 'i')"}), e(TStr))
 	case 0:
 		pairs := [][2]Type{{TU64, TInt}, {TU64, TI8}, {TU32, TI16}, {TDec, TF32}, {TDec, TFloat}, {TDec, TDec}, {TDate, TTSns},
 			{TDate, TTS}, {TTSms, TTS}, {TF32, TInt}, {TU8, TI8}, {THuge, TU64}}
