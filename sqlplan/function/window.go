@@ -38,7 +38,9 @@ func windowOf(t vec.Type) WindowRule {
 
 // argType is the rule of a function returning its argument's values.
 func argType(at vec.Type) (vec.Type, *vec.Type, error) {
-	at.Field = nil
+	if at.Kind != vec.KNested {
+		at.Field = nil // a table column's nested type is described by its field only
+	}
 	return at, nil, nil
 }
 

@@ -621,7 +621,7 @@ func literalsCommonType(vals []Expr) (Type, bool, error) {
 	for _, v := range vals {
 		if _, ok := intLiteral(v); ok {
 			lits = append(lits, v)
-		} else {
+		} else if v.Type().Kind != KNull {
 			typed = append(typed, v)
 		}
 	}

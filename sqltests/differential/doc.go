@@ -178,14 +178,27 @@
 // Typed statements (gen_types.go), numbered from 1000000 (as many as
 // the others; -query takes their numbers too): a select over t4 of typed
 // expressions, typeof of some (the result-type rules themselves), an
-// unnest(list) item, or an aggregate grouped by a column of any type
+// unnest(list) item, a window function over the typed columns
+// (SUM/AVG/MIN/MAX/COUNT, FIRST_VALUE/LAST_VALUE/NTH_VALUE/LAG/LEAD over
+// ROWS frames with EXCLUDE ordered by a typed key and id; aggregates over
+// RANGE frames ordered by an integer, decimal, date or timestamp key with
+// integer, decimal or INTERVAL offsets; RANK/DENSE_RANK/PERCENT_RANK/
+// CUME_DIST ordered by a typed key of any class, lists and structs too),
+// or an aggregate grouped by a column of any type
 // (MIN, MAX, SUM, AVG, COUNT(DISTINCT), bool_and/or). Expressions:
 // arithmetic at each integer width (DuckDB fails on overflow, so must
 // carquet), CAST and TRY_CAST between integer widths, decimals, floats
-// and text, decimal + - * % between precisions and with integers,
+// and text (CAST of constants too: a constant that does not convert
+// fails on the rows that evaluate it in both engines), decimal + - * %
+// between precisions and with integers, products of three decimals and
+// 38-digit operands (results past 18 digits, overflow errors),
 // round/floor/ceil/trunc, FLOAT arithmetic, instr, ascii, chr,
-// translate, regexp_matches/replace/extract with simple patterns,
-// string_split, lower/upper/LIKE/ILIKE on non-ASCII text, strftime with
+// translate, regexp_matches/replace/extract/extract_all/full_match with
+// simple patterns, string_split, string_split_regex,
+// regexp_split_to_array, lpad/rpad with non-ASCII padding, split_part,
+// left/right/repeat, ltrim/rtrim/trim of characters, replace, concat_ws,
+// printf, format, starts_with/contains/ends_with,
+// lower/upper/LIKE/ILIKE on non-ASCII text, strftime with
 // common formats, date_part of every part, epoch, epoch_ms, epoch_us,
 // date_sub, EXTRACT, date_add, time_bucket, age, DATE + TIME, interval
 // arithmetic and comparison, CAST of every typed class to VARCHAR, list
@@ -199,7 +212,7 @@
 //
 // Not generated (yet): window SUMs of BIGINT columns other than id and
 // k (they would only repeat SUM's known overflow), window functions
-// with ORDER BY inside the aggregate, RANGE frames over decimal keys, LATERAL under RIGHT or FULL JOIN, recursive CTEs other
+// with ORDER BY inside the aggregate, LATERAL under RIGHT or FULL JOIN, recursive CTEs other
 // than counting, MATERIALIZED CTEs, UNION BY NAME, ASOF and POSITIONAL
 // joins, PIVOT, casts
 // of doubles to VARCHAR (float text is engine-specific; not tried), time

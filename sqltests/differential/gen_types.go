@@ -3,6 +3,7 @@ package differential
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 )
 
 // Typed statements: selects over t4 (tables_types.go) whose expressions
@@ -45,6 +46,9 @@ func (g *Generator) TypedQuery() *query {
 	} else {
 		for range 1 + g.intn(3) {
 			s.items = append(s.items, g.typedItem(sc))
+		}
+		if g.chance(0.15) {
+			s.items = append(s.items, g.typedWindow(sc))
 		}
 		if g.chance(0.08) {
 			// unnest in the select list: the other items repeat per element.
@@ -541,4 +545,82 @@ func (g *Generator) typedCase(sc *scope, t Type, depth int) *node {
 		return mk(t, "coalesce($, $)", g.texpr(sc, t, depth), g.texpr(sc, other, depth))
 	}
 	return mk(t, "CASE WHEN $ THEN $ ELSE $ END", g.typedPred(sc, 0), g.texpr(sc, t, depth), g.texpr(sc, other, depth))
+}
+
+// typedWindow draws a window function over t4's typed columns: an
+// aggregate, a value function or ROW_NUMBER over a ROWS frame ordered by
+// a typed key and id (a total order, so no tie depends on the engine),
+// an aggregate over a RANGE frame ordered by a number or a date alone
+// (peers share their frame), or a rank over a typed key alone.
+func (g *Generator) typedWindow(sc *scope) *node {
+	part, args := "", []*node{}
+	if g.chance(0.6) {
+		part = "PARTITION BY $ "
+		args = append(args, g.column(sc, pick(g.r, []Type{TU8, TStr, TBool, TI8, TStruct, TDate})))
+	}
+	desc := pick(g.r, []string{"", " DESC"})
+	switch g.intn(4) {
+	case 0, 1: // ROWS
+		f, arg := g.typedWindowAgg(sc)
+		if g.chance(0.35) {
+			t := pick(g.r, typedClasses)
+			arg = g.column(sc, t)
+			f = mk(t, pick(g.r, []string{"FIRST_VALUE($)", "LAST_VALUE($)", "NTH_VALUE($, 2)", "LAG($)", "LEAD($, 2)"}), arg)
+		}
+		frame := pick(g.r, []string{"ROWS BETWEEN 2 PRECEDING AND CURRENT ROW", "ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING",
+			"ROWS UNBOUNDED PRECEDING", "ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING", "ROWS BETWEEN 3 FOLLOWING AND 5 FOLLOWING"})
+		if g.chance(0.3) {
+			frame += pick(g.r, []string{" EXCLUDE CURRENT ROW", " EXCLUDE TIES", " EXCLUDE GROUP"})
+		}
+		if strings.HasPrefix(f.parts[0], "LAG") || strings.HasPrefix(f.parts[0], "LEAD") {
+			frame = "" // no frame for LAG and LEAD
+		}
+		key := g.column(sc, pick(g.r, []Type{TU16, TDec, TStr, TTSns, TF32, TUUID, TBlob, TTime, TU64}))
+		return pin(mk(f.typ, "$ OVER ("+part+"ORDER BY $"+desc+", id "+frame+")", append(append([]*node{f}, args...), key)...))
+	case 2: // RANGE
+		f, _ := g.typedWindowAgg(sc)
+		kt := pick(g.r, []Type{TI8, TU16, TDec, TInt, TDate, TTS})
+		off := pick(g.r, []string{"2", "1", "0"})
+		switch kt {
+		case TDec:
+			off = pick(g.r, []string{"2", "CAST(1.5 AS DECIMAL(4,1))"})
+		case TDate, TTS:
+			off = pick(g.r, []string{"INTERVAL '1 day'", "INTERVAL '1 month'", "INTERVAL '36 hours'"})
+		}
+		frame := pick(g.r, []string{"RANGE BETWEEN " + off + " PRECEDING AND CURRENT ROW", "RANGE BETWEEN " + off + " PRECEDING AND " + off + " FOLLOWING",
+			"RANGE BETWEEN CURRENT ROW AND " + off + " FOLLOWING", "RANGE BETWEEN UNBOUNDED PRECEDING AND " + off + " FOLLOWING"})
+		return pin(mk(f.typ, "$ OVER ("+part+"ORDER BY $"+desc+" "+frame+")", append(append([]*node{f}, args...), g.column(sc, kt))...))
+	}
+	key := g.column(sc, pick(g.r, []Type{TU16, TDec, TStr, TTSns, TF32, TUUID, TStrList, TIntList, TStruct, TInterval}))
+	f := pick(g.r, []string{"RANK()", "DENSE_RANK()", "PERCENT_RANK()", "CUME_DIST()"})
+	t := TInt
+	if f == "PERCENT_RANK()" || f == "CUME_DIST()" {
+		t = TFloat
+	}
+	return pin(mk(t, f+" OVER ("+part+"ORDER BY $"+desc+")", append(args, key)...))
+}
+
+// typedWindowAgg is a window aggregate over a typed column and the
+// column: no SUM or AVG of FLOAT, whose rounding depends on the order.
+func (g *Generator) typedWindowAgg(sc *scope) (*node, *node) {
+	switch g.intn(3) {
+	case 0:
+		t := pick(g.r, []Type{TI8, TU32, TU64, TDec, TInt, THuge})
+		arg := g.tcolumn(sc, t)
+		if g.chance(0.25) {
+			return mk(TFloat, "AVG($)", arg), arg
+		}
+		return mk(t, pick(g.r, []string{"SUM($)", "MIN($)", "MAX($)"}), arg), arg
+	case 1:
+		// Not INTERVAL: equal ones of other parts ('1 month', '30 days')
+		// tie, and MIN shows whichever an engine met first.
+		t := pick(g.r, []Type{TStr, TTSns, TDate, TBlob, TUUID, TTime, TF32, TIntList})
+		arg := g.column(sc, t)
+		return mk(t, pick(g.r, []string{"MIN($)", "MAX($)"}), arg), arg
+	}
+	arg := g.column(sc, pick(g.r, typedClasses))
+	if g.chance(0.3) {
+		return leaf(TInt, "COUNT(*)"), arg
+	}
+	return mk(TInt, "COUNT($)", arg), arg
 }
