@@ -148,6 +148,15 @@ func UnifyTypes(a, b Type) (Type, error) {
 
 func WithoutField(t Type) Type { t.Field = nil; return t }
 
+// withoutScalarField is withoutField of a scalar type; a table column's
+// nested type (MAP, STRUCT, list) is described by its field and keeps it.
+func withoutScalarField(t Type) Type {
+	if t.Kind == KNested {
+		return t
+	}
+	return WithoutField(t)
+}
+
 // unify casts two operands to their common type.
 func (p *Planner) unify(l, r Expr) (Expr, Expr, error) {
 	lt, rt := l.Type(), r.Type()

@@ -126,8 +126,10 @@ func bindTimeBucket(p *Planner, in []Expr) ([]Expr, Type, error) {
 	} else if k := in[1].Type().Kind; k != KTimestamp && k != KNull {
 		return nil, Type{}, errorf("time_bucket takes a DATE or a TIMESTAMP, not %s", in[1].Type().SQLName())
 	}
-	t, err := p.cast(in[1], tTS)
-	if err != nil {
+	t, err := in[1], error(nil)
+	if it := in[1].Type(); it.Kind == KTimestamp && it.TZ {
+		rt = Type{Kind: KTimestamp, TZ: true} // the instant's buckets, in UTC in any TimeZone (DuckDB's)
+	} else if t, err = p.cast(in[1], tTS); err != nil {
 		return nil, Type{}, err
 	}
 	// DuckDB's default origins: 2000-01-03 (a Monday) for widths of days

@@ -201,7 +201,7 @@ func unionColumns(plans []*LQuery) ([]Column, error) {
 			if err != nil {
 				return nil, err
 			}
-			cols[i].Type = WithoutField(t)
+			cols[i].Type = withoutScalarField(t)
 			cols[i].Nullable = cols[i].Nullable || c.Nullable
 		}
 	}
@@ -275,7 +275,7 @@ func setOpColumns(parts []*LQuery, ops []string) ([]Column, error) {
 			if err != nil {
 				return nil, err
 			}
-			cols[k].Type = WithoutField(t)
+			cols[k].Type = withoutScalarField(t)
 		}
 	}
 	return cols, nil

@@ -184,7 +184,11 @@
 // RANGE frames ordered by an integer, decimal, date or timestamp key with
 // integer, decimal or INTERVAL offsets; RANK/DENSE_RANK/PERCENT_RANK/
 // CUME_DIST ordered by a typed key of any class, lists and structs too),
-// or an aggregate grouped by a column of any type
+// two selects of typed items joined by UNION [ALL], INTERSECT [ALL] or
+// EXCEPT [ALL] (integers of other widths and signs, decimals with
+// integers, dates with timestamps, lists, structs and maps meeting in a
+// common type; not INTERVAL, whose equal values of other parts make the
+// kept one engine-dependent), or an aggregate grouped by a column of any type
 // (MIN, MAX, SUM, AVG, COUNT(DISTINCT), bool_and/or). Expressions:
 // arithmetic at each integer width (DuckDB fails on overflow, so must
 // carquet), CAST and TRY_CAST between integer widths, decimals, floats

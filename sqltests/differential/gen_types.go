@@ -57,6 +57,10 @@ func (g *Generator) TypedQuery() *query {
 		s.distinct = g.chance(0.1)
 	}
 	q := &query{sels: []*selectStmt{s}, limit: -1}
+	if g.chance(0.12) {
+		q = g.typedSetOp(sc)
+		s = q.sels[0]
+	}
 	if g.chance(0.4) && !hasClass(s.items, TInterval) {
 		// Not with an INTERVAL item: equal intervals of other parts
 		// ('1 month', '30 days') tie, and ties may come in either order.
@@ -623,4 +627,39 @@ func (g *Generator) typedWindowAgg(sc *scope) (*node, *node) {
 		return leaf(TInt, "COUNT(*)"), arg
 	}
 	return mk(TInt, "COUNT($)", arg), arg
+}
+
+// typedSetOp is two selects over t4 joined by UNION [ALL], INTERSECT
+// [ALL] or EXCEPT [ALL], whose items meet in a common type: integers of
+// different widths and signs, decimals with integers, dates with
+// timestamps, nested values. Not INTERVAL (equal ones of other parts tie
+// and a set operation keeps whichever it met first), nor HUGEINT with a
+// DECIMAL (DuckDB caps their common type at 38 digits, see doc.go).
+func (g *Generator) typedSetOp(sc *scope) *query {
+	classes := []Type{TI8, TI16, TU8, TU16, TU32, TU64, TInt, TDec, TStr, TBool, TDate, TTS, TF32, TIntList, TStrList, TStruct, TMap, TUUID, TTime, TBlob}
+	partner := func(t Type) Type {
+		switch {
+		case t.integral():
+			return pick(g.r, []Type{t, TI8, TU16, TU32, TInt, TU64})
+		case t == TDec:
+			return pick(g.r, []Type{TDec, TI8, TInt})
+		case t == TDate || t == TTS:
+			return pick(g.r, []Type{TDate, TTS})
+		}
+		return t
+	}
+	t4 := g.tables[0].Name
+	a, b := &selectStmt{from: tableRef{name: t4}}, &selectStmt{from: tableRef{name: t4}}
+	for range 1 + g.intn(3) {
+		t := pick(g.r, classes)
+		a.items = append(a.items, g.texpr(sc, t, 1))
+		b.items = append(b.items, g.texpr(sc, partner(t), 1))
+	}
+	for _, s := range []*selectStmt{a, b} {
+		if g.chance(0.5) {
+			s.where = append(s.where, parenthesize(g.typedPred(sc, 1)))
+		}
+	}
+	op := pick(g.r, []string{"UNION", "UNION ALL", "INTERSECT", "EXCEPT", "INTERSECT ALL", "EXCEPT ALL"})
+	return &query{sels: []*selectStmt{a, b}, unions: []string{op}, limit: -1}
 }
