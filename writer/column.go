@@ -132,6 +132,7 @@ func newColumnWriter(n *schema.Node, cfg columnConfig, wc *config) (*columnWrite
 	if err != nil {
 		return nil, fmt.Errorf("column %s: %w", n.PathString(), err)
 	}
+	codec = compress.NewPageEncoder(codec)
 	c := &columnWriter{
 		node: n, path: n.PathString(), cfg: cfg, codec: codec,
 		phys: n.Physical, kind: kindOf(n.Physical), width: n.TypeLength,

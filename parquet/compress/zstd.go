@@ -60,16 +60,23 @@ func zstdEncoder(level zstd.EncoderLevel) (*zstd.Encoder, error) {
 	return e.enc, e.err
 }
 
-type zstdCodec struct{ level zstd.EncoderLevel }
+// zstdCodec compresses at one klauspost speed. byDefault: no level was
+// asked for, so NewPageEncoder may pick between the two fastest speeds per
+// column (zstdPages).
+type zstdCodec struct {
+	level     zstd.EncoderLevel
+	byDefault bool
+}
 
 func newZstd(level int) (Codec, error) {
-	if level == DefaultLevel || level == 0 {
+	byDefault := level == DefaultLevel || level == 0
+	if byDefault {
 		level = zstdDefaultLevel
 	}
 	if level < -(1<<17) || level > 22 {
 		return nil, fmt.Errorf("compress: %v: level %d not in -131072..22: %w", format.Zstd, level, ErrLevel)
 	}
-	return zstdCodec{level: zstd.EncoderLevelFromZstd(level)}, nil
+	return zstdCodec{level: zstd.EncoderLevelFromZstd(level), byDefault: byDefault}, nil
 }
 
 func (zstdCodec) Codec() format.CompressionCodec { return format.Zstd }

@@ -1,0 +1,130 @@
+package compress
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/carquet-go/carquet/parquet/format"
+	"github.com/klauspost/compress/zstd"
+)
+
+// amounts is a PLAIN-encoded DOUBLE page of prices in cents, the events
+// table's amount column: the shape on which the fastest encoder wins.
+func amounts(n int, seed uint64) []byte {
+	r := rand.New(rand.NewPCG(seed, seed))
+	out := make([]byte, 0, 8*n)
+	for range n {
+		cents := r.IntN(100_000)
+		out = binary.LittleEndian.AppendUint64(out, math.Float64bits(math.Round(float64(cents))/100))
+	}
+	return out
+}
+
+// encodeAt compresses src with the shared encoder of one klauspost speed.
+func encodeAt(t *testing.T, level zstd.EncoderLevel, src []byte) []byte {
+	t.Helper()
+	enc, err := zstdEncoder(level)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return enc.EncodeAll(src, nil)
+}
+
+// roundTrip checks that out decodes to src.
+func roundTrip(t *testing.T, out, src []byte) {
+	t.Helper()
+	codec, err := Lookup(format.Zstd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := codec.Decode(nil, out, len(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, src) {
+		t.Fatal("page does not decode to its input")
+	}
+}
+
+func TestPageEncoderKeepsLevels(t *testing.T) {
+	for _, level := range []int{1, 3, 9} {
+		c, err := NewEncoder(format.Zstd, level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if NewPageEncoder(c) != c {
+			t.Errorf("level %d: the page encoder is not the codec itself", level)
+		}
+	}
+	snappy, err := Lookup(format.Snappy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if NewPageEncoder(snappy) != snappy {
+		t.Error("snappy: the page encoder is not the codec itself")
+	}
+}
+
+// TestPageEncoderPicksPerColumn: doubles go to the fastest encoder, smaller
+// than the default level's output; text stays at the default level, byte
+// for byte; a column of doubles that turns to text goes back to the
+// default within zstdReprobe pages.
+func TestPageEncoderPicksPerColumn(t *testing.T) {
+	codec, err := Lookup(format.Zstd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := shortStrings(30_000)
+
+	doubles := NewPageEncoder(codec)
+	var dst []byte
+	for page := range 10 {
+		src := amounts(24_576, uint64(page))
+		if dst, err = doubles.Encode(dst, src); err != nil {
+			t.Fatal(err)
+		}
+		roundTrip(t, dst, src)
+		def := encodeAt(t, zstd.SpeedDefault, src)
+		if want := encodeAt(t, zstd.SpeedFastest, src); !bytes.Equal(dst, want) {
+			t.Fatalf("doubles, page %d: %d bytes, not the fastest encoder's %d (default %d)", page, len(dst), len(want), len(def))
+		}
+		if len(dst) >= len(def) {
+			t.Fatalf("doubles, page %d: %d bytes, the default level gives %d", page, len(dst), len(def))
+		}
+	}
+	// The data changes: the next probe (page 16 at the latest) goes back.
+	back := -1
+	for page := range 2 * zstdReprobe {
+		if dst, err = doubles.Encode(dst, text); err != nil {
+			t.Fatal(err)
+		}
+		roundTrip(t, dst, text)
+		if bytes.Equal(dst, encodeAt(t, zstd.SpeedDefault, text)) && back < 0 {
+			back = page
+		}
+		if back >= 0 && !bytes.Equal(dst, encodeAt(t, zstd.SpeedDefault, text)) {
+			t.Fatalf("text after doubles, page %d: left the default level again", page)
+		}
+	}
+	if back < 0 || back >= zstdReprobe {
+		t.Fatalf("text after doubles: back to the default level at page %d, want below %d", back, zstdReprobe)
+	}
+
+	strs := NewPageEncoder(codec)
+	for page := range 3 {
+		if dst, err = strs.Encode(dst, text); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(dst, encodeAt(t, zstd.SpeedDefault, text)) {
+			t.Fatalf("text, page %d: not the default level's output", page)
+		}
+	}
+	empty, err := NewPageEncoder(codec).Encode(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roundTrip(t, empty, nil)
+}
