@@ -6,8 +6,10 @@
 // It sits between the page reader/writer and the compression libraries:
 // the column-chunk reader asks Lookup for the codec named in the column
 // metadata and decompresses each page body into a buffer it reuses; the
-// column writer asks NewEncoder for a codec at the configured level and
-// compresses each page body. The package is a leaf: it imports only the
+// column writer asks NewEncoder for a codec at the configured level, wraps
+// it in NewPageEncoder (which, for zstd level 3, picks klauspost's default
+// or fastest encoder per column from probe pages) and compresses each page
+// body. The package is a leaf: it imports only the
 // standard library, parquet/format and the compression libraries
 // (klauspost/compress, pierrec/lz4, andybalholm/brotli). GZIP pages are
 // decompressed by its own subpackage inflate, which decodes a whole page

@@ -60,23 +60,22 @@ func zstdEncoder(level zstd.EncoderLevel) (*zstd.Encoder, error) {
 	return e.enc, e.err
 }
 
-// zstdCodec compresses at one klauspost speed. byDefault: no level was
-// asked for, so NewPageEncoder may pick between the two fastest speeds per
-// column (zstdPages).
+// zstdCodec compresses at one klauspost speed. pickPerColumn: the level is
+// zstd's default, 3, so NewPageEncoder may pick between klauspost's two
+// fastest speeds per column (zstdPages).
 type zstdCodec struct {
-	level     zstd.EncoderLevel
-	byDefault bool
+	level         zstd.EncoderLevel
+	pickPerColumn bool
 }
 
 func newZstd(level int) (Codec, error) {
-	byDefault := level == DefaultLevel || level == 0
-	if byDefault {
+	if level == DefaultLevel || level == 0 {
 		level = zstdDefaultLevel
 	}
 	if level < -(1<<17) || level > 22 {
 		return nil, fmt.Errorf("compress: %v: level %d not in -131072..22: %w", format.Zstd, level, ErrLevel)
 	}
-	return zstdCodec{level: zstd.EncoderLevelFromZstd(level), byDefault: byDefault}, nil
+	return zstdCodec{level: zstd.EncoderLevelFromZstd(level), pickPerColumn: level == zstdDefaultLevel}, nil
 }
 
 func (zstdCodec) Codec() format.CompressionCodec { return format.Zstd }

@@ -50,7 +50,7 @@ func roundTrip(t *testing.T, out, src []byte) {
 }
 
 func TestPageEncoderKeepsLevels(t *testing.T) {
-	for _, level := range []int{1, 3, 9} {
+	for _, level := range []int{1, 4, 9} {
 		c, err := NewEncoder(format.Zstd, level)
 		if err != nil {
 			t.Fatal(err)
@@ -58,6 +58,13 @@ func TestPageEncoderKeepsLevels(t *testing.T) {
 		if NewPageEncoder(c) != c {
 			t.Errorf("level %d: the page encoder is not the codec itself", level)
 		}
+	}
+	three, err := NewEncoder(format.Zstd, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := NewPageEncoder(three).(*zstdPages); !ok {
+		t.Error("level 3: the page encoder does not pick per column")
 	}
 	snappy, err := Lookup(format.Snappy)
 	if err != nil {
@@ -127,4 +134,67 @@ func TestPageEncoderPicksPerColumn(t *testing.T) {
 		t.Fatal(err)
 	}
 	roundTrip(t, empty, nil)
+}
+
+func TestStoredFrame(t *testing.T) {
+	for _, n := range []int{1, 255, 256, 65536 + 255, 65536 + 256, maxStoredBlock, maxStoredBlock + 1, 3*maxStoredBlock + 7, 1 << 20} {
+		src := randomBytes(n, uint64(n))
+		out := appendStoredFrame([]byte("kept"), src)
+		if string(out[:4]) != "kept" {
+			t.Fatalf("%d bytes: dst's prefix overwritten", n)
+		}
+		out = out[4:]
+		if len(out) != storedFrameSize(n) {
+			t.Fatalf("%d bytes: frame of %d bytes, storedFrameSize says %d", n, len(out), storedFrameSize(n))
+		}
+		roundTrip(t, out, src)
+		var h zstd.Header
+		if err := h.Decode(out); err != nil || !h.HasFCS || h.FrameContentSize != uint64(n) || !h.SingleSegment || h.HasCheckSum {
+			t.Fatalf("%d bytes: frame header %+v, %v", n, h, err)
+		}
+	}
+}
+
+// TestPageEncoderStores: pages that do not compress are stored in raw
+// blocks, no larger than either encoder makes them, until a probe finds
+// data that compresses.
+func TestPageEncoderStores(t *testing.T) {
+	codec, err := Lookup(format.Zstd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := NewPageEncoder(codec)
+	var dst []byte
+	for page := range 3 {
+		src := randomBytes(100_000+page, uint64(page))
+		if dst, err = enc.Encode(dst, src); err != nil {
+			t.Fatal(err)
+		}
+		roundTrip(t, dst, src)
+		if !bytes.Equal(dst, appendStoredFrame(nil, src)) {
+			t.Fatalf("random page %d: not stored", page)
+		}
+		if def := encodeAt(t, zstd.SpeedDefault, src); len(dst) > len(def) {
+			t.Fatalf("random page %d: stored in %d bytes, SpeedDefault makes %d", page, len(dst), len(def))
+		}
+	}
+	// An empty page (values of a page of nulls) between stored ones.
+	if dst, err = enc.Encode(dst, nil); err != nil {
+		t.Fatal(err)
+	}
+	roundTrip(t, dst, nil)
+	text := shortStrings(30_000)
+	back := -1
+	for page := range zstdReprobe {
+		if dst, err = enc.Encode(dst, text); err != nil {
+			t.Fatal(err)
+		}
+		roundTrip(t, dst, text)
+		if back < 0 && bytes.Equal(dst, encodeAt(t, zstd.SpeedDefault, text)) {
+			back = page
+		}
+	}
+	if back < 0 {
+		t.Fatal("text after random pages: still not compressed after a probe")
+	}
 }
