@@ -974,30 +974,49 @@ func (c *columnWriter) dictPageStats() {
 	}
 }
 
-// pagePool recycles the buffers that hold a row group's pages until it is
+// pagePools recycle the buffers that hold a row group's pages until it is
 // written out: fresh memory costs page faults on first touch, and
 // consecutive row groups (and writers) need buffers of the same sizes.
-var pagePool sync.Pool
+// A pool per size class (four per power of two) makes every buffer put
+// back fit the next page of its class, and wastes under a quarter of it
+// (one pool for all sizes missed mostly: a 1M-row zstd write allocated
+// 7.4 MB of 9.8 MB of pages afresh).
+var pagePools [4 * 32]sync.Pool
 
-func getPageBuf(n int) []byte {
-	for range 2 {
-		p, ok := pagePool.Get().(*[]byte)
-		if !ok {
-			break
-		}
-		if cap(*p) >= n {
-			return (*p)[:0]
-		}
-		pagePool.Put(p)
-	}
-	return make([]byte, 0, n)
+// minPooledPage: smaller pages are allocated as they come.
+const minPooledPage = 1 << 10
+
+// pageClass is the smallest size class of at least n > 1 bytes: 2^(k-1)
+// plus q quarters of it (q = 1..4), numbered 4(k-1)+q-1.
+func pageClass(n int) int {
+	k := bits.Len(uint(n - 1))
+	base := 1 << (k - 1)
+	q := (n - base + base/4 - 1) / (base / 4)
+	return 4*(k-1) + q - 1
 }
 
+func pageClassSize(c int) int {
+	base := 1 << (c / 4)
+	return base + (c%4+1)*(base/4)
+}
+
+func getPageBuf(n int) []byte {
+	if n < minPooledPage || n > 1<<30 {
+		return make([]byte, 0, n)
+	}
+	c := pageClass(n)
+	if p, ok := pagePools[c].Get().(*[]byte); ok {
+		return (*p)[:0]
+	}
+	return make([]byte, 0, pageClassSize(c))
+}
+
+// putPageBuf pools b in the largest class it holds.
 func putPageBuf(b []byte) {
-	if cap(b) < 1<<10 {
+	if cap(b) < minPooledPage || cap(b) > 1<<30 {
 		return
 	}
-	pagePool.Put(&b)
+	pagePools[pageClass(cap(b)+1)-1].Put(&b)
 }
 
 func addEncStat(s *[]format.PageEncodingStats, t format.PageType, e format.Encoding) {
