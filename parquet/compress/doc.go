@@ -16,8 +16,9 @@
 // straight into the output buffer; klauspost/compress writes them.
 //
 // Every Codec is safe for concurrent use. Decoders and encoders keep their
-// heavy state in pools (or, for zstd, in one shared decoder and one shared
-// encoder per level whose DecodeAll/EncodeAll are concurrency-safe), so a
+// heavy state in pools (for zstd, one shared decoder whose DecodeAll is
+// concurrency-safe, and per level a stack of single-goroutine encoders
+// where a page takes the one used last, its tables still in cache), so a
 // page costs no allocation beyond the output buffer when the caller reuses
 // it.
 //

@@ -3,6 +3,7 @@ package compress
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/carquet-go/carquet/parquet/format"
@@ -33,31 +34,55 @@ var zstdDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
 	)
 })
 
-// zstdEncoders holds one shared encoder per klauspost speed, built on
-// first use; EncodeAll is safe for concurrent use.
+// zstdEncoders keeps, per klauspost speed, the encoders not in use, the
+// one used last at the end. Each has concurrency 1 and is used by one
+// goroutine at a time: the next page takes the encoder used last, whose
+// hash tables (1.5 MB at SpeedDefault) are still in cache. klauspost's own
+// Encoder keeps GOMAXPROCS block encoders and hands them out in turn, so a
+// goroutine compressing page after page cycled through all of them.
 var zstdEncoders [zstd.SpeedBestCompression + 1]struct {
-	once sync.Once
-	enc  *zstd.Encoder
-	err  error
+	mu   sync.Mutex
+	free []*zstd.Encoder
 }
 
-func zstdEncoder(level zstd.EncoderLevel) (*zstd.Encoder, error) {
-	e := &zstdEncoders[level]
-	e.once.Do(func() {
-		e.enc, e.err = zstd.NewWriter(nil,
-			zstd.WithEncoderLevel(level),
-			// Like the reference library's default: no frame checksum.
-			zstd.WithEncoderCRC(false),
-			// An empty page still gets a frame other readers accept.
-			zstd.WithZeroFrames(true),
-			// Entropy-code literals even without matches, as the reference
-			// library does: pages of integers with unused high bits (ids,
-			// counters) otherwise go out uncompressed (a 1M-row INT32
-			// column of ids: 4.0 MB before, 3.0 MB after).
-			zstd.WithAllLitEntropyCompression(true),
-		)
-	})
-	return e.enc, e.err
+// zstdEncodeAll compresses src as one frame into dst[:0] at level.
+func zstdEncodeAll(level zstd.EncoderLevel, dst, src []byte) ([]byte, error) {
+	p := &zstdEncoders[level]
+	var enc *zstd.Encoder
+	p.mu.Lock()
+	if n := len(p.free); n > 0 {
+		enc, p.free = p.free[n-1], p.free[:n-1]
+	}
+	p.mu.Unlock()
+	if enc == nil {
+		var err error
+		if enc, err = newZstdEncoder(level); err != nil {
+			return dst[:0], fmt.Errorf("compress: %v: %w", format.Zstd, err)
+		}
+	}
+	out := enc.EncodeAll(src, dst[:0])
+	p.mu.Lock()
+	if len(p.free) < runtime.GOMAXPROCS(0) {
+		p.free = append(p.free, enc)
+	}
+	p.mu.Unlock()
+	return out, nil
+}
+
+func newZstdEncoder(level zstd.EncoderLevel) (*zstd.Encoder, error) {
+	return zstd.NewWriter(nil,
+		zstd.WithEncoderLevel(level),
+		zstd.WithEncoderConcurrency(1),
+		// Like the reference library's default: no frame checksum.
+		zstd.WithEncoderCRC(false),
+		// An empty page still gets a frame other readers accept.
+		zstd.WithZeroFrames(true),
+		// Entropy-code literals even without matches, as the reference
+		// library does: pages of integers with unused high bits (ids,
+		// counters) otherwise go out uncompressed (a 1M-row INT32
+		// column of ids: 4.0 MB before, 3.0 MB after).
+		zstd.WithAllLitEntropyCompression(true),
+	)
 }
 
 // zstdCodec compresses at one klauspost speed. pickPerColumn: the level is
@@ -129,9 +154,5 @@ func (c zstdCodec) Encode(dst, src []byte) ([]byte, error) {
 	if level == 0 {
 		level = zstd.SpeedDefault
 	}
-	enc, err := zstdEncoder(level)
-	if err != nil {
-		return dst[:0], fmt.Errorf("compress: %v: %w", format.Zstd, err)
-	}
-	return enc.EncodeAll(src, dst[:0]), nil
+	return zstdEncodeAll(level, dst, src)
 }

@@ -2,9 +2,7 @@ package compress
 
 import (
 	"encoding/binary"
-	"fmt"
 
-	"github.com/carquet-go/carquet/parquet/format"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -66,26 +64,23 @@ const (
 )
 
 func (z *zstdPages) Encode(dst, src []byte) ([]byte, error) {
-	def, err := zstdEncoder(zstd.SpeedDefault)
-	if err != nil {
-		return dst[:0], fmt.Errorf("compress: %v: %w", format.Zstd, err)
-	}
 	if z.mode == zstdDefault {
-		return def.EncodeAll(src, dst[:0]), nil
-	}
-	fast, err := zstdEncoder(zstd.SpeedFastest)
-	if err != nil {
-		return dst[:0], fmt.Errorf("compress: %v: %w", format.Zstd, err)
+		return zstdEncodeAll(zstd.SpeedDefault, dst, src)
 	}
 	if z.mode != zstdUnprobed && z.sinceProbe < zstdReprobe-1 {
 		z.sinceProbe++
 		if z.mode == zstdStored && len(src) > 0 && len(src) <= maxStoredFrame {
 			return appendStoredFrame(dst[:0], src), nil
 		}
-		return fast.EncodeAll(src, dst[:0]), nil
+		return zstdEncodeAll(zstd.SpeedFastest, dst, src)
 	}
-	out := def.EncodeAll(src, dst[:0])
-	z.spare = fast.EncodeAll(src, z.spare[:0])
+	out, err := zstdEncodeAll(zstd.SpeedDefault, dst, src)
+	if err != nil {
+		return out, err
+	}
+	if z.spare, err = zstdEncodeAll(zstd.SpeedFastest, z.spare, src); err != nil {
+		return out[:0], err
+	}
 	z.sinceProbe = 0
 	z.mode = zstdDefault
 	if len(z.spare) <= len(out)-len(out)/zstdFastMargin {

@@ -26,11 +26,11 @@ func amounts(n int, seed uint64) []byte {
 // encodeAt compresses src with the shared encoder of one klauspost speed.
 func encodeAt(t *testing.T, level zstd.EncoderLevel, src []byte) []byte {
 	t.Helper()
-	enc, err := zstdEncoder(level)
+	out, err := zstdEncodeAll(level, nil, src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return enc.EncodeAll(src, nil)
+	return out
 }
 
 // roundTrip checks that out decodes to src.
@@ -196,5 +196,54 @@ func TestPageEncoderStores(t *testing.T) {
 	}
 	if back < 0 {
 		t.Fatal("text after random pages: still not compressed after a probe")
+	}
+}
+
+// TestZstdEncoderReuse: pages compressed one after another reuse one
+// encoder (the one whose tables are warm) rather than cycling through
+// several, and goroutines at once each get their own.
+func TestZstdEncoderReuse(t *testing.T) {
+	const level = zstd.SpeedBetterCompression // no other test of this package uses it
+	p := &zstdEncoders[level]
+	src := shortStrings(2000)
+	first, err := zstdEncodeAll(level, nil, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	if len(p.free) != 1 {
+		t.Fatalf("%d encoders kept after one page, want 1", len(p.free))
+	}
+	enc := p.free[0]
+	p.mu.Unlock()
+	for range 5 {
+		out, err := zstdEncodeAll(level, nil, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out, first) {
+			t.Fatal("the same page compressed differently")
+		}
+	}
+	p.mu.Lock()
+	if len(p.free) != 1 || p.free[0] != enc {
+		t.Fatalf("after five pages in a row: %d encoders kept, the first one reused: %v", len(p.free), len(p.free) > 0 && p.free[0] == enc)
+	}
+	p.mu.Unlock()
+
+	done := make(chan []byte)
+	for range 8 {
+		go func() {
+			out, err := zstdEncodeAll(level, nil, src)
+			if err != nil {
+				out = nil
+			}
+			done <- out
+		}()
+	}
+	for range 8 {
+		if out := <-done; !bytes.Equal(out, first) {
+			t.Fatal("a page compressed concurrently differs")
+		}
 	}
 }
