@@ -170,6 +170,9 @@ func (n *HashAggregate) Next(ctx context.Context) (*vec.Batch, error) {
 		}
 		sets = [][]int{all}
 	}
+	if p := n.drainable(); p != nil {
+		return n.parallelNext(ctx, p, sets, types)
+	}
 	// The first batch comes before the groupers are made: the joins below
 	// have built their tables by then, and which keys determine the others
 	// is known (Determine).
@@ -184,83 +187,26 @@ func (n *HashAggregate) Next(ctx context.Context) (*vec.Batch, error) {
 		}
 		n.determined = det
 	}
-	states := make([]*groupingState, len(sets))
-	for s, set := range sets {
-		st := newGroupingState(set, types, det, len(n.Aggs))
-		for i, a := range n.Aggs {
-			if a.Fn == "grouping" {
-				st.accs[i] = &function.GroupingAcc{V: function.GroupingValue(a.Grouping, set)}
-				continue
-			}
-			st.accs[i] = NewAccumulator(a)
-		}
-		states[s] = st
-	}
-	if groups, denseHi := n.hint(); groups > 0 && len(states) == 1 {
-		groups = min(groups, maxReservedGroups)
-		states[0].g.Reserve(groups, denseHi)
-		for _, a := range states[0].accs {
-			if r, ok := a.(function.Reserver); ok {
-				r.Reserve(groups)
-			}
-		}
-	}
-	var gids []int32
-	keyCols := make([]*vec.Col, len(n.Keys))
-	var setCols []*vec.Col
+	states := n.newStates(sets, types, det, false)
+	n.reserve(states)
+	w := &aggWork{keyCols: make([]*vec.Col, len(n.Keys))}
 	recycles := n.recycles(states)
 	for b := first; err != io.EOF; b, err = n.In.Next(ctx) {
 		if err != nil {
 			return nil, err
 		}
-		in := b // ordered aggregates read the input batch itself
-		if !n.Evaluated {
-			if in, err = n.Inputs(b); err != nil {
-				return nil, err
-			}
-		}
-		nk, na := len(n.Keys), len(n.Aggs)
-		copy(keyCols, in.Cols[:nk])
-		args, args2 := in.Cols[nk:nk+na], in.Cols[nk+na:]
-		if cap(gids) < b.N {
-			gids = make([]int32, b.N)
-		}
-		gids = gids[:b.N]
-		for _, st := range states {
-			setCols = setCols[:0]
-			for _, k := range st.set {
-				setCols = append(setCols, keyCols[k])
-			}
-			st.assign(setCols, b.N, gids)
-			for i, a := range n.Aggs {
-				if o, ok := st.accs[i].(*orderedAcc); ok {
-					if err := o.add(b, a.Order, gids, args[i], args2[i]); err != nil {
-						return nil, err
-					}
-					continue
-				}
-				if args2[i] != nil {
-					st.accs[i].(function.PairAccumulator).Update2(gids, st.g.Groups(), args[i], args2[i])
-					continue
-				}
-				st.accs[i].Update(gids, st.g.Groups(), args[i])
-			}
-		}
-		// Arithmetic results that only these aggregates read go back to
-		// the pool (a column read by two grouping sets is released after
-		// both).
-		for i, a := range args {
-			if a != nil && a.Scratch && function.CopiesValues(states[0].accs[i]) && (args2[i] == nil || args2[i] != a) {
-				vec.Release(a)
-			}
-		}
-		if recycles && in.Recycle != nil {
-			in.Recycle()
+		if err := n.addBatch(states, w, b, recycles); err != nil {
+			return nil, err
 		}
 		if err := n.mem.Set(ctx, aggBytes(states), n.memWhat); err != nil {
 			return nil, err
 		}
 	}
+	return n.result(states, types)
+}
+
+// result is the output of the grouping states, one set after another.
+func (n *HashAggregate) result(states []*groupingState, types []vec.Type) (*vec.Batch, error) {
 	var out *vec.Batch
 	for _, st := range states {
 		b, err := n.setResult(st, types)
@@ -280,6 +226,71 @@ func (n *HashAggregate) Next(ctx context.Context) (*vec.Batch, error) {
 		return nil, io.EOF
 	}
 	return out, nil
+}
+
+// aggWork is the scratch of one goroutine adding batches to grouping
+// states; with firsts set (a worker's partial groups), it also records
+// the position of each new group's first row.
+type aggWork struct {
+	gids             []int32
+	keyCols, setCols []*vec.Col
+	firsts           [][]int64 // per state, per group: seq<<32 | row
+	seq              int64
+}
+
+// addBatch groups the rows of input batch b into the states and feeds
+// their aggregates; recycles gives b's buffers back to the scan after.
+func (n *HashAggregate) addBatch(states []*groupingState, w *aggWork, b *vec.Batch, recycles bool) error {
+	in := b // ordered aggregates read the input batch itself
+	if !n.Evaluated {
+		var err error
+		if in, err = n.Inputs(b); err != nil {
+			return err
+		}
+	}
+	nk, na := len(n.Keys), len(n.Aggs)
+	copy(w.keyCols, in.Cols[:nk])
+	args, args2 := in.Cols[nk:nk+na], in.Cols[nk+na:]
+	if cap(w.gids) < b.N {
+		w.gids = make([]int32, b.N)
+	}
+	gids := w.gids[:b.N]
+	for s, st := range states {
+		w.setCols = w.setCols[:0]
+		for _, k := range st.set {
+			w.setCols = append(w.setCols, w.keyCols[k])
+		}
+		from := st.g.Groups()
+		st.assign(w.setCols, b.N, gids)
+		if w.firsts != nil {
+			w.firsts[s] = recordFirsts(w.firsts[s], gids, from, st.g.Groups(), w.seq)
+		}
+		for i, a := range n.Aggs {
+			if o, ok := st.accs[i].(*orderedAcc); ok {
+				if err := o.add(b, a.Order, gids, args[i], args2[i]); err != nil {
+					return err
+				}
+				continue
+			}
+			if args2[i] != nil {
+				st.accs[i].(function.PairAccumulator).Update2(gids, st.g.Groups(), args[i], args2[i])
+				continue
+			}
+			st.accs[i].Update(gids, st.g.Groups(), args[i])
+		}
+	}
+	// Arithmetic results that only these aggregates read go back to
+	// the pool (a column read by two grouping sets is released after
+	// both).
+	for i, a := range args {
+		if a != nil && a.Scratch && function.CopiesValues(states[0].accs[i]) && (args2[i] == nil || args2[i] != a) {
+			vec.Release(a)
+		}
+	}
+	if recycles && in.Recycle != nil {
+		in.Recycle()
+	}
+	return nil
 }
 
 // setResult is the output of one grouping set: the keys (NULL where the
@@ -340,6 +351,44 @@ func (n *HashAggregate) Explain(x *Explainer, depth int) {
 		x.Line(depth, "AGGREGATE %s", strings.Join(aggs, ", "))
 	}
 	n.In.Explain(x, depth+1)
+}
+
+// newStates makes the grouping states of sets (keys of types, det
+// marking the keys that the others determine), their accumulators
+// MarkPartial when partial (a worker's share of the rows).
+func (n *HashAggregate) newStates(sets [][]int, types []vec.Type, det []bool, partial bool) []*groupingState {
+	states := make([]*groupingState, len(sets))
+	for s, set := range sets {
+		st := newGroupingState(set, types, det, len(n.Aggs))
+		for i, a := range n.Aggs {
+			if a.Fn == "grouping" {
+				st.accs[i] = &function.GroupingAcc{V: function.GroupingValue(a.Grouping, set)}
+				continue
+			}
+			st.accs[i] = NewAccumulator(a)
+			if partial {
+				function.MarkPartial(st.accs[i])
+			}
+		}
+		states[s] = st
+	}
+	return states
+}
+
+// reserve makes room for the groups the Hint expects in a single
+// grouping state.
+func (n *HashAggregate) reserve(states []*groupingState) {
+	groups, denseHi := n.hint()
+	if groups <= 0 || len(states) != 1 {
+		return
+	}
+	groups = min(groups, maxReservedGroups)
+	states[0].g.Reserve(groups, denseHi)
+	for _, a := range states[0].accs {
+		if r, ok := a.(function.Reserver); ok {
+			r.Reserve(groups)
+		}
+	}
 }
 
 // maxReservedGroups caps the groups an aggregation makes room for ahead

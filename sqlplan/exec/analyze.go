@@ -209,6 +209,18 @@ func showNanos(ns int64) string {
 	return time.Duration(ns).Round(time.Microsecond).String()
 }
 
+// Drained counts what a pipeline's consumer took from it on the
+// pipeline's workers (Pipeline.Drain) instead of through Next: rows in
+// nanos of wall time, the input time of the caller in ctx.
+func (n *Stat) Drained(ctx context.Context, rows, nanos int64) {
+	n.st.calls.Add(1)
+	n.st.nanos.Add(nanos)
+	n.st.rows.Add(rows)
+	if caller, _ := ctx.Value(callerKey{}).(*OpStats); caller != nil {
+		caller.inputs.Add(nanos)
+	}
+}
+
 // Bare is n without the EXPLAIN ANALYZE wrapper, for the code that looks
 // at the plan's operators while it runs (key filters, grouping keys).
 func Bare(n Node) Node {

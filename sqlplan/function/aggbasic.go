@@ -439,6 +439,11 @@ type distinctAcc struct {
 	// seenInts holds the (group, value) pairs of integer-stored values,
 	// without encoding them (TPC-H Q16's count(DISTINCT ps_suppkey)).
 	seenInts PairSet
+	// partial (MarkPartial): kept and keptG hold the values let through
+	// and their groups, for Combine.
+	partial bool
+	kept    *vec.Col
+	keptG   []int32
 }
 
 func (a *distinctAcc) Update(gids []int32, ng int, c *vec.Col) {
@@ -455,7 +460,7 @@ func (a *distinctAcc) Update(gids []int32, ng int, c *vec.Col) {
 			keep = append(keep, int32(i))
 			kg = append(kg, g)
 		}
-		a.inner.Update(kg, ng, c.Take(keep))
+		a.pass(kg, ng, c.Take(keep))
 		return
 	}
 	if a.seen == nil {
@@ -475,7 +480,16 @@ func (a *distinctAcc) Update(gids []int32, ng int, c *vec.Col) {
 		keep = append(keep, int32(i))
 		kg = append(kg, g)
 	}
-	a.inner.Update(kg, ng, c.Take(keep))
+	a.pass(kg, ng, c.Take(keep))
+}
+
+// pass hands the values seen for the first time to the inner accumulator
+// (and keeps them when partial).
+func (a *distinctAcc) pass(kg []int32, ng int, c *vec.Col) {
+	if a.partial {
+		a.keep(kg, c)
+	}
+	a.inner.Update(kg, ng, c)
 }
 
 func (a *distinctAcc) Result(ng int) *vec.Col { return a.inner.Result(ng) }

@@ -28,8 +28,9 @@ func newAggregate(root Node, agg *aggCtx, threads int) Node {
 }
 
 // parallelAggregate makes n's input a pipeline that also evaluates n's keys
-// and arguments, when n's input is a scan with filters and every
-// expression can run concurrently; it reports whether it did.
+// and arguments, when n's input is a scan with filters (or the workers
+// can group the rows themselves, n.Combines) and every expression can
+// run concurrently; it reports whether it did.
 func parallelAggregate(n *kernels.HashAggregate, workers int) bool {
 	if n.Evaluated {
 		return false
@@ -50,7 +51,9 @@ func parallelAggregate(n *kernels.HashAggregate, workers int) bool {
 		}
 		computes = computes || a.Arg != nil && !isColumn(a.Arg.(Expr)) || a.Arg2 != nil && !isColumn(a.Arg2.(Expr))
 	}
-	if !computes {
+	// Workers that group the rows themselves (exec's aggparallel.go)
+	// have work to share even over plain columns.
+	if !computes && !n.GroupsInParallel() {
 		return false
 	}
 	p := parallel(n.In, workers, n.Inputs)
