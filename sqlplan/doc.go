@@ -75,8 +75,9 @@
 //     exec.AggSpec: a bound call and its argument expressions), series,
 //     read-ahead, and EXPLAIN ANALYZE's instrumentation (exec.Profile).
 //     exec.go builds them from bound expressions, aggnode.go the hash
-//     aggregation (its parallel inputs, the footers' hint of its groups,
-//     the keys that others determine); the scan, joins (join.go,
+//     aggregation (its parallel inputs, grouped by the pipeline's
+//     workers in partial states where the aggregates combine, the
+//     footers' hint of its groups, the keys that others determine); the scan, joins (join.go,
 //     asof.go, lateral.go; groupjoin.go matches the plans that
 //     exec.GroupCountJoin answers), unnest and the parallel pipelines
 //     (pipe.go; the builds of a pipeline's joins run at once where no

@@ -26,6 +26,8 @@ type partialAgg struct {
 	work     *aggWork
 	recycles bool
 	bytes    atomic.Int64 // what the states take (aggBytes)
+	rows     int64        // the rows put in
+	judged   bool         // reducesLittle has judged the states
 }
 
 // drainable is the pipeline whose workers can group n's rows themselves:
@@ -33,7 +35,7 @@ type partialAgg struct {
 // combines; nil otherwise.
 func (n *HashAggregate) drainable() *Pipeline {
 	p, ok := Bare(n.In).(*Pipeline)
-	if !n.Evaluated || !ok || p.Started() || p.Workers < 2 || !n.Combines() {
+	if !n.Evaluated || n.SerialGroups || !ok || p.Started() || p.Workers < 2 || !n.Combines() {
 		return nil
 	}
 	return p
@@ -66,58 +68,118 @@ func (n *HashAggregate) Combines() bool {
 }
 
 // parallelNext is Next grouping on p's workers: partial states per
-// worker, merged at the end.
+// worker, merged at the end into the final ones.
 func (n *HashAggregate) parallelNext(ctx context.Context, p *Pipeline, sets [][]int, types []vec.Type) (*vec.Batch, error) {
-	var det []bool
-	parts := make([]*partialAgg, p.Workers)
+	pa := &parallelAgg{n: n, parts: make([]*partialAgg, p.Workers)}
 	ready := func() error {
 		// The preps have built the joins' tables: which keys determine
 		// the others is known.
+		var det []bool
 		if n.Sets == nil && n.Determine != nil {
 			det = n.Determine(n.In)
 			n.determined = det
 		}
-		for w := range parts {
+		for w := range pa.parts {
 			states := n.newStates(sets, types, det, true)
-			parts[w] = &partialAgg{states: states, recycles: n.recycles(states),
-				work: &aggWork{keyCols: make([]*vec.Col, len(n.Keys)), firsts: make([][]int64, len(sets))}}
+			pa.parts[w] = &partialAgg{states: states, recycles: n.recycles(states), work: n.newWork(len(sets))}
 		}
+		pa.final = n.newStates(sets, types, det, false)
+		n.reserve(pa.final)
+		pa.finalWork = &aggWork{keyCols: make([]*vec.Col, len(n.Keys))}
 		return nil
 	}
-	var rows atomic.Int64
-	var memMu sync.Mutex
-	sink := func(w int, seq int64, b *vec.Batch) error {
-		pa := parts[w]
-		pa.work.seq = seq
-		if err := n.addBatch(pa.states, pa.work, b, pa.recycles); err != nil {
-			return err
-		}
-		rows.Add(int64(b.N))
-		pa.bytes.Store(aggBytes(pa.states))
-		memMu.Lock()
-		defer memMu.Unlock()
-		return n.mem.Set(ctx, partsBytes(parts), n.memWhat)
-	}
 	start := time.Now()
-	err := p.Drain(ctx, ready, sink)
+	err := p.Drain(ctx, ready, func(w int, seq int64, b *vec.Batch) error { return pa.add(ctx, w, seq, b) })
 	if st, ok := n.In.(*Stat); ok {
-		st.Drained(ctx, rows.Load(), time.Since(start).Nanoseconds())
+		st.Drained(ctx, pa.rows.Load(), time.Since(start).Nanoseconds())
 	}
 	if err != nil {
 		return nil, err
 	}
-	final := n.newStates(sets, types, det, false)
-	n.reserve(final)
-	for s := range final {
-		mergePartials(final[s], parts, s)
-		if err := n.mem.Set(ctx, partsBytes(parts)+aggBytes(final), n.memWhat); err != nil {
+	for s, st := range pa.final {
+		mergePartials(st, pa.parts, s)
+		if err := n.mem.Set(ctx, partsBytes(pa.parts)+aggBytes(pa.final), n.memWhat); err != nil {
 			return nil, err
 		}
 	}
-	if err := n.mem.Set(ctx, aggBytes(final), n.memWhat); err != nil {
+	if err := n.mem.Set(ctx, aggBytes(pa.final), n.memWhat); err != nil {
 		return nil, err
 	}
-	return n.result(final, types)
+	return n.result(pa.final, types)
+}
+
+// newWork is the scratch of a worker grouping partial states of sets
+// grouping sets.
+func (n *HashAggregate) newWork(sets int) *aggWork {
+	return &aggWork{keyCols: make([]*vec.Col, len(n.Keys)), firsts: make([][]int64, sets)}
+}
+
+// parallelAgg is the state of a parallel aggregation: the workers'
+// partial states, and the final ones, which the workers also feed
+// directly (one at a time) once partial states stop paying (sharing).
+type parallelAgg struct {
+	n         *HashAggregate
+	parts     []*partialAgg
+	final     []*groupingState
+	finalWork *aggWork
+	sharing   atomic.Bool
+	rows      atomic.Int64
+	// mu guards final, finalBytes and n.mem.
+	mu         sync.Mutex
+	finalBytes int64
+}
+
+// add is the sink of worker w: batch b, number seq of the input, into
+// the worker's partial states, or into the final ones when sharing.
+func (pa *parallelAgg) add(ctx context.Context, w int, seq int64, b *vec.Batch) error {
+	n := pa.n
+	pa.rows.Add(int64(b.N))
+	if !pa.sharing.Load() {
+		part := pa.parts[w]
+		part.work.seq = seq
+		if err := n.addBatch(part.states, part.work, b, part.recycles); err != nil {
+			return err
+		}
+		part.rows += int64(b.N)
+		part.bytes.Store(aggBytes(part.states))
+		if part.reducesLittle() {
+			pa.sharing.Store(true)
+		}
+		pa.mu.Lock()
+		defer pa.mu.Unlock()
+		return n.mem.Set(ctx, partsBytes(pa.parts)+pa.finalBytes, n.memWhat)
+	}
+	pa.mu.Lock()
+	defer pa.mu.Unlock()
+	if err := n.addBatch(pa.final, pa.finalWork, b, pa.parts[w].recycles); err != nil {
+		return err
+	}
+	pa.finalBytes = aggBytes(pa.final)
+	return n.mem.Set(ctx, partsBytes(pa.parts)+pa.finalBytes, n.memWhat)
+}
+
+// sharingCheckRows is the rows a worker groups into partial states
+// before it judges whether they pay.
+const sharingCheckRows = 1 << 14
+
+// reducesLittle reports whether the worker's partial states hold nearly
+// as many groups (and DISTINCT values) as the rows it put in them, once
+// it has put in sharingCheckRows: merging them would then redo most of
+// the grouping, on one goroutine (TPC-H Q16's count(DISTINCT) over
+// 18,314 groups of 6 rows each). Judged once.
+func (part *partialAgg) reducesLittle() bool {
+	if part.judged || part.rows < sharingCheckRows {
+		return false
+	}
+	part.judged = true
+	var held int64
+	for _, st := range part.states {
+		held += int64(st.g.Groups())
+		for _, a := range st.accs {
+			held += int64(function.PartialValues(a))
+		}
+	}
+	return 2*held > part.rows*int64(len(part.states))
 }
 
 // partsBytes is what the workers' partial states take.

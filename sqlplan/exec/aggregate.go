@@ -50,7 +50,11 @@ type HashAggregate struct {
 	// integer key's range, else -1) from the input's files, so that the
 	// groups' slices are allocated once: 0 when not known.
 	Hint func(in Node) (groups int, denseHi int64)
-	done bool
+	// SerialGroups keeps the grouping on one goroutine even over a
+	// pipeline (aggparallel.go): the Hint expects so many groups that
+	// merging the workers' partial tables would cost more than it saves.
+	SerialGroups bool
+	done         bool
 	// determined marks the keys that the others determined in the run,
 	// for EXPLAIN ANALYZE.
 	determined []bool

@@ -11,7 +11,10 @@
 // (INTERSECT, EXCEPT), Sort (and its top-N heap), Window (running window
 // functions the planner computes), HashAggregate (GROUP BY, grouping
 // sets, aggregates with ORDER BY, over package function's accumulators;
-// the planner passes what the files and joins tell it as hooks),
+// the planner passes what the files and joins tell it as hooks; over a
+// Pipeline, when every aggregate's partial states combine, each worker
+// groups its own batches and the partial states are merged at the end,
+// aggparallel.go and Pipeline.Drain),
 // HashJoin (inner and outer hash and nested-loop joins; the planner
 // passes the restriction of the build keys' correlated subqueries and
 // the probe side's key filters as hooks), AsofJoin, PositionalJoin and

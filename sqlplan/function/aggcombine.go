@@ -45,6 +45,15 @@ func MarkPartial(a Accumulator) {
 	}
 }
 
+// PartialValues is the number of values a partial accumulator keeps
+// apart from its groups' states (a DISTINCT one's values let through).
+func PartialValues(a Accumulator) int {
+	if d, ok := a.(*distinctAcc); ok {
+		return len(d.keptG)
+	}
+	return 0
+}
+
 func (a *GroupingAcc) Combine(Accumulator, []int32, int) {}
 
 func (a *countAcc) Combine(other Accumulator, into []int32, ng int) {

@@ -52,8 +52,11 @@ func parallelAggregate(n *kernels.HashAggregate, workers int) bool {
 		computes = computes || a.Arg != nil && !isColumn(a.Arg.(Expr)) || a.Arg2 != nil && !isColumn(a.Arg2.(Expr))
 	}
 	// Workers that group the rows themselves (exec's aggparallel.go)
-	// have work to share even over plain columns.
-	if !computes && !n.GroupsInParallel() {
+	// have work to share even over plain columns; not when the footers
+	// expect many groups, whose partial tables cost more to merge than
+	// grouping once does.
+	n.SerialGroups = n.Hint != nil && hintsGroups(n.Hint(n.In))
+	if !computes && (n.SerialGroups || !n.GroupsInParallel()) {
 		return false
 	}
 	p := parallel(n.In, workers, n.Inputs)
@@ -92,6 +95,9 @@ func GroupsHint(in Node, keys []Expr) (groups int, denseHi int64) {
 	}
 	return int(est), denseHi
 }
+
+// hintsGroups reports whether groupsHint expects groups.
+func hintsGroups(groups int, _ int64) bool { return groups > 0 }
 
 // useCodes asks the scan below an aggregation for its GROUP BY keys that
 // are string columns as dictionary codes, when neither the aggregates nor
