@@ -54,6 +54,16 @@ func PartialValues(a Accumulator) int {
 	return 0
 }
 
+// eachSeen calls f for every group g of a partial state that saw a
+// value, with the group t of the receiver it goes into.
+func eachSeen(seen []bool, into []int32, f func(t int32, g int)) {
+	for g, ok := range seen[:min(len(seen), len(into))] {
+		if ok {
+			f(into[g], g)
+		}
+	}
+}
+
 func (a *GroupingAcc) Combine(Accumulator, []int32, int) {}
 
 func (a *countAcc) Combine(other Accumulator, into []int32, ng int) {
@@ -68,15 +78,11 @@ func (a *sumIntAcc) Combine(other Accumulator, into []int32, ng int) {
 	o := other.(*sumIntAcc)
 	a.sum, a.seen = vec.GrowTo(a.sum, ng), vec.GrowTo(a.seen, ng)
 	a.overflow = a.overflow || o.overflow
-	for g, ok := range o.seen[:min(len(o.seen), len(into))] {
-		if !ok {
-			continue
-		}
-		t := into[g]
+	eachSeen(o.seen, into, func(t int32, g int) {
 		s, over := AddInt64(a.sum[t], o.sum[g])
 		a.overflow = a.overflow || over
 		a.sum[t], a.seen[t] = s, true
-	}
+	})
 }
 
 func (a *sumDecAcc) Combine(other Accumulator, into []int32, ng int) {
@@ -91,21 +97,17 @@ func (a *sumDecAcc) Combine(other Accumulator, into []int32, ng int) {
 		a.narrow = vec.GrowTo(a.narrow, ng)
 	}
 	a.wide = a.wide || o.wide
-	for g, ok := range o.seen[:min(len(o.seen), len(into))] {
-		if !ok {
-			continue
-		}
-		t := into[g]
+	eachSeen(o.seen, into, func(t int32, g int) {
 		a.seen[t] = true
 		if !a.widened {
 			if s, over := AddInt64(a.narrow[t], o.narrow[g]); !over {
 				a.narrow[t] = s
-				continue
+				return
 			}
 			a.widen()
 		}
 		a.addHuge(t, o.at(g))
-	}
+	})
 	for g, u := range o.over {
 		a.carry(into[g], u)
 	}
@@ -123,12 +125,8 @@ func (a *avgExactAcc) Combine(other Accumulator, into []int32, ng int) {
 func (a *boolAcc) Combine(other Accumulator, into []int32, ng int) {
 	o := other.(*boolAcc)
 	a.v, a.seen = vec.GrowTo(a.v, ng), vec.GrowTo(a.seen, ng)
-	for g, ok := range o.seen[:min(len(o.seen), len(into))] {
-		if !ok {
-			continue
-		}
-		t, v := into[g], o.v[g]
-		switch {
+	eachSeen(o.seen, into, func(t int32, g int) {
+		switch v := o.v[g]; {
 		case !a.seen[t]:
 			a.v[t], a.seen[t] = v, true
 		case a.and:
@@ -136,36 +134,28 @@ func (a *boolAcc) Combine(other Accumulator, into []int32, ng int) {
 		default:
 			a.v[t] = a.v[t] || v
 		}
-	}
+	})
 }
 
 func (a *extremeIntAcc) Combine(other Accumulator, into []int32, ng int) {
 	o := other.(*extremeIntAcc)
 	a.v, a.seen = vec.GrowTo(a.v, ng), vec.GrowTo(a.seen, ng)
 	ord := intOrderOf(a.t)
-	for g, ok := range o.seen[:min(len(o.seen), len(into))] {
-		if !ok {
-			continue
-		}
-		t, v := into[g], o.v[g]
-		if !a.seen[t] || cmp.Compare(ord.key(v), ord.key(a.v[t]))*a.sign > 0 {
+	eachSeen(o.seen, into, func(t int32, g int) {
+		if v := o.v[g]; !a.seen[t] || cmp.Compare(ord.key(v), ord.key(a.v[t]))*a.sign > 0 {
 			a.v[t], a.seen[t] = v, true
 		}
-	}
+	})
 }
 
 func (a *extremeBytesAcc) Combine(other Accumulator, into []int32, ng int) {
 	o := other.(*extremeBytesAcc)
 	a.v, a.seen = vec.GrowTo(a.v, ng), vec.GrowTo(a.seen, ng)
-	for g, ok := range o.seen[:min(len(o.seen), len(into))] {
-		if !ok {
-			continue
-		}
-		t, v := into[g], o.v[g]
-		if !a.seen[t] || vec.CompareStrings(a.t, v, a.v[t])*a.sign > 0 {
+	eachSeen(o.seen, into, func(t int32, g int) {
+		if v := o.v[g]; !a.seen[t] || vec.CompareStrings(a.t, v, a.v[t])*a.sign > 0 {
 			a.v[t], a.seen[t] = append(a.v[t][:0], v...), true
 		}
-	}
+	})
 }
 
 // Combine feeds the values other let through (each distinct in its
