@@ -129,3 +129,21 @@ func flatRows(rows [][]any) []string {
 	}
 	return out
 }
+
+// TestParallelAggregateError: an argument that fails on the workers
+// fails the query (no hang, no partial answer), with 1 and 4 threads.
+func TestParallelAggregateError(t *testing.T) {
+	e := aggParTables(t)
+	for _, threads := range []int{1, 4} {
+		exec(t, e, fmt.Sprintf("SET threads = %d", threads))
+		for _, q := range []string{
+			"SELECT k, sum(CAST(s AS INTEGER)) FROM t GROUP BY k",
+			"SELECT k, count(DISTINCT CAST(s AS INTEGER)) FROM t GROUP BY k",
+		} {
+			err := queryErr(t, e, q)
+			if err == nil || !strings.Contains(err.Error(), "cannot cast VARCHAR 's") {
+				t.Errorf("%s with %d threads: %v", q, threads, err)
+			}
+		}
+	}
+}
