@@ -27,7 +27,9 @@ type partialAgg struct {
 	recycles bool
 	bytes    atomic.Int64 // what the states take (aggBytes)
 	rows     int64        // the rows put in
-	judged   bool         // reducesLittle has judged the states
+	// reducesLittle's mark (the rows and the groups then) and verdict.
+	markRows, markHeld int64
+	judged             bool
 }
 
 // drainable is the pipeline whose workers can group n's rows themselves:
@@ -159,19 +161,21 @@ func (pa *parallelAgg) add(ctx context.Context, w int, seq int64, b *vec.Batch) 
 }
 
 // sharingCheckRows is the rows a worker groups into partial states
-// before it judges whether they pay.
-const sharingCheckRows = 1 << 14
+// before it starts judging whether they pay.
+const sharingCheckRows = 1 << 12
 
-// reducesLittle reports whether the worker's partial states hold nearly
-// as many groups (and DISTINCT values) as the rows it put in them, once
-// it has put in sharingCheckRows: merging them would then redo most of
-// the grouping, on one goroutine (TPC-H Q16's count(DISTINCT) over
-// 18,314 groups of 6 rows each). Judged once.
+// reducesLittle reports whether the worker's partial states grow by
+// nearly as many groups (and DISTINCT values) as the rows it puts in
+// them: merging them would then redo most of the grouping on one
+// goroutine (TPC-H Q16's count(DISTINCT) over 18,314 groups of 6 rows
+// each). It compares the growth between a first mark, at
+// sharingCheckRows, and twice the rows of the mark, so that the groups
+// any aggregation meets first (all of them when they are few) do not
+// count; judged once.
 func (part *partialAgg) reducesLittle() bool {
 	if part.judged || part.rows < sharingCheckRows {
 		return false
 	}
-	part.judged = true
 	var held int64
 	for _, st := range part.states {
 		held += int64(st.g.Groups())
@@ -179,7 +183,15 @@ func (part *partialAgg) reducesLittle() bool {
 			held += int64(function.PartialValues(a))
 		}
 	}
-	return 2*held > part.rows*int64(len(part.states))
+	if part.markRows == 0 {
+		part.markRows, part.markHeld = part.rows, held
+		return false
+	}
+	if part.rows < 2*part.markRows {
+		return false
+	}
+	part.judged = true
+	return 2*(held-part.markHeld) > (part.rows-part.markRows)*int64(len(part.states))
 }
 
 // partsBytes is what the workers' partial states take.
