@@ -143,10 +143,17 @@ func (pa *parallelAgg) add(ctx context.Context, w int, seq int64, b *vec.Batch) 
 			return err
 		}
 		part.rows += int64(b.N)
-		part.bytes.Store(aggBytes(part.states))
 		if part.reducesLittle() {
 			pa.sharing.Store(true)
 		}
+		// The memory counted changes only by steps of memReportStep a
+		// worker, so that workers whose groups no longer grow (few
+		// groups) do not take the lock at every batch.
+		bytes := aggBytes(part.states)
+		if bytes-part.bytes.Load() < memReportStep && part.bytes.Load()-bytes < memReportStep {
+			return nil
+		}
+		part.bytes.Store(bytes)
 		pa.mu.Lock()
 		defer pa.mu.Unlock()
 		return n.mem.Set(ctx, partsBytes(pa.parts)+pa.finalBytes, n.memWhat)
@@ -159,6 +166,10 @@ func (pa *parallelAgg) add(ctx context.Context, w int, seq int64, b *vec.Batch) 
 	pa.finalBytes = aggBytes(pa.final)
 	return n.mem.Set(ctx, partsBytes(pa.parts)+pa.finalBytes, n.memWhat)
 }
+
+// memReportStep is how much a worker's partial states may grow before
+// it counts them against memory_limit again.
+const memReportStep = 64 << 10
 
 // sharingCheckRows is the rows a worker groups into partial states
 // before it starts judging whether they pay.
