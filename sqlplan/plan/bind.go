@@ -816,6 +816,12 @@ func AsError(err error) *Error {
 
 // fold evaluates an expression whose inputs are all constants.
 func (p *Planner) fold(e Expr, inputs ...Expr) (Expr, error) {
+	if nullIn(e, inputs) {
+		// As DuckDB's optimizer: a NULL constant makes an operation that
+		// propagates NULL a NULL, whose other operands are not computed
+		// (x * NULL never fails on x's overflow).
+		return &ConstExpr{T: e.Type()}, nil
+	}
 	for _, in := range inputs {
 		if _, ok := IsConst(in); !ok {
 			return e, nil
@@ -828,6 +834,27 @@ func (p *Planner) fold(e Expr, inputs ...Expr) (Expr, error) {
 		return e, nil
 	}
 	return &ConstExpr{T: e.Type(), V: c.Get(0)}, nil
+}
+
+// nullIn reports a NULL constant among the inputs of e, an operation
+// that is NULL when one of them is: arithmetic, or a comparison of
+// scalars other than IS [NOT] DISTINCT FROM.
+func nullIn(e Expr, inputs []Expr) bool {
+	switch x := e.(type) {
+	case *arithExpr, *negExpr:
+	case *cmpExpr:
+		if x.op == opNullSafeEq || x.l.Type().Kind == KNested || x.r.Type().Kind == KNested {
+			return false
+		}
+	default:
+		return false
+	}
+	for _, in := range inputs {
+		if k, ok := IsConst(in); ok && k.V == nil && k.T.Kind != KNested {
+			return true
+		}
+	}
+	return false
 }
 
 func negConst(k *ConstExpr) (Expr, error) {

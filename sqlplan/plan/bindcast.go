@@ -90,6 +90,7 @@ func UnifyTypes(a, b Type) (Type, error) {
 		if a.Nanos {
 			a.Coarse = 0
 		}
+		a.TZ = a.TZ || b.TZ // with a TIMESTAMPTZ, instants (DuckDB casts the wall time)
 		return a, nil
 	case ak == KNull:
 		return b, nil
@@ -141,7 +142,7 @@ func UnifyTypes(a, b Type) (Type, error) {
 		return WithoutField(a), nil
 	case ak == KDate && bk == KTimestamp || ak == KTimestamp && bk == KDate:
 		// A DATE meets TIMESTAMP_S and TIMESTAMP_MS in their own type.
-		return Type{Kind: KTimestamp, Coarse: a.Coarse + b.Coarse}, nil
+		return Type{Kind: KTimestamp, Coarse: a.Coarse + b.Coarse, TZ: a.TZ || b.TZ}, nil
 	}
 	return Type{}, errorf("cannot compare %s with %s", a.SQLName(), b.SQLName())
 }
@@ -183,7 +184,7 @@ func (p *Planner) unify(l, r Expr) (Expr, Expr, error) {
 		}
 		return l, r, err
 	}
-	if lt.Op() == rt.Op() && lt.Op() != KDecimal && lt.Nanos == rt.Nanos {
+	if lt.Op() == rt.Op() && lt.Op() != KDecimal && lt.Nanos == rt.Nanos && lt.TZ == rt.TZ {
 		return l, r, nil
 	}
 	if lt.Op() == KDecimal && rt.Op() == KDecimal && lt.Scale == rt.Scale && lt.Prec <= 18 == (rt.Prec <= 18) {
