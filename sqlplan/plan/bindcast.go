@@ -184,7 +184,10 @@ func (p *Planner) unify(l, r Expr) (Expr, Expr, error) {
 		}
 		return l, r, err
 	}
-	if lt.Op() == rt.Op() && lt.Op() != KDecimal && lt.Nanos == rt.Nanos && lt.TZ == rt.TZ {
+	// TIMESTAMP with TIMESTAMPTZ: the same microseconds in UTC, compared
+	// as they are (the column keeps its pruning); in another zone, as
+	// TIMESTAMPTZ.
+	if lt.Op() == rt.Op() && lt.Op() != KDecimal && lt.Nanos == rt.Nanos && (lt.TZ == rt.TZ || p.Set.TZ == nil) {
 		return l, r, nil
 	}
 	if lt.Op() == KDecimal && rt.Op() == KDecimal && lt.Scale == rt.Scale && lt.Prec <= 18 == (rt.Prec <= 18) {
