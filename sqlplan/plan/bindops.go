@@ -253,6 +253,13 @@ func (p *Planner) bindIn(l Expr, right sqlparser.Expr, not bool, sc *Scope, agg 
 			e.hasNull = true
 			continue
 		}
+		if zoned, ok, err := p.zonedInItem(k, target); ok || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			e.vals = append(e.vals, zoned)
+			continue
+		}
 		v, err := CastScalar(k.V, k.T, target)
 		if err != nil {
 			return nil, AsError(err)
@@ -261,6 +268,25 @@ func (p *Planner) bindIn(l Expr, right sqlparser.Expr, not bool, sc *Scope, agg 
 	}
 	e.prepare()
 	return p.fold(e, l)
+}
+
+// zonedInItem casts an IN list's constant to a TIMESTAMPTZ target in a
+// TimeZone other than UTC, where a TIMESTAMP, DATE or text without an
+// offset is a wall time in that zone (the planner's cast knows the zone,
+// CastScalar does not); ok is false where the zone plays no part.
+func (p *Planner) zonedInItem(k *ConstExpr, target Type) (any, bool, error) {
+	if p.Set.TZ == nil || target.Kind != KTimestamp || !target.TZ || k.T.Kind == KTimestamp && k.T.TZ {
+		return nil, false, nil
+	}
+	c, err := p.cast(k, target)
+	if err != nil {
+		return nil, false, err
+	}
+	folded, ok := IsConst(c)
+	if !ok {
+		return nil, false, nil // a cast that fails: CastScalar says why
+	}
+	return folded.V, true, nil
 }
 
 func (p *Planner) arith(op byte, l, r Expr) (Expr, error) {
